@@ -1,0 +1,77 @@
+"""Argument normalization shared by the public functions.
+
+The compiled layer accepts only C-contiguous float64 arrays of exact shape (or
+single values, which it broadcasts with a zero step). Everything else, from
+lists and ints to float32 and strided views, is turned into that here.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def as_float64(func: str, name: str, value) -> np.ndarray:
+    """`value` as a float64 array, or a ValueError naming the function and argument."""
+    array = np.asarray(value)
+    if array.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{func}: {name} must be real numbers, got an array of dtype {array.dtype}"
+        )
+    return array.astype(np.float64, copy=False)
+
+
+def broadcast_shape(func: str, arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
+    """The NumPy broadcast shape of named arrays, or a ValueError listing their shapes."""
+    try:
+        return np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    except ValueError:
+        shapes = ", ".join(f"{name} {a.shape}" for name, a in arrays.items())
+        raise ValueError(f"{func}: cannot broadcast {shapes} together") from None
+
+
+def kernel_operand(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """An input laid out for a kernel over `shape`: one value stays one value
+    (the kernel repeats it), anything else becomes contiguous with that shape."""
+    if array.size == 1:
+        return np.ascontiguousarray(array.reshape(()))
+    if array.shape != shape:
+        array = np.broadcast_to(array, shape)
+    return np.ascontiguousarray(array)
+
+
+def broadcast_inputs(func: str, **inputs) -> tuple[tuple[int, ...], list[np.ndarray]]:
+    """Converts named inputs to float64 and broadcasts them. Returns the
+    broadcast shape and one kernel operand per input, in argument order."""
+    arrays = {name: as_float64(func, name, value) for name, value in inputs.items()}
+    shape = broadcast_shape(func, arrays)
+    return shape, [kernel_operand(a, shape) for a in arrays.values()]
+
+
+def check_out(func: str, out, count: int, shape: tuple[int, ...]) -> tuple:
+    """Validates `out`: None, or `count` arrays (one array when count is 1) of
+    the result shape that float64 can be written into."""
+    arrays = (out,) if count == 1 and isinstance(out, np.ndarray) else out
+    if not isinstance(arrays, tuple) or len(arrays) != count:
+        raise ValueError(f"{func}: out must be a tuple of {count} arrays")
+    for i, a in enumerate(arrays):
+        if not isinstance(a, np.ndarray):
+            raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
+        if a.shape != shape:
+            raise ValueError(f"{func}: out[{i}] has shape {a.shape}, expected {shape}")
+        if not np.can_cast(np.float64, a.dtype, casting="same_kind"):
+            raise ValueError(f"{func}: out[{i}] has dtype {a.dtype}, expected a float dtype")
+        if not a.flags.writeable:
+            raise ValueError(f"{func}: out[{i}] is read-only")
+    return arrays
+
+
+def results(computed: tuple[np.ndarray, ...], out) -> tuple:
+    """Final results of a kernel that computed into fresh arrays.
+
+    Kernels write into scratch so that an error leaves a user's `out` exactly
+    as it was; on success the values are copied into `out`, which is returned.
+    Without `out`, 0-d results become NumPy scalars, as NumPy ufuncs do."""
+    if out is None:
+        return tuple(r[()] if r.ndim == 0 else r for r in computed)
+    for target, r in zip(out, computed):
+        np.copyto(target, r, casting="same_kind")
+    return tuple(out)

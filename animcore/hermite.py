@@ -1,0 +1,198 @@
+"""Cubic Hermite segments whose key velocities are per second.
+
+A segment runs from ``start`` to ``end`` over ``duration`` seconds. Key
+velocities are per second, as animation tools store them; the Hermite basis
+works on the normalized parameter ``u = elapsed / duration``, so each velocity
+becomes a tangent ``m = duration * velocity`` before evaluation, and the
+derivative is divided by the duration on the way out. Forgetting either step is
+the classic bug: a 2-second segment then starts at half its intended speed.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _core
+from ._arrays import broadcast_inputs, check_out, results
+
+__all__ = [
+    "HermiteSample",
+    "HermiteSegment",
+    "hermite",
+    "tangent_to_velocity",
+    "velocity_to_tangent",
+]
+
+
+class HermiteSample(NamedTuple):
+    """Position and velocity (per track-second) of Hermite samples."""
+
+    position: np.ndarray
+    velocity: np.ndarray
+
+
+def hermite(start, end, start_velocity, end_velocity, duration, elapsed, *, out=None):
+    """Evaluate cubic Hermite segments with per-second key velocities.
+
+    Parameters
+    ----------
+    start, end : array_like
+        Key values at the start and end of the segment.
+    start_velocity, end_velocity : array_like
+        Key velocities in units per second.
+    duration : array_like
+        Segment length in seconds, > 0.
+    elapsed : array_like
+        Seconds since the segment start, in ``[0, duration]``.
+    out : tuple of two arrays, optional
+        Arrays of the broadcast shape that receive position and velocity.
+        They are left untouched if the call raises.
+
+    All arguments broadcast against each other like a NumPy ufunc: vector keys
+    of shape ``(3,)`` with ``elapsed`` of shape ``(N, 1)`` give ``(N, 3)``.
+
+    Returns
+    -------
+    HermiteSample
+        ``position`` and ``velocity`` (d position / d second of track time;
+        multiply by the playback rate for real-time velocity). When ``out`` is
+        given its arrays are returned.
+
+    Raises
+    ------
+    ValueError
+        Non-finite input, ``duration <= 0`` or ``elapsed`` outside
+        ``[0, duration]``; the message names the argument, its index in the
+        broadcast shape and its value.
+    OverflowError
+        A tangent ``duration * velocity`` or a result that is not representable.
+
+    Examples
+    --------
+    >>> hermite(0.0, 10.0, 2.0, 0.0, 2.0, [0.0, 1.0])
+    HermiteSample(position=array([0. , 5.5]), velocity=array([2., 7.]))
+    """
+    return _evaluate("hermite", start, end, start_velocity, end_velocity, duration,
+                     elapsed, out)
+
+
+def _evaluate(func, start, end, start_velocity, end_velocity, duration, elapsed, out):
+    shape, operands = broadcast_inputs(
+        func,
+        start=start,
+        end=end,
+        start_velocity=start_velocity,
+        end_velocity=end_velocity,
+        duration=duration,
+        elapsed=elapsed,
+    )
+    if out is not None:
+        out = check_out(func, out, 2, shape)
+    position, velocity = np.empty(shape), np.empty(shape)
+    _core._hermite_eval(func, *operands, position, velocity)
+    return HermiteSample(*results((position, velocity), out))
+
+
+def _convert(func, kernel, name, value, duration, out):
+    shape, operands = broadcast_inputs(func, **{name: value, "duration": duration})
+    if out is not None:
+        out = check_out(func, out, 1, shape)
+    result = np.empty(shape)
+    kernel(*operands, result)
+    return results((result,), out)[0]
+
+
+def velocity_to_tangent(velocity, duration, *, out=None):
+    """Per-second velocity to a segment tangent: ``duration * velocity``.
+
+    Broadcasts like a ufunc; ``duration`` must be > 0 and everything finite.
+    """
+    return _convert("velocity_to_tangent", _core._velocity_to_tangent, "velocity",
+                    velocity, duration, out)
+
+
+def tangent_to_velocity(tangent, duration, *, out=None):
+    """Segment tangent to a per-second velocity: ``tangent / duration``.
+
+    Broadcasts like a ufunc; ``duration`` must be > 0 and everything finite.
+    """
+    return _convert("tangent_to_velocity", _core._tangent_to_velocity, "tangent",
+                    tangent, duration, out)
+
+
+def _scalar(name, value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"HermiteSegment: {name} must be a real number, got {value!r}") from None
+
+
+class HermiteSegment:
+    """One cubic Hermite segment with per-second key velocities.
+
+    The tangents ``duration * velocity`` are formed once, here; evaluation
+    takes seconds since the segment start and returns position and velocity
+    per track-second. When a track plays at rate ``r``, the real-time velocity
+    is ``r`` times the returned one.
+
+    >>> seg = HermiteSegment(0.0, 10.0, 2.0, 0.0, duration=2.0)
+    >>> seg.start_tangent, seg.evaluate(1.0).position
+    (4.0, 5.5)
+    """
+
+    __slots__ = ("_start", "_end", "_start_velocity", "_end_velocity", "_duration",
+                 "_start_tangent", "_end_tangent")
+
+    def __init__(self, start, end, start_velocity, end_velocity, duration):
+        values = [_scalar(name, v) for name, v in (
+            ("start", start), ("end", end), ("start_velocity", start_velocity),
+            ("end_velocity", end_velocity), ("duration", duration))]
+        tangents = _core._hermite_init(*values)  # validates, raises on bad input
+        (self._start, self._end, self._start_velocity, self._end_velocity,
+         self._duration) = values
+        self._start_tangent, self._end_tangent = tangents
+
+    start = property(lambda self: self._start, doc="Value at elapsed = 0.")
+    end = property(lambda self: self._end, doc="Value at elapsed = duration.")
+    start_velocity = property(lambda self: self._start_velocity, doc="Per second.")
+    end_velocity = property(lambda self: self._end_velocity, doc="Per second.")
+    duration = property(lambda self: self._duration, doc="Seconds.")
+    start_tangent = property(lambda self: self._start_tangent,
+                             doc="duration * start_velocity (per unit u).")
+    end_tangent = property(lambda self: self._end_tangent,
+                           doc="duration * end_velocity (per unit u).")
+
+    def evaluate(self, elapsed, *, out=None) -> HermiteSample:
+        """Position and per-second velocity at ``elapsed`` seconds (any shape)."""
+        return _evaluate("HermiteSegment.evaluate", self._start, self._end,
+                         self._start_velocity, self._end_velocity, self._duration, elapsed,
+                         out)
+
+    __call__ = evaluate
+
+    def stretched(self, factor, keep="velocity") -> "HermiteSegment":
+        """The segment with its duration multiplied by ``factor`` (> 0).
+
+        keep="velocity": the per-second key velocities stay; the tangents are
+            rebuilt for the new duration, so the shape may change (moving keys
+            in a dope sheet).
+        keep="shape": the same curve played slower or faster; the velocities
+            are divided by ``factor`` and the tangents stay as they are.
+        """
+        factor = _scalar("factor", factor)
+        if not (math.isfinite(factor) and factor > 0.0):
+            raise ValueError(f"HermiteSegment.stretched: factor is {factor!r} (must be finite and > 0)")
+        if keep == "velocity":
+            v0, v1 = self._start_velocity, self._end_velocity
+        elif keep == "shape":
+            v0, v1 = self._start_velocity / factor, self._end_velocity / factor
+        else:
+            raise ValueError(f"HermiteSegment.stretched: keep is {keep!r} (must be 'velocity' or 'shape')")
+        return HermiteSegment(self._start, self._end, v0, v1, self._duration * factor)
+
+    def __repr__(self):
+        return (f"HermiteSegment(start={self._start!r}, end={self._end!r}, "
+                f"start_velocity={self._start_velocity!r}, end_velocity={self._end_velocity!r}, "
+                f"duration={self._duration!r})")

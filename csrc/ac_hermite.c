@@ -1,0 +1,202 @@
+/* Cubic Hermite segments whose key velocities are per second (article 000):
+   u = elapsed / duration, tangent m = duration * velocity, and the returned
+   velocity is d(position)/du / duration. */
+#include <stdint.h>
+
+#include "ac_internal.h"
+
+static const size_t all_arrays[6] = {1, 1, 1, 1, 1, 1};
+
+static ac_status check_finite(const char *arg, double x, size_t i, ac_error *err)
+{
+    return ac_finite(x) ? AC_OK
+                        : ac_fail(err, AC_ERR_VALUE, i, arg, x, "must be finite");
+}
+
+static ac_status check_duration(double duration, size_t i, ac_error *err)
+{
+    if (!ac_finite(duration))
+        return ac_fail(err, AC_ERR_VALUE, i, "duration", duration, "must be finite");
+    if (!(duration > 0.0))
+        return ac_fail(err, AC_ERR_VALUE, i, "duration", duration, "must be > 0");
+    return AC_OK;
+}
+
+/* duration * velocity, reporting an overflow against the velocity argument. */
+static ac_status to_tangent(const char *arg, double velocity, double duration,
+                            double *tangent, size_t i, ac_error *err)
+{
+    *tangent = duration * velocity;
+    if (!ac_finite(*tangent))
+        return ac_fail(err, AC_ERR_OVERFLOW, i, arg, velocity,
+                       "times duration=%.15g gives a tangent that is not representable",
+                       duration);
+    return AC_OK;
+}
+
+ac_status ac_hermite_init(ac_hermite *segment, double start, double end,
+                          double start_velocity, double end_velocity,
+                          double duration, ac_error *err)
+{
+    ac_hermite s;
+    ac_status st;
+    if ((st = check_finite("start", start, 0, err)) ||
+        (st = check_finite("end", end, 0, err)) ||
+        (st = check_finite("start_velocity", start_velocity, 0, err)) ||
+        (st = check_finite("end_velocity", end_velocity, 0, err)) ||
+        (st = check_duration(duration, 0, err)) ||
+        (st = to_tangent("start_velocity", start_velocity, duration, &s.start_tangent, 0, err)) ||
+        (st = to_tangent("end_velocity", end_velocity, duration, &s.end_tangent, 0, err)))
+        return st;
+    s.start = start;
+    s.end = end;
+    s.duration = duration;
+    *segment = s;
+    return AC_OK;
+}
+
+/* Finds and records the first failing element, checking each element's
+   arguments in the order the article validates them. Only called once the
+   fast loop has seen a failure, so the fast loop stays branch-free. */
+static ac_status hermite_diagnose(const double *p0, const double *p1, const double *v0,
+                                  const double *v1, const double *duration,
+                                  const double *elapsed, const size_t s[6], size_t n,
+                                  ac_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        ac_hermite seg;
+        double t = elapsed[i * s[5]], x, dxdu;
+        ac_status st = ac_hermite_init(&seg, p0[i * s[0]], p1[i * s[1]], v0[i * s[2]],
+                                       v1[i * s[3]], duration[i * s[4]], err);
+        if (st) {
+            if (err)
+                err->index = i;
+            return st;
+        }
+        if (!ac_finite(t))
+            return ac_fail(err, AC_ERR_VALUE, i, "elapsed", t, "must be finite");
+        if (!(t >= 0.0 && t <= seg.duration))
+            return ac_fail(err, AC_ERR_VALUE, i, "elapsed", t,
+                           "must lie in [0, duration=%.15g]", seg.duration);
+        ac_hermite_unit(t / seg.duration, seg.start, seg.start_tangent, seg.end,
+                        seg.end_tangent, &x, &dxdu);
+        if (!ac_finite(x))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "position", x,
+                           "is not representable although the inputs are finite");
+        if (!ac_finite(dxdu / seg.duration))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity", dxdu / seg.duration,
+                           "is not representable although the inputs are finite");
+    }
+    AC_ASSERT(0 && "fast loop reported a failure the diagnosis did not find");
+    return ac_fail(err, AC_ERR_VALUE, 0, "elapsed", elapsed[0], "internal check failed");
+}
+
+/* The evaluation loop, branch-free so that it vectorizes: validity is
+   accumulated and only diagnosed afterwards. Returns 1 when every element is
+   valid. */
+static inline int hermite_loop(const double *p0, const double *p1, const double *v0,
+                               const double *v1, const double *duration,
+                               const double *elapsed, const size_t s[6],
+                               double *restrict position, double *restrict velocity,
+                               size_t n)
+{
+    int64_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double T = duration[i * s[4]], t = elapsed[i * s[5]];
+        double m0 = T * v0[i * s[2]], m1 = T * v1[i * s[3]];
+        double x, dxdu, v;
+        int64_t ok;
+        ac_hermite_unit(t / T, p0[i * s[0]], m0, p1[i * s[1]], m1, &x, &dxdu);
+        v = dxdu / T;
+        position[i] = x;
+        velocity[i] = v;
+        /* Any non-finite input makes one of these fail (0 * inf is NaN). */
+        ok = (T > 0.0) & (t >= 0.0) & (t <= T) & ac_finite(m0) & ac_finite(m1)
+             & ac_finite(x) & ac_finite(v);
+        bad |= ok ^ 1;
+    }
+    return !bad;
+}
+
+AC_VECTORIZED
+static int hermite_all(const double *p0, const double *p1, const double *v0,
+                       const double *v1, const double *duration, const double *elapsed,
+                       const size_t s[6], double *position, double *velocity, size_t n)
+{
+    static const size_t keys_shared[6] = {0, 0, 0, 0, 0, 1};
+    int shared = 1, arrays = 1;
+    for (int k = 0; k < 5; k++) {
+        shared &= s[k] == 0;
+        arrays &= s[k] == 1;
+    }
+    /* Constant steps for the common layouts give contiguous loops. */
+    if (shared && s[5] == 1)
+        return hermite_loop(p0, p1, v0, v1, duration, elapsed, keys_shared, position,
+                            velocity, n);
+    if (arrays && s[5] == 1)
+        return hermite_loop(p0, p1, v0, v1, duration, elapsed, all_arrays, position,
+                            velocity, n);
+    return hermite_loop(p0, p1, v0, v1, duration, elapsed, s, position, velocity, n);
+}
+
+ac_status ac_hermite_eval(const double *start, const double *end,
+                          const double *start_velocity, const double *end_velocity,
+                          const double *duration, const double *elapsed,
+                          const size_t steps[6], double *position, double *velocity,
+                          size_t n, ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    int ok = 1;
+    if (velocity) {
+        ok = hermite_all(start, end, start_velocity, end_velocity, duration, elapsed, s,
+                         position, velocity, n);
+    } else {
+        /* Velocity not wanted: compute it into a small scratch block. */
+        enum { BLOCK = 256 };
+        double scratch[BLOCK];
+        for (size_t i = 0; i < n; i += BLOCK) {
+            size_t m = n - i < BLOCK ? n - i : BLOCK;
+            ok &= hermite_all(start + i * s[0], end + i * s[1], start_velocity + i * s[2],
+                              end_velocity + i * s[3], duration + i * s[4],
+                              elapsed + i * s[5], s, position + i, scratch, m);
+        }
+    }
+    return ok ? AC_OK
+              : hermite_diagnose(start, end, start_velocity, end_velocity, duration,
+                                 elapsed, s, n, err);
+}
+
+/* velocity_to_tangent multiplies, tangent_to_velocity divides; both validate
+   the same way and report overflow of the result. */
+static ac_status convert(const char *arg, const char *result, const double *x,
+                         const double *duration, const size_t steps[2], double *y,
+                         size_t n, int divide, ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    for (size_t i = 0; i < n; i++) {
+        double a = x[i * s[0]], T = duration[i * s[1]];
+        ac_status st;
+        if ((st = check_finite(arg, a, i, err)) || (st = check_duration(T, i, err)))
+            return st;
+        y[i] = divide ? a / T : a * T;
+        if (!ac_finite(y[i]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, arg, a,
+                           "gives a %s that is not representable with duration=%.15g",
+                           result, T);
+    }
+    return AC_OK;
+}
+
+ac_status ac_hermite_velocity_to_tangent(const double *velocity, const double *duration,
+                                         const size_t steps[2], double *tangent,
+                                         size_t n, ac_error *err)
+{
+    return convert("velocity", "tangent", velocity, duration, steps, tangent, n, 0, err);
+}
+
+ac_status ac_hermite_tangent_to_velocity(const double *tangent, const double *duration,
+                                         const size_t steps[2], double *velocity,
+                                         size_t n, ac_error *err)
+{
+    return convert("tangent", "velocity", tangent, duration, steps, velocity, n, 1, err);
+}

@@ -1,0 +1,101 @@
+#include "binding.h"
+
+static int check_f64(PyObject *obj, PyArrayObject **result, int writeable)
+{
+    PyArrayObject *a;
+    if (!PyArray_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "expected a numpy.ndarray, got %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    a = (PyArrayObject *)obj;
+    if (PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_ISCARRAY_RO(a) ||
+        PyArray_ISBYTESWAPPED(a)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "expected a C-contiguous, aligned, native float64 array");
+        return 0;
+    }
+    if (writeable && !PyArray_ISWRITEABLE(a)) {
+        PyErr_SetString(PyExc_ValueError, "output array is read-only");
+        return 0;
+    }
+    *result = a;
+    return 1;
+}
+
+int acpy_f64(PyObject *obj, void *result)
+{
+    return check_f64(obj, (PyArrayObject **)result, 0);
+}
+
+int acpy_f64_out(PyObject *obj, void *result)
+{
+    return check_f64(obj, (PyArrayObject **)result, 1);
+}
+
+int acpy_f64_out_or_none(PyObject *obj, void *result)
+{
+    if (obj == Py_None) {
+        *(PyArrayObject **)result = NULL;
+        return 1;
+    }
+    return check_f64(obj, (PyArrayObject **)result, 1);
+}
+
+int acpy_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
+              size_t *step)
+{
+    npy_intp size = PyArray_SIZE(a);
+    if (size == 1 || size == n) {
+        *step = size == n && n != 1;
+        return 0;
+    }
+    PyErr_Format(PyExc_ValueError, "%s: %s has %zd elements, expected 1 or %zd", func,
+                 name, size, n);
+    return -1;
+}
+
+int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
+                    PyArrayObject *like)
+{
+    if (PyArray_NDIM(a) == PyArray_NDIM(like) &&
+        PyArray_CompareLists(PyArray_DIMS(a), PyArray_DIMS(like), PyArray_NDIM(a)))
+        return 1;
+    PyErr_Format(PyExc_ValueError, "%s: %s does not have the shape of the result", func,
+                 name);
+    return 0;
+}
+
+PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
+                     const npy_intp *shape)
+{
+    char index[256] = "(";
+    size_t used = 1, rest = err->index;
+    char *value;
+    PyObject *type;
+    npy_intp coords[NPY_MAXDIMS];
+
+    for (int d = ndim - 1; d >= 0; d--) {
+        npy_intp extent = shape[d] > 0 ? shape[d] : 1;
+        coords[d] = (npy_intp)(rest % (size_t)extent);
+        rest /= (size_t)extent;
+    }
+    for (int d = 0; d < ndim && used < sizeof index; d++)
+        used += (size_t)PyOS_snprintf(index + used, sizeof index - used,
+                                      d ? ", %zd" : "%zd", coords[d]);
+    if (used < sizeof index)
+        PyOS_snprintf(index + used, sizeof index - used, ndim == 1 ? ",)" : ")");
+
+    switch (err->status) {
+    case AC_ERR_OVERFLOW: type = PyExc_OverflowError; break;
+    case AC_ERR_NOMEM: return PyErr_NoMemory();
+    default: type = PyExc_ValueError; break;
+    }
+    value = PyOS_double_to_string(err->value, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
+    if (!value)
+        return NULL;
+    PyErr_Format(type, "%s: %s at index %s is %s (%s)", func, err->arg, index, value,
+                 err->detail);
+    PyMem_Free(value);
+    return NULL;
+}
