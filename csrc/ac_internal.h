@@ -56,4 +56,81 @@ static inline void ac_hermite_unit(double u, double p0, double m0, double p1, do
             + (-6.0 * u2 + 6.0 * u) * p1 + (3.0 * u2 - 2.0 * u) * m1;
 }
 
+/* ------------------------------------------------ quaternion arithmetic
+   Scalar building blocks shared by every domain that rotates (curves, root
+   motion, snapshots). Quaternions are (x, y, z, w); inputs are assumed valid
+   (callers validate), outputs may alias inputs. */
+
+static inline double ac_quat_dot4(const double a[4], const double b[4])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+
+/* Hamilton product a * b (apply b first, then a). */
+static inline void ac_quat_mul(const double a[4], const double b[4], double out[4])
+{
+    double x = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    double y = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    double z = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    double w = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    out[0] = x, out[1] = y, out[2] = z, out[3] = w;
+}
+
+static inline void ac_quat_conj(const double q[4], double out[4])
+{
+    out[0] = -q[0], out[1] = -q[1], out[2] = -q[2], out[3] = q[3];
+}
+
+/* Scales q to unit length; returns its length (0 leaves q unchanged). */
+static inline double ac_quat_normalize(const double q[4], double out[4])
+{
+    double len = sqrt(ac_quat_dot4(q, q));
+    if (len > 0.0)
+        for (int k = 0; k < 4; k++)
+            out[k] = q[k] / len;
+    return len;
+}
+
+/* Rotates vector v by unit quaternion q: v + 2 w (u x v) + 2 u x (u x v). */
+static inline void ac_quat_rotate(const double q[4], const double v[3], double out[3])
+{
+    double tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
+    double ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
+    double tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
+    double x = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
+    double y = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
+    double z = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
+    out[0] = x, out[1] = y, out[2] = z;
+}
+
+/* sin(x) / x, accurate near 0. */
+static inline double ac_sinc(double x)
+{
+    double x2 = x * x;
+    return x2 < 1e-8 ? 1.0 - x2 / 6.0 : sin(x) / x;
+}
+
+/* Shortest-arc spherical interpolation of unit quaternions, t in [0, 1].
+   The angle comes from atan2(|a - b|, |a + b|), which stays accurate for
+   nearly equal inputs, and b is negated when a . b < 0 (q and -q are the
+   same rotation). The result is renormalized. */
+static inline void ac_quat_slerp(const double a[4], const double b[4], double t,
+                                 double out[4])
+{
+    double c[4], diff = 0.0, sum = 0.0, half, wa, wb, r[4];
+    double sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
+    for (int k = 0; k < 4; k++) {
+        c[k] = sign * b[k];
+        diff += (a[k] - c[k]) * (a[k] - c[k]);
+        sum += (a[k] + c[k]) * (a[k] + c[k]);
+    }
+    half = 2.0 * atan2(sqrt(diff), sqrt(sum)); /* angle between a and c in 4-D */
+    /* sin((1-t) half) / sin(half) written with sinc so half -> 0 is exact lerp */
+    wa = (1.0 - t) * ac_sinc((1.0 - t) * half) / ac_sinc(half);
+    wb = t * ac_sinc(t * half) / ac_sinc(half);
+    for (int k = 0; k < 4; k++)
+        r[k] = wa * a[k] + wb * c[k];
+    ac_quat_normalize(r, out);
+}
+
 #endif /* AC_INTERNAL_H */
