@@ -56,6 +56,36 @@ static inline void ac_hermite_unit(double u, double p0, double m0, double p1, do
             + (-6.0 * u2 + 6.0 * u) * p1 + (3.0 * u2 - 2.0 * u) * m1;
 }
 
+/* ------------------------------------------------------- key search
+   Shared by every domain that evaluates key tracks. */
+
+/* The segment holding t in k >= 2 nondecreasing key times: the last i in
+   [0, k-2] with times[i] <= t (so t before the first key gives 0, t at or after
+   the last key gives k-2, and at equal times the right-hand segment wins).
+   `hint` is a guess, e.g. the previous answer of a sorted sweep: a few steps
+   forward from it are tried before a binary search, so sorted queries cost
+   O(n + k) in total and unsorted ones O(log k) each. */
+static inline size_t ac_segment_find(const double *times, size_t k, double t, size_t hint)
+{
+    size_t lo = 0, hi = k - 1; /* answer in [lo, hi) */
+    if (hint < k - 1 && times[hint] <= t) {
+        for (int step = 0; step < 8; step++, hint++)
+            if (hint + 1 >= k - 1 || times[hint + 1] > t)
+                return hint;
+        lo = hint;
+    } else if (hint < k - 1) {
+        hi = hint + 1;
+    }
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (times[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* ------------------------------------------------ quaternion arithmetic
    Scalar building blocks shared by every domain that rotates (curves, root
    motion, snapshots). Quaternions are (x, y, z, w); inputs are assumed valid

@@ -1,0 +1,70 @@
+/* The private helpers shared by the domains: key search and quaternions. */
+#include "ac_internal.h"
+#include "ac_test.h"
+
+/* Plain reference: last i in [0, k-2] with times[i] <= t. */
+static size_t linear_find(const double *times, size_t k, double t)
+{
+    size_t i = 0;
+    while (i + 1 < k - 1 && times[i + 1] <= t)
+        i++;
+    return i;
+}
+
+static void segment_find(void)
+{
+    const double times[7] = {0, 1, 1, 2.5, 3, 7, 7.5}; /* a jump at t = 1 */
+    const size_t k = 7;
+    size_t hint = 0;
+    for (int j = -20; j <= 100; j++) {
+        double t = j * 0.1;
+        size_t expect = linear_find(times, k, t);
+        hint = ac_segment_find(times, k, t, hint); /* sorted sweep */
+        CHECK(hint == expect);
+        for (size_t h = 0; h < k + 2; h++) /* any hint, even a bad one */
+            CHECK(ac_segment_find(times, k, t, h) == expect);
+    }
+    CHECK(ac_segment_find(times, k, 1.0, 0) == 2); /* at a jump, the right segment */
+    {
+        const double two[2] = {0, 1};
+        CHECK(ac_segment_find(two, 2, -5, 0) == 0 && ac_segment_find(two, 2, 5, 0) == 0);
+    }
+}
+
+static void quaternions(void)
+{
+    const double id[4] = {0, 0, 0, 1};
+    const double h = 0.5 * acos(-1.0) / 2; /* half of a quarter turn */
+    const double qz[4] = {0, 0, sin(h), cos(h)}, neg[4] = {0, 0, -sin(h), -cos(h)};
+    double out[4], v[3] = {1, 0, 0}, r[3];
+    ac_quat_mul(qz, qz, out); /* half turn about z */
+    CHECK_NEAR(out[2], 1.0, 1e-15);
+    CHECK_NEAR(out[3], 0.0, 1e-15);
+    ac_quat_rotate(qz, v, r);
+    CHECK_NEAR(r[0], 0.0, 1e-15);
+    CHECK_NEAR(r[1], 1.0, 1e-15);
+    ac_quat_slerp(id, qz, 0.5, out);
+    CHECK_NEAR(out[2], sin(h / 2), 1e-15);
+    ac_quat_slerp(id, neg, 0.5, out); /* -q is the same rotation: same arc */
+    CHECK_NEAR(out[2], sin(h / 2), 1e-15);
+    CHECK_NEAR(out[3], cos(h / 2), 1e-15);
+    ac_quat_slerp(id, qz, 0.0, out);
+    CHECK_NEAR(out[3], 1.0, 1e-15);
+    ac_quat_slerp(id, qz, 1.0, out);
+    CHECK_NEAR(out[2], qz[2], 1e-15);
+    {
+        const double tiny[4] = {0, 0, 1e-13, 1};
+        ac_quat_slerp(id, tiny, 0.5, out);
+        CHECK_NEAR(out[2], 0.5e-13, 1e-27);
+    }
+    ac_quat_conj(qz, out);
+    ac_quat_mul(qz, out, out);
+    CHECK_NEAR(out[3], 1.0, 1e-15);
+}
+
+int main(void)
+{
+    segment_find();
+    quaternions();
+    TEST_DONE("test_internal");
+}
