@@ -340,7 +340,7 @@ static inline size_t bsearch_segment(const double *times, size_t k, double t)
    gives the same bits whichever path it takes. */
 #define AC_CURVE_X(a, b, c, d, u) (((a) * (u) + (b)) * (u) + (c)) * (u) + (d)
 #define AC_CURVE_DX(a, b, c, u, iT) (((3.0 * (a)) * (u) + 2.0 * (b)) * (u) + (c)) * (iT)
-#define AC_CURVE_DDX(a, b, u, iT2) ((6.0 * (a)) * (u) + 2.0 * (b)) * (iT2)
+#define AC_CURVE_DDX(a, b, u, iT) (((6.0 * (a)) * (u) + 2.0 * (b)) * (iT)) * (iT)
 
 /* Writes the value or derivative of segment j at time t into o[0..c).
    `sign` flips the first derivative (mirrored cycles), `cycles` adds that
@@ -361,7 +361,7 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
             if (sign < 0.0)
                 o[ch] = -o[ch];
         } else {
-            o[ch] = AC_CURVE_DDX(a[ch], b[ch], u, iT * iT);
+            o[ch] = AC_CURVE_DDX(a[ch], b[ch], u, iT);
         }
     }
 }
@@ -374,7 +374,7 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
 {
     const size_t C = cv->c;
     const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
-    const double t0 = cv->times[j], iT = cv->inv_duration[j], iT2 = iT * iT;
+    const double t0 = cv->times[j], iT = cv->inv_duration[j];
     if (C == 1) {
         const double a0 = a[0], b0 = b[0], c0 = c[0], d0 = d[0];
         if (deriv == 0) {
@@ -390,7 +390,7 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
         } else {
             for (size_t r = 0; r < m; r++) {
                 double u = (t[r] - t0) * iT;
-                o[r] = AC_CURVE_DDX(a0, b0, u, iT2);
+                o[r] = AC_CURVE_DDX(a0, b0, u, iT);
             }
         }
         return;
@@ -406,7 +406,7 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
                 out[ch] = AC_CURVE_DX(a[ch], b[ch], c[ch], u, iT);
         else
             for (size_t ch = 0; ch < C; ch++)
-                out[ch] = AC_CURVE_DDX(a[ch], b[ch], u, iT2);
+                out[ch] = AC_CURVE_DDX(a[ch], b[ch], u, iT);
     }
 }
 
