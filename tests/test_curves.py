@@ -627,3 +627,20 @@ def test_gltf_step_and_linear():
 def test_gltf_bad_input(args, match):
     with pytest.raises(ValueError, match=match):
         Curve.from_gltf(*args)
+
+
+# -- demo and bench ------------------------------------------------------------------------
+
+def test_demo_lines():
+    from animcore.demo import curves_lines
+    text = "\n".join(curves_lines())
+    assert "linear x(0.5)=30, slope jumps 60 and 60 deg/s" in text
+    assert "hold peak 67.5 at t=1.5" in text
+    assert "uniform Catmull-Rom left -30 right -15 jump 15 deg/s" in text
+    assert "time-aware: left -20 right -20 jump 0" in text
+
+
+def test_bench_cases_run():
+    from animcore.bench import bench_curves
+    results = bench_curves(1e-4, 1)
+    assert len(results) == 4 and all(r.target for r in results)
