@@ -92,7 +92,11 @@ def bench_hermite(scale: float, repeats: int) -> list[Comparison]:
 def bench_curves(scale: float, repeats: int) -> list[Comparison]:
     """1,000 keys (uneven spacing), 10^6 query times, against scipy's
     CubicHermiteSpline (same keys and per-second velocities) and numpy.interp."""
-    from scipy.interpolate import CubicHermiteSpline
+    try:
+        from scipy.interpolate import CubicHermiteSpline
+    except ImportError:
+        raise ImportError("bench curves compares against scipy, which is not installed: "
+                          "pip install scipy (or animcore[bench])") from None
 
     rng = np.random.default_rng(0)
     keys, n = 1000, max(1, int(10**6 * scale))

@@ -459,13 +459,14 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, size
         return check_out(o, C, i, deriv, err);
     }
     {
-        /* Cycles: t = lo + cycles * P + r with r in [0, P). */
-        double P = hi - lo, cycles = floor((t - lo) / P), r = (t - lo) - cycles * P, tm;
-        double sign = 1.0;
-        if (r >= P)
-            r -= P, cycles += 1.0;
-        else if (r < 0.0)
-            r += P, cycles -= 1.0;
+        /* Cycles: t = lo + cycles * P + r with r in [0, P). fmod is exact, so
+           r stays inside the keys even for times of many periods. */
+        double P = hi - lo, x = t - lo, r = fmod(x, P), cycles, tm, sign = 1.0;
+        if (r < 0.0)
+            r += P;
+        if (r >= P) /* -tiny + P rounded up: the start of the next cycle */
+            r = 0.0;
+        cycles = nearbyint((x - r) / P);
         if (mode == AC_EXTRAP_OSCILLATE && fmod(cycles, 2.0) != 0.0) {
             tm = hi - r;
             sign = -1.0;

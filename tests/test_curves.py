@@ -644,3 +644,12 @@ def test_bench_cases_run():
     from animcore.bench import bench_curves
     results = bench_curves(1e-4, 1)
     assert len(results) == 4 and all(r.target for r in results)
+
+
+def test_far_cycles_stay_inside_the_keys():
+    c = Curve([0.1, 0.4, 1.3], [0.0, 5.0, 1.0], before="oscillate", after="cycle")
+    t = np.array([-1e18, -12345.678, 1e15, 1e20, 3.3e7])
+    x = c(t)
+    assert np.all((x >= -1.0) & (x <= 6.0))
+    off = Curve([0.1, 0.4, 1.3], [0.0, 5.0, 1.0], after="cycle_offset")
+    assert off(0.1 + 1.2 * 1000 + 0.3) == pytest.approx(5.0 + 1000.0, rel=1e-12)
