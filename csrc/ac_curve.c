@@ -1,9 +1,10 @@
 /* Keyframe curves (articles 000 and 004): multi-key, multi-channel tracks with
    step, linear and cubic Hermite interpolation, tangent policies,
-   extrapolation and jumps. The constructor validates once and stores, per
-   segment, the two key values and the two tangents (duration * per-second
-   velocity, each segment with its own duration); a query finds its segment and
-   u once and reuses the Hermite weights for every channel. */
+   extrapolation and jumps. The constructor validates once, turns per-second
+   key velocities into tangents with each segment's own duration (m = T v) and
+   stores every segment as a cubic polynomial in u; a query finds its segment
+   and u once and reuses them for every channel. Sorted query arrays are swept
+   segment by segment in vectorized runs. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
