@@ -653,3 +653,24 @@ def test_far_cycles_stay_inside_the_keys():
     assert np.all((x >= -1.0) & (x <= 6.0))
     off = Curve([0.1, 0.4, 1.3], [0.0, 5.0, 1.0], after="cycle_offset")
     assert off(0.1 + 1.2 * 1000 + 0.3) == pytest.approx(5.0 + 1000.0, rel=1e-12)
+
+
+@given(st.data())
+def test_random_tracks_match_scipy(data):
+    k = data.draw(st.integers(2, 12))
+    c = data.draw(st.sampled_from([None, 1, 3]))
+    shape = (k,) if c is None else (k, c)
+    gaps = data.draw(hnp.arrays(np.float64, k - 1, elements=st.floats(0.01, 5)))
+    times = np.r_[0.0, np.cumsum(gaps)] + data.draw(st.floats(-100, 100))
+    values = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-1e3, 1e3)))
+    velocities = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-1e3, 1e3)))
+    fractions = data.draw(hnp.arrays(np.float64, data.draw(st.integers(0, 20)),
+                                     elements=st.floats(0, 1)))
+    t = times[0] + fractions * (times[-1] - times[0])
+    spline = CubicHermiteSpline(times, values, velocities)
+    curve = Curve(times, values, velocities=velocities)
+    scale = 1e-12 * (1 + np.abs(values).max() + np.abs(velocities).max() * (times[-1] - times[0]))
+    np.testing.assert_allclose(curve(t), spline(t), rtol=1e-10, atol=scale)
+    pchip = Curve(times, values, tangents="pchip")
+    np.testing.assert_allclose(pchip(t), PchipInterpolator(times, values)(t), rtol=1e-10,
+                               atol=1e-12 * (1 + np.abs(values).max()))
