@@ -6,6 +6,8 @@ per second, ``tangent`` per normalized segment parameter, ``duration`` and
 """
 from .hermite import (HermiteSample, HermiteSegment, hermite, tangent_to_velocity,
                       velocity_to_tangent)
+from .snapshot import (PushResult, SampleMode, SampleResult, SnapshotBuffer, SnapshotTimeline,
+                       Snapshots)
 
 __version__ = "0.1.0"
 
@@ -15,4 +17,11 @@ __all__ = [
     "hermite",
     "tangent_to_velocity",
     "velocity_to_tangent",
+    # snapshot
+    "PushResult",
+    "SampleMode",
+    "SampleResult",
+    "SnapshotBuffer",
+    "SnapshotTimeline",
+    "Snapshots",
 ]

@@ -18,9 +18,14 @@ struct ac_snapshot_buffer {
     size_t entities, dim, capacity;
     int rotations;
     double max_extrapolation;
-    /* [entity * capacity + slot]; positions and rotations have dim / 4
-       channels per slot. */
-    uint32_t *tick;
+    /* [slot * entities + entity]: slot-major, so that entities whose
+       snapshots arrive together (the usual server stream) sit side by side
+       and a sample over all entities streams through memory. Positions and
+       rotations have dim / 4 channels per slot. The sampler reads only `key` and the positions:
+       key = tick << 1 | cut, where cut says that the slot's segment differs
+       from the one of the slot before it (when pushed); `segment` itself is
+       read by pushes. */
+    uint64_t *key;
     int64_t *segment;
     double *position;
     double *rotation;
@@ -95,13 +100,16 @@ static inline size_t slot_of(const ac_snapshot_buffer *b, size_t e, size_t logic
 {
     size_t s = b->head[e] + logical;
     s -= s >= b->capacity ? b->capacity : 0;
-    return e * b->capacity + s;
+    return s * b->entities + e;
 }
 
-static void store(ac_snapshot_buffer *b, size_t slot, uint32_t tick, int64_t segment,
-                  const double *pos, const double q[4])
+#define KEY_TICK(k) ((uint32_t)((k) >> 1))
+#define KEY_CUT(k) ((int)((k) & 1u))
+
+static void store(ac_snapshot_buffer *b, size_t slot, uint32_t tick, int cut,
+                  int64_t segment, const double *pos, const double q[4])
 {
-    b->tick[slot] = tick;
+    b->key[slot] = (uint64_t)tick << 1 | (uint64_t)(cut != 0);
     b->segment[slot] = segment;
     memcpy(b->position + slot * b->dim, pos, b->dim * sizeof *pos);
     if (b->rotations)
@@ -114,6 +122,7 @@ static void append(ac_snapshot_buffer *b, size_t e, uint32_t tick, int64_t segme
                    const double *pos, const double q[4])
 {
     size_t slot;
+    int cut = b->count[e] && b->segment[slot_of(b, e, b->count[e] - 1)] != segment;
     if (b->count[e] == b->capacity) {
         slot = slot_of(b, e, 0);
         b->head[e] = (uint32_t)(b->head[e] + 1 == b->capacity ? 0 : b->head[e] + 1);
@@ -121,7 +130,7 @@ static void append(ac_snapshot_buffer *b, size_t e, uint32_t tick, int64_t segme
         slot = slot_of(b, e, b->count[e]);
         b->count[e]++;
     }
-    store(b, slot, tick, segment, pos, q);
+    store(b, slot, tick, cut, segment, pos, q);
 }
 
 /* The push rule. `rot` is ignored when the buffer has no rotations. */
@@ -140,7 +149,7 @@ static ac_snapshot_push_result push_entity(ac_snapshot_buffer *b, size_t e, uint
         b->head[e] = 0;
     } else if (b->count[e]) {
         size_t last = slot_of(b, e, b->count[e] - 1);
-        if (tick <= b->tick[last])
+        if (tick <= KEY_TICK(b->key[last]))
             return AC_SNAPSHOT_OUT_OF_ORDER;
         if (segment < b->segment[last])
             return AC_SNAPSHOT_INVALID;
@@ -166,9 +175,9 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
                                  unsigned char *mode, int64_t *left_tick,
                                  int64_t *right_tick)
 {
-    size_t n = b->count[e], dim = b->dim, base = e * b->capacity, cap = b->capacity;
+    size_t n = b->count[e], dim = b->dim, stride = b->entities, cap = b->capacity;
     size_t head = b->head[e], first, last, lo, hi, sl, sr;
-    const uint32_t *tick = b->tick;
+    const uint64_t *key = b->key;
     if (n == 0) {
         for (size_t k = 0; k < dim; k++)
             pos[k] = 0.0;
@@ -178,31 +187,25 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
         *left_tick = *right_tick = 0;
         return;
     }
-    first = base + head;
+    first = head * stride + e;
     last = head + n - 1;
-    last = base + (last >= cap ? last - cap : last);
-    if (t <= (double)tick[first]) {
-        put(b, first, pos, rot);
-        *mode = AC_SNAPSHOT_HOLD_OLDEST;
-        *left_tick = *right_tick = tick[first];
-        return;
-    }
-    if (t > (double)tick[last]) {
-        double tl = tick[last], limit = b->max_extrapolation, ahead, gap, f;
+    last = (last >= cap ? last - cap : last) * stride + e;
+    if (t > (double)KEY_TICK(key[last])) {
+        double tl = KEY_TICK(key[last]), limit = b->max_extrapolation, ahead, gap, f;
         const double *pl, *pp;
         int finite = 1;
         if (!(limit > 0.0) || n < 2) {
             put(b, last, pos, rot);
             *mode = AC_SNAPSHOT_HOLD_LATEST;
-            *left_tick = *right_tick = tick[last];
+            *left_tick = *right_tick = KEY_TICK(key[last]);
             return;
         }
         sl = last;
         sr = slot_of(b, e, n - 2); /* the snapshot before the newest */
-        if (b->segment[sr] != b->segment[sl]) {
+        if (KEY_CUT(key[sl])) {
             put(b, last, pos, rot);
             *mode = AC_SNAPSHOT_HOLD_LATEST;
-            *left_tick = *right_tick = tick[last];
+            *left_tick = *right_tick = KEY_TICK(key[last]);
             return;
         }
         ahead = t - tl;
@@ -211,7 +214,7 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
             ahead = limit;
             *mode = AC_SNAPSHOT_HOLD_LATEST;
         }
-        gap = tl - (double)tick[sr];
+        gap = tl - (double)KEY_TICK(key[sr]);
         f = ahead / gap;
         pl = b->position + sl * dim;
         pp = b->position + sr * dim;
@@ -222,49 +225,77 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
         if (!finite) { /* not representable: no extrapolation, hold */
             put(b, last, pos, rot);
             *mode = AC_SNAPSHOT_HOLD_LATEST;
-            *left_tick = *right_tick = tick[last];
+            *left_tick = *right_tick = KEY_TICK(key[last]);
             return;
         }
         if (rot)
             ac_quat_slerp(b->rotation + sr * 4, b->rotation + sl * 4, 1.0 + f, rot);
-        *left_tick = tick[sr];
-        *right_tick = tick[sl];
+        *left_tick = KEY_TICK(key[sr]);
+        *right_tick = KEY_TICK(key[sl]);
         return;
     }
-    /* tick[lo] < t <= tick[hi]: find the first logical index with t <= tick */
+    /* t <= newest tick: find hi, the first logical index with t <= its tick.
+       Render ticks usually trail the newest snapshot by a few ticks, so the
+       newest few are tried first (touching one cache line), then the oldest
+       (hold), then a binary search. */
     lo = 0;
     hi = n - 1;
+    {
+        /* branch-free: count how many of the (up to) three snapshots before
+           the newest are at or after t; they form a suffix */
+        size_t probe = n - 1 < 3 ? n - 1 : 3, later = 0;
+        for (size_t j = 1; j <= probe; j++) {
+            size_t s = head + n - 1 - j;
+            s -= s >= cap ? cap : 0;
+            later += (double)KEY_TICK(key[s * stride + e]) >= t;
+        }
+        hi = n - 1 - later;
+        if (later < probe)
+            lo = hi - 1;
+    }
+    if (hi == 0 || (hi - lo > 1 && t <= (double)KEY_TICK(key[first]))) {
+        put(b, first, pos, rot);
+        *mode = AC_SNAPSHOT_HOLD_OLDEST;
+        *left_tick = *right_tick = KEY_TICK(key[first]);
+        return;
+    }
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2, s = head + mid;
         s -= s >= cap ? cap : 0;
-        if ((double)tick[base + s] < t)
+        if ((double)KEY_TICK(key[s * stride + e]) < t)
             lo = mid;
         else
             hi = mid;
     }
     sl = head + hi - 1;
-    sl = base + (sl >= cap ? sl - cap : sl);
+    sl = (sl >= cap ? sl - cap : sl) * stride + e;
     sr = head + hi;
-    sr = base + (sr >= cap ? sr - cap : sr);
-    *left_tick = tick[sl];
-    *right_tick = tick[sr];
-    if (b->segment[sl] != b->segment[sr]) {
-        put(b, sr, pos, rot);
-        *mode = AC_SNAPSHOT_SEGMENT_CUT;
-    } else {
-        double tl = tick[sl], alpha = (t - tl) / ((double)tick[sr] - tl);
+    sr = (sr >= cap ? sr - cap : sr) * stride + e;
+    {
+        /* interpolation and cut computed alike and selected without a
+           branch: teleports are rare and unpredictable */
+        uint64_t kl = key[sl], kr = key[sr];
+        int cut = KEY_CUT(kr), finite = 1;
+        double tl = KEY_TICK(kl), alpha = (t - tl) / ((double)KEY_TICK(kr) - tl);
         const double *pl = b->position + sl * dim, *pr = b->position + sr * dim;
-        int finite = 1;
+        *left_tick = KEY_TICK(kl);
+        *right_tick = KEY_TICK(kr);
+        *mode = cut ? AC_SNAPSHOT_SEGMENT_CUT : AC_SNAPSHOT_INTERPOLATE;
         for (size_t k = 0; k < dim; k++) {
-            pos[k] = pl[k] + (pr[k] - pl[k]) * alpha;
-            finite &= ac_finite(pos[k]);
+            double v = pl[k] + (pr[k] - pl[k]) * alpha;
+            finite &= ac_finite(v);
+            pos[k] = cut ? pr[k] : v;
         }
-        if (!finite) /* pr - pl overflowed: this form cannot, alpha in (0, 1] */
+        if (!finite && !cut) /* pr - pl overflowed: this form cannot, alpha in (0, 1] */
             for (size_t k = 0; k < dim; k++)
                 pos[k] = (1.0 - alpha) * pl[k] + alpha * pr[k];
-        if (rot)
-            ac_quat_slerp(b->rotation + sl * 4, b->rotation + sr * 4, alpha, rot);
-        *mode = AC_SNAPSHOT_INTERPOLATE;
+        if (rot) {
+            if (cut)
+                for (int k = 0; k < 4; k++)
+                    rot[k] = b->rotation[sr * 4 + k];
+            else
+                ac_quat_slerp(b->rotation + sl * 4, b->rotation + sr * 4, alpha, rot);
+        }
     }
 }
 
@@ -306,7 +337,7 @@ ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities
     b->capacity = capacity;
     b->rotations = rotations != 0;
     b->max_extrapolation = max_extrapolation;
-    b->tick = alloc(slots, sizeof *b->tick, &failed);
+    b->key = alloc(slots, sizeof *b->key, &failed);
     b->segment = alloc(slots, sizeof *b->segment, &failed);
     b->position = alloc(slots * dim, sizeof *b->position, &failed);
     b->rotation = b->rotations ? alloc(slots * 4, sizeof *b->rotation, &failed) : NULL;
@@ -325,7 +356,7 @@ void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer)
 {
     if (!buffer)
         return;
-    free(buffer->tick);
+    free(buffer->key);
     free(buffer->segment);
     free(buffer->position);
     free(buffer->rotation);
@@ -369,9 +400,10 @@ ac_status ac_snapshot_buffer_sample(const ac_snapshot_buffer *buffer, double ren
     double *rot = b->rotations ? rotation : NULL;
     if (!ac_finite(render_tick))
         return ac_fail(err, AC_ERR_VALUE, 0, "render_tick", render_tick, "must be finite");
-    for (size_t e = 0; e < b->entities; e++)
+    for (size_t e = 0; e < b->entities; e++) {
         sample_entity(b, e, render_tick, position + e * dim, rot ? rot + e * 4 : NULL,
                       mode + e, left_tick + e, right_tick + e);
+    }
     return AC_OK;
 }
 
@@ -409,7 +441,7 @@ size_t ac_snapshot_buffer_read(const ac_snapshot_buffer *buffer, size_t entity,
     for (size_t i = 0; i < n; i++) {
         size_t s = slot_of(b, entity, i);
         if (tick)
-            tick[i] = b->tick[s];
+            tick[i] = KEY_TICK(b->key[s]);
         if (segment)
             segment[i] = b->segment[s];
         if (position)
@@ -511,7 +543,7 @@ static ac_snapshot_push_result timeline_push_one(ac_snapshot_timeline *tl, uint3
         return AC_SNAPSHOT_INVALID;
     if (b->count[0]) {
         size_t last = slot_of(b, 0, b->count[0] - 1);
-        if (tick <= b->tick[last])
+        if (tick <= KEY_TICK(b->key[last]))
             return AC_SNAPSHOT_OUT_OF_ORDER;
         has_before = 1;
         before = b->segment[last];
