@@ -165,7 +165,7 @@ def bench_snapshot(scale: float, repeats: int) -> list[Comparison]:
 
     # one new snapshot per entity per call, with ticks that keep advancing
     clock = [int(ticks.max()) + 2]
-    step = rng_step = np.random.default_rng(1).normal(0.0, 0.5, (entities, 3))
+    step = np.random.default_rng(1).normal(0.0, 0.5, (entities, 3))
     same_segment = segments[-1]
 
     def push():
@@ -176,16 +176,13 @@ def bench_snapshot(scale: float, repeats: int) -> list[Comparison]:
         clock[0] += 2
         tick = clock[0]
         for e, timeline in enumerate(timelines):
-            timeline.push(tick, same_segment[e], rng_step[e])
+            timeline.push(tick, same_segment[e], step[e])
 
     # the C and NumPy samplers agree before anything is timed
     got = buffer.sample(render_tick)
     want = numpy_snapshot_sample(keys, offsets, rows_ticks, rows_segments, rows_positions,
                                  render_tick)
     assert np.array_equal(got.mode, want[1]) and np.allclose(got.position, want[0])
-
-    def scaled(fn):
-        return lambda: [fn() for _ in range(1)]
 
     loop_sample_seconds = median_seconds(loop_sample, max(1, repeats // 2)) * factor
     loop_push_seconds = median_seconds(loop_push, max(1, repeats // 2)) * factor
@@ -203,7 +200,6 @@ def bench_snapshot(scale: float, repeats: int) -> list[Comparison]:
                    median_seconds(push, repeats), "loop of SnapshotTimeline.push" + label,
                    loop_push_seconds, target=20),
     ]
-    del scaled
     return results
 
 

@@ -46,6 +46,9 @@ __all__ = [
 ]
 
 TICK_MAX = 2**32 - 1
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+_INTEGERS = (int, np.integer)
+_REALS = (int, float, np.integer, np.floating)
 
 
 class PushResult(enum.IntEnum):
@@ -275,6 +278,21 @@ class SnapshotTimeline:
             segment, or a position/rotation of the wrong shape. Nothing changes.
         """
         func = "SnapshotTimeline.push"
+        if isinstance(tick, _INTEGERS) and isinstance(segment, _INTEGERS) \
+                and _INT64_MIN <= tick <= _INT64_MAX and _INT64_MIN <= segment <= _INT64_MAX:
+            # the common case, one snapshot of plain numbers, without array set-up
+            tick, segment, kind = int(tick), int(segment), type(position)
+            if isinstance(position, _REALS) and self._dim == 1 and abs(position) < 2.0**1023:
+                position, kind = float(position), float
+            fast = ((kind is float and self._dim == 1) or (
+                kind is np.ndarray and position.dtype == np.float64
+                and position.shape == (self._dim,) and position.flags.c_contiguous))
+            fast &= rotation is None or (
+                type(rotation) is np.ndarray and rotation.dtype == np.float64
+                and rotation.shape == (4,) and rotation.flags.c_contiguous)
+            if fast and (rotation is not None) == self._rotations:
+                return PushResult(_core._snapshot_push_one(func, self._handle, tick, segment,
+                                                           position, rotation))
         for name, value in (("tick", tick), ("segment", segment)):
             if np.ndim(value) != 0:
                 raise ValueError(f"{func}: {name} must be a single value; use push_many")
@@ -333,6 +351,10 @@ class SnapshotTimeline:
             A non-finite render tick. The timeline is never changed by sampling.
         """
         func = "SnapshotTimeline.sample"
+        if isinstance(render_tick, _REALS) and abs(render_tick) < 2.0**1023:
+            position, rotation, mode, left, right = _core._snapshot_sample_one(
+                func, self._handle, float(render_tick))
+            return SampleResult(position, rotation, SampleMode(mode), left, right)
         ticks = as_float64(func, "render_tick", render_tick)
         if ticks.ndim != 0:
             raise ValueError(f"{func}: render_tick must be a single value; use sample_many")

@@ -228,6 +228,111 @@ static PyObject *push(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* _snapshot_push_one(func, timeline, tick, segment, position, rotation|None) ->
+   result: one push without array set-up; position is a float (dim 1) or a
+   float64 array of dim values, rotation a float64 array of 4. */
+static PyObject *push_one(PyObject *self, PyObject *args)
+{
+    const char *func;
+    snapshot_ctx *ctx;
+    long long tick, segment;
+    PyObject *position_obj;
+    PyArrayObject *position = NULL, *rotation;
+    const ac_snapshot_buffer *b;
+    double scalar;
+    const double *pos = &scalar;
+    int64_t t, s;
+    unsigned char result;
+    ac_error err;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sO&LLOO&:_snapshot_push_one", &func, get_ctx, &ctx, &tick,
+                          &segment, &position_obj, f64_or_none, &rotation))
+        return NULL;
+    if (!ctx->timeline) {
+        PyErr_SetString(PyExc_TypeError, "_snapshot_push_one needs a timeline");
+        return NULL;
+    }
+    b = ctx_buffer(ctx);
+    if (PyFloat_Check(position_obj)) {
+        scalar = PyFloat_AS_DOUBLE(position_obj);
+        if (ac_snapshot_buffer_dim(b) != 1) {
+            PyErr_Format(PyExc_ValueError, "%s: position must have %zu values", func,
+                         ac_snapshot_buffer_dim(b));
+            return NULL;
+        }
+    } else {
+        if (!acpy_f64(position_obj, &position) ||
+            !check_size(func, "position", position, (npy_intp)ac_snapshot_buffer_dim(b)))
+            return NULL;
+        pos = ACPY_F64(position);
+    }
+    if (!check_writable(func, ctx) || !check_size(func, "rotation", rotation, 4))
+        return NULL;
+    if ((ac_snapshot_buffer_rotations(b) != 0) != (rotation != NULL)) {
+        PyErr_Format(PyExc_ValueError, "%s: rotation given where not expected", func);
+        return NULL;
+    }
+    t = (int64_t)tick;
+    s = (int64_t)segment;
+    if (ac_snapshot_timeline_push(ctx->timeline, &t, &s, pos,
+                                  rotation ? ACPY_F64(rotation) : NULL, 1, &result, &err))
+        return acpy_raise(func, &err, 0, NULL);
+    return PyLong_FromLong(result);
+}
+
+/* _snapshot_sample_one(func, timeline, render_tick) -> (position, rotation|None,
+   mode, left_tick, right_tick): position a float for dim 1, else an array. */
+static PyObject *sample_one(PyObject *self, PyObject *args)
+{
+    const char *func;
+    snapshot_ctx *ctx;
+    double t, pos1, *pos = &pos1, rot[4];
+    const ac_snapshot_buffer *b;
+    PyArrayObject *position = NULL, *rotation = NULL;
+    unsigned char mode;
+    int64_t left, right;
+    ac_error err;
+    npy_intp dims[1];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sO&d:_snapshot_sample_one", &func, get_ctx, &ctx, &t))
+        return NULL;
+    if (!ctx->timeline) {
+        PyErr_SetString(PyExc_TypeError, "_snapshot_sample_one needs a timeline");
+        return NULL;
+    }
+    b = ctx_buffer(ctx);
+    dims[0] = (npy_intp)ac_snapshot_buffer_dim(b);
+    if (dims[0] != 1) {
+        position = (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_DOUBLE);
+        if (!position)
+            return NULL;
+        pos = ACPY_F64(position);
+    }
+    if (ac_snapshot_timeline_sample(ctx->timeline, &t, 1, pos, rot, &mode, &left, &right,
+                                    &err)) {
+        Py_XDECREF(position);
+        return acpy_raise(func, &err, 0, NULL);
+    }
+    if (ac_snapshot_buffer_rotations(b)) {
+        dims[0] = 4;
+        rotation = (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_DOUBLE);
+        if (!rotation) {
+            Py_XDECREF(position);
+            return NULL;
+        }
+        memcpy(PyArray_DATA(rotation), rot, sizeof rot);
+    }
+    if (!rotation) {
+        Py_INCREF(Py_None);
+        rotation = (PyArrayObject *)Py_None;
+    }
+    if (position)
+        return Py_BuildValue("NNiLL", position, rotation, (int)mode, (long long)left,
+                             (long long)right);
+    return Py_BuildValue("dNiLL", pos1, rotation, (int)mode, (long long)left,
+                         (long long)right);
+}
+
 /* ------------------------------------------------------------------ sample */
 
 /* _snapshot_sample(func, ctx, render_tick, position, rotation|None, mode, left,
@@ -376,6 +481,11 @@ static PyMethodDef methods[] = {
     {"_snapshot_sample", sample, METH_VARARGS,
      "_snapshot_sample(func, handle, render_tick, position, rotation|None, mode, left_tick, "
      "right_tick)"},
+    {"_snapshot_push_one", push_one, METH_VARARGS,
+     "_snapshot_push_one(func, timeline, tick, segment, position, rotation|None) -> result"},
+    {"_snapshot_sample_one", sample_one, METH_VARARGS,
+     "_snapshot_sample_one(func, timeline, render_tick) -> (position, rotation, mode, "
+     "left_tick, right_tick)"},
     {"_snapshot_flush", flush, METH_VARARGS, "_snapshot_flush(timeline) -> released count"},
     {"_snapshot_read", read_entity, METH_VARARGS,
      "_snapshot_read(handle, entity) -> (ticks, segments, positions, rotations, generation, "
