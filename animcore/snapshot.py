@@ -118,13 +118,20 @@ def _integers(func: str, name: str, value) -> np.ndarray:
             raise ValueError(f"{func}: {name} at index {_index(array.shape, flat)} is "
                              f"{array.reshape(-1)[flat]} (must fit in int64)")
         return array.astype(np.int64)
+    if kind == "O":  # Python ints beyond int64
+        try:
+            array, kind = array.astype(np.float64), "f"
+        except (TypeError, ValueError, OverflowError):
+            pass
     if kind == "f":
         with np.errstate(invalid="ignore"):
-            bad = ~(np.isfinite(array) & (array == np.floor(array)) & (np.abs(array) < 2.0**63))
-        if bad.any():
-            flat = int(np.argmax(bad.reshape(-1)))
-            raise ValueError(f"{func}: {name} at index {_index(array.shape, flat)} is "
-                             f"{float(array.reshape(-1)[flat])!r} (must be an integer)")
+            bad = ~(np.isfinite(array) & (array == np.floor(array)))
+            big = np.abs(array) >= 2.0**63
+        for flags, detail in ((bad, "must be an integer"), (big, "must fit in int64")):
+            if flags.any():
+                flat = int(np.argmax(flags.reshape(-1)))
+                raise ValueError(f"{func}: {name} at index {_index(array.shape, flat)} is "
+                                 f"{float(array.reshape(-1)[flat])!r} ({detail})")
         return array.astype(np.int64)
     raise ValueError(f"{func}: {name} must be integers, got an array of dtype {array.dtype}")
 
@@ -158,7 +165,11 @@ def _vectors(func: str, name: str, value, width: int, bare: bool) -> np.ndarray:
     return array
 
 
-def _prepare_push(func, dim, rotations, integers, position, rotation):
+def _contiguous(array: np.ndarray) -> np.ndarray:
+    return np.asarray(array, order="C")  # unlike np.ascontiguousarray, keeps 0-d as 0-d
+
+
+def _prepare_push(func, dim, rotations, integers, position, rotation, single=False):
     """Broadcasts the named integer inputs, the positions (last axis dim) and
     rotations (last axis 4) over one leading shape; returns that shape and
     contiguous operands."""
@@ -178,10 +189,13 @@ def _prepare_push(func, dim, rotations, integers, position, rotation):
     except ValueError:
         shapes = ", ".join(f"{name} {s}" for name, s in leading.items())
         raise ValueError(f"{func}: cannot broadcast {shapes} together") from None
-    ints = {name: np.ascontiguousarray(np.broadcast_to(a, shape)) for name, a in ints.items()}
-    position = np.ascontiguousarray(np.broadcast_to(position, shape + (dim,)))
+    if single and shape != ():
+        raise ValueError(f"{func}: one snapshot expected, got arrays of shape {shape}; "
+                         "use push_many")
+    ints = {name: _contiguous(np.broadcast_to(a, shape)) for name, a in ints.items()}
+    position = _contiguous(np.broadcast_to(position, shape + (dim,)))
     if rotation is not None:
-        rotation = np.ascontiguousarray(np.broadcast_to(rotation, shape + (4,)))
+        rotation = _contiguous(np.broadcast_to(rotation, shape + (4,)))
     return shape, ints, position, rotation
 
 
@@ -249,10 +263,10 @@ class SnapshotTimeline:
     max_extrapolation = property(lambda self: self._extrapolation, doc="Ticks.")
     reorder_window = property(lambda self: self._window, doc="Ticks.")
 
-    def _push(self, func, tick, segment, position, rotation):
+    def _push(self, func, tick, segment, position, rotation, single=False):
         shape, ints, position, rotation = _prepare_push(
             func, self._dim, self._rotations, {"tick": tick, "segment": segment}, position,
-            rotation)
+            rotation, single)
         codes = np.empty(shape, np.uint8)
         _core._snapshot_push(func, self._handle, None, ints["tick"], ints["segment"], position,
                              rotation, None, codes)
@@ -296,7 +310,7 @@ class SnapshotTimeline:
         for name, value in (("tick", tick), ("segment", segment)):
             if np.ndim(value) != 0:
                 raise ValueError(f"{func}: {name} must be a single value; use push_many")
-        return self._push(func, tick, segment, position, rotation)
+        return self._push(func, tick, segment, position, rotation, single=True)
 
     def push_many(self, ticks, segments, positions, rotations=None) -> np.ndarray:
         """Offer snapshots in order; returns their results as a uint8 array.
@@ -332,7 +346,7 @@ class SnapshotTimeline:
         rotation = np.empty(shape + (4,)) if self._rotations else None
         mode = np.empty(shape, np.uint8)
         left, right = np.empty(shape, np.int64), np.empty(shape, np.int64)
-        _core._snapshot_sample(func, self._handle, np.ascontiguousarray(ticks), position,
+        _core._snapshot_sample(func, self._handle, _contiguous(ticks), position,
                                rotation, mode, left, right)
         if self._dim == 1:
             position = position[..., 0]
@@ -501,7 +515,7 @@ class SnapshotBuffer:
         if tick.ndim != 0:
             raise ValueError(f"{func}: render_tick must be a single value, got shape {tick.shape}")
         arrays = self._outputs(func, out)
-        _core._snapshot_sample(func, self._handle, np.ascontiguousarray(tick), *arrays)
+        _core._snapshot_sample(func, self._handle, _contiguous(tick), *arrays)
         return SampleResult(*arrays)
 
     def _outputs(self, func, out):

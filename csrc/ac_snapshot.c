@@ -177,6 +177,7 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
 {
     size_t n = b->count[e], dim = b->dim, stride = b->entities, cap = b->capacity;
     size_t head = b->head[e], first, last, lo, hi, sl, sr;
+    int found;
     const uint64_t *key = b->key;
     if (n == 0) {
         for (size_t k = 0; k < dim; k++)
@@ -250,10 +251,11 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
             later += (double)KEY_TICK(key[s * stride + e]) >= t;
         }
         hi = n - 1 - later;
-        if (later < probe)
+        found = later < probe;
+        if (found)
             lo = hi - 1;
     }
-    if (hi == 0 || (hi - lo > 1 && t <= (double)KEY_TICK(key[first]))) {
+    if (!found && t <= (double)KEY_TICK(key[first])) {
         put(b, first, pos, rot);
         *mode = AC_SNAPSHOT_HOLD_OLDEST;
         *left_tick = *right_tick = KEY_TICK(key[first]);
@@ -326,7 +328,7 @@ ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities
         return ac_fail(err, AC_ERR_VALUE, 0, "max_extrapolation", max_extrapolation,
                        "must be finite and >= 0");
     if (entities > SIZE_MAX / capacity / (dim + 4) / sizeof(double))
-        return ac_fail(err, AC_ERR_NOMEM, 0, "entities", (double)entities,
+        return ac_fail(err, AC_ERR_VALUE, 0, "entities", (double)entities,
                        "needs more memory than can be addressed");
     slots = entities * capacity;
     b = calloc(1, sizeof *b);
