@@ -186,18 +186,18 @@ def bench_snapshot(scale: float, repeats: int) -> list[Comparison]:
 
     loop_sample_seconds = median_seconds(loop_sample, max(1, repeats // 2)) * factor
     loop_push_seconds = median_seconds(loop_push, max(1, repeats // 2)) * factor
-    label = f" (timed on {subset:,d}, x{factor:g})" if factor != 1 else ""
+    label = f" ({subset:,d} timed, x{factor:g})" if factor != 1 else ""
     results = [
-        compare(f"SnapshotBuffer.sample ({capacity} snaps, dim 3)", entities, sample,
+        compare(f"snapshot SnapshotBuffer.sample ({capacity}/entity)", entities, sample,
                 "searchsorted + gathers in NumPy",
                 lambda: numpy_snapshot_sample(keys, offsets, rows_ticks, rows_segments,
                                               rows_positions, render_tick),
                 repeats, target=2),
-        Comparison(f"SnapshotBuffer.sample ({capacity} snaps, dim 3)", entities,
-                   median_seconds(sample, repeats), "loop of SnapshotTimeline.sample" + label,
+        Comparison(f"snapshot SnapshotBuffer.sample ({capacity}/entity)", entities,
+                   median_seconds(sample, repeats), "Python loop of timeline.sample" + label,
                    loop_sample_seconds, target=50),
-        Comparison("SnapshotBuffer.push (1 snapshot per entity)", entities,
-                   median_seconds(push, repeats), "loop of SnapshotTimeline.push" + label,
+        Comparison("snapshot SnapshotBuffer.push (1/entity)", entities,
+                   median_seconds(push, repeats), "Python loop of timeline.push" + label,
                    loop_push_seconds, target=20),
     ]
     return results
