@@ -184,6 +184,24 @@ def bench_snapshot(scale: float, repeats: int) -> list[Comparison]:
                                  render_tick)
     assert np.array_equal(got.mode, want[1]) and np.allclose(got.position, want[0])
 
+    # The same job when the entities joined at different times, so that their
+    # rings wrap at different places (no target: the case is above).
+    long_ticks, long_segments, long_positions = _snapshot_stream(entities, 2 * capacity, seed=2)
+    joined = np.random.default_rng(3).integers(0, capacity + 1, entities)
+    staggered = SnapshotBuffer(entities, 3, capacity=capacity)
+    for k in range(2 * capacity):
+        who = np.flatnonzero(joined <= k)
+        staggered.push(who, long_ticks[k, who], long_segments[k, who] - long_segments[0, who],
+                       long_positions[k, who])
+    late_tick = 4 * capacity - 5.5
+    late_rows = [np.ascontiguousarray(a[capacity:].swapaxes(0, 1)) for a in
+                 (long_ticks.astype(np.float64), long_segments - long_segments[0],
+                  long_positions)]
+    late_keys = (late_rows[0] + offsets[:, None]).ravel()
+    got = staggered.sample(late_tick)
+    want = numpy_snapshot_sample(late_keys, offsets, *late_rows, late_tick)
+    assert np.array_equal(got.mode, want[1]) and np.allclose(got.position, want[0])
+
     loop_sample_seconds = median_seconds(loop_sample, max(1, repeats // 2)) * factor
     loop_push_seconds = median_seconds(loop_push, max(1, repeats // 2)) * factor
     label = f" ({subset:,d} timed, x{factor:g})" if factor != 1 else ""
@@ -196,6 +214,9 @@ def bench_snapshot(scale: float, repeats: int) -> list[Comparison]:
         Comparison(f"snapshot SnapshotBuffer.sample ({capacity}/entity)", entities,
                    median_seconds(sample, repeats), "Python loop of timeline.sample" + label,
                    loop_sample_seconds, target=50),
+        compare("snapshot SnapshotBuffer.sample (staggered rings)", entities,
+                lambda: staggered.sample(late_tick, out=out), "searchsorted + gathers in NumPy",
+                lambda: numpy_snapshot_sample(late_keys, offsets, *late_rows, late_tick), repeats),
         Comparison("snapshot SnapshotBuffer.push (1/entity)", entities,
                    median_seconds(push, repeats), "Python loop of timeline.push" + label,
                    loop_push_seconds, target=20),

@@ -27,6 +27,7 @@ struct ac_snapshot_buffer {
        read by pushes. */
     uint64_t *key;
     int64_t *segment;
+    uint64_t *recent; /* per entity: the RECENT newest keys, newest last */
     double *position;
     double *rotation;
     /* per entity: ring start (oldest snapshot), snapshot count, generation */
@@ -105,6 +106,7 @@ static inline size_t slot_of(const ac_snapshot_buffer *b, size_t e, size_t logic
 
 #define KEY_TICK(k) ((uint32_t)((k) >> 1))
 #define KEY_CUT(k) ((int)((k) & 1u))
+#define RECENT 4
 
 static void store(ac_snapshot_buffer *b, size_t slot, uint32_t tick, int cut,
                   int64_t segment, const double *pos, const double q[4])
@@ -131,6 +133,12 @@ static void append(ac_snapshot_buffer *b, size_t e, uint32_t tick, int64_t segme
         b->count[e]++;
     }
     store(b, slot, tick, cut, segment, pos, q);
+    {
+        uint64_t *recent = b->recent + e * RECENT;
+        for (int k = 0; k < RECENT - 1; k++)
+            recent[k] = recent[k + 1];
+        recent[RECENT - 1] = b->key[slot];
+    }
 }
 
 /* The push rule. `rot` is ignored when the buffer has no rotations. */
@@ -169,16 +177,22 @@ static inline void put(const ac_snapshot_buffer *b, size_t slot, double *pos, do
             rot[k] = b->rotation[slot * 4 + k];
 }
 
-/* The sampling rule for entity e at render tick t (finite). */
+/* The sampling rule for entity e at render tick t (finite).
+
+   Memory: the entity's four newest keys sit together in `recent` (next to
+   the ones of the neighbouring entities), so the usual render tick, a few
+   ticks behind the newest snapshot, is placed without touching the
+   slot-major key rows; then only the two positions are read. Older render
+   ticks fall back to a search of the rows. */
 static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t,
                                  double *restrict pos, double *restrict rot,
                                  unsigned char *mode, int64_t *left_tick,
                                  int64_t *right_tick)
 {
-    size_t n = b->count[e], dim = b->dim, stride = b->entities, cap = b->capacity;
-    size_t head = b->head[e], first, last, lo, hi, sl, sr;
-    int found;
-    const uint64_t *key = b->key;
+    size_t n = b->count[e], dim = b->dim;
+    const uint64_t *recent = b->recent + e * RECENT, *key = b->key;
+    uint64_t kl, kr, klast;
+    size_t hi, sl, sr;
     if (n == 0) {
         for (size_t k = 0; k < dim; k++)
             pos[k] = 0.0;
@@ -188,35 +202,26 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
         *left_tick = *right_tick = 0;
         return;
     }
-    first = head * stride + e;
-    last = head + n - 1;
-    last = (last >= cap ? last - cap : last) * stride + e;
-    if (t > (double)KEY_TICK(key[last])) {
-        double tl = KEY_TICK(key[last]), limit = b->max_extrapolation, ahead, gap, f;
+    klast = recent[RECENT - 1];
+    if (t > (double)KEY_TICK(klast)) {
+        double tl = KEY_TICK(klast), limit = b->max_extrapolation, ahead, f;
         const double *pl, *pp;
         int finite = 1;
-        if (!(limit > 0.0) || n < 2) {
-            put(b, last, pos, rot);
+        sl = slot_of(b, e, n - 1);
+        if (!(limit > 0.0) || n < 2 || KEY_CUT(klast)) {
+            put(b, sl, pos, rot);
             *mode = AC_SNAPSHOT_HOLD_LATEST;
-            *left_tick = *right_tick = KEY_TICK(key[last]);
+            *left_tick = *right_tick = KEY_TICK(klast);
             return;
         }
-        sl = last;
         sr = slot_of(b, e, n - 2); /* the snapshot before the newest */
-        if (KEY_CUT(key[sl])) {
-            put(b, last, pos, rot);
-            *mode = AC_SNAPSHOT_HOLD_LATEST;
-            *left_tick = *right_tick = KEY_TICK(key[last]);
-            return;
-        }
         ahead = t - tl;
         *mode = AC_SNAPSHOT_EXTRAPOLATE;
         if (ahead > limit) {
             ahead = limit;
             *mode = AC_SNAPSHOT_HOLD_LATEST;
         }
-        gap = tl - (double)KEY_TICK(key[sr]);
-        f = ahead / gap;
+        f = ahead / (tl - (double)KEY_TICK(recent[RECENT - 2]));
         pl = b->position + sl * dim;
         pp = b->position + sr * dim;
         for (size_t k = 0; k < dim; k++) {
@@ -224,59 +229,53 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
             finite &= ac_finite(pos[k]);
         }
         if (!finite) { /* not representable: no extrapolation, hold */
-            put(b, last, pos, rot);
+            put(b, sl, pos, rot);
             *mode = AC_SNAPSHOT_HOLD_LATEST;
-            *left_tick = *right_tick = KEY_TICK(key[last]);
+            *left_tick = *right_tick = KEY_TICK(klast);
             return;
         }
         if (rot)
             ac_quat_slerp(b->rotation + sr * 4, b->rotation + sl * 4, 1.0 + f, rot);
-        *left_tick = KEY_TICK(key[sr]);
-        *right_tick = KEY_TICK(key[sl]);
+        *left_tick = KEY_TICK(recent[RECENT - 2]);
+        *right_tick = KEY_TICK(klast);
         return;
     }
-    /* t <= newest tick: find hi, the first logical index with t <= its tick.
-       Render ticks usually trail the newest snapshot by a few ticks, so the
-       newest few are tried first (touching one cache line), then the oldest
-       (hold), then a binary search. */
-    lo = 0;
-    hi = n - 1;
     {
-        /* branch-free: count how many of the (up to) three snapshots before
-           the newest are at or after t; they form a suffix */
-        size_t probe = n - 1 < 3 ? n - 1 : 3, later = 0;
-        for (size_t j = 1; j <= probe; j++) {
-            size_t s = head + n - 1 - j;
-            s -= s >= cap ? cap : 0;
-            later += (double)KEY_TICK(key[s * stride + e]) >= t;
-        }
+        /* t <= newest tick: hi is the first logical index with t <= its
+           tick. Count, without branches, how many of the (up to three)
+           recent snapshots before the newest are at or after t: a suffix. */
+        size_t probe = n - 1 < RECENT - 1 ? n - 1 : RECENT - 1, later = 0;
+        for (size_t j = 1; j <= probe; j++)
+            later += (double)KEY_TICK(recent[RECENT - 1 - j]) >= t;
         hi = n - 1 - later;
-        found = later < probe;
-        if (found)
-            lo = hi - 1;
+        if (later < probe) {
+            kl = recent[RECENT - 2 - later];
+            kr = recent[RECENT - 1 - later];
+        } else {
+            /* older: hold the oldest, or binary search the key rows */
+            size_t lo = 0, first = slot_of(b, e, 0);
+            if (t <= (double)KEY_TICK(key[first])) {
+                put(b, first, pos, rot);
+                *mode = AC_SNAPSHOT_HOLD_OLDEST;
+                *left_tick = *right_tick = KEY_TICK(key[first]);
+                return;
+            }
+            while (hi - lo > 1) {
+                size_t mid = lo + (hi - lo) / 2;
+                if ((double)KEY_TICK(key[slot_of(b, e, mid)]) < t)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            kl = key[slot_of(b, e, hi - 1)];
+            kr = key[slot_of(b, e, hi)];
+        }
     }
-    if (!found && t <= (double)KEY_TICK(key[first])) {
-        put(b, first, pos, rot);
-        *mode = AC_SNAPSHOT_HOLD_OLDEST;
-        *left_tick = *right_tick = KEY_TICK(key[first]);
-        return;
-    }
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2, s = head + mid;
-        s -= s >= cap ? cap : 0;
-        if ((double)KEY_TICK(key[s * stride + e]) < t)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    sl = head + hi - 1;
-    sl = (sl >= cap ? sl - cap : sl) * stride + e;
-    sr = head + hi;
-    sr = (sr >= cap ? sr - cap : sr) * stride + e;
+    sl = slot_of(b, e, hi - 1);
+    sr = slot_of(b, e, hi);
     {
         /* interpolation and cut computed alike and selected without a
            branch: teleports are rare and unpredictable */
-        uint64_t kl = key[sl], kr = key[sr];
         int cut = KEY_CUT(kr), finite = 1;
         double tl = KEY_TICK(kl), alpha = (t - tl) / ((double)KEY_TICK(kr) - tl);
         const double *pl = b->position + sl * dim, *pr = b->position + sr * dim;
@@ -343,6 +342,7 @@ ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities
     b->segment = alloc(slots, sizeof *b->segment, &failed);
     b->position = alloc(slots * dim, sizeof *b->position, &failed);
     b->rotation = b->rotations ? alloc(slots * 4, sizeof *b->rotation, &failed) : NULL;
+    b->recent = alloc(entities * RECENT, sizeof *b->recent, &failed);
     b->head = alloc(entities, sizeof *b->head, &failed);
     b->count = alloc(entities, sizeof *b->count, &failed);
     b->generation = alloc(entities, sizeof *b->generation, &failed);
@@ -362,6 +362,7 @@ void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer)
     free(buffer->segment);
     free(buffer->position);
     free(buffer->rotation);
+    free(buffer->recent);
     free(buffer->head);
     free(buffer->count);
     free(buffer->generation);
