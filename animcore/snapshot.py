@@ -420,6 +420,18 @@ class SnapshotBuffer:
     max_extrapolation : float
         As for :class:`SnapshotTimeline`.
 
+    Notes
+    -----
+    Memory is ``entities * capacity * (16 + 8 * dim)`` bytes (plus 32 per
+    slot with rotations). Slot k of every entity is stored side by side, so
+    :meth:`sample` streams through memory when the entities' snapshots arrive
+    together (a server's world snapshot), and costs two scattered reads per
+    entity otherwise. Render ticks within three snapshots of the newest are
+    placed from a small per-entity block of the newest ticks; older ones take
+    a binary search. :meth:`sample` releases the GIL for large buffers; a
+    :meth:`push` while another thread samples the same buffer raises
+    RuntimeError instead of racing.
+
     Examples
     --------
     >>> buf = SnapshotBuffer(2, dim=1)

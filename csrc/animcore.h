@@ -141,7 +141,15 @@ typedef enum ac_snapshot_mode {
    `capacity` snapshots of `dim` position channels (and a quaternion when
    `rotations` is non-zero). Each entity slot also has a generation (initially
    0): a push with a higher generation empties the slot first (a re-used
-   network id), a lower one is INVALID. */
+   network id), a lower one is INVALID.
+   Layout: ring slots are stored slot-major (slot k of every entity side by
+   side) and each entity's four newest ticks are kept together, so sampling
+   all entities reads the memory nearly in order when their snapshots arrive
+   together, and touches two positions per entity otherwise; render ticks
+   more than three snapshots behind the newest take a binary search.
+   Objects are not synchronized: samples may run concurrently with each
+   other, a push or flush must not run concurrently with anything else on
+   the same object. */
 typedef struct ac_snapshot_buffer ac_snapshot_buffer;
 
 /* entities >= 0, dim in [1, 1024], capacity in [1, 2^24], max_extrapolation

@@ -704,3 +704,38 @@ def test_public_names():
     for name in ("PushResult", "SampleMode", "SampleResult", "SnapshotBuffer",
                  "SnapshotTimeline", "Snapshots"):
         assert name in animcore.__all__ and getattr(animcore, name).__doc__
+
+
+def test_buffer_deep_history_and_staggered_rings_against_model():
+    rng = np.random.default_rng(21)
+    entities, capacity = 6, 16
+    buf = SnapshotBuffer(entities, 2, capacity=capacity, max_extrapolation=2)
+    models = [SnapshotModel(2, capacity, False, 2.0) for _ in range(entities)]
+    for k in range(60):
+        who = np.flatnonzero(rng.random(entities) < 0.3 + 0.1 * np.arange(entities))
+        tick = 3 * k + rng.integers(0, 3, len(who))
+        seg = k // 9 + (np.arange(len(who)) % 2)
+        pos = rng.normal(size=(len(who), 2))
+        codes = buf.push(who, tick, seg, pos)
+        assert codes.tolist() == [models[e].push(int(t), int(s), p)
+                                  for e, t, s, p in zip(who, tick, seg, pos)]
+    for t in np.linspace(90, 190, 101):
+        got = buf.sample(t)
+        for e in range(entities):
+            check_sample(SampleResult(got.position[e], None, got.mode[e], got.left_tick[e],
+                                      got.right_tick[e]), models[e].sample(t), 2, False)
+
+
+@given(st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                        np.uint64, np.float32, np.float64]),
+       st.sampled_from([(4,), (2, 2), (1, 4)]))
+def test_buffer_integer_dtypes_and_shapes(dtype, shape):
+    buf, ref = SnapshotBuffer(4, 1), SnapshotBuffer(4, 1)
+    entity = np.arange(4).reshape(shape).astype(dtype)
+    tick = (np.arange(4) * 3 + 1).reshape(shape).astype(dtype)
+    codes = buf.push(entity, tick, dtype(0), np.ones(shape + (1,), np.float32))
+    assert codes.shape == shape and (codes == ACCEPTED).all()
+    ref.push([0, 1, 2, 3], [1, 4, 7, 10], [0, 0, 0, 0], np.ones((4, 1)))
+    for a, b in zip(buf.sample(5.0), ref.sample(5.0)):
+        if a is not None:
+            np.testing.assert_array_equal(a, b)
