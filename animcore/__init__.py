@@ -7,6 +7,8 @@ per second, ``tangent`` per normalized segment parameter, ``duration`` and
 from .hermite import (HermiteSample, HermiteSegment, hermite, tangent_to_velocity,
                       velocity_to_tangent)
 from .curves import Curve, CurveSample, KeySlopes, Overshoot
+from .snapshot import (PushResult, SampleMode, SampleResult, SnapshotBuffer, SnapshotTimeline,
+                       Snapshots)
 
 __version__ = "0.1.0"
 
@@ -21,4 +23,11 @@ __all__ = [
     "CurveSample",
     "KeySlopes",
     "Overshoot",
+    # snapshot
+    "PushResult",
+    "SampleMode",
+    "SampleResult",
+    "SnapshotBuffer",
+    "SnapshotTimeline",
+    "Snapshots",
 ]

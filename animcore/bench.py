@@ -16,6 +16,7 @@ import numpy as np
 
 from .curves import Curve
 from .hermite import hermite
+from .snapshot import SnapshotBuffer, SnapshotTimeline
 
 
 def median_seconds(fn: Callable[[], object], repeats: int) -> float:
@@ -125,10 +126,146 @@ def bench_curves(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+# ---- snapshot ----
+
+def _snapshot_stream(entities: int, snapshots: int, seed: int = 0):
+    """A server stream: every entity sends one snapshot every 2 ticks (with a
+    per-entity phase), walks at a random velocity and teleports (a new
+    segment, a jump of 100 m) in about one snapshot out of eight."""
+    rng = np.random.default_rng(seed)
+    phase = rng.integers(0, 2, entities)
+    ticks = phase[None, :] + 2 * np.arange(snapshots)[:, None]          # (S, E)
+    teleport = rng.random((snapshots, entities)) < 0.125
+    teleport[0] = False
+    segments = np.cumsum(teleport, axis=0)
+    steps = rng.normal(0.0, 0.5, (snapshots, entities, 3)) + 100.0 * teleport[..., None]
+    positions = np.cumsum(steps, axis=0)
+    return ticks, segments, positions
+
+
+def numpy_snapshot_sample(keys, offsets, ticks, segments, positions, render_tick):
+    """The sampling rules in plain NumPy over (E, C) tick rows sorted oldest
+    first: one np.searchsorted over all rows (keys = ticks + a per-row offset,
+    flattened), then gathers and np.where for holds and segment cuts."""
+    entities, capacity = ticks.shape
+    rows = np.arange(entities)
+    i = np.searchsorted(keys, render_tick + offsets, side="left") - rows * capacity
+    right = np.clip(i, 1, capacity - 1)
+    left = right - 1
+    t_left, t_right = ticks[rows, left], ticks[rows, right]
+    p_left, p_right = positions[rows, left], positions[rows, right]
+    alpha = (render_tick - t_left) / (t_right - t_left)
+    position = p_left + (p_right - p_left) * alpha[:, None]
+    cut = segments[rows, left] != segments[rows, right]
+    oldest, newest = i <= 0, i >= capacity
+    position = np.where(cut[:, None], p_right, position)
+    position = np.where(oldest[:, None], positions[:, 0], position)
+    position = np.where(newest[:, None], positions[:, -1], position)
+    mode = np.select([oldest, newest, cut], [1, 3, 4], 2).astype(np.uint8)
+    left_tick = np.where(oldest, ticks[:, 0], np.where(newest, ticks[:, -1], t_left))
+    right_tick = np.where(oldest, ticks[:, 0], np.where(newest, ticks[:, -1], t_right))
+    return position, mode, left_tick, right_tick
+
+
+def bench_snapshot(scale: float, repeats: int) -> list[Comparison]:
+    entities, capacity = max(2, int(100_000 * scale)), 32
+    subset = min(entities, 10_000)  # the Python loops are timed on this many, then scaled
+    factor = entities / subset
+    ticks, segments, positions = _snapshot_stream(entities, capacity)
+    buffer = SnapshotBuffer(entities, 3, capacity=capacity)
+    everyone = np.arange(entities)
+    for k in range(capacity):
+        buffer.push(everyone, ticks[k], segments[k], positions[k])
+    timelines = []
+    for e in range(subset):
+        timeline = SnapshotTimeline(3, capacity=capacity)
+        timeline.push_many(ticks[:, e], segments[:, e], positions[:, e])
+        timelines.append(timeline)
+    render_tick = 2 * capacity - 5.5  # an interpolation delay of a few ticks
+
+    # plain-NumPy layout: rows sorted oldest first, search keys kept up to date
+    rows_ticks = np.ascontiguousarray(ticks.T, dtype=np.float64)
+    rows_segments = np.ascontiguousarray(segments.T)
+    rows_positions = np.ascontiguousarray(positions.transpose(1, 0, 2))
+    span = float(rows_ticks.max() + 2)
+    offsets = np.arange(entities) * span
+    keys = (rows_ticks + offsets[:, None]).ravel()
+    out = (np.empty((entities, 3)), None, np.empty(entities, np.uint8),
+           np.empty(entities, np.int64), np.empty(entities, np.int64))
+
+    def sample():
+        return buffer.sample(render_tick, out=out)
+
+    def loop_sample():
+        for timeline in timelines:
+            timeline.sample(render_tick)
+
+    # one new snapshot per entity per call, with ticks that keep advancing
+    clock = [int(ticks.max()) + 2]
+    step = np.random.default_rng(1).normal(0.0, 0.5, (entities, 3))
+    same_segment = segments[-1]
+
+    def push():
+        clock[0] += 2
+        buffer.push(everyone, clock[0], same_segment, step)
+
+    def loop_push():
+        clock[0] += 2
+        tick = clock[0]
+        for e, timeline in enumerate(timelines):
+            timeline.push(tick, same_segment[e], step[e])
+
+    # the C and NumPy samplers agree before anything is timed
+    got = buffer.sample(render_tick)
+    want = numpy_snapshot_sample(keys, offsets, rows_ticks, rows_segments, rows_positions,
+                                 render_tick)
+    assert np.array_equal(got.mode, want[1]) and np.allclose(got.position, want[0])
+
+    # The same job when the entities joined at different times, so that their
+    # rings wrap at different places (no target: the issue's case is above).
+    long_ticks, long_segments, long_positions = _snapshot_stream(entities, 2 * capacity, seed=2)
+    joined = np.random.default_rng(3).integers(0, capacity + 1, entities)
+    staggered = SnapshotBuffer(entities, 3, capacity=capacity)
+    for k in range(2 * capacity):
+        who = np.flatnonzero(joined <= k)
+        staggered.push(who, long_ticks[k, who], long_segments[k, who] - long_segments[0, who],
+                       long_positions[k, who])
+    late_tick = 4 * capacity - 5.5
+    late_rows = [np.ascontiguousarray(a[capacity:].swapaxes(0, 1)) for a in
+                 (long_ticks.astype(np.float64), long_segments - long_segments[0],
+                  long_positions)]
+    late_keys = (late_rows[0] + offsets[:, None]).ravel()
+    got = staggered.sample(late_tick)
+    want = numpy_snapshot_sample(late_keys, offsets, *late_rows, late_tick)
+    assert np.array_equal(got.mode, want[1]) and np.allclose(got.position, want[0])
+
+    loop_sample_seconds = median_seconds(loop_sample, max(1, repeats // 2)) * factor
+    loop_push_seconds = median_seconds(loop_push, max(1, repeats // 2)) * factor
+    label = f" ({subset:,d} timed, x{factor:g})" if factor != 1 else ""
+    results = [
+        compare(f"snapshot SnapshotBuffer.sample ({capacity}/entity)", entities, sample,
+                "searchsorted + gathers in NumPy",
+                lambda: numpy_snapshot_sample(keys, offsets, rows_ticks, rows_segments,
+                                              rows_positions, render_tick),
+                repeats, target=2),
+        Comparison(f"snapshot SnapshotBuffer.sample ({capacity}/entity)", entities,
+                   median_seconds(sample, repeats), "Python loop of timeline.sample" + label,
+                   loop_sample_seconds, target=50),
+        compare("snapshot SnapshotBuffer.sample (staggered rings)", entities,
+                lambda: staggered.sample(late_tick, out=out), "searchsorted + gathers in NumPy",
+                lambda: numpy_snapshot_sample(late_keys, offsets, *late_rows, late_tick), repeats),
+        Comparison("snapshot SnapshotBuffer.push (1/entity)", entities,
+                   median_seconds(push, repeats), "Python loop of timeline.push" + label,
+                   loop_push_seconds, target=20),
+    ]
+    return results
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
     "curves": bench_curves,
+    "snapshot": bench_snapshot,
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .curves import Curve
 from .hermite import hermite
+from .snapshot import SnapshotTimeline
 
 
 def _fmt(x) -> str:
@@ -47,10 +48,31 @@ def curves_lines() -> list[str]:
     ]
 
 
+def snapshot_lines() -> list[str]:
+    snapshots = [(100, 0, 0.0), (102, 0, 2.0), (104, 1, 102.0), (106, 1, 104.0)]
+    timeline = SnapshotTimeline()
+    for tick, segment, position in snapshots:
+        timeline.push(tick, segment, position)
+    normal, teleport = timeline.sample(101.5), timeline.sample(103.0)
+    # The naive interpolator lerps between the neighbours whatever their segment.
+    naive = 2.0 + (102.0 - 2.0) * (103.0 - 102.0) / (104.0 - 102.0)
+    late = timeline.push(102, 0, 50.0)
+    return [
+        f"snapshot (100,0,0) (102,0,2) (104,1,102) (106,1,104): tick 101.5 -> "
+        f"{normal.position:.2f} {normal.mode.name} span {normal.left_tick}->{normal.right_tick}; "
+        f"tick 103 -> {teleport.position:.2f} {teleport.mode.name} span "
+        f"{teleport.left_tick}->{teleport.right_tick} | naive lerp: {naive:.2f} (a ghost "
+        f"position the server never sent)",
+        f"snapshot late tick 102 with position 50 -> {late.name}; tick 103 still gives "
+        f"{timeline.sample(103.0).position:.2f}",
+    ]
+
+
 # One entry per domain, in the order the demo prints them.
 SECTIONS = [
     ("Hermite segments with per-second velocities", hermite_lines),
     ("Keyframe curves: slope jumps, hold overshoot, uneven spacing", curves_lines),
+    ("Snapshot interpolation across teleports", snapshot_lines),
 ]
 
 

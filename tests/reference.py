@@ -79,3 +79,139 @@ def uniform_catmull_rom_velocities(times, values):
     if values.ndim == 2:
         h_in, h_out = h_in[:, None], h_out[:, None]
     return m / h_in, m / h_out
+
+
+# ---- snapshot ----
+
+def _quat_mul(a, b):
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return (aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz)
+
+
+def quat_power_slerp(a, b, t):
+    """Shortest-arc slerp as a * (a^-1 b)^t through the axis-angle power of the
+    relative rotation (another route than the 4-D sine weights); t may exceed
+    1 (extrapolation)."""
+    import math
+    inv = (-a[0], -a[1], -a[2], a[3])
+    r = _quat_mul(inv, b)
+    if r[3] < 0:  # q and -q: take the short way round
+        r = tuple(-c for c in r)
+    s = math.sqrt(r[0] ** 2 + r[1] ** 2 + r[2] ** 2)
+    half = math.atan2(s, r[3])
+    if s == 0.0:
+        p = (0.0, 0.0, 0.0, 1.0)
+    else:
+        k = math.sin(t * half) / s
+        p = (r[0] * k, r[1] * k, r[2] * k, math.cos(t * half))
+    q = _quat_mul(a, p)
+    n = math.sqrt(sum(c * c for c in q))
+    return tuple(c / n for c in q)
+
+
+class SnapshotModel:
+    """The snapshot rules of article 003 and issue 7 in plain Python, kept as
+    simply as possible: the whole accepted history in a list (the ring's
+    capacity only limits which of it sampling sees), the article's linear
+    scan for sampling, and a dict as the reorder receive buffer."""
+
+    EMPTY, HOLD_OLDEST, INTERPOLATE, HOLD_LATEST, SEGMENT_CUT, EXTRAPOLATE = range(6)
+    ACCEPTED, OUT_OF_ORDER, INVALID = range(3)
+
+    def __init__(self, dim=1, capacity=64, rotations=False, max_extrapolation=0.0,
+                 reorder_window=0):
+        self.dim, self.capacity, self.rotations = dim, capacity, rotations
+        self.max_extrapolation, self.window = float(max_extrapolation), reorder_window
+        self.history = []   # accepted (tick, segment, position, rotation), tick order
+        self.pending = {}   # tick -> snapshot, waiting for release
+        self.newest_received = None
+        self.generation = 0
+
+    def _valid(self, segment, position, rotation):
+        import math
+        if segment < 0 or not all(math.isfinite(x) for x in position):
+            return None
+        if not self.rotations:
+            return (0.0, 0.0, 0.0, 1.0)
+        if not all(math.isfinite(x) for x in rotation):
+            return None
+        m = max(abs(x) for x in rotation)
+        if m == 0.0:
+            return None
+        scaled = [x / m for x in rotation]
+        n = math.sqrt(sum(x * x for x in scaled))
+        return tuple(x / n for x in scaled)
+
+    def push(self, tick, segment, position, rotation=None, generation=0):
+        position = tuple(float(x) for x in np.atleast_1d(position))
+        q = self._valid(segment, position, rotation)
+        if q is None or generation < self.generation:
+            return self.INVALID
+        snap = (int(tick), int(segment), position, q)
+        if generation > self.generation:
+            self.generation, self.history = generation, [snap]
+            return self.ACCEPTED
+        if self.history and tick <= self.history[-1][0]:
+            return self.OUT_OF_ORDER
+        if self.window == 0:
+            if self.history and segment < self.history[-1][1]:
+                return self.INVALID
+            self.history.append(snap)
+            return self.ACCEPTED
+        if tick in self.pending:
+            return self.OUT_OF_ORDER
+        earlier = [s for s in list(self.pending.values()) + self.history[-1:] if s[0] < tick]
+        later = [s for s in self.pending.values() if s[0] > tick]
+        if earlier and segment < max(earlier)[1]:
+            return self.INVALID
+        if later and segment > min(later)[1]:
+            return self.INVALID
+        self.pending[tick] = snap
+        self.newest_received = max(tick, self.newest_received or 0)
+        for t in sorted(self.pending):
+            if t + self.window <= self.newest_received:
+                self.history.append(self.pending.pop(t))
+        return self.ACCEPTED
+
+    def flush(self):
+        count = len(self.pending)
+        for t in sorted(self.pending):
+            self.history.append(self.pending.pop(t))
+        return count
+
+    def retained(self):
+        return self.history[-self.capacity:]
+
+    def sample(self, t):
+        """(position tuple, rotation tuple, mode, left_tick, right_tick)."""
+        import math
+        snaps = self.retained()
+        if not snaps:
+            return (0.0,) * self.dim, (0.0, 0.0, 0.0, 1.0), self.EMPTY, 0, 0
+        if t <= snaps[0][0]:
+            s = snaps[0]
+            return s[2], s[3], self.HOLD_OLDEST, s[0], s[0]
+        for left, right in zip(snaps, snaps[1:]):
+            if t > right[0]:
+                continue
+            if left[1] != right[1]:
+                return right[2], right[3], self.SEGMENT_CUT, left[0], right[0]
+            alpha = (t - left[0]) / (right[0] - left[0])
+            pos = tuple(a + (b - a) * alpha for a, b in zip(left[2], right[2]))
+            return pos, quat_power_slerp(left[3], right[3], alpha), self.INTERPOLATE, left[0], right[0]
+        last = snaps[-1]
+        hold = last[2], last[3], self.HOLD_LATEST, last[0], last[0]
+        if self.max_extrapolation <= 0 or len(snaps) < 2 or snaps[-2][1] != last[1]:
+            return hold
+        prev = snaps[-2]
+        ahead = min(t - last[0], self.max_extrapolation)
+        f = ahead / (last[0] - prev[0])
+        pos = tuple(b + (b - a) * f for a, b in zip(prev[2], last[2]))
+        if not all(math.isfinite(x) for x in pos):
+            return hold
+        mode = self.EXTRAPOLATE if t - last[0] <= self.max_extrapolation else self.HOLD_LATEST
+        return pos, quat_power_slerp(prev[3], last[3], 1.0 + f), mode, prev[0], last[0]

@@ -9,6 +9,13 @@ static struct PyModuleDef core_module = {
     .m_size = -1,
 };
 
+/* Each domain's binding adds its functions and types to the module. */
+static int (*const domains[])(PyObject *) = {
+    acpy_hermite_init,
+    acpy_curve_init,
+    acpy_snapshot_init,
+};
+
 PyMODINIT_FUNC PyInit__core(void);
 
 PyMODINIT_FUNC PyInit__core(void)
@@ -19,9 +26,11 @@ PyMODINIT_FUNC PyInit__core(void)
     module = PyModule_Create(&core_module);
     if (!module)
         return NULL;
-    if (acpy_hermite_init(module) < 0 || acpy_curve_init(module) < 0) {
-        Py_DECREF(module);
-        return NULL;
+    for (size_t i = 0; i < sizeof domains / sizeof domains[0]; i++) {
+        if (domains[i](module) < 0) {
+            Py_DECREF(module);
+            return NULL;
+        }
     }
     return module;
 }

@@ -1,0 +1,582 @@
+"""Network snapshot interpolation that never interpolates across a teleport.
+
+A server (or a deterministic simulation) sends snapshots ``(tick, segment,
+position[, rotation])``. The *segment* number is the producer's declaration of
+continuity: it advances whenever the state jumps (teleport, respawn, level
+change, forced correction). The renderer samples the timeline at a render tick
+a little behind the newest snapshot and follows these rules:
+
+- both neighbours of the render tick in the same segment: interpolate
+  (positions linearly, rotations along the shortest arc) -> ``INTERPOLATE``;
+- neighbours in different segments: take the right snapshot -> ``SEGMENT_CUT``
+  (never a ghost position halfway between the two sides of a teleport);
+- before the oldest snapshot -> ``HOLD_OLDEST``; after the newest ->
+  ``HOLD_LATEST``, or ``EXTRAPOLATE`` for at most ``max_extrapolation`` ticks
+  along the newest two snapshots when they share a segment;
+- nothing received yet -> ``EMPTY`` (position 0, identity rotation, ticks 0).
+
+Pushes are checked in this order: non-finite position, negative segment or a
+zero/non-finite rotation is ``INVALID``; a tick not after the newest one is
+``OUT_OF_ORDER``; a segment lower than the newest one is ``INVALID``. A rejected
+push changes nothing. Ticks are integers in ``[0, 2**32 - 1]``; render ticks are
+real numbers (finite).
+
+The rules are implemented once in the C core, for one entity
+(:class:`SnapshotTimeline`) and for many entities in one structure-of-arrays
+buffer (:class:`SnapshotBuffer`), so both agree to the last bit.
+"""
+from __future__ import annotations
+
+import enum
+import operator
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from . import _core
+from ._arrays import as_float64
+
+__all__ = [
+    "PushResult",
+    "SampleMode",
+    "SampleResult",
+    "SnapshotBuffer",
+    "SnapshotTimeline",
+    "Snapshots",
+]
+
+TICK_MAX = 2**32 - 1
+_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
+_INTEGERS = (int, np.integer)
+_REALS = (int, float, np.integer, np.floating)
+
+
+class PushResult(enum.IntEnum):
+    """Outcome of one push. Arrays of results hold these values as uint8."""
+
+    ACCEPTED = 0
+    OUT_OF_ORDER = 1
+    INVALID = 2
+
+
+class SampleMode(enum.IntEnum):
+    """How a sample was produced. Arrays of modes hold these values as uint8."""
+
+    EMPTY = 0
+    HOLD_OLDEST = 1
+    INTERPOLATE = 2
+    HOLD_LATEST = 3
+    SEGMENT_CUT = 4
+    EXTRAPOLATE = 5
+
+
+class SampleResult(NamedTuple):
+    """A sampled state and how it was obtained.
+
+    position : float, or array
+        The position (same units as pushed).
+    rotation : array of shape (..., 4) or None
+        Unit quaternion ``(x, y, z, w)``; None without rotations.
+    mode : SampleMode, or uint8 array of SampleMode values
+    left_tick, right_tick : int, or int64 arrays
+        The snapshots the sample came from (equal for holds; the two
+        snapshots used for interpolation, a cut or an extrapolation).
+    """
+
+    position: object
+    rotation: object
+    mode: object
+    left_tick: object
+    right_tick: object
+
+
+class Snapshots(NamedTuple):
+    """The snapshots an entity retains, oldest first."""
+
+    tick: np.ndarray
+    segment: np.ndarray
+    position: np.ndarray
+    rotation: Optional[np.ndarray]
+
+
+# -- argument normalization ----------------------------------------------------
+
+def _index(shape, flat) -> tuple:
+    return tuple(int(i) for i in np.unravel_index(flat, shape)) if shape else ()
+
+
+def _integers(func: str, name: str, value) -> np.ndarray:
+    """`value` as an int64 array; floats must hold integral values."""
+    array = np.asarray(value)
+    kind = array.dtype.kind
+    if kind in "bi":
+        return array.astype(np.int64, copy=False)
+    if kind == "u":
+        big = array > np.iinfo(np.int64).max
+        if big.any():
+            flat = int(np.argmax(big.reshape(-1)))
+            raise ValueError(f"{func}: {name} at index {_index(array.shape, flat)} is "
+                             f"{array.reshape(-1)[flat]} (must fit in int64)")
+        return array.astype(np.int64)
+    if kind == "O":  # Python ints beyond int64
+        try:
+            array, kind = array.astype(np.float64), "f"
+        except (TypeError, ValueError, OverflowError):
+            pass
+    if kind == "f":
+        with np.errstate(invalid="ignore"):
+            bad = ~(np.isfinite(array) & (array == np.floor(array)))
+            big = np.abs(array) >= 2.0**63
+        for flags, detail in ((bad, "must be an integer"), (big, "must fit in int64")):
+            if flags.any():
+                flat = int(np.argmax(flags.reshape(-1)))
+                raise ValueError(f"{func}: {name} at index {_index(array.shape, flat)} is "
+                                 f"{float(array.reshape(-1)[flat])!r} ({detail})")
+        return array.astype(np.int64)
+    raise ValueError(f"{func}: {name} must be integers, got an array of dtype {array.dtype}")
+
+
+def _count(func: str, name: str, value) -> int:
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{func}: {name} must be an integer, got {value!r}") from None
+    if number < 0:
+        raise ValueError(f"{func}: {name} is {number} (must be >= 0)")
+    return number
+
+
+def _real(func: str, name: str, value) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
+
+
+def _vectors(func: str, name: str, value, width: int, bare: bool) -> np.ndarray:
+    """float64 array with a last axis of `width` channels; with `bare`
+    (one channel) the axis may be left out."""
+    array = as_float64(func, name, value)
+    if bare and (array.ndim == 0 or array.shape[-1] != 1):
+        array = array[..., None]
+    if array.ndim == 0 or array.shape[-1] != width:
+        raise ValueError(f"{func}: {name} must have a last axis of length {width}, "
+                         f"got shape {array.shape}")
+    return array
+
+
+def _contiguous(array: np.ndarray) -> np.ndarray:
+    return np.asarray(array, order="C")  # unlike np.ascontiguousarray, keeps 0-d as 0-d
+
+
+def _prepare_push(func, dim, rotations, integers, position, rotation, single=False):
+    """Broadcasts the named integer inputs, the positions (last axis dim) and
+    rotations (last axis 4) over one leading shape; returns that shape and
+    contiguous operands."""
+    ints = {name: _integers(func, name, v) for name, v in integers.items()}
+    position = _vectors(func, "position", position, dim, dim == 1)
+    if rotations and rotation is None:
+        raise ValueError(f"{func}: rotation is required (created with rotations=True)")
+    if not rotations and rotation is not None:
+        raise ValueError(f"{func}: rotation given, but created with rotations=False")
+    leading = {name: a.shape for name, a in ints.items()}
+    leading["position"] = position.shape[:-1]
+    if rotation is not None:
+        rotation = _vectors(func, "rotation", rotation, 4, False)
+        leading["rotation"] = rotation.shape[:-1]
+    try:
+        shape = np.broadcast_shapes(*leading.values())
+    except ValueError:
+        shapes = ", ".join(f"{name} {s}" for name, s in leading.items())
+        raise ValueError(f"{func}: cannot broadcast {shapes} together") from None
+    if single and shape != ():
+        raise ValueError(f"{func}: one snapshot expected, got arrays of shape {shape}; "
+                         "use push_many")
+    ints = {name: _contiguous(np.broadcast_to(a, shape)) for name, a in ints.items()}
+    position = _contiguous(np.broadcast_to(position, shape + (dim,)))
+    if rotation is not None:
+        rotation = _contiguous(np.broadcast_to(rotation, shape + (4,)))
+    return shape, ints, position, rotation
+
+
+def _results(shape, codes):
+    return PushResult(int(codes)) if shape == () else codes
+
+
+# -- one entity ----------------------------------------------------------------
+
+class SnapshotTimeline:
+    """The snapshot timeline of one networked entity.
+
+    Parameters
+    ----------
+    dim : int
+        Position channels per snapshot (1 for the article's scalar position).
+    capacity : int
+        Snapshots retained, in [1, 2**24]. The timeline is a bounded ring: a push
+        into a full ring evicts the oldest snapshot, so render ticks older than
+        the oldest retained snapshot give ``HOLD_OLDEST`` at that snapshot.
+        Order checks still compare against the newest snapshot.
+    rotations : bool
+        Whether snapshots carry a rotation quaternion ``(x, y, z, w)``,
+        interpolated along the shortest arc (q and -q are the same rotation).
+        Rotations are stored normalized; a zero or non-finite one is INVALID.
+    max_extrapolation : float
+        Ticks past the newest snapshot for which the motion of the newest two
+        snapshots is continued (``EXTRAPOLATE``), provided both lie in the
+        same segment; never across a segment change. Later render ticks hold
+        the value reached at the limit (``HOLD_LATEST``, left/right ticks those
+        two snapshots). 0 (the default) always holds the newest snapshot. An
+        extrapolation that is not representable holds the newest snapshot.
+    reorder_window : int
+        W ticks, in [0, 65536]. With W > 0 pushes wait in a receive buffer and
+        are released into the timeline in tick order once the newest received
+        tick is W ahead of them (or on :meth:`flush`). A push at or before the
+        newest released tick, or repeating a waiting tick, is OUT_OF_ORDER; a
+        push whose segment is lower than that of a snapshot before it in tick
+        order (or higher than one after it) is INVALID. Sampling sees released
+        snapshots only. W = 0 is exactly the article's contract.
+
+    Examples
+    --------
+    >>> tl = SnapshotTimeline()
+    >>> for tick, segment, x in [(100, 0, 0.0), (102, 0, 2.0), (104, 1, 102.0), (106, 1, 104.0)]:
+    ...     _ = tl.push(tick, segment, x)
+    >>> tl.sample(101.5).position, tl.sample(103).mode.name
+    (1.5, 'SEGMENT_CUT')
+    """
+
+    def __init__(self, dim: int = 1, *, capacity: int = 64, rotations: bool = False,
+                 max_extrapolation: float = 0, reorder_window: int = 0):
+        func = "SnapshotTimeline"
+        self._dim = _count(func, "dim", dim)
+        self._capacity = _count(func, "capacity", capacity)
+        self._window = _count(func, "reorder_window", reorder_window)
+        self._rotations = bool(rotations)
+        self._extrapolation = _real(func, "max_extrapolation", max_extrapolation)
+        self._handle = _core._snapshot_timeline_new(self._dim, self._capacity, self._rotations,
+                                                    self._extrapolation, self._window)
+
+    dim = property(lambda self: self._dim, doc="Position channels.")
+    capacity = property(lambda self: self._capacity, doc="Snapshots retained.")
+    rotations = property(lambda self: self._rotations, doc="Whether snapshots carry rotations.")
+    max_extrapolation = property(lambda self: self._extrapolation, doc="Ticks.")
+    reorder_window = property(lambda self: self._window, doc="Ticks.")
+
+    def _push(self, func, tick, segment, position, rotation, single=False):
+        shape, ints, position, rotation = _prepare_push(
+            func, self._dim, self._rotations, {"tick": tick, "segment": segment}, position,
+            rotation, single)
+        codes = np.empty(shape, np.uint8)
+        _core._snapshot_push(func, self._handle, None, ints["tick"], ints["segment"], position,
+                             rotation, None, codes)
+        return _results(shape, codes)
+
+    def push(self, tick: int, segment: int, position, rotation=None) -> PushResult:
+        """Offer one snapshot; returns its :class:`PushResult`.
+
+        Parameters
+        ----------
+        tick : int
+            Simulation tick, in ``[0, 2**32 - 1]``.
+        segment : int
+            Continuity segment (>= 0, never decreasing).
+        position : float or array of shape (dim,)
+        rotation : array of shape (4,), optional
+            Required with ``rotations=True``, refused otherwise.
+
+        Raises
+        ------
+        ValueError
+            A tick outside the unsigned 32-bit range, a non-integral tick or
+            segment, or a position/rotation of the wrong shape. Nothing changes.
+        """
+        func = "SnapshotTimeline.push"
+        if isinstance(tick, _INTEGERS) and isinstance(segment, _INTEGERS) \
+                and _INT64_MIN <= tick <= _INT64_MAX and _INT64_MIN <= segment <= _INT64_MAX:
+            # the common case, one snapshot of plain numbers, without array set-up
+            tick, segment, kind = int(tick), int(segment), type(position)
+            if isinstance(position, _REALS) and self._dim == 1 and abs(position) < 2.0**1023:
+                position, kind = float(position), float
+            fast = ((kind is float and self._dim == 1) or (
+                kind is np.ndarray and position.dtype == np.float64
+                and position.shape == (self._dim,) and position.flags.c_contiguous))
+            fast &= rotation is None or (
+                type(rotation) is np.ndarray and rotation.dtype == np.float64
+                and rotation.shape == (4,) and rotation.flags.c_contiguous)
+            if fast and (rotation is not None) == self._rotations:
+                return PushResult(_core._snapshot_push_one(func, self._handle, tick, segment,
+                                                           position, rotation))
+        for name, value in (("tick", tick), ("segment", segment)):
+            if np.ndim(value) != 0:
+                raise ValueError(f"{func}: {name} must be a single value; use push_many")
+        return self._push(func, tick, segment, position, rotation, single=True)
+
+    def push_many(self, ticks, segments, positions, rotations=None) -> np.ndarray:
+        """Offer snapshots in order; returns their results as a uint8 array.
+
+        ``ticks`` and ``segments`` have shape (n,) (or broadcast to it),
+        ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4).
+        Each push sees the ones before it, exactly as n calls of :meth:`push`.
+        An argument error (ValueError) is raised before anything is applied.
+        """
+        return self._push("SnapshotTimeline.push_many", ticks, segments, positions, rotations)
+
+    def flush(self) -> int:
+        """Releases every snapshot waiting in the reorder buffer; returns how many."""
+        return _core._snapshot_flush(self._handle)
+
+    @property
+    def pending(self) -> int:
+        """Snapshots waiting in the reorder buffer (always 0 without a window)."""
+        return _core._snapshot_read(self._handle, 0)[5]
+
+    def __len__(self) -> int:
+        return len(_core._snapshot_read(self._handle, 0)[0])
+
+    def snapshots(self) -> Snapshots:
+        """Copies of the retained (released) snapshots, oldest first."""
+        ticks, segments, positions, rotations, _, _ = _core._snapshot_read(self._handle, 0)
+        return Snapshots(ticks, segments, positions[:, 0] if self._dim == 1 else positions,
+                         rotations)
+
+    def _sample(self, func, ticks):
+        shape = ticks.shape
+        position = np.empty(shape + (self._dim,))
+        rotation = np.empty(shape + (4,)) if self._rotations else None
+        mode = np.empty(shape, np.uint8)
+        left, right = np.empty(shape, np.int64), np.empty(shape, np.int64)
+        _core._snapshot_sample(func, self._handle, _contiguous(ticks), position,
+                               rotation, mode, left, right)
+        if self._dim == 1:
+            position = position[..., 0]
+        return position, rotation, mode, left, right
+
+    def sample(self, render_tick: float) -> SampleResult:
+        """The state at one render tick (a finite real number).
+
+        Returns a :class:`SampleResult` whose position is a float when dim is
+        1 and an array of shape (dim,) otherwise, rotation an array (4,) or
+        None, mode a :class:`SampleMode`, and the ticks Python ints.
+
+        Raises
+        ------
+        ValueError
+            A non-finite render tick. The timeline is never changed by sampling.
+        """
+        func = "SnapshotTimeline.sample"
+        if isinstance(render_tick, _REALS) and abs(render_tick) < 2.0**1023:
+            position, rotation, mode, left, right = _core._snapshot_sample_one(
+                func, self._handle, float(render_tick))
+            return SampleResult(position, rotation, SampleMode(mode), left, right)
+        ticks = as_float64(func, "render_tick", render_tick)
+        if ticks.ndim != 0:
+            raise ValueError(f"{func}: render_tick must be a single value; use sample_many")
+        position, rotation, mode, left, right = self._sample(func, ticks)
+        return SampleResult(float(position) if self._dim == 1 else position, rotation,
+                            SampleMode(int(mode)), int(left), int(right))
+
+    def sample_many(self, render_ticks) -> SampleResult:
+        """The state at many render ticks (any shape S, finite).
+
+        Returns arrays: position S (dim 1) or S + (dim,), rotation S + (4,) or
+        None, mode S (uint8 :class:`SampleMode` values), left_tick and
+        right_tick S (int64). A non-finite render tick raises ValueError
+        naming its index.
+        """
+        func = "SnapshotTimeline.sample_many"
+        ticks = as_float64(func, "render_tick", render_ticks)
+        return SampleResult(*self._sample(func, ticks))
+
+    def __repr__(self):
+        return (f"SnapshotTimeline(dim={self._dim}, capacity={self._capacity}, "
+                f"rotations={self._rotations}, max_extrapolation={self._extrapolation:g}, "
+                f"reorder_window={self._window}) with {len(self)} snapshots, "
+                f"{self.pending} pending")
+
+
+# -- many entities ---------------------------------------------------------------
+
+class SnapshotBuffer:
+    """Snapshot timelines of many entities in one structure-of-arrays buffer.
+
+    Every entity slot follows exactly the rules of :class:`SnapshotTimeline`
+    (without a reorder window); the C core runs one shared implementation
+    for both. Each slot also carries a *generation* (initially 0): a push
+    with a higher generation empties the slot first (a re-used network id
+    must not continue the previous owner's timeline), a push with a lower one
+    is INVALID.
+
+    Parameters
+    ----------
+    entities : int
+        Number of entity slots.
+    dim : int
+        Position channels (3 by default).
+    capacity : int
+        Snapshots retained per entity (ring buffer; the oldest is evicted).
+    rotations : bool
+        Whether snapshots carry quaternions ``(x, y, z, w)``.
+    max_extrapolation : float
+        As for :class:`SnapshotTimeline`.
+
+    Notes
+    -----
+    Memory is ``entities * capacity * (16 + 8 * dim)`` bytes (plus 32 per
+    slot with rotations). Slot k of every entity is stored side by side, so
+    :meth:`sample` streams through memory when the entities' snapshots arrive
+    together (a server's world snapshot), and costs two scattered reads per
+    entity otherwise. Render ticks within three snapshots of the newest are
+    placed from a small per-entity block of the newest ticks; older ones take
+    a binary search. :meth:`sample` releases the GIL for large buffers; a
+    :meth:`push` while another thread samples the same buffer raises
+    RuntimeError instead of racing.
+
+    Examples
+    --------
+    >>> buf = SnapshotBuffer(2, dim=1)
+    >>> buf.push([0, 1, 0, 1], [100, 100, 102, 102], [0, 0, 0, 1], [0.0, 5.0, 2.0, 50.0])
+    array([0, 0, 0, 0], dtype=uint8)
+    >>> buf.sample(101).position[:, 0], buf.sample(101).mode
+    (array([ 1., 50.]), array([2, 4], dtype=uint8))
+    """
+
+    def __init__(self, entities: int, dim: int = 3, *, capacity: int = 32,
+                 rotations: bool = False, max_extrapolation: float = 0):
+        func = "SnapshotBuffer"
+        self._entities = _count(func, "entities", entities)
+        self._dim = _count(func, "dim", dim)
+        self._capacity = _count(func, "capacity", capacity)
+        self._rotations = bool(rotations)
+        self._extrapolation = _real(func, "max_extrapolation", max_extrapolation)
+        self._handle = _core._snapshot_buffer_new(self._entities, self._dim, self._capacity,
+                                                  self._rotations, self._extrapolation)
+
+    entities = property(lambda self: self._entities, doc="Entity slots.")
+    dim = property(lambda self: self._dim, doc="Position channels.")
+    capacity = property(lambda self: self._capacity, doc="Snapshots retained per entity.")
+    rotations = property(lambda self: self._rotations, doc="Whether snapshots carry rotations.")
+    max_extrapolation = property(lambda self: self._extrapolation, doc="Ticks.")
+
+    def __len__(self) -> int:
+        return self._entities
+
+    def push(self, entity, tick, segment, position, rotation=None, generation=0):
+        """Offer snapshots for many entities in one call.
+
+        Parameters
+        ----------
+        entity : int or array of ints, shape S
+            Entity slots in ``[0, entities)``. The same entity may appear
+            several times: pushes are applied in order, so each sees the ones
+            before it (exactly like successive calls).
+        tick, segment, generation : int or arrays broadcasting to S
+        position : array of shape S + (dim,)
+        rotation : array of shape S + (4,), required with rotations=True
+
+        Returns
+        -------
+        PushResult for a single push, else a uint8 array of shape S holding
+        :class:`PushResult` values.
+
+        Raises
+        ------
+        ValueError
+            An entity out of range, a tick outside ``[0, 2**32 - 1]``,
+            non-integral integers or mis-shaped arrays; checked before any
+            push is applied, so nothing changes.
+        """
+        func = "SnapshotBuffer.push"
+        shape, ints, position, rotation = _prepare_push(
+            func, self._dim, self._rotations,
+            {"entity": entity, "tick": tick, "segment": segment, "generation": generation},
+            position, rotation)
+        codes = np.empty(shape, np.uint8)
+        generation = ints["generation"]
+        _core._snapshot_push(func, self._handle, ints["entity"], ints["tick"], ints["segment"],
+                             position, rotation, generation if generation.any() else None, codes)
+        return _results(shape, codes)
+
+    def sample(self, render_tick: float, *, out=None) -> SampleResult:
+        """Every entity at one render tick, in one C call.
+
+        Parameters
+        ----------
+        render_tick : float
+            Finite real number of ticks.
+        out : tuple, optional
+            ``(position, rotation, mode, left_tick, right_tick)`` arrays to
+            write into: float64 (entities, dim), float64 (entities, 4) or None
+            without rotations, uint8 (entities,), int64 (entities,) twice, all
+            C-contiguous. They are untouched if the call raises.
+
+        Returns
+        -------
+        SampleResult
+            position (entities, dim), rotation (entities, 4) or None, mode
+            (entities,) uint8 :class:`SampleMode` values, left_tick and
+            right_tick (entities,) int64. The arrays of ``out`` when given.
+
+        Raises
+        ------
+        ValueError
+            A non-finite render tick.
+        """
+        func = "SnapshotBuffer.sample"
+        tick = as_float64(func, "render_tick", render_tick)
+        if tick.ndim != 0:
+            raise ValueError(f"{func}: render_tick must be a single value, got shape {tick.shape}")
+        arrays = self._outputs(func, out)
+        _core._snapshot_sample(func, self._handle, _contiguous(tick), *arrays)
+        return SampleResult(*arrays)
+
+    def _outputs(self, func, out):
+        e = self._entities
+        specs = [((e, self._dim), np.float64), ((e, 4), np.float64) if self._rotations else None,
+                 ((e,), np.uint8), ((e,), np.int64), ((e,), np.int64)]
+        if out is None:
+            return tuple(None if s is None else np.empty(*s) for s in specs)
+        if not isinstance(out, tuple) or len(out) != 5:
+            raise ValueError(f"{func}: out must be a tuple of 5 arrays "
+                             "(position, rotation or None, mode, left_tick, right_tick)")
+        for i, (a, spec) in enumerate(zip(out, specs)):
+            if spec is None:
+                if a is not None:
+                    raise ValueError(f"{func}: out[{i}] must be None without rotations")
+                continue
+            shape, dtype = spec
+            if not isinstance(a, np.ndarray):
+                raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
+            if a.shape != shape or a.dtype != dtype or not a.flags.c_contiguous:
+                raise ValueError(f"{func}: out[{i}] must be a C-contiguous {np.dtype(dtype)} "
+                                 f"array of shape {shape}, got {a.dtype} {a.shape}")
+            if not a.flags.writeable:
+                raise ValueError(f"{func}: out[{i}] is read-only")
+        return out
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Snapshots retained by each entity, shape (entities,)."""
+        counts = np.empty(self._entities, np.int64)
+        _core._snapshot_counts(self._handle, counts)
+        return counts
+
+    def _read(self, func, entity):
+        e = _count(func, "entity", entity)
+        if e >= self._entities:
+            raise ValueError(f"{func}: entity is {e} (must lie in [0, entities={self._entities}))")
+        return _core._snapshot_read(self._handle, e)
+
+    def snapshots(self, entity: int) -> Snapshots:
+        """Copies of one entity's retained snapshots, oldest first."""
+        ticks, segments, positions, rotations, _, _ = self._read("SnapshotBuffer.snapshots", entity)
+        return Snapshots(ticks, segments, positions, rotations)
+
+    def generation(self, entity: int) -> int:
+        """The generation of one entity slot."""
+        return self._read("SnapshotBuffer.generation", entity)[4]
+
+    def __repr__(self):
+        return (f"SnapshotBuffer(entities={self._entities}, dim={self._dim}, "
+                f"capacity={self._capacity}, rotations={self._rotations}, "
+                f"max_extrapolation={self._extrapolation:g})")

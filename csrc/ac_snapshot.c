@@ -1,0 +1,643 @@
+/* Network snapshot interpolation across teleports (article 003).
+
+   Every entity is a ring of snapshots inside one structure-of-arrays buffer;
+   the single timeline is a one-entity buffer plus a receive buffer for
+   reordering. The per-entity rules live in exactly two functions,
+   push_entity and sample_entity, which both front ends call. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ac_internal.h"
+
+#define DIM_MAX 1024
+#define CAPACITY_MAX ((size_t)1 << 24)
+#define WINDOW_MAX 65536
+
+struct ac_snapshot_buffer {
+    size_t entities, dim, capacity;
+    int rotations;
+    double max_extrapolation;
+    /* [slot * entities + entity]: slot-major, so that entities whose
+       snapshots arrive together (the usual server stream) sit side by side
+       and a sample over all entities streams through memory. Positions and
+       rotations have dim / 4 channels per slot. The sampler reads only `key` and the positions:
+       key = tick << 1 | cut, where cut says that the slot's segment differs
+       from the one of the slot before it (when pushed); `segment` itself is
+       read by pushes. */
+    uint64_t *key;
+    int64_t *segment;
+    uint64_t *recent; /* per entity: the RECENT newest keys, newest last */
+    double *position;
+    double *rotation;
+    /* per entity: ring start (oldest snapshot), snapshot count, generation */
+    uint32_t *head;
+    uint32_t *count;
+    int64_t *generation;
+};
+
+struct ac_snapshot_timeline {
+    ac_snapshot_buffer *buffer; /* the released timeline: one entity */
+    size_t window;
+    /* receive buffer, sorted by tick, window + 1 places */
+    size_t pending;
+    uint32_t *pending_tick;
+    int64_t *pending_segment;
+    double *pending_position;
+    double *pending_rotation;
+    int64_t newest_received; /* -1 before the first push */
+};
+
+/* ------------------------------------------------------------ validation */
+
+/* A snapshot's own data: finite position, segment >= 0, and a rotation that
+   can be normalized (scaled by its largest component first, so huge and tiny
+   finite quaternions work). Writes the unit rotation into q. */
+static int snapshot_valid(size_t dim, int rotations, int64_t segment, const double *pos,
+                          const double *rot, double q[4])
+{
+    int ok = segment >= 0;
+    for (size_t k = 0; k < dim; k++)
+        ok &= ac_finite(pos[k]);
+    if (rotations) {
+        double m = 0.0, s[4];
+        for (int k = 0; k < 4; k++) {
+            ok &= ac_finite(rot[k]);
+            m = fabs(rot[k]) > m ? fabs(rot[k]) : m;
+        }
+        if (!ok || !(m > 0.0))
+            return 0;
+        for (int k = 0; k < 4; k++)
+            s[k] = rot[k] / m;
+        ac_quat_normalize(s, q);
+    }
+    return ok;
+}
+
+static ac_status check_tick(const int64_t *tick, size_t n, ac_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tick[i] < 0 || tick[i] > (int64_t)UINT32_MAX)
+            return ac_fail(err, AC_ERR_VALUE, i, "tick", (double)tick[i],
+                           "must be an integer in [0, 4294967295]");
+    return AC_OK;
+}
+
+/* Branch-free over all render ticks first (it vectorizes), then the first bad one. */
+AC_VECTORIZED
+static ac_status check_render_ticks(const double *t, size_t n, ac_error *err)
+{
+    int64_t bad = 0;
+    for (size_t i = 0; i < n; i++)
+        bad |= !ac_finite(t[i]);
+    if (bad)
+        for (size_t i = 0; i < n; i++)
+            if (!ac_finite(t[i]))
+                return ac_fail(err, AC_ERR_VALUE, i, "render_tick", t[i], "must be finite");
+    return AC_OK;
+}
+
+/* ------------------------------------------------------- per-entity rules */
+
+static inline size_t slot_of(const ac_snapshot_buffer *b, size_t e, size_t logical)
+{
+    size_t s = b->head[e] + logical;
+    s -= s >= b->capacity ? b->capacity : 0;
+    return s * b->entities + e;
+}
+
+#define KEY_TICK(k) ((uint32_t)((k) >> 1))
+#define KEY_CUT(k) ((int)((k) & 1u))
+#define RECENT 4
+
+static void store(ac_snapshot_buffer *b, size_t slot, uint32_t tick, int cut,
+                  int64_t segment, const double *pos, const double q[4])
+{
+    b->key[slot] = (uint64_t)tick << 1 | (uint64_t)(cut != 0);
+    b->segment[slot] = segment;
+    memcpy(b->position + slot * b->dim, pos, b->dim * sizeof *pos);
+    if (b->rotations)
+        memcpy(b->rotation + slot * 4, q, 4 * sizeof *q);
+}
+
+/* Appends a snapshot already known to be in order, evicting the oldest when
+   the ring is full. */
+static void append(ac_snapshot_buffer *b, size_t e, uint32_t tick, int64_t segment,
+                   const double *pos, const double q[4])
+{
+    size_t slot;
+    int cut = b->count[e] && b->segment[slot_of(b, e, b->count[e] - 1)] != segment;
+    if (b->count[e] == b->capacity) {
+        slot = slot_of(b, e, 0);
+        b->head[e] = (uint32_t)(b->head[e] + 1 == b->capacity ? 0 : b->head[e] + 1);
+    } else {
+        slot = slot_of(b, e, b->count[e]);
+        b->count[e]++;
+    }
+    store(b, slot, tick, cut, segment, pos, q);
+    {
+        uint64_t *recent = b->recent + e * RECENT;
+        for (int k = 0; k < RECENT - 1; k++)
+            recent[k] = recent[k + 1];
+        recent[RECENT - 1] = b->key[slot];
+    }
+}
+
+/* The push rule. `rot` is ignored when the buffer has no rotations. */
+static ac_snapshot_push_result push_entity(ac_snapshot_buffer *b, size_t e, uint32_t tick,
+                                           int64_t segment, const double *pos,
+                                           const double *rot, int64_t generation)
+{
+    double q[4] = {0.0, 0.0, 0.0, 1.0};
+    if (!snapshot_valid(b->dim, b->rotations, segment, pos, rot, q))
+        return AC_SNAPSHOT_INVALID;
+    if (generation < b->generation[e])
+        return AC_SNAPSHOT_INVALID;
+    if (generation > b->generation[e]) { /* a re-used slot starts empty */
+        b->generation[e] = generation;
+        b->count[e] = 0;
+        b->head[e] = 0;
+    } else if (b->count[e]) {
+        size_t last = slot_of(b, e, b->count[e] - 1);
+        if (tick <= KEY_TICK(b->key[last]))
+            return AC_SNAPSHOT_OUT_OF_ORDER;
+        if (segment < b->segment[last])
+            return AC_SNAPSHOT_INVALID;
+    }
+    append(b, e, tick, segment, pos, q);
+    return AC_SNAPSHOT_ACCEPTED;
+}
+
+/* Copies the snapshot in `slot` to the outputs. */
+static inline void put(const ac_snapshot_buffer *b, size_t slot, double *pos, double *rot)
+{
+    const double *p = b->position + slot * b->dim;
+    for (size_t k = 0; k < b->dim; k++)
+        pos[k] = p[k];
+    if (rot)
+        for (int k = 0; k < 4; k++)
+            rot[k] = b->rotation[slot * 4 + k];
+}
+
+/* The sampling rule for entity e at render tick t (finite).
+
+   Memory: the entity's four newest keys sit together in `recent` (next to
+   the ones of the neighbouring entities), so the usual render tick, a few
+   ticks behind the newest snapshot, is placed without touching the
+   slot-major key rows; then only the two positions are read. Older render
+   ticks fall back to a search of the rows. */
+static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t,
+                                 double *restrict pos, double *restrict rot,
+                                 unsigned char *mode, int64_t *left_tick,
+                                 int64_t *right_tick)
+{
+    size_t n = b->count[e], dim = b->dim;
+    const uint64_t *recent = b->recent + e * RECENT, *key = b->key;
+    uint64_t kl, kr, klast;
+    size_t hi, sl, sr;
+    if (n == 0) {
+        for (size_t k = 0; k < dim; k++)
+            pos[k] = 0.0;
+        if (rot)
+            rot[0] = rot[1] = rot[2] = 0.0, rot[3] = 1.0;
+        *mode = AC_SNAPSHOT_EMPTY;
+        *left_tick = *right_tick = 0;
+        return;
+    }
+    klast = recent[RECENT - 1];
+    if (t > (double)KEY_TICK(klast)) {
+        double tl = KEY_TICK(klast), limit = b->max_extrapolation, ahead, f;
+        const double *pl, *pp;
+        int finite = 1;
+        sl = slot_of(b, e, n - 1);
+        if (!(limit > 0.0) || n < 2 || KEY_CUT(klast)) {
+            put(b, sl, pos, rot);
+            *mode = AC_SNAPSHOT_HOLD_LATEST;
+            *left_tick = *right_tick = KEY_TICK(klast);
+            return;
+        }
+        sr = slot_of(b, e, n - 2); /* the snapshot before the newest */
+        ahead = t - tl;
+        *mode = AC_SNAPSHOT_EXTRAPOLATE;
+        if (ahead > limit) {
+            ahead = limit;
+            *mode = AC_SNAPSHOT_HOLD_LATEST;
+        }
+        f = ahead / (tl - (double)KEY_TICK(recent[RECENT - 2]));
+        pl = b->position + sl * dim;
+        pp = b->position + sr * dim;
+        for (size_t k = 0; k < dim; k++) {
+            pos[k] = pl[k] + (pl[k] - pp[k]) * f;
+            finite &= ac_finite(pos[k]);
+        }
+        if (!finite) { /* not representable: no extrapolation, hold */
+            put(b, sl, pos, rot);
+            *mode = AC_SNAPSHOT_HOLD_LATEST;
+            *left_tick = *right_tick = KEY_TICK(klast);
+            return;
+        }
+        if (rot)
+            ac_quat_slerp(b->rotation + sr * 4, b->rotation + sl * 4, 1.0 + f, rot);
+        *left_tick = KEY_TICK(recent[RECENT - 2]);
+        *right_tick = KEY_TICK(klast);
+        return;
+    }
+    {
+        /* t <= newest tick: hi is the first logical index with t <= its
+           tick. Count, without branches, how many of the (up to three)
+           recent snapshots before the newest are at or after t: a suffix. */
+        size_t probe = n - 1 < RECENT - 1 ? n - 1 : RECENT - 1, later = 0;
+        for (size_t j = 1; j <= probe; j++)
+            later += (double)KEY_TICK(recent[RECENT - 1 - j]) >= t;
+        hi = n - 1 - later;
+        if (later < probe) {
+            kl = recent[RECENT - 2 - later];
+            kr = recent[RECENT - 1 - later];
+        } else {
+            /* older: hold the oldest, or binary search the key rows */
+            size_t lo = 0, first = slot_of(b, e, 0);
+            if (t <= (double)KEY_TICK(key[first])) {
+                put(b, first, pos, rot);
+                *mode = AC_SNAPSHOT_HOLD_OLDEST;
+                *left_tick = *right_tick = KEY_TICK(key[first]);
+                return;
+            }
+            while (hi - lo > 1) {
+                size_t mid = lo + (hi - lo) / 2;
+                if ((double)KEY_TICK(key[slot_of(b, e, mid)]) < t)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            kl = key[slot_of(b, e, hi - 1)];
+            kr = key[slot_of(b, e, hi)];
+        }
+    }
+    sl = slot_of(b, e, hi - 1);
+    sr = slot_of(b, e, hi);
+    {
+        /* interpolation and cut computed alike and selected without a
+           branch: teleports are rare and unpredictable */
+        int cut = KEY_CUT(kr), finite = 1;
+        double tl = KEY_TICK(kl), alpha = (t - tl) / ((double)KEY_TICK(kr) - tl);
+        const double *pl = b->position + sl * dim, *pr = b->position + sr * dim;
+        *left_tick = KEY_TICK(kl);
+        *right_tick = KEY_TICK(kr);
+        *mode = cut ? AC_SNAPSHOT_SEGMENT_CUT : AC_SNAPSHOT_INTERPOLATE;
+        for (size_t k = 0; k < dim; k++) {
+            double v = pl[k] + (pr[k] - pl[k]) * alpha;
+            finite &= ac_finite(v);
+            pos[k] = cut ? pr[k] : v;
+        }
+        if (!finite && !cut) /* pr - pl overflowed: this form cannot, alpha in (0, 1] */
+            for (size_t k = 0; k < dim; k++)
+                pos[k] = (1.0 - alpha) * pl[k] + alpha * pr[k];
+        if (rot) {
+            if (cut)
+                for (int k = 0; k < 4; k++)
+                    rot[k] = b->rotation[sr * 4 + k];
+            else
+                ac_quat_slerp(b->rotation + sl * 4, b->rotation + sr * 4, alpha, rot);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ buffer */
+
+static void *alloc(size_t count, size_t size, int *failed)
+{
+    void *p = calloc(count ? count : 1, size);
+    *failed |= p == NULL;
+    return p;
+}
+
+ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities,
+                                    size_t dim, size_t capacity, int rotations,
+                                    double max_extrapolation, ac_error *err)
+{
+    ac_snapshot_buffer *b;
+    size_t slots;
+    int failed = 0;
+    *buffer = NULL;
+    if (dim < 1 || dim > DIM_MAX)
+        return ac_fail(err, AC_ERR_VALUE, 0, "dim", (double)dim, "must lie in [1, %d]",
+                       DIM_MAX);
+    if (capacity < 1 || capacity > CAPACITY_MAX)
+        return ac_fail(err, AC_ERR_VALUE, 0, "capacity", (double)capacity,
+                       "must lie in [1, %zu]", CAPACITY_MAX);
+    if (!(ac_finite(max_extrapolation) && max_extrapolation >= 0.0))
+        return ac_fail(err, AC_ERR_VALUE, 0, "max_extrapolation", max_extrapolation,
+                       "must be finite and >= 0");
+    if (entities > SIZE_MAX / capacity / (dim + 4) / sizeof(double))
+        return ac_fail(err, AC_ERR_VALUE, 0, "entities", (double)entities,
+                       "needs more memory than can be addressed");
+    slots = entities * capacity;
+    b = calloc(1, sizeof *b);
+    if (!b)
+        return ac_fail(err, AC_ERR_NOMEM, 0, "entities", (double)entities, "out of memory");
+    b->entities = entities;
+    b->dim = dim;
+    b->capacity = capacity;
+    b->rotations = rotations != 0;
+    b->max_extrapolation = max_extrapolation;
+    b->key = alloc(slots, sizeof *b->key, &failed);
+    b->segment = alloc(slots, sizeof *b->segment, &failed);
+    b->position = alloc(slots * dim, sizeof *b->position, &failed);
+    b->rotation = b->rotations ? alloc(slots * 4, sizeof *b->rotation, &failed) : NULL;
+    b->recent = alloc(entities * RECENT, sizeof *b->recent, &failed);
+    b->head = alloc(entities, sizeof *b->head, &failed);
+    b->count = alloc(entities, sizeof *b->count, &failed);
+    b->generation = alloc(entities, sizeof *b->generation, &failed);
+    if (failed) {
+        ac_snapshot_buffer_destroy(b);
+        return ac_fail(err, AC_ERR_NOMEM, 0, "entities", (double)entities, "out of memory");
+    }
+    *buffer = b;
+    return AC_OK;
+}
+
+void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer)
+{
+    if (!buffer)
+        return;
+    free(buffer->key);
+    free(buffer->segment);
+    free(buffer->position);
+    free(buffer->rotation);
+    free(buffer->recent);
+    free(buffer->head);
+    free(buffer->count);
+    free(buffer->generation);
+    free(buffer);
+}
+
+ac_status ac_snapshot_buffer_push(ac_snapshot_buffer *buffer, const int64_t *entity,
+                                  const int64_t *tick, const int64_t *segment,
+                                  const double *position, const double *rotation,
+                                  const int64_t *generation, size_t n,
+                                  unsigned char *result, ac_error *err)
+{
+    ac_snapshot_buffer *b = buffer;
+    ac_status st;
+    if (b->rotations && !rotation && n)
+        return ac_fail(err, AC_ERR_VALUE, 0, "rotation", 0.0,
+                       "is required: the buffer has rotations");
+    for (size_t i = 0; i < n; i++)
+        if (entity[i] < 0 || (uint64_t)entity[i] >= b->entities)
+            return ac_fail(err, AC_ERR_VALUE, i, "entity", (double)entity[i],
+                           "must lie in [0, entities=%zu)", b->entities);
+    if ((st = check_tick(tick, n, err)))
+        return st;
+    for (size_t i = 0; i < n; i++)
+        result[i] = (unsigned char)push_entity(
+            b, (size_t)entity[i], (uint32_t)tick[i], segment[i], position + i * b->dim,
+            b->rotations ? rotation + i * 4 : NULL, generation ? generation[i] : 0);
+    return AC_OK;
+}
+
+ac_status ac_snapshot_buffer_sample(const ac_snapshot_buffer *buffer, double render_tick,
+                                    double *position, double *rotation,
+                                    unsigned char *mode, int64_t *left_tick,
+                                    int64_t *right_tick, ac_error *err)
+{
+    const ac_snapshot_buffer *b = buffer;
+    size_t dim = b->dim;
+    double *rot = b->rotations ? rotation : NULL;
+    if (!ac_finite(render_tick))
+        return ac_fail(err, AC_ERR_VALUE, 0, "render_tick", render_tick, "must be finite");
+    for (size_t e = 0; e < b->entities; e++) {
+        sample_entity(b, e, render_tick, position + e * dim, rot ? rot + e * 4 : NULL,
+                      mode + e, left_tick + e, right_tick + e);
+    }
+    return AC_OK;
+}
+
+size_t ac_snapshot_buffer_entities(const ac_snapshot_buffer *buffer)
+{
+    return buffer->entities;
+}
+
+size_t ac_snapshot_buffer_dim(const ac_snapshot_buffer *buffer)
+{
+    return buffer->dim;
+}
+
+int ac_snapshot_buffer_rotations(const ac_snapshot_buffer *buffer)
+{
+    return buffer->rotations;
+}
+
+size_t ac_snapshot_buffer_count(const ac_snapshot_buffer *buffer, size_t entity)
+{
+    return entity < buffer->entities ? buffer->count[entity] : 0;
+}
+
+int64_t ac_snapshot_buffer_generation(const ac_snapshot_buffer *buffer, size_t entity)
+{
+    return entity < buffer->entities ? buffer->generation[entity] : 0;
+}
+
+size_t ac_snapshot_buffer_read(const ac_snapshot_buffer *buffer, size_t entity,
+                               int64_t *tick, int64_t *segment, double *position,
+                               double *rotation)
+{
+    const ac_snapshot_buffer *b = buffer;
+    size_t n = ac_snapshot_buffer_count(b, entity);
+    for (size_t i = 0; i < n; i++) {
+        size_t s = slot_of(b, entity, i);
+        if (tick)
+            tick[i] = KEY_TICK(b->key[s]);
+        if (segment)
+            segment[i] = b->segment[s];
+        if (position)
+            memcpy(position + i * b->dim, b->position + s * b->dim,
+                   b->dim * sizeof *position);
+        if (rotation && b->rotations)
+            memcpy(rotation + i * 4, b->rotation + s * 4, 4 * sizeof *rotation);
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------------- timeline */
+
+ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t dim,
+                                      size_t capacity, int rotations,
+                                      double max_extrapolation, size_t reorder_window,
+                                      ac_error *err)
+{
+    ac_snapshot_timeline *tl;
+    ac_status st;
+    int failed = 0;
+    size_t places = reorder_window + 1;
+    *timeline = NULL;
+    if (reorder_window > WINDOW_MAX)
+        return ac_fail(err, AC_ERR_VALUE, 0, "reorder_window", (double)reorder_window,
+                       "must lie in [0, %d]", WINDOW_MAX);
+    tl = calloc(1, sizeof *tl);
+    if (!tl)
+        return ac_fail(err, AC_ERR_NOMEM, 0, "reorder_window", (double)reorder_window,
+                       "out of memory");
+    if ((st = ac_snapshot_buffer_create(&tl->buffer, 1, dim, capacity, rotations,
+                                        max_extrapolation, err))) {
+        free(tl);
+        return st;
+    }
+    tl->window = reorder_window;
+    tl->newest_received = -1;
+    tl->pending_tick = alloc(places, sizeof *tl->pending_tick, &failed);
+    tl->pending_segment = alloc(places, sizeof *tl->pending_segment, &failed);
+    tl->pending_position = alloc(places * dim, sizeof *tl->pending_position, &failed);
+    tl->pending_rotation = alloc(places * 4, sizeof *tl->pending_rotation, &failed);
+    if (failed) {
+        ac_snapshot_timeline_destroy(tl);
+        return ac_fail(err, AC_ERR_NOMEM, 0, "reorder_window", (double)reorder_window,
+                       "out of memory");
+    }
+    *timeline = tl;
+    return AC_OK;
+}
+
+void ac_snapshot_timeline_destroy(ac_snapshot_timeline *timeline)
+{
+    if (!timeline)
+        return;
+    ac_snapshot_buffer_destroy(timeline->buffer);
+    free(timeline->pending_tick);
+    free(timeline->pending_segment);
+    free(timeline->pending_position);
+    free(timeline->pending_rotation);
+    free(timeline);
+}
+
+/* Moves the `count` oldest waiting snapshots into the timeline. They are in
+   tick order after the released ones and their segments never decrease, so
+   the shared push rule accepts each of them. */
+static void release(ac_snapshot_timeline *tl, size_t count)
+{
+    size_t dim = tl->buffer->dim;
+    for (size_t i = 0; i < count; i++) {
+        ac_snapshot_push_result r = push_entity(
+            tl->buffer, 0, tl->pending_tick[i], tl->pending_segment[i],
+            tl->pending_position + i * dim, tl->pending_rotation + i * 4, 0);
+        AC_ASSERT(r == AC_SNAPSHOT_ACCEPTED);
+        (void)r;
+    }
+    tl->pending -= count;
+    memmove(tl->pending_tick, tl->pending_tick + count,
+            tl->pending * sizeof *tl->pending_tick);
+    memmove(tl->pending_segment, tl->pending_segment + count,
+            tl->pending * sizeof *tl->pending_segment);
+    memmove(tl->pending_position, tl->pending_position + count * dim,
+            tl->pending * dim * sizeof *tl->pending_position);
+    memmove(tl->pending_rotation, tl->pending_rotation + count * 4,
+            tl->pending * 4 * sizeof *tl->pending_rotation);
+}
+
+static ac_snapshot_push_result timeline_push_one(ac_snapshot_timeline *tl, uint32_t tick,
+                                                 int64_t segment, const double *pos,
+                                                 const double *rot)
+{
+    ac_snapshot_buffer *b = tl->buffer;
+    size_t dim = b->dim, at = 0, ready = 0;
+    double q[4] = {0.0, 0.0, 0.0, 1.0};
+    int has_before = 0;
+    int64_t before = 0;
+    if (tl->window == 0) /* the article's timeline, exactly */
+        return push_entity(b, 0, tick, segment, pos, rot, 0);
+    if (!snapshot_valid(dim, b->rotations, segment, pos, rot, q))
+        return AC_SNAPSHOT_INVALID;
+    if (b->count[0]) {
+        size_t last = slot_of(b, 0, b->count[0] - 1);
+        if (tick <= KEY_TICK(b->key[last]))
+            return AC_SNAPSHOT_OUT_OF_ORDER;
+        has_before = 1;
+        before = b->segment[last];
+    }
+    while (at < tl->pending && tl->pending_tick[at] < tick)
+        at++;
+    if (at < tl->pending && tl->pending_tick[at] == tick)
+        return AC_SNAPSHOT_OUT_OF_ORDER; /* a duplicate of a waiting snapshot */
+    if (at > 0)
+        has_before = 1, before = tl->pending_segment[at - 1];
+    if ((has_before && segment < before) ||
+        (at < tl->pending && segment > tl->pending_segment[at]))
+        return AC_SNAPSHOT_INVALID;
+    /* insert at `at` */
+    memmove(tl->pending_tick + at + 1, tl->pending_tick + at,
+            (tl->pending - at) * sizeof *tl->pending_tick);
+    memmove(tl->pending_segment + at + 1, tl->pending_segment + at,
+            (tl->pending - at) * sizeof *tl->pending_segment);
+    memmove(tl->pending_position + (at + 1) * dim, tl->pending_position + at * dim,
+            (tl->pending - at) * dim * sizeof *tl->pending_position);
+    memmove(tl->pending_rotation + (at + 1) * 4, tl->pending_rotation + at * 4,
+            (tl->pending - at) * 4 * sizeof *tl->pending_rotation);
+    tl->pending_tick[at] = tick;
+    tl->pending_segment[at] = segment;
+    memcpy(tl->pending_position + at * dim, pos, dim * sizeof *pos);
+    /* raw, so that the timeline normalizes it exactly as without a window */
+    memcpy(tl->pending_rotation + at * 4, b->rotations ? rot : q, sizeof q);
+    tl->pending++;
+    if ((int64_t)tick > tl->newest_received)
+        tl->newest_received = tick;
+    while (ready < tl->pending &&
+           (int64_t)tl->pending_tick[ready] + (int64_t)tl->window <= tl->newest_received)
+        ready++;
+    release(tl, ready);
+    AC_ASSERT(tl->pending <= tl->window);
+    return AC_SNAPSHOT_ACCEPTED;
+}
+
+ac_status ac_snapshot_timeline_push(ac_snapshot_timeline *timeline, const int64_t *tick,
+                                    const int64_t *segment, const double *position,
+                                    const double *rotation, size_t n,
+                                    unsigned char *result, ac_error *err)
+{
+    ac_snapshot_timeline *tl = timeline;
+    size_t dim = tl->buffer->dim;
+    int rotations = tl->buffer->rotations;
+    ac_status st;
+    if (rotations && !rotation && n)
+        return ac_fail(err, AC_ERR_VALUE, 0, "rotation", 0.0,
+                       "is required: the timeline has rotations");
+    if ((st = check_tick(tick, n, err)))
+        return st;
+    for (size_t i = 0; i < n; i++)
+        result[i] = (unsigned char)timeline_push_one(tl, (uint32_t)tick[i], segment[i],
+                                                     position + i * dim,
+                                                     rotations ? rotation + i * 4 : NULL);
+    return AC_OK;
+}
+
+size_t ac_snapshot_timeline_flush(ac_snapshot_timeline *timeline)
+{
+    size_t count = timeline->pending;
+    release(timeline, count);
+    return count;
+}
+
+ac_status ac_snapshot_timeline_sample(const ac_snapshot_timeline *timeline,
+                                      const double *render_tick, size_t n,
+                                      double *position, double *rotation,
+                                      unsigned char *mode, int64_t *left_tick,
+                                      int64_t *right_tick, ac_error *err)
+{
+    const ac_snapshot_buffer *b = timeline->buffer;
+    double *rot = b->rotations ? rotation : NULL;
+    ac_status st;
+    if ((st = check_render_ticks(render_tick, n, err)))
+        return st;
+    for (size_t i = 0; i < n; i++)
+        sample_entity(b, 0, render_tick[i], position + i * b->dim,
+                      rot ? rot + i * 4 : NULL, mode + i, left_tick + i, right_tick + i);
+    return AC_OK;
+}
+
+size_t ac_snapshot_timeline_pending(const ac_snapshot_timeline *timeline)
+{
+    return timeline->pending;
+}
+
+const ac_snapshot_buffer *ac_snapshot_timeline_buffer(const ac_snapshot_timeline *timeline)
+{
+    return timeline->buffer;
+}

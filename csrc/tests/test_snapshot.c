@@ -1,0 +1,220 @@
+/* The snapshot timelines and buffers against article 003's figures, the
+   eviction, extrapolation, reorder and generation rules, and every error. */
+#include <math.h>
+#include <string.h>
+
+#include "ac_test.h"
+
+#define PI 3.14159265358979323846
+
+typedef struct sample {
+    double position, rotation[4];
+    unsigned char mode;
+    int64_t left, right;
+} sample;
+
+static sample at(const ac_snapshot_timeline *tl, double t)
+{
+    sample s;
+    ac_error err;
+    CHECK(ac_snapshot_timeline_sample(tl, &t, 1, &s.position, s.rotation, &s.mode, &s.left,
+                                      &s.right, &err) == AC_OK);
+    return s;
+}
+
+static unsigned char push1(ac_snapshot_timeline *tl, int64_t tick, int64_t segment,
+                           double position)
+{
+    unsigned char r = 99;
+    CHECK(ac_snapshot_timeline_push(tl, &tick, &segment, &position, NULL, 1, &r, NULL) ==
+          AC_OK);
+    return r;
+}
+
+static ac_snapshot_timeline *article(double extrapolation, size_t window)
+{
+    ac_snapshot_timeline *tl;
+    const int64_t ticks[4] = {100, 102, 104, 106}, segments[4] = {0, 0, 1, 1};
+    const double positions[4] = {0, 2, 102, 104};
+    unsigned char r[4];
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 64, 0, extrapolation, window, NULL) == AC_OK);
+    CHECK(ac_snapshot_timeline_push(tl, ticks, segments, positions, NULL, 4, r, NULL) ==
+          AC_OK);
+    for (int i = 0; i < 4; i++)
+        CHECK(r[i] == AC_SNAPSHOT_ACCEPTED);
+    return tl;
+}
+
+static void article_figures(void)
+{
+    ac_snapshot_timeline *tl = article(0, 0);
+    sample s = at(tl, 101.5);
+    CHECK(s.mode == AC_SNAPSHOT_INTERPOLATE && s.position == 1.5);
+    CHECK(s.left == 100 && s.right == 102);
+    s = at(tl, 103);
+    CHECK(s.mode == AC_SNAPSHOT_SEGMENT_CUT && s.position == 102.0);
+    CHECK(s.left == 102 && s.right == 104);
+    CHECK(s.position != 52.0); /* the naive ghost */
+    CHECK(push1(tl, 102, 0, 50.0) == AC_SNAPSHOT_OUT_OF_ORDER);
+    CHECK(ac_snapshot_buffer_count(ac_snapshot_timeline_buffer(tl), 0) == 4);
+    CHECK(at(tl, 103).position == 102.0);
+    s = at(tl, 99);
+    CHECK(s.mode == AC_SNAPSHOT_HOLD_OLDEST && s.position == 0.0 && s.left == 100);
+    s = at(tl, 107);
+    CHECK(s.mode == AC_SNAPSHOT_HOLD_LATEST && s.position == 104.0 && s.right == 106);
+    /* push rules, in order */
+    CHECK(push1(tl, 108, 1, NAN) == AC_SNAPSHOT_INVALID);
+    CHECK(push1(tl, 108, -1, 0) == AC_SNAPSHOT_INVALID);
+    CHECK(push1(tl, 108, 0, 0) == AC_SNAPSHOT_INVALID);
+    CHECK(push1(tl, 100, 0, 0) == AC_SNAPSHOT_OUT_OF_ORDER);
+    CHECK(push1(tl, 108, 1, 0) == AC_SNAPSHOT_ACCEPTED);
+    ac_snapshot_timeline_destroy(tl);
+
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 8, 0, 0, 0, NULL) == AC_OK);
+    s = at(tl, 5);
+    CHECK(s.mode == AC_SNAPSHOT_EMPTY && s.position == 0 && s.left == 0 && s.right == 0);
+    ac_snapshot_timeline_destroy(tl);
+}
+
+static void eviction(void)
+{
+    ac_snapshot_timeline *tl;
+    int64_t ticks[4];
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 3, 0, 0, 0, NULL) == AC_OK);
+    for (int k = 0; k < 10; k++)
+        CHECK(push1(tl, 2 * k, 0, k) == AC_SNAPSHOT_ACCEPTED);
+    CHECK(ac_snapshot_buffer_read(ac_snapshot_timeline_buffer(tl), 0, ticks, NULL, NULL,
+                                  NULL) == 3);
+    CHECK(ticks[0] == 14 && ticks[1] == 16 && ticks[2] == 18);
+    CHECK(at(tl, 3).mode == AC_SNAPSHOT_HOLD_OLDEST && at(tl, 3).position == 7.0);
+    CHECK(at(tl, 15).position == 7.5);
+    CHECK(push1(tl, 17, 0, 0) == AC_SNAPSHOT_OUT_OF_ORDER);
+    ac_snapshot_timeline_destroy(tl);
+}
+
+static void extrapolation(void)
+{
+    ac_snapshot_timeline *tl = article(3, 0);
+    sample s = at(tl, 108);
+    CHECK(s.mode == AC_SNAPSHOT_EXTRAPOLATE && s.position == 106.0);
+    CHECK(s.left == 104 && s.right == 106);
+    s = at(tl, 109);
+    CHECK(s.mode == AC_SNAPSHOT_EXTRAPOLATE && s.position == 107.0);
+    s = at(tl, 200);
+    CHECK(s.mode == AC_SNAPSHOT_HOLD_LATEST && s.position == 107.0);
+    CHECK(push1(tl, 108, 2, 500) == AC_SNAPSHOT_ACCEPTED); /* teleport */
+    s = at(tl, 109);
+    CHECK(s.mode == AC_SNAPSHOT_HOLD_LATEST && s.position == 500.0 && s.left == 108);
+    ac_snapshot_timeline_destroy(tl);
+}
+
+static void reorder(void)
+{
+    ac_snapshot_timeline *tl;
+    int64_t ticks[8];
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 8, 0, 0, 2, NULL) == AC_OK);
+    CHECK(push1(tl, 100, 0, 0) == AC_SNAPSHOT_ACCEPTED);
+    CHECK(push1(tl, 104, 1, 102) == AC_SNAPSHOT_ACCEPTED); /* releases 100 */
+    CHECK(push1(tl, 102, 0, 2) == AC_SNAPSHOT_ACCEPTED);   /* late, in the window */
+    CHECK(push1(tl, 102, 0, 2) == AC_SNAPSHOT_OUT_OF_ORDER);
+    CHECK(push1(tl, 103, 2, 0) == AC_SNAPSHOT_INVALID);    /* segment after 104's */
+    CHECK(ac_snapshot_timeline_pending(tl) == 1);          /* 102 released, 104 waits */
+    CHECK(push1(tl, 101, 0, 1) == AC_SNAPSHOT_OUT_OF_ORDER);
+    CHECK(push1(tl, 106, 1, 104) == AC_SNAPSHOT_ACCEPTED); /* releases 104 */
+    CHECK(ac_snapshot_timeline_flush(tl) == 1 && ac_snapshot_timeline_pending(tl) == 0);
+    CHECK(ac_snapshot_buffer_read(ac_snapshot_timeline_buffer(tl), 0, ticks, NULL, NULL,
+                                  NULL) == 4);
+    CHECK(ticks[0] == 100 && ticks[1] == 102 && ticks[2] == 104 && ticks[3] == 106);
+    CHECK(at(tl, 103).position == 102.0 && at(tl, 101.5).position == 1.5);
+    ac_snapshot_timeline_destroy(tl);
+}
+
+static void buffer_generations_and_rotations(void)
+{
+    ac_snapshot_buffer *b;
+    const int64_t ent[4] = {0, 0, 1, 0}, tick[4] = {10, 20, 10, 5}, seg[4] = {0, 0, 0, 0};
+    const int64_t gen[4] = {0, 0, 0, 1};
+    const double pos[4] = {0, 10, 7, 3};
+    /* 90 degrees about z, and the same rotation negated */
+    const double h = sqrt(0.5), rot[16] = {0, 0, 0, 1, 0, 0, -h, -h, 0, 0, 0, 2, 0, 0, 0, 1};
+    double p[2], q[8];
+    unsigned char r[4], mode[2];
+    int64_t left[2], right[2];
+    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 1, 0, NULL) == AC_OK);
+    CHECK(ac_snapshot_buffer_push(b, ent, tick, seg, pos, rot, gen, 3, r, NULL) == AC_OK);
+    CHECK(r[0] == 0 && r[1] == 0 && r[2] == 0);
+    CHECK(ac_snapshot_buffer_sample(b, 15, p, q, mode, left, right, NULL) == AC_OK);
+    CHECK(mode[0] == AC_SNAPSHOT_INTERPOLATE && p[0] == 5.0);
+    /* halfway along the short 90 degree arc: 45 degrees about +z */
+    CHECK_NEAR(fabs(q[2]), sin(PI / 8), 1e-12);
+    CHECK_NEAR(fabs(q[3]), cos(PI / 8), 1e-12);
+    CHECK(q[2] * q[3] > 0);
+    CHECK(mode[1] == AC_SNAPSHOT_HOLD_LATEST && p[1] == 7.0 && q[7] == 1.0);
+    /* a higher generation resets the slot; then a lower one is INVALID */
+    CHECK(ac_snapshot_buffer_push(b, ent + 3, tick + 3, seg + 3, pos + 3, rot + 12, gen + 3,
+                                  1, r, NULL) == AC_OK);
+    CHECK(r[0] == AC_SNAPSHOT_ACCEPTED && ac_snapshot_buffer_count(b, 0) == 1);
+    CHECK(ac_snapshot_buffer_generation(b, 0) == 1);
+    CHECK(ac_snapshot_buffer_push(b, ent, tick + 1, seg, pos, rot, NULL, 1, r, NULL) == AC_OK);
+    CHECK(r[0] == AC_SNAPSHOT_INVALID && ac_snapshot_buffer_count(b, 0) == 1);
+    ac_snapshot_buffer_destroy(b);
+}
+
+static void errors(void)
+{
+    ac_snapshot_buffer *b = NULL;
+    ac_snapshot_timeline *tl = NULL;
+    ac_error err;
+    const int64_t ent[2] = {0, 2}, tick[2] = {1, 2}, seg[2] = {0, 0};
+    const double pos[2] = {0, 0};
+    unsigned char r[2];
+    double t[2] = {1, NAN}, p[2];
+    unsigned char m[2];
+    int64_t l[2], rr[2];
+    CHECK(ac_snapshot_buffer_create(&b, 2, 0, 4, 0, 0, &err) == AC_ERR_VALUE && !b);
+    CHECK(strcmp(err.arg, "dim") == 0);
+    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 0, 0, 0, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "capacity") == 0);
+    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 0, -1, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "max_extrapolation") == 0);
+    CHECK(ac_snapshot_buffer_create(&b, SIZE_MAX / 2, 1, 4, 0, 0, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "entities") == 0);
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 4, 0, 0, 100000, &err) == AC_ERR_VALUE && !tl);
+    CHECK(strcmp(err.arg, "reorder_window") == 0);
+
+    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 0, 0, &err) == AC_OK);
+    CHECK(ac_snapshot_buffer_push(b, ent, tick, seg, pos, NULL, NULL, 2, r, &err) ==
+          AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "entity") == 0 && err.index == 1 && err.value == 2.0);
+    CHECK(ac_snapshot_buffer_count(b, 0) == 0); /* nothing applied */
+    {
+        const int64_t bad_tick[2] = {1, 4294967296LL}, fine[2] = {0, 1};
+        CHECK(ac_snapshot_buffer_push(b, fine, bad_tick, seg, pos, NULL, NULL, 2, r, &err) ==
+              AC_ERR_VALUE);
+        CHECK(strcmp(err.arg, "tick") == 0 && err.index == 1);
+        CHECK(strcmp(err.detail, "must be an integer in [0, 4294967295]") == 0);
+    }
+    CHECK(ac_snapshot_buffer_sample(b, NAN, p, NULL, m, l, rr, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "render_tick") == 0);
+    ac_snapshot_buffer_destroy(b);
+
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 4, 1, 0, 0, &err) == AC_OK);
+    CHECK(ac_snapshot_timeline_push(tl, tick, seg, pos, NULL, 1, r, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "rotation") == 0);
+    CHECK(ac_snapshot_timeline_sample(tl, t, 2, p, NULL, m, l, rr, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "render_tick") == 0 && err.index == 1);
+    ac_snapshot_timeline_destroy(tl);
+    ac_snapshot_buffer_destroy(NULL);
+    ac_snapshot_timeline_destroy(NULL);
+}
+
+int main(void)
+{
+    article_figures();
+    eviction();
+    extrapolation();
+    reorder();
+    buffer_generations_and_rotations();
+    errors();
+    TEST_DONE("test_snapshot");
+}
