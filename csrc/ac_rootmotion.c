@@ -29,10 +29,13 @@ struct ac_looptrack {
     ac_root_rotation rotation;
     int plane_i, plane_j; /* yaw turns axis plane_i toward plane_j */
     double duration, max_cycles;
-    size_t bins;  /* phase lookup: table[b] is the segment holding b / bins */
-    size_t *table;
+    size_t bins;     /* phase lookup: table[b] is the segment holding b / bins */
+    double bins_d;   /* bins as a double */
+    int one_step;    /* no bin holds two keys: the segment is table[b] or the next */
+    uint32_t *table; /* bins + 1 entries */
     double *phase;     /* k key phases times / T, phase[k-1] = 1 */
     double *inv_width; /* k-1: 1 / (phase[j+1] - phase[j]) */
+    double *slope;     /* (k-1) * dim: linear change per unit phase */
     double *pos;       /* k * dim: world positions (no rotation) or Q-frame */
     double *m0, *m1;   /* (k-1) * dim Hermite tangents per unit segment parameter */
     double *stride;    /* dim: D = p(1) - p(0), world (no rotation) */
@@ -107,8 +110,17 @@ static void rigid_pow(const rigid *a, double k, rigid *out)
    forward search from there (usually zero or one step). */
 static inline size_t find_segment(const ac_looptrack *tr, double u)
 {
-    size_t b = (size_t)(u * (double)tr->bins);
+    size_t b = (size_t)(u * tr->bins_d);
     return ac_segment_find(tr->phase, tr->k, u, tr->table[b]);
+}
+
+/* The same for u in [0, 1): when no bin holds two keys, branch-free. */
+static inline size_t loop_segment(const ac_looptrack *tr, double u)
+{
+    size_t j = tr->table[(size_t)(u * tr->bins_d)];
+    if (tr->one_step)
+        return j + (tr->phase[j + 1] <= u);
+    return ac_segment_find(tr->phase, tr->k, u, j);
 }
 
 /* Position components at phase u (dim values). */
@@ -118,8 +130,10 @@ static inline void local_position(const ac_looptrack *tr, double u, size_t j, do
     double w = (u - tr->phase[j]) * tr->inv_width[j];
     const double *a = tr->pos + j * d, *b = a + d;
     if (tr->interpolation == AC_ROOT_LINEAR) {
+        const double *sl = tr->slope + j * d;
+        (void)b;
         for (size_t c = 0; c < d; c++)
-            out[c] = a[c] + w * (b[c] - a[c]);
+            out[c] = a[c] + (u - tr->phase[j]) * sl[c];
     } else {
         for (size_t c = 0; c < d; c++) {
             double dxdw;
@@ -220,16 +234,13 @@ static inline void translation_delta(const ac_looptrack *tr, double dk, double u
 {
     enum { SMALL = 8 };
     size_t d = tr->dim;
-    size_t j0 = find_segment(tr, u0), j1 = find_segment(tr, u1);
+    size_t j0 = loop_segment(tr, u0), j1 = loop_segment(tr, u1);
     if (tr->interpolation == AC_ROOT_LINEAR) {
-        double w0 = (u0 - tr->phase[j0]) * tr->inv_width[j0];
-        double w1 = (u1 - tr->phase[j1]) * tr->inv_width[j1];
+        double e0 = u0 - tr->phase[j0], e1 = u1 - tr->phase[j1];
         const double *a0 = tr->pos + j0 * d, *a1 = tr->pos + j1 * d;
-        for (size_t c = 0; c < d; c++) {
-            double p0 = a0[c] + w0 * (a0[c + d] - a0[c]);
-            double p1 = a1[c] + w1 * (a1[c + d] - a1[c]);
-            out[c] = dk * tr->stride[c] + (p1 - p0);
-        }
+        const double *s0 = tr->slope + j0 * d, *s1 = tr->slope + j1 * d;
+        for (size_t c = 0; c < d; c++)
+            out[c] = dk * tr->stride[c] + ((a1[c] + e1 * s1[c]) - (a0[c] + e0 * s0[c]));
     } else {
         for (size_t c0 = 0; c0 < d; c0 += SMALL) {
             double p0[SMALL], p1[SMALL];
@@ -361,39 +372,71 @@ static size_t rotation_size(const ac_looptrack *tr)
     return tr->rotation == AC_ROOT_YAW ? 1 : tr->rotation == AC_ROOT_QUAT ? 4 : 0;
 }
 
-/* The hot loop of translation-only tracks. Times are validated branch-free;
-   invalid ones are replaced by 0 so the lookup stays in range, and diagnosed
-   afterwards. */
+enum { BLOCK = 512 };
+
+/* Motions of a block of m intervals given as whole cycles dk and phases
+   u0 -> u1 (all valid). */
+static inline void motion_block(const ac_looptrack *tr, const double *dk, const double *u0,
+                                const double *u1, double *translation, double *rotation,
+                                size_t m)
+{
+    size_t d = tr->dim;
+    if (tr->rotation != AC_ROOT_NO_ROTATION) {
+        size_t rs = rotation_size(tr);
+        double scratch[4];
+        for (size_t i = 0; i < m; i++)
+            rigid_delta(tr, dk[i], u0[i], u1[i], translation + i * tr->channels,
+                        rotation ? rotation + i * rs : scratch);
+    } else if (d == 1 && tr->interpolation == AC_ROOT_LINEAR && tr->one_step) {
+        /* the common case spelled out: one channel, linear keys */
+        const double *ph = tr->phase, *p = tr->pos, *sl = tr->slope;
+        const uint32_t *table = tr->table;
+        double D = tr->stride[0], bins = tr->bins_d;
+        for (size_t i = 0; i < m; i++) {
+            int j0 = (int)table[(int)(u0[i] * bins)], j1 = (int)table[(int)(u1[i] * bins)];
+            j0 += ph[j0 + 1] <= u0[i];
+            j1 += ph[j1 + 1] <= u1[i];
+            translation[i] = dk[i] * D + ((p[j1] + (u1[i] - ph[j1]) * sl[j1]) -
+                                          (p[j0] + (u0[i] - ph[j0]) * sl[j0]));
+        }
+    } else {
+        for (size_t i = 0; i < m; i++)
+            translation_delta(tr, dk[i], u0[i], u1[i], translation + i * d);
+    }
+}
+
+/* Splits a block of times (step s: 0 or 1) into cycles and phases; returns 1
+   when one of them is invalid (those become cycle 0, phase 0). */
+static inline int split_block(const double *t, size_t s, double T, double mc, double *k,
+                              double *u, size_t m)
+{
+    int bad = 0;
+    for (size_t i = 0; i < m; i++)
+        bad |= split_one(t[i * s], T, mc, &k[i], &u[i]) ^ 1;
+    return bad;
+}
+
+/* The delta loop, in blocks: a branch-free pass that splits the times
+   (vectorized; invalid times become 0 and are diagnosed afterwards), then the
+   table lookups and the local differences. */
 AC_VECTORIZED
-static int delta_translation_loop(const ac_looptrack *tr, const double *t0, const double *t1,
-                                  size_t s0, size_t s1, double *out, size_t n)
+static int delta_loop(const ac_looptrack *tr, const double *t0, const double *t1, size_t s0,
+                      size_t s1, double *translation, double *rotation, size_t n)
 {
     double T = tr->duration, mc = tr->max_cycles;
-    size_t d = tr->dim;
+    double k0[BLOCK], u0[BLOCK], k1[BLOCK], u1[BLOCK];
+    size_t ts = tr->channels, rs = rotation_size(tr);
     int bad = 0;
-    if (d == 1 && tr->interpolation == AC_ROOT_LINEAR) {
-        /* the common case, spelled out: one channel, linear keys */
-        const double *ph = tr->phase, *iw = tr->inv_width, *p = tr->pos;
-        const size_t *table = tr->table, k = tr->k;
-        double D = tr->stride[0], bins = (double)tr->bins;
-        for (size_t i = 0; i < n; i++) {
-            double k0, u0, k1, u1;
-            size_t j0, j1;
-            bad |= (split_one(t0[i * s0], T, mc, &k0, &u0) &
-                    split_one(t1[i * s1], T, mc, &k1, &u1)) ^ 1;
-            j0 = ac_segment_find(ph, k, u0, table[(size_t)(u0 * bins)]);
-            j1 = ac_segment_find(ph, k, u1, table[(size_t)(u1 * bins)]);
-            out[i] = (k1 - k0) * D +
-                     ((p[j1] + (u1 - ph[j1]) * iw[j1] * (p[j1 + 1] - p[j1])) -
-                      (p[j0] + (u0 - ph[j0]) * iw[j0] * (p[j0 + 1] - p[j0])));
-        }
-        return !bad;
-    }
-    for (size_t i = 0; i < n; i++) {
-        double k0, u0, k1, u1;
-        bad |= (split_one(t0[i * s0], T, mc, &k0, &u0) &
-                split_one(t1[i * s1], T, mc, &k1, &u1)) ^ 1;
-        translation_delta(tr, k1 - k0, u0, u1, out + i * d);
+    for (size_t base = 0; base < n; base += BLOCK) {
+        size_t m = n - base < BLOCK ? n - base : BLOCK;
+        const double *a = t0 + base * s0, *b = t1 + base * s1;
+        /* constant steps give contiguous, vectorizable loops */
+        bad |= s0 ? split_block(a, 1, T, mc, k0, u0, m) : split_block(a, 0, T, mc, k0, u0, m);
+        bad |= s1 ? split_block(b, 1, T, mc, k1, u1, m) : split_block(b, 0, T, mc, k1, u1, m);
+        for (size_t i = 0; i < m; i++)
+            k1[i] -= k0[i]; /* whole cycles between the two times */
+        motion_block(tr, k1, u0, u1, translation + base * ts,
+                     rotation ? rotation + base * rs : NULL, m);
     }
     return !bad;
 }
@@ -404,20 +447,7 @@ ac_status ac_rootmotion_delta(const ac_looptrack *tr, const double *t0, const do
 {
     size_t s0 = steps ? steps[0] : 1, s1 = steps ? steps[1] : 1;
     double T = tr->duration, mc = tr->max_cycles;
-    int ok = 1;
-    if (tr->rotation == AC_ROOT_NO_ROTATION) {
-        ok = delta_translation_loop(tr, t0, t1, s0, s1, translation, n);
-    } else {
-        size_t rs = rotation_size(tr);
-        double scratch[4];
-        for (size_t i = 0; i < n; i++) {
-            double k0, u0, k1, u1;
-            ok &= split_one(t0[i * s0], T, mc, &k0, &u0) & split_one(t1[i * s1], T, mc, &k1, &u1);
-            rigid_delta(tr, k1 - k0, u0, u1, translation + i * tr->channels,
-                        rotation ? rotation + i * rs : scratch);
-        }
-    }
-    if (ok)
+    if (delta_loop(tr, t0, t1, s0, s1, translation, rotation, n))
         return AC_OK;
     for (size_t i = 0; i < n; i++) {
         double k, u;
@@ -488,6 +518,74 @@ static ac_status advance_error(const ac_looptrack *tr, long long cycle, double u
     return time_error(tr, absolute ? "t" : "dt", value, i, err);
 }
 
+/* Relative steps of a block: phase u0 (step sp) plus dt / T (step sv), split
+   into whole cycles dk and the new phase u1; branch-free so it vectorizes.
+   Invalid elements get dk = 0, u0 = u1 = 0 and are diagnosed afterwards. */
+static inline int step_block(const double *phase, size_t sp, const double *dt, size_t sv,
+                             double T, double mc, double *dk, double *u0, double *u1, size_t m)
+{
+    int bad = 0;
+    for (size_t i = 0; i < m; i++) {
+        double u = phase[i * sp], x = dt[i * sv] / T, f, r;
+        int ok = (fabs(x) <= mc) & (u >= 0.0) & (u < 1.0), wrap;
+        x = ok ? u + x : 0.0;
+        f = floor(x);
+        r = x - f;
+        wrap = r >= 1.0;
+        dk[i] = f + (double)wrap;
+        u1[i] = wrap ? 0.0 : r;
+        u0[i] = ok ? u : 0.0;
+        bad |= ok ^ 1;
+    }
+    return bad;
+}
+
+AC_VECTORIZED
+static int advance_loop(const ac_looptrack *tr, const long long *cycle, const double *phase,
+                        const double *value, const size_t s[3], int absolute,
+                        long long *new_cycle, double *new_phase, double *translation,
+                        double *rotation, size_t n)
+{
+    double T = tr->duration, mc = tr->max_cycles;
+    double dk[BLOCK], u0[BLOCK], u1[BLOCK];
+    size_t ts = tr->channels, rs = rotation_size(tr);
+    int bad = 0;
+    for (size_t base = 0; base < n; base += BLOCK) {
+        size_t m = n - base < BLOCK ? n - base : BLOCK;
+        const long long *c = cycle + base * s[0];
+        const double *ph = phase + base * s[1], *v = value + base * s[2];
+        if (absolute) {
+            bad |= s[2] ? split_block(v, 1, T, mc, dk, u1, m) : split_block(v, 0, T, mc, dk, u1, m);
+            for (size_t i = 0; i < m; i++) {
+                double u = ph[i * s[1]];
+                int ok = (u >= 0.0) & (u < 1.0) & cycle_ok(c[i * s[0]]);
+                new_cycle[base + i] = (long long)dk[i]; /* |k| <= max_cycles <= 2^52 */
+                dk[i] = ok ? dk[i] - (double)c[i * s[0]] : 0.0;
+                u0[i] = ok ? u : 0.0;
+                bad |= ok ^ 1;
+            }
+        } else {
+            if (s[1] && s[2])
+                bad |= step_block(ph, 1, v, 1, T, mc, dk, u0, u1, m);
+            else if (s[1])
+                bad |= step_block(ph, 1, v, 0, T, mc, dk, u0, u1, m);
+            else
+                bad |= step_block(ph, s[1], v, s[2], T, mc, dk, u0, u1, m);
+            for (size_t i = 0; i < m; i++) {
+                long long k = c[i * s[0]];
+                int ok = cycle_ok(k) && fabs((double)k + dk[i]) <= MAX_CURSOR_CYCLE;
+                new_cycle[base + i] = ok ? k + (long long)dk[i] : 0;
+                dk[i] = ok ? dk[i] : 0.0;
+                bad |= ok ^ 1;
+            }
+        }
+        memcpy(new_phase + base, u1, m * sizeof *u1);
+        motion_block(tr, dk, u0, u1, translation + base * ts,
+                     rotation ? rotation + base * rs : NULL, m);
+    }
+    return !bad;
+}
+
 ac_status ac_rootmotion_advance(const ac_looptrack *tr, const long long *cycle,
                                 const double *phase, const double *value,
                                 const size_t steps[3], int absolute, long long *new_cycle,
@@ -496,22 +594,8 @@ ac_status ac_rootmotion_advance(const ac_looptrack *tr, const long long *cycle,
 {
     static const size_t all[3] = {1, 1, 1};
     const size_t *s = steps ? steps : all;
-    size_t rs = rotation_size(tr), ch = tr->channels;
-    int bad = 0;
-    double scratch[4];
-    for (size_t i = 0; i < n; i++) {
-        double dk, u1, u0 = phase[i * s[1]];
-        long long nk;
-        int code = advance_one(tr, cycle[i * s[0]], u0, value[i * s[2]], absolute, &dk, &u1,
-                               &nk);
-        bad |= code;
-        if (code)
-            u0 = 0.0; /* keep the evaluation in range; diagnosed below */
-        new_cycle[i] = nk;
-        new_phase[i] = u1;
-        motion(tr, dk, u0, u1, translation + i * ch, rotation ? rotation + i * rs : scratch);
-    }
-    if (!bad)
+    if (advance_loop(tr, cycle, phase, value, s, absolute, new_cycle, new_phase, translation,
+                     rotation, n))
         return AC_OK;
     for (size_t i = 0; i < n; i++) {
         double dk, u1, u0 = phase[i * s[1]];
@@ -520,6 +604,7 @@ ac_status ac_rootmotion_advance(const ac_looptrack *tr, const long long *cycle,
         if (code)
             return advance_error(tr, c, u0, value[i * s[2]], absolute, code, i, err);
     }
+    AC_ASSERT(0 && "advance loop reported a failure the diagnosis did not find");
     return ac_fail(err, AC_ERR_VALUE, 0, "dt", value[0], "internal check failed");
 }
 
@@ -543,9 +628,9 @@ static ac_status validate(const double *times, const double *positions, size_t k
                           ac_root_rotation rotation, const double *rotations, int up_axis,
                           double max_cycles, ac_error *err)
 {
-    if (k < 2)
+    if (k < 2 || k > 0xFFFFFFF0u)
         return ac_fail(err, AC_ERR_VALUE, 0, "times", (double)k,
-                       "must hold at least 2 keys (this is their count)");
+                       "must hold from 2 to 2^32 - 16 keys (this is their count)");
     if (channels < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, "positions", 0.0, "must have at least 1 channel");
     if (interpolation != AC_ROOT_LINEAR && interpolation != AC_ROOT_CUBIC)
@@ -648,6 +733,33 @@ static void catmull_rom(ac_looptrack *tr, const double *times, double *v)
     }
 }
 
+/* The smallest power of two >= 4(k-1) bins (at most 2^16) such that no bin
+   holds two keys strictly inside it: the phase lookup then needs at most one
+   step from the table's segment. */
+static size_t choose_bins(const double *phase, size_t k, int *one_step)
+{
+    const size_t max_bins = (size_t)1 << 16;
+    size_t bins = 4;
+    while (bins < 4 * (k - 1) && bins < max_bins)
+        bins *= 2;
+    for (;; bins *= 2) {
+        int ok = 1;
+        size_t last = (size_t)-1;
+        for (size_t m = 1; m + 1 < k && ok; m++) {
+            double x = phase[m] * (double)bins;
+            size_t b = (size_t)x;
+            if ((double)b == x)
+                continue; /* at the start of its bin: the table has it */
+            ok = b != last;
+            last = b;
+        }
+        if (ok || bins >= max_bins) {
+            *one_step = ok;
+            return bins;
+        }
+    }
+}
+
 ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                                const double *positions, size_t k, size_t channels,
                                ac_root_interpolation interpolation,
@@ -655,7 +767,7 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                                int up_axis, double max_cycles, ac_error *err)
 {
     ac_looptrack *tr;
-    size_t dim, bins, doubles;
+    size_t dim, bins = 4, doubles;
     double *block;
     ac_status st;
     *track = NULL;
@@ -663,17 +775,20 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                        up_axis, max_cycles, err)))
         return st;
     dim = rotation == AC_ROOT_NO_ROTATION ? channels : 3;
-    for (bins = 4; bins < 4 * k && bins < ((size_t)1 << 16); bins *= 2)
-        ;
     if (dim > ((size_t)1 << 40) / k)
         return ac_fail(err, AC_ERR_NOMEM, 0, "positions", (double)dim, "are too many");
     /* phase k, inv_width k, pos k*dim, m0 and m1 k*dim each, stride dim,
-       yaw k, quat 4k, velocities k*dim */
-    doubles = 2 * k + 4 * k * dim + dim + k + 4 * k;
+       yaw k, quat 4k, velocities k*dim, slope k*dim */
+    doubles = 2 * k + 5 * k * dim + dim + k + 4 * k;
     tr = calloc(1, sizeof *tr);
     block = calloc(doubles, sizeof *block);
-    if (tr)
+    if (tr && block) {
+        for (size_t i = 0; i < k; i++)
+            block[i] = times[i] / times[k - 1];
+        block[k - 1] = 1.0;
+        bins = choose_bins(block, k, &tr->one_step);
         tr->table = malloc((bins + 1) * sizeof *tr->table);
+    }
     if (!tr || !block || !tr->table) {
         if (tr)
             free(tr->table);
@@ -689,6 +804,7 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
     tr->duration = times[k - 1];
     tr->max_cycles = max_cycles;
     tr->bins = bins;
+    tr->bins_d = (double)bins;
     tr->phase = block;
     tr->inv_width = tr->phase + k;
     tr->pos = tr->inv_width + k;
@@ -697,20 +813,17 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
     tr->stride = tr->m1 + k * dim;
     tr->yaw = tr->stride + dim;
     tr->quat = tr->yaw + k;
+    tr->slope = tr->quat + 4 * k + k * dim;
     {
         double *vel = tr->quat + 4 * k;
-        double T = tr->duration;
         size_t j = 0;
-        for (size_t i = 0; i < k; i++)
-            tr->phase[i] = times[i] / T;
-        tr->phase[k - 1] = 1.0;
         for (size_t i = 0; i + 1 < k; i++)
             tr->inv_width[i] = 1.0 / (tr->phase[i + 1] - tr->phase[i]);
         for (size_t b = 0; b <= bins; b++) {
             double u = (double)b / (double)bins;
             while (j + 2 < k && tr->phase[j + 1] <= u)
                 j++;
-            tr->table[b] = j;
+            tr->table[b] = (uint32_t)j;
         }
 
         if (rotation == AC_ROOT_NO_ROTATION) {
@@ -761,6 +874,10 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
             for (size_t c = 0; c < channels; c++)
                 tr->stride[c] = positions[(k - 1) * channels + c] - positions[c];
         }
+        for (size_t i = 0; i + 1 < k; i++)
+            for (size_t c = 0; c < dim; c++)
+                tr->slope[i * dim + c] =
+                    (tr->pos[(i + 1) * dim + c] - tr->pos[i * dim + c]) * tr->inv_width[i];
         if (interpolation == AC_ROOT_CUBIC) {
             catmull_rom(tr, times, vel);
             for (size_t i = 0; i + 1 < k; i++) {
@@ -772,7 +889,8 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
             }
         }
         for (size_t i = 0; i < k * dim; i++)
-            if (!ac_finite(tr->m0[i]) || !ac_finite(tr->m1[i]) || !ac_finite(tr->pos[i])) {
+            if (!ac_finite(tr->m0[i]) || !ac_finite(tr->m1[i]) || !ac_finite(tr->pos[i]) ||
+                !ac_finite(tr->slope[i])) {
                 ac_rootmotion_destroy(tr);
                 return ac_fail(err, AC_ERR_OVERFLOW, i, "positions", positions[i % (k * channels)],
                                "give tangents or offsets that are not representable");
