@@ -213,7 +213,7 @@ class LoopTrack:
         func = "LoopTrack.split"
         t = _contiguous(as_float64(func, "t", t))
         cycle, phase = np.empty(t.shape), np.empty(t.shape)
-        _core._rootmotion_split(func, self._handle, t, cycle, phase)
+        _core._rootmotion_split(func, "t", self._handle, t, cycle, phase)
         cycle = cycle.astype(np.int64)
         return results((cycle, phase), None)
 
@@ -336,7 +336,7 @@ class RootMotionCursor:
     def _split(self, func, time):
         t = _contiguous(as_float64(func, "time", time))
         cycle, phase = np.empty(t.shape), np.empty(t.shape)
-        _core._rootmotion_split(func, self._track._handle, t, cycle, phase)
+        _core._rootmotion_split(func, "time", self._track._handle, t, cycle, phase)
         return cycle.astype(np.longlong), phase
 
     track = property(lambda self: self._track, doc="The LoopTrack played.")

@@ -18,7 +18,6 @@
 #include "ac_internal.h"
 
 #define TWO_PI 6.283185307179586476925287
-#define MAX_CURSOR_CYCLE 9007199254740992.0 /* 2^53: cycles stay exact integers */
 #define QUAT_TOLERANCE 1e-6
 
 struct ac_looptrack {
@@ -474,7 +473,7 @@ static inline int advance_one(const ac_looptrack *tr, long long cycle, double u0
                               double value, int absolute, double *dk, double *u1,
                               long long *nk)
 {
-    double T = tr->duration, mc = tr->max_cycles, k1, target;
+    double T = tr->duration, mc = tr->max_cycles, k1;
     int ok_state = u0 >= 0.0 && u0 < 1.0 && cycle_ok(cycle);
     int ok_value;
     if (absolute) {
@@ -489,8 +488,7 @@ static inline int advance_one(const ac_looptrack *tr, long long cycle, double u0
         r = x - f;
         *dk = f + (double)(r >= 1.0);
         *u1 = r >= 1.0 ? 0.0 : r;
-        target = (double)cycle + *dk;
-        if (ok_value && ok_state && !(fabs(target) <= MAX_CURSOR_CYCLE)) {
+        if (ok_value && ok_state && !cycle_ok(cycle + (long long)*dk)) {
             *nk = cycle;
             return AC_ERR_OVERFLOW;
         }
@@ -573,8 +571,9 @@ static int advance_loop(const ac_looptrack *tr, const long long *cycle, const do
                 bad |= step_block(ph, s[1], v, s[2], T, mc, dk, u0, u1, m);
             for (size_t i = 0; i < m; i++) {
                 long long k = c[i * s[0]];
-                int ok = cycle_ok(k) && fabs((double)k + dk[i]) <= MAX_CURSOR_CYCLE;
-                new_cycle[base + i] = ok ? k + (long long)dk[i] : 0;
+                long long nk = cycle_ok(k) ? k + (long long)dk[i] : 0; /* no overflow */
+                int ok = cycle_ok(k) && cycle_ok(nk);
+                new_cycle[base + i] = ok ? nk : 0;
                 dk[i] = ok ? dk[i] : 0.0;
                 bad |= ok ^ 1;
             }

@@ -124,23 +124,25 @@ static PyObject *create(PyObject *self, PyObject *args)
 
 static PyObject *split(PyObject *self, PyObject *args)
 {
-    const char *func;
+    const char *func, *arg;
     ac_looptrack *tr;
     PyArrayObject *t, *cycle, *phase;
     npy_intp n;
     ac_error err;
     ac_status st;
     (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&:_rootmotion_split", &func, track_converter, &tr,
-                          acpy_f64, &t, acpy_f64_out, &cycle, acpy_f64_out, &phase))
+    if (!PyArg_ParseTuple(args, "ssO&O&O&O&:_rootmotion_split", &func, &arg, track_converter,
+                          &tr, acpy_f64, &t, acpy_f64_out, &cycle, acpy_f64_out, &phase))
         return NULL;
     if (!acpy_same_shape(func, "cycle", cycle, t) || !acpy_same_shape(func, "phase", phase, t))
         return NULL;
     n = PyArray_SIZE(t);
     ACPY_RUN(n, st = ac_rootmotion_split(tr, ACPY_F64(t), ACPY_F64(cycle), ACPY_F64(phase),
                                          (size_t)n, &err));
-    if (st)
+    if (st) {
+        err.arg = arg; /* the caller's name for the times */
         return acpy_raise(func, &err, PyArray_NDIM(t), PyArray_DIMS(t));
+    }
     Py_RETURN_NONE;
 }
 
@@ -256,7 +258,7 @@ static PyMethodDef methods[] = {
     {"_rootmotion_create", create, METH_VARARGS,
      "_rootmotion_create(func, times, positions, interpolation, kind, rotations_or_None, "
      "up_axis, max_cycles) -> track capsule"},
-    {"_rootmotion_split", split, METH_VARARGS, "_rootmotion_split(func, track, t, cycle, phase)"},
+    {"_rootmotion_split", split, METH_VARARGS, "_rootmotion_split(func, arg, track, t, cycle, phase); arg names t in errors"},
     {"_rootmotion_sample", sample, METH_VARARGS,
      "_rootmotion_sample(func, track, phase, position, rotation_or_None)"},
     {"_rootmotion_delta", delta, METH_VARARGS,
