@@ -98,8 +98,8 @@ class LoopTrack:
         channel 1; ``up_axis`` is not used. Yaw needs 2 or 3 channels and
         quaternions need 3; other shapes are a ValueError.
     max_cycles : float
-        Bound on ``|t / T|`` for every time given later (default 10^6): times
-        beyond it are a ValueError rather than a silent loss of phase
+        Bound on ``|t / T|`` for every time given later (default 10^6, at
+        most 2^50): times beyond it are a ValueError rather than a silent loss of phase
         precision. Use :class:`RootMotionCursor` for long play sessions.
 
     Examples
@@ -137,8 +137,8 @@ class LoopTrack:
             max_cycles = float(max_cycles)
         except (TypeError, ValueError):
             raise ValueError(f"{func}: max_cycles must be a real number, got {max_cycles!r}") from None
-        if not (math.isfinite(max_cycles) and 0 < max_cycles <= 2.0**52):
-            raise ValueError(f"{func}: max_cycles is {max_cycles!r} (must lie in (0, 2^52])")
+        if not (math.isfinite(max_cycles) and 0 < max_cycles <= 2.0**50):
+            raise ValueError(f"{func}: max_cycles is {max_cycles!r} (must lie in (0, 2^50])")
         vector = positions.ndim == 2
         table = positions if vector else positions[:, None]
         kind = "none"

@@ -270,18 +270,45 @@ static inline void motion(const ac_looptrack *tr, double dk, double u0, double u
 
 /* ------------------------------------------------------------------- split */
 
-/* k = floor(t/T), u = t/T - k in [0, 1); returns 0 (and k = u = 0) when t is
-   not finite or |t/T| > max_cycles. Branch-free. */
-static inline int split_one(double t, double T, double max_cycles, double *k, double *u)
+/* x where mask is all ones, 0.0 where it is zero. A blend of bits rather than
+   a conditional expression: under the default -ftrapping-math GCC turns
+   `c ? a - 1 : a` into a branch it may not if-convert, which stops the loop
+   from vectorizing. */
+static inline double bits_and(double x, uint64_t mask)
 {
-    double x = t / T, f, r;
-    int ok = fabs(x) <= max_cycles, wrap;
-    x = ok ? x : 0.0;
-    f = floor(x);
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    b &= mask;
+    memcpy(&x, &b, sizeof b);
+    return x;
+}
+
+static inline uint64_t mask_of(int64_t cond) { return -(uint64_t)cond; }
+
+/* floor(x) for |x| <= 2^51, with no libm call (which GCC keeps scalar):
+   adding and subtracting 2^52 rounds x to an integer n in the default
+   round-to-nearest mode, and n > x means it rounded up. */
+static inline double floor_small(double x)
+{
+    double big = copysign(4503599627370496.0, x);
+    double n = (x + big) - big;
+    return n - bits_and(1.0, mask_of(n > x));
+}
+
+/* k = floor(t/T), u = t/T - k in [0, 1); returns 0 (and k = u = 0) when t is
+   not finite or |t/T| > max_cycles (at most 2^50). Branch-free, so loops over
+   it vectorize. */
+static inline int64_t split_one(double t, double T, double max_cycles, double *k, double *u)
+{
+    double x = t / T, f, r, wrap;
+    int64_t ok = fabs(x) <= max_cycles;
+    x = bits_and(x, mask_of(ok));
+    f = floor_small(x);
     r = x - f;
-    wrap = r >= 1.0; /* t/T = -tiny: 1 - tiny rounds to 1 */
-    *k = f + (double)wrap;
-    *u = wrap ? 0.0 : r;
+    /* t/T = -tiny: 1 - tiny rounds to 1, which is the next cycle's phase 0 */
+    wrap = bits_and(1.0, mask_of(r >= 1.0));
+    *k = f + wrap;
+    *u = r - wrap;
     return ok;
 }
 
@@ -299,7 +326,7 @@ AC_VECTORIZED
 static int split_loop(double T, double max_cycles, const double *t, double *cycle,
                       double *phase, size_t n)
 {
-    int bad = 0;
+    int64_t bad = 0;
     for (size_t i = 0; i < n; i++) {
         double k, u;
         bad |= split_one(t[i], T, max_cycles, &k, &u) ^ 1;
@@ -373,11 +400,40 @@ static size_t rotation_size(const ac_looptrack *tr)
 
 enum { BLOCK = 512 };
 
+#if defined(__GNUC__)
+#define AC_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define AC_ALWAYS_INLINE inline
+#endif
+
+/* The common case spelled out: one channel, linear keys, one-step lookup.
+   Always inlined so that the AVX2 clones of its callers compile it for AVX2. */
+static AC_ALWAYS_INLINE int fast_track(const ac_looptrack *tr)
+{
+    return tr->rotation == AC_ROOT_NO_ROTATION && tr->dim == 1 &&
+           tr->interpolation == AC_ROOT_LINEAR && tr->one_step;
+}
+
+static AC_ALWAYS_INLINE void fast_block(const ac_looptrack *tr, const double *dk,
+                                        const double *u0, const double *u1,
+                                        double *restrict translation, size_t m)
+{
+    const double *ph = tr->phase, *p = tr->pos, *sl = tr->slope;
+    const uint32_t *table = tr->table;
+    double D = tr->stride[0], bins = tr->bins_d;
+    for (size_t i = 0; i < m; i++) {
+        int j0 = (int)table[(int)(u0[i] * bins)], j1 = (int)table[(int)(u1[i] * bins)];
+        j0 += ph[j0 + 1] <= u0[i];
+        j1 += ph[j1 + 1] <= u1[i];
+        translation[i] = dk[i] * D + ((p[j1] + (u1[i] - ph[j1]) * sl[j1]) -
+                                      (p[j0] + (u0[i] - ph[j0]) * sl[j0]));
+    }
+}
+
 /* Motions of a block of m intervals given as whole cycles dk and phases
    u0 -> u1 (all valid). */
-static inline void motion_block(const ac_looptrack *tr, const double *dk, const double *u0,
-                                const double *u1, double *translation, double *rotation,
-                                size_t m)
+static void motion_block(const ac_looptrack *tr, const double *dk, const double *u0,
+                         const double *u1, double *translation, double *rotation, size_t m)
 {
     size_t d = tr->dim;
     if (tr->rotation != AC_ROOT_NO_ROTATION) {
@@ -386,18 +442,8 @@ static inline void motion_block(const ac_looptrack *tr, const double *dk, const 
         for (size_t i = 0; i < m; i++)
             rigid_delta(tr, dk[i], u0[i], u1[i], translation + i * tr->channels,
                         rotation ? rotation + i * rs : scratch);
-    } else if (d == 1 && tr->interpolation == AC_ROOT_LINEAR && tr->one_step) {
-        /* the common case spelled out: one channel, linear keys */
-        const double *ph = tr->phase, *p = tr->pos, *sl = tr->slope;
-        const uint32_t *table = tr->table;
-        double D = tr->stride[0], bins = tr->bins_d;
-        for (size_t i = 0; i < m; i++) {
-            int j0 = (int)table[(int)(u0[i] * bins)], j1 = (int)table[(int)(u1[i] * bins)];
-            j0 += ph[j0 + 1] <= u0[i];
-            j1 += ph[j1 + 1] <= u1[i];
-            translation[i] = dk[i] * D + ((p[j1] + (u1[i] - ph[j1]) * sl[j1]) -
-                                          (p[j0] + (u0[i] - ph[j0]) * sl[j0]));
-        }
+    } else if (fast_track(tr)) {
+        fast_block(tr, dk, u0, u1, translation, m);
     } else {
         for (size_t i = 0; i < m; i++)
             translation_delta(tr, dk[i], u0[i], u1[i], translation + i * d);
@@ -406,13 +452,13 @@ static inline void motion_block(const ac_looptrack *tr, const double *dk, const 
 
 /* Splits a block of times (step s: 0 or 1) into cycles and phases; returns 1
    when one of them is invalid (those become cycle 0, phase 0). */
-static inline int split_block(const double *t, size_t s, double T, double mc, double *k,
-                              double *u, size_t m)
+static inline int split_block(const double *restrict t, size_t s, double T, double mc,
+                              double *restrict k, double *restrict u, size_t m)
 {
-    int bad = 0;
+    int64_t bad = 0;
     for (size_t i = 0; i < m; i++)
         bad |= split_one(t[i * s], T, mc, &k[i], &u[i]) ^ 1;
-    return bad;
+    return bad != 0;
 }
 
 /* The delta loop, in blocks: a branch-free pass that splits the times
@@ -425,7 +471,7 @@ static int delta_loop(const ac_looptrack *tr, const double *t0, const double *t1
     double T = tr->duration, mc = tr->max_cycles;
     double k0[BLOCK], u0[BLOCK], k1[BLOCK], u1[BLOCK];
     size_t ts = tr->channels, rs = rotation_size(tr);
-    int bad = 0;
+    int bad = 0, fast = fast_track(tr);
     for (size_t base = 0; base < n; base += BLOCK) {
         size_t m = n - base < BLOCK ? n - base : BLOCK;
         const double *a = t0 + base * s0, *b = t1 + base * s1;
@@ -434,8 +480,11 @@ static int delta_loop(const ac_looptrack *tr, const double *t0, const double *t1
         bad |= s1 ? split_block(b, 1, T, mc, k1, u1, m) : split_block(b, 0, T, mc, k1, u1, m);
         for (size_t i = 0; i < m; i++)
             k1[i] -= k0[i]; /* whole cycles between the two times */
-        motion_block(tr, k1, u0, u1, translation + base * ts,
-                     rotation ? rotation + base * rs : NULL, m);
+        if (fast)
+            fast_block(tr, k1, u0, u1, translation + base, m);
+        else
+            motion_block(tr, k1, u0, u1, translation + base * ts,
+                         rotation ? rotation + base * rs : NULL, m);
     }
     return !bad;
 }
@@ -484,7 +533,7 @@ static inline int advance_one(const ac_looptrack *tr, long long cycle, double u0
         double x = value / T, f, r;
         ok_value = fabs(x) <= mc;
         x = ok_value && ok_state ? u0 + x : 0.0;
-        f = floor(x);
+        f = floor_small(x);
         r = x - f;
         *dk = f + (double)(r >= 1.0);
         *u1 = r >= 1.0 ? 0.0 : r;
@@ -522,20 +571,20 @@ static ac_status advance_error(const ac_looptrack *tr, long long cycle, double u
 static inline int step_block(const double *phase, size_t sp, const double *dt, size_t sv,
                              double T, double mc, double *dk, double *u0, double *u1, size_t m)
 {
-    int bad = 0;
+    int64_t bad = 0;
     for (size_t i = 0; i < m; i++) {
-        double u = phase[i * sp], x = dt[i * sv] / T, f, r;
-        int ok = (fabs(x) <= mc) & (u >= 0.0) & (u < 1.0), wrap;
-        x = ok ? u + x : 0.0;
-        f = floor(x);
+        double u = phase[i * sp], x = dt[i * sv] / T, f, r, wrap;
+        int64_t ok = (fabs(x) <= mc) & (u >= 0.0) & (u < 1.0);
+        x = bits_and(u + x, mask_of(ok)); /* |x| <= max_cycles + 1 */
+        f = floor_small(x);
         r = x - f;
-        wrap = r >= 1.0;
-        dk[i] = f + (double)wrap;
-        u1[i] = wrap ? 0.0 : r;
-        u0[i] = ok ? u : 0.0;
+        wrap = bits_and(1.0, mask_of(r >= 1.0));
+        dk[i] = f + wrap;
+        u1[i] = r - wrap;
+        u0[i] = bits_and(u, mask_of(ok));
         bad |= ok ^ 1;
     }
-    return bad;
+    return bad != 0;
 }
 
 AC_VECTORIZED
@@ -547,7 +596,7 @@ static int advance_loop(const ac_looptrack *tr, const long long *cycle, const do
     double T = tr->duration, mc = tr->max_cycles;
     double dk[BLOCK], u0[BLOCK], u1[BLOCK];
     size_t ts = tr->channels, rs = rotation_size(tr);
-    int bad = 0;
+    int bad = 0, fast = fast_track(tr);
     for (size_t base = 0; base < n; base += BLOCK) {
         size_t m = n - base < BLOCK ? n - base : BLOCK;
         const long long *c = cycle + base * s[0];
@@ -579,8 +628,11 @@ static int advance_loop(const ac_looptrack *tr, const long long *cycle, const do
             }
         }
         memcpy(new_phase + base, u1, m * sizeof *u1);
-        motion_block(tr, dk, u0, u1, translation + base * ts,
-                     rotation ? rotation + base * rs : NULL, m);
+        if (fast)
+            fast_block(tr, dk, u0, u1, translation + base, m);
+        else
+            motion_block(tr, dk, u0, u1, translation + base * ts,
+                         rotation ? rotation + base * rs : NULL, m);
     }
     return !bad;
 }
@@ -640,9 +692,9 @@ static ac_status validate(const double *times, const double *positions, size_t k
                        "kind must be none, yaw or quaternion");
     if (up_axis < 0 || up_axis > 2)
         return ac_fail(err, AC_ERR_VALUE, 0, "up_axis", (double)up_axis, "must be 0, 1 or 2");
-    if (!ac_finite(max_cycles) || !(max_cycles > 0.0) || max_cycles > 4503599627370496.0)
+    if (!ac_finite(max_cycles) || !(max_cycles > 0.0) || max_cycles > 1125899906842624.0)
         return ac_fail(err, AC_ERR_VALUE, 0, "max_cycles", max_cycles,
-                       "must lie in (0, 2^52]");
+                       "must lie in (0, 2^50]");
     if (rotation == AC_ROOT_YAW && channels != 2 && channels != 3)
         return ac_fail(err, AC_ERR_VALUE, 0, "positions", (double)channels,
                        "must have 2 or 3 channels with yaw rotations (this is the count)");

@@ -122,7 +122,7 @@ typedef enum ac_root_rotation {
    axis up+1 toward axis up+2 (right-handed); with 2 channels the yaw turns the
    plane from channel 0 toward channel 1 and up_axis is not used. Quaternions
    must have unit length within 1e-6 (they are renormalized). max_cycles in
-   (0, 2^52] bounds |t / T| for every time given later. *track is NULL on
+   (0, 2^50] bounds |t / T| for every time given later. *track is NULL on
    failure; AC_ERR_NOMEM when memory runs out. */
 ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                                const double *positions, size_t k, size_t channels,
