@@ -406,6 +406,16 @@ enum { BLOCK = 512 };
 #define AC_ALWAYS_INLINE inline
 #endif
 
+/* The lookups below are table loads at data-dependent indices: AVX2 would
+   emulate them as element-wise gathers, which measures about 20% slower than
+   plain scalar loads, so the loop is kept scalar by an empty asm statement
+   that makes an index opaque to the vectorizer (GCC and Clang). */
+#if defined(__GNUC__)
+#define KEEP_SCALAR(x) __asm__("" : "+r"(x))
+#else
+#define KEEP_SCALAR(x) ((void)0)
+#endif
+
 /* The common case spelled out: one channel, linear keys, one-step lookup.
    Always inlined so that the AVX2 clones of its callers compile it for AVX2. */
 static AC_ALWAYS_INLINE int fast_track(const ac_looptrack *tr)
@@ -425,6 +435,8 @@ static AC_ALWAYS_INLINE void fast_block(const ac_looptrack *tr, const double *dk
         int j0 = (int)table[(int)(u0[i] * bins)], j1 = (int)table[(int)(u1[i] * bins)];
         j0 += ph[j0 + 1] <= u0[i];
         j1 += ph[j1 + 1] <= u1[i];
+        KEEP_SCALAR(j0);
+        KEEP_SCALAR(j1);
         translation[i] = dk[i] * D + ((p[j1] + (u1[i] - ph[j1]) * sl[j1]) -
                                       (p[j0] + (u0[i] - ph[j0]) * sl[j0]));
     }
