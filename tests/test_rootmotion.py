@@ -571,6 +571,25 @@ def test_properties_and_repr(walk):
     assert cursor.track is walk
 
 
+def test_more_bad_arguments(walk):
+    cursor = RootMotionCursor(walk, [0.0, 0.5])
+    with pytest.raises(ValueError, match=r"RootMotionCursor.advance: dt must be real numbers"):
+        cursor.advance("x")
+    with pytest.raises(ValueError, match=r"RootMotionCursor.advance_to: out\[0\] has shape \(3,\), expected \(2,\)"):
+        cursor.advance_to(1.0, out=np.empty(3))
+    with pytest.raises(ValueError, match=r"LoopTrack: rotations must be real numbers"):
+        LoopTrack([0, 1], np.zeros((2, 2)), rotations=["a", "b"])
+    with pytest.raises(ValueError, match=r"LoopTrack.sample: phase must be real numbers"):
+        walk.sample(None)
+    np.testing.assert_array_equal(cursor.phase, [0.0, 0.5])
+
+
+def test_docstring_examples():
+    import doctest
+    import animcore.rootmotion
+    assert doctest.testmod(animcore.rootmotion).failed == 0
+
+
 def test_public_api():
     for name in ["LoopTrack", "RootDelta", "RootMotionCursor", "RootPose"]:
         assert name in animcore.__all__ and getattr(animcore, name).__doc__
