@@ -126,14 +126,14 @@ static inline size_t loop_segment(const ac_looptrack *tr, double u)
 static inline void local_position(const ac_looptrack *tr, double u, size_t j, double *out)
 {
     size_t d = tr->dim;
-    double w = (u - tr->phase[j]) * tr->inv_width[j];
-    const double *a = tr->pos + j * d, *b = a + d;
+    const double *a = tr->pos + j * d;
     if (tr->interpolation == AC_ROOT_LINEAR) {
         const double *sl = tr->slope + j * d;
-        (void)b;
         for (size_t c = 0; c < d; c++)
             out[c] = a[c] + (u - tr->phase[j]) * sl[c];
     } else {
+        const double *b = a + d;
+        double w = (u - tr->phase[j]) * tr->inv_width[j];
         for (size_t c = 0; c < d; c++) {
             double dxdw;
             ac_hermite_unit(w, a[c], tr->m0[j * d + c], b[c], tr->m1[j * d + c], &out[c],
@@ -257,15 +257,6 @@ static inline void translation_delta(const ac_looptrack *tr, double dk, double u
                 out[c0 + c] = dk * tr->stride[c0 + c] + (p1[c] - p0[c]);
         }
     }
-}
-
-static inline void motion(const ac_looptrack *tr, double dk, double u0, double u1,
-                          double *translation, double *rotation)
-{
-    if (tr->rotation == AC_ROOT_NO_ROTATION)
-        translation_delta(tr, dk, u0, u1, translation);
-    else
-        rigid_delta(tr, dk, u0, u1, translation, rotation);
 }
 
 /* ------------------------------------------------------------------- split */
