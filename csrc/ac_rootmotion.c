@@ -609,7 +609,7 @@ static int advance_loop(const ac_looptrack *tr, const long long *cycle, const do
             for (size_t i = 0; i < m; i++) {
                 double u = ph[i * s[1]];
                 int ok = (u >= 0.0) & (u < 1.0) & cycle_ok(c[i * s[0]]);
-                new_cycle[base + i] = (long long)dk[i]; /* |k| <= max_cycles <= 2^52 */
+                new_cycle[base + i] = (long long)dk[i]; /* |k| <= max_cycles <= 2^50 */
                 dk[i] = ok ? dk[i] - (double)c[i * s[0]] : 0.0;
                 u0[i] = ok ? u : 0.0;
                 bad |= ok ^ 1;
