@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy.spatial.transform import Rotation
@@ -395,6 +395,8 @@ def test_cursor_error_changes_nothing(walk):
         RootMotionCursor("walk")
     with pytest.raises(ValueError, match=r"RootMotionCursor: time at index \(\) is nan"):
         RootMotionCursor(walk, np.nan)
+    with pytest.raises(ValueError, match=r"RootMotionCursor: time at index \(1,\) is -5000000.0 \(must satisfy \|time/duration\| <= max_cycles=1000000"):
+        RootMotionCursor(walk, [0, -5e6])
 
 
 def test_cursor_cycle_overflow():
@@ -569,6 +571,21 @@ def test_properties_and_repr(walk):
     cursor = RootMotionCursor(walk, 2.5)
     assert "cycle=2" in repr(cursor) and "phase=0.5" in repr(cursor)
     assert cursor.track is walk
+
+
+@given(st.data())
+def test_cursors_of_any_shape_match_delta(data):
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4))
+    start = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-50, 50)))
+    dt_shape = data.draw(hnp.broadcastable_shapes(shape, max_dims=len(shape), min_side=0))
+    assume(np.broadcast_shapes(dt_shape, shape) == shape)
+    dt = data.draw(hnp.arrays(np.float64, dt_shape, elements=st.floats(-5, 5)))
+    track = LoopTrack(ARTICLE_TIMES, np.column_stack([ARTICLE_POSITIONS, ARTICLE_TIMES]))
+    cursor = RootMotionCursor(track, start)
+    got = cursor.advance(dt)
+    assert got.shape == shape + (2,)
+    np.testing.assert_allclose(got, track.delta(start, start + dt), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(cursor.time, np.broadcast_to(start + dt, shape), rtol=0, atol=1e-9)
 
 
 def test_more_bad_arguments(walk):

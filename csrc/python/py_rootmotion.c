@@ -140,7 +140,14 @@ static PyObject *split(PyObject *self, PyObject *args)
     ACPY_RUN(n, st = ac_rootmotion_split(tr, ACPY_F64(t), ACPY_F64(cycle), ACPY_F64(phase),
                                          (size_t)n, &err));
     if (st) {
-        err.arg = arg; /* the caller's name for the times */
+        static const char bound[] = "must satisfy |t/";
+        if (strncmp(err.detail, bound, sizeof bound - 1) == 0) { /* the caller's name */
+            char detail[AC_DETAIL_SIZE];
+            PyOS_snprintf(detail, sizeof detail, "must satisfy |%s/%s", arg,
+                          err.detail + sizeof bound - 1);
+            memcpy(err.detail, detail, sizeof detail);
+        }
+        err.arg = arg;
         return acpy_raise(func, &err, PyArray_NDIM(t), PyArray_DIMS(t));
     }
     Py_RETURN_NONE;
