@@ -9,6 +9,7 @@ from .hermite import (HermiteSample, HermiteSegment, hermite, tangent_to_velocit
 from .curves import Curve, CurveSample, KeySlopes, Overshoot
 from .snapshot import (PushResult, SampleMode, SampleResult, SnapshotBuffer, SnapshotTimeline,
                        Snapshots)
+from .rootmotion import LoopTrack, RootDelta, RootMotionCursor, RootPose
 
 __version__ = "0.1.0"
 
@@ -30,4 +31,9 @@ __all__ = [
     "SnapshotBuffer",
     "SnapshotTimeline",
     "Snapshots",
+    # root motion
+    "LoopTrack",
+    "RootDelta",
+    "RootMotionCursor",
+    "RootPose",
 ]

@@ -16,6 +16,7 @@ import numpy as np
 
 from .curves import Curve
 from .hermite import hermite
+from .rootmotion import LoopTrack, RootMotionCursor
 from .snapshot import SnapshotBuffer, SnapshotTimeline
 
 
@@ -261,11 +262,73 @@ def bench_snapshot(scale: float, repeats: int) -> list[Comparison]:
     return results
 
 
+# ---- rootmotion ----
+
+def numpy_loop_delta(times, positions, t0, t1):
+    """Root motion of a looping linear track in plain NumPy: np.floor splits the
+    times, np.interp samples the phases; the baseline of `LoopTrack.delta`."""
+    T = times[-1]
+    stride = positions[-1] - positions[0]
+    x0, x1 = t0 / T, t1 / T
+    k0, k1 = np.floor(x0), np.floor(x1)
+    u0, u1 = x0 - k0, x1 - k1
+    return (k1 - k0) * stride + (np.interp(u1 * T, times, positions)
+                                 - np.interp(u0 * T, times, positions))
+
+
+class NumpyCursors:
+    """Playback cursors (int64 cycle, phase) advanced in plain NumPy: the
+    baseline of `RootMotionCursor.advance`."""
+
+    def __init__(self, times, positions, start):
+        self.times, self.positions = times, positions
+        x = start / times[-1]
+        self.cycle = np.floor(x).astype(np.int64)
+        self.phase = x - self.cycle
+
+    def advance(self, dt):
+        T = self.times[-1]
+        x = self.phase + dt / T
+        dk = np.floor(x)
+        u = x - dk
+        motion = dk * (self.positions[-1] - self.positions[0]) + (
+            np.interp(u * T, self.times, self.positions)
+            - np.interp(self.phase * T, self.times, self.positions))
+        self.cycle += dk.astype(np.int64)
+        self.phase = u
+        return motion
+
+
+def bench_rootmotion(scale: float, repeats: int) -> list[Comparison]:
+    rng = np.random.default_rng(0)
+    keys = 30
+    times = np.concatenate([[0.0], np.sort(rng.uniform(0.0, 1.2, keys - 2)), [1.2]])
+    positions = np.cumsum(np.concatenate([[0.0], rng.uniform(0.01, 0.2, keys - 1)]))
+    track = LoopTrack(times, positions)
+    n = max(1, int(10**7 * scale))
+    t0 = rng.uniform(-50.0, 50.0, n)
+    t1 = t0 + rng.uniform(-3.0, 3.0, n)
+    m = max(1, int(10**6 * scale))
+    start = rng.uniform(0.0, 1000.0, m)
+    cursors = RootMotionCursor(track, start)
+    baseline = NumpyCursors(times, positions, start)
+    dt = 1.0 / 60.0
+    return [
+        compare("rootmotion LoopTrack.delta (30 keys)", n, lambda: track.delta(t0, t1),
+                "np.floor + np.interp in plain NumPy", lambda: numpy_loop_delta(times, positions, t0, t1),
+                repeats, target=8),
+        compare("rootmotion RootMotionCursor.advance", m, lambda: cursors.advance(dt),
+                "int64 cycle + phase in plain NumPy", lambda: baseline.advance(dt),
+                repeats, target=5),
+    ]
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
     "curves": bench_curves,
     "snapshot": bench_snapshot,
+    "rootmotion": bench_rootmotion,
 }
 
 

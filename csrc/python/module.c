@@ -14,6 +14,7 @@ static int (*const domains[])(PyObject *) = {
     acpy_hermite_init,
     acpy_curve_init,
     acpy_snapshot_init,
+    acpy_rootmotion_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);

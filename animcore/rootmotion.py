@@ -1,0 +1,415 @@
+"""Root motion of looping clips: exact deltas across cycles, turning loops and a
+playback cursor.
+
+A looping clip of duration ``T`` seconds plays at unrolled time ``t``. The time
+splits into a cycle ``k = floor(t / T)`` (also for negative ``t``) and a phase
+``u = t / T - k`` in ``[0, 1)``. One cycle moves the root by the stride
+``D = p(1) - p(0)``, so the motion from ``t0`` to ``t1`` is::
+
+    delta(t0, t1) = (k1 - k0) * D + p(u1) - p(u0)
+
+a cycle difference (one multiplication) plus a local difference. Subtracting
+two phases alone is the classic bug: from 0.9 s to 1.1 s the character of
+article 001 steps *back* 1.8 m instead of forward 0.2 m.
+
+With rotations the root pose is a rigid transform ``P(u)`` and one cycle moves
+the character by ``C = P(0)^-1 P(1)``; the motion from ``t0`` to ``t1``,
+expressed in the root frame at ``t0``, is ``F(t0)^-1 F(t1)`` with
+``F(t) = C^k P(0)^-1 P(u)``. ``C^k`` is a closed form for yaw and a power by
+repeated squaring for quaternions: never a loop over cycles.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple, Optional
+
+import numpy as np
+
+from . import _core
+from ._arrays import as_float64, broadcast_inputs, check_out, kernel_operand, results
+
+__all__ = ["LoopTrack", "RootDelta", "RootMotionCursor", "RootPose"]
+
+_KINDS = {"none": 0, "yaw": 1, "quaternion": 2}
+_INTERPOLATIONS = {"linear": 0, "cubic": 1}
+
+
+class RootDelta(NamedTuple):
+    """Rigid motion of a turning root, in the root frame at the start time.
+
+    ``translation`` has the positions' channels; ``rotation`` is a yaw angle in
+    radians wrapped to ``(-pi, pi]`` (yaw tracks) or a unit quaternion
+    ``(x, y, z, w)`` with ``w >= 0`` (quaternion tracks). Applying it to the
+    character's world pose ``W`` gives ``W * delta``."""
+
+    translation: np.ndarray
+    rotation: np.ndarray
+
+
+class RootPose(NamedTuple):
+    """Root pose of a turning track at a phase: world position and rotation
+    (yaw angle in radians as keyed, not wrapped, or a unit quaternion)."""
+
+    position: np.ndarray
+    rotation: np.ndarray
+
+
+def _contiguous(array: np.ndarray) -> np.ndarray:
+    """C-contiguous with the same shape (np.ascontiguousarray turns 0-d into 1-d)."""
+    return array if array.flags.c_contiguous else array.copy(order="C")
+
+
+def _scalar_int(func, name, value) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{func}: {name} must be an integer, got {value!r}")
+    return int(value)
+
+
+class LoopTrack:
+    """A looping root track: key times, root positions and optional rotations.
+
+    Parameters
+    ----------
+    times : array_like, shape (K,)
+        Key times in seconds, strictly increasing from exactly 0 to the clip
+        duration ``T = times[-1] > 0``; K >= 2.
+    positions : array_like, shape (K,) or (K, C)
+        Root positions (e.g. metres) at the keys. ``(K,)`` gives scalar
+        results; ``(K, C)`` gives results with a trailing axis of C channels.
+    interpolation : {"linear", "cubic"}
+        How positions vary between keys. ``"cubic"`` is a Hermite cubic with
+        time-aware Catmull-Rom velocities ``(p[i+1] - p[i-1]) / (t[i+1] - t[i-1])``
+        per second. The loop defines the end keys' neighbours: key 0's left
+        neighbour is key K-2 one cycle earlier (time ``t[K-2] - T``, position
+        moved back by one cycle) and key K-1's right neighbour is key 1 one
+        cycle later, so the unrolled motion is C1 across the seam.
+    rotations : array_like, optional
+        ``(K,)`` yaw angles in radians, or ``(K, 4)`` unit quaternions
+        ``(x, y, z, w)`` (unit length within 1e-6). Rotations interpolate
+        linearly in angle (yaw, taken as keyed: unwrap angles that cross
+        +-pi) or by shortest-arc slerp (quaternions), whatever
+        ``interpolation`` says for positions. With rotations, ``delta``
+        returns a :class:`RootDelta`.
+    up_axis : {0, 1, 2}
+        For yaw with ``(K, 3)`` positions: the axis the yaw turns about
+        (right-handed, so axis ``up+1`` turns toward axis ``up+2``; with the
+        default y up, +90 deg turns z into x). For ``(K, 2)`` positions the two
+        channels are the ground plane and the yaw turns channel 0 toward
+        channel 1; ``up_axis`` is not used. Yaw needs 2 or 3 channels and
+        quaternions need 3; other shapes are a ValueError.
+    max_cycles : float
+        Bound on ``|t / T|`` for every time given later (default 10^6, at
+        most 2^50): times beyond it are a ValueError rather than a silent loss of phase
+        precision. Use :class:`RootMotionCursor` for long play sessions.
+
+    Examples
+    --------
+    >>> track = LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
+    >>> track.delta([0.9, 0.9, 1.1], [1.1, 3.1, 0.9]).round(12)
+    array([ 0.2,  4.2, -0.2])
+    >>> track.split(-0.1)
+    (np.int64(-1), np.float64(0.9))
+    """
+
+    __slots__ = ("_handle", "_times", "_positions", "_rotations", "_kind", "_interpolation",
+                 "_up_axis", "_max_cycles", "_vector", "_stride", "__weakref__")
+
+    def __init__(self, times, positions, *, interpolation: str = "linear", rotations=None,
+                 up_axis: int = 1, max_cycles: float = 1_000_000):
+        func = "LoopTrack"
+        times = np.array(as_float64(func, "times", times), dtype=np.float64)
+        positions = np.array(as_float64(func, "positions", positions), dtype=np.float64)
+        if times.ndim != 1:
+            raise ValueError(f"{func}: times must have shape (K,), got {times.shape}")
+        if times.shape[0] < 2:
+            raise ValueError(f"{func}: times must hold at least 2 keys, got {times.shape[0]}")
+        k = times.shape[0]
+        if positions.ndim not in (1, 2) or positions.shape[0] != k:
+            raise ValueError(f"{func}: positions must have shape ({k},) or ({k}, C), "
+                             f"got {positions.shape}")
+        if positions.ndim == 2 and positions.shape[1] < 1:
+            raise ValueError(f"{func}: positions must have at least 1 channel")
+        if interpolation not in _INTERPOLATIONS:
+            raise ValueError(f"{func}: interpolation is {interpolation!r} "
+                             f"(must be 'linear' or 'cubic')")
+        up_axis = _scalar_int(func, "up_axis", up_axis)
+        if up_axis not in (0, 1, 2):
+            raise ValueError(f"{func}: up_axis is {up_axis} (must be 0, 1 or 2)")
+        try:
+            max_cycles = float(max_cycles)
+        except (TypeError, ValueError):
+            raise ValueError(f"{func}: max_cycles must be a real number, got {max_cycles!r}") from None
+        if not (math.isfinite(max_cycles) and 0 < max_cycles <= 2.0**50):
+            raise ValueError(f"{func}: max_cycles is {max_cycles!r} (must lie in (0, 2^50])")
+        vector = positions.ndim == 2
+        table = positions if vector else positions[:, None]
+        kind = "none"
+        if rotations is not None:
+            rotations = np.array(as_float64(func, "rotations", rotations), dtype=np.float64)
+            channels = table.shape[1]
+            if rotations.shape == (k,):
+                kind = "yaw"
+                if not vector or channels not in (2, 3):
+                    raise ValueError(
+                        f"{func}: yaw rotations need positions of shape ({k}, 2) (ground "
+                        f"plane) or ({k}, 3) (turning about up_axis), got {positions.shape}")
+            elif rotations.shape == (k, 4):
+                kind = "quaternion"
+                if not vector or channels != 3:
+                    raise ValueError(f"{func}: quaternion rotations need positions of shape "
+                                     f"({k}, 3), got {positions.shape}")
+            else:
+                raise ValueError(f"{func}: rotations must have shape ({k},) (yaw angles) or "
+                                 f"({k}, 4) (quaternions x, y, z, w), got {rotations.shape}")
+        self._handle = _core._rootmotion_create(
+            func, np.ascontiguousarray(times), np.ascontiguousarray(table),
+            _INTERPOLATIONS[interpolation], _KINDS[kind],
+            None if rotations is None else np.ascontiguousarray(rotations), up_axis, max_cycles)
+        for a in (times, positions) + (() if rotations is None else (rotations,)):
+            a.flags.writeable = False
+        self._times, self._positions, self._rotations = times, positions, rotations
+        self._kind, self._interpolation = kind, interpolation
+        self._up_axis, self._max_cycles, self._vector = up_axis, max_cycles, vector
+        stride = positions[-1] - positions[0]
+        if vector:
+            stride.flags.writeable = False
+        self._stride = stride
+
+    # -- properties ---------------------------------------------------------
+
+    duration = property(lambda self: float(self._times[-1]),
+                        doc="Clip duration T in seconds (the last key time).")
+    stride = property(lambda self: self._stride,
+                      doc="D = p(T) - p(0): the positions' change over one cycle, in the "
+                          "clip's frame (for a turning track, before any turn of later cycles).")
+    times = property(lambda self: self._times, doc="Key times in seconds (read-only).")
+    positions = property(lambda self: self._positions, doc="Key positions (read-only).")
+    rotations = property(lambda self: self._rotations,
+                         doc="Key yaw angles or quaternions (read-only), or None.")
+    rotation_kind = property(lambda self: self._kind,
+                             doc="'none', 'yaw' or 'quaternion'.")
+    interpolation = property(lambda self: self._interpolation, doc="'linear' or 'cubic'.")
+    up_axis = property(lambda self: self._up_axis, doc="Yaw axis of 3-channel positions.")
+    max_cycles = property(lambda self: self._max_cycles, doc="Bound on |t / T|.")
+
+    @property
+    def channels(self) -> int:
+        """Number of position channels (1 for positions of shape (K,))."""
+        return self._positions.shape[1] if self._vector else 1
+
+    def _channel_shape(self) -> tuple[int, ...]:
+        return (self._positions.shape[1],) if self._vector else ()
+
+    def _rotation_shape(self) -> Optional[tuple[int, ...]]:
+        return {"none": None, "yaw": (), "quaternion": (4,)}[self._kind]
+
+    # -- evaluation ---------------------------------------------------------
+
+    def split(self, t) -> tuple[np.ndarray, np.ndarray]:
+        """Split unrolled times into ``(cycle, phase)``.
+
+        ``cycle = floor(t / T)`` (int64; -0.1 s of a 1 s clip is cycle -1) and
+        ``phase = t / T - cycle`` in ``[0, 1)``. Non-finite ``t`` or
+        ``|t / T| > max_cycles`` is a ValueError naming the index.
+        """
+        func = "LoopTrack.split"
+        t = _contiguous(as_float64(func, "t", t))
+        cycle, phase = np.empty(t.shape), np.empty(t.shape)
+        _core._rootmotion_split(func, "t", self._handle, t, cycle, phase)
+        cycle = cycle.astype(np.int64)
+        return results((cycle, phase), None)
+
+    def sample(self, phase):
+        """Root position at phases in ``[0, 1]`` (``sample(1) - sample(0)`` is the stride).
+
+        Returns positions of shape ``phase.shape + (C,)`` (``phase.shape`` for
+        positions of shape (K,)), or a :class:`RootPose` for a turning track.
+        A phase outside ``[0, 1]`` is a ValueError.
+        """
+        func = "LoopTrack.sample"
+        phase = _contiguous(as_float64(func, "phase", phase))
+        position = np.empty(phase.shape + (self.channels,))
+        rshape = self._rotation_shape()
+        rotation = None if rshape is None else np.empty(phase.shape + rshape)
+        _core._rootmotion_sample(func, self._handle, phase, position, rotation)
+        if not self._vector:
+            position = position.reshape(phase.shape)
+        if rotation is None:
+            return results((position,), None)[0]
+        return RootPose(*results((position, rotation), None))
+
+    def _motion_arrays(self, shape):
+        translation = np.empty(shape + (self.channels,))
+        rshape = self._rotation_shape()
+        rotation = None if rshape is None else np.empty(shape + rshape)
+        return translation, rotation
+
+    def _finish(self, shape, translation, rotation, out):
+        if not self._vector:
+            translation = translation.reshape(shape)
+        if rotation is None:
+            return results((translation,), out)[0]
+        return RootDelta(*results((translation, rotation), out))
+
+    def _check_out(self, func, out, shape):
+        if out is None:
+            return None
+        if self._kind == "none":
+            return check_out(func, out, 1, shape + self._channel_shape())
+        if not isinstance(out, tuple) or len(out) != 2:
+            raise ValueError(f"{func}: out must be a tuple of 2 arrays (translation, rotation)")
+        return (check_out(func, out[:1], 1, shape + self._channel_shape())
+                + check_out(f"{func}: rotation", out[1:], 1, shape + self._rotation_shape()))
+
+    def delta(self, t0, t1, *, out=None):
+        """Root motion from unrolled time ``t0`` to ``t1`` (seconds, broadcast).
+
+        Without rotations: ``(k1 - k0) * D + p(u1) - p(u0)``, of shape
+        ``broadcast(t0, t1) + (C,)`` (no channel axis for positions of shape
+        (K,)). Reversed intervals give the negated motion, and
+        ``delta(a, b) + delta(b, c) == delta(a, c)``.
+
+        With rotations: a :class:`RootDelta`, the rigid motion
+        ``F(t0)^-1 F(t1)`` expressed in the root frame at ``t0``.
+
+        Parameters
+        ----------
+        t0, t1 : array_like
+            Unrolled times in seconds; ``|t / T| <= max_cycles``.
+        out : ndarray or tuple of two ndarrays, optional
+            Receives the translation (and the rotation for turning tracks);
+            left untouched if the call raises. The result *is* ``out``.
+
+        Raises
+        ------
+        ValueError
+            A non-finite time or one beyond ``max_cycles`` cycles, naming the
+            argument and its index in the broadcast shape.
+        """
+        func = "LoopTrack.delta"
+        shape, (a, b) = broadcast_inputs(func, t0=t0, t1=t1)
+        out = self._check_out(func, out, shape)
+        translation, rotation = self._motion_arrays(shape)
+        _core._rootmotion_delta(func, self._handle, a, b, translation, rotation)
+        return self._finish(shape, translation, rotation, out)
+
+    __call__ = delta
+
+    def __repr__(self):
+        extra = "" if self._kind == "none" else f", rotations={self._kind}"
+        shape = "x".join(map(str, self._positions.shape))
+        return (f"LoopTrack({len(self._times)} keys, duration={self.duration!r}, "
+                f"positions {shape}, stride={np.round(self._stride, 12).tolist()!r}, "
+                f"interpolation={self._interpolation!r}{extra})")
+
+
+class RootMotionCursor:
+    """Playback cursors on a :class:`LoopTrack`: the consumer side of root motion.
+
+    Each cursor keeps an integer cycle count and a bounded phase in ``[0, 1)``,
+    never an accumulated float time, so precision does not decay with play
+    time. ``advance``/``advance_to`` return the motion since the last consumed
+    time and consume it; ``reset`` (seek, clip switch, teleport) moves cursors
+    without emitting any motion.
+
+    Parameters
+    ----------
+    track : LoopTrack
+    time : array_like
+        Start times in seconds; one cursor per element (any shape, e.g. one
+        per character).
+
+    Examples
+    --------
+    >>> track = LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
+    >>> cursor = RootMotionCursor(track, 0.9)
+    >>> round(float(cursor.advance(0.2)), 12)
+    0.2
+    """
+
+    __slots__ = ("_track", "_cycle", "_phase")
+
+    def __init__(self, track: LoopTrack, time=0.0):
+        if not isinstance(track, LoopTrack):
+            raise ValueError(f"RootMotionCursor: track must be a LoopTrack, got {type(track).__name__}")
+        self._track = track
+        self._cycle, self._phase = self._split("RootMotionCursor", time)
+
+    def _split(self, func, time):
+        t = _contiguous(as_float64(func, "time", time))
+        cycle, phase = np.empty(t.shape), np.empty(t.shape)
+        _core._rootmotion_split(func, "time", self._track._handle, t, cycle, phase)
+        return cycle.astype(np.longlong), phase
+
+    track = property(lambda self: self._track, doc="The LoopTrack played.")
+    shape = property(lambda self: self._phase.shape, doc="Shape of the cursor array.")
+
+    @property
+    def cycle(self) -> np.ndarray:
+        """Integer cycle counts (int64 copy)."""
+        return self._cycle.astype(np.int64)
+
+    @property
+    def phase(self) -> np.ndarray:
+        """Phases in [0, 1) (copy)."""
+        return self._phase.copy()
+
+    @property
+    def time(self) -> np.ndarray:
+        """Unrolled times ``(cycle + phase) * T`` in seconds (for display: the
+        state itself is the cycle and phase)."""
+        return (self._cycle.astype(np.float64) + self._phase) * self._track.duration
+
+    def _move(self, func, name, value, absolute, out):
+        track = self._track
+        shape = self._phase.shape
+        value = as_float64(func, name, value)
+        try:
+            ok = np.broadcast_shapes(value.shape, shape) == shape
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"{func}: {name} of shape {value.shape} does not broadcast to "
+                             f"the cursors' shape {shape}")
+        operand = kernel_operand(value, shape)
+        out = track._check_out(func, out, shape)
+        translation, rotation = track._motion_arrays(shape)
+        new_cycle, new_phase = np.empty(shape, np.longlong), np.empty(shape)
+        _core._rootmotion_advance(func, track._handle, self._cycle, self._phase, operand,
+                                  absolute, new_cycle, new_phase, translation, rotation)
+        self._cycle, self._phase = new_cycle, new_phase  # committed only on success
+        return track._finish(shape, translation, rotation, out)
+
+    def advance(self, dt, *, out=None):
+        """Move every cursor by ``dt`` seconds (broadcast to the cursors'
+        shape; negative plays backwards) and return the motion, as
+        :meth:`LoopTrack.delta` does. On error nothing moves."""
+        return self._move("RootMotionCursor.advance", "dt", dt, False, out)
+
+    def advance_to(self, t, *, out=None):
+        """Move every cursor to the unrolled time ``t`` and return the motion
+        since the last consumed time. On error nothing moves."""
+        return self._move("RootMotionCursor.advance_to", "t", t, True, out)
+
+    def reset(self, time=0.0) -> None:
+        """Place the cursors at ``time`` without emitting motion (seek, clip
+        switch, teleport). ``time`` broadcasts to the cursors' shape."""
+        func = "RootMotionCursor.reset"
+        shape = self._phase.shape
+        value = as_float64(func, "time", time)
+        try:
+            ok = np.broadcast_shapes(value.shape, shape) == shape
+        except ValueError:
+            ok = False
+        if not ok:
+            raise ValueError(f"{func}: time of shape {value.shape} does not broadcast to "
+                             f"the cursors' shape {shape}")
+        self._cycle, self._phase = self._split(func, np.broadcast_to(value, shape))
+
+    def __repr__(self):
+        if self._phase.size == 1:
+            where = f"cycle={int(self._cycle.reshape(-1)[0])}, phase={float(self._phase.reshape(-1)[0])!r}"
+        else:
+            where = f"shape={self._phase.shape}"
+        return f"RootMotionCursor({where}, duration={self._track.duration!r})"
+
