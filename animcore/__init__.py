@@ -6,6 +6,8 @@ per second, ``tangent`` per normalized segment parameter, ``duration`` and
 """
 from .hermite import (HermiteSample, HermiteSegment, hermite, tangent_to_velocity,
                       velocity_to_tangent)
+from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing, ease,
+                     ease_inverse, easing_kinds)
 
 __version__ = "0.1.0"
 
@@ -15,4 +17,14 @@ __all__ = [
     "hermite",
     "tangent_to_velocity",
     "velocity_to_tangent",
+    # easing
+    "EASING_KINDS",
+    "CubicBezier",
+    "Ease",
+    "Easing",
+    "Steps",
+    "as_easing",
+    "ease",
+    "ease_inverse",
+    "easing_kinds",
 ]
