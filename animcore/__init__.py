@@ -8,6 +8,8 @@ from .hermite import (HermiteSample, HermiteSegment, hermite, tangent_to_velocit
                       velocity_to_tangent)
 from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing, ease,
                      ease_inverse, easing_kinds)
+from .rotations import (RotationCurve, quat_conjugate, quat_from_axis_angle, quat_multiply,
+                        quat_nlerp, quat_normalize, quat_rotate, quat_slerp)
 
 __version__ = "0.1.0"
 
@@ -27,4 +29,13 @@ __all__ = [
     "ease",
     "ease_inverse",
     "easing_kinds",
+    # rotations
+    "RotationCurve",
+    "quat_conjugate",
+    "quat_from_axis_angle",
+    "quat_multiply",
+    "quat_nlerp",
+    "quat_normalize",
+    "quat_rotate",
+    "quat_slerp",
 ]
