@@ -453,3 +453,11 @@ def test_slerp_long_inputs_fast_and_careful_paths_agree():
     t_bad[2999] = -0.25
     with pytest.raises(ValueError, match=r"quat_slerp: t at index \(2999,\) is -0.25"):
         quat_slerp(q0, q1, t_bad)
+
+
+def test_docstring_examples():
+    import doctest
+
+    import animcore.rotations
+    result = doctest.testmod(animcore.rotations)
+    assert result.attempted > 10 and result.failed == 0
