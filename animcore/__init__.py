@@ -10,6 +10,10 @@ from .curves import Curve, CurveSample, KeySlopes, Overshoot
 from .snapshot import (PushResult, SampleMode, SampleResult, SnapshotBuffer, SnapshotTimeline,
                        Snapshots)
 from .rootmotion import LoopTrack, RootDelta, RootMotionCursor, RootPose
+from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing, ease,
+                     ease_inverse, easing_kinds)
+from .rotations import (RotationCurve, quat_conjugate, quat_from_axis_angle, quat_multiply,
+                        quat_nlerp, quat_normalize, quat_rotate, quat_slerp)
 
 __version__ = "0.1.0"
 
@@ -36,4 +40,23 @@ __all__ = [
     "RootDelta",
     "RootMotionCursor",
     "RootPose",
+    # easing
+    "EASING_KINDS",
+    "CubicBezier",
+    "Ease",
+    "Easing",
+    "Steps",
+    "as_easing",
+    "ease",
+    "ease_inverse",
+    "easing_kinds",
+    # rotations
+    "RotationCurve",
+    "quat_conjugate",
+    "quat_from_axis_angle",
+    "quat_multiply",
+    "quat_nlerp",
+    "quat_normalize",
+    "quat_rotate",
+    "quat_slerp",
 ]

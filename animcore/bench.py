@@ -15,8 +15,10 @@ from typing import Callable
 import numpy as np
 
 from .curves import Curve
+from .easing import CubicBezier, ease
 from .hermite import hermite
 from .rootmotion import LoopTrack, RootMotionCursor
+from .rotations import quat_slerp
 from .snapshot import SnapshotBuffer, SnapshotTimeline
 
 
@@ -323,12 +325,83 @@ def bench_rootmotion(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+def numpy_cubic_in_out(u):
+    """Penner's cubic_in_out in plain NumPy, the baseline of `ease`."""
+    v = 1.0 - u
+    return np.where(u < 0.5, 4.0 * u * u * u, 1.0 - 4.0 * v * v * v)
+
+
+def numpy_cubic_bezier(x1, y1, x2, y2, u, tol=1e-12, iterations=8):
+    """CSS cubic-bezier by a vectorized Newton solve of x(t) = u in plain NumPy
+    (no bisection fallback, so it does less than animcore's solver)."""
+    cx = 3.0 * x1
+    bx = 3.0 * (x2 - x1) - cx
+    ax = 1.0 - cx - bx
+    cy = 3.0 * y1
+    by = 3.0 * (y2 - y1) - cy
+    ay = 1.0 - cy - by
+    t = u.copy()
+    for _ in range(iterations):
+        e = ((ax * t + bx) * t + cx) * t - u
+        if np.max(np.abs(e)) <= tol:
+            break
+        d = (3.0 * ax * t + 2.0 * bx) * t + cx
+        t -= e / np.where(d == 0.0, 1.0, d)
+        np.clip(t, 0.0, 1.0, out=t)
+    return ((ay * t + by) * t + cy) * t
+
+
+def bench_easing(scale: float, repeats: int) -> list[Comparison]:
+    n = max(1, int(10**7 * scale))
+    u = np.random.default_rng(0).uniform(0.0, 1.0, n)
+    curve = CubicBezier(0.25, 0.1, 0.25, 1.0)
+    return [
+        compare("easing ease(\"cubic_in_out\", u)", n, lambda: ease("cubic_in_out", u),
+                "same formula in plain NumPy", lambda: numpy_cubic_in_out(u), repeats, target=4),
+        compare("easing CubicBezier(.25, .1, .25, 1)(u)", n, lambda: curve(u),
+                "vectorized NumPy Newton solve", lambda: numpy_cubic_bezier(0.25, 0.1, 0.25, 1.0, u),
+                repeats, target=4),
+    ]
+
+
+def numpy_slerp(q0, q1, t):
+    """Shortest-arc slerp of (N, 4) quaternions in plain NumPy, the baseline
+    of `quat_slerp` (normalizes its inputs as quat_slerp does)."""
+    q0 = q0 / np.linalg.norm(q0, axis=-1, keepdims=True)
+    q1 = q1 / np.linalg.norm(q1, axis=-1, keepdims=True)
+    d = np.einsum("...i,...i->...", q0, q1)
+    q1 = np.where(d[..., None] < 0.0, -q1, q1)
+    d = np.abs(d)
+    theta = np.arccos(np.minimum(d, 1.0))
+    s = np.sin(theta)
+    small = s < 1e-12
+    safe = np.where(small, 1.0, s)
+    w0 = np.where(small, 1.0 - t, np.sin((1.0 - t) * theta) / safe)
+    w1 = np.where(small, t, np.sin(t * theta) / safe)
+    r = w0[..., None] * q0 + w1[..., None] * q1
+    return r / np.linalg.norm(r, axis=-1, keepdims=True)
+
+
+def bench_rotations(scale: float, repeats: int) -> list[Comparison]:
+    n = max(1, int(10**6 * scale))
+    rng = np.random.default_rng(0)
+    q0, q1 = rng.normal(size=(n, 4)), rng.normal(size=(n, 4))
+    t = rng.uniform(0.0, 1.0, n)
+    return [
+        compare("rotations quat_slerp(q0, q1, t)", n, lambda: quat_slerp(q0, q1, t),
+                "shortest-arc slerp in plain NumPy", lambda: numpy_slerp(q0, q1, t),
+                repeats, target=3),
+    ]
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
     "curves": bench_curves,
     "snapshot": bench_snapshot,
     "rootmotion": bench_rootmotion,
+    "easing": bench_easing,
+    "rotations": bench_rotations,
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from .curves import Curve
+from .easing import CubicBezier, ease
 from .hermite import hermite
 from .rootmotion import LoopTrack
 from .snapshot import SnapshotTimeline
@@ -90,12 +91,31 @@ def rootmotion_lines() -> list[str]:
     ]
 
 
+def easing_lines() -> list[str]:
+    u = [0.25, 0.5, 0.75]
+    rate = ease("smoothstep", u, derivative=True)
+    s = ease("smoothstep", u)
+    css = CubicBezier.keyword("ease")
+    # The naive reading of cubic-bezier samples y at the curve parameter t = u
+    # instead of solving x(t) = u first.
+    t = 0.5
+    naive = 3 * (1 - t) ** 2 * t * css.y1 + 3 * (1 - t) * t * t * css.y2 + t**3
+    return [
+        f"smoothstep rate 6u(1-u) at u=0.25/0.5/0.75: {'/'.join(_fmt(r) for r in rate)} "
+        f"(0 at both keys: per-segment easing brakes at every key); s={'/'.join(_fmt(x) for x in s)}, "
+        f"same pose as linear only at u=0.5 | linear rate: 1/1/1",
+        f"CSS ease(0.5)={float(css(0.5)):.9f} (x(t)=u solved to 1e-12) | "
+        f"y at t=u without the solve: {_fmt(naive)}",
+    ]
+
+
 # One entry per domain, in the order the demo prints them.
 SECTIONS = [
     ("Hermite segments with per-second velocities", hermite_lines),
     ("Keyframe curves: slope jumps, hold overshoot, uneven spacing", curves_lines),
     ("Snapshot interpolation across teleports", snapshot_lines),
     ("Root motion of looping clips", rootmotion_lines),
+    ("Easing: time remaps, not path changes", easing_lines),
 ]
 
 

@@ -63,5 +63,7 @@ int acpy_hermite_init(PyObject *module);
 int acpy_curve_init(PyObject *module);
 int acpy_snapshot_init(PyObject *module);
 int acpy_rootmotion_init(PyObject *module);
+int acpy_ease_init(PyObject *module);
+int acpy_quat_init(PyObject *module);
 
 #endif /* ACPY_BINDING_H */

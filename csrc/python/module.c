@@ -15,6 +15,8 @@ static int (*const domains[])(PyObject *) = {
     acpy_curve_init,
     acpy_snapshot_init,
     acpy_rootmotion_init,
+    acpy_ease_init,
+    acpy_quat_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);
