@@ -36,6 +36,17 @@ Tangent policies (``tangents=``), all velocities per second:
 
 Jumps (``jumps=True``) split the keys into pieces at each pair of equal times;
 the policies are applied to each piece on its own.
+
+Easing remaps time, never the path (article 004, section 4.4). ``ease=``
+remaps time inside every segment: at clip time ``t`` in segment ``i`` with
+``u = (t - t[i]) / (t[i+1] - t[i])`` the curve is sampled at
+``t[i] + ease(u) * (t[i+1] - t[i])``, and velocities follow the chain rule
+(multiplied by ``ease'(u)``). It brakes at every key where ``ease'`` is 0
+(smoothstep). :meth:`Curve.remap_time` applies one remap over the whole clip
+instead, and brakes only at its ends. Either way the curve passes through the
+same poses, only at other times; an easing that leaves [0, 1] (back, elastic)
+samples the curve's own neighbouring segment or extrapolation there, so the
+path is still the curve's. Cycling extrapolation repeats the eased keys.
 """
 from __future__ import annotations
 
@@ -46,6 +57,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_out, results
+from .easing import as_easing_for
 
 __all__ = ["Curve", "CurveSample", "KeySlopes", "Overshoot"]
 
@@ -163,6 +175,10 @@ class Curve:
         key ends the segment before it, the right key starts the one after
         and wins at that time. Not at the first or last key; three equal times
         are always an error.
+    ease : str or Easing, optional
+        A per-segment time remap (a kind name such as ``"smoothstep"`` or an
+        easing object such as ``CubicBezier(...)``): each segment reaches the
+        same poses at other times (see the module documentation).
 
     Raises
     ------
@@ -182,14 +198,15 @@ class Curve:
     """
 
     __slots__ = ("_times", "_values", "_interpolation", "_tangents", "_before", "_after",
-                 "_jumps", "_capsule", "_in", "_out")
+                 "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps")
 
     def __init__(self, times, values, *, interpolation: str = "cubic",
                  tangents: str = "catmull_rom", velocities=None, in_velocities=None,
                  out_velocities=None, before: str = "clamp", after: str = "clamp",
-                 jumps: bool = False):
+                 jumps: bool = False, ease=None):
         self._build("Curve", times, values, interpolation, tangents, velocities,
                     in_velocities, out_velocities, before, after, jumps)
+        self._ease = None if ease is None else as_easing_for("Curve", ease)
 
     def _build(self, func, times, values, interpolation, tangents, velocities,
                in_velocities, out_velocities, before, after, jumps):
@@ -244,6 +261,7 @@ class Curve:
         self._interpolation, self._tangents = interpolation, tangents
         self._before, self._after, self._jumps = before, after, bool(jumps)
         self._capsule, self._in, self._out = capsule, key_in, key_out
+        self._ease, self._remaps = None, ()
 
     # -- glTF ------------------------------------------------------------------
 
@@ -337,16 +355,116 @@ class Curve:
 
     # -- evaluation ----------------------------------------------------------------
 
-    def _eval(self, func, t, derivative, out, count=1):
+    def _eval(self, func, t, derivative):
         if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
             raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
         t = as_float64(func, "t", t)
-        if not t.flags.c_contiguous:
+        rate = None
+        if self._remaps or self._ease is not None:
+            if derivative == 2:
+                raise ValueError(f"{func}: derivative=2 is not available on a time-remapped "
+                                 f"curve (easings provide only their first derivative)")
+            _first_bad(func, "t", t)
+            rate = np.ones(t.shape)
+            for remap in self._remaps:  # whole-clip remaps, outermost first
+                t, r = remap(t)
+                rate *= r
+            if self._ease is not None:
+                t, r = self._ease_segments(t)
+                rate *= r
+        result = np.empty(t.shape + self._values.shape[1:])
+        if not t.flags.c_contiguous:  # (a 0-d array always is; ascontiguousarray makes it 1-d)
             t = np.ascontiguousarray(t)
-        shape = t.shape + self._values.shape[1:]
-        result = np.empty(shape)
         _core._curve_eval(func, self._capsule, t, int(derivative), result)
+        if rate is not None and derivative == 1:
+            result *= rate if self._values.ndim == 1 else rate[..., None]
         return result
+
+    # -- time remapping ------------------------------------------------------------
+
+    def _ease_segments(self, t):
+        """Per-segment eased times and their rates d(eased)/dt for clip times t.
+
+        Times in cycling extrapolation are folded into the keys' span, eased
+        there and unfolded: t = base + sign * (local - t0), with sign -1 in the
+        mirrored cycles of "oscillate"."""
+        times = self._times
+        t0, t1 = times[0], times[-1]
+        span = t1 - t0
+        if span <= 0:
+            return t, np.ones(t.shape)
+        local, base, sign = t.copy(), np.full(t.shape, t0), np.ones(t.shape)
+        eased = (t >= t0) & (t <= t1)
+        for side, mode in ((t < t0, self._before), (t > t1, self._after)):
+            if mode not in ("cycle", "cycle_offset", "oscillate") or not side.any():
+                continue
+            cycle = np.floor((t[side] - t0) / span)
+            x = np.clip(t[side] - t0 - cycle * span, 0.0, span)
+            mirrored = (cycle % 2 != 0) if mode == "oscillate" else np.zeros(x.shape, bool)
+            local[side] = t0 + np.where(mirrored, span - x, x)
+            base[side] = t0 + cycle * span + np.where(mirrored, span, 0.0)
+            sign[side] = np.where(mirrored, -1.0, 1.0)
+            eased |= side
+        i = np.clip(np.searchsorted(times, local, side="right") - 1, 0, times.size - 2)
+        start, duration = times[i], times[i + 1] - times[i]
+        u = np.clip((local - start) / duration, 0.0, 1.0)
+        u = np.where(eased, u, 0.0)  # outside the keys with clamp/linear/error: no easing
+        tau = start + self._ease(u) * duration
+        rate = self._ease(u, derivative=True)
+        return (np.where(eased, base + sign * (tau - t0), t), np.where(eased, rate, 1.0))
+
+    def remap_time(self, remap) -> "Curve":
+        """The curve played through one time remap over the whole clip.
+
+        Parameters
+        ----------
+        remap : str, Easing or Curve
+            An easing (kind name or object): clip time ``t`` in
+            ``[t0, t1]`` (the first and last key) plays the curve at
+            ``t0 + ease(u) * (t1 - t0)`` with ``u = (t - t0) / (t1 - t0)``;
+            outside the keys time is unchanged. Or a one-channel ``Curve``
+            mapping clip time to curve time, for any remap an animator keys.
+
+        Unlike per-segment ``ease=``, the remap brakes only where its own rate
+        is 0 (the clip's ends for smoothstep), not at every key. Velocities
+        follow the chain rule. ``key_slopes()`` and ``overshoot()`` keep
+        describing the curve's keys and path before the remap.
+
+        >>> c = Curve([0, 1, 2, 3], [0, 60, 60, 0], interpolation="linear")
+        >>> float(c.remap_time("smoothstep")(1.5)), float(c.remap_time("smoothstep").evaluate(0.0, 1))
+        (60.0, 0.0)
+        """
+        func = "Curve.remap_time"
+        if isinstance(remap, Curve):
+            if remap._values.ndim != 1:
+                raise ValueError(f"{func}: a time curve must have one channel, got "
+                                 f"{remap.channels}")
+            time_curve = remap
+
+            def mapping(t):
+                return (time_curve._eval(func, t, 0), time_curve._eval(func, t, 1))
+        else:
+            easing = as_easing_for(func, remap)
+            t0, t1 = float(self._times[0]), float(self._times[-1])
+            span = t1 - t0
+
+            def mapping(t):
+                inside = (t >= t0) & (t <= t1)
+                if span <= 0:
+                    return t, np.ones(t.shape)
+                u = np.where(inside, np.clip((t - t0) / span, 0.0, 1.0), 0.0)
+                return (np.where(inside, t0 + easing(u) * span, t),
+                        np.where(inside, easing(u, derivative=True), 1.0))
+        curve = self._copy()
+        curve._remaps = (mapping,) + self._remaps
+        return curve
+
+    def _copy(self) -> "Curve":
+        """A new Curve sharing this one's immutable keys and C curve."""
+        curve = Curve.__new__(Curve)
+        for name in Curve.__slots__:
+            setattr(curve, name, getattr(self, name))
+        return curve
 
     def evaluate(self, t, derivative: int = 0, *, out=None):
         """Value (0), per-second velocity (1) or acceleration (2) at ``t``.
@@ -381,7 +499,7 @@ class Curve:
         shape = np.shape(t) + self._values.shape[1:]
         if out is not None:
             out = check_out(func, out, 1, shape)
-        return results((self._eval(func, t, derivative, out),), out)[0]
+        return results((self._eval(func, t, derivative),), out)[0]
 
     def __call__(self, t, *, out=None):
         """The value at ``t``; the same as ``evaluate(t, out=out)``."""
@@ -389,7 +507,7 @@ class Curve:
         shape = np.shape(t) + self._values.shape[1:]
         if out is not None:
             out = check_out(func, out, 1, shape)
-        return results((self._eval(func, t, 0, out),), out)[0]
+        return results((self._eval(func, t, 0),), out)[0]
 
     def sample(self, t, *, out=None) -> CurveSample:
         """Value and per-second velocity at ``t`` (see :meth:`evaluate`);
@@ -398,8 +516,8 @@ class Curve:
         shape = np.shape(t) + self._values.shape[1:]
         if out is not None:
             out = check_out(func, out, 2, shape)
-        value = self._eval(func, t, 0, out)
-        velocity = self._eval(func, t, 1, out)
+        value = self._eval(func, t, 0)
+        velocity = self._eval(func, t, 1)
         return CurveSample(*results((value, velocity), out))
 
     # -- diagnostics -----------------------------------------------------------------
@@ -410,13 +528,19 @@ class Curve:
         The numbers the evaluator uses, not finite differences: for a linear
         curve the neighbouring segment slopes, for a cubic one the key
         velocities of each side (a jump pair counts as one key time, left from
-        its left key, right from its right key).
+        its left key, right from its right key). With per-segment ``ease=``
+        they include the easing's rate at the segment ends (both 0 for
+        smoothstep: the curve stops at every key); a whole-clip
+        :meth:`remap_time` is not included.
         """
         t = self._times
         first = np.r_[True, t[1:] != t[:-1]]  # first key of each distinct time
         last = np.r_[t[1:] != t[:-1], True]
         lefts, rights = np.flatnonzero(first)[1:-1], np.flatnonzero(last)[1:-1]
         left, right = self._in[lefts].copy(), self._out[rights].copy()
+        if self._ease is not None:
+            left = left * float(self._ease(1.0, derivative=True)) + 0.0  # no -0.0
+            right = right * float(self._ease(0.0, derivative=True)) + 0.0
         return KeySlopes(t[lefts].copy(), left, right, right - left)
 
     def overshoot(self) -> Overshoot:
@@ -482,6 +606,8 @@ class Curve:
 
         A cubic result carries the key velocities explicitly
         (``tangents == "explicit"``); step and linear curves just move their keys.
+        Per-segment ``ease`` is kept; a :meth:`remap_time` (in absolute
+        clip time) is not.
         """
         func = "Curve.stretched"
         try:
@@ -503,6 +629,7 @@ class Curve:
         else:
             curve._build(func, times, self._values, self._interpolation, "catmull_rom",
                          None, None, None, self._before, self._after, self._jumps)
+        curve._ease = self._ease  # per-segment easing is relative: it stretches along
         return curve
 
     # -- display -------------------------------------------------------------------------
@@ -565,6 +692,8 @@ class Curve:
         tangents = (f", tangents={self._tangents!r}" if self._interpolation == "cubic"
                     else "")
         jumps = ", jumps=True" if self._jumps else ""
+        ease = "" if self._ease is None else f", ease={self._ease!r}"
+        remapped = f", remapped x{len(self._remaps)}" if self._remaps else ""
         return (f"Curve({k} key{'s' if k != 1 else ''} in {span}{channels}, "
                 f"interpolation={self._interpolation!r}{tangents}, before={self._before!r}, "
-                f"after={self._after!r}{jumps})")
+                f"after={self._after!r}{jumps}{ease}{remapped})")

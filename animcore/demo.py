@@ -12,7 +12,7 @@ from .snapshot import SnapshotTimeline
 
 
 def _fmt(x) -> str:
-    return f"{float(x):.6g}"
+    return f"{float(x) + 0.0:.6g}"  # + 0.0: no "-0"
 
 
 def hermite_lines() -> list[str]:
@@ -100,12 +100,20 @@ def easing_lines() -> list[str]:
     # instead of solving x(t) = u first.
     t = 0.5
     naive = 3 * (1 - t) ** 2 * t * css.y1 + 3 * (1 - t) * t * t * css.y2 + t**3
+    keyed = Curve([0, 1, 2, 3], [0.0, 60.0, 60.0, 0.0], interpolation="linear")
+    per_segment = Curve([0, 1, 2, 3], [0.0, 60.0, 60.0, 0.0], interpolation="linear",
+                        ease="smoothstep")
+    whole_clip = keyed.remap_time("smoothstep")
     return [
         f"smoothstep rate 6u(1-u) at u=0.25/0.5/0.75: {'/'.join(_fmt(r) for r in rate)} "
         f"(0 at both keys: per-segment easing brakes at every key); s={'/'.join(_fmt(x) for x in s)}, "
         f"same pose as linear only at u=0.5 | linear rate: 1/1/1",
         f"CSS ease(0.5)={float(css(0.5)):.9f} (x(t)=u solved to 1e-12) | "
         f"y at t=u without the solve: {_fmt(naive)}",
+        f"curve keys 0,60,60,0 at t=0..3 eased per segment (smoothstep): velocity at the "
+        f"keys t=1, 2: {_fmt(per_segment.evaluate(1.0, 1))}, {_fmt(per_segment.evaluate(2.0, 1))} "
+        f"(brakes at every key) | one whole-clip remap_time: "
+        f"{_fmt(whole_clip.evaluate(1.0, 1))}, {_fmt(whole_clip.evaluate(2.0, 1))} deg/s",
     ]
 
 

@@ -674,3 +674,118 @@ def test_random_tracks_match_scipy(data):
     pchip = Curve(times, values, tangents="pchip")
     np.testing.assert_allclose(pchip(t), PchipInterpolator(times, values)(t), rtol=1e-10,
                                atol=1e-12 * (1 + np.abs(values).max()))
+
+
+# -- easing: per-segment ease= and whole-clip remap_time (issue 4) ----------------
+
+def _smoothstep(u):  # written out independently of animcore.ease
+    return u * u * (3 - 2 * u), 6 * u * (1 - u)
+
+
+def _base_and_eased(**kwargs):
+    times, values = [0.0, 1.0, 2.0, 4.0], [0.0, 60.0, 60.0, 0.0]
+    return Curve(times, values, **kwargs), Curve(times, values, ease="smoothstep", **kwargs)
+
+
+def test_ease_per_segment_is_a_time_remap_with_chain_rule():
+    base, eased = _base_and_eased()
+    t = np.linspace(0.0, 4.0, 401)
+    i = np.clip(np.searchsorted([0, 1, 2, 4], t, side="right") - 1, 0, 2)
+    start, length = np.array([0, 1, 2])[i], np.array([1, 1, 2])[i]
+    s, rate = _smoothstep((t - start) / length)
+    tau = start + s * length
+    np.testing.assert_allclose(eased(t), base(tau), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(eased.evaluate(t, 1), base.evaluate(tau, 1) * rate,
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_ease_rate_matches_article_and_brakes_at_every_key():
+    base, eased = _base_and_eased(interpolation="linear")
+    # within the first segment the linear slope is 60 deg/s, so the rate is v / 60
+    rate = eased.evaluate([0.25, 0.5, 0.75], 1) / 60.0
+    np.testing.assert_allclose(rate, [1.125, 1.5, 1.125], rtol=1e-12)
+    np.testing.assert_allclose(eased.evaluate([0.0, 1.0, 2.0, 4.0], 1), 0.0, atol=1e-12)
+    slopes = eased.key_slopes()
+    np.testing.assert_array_equal(slopes.left, 0.0)
+    np.testing.assert_array_equal(slopes.right, 0.0)
+    np.testing.assert_array_equal(base.key_slopes().jump, [-60.0, -30.0])
+
+
+def test_whole_clip_remap_same_poses_other_timing():
+    base, eased = _base_and_eased()
+    whole = base.remap_time("smoothstep")
+    t = np.linspace(0.0, 4.0, 801)
+    s, rate = _smoothstep(t / 4.0)
+    np.testing.assert_allclose(whole(t), base(4.0 * s), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(whole.evaluate(t, 1), base.evaluate(4.0 * s, 1) * rate,
+                               rtol=1e-12, atol=1e-12)
+    # both only visit poses of the base path, but reach them at different times
+    path = base(np.linspace(0.0, 4.0, 200001))
+    for curve in (eased, whole):
+        gaps = np.abs(curve(t)[:, None] - path[None, ::50]).min(axis=1)
+        assert gaps.max() < 0.05
+    assert np.abs(eased(t) - whole(t)).max() > 1.0
+    # whole-clip remap brakes only at the clip's ends, not at the interior keys
+    assert abs(whole.evaluate(1.0, 1)) > 1.0 and whole.evaluate(0.0, 1) == 0.0
+
+
+def test_remap_with_a_time_curve_chain_rule():
+    base, _ = _base_and_eased()
+    clock = Curve([0.0, 2.0, 5.0], [0.0, 1.0, 4.0], tangents="pchip")
+    played = base.remap_time(clock)
+    t = np.linspace(0.05, 4.95, 50)
+    np.testing.assert_allclose(played(t), base(clock(t)), rtol=1e-12, atol=1e-12)
+    h = 1e-6
+    fd = (played(t + h) - played(t - h)) / (2 * h)
+    np.testing.assert_allclose(played.evaluate(t, 1), fd, rtol=1e-6, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["cycle", "cycle_offset", "oscillate"])
+def test_ease_repeats_through_cycling_extrapolation(mode):
+    base, eased = _base_and_eased(before=mode, after=mode)
+    x = np.linspace(0.0, 4.0, 81)  # the keys end where they start: no offset per cycle
+    for k in (-2, -1, 1, 3):
+        shifted = eased(x + 4.0 * k)
+        expected = eased(4.0 - x) if (mode == "oscillate" and k % 2) else eased(x)
+        np.testing.assert_allclose(shifted, expected, rtol=1e-12, atol=1e-9)
+
+
+def test_ease_cycle_offset_shifts_each_cycle():
+    curve = Curve([0.0, 1.0, 3.0], [0.0, 2.0, 5.0], after="cycle_offset", ease="sine_in_out")
+    x = np.linspace(0.0, 3.0, 31)
+    np.testing.assert_allclose(curve(x + 6.0), curve(x) + 10.0, rtol=1e-12, atol=1e-9)
+
+
+def test_overshooting_easing_samples_the_curves_own_path():
+    base = Curve([0.0, 1.0, 2.0], [0.0, 10.0, 0.0], interpolation="linear")
+    eased = Curve([0.0, 1.0, 2.0], [0.0, 10.0, 0.0], interpolation="linear", ease="back_in")
+    u = 0.2
+    c1, c3 = 1.70158, 2.70158  # Penner's back_in: c3 u^3 - c1 u^2, negative here
+    s = c3 * u**3 - c1 * u**2
+    assert s < 0
+    # in segment 1 (t = 1.2) the eased time falls back into segment 0
+    assert eased(1.0 + u) == pytest.approx(base(1.0 + s), abs=1e-12)
+
+
+def test_eased_curve_stretches_and_reprs_and_out():
+    _, eased = _base_and_eased()
+    assert "ease=" in repr(eased) and "remapped" in repr(eased.remap_time("quad_in"))
+    longer = eased.stretched(2.0, keep="shape")
+    np.testing.assert_allclose(longer(np.linspace(0, 8, 17)), eased(np.linspace(0, 4, 17)),
+                               atol=1e-9)
+    out = np.full(3, 7.0)
+    assert eased.evaluate([0.5, 1.5, 3.0], 1, out=out) is out
+
+
+def test_eased_curve_errors():
+    _, eased = _base_and_eased()
+    with pytest.raises(ValueError, match=r"Curve.evaluate: derivative=2 is not available"):
+        eased.evaluate(1.0, 2)
+    with pytest.raises(ValueError, match=r"Curve.evaluate: t at index \(1,\) is nan"):
+        eased.evaluate([0.5, np.nan])
+    with pytest.raises(ValueError, match=r"Curve: .*easing must be a kind name"):
+        Curve([0, 1], [0, 1], ease=3)
+    with pytest.raises(ValueError, match=r"Curve.remap_time: a time curve must have one channel"):
+        eased.remap_time(Curve([0, 1], [[0, 0], [1, 1]]))
+    with pytest.raises(ValueError, match=r"unknown easing kind|nope"):
+        eased.remap_time("nope")
