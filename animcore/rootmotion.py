@@ -339,7 +339,7 @@ class RootMotionCursor:
         t = _contiguous(as_float64(func, "time", time))
         cycle, phase = np.empty(t.shape), np.empty(t.shape)
         _core._rootmotion_split(func, "time", self._track._handle, t, cycle, phase)
-        return cycle.astype(np.longlong), phase
+        return cycle.astype(np.int64), phase
 
     track = property(lambda self: self._track, doc="The LoopTrack played.")
     shape = property(lambda self: self._phase.shape, doc="Shape of the cursor array.")
@@ -374,7 +374,7 @@ class RootMotionCursor:
         operand = kernel_operand(value, shape)
         out = track._check_out(func, out, shape)
         translation, rotation = track._motion_arrays(shape)
-        new_cycle, new_phase = np.empty(shape, np.longlong), np.empty(shape)
+        new_cycle, new_phase = np.empty(shape, np.int64), np.empty(shape)
         _core._rootmotion_advance(func, track._handle, self._cycle, self._phase, operand,
                                   absolute, new_cycle, new_phase, translation, rotation)
         self._cycle, self._phase = new_cycle, new_phase  # committed only on success

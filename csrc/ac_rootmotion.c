@@ -513,7 +513,7 @@ ac_status ac_rootmotion_delta(const ac_looptrack *tr, const double *t0, const do
 
 /* ----------------------------------------------------------------- cursors */
 
-static inline int cycle_ok(long long cycle)
+static inline int cycle_ok(int64_t cycle)
 {
     return cycle >= -(1LL << 53) && cycle <= (1LL << 53);
 }
@@ -521,9 +521,9 @@ static inline int cycle_ok(long long cycle)
 /* One cursor step: from (cycle, phase) by dt seconds or to time t. Returns an
    ac_status code without filling err (0 when valid); *dk, *nk, *u1 are set
    to usable values either way. */
-static inline int advance_one(const ac_looptrack *tr, long long cycle, double u0,
+static inline int advance_one(const ac_looptrack *tr, int64_t cycle, double u0,
                               double value, int absolute, double *dk, double *u1,
-                              long long *nk)
+                              int64_t *nk)
 {
     double T = tr->duration, mc = tr->max_cycles, k1;
     int ok_state = u0 >= 0.0 && u0 < 1.0 && cycle_ok(cycle);
@@ -531,7 +531,7 @@ static inline int advance_one(const ac_looptrack *tr, long long cycle, double u0
     if (absolute) {
         ok_value = split_one(value, T, mc, &k1, u1);
         *dk = k1 - (double)cycle;
-        *nk = (long long)k1;
+        *nk = (int64_t)k1;
     } else {
         double x = value / T, f, r;
         ok_value = fabs(x) <= mc;
@@ -540,11 +540,11 @@ static inline int advance_one(const ac_looptrack *tr, long long cycle, double u0
         r = x - f;
         *dk = f + (double)(r >= 1.0);
         *u1 = r >= 1.0 ? 0.0 : r;
-        if (ok_value && ok_state && !cycle_ok(cycle + (long long)*dk)) {
+        if (ok_value && ok_state && !cycle_ok(cycle + (int64_t)*dk)) {
             *nk = cycle;
             return AC_ERR_OVERFLOW;
         }
-        *nk = ok_state ? cycle + (long long)*dk : 0;
+        *nk = ok_state ? cycle + (int64_t)*dk : 0;
     }
     if (!ok_state) {
         *dk = 0.0;
@@ -554,7 +554,7 @@ static inline int advance_one(const ac_looptrack *tr, long long cycle, double u0
     return ok_state && ok_value ? AC_OK : AC_ERR_VALUE;
 }
 
-static ac_status advance_error(const ac_looptrack *tr, long long cycle, double u0,
+static ac_status advance_error(const ac_looptrack *tr, int64_t cycle, double u0,
                                double value, int absolute, int code, size_t i,
                                ac_error *err)
 {
@@ -564,7 +564,7 @@ static ac_status advance_error(const ac_looptrack *tr, long long cycle, double u
         return ac_fail(err, AC_ERR_VALUE, i, "cycle", (double)cycle, "must lie in [-2^53, 2^53]");
     if (code == AC_ERR_OVERFLOW)
         return ac_fail(err, AC_ERR_OVERFLOW, i, "dt", value,
-                       "moves the cursor beyond 2^53 cycles (cycle=%lld)", cycle);
+                       "moves the cursor beyond 2^53 cycles (cycle=%lld)", (long long)cycle);
     return time_error(tr, absolute ? "t" : "dt", value, i, err);
 }
 
@@ -591,9 +591,9 @@ static inline int step_block(const double *phase, size_t sp, const double *dt, s
 }
 
 AC_VECTORIZED
-static int advance_loop(const ac_looptrack *tr, const long long *cycle, const double *phase,
+static int advance_loop(const ac_looptrack *tr, const int64_t *cycle, const double *phase,
                         const double *value, const size_t s[3], int absolute,
-                        long long *new_cycle, double *new_phase, double *translation,
+                        int64_t *new_cycle, double *new_phase, double *translation,
                         double *rotation, size_t n)
 {
     double T = tr->duration, mc = tr->max_cycles;
@@ -602,14 +602,14 @@ static int advance_loop(const ac_looptrack *tr, const long long *cycle, const do
     int bad = 0, fast = fast_track(tr);
     for (size_t base = 0; base < n; base += BLOCK) {
         size_t m = n - base < BLOCK ? n - base : BLOCK;
-        const long long *c = cycle + base * s[0];
+        const int64_t *c = cycle + base * s[0];
         const double *ph = phase + base * s[1], *v = value + base * s[2];
         if (absolute) {
             bad |= s[2] ? split_block(v, 1, T, mc, dk, u1, m) : split_block(v, 0, T, mc, dk, u1, m);
             for (size_t i = 0; i < m; i++) {
                 double u = ph[i * s[1]];
                 int ok = (u >= 0.0) & (u < 1.0) & cycle_ok(c[i * s[0]]);
-                new_cycle[base + i] = (long long)dk[i]; /* |k| <= max_cycles <= 2^50 */
+                new_cycle[base + i] = (int64_t)dk[i]; /* |k| <= max_cycles <= 2^50 */
                 dk[i] = ok ? dk[i] - (double)c[i * s[0]] : 0.0;
                 u0[i] = ok ? u : 0.0;
                 bad |= ok ^ 1;
@@ -622,8 +622,8 @@ static int advance_loop(const ac_looptrack *tr, const long long *cycle, const do
             else
                 bad |= step_block(ph, s[1], v, s[2], T, mc, dk, u0, u1, m);
             for (size_t i = 0; i < m; i++) {
-                long long k = c[i * s[0]];
-                long long nk = cycle_ok(k) ? k + (long long)dk[i] : 0; /* no overflow */
+                int64_t k = c[i * s[0]];
+                int64_t nk = cycle_ok(k) ? k + (int64_t)dk[i] : 0; /* no overflow */
                 int ok = cycle_ok(k) && cycle_ok(nk);
                 new_cycle[base + i] = ok ? nk : 0;
                 dk[i] = ok ? dk[i] : 0.0;
@@ -640,9 +640,9 @@ static int advance_loop(const ac_looptrack *tr, const long long *cycle, const do
     return !bad;
 }
 
-ac_status ac_rootmotion_advance(const ac_looptrack *tr, const long long *cycle,
+ac_status ac_rootmotion_advance(const ac_looptrack *tr, const int64_t *cycle,
                                 const double *phase, const double *value,
-                                const size_t steps[3], int absolute, long long *new_cycle,
+                                const size_t steps[3], int absolute, int64_t *new_cycle,
                                 double *new_phase, double *translation, double *rotation,
                                 size_t n, ac_error *err)
 {
@@ -653,7 +653,7 @@ ac_status ac_rootmotion_advance(const ac_looptrack *tr, const long long *cycle,
         return AC_OK;
     for (size_t i = 0; i < n; i++) {
         double dk, u1, u0 = phase[i * s[1]];
-        long long nk, c = cycle[i * s[0]];
+        int64_t nk, c = cycle[i * s[0]];
         int code = advance_one(tr, c, u0, value[i * s[2]], absolute, &dk, &u1, &nk);
         if (code)
             return advance_error(tr, c, u0, value[i * s[2]], absolute, code, i, err);

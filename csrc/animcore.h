@@ -18,6 +18,7 @@
 #define ANIMCORE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -403,9 +404,9 @@ ac_status ac_rootmotion_delta(const ac_looptrack *track, const double *t0, const
    outside its domain ("phase", "cycle"), a non-finite value, |dt / T| or
    |t / T| > max_cycles ("dt" / "t"); AC_ERR_OVERFLOW for a cycle count beyond
    2^53. steps[0] and steps[1] are for cycle and phase. */
-ac_status ac_rootmotion_advance(const ac_looptrack *track, const long long *cycle,
+ac_status ac_rootmotion_advance(const ac_looptrack *track, const int64_t *cycle,
                                 const double *phase, const double *value,
-                                const size_t steps[3], int absolute, long long *new_cycle,
+                                const size_t steps[3], int absolute, int64_t *new_cycle,
                                 double *new_phase, double *translation, double *rotation,
                                 size_t n, ac_error *err);
 
@@ -436,7 +437,6 @@ ac_status ac_rootmotion_advance(const ac_looptrack *track, const long long *cycl
      evicts the oldest, so render ticks older than the oldest retained
      snapshot give HOLD_OLDEST at it. */
 
-#include <stdint.h>
 
 typedef enum ac_snapshot_push_result {
     AC_SNAPSHOT_ACCEPTED = 0,

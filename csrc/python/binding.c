@@ -1,6 +1,6 @@
 #include "binding.h"
 
-static int check_f64(PyObject *obj, PyArrayObject **result, int writeable)
+int acpy_array(PyObject *obj, PyArrayObject **result, int type, int writeable)
 {
     PyArrayObject *a;
     if (!PyArray_Check(obj)) {
@@ -9,10 +9,12 @@ static int check_f64(PyObject *obj, PyArrayObject **result, int writeable)
         return 0;
     }
     a = (PyArrayObject *)obj;
-    if (PyArray_TYPE(a) != NPY_DOUBLE || !PyArray_ISCARRAY_RO(a) ||
+    if (!PyArray_EquivTypenums(PyArray_TYPE(a), type) || !PyArray_ISCARRAY_RO(a) ||
         PyArray_ISBYTESWAPPED(a)) {
-        PyErr_SetString(PyExc_TypeError,
-                        "expected a C-contiguous, aligned, native float64 array");
+        PyArray_Descr *want = PyArray_DescrFromType(type);
+        PyErr_Format(PyExc_TypeError, "expected a C-contiguous, aligned, native %c%d array",
+                     want ? want->kind : '?', want ? (int)PyDataType_ELSIZE(want) * 8 : 0);
+        Py_XDECREF(want);
         return 0;
     }
     if (writeable && !PyArray_ISWRITEABLE(a)) {
@@ -25,12 +27,12 @@ static int check_f64(PyObject *obj, PyArrayObject **result, int writeable)
 
 int acpy_f64(PyObject *obj, void *result)
 {
-    return check_f64(obj, (PyArrayObject **)result, 0);
+    return acpy_array(obj, (PyArrayObject **)result, NPY_FLOAT64, 0);
 }
 
 int acpy_f64_out(PyObject *obj, void *result)
 {
-    return check_f64(obj, (PyArrayObject **)result, 1);
+    return acpy_array(obj, (PyArrayObject **)result, NPY_FLOAT64, 1);
 }
 
 int acpy_f64_out_or_none(PyObject *obj, void *result)
@@ -39,7 +41,22 @@ int acpy_f64_out_or_none(PyObject *obj, void *result)
         *(PyArrayObject **)result = NULL;
         return 1;
     }
-    return check_f64(obj, (PyArrayObject **)result, 1);
+    return acpy_f64_out(obj, result);
+}
+
+int acpy_i64(PyObject *obj, void *result)
+{
+    return acpy_array(obj, (PyArrayObject **)result, NPY_INT64, 0);
+}
+
+int acpy_i64_out(PyObject *obj, void *result)
+{
+    return acpy_array(obj, (PyArrayObject **)result, NPY_INT64, 1);
+}
+
+int acpy_u8_out(PyObject *obj, void *result)
+{
+    return acpy_array(obj, (PyArrayObject **)result, NPY_UINT8, 1);
 }
 
 int acpy_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,

@@ -36,12 +36,20 @@
 /* The data of a float64 array checked by the converters below. */
 #define ACPY_F64(a) ((double *)PyArray_DATA(a))
 
-/* PyArg_ParseTuple "O&" converters to a borrowed PyArrayObject*: a C-contiguous
-   aligned float64 array (acpy_f64), also writeable (acpy_f64_out), or that or
-   None giving NULL (acpy_f64_out_or_none). */
+/* Checks that obj is a C-contiguous, aligned, native array of NumPy type
+   `type` (and writeable when asked); 0 with a TypeError or ValueError if not. */
+int acpy_array(PyObject *obj, PyArrayObject **result, int type, int writeable);
+
+/* PyArg_ParseTuple "O&" converters to a borrowed PyArrayObject* built on
+   acpy_array: float64 inputs (acpy_f64), writeable outputs (acpy_f64_out), or
+   an output or None giving NULL (acpy_f64_out_or_none); int64 and uint8 the
+   same way. */
 int acpy_f64(PyObject *obj, void *result);
 int acpy_f64_out(PyObject *obj, void *result);
 int acpy_f64_out_or_none(PyObject *obj, void *result);
+int acpy_i64(PyObject *obj, void *result);
+int acpy_i64_out(PyObject *obj, void *result);
+int acpy_u8_out(PyObject *obj, void *result);
 
 /* Broadcast step of an input for a kernel over n elements: 0 for a single
    value, 1 for n values; -1 with a ValueError for any other size. */

@@ -16,36 +16,6 @@ static int track_converter(PyObject *obj, void *result)
     return 1;
 }
 
-/* "O&" converter to a C-contiguous native long long array (cursor cycles). */
-static int i64_converter(PyObject *obj, void *result)
-{
-    PyArrayObject *a;
-    if (!PyArray_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "expected a numpy.ndarray, got %.100s",
-                     Py_TYPE(obj)->tp_name);
-        return 0;
-    }
-    a = (PyArrayObject *)obj;
-    if (PyArray_TYPE(a) != NPY_LONGLONG || !PyArray_ISCARRAY_RO(a) ||
-        PyArray_ISBYTESWAPPED(a)) {
-        PyErr_SetString(PyExc_TypeError, "expected a C-contiguous, aligned longlong array");
-        return 0;
-    }
-    *(PyArrayObject **)result = a;
-    return 1;
-}
-
-static int i64_out_converter(PyObject *obj, void *result)
-{
-    if (!i64_converter(obj, result))
-        return 0;
-    if (!PyArray_ISWRITEABLE(*(PyArrayObject **)result)) {
-        PyErr_SetString(PyExc_ValueError, "output array is read-only");
-        return 0;
-    }
-    return 1;
-}
-
 static size_t rotation_size(const ac_looptrack *tr)
 {
     switch (ac_rootmotion_rotation(tr)) {
@@ -235,8 +205,8 @@ static PyObject *advance(PyObject *self, PyObject *args)
     ac_status st;
     (void)self;
     if (!PyArg_ParseTuple(args, "sO&O&O&O&pO&O&O&O&:_rootmotion_advance", &func,
-                          track_converter, &tr, i64_converter, &cycle, acpy_f64, &phase,
-                          acpy_f64, &value, &absolute, i64_out_converter, &new_cycle,
+                          track_converter, &tr, acpy_i64, &cycle, acpy_f64, &phase,
+                          acpy_f64, &value, &absolute, acpy_i64_out, &new_cycle,
                           acpy_f64_out, &new_phase, acpy_f64_out, &translation,
                           acpy_f64_out_or_none, &rotation))
         return NULL;
@@ -250,9 +220,9 @@ static PyObject *advance(PyObject *self, PyObject *args)
         acpy_step(func, "phase", phase, n, &steps[1]) < 0 ||
         acpy_step(func, absolute ? "t" : "dt", value, n, &steps[2]) < 0)
         return NULL;
-    ACPY_RUN(n, st = ac_rootmotion_advance(tr, (const long long *)PyArray_DATA(cycle),
+    ACPY_RUN(n, st = ac_rootmotion_advance(tr, (const int64_t *)PyArray_DATA(cycle),
                                            ACPY_F64(phase), ACPY_F64(value), steps, absolute,
-                                           (long long *)PyArray_DATA(new_cycle),
+                                           (int64_t *)PyArray_DATA(new_cycle),
                                            ACPY_F64(new_phase), ACPY_F64(translation),
                                            rotation ? ACPY_F64(rotation) : NULL, (size_t)n,
                                            &err));

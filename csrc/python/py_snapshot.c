@@ -45,52 +45,13 @@ static PyObject *wrap(snapshot_ctx *ctx)
     return capsule;
 }
 
-/* "O&" converters for C-contiguous native arrays of one integer type. */
-static int check_typed(PyObject *obj, PyArrayObject **result, int type, const char *what,
-                       int writeable)
-{
-    PyArrayObject *a;
-    if (!PyArray_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "expected a numpy.ndarray, got %.100s",
-                     Py_TYPE(obj)->tp_name);
-        return 0;
-    }
-    a = (PyArrayObject *)obj;
-    if (PyArray_TYPE(a) != type || !PyArray_ISCARRAY_RO(a) || PyArray_ISBYTESWAPPED(a)) {
-        PyErr_Format(PyExc_TypeError, "expected a C-contiguous, aligned, native %s array",
-                     what);
-        return 0;
-    }
-    if (writeable && !PyArray_ISWRITEABLE(a)) {
-        PyErr_SetString(PyExc_ValueError, "output array is read-only");
-        return 0;
-    }
-    *result = a;
-    return 1;
-}
-
-static int i64(PyObject *obj, void *result)
-{
-    return check_typed(obj, (PyArrayObject **)result, NPY_INT64, "int64", 0);
-}
-
 static int i64_or_none(PyObject *obj, void *result)
 {
     if (obj == Py_None) {
         *(PyArrayObject **)result = NULL;
         return 1;
     }
-    return i64(obj, result);
-}
-
-static int i64_out(PyObject *obj, void *result)
-{
-    return check_typed(obj, (PyArrayObject **)result, NPY_INT64, "int64", 1);
-}
-
-static int u8_out(PyObject *obj, void *result)
-{
-    return check_typed(obj, (PyArrayObject **)result, NPY_UINT8, "uint8", 1);
+    return acpy_i64(obj, result);
 }
 
 static int f64_or_none(PyObject *obj, void *result)
@@ -189,9 +150,9 @@ static PyObject *push(PyObject *self, PyObject *args)
     ac_status st;
     (void)self;
     if (!PyArg_ParseTuple(args, "sO&O&O&O&O&O&O&O&:_snapshot_push", &func, get_ctx, &ctx,
-                          i64_or_none, &entity, i64, &tick, i64, &segment, acpy_f64,
+                          i64_or_none, &entity, acpy_i64, &tick, acpy_i64, &segment, acpy_f64,
                           &position, f64_or_none, &rotation, i64_or_none, &generation,
-                          u8_out, &result))
+                          acpy_u8_out, &result))
         return NULL;
     b = ctx_buffer(ctx);
     n = PyArray_SIZE(tick);
@@ -351,7 +312,7 @@ static PyObject *sample(PyObject *self, PyObject *args)
     (void)self;
     if (!PyArg_ParseTuple(args, "sO&O&O&O&O&O&O&:_snapshot_sample", &func, get_ctx, &ctx,
                           acpy_f64, &ticks, acpy_f64_out, &position, acpy_f64_out_or_none,
-                          &rotation, u8_out, &mode, i64_out, &left, i64_out, &right))
+                          &rotation, acpy_u8_out, &mode, acpy_i64_out, &left, acpy_i64_out, &right))
         return NULL;
     b = ctx_buffer(ctx);
     if (ctx->buffer) {
@@ -458,7 +419,7 @@ static PyObject *counts(PyObject *self, PyObject *args)
     const ac_snapshot_buffer *b;
     size_t n;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O&O&:_snapshot_counts", get_ctx, &ctx, i64_out, &out))
+    if (!PyArg_ParseTuple(args, "O&O&:_snapshot_counts", get_ctx, &ctx, acpy_i64_out, &out))
         return NULL;
     b = ctx_buffer(ctx);
     n = ac_snapshot_buffer_entities(b);

@@ -113,7 +113,7 @@ static void square(void)
 static void cursor_long_run(void)
 {
     ac_looptrack *tr = article_track();
-    long long cycle = 0, next;
+    int64_t cycle = 0, next;
     double phase = 0, dt = 1.0 / 60, d, total = 0, comp = 0, expected;
     const long frames = 10000000;
     for (long i = 0; i < frames; i++) {
@@ -132,7 +132,7 @@ static void cursor_long_run(void)
     /* absolute moves, and a reverse step back over the seam */
     {
         double t = 3.1, back = -0.2, u;
-        long long c2 = 0, n2;
+        int64_t c2 = 0, n2;
         u = 0.9;
         CHECK(ac_rootmotion_advance(tr, &c2, &u, &t, NULL, 1, &n2, &u, &d, NULL, 1, NULL) == AC_OK);
         CHECK_NEAR(d, 4.2, 1e-9);
@@ -204,7 +204,7 @@ static void errors(void)
         ac_error err;
         double t[3] = {0, 2e6, NAN}, k[3], u[3], ph = 1.5, pos, d[3];
         double tt[3] = {0, 0, 0};
-        long long c[2] = {0, 1LL << 60}, nc[2];
+        int64_t c[2] = {0, 1LL << 60}, nc[2];
         double p[2] = {0.5, 0.5}, np2[2], v[2] = {0.1, 0.1}, dd[2];
         CHECK(ac_rootmotion_split(tr, t, k, u, 3, &err) == AC_ERR_VALUE);
         CHECK(err.index == 1 && strcmp(err.arg, "t") == 0);
