@@ -38,20 +38,6 @@ int ac_ease_monotone(ac_ease_kind kind)
     return (unsigned)kind < AC_EASE_BACK_IN;
 }
 
-/* cond ? a : b as a bitwise blend. GCC does not if-convert floating-point
-   selects under its default -ftrapping-math, which would keep every
-   piecewise kind from vectorizing; integer blends it does vectorize. */
-static inline double pick(int64_t cond, double a, double b)
-{
-    uint64_t ia, ib, mask = (uint64_t)0 - (uint64_t)(cond != 0), r;
-    double out;
-    memcpy(&ia, &a, sizeof ia);
-    memcpy(&ib, &b, sizeof ib);
-    r = (ia & mask) | (ib & ~mask);
-    memcpy(&out, &r, sizeof out);
-    return out;
-}
-
 /* Values (f_*) and rates (d_*). Written without branches where they are
    polynomials so the loops vectorize; the ternaries become blends. */
 static inline double f_linear(double u) { return u; }
@@ -72,11 +58,11 @@ static inline double d_quad_out(double u) { return 2.0 * (1.0 - u); }
 static inline double f_quad_in_out(double u)
 {
     double v = 1.0 - u, lo = 2.0 * u * u, hi = 1.0 - 2.0 * v * v;
-    return pick(u < 0.5, lo, hi);
+    return ac_pick(u < 0.5, lo, hi);
 }
 static inline double d_quad_in_out(double u)
 {
-    double v = pick(u < 0.5, u, 1.0 - u);
+    double v = ac_pick(u < 0.5, u, 1.0 - u);
     return 4.0 * v;
 }
 
@@ -95,11 +81,11 @@ static inline double d_cubic_out(double u)
 static inline double f_cubic_in_out(double u)
 {
     double v = 1.0 - u, lo = 4.0 * u * u * u, hi = 1.0 - 4.0 * v * v * v;
-    return pick(u < 0.5, lo, hi);
+    return ac_pick(u < 0.5, lo, hi);
 }
 static inline double d_cubic_in_out(double u)
 {
-    double v = pick(u < 0.5, u, 1.0 - u);
+    double v = ac_pick(u < 0.5, u, 1.0 - u);
     return 12.0 * v * v;
 }
 
@@ -118,11 +104,11 @@ static inline double d_quart_out(double u)
 static inline double f_quart_in_out(double u)
 {
     double v = 1.0 - u, lo = 8.0 * u * u * u * u, hi = 1.0 - 8.0 * v * v * v * v;
-    return pick(u < 0.5, lo, hi);
+    return ac_pick(u < 0.5, lo, hi);
 }
 static inline double d_quart_in_out(double u)
 {
-    double v = pick(u < 0.5, u, 1.0 - u);
+    double v = ac_pick(u < 0.5, u, 1.0 - u);
     return 32.0 * v * v * v;
 }
 
@@ -141,11 +127,11 @@ static inline double d_quint_out(double u)
 static inline double f_quint_in_out(double u)
 {
     double v = 1.0 - u, lo = 16.0 * u * u * u * u * u, hi = 1.0 - 16.0 * v * v * v * v * v;
-    return pick(u < 0.5, lo, hi);
+    return ac_pick(u < 0.5, lo, hi);
 }
 static inline double d_quint_in_out(double u)
 {
-    double v = pick(u < 0.5, u, 1.0 - u);
+    double v = ac_pick(u < 0.5, u, 1.0 - u);
     return 80.0 * v * v * v * v;
 }
 
@@ -200,7 +186,7 @@ static inline double d_circ_in_out(double u)
 static inline double f_back_in(double u)
 {
     double r = u * u * ((BACK_S + 1.0) * u - BACK_S);
-    return pick(u == 1.0, 1.0, r);
+    return ac_pick(u == 1.0, 1.0, r);
 }
 static inline double d_back_in(double u)
 {
@@ -209,7 +195,7 @@ static inline double d_back_in(double u)
 static inline double f_back_out(double u)
 {
     double t = u - 1.0, r = t * t * ((BACK_S + 1.0) * t + BACK_S) + 1.0;
-    return pick(u == 0.0, 0.0, r);
+    return ac_pick(u == 0.0, 0.0, r);
 }
 static inline double d_back_out(double u)
 {
@@ -219,15 +205,15 @@ static inline double d_back_out(double u)
 static inline double f_back_in_out(double u)
 {
     int64_t lower = u < 0.5;
-    double t = pick(lower, 2.0 * u, 2.0 * u - 2.0);
-    double sign = pick(lower, -1.0, 1.0), base = pick(lower, 0.0, 1.0);
+    double t = ac_pick(lower, 2.0 * u, 2.0 * u - 2.0);
+    double sign = ac_pick(lower, -1.0, 1.0), base = ac_pick(lower, 0.0, 1.0);
     double r = 0.5 * (t * t * ((BACK_S2 + 1.0) * t + sign * BACK_S2)) + base;
-    return pick((u == 0.0) | (u == 1.0), u, r);
+    return ac_pick((u == 0.0) | (u == 1.0), u, r);
 }
 static inline double d_back_in_out(double u)
 {
     int64_t lower = u < 0.5;
-    double t = pick(lower, 2.0 * u, 2.0 * u - 2.0), sign = pick(lower, -1.0, 1.0);
+    double t = ac_pick(lower, 2.0 * u, 2.0 * u - 2.0), sign = ac_pick(lower, -1.0, 1.0);
     return 3.0 * (BACK_S2 + 1.0) * t * t + sign * 2.0 * BACK_S2 * t;
 }
 
@@ -278,18 +264,18 @@ static inline double d_elastic_in_out(double u)
    1/2.75, 2/2.75, 2.5/2.75. The others derive from it. */
 static inline double bounce_shift(double u)
 {
-    return pick(u < 1.0 / 2.75, 0.0,
-                pick(u < 2.0 / 2.75, 1.5 / 2.75, pick(u < 2.5 / 2.75, 2.25 / 2.75, 2.625 / 2.75)));
+    return ac_pick(u < 1.0 / 2.75, 0.0,
+                ac_pick(u < 2.0 / 2.75, 1.5 / 2.75, ac_pick(u < 2.5 / 2.75, 2.25 / 2.75, 2.625 / 2.75)));
 }
 static inline double bounce_lift(double u)
 {
-    return pick(u < 1.0 / 2.75, 0.0,
-                pick(u < 2.0 / 2.75, 0.75, pick(u < 2.5 / 2.75, 0.9375, 0.984375)));
+    return ac_pick(u < 1.0 / 2.75, 0.0,
+                ac_pick(u < 2.0 / 2.75, 0.75, ac_pick(u < 2.5 / 2.75, 0.9375, 0.984375)));
 }
 static inline double f_bounce_out(double u)
 {
     double t = u - bounce_shift(u), r = BOUNCE_K * t * t + bounce_lift(u);
-    return pick((u == 0.0) | (u == 1.0), u, r);
+    return ac_pick((u == 0.0) | (u == 1.0), u, r);
 }
 static inline double d_bounce_out(double u) { return 2.0 * BOUNCE_K * (u - bounce_shift(u)); }
 static inline double f_bounce_in(double u) { return 1.0 - f_bounce_out(1.0 - u); }
@@ -298,12 +284,12 @@ static inline double f_bounce_in_out(double u)
 {
     /* in(2u) / 2 below one half, out(2u - 1) / 2 + 1/2 above: both are the
        bounce_out parabola at w, reflected below one half */
-    double w = pick(u < 0.5, 1.0 - 2.0 * u, 2.0 * u - 1.0), r = 0.5 * f_bounce_out(w);
-    return pick(u < 0.5, 0.5 - r, 0.5 + r);
+    double w = ac_pick(u < 0.5, 1.0 - 2.0 * u, 2.0 * u - 1.0), r = 0.5 * f_bounce_out(w);
+    return ac_pick(u < 0.5, 0.5 - r, 0.5 + r);
 }
 static inline double d_bounce_in_out(double u)
 {
-    return d_bounce_out(pick(u < 0.5, 1.0 - 2.0 * u, 2.0 * u - 1.0));
+    return d_bounce_out(ac_pick(u < 0.5, 1.0 - 2.0 * u, 2.0 * u - 1.0));
 }
 
 /* --------------------------------------------------------------- loops */
@@ -599,27 +585,27 @@ static inline int bezier_fast(poly3 px, poly3 py, const double *table,
     int64_t redo = 0;
     for (size_t i = 0; i < n; i++) {
         double x = u[i], g = x * BEZIER_GRID, f, t, e, dx, y, r;
-        int k = (int)pick((g >= 0.0) & (g < BEZIER_GRID), g, 0.0);
+        int k = (int)ac_pick((g >= 0.0) & (g < BEZIER_GRID), g, 0.0);
         int64_t ok;
         f = g - k;
         t = table[k] + f * (table[k + 1] - table[k]);
         for (int it = 0; it < BEZIER_NEWTON; it++) {
             e = poly_at(px, t) - x;
             dx = poly_d1(px, t);
-            t -= e / pick(dx != 0.0, dx, 1.0);
-            t = pick(t < 0.0, 0.0, pick(t > 1.0, 1.0, t));
+            t -= e / ac_pick(dx != 0.0, dx, 1.0);
+            t = ac_pick(t < 0.0, 0.0, ac_pick(t > 1.0, 1.0, t));
         }
         e = poly_at(px, t) - x;
         dx = poly_d1(px, t);
-        y = pick(x == 0.0, 0.0, pick(x == 1.0, 1.0, poly_at(py, t)));
+        y = ac_pick(x == 0.0, 0.0, ac_pick(x == 1.0, 1.0, poly_at(py, t)));
         ok = (x >= 0.0) & (x <= 1.0) & (fabs(e) <= BEZIER_TOL);
         if (want_rate) { /* a compile-time constant in each caller below */
-            r = poly_d1(py, t) / pick(dx != 0.0, dx, 1.0);
+            r = poly_d1(py, t) / ac_pick(dx != 0.0, dx, 1.0);
             ok &= dx != 0.0;
             dsdu[i] = r;
         }
         redo |= ok ^ 1;
-        s[i] = pick(ok, y, NAN);
+        s[i] = ac_pick(ok, y, NAN);
     }
     return !redo;
 }

@@ -5,6 +5,8 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "animcore.h"
 
@@ -33,6 +35,20 @@ static inline int ac_finite(double x) { return fabs(x) <= DBL_MAX; }
 #ifndef AC_VECTORIZED
 #define AC_VECTORIZED
 #endif
+
+/* cond ? a : b as a bitwise blend. GCC does not if-convert floating-point
+   selects under its default -ftrapping-math, which keeps piecewise loops from
+   vectorizing; integer blends it does vectorize. */
+static inline double ac_pick(int64_t cond, double a, double b)
+{
+    uint64_t ia, ib, mask = (uint64_t)0 - (uint64_t)(cond != 0), r;
+    double out;
+    memcpy(&ia, &a, sizeof ia);
+    memcpy(&ib, &b, sizeof ib);
+    r = (ia & mask) | (ib & ~mask);
+    memcpy(&out, &r, sizeof out);
+    return out;
+}
 
 /* Records a failure in *err (which may be NULL) and returns its status.
    `detail` is a printf format describing what the value must satisfy. */

@@ -171,19 +171,6 @@ static ac_status lerp_inputs(const double *q0, const double *q1, const double *t
    Elements with t outside [0, 1] or a squared length outside [1e-200, 1e200]
    (zero, non-finite, or extreme) make the block redo on the careful path. */
 
-/* cond ? a : b as a bitwise blend, which GCC vectorizes (it does not
-   if-convert floating-point selects under its default -ftrapping-math). */
-static inline double pick(int64_t cond, double a, double b)
-{
-    uint64_t ia, ib, mask = (uint64_t)0 - (uint64_t)(cond != 0), r;
-    double out;
-    memcpy(&ia, &a, sizeof ia);
-    memcpy(&ib, &b, sizeof ib);
-    r = (ia & mask) | (ib & ~mask);
-    memcpy(&out, &r, sizeof out);
-    return out;
-}
-
 /* sin(x)/x from x*x, |x| <= pi/2: Taylor terms to x^22 (the next is below
    4e-21). Written out so that the loops using it vectorize. */
 static inline double sinc_series(double z)
@@ -240,7 +227,7 @@ static inline double rsqrt_newton(double x)
 static inline double sqrt_newton(double x)
 {
     int64_t tiny = x < 1e-300;
-    return pick(tiny, 0.0, x * rsqrt_newton(pick(tiny, 1.0, x)));
+    return ac_pick(tiny, 0.0, x * rsqrt_newton(ac_pick(tiny, 1.0, x)));
 }
 
 /* Forced inline: GCC keeps this large body out of line otherwise, and an
@@ -269,14 +256,14 @@ static AC_FORCE_INLINE int slerp_block(const double *q0, const double *q1, const
         ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200) & (u >= 0.0)
              & (u <= 1.0);
         bad |= ok ^ 1;
-        ia = rsqrt_newton(pick(ok, na, 1.0));
-        ib = rsqrt_newton(pick(ok, nb, 1.0));
+        ia = rsqrt_newton(ac_pick(ok, na, 1.0));
+        ib = rsqrt_newton(ac_pick(ok, nb, 1.0));
         for (int k = 0; k < 4; k++) {
             a[k] *= ia;
             c[k] *= ib;
             d += a[k] * c[k];
         }
-        sign = pick(d < 0.0, -1.0, 1.0);
+        sign = ac_pick(d < 0.0, -1.0, 1.0);
         for (int k = 0; k < 4; k++) {
             c[k] *= sign;
             dd += (a[k] - c[k]) * (a[k] - c[k]);
