@@ -1,0 +1,455 @@
+/* Contact response against kinematic surfaces (article 002): restitution acts
+   on the velocity relative to the surface's contact point, w = v - u, never on
+   the world velocity. With s = w . n, a contact with s < 0 becomes
+   v' = v - (1 + e) s n, so that the relative normal speed after is -e s and
+   the tangential relative velocity is kept (or reduced by Coulomb friction).
+   The same per-contact routine, bounce_one, serves the batch call and the
+   continuous stepping of projectiles against moving planes. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ac_internal.h"
+
+#define UNIT_TOLERANCE 1e-12 /* |n . n - 1| allowed for a unit normal */
+
+static const size_t all_arrays[6] = {1, 1, 1, 1, 1, 1};
+
+/* ------------------------------------------------------------ the law */
+
+/* Length of the tangential relative velocity when its square overflowed:
+   scaled by the largest component first. */
+static double scaled_length(int dim, const double *x)
+{
+    double m = 0.0, sum = 0.0;
+    for (int k = 0; k < dim; k++)
+        m = fabs(x[k]) > m ? fabs(x[k]) : m;
+    if (!(m > 0.0) || !ac_finite(m))
+        return m;
+    for (int k = 0; k < dim; k++)
+        sum += (x[k] / m) * (x[k] / m);
+    return m * sqrt(sum);
+}
+
+/* x when cond holds, else +0.0, with integer masks: GCC turns a ternary (or
+   a product with 0 or 1) on doubles into a branch that stops vectorization
+   under the default -ftrapping-math. */
+static inline double keep_if(int cond, double x)
+{
+    union { double d; uint64_t u; } bits;
+    bits.d = x;
+    bits.u &= (uint64_t)0 - (uint64_t)(cond != 0);
+    return bits.d;
+}
+
+/* One contact: writes v' to out and returns 1 when the relative velocity, its
+   normal speed and v' are representable (0 otherwise: the caller diagnoses).
+   Inputs are assumed valid. `frictionless` and `careful` are constants at
+   every call site, so the unused parts compile away; `careful` also handles
+   a tangential speed whose square overflows. out may not alias v or u. */
+static inline int64_t bounce_one(int dim, int frictionless, int careful, const double *v,
+                                 const double *u, const double *n, double e, double mu,
+                                 double threshold, double *out, double *normal_speed)
+{
+    double w[3], s = 0.0, impulse, ee, change;
+    int64_t ok;
+    for (int k = 0; k < dim; k++) {
+        w[k] = v[k] - u[k];
+        s += w[k] * n[k];
+    }
+    /* Restitution only above the threshold approach speed; e = 0 below.
+       Values are computed unconditionally and selected, so loops vectorize. */
+    ee = keep_if(-s > threshold, e);
+    /* The change of normal speed, > 0 for an approaching contact. */
+    change = -(1.0 + ee) * s;
+    impulse = keep_if(s < 0.0, change);
+    ok = ac_finite(s);
+    if (frictionless) {
+        for (int k = 0; k < dim; k++) {
+            out[k] = v[k] + impulse * n[k];
+            ok &= ac_finite(out[k]);
+        }
+    } else {
+        /* Coulomb: the tangential relative velocity wt loses at most
+           mu * impulse of its length, and is never reversed. */
+        double wt[3], wt2 = 0.0, len, jt = mu * impulse, ratio, f;
+        for (int k = 0; k < dim; k++) {
+            wt[k] = w[k] - s * n[k];
+            wt2 += wt[k] * wt[k];
+        }
+        len = sqrt(fabs(wt2)); /* fabs: lets GCC drop the errno path */
+        if (careful && !ac_finite(wt2))
+            len = scaled_length(dim, wt);
+        ratio = jt / len;
+        f = keep_if(jt < len, ratio) + keep_if(!(jt < len) & (jt > 0.0), 1.0);
+        ok &= ac_finite(len) & ac_finite(jt);
+        for (int k = 0; k < dim; k++) {
+            out[k] = v[k] + impulse * n[k] - f * wt[k];
+            ok &= ac_finite(out[k]);
+        }
+    }
+    *normal_speed = s;
+    return ok;
+}
+
+/* ------------------------------------------------------------ bounce */
+
+static double dot(int dim, const double *a, const double *b)
+{
+    double sum = 0.0;
+    for (int k = 0; k < dim; k++)
+        sum += a[k] * b[k];
+    return sum;
+}
+
+static ac_status check_vector(const char *arg, int dim, const double *x, size_t i,
+                              ac_error *err)
+{
+    for (int k = 0; k < dim; k++)
+        if (!ac_finite(x[k]))
+            return ac_fail(err, AC_ERR_VALUE, i, arg, x[k], "must be finite");
+    return AC_OK;
+}
+
+static ac_status check_unit(const char *arg, int dim, const double *n, size_t i,
+                            ac_error *err)
+{
+    double nn = dot(dim, n, n);
+    if (!(fabs(nn - 1.0) <= UNIT_TOLERANCE))
+        return ac_fail(err, AC_ERR_VALUE, i, arg, nn,
+                       "must lie within 1e-12 of 1: normals must be unit vectors");
+    return AC_OK;
+}
+
+static ac_status check_range(const char *arg, double x, double hi, size_t i, ac_error *err)
+{
+    if (!ac_finite(x))
+        return ac_fail(err, AC_ERR_VALUE, i, arg, x, "must be finite");
+    if (!(x >= 0.0))
+        return ac_fail(err, AC_ERR_VALUE, i, arg, x, "%s",
+                       hi == 1.0 ? "must lie in [0, 1]" : "must be >= 0");
+    if (!(x <= hi))
+        return ac_fail(err, AC_ERR_VALUE, i, arg, x, "must lie in [0, 1]");
+    return AC_OK;
+}
+
+/* Validates and computes element by element, in the article's order, with the
+   overflow-safe tangential length. Run only when the fast loop saw a failure;
+   returns AC_OK when the failure was an overflowing intermediate that the
+   careful computation avoids (every element is then rewritten). */
+static ac_status bounce_careful(const double *v, const double *u, const double *nrm,
+                                const double *rest, const double *fric,
+                                const double *thr, const size_t s[6], int dim,
+                                double *out, size_t n, ac_error *err)
+{
+    const size_t d = (size_t)dim;
+    for (size_t i = 0; i < n; i++) {
+        const double *vi = v + i * s[0] * d, *ui = u + i * s[1] * d, *ni = nrm + i * s[2] * d;
+        double e = rest[i * s[3]], mu = fric[i * s[4]], th = thr[i * s[5]], sp;
+        ac_status st;
+        if ((st = check_vector("velocity", dim, vi, i, err)) ||
+            (st = check_vector("surface_velocity", dim, ui, i, err)) ||
+            (st = check_vector("normal", dim, ni, i, err)) ||
+            (st = check_range("restitution", e, 1.0, i, err)) ||
+            (st = check_unit("normal . normal", dim, ni, i, err)) ||
+            (st = check_range("friction", mu, DBL_MAX, i, err)) ||
+            (st = check_range("threshold", th, DBL_MAX, i, err)))
+            return st;
+        if (!bounce_one(dim, 0, 1, vi, ui, ni, e, mu, th, out + i * d, &sp)) {
+            for (int k = 0; k < dim; k++)
+                if (!ac_finite(vi[k] - ui[k]))
+                    return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity - surface_velocity",
+                                   vi[k] - ui[k],
+                                   "is not representable although the inputs are finite");
+            if (!ac_finite(sp))
+                return ac_fail(err, AC_ERR_OVERFLOW, i,
+                               "(velocity - surface_velocity) . normal", sp,
+                               "is not representable although the inputs are finite");
+            for (int k = 0; k < dim; k++)
+                if (!ac_finite(out[i * d + k]))
+                    return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[i * d + k],
+                                   "is not representable although the inputs are finite");
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "friction", mu,
+                           "gives a tangential impulse that is not representable");
+        }
+    }
+    return AC_OK;
+}
+
+/* The batch loop, branch-free so that it vectorizes: validity accumulated,
+   diagnosed afterwards. Returns 1 when every element is valid. */
+static inline int bounce_loop(int dim, int frictionless, const double *v, const double *u,
+                              const double *nrm, const double *rest, const double *fric,
+                              const double *thr, const size_t s[6], double *restrict out,
+                              size_t n)
+{
+    const size_t d = (size_t)dim;
+    int64_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double *ni = nrm + i * s[2] * d;
+        double e = rest[i * s[3]], mu = frictionless ? 0.0 : fric[i * s[4]];
+        double th = thr[i * s[5]], nn = 0.0, sp;
+        int64_t ok;
+        for (int k = 0; k < dim; k++)
+            nn += ni[k] * ni[k];
+        ok = bounce_one(dim, frictionless, 0, v + i * s[0] * d, u + i * s[1] * d, ni, e, mu,
+                        th, out + i * d, &sp);
+        ok &= (fabs(nn - 1.0) <= UNIT_TOLERANCE) & (e >= 0.0) & (e <= 1.0) & (mu >= 0.0)
+              & (mu <= DBL_MAX) & (th >= 0.0) & (th <= DBL_MAX);
+        bad |= ok ^ 1;
+    }
+    return !bad;
+}
+
+/* Constant steps and dimension for the common layouts give straight loops. */
+AC_VECTORIZED
+static int bounce_all(const double *v, const double *u, const double *nrm,
+                      const double *rest, const double *fric, const double *thr,
+                      const size_t s[6], int dim, double *out, size_t n)
+{
+    static const size_t vectors_only[6] = {1, 1, 1, 0, 0, 0};
+    static const size_t shared_surface[6] = {1, 0, 1, 0, 0, 0};
+    int frictionless = s[4] == 0 && fric[0] == 0.0;
+    int vectors = s[0] == 1 && s[1] == 1 && s[2] == 1;
+    int scalars_shared = s[3] == 0 && s[4] == 0 && s[5] == 0;
+    if (frictionless && scalars_shared && s[0] == 1 && s[2] == 1) {
+        if (s[1] == 1)
+            return dim == 3 ? bounce_loop(3, 1, v, u, nrm, rest, fric, thr, vectors_only, out, n)
+                            : bounce_loop(2, 1, v, u, nrm, rest, fric, thr, vectors_only, out, n);
+        return dim == 3 ? bounce_loop(3, 1, v, u, nrm, rest, fric, thr, shared_surface, out, n)
+                        : bounce_loop(2, 1, v, u, nrm, rest, fric, thr, shared_surface, out, n);
+    }
+    if (vectors && s[3] == 1 && s[4] == 1 && s[5] == 1)
+        return dim == 3 ? bounce_loop(3, 0, v, u, nrm, rest, fric, thr, all_arrays, out, n)
+                        : bounce_loop(2, 0, v, u, nrm, rest, fric, thr, all_arrays, out, n);
+    if (frictionless)
+        return dim == 3 ? bounce_loop(3, 1, v, u, nrm, rest, fric, thr, s, out, n)
+                        : bounce_loop(2, 1, v, u, nrm, rest, fric, thr, s, out, n);
+    return dim == 3 ? bounce_loop(3, 0, v, u, nrm, rest, fric, thr, s, out, n)
+                    : bounce_loop(2, 0, v, u, nrm, rest, fric, thr, s, out, n);
+}
+
+static ac_status check_dim(size_t dim, ac_error *err)
+{
+    if (dim == 2 || dim == 3)
+        return AC_OK;
+    return ac_fail(err, AC_ERR_VALUE, 0, "dim", (double)dim, "must be 2 or 3");
+}
+
+ac_status ac_contact_bounce(const double *velocity, const double *surface_velocity,
+                            const double *normal, const double *restitution,
+                            const double *friction, const double *threshold,
+                            const size_t steps[6], size_t dim, double *result, size_t n,
+                            ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    ac_status st;
+    if ((st = check_dim(dim, err)))
+        return st;
+    if (n == 0)
+        return AC_OK;
+    if (bounce_all(velocity, surface_velocity, normal, restitution, friction, threshold, s,
+                   (int)dim, result, n))
+        return AC_OK;
+    return bounce_careful(velocity, surface_velocity, normal, restitution, friction,
+                          threshold, s, (int)dim, result, n, err);
+}
+
+/* ------------------------------------------------ contact point velocity */
+
+ac_status ac_contact_point_velocity(const double *linear_velocity,
+                                    const double *angular_velocity, const double *offset,
+                                    const size_t steps[3], size_t dim, double *result,
+                                    size_t n, ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    const size_t d = dim, da = dim == 2 ? 1 : 3;
+    ac_status st;
+    if ((st = check_dim(dim, err)))
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        const double *v = linear_velocity + i * s[0] * d, *w = angular_velocity + i * s[1] * da;
+        const double *r = offset + i * s[2] * d;
+        double *out = result + i * d;
+        if ((st = check_vector("linear_velocity", dim, v, i, err)) ||
+            (st = check_vector("angular_velocity", (int)da, w, i, err)) ||
+            (st = check_vector("offset", dim, r, i, err)))
+            return st;
+        if (dim == 2) {
+            out[0] = v[0] - w[0] * r[1];
+            out[1] = v[1] + w[0] * r[0];
+        } else {
+            out[0] = v[0] + (w[1] * r[2] - w[2] * r[1]);
+            out[1] = v[1] + (w[2] * r[0] - w[0] * r[2]);
+            out[2] = v[2] + (w[0] * r[1] - w[1] * r[0]);
+        }
+        for (size_t k = 0; k < d; k++)
+            if (!ac_finite(out[k]))
+                return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[k],
+                               "is not representable although the inputs are finite");
+    }
+    return AC_OK;
+}
+
+/* ------------------------------------------------- continuous stepping */
+
+/* Relative normal speeds at or above -this (times |v| + |u|) are rounding,
+   not approach: a sphere sliding along a plane, or just bounced off it with
+   e = 0, must not collide with it again. */
+#define APPROACH_ROUNDING (8.0 * DBL_EPSILON)
+
+static ac_status check_planes(const ac_planes *pl, ac_error *err)
+{
+    const int dim = (int)pl->dim;
+    for (size_t j = 0; j < pl->count; j++) {
+        ac_status st;
+        if ((st = check_vector("plane_point", dim, pl->point + j * pl->dim, j, err)) ||
+            (st = check_vector("plane_normal", dim, pl->normal + j * pl->dim, j, err)) ||
+            (st = check_unit("plane_normal . plane_normal", dim, pl->normal + j * pl->dim, j,
+                             err)) ||
+            (st = check_vector("plane_velocity", dim, pl->velocity + j * pl->dim, j, err)))
+            return st;
+    }
+    return AC_OK;
+}
+
+/* restitution in [0, 1] and friction >= 0 for every (sphere, plane) pair
+   that the steps make distinct; the index reported is i * count + j. */
+static ac_status check_pairs(const char *arg, const double *x, const size_t steps[2],
+                             double hi, size_t n, size_t m, ac_error *err)
+{
+    size_t rows = steps[0] ? n : (n > 0), cols = steps[1] ? m : (m > 0);
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < cols; j++) {
+            ac_status st = check_range(arg, x[i * steps[0] + j * steps[1]], hi, i * m + j, err);
+            if (st)
+                return st;
+        }
+    return AC_OK;
+}
+
+static ac_status check_spheres(const double *position, const double *velocity,
+                               const ac_planes *pl, const ac_projectile_params *pr,
+                               size_t n, ac_error *err)
+{
+    const int dim = (int)pl->dim;
+    ac_status st;
+    for (size_t i = 0; i < n; i++) {
+        double r = pr->radius[i * pr->radius_step], dt = pr->dt[i * pr->dt_step];
+        if ((st = check_vector("position", dim, position + i * pl->dim, i, err)) ||
+            (st = check_vector("velocity", dim, velocity + i * pl->dim, i, err)) ||
+            (st = check_range("radius", r, DBL_MAX, i, err)) ||
+            (st = check_range("dt", dt, DBL_MAX, i, err)))
+            return st;
+    }
+    if ((st = check_pairs("restitution", pr->restitution, pr->restitution_steps, 1.0, n,
+                          pl->count, err)) ||
+        (st = check_pairs("friction", pr->friction, pr->friction_steps, DBL_MAX, n,
+                          pl->count, err)))
+        return st;
+    return AC_OK;
+}
+
+/* One sphere through its step (see ac_contact_advance). Returns 1 when every
+   distance, time and velocity stayed representable. */
+static inline int advance_one(int dim, double *p, double *v, const ac_planes *pl,
+                              const ac_projectile_params *pr, size_t i, int *bounces)
+{
+    const size_t d = (size_t)dim, m = pl->count;
+    const double r = pr->radius[i * pr->radius_step], dt = pr->dt[i * pr->dt_step];
+    const double *e_row = pr->restitution + i * pr->restitution_steps[0];
+    const double *mu_row = pr->friction + i * pr->friction_steps[0];
+    double p0[3], t = 0.0;
+    int count = 0;
+    int64_t ok = 1;
+    for (int k = 0; k < dim; k++)
+        p0[k] = p[k];
+    for (;;) {
+        double best = dt, vabs = 0.0;
+        size_t hit = m;
+        for (int k = 0; k < dim; k++)
+            vabs += fabs(v[k]);
+        for (size_t j = 0; j < m; j++) {
+            const double *q = pl->point + j * d, *nj = pl->normal + j * d;
+            const double *uj = pl->velocity + j * d;
+            double d0 = 0.0, dist = 0.0, sj = 0.0, uabs = 0.0;
+            for (int k = 0; k < dim; k++) {
+                d0 += (p0[k] - q[k]) * nj[k];
+                dist += (p[k] - (q[k] + uj[k] * t)) * nj[k];
+                sj += (v[k] - uj[k]) * nj[k];
+                uabs += fabs(uj[k]);
+            }
+            ok &= ac_finite(d0) & ac_finite(dist) & ac_finite(sj);
+            if (d0 >= 0.0 && sj < -APPROACH_ROUNDING * (vabs + uabs)) {
+                /* Touching or penetrating: now. Otherwise when dist reaches r. */
+                double toi = dist > r ? t + (dist - r) / -sj : t;
+                if (toi < best || (hit == m && toi <= best)) {
+                    best = toi;
+                    hit = j;
+                }
+            }
+        }
+        if (hit == m) { /* no more contacts: fly to the end of the step */
+            for (int k = 0; k < dim; k++)
+                p[k] += v[k] * (dt - t);
+            break;
+        }
+        for (int k = 0; k < dim; k++)
+            p[k] += v[k] * (best - t);
+        t = best;
+        if (count >= pr->max_bounces) { /* out of bounces: ride the surface */
+            for (int k = 0; k < dim; k++)
+                p[k] += pl->velocity[hit * d + k] * (dt - t);
+            break;
+        }
+        {
+            double out[3], sp;
+            ok &= bounce_one(dim, 0, 1, v, pl->velocity + hit * d, pl->normal + hit * d,
+                             e_row[hit * pr->restitution_steps[1]],
+                             mu_row[hit * pr->friction_steps[1]], 0.0, out, &sp);
+            for (int k = 0; k < dim; k++)
+                v[k] = out[k];
+        }
+        count++;
+        if (!ok)
+            break;
+    }
+    for (int k = 0; k < dim; k++)
+        ok &= ac_finite(p[k]) & ac_finite(v[k]);
+    *bounces = count;
+    return (int)ok;
+}
+
+ac_status ac_contact_advance(double *position, double *velocity, const ac_planes *planes,
+                             const ac_projectile_params *params, int *bounces, size_t n,
+                             ac_error *err)
+{
+    ac_status st;
+    const size_t d = planes->dim;
+    if ((st = check_dim(planes->dim, err)))
+        return st;
+    if (params->max_bounces < 0)
+        return ac_fail(err, AC_ERR_VALUE, 0, "max_bounces", (double)params->max_bounces,
+                       "must be >= 0");
+    if ((st = check_planes(planes, err)) ||
+        (st = check_spheres(position, velocity, planes, params, n, err)))
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        int count, ok = d == 3 ? advance_one(3, position + i * d, velocity + i * d, planes,
+                                             params, i, &count)
+                               : advance_one(2, position + i * d, velocity + i * d, planes,
+                                             params, i, &count);
+        if (bounces)
+            bounces[i] = count;
+        if (!ok) {
+            for (size_t k = 0; k < d; k++)
+                if (!ac_finite(velocity[i * d + k]))
+                    return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity", velocity[i * d + k],
+                                   "is not representable after a bounce although the "
+                                   "inputs are finite");
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d],
+                           "or its distance to a plane is not representable although "
+                           "the inputs are finite");
+        }
+    }
+    return AC_OK;
+}
