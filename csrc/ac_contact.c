@@ -12,6 +12,14 @@
 
 #define UNIT_TOLERANCE 1e-12 /* |n . n - 1| allowed for a unit normal */
 
+/* Forced inlining for the helpers of the dispatched (AC_VECTORIZED) loops:
+   a helper left out of line is compiled for the baseline CPU only. */
+#if defined(__GNUC__)
+#define CONTACT_INLINE static inline __attribute__((always_inline))
+#else
+#define CONTACT_INLINE static inline
+#endif
+
 static const size_t all_arrays[6] = {1, 1, 1, 1, 1, 1};
 
 /* ------------------------------------------------------------ the law */
@@ -46,7 +54,7 @@ static inline double keep_if(int cond, double x)
    Inputs are assumed valid. `frictionless` and `careful` are constants at
    every call site, so the unused parts compile away; `careful` also handles
    a tangential speed whose square overflows. out may not alias v or u. */
-static inline int64_t bounce_one(int dim, int frictionless, int careful, const double *v,
+CONTACT_INLINE int64_t bounce_one(int dim, int frictionless, int careful, const double *v,
                                  const double *u, const double *n, double e, double mu,
                                  double threshold, double *out, double *normal_speed)
 {
@@ -177,7 +185,7 @@ static ac_status bounce_careful(const double *v, const double *u, const double *
 
 /* The batch loop, branch-free so that it vectorizes: validity accumulated,
    diagnosed afterwards. Returns 1 when every element is valid. */
-static inline int bounce_loop(int dim, int frictionless, const double *v, const double *u,
+CONTACT_INLINE int bounce_loop(int dim, int frictionless, const double *v, const double *u,
                               const double *nrm, const double *rest, const double *fric,
                               const double *thr, const size_t s[6], double *restrict out,
                               size_t n)
@@ -349,45 +357,117 @@ static ac_status check_spheres(const double *position, const double *velocity,
     return AC_OK;
 }
 
+/* The planes laid out plane-major (one array per component) so that the
+   per-plane loop of a sphere vectorizes, plus per-sphere scratch. Owned by
+   one ac_contact_advance call. */
+typedef struct plane_scratch {
+    size_t m;
+    double *point[3], *normal[3]; /* point[k][j]: component k of plane j */
+    double *normal_speed;         /* plane velocity . normal */
+    double *speed;                /* |plane velocity|_1, the rounding scale of s */
+    double *front;                /* 1 when the sphere's center started in front */
+    double *toi;                  /* candidate impact times, +inf for none */
+} plane_scratch;
+
+static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *err)
+{
+    const size_t m = pl->count, d = pl->dim;
+    double *block = malloc((2 * d + 4) * (m ? m : 1) * sizeof(double));
+    if (!block)
+        return ac_fail(err, AC_ERR_NOMEM, 0, "plane_point", (double)m,
+                       "planes: scratch could not be allocated");
+    ps->m = m;
+    for (size_t k = 0; k < d; k++) {
+        ps->point[k] = block + k * m;
+        ps->normal[k] = block + (d + k) * m;
+    }
+    ps->normal_speed = block + 2 * d * m;
+    ps->speed = ps->normal_speed + m;
+    ps->front = ps->speed + m;
+    ps->toi = ps->front + m;
+    for (size_t j = 0; j < m; j++) {
+        ps->normal_speed[j] = ps->speed[j] = 0.0;
+        for (size_t k = 0; k < d; k++) {
+            double u = pl->velocity[j * d + k];
+            ps->point[k][j] = pl->point[j * d + k];
+            ps->normal[k][j] = pl->normal[j * d + k];
+            ps->normal_speed[j] += u * pl->normal[j * d + k];
+            ps->speed[j] += fabs(u);
+        }
+    }
+    return AC_OK;
+}
+
+/* Signed distances of p to every plane at time t, written to ps->toi as
+   candidate impact times for a sphere of radius r moving at v: t when it
+   touches or penetrates a plane it approaches, the time its distance reaches
+   r otherwise, +inf for planes it does not approach, that are behind it at
+   the start or that it reaches after dt. Branch-free over the planes.
+   Returns 0 when a distance or speed is not representable. */
+CONTACT_INLINE int impact_times(int dim, const plane_scratch *ps, const double *p,
+                               const double *v, double r, double t, double dt, int *any)
+{
+    const size_t m = ps->m;
+    const double *restrict qx = ps->point[0], *restrict qy = ps->point[1];
+    const double *restrict qz = ps->point[dim - 1];
+    const double *restrict nx = ps->normal[0], *restrict ny = ps->normal[1];
+    const double *restrict nz = ps->normal[dim - 1];
+    const double *restrict un = ps->normal_speed, *restrict speed = ps->speed;
+    double *restrict front = ps->front;
+    double *restrict out = ps->toi;
+    const double px = p[0], py = p[1], pz = dim == 3 ? p[2] : 0.0;
+    const double vx = v[0], vy = v[1], vz = dim == 3 ? v[2] : 0.0;
+    const double vabs = fabs(vx) + fabs(vy) + fabs(vz);
+    int64_t bad = 0, some = 0;
+    for (size_t j = 0; j < m; j++) {
+        double dist = (px - qx[j]) * nx[j] + (py - qy[j]) * ny[j] - t * un[j];
+        double sj = vx * nx[j] + vy * ny[j] - un[j], toi;
+        int64_t take;
+        if (dim == 3) {
+            dist = (px - qx[j]) * nx[j] + (py - qy[j]) * ny[j] + (pz - qz[j]) * nz[j]
+                   - t * un[j];
+            sj = vx * nx[j] + vy * ny[j] + vz * nz[j] - un[j];
+        }
+        bad |= (int64_t)(ac_finite(dist) & ac_finite(sj)) ^ 1;
+        toi = t + keep_if(dist > r, (dist - r) / -sj);
+        take = (front[j] != 0.0) & (sj < -APPROACH_ROUNDING * (vabs + speed[j]))
+               & (toi <= dt);
+        out[j] = keep_if((int)take, toi) + keep_if(!take, INFINITY);
+        some |= take;
+    }
+    *any = some != 0;
+    return !bad;
+}
+
 /* One sphere through its step (see ac_contact_advance). Returns 1 when every
    distance, time and velocity stayed representable. */
-static inline int advance_one(int dim, double *p, double *v, const ac_planes *pl,
-                              const ac_projectile_params *pr, size_t i, int *bounces)
+CONTACT_INLINE int advance_one(int dim, double *p, double *v, const ac_planes *pl,
+                              const ac_projectile_params *pr, const plane_scratch *ps,
+                              size_t i, int *bounces)
 {
     const size_t d = (size_t)dim, m = pl->count;
     const double r = pr->radius[i * pr->radius_step], dt = pr->dt[i * pr->dt_step];
     const double *e_row = pr->restitution + i * pr->restitution_steps[0];
     const double *mu_row = pr->friction + i * pr->friction_steps[0];
-    double p0[3], t = 0.0;
-    int count = 0;
-    int64_t ok = 1;
-    for (int k = 0; k < dim; k++)
-        p0[k] = p[k];
-    for (;;) {
-        double best = dt, vabs = 0.0;
-        size_t hit = m;
+    double t = 0.0;
+    int count = 0, ok = 1, any;
+    /* Which planes the center starts in front of. */
+    for (size_t j = 0; j < m; j++) {
+        double d0 = 0.0;
         for (int k = 0; k < dim; k++)
-            vabs += fabs(v[k]);
-        for (size_t j = 0; j < m; j++) {
-            const double *q = pl->point + j * d, *nj = pl->normal + j * d;
-            const double *uj = pl->velocity + j * d;
-            double d0 = 0.0, dist = 0.0, sj = 0.0, uabs = 0.0;
-            for (int k = 0; k < dim; k++) {
-                d0 += (p0[k] - q[k]) * nj[k];
-                dist += (p[k] - (q[k] + uj[k] * t)) * nj[k];
-                sj += (v[k] - uj[k]) * nj[k];
-                uabs += fabs(uj[k]);
-            }
-            ok &= ac_finite(d0) & ac_finite(dist) & ac_finite(sj);
-            if (d0 >= 0.0 && sj < -APPROACH_ROUNDING * (vabs + uabs)) {
-                /* Touching or penetrating: now. Otherwise when dist reaches r. */
-                double toi = dist > r ? t + (dist - r) / -sj : t;
-                if (toi < best || (hit == m && toi <= best)) {
-                    best = toi;
+            d0 += (p[k] - ps->point[k][j]) * ps->normal[k][j];
+        ps->front[j] = (double)(d0 >= 0.0);
+    }
+    ok &= impact_times(dim, ps, p, v, r, t, dt, &any);
+    for (;;) {
+        double best = INFINITY;
+        size_t hit = m;
+        if (any)
+            for (size_t j = 0; j < m; j++) /* the earliest; the first among equals */
+                if (ps->toi[j] < best) {
+                    best = ps->toi[j];
                     hit = j;
                 }
-            }
-        }
         if (hit == m) { /* no more contacts: fly to the end of the step */
             for (int k = 0; k < dim; k++)
                 p[k] += v[k] * (dt - t);
@@ -403,53 +483,74 @@ static inline int advance_one(int dim, double *p, double *v, const ac_planes *pl
         }
         {
             double out[3], sp;
-            ok &= bounce_one(dim, 0, 1, v, pl->velocity + hit * d, pl->normal + hit * d,
-                             e_row[hit * pr->restitution_steps[1]],
-                             mu_row[hit * pr->friction_steps[1]], 0.0, out, &sp);
+            ok &= (int)bounce_one(dim, 0, 1, v, pl->velocity + hit * d, pl->normal + hit * d,
+                                  e_row[hit * pr->restitution_steps[1]],
+                                  mu_row[hit * pr->friction_steps[1]], 0.0, out, &sp);
             for (int k = 0; k < dim; k++)
                 v[k] = out[k];
         }
         count++;
         if (!ok)
             break;
+        ok &= impact_times(dim, ps, p, v, r, t, dt, &any);
     }
     for (int k = 0; k < dim; k++)
         ok &= ac_finite(p[k]) & ac_finite(v[k]);
     *bounces = count;
-    return (int)ok;
+    return ok;
+}
+
+/* The sphere loop, in versions for the vector units the CPU has. Returns the
+   index of the first sphere whose step overflowed, or n. */
+AC_VECTORIZED
+static size_t advance_all(double *position, double *velocity, const ac_planes *pl,
+                          const ac_projectile_params *pr, const plane_scratch *ps,
+                          int *bounces, size_t n)
+{
+    const size_t d = pl->dim;
+    for (size_t i = 0; i < n; i++) {
+        int count, ok = d == 3 ? advance_one(3, position + i * d, velocity + i * d, pl, pr,
+                                             ps, i, &count)
+                               : advance_one(2, position + i * d, velocity + i * d, pl, pr,
+                                             ps, i, &count);
+        if (bounces)
+            bounces[i] = count;
+        if (!ok)
+            return i;
+    }
+    return n;
 }
 
 ac_status ac_contact_advance(double *position, double *velocity, const ac_planes *planes,
                              const ac_projectile_params *params, int *bounces, size_t n,
                              ac_error *err)
 {
+    plane_scratch ps;
     ac_status st;
     const size_t d = planes->dim;
+    size_t i;
     if ((st = check_dim(planes->dim, err)))
         return st;
     if (params->max_bounces < 0)
         return ac_fail(err, AC_ERR_VALUE, 0, "max_bounces", (double)params->max_bounces,
                        "must be >= 0");
     if ((st = check_planes(planes, err)) ||
-        (st = check_spheres(position, velocity, planes, params, n, err)))
+        (st = check_spheres(position, velocity, planes, params, n, err)) ||
+        (st = scratch_init(&ps, planes, err)))
         return st;
-    for (size_t i = 0; i < n; i++) {
-        int count, ok = d == 3 ? advance_one(3, position + i * d, velocity + i * d, planes,
-                                             params, i, &count)
-                               : advance_one(2, position + i * d, velocity + i * d, planes,
-                                             params, i, &count);
-        if (bounces)
-            bounces[i] = count;
-        if (!ok) {
-            for (size_t k = 0; k < d; k++)
-                if (!ac_finite(velocity[i * d + k]))
-                    return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity", velocity[i * d + k],
-                                   "is not representable after a bounce although the "
-                                   "inputs are finite");
-            return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d],
-                           "or its distance to a plane is not representable although "
-                           "the inputs are finite");
-        }
-    }
-    return AC_OK;
+    i = advance_all(position, velocity, planes, params, &ps, bounces, n);
+    free(ps.point[0]);
+    if (i == n)
+        return AC_OK;
+    for (size_t k = 0; k < d; k++)
+        if (!ac_finite(velocity[i * d + k]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity", velocity[i * d + k],
+                           "is not representable after a bounce although the inputs are "
+                           "finite");
+    for (size_t k = 0; k < d; k++)
+        if (!ac_finite(position[i * d + k]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d + k],
+                           "is not representable although the inputs are finite");
+    return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d],
+                   "is too far from a plane: the distance is not representable");
 }
