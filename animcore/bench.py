@@ -177,7 +177,7 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
     normal /= np.linalg.norm(normal, axis=1, keepdims=True)
     normal /= np.sqrt(np.einsum("ik,ik->i", normal, normal))[:, None]  # |n.n - 1| ~ 1e-16
     comparisons = [
-        compare("bounce (3-D vectors)", n, lambda: bounce(velocity, surface, normal, 0.5),
+        compare("contact bounce (3-D vectors)", n, lambda: bounce(velocity, surface, normal, 0.5),
                 "same formula in plain NumPy",
                 lambda: numpy_bounce(velocity, surface, normal, 0.5), repeats, target=5),
     ]
@@ -185,7 +185,7 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
     m = max(1, int(10**5 * scale))
     scene = projectile_scene(m)
     comparisons.append(
-        compare("advance_projectiles (3-D, 8 planes)", m,
+        compare("contact advance_projectiles (3-D, 8 planes)", m,
                 lambda: advance_projectiles(*scene, 0.8, friction=0.1),
                 "plain NumPy, a pass per bounce",
                 lambda: numpy_advance_projectiles(*scene, 0.8, 0.1), repeats, target=10))

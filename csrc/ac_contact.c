@@ -89,7 +89,7 @@ CONTACT_INLINE int64_t bounce_one(int dim, int frictionless, int careful, const 
             len = scaled_length(dim, wt);
         ratio = jt / len;
         f = keep_if(jt < len, ratio) + keep_if(!(jt < len) & (jt > 0.0), 1.0);
-        ok &= ac_finite(len) & ac_finite(jt);
+        ok &= ac_finite(len); /* jt = inf is fine: the tangent stops */
         for (int k = 0; k < dim; k++) {
             out[k] = v[k] + impulse * n[k] - f * wt[k];
             ok &= ac_finite(out[k]);
@@ -176,8 +176,9 @@ static ac_status bounce_careful(const double *v, const double *u, const double *
                 if (!ac_finite(out[i * d + k]))
                     return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[i * d + k],
                                    "is not representable although the inputs are finite");
-            return ac_fail(err, AC_ERR_OVERFLOW, i, "friction", mu,
-                           "gives a tangential impulse that is not representable");
+            AC_ASSERT(0 && "fast loop reported an overflow the careful pass did not find");
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[i * d],
+                           "is not representable although the inputs are finite");
         }
     }
     return AC_OK;
@@ -439,6 +440,24 @@ CONTACT_INLINE int impact_times(int dim, const plane_scratch *ps, const double *
     return !bad;
 }
 
+/* Which planes the center p starts in front of (signed distance >= 0). */
+CONTACT_INLINE void starting_sides(int dim, const plane_scratch *ps, const double *p)
+{
+    const size_t m = ps->m;
+    const double *restrict qx = ps->point[0], *restrict qy = ps->point[1];
+    const double *restrict qz = ps->point[dim - 1];
+    const double *restrict nx = ps->normal[0], *restrict ny = ps->normal[1];
+    const double *restrict nz = ps->normal[dim - 1];
+    double *restrict front = ps->front;
+    const double px = p[0], py = p[1], pz = dim == 3 ? p[2] : 0.0;
+    for (size_t j = 0; j < m; j++) {
+        double d0 = (px - qx[j]) * nx[j] + (py - qy[j]) * ny[j];
+        if (dim == 3)
+            d0 = (px - qx[j]) * nx[j] + (py - qy[j]) * ny[j] + (pz - qz[j]) * nz[j];
+        front[j] = (double)(d0 >= 0.0);
+    }
+}
+
 /* One sphere through its step (see ac_contact_advance). Returns 1 when every
    distance, time and velocity stayed representable. */
 CONTACT_INLINE int advance_one(int dim, double *p, double *v, const ac_planes *pl,
@@ -451,13 +470,7 @@ CONTACT_INLINE int advance_one(int dim, double *p, double *v, const ac_planes *p
     const double *mu_row = pr->friction + i * pr->friction_steps[0];
     double t = 0.0;
     int count = 0, ok = 1, any;
-    /* Which planes the center starts in front of. */
-    for (size_t j = 0; j < m; j++) {
-        double d0 = 0.0;
-        for (int k = 0; k < dim; k++)
-            d0 += (p[k] - ps->point[k][j]) * ps->normal[k][j];
-        ps->front[j] = (double)(d0 >= 0.0);
-    }
+    starting_sides(dim, ps, p);
     ok &= impact_times(dim, ps, p, v, r, t, dt, &any);
     for (;;) {
         double best = INFINITY;
