@@ -642,3 +642,11 @@ def test_advance_bad_input(kwargs, exc, match):
     args.update(kwargs)
     with pytest.raises(exc, match=match):
         advance_projectiles(**args)
+
+
+def test_demo_lines():
+    from animcore import demo
+    lines = demo.contact_lines()
+    assert "(4.5,4) | naive world reflection: (1.5,4)" in lines[0]
+    assert "(2.5,4)" in lines[1] and "12.5 J -> 18.125 J" in lines[1]
+    assert "x=-0.9 after 8 bounces" in lines[2]
