@@ -358,34 +358,47 @@ static ac_status check_spheres(const double *position, const double *velocity,
     return AC_OK;
 }
 
-/* The planes laid out plane-major (one array per component) so that the
-   per-plane loop of a sphere vectorizes, plus per-sphere scratch. Owned by
-   one ac_contact_advance call. */
+/* Spheres are stepped in blocks of LANES, stored lane-major (one array per
+   component), so that the search for the earliest impact runs over many
+   spheres at once for each plane and vectorizes. Spheres whose step is done
+   leave the block; the others are packed down after every pass. */
+enum { LANES = 128 };
+
+/* The planes laid out plane-major (one array per component), and the
+   starting side of every (plane, lane) pair. Owned by one
+   ac_contact_advance call. */
 typedef struct plane_scratch {
     size_t m;
     double *point[3], *normal[3]; /* point[k][j]: component k of plane j */
     double *normal_speed;         /* plane velocity . normal */
     double *speed;                /* |plane velocity|_1, the rounding scale of s */
-    double *front;                /* 1 when the sphere's center started in front */
-    double *toi;                  /* candidate impact times, +inf for none */
+    double *front;                /* front[j * LANES + i]: 1 when lane i's center
+                                     started in front of plane j */
 } plane_scratch;
+
+typedef struct sphere_block {
+    double p[3][LANES], v[3][LANES];
+    double t[LANES], r[LANES], dt[LANES], best[LANES];
+    int64_t hit[LANES], bad[LANES];
+    size_t index[LANES];
+    int count[LANES];
+} sphere_block;
 
 static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *err)
 {
     const size_t m = pl->count, d = pl->dim;
-    double *block = malloc((2 * d + 4) * (m ? m : 1) * sizeof(double));
+    double *block = malloc(((2 * d + 2) * m + m * LANES + 1) * sizeof(double));
     if (!block)
         return ac_fail(err, AC_ERR_NOMEM, 0, "plane_point", (double)m,
                        "planes: scratch could not be allocated");
     ps->m = m;
-    for (size_t k = 0; k < d; k++) {
-        ps->point[k] = block + k * m;
-        ps->normal[k] = block + (d + k) * m;
+    for (size_t k = 0; k < 3; k++) {
+        ps->point[k] = block + (k < d ? k : 0) * m;
+        ps->normal[k] = block + (d + (k < d ? k : 0)) * m;
     }
     ps->normal_speed = block + 2 * d * m;
     ps->speed = ps->normal_speed + m;
     ps->front = ps->speed + m;
-    ps->toi = ps->front + m;
     for (size_t j = 0; j < m; j++) {
         ps->normal_speed[j] = ps->speed[j] = 0.0;
         for (size_t k = 0; k < d; k++) {
@@ -399,139 +412,184 @@ static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *
     return AC_OK;
 }
 
-/* Signed distances of p to every plane at time t, written to ps->toi as
-   candidate impact times for a sphere of radius r moving at v: t when it
-   touches or penetrates a plane it approaches, the time its distance reaches
-   r otherwise, +inf for planes it does not approach, that are behind it at
-   the start or that it reaches after dt. Branch-free over the planes.
-   Returns 0 when a distance or speed is not representable. */
-CONTACT_INLINE int impact_times(int dim, const plane_scratch *ps, const double *p,
-                               const double *v, double r, double t, double dt, int *any)
+/* Fills lanes [0, count) with spheres first, first + 1, ... and records
+   which planes each center starts in front of (signed distance >= 0). */
+CONTACT_INLINE void block_load(int dim, sphere_block *b, const plane_scratch *ps,
+                               const ac_projectile_params *pr, const double *position,
+                               const double *velocity, size_t first, size_t count)
 {
-    const size_t m = ps->m;
-    const double *restrict qx = ps->point[0], *restrict qy = ps->point[1];
-    const double *restrict qz = ps->point[dim - 1];
-    const double *restrict nx = ps->normal[0], *restrict ny = ps->normal[1];
-    const double *restrict nz = ps->normal[dim - 1];
-    const double *restrict un = ps->normal_speed, *restrict speed = ps->speed;
-    double *restrict front = ps->front;
-    double *restrict out = ps->toi;
-    const double px = p[0], py = p[1], pz = dim == 3 ? p[2] : 0.0;
-    const double vx = v[0], vy = v[1], vz = dim == 3 ? v[2] : 0.0;
-    const double vabs = fabs(vx) + fabs(vy) + fabs(vz);
-    int64_t bad = 0, some = 0;
-    for (size_t j = 0; j < m; j++) {
-        double dist = (px - qx[j]) * nx[j] + (py - qy[j]) * ny[j] - t * un[j];
-        double sj = vx * nx[j] + vy * ny[j] - un[j], toi;
-        int64_t take;
-        if (dim == 3) {
-            dist = (px - qx[j]) * nx[j] + (py - qy[j]) * ny[j] + (pz - qz[j]) * nz[j]
-                   - t * un[j];
-            sj = vx * nx[j] + vy * ny[j] + vz * nz[j] - un[j];
+    const size_t d = (size_t)dim;
+    for (size_t i = 0; i < count; i++) {
+        size_t s = first + i;
+        for (int k = 0; k < dim; k++) {
+            b->p[k][i] = position[s * d + (size_t)k];
+            b->v[k][i] = velocity[s * d + (size_t)k];
         }
-        bad |= (int64_t)(ac_finite(dist) & ac_finite(sj)) ^ 1;
-        toi = t + keep_if(dist > r, (dist - r) / -sj);
-        take = (front[j] != 0.0) & (sj < -APPROACH_ROUNDING * (vabs + speed[j]))
-               & (toi <= dt);
-        out[j] = keep_if((int)take, toi) + keep_if(!take, INFINITY);
-        some |= take;
+        b->t[i] = 0.0;
+        b->r[i] = pr->radius[s * pr->radius_step];
+        b->dt[i] = pr->dt[s * pr->dt_step];
+        b->bad[i] = 0;
+        b->count[i] = 0;
+        b->index[i] = s;
     }
-    *any = some != 0;
-    return !bad;
+    for (size_t j = 0; j < ps->m; j++) {
+        const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
+        const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
+        double *restrict front = ps->front + j * LANES;
+        int64_t *restrict bad = b->bad;
+        for (size_t i = 0; i < count; i++) {
+            double d0 = (b->p[0][i] - qx) * nx + (b->p[1][i] - qy) * ny;
+            if (dim == 3)
+                d0 = (b->p[0][i] - qx) * nx + (b->p[1][i] - qy) * ny + (b->p[2][i] - qz) * nz;
+            front[i] = (double)(d0 >= 0.0);
+            bad[i] |= (int64_t)!ac_finite(d0);
+        }
+    }
 }
 
-/* Which planes the center p starts in front of (signed distance >= 0). */
-CONTACT_INLINE void starting_sides(int dim, const plane_scratch *ps, const double *p)
+/* For lanes [0, count): the earliest impact best[i] in [t, dt] with a plane
+   the sphere approaches (relative normal speed below -rounding) and started
+   in front of, and its plane hit[i] (the first among equal times; m for
+   none). A sphere touching or penetrating such a plane hits it at t;
+   otherwise when its distance reaches its radius. Branch-free. */
+CONTACT_INLINE void block_pass(int dim, sphere_block *b, const plane_scratch *ps,
+                               size_t count)
 {
-    const size_t m = ps->m;
-    const double *restrict qx = ps->point[0], *restrict qy = ps->point[1];
-    const double *restrict qz = ps->point[dim - 1];
-    const double *restrict nx = ps->normal[0], *restrict ny = ps->normal[1];
-    const double *restrict nz = ps->normal[dim - 1];
-    double *restrict front = ps->front;
-    const double px = p[0], py = p[1], pz = dim == 3 ? p[2] : 0.0;
-    for (size_t j = 0; j < m; j++) {
-        double d0 = (px - qx[j]) * nx[j] + (py - qy[j]) * ny[j];
+    double vabs[LANES];
+    double *restrict best = b->best;
+    int64_t *restrict hit = b->hit, *restrict bad = b->bad;
+    const double *restrict px = b->p[0], *restrict py = b->p[1], *restrict pz = b->p[2];
+    const double *restrict vx = b->v[0], *restrict vy = b->v[1], *restrict vz = b->v[2];
+    const double *restrict t = b->t, *restrict r = b->r, *restrict dt = b->dt;
+    for (size_t i = 0; i < count; i++) {
+        vabs[i] = fabs(vx[i]) + fabs(vy[i]);
         if (dim == 3)
-            d0 = (px - qx[j]) * nx[j] + (py - qy[j]) * ny[j] + (pz - qz[j]) * nz[j];
-        front[j] = (double)(d0 >= 0.0);
+            vabs[i] = fabs(vx[i]) + fabs(vy[i]) + fabs(vz[i]);
+        best[i] = INFINITY;
+        hit[i] = (int64_t)ps->m;
+    }
+    for (size_t j = 0; j < ps->m; j++) {
+        const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
+        const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
+        const double un = ps->normal_speed[j], speed = ps->speed[j];
+        const double *restrict front = ps->front + j * LANES;
+        for (size_t i = 0; i < count; i++) {
+            double dist = (px[i] - qx) * nx + (py[i] - qy) * ny - t[i] * un;
+            double sj = vx[i] * nx + vy[i] * ny - un, toi;
+            int64_t take;
+            if (dim == 3) {
+                dist = (px[i] - qx) * nx + (py[i] - qy) * ny + (pz[i] - qz) * nz - t[i] * un;
+                sj = vx[i] * nx + vy[i] * ny + vz[i] * nz - un;
+            }
+            bad[i] |= (int64_t)(ac_finite(dist) & ac_finite(sj)) ^ 1;
+            toi = t[i] + keep_if(dist > r[i], (dist - r[i]) / -sj);
+            take = (front[i] != 0.0) & (sj < -APPROACH_ROUNDING * (vabs[i] + speed))
+                   & (toi <= dt[i]) & (toi < best[i]);
+            best[i] = keep_if((int)take, toi) + keep_if(!take, best[i]);
+            hit[i] = take ? (int64_t)j : hit[i];
+        }
     }
 }
 
-/* One sphere through its step (see ac_contact_advance). Returns 1 when every
-   distance, time and velocity stayed representable. */
-CONTACT_INLINE int advance_one(int dim, double *p, double *v, const ac_planes *pl,
-                              const ac_projectile_params *pr, const plane_scratch *ps,
-                              size_t i, int *bounces)
+/* Moves lane i to its impact and bounces it, or to the end of its step.
+   Returns 1 while the sphere has more of its step to go. */
+CONTACT_INLINE int lane_resolve(int dim, sphere_block *b, size_t i, const ac_planes *pl,
+                                const ac_projectile_params *pr)
 {
-    const size_t d = (size_t)dim, m = pl->count;
-    const double r = pr->radius[i * pr->radius_step], dt = pr->dt[i * pr->dt_step];
-    const double *e_row = pr->restitution + i * pr->restitution_steps[0];
-    const double *mu_row = pr->friction + i * pr->friction_steps[0];
-    double t = 0.0;
-    int count = 0, ok = 1, any;
-    starting_sides(dim, ps, p);
-    ok &= impact_times(dim, ps, p, v, r, t, dt, &any);
-    for (;;) {
-        double best = INFINITY;
-        size_t hit = m;
-        if (any)
-            for (size_t j = 0; j < m; j++) /* the earliest; the first among equals */
-                if (ps->toi[j] < best) {
-                    best = ps->toi[j];
-                    hit = j;
-                }
-        if (hit == m) { /* no more contacts: fly to the end of the step */
-            for (int k = 0; k < dim; k++)
-                p[k] += v[k] * (dt - t);
-            break;
-        }
+    const size_t d = (size_t)dim, m = pl->count, hit = (size_t)b->hit[i], s = b->index[i];
+    const double t = b->t[i], dt = b->dt[i], best = b->best[i];
+    if (b->bad[i])
+        return 0;
+    if (hit == m) { /* no more contacts: fly to the end of the step */
         for (int k = 0; k < dim; k++)
-            p[k] += v[k] * (best - t);
-        t = best;
-        if (count >= pr->max_bounces) { /* out of bounces: ride the surface */
-            for (int k = 0; k < dim; k++)
-                p[k] += pl->velocity[hit * d + k] * (dt - t);
-            break;
-        }
-        {
-            double out[3], sp;
-            ok &= (int)bounce_one(dim, 0, 1, v, pl->velocity + hit * d, pl->normal + hit * d,
-                                  e_row[hit * pr->restitution_steps[1]],
-                                  mu_row[hit * pr->friction_steps[1]], 0.0, out, &sp);
-            for (int k = 0; k < dim; k++)
-                v[k] = out[k];
-        }
-        count++;
-        if (!ok)
-            break;
-        ok &= impact_times(dim, ps, p, v, r, t, dt, &any);
+            b->p[k][i] += b->v[k][i] * (dt - t);
+        return 0;
     }
     for (int k = 0; k < dim; k++)
-        ok &= ac_finite(p[k]) & ac_finite(v[k]);
-    *bounces = count;
-    return ok;
+        b->p[k][i] += b->v[k][i] * (best - t);
+    b->t[i] = best;
+    if (b->count[i] >= pr->max_bounces) { /* out of bounces: ride the surface */
+        for (int k = 0; k < dim; k++)
+            b->p[k][i] += pl->velocity[hit * d + (size_t)k] * (dt - best);
+        return 0;
+    }
+    {
+        double v[3], out[3], sp;
+        for (int k = 0; k < dim; k++)
+            v[k] = b->v[k][i];
+        b->bad[i] |= (int64_t)bounce_one(
+                         dim, 0, 1, v, pl->velocity + hit * d, pl->normal + hit * d,
+                         pr->restitution[s * pr->restitution_steps[0] +
+                                         hit * pr->restitution_steps[1]],
+                         pr->friction[s * pr->friction_steps[0] + hit * pr->friction_steps[1]],
+                         0.0, out, &sp) ^ 1;
+        for (int k = 0; k < dim; k++)
+            b->v[k][i] = out[k];
+    }
+    b->count[i]++;
+    return !b->bad[i];
 }
 
-/* The sphere loop, in versions for the vector units the CPU has. Returns the
-   index of the first sphere whose step overflowed, or n. */
+/* All spheres, block by block. Returns the index of the first sphere whose
+   step overflowed, or n. */
+CONTACT_INLINE size_t advance_dim(int dim, double *position, double *velocity,
+                                  const ac_planes *pl, const ac_projectile_params *pr,
+                                  const plane_scratch *ps, int *bounces, size_t n,
+                                  sphere_block *b)
+{
+    const size_t d = (size_t)dim, m = ps->m;
+    size_t failed = n;
+    for (size_t first = 0; first < n; first += LANES) {
+        size_t active = n - first < LANES ? n - first : LANES;
+        block_load(dim, b, ps, pr, position, velocity, first, active);
+        while (active > 0) {
+            size_t kept = 0;
+            block_pass(dim, b, ps, active);
+            for (size_t i = 0; i < active; i++) {
+                if (lane_resolve(dim, b, i, pl, pr)) { /* pack the lane down */
+                    if (kept != i) {
+                        for (int k = 0; k < dim; k++) {
+                            b->p[k][kept] = b->p[k][i];
+                            b->v[k][kept] = b->v[k][i];
+                        }
+                        b->t[kept] = b->t[i];
+                        b->r[kept] = b->r[i];
+                        b->dt[kept] = b->dt[i];
+                        b->bad[kept] = b->bad[i];
+                        b->index[kept] = b->index[i];
+                        b->count[kept] = b->count[i];
+                        for (size_t j = 0; j < m; j++)
+                            ps->front[j * LANES + kept] = ps->front[j * LANES + i];
+                    }
+                    kept++;
+                } else { /* done: write it back */
+                    size_t s = b->index[i];
+                    int ok = !b->bad[i];
+                    for (int k = 0; k < dim; k++) {
+                        position[s * d + (size_t)k] = b->p[k][i];
+                        velocity[s * d + (size_t)k] = b->v[k][i];
+                        ok &= ac_finite(b->p[k][i]) & ac_finite(b->v[k][i]);
+                    }
+                    if (bounces)
+                        bounces[s] = b->count[i];
+                    if (!ok && s < failed)
+                        failed = s;
+                }
+            }
+            active = kept;
+        }
+    }
+    return failed;
+}
+
+/* The sphere loop, in versions for the vector units the CPU has. */
 AC_VECTORIZED
 static size_t advance_all(double *position, double *velocity, const ac_planes *pl,
                           const ac_projectile_params *pr, const plane_scratch *ps,
-                          int *bounces, size_t n)
+                          int *bounces, size_t n, sphere_block *b)
 {
-    const size_t d = pl->dim;
-    for (size_t i = 0; i < n; i++) {
-        int count, ok = d == 3 ? advance_one(3, position + i * d, velocity + i * d, pl, pr,
-                                             ps, i, &count)
-                               : advance_one(2, position + i * d, velocity + i * d, pl, pr,
-                                             ps, i, &count);
-        if (bounces)
-            bounces[i] = count;
-        if (!ok)
-            return i;
-    }
-    return n;
+    return pl->dim == 3 ? advance_dim(3, position, velocity, pl, pr, ps, bounces, n, b)
+                        : advance_dim(2, position, velocity, pl, pr, ps, bounces, n, b);
 }
 
 ac_status ac_contact_advance(double *position, double *velocity, const ac_planes *planes,
@@ -539,6 +597,7 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
                              ac_error *err)
 {
     plane_scratch ps;
+    sphere_block *b;
     ac_status st;
     const size_t d = planes->dim;
     size_t i;
@@ -551,7 +610,14 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
         (st = check_spheres(position, velocity, planes, params, n, err)) ||
         (st = scratch_init(&ps, planes, err)))
         return st;
-    i = advance_all(position, velocity, planes, params, &ps, bounces, n);
+    b = malloc(sizeof *b);
+    if (!b) {
+        free(ps.point[0]);
+        return ac_fail(err, AC_ERR_NOMEM, 0, "position", (double)n,
+                       "spheres: scratch could not be allocated");
+    }
+    i = advance_all(position, velocity, planes, params, &ps, bounces, n, b);
+    free(b);
     free(ps.point[0]);
     if (i == n)
         return AC_OK;
