@@ -54,7 +54,7 @@ static inline double keep_if(int cond, double x)
    Inputs are assumed valid. `frictionless` and `careful` are constants at
    every call site, so the unused parts compile away; `careful` also handles
    a tangential speed whose square overflows. out may not alias v or u. */
-CONTACT_INLINE int64_t bounce_one(int dim, int frictionless, int careful, const double *v,
+static inline int64_t bounce_one(int dim, int frictionless, int careful, const double *v,
                                  const double *u, const double *n, double e, double mu,
                                  double threshold, double *out, double *normal_speed)
 {
@@ -186,7 +186,7 @@ static ac_status bounce_careful(const double *v, const double *u, const double *
 
 /* The batch loop, branch-free so that it vectorizes: validity accumulated,
    diagnosed afterwards. Returns 1 when every element is valid. */
-CONTACT_INLINE int bounce_loop(int dim, int frictionless, const double *v, const double *u,
+static inline int bounce_loop(int dim, int frictionless, const double *v, const double *u,
                               const double *nrm, const double *rest, const double *fric,
                               const double *thr, const size_t s[6], double *restrict out,
                               size_t n)
