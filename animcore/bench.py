@@ -176,10 +176,16 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
     normal = rng.normal(size=(n, 3))
     normal /= np.linalg.norm(normal, axis=1, keepdims=True)
     normal /= np.sqrt(np.einsum("ik,ik->i", normal, normal))[:, None]  # |n.n - 1| ~ 1e-16
+    wall = np.array([2.0, 0.0, -1.0])
     comparisons = [
-        compare("contact bounce (3-D vectors)", n, lambda: bounce(velocity, surface, normal, 0.5),
+        compare("contact bounce (3-D, v, u, n per contact)", n,
+                lambda: bounce(velocity, surface, normal, 0.5),
                 "same formula in plain NumPy",
                 lambda: numpy_bounce(velocity, surface, normal, 0.5), repeats, target=5),
+        compare("contact bounce (3-D, one moving wall's u)", n,
+                lambda: bounce(velocity, wall, normal, 0.5),
+                "same formula in plain NumPy",
+                lambda: numpy_bounce(velocity, wall, normal, 0.5), repeats, target=5),
     ]
     del velocity, surface, normal
     m = max(1, int(10**5 * scale))
