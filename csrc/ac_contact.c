@@ -336,13 +336,32 @@ static ac_status check_pairs(const char *arg, const double *x, const size_t step
     return AC_OK;
 }
 
+/* True when every position and velocity component is finite and every
+   radius and dt is finite and >= 0: a branch-free scan, so that only invalid
+   input pays for the element-by-element diagnosis. */
+AC_VECTORIZED
+static int spheres_valid(const double *position, const double *velocity, size_t dim,
+                         const ac_projectile_params *pr, size_t n)
+{
+    const double *r = pr->radius, *dt = pr->dt;
+    size_t nr = pr->radius_step ? n : (n > 0), ndt = pr->dt_step ? n : (n > 0);
+    int64_t bad = 0;
+    for (size_t j = 0; j < n * dim; j++)
+        bad |= (int64_t)(ac_finite(position[j]) & ac_finite(velocity[j])) ^ 1;
+    for (size_t i = 0; i < nr; i++)
+        bad |= (int64_t)((r[i] >= 0.0) & (r[i] <= DBL_MAX)) ^ 1;
+    for (size_t i = 0; i < ndt; i++)
+        bad |= (int64_t)((dt[i] >= 0.0) & (dt[i] <= DBL_MAX)) ^ 1;
+    return !bad;
+}
+
 static ac_status check_spheres(const double *position, const double *velocity,
                                const ac_planes *pl, const ac_projectile_params *pr,
                                size_t n, ac_error *err)
 {
     const int dim = (int)pl->dim;
     ac_status st;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = spheres_valid(position, velocity, pl->dim, pr, n) ? n : 0; i < n; i++) {
         double r = pr->radius[i * pr->radius_step], dt = pr->dt[i * pr->dt_step];
         if ((st = check_vector("position", dim, position + i * pl->dim, i, err)) ||
             (st = check_vector("velocity", dim, velocity + i * pl->dim, i, err)) ||
