@@ -650,3 +650,51 @@ def test_demo_lines():
     assert "(4.5,4) | naive world reflection: (1.5,4)" in lines[0]
     assert "(2.5,4)" in lines[1] and "12.5 J -> 18.125 J" in lines[1]
     assert "x=-0.9 after 8 bounces" in lines[2]
+
+
+def test_advance_sphere_shapes_and_pair_parameters():
+    rng = np.random.default_rng(11)
+    pos = rng.uniform(-0.5, 0.5, (2, 3, 2))
+    vel = rng.normal(0, 5, (2, 3, 2))
+    point = [[-1.0, 0.0], [1.0, 0.0], [0.0, -1.0]]
+    normal = [[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]]
+    e = rng.uniform(0, 1, (2, 3, 3))     # one per (sphere, plane) pair
+    mu = rng.uniform(0, 1, (3,))         # one per plane
+    radius = rng.uniform(0, 0.2, (3,))   # broadcasts over the sphere axes
+    got = advance_projectiles(pos, vel, radius, 0.3, point, normal, [0.0, 0.0], e, friction=mu)
+    assert got.position.shape == (2, 3, 2) and got.bounces.shape == (2, 3)
+    flat = advance_projectiles(pos.reshape(6, 2), vel.reshape(6, 2), np.tile(radius, 2), 0.3,
+                               point, normal, [0.0, 0.0], e.reshape(6, 3), friction=mu)
+    np.testing.assert_array_equal(got.position.reshape(6, 2), flat.position)
+    np.testing.assert_array_equal(got.velocity.reshape(6, 2), flat.velocity)
+    # one sphere at a time gives the same answers
+    for i in range(6):
+        one = advance_projectiles(pos.reshape(6, 2)[i], vel.reshape(6, 2)[i],
+                                  np.tile(radius, 2)[i], 0.3, point, normal, [0.0, 0.0],
+                                  e.reshape(6, 3)[i], friction=mu)
+        np.testing.assert_array_equal(one.position, flat.position[i])
+        assert one.bounces == flat.bounces[i]
+
+
+def test_advance_many_spheres_cross_block_boundaries():
+    # more spheres than one internal block, with a per-sphere restitution
+    rng = np.random.default_rng(12)
+    n = 1000
+    pos = rng.uniform(-0.9, 0.9, (n, 3))
+    vel = rng.normal(0, 10, (n, 3))
+    e = rng.uniform(0, 1, (n, 1))
+    normal = np.vstack([np.eye(3), -np.eye(3)])
+    point = -normal
+    got = advance_projectiles(pos, vel, 0.05, 0.4, point, normal, np.zeros(3), e)
+    for i in rng.choice(n, 25, replace=False):
+        one = advance_projectiles(pos[i], vel[i], 0.05, 0.4, point, normal, np.zeros(3), e[i])
+        np.testing.assert_array_equal(one.position, got.position[i])
+        np.testing.assert_array_equal(one.velocity, got.velocity[i])
+    assert np.all(np.abs(got.position) <= 0.95 + 1e-12)
+
+
+def test_contact_point_velocity_out_untouched_on_error():
+    out = np.full((2, 2), 3.0)
+    with pytest.raises(ValueError, match=r"angular_velocity at index \(1,\) is nan"):
+        contact_point_velocity([0.0, 0.0], [1.0, np.nan], [1.0, 0.0], out=out)
+    np.testing.assert_array_equal(out, 3.0)
