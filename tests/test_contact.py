@@ -698,3 +698,18 @@ def test_contact_point_velocity_out_untouched_on_error():
     with pytest.raises(ValueError, match=r"angular_velocity at index \(1,\) is nan"):
         contact_point_velocity([0.0, 0.0], [1.0, np.nan], [1.0, 0.0], out=out)
     np.testing.assert_array_equal(out, 3.0)
+
+
+@pytest.mark.parametrize("count", [1, 3, 4, 5, 1001])
+def test_batch_layout_agrees_bitwise_with_the_general_loop(count):
+    rng = np.random.default_rng(count)
+    v = rng.normal(0, 10, (count, 3))
+    u = rng.normal(0, 3, (count, 3))
+    n = rng.normal(size=(count, 3))
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
+    fast = bounce(v, u, n, 0.7, threshold=2.0)    # one restitution and threshold
+    slow = bounce(v, u, n, np.full(count, 0.7), threshold=np.full(count, 2.0))
+    np.testing.assert_array_equal(fast, slow)
+    n[count // 2] *= 1.0 + 1e-9
+    with pytest.raises(ValueError, match=rf"normal \. normal at index \({count // 2},\)"):
+        bounce(v, u, n, 0.7)

@@ -94,6 +94,46 @@ static void law_and_frame_boost(void)
     CHECK(worst < 1e-12 * 60);
 }
 
+/* The batch layout with one restitution and threshold has its own vector
+   code: it must agree bit for bit with the general loop, tail included, and
+   find the same first failure. */
+static void layouts_agree(void)
+{
+    enum { N = 1003 };
+    static double v[N * 3], u[N * 3], n[N * 3], e[N], th[N], mu[N], fast[N * 3], slow[N * 3];
+    const size_t fast_steps[6] = {1, 1, 1, 0, 0, 0}, slow_steps[6] = {1, 1, 1, 1, 1, 1};
+    double e0 = 0.7, th0 = 2.0, zero = 0.0;
+    ac_error err;
+    for (size_t i = 0; i < N; i++) {
+        double a = 0.01 * (double)i, b = 0.3 * (double)i;
+        double nn[3] = {cos(a) * cos(b), sin(a) * cos(b), sin(b)};
+        for (int k = 0; k < 3; k++) {
+            n[i * 3 + k] = nn[k];
+            v[i * 3 + k] = 10.0 * sin(1.7 * (double)i + k);
+            u[i * 3 + k] = 3.0 * cos(0.9 * (double)i - k);
+        }
+        e[i] = e0, th[i] = th0, mu[i] = 0.0;
+    }
+    CHECK(ac_contact_bounce(v, u, n, &e0, &zero, &th0, fast_steps, 3, fast, N, &err) == AC_OK);
+    CHECK(ac_contact_bounce(v, u, n, e, mu, th, slow_steps, 3, slow, N, &err) == AC_OK);
+    CHECK(memcmp(fast, slow, sizeof fast) == 0);
+    n[7 * 3] *= 1.5; /* the first bad normal, then a bad one in the tail */
+    n[1001 * 3] = NAN;
+    CHECK(ac_contact_bounce(v, u, n, &e0, &zero, &th0, fast_steps, 3, fast, N, &err) ==
+          AC_ERR_VALUE);
+    CHECK(err.index == 7 && strcmp(err.arg, "normal . normal") == 0);
+    n[7 * 3] /= 1.5;
+    CHECK(ac_contact_bounce(v, u, n, &e0, &zero, &th0, fast_steps, 3, fast, N, &err) ==
+          AC_ERR_VALUE);
+    CHECK(err.index == 1001 && strcmp(err.arg, "normal") == 0);
+    n[1001 * 3] = 1.0;
+    v[500 * 3 + 1] = -DBL_MAX; /* overflow inside the vector part */
+    u[500 * 3 + 1] = DBL_MAX;
+    CHECK(ac_contact_bounce(v, u, n, &e0, &zero, &th0, fast_steps, 3, fast, N, &err) ==
+          AC_ERR_OVERFLOW);
+    CHECK(err.index == 500);
+}
+
 static void friction_and_threshold(void)
 {
     const double still[2] = {0, 0}, belt[2] = {0, 5}, n[2] = {1, 0}, v[2] = {-3, 4};
@@ -294,6 +334,7 @@ int main(void)
 {
     article_figures();
     law_and_frame_boost();
+    layouts_agree();
     friction_and_threshold();
     point_velocity();
     bounce_errors();
