@@ -713,3 +713,13 @@ def test_batch_layout_agrees_bitwise_with_the_general_loop(count):
     n[count // 2] *= 1.0 + 1e-9
     with pytest.raises(ValueError, match=rf"normal \. normal at index \({count // 2},\)"):
         bounce(v, u, n, 0.7)
+
+
+def test_shared_parameters_are_checked_on_large_batches():
+    v = np.tile([[-3.0, 4.0, 0.0]], (9, 1))
+    with pytest.raises(ValueError, match=r"bounce: restitution at index \(0,\) is 1.5"):
+        bounce(v, [2.0, 0.0, 0.0], [1.0, 0.0, 0.0], 1.5)
+    with pytest.raises(ValueError, match=r"bounce: threshold at index \(0,\) is -1.0"):
+        bounce(v, [2.0, 0.0, 0.0], [1.0, 0.0, 0.0], 0.5, threshold=-1.0)
+    with pytest.raises(ValueError, match=r"bounce: threshold at index \(0,\) is -1.0"):
+        bounce(v, np.zeros((9, 3)), np.tile([1.0, 0.0, 0.0], (9, 1)), 0.5, threshold=-1.0)
