@@ -241,8 +241,9 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     its radius) is found, the sphere moves there, its velocity is resolved
     with :func:`bounce` using that plane's velocity, restitution and
     friction, and the rest of the step is used the same way, up to
-    ``max_bounces`` contacts. However fast a sphere is, it never ends a step
-    behind a plane it started in front of.
+    ``max_bounces`` contacts. However fast a sphere is, it does not tunnel:
+    it ends the step in front of every plane it started in front of, unless
+    planes close in on it after its bounces ran out (see Notes).
 
     Parameters
     ----------

@@ -723,3 +723,25 @@ def test_shared_parameters_are_checked_on_large_batches():
         bounce(v, [2.0, 0.0, 0.0], [1.0, 0.0, 0.0], 0.5, threshold=-1.0)
     with pytest.raises(ValueError, match=r"bounce: threshold at index \(0,\) is -1.0"):
         bounce(v, np.zeros((9, 3)), np.tile([1.0, 0.0, 0.0], (9, 1)), 0.5, threshold=-1.0)
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from([2, 3]), st.floats(1e-3, 1e4))
+def test_no_tunnelling_property(seed, dim, speed):
+    # A random convex cell (a rotated box, some walls moving out) and random
+    # spheres inside it: every sphere ends at least its radius inside.
+    rng = np.random.default_rng(seed)
+    q, _ = np.linalg.qr(rng.normal(size=(dim, dim)))
+    normal = np.vstack([q, -q])
+    point = -normal * rng.uniform(1.0, 2.0, (2 * dim, 1))
+    plane_velocity = -normal * rng.uniform(0, 1, (2 * dim, 1))   # moving outwards or still
+    n = 40
+    radius = rng.uniform(0, 0.2, n)
+    pos = rng.uniform(-0.3, 0.3, (n, dim))
+    vel = rng.normal(size=(n, dim)) * speed
+    e = rng.uniform(0, 1, n)[:, None]
+    r = advance_projectiles(pos, vel, radius, 0.5, point, normal, plane_velocity, e,
+                            friction=rng.uniform(0, 1), max_bounces=10_000)
+    q_end = point + plane_velocity * 0.5
+    dist = np.einsum("ik,jk->ij", r.position, normal) - np.sum(q_end * normal, axis=1)
+    slack = 1e-9 * (1 + speed)
+    assert np.all(dist >= radius[:, None] - slack)
