@@ -240,10 +240,10 @@ __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const d
                                                         double th, double *out, size_t n)
 {
     const __m256d one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
-    const __m256d sign = _mm256_set1_pd(-0.0), big = _mm256_set1_pd(DBL_MAX);
+    const __m256d sign = _mm256_set1_pd(-0.0);
     const __m256d tol = _mm256_set1_pd(UNIT_TOLERANCE), ev = _mm256_set1_pd(e);
     const __m256d thv = _mm256_set1_pd(th);
-    __m256d bad = zero;
+    __m256d nonfinite = zero, worst = zero, ok;
     for (size_t i = 0; i + 4 <= n; i += 4) {
         const double *vb = v + 3 * i, *ub = u + 3 * i, *nb = nrm + 3 * i;
         __m256d v0 = _mm256_loadu_pd(vb), v1 = _mm256_loadu_pd(vb + 4);
@@ -253,7 +253,7 @@ __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const d
         __m256d p0 = _mm256_mul_pd(_mm256_sub_pd(v0, _mm256_loadu_pd(ub)), n0);
         __m256d p1 = _mm256_mul_pd(_mm256_sub_pd(v1, _mm256_loadu_pd(ub + 4)), n1);
         __m256d p2 = _mm256_mul_pd(_mm256_sub_pd(v2, _mm256_loadu_pd(ub + 8)), n2);
-        __m256d px, py, pz, qx, qy, qz, s, nn, ee, imp, e0, e1, e2, o0, o1, o2, ok;
+        __m256d px, py, pz, qx, qy, qz, s, nn, ee, imp, e0, e1, e2, o0, o1, o2;
         deinterleave3(p0, p1, p2, &px, &py, &pz);
         deinterleave3(_mm256_mul_pd(n0, n0), _mm256_mul_pd(n1, n1), _mm256_mul_pd(n2, n2),
                       &qx, &qy, &qz);
@@ -271,17 +271,18 @@ __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const d
         _mm256_storeu_pd(out + 3 * i, o0);
         _mm256_storeu_pd(out + 3 * i + 4, o1);
         _mm256_storeu_pd(out + 3 * i + 8, o2);
-        ok = _mm256_cmp_pd(_mm256_andnot_pd(sign, s), big, _CMP_LE_OQ);
-        ok = _mm256_and_pd(ok, _mm256_cmp_pd(
-                                   _mm256_andnot_pd(sign, _mm256_sub_pd(nn, one)), tol,
-                                   _CMP_LE_OQ));
-        ok = _mm256_and_pd(ok, _mm256_cmp_pd(_mm256_andnot_pd(sign, o0), big, _CMP_LE_OQ));
-        ok = _mm256_and_pd(ok, _mm256_cmp_pd(_mm256_andnot_pd(sign, o1), big, _CMP_LE_OQ));
-        ok = _mm256_and_pd(ok, _mm256_cmp_pd(_mm256_andnot_pd(sign, o2), big, _CMP_LE_OQ));
-        bad = _mm256_or_pd(bad, _mm256_xor_pd(ok, _mm256_castsi256_pd(
-                                                      _mm256_set1_epi64x(-1))));
+        /* x - x is 0 for finite x and NaN otherwise, and NaN sticks in a
+           sum. A NaN in n . n comes with a non-finite s, so the largest
+           |n . n - 1| can be kept with max. */
+        nonfinite = _mm256_add_pd(
+            nonfinite, _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(s, s), _mm256_sub_pd(o0, o0)),
+                                     _mm256_add_pd(_mm256_sub_pd(o1, o1),
+                                                   _mm256_sub_pd(o2, o2))));
+        worst = _mm256_max_pd(worst, _mm256_andnot_pd(sign, _mm256_sub_pd(nn, one)));
     }
-    return _mm256_movemask_pd(bad) == 0 && e >= 0.0 && e <= 1.0 && th >= 0.0 &&
+    ok = _mm256_and_pd(_mm256_cmp_pd(nonfinite, zero, _CMP_EQ_OQ),
+                       _mm256_cmp_pd(worst, tol, _CMP_LE_OQ));
+    return _mm256_movemask_pd(ok) == 0xF && e >= 0.0 && e <= 1.0 && th >= 0.0 &&
            th <= DBL_MAX;
 }
 #endif
