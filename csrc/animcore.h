@@ -171,8 +171,9 @@ typedef struct ac_projectile_params {
    max_bounces < 0 (err->arg names the argument; for plane arguments index is
    the plane, for restitution and friction i * count + j, otherwise the
    sphere); AC_ERR_OVERFLOW when a position, distance or velocity is not
-   representable. On failure position and velocity hold unspecified values:
-   callers wanting them intact pass copies. */
+   representable; AC_ERR_NOMEM when its scratch (about 16 KB plus 1 KB per
+   plane) cannot be allocated; planes->dim must be 2 or 3. On failure position and velocity hold unspecified values: callers
+   wanting them intact pass copies. */
 ac_status ac_contact_advance(double *position, double *velocity, const ac_planes *planes,
                              const ac_projectile_params *params, int *bounces, size_t n,
                              ac_error *err);
