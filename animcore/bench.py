@@ -14,6 +14,7 @@ from typing import Callable
 
 import numpy as np
 
+from .contact import advance_projectiles, bounce
 from .curves import Curve
 from .easing import CubicBezier, ease
 from .hermite import hermite
@@ -394,6 +395,115 @@ def bench_rotations(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+def numpy_bounce(velocity, surface_velocity, normal, restitution):
+    """The bounce formula in plain NumPy, the baseline of `bounce`."""
+    w = velocity - surface_velocity
+    s = np.einsum("...k,...k->...", w, normal)
+    k = np.where(s < 0.0, (1.0 + restitution) * s, 0.0)
+    return velocity - k[..., None] * normal
+
+
+def numpy_advance_projectiles(position, velocity, radius, dt, plane_point, plane_normal,
+                              plane_velocity, restitution, friction, max_bounces=8):
+    """Continuous stepping of N spheres against M moving planes in plain NumPy,
+    the baseline of `advance_projectiles`: vectorized over the spheres still
+    moving, one pass per bounce. Scalar radius, dt, restitution and friction."""
+    p, v = position.copy(), velocity.copy()
+    n = len(p)
+    t = np.zeros(n)
+    bounces = np.zeros(n, dtype=np.intc)
+    qn = np.einsum("mk,mk->m", plane_point, plane_normal)
+    un = np.einsum("mk,mk->m", plane_velocity, plane_normal)
+    uabs = np.abs(plane_velocity).sum(1)
+    front = p @ plane_normal.T - qn >= 0.0
+    active = np.arange(n)
+    for _ in range(max_bounces + 1):
+        if active.size == 0:
+            break
+        pa, va, ta = p[active], v[active], t[active]
+        dist = pa @ plane_normal.T - qn - ta[:, None] * un
+        s = va @ plane_normal.T - un
+        tol = 8 * np.finfo(float).eps * (np.abs(va).sum(1)[:, None] + uabs)
+        approach = front[active] & (s < -tol)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            toi = ta[:, None] + np.maximum(dist - radius, 0.0) / -s
+        toi = np.where(approach, toi, np.inf)
+        j = toi.argmin(1)
+        tmin = toi[np.arange(active.size), j]
+        hit = tmin <= dt
+        tend = np.where(hit, tmin, dt)
+        p[active] = pa + va * (tend - ta)[:, None]
+        t[active] = tend
+        active, j = active[hit], j[hit]
+        nrm, u = plane_normal[j], plane_velocity[j]
+        w = v[active] - u
+        sj = np.einsum("ik,ik->i", w, nrm)
+        impulse = -(1.0 + restitution) * np.minimum(sj, 0.0)
+        wt = w - sj[:, None] * nrm
+        length = np.sqrt(np.einsum("ik,ik->i", wt, wt))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = np.where(friction * impulse < length, friction * impulse / length, 1.0)
+        v[active] += impulse[:, None] * nrm - f[:, None] * wt
+        bounces[active] += 1
+    if active.size:  # out of bounces: ride the last surface, unresolved
+        p[active] += plane_velocity[j] * (dt - t[active])[:, None]
+    return p, v, bounces
+
+
+def projectile_scene(n, seed=0):
+    """Spheres in a box of 6 walls and 2 slanted planes, two of them moving."""
+    rng = np.random.default_rng(seed)
+    s = 0.5 ** 0.5
+    normal = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1],
+                       [s, s, 0], [0, -s, s]], dtype=float)
+    point = np.array([[-10, 0, 0], [10, 0, 0], [0, -10, 0], [0, 10, 0], [0, 0, -10],
+                      [0, 0, 10], [-7, -7, 0], [0, 7, -7]], dtype=float)
+    plane_velocity = np.zeros((8, 3))
+    plane_velocity[1] = (-3.0, 0.0, 0.0)  # the +x wall closes in
+    plane_velocity[4] = (0.5, 0.0, 1.0)   # the floor rises and slides
+    radius = 0.2
+    position = rng.uniform(-9.5, 9.5, (n, 3))
+    inside = np.einsum("nk,mk->nm", position, normal) - np.einsum("mk,mk->m", point, normal)
+    position = position[(inside >= radius).all(1)]
+    while len(position) < n:
+        extra = rng.uniform(-9.5, 9.5, (n, 3))
+        d = np.einsum("nk,mk->nm", extra, normal) - np.einsum("mk,mk->m", point, normal)
+        position = np.concatenate([position, extra[(d >= radius).all(1)]])
+    position = np.ascontiguousarray(position[:n])
+    velocity = rng.normal(0.0, 20.0, (n, 3))
+    return position, velocity, radius, 0.5, point, normal, plane_velocity
+
+
+def bench_contact(scale: float, repeats: int) -> list[Comparison]:
+    n = max(1, int(10**7 * scale))
+    rng = np.random.default_rng(0)
+    velocity = rng.normal(0.0, 5.0, (n, 3))
+    surface = rng.normal(0.0, 1.0, (n, 3))
+    normal = rng.normal(size=(n, 3))
+    normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+    normal /= np.sqrt(np.einsum("ik,ik->i", normal, normal))[:, None]  # |n.n - 1| ~ 1e-16
+    wall = np.array([2.0, 0.0, -1.0])
+    comparisons = [
+        compare("contact bounce (3-D, v, u, n per contact)", n,
+                lambda: bounce(velocity, surface, normal, 0.5),
+                "same formula in plain NumPy",
+                lambda: numpy_bounce(velocity, surface, normal, 0.5), repeats, target=5),
+        compare("contact bounce (3-D, one moving wall's u)", n,
+                lambda: bounce(velocity, wall, normal, 0.5),
+                "same formula in plain NumPy",
+                lambda: numpy_bounce(velocity, wall, normal, 0.5), repeats, target=5),
+    ]
+    del velocity, surface, normal
+    m = max(1, int(10**5 * scale))
+    scene = projectile_scene(m)
+    comparisons.append(
+        compare("contact advance_projectiles (3-D, 8 planes)", m,
+                lambda: advance_projectiles(*scene, 0.8, friction=0.1),
+                "plain NumPy, a pass per bounce",
+                lambda: numpy_advance_projectiles(*scene, 0.8, 0.1), repeats, target=10))
+    return comparisons
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
@@ -402,6 +512,7 @@ CASES = {
     "rootmotion": bench_rootmotion,
     "easing": bench_easing,
     "rotations": bench_rotations,
+    "contact": bench_contact,
 }
 
 

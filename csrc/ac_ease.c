@@ -434,7 +434,7 @@ static double inverse_one(ac_ease_kind kind, double s)
 {
     switch (kind) {
     case AC_EASE_LINEAR: return s;
-    case AC_EASE_SMOOTHSTEP: return clamp01(0.5 - sin(asin(1.0 - 2.0 * s) / 3.0));
+    case AC_EASE_SMOOTHSTEP: return 0.5 - sin(asin(1.0 - 2.0 * s) / 3.0);
     case AC_EASE_SMOOTHERSTEP: return solve_monotone(f_smootherstep, d_smootherstep, s, s);
     case AC_EASE_QUAD_IN: return inv_quad(s);
     case AC_EASE_QUAD_OUT: return 1.0 - inv_quad(1.0 - s);
@@ -448,9 +448,9 @@ static double inverse_one(ac_ease_kind kind, double s)
     case AC_EASE_QUINT_IN: return inv_quint(s);
     case AC_EASE_QUINT_OUT: return 1.0 - inv_quint(1.0 - s);
     case AC_EASE_QUINT_IN_OUT: return SYMMETRIC(inv_quint, s);
-    case AC_EASE_SINE_IN: return clamp01(inv_sine(s));
-    case AC_EASE_SINE_OUT: return clamp01(asin(s) * (2.0 / PI));
-    case AC_EASE_SINE_IN_OUT: return clamp01(acos(1.0 - 2.0 * s) / PI);
+    case AC_EASE_SINE_IN: return inv_sine(s);
+    case AC_EASE_SINE_OUT: return asin(s) * (2.0 / PI);
+    case AC_EASE_SINE_IN_OUT: return acos(1.0 - 2.0 * s) / PI;
     case AC_EASE_EXPO_IN: return s == 0.0 ? 0.0 : inv_expo(s);
     case AC_EASE_EXPO_OUT: return s == 1.0 ? 1.0 : 1.0 - inv_expo(1.0 - s);
     case AC_EASE_EXPO_IN_OUT:
@@ -475,7 +475,7 @@ ac_status ac_ease_inverse(ac_ease_kind kind, const double *s, double *u, size_t 
         double x = s[i];
         if (!(x >= 0.0 && x <= 1.0))
             return unit_fail("s", x, i, err);
-        u[i] = inverse_one(kind, x);
+        u[i] = clamp01(inverse_one(kind, x)); /* closed forms may round past an end */
     }
     return AC_OK;
 }

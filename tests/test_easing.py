@@ -418,3 +418,11 @@ def test_docstring_examples():
     import animcore.easing
     result = doctest.testmod(animcore.easing)
     assert result.attempted > 10 and result.failed == 0
+
+
+@pytest.mark.parametrize("kind", easing_kinds(monotone=True))
+def test_inverse_stays_in_unit_interval_near_the_ends(kind):
+    # 1 - cbrt(1 - 2^-52) rounds below 0 unless the kernel clamps
+    s = np.array([0.0, 2.0**-52, 1e-300, 1.0 - 2.0**-53, 1.0])
+    u = ease_inverse(kind, s)
+    assert ((u >= 0.0) & (u <= 1.0)).all(), u

@@ -73,5 +73,6 @@ int acpy_snapshot_init(PyObject *module);
 int acpy_rootmotion_init(PyObject *module);
 int acpy_ease_init(PyObject *module);
 int acpy_quat_init(PyObject *module);
+int acpy_contact_init(PyObject *module);
 
 #endif /* ACPY_BINDING_H */

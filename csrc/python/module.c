@@ -17,6 +17,7 @@ static int (*const domains[])(PyObject *) = {
     acpy_rootmotion_init,
     acpy_ease_init,
     acpy_quat_init,
+    acpy_contact_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);

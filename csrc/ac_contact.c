@@ -1,0 +1,741 @@
+/* Contact response against kinematic surfaces (article 002): restitution acts
+   on the velocity relative to the surface's contact point, w = v - u, never on
+   the world velocity. With s = w . n, a contact with s < 0 becomes
+   v' = v - (1 + e) s n, so that the relative normal speed after is -e s and
+   the tangential relative velocity is kept (or reduced by Coulomb friction).
+   The same per-contact routine, bounce_one, serves the batch call and the
+   continuous stepping of projectiles against moving planes. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ac_internal.h"
+
+#define UNIT_TOLERANCE 1e-12 /* |n . n - 1| allowed for a unit normal */
+
+/* Forced inlining for the helpers of the dispatched (AC_VECTORIZED) loops:
+   a helper left out of line is compiled for the baseline CPU only. */
+#if defined(__GNUC__)
+#define CONTACT_INLINE static inline __attribute__((always_inline))
+#else
+#define CONTACT_INLINE static inline
+#endif
+
+static const size_t all_arrays[6] = {1, 1, 1, 1, 1, 1};
+
+/* ------------------------------------------------------------ the law */
+
+/* Length of the tangential relative velocity when its square overflowed:
+   scaled by the largest component first. */
+static double scaled_length(int dim, const double *x)
+{
+    double m = 0.0, sum = 0.0;
+    for (int k = 0; k < dim; k++)
+        m = fabs(x[k]) > m ? fabs(x[k]) : m;
+    if (!(m > 0.0) || !ac_finite(m))
+        return m;
+    for (int k = 0; k < dim; k++)
+        sum += (x[k] / m) * (x[k] / m);
+    return m * sqrt(sum);
+}
+
+/* x when cond holds, else +0.0, with integer masks: GCC turns a ternary (or
+   a product with 0 or 1) on doubles into a branch that stops vectorization
+   under the default -ftrapping-math. */
+static inline double keep_if(int cond, double x)
+{
+    union { double d; uint64_t u; } bits;
+    bits.d = x;
+    bits.u &= (uint64_t)0 - (uint64_t)(cond != 0);
+    return bits.d;
+}
+
+/* One contact: writes v' to out and returns 1 when the relative velocity, its
+   normal speed and v' are representable (0 otherwise: the caller diagnoses).
+   Inputs are assumed valid. `frictionless` and `careful` are constants at
+   every call site, so the unused parts compile away; `careful` also handles
+   a tangential speed whose square overflows. out may not alias v or u. */
+static inline int64_t bounce_one(int dim, int frictionless, int careful, const double *v,
+                                 const double *u, const double *n, double e, double mu,
+                                 double threshold, double *out, double *normal_speed)
+{
+    double w[3], s = 0.0, impulse, ee, change;
+    int64_t ok;
+    for (int k = 0; k < dim; k++) {
+        w[k] = v[k] - u[k];
+        s += w[k] * n[k];
+    }
+    /* Restitution only above the threshold approach speed; e = 0 below.
+       Values are computed unconditionally and selected, so loops vectorize. */
+    ee = keep_if(-s > threshold, e);
+    /* The change of normal speed, > 0 for an approaching contact. */
+    change = -(1.0 + ee) * s;
+    impulse = keep_if(s < 0.0, change);
+    ok = ac_finite(s);
+    if (frictionless) {
+        for (int k = 0; k < dim; k++) {
+            out[k] = v[k] + impulse * n[k];
+            ok &= ac_finite(out[k]);
+        }
+    } else {
+        /* Coulomb: the tangential relative velocity wt loses at most
+           mu * impulse of its length, and is never reversed. */
+        double wt[3], wt2 = 0.0, len, jt = mu * impulse, ratio, f;
+        for (int k = 0; k < dim; k++) {
+            wt[k] = w[k] - s * n[k];
+            wt2 += wt[k] * wt[k];
+        }
+        len = sqrt(fabs(wt2)); /* fabs: lets GCC drop the errno path */
+        if (careful && !ac_finite(wt2))
+            len = scaled_length(dim, wt);
+        ratio = jt / len;
+        f = keep_if(jt < len, ratio) + keep_if(!(jt < len) & (jt > 0.0), 1.0);
+        ok &= ac_finite(len); /* jt = inf is fine: the tangent stops */
+        for (int k = 0; k < dim; k++) {
+            out[k] = v[k] + impulse * n[k] - f * wt[k];
+            ok &= ac_finite(out[k]);
+        }
+    }
+    *normal_speed = s;
+    return ok;
+}
+
+/* ------------------------------------------------------------ bounce */
+
+static double dot(int dim, const double *a, const double *b)
+{
+    double sum = 0.0;
+    for (int k = 0; k < dim; k++)
+        sum += a[k] * b[k];
+    return sum;
+}
+
+static ac_status check_vector(const char *arg, int dim, const double *x, size_t i,
+                              ac_error *err)
+{
+    for (int k = 0; k < dim; k++)
+        if (!ac_finite(x[k]))
+            return ac_fail(err, AC_ERR_VALUE, i, arg, x[k], "must be finite");
+    return AC_OK;
+}
+
+static ac_status check_unit(const char *arg, int dim, const double *n, size_t i,
+                            ac_error *err)
+{
+    double nn = dot(dim, n, n);
+    if (!(fabs(nn - 1.0) <= UNIT_TOLERANCE))
+        return ac_fail(err, AC_ERR_VALUE, i, arg, nn,
+                       "must lie within 1e-12 of 1: normals must be unit vectors");
+    return AC_OK;
+}
+
+static ac_status check_range(const char *arg, double x, double hi, size_t i, ac_error *err)
+{
+    if (!ac_finite(x))
+        return ac_fail(err, AC_ERR_VALUE, i, arg, x, "must be finite");
+    if (!(x >= 0.0))
+        return ac_fail(err, AC_ERR_VALUE, i, arg, x, "%s",
+                       hi == 1.0 ? "must lie in [0, 1]" : "must be >= 0");
+    if (!(x <= hi))
+        return ac_fail(err, AC_ERR_VALUE, i, arg, x, "must lie in [0, 1]");
+    return AC_OK;
+}
+
+/* Validates and computes element by element, in the article's order, with the
+   overflow-safe tangential length. Run only when the fast loop saw a failure;
+   returns AC_OK when the failure was an overflowing intermediate that the
+   careful computation avoids (every element is then rewritten). */
+static ac_status bounce_careful(const double *v, const double *u, const double *nrm,
+                                const double *rest, const double *fric,
+                                const double *thr, const size_t s[6], int dim,
+                                double *out, size_t n, ac_error *err)
+{
+    const size_t d = (size_t)dim;
+    for (size_t i = 0; i < n; i++) {
+        const double *vi = v + i * s[0] * d, *ui = u + i * s[1] * d, *ni = nrm + i * s[2] * d;
+        double e = rest[i * s[3]], mu = fric[i * s[4]], th = thr[i * s[5]], sp;
+        ac_status st;
+        if ((st = check_vector("velocity", dim, vi, i, err)) ||
+            (st = check_vector("surface_velocity", dim, ui, i, err)) ||
+            (st = check_vector("normal", dim, ni, i, err)) ||
+            (st = check_range("restitution", e, 1.0, i, err)) ||
+            (st = check_unit("normal . normal", dim, ni, i, err)) ||
+            (st = check_range("friction", mu, DBL_MAX, i, err)) ||
+            (st = check_range("threshold", th, DBL_MAX, i, err)))
+            return st;
+        if (!bounce_one(dim, 0, 1, vi, ui, ni, e, mu, th, out + i * d, &sp)) {
+            for (int k = 0; k < dim; k++)
+                if (!ac_finite(vi[k] - ui[k]))
+                    return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity - surface_velocity",
+                                   vi[k] - ui[k],
+                                   "is not representable although the inputs are finite");
+            if (!ac_finite(sp))
+                return ac_fail(err, AC_ERR_OVERFLOW, i,
+                               "(velocity - surface_velocity) . normal", sp,
+                               "is not representable although the inputs are finite");
+            for (int k = 0; k < dim; k++)
+                if (!ac_finite(out[i * d + k]))
+                    return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[i * d + k],
+                                   "is not representable although the inputs are finite");
+            AC_ASSERT(0 && "fast loop reported an overflow the careful pass did not find");
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[i * d],
+                           "is not representable although the inputs are finite");
+        }
+    }
+    return AC_OK;
+}
+
+/* The batch loop, branch-free so that it vectorizes: validity accumulated,
+   diagnosed afterwards. Returns 1 when every element is valid. */
+static inline int bounce_loop(int dim, int frictionless, const double *v, const double *u,
+                              const double *nrm, const double *rest, const double *fric,
+                              const double *thr, const size_t s[6], double *restrict out,
+                              size_t n)
+{
+    const size_t d = (size_t)dim;
+    int64_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double *ni = nrm + i * s[2] * d;
+        double e = rest[i * s[3]], mu = frictionless ? 0.0 : fric[i * s[4]];
+        double th = thr[i * s[5]], nn = 0.0, sp;
+        int64_t ok;
+        for (int k = 0; k < dim; k++)
+            nn += ni[k] * ni[k];
+        ok = bounce_one(dim, frictionless, 0, v + i * s[0] * d, u + i * s[1] * d, ni, e, mu,
+                        th, out + i * d, &sp);
+        ok &= (fabs(nn - 1.0) <= UNIT_TOLERANCE) & (e >= 0.0) & (e <= 1.0) & (mu >= 0.0)
+              & (mu <= DBL_MAX) & (th >= 0.0) & (th <= DBL_MAX);
+        bad |= ok ^ 1;
+    }
+    return !bad;
+}
+
+/* 3-D vectors interleaved (x, y, z per element) cost the generic loop many
+   shuffles. For the common batch layout (v, u, n arrays; one restitution and
+   threshold; no friction) this AVX2 version works on the raw registers: the
+   products w_k n_k and n_k^2 are formed in place, only they are
+   de-interleaved for the sums, and the impulse is spread back with three
+   permutes. Same operations in the same order as bounce_one, so the results
+   are bitwise identical. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(AC_NO_DISPATCH)
+#define HAVE_BOUNCE_AVX2 1
+#include <immintrin.h>
+
+/* (x, y, z) of 4 interleaved vectors held in r0, r1, r2. */
+__attribute__((target("avx2"))) static inline void
+deinterleave3(__m256d r0, __m256d r1, __m256d r2, __m256d *x, __m256d *y, __m256d *z)
+{
+    __m256d m1 = _mm256_permute2f128_pd(r0, r1, 0x21); /* z0 x1 | y1 z1 */
+    __m256d m2 = _mm256_permute2f128_pd(r1, r2, 0x21); /* x2 y2 | z2 x3 */
+    __m256d a = _mm256_blend_pd(r0, r1, 0xC);          /* x0 y0 | x2 y2 */
+    __m256d b = _mm256_blend_pd(m1, m2, 0xC);          /* z0 x1 | z2 x3 */
+    __m256d c = _mm256_blend_pd(r1, r2, 0xC);          /* y1 z1 | y3 z3 */
+    *x = _mm256_shuffle_pd(a, b, 0xA);
+    *y = _mm256_shuffle_pd(a, c, 0x5);
+    *z = _mm256_shuffle_pd(b, c, 0xA);
+}
+
+/* Bounces the first n - n % 4 elements; returns 1 when all were valid. */
+__attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const double *u,
+                                                        const double *nrm, double e,
+                                                        double th, double *out, size_t n)
+{
+    const __m256d one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    const __m256d tol = _mm256_set1_pd(UNIT_TOLERANCE), ev = _mm256_set1_pd(e);
+    const __m256d thv = _mm256_set1_pd(th);
+    __m256d nonfinite = zero, worst = zero, ok;
+    for (size_t i = 0; i + 4 <= n; i += 4) {
+        const double *vb = v + 3 * i, *ub = u + 3 * i, *nb = nrm + 3 * i;
+        __m256d v0 = _mm256_loadu_pd(vb), v1 = _mm256_loadu_pd(vb + 4);
+        __m256d v2 = _mm256_loadu_pd(vb + 8);
+        __m256d n0 = _mm256_loadu_pd(nb), n1 = _mm256_loadu_pd(nb + 4);
+        __m256d n2 = _mm256_loadu_pd(nb + 8);
+        __m256d p0 = _mm256_mul_pd(_mm256_sub_pd(v0, _mm256_loadu_pd(ub)), n0);
+        __m256d p1 = _mm256_mul_pd(_mm256_sub_pd(v1, _mm256_loadu_pd(ub + 4)), n1);
+        __m256d p2 = _mm256_mul_pd(_mm256_sub_pd(v2, _mm256_loadu_pd(ub + 8)), n2);
+        __m256d px, py, pz, qx, qy, qz, s, nn, ee, imp, e0, e1, e2, o0, o1, o2;
+        deinterleave3(p0, p1, p2, &px, &py, &pz);
+        deinterleave3(_mm256_mul_pd(n0, n0), _mm256_mul_pd(n1, n1), _mm256_mul_pd(n2, n2),
+                      &qx, &qy, &qz);
+        s = _mm256_add_pd(_mm256_add_pd(px, py), pz);
+        nn = _mm256_add_pd(_mm256_add_pd(qx, qy), qz);
+        ee = _mm256_and_pd(_mm256_cmp_pd(_mm256_xor_pd(s, sign), thv, _CMP_GT_OQ), ev);
+        imp = _mm256_mul_pd(_mm256_xor_pd(_mm256_add_pd(one, ee), sign), s);
+        imp = _mm256_and_pd(_mm256_cmp_pd(s, zero, _CMP_LT_OQ), imp);
+        e0 = _mm256_permute4x64_pd(imp, 0x40); /* i0 i0 i0 i1 */
+        e1 = _mm256_permute4x64_pd(imp, 0xA5); /* i1 i1 i2 i2 */
+        e2 = _mm256_permute4x64_pd(imp, 0xFE); /* i2 i3 i3 i3 */
+        o0 = _mm256_add_pd(v0, _mm256_mul_pd(e0, n0));
+        o1 = _mm256_add_pd(v1, _mm256_mul_pd(e1, n1));
+        o2 = _mm256_add_pd(v2, _mm256_mul_pd(e2, n2));
+        _mm256_storeu_pd(out + 3 * i, o0);
+        _mm256_storeu_pd(out + 3 * i + 4, o1);
+        _mm256_storeu_pd(out + 3 * i + 8, o2);
+        /* x - x is 0 for finite x and NaN otherwise, and NaN sticks in a
+           sum. A NaN in n . n comes with a non-finite s, so the largest
+           |n . n - 1| can be kept with max. */
+        nonfinite = _mm256_add_pd(
+            nonfinite, _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(s, s), _mm256_sub_pd(o0, o0)),
+                                     _mm256_add_pd(_mm256_sub_pd(o1, o1),
+                                                   _mm256_sub_pd(o2, o2))));
+        worst = _mm256_max_pd(worst, _mm256_andnot_pd(sign, _mm256_sub_pd(nn, one)));
+    }
+    ok = _mm256_and_pd(_mm256_cmp_pd(nonfinite, zero, _CMP_EQ_OQ),
+                       _mm256_cmp_pd(worst, tol, _CMP_LE_OQ));
+    return _mm256_movemask_pd(ok) == 0xF && e >= 0.0 && e <= 1.0 && th >= 0.0 &&
+           th <= DBL_MAX;
+}
+#endif
+
+/* Constant steps and dimension for the common layouts give straight loops. */
+AC_VECTORIZED
+static int bounce_all(const double *v, const double *u, const double *nrm,
+                      const double *rest, const double *fric, const double *thr,
+                      const size_t s[6], int dim, double *out, size_t n)
+{
+    static const size_t vectors_only[6] = {1, 1, 1, 0, 0, 0};
+    static const size_t shared_surface[6] = {1, 0, 1, 0, 0, 0};
+    int frictionless = s[4] == 0 && fric[0] == 0.0;
+#ifdef HAVE_BOUNCE_AVX2
+    if (dim == 3 && frictionless && s[0] == 1 && s[1] == 1 && s[2] == 1 && s[3] == 0 &&
+        s[5] == 0 && __builtin_cpu_supports("avx2")) {
+        size_t head = n - n % 4;
+        int ok = bounce3_avx2(v, u, nrm, rest[0], thr[0], out, n);
+        return ok & bounce_loop(3, 1, v + 3 * head, u + 3 * head, nrm + 3 * head, rest, fric,
+                                thr, vectors_only, out + 3 * head, n - head);
+    }
+#endif
+    int vectors = s[0] == 1 && s[1] == 1 && s[2] == 1;
+    int scalars_shared = s[3] == 0 && s[4] == 0 && s[5] == 0;
+    if (frictionless && scalars_shared && s[0] == 1 && s[2] == 1) {
+        if (s[1] == 1)
+            return dim == 3 ? bounce_loop(3, 1, v, u, nrm, rest, fric, thr, vectors_only, out, n)
+                            : bounce_loop(2, 1, v, u, nrm, rest, fric, thr, vectors_only, out, n);
+        return dim == 3 ? bounce_loop(3, 1, v, u, nrm, rest, fric, thr, shared_surface, out, n)
+                        : bounce_loop(2, 1, v, u, nrm, rest, fric, thr, shared_surface, out, n);
+    }
+    if (vectors && s[3] == 1 && s[4] == 1 && s[5] == 1)
+        return dim == 3 ? bounce_loop(3, 0, v, u, nrm, rest, fric, thr, all_arrays, out, n)
+                        : bounce_loop(2, 0, v, u, nrm, rest, fric, thr, all_arrays, out, n);
+    if (frictionless)
+        return dim == 3 ? bounce_loop(3, 1, v, u, nrm, rest, fric, thr, s, out, n)
+                        : bounce_loop(2, 1, v, u, nrm, rest, fric, thr, s, out, n);
+    return dim == 3 ? bounce_loop(3, 0, v, u, nrm, rest, fric, thr, s, out, n)
+                    : bounce_loop(2, 0, v, u, nrm, rest, fric, thr, s, out, n);
+}
+
+static ac_status check_dim(size_t dim, ac_error *err)
+{
+    if (dim == 2 || dim == 3)
+        return AC_OK;
+    return ac_fail(err, AC_ERR_VALUE, 0, "dim", (double)dim, "must be 2 or 3");
+}
+
+ac_status ac_contact_bounce(const double *velocity, const double *surface_velocity,
+                            const double *normal, const double *restitution,
+                            const double *friction, const double *threshold,
+                            const size_t steps[6], size_t dim, double *result, size_t n,
+                            ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    ac_status st;
+    if ((st = check_dim(dim, err)))
+        return st;
+    if (n == 0)
+        return AC_OK;
+    if (bounce_all(velocity, surface_velocity, normal, restitution, friction, threshold, s,
+                   (int)dim, result, n))
+        return AC_OK;
+    return bounce_careful(velocity, surface_velocity, normal, restitution, friction,
+                          threshold, s, (int)dim, result, n, err);
+}
+
+/* ------------------------------------------------ contact point velocity */
+
+ac_status ac_contact_point_velocity(const double *linear_velocity,
+                                    const double *angular_velocity, const double *offset,
+                                    const size_t steps[3], size_t dim, double *result,
+                                    size_t n, ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    const size_t d = dim, da = dim == 2 ? 1 : 3;
+    ac_status st;
+    if ((st = check_dim(dim, err)))
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        const double *v = linear_velocity + i * s[0] * d, *w = angular_velocity + i * s[1] * da;
+        const double *r = offset + i * s[2] * d;
+        double *out = result + i * d;
+        if ((st = check_vector("linear_velocity", dim, v, i, err)) ||
+            (st = check_vector("angular_velocity", (int)da, w, i, err)) ||
+            (st = check_vector("offset", dim, r, i, err)))
+            return st;
+        if (dim == 2) {
+            out[0] = v[0] - w[0] * r[1];
+            out[1] = v[1] + w[0] * r[0];
+        } else {
+            out[0] = v[0] + (w[1] * r[2] - w[2] * r[1]);
+            out[1] = v[1] + (w[2] * r[0] - w[0] * r[2]);
+            out[2] = v[2] + (w[0] * r[1] - w[1] * r[0]);
+        }
+        for (size_t k = 0; k < d; k++)
+            if (!ac_finite(out[k]))
+                return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[k],
+                               "is not representable although the inputs are finite");
+    }
+    return AC_OK;
+}
+
+/* ------------------------------------------------- continuous stepping */
+
+/* Relative normal speeds at or above -this (times |v| + |u|) are rounding,
+   not approach: a sphere sliding along a plane, or just bounced off it with
+   e = 0, must not collide with it again. */
+#define APPROACH_ROUNDING (8.0 * DBL_EPSILON)
+
+static ac_status check_planes(const ac_planes *pl, ac_error *err)
+{
+    const int dim = (int)pl->dim;
+    for (size_t j = 0; j < pl->count; j++) {
+        ac_status st;
+        if ((st = check_vector("plane_point", dim, pl->point + j * pl->dim, j, err)) ||
+            (st = check_vector("plane_normal", dim, pl->normal + j * pl->dim, j, err)) ||
+            (st = check_unit("plane_normal . plane_normal", dim, pl->normal + j * pl->dim, j,
+                             err)) ||
+            (st = check_vector("plane_velocity", dim, pl->velocity + j * pl->dim, j, err)))
+            return st;
+    }
+    return AC_OK;
+}
+
+/* restitution in [0, 1] and friction >= 0 for every (sphere, plane) pair
+   that the steps make distinct; the index reported is i * count + j. */
+static ac_status check_pairs(const char *arg, const double *x, const size_t steps[2],
+                             double hi, size_t n, size_t m, ac_error *err)
+{
+    size_t rows = steps[0] ? n : (n > 0), cols = steps[1] ? m : (m > 0);
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < cols; j++) {
+            ac_status st = check_range(arg, x[i * steps[0] + j * steps[1]], hi, i * m + j, err);
+            if (st)
+                return st;
+        }
+    return AC_OK;
+}
+
+/* True when every position and velocity component is finite and every
+   radius and dt is finite and >= 0: a branch-free scan, so that only invalid
+   input pays for the element-by-element diagnosis. */
+AC_VECTORIZED
+static int spheres_valid(const double *position, const double *velocity, size_t dim,
+                         const ac_projectile_params *pr, size_t n)
+{
+    const double *r = pr->radius, *dt = pr->dt;
+    size_t nr = pr->radius_step ? n : (n > 0), ndt = pr->dt_step ? n : (n > 0);
+    int64_t bad = 0;
+    for (size_t j = 0; j < n * dim; j++)
+        bad |= (int64_t)(ac_finite(position[j]) & ac_finite(velocity[j])) ^ 1;
+    for (size_t i = 0; i < nr; i++)
+        bad |= (int64_t)((r[i] >= 0.0) & (r[i] <= DBL_MAX)) ^ 1;
+    for (size_t i = 0; i < ndt; i++)
+        bad |= (int64_t)((dt[i] >= 0.0) & (dt[i] <= DBL_MAX)) ^ 1;
+    return !bad;
+}
+
+static ac_status check_spheres(const double *position, const double *velocity,
+                               const ac_planes *pl, const ac_projectile_params *pr,
+                               size_t n, ac_error *err)
+{
+    const int dim = (int)pl->dim;
+    ac_status st;
+    for (size_t i = spheres_valid(position, velocity, pl->dim, pr, n) ? n : 0; i < n; i++) {
+        double r = pr->radius[i * pr->radius_step], dt = pr->dt[i * pr->dt_step];
+        if ((st = check_vector("position", dim, position + i * pl->dim, i, err)) ||
+            (st = check_vector("velocity", dim, velocity + i * pl->dim, i, err)) ||
+            (st = check_range("radius", r, DBL_MAX, i, err)) ||
+            (st = check_range("dt", dt, DBL_MAX, i, err)))
+            return st;
+    }
+    if ((st = check_pairs("restitution", pr->restitution, pr->restitution_steps, 1.0, n,
+                          pl->count, err)) ||
+        (st = check_pairs("friction", pr->friction, pr->friction_steps, DBL_MAX, n,
+                          pl->count, err)))
+        return st;
+    return AC_OK;
+}
+
+/* Spheres are stepped in blocks of LANES, stored lane-major (one array per
+   component), so that the search for the earliest impact runs over many
+   spheres at once for each plane and vectorizes. Spheres whose step is done
+   leave the block; the others are packed down after every pass. */
+enum { LANES = 128 };
+
+/* The planes laid out plane-major (one array per component), and the
+   starting side of every (plane, lane) pair. Owned by one
+   ac_contact_advance call. */
+typedef struct plane_scratch {
+    size_t m;
+    double *point[3], *normal[3]; /* point[k][j]: component k of plane j */
+    double *normal_speed;         /* plane velocity . normal */
+    double *speed;                /* |plane velocity|_1, the rounding scale of s */
+    double *front;                /* front[j * LANES + i]: 1 when lane i's center
+                                     started in front of plane j */
+} plane_scratch;
+
+typedef struct sphere_block {
+    double p[3][LANES], v[3][LANES];
+    double t[LANES], r[LANES], dt[LANES], best[LANES];
+    int64_t hit[LANES], bad[LANES];
+    size_t index[LANES];
+    int count[LANES];
+} sphere_block;
+
+static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *err)
+{
+    const size_t m = pl->count, d = pl->dim;
+    double *block = malloc(((2 * d + 2) * m + m * LANES + 1) * sizeof(double));
+    if (!block)
+        return ac_fail(err, AC_ERR_NOMEM, 0, "plane_point", (double)m,
+                       "planes: scratch could not be allocated");
+    ps->m = m;
+    for (size_t k = 0; k < 3; k++) {
+        ps->point[k] = block + (k < d ? k : 0) * m;
+        ps->normal[k] = block + (d + (k < d ? k : 0)) * m;
+    }
+    ps->normal_speed = block + 2 * d * m;
+    ps->speed = ps->normal_speed + m;
+    ps->front = ps->speed + m;
+    for (size_t j = 0; j < m; j++) {
+        ps->normal_speed[j] = ps->speed[j] = 0.0;
+        for (size_t k = 0; k < d; k++) {
+            double u = pl->velocity[j * d + k];
+            ps->point[k][j] = pl->point[j * d + k];
+            ps->normal[k][j] = pl->normal[j * d + k];
+            ps->normal_speed[j] += u * pl->normal[j * d + k];
+            ps->speed[j] += fabs(u);
+        }
+    }
+    return AC_OK;
+}
+
+/* Fills lanes [0, count) with spheres first, first + 1, ... and records
+   which planes each center starts in front of (signed distance >= 0). */
+CONTACT_INLINE void block_load(int dim, sphere_block *b, const plane_scratch *ps,
+                               const ac_projectile_params *pr, const double *position,
+                               const double *velocity, size_t first, size_t count)
+{
+    const size_t d = (size_t)dim;
+    for (size_t i = 0; i < count; i++) {
+        size_t s = first + i;
+        for (int k = 0; k < dim; k++) {
+            b->p[k][i] = position[s * d + (size_t)k];
+            b->v[k][i] = velocity[s * d + (size_t)k];
+        }
+        b->t[i] = 0.0;
+        b->r[i] = pr->radius[s * pr->radius_step];
+        b->dt[i] = pr->dt[s * pr->dt_step];
+        b->bad[i] = 0;
+        b->count[i] = 0;
+        b->index[i] = s;
+    }
+    for (size_t j = 0; j < ps->m; j++) {
+        const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
+        const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
+        double *restrict front = ps->front + j * LANES;
+        int64_t *restrict bad = b->bad;
+        for (size_t i = 0; i < count; i++) {
+            double d0 = (b->p[0][i] - qx) * nx + (b->p[1][i] - qy) * ny;
+            if (dim == 3)
+                d0 = (b->p[0][i] - qx) * nx + (b->p[1][i] - qy) * ny + (b->p[2][i] - qz) * nz;
+            front[i] = (double)(d0 >= 0.0);
+            bad[i] |= (int64_t)!ac_finite(d0);
+        }
+    }
+}
+
+/* For lanes [0, count): the earliest impact best[i] in [t, dt] with a plane
+   the sphere approaches (relative normal speed below -rounding) and started
+   in front of, and its plane hit[i] (the first among equal times; m for
+   none). A sphere touching or penetrating such a plane hits it at t;
+   otherwise when its distance reaches its radius. Branch-free. */
+CONTACT_INLINE void block_pass(int dim, sphere_block *b, const plane_scratch *ps,
+                               size_t count)
+{
+    double vabs[LANES];
+    double *restrict best = b->best;
+    int64_t *restrict hit = b->hit, *restrict bad = b->bad;
+    const double *restrict px = b->p[0], *restrict py = b->p[1], *restrict pz = b->p[2];
+    const double *restrict vx = b->v[0], *restrict vy = b->v[1], *restrict vz = b->v[2];
+    const double *restrict t = b->t, *restrict r = b->r, *restrict dt = b->dt;
+    for (size_t i = 0; i < count; i++) {
+        vabs[i] = fabs(vx[i]) + fabs(vy[i]);
+        if (dim == 3)
+            vabs[i] = fabs(vx[i]) + fabs(vy[i]) + fabs(vz[i]);
+        best[i] = INFINITY;
+        hit[i] = (int64_t)ps->m;
+    }
+    for (size_t j = 0; j < ps->m; j++) {
+        const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
+        const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
+        const double un = ps->normal_speed[j], speed = ps->speed[j];
+        const double *restrict front = ps->front + j * LANES;
+        for (size_t i = 0; i < count; i++) {
+            double dist = (px[i] - qx) * nx + (py[i] - qy) * ny - t[i] * un;
+            double sj = vx[i] * nx + vy[i] * ny - un, toi;
+            int64_t take;
+            if (dim == 3) {
+                dist = (px[i] - qx) * nx + (py[i] - qy) * ny + (pz[i] - qz) * nz - t[i] * un;
+                sj = vx[i] * nx + vy[i] * ny + vz[i] * nz - un;
+            }
+            bad[i] |= (int64_t)(ac_finite(dist) & ac_finite(sj)) ^ 1;
+            toi = t[i] + keep_if(dist > r[i], (dist - r[i]) / -sj);
+            take = (front[i] != 0.0) & (sj < -APPROACH_ROUNDING * (vabs[i] + speed))
+                   & (toi <= dt[i]) & (toi < best[i]);
+            best[i] = keep_if((int)take, toi) + keep_if(!take, best[i]);
+            hit[i] = take ? (int64_t)j : hit[i];
+        }
+    }
+}
+
+/* Moves lane i to its impact and bounces it, or to the end of its step.
+   Returns 1 while the sphere has more of its step to go. */
+CONTACT_INLINE int lane_resolve(int dim, sphere_block *b, size_t i, const ac_planes *pl,
+                                const ac_projectile_params *pr)
+{
+    const size_t d = (size_t)dim, m = pl->count, hit = (size_t)b->hit[i], s = b->index[i];
+    const double t = b->t[i], dt = b->dt[i], best = b->best[i];
+    if (b->bad[i])
+        return 0;
+    if (hit == m) { /* no more contacts: fly to the end of the step */
+        for (int k = 0; k < dim; k++)
+            b->p[k][i] += b->v[k][i] * (dt - t);
+        return 0;
+    }
+    for (int k = 0; k < dim; k++)
+        b->p[k][i] += b->v[k][i] * (best - t);
+    b->t[i] = best;
+    if (b->count[i] >= pr->max_bounces) { /* out of bounces: ride the surface */
+        for (int k = 0; k < dim; k++)
+            b->p[k][i] += pl->velocity[hit * d + (size_t)k] * (dt - best);
+        return 0;
+    }
+    {
+        double v[3], out[3], sp;
+        for (int k = 0; k < dim; k++)
+            v[k] = b->v[k][i];
+        b->bad[i] |= (int64_t)bounce_one(
+                         dim, 0, 1, v, pl->velocity + hit * d, pl->normal + hit * d,
+                         pr->restitution[s * pr->restitution_steps[0] +
+                                         hit * pr->restitution_steps[1]],
+                         pr->friction[s * pr->friction_steps[0] + hit * pr->friction_steps[1]],
+                         0.0, out, &sp) ^ 1;
+        for (int k = 0; k < dim; k++)
+            b->v[k][i] = out[k];
+    }
+    b->count[i]++;
+    return !b->bad[i];
+}
+
+/* All spheres, block by block. Returns the index of the first sphere whose
+   step overflowed, or n. */
+CONTACT_INLINE size_t advance_dim(int dim, double *position, double *velocity,
+                                  const ac_planes *pl, const ac_projectile_params *pr,
+                                  const plane_scratch *ps, int *bounces, size_t n,
+                                  sphere_block *b)
+{
+    const size_t d = (size_t)dim, m = ps->m;
+    size_t failed = n;
+    for (size_t first = 0; first < n; first += LANES) {
+        size_t active = n - first < LANES ? n - first : LANES;
+        block_load(dim, b, ps, pr, position, velocity, first, active);
+        while (active > 0) {
+            size_t kept = 0;
+            block_pass(dim, b, ps, active);
+            for (size_t i = 0; i < active; i++) {
+                if (lane_resolve(dim, b, i, pl, pr)) { /* pack the lane down */
+                    if (kept != i) {
+                        for (int k = 0; k < dim; k++) {
+                            b->p[k][kept] = b->p[k][i];
+                            b->v[k][kept] = b->v[k][i];
+                        }
+                        b->t[kept] = b->t[i];
+                        b->r[kept] = b->r[i];
+                        b->dt[kept] = b->dt[i];
+                        b->bad[kept] = b->bad[i];
+                        b->index[kept] = b->index[i];
+                        b->count[kept] = b->count[i];
+                        for (size_t j = 0; j < m; j++)
+                            ps->front[j * LANES + kept] = ps->front[j * LANES + i];
+                    }
+                    kept++;
+                } else { /* done: write it back */
+                    size_t s = b->index[i];
+                    int ok = !b->bad[i];
+                    for (int k = 0; k < dim; k++) {
+                        position[s * d + (size_t)k] = b->p[k][i];
+                        velocity[s * d + (size_t)k] = b->v[k][i];
+                        ok &= ac_finite(b->p[k][i]) & ac_finite(b->v[k][i]);
+                    }
+                    if (bounces)
+                        bounces[s] = b->count[i];
+                    if (!ok && s < failed)
+                        failed = s;
+                }
+            }
+            active = kept;
+        }
+    }
+    return failed;
+}
+
+/* The sphere loop, in versions for the vector units the CPU has. */
+AC_VECTORIZED
+static size_t advance_all(double *position, double *velocity, const ac_planes *pl,
+                          const ac_projectile_params *pr, const plane_scratch *ps,
+                          int *bounces, size_t n, sphere_block *b)
+{
+    return pl->dim == 3 ? advance_dim(3, position, velocity, pl, pr, ps, bounces, n, b)
+                        : advance_dim(2, position, velocity, pl, pr, ps, bounces, n, b);
+}
+
+ac_status ac_contact_advance(double *position, double *velocity, const ac_planes *planes,
+                             const ac_projectile_params *params, int *bounces, size_t n,
+                             ac_error *err)
+{
+    plane_scratch ps;
+    sphere_block *b;
+    ac_status st;
+    const size_t d = planes->dim;
+    size_t i;
+    if ((st = check_dim(planes->dim, err)))
+        return st;
+    if (params->max_bounces < 0)
+        return ac_fail(err, AC_ERR_VALUE, 0, "max_bounces", (double)params->max_bounces,
+                       "must be >= 0");
+    if ((st = check_planes(planes, err)) ||
+        (st = check_spheres(position, velocity, planes, params, n, err)) ||
+        (st = scratch_init(&ps, planes, err)))
+        return st;
+    b = malloc(sizeof *b);
+    if (!b) {
+        free(ps.point[0]);
+        return ac_fail(err, AC_ERR_NOMEM, 0, "position", (double)n,
+                       "spheres: scratch could not be allocated");
+    }
+    i = advance_all(position, velocity, planes, params, &ps, bounces, n, b);
+    free(b);
+    free(ps.point[0]);
+    if (i == n)
+        return AC_OK;
+    for (size_t k = 0; k < d; k++)
+        if (!ac_finite(velocity[i * d + k]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity", velocity[i * d + k],
+                           "is not representable after a bounce although the inputs are "
+                           "finite");
+    for (size_t k = 0; k < d; k++)
+        if (!ac_finite(position[i * d + k]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d + k],
+                           "is not representable although the inputs are finite");
+    return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d],
+                   "is too far from a plane: the distance is not representable");
+}
