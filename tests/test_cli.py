@@ -1,6 +1,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from animcore import bench, demo
 
 
@@ -32,3 +34,24 @@ def test_bench_rejects_unknown_case():
     result = subprocess.run([sys.executable, "-m", "animcore", "bench", "nope"],
                             capture_output=True, text=True)
     assert result.returncode == 2 and "unknown case" in result.stderr
+
+
+def test_readme_example_prints_what_its_comments_say():
+    import contextlib
+    import io
+    import pathlib
+    import re
+
+    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text()
+    code = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "README.md", "exec"), {})
+    # "print(...)  # 5.5 2.0   (a naive ...)": the numbers before any "(" or ":"
+    claimed = [re.findall(r"-?\d+(?:\.\d+)?", re.split(r"[(:]", line.split("#")[1])[0])
+               for line in code.splitlines() if line.startswith("print(")]
+    shown = [line.split() for line in printed.getvalue().splitlines()]
+    assert len(shown) == len(claimed)
+    for got, want in zip(shown, claimed):
+        for g, w in zip(got, want):
+            assert float(g) == pytest.approx(float(w), abs=1e-12)
