@@ -70,7 +70,7 @@ class Progress:
         fraction = self.done / self.total
         filled = int(round(30 * fraction))
         self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] "
-                          f"{100 * fraction:3.0f}% ({self.done}/{self.total} samples)")
+                          f"{100 * fraction:3.0f}% ({self.done}/{self.total} channel frames)")
         self.stream.flush()
         self.shown = True
 
@@ -149,12 +149,29 @@ def _csv_field(text: str) -> str:
     return text
 
 
+def summary(clips, arrays, fps, source) -> list[str]:
+    """A table of the baked channels: frames, first and last values."""
+    def fmt(row):
+        return "(" + ", ".join(f"{v:.4g}" for v in row) + ")"
+
+    lines = [f"{source} at {fps:g} fps (pass --out FILE.npz or FILE.csv to save):"]
+    for clip in clips:
+        grid = arrays[f"{clip.name}/time"]
+        lines.append(f"  clip {clip.name!r}: {clip.duration:g} s, {len(grid)} frames")
+        for channel in clip.channels:
+            values = arrays[f"{clip.name}/{channel.target}/{channel.path}"]
+            name = f"{channel.target}/{channel.path}"
+            lines.append(f"    {name:<20} {channel.interpolation:<11} "
+                         f"first {fmt(values[0])}  last {fmt(values[-1])}")
+    return lines
+
+
 def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> None:
     """The ``bake`` command; ``fail(message)`` reports a usage error (exit 2)."""
     from . import gltf
 
-    extension = os.path.splitext(out)[1].lower()
-    if extension not in (".npz", ".csv"):
+    extension = None if out is None else os.path.splitext(out)[1].lower()
+    if out is not None and extension not in (".npz", ".csv"):
         fail(f"bake: --out must end in .npz or .csv, got {out!r}")
     try:
         frame_times(0.0, fps)
@@ -173,6 +190,11 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> N
     if not clips:
         fail(f"bake: {file} has no animations")
     arrays = bake(clips, fps, progress=progress)
+    source = file if file is not None else "the built-in sample"
+    if out is None:
+        for line in summary(clips, arrays, fps, source):
+            write(line)
+        return
     try:
         if extension == ".npz":
             write_npz(out, arrays)
@@ -180,7 +202,6 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> N
             write_csv(out, clips, arrays)
     except OSError as error:
         fail(f"bake: cannot write {out!r} ({error.strerror or error})")
-    source = file if file is not None else "the built-in sample"
     channels = sum(len(c.channels) for c in clips)
     frames = sum(len(arrays[f"{c.name}/time"]) for c in clips)
     write(f"baked {len(clips)} clip(s), {channels} channel(s), {frames} frame(s) at "

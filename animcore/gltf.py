@@ -41,7 +41,8 @@ from typing import Union
 
 import numpy as np
 
-__all__ = ["Channel", "Clip", "GltfError", "PATHS", "load", "load_sample", "sample_path"]
+__all__ = ["Channel", "Clip", "GltfError", "PATHS", "load", "load_bytes", "load_sample",
+           "sample_path"]
 
 #: Animated node properties and their number of components (weights: one per morph target).
 PATHS = {"translation": 3, "rotation": 4, "scale": 3, "weights": None}
@@ -512,7 +513,7 @@ def _check_times(times: np.ndarray, location: str, index: int) -> None:
     bad = ~np.isfinite(times)
     if bad.any():
         k = int(np.argmax(bad))
-        raise _Fault(location, f"accessor {index} key time {k} is {times[k]!r} (must be finite)")
+        raise _Fault(location, f"accessor {index} key time {k} is {times[k]:.17g} (must be finite)")
     if times[0] < 0:
         raise _Fault(location, f"accessor {index} key time 0 is {times[0]:.17g} "
                      "(must be >= 0)")
@@ -528,7 +529,7 @@ def _check_finite(values: np.ndarray, location: str, index: int) -> None:
     if bad.any():
         row, col = np.unravel_index(int(np.argmax(bad)), values.shape)
         raise _Fault(location, f"accessor {index} element {row} component {col} is "
-                     f"{values[row, col]!r} (must be finite)")
+                     f"{values[row, col]:.17g} (must be finite)")
 
 
 def _channel(doc, reader, nodes, samplers, animation_location, channel_location, channel):
@@ -695,6 +696,13 @@ def load(path) -> list[Clip]:
     with open(path, "rb") as stream:
         data = stream.read()
     return _load(data, os.path.dirname(os.path.abspath(path)), path)
+
+
+def load_bytes(data: bytes, *, base_dir=None, name: str = "<bytes>") -> list[Clip]:
+    """:func:`load` for the contents of a file already in memory (``.gltf``
+    JSON text or ``.glb`` bytes). External buffers are resolved relative to
+    ``base_dir``; ``name`` stands for the file in error messages."""
+    return _load(bytes(data), None if base_dir is None else os.fspath(base_dir), name)
 
 
 def sample_path():
