@@ -6,6 +6,7 @@ per second, ``tangent`` per normalized segment parameter, ``duration`` and
 """
 from .hermite import (HermiteSample, HermiteSegment, hermite, tangent_to_velocity,
                       velocity_to_tangent)
+from .curves import Curve, CurveSample, KeySlopes, Overshoot
 from . import gltf  # glTF animation import: animcore.gltf.load
 
 __version__ = "0.1.0"
@@ -16,5 +17,11 @@ __all__ = [
     "hermite",
     "tangent_to_velocity",
     "velocity_to_tangent",
+    # curves
+    "Curve",
+    "CurveSample",
+    "KeySlopes",
+    "Overshoot",
+    # gltf
     "gltf",
 ]

@@ -85,6 +85,100 @@ ac_status ac_hermite_tangent_to_velocity(const double *tangent, const double *du
 
 /* ---------------------------------------------------------------- curves */
 
+/* A keyframe track: K key times, K x C values (C channels, row-major) and,
+   for cubic interpolation, per-key velocities (per second) on each side of
+   every key. Built once by ac_curve_create, which validates everything and
+   converts velocities to segment tangents with each segment's own duration
+   (tangent = duration * velocity); evaluation then never re-checks the keys.
+   Every query finds its segment and u once and reuses them for all channels. */
+
+typedef enum ac_curve_interpolation {
+    AC_CURVE_STEP = 0,   /* value of the last key at or before t */
+    AC_CURVE_LINEAR = 1,
+    AC_CURVE_CUBIC = 2   /* Hermite with per-second key velocities */
+} ac_curve_interpolation;
+
+/* How cubic key velocities are chosen when not given explicitly. */
+typedef enum ac_curve_tangents {
+    AC_TANGENTS_CATMULL_ROM = 0,         /* (v[i+1]-v[i-1]) / (t[i+1]-t[i-1]); ends: the
+                                            slope of the end segment */
+    AC_TANGENTS_CATMULL_ROM_UNIFORM = 1, /* tangent (v[i+1]-v[i-1]) / 2 used as is in
+                                            both neighbouring segments (legacy) */
+    AC_TANGENTS_PCHIP = 2,               /* Fritsch-Butland, scipy's PchipInterpolator */
+    AC_TANGENTS_CLAMPED = 3,             /* catmull_rom limited to never overshoot */
+    AC_TANGENTS_FLAT = 4,                /* zero velocities */
+    AC_TANGENTS_EXPLICIT = 5             /* in_velocities / out_velocities given */
+} ac_curve_tangents;
+
+/* What a curve does before its first key and after its last. */
+typedef enum ac_curve_extrapolation {
+    AC_EXTRAP_CLAMP = 0,        /* hold the end key, velocity 0 */
+    AC_EXTRAP_LINEAR = 1,       /* continue with the end velocity */
+    AC_EXTRAP_CYCLE = 2,        /* repeat */
+    AC_EXTRAP_CYCLE_OFFSET = 3, /* repeat, each cycle shifted by last - first */
+    AC_EXTRAP_OSCILLATE = 4,    /* repeat, every other cycle mirrored in time */
+    AC_EXTRAP_ERROR = 5         /* times outside the keys are an AC_ERR_VALUE */
+} ac_curve_extrapolation;
+
+typedef struct ac_curve_spec {
+    size_t keys;     /* K >= 1 */
+    size_t channels; /* C */
+    const double *times;  /* K, strictly increasing and finite */
+    const double *values; /* K x C, finite */
+    ac_curve_interpolation interpolation;
+    ac_curve_tangents tangents;
+    /* K x C per-second velocities for AC_TANGENTS_EXPLICIT (may be the same
+       array for unbroken tangents); ignored otherwise. in_velocities[i] is the
+       velocity arriving at key i, out_velocities[i] the one leaving it. */
+    const double *in_velocities;
+    const double *out_velocities;
+    ac_curve_extrapolation before, after;
+    /* Nonzero: a pair of equal consecutive times is a discontinuity (the left
+       key ends the segment before, the right key starts the one after; at
+       that time the right key wins). Not at the first or last key; three
+       equal times are always an error. */
+    int jumps;
+} ac_curve_spec;
+
+typedef struct ac_curve ac_curve; /* opaque; owns its memory */
+
+/* Search state of a forward (sorted) sweep: start with {0}. */
+typedef struct ac_curve_cursor {
+    size_t segment;
+} ac_curve_cursor;
+
+/* Validates *spec and builds *curve. Errors name the argument ("times",
+   "values", "in_velocities", "out_velocities", "velocity" for a computed
+   velocity that overflows) with the flat index into it. */
+ac_status ac_curve_create(ac_curve **curve, const ac_curve_spec *spec, ac_error *err);
+void ac_curve_destroy(ac_curve *curve);
+
+size_t ac_curve_keys(const ac_curve *curve);
+size_t ac_curve_channels(const ac_curve *curve);
+
+/* The per-second velocity arriving at and leaving every key (K x C each),
+   as used by evaluation: for linear curves the adjacent segment slopes, for
+   step curves 0, for catmull_rom_uniform the tangent divided by each side's
+   own segment duration. Either output may be NULL. */
+void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
+                             double *out_velocities);
+
+/* Value (derivative 0), per-second velocity (1) or acceleration (2) of the
+   curve at n times t, written to out (n x C). Any order of t; a
+   non-decreasing run takes the forward-cursor path, anything else a binary
+   search, with identical results. Errors: AC_ERR_VALUE "t" for a non-finite
+   time or one outside the keys with AC_EXTRAP_ERROR; AC_ERR_OVERFLOW "value"
+   (index: the query) when a result is not representable. */
+ac_status ac_curve_eval(const ac_curve *curve, const double *t, size_t n, int derivative,
+                        double *out, ac_error *err);
+
+/* The same for a playback sweep: *cursor carries the segment from one call
+   to the next, so calling it with consecutive blocks of a sorted sequence
+   costs O(n + K) in total. Correct (only slower) for any order. */
+ac_status ac_curve_eval_sorted(const ac_curve *curve, ac_curve_cursor *cursor,
+                               const double *t, size_t n, int derivative, double *out,
+                               ac_error *err);
+
 /* ---------------------------------------------------------------- easing */
 
 /* ----------------------------------------------------------- quaternions */

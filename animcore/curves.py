@@ -1,0 +1,570 @@
+"""Keyframe curves: multi-key, multi-channel tracks evaluated in C.
+
+A :class:`Curve` holds key times (seconds), key values (one or more channels)
+and, for cubic interpolation, a per-second velocity on each side of every key.
+Velocities come from a tangent policy or are given explicitly; each segment
+turns them into Hermite tangents with its *own* duration (``tangent =
+duration * velocity``), which is what keeps a curve smooth on uneven key
+spacing. The curve is validated and built once in C; every query then finds
+its segment and normalized parameter ``u`` once and reuses them for all
+channels.
+
+Tangent policies (``tangents=``), all velocities per second:
+
+``"catmull_rom"`` (default)
+    interior key ``i``: ``(v[i+1] - v[i-1]) / (t[i+1] - t[i-1])``, the same on
+    both sides, so the curve is C1 on any key spacing. End rule: an end key
+    takes the slope of its segment, ``(v[1] - v[0]) / (t[1] - t[0])`` (a
+    two-key curve is a straight line).
+``"catmull_rom_uniform"``
+    the legacy variant: the normalized tangent ``(v[i+1] - v[i-1]) / 2`` is used
+    as is in both neighbouring segments, so the velocity differs on the two
+    sides of a key unless the spacing is even (ends: ``v[1] - v[0]``).
+``"pchip"``
+    monotone piecewise cubic, the interior and end formulas of
+    ``scipy.interpolate.PchipInterpolator`` (weighted harmonic mean of the
+    neighbouring slopes, zero at a local extremum; shape-preserving
+    three-point ends).
+``"clamped"``
+    never overshoots the values of a segment's two keys: zero velocity at a
+    local extremum or next to a hold (a neighbouring key of equal value);
+    elsewhere the catmull_rom velocity, its magnitude limited to three times
+    the smaller neighbouring segment slope (the Fritsch-Carlson bound, under
+    which each segment is monotone). End keys take their segment's slope.
+``"flat"``
+    zero velocity at every key.
+
+Jumps (``jumps=True``) split the keys into pieces at each pair of equal times;
+the policies are applied to each piece on its own.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _core
+from ._arrays import as_float64, check_out, results
+
+__all__ = ["Curve", "CurveSample", "KeySlopes", "Overshoot"]
+
+_INTERPOLATION = {"step": 0, "linear": 1, "cubic": 2}
+_TANGENTS = {"catmull_rom": 0, "catmull_rom_uniform": 1, "pchip": 2, "clamped": 3,
+             "flat": 4}
+_EXPLICIT = 5
+_EXTRAPOLATION = {"clamp": 0, "linear": 1, "cycle": 2, "cycle_offset": 3, "oscillate": 4,
+                  "error": 5}
+_GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
+
+
+class CurveSample(NamedTuple):
+    """Value and per-second velocity of a curve at query times."""
+
+    value: np.ndarray
+    velocity: np.ndarray
+
+
+class KeySlopes(NamedTuple):
+    """One-sided velocities (per second) at every interior key time.
+
+    ``left`` is the velocity arriving at the key, ``right`` the one leaving it
+    and ``jump = right - left`` (0 for a C1 curve). Arrays have shape ``(M,)``,
+    or ``(M, C)`` for a multi-channel curve, where M is the number of interior
+    key times.
+    """
+
+    time: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    jump: np.ndarray
+
+
+class Overshoot(NamedTuple):
+    """Exact extremes of every segment against its two keys' values.
+
+    ``start``/``end``: segment times (S,); ``key_low``/``key_high``: the
+    smaller/larger of the segment's two key values; ``low``/``high``: the
+    curve's extreme values on the segment and ``time_low``/``time_high`` where
+    they occur (roots of the cubic's derivative, or segment ends);
+    ``overshoot``: how far the curve leaves ``[key_low, key_high]`` (>= 0).
+    Per-channel arrays are (S,) or (S, C). Zero-length jump segments are left out.
+    """
+
+    start: np.ndarray
+    end: np.ndarray
+    key_low: np.ndarray
+    key_high: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    time_low: np.ndarray
+    time_high: np.ndarray
+    overshoot: np.ndarray
+
+
+def _choice(func: str, name: str, value, options) -> int:
+    if isinstance(value, str) and value in options:
+        return options[value]
+    choices = ", ".join(repr(o) for o in options)
+    raise ValueError(f"{func}: {name} is {value!r} (must be one of {choices})")
+
+
+def _first_bad(func: str, name: str, array: np.ndarray, detail: str = "must be finite"):
+    bad = ~np.isfinite(array)
+    if bad.any():
+        index = np.unravel_index(int(np.flatnonzero(bad)[0]), array.shape)
+        value = float(array[index])
+        raise ValueError(f"{func}: {name} at index {tuple(int(i) for i in index)} is "
+                         f"{value!r} ({detail})")
+
+
+def _key_array(func: str, name: str, value, shape) -> np.ndarray:
+    array = as_float64(func, name, value)
+    if array.shape != shape:
+        raise ValueError(f"{func}: {name} has shape {array.shape}, expected {shape} "
+                         f"(the shape of values)")
+    _first_bad(func, name, array)
+    return np.ascontiguousarray(array)
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array = np.array(array, dtype=np.float64, copy=True)
+    array.flags.writeable = False
+    return array
+
+
+class Curve:
+    """A keyframe track with step, linear or cubic (Hermite) interpolation.
+
+    Parameters
+    ----------
+    times : array_like, shape (K,)
+        Key times in seconds, finite and strictly increasing, K >= 1 (one key
+        is a constant curve).
+    values : array_like, shape (K,) or (K, C)
+        Key values, one column per channel.
+    interpolation : {"cubic", "linear", "step"}
+        "step" holds the value of the last key at or before t.
+    tangents : {"catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat"}
+        How cubic key velocities are chosen (see the module documentation
+        for each rule, including the end rules).
+    velocities : array_like, shape of values, optional
+        Per-second key velocities; override ``tangents`` (cubic only).
+    in_velocities, out_velocities : array_like, shape of values, optional
+        Broken tangents: the per-second velocity arriving at and leaving each
+        key. Give both or neither, and not together with ``velocities``.
+    before, after : {"clamp", "linear", "cycle", "cycle_offset", "oscillate", "error"}
+        Extrapolation before the first / after the last key: hold the end key
+        (velocity 0); continue with the end velocity; repeat; repeat with each
+        cycle shifted by ``values[-1] - values[0]``; repeat with every other
+        cycle mirrored in time; or raise a ValueError naming the query.
+    jumps : bool
+        Allow pairs of equal consecutive times, each a discontinuity: the left
+        key ends the segment before it, the right key starts the one after
+        and wins at that time. Not at the first or last key; three equal times
+        are always an error.
+
+    Raises
+    ------
+    ValueError
+        Bad shapes, non-finite or unordered times, non-finite values or
+        velocities, unknown options; the message names the argument and index.
+    OverflowError
+        A tangent ``duration * velocity`` that is not representable.
+
+    Examples
+    --------
+    >>> c = Curve([0, 1, 2, 3], [0, 60, 60, 0], interpolation="linear")
+    >>> float(c(0.5))
+    30.0
+    >>> float(Curve([0, 1, 2, 3], [0, 60, 60, 0])(1.5))  # the hold overshoots
+    67.5
+    """
+
+    __slots__ = ("_times", "_values", "_interpolation", "_tangents", "_before", "_after",
+                 "_jumps", "_capsule", "_in", "_out")
+
+    def __init__(self, times, values, *, interpolation: str = "cubic",
+                 tangents: str = "catmull_rom", velocities=None, in_velocities=None,
+                 out_velocities=None, before: str = "clamp", after: str = "clamp",
+                 jumps: bool = False):
+        self._build("Curve", times, values, interpolation, tangents, velocities,
+                    in_velocities, out_velocities, before, after, jumps)
+
+    def _build(self, func, times, values, interpolation, tangents, velocities,
+               in_velocities, out_velocities, before, after, jumps):
+        times = as_float64(func, "times", times)
+        if times.ndim != 1:
+            raise ValueError(f"{func}: times must be a 1-D array of key times, got shape "
+                             f"{times.shape}")
+        if times.size < 1:
+            raise ValueError(f"{func}: times must hold at least one key")
+        values = as_float64(func, "values", values)
+        if values.ndim not in (1, 2) or values.shape[0] != times.size:
+            raise ValueError(f"{func}: values has shape {values.shape}, expected (K,) or "
+                             f"(K, C) with K={times.size} keys")
+        if values.ndim == 2 and values.shape[1] == 0:
+            raise ValueError(f"{func}: values must have at least one channel")
+        interp = _choice(func, "interpolation", interpolation, _INTERPOLATION)
+        policy = _choice(func, "tangents", tangents, _TANGENTS)
+        modes = [_choice(func, name, mode, _EXTRAPOLATION)
+                 for name, mode in (("before", before), ("after", after))]
+        if not isinstance(jumps, (bool, np.bool_)):
+            raise ValueError(f"{func}: jumps is {jumps!r} (must be True or False)")
+        vin = vout = None
+        if velocities is not None and (in_velocities is not None
+                                       or out_velocities is not None):
+            raise ValueError(f"{func}: give either velocities or in_velocities and "
+                             f"out_velocities, not both")
+        if (in_velocities is None) != (out_velocities is None):
+            given = "in_velocities" if in_velocities is not None else "out_velocities"
+            raise ValueError(f"{func}: {given} needs in_velocities and out_velocities "
+                             f"together (broken tangents)")
+        if velocities is not None or in_velocities is not None:
+            if interp != _INTERPOLATION["cubic"]:
+                raise ValueError(f"{func}: velocities apply only to interpolation='cubic', "
+                                 f"not {interpolation!r}")
+            if velocities is not None:
+                vin = vout = _key_array(func, "velocities", velocities, values.shape)
+            else:
+                vin = _key_array(func, "in_velocities", in_velocities, values.shape)
+                vout = _key_array(func, "out_velocities", out_velocities, values.shape)
+            policy_code = _EXPLICIT
+            tangents = "explicit"
+        else:
+            policy_code = policy
+        times = np.ascontiguousarray(times)
+        values = np.ascontiguousarray(values)
+        capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
+                                      modes[0], modes[1], bool(jumps))
+        key_in, key_out = np.empty(values.shape), np.empty(values.shape)
+        _core._curve_key_velocities(capsule, key_in, key_out)
+        key_in.flags.writeable = key_out.flags.writeable = False
+        self._times, self._values = _frozen(times), _frozen(values)
+        self._interpolation, self._tangents = interpolation, tangents
+        self._before, self._after, self._jumps = before, after, bool(jumps)
+        self._capsule, self._in, self._out = capsule, key_in, key_out
+
+    # -- glTF ------------------------------------------------------------------
+
+    @classmethod
+    def from_gltf(cls, input, output, interpolation: str = "LINEAR") -> "Curve":
+        """A curve from a glTF 2.0 animation sampler (spec Appendix C).
+
+        Parameters
+        ----------
+        input : array_like, shape (K,)
+            Key times in seconds, finite and strictly increasing.
+        output : array_like
+            STEP / LINEAR: K values, shape (K,) or (K, C). CUBICSPLINE: K
+            triplets (in-tangent, value, out-tangent), shape (3K,) or (3K, C).
+            glTF tangents are per second, so they are exactly this class's
+            ``in_velocities`` / ``out_velocities``: segment i uses
+            ``(t[i+1] - t[i]) * out_tangent[i]`` and
+            ``(t[i+1] - t[i]) * in_tangent[i+1]``.
+        interpolation : {"LINEAR", "STEP", "CUBICSPLINE"}
+            The sampler's interpolation (glTF's default is "LINEAR").
+
+        Components are interpolated independently (a rotation sampler's
+        LINEAR mode asks for slerp, which this curve does not do). The curve
+        holds its end keys outside the input range (``before = after =
+        "clamp"``), as glTF players do.
+
+        Raises
+        ------
+        ValueError
+            Naming ``input``, ``output`` or ``interpolation``: wrong shape or
+            row count, non-finite numbers, times not strictly increasing,
+            unknown interpolation.
+        """
+        func = "Curve.from_gltf"
+        mode = _choice(func, "interpolation", interpolation, {k: k for k in _GLTF})
+        times = as_float64(func, "input", input)
+        if times.ndim != 1 or times.size < 1:
+            raise ValueError(f"{func}: input must be a 1-D array of at least one key time, "
+                             f"got shape {times.shape}")
+        _first_bad(func, "input", times)
+        steps = np.diff(times)
+        if (steps <= 0).any():
+            i = int(np.flatnonzero(steps <= 0)[0]) + 1
+            raise ValueError(f"{func}: input at index ({i},) is {float(times[i])!r} (must be "
+                             f"greater than the previous time {float(times[i - 1])!r}; glTF "
+                             f"key times are strictly increasing)")
+        out = as_float64(func, "output", output)
+        k = times.size
+        rows = 3 * k if mode == "CUBICSPLINE" else k
+        if out.ndim not in (1, 2) or out.shape[0] != rows or (out.ndim == 2
+                                                              and out.shape[1] == 0):
+            what = (f"3 * {k} = {rows} rows (in-tangent, value, out-tangent per key)"
+                    if mode == "CUBICSPLINE" else f"{k} rows (one value per key)")
+            raise ValueError(f"{func}: output has shape {out.shape}, expected {what} for "
+                             f"{mode}, as (rows,) or (rows, components)")
+        _first_bad(func, "output", out)
+        curve = cls.__new__(cls)
+        if mode == "CUBICSPLINE":
+            triplets = out.reshape((k, 3) + out.shape[1:])
+            curve._build(func, times, triplets[:, 1], "cubic", "catmull_rom", None,
+                         triplets[:, 0], triplets[:, 2], "clamp", "clamp", False)
+        else:
+            curve._build(func, times, out, _GLTF[mode], "catmull_rom", None, None, None,
+                         "clamp", "clamp", False)
+        return curve
+
+    # -- properties --------------------------------------------------------------
+
+    times = property(lambda self: self._times, doc="Key times in seconds (K,), read-only.")
+    values = property(lambda self: self._values, doc="Key values (K,) or (K, C), read-only.")
+    interpolation = property(lambda self: self._interpolation, doc="'step', 'linear' or 'cubic'.")
+    tangents = property(lambda self: self._tangents,
+                        doc="The tangent policy, or 'explicit' when velocities were given.")
+    before = property(lambda self: self._before, doc="Extrapolation before the first key.")
+    after = property(lambda self: self._after, doc="Extrapolation after the last key.")
+    jumps = property(lambda self: self._jumps, doc="Whether equal-time key pairs are jumps.")
+    in_velocities = property(lambda self: self._in,
+                             doc="Per-second velocity arriving at each key, as evaluated.")
+    out_velocities = property(lambda self: self._out,
+                              doc="Per-second velocity leaving each key, as evaluated.")
+
+    @property
+    def channels(self) -> int:
+        """Number of channels C (1 for 1-D values)."""
+        return 1 if self._values.ndim == 1 else self._values.shape[1]
+
+    @property
+    def duration(self) -> float:
+        """Seconds from the first key to the last."""
+        return float(self._times[-1] - self._times[0])
+
+    # -- evaluation ----------------------------------------------------------------
+
+    def _eval(self, func, t, derivative, out, count=1):
+        if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
+            raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
+        t = as_float64(func, "t", t)
+        if not t.flags.c_contiguous:
+            t = np.ascontiguousarray(t)
+        shape = t.shape + self._values.shape[1:]
+        result = np.empty(shape)
+        _core._curve_eval(func, self._capsule, t, int(derivative), result)
+        return result
+
+    def evaluate(self, t, derivative: int = 0, *, out=None):
+        """Value (0), per-second velocity (1) or acceleration (2) at ``t``.
+
+        Parameters
+        ----------
+        t : array_like
+            Query times in seconds, any shape, any order (sorted arrays take a
+            forward-cursor path; unsorted ones a binary search; the results
+            are identical).
+        derivative : {0, 1, 2}
+            Derivative order with respect to time in seconds.
+        out : ndarray, optional
+            Receives the result (shape ``t.shape`` or ``t.shape + (C,)``); left
+            untouched if the call raises.
+
+        Returns
+        -------
+        ndarray
+            Shape ``t.shape`` for 1-D values, ``t.shape + (C,)`` otherwise
+            (a NumPy scalar for a scalar ``t`` and 1-D values).
+
+        Raises
+        ------
+        ValueError
+            A non-finite ``t`` or, with ``before``/``after="error"``, one outside
+            the keys; the message names its index in ``t``.
+        OverflowError
+            A result that is not representable (huge extrapolation).
+        """
+        func = "Curve.evaluate"
+        shape = np.shape(t) + self._values.shape[1:]
+        if out is not None:
+            out = check_out(func, out, 1, shape)
+        return results((self._eval(func, t, derivative, out),), out)[0]
+
+    def __call__(self, t, *, out=None):
+        """The value at ``t``; the same as ``evaluate(t, out=out)``."""
+        func = "Curve"
+        shape = np.shape(t) + self._values.shape[1:]
+        if out is not None:
+            out = check_out(func, out, 1, shape)
+        return results((self._eval(func, t, 0, out),), out)[0]
+
+    def sample(self, t, *, out=None) -> CurveSample:
+        """Value and per-second velocity at ``t`` (see :meth:`evaluate`);
+        ``out`` is a tuple of two arrays."""
+        func = "Curve.sample"
+        shape = np.shape(t) + self._values.shape[1:]
+        if out is not None:
+            out = check_out(func, out, 2, shape)
+        value = self._eval(func, t, 0, out)
+        velocity = self._eval(func, t, 1, out)
+        return CurveSample(*results((value, velocity), out))
+
+    # -- diagnostics -----------------------------------------------------------------
+
+    def key_slopes(self) -> KeySlopes:
+        """Velocity arriving at and leaving every interior key time, exactly.
+
+        The numbers the evaluator uses, not finite differences: for a linear
+        curve the neighbouring segment slopes, for a cubic one the key
+        velocities of each side (a jump pair counts as one key time, left from
+        its left key, right from its right key).
+        """
+        t = self._times
+        first = np.r_[True, t[1:] != t[:-1]]  # first key of each distinct time
+        last = np.r_[t[1:] != t[:-1], True]
+        lefts, rights = np.flatnonzero(first)[1:-1], np.flatnonzero(last)[1:-1]
+        left, right = self._in[lefts].copy(), self._out[rights].copy()
+        return KeySlopes(t[lefts].copy(), left, right, right - left)
+
+    def overshoot(self) -> Overshoot:
+        """Each segment's exact extreme values against its keys' value range.
+
+        Extremes are found from the roots of the derivative of each segment's
+        cubic (closed form), not by sampling.
+        """
+        t, v = self._times, self._values
+        seg = np.flatnonzero(t[1:] > t[:-1])
+        t0, t1 = t[seg], t[seg + 1]
+        T = t1 - t0
+        p0, p1 = v[seg], v[seg + 1]
+        Tc = T if v.ndim == 1 else T[:, None]
+        if self._interpolation == "cubic":
+            m0, m1 = Tc * self._out[seg], Tc * self._in[seg + 1]
+        else:
+            m0, m1 = np.zeros_like(p0), np.zeros_like(p1)
+        # x(u) = p0 + m0 u + b u^2 + a u^3, x'(u) = 3a u^2 + 2b u + m0
+        a = 2.0 * (p0 - p1) + m0 + m1
+        b = 3.0 * (p1 - p0) - 2.0 * m0 - m1
+        with np.errstate(divide="ignore", invalid="ignore"):
+            disc = b * b - 3.0 * a * m0
+            q = -(b + np.where(b >= 0, 1.0, -1.0) * np.sqrt(np.maximum(disc, 0.0)))
+            r1, r2 = q / (3.0 * a), m0 / q
+        candidates = [np.zeros_like(p0), np.ones_like(p0)]
+        if self._interpolation == "cubic":
+            for r in (r1, r2):
+                candidates.append(np.where((disc >= 0) & (r > 0) & (r < 1), r, 0.0))
+        u = np.stack(candidates, axis=-1)
+        P0, P1, M0, M1 = (x[..., None] for x in (p0, p1, m0, m1))
+        if self._interpolation == "cubic":
+            u2, u3 = u * u, u * u * u
+            x = ((2 * u3 - 3 * u2 + 1) * P0 + (u3 - 2 * u2 + u) * M0
+                 + (-2 * u3 + 3 * u2) * P1 + (u3 - u2) * M1)
+        elif self._interpolation == "linear":
+            x = P0 + u * (P1 - P0)
+        else:  # step: the segment holds its first key
+            x = np.broadcast_to(P0, u.shape).copy()
+            u = np.zeros_like(u)
+        lo_i, hi_i = x.argmin(axis=-1)[..., None], x.argmax(axis=-1)[..., None]
+        low = np.take_along_axis(x, lo_i, -1)[..., 0]
+        high = np.take_along_axis(x, hi_i, -1)[..., 0]
+        T0 = t0 if v.ndim == 1 else t0[:, None]
+        time_low = T0 + np.take_along_axis(u, lo_i, -1)[..., 0] * Tc
+        time_high = T0 + np.take_along_axis(u, hi_i, -1)[..., 0] * Tc
+        key_low, key_high = np.minimum(p0, p1), np.maximum(p0, p1)
+        over = np.maximum(np.maximum(high - key_high, key_low - low), 0.0)
+        return Overshoot(t0.copy(), t1.copy(), key_low, key_high, low, high, time_low,
+                         time_high, over)
+
+    # -- editing -----------------------------------------------------------------------
+
+    def stretched(self, factor, keep: str = "velocity") -> "Curve":
+        """The curve with its key spacing multiplied by ``factor`` (> 0),
+        about the first key (which keeps its time).
+
+        keep="velocity": the per-second key velocities stay and the tangents
+            are rebuilt for the new segment durations, so the shape changes
+            (moving keys in a dope sheet).
+        keep="shape": the same curve played slower or faster; velocities are
+            divided by ``factor`` and the tangents stay as they are.
+
+        A cubic result carries the key velocities explicitly
+        (``tangents == "explicit"``); step and linear curves just move their keys.
+        """
+        func = "Curve.stretched"
+        try:
+            factor = float(factor)
+        except (TypeError, ValueError):
+            raise ValueError(f"{func}: factor must be a real number, got {factor!r}") from None
+        if not (math.isfinite(factor) and factor > 0.0):
+            raise ValueError(f"{func}: factor is {factor!r} (must be finite and > 0)")
+        if keep not in ("velocity", "shape"):
+            raise ValueError(f"{func}: keep is {keep!r} (must be 'velocity' or 'shape')")
+        t0 = self._times[0]
+        times = t0 + (self._times - t0) * factor
+        curve = Curve.__new__(Curve)
+        if self._interpolation == "cubic":
+            scale = 1.0 if keep == "velocity" else 1.0 / factor
+            curve._build(func, times, self._values, "cubic", "catmull_rom", None,
+                         self._in * scale, self._out * scale, self._before, self._after,
+                         self._jumps)
+        else:
+            curve._build(func, times, self._values, self._interpolation, "catmull_rom",
+                         None, None, None, self._before, self._after, self._jumps)
+        return curve
+
+    # -- display -------------------------------------------------------------------------
+
+    def plot(self, ax=None, *, velocity: bool = False, keys: bool = True,
+             samples: int = 400, span=None, **kwargs):
+        """Draw the curve (and its keys, and optionally its velocity) with matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw; the current axes by default.
+        velocity : bool
+            Also draw the per-second velocity, dashed, on a twin y axis.
+        keys : bool
+            Mark the keys.
+        samples : int
+            Number of evaluation points.
+        span : (start, end), optional
+            Time range to draw, e.g. to show extrapolation; the keys by default.
+        **kwargs
+            Passed to ``ax.plot`` for the curve.
+
+        Returns
+        -------
+        matplotlib Axes
+        """
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise ImportError("Curve.plot needs matplotlib, which is not installed: "
+                              "pip install matplotlib (or animcore[notebooks])") from None
+        if ax is None:
+            ax = plt.gca()
+        lo, hi = (self._times[0], self._times[-1]) if span is None else span
+        if hi <= lo:
+            lo, hi = lo - 1.0, hi + 1.0
+        t = np.linspace(lo, hi, int(samples))
+        if self._jumps:  # sample both sides of every jump
+            t = np.sort(np.r_[t, self._times, np.nextafter(self._times, -np.inf)])
+            t = t[(t >= lo) & (t <= hi)]
+        lines = ax.plot(t, self.evaluate(t), **kwargs)
+        if keys:
+            color = [line.get_color() for line in lines]
+            values = self._values if self._values.ndim == 2 else self._values[:, None]
+            for c in range(values.shape[1]):
+                ax.plot(self._times, values[:, c], "o", color=color[c % len(color)],
+                        markersize=4)
+        if velocity:
+            twin = ax.twinx()
+            twin.plot(t, self.evaluate(t, 1), "--", alpha=0.6)
+            twin.set_ylabel("velocity (per s)")
+        ax.set_xlabel("time (s)")
+        return ax
+
+    def __repr__(self):
+        k = self._times.size
+        span = f"[{self._times[0]:g}, {self._times[-1]:g}] s"
+        channels = "" if self._values.ndim == 1 else f", channels={self.channels}"
+        tangents = (f", tangents={self._tangents!r}" if self._interpolation == "cubic"
+                    else "")
+        jumps = ", jumps=True" if self._jumps else ""
+        return (f"Curve({k} key{'s' if k != 1 else ''} in {span}{channels}, "
+                f"interpolation={self._interpolation!r}{tangents}, before={self._before!r}, "
+                f"after={self._after!r}{jumps})")

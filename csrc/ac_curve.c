@@ -1,0 +1,507 @@
+/* Keyframe curves (articles 000 and 004): multi-key, multi-channel tracks with
+   step, linear and cubic Hermite interpolation, tangent policies,
+   extrapolation and jumps. The constructor validates once and stores, per
+   segment, the two key values and the two tangents (duration * per-second
+   velocity, each segment with its own duration); a query finds its segment and
+   u once and reuses the Hermite weights for every channel. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ac_internal.h"
+
+struct ac_curve {
+    size_t k, c;
+    ac_curve_interpolation interp;
+    ac_curve_extrapolation before, after;
+    double *times;        /* k */
+    double *values;       /* k x c */
+    double *in_velocity;  /* k x c, per second, arriving at each key */
+    double *out_velocity; /* k x c, per second, leaving each key */
+    double *duration;     /* k - 1 (0 for the zero-length segment of a jump) */
+    double *seg;          /* k - 1 blocks of 4c: p0, p1, m0, m1 (linear: m0 = slope) */
+    double *delta;        /* c: values[k-1] - values[0], the cycle_offset shift */
+};
+
+size_t ac_curve_keys(const ac_curve *curve) { return curve->k; }
+size_t ac_curve_channels(const ac_curve *curve) { return curve->c; }
+
+void ac_curve_destroy(ac_curve *curve)
+{
+    if (!curve)
+        return;
+    free(curve->times);
+    free(curve->values);
+    free(curve->in_velocity);
+    free(curve->out_velocity);
+    free(curve->duration);
+    free(curve->seg);
+    free(curve->delta);
+    free(curve);
+}
+
+void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
+                             double *out_velocities)
+{
+    size_t bytes = curve->k * curve->c * sizeof(double);
+    if (in_velocities && bytes)
+        memcpy(in_velocities, curve->in_velocity, bytes);
+    if (out_velocities && bytes)
+        memcpy(out_velocities, curve->out_velocity, bytes);
+}
+
+/* ------------------------------------------------------------- building */
+
+static double *alloc(size_t n)
+{
+    return malloc((n ? n : 1) * sizeof(double));
+}
+
+static double sign_of(double x) { return (x > 0.0) - (x < 0.0); }
+
+/* scipy's PchipInterpolator end rule: the one-sided three-point estimate,
+   kept shape-preserving. */
+static double pchip_end(double h0, double h1, double m0, double m1)
+{
+    double d = ((2.0 * h0 + h1) * m0 - h0 * m1) / (h0 + h1);
+    if (sign_of(d) != sign_of(m0))
+        return 0.0;
+    if (sign_of(m0) != sign_of(m1) && fabs(d) > 3.0 * fabs(m0))
+        return 3.0 * m0;
+    return d;
+}
+
+/* Velocities of keys a..b (a piece of strictly increasing times, b > a) of
+   channel ch, following the policy. Segment slopes d[j] = dv / dt. */
+static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_t a,
+                             size_t b, size_t ch, double *vin, double *vout)
+{
+    const double *t = cv->times;
+    const size_t C = cv->c;
+#define V(i) (cv->values[(i) * C + ch])
+#define SLOPE(j) ((V((j) + 1) - V(j)) / (t[(j) + 1] - t[j]))
+    if (cv->interp != AC_CURVE_CUBIC) {
+        for (size_t i = a; i <= b; i++) {
+            double left = 0.0, right = 0.0;
+            if (cv->interp == AC_CURVE_LINEAR) {
+                left = SLOPE(i > a ? i - 1 : a);
+                right = SLOPE(i < b ? i : b - 1);
+            }
+            vin[i * C + ch] = left;
+            vout[i * C + ch] = right;
+        }
+        return;
+    }
+    for (size_t i = a; i <= b; i++) {
+        double left, right;
+        if (i == a || i == b) {
+            size_t j = i == a ? a : b - 1; /* the end segment */
+            double d = SLOPE(j);
+            switch (policy) {
+            case AC_TANGENTS_PCHIP:
+                if (b - a == 1)
+                    left = d;
+                else if (i == a)
+                    left = pchip_end(t[a + 1] - t[a], t[a + 2] - t[a + 1], d, SLOPE(a + 1));
+                else
+                    left = pchip_end(t[b] - t[b - 1], t[b - 1] - t[b - 2], d, SLOPE(b - 2));
+                break;
+            case AC_TANGENTS_FLAT: left = 0.0; break;
+            default: left = d; break; /* catmull_rom (both), clamped */
+            }
+            right = left;
+        } else {
+            double h0 = t[i] - t[i - 1], h1 = t[i + 1] - t[i];
+            double d0 = SLOPE(i - 1), d1 = SLOPE(i);
+            switch (policy) {
+            case AC_TANGENTS_CATMULL_ROM:
+                left = right = (V(i + 1) - V(i - 1)) / (t[i + 1] - t[i - 1]);
+                break;
+            case AC_TANGENTS_CATMULL_ROM_UNIFORM: {
+                double m = (V(i + 1) - V(i - 1)) / 2.0; /* tangent per unit u */
+                left = m / h0;
+                right = m / h1;
+                break;
+            }
+            case AC_TANGENTS_PCHIP:
+                if (sign_of(d0) != sign_of(d1) || d0 == 0.0 || d1 == 0.0) {
+                    left = right = 0.0;
+                } else {
+                    double w1 = 2.0 * h1 + h0, w2 = h1 + 2.0 * h0;
+                    left = right = 1.0 / ((w1 / d0 + w2 / d1) / (w1 + w2));
+                }
+                break;
+            case AC_TANGENTS_CLAMPED:
+                if (sign_of(d0) != sign_of(d1) || d0 == 0.0 || d1 == 0.0) {
+                    left = right = 0.0;
+                } else {
+                    double v = (V(i + 1) - V(i - 1)) / (t[i + 1] - t[i - 1]);
+                    double limit = 3.0 * fmin(fabs(d0), fabs(d1));
+                    left = right = fabs(v) > limit ? sign_of(v) * limit : v;
+                }
+                break;
+            default: left = right = 0.0; break; /* flat */
+            }
+        }
+        vin[i * C + ch] = left;
+        vout[i * C + ch] = right;
+    }
+#undef SLOPE
+#undef V
+}
+
+static ac_status check_times(const double *t, size_t k, int jumps, ac_error *err)
+{
+    for (size_t i = 0; i < k; i++) {
+        if (!ac_finite(t[i]))
+            return ac_fail(err, AC_ERR_VALUE, i, "times", t[i], "must be finite");
+        if (i == 0 || t[i] > t[i - 1])
+            continue;
+        if (t[i] < t[i - 1])
+            return ac_fail(err, AC_ERR_VALUE, i, "times", t[i],
+                           "must be >= the previous time %.15g", t[i - 1]);
+        if (!jumps)
+            return ac_fail(err, AC_ERR_VALUE, i, "times", t[i],
+                           "equals the previous time (a jump needs jumps=True)");
+        if (i >= 2 && t[i - 2] == t[i])
+            return ac_fail(err, AC_ERR_VALUE, i, "times", t[i],
+                           "is the third equal time (a jump is a pair)");
+        if (i == 1 || i == k - 1)
+            return ac_fail(err, AC_ERR_VALUE, i, "times", t[i],
+                           "makes a jump at an end key (needs a segment on each side)");
+    }
+    return AC_OK;
+}
+
+static ac_status check_all_finite(const char *arg, const double *x, size_t n,
+                                  ac_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!ac_finite(x[i]))
+            return ac_fail(err, AC_ERR_VALUE, i, arg, x[i], "must be finite");
+    return AC_OK;
+}
+
+ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error *err)
+{
+    ac_curve *cv;
+    ac_status st;
+    size_t k = spec->keys, C = spec->channels, kc;
+    int explicit_v = spec->tangents == AC_TANGENTS_EXPLICIT;
+    *result = NULL;
+    if (k < 1)
+        return ac_fail(err, AC_ERR_VALUE, 0, "times", (double)k, "must hold at least one key");
+    if ((unsigned)spec->interpolation > AC_CURVE_CUBIC)
+        return ac_fail(err, AC_ERR_VALUE, 0, "interpolation", (double)spec->interpolation,
+                       "must be step, linear or cubic");
+    if ((unsigned)spec->tangents > AC_TANGENTS_EXPLICIT)
+        return ac_fail(err, AC_ERR_VALUE, 0, "tangents", (double)spec->tangents,
+                       "is not a known tangent policy");
+    if ((unsigned)spec->before > AC_EXTRAP_ERROR || (unsigned)spec->after > AC_EXTRAP_ERROR)
+        return ac_fail(err, AC_ERR_VALUE, 0, "extrapolation",
+                       (double)((unsigned)spec->before > AC_EXTRAP_ERROR ? spec->before
+                                                                         : spec->after),
+                       "is not a known extrapolation mode");
+    if (C != 0 && k > SIZE_MAX / 4 / C / sizeof(double))
+        return ac_fail(err, AC_ERR_NOMEM, 0, "values", (double)k, "too many keys");
+    kc = k * C;
+    if ((st = check_times(spec->times, k, spec->jumps, err)) ||
+        (st = check_all_finite("values", spec->values, kc, err)))
+        return st;
+    if (explicit_v && spec->interpolation == AC_CURVE_CUBIC &&
+        ((st = check_all_finite("in_velocities", spec->in_velocities, kc, err)) ||
+         (st = check_all_finite("out_velocities", spec->out_velocities, kc, err))))
+        return st;
+
+    cv = calloc(1, sizeof *cv);
+    if (!cv)
+        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+    cv->k = k, cv->c = C;
+    cv->interp = spec->interpolation;
+    cv->before = spec->before, cv->after = spec->after;
+    cv->times = alloc(k);
+    cv->values = alloc(kc);
+    cv->in_velocity = alloc(kc);
+    cv->out_velocity = alloc(kc);
+    cv->duration = alloc(k - 1);
+    cv->seg = alloc((k - 1) * 4 * C);
+    cv->delta = alloc(C);
+    if (!cv->times || !cv->values || !cv->in_velocity || !cv->out_velocity ||
+        !cv->duration || !cv->seg || !cv->delta) {
+        ac_curve_destroy(cv);
+        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+    }
+    memcpy(cv->times, spec->times, k * sizeof(double));
+    if (kc)
+        memcpy(cv->values, spec->values, kc * sizeof(double));
+    for (size_t ch = 0; ch < C; ch++)
+        cv->delta[ch] = cv->values[(k - 1) * C + ch] - cv->values[ch];
+
+    /* Key velocities, piece by piece (jumps split the keys into pieces). */
+    if (k == 1 || (explicit_v && cv->interp == AC_CURVE_CUBIC)) {
+        for (size_t i = 0; i < kc; i++) {
+            cv->in_velocity[i] = k == 1 ? 0.0 : spec->in_velocities[i];
+            cv->out_velocity[i] = k == 1 ? 0.0 : spec->out_velocities[i];
+        }
+    } else {
+        size_t a = 0;
+        for (size_t i = 1; i <= k; i++) {
+            if (i < k && cv->times[i] > cv->times[i - 1])
+                continue;
+            for (size_t ch = 0; ch < C; ch++)
+                piece_velocities(cv, spec->tangents, a, i - 1, ch, cv->in_velocity,
+                                 cv->out_velocity);
+            a = i;
+        }
+        for (size_t i = 0; i < kc; i++)
+            if (!ac_finite(cv->in_velocity[i]) || !ac_finite(cv->out_velocity[i])) {
+                double v = ac_finite(cv->in_velocity[i]) ? cv->out_velocity[i]
+                                                          : cv->in_velocity[i];
+                ac_curve_destroy(cv);
+                return ac_fail(err, AC_ERR_OVERFLOW, i, "values", v,
+                               "give a key velocity that is not representable");
+            }
+    }
+
+    /* Segments: values and tangents = duration * velocity. */
+    for (size_t j = 0; j + 1 < k; j++) {
+        double T = cv->times[j + 1] - cv->times[j];
+        double *s = cv->seg + j * 4 * C;
+        cv->duration[j] = T;
+        for (size_t ch = 0; ch < C; ch++) {
+            double p0 = cv->values[j * C + ch], p1 = cv->values[(j + 1) * C + ch];
+            double m0, m1;
+            if (T == 0.0) {
+                m0 = m1 = 0.0; /* a jump: never evaluated */
+            } else if (cv->interp == AC_CURVE_LINEAR) {
+                m0 = (p1 - p0) / T, m1 = 0.0;
+            } else if (cv->interp == AC_CURVE_STEP) {
+                m0 = m1 = 0.0;
+            } else {
+                m0 = T * cv->out_velocity[j * C + ch];
+                m1 = T * cv->in_velocity[(j + 1) * C + ch];
+            }
+            if (!ac_finite(m0) || !ac_finite(m1)) {
+                int first = !ac_finite(m0);
+                size_t key = first ? j : j + 1;
+                double v = first ? cv->out_velocity[j * C + ch]
+                                 : cv->in_velocity[(j + 1) * C + ch];
+                int linear = cv->interp == AC_CURVE_LINEAR;
+                ac_curve_destroy(cv);
+                if (linear)
+                    return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, "values", p1,
+                                   "gives a segment slope that is not representable");
+                return ac_fail(err, AC_ERR_OVERFLOW, key * C + ch,
+                               explicit_v ? (first ? "out_velocities" : "in_velocities")
+                                          : "values",
+                               v,
+                               "times duration=%.15g gives a tangent that is not "
+                               "representable",
+                               T);
+            }
+            s[ch] = p0, s[C + ch] = p1, s[2 * C + ch] = m0, s[3 * C + ch] = m1;
+        }
+    }
+    *result = cv;
+    return AC_OK;
+}
+
+/* ----------------------------------------------------------- evaluation */
+
+/* Last i in [0, k-2] with times[i] <= t, for times[0] <= t: a branch-free
+   binary search (the comparison becomes a conditional move). */
+static inline size_t bsearch_segment(const double *times, size_t k, double t)
+{
+    const double *base = times;
+    size_t len = k - 1;
+    while (len > 1) {
+        size_t half = len / 2;
+        base = base[half] <= t ? base + half : base;
+        len -= half;
+    }
+    return (size_t)(base - times);
+}
+
+/* Writes the value or derivative of segment j at time t into o[0..c).
+   `sign` flips the first derivative (mirrored cycles), `cycles` adds that
+   many cycle_offset shifts to values. */
+static inline void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
+                        double cycles, double *restrict o)
+{
+    const size_t C = cv->c;
+    const double *s = cv->seg + j * 4 * C;
+    const double T = cv->duration[j];
+    const double u = (t - cv->times[j]) / T;
+    if (cv->interp == AC_CURVE_CUBIC) {
+        double u2 = u * u, u3 = u2 * u, w0, w1, w2, w3;
+        if (deriv == 0) { /* the basis of ac_hermite_unit */
+            w0 = 2.0 * u3 - 3.0 * u2 + 1.0;
+            w1 = u3 - 2.0 * u2 + u;
+            w2 = -2.0 * u3 + 3.0 * u2;
+            w3 = u3 - u2;
+        } else if (deriv == 1) {
+            double f = sign / T;
+            w0 = (6.0 * u2 - 6.0 * u) * f;
+            w1 = (3.0 * u2 - 4.0 * u + 1.0) * f;
+            w2 = (-6.0 * u2 + 6.0 * u) * f;
+            w3 = (3.0 * u2 - 2.0 * u) * f;
+        } else {
+            double f = 1.0 / (T * T);
+            w0 = (12.0 * u - 6.0) * f;
+            w1 = (6.0 * u - 4.0) * f;
+            w2 = (6.0 - 12.0 * u) * f;
+            w3 = (6.0 * u - 2.0) * f;
+        }
+        if (C == 1) {
+            o[0] = w0 * s[0] + w1 * s[2] + w2 * s[1] + w3 * s[3];
+        } else {
+            for (size_t ch = 0; ch < C; ch++)
+                o[ch] = w0 * s[ch] + w1 * s[2 * C + ch] + w2 * s[C + ch] + w3 * s[3 * C + ch];
+        }
+    } else if (cv->interp == AC_CURVE_LINEAR) {
+        if (deriv == 0)
+            for (size_t ch = 0; ch < C; ch++)
+                o[ch] = s[ch] + u * (s[C + ch] - s[ch]);
+        else if (deriv == 1)
+            for (size_t ch = 0; ch < C; ch++)
+                o[ch] = sign * s[2 * C + ch];
+        else
+            for (size_t ch = 0; ch < C; ch++)
+                o[ch] = 0.0;
+    } else {
+        for (size_t ch = 0; ch < C; ch++)
+            o[ch] = deriv == 0 ? s[ch] : 0.0;
+    }
+    if (deriv == 0 && cycles != 0.0)
+        for (size_t ch = 0; ch < C; ch++)
+            o[ch] += cycles * cv->delta[ch];
+}
+
+/* A query that is not strictly inside [first key, last key): the last key
+   itself, extrapolation, a one-key curve, or bad input. */
+static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, size_t *hint,
+                         double *o, ac_error *err)
+{
+    const size_t k = cv->k, C = cv->c;
+    const double lo = cv->times[0], hi = cv->times[k - 1];
+    int after = t > lo;
+    ac_curve_extrapolation mode = after ? cv->after : cv->before;
+    size_t key = after ? k - 1 : 0;
+    if (!ac_finite(t))
+        return ac_fail(err, AC_ERR_VALUE, i, "t", t, "must be finite");
+    if (t == hi || t == lo) { /* a one-key curve, or the last key */
+        if (k > 1 && deriv != 0)
+            emit(cv, k - 2, hi, deriv, 1.0, 0.0, o);
+        else
+            for (size_t ch = 0; ch < C; ch++)
+                o[ch] = deriv == 0 ? cv->values[key * C + ch] : 0.0;
+        return AC_OK;
+    }
+    if (mode == AC_EXTRAP_ERROR)
+        return ac_fail(err, AC_ERR_VALUE, i, "t", t, "must lie in [%.15g, %.15g] (%s='error')",
+                       lo, hi, after ? "after" : "before");
+    if (k == 1 || mode == AC_EXTRAP_CLAMP) {
+        for (size_t ch = 0; ch < C; ch++)
+            o[ch] = deriv == 0 ? cv->values[key * C + ch] : 0.0;
+        return AC_OK;
+    }
+    if (mode == AC_EXTRAP_LINEAR) {
+        const double *v = after ? cv->in_velocity : cv->out_velocity;
+        for (size_t ch = 0; ch < C; ch++) {
+            double vel = v[key * C + ch];
+            o[ch] = deriv == 0 ? cv->values[key * C + ch] + vel * (t - cv->times[key])
+                               : deriv == 1 ? vel : 0.0;
+        }
+        return AC_OK;
+    }
+    {
+        /* Cycles: t = lo + cycles * P + r with r in [0, P). */
+        double P = hi - lo, cycles = floor((t - lo) / P), r = (t - lo) - cycles * P, tm;
+        double sign = 1.0;
+        if (r >= P)
+            r -= P, cycles += 1.0;
+        else if (r < 0.0)
+            r += P, cycles -= 1.0;
+        if (mode == AC_EXTRAP_OSCILLATE && fmod(cycles, 2.0) != 0.0) {
+            tm = hi - r;
+            sign = -1.0;
+        } else {
+            tm = lo + r;
+        }
+        if (tm > hi)
+            tm = hi;
+        *hint = ac_segment_find(cv->times, k, tm, *hint);
+        emit(cv, *hint, tm, deriv, sign, mode == AC_EXTRAP_CYCLE_OFFSET ? cycles : 0.0, o);
+    }
+    return AC_OK;
+}
+
+static const char *const result_names[3] = {"value", "velocity", "acceleration"};
+
+/* The first non-finite result among the first n queries, if any. */
+static ac_status check_results(const ac_curve *cv, const double *out, size_t n, int deriv,
+                               ac_error *err)
+{
+    for (size_t i = 0; i < n * cv->c; i++)
+        if (!ac_finite(out[i]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i / cv->c, result_names[deriv], out[i],
+                           "is not representable although the inputs are finite");
+    return AC_OK;
+}
+
+/* Queries strictly inside [lo, hi) in non-decreasing order follow the cursor;
+   once a query goes backwards (and always when `sorted` is 0) they binary
+   search. Both find the same segment, so results are identical. */
+static ac_status run(const ac_curve *cv, size_t *cursor, int sorted, const double *tq,
+                     size_t n, int deriv, double *restrict out, ac_error *err)
+{
+    const size_t k = cv->k, C = cv->c;
+    const double lo = cv->times[0], hi = cv->times[k - 1];
+    const double *times = cv->times;
+    size_t j = *cursor < k - 1 ? *cursor : 0;
+    double prev = lo;
+    int64_t ok = 1;
+    ac_status st;
+    for (size_t i = 0; i < n; i++) {
+        double t = tq[i];
+        double *o = out + i * C;
+        if (t >= lo && t < hi) {
+            if (sorted && t >= prev)
+                j = ac_segment_find(times, k, t, j);
+            else
+                sorted = 0, j = bsearch_segment(times, k, t);
+            prev = t;
+            emit(cv, j, t, deriv, 1.0, 0.0, o);
+        } else if ((st = outside(cv, t, i, deriv, &j, o, err))) {
+            *cursor = j;
+            return check_results(cv, out, i, deriv, err) ? AC_ERR_OVERFLOW : st;
+        }
+        for (size_t ch = 0; ch < C; ch++)
+            ok &= ac_finite(o[ch]);
+    }
+    *cursor = j;
+    return ok ? AC_OK : check_results(cv, out, n, deriv, err);
+}
+
+static ac_status check_derivative(int derivative, ac_error *err)
+{
+    if (derivative < 0 || derivative > 2)
+        return ac_fail(err, AC_ERR_VALUE, 0, "derivative", derivative, "must be 0, 1 or 2");
+    return AC_OK;
+}
+
+ac_status ac_curve_eval(const ac_curve *curve, const double *t, size_t n, int derivative,
+                        double *out, ac_error *err)
+{
+    size_t cursor = 0;
+    ac_status st = check_derivative(derivative, err);
+    return st ? st : run(curve, &cursor, 1, t, n, derivative, out, err);
+}
+
+ac_status ac_curve_eval_sorted(const ac_curve *curve, ac_curve_cursor *cursor,
+                               const double *t, size_t n, int derivative, double *out,
+                               ac_error *err)
+{
+    ac_status st = check_derivative(derivative, err);
+    return st ? st : run(curve, &cursor->segment, 1, t, n, derivative, out, err);
+}
