@@ -67,6 +67,7 @@ _CHUNK_JSON = 0x4E4F534A  # b"JSON"
 _CHUNK_BIN = 0x004E4942  # b"BIN\0"
 
 _SAMPLE = "sample.gltf"
+_MAX_VIEWLESS = 1 << 26  # elements of an accessor stored without a bufferView
 
 
 class GltfError(ValueError):
@@ -314,6 +315,9 @@ class _Reader:
         element = width * dtype.itemsize
         view_index = _field(accessor, "bufferView", location, "index", None)
         if view_index is None:
+            if count > _MAX_VIEWLESS:  # nothing in the file bounds the allocation
+                raise _Fault(_join(location, "count"), f"is {count} without a bufferView "
+                             f"(more than the {_MAX_VIEWLESS} elements animcore accepts)")
             raw = np.zeros((count, width), dtype)  # all zeros unless sparse says otherwise
         else:
             data, stride = self.view(view_index, _join(location, "bufferView"))

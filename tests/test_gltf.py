@@ -474,6 +474,16 @@ def test_bad_sparse_indices(indices, message):
         gltf.load_bytes(sparse_builder(indices).glb_bytes())
 
 
+def test_huge_accessor_without_buffer_view_is_rejected():
+    b = Builder()
+    b.animation([(b.node("n"), "scale", b.accessor(None, with_view=False, count=2**40,
+                                                   sparse=([0], [1.0], UNSIGNED_INT)),
+                  b.accessor(np.ones((2, 3)), "VEC3"), "STEP")])
+    with pytest.raises(ValueError, match=re.escape(
+            "accessors[0].count: is 1099511627776 without a bufferView (more than the 67108864")):
+        gltf.load_bytes(b.glb_bytes())
+
+
 def test_sparse_view_with_stride_is_rejected():
     b = sparse_builder([0, 2])
     b.doc["bufferViews"][2]["byteStride"] = 4
@@ -753,3 +763,15 @@ def test_bake_malformed_file_names_the_location(tmp_path):
     result = run_cli(path, "--out", tmp_path / "o.npz")
     assert result.returncode == 2
     assert "animations[0].samplers[0].interpolation: 'BEZIER' is not LINEAR" in result.stderr
+
+
+def test_demo_lines_show_the_per_second_tangent_rule():
+    from animcore import demo
+
+    (line,) = demo.gltf_lines()
+    assert "w(mid)=0.6125 | tangent not scaled by td: w(mid)=1.25" in line
+    # 0.6125 = 1/2 + td * 6 / 8 with td = 0.15 s (Appendix C), checked by the reference:
+    blink = gltf.load_sample()[1].channels[0]
+    mid = (blink.times[0] + blink.times[1]) / 2
+    assert gltf_spec_sample(blink.times, blink.output, "CUBICSPLINE", mid)[0] == pytest.approx(
+        0.6125, abs=1e-7)
