@@ -1,8 +1,9 @@
 """``python -m animcore bake``: sample glTF clips on a frame grid and save them.
 
 Every channel of every clip (or of one named clip) is evaluated at the frames
-``0, 1/fps, ..., ceil(duration * fps) / fps``, the last frame clamped to the
-clip's duration so that the final pose is always included.
+``0, 1/fps, 2/fps, ...`` up to the clip's duration, the last frame placed
+exactly at the duration so that the final pose is always included (see
+:func:`frame_times`).
 
 Output formats, chosen by the extension of ``--out``:
 
@@ -21,6 +22,7 @@ Output formats, chosen by the extension of ``--out``:
 """
 from __future__ import annotations
 
+import csv
 import math
 import os
 import sys
@@ -37,14 +39,24 @@ _BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
 
 
 def frame_times(duration: float, fps: float) -> np.ndarray:
-    """Frame times in seconds: ``k / fps`` for ``k = 0 .. ceil(duration * fps)``,
-    the last one clamped to ``duration``. A product within 1e-9 frames of an
-    integer counts as that integer (``0.1 s * 30 fps`` is 3 frames, not 4)."""
+    """Frame times in seconds: ``k / fps`` for ``k = 0 .. n - 1``, then ``duration``
+    itself as frame ``n``, where ``n = ceil(duration * fps)``.
+
+    glTF stores key times as float32, so a 0.4 s clip lasts 0.4000000060 s; a
+    product within a relative 1e-6 of an integer counts as that integer
+    (0.4 s at 30 fps is 13 frames, not 14 with a last one 2e-7 frames later).
+    The last frame is always the clip's end, so the final pose is baked exactly.
+    """
     if not (math.isfinite(fps) and fps > 0):
         raise ValueError(f"bake: fps is {fps!r} (must be a finite number > 0)")
+    if not (math.isfinite(duration) and duration >= 0):
+        raise ValueError(f"bake: duration is {duration!r} (must be a finite number >= 0)")
     frames = duration * fps
-    last = int(round(frames)) if abs(frames - round(frames)) <= 1e-9 else math.ceil(frames)
-    return np.minimum(np.arange(last + 1, dtype=np.float64) / fps, duration)
+    nearest = round(frames)
+    last = nearest if abs(frames - nearest) <= 1e-6 * max(1.0, frames) else math.ceil(frames)
+    grid = np.arange(last + 1, dtype=np.float64) / fps
+    grid[-1] = duration
+    return grid
 
 
 class Progress:
@@ -129,24 +141,17 @@ def write_csv(path, clips: list[Clip], arrays: dict[str, np.ndarray]) -> None:
     """Save baked arrays in the CSV layout described in this module."""
     columns = _columns(clips)
     with open(path, "w", newline="", encoding="utf-8") as stream:
-        stream.write(",".join(["clip", "frame", "time", *columns]) + "\n")
+        writer = csv.writer(stream, lineterminator="\n")
+        writer.writerow(["clip", "frame", "time", *columns])
         for clip in clips:
             grid = arrays[f"{clip.name}/time"]
-            cells = [np.full(len(grid), "", dtype=object) for _ in columns]
-            for j, (base, i) in enumerate(columns.values()):
+            cells = []
+            for base, i in columns.values():
                 key = f"{clip.name}/{base}"
-                if key in arrays:
-                    cells[j] = [f"{v:.17g}" for v in arrays[key][:, i]]
-            name = _csv_field(clip.name)
+                cells.append([f"{v:.17g}" for v in arrays[key][:, i]] if key in arrays
+                             else [""] * len(grid))
             for frame, t in enumerate(grid):
-                row = [name, str(frame), f"{t:.17g}", *(c[frame] for c in cells)]
-                stream.write(",".join(row) + "\n")
-
-
-def _csv_field(text: str) -> str:
-    if any(ch in text for ch in ',"\n\r'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
+                writer.writerow([clip.name, frame, f"{t:.17g}", *(c[frame] for c in cells)])
 
 
 def summary(clips, arrays, fps, source) -> list[str]:

@@ -649,15 +649,17 @@ def test_sample_is_what_the_writer_generates():
 
 @pytest.mark.parametrize("duration, fps, expected", [
     (1.5, 30, np.arange(46) / 30),
-    (0.1, 30, np.arange(4) / 30),
+    (0.1, 30, np.append(np.arange(3) / 30, 0.1)),
+    (float(np.float32(0.4)), 30, np.append(np.arange(12) / 30, float(np.float32(0.4)))),
+    (float(np.float32(0.1)) * 3, 10, np.append(np.arange(3) / 10, float(np.float32(0.1)) * 3)),
     (1.51, 30, np.append(np.arange(46) / 30, 1.51)),
     (0.0, 24, [0.0]),
     (1.0, 0.75, [0.0, 1.0]),
 ])
 def test_frame_grid(duration, fps, expected):
     grid = bake.frame_times(duration, fps)
-    np.testing.assert_allclose(grid, expected, rtol=0, atol=1e-15)
-    assert grid[-1] == duration
+    np.testing.assert_array_equal(grid, expected)
+    assert grid[-1] == duration and np.all(np.diff(grid) > 0)
 
 
 @pytest.mark.parametrize("fps", [0, -1, np.inf, np.nan])
@@ -775,3 +777,23 @@ def test_demo_lines_show_the_per_second_tangent_rule():
     mid = (blink.times[0] + blink.times[1]) / 2
     assert gltf_spec_sample(blink.times, blink.output, "CUBICSPLINE", mid)[0] == pytest.approx(
         0.6125, abs=1e-7)
+
+
+def test_bake_csv_quotes_names_and_reads_back(tmp_path):
+    b = Builder()
+    b.animation([(b.node('arm, "left"'), "scale", [0, 0.1], [[1] * 3, [2] * 3], "LINEAR")],
+                name="a,b")
+    clips = gltf.load_bytes(b.glb_bytes())
+    arrays = bake.bake(clips, 20)
+    bake.write_csv(tmp_path / "o.csv", clips, arrays)
+    rows = list(csv.reader((tmp_path / "o.csv").open()))
+    assert rows[0][3] == 'arm, "left"/scale/x'
+    assert [r[0] for r in rows[1:]] == ["a,b"] * 3
+    np.testing.assert_array_equal([float(r[3]) for r in rows[1:]], arrays['a,b/arm, "left"/scale'][:, 0])
+
+
+def test_bake_file_without_animations(tmp_path):
+    path = tmp_path / "still.gltf"
+    path.write_text(json.dumps({"asset": {"version": "2.0"}}))
+    result = run_cli(path, "--out", tmp_path / "o.npz")
+    assert result.returncode == 2 and "has no animations" in result.stderr
