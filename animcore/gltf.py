@@ -341,6 +341,7 @@ class _Reader:
             values /= divisor
             if dtype.kind == "i":
                 np.maximum(values, -1.0, out=values)
+        values.flags.writeable = False  # shared by every sampler that uses the accessor
         return values
 
     def _apply_sparse(self, raw, sparse, location, count, width, dtype):
@@ -402,15 +403,15 @@ class Channel:
         ``"translation"``, ``"rotation"``, ``"scale"`` or ``"weights"``.
     interpolation : str
         ``"STEP"``, ``"LINEAR"`` or ``"CUBICSPLINE"``, as stored in the file.
-    output : ndarray, shape (K, width) or (3K, width)
-        The sampler's key values as decoded from the file (normalized integers
-        already converted); for CUBICSPLINE the rows are in-tangent, value,
-        out-tangent for each key, tangents per second.
     width : int
         Components per sample: 3 (translation, scale), 4 (rotation x, y, z, w)
         or the number of morph targets (weights).
     times : ndarray, shape (K,)
-        Key times in seconds.
+        Key times in seconds (read-only).
+    output : ndarray, shape (K, width) or (3K, width)
+        The sampler's key values as decoded from the file (normalized integers
+        already converted); for CUBICSPLINE the rows are in-tangent, value,
+        out-tangent for each key, tangents per second. Read-only.
     curve : Curve or RotationCurve
         The evaluator, with glTF semantics (clamped outside the keys).
         ``curve(t)`` has shape ``t.shape + (width,)``.

@@ -797,3 +797,18 @@ def test_bake_file_without_animations(tmp_path):
     path.write_text(json.dumps({"asset": {"version": "2.0"}}))
     result = run_cli(path, "--out", tmp_path / "o.npz")
     assert result.returncode == 2 and "has no animations" in result.stderr
+
+
+def test_decoded_keys_are_read_only_and_shared_accessors_decode_once():
+    b = Builder()
+    times = b.accessor([0, 1])
+    n, m = b.node("n"), b.node("m")
+    b.animation([(n, "scale", times, [[1] * 3, [2] * 3], "LINEAR"),
+                 (m, "scale", times, [[3] * 3, [4] * 3], "LINEAR")])
+    (clip,) = gltf.load_bytes(b.glb_bytes())
+    a, c = clip.channels
+    assert np.shares_memory(a.times, c.times)
+    with pytest.raises(ValueError, match="read-only"):
+        a.times[0] = 5
+    with pytest.raises(ValueError, match="read-only"):
+        a.output[0, 0] = 5
