@@ -41,6 +41,8 @@ from typing import Union
 
 import numpy as np
 
+from ._arrays import as_float64
+
 __all__ = ["Channel", "Clip", "GltfError", "PATHS", "load", "load_bytes", "load_sample",
            "sample_path"]
 
@@ -389,6 +391,16 @@ class _Reader:
 
 # ---------------------------------------------------------------- clips
 
+def _query_times(func: str, t) -> np.ndarray:
+    t = as_float64(func, "t", t)
+    bad = ~np.isfinite(t)
+    if bad.any():
+        index = np.unravel_index(int(np.argmax(bad)), t.shape)
+        raise ValueError(f"{func}: t at index {tuple(int(i) for i in index)} is "
+                         f"{float(t[index])!r} (must be finite)")
+    return t
+
+
 @dataclass(frozen=True, eq=False)
 class Channel:
     """One animated node property of a clip.
@@ -432,9 +444,13 @@ class Channel:
 
     def sample(self, t) -> np.ndarray:
         """The channel's value at times ``t`` (seconds, any shape):
-        shape ``t.shape + (width,)``."""
+        shape ``t.shape + (width,)``. Non-finite times are a ValueError."""
+        t = _query_times("Channel.sample", t)
+        return self._sample(t)
+
+    def _sample(self, t: np.ndarray) -> np.ndarray:
         values = np.asarray(self.curve(t), dtype=np.float64)
-        return values.reshape(np.shape(t) + (self.width,))
+        return values.reshape(t.shape + (self.width,))
 
     def __repr__(self) -> str:
         name = f"{self.node_name!r}" if self.node_name is not None else "None"
@@ -469,8 +485,8 @@ class Clip:
             for weights. Times outside ``[first key, last key]`` hold the end
             values, as glTF specifies.
         """
-        t = np.asarray(t, dtype=np.float64)
-        return {(c.target, c.path): c.sample(t) for c in self.channels}
+        t = _query_times("Clip.sample", t)
+        return {(c.target, c.path): c._sample(t) for c in self.channels}
 
     def channel(self, target, path: str) -> Channel:
         """The channel animating ``path`` of node ``target`` (name or index)."""

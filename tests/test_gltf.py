@@ -812,3 +812,33 @@ def test_decoded_keys_are_read_only_and_shared_accessors_decode_once():
         a.times[0] = 5
     with pytest.raises(ValueError, match="read-only"):
         a.output[0, 0] = 5
+
+
+@settings(max_examples=40)
+@given(st.lists(st.integers(0, 4), min_size=0, max_size=3),
+       st.sampled_from([np.float64, np.float32, np.int64]), st.booleans())
+def test_sample_any_shape_dtype_and_layout(shape, dtype, strided):
+    walk = gltf.load_sample()[0]
+    rng = np.random.default_rng(len(shape))
+    t = (rng.uniform(-0.5, 2.0, size=[2 * n if strided else n for n in shape]) * 1).astype(dtype)
+    if strided:
+        t = t[tuple(slice(None, None, 2) for _ in shape)]
+    before = t.copy()
+    got = walk.sample(t)
+    assert np.array_equal(t, before)
+    for ch in walk.channels:
+        value = got[(ch.target, ch.path)]
+        assert value.shape == t.shape + (ch.width,)
+        if ch.path != "rotation" and t.size:
+            expected = gltf_spec_sample(ch.times, ch.output, ch.interpolation, t.astype(float))
+            np.testing.assert_allclose(value, expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("func", ["Clip.sample", "Channel.sample"])
+def test_sample_rejects_non_finite_times(func):
+    walk = gltf.load_sample()[0]
+    sample = walk.sample if func == "Clip.sample" else walk.channels[0].sample
+    with pytest.raises(ValueError, match=re.escape(f"{func}: t at index (1, 0) is nan (must be finite)")):
+        sample([[0.0], [np.nan]])
+    with pytest.raises(ValueError, match=re.escape(f"{func}: t must be real numbers")):
+        sample(["a"])
