@@ -7,6 +7,8 @@ per second, ``tangent`` per normalized segment parameter, ``duration`` and
 from .hermite import (HermiteSample, HermiteSegment, hermite, tangent_to_velocity,
                       velocity_to_tangent)
 from .curves import Curve, CurveSample, KeySlopes, Overshoot
+from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing, ease,
+                     ease_inverse, easing_kinds)
 from . import gltf  # glTF animation import: animcore.gltf.load
 
 __version__ = "0.1.0"
@@ -22,6 +24,16 @@ __all__ = [
     "CurveSample",
     "KeySlopes",
     "Overshoot",
+    # easing
+    "EASING_KINDS",
+    "CubicBezier",
+    "Ease",
+    "Easing",
+    "Steps",
+    "as_easing",
+    "ease",
+    "ease_inverse",
+    "easing_kinds",
     # gltf
     "gltf",
 ]

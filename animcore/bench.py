@@ -14,6 +14,7 @@ from typing import Callable
 
 import numpy as np
 
+from .easing import CubicBezier, ease
 from .hermite import hermite
 
 
@@ -88,9 +89,49 @@ def bench_hermite(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+def numpy_cubic_in_out(u):
+    """Penner's cubic_in_out in plain NumPy, the baseline of `ease`."""
+    v = 1.0 - u
+    return np.where(u < 0.5, 4.0 * u * u * u, 1.0 - 4.0 * v * v * v)
+
+
+def numpy_cubic_bezier(x1, y1, x2, y2, u, tol=1e-12, iterations=8):
+    """CSS cubic-bezier by a vectorized Newton solve of x(t) = u in plain NumPy
+    (no bisection fallback, so it does less than animcore's solver)."""
+    cx = 3.0 * x1
+    bx = 3.0 * (x2 - x1) - cx
+    ax = 1.0 - cx - bx
+    cy = 3.0 * y1
+    by = 3.0 * (y2 - y1) - cy
+    ay = 1.0 - cy - by
+    t = u.copy()
+    for _ in range(iterations):
+        e = ((ax * t + bx) * t + cx) * t - u
+        if np.max(np.abs(e)) <= tol:
+            break
+        d = (3.0 * ax * t + 2.0 * bx) * t + cx
+        t -= e / np.where(d == 0.0, 1.0, d)
+        np.clip(t, 0.0, 1.0, out=t)
+    return ((ay * t + by) * t + cy) * t
+
+
+def bench_easing(scale: float, repeats: int) -> list[Comparison]:
+    n = max(1, int(10**7 * scale))
+    u = np.random.default_rng(0).uniform(0.0, 1.0, n)
+    curve = CubicBezier(0.25, 0.1, 0.25, 1.0)
+    return [
+        compare("easing ease(\"cubic_in_out\", u)", n, lambda: ease("cubic_in_out", u),
+                "same formula in plain NumPy", lambda: numpy_cubic_in_out(u), repeats, target=4),
+        compare("easing CubicBezier(.25, .1, .25, 1)(u)", n, lambda: curve(u),
+                "vectorized NumPy Newton solve", lambda: numpy_cubic_bezier(0.25, 0.1, 0.25, 1.0, u),
+                repeats, target=4),
+    ]
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
+    "easing": bench_easing,
 }
 
 

@@ -2,6 +2,7 @@
 figures animcore computes, and what the naive (wrong) method gives instead."""
 from __future__ import annotations
 
+from .easing import CubicBezier, ease
 from .hermite import hermite
 
 
@@ -22,6 +23,24 @@ def hermite_lines() -> list[str]:
         f"hermite T=1 p=(0,1) v=(6,-6): x(0.5)={_fmt(over.position)} "
         f"(overshoots the end key by {_fmt(over.position - 1.0)}; the units are right, "
         f"the tangents are too large for a monotone move)",
+    ]
+
+
+def easing_lines() -> list[str]:
+    u = [0.25, 0.5, 0.75]
+    rate = ease("smoothstep", u, derivative=True)
+    s = ease("smoothstep", u)
+    css = CubicBezier.keyword("ease")
+    # The naive reading of cubic-bezier samples y at the curve parameter t = u
+    # instead of solving x(t) = u first.
+    t = 0.5
+    naive = 3 * (1 - t) ** 2 * t * css.y1 + 3 * (1 - t) * t * t * css.y2 + t**3
+    return [
+        f"smoothstep rate 6u(1-u) at u=0.25/0.5/0.75: {'/'.join(_fmt(r) for r in rate)} "
+        f"(0 at both keys: per-segment easing brakes at every key); s={'/'.join(_fmt(x) for x in s)}, "
+        f"same pose as linear only at u=0.5 | linear rate: 1/1/1",
+        f"CSS ease(0.5)={float(css(0.5)):.9f} (x(t)=u solved to 1e-12) | "
+        f"y at t=u without the solve: {_fmt(naive)}",
     ]
 
 
@@ -46,6 +65,7 @@ def gltf_lines() -> list[str]:
 # One entry per domain, in the order the demo prints them.
 SECTIONS = [
     ("Hermite segments with per-second velocities", hermite_lines),
+    ("Easing: time remaps, not path changes", easing_lines),
     ("glTF import: cubic-spline tangents are per second", gltf_lines),
 ]
 

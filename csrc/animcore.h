@@ -181,6 +181,79 @@ ac_status ac_curve_eval_sorted(const ac_curve *curve, ac_curve_cursor *cursor,
 
 /* ---------------------------------------------------------------- easing */
 
+/* Easing functions s = ease(u) on the normalized time u in [0, 1]: linear,
+   smoothstep, smootherstep and Robert Penner's families, each as _IN, _OUT
+   and _IN_OUT, following his original equations (back: s = 1.70158, in_out
+   s * 1.525; elastic: period 0.3, in_out 0.45, amplitude 1). Endpoint
+   adjustments, as in Penner's code: expo and elastic return exactly 0 at
+   u = 0 and exactly 1 at u = 1 (expo_in's formula gives 2^-10 at u = 0, so it
+   jumps there). The rate ds/du is analytic; where the curve has a vertical
+   tangent (circ_in at 1, circ_out at 0, circ_in_out at 0.5) it is +inf. At
+   the jumps of expo it is the one-sided rate of the formula. */
+typedef enum ac_ease_kind {
+    AC_EASE_LINEAR, AC_EASE_SMOOTHSTEP, AC_EASE_SMOOTHERSTEP,
+    AC_EASE_QUAD_IN, AC_EASE_QUAD_OUT, AC_EASE_QUAD_IN_OUT,
+    AC_EASE_CUBIC_IN, AC_EASE_CUBIC_OUT, AC_EASE_CUBIC_IN_OUT,
+    AC_EASE_QUART_IN, AC_EASE_QUART_OUT, AC_EASE_QUART_IN_OUT,
+    AC_EASE_QUINT_IN, AC_EASE_QUINT_OUT, AC_EASE_QUINT_IN_OUT,
+    AC_EASE_SINE_IN, AC_EASE_SINE_OUT, AC_EASE_SINE_IN_OUT,
+    AC_EASE_EXPO_IN, AC_EASE_EXPO_OUT, AC_EASE_EXPO_IN_OUT,
+    AC_EASE_CIRC_IN, AC_EASE_CIRC_OUT, AC_EASE_CIRC_IN_OUT,
+    AC_EASE_BACK_IN, AC_EASE_BACK_OUT, AC_EASE_BACK_IN_OUT,
+    AC_EASE_ELASTIC_IN, AC_EASE_ELASTIC_OUT, AC_EASE_ELASTIC_IN_OUT,
+    AC_EASE_BOUNCE_IN, AC_EASE_BOUNCE_OUT, AC_EASE_BOUNCE_IN_OUT,
+    AC_EASE_COUNT
+} ac_ease_kind;
+
+/* "cubic_in_out" for AC_EASE_CUBIC_IN_OUT; NULL for a kind out of range. */
+const char *ac_ease_name(ac_ease_kind kind);
+
+/* 1 when the kind never decreases (so it has an inverse): every kind except
+   back, elastic and bounce. */
+int ac_ease_monotone(ac_ease_kind kind);
+
+/* s = ease(u) (ac_ease_eval) or ds/du (ac_ease_rate) for n values of u in
+   [0, 1]. Errors: AC_ERR_VALUE for a kind out of range or u non-finite or
+   outside [0, 1] (the first such element). */
+ac_status ac_ease_eval(ac_ease_kind kind, const double *u, double *s, size_t n,
+                       ac_error *err);
+ac_status ac_ease_rate(ac_ease_kind kind, const double *u, double *dsdu, size_t n,
+                       ac_error *err);
+
+/* The normalized time u in [0, 1] at which a monotone kind reaches s in
+   [0, 1]: closed forms where they exist, else a safeguarded Newton/bisection
+   to 1e-12. Where the kind is flat or jumps (expo at its ends) the earliest
+   such time is returned. AC_ERR_VALUE for a non-monotone kind (arg "kind") or
+   s outside [0, 1]. */
+ac_status ac_ease_inverse(ac_ease_kind kind, const double *s, double *u, size_t n,
+                          ac_error *err);
+
+/* The CSS cubic-bezier(x1, y1, x2, y2) timing function: the Bezier curve from
+   (0, 0) to (1, 1) with control points (x1, y1), (x2, y2); x1, x2 in [0, 1]
+   (so x is monotone), y free. ac_ease_bezier_init validates. */
+typedef struct ac_ease_bezier {
+    double x1, y1, x2, y2;
+} ac_ease_bezier;
+
+ac_status ac_ease_bezier_init(ac_ease_bezier *curve, double x1, double y1, double x2,
+                              double y2, ac_error *err);
+
+/* s at n values of u in [0, 1], and ds/du when dsdu is not NULL. The curve
+   parameter is solved to |x(t) - u| <= 1e-12 by Newton's method with a
+   bisection fallback. ds/du is +-inf where x has a zero slope and y does not. */
+ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, double *s,
+                              double *dsdu, size_t n, ac_error *err);
+
+/* The CSS steps(count, position) timing function. */
+typedef enum ac_ease_jump {
+    AC_EASE_JUMP_START, AC_EASE_JUMP_END, AC_EASE_JUMP_NONE, AC_EASE_JUMP_BOTH
+} ac_ease_jump;
+
+/* s at n values of u in [0, 1] (the rate is 0 between the jumps). count >= 1,
+   and >= 2 for AC_EASE_JUMP_NONE; a bad count is reported with arg "count". */
+ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u, double *s,
+                             size_t n, ac_error *err);
+
 /* ----------------------------------------------------------- quaternions */
 
 /* ----------------------------------------------------------- root motion */

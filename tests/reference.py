@@ -82,3 +82,197 @@ def gltf_spec_sample(times, output, interpolation, t, rotation=False):
             r = r / np.linalg.norm(r)
         result.append(r)
     return np.array(result).reshape(queries.shape + (output.shape[1],))
+
+
+# ---- ease ----
+# Robert Penner's easing equations transcribed literally in their original
+# (t, b, c, d) form, one scalar at a time, then vectorized: a different route
+# from the kernels' rearranged polynomials and their endpoint handling.
+
+import math  # noqa: E402
+
+_PENNER_S = 1.70158
+
+
+def _penner(name, t, b=0.0, c=1.0, d=1.0):  # noqa: C901 - one branch per equation
+    pi = math.pi
+    if name == "linear":
+        return c * t / d + b
+    if name == "smoothstep":
+        x = t / d
+        return c * (3 * x**2 - 2 * x**3) + b
+    if name == "smootherstep":
+        x = t / d
+        return c * (6 * x**5 - 15 * x**4 + 10 * x**3) + b
+    if name == "quad_in":
+        t /= d
+        return c * t * t + b
+    if name == "quad_out":
+        t /= d
+        return -c * t * (t - 2) + b
+    if name == "quad_in_out":
+        t /= d / 2
+        if t < 1:
+            return c / 2 * t * t + b
+        t -= 1
+        return -c / 2 * (t * (t - 2) - 1) + b
+    if name == "cubic_in":
+        t /= d
+        return c * t**3 + b
+    if name == "cubic_out":
+        t = t / d - 1
+        return c * (t**3 + 1) + b
+    if name == "cubic_in_out":
+        t /= d / 2
+        if t < 1:
+            return c / 2 * t**3 + b
+        t -= 2
+        return c / 2 * (t**3 + 2) + b
+    if name == "quart_in":
+        t /= d
+        return c * t**4 + b
+    if name == "quart_out":
+        t = t / d - 1
+        return -c * (t**4 - 1) + b
+    if name == "quart_in_out":
+        t /= d / 2
+        if t < 1:
+            return c / 2 * t**4 + b
+        t -= 2
+        return -c / 2 * (t**4 - 2) + b
+    if name == "quint_in":
+        t /= d
+        return c * t**5 + b
+    if name == "quint_out":
+        t = t / d - 1
+        return c * (t**5 + 1) + b
+    if name == "quint_in_out":
+        t /= d / 2
+        if t < 1:
+            return c / 2 * t**5 + b
+        t -= 2
+        return c / 2 * (t**5 + 2) + b
+    if name == "sine_in":
+        return -c * math.cos(t / d * (pi / 2)) + c + b
+    if name == "sine_out":
+        return c * math.sin(t / d * (pi / 2)) + b
+    if name == "sine_in_out":
+        return -c / 2 * (math.cos(pi * t / d) - 1) + b
+    if name == "expo_in":
+        return b if t == 0 else c * 2 ** (10 * (t / d - 1)) + b
+    if name == "expo_out":
+        return b + c if t == d else c * (-(2 ** (-10 * t / d)) + 1) + b
+    if name == "expo_in_out":
+        if t == 0:
+            return b
+        if t == d:
+            return b + c
+        t /= d / 2
+        if t < 1:
+            return c / 2 * 2 ** (10 * (t - 1)) + b
+        t -= 1
+        return c / 2 * (-(2 ** (-10 * t)) + 2) + b
+    if name == "circ_in":
+        t /= d
+        return -c * (math.sqrt(1 - t * t) - 1) + b
+    if name == "circ_out":
+        t = t / d - 1
+        return c * math.sqrt(1 - t * t) + b
+    if name == "circ_in_out":
+        t /= d / 2
+        if t < 1:
+            return -c / 2 * (math.sqrt(1 - t * t) - 1) + b
+        t -= 2
+        return c / 2 * (math.sqrt(1 - t * t) + 1) + b
+    if name == "back_in":
+        s = _PENNER_S
+        t /= d
+        return c * t * t * ((s + 1) * t - s) + b
+    if name == "back_out":
+        s = _PENNER_S
+        t = t / d - 1
+        return c * (t * t * ((s + 1) * t + s) + 1) + b
+    if name == "back_in_out":
+        s = _PENNER_S * 1.525
+        t /= d / 2
+        if t < 1:
+            return c / 2 * (t * t * ((s + 1) * t - s)) + b
+        t -= 2
+        return c / 2 * (t * t * ((s + 1) * t + s) + 2) + b
+    if name in ("elastic_in", "elastic_out"):
+        if t == 0:
+            return b
+        t /= d
+        if t == 1:
+            return b + c
+        p = d * 0.3
+        a = c
+        s = p / 4
+        if name == "elastic_in":
+            t -= 1
+            return -(a * 2 ** (10 * t) * math.sin((t * d - s) * (2 * pi) / p)) + b
+        return a * 2 ** (-10 * t) * math.sin((t * d - s) * (2 * pi) / p) + c + b
+    if name == "elastic_in_out":
+        if t == 0:
+            return b
+        t /= d / 2
+        if t == 2:
+            return b + c
+        p = d * (0.3 * 1.5)
+        a = c
+        s = p / 4
+        if t < 1:
+            t -= 1
+            return -0.5 * (a * 2 ** (10 * t) * math.sin((t * d - s) * (2 * pi) / p)) + b
+        t -= 1
+        return a * 2 ** (-10 * t) * math.sin((t * d - s) * (2 * pi) / p) * 0.5 + c + b
+    if name == "bounce_out":
+        t /= d
+        if t < 1 / 2.75:
+            return c * (7.5625 * t * t) + b
+        if t < 2 / 2.75:
+            t -= 1.5 / 2.75
+            return c * (7.5625 * t * t + 0.75) + b
+        if t < 2.5 / 2.75:
+            t -= 2.25 / 2.75
+            return c * (7.5625 * t * t + 0.9375) + b
+        t -= 2.625 / 2.75
+        return c * (7.5625 * t * t + 0.984375) + b
+    if name == "bounce_in":
+        return c - _penner("bounce_out", d - t, 0.0, c, d) + b
+    if name == "bounce_in_out":
+        if t < d / 2:
+            return _penner("bounce_in", t * 2, 0.0, c, d) * 0.5 + b
+        return _penner("bounce_out", t * 2 - d, 0.0, c, d) * 0.5 + c * 0.5 + b
+    raise KeyError(name)
+
+
+def penner(name, u):
+    """Penner's equation `name` at normalized times u (b=0, c=1, d=1)."""
+    return np.vectorize(lambda x: _penner(name, float(x)), otypes=[float])(u)
+
+
+def css_cubic_bezier(x1, y1, x2, y2, u):
+    """CSS cubic-bezier by root finding on the Bernstein form with scipy's
+    brentq (no Newton, no power basis), one u at a time."""
+    from scipy.optimize import brentq
+
+    def bern(p1, p2, t):
+        return 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t * t * p2 + t**3
+
+    def one(x):
+        if x in (0.0, 1.0):
+            return x
+        t = brentq(lambda t: bern(x1, x2, t) - x, 0.0, 1.0, xtol=1e-15, rtol=1e-15)
+        return bern(y1, y2, t)
+
+    return np.vectorize(one, otypes=[float])(u)
+
+
+def css_steps(n, position, u):
+    """CSS steps() from the specification's wording: the output after the
+    k-th jump is k / (number of jumps)."""
+    u = np.asarray(u, dtype=float)
+    jumps = {"jump-start": n, "jump-end": n, "jump-none": n - 1, "jump-both": n + 1}[position]
+    k = np.floor(u * n) + (position in ("jump-start", "jump-both"))
+    return np.minimum(k, jumps) / jumps

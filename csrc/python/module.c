@@ -19,7 +19,8 @@ PyMODINIT_FUNC PyInit__core(void)
     module = PyModule_Create(&core_module);
     if (!module)
         return NULL;
-    if (acpy_hermite_init(module) < 0 || acpy_curve_init(module) < 0) {
+    if (acpy_hermite_init(module) < 0 || acpy_curve_init(module) < 0 ||
+        acpy_ease_init(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -1,0 +1,422 @@
+"""Easing: remapping normalized time u in [0, 1] to eased time s = ease(u).
+
+An easing changes *when* each pose of a segment is reached, never *which*
+poses are reached: a curve sampled at ``s`` instead of ``u`` passes through the
+same set of values, and its clip-time rate is ``ds/du`` (the chain rule gives
+velocities). smoothstep's rate ``6u(1-u)`` is 1.125 / 1.5 / 1.125 at
+u = 0.25 / 0.5 / 0.75, and 0 at both ends: applied per segment it brakes at
+every key.
+
+An easing is given either by a kind name (see :func:`easing_kinds`) or by an
+:class:`Easing` object (:class:`Ease`, :class:`CubicBezier`, :class:`Steps`);
+the two are interchangeable wherever an easing is accepted, and
+:func:`as_easing` turns either into an object. Every easing object is callable
+as ``easing(u, derivative=False, out=None)`` and has ``inverse(s)`` when it is
+monotone.
+
+The named kinds follow Robert Penner's original equations (b = 0, c = 1,
+d = 1): quad, cubic, quart, quint, sine, expo, circ, back (s = 1.70158, in_out
+s * 1.525), elastic (amplitude 1, period 0.3, in_out 0.45) and bounce, each as
+``<family>_in``, ``<family>_out`` and ``<family>_in_out``, plus linear,
+smoothstep ``u^2 (3 - 2u)`` and smootherstep ``u^3 (6u^2 - 15u + 10)``.
+Endpoint adjustments, as in Penner's code: expo and elastic are exactly 0 at
+u = 0 and 1 at u = 1 (expo_in's formula gives 2^-10 at 0, so it jumps there;
+its rate at a jump is the one-sided rate of the formula). Rates are analytic;
+circ's vertical tangents (circ_in at 1, circ_out at 0, circ_in_out at 0.5)
+give a rate of +inf.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+from ._arrays import as_float64, check_out, results
+
+__all__ = [
+    "EASING_KINDS",
+    "CubicBezier",
+    "Ease",
+    "Easing",
+    "Steps",
+    "as_easing",
+    "ease",
+    "ease_inverse",
+    "easing_kinds",
+]
+
+_KINDS = _core._ease_kinds()
+_INDEX = {name: i for i, (name, _) in enumerate(_KINDS)}
+_MONOTONE = dict(_KINDS)
+
+#: Every easing kind name, in a fixed order.
+EASING_KINDS: tuple[str, ...] = tuple(name for name, _ in _KINDS)
+
+
+def easing_kinds(monotone: bool | None = None) -> tuple[str, ...]:
+    """The easing kind names accepted by :func:`ease`.
+
+    Parameters
+    ----------
+    monotone : bool, optional
+        True: only the kinds that never decrease (those :func:`ease_inverse`
+        accepts); False: only the others (back, elastic, bounce).
+
+    >>> easing_kinds()[:4]
+    ('linear', 'smoothstep', 'smootherstep', 'quad_in')
+    >>> 'bounce_out' in easing_kinds(monotone=True)
+    False
+    """
+    if monotone is None:
+        return EASING_KINDS
+    return tuple(name for name in EASING_KINDS if _MONOTONE[name] == bool(monotone))
+
+
+def _unary(func: str, name: str, value, out, kernel) -> np.ndarray:
+    """Runs kernel(contiguous float64 input, fresh result) with out= semantics."""
+    x = as_float64(func, name, value)
+    if out is not None:
+        out = check_out(func, out, 1, x.shape)
+    result = np.empty(x.shape)
+    kernel(np.ascontiguousarray(x).reshape(x.shape), result)
+    return results((result,), out)[0]
+
+
+class Easing:
+    """Base of the easing objects: a map of normalized time u in [0, 1] to s.
+
+    Subclasses implement ``_evaluate(func, u, derivative, out)`` and, when
+    monotone, ``_inverse(func, s, out)``; ``func`` is the public name used in
+    error messages. Everything that accepts an easing accepts an instance of
+    a subclass or a kind name.
+    """
+
+    __slots__ = ()
+
+    #: True when the easing never decreases, so :meth:`inverse` exists.
+    monotone: bool = False
+
+    def __call__(self, u, *, derivative: bool = False, out=None) -> np.ndarray:
+        """s = ease(u), or ds/du with ``derivative=True``; u in [0, 1], any shape."""
+        return self._evaluate(type(self).__name__, u, derivative, out)
+
+    def ease(self, u, *, derivative: bool = False, out=None) -> np.ndarray:
+        """Same as calling the easing."""
+        return self._evaluate(type(self).__name__, u, derivative, out)
+
+    def inverse(self, s, *, out=None) -> np.ndarray:
+        """The normalized time u in [0, 1] at which the easing reaches s in [0, 1]."""
+        return self._inverse(f"{type(self).__name__}.inverse", s, out)
+
+    def _evaluate(self, func, u, derivative, out):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _inverse(self, func, s, out):
+        raise ValueError(f"{func}: {self!r} is not monotone, so it has no inverse")
+
+
+class Ease(Easing):
+    """A named easing kind as an object, e.g. ``Ease("cubic_in_out")``.
+
+    >>> Ease("smoothstep")([0.25, 0.5], derivative=True)
+    array([1.125, 1.5  ])
+    >>> float(Ease("quad_in").inverse(0.25))
+    0.5
+    """
+
+    __slots__ = ("_kind",)
+
+    def __init__(self, kind: str):
+        self._kind = _kind_index("Ease", kind)
+
+    @property
+    def name(self) -> str:
+        """The kind name."""
+        return EASING_KINDS[self._kind]
+
+    @property
+    def monotone(self) -> bool:  # type: ignore[override]
+        return _MONOTONE[self.name]
+
+    def _evaluate(self, func, u, derivative, out):
+        kind, rate = self._kind, bool(derivative)
+        return _unary(func, "u", u, out,
+                      lambda x, r: _core._ease_eval(func, kind, rate, x, r))
+
+    def _inverse(self, func, s, out):
+        if not self.monotone:
+            raise ValueError(f"{func}: kind {self.name!r} is not monotone (it overshoots or "
+                             f"bounces), so it has no inverse; monotone kinds: "
+                             f"{', '.join(easing_kinds(monotone=True))}")
+        kind = self._kind
+        return _unary(func, "s", s, out, lambda x, r: _core._ease_inverse(func, kind, x, r))
+
+    def __eq__(self, other):
+        return isinstance(other, Ease) and other._kind == self._kind
+
+    def __hash__(self):
+        return hash(("Ease", self._kind))
+
+    def __repr__(self):
+        return f"Ease({self.name!r})"
+
+
+def _kind_index(func: str, kind) -> int:
+    if isinstance(kind, str) and kind in _INDEX:
+        return _INDEX[kind]
+    raise ValueError(f"{func}: unknown easing kind {kind!r}; known kinds: "
+                     f"{', '.join(EASING_KINDS)}")
+
+
+def _real(func: str, name: str, value) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
+    return x
+
+
+class CubicBezier(Easing):
+    """The CSS ``cubic-bezier(x1, y1, x2, y2)`` timing function.
+
+    The Bezier curve from (0, 0) to (1, 1) with control points (x1, y1) and
+    (x2, y2), read as s = y at x = u. ``x1`` and ``x2`` must lie in [0, 1] so
+    that time runs forward; ``y1`` and ``y2`` are free (outside [0, 1] the
+    easing overshoots). For each u the curve parameter is solved to
+    ``|x(t) - u| <= 1e-12`` (Newton's method with a bisection fallback), in
+    C. The rate ds/du is dy/dt / dx/dt (+-inf where x stalls and y does not).
+
+    The CSS keywords are available as ``CubicBezier.keyword("ease")``
+    (also "ease-in", "ease-out", "ease-in-out", "linear").
+
+    >>> ease_css = CubicBezier(0.25, 0.1, 0.25, 1.0)
+    >>> round(float(ease_css(0.5)), 9)
+    0.802403388
+    >>> CubicBezier.keyword("ease-in-out")
+    CubicBezier(0.42, 0.0, 0.58, 1.0)
+    """
+
+    __slots__ = ("_points",)
+
+    KEYWORDS = {
+        "linear": (0.0, 0.0, 1.0, 1.0),
+        "ease": (0.25, 0.1, 0.25, 1.0),
+        "ease-in": (0.42, 0.0, 1.0, 1.0),
+        "ease-out": (0.0, 0.0, 0.58, 1.0),
+        "ease-in-out": (0.42, 0.0, 0.58, 1.0),
+    }
+
+    def __init__(self, x1: float, y1: float, x2: float, y2: float):
+        points = tuple(_real("CubicBezier", name, v)
+                       for name, v in zip(("x1", "y1", "x2", "y2"), (x1, y1, x2, y2)))
+        _core._bezier_eval("CubicBezier", *points, None)  # validates, raises on bad input
+        self._points = points
+
+    @classmethod
+    def keyword(cls, name: str) -> "CubicBezier":
+        """The CSS keyword easing ``name``: linear, ease, ease-in, ease-out, ease-in-out."""
+        try:
+            return cls(*cls.KEYWORDS[name])
+        except (KeyError, TypeError):
+            raise ValueError(f"CubicBezier.keyword: unknown keyword {name!r}; known: "
+                             f"{', '.join(cls.KEYWORDS)}") from None
+
+    x1 = property(lambda self: self._points[0], doc="First control point, x (time).")
+    y1 = property(lambda self: self._points[1], doc="First control point, y (value).")
+    x2 = property(lambda self: self._points[2], doc="Second control point, x (time).")
+    y2 = property(lambda self: self._points[3], doc="Second control point, y (value).")
+
+    @property
+    def monotone(self) -> bool:  # type: ignore[override]
+        """True when y1 and y2 lie in [0, 1]: then s never decreases."""
+        return 0.0 <= self._points[1] <= 1.0 and 0.0 <= self._points[3] <= 1.0
+
+    def _evaluate(self, func, u, derivative, out):
+        points = self._points
+        if derivative:  # the kernel solves once and writes s (discarded) and ds/du
+            return _unary(func, "u", u, out, lambda x, r: _core._bezier_eval(
+                func, *points, x, np.empty_like(r), r))
+        return _unary(func, "u", u, out,
+                      lambda x, r: _core._bezier_eval(func, *points, x, r, None))
+
+    def _inverse(self, func, s, out):
+        if not self.monotone:
+            return Easing._inverse(self, func, s, out)
+        x1, y1, x2, y2 = self._points
+        # The inverse of the curve (x(t), y(t)) is (y(t), x(t)): swap the axes.
+        return _unary(func, "s", s, out,
+                      lambda x, r: _core._bezier_eval(func, y1, x1, y2, x2, x, r, None))
+
+    def __eq__(self, other):
+        return isinstance(other, CubicBezier) and other._points == self._points
+
+    def __hash__(self):
+        return hash(("CubicBezier", self._points))
+
+    def __repr__(self):
+        return "CubicBezier({!r}, {!r}, {!r}, {!r})".format(*self._points)
+
+
+_JUMPS = {"jump-start": 0, "start": 0, "jump-end": 1, "end": 1, "jump-none": 2, "jump-both": 3}
+
+
+class Steps(Easing):
+    """The CSS ``steps(n, position)`` timing function: n equal jumps.
+
+    ``position`` is where the jumps happen: "jump-end" / "end" (the default:
+    0 until u = 1/n), "jump-start" / "start" (jumps at u = 0), "jump-none"
+    (n - 1 jumps, holding 0 and 1 for 1/n each; needs n >= 2) or "jump-both"
+    (n + 1 jumps). The value at u is floor(u * n) (+ 1 with a jump at the
+    start) over the number of jumps, capped at 1, as in CSS Easing Level 1.
+    The rate is 0 between the jumps (and reported as 0 at them).
+
+    >>> Steps(4)([0.0, 0.3, 0.99, 1.0])
+    array([0.  , 0.25, 0.75, 1.  ])
+    >>> Steps(2, "jump-both")([0.0, 0.5])
+    array([0.33333333, 0.66666667])
+    """
+
+    __slots__ = ("_count", "_position")
+
+    def __init__(self, n: int, position: str = "end"):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise ValueError(f"Steps: n must be an integer, got {n!r}")
+        if position not in _JUMPS:
+            raise ValueError(f"Steps: position is {position!r} (must be one of "
+                             f"{', '.join(repr(p) for p in _JUMPS)})")
+        self._count, self._position = int(n), position
+        if self._count < 1 or (_JUMPS[position] == 2 and self._count < 2):
+            raise ValueError(f"Steps: n is {self._count} (must be >= "
+                             f"{2 if _JUMPS[position] == 2 else 1}"
+                             f"{' for jump-none' if _JUMPS[position] == 2 else ''})")
+
+    n = property(lambda self: self._count, doc="Number of steps.")
+    position = property(lambda self: self._position, doc="Where the jumps are.")
+
+    def _evaluate(self, func, u, derivative, out):
+        if derivative:
+            return _unary(func, "u", u, out, lambda x, r: self._rate(func, x, r))
+        count, position = self._count, _JUMPS[self._position]
+        return _unary(func, "u", u, out,
+                      lambda x, r: _core._steps_eval(func, count, position, x, r))
+
+    def _rate(self, func, x, r):
+        _core._steps_eval(func, self._count, _JUMPS[self._position], x, r)  # validates u
+        r.fill(0.0)
+
+    def _inverse(self, func, s, out):
+        raise ValueError(f"{func}: {self!r} is piecewise constant, so it has no inverse")
+
+    def __eq__(self, other):
+        return (isinstance(other, Steps) and other._count == self._count
+                and _JUMPS[other._position] == _JUMPS[self._position])
+
+    def __hash__(self):
+        return hash(("Steps", self._count, _JUMPS[self._position]))
+
+    def __repr__(self):
+        return f"Steps({self._count}, position={self._position!r})"
+
+
+def as_easing(easing) -> Easing:
+    """An :class:`Easing` object for a kind name or an easing object.
+
+    This is how every function that accepts an easing treats its argument:
+
+    >>> as_easing("sine_out")
+    Ease('sine_out')
+    >>> as_easing(CubicBezier(0.25, 0.1, 0.25, 1.0)) is not None
+    True
+    """
+    if isinstance(easing, Easing):
+        return easing
+    if isinstance(easing, str):
+        return Ease(easing)
+    raise ValueError(f"easing must be a kind name or an Easing object (Ease, CubicBezier, "
+                     f"Steps), got {easing!r}")
+
+
+def ease(kind, u, *, derivative: bool = False, out=None) -> np.ndarray:
+    """Eased time s = ease(u), or its rate ds/du, for normalized time u.
+
+    Parameters
+    ----------
+    kind : str or Easing
+        A kind name from :func:`easing_kinds` ("linear", "smoothstep",
+        "smootherstep", "quad_in", ..., "bounce_in_out") or an easing object
+        such as ``CubicBezier(0.25, 0.1, 0.25, 1.0)`` or ``Steps(4)``.
+    u : array_like
+        Normalized time, each value in [0, 1] (dimensionless). Any shape.
+    derivative : bool
+        False: return s. True: return ds/du (dimensionless; multiply by the
+        segment's du/dt = 1/duration for a per-second rate).
+    out : ndarray, optional
+        Float array of u's shape that receives the result; it is left
+        untouched if the call raises, and returned.
+
+    Returns
+    -------
+    ndarray
+        Same shape as ``u`` (a NumPy scalar for scalar ``u``).
+
+    Raises
+    ------
+    ValueError
+        An unknown kind, or u outside [0, 1] or not finite; the message names
+        the index, e.g. ``ease: u at index (2,) is 1.5 (must lie in [0, 1])``.
+
+    Examples
+    --------
+    >>> ease("smoothstep", [0.25, 0.5, 0.75], derivative=True)
+    array([1.125, 1.5  , 1.125])
+    >>> float(ease("expo_in", 0.0)), float(ease("back_in_out", 0.5))
+    (0.0, 0.5)
+    """
+    if isinstance(kind, str):
+        index, rate = _kind_index("ease", kind), bool(derivative)
+        return _unary("ease", "u", u, out,
+                      lambda x, r: _core._ease_eval("ease", index, rate, x, r))
+    return as_easing_for("ease", kind)._evaluate("ease", u, derivative, out)
+
+
+def as_easing_for(func: str, easing) -> Easing:
+    """:func:`as_easing` with errors naming the public function ``func``."""
+    try:
+        return as_easing(easing)
+    except ValueError as error:
+        message = str(error)
+        raise ValueError(message if message.startswith(f"{func}:") else f"{func}: {message}"
+                         ) from None
+
+
+def ease_inverse(kind, s, *, out=None) -> np.ndarray:
+    """The normalized time u at which a monotone easing reaches the value s.
+
+    ``ease(kind, ease_inverse(kind, s)) == s`` (to rounding) for s in [0, 1].
+    Closed forms where they exist (smoothstep: 0.5 - sin(asin(1 - 2s) / 3),
+    the power, sine, expo and circ families), else a safeguarded Newton /
+    bisection in C to 1e-12. Where an easing is flat, the earliest u is
+    returned; values that expo jumps over at its ends map to that end.
+
+    Parameters
+    ----------
+    kind : str or Easing
+        A monotone kind (``easing_kinds(monotone=True)``) or a monotone easing
+        object (a CubicBezier with y1, y2 in [0, 1]).
+    s : array_like
+        Eased values in [0, 1]. Any shape.
+    out : ndarray, optional
+        Receives the result (untouched on error) and is returned.
+
+    Raises
+    ------
+    ValueError
+        A non-monotone kind (back, elastic, bounce, Steps), naming it, or s
+        outside [0, 1], naming the index.
+
+    >>> float(ease_inverse("smoothstep", 0.5)), float(ease_inverse("quad_in_out", 0.125))
+    (0.5, 0.25)
+    """
+    if isinstance(kind, str):
+        _kind_index("ease_inverse", kind)
+        return Ease(kind)._inverse("ease_inverse", s, out)
+    return as_easing_for("ease_inverse", kind)._inverse("ease_inverse", s, out)

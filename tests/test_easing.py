@@ -1,0 +1,412 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import animcore
+from animcore import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing, ease,
+                      ease_inverse, easing_kinds)
+
+from reference import css_cubic_bezier, css_steps, penner
+
+MONOTONE = easing_kinds(monotone=True)
+U = np.concatenate([np.linspace(0.0, 1.0, 201), [1 / 2.75, 2 / 2.75, 2.5 / 2.75, 0.5 - 1e-12]])
+
+
+# -- article 004, section 4.4 ---------------------------------------------------
+
+def test_smoothstep_rate_article_figures():
+    rate = ease("smoothstep", [0.25, 0.5, 0.75], derivative=True)
+    np.testing.assert_allclose(rate, [1.125, 1.5, 1.125], rtol=0, atol=1e-15)
+    assert ease("smoothstep", 0.0, derivative=True) == 0.0 == ease("smoothstep", 1.0, derivative=True)
+
+
+def test_smoothstep_same_pose_at_midpoint_only():
+    # s(0.5) = 0.5 = u: the eased and linear paths meet there and nowhere else inside
+    u = np.array([0.25, 0.5, 0.75])
+    s = ease("smoothstep", u)
+    assert s[1] == 0.5 and s[0] != 0.25 and s[2] != 0.75
+    np.testing.assert_allclose(s, u * u * (3 - 2 * u), atol=1e-16)
+
+
+def test_kind_list():
+    assert len(EASING_KINDS) == 3 + 10 * 3
+    assert EASING_KINDS[:3] == ("linear", "smoothstep", "smootherstep")
+    for family in ("quad", "cubic", "quart", "quint", "sine", "expo", "circ", "back", "elastic",
+                   "bounce"):
+        for suffix in ("_in", "_out", "_in_out"):
+            assert family + suffix in EASING_KINDS
+    assert set(MONOTONE) | set(easing_kinds(monotone=False)) == set(EASING_KINDS)
+    assert not any(k.startswith(("back", "elastic", "bounce")) for k in MONOTONE)
+    assert animcore.easing_kinds() == EASING_KINDS
+
+
+# -- against Penner's original equations ---------------------------------------------
+
+@pytest.mark.parametrize("kind", EASING_KINDS)
+def test_matches_penner_equations(kind):
+    np.testing.assert_allclose(ease(kind, U), penner(kind, U), rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("kind", EASING_KINDS)
+def test_exact_endpoints(kind):
+    s = ease(kind, [0.0, 1.0])
+    assert s[0] == 0.0 and s[1] == 1.0
+
+
+def test_documented_endpoint_adjustments():
+    # Penner's expo_in returns b at t = 0 although its formula gives 2^-10 there.
+    assert ease("expo_in", 0.0) == 0.0
+    assert ease("expo_in", 1e-300) == pytest.approx(2.0**-10)
+    assert ease("expo_out", 1.0) == 1.0
+    assert 1.0 - ease("expo_out", 1.0 - 1e-16) == pytest.approx(2.0**-10)
+    assert ease("elastic_in", 0.0) == 0.0 and ease("elastic_out", 1.0) == 1.0
+
+
+def test_back_overshoot_constant():
+    # back_in's minimum is at u = 2s / (3(s + 1)), where it dips by about 10%.
+    s = 1.70158
+    u = 2 * s / (3 * (s + 1))
+    assert ease("back_in", u, derivative=True) == pytest.approx(0.0, abs=1e-15)
+    assert ease("back_in", u) == pytest.approx(-0.100004, abs=1e-6)
+
+
+def _knots(kind):
+    """Where a kind's derivative jumps or blows up: excluded from finite differences."""
+    base = [1 / 2.75, 2 / 2.75, 2.5 / 2.75] if kind.startswith("bounce") else []
+    if kind.endswith("_in_out"):
+        base = [k / 2 for k in base] + [0.5 + k / 2 for k in base] + [0.5 - k / 2 for k in base]
+        base += [1 - k for k in base] + [0.5]  # the halves meet with a curvature jump
+    else:
+        base += [1 - k for k in base]
+    return np.array(base + [0.0, 1.0])
+
+
+@pytest.mark.parametrize("kind", EASING_KINDS)
+def test_derivative_matches_central_differences(kind):
+    h = 1e-6
+    u = np.linspace(0.02, 0.98, 193)
+    keep = np.min(np.abs(u[:, None] - _knots(kind)[None, :]), axis=1) > 0.02 \
+        if kind.startswith("circ") else \
+        np.min(np.abs(u[:, None] - _knots(kind)[None, :]), axis=1) > 1e-4
+    u = u[keep]
+    fd = (penner(kind, u + h) - penner(kind, u - h)) / (2 * h)
+    np.testing.assert_allclose(ease(kind, u, derivative=True), fd, rtol=1e-6, atol=1e-6)
+
+
+def test_circ_vertical_tangents_are_infinite():
+    assert ease("circ_in", 1.0, derivative=True) == np.inf
+    assert ease("circ_out", 0.0, derivative=True) == np.inf
+    assert ease("circ_in_out", 0.5, derivative=True) == np.inf
+
+
+# -- CSS cubic-bezier -----------------------------------------------------------------
+
+@pytest.mark.parametrize("keyword, u, expected", [
+    ("ease", 0.5, 0.802403388),
+    ("ease-in", 0.5, 0.315356813),
+    ("ease-in-out", 0.25, 0.129161931),
+])
+def test_css_keywords(keyword, u, expected):
+    assert CubicBezier.keyword(keyword)(u) == pytest.approx(expected, abs=1e-9)
+
+
+def test_css_keyword_table():
+    assert CubicBezier.keyword("ease") == CubicBezier(0.25, 0.1, 0.25, 1.0)
+    assert CubicBezier.keyword("ease-out") == CubicBezier(0.0, 0.0, 0.58, 1.0)
+    u = np.linspace(0, 1, 11)
+    np.testing.assert_allclose(CubicBezier.keyword("linear")(u), u, atol=1e-12)
+    with pytest.raises(ValueError, match=r"CubicBezier.keyword: unknown keyword 'ease-inn'"):
+        CubicBezier.keyword("ease-inn")
+
+
+@pytest.mark.parametrize("points", [
+    (0.25, 0.1, 0.25, 1.0), (0.42, 0.0, 1.0, 1.0), (0.0, 0.0, 0.58, 1.0),
+    (0.68, -0.55, 0.265, 1.55), (1.0, 0.0, 0.0, 1.0), (0.0, 1.0, 1.0, 0.0), (0.9, 2.0, 0.1, -1.0),
+    (0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 1.0, 1.0),
+])
+def test_cubic_bezier_matches_root_finding_reference(points):
+    # 1,201 values: long enough for the kernel's vectorized table + Newton path
+    u = np.concatenate([np.linspace(0, 1, 101), np.random.default_rng(3).uniform(0, 1, 1100)])
+    curve = CubicBezier(*points)
+    expected = css_cubic_bezier(*points, u)
+    np.testing.assert_allclose(curve(u), expected, rtol=0, atol=1e-10)
+    short = np.array([curve(x) for x in u[:60]])  # the scalar path agrees
+    np.testing.assert_allclose(short, expected[:60], rtol=0, atol=1e-10)
+    rate = curve(u, derivative=True)
+    np.testing.assert_allclose(rate[:60], [curve(x, derivative=True) for x in u[:60]],
+                               rtol=1e-9, atol=1e-9)
+
+
+def test_cubic_bezier_solves_x_to_1e_12():
+    # With y = x on the curve (y1 = x1, y2 = x2) the result is x(t) itself.
+    u = np.random.default_rng(4).uniform(0, 1, 10000)
+    for x1, x2 in [(0.25, 0.25), (1.0, 0.0), (0.9, 0.05), (0.0, 1.0)]:
+        assert np.max(np.abs(CubicBezier(x1, x1, x2, x2)(u) - u)) <= 1e-12
+
+
+@pytest.mark.parametrize("points", [(0.25, 0.1, 0.25, 1.0), (0.68, -0.55, 0.265, 1.55),
+                                    (0.3, 0.9, 0.7, 0.1)])
+def test_cubic_bezier_derivative(points):
+    h = 1e-6
+    u = np.linspace(0.01, 0.99, 99)
+    curve = CubicBezier(*points)
+    fd = (css_cubic_bezier(*points, u + h) - css_cubic_bezier(*points, u - h)) / (2 * h)
+    np.testing.assert_allclose(curve(u, derivative=True), fd, rtol=1e-5, atol=1e-6)
+
+
+def test_cubic_bezier_derivative_at_stalls():
+    # x1 = y1 = 0: both speeds vanish at t = 0; the limit is y''/x'' = y2 / x2.
+    assert CubicBezier(0.0, 0.0, 0.5, 0.25)(0.0, derivative=True) == pytest.approx(0.5)
+    # x1 = 0, y1 > 0: vertical tangent at the start
+    assert CubicBezier(0.0, 0.5, 0.5, 1.0)(0.0, derivative=True) == np.inf
+    assert CubicBezier(0.5, 0.5, 0.5, 0.5)(0.5, derivative=True) == pytest.approx(1.0)
+
+
+def test_cubic_bezier_properties_and_repr():
+    curve = CubicBezier(0.25, 0.1, 0.25, 1)
+    assert (curve.x1, curve.y1, curve.x2, curve.y2) == (0.25, 0.1, 0.25, 1.0)
+    assert repr(curve) == "CubicBezier(0.25, 0.1, 0.25, 1.0)"
+    assert curve.monotone and not CubicBezier(0.68, -0.55, 0.265, 1.55).monotone
+    assert hash(curve) == hash(CubicBezier(0.25, 0.1, 0.25, 1.0))
+    assert curve.ease(0.5) == curve(0.5) == ease(curve, 0.5)
+
+
+@pytest.mark.parametrize("args, match", [
+    ((-0.1, 0, 1, 1), r"CubicBezier: x1 at index \(\) is -0.1 \(must lie in \[0, 1\]"),
+    ((0, 0, 1.5, 1), r"CubicBezier: x2 at index \(\) is 1.5"),
+    ((0, np.nan, 1, 1), r"CubicBezier: y1 at index \(\) is nan \(must be finite\)"),
+    ((0, 0, 1, np.inf), r"CubicBezier: y2 at index \(\) is inf"),
+    ((0, "a", 1, 1), r"CubicBezier: y1 must be a real number"),
+])
+def test_cubic_bezier_bad_points(args, match):
+    with pytest.raises(ValueError, match=match):
+        CubicBezier(*args)
+
+
+# -- CSS steps ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("position", ["jump-start", "jump-end", "jump-none", "jump-both"])
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_steps_match_css(position, n):
+    u = np.concatenate([np.linspace(0, 1, 61), np.arange(n + 1) / n])
+    np.testing.assert_array_equal(Steps(n, position)(u), css_steps(n, position, u))
+    np.testing.assert_array_equal(Steps(n, position)(u, derivative=True), 0.0)
+
+
+def test_steps_css_examples():
+    np.testing.assert_array_equal(Steps(4)([0.0, 0.24, 0.25, 0.99, 1.0]),
+                                  [0.0, 0.0, 0.25, 0.75, 1.0])
+    assert Steps(1, "start")(0.0) == 1.0 and Steps(1, "end")(0.999) == 0.0
+    np.testing.assert_allclose(Steps(3, "jump-none")([0.0, 0.4, 0.7, 1.0]), [0, 0.5, 1, 1])
+    assert Steps(2, "jump-both")(0.0) == pytest.approx(1 / 3)
+    assert Steps(4) == Steps(4, "jump-end") and Steps(4, "start") == Steps(4, "jump-start")
+    assert repr(Steps(3, "jump-none")) == "Steps(3, position='jump-none')"
+    assert Steps(3).n == 3 and Steps(3).position == "end"
+
+
+@pytest.mark.parametrize("args, match", [
+    ((0,), r"Steps: n is 0 \(must be >= 1\)"),
+    ((1, "jump-none"), r"Steps: n is 1 \(must be >= 2 for jump-none\)"),
+    ((2.5,), r"Steps: n must be an integer, got 2.5"),
+    ((True,), r"Steps: n must be an integer"),
+    ((2, "middle"), r"Steps: position is 'middle' \(must be one of"),
+])
+def test_steps_bad_arguments(args, match):
+    with pytest.raises(ValueError, match=match):
+        Steps(*args)
+
+
+def test_steps_bad_u():
+    with pytest.raises(ValueError, match=r"Steps: u at index \(1,\) is 2.0 \(must lie in \[0, 1\]\)"):
+        Steps(2)([0.5, 2.0])
+    with pytest.raises(ValueError, match=r"Steps: u at index \(0,\) is nan"):
+        Steps(2)([np.nan], derivative=True)
+
+
+# -- inverses --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", MONOTONE)
+def test_inverse_round_trip_s(kind):
+    s = np.linspace(0, 1, 401)
+    u = ease_inverse(kind, s)
+    assert np.all((u >= 0) & (u <= 1))
+    back = ease(kind, u)
+    if kind.startswith("expo"):  # values inside expo's end jumps are reached at that end
+        jump = 2.0**-10 if kind != "expo_in_out" else 2.0**-11
+        inside = (s > 0) & (s < jump) | (s < 1) & (s > 1 - jump)
+        np.testing.assert_array_equal(u[inside & (s < 0.5)], 0.0)
+        np.testing.assert_array_equal(u[inside & (s > 0.5)], 1.0)
+        s, back = s[~inside], back[~inside]
+    np.testing.assert_allclose(back, s, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", MONOTONE)
+def test_inverse_round_trip_u(kind):
+    u = np.linspace(0.05, 0.95, 91)
+    u = u[np.abs(u - 0.5) > 0.01] if kind.endswith("in_out") else u
+    # where the rate is small the inverse is ill-conditioned: tolerance ~ eps / rate
+    rate = ease(kind, u, derivative=True)
+    tol = 1e-13 / np.minimum(rate, 1.0) + 1e-13
+    assert np.all(np.abs(ease_inverse(kind, ease(kind, u)) - u) <= tol)
+
+
+def test_inverse_closed_form_values():
+    assert ease_inverse("smoothstep", 0.5) == 0.5
+    assert ease_inverse("quad_in", 0.25) == 0.5
+    assert ease_inverse("linear", 0.3) == 0.3
+    assert ease_inverse("sine_in_out", 0.5) == pytest.approx(0.5, abs=1e-15)
+    assert ease_inverse("smootherstep", 0.10351562500000001) == pytest.approx(0.25, abs=1e-12)
+
+
+@pytest.mark.parametrize("kind", easing_kinds(monotone=False))
+def test_inverse_refuses_non_monotone_kinds(kind):
+    with pytest.raises(ValueError, match=rf"ease_inverse: kind '{kind}' is not monotone"):
+        ease_inverse(kind, 0.5)
+
+
+def test_inverse_of_objects():
+    curve = CubicBezier(0.25, 0.1, 0.25, 1.0)
+    s = np.linspace(0, 1, 101)
+    np.testing.assert_allclose(curve(curve.inverse(s)), s, atol=1e-11)
+    np.testing.assert_allclose(ease_inverse(curve, s), curve.inverse(s))
+    np.testing.assert_allclose(ease_inverse(Ease("cubic_in"), s), ease_inverse("cubic_in", s))
+    with pytest.raises(ValueError, match=r"ease_inverse: CubicBezier\(0.68, -0.55.*not monotone"):
+        ease_inverse(CubicBezier(0.68, -0.55, 0.265, 1.55), 0.5)
+    with pytest.raises(ValueError, match=r"Steps.inverse: Steps\(4.*piecewise constant"):
+        Steps(4).inverse(0.5)
+    with pytest.raises(ValueError, match=r"Ease.inverse: kind 'bounce_out' is not monotone"):
+        Ease("bounce_out").inverse(0.5)
+
+
+def test_inverse_bad_s():
+    with pytest.raises(ValueError, match=r"ease_inverse: s at index \(1, 0\) is -0.5 \(must lie in \[0, 1\]\)"):
+        ease_inverse("quad_in", [[0.1], [-0.5]])
+    with pytest.raises(ValueError, match=r"ease_inverse: s at index \(\) is inf \(must be finite\)"):
+        ease_inverse("smootherstep", np.inf)
+    with pytest.raises(ValueError, match=r"ease_inverse: unknown easing kind 'quad'"):
+        ease_inverse("quad", 0.5)
+
+
+# -- names and objects are interchangeable ----------------------------------------------
+
+def test_names_and_objects_interchangeable():
+    u = np.linspace(0, 1, 17)
+    for kind in EASING_KINDS:
+        obj = as_easing(kind)
+        assert isinstance(obj, Easing) and obj == Ease(kind) and obj.name == kind
+        np.testing.assert_array_equal(ease(obj, u), ease(kind, u))
+        np.testing.assert_array_equal(obj(u, derivative=True), ease(kind, u, derivative=True))
+    curve = CubicBezier(0.42, 0, 0.58, 1)
+    assert as_easing(curve) is curve
+    np.testing.assert_array_equal(ease(curve, u, derivative=True), curve(u, derivative=True))
+    np.testing.assert_array_equal(ease(Steps(3), u), Steps(3)(u))
+    assert repr(Ease("quad_in")) == "Ease('quad_in')" and Ease("quad_in").monotone
+
+
+@pytest.mark.parametrize("bad", [3, None, "cubic", object()])
+def test_bad_easing(bad):
+    with pytest.raises(ValueError, match=r"ease: (unknown easing kind|easing must be a kind name)"):
+        ease(bad, 0.5)
+
+
+def test_object_error_names_the_public_call():
+    with pytest.raises(ValueError, match=r"^ease: u at index \(0,\) is 2.0"):
+        ease(CubicBezier(0.25, 0.1, 0.25, 1.0), [2.0])
+    with pytest.raises(ValueError, match=r"^CubicBezier: u at index \(0,\) is 2.0"):
+        CubicBezier(0.25, 0.1, 0.25, 1.0)([2.0])
+    with pytest.raises(ValueError, match=r"^Ease: u at index \(\) is -1.0"):
+        Ease("sine_in")(-1.0)
+    with pytest.raises(ValueError, match=r"Ease: unknown easing kind 'sin_in'"):
+        Ease("sin_in")
+
+
+# -- arrays, errors, out= --------------------------------------------------------------------
+
+@pytest.mark.parametrize("u, match", [
+    ([0.0, 0.5, 1.5], r"ease: u at index \(2,\) is 1.5 \(must lie in \[0, 1\]\)"),
+    ([[0.0], [-1e-300]], r"ease: u at index \(1, 0\) is -1e-300 \(must lie in \[0, 1\]\)"),
+    (np.nan, r"ease: u at index \(\) is nan \(must be finite\)"),
+    ([0.2, -np.inf], r"ease: u at index \(1,\) is -inf \(must be finite\)"),
+    (["a"], r"ease: u must be real numbers"),
+    (1j, r"ease: u must be real numbers"),
+])
+@pytest.mark.parametrize("derivative", [False, True])
+def test_bad_u(u, match, derivative):
+    with pytest.raises(ValueError, match=match):
+        ease("cubic_in_out", u, derivative=derivative)
+
+
+@pytest.mark.parametrize("easing", ["quad_in", CubicBezier(0.25, 0.1, 0.25, 1.0), Steps(3)])
+def test_out_semantics(easing):
+    u = np.linspace(0, 1, 7)
+    keep = u.copy()
+    out = np.empty(7)
+    assert ease(easing, u, out=out) is out
+    np.testing.assert_array_equal(out, ease(easing, u))
+    np.testing.assert_array_equal(u, keep)  # input not modified
+    assert ease(easing, u, out=u) is u  # out may alias the input
+    np.testing.assert_array_equal(u, out)
+    sentinel = np.full(3, -7.0)
+    with pytest.raises(ValueError):
+        ease(easing, [0.1, 0.2, 3.0], out=sentinel)
+    np.testing.assert_array_equal(sentinel, -7.0)  # untouched on error
+    f32 = np.zeros(7, dtype=np.float32)
+    assert ease(easing, keep, out=f32) is f32
+
+
+@pytest.mark.parametrize("out, match", [
+    (np.empty(4), r"ease: out\[0\] has shape \(4,\), expected \(3,\)"),
+    (np.empty(3, dtype=int), r"ease: out\[0\] has dtype int64"),
+    ([0, 0, 0], r"ease: out must be a tuple of 1 arrays"),
+])
+def test_bad_out(out, match):
+    with pytest.raises(ValueError, match=match):
+        ease("quad_in", [0.0, 0.5, 1.0], out=out)
+
+
+def test_inverse_out():
+    out = np.full(2, 5.0)
+    assert ease_inverse("quad_in", [0.25, 1.0], out=out) is out
+    np.testing.assert_array_equal(out, [0.5, 1.0])
+    with pytest.raises(ValueError):
+        ease_inverse("quad_in", [0.25, 2.0], out=out)
+    np.testing.assert_array_equal(out, [0.5, 1.0])
+
+
+def test_scalars_and_empty():
+    assert np.ndim(ease("quad_in", 0.5)) == 0 and ease("quad_in", 0.5) == 0.25
+    assert ease("quad_in", np.empty((0, 3))).shape == (0, 3)
+    assert CubicBezier(0.1, 0.2, 0.3, 0.4)(np.empty(0), derivative=True).shape == (0,)
+    assert ease_inverse("smootherstep", np.empty((2, 0))).shape == (2, 0)
+    assert Steps(2)(np.empty(0)).shape == (0,)
+
+
+easings = st.one_of(st.sampled_from(EASING_KINDS),
+                    st.sampled_from([CubicBezier(0.25, 0.1, 0.25, 1.0), Steps(4, "jump-both"),
+                                     CubicBezier(0.7, -0.4, 0.2, 1.4)]))
+
+
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
+                  elements=st.floats(0, 1)),
+       easings, st.sampled_from([np.float32, np.float64, np.int8]), st.booleans())
+def test_shapes_dtypes_views(u, easing, dtype, derivative):
+    view = u.astype(dtype)[..., ::-1] if u.ndim else u.astype(dtype)
+    expected = ease(easing, np.ascontiguousarray(view, dtype=np.float64), derivative=derivative)
+    got = ease(easing, view, derivative=derivative)
+    assert np.shape(got) == view.shape
+    np.testing.assert_array_equal(got, expected)
+    if isinstance(easing, str) and view.size:
+        np.testing.assert_allclose(got if derivative else got,
+                                   expected, rtol=0, atol=0)
+
+
+@given(hnp.arrays(np.float64, st.integers(0, 30), elements=st.floats(0, 1)),
+       st.sampled_from(MONOTONE))
+def test_inverse_property(s, kind):
+    u = ease_inverse(kind, s)
+    assert u.shape == s.shape and np.all((u >= 0) & (u <= 1))
+    # monotone: a larger value is never reached earlier
+    order = np.argsort(s, kind="stable")
+    assert np.all(np.diff(u[order]) >= -1e-15)
