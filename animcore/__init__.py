@@ -9,6 +9,8 @@ from .hermite import (HermiteSample, HermiteSegment, hermite, tangent_to_velocit
 from .curves import Curve, CurveSample, KeySlopes, Overshoot
 from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing, ease,
                      ease_inverse, easing_kinds)
+from .rotations import (RotationCurve, quat_conjugate, quat_from_axis_angle, quat_multiply,
+                        quat_nlerp, quat_normalize, quat_rotate, quat_slerp)
 from . import gltf  # glTF animation import: animcore.gltf.load
 
 __version__ = "0.1.0"
@@ -34,6 +36,15 @@ __all__ = [
     "ease",
     "ease_inverse",
     "easing_kinds",
+    # rotations
+    "RotationCurve",
+    "quat_conjugate",
+    "quat_from_axis_angle",
+    "quat_multiply",
+    "quat_nlerp",
+    "quat_normalize",
+    "quat_rotate",
+    "quat_slerp",
     # gltf
     "gltf",
 ]

@@ -16,6 +16,7 @@ import numpy as np
 
 from .easing import CubicBezier, ease
 from .hermite import hermite
+from .rotations import quat_slerp
 
 
 def median_seconds(fn: Callable[[], object], repeats: int) -> float:
@@ -128,10 +129,41 @@ def bench_easing(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+def numpy_slerp(q0, q1, t):
+    """Shortest-arc slerp of (N, 4) quaternions in plain NumPy, the baseline
+    of `quat_slerp` (normalizes its inputs as quat_slerp does)."""
+    q0 = q0 / np.linalg.norm(q0, axis=-1, keepdims=True)
+    q1 = q1 / np.linalg.norm(q1, axis=-1, keepdims=True)
+    d = np.einsum("...i,...i->...", q0, q1)
+    q1 = np.where(d[..., None] < 0.0, -q1, q1)
+    d = np.abs(d)
+    theta = np.arccos(np.minimum(d, 1.0))
+    s = np.sin(theta)
+    small = s < 1e-12
+    safe = np.where(small, 1.0, s)
+    w0 = np.where(small, 1.0 - t, np.sin((1.0 - t) * theta) / safe)
+    w1 = np.where(small, t, np.sin(t * theta) / safe)
+    r = w0[..., None] * q0 + w1[..., None] * q1
+    return r / np.linalg.norm(r, axis=-1, keepdims=True)
+
+
+def bench_rotations(scale: float, repeats: int) -> list[Comparison]:
+    n = max(1, int(10**6 * scale))
+    rng = np.random.default_rng(0)
+    q0, q1 = rng.normal(size=(n, 4)), rng.normal(size=(n, 4))
+    t = rng.uniform(0.0, 1.0, n)
+    return [
+        compare("rotations quat_slerp(q0, q1, t)", n, lambda: quat_slerp(q0, q1, t),
+                "shortest-arc slerp in plain NumPy", lambda: numpy_slerp(q0, q1, t),
+                repeats, target=3),
+    ]
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
     "easing": bench_easing,
+    "rotations": bench_rotations,
 }
 
 

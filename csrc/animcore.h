@@ -256,6 +256,75 @@ ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u,
 
 /* ----------------------------------------------------------- quaternions */
 
+/* Batch quaternion kernels. A quaternion is 4 doubles (x, y, z, w), a vector
+   3 doubles; n items, and steps[k] is 1 when input k holds n items and 0
+   when it holds one item shared by all (NULL: all hold n). Inputs must be
+   finite; where a quaternion stands for a rotation (normalize, rotate, slerp,
+   nlerp) it is normalized first and a zero length is an AC_ERR_VALUE with arg
+   "|q|" (or "|q0|", "|q1|"). Outputs may not alias inputs. */
+
+/* out = a * b (Hamilton product: b is applied first, then a). */
+ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t steps[2],
+                                 double *out, size_t n, ac_error *err);
+/* out = (-x, -y, -z, w). */
+ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err);
+/* out = q / |q|, computed without overflow or underflow for any finite q. */
+ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n, ac_error *err);
+/* The rotation by `angle` radians about `axis` (normalized; non-zero). */
+ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
+                                        const size_t steps[2], double *out, size_t n,
+                                        ac_error *err);
+/* out = v rotated by the rotation q / |q|. */
+ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t steps[2],
+                               double *out, size_t n, ac_error *err);
+/* Shortest-arc spherical (slerp) and normalized linear (nlerp) interpolation
+   from q0 (t = 0) to q1 (t = 1), t in [0, 1]; q1 is negated when q0 . q1 < 0.
+   Results are unit quaternions. */
+ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const double *t,
+                              const size_t steps[3], double *out, size_t n, ac_error *err);
+ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *t,
+                              const size_t steps[3], double *out, size_t n, ac_error *err);
+
+/* A rotation track with glTF animation semantics (glTF 2.0, Appendix C). */
+typedef enum ac_quat_interp {
+    AC_QUAT_STEP,   /* the key at or before t */
+    AC_QUAT_LINEAR, /* shortest-arc slerp between neighbouring keys */
+    AC_QUAT_CUBIC   /* per-component Hermite with per-second tangents times the
+                       key interval, then normalized */
+} ac_quat_interp;
+
+/* Outside [first key, last key]. */
+typedef enum ac_quat_extrap {
+    AC_QUAT_CLAMP,     /* hold the end key (angular velocity 0) */
+    AC_QUAT_CYCLE,     /* repeat the key range */
+    AC_QUAT_OSCILLATE, /* repeat, every other cycle mirrored in time */
+    AC_QUAT_ERROR      /* AC_ERR_VALUE naming the time */
+} ac_quat_extrap;
+
+typedef struct ac_quat_curve ac_quat_curve;
+
+/* Validates and copies k >= 1 keys: strictly increasing finite `times`
+   (seconds), finite non-zero `quats` (4k, normalized here) and, for
+   AC_QUAT_CUBIC, finite per-second `in_tangents` and `out_tangents` (4k each;
+   ignored otherwise, may be NULL). Errors name "times", "quaternions",
+   "|quaternions|", "in_tangents", "out_tangents", with the key index;
+   AC_ERR_NOMEM when allocation fails. *curve is set on success only. */
+ac_status ac_quat_curve_create(const double *times, const double *quats,
+                               const double *in_tangents, const double *out_tangents,
+                               size_t k, ac_quat_interp interp, ac_quat_extrap before,
+                               ac_quat_extrap after, ac_quat_curve **curve, ac_error *err);
+void ac_quat_curve_destroy(ac_quat_curve *curve);
+
+/* Unit quaternions q (4n, may be NULL) and angular velocities omega (3n, rad/s,
+   may be NULL) at n times t (seconds). omega = 2 dq/dt q* is the rotation
+   rate in the frame q rotates into (the parent frame for glTF nodes); it is
+   exact for every interpolation (0 for step and where clamped). `cursor`
+   (may be NULL) carries the segment of the last query from call to call:
+   sorted queries then cost O(n + k). Errors: non-finite t, t outside the keys
+   with AC_QUAT_ERROR, a cubic spline passing through the zero quaternion. */
+ac_status ac_quat_curve_eval(const ac_quat_curve *curve, const double *t, size_t n,
+                             size_t *cursor, double *q, double *omega, ac_error *err);
+
 /* ----------------------------------------------------------- root motion */
 
 /* --------------------------------------------------------------- contact */

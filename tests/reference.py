@@ -276,3 +276,37 @@ def css_steps(n, position, u):
     jumps = {"jump-start": n, "jump-end": n, "jump-none": n - 1, "jump-both": n + 1}[position]
     k = np.floor(u * n) + (position in ("jump-start", "jump-both"))
     return np.minimum(k, jumps) / jumps
+
+
+# ---- quat ----
+# Quaternions (x, y, z, w) by other routes than the kernels: the product as a
+# 4x4 matrix acting on the right operand, the glTF specification's own cubic
+# spline formula, and scipy.spatial.transform where it does the same job.
+
+def quat_product_matrix(a, b):
+    """a * b as L(a) @ b, L the left-multiplication matrix of a."""
+    a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
+    x, y, z, w = np.moveaxis(a, -1, 0)
+    L = np.stack([
+        np.stack([w, -z, y, x], -1),
+        np.stack([z, w, -x, y], -1),
+        np.stack([-y, x, w, z], -1),
+        np.stack([-x, -y, -z, w], -1),
+    ], -2)
+    return np.einsum("...ij,...j->...i", L, b)
+
+
+def gltf_cubic_rotation(times, in_tangents, values, out_tangents, t):
+    """glTF 2.0 Appendix C cubic spline, written as the specification states
+    it (t_d = t[k+1] - t[k], tangents times t_d), then normalized. One t at a
+    time; t within the keys."""
+    times = np.asarray(times, float)
+    result = []
+    for tc in np.atleast_1d(t):
+        k = min(max(np.searchsorted(times, tc, side="right") - 1, 0), len(times) - 2)
+        td = times[k + 1] - times[k]
+        s = (tc - times[k]) / td
+        p = ((2 * s**3 - 3 * s**2 + 1) * values[k] + td * (s**3 - 2 * s**2 + s) * out_tangents[k]
+             + (-2 * s**3 + 3 * s**2) * values[k + 1] + td * (s**3 - s**2) * in_tangents[k + 1])
+        result.append(p / np.linalg.norm(p))
+    return np.array(result)

@@ -62,5 +62,6 @@ PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
 int acpy_hermite_init(PyObject *module);
 int acpy_curve_init(PyObject *module);
 int acpy_ease_init(PyObject *module);
+int acpy_quat_init(PyObject *module);
 
 #endif /* ACPY_BINDING_H */

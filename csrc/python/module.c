@@ -20,7 +20,7 @@ PyMODINIT_FUNC PyInit__core(void)
     if (!module)
         return NULL;
     if (acpy_hermite_init(module) < 0 || acpy_curve_init(module) < 0 ||
-        acpy_ease_init(module) < 0) {
+        acpy_ease_init(module) < 0 || acpy_quat_init(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -1,0 +1,371 @@
+"""Quaternions and rotation tracks.
+
+Quaternions are ``(x, y, z, w)`` on the last axis (glTF's and scipy's order);
+every function broadcasts the leading axes like a NumPy ufunc. ``q`` and
+``-q`` are the same rotation: interpolation takes the shortest arc. Where a
+quaternion stands for a rotation (normalize, rotate, slerp, nlerp) it is
+normalized first, and a zero quaternion is a ValueError naming its index.
+
+:class:`RotationCurve` is a rotation track with glTF 2.0 semantics (Appendix
+C): "linear" is shortest-arc slerp between neighbouring keys, "cubic" is a
+per-component Hermite spline whose per-second tangents are multiplied by the
+key interval and whose result is normalized, and "step" holds the key at or
+before t.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+from ._arrays import as_float64, check_out, results
+
+__all__ = [
+    "RotationCurve",
+    "quat_conjugate",
+    "quat_from_axis_angle",
+    "quat_multiply",
+    "quat_nlerp",
+    "quat_normalize",
+    "quat_rotate",
+    "quat_slerp",
+]
+
+_WHAT = {4: "quaternions (x, y, z, w)", 3: "vectors (x, y, z)"}
+
+
+def _items(func: str, name: str, value, width: int) -> np.ndarray:
+    """`value` as float64 with `width` values on its last axis (width 1: any shape)."""
+    a = as_float64(func, name, value)
+    if width > 1 and (a.ndim == 0 or a.shape[-1] != width):
+        raise ValueError(f"{func}: {name} must hold {_WHAT[width]} on its last axis of "
+                         f"length {width}, got shape {a.shape}")
+    return a
+
+
+def _lead(a: np.ndarray, width: int) -> tuple[int, ...]:
+    return a.shape[:-1] if width > 1 else a.shape
+
+
+def _prepare(func: str, inputs: list[tuple[str, object, int]], out_width: int, out):
+    """Normalizes the inputs, broadcasts their leading axes and validates out.
+    Returns (result shape, kernel operands, out)."""
+    arrays = [(name, _items(func, name, value, width), width) for name, value, width in inputs]
+    try:
+        lead = np.broadcast_shapes(*(_lead(a, w) for _, a, w in arrays))
+    except ValueError:
+        shapes = ", ".join(f"{name} {a.shape}" for name, a, _ in arrays)
+        raise ValueError(f"{func}: cannot broadcast {shapes} together (the last axis of "
+                         f"quaternions and vectors is not broadcast)") from None
+    operands = []
+    for _, a, w in arrays:
+        item = (w,) if w > 1 else ()
+        if a.size == w:  # one item, shared by every element (step 0)
+            operands.append(np.ascontiguousarray(a).reshape(item))
+        else:
+            operands.append(np.ascontiguousarray(np.broadcast_to(a, lead + item)))
+    shape = lead + (out_width,)
+    if out is not None:
+        out = check_out(func, out, 1, shape)
+    return shape, operands, out
+
+
+def _run(func, kernel, inputs, out_width, out):
+    shape, operands, out = _prepare(func, inputs, out_width, out)
+    result = np.empty(shape)
+    kernel(func, *operands, result)
+    return results((result,), out)[0]
+
+
+def quat_multiply(a, b, *, out=None) -> np.ndarray:
+    """Hamilton product ``a * b``: the rotation ``b`` followed by ``a``.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (..., 4)
+        Quaternions (x, y, z, w); leading axes broadcast. Need not be unit.
+    out : ndarray, optional
+        Receives the result (untouched on error) and is returned.
+
+    >>> quat_multiply([0, 0, 1, 0], [0, 0, 1, 0])  # two half turns about z
+    array([ 0.,  0.,  0., -1.])
+    """
+    return _run("quat_multiply", _core._quat_multiply, [("a", a, 4), ("b", b, 4)], 4, out)
+
+
+def quat_conjugate(q, *, out=None) -> np.ndarray:
+    """``(-x, -y, -z, w)``: the inverse rotation of a unit quaternion.
+
+    >>> quat_conjugate([1.0, 2.0, 3.0, 4.0])
+    array([-1., -2., -3.,  4.])
+    """
+    return _run("quat_conjugate", _core._quat_conjugate, [("q", q, 4)], 4, out)
+
+
+def quat_normalize(q, *, out=None) -> np.ndarray:
+    """``q / |q|`` without overflow or underflow for any finite q.
+
+    Raises ValueError for a zero quaternion (``|q| at index ...``).
+
+    >>> quat_normalize([0.0, 0.0, 0.0, 2.0])
+    array([0., 0., 0., 1.])
+    """
+    return _run("quat_normalize", _core._quat_normalize, [("q", q, 4)], 4, out)
+
+
+def quat_from_axis_angle(axis, angle, *, out=None) -> np.ndarray:
+    """The rotation by ``angle`` radians about ``axis`` (normalized here).
+
+    Parameters
+    ----------
+    axis : array_like, shape (..., 3)
+        Rotation axes, non-zero.
+    angle : array_like, shape (...)
+        Angles in radians (right-handed).
+
+    >>> quat_from_axis_angle([0, 0, 2], np.pi).round(12)
+    array([0., 0., 1., 0.])
+    """
+    return _run("quat_from_axis_angle", _core._quat_from_axis_angle,
+                [("axis", axis, 3), ("angle", angle, 1)], 4, out)
+
+
+def quat_rotate(q, v, *, out=None) -> np.ndarray:
+    """Vectors ``v`` rotated by the rotations ``q`` (normalized first).
+
+    Parameters
+    ----------
+    q : array_like, shape (..., 4)
+    v : array_like, shape (..., 3)
+
+    >>> quat_rotate(quat_from_axis_angle([0, 0, 1], np.pi / 2), [1.0, 0.0, 0.0]).round(12)
+    array([0., 1., 0.])
+    """
+    return _run("quat_rotate", _core._quat_rotate, [("q", q, 4), ("v", v, 3)], 3, out)
+
+
+def quat_slerp(q0, q1, t, *, out=None) -> np.ndarray:
+    """Shortest-arc spherical linear interpolation, at constant angular speed.
+
+    ``q1`` is negated when ``q0 . q1 < 0`` (the same rotation, the shorter
+    way). The angle comes from ``atan2(|q0 - q1|, |q0 + q1|)``, accurate for
+    nearly equal and nearly opposite inputs.
+
+    Parameters
+    ----------
+    q0, q1 : array_like, shape (..., 4)
+        End rotations (normalized here; non-zero).
+    t : array_like, shape (...)
+        Interpolation parameter in [0, 1].
+
+    Returns
+    -------
+    ndarray, shape (..., 4)
+        Unit quaternions.
+
+    >>> quat_slerp([0, 0, 0, 1], quat_from_axis_angle([0, 0, 1], np.pi / 2), 0.5).round(6)
+    array([0.      , 0.      , 0.382683, 0.92388 ])
+    """
+    return _run("quat_slerp", _core._quat_slerp,
+                [("q0", q0, 4), ("q1", q1, 4), ("t", t, 1)], 4, out)
+
+
+def quat_nlerp(q0, q1, t, *, out=None) -> np.ndarray:
+    """Normalized linear interpolation along the shortest arc.
+
+    Cheaper than :func:`quat_slerp` and on the same arc, but not at constant
+    angular speed. Same arguments and errors.
+
+    >>> quat_nlerp([0, 0, 0, 1], [0, 0, 1, 0], 0.5).round(6)
+    array([0.      , 0.      , 0.707107, 0.707107])
+    """
+    return _run("quat_nlerp", _core._quat_nlerp,
+                [("q0", q0, 4), ("q1", q1, 4), ("t", t, 1)], 4, out)
+
+
+# ------------------------------------------------------------------- tracks
+
+_INTERP = {"step": 0, "linear": 1, "cubic": 2}
+_EXTRAP = {"clamp": 0, "cycle": 1, "oscillate": 2, "error": 3}
+_GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
+
+
+def _choice(func: str, name: str, value, options) -> str:
+    if isinstance(value, str) and value in options:
+        return value
+    raise ValueError(f"{func}: {name} is {value!r} (must be one of "
+                     f"{', '.join(repr(o) for o in options)})")
+
+
+class RotationCurve:
+    """A rotation track with glTF animation semantics.
+
+    Parameters
+    ----------
+    times : array_like, shape (K,)
+        Key times in seconds, finite and strictly increasing, K >= 1.
+    quaternions : array_like, shape (K, 4)
+        Key rotations (x, y, z, w), non-zero; normalized here.
+    interpolation : {"linear", "step", "cubic"}
+        "linear": shortest-arc slerp between neighbouring keys. "step": the
+        key at or before t. "cubic": per-component cubic Hermite between keys
+        with the tangents below multiplied by the key interval, then
+        normalized (glTF 2.0 Appendix C; no sign flipping between keys).
+    in_tangents, out_tangents : array_like, shape (K, 4), optional
+        Per-second tangents (d quaternion / d second) arriving at and leaving
+        each key; required for "cubic" and only allowed there.
+    before, after : {"clamp", "cycle", "oscillate", "error"}
+        Outside the keys: hold the end key (angular velocity 0), repeat,
+        repeat with every other cycle mirrored in time, or raise a
+        ValueError naming the index. glTF itself clamps.
+
+    Evaluation runs in C: sorted times cost O(N + K) in total, unsorted ones
+    a binary search each.
+
+    Examples
+    --------
+    >>> quarter = quat_from_axis_angle([0, 0, 1], np.pi / 2)
+    >>> curve = RotationCurve([0.0, 2.0], [[0, 0, 0, 1], quarter])
+    >>> curve.evaluate(1.0).round(6)
+    array([0.      , 0.      , 0.382683, 0.92388 ])
+    >>> curve.angular_velocity(1.0).round(6)  # pi/2 rad over 2 s, about z
+    array([0.      , 0.      , 0.785398])
+    """
+
+    __slots__ = ("_times", "_quats", "_in", "_out", "_interpolation", "_before", "_after",
+                 "_curve")
+
+    def __init__(self, times, quaternions, *, interpolation: str = "linear",
+                 in_tangents=None, out_tangents=None, before: str = "clamp",
+                 after: str = "clamp"):
+        func = "RotationCurve"
+        interpolation = _choice(func, "interpolation", interpolation, _INTERP)
+        before = _choice(func, "before", before, _EXTRAP)
+        after = _choice(func, "after", after, _EXTRAP)
+        t = as_float64(func, "times", times)
+        if t.ndim != 1 or t.size < 1:
+            raise ValueError(f"{func}: times must be a 1-D array of at least one key time, "
+                             f"got shape {t.shape}")
+        k = t.size
+        q = _keys(func, "quaternions", quaternions, k)
+        tangents = []
+        for name, value in (("in_tangents", in_tangents), ("out_tangents", out_tangents)):
+            if value is None:
+                if interpolation == "cubic":
+                    raise ValueError(f"{func}: {name} are required for interpolation='cubic'")
+                tangents.append(None)
+            elif interpolation != "cubic":
+                raise ValueError(f"{func}: {name} are only used with interpolation='cubic', "
+                                 f"not {interpolation!r}")
+            else:
+                tangents.append(_keys(func, name, value, k))
+        t = np.ascontiguousarray(t).copy()
+        self._curve = _core._quat_curve_create(func, t, q, tangents[0], tangents[1],
+                                               _INTERP[interpolation], _EXTRAP[before],
+                                               _EXTRAP[after])
+        self._times = t
+        self._quats = quat_normalize(q)
+        self._in, self._out = tangents
+        for a in (self._times, self._quats, self._in, self._out):
+            if a is not None:
+                a.flags.writeable = False
+        self._interpolation, self._before, self._after = interpolation, before, after
+
+    @classmethod
+    def from_gltf(cls, input, output, interpolation: str = "LINEAR", *, before: str = "clamp",
+                  after: str = "clamp") -> "RotationCurve":
+        """A rotation channel from a glTF animation sampler's raw arrays.
+
+        Parameters
+        ----------
+        input : array_like, shape (K,)
+            The sampler's key times in seconds.
+        output : array_like
+            The sampler's rotations as floats: K quaternions (shape (K, 4) or
+            4K flat) for "STEP" and "LINEAR"; K triplets of in-tangent, value,
+            out-tangent (shape (3K, 4) or 12K flat) for "CUBICSPLINE", the
+            tangents per second.
+        interpolation : {"LINEAR", "STEP", "CUBICSPLINE"}
+            The sampler's interpolation, as spelled in glTF.
+
+        >>> RotationCurve.from_gltf([0.0, 1.0], [0, 0, 0, 1, 0, 0, 1, 0], "STEP")
+        RotationCurve(2 keys in [0, 1] s, interpolation='step', before='clamp', after='clamp')
+        """
+        func = "RotationCurve.from_gltf"
+        kind = _GLTF[_choice(func, "interpolation", interpolation, _GLTF)]
+        times = as_float64(func, "input", input).reshape(-1)
+        values = as_float64(func, "output", output)
+        k = times.size
+        per_key = 3 if kind == "cubic" else 1
+        if values.size != per_key * 4 * k:
+            expected = f"{k} keys x {'3 x ' if per_key == 3 else ''}4"
+            raise ValueError(f"{func}: output has {values.size} values, expected {expected} "
+                             f"= {per_key * 4 * k} for {interpolation}")
+        values = values.reshape(k * per_key, 4)
+        if kind != "cubic":
+            return cls(times, values, interpolation=kind, before=before, after=after)
+        return cls(times, values[1::3], interpolation="cubic", in_tangents=values[0::3],
+                   out_tangents=values[2::3], before=before, after=after)
+
+    times = property(lambda self: self._times, doc="Key times in seconds (read-only).")
+    quaternions = property(lambda self: self._quats,
+                           doc="Key rotations, normalized, shape (K, 4) (read-only).")
+    in_tangents = property(lambda self: self._in, doc="Per-second in-tangents or None.")
+    out_tangents = property(lambda self: self._out, doc="Per-second out-tangents or None.")
+    interpolation = property(lambda self: self._interpolation, doc='"linear", "step" or "cubic".')
+    before = property(lambda self: self._before, doc="Extrapolation before the first key.")
+    after = property(lambda self: self._after, doc="Extrapolation after the last key.")
+
+    @property
+    def duration(self) -> float:
+        """Seconds from the first key to the last."""
+        return float(self._times[-1] - self._times[0])
+
+    def _eval(self, func, t, out, which):
+        times = as_float64(func, "t", t)
+        width = 4 if which == 0 else 3
+        shape = times.shape + (width,)
+        if out is not None:
+            out = check_out(func, out, 1, shape)
+        result = np.empty(shape)
+        t_c = np.ascontiguousarray(times).reshape(times.shape)
+        if which == 0:
+            _core._quat_curve_eval(func, self._curve, t_c, result, None)
+        else:
+            _core._quat_curve_eval(func, self._curve, t_c, None, result)
+        return results((result,), out)[0]
+
+    def evaluate(self, t, *, out=None) -> np.ndarray:
+        """Unit quaternions at times ``t`` (seconds, any shape): ``t.shape + (4,)``.
+
+        Raises ValueError for a non-finite t, for t outside the keys where
+        the extrapolation is "error", and where a cubic spline's tangents
+        carry it through the zero quaternion.
+        """
+        return self._eval("RotationCurve.evaluate", t, out, 0)
+
+    __call__ = evaluate
+
+    def angular_velocity(self, t, *, out=None) -> np.ndarray:
+        """Angular velocity in rad/s at times ``t``: ``t.shape + (3,)``.
+
+        ``omega = 2 (dq/dt) q*``, the rotation rate expressed in the frame the
+        quaternions rotate into (a glTF node's parent frame); ``quat_rotate(
+        quat_conjugate(q), omega)`` gives it in the node's own frame. Exact,
+        not a finite difference: constant ``axis * angle / interval`` on a
+        linear segment, the derivative of the normalized Hermite spline for
+        cubic, 0 for step and where clamped; negated in mirrored cycles.
+        """
+        return self._eval("RotationCurve.angular_velocity", t, out, 1)
+
+    def __repr__(self):
+        return (f"RotationCurve({self._times.size} keys in [{self._times[0]:g}, "
+                f"{self._times[-1]:g}] s, interpolation={self._interpolation!r}, "
+                f"before={self._before!r}, after={self._after!r})")
+
+
+def _keys(func: str, name: str, value, k: int) -> np.ndarray:
+    a = as_float64(func, name, value)
+    if a.shape != (k, 4):
+        raise ValueError(f"{func}: {name} must have shape ({k}, 4), one (x, y, z, w) per key "
+                         f"time, got {a.shape}")
+    return np.ascontiguousarray(a).copy()

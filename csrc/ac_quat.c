@@ -1,0 +1,413 @@
+/* Quaternion batch kernels and rotation tracks with glTF semantics, built on
+   the scalar helpers of ac_internal.h. Quaternions are (x, y, z, w). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ac_internal.h"
+
+static const size_t all_arrays[3] = {1, 1, 1};
+
+/* ------------------------------------------------------------ checks */
+
+static ac_status check_finite(const char *arg, const double *x, int count, size_t i,
+                              ac_error *err)
+{
+    for (int k = 0; k < count; k++)
+        if (!ac_finite(x[k]))
+            return ac_fail(err, AC_ERR_VALUE, i, arg, x[k], "must be finite");
+    return AC_OK;
+}
+
+/* q / |q| for a finite q, scaled first by its largest component so that no
+   finite input overflows or underflows; returns 0 for a zero quaternion. */
+static int unit4(const double q[4], double out[4])
+{
+    double m = 0.0, s[4], len;
+    for (int k = 0; k < 4; k++)
+        m = fabs(q[k]) > m ? fabs(q[k]) : m;
+    for (int k = 0; k < 4; k++)
+        s[k] = m > 0.0 ? q[k] / m : 0.0;
+    len = sqrt(ac_quat_dot4(s, s)); /* in [1, 2] unless q is zero */
+    for (int k = 0; k < 4; k++)
+        out[k] = m > 0.0 ? s[k] / len : 0.0;
+    return m > 0.0;
+}
+
+/* A finite, non-zero quaternion `arg` made unit, or the error. */
+static ac_status unit_arg(const char *arg, const char *length_arg, const double q[4],
+                          double out[4], size_t i, ac_error *err)
+{
+    ac_status st = check_finite(arg, q, 4, i, err);
+    if (st)
+        return st;
+    if (!unit4(q, out))
+        return ac_fail(err, AC_ERR_VALUE, i, length_arg, 0.0,
+                       "must be > 0: a zero quaternion is no rotation");
+    return AC_OK;
+}
+
+static ac_status check_result(const char *arg, const double *x, int count, size_t i,
+                              ac_error *err)
+{
+    for (int k = 0; k < count; k++)
+        if (!ac_finite(x[k]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, arg, x[k],
+                           "is not representable although the inputs are finite");
+    return AC_OK;
+}
+
+/* ------------------------------------------------------- batch kernels */
+
+ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t steps[2],
+                                 double *out, size_t n, ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    for (size_t i = 0; i < n; i++) {
+        const double *x = a + 4 * i * s[0], *y = b + 4 * i * s[1];
+        ac_status st;
+        if ((st = check_finite("a", x, 4, i, err)) || (st = check_finite("b", y, 4, i, err)))
+            return st;
+        ac_quat_mul(x, y, out + 4 * i);
+        if ((st = check_result("product", out + 4 * i, 4, i, err)))
+            return st;
+    }
+    return AC_OK;
+}
+
+ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        ac_status st = check_finite("q", q + 4 * i, 4, i, err);
+        if (st)
+            return st;
+        ac_quat_conj(q + 4 * i, out + 4 * i);
+    }
+    return AC_OK;
+}
+
+ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n, ac_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        ac_status st = unit_arg("q", "|q|", q + 4 * i, out + 4 * i, i, err);
+        if (st)
+            return st;
+    }
+    return AC_OK;
+}
+
+ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
+                                        const size_t steps[2], double *out, size_t n,
+                                        ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    for (size_t i = 0; i < n; i++) {
+        const double *a = axis + 3 * i * s[0];
+        double theta = angle[i * s[1]], m = 0.0, u[3], len, h;
+        ac_status st;
+        if ((st = check_finite("axis", a, 3, i, err)) ||
+            (st = check_finite("angle", &theta, 1, i, err)))
+            return st;
+        for (int k = 0; k < 3; k++)
+            m = fabs(a[k]) > m ? fabs(a[k]) : m;
+        if (!(m > 0.0))
+            return ac_fail(err, AC_ERR_VALUE, i, "|axis|", 0.0,
+                           "must be > 0: a zero axis has no direction");
+        for (int k = 0; k < 3; k++)
+            u[k] = a[k] / m;
+        len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        h = 0.5 * theta;
+        for (int k = 0; k < 3; k++)
+            out[4 * i + k] = sin(h) * (u[k] / len);
+        out[4 * i + 3] = cos(h);
+    }
+    return AC_OK;
+}
+
+ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t steps[2],
+                               double *out, size_t n, ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    for (size_t i = 0; i < n; i++) {
+        double u[4];
+        const double *x = v + 3 * i * s[1];
+        ac_status st;
+        if ((st = unit_arg("q", "|q|", q + 4 * i * s[0], u, i, err)) ||
+            (st = check_finite("v", x, 3, i, err)))
+            return st;
+        ac_quat_rotate(u, x, out + 3 * i);
+        if ((st = check_result("rotated vector", out + 3 * i, 3, i, err)))
+            return st;
+    }
+    return AC_OK;
+}
+
+/* Shared by slerp and nlerp: validates and normalizes both ends and t. */
+static ac_status lerp_inputs(const double *q0, const double *q1, const double *t,
+                             const size_t *s, size_t i, double a[4], double b[4], double *u,
+                             ac_error *err)
+{
+    ac_status st;
+    if ((st = unit_arg("q0", "|q0|", q0 + 4 * i * s[0], a, i, err)) ||
+        (st = unit_arg("q1", "|q1|", q1 + 4 * i * s[1], b, i, err)))
+        return st;
+    *u = t[i * s[2]];
+    if (!ac_finite(*u))
+        return ac_fail(err, AC_ERR_VALUE, i, "t", *u, "must be finite");
+    if (!(*u >= 0.0 && *u <= 1.0))
+        return ac_fail(err, AC_ERR_VALUE, i, "t", *u, "must lie in [0, 1]");
+    return AC_OK;
+}
+
+ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const double *t,
+                              const size_t steps[3], double *out, size_t n, ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    for (size_t i = 0; i < n; i++) {
+        double a[4], b[4], u;
+        ac_status st = lerp_inputs(q0, q1, t, s, i, a, b, &u, err);
+        if (st)
+            return st;
+        ac_quat_slerp(a, b, u, out + 4 * i);
+    }
+    return AC_OK;
+}
+
+ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *t,
+                              const size_t steps[3], double *out, size_t n, ac_error *err)
+{
+    const size_t *s = steps ? steps : all_arrays;
+    for (size_t i = 0; i < n; i++) {
+        double a[4], b[4], u, r[4], sign;
+        ac_status st = lerp_inputs(q0, q1, t, s, i, a, b, &u, err);
+        if (st)
+            return st;
+        sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
+        for (int k = 0; k < 4; k++)
+            r[k] = (1.0 - u) * a[k] + u * sign * b[k];
+        ac_quat_normalize(r, out + 4 * i); /* |r| >= 1/sqrt(2) since a . (sign b) >= 0 */
+    }
+    return AC_OK;
+}
+
+/* ------------------------------------------------------ rotation tracks */
+
+struct ac_quat_curve {
+    size_t k;
+    ac_quat_interp interp;
+    ac_quat_extrap before, after;
+    double *times; /* k */
+    double *quats; /* 4k, unit */
+    double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
+    double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
+};
+
+void ac_quat_curve_destroy(ac_quat_curve *curve)
+{
+    if (!curve)
+        return;
+    free(curve->times);
+    free(curve->quats);
+    free(curve->m0);
+    free(curve->m1);
+    free(curve);
+}
+
+ac_status ac_quat_curve_create(const double *times, const double *quats,
+                               const double *in_tangents, const double *out_tangents,
+                               size_t k, ac_quat_interp interp, ac_quat_extrap before,
+                               ac_quat_extrap after, ac_quat_curve **result, ac_error *err)
+{
+    ac_quat_curve *c;
+    ac_status st = AC_OK;
+    if (k < 1)
+        return ac_fail(err, AC_ERR_VALUE, 0, "times", 0.0, "needs at least one key");
+    if ((unsigned)interp > AC_QUAT_CUBIC)
+        return ac_fail(err, AC_ERR_VALUE, 0, "interpolation", (double)interp,
+                       "must be an ac_quat_interp");
+    if ((unsigned)before > AC_QUAT_ERROR || (unsigned)after > AC_QUAT_ERROR)
+        return ac_fail(err, AC_ERR_VALUE, 0, (unsigned)before > AC_QUAT_ERROR ? "before" : "after",
+                       (double)((unsigned)before > AC_QUAT_ERROR ? before : after),
+                       "must be an ac_quat_extrap");
+    if (interp == AC_QUAT_CUBIC && (!in_tangents || !out_tangents))
+        return ac_fail(err, AC_ERR_VALUE, 0, in_tangents ? "out_tangents" : "in_tangents", 0.0,
+                       "are required for cubic interpolation");
+    for (size_t i = 0; i < k; i++) {
+        if ((st = check_finite("times", times + i, 1, i, err)))
+            return st;
+        if (i > 0 && !(times[i] > times[i - 1]))
+            return ac_fail(err, AC_ERR_VALUE, i, "times", times[i],
+                           "must be > times[%zu]=%.15g: key times strictly increase", i - 1,
+                           times[i - 1]);
+    }
+    c = calloc(1, sizeof *c);
+    if (!c)
+        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+    c->k = k, c->interp = interp, c->before = before, c->after = after;
+    c->times = malloc(k * sizeof(double));
+    c->quats = malloc(4 * k * sizeof(double));
+    if (interp == AC_QUAT_CUBIC && k > 1) {
+        c->m0 = malloc(4 * (k - 1) * sizeof(double));
+        c->m1 = malloc(4 * (k - 1) * sizeof(double));
+    }
+    if (!c->times || !c->quats || (interp == AC_QUAT_CUBIC && k > 1 && (!c->m0 || !c->m1))) {
+        ac_quat_curve_destroy(c);
+        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+    }
+    memcpy(c->times, times, k * sizeof(double));
+    for (size_t i = 0; i < k && !st; i++)
+        st = unit_arg("quaternions", "|quaternions|", quats + 4 * i, c->quats + 4 * i, i, err);
+    if (interp == AC_QUAT_CUBIC) {
+        for (size_t i = 0; i < k && !st; i++)
+            if (!(st = check_finite("in_tangents", in_tangents + 4 * i, 4, i, err)))
+                st = check_finite("out_tangents", out_tangents + 4 * i, 4, i, err);
+        /* glTF Appendix C: tangents are per second; the Hermite basis on the
+           segment parameter takes them times the key interval. */
+        for (size_t i = 0; i + 1 < k && !st; i++) {
+            double dt = times[i + 1] - times[i];
+            for (int j = 0; j < 4; j++) {
+                c->m0[4 * i + j] = dt * out_tangents[4 * i + j];
+                c->m1[4 * i + j] = dt * in_tangents[4 * (i + 1) + j];
+            }
+            if (!(st = check_result("out_tangents", c->m0 + 4 * i, 4, i, err)))
+                if ((st = check_result("in_tangents", c->m1 + 4 * i, 4, i + 1, err)) && err)
+                    err->index = i + 1;
+        }
+    }
+    if (st) {
+        ac_quat_curve_destroy(c);
+        return st;
+    }
+    *result = c;
+    return AC_OK;
+}
+
+/* Maps t into [first, last] by the extrapolation modes; *sign becomes -1 in
+   mirrored cycles (time runs backwards there), *hold 1 where clamped. */
+static ac_status wrap_time(const ac_quat_curve *c, double t, size_t i, double *local,
+                           double *sign, int *hold, ac_error *err)
+{
+    double first = c->times[0], last = c->times[c->k - 1], period = last - first;
+    ac_quat_extrap mode = t < first ? c->before : c->after;
+    *sign = 1.0, *hold = 0, *local = t;
+    if (!ac_finite(t))
+        return ac_fail(err, AC_ERR_VALUE, i, "t", t, "must be finite");
+    if (t >= first && t <= last)
+        return AC_OK;
+    switch (mode) {
+    case AC_QUAT_CLAMP:
+        *local = t < first ? first : last, *hold = 1;
+        return AC_OK;
+    case AC_QUAT_ERROR:
+        return ac_fail(err, AC_ERR_VALUE, i, "t", t,
+                       "must lie in [%.15g, %.15g]: the curve's %s is 'error'", first, last,
+                       t < first ? "before" : "after");
+    case AC_QUAT_CYCLE:
+    case AC_QUAT_OSCILLATE: {
+        double x = (t - first) / period, cycle = floor(x), frac = x - cycle;
+        if (frac >= 1.0) /* rounding just below a cycle boundary */
+            frac = 0.0, cycle += 1.0;
+        *local = first + frac * period;
+        if (mode == AC_QUAT_OSCILLATE && fmod(fabs(cycle), 2.0) == 1.0) {
+            *local = last - frac * period;
+            *sign = -1.0;
+        }
+        return AC_OK;
+    }
+    }
+    return AC_OK;
+}
+
+/* omega = 2 (dq/dt) q*, the vector part (q unit, so the scalar part is 0). */
+static void angular_velocity(const double q[4], const double dq[4], double omega[3])
+{
+    double conj[4], r[4];
+    ac_quat_conj(q, conj);
+    ac_quat_mul(dq, conj, r);
+    omega[0] = 2.0 * r[0], omega[1] = 2.0 * r[1], omega[2] = 2.0 * r[2];
+}
+
+/* One sample at a time in [first, last]: q, and dq/dt (0 for step). */
+static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, double q[4],
+                        double omega[3], ac_error *err)
+{
+    const double *a = c->quats + 4 * seg, *b = a + 4;
+    double t0 = c->times[seg], dt = c->times[seg + 1] - t0, u = (t - t0) / dt;
+    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+    omega[0] = omega[1] = omega[2] = 0.0;
+    switch (c->interp) {
+    case AC_QUAT_STEP:
+        memcpy(q, t >= c->times[seg + 1] ? b : a, 4 * sizeof(double));
+        return AC_OK;
+    case AC_QUAT_LINEAR: {
+        /* q(u) = (b a*)^u a along the shortest arc, so omega is constant on
+           the segment: 2 log(b a*) / dt = axis * angle / dt. */
+        double c1[4], conj[4], r[4], half, vlen, sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
+        for (int k = 0; k < 4; k++)
+            c1[k] = sign * b[k];
+        if (u >= 1.0) /* the last key itself, not its negation */
+            memcpy(q, b, 4 * sizeof(double));
+        else
+            ac_quat_slerp(a, c1, u, q);
+        ac_quat_conj(a, conj);
+        ac_quat_mul(c1, conj, r);
+        vlen = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+        half = atan2(vlen, r[3]); /* r[3] = a . c1 >= 0, so half <= pi/2 */
+        for (int k = 0; k < 3; k++)
+            omega[k] = r[k] * (2.0 / ac_sinc(half)) / sqrt(ac_quat_dot4(r, r)) / dt;
+        return AC_OK;
+    }
+    case AC_QUAT_CUBIC: {
+        const double *m0 = c->m0 + 4 * seg, *m1 = c->m1 + 4 * seg;
+        double p[4], dp[4], len, dq[4], proj;
+        for (int k = 0; k < 4; k++) {
+            ac_hermite_unit(u, a[k], m0[k], b[k], m1[k], &p[k], &dp[k]);
+            dp[k] /= dt;
+        }
+        len = sqrt(ac_quat_dot4(p, p));
+        if (!(len > 1e-150) || !ac_finite(len))
+            return ac_fail(err, AC_ERR_VALUE, i, "t", t,
+                           "is where the cubic spline passes through the zero quaternion "
+                           "(|p|=%.3g); its tangents do not describe a rotation", len);
+        for (int k = 0; k < 4; k++)
+            q[k] = p[k] / len;
+        /* d/dt (p / |p|) = (p' - q (q . p')) / |p| */
+        proj = ac_quat_dot4(q, dp);
+        for (int k = 0; k < 4; k++)
+            dq[k] = (dp[k] - q[k] * proj) / len;
+        angular_velocity(q, dq, omega);
+        return AC_OK;
+    }
+    }
+    return AC_OK;
+}
+
+ac_status ac_quat_curve_eval(const ac_quat_curve *c, const double *t, size_t n,
+                             size_t *cursor, double *q, double *omega, ac_error *err)
+{
+    size_t hint = cursor ? *cursor : 0;
+    for (size_t i = 0; i < n; i++) {
+        double local, sign, rq[4], w[3];
+        int hold;
+        ac_status st = wrap_time(c, t[i], i, &local, &sign, &hold, err);
+        if (st)
+            return st;
+        if (c->k == 1) {
+            memcpy(rq, c->quats, sizeof rq);
+            w[0] = w[1] = w[2] = 0.0;
+        } else {
+            hint = ac_segment_find(c->times, c->k, local, hint);
+            if ((st = sample(c, local, hint, i, rq, w, err)))
+                return st;
+            for (int k = 0; k < 3; k++)
+                w[k] = hold ? 0.0 : sign * w[k];
+        }
+        if (q)
+            memcpy(q + 4 * i, rq, sizeof rq);
+        if (omega)
+            memcpy(omega + 3 * i, w, sizeof w);
+    }
+    if (cursor)
+        *cursor = hint;
+    return AC_OK;
+}

@@ -1,0 +1,160 @@
+/* Quaternion batch kernels and rotation tracks: identities, glTF semantics
+   worked by hand, and every error branch. */
+#include <float.h>
+#include <string.h>
+
+#include "ac_test.h"
+
+static const double PI = 3.14159265358979323846;
+
+static void batch(void)
+{
+    double a[8] = {0, 0, 1, 0, 1, 2, 3, 4}, id[4] = {0, 0, 0, 1}, out[8], v[3] = {1, 0, 0};
+    double axis[3] = {0, 0, 5}, angle = PI / 2, q[4], r[3], conj[8];
+    size_t shared_b[2] = {1, 0};
+    ac_error err;
+    CHECK(ac_quat_batch_multiply(a, id, shared_b, out, 2, &err) == AC_OK);
+    for (int k = 0; k < 8; k++)
+        CHECK(out[k] == a[k]);
+    CHECK(ac_quat_batch_multiply(a, a, NULL, out, 1, &err) == AC_OK); /* half turn twice */
+    CHECK(out[3] == -1.0 && out[2] == 0.0);
+    CHECK(ac_quat_batch_conjugate(a, conj, 2, &err) == AC_OK);
+    CHECK(conj[4] == -1 && conj[7] == 4);
+    CHECK(ac_quat_batch_normalize(a + 4, out, 1, &err) == AC_OK);
+    CHECK_NEAR(out[3], 4 / sqrt(30.0), 1e-15);
+    CHECK(ac_quat_batch_from_axis_angle(axis, &angle, NULL, q, 1, &err) == AC_OK);
+    CHECK_NEAR(q[2], sqrt(0.5), 1e-15);
+    CHECK_NEAR(q[3], sqrt(0.5), 1e-15);
+    CHECK(ac_quat_batch_rotate(q, v, NULL, r, 1, &err) == AC_OK);
+    CHECK_NEAR(r[0], 0.0, 1e-15);
+    CHECK_NEAR(r[1], 1.0, 1e-15);
+    {
+        double t[3] = {0.0, 0.5, 1.0}, s[12], nl[12];
+        size_t steps[3] = {0, 0, 1};
+        CHECK(ac_quat_batch_slerp(id, q, t, steps, s, 3, &err) == AC_OK);
+        CHECK(s[3] == 1.0);
+        CHECK_NEAR(s[6], sin(PI / 8), 1e-15);
+        CHECK_NEAR(s[10], sqrt(0.5), 1e-15);
+        CHECK(ac_quat_batch_nlerp(id, q, t, steps, nl, 3, &err) == AC_OK);
+        CHECK_NEAR(nl[6], s[6], 1e-15); /* the midpoint is the same on the arc */
+    }
+}
+
+static void batch_errors(void)
+{
+    double zero[4] = {0, 0, 0, 0}, id[4] = {0, 0, 0, 1}, nan4[4] = {0, NAN, 0, 1};
+    double out[4], t = 0.5, bad_t = 2.0, v[3] = {0, 0, INFINITY}, axis0[3] = {0, 0, 0};
+    double big[4] = {1e300, 0, 0, 1e300};
+    ac_error err;
+    CHECK(ac_quat_batch_normalize(zero, out, 1, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "|q|") == 0 && err.value == 0.0);
+    CHECK(ac_quat_batch_normalize(nan4, out, 1, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "q") == 0 && err.value != err.value);
+    CHECK(ac_quat_batch_slerp(id, zero, &t, NULL, out, 1, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "|q1|") == 0);
+    CHECK(ac_quat_batch_nlerp(zero, id, &t, NULL, out, 1, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "|q0|") == 0);
+    CHECK(ac_quat_batch_slerp(id, id, &bad_t, NULL, out, 1, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "t") == 0 && strcmp(err.detail, "must lie in [0, 1]") == 0);
+    CHECK(ac_quat_batch_rotate(id, v, NULL, out, 1, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "v") == 0);
+    CHECK(ac_quat_batch_from_axis_angle(axis0, &t, NULL, out, 1, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "|axis|") == 0);
+    CHECK(ac_quat_batch_multiply(big, big, NULL, out, 1, &err) == AC_ERR_OVERFLOW);
+    CHECK(ac_quat_batch_conjugate(nan4, out, 1, NULL) == AC_ERR_VALUE);
+}
+
+static void curves(void)
+{
+    const double times[3] = {0.0, 2.0, 3.0};
+    double keys[12] = {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0};
+    double t[4] = {-1.0, 1.0, 2.5, 3.0}, q[16], w[12];
+    ac_quat_curve *curve = NULL;
+    ac_error err;
+    keys[6] = sin(PI / 4), keys[7] = cos(PI / 4); /* quarter turn about z at t = 2 */
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
+                               AC_QUAT_CLAMP, &curve, &err) == AC_OK);
+    CHECK(ac_quat_curve_eval(curve, t, 4, NULL, q, w, &err) == AC_OK);
+    CHECK(q[3] == 1.0 && w[2] == 0.0);              /* clamped before */
+    CHECK_NEAR(q[6], sin(PI / 8), 1e-15);           /* halfway through the quarter turn */
+    CHECK_NEAR(w[5], (PI / 2) / 2.0, 1e-14);        /* pi/2 rad over 2 s */
+    CHECK_NEAR(w[8], (PI / 2) / 1.0, 1e-14);        /* the next quarter turn in 1 s */
+    CHECK(q[12] == 0 && q[14] == 1 && q[15] == 0);  /* the last key exactly */
+    ac_quat_curve_destroy(curve);
+
+    /* step: the key at or before t */
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_QUAT_STEP, AC_QUAT_CLAMP,
+                               AC_QUAT_CYCLE, &curve, &err) == AC_OK);
+    {
+        double ts[3] = {1.999, 2.0, 3.5}; /* 3.5 cycles back to 0.5 */
+        size_t cursor = 0;
+        CHECK(ac_quat_curve_eval(curve, ts, 3, &cursor, q, NULL, &err) == AC_OK);
+        CHECK(q[3] == 1.0 && q[6] == keys[6] && q[11] == 1.0);
+    }
+    ac_quat_curve_destroy(curve);
+
+    /* cubic: zero tangents give the smoothstep blend of the keys, normalized */
+    {
+        double zeros[12] = {0};
+        CHECK(ac_quat_curve_create(times, keys, zeros, zeros, 3, AC_QUAT_CUBIC, AC_QUAT_ERROR,
+                                   AC_QUAT_OSCILLATE, &curve, &err) == AC_OK);
+        CHECK(ac_quat_curve_eval(curve, t + 1, 1, NULL, q, w, &err) == AC_OK);
+        {
+            double s = 0.5 * 0.5 * (3 - 2 * 0.5), p[4] = {0, 0, s * keys[6], (1 - s) + s * keys[7]};
+            double len = sqrt(p[2] * p[2] + p[3] * p[3]);
+            CHECK_NEAR(q[2], p[2] / len, 1e-15);
+            CHECK_NEAR(q[3], p[3] / len, 1e-15);
+        }
+        CHECK(ac_quat_curve_eval(curve, t, 1, NULL, q, w, &err) == AC_ERR_VALUE);
+        CHECK(strcmp(err.arg, "t") == 0 && err.value == -1.0);
+        ac_quat_curve_destroy(curve);
+    }
+    ac_quat_curve_destroy(NULL);
+}
+
+static void curve_errors(void)
+{
+    double times[2] = {0.0, 0.0}, keys[8] = {0, 0, 0, 1, 0, 0, 0, 1}, tan[8] = {0};
+    ac_quat_curve *curve = NULL;
+    ac_error err;
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
+                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "times") == 0 && err.index == 1 && curve == NULL);
+    times[1] = 1.0;
+    keys[7] = 0.0;
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
+                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "|quaternions|") == 0 && err.index == 1);
+    keys[7] = 1.0;
+    CHECK(ac_quat_curve_create(times, keys, NULL, tan, 2, AC_QUAT_CUBIC, AC_QUAT_CLAMP,
+                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "in_tangents") == 0);
+    tan[5] = NAN;
+    CHECK(ac_quat_curve_create(times, keys, tan, tan, 2, AC_QUAT_CUBIC, AC_QUAT_CLAMP,
+                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "in_tangents") == 0 && err.index == 1);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 0, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
+                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, (ac_quat_interp)7, AC_QUAT_CLAMP,
+                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
+                               (ac_quat_extrap)9, &curve, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "after") == 0);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
+                               AC_QUAT_CLAMP, &curve, &err) == AC_OK);
+    {
+        double t = NAN, q[4];
+        CHECK(ac_quat_curve_eval(curve, &t, 1, NULL, q, NULL, &err) == AC_ERR_VALUE);
+        CHECK(strcmp(err.detail, "must be finite") == 0);
+    }
+    ac_quat_curve_destroy(curve);
+}
+
+int main(void)
+{
+    batch();
+    batch_errors();
+    curves();
+    curve_errors();
+    TEST_DONE("test_quat");
+}

@@ -1,0 +1,430 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from scipy.spatial.transform import Rotation, Slerp
+
+from animcore import (RotationCurve, quat_conjugate, quat_from_axis_angle, quat_multiply,
+                      quat_nlerp, quat_normalize, quat_rotate, quat_slerp)
+
+from reference import gltf_cubic_rotation, quat_product_matrix
+
+RNG = np.random.default_rng(7)
+
+
+def random_quats(n, rng=RNG):
+    return Rotation.random(n, random_state=rng).as_quat()
+
+
+def same_rotation(a, b, atol=1e-12):
+    """q and -q are the same rotation."""
+    a, b = np.asarray(a), np.asarray(b)
+    sign = np.where(np.sum(a * b, axis=-1, keepdims=True) < 0, -1.0, 1.0)
+    np.testing.assert_allclose(a, sign * b, rtol=0, atol=atol)
+
+
+# -- helpers against scipy and the matrix form --------------------------------------
+
+def test_multiply_matches_matrix_form_and_scipy():
+    a, b = RNG.normal(size=(50, 4)), RNG.normal(size=(50, 4))
+    np.testing.assert_allclose(quat_multiply(a, b), quat_product_matrix(a, b), atol=1e-14)
+    ua, ub = random_quats(50), random_quats(50)
+    same_rotation(quat_multiply(ua, ub), (Rotation.from_quat(ua) * Rotation.from_quat(ub)).as_quat())
+
+
+def test_multiply_identities():
+    a, b, c = random_quats(20), random_quats(20), random_quats(20)
+    np.testing.assert_allclose(quat_multiply(quat_multiply(a, b), c),
+                               quat_multiply(a, quat_multiply(b, c)), atol=1e-15)
+    np.testing.assert_allclose(quat_multiply(a, [0, 0, 0, 1]), a, atol=0)
+    np.testing.assert_allclose(quat_multiply(a, quat_conjugate(a)),
+                               np.tile([0, 0, 0, 1.0], (20, 1)), atol=1e-15)
+
+
+def test_conjugate_and_normalize():
+    q = RNG.normal(size=(10, 4)) * 3
+    np.testing.assert_array_equal(quat_conjugate(q), q * [-1, -1, -1, 1])
+    u = quat_normalize(q)
+    np.testing.assert_allclose(np.linalg.norm(u, axis=-1), 1.0, atol=1e-15)
+    np.testing.assert_allclose(u, q / np.linalg.norm(q, axis=-1, keepdims=True), atol=1e-15)
+    # no overflow or underflow for extreme but finite components
+    np.testing.assert_allclose(quat_normalize([1e300, 1e300, 0, 0]), [2**-0.5, 2**-0.5, 0, 0])
+    np.testing.assert_allclose(quat_normalize([0, 0, 3e-320, 4e-320]), [0, 0, 0.6, 0.8], atol=1e-3)
+
+
+def test_from_axis_angle_matches_scipy():
+    axis = RNG.normal(size=(30, 3))
+    angle = RNG.uniform(-7, 7, 30)
+    unit = axis / np.linalg.norm(axis, axis=1, keepdims=True)
+    expected = Rotation.from_rotvec(unit * angle[:, None]).as_quat()
+    same_rotation(quat_from_axis_angle(axis, angle), expected)
+    np.testing.assert_allclose(quat_from_axis_angle([0, 0, 1], 0.0), [0, 0, 0, 1])
+
+
+def test_rotate_matches_scipy():
+    q = RNG.normal(size=(40, 4)) * 2  # not unit: the rotation q / |q| is applied
+    v = RNG.normal(size=(40, 3))
+    expected = Rotation.from_quat(q).apply(v)  # scipy normalizes too
+    np.testing.assert_allclose(quat_rotate(q, v), expected, atol=1e-13)
+    np.testing.assert_allclose(quat_rotate(quat_from_axis_angle([0, 0, 1], np.pi / 2), [1, 0, 0]),
+                               [0, 1, 0], atol=1e-15)
+
+
+# -- slerp and nlerp ----------------------------------------------------------------
+
+def test_slerp_matches_scipy_slerp():
+    q0, q1 = random_quats(200), random_quats(200)
+    t = RNG.uniform(0, 1, 200)
+    got = quat_slerp(q0, q1, t)
+    for i in range(0, 200, 7):
+        slerp = Slerp([0.0, 1.0], Rotation.from_quat([q0[i], q1[i]]))
+        same_rotation(got[i], slerp([t[i]]).as_quat()[0], atol=1e-12)
+
+
+def test_slerp_endpoints_unit_norm_and_double_cover():
+    q0, q1 = random_quats(100), random_quats(100)
+    same_rotation(quat_slerp(q0, q1, 0.0), q0, atol=1e-15)
+    same_rotation(quat_slerp(q0, q1, 1.0), q1, atol=1e-15)
+    t = RNG.uniform(0, 1, 100)
+    r = quat_slerp(q0, q1, t)
+    np.testing.assert_allclose(np.linalg.norm(r, axis=1), 1.0, atol=1e-15)
+    # q and -q are the same rotation: the same (shortest) arc either way
+    np.testing.assert_allclose(quat_slerp(q0, -q1, t), r, atol=1e-15)
+    same_rotation(quat_slerp(-q0, q1, t), r, atol=1e-15)
+
+
+def test_slerp_constant_angular_speed():
+    q0, q1 = random_quats(1)[0], random_quats(1)[0]
+    t = np.linspace(0, 1, 101)
+    r = quat_slerp(q0, q1, t)
+    angles = (Rotation.from_quat(r) * Rotation.from_quat(q0).inv()).magnitude()
+    total = (Rotation.from_quat(q1) * Rotation.from_quat(q0).inv()).magnitude()
+    np.testing.assert_allclose(angles, t * total, atol=1e-12)
+
+
+def test_slerp_nearly_equal_and_nearly_opposite():
+    q0 = quat_normalize([0.1, 0.2, 0.3, 0.9])
+    tiny = quat_multiply(quat_from_axis_angle([1, 2, 3], 2e-13), q0)
+    r = quat_slerp(q0, tiny, 0.5)
+    expected = quat_multiply(quat_from_axis_angle([1, 2, 3], 1e-13), q0)
+    np.testing.assert_allclose(r, expected, atol=1e-16)
+    # -q0 perturbed: the same rotation as q0 up to 2e-13 rad; no blow-up
+    r = quat_slerp(q0, -tiny, np.linspace(0, 1, 11))
+    assert np.all(np.isfinite(r))
+    same_rotation(r, np.tile(q0, (11, 1)), atol=1e-12)
+    # a half turn apart (q0 . q1 = 0): well defined, constant speed
+    q1 = quat_multiply(quat_from_axis_angle([0, 1, 0], np.pi), q0)
+    mid = quat_slerp(q0, q1, 0.5)
+    angle = (Rotation.from_quat(mid) * Rotation.from_quat(q0).inv()).magnitude()
+    assert angle == pytest.approx(np.pi / 2, abs=1e-12)
+
+
+def test_nlerp_same_arc():
+    q0, q1 = random_quats(50), random_quats(50)
+    t = RNG.uniform(0, 1, 50)
+    n = quat_nlerp(q0, q1, t)
+    np.testing.assert_allclose(np.linalg.norm(n, axis=1), 1.0, atol=1e-15)
+    same_rotation(quat_nlerp(q0, q1, 0.0), q0, atol=1e-15)
+    same_rotation(quat_nlerp(q0, q1, 1.0), q1, atol=1e-15)
+    # on the great circle: n is a combination of q0 and the shortest-arc q1
+    sign = np.where(np.sum(q0 * q1, axis=1) < 0, -1.0, 1.0)[:, None]
+    basis = np.stack([q0, sign * q1], axis=2)
+    coef, *_ = np.linalg.lstsq(basis[0], n[0], rcond=None)
+    np.testing.assert_allclose(basis[0] @ coef, n[0], atol=1e-14)
+    assert np.all(coef >= 0)
+    np.testing.assert_allclose(quat_nlerp(q0, -q1, t), n, atol=1e-15)
+
+
+# -- arrays: broadcasting, out=, errors --------------------------------------------
+
+def test_broadcasting_leading_axes():
+    q0 = random_quats(3)[:, None, :]  # (3, 1, 4)
+    q1 = random_quats(5)  # (5, 4)
+    t = np.linspace(0, 1, 5)  # (5,)
+    r = quat_slerp(q0, q1, t)
+    assert r.shape == (3, 5, 4)
+    np.testing.assert_allclose(r[2, 4], quat_slerp(q0[2, 0], q1[4], t[4]), atol=0)
+    assert quat_rotate(q1, [1.0, 0, 0]).shape == (5, 3)
+    assert quat_from_axis_angle([0, 0, 1], np.zeros((2, 3))).shape == (2, 3, 4)
+    assert quat_multiply([0, 0, 0, 1], np.empty((0, 4))).shape == (0, 4)
+    assert quat_slerp(np.empty((0, 4)), [0, 0, 0, 1], 0.5).shape == (0, 4)
+
+
+def test_out_semantics():
+    q0, q1 = random_quats(4), random_quats(4)
+    out = np.empty((4, 4))
+    keep = q0.copy()
+    assert quat_slerp(q0, q1, 0.3, out=out) is out
+    np.testing.assert_array_equal(out, quat_slerp(q0, q1, 0.3))
+    np.testing.assert_array_equal(q0, keep)
+    bad = q1.copy()
+    bad[2] = 0.0
+    sentinel = np.full((4, 4), -7.0)
+    with pytest.raises(ValueError):
+        quat_slerp(q0, bad, 0.3, out=sentinel)
+    np.testing.assert_array_equal(sentinel, -7.0)
+    with pytest.raises(ValueError, match=r"quat_rotate: out\[0\] has shape \(4, 4\), expected \(4, 3\)"):
+        quat_rotate(q0, [1, 0, 0], out=out)
+    assert quat_multiply(q0, q1, out=q0) is q0  # may alias an input
+
+
+@pytest.mark.parametrize("call, exc_match", [
+    (lambda: quat_normalize([[0, 0, 0, 1], [0, 0, 0, 0]]),
+     r"quat_normalize: \|q\| at index \(1,\) is 0.0 \(must be > 0: a zero quaternion is no rotation\)"),
+    (lambda: quat_slerp([0, 0, 0, 1], [[0, 0, 0, 1], [0, 0, 0, 0.0]], 0.5),
+     r"quat_slerp: \|q1\| at index \(1,\) is 0.0"),
+    (lambda: quat_nlerp([0, 0, 0, 0], [0, 0, 0, 1], 0.5), r"quat_nlerp: \|q0\| at index \(\) is 0.0"),
+    (lambda: quat_rotate(np.zeros((2, 2, 4)), [1, 0, 0]), r"quat_rotate: \|q\| at index \(0, 0\) is 0.0"),
+    (lambda: quat_slerp([0, 0, 0, 1], [0, 0, 1, 0], [0.5, 1.5]),
+     r"quat_slerp: t at index \(1,\) is 1.5 \(must lie in \[0, 1\]\)"),
+    (lambda: quat_slerp([0, 0, 0, 1], [0, 0, 1, 0], np.nan), r"quat_slerp: t at index \(\) is nan \(must be finite\)"),
+    (lambda: quat_multiply([np.nan, 0, 0, 1], [0, 0, 0, 1]), r"quat_multiply: a at index \(\) is nan \(must be finite\)"),
+    (lambda: quat_multiply([0, 0, 0, 1], [[0, 0, 0, 1], [0, np.inf, 0, 1]]), r"quat_multiply: b at index \(1,\) is inf"),
+    (lambda: quat_conjugate([0, 0, -np.inf, 1]), r"quat_conjugate: q at index \(\) is -inf"),
+    (lambda: quat_from_axis_angle([0, 0, 0], 1.0), r"quat_from_axis_angle: \|axis\| at index \(\) is 0.0 \(must be > 0"),
+    (lambda: quat_from_axis_angle([0, 0, 1], [0.0, np.nan]), r"quat_from_axis_angle: angle at index \(1,\) is nan"),
+    (lambda: quat_from_axis_angle([0, np.nan, 1], 0.0), r"quat_from_axis_angle: axis at index \(\) is nan"),
+    (lambda: quat_rotate([0, 0, 0, 1], [1, np.nan, 0]), r"quat_rotate: v at index \(\) is nan"),
+    (lambda: quat_multiply([1e300, 0, 0, 1e300], [1e300, 0, 0, 1e300]), r"quat_multiply: product at index \(\) is"),
+    (lambda: quat_multiply([0, 0, 1], [0, 0, 0, 1]), r"quat_multiply: a must hold quaternions \(x, y, z, w\) on its last axis of length 4, got shape \(3,\)"),
+    (lambda: quat_rotate([0, 0, 0, 1], [1, 0, 0, 0]), r"quat_rotate: v must hold vectors \(x, y, z\)"),
+    (lambda: quat_slerp(np.zeros((2, 4)) + [0, 0, 0, 1], np.zeros((3, 4)) + 1, 0.5), r"quat_slerp: cannot broadcast q0 \(2, 4\), q1 \(3, 4\)"),
+    (lambda: quat_normalize(["a", "b", "c", "d"]), r"quat_normalize: q must be real numbers"),
+])
+def test_bad_input(call, exc_match):
+    with pytest.raises((ValueError, OverflowError), match=exc_match):
+        call()
+
+
+def test_overflow_is_overflow_error():
+    with pytest.raises(OverflowError):
+        quat_multiply([1e300, 0, 0, 1e300], [1e300, 0, 0, 1e300])
+
+
+@given(st.data())
+def test_shapes_dtypes_views(data):
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=3, max_dims=2, min_side=0, max_side=3))
+    s0, s1, st_ = shapes.input_shapes
+    elements = st.floats(-2, 2).filter(lambda x: abs(x) > 0.1)
+    q0 = data.draw(hnp.arrays(np.float64, s0 + (4,), elements=elements))
+    q1 = data.draw(hnp.arrays(np.float32, s1 + (4,), elements=elements))
+    t = data.draw(hnp.arrays(np.float64, st_, elements=st.floats(0, 1)))
+    r = quat_slerp(q0[..., ::-1][..., ::-1], q1, t)  # a strided view and float32
+    assert r.shape == shapes.result_shape + (4,)
+    if r.size:
+        np.testing.assert_allclose(np.linalg.norm(r, axis=-1), 1.0, atol=1e-14)
+        b0, b1, bt = np.broadcast_arrays(q0, q1.astype(float), t[..., None])
+        one = quat_slerp(b0.reshape(-1, 4)[0], b1.reshape(-1, 4)[0], bt.reshape(-1, 4)[0, 0])
+        np.testing.assert_allclose(r.reshape(-1, 4)[0], one, atol=1e-15)
+
+
+# -- RotationCurve -----------------------------------------------------------------
+
+def uneven_keys(k=6, rng=RNG):
+    times = np.cumsum(rng.uniform(0.1, 1.5, k))
+    return times, random_quats(k, rng)
+
+
+def test_linear_curve_matches_scipy_slerp():
+    times, keys = uneven_keys(8)
+    curve = RotationCurve(times, keys)
+    t = np.sort(RNG.uniform(times[0], times[-1], 300))
+    same_rotation(curve.evaluate(t), Slerp(times, Rotation.from_quat(keys))(t).as_quat(), atol=1e-12)
+
+
+def test_linear_angular_velocity_exact():
+    times, keys = uneven_keys(8)
+    curve = RotationCurve(times, keys)
+    t = (times[:-1] + times[1:]) / 2
+    rel = Rotation.from_quat(keys[1:]) * Rotation.from_quat(keys[:-1]).inv()
+    expected = rel.as_rotvec() / np.diff(times)[:, None]  # axis * angle / interval
+    np.testing.assert_allclose(curve.angular_velocity(t), expected, atol=1e-12)
+    # constant across a segment, and equal to finite differences of evaluate
+    inside = np.linspace(times[2] + 0.01, times[3] - 0.01, 5)
+    np.testing.assert_allclose(curve.angular_velocity(inside), np.tile(expected[2], (5, 1)), atol=1e-12)
+    h = 1e-6
+    fd = (Rotation.from_quat(curve(t + h)) * Rotation.from_quat(curve(t - h)).inv()).as_rotvec() / (2 * h)
+    np.testing.assert_allclose(curve.angular_velocity(t), fd, atol=1e-6)
+    # at a key the right-hand segment wins; clamped outside: 0
+    np.testing.assert_allclose(curve.angular_velocity(times[3]), expected[3], atol=1e-12)
+    np.testing.assert_array_equal(curve.angular_velocity([times[0] - 1, times[-1] + 1]), 0.0)
+
+
+def test_linear_takes_shortest_arc_between_keys():
+    q = quat_from_axis_angle([0, 0, 1], np.radians(170))
+    curve = RotationCurve([0.0, 1.0], [[0, 0, 0, 1], -q])  # -q stored: same rotation
+    angle = Rotation.from_quat(curve(0.5)).magnitude()
+    assert angle == pytest.approx(np.radians(85), abs=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(curve.angular_velocity(0.5)), np.radians(170), atol=1e-12)
+
+
+def test_step_curve():
+    times, keys = np.array([0.0, 1.0, 2.5]), random_quats(3)
+    curve = RotationCurve(times, keys, interpolation="step")
+    got = curve.evaluate([-1.0, 0.0, 0.5, 0.999, 1.0, 2.0, 2.5, 9.0])
+    expected = keys[[0, 0, 0, 0, 1, 1, 2, 2]]
+    np.testing.assert_allclose(got, expected, atol=1e-15)
+    np.testing.assert_array_equal(curve.angular_velocity([0.5, 1.7]), 0.0)
+
+
+def gltf_cubic_keys(k=5, rng=RNG):
+    times, keys = uneven_keys(k, rng)
+    keys[1:] *= np.where(np.sum(keys[1:] * keys[:-1], axis=1) < 0, -1.0, 1.0)[:, None]
+    tin, tout = rng.normal(size=(k, 4)) * 0.3, rng.normal(size=(k, 4)) * 0.3
+    return times, keys, tin, tout
+
+
+def test_cubic_curve_matches_gltf_formula():
+    times, keys, tin, tout = gltf_cubic_keys()
+    curve = RotationCurve(times, keys, interpolation="cubic", in_tangents=tin, out_tangents=tout)
+    t = np.linspace(times[0], times[-1], 97)
+    np.testing.assert_allclose(curve(t), gltf_cubic_rotation(times, tin, keys, tout, t), atol=1e-13)
+    # the tangents are per second: a curve with the time axis stretched by 2
+    # and tangents halved is the same spline played half as fast
+    slow = RotationCurve(2 * times, keys, interpolation="cubic", in_tangents=tin / 2, out_tangents=tout / 2)
+    np.testing.assert_allclose(slow(2 * t), curve(t), atol=1e-13)
+    np.testing.assert_allclose(slow.angular_velocity(2 * t), curve.angular_velocity(t) / 2, atol=1e-12)
+
+
+def test_cubic_by_hand():
+    # One segment of 2 s from identity to a quarter turn about z, with out/in
+    # tangents (per second) of (0, 0, 0.1, 0): at s = 1/2 the spec's formula
+    # gives p = 0.5 p0 + 0.5 p1 + 2 * (1/8 m0 - 1/8 m1) = 0.5 (p0 + p1).
+    p1 = np.array([0, 0, np.sin(np.pi / 4), np.cos(np.pi / 4)])
+    m = np.array([0, 0, 0.1, 0.0])
+    curve = RotationCurve([0.0, 2.0], [[0, 0, 0, 1], p1], interpolation="cubic",
+                          in_tangents=[m, m], out_tangents=[m, m])
+    p = 0.5 * (np.array([0, 0, 0, 1.0]) + p1)
+    np.testing.assert_allclose(curve(1.0), p / np.linalg.norm(p), atol=1e-15)
+    # at s = 1/4: h10 = 9/64, h11 = -3/64, so the tangent term is 2 * (6/64) * m
+    s = 0.25
+    q = (2 * s**3 - 3 * s**2 + 1) * np.array([0, 0, 0, 1.0]) + (-2 * s**3 + 3 * s**2) * p1 + 2 * (6 / 64) * m
+    np.testing.assert_allclose(curve(0.5), q / np.linalg.norm(q), atol=1e-15)
+
+
+def test_cubic_angular_velocity_matches_finite_differences():
+    times, keys, tin, tout = gltf_cubic_keys()
+    curve = RotationCurve(times, keys, interpolation="cubic", in_tangents=tin, out_tangents=tout)
+    t = np.linspace(times[0] + 0.01, times[-1] - 0.01, 50)
+    t = t[np.min(np.abs(t[:, None] - times[None, :]), axis=1) > 1e-3]  # tangents may jump at keys
+    h = 1e-6
+    fd = (Rotation.from_quat(curve(t + h)) * Rotation.from_quat(curve(t - h)).inv()).as_rotvec() / (2 * h)
+    np.testing.assert_allclose(curve.angular_velocity(t), fd, atol=1e-6)
+
+
+def test_from_gltf():
+    times, keys, tin, tout = gltf_cubic_keys(4)
+    packed = np.stack([tin, keys, tout], axis=1).reshape(-1)  # K triplets, flat as in a buffer
+    curve = RotationCurve.from_gltf(times, packed, "CUBICSPLINE")
+    direct = RotationCurve(times, keys, interpolation="cubic", in_tangents=tin, out_tangents=tout)
+    t = np.linspace(times[0] - 0.5, times[-1] + 0.5, 40)
+    np.testing.assert_array_equal(curve(t), direct(t))
+    np.testing.assert_array_equal(curve.in_tangents, tin)
+    lin = RotationCurve.from_gltf(times, keys.reshape(-1), "LINEAR")
+    np.testing.assert_array_equal(lin(t), RotationCurve(times, keys)(t))
+    assert RotationCurve.from_gltf(times, keys, "STEP").interpolation == "step"
+    with pytest.raises(ValueError, match=r"from_gltf: output has 16 values, expected 4 keys x 3 x 4 = 48 for CUBICSPLINE"):
+        RotationCurve.from_gltf(times, keys, "CUBICSPLINE")
+    with pytest.raises(ValueError, match=r"from_gltf: interpolation is 'linear' \(must be one of 'STEP', 'LINEAR', 'CUBICSPLINE'\)"):
+        RotationCurve.from_gltf(times, keys, "linear")
+
+
+def test_extrapolation_modes():
+    times, keys = uneven_keys(4)
+    T = times[-1] - times[0]
+    inside = np.linspace(times[0], times[-1], 13)[1:-1]
+    cyc = RotationCurve(times, keys, before="cycle", after="cycle")
+    np.testing.assert_allclose(cyc(inside + 3 * T), cyc(inside), atol=1e-12)
+    np.testing.assert_allclose(cyc(inside - 2 * T), cyc(inside), atol=1e-12)
+    np.testing.assert_allclose(cyc.angular_velocity(inside + T), cyc.angular_velocity(inside), atol=1e-12)
+    osc = RotationCurve(times, keys, after="oscillate", before="oscillate")
+    mirrored = times[0] + times[-1] - inside
+    np.testing.assert_allclose(osc(inside + T), osc(mirrored), atol=1e-12)
+    np.testing.assert_allclose(osc.angular_velocity(inside + T), -osc.angular_velocity(mirrored), atol=1e-12)
+    np.testing.assert_allclose(osc(inside - 2 * T), osc(inside), atol=1e-12)
+    clamp = RotationCurve(times, keys)
+    np.testing.assert_allclose(clamp([times[0] - 5, times[-1] + 5]), keys[[0, -1]], atol=1e-15)
+    err = RotationCurve(times, keys, after="error")
+    with pytest.raises(ValueError, match=rf"RotationCurve.evaluate: t at index \(1,\) is .* \(must lie in \[.*\]: the curve's after is 'error'\)"):
+        err([times[0], times[-1] + 0.1])
+    np.testing.assert_allclose(err(times[0] - 1), keys[0], atol=1e-15)  # before is still clamp
+
+
+def test_sorted_unsorted_and_single_key():
+    times, keys = uneven_keys(10)
+    curve = RotationCurve(times, keys)
+    t = RNG.uniform(times[0] - 1, times[-1] + 1, 500)
+    order = np.argsort(t)
+    np.testing.assert_array_equal(curve(t)[order], curve(t[order]))
+    np.testing.assert_array_equal(curve(t[order][::-1]), curve(t[order])[::-1])
+    one = RotationCurve([2.0], [[0, 0, 0, 2.0]])
+    np.testing.assert_array_equal(one([-1.0, 2.0, 9.0]), np.tile([0, 0, 0, 1.0], (3, 1)))
+    np.testing.assert_array_equal(one.angular_velocity(3.0), [0, 0, 0])
+
+
+def test_curve_shapes_out_and_properties():
+    times, keys = uneven_keys(3)
+    curve = RotationCurve(times, keys * 3.0)
+    np.testing.assert_allclose(curve.quaternions, keys, atol=1e-15)  # normalized keys
+    assert curve.evaluate(np.zeros((2, 5))).shape == (2, 5, 4)
+    assert curve.angular_velocity(1.0).shape == (3,)
+    assert curve(np.empty(0)).shape == (0, 4)
+    out = np.full((2, 4), 9.0)
+    assert curve.evaluate([times[0], times[1]], out=out) is out
+    with pytest.raises(ValueError):
+        curve.evaluate([times[0], np.nan], out=out)
+    np.testing.assert_allclose(out, keys[:2], atol=1e-15)  # untouched by the failed call
+    assert curve.duration == pytest.approx(times[-1] - times[0])
+    assert "3 keys" in repr(curve) and "interpolation='linear'" in repr(curve)
+    with pytest.raises(ValueError):
+        curve.times[0] = 5.0  # read-only
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(times=[0.0, 1.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (3, 1))),
+     r"RotationCurve: times at index \(2,\) is 1.0 \(must be > times\[1\]=1: key times strictly increase\)"),
+    (dict(times=[0.0, np.nan], quaternions=np.tile([0, 0, 0, 1.0], (2, 1))),
+     r"RotationCurve: times at index \(1,\) is nan \(must be finite\)"),
+    (dict(times=[0.0, 1.0], quaternions=[[0, 0, 0, 1.0], [0, 0, 0, 0]]),
+     r"RotationCurve: \|quaternions\| at index \(1,\) is 0.0"),
+    (dict(times=[0.0, 1.0], quaternions=[[0, 0, 0, 1.0], [0, np.nan, 0, 1]]),
+     r"RotationCurve: quaternions at index \(1,\) is nan"),
+    (dict(times=[0.0, 1.0], quaternions=[[0, 0, 0, 1.0]]),
+     r"RotationCurve: quaternions must have shape \(2, 4\)"),
+    (dict(times=[], quaternions=np.empty((0, 4))), r"RotationCurve: times must be a 1-D array of at least one"),
+    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="cubic"),
+     r"RotationCurve: in_tangents are required for interpolation='cubic'"),
+    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), in_tangents=np.zeros((2, 4))),
+     r"RotationCurve: in_tangents are only used with interpolation='cubic'"),
+    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="cubic",
+          in_tangents=np.zeros((2, 4)), out_tangents=[[0, 0, 0, 0], [0, np.inf, 0, 0]]),
+     r"RotationCurve: out_tangents at index \(1,\) is inf \(must be finite\)"),
+    (dict(times=[0.0, 1e300], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="cubic",
+          in_tangents=np.zeros((2, 4)), out_tangents=[[0, 0, 1e300, 0], [0, 0, 0, 0]]),
+     r"RotationCurve: out_tangents at index \(0,\) is inf \(is not representable"),
+    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="slerp"),
+     r"RotationCurve: interpolation is 'slerp' \(must be one of 'step', 'linear', 'cubic'\)"),
+    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), after="linear"),
+     r"RotationCurve: after is 'linear' \(must be one of 'clamp', 'cycle', 'oscillate', 'error'\)"),
+    (dict(times=[[0.0, 1.0]], quaternions=np.tile([0, 0, 0, 1.0], (2, 1))), r"times must be a 1-D array"),
+])
+def test_curve_bad_input(kwargs, match):
+    with pytest.raises((ValueError, OverflowError), match=match):
+        RotationCurve(**kwargs)
+
+
+def test_curve_bad_times():
+    curve = RotationCurve([0.0, 1.0], [[0, 0, 0, 1.0], [0, 0, 1, 0]])
+    with pytest.raises(ValueError, match=r"RotationCurve.angular_velocity: t at index \(0, 1\) is inf \(must be finite\)"):
+        curve.angular_velocity([[0.5, np.inf]])
+    with pytest.raises(ValueError, match=r"RotationCurve.evaluate: t must be real numbers"):
+        curve.evaluate("x")
+
+
+def test_cubic_through_zero_is_an_error():
+    # tangents that carry the spline exactly through 0 halfway
+    curve = RotationCurve([0.0, 1.0], [[0, 0, 0, 1.0], [0, 0, 0, -1.0]], interpolation="cubic",
+                          in_tangents=np.zeros((2, 4)), out_tangents=np.zeros((2, 4)))
+    with pytest.raises(ValueError, match=r"RotationCurve.evaluate: t at index \(\) is 0.5 \(is where the cubic spline passes through the zero quaternion"):
+        curve(0.5)
