@@ -14,6 +14,7 @@ from typing import Callable
 
 import numpy as np
 
+from .curves import Curve
 from .easing import CubicBezier, ease
 from .hermite import hermite
 from .rotations import quat_slerp
@@ -90,6 +91,42 @@ def bench_hermite(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+def bench_curves(scale: float, repeats: int) -> list[Comparison]:
+    """1,000 keys (uneven spacing), 10^6 query times, against scipy's
+    CubicHermiteSpline (same keys and per-second velocities) and numpy.interp."""
+    try:
+        from scipy.interpolate import CubicHermiteSpline
+    except ImportError:
+        raise ImportError("bench curves compares against scipy, which is not installed: "
+                          "pip install scipy (or animcore[bench])") from None
+
+    rng = np.random.default_rng(0)
+    keys, n = 1000, max(1, int(10**6 * scale))
+    times = np.cumsum(rng.uniform(0.5, 1.5, keys))
+    values, velocities = rng.normal(size=(2, keys))
+    values16, velocities16 = rng.normal(size=(2, keys, 16))
+    queries = np.sort(rng.uniform(times[0], times[-1], n))
+    shuffled = rng.permutation(queries)
+
+    cubic = Curve(times, values, velocities=velocities)
+    spline = CubicHermiteSpline(times, values, velocities)
+    cubic16 = Curve(times, values16, velocities=velocities16)
+    spline16 = CubicHermiteSpline(times, values16, velocities16)
+    linear = Curve(times, values, interpolation="linear")
+    return [
+        compare("curves cubic, 1 channel, sorted t", n, lambda: cubic(queries),
+                "scipy CubicHermiteSpline", lambda: spline(queries), repeats, target=3),
+        compare("curves cubic, 16 channels, sorted t", n * 16, lambda: cubic16(queries),
+                "scipy CubicHermiteSpline y (K, 16)", lambda: spline16(queries), repeats,
+                target=3),
+        compare("curves linear, 1 channel, sorted t", n, lambda: linear(queries),
+                "numpy.interp", lambda: np.interp(queries, times, values), repeats,
+                target=1),
+        compare("curves cubic, 1 channel, unsorted t", n, lambda: cubic(shuffled),
+                "scipy CubicHermiteSpline", lambda: spline(shuffled), repeats, target=2),
+    ]
+
+
 def numpy_cubic_in_out(u):
     """Penner's cubic_in_out in plain NumPy, the baseline of `ease`."""
     v = 1.0 - u
@@ -162,6 +199,7 @@ def bench_rotations(scale: float, repeats: int) -> list[Comparison]:
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
+    "curves": bench_curves,
     "easing": bench_easing,
     "rotations": bench_rotations,
 }

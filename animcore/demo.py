@@ -2,6 +2,7 @@
 figures animcore computes, and what the naive (wrong) method gives instead."""
 from __future__ import annotations
 
+from .curves import Curve
 from .easing import CubicBezier, ease
 from .hermite import hermite
 
@@ -23,6 +24,27 @@ def hermite_lines() -> list[str]:
         f"hermite T=1 p=(0,1) v=(6,-6): x(0.5)={_fmt(over.position)} "
         f"(overshoots the end key by {_fmt(over.position - 1.0)}; the units are right, "
         f"the tangents are too large for a monotone move)",
+    ]
+
+
+def curves_lines() -> list[str]:
+    theta0 = [0.0, 60.0, 60.0, 0.0]
+    linear = Curve([0, 1, 2, 3], theta0, interpolation="linear")
+    smooth = Curve([0, 1, 2, 3], theta0)
+    jump = linear.key_slopes().jump
+    peak = smooth.overshoot()
+    # Uneven spacing 1/1/2: the legacy uniform Catmull-Rom kinks at t = 2,
+    # the time-aware one does not.
+    legacy = Curve([0, 1, 2, 4], theta0, tangents="catmull_rom_uniform").key_slopes()
+    aware = Curve([0, 1, 2, 4], theta0).key_slopes()
+    return [
+        f"curve keys 0,60,60,0 at t=0..3: linear x(0.5)={_fmt(linear(0.5))}, slope jumps "
+        f"{_fmt(abs(jump[0]))} and {_fmt(abs(jump[1]))} deg/s at t=1, 2 | Catmull-Rom: "
+        f"jumps 0, hold peak {_fmt(peak.high[1])} at t={_fmt(peak.time_high[1])} "
+        f"(overshoot {_fmt(peak.overshoot[1])} = (b-a)/8)",
+        f"curve spacing 1/1/2 at t=2: uniform Catmull-Rom left {_fmt(legacy.left[1])} "
+        f"right {_fmt(legacy.right[1])} jump {_fmt(legacy.jump[1])} deg/s | time-aware: "
+        f"left {_fmt(aware.left[1])} right {_fmt(aware.right[1])} jump {_fmt(aware.jump[1])}",
     ]
 
 
@@ -65,6 +87,7 @@ def gltf_lines() -> list[str]:
 # One entry per domain, in the order the demo prints them.
 SECTIONS = [
     ("Hermite segments with per-second velocities", hermite_lines),
+    ("Keyframe curves: slope jumps, hold overshoot, uneven spacing", curves_lines),
     ("Easing: time remaps, not path changes", easing_lines),
     ("glTF import: cubic-spline tangents are per second", gltf_lines),
 ]

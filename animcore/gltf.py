@@ -17,6 +17,10 @@ per animation. Each animated node property becomes a :class:`Channel` whose
 The container (JSON, GLB chunks, buffers, buffer views) is read by a small
 dependency-free reader; accessors, including byte strides, sparse storage and
 normalized integer components, are decoded into float64 NumPy arrays here.
+(A container library such as pygltflib would save only the GLB chunk split
+and the data-URI decoding, about forty lines, while adding a dependency whose
+errors on malformed input are KeyErrors or struct errors without a JSON
+location; every field animcore reads is checked here instead.)
 A malformed file raises :class:`GltfError`, a :class:`ValueError` whose
 message names the file and the JSON location at fault, for example::
 

@@ -1,9 +1,10 @@
 /* Keyframe curves (articles 000 and 004): multi-key, multi-channel tracks with
    step, linear and cubic Hermite interpolation, tangent policies,
-   extrapolation and jumps. The constructor validates once and stores, per
-   segment, the two key values and the two tangents (duration * per-second
-   velocity, each segment with its own duration); a query finds its segment and
-   u once and reuses the Hermite weights for every channel. */
+   extrapolation and jumps. The constructor validates once, turns per-second
+   key velocities into tangents with each segment's own duration (m = T v) and
+   stores every segment as a cubic polynomial in u; a query finds its segment
+   and u once and reuses them for every channel. Sorted query arrays are swept
+   segment by segment in vectorized runs. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,14 @@ struct ac_curve {
     double *values;       /* k x c */
     double *in_velocity;  /* k x c, per second, arriving at each key */
     double *out_velocity; /* k x c, per second, leaving each key */
-    double *duration;     /* k - 1 (0 for the zero-length segment of a jump) */
-    double *seg;          /* k - 1 blocks of 4c: p0, p1, m0, m1 (linear: m0 = slope) */
+    double *inv_duration; /* k - 1: 1 / duration (0 for the zero-length segment of a jump) */
+    /* k - 1 blocks of 4c: the segment as a polynomial in u = (t - times[j]) /
+       duration, x(u) = ((a u + b) u + c) u + d, stored d, c, b, a. Cubic:
+       d = p0, c = m0, b = 3(p1 - p0) - 2 m0 - m1, a = 2(p0 - p1) + m0 + m1
+       (tangents m = duration * velocity); linear: c = p1 - p0; step: d. */
+    double *coef;
     double *delta;        /* c: values[k-1] - values[0], the cycle_offset shift */
+    int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
 };
 
 size_t ac_curve_keys(const ac_curve *curve) { return curve->k; }
@@ -34,8 +40,8 @@ void ac_curve_destroy(ac_curve *curve)
     free(curve->values);
     free(curve->in_velocity);
     free(curve->out_velocity);
-    free(curve->duration);
-    free(curve->seg);
+    free(curve->inv_duration);
+    free(curve->coef);
     free(curve->delta);
     free(curve);
 }
@@ -223,11 +229,11 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     cv->values = alloc(kc);
     cv->in_velocity = alloc(kc);
     cv->out_velocity = alloc(kc);
-    cv->duration = alloc(k - 1);
-    cv->seg = alloc((k - 1) * 4 * C);
+    cv->inv_duration = alloc(k - 1);
+    cv->coef = alloc((k - 1) * 4 * C);
     cv->delta = alloc(C);
     if (!cv->times || !cv->values || !cv->in_velocity || !cv->out_velocity ||
-        !cv->duration || !cv->seg || !cv->delta) {
+        !cv->inv_duration || !cv->coef || !cv->delta) {
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     }
@@ -263,50 +269,58 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             }
     }
 
-    /* Segments: values and tangents = duration * velocity. */
+    /* Segments: tangents = duration * velocity, then polynomial coefficients. */
+    cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
     for (size_t j = 0; j + 1 < k; j++) {
-        double T = cv->times[j + 1] - cv->times[j];
-        double *s = cv->seg + j * 4 * C;
-        cv->duration[j] = T;
+        double T = cv->times[j + 1] - cv->times[j], iT = T > 0.0 ? 1.0 / T : 0.0;
+        double *s = cv->coef + j * 4 * C;
+        cv->inv_duration[j] = iT;
         for (size_t ch = 0; ch < C; ch++) {
             double p0 = cv->values[j * C + ch], p1 = cv->values[(j + 1) * C + ch];
-            double m0, m1;
-            if (T == 0.0) {
-                m0 = m1 = 0.0; /* a jump: never evaluated */
-            } else if (cv->interp == AC_CURVE_LINEAR) {
-                m0 = (p1 - p0) / T, m1 = 0.0;
-            } else if (cv->interp == AC_CURVE_STEP) {
-                m0 = m1 = 0.0;
-            } else {
+            double m0 = 0.0, m1 = 0.0, a = 0.0, b = 0.0, c = 0.0, d = p0, bound[3];
+            if (T > 0.0 && cv->interp == AC_CURVE_LINEAR) {
+                c = p1 - p0;
+            } else if (T > 0.0 && cv->interp == AC_CURVE_CUBIC) {
                 m0 = T * cv->out_velocity[j * C + ch];
                 m1 = T * cv->in_velocity[(j + 1) * C + ch];
+                if (!ac_finite(m0) || !ac_finite(m1)) {
+                    int first = !ac_finite(m0);
+                    size_t key = first ? j : j + 1;
+                    double v = first ? cv->out_velocity[j * C + ch]
+                                     : cv->in_velocity[(j + 1) * C + ch];
+                    ac_curve_destroy(cv);
+                    return ac_fail(err, AC_ERR_OVERFLOW, key * C + ch,
+                                   explicit_v ? (first ? "out_velocities" : "in_velocities")
+                                              : "values",
+                                   v,
+                                   "times duration=%.15g gives a tangent that is not "
+                                   "representable",
+                                   T);
+                }
+                c = m0;
+                b = 3.0 * (p1 - p0) - 2.0 * m0 - m1;
+                a = 2.0 * (p0 - p1) + m0 + m1;
             }
-            if (!ac_finite(m0) || !ac_finite(m1)) {
-                int first = !ac_finite(m0);
-                size_t key = first ? j : j + 1;
-                double v = first ? cv->out_velocity[j * C + ch]
-                                 : cv->in_velocity[(j + 1) * C + ch];
-                int linear = cv->interp == AC_CURVE_LINEAR;
+            if (!ac_finite(a) || !ac_finite(b) || !ac_finite(c)) {
                 ac_curve_destroy(cv);
-                if (linear)
-                    return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, "values", p1,
-                                   "gives a segment slope that is not representable");
-                return ac_fail(err, AC_ERR_OVERFLOW, key * C + ch,
-                               explicit_v ? (first ? "out_velocities" : "in_velocities")
-                                          : "values",
-                               v,
-                               "times duration=%.15g gives a tangent that is not "
-                               "representable",
-                               T);
+                return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, "values", p1,
+                               "makes segment %zu's polynomial not representable", j);
             }
-            s[ch] = p0, s[C + ch] = p1, s[2 * C + ch] = m0, s[3 * C + ch] = m1;
+            s[ch] = d, s[C + ch] = c, s[2 * C + ch] = b, s[3 * C + ch] = a;
+            /* Bounds on |x|, |x'| and |x''| for u in [0, 1], with a margin for
+               rounding: within them no result can overflow. */
+            bound[0] = fabs(a) + fabs(b) + fabs(c) + fabs(d);
+            bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
+            bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
+            for (int r = 0; r < 3; r++)
+                cv->safe[r] &= bound[r] <= DBL_MAX / 4.0;
         }
     }
     *result = cv;
     return AC_OK;
 }
 
-/* ----------------------------------------------------------- evaluation */
+/* ------------------------------------------------------------- evaluation */
 
 /* Last i in [0, k-2] with times[i] <= t, for times[0] <= t: a branch-free
    binary search (the comparison becomes a conditional move). */
@@ -322,59 +336,90 @@ static inline size_t bsearch_segment(const double *times, size_t k, double t)
     return (size_t)(base - times);
 }
 
+/* The polynomial of one segment and its derivatives. The scalar path (emit)
+   and the run path (eval_run) use these same expressions, so every query
+   gives the same bits whichever path it takes. */
+#define AC_CURVE_X(a, b, c, d, u) (((a) * (u) + (b)) * (u) + (c)) * (u) + (d)
+#define AC_CURVE_DX(a, b, c, u, iT) (((3.0 * (a)) * (u) + 2.0 * (b)) * (u) + (c)) * (iT)
+#define AC_CURVE_DDX(a, b, u, iT) (((6.0 * (a)) * (u) + 2.0 * (b)) * (iT)) * (iT)
+
 /* Writes the value or derivative of segment j at time t into o[0..c).
    `sign` flips the first derivative (mirrored cycles), `cycles` adds that
    many cycle_offset shifts to values. */
-static inline void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
-                        double cycles, double *restrict o)
+static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
+                 double cycles, double *restrict o)
 {
     const size_t C = cv->c;
-    const double *s = cv->seg + j * 4 * C;
-    const double T = cv->duration[j];
-    const double u = (t - cv->times[j]) / T;
-    if (cv->interp == AC_CURVE_CUBIC) {
-        double u2 = u * u, u3 = u2 * u, w0, w1, w2, w3;
-        if (deriv == 0) { /* the basis of ac_hermite_unit */
-            w0 = 2.0 * u3 - 3.0 * u2 + 1.0;
-            w1 = u3 - 2.0 * u2 + u;
-            w2 = -2.0 * u3 + 3.0 * u2;
-            w3 = u3 - u2;
+    const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
+    const double iT = cv->inv_duration[j], u = (t - cv->times[j]) * iT;
+    for (size_t ch = 0; ch < C; ch++) {
+        if (deriv == 0) {
+            o[ch] = AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
+            if (cycles != 0.0)
+                o[ch] += cycles * cv->delta[ch];
         } else if (deriv == 1) {
-            double f = sign / T;
-            w0 = (6.0 * u2 - 6.0 * u) * f;
-            w1 = (3.0 * u2 - 4.0 * u + 1.0) * f;
-            w2 = (-6.0 * u2 + 6.0 * u) * f;
-            w3 = (3.0 * u2 - 2.0 * u) * f;
+            o[ch] = AC_CURVE_DX(a[ch], b[ch], c[ch], u, iT);
+            if (sign < 0.0)
+                o[ch] = -o[ch];
         } else {
-            double f = 1.0 / (T * T);
-            w0 = (12.0 * u - 6.0) * f;
-            w1 = (6.0 * u - 4.0) * f;
-            w2 = (6.0 - 12.0 * u) * f;
-            w3 = (6.0 * u - 2.0) * f;
+            o[ch] = AC_CURVE_DDX(a[ch], b[ch], u, iT);
         }
-        if (C == 1) {
-            o[0] = w0 * s[0] + w1 * s[2] + w2 * s[1] + w3 * s[3];
+    }
+}
+
+/* m sorted queries t[0..m) all inside segment j: the segment's constants are
+   loaded once and the loop vectorizes. */
+AC_VECTORIZED
+static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, size_t m,
+                     int deriv, double *restrict o)
+{
+    const size_t C = cv->c;
+    const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
+    const double t0 = cv->times[j], iT = cv->inv_duration[j];
+    if (C == 1) {
+        const double a0 = a[0], b0 = b[0], c0 = c[0], d0 = d[0];
+        if (deriv == 0) {
+            for (size_t r = 0; r < m; r++) {
+                double u = (t[r] - t0) * iT;
+                o[r] = AC_CURVE_X(a0, b0, c0, d0, u);
+            }
+        } else if (deriv == 1) {
+            for (size_t r = 0; r < m; r++) {
+                double u = (t[r] - t0) * iT;
+                o[r] = AC_CURVE_DX(a0, b0, c0, u, iT);
+            }
         } else {
-            for (size_t ch = 0; ch < C; ch++)
-                o[ch] = w0 * s[ch] + w1 * s[2 * C + ch] + w2 * s[C + ch] + w3 * s[3 * C + ch];
+            for (size_t r = 0; r < m; r++) {
+                double u = (t[r] - t0) * iT;
+                o[r] = AC_CURVE_DDX(a0, b0, u, iT);
+            }
         }
-    } else if (cv->interp == AC_CURVE_LINEAR) {
+        return;
+    }
+    for (size_t r = 0; r < m; r++) {
+        double u = (t[r] - t0) * iT;
+        double *restrict out = o + r * C;
         if (deriv == 0)
             for (size_t ch = 0; ch < C; ch++)
-                o[ch] = s[ch] + u * (s[C + ch] - s[ch]);
+                out[ch] = AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
         else if (deriv == 1)
             for (size_t ch = 0; ch < C; ch++)
-                o[ch] = sign * s[2 * C + ch];
+                out[ch] = AC_CURVE_DX(a[ch], b[ch], c[ch], u, iT);
         else
             for (size_t ch = 0; ch < C; ch++)
-                o[ch] = 0.0;
-    } else {
-        for (size_t ch = 0; ch < C; ch++)
-            o[ch] = deriv == 0 ? s[ch] : 0.0;
+                out[ch] = AC_CURVE_DDX(a[ch], b[ch], u, iT);
     }
-    if (deriv == 0 && cycles != 0.0)
-        for (size_t ch = 0; ch < C; ch++)
-            o[ch] += cycles * cv->delta[ch];
+}
+
+static const char *const result_names[3] = {"value", "velocity", "acceleration"};
+
+static ac_status check_out(const double *o, size_t C, size_t i, int deriv, ac_error *err)
+{
+    for (size_t ch = 0; ch < C; ch++)
+        if (!ac_finite(o[ch]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, result_names[deriv], o[ch],
+                           "is not representable although the inputs are finite");
+    return AC_OK;
 }
 
 /* A query that is not strictly inside [first key, last key): the last key
@@ -395,7 +440,7 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, size
         else
             for (size_t ch = 0; ch < C; ch++)
                 o[ch] = deriv == 0 ? cv->values[key * C + ch] : 0.0;
-        return AC_OK;
+        return check_out(o, C, i, deriv, err);
     }
     if (mode == AC_EXTRAP_ERROR)
         return ac_fail(err, AC_ERR_VALUE, i, "t", t, "must lie in [%.15g, %.15g] (%s='error')",
@@ -412,16 +457,17 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, size
             o[ch] = deriv == 0 ? cv->values[key * C + ch] + vel * (t - cv->times[key])
                                : deriv == 1 ? vel : 0.0;
         }
-        return AC_OK;
+        return check_out(o, C, i, deriv, err);
     }
     {
-        /* Cycles: t = lo + cycles * P + r with r in [0, P). */
-        double P = hi - lo, cycles = floor((t - lo) / P), r = (t - lo) - cycles * P, tm;
-        double sign = 1.0;
-        if (r >= P)
-            r -= P, cycles += 1.0;
-        else if (r < 0.0)
-            r += P, cycles -= 1.0;
+        /* Cycles: t = lo + cycles * P + r with r in [0, P). fmod is exact, so
+           r stays inside the keys even for times of many periods. */
+        double P = hi - lo, x = t - lo, r = fmod(x, P), cycles, tm, sign = 1.0;
+        if (r < 0.0)
+            r += P;
+        if (r >= P) /* -tiny + P rounded up: the start of the next cycle */
+            r = 0.0;
+        cycles = nearbyint((x - r) / P);
         if (mode == AC_EXTRAP_OSCILLATE && fmod(cycles, 2.0) != 0.0) {
             tm = hi - r;
             sign = -1.0;
@@ -433,54 +479,120 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, size
         *hint = ac_segment_find(cv->times, k, tm, *hint);
         emit(cv, *hint, tm, deriv, sign, mode == AC_EXTRAP_CYCLE_OFFSET ? cycles : 0.0, o);
     }
-    return AC_OK;
+    return check_out(o, C, i, deriv, err);
 }
 
-static const char *const result_names[3] = {"value", "velocity", "acceleration"};
-
-/* The first non-finite result among the first n queries, if any. */
+/* The first non-finite result among queries [0, n). */
 static ac_status check_results(const ac_curve *cv, const double *out, size_t n, int deriv,
                                ac_error *err)
 {
-    for (size_t i = 0; i < n * cv->c; i++)
-        if (!ac_finite(out[i]))
-            return ac_fail(err, AC_ERR_OVERFLOW, i / cv->c, result_names[deriv], out[i],
-                           "is not representable although the inputs are finite");
+    for (size_t i = 0; i < n; i++)
+        if (check_out(out + i * cv->c, cv->c, i, deriv, err))
+            return AC_ERR_OVERFLOW;
     return AC_OK;
 }
 
-/* Queries strictly inside [lo, hi) in non-decreasing order follow the cursor;
-   once a query goes backwards (and always when `sorted` is 0) they binary
-   search. Both find the same segment, so results are identical. */
-static ac_status run(const ac_curve *cv, size_t *cursor, int sorted, const double *tq,
-                     size_t n, int deriv, double *restrict out, ac_error *err)
+/* Queries [i, n) one at a time: inside the keys by the cursor while they do
+   not go backwards, else by binary search; outside by extrapolation. */
+static ac_status run_each(const ac_curve *cv, size_t *cursor, const double *tq, size_t i,
+                          size_t n, int deriv, double *out, ac_error *err)
 {
     const size_t k = cv->k, C = cv->c;
     const double lo = cv->times[0], hi = cv->times[k - 1];
-    const double *times = cv->times;
-    size_t j = *cursor < k - 1 ? *cursor : 0;
+    size_t j = *cursor;
     double prev = lo;
-    int64_t ok = 1;
+    int sorted = 1;
     ac_status st;
-    for (size_t i = 0; i < n; i++) {
+    for (; i < n; i++) {
         double t = tq[i];
-        double *o = out + i * C;
         if (t >= lo && t < hi) {
             if (sorted && t >= prev)
-                j = ac_segment_find(times, k, t, j);
+                j = ac_segment_find(cv->times, k, t, j);
             else
-                sorted = 0, j = bsearch_segment(times, k, t);
+                sorted = 0, j = bsearch_segment(cv->times, k, t);
             prev = t;
-            emit(cv, j, t, deriv, 1.0, 0.0, o);
-        } else if ((st = outside(cv, t, i, deriv, &j, o, err))) {
+            emit(cv, j, t, deriv, 1.0, 0.0, out + i * C);
+        } else if ((st = outside(cv, t, i, deriv, &j, out + i * C, err))) {
             *cursor = j;
-            return check_results(cv, out, i, deriv, err) ? AC_ERR_OVERFLOW : st;
+            return st;
         }
-        for (size_t ch = 0; ch < C; ch++)
-            ok &= ac_finite(o[ch]);
     }
     *cursor = j;
-    return ok ? AC_OK : check_results(cv, out, n, deriv, err);
+    return AC_OK;
+}
+
+/* First index in [i, n) of sorted tq whose value is >= end (tq[i] < end):
+   galloping, then bisection, so a sweep costs O(log run) per segment. */
+static size_t run_end(const double *tq, size_t i, size_t n, double end)
+{
+    size_t lo = i, step = 1, hi;
+    while (lo + step < n && tq[lo + step] < end)
+        lo += step, step *= 2;
+    hi = lo + step < n ? lo + step : n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tq[mid] < end)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* 1 when tq is non-decreasing (a NaN anywhere makes it 0 unless n == 1). */
+AC_VECTORIZED
+static int is_sorted(const double *tq, size_t n)
+{
+    int64_t ok = 1;
+    for (size_t i = 1; i < n; i++)
+        ok &= tq[i] >= tq[i - 1];
+    return (int)ok;
+}
+
+static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_t n,
+                     int deriv, double *restrict out, ac_error *err)
+{
+    const size_t k = cv->k, C = cv->c;
+    const double lo = cv->times[0], hi = cv->times[k - 1];
+    size_t j = *cursor < k - 1 ? *cursor : 0, i0, i1, i;
+    ac_status st = AC_OK;
+    if (n == 0)
+        return AC_OK;
+    if (k == 1 || !is_sorted(tq, n) || !ac_finite(tq[0]) || !ac_finite(tq[n - 1])) {
+        *cursor = j;
+        st = run_each(cv, cursor, tq, 0, n, deriv, out, err);
+        goto done;
+    }
+    /* Sorted and finite: queries before the keys, inside them, at or after
+       the last key form three consecutive runs. */
+    i0 = tq[0] >= lo ? 0 : run_end(tq, 0, n, lo);
+    i1 = i0 < n && tq[i0] < hi ? run_end(tq, i0, n, hi) : i0;
+    for (i = 0; i < i0; i++)
+        if ((st = outside(cv, tq[i], i, deriv, &j, out + i * C, err)))
+            goto done;
+    for (i = i0; i < i1;) {
+        size_t r;
+        j = ac_segment_find(cv->times, k, tq[i], j);
+        r = run_end(tq, i, i1, cv->times[j + 1]);
+        eval_run(cv, j, tq + i, r - i, deriv, out + i * C);
+        i = r;
+    }
+    for (i = i1; i < n; i++)
+        if ((st = outside(cv, tq[i], i, deriv, &j, out + i * C, err)))
+            goto done;
+    *cursor = j;
+done:
+    /* Results inside the keys are checked only when they could overflow. */
+    if (!cv->safe[deriv]) {
+        size_t upto = st ? (err ? err->index : n) : n;
+        ac_error first;
+        if (check_results(cv, out, upto, deriv, &first)) {
+            if (err)
+                *err = first;
+            return AC_ERR_OVERFLOW;
+        }
+    }
+    return st;
 }
 
 static ac_status check_derivative(int derivative, ac_error *err)
@@ -495,7 +607,7 @@ ac_status ac_curve_eval(const ac_curve *curve, const double *t, size_t n, int de
 {
     size_t cursor = 0;
     ac_status st = check_derivative(derivative, err);
-    return st ? st : run(curve, &cursor, 1, t, n, derivative, out, err);
+    return st ? st : run(curve, &cursor, t, n, derivative, out, err);
 }
 
 ac_status ac_curve_eval_sorted(const ac_curve *curve, ac_curve_cursor *cursor,
@@ -503,5 +615,5 @@ ac_status ac_curve_eval_sorted(const ac_curve *curve, ac_curve_cursor *cursor,
                                ac_error *err)
 {
     ac_status st = check_derivative(derivative, err);
-    return st ? st : run(curve, &cursor->segment, 1, t, n, derivative, out, err);
+    return st ? st : run(curve, &cursor->segment, t, n, derivative, out, err);
 }

@@ -164,11 +164,13 @@ void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
                              double *out_velocities);
 
 /* Value (derivative 0), per-second velocity (1) or acceleration (2) of the
-   curve at n times t, written to out (n x C). Any order of t; a
-   non-decreasing run takes the forward-cursor path, anything else a binary
-   search, with identical results. Errors: AC_ERR_VALUE "t" for a non-finite
-   time or one outside the keys with AC_EXTRAP_ERROR; AC_ERR_OVERFLOW "value"
-   (index: the query) when a result is not representable. */
+   curve at n times t, written to out (n x C). Any order of t: a
+   non-decreasing array is swept forward segment by segment (O(n + K));
+   otherwise queries follow a forward cursor until one steps back, then use
+   a binary search. Every path gives identical results. Errors: AC_ERR_VALUE
+   "t" for a non-finite time or one outside the keys with AC_EXTRAP_ERROR,
+   "derivative" outside 0..2; AC_ERR_OVERFLOW "value" / "velocity" /
+   "acceleration" (index: the query) when a result is not representable. */
 ac_status ac_curve_eval(const ac_curve *curve, const double *t, size_t n, int derivative,
                         double *out, ac_error *err);
 

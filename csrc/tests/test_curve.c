@@ -1,0 +1,239 @@
+/* The core's keyframe curves against article 004's figures, hand-computed
+   extrapolation, sorted/unsorted agreement, jumps and every error branch. */
+#include <float.h>
+#include <string.h>
+
+#include "ac_test.h"
+
+static ac_curve *make(const double *t, const double *v, size_t k, size_t c,
+                      ac_curve_interpolation interp, ac_curve_tangents tangents,
+                      ac_curve_extrapolation before, ac_curve_extrapolation after)
+{
+    ac_curve_spec spec;
+    ac_curve *curve = NULL;
+    ac_error err;
+    memset(&spec, 0, sizeof spec);
+    spec.keys = k, spec.channels = c, spec.times = t, spec.values = v;
+    spec.interpolation = interp, spec.tangents = tangents;
+    spec.before = before, spec.after = after;
+    if (ac_curve_create(&curve, &spec, &err) != AC_OK)
+        fprintf(stderr, "create: %s[%zu] = %g %s\n", err.arg, err.index, err.value, err.detail);
+    CHECK(curve != NULL);
+    return curve;
+}
+
+static double at(const ac_curve *curve, double t, int derivative)
+{
+    double x = NAN;
+    CHECK(ac_curve_eval(curve, &t, 1, derivative, &x, NULL) == AC_OK);
+    return x;
+}
+
+static void article_figures(void)
+{
+    const double t[4] = {0, 1, 2, 3}, uneven[4] = {0, 1, 2, 4};
+    const double v[4] = {0, 60, 60, 0}, w[4] = {-40, 0, 0, -40};
+    double vin[4], vout[4];
+    ac_curve *lin = make(t, v, 4, 1, AC_CURVE_LINEAR, 0, 0, 0);
+    ac_curve *cr = make(t, v, 4, 1, AC_CURVE_CUBIC, AC_TANGENTS_CATMULL_ROM, 0, 0);
+    ac_curve *cr1 = make(t, w, 4, 1, AC_CURVE_CUBIC, AC_TANGENTS_CATMULL_ROM, 0, 0);
+    ac_curve *uni = make(uneven, v, 4, 1, AC_CURVE_CUBIC, AC_TANGENTS_CATMULL_ROM_UNIFORM, 0,
+                         0);
+    ac_curve *aware = make(uneven, v, 4, 1, AC_CURVE_CUBIC, AC_TANGENTS_CATMULL_ROM, 0, 0);
+
+    CHECK_NEAR(at(lin, 0.5, 0), 30.0, 1e-12);
+    ac_curve_key_velocities(lin, vin, vout);
+    CHECK_NEAR(vout[1] - vin[1], -60.0, 1e-12); /* slope jump at t = 1 */
+    CHECK_NEAR(vout[2] - vin[2], -60.0, 1e-12);
+
+    CHECK_NEAR(at(cr, 1.5, 0), 67.5, 1e-12); /* hold overshoot b + (b - a) / 8 */
+    CHECK_NEAR(at(cr1, 1.5, 0), 5.0, 1e-12);
+    CHECK_NEAR(at(cr, 1.0 - 1e-9, 1), at(cr, 1.0, 1), 1e-6); /* C1 */
+
+    ac_curve_key_velocities(uni, vin, vout); /* the 1/1/2 kink at t = 2 */
+    CHECK_NEAR(vin[2], -30.0, 1e-12);
+    CHECK_NEAR(vout[2], -15.0, 1e-12);
+    CHECK_NEAR(at(uni, 2.0 - 1e-12, 1), -30.0, 1e-6);
+    CHECK_NEAR(at(uni, 2.0, 1), -15.0, 1e-9);
+    ac_curve_key_velocities(aware, vin, vout);
+    CHECK_NEAR(vin[2], -20.0, 1e-12);
+    CHECK(vin[2] == vout[2]);
+
+    ac_curve_destroy(lin);
+    ac_curve_destroy(cr);
+    ac_curve_destroy(cr1);
+    ac_curve_destroy(uni);
+    ac_curve_destroy(aware);
+}
+
+static void extrapolation(void)
+{
+    const double t[3] = {1, 2, 3}, v[3] = {0, 10, 4};
+    const double q[3] = {0.5, 3.5, 5.0};
+    const struct { ac_curve_extrapolation mode; double x[3]; } cases[] = {
+        {AC_EXTRAP_CLAMP, {0, 4, 4}},
+        {AC_EXTRAP_LINEAR, {-5, 1, -8}},
+        {AC_EXTRAP_CYCLE, {7, 5, 0}},
+        {AC_EXTRAP_CYCLE_OFFSET, {3, 9, 8}},
+        {AC_EXTRAP_OSCILLATE, {5, 7, 0}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        ac_curve *curve = make(t, v, 3, 1, AC_CURVE_LINEAR, 0, cases[c].mode, cases[c].mode);
+        double x[3];
+        CHECK(ac_curve_eval(curve, q, 3, 0, x, NULL) == AC_OK);
+        for (int i = 0; i < 3; i++)
+            CHECK_NEAR(x[i], cases[c].x[i], 1e-12);
+        ac_curve_destroy(curve);
+    }
+    {
+        ac_curve *curve = make(t, v, 3, 1, AC_CURVE_LINEAR, 0, AC_EXTRAP_OSCILLATE,
+                               AC_EXTRAP_ERROR);
+        double x[3];
+        ac_error err;
+        CHECK_NEAR(at(curve, 3.5 - 2.0, 1), 10.0, 1e-12);
+        CHECK_NEAR(at(curve, 0.5, 1), -10.0, 1e-12); /* mirrored: velocity flips */
+        CHECK(ac_curve_eval(curve, q, 3, 0, x, &err) == AC_ERR_VALUE);
+        CHECK(err.index == 1 && strcmp(err.arg, "t") == 0 && err.value == 3.5);
+        CHECK(strcmp(err.detail, "must lie in [1, 3] (after='error')") == 0);
+        ac_curve_destroy(curve);
+    }
+}
+
+/* Sorted, unsorted and block-wise cursor sweeps give the same bits. */
+static void orders_agree(void)
+{
+    enum { K = 40, C = 3, N = 997 };
+    double t[K], v[K * C], q[N], rq[N], a[N * C], b[N * C], s[N * C];
+    ac_curve_cursor cursor = {0};
+    ac_curve *curve;
+    t[0] = -2.0;
+    for (int i = 1; i < K; i++)
+        t[i] = t[i - 1] + 0.1 + 0.05 * (i % 7);
+    for (int i = 0; i < K * C; i++)
+        v[i] = sin(0.7 * i) * 10;
+    curve = make(t, v, K, C, AC_CURVE_CUBIC, AC_TANGENTS_PCHIP, AC_EXTRAP_CYCLE_OFFSET,
+                 AC_EXTRAP_OSCILLATE);
+    for (int i = 0; i < N; i++) {
+        q[i] = -6.0 + 20.0 * i / (N - 1);
+        rq[N - 1 - i] = q[i];
+    }
+    for (int d = 0; d <= 2; d++) {
+        CHECK(ac_curve_eval(curve, q, N, d, a, NULL) == AC_OK);
+        CHECK(ac_curve_eval(curve, rq, N, d, b, NULL) == AC_OK);
+        cursor.segment = 0;
+        for (int i = 0; i < N; i += 100)
+            CHECK(ac_curve_eval_sorted(curve, &cursor, q + i, N - i < 100 ? N - i : 100, d,
+                                       s + i * C, NULL) == AC_OK);
+        for (int i = 0; i < N; i++)
+            for (int c = 0; c < C; c++) {
+                CHECK(a[i * C + c] == b[(N - 1 - i) * C + c]);
+                CHECK(a[i * C + c] == s[i * C + c]);
+            }
+    }
+    ac_curve_destroy(curve);
+}
+
+static void jumps_and_one_key(void)
+{
+    const double t[4] = {0, 1, 1, 2}, v[4] = {0, 1, 5, 6}, one = 3.0, t1 = 7.0;
+    ac_curve_spec spec;
+    ac_curve *curve;
+    ac_error err;
+    memset(&spec, 0, sizeof spec);
+    spec.keys = 4, spec.channels = 1, spec.times = t, spec.values = v;
+    spec.interpolation = AC_CURVE_LINEAR, spec.jumps = 1;
+    CHECK(ac_curve_create(&curve, &spec, &err) == AC_OK);
+    CHECK(at(curve, 1.0, 0) == 5.0); /* the right key wins */
+    CHECK_NEAR(at(curve, 0.5, 0), 0.5, 1e-15);
+    CHECK_NEAR(at(curve, 1.5, 0), 5.5, 1e-15);
+    ac_curve_destroy(curve);
+
+    curve = make(&t1, &one, 1, 1, AC_CURVE_CUBIC, AC_TANGENTS_CATMULL_ROM, AC_EXTRAP_LINEAR,
+                 AC_EXTRAP_CYCLE);
+    CHECK(at(curve, -5.0, 0) == 3.0 && at(curve, 7.0, 0) == 3.0 && at(curve, 70.0, 1) == 0.0);
+    ac_curve_destroy(curve);
+}
+
+static ac_error create_error(const double *t, const double *v, size_t k, int jumps,
+                             ac_status status, const char *arg, size_t index)
+{
+    ac_curve_spec spec;
+    ac_curve *curve = (ac_curve *)&spec; /* must be reset to NULL */
+    ac_error err;
+    memset(&spec, 0, sizeof spec);
+    memset(&err, 0, sizeof err);
+    spec.keys = k, spec.channels = 1, spec.times = t, spec.values = v;
+    spec.interpolation = AC_CURVE_CUBIC, spec.jumps = jumps;
+    CHECK(ac_curve_create(&curve, &spec, &err) == status);
+    CHECK(curve == NULL);
+    CHECK(strcmp(err.arg, arg) == 0);
+    CHECK(err.index == index);
+    return err;
+}
+
+static void errors(void)
+{
+    const double ok[4] = {0, 1, 2, 3}, v[4] = {0, 1, 2, 3};
+    const double nan_t[3] = {0, NAN, 2}, back[3] = {0, 2, 1}, equal[3] = {0, 1, 1};
+    const double triple[5] = {0, 1, 1, 1, 2}, start[3] = {0, 0, 1};
+    const double nan_v[4] = {0, 1, INFINITY, 3}, huge[4] = {0, DBL_MAX, -DBL_MAX, 0};
+    const double big[4] = {1.6e308, 1.797e308, 1.797e308, 1.6e308};
+    ac_error err;
+    ac_curve *curve;
+    double x = 0.0, q = NAN;
+
+    create_error(ok, v, 0, 0, AC_ERR_VALUE, "times", 0);
+    create_error(nan_t, v, 3, 0, AC_ERR_VALUE, "times", 1);
+    err = create_error(back, v, 3, 1, AC_ERR_VALUE, "times", 2);
+    CHECK(strcmp(err.detail, "must be >= the previous time 2") == 0);
+    create_error(equal, v, 3, 0, AC_ERR_VALUE, "times", 2);
+    create_error(equal, v, 3, 1, AC_ERR_VALUE, "times", 2); /* jump at the last key */
+    create_error(start, v, 3, 1, AC_ERR_VALUE, "times", 1);
+    err = create_error(triple, v, 5, 1, AC_ERR_VALUE, "times", 3);
+    CHECK(strstr(err.detail, "third equal time") != NULL);
+    create_error(ok, nan_v, 4, 0, AC_ERR_VALUE, "values", 2);
+    create_error(ok, huge, 4, 0, AC_ERR_OVERFLOW, "values", 1); /* slope overflows */
+
+    /* The hold overshoot of huge keys is not representable. */
+    curve = make(ok, big, 4, 1, AC_CURVE_CUBIC, AC_TANGENTS_CATMULL_ROM, 0, 0);
+    {
+        double qs[3] = {0.5, 1.5, 2.5}, xs[3];
+        CHECK(ac_curve_eval(curve, qs, 3, 0, xs, &err) == AC_ERR_OVERFLOW);
+        CHECK(err.index == 1 && strcmp(err.arg, "value") == 0);
+    }
+    CHECK(ac_curve_eval(curve, &q, 1, 0, &x, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "t") == 0 && strcmp(err.detail, "must be finite") == 0);
+    CHECK(ac_curve_eval(curve, ok, 1, 3, &x, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "derivative") == 0);
+    ac_curve_destroy(curve);
+    ac_curve_destroy(NULL);
+
+    /* Linear extrapolation far away overflows. */
+    curve = make(ok, v, 4, 1, AC_CURVE_LINEAR, 0, AC_EXTRAP_LINEAR, AC_EXTRAP_LINEAR);
+    {
+        double qs[2] = {1.0, DBL_MAX}, xs[2];
+        CHECK(ac_curve_eval(curve, qs, 2, 0, xs, &err) == AC_OK); /* slope 1: finite */
+        CHECK(xs[1] == DBL_MAX);
+    }
+    ac_curve_destroy(curve);
+    {
+        const double steep[2] = {0, 1e300};
+        const double tt[2] = {0, 1e-5};
+        double qs[2] = {0.0, 1e300}, xs[2];
+        curve = make(tt, steep, 2, 1, AC_CURVE_LINEAR, 0, AC_EXTRAP_LINEAR,
+                     AC_EXTRAP_LINEAR);
+        CHECK(ac_curve_eval(curve, qs, 2, 0, xs, &err) == AC_ERR_OVERFLOW);
+        CHECK(err.index == 1);
+        ac_curve_destroy(curve);
+    }
+}
+
+int main(void)
+{
+    article_figures();
+    extrapolation();
+    orders_agree();
+    jumps_and_one_key();
+    errors();
+    TEST_DONE("test_curve");
+}

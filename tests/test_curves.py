@@ -1,0 +1,676 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from scipy.interpolate import CubicHermiteSpline, PchipInterpolator
+
+from animcore import Curve, CurveSample
+
+from reference import (catmull_rom_velocities, piecewise_hermite,
+                       uniform_catmull_rom_velocities)
+
+THETA0 = [0.0, 60.0, 60.0, 0.0]
+THETA1 = [-40.0, 0.0, 0.0, -40.0]
+EVEN = [0.0, 1.0, 2.0, 3.0]    # spacing 1/1/1
+UNEVEN = [0.0, 1.0, 2.0, 4.0]  # spacing 1/1/2
+
+
+def random_track(rng, k=None, c=None, spread=(0.05, 3.0)):
+    k = int(rng.integers(2, 40)) if k is None else k
+    times = np.cumsum(rng.uniform(*spread, k)) - rng.uniform(0, 5)
+    shape = (k,) if c is None else (k, c)
+    return times, rng.normal(size=shape) * 10, rng.normal(size=shape) * 10
+
+
+def close(actual, expected, rtol=1e-12):
+    """Within rtol relative to the scale of the expected values."""
+    expected = np.asarray(expected)
+    scale = max(1.0, float(np.max(np.abs(expected)))) if expected.size else 1.0
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol * scale)
+
+
+# -- article 004's figures -----------------------------------------------------
+
+def test_linear_midpoint_is_30_degrees():
+    c = Curve(EVEN, THETA0, interpolation="linear")
+    assert c(0.5) == 30.0
+    assert c.evaluate(0.5, 1) == 60.0
+
+
+@pytest.mark.parametrize("times, tangents, interpolation, left, right", [
+    # linear: the slope jumps by 60 deg/s at both inner keys
+    (EVEN, "catmull_rom", "linear", [60.0, 0.0], [0.0, -60.0]),
+    (UNEVEN, "catmull_rom", "linear", [60.0, 0.0], [0.0, -30.0]),
+    # legacy uniform Catmull-Rom: C1 on even spacing only; 1/1/2 kinks at t = 2
+    (EVEN, "catmull_rom_uniform", "cubic", [30.0, -30.0], [30.0, -30.0]),
+    (UNEVEN, "catmull_rom_uniform", "cubic", [30.0, -30.0], [30.0, -15.0]),
+    # time-aware Catmull-Rom: no jump on any spacing
+    (EVEN, "catmull_rom", "cubic", [30.0, -30.0], [30.0, -30.0]),
+    (UNEVEN, "catmull_rom", "cubic", [30.0, -20.0], [30.0, -20.0]),
+])
+def test_slope_jump_table(times, tangents, interpolation, left, right):
+    c = Curve(times, THETA0, interpolation=interpolation, tangents=tangents)
+    s = c.key_slopes()
+    np.testing.assert_array_equal(s.time, [1.0, 2.0])
+    close(s.left, left)
+    close(s.right, right)
+    close(s.jump, np.subtract(right, left))
+    # the evaluator agrees: one-sided finite differences around each key
+    h = 1e-6
+    for key, lv, rv in zip(s.time, s.left, s.right):
+        assert (c(key) - c(key - h)) / h == pytest.approx(lv, abs=1e-3)
+        assert (c(key + h) - c(key)) / h == pytest.approx(rv, abs=1e-3)
+
+
+def test_uniform_kink_is_15_degrees_per_second():
+    s = Curve(UNEVEN, THETA0, tangents="catmull_rom_uniform").key_slopes()
+    assert (s.left[1], s.right[1], s.jump[1]) == pytest.approx((-30.0, -15.0, 15.0), abs=1e-12)
+
+
+@pytest.mark.parametrize("values, peak", [(THETA0, 67.5), (THETA1, 5.0)])
+def test_hold_overshoot(values, peak):
+    c = Curve(EVEN, values)
+    assert c(1.5) == pytest.approx(peak, abs=1e-12)
+    o = c.overshoot()
+    assert o.high[1] == pytest.approx(peak, abs=1e-12)
+    assert o.time_high[1] == pytest.approx(1.5, abs=1e-12)
+    assert o.overshoot[1] == pytest.approx(peak - values[1], abs=1e-12)
+    assert o.key_low[1] == o.key_high[1] == values[1]
+    # linear never overshoots
+    assert np.all(Curve(EVEN, values, interpolation="linear").overshoot().overshoot == 0)
+
+
+def test_hold_closed_form_on_random_keys():
+    rng = np.random.default_rng(4)
+    for a, b in rng.uniform(-100, 100, (200, 2)):
+        c = Curve(EVEN, [a, b, b, a])
+        expected = b + (b - a) / 8
+        assert c(1.5) == pytest.approx(expected, rel=1e-12, abs=1e-12)
+        o = c.overshoot()
+        extreme = o.high[1] if b > a else o.low[1]
+        assert extreme == pytest.approx(expected, rel=1e-12, abs=1e-12)
+        assert o.overshoot[1] == pytest.approx(abs(b - a) / 8, rel=1e-12, abs=1e-12)
+
+
+def test_overshoot_matches_dense_sampling():
+    rng = np.random.default_rng(5)
+    times, values, velocities = random_track(rng, 12, 3)
+    c = Curve(times, values, velocities=velocities)
+    o = c.overshoot()
+    for j in range(len(times) - 1):
+        t = np.linspace(times[j], times[j + 1], 20001)
+        x = c(t)
+        assert np.all(o.high[j] >= x.max(axis=0) - 1e-12)
+        assert np.all(o.low[j] <= x.min(axis=0) + 1e-12)
+        np.testing.assert_allclose(o.high[j], x.max(axis=0), rtol=0, atol=1e-6)
+        np.testing.assert_allclose(c(o.time_high[j][0])[0], o.high[j][0], atol=1e-9)
+
+
+# -- independent references ------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(8))
+def test_explicit_velocities_match_scipy(seed):
+    rng = np.random.default_rng(seed)
+    channels = None if seed % 2 else int(rng.integers(1, 6))
+    times, values, velocities = random_track(rng, c=channels)
+    spline = CubicHermiteSpline(times, values, velocities)
+    t = rng.uniform(times[0], times[-1], 500)
+    c = Curve(times, values, velocities=velocities)
+    for d in range(3):
+        close(c.evaluate(t, d), spline(t, d))
+
+
+def test_broken_velocities_match_bezier_reference():
+    rng = np.random.default_rng(11)
+    times, values, vin = random_track(rng, 20, 3)
+    vout = rng.normal(size=vin.shape) * 10
+    t = np.sort(rng.uniform(times[0], times[-1], 400))
+    c = Curve(times, values, in_velocities=vin, out_velocities=vout)
+    x, v = piecewise_hermite(times, values, vin, vout, t)
+    close(c(t), x, 1e-11)
+    close(c.evaluate(t, 1), v, 1e-11)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_pchip_matches_scipy(seed):
+    rng = np.random.default_rng(100 + seed)
+    k = [2, 3, 4, 30][seed % 4]
+    times, values, _ = random_track(rng, k, None if seed < 4 else 4)
+    if seed == 3:
+        values[5:9] = values[5]  # flat stretch and sign changes
+    spline = PchipInterpolator(times, values)
+    c = Curve(times, values, tangents="pchip")
+    close(c.in_velocities, spline(times, 1))
+    close(c.out_velocities, spline(times, 1))
+    t = rng.uniform(times[0], times[-1], 500)
+    for d in range(3):
+        close(c.evaluate(t, d), spline(t, d))
+
+
+def test_pchip_end_rules_match_scipy():
+    # end cases of the three-point rule: sign change (zeroed), and clipping at 3 m0
+    for values in ([0.0, 1.0, 0.0, 1.0], [0.0, 1.0, 1.2, 5.0], [0.0, 10.0, 0.0, 0.0],
+                   [0.0, 0.1, 10.0, 10.5]):
+        times = [0.0, 0.3, 2.0, 2.5]
+        c = Curve(times, values, tangents="pchip")
+        close(c.in_velocities, PchipInterpolator(times, values)(times, 1))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_linear_matches_numpy_interp(seed):
+    rng = np.random.default_rng(200 + seed)
+    times, values, _ = random_track(rng)
+    t = rng.uniform(times[0] - 1, times[-1] + 1, 1000)
+    c = Curve(times, values, interpolation="linear")
+    close(c(t), np.interp(t, times, values))
+    slopes = np.diff(values) / np.diff(times)
+    j = np.clip(np.searchsorted(times, t, side="right") - 1, 0, len(times) - 2)
+    inside = (t >= times[0]) & (t < times[-1])
+    close(c.evaluate(t, 1)[inside], slopes[j][inside])
+    np.testing.assert_array_equal(c.evaluate(t, 2), 0.0)
+
+
+def test_catmull_rom_matches_reference():
+    rng = np.random.default_rng(7)
+    times, values, _ = random_track(rng, 25, 2)
+    v = catmull_rom_velocities(times, values)
+    c = Curve(times, values)
+    close(c.in_velocities, v)
+    close(c.out_velocities, v)
+    t = rng.uniform(times[0], times[-1], 300)
+    spline = CubicHermiteSpline(times, values, v)
+    for d in range(3):
+        close(c.evaluate(t, d), spline(t, d))
+
+
+def test_uniform_catmull_rom_matches_reference():
+    rng = np.random.default_rng(8)
+    times, values, _ = random_track(rng, 15)
+    vin, vout = uniform_catmull_rom_velocities(times, values)
+    c = Curve(times, values, tangents="catmull_rom_uniform")
+    close(c.in_velocities, vin)
+    close(c.out_velocities, vout)
+    t = rng.uniform(times[0], times[-1], 300)
+    close(c(t), piecewise_hermite(times, values, vin, vout, t)[0], 1e-11)
+
+
+def test_clamped_never_overshoots_and_limits_just_enough():
+    rng = np.random.default_rng(9)
+    for _ in range(20):
+        times, values, _ = random_track(rng, 12, 2)
+        values[3] = values[4]  # a hold
+        c = Curve(times, values, tangents="clamped")
+        assert np.all(c.overshoot().overshoot <= 1e-9 * np.abs(values).max())
+        cr = catmull_rom_velocities(times, values)
+        d = np.diff(values, axis=0) / np.diff(times)[:, None]
+        v = c.in_velocities
+        extremum = (np.sign(d[:-1]) != np.sign(d[1:])) | (d[:-1] == 0) | (d[1:] == 0)
+        np.testing.assert_array_equal(v[1:-1][extremum], 0.0)
+        limit = 3 * np.minimum(abs(d[:-1]), abs(d[1:]))
+        free = ~extremum
+        close(v[1:-1][free], np.sign(cr[1:-1][free]) * np.minimum(abs(cr[1:-1][free]), limit[free]))
+        np.testing.assert_array_equal(v[3], 0.0)
+        np.testing.assert_array_equal(v[4], 0.0)
+    # no overshoot where catmull_rom does: article 004's hold
+    assert Curve(EVEN, THETA0, tangents="clamped")(1.5) == 60.0
+    # the limit: a small step next to a large one
+    c = Curve([0, 1, 2], [0, 0.1, 10], tangents="clamped")
+    assert c.in_velocities[1] == pytest.approx(0.3)
+
+
+def test_flat_and_step():
+    c = Curve(EVEN, THETA0, tangents="flat")
+    np.testing.assert_array_equal(c.in_velocities, 0.0)
+    assert c(0.5) == 30.0 and c.evaluate(1.0, 1) == 0.0
+    s = Curve(UNEVEN, [1.0, 2.0, 3.0, 4.0], interpolation="step")
+    np.testing.assert_array_equal(s([0.0, 0.99, 1.0, 2.5, 3.999, 4.0, 9.0]),
+                                  [1, 1, 2, 3, 3, 4, 4])
+    np.testing.assert_array_equal(s.evaluate([0.5, 4.0], 1), 0.0)
+
+
+def test_velocity_is_per_second_central_difference():
+    rng = np.random.default_rng(10)
+    times, values, _ = random_track(rng, 10)
+    c = Curve(times, values, tangents="pchip")
+    h = 1e-6
+    t = rng.uniform(times[0] + h, times[-1] - h, 200)
+    fd = (c(t + h) - c(t - h)) / (2 * h)
+    np.testing.assert_allclose(c.evaluate(t, 1), fd, atol=1e-4 * np.abs(fd).max())
+    fd2 = (c.evaluate(t + h, 1) - c.evaluate(t - h, 1)) / (2 * h)
+    np.testing.assert_allclose(c.evaluate(t, 2), fd2, atol=1e-3 * np.abs(fd2).max())
+
+
+# -- extrapolation -------------------------------------------------------------
+
+# keys (1, 0), (2, 10), (3, 4), linear: slopes 10 and -6, period 2, net change 4
+EXTRAP = {
+    "clamp": ([0.0, 4.0, 4.0], [0.0, 0.0, 0.0]),
+    "linear": ([-5.0, 1.0, -8.0], [10.0, -6.0, -6.0]),
+    "cycle": ([7.0, 5.0, 0.0], [-6.0, 10.0, 10.0]),
+    "cycle_offset": ([3.0, 9.0, 8.0], [-6.0, 10.0, 10.0]),
+    "oscillate": ([5.0, 7.0, 0.0], [-10.0, 6.0, 10.0]),
+}
+
+
+@pytest.mark.parametrize("mode", list(EXTRAP))
+def test_extrapolation_hand_computed(mode):
+    c = Curve([1, 2, 3], [0, 10, 4], interpolation="linear", before=mode, after=mode)
+    value, velocity = EXTRAP[mode]
+    t = [0.5, 3.5, 5.0]
+    close(c(t), value)
+    close(c.evaluate(t, 1), velocity)
+    assert c(3.0) == 4.0 and c(1.0) == 0.0  # the keys themselves
+
+
+def test_cubic_linear_extrapolation_uses_end_velocities():
+    c = Curve(EVEN, THETA0, before="linear", after="linear")
+    assert c(-1.0) == pytest.approx(-60.0) and c(4.0) == pytest.approx(-60.0)
+    assert c.evaluate(-1.0, 1) == pytest.approx(60.0) and c.evaluate(5.0, 2) == 0.0
+
+
+def test_extrapolation_error_names_the_index():
+    c = Curve([1, 2, 3], [0, 10, 4], before="error", after="error")
+    assert c(1.0) == 0.0 and c(3.0) == 4.0
+    with pytest.raises(ValueError, match=r"Curve: t at index \(1,\) is 3.5 "
+                                         r"\(must lie in \[1, 3\] \(after='error'\)\)"):
+        c([2.0, 3.5])
+    with pytest.raises(ValueError, match=r"Curve.evaluate: t at index \(0, 1\) is 0.5 .*before='error'"):
+        c.evaluate([[2.0, 0.5]])
+
+
+@pytest.mark.parametrize("tangents", ["catmull_rom", "pchip"])
+def test_cycle_offset_is_continuous_at_cycle_boundaries(tangents):
+    rng = np.random.default_rng(12)
+    times, values, _ = random_track(rng, 8, 2)
+    c = Curve(times, values, tangents=tangents, before="cycle_offset", after="cycle_offset")
+    P = times[-1] - times[0]
+    for k in range(-3, 4):
+        b = times[0] + k * P
+        eps = 1e-9 * P
+        np.testing.assert_allclose(c(b + eps), c(b - eps), atol=1e-6 * np.abs(values).max())
+        np.testing.assert_allclose(c(b), values[0] + k * (values[-1] - values[0]),
+                                   rtol=1e-12, atol=1e-9 * np.abs(values).max())
+    # a shifted copy of the keys, cycle after cycle
+    t = np.linspace(times[0], times[-1], 50)
+    for k in (-2, 1, 5):
+        close(c(t + k * P), c(t) + k * (values[-1] - values[0]), 1e-9)
+
+
+def test_cycle_and_oscillate_with_negative_times():
+    times = np.array([-3.0, -2.0, -0.5])
+    values = np.array([1.0, 4.0, 2.0])
+    P = 2.5
+    cyc = Curve(times, values, before="cycle", after="cycle")
+    osc = Curve(times, values, before="oscillate", after="oscillate")
+    t = np.linspace(-2.9, -0.6, 23)
+    for k in (-3, -1, 1, 2):
+        close(cyc(t + k * P), cyc(t), 1e-9)
+        mirrored = times[0] + times[-1] - t  # odd cycles run backwards
+        close(osc(t + k * P), osc(mirrored) if k % 2 else osc(t), 1e-9)
+        close(osc.evaluate(t + k * P, 1),
+              -osc.evaluate(mirrored, 1) if k % 2 else osc.evaluate(t, 1), 1e-9)
+
+
+def test_one_key_is_a_constant():
+    for mode in ("clamp", "linear", "cycle", "cycle_offset", "oscillate"):
+        c = Curve([2.0], [[1.0, -3.0]], before=mode, after=mode)
+        np.testing.assert_array_equal(c([-5.0, 2.0, 40.0]), [[1.0, -3.0]] * 3)
+        np.testing.assert_array_equal(c.evaluate([-5.0, 2.0, 40.0], 1), 0.0)
+    with pytest.raises(ValueError, match=r"t at index \(\) is 3.0"):
+        Curve([2.0], [1.0], after="error")(3.0)
+
+
+# -- query order, channels, jumps ------------------------------------------------
+
+@pytest.mark.parametrize("interpolation", ["step", "linear", "cubic"])
+@pytest.mark.parametrize("modes", [("clamp", "linear"), ("cycle_offset", "oscillate"),
+                                   ("cycle", "cycle")])
+def test_sorted_unsorted_reversed_identical(interpolation, modes):
+    rng = np.random.default_rng(13)
+    times, values, _ = random_track(rng, 30, 3)
+    c = Curve(times, values, interpolation=interpolation, before=modes[0], after=modes[1])
+    t = np.sort(np.r_[rng.uniform(times[0] - 20, times[-1] + 20, 3000), times])
+    perm = rng.permutation(t.size)
+    for d in range(3):
+        sorted_ = c.evaluate(t, d)
+        np.testing.assert_array_equal(c.evaluate(t[perm], d), sorted_[perm])
+        np.testing.assert_array_equal(c.evaluate(t[::-1], d), sorted_[::-1])
+        # block by block, and one by one
+        np.testing.assert_array_equal(np.concatenate([c.evaluate(b, d) for b in np.array_split(t, 7)]),
+                                      sorted_)
+        np.testing.assert_array_equal(np.array([c.evaluate(x, d) for x in t[:200]]), sorted_[:200])
+
+
+def test_multi_channel_equals_per_channel():
+    rng = np.random.default_rng(14)
+    times, values, velocities = random_track(rng, 20, 5)
+    t = rng.uniform(times[0] - 3, times[-1] + 3, 777)
+    for kwargs in ({}, {"tangents": "pchip"}, {"velocities": velocities},
+                   {"interpolation": "linear", "after": "cycle_offset"}):
+        c = Curve(times, values, before="linear", **kwargs)
+        for ch in range(5):
+            per = {k: (v[:, ch] if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()}
+            single = Curve(times, values[:, ch], before="linear", **per)
+            for d in range(3):
+                np.testing.assert_array_equal(c.evaluate(t, d)[:, ch], single.evaluate(t, d))
+
+
+def test_jumps():
+    times, values = [0.0, 1.0, 1.0, 2.0, 3.0], [0.0, 1.0, 5.0, 6.0, 6.5]
+    c = Curve(times, values, interpolation="linear", jumps=True)
+    assert c(1.0) == 5.0  # the right key wins
+    assert c(np.nextafter(1.0, 0)) == pytest.approx(1.0)
+    assert c(0.5) == 0.5 and c(1.5) == 5.5
+    s = c.key_slopes()
+    np.testing.assert_array_equal(s.time, [1.0, 2.0])
+    np.testing.assert_array_equal(s.left, [1.0, 1.0])
+    np.testing.assert_array_equal(s.right, [1.0, 0.5])
+    assert len(c.overshoot().start) == 3  # the zero-length segment is left out
+    # cubic: each side of the jump is its own piece (a two-key piece is a line)
+    cc = Curve(times, values, jumps=True)
+    assert cc(0.5) == pytest.approx(0.5) and cc(1.0) == 5.0
+    close(cc.in_velocities[:2], [1.0, 1.0])
+    close(cc.out_velocities[2:], catmull_rom_velocities(times[2:], values[2:]))
+    # sorted and unsorted agree across the jump
+    t = np.linspace(-1, 4, 1001)
+    np.testing.assert_array_equal(cc(t[::-1]), cc(t)[::-1])
+
+
+# -- stretched, sample, plot, repr ---------------------------------------------------
+
+def test_stretched_keep_shape_is_slower_playback():
+    c = Curve(UNEVEN, THETA0)
+    slow = c.stretched(2.0, keep="shape")
+    t = np.linspace(0, 4, 41)
+    np.testing.assert_array_equal(slow.times, [0, 2, 4, 8])
+    close(slow(2 * t), c(t))
+    close(slow.evaluate(2 * t, 1), c.evaluate(t, 1) / 2)
+    assert slow.tangents == "explicit"
+
+
+def test_stretched_keep_velocity_keeps_key_velocities():
+    c = Curve(UNEVEN, THETA0, tangents="catmull_rom_uniform", before="cycle")
+    longer = c.stretched(3.0)
+    np.testing.assert_array_equal(longer.in_velocities, c.in_velocities)
+    np.testing.assert_array_equal(longer.out_velocities, c.out_velocities)
+    assert longer.before == "cycle"
+    lin = Curve([1, 2, 3], [0, 10, 4], interpolation="linear").stretched(0.5)
+    np.testing.assert_array_equal(lin.times, [1, 1.5, 2])
+
+
+@pytest.mark.parametrize("factor, keep, match", [
+    (0, "velocity", r"Curve.stretched: factor is 0.0 \(must be finite and > 0\)"),
+    (np.nan, "velocity", r"factor is nan"),
+    ("x", "velocity", r"factor must be a real number"),
+    (2, "speed", r"Curve.stretched: keep is 'speed'"),
+])
+def test_stretched_bad_input(factor, keep, match):
+    with pytest.raises(ValueError, match=match):
+        Curve(EVEN, THETA0).stretched(factor, keep=keep)
+
+
+def test_sample_and_out():
+    c = Curve(EVEN, np.c_[THETA0, THETA1])
+    t = np.linspace(-1, 4, 11)
+    s = c.sample(t)
+    assert isinstance(s, CurveSample) and s.value.shape == (11, 2)
+    np.testing.assert_array_equal(s.value, c(t))
+    np.testing.assert_array_equal(s.velocity, c.evaluate(t, 1))
+    out = (np.empty((11, 2)), np.empty((11, 2)))
+    r = c.sample(t, out=out)
+    assert r.value is out[0] and r.velocity is out[1]
+    o = np.empty((11, 2), dtype=np.float32)
+    assert c.evaluate(t, 2, out=o) is o
+    assert c(t, out=o) is o
+    np.testing.assert_allclose(o, c(t), rtol=1e-6)
+
+
+def test_out_untouched_on_error_and_input_not_modified():
+    c = Curve(EVEN, THETA0, after="error")
+    t = np.array([0.5, 1.0, 7.0])
+    keep = t.copy()
+    out = np.full(3, -7.0)
+    with pytest.raises(ValueError):
+        c.evaluate(t, out=out)
+    np.testing.assert_array_equal(out, -7.0)
+    np.testing.assert_array_equal(t, keep)
+    times, values = np.array(EVEN), np.array(THETA0)
+    c = Curve(times, values)
+    times[0] = 99.0
+    assert c.times[0] == 0.0  # the curve holds copies
+    with pytest.raises(ValueError):
+        c.times[0] = 1.0  # read-only
+    t2 = np.linspace(0, 3, 7)
+    c(t2, out=t2)  # out may alias the input
+    close(t2, c(np.linspace(0, 3, 7)))
+
+
+def test_plot_draws(monkeypatch):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots()
+    assert Curve(EVEN, np.c_[THETA0, THETA1]).plot(ax, velocity=True) is ax
+    assert Curve([0, 1, 1, 2], [0, 1, 2, 3], jumps=True).plot(span=(-1, 3)) is not None
+    plt.close("all")
+
+
+def test_plot_without_matplotlib(monkeypatch):
+    import builtins
+    real = builtins.__import__
+
+    def fake(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError("no matplotlib")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake)
+    with pytest.raises(ImportError, match=r"Curve.plot needs matplotlib.*pip install matplotlib"):
+        Curve(EVEN, THETA0).plot()
+
+
+def test_repr_and_properties():
+    c = Curve(UNEVEN, np.c_[THETA0, THETA1], tangents="pchip", after="cycle")
+    text = repr(c)
+    assert text.startswith("Curve(4 keys in [0, 4] s, channels=2") and "'pchip'" in text
+    assert "after='cycle'" in text
+    assert c.channels == 2 and c.duration == 4.0 and c.interpolation == "cubic"
+    assert "tangents" not in repr(Curve([0, 1], [0, 1], interpolation="linear"))
+    assert "jumps=True" in repr(Curve([0, 1, 1, 2], [0, 1, 2, 3], jumps=True))
+    assert repr(Curve([1.5], [2.0])).startswith("Curve(1 key in")
+
+
+# -- arrays: shapes, dtypes, layouts -------------------------------------------------
+
+def test_shapes_scalar_and_empty():
+    c1 = Curve(EVEN, THETA0)
+    c2 = Curve(EVEN, np.c_[THETA0, THETA1, THETA0])
+    assert np.ndim(c1(1.5)) == 0 and isinstance(c1(1.5), np.floating)
+    assert c2(1.5).shape == (3,)
+    assert c1(np.empty((0, 4))).shape == (0, 4)
+    assert c2(np.empty((2, 0))).shape == (2, 0, 3)
+    assert c2(np.zeros((2, 3))).shape == (2, 3, 3)
+
+
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
+                  elements=st.floats(-10, 10)),
+       st.sampled_from([np.float32, np.float64, np.int64]),
+       st.sampled_from(["clamp", "linear", "cycle", "cycle_offset", "oscillate"]))
+def test_any_shape_dtype_and_layout(t, dtype, mode):
+    c = Curve(UNEVEN, np.c_[THETA0, THETA1], before=mode, after=mode)
+    view = t.astype(dtype)
+    if view.ndim:
+        view = view[..., ::-1]  # non-contiguous
+    flat = np.ascontiguousarray(view, dtype=np.float64).ravel()
+    got = c(view)
+    assert got.shape == view.shape + (2,)
+    np.testing.assert_array_equal(got.reshape(-1, 2), c(flat))
+    np.testing.assert_array_equal(got.reshape(-1, 2)[:, 1], Curve(UNEVEN, THETA1, before=mode, after=mode)(flat))
+
+
+# -- every bad-input branch ------------------------------------------------------------
+
+@pytest.mark.parametrize("args, kwargs, exc, match", [
+    (([[0, 1]], [0, 1]), {}, ValueError, r"Curve: times must be a 1-D array of key times, got shape \(1, 2\)"),
+    (([], []), {}, ValueError, r"Curve: times must hold at least one key"),
+    ((["a", "b"], [0, 1]), {}, ValueError, r"Curve: times must be real numbers"),
+    (([0, 1], [0, 1, 2]), {}, ValueError, r"Curve: values has shape \(3,\), expected \(K,\) or \(K, C\) with K=2"),
+    (([0, 1], np.zeros((2, 2, 2))), {}, ValueError, r"values has shape \(2, 2, 2\)"),
+    (([0, 1], np.zeros((2, 0))), {}, ValueError, r"values must have at least one channel"),
+    (([0, 1], [0, 1j]), {}, ValueError, r"Curve: values must be real numbers"),
+    (([0, np.nan, 2], [0, 1, 2]), {}, ValueError, r"Curve: times at index \(1,\) is nan \(must be finite\)"),
+    (([0, 2, 1], [0, 1, 2]), {}, ValueError, r"Curve: times at index \(2,\) is 1.0 \(must be >= the previous time 2\)"),
+    (([0, 1, 1, 2], [0, 1, 2, 3]), {}, ValueError, r"Curve: times at index \(2,\) is 1.0 \(equals the previous time \(a jump needs jumps=True\)\)"),
+    (([0, 1, 1, 1, 2], [0, 1, 2, 3, 4]), {"jumps": True}, ValueError, r"times at index \(3,\) is 1.0 \(is the third equal time"),
+    (([0, 0, 1], [0, 1, 2]), {"jumps": True}, ValueError, r"times at index \(1,\) is 0.0 \(makes a jump at an end key"),
+    (([0, 1, 1], [0, 1, 2]), {"jumps": True}, ValueError, r"times at index \(2,\) is 1.0 \(makes a jump at an end key"),
+    (([0, 1, 2], [[0, 0], [1, np.inf], [2, 2]]), {}, ValueError, r"Curve: values at index \(1, 1\) is inf \(must be finite\)"),
+    (([0, 1], [0, 1]), {"interpolation": "cubic_spline"}, ValueError, r"Curve: interpolation is 'cubic_spline' \(must be one of 'step', 'linear', 'cubic'\)"),
+    (([0, 1], [0, 1]), {"tangents": "auto"}, ValueError, r"Curve: tangents is 'auto' \(must be one of 'catmull_rom'"),
+    (([0, 1], [0, 1]), {"before": "hold"}, ValueError, r"Curve: before is 'hold' \(must be one of 'clamp', 'linear', 'cycle', 'cycle_offset', 'oscillate', 'error'\)"),
+    (([0, 1], [0, 1]), {"after": None}, ValueError, r"Curve: after is None"),
+    (([0, 1], [0, 1]), {"jumps": "yes"}, ValueError, r"Curve: jumps is 'yes' \(must be True or False\)"),
+    (([0, 1], [0, 1]), {"velocities": [0, 1], "in_velocities": [0, 1], "out_velocities": [0, 1]}, ValueError, r"give either velocities or in_velocities and out_velocities"),
+    (([0, 1], [0, 1]), {"in_velocities": [0, 1]}, ValueError, r"Curve: in_velocities needs in_velocities and out_velocities together"),
+    (([0, 1], [0, 1]), {"out_velocities": [0, 1]}, ValueError, r"Curve: out_velocities needs"),
+    (([0, 1], [0, 1]), {"velocities": [0, 1], "interpolation": "linear"}, ValueError, r"Curve: velocities apply only to interpolation='cubic', not 'linear'"),
+    (([0, 1], [0, 1]), {"velocities": [0, 1, 2]}, ValueError, r"Curve: velocities has shape \(3,\), expected \(2,\)"),
+    (([0, 1], [0, 1]), {"velocities": [0, np.nan]}, ValueError, r"Curve: velocities at index \(1,\) is nan \(must be finite\)"),
+    (([0, 1], [0, 1]), {"in_velocities": [0, 1], "out_velocities": [np.inf, 0]}, ValueError, r"Curve: out_velocities at index \(0,\) is inf"),
+    (([0, 1], [0, 1]), {"in_velocities": [0, "a"], "out_velocities": [0, 1]}, ValueError, r"Curve: in_velocities must be real numbers"),
+    (([0, 10], [0, 1]), {"velocities": [1e308, 0]}, OverflowError, r"Curve: out_velocities at index \(0,\) is 1e\+308 \(times duration=10 gives a tangent"),
+    (([0, 1e-300, 1], [0, 1e300, 0]), {}, OverflowError, r"Curve: values at index \(0,\) is inf \(give a key velocity that is not representable\)"),
+    (([0, 1, 2], [0, 1.7e308, -1.7e308]), {}, OverflowError, r"Curve: values at index \(2,\) is -inf \(give a key velocity that is not representable\)"),
+    (([0, 1, 2, 3], [0, 1.7976931348623157e308, -1.7976931348623157e308, 0]), {}, OverflowError, r"Curve: values at index \(1,\) is 1.7976931348623157e\+308 \(makes segment 0's polynomial not representable\)"),
+])
+def test_bad_construction(args, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        Curve(*args, **kwargs)
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda c: c(np.nan), ValueError, r"Curve: t at index \(\) is nan \(must be finite\)"),
+    (lambda c: c([[0.0, 1.0], [np.inf, 2.0]]), ValueError, r"Curve: t at index \(1, 0\) is inf"),
+    (lambda c: c.evaluate([0.0, -np.inf]), ValueError, r"Curve.evaluate: t at index \(1,\) is -inf"),
+    (lambda c: c.sample([1.0, np.nan]), ValueError, r"Curve.sample: t at index \(1,\) is nan"),
+    (lambda c: c.evaluate(1.0, 3), ValueError, r"Curve.evaluate: derivative is 3 \(must be 0, 1 or 2\)"),
+    (lambda c: c.evaluate(1.0, True), ValueError, r"derivative is True"),
+    (lambda c: c("x"), ValueError, r"Curve: t must be real numbers"),
+    (lambda c: c.evaluate([1.0, 2.0], out=np.empty(3)), ValueError, r"Curve.evaluate: out\[0\] has shape \(3,\), expected \(2,\)"),
+    (lambda c: c.evaluate([1.0, 2.0], out=[0, 0]), ValueError, r"out must be a tuple of 1 arrays"),
+    (lambda c: c.sample([1.0], out=np.empty(1)), ValueError, r"Curve.sample: out must be a tuple of 2 arrays"),
+    (lambda c: c([1.0], out=np.empty(1, dtype=int)), ValueError, r"Curve: out\[0\] has dtype int64"),
+    (lambda c: Curve([0, 1], [0, 1e300], before="linear")(-1e300), OverflowError, r"Curve: value at index \(\) is -inf \(is not representable"),
+    (lambda c: Curve([0, 1], [0, 1e300], after="linear").evaluate([1.0, 1e300]), OverflowError, r"Curve.evaluate: value at index \(1,\) is inf"),
+    (lambda c: Curve([0, 1, 2, 3], [1.6e308, 1.797e308, 1.797e308, 1.6e308])([0.5, 1.5]), OverflowError, r"Curve: value at index \(1,\) is inf"),
+    (lambda c: Curve([0, 1e-10], [0, 1e300], velocities=[0, 0]).evaluate([0.0, 0.5e-10], 1), OverflowError, r"Curve.evaluate: velocity at index \(1,\) is inf"),
+    (lambda c: Curve([0, 1e-160], [0, 0], velocities=[1e200, 0]).evaluate(0.0, 2), OverflowError, r"Curve.evaluate: acceleration at index \(\) is -inf"),
+])
+def test_bad_evaluation(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call(Curve(EVEN, THETA0))
+
+
+# -- glTF 2.0 samplers ----------------------------------------------------------------
+
+def test_gltf_cubicspline_by_hand():
+    # keys t = 0, 2; (in, value, out) = (9, 1, 3), (-1, 5, 7); td = 2
+    # p(s) = (2s^3 - 3s^2 + 1) 1 + 2 (s^3 - 2s^2 + s) 3 + (-2s^3 + 3s^2) 5 + 2 (s^3 - s^2)(-1)
+    c = Curve.from_gltf([0.0, 2.0], [9.0, 1.0, 3.0, -1.0, 5.0, 7.0], "CUBICSPLINE")
+    close(c([0.5, 1.0, 2.0]), [2.5625, 4.0, 5.0])
+    close(c([-1.0, 3.0]), [1.0, 5.0])  # clamped outside
+    close(c.evaluate([0.0, 2.0], 1), [3.0, -1.0])  # glTF tangents are per second
+    assert (c.before, c.after) == ("clamp", "clamp")
+    # vector output (3K, C): the same numbers per component, scaled
+    c2 = Curve.from_gltf(np.array([0.0, 2.0]),
+                         np.array([9.0, 1.0, 3.0, -1.0, 5.0, 7.0])[:, None] * [1.0, -2.0],
+                         "CUBICSPLINE")
+    close(c2(1.0), [4.0, -8.0])
+
+
+def test_gltf_cubicspline_uses_segment_duration():
+    rng = np.random.default_rng(15)
+    t = np.cumsum(rng.uniform(0.1, 2, 6))
+    a, v, b = rng.normal(size=(3, 6, 4))
+    output = np.stack([a, v, b], axis=1).reshape(18, 4)
+    c = Curve.from_gltf(t, output, "CUBICSPLINE")
+    q = rng.uniform(t[0], t[-1], 200)
+    x, _ = piecewise_hermite(t, v, a, b, q)
+    close(c(q), x, 1e-11)
+    np.testing.assert_array_equal(c.in_velocities, a)
+    np.testing.assert_array_equal(c.out_velocities, b)
+
+
+def test_gltf_step_and_linear():
+    out = np.array([[0.0, 0.0], [1.0, 10.0], [2.0, 20.0]])
+    step = Curve.from_gltf([0, 1, 2], out, "STEP")
+    np.testing.assert_array_equal(step([0.5, 1.0, 1.5, 9.0]), [[0, 0], [1, 10], [1, 10], [2, 20]])
+    lin = Curve.from_gltf([0, 1, 2], out)  # glTF's default is LINEAR
+    np.testing.assert_array_equal(lin([0.25, -1.0]), [[0.25, 2.5], [0.0, 0.0]])
+    assert Curve.from_gltf([3.0], [7.0], "CUBICSPLINE" if False else "LINEAR")(0.0) == 7.0
+
+
+@pytest.mark.parametrize("args, match", [
+    (([0, 1], [0, 1], "cubic"), r"Curve.from_gltf: interpolation is 'cubic' \(must be one of 'STEP', 'LINEAR', 'CUBICSPLINE'\)"),
+    (([[0, 1]], [0, 1], "LINEAR"), r"Curve.from_gltf: input must be a 1-D array of at least one key time, got shape \(1, 2\)"),
+    (([], [], "LINEAR"), r"Curve.from_gltf: input must be a 1-D array"),
+    (([0, np.nan], [0, 1], "LINEAR"), r"Curve.from_gltf: input at index \(1,\) is nan \(must be finite\)"),
+    (([0, 1, 1], [0, 1, 2], "STEP"), r"Curve.from_gltf: input at index \(2,\) is 1.0 \(must be greater than the previous time 1.0; glTF key times are strictly increasing\)"),
+    ((["a"], [0], "STEP"), r"Curve.from_gltf: input must be real numbers"),
+    (([0, 1], [0, 1, 2], "LINEAR"), r"Curve.from_gltf: output has shape \(3,\), expected 2 rows \(one value per key\) for LINEAR"),
+    (([0, 1], [0, 1, 2, 3], "CUBICSPLINE"), r"Curve.from_gltf: output has shape \(4,\), expected 3 \* 2 = 6 rows \(in-tangent, value, out-tangent per key\) for CUBICSPLINE"),
+    (([0, 1], np.zeros((2, 2, 2)), "LINEAR"), r"output has shape \(2, 2, 2\)"),
+    (([0, 1], [[0, 1], [np.inf, 2]], "LINEAR"), r"Curve.from_gltf: output at index \(1, 0\) is inf \(must be finite\)"),
+    (([0, 1], ["a", "b"], "LINEAR"), r"Curve.from_gltf: output must be real numbers"),
+])
+def test_gltf_bad_input(args, match):
+    with pytest.raises(ValueError, match=match):
+        Curve.from_gltf(*args)
+
+
+# -- demo and bench ------------------------------------------------------------------------
+
+def test_demo_lines():
+    from animcore.demo import curves_lines
+    text = "\n".join(curves_lines())
+    assert "linear x(0.5)=30, slope jumps 60 and 60 deg/s" in text
+    assert "hold peak 67.5 at t=1.5" in text
+    assert "uniform Catmull-Rom left -30 right -15 jump 15 deg/s" in text
+    assert "time-aware: left -20 right -20 jump 0" in text
+
+
+def test_bench_cases_run():
+    from animcore.bench import bench_curves
+    results = bench_curves(1e-4, 1)
+    assert len(results) == 4 and all(r.target for r in results)
+
+
+def test_far_cycles_stay_inside_the_keys():
+    c = Curve([0.1, 0.4, 1.3], [0.0, 5.0, 1.0], before="oscillate", after="cycle")
+    t = np.array([-1e18, -12345.678, 1e15, 1e20, 3.3e7])
+    x = c(t)
+    assert np.all((x >= -1.0) & (x <= 6.0))
+    off = Curve([0.1, 0.4, 1.3], [0.0, 5.0, 1.0], after="cycle_offset")
+    assert off(0.1 + 1.2 * 1000 + 0.3) == pytest.approx(5.0 + 1000.0, rel=1e-12)
+
+
+@given(st.data())
+def test_random_tracks_match_scipy(data):
+    k = data.draw(st.integers(2, 12))
+    c = data.draw(st.sampled_from([None, 1, 3]))
+    shape = (k,) if c is None else (k, c)
+    gaps = data.draw(hnp.arrays(np.float64, k - 1, elements=st.floats(0.01, 5)))
+    times = np.r_[0.0, np.cumsum(gaps)] + data.draw(st.floats(-100, 100))
+    values = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-1e3, 1e3)))
+    velocities = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-1e3, 1e3)))
+    fractions = data.draw(hnp.arrays(np.float64, data.draw(st.integers(0, 20)),
+                                     elements=st.floats(0, 1)))
+    t = times[0] + fractions * (times[-1] - times[0])
+    spline = CubicHermiteSpline(times, values, velocities)
+    curve = Curve(times, values, velocities=velocities)
+    scale = 1e-12 * (1 + np.abs(values).max() + np.abs(velocities).max() * (times[-1] - times[0]))
+    np.testing.assert_allclose(curve(t), spline(t), rtol=1e-10, atol=scale)
+    pchip = Curve(times, values, tangents="pchip")
+    np.testing.assert_allclose(pchip(t), PchipInterpolator(times, values)(t), rtol=1e-10,
+                               atol=1e-12 * (1 + np.abs(values).max()))
