@@ -18,7 +18,7 @@ Output formats, chosen by the extension of ``--out``:
     scale, ``x,y,z,w`` for rotation, ``0..W-1`` for morph weights). When
     several clips are baked the columns are the union of their channels and a
     cell is empty where a clip does not animate that channel. Numbers are
-    written with 17 significant digits, so they read back exactly.
+    written as the shortest decimal text that reads back to the same float64.
 """
 from __future__ import annotations
 
@@ -63,8 +63,9 @@ class Progress:
     """A one-line progress bar on a stream (stderr). ``mode``: "always",
     "never", or "auto" (shown on a terminal once a job has run 0.5 s)."""
 
-    def __init__(self, total: int, mode: str = "auto", stream=None, label: str = "bake"):
-        self.total, self.mode, self.label = max(int(total), 1), mode, label
+    def __init__(self, total: int, mode: str = "auto", stream=None, label: str = "bake",
+                 unit: str = "channel frames"):
+        self.total, self.mode, self.label, self.unit = max(int(total), 1), mode, label, unit
         self.stream = sys.stderr if stream is None else stream
         self.done, self.start, self.shown = 0, time.perf_counter(), False
         tty = getattr(self.stream, "isatty", lambda: False)()
@@ -82,7 +83,7 @@ class Progress:
         fraction = self.done / self.total
         filled = int(round(30 * fraction))
         self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] "
-                          f"{100 * fraction:3.0f}% ({self.done}/{self.total} channel frames)")
+                          f"{100 * fraction:3.0f}% ({self.done}/{self.total} {self.unit})")
         self.stream.flush()
         self.shown = True
 
@@ -137,21 +138,36 @@ def _columns(clips):
     return columns
 
 
-def write_csv(path, clips: list[Clip], arrays: dict[str, np.ndarray]) -> None:
+def write_csv(path, clips: list[Clip], arrays: dict[str, np.ndarray], *,
+              progress: str = "never", stream=None) -> None:
     """Save baked arrays in the CSV layout described in this module."""
     columns = _columns(clips)
-    with open(path, "w", newline="", encoding="utf-8") as stream:
-        writer = csv.writer(stream, lineterminator="\n")
+    bar = Progress(sum(len(arrays[f"{c.name}/time"]) for c in clips), progress, stream,
+                   label="write", unit="rows")
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(["clip", "frame", "time", *columns])
         for clip in clips:
             grid = arrays[f"{clip.name}/time"]
-            cells = []
-            for base, i in columns.values():
+            table = np.full((len(grid), len(columns)), np.nan)
+            missing = []
+            for j, (base, i) in enumerate(columns.values()):
                 key = f"{clip.name}/{base}"
-                cells.append([f"{v:.17g}" for v in arrays[key][:, i]] if key in arrays
-                             else [""] * len(grid))
-            for frame, t in enumerate(grid):
-                writer.writerow([clip.name, frame, f"{t:.17g}", *(c[frame] for c in cells)])
+                if key in arrays:
+                    table[:, j] = arrays[key][:, i]
+                else:
+                    missing.append(j)
+            # repr() of a float is the shortest text that reads back to the same value
+            for start in range(0, len(grid), 4096):
+                rows = []
+                for frame in range(start, min(start + 4096, len(grid))):
+                    cells = list(map(repr, table[frame].tolist()))
+                    for j in missing:
+                        cells[j] = ""
+                    rows.append([clip.name, frame, repr(float(grid[frame])), *cells])
+                writer.writerows(rows)
+                bar.update(len(rows))
+    bar.close()
 
 
 def summary(clips, arrays, fps, source) -> list[str]:
@@ -204,7 +220,7 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> N
         if extension == ".npz":
             write_npz(out, arrays)
         else:
-            write_csv(out, clips, arrays)
+            write_csv(out, clips, arrays, progress=progress)
     except OSError as error:
         fail(f"bake: cannot write {out!r} ({error.strerror or error})")
     channels = sum(len(c.channels) for c in clips)
