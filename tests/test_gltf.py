@@ -760,6 +760,8 @@ def test_bake_progress_bar(tmp_path):
                      "--out", tmp_path / "o.npz")
     assert result.returncode == 0, result.stderr
     assert "100% (1805/1805 channel frames)" in result.stderr
+    result = run_cli("--fps", 10, "--progress", "always", "--out", tmp_path / "o.csv")
+    assert "write [" in result.stderr and "100% (21/21 rows)" in result.stderr
     assert run_cli("--out", tmp_path / "o.npz").stderr == ""  # not a terminal: no bar
 
 
