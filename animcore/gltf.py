@@ -509,6 +509,8 @@ def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path:
     for CUBICSPLINE with in-tangent / value / out-tangent rows per key."""
     import animcore
 
+    # Private writable copies: the decoded accessors are read-only and shared.
+    times, output = np.array(times), np.array(output)
     if path == "rotation":
         return animcore.RotationCurve.from_gltf(times, output, interpolation)
     return animcore.Curve.from_gltf(times, output, interpolation)

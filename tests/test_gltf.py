@@ -864,3 +864,33 @@ def test_sample_rejects_non_finite_times(func):
         sample([[0.0], [np.nan]])
     with pytest.raises(ValueError, match=re.escape(f"{func}: t must be real numbers")):
         sample(["a"])
+
+
+@settings(max_examples=60, derandomize=True)
+@given(st.integers(1, 6), st.sampled_from(["STEP", "LINEAR", "CUBICSPLINE"]),
+       st.sampled_from(list(WIDTH)), st.integers(0, 2**32 - 1))
+def test_random_samplers_match_the_spec(keys, interpolation, path, seed):
+    rng = np.random.default_rng(seed)
+    times = np.cumsum(rng.uniform(0.01, 1.0, keys)) - 0.005
+    per = 3 if interpolation == "CUBICSPLINE" else 1
+    output = rng.normal(size=(keys * per, WIDTH[path]))
+    if path == "rotation":
+        output *= 0.3  # tangents small enough that the interpolated norm stays well above 0
+        output[per // 2::per] /= np.linalg.norm(output[per // 2::per], axis=1, keepdims=True)
+        output[per // 2::per] = F32(output[per // 2::per])
+        output[per // 2::per] /= np.linalg.norm(output[per // 2::per], axis=1, keepdims=True)
+    b = Builder()
+    b.animation([(b.node("n"), path, times, output.ravel() if path == "weights" else output,
+                  interpolation)])
+    (clip,) = gltf.load_bytes(b.glb_bytes())
+    ch = clip.channels[0]
+    assert ch.width == WIDTH[path] and clip.duration == F32(times[-1])
+    t = np.concatenate([rng.uniform(-0.5, times[-1] + 0.5, 30), ch.times])
+    expected = gltf_spec_sample(ch.times, ch.output, interpolation, t, rotation=path == "rotation")
+    got = ch.sample(t)
+    tolerance = 1e-9
+    if path == "rotation":
+        got = got * np.sign(np.sum(got * expected, axis=1, keepdims=True))
+        if interpolation == "CUBICSPLINE":
+            tolerance = 1e-6  # keys normalized before interpolation: see the test above
+    np.testing.assert_allclose(got, expected, rtol=tolerance, atol=tolerance)
