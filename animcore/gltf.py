@@ -433,7 +433,8 @@ class Channel:
         ``curve(t)`` has shape ``t.shape + (width,)``.
     target : str or int
         The key of this channel in :meth:`Clip.sample`: the node's name when
-        it has one that no other node of the file shares, else its index.
+        it has one that no other node of the file shares (and that is not the
+        digits of another node's index), else its index.
     """
 
     node: int
@@ -652,7 +653,7 @@ def _clips(doc: dict, reader: _Reader) -> list[Clip]:
                 raise _Fault(f"{location}.samplers[{s}]", "must be a JSON object, got "
                              f"{_json_type(sampler)}")
         name = _field(animation, "name", location, "str", None) or f"animation{a}"
-        if name in used:
+        while name in used:
             name = f"{name}#{a}"
         used.add(name)
         built, seen = [], {}
@@ -667,7 +668,10 @@ def _clips(doc: dict, reader: _Reader) -> list[Clip]:
                 raise _Fault(channel_location, f"animates {result.path} of node {result.node}, "
                              f"already animated by channels[{seen[key]}]")
             seen[key] = c
-            target = result.node_name if result.node_name in unique else result.node
+            # A name is the key when it is unique and cannot be read as another node's index.
+            name_ok = result.node_name in unique and not (
+                result.node_name.isdigit() and result.node_name != str(result.node))
+            target = result.node_name if name_ok else result.node
             built.append(replace(result, target=target))
         duration = max((float(ch.times[-1]) for ch in built), default=0.0)
         clips.append(Clip(name, duration, tuple(built)))

@@ -263,16 +263,16 @@ def test_weights_width_from_mesh_weights_or_output():
 
 def test_names_targets_and_skipped_channels():
     b = Builder()
-    x, y1, y2, anon = b.node("x"), b.node("y"), b.node("y"), b.node()
-    ch = [(n, "scale", [0, 1], [[1] * 3, [2] * 3], None) for n in (x, y1, y2, anon)]
+    x, y1, y2, anon, digits = b.node("x"), b.node("y"), b.node("y"), b.node(), b.node("3")
+    ch = [(n, "scale", [0, 1], [[1] * 3, [2] * 3], None) for n in (x, y1, y2, anon, digits)]
     b.animation(ch, name="same")
     b.animation(ch[:1], name="same")
     b.animation(ch[:1])
     b.doc["animations"][2]["channels"].append({"sampler": 0, "target": {"path": "pointer"}})
     clips = gltf.load_bytes(b.glb_bytes())
     assert [c.name for c in clips] == ["same", "same#1", "animation2"]
-    assert [c.target for c in clips[0].channels] == ["x", 1, 2, 3]
-    assert [c.node_name for c in clips[0].channels] == ["x", "y", "y", None]
+    assert [c.target for c in clips[0].channels] == ["x", 1, 2, 3, 4]
+    assert [c.node_name for c in clips[0].channels] == ["x", "y", "y", None, "3"]
     assert len(clips[2].channels) == 1
     assert clips[0].channels[0].interpolation == "LINEAR"  # the default
 
