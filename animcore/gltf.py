@@ -67,6 +67,7 @@ _COMPONENTS = {
 _TYPES = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 _OUTPUT_TYPES = {"translation": "VEC3", "rotation": "VEC4", "scale": "VEC3", "weights": "SCALAR"}
 _SPARSE_INDEX_TYPES = (5121, 5123, 5125)
+_COMPRESSED_VIEWS = ("EXT_meshopt_compression", "KHR_meshopt_compression")
 
 _GLB_MAGIC = 0x46546C67  # b"glTF"
 _CHUNK_JSON = 0x4E4F534A  # b"JSON"
@@ -277,6 +278,12 @@ class _Reader:
     def view(self, index: int, referrer: str) -> tuple[memoryview, int | None]:
         view = _item(self.doc, "bufferViews", index, referrer)
         location = f"bufferViews[{index}]"
+        extensions = _field(view, "extensions", location, "dict", {})
+        for name in _COMPRESSED_VIEWS:
+            if name in extensions:
+                raise _Fault(_join(location, "extensions"), f"the data is compressed with "
+                             f"{name}, which animcore does not decode (decompress the file "
+                             "first, e.g. with gltfpack -noq or gltf-transform)")
         buffer_index = _field(view, "buffer", location, "index")
         offset = _field(view, "byteOffset", location, "index", 0)
         length = _field(view, "byteLength", location, "count")
@@ -302,7 +309,10 @@ class _Reader:
         if kind != expected_type:
             raise _Fault(referrer, f"accessor {index} has type {kind}, expected {expected_type}")
         if index not in self._accessors:
-            self._accessors[index] = self._decode(accessor, location, _TYPES[kind])
+            try:
+                self._accessors[index] = self._decode(accessor, location, _TYPES[kind])
+            except _Fault as fault:  # say which sampler needed the faulty data
+                raise _Fault(fault.location, f"{fault.detail} (read for {referrer})") from None
         return self._accessors[index]
 
     def _decode(self, accessor: dict, location: str, width: int) -> np.ndarray:
@@ -705,6 +715,10 @@ def load(path) -> list[Clip]:
         One per animation, in file order. Unnamed animations are called
         ``"animation<i>"``; a repeated name gets ``"#<i>"`` appended.
         Channels without a target node (defined by extensions) are skipped.
+        Key values of any component type are decoded for any path, normalized
+        or not, so quantized files (KHR_mesh_quantization) load as well.
+        Buffer views compressed with EXT_meshopt_compression are reported as
+        an error rather than decoded.
 
     Raises
     ------

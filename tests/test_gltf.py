@@ -570,6 +570,16 @@ def test_malformed_json_text(tmp_path, text, message):
         gltf.load(path)
 
 
+def test_compressed_buffer_view_is_a_clear_error():
+    b = good()
+    b.doc["bufferViews"][3]["extensions"] = {"EXT_meshopt_compression": {"buffer": 0}}
+    with pytest.raises(ValueError, match=re.escape(
+            "bufferViews[3].extensions: the data is compressed with EXT_meshopt_compression, "
+            "which animcore does not decode (decompress the file first, e.g. with gltfpack "
+            "-noq or gltf-transform) (read for animations[0].samplers[0].output)")):
+        gltf.load_bytes(b.glb_bytes())
+
+
 def test_external_buffer_in_memory_is_a_clear_error():
     doc = good().document("data.bin")
     with pytest.raises(ValueError, match="refers to the external file 'data.bin', which cannot"):
