@@ -904,3 +904,18 @@ def test_random_samplers_match_the_spec(keys, interpolation, path, seed):
         if interpolation == "CUBICSPLINE":
             tolerance = 1e-6  # keys normalized before interpolation: see the test above
     np.testing.assert_allclose(got, expected, rtol=tolerance, atol=tolerance)
+
+
+def test_quantized_translation_and_scale():
+    # KHR_mesh_quantization stores node animation as (normalized) integers too.
+    b = Builder()
+    n = b.node("n")
+    times = b.accessor([0.0, 2.0])
+    b.animation([(n, "translation", times, b.accessor([[1, -2, 3], [300, 0, -300]], "VEC3", SHORT),
+                  "LINEAR"),
+                 (n, "scale", times, b.accessor([[255, 0, 51], [0, 255, 102]], "VEC3",
+                                                UNSIGNED_BYTE, normalized=True), "LINEAR")])
+    (clip,) = gltf.load_bytes(b.glb_bytes())
+    got = clip.sample(1.0)
+    np.testing.assert_allclose(got[("n", "translation")], [150.5, -1, -148.5], atol=1e-12)
+    np.testing.assert_allclose(got[("n", "scale")], [0.5, 0.5, 0.3], atol=1e-12)
