@@ -173,7 +173,7 @@ def write_csv(path, clips: list[Clip], arrays: dict[str, np.ndarray], *,
 def summary(clips, arrays, fps, source) -> list[str]:
     """A table of the baked channels: frames, first and last values."""
     def fmt(row):
-        return "(" + ", ".join(f"{v:.4g}" for v in row) + ")"
+        return "(" + ", ".join(f"{v + 0.0:.4g}" for v in row) + ")"  # + 0.0: no "-0"
 
     lines = [f"{source} at {fps:g} fps (pass --out FILE.npz or FILE.csv to save):"]
     for clip in clips:

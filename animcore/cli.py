@@ -17,8 +17,15 @@ def main(argv=None) -> int:
     bench.add_argument("--scale", type=float, default=1.0,
                        help="problem size relative to the issue's figures (e.g. 0.01 for a quick run)")
     # ---- bake (glTF) ----
-    bake = commands.add_parser("bake", help="sample the animations of a glTF file on a frame "
-                                            "grid and save them (.npz or .csv)")
+    bake = commands.add_parser(
+        "bake", help="sample the animations of a glTF file on a frame grid and save them "
+                     "(.npz or .csv)",
+        description="Samples every channel of every clip (or of --clip) at frames 0, 1/fps, "
+                    "... up to the clip's duration, the last frame exactly at its end. "
+                    ".npz: one (frames, width) array per channel keyed '<clip>/<node>/<path>' "
+                    "plus '<clip>/time'. .csv: one row per frame, columns clip, frame, time, "
+                    "then '<node>/<path>/<component>'. Without FILE the built-in sample is "
+                    "used; without --out a summary is printed.")
     bake.add_argument("file", nargs="?", default=None,
                       help=".gltf or .glb file (default: the built-in sample)")
     bake.add_argument("--fps", type=float, default=30.0, help="frames per second (default 30)")
