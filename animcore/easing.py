@@ -284,6 +284,8 @@ class Steps(Easing):
             raise ValueError(f"Steps: position is {position!r} (must be one of "
                              f"{', '.join(repr(p) for p in _JUMPS)})")
         self._count, self._position = int(n), position
+        if self._count > 2**31:
+            raise ValueError(f"Steps: n is {self._count} (must be <= 2**31)")
         if self._count < 1 or (_JUMPS[position] == 2 and self._count < 2):
             raise ValueError(f"Steps: n is {self._count} (must be >= "
                              f"{2 if _JUMPS[position] == 2 else 1}"

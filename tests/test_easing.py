@@ -211,6 +211,7 @@ def test_steps_css_examples():
     ((1, "jump-none"), r"Steps: n is 1 \(must be >= 2 for jump-none\)"),
     ((2.5,), r"Steps: n must be an integer, got 2.5"),
     ((True,), r"Steps: n must be an integer"),
+    ((2**40,), r"Steps: n is 1099511627776 \(must be <= 2\*\*31\)"),
     ((2, "middle"), r"Steps: position is 'middle' \(must be one of"),
 ])
 def test_steps_bad_arguments(args, match):
@@ -410,3 +411,11 @@ def test_inverse_property(s, kind):
     # monotone: a larger value is never reached earlier
     order = np.argsort(s, kind="stable")
     assert np.all(np.diff(u[order]) >= -1e-15)
+
+
+def test_docstring_examples():
+    import doctest
+
+    import animcore.easing
+    result = doctest.testmod(animcore.easing)
+    assert result.attempted > 10 and result.failed == 0

@@ -428,3 +428,36 @@ def test_cubic_through_zero_is_an_error():
                           in_tangents=np.zeros((2, 4)), out_tangents=np.zeros((2, 4)))
     with pytest.raises(ValueError, match=r"RotationCurve.evaluate: t at index \(\) is 0.5 \(is where the cubic spline passes through the zero quaternion"):
         curve(0.5)
+
+
+def test_slerp_long_inputs_fast_and_careful_paths_agree():
+    # Long inputs run in blocks on a vectorized path; a block holding an
+    # extreme (but finite) length is redone on the careful scalar path.
+    q0, q1 = random_quats(3000), random_quats(3000)
+    t = RNG.uniform(0, 1, 3000)
+    fast = quat_slerp(q0, q1, t)
+    scaled = q1.copy()
+    scaled[1700] *= 1e120  # the same rotation, outside the fast path's range
+    careful = quat_slerp(q0, scaled, t)
+    np.testing.assert_allclose(careful, fast, rtol=0, atol=2e-15)
+    np.testing.assert_allclose(quat_slerp(q0[0], q1, t), quat_slerp(np.tile(q0[0], (3000, 1)), q1, t),
+                               rtol=0, atol=0)  # shared q0 (strided) equals the contiguous layout
+    for i in range(0, 3000, 101):
+        slerp = Slerp([0.0, 1.0], Rotation.from_quat([q0[i], q1[i]]))
+        same_rotation(fast[i], slerp([t[i]]).as_quat()[0], atol=1e-12)
+    bad = q1.copy()
+    bad[2345] = 0.0
+    with pytest.raises(ValueError, match=r"quat_slerp: \|q1\| at index \(2345,\) is 0.0"):
+        quat_slerp(q0, bad, t)
+    t_bad = t.copy()
+    t_bad[2999] = -0.25
+    with pytest.raises(ValueError, match=r"quat_slerp: t at index \(2999,\) is -0.25"):
+        quat_slerp(q0, q1, t_bad)
+
+
+def test_docstring_examples():
+    import doctest
+
+    import animcore.rotations
+    result = doctest.testmod(animcore.rotations)
+    assert result.attempted > 10 and result.failed == 0

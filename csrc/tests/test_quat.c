@@ -3,6 +3,7 @@
 #include <float.h>
 #include <string.h>
 
+#include "ac_internal.h"
 #include "ac_test.h"
 
 static const double PI = 3.14159265358979323846;
@@ -150,9 +151,40 @@ static void curve_errors(void)
     ac_quat_curve_destroy(curve);
 }
 
+/* The vectorized slerp agrees with the shared scalar ac_quat_slerp, also for
+   nearly equal and nearly opposite pairs, and across block boundaries. */
+static void slerp_paths(void)
+{
+    enum { N = 1500 };
+    static double a[4 * N], b[4 * N], t[N], out[4 * N];
+    unsigned seed = 12345;
+    for (int i = 0; i < 4 * N; i++) {
+        seed = seed * 1103515245u + 12345u;
+        a[i] = (double)(seed >> 8) / (1u << 24) - 0.5;
+        seed = seed * 1103515245u + 12345u;
+        b[i] = (double)(seed >> 8) / (1u << 24) - 0.5;
+    }
+    for (int i = 0; i < N; i++)
+        t[i] = (double)i / (N - 1);
+    for (int k = 0; k < 4; k++) {
+        b[4 * 10 + k] = a[4 * 10 + k] * (1.0 + 1e-13 * k);   /* nearly equal */
+        b[4 * 11 + k] = -a[4 * 11 + k] * (1.0 + 1e-13 * k);  /* nearly opposite */
+    }
+    CHECK(ac_quat_batch_slerp(a, b, t, NULL, out, N, NULL) == AC_OK);
+    for (int i = 0; i < N; i++) {
+        double ua[4], ub[4], r[4];
+        ac_quat_normalize(a + 4 * i, ua);
+        ac_quat_normalize(b + 4 * i, ub);
+        ac_quat_slerp(ua, ub, t[i], r);
+        for (int k = 0; k < 4; k++)
+            CHECK_NEAR(out[4 * i + k], r[k], 2e-15);
+    }
+}
+
 int main(void)
 {
     batch();
+    slerp_paths();
     batch_errors();
     curves();
     curve_errors();
