@@ -548,7 +548,7 @@ static inline double bezier_solve(poly3 px, double u)
             break;
     }
     t = u;
-    for (int it = 0; it < 200 && hi - lo > 0x1p-60; it++) {
+    for (int it = 0; it < 200 && hi - lo > 1e-18; it++) {
         double e = poly_at(px, t) - u;
         if (fabs(e) <= BEZIER_TOL)
             break;

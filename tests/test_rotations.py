@@ -461,3 +461,21 @@ def test_docstring_examples():
     import animcore.rotations
     result = doctest.testmod(animcore.rotations)
     assert result.attempted > 10 and result.failed == 0
+
+
+@given(st.data())
+def test_multiply_and_rotate_broadcast_like_ufuncs(data):
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, min_side=0, max_side=3))
+    elements = st.floats(-3, 3).filter(lambda x: abs(x) > 0.2)
+    a = data.draw(hnp.arrays(np.float64, shapes.input_shapes[0] + (4,), elements=elements))
+    b = data.draw(hnp.arrays(np.float64, shapes.input_shapes[1] + (4,), elements=elements))
+    v = data.draw(hnp.arrays(np.float64, shapes.input_shapes[1] + (3,), elements=st.floats(-5, 5)))
+    product = quat_multiply(a, b)
+    assert product.shape == shapes.result_shape + (4,)
+    np.testing.assert_allclose(product, quat_product_matrix(a, b), atol=1e-12)
+    rotated = quat_rotate(a, v)
+    assert rotated.shape == shapes.result_shape + (3,)
+    if rotated.size:
+        qa, vv = np.broadcast_arrays(a, v[..., :1])[0], np.broadcast_arrays(a[..., :3], v)[1]
+        expected = Rotation.from_quat(qa.reshape(-1, 4)).apply(vv.reshape(-1, 3))
+        np.testing.assert_allclose(rotated.reshape(-1, 3), expected, atol=1e-12)
