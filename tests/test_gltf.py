@@ -919,3 +919,10 @@ def test_quantized_translation_and_scale():
     got = clip.sample(1.0)
     np.testing.assert_allclose(got[("n", "translation")], [150.5, -1, -148.5], atol=1e-12)
     np.testing.assert_allclose(got[("n", "scale")], [0.5, 0.5, 0.3], atol=1e-12)
+
+
+def test_docstring_examples():
+    import doctest
+
+    result = doctest.testmod(gltf)
+    assert result.attempted > 0 and result.failed == 0
