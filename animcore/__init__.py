@@ -4,6 +4,7 @@ A C core vectorized over NumPy arrays. Units are in the names: ``velocity`` is
 per second, ``tangent`` per normalized segment parameter, ``duration`` and
 ``elapsed`` are seconds. Quaternions are ``(x, y, z, w)``.
 """
+from . import gltf  # glTF animation import: animcore.gltf.load
 from .contact import ProjectileStep, advance_projectiles, bounce, contact_point_velocity
 from .curves import Curve, CurveSample, KeySlopes, Overshoot
 from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing, ease, ease_inverse,
@@ -64,4 +65,6 @@ __all__ = [
     "quat_normalize",
     "quat_rotate",
     "quat_slerp",
+    # glTF
+    "gltf",
 ]

@@ -508,11 +508,11 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
 CASES = {
     "hermite": bench_hermite,
     "curves": bench_curves,
-    "snapshot": bench_snapshot,
-    "rootmotion": bench_rootmotion,
     "easing": bench_easing,
     "rotations": bench_rotations,
+    "rootmotion": bench_rootmotion,
     "contact": bench_contact,
+    "snapshot": bench_snapshot,
 }
 
 

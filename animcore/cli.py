@@ -1,4 +1,4 @@
-"""The command line: ``python -m animcore demo | bench``."""
+"""The command line: ``python -m animcore demo | bench | bake``."""
 from __future__ import annotations
 
 import argparse
@@ -16,6 +16,25 @@ def main(argv=None) -> int:
     bench.add_argument("--repeats", type=int, default=5, help="timed repeats per measurement")
     bench.add_argument("--scale", type=float, default=1.0,
                        help="problem size relative to the issue's figures (e.g. 0.01 for a quick run)")
+    # ---- bake (glTF) ----
+    bake = commands.add_parser(
+        "bake", help="sample the animations of a glTF file on a frame grid and save them "
+                     "(.npz or .csv)",
+        description="Samples every channel of every clip (or of --clip) at frames 0, 1/fps, "
+                    "... up to the clip's duration, the last frame exactly at its end. "
+                    ".npz: one (frames, width) array per channel keyed '<clip>/<node>/<path>' "
+                    "plus '<clip>/time'. .csv: one row per frame, columns clip, frame, time, "
+                    "then '<node>/<path>/<component>'. Without FILE the built-in sample is "
+                    "used; without --out a summary is printed.")
+    bake.add_argument("file", nargs="?", default=None,
+                      help=".gltf or .glb file (default: the built-in sample)")
+    bake.add_argument("--fps", type=float, default=30.0, help="frames per second (default 30)")
+    bake.add_argument("--clip", default=None, help="bake only the clip of this name")
+    bake.add_argument("--out", default=None,
+                      help="output file, .npz or .csv (default: print a summary)")
+    bake.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
+                      help="progress bar on stderr (auto: on a terminal, for long jobs)")
+    # ---- end bake ----
     args = parser.parse_args(argv)
 
     if args.command == "demo":
@@ -27,6 +46,9 @@ def main(argv=None) -> int:
             bench_module.run(args.cases, scale=args.scale, repeats=args.repeats)
         except ValueError as error:
             parser.error(str(error))
+    elif args.command == "bake":
+        from . import bake as bake_module
+        bake_module.run(args.file, args.fps, args.clip, args.out, args.progress, parser.error)
     return 0
 
 

@@ -138,14 +138,33 @@ def contact_lines() -> list[str]:
     ]
 
 
+def gltf_lines() -> list[str]:
+    from . import gltf
+
+    blink = {c.name: c for c in gltf.load_sample()}["blink"]
+    channel = blink.channels[0]
+    t0, t1 = (float(x) for x in channel.times[:2])
+    # glTF Appendix C: key 0 value 0 with out-tangent 6/s, key 1 value 1 with in-tangent 0,
+    # over td = 0.15 s. Halfway, the tangents enter the Hermite basis times td.
+    right = channel.sample((t0 + t1) / 2)[0]
+    b0 = float(channel.output[2, 0])
+    naive = 0.5 + 0.125 * b0  # h00 = h01 = 1/2, h10 = 1/8, tangent not scaled by td
+    return [
+        f"glTF CUBICSPLINE td={t1 - t0:g}s v=(0,1) out-tangent {b0:g}/s: w(mid)="
+        f"{_fmt(right)} | tangent not scaled by td: w(mid)={_fmt(naive)} "
+        f"(past the key value 1)",
+    ]
+
+
 # One entry per domain, in the order the demo prints them.
 SECTIONS = [
     ("Hermite segments with per-second velocities", hermite_lines),
     ("Keyframe curves: slope jumps, hold overshoot, uneven spacing", curves_lines),
-    ("Snapshot interpolation across teleports", snapshot_lines),
-    ("Root motion of looping clips", rootmotion_lines),
     ("Easing: time remaps, not path changes", easing_lines),
+    ("glTF import: cubic-spline tangents are per second", gltf_lines),
+    ("Root motion of looping clips", rootmotion_lines),
     ("Contact response against moving surfaces", contact_lines),
+    ("Snapshot interpolation across teleports", snapshot_lines),
 ]
 
 

@@ -1,0 +1,229 @@
+"""``python -m animcore bake``: sample glTF clips on a frame grid and save them.
+
+Every channel of every clip (or of one named clip) is evaluated at the frames
+``0, 1/fps, 2/fps, ...`` up to the clip's duration, the last frame placed
+exactly at the duration so that the final pose is always included (see
+:func:`frame_times`).
+
+Output formats, chosen by the extension of ``--out``:
+
+``.npz``
+    One float64 array per channel, keyed ``"<clip>/<target>/<path>"`` with
+    shape ``(frames, width)``, plus ``"<clip>/time"`` of shape ``(frames,)``.
+    ``target`` is the node name, or the node index for unnamed nodes.
+``.csv``
+    One row per frame of each clip, comma separated, with a header:
+    ``clip,frame,time,`` then one column per channel component named
+    ``<target>/<path>/<component>`` (components ``x,y,z`` for translation and
+    scale, ``x,y,z,w`` for rotation, ``0..W-1`` for morph weights). When
+    several clips are baked the columns are the union of their channels and a
+    cell is empty where a clip does not animate that channel. Numbers are
+    written as the shortest decimal text that reads back to the same float64.
+"""
+from __future__ import annotations
+
+import csv
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+from .gltf import Clip
+
+__all__ = ["bake", "frame_times", "write_csv", "write_npz"]
+
+_COMPONENTS = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw"}
+_BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
+
+
+def frame_times(duration: float, fps: float) -> np.ndarray:
+    """Frame times in seconds: ``k / fps`` for ``k = 0 .. n - 1``, then ``duration``
+    itself as frame ``n``, where ``n = ceil(duration * fps)``.
+
+    glTF stores key times as float32, so a 0.4 s clip lasts 0.4000000060 s; a
+    product within a relative 1e-6 of an integer counts as that integer
+    (0.4 s at 30 fps is 13 frames, not 14 with a last one 2e-7 frames later).
+    The last frame is always the clip's end, so the final pose is baked exactly.
+    """
+    if not (math.isfinite(fps) and fps > 0):
+        raise ValueError(f"bake: fps is {fps!r} (must be a finite number > 0)")
+    if not (math.isfinite(duration) and duration >= 0):
+        raise ValueError(f"bake: duration is {duration!r} (must be a finite number >= 0)")
+    frames = duration * fps
+    nearest = round(frames)
+    last = nearest if abs(frames - nearest) <= 1e-6 * max(1.0, frames) else math.ceil(frames)
+    grid = np.arange(last + 1, dtype=np.float64) / fps
+    grid[-1] = duration
+    return grid
+
+
+class Progress:
+    """A one-line progress bar on a stream (stderr). ``mode``: "always",
+    "never", or "auto" (shown on a terminal once a job has run 0.5 s)."""
+
+    def __init__(self, total: int, mode: str = "auto", stream=None, label: str = "bake",
+                 unit: str = "channel frames"):
+        self.total, self.mode, self.label, self.unit = max(int(total), 1), mode, label, unit
+        self.stream = sys.stderr if stream is None else stream
+        self.done, self.start, self.shown = 0, time.perf_counter(), False
+        tty = getattr(self.stream, "isatty", lambda: False)()
+        self.enabled = mode == "always" or (mode == "auto" and tty)
+
+    def update(self, amount: int) -> None:
+        self.done = min(self.done + amount, self.total)
+        if not self.enabled:
+            return
+        if self.mode == "auto" and not self.shown and time.perf_counter() - self.start < 0.5:
+            return
+        self._draw()
+
+    def _draw(self) -> None:
+        fraction = self.done / self.total
+        filled = int(round(30 * fraction))
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] "
+                          f"{100 * fraction:3.0f}% ({self.done}/{self.total} {self.unit})")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.enabled and (self.shown or self.mode == "always"):
+            self.done = self.total
+            self._draw()
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def bake(clips: list[Clip], fps: float, *, progress: str = "never",
+         stream=None) -> dict[str, np.ndarray]:
+    """Sample every channel of ``clips`` on the frame grid of ``fps``.
+
+    Returns
+    -------
+    dict
+        ``"<clip>/time"`` -> (frames,) seconds and ``"<clip>/<target>/<path>"``
+        -> (frames, width) values, in clip and channel order.
+    """
+    grids = [frame_times(clip.duration, fps) for clip in clips]
+    total = sum(len(grid) * len(clip.channels) for clip, grid in zip(clips, grids))
+    bar = Progress(total, progress, stream)
+    arrays: dict[str, np.ndarray] = {}
+    for clip, grid in zip(clips, grids):
+        arrays[f"{clip.name}/time"] = grid
+        for channel in clip.channels:
+            values = np.empty((len(grid), channel.width))
+            for start in range(0, len(grid), _BLOCK):
+                block = grid[start:start + _BLOCK]
+                values[start:start + len(block)] = channel.sample(block)
+                bar.update(len(block))
+            arrays[f"{clip.name}/{channel.target}/{channel.path}"] = values
+    bar.close()
+    return arrays
+
+
+def write_npz(path, arrays: dict[str, np.ndarray]) -> None:
+    """Save baked arrays with ``numpy.savez_compressed`` under their keys."""
+    np.savez_compressed(path, **arrays)
+
+
+def _columns(clips):
+    columns = {}
+    for clip in clips:
+        for channel in clip.channels:
+            base = f"{channel.target}/{channel.path}"
+            names = _COMPONENTS.get(channel.path) or [str(i) for i in range(channel.width)]
+            for i, name in enumerate(names):
+                columns.setdefault(f"{base}/{name}", (base, i))
+    return columns
+
+
+def write_csv(path, clips: list[Clip], arrays: dict[str, np.ndarray], *,
+              progress: str = "never", stream=None) -> None:
+    """Save baked arrays in the CSV layout described in this module."""
+    columns = _columns(clips)
+    bar = Progress(sum(len(arrays[f"{c.name}/time"]) for c in clips), progress, stream,
+                   label="write", unit="rows")
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(["clip", "frame", "time", *columns])
+        for clip in clips:
+            grid = arrays[f"{clip.name}/time"]
+            table = np.full((len(grid), len(columns)), np.nan)
+            missing = []
+            for j, (base, i) in enumerate(columns.values()):
+                key = f"{clip.name}/{base}"
+                if key in arrays:
+                    table[:, j] = arrays[key][:, i]
+                else:
+                    missing.append(j)
+            # repr() of a float is the shortest text that reads back to the same value
+            for start in range(0, len(grid), 4096):
+                rows = []
+                for frame in range(start, min(start + 4096, len(grid))):
+                    cells = list(map(repr, table[frame].tolist()))
+                    for j in missing:
+                        cells[j] = ""
+                    rows.append([clip.name, frame, repr(float(grid[frame])), *cells])
+                writer.writerows(rows)
+                bar.update(len(rows))
+    bar.close()
+
+
+def summary(clips, arrays, fps, source) -> list[str]:
+    """A table of the baked channels: frames, first and last values."""
+    def fmt(row):
+        return "(" + ", ".join(f"{v + 0.0:.4g}" for v in row) + ")"  # + 0.0: no "-0"
+
+    lines = [f"{source} at {fps:g} fps (pass --out FILE.npz or FILE.csv to save):"]
+    for clip in clips:
+        grid = arrays[f"{clip.name}/time"]
+        lines.append(f"  clip {clip.name!r}: {clip.duration:g} s, {len(grid)} frames")
+        for channel in clip.channels:
+            values = arrays[f"{clip.name}/{channel.target}/{channel.path}"]
+            name = f"{channel.target}/{channel.path}"
+            lines.append(f"    {name:<20} {channel.interpolation:<11} "
+                         f"first {fmt(values[0])}  last {fmt(values[-1])}")
+    return lines
+
+
+def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> None:
+    """The ``bake`` command; ``fail(message)`` reports a usage error (exit 2)."""
+    from . import gltf
+
+    extension = None if out is None else os.path.splitext(out)[1].lower()
+    if out is not None and extension not in (".npz", ".csv"):
+        fail(f"bake: --out must end in .npz or .csv, got {out!r}")
+    try:
+        frame_times(0.0, fps)
+    except ValueError as error:
+        fail(str(error))
+    try:
+        clips = gltf.load(file) if file is not None else gltf.load_sample()
+    except (ValueError, OSError) as error:
+        fail(f"bake: {error}")
+    if clip_name is not None:
+        chosen = [c for c in clips if c.name == clip_name]
+        if not chosen:
+            available = ", ".join(repr(c.name) for c in clips) or "none"
+            fail(f"bake: no clip named {clip_name!r} (available: {available})")
+        clips = chosen
+    if not clips:
+        fail(f"bake: {file} has no animations")
+    arrays = bake(clips, fps, progress=progress)
+    source = file if file is not None else "the built-in sample"
+    if out is None:
+        for line in summary(clips, arrays, fps, source):
+            write(line)
+        return
+    try:
+        if extension == ".npz":
+            write_npz(out, arrays)
+        else:
+            write_csv(out, clips, arrays, progress=progress)
+    except OSError as error:
+        fail(f"bake: cannot write {out!r} ({error.strerror or error})")
+    channels = sum(len(c.channels) for c in clips)
+    frames = sum(len(arrays[f"{c.name}/time"]) for c in clips)
+    write(f"baked {len(clips)} clip(s), {channels} channel(s), {frames} frame(s) at "
+          f"{fps:g} fps from {source} -> {out}")

@@ -1,0 +1,768 @@
+"""glTF 2.0 animation import.
+
+:func:`load` reads the animations of a ``.gltf`` file (with external ``.bin``
+buffers or base64 data URIs) or a ``.glb`` file and returns one :class:`Clip`
+per animation. Each animated node property becomes a :class:`Channel` whose
+``curve`` evaluates it with the semantics of the glTF 2.0 specification
+(Appendix C, animation sampler interpolation):
+
+- ``STEP``: the value of the last key at or before ``t``;
+- ``LINEAR``: linear interpolation, shortest-arc slerp for rotations;
+- ``CUBICSPLINE``: each key stores an in-tangent, a value and an out-tangent,
+  in that order. The tangents are per second, so a segment of ``td`` seconds
+  uses ``td * tangent`` in the Hermite basis (the step that loaders forget).
+  Rotations are normalized after interpolation;
+- before the first key and after the last the value is held (clamp).
+
+The container (JSON, GLB chunks, buffers, buffer views) is read by a small
+dependency-free reader; accessors, including byte strides, sparse storage and
+normalized integer components, are decoded into float64 NumPy arrays here.
+(A container library such as pygltflib would save only the GLB chunk split
+and the data-URI decoding, about forty lines, while adding a dependency whose
+errors on malformed input are KeyErrors or struct errors without a JSON
+location; every field animcore reads is checked here instead.)
+A malformed file raises :class:`GltfError`, a :class:`ValueError` whose
+message names the file and the JSON location at fault, for example::
+
+    walk.gltf: animations[0].samplers[2].output: accessor 7 has 9 elements,
+    expected 4 keys x 3
+
+Node and morph-weight values are returned as they are stored: translation in
+the file's units (metres for conforming files), rotation as unit quaternions
+``(x, y, z, w)``, scale as factors, weights as morph-target weights.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import os
+import struct
+import urllib.parse
+from dataclasses import dataclass, field, replace
+from typing import Union
+
+import numpy as np
+
+from ._arrays import as_float64
+
+__all__ = ["Channel", "Clip", "GltfError", "PATHS", "load", "load_bytes", "load_sample",
+           "sample_path"]
+
+#: Animated node properties and their number of components (weights: one per morph target).
+PATHS = {"translation": 3, "rotation": 4, "scale": 3, "weights": None}
+
+INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
+
+# componentType -> (name, little-endian dtype, divisor of normalized values)
+_COMPONENTS = {
+    5120: ("BYTE", "<i1", 127.0),
+    5121: ("UNSIGNED_BYTE", "<u1", 255.0),
+    5122: ("SHORT", "<i2", 32767.0),
+    5123: ("UNSIGNED_SHORT", "<u2", 65535.0),
+    5125: ("UNSIGNED_INT", "<u4", None),
+    5126: ("FLOAT", "<f4", None),
+}
+_TYPES = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+_OUTPUT_TYPES = {"translation": "VEC3", "rotation": "VEC4", "scale": "VEC3", "weights": "SCALAR"}
+_SPARSE_INDEX_TYPES = (5121, 5123, 5125)
+_COMPRESSED_VIEWS = ("EXT_meshopt_compression", "KHR_meshopt_compression")
+
+_GLB_MAGIC = 0x46546C67  # b"glTF"
+_CHUNK_JSON = 0x4E4F534A  # b"JSON"
+_CHUNK_BIN = 0x004E4942  # b"BIN\0"
+
+_SAMPLE = "sample.gltf"
+_MAX_VIEWLESS = 1 << 26  # elements of an accessor stored without a bufferView
+
+
+class GltfError(ValueError):
+    """A malformed glTF file. ``location`` is the JSON path at fault (for
+    example ``animations[0].samplers[2].output``) and ``detail`` says why."""
+
+    def __init__(self, source: str, location: str, detail: str):
+        self.source, self.location, self.detail = source, location, detail
+        where = ": ".join(part for part in (source, location) if part)
+        super().__init__(f"{where}: {detail}" if where else detail)
+
+
+class _Fault(Exception):
+    """Raised inside the reader; load() turns it into a GltfError with the file name."""
+
+    def __init__(self, location: str, detail: str):
+        super().__init__(location, detail)
+        self.location, self.detail = location, detail
+
+
+# ---------------------------------------------------------------- JSON fields
+
+_REQUIRED = object()
+
+
+def _json_type(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _join(location: str, key: str) -> str:
+    return f"{location}.{key}" if location else key
+
+
+def _field(obj, key: str, location: str, kind: str, default=_REQUIRED):
+    """``obj[key]`` checked against a JSON kind, or a _Fault naming ``location.key``.
+
+    kinds: "index" (integer >= 0), "count" (integer >= 1), "int", "bool",
+    "str", "list", "dict", "number" (finite)."""
+    if not isinstance(obj, dict):
+        raise _Fault(location, f"must be a JSON object, got {_json_type(obj)}")
+    where = _join(location, key)
+    if key not in obj:
+        if default is _REQUIRED:
+            raise _Fault(where, "missing (required by glTF 2.0)")
+        return default
+    value = obj[key]
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    if kind in ("index", "count", "int"):
+        # JSON writers sometimes emit 3.0 for 3; accept integral floats.
+        if isinstance(value, float) and value.is_integer():
+            value, is_int = int(value), True
+        if not is_int:
+            raise _Fault(where, f"must be an integer, got {_json_type(value)}")
+        if kind == "index" and value < 0:
+            raise _Fault(where, f"must be >= 0, got {value}")
+        if kind == "count" and value < 1:
+            raise _Fault(where, f"must be >= 1, got {value}")
+        return value
+    expected = {"bool": (bool, "a boolean"), "str": (str, "a string"),
+                "list": (list, "an array"), "dict": (dict, "an object")}
+    if kind in expected:
+        types, name = expected[kind]
+        if not isinstance(value, types):
+            raise _Fault(where, f"must be {name}, got {_json_type(value)}")
+        return value
+    if kind == "number":
+        if not (is_int or isinstance(value, float)) or not math.isfinite(value):
+            raise _Fault(where, f"must be a finite number, got {_json_type(value)}")
+        return value
+    raise AssertionError(kind)
+
+
+def _item(doc: dict, collection: str, index: int, referrer: str):
+    """``doc[collection][index]`` as an object, or a _Fault at the referrer."""
+    items = _field(doc, collection, "", "list", [])
+    if index >= len(items):
+        raise _Fault(referrer, f"index {index} out of range (the file has {len(items)} "
+                               f"{collection})")
+    item = items[index]
+    if not isinstance(item, dict):
+        raise _Fault(f"{collection}[{index}]", f"must be a JSON object, got {_json_type(item)}")
+    return item
+
+
+# ---------------------------------------------------------------- container
+
+def _parse_glb(data: bytes) -> tuple[dict, bytes | None]:
+    """The JSON document and the BIN chunk of a GLB container."""
+    if len(data) < 12:
+        raise _Fault("GLB header", f"file has {len(data)} bytes, a GLB header needs 12")
+    magic, version, length = struct.unpack_from("<III", data, 0)
+    if magic != _GLB_MAGIC:
+        raise _Fault("GLB header", f"magic is {data[:4]!r}, expected b'glTF'")
+    if version != 2:
+        raise _Fault("GLB header", f"version is {version}, expected 2")
+    if length > len(data):
+        raise _Fault("GLB header", f"declares {length} bytes but the file has {len(data)} "
+                                   f"(truncated)")
+    if length < len(data):
+        data = data[:length]  # trailing bytes after the declared length are not part of it
+    offset, chunks = 12, []
+    while offset < length:
+        name = f"GLB chunk {len(chunks)}"
+        if offset + 8 > length:
+            raise _Fault(name, f"header at byte {offset} is cut off by the end of the file "
+                               f"(truncated)")
+        size, kind = struct.unpack_from("<II", data, offset)
+        if offset + 8 + size > length:
+            raise _Fault(name, f"declares {size} bytes at byte {offset + 8} but only "
+                               f"{length - offset - 8} remain (truncated)")
+        chunks.append((kind, data[offset + 8:offset + 8 + size]))
+        offset += 8 + size
+    if not chunks or chunks[0][0] != _CHUNK_JSON:
+        kind = chunks[0][0] if chunks else None
+        raise _Fault("GLB chunk 0", "missing" if kind is None else
+                     f"type is 0x{kind:08X}, the first chunk must be JSON (0x4E4F534A)")
+    binary = None
+    if len(chunks) > 1:
+        if chunks[1][0] == _CHUNK_BIN:
+            binary = chunks[1][1]
+        # Chunks of other types are extensions' business and are skipped.
+    return _parse_json(chunks[0][1], "GLB chunk 0"), binary
+
+
+def _parse_json(data: bytes, where: str) -> dict:
+    try:
+        text = data.decode("utf-8-sig")
+        doc = json.loads(text)
+    except UnicodeDecodeError as error:
+        raise _Fault(where, f"is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except json.JSONDecodeError as error:
+        raise _Fault(where, f"is not valid JSON ({error.msg} at line {error.lineno} "
+                            f"column {error.colno})") from None
+    except RecursionError:
+        raise _Fault(where, "is not valid JSON (nested too deeply)") from None
+    if not isinstance(doc, dict):
+        raise _Fault(where, f"must be a JSON object, got {_json_type(doc)}")
+    return doc
+
+
+class _Reader:
+    """Buffers, buffer views and accessors of one document, decoded on demand."""
+
+    def __init__(self, doc: dict, base_dir: str | None, binary: bytes | None):
+        self.doc, self.base_dir, self.binary = doc, base_dir, binary
+        self._buffers: dict[int, memoryview] = {}
+        self._accessors: dict[int, np.ndarray] = {}
+
+    def buffer(self, index: int, referrer: str) -> memoryview:
+        if index in self._buffers:
+            return self._buffers[index]
+        buffer = _item(self.doc, "buffers", index, referrer)
+        location = f"buffers[{index}]"
+        length = _field(buffer, "byteLength", location, "count")
+        uri = _field(buffer, "uri", location, "str", None)
+        if uri is None:
+            if self.binary is None or index != 0:
+                raise _Fault(_join(location, "uri"), "missing (only the first buffer of a "
+                             ".glb file may omit it to use the binary chunk)")
+            data = self.binary
+            source = "the GLB binary chunk"
+        elif uri.startswith("data:"):
+            header, comma, payload = uri.partition(",")
+            if not comma or not header.endswith(";base64"):
+                raise _Fault(_join(location, "uri"), "is a data URI without ';base64,' "
+                             "(only base64 data URIs are supported)")
+            try:
+                data = base64.b64decode(payload, validate=True)
+            except (binascii.Error, ValueError) as error:
+                raise _Fault(_join(location, "uri"), f"is not valid base64 ({error})") from None
+            source = "the data URI"
+        else:
+            if self.base_dir is None:
+                raise _Fault(_join(location, "uri"), f"refers to the external file {uri!r}, "
+                             "which cannot be resolved for data read from memory")
+            path = os.path.join(self.base_dir, urllib.parse.unquote(uri))
+            try:
+                with open(path, "rb") as stream:
+                    data = stream.read()
+            except OSError as error:
+                raise _Fault(_join(location, "uri"), f"cannot read {path!r} "
+                             f"({error.strerror or error})") from None
+            source = repr(path)
+        if len(data) < length:
+            raise _Fault(_join(location, "byteLength"), f"is {length} but {source} has only "
+                         f"{len(data)} bytes (truncated)")
+        view = memoryview(data)[:length]
+        self._buffers[index] = view
+        return view
+
+    def view(self, index: int, referrer: str) -> tuple[memoryview, int | None]:
+        view = _item(self.doc, "bufferViews", index, referrer)
+        location = f"bufferViews[{index}]"
+        extensions = _field(view, "extensions", location, "dict", {})
+        for name in _COMPRESSED_VIEWS:
+            if name in extensions:
+                raise _Fault(_join(location, "extensions"), f"the data is compressed with "
+                             f"{name}, which animcore does not decode (decompress the file "
+                             "first, e.g. with gltfpack -noq or gltf-transform)")
+        buffer_index = _field(view, "buffer", location, "index")
+        offset = _field(view, "byteOffset", location, "index", 0)
+        length = _field(view, "byteLength", location, "count")
+        stride = _field(view, "byteStride", location, "int", None)
+        if stride is not None and not (4 <= stride <= 252 and stride % 4 == 0):
+            raise _Fault(_join(location, "byteStride"), f"is {stride} (must be a multiple of "
+                         f"4 in [4, 252])")
+        data = self.buffer(buffer_index, _join(location, "buffer"))
+        if offset + length > len(data):
+            raise _Fault(location, f"byteOffset {offset} + byteLength {length} = "
+                         f"{offset + length} exceeds the {len(data)} bytes of "
+                         f"buffers[{buffer_index}]")
+        return data[offset:offset + length], stride
+
+    def accessor(self, index: int, referrer: str, expected_type: str) -> np.ndarray:
+        """Accessor ``index`` as float64 of shape (count, components)."""
+        accessor = _item(self.doc, "accessors", index, referrer)
+        location = f"accessors[{index}]"
+        kind = _field(accessor, "type", location, "str")
+        if kind not in _TYPES:
+            raise _Fault(_join(location, "type"), f"{kind!r} is not a glTF accessor type "
+                         f"({', '.join(_TYPES)})")
+        if kind != expected_type:
+            raise _Fault(referrer, f"accessor {index} has type {kind}, expected {expected_type}")
+        if index not in self._accessors:
+            try:
+                self._accessors[index] = self._decode(accessor, location, _TYPES[kind])
+            except _Fault as fault:  # say which sampler needed the faulty data
+                raise _Fault(fault.location, f"{fault.detail} (read for {referrer})") from None
+        return self._accessors[index]
+
+    def _decode(self, accessor: dict, location: str, width: int) -> np.ndarray:
+        component = _field(accessor, "componentType", location, "int")
+        if component not in _COMPONENTS:
+            raise _Fault(_join(location, "componentType"), f"{component} is not a glTF "
+                         "component type (5120, 5121, 5122, 5123, 5125 or 5126)")
+        _, dtype, divisor = _COMPONENTS[component]
+        dtype = np.dtype(dtype)
+        normalized = _field(accessor, "normalized", location, "bool", False)
+        if normalized and divisor is None:
+            raise _Fault(_join(location, "normalized"), f"is true for {_COMPONENTS[component][0]}"
+                         " components (allowed only for BYTE, UNSIGNED_BYTE, SHORT and "
+                         "UNSIGNED_SHORT)")
+        count = _field(accessor, "count", location, "count")
+        element = width * dtype.itemsize
+        view_index = _field(accessor, "bufferView", location, "index", None)
+        if view_index is None:
+            if count > _MAX_VIEWLESS:  # nothing in the file bounds the allocation
+                raise _Fault(_join(location, "count"), f"is {count} without a bufferView "
+                             f"(more than the {_MAX_VIEWLESS} elements animcore accepts)")
+            raw = np.zeros((count, width), dtype)  # all zeros unless sparse says otherwise
+        else:
+            data, stride = self.view(view_index, _join(location, "bufferView"))
+            offset = _field(accessor, "byteOffset", location, "index", 0)
+            step = element if stride is None else stride
+            if step < element:
+                raise _Fault(f"bufferViews[{view_index}].byteStride", f"is {step}, smaller "
+                             f"than the {element}-byte elements of {location}")
+            needed = offset + step * (count - 1) + element
+            if needed > len(data):
+                raise _Fault(location, f"needs {needed} bytes of bufferViews[{view_index}] "
+                             f"(byteOffset {offset}, {count} elements of {element} bytes, "
+                             f"stride {step}) but it has {len(data)}")
+            raw = np.ndarray((count, width), dtype=dtype, buffer=data, offset=offset,
+                             strides=(step, dtype.itemsize)).copy()
+        sparse = _field(accessor, "sparse", location, "dict", None)
+        if sparse is not None:
+            self._apply_sparse(raw, sparse, _join(location, "sparse"), count, width, dtype)
+        values = raw.astype(np.float64)
+        if normalized:
+            values /= divisor
+            if dtype.kind == "i":
+                np.maximum(values, -1.0, out=values)
+        values.flags.writeable = False  # shared by every sampler that uses the accessor
+        return values
+
+    def _apply_sparse(self, raw, sparse, location, count, width, dtype):
+        n = _field(sparse, "count", location, "count")
+        if n > count:
+            raise _Fault(_join(location, "count"), f"is {n}, more than the accessor's "
+                         f"count {count}")
+        indices_location = _join(location, "indices")
+        indices_spec = _field(sparse, "indices", location, "dict")
+        index_type = _field(indices_spec, "componentType", indices_location, "int")
+        if index_type not in _SPARSE_INDEX_TYPES:
+            raise _Fault(_join(indices_location, "componentType"), f"is {index_type} (sparse "
+                         "indices must be 5121, 5123 or 5125)")
+        indices = self._packed(indices_spec, indices_location,
+                               np.dtype(_COMPONENTS[index_type][1]), n).astype(np.int64)
+        steps = np.diff(indices)
+        if steps.size and np.any(steps <= 0):
+            j = int(np.argmax(steps <= 0)) + 1
+            raise _Fault(indices_location, f"must be strictly increasing (index {indices[j]} "
+                         f"at position {j} after {indices[j - 1]})")
+        if indices[-1] >= count:
+            j = int(np.argmax(indices >= count))
+            raise _Fault(indices_location, f"index {indices[j]} at position {j} is out of "
+                         f"range for an accessor of count {count}")
+        values_location = _join(location, "values")
+        values_spec = _field(sparse, "values", location, "dict")
+        values = self._packed(values_spec, values_location, dtype, n * width)
+        raw[indices] = values.reshape(n, width)
+
+    def _packed(self, spec, location, dtype, n):
+        """n tightly packed items of a sparse indices/values block."""
+        view_index = _field(spec, "bufferView", location, "index")
+        offset = _field(spec, "byteOffset", location, "index", 0)
+        data, stride = self.view(view_index, _join(location, "bufferView"))
+        if stride is not None:
+            raise _Fault(f"bufferViews[{view_index}].byteStride", "must not be defined for "
+                         f"sparse data ({location})")
+        needed = offset + n * dtype.itemsize
+        if needed > len(data):
+            raise _Fault(location, f"needs {needed} bytes of bufferViews[{view_index}] "
+                         f"(byteOffset {offset}, {n} items of {dtype.itemsize} bytes) but it "
+                         f"has {len(data)}")
+        return np.frombuffer(data, dtype=dtype, count=n, offset=offset)
+
+
+# ---------------------------------------------------------------- clips
+
+def _query_times(func: str, t) -> np.ndarray:
+    t = as_float64(func, "t", t)
+    bad = ~np.isfinite(t)
+    if bad.any():
+        index = np.unravel_index(int(np.argmax(bad)), t.shape)
+        raise ValueError(f"{func}: t at index {tuple(int(i) for i in index)} is "
+                         f"{float(t[index])!r} (must be finite)")
+    return t
+
+
+@dataclass(frozen=True, eq=False)
+class Channel:
+    """One animated node property of a clip.
+
+    Attributes
+    ----------
+    node : int
+        Index of the node in the file's ``nodes``.
+    node_name : str or None
+        The node's name, if it has one.
+    path : str
+        ``"translation"``, ``"rotation"``, ``"scale"`` or ``"weights"``.
+    interpolation : str
+        ``"STEP"``, ``"LINEAR"`` or ``"CUBICSPLINE"``, as stored in the file.
+    width : int
+        Components per sample: 3 (translation, scale), 4 (rotation x, y, z, w)
+        or the number of morph targets (weights).
+    times : ndarray, shape (K,)
+        Key times in seconds (read-only).
+    output : ndarray, shape (K, width) or (3K, width)
+        The sampler's key values as decoded from the file (normalized integers
+        already converted); for CUBICSPLINE the rows are in-tangent, value,
+        out-tangent for each key, tangents per second. Read-only.
+    curve : Curve or RotationCurve
+        The evaluator, with glTF semantics (clamped outside the keys).
+        ``curve(t)`` has shape ``t.shape + (width,)``.
+    target : str or int
+        The key of this channel in :meth:`Clip.sample`: the node's name when
+        it has one that no other node of the file shares (and that is not the
+        digits of another node's index), else its index.
+    """
+
+    node: int
+    node_name: Union[str, None]
+    path: str
+    interpolation: str
+    width: int
+    times: np.ndarray = field(repr=False)
+    output: np.ndarray = field(repr=False)
+    curve: object = field(repr=False)
+    target: Union[str, int, None] = None
+
+    def sample(self, t) -> np.ndarray:
+        """The channel's value at times ``t`` (seconds, any shape):
+        shape ``t.shape + (width,)``. Non-finite times are a ValueError."""
+        t = _query_times("Channel.sample", t)
+        return self._sample(t)
+
+    def _sample(self, t: np.ndarray) -> np.ndarray:
+        values = np.asarray(self.curve(t), dtype=np.float64)
+        return values.reshape(t.shape + (self.width,))
+
+    def __repr__(self) -> str:
+        name = f"{self.node_name!r}" if self.node_name is not None else "None"
+        return (f"Channel(node={self.node}, node_name={name}, path={self.path!r}, "
+                f"interpolation={self.interpolation!r}, keys={len(self.times)}, "
+                f"width={self.width})")
+
+
+@dataclass(frozen=True, eq=False)
+class Clip:
+    """One glTF animation: a name, a duration and its channels.
+
+    ``duration`` is the last key time over all channels, in seconds; the clip
+    starts at time 0 (channels whose first key is later hold that key's value).
+    """
+
+    name: str
+    duration: float
+    channels: tuple
+
+    def sample(self, t) -> dict:
+        """Every channel at times ``t`` (seconds, any shape).
+
+        Returns
+        -------
+        dict
+            ``{(channel.target, channel.path): ndarray}``, in channel order.
+            ``target`` is the node name (or the node index for unnamed or
+            ambiguously named nodes); each array has shape
+            ``t.shape + (width,)``: 3 for translation and scale, 4 for
+            rotation (unit quaternions x, y, z, w), the number of morph targets
+            for weights. Times outside ``[first key, last key]`` hold the end
+            values, as glTF specifies.
+        """
+        t = _query_times("Clip.sample", t)
+        return {(c.target, c.path): c._sample(t) for c in self.channels}
+
+    def channel(self, target, path: str) -> Channel:
+        """The channel animating ``path`` of node ``target`` (name or index)."""
+        for c in self.channels:
+            if c.path == path and target in (c.target, c.node, c.node_name):
+                return c
+        raise KeyError(f"clip {self.name!r} has no {path} channel for node {target!r}")
+
+    def __repr__(self) -> str:
+        return (f"Clip(name={self.name!r}, duration={self.duration:.6g}, "
+                f"channels={len(self.channels)})")
+
+
+def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path: str):
+    """The evaluator of one sampler: ``output`` is (K, width), or (3K, width)
+    for CUBICSPLINE with in-tangent / value / out-tangent rows per key."""
+    import animcore
+
+    # Private writable copies: the decoded accessors are read-only and shared.
+    times, output = np.array(times), np.array(output)
+    if path == "rotation":
+        return animcore.RotationCurve.from_gltf(times, output, interpolation)
+    return animcore.Curve.from_gltf(times, output, interpolation)
+
+
+def _morph_targets(doc: dict, node: dict, node_location: str) -> int | None:
+    """Number of morph targets of the node's mesh, or None if it cannot be told."""
+    mesh_index = _field(node, "mesh", node_location, "index", None)
+    if mesh_index is None:
+        weights = _field(node, "weights", node_location, "list", None)
+        return None if weights is None else len(weights)
+    mesh = _item(doc, "meshes", mesh_index, _join(node_location, "mesh"))
+    mesh_location = f"meshes[{mesh_index}]"
+    weights = _field(mesh, "weights", mesh_location, "list", None)
+    if weights is not None:
+        return len(weights)
+    primitives = _field(mesh, "primitives", mesh_location, "list", [])
+    if primitives:
+        targets = _field(primitives[0], "targets", f"{mesh_location}.primitives[0]", "list",
+                         None)
+        if targets is not None:
+            return len(targets)
+    return None
+
+
+def _check_times(times: np.ndarray, location: str, index: int) -> None:
+    bad = ~np.isfinite(times)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise _Fault(location, f"accessor {index} key time {k} is {times[k]:.17g} (must be finite)")
+    if times[0] < 0:
+        raise _Fault(location, f"accessor {index} key time 0 is {times[0]:.17g} "
+                     "(must be >= 0)")
+    steps = np.diff(times)
+    if steps.size and np.any(steps <= 0):
+        k = int(np.argmax(steps <= 0)) + 1
+        raise _Fault(location, f"accessor {index} key times must be strictly increasing "
+                     f"(time[{k}]={times[k]:.17g} after time[{k - 1}]={times[k - 1]:.17g})")
+
+
+def _check_finite(values: np.ndarray, location: str, index: int) -> None:
+    bad = ~np.isfinite(values)
+    if bad.any():
+        row, col = np.unravel_index(int(np.argmax(bad)), values.shape)
+        raise _Fault(location, f"accessor {index} element {row} component {col} is "
+                     f"{values[row, col]:.17g} (must be finite)")
+
+
+def _channel(doc, reader, nodes, samplers, animation_location, channel_location, channel):
+    sampler_index = _field(channel, "sampler", channel_location, "index")
+    if sampler_index >= len(samplers):
+        raise _Fault(_join(channel_location, "sampler"), f"index {sampler_index} out of "
+                     f"range ({animation_location} has {len(samplers)} samplers)")
+    target_location = _join(channel_location, "target")
+    target = _field(channel, "target", channel_location, "dict")
+    path = _field(target, "path", target_location, "str")
+    node_index = _field(target, "node", target_location, "index", None)
+    if node_index is None:
+        return None  # the animated object is defined by an extension
+    if path not in PATHS:
+        raise _Fault(_join(target_location, "path"), f"{path!r} is not one of translation, "
+                     "rotation, scale, weights")
+    node = _item(doc, "nodes", node_index, _join(target_location, "node"))
+    node_location = f"nodes[{node_index}]"
+    node_name = _field(node, "name", node_location, "str", None)
+
+    location = f"{animation_location}.samplers[{sampler_index}]"
+    sampler = samplers[sampler_index]
+    interpolation = _field(sampler, "interpolation", location, "str", "LINEAR")
+    if interpolation not in INTERPOLATIONS:
+        raise _Fault(_join(location, "interpolation"), f"{interpolation!r} is not LINEAR, "
+                     "STEP or CUBICSPLINE")
+    input_location, output_location = _join(location, "input"), _join(location, "output")
+    input_index = _field(sampler, "input", location, "index")
+    output_index = _field(sampler, "output", location, "index")
+    times = reader.accessor(input_index, input_location, "SCALAR")[:, 0]
+    _check_times(times, input_location, input_index)
+    output = reader.accessor(output_index, output_location, _OUTPUT_TYPES[path])
+    _check_finite(output, output_location, output_index)
+
+    keys = len(times)
+    per_key = 3 if interpolation == "CUBICSPLINE" else 1
+    width = PATHS[path]
+    rows = len(output)
+    expected = f"{keys} keys" + (" x 3" if per_key == 3 else "")
+    if path == "weights":
+        width = _morph_targets(doc, node, node_location)
+        if width is None:  # no mesh to tell: the output must divide evenly
+            if rows % (keys * per_key):
+                raise _Fault(output_location, f"accessor {output_index} has {rows} elements, "
+                             f"expected a multiple of {expected} (one per morph weight)")
+            width = rows // (keys * per_key)
+        elif width == 0:
+            raise _Fault(_join(target_location, "node"), f"node {node_index} has no morph "
+                         "targets for a weights channel")
+        if rows != keys * per_key * width:
+            raise _Fault(output_location, f"accessor {output_index} has {rows} elements, "
+                         f"expected {expected} x {width} morph weights")
+        output = output.reshape(keys * per_key, width)
+    elif rows != keys * per_key:
+        raise _Fault(output_location, f"accessor {output_index} has {rows} elements, "
+                     f"expected {expected}")
+    if path == "rotation":
+        key_values = output[1::3] if per_key == 3 else output
+        norms = np.sqrt(np.sum(key_values * key_values, axis=1))
+        if np.any(norms == 0):
+            k = int(np.argmax(norms == 0))
+            raise _Fault(output_location, f"accessor {output_index} rotation key {k} is a "
+                         "zero quaternion")
+    try:
+        curve = _make_curve(times, output, interpolation, path)
+    except ValueError as error:
+        raise _Fault(location, str(error)) from None
+    return Channel(node_index, node_name, path, interpolation, width, times, output, curve)
+
+
+def _clips(doc: dict, reader: _Reader) -> list[Clip]:
+    asset = _field(doc, "asset", "", "dict")
+    version = _field(asset, "version", "asset", "str")
+    if not version.split(".")[0] == "2":
+        raise _Fault("asset.version", f"is {version!r}, expected glTF 2.x")
+    nodes = _field(doc, "nodes", "", "list", [])
+    names = [n.get("name") if isinstance(n, dict) else None for n in nodes]
+    unique = {name for name in names if isinstance(name, str) and names.count(name) == 1}
+    animations = _field(doc, "animations", "", "list", [])
+    clips, used = [], set()
+    for a, animation in enumerate(animations):
+        location = f"animations[{a}]"
+        channels = _field(animation, "channels", location, "list")
+        samplers = _field(animation, "samplers", location, "list")
+        if not channels:
+            raise _Fault(_join(location, "channels"), "is empty (an animation needs at least "
+                         "one channel)")
+        if not samplers:
+            raise _Fault(_join(location, "samplers"), "is empty (an animation needs at least "
+                         "one sampler)")
+        for s, sampler in enumerate(samplers):
+            if not isinstance(sampler, dict):
+                raise _Fault(f"{location}.samplers[{s}]", "must be a JSON object, got "
+                             f"{_json_type(sampler)}")
+        name = _field(animation, "name", location, "str", None) or f"animation{a}"
+        while name in used:
+            name = f"{name}#{a}"
+        used.add(name)
+        built, seen = [], {}
+        for c, channel in enumerate(channels):
+            channel_location = f"{location}.channels[{c}]"
+            result = _channel(doc, reader, nodes, samplers, location, channel_location,
+                              channel)
+            if result is None:
+                continue
+            key = (result.node, result.path)
+            if key in seen:
+                raise _Fault(channel_location, f"animates {result.path} of node {result.node}, "
+                             f"already animated by channels[{seen[key]}]")
+            seen[key] = c
+            # A name is the key when it is unique and cannot be read as another node's index.
+            name_ok = result.node_name in unique and not (
+                result.node_name.isdigit() and result.node_name != str(result.node))
+            target = result.node_name if name_ok else result.node
+            built.append(replace(result, target=target))
+        duration = max((float(ch.times[-1]) for ch in built), default=0.0)
+        clips.append(Clip(name, duration, tuple(built)))
+    return clips
+
+
+def _load(data: bytes, base_dir: str | None, source: str) -> list[Clip]:
+    try:
+        if data[:4] == b"glTF" or source.lower().endswith(".glb"):
+            doc, binary = _parse_glb(data)
+        else:
+            doc, binary = _parse_json(data, "JSON"), None
+        return _clips(doc, _Reader(doc, base_dir, binary))
+    except _Fault as fault:
+        raise GltfError(source, fault.location, fault.detail) from None
+
+
+def load(path) -> list[Clip]:
+    """Read the animations of a glTF 2.0 file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A ``.gltf`` file (JSON; buffers as base64 data URIs or external files
+        relative to it) or a ``.glb`` file (binary container; recognized by its
+        magic bytes).
+
+    Returns
+    -------
+    list of Clip
+        One per animation, in file order. Unnamed animations are called
+        ``"animation<i>"``; a repeated name gets ``"#<i>"`` appended.
+        Channels without a target node (defined by extensions) are skipped.
+        Key values of any component type are decoded for any path, normalized
+        or not, so quantized files (KHR_mesh_quantization) load as well.
+        Buffer views compressed with EXT_meshopt_compression are reported as
+        an error rather than decoded.
+
+    Raises
+    ------
+    GltfError
+        (a ValueError) for a malformed file, naming the file and the JSON
+        location: wrong GLB magic, version or chunks, truncated buffers,
+        out-of-range indices, missing or mistyped fields, unknown
+        interpolation, key times not strictly increasing, accessors of the
+        wrong type or element count, non-finite values.
+    OSError
+        If ``path`` itself cannot be read.
+
+    Examples
+    --------
+    >>> clips = load_sample()
+    >>> [c.name for c in clips]
+    ['walk', 'blink']
+    """
+    path = os.fspath(path)
+    with open(path, "rb") as stream:
+        data = stream.read()
+    return _load(data, os.path.dirname(os.path.abspath(path)), path)
+
+
+def load_bytes(data: bytes, *, base_dir=None, name: str = "<bytes>") -> list[Clip]:
+    """:func:`load` for the contents of a file already in memory (``.gltf``
+    JSON text or ``.glb`` bytes). External buffers are resolved relative to
+    ``base_dir``; ``name`` stands for the file in error messages."""
+    return _load(bytes(data), None if base_dir is None else os.fspath(base_dir), name)
+
+
+def sample_path():
+    """The built-in sample file as an ``importlib.resources`` Traversable."""
+    from importlib.resources import files
+
+    return files("animcore").joinpath("data", _SAMPLE)
+
+
+def load_sample() -> list[Clip]:
+    """The clips of the small glTF sample shipped with animcore.
+
+    ``walk`` (1.5 s): ``root`` translation LINEAR on uneven key times,
+    ``spine`` rotation CUBICSPLINE, ``hips`` rotation LINEAR, ``hand`` scale
+    STEP, ``face`` two morph weights LINEAR. ``blink`` (0.4 s): ``face``
+    weights CUBICSPLINE.
+    """
+    return _load(sample_path().read_bytes(), None, f"animcore/data/{_SAMPLE}")
