@@ -204,7 +204,8 @@ class RotationCurve:
     times : array_like, shape (K,)
         Key times in seconds, finite and strictly increasing, K >= 1.
     quaternions : array_like, shape (K, 4)
-        Key rotations (x, y, z, w), non-zero; normalized here.
+        Key rotations (x, y, z, w), non-zero; normalized here, except for
+        "cubic", which splines them as given and normalizes the result (glTF).
     interpolation : {"linear", "step", "cubic"}
         "linear": shortest-arc slerp between neighbouring keys. "step": the
         key at or before t. "cubic": per-component cubic Hermite between keys

@@ -356,7 +356,7 @@ struct ac_quat_curve {
     ac_quat_interp interp;
     ac_quat_extrap before, after;
     double *times; /* k */
-    double *quats; /* 4k, unit */
+    double *quats; /* 4k: unit, except for cubic, which keeps the keys as given */
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
 };
@@ -417,6 +417,9 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
     for (size_t i = 0; i < k && !st; i++)
         st = unit_arg("quaternions", "|quaternions|", quats + 4 * i, c->quats + 4 * i, i, err);
     if (interp == AC_QUAT_CUBIC) {
+        /* glTF Appendix C splines the stored values and normalizes only the
+           result, so keys that are not exactly unit (float32) stay as given. */
+        memcpy(c->quats, quats, 4 * k * sizeof(double));
         for (size_t i = 0; i < k && !st; i++)
             if (!(st = check_finite("in_tangents", in_tangents + 4 * i, 4, i, err)))
                 st = check_finite("out_tangents", out_tangents + 4 * i, 4, i, err);
@@ -552,7 +555,7 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, const double *t, size_t n,
         if (st)
             return st;
         if (c->k == 1) {
-            memcpy(rq, c->quats, sizeof rq);
+            ac_quat_normalize(c->quats, rq);
             w[0] = w[1] = w[2] = 0.0;
         } else {
             hint = ac_segment_find(c->times, c->k, local, hint);

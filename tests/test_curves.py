@@ -789,3 +789,15 @@ def test_eased_curve_errors():
         eased.remap_time(Curve([0, 1], [[0, 0], [1, 1]]))
     with pytest.raises(ValueError, match=r"unknown easing kind|nope"):
         eased.remap_time("nope")
+
+
+def test_read_only_inputs_are_accepted():
+    def frozen(x):
+        x = np.array(x, dtype=float)
+        x.flags.writeable = False
+        return x
+
+    curve = Curve(frozen([0.0, 1.0]), frozen([2.0, 3.0]), velocities=frozen([1.0, 1.0]))
+    assert curve(0.5) == pytest.approx(2.5)
+    constant = Curve(frozen([0.0]), frozen([2.0]), velocities=frozen([1.0]))
+    assert constant(3.0) == 2.0

@@ -74,15 +74,9 @@ def test_every_path_and_interpolation_matches_the_spec(tmp_path, kind, interpola
                                     rotation=path == "rotation")
         got = sampled[(path, path)]
         assert got.shape == (len(QUERIES), WIDTH[path])
-        tolerance = 1e-9
         if path == "rotation":  # q and -q are the same rotation
             got = got * np.sign(np.sum(got * expected, axis=1, keepdims=True))
-            if interpolation == "CUBICSPLINE":
-                # RotationCurve normalizes the key values before interpolating; the
-                # spec normalizes only the result. Keys stored as float32 are unit to
-                # ~1e-7, which bounds the difference (exact unit keys: test below).
-                tolerance = 1e-6
-        np.testing.assert_allclose(got, expected, rtol=tolerance, atol=tolerance, err_msg=path)
+        np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-9, err_msg=path)
 
 
 def test_hand_computed_values():
@@ -898,12 +892,9 @@ def test_random_samplers_match_the_spec(keys, interpolation, path, seed):
     t = np.concatenate([rng.uniform(-0.5, times[-1] + 0.5, 30), ch.times])
     expected = gltf_spec_sample(ch.times, ch.output, interpolation, t, rotation=path == "rotation")
     got = ch.sample(t)
-    tolerance = 1e-9
     if path == "rotation":
         got = got * np.sign(np.sum(got * expected, axis=1, keepdims=True))
-        if interpolation == "CUBICSPLINE":
-            tolerance = 1e-6  # keys normalized before interpolation: see the test above
-    np.testing.assert_allclose(got, expected, rtol=tolerance, atol=tolerance)
+    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-9)
 
 
 def test_quantized_translation_and_scale():

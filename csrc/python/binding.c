@@ -35,6 +35,15 @@ int acpy_f64_out(PyObject *obj, void *result)
     return acpy_array(obj, (PyArrayObject **)result, NPY_FLOAT64, 1);
 }
 
+int acpy_f64_or_none(PyObject *obj, void *result)
+{
+    if (obj == Py_None) {
+        *(PyArrayObject **)result = NULL;
+        return 1;
+    }
+    return acpy_f64(obj, result);
+}
+
 int acpy_f64_out_or_none(PyObject *obj, void *result)
 {
     if (obj == Py_None) {

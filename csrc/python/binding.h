@@ -41,10 +41,11 @@
 int acpy_array(PyObject *obj, PyArrayObject **result, int type, int writeable);
 
 /* PyArg_ParseTuple "O&" converters to a borrowed PyArrayObject* built on
-   acpy_array: float64 inputs (acpy_f64), writeable outputs (acpy_f64_out), or
-   an output or None giving NULL (acpy_f64_out_or_none); int64 and uint8 the
-   same way. */
+   acpy_array: float64 inputs (acpy_f64), writeable outputs (acpy_f64_out),
+   either or None giving NULL (acpy_f64_or_none, acpy_f64_out_or_none); int64
+   and uint8 the same way. */
 int acpy_f64(PyObject *obj, void *result);
+int acpy_f64_or_none(PyObject *obj, void *result);
 int acpy_f64_out(PyObject *obj, void *result);
 int acpy_f64_out_or_none(PyObject *obj, void *result);
 int acpy_i64(PyObject *obj, void *result);

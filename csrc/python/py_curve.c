@@ -27,8 +27,8 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     PyObject *capsule;
     (void)self;
     if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iip:_curve_create", &func, acpy_f64, &times,
-                          acpy_f64, &values, &interp, &tangents, acpy_f64_out_or_none, &vin,
-                          acpy_f64_out_or_none, &vout, &before, &after, &jumps))
+                          acpy_f64, &values, &interp, &tangents, acpy_f64_or_none, &vin,
+                          acpy_f64_or_none, &vout, &before, &after, &jumps))
         return NULL;
     if (PyArray_NDIM(times) != 1 || PyArray_NDIM(values) < 1 || PyArray_NDIM(values) > 2 ||
         PyArray_DIM(values, 0) != PyArray_DIM(times, 0)) {

@@ -169,7 +169,7 @@ static PyObject *quat_curve_create(PyObject *self, PyObject *args)
     PyObject *capsule;
     (void)self;
     if (!PyArg_ParseTuple(args, "sO&O&O&O&iii:_quat_curve_create", &func, acpy_f64, &times,
-                          acpy_f64, &quats, acpy_f64_out_or_none, &tin, acpy_f64_out_or_none,
+                          acpy_f64, &quats, acpy_f64_or_none, &tin, acpy_f64_or_none,
                           &tout, &interp, &before, &after))
         return NULL;
     k = PyArray_SIZE(times);

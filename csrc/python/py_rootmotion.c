@@ -55,7 +55,7 @@ static PyObject *create(PyObject *self, PyObject *args)
     PyObject *capsule;
     (void)self;
     if (!PyArg_ParseTuple(args, "sO&O&iiO&id:_rootmotion_create", &func, acpy_f64, &times,
-                          acpy_f64, &positions, &interpolation, &kind, acpy_f64_out_or_none,
+                          acpy_f64, &positions, &interpolation, &kind, acpy_f64_or_none,
                           &rotations, &up_axis, &max_cycles))
         return NULL;
     k = PyArray_SIZE(times);

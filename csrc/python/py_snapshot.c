@@ -54,15 +54,6 @@ static int i64_or_none(PyObject *obj, void *result)
     return acpy_i64(obj, result);
 }
 
-static int f64_or_none(PyObject *obj, void *result)
-{
-    if (obj == Py_None) {
-        *(PyArrayObject **)result = NULL;
-        return 1;
-    }
-    return acpy_f64(obj, result);
-}
-
 /* Size checks of the binding's contract with animcore/snapshot.py. */
 static int check_size(const char *func, const char *name, PyArrayObject *a, npy_intp size)
 {
@@ -151,7 +142,7 @@ static PyObject *push(PyObject *self, PyObject *args)
     (void)self;
     if (!PyArg_ParseTuple(args, "sO&O&O&O&O&O&O&O&:_snapshot_push", &func, get_ctx, &ctx,
                           i64_or_none, &entity, acpy_i64, &tick, acpy_i64, &segment, acpy_f64,
-                          &position, f64_or_none, &rotation, i64_or_none, &generation,
+                          &position, acpy_f64_or_none, &rotation, i64_or_none, &generation,
                           acpy_u8_out, &result))
         return NULL;
     b = ctx_buffer(ctx);
@@ -207,7 +198,7 @@ static PyObject *push_one(PyObject *self, PyObject *args)
     ac_error err;
     (void)self;
     if (!PyArg_ParseTuple(args, "sO&LLOO&:_snapshot_push_one", &func, get_ctx, &ctx, &tick,
-                          &segment, &position_obj, f64_or_none, &rotation))
+                          &segment, &position_obj, acpy_f64_or_none, &rotation))
         return NULL;
     if (!ctx->timeline) {
         PyErr_SetString(PyExc_TypeError, "_snapshot_push_one needs a timeline");
