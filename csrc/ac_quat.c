@@ -160,8 +160,8 @@ static ac_status lerp_inputs(const double *q0, const double *q1, const double *t
 }
 
 /* ---- slerp, fast path
-   The same shortest-arc slerp as ac_quat_slerp, written so that it
-   vectorizes: no libm calls and no branches. With a and c = +-b
+   The same shortest-arc slerp as ac_quat_slerp (to 2e-15), written so that
+   it vectorizes: no libm calls and no branches. With a and c = +-b
    unit and a . c >= 0, D = |a - c| = 2 sin(w/2) and S = |a + c| = 2 cos(w/2)
    for the 4-D angle w <= pi/2 between them, so tan(w/4) = D / (2 + S) (as
    accurate as atan2(D, S) for nearly equal inputs), one more half-angle step
@@ -169,7 +169,9 @@ static ac_status lerp_inputs(const double *q0, const double *q1, const double *t
    exact to rounding, and the weights sin((1-t) w) / sin(w), sin(t w) / sin(w)
    come from a 12-term Taylor series of sin(x)/x on [0, pi/2], exact at w = 0.
    Elements with t outside [0, 1] or a squared length outside [1e-200, 1e200]
-   (zero, non-finite, or extreme) make the block redo on the careful path. */
+   (zero, non-finite, or extreme) make the block redo on the careful path,
+   which calls the same slerp_one per element: a result never depends on
+   which path its block took. */
 
 /* sin(x)/x from x*x, |x| <= pi/2: Taylor terms to x^22 (the next is below
    4e-21). Written out so that the loops using it vectorize. */
@@ -239,51 +241,74 @@ static inline double sqrt_newton(double x)
 #define AC_FORCE_INLINE inline
 #endif
 
+/* The slerp of one pair of quaternions x, y (any length) at u, the only
+   slerp formula of the batch kernel and of linear rotation tracks. Returns 0
+   (and garbage in out) unless |x|^2 and |y|^2 lie in [1e-200, 1e200] and u in
+   [0, 1]. */
+static AC_FORCE_INLINE int64_t slerp_one(const double *x, const double *y, double u,
+                                         double *restrict out)
+{
+    double a[4], c[4], r[4], na = 0.0, nb = 0.0, d = 0.0, ia, ib;
+    double dd = 0.0, ss = 0.0, x1, x2, w, wa, wb, inv, nr = 0.0, sign;
+    int64_t ok;
+    for (int k = 0; k < 4; k++) {
+        a[k] = x[k];
+        c[k] = y[k];
+        na += a[k] * a[k];
+        nb += c[k] * c[k];
+    }
+    ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200) & (u >= 0.0)
+         & (u <= 1.0);
+    ia = rsqrt_newton(ac_pick(ok, na, 1.0));
+    ib = rsqrt_newton(ac_pick(ok, nb, 1.0));
+    for (int k = 0; k < 4; k++) {
+        a[k] *= ia;
+        c[k] *= ib;
+        d += a[k] * c[k];
+    }
+    sign = ac_pick(d < 0.0, -1.0, 1.0);
+    for (int k = 0; k < 4; k++) {
+        c[k] *= sign;
+        dd += (a[k] - c[k]) * (a[k] - c[k]);
+        ss += (a[k] + c[k]) * (a[k] + c[k]);
+    }
+    x1 = sqrt_newton(dd) / (2.0 + sqrt_newton(ss)); /* tan(w/4) */
+    x2 = x1 / (1.0 + sqrt_newton(1.0 + x1 * x1)); /* tan(w/8) */
+    w = 8.0 * atan_series(x2);
+    inv = 1.0 / sinc_series(w * w);
+    wa = (1.0 - u) * sinc_series((1.0 - u) * w * ((1.0 - u) * w)) * inv;
+    wb = u * sinc_series(u * w * (u * w)) * inv;
+    for (int k = 0; k < 4; k++) {
+        r[k] = wa * a[k] + wb * c[k];
+        nr += r[k] * r[k];
+    }
+    nr = rsqrt_newton(nr); /* in [1/2, 1] */
+    for (int k = 0; k < 4; k++)
+        out[k] = r[k] * nr;
+    return ok;
+}
+
+/* Returns 1 when every element was in range (see slerp_one). */
 static AC_FORCE_INLINE int slerp_block(const double *q0, const double *q1, const double *t,
-                              const size_t s[3], double *restrict out, size_t n)
+                                       const size_t s[3], double *restrict out, size_t n)
 {
     int64_t bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        double a[4], c[4], r[4], u = t[i * s[2]], na = 0.0, nb = 0.0, d = 0.0, ia, ib;
-        double dd = 0.0, ss = 0.0, x1, x2, w, wa, wb, inv, nr = 0.0, sign;
-        int64_t ok;
-        for (int k = 0; k < 4; k++) {
-            a[k] = q0[4 * i * s[0] + k];
-            c[k] = q1[4 * i * s[1] + k];
-            na += a[k] * a[k];
-            nb += c[k] * c[k];
-        }
-        ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200) & (u >= 0.0)
-             & (u <= 1.0);
-        bad |= ok ^ 1;
-        ia = rsqrt_newton(ac_pick(ok, na, 1.0));
-        ib = rsqrt_newton(ac_pick(ok, nb, 1.0));
-        for (int k = 0; k < 4; k++) {
-            a[k] *= ia;
-            c[k] *= ib;
-            d += a[k] * c[k];
-        }
-        sign = ac_pick(d < 0.0, -1.0, 1.0);
-        for (int k = 0; k < 4; k++) {
-            c[k] *= sign;
-            dd += (a[k] - c[k]) * (a[k] - c[k]);
-            ss += (a[k] + c[k]) * (a[k] + c[k]);
-        }
-        x1 = sqrt_newton(dd) / (2.0 + sqrt_newton(ss)); /* tan(w/4) */
-        x2 = x1 / (1.0 + sqrt_newton(1.0 + x1 * x1)); /* tan(w/8) */
-        w = 8.0 * atan_series(x2);
-        inv = 1.0 / sinc_series(w * w);
-        wa = (1.0 - u) * sinc_series((1.0 - u) * w * ((1.0 - u) * w)) * inv;
-        wb = u * sinc_series(u * w * (u * w)) * inv;
-        for (int k = 0; k < 4; k++) {
-            r[k] = wa * a[k] + wb * c[k];
-            nr += r[k] * r[k];
-        }
-        nr = rsqrt_newton(nr); /* in [1/2, 1] */
-        for (int k = 0; k < 4; k++)
-            out[4 * i + k] = r[k] * nr;
-    }
+    for (size_t i = 0; i < n; i++)
+        bad |= slerp_one(q0 + 4 * i * s[0], q1 + 4 * i * s[1], t[i * s[2]], out + 4 * i) ^ 1;
     return !bad;
+}
+
+/* x times the power of two that brings its largest component into [1/2, 1);
+   exact, so slerp_one gives the same result as for x itself. x finite, non-zero. */
+static void rescale(const double *x, double out[4])
+{
+    double m = 0.0;
+    int e;
+    for (int k = 0; k < 4; k++)
+        m = fabs(x[k]) > m ? fabs(x[k]) : m;
+    frexp(m, &e);
+    for (int k = 0; k < 4; k++)
+        out[k] = ldexp(x[k], -e);
 }
 
 /* Constant steps for the common layout give contiguous loops. */
@@ -319,14 +344,19 @@ ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const double *
         if (slerp_fast(q0 + 4 * start * s[0], q1 + 4 * start * s[1], t + start * s[2], s,
                        out + 4 * start, m))
             continue;
-        /* the careful path: validates, reports the first error by index,
-           and handles extreme (finite) lengths */
+        /* the careful path: validates, reports the first error by index, and
+           rescales extreme (finite) lengths into the range of slerp_one */
         for (size_t i = start; i < start + m; i++) {
+            const double *x = q0 + 4 * i * s[0], *y = q1 + 4 * i * s[1];
             double a[4], b[4], u;
             ac_status st = lerp_inputs(q0, q1, t, s, i, a, b, &u, err);
             if (st)
                 return st;
-            ac_quat_slerp(a, b, u, out + 4 * i);
+            if (!slerp_one(x, y, u, out + 4 * i)) {
+                rescale(x, a);
+                rescale(y, b);
+                slerp_one(a, b, u, out + 4 * i);
+            }
         }
     }
     return AC_OK;
@@ -510,7 +540,7 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, 
         if (u >= 1.0) /* the last key itself, not its negation */
             memcpy(q, b, 4 * sizeof(double));
         else
-            ac_quat_slerp(a, c1, u, q);
+            slerp_one(a, b, u, q); /* what quat_slerp gives for the two keys */
         ac_quat_conj(a, conj);
         ac_quat_mul(c1, conj, r);
         vlen = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
