@@ -389,6 +389,7 @@ struct ac_quat_curve {
     double *quats; /* 4k: unit, except for cubic, which keeps the keys as given */
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
+    double *omega; /* linear: 3(k-1), the constant angular velocity of segment i */
 };
 
 void ac_quat_curve_destroy(ac_quat_curve *curve)
@@ -399,7 +400,24 @@ void ac_quat_curve_destroy(ac_quat_curve *curve)
     free(curve->quats);
     free(curve->m0);
     free(curve->m1);
+    free(curve->omega);
     free(curve);
+}
+
+/* The angular velocity of the shortest-arc slerp from unit a to unit b over
+   dt seconds: q(u) = (c a*)^u a with c = +-b, so omega is constant,
+   2 log(c a*) / dt = axis * angle / dt. */
+static void segment_omega(const double a[4], const double b[4], double dt, double omega[3])
+{
+    double c[4], conj[4], r[4], half, vlen, sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
+    for (int k = 0; k < 4; k++)
+        c[k] = sign * b[k];
+    ac_quat_conj(a, conj);
+    ac_quat_mul(c, conj, r);
+    vlen = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+    half = atan2(vlen, r[3]); /* r[3] = a . c >= 0, so half <= pi/2 */
+    for (int k = 0; k < 3; k++)
+        omega[k] = r[k] * (2.0 / ac_sinc(half)) / sqrt(ac_quat_dot4(r, r)) / dt;
 }
 
 ac_status ac_quat_curve_create(const double *times, const double *quats,
@@ -439,7 +457,10 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
         c->m0 = malloc(4 * (k - 1) * sizeof(double));
         c->m1 = malloc(4 * (k - 1) * sizeof(double));
     }
-    if (!c->times || !c->quats || (interp == AC_QUAT_CUBIC && k > 1 && (!c->m0 || !c->m1))) {
+    if (interp == AC_QUAT_LINEAR && k > 1)
+        c->omega = malloc(3 * (k - 1) * sizeof(double));
+    if (!c->times || !c->quats || (interp == AC_QUAT_CUBIC && k > 1 && (!c->m0 || !c->m1)) ||
+        (interp == AC_QUAT_LINEAR && k > 1 && !c->omega)) {
         ac_quat_curve_destroy(c);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     }
@@ -466,6 +487,10 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                     err->index = i + 1;
         }
     }
+    if (interp == AC_QUAT_LINEAR)
+        for (size_t i = 0; i + 1 < k && !st; i++)
+            segment_omega(c->quats + 4 * i, c->quats + 4 * (i + 1), times[i + 1] - times[i],
+                          c->omega + 3 * i);
     if (st) {
         ac_quat_curve_destroy(c);
         return st;
@@ -531,24 +556,13 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, 
     case AC_QUAT_STEP:
         memcpy(q, t >= c->times[seg + 1] ? b : a, 4 * sizeof(double));
         return AC_OK;
-    case AC_QUAT_LINEAR: {
-        /* q(u) = (b a*)^u a along the shortest arc, so omega is constant on
-           the segment: 2 log(b a*) / dt = axis * angle / dt. */
-        double c1[4], conj[4], r[4], half, vlen, sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
-        for (int k = 0; k < 4; k++)
-            c1[k] = sign * b[k];
+    case AC_QUAT_LINEAR:
         if (u >= 1.0) /* the last key itself, not its negation */
             memcpy(q, b, 4 * sizeof(double));
         else
             slerp_one(a, b, u, q); /* what quat_slerp gives for the two keys */
-        ac_quat_conj(a, conj);
-        ac_quat_mul(c1, conj, r);
-        vlen = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-        half = atan2(vlen, r[3]); /* r[3] = a . c1 >= 0, so half <= pi/2 */
-        for (int k = 0; k < 3; k++)
-            omega[k] = r[k] * (2.0 / ac_sinc(half)) / sqrt(ac_quat_dot4(r, r)) / dt;
+        memcpy(omega, c->omega + 3 * seg, 3 * sizeof(double));
         return AC_OK;
-    }
     case AC_QUAT_CUBIC: {
         const double *m0 = c->m0 + 4 * seg, *m1 = c->m1 + 4 * seg;
         double p[4], dp[4], len, dq[4], proj;
