@@ -19,9 +19,11 @@ d = 1): quad, cubic, quart, quint, sine, expo, circ, back (s = 1.70158, in_out
 s * 1.525), elastic (amplitude 1, period 0.3, in_out 0.45) and bounce, each as
 ``<family>_in``, ``<family>_out`` and ``<family>_in_out``, plus linear,
 smoothstep ``u^2 (3 - 2u)`` and smootherstep ``u^3 (6u^2 - 15u + 10)``.
-Endpoint adjustments, as in Penner's code: expo and elastic are exactly 0 at
-u = 0 and 1 at u = 1 (expo_in's formula gives 2^-10 at 0, so it jumps there;
-its rate at a jump is the one-sided rate of the formula). Rates are analytic;
+Every kind is exactly 0 at u = 0 and 1 at u = 1. Endpoint adjustments: as in
+Penner's code, expo and elastic are set to those values at the ends (expo_in's
+formula gives 2^-10 at 0, so it jumps there; its rate at a jump is the
+one-sided rate of the formula); sine_in, back and bounce are pinned to them
+too, since their formulas can round off there by an ulp or two. Rates are analytic;
 circ's vertical tangents (circ_in at 1, circ_out at 0, circ_in_out at 0.5)
 give a rate of +inf.
 """
@@ -77,7 +79,7 @@ def _unary(func: str, name: str, value, out, kernel) -> np.ndarray:
     if out is not None:
         out = check_out(func, out, 1, x.shape)
     result = np.empty(x.shape)
-    kernel(np.ascontiguousarray(x).reshape(x.shape), result)
+    kernel(np.ascontiguousarray(x).reshape(x.shape), result)  # keeps 0-d input 0-d
     return results((result,), out)[0]
 
 

@@ -259,7 +259,7 @@ class RotationCurve:
                                  f"not {interpolation!r}")
             else:
                 tangents.append(_keys(func, name, value, k))
-        t = np.ascontiguousarray(t).copy()
+        t = np.array(t, order="C")
         self._curve = _core._quat_curve_create(func, t, q, tangents[0], tangents[1],
                                                _INTERP[interpolation], _EXTRAP[before],
                                                _EXTRAP[after])
@@ -328,7 +328,7 @@ class RotationCurve:
         if out is not None:
             out = check_out(func, out, 1, shape)
         result = np.empty(shape)
-        t_c = np.ascontiguousarray(times).reshape(times.shape)
+        t_c = np.ascontiguousarray(times).reshape(times.shape)  # keeps 0-d input 0-d
         if which == 0:
             _core._quat_curve_eval(func, self._curve, t_c, result, None)
         else:
@@ -369,4 +369,4 @@ def _keys(func: str, name: str, value, k: int) -> np.ndarray:
     if a.shape != (k, 4):
         raise ValueError(f"{func}: {name} must have shape ({k}, 4), one (x, y, z, w) per key "
                          f"time, got {a.shape}")
-    return np.ascontiguousarray(a).copy()
+    return np.array(a, order="C")  # a private, contiguous copy

@@ -404,7 +404,7 @@ static double solve_monotone(double (*f)(double), double (*df)(double), double s
         next = d > 0.0 ? u - e / d : -1.0;
         if (!(next > lo && next < hi))
             next = 0.5 * (lo + hi);
-        if (fabs(next - u) <= 1e-15 || hi - lo <= 1e-12 * 1e-3)
+        if (fabs(next - u) <= 1e-15 || hi - lo <= 1e-15)
             return next;
         u = next;
     }

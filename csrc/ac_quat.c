@@ -103,7 +103,7 @@ ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
     const size_t *s = steps ? steps : all_arrays;
     for (size_t i = 0; i < n; i++) {
         const double *a = axis + 3 * i * s[0];
-        double theta = angle[i * s[1]], m = 0.0, u[3], len, h;
+        double theta = angle[i * s[1]], m = 0.0, u[3], len, sh;
         ac_status st;
         if ((st = check_finite("axis", a, 3, i, err)) ||
             (st = check_finite("angle", &theta, 1, i, err)))
@@ -116,10 +116,10 @@ ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
         for (int k = 0; k < 3; k++)
             u[k] = a[k] / m;
         len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-        h = 0.5 * theta;
+        sh = sin(0.5 * theta);
         for (int k = 0; k < 3; k++)
-            out[4 * i + k] = sin(h) * (u[k] / len);
-        out[4 * i + 3] = cos(h);
+            out[4 * i + k] = sh * (u[k] / len);
+        out[4 * i + 3] = cos(0.5 * theta);
     }
     return AC_OK;
 }
@@ -160,8 +160,8 @@ static ac_status lerp_inputs(const double *q0, const double *q1, const double *t
 }
 
 /* ---- slerp, fast path
-   The same shortest-arc slerp as ac_quat_slerp, written so that it
-   vectorizes: no libm calls and no branches. With a and c = +-b
+   The same shortest-arc slerp as ac_quat_slerp (to 2e-15), written so that
+   it vectorizes: no libm calls and no branches. With a and c = +-b
    unit and a . c >= 0, D = |a - c| = 2 sin(w/2) and S = |a + c| = 2 cos(w/2)
    for the 4-D angle w <= pi/2 between them, so tan(w/4) = D / (2 + S) (as
    accurate as atan2(D, S) for nearly equal inputs), one more half-angle step
@@ -169,7 +169,9 @@ static ac_status lerp_inputs(const double *q0, const double *q1, const double *t
    exact to rounding, and the weights sin((1-t) w) / sin(w), sin(t w) / sin(w)
    come from a 12-term Taylor series of sin(x)/x on [0, pi/2], exact at w = 0.
    Elements with t outside [0, 1] or a squared length outside [1e-200, 1e200]
-   (zero, non-finite, or extreme) make the block redo on the careful path. */
+   (zero, non-finite, or extreme) make the block redo on the careful path,
+   which calls the same slerp_one per element: a result never depends on
+   which path its block took. */
 
 /* sin(x)/x from x*x, |x| <= pi/2: Taylor terms to x^22 (the next is below
    4e-21). Written out so that the loops using it vectorize. */
@@ -239,51 +241,74 @@ static inline double sqrt_newton(double x)
 #define AC_FORCE_INLINE inline
 #endif
 
+/* The slerp of one pair of quaternions x, y (any length) at u, the only
+   slerp formula of the batch kernel and of linear rotation tracks. Returns 0
+   (and garbage in out) unless |x|^2 and |y|^2 lie in [1e-200, 1e200] and u in
+   [0, 1]. */
+static AC_FORCE_INLINE int64_t slerp_one(const double *x, const double *y, double u,
+                                         double *restrict out)
+{
+    double a[4], c[4], r[4], na = 0.0, nb = 0.0, d = 0.0, ia, ib;
+    double dd = 0.0, ss = 0.0, x1, x2, w, wa, wb, inv, nr = 0.0, sign;
+    int64_t ok;
+    for (int k = 0; k < 4; k++) {
+        a[k] = x[k];
+        c[k] = y[k];
+        na += a[k] * a[k];
+        nb += c[k] * c[k];
+    }
+    ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200) & (u >= 0.0)
+         & (u <= 1.0);
+    ia = rsqrt_newton(ac_pick(ok, na, 1.0));
+    ib = rsqrt_newton(ac_pick(ok, nb, 1.0));
+    for (int k = 0; k < 4; k++) {
+        a[k] *= ia;
+        c[k] *= ib;
+        d += a[k] * c[k];
+    }
+    sign = ac_pick(d < 0.0, -1.0, 1.0);
+    for (int k = 0; k < 4; k++) {
+        c[k] *= sign;
+        dd += (a[k] - c[k]) * (a[k] - c[k]);
+        ss += (a[k] + c[k]) * (a[k] + c[k]);
+    }
+    x1 = sqrt_newton(dd) / (2.0 + sqrt_newton(ss)); /* tan(w/4) */
+    x2 = x1 / (1.0 + sqrt_newton(1.0 + x1 * x1)); /* tan(w/8) */
+    w = 8.0 * atan_series(x2);
+    inv = 1.0 / sinc_series(w * w);
+    wa = (1.0 - u) * sinc_series((1.0 - u) * w * ((1.0 - u) * w)) * inv;
+    wb = u * sinc_series(u * w * (u * w)) * inv;
+    for (int k = 0; k < 4; k++) {
+        r[k] = wa * a[k] + wb * c[k];
+        nr += r[k] * r[k];
+    }
+    nr = rsqrt_newton(nr); /* in [1/2, 1] */
+    for (int k = 0; k < 4; k++)
+        out[k] = r[k] * nr;
+    return ok;
+}
+
+/* Returns 1 when every element was in range (see slerp_one). */
 static AC_FORCE_INLINE int slerp_block(const double *q0, const double *q1, const double *t,
-                              const size_t s[3], double *restrict out, size_t n)
+                                       const size_t s[3], double *restrict out, size_t n)
 {
     int64_t bad = 0;
-    for (size_t i = 0; i < n; i++) {
-        double a[4], c[4], r[4], u = t[i * s[2]], na = 0.0, nb = 0.0, d = 0.0, ia, ib;
-        double dd = 0.0, ss = 0.0, x1, x2, w, wa, wb, inv, nr = 0.0, sign;
-        int64_t ok;
-        for (int k = 0; k < 4; k++) {
-            a[k] = q0[4 * i * s[0] + k];
-            c[k] = q1[4 * i * s[1] + k];
-            na += a[k] * a[k];
-            nb += c[k] * c[k];
-        }
-        ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200) & (u >= 0.0)
-             & (u <= 1.0);
-        bad |= ok ^ 1;
-        ia = rsqrt_newton(ac_pick(ok, na, 1.0));
-        ib = rsqrt_newton(ac_pick(ok, nb, 1.0));
-        for (int k = 0; k < 4; k++) {
-            a[k] *= ia;
-            c[k] *= ib;
-            d += a[k] * c[k];
-        }
-        sign = ac_pick(d < 0.0, -1.0, 1.0);
-        for (int k = 0; k < 4; k++) {
-            c[k] *= sign;
-            dd += (a[k] - c[k]) * (a[k] - c[k]);
-            ss += (a[k] + c[k]) * (a[k] + c[k]);
-        }
-        x1 = sqrt_newton(dd) / (2.0 + sqrt_newton(ss)); /* tan(w/4) */
-        x2 = x1 / (1.0 + sqrt_newton(1.0 + x1 * x1)); /* tan(w/8) */
-        w = 8.0 * atan_series(x2);
-        inv = 1.0 / sinc_series(w * w);
-        wa = (1.0 - u) * sinc_series((1.0 - u) * w * ((1.0 - u) * w)) * inv;
-        wb = u * sinc_series(u * w * (u * w)) * inv;
-        for (int k = 0; k < 4; k++) {
-            r[k] = wa * a[k] + wb * c[k];
-            nr += r[k] * r[k];
-        }
-        nr = rsqrt_newton(nr); /* in [1/2, 1] */
-        for (int k = 0; k < 4; k++)
-            out[4 * i + k] = r[k] * nr;
-    }
+    for (size_t i = 0; i < n; i++)
+        bad |= slerp_one(q0 + 4 * i * s[0], q1 + 4 * i * s[1], t[i * s[2]], out + 4 * i) ^ 1;
     return !bad;
+}
+
+/* x times the power of two that brings its largest component into [1/2, 1);
+   exact, so slerp_one gives the same result as for x itself. x finite, non-zero. */
+static void rescale(const double *x, double out[4])
+{
+    double m = 0.0;
+    int e;
+    for (int k = 0; k < 4; k++)
+        m = fabs(x[k]) > m ? fabs(x[k]) : m;
+    frexp(m, &e);
+    for (int k = 0; k < 4; k++)
+        out[k] = ldexp(x[k], -e);
 }
 
 /* Constant steps for the common layout give contiguous loops. */
@@ -319,14 +344,19 @@ ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const double *
         if (slerp_fast(q0 + 4 * start * s[0], q1 + 4 * start * s[1], t + start * s[2], s,
                        out + 4 * start, m))
             continue;
-        /* the careful path: validates, reports the first error by index,
-           and handles extreme (finite) lengths */
+        /* the careful path: validates, reports the first error by index, and
+           rescales extreme (finite) lengths into the range of slerp_one */
         for (size_t i = start; i < start + m; i++) {
+            const double *x = q0 + 4 * i * s[0], *y = q1 + 4 * i * s[1];
             double a[4], b[4], u;
             ac_status st = lerp_inputs(q0, q1, t, s, i, a, b, &u, err);
             if (st)
                 return st;
-            ac_quat_slerp(a, b, u, out + 4 * i);
+            if (!slerp_one(x, y, u, out + 4 * i)) {
+                rescale(x, a);
+                rescale(y, b);
+                slerp_one(a, b, u, out + 4 * i);
+            }
         }
     }
     return AC_OK;
@@ -359,6 +389,7 @@ struct ac_quat_curve {
     double *quats; /* 4k: unit, except for cubic, which keeps the keys as given */
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
+    double *omega; /* linear: 3(k-1), the constant angular velocity of segment i */
 };
 
 void ac_quat_curve_destroy(ac_quat_curve *curve)
@@ -369,7 +400,24 @@ void ac_quat_curve_destroy(ac_quat_curve *curve)
     free(curve->quats);
     free(curve->m0);
     free(curve->m1);
+    free(curve->omega);
     free(curve);
+}
+
+/* The angular velocity of the shortest-arc slerp from unit a to unit b over
+   dt seconds: q(u) = (c a*)^u a with c = +-b, so omega is constant,
+   2 log(c a*) / dt = axis * angle / dt. */
+static void segment_omega(const double a[4], const double b[4], double dt, double omega[3])
+{
+    double c[4], conj[4], r[4], half, vlen, sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
+    for (int k = 0; k < 4; k++)
+        c[k] = sign * b[k];
+    ac_quat_conj(a, conj);
+    ac_quat_mul(c, conj, r);
+    vlen = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+    half = atan2(vlen, r[3]); /* r[3] = a . c >= 0, so half <= pi/2 */
+    for (int k = 0; k < 3; k++)
+        omega[k] = r[k] * (2.0 / ac_sinc(half)) / sqrt(ac_quat_dot4(r, r)) / dt;
 }
 
 ac_status ac_quat_curve_create(const double *times, const double *quats,
@@ -409,7 +457,10 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
         c->m0 = malloc(4 * (k - 1) * sizeof(double));
         c->m1 = malloc(4 * (k - 1) * sizeof(double));
     }
-    if (!c->times || !c->quats || (interp == AC_QUAT_CUBIC && k > 1 && (!c->m0 || !c->m1))) {
+    if (interp == AC_QUAT_LINEAR && k > 1)
+        c->omega = malloc(3 * (k - 1) * sizeof(double));
+    if (!c->times || !c->quats || (interp == AC_QUAT_CUBIC && k > 1 && (!c->m0 || !c->m1)) ||
+        (interp == AC_QUAT_LINEAR && k > 1 && !c->omega)) {
         ac_quat_curve_destroy(c);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     }
@@ -436,6 +487,10 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                     err->index = i + 1;
         }
     }
+    if (interp == AC_QUAT_LINEAR)
+        for (size_t i = 0; i + 1 < k && !st; i++)
+            segment_omega(c->quats + 4 * i, c->quats + 4 * (i + 1), times[i + 1] - times[i],
+                          c->omega + 3 * i);
     if (st) {
         ac_quat_curve_destroy(c);
         return st;
@@ -501,24 +556,13 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, 
     case AC_QUAT_STEP:
         memcpy(q, t >= c->times[seg + 1] ? b : a, 4 * sizeof(double));
         return AC_OK;
-    case AC_QUAT_LINEAR: {
-        /* q(u) = (b a*)^u a along the shortest arc, so omega is constant on
-           the segment: 2 log(b a*) / dt = axis * angle / dt. */
-        double c1[4], conj[4], r[4], half, vlen, sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
-        for (int k = 0; k < 4; k++)
-            c1[k] = sign * b[k];
+    case AC_QUAT_LINEAR:
         if (u >= 1.0) /* the last key itself, not its negation */
             memcpy(q, b, 4 * sizeof(double));
         else
-            ac_quat_slerp(a, c1, u, q);
-        ac_quat_conj(a, conj);
-        ac_quat_mul(c1, conj, r);
-        vlen = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-        half = atan2(vlen, r[3]); /* r[3] = a . c1 >= 0, so half <= pi/2 */
-        for (int k = 0; k < 3; k++)
-            omega[k] = r[k] * (2.0 / ac_sinc(half)) / sqrt(ac_quat_dot4(r, r)) / dt;
+            slerp_one(a, b, u, q); /* what quat_slerp gives for the two keys */
+        memcpy(omega, c->omega + 3 * seg, 3 * sizeof(double));
         return AC_OK;
-    }
     case AC_QUAT_CUBIC: {
         const double *m0 = c->m0 + 4 * seg, *m1 = c->m1 + 4 * seg;
         double p[4], dp[4], len, dq[4], proj;

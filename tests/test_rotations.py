@@ -251,6 +251,13 @@ def test_linear_angular_velocity_exact():
     np.testing.assert_array_equal(curve.angular_velocity([times[0] - 1, times[-1] + 1]), 0.0)
 
 
+def test_linear_curve_is_quat_slerp_of_its_keys():
+    keys = quat_normalize(random_quats(2))
+    curve = RotationCurve([1.0, 3.0], keys)
+    t = np.linspace(1.0, 3.0, 41)[:-1]
+    np.testing.assert_array_equal(curve(t), quat_slerp(keys[0], keys[1], (t - 1.0) / 2.0))
+
+
 def test_linear_takes_shortest_arc_between_keys():
     q = quat_from_axis_angle([0, 0, 1], np.radians(170))
     curve = RotationCurve([0.0, 1.0], [[0, 0, 0, 1], -q])  # -q stored: same rotation
@@ -403,6 +410,9 @@ def test_curve_shapes_out_and_properties():
     (dict(times=[0.0, 1e300], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="cubic",
           in_tangents=np.zeros((2, 4)), out_tangents=[[0, 0, 1e300, 0], [0, 0, 0, 0]]),
      r"RotationCurve: out_tangents at index \(0,\) is inf \(is not representable"),
+    (dict(times=[0.0, 1e300], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="cubic",
+          in_tangents=[[0, 0, 0, 0], [0, 0, 1e300, 0]], out_tangents=np.zeros((2, 4))),
+     r"RotationCurve: in_tangents at index \(1,\) is inf \(is not representable"),
     (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="slerp"),
      r"RotationCurve: interpolation is 'slerp' \(must be one of 'step', 'linear', 'cubic'\)"),
     (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), after="linear"),
@@ -440,6 +450,10 @@ def test_slerp_long_inputs_fast_and_careful_paths_agree():
     scaled[1700] *= 1e120  # the same rotation, outside the fast path's range
     careful = quat_slerp(q0, scaled, t)
     np.testing.assert_allclose(careful, fast, rtol=0, atol=2e-15)
+    others = np.arange(3000) != 1700  # one formula on both paths: the rest agree bit for bit
+    np.testing.assert_array_equal(careful[others], fast[others])
+    np.testing.assert_array_equal(quat_slerp(q0[1699:1702], q1[1699:1702], t[1699:1702]),
+                                  fast[1699:1702])  # and do not depend on the block's length
     np.testing.assert_allclose(quat_slerp(q0[0], q1, t), quat_slerp(np.tile(q0[0], (3000, 1)), q1, t),
                                rtol=0, atol=0)  # shared q0 (strided) equals the contiguous layout
     for i in range(0, 3000, 101):

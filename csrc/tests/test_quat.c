@@ -179,12 +179,56 @@ static void slerp_paths(void)
         for (int k = 0; k < 4; k++)
             CHECK_NEAR(out[4 * i + k], r[k], 2e-15);
     }
+    /* One element of extreme length sends its block down the careful path:
+       it gets the result of its rescaled self, the others keep theirs bit
+       for bit, and so does an element evaluated on its own. */
+    {
+        static double again[4 * N];
+        double one[4], big[4];
+        for (int k = 0; k < 4; k++) {
+            big[k] = a[4 * 600 + k] * 0x1p600;
+            a[4 * 600 + k] = big[k];
+        }
+        CHECK(ac_quat_batch_slerp(a, b, t, NULL, again, N, NULL) == AC_OK);
+        for (int i = 0; i < N; i++) {
+            CHECK(ac_quat_batch_slerp(a + 4 * i, b + 4 * i, t + i, NULL, one, 1, NULL) == AC_OK);
+            CHECK(memcmp(one, again + 4 * i, sizeof one) == 0);
+            if (i != 600)
+                CHECK(memcmp(out + 4 * i, again + 4 * i, sizeof one) == 0);
+        }
+        for (int k = 0; k < 4; k++)
+            CHECK(again[4 * 600 + k] == out[4 * 600 + k]);
+    }
+}
+
+/* A linear rotation track between two keys is the batch slerp of the keys,
+   bit for bit. */
+static void slerp_track(void)
+{
+    const double times[2] = {1.0, 3.0};
+    const double keys[8] = {0.1, -0.2, 0.3, 0.9273618495495704, -0.5, 0.5, 0.5, -0.5};
+    double q[4], expect[4], u;
+    ac_quat_curve *curve = NULL;
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
+                               AC_QUAT_CLAMP, &curve, NULL) == AC_OK);
+    for (int j = 0; j < 8; j++) {
+        double t = 1.0 + 0.25 * j;
+        double k0[4], k1[4];
+        CHECK(ac_quat_batch_normalize(keys, k0, 1, NULL) == AC_OK);
+        CHECK(ac_quat_batch_normalize(keys + 4, k1, 1, NULL) == AC_OK);
+        u = (t - 1.0) / 2.0;
+        CHECK(ac_quat_batch_slerp(k0, k1, &u, NULL, expect, 1, NULL) == AC_OK);
+        CHECK(ac_quat_curve_eval(curve, &t, 1, NULL, q, NULL, NULL) == AC_OK);
+        CHECK(memcmp(q, expect, sizeof q) == 0);
+    }
+    ac_quat_curve_destroy(curve);
 }
 
 int main(void)
 {
     batch();
     slerp_paths();
+    slerp_track();
     batch_errors();
     curves();
     curve_errors();
