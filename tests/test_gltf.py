@@ -617,7 +617,9 @@ def test_random_json_damage_is_a_value_error_or_loads(changes):
     doc = copy.deepcopy(SAMPLE_DOC)
     for where, value in changes:
         try:
-            set_in(doc, where, value)
+            # a copy: st.just() hands out one shared object, which a later change could
+            # otherwise write into (even into itself)
+            set_in(doc, where, copy.deepcopy(value))
         except (KeyError, IndexError, TypeError):
             pass  # an earlier change removed the parent
     try:
