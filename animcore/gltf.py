@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import collections
 import json
 import math
 import os
@@ -644,7 +645,8 @@ def _clips(doc: dict, reader: _Reader) -> list[Clip]:
         raise _Fault("asset.version", f"is {version!r}, expected glTF 2.x")
     nodes = _field(doc, "nodes", "", "list", [])
     names = [n.get("name") if isinstance(n, dict) else None for n in nodes]
-    unique = {name for name in names if isinstance(name, str) and names.count(name) == 1}
+    counts = collections.Counter(name for name in names if isinstance(name, str))
+    unique = {name for name, count in counts.items() if count == 1}
     animations = _field(doc, "animations", "", "list", [])
     clips, used = [], set()
     for a, animation in enumerate(animations):
