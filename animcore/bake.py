@@ -123,8 +123,10 @@ def bake(clips: list[Clip], fps: float, *, progress: str = "never",
 
 
 def write_npz(path, arrays: dict[str, np.ndarray]) -> None:
-    """Save baked arrays with ``numpy.savez_compressed`` under their keys."""
-    np.savez_compressed(path, **arrays)
+    """Save baked arrays with ``numpy.savez_compressed`` under their keys, to
+    ``path`` exactly (numpy would append ``.npz`` to a name such as ``X.NPZ``)."""
+    with open(path, "wb") as handle:
+        np.savez_compressed(handle, **arrays)
 
 
 def _columns(clips):

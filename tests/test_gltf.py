@@ -753,6 +753,14 @@ def test_bake_default_sample_without_file(tmp_path):
         assert z["blink/face/weights"].shape == (13, 2)
 
 
+def test_bake_writes_to_the_named_file_whatever_the_case_of_its_extension(tmp_path):
+    result = run_cli("--out", "Baked.NPZ", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["Baked.NPZ"]
+    with np.load(tmp_path / "Baked.NPZ") as z:
+        assert z["walk/hips/rotation"].shape == (46, 4)
+
+
 def test_bake_without_out_prints_a_summary(tmp_path):
     result = run_cli(cwd=tmp_path)
     assert result.returncode == 0, result.stderr
