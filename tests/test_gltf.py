@@ -793,6 +793,14 @@ def test_bake_errors_exit_2(tmp_path, args, message):
     assert not (tmp_path / "x.npz").exists()
 
 
+@pytest.mark.parametrize("name", ["o.npz", "o.csv"])
+def test_bake_unwritable_out_exits_2(tmp_path, name):
+    out = tmp_path / "missing dir" / name
+    result = run_cli("--out", out, cwd=tmp_path)
+    assert result.returncode == 2
+    assert f"bake: cannot write {str(out)!r} (No such file or directory)" in result.stderr
+
+
 def test_bake_malformed_file_names_the_location(tmp_path):
     path = tmp_path / "bad.gltf"
     doc = good().document("data:application/octet-stream;base64,")
