@@ -79,8 +79,10 @@ class SampleResult(NamedTuple):
         Unit quaternion ``(x, y, z, w)``; None without rotations.
     mode : SampleMode, or uint8 array of SampleMode values
     left_tick, right_tick : int, or int64 arrays
-        The snapshots the sample came from (equal for holds; the two
-        snapshots used for interpolation, a cut or an extrapolation).
+        The snapshots the sample came from: equal for a hold of one
+        snapshot; the two snapshots used for an interpolation, a cut or an
+        extrapolation, also when an extrapolation is held at its limit
+        (``HOLD_LATEST`` with two different ticks).
     """
 
     position: object
