@@ -174,7 +174,8 @@ def _contiguous(array: np.ndarray) -> np.ndarray:
 def _prepare_push(func, dim, rotations, integers, position, rotation, single=False):
     """Broadcasts the named integer inputs, the positions (last axis dim) and
     rotations (last axis 4) over one leading shape; returns that shape and
-    contiguous operands."""
+    contiguous operands. An all-zero ``generation`` (the default) takes part in
+    the shape but is left out of the returned integers: the core needs none."""
     ints = {name: _integers(func, name, v) for name, v in integers.items()}
     position = _vectors(func, "position", position, dim, dim == 1)
     if rotations and rotation is None:
@@ -194,7 +195,8 @@ def _prepare_push(func, dim, rotations, integers, position, rotation, single=Fal
     if single and shape != ():
         raise ValueError(f"{func}: one snapshot expected, got arrays of shape {shape}; "
                          "use push_many")
-    ints = {name: _contiguous(np.broadcast_to(a, shape)) for name, a in ints.items()}
+    ints = {name: _contiguous(np.broadcast_to(a, shape)) for name, a in ints.items()
+            if name != "generation" or a.any()}
     position = _contiguous(np.broadcast_to(position, shape + (dim,)))
     if rotation is not None:
         rotation = _contiguous(np.broadcast_to(rotation, shape + (4,)))
@@ -501,9 +503,8 @@ class SnapshotBuffer:
             {"entity": entity, "tick": tick, "segment": segment, "generation": generation},
             position, rotation)
         codes = np.empty(shape, np.uint8)
-        generation = ints["generation"]
         _core._snapshot_push(func, self._handle, ints["entity"], ints["tick"], ints["segment"],
-                             position, rotation, generation if generation.any() else None, codes)
+                             position, rotation, ints.get("generation"), codes)
         return _results(shape, codes)
 
     def sample(self, render_tick: float, *, out=None) -> SampleResult:
