@@ -38,6 +38,11 @@ _COMPONENTS = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw"}
 _BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
 
 
+def _check_fps(fps: float) -> None:
+    if not (math.isfinite(fps) and fps > 0):
+        raise ValueError(f"bake: fps is {fps!r} (must be a finite number > 0)")
+
+
 def frame_times(duration: float, fps: float) -> np.ndarray:
     """Frame times in seconds: ``k / fps`` for ``k = 0 .. n - 1``, then ``duration``
     itself as frame ``n``, where ``n = ceil(duration * fps)``.
@@ -47,8 +52,7 @@ def frame_times(duration: float, fps: float) -> np.ndarray:
     (0.4 s at 30 fps is 13 frames, not 14 with a last one 2e-7 frames later).
     The last frame is always the clip's end, so the final pose is baked exactly.
     """
-    if not (math.isfinite(fps) and fps > 0):
-        raise ValueError(f"bake: fps is {fps!r} (must be a finite number > 0)")
+    _check_fps(fps)
     if not (math.isfinite(duration) and duration >= 0):
         raise ValueError(f"bake: duration is {duration!r} (must be a finite number >= 0)")
     frames = duration * fps
@@ -123,8 +127,10 @@ def bake(clips: list[Clip], fps: float, *, progress: str = "never",
 
 
 def write_npz(path, arrays: dict[str, np.ndarray]) -> None:
-    """Save baked arrays with ``numpy.savez_compressed`` under their keys."""
-    np.savez_compressed(path, **arrays)
+    """Save baked arrays with ``numpy.savez_compressed`` under their keys, to
+    ``path`` exactly (numpy would append ``.npz`` to a name such as ``X.NPZ``)."""
+    with open(path, "wb") as handle:
+        np.savez_compressed(handle, **arrays)
 
 
 def _columns(clips):
@@ -195,7 +201,7 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> N
     if out is not None and extension not in (".npz", ".csv"):
         fail(f"bake: --out must end in .npz or .csv, got {out!r}")
     try:
-        frame_times(0.0, fps)
+        _check_fps(fps)
     except ValueError as error:
         fail(str(error))
     try:

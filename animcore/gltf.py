@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import collections
 import json
 import math
 import os
@@ -334,7 +335,7 @@ class _Reader:
             if count > _MAX_VIEWLESS:  # nothing in the file bounds the allocation
                 raise _Fault(_join(location, "count"), f"is {count} without a bufferView "
                              f"(more than the {_MAX_VIEWLESS} elements animcore accepts)")
-            raw = np.zeros((count, width), dtype)  # all zeros unless sparse says otherwise
+            values = np.zeros((count, width))  # all zeros unless sparse says otherwise
         else:
             data, stride = self.view(view_index, _join(location, "bufferView"))
             offset = _field(accessor, "byteOffset", location, "index", 0)
@@ -347,12 +348,11 @@ class _Reader:
                 raise _Fault(location, f"needs {needed} bytes of bufferViews[{view_index}] "
                              f"(byteOffset {offset}, {count} elements of {element} bytes, "
                              f"stride {step}) but it has {len(data)}")
-            raw = np.ndarray((count, width), dtype=dtype, buffer=data, offset=offset,
-                             strides=(step, dtype.itemsize)).copy()
+            values = np.ndarray((count, width), dtype=dtype, buffer=data, offset=offset,
+                                strides=(step, dtype.itemsize)).astype(np.float64)
         sparse = _field(accessor, "sparse", location, "dict", None)
-        if sparse is not None:
-            self._apply_sparse(raw, sparse, _join(location, "sparse"), count, width, dtype)
-        values = raw.astype(np.float64)
+        if sparse is not None:  # stored components convert to float64 exactly
+            self._apply_sparse(values, sparse, _join(location, "sparse"), count, width, dtype)
         if normalized:
             values /= divisor
             if dtype.kind == "i":
@@ -360,7 +360,9 @@ class _Reader:
         values.flags.writeable = False  # shared by every sampler that uses the accessor
         return values
 
-    def _apply_sparse(self, raw, sparse, location, count, width, dtype):
+    def _apply_sparse(self, values, sparse, location, count, width, dtype):
+        """Writes the sparse substitutions into ``values`` (float64, count x width);
+        ``dtype`` is the accessor's stored component type."""
         n = _field(sparse, "count", location, "count")
         if n > count:
             raise _Fault(_join(location, "count"), f"is {n}, more than the accessor's "
@@ -384,8 +386,8 @@ class _Reader:
                          f"range for an accessor of count {count}")
         values_location = _join(location, "values")
         values_spec = _field(sparse, "values", location, "dict")
-        values = self._packed(values_spec, values_location, dtype, n * width)
-        raw[indices] = values.reshape(n, width)
+        values[indices] = self._packed(values_spec, values_location, dtype,
+                                       n * width).reshape(n, width)
 
     def _packed(self, spec, location, dtype, n):
         """n tightly packed items of a sparse indices/values block."""
@@ -520,8 +522,6 @@ def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path:
     for CUBICSPLINE with in-tangent / value / out-tangent rows per key."""
     import animcore
 
-    # Private writable copies: the decoded accessors are read-only and shared.
-    times, output = np.array(times), np.array(output)
     if path == "rotation":
         return animcore.RotationCurve.from_gltf(times, output, interpolation)
     return animcore.Curve.from_gltf(times, output, interpolation)
@@ -570,7 +570,7 @@ def _check_finite(values: np.ndarray, location: str, index: int) -> None:
                      f"{values[row, col]:.17g} (must be finite)")
 
 
-def _channel(doc, reader, nodes, samplers, animation_location, channel_location, channel):
+def _channel(doc, reader, samplers, animation_location, channel_location, channel):
     sampler_index = _field(channel, "sampler", channel_location, "index")
     if sampler_index >= len(samplers):
         raise _Fault(_join(channel_location, "sampler"), f"index {sampler_index} out of "
@@ -645,7 +645,8 @@ def _clips(doc: dict, reader: _Reader) -> list[Clip]:
         raise _Fault("asset.version", f"is {version!r}, expected glTF 2.x")
     nodes = _field(doc, "nodes", "", "list", [])
     names = [n.get("name") if isinstance(n, dict) else None for n in nodes]
-    unique = {name for name in names if isinstance(name, str) and names.count(name) == 1}
+    counts = collections.Counter(name for name in names if isinstance(name, str))
+    unique = {name for name, count in counts.items() if count == 1}
     animations = _field(doc, "animations", "", "list", [])
     clips, used = [], set()
     for a, animation in enumerate(animations):
@@ -669,8 +670,7 @@ def _clips(doc: dict, reader: _Reader) -> list[Clip]:
         built, seen = [], {}
         for c, channel in enumerate(channels):
             channel_location = f"{location}.channels[{c}]"
-            result = _channel(doc, reader, nodes, samplers, location, channel_location,
-                              channel)
+            result = _channel(doc, reader, samplers, location, channel_location, channel)
             if result is None:
                 continue
             key = (result.node, result.path)

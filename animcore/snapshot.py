@@ -79,8 +79,10 @@ class SampleResult(NamedTuple):
         Unit quaternion ``(x, y, z, w)``; None without rotations.
     mode : SampleMode, or uint8 array of SampleMode values
     left_tick, right_tick : int, or int64 arrays
-        The snapshots the sample came from (equal for holds; the two
-        snapshots used for interpolation, a cut or an extrapolation).
+        The snapshots the sample came from: equal for a hold of one
+        snapshot; the two snapshots used for an interpolation, a cut or an
+        extrapolation, also when an extrapolation is held at its limit
+        (``HOLD_LATEST`` with two different ticks).
     """
 
     position: object
@@ -172,7 +174,8 @@ def _contiguous(array: np.ndarray) -> np.ndarray:
 def _prepare_push(func, dim, rotations, integers, position, rotation, single=False):
     """Broadcasts the named integer inputs, the positions (last axis dim) and
     rotations (last axis 4) over one leading shape; returns that shape and
-    contiguous operands."""
+    contiguous operands. An all-zero ``generation`` (the default) takes part in
+    the shape but is left out of the returned integers: the core needs none."""
     ints = {name: _integers(func, name, v) for name, v in integers.items()}
     position = _vectors(func, "position", position, dim, dim == 1)
     if rotations and rotation is None:
@@ -192,11 +195,24 @@ def _prepare_push(func, dim, rotations, integers, position, rotation, single=Fal
     if single and shape != ():
         raise ValueError(f"{func}: one snapshot expected, got arrays of shape {shape}; "
                          "use push_many")
-    ints = {name: _contiguous(np.broadcast_to(a, shape)) for name, a in ints.items()}
+    ints = {name: _contiguous(np.broadcast_to(a, shape)) for name, a in ints.items()
+            if name != "generation" or a.any()}
     position = _contiguous(np.broadcast_to(position, shape + (dim,)))
     if rotation is not None:
         rotation = _contiguous(np.broadcast_to(rotation, shape + (4,)))
     return shape, ints, position, rotation
+
+
+def _small_real(value) -> bool:
+    """A real number that float() takes without overflow: the scalar fast paths
+    take these; anything else (arrays, huge ints, inf, nan) the array path."""
+    return isinstance(value, _REALS) and abs(value) < 2.0**1023
+
+
+def _f64_vector(value, width: int) -> bool:
+    """Whether the binding takes ``value`` as it is: C-contiguous float64 (width,)."""
+    return (type(value) is np.ndarray and value.dtype == np.float64
+            and value.shape == (width,) and value.flags.c_contiguous)
 
 
 def _results(shape, codes):
@@ -292,21 +308,16 @@ class SnapshotTimeline:
             segment, or a position/rotation of the wrong shape. Nothing changes.
         """
         func = "SnapshotTimeline.push"
-        if isinstance(tick, _INTEGERS) and isinstance(segment, _INTEGERS) \
-                and _INT64_MIN <= tick <= _INT64_MAX and _INT64_MIN <= segment <= _INT64_MAX:
+        if (isinstance(tick, _INTEGERS) and isinstance(segment, _INTEGERS)
+                and _INT64_MIN <= tick <= _INT64_MAX and _INT64_MIN <= segment <= _INT64_MAX
+                and (rotation is not None) == self._rotations
+                and (rotation is None or _f64_vector(rotation, 4))):
             # the common case, one snapshot of plain numbers, without array set-up
-            tick, segment, kind = int(tick), int(segment), type(position)
-            if isinstance(position, _REALS) and self._dim == 1 and abs(position) < 2.0**1023:
-                position, kind = float(position), float
-            fast = ((kind is float and self._dim == 1) or (
-                kind is np.ndarray and position.dtype == np.float64
-                and position.shape == (self._dim,) and position.flags.c_contiguous))
-            fast &= rotation is None or (
-                type(rotation) is np.ndarray and rotation.dtype == np.float64
-                and rotation.shape == (4,) and rotation.flags.c_contiguous)
-            if fast and (rotation is not None) == self._rotations:
-                return PushResult(_core._snapshot_push_one(func, self._handle, tick, segment,
-                                                           position, rotation))
+            scalar = self._dim == 1 and _small_real(position)
+            if scalar or _f64_vector(position, self._dim):
+                return PushResult(_core._snapshot_push_one(
+                    func, self._handle, int(tick), int(segment),
+                    float(position) if scalar else position, rotation))
         for name, value in (("tick", tick), ("segment", segment)):
             if np.ndim(value) != 0:
                 raise ValueError(f"{func}: {name} must be a single value; use push_many")
@@ -365,7 +376,7 @@ class SnapshotTimeline:
             A non-finite render tick. The timeline is never changed by sampling.
         """
         func = "SnapshotTimeline.sample"
-        if isinstance(render_tick, _REALS) and abs(render_tick) < 2.0**1023:
+        if _small_real(render_tick):  # without array set-up
             position, rotation, mode, left, right = _core._snapshot_sample_one(
                 func, self._handle, float(render_tick))
             return SampleResult(position, rotation, SampleMode(mode), left, right)
@@ -492,9 +503,8 @@ class SnapshotBuffer:
             {"entity": entity, "tick": tick, "segment": segment, "generation": generation},
             position, rotation)
         codes = np.empty(shape, np.uint8)
-        generation = ints["generation"]
         _core._snapshot_push(func, self._handle, ints["entity"], ints["tick"], ints["segment"],
-                             position, rotation, generation if generation.any() else None, codes)
+                             position, rotation, ints.get("generation"), codes)
         return _results(shape, codes)
 
     def sample(self, render_tick: float, *, out=None) -> SampleResult:

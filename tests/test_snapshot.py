@@ -616,6 +616,19 @@ def test_buffer_push_bad_input_applies_nothing(args, kwargs, match):
     assert [state(buf, e) for e in range(3)] == before
 
 
+def test_buffer_rotation_required_applies_nothing():
+    buf = SnapshotBuffer(2, 1, rotations=True)
+    buf.push([0, 1], 1, 0, [[0.0], [1.0]], [0, 0, 0, 1])
+    before = [state(buf, e) for e in range(2)]
+    with pytest.raises(ValueError, match=r"SnapshotBuffer.push: rotation is required \(created "
+                                         r"with rotations=True\)"):
+        buf.push([0, 1], 2, 0, [[0.0], [1.0]])
+    with pytest.raises(ValueError, match=r"rotation must have a last axis of length 4, got "
+                                         r"shape \(2, 3\)"):
+        buf.push([0, 1], 2, 0, [[0.0], [1.0]], np.zeros((2, 3)))
+    assert [state(buf, e) for e in range(2)] == before
+
+
 @pytest.mark.parametrize("call, match", [
     (lambda tl: tl.sample(np.nan), r"SnapshotTimeline.sample: render_tick at index \(\) is nan \(must be finite\)"),
     (lambda tl: tl.sample(np.inf), r"render_tick at index \(\) is inf"),

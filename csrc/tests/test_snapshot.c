@@ -204,6 +204,11 @@ static void errors(void)
     CHECK(ac_snapshot_timeline_sample(tl, t, 2, p, NULL, m, l, rr, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "render_tick") == 0 && err.index == 1);
     ac_snapshot_timeline_destroy(tl);
+    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 1, 0, &err) == AC_OK);
+    CHECK(ac_snapshot_buffer_push(b, ent, tick, seg, pos, NULL, NULL, 1, r, &err) ==
+          AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "rotation") == 0 && ac_snapshot_buffer_count(b, 0) == 0);
+    ac_snapshot_buffer_destroy(b);
     ac_snapshot_buffer_destroy(NULL);
     ac_snapshot_timeline_destroy(NULL);
 }
