@@ -206,7 +206,12 @@ def _prepare_push(func, dim, rotations, integers, position, rotation, single=Fal
 def _small_real(value) -> bool:
     """A real number that float() takes without overflow: the scalar fast paths
     take these; anything else (arrays, huge ints, inf, nan) the array path."""
-    return isinstance(value, _REALS) and abs(value) < 2.0**1023
+    if not isinstance(value, _REALS):
+        return False
+    try:  # compared as a Python float: float32 cannot even hold the bound
+        return abs(float(value)) < 2.0**1023
+    except OverflowError:  # an int beyond the float range
+        return False
 
 
 def _f64_vector(value, width: int) -> bool:
