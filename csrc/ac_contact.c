@@ -238,6 +238,11 @@ deinterleave3(__m256d r0, __m256d r1, __m256d r2, __m256d *x, __m256d *y, __m256
     *z = _mm256_shuffle_pd(b, c, 0xA);
 }
 
+/* Results of at least this many elements (3 MB) are written with streaming
+   stores: they would not stay in cache, and streaming saves reading every
+   output line before writing it. */
+#define STREAM_MIN ((size_t)1 << 17)
+
 /* Bounces the first n elements, n a multiple of 4; returns 1 when every
    s, n . n and result is valid. e and th are checked by the caller. */
 __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const double *u,
@@ -246,6 +251,7 @@ __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const d
 {
     const __m256d one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
     const __m256d sign = _mm256_set1_pd(-0.0), tol = _mm256_set1_pd(UNIT_TOLERANCE);
+    const int stream = n >= STREAM_MIN && ((uintptr_t)out & 31) == 0;
     __m256d nonfinite = zero, worst = zero, ok;
     for (size_t i = 0; i < n; i += 4) {
         const double *vb = v + 3 * i, *ub = u + 3 * i, *nb = nrm + 3 * i;
@@ -271,9 +277,15 @@ __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const d
         o0 = _mm256_add_pd(v0, _mm256_mul_pd(_mm256_permute4x64_pd(imp, 0x40), n0));
         o1 = _mm256_add_pd(v1, _mm256_mul_pd(_mm256_permute4x64_pd(imp, 0xA5), n1));
         o2 = _mm256_add_pd(v2, _mm256_mul_pd(_mm256_permute4x64_pd(imp, 0xFE), n2));
-        _mm256_storeu_pd(out + 3 * i, o0);
-        _mm256_storeu_pd(out + 3 * i + 4, o1);
-        _mm256_storeu_pd(out + 3 * i + 8, o2);
+        if (stream) {
+            _mm256_stream_pd(out + 3 * i, o0);
+            _mm256_stream_pd(out + 3 * i + 4, o1);
+            _mm256_stream_pd(out + 3 * i + 8, o2);
+        } else {
+            _mm256_storeu_pd(out + 3 * i, o0);
+            _mm256_storeu_pd(out + 3 * i + 4, o1);
+            _mm256_storeu_pd(out + 3 * i + 8, o2);
+        }
         /* x - x is 0 for finite x and NaN otherwise, and NaN sticks in a
            sum. A NaN in n . n comes with a non-finite s, so the largest
            |n . n - 1| can be kept with max. */
@@ -283,13 +295,16 @@ __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const d
                                                    _mm256_sub_pd(o2, o2))));
         worst = _mm256_max_pd(worst, _mm256_andnot_pd(sign, _mm256_sub_pd(nn, one)));
     }
+    if (stream)
+        _mm_sfence();
     ok = _mm256_and_pd(_mm256_cmp_pd(nonfinite, zero, _CMP_EQ_OQ),
                        _mm256_cmp_pd(worst, tol, _CMP_LE_OQ));
     return _mm256_movemask_pd(ok) == 0xF;
 }
 #endif
 
-/* Constant steps and dimension for the common layouts give straight loops. */
+/* Constant steps and dimension for the common layouts give straight loops.
+   n > 0. */
 AC_VECTORIZED
 static int bounce_all(const double *v, const double *u, const double *nrm,
                       const double *rest, const double *fric, const double *thr,
@@ -301,12 +316,21 @@ static int bounce_all(const double *v, const double *u, const double *nrm,
 #ifdef HAVE_BOUNCE_AVX2
     if (dim == 3 && frictionless && s[0] == 1 && s[1] == 1 && s[2] == 1 && s[3] == 0 &&
         s[5] == 0 && __builtin_cpu_supports("avx2")) {
-        /* The general loop takes the last 1 to 4 elements, and with them the
-           checks of the shared restitution and threshold. */
-        size_t head = (n - 1) / 4 * 4;
-        int ok = bounce3_avx2(v, u, nrm, rest[0], thr[0], out, head);
-        return ok & bounce_loop(3, 1, v + 3 * head, u + 3 * head, nrm + 3 * head, rest, fric,
-                                thr, vectors_only, out + 3 * head, n - head);
+        /* The general loop takes the elements before out + 3 * first is
+           32-byte aligned (for streaming stores) and the last 1 to 4, and
+           with them the checks of the shared restitution and threshold. */
+        const uintptr_t address = (uintptr_t)out;
+        size_t first = 0, last;
+        int ok;
+        while (first < 3 && ((address + first * 3 * sizeof *out) & 31))
+            first++;
+        first = first < n ? first : 0;
+        last = first + (n - first - 1) / 4 * 4;
+        ok = bounce_loop(3, 1, v, u, nrm, rest, fric, thr, vectors_only, out, first);
+        ok &= bounce3_avx2(v + 3 * first, u + 3 * first, nrm + 3 * first, rest[0], thr[0],
+                           out + 3 * first, last - first);
+        return ok & bounce_loop(3, 1, v + 3 * last, u + 3 * last, nrm + 3 * last, rest, fric,
+                                thr, vectors_only, out + 3 * last, n - last);
     }
 #endif
     int vectors = s[0] == 1 && s[1] == 1 && s[2] == 1;

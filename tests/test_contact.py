@@ -700,7 +700,7 @@ def test_contact_point_velocity_out_untouched_on_error():
     np.testing.assert_array_equal(out, 3.0)
 
 
-@pytest.mark.parametrize("count", [1, 3, 4, 5, 1001])
+@pytest.mark.parametrize("count", [1, 3, 4, 5, 1001, 150_001])  # the last one streams
 def test_batch_layout_agrees_bitwise_with_the_general_loop(count):
     rng = np.random.default_rng(count)
     v = rng.normal(0, 10, (count, 3))
