@@ -4,7 +4,8 @@
    v' = v - (1 + e) s n, so that the relative normal speed after is -e s and
    the tangential relative velocity is kept (or reduced by Coulomb friction).
    The same per-contact routine, bounce_one, serves the batch call and the
-   continuous stepping of projectiles against moving planes. */
+   continuous stepping of projectiles against moving planes; the AVX2 batch
+   kernel shares its law, normal_impulse. */
 #include <stdint.h>
 #include <stdlib.h>
 
