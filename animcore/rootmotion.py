@@ -360,8 +360,8 @@ class RootMotionCursor:
         state itself is the cycle and phase)."""
         return (self._cycle.astype(np.float64) + self._phase) * self._track.duration
 
-    def _move(self, func, name, value, absolute, out):
-        track = self._track
+    def _per_cursor(self, func, name, value) -> np.ndarray:
+        """float64 `value` that broadcasts to the cursors' shape (not broadcast yet)."""
         shape = self._phase.shape
         value = as_float64(func, name, value)
         try:
@@ -371,7 +371,12 @@ class RootMotionCursor:
         if not ok:
             raise ValueError(f"{func}: {name} of shape {value.shape} does not broadcast to "
                              f"the cursors' shape {shape}")
-        operand = kernel_operand(value, shape)
+        return value
+
+    def _move(self, func, name, value, absolute, out):
+        track = self._track
+        shape = self._phase.shape
+        operand = kernel_operand(self._per_cursor(func, name, value), shape)
         out = track._check_out(func, out, shape)
         translation, rotation = track._motion_arrays(shape)
         new_cycle, new_phase = np.empty(shape, np.int64), np.empty(shape)
@@ -395,16 +400,8 @@ class RootMotionCursor:
         """Place the cursors at ``time`` without emitting motion (seek, clip
         switch, teleport). ``time`` broadcasts to the cursors' shape."""
         func = "RootMotionCursor.reset"
-        shape = self._phase.shape
-        value = as_float64(func, "time", time)
-        try:
-            ok = np.broadcast_shapes(value.shape, shape) == shape
-        except ValueError:
-            ok = False
-        if not ok:
-            raise ValueError(f"{func}: time of shape {value.shape} does not broadcast to "
-                             f"the cursors' shape {shape}")
-        self._cycle, self._phase = self._split(func, np.broadcast_to(value, shape))
+        value = self._per_cursor(func, "time", time)
+        self._cycle, self._phase = self._split(func, np.broadcast_to(value, self._phase.shape))
 
     def __repr__(self):
         if self._phase.size == 1:

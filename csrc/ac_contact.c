@@ -4,7 +4,8 @@
    v' = v - (1 + e) s n, so that the relative normal speed after is -e s and
    the tangential relative velocity is kept (or reduced by Coulomb friction).
    The same per-contact routine, bounce_one, serves the batch call and the
-   continuous stepping of projectiles against moving planes. */
+   continuous stepping of projectiles against moving planes; the AVX2 batch
+   kernel shares its law, normal_impulse. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -41,12 +42,21 @@ static double scaled_length(int dim, const double *x)
 /* x when cond holds, else +0.0, with integer masks: GCC turns a ternary (or
    a product with 0 or 1) on doubles into a branch that stops vectorization
    under the default -ftrapping-math. */
-static inline double keep_if(int cond, double x)
+CONTACT_INLINE double keep_if(int cond, double x)
 {
     union { double d; uint64_t u; } bits;
     bits.d = x;
     bits.u &= (uint64_t)0 - (uint64_t)(cond != 0);
     return bits.d;
+}
+
+/* The change of normal speed -(1 + e') s, > 0 for an approaching contact
+   (s < 0) and +0 otherwise, where e' is e above the threshold approach speed
+   (-s > threshold) and 0 below. The one statement of the law, shared by every
+   loop. Values are computed unconditionally and selected, so loops vectorize. */
+CONTACT_INLINE double normal_impulse(double s, double e, double threshold)
+{
+    return keep_if(s < 0.0, -(1.0 + keep_if(-s > threshold, e)) * s);
 }
 
 /* One contact: writes v' to out and returns 1 when the relative velocity, its
@@ -58,18 +68,13 @@ static inline int64_t bounce_one(int dim, int frictionless, int careful, const d
                                  const double *u, const double *n, double e, double mu,
                                  double threshold, double *out, double *normal_speed)
 {
-    double w[3], s = 0.0, impulse, ee, change;
+    double w[3], s = 0.0, impulse;
     int64_t ok;
     for (int k = 0; k < dim; k++) {
         w[k] = v[k] - u[k];
         s += w[k] * n[k];
     }
-    /* Restitution only above the threshold approach speed; e = 0 below.
-       Values are computed unconditionally and selected, so loops vectorize. */
-    ee = keep_if(-s > threshold, e);
-    /* The change of normal speed, > 0 for an approaching contact. */
-    change = -(1.0 + ee) * s;
-    impulse = keep_if(s < 0.0, change);
+    impulse = normal_impulse(s, e, threshold);
     ok = ac_finite(s);
     if (frictionless) {
         for (int k = 0; k < dim; k++) {
@@ -211,11 +216,11 @@ static inline int bounce_loop(int dim, int frictionless, const double *v, const 
 
 /* 3-D vectors interleaved (x, y, z per element) cost the generic loop many
    shuffles. For the common batch layout (v, u, n arrays; one restitution and
-   threshold; no friction) this AVX2 version works on the raw registers: the
-   products w_k n_k and n_k^2 are formed in place, only they are
-   de-interleaved for the sums, and the impulse is spread back with three
-   permutes. Same operations in the same order as bounce_one, so the results
-   are bitwise identical. */
+   threshold; no friction) this AVX2 version does only the layout work on the
+   raw registers: the products w_k n_k and n_k^2 are formed in place, only
+   they are de-interleaved for the sums, the impulse comes from the shared
+   normal_impulse and is spread back with three permutes. The sums run in
+   bounce_one's order, so the results are bitwise identical. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(AC_NO_DISPATCH)
 #define HAVE_BOUNCE_AVX2 1
 #include <immintrin.h>
@@ -234,17 +239,22 @@ deinterleave3(__m256d r0, __m256d r1, __m256d r2, __m256d *x, __m256d *y, __m256
     *z = _mm256_shuffle_pd(b, c, 0xA);
 }
 
-/* Bounces the first n - n % 4 elements; returns 1 when all were valid. */
+/* Results of at least this many elements (3 MB) are written with streaming
+   stores: they would not stay in cache, and streaming saves reading every
+   output line before writing it. */
+#define STREAM_MIN ((size_t)1 << 17)
+
+/* Bounces the first n elements, n a multiple of 4; returns 1 when every
+   s, n . n and result is valid. e and th are checked by the caller. */
 __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const double *u,
                                                         const double *nrm, double e,
                                                         double th, double *out, size_t n)
 {
     const __m256d one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
-    const __m256d sign = _mm256_set1_pd(-0.0);
-    const __m256d tol = _mm256_set1_pd(UNIT_TOLERANCE), ev = _mm256_set1_pd(e);
-    const __m256d thv = _mm256_set1_pd(th);
+    const __m256d sign = _mm256_set1_pd(-0.0), tol = _mm256_set1_pd(UNIT_TOLERANCE);
+    const int stream = n >= STREAM_MIN && ((uintptr_t)out & 31) == 0;
     __m256d nonfinite = zero, worst = zero, ok;
-    for (size_t i = 0; i + 4 <= n; i += 4) {
+    for (size_t i = 0; i < n; i += 4) {
         const double *vb = v + 3 * i, *ub = u + 3 * i, *nb = nrm + 3 * i;
         __m256d v0 = _mm256_loadu_pd(vb), v1 = _mm256_loadu_pd(vb + 4);
         __m256d v2 = _mm256_loadu_pd(vb + 8);
@@ -253,24 +263,30 @@ __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const d
         __m256d p0 = _mm256_mul_pd(_mm256_sub_pd(v0, _mm256_loadu_pd(ub)), n0);
         __m256d p1 = _mm256_mul_pd(_mm256_sub_pd(v1, _mm256_loadu_pd(ub + 4)), n1);
         __m256d p2 = _mm256_mul_pd(_mm256_sub_pd(v2, _mm256_loadu_pd(ub + 8)), n2);
-        __m256d px, py, pz, qx, qy, qz, s, nn, ee, imp, e0, e1, e2, o0, o1, o2;
+        __m256d px, py, pz, qx, qy, qz, s, nn, imp, o0, o1, o2;
+        double lane_s[4], lane_imp[4];
         deinterleave3(p0, p1, p2, &px, &py, &pz);
         deinterleave3(_mm256_mul_pd(n0, n0), _mm256_mul_pd(n1, n1), _mm256_mul_pd(n2, n2),
                       &qx, &qy, &qz);
         s = _mm256_add_pd(_mm256_add_pd(px, py), pz);
         nn = _mm256_add_pd(_mm256_add_pd(qx, qy), qz);
-        ee = _mm256_and_pd(_mm256_cmp_pd(_mm256_xor_pd(s, sign), thv, _CMP_GT_OQ), ev);
-        imp = _mm256_mul_pd(_mm256_xor_pd(_mm256_add_pd(one, ee), sign), s);
-        imp = _mm256_and_pd(_mm256_cmp_pd(s, zero, _CMP_LT_OQ), imp);
-        e0 = _mm256_permute4x64_pd(imp, 0x40); /* i0 i0 i0 i1 */
-        e1 = _mm256_permute4x64_pd(imp, 0xA5); /* i1 i1 i2 i2 */
-        e2 = _mm256_permute4x64_pd(imp, 0xFE); /* i2 i3 i3 i3 */
-        o0 = _mm256_add_pd(v0, _mm256_mul_pd(e0, n0));
-        o1 = _mm256_add_pd(v1, _mm256_mul_pd(e1, n1));
-        o2 = _mm256_add_pd(v2, _mm256_mul_pd(e2, n2));
-        _mm256_storeu_pd(out + 3 * i, o0);
-        _mm256_storeu_pd(out + 3 * i + 4, o1);
-        _mm256_storeu_pd(out + 3 * i + 8, o2);
+        _mm256_storeu_pd(lane_s, s);
+        for (int l = 0; l < 4; l++)
+            lane_imp[l] = normal_impulse(lane_s[l], e, th);
+        imp = _mm256_loadu_pd(lane_imp);
+        /* impulses spread as i0 i0 i0 i1 | i1 i1 i2 i2 | i2 i3 i3 i3 */
+        o0 = _mm256_add_pd(v0, _mm256_mul_pd(_mm256_permute4x64_pd(imp, 0x40), n0));
+        o1 = _mm256_add_pd(v1, _mm256_mul_pd(_mm256_permute4x64_pd(imp, 0xA5), n1));
+        o2 = _mm256_add_pd(v2, _mm256_mul_pd(_mm256_permute4x64_pd(imp, 0xFE), n2));
+        if (stream) {
+            _mm256_stream_pd(out + 3 * i, o0);
+            _mm256_stream_pd(out + 3 * i + 4, o1);
+            _mm256_stream_pd(out + 3 * i + 8, o2);
+        } else {
+            _mm256_storeu_pd(out + 3 * i, o0);
+            _mm256_storeu_pd(out + 3 * i + 4, o1);
+            _mm256_storeu_pd(out + 3 * i + 8, o2);
+        }
         /* x - x is 0 for finite x and NaN otherwise, and NaN sticks in a
            sum. A NaN in n . n comes with a non-finite s, so the largest
            |n . n - 1| can be kept with max. */
@@ -280,14 +296,16 @@ __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const d
                                                    _mm256_sub_pd(o2, o2))));
         worst = _mm256_max_pd(worst, _mm256_andnot_pd(sign, _mm256_sub_pd(nn, one)));
     }
+    if (stream)
+        _mm_sfence();
     ok = _mm256_and_pd(_mm256_cmp_pd(nonfinite, zero, _CMP_EQ_OQ),
                        _mm256_cmp_pd(worst, tol, _CMP_LE_OQ));
-    return _mm256_movemask_pd(ok) == 0xF && e >= 0.0 && e <= 1.0 && th >= 0.0 &&
-           th <= DBL_MAX;
+    return _mm256_movemask_pd(ok) == 0xF;
 }
 #endif
 
-/* Constant steps and dimension for the common layouts give straight loops. */
+/* Constant steps and dimension for the common layouts give straight loops.
+   n > 0. */
 AC_VECTORIZED
 static int bounce_all(const double *v, const double *u, const double *nrm,
                       const double *rest, const double *fric, const double *thr,
@@ -299,10 +317,21 @@ static int bounce_all(const double *v, const double *u, const double *nrm,
 #ifdef HAVE_BOUNCE_AVX2
     if (dim == 3 && frictionless && s[0] == 1 && s[1] == 1 && s[2] == 1 && s[3] == 0 &&
         s[5] == 0 && __builtin_cpu_supports("avx2")) {
-        size_t head = n - n % 4;
-        int ok = bounce3_avx2(v, u, nrm, rest[0], thr[0], out, n);
-        return ok & bounce_loop(3, 1, v + 3 * head, u + 3 * head, nrm + 3 * head, rest, fric,
-                                thr, vectors_only, out + 3 * head, n - head);
+        /* The general loop takes the elements before out + 3 * first is
+           32-byte aligned (for streaming stores) and the last 1 to 4, and
+           with them the checks of the shared restitution and threshold. */
+        const uintptr_t address = (uintptr_t)out;
+        size_t first = 0, last;
+        int ok;
+        while (first < 3 && ((address + first * 3 * sizeof *out) & 31))
+            first++;
+        first = first < n ? first : 0;
+        last = first + (n - first - 1) / 4 * 4;
+        ok = bounce_loop(3, 1, v, u, nrm, rest, fric, thr, vectors_only, out, first);
+        ok &= bounce3_avx2(v + 3 * first, u + 3 * first, nrm + 3 * first, rest[0], thr[0],
+                           out + 3 * first, last - first);
+        return ok & bounce_loop(3, 1, v + 3 * last, u + 3 * last, nrm + 3 * last, rest, fric,
+                                thr, vectors_only, out + 3 * last, n - last);
     }
 #endif
     int vectors = s[0] == 1 && s[1] == 1 && s[2] == 1;

@@ -434,9 +434,9 @@ static AC_ALWAYS_INLINE void fast_block(const ac_looptrack *tr, const double *dk
 }
 
 /* Motions of a block of m intervals given as whole cycles dk and phases
-   u0 -> u1 (all valid). */
-static void motion_block(const ac_looptrack *tr, const double *dk, const double *u0,
-                         const double *u1, double *translation, double *rotation, size_t m)
+   u0 -> u1 (all valid): the tracks that fast_block does not cover. */
+static void general_block(const ac_looptrack *tr, const double *dk, const double *u0,
+                          const double *u1, double *translation, double *rotation, size_t m)
 {
     size_t d = tr->dim;
     if (tr->rotation != AC_ROOT_NO_ROTATION) {
@@ -445,12 +445,22 @@ static void motion_block(const ac_looptrack *tr, const double *dk, const double 
         for (size_t i = 0; i < m; i++)
             rigid_delta(tr, dk[i], u0[i], u1[i], translation + i * tr->channels,
                         rotation ? rotation + i * rs : scratch);
-    } else if (fast_track(tr)) {
-        fast_block(tr, dk, u0, u1, translation, m);
     } else {
         for (size_t i = 0; i < m; i++)
             translation_delta(tr, dk[i], u0[i], u1[i], translation + i * d);
     }
+}
+
+/* The same for every track: the common case inline, so that it is compiled
+   into the AVX2 clones of the callers. */
+static AC_ALWAYS_INLINE void motion_block(const ac_looptrack *tr, const double *dk,
+                                          const double *u0, const double *u1,
+                                          double *translation, double *rotation, size_t m)
+{
+    if (fast_track(tr))
+        fast_block(tr, dk, u0, u1, translation, m);
+    else
+        general_block(tr, dk, u0, u1, translation, rotation, m);
 }
 
 /* Splits a block of times (step s: 0 or 1) into cycles and phases; returns 1
@@ -474,7 +484,7 @@ static int delta_loop(const ac_looptrack *tr, const double *t0, const double *t1
     double T = tr->duration, mc = tr->max_cycles;
     double k0[BLOCK], u0[BLOCK], k1[BLOCK], u1[BLOCK];
     size_t ts = tr->channels, rs = rotation_size(tr);
-    int bad = 0, fast = fast_track(tr);
+    int bad = 0;
     for (size_t base = 0; base < n; base += BLOCK) {
         size_t m = n - base < BLOCK ? n - base : BLOCK;
         const double *a = t0 + base * s0, *b = t1 + base * s1;
@@ -483,11 +493,8 @@ static int delta_loop(const ac_looptrack *tr, const double *t0, const double *t1
         bad |= s1 ? split_block(b, 1, T, mc, k1, u1, m) : split_block(b, 0, T, mc, k1, u1, m);
         for (size_t i = 0; i < m; i++)
             k1[i] -= k0[i]; /* whole cycles between the two times */
-        if (fast)
-            fast_block(tr, k1, u0, u1, translation + base, m);
-        else
-            motion_block(tr, k1, u0, u1, translation + base * ts,
-                         rotation ? rotation + base * rs : NULL, m);
+        motion_block(tr, k1, u0, u1, translation + base * ts,
+                     rotation ? rotation + base * rs : NULL, m);
     }
     return !bad;
 }
@@ -599,7 +606,7 @@ static int advance_loop(const ac_looptrack *tr, const int64_t *cycle, const doub
     double T = tr->duration, mc = tr->max_cycles;
     double dk[BLOCK], u0[BLOCK], u1[BLOCK];
     size_t ts = tr->channels, rs = rotation_size(tr);
-    int bad = 0, fast = fast_track(tr);
+    int bad = 0;
     for (size_t base = 0; base < n; base += BLOCK) {
         size_t m = n - base < BLOCK ? n - base : BLOCK;
         const int64_t *c = cycle + base * s[0];
@@ -631,11 +638,8 @@ static int advance_loop(const ac_looptrack *tr, const int64_t *cycle, const doub
             }
         }
         memcpy(new_phase + base, u1, m * sizeof *u1);
-        if (fast)
-            fast_block(tr, dk, u0, u1, translation + base, m);
-        else
-            motion_block(tr, dk, u0, u1, translation + base * ts,
-                         rotation ? rotation + base * rs : NULL, m);
+        motion_block(tr, dk, u0, u1, translation + base * ts,
+                     rotation ? rotation + base * rs : NULL, m);
     }
     return !bad;
 }

@@ -700,16 +700,27 @@ def test_contact_point_velocity_out_untouched_on_error():
     np.testing.assert_array_equal(out, 3.0)
 
 
-@pytest.mark.parametrize("count", [1, 3, 4, 5, 1001])
+@pytest.mark.parametrize("count", [1, 3, 4, 5, 1001, 150_001])  # the last one streams
 def test_batch_layout_agrees_bitwise_with_the_general_loop(count):
     rng = np.random.default_rng(count)
     v = rng.normal(0, 10, (count, 3))
     u = rng.normal(0, 3, (count, 3))
     n = rng.normal(size=(count, 3))
     n /= np.linalg.norm(n, axis=1, keepdims=True)
+    # the law's edges on axis normals: approach speed exactly the threshold,
+    # just above it, sliding (s = +0 and -0), separating, signed zeros
+    edges = [([-2.0, 1.0, 0.0], [0.0, 0.0, 0.0]), ([-2.5, 1.0, 0.0], [-0.5, 0.0, 0.0]),
+             ([-2.0 - 2**-51, 0.0, 3.0], [0.0, 0.0, 0.0]), ([0.0, 4.0, -1.0], [0.0, 0.0, 0.0]),
+             ([-0.0, 4.0, -1.0], [0.0, 0.0, 0.0]), ([1.0, -0.0, 0.0], [2.0, 0.0, 0.0]),
+             ([5.0, 1.0, 1.0], [1.0, 0.0, 0.0]), ([-0.0, -0.0, -0.0], [0.0, 0.0, 0.0])]
+    for i, (vi, ui) in zip(range(0, count, 3), edges):
+        v[i], u[i], n[i] = vi, ui, [1.0, 0.0, 0.0]
     fast = bounce(v, u, n, 0.7, threshold=2.0)    # one restitution and threshold
     slow = bounce(v, u, n, np.full(count, 0.7), threshold=np.full(count, 2.0))
     np.testing.assert_array_equal(fast, slow)
+    np.testing.assert_array_equal(fast.view(np.uint64), slow.view(np.uint64))  # signs of 0
+    np.testing.assert_allclose(fast, bounce_components(v, u, n, 0.7, threshold=2.0),
+                               rtol=1e-13, atol=1e-13)
     n[count // 2] *= 1.0 + 1e-9
     with pytest.raises(ValueError, match=rf"normal \. normal at index \({count // 2},\)"):
         bounce(v, u, n, 0.7)

@@ -436,7 +436,7 @@ def test_result_is_out_and_out_untouched_on_error(walk):
     assert walk.delta([0.9, 0.9, 1.1], [1.1, 3.1, 0.9], out=out) is out
     np.testing.assert_allclose(out, [0.2, 4.2, -0.2], atol=1e-12)
     out[:] = 5.0
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"LoopTrack.delta: t0 at index \(1,\) is inf"):
         walk.delta([0.9, np.inf, 1.1], 1.0, out=out)
     np.testing.assert_array_equal(out, 5.0)
     track = square()

@@ -117,6 +117,12 @@ static void layouts_agree(void)
     CHECK(ac_contact_bounce(v, u, n, &e0, &zero, &th0, fast_steps, 3, fast, N, &err) == AC_OK);
     CHECK(ac_contact_bounce(v, u, n, e, mu, th, slow_steps, 3, slow, N, &err) == AC_OK);
     CHECK(memcmp(fast, slow, sizeof fast) == 0);
+    for (size_t skip = 1; skip < 4; skip++) { /* other alignments of the result */
+        memset(fast, 0, sizeof fast);
+        CHECK(ac_contact_bounce(v + 3 * skip, u + 3 * skip, n + 3 * skip, &e0, &zero, &th0,
+                                fast_steps, 3, fast + 3 * skip, N - skip, &err) == AC_OK);
+        CHECK(memcmp(fast + 3 * skip, slow + 3 * skip, (N - skip) * 3 * sizeof *fast) == 0);
+    }
     n[7 * 3] *= 1.5; /* the first bad normal, then a bad one in the tail */
     n[1001 * 3] = NAN;
     CHECK(ac_contact_bounce(v, u, n, &e0, &zero, &th0, fast_steps, 3, fast, N, &err) ==
