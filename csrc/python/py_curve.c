@@ -39,11 +39,6 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     if ((vin && !acpy_same_shape(func, "in_velocities", vin, values)) ||
         (vout && !acpy_same_shape(func, "out_velocities", vout, values)))
         return NULL;
-    if (tangents == AC_TANGENTS_EXPLICIT && (!vin || !vout)) {
-        PyErr_Format(PyExc_ValueError, "%s: explicit tangents need both velocity arrays",
-                     func);
-        return NULL;
-    }
     memset(&spec, 0, sizeof spec);
     spec.keys = (size_t)PyArray_DIM(times, 0);
     spec.channels = PyArray_NDIM(values) == 2 ? (size_t)PyArray_DIM(values, 1) : 1;
