@@ -7,6 +7,8 @@ here.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -85,3 +87,17 @@ def results(computed: tuple[np.ndarray, ...], out) -> tuple:
     for target, r in zip(out, computed):
         np.copyto(target, r, casting="same_kind")
     return tuple(out)
+
+
+def stretch_factor(func: str, factor, keep: str) -> float:
+    """The checked arguments of a ``stretched`` method: ``factor`` as a finite
+    float > 0, and ``keep`` one of "velocity" and "shape"."""
+    try:
+        factor = float(factor)
+    except (TypeError, ValueError):
+        raise ValueError(f"{func}: factor must be a real number, got {factor!r}") from None
+    if not (math.isfinite(factor) and factor > 0.0):
+        raise ValueError(f"{func}: factor is {factor!r} (must be finite and > 0)")
+    if keep not in ("velocity", "shape"):
+        raise ValueError(f"{func}: keep is {keep!r} (must be 'velocity' or 'shape')")
+    return factor

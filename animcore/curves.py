@@ -50,13 +50,12 @@ path is still the curve's. Cycling extrapolation repeats the eased keys.
 """
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, contiguous, results
+from ._arrays import as_float64, check_out, contiguous, results, stretch_factor
 from .easing import as_easing_for
 
 __all__ = ["Curve", "CurveSample", "KeySlopes", "Overshoot"]
@@ -538,11 +537,11 @@ class Curve:
         first = np.r_[True, t[1:] != t[:-1]]  # first key of each distinct time
         last = np.r_[t[1:] != t[:-1], True]
         lefts, rights = np.flatnonzero(first)[1:-1], np.flatnonzero(last)[1:-1]
-        left, right = self._in[lefts].copy(), self._out[rights].copy()
+        left, right = self._in[lefts], self._out[rights]  # (index arrays: copies)
         if self._ease is not None:
             left = left * float(self._ease(1.0, derivative=True)) + 0.0  # no -0.0
             right = right * float(self._ease(0.0, derivative=True)) + 0.0
-        return KeySlopes(t[lefts].copy(), left, right, right - left)
+        return KeySlopes(t[lefts], left, right, right - left)
 
     def overshoot(self) -> Overshoot:
         """Each segment's exact extreme values against its keys' value range.
@@ -590,8 +589,7 @@ class Curve:
         time_high = T0 + np.take_along_axis(u, hi_i, -1)[..., 0] * Tc
         key_low, key_high = np.minimum(p0, p1), np.maximum(p0, p1)
         over = np.maximum(np.maximum(high - key_high, key_low - low), 0.0)
-        return Overshoot(t0.copy(), t1.copy(), key_low, key_high, low, high, time_low,
-                         time_high, over)
+        return Overshoot(t0, t1, key_low, key_high, low, high, time_low, time_high, over)
 
     # -- editing -----------------------------------------------------------------------
 
@@ -611,21 +609,14 @@ class Curve:
         clip time) is not.
         """
         func = "Curve.stretched"
-        try:
-            factor = float(factor)
-        except (TypeError, ValueError):
-            raise ValueError(f"{func}: factor must be a real number, got {factor!r}") from None
-        if not (math.isfinite(factor) and factor > 0.0):
-            raise ValueError(f"{func}: factor is {factor!r} (must be finite and > 0)")
-        if keep not in ("velocity", "shape"):
-            raise ValueError(f"{func}: keep is {keep!r} (must be 'velocity' or 'shape')")
+        factor = stretch_factor(func, factor, keep)
         t0 = self._times[0]
         times = t0 + (self._times - t0) * factor
         curve = Curve.__new__(Curve)
         if self._interpolation == "cubic":
-            scale = 1.0 if keep == "velocity" else 1.0 / factor
+            divisor = factor if keep == "shape" else 1.0
             curve._build(func, times, self._values, "cubic", "catmull_rom", None,
-                         self._in * scale, self._out * scale, self._before, self._after,
+                         self._in / divisor, self._out / divisor, self._before, self._after,
                          self._jumps)
         else:
             curve._build(func, times, self._values, self._interpolation, "catmull_rom",

@@ -9,13 +9,12 @@ the classic bug: a 2-second segment then starts at half its intended speed.
 """
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _core
-from ._arrays import broadcast_inputs, check_out, results
+from ._arrays import broadcast_inputs, check_out, results, stretch_factor
 
 __all__ = [
     "HermiteSample",
@@ -181,17 +180,10 @@ class HermiteSegment:
         keep="shape": the same curve played slower or faster; the velocities
             are divided by ``factor`` and the tangents stay as they are.
         """
-        func = "HermiteSegment.stretched"
-        factor = _scalar(func, "factor", factor)
-        if not (math.isfinite(factor) and factor > 0.0):
-            raise ValueError(f"{func}: factor is {factor!r} (must be finite and > 0)")
-        if keep == "velocity":
-            v0, v1 = self._start_velocity, self._end_velocity
-        elif keep == "shape":
-            v0, v1 = self._start_velocity / factor, self._end_velocity / factor
-        else:
-            raise ValueError(f"{func}: keep is {keep!r} (must be 'velocity' or 'shape')")
-        return HermiteSegment(self._start, self._end, v0, v1, self._duration * factor)
+        factor = stretch_factor("HermiteSegment.stretched", factor, keep)
+        divisor = factor if keep == "shape" else 1.0
+        return HermiteSegment(self._start, self._end, self._start_velocity / divisor,
+                              self._end_velocity / divisor, self._duration * factor)
 
     def __repr__(self):
         return (f"HermiteSegment(start={self._start!r}, end={self._end!r}, "
