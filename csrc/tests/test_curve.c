@@ -207,6 +207,19 @@ static void errors(void)
         spec.in_velocities = v; /* out_velocities missing */
         CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
         CHECK(curve == NULL && strcmp(err.arg, "out_velocities") == 0);
+        /* options out of range */
+        spec.tangents = (ac_curve_tangents)(AC_TANGENTS_EXPLICIT + 1);
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
+        CHECK(curve == NULL && strcmp(err.arg, "tangents") == 0);
+        spec.tangents = AC_TANGENTS_CATMULL_ROM;
+        spec.interpolation = (ac_curve_interpolation)(AC_CURVE_CUBIC + 1);
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
+        CHECK(curve == NULL && strcmp(err.arg, "interpolation") == 0);
+        spec.interpolation = AC_CURVE_CUBIC;
+        spec.after = (ac_curve_extrapolation)(AC_EXTRAP_ERROR + 1);
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
+        CHECK(curve == NULL && strcmp(err.arg, "extrapolation") == 0);
+        CHECK(err.value == AC_EXTRAP_ERROR + 1);
     }
 
     /* The hold overshoot of huge keys is not representable. */
