@@ -2,14 +2,16 @@
 
 #define CAPSULE_NAME "animcore.ac_curve"
 
-static void capsule_destroy(PyObject *capsule)
-{
-    ac_curve_destroy((ac_curve *)PyCapsule_GetPointer(capsule, CAPSULE_NAME));
-}
-
+/* The curve of a capsule made by _curve_create; NULL with an exception if
+   `capsule` is anything else. */
 static ac_curve *get_curve(PyObject *capsule)
 {
     return (ac_curve *)PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+}
+
+static void capsule_destroy(PyObject *capsule)
+{
+    ac_curve_destroy(get_curve(capsule));
 }
 
 /* _curve_create(func, times, values, interpolation, tangents, in_velocities,
