@@ -490,7 +490,8 @@ class Curve:
             forward-cursor path; unsorted ones a binary search; the results
             are identical).
         derivative : {0, 1, 2}
-            Derivative order with respect to time in seconds.
+            Derivative order with respect to time in seconds (0 or 1 on a
+            curve with ``ease`` or :meth:`remap_time`).
         out : ndarray, optional
             Receives the result (shape ``t.shape`` or ``t.shape + (C,)``); left
             untouched if the call raises.
