@@ -446,6 +446,16 @@ def test_out_untouched_on_error_and_input_not_modified():
     close(t2, c(np.linspace(0, 3, 7)))
 
 
+def test_strided_out():
+    c = Curve(EVEN, np.c_[THETA0, THETA1])
+    t = np.array([0.5, 1.5, 2.5])
+    big = np.zeros((3, 4))
+    out = big[:, ::2]  # every other column: not contiguous
+    assert c(t, out=out) is out
+    np.testing.assert_array_equal(big[:, ::2], c(t))
+    np.testing.assert_array_equal(big[:, 1::2], 0.0)
+
+
 def test_sample_and_call_leave_out_untouched_on_error():
     c = Curve(EVEN, THETA0, before="error")
     out = (np.full(2, -7.0), np.full(2, -8.0))
