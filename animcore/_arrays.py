@@ -1,10 +1,13 @@
 """Argument normalization shared by the public functions.
 
-The compiled layer accepts only C-contiguous float64 arrays of exact shape (or
-single values, which it broadcasts with a zero step). Everything else, from
-lists and ints to float32 and strided views, is turned into that here.
+The compiled layer accepts only C-contiguous, aligned float64 arrays of exact
+shape (or single values, which it broadcasts with a zero step). Everything
+else, from lists and ints to float32 and strided views, is turned into that
+here.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -28,14 +31,23 @@ def broadcast_shape(func: str, arrays: dict[str, np.ndarray]) -> tuple[int, ...]
         raise ValueError(f"{func}: cannot broadcast {shapes} together") from None
 
 
+def contiguous(array: np.ndarray) -> np.ndarray:
+    """A float64 array as the compiled layer takes it, C-contiguous and
+    aligned (a view into a byte buffer may be neither); copied only if needed."""
+    flags = array.flags
+    if flags.c_contiguous and flags.aligned:
+        return array
+    return array.copy(order="C")
+
+
 def kernel_operand(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """An input laid out for a kernel over `shape`: one value stays one value
     (the kernel repeats it), anything else becomes contiguous with that shape."""
     if array.size == 1:
-        return np.ascontiguousarray(array.reshape(()))
+        return contiguous(array.reshape(()))
     if array.shape != shape:
         array = np.broadcast_to(array, shape)
-    return np.ascontiguousarray(array)
+    return contiguous(array)
 
 
 def broadcast_inputs(func: str, **inputs) -> tuple[tuple[int, ...], list[np.ndarray]]:
@@ -75,3 +87,17 @@ def results(computed: tuple[np.ndarray, ...], out) -> tuple:
     for target, r in zip(out, computed):
         np.copyto(target, r, casting="same_kind")
     return tuple(out)
+
+
+def stretch_factor(func: str, factor, keep: str) -> float:
+    """The checked arguments of a ``stretched`` method: ``factor`` as a finite
+    float > 0, and ``keep`` one of "velocity" and "shape"."""
+    try:
+        factor = float(factor)
+    except (TypeError, ValueError):
+        raise ValueError(f"{func}: factor must be a real number, got {factor!r}") from None
+    if not (math.isfinite(factor) and factor > 0.0):
+        raise ValueError(f"{func}: factor is {factor!r} (must be finite and > 0)")
+    if keep not in ("velocity", "shape"):
+        raise ValueError(f"{func}: keep is {keep!r} (must be 'velocity' or 'shape')")
+    return factor

@@ -50,13 +50,12 @@ path is still the curve's. Cycling extrapolation repeats the eased keys.
 """
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, results
+from ._arrays import as_float64, check_out, contiguous, results, stretch_factor
 from .easing import as_easing_for
 
 __all__ = ["Curve", "CurveSample", "KeySlopes", "Overshoot"]
@@ -136,11 +135,12 @@ def _key_array(func: str, name: str, value, shape) -> np.ndarray:
         raise ValueError(f"{func}: {name} has shape {array.shape}, expected {shape} "
                          f"(the shape of values)")
     _first_bad(func, name, array)
-    return np.ascontiguousarray(array)
+    return contiguous(array)
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
-    array = np.array(array, dtype=np.float64, copy=True)
+    """A read-only C-contiguous float64 copy."""
+    array = np.array(array, dtype=np.float64, order="C")
     array.flags.writeable = False
     return array
 
@@ -186,7 +186,8 @@ class Curve:
         Bad shapes, non-finite or unordered times, non-finite values or
         velocities, unknown options; the message names the argument and index.
     OverflowError
-        A tangent ``duration * velocity`` that is not representable.
+        A key velocity computed from the values, or a tangent
+        ``duration * velocity``, that is not representable.
 
     Examples
     --------
@@ -250,14 +251,13 @@ class Curve:
             tangents = "explicit"
         else:
             policy_code = policy
-        times = np.ascontiguousarray(times)
-        values = np.ascontiguousarray(values)
+        times, values = _frozen(times), _frozen(values)  # the curve's own copies
         capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
                                       modes[0], modes[1], bool(jumps))
         key_in, key_out = np.empty(values.shape), np.empty(values.shape)
         _core._curve_key_velocities(capsule, key_in, key_out)
         key_in.flags.writeable = key_out.flags.writeable = False
-        self._times, self._values = _frozen(times), _frozen(values)
+        self._times, self._values = times, values
         self._interpolation, self._tangents = interpolation, tangents
         self._before, self._after, self._jumps = before, after, bool(jumps)
         self._capsule, self._in, self._out = capsule, key_in, key_out
@@ -355,30 +355,44 @@ class Curve:
 
     # -- evaluation ----------------------------------------------------------------
 
-    def _eval(self, func, t, derivative):
-        if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
-            raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
+    def _evaluate(self, func, t, derivatives, out):
+        """The body of evaluate, __call__ and sample: the results for each
+        derivative order, copied into ``out`` (one array per order) if given."""
         t = as_float64(func, "t", t)
+        if out is not None:
+            out = check_out(func, out, len(derivatives), t.shape + self._values.shape[1:])
+        return results(self._eval(func, t, derivatives), out)
+
+    def _eval(self, func, t, derivatives):
+        """New arrays holding each derivative order in ``derivatives`` at the
+        float64 times ``t``; time remaps are applied once for all of them."""
+        for derivative in derivatives:
+            if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
+                raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
         rate = None
         if self._remaps or self._ease is not None:
-            if derivative == 2:
+            if 2 in derivatives:
                 raise ValueError(f"{func}: derivative=2 is not available on a time-remapped "
                                  f"curve (easings provide only their first derivative)")
             _first_bad(func, "t", t)
             rate = np.ones(t.shape)
             for remap in self._remaps:  # whole-clip remaps, outermost first
-                t, r = remap(t)
+                t, r = self._remap_clip(func, remap, t)
                 rate *= r
             if self._ease is not None:
                 t, r = self._ease_segments(t)
                 rate *= r
-        result = np.empty(t.shape + self._values.shape[1:])
-        if not t.flags.c_contiguous:  # (a 0-d array always is; ascontiguousarray makes it 1-d)
-            t = np.ascontiguousarray(t)
-        _core._curve_eval(func, self._capsule, t, int(derivative), result)
-        if rate is not None and derivative == 1:
-            result *= rate if self._values.ndim == 1 else rate[..., None]
-        return result
+            if self._values.ndim == 2:
+                rate = rate[..., None]
+        t = contiguous(t)
+        computed = []
+        for derivative in derivatives:
+            result = np.empty(t.shape + self._values.shape[1:])
+            _core._curve_eval(func, self._capsule, t, int(derivative), result)
+            if derivative == 1 and rate is not None:
+                result *= rate  # chain rule
+            computed.append(result)
+        return tuple(computed)
 
     # -- time remapping ------------------------------------------------------------
 
@@ -439,25 +453,25 @@ class Curve:
             if remap._values.ndim != 1:
                 raise ValueError(f"{func}: a time curve must have one channel, got "
                                  f"{remap.channels}")
-            time_curve = remap
-
-            def mapping(t):
-                return (time_curve._eval(func, t, 0), time_curve._eval(func, t, 1))
         else:
-            easing = as_easing_for(func, remap)
-            t0, t1 = float(self._times[0]), float(self._times[-1])
-            span = t1 - t0
-
-            def mapping(t):
-                inside = (t >= t0) & (t <= t1)
-                if span <= 0:
-                    return t, np.ones(t.shape)
-                u = np.where(inside, np.clip((t - t0) / span, 0.0, 1.0), 0.0)
-                return (np.where(inside, t0 + easing(u) * span, t),
-                        np.where(inside, easing(u, derivative=True), 1.0))
+            remap = as_easing_for(func, remap)
         curve = self._copy()
-        curve._remaps = (mapping,) + self._remaps
+        curve._remaps = (remap,) + self._remaps
         return curve
+
+    def _remap_clip(self, func, remap, t):
+        """Curve time and its rate d(curve time)/d(clip time) at clip times t
+        under one whole-clip remap (a time Curve or an easing)."""
+        if isinstance(remap, Curve):
+            return remap._eval(func, t, (0, 1))
+        t0, t1 = self._times[0], self._times[-1]
+        span = t1 - t0
+        if span <= 0:
+            return t, np.ones(t.shape)
+        inside = (t >= t0) & (t <= t1)
+        u = np.where(inside, np.clip((t - t0) / span, 0.0, 1.0), 0.0)
+        return (np.where(inside, t0 + remap(u) * span, t),
+                np.where(inside, remap(u, derivative=True), 1.0))
 
     def _copy(self) -> "Curve":
         """A new Curve sharing this one's immutable keys and C curve."""
@@ -476,7 +490,8 @@ class Curve:
             forward-cursor path; unsorted ones a binary search; the results
             are identical).
         derivative : {0, 1, 2}
-            Derivative order with respect to time in seconds.
+            Derivative order with respect to time in seconds (0 or 1 on a
+            curve with ``ease`` or :meth:`remap_time`).
         out : ndarray, optional
             Receives the result (shape ``t.shape`` or ``t.shape + (C,)``); left
             untouched if the call raises.
@@ -495,30 +510,16 @@ class Curve:
         OverflowError
             A result that is not representable (huge extrapolation).
         """
-        func = "Curve.evaluate"
-        shape = np.shape(t) + self._values.shape[1:]
-        if out is not None:
-            out = check_out(func, out, 1, shape)
-        return results((self._eval(func, t, derivative),), out)[0]
+        return self._evaluate("Curve.evaluate", t, (derivative,), out)[0]
 
     def __call__(self, t, *, out=None):
         """The value at ``t``; the same as ``evaluate(t, out=out)``."""
-        func = "Curve"
-        shape = np.shape(t) + self._values.shape[1:]
-        if out is not None:
-            out = check_out(func, out, 1, shape)
-        return results((self._eval(func, t, 0),), out)[0]
+        return self._evaluate("Curve", t, (0,), out)[0]
 
     def sample(self, t, *, out=None) -> CurveSample:
         """Value and per-second velocity at ``t`` (see :meth:`evaluate`);
         ``out`` is a tuple of two arrays."""
-        func = "Curve.sample"
-        shape = np.shape(t) + self._values.shape[1:]
-        if out is not None:
-            out = check_out(func, out, 2, shape)
-        value = self._eval(func, t, 0)
-        velocity = self._eval(func, t, 1)
-        return CurveSample(*results((value, velocity), out))
+        return CurveSample(*self._evaluate("Curve.sample", t, (0, 1), out))
 
     # -- diagnostics -----------------------------------------------------------------
 
@@ -537,11 +538,11 @@ class Curve:
         first = np.r_[True, t[1:] != t[:-1]]  # first key of each distinct time
         last = np.r_[t[1:] != t[:-1], True]
         lefts, rights = np.flatnonzero(first)[1:-1], np.flatnonzero(last)[1:-1]
-        left, right = self._in[lefts].copy(), self._out[rights].copy()
+        left, right = self._in[lefts], self._out[rights]  # (index arrays: copies)
         if self._ease is not None:
             left = left * float(self._ease(1.0, derivative=True)) + 0.0  # no -0.0
             right = right * float(self._ease(0.0, derivative=True)) + 0.0
-        return KeySlopes(t[lefts].copy(), left, right, right - left)
+        return KeySlopes(t[lefts], left, right, right - left)
 
     def overshoot(self) -> Overshoot:
         """Each segment's exact extreme values against its keys' value range.
@@ -589,8 +590,7 @@ class Curve:
         time_high = T0 + np.take_along_axis(u, hi_i, -1)[..., 0] * Tc
         key_low, key_high = np.minimum(p0, p1), np.maximum(p0, p1)
         over = np.maximum(np.maximum(high - key_high, key_low - low), 0.0)
-        return Overshoot(t0.copy(), t1.copy(), key_low, key_high, low, high, time_low,
-                         time_high, over)
+        return Overshoot(t0, t1, key_low, key_high, low, high, time_low, time_high, over)
 
     # -- editing -----------------------------------------------------------------------
 
@@ -610,21 +610,14 @@ class Curve:
         clip time) is not.
         """
         func = "Curve.stretched"
-        try:
-            factor = float(factor)
-        except (TypeError, ValueError):
-            raise ValueError(f"{func}: factor must be a real number, got {factor!r}") from None
-        if not (math.isfinite(factor) and factor > 0.0):
-            raise ValueError(f"{func}: factor is {factor!r} (must be finite and > 0)")
-        if keep not in ("velocity", "shape"):
-            raise ValueError(f"{func}: keep is {keep!r} (must be 'velocity' or 'shape')")
+        factor = stretch_factor(func, factor, keep)
         t0 = self._times[0]
         times = t0 + (self._times - t0) * factor
         curve = Curve.__new__(Curve)
         if self._interpolation == "cubic":
-            scale = 1.0 if keep == "velocity" else 1.0 / factor
+            divisor = factor if keep == "shape" else 1.0
             curve._build(func, times, self._values, "cubic", "catmull_rom", None,
-                         self._in * scale, self._out * scale, self._before, self._after,
+                         self._in / divisor, self._out / divisor, self._before, self._after,
                          self._jumps)
         else:
             curve._build(func, times, self._values, self._interpolation, "catmull_rom",

@@ -9,13 +9,12 @@ the classic bug: a 2-second segment then starts at half its intended speed.
 """
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _core
-from ._arrays import broadcast_inputs, check_out, results
+from ._arrays import broadcast_inputs, check_out, results, stretch_factor
 
 __all__ = [
     "HermiteSample",
@@ -122,11 +121,11 @@ def tangent_to_velocity(tangent, duration, *, out=None):
                     tangent, duration, out)
 
 
-def _scalar(name, value):
+def _scalar(func, name, value):
     try:
         return float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"HermiteSegment: {name} must be a real number, got {value!r}") from None
+        raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
 
 
 class HermiteSegment:
@@ -146,7 +145,7 @@ class HermiteSegment:
                  "_start_tangent", "_end_tangent")
 
     def __init__(self, start, end, start_velocity, end_velocity, duration):
-        values = [_scalar(name, v) for name, v in (
+        values = [_scalar("HermiteSegment", name, v) for name, v in (
             ("start", start), ("end", end), ("start_velocity", start_velocity),
             ("end_velocity", end_velocity), ("duration", duration))]
         tangents = _core._hermite_init(*values)  # validates, raises on bad input
@@ -181,16 +180,10 @@ class HermiteSegment:
         keep="shape": the same curve played slower or faster; the velocities
             are divided by ``factor`` and the tangents stay as they are.
         """
-        factor = _scalar("factor", factor)
-        if not (math.isfinite(factor) and factor > 0.0):
-            raise ValueError(f"HermiteSegment.stretched: factor is {factor!r} (must be finite and > 0)")
-        if keep == "velocity":
-            v0, v1 = self._start_velocity, self._end_velocity
-        elif keep == "shape":
-            v0, v1 = self._start_velocity / factor, self._end_velocity / factor
-        else:
-            raise ValueError(f"HermiteSegment.stretched: keep is {keep!r} (must be 'velocity' or 'shape')")
-        return HermiteSegment(self._start, self._end, v0, v1, self._duration * factor)
+        factor = stretch_factor("HermiteSegment.stretched", factor, keep)
+        divisor = factor if keep == "shape" else 1.0
+        return HermiteSegment(self._start, self._end, self._start_velocity / divisor,
+                              self._end_velocity / divisor, self._duration * factor)
 
     def __repr__(self):
         return (f"HermiteSegment(start={self._start!r}, end={self._end!r}, "

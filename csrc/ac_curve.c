@@ -119,10 +119,12 @@ static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_
         } else {
             double h0 = t[i] - t[i - 1], h1 = t[i + 1] - t[i];
             double d0 = SLOPE(i - 1), d1 = SLOPE(i);
+            double catmull_rom = (V(i + 1) - V(i - 1)) / (t[i + 1] - t[i - 1]);
+            /* slopes without a common sign: a local extremum, or a hold next to
+               the key, where pchip and clamped stop */
+            int extremum = sign_of(d0) * sign_of(d1) <= 0.0;
             switch (policy) {
-            case AC_TANGENTS_CATMULL_ROM:
-                left = right = (V(i + 1) - V(i - 1)) / (t[i + 1] - t[i - 1]);
-                break;
+            case AC_TANGENTS_CATMULL_ROM: left = right = catmull_rom; break;
             case AC_TANGENTS_CATMULL_ROM_UNIFORM: {
                 double m = (V(i + 1) - V(i - 1)) / 2.0; /* tangent per unit u */
                 left = m / h0;
@@ -130,7 +132,7 @@ static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_
                 break;
             }
             case AC_TANGENTS_PCHIP:
-                if (sign_of(d0) != sign_of(d1) || d0 == 0.0 || d1 == 0.0) {
+                if (extremum) {
                     left = right = 0.0;
                 } else {
                     double w1 = 2.0 * h1 + h0, w2 = h1 + 2.0 * h0;
@@ -138,12 +140,12 @@ static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_
                 }
                 break;
             case AC_TANGENTS_CLAMPED:
-                if (sign_of(d0) != sign_of(d1) || d0 == 0.0 || d1 == 0.0) {
+                if (extremum) {
                     left = right = 0.0;
                 } else {
-                    double v = (V(i + 1) - V(i - 1)) / (t[i + 1] - t[i - 1]);
                     double limit = 3.0 * fmin(fabs(d0), fabs(d1));
-                    left = right = fabs(v) > limit ? sign_of(v) * limit : v;
+                    left = right = fabs(catmull_rom) > limit ? sign_of(catmull_rom) * limit
+                                                             : catmull_rom;
                 }
                 break;
             default: left = right = 0.0; break; /* flat */
@@ -214,10 +216,15 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     if ((st = check_times(spec->times, k, spec->jumps, err)) ||
         (st = check_all_finite("values", spec->values, kc, err)))
         return st;
-    if (explicit_v && spec->interpolation == AC_CURVE_CUBIC &&
-        ((st = check_all_finite("in_velocities", spec->in_velocities, kc, err)) ||
-         (st = check_all_finite("out_velocities", spec->out_velocities, kc, err))))
-        return st;
+    if (explicit_v && spec->interpolation == AC_CURVE_CUBIC) {
+        if (!spec->in_velocities || !spec->out_velocities)
+            return ac_fail(err, AC_ERR_VALUE, 0,
+                           spec->in_velocities ? "out_velocities" : "in_velocities", 0.0,
+                           "must be given for explicit tangents (the array is NULL)");
+        if ((st = check_all_finite("in_velocities", spec->in_velocities, kc, err)) ||
+            (st = check_all_finite("out_velocities", spec->out_velocities, kc, err)))
+            return st;
+    }
 
     cv = calloc(1, sizeof *cv);
     if (!cv)
@@ -264,8 +271,9 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                 double v = ac_finite(cv->in_velocity[i]) ? cv->out_velocity[i]
                                                           : cv->in_velocity[i];
                 ac_curve_destroy(cv);
-                return ac_fail(err, AC_ERR_OVERFLOW, i, "values", v,
-                               "give a key velocity that is not representable");
+                return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity", v,
+                               "the values and times give a key velocity that is not "
+                               "representable");
             }
     }
 
@@ -291,7 +299,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                     ac_curve_destroy(cv);
                     return ac_fail(err, AC_ERR_OVERFLOW, key * C + ch,
                                    explicit_v ? (first ? "out_velocities" : "in_velocities")
-                                              : "values",
+                                              : "velocity",
                                    v,
                                    "times duration=%.15g gives a tangent that is not "
                                    "representable",
@@ -549,6 +557,9 @@ static int is_sorted(const double *tq, size_t n)
     return (int)ok;
 }
 
+/* Evaluates n queries from the cursor's segment on. err is not NULL: the
+   overflow scan after a failure stops at the failing query, as the outputs
+   after it are unspecified. */
 static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_t n,
                      int deriv, double *restrict out, ac_error *err)
 {
@@ -584,13 +595,9 @@ static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_
 done:
     /* Results inside the keys are checked only when they could overflow. */
     if (!cv->safe[deriv]) {
-        size_t upto = st ? (err ? err->index : n) : n;
-        ac_error first;
-        if (check_results(cv, out, upto, deriv, &first)) {
-            if (err)
-                *err = first;
+        /* an overflow before the failing query (if any) is the first failure */
+        if (check_results(cv, out, st ? err->index : n, deriv, err))
             return AC_ERR_OVERFLOW;
-        }
     }
     return st;
 }
@@ -605,15 +612,15 @@ static ac_status check_derivative(int derivative, ac_error *err)
 ac_status ac_curve_eval(const ac_curve *curve, const double *t, size_t n, int derivative,
                         double *out, ac_error *err)
 {
-    size_t cursor = 0;
-    ac_status st = check_derivative(derivative, err);
-    return st ? st : run(curve, &cursor, t, n, derivative, out, err);
+    ac_curve_cursor cursor = {0};
+    return ac_curve_eval_sorted(curve, &cursor, t, n, derivative, out, err);
 }
 
 ac_status ac_curve_eval_sorted(const ac_curve *curve, ac_curve_cursor *cursor,
                                const double *t, size_t n, int derivative, double *out,
                                ac_error *err)
 {
+    ac_error local; /* run needs the index of a failure even when err is NULL */
     ac_status st = check_derivative(derivative, err);
-    return st ? st : run(curve, &cursor->segment, t, n, derivative, out, err);
+    return st ? st : run(curve, &cursor->segment, t, n, derivative, out, err ? err : &local);
 }

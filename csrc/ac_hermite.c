@@ -15,11 +15,10 @@ static ac_status check_finite(const char *arg, double x, size_t i, ac_error *err
 
 static ac_status check_duration(double duration, size_t i, ac_error *err)
 {
-    if (!ac_finite(duration))
-        return ac_fail(err, AC_ERR_VALUE, i, "duration", duration, "must be finite");
-    if (!(duration > 0.0))
-        return ac_fail(err, AC_ERR_VALUE, i, "duration", duration, "must be > 0");
-    return AC_OK;
+    ac_status st = check_finite("duration", duration, i, err);
+    if (!st && !(duration > 0.0))
+        st = ac_fail(err, AC_ERR_VALUE, i, "duration", duration, "must be > 0");
+    return st;
 }
 
 /* duration * velocity, reporting an overflow against the velocity argument. */
@@ -73,8 +72,8 @@ static ac_status hermite_diagnose(const double *p0, const double *p1, const doub
                 err->index = i;
             return st;
         }
-        if (!ac_finite(t))
-            return ac_fail(err, AC_ERR_VALUE, i, "elapsed", t, "must be finite");
+        if ((st = check_finite("elapsed", t, i, err)))
+            return st;
         if (!(t >= 0.0 && t <= seg.duration))
             return ac_fail(err, AC_ERR_VALUE, i, "elapsed", t,
                            "must lie in [0, duration=%.15g]", seg.duration);

@@ -446,6 +446,28 @@ def test_out_untouched_on_error_and_input_not_modified():
     close(t2, c(np.linspace(0, 3, 7)))
 
 
+def test_strided_out():
+    c = Curve(EVEN, np.c_[THETA0, THETA1])
+    t = np.array([0.5, 1.5, 2.5])
+    big = np.zeros((3, 4))
+    out = big[:, ::2]  # every other column: not contiguous
+    assert c(t, out=out) is out
+    np.testing.assert_array_equal(big[:, ::2], c(t))
+    np.testing.assert_array_equal(big[:, 1::2], 0.0)
+
+
+def test_sample_and_call_leave_out_untouched_on_error():
+    c = Curve(EVEN, THETA0, before="error")
+    out = (np.full(2, -7.0), np.full(2, -8.0))
+    with pytest.raises(ValueError, match=r"Curve.sample: t at index \(1,\) is -1.0"):
+        c.sample([0.5, -1.0], out=out)
+    np.testing.assert_array_equal(out[0], -7.0)
+    np.testing.assert_array_equal(out[1], -8.0)
+    with pytest.raises(ValueError, match=r"Curve: t at index \(0,\) is nan"):
+        c([np.nan, 1.0], out=out[0])
+    np.testing.assert_array_equal(out[0], -7.0)
+
+
 def test_plot_draws(monkeypatch):
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
@@ -540,8 +562,8 @@ def test_any_shape_dtype_and_layout(t, dtype, mode):
     (([0, 1], [0, 1]), {"in_velocities": [0, 1], "out_velocities": [np.inf, 0]}, ValueError, r"Curve: out_velocities at index \(0,\) is inf"),
     (([0, 1], [0, 1]), {"in_velocities": [0, "a"], "out_velocities": [0, 1]}, ValueError, r"Curve: in_velocities must be real numbers"),
     (([0, 10], [0, 1]), {"velocities": [1e308, 0]}, OverflowError, r"Curve: out_velocities at index \(0,\) is 1e\+308 \(times duration=10 gives a tangent"),
-    (([0, 1e-300, 1], [0, 1e300, 0]), {}, OverflowError, r"Curve: values at index \(0,\) is inf \(give a key velocity that is not representable\)"),
-    (([0, 1, 2], [0, 1.7e308, -1.7e308]), {}, OverflowError, r"Curve: values at index \(2,\) is -inf \(give a key velocity that is not representable\)"),
+    (([0, 1e-300, 1], [0, 1e300, 0]), {}, OverflowError, r"Curve: velocity at index \(0,\) is inf \(the values and times give a key velocity that is not representable\)"),
+    (([0, 1, 2], [0, 1.7e308, -1.7e308]), {}, OverflowError, r"Curve: velocity at index \(2,\) is -inf \(the values and times give a key velocity that is not representable\)"),
     (([0, 1, 2, 3], [0, 1.7976931348623157e308, -1.7976931348623157e308, 0]), {}, OverflowError, r"Curve: values at index \(1,\) is 1.7976931348623157e\+308 \(makes segment 0's polynomial not representable\)"),
 ])
 def test_bad_construction(args, kwargs, exc, match):
@@ -608,7 +630,7 @@ def test_gltf_step_and_linear():
     np.testing.assert_array_equal(step([0.5, 1.0, 1.5, 9.0]), [[0, 0], [1, 10], [1, 10], [2, 20]])
     lin = Curve.from_gltf([0, 1, 2], out)  # glTF's default is LINEAR
     np.testing.assert_array_equal(lin([0.25, -1.0]), [[0.25, 2.5], [0.0, 0.0]])
-    assert Curve.from_gltf([3.0], [7.0], "CUBICSPLINE" if False else "LINEAR")(0.0) == 7.0
+    assert Curve.from_gltf([3.0], [7.0], "LINEAR")(0.0) == 7.0  # one key: a constant
 
 
 @pytest.mark.parametrize("args, match", [
@@ -787,8 +809,29 @@ def test_eased_curve_errors():
         Curve([0, 1], [0, 1], ease=3)
     with pytest.raises(ValueError, match=r"Curve.remap_time: a time curve must have one channel"):
         eased.remap_time(Curve([0, 1], [[0, 0], [1, 1]]))
-    with pytest.raises(ValueError, match=r"unknown easing kind|nope"):
+    with pytest.raises(ValueError, match=r"Curve.remap_time: .*unknown easing kind 'nope'"):
         eased.remap_time("nope")
+    # a time curve's own errors name the call that evaluated it
+    clock = Curve([0.0, 2.0], [0.0, 1.0], after="error")
+    with pytest.raises(ValueError, match=r"Curve.evaluate: t at index \(1,\) is 3.0 .*after='error'"):
+        eased.remap_time(clock).evaluate([0.5, 3.0])
+
+
+def test_misaligned_inputs_are_accepted():
+    # float64 views into a byte buffer at an odd offset are contiguous but not aligned
+    def misaligned(x):
+        x = np.asarray(x, dtype=np.float64)
+        buf = np.zeros(x.nbytes + 1, np.uint8)
+        view = np.frombuffer(buf.data, np.float64, x.size, 1).reshape(x.shape)
+        view[...] = x
+        assert not view.flags.aligned
+        return view
+
+    curve = Curve(misaligned(EVEN), misaligned(THETA0), velocities=misaligned([60, 30, -30, -60]))
+    expected = Curve(EVEN, THETA0, velocities=[60, 30, -30, -60])
+    t = [0.25, 1.5, 2.75]
+    np.testing.assert_array_equal(curve(misaligned(t)), expected(t))
+    np.testing.assert_array_equal(Curve(EVEN, THETA0)(misaligned(t)), Curve(EVEN, THETA0)(t))
 
 
 def test_read_only_inputs_are_accepted():

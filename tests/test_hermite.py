@@ -131,8 +131,13 @@ def test_stretch_bad_factor(factor):
 
 
 def test_stretch_bad_keep():
-    with pytest.raises(ValueError, match=r"keep is 'speed'"):
+    with pytest.raises(ValueError, match=r"HermiteSegment.stretched: keep is 'speed'"):
         HermiteSegment(0, 1, 0, 0, 1).stretched(2, keep="speed")
+
+
+def test_stretch_factor_not_a_number():
+    with pytest.raises(ValueError, match=r"HermiteSegment.stretched: factor must be a real number, got 'x'"):
+        HermiteSegment(0, 1, 0, 0, 1).stretched("x")
 
 
 def test_segment_properties_and_repr():
@@ -165,6 +170,29 @@ def test_noncontiguous_input():
     keys = np.array([[0.0, 10.0]] * len(t))
     s = hermite(keys[:, 0], keys[:, 1], 2, 0, 2, t)
     np.testing.assert_array_equal(s.position, hermite(0, 10, 2, 0, 2, t.copy()).position)
+
+
+def test_misaligned_input():
+    # a float64 view into a byte buffer at an odd offset: contiguous, not aligned
+    buf = np.zeros(3 * 8 + 1, np.uint8)
+    t = np.frombuffer(buf.data, np.float64, 3, 1)
+    t[...] = [0.0, 1.0, 2.0]
+    assert not t.flags.aligned
+    s = hermite(0, 10, 2, 0, 2, t)
+    np.testing.assert_allclose(s.position, [0.0, 5.5, 10.0], atol=1e-12)
+    np.testing.assert_array_equal(velocity_to_tangent(t, 2.0), [0.0, 2.0, 4.0])
+
+
+def test_segment_evaluate_out():
+    seg = HermiteSegment(0, 10, 2, 0, 2)
+    out = (np.full(2, -1.0), np.full(2, -2.0))
+    s = seg.evaluate([0.0, 1.0], out=out)
+    assert s.position is out[0] and s.velocity is out[1]
+    np.testing.assert_allclose(out[0], [0.0, 5.5], atol=1e-12)
+    np.testing.assert_allclose(out[1], [2.0, 7.0], atol=1e-12)
+    with pytest.raises(ValueError, match=r"HermiteSegment.evaluate: elapsed at index \(0,\) is -1.0"):
+        seg.evaluate([-1.0, 1.0], out=out)
+    np.testing.assert_allclose(out[0], [0.0, 5.5], atol=1e-12)
 
 
 def test_empty_in_empty_out():

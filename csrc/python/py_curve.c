@@ -2,14 +2,16 @@
 
 #define CAPSULE_NAME "animcore.ac_curve"
 
-static void capsule_destroy(PyObject *capsule)
-{
-    ac_curve_destroy((ac_curve *)PyCapsule_GetPointer(capsule, CAPSULE_NAME));
-}
-
+/* The curve of a capsule made by _curve_create; NULL with an exception if
+   `capsule` is anything else. */
 static ac_curve *get_curve(PyObject *capsule)
 {
     return (ac_curve *)PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+}
+
+static void capsule_destroy(PyObject *capsule)
+{
+    ac_curve_destroy(get_curve(capsule));
 }
 
 /* _curve_create(func, times, values, interpolation, tangents, in_velocities,
@@ -39,11 +41,6 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     if ((vin && !acpy_same_shape(func, "in_velocities", vin, values)) ||
         (vout && !acpy_same_shape(func, "out_velocities", vout, values)))
         return NULL;
-    if (tangents == AC_TANGENTS_EXPLICIT && (!vin || !vout)) {
-        PyErr_Format(PyExc_ValueError, "%s: explicit tangents need both velocity arrays",
-                     func);
-        return NULL;
-    }
     memset(&spec, 0, sizeof spec);
     spec.keys = (size_t)PyArray_DIM(times, 0);
     spec.channels = PyArray_NDIM(values) == 2 ? (size_t)PyArray_DIM(values, 1) : 1;

@@ -192,7 +192,35 @@ static void errors(void)
     err = create_error(triple, v, 5, 1, AC_ERR_VALUE, "times", 3);
     CHECK(strstr(err.detail, "third equal time") != NULL);
     create_error(ok, nan_v, 4, 0, AC_ERR_VALUE, "values", 2);
-    create_error(ok, huge, 4, 0, AC_ERR_OVERFLOW, "values", 1); /* slope overflows */
+    create_error(ok, huge, 4, 0, AC_ERR_OVERFLOW, "values", 1); /* polynomial overflows */
+    {
+        /* the slope of a tiny segment overflows: reported as the key's velocity */
+        const double tiny_t[3] = {0, 1e-300, 1}, steep_v[3] = {0, 1e300, 0};
+        err = create_error(tiny_t, steep_v, 3, 0, AC_ERR_OVERFLOW, "velocity", 0);
+        CHECK(isinf(err.value));
+    }
+    {
+        ac_curve_spec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.keys = 4, spec.channels = 1, spec.times = ok, spec.values = v;
+        spec.interpolation = AC_CURVE_CUBIC, spec.tangents = AC_TANGENTS_EXPLICIT;
+        spec.in_velocities = v; /* out_velocities missing */
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
+        CHECK(curve == NULL && strcmp(err.arg, "out_velocities") == 0);
+        /* options out of range */
+        spec.tangents = (ac_curve_tangents)(AC_TANGENTS_EXPLICIT + 1);
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
+        CHECK(curve == NULL && strcmp(err.arg, "tangents") == 0);
+        spec.tangents = AC_TANGENTS_CATMULL_ROM;
+        spec.interpolation = (ac_curve_interpolation)(AC_CURVE_CUBIC + 1);
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
+        CHECK(curve == NULL && strcmp(err.arg, "interpolation") == 0);
+        spec.interpolation = AC_CURVE_CUBIC;
+        spec.after = (ac_curve_extrapolation)(AC_EXTRAP_ERROR + 1);
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
+        CHECK(curve == NULL && strcmp(err.arg, "extrapolation") == 0);
+        CHECK(err.value == AC_EXTRAP_ERROR + 1);
+    }
 
     /* The hold overshoot of huge keys is not representable. */
     curve = make(ok, big, 4, 1, AC_CURVE_CUBIC, AC_TANGENTS_CATMULL_ROM, 0, 0);
@@ -200,6 +228,12 @@ static void errors(void)
         double qs[3] = {0.5, 1.5, 2.5}, xs[3];
         CHECK(ac_curve_eval(curve, qs, 3, 0, xs, &err) == AC_ERR_OVERFLOW);
         CHECK(err.index == 1 && strcmp(err.arg, "value") == 0);
+    }
+    {
+        /* Without an ac_error the status is still that of the first failure:
+           the outputs after it (here a stale inf) are not scanned for overflow. */
+        double qs[3] = {0.5, NAN, 0.5}, xs[3] = {0.0, 0.0, INFINITY};
+        CHECK(ac_curve_eval(curve, qs, 3, 0, xs, NULL) == AC_ERR_VALUE);
     }
     CHECK(ac_curve_eval(curve, &q, 1, 0, &x, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "t") == 0 && strcmp(err.detail, "must be finite") == 0);

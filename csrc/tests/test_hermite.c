@@ -114,6 +114,12 @@ static void segments_and_conversions(void)
     T[1] = 1e-310;
     CHECK(ac_hermite_tangent_to_velocity(v, T, NULL, m, 3, &err) == AC_ERR_OVERFLOW);
     CHECK(strcmp(err.arg, "tangent") == 0);
+    T[1] = INFINITY;
+    CHECK(ac_hermite_velocity_to_tangent(v, T, NULL, m, 3, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 1 && strcmp(err.detail, "must be finite") == 0);
+    T[1] = 4, v[2] = NAN;
+    CHECK(ac_hermite_tangent_to_velocity(v, T, NULL, m, 3, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 2 && strcmp(err.arg, "tangent") == 0);
 }
 
 int main(void)
