@@ -13,13 +13,16 @@ import numpy as np
 
 
 def as_float64(func: str, name: str, value) -> np.ndarray:
-    """`value` as a float64 array, or a ValueError naming the function and argument."""
+    """`value` as an aligned, native float64 array, or a ValueError naming the
+    function and argument. (Aligned here, so that any later contiguous copy or
+    view is aligned too: a view into a byte buffer may not be.)"""
     array = np.asarray(value)
     if array.dtype.kind not in "biuf":
         raise ValueError(
             f"{func}: {name} must be real numbers, got an array of dtype {array.dtype}"
         )
-    return array.astype(np.float64, copy=False)
+    array = array.astype(np.float64, copy=False)
+    return array if array.flags.aligned else array.copy()
 
 
 def broadcast_shape(func: str, arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
