@@ -16,7 +16,7 @@ def main(argv=None) -> int:
     bench.add_argument("--repeats", type=int, default=5, help="timed repeats per measurement")
     bench.add_argument("--scale", type=float, default=1.0,
                        help="problem size relative to the issue's figures (e.g. 0.01 for a quick run)")
-    # ---- bake (glTF) ----
+    # bake: glTF animation to frames
     bake = commands.add_parser(
         "bake", help="sample the animations of a glTF file on a frame grid and save them "
                      "(.npz or .csv)",
@@ -34,7 +34,6 @@ def main(argv=None) -> int:
                       help="output file, .npz or .csv (default: print a summary)")
     bake.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: on a terminal, for long jobs)")
-    # ---- end bake ----
     args = parser.parse_args(argv)
 
     if args.command == "demo":

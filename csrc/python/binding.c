@@ -68,17 +68,23 @@ int acpy_u8_out(PyObject *obj, void *result)
     return acpy_array(obj, (PyArrayObject **)result, NPY_UINT8, 1);
 }
 
+int acpy_item_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
+                   npy_intp width, size_t *step)
+{
+    npy_intp size = PyArray_SIZE(a);
+    if (size == width || size == n * width) {
+        *step = size == n * width && n != 1;
+        return 0;
+    }
+    PyErr_Format(PyExc_ValueError, "%s: %s has %zd values, expected %zd or %zd", func, name,
+                 size, width, n * width);
+    return -1;
+}
+
 int acpy_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
               size_t *step)
 {
-    npy_intp size = PyArray_SIZE(a);
-    if (size == 1 || size == n) {
-        *step = size == n && n != 1;
-        return 0;
-    }
-    PyErr_Format(PyExc_ValueError, "%s: %s has %zd elements, expected 1 or %zd", func,
-                 name, size, n);
-    return -1;
+    return acpy_item_step(func, name, a, n, 1, step);
 }
 
 int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,

@@ -57,6 +57,11 @@ int acpy_u8_out(PyObject *obj, void *result);
 int acpy_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
               size_t *step);
 
+/* The same for inputs made of items of `width` values (vectors, quaternions):
+   0 for one item, 1 for n items. */
+int acpy_item_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
+                   npy_intp width, size_t *step);
+
 /* True when `a` has exactly the shape of `like`; else a ValueError naming it. */
 int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
                     PyArrayObject *like);

@@ -16,21 +16,6 @@ static int vector_dim(const char *func, PyArrayObject *result, size_t *dim, npy_
     return 0;
 }
 
-/* Broadcast step, in whole vectors of `width` values, of an input over n
-   elements: 0 for one vector, 1 for n vectors. */
-static int vector_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-                       npy_intp width, size_t *step)
-{
-    npy_intp size = PyArray_SIZE(a);
-    if (size == width || size == n * width) {
-        *step = size == n * width && n != 1;
-        return 0;
-    }
-    PyErr_Format(PyExc_ValueError, "%s: %s has %zd values, expected %zd or %zd", func, name,
-                 size, width, n * width);
-    return -1;
-}
-
 static PyObject *bounce(PyObject *self, PyObject *args)
 {
     static const char *const names[6] = {"velocity",    "surface_velocity", "normal",
@@ -49,7 +34,7 @@ static PyObject *bounce(PyObject *self, PyObject *args)
     if (vector_dim(func, result, &dim, &n) < 0)
         return NULL;
     for (int k = 0; k < 3; k++)
-        if (vector_step(func, names[k], in[k], n, (npy_intp)dim, &steps[k]) < 0)
+        if (acpy_item_step(func, names[k], in[k], n, (npy_intp)dim, &steps[k]) < 0)
             return NULL;
     for (int k = 3; k < 6; k++)
         if (acpy_step(func, names[k], in[k], n, &steps[k]) < 0)
@@ -75,9 +60,9 @@ static PyObject *point_velocity(PyObject *self, PyObject *args)
                           acpy_f64, &angular, acpy_f64, &offset, acpy_f64_out, &result))
         return NULL;
     if (vector_dim(func, result, &dim, &n) < 0 ||
-        vector_step(func, "linear_velocity", linear, n, (npy_intp)dim, &steps[0]) < 0 ||
-        vector_step(func, "angular_velocity", angular, n, dim == 2 ? 1 : 3, &steps[1]) < 0 ||
-        vector_step(func, "offset", offset, n, (npy_intp)dim, &steps[2]) < 0)
+        acpy_item_step(func, "linear_velocity", linear, n, (npy_intp)dim, &steps[0]) < 0 ||
+        acpy_item_step(func, "angular_velocity", angular, n, dim == 2 ? 1 : 3, &steps[1]) < 0 ||
+        acpy_item_step(func, "offset", offset, n, (npy_intp)dim, &steps[2]) < 0)
         return NULL;
     ACPY_RUN(n, st = ac_contact_point_velocity(ACPY_F64(linear), ACPY_F64(angular),
                                                ACPY_F64(offset), steps, dim,

@@ -1,20 +1,5 @@
 #include "binding.h"
 
-/* The step of an input of items of `width` doubles for a kernel over n
-   items: 0 for one item, 1 for n items; -1 with a ValueError otherwise. */
-static int item_step(const char *func, const char *name, PyArrayObject *a, npy_intp width,
-                     npy_intp n, size_t *step)
-{
-    npy_intp size = PyArray_SIZE(a);
-    if (size == width || size == width * n) {
-        *step = size == width * n && n != 1;
-        return 0;
-    }
-    PyErr_Format(PyExc_ValueError, "%s: %s has %zd values, expected %zd or %zd", func, name,
-                 size, width, width * n);
-    return -1;
-}
-
 /* Items of the output: its size over `width`, which must divide it. */
 static int out_items(const char *func, PyArrayObject *out, npy_intp width, npy_intp *n)
 {
@@ -46,8 +31,8 @@ static PyObject *binary(PyObject *args, const char *fmt, const char *na, npy_int
     ac_status st;
     if (!PyArg_ParseTuple(args, fmt, &func, acpy_f64, &a, acpy_f64, &b, acpy_f64_out, &out))
         return NULL;
-    if (out_items(func, out, wo, &n) < 0 || item_step(func, na, a, wa, n, &steps[0]) < 0 ||
-        item_step(func, nb, b, wb, n, &steps[1]) < 0)
+    if (out_items(func, out, wo, &n) < 0 || acpy_item_step(func, na, a, n, wa, &steps[0]) < 0 ||
+        acpy_item_step(func, nb, b, n, wb, &steps[1]) < 0)
         return NULL;
     ACPY_RUN(n, st = kernel(ACPY_F64(a), ACPY_F64(b), steps, ACPY_F64(out), (size_t)n, &err));
     if (st)
@@ -123,9 +108,9 @@ static PyObject *lerp(PyObject *args, const char *fmt, lerp_fn kernel)
     if (!PyArg_ParseTuple(args, fmt, &func, acpy_f64, &q0, acpy_f64, &q1, acpy_f64, &t,
                           acpy_f64_out, &out))
         return NULL;
-    if (out_items(func, out, 4, &n) < 0 || item_step(func, "q0", q0, 4, n, &steps[0]) < 0 ||
-        item_step(func, "q1", q1, 4, n, &steps[1]) < 0 ||
-        item_step(func, "t", t, 1, n, &steps[2]) < 0)
+    if (out_items(func, out, 4, &n) < 0 || acpy_item_step(func, "q0", q0, n, 4, &steps[0]) < 0 ||
+        acpy_item_step(func, "q1", q1, n, 4, &steps[1]) < 0 ||
+        acpy_item_step(func, "t", t, n, 1, &steps[2]) < 0)
         return NULL;
     ACPY_RUN(n, st = kernel(ACPY_F64(q0), ACPY_F64(q1), ACPY_F64(t), steps, ACPY_F64(out),
                             (size_t)n, &err));
