@@ -3,68 +3,35 @@
 A C core vectorized over NumPy arrays. Units are in the names: ``velocity`` is
 per second, ``tangent`` per normalized segment parameter, ``duration`` and
 ``elapsed`` are seconds. Quaternions are ``(x, y, z, w)``.
+
+Every domain module's public names are available here; glTF import stays in
+its namespace (``animcore.gltf.load``).
 """
-from . import gltf  # glTF animation import: animcore.gltf.load
-from .contact import ProjectileStep, advance_projectiles, bounce, contact_point_velocity
-from .curves import Curve, CurveSample, KeySlopes, Overshoot
-from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing, ease, ease_inverse,
-                     easing_kinds)
-from .hermite import (HermiteSample, HermiteSegment, hermite, tangent_to_velocity,
-                      velocity_to_tangent)
-from .rootmotion import LoopTrack, RootDelta, RootMotionCursor, RootPose
-from .rotations import (RotationCurve, quat_conjugate, quat_from_axis_angle, quat_multiply,
-                        quat_nlerp, quat_normalize, quat_rotate, quat_slerp)
-from .snapshot import (PushResult, SampleMode, SampleResult, SnapshotBuffer, Snapshots,
-                       SnapshotTimeline)
+from . import contact as _contact
+from . import curves as _curves
+from . import easing as _easing
+from . import gltf
+from . import hermite as _hermite
+from . import rootmotion as _rootmotion
+from . import rotations as _rotations
+from . import snapshot as _snapshot
+from .contact import *  # noqa: F401,F403
+from .curves import *  # noqa: F401,F403
+from .easing import *  # noqa: F401,F403
+from .hermite import *  # noqa: F401,F403
+from .rootmotion import *  # noqa: F401,F403
+from .rotations import *  # noqa: F401,F403
+from .snapshot import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ProjectileStep",
-    "advance_projectiles",
-    "bounce",
-    "contact_point_velocity",
-    "HermiteSample",
-    "HermiteSegment",
-    "hermite",
-    "tangent_to_velocity",
-    "velocity_to_tangent",
-    # curves
-    "Curve",
-    "CurveSample",
-    "KeySlopes",
-    "Overshoot",
-    # snapshot
-    "PushResult",
-    "SampleMode",
-    "SampleResult",
-    "SnapshotBuffer",
-    "SnapshotTimeline",
-    "Snapshots",
-    # root motion
-    "LoopTrack",
-    "RootDelta",
-    "RootMotionCursor",
-    "RootPose",
-    # easing
-    "EASING_KINDS",
-    "CubicBezier",
-    "Ease",
-    "Easing",
-    "Steps",
-    "as_easing",
-    "ease",
-    "ease_inverse",
-    "easing_kinds",
-    # rotations
-    "RotationCurve",
-    "quat_conjugate",
-    "quat_from_axis_angle",
-    "quat_multiply",
-    "quat_nlerp",
-    "quat_normalize",
-    "quat_rotate",
-    "quat_slerp",
-    # glTF
+    *_hermite.__all__,
+    *_curves.__all__,
+    *_easing.__all__,
+    *_rotations.__all__,
+    *_rootmotion.__all__,
+    *_contact.__all__,
+    *_snapshot.__all__,
     "gltf",
 ]
