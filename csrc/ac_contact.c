@@ -508,8 +508,9 @@ typedef struct plane_scratch {
     double *point[3], *normal[3]; /* point[k][j]: component k of plane j */
     double *normal_speed;         /* plane velocity . normal */
     double *speed;                /* |plane velocity|_1, the rounding scale of s */
-    double *front;                /* front[j * LANES + i]: 1 when lane i's center
-                                     started in front of plane j */
+    uint64_t *front;              /* bit j % 64 of front[j / 64 * LANES + i]: lane i's
+                                     center started in front of plane j */
+    size_t words;                 /* words of front per lane: (m + 63) / 64 */
 } plane_scratch;
 
 typedef struct sphere_block {
@@ -522,9 +523,9 @@ typedef struct sphere_block {
 
 static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *err)
 {
-    const size_t m = pl->count, d = pl->dim;
+    const size_t m = pl->count, d = pl->dim, words = (m + 63) / 64;
     /* zeroed: block_pass reads front past the active lanes */
-    double *block = calloc((2 * d + 2) * m + m * LANES + 1, sizeof(double));
+    double *block = calloc((2 * d + 2) * m + words * LANES + 1, sizeof(double));
     if (!block)
         return ac_fail(err, AC_ERR_NOMEM, 0, "plane_point", (double)m,
                        "planes: scratch could not be allocated");
@@ -535,7 +536,8 @@ static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *
     }
     ps->normal_speed = block + 2 * d * m;
     ps->speed = ps->normal_speed + m;
-    ps->front = ps->speed + m;
+    ps->front = (uint64_t *)(ps->speed + m); /* same size as double */
+    ps->words = words;
     for (size_t j = 0; j < m; j++) {
         ps->normal_speed[j] = ps->speed[j] = 0.0;
         for (size_t k = 0; k < d; k++) {
@@ -570,16 +572,19 @@ CONTACT_INLINE void block_load(int dim, sphere_block *b, const plane_scratch *ps
         b->count[i] = 0;
         b->index[i] = s;
     }
+    for (size_t w = 0; w < ps->words; w++)
+        for (size_t i = lane; i < end; i++)
+            ps->front[w * LANES + i] = 0;
     for (size_t j = 0; j < ps->m; j++) {
         const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
         const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
-        double *restrict front = ps->front + j * LANES;
+        uint64_t *restrict front = ps->front + j / 64 * LANES;
         int64_t *restrict bad = b->bad;
         for (size_t i = lane; i < end; i++) {
             double d0 = (b->p[0][i] - qx) * nx + (b->p[1][i] - qy) * ny;
             if (dim == 3)
                 d0 = (b->p[0][i] - qx) * nx + (b->p[1][i] - qy) * ny + (b->p[2][i] - qz) * nz;
-            front[i] = (double)(d0 >= 0.0);
+            front[i] |= (uint64_t)(d0 >= 0.0) << (j % 64);
             bad[i] |= (int64_t)!ac_finite(d0);
         }
     }
@@ -632,7 +637,7 @@ CONTACT_INLINE int64_t plane_pass(int dim, int moving, sphere_block *b, const pl
     const double *restrict px = b->p[0], *restrict py = b->p[1], *restrict pz = b->p[2];
     const double *restrict vx = b->v[0], *restrict vy = b->v[1], *restrict vz = b->v[2];
     const double *restrict t = b->t, *restrict r = b->r, *restrict dt = b->dt;
-    const double *restrict front = ps->front + j * LANES;
+    const uint64_t *restrict front = ps->front + j / 64 * LANES, bit = (uint64_t)1 << (j % 64);
     const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
     const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
     const double un = ps->normal_speed[j], speed = ps->speed[j];
@@ -656,7 +661,7 @@ CONTACT_INLINE int64_t plane_pass(int dim, int moving, sphere_block *b, const pl
         check.d = (dist - dist) + (sj - sj);
         nonfinite |= check.u;
         toi = t[i] + keep_if(dist > r[i], (dist - r[i]) / -sj);
-        take = (front[i] != 0.0) & (sj < approach) & (toi <= dt[i]) & (toi < best[i]);
+        take = ((front[i] & bit) != 0) & (sj < approach) & (toi <= dt[i]) & (toi < best[i]);
         best[i] = keep_if((int)take, toi) + keep_if(!take, best[i]);
         hit[i] = take ? (int64_t)j : hit[i];
     }
@@ -746,7 +751,7 @@ CONTACT_INLINE size_t advance_dim(int dim, double *position, double *velocity,
                                   const plane_scratch *ps, int *bounces, size_t n,
                                   sphere_block *b)
 {
-    const size_t d = (size_t)dim, m = ps->m;
+    const size_t d = (size_t)dim;
     size_t failed = n, next = 0, active = 0; /* next: sphere to load; active: lanes in use */
     for (;;) {
         size_t kept = 0, load = n - next < LANES - active ? n - next : LANES - active;
@@ -769,8 +774,8 @@ CONTACT_INLINE size_t advance_dim(int dim, double *position, double *velocity,
                     b->bad[kept] = b->bad[i];
                     b->index[kept] = b->index[i];
                     b->count[kept] = b->count[i];
-                    for (size_t j = 0; j < m; j++)
-                        ps->front[j * LANES + kept] = ps->front[j * LANES + i];
+                    for (size_t w = 0; w < ps->words; w++)
+                        ps->front[w * LANES + kept] = ps->front[w * LANES + i];
                 }
                 kept++;
             } else { /* done: write it back */
