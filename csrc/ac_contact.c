@@ -624,6 +624,16 @@ static void block_flag(int dim, sphere_block *b, const plane_scratch *ps, size_t
                                    ac_finite(lane_speed(dim, v, i, ps, j))) ^ 1;
 }
 
+/* The next double above x >= 0 (inf above DBL_MAX): toi < next_up(dt) is
+   toi <= dt. */
+CONTACT_INLINE double next_up(double x)
+{
+    union { double d; uint64_t u; } bits;
+    bits.d = x + 0.0; /* -0 becomes +0 */
+    bits.u += 1;
+    return bits.d;
+}
+
 /* The search of block_pass against plane j; returns 1 when a distance or
    relative speed is not representable in some lane. `moving` is a constant
    at each call: 0 drops the plane-velocity terms. */
@@ -636,7 +646,7 @@ CONTACT_INLINE int64_t plane_pass(int dim, int moving, sphere_block *b, const pl
     uint64_t nonfinite = 0;
     const double *restrict px = b->p[0], *restrict py = b->p[1], *restrict pz = b->p[2];
     const double *restrict vx = b->v[0], *restrict vy = b->v[1], *restrict vz = b->v[2];
-    const double *restrict t = b->t, *restrict r = b->r, *restrict dt = b->dt;
+    const double *restrict t = b->t, *restrict r = b->r;
     const uint64_t *restrict front = ps->front + j / 64 * LANES, bit = (uint64_t)1 << (j % 64);
     const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
     const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
@@ -661,7 +671,7 @@ CONTACT_INLINE int64_t plane_pass(int dim, int moving, sphere_block *b, const pl
         check.d = (dist - dist) + (sj - sj);
         nonfinite |= check.u;
         toi = t[i] + keep_if(dist > r[i], (dist - r[i]) / -sj);
-        take = ((front[i] & bit) != 0) & (sj < approach) & (toi <= dt[i]) & (toi < best[i]);
+        take = ((front[i] & bit) != 0) & (sj < approach) & (toi < best[i]);
         best[i] = keep_if((int)take, toi) + keep_if(!take, best[i]);
         hit[i] = take ? (int64_t)j : hit[i];
     }
@@ -671,7 +681,7 @@ CONTACT_INLINE int64_t plane_pass(int dim, int moving, sphere_block *b, const pl
 /* For lanes [0, count): the earliest impact best[i] in [t, dt] with a plane
    the sphere approaches (relative normal speed below -rounding) and started
    in front of, and its plane hit[i] (the first among equal times; m for
-   none), and bad[i] set when a distance or speed is not representable.
+   none, and then best[i] is not a time), and bad[i] set when a distance or speed is not representable.
    A sphere touching or penetrating such a plane hits it at t; otherwise
    when its distance reaches its radius. Branch-free. The loops run on to a
    multiple of 4 lanes, so that they need no scalar remainder: the lanes
@@ -688,7 +698,7 @@ CONTACT_INLINE void block_pass(int dim, sphere_block *b, const plane_scratch *ps
         if (dim == 3)
             vabs[i] = fabs(b->v[0][i]) + fabs(b->v[1][i]) + fabs(b->v[2][i]);
         limit[i] = -APPROACH_ROUNDING * vabs[i]; /* for a plane at rest */
-        b->best[i] = INFINITY;
+        b->best[i] = next_up(b->dt[i]); /* toi < best: toi <= dt and earlier */
         b->hit[i] = (int64_t)ps->m;
     }
     /* A plane at rest (speed 0, so normal speed +-0) drops the terms in its
