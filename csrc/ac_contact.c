@@ -624,6 +624,16 @@ static void block_flag(int dim, sphere_block *b, const plane_scratch *ps, size_t
                                    ac_finite(lane_speed(dim, v, i, ps, j))) ^ 1;
 }
 
+/* x when cond holds, else y: an integer select, which GCC turns into a blend. */
+CONTACT_INLINE double select_if(int64_t cond, double x, double y)
+{
+    union { double d; uint64_t u; } a, c;
+    a.d = x;
+    c.d = y;
+    a.u = cond ? a.u : c.u;
+    return a.d;
+}
+
 /* The next double above x >= 0 (inf above DBL_MAX): toi < next_up(dt) is
    toi <= dt. */
 CONTACT_INLINE double next_up(double x)
@@ -672,7 +682,7 @@ CONTACT_INLINE int64_t plane_pass(int dim, int moving, sphere_block *b, const pl
         nonfinite |= check.u;
         toi = t[i] + keep_if(dist > r[i], (dist - r[i]) / -sj);
         take = ((front[i] & bit) != 0) & (sj < approach) & (toi < best[i]);
-        best[i] = keep_if((int)take, toi) + keep_if(!take, best[i]);
+        best[i] = select_if(take, toi, best[i]);
         hit[i] = take ? (int64_t)j : hit[i];
     }
     return nonfinite != 0;
