@@ -691,12 +691,12 @@ CONTACT_INLINE int64_t plane_pass(int dim, int moving, sphere_block *b, const pl
 /* For lanes [0, count): the earliest impact best[i] in [t, dt] with a plane
    the sphere approaches (relative normal speed below -rounding) and started
    in front of, and its plane hit[i] (the first among equal times; m for
-   none, and then best[i] is not a time), and bad[i] set when a distance or speed is not representable.
-   A sphere touching or penetrating such a plane hits it at t; otherwise
-   when its distance reaches its radius. Branch-free. The loops run on to a
-   multiple of 4 lanes, so that they need no scalar remainder: the lanes
-   past count hold finished spheres' (or zeroed) data, and what is computed
-   for them is never read. */
+   none, and then best[i] is not a time), and bad[i] set when a distance or
+   speed is not representable. A sphere touching or penetrating such a plane
+   hits it at t; otherwise when its distance reaches its radius. Branch-free.
+   The loops run on to a multiple of 4 lanes, so that they need no scalar
+   remainder: the lanes past count hold finished spheres' (or zeroed) data,
+   and what is computed for them is never read. */
 CONTACT_INLINE void block_pass(int dim, sphere_block *b, const plane_scratch *ps,
                                size_t count)
 {
