@@ -496,7 +496,8 @@ static ac_status check_spheres(const double *position, const double *velocity,
 /* Spheres are stepped in blocks of LANES, stored lane-major (one array per
    component), so that the search for the earliest impact runs over many
    spheres at once for each plane and vectorizes. Spheres whose step is done
-   leave the block; the others are packed down after every pass. */
+   leave the block; the others are packed down after every pass and the next
+   spheres take the free lanes. */
 enum { LANES = 128 };
 
 /* The planes laid out plane-major (one array per component), and the
@@ -507,8 +508,9 @@ typedef struct plane_scratch {
     double *point[3], *normal[3]; /* point[k][j]: component k of plane j */
     double *normal_speed;         /* plane velocity . normal */
     double *speed;                /* |plane velocity|_1, the rounding scale of s */
-    double *front;                /* front[j * LANES + i]: 1 when lane i's center
-                                     started in front of plane j */
+    uint64_t *front;              /* bit j % 64 of front[j / 64 * LANES + i]: lane i's
+                                     center started in front of plane j */
+    size_t words;                 /* words of front per lane: (m + 63) / 64 */
 } plane_scratch;
 
 typedef struct sphere_block {
@@ -521,8 +523,9 @@ typedef struct sphere_block {
 
 static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *err)
 {
-    const size_t m = pl->count, d = pl->dim;
-    double *block = malloc(((2 * d + 2) * m + m * LANES + 1) * sizeof(double));
+    const size_t m = pl->count, d = pl->dim, words = (m + 63) / 64;
+    /* zeroed: block_pass reads front past the active lanes */
+    double *block = calloc((2 * d + 2) * m + words * LANES + 1, sizeof(double));
     if (!block)
         return ac_fail(err, AC_ERR_NOMEM, 0, "plane_point", (double)m,
                        "planes: scratch could not be allocated");
@@ -533,7 +536,8 @@ static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *
     }
     ps->normal_speed = block + 2 * d * m;
     ps->speed = ps->normal_speed + m;
-    ps->front = ps->speed + m;
+    ps->front = (uint64_t *)(ps->speed + m); /* same size as double */
+    ps->words = words;
     for (size_t j = 0; j < m; j++) {
         ps->normal_speed[j] = ps->speed[j] = 0.0;
         for (size_t k = 0; k < d; k++) {
@@ -547,15 +551,16 @@ static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *
     return AC_OK;
 }
 
-/* Fills lanes [0, count) with spheres first, first + 1, ... and records
-   which planes each center starts in front of (signed distance >= 0). */
+/* Fills lanes [lane, lane + count) with spheres first, first + 1, ... and
+   records which planes each center starts in front of (signed distance >= 0). */
 CONTACT_INLINE void block_load(int dim, sphere_block *b, const plane_scratch *ps,
                                const ac_projectile_params *pr, const double *position,
-                               const double *velocity, size_t first, size_t count)
+                               const double *velocity, size_t first, size_t lane,
+                               size_t count)
 {
-    const size_t d = (size_t)dim;
-    for (size_t i = 0; i < count; i++) {
-        size_t s = first + i;
+    const size_t d = (size_t)dim, end = lane + count;
+    for (size_t i = lane; i < end; i++) {
+        size_t s = first + i - lane;
         for (int k = 0; k < dim; k++) {
             b->p[k][i] = position[s * d + (size_t)k];
             b->v[k][i] = velocity[s * d + (size_t)k];
@@ -567,63 +572,154 @@ CONTACT_INLINE void block_load(int dim, sphere_block *b, const plane_scratch *ps
         b->count[i] = 0;
         b->index[i] = s;
     }
+    for (size_t w = 0; w < ps->words; w++)
+        for (size_t i = lane; i < end; i++)
+            ps->front[w * LANES + i] = 0;
     for (size_t j = 0; j < ps->m; j++) {
         const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
         const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
-        double *restrict front = ps->front + j * LANES;
+        uint64_t *restrict front = ps->front + j / 64 * LANES;
         int64_t *restrict bad = b->bad;
-        for (size_t i = 0; i < count; i++) {
+        for (size_t i = lane; i < end; i++) {
             double d0 = (b->p[0][i] - qx) * nx + (b->p[1][i] - qy) * ny;
             if (dim == 3)
                 d0 = (b->p[0][i] - qx) * nx + (b->p[1][i] - qy) * ny + (b->p[2][i] - qz) * nz;
-            front[i] = (double)(d0 >= 0.0);
+            front[i] |= (uint64_t)(d0 >= 0.0) << (j % 64);
             bad[i] |= (int64_t)!ac_finite(d0);
         }
     }
 }
 
+/* Signed distance from plane j of lane i's center at its time t[i]. */
+CONTACT_INLINE double lane_distance(int dim, const double *const p[3], const double *t,
+                                    size_t i, const plane_scratch *ps, size_t j)
+{
+    const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
+    const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
+    if (dim == 3)
+        return (p[0][i] - qx) * nx + (p[1][i] - qy) * ny + (p[2][i] - qz) * nz -
+               t[i] * ps->normal_speed[j];
+    return (p[0][i] - qx) * nx + (p[1][i] - qy) * ny - t[i] * ps->normal_speed[j];
+}
+
+/* Normal speed of lane i relative to plane j. */
+CONTACT_INLINE double lane_speed(int dim, const double *const v[3], size_t i,
+                                 const plane_scratch *ps, size_t j)
+{
+    const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
+    if (dim == 3)
+        return v[0][i] * nx + v[1][i] * ny + v[2][i] * nz - ps->normal_speed[j];
+    return v[0][i] * nx + v[1][i] * ny - ps->normal_speed[j];
+}
+
+/* Flags the lanes [0, count) whose distance from a plane or normal speed
+   relative to it is not representable. Run only when block_pass saw one. */
+static void block_flag(int dim, sphere_block *b, const plane_scratch *ps, size_t count)
+{
+    const double *const p[3] = {b->p[0], b->p[1], b->p[2]};
+    const double *const v[3] = {b->v[0], b->v[1], b->v[2]};
+    for (size_t j = 0; j < ps->m; j++)
+        for (size_t i = 0; i < count; i++)
+            b->bad[i] |= (int64_t)(ac_finite(lane_distance(dim, p, b->t, i, ps, j)) &
+                                   ac_finite(lane_speed(dim, v, i, ps, j))) ^ 1;
+}
+
+/* x when cond holds, else y: an integer select, which GCC turns into a blend. */
+CONTACT_INLINE double select_if(int64_t cond, double x, double y)
+{
+    union { double d; uint64_t u; } a, c;
+    a.d = x;
+    c.d = y;
+    a.u = cond ? a.u : c.u;
+    return a.d;
+}
+
+/* The next double above x >= 0 (inf above DBL_MAX): toi < next_up(dt) is
+   toi <= dt. */
+CONTACT_INLINE double next_up(double x)
+{
+    union { double d; uint64_t u; } bits;
+    bits.d = x + 0.0; /* -0 becomes +0 */
+    bits.u += 1;
+    return bits.d;
+}
+
+/* The search of block_pass against plane j; returns 1 when a distance or
+   relative speed is not representable in some lane. `moving` is a constant
+   at each call: 0 drops the plane-velocity terms. */
+CONTACT_INLINE int64_t plane_pass(int dim, int moving, sphere_block *b, const plane_scratch *ps,
+                                  size_t j, const double *restrict vabs,
+                                  const double *restrict limit, size_t padded)
+{
+    double *restrict best = b->best;
+    int64_t *restrict hit = b->hit;
+    uint64_t nonfinite = 0;
+    const double *restrict px = b->p[0], *restrict py = b->p[1], *restrict pz = b->p[2];
+    const double *restrict vx = b->v[0], *restrict vy = b->v[1], *restrict vz = b->v[2];
+    const double *restrict t = b->t, *restrict r = b->r;
+    const uint64_t *restrict front = ps->front + j / 64 * LANES, bit = (uint64_t)1 << (j % 64);
+    const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
+    const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
+    const double un = ps->normal_speed[j], speed = ps->speed[j];
+    for (size_t i = 0; i < padded; i++) {
+        double dist = (px[i] - qx) * nx + (py[i] - qy) * ny, sj = vx[i] * nx + vy[i] * ny;
+        double toi, approach;
+        union { double d; uint64_t u; } check;
+        int64_t take;
+        if (dim == 3) {
+            dist = (px[i] - qx) * nx + (py[i] - qy) * ny + (pz[i] - qz) * nz;
+            sj = vx[i] * nx + vy[i] * ny + vz[i] * nz;
+        }
+        approach = limit[i];
+        if (moving) {
+            dist = dist - t[i] * un;
+            sj = sj - un;
+            approach = -APPROACH_ROUNDING * (vabs[i] + speed);
+        }
+        /* x - x is +0 for finite x and NaN otherwise: the bits stay 0 while
+           dist and sj are finite */
+        check.d = (dist - dist) + (sj - sj);
+        nonfinite |= check.u;
+        toi = t[i] + keep_if(dist > r[i], (dist - r[i]) / -sj);
+        take = ((front[i] & bit) != 0) & (sj < approach) & (toi < best[i]);
+        best[i] = select_if(take, toi, best[i]);
+        hit[i] = take ? (int64_t)j : hit[i];
+    }
+    return nonfinite != 0;
+}
+
 /* For lanes [0, count): the earliest impact best[i] in [t, dt] with a plane
    the sphere approaches (relative normal speed below -rounding) and started
    in front of, and its plane hit[i] (the first among equal times; m for
-   none). A sphere touching or penetrating such a plane hits it at t;
-   otherwise when its distance reaches its radius. Branch-free. */
+   none, and then best[i] is not a time), and bad[i] set when a distance or
+   speed is not representable. A sphere touching or penetrating such a plane
+   hits it at t; otherwise when its distance reaches its radius. Branch-free.
+   The loops run on to a multiple of 4 lanes, so that they need no scalar
+   remainder: the lanes past count hold finished spheres' (or zeroed) data,
+   and what is computed for them is never read. */
 CONTACT_INLINE void block_pass(int dim, sphere_block *b, const plane_scratch *ps,
                                size_t count)
 {
-    double vabs[LANES];
-    double *restrict best = b->best;
-    int64_t *restrict hit = b->hit, *restrict bad = b->bad;
-    const double *restrict px = b->p[0], *restrict py = b->p[1], *restrict pz = b->p[2];
-    const double *restrict vx = b->v[0], *restrict vy = b->v[1], *restrict vz = b->v[2];
-    const double *restrict t = b->t, *restrict r = b->r, *restrict dt = b->dt;
-    for (size_t i = 0; i < count; i++) {
-        vabs[i] = fabs(vx[i]) + fabs(vy[i]);
+    double vabs[LANES], limit[LANES];
+    const size_t padded = (count + 3) & ~(size_t)3;
+    int64_t nonfinite = 0;
+    for (size_t i = 0; i < padded; i++) {
+        vabs[i] = fabs(b->v[0][i]) + fabs(b->v[1][i]);
         if (dim == 3)
-            vabs[i] = fabs(vx[i]) + fabs(vy[i]) + fabs(vz[i]);
-        best[i] = INFINITY;
-        hit[i] = (int64_t)ps->m;
+            vabs[i] = fabs(b->v[0][i]) + fabs(b->v[1][i]) + fabs(b->v[2][i]);
+        limit[i] = -APPROACH_ROUNDING * vabs[i]; /* for a plane at rest */
+        b->best[i] = next_up(b->dt[i]); /* toi < best: toi <= dt and earlier */
+        b->hit[i] = (int64_t)ps->m;
     }
-    for (size_t j = 0; j < ps->m; j++) {
-        const double qx = ps->point[0][j], qy = ps->point[1][j], qz = ps->point[2][j];
-        const double nx = ps->normal[0][j], ny = ps->normal[1][j], nz = ps->normal[2][j];
-        const double un = ps->normal_speed[j], speed = ps->speed[j];
-        const double *restrict front = ps->front + j * LANES;
-        for (size_t i = 0; i < count; i++) {
-            double dist = (px[i] - qx) * nx + (py[i] - qy) * ny - t[i] * un;
-            double sj = vx[i] * nx + vy[i] * ny - un, toi;
-            int64_t take;
-            if (dim == 3) {
-                dist = (px[i] - qx) * nx + (py[i] - qy) * ny + (pz[i] - qz) * nz - t[i] * un;
-                sj = vx[i] * nx + vy[i] * ny + vz[i] * nz - un;
-            }
-            bad[i] |= (int64_t)(ac_finite(dist) & ac_finite(sj)) ^ 1;
-            toi = t[i] + keep_if(dist > r[i], (dist - r[i]) / -sj);
-            take = (front[i] != 0.0) & (sj < -APPROACH_ROUNDING * (vabs[i] + speed))
-                   & (toi <= dt[i]) & (toi < best[i]);
-            best[i] = keep_if((int)take, toi) + keep_if(!take, best[i]);
-            hit[i] = take ? (int64_t)j : hit[i];
-        }
-    }
+    /* A plane at rest (speed 0, so normal speed +-0) drops the terms in its
+       velocity: subtracting +-0 changes only the sign of a zero, which no
+       comparison below sees, and vabs + 0 is vabs. */
+    for (size_t j = 0; j < ps->m; j++)
+        nonfinite |= ps->speed[j] != 0.0
+                         ? plane_pass(dim, 1, b, ps, j, vabs, limit, padded)
+                         : plane_pass(dim, 0, b, ps, j, vabs, limit, padded);
+    if (nonfinite) /* in some lane, maybe one past count: find which */
+        block_flag(dim, b, ps, count);
 }
 
 /* Moves lane i to its impact and bounces it, or to the end of its step.
@@ -665,54 +761,58 @@ CONTACT_INLINE int lane_resolve(int dim, sphere_block *b, size_t i, const ac_pla
     return !b->bad[i];
 }
 
-/* All spheres, block by block. Returns the index of the first sphere whose
-   step overflowed, or n. */
+/* All spheres through one block of lanes: after every pass, the spheres
+   whose step is done are written back, the others packed down, and the free
+   lanes refilled with the next spheres, so that passes run over full blocks
+   until the last spheres. Returns the index of the first sphere whose step
+   overflowed, or n. */
 CONTACT_INLINE size_t advance_dim(int dim, double *position, double *velocity,
                                   const ac_planes *pl, const ac_projectile_params *pr,
                                   const plane_scratch *ps, int *bounces, size_t n,
                                   sphere_block *b)
 {
-    const size_t d = (size_t)dim, m = ps->m;
-    size_t failed = n;
-    for (size_t first = 0; first < n; first += LANES) {
-        size_t active = n - first < LANES ? n - first : LANES;
-        block_load(dim, b, ps, pr, position, velocity, first, active);
-        while (active > 0) {
-            size_t kept = 0;
-            block_pass(dim, b, ps, active);
-            for (size_t i = 0; i < active; i++) {
-                if (lane_resolve(dim, b, i, pl, pr)) { /* pack the lane down */
-                    if (kept != i) {
-                        for (int k = 0; k < dim; k++) {
-                            b->p[k][kept] = b->p[k][i];
-                            b->v[k][kept] = b->v[k][i];
-                        }
-                        b->t[kept] = b->t[i];
-                        b->r[kept] = b->r[i];
-                        b->dt[kept] = b->dt[i];
-                        b->bad[kept] = b->bad[i];
-                        b->index[kept] = b->index[i];
-                        b->count[kept] = b->count[i];
-                        for (size_t j = 0; j < m; j++)
-                            ps->front[j * LANES + kept] = ps->front[j * LANES + i];
-                    }
-                    kept++;
-                } else { /* done: write it back */
-                    size_t s = b->index[i];
-                    int ok = !b->bad[i];
+    const size_t d = (size_t)dim;
+    size_t failed = n, next = 0, active = 0; /* next: sphere to load; active: lanes in use */
+    for (;;) {
+        size_t kept = 0, load = n - next < LANES - active ? n - next : LANES - active;
+        block_load(dim, b, ps, pr, position, velocity, next, active, load);
+        next += load;
+        active += load;
+        if (active == 0)
+            break;
+        block_pass(dim, b, ps, active);
+        for (size_t i = 0; i < active; i++) {
+            if (lane_resolve(dim, b, i, pl, pr)) { /* pack the lane down */
+                if (kept != i) {
                     for (int k = 0; k < dim; k++) {
-                        position[s * d + (size_t)k] = b->p[k][i];
-                        velocity[s * d + (size_t)k] = b->v[k][i];
-                        ok &= ac_finite(b->p[k][i]) & ac_finite(b->v[k][i]);
+                        b->p[k][kept] = b->p[k][i];
+                        b->v[k][kept] = b->v[k][i];
                     }
-                    if (bounces)
-                        bounces[s] = b->count[i];
-                    if (!ok && s < failed)
-                        failed = s;
+                    b->t[kept] = b->t[i];
+                    b->r[kept] = b->r[i];
+                    b->dt[kept] = b->dt[i];
+                    b->bad[kept] = b->bad[i];
+                    b->index[kept] = b->index[i];
+                    b->count[kept] = b->count[i];
+                    for (size_t w = 0; w < ps->words; w++)
+                        ps->front[w * LANES + kept] = ps->front[w * LANES + i];
                 }
+                kept++;
+            } else { /* done: write it back */
+                size_t s = b->index[i];
+                int ok = !b->bad[i];
+                for (int k = 0; k < dim; k++) {
+                    position[s * d + (size_t)k] = b->p[k][i];
+                    velocity[s * d + (size_t)k] = b->v[k][i];
+                    ok &= ac_finite(b->p[k][i]) & ac_finite(b->v[k][i]);
+                }
+                if (bounces)
+                    bounces[s] = b->count[i];
+                if (!ok && s < failed)
+                    failed = s;
             }
-            active = kept;
         }
+        active = kept;
     }
     return failed;
 }
@@ -745,7 +845,7 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
         (st = check_spheres(position, velocity, planes, params, n, err)) ||
         (st = scratch_init(&ps, planes, err)))
         return st;
-    b = malloc(sizeof *b);
+    b = calloc(1, sizeof *b); /* zeroed: block_pass reads lanes past the active ones */
     if (!b) {
         free(ps.point[0]);
         return ac_fail(err, AC_ERR_NOMEM, 0, "position", (double)n,
