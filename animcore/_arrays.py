@@ -25,6 +25,22 @@ def as_float64(func: str, name: str, value) -> np.ndarray:
     return array if array.flags.aligned else array.copy()
 
 
+def real_number(func: str, name: str, value) -> float:
+    """`value` as a Python float, or a ValueError naming the function and argument."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
+
+
+def choice(func: str, name: str, value, options):
+    """`value` when it is one of the string `options`, else a ValueError listing them."""
+    if isinstance(value, str) and value in options:
+        return value
+    raise ValueError(f"{func}: {name} is {value!r} (must be one of "
+                     f"{', '.join(repr(o) for o in options)})")
+
+
 def broadcast_shape(func: str, arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
     """The NumPy broadcast shape of named arrays, or a ValueError listing their shapes."""
     try:
@@ -35,8 +51,9 @@ def broadcast_shape(func: str, arrays: dict[str, np.ndarray]) -> tuple[int, ...]
 
 
 def contiguous(array: np.ndarray) -> np.ndarray:
-    """A float64 array as the compiled layer takes it, C-contiguous and
-    aligned (a view into a byte buffer may be neither); copied only if needed."""
+    """An array as the compiled layer takes it, C-contiguous and aligned (a view
+    into a byte buffer may be neither), of the same shape (np.ascontiguousarray
+    would turn 0-d into 1-d); copied only if needed."""
     flags = array.flags
     if flags.c_contiguous and flags.aligned:
         return array
@@ -95,12 +112,8 @@ def results(computed: tuple[np.ndarray, ...], out) -> tuple:
 def stretch_factor(func: str, factor, keep: str) -> float:
     """The checked arguments of a ``stretched`` method: ``factor`` as a finite
     float > 0, and ``keep`` one of "velocity" and "shape"."""
-    try:
-        factor = float(factor)
-    except (TypeError, ValueError):
-        raise ValueError(f"{func}: factor must be a real number, got {factor!r}") from None
+    factor = real_number(func, "factor", factor)
     if not (math.isfinite(factor) and factor > 0.0):
         raise ValueError(f"{func}: factor is {factor!r} (must be finite and > 0)")
-    if keep not in ("velocity", "shape"):
-        raise ValueError(f"{func}: keep is {keep!r} (must be 'velocity' or 'shape')")
+    choice(func, "keep", keep, ("velocity", "shape"))
     return factor

@@ -55,7 +55,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, contiguous, results, stretch_factor
+from ._arrays import as_float64, check_out, choice, contiguous, results, stretch_factor
 from .easing import as_easing_for
 
 __all__ = ["Curve", "CurveSample", "KeySlopes", "Overshoot"]
@@ -111,13 +111,6 @@ class Overshoot(NamedTuple):
     time_low: np.ndarray
     time_high: np.ndarray
     overshoot: np.ndarray
-
-
-def _choice(func: str, name: str, value, options) -> int:
-    if isinstance(value, str) and value in options:
-        return options[value]
-    choices = ", ".join(repr(o) for o in options)
-    raise ValueError(f"{func}: {name} is {value!r} (must be one of {choices})")
 
 
 def _first_bad(func: str, name: str, array: np.ndarray, detail: str = "must be finite"):
@@ -223,9 +216,9 @@ class Curve:
                              f"(K, C) with K={times.size} keys")
         if values.ndim == 2 and values.shape[1] == 0:
             raise ValueError(f"{func}: values must have at least one channel")
-        interp = _choice(func, "interpolation", interpolation, _INTERPOLATION)
-        policy = _choice(func, "tangents", tangents, _TANGENTS)
-        modes = [_choice(func, name, mode, _EXTRAPOLATION)
+        interp = _INTERPOLATION[choice(func, "interpolation", interpolation, _INTERPOLATION)]
+        policy = _TANGENTS[choice(func, "tangents", tangents, _TANGENTS)]
+        modes = [_EXTRAPOLATION[choice(func, name, mode, _EXTRAPOLATION)]
                  for name, mode in (("before", before), ("after", after))]
         if not isinstance(jumps, (bool, np.bool_)):
             raise ValueError(f"{func}: jumps is {jumps!r} (must be True or False)")
@@ -296,7 +289,7 @@ class Curve:
             unknown interpolation.
         """
         func = "Curve.from_gltf"
-        mode = _choice(func, "interpolation", interpolation, {k: k for k in _GLTF})
+        mode = choice(func, "interpolation", interpolation, _GLTF)
         times = as_float64(func, "input", input)
         if times.ndim != 1 or times.size < 1:
             raise ValueError(f"{func}: input must be a 1-D array of at least one key time, "

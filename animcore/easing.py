@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, results
+from ._arrays import as_float64, check_out, contiguous, real_number, results
 
 __all__ = [
     "EASING_KINDS",
@@ -79,7 +79,7 @@ def _unary(func: str, name: str, value, out, kernel) -> np.ndarray:
     if out is not None:
         out = check_out(func, out, 1, x.shape)
     result = np.empty(x.shape)
-    kernel(np.ascontiguousarray(x).reshape(x.shape), result)  # keeps 0-d input 0-d
+    kernel(contiguous(x), result)
     return results((result,), out)[0]
 
 
@@ -169,14 +169,6 @@ def _kind_index(func: str, kind) -> int:
                      f"{', '.join(EASING_KINDS)}")
 
 
-def _real(func: str, name: str, value) -> float:
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
-    return x
-
-
 class CubicBezier(Easing):
     """The CSS ``cubic-bezier(x1, y1, x2, y2)`` timing function.
 
@@ -208,7 +200,7 @@ class CubicBezier(Easing):
     }
 
     def __init__(self, x1: float, y1: float, x2: float, y2: float):
-        points = tuple(_real("CubicBezier", name, v)
+        points = tuple(real_number("CubicBezier", name, v)
                        for name, v in zip(("x1", "y1", "x2", "y2"), (x1, y1, x2, y2)))
         _core._bezier_eval("CubicBezier", *points, None)  # validates, raises on bad input
         self._points = points

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from ._arrays import broadcast_inputs, check_out, results, stretch_factor
+from ._arrays import broadcast_inputs, check_out, real_number, results, stretch_factor
 
 __all__ = [
     "HermiteSample",
@@ -121,12 +121,6 @@ def tangent_to_velocity(tangent, duration, *, out=None):
                     tangent, duration, out)
 
 
-def _scalar(func, name, value):
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
-
 
 class HermiteSegment:
     """One cubic Hermite segment with per-second key velocities.
@@ -145,7 +139,7 @@ class HermiteSegment:
                  "_start_tangent", "_end_tangent")
 
     def __init__(self, start, end, start_velocity, end_velocity, duration):
-        values = [_scalar("HermiteSegment", name, v) for name, v in (
+        values = [real_number("HermiteSegment", name, v) for name, v in (
             ("start", start), ("end", end), ("start_velocity", start_velocity),
             ("end_velocity", end_velocity), ("duration", duration))]
         tangents = _core._hermite_init(*values)  # validates, raises on bad input

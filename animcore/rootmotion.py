@@ -26,7 +26,8 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, broadcast_inputs, check_out, kernel_operand, results
+from ._arrays import (as_float64, broadcast_inputs, check_out, contiguous, kernel_operand,
+                      results)
 
 __all__ = ["LoopTrack", "RootDelta", "RootMotionCursor", "RootPose"]
 
@@ -52,11 +53,6 @@ class RootPose(NamedTuple):
 
     position: np.ndarray
     rotation: np.ndarray
-
-
-def _contiguous(array: np.ndarray) -> np.ndarray:
-    """C-contiguous with the same shape (np.ascontiguousarray turns 0-d into 1-d)."""
-    return array if array.flags.c_contiguous else array.copy(order="C")
 
 
 def _scalar_int(func, name, value) -> int:
@@ -213,7 +209,7 @@ class LoopTrack:
         ``|t / T| > max_cycles`` is a ValueError naming the index.
         """
         func = "LoopTrack.split"
-        t = _contiguous(as_float64(func, "t", t))
+        t = contiguous(as_float64(func, "t", t))
         cycle, phase = np.empty(t.shape), np.empty(t.shape)
         _core._rootmotion_split(func, "t", self._handle, t, cycle, phase)
         cycle = cycle.astype(np.int64)
@@ -227,7 +223,7 @@ class LoopTrack:
         A phase outside ``[0, 1]`` is a ValueError.
         """
         func = "LoopTrack.sample"
-        phase = _contiguous(as_float64(func, "phase", phase))
+        phase = contiguous(as_float64(func, "phase", phase))
         position = np.empty(phase.shape + (self.channels,))
         rshape = self._rotation_shape()
         rotation = None if rshape is None else np.empty(phase.shape + rshape)
@@ -336,7 +332,7 @@ class RootMotionCursor:
         self._cycle, self._phase = self._split("RootMotionCursor", time)
 
     def _split(self, func, time):
-        t = _contiguous(as_float64(func, "time", time))
+        t = contiguous(as_float64(func, "time", time))
         cycle, phase = np.empty(t.shape), np.empty(t.shape)
         _core._rootmotion_split(func, "time", self._track._handle, t, cycle, phase)
         return cycle.astype(np.int64), phase

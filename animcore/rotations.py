@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, results
+from ._arrays import as_float64, check_out, choice, contiguous, results
 
 __all__ = [
     "RotationCurve",
@@ -189,13 +189,6 @@ _EXTRAP = {"clamp": 0, "cycle": 1, "oscillate": 2, "error": 3}
 _GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
 
 
-def _choice(func: str, name: str, value, options) -> str:
-    if isinstance(value, str) and value in options:
-        return value
-    raise ValueError(f"{func}: {name} is {value!r} (must be one of "
-                     f"{', '.join(repr(o) for o in options)})")
-
-
 class RotationCurve:
     """A rotation track with glTF animation semantics.
 
@@ -239,9 +232,9 @@ class RotationCurve:
                  in_tangents=None, out_tangents=None, before: str = "clamp",
                  after: str = "clamp"):
         func = "RotationCurve"
-        interpolation = _choice(func, "interpolation", interpolation, _INTERP)
-        before = _choice(func, "before", before, _EXTRAP)
-        after = _choice(func, "after", after, _EXTRAP)
+        interpolation = choice(func, "interpolation", interpolation, _INTERP)
+        before = choice(func, "before", before, _EXTRAP)
+        after = choice(func, "after", after, _EXTRAP)
         t = as_float64(func, "times", times)
         if t.ndim != 1 or t.size < 1:
             raise ValueError(f"{func}: times must be a 1-D array of at least one key time, "
@@ -292,7 +285,7 @@ class RotationCurve:
         RotationCurve(2 keys in [0, 1] s, interpolation='step', before='clamp', after='clamp')
         """
         func = "RotationCurve.from_gltf"
-        kind = _GLTF[_choice(func, "interpolation", interpolation, _GLTF)]
+        kind = _GLTF[choice(func, "interpolation", interpolation, _GLTF)]
         times = as_float64(func, "input", input).reshape(-1)
         values = as_float64(func, "output", output)
         k = times.size
@@ -328,7 +321,7 @@ class RotationCurve:
         if out is not None:
             out = check_out(func, out, 1, shape)
         result = np.empty(shape)
-        t_c = np.ascontiguousarray(times).reshape(times.shape)  # keeps 0-d input 0-d
+        t_c = contiguous(times)
         if which == 0:
             _core._quat_curve_eval(func, self._curve, t_c, result, None)
         else:

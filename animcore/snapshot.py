@@ -34,7 +34,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64
+from ._arrays import as_float64, contiguous, real_number
 
 __all__ = [
     "PushResult",
@@ -148,13 +148,6 @@ def _count(func: str, name: str, value) -> int:
     return number
 
 
-def _real(func: str, name: str, value) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
-
-
 def _vectors(func: str, name: str, value, width: int, bare: bool) -> np.ndarray:
     """float64 array with a last axis of `width` channels; with `bare`
     (one channel) the axis may be left out."""
@@ -165,10 +158,6 @@ def _vectors(func: str, name: str, value, width: int, bare: bool) -> np.ndarray:
         raise ValueError(f"{func}: {name} must have a last axis of length {width}, "
                          f"got shape {array.shape}")
     return array
-
-
-def _contiguous(array: np.ndarray) -> np.ndarray:
-    return np.asarray(array, order="C")  # unlike np.ascontiguousarray, keeps 0-d as 0-d
 
 
 def _prepare_push(func, dim, rotations, integers, position, rotation, single=False):
@@ -195,11 +184,11 @@ def _prepare_push(func, dim, rotations, integers, position, rotation, single=Fal
     if single and shape != ():
         raise ValueError(f"{func}: one snapshot expected, got arrays of shape {shape}; "
                          "use push_many")
-    ints = {name: _contiguous(np.broadcast_to(a, shape)) for name, a in ints.items()
+    ints = {name: contiguous(np.broadcast_to(a, shape)) for name, a in ints.items()
             if name != "generation" or a.any()}
-    position = _contiguous(np.broadcast_to(position, shape + (dim,)))
+    position = contiguous(np.broadcast_to(position, shape + (dim,)))
     if rotation is not None:
-        rotation = _contiguous(np.broadcast_to(rotation, shape + (4,)))
+        rotation = contiguous(np.broadcast_to(rotation, shape + (4,)))
     return shape, ints, position, rotation
 
 
@@ -274,7 +263,7 @@ class SnapshotTimeline:
         self._capacity = _count(func, "capacity", capacity)
         self._window = _count(func, "reorder_window", reorder_window)
         self._rotations = bool(rotations)
-        self._extrapolation = _real(func, "max_extrapolation", max_extrapolation)
+        self._extrapolation = real_number(func, "max_extrapolation", max_extrapolation)
         self._handle = _core._snapshot_timeline_new(self._dim, self._capacity, self._rotations,
                                                     self._extrapolation, self._window)
 
@@ -362,7 +351,7 @@ class SnapshotTimeline:
         rotation = np.empty(shape + (4,)) if self._rotations else None
         mode = np.empty(shape, np.uint8)
         left, right = np.empty(shape, np.int64), np.empty(shape, np.int64)
-        _core._snapshot_sample(func, self._handle, _contiguous(ticks), position,
+        _core._snapshot_sample(func, self._handle, contiguous(ticks), position,
                                rotation, mode, left, right)
         if self._dim == 1:
             position = position[..., 0]
@@ -464,7 +453,7 @@ class SnapshotBuffer:
         self._dim = _count(func, "dim", dim)
         self._capacity = _count(func, "capacity", capacity)
         self._rotations = bool(rotations)
-        self._extrapolation = _real(func, "max_extrapolation", max_extrapolation)
+        self._extrapolation = real_number(func, "max_extrapolation", max_extrapolation)
         self._handle = _core._snapshot_buffer_new(self._entities, self._dim, self._capacity,
                                                   self._rotations, self._extrapolation)
 
@@ -542,7 +531,7 @@ class SnapshotBuffer:
         if tick.ndim != 0:
             raise ValueError(f"{func}: render_tick must be a single value, got shape {tick.shape}")
         arrays = self._outputs(func, out)
-        _core._snapshot_sample(func, self._handle, _contiguous(tick), *arrays)
+        _core._snapshot_sample(func, self._handle, contiguous(tick), *arrays)
         return SampleResult(*arrays)
 
     def _outputs(self, func, out):
