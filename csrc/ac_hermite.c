@@ -7,15 +7,9 @@
 
 static const size_t all_arrays[6] = {1, 1, 1, 1, 1, 1};
 
-static ac_status check_finite(const char *arg, double x, size_t i, ac_error *err)
-{
-    return ac_finite(x) ? AC_OK
-                        : ac_fail(err, AC_ERR_VALUE, i, arg, x, "must be finite");
-}
-
 static ac_status check_duration(double duration, size_t i, ac_error *err)
 {
-    ac_status st = check_finite("duration", duration, i, err);
+    ac_status st = ac_check_finite("duration", &duration, 1, i, err);
     if (!st && !(duration > 0.0))
         st = ac_fail(err, AC_ERR_VALUE, i, "duration", duration, "must be > 0");
     return st;
@@ -39,10 +33,10 @@ ac_status ac_hermite_init(ac_hermite *segment, double start, double end,
 {
     ac_hermite s;
     ac_status st;
-    if ((st = check_finite("start", start, 0, err)) ||
-        (st = check_finite("end", end, 0, err)) ||
-        (st = check_finite("start_velocity", start_velocity, 0, err)) ||
-        (st = check_finite("end_velocity", end_velocity, 0, err)) ||
+    if ((st = ac_check_finite("start", &start, 1, 0, err)) ||
+        (st = ac_check_finite("end", &end, 1, 0, err)) ||
+        (st = ac_check_finite("start_velocity", &start_velocity, 1, 0, err)) ||
+        (st = ac_check_finite("end_velocity", &end_velocity, 1, 0, err)) ||
         (st = check_duration(duration, 0, err)) ||
         (st = to_tangent("start_velocity", start_velocity, duration, &s.start_tangent, 0, err)) ||
         (st = to_tangent("end_velocity", end_velocity, duration, &s.end_tangent, 0, err)))
@@ -72,7 +66,7 @@ static ac_status hermite_diagnose(const double *p0, const double *p1, const doub
                 err->index = i;
             return st;
         }
-        if ((st = check_finite("elapsed", t, i, err)))
+        if ((st = ac_check_finite("elapsed", &t, 1, i, err)))
             return st;
         if (!(t >= 0.0 && t <= seg.duration))
             return ac_fail(err, AC_ERR_VALUE, i, "elapsed", t,
@@ -175,7 +169,7 @@ static ac_status convert(const char *arg, const char *result, const double *x,
     for (size_t i = 0; i < n; i++) {
         double a = x[i * s[0]], T = duration[i * s[1]];
         ac_status st;
-        if ((st = check_finite(arg, a, i, err)) || (st = check_duration(T, i, err)))
+        if ((st = ac_check_finite(arg, &a, 1, i, err)) || (st = check_duration(T, i, err)))
             return st;
         y[i] = divide ? a / T : a * T;
         if (!ac_finite(y[i]))

@@ -59,6 +59,17 @@ ac_status ac_fail(ac_error *err, ac_status status, size_t index, const char *arg
 #endif
     ;
 
+/* AC_OK when the count values at x are finite; otherwise records the first
+   non-finite one against `arg` at element `index`. */
+static inline ac_status ac_check_finite(const char *arg, const double *x, size_t count,
+                                        size_t index, ac_error *err)
+{
+    for (size_t k = 0; k < count; k++)
+        if (!ac_finite(x[k]))
+            return ac_fail(err, AC_ERR_VALUE, index, arg, x[k], "must be finite");
+    return AC_OK;
+}
+
 /* Cubic Hermite on the unit interval: position and d(position)/du for end
    values p0, p1 and tangents m0, m1 (per unit u). Shared by every domain that
    evaluates Hermite segments so all of them agree to the last bit. */

@@ -10,15 +10,6 @@ static const size_t all_arrays[3] = {1, 1, 1};
 
 /* ------------------------------------------------------------ checks */
 
-static ac_status check_finite(const char *arg, const double *x, int count, size_t i,
-                              ac_error *err)
-{
-    for (int k = 0; k < count; k++)
-        if (!ac_finite(x[k]))
-            return ac_fail(err, AC_ERR_VALUE, i, arg, x[k], "must be finite");
-    return AC_OK;
-}
-
 /* q / |q| for a finite q, scaled first by its largest component so that no
    finite input overflows or underflows; returns 0 for a zero quaternion. */
 static int unit4(const double q[4], double out[4])
@@ -38,7 +29,7 @@ static int unit4(const double q[4], double out[4])
 static ac_status unit_arg(const char *arg, const char *length_arg, const double q[4],
                           double out[4], size_t i, ac_error *err)
 {
-    ac_status st = check_finite(arg, q, 4, i, err);
+    ac_status st = ac_check_finite(arg, q, 4, i, err);
     if (st)
         return st;
     if (!unit4(q, out))
@@ -66,7 +57,7 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
     for (size_t i = 0; i < n; i++) {
         const double *x = a + 4 * i * s[0], *y = b + 4 * i * s[1];
         ac_status st;
-        if ((st = check_finite("a", x, 4, i, err)) || (st = check_finite("b", y, 4, i, err)))
+        if ((st = ac_check_finite("a", x, 4, i, err)) || (st = ac_check_finite("b", y, 4, i, err)))
             return st;
         ac_quat_mul(x, y, out + 4 * i);
         if ((st = check_result("product", out + 4 * i, 4, i, err)))
@@ -78,7 +69,7 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
 ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err)
 {
     for (size_t i = 0; i < n; i++) {
-        ac_status st = check_finite("q", q + 4 * i, 4, i, err);
+        ac_status st = ac_check_finite("q", q + 4 * i, 4, i, err);
         if (st)
             return st;
         ac_quat_conj(q + 4 * i, out + 4 * i);
@@ -105,8 +96,8 @@ ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
         const double *a = axis + 3 * i * s[0];
         double theta = angle[i * s[1]], m = 0.0, u[3], len, sh;
         ac_status st;
-        if ((st = check_finite("axis", a, 3, i, err)) ||
-            (st = check_finite("angle", &theta, 1, i, err)))
+        if ((st = ac_check_finite("axis", a, 3, i, err)) ||
+            (st = ac_check_finite("angle", &theta, 1, i, err)))
             return st;
         for (int k = 0; k < 3; k++)
             m = fabs(a[k]) > m ? fabs(a[k]) : m;
@@ -133,7 +124,7 @@ ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t st
         const double *x = v + 3 * i * s[1];
         ac_status st;
         if ((st = unit_arg("q", "|q|", q + 4 * i * s[0], u, i, err)) ||
-            (st = check_finite("v", x, 3, i, err)))
+            (st = ac_check_finite("v", x, 3, i, err)))
             return st;
         ac_quat_rotate(u, x, out + 3 * i);
         if ((st = check_result("rotated vector", out + 3 * i, 3, i, err)))
@@ -440,7 +431,7 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
         return ac_fail(err, AC_ERR_VALUE, 0, in_tangents ? "out_tangents" : "in_tangents", 0.0,
                        "are required for cubic interpolation");
     for (size_t i = 0; i < k; i++) {
-        if ((st = check_finite("times", times + i, 1, i, err)))
+        if ((st = ac_check_finite("times", times + i, 1, i, err)))
             return st;
         if (i > 0 && !(times[i] > times[i - 1]))
             return ac_fail(err, AC_ERR_VALUE, i, "times", times[i],
@@ -472,8 +463,8 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
            result, so keys that are not exactly unit (float32) stay as given. */
         memcpy(c->quats, quats, 4 * k * sizeof(double));
         for (size_t i = 0; i < k && !st; i++)
-            if (!(st = check_finite("in_tangents", in_tangents + 4 * i, 4, i, err)))
-                st = check_finite("out_tangents", out_tangents + 4 * i, 4, i, err);
+            if (!(st = ac_check_finite("in_tangents", in_tangents + 4 * i, 4, i, err)))
+                st = ac_check_finite("out_tangents", out_tangents + 4 * i, 4, i, err);
         /* glTF Appendix C: tangents are per second; the Hermite basis on the
            segment parameter takes them times the key interval. */
         for (size_t i = 0; i + 1 < k && !st; i++) {
