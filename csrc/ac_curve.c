@@ -1,19 +1,28 @@
-/* Keyframe curves (articles 000 and 004): multi-key, multi-channel tracks with
-   step, linear and cubic Hermite interpolation, tangent policies,
-   extrapolation and jumps. The constructor validates once, turns per-second
+/* Keyframe curves (articles 000 and 004): multi-key, multi-channel tracks
+   whose segments each have their own interpolation: step, linear, cubic
+   Hermite, weighted 2-D Bezier in (time, value), or an easing of the value
+   (v0 + ease(u) (v1 - v0)). The constructor validates once, turns per-second
    key velocities into tangents with each segment's own duration (m = T v) and
-   stores every segment as a cubic polynomial in u; a query finds its segment
-   and u once and reuses them for every channel. Sorted query arrays are swept
-   segment by segment in vectorized runs. */
+   stores step, linear and cubic segments as cubic polynomials in u; a query
+   finds its segment and u once and reuses them for every channel. Sorted
+   query arrays are swept segment by segment in vectorized runs.
+
+   The track is generic in what it stores per key (times, values, velocities
+   and weights on each side) and per segment (a kind); the search, the cursor,
+   the sides and the cycle fold below know nothing of the value kind, so a
+   quaternion value kind can share them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ac_internal.h"
 
+#define AC_PI 3.14159265358979323846
+#define AC_LN2 0.69314718055994530942
+
 struct ac_curve {
     size_t k, c;
-    ac_curve_interpolation interp;
+    ac_curve_interpolation interp; /* the interpolation used for key velocities */
     ac_curve_extrapolation before, after;
     double *times;        /* k */
     double *values;       /* k x c */
@@ -23,9 +32,18 @@ struct ac_curve {
     /* k - 1 blocks of 4c: the segment as a polynomial in u = (t - times[j]) /
        duration, x(u) = ((a u + b) u + c) u + d, stored d, c, b, a. Cubic:
        d = p0, c = m0, b = 3(p1 - p0) - 2 m0 - m1, a = 2(p0 - p1) + m0 + m1
-       (tangents m = duration * velocity); linear: c = p1 - p0; step: d. */
+       (tangents m = duration * velocity); linear: c = p1 - p0; step: d.
+       Eased segments: d = p0, c = p1 - p0. */
     double *coef;
     double *delta;        /* c: values[k-1] - values[0], the cycle_offset shift */
+    unsigned char *kind;  /* k - 1 segment kinds (ac_curve_interpolation) */
+    int polynomial;       /* every segment is step, linear or cubic */
+    /* Bezier segments (NULL when there are none): k - 1 blocks of 7c, time
+       x(s) = ((ax s + bx) s + cx) s in units of the duration and value
+       y(s) = ((ay s + by) s + cy) s + dy, stored cx, bx, ax, dy, cy, by, ay. */
+    double *bez;
+    ac_curve_ease *ease;  /* k - 1 easings (NULL when no segment is eased) */
+    double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
     int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
 };
 
@@ -43,6 +61,10 @@ void ac_curve_destroy(ac_curve *curve)
     free(curve->inv_duration);
     free(curve->coef);
     free(curve->delta);
+    free(curve->kind);
+    free(curve->bez);
+    free(curve->ease);
+    free(curve->slopes);
     free(curve);
 }
 
@@ -54,6 +76,207 @@ void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
         memcpy(in_velocities, curve->in_velocity, bytes);
     if (out_velocities && bytes)
         memcpy(out_velocities, curve->out_velocity, bytes);
+}
+
+/* ------------------------------------------------------- eased segments */
+
+/* The "in" member of an easing family: g(u), g'(u), g''(u). The _out and
+   _in_out members follow from it by symmetry (see ease_offset). */
+static void ease_in_base(int family, double overshoot, int blender, double u, double g[3])
+{
+    switch (family) {
+    case 0: case 1: case 2: case 3: { /* quad, cubic, quart, quint: u^n */
+        int n = family + 2;
+        double p = 1.0;
+        for (int r = 0; r < n - 2; r++)
+            p *= u;
+        g[0] = p * u * u, g[1] = n * p * u, g[2] = n * (n - 1) * p;
+        break;
+    }
+    case 4: /* sine */
+        g[0] = 1.0 - cos(u * (AC_PI / 2)), g[1] = (AC_PI / 2) * sin(u * (AC_PI / 2));
+        g[2] = (AC_PI / 2) * (AC_PI / 2) * cos(u * (AC_PI / 2));
+        break;
+    case 5: { /* expo: 2^(10 (u - 1)); Blender rescales it to start at 0 */
+        double a = exp2(10.0 * (u - 1.0)), L = 10.0 * AC_LN2;
+        double scale = blender ? 1.0 / (1.0 - 0.0009765625) : 1.0;
+        g[0] = blender ? (a - 0.0009765625) * scale : (u == 0.0 ? 0.0 : a);
+        g[1] = L * a * scale, g[2] = L * L * a * scale;
+        break;
+    }
+    case 6: { /* circ */
+        double r = sqrt(fmax(1.0 - u * u, 0.0));
+        g[0] = 1.0 - r, g[1] = u / r, g[2] = 1.0 / (r * r * r);
+        break;
+    }
+    case 7: /* back: (s + 1) u^3 - s u^2 */
+        g[0] = ((overshoot + 1.0) * u - overshoot) * u * u;
+        g[1] = (3.0 * (overshoot + 1.0) * u - 2.0 * overshoot) * u;
+        g[2] = 6.0 * (overshoot + 1.0) * u - 2.0 * overshoot;
+        break;
+    default: { /* bounce: in(u) = 1 - out(1 - u), out Penner's four parabolas */
+        double x = 1.0 - u, c, k = 7.5625;
+        if (x < 1.0 / 2.75)
+            x -= 0.0, c = 0.0;
+        else if (x < 2.0 / 2.75)
+            x -= 1.5 / 2.75, c = 0.75;
+        else if (x < 2.5 / 2.75)
+            x -= 2.25 / 2.75, c = 0.9375;
+        else
+            x -= 2.625 / 2.75, c = 0.984375;
+        g[0] = 1.0 - (k * x * x + c), g[1] = 2.0 * k * x, g[2] = -2.0 * k;
+        break;
+    }
+    }
+}
+
+/* A f(x) 2^(10 x) sin(w x - psi) and its first two derivatives in x, with
+   f(x) = f0 + f1 x: the decaying oscillation of the elastic easings. */
+static void elastic_term(double A, double f0, double f1, double w, double psi, double x,
+                         double h[3])
+{
+    double L = 10.0 * AC_LN2, E = exp2(10.0 * x), S = sin(w * x - psi), Co = cos(w * x - psi);
+    double es = E * S, des = E * (L * S + w * Co), ddes = E * ((L * L - w * w) * S + 2.0 * L * w * Co);
+    double f = f0 + f1 * x;
+    h[0] = A * f * es, h[1] = A * (f1 * es + f * des), h[2] = A * (2.0 * f1 * des + f * ddes);
+}
+
+/* Elastic: Penner's equations with amplitude A (value units) and period P
+   (time units); Blender additionally blends towards the key over the last
+   quarter period when A < |change|. o = offset from p0 and its u-derivatives. */
+static void ease_elastic(int variant, const ac_curve_ease *e, double u, double change,
+                         double T, double o[3])
+{
+    double A = e->amplitude, P = e->period, s, f0 = 1.0, f1 = 0.0, h[3];
+    if (e->flags & AC_CURVE_EASE_RELATIVE)
+        A *= fabs(change), P *= T;
+    if (P == 0.0)
+        P = T * (variant == 2 ? 0.45 : 0.3);
+    if (A == 0.0 || A < fabs(change)) {
+        s = P / 4.0;
+        if ((e->flags & AC_CURVE_EASE_BLENDER) && change != 0.0) {
+            /* f = F away from the key, rising linearly to 1 within s of it */
+            double F = A != 0.0 ? A / fabs(change) : 0.0;
+            f0 = 1.0, f1 = (1.0 - F) * T / s;
+            double x = variant == 0 ? u - 1.0 : variant == 1 ? -u : -fabs(2.0 * u - 1.0);
+            if (-x * T >= s)
+                f0 = F, f1 = 0.0;
+        }
+        A = change;
+    } else {
+        s = P / (2.0 * AC_PI) * asin(change / A);
+    }
+    {
+        double w = 2.0 * AC_PI * T / P, psi = 2.0 * AC_PI * s / P;
+        if (variant == 0) { /* in: -term(u - 1) */
+            elastic_term(A, f0, f1, w, psi, u - 1.0, h);
+            o[0] = -h[0], o[1] = -h[1], o[2] = -h[2];
+        } else if (variant == 1) { /* out: term(-u) + change */
+            elastic_term(A, f0, f1, w, psi, -u, h);
+            o[0] = h[0] + change, o[1] = -h[1], o[2] = h[2];
+        } else if (u < 0.5) { /* in_out, first half: -term(2u - 1) / 2 */
+            elastic_term(A, f0, f1, w, psi, 2.0 * u - 1.0, h);
+            o[0] = -0.5 * h[0], o[1] = -h[1], o[2] = -2.0 * h[2];
+        } else { /* second half: term(1 - 2u) / 2 + change */
+            elastic_term(A, f0, f1, w, psi, 1.0 - 2.0 * u, h);
+            o[0] = 0.5 * h[0] + change, o[1] = -h[1], o[2] = 2.0 * h[2];
+        }
+        if (u == 0.0) /* the keys themselves, exactly (as Penner and Blender) */
+            o[0] = 0.0;
+        else if (u == 1.0)
+            o[0] = change;
+    }
+}
+
+/* Offset from p0 of an eased segment with value change `change` over T
+   seconds at u in [0, 1], and its first two derivatives in u. */
+static void ease_offset(const ac_curve_ease *e, double u, double change, double T,
+                        double o[3])
+{
+    int kind = e->kind, blender = (e->flags & AC_CURVE_EASE_BLENDER) != 0;
+    double g[3];
+    if (kind == AC_EASE_LINEAR) {
+        g[0] = u, g[1] = 1.0, g[2] = 0.0;
+    } else if (kind == AC_EASE_SMOOTHSTEP) {
+        g[0] = u * u * (3.0 - 2.0 * u), g[1] = 6.0 * u * (1.0 - u), g[2] = 6.0 - 12.0 * u;
+    } else if (kind == AC_EASE_SMOOTHERSTEP) {
+        g[0] = u * u * u * (u * (6.0 * u - 15.0) + 10.0);
+        g[1] = 30.0 * u * u * (u - 1.0) * (u - 1.0);
+        g[2] = 60.0 * u * (2.0 * u - 1.0) * (u - 1.0);
+    } else {
+        int family = (kind - AC_EASE_QUAD_IN) / 3, variant = (kind - AC_EASE_QUAD_IN) % 3;
+        double os = e->overshoot * (variant == 2 ? 1.525 : 1.0);
+        if (family == 8) {
+            ease_elastic(variant, e, u, change, T, o);
+            return;
+        }
+        if (variant == 0) {
+            ease_in_base(family, os, blender, u, g);
+        } else if (variant == 1) {
+            ease_in_base(family, os, blender, 1.0 - u, g);
+            g[0] = 1.0 - g[0], g[2] = -g[2];
+        } else if (u < 0.5 || (u == 0.5 && family == 5)) {
+            ease_in_base(family, os, blender, 2.0 * u, g);
+            g[0] *= 0.5, g[2] *= 2.0;
+        } else {
+            ease_in_base(family, os, blender, 2.0 - 2.0 * u, g);
+            g[0] = 1.0 - 0.5 * g[0], g[2] *= -2.0;
+        }
+        if (u == 0.0)
+            g[0] = 0.0; /* every easing starts at its key and ends at the next */
+        else if (u == 1.0)
+            g[0] = 1.0;
+    }
+    o[0] = g[0] * change, o[1] = g[1] * change, o[2] = g[2] * change;
+}
+
+/* ------------------------------------------------------- Bezier segments */
+
+/* The s in [0, 1] with x(s) = ((ax s + bx) s + cx) s = u, x non-decreasing
+   (handles within the segment): Newton steps kept inside a shrinking bracket,
+   bisection where Newton would leave it (a flat spot of x). */
+static inline double bezier_solve(double cx, double bx, double ax, double u)
+{
+    double lo = 0.0, hi = 1.0, s = u;
+    if (!(u > 0.0))
+        return 0.0;
+    if (!(u < 1.0))
+        return 1.0;
+    for (int it = 0; it < 100; it++) {
+        double f = ((ax * s + bx) * s + cx) * s - u, d, next;
+        if (fabs(f) <= 1e-15)
+            break;
+        if (f > 0.0)
+            hi = s;
+        else
+            lo = s;
+        d = (3.0 * ax * s + 2.0 * bx) * s + cx;
+        next = s - f / d;
+        if (!(next > lo && next < hi))
+            next = 0.5 * (lo + hi);
+        if (next == s || hi - lo <= 1e-16)
+            break;
+        s = next;
+    }
+    return s;
+}
+
+/* Value (0), per-second velocity (1) or acceleration (2) of Bezier channel
+   block b at u. Where dx/ds vanishes (a zero-length handle) the velocity is
+   the limit y''/x''. */
+static inline double bezier_at(const double *b, size_t C, size_t ch, double u, double iT,
+                               int deriv)
+{
+    double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
+    double dy = b[3 * C + ch], cy = b[4 * C + ch], by = b[5 * C + ch], ay = b[6 * C + ch];
+    double s = bezier_solve(cx, bx, ax, u), xd, yd, xdd, ydd;
+    if (deriv == 0)
+        return ((ay * s + by) * s + cy) * s + dy;
+    xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
+    xdd = 6.0 * ax * s + 2.0 * bx, ydd = 6.0 * ay * s + 2.0 * by;
+    if (deriv == 1)
+        return (xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd) * iT;
+    return (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
 }
 
 /* ------------------------------------------------------------- building */
@@ -80,12 +303,44 @@ static double pchip_end(double h0, double h1, double m0, double m1)
 /* Velocities of keys a..b (a piece of strictly increasing times, b > a) of
    channel ch, following the policy. Segment slopes d[j] = dv / dt. */
 static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_t a,
-                             size_t b, size_t ch, double *vin, double *vout)
+                             size_t b, size_t ch, double *vin, double *vout, double *scratch)
 {
     const double *t = cv->times;
     const size_t C = cv->c;
 #define V(i) (cv->values[(i) * C + ch])
 #define SLOPE(j) ((V((j) + 1) - V(j)) / (t[(j) + 1] - t[j]))
+    if (a == b) { /* a lone key between jumps or at a jumping end */
+        vin[a * C + ch] = vout[a * C + ch] = 0.0;
+        return;
+    }
+    if (cv->interp == AC_CURVE_CUBIC && policy == AC_TANGENTS_NATURAL && b - a >= 2) {
+        /* C2 with zero second derivative at both ends: the tridiagonal system
+           h[i] v[i-1] + 2 (h[i-1] + h[i]) v[i] + h[i-1] v[i+1] = 3 (h[i] d[i-1]
+           + h[i-1] d[i]), ends 2 v0 + v1 = 3 d0 and v[n-1] + 2 v[n] = 3 d[n-1],
+           solved by forward elimination (diagonally dominant: no pivoting). */
+        double *cp = scratch, *rp = scratch + (b - a + 1);
+        cp[0] = 0.5, rp[0] = 1.5 * SLOPE(a);
+        for (size_t i = a + 1; i <= b; i++) {
+            size_t r = i - a;
+            double lo, di, up, rhs, m;
+            if (i < b) {
+                double h0 = t[i] - t[i - 1], h1 = t[i + 1] - t[i];
+                lo = h1, di = 2.0 * (h0 + h1), up = h0;
+                rhs = 3.0 * (h1 * SLOPE(i - 1) + h0 * SLOPE(i));
+            } else {
+                lo = 1.0, di = 2.0, up = 0.0, rhs = 3.0 * SLOPE(b - 1);
+            }
+            m = di - lo * cp[r - 1];
+            cp[r] = up / m;
+            rp[r] = (rhs - lo * rp[r - 1]) / m;
+        }
+        vin[b * C + ch] = vout[b * C + ch] = rp[b - a];
+        for (size_t i = b; i-- > a;) {
+            double v = rp[i - a] - cp[i - a] * vin[(i + 1) * C + ch];
+            vin[i * C + ch] = vout[i * C + ch] = v;
+        }
+        return;
+    }
     if (cv->interp != AC_CURVE_CUBIC) {
         for (size_t i = a; i <= b; i++) {
             double left = 0.0, right = 0.0;
@@ -113,7 +368,7 @@ static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_
                     left = pchip_end(t[b] - t[b - 1], t[b - 1] - t[b - 2], d, SLOPE(b - 2));
                 break;
             case AC_TANGENTS_FLAT: left = 0.0; break;
-            default: left = d; break; /* catmull_rom (both), clamped */
+            default: left = d; break; /* catmull_rom (both), clamped, natural (2 keys) */
             }
             right = left;
         } else {
@@ -174,9 +429,6 @@ static ac_status check_times(const double *t, size_t k, int jumps, ac_error *err
         if (i >= 2 && t[i - 2] == t[i])
             return ac_fail(err, AC_ERR_VALUE, i, "times", t[i],
                            "is the third equal time (a jump is a pair)");
-        if (i == 1 || i == k - 1)
-            return ac_fail(err, AC_ERR_VALUE, i, "times", t[i],
-                           "makes a jump at an end key (needs a segment on each side)");
     }
     return AC_OK;
 }
@@ -190,33 +442,125 @@ static ac_status check_all_finite(const char *arg, const double *x, size_t n,
     return AC_OK;
 }
 
+static int is_cubic_kind(int kind) { return kind == AC_CURVE_CUBIC || kind == AC_CURVE_BEZIER; }
+
+/* The checks of the optional per-segment and per-key arrays. */
+static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
+{
+    size_t k = spec->keys, C = spec->channels;
+    ac_status st;
+    if (spec->segment_interpolation)
+        for (size_t j = 0; j + 1 < k; j++)
+            if ((unsigned)spec->segment_interpolation[j] > AC_CURVE_EASE)
+                return ac_fail(err, AC_ERR_VALUE, j, "interpolation",
+                               (double)spec->segment_interpolation[j],
+                               "is not a known interpolation");
+    for (size_t j = 0; j + 1 < k; j++) {
+        int kind = spec->segment_interpolation ? spec->segment_interpolation[j]
+                                               : (int)spec->interpolation;
+        const ac_curve_ease *e;
+        if (kind != AC_CURVE_EASE)
+            continue;
+        if (!spec->segment_ease)
+            return ac_fail(err, AC_ERR_VALUE, j, "ease", 0.0,
+                           "must be given for an eased segment (the array is NULL)");
+        e = &spec->segment_ease[j];
+        if (e->kind < AC_EASE_LINEAR || e->kind > AC_EASE_BOUNCE_IN_OUT)
+            return ac_fail(err, AC_ERR_VALUE, j, "ease", (double)e->kind,
+                           "is not a known easing kind");
+        if (!ac_finite(e->overshoot))
+            return ac_fail(err, AC_ERR_VALUE, j, "overshoot", e->overshoot, "must be finite");
+        if (!ac_finite(e->amplitude) || e->amplitude < 0.0)
+            return ac_fail(err, AC_ERR_VALUE, j, "amplitude", e->amplitude,
+                           "must be finite and >= 0");
+        if (!ac_finite(e->period) || e->period < 0.0)
+            return ac_fail(err, AC_ERR_VALUE, j, "period", e->period,
+                           "must be finite and >= 0 (0: the default)");
+    }
+    for (int side = 0; side < 2; side++) {
+        const double *w = side ? spec->out_weights : spec->in_weights;
+        const char *name = side ? "out_weights" : "in_weights";
+        for (size_t i = 0; w && i < k * C; i++)
+            if (!ac_finite(w[i]) || w[i] < 0.0)
+                return ac_fail(err, AC_ERR_VALUE, i, name, w[i], "must be finite and >= 0");
+    }
+    for (int side = 0; side < 2; side++) {
+        ac_curve_extrapolation mode = side ? spec->after : spec->before;
+        const double *sl = side ? spec->after_slopes : spec->before_slopes;
+        const char *name = side ? "after_slopes" : "before_slopes";
+        if (mode != AC_EXTRAP_SLOPED)
+            continue;
+        if (!sl)
+            return ac_fail(err, AC_ERR_VALUE, 0, name, 0.0,
+                           "must be given for sloped extrapolation (the array is NULL)");
+        if ((st = ac_check_finite(name, sl, C, 0, err)))
+            return st;
+    }
+    return AC_OK;
+}
+
+/* Overwrites the velocities on the sides of segment j that a non-cubic
+   kind sets itself: a linear segment's slope, 0 for a step, the easing's
+   end rates. End keys' outer sides follow their inner side. */
+static void segment_velocities(ac_curve *cv, size_t j, int kind, double T)
+{
+    const size_t C = cv->c, k = cv->k;
+    for (size_t ch = 0; ch < C; ch++) {
+        double p0 = cv->values[j * C + ch], p1 = cv->values[(j + 1) * C + ch];
+        double v0 = 0.0, v1 = 0.0;
+        if (T > 0.0 && kind == AC_CURVE_LINEAR) {
+            v0 = v1 = (p1 - p0) / T;
+        } else if (T > 0.0 && kind == AC_CURVE_EASE) {
+            double o[3];
+            ease_offset(&cv->ease[j], 0.0, p1 - p0, T, o);
+            v0 = o[1] / T;
+            ease_offset(&cv->ease[j], 1.0, p1 - p0, T, o);
+            v1 = o[1] / T;
+        }
+        cv->out_velocity[j * C + ch] = v0;
+        cv->in_velocity[(j + 1) * C + ch] = v1;
+        if (j == 0)
+            cv->in_velocity[ch] = v0;
+        if (j + 2 == k)
+            cv->out_velocity[(k - 1) * C + ch] = v1;
+    }
+}
+
 ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error *err)
 {
     ac_curve *cv;
     ac_status st;
     size_t k = spec->keys, C = spec->channels, kc;
-    int explicit_v = spec->tangents == AC_TANGENTS_EXPLICIT;
+    int explicit_v = spec->tangents == AC_TANGENTS_EXPLICIT, any_cubic = 0, any_bez = 0,
+        any_ease = 0, mixed = spec->segment_interpolation != NULL;
+    double *scratch = NULL;
     *result = NULL;
     if (k < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, "times", (double)k, "must hold at least one key");
-    if ((unsigned)spec->interpolation > AC_CURVE_CUBIC)
+    if ((unsigned)spec->interpolation > AC_CURVE_EASE)
         return ac_fail(err, AC_ERR_VALUE, 0, "interpolation", (double)spec->interpolation,
-                       "must be step, linear or cubic");
-    if ((unsigned)spec->tangents > AC_TANGENTS_EXPLICIT)
+                       "must be step, linear, cubic, bezier or ease");
+    if ((unsigned)spec->tangents > AC_TANGENTS_NATURAL)
         return ac_fail(err, AC_ERR_VALUE, 0, "tangents", (double)spec->tangents,
                        "is not a known tangent policy");
-    if ((unsigned)spec->before > AC_EXTRAP_ERROR || (unsigned)spec->after > AC_EXTRAP_ERROR)
+    if ((unsigned)spec->before > AC_EXTRAP_SLOPED || (unsigned)spec->after > AC_EXTRAP_SLOPED)
         return ac_fail(err, AC_ERR_VALUE, 0, "extrapolation",
-                       (double)((unsigned)spec->before > AC_EXTRAP_ERROR ? spec->before
-                                                                         : spec->after),
+                       (double)((unsigned)spec->before > AC_EXTRAP_SLOPED ? spec->before
+                                                                          : spec->after),
                        "is not a known extrapolation mode");
-    if (C != 0 && k > SIZE_MAX / 4 / C / sizeof(double))
+    if (C != 0 && k > SIZE_MAX / 8 / C / sizeof(double))
         return ac_fail(err, AC_ERR_NOMEM, 0, "values", (double)k, "too many keys");
     kc = k * C;
     if ((st = check_times(spec->times, k, spec->jumps, err)) ||
-        (st = check_all_finite("values", spec->values, kc, err)))
+        (st = check_all_finite("values", spec->values, kc, err)) ||
+        (st = check_keyed(spec, err)))
         return st;
-    if (explicit_v && spec->interpolation == AC_CURVE_CUBIC) {
+    for (size_t j = 0; j + 1 < k; j++) {
+        int kind = mixed ? spec->segment_interpolation[j] : (int)spec->interpolation;
+        any_cubic |= is_cubic_kind(kind);
+        any_ease |= kind == AC_CURVE_EASE;
+    }
+    if (explicit_v && any_cubic) {
         if (!spec->in_velocities || !spec->out_velocities)
             return ac_fail(err, AC_ERR_VALUE, 0,
                            spec->in_velocities ? "out_velocities" : "in_velocities", 0.0,
@@ -230,7 +574,11 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     if (!cv)
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     cv->k = k, cv->c = C;
-    cv->interp = spec->interpolation;
+    /* velocities of a curve with any cubic or Bezier segment follow the policy
+       as for a cubic curve; the other kinds then set their own sides */
+    cv->interp = mixed || spec->interpolation >= AC_CURVE_BEZIER
+                     ? (any_cubic ? AC_CURVE_CUBIC : AC_CURVE_LINEAR)
+                     : spec->interpolation;
     cv->before = spec->before, cv->after = spec->after;
     cv->times = alloc(k);
     cv->values = alloc(kc);
@@ -239,19 +587,53 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     cv->inv_duration = alloc(k - 1);
     cv->coef = alloc((k - 1) * 4 * C);
     cv->delta = alloc(C);
+    cv->slopes = alloc(2 * C);
+    cv->kind = malloc(k);
+    scratch = alloc(2 * k);
+    if (any_ease && (cv->ease = malloc(k * sizeof *cv->ease)) != NULL)
+        memcpy(cv->ease, spec->segment_ease, (k - 1) * sizeof *cv->ease);
     if (!cv->times || !cv->values || !cv->in_velocity || !cv->out_velocity ||
-        !cv->inv_duration || !cv->coef || !cv->delta) {
+        !cv->inv_duration || !cv->coef || !cv->delta || !cv->slopes || !cv->kind ||
+        !scratch || (any_ease && !cv->ease)) {
+        free(scratch);
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     }
     memcpy(cv->times, spec->times, k * sizeof(double));
     if (kc)
         memcpy(cv->values, spec->values, kc * sizeof(double));
-    for (size_t ch = 0; ch < C; ch++)
+    for (size_t ch = 0; ch < C; ch++) {
         cv->delta[ch] = cv->values[(k - 1) * C + ch] - cv->values[ch];
+        cv->slopes[ch] = spec->before == AC_EXTRAP_SLOPED ? spec->before_slopes[ch] : 0.0;
+        cv->slopes[C + ch] = spec->after == AC_EXTRAP_SLOPED ? spec->after_slopes[ch] : 0.0;
+    }
+    cv->polynomial = 1;
+    for (size_t j = 0; j + 1 < k; j++) {
+        int kind = mixed ? spec->segment_interpolation[j] : (int)spec->interpolation;
+        if (!(cv->times[j + 1] > cv->times[j]))
+            kind = AC_CURVE_STEP; /* the zero-length segment of a jump */
+        if (kind == AC_CURVE_BEZIER) { /* weights of 1/3 on both sides: Hermite */
+            int hermite = 1;
+            for (size_t ch = 0; ch < C; ch++) {
+                double wo = spec->out_weights ? spec->out_weights[j * C + ch] : 1.0 / 3.0;
+                double wi = spec->in_weights ? spec->in_weights[(j + 1) * C + ch] : 1.0 / 3.0;
+                hermite &= wo == 1.0 / 3.0 && wi == 1.0 / 3.0;
+            }
+            if (hermite)
+                kind = AC_CURVE_CUBIC;
+        }
+        cv->kind[j] = (unsigned char)kind;
+        any_bez |= kind == AC_CURVE_BEZIER;
+        cv->polynomial &= kind <= AC_CURVE_CUBIC;
+    }
+    if (any_bez && !(cv->bez = alloc((k - 1) * 7 * C))) {
+        free(scratch);
+        ac_curve_destroy(cv);
+        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+    }
 
     /* Key velocities, piece by piece (jumps split the keys into pieces). */
-    if (k == 1 || (explicit_v && cv->interp == AC_CURVE_CUBIC)) {
+    if (k == 1 || (explicit_v && any_cubic)) {
         for (size_t i = 0; i < kc; i++) {
             cv->in_velocity[i] = k == 1 ? 0.0 : spec->in_velocities[i];
             cv->out_velocity[i] = k == 1 ? 0.0 : spec->out_velocities[i];
@@ -263,9 +645,12 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                 continue;
             for (size_t ch = 0; ch < C; ch++)
                 piece_velocities(cv, spec->tangents, a, i - 1, ch, cv->in_velocity,
-                                 cv->out_velocity);
+                                 cv->out_velocity, scratch);
             a = i;
         }
+    }
+    free(scratch);
+    if (!(explicit_v && any_cubic))
         for (size_t i = 0; i < kc; i++)
             if (!ac_finite(cv->in_velocity[i]) || !ac_finite(cv->out_velocity[i])) {
                 double v = ac_finite(cv->in_velocity[i]) ? cv->out_velocity[i]
@@ -275,24 +660,36 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                                "the values and times give a key velocity that is not "
                                "representable");
             }
-    }
+    if (cv->interp != spec->interpolation || mixed) /* may be infinite: circ_in's end */
+        for (size_t j = 0; j + 1 < k; j++)
+            if (!is_cubic_kind(cv->kind[j]) && cv->times[j + 1] > cv->times[j])
+                segment_velocities(cv, j, cv->kind[j], cv->times[j + 1] - cv->times[j]);
 
     /* Segments: tangents = duration * velocity, then polynomial coefficients. */
-    cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
+    cv->safe[0] = cv->safe[1] = cv->safe[2] = cv->polynomial;
     for (size_t j = 0; j + 1 < k; j++) {
         double T = cv->times[j + 1] - cv->times[j], iT = T > 0.0 ? 1.0 / T : 0.0;
         double *s = cv->coef + j * 4 * C;
+        int kind = cv->kind[j];
         cv->inv_duration[j] = iT;
         for (size_t ch = 0; ch < C; ch++) {
             double p0 = cv->values[j * C + ch], p1 = cv->values[(j + 1) * C + ch];
             double m0 = 0.0, m1 = 0.0, a = 0.0, b = 0.0, c = 0.0, d = p0, bound[3];
-            if (T > 0.0 && cv->interp == AC_CURVE_LINEAR) {
+            if (kind == AC_CURVE_LINEAR || kind == AC_CURVE_EASE) {
                 c = p1 - p0;
-            } else if (T > 0.0 && cv->interp == AC_CURVE_CUBIC) {
+            } else if (kind == AC_CURVE_CUBIC || kind == AC_CURVE_BEZIER) {
+                double wo = 1.0 / 3.0, wi = 1.0 / 3.0;
+                if (kind == AC_CURVE_BEZIER) {
+                    /* Blender's rule: a handle longer than the segment is
+                       scaled back along itself to the segment's length */
+                    wo = fmin(spec->out_weights ? spec->out_weights[j * C + ch] : wo, 1.0);
+                    wi = fmin(spec->in_weights ? spec->in_weights[(j + 1) * C + ch] : wi, 1.0);
+                }
                 m0 = T * cv->out_velocity[j * C + ch];
                 m1 = T * cv->in_velocity[(j + 1) * C + ch];
-                if (!ac_finite(m0) || !ac_finite(m1)) {
-                    int first = !ac_finite(m0);
+                if (!ac_finite(m0) || !ac_finite(m1) || !ac_finite(m0 * wo) ||
+                    !ac_finite(m1 * wi)) {
+                    int first = !ac_finite(m0) || !ac_finite(m0 * wo);
                     size_t key = first ? j : j + 1;
                     double v = first ? cv->out_velocity[j * C + ch]
                                      : cv->in_velocity[(j + 1) * C + ch];
@@ -305,15 +702,30 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                                    "representable",
                                    T);
                 }
-                c = m0;
-                b = 3.0 * (p1 - p0) - 2.0 * m0 - m1;
-                a = 2.0 * (p0 - p1) + m0 + m1;
+                if (kind == AC_CURVE_BEZIER) {
+                    /* control points (0, p0), (wo, p0 + wo m0), (1 - wi, p1 - wi m1), (1, p1) */
+                    double x1 = wo, x2 = 1.0 - wi, y0 = p0, y1 = p0 + wo * m0,
+                           y2 = p1 - wi * m1, y3 = p1;
+                    double *bz = cv->bez + j * 7 * C;
+                    bz[ch] = 3.0 * x1, bz[C + ch] = 3.0 * (x2 - 2.0 * x1);
+                    bz[2 * C + ch] = 1.0 + 3.0 * (x1 - x2);
+                    bz[3 * C + ch] = y0, bz[4 * C + ch] = 3.0 * (y1 - y0);
+                    bz[5 * C + ch] = 3.0 * (y0 - 2.0 * y1 + y2);
+                    bz[6 * C + ch] = y3 - y0 + 3.0 * (y1 - y2);
+                    a = bz[6 * C + ch], b = bz[5 * C + ch], c = bz[4 * C + ch];
+                } else {
+                    c = m0;
+                    b = 3.0 * (p1 - p0) - 2.0 * m0 - m1;
+                    a = 2.0 * (p0 - p1) + m0 + m1;
+                }
             }
             if (!ac_finite(a) || !ac_finite(b) || !ac_finite(c)) {
                 ac_curve_destroy(cv);
                 return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, "values", p1,
                                "makes segment %zu's polynomial not representable", j);
             }
+            if (kind == AC_CURVE_BEZIER)
+                a = b = c = 0.0, d = p0; /* evaluated from bez */
             s[ch] = d, s[C + ch] = c, s[2 * C + ch] = b, s[3 * C + ch] = a;
             /* Bounds on |x|, |x'| and |x''| for u in [0, 1], with a margin for
                rounding: within them no result can overflow. */
@@ -351,6 +763,23 @@ static inline size_t bsearch_segment(const double *times, size_t k, double t)
 #define AC_CURVE_DX(a, b, c, u, iT) (((3.0 * (a)) * (u) + 2.0 * (b)) * (u) + (c)) * (iT)
 #define AC_CURVE_DDX(a, b, u, iT) (((6.0 * (a)) * (u) + 2.0 * (b)) * (iT)) * (iT)
 
+/* Last i in [0, k-2] with times[i] < t, for times[0] < t: the segment
+   ending at or after t, as the left side needs. */
+static inline size_t find_left(const double *times, size_t k, double t, size_t hint)
+{
+    size_t lo = 0, hi = k - 1; /* answer in [lo, hi) */
+    if (hint < k - 1 && times[hint] < t && (hint + 1 >= k - 1 || times[hint + 1] >= t))
+        return hint;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (times[mid] < t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Writes the value or derivative of segment j at time t into o[0..c).
    `sign` flips the first derivative (mirrored cycles), `cycles` adds that
    many cycle_offset shifts to values. */
@@ -360,18 +789,25 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
     const size_t C = cv->c;
     const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
     const double iT = cv->inv_duration[j], u = (t - cv->times[j]) * iT;
+    int kind = cv->kind[j];
     for (size_t ch = 0; ch < C; ch++) {
-        if (deriv == 0) {
+        if (kind == AC_CURVE_BEZIER) {
+            o[ch] = bezier_at(cv->bez + j * 7 * C, C, ch, u, iT, deriv);
+        } else if (kind == AC_CURVE_EASE) {
+            double e[3];
+            ease_offset(&cv->ease[j], u, c[ch], cv->times[j + 1] - cv->times[j], e);
+            o[ch] = deriv == 0 ? d[ch] + e[0] : deriv == 1 ? e[1] * iT : e[2] * iT * iT;
+        } else if (deriv == 0) {
             o[ch] = AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
-            if (cycles != 0.0)
-                o[ch] += cycles * cv->delta[ch];
         } else if (deriv == 1) {
             o[ch] = AC_CURVE_DX(a[ch], b[ch], c[ch], u, iT);
-            if (sign < 0.0)
-                o[ch] = -o[ch];
         } else {
             o[ch] = AC_CURVE_DDX(a[ch], b[ch], u, iT);
         }
+        if (deriv == 0 && cycles != 0.0)
+            o[ch] += cycles * cv->delta[ch];
+        else if (deriv == 1 && sign < 0.0)
+            o[ch] = -o[ch];
     }
 }
 
@@ -384,6 +820,11 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     const size_t C = cv->c;
     const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
     const double t0 = cv->times[j], iT = cv->inv_duration[j];
+    if (cv->kind[j] > AC_CURVE_CUBIC) {
+        for (size_t r = 0; r < m; r++)
+            emit(cv, j, t[r], deriv, 1.0, 0.0, o + r * C);
+        return;
+    }
     if (C == 1) {
         const double a0 = a[0], b0 = b[0], c0 = c[0], d0 = d[0];
         if (deriv == 0) {
@@ -430,61 +871,96 @@ static ac_status check_out(const double *o, size_t C, size_t i, int deriv, ac_er
     return AC_OK;
 }
 
-/* A query that is not strictly inside [first key, last key): the last key
-   itself, extrapolation, a one-key curve, or bad input. */
-static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, size_t *hint,
-                         double *o, ac_error *err)
+/* The value at a key from inside the keys: the first key's right side or
+   the last key's left side (where the outside does not exist). */
+static void at_end(const ac_curve *cv, int last, int deriv, double *o)
 {
     const size_t k = cv->k, C = cv->c;
-    const double lo = cv->times[0], hi = cv->times[k - 1];
-    int after = t > lo;
+    if (k == 1) {
+        for (size_t ch = 0; ch < C; ch++)
+            o[ch] = deriv == 0 ? cv->values[ch] : 0.0;
+        return;
+    }
+    if (last)
+        emit(cv, find_left(cv->times, k, cv->times[k - 1], k - 2), cv->times[k - 1], deriv,
+             1.0, 0.0, o);
+    else
+        emit(cv, ac_segment_find(cv->times, k, cv->times[0], 0), cv->times[0], deriv, 1.0,
+             0.0, o);
+}
+
+/* A query outside the keys on its side: before the first key (t < first, or
+   t == first on the left side) or after the last (t >= last on the right
+   side, t > last on the left), a one-key curve, or bad input. */
+static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, int side,
+                         size_t *hint, double *o, ac_error *err)
+{
+    const size_t k = cv->k, C = cv->c;
+    const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
+    int after = side == AC_SIDE_LEFT ? t > lo : t >= hi;
     ac_curve_extrapolation mode = after ? cv->after : cv->before;
     size_t key = after ? k - 1 : 0;
     if (!ac_finite(t))
         return ac_fail(err, AC_ERR_VALUE, i, "t", t, "must be finite");
-    if (t == hi || t == lo) { /* a one-key curve, or the last key */
-        if (k > 1 && deriv != 0)
-            emit(cv, k - 2, hi, deriv, 1.0, 0.0, o);
-        else
-            for (size_t ch = 0; ch < C; ch++)
-                o[ch] = deriv == 0 ? cv->values[key * C + ch] : 0.0;
+    if (mode == AC_EXTRAP_ERROR) {
+        if (t != (after ? hi : lo))
+            return ac_fail(err, AC_ERR_VALUE, i, "t", t,
+                           "must lie in [%.15g, %.15g] (%s='error')", lo, hi,
+                           after ? "after" : "before");
+        at_end(cv, after, deriv, o); /* the side outside does not exist */
         return check_out(o, C, i, deriv, err);
     }
-    if (mode == AC_EXTRAP_ERROR)
-        return ac_fail(err, AC_ERR_VALUE, i, "t", t, "must lie in [%.15g, %.15g] (%s='error')",
-                       lo, hi, after ? "after" : "before");
-    if (k == 1 || mode == AC_EXTRAP_CLAMP) {
-        for (size_t ch = 0; ch < C; ch++)
-            o[ch] = deriv == 0 ? cv->values[key * C + ch] : 0.0;
-        return AC_OK;
-    }
-    if (mode == AC_EXTRAP_LINEAR) {
-        const double *v = after ? cv->in_velocity : cv->out_velocity;
+    if (mode == AC_EXTRAP_LINEAR || mode == AC_EXTRAP_SLOPED) {
+        /* along the outer side of the end key: the velocity arriving at the
+           first key, leaving the last, or the given slope */
+        const double *v = mode == AC_EXTRAP_SLOPED ? cv->slopes + (after ? C : 0)
+                          : after                  ? cv->out_velocity + key * C
+                                                   : cv->in_velocity;
         for (size_t ch = 0; ch < C; ch++) {
-            double vel = v[key * C + ch];
+            double vel = v[ch];
             o[ch] = deriv == 0 ? cv->values[key * C + ch] + vel * (t - cv->times[key])
                                : deriv == 1 ? vel : 0.0;
         }
         return check_out(o, C, i, deriv, err);
     }
+    if (k == 1 || mode == AC_EXTRAP_CLAMP || !(P > 0.0)) {
+        for (size_t ch = 0; ch < C; ch++)
+            o[ch] = deriv == 0 ? cv->values[key * C + ch] : 0.0;
+        return AC_OK;
+    }
     {
-        /* Cycles: t = lo + cycles * P + r with r in [0, P). fmod is exact, so
-           r stays inside the keys even for times of many periods. */
-        double P = hi - lo, x = t - lo, r = fmod(x, P), cycles, tm, sign = 1.0;
+        /* Cycles: t = lo + cycles * P + r with r in [0, P) (right side) or
+           (0, P] (left side). fmod is exact, so r stays inside the keys even
+           for times of many periods. A mirrored cycle runs backwards, so its
+           local side is the other one. */
+        double x = t - lo, r = fmod(x, P), cycles, tm, sign = 1.0;
+        int local = side;
         if (r < 0.0)
             r += P;
         if (r >= P) /* -tiny + P rounded up: the start of the next cycle */
             r = 0.0;
+        if (side == AC_SIDE_LEFT && r == 0.0)
+            r = P;
         cycles = nearbyint((x - r) / P);
         if (mode == AC_EXTRAP_OSCILLATE && fmod(cycles, 2.0) != 0.0) {
             tm = hi - r;
             sign = -1.0;
+            local = !side;
         } else {
             tm = lo + r;
         }
         if (tm > hi)
             tm = hi;
-        *hint = ac_segment_find(cv->times, k, tm, *hint);
+        if (tm < lo)
+            tm = lo;
+        if (local == AC_SIDE_LEFT && !(tm > lo)) /* rounded onto an end: stay inside */
+            local = AC_SIDE_RIGHT;
+        else if (local == AC_SIDE_RIGHT && !(tm < hi))
+            local = AC_SIDE_LEFT;
+        if (local == AC_SIDE_LEFT)
+            *hint = find_left(cv->times, k, tm, *hint);
+        else
+            *hint = ac_segment_find(cv->times, k, tm, *hint);
         emit(cv, *hint, tm, deriv, sign, mode == AC_EXTRAP_CYCLE_OFFSET ? cycles : 0.0, o);
     }
     return check_out(o, C, i, deriv, err);
@@ -520,7 +996,30 @@ static ac_status run_each(const ac_curve *cv, size_t *cursor, const double *tq, 
                 sorted = 0, j = bsearch_segment(cv->times, k, t);
             prev = t;
             emit(cv, j, t, deriv, 1.0, 0.0, out + i * C);
-        } else if ((st = outside(cv, t, i, deriv, &j, out + i * C, err))) {
+        } else if ((st = outside(cv, t, i, deriv, AC_SIDE_RIGHT, &j, out + i * C, err))) {
+            *cursor = j;
+            return st;
+        }
+    }
+    *cursor = j;
+    return AC_OK;
+}
+
+/* Left-side queries [0, n), one at a time: inside (first key, last key] by
+   the segment ending at or after t. */
+static ac_status run_left(const ac_curve *cv, size_t *cursor, const double *tq, size_t n,
+                          int deriv, double *out, ac_error *err)
+{
+    const size_t k = cv->k, C = cv->c;
+    const double lo = cv->times[0], hi = cv->times[k - 1];
+    size_t j = *cursor < k - 1 ? *cursor : 0;
+    ac_status st;
+    for (size_t i = 0; i < n; i++) {
+        double t = tq[i];
+        if (k > 1 && t > lo && t <= hi) {
+            j = find_left(cv->times, k, t, j);
+            emit(cv, j, t, deriv, 1.0, 0.0, out + i * C);
+        } else if ((st = outside(cv, t, i, deriv, AC_SIDE_LEFT, &j, out + i * C, err))) {
             *cursor = j;
             return st;
         }
@@ -561,7 +1060,7 @@ static int is_sorted(const double *tq, size_t n)
    overflow scan after a failure stops at the failing query, as the outputs
    after it are unspecified. */
 static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_t n,
-                     int deriv, double *restrict out, ac_error *err)
+                     int deriv, int side, double *restrict out, ac_error *err)
 {
     const size_t k = cv->k, C = cv->c;
     const double lo = cv->times[0], hi = cv->times[k - 1];
@@ -569,6 +1068,11 @@ static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_
     ac_status st = AC_OK;
     if (n == 0)
         return AC_OK;
+    if (side == AC_SIDE_LEFT) {
+        *cursor = j;
+        st = run_left(cv, cursor, tq, n, deriv, out, err);
+        goto done;
+    }
     if (k == 1 || !is_sorted(tq, n) || !ac_finite(tq[0]) || !ac_finite(tq[n - 1])) {
         *cursor = j;
         st = run_each(cv, cursor, tq, 0, n, deriv, out, err);
@@ -579,7 +1083,7 @@ static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_
     i0 = tq[0] >= lo ? 0 : run_end(tq, 0, n, lo);
     i1 = i0 < n && tq[i0] < hi ? run_end(tq, i0, n, hi) : i0;
     for (i = 0; i < i0; i++)
-        if ((st = outside(cv, tq[i], i, deriv, &j, out + i * C, err)))
+        if ((st = outside(cv, tq[i], i, deriv, AC_SIDE_RIGHT, &j, out + i * C, err)))
             goto done;
     for (i = i0; i < i1;) {
         size_t r;
@@ -589,7 +1093,7 @@ static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_
         i = r;
     }
     for (i = i1; i < n; i++)
-        if ((st = outside(cv, tq[i], i, deriv, &j, out + i * C, err)))
+        if ((st = outside(cv, tq[i], i, deriv, AC_SIDE_RIGHT, &j, out + i * C, err)))
             goto done;
     *cursor = j;
 done:
@@ -620,7 +1124,17 @@ ac_status ac_curve_eval_sorted(const ac_curve *curve, ac_curve_cursor *cursor,
                                const double *t, size_t n, int derivative, double *out,
                                ac_error *err)
 {
+    return ac_curve_eval_side(curve, cursor, t, n, derivative, AC_SIDE_RIGHT, out, err);
+}
+
+ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
+                             const double *t, size_t n, int derivative, int side,
+                             double *out, ac_error *err)
+{
     ac_error local; /* run needs the index of a failure even when err is NULL */
     ac_status st = check_derivative(derivative, err);
-    return st ? st : run(curve, &cursor->segment, t, n, derivative, out, err ? err : &local);
+    if (!st && side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
+        st = ac_fail(err, AC_ERR_VALUE, 0, "side", side, "must be right (0) or left (1)");
+    return st ? st
+              : run(curve, &cursor->segment, t, n, derivative, side, out, err ? err : &local);
 }

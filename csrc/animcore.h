@@ -96,8 +96,29 @@ ac_status ac_hermite_tangent_to_velocity(const double *tangent, const double *du
 typedef enum ac_curve_interpolation {
     AC_CURVE_STEP = 0,   /* value of the last key at or before t */
     AC_CURVE_LINEAR = 1,
-    AC_CURVE_CUBIC = 2   /* Hermite with per-second key velocities */
+    AC_CURVE_CUBIC = 2,  /* Hermite with per-second key velocities */
+    AC_CURVE_BEZIER = 3, /* 2-D cubic Bezier in (time, value): handles of any time
+                            length (weights), solved for time */
+    AC_CURVE_EASE = 4    /* v0 + ease(u) (v1 - v0), the easing in segment_ease */
 } ac_curve_interpolation;
+
+/* Variants of an eased segment (flags). */
+#define AC_CURVE_EASE_BLENDER 1  /* Blender's formulas: expo rescaled by 2^-10 so it
+                                    starts at 0 and ends at 1; elastic blended
+                                    towards the key when amplitude < |change| */
+#define AC_CURVE_EASE_RELATIVE 2 /* amplitude in units of |change|, period in units
+                                    of the segment's duration (else value and
+                                    time units) */
+
+/* The easing of an AC_CURVE_EASE segment. overshoot: back's s (Penner's
+   1.70158; in_out multiplies it by 1.525); amplitude and period: elastic
+   (0 = the defaults: amplitude |change|, period 0.3 of the duration, 0.45
+   for in_out). Kinds from ac_ease_kind (steps are not segment easings). */
+typedef struct ac_curve_ease {
+    int kind;
+    int flags;
+    double overshoot, amplitude, period;
+} ac_curve_ease;
 
 /* How cubic key velocities are chosen when not given explicitly. */
 typedef enum ac_curve_tangents {
@@ -108,7 +129,9 @@ typedef enum ac_curve_tangents {
     AC_TANGENTS_PCHIP = 2,               /* Fritsch-Butland, scipy's PchipInterpolator */
     AC_TANGENTS_CLAMPED = 3,             /* catmull_rom limited to never overshoot */
     AC_TANGENTS_FLAT = 4,                /* zero velocities */
-    AC_TANGENTS_EXPLICIT = 5             /* in_velocities / out_velocities given */
+    AC_TANGENTS_EXPLICIT = 5,            /* in_velocities / out_velocities given */
+    AC_TANGENTS_NATURAL = 6              /* C2 spline, zero second derivative at the
+                                            ends (scipy CubicSpline "natural") */
 } ac_curve_tangents;
 
 /* What a curve does before its first key and after its last. */
@@ -118,8 +141,16 @@ typedef enum ac_curve_extrapolation {
     AC_EXTRAP_CYCLE = 2,        /* repeat */
     AC_EXTRAP_CYCLE_OFFSET = 3, /* repeat, each cycle shifted by last - first */
     AC_EXTRAP_OSCILLATE = 4,    /* repeat, every other cycle mirrored in time */
-    AC_EXTRAP_ERROR = 5         /* times outside the keys are an AC_ERR_VALUE */
+    AC_EXTRAP_ERROR = 5,        /* times outside the keys are an AC_ERR_VALUE */
+    AC_EXTRAP_SLOPED = 6        /* continue with the given slope (before_slopes /
+                                   after_slopes, per channel) */
 } ac_curve_extrapolation;
+
+/* Which side of a discontinuity (a key, a jump, a cycle seam) a query takes:
+   the limit just after the time (RIGHT) or just before it (LEFT). Where a
+   side does not exist (outside the keys with AC_EXTRAP_ERROR) the other one
+   is used. */
+typedef enum ac_curve_side { AC_SIDE_RIGHT = 0, AC_SIDE_LEFT = 1 } ac_curve_side;
 
 typedef struct ac_curve_spec {
     size_t keys;     /* K >= 1 */
@@ -139,6 +170,25 @@ typedef struct ac_curve_spec {
        that time the right key wins). Not at the first or last key; three
        equal times are always an error. */
     int jumps;
+    /* Optional, NULL for the defaults. segment_interpolation: K-1 entries of
+       ac_curve_interpolation, one per segment (overrides `interpolation`;
+       velocities then follow the policy as for a cubic curve on the cubic
+       and Bezier segments). */
+    const int *segment_interpolation;
+    /* K-1 easings, read for AC_CURVE_EASE segments (the interpolation or an
+       entry of segment_interpolation). */
+    const ac_curve_ease *segment_ease;
+    /* K x C handle time lengths as fractions of the neighbouring segment's
+       duration, arriving at (in) and leaving (out) each key; default 1/3
+       (the Hermite case). A Bezier segment whose two weights are 1/3 is the
+       cubic Hermite segment. A weight above 1 is scaled back to 1 along its
+       handle (the handle keeps its slope), as Blender does, which keeps time
+       monotone on the segment. */
+    const double *in_weights;
+    const double *out_weights;
+    /* C slopes (per second) each, for AC_EXTRAP_SLOPED before / after. */
+    const double *before_slopes;
+    const double *after_slopes;
 } ac_curve_spec;
 
 typedef struct ac_curve ac_curve; /* opaque; owns its memory */
@@ -181,6 +231,13 @@ ac_status ac_curve_eval(const ac_curve *curve, const double *t, size_t n, int de
 ac_status ac_curve_eval_sorted(const ac_curve *curve, ac_curve_cursor *cursor,
                                const double *t, size_t n, int derivative, double *out,
                                ac_error *err);
+
+/* ac_curve_eval_sorted on a chosen side of keys, jumps and cycle seams
+   (ac_curve_eval_sorted is AC_SIDE_RIGHT). In a mirrored ("oscillate") cycle
+   the side is taken in clip time, so the rule is the same in every cycle. */
+ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
+                             const double *t, size_t n, int derivative, int side,
+                             double *out, ac_error *err);
 
 /* ---------------------------------------------------------------- easing */
 

@@ -64,6 +64,146 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     return capsule;
 }
 
+/* _curve_create_keyed(func, times, values, interpolation, tangents,
+   in_velocities, out_velocities, before, after, jumps, segments, eases,
+   in_weights, out_weights, before_slopes, after_slopes) -> capsule: the key
+   model of _curve_create plus, each None or an array, segments (K-1,)
+   interpolation codes, eases (K-1, 5) rows (kind, flags, overshoot,
+   amplitude, period), weights of the shape of values and slopes (C,). */
+static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
+{
+    const char *func;
+    PyArrayObject *times, *values, *vin = NULL, *vout = NULL, *segs = NULL, *eases = NULL;
+    PyArrayObject *win = NULL, *wout = NULL, *sb = NULL, *sa = NULL;
+    int interp, tangents, before, after, jumps;
+    ac_curve_spec spec;
+    ac_curve *curve = NULL;
+    ac_error err;
+    ac_status st;
+    PyObject *capsule;
+    int *kinds = NULL;
+    ac_curve_ease *easing = NULL;
+    size_t k, nseg;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iipO&O&O&O&O&O&:_curve_create_keyed", &func,
+                          acpy_f64, &times, acpy_f64, &values, &interp, &tangents,
+                          acpy_f64_or_none, &vin, acpy_f64_or_none, &vout, &before, &after,
+                          &jumps, acpy_f64_or_none, &segs, acpy_f64_or_none, &eases,
+                          acpy_f64_or_none, &win, acpy_f64_or_none, &wout, acpy_f64_or_none,
+                          &sb, acpy_f64_or_none, &sa))
+        return NULL;
+    if (PyArray_NDIM(times) != 1 || PyArray_NDIM(values) < 1 || PyArray_NDIM(values) > 2 ||
+        PyArray_DIM(values, 0) != PyArray_DIM(times, 0) || PyArray_DIM(times, 0) < 1) {
+        PyErr_Format(PyExc_ValueError, "%s: times must be (K,) and values (K,) or (K, C)",
+                     func);
+        return NULL;
+    }
+    if ((vin && !acpy_same_shape(func, "in_velocities", vin, values)) ||
+        (vout && !acpy_same_shape(func, "out_velocities", vout, values)) ||
+        (win && !acpy_same_shape(func, "in_weights", win, values)) ||
+        (wout && !acpy_same_shape(func, "out_weights", wout, values)))
+        return NULL;
+    memset(&spec, 0, sizeof spec);
+    k = (size_t)PyArray_DIM(times, 0);
+    nseg = k - 1;
+    spec.keys = k;
+    spec.channels = PyArray_NDIM(values) == 2 ? (size_t)PyArray_DIM(values, 1) : 1;
+    if ((segs && (size_t)PyArray_SIZE(segs) != nseg) ||
+        (eases && (size_t)PyArray_SIZE(eases) != nseg * 5) ||
+        (sb && (size_t)PyArray_SIZE(sb) != spec.channels) ||
+        (sa && (size_t)PyArray_SIZE(sa) != spec.channels)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: per-segment arrays need K-1 entries and slopes one per channel",
+                     func);
+        return NULL;
+    }
+    kinds = PyMem_Malloc((nseg ? nseg : 1) * sizeof *kinds);
+    easing = PyMem_Calloc(nseg ? nseg : 1, sizeof *easing);
+    if (!kinds || !easing) {
+        PyMem_Free(kinds);
+        PyMem_Free(easing);
+        return PyErr_NoMemory();
+    }
+    for (size_t j = 0; j < nseg; j++) {
+        if (segs)
+            kinds[j] = (int)ACPY_F64(segs)[j];
+        if (eases) {
+            const double *row = ACPY_F64(eases) + 5 * j;
+            easing[j].kind = (int)row[0], easing[j].flags = (int)row[1];
+            easing[j].overshoot = row[2], easing[j].amplitude = row[3];
+            easing[j].period = row[4];
+        }
+    }
+    spec.times = ACPY_F64(times);
+    spec.values = ACPY_F64(values);
+    spec.interpolation = (ac_curve_interpolation)interp;
+    spec.tangents = (ac_curve_tangents)tangents;
+    spec.in_velocities = vin ? ACPY_F64(vin) : NULL;
+    spec.out_velocities = vout ? ACPY_F64(vout) : NULL;
+    spec.before = (ac_curve_extrapolation)before;
+    spec.after = (ac_curve_extrapolation)after;
+    spec.jumps = jumps;
+    spec.segment_interpolation = segs ? kinds : NULL;
+    spec.segment_ease = eases ? easing : NULL;
+    spec.in_weights = win ? ACPY_F64(win) : NULL;
+    spec.out_weights = wout ? ACPY_F64(wout) : NULL;
+    spec.before_slopes = sb ? ACPY_F64(sb) : NULL;
+    spec.after_slopes = sa ? ACPY_F64(sa) : NULL;
+    ACPY_RUN(spec.keys * spec.channels, st = ac_curve_create(&curve, &spec, &err));
+    PyMem_Free(kinds);
+    PyMem_Free(easing);
+    if (st) {
+        PyArrayObject *shape_of = strcmp(err.arg, "times") == 0 ? times : values;
+        if (strstr(err.arg, "slopes") != NULL) {
+            npy_intp c = (npy_intp)spec.channels;
+            return acpy_raise(func, &err, 1, &c);
+        }
+        if (strcmp(err.arg, "interpolation") == 0 || strcmp(err.arg, "ease") == 0 ||
+            strcmp(err.arg, "overshoot") == 0 || strcmp(err.arg, "amplitude") == 0 ||
+            strcmp(err.arg, "period") == 0) {
+            npy_intp m = (npy_intp)(nseg ? nseg : 1);
+            return acpy_raise(func, &err, 1, &m);
+        }
+        return acpy_raise(func, &err, PyArray_NDIM(shape_of), PyArray_DIMS(shape_of));
+    }
+    capsule = PyCapsule_New(curve, CAPSULE_NAME, capsule_destroy);
+    if (!capsule)
+        ac_curve_destroy(curve);
+    return capsule;
+}
+
+/* _curve_eval_side(func, capsule, t, derivative, side, out): _curve_eval on
+   side 0 (right) or 1 (left) of keys, jumps and cycle seams. */
+static PyObject *curve_eval_side(PyObject *self, PyObject *args)
+{
+    const char *func;
+    PyObject *capsule;
+    PyArrayObject *t, *out;
+    int derivative, side;
+    ac_curve *curve;
+    ac_curve_cursor cursor = {0};
+    ac_error err;
+    ac_status st;
+    npy_intp n;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sOO&iiO&:_curve_eval_side", &func, &capsule, acpy_f64, &t,
+                          &derivative, &side, acpy_f64_out, &out))
+        return NULL;
+    if (!(curve = get_curve(capsule)))
+        return NULL;
+    n = PyArray_SIZE(t);
+    if ((size_t)PyArray_SIZE(out) != (size_t)n * ac_curve_channels(curve)) {
+        PyErr_Format(PyExc_ValueError, "%s: out has the wrong size", func);
+        return NULL;
+    }
+    ACPY_RUN((size_t)n * ac_curve_channels(curve),
+             st = ac_curve_eval_side(curve, &cursor, ACPY_F64(t), (size_t)n, derivative, side,
+                                     ACPY_F64(out), &err));
+    if (st)
+        return acpy_raise(func, &err, PyArray_NDIM(t), PyArray_DIMS(t));
+    Py_RETURN_NONE;
+}
+
 /* _curve_eval(func, capsule, t, derivative, out): t any shape, out holds
    t.size * C values. Error indices are unravelled over t's shape. */
 static PyObject *curve_eval(PyObject *self, PyObject *args)
@@ -123,6 +263,12 @@ static PyMethodDef methods[] = {
      "out_velocities, before, after, jumps) -> capsule owning an ac_curve"},
     {"_curve_eval", curve_eval, METH_VARARGS,
      "_curve_eval(func, curve, t, derivative, out); func names the caller in errors"},
+    {"_curve_create_keyed", curve_create_keyed, METH_VARARGS,
+     "_curve_create_keyed(func, times, values, interpolation, tangents, in_velocities, "
+     "out_velocities, before, after, jumps, segments, eases, in_weights, out_weights, "
+     "before_slopes, after_slopes) -> capsule owning an ac_curve"},
+    {"_curve_eval_side", curve_eval_side, METH_VARARGS,
+     "_curve_eval_side(func, curve, t, derivative, side, out)"},
     {"_curve_key_velocities", curve_key_velocities, METH_VARARGS,
      "_curve_key_velocities(curve, in_velocities, out_velocities)"},
     {NULL, NULL, 0, NULL},

@@ -187,8 +187,27 @@ static void errors(void)
     err = create_error(back, v, 3, 1, AC_ERR_VALUE, "times", 2);
     CHECK(strcmp(err.detail, "must be >= the previous time 2") == 0);
     create_error(equal, v, 3, 0, AC_ERR_VALUE, "times", 2);
-    create_error(equal, v, 3, 1, AC_ERR_VALUE, "times", 2); /* jump at the last key */
-    create_error(start, v, 3, 1, AC_ERR_VALUE, "times", 1);
+    {
+        /* jumps at the end keys (dual-valued end knots): the right side of the
+           first and the left side of the last are the inner keys */
+        ac_curve_spec spec;
+        ac_curve_cursor cur = {0};
+        double q2[2] = {1.0, 1.0}, o2[2];
+        memset(&spec, 0, sizeof spec);
+        spec.keys = 3, spec.channels = 1, spec.times = equal, spec.values = v;
+        spec.interpolation = AC_CURVE_LINEAR, spec.jumps = 1;
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_OK);
+        CHECK(ac_curve_eval_side(curve, &cur, q2, 2, 0, AC_SIDE_LEFT, o2, &err) == AC_OK);
+        CHECK(o2[0] == 1.0);
+        CHECK(at(curve, 1.0, 0) == 2.0 && at(curve, 0.5, 0) == 0.5);
+        ac_curve_destroy(curve);
+        spec.times = start;
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_OK);
+        CHECK(at(curve, 0.0, 0) == 1.0 && at(curve, -1.0, 0) == 0.0 && at(curve, 0.5, 0) == 1.5);
+        CHECK(ac_curve_eval_side(curve, &cur, &start[0], 1, 0, AC_SIDE_LEFT, o2, &err) == AC_OK);
+        CHECK(o2[0] == 0.0);
+        ac_curve_destroy(curve);
+    }
     err = create_error(triple, v, 5, 1, AC_ERR_VALUE, "times", 3);
     CHECK(strstr(err.detail, "third equal time") != NULL);
     create_error(ok, nan_v, 4, 0, AC_ERR_VALUE, "values", 2);
@@ -208,18 +227,18 @@ static void errors(void)
         CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
         CHECK(curve == NULL && strcmp(err.arg, "out_velocities") == 0);
         /* options out of range */
-        spec.tangents = (ac_curve_tangents)(AC_TANGENTS_EXPLICIT + 1);
+        spec.tangents = (ac_curve_tangents)(AC_TANGENTS_NATURAL + 1);
         CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
         CHECK(curve == NULL && strcmp(err.arg, "tangents") == 0);
         spec.tangents = AC_TANGENTS_CATMULL_ROM;
-        spec.interpolation = (ac_curve_interpolation)(AC_CURVE_CUBIC + 1);
+        spec.interpolation = (ac_curve_interpolation)(AC_CURVE_EASE + 1);
         CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
         CHECK(curve == NULL && strcmp(err.arg, "interpolation") == 0);
         spec.interpolation = AC_CURVE_CUBIC;
-        spec.after = (ac_curve_extrapolation)(AC_EXTRAP_ERROR + 1);
+        spec.after = (ac_curve_extrapolation)(AC_EXTRAP_SLOPED + 1);
         CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
         CHECK(curve == NULL && strcmp(err.arg, "extrapolation") == 0);
-        CHECK(err.value == AC_EXTRAP_ERROR + 1);
+        CHECK(err.value == AC_EXTRAP_SLOPED + 1);
     }
 
     /* The hold overshoot of huge keys is not representable. */
