@@ -34,8 +34,53 @@ Tangent policies (``tangents=``), all velocities per second:
 ``"flat"``
     zero velocity at every key.
 
+``"natural"``
+    the C2 cubic spline with zero second derivative at both ends (equal to
+    ``scipy.interpolate.CubicSpline(bc_type="natural")``).
+
 Jumps (``jumps=True``) split the keys into pieces at each pair of equal times;
-the policies are applied to each piece on its own.
+the policies are applied to each piece on its own. A jump may sit at the first
+or the last key too (a key with two values): the value just before the first
+key time is then ``values[0]`` and the one from it on ``values[1]``.
+
+Per-segment interpolation, as the tools store it (on each segment's left key):
+``interpolation=`` is one entry for every segment or a sequence of K-1
+entries, each ``"step"`` (alias ``"constant"``), ``"linear"``, ``"cubic"``
+(Hermite: handles of time length 1/3 of the segment), ``"bezier"`` (handles
+of any time length, see below) or an easing (a kind name such as
+``"back_out"``, an :class:`~animcore.easing.Ease` or a
+:class:`~animcore.easing.CubicBezier`), whose segment is ``v0 + ease(u) (v1 -
+v0)``: the easing shapes the path itself, as Blender's easing interpolations
+do (``ease=`` instead keeps its meaning of a time remap). Key velocities from
+a tangent policy apply to the cubic and Bezier segments; the other kinds set
+the velocity on their own sides (a linear segment's slope, 0 for a step, an
+easing's rate at its ends), and ``in_velocities`` / ``out_velocities`` report
+them.
+
+Weighted tangents: on a ``"bezier"`` segment each handle is a point in (time,
+value): the handle leaving key i lies ``out_weights[i] * T`` seconds after it
+along its velocity ``out_velocities[i]`` (T the segment's duration), the one
+arriving at key i+1 ``in_weights[i+1] * T`` seconds before it. 1/3 (the
+default) is the Hermite case. The segment is the 2-D cubic Bezier through
+those points, evaluated by solving its time polynomial for the curve
+parameter (Newton inside a bisection bracket, to 1e-15 of the segment's
+duration). A handle reaching past the other key in time (weight > 1) is scaled
+back along itself to the segment's length, keeping its slope (Blender's
+``BKE_fcurve_correct_bezpart`` rule); with both handles inside the segment
+time never goes backwards, so every time has one value.
+
+Sides: ``evaluate(t, side="right")`` (the default) gives at a key time, a
+jump, a cycle seam or a mirrored key of ``"oscillate"`` the value and
+derivatives just after ``t``; ``side="left"`` those just before. At the last
+key the right side is the extrapolation (under ``"clamp"`` velocity 0, under
+``"cycle"`` the start of the next cycle); at the first key the left side is.
+Outside ``"error"`` extrapolation the side that does not exist is replaced by
+the other.
+
+Extrapolation ``"linear"`` continues along the outer side of the end key:
+``in_velocities[0]`` before the first key and ``out_velocities[-1]`` after
+the last (the outer handles); ``"sloped"`` continues with a slope given by
+``before_slope`` / ``after_slope``.
 
 Easing remaps time, never the path (article 004, section 4.4). ``ease=``
 remaps time inside every segment: at clip time ``t`` in segment ``i`` with
@@ -56,16 +101,20 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_out, choice, contiguous, results, stretch_factor
-from .easing import as_easing_for
+from .easing import EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing_for
 
 __all__ = ["Curve", "CurveSample", "KeySlopes", "Overshoot"]
 
 _INTERPOLATION = {"step": 0, "linear": 1, "cubic": 2}
+_SEGMENT_KINDS = {"step": 0, "constant": 0, "linear": 1, "cubic": 2, "bezier": 3}
+_EASED = 4
 _TANGENTS = {"catmull_rom": 0, "catmull_rom_uniform": 1, "pchip": 2, "clamped": 3,
-             "flat": 4}
+             "flat": 4, "natural": 6}
 _EXPLICIT = 5
 _EXTRAPOLATION = {"clamp": 0, "linear": 1, "cycle": 2, "cycle_offset": 3, "oscillate": 4,
-                  "error": 5}
+                  "error": 5, "sloped": 6}
+_SIDES = {"right": 0, "left": 1}
+_EASE_RELATIVE = 2  # amplitude and period relative to the segment (Penner's meaning)
 _GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
 
 
@@ -138,6 +187,63 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
+def _ease_row(easing) -> list:
+    """The C description (kind, flags, overshoot, amplitude, period, x1, y1,
+    x2, y2) of a segment easing."""
+    if isinstance(easing, CubicBezier):
+        x1, y1, x2, y2 = easing.x1, easing.y1, easing.x2, easing.y2
+        return [-1, 0, 0.0, 0.0, 0.0, x1, y1, x2, y2]
+    params = getattr(easing, "_params", None) or (1.70158, 0.0, 0.0, 0)
+    overshoot, amplitude, period, flags = params
+    return [easing._kind, flags, overshoot, amplitude, period, 0.0, 0.0, 0.0, 0.0]
+
+
+def _segments(func: str, interpolation, count: int):
+    """(segment codes or None, easing rows or None, the interpolation as
+    stored) for one entry or a sequence of ``count`` entries."""
+    single = isinstance(interpolation, (str, Easing))
+    entries = [interpolation] * count if single else list(interpolation)
+    if not single and len(entries) != count:
+        raise ValueError(f"{func}: interpolation has {len(entries)} entries, expected one per "
+                         f"segment ({count} for {count + 1} keys)")
+    codes, rows = np.empty(count), np.zeros((count, 9))
+    for j, entry in enumerate(entries):
+        if isinstance(entry, str) and entry in _SEGMENT_KINDS:
+            codes[j] = _SEGMENT_KINDS[entry]
+            continue
+        if isinstance(entry, str) and entry in EASING_KINDS:
+            entry = Ease(entry)
+        if isinstance(entry, Steps) or not isinstance(entry, (Ease, CubicBezier)):
+            where = "" if single else f" at index ({j},)"
+            raise ValueError(f"{func}: interpolation{where} is {entry!r} (must be one of "
+                             f"step, constant, linear, cubic, bezier, an easing kind name "
+                             f"such as 'quad_in', an Ease or a CubicBezier)")
+        codes[j], rows[j] = _EASED, _ease_row(entry)
+    if single and isinstance(interpolation, str) and interpolation in _INTERPOLATION:
+        return None, None, interpolation  # the uniform kinds of every earlier version
+    stored = interpolation if single else tuple(entries)
+    return codes, (rows if (codes == _EASED).any() else None), stored
+
+
+def _slope(func: str, name: str, value, mode: str, side: str, channels: int):
+    """The C slopes of one side: None unless ``mode`` is "sloped"."""
+    if mode != "sloped":
+        if value is not None:
+            raise ValueError(f"{func}: {name} is given but {side}={mode!r} does not use it "
+                             f"(it needs {side}='sloped')")
+        return None
+    if value is None:
+        raise ValueError(f"{func}: {side}='sloped' needs {name} (the slope per second)")
+    array = as_float64(func, name, value)
+    try:
+        array = np.broadcast_to(array, (channels,))
+    except ValueError:
+        raise ValueError(f"{func}: {name} has shape {array.shape}, expected () or "
+                         f"({channels},) (one slope per channel)") from None
+    _first_bad(func, name, array)
+    return contiguous(np.array(array))
+
+
 class Curve:
     """A keyframe track with step, linear or cubic (Hermite) interpolation.
 
@@ -148,9 +254,12 @@ class Curve:
         is a constant curve).
     values : array_like, shape (K,) or (K, C)
         Key values, one column per channel.
-    interpolation : {"cubic", "linear", "step"}
-        "step" holds the value of the last key at or before t.
-    tangents : {"catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat"}
+    interpolation : str, Easing or sequence of K-1 of them
+        One interpolation for every segment or one per segment: "step"
+        (alias "constant") holds the value of the segment's first key,
+        "linear", "cubic", "bezier" (weighted handles), or an easing of the
+        value (kind name, Ease or CubicBezier); see the module documentation.
+    tangents : {"catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat", "natural"}
         How cubic key velocities are chosen (see the module documentation
         for each rule, including the end rules).
     velocities : array_like, shape of values, optional
@@ -158,9 +267,14 @@ class Curve:
     in_velocities, out_velocities : array_like, shape of values, optional
         Broken tangents: the per-second velocity arriving at and leaving each
         key. Give both or neither, and not together with ``velocities``.
-    before, after : {"clamp", "linear", "cycle", "cycle_offset", "oscillate", "error"}
+    in_weights, out_weights : array_like, shape (K,) or of values, optional
+        Handle time lengths of the Bezier segments as fractions of the
+        neighbouring segment's duration (default 1/3); need a "bezier" segment.
+    before, after : {"clamp", "linear", "sloped", "cycle", "cycle_offset", "oscillate", "error"}
         Extrapolation before the first / after the last key: hold the end key
-        (velocity 0); continue with the end velocity; repeat; repeat with each
+        (velocity 0); continue along the end key's outer velocity
+        (``in_velocities[0]`` / ``out_velocities[-1]``); continue with
+        ``before_slope`` / ``after_slope``; repeat; repeat with each
         cycle shifted by ``values[-1] - values[0]``; repeat with every other
         cycle mirrored in time; or raise a ValueError naming the query.
     jumps : bool
@@ -168,6 +282,8 @@ class Curve:
         key ends the segment before it, the right key starts the one after
         and wins at that time. Not at the first or last key; three equal times
         are always an error.
+    before_slope, after_slope : float or array_like (C,), optional
+        Slopes (per second) of "sloped" extrapolation.
     ease : str or Easing, optional
         A per-segment time remap (a kind name such as ``"smoothstep"`` or an
         easing object such as ``CubicBezier(...)``): each segment reaches the
@@ -192,18 +308,23 @@ class Curve:
     """
 
     __slots__ = ("_times", "_values", "_interpolation", "_tangents", "_before", "_after",
-                 "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps")
+                 "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps", "_kinds",
+                 "_in_weights", "_out_weights", "_slopes")
 
-    def __init__(self, times, values, *, interpolation: str = "cubic",
+    def __init__(self, times, values, *, interpolation="cubic",
                  tangents: str = "catmull_rom", velocities=None, in_velocities=None,
-                 out_velocities=None, before: str = "clamp", after: str = "clamp",
-                 jumps: bool = False, ease=None):
+                 out_velocities=None, in_weights=None, out_weights=None,
+                 before: str = "clamp", after: str = "clamp", before_slope=None,
+                 after_slope=None, jumps: bool = False, ease=None):
         self._build("Curve", times, values, interpolation, tangents, velocities,
-                    in_velocities, out_velocities, before, after, jumps)
+                    in_velocities, out_velocities, before, after, jumps,
+                    in_weights=in_weights, out_weights=out_weights,
+                    before_slope=before_slope, after_slope=after_slope)
         self._ease = None if ease is None else as_easing_for("Curve", ease)
 
     def _build(self, func, times, values, interpolation, tangents, velocities,
-               in_velocities, out_velocities, before, after, jumps):
+               in_velocities, out_velocities, before, after, jumps, *, in_weights=None,
+               out_weights=None, before_slope=None, after_slope=None):
         times = as_float64(func, "times", times)
         if times.ndim != 1:
             raise ValueError(f"{func}: times must be a 1-D array of key times, got shape "
@@ -216,7 +337,13 @@ class Curve:
                              f"(K, C) with K={times.size} keys")
         if values.ndim == 2 and values.shape[1] == 0:
             raise ValueError(f"{func}: values must have at least one channel")
-        interp = _INTERPOLATION[choice(func, "interpolation", interpolation, _INTERPOLATION)]
+        codes, eases, interpolation = _segments(func, interpolation, times.size - 1)
+        if codes is None:
+            interp = _INTERPOLATION[interpolation]
+        else:
+            interp = int(codes[0]) if codes.size and (codes == codes[0]).all() else 2
+        cubic_like = (interp == 2 if codes is None
+                      else bool(np.isin(codes, (2, 3)).any()) or codes.size == 0)
         policy = _TANGENTS[choice(func, "tangents", tangents, _TANGENTS)]
         modes = [_EXTRAPOLATION[choice(func, name, mode, _EXTRAPOLATION)]
                  for name, mode in (("before", before), ("after", after))]
@@ -232,9 +359,9 @@ class Curve:
             raise ValueError(f"{func}: {given} needs in_velocities and out_velocities "
                              f"together (broken tangents)")
         if velocities is not None or in_velocities is not None:
-            if interp != _INTERPOLATION["cubic"]:
-                raise ValueError(f"{func}: velocities apply only to interpolation='cubic', "
-                                 f"not {interpolation!r}")
+            if not cubic_like:
+                raise ValueError(f"{func}: velocities apply only to cubic and bezier "
+                                 f"segments, and interpolation={interpolation!r} has none")
             if velocities is not None:
                 vin = vout = _key_array(func, "velocities", velocities, values.shape)
             else:
@@ -244,9 +371,34 @@ class Curve:
             tangents = "explicit"
         else:
             policy_code = policy
+        weights = []
+        for name, w in (("in_weights", in_weights), ("out_weights", out_weights)):
+            if w is not None:
+                if codes is None or not (codes == 3).any():
+                    raise ValueError(f"{func}: {name} apply only to 'bezier' segments, and "
+                                     f"interpolation={interpolation!r} has none")
+                w = as_float64(func, name, w)
+                if w.shape == times.shape and values.ndim == 2:
+                    w = np.repeat(w[:, None], values.shape[1], axis=1)
+                w = _key_array(func, name, w, values.shape)
+                if (w < 0).any():
+                    i = np.unravel_index(int(np.flatnonzero(w < 0)[0]), w.shape)
+                    raise ValueError(f"{func}: {name} at index {tuple(int(x) for x in i)} is "
+                                     f"{float(w[i])!r} (must be >= 0: a handle's time length "
+                                     f"as a fraction of its segment)")
+                w = _frozen(w)
+            weights.append(w)
+        channels = 1 if values.ndim == 1 else values.shape[1]
+        slopes = [_slope(func, "before_slope", before_slope, before, "before", channels),
+                  _slope(func, "after_slope", after_slope, after, "after", channels)]
         times, values = _frozen(times), _frozen(values)  # the curve's own copies
-        capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
-                                      modes[0], modes[1], bool(jumps))
+        if codes is None and weights == [None, None] and slopes == [None, None]:
+            capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
+                                          modes[0], modes[1], bool(jumps))
+        else:
+            capsule = _core._curve_create_keyed(
+                func, times, values, interp, policy_code, vin, vout, modes[0], modes[1],
+                bool(jumps), codes, eases, weights[0], weights[1], slopes[0], slopes[1])
         key_in, key_out = np.empty(values.shape), np.empty(values.shape)
         _core._curve_key_velocities(capsule, key_in, key_out)
         key_in.flags.writeable = key_out.flags.writeable = False
@@ -255,8 +407,99 @@ class Curve:
         self._before, self._after, self._jumps = before, after, bool(jumps)
         self._capsule, self._in, self._out = capsule, key_in, key_out
         self._ease, self._remaps = None, ()
+        self._kinds = codes
+        self._in_weights, self._out_weights = weights
+        self._slopes = (before_slope, after_slope)
 
     # -- glTF ------------------------------------------------------------------
+
+    @classmethod
+    def from_handles(cls, times, values, left, right, *, interpolation="bezier",
+                     before: str = "clamp", after: str = "clamp", jumps: bool = False,
+                     ease=None) -> "Curve":
+        """A Bezier curve from absolute handle points, as Blender stores them.
+
+        Parameters
+        ----------
+        times, values : array_like, shapes (K,) and (K,) or (K, C)
+            The keys.
+        left, right : array_like, shape (K, 2) or (K, C, 2)
+            Each key's left (arriving) and right (leaving) handle as points
+            ``(time, value)``; a left handle may not lie after its key nor a
+            right one before it. Key i's right handle and key i+1's left
+            handle shape segment i; the outer handles (``left[0]``,
+            ``right[-1]``) give the slopes of ``"linear"`` extrapolation.
+        interpolation, before, after, jumps, ease
+            As for :class:`Curve`; the handles shape the "bezier" and "cubic"
+            segments.
+
+        A handle of time length ``w * T`` (T its segment's duration) becomes
+        the weight ``w`` and the velocity ``(handle value - key value) / (w *
+        T)``. A handle of zero time length must have zero value offset (it
+        then has no effect on the path); a vertical handle is an error.
+
+        >>> c = Curve.from_handles([0, 1], [0, 1], [[-0.5, 0], [0.5, 1]], [[0.5, 0], [1.5, 1]])
+        >>> float(c(0.5))
+        0.5
+        """
+        func = "Curve.from_handles"
+        t = as_float64(func, "times", times)
+        v = as_float64(func, "values", values)
+        if t.ndim != 1 or v.ndim not in (1, 2) or v.shape[:1] != t.shape or t.size < 1:
+            raise ValueError(f"{func}: times must be (K,) and values (K,) or (K, C), got "
+                             f"{t.shape} and {v.shape}")
+        _first_bad(func, "times", t)
+        k = t.size
+        h = {}
+        for name, handle in (("left", left), ("right", right)):
+            array = as_float64(func, name, handle)
+            if array.shape != v.shape + (2,):
+                raise ValueError(f"{func}: {name} has shape {array.shape}, expected "
+                                 f"{v.shape + (2,)} (a (time, value) point per key"
+                                 f"{'' if v.ndim == 1 else ' and channel'})")
+            _first_bad(func, name, array)
+            h[name] = array
+        tc = t if v.ndim == 1 else t[:, None]
+        dt_in, dt_out = tc - h["left"][..., 0], h["right"][..., 0] - tc
+        dv_in, dv_out = v - h["left"][..., 1], h["right"][..., 1] - v
+        for name, dt in (("left", dt_in), ("right", dt_out)):
+            if (dt < 0).any():
+                i = np.unravel_index(int(np.flatnonzero(dt < 0)[0]), dt.shape)
+                where = "after" if name == "left" else "before"
+                raise ValueError(f"{func}: {name} at index {tuple(int(x) for x in i)} has time "
+                                 f"{float(h[name][i + (0,)])!r} (a {name} handle may not lie "
+                                 f"{where} its key at {float(t[i[0]])!r})")
+        for name, dt, dv in (("left", dt_in, dv_in), ("right", dt_out, dv_out)):
+            vertical = (dt == 0) & (dv != 0)
+            if vertical.any():
+                i = np.unravel_index(int(np.flatnonzero(vertical)[0]), dt.shape)
+                raise ValueError(f"{func}: {name} at index {tuple(int(x) for x in i)} is a "
+                                 f"vertical handle (zero time length, value offset "
+                                 f"{float(dv[i])!r}), which no curve of time can follow")
+        seg = np.diff(t)
+        seg_c = seg if v.ndim == 1 else seg[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            vin = np.where(dt_in > 0, dv_in / np.where(dt_in > 0, dt_in, 1.0), 0.0)
+            vout = np.where(dt_out > 0, dv_out / np.where(dt_out > 0, dt_out, 1.0), 0.0)
+            w_in, w_out = np.full(v.shape, 1.0 / 3.0), np.full(v.shape, 1.0 / 3.0)
+            if k > 1:
+                w_in[1:] = np.where(seg_c > 0, dt_in[1:] / np.where(seg_c > 0, seg_c, 1.0),
+                                    1.0 / 3.0)
+                w_out[:-1] = np.where(seg_c > 0,
+                                      dt_out[:-1] / np.where(seg_c > 0, seg_c, 1.0), 1.0 / 3.0)
+        for name, x in (("left", vin), ("right", vout)):
+            if not np.isfinite(x).all():
+                i = np.unravel_index(int(np.flatnonzero(~np.isfinite(x))[0]), x.shape)
+                raise OverflowError(f"{func}: {name} at index {tuple(int(y) for y in i)} "
+                                    f"gives a slope that is not representable")
+        codes = _segments(func, interpolation, k - 1)[0]
+        bezier = codes is not None and (codes == 3).any()
+        curve = cls.__new__(cls)
+        curve._build(func, t, v, interpolation, "catmull_rom", None, vin, vout, before, after,
+                     jumps, in_weights=w_in if bezier else None,
+                     out_weights=w_out if bezier else None)
+        curve._ease = None if ease is None else as_easing_for(func, ease)
+        return curve
 
     @classmethod
     def from_gltf(cls, input, output, interpolation: str = "LINEAR") -> "Curve":
@@ -325,7 +568,13 @@ class Curve:
 
     times = property(lambda self: self._times, doc="Key times in seconds (K,), read-only.")
     values = property(lambda self: self._values, doc="Key values (K,) or (K, C), read-only.")
-    interpolation = property(lambda self: self._interpolation, doc="'step', 'linear' or 'cubic'.")
+    interpolation = property(lambda self: self._interpolation,
+                             doc="The interpolation as given: one entry, or a tuple of one "
+                                 "per segment.")
+    in_weights = property(lambda self: self._in_weights,
+                          doc="Handle time lengths arriving at each key (None: 1/3).")
+    out_weights = property(lambda self: self._out_weights,
+                           doc="Handle time lengths leaving each key (None: 1/3).")
     tangents = property(lambda self: self._tangents,
                         doc="The tangent policy, or 'explicit' when velocities were given.")
     before = property(lambda self: self._before, doc="Extrapolation before the first key.")
@@ -348,15 +597,16 @@ class Curve:
 
     # -- evaluation ----------------------------------------------------------------
 
-    def _evaluate(self, func, t, derivatives, out):
+    def _evaluate(self, func, t, derivatives, out, side="right"):
         """The body of evaluate, __call__ and sample: the results for each
         derivative order, copied into ``out`` (one array per order) if given."""
+        side = _SIDES[choice(func, "side", side, _SIDES)]
         t = as_float64(func, "t", t)
         if out is not None:
             out = check_out(func, out, len(derivatives), t.shape + self._values.shape[1:])
-        return results(self._eval(func, t, derivatives), out)
+        return results(self._eval(func, t, derivatives, side), out)
 
-    def _eval(self, func, t, derivatives):
+    def _eval(self, func, t, derivatives, side=0):
         """New arrays holding each derivative order in ``derivatives`` at the
         float64 times ``t``; time remaps are applied once for all of them."""
         for derivative in derivatives:
@@ -381,7 +631,10 @@ class Curve:
         computed = []
         for derivative in derivatives:
             result = np.empty(t.shape + self._values.shape[1:])
-            _core._curve_eval(func, self._capsule, t, int(derivative), result)
+            if side:
+                _core._curve_eval_side(func, self._capsule, t, int(derivative), side, result)
+            else:
+                _core._curve_eval(func, self._capsule, t, int(derivative), result)
             if derivative == 1 and rate is not None:
                 result *= rate  # chain rule
             computed.append(result)
@@ -473,7 +726,7 @@ class Curve:
             setattr(curve, name, getattr(self, name))
         return curve
 
-    def evaluate(self, t, derivative: int = 0, *, out=None):
+    def evaluate(self, t, derivative: int = 0, *, side: str = "right", out=None):
         """Value (0), per-second velocity (1) or acceleration (2) at ``t``.
 
         Parameters
@@ -485,6 +738,11 @@ class Curve:
         derivative : {0, 1, 2}
             Derivative order with respect to time in seconds (0 or 1 on a
             curve with ``ease`` or :meth:`remap_time`).
+        side : {"right", "left"}
+            At a key, a jump, a cycle seam or a mirrored key: the limit just
+            after ``t`` ("right", the default) or just before it ("left"). At
+            the last key the right side is the extrapolation, at the first
+            key the left side is (see the module documentation).
         out : ndarray, optional
             Receives the result (shape ``t.shape`` or ``t.shape + (C,)``); left
             untouched if the call raises.
@@ -503,16 +761,16 @@ class Curve:
         OverflowError
             A result that is not representable (huge extrapolation).
         """
-        return self._evaluate("Curve.evaluate", t, (derivative,), out)[0]
+        return self._evaluate("Curve.evaluate", t, (derivative,), out, side)[0]
 
-    def __call__(self, t, *, out=None):
-        """The value at ``t``; the same as ``evaluate(t, out=out)``."""
-        return self._evaluate("Curve", t, (0,), out)[0]
+    def __call__(self, t, *, side: str = "right", out=None):
+        """The value at ``t``; the same as ``evaluate(t, side=side, out=out)``."""
+        return self._evaluate("Curve", t, (0,), out, side)[0]
 
-    def sample(self, t, *, out=None) -> CurveSample:
+    def sample(self, t, *, side: str = "right", out=None) -> CurveSample:
         """Value and per-second velocity at ``t`` (see :meth:`evaluate`);
         ``out`` is a tuple of two arrays."""
-        return CurveSample(*self._evaluate("Curve.sample", t, (0, 1), out))
+        return CurveSample(*self._evaluate("Curve.sample", t, (0, 1), out, side))
 
     # -- diagnostics -----------------------------------------------------------------
 
@@ -543,6 +801,10 @@ class Curve:
         Extremes are found from the roots of the derivative of each segment's
         cubic (closed form), not by sampling.
         """
+        if self._kinds is not None:
+            raise ValueError("Curve.overshoot: exact extremes are computed for curves of one "
+                             "step, linear or cubic interpolation, not "
+                             f"interpolation={self._interpolation!r}")
         t, v = self._times, self._values
         seg = np.flatnonzero(t[1:] > t[:-1])
         t0, t1 = t[seg], t[seg + 1]
@@ -607,7 +869,17 @@ class Curve:
         t0 = self._times[0]
         times = t0 + (self._times - t0) * factor
         curve = Curve.__new__(Curve)
-        if self._interpolation == "cubic":
+        if self._kinds is not None:  # per-segment kinds: weights are relative and stay
+            divisor = factor if keep == "shape" else 1.0
+            slopes = [None if x is None else np.asarray(x) / divisor for x in self._slopes]
+            explicit = bool(np.isin(self._kinds, (2, 3)).any())
+            curve._build(func, times, self._values, self._interpolation, "catmull_rom", None,
+                         self._in / divisor if explicit else None,
+                         self._out / divisor if explicit else None, self._before,
+                         self._after, self._jumps, in_weights=self._in_weights,
+                         out_weights=self._out_weights, before_slope=slopes[0],
+                         after_slope=slopes[1])
+        elif self._interpolation == "cubic":
             divisor = factor if keep == "shape" else 1.0
             curve._build(func, times, self._values, "cubic", "catmull_rom", None,
                          self._in / divisor, self._out / divisor, self._before, self._after,
@@ -676,6 +948,7 @@ class Curve:
         span = f"[{self._times[0]:g}, {self._times[-1]:g}] s"
         channels = "" if self._values.ndim == 1 else f", channels={self.channels}"
         tangents = (f", tangents={self._tangents!r}" if self._interpolation == "cubic"
+                    or (self._kinds is not None and np.isin(self._kinds, (2, 3)).any())
                     else "")
         jumps = ", jumps=True" if self._jumps else ""
         ease = "" if self._ease is None else f", ease={self._ease!r}"

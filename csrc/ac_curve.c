@@ -442,6 +442,10 @@ static ac_status check_all_finite(const char *arg, const double *x, size_t n,
     return AC_OK;
 }
 
+/* Internal segment kind: an eased segment whose easing is a CSS cubic-bezier,
+   evaluated as a Bezier segment with the easing's control points. */
+#define KIND_CSS (AC_CURVE_EASE + 1)
+
 static int is_cubic_kind(int kind) { return kind == AC_CURVE_CUBIC || kind == AC_CURVE_BEZIER; }
 
 /* The checks of the optional per-segment and per-key arrays. */
@@ -465,6 +469,15 @@ static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
             return ac_fail(err, AC_ERR_VALUE, j, "ease", 0.0,
                            "must be given for an eased segment (the array is NULL)");
         e = &spec->segment_ease[j];
+        if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
+            const double p[4] = {e->x1, e->y1, e->x2, e->y2};
+            const char *names[4] = {"x1", "y1", "x2", "y2"};
+            for (int r = 0; r < 4; r++)
+                if (!ac_finite(p[r]) || ((r == 0 || r == 2) && (p[r] < 0.0 || p[r] > 1.0)))
+                    return ac_fail(err, AC_ERR_VALUE, j, names[r], p[r],
+                                   r % 2 ? "must be finite" : "must lie in [0, 1]");
+            continue;
+        }
         if (e->kind < AC_EASE_LINEAR || e->kind > AC_EASE_BOUNCE_IN_OUT)
             return ac_fail(err, AC_ERR_VALUE, j, "ease", (double)e->kind,
                            "is not a known easing kind");
@@ -510,6 +523,9 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T)
         double v0 = 0.0, v1 = 0.0;
         if (T > 0.0 && kind == AC_CURVE_LINEAR) {
             v0 = v1 = (p1 - p0) / T;
+        } else if (T > 0.0 && kind == KIND_CSS) {
+            v0 = bezier_at(cv->bez + j * 7 * C, C, ch, 0.0, 1.0 / T, 1);
+            v1 = bezier_at(cv->bez + j * 7 * C, C, ch, 1.0, 1.0 / T, 1);
         } else if (T > 0.0 && kind == AC_CURVE_EASE) {
             double o[3];
             ease_offset(&cv->ease[j], 0.0, p1 - p0, T, o);
@@ -622,14 +638,31 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             if (hermite)
                 kind = AC_CURVE_CUBIC;
         }
+        if (kind == AC_CURVE_EASE && spec->segment_ease[j].kind == AC_CURVE_EASE_CUBIC_BEZIER)
+            kind = KIND_CSS;
         cv->kind[j] = (unsigned char)kind;
-        any_bez |= kind == AC_CURVE_BEZIER;
+        any_bez |= kind == AC_CURVE_BEZIER || kind == KIND_CSS;
         cv->polynomial &= kind <= AC_CURVE_CUBIC;
     }
     if (any_bez && !(cv->bez = alloc((k - 1) * 7 * C))) {
         free(scratch);
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+    }
+    for (size_t j = 0; j + 1 < k; j++) {
+        const ac_curve_ease *e = &spec->segment_ease[j];
+        if (cv->kind[j] != KIND_CSS)
+            continue;
+        for (size_t ch = 0; ch < C; ch++) {
+            double p0 = cv->values[j * C + ch], dv = cv->values[(j + 1) * C + ch] - p0;
+            double y1 = p0 + e->y1 * dv, y2 = p0 + e->y2 * dv, y3 = p0 + dv;
+            double *bz = cv->bez + j * 7 * C;
+            bz[ch] = 3.0 * e->x1, bz[C + ch] = 3.0 * (e->x2 - 2.0 * e->x1);
+            bz[2 * C + ch] = 1.0 + 3.0 * (e->x1 - e->x2);
+            bz[3 * C + ch] = p0, bz[4 * C + ch] = 3.0 * (y1 - p0);
+            bz[5 * C + ch] = 3.0 * (p0 - 2.0 * y1 + y2);
+            bz[6 * C + ch] = y3 - p0 + 3.0 * (y1 - y2);
+        }
     }
 
     /* Key velocities, piece by piece (jumps split the keys into pieces). */
@@ -675,7 +708,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         for (size_t ch = 0; ch < C; ch++) {
             double p0 = cv->values[j * C + ch], p1 = cv->values[(j + 1) * C + ch];
             double m0 = 0.0, m1 = 0.0, a = 0.0, b = 0.0, c = 0.0, d = p0, bound[3];
-            if (kind == AC_CURVE_LINEAR || kind == AC_CURVE_EASE) {
+            if (kind == AC_CURVE_LINEAR || kind == AC_CURVE_EASE || kind == KIND_CSS) {
                 c = p1 - p0;
             } else if (kind == AC_CURVE_CUBIC || kind == AC_CURVE_BEZIER) {
                 double wo = 1.0 / 3.0, wi = 1.0 / 3.0;
@@ -791,7 +824,7 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
     const double iT = cv->inv_duration[j], u = (t - cv->times[j]) * iT;
     int kind = cv->kind[j];
     for (size_t ch = 0; ch < C; ch++) {
-        if (kind == AC_CURVE_BEZIER) {
+        if (kind == AC_CURVE_BEZIER || kind == KIND_CSS) {
             o[ch] = bezier_at(cv->bez + j * 7 * C, C, ch, u, iT, deriv);
         } else if (kind == AC_CURVE_EASE) {
             double e[3];

@@ -113,11 +113,15 @@ typedef enum ac_curve_interpolation {
 /* The easing of an AC_CURVE_EASE segment. overshoot: back's s (Penner's
    1.70158; in_out multiplies it by 1.525); amplitude and period: elastic
    (0 = the defaults: amplitude |change|, period 0.3 of the duration, 0.45
-   for in_out). Kinds from ac_ease_kind (steps are not segment easings). */
+   for in_out). Kinds from ac_ease_kind (steps are not segment easings), or
+   AC_CURVE_EASE_CUBIC_BEZIER: the CSS timing curve through (x1, y1) and
+   (x2, y2), x1 and x2 in [0, 1], which makes the segment a 2-D Bezier. */
+#define AC_CURVE_EASE_CUBIC_BEZIER (-1)
 typedef struct ac_curve_ease {
     int kind;
     int flags;
     double overshoot, amplitude, period;
+    double x1, y1, x2, y2;
 } ac_curve_ease;
 
 /* How cubic key velocities are chosen when not given explicitly. */

@@ -260,7 +260,11 @@ def test_extrapolation_hand_computed(mode):
     t = [0.5, 3.5, 5.0]
     close(c(t), value)
     close(c.evaluate(t, 1), velocity)
-    assert c(3.0) == 4.0 and c(1.0) == 0.0  # the keys themselves
+    # the keys themselves: at the last key the right side is the extrapolation
+    # (a cycle restarts there), the left side the last key
+    assert c(3.0) == (0.0 if mode == "cycle" else 4.0) and c(1.0) == 0.0
+    assert c.evaluate(3.0, side="left") == 4.0
+    assert c.evaluate(1.0, side="left") == (4.0 if mode == "cycle" else 0.0)
 
 
 def test_cubic_linear_extrapolation_uses_end_velocities():
@@ -545,18 +549,16 @@ def test_any_shape_dtype_and_layout(t, dtype, mode):
     (([0, 2, 1], [0, 1, 2]), {}, ValueError, r"Curve: times at index \(2,\) is 1.0 \(must be >= the previous time 2\)"),
     (([0, 1, 1, 2], [0, 1, 2, 3]), {}, ValueError, r"Curve: times at index \(2,\) is 1.0 \(equals the previous time \(a jump needs jumps=True\)\)"),
     (([0, 1, 1, 1, 2], [0, 1, 2, 3, 4]), {"jumps": True}, ValueError, r"times at index \(3,\) is 1.0 \(is the third equal time"),
-    (([0, 0, 1], [0, 1, 2]), {"jumps": True}, ValueError, r"times at index \(1,\) is 0.0 \(makes a jump at an end key"),
-    (([0, 1, 1], [0, 1, 2]), {"jumps": True}, ValueError, r"times at index \(2,\) is 1.0 \(makes a jump at an end key"),
     (([0, 1, 2], [[0, 0], [1, np.inf], [2, 2]]), {}, ValueError, r"Curve: values at index \(1, 1\) is inf \(must be finite\)"),
-    (([0, 1], [0, 1]), {"interpolation": "cubic_spline"}, ValueError, r"Curve: interpolation is 'cubic_spline' \(must be one of 'step', 'linear', 'cubic'\)"),
+    (([0, 1], [0, 1]), {"interpolation": "cubic_spline"}, ValueError, r"Curve: interpolation is 'cubic_spline' \(must be one of step, constant, linear, cubic, bezier, an easing kind"),
     (([0, 1], [0, 1]), {"tangents": "auto"}, ValueError, r"Curve: tangents is 'auto' \(must be one of 'catmull_rom'"),
-    (([0, 1], [0, 1]), {"before": "hold"}, ValueError, r"Curve: before is 'hold' \(must be one of 'clamp', 'linear', 'cycle', 'cycle_offset', 'oscillate', 'error'\)"),
+    (([0, 1], [0, 1]), {"before": "hold"}, ValueError, r"Curve: before is 'hold' \(must be one of 'clamp', 'linear', 'cycle', 'cycle_offset', 'oscillate', 'error', 'sloped'\)"),
     (([0, 1], [0, 1]), {"after": None}, ValueError, r"Curve: after is None"),
     (([0, 1], [0, 1]), {"jumps": "yes"}, ValueError, r"Curve: jumps is 'yes' \(must be True or False\)"),
     (([0, 1], [0, 1]), {"velocities": [0, 1], "in_velocities": [0, 1], "out_velocities": [0, 1]}, ValueError, r"give either velocities or in_velocities and out_velocities"),
     (([0, 1], [0, 1]), {"in_velocities": [0, 1]}, ValueError, r"Curve: in_velocities needs in_velocities and out_velocities together"),
     (([0, 1], [0, 1]), {"out_velocities": [0, 1]}, ValueError, r"Curve: out_velocities needs"),
-    (([0, 1], [0, 1]), {"velocities": [0, 1], "interpolation": "linear"}, ValueError, r"Curve: velocities apply only to interpolation='cubic', not 'linear'"),
+    (([0, 1], [0, 1]), {"velocities": [0, 1], "interpolation": "linear"}, ValueError, r"Curve: velocities apply only to cubic and bezier segments, and interpolation='linear' has none"),
     (([0, 1], [0, 1]), {"velocities": [0, 1, 2]}, ValueError, r"Curve: velocities has shape \(3,\), expected \(2,\)"),
     (([0, 1], [0, 1]), {"velocities": [0, np.nan]}, ValueError, r"Curve: velocities at index \(1,\) is nan \(must be finite\)"),
     (([0, 1], [0, 1]), {"in_velocities": [0, 1], "out_velocities": [np.inf, 0]}, ValueError, r"Curve: out_velocities at index \(0,\) is inf"),
@@ -602,7 +604,9 @@ def test_gltf_cubicspline_by_hand():
     c = Curve.from_gltf([0.0, 2.0], [9.0, 1.0, 3.0, -1.0, 5.0, 7.0], "CUBICSPLINE")
     close(c([0.5, 1.0, 2.0]), [2.5625, 4.0, 5.0])
     close(c([-1.0, 3.0]), [1.0, 5.0])  # clamped outside
-    close(c.evaluate([0.0, 2.0], 1), [3.0, -1.0])  # glTF tangents are per second
+    # glTF tangents are per second: leaving the first key, arriving at the last
+    close(c.evaluate([0.0, 2.0], 1, side="left"), [0.0, -1.0])
+    close(c.evaluate([0.0, 2.0], 1), [3.0, 0.0])  # outside: clamped
     assert (c.before, c.after) == ("clamp", "clamp")
     # vector output (3K, C): the same numbers per component, scaled
     c2 = Curve.from_gltf(np.array([0.0, 2.0]),

@@ -68,8 +68,8 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
    in_velocities, out_velocities, before, after, jumps, segments, eases,
    in_weights, out_weights, before_slopes, after_slopes) -> capsule: the key
    model of _curve_create plus, each None or an array, segments (K-1,)
-   interpolation codes, eases (K-1, 5) rows (kind, flags, overshoot,
-   amplitude, period), weights of the shape of values and slopes (C,). */
+   interpolation codes, eases (K-1, 9) rows (kind, flags, overshoot,
+   amplitude, period, x1, y1, x2, y2), weights of the shape of values and slopes (C,). */
 static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
 {
     const char *func;
@@ -109,7 +109,7 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     spec.keys = k;
     spec.channels = PyArray_NDIM(values) == 2 ? (size_t)PyArray_DIM(values, 1) : 1;
     if ((segs && (size_t)PyArray_SIZE(segs) != nseg) ||
-        (eases && (size_t)PyArray_SIZE(eases) != nseg * 5) ||
+        (eases && (size_t)PyArray_SIZE(eases) != nseg * 9) ||
         (sb && (size_t)PyArray_SIZE(sb) != spec.channels) ||
         (sa && (size_t)PyArray_SIZE(sa) != spec.channels)) {
         PyErr_Format(PyExc_ValueError,
@@ -128,10 +128,12 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
         if (segs)
             kinds[j] = (int)ACPY_F64(segs)[j];
         if (eases) {
-            const double *row = ACPY_F64(eases) + 5 * j;
+            const double *row = ACPY_F64(eases) + 9 * j;
             easing[j].kind = (int)row[0], easing[j].flags = (int)row[1];
             easing[j].overshoot = row[2], easing[j].amplitude = row[3];
             easing[j].period = row[4];
+            easing[j].x1 = row[5], easing[j].y1 = row[6];
+            easing[j].x2 = row[7], easing[j].y2 = row[8];
         }
     }
     spec.times = ACPY_F64(times);
@@ -160,7 +162,7 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
         }
         if (strcmp(err.arg, "interpolation") == 0 || strcmp(err.arg, "ease") == 0 ||
             strcmp(err.arg, "overshoot") == 0 || strcmp(err.arg, "amplitude") == 0 ||
-            strcmp(err.arg, "period") == 0) {
+            strcmp(err.arg, "period") == 0 || (err.arg[0] == 'x' || err.arg[0] == 'y')) {
             npy_intp m = (npy_intp)(nseg ? nseg : 1);
             return acpy_raise(func, &err, 1, &m);
         }
