@@ -392,7 +392,7 @@ class Curve:
         slopes = [_slope(func, "before_slope", before_slope, before, "before", channels),
                   _slope(func, "after_slope", after_slope, after, "after", channels)]
         times, values = _frozen(times), _frozen(values)  # the curve's own copies
-        if codes is None and weights == [None, None] and slopes == [None, None]:
+        if codes is None and all(x is None for x in weights + slopes):
             capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
                                           modes[0], modes[1], bool(jumps))
         else:

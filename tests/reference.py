@@ -665,3 +665,29 @@ def gltf_spec_sample(times, output, interpolation, t, rotation=False):
             r = r / np.linalg.norm(r)
         result.append(r)
     return np.array(result).reshape(queries.shape + (output.shape[1],))
+
+
+def bezier_2d(key_times, key_values, out_points, in_points, t):
+    """Value of a 2-D cubic Bezier track in (time, value) at times t: the
+    segment holding t (numpy.searchsorted), its Bernstein time polynomial
+    solved for the curve parameter with scipy's brentq, then the Bernstein
+    value polynomial. out_points[i] / in_points[i+1] are the (time, value)
+    control points of segment i. One channel, t inside the keys."""
+    from scipy.optimize import brentq
+
+    def bern(p0, p1, p2, p3, s):
+        return (1 - s) ** 3 * p0 + 3 * (1 - s) ** 2 * s * p1 + 3 * (1 - s) * s * s * p2 + s**3 * p3
+
+    def one(x):
+        i = min(max(int(np.searchsorted(key_times, x, side="right")) - 1, 0), len(key_times) - 2)
+        t0, t1 = key_times[i], key_times[i + 1]
+        xs = (t0, out_points[i][0], in_points[i + 1][0], t1)
+        ys = (key_values[i], out_points[i][1], in_points[i + 1][1], key_values[i + 1])
+        if x <= t0:
+            return ys[0]
+        if x >= t1:
+            return ys[3]
+        s = brentq(lambda s: bern(*xs, s) - x, 0.0, 1.0, xtol=1e-15, rtol=1e-15)
+        return bern(*ys, s)
+
+    return np.vectorize(one, otypes=[float])(t)

@@ -1,0 +1,235 @@
+"""The key model of Curve: per-segment interpolation, weighted Bezier handles,
+eased segments, natural tangents, sloped extrapolation and sides, against
+independent references (scipy, Bernstein forms solved with brentq, Penner's
+equations written out in tests/reference.py)."""
+import numpy as np
+import pytest
+from scipy.interpolate import CubicSpline
+
+from animcore import CubicBezier, Curve, Ease, easing_kinds
+from reference import bezier_2d, css_cubic_bezier, penner
+
+
+def central(c, t, d, h=1e-5, **kw):
+    """Central difference of derivative d - 1 of curve c at t."""
+    return (c.evaluate(t + h, d - 1, **kw) - c.evaluate(t - h, d - 1, **kw)) / (2 * h)
+
+
+def handle_points(times, values, vin, vout, w_in, w_out):
+    """Absolute Bezier control points of every segment, with Blender's rule:
+    a handle longer in time than its segment is scaled back along itself."""
+    times = np.asarray(times, float)
+    out_pts, in_pts = [None] * len(times), [None] * len(times)
+    for i in range(len(times) - 1):
+        T = times[i + 1] - times[i]
+        wo, wi = min(w_out[i], 1.0), min(w_in[i + 1], 1.0)
+        out_pts[i] = (times[i] + wo * T, values[i] + vout[i] * wo * T)
+        in_pts[i + 1] = (times[i + 1] - wi * T, values[i + 1] - vin[i + 1] * wi * T)
+    return out_pts, in_pts
+
+
+# -- weighted Bezier ---------------------------------------------------------------
+
+def test_bezier_weights_against_bernstein_reference():
+    rng = np.random.default_rng(3)
+    times = np.cumsum(rng.uniform(0.2, 2.0, 12))
+    values = rng.normal(0, 3, 12)
+    vin, vout = rng.normal(0, 4, 12), rng.normal(0, 4, 12)
+    w_in, w_out = rng.uniform(0.0, 1.4, 12), rng.uniform(0.0, 1.4, 12)  # some scaled back
+    c = Curve(times, values, interpolation="bezier", in_velocities=vin, out_velocities=vout,
+              in_weights=w_in, out_weights=w_out)
+    t = np.r_[rng.uniform(times[0], times[-1], 400), times[:-1]]
+    out_pts, in_pts = handle_points(times, values, vin, vout, w_in, w_out)
+    expected = bezier_2d(times, values, out_pts, in_pts, t)
+    np.testing.assert_allclose(c(t), expected, rtol=0, atol=1e-11)
+    # any order of the queries gives the same bits
+    perm = rng.permutation(t.size)
+    np.testing.assert_array_equal(c(t[perm]), c(t)[perm])
+
+
+def test_bezier_weight_one_third_is_hermite_exactly():
+    rng = np.random.default_rng(4)
+    times, values = np.cumsum(rng.uniform(0.1, 1, 9)), rng.normal(size=(9, 2))
+    v = rng.normal(size=(9, 2))
+    t = np.linspace(times[0] - 1, times[-1] + 1, 301)
+    a = Curve(times, values, velocities=v, before="linear", after="linear")
+    b = Curve(times, values, interpolation="bezier", velocities=v, in_weights=np.full(9, 1 / 3),
+              before="linear", after="linear")
+    for d in range(3):
+        np.testing.assert_array_equal(a.evaluate(t, d), b.evaluate(t, d))
+
+
+def test_handle_longer_than_segment_is_scaled_back_along_itself():
+    # weight 2.5 behaves as weight 1 with the same slope (Blender's correct_bezpart)
+    kw = dict(interpolation="bezier", in_velocities=[0, -3], out_velocities=[2, 0])
+    long = Curve([0, 2], [0, 1], out_weights=[2.5, 1 / 3], **kw)
+    one = Curve([0, 2], [0, 1], out_weights=[1.0, 1 / 3], **kw)
+    t = np.linspace(0, 2, 101)
+    np.testing.assert_array_equal(long(t), one(t))
+    assert np.all(np.diff(one(np.linspace(0, 2, 5))) != 0)
+
+
+def test_from_handles_matches_its_control_points():
+    times, values = [0.0, 1.0, 3.0], [0.0, 2.0, 1.0]
+    left = [[-0.3, 0.3], [0.4, 2.5], [2.0, 0.0]]
+    right = [[0.5, 1.0], [1.9, 1.55], [4.0, 2.0]]
+    c = Curve.from_handles(times, values, left, right, before="linear", after="linear")
+    t = np.linspace(0, 3, 61)
+    expected = bezier_2d(times, values, [tuple(r) for r in right], [tuple(p) for p in left], t)
+    np.testing.assert_allclose(c(t), expected, atol=1e-12)
+    # linear extrapolation follows the outer handles
+    assert c(-1.0) == pytest.approx(1.0)  # slope (0 - 0.3) / (0 - -0.3) = -1
+    assert c.evaluate(5.0, 1) == pytest.approx((2.0 - 1.0) / (4.0 - 3.0))
+    assert c.evaluate(-2.0, 1) == pytest.approx(-1.0)
+
+
+@pytest.mark.parametrize("left, right, match", [
+    ([[0.5, 0], [0.5, 1]], [[0.5, 0], [1.5, 1]], r"left at index \(0,\) has time 0.5 \(a left handle may not lie after its key"),
+    ([[-1, 0], [0.5, 1]], [[-0.5, 0], [1.5, 1]], r"right at index \(0,\) has time -0.5 \(a right handle may not lie before"),
+    ([[-1, 0], [1, 0.5]], [[0.5, 0], [1.5, 1]], r"left at index \(1,\) is a vertical handle"),
+    ([[-1, 0]], [[0.5, 0], [1.5, 1]], r"left has shape \(1, 2\), expected \(2, 2\)"),
+])
+def test_from_handles_bad_input(left, right, match):
+    with pytest.raises(ValueError, match=match):
+        Curve.from_handles([0, 1], [0, 1], left, right)
+
+
+# -- per-segment interpolation and eased segments ------------------------------------
+
+def test_mixed_segments_each_follow_their_kind():
+    times, values = [0.0, 1.0, 2.0, 4.0, 5.0, 6.0], [0.0, 2.0, 1.0, 3.0, -1.0, 0.5]
+    kinds = ["constant", "linear", "cubic", "quad_in_out", CubicBezier(0.25, 0.1, 0.25, 1.0)]
+    c = Curve(times, values, interpolation=kinds, tangents="flat")
+    assert c.interpolation == tuple(kinds)
+    u = np.linspace(0, 1, 11)[:-1]
+    np.testing.assert_array_equal(c(0 + u), 0.0)
+    np.testing.assert_allclose(c(1 + u), 2.0 - u, atol=1e-15)
+    # flat tangents on the cubic segment: the smoothstep path
+    np.testing.assert_allclose(c(2 + 2 * u), 1.0 + 2.0 * (3 * u**2 - 2 * u**3), atol=1e-14)
+    np.testing.assert_allclose(c(4 + u), 3.0 - 4.0 * penner("quad_in_out", u), atol=1e-14)
+    np.testing.assert_allclose(c(5 + u), -1.0 + 1.5 * css_cubic_bezier(0.25, 0.1, 0.25, 1.0, u),
+                               atol=1e-12)
+    # sides of the step: arriving at key 1 the step holds 0, leaving it the line starts at 2
+    assert c(1.0, side="left") == 0.0 and c(1.0) == 2.0
+
+
+@pytest.mark.parametrize("kind", easing_kinds())
+def test_eased_segment_is_penner_on_the_value(kind):
+    u = np.linspace(0, 1, 41)
+    c = Curve([2.0, 4.0], [1.0, -3.0], interpolation=kind)
+    np.testing.assert_allclose(c(2.0 + 2.0 * u), 1.0 - 4.0 * penner(kind, u), rtol=0,
+                               atol=1e-12)
+    # every kind matches its Ease object
+    np.testing.assert_allclose(c(2.0 + 2.0 * u), 1.0 - 4.0 * Ease(kind)(u), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["step", "linear", "cubic", "bezier", *easing_kinds()])
+def test_derivatives_against_central_differences(kind):
+    times, values = [0.0, 1.0, 2.5, 3.0], [0.0, 2.0, -1.0, 0.5]
+    kw = {"in_weights": [0.3, 0.6, 0.2, 0.3], "out_weights": [0.5, 0.1, 0.9, 0.3]} \
+        if kind == "bezier" else {}
+    c = Curve(times, values, interpolation=kind, **kw)
+    # away from the keys and from the kinks of bounce and the in_out midpoints
+    t = np.array([0.17, 0.33, 0.71, 1.23, 1.61, 2.11, 2.62, 2.93])
+    for d in (1, 2):
+        expected = central(c, t, d)
+        scale = max(1.0, float(np.abs(expected).max()))
+        np.testing.assert_allclose(c.evaluate(t, d), expected, rtol=0, atol=2e-5 * scale)
+
+
+def test_key_velocities_of_non_cubic_segments():
+    c = Curve([0, 1, 2, 3], [0, 2, 2, 5], interpolation=["linear", "step", "quad_in"])
+    np.testing.assert_allclose(c.out_velocities, [2.0, 0.0, 0.0, 6.0])
+    np.testing.assert_allclose(c.in_velocities, [2.0, 2.0, 0.0, 6.0])
+
+
+# -- natural tangents -----------------------------------------------------------------
+
+def test_natural_equals_scipy_cubic_spline():
+    rng = np.random.default_rng(8)
+    times = np.cumsum(rng.uniform(0.1, 2.0, 15))
+    values = rng.normal(size=(15, 3))
+    c = Curve(times, values, tangents="natural")
+    ref = CubicSpline(times, values, bc_type="natural")
+    t = rng.uniform(times[0], times[-1], 500)
+    for d in range(3):
+        scale = max(1.0, float(np.abs(ref(t, d)).max()))
+        np.testing.assert_allclose(c.evaluate(t, d), ref(t, d), rtol=0, atol=1e-12 * scale)
+    two = Curve([0, 2], [1, 5], tangents="natural")  # two keys: the line
+    assert two(1.0) == pytest.approx(3.0)
+
+
+# -- extrapolation and sides ------------------------------------------------------------
+
+def test_sloped_and_outer_handle_extrapolation():
+    c = Curve([0, 1, 2], [0, 1, 0], before="sloped", before_slope=2.0, after="sloped",
+              after_slope=-0.5)
+    np.testing.assert_allclose(c([-1.0, 4.0]), [-2.0, -1.0])
+    np.testing.assert_allclose(c.evaluate([-1.0, 4.0], 1), [2.0, -0.5])
+    # "linear" follows the outer sides: in_velocities[0] and out_velocities[-1]
+    b = Curve([0, 1, 2], [0, 1, 0], in_velocities=[5, 0, -1], out_velocities=[1, 0, 7],
+              before="linear", after="linear")
+    np.testing.assert_allclose(b([-1.0, 3.0]), [-5.0, 7.0])
+    m = Curve([0, 1], [[0, 1], [1, 1]], after="sloped", after_slope=[1.0, -1.0])
+    np.testing.assert_allclose(m(2.0), [2.0, 0.0])
+
+
+def test_sides_at_keys_jumps_seams_and_mirrors():
+    lin = dict(interpolation="linear")
+    c = Curve([0, 1, 1, 2], [0, 1, 5, 6], jumps=True, **lin)
+    assert c(1.0) == 5.0 and c(1.0, side="left") == 1.0
+    # the last key: right is the extrapolation, left the last segment
+    k = Curve([0, 1, 2], [0, 2, 3], **lin)
+    assert k.evaluate(2.0, 1) == 0.0 and k.evaluate(2.0, 1, side="left") == 1.0
+    assert k.evaluate(0.0, 1) == 2.0 and k.evaluate(0.0, 1, side="left") == 0.0
+    # a cycle seam: right starts the next cycle, left ends this one
+    cyc = Curve([0, 1, 2], [0, 2, 3], after="cycle", before="cycle", **lin)
+    assert cyc(4.0) == 0.0 and cyc(4.0, side="left") == 3.0
+    assert cyc.evaluate(4.0, 1) == 2.0 and cyc.evaluate(4.0, 1, side="left") == 1.0
+    assert cyc(0.0, side="left") == 3.0
+    off = Curve([0, 1, 2], [0, 2, 3], after="cycle_offset", **lin)
+    assert off(4.0) == 6.0 and off(4.0, side="left") == 6.0
+    # oscillate: in a mirrored cycle the mirror of key 1 (t = 3) follows the same rule
+    osc = Curve([0, 1, 2], [0, 2, 3], after="oscillate", **lin)
+    assert osc.evaluate(3.0, 1) == -2.0 and osc.evaluate(3.0, 1, side="left") == -1.0
+    assert osc.evaluate(2.0, 1) == -1.0 and osc.evaluate(2.0, 1, side="left") == 1.0
+    # a jump at the first and last key (two values at one time)
+    e = Curve([0, 0, 1, 1], [9, 0, 1, 7], jumps=True, **lin)
+    assert e(0.0) == 0.0 and e(0.0, side="left") == 9.0 and e(-1.0) == 9.0
+    assert e(1.0) == 7.0 and e(1.0, side="left") == 1.0 and e(0.5) == 0.5
+
+
+def test_sides_sorted_unsorted_agree():
+    rng = np.random.default_rng(5)
+    times = np.cumsum(rng.uniform(0.2, 1, 8))
+    c = Curve(times, rng.normal(size=8), interpolation=["cubic", "bezier", "linear", "step",
+                                                       "back_out", "cubic", "sine_in"],
+              out_weights=rng.uniform(0.1, 0.9, 8), before="oscillate", after="cycle_offset")
+    t = np.sort(np.r_[rng.uniform(times[0] - 9, times[-1] + 9, 500), times])
+    for side in ("right", "left"):
+        for d in range(3):
+            np.testing.assert_array_equal(c.evaluate(t[::-1], d, side=side),
+                                          c.evaluate(t, d, side=side)[::-1])
+
+
+# -- errors --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"interpolation": ["linear"]}, r"Curve: interpolation has 1 entries, expected one per segment \(2 for 3 keys\)"),
+    ({"interpolation": ["linear", "smooth"]}, r"Curve: interpolation at index \(1,\) is 'smooth' \(must be one of step"),
+    ({"interpolation": "linear", "in_weights": [0.3] * 3}, r"Curve: in_weights apply only to 'bezier' segments"),
+    ({"interpolation": "bezier", "out_weights": [0.3, -0.1, 0.3]}, r"Curve: out_weights at index \(1,\) is -0.1 \(must be >= 0"),
+    ({"interpolation": "bezier", "out_weights": [0.3, np.nan, 0.3]}, r"Curve: out_weights at index \(1,\) is nan \(must be finite\)"),
+    ({"before_slope": 1.0}, r"Curve: before_slope is given but before='clamp' does not use it"),
+    ({"after": "sloped"}, r"Curve: after='sloped' needs after_slope"),
+    ({"after": "sloped", "after_slope": [1.0, 2.0]}, r"Curve: after_slope has shape \(2,\), expected \(\) or \(1,\)"),
+    ({"after": "sloped", "after_slope": np.inf}, r"Curve: after_slope at index \(0,\) is inf"),
+])
+def test_bad_key_model(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Curve([0, 1, 2], [0, 1, 0], **kwargs)
+
+
+def test_bad_side():
+    with pytest.raises(ValueError, match=r"Curve.evaluate: side is 'up' \(must be one of 'right', 'left'\)"):
+        Curve([0, 1], [0, 1]).evaluate(0.5, side="up")
