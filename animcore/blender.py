@@ -1,0 +1,642 @@
+"""Blender F-curves as animcore curves: the same curve Blender evaluates.
+
+:func:`curve_from_keyframes` builds a :class:`~animcore.curves.Curve` from
+plain arrays named and valued as ``bpy`` names them (``co``,
+``handle_left``, ``interpolation="BEZIER"``, ``handle_left_type="AUTO_CLAMPED"``,
+...); :func:`curve_from_fcurve` reads a live ``bpy.types.FCurve`` (inside
+Blender or with the ``bpy`` module from PyPI: ``pip install animcore[blender]``).
+Nothing here imports ``bpy`` unless :func:`curve_from_fcurve` is called.
+
+What is reproduced, rule by rule (Blender 5.0's ``fcurve.cc``, ``curve.cc``
+and ``easing.cc``):
+
+Segments
+    Each segment takes the interpolation of its left key. ``"CONSTANT"`` holds
+    the left key, ``"LINEAR"`` is a line, ``"BEZIER"`` the 2-D Bezier through
+    the right handle of the left key and the left handle of the right key,
+    each handle first limited to the segment's length in time (scaled back
+    along itself, ``BKE_fcurve_correct_bezpart``). The easing interpolations
+    (``"BACK"``, ``"BOUNCE"``, ``"CIRC"``, ``"CUBIC"``, ``"ELASTIC"``,
+    ``"EXPO"``, ``"QUAD"``, ``"QUART"``, ``"QUINT"``, ``"SINE"``) move the
+    value as ``v0 + ease(u) (v1 - v0)`` with ``easing`` ``"EASE_IN"``,
+    ``"EASE_OUT"``, ``"EASE_IN_OUT"`` or ``"AUTO"`` (ease out for back, bounce
+    and elastic, ease in for the others). Blender's own variants: ``back`` is
+    the overshoot s (in_out uses 1.525 s); expo is rescaled so that it starts
+    at exactly 0 and ends at 1 (``(2^(10(u-1)) - 2^-10) / (1 - 2^-10)``);
+    elastic takes ``amplitude`` in value units and ``period`` in frames (0:
+    0.3 of the segment, 0.45 for in_out), and when the amplitude is below the
+    segment's change it damps the oscillation to ``amplitude / |change|`` and
+    blends it back to full strength within a quarter period of the key.
+Automatic handles
+    With ``recompute_handles=True`` the handles of ``"AUTO"``,
+    ``"AUTO_CLAMPED"`` and ``"VECTOR"`` keys are computed from the keys alone,
+    as ``BKE_fcurve_handles_recalc`` does: auto handles point along the sum of
+    the unit-time slopes to both neighbours, their time length is 0.3904 of
+    the neighbouring interval (``2 / 5.1228``; with neighbour intervals limited
+    to 5 times each other) under ``auto_smoothing="NONE"``; auto-clamped
+    handles are flat at a local extremum and never pass a neighbour's value;
+    vector handles point a third of the way to the neighbour. First and last
+    auto keys get flat handles under constant extrapolation. Under
+    ``"CONT_ACCEL"`` the auto handles have a third of the interval and their
+    heights solve Blender's tridiagonal system for continuous acceleration
+    (clamped handles within their limits, iterating as Blender does). With a
+    Cycles modifier repeating both ways (``"REPEAT"``/``"REPEAT_OFFSET"``) and
+    auto handles on both end keys, the end keys see each other across the
+    seam. ``"FREE"`` and ``"ALIGNED"`` keys keep the handles given.
+Extrapolation
+    ``"CONSTANT"`` holds the end keys. ``"LINEAR"`` continues along the outer
+    handle of a Bezier or eased end key, along the end segment of a linear
+    one, and holds a constant one. ``cycles=(mode_before, mode_after)`` is a
+    Cycles modifier with infinite cycles: ``"REPEAT"``, ``"REPEAT_OFFSET"``,
+    ``"MIRROR"`` or ``"NONE"`` (that side keeps the extrapolation).
+Time
+    Frames are the time unit; ``fps=`` divides them into seconds (velocities
+    and the elastic period follow).
+
+Where this differs from Blender: Blender evaluates in float32 and returns a
+key's value for any time within 1e-4 frames of it; animcore computes in
+float64 and solves the Bezier time polynomial to 1e-15 of the segment, so
+values agree to float32 rounding (about 1e-6 of the value range) except
+within 1e-4 frames of a key. At a cycle seam Blender takes the key where a
+cycle ends: evaluate with ``side="left"`` after the last key (and the
+default ``side="right"`` before the first) to get its value there exactly.
+A vertical handle (zero time length, non-zero height) has no curve of time
+and is an error.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._arrays import as_float64
+from .curves import Curve
+from .easing import EASING_KINDS, Ease
+
+__all__ = ["curve_from_fcurve", "curve_from_keyframes"]
+
+_INTERPOLATIONS = ("CONSTANT", "LINEAR", "BEZIER", "BACK", "BOUNCE", "CIRC", "CUBIC",
+                   "ELASTIC", "EXPO", "QUAD", "QUART", "QUINT", "SINE")
+_EASINGS = ("AUTO", "EASE_IN", "EASE_OUT", "EASE_IN_OUT")
+_HANDLE_TYPES = ("FREE", "ALIGNED", "VECTOR", "AUTO", "AUTO_CLAMPED")
+_AUTO = ("AUTO", "AUTO_CLAMPED")
+_CYCLE_MODES = {"NONE": None, "REPEAT": "cycle", "REPEAT_OFFSET": "cycle_offset",
+                "MIRROR": "oscillate"}
+_EASE_OUT_BY_DEFAULT = ("BACK", "BOUNCE", "ELASTIC")
+_BLENDER_FLAG = 1  # the C core's AC_CURVE_EASE_BLENDER
+
+
+class _BlenderEase(Ease):
+    """An Ease with Blender's parameters in absolute units (value, time)."""
+
+    __slots__ = ("_params",)
+
+    def __init__(self, kind, overshoot, amplitude, period):
+        super().__init__(kind)
+        self._params = (float(overshoot), float(amplitude), float(period), _BLENDER_FLAG)
+
+    def __repr__(self):
+        o, a, p, _ = self._params
+        return f"BlenderEase({self.name!r}, back={o:g}, amplitude={a:g}, period={p:g})"
+
+
+def _per_key(func, name, value, k, options=None, number=False):
+    """One value per key from a scalar or a sequence of K."""
+    if isinstance(value, str) or np.ndim(value) == 0:
+        values = [value] * k
+    else:
+        values = list(value)
+        if len(values) != k:
+            raise ValueError(f"{func}: {name} has {len(values)} entries, expected one per key "
+                             f"({k})")
+    if number:
+        array = as_float64(func, name, values)
+        bad = ~np.isfinite(array)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"{func}: {name} at index ({i},) is {float(array[i])!r} (must be "
+                             f"finite)")
+        return array
+    for i, v in enumerate(values):
+        if v not in options:
+            raise ValueError(f"{func}: {name} at index ({i},) is {v!r} (must be one of "
+                             f"{', '.join(repr(o) for o in options)})")
+    return values
+
+
+def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends):
+    """Blender's handle recalculation (BKE_fcurve_handles_recalc_ex) on float64
+    copies: left/right (K, 2) are updated for auto and vector keys."""
+    k = len(co)
+    locked = np.zeros(k, bool)
+    first_last = co[-1] - co[0]
+    for i in range(k):
+        # handles never cross their key in time
+        left[i, 0] = min(left[i, 0], co[i, 0])
+        right[i, 0] = max(right[i, 0], co[i, 0])
+        prev = co[i - 1] if i > 0 else (co[k - 2] - first_last if cyclic else None)
+        nxt = co[i + 1] if i < k - 1 else (co[1] + first_last if cyclic else None)
+        p2 = co[i]
+        p1 = prev if prev is not None else 2.0 * p2 - nxt
+        p3 = nxt if nxt is not None else 2.0 * p2 - p1
+        da, db = p2 - p1, p3 - p2
+        la, lb = da[0] or 1.0, db[0] or 1.0
+        h1, h2 = lt[i], rt[i]
+        if h1 in _AUTO or h2 in _AUTO:
+            tvec = db / lb + da / la
+            length = (6.0 / 2.5614 if smoothing != "NONE" else tvec[0]) * 2.5614
+            if length != 0.0:
+                leftviolate = rightviolate = False
+                if smoothing == "NONE":
+                    la = min(la, 5.0 * lb)
+                    lb = min(lb, 5.0 * la)
+                if h1 in _AUTO:
+                    left[i] = p2 - tvec * (la / length)
+                    if h1 == "AUTO_CLAMPED" and prev is not None and nxt is not None:
+                        y1, y2 = prev[1] - p2[1], nxt[1] - p2[1]
+                        if (y1 <= 0 and y2 <= 0) or (y1 >= 0 and y2 >= 0):
+                            left[i, 1] = p2[1]
+                            locked[i] = True
+                        elif (y1 <= 0 and prev[1] > left[i, 1]) or (y1 > 0 and
+                                                                     prev[1] < left[i, 1]):
+                            left[i, 1] = prev[1]
+                            leftviolate = True
+                if h2 in _AUTO:
+                    right[i] = p2 + tvec * (lb / length)
+                    if h2 == "AUTO_CLAMPED" and prev is not None and nxt is not None:
+                        y1, y2 = prev[1] - p2[1], nxt[1] - p2[1]
+                        if (y1 <= 0 and y2 <= 0) or (y1 >= 0 and y2 >= 0):
+                            right[i, 1] = p2[1]
+                            locked[i] = True
+                        elif (y1 <= 0 and nxt[1] < right[i, 1]) or (y1 > 0 and
+                                                                     nxt[1] > right[i, 1]):
+                            right[i, 1] = nxt[1]
+                            rightviolate = True
+                if leftviolate or rightviolate:  # realign the other handle
+                    h1x, h2x = left[i, 0] - p2[0], p2[0] - right[i, 0]
+                    if leftviolate:
+                        right[i, 1] = p2[1] + (p2[1] - left[i, 1]) / h1x * h2x
+                    else:
+                        left[i, 1] = p2[1] + (p2[1] - right[i, 1]) / h2x * h1x
+        if h1 == "VECTOR":
+            left[i] = p2 - da / 3.0
+        if h2 == "VECTOR":
+            right[i] = p2 + db / 3.0
+        is_auto = h1 in _AUTO and h2 in _AUTO
+        if is_auto and not cyclic and i in (0, k - 1) and constant_ends:
+            left[i, 1] = right[i, 1] = p2[1]
+            locked[i] = True
+    if cyclic and (locked[0] or locked[-1]):
+        for i in (0, k - 1):
+            left[i, 1] = right[i, 1] = co[i, 1]
+            locked[i] = True
+    if smoothing != "NONE":
+        _smooth_cont_accel(co, left, right, lt, rt, locked, cyclic)
+
+
+# -- continuous acceleration (BKE_nurb_handle_smooth_fcurve) --------------------------
+
+def _tridiagonal_cyclic(a, b, c, d):
+    """Solves the cyclic tridiagonal system a[i] x[i-1] + b[i] x[i] + c[i]
+    x[i+1] = d[i] (indices mod n), as BLI_tridiagonal_solve_cyclic: the
+    plain system when the corners a[0], c[n-1] are zero."""
+    n = len(b)
+    if a[0] == 0.0 and c[n - 1] == 0.0:  # not cyclic: forward elimination
+        cp, dp = np.zeros(n), np.zeros(n)
+        cp[0], dp[0] = c[0] / b[0], d[0] / b[0]
+        for i in range(1, n):
+            m = b[i] - a[i] * cp[i - 1]
+            cp[i] = c[i] / m
+            dp[i] = (d[i] - a[i] * dp[i - 1]) / m
+        x = np.zeros(n)
+        x[n - 1] = dp[n - 1]
+        for i in range(n - 2, -1, -1):
+            x[i] = dp[i] - cp[i] * x[i + 1]
+        return x
+    if n == 1:
+        return np.array([d[0] / (a[0] + b[0] + c[0])])
+    if n == 2:
+        m = np.array([[b[0], a[0] + c[0]], [a[1] + c[1], b[1]]])
+        return np.linalg.solve(m, d)
+    m = np.zeros((n, n))
+    for i in range(n):
+        m[i, i] = b[i]
+        m[i, (i - 1) % n] += a[i]
+        m[i, (i + 1) % n] += c[i]
+    x = np.linalg.solve(m, d)
+    fixed = (a == 0.0) & (c == 0.0)  # locked rows hold their value exactly
+    x[fixed] = d[fixed] / b[fixed]
+    return x
+
+
+def _solve_with_limits(a, b, c, d, hmin, hmax):
+    """tridiagonal_solve_with_limits: solve, lock handles outside their
+    limits at the limit, release locked ones that want to move back, repeat."""
+    a0, b0, c0, d0 = a.copy(), b.copy(), c.copy(), d.copy()
+    n = len(b)
+    locked = np.zeros(n, bool)
+    unlocks = np.zeros(n, int)
+    while True:
+        h = _tridiagonal_cyclic(a, b, c, d)
+        all_, lock_any, overshoot = False, False, False
+        while True:
+            overshoot = False
+            for i in range(n):
+                if hmin[i] <= h[i] <= hmax[i]:
+                    continue
+                overshoot = True
+                target = hmax[i] if h[i] > hmax[i] else hmin[i]
+                if target != 0.0 or all_:
+                    locked[i] = True
+                    a[i] = c[i] = 0.0
+                    b[i], d[i] = 1.0, target
+                    lock_any = True
+            all_ = True
+            if not (overshoot and not lock_any):
+                break
+        unlocked = False
+        if not lock_any:
+            for i in range(n):
+                if not locked[i] or unlocks[i] >= 2:
+                    continue
+                state = (a0[i] * h[(i - 1) % n] + b0[i] * h[i] + c0[i] * h[(i + 1) % n] - d0[i])
+                relax = -state * b0[i]
+                if (relax > 0 and h[i] < hmax[i]) or (relax < 0 and h[i] > hmin[i]):
+                    a[i], b[i], c[i], d[i] = a0[i], b0[i], c0[i], d0[i]
+                    locked[i] = False
+                    unlocks[i] += 1
+                    unlocked = True
+        if not (overshoot or unlocked):
+            return h
+
+
+def _output_handle(co, left, right, lt, rt, j, is_right, dy, endpoint):
+    """bezier_output_handle: set the height of an auto/vector handle, then
+    realign an aligned partner or mirror an auto partner at an end point."""
+    own, other = (rt, lt) if is_right else (lt, rt)
+    if own[j] not in ("AUTO", "AUTO_CLAMPED", "VECTOR"):
+        return
+    h, o = (right, left) if is_right else (left, right)
+    h[j, 1] = co[j, 1] + dy
+    if other[j] == "ALIGNED":
+        hlen = np.hypot(*(o[j] - co[j]))
+        h2len = np.hypot(*(h[j] - co[j]))
+        o[j] = co[j] + (co[j] - h[j]) * (hlen / h2len)
+    elif endpoint and other[j] in ("AUTO", "AUTO_CLAMPED", "VECTOR"):
+        o[j] = 2.0 * co[j] - h[j]
+
+
+def _smooth_segment(co, left, right, lt, rt, locked, start, count, cycle):
+    total = len(co)
+    if count < 2:
+        return
+    full = start == 0 and count == total and cycle
+    first = start
+    last = start + count - total if start + count > total else start + count - 1
+
+    def solve_end(j, htype, end):
+        return htype == "VECTOR" or (end and htype in _AUTO and not locked[j])
+
+    solve_first = solve_end(first, rt[first], start == 0)
+    solve_last = solve_end(last, lt[last], start + count == total)
+    if count == 2 and not full and solve_first == solve_last:
+        return
+    dx, dy = np.full(count, np.nan), np.full(count, np.nan)
+    j = start + 1
+    for i in range(1, count):
+        dx[i] = co[j, 0] - co[j - 1, 0]
+        dy[i] = co[j, 1] - co[j - 1, 1]
+        if cycle and j == total - 1:
+            j = 0
+        j += 1
+    l = np.ones(count)
+    if full:
+        dx[0], dy[0] = dx[count - 1], dy[count - 1]
+        l[0] = l[count - 1] = dx[1] / dx[0]
+    for i in range(1, count - 1):
+        l[i] = dx[i + 1] / dx[i]
+    hmax, hmin = np.full(count, np.inf), np.full(count, -np.inf)
+
+    def clamp(i, d, on):
+        if d > 0:
+            if on:
+                hmax[i] = min(hmax[i], d)
+                hmin[i] = 0.0
+        elif d < 0:
+            if on:
+                hmax[i] = 0.0
+                hmin[i] = max(hmin[i], d)
+        elif on:
+            hmax[i] = hmin[i] = 0.0
+
+    clamped_cur = "AUTO_CLAMPED" in (lt[first], rt[first])
+    j = start + 1
+    for i in range(1, count):
+        clamped_prev = clamped_cur
+        clamped_cur = "AUTO_CLAMPED" in (lt[j], rt[j])
+        if cycle and j == total - 1:
+            j = 0
+            clamped_cur = clamped_cur or "AUTO_CLAMPED" in (lt[j], rt[j])
+        clamp(i - 1, dy[i], clamped_prev)
+        clamp(i, dy[i] * l[i], clamped_cur)
+        j += 1
+    a, b, c, d = (np.zeros(count) for _ in range(4))
+
+    def continuous(i):
+        a[i], b[i] = l[i] * l[i], 2.0 * (l[i] + 1.0)
+        c[i], d[i] = 1.0 / l[i + 1], dy[i] * l[i] * l[i] + dy[i + 1]
+
+    def adj(hsize, dxv):
+        fac = dxv / (hsize[0] + dxv / 3.0)
+        if fac < 1.0:
+            hsize = hsize * fac
+        return 1.0 - 3.0 * hsize[0] / dxv, hsize
+
+    first_adj = last_adj = 0.0
+    solve_count = count
+    if full:
+        solve_count = count - 1
+        hmin[0], hmax[0] = max(hmin[0], hmin[solve_count]), min(hmax[0], hmax[solve_count])
+        solve_first = solve_last = True
+        continuous(0)
+    else:
+        if not solve_first:
+            first_adj, t = adj(right[first] - co[first], dx[1])
+            a[0] = c[0] = 0.0
+            b[0], d[0] = 1.0, t[1]
+        else:
+            a[0], b[0], c[0], d[0] = 0.0, 2.0, 1.0 / l[1], dy[1]
+        if not solve_last:
+            last_adj, t = adj(co[last] - left[last], dx[count - 1])
+            a[count - 1] = c[count - 1] = 0.0
+            b[count - 1], d[count - 1] = 1.0, t[1]
+        else:
+            i = count - 1
+            a[i], b[i], c[i], d[i] = l[i] * l[i], 2.0 * l[i], 0.0, dy[i] * l[i] * l[i]
+    for i in range(1, count - 1):
+        continuous(i)
+    if not full:
+        if count > 2 or solve_last:
+            b[1] += l[1] * first_adj
+        if count > 2 or solve_first:
+            b[count - 2] += last_adj
+    n = solve_count
+    h = _solve_with_limits(a[:n].copy(), b[:n].copy(), c[:n].copy(), d[:n].copy(),
+                           hmin[:n], hmax[:n])
+    h = np.r_[h, h[0]] if full else h
+    j = start + 1
+    for i in range(1, count - 1):
+        end = j == total - 1
+        _output_handle(co, left, right, lt, rt, j, False, -h[i] / l[i], end)
+        if end:
+            j = 0
+        _output_handle(co, left, right, lt, rt, j, True, h[i], end)
+        j += 1
+    if solve_first:
+        _output_handle(co, left, right, lt, rt, first, True, h[0], start == 0)
+    if solve_last:
+        _output_handle(co, left, right, lt, rt, last, False, -h[count - 1] / l[count - 1],
+                       start + count == total)
+
+
+def _smooth_cont_accel(co, left, right, lt, rt, locked, cyclic):
+    total = len(co)
+
+    def free_auto(i):
+        return lt[i] in _AUTO and rt[i] in _AUTO and not locked[i]
+
+    cyclic = cyclic and free_auto(0) and free_auto(total - 1)
+    base = 0
+    if cyclic:
+        for i in range(1, total - 1):
+            if not free_auto(i):
+                base = i
+                break
+        if base == 0:
+            _smooth_segment(co, left, right, lt, rt, locked, 0, total, True)
+            return
+    start, count = base, 1
+    j = start + 1
+    for _ in range(1, total):
+        if j == total - 1 and cyclic:
+            j = 0
+        if not free_auto(j):
+            _smooth_segment(co, left, right, lt, rt, locked, start, count + 1, cyclic)
+            start, count = j, 1
+        else:
+            count += 1
+        j += 1
+    if count > 1:
+        _smooth_segment(co, left, right, lt, rt, locked, start, count, cyclic)
+
+
+# -- building the curve ---------------------------------------------------------------
+
+def _segment_interpolation(kind, easing, back, amplitude, period, scale):
+    if kind == "CONSTANT":
+        return "step"
+    if kind == "LINEAR":
+        return "linear"
+    if kind == "BEZIER":
+        return "bezier"
+    if easing == "AUTO":
+        easing = "EASE_OUT" if kind in _EASE_OUT_BY_DEFAULT else "EASE_IN"
+    name = f"{kind.lower()}_{ {'EASE_IN': 'in', 'EASE_OUT': 'out', 'EASE_IN_OUT': 'in_out'}[easing]}"
+    assert name in EASING_KINDS
+    return _BlenderEase(name, back, amplitude, period * scale)
+
+
+def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_left=None,
+                         handle_right=None, handle_left_type="AUTO_CLAMPED",
+                         handle_right_type="AUTO_CLAMPED", back=1.70158, amplitude=0.8,
+                         period=4.1, extrapolation: str = "CONSTANT",
+                         auto_smoothing: str = "NONE", cycles=None,
+                         recompute_handles: bool = True, fps=None) -> Curve:
+    """The curve a Blender F-curve with these keyframes evaluates.
+
+    Parameters
+    ----------
+    co : array_like, shape (K, 2)
+        Key points ``(frame, value)``, frames strictly increasing.
+    interpolation, easing, handle_left_type, handle_right_type : str or sequence of K
+        Per key, with bpy's values (see the module documentation); a key's
+        interpolation shapes the segment after it.
+    handle_left, handle_right : array_like (K, 2), optional
+        Handle points ``(frame, value)``; needed for ``"FREE"``/``"ALIGNED"``
+        keys and for every key with ``recompute_handles=False``.
+    back, amplitude, period : float or sequence of K
+        Easing parameters of each key's segment (Blender's defaults).
+    extrapolation : {"CONSTANT", "LINEAR"}
+    auto_smoothing : {"NONE", "CONT_ACCEL"}
+    cycles : (mode_before, mode_after), optional
+        A Cycles modifier (first in the stack, infinite cycles).
+    recompute_handles : bool
+        Compute the handles of automatic and vector keys by Blender's rules
+        (True) or use the given ones as they are.
+    fps : float, optional
+        Frames per second: the curve's time is then in seconds.
+
+    Returns
+    -------
+    Curve
+
+    Raises
+    ------
+    ValueError
+        Bad shapes, unordered frames, unknown option values, missing handles,
+        a handle on the wrong side of its key or a vertical handle.
+    """
+    func = "curve_from_keyframes"
+    co = as_float64(func, "co", co)
+    if co.ndim != 2 or co.shape[1] != 2 or co.shape[0] < 1:
+        raise ValueError(f"{func}: co has shape {co.shape}, expected (K, 2) (frame, value) "
+                         f"points with K >= 1")
+    if not np.isfinite(co).all():
+        i = np.unravel_index(int(np.flatnonzero(~np.isfinite(co))[0]), co.shape)
+        raise ValueError(f"{func}: co at index {tuple(int(x) for x in i)} is "
+                         f"{float(co[i])!r} (must be finite)")
+    k = co.shape[0]
+    steps = np.diff(co[:, 0])
+    if (steps <= 0).any():
+        i = int(np.flatnonzero(steps <= 0)[0]) + 1
+        raise ValueError(f"{func}: co at index ({i}, 0) is {float(co[i, 0])!r} (frames must "
+                         f"increase: the previous key is at {float(co[i - 1, 0])!r})")
+    interp = _per_key(func, "interpolation", interpolation, k, _INTERPOLATIONS)
+    eases = _per_key(func, "easing", easing, k, _EASINGS)
+    lt = _per_key(func, "handle_left_type", handle_left_type, k, _HANDLE_TYPES)
+    rt = _per_key(func, "handle_right_type", handle_right_type, k, _HANDLE_TYPES)
+    backs = _per_key(func, "back", back, k, number=True)
+    amps = _per_key(func, "amplitude", amplitude, k, number=True)
+    periods = _per_key(func, "period", period, k, number=True)
+    if extrapolation not in ("CONSTANT", "LINEAR"):
+        raise ValueError(f"{func}: extrapolation is {extrapolation!r} (must be 'CONSTANT' or "
+                         f"'LINEAR')")
+    if auto_smoothing not in ("NONE", "CONT_ACCEL"):
+        raise ValueError(f"{func}: auto_smoothing is {auto_smoothing!r} (must be 'NONE' or "
+                         f"'CONT_ACCEL')")
+    if cycles is not None:
+        if isinstance(cycles, str) or len(cycles) != 2 or any(m not in _CYCLE_MODES
+                                                                for m in cycles):
+            raise ValueError(f"{func}: cycles is {cycles!r} (must be None or (mode_before, "
+                             f"mode_after) with modes 'NONE', 'REPEAT', 'REPEAT_OFFSET', "
+                             f"'MIRROR')")
+    if fps is not None:
+        fps = float(fps)
+        if not (np.isfinite(fps) and fps > 0):
+            raise ValueError(f"{func}: fps is {fps!r} (must be a finite number > 0)")
+    handles = {}
+    for name, h, types in (("handle_left", handle_left, lt), ("handle_right", handle_right, rt)):
+        if h is None:
+            needs = [i for i, t in enumerate(types)
+                     if t in ("FREE", "ALIGNED") or not recompute_handles]
+            if needs:
+                why = ("recompute_handles=False" if not recompute_handles
+                       else f"{types[needs[0]]!r} keys")
+                raise ValueError(f"{func}: {name} is needed for {why} (key {needs[0]} has no "
+                                 f"handle)")
+            h = co.copy()
+        else:
+            h = as_float64(func, name, h)
+            if h.shape != co.shape:
+                raise ValueError(f"{func}: {name} has shape {h.shape}, expected {co.shape}")
+            if not np.isfinite(h).all():
+                i = np.unravel_index(int(np.flatnonzero(~np.isfinite(h))[0]), h.shape)
+                raise ValueError(f"{func}: {name} at index {tuple(int(x) for x in i)} is "
+                                 f"{float(h[i])!r} (must be finite)")
+            h = np.array(h)
+        handles[name] = h
+    left, right = handles["handle_left"], handles["handle_right"]
+    modes = (None, None) if cycles is None else tuple(_CYCLE_MODES[m] for m in cycles)
+    cyclic = (cycles is not None and all(m in ("REPEAT", "REPEAT_OFFSET") for m in cycles)
+              and lt[0] in _AUTO and rt[0] in _AUTO and lt[-1] in _AUTO and rt[-1] in _AUTO
+              and k > 1)
+    if recompute_handles and k > 1:
+        _auto_handles(co, left, right, lt, rt, auto_smoothing, cyclic,
+                      extrapolation == "CONSTANT")
+    scale = 1.0 if fps is None else 1.0 / fps
+    times, values = co[:, 0] * scale, co[:, 1]
+    segments = [_segment_interpolation(interp[j], eases[j], backs[j], amps[j], periods[j],
+                                       scale) for j in range(k - 1)]
+    # handles as velocities (per time unit) and weights (fractions of the segment)
+    dt_in, dt_out = (co[:, 0] - left[:, 0]) * scale, (right[:, 0] - co[:, 0]) * scale
+    dv_in, dv_out = co[:, 1] - left[:, 1], right[:, 1] - co[:, 1]
+    for name, dt, dv in (("handle_left", dt_in, dv_in), ("handle_right", dt_out, dv_out)):
+        if (dt < 0).any():
+            i = int(np.flatnonzero(dt < 0)[0])
+            raise ValueError(f"{func}: {name} at index ({i}, 0) is "
+                             f"{float(handles[name][i, 0])!r} (a handle may not lie on the "
+                             f"other side of its key at frame {float(co[i, 0])!r})")
+        bad = (dt == 0) & (dv != 0)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"{func}: {name} at index ({i},) is a vertical handle (same "
+                             f"frame as its key, value offset {float(dv[i])!r})")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        vin = np.where(dt_in > 0, dv_in / np.where(dt_in > 0, dt_in, 1.0), 0.0)
+        vout = np.where(dt_out > 0, dv_out / np.where(dt_out > 0, dt_out, 1.0), 0.0)
+    seg = np.diff(times)
+    w_in, w_out = np.full(k, 1.0 / 3.0), np.full(k, 1.0 / 3.0)
+    w_in[1:], w_out[:-1] = dt_in[1:] / seg, dt_out[:-1] / seg
+    # extrapolation slopes (fcurve_eval_keyframes_extrapolate)
+    sides = []
+    for end, handle_slope, neighbour in ((0, vin[0], 1), (k - 1, vout[-1], k - 2)):
+        if extrapolation == "CONSTANT" or interp[end] == "CONSTANT" or k == 1:
+            sides.append(("clamp", None))
+        elif interp[end] == "LINEAR":
+            sides.append(("sloped", (values[neighbour] - values[end])
+                          / (times[neighbour] - times[end])))
+        else:
+            dt = dt_in[0] if end == 0 else dt_out[-1]
+            sides.append(("sloped", handle_slope) if dt > 0 else ("clamp", None))
+    (before, before_slope), (after, after_slope) = sides
+    if modes[0] is not None:
+        before, before_slope = modes[0], None
+    if modes[1] is not None:
+        after, after_slope = modes[1], None
+    if k == 1:
+        return Curve(times, values, interpolation="step")
+    bezier = any(s == "bezier" for s in segments)
+    return Curve(times, values, interpolation=segments, in_velocities=vin if bezier else None,
+                 out_velocities=vout if bezier else None,
+                 in_weights=w_in if bezier else None, out_weights=w_out if bezier else None,
+                 before=before, after=after, before_slope=before_slope,
+                 after_slope=after_slope)
+
+
+def curve_from_fcurve(fcurve, *, fps=None, recompute_handles: bool = False) -> Curve:
+    """The curve of a live ``bpy.types.FCurve``.
+
+    The keyframes, their handles as Blender stores them (already computed by
+    Blender; ``recompute_handles=True`` recomputes them from the keys), the
+    curve's extrapolation and auto smoothing, and a Cycles modifier when it
+    is the first modifier, unmuted, unrestricted and repeats forever.
+
+    Raises
+    ------
+    ValueError
+        An F-curve without keyframes, or modifiers other than one such
+        Cycles modifier (their effect is not reproduced).
+    """
+    func = "curve_from_fcurve"
+    points = list(fcurve.keyframe_points)
+    if not points:
+        raise ValueError(f"{func}: the F-curve has no keyframes (sampled curves are not "
+                         f"supported)")
+    cycles = None
+    modifiers = [m for m in fcurve.modifiers if not m.mute]
+    for n, m in enumerate(modifiers):
+        if (m.type != "CYCLES" or n > 0 or m.use_restricted_range or m.use_influence
+                or m.cycles_before or m.cycles_after):
+            raise ValueError(f"{func}: modifier {m.name!r} ({m.type}) is not reproduced (only "
+                             f"a first, unrestricted Cycles modifier with infinite cycles)")
+        cycles = (m.mode_before, m.mode_after)
+    return curve_from_keyframes(
+        [tuple(p.co) for p in points],
+        interpolation=[p.interpolation for p in points],
+        easing=[p.easing for p in points],
+        handle_left=[tuple(p.handle_left) for p in points],
+        handle_right=[tuple(p.handle_right) for p in points],
+        handle_left_type=[p.handle_left_type for p in points],
+        handle_right_type=[p.handle_right_type for p in points],
+        back=[p.back for p in points], amplitude=[p.amplitude for p in points],
+        period=[p.period for p in points], extrapolation=fcurve.extrapolation,
+        auto_smoothing=fcurve.auto_smoothing, cycles=cycles,
+        recompute_handles=recompute_handles, fps=fps)
