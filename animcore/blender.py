@@ -26,7 +26,9 @@ Segments
     elastic takes ``amplitude`` in value units and ``period`` in frames (0:
     0.3 of the segment, 0.45 for in_out), and when the amplitude is below the
     segment's change it damps the oscillation to ``amplitude / |change|`` and
-    blends it back to full strength within a quarter period of the key.
+    blends it back to full strength within a quarter period of the key; above
+    the change, the decaying oscillation of ease out runs with the opposite
+    phase direction to Penner's (``Ease(..., variant="blender")``).
 Automatic handles
     With ``recompute_handles=True`` the handles of ``"AUTO"``,
     ``"AUTO_CLAMPED"`` and ``"VECTOR"`` keys are computed from the keys alone,
@@ -85,9 +87,10 @@ _BLENDER_FLAG = 1  # the C core's AC_CURVE_EASE_BLENDER
 
 
 class _BlenderEase(Ease):
-    """An Ease with Blender's parameters in absolute units (value, time)."""
+    """A segment easing with Blender's parameters in absolute units (value,
+    time), as a key stores them; only meaningful on a curve segment."""
 
-    __slots__ = ("_params",)
+    __slots__ = ()
 
     def __init__(self, kind, overshoot, amplitude, period):
         super().__init__(kind)

@@ -116,19 +116,79 @@ class Easing:
         raise ValueError(f"{func}: {self!r} is not monotone, so it has no inverse")
 
 
+_PENNER_OVERSHOOT = 1.70158
+_VARIANTS = {"penner": 0, "blender": 1}
+
+
 class Ease(Easing):
     """A named easing kind as an object, e.g. ``Ease("cubic_in_out")``.
+
+    Parameters
+    ----------
+    kind : str
+        One of :func:`easing_kinds`.
+    overshoot : float, optional
+        back only: Penner's s (default 1.70158, about 10% overshoot; the
+        in_out kind uses 1.525 s as Penner does).
+    amplitude, period : float, optional
+        elastic only, with Penner's meaning on the normalized easing:
+        amplitude in units of the change (default 1; below 1 it is raised to
+        1 and the phase set to a quarter period, as Penner does) and period
+        in units of the duration (default 0.3, 0.45 for in_out).
+    variant : {"penner", "blender"}
+        Blender's variants: expo rescaled by ``1 / (1 - 2^-10)`` so that it
+        starts at exactly 0 (``(2^(10 (u - 1)) - 2^-10) / (1 - 2^-10)``), and
+        elastic with an amplitude below 1 damped to that amplitude and blended
+        back to full strength within a quarter period of the key, and with an
+        amplitude above 1 its decaying oscillation (out, second half of in_out)
+        running as ``sin(-w u - phase)`` where Penner has ``sin(w u - phase)``.
+        Other kinds are the same in both.
+
+    An easing with non-default parameters is evaluated by the keyframe
+    curve core (the same code as an eased segment ``v0 + ease(u) (v1 -
+    v0)``); the defaults use the easing kernels.
 
     >>> Ease("smoothstep")([0.25, 0.5], derivative=True)
     array([1.125, 1.5  ])
     >>> float(Ease("quad_in").inverse(0.25))
     0.5
+    >>> round(float(Ease("back_in", overshoot=3.0)(0.5)), 6)
+    -0.25
     """
 
-    __slots__ = ("_kind",)
+    __slots__ = ("_kind", "_params", "_curve")
 
-    def __init__(self, kind: str):
+    def __init__(self, kind: str, *, overshoot=None, amplitude=None, period=None,
+                 variant: str = "penner"):
         self._kind = _kind_index("Ease", kind)
+        name = EASING_KINDS[self._kind]
+        if variant not in _VARIANTS:
+            raise ValueError(f"Ease: variant is {variant!r} (must be one of "
+                             f"{', '.join(repr(v) for v in _VARIANTS)})")
+        for arg, value, family in (("overshoot", overshoot, "back"),
+                                   ("amplitude", amplitude, "elastic"),
+                                   ("period", period, "elastic")):
+            if value is not None and not name.startswith(family):
+                raise ValueError(f"Ease: {arg} applies to the {family} kinds, not {name!r}")
+        o = _PENNER_OVERSHOOT if overshoot is None else real_number("Ease", "overshoot",
+                                                                     overshoot)
+        a = 0.0 if amplitude is None else real_number("Ease", "amplitude", amplitude)
+        p = 0.0 if period is None else real_number("Ease", "period", period)
+        if not (np.isfinite(a) and a >= 0):
+            raise ValueError(f"Ease: amplitude is {a!r} (must be finite and >= 0)")
+        if period is not None and not (np.isfinite(p) and p > 0):
+            raise ValueError(f"Ease: period is {p!r} (must be finite and > 0)")
+        if not np.isfinite(o):
+            raise ValueError(f"Ease: overshoot is {o!r} (must be finite)")
+        # (overshoot, amplitude, period, flags); 2 = amplitude and period relative
+        self._params = (o, a, p, _VARIANTS[variant] | 2)
+        self._curve = None
+        if self._params != (_PENNER_OVERSHOOT, 0.0, 0.0, 2) and not (
+                variant == "blender" and not name.startswith(("expo", "elastic"))
+                and overshoot is None):
+            from .curves import Curve  # the curve core evaluates parameterized easings
+
+            self._curve = Curve([0.0, 1.0], [0.0, 1.0], interpolation=self)
 
     @property
     def name(self) -> str:
@@ -141,6 +201,8 @@ class Ease(Easing):
 
     def _evaluate(self, func, u, derivative, out):
         kind, rate = self._kind, bool(derivative)
+        if self._curve is not None:
+            return _unary(func, "u", u, out, lambda x, r: self._eval_curve(func, x, rate, r))
         return _unary(func, "u", u, out,
                       lambda x, r: _core._ease_eval(func, kind, rate, x, r))
 
@@ -152,14 +214,27 @@ class Ease(Easing):
         kind = self._kind
         return _unary(func, "s", s, out, lambda x, r: _core._ease_inverse(func, kind, x, r))
 
+    def _eval_curve(self, func, u, rate, result):
+        bad = ~((u >= 0) & (u <= 1))
+        if bad.any():
+            i = np.unravel_index(int(np.flatnonzero(bad)[0]), u.shape)
+            raise ValueError(f"{func}: u at index {tuple(int(x) for x in i)} is "
+                             f"{float(u[i])!r} (must lie in [0, 1])")
+        result[...] = self._curve.evaluate(u, int(rate))
+
     def __eq__(self, other):
-        return isinstance(other, Ease) and other._kind == self._kind
+        return (isinstance(other, Ease) and other._kind == self._kind
+                and other._params == self._params)
 
     def __hash__(self):
-        return hash(("Ease", self._kind))
+        return hash(("Ease", self._kind, self._params))
 
     def __repr__(self):
-        return f"Ease({self.name!r})"
+        o, a, p, flags = self._params
+        extra = "".join([f", overshoot={o!r}" if o != _PENNER_OVERSHOOT else "",
+                         f", amplitude={a!r}" if a else "", f", period={p!r}" if p else "",
+                         ", variant='blender'" if flags & 1 else ""])
+        return f"Ease({self.name!r}{extra})"
 
 
 def _kind_index(func: str, kind) -> int:

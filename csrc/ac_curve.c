@@ -142,8 +142,9 @@ static void elastic_term(double A, double f0, double f1, double w, double psi, d
 }
 
 /* Elastic: Penner's equations with amplitude A (value units) and period P
-   (time units); Blender additionally blends towards the key over the last
-   quarter period when A < |change|. o = offset from p0 and its u-derivatives. */
+   (time units); Blender's variant blends towards the key over the last
+   quarter period when A < |change| and runs the decaying sine backwards.
+   o = offset from p0 and its u-derivatives. */
 static void ease_elastic(int variant, const ac_curve_ease *e, double u, double change,
                          double T, double o[3])
 {
@@ -167,18 +168,22 @@ static void ease_elastic(int variant, const ac_curve_ease *e, double u, double c
         s = P / (2.0 * AC_PI) * asin(change / A);
     }
     {
+        /* The decaying side (out, second half of in_out) runs its sine forwards
+           in Penner's equations, sin(w u - psi), but backwards in Blender's,
+           sin(-w u - psi): the two differ when A > |change| (psi != pi/2). */
         double w = 2.0 * AC_PI * T / P, psi = 2.0 * AC_PI * s / P;
+        double wd = (e->flags & AC_CURVE_EASE_BLENDER) ? w : -w;
         if (variant == 0) { /* in: -term(u - 1) */
             elastic_term(A, f0, f1, w, psi, u - 1.0, h);
             o[0] = -h[0], o[1] = -h[1], o[2] = -h[2];
         } else if (variant == 1) { /* out: term(-u) + change */
-            elastic_term(A, f0, f1, w, psi, -u, h);
+            elastic_term(A, f0, f1, wd, psi, -u, h);
             o[0] = h[0] + change, o[1] = -h[1], o[2] = h[2];
         } else if (u < 0.5) { /* in_out, first half: -term(2u - 1) / 2 */
             elastic_term(A, f0, f1, w, psi, 2.0 * u - 1.0, h);
             o[0] = -0.5 * h[0], o[1] = -h[1], o[2] = -2.0 * h[2];
         } else { /* second half: term(1 - 2u) / 2 + change */
-            elastic_term(A, f0, f1, w, psi, 1.0 - 2.0 * u, h);
+            elastic_term(A, f0, f1, wd, psi, 1.0 - 2.0 * u, h);
             o[0] = 0.5 * h[0] + change, o[1] = -h[1], o[2] = 2.0 * h[2];
         }
         if (u == 0.0) /* the keys themselves, exactly (as Penner and Blender) */

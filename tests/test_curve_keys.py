@@ -233,3 +233,67 @@ def test_bad_key_model(kwargs, match):
 def test_bad_side():
     with pytest.raises(ValueError, match=r"Curve.evaluate: side is 'up' \(must be one of 'right', 'left'\)"):
         Curve([0, 1], [0, 1]).evaluate(0.5, side="up")
+
+
+# -- easing parameters ----------------------------------------------------------------------
+
+def penner_back_in(u, s):
+    return u * u * ((s + 1) * u - s)
+
+
+def penner_elastic_out(u, a, p):
+    """Penner's easeOutElastic with b = 0, c = 1, d = 1 and his a / p rule."""
+    u = np.asarray(u, float)
+    if a < 1:
+        a, s = 1.0, p / 4
+    else:
+        s = p / (2 * np.pi) * np.arcsin(1 / a)
+    out = a * 2 ** (-10 * u) * np.sin((u - s) * (2 * np.pi) / p) + 1
+    return np.where(u == 0, 0.0, np.where(u == 1, 1.0, out))
+
+
+def test_ease_parameters_follow_penner():
+    u = np.linspace(0, 1, 51)
+    np.testing.assert_allclose(Ease("back_in", overshoot=3.0)(u), penner_back_in(u, 3.0),
+                               atol=1e-14)
+    np.testing.assert_allclose(Ease("back_out", overshoot=0.5)(u),
+                               1 - penner_back_in(1 - u, 0.5), atol=1e-14)
+    for a, p in ((1.5, 0.4), (0.5, 0.25), (1.0, 0.3)):
+        np.testing.assert_allclose(Ease("elastic_out", amplitude=a, period=p)(u),
+                                   penner_elastic_out(u, a, p), atol=1e-13)
+    # explicit default values give the plain kind
+    np.testing.assert_allclose(Ease("elastic_out", amplitude=1.0, period=0.3)(u),
+                               Ease("elastic_out")(u), atol=1e-13)
+    # rates against central differences
+    e = Ease("back_in_out", overshoot=2.2)
+    x = np.linspace(0.05, 0.95, 18)  # off the midpoint, where the rate has a corner
+    np.testing.assert_allclose(e(x, derivative=True), (e(x + 1e-6) - e(x - 1e-6)) / 2e-6,
+                               atol=1e-6)
+
+
+def test_ease_blender_variants():
+    u = np.linspace(0, 1, 21)
+    scale = 1 / (1 - 2.0 ** -10)
+    np.testing.assert_allclose(Ease("expo_in", variant="blender")(u),
+                               np.where(u == 0, 0, (2 ** (10 * (u - 1)) - 2.0 ** -10) * scale),
+                               atol=1e-15)
+    # above the change Blender's elastic is Penner's; below it is damped
+    np.testing.assert_allclose(Ease("elastic_in", amplitude=2.0, period=0.3, variant="blender")(u),
+                               Ease("elastic_in", amplitude=2.0, period=0.3)(u), atol=1e-15)
+    damped = Ease("elastic_out", amplitude=0.5, period=0.3, variant="blender")(u)
+    plain = Ease("elastic_out", amplitude=0.5, period=0.3)(u)
+    far = u > 0.075 + 1e-9  # beyond a quarter period of the start: half the swing
+    np.testing.assert_allclose((damped - 1)[far], 0.5 * (plain - 1)[far], atol=1e-14)
+
+
+@pytest.mark.parametrize("args, kwargs, match", [
+    (("quad_in",), {"overshoot": 2.0}, r"Ease: overshoot applies to the back kinds, not 'quad_in'"),
+    (("back_in",), {"amplitude": 2.0}, r"Ease: amplitude applies to the elastic kinds, not 'back_in'"),
+    (("elastic_in",), {"period": 0.0}, r"Ease: period is 0.0 \(must be finite and > 0\)"),
+    (("elastic_in",), {"amplitude": -1.0}, r"Ease: amplitude is -1.0 \(must be finite and >= 0\)"),
+    (("back_in",), {"overshoot": np.inf}, r"Ease: overshoot is inf \(must be finite\)"),
+    (("quad_in",), {"variant": "maya"}, r"Ease: variant is 'maya' \(must be one of 'penner', 'blender'\)"),
+])
+def test_bad_ease_parameters(args, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Ease(*args, **kwargs)
