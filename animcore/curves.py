@@ -92,6 +92,9 @@ instead, and brakes only at its ends. Either way the curve passes through the
 same poses, only at other times; an easing that leaves [0, 1] (back, elastic)
 samples the curve's own neighbouring segment or extrapolation there, so the
 path is still the curve's. Cycling extrapolation repeats the eased keys.
+Easing and cubic-bezier remaps run in the C core in the same pass as the
+curve, with second derivatives by the chain rule; a time ``Curve`` or a
+``Steps`` easing is applied in NumPy first.
 """
 from __future__ import annotations
 
@@ -613,10 +616,25 @@ class Curve:
             if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
                 raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
         rate = None
+        native = [r for r in self._remaps + (self._ease,) if isinstance(r, (Ease, CubicBezier))]
+        if (self._remaps or self._ease is not None) and len(native) == len(self._remaps) + (
+                self._ease is not None):
+            # every remap is an easing the C core knows: the whole chain runs there
+            rows = np.array([_ease_row(r) for r in self._remaps], float).reshape(-1, 9)
+            segment = None if self._ease is None else np.array(_ease_row(self._ease), float)
+            t = contiguous(t)
+            computed = []
+            for derivative in derivatives:
+                result = np.empty(t.shape + self._values.shape[1:])
+                _core._curve_eval_remapped(func, self._capsule, t, int(derivative), side, rows,
+                                           segment, result)
+                computed.append(result)
+            return tuple(computed)
         if self._remaps or self._ease is not None:
             if 2 in derivatives:
-                raise ValueError(f"{func}: derivative=2 is not available on a time-remapped "
-                                 f"curve (easings provide only their first derivative)")
+                raise ValueError(f"{func}: derivative=2 is not available on a curve remapped "
+                                 f"by a time Curve or a Steps easing (only their first "
+                                 f"derivative is used)")
             _first_bad(func, "t", t)
             rate = np.ones(t.shape)
             for remap in self._remaps:  # whole-clip remaps, outermost first
@@ -737,7 +755,8 @@ class Curve:
             are identical).
         derivative : {0, 1, 2}
             Derivative order with respect to time in seconds (0 or 1 on a
-            curve with ``ease`` or :meth:`remap_time`).
+            curve remapped by a time Curve or a Steps easing; easings and
+            cubic-bezier remaps give all three, by the chain rule).
         side : {"right", "left"}
             At a key, a jump, a cycle seam or a mirrored key: the limit just
             after ``t`` ("right", the default) or just before it ("left"). At

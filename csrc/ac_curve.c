@@ -1176,3 +1176,136 @@ ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
     return st ? st
               : run(curve, &cursor->segment, t, n, derivative, side, out, err ? err : &local);
 }
+
+/* ------------------------------------------------------- time remaps */
+
+/* A remapping easing on the unit square: g(u), g'(u), g''(u). */
+static void ease_unit(const ac_curve_ease *e, double u, double g[3])
+{
+    if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
+        double cx = 3.0 * e->x1, bx = 3.0 * (e->x2 - 2.0 * e->x1), ax = 1.0 + 3.0 * (e->x1 - e->x2);
+        double cy = 3.0 * e->y1, by = 3.0 * (e->y2 - 2.0 * e->y1), ay = 1.0 + 3.0 * (e->y1 - e->y2);
+        double s = bezier_solve(cx, bx, ax, u);
+        double xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
+        double xdd = 6.0 * ax * s + 2.0 * bx, ydd = 6.0 * ay * s + 2.0 * by;
+        g[0] = ((ay * s + by) * s + cy) * s;
+        g[1] = xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd;
+        g[2] = (ydd * xd - yd * xdd) / (xd * xd * xd);
+        return;
+    }
+    {
+        ac_curve_ease r = *e;
+        r.flags |= AC_CURVE_EASE_RELATIVE;
+        ease_offset(&r, u, 1.0, 1.0, g);
+    }
+}
+
+/* Applies the map (m0, m1, m2) = (tau, dtau/dt, d2tau/dt2) at the current
+   time to the composition so far: rates r[0] = d/dt, r[1] = d2/dt2. */
+static inline void compose(double m1, double m2, double r[2])
+{
+    r[1] = m2 * r[0] * r[0] + m1 * r[1];
+    r[0] = m1 * r[0];
+}
+
+/* Curve time for clip time t through the remaps; r gets the rates. */
+static double remap_time(const ac_curve *cv, double t, const ac_curve_ease *remaps,
+                         size_t nremap, const ac_curve_ease *seg, size_t *hint, double r[2])
+{
+    const size_t k = cv->k;
+    const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
+    double g[3];
+    r[0] = 1.0, r[1] = 0.0;
+    if (!(P > 0.0))
+        return t;
+    for (size_t m = 0; m < nremap; m++) {
+        if (t >= lo && t <= hi) {
+            ease_unit(&remaps[m], fmin((t - lo) / P, 1.0), g);
+            t = lo + g[0] * P;
+            compose(g[1], g[2] / P, r);
+        }
+    }
+    if (seg) {
+        double local = t, base = lo, sign = 1.0;
+        int eased = t >= lo && t <= hi;
+        if (!eased) {
+            ac_curve_extrapolation mode = t < lo ? cv->before : cv->after;
+            if (mode == AC_EXTRAP_CYCLE || mode == AC_EXTRAP_CYCLE_OFFSET ||
+                mode == AC_EXTRAP_OSCILLATE) {
+                double cycle = floor((t - lo) / P), x = t - lo - cycle * P;
+                int mirrored = mode == AC_EXTRAP_OSCILLATE && fmod(cycle, 2.0) != 0.0;
+                x = fmin(fmax(x, 0.0), P);
+                local = lo + (mirrored ? P - x : x);
+                base = lo + cycle * P + (mirrored ? P : 0.0);
+                sign = mirrored ? -1.0 : 1.0;
+                eased = 1;
+            }
+        }
+        if (eased) {
+            size_t j = *hint = ac_segment_find(cv->times, k, local, *hint);
+            double T = cv->times[j + 1] - cv->times[j];
+            double u = T > 0.0 ? fmin(fmax((local - cv->times[j]) / T, 0.0), 1.0) : 0.0;
+            ease_unit(seg, u, g);
+            t = base + sign * (cv->times[j] + g[0] * T - lo);
+            compose(g[1], T > 0.0 ? sign * g[2] / T : 0.0, r);
+        }
+    }
+    return t;
+}
+
+ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
+                                 const double *t, size_t n, int derivative, int side,
+                                 const ac_curve_ease *remaps, size_t nremap,
+                                 const ac_curve_ease *segment_ease, double *out,
+                                 ac_error *err)
+{
+    enum { BLOCK = 256 };
+    const size_t C = curve->c;
+    double tau[BLOCK], r1[BLOCK], r2[BLOCK], *first = NULL;
+    size_t hint = 0;
+    ac_error local;
+    ac_status st = check_derivative(derivative, err);
+    if (!err)
+        err = &local;
+    if (st)
+        return st;
+    if (side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
+        return ac_fail(err, AC_ERR_VALUE, 0, "side", side, "must be right (0) or left (1)");
+    if (derivative == 2 && n > 0 && !(first = malloc((n < BLOCK ? n : BLOCK) * C * sizeof *first)))
+        return ac_fail(err, AC_ERR_NOMEM, 0, "t", (double)n, "out of memory");
+    for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
+        size_t m = n - i0 < BLOCK ? n - i0 : BLOCK;
+        double *o = out + i0 * C;
+        for (size_t i = 0; i < m; i++) {
+            double r[2];
+            if (!ac_finite(t[i0 + i])) {
+                free(first);
+                return ac_fail(err, AC_ERR_VALUE, i0 + i, "t", t[i0 + i], "must be finite");
+            }
+            tau[i] = remap_time(curve, t[i0 + i], remaps, nremap, segment_ease, &hint, r);
+            r1[i] = r[0], r2[i] = r[1];
+        }
+        if ((st = run(curve, &cursor->segment, tau, m, derivative, side, o, err)) ||
+            (derivative == 2 &&
+             (st = run(curve, &cursor->segment, tau, m, 1, side, first, err)))) {
+            err->index += i0;
+            free(first);
+            return st;
+        }
+        for (size_t i = 0; i < m; i++)
+            for (size_t ch = 0; ch < C; ch++) {
+                double *x = o + i * C + ch;
+                if (derivative == 1)
+                    *x *= r1[i];
+                else if (derivative == 2)
+                    *x = *x * r1[i] * r1[i] + first[i * C + ch] * r2[i];
+            }
+        if (derivative && (st = check_results(curve, o, m, derivative, err))) {
+            err->index += i0;
+            free(first);
+            return st;
+        }
+    }
+    free(first);
+    return AC_OK;
+}

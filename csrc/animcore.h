@@ -243,6 +243,21 @@ ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
                              const double *t, size_t n, int derivative, int side,
                              double *out, ac_error *err);
 
+/* ac_curve_eval_side through time remaps, as a clip plays a curve:
+   `remaps` (nremap of them, outermost first) each map clip time t in [first
+   key, last key] to first + ease(u) (last - first), u = (t - first) / (last -
+   first), and leave other times as they are; then `segment_ease` (NULL for
+   none) remaps time inside every segment, t_j + ease(u) (t_j+1 - t_j),
+   repeating with the keys in cycling extrapolation (mirrored in the mirrored
+   cycles of oscillate). Easings are read with AC_CURVE_EASE_RELATIVE
+   parameters on the unit square; the kind may be AC_CURVE_EASE_CUBIC_BEZIER.
+   Derivatives follow the chain rule, up to the second. */
+ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
+                                 const double *t, size_t n, int derivative, int side,
+                                 const ac_curve_ease *remaps, size_t nremap,
+                                 const ac_curve_ease *segment_ease, double *out,
+                                 ac_error *err);
+
 /* ---------------------------------------------------------------- easing */
 
 /* Easing functions s = ease(u) on the normalized time u in [0, 1]: linear,

@@ -297,3 +297,43 @@ def test_ease_blender_variants():
 def test_bad_ease_parameters(args, kwargs, match):
     with pytest.raises(ValueError, match=match):
         Ease(*args, **kwargs)
+
+
+# -- time remaps in the core ----------------------------------------------------------------
+
+def remapped_reference(curve, plain, ease, remap, t):
+    """Clip time -> curve time in NumPy (whole-clip remap, then per-segment
+    ease inside the keys), then the plain curve at that time."""
+    times = curve.times
+    lo, hi = times[0], times[-1]
+    tau = np.array(t, float)
+    inside = (tau >= lo) & (tau <= hi)
+    if remap is not None:
+        tau = np.where(inside, lo + remap(np.clip((tau - lo) / (hi - lo), 0, 1)) * (hi - lo), tau)
+    if ease is not None:
+        i = np.clip(np.searchsorted(times, tau, side="right") - 1, 0, times.size - 2)
+        T = times[i + 1] - times[i]
+        u = np.clip((tau - times[i]) / T, 0, 1)
+        tau = np.where(inside, times[i] + ease(u) * T, tau)
+    return plain(tau)
+
+
+@pytest.mark.parametrize("ease, remap", [
+    ("smoothstep", None), (None, "cubic_in_out"), ("sine_in_out", "quad_out"),
+    (CubicBezier(0.42, 0.0, 0.58, 1.0), None), (None, CubicBezier(0.3, 0.1, 0.2, 1.0)),
+])
+def test_remaps_in_the_core(ease, remap):
+    times, values = [0.0, 1.0, 2.5, 4.0], [[0.0, 1.0], [2.0, 0.0], [-1.0, 3.0], [0.5, 1.0]]
+    plain = Curve(times, values, tangents="natural")
+    curve = Curve(times, values, tangents="natural", ease=ease)
+    if remap is not None:
+        curve = curve.remap_time(remap)
+    as_ease = lambda e: None if e is None else (Ease(e) if isinstance(e, str) else e)  # noqa: E731
+    t = np.linspace(-0.5, 4.5, 201)
+    np.testing.assert_allclose(curve(t), remapped_reference(curve, plain, as_ease(ease),
+                                                            as_ease(remap), t), atol=1e-12)
+    x = np.array([0.3, 0.77, 1.4, 2.2, 3.1, 3.6])  # away from the keys' kinks
+    for d in (1, 2):
+        expected = central(curve, x, d, h=1e-5)
+        np.testing.assert_allclose(curve.evaluate(x, d), expected, rtol=1e-5,
+                                   atol=1e-5 * max(1.0, np.abs(expected).max()))

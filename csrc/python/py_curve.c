@@ -206,6 +206,64 @@ static PyObject *curve_eval_side(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* Reads m rows (kind, flags, overshoot, amplitude, period, x1, y1, x2, y2). */
+static void read_eases(const double *rows, size_t m, ac_curve_ease *e)
+{
+    for (size_t j = 0; j < m; j++) {
+        const double *row = rows + 9 * j;
+        e[j].kind = (int)row[0], e[j].flags = (int)row[1];
+        e[j].overshoot = row[2], e[j].amplitude = row[3], e[j].period = row[4];
+        e[j].x1 = row[5], e[j].y1 = row[6], e[j].x2 = row[7], e[j].y2 = row[8];
+    }
+}
+
+/* _curve_eval_remapped(func, capsule, t, derivative, side, remaps, segment,
+   out): remaps (R, 9) easing rows, outermost first; segment a (9,) row or
+   None (per-segment ease). */
+static PyObject *curve_eval_remapped(PyObject *self, PyObject *args)
+{
+    const char *func;
+    PyObject *capsule;
+    PyArrayObject *t, *out, *remaps, *segment = NULL;
+    int derivative, side;
+    ac_curve *curve;
+    ac_curve_cursor cursor = {0};
+    ac_curve_ease seg, *rm;
+    ac_error err;
+    ac_status st;
+    npy_intp n;
+    size_t nremap;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sOO&iiO&O&O&:_curve_eval_remapped", &func, &capsule, acpy_f64,
+                          &t, &derivative, &side, acpy_f64, &remaps, acpy_f64_or_none,
+                          &segment, acpy_f64_out, &out))
+        return NULL;
+    if (!(curve = get_curve(capsule)))
+        return NULL;
+    n = PyArray_SIZE(t);
+    nremap = (size_t)PyArray_SIZE(remaps) / 9;
+    if ((size_t)PyArray_SIZE(out) != (size_t)n * ac_curve_channels(curve) ||
+        (size_t)PyArray_SIZE(remaps) != 9 * nremap ||
+        (segment && PyArray_SIZE(segment) != 9)) {
+        PyErr_Format(PyExc_ValueError, "%s: wrong array sizes", func);
+        return NULL;
+    }
+    rm = PyMem_Calloc(nremap ? nremap : 1, sizeof *rm);
+    if (!rm)
+        return PyErr_NoMemory();
+    read_eases(ACPY_F64(remaps), nremap, rm);
+    if (segment)
+        read_eases(ACPY_F64(segment), 1, &seg);
+    ACPY_RUN((size_t)n * ac_curve_channels(curve),
+             st = ac_curve_eval_remapped(curve, &cursor, ACPY_F64(t), (size_t)n, derivative,
+                                         side, rm, nremap, segment ? &seg : NULL,
+                                         ACPY_F64(out), &err));
+    PyMem_Free(rm);
+    if (st)
+        return acpy_raise(func, &err, PyArray_NDIM(t), PyArray_DIMS(t));
+    Py_RETURN_NONE;
+}
+
 /* _curve_eval(func, capsule, t, derivative, out): t any shape, out holds
    t.size * C values. Error indices are unravelled over t's shape. */
 static PyObject *curve_eval(PyObject *self, PyObject *args)
@@ -271,6 +329,8 @@ static PyMethodDef methods[] = {
      "before_slopes, after_slopes) -> capsule owning an ac_curve"},
     {"_curve_eval_side", curve_eval_side, METH_VARARGS,
      "_curve_eval_side(func, curve, t, derivative, side, out)"},
+    {"_curve_eval_remapped", curve_eval_remapped, METH_VARARGS,
+     "_curve_eval_remapped(func, curve, t, derivative, side, remaps, segment, out)"},
     {"_curve_key_velocities", curve_key_velocities, METH_VARARGS,
      "_curve_key_velocities(curve, in_velocities, out_velocities)"},
     {NULL, NULL, 0, NULL},
