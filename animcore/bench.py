@@ -130,6 +130,63 @@ def bench_curves(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+# ---- keyframes ----
+
+def numpy_bezier_track(times, values, x1, y1, x2, y2, queries, iterations=8):
+    """Weighted Bezier segments in vectorized NumPy: the segment by
+    searchsorted, Newton iterations (from s = u, clipped to [0, 1]) on the
+    time cubic, then the value cubic. x1, x2 are each segment's normalized
+    handle times, y1, y2 its handle values."""
+    i = np.clip(np.searchsorted(times, queries, side="right") - 1, 0, times.size - 2)
+    t0, T = times[i], times[i + 1] - times[i]
+    u = (queries - t0) / T
+    a1, a2 = x1[i], x2[i]
+    cx, bx, ax = 3 * a1, 3 * (a2 - 2 * a1), 1 + 3 * (a1 - a2)
+    s = u.copy()
+    for _ in range(iterations):
+        f = ((ax * s + bx) * s + cx) * s - u
+        d = (3 * ax * s + 2 * bx) * s + cx
+        s = np.clip(s - f / np.where(d == 0, 1.0, d), 0.0, 1.0)
+    p0, p1, q1, q2 = values[i], values[i + 1], y1[i], y2[i]
+    return ((1 - s) ** 3 * p0 + 3 * (1 - s) ** 2 * s * q1 + 3 * (1 - s) * s * s * q2
+            + s ** 3 * p1)
+
+
+def bench_keyframes(scale: float, repeats: int) -> list[Comparison]:
+    """1,000 keys, 10^6 sorted queries: weighted Bezier against a vectorized
+    NumPy solve; mixed segment kinds, ease= and remap_time against the plain
+    cubic curve (ratios: plain / variant)."""
+    rng = np.random.default_rng(1)
+    keys, n = 1000, max(1, int(10**6 * scale))
+    times = np.cumsum(rng.uniform(0.5, 1.5, keys))
+    values, velocities = rng.normal(size=(2, keys))
+    w_in, w_out = rng.uniform(0.05, 0.95, (2, keys))
+    queries = np.sort(rng.uniform(times[0], times[-1], n))
+    bezier = Curve(times, values, interpolation="bezier", velocities=velocities,
+                   in_weights=w_in, out_weights=w_out)
+    T = np.diff(times)
+    x1, x2 = np.minimum(w_out[:-1], 1.0), 1.0 - np.minimum(w_in[1:], 1.0)
+    y1 = values[:-1] + velocities[:-1] * x1 * T
+    y2 = values[1:] - velocities[1:] * (1.0 - x2) * T
+    cubic = Curve(times, values, velocities=velocities)
+    kinds = ["step", "linear", "cubic", "bezier", "quad_in_out"]
+    mixed = Curve(times, values, velocities=velocities, in_weights=w_in, out_weights=w_out,
+                  interpolation=[kinds[j % 5] for j in range(keys - 1)])
+    eased = Curve(times, values, velocities=velocities, ease="smoothstep")
+    remapped = cubic.remap_time("smoothstep")
+    return [
+        compare("keyframes bezier, random weights, sorted t", n, lambda: bezier(queries),
+                "NumPy: Newton on time, then value", lambda: numpy_bezier_track(
+                    times, values, x1, y1, x2, y2, queries), repeats, target=2),
+        compare("keyframes mixed step/linear/cubic/bezier/eased", n, lambda: mixed(queries),
+                "the all-cubic curve", lambda: cubic(queries), repeats, target=1 / 1.5),
+        compare("keyframes cubic with ease='smoothstep'", n, lambda: eased(queries),
+                "the plain cubic curve", lambda: cubic(queries), repeats, target=0.5),
+        compare("keyframes cubic .remap_time('smoothstep')", n, lambda: remapped(queries),
+                "the plain cubic curve", lambda: cubic(queries), repeats, target=0.5),
+    ]
+
+
 # ---- snapshot ----
 
 def _snapshot_stream(entities: int, snapshots: int, seed: int = 0):
@@ -508,6 +565,7 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
 CASES = {
     "hermite": bench_hermite,
     "curves": bench_curves,
+    "keyframes": bench_keyframes,
     "easing": bench_easing,
     "rotations": bench_rotations,
     "rootmotion": bench_rootmotion,

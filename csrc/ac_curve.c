@@ -1200,57 +1200,169 @@ static void ease_unit(const ac_curve_ease *e, double u, double g[3])
     }
 }
 
-/* Applies the map (m0, m1, m2) = (tau, dtau/dt, d2tau/dt2) at the current
-   time to the composition so far: rates r[0] = d/dt, r[1] = d2/dt2. */
-static inline void compose(double m1, double m2, double r[2])
+/* 1 when every t[0..n) is finite. */
+AC_VECTORIZED
+static int all_finite(const double *t, size_t n)
 {
-    r[1] = m2 * r[0] * r[0] + m1 * r[1];
-    r[0] = m1 * r[0];
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= ac_finite(t[i]);
+    return (int)ok;
 }
 
-/* Curve time for clip time t through the remaps; r gets the rates. */
-static double remap_time(const ac_curve *cv, double t, const ac_curve_ease *remaps,
-                         size_t nremap, const ac_curve_ease *seg, size_t *hint, double r[2])
+/* g = ease(u) and its derivatives for m values of u in [0, 1] (g1, g2 NULL
+   when not needed). The common kinds have loops of their own that
+   vectorize; the others go point by point. */
+AC_VECTORIZED
+static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t m,
+                       double *restrict g0, double *restrict g1, double *restrict g2)
+{
+    switch (e->kind) {
+    case AC_EASE_LINEAR:
+        for (size_t i = 0; i < m; i++)
+            g0[i] = u[i];
+        if (g1)
+            for (size_t i = 0; i < m; i++)
+                g1[i] = 1.0, g2[i] = 0.0;
+        return;
+    case AC_EASE_SMOOTHSTEP:
+        for (size_t i = 0; i < m; i++)
+            g0[i] = u[i] * u[i] * (3.0 - 2.0 * u[i]);
+        if (g1)
+            for (size_t i = 0; i < m; i++)
+                g1[i] = 6.0 * u[i] * (1.0 - u[i]), g2[i] = 6.0 - 12.0 * u[i];
+        return;
+    case AC_EASE_SMOOTHERSTEP:
+        for (size_t i = 0; i < m; i++)
+            g0[i] = u[i] * u[i] * u[i] * (u[i] * (6.0 * u[i] - 15.0) + 10.0);
+        if (g1)
+            for (size_t i = 0; i < m; i++) {
+                double x = u[i];
+                g1[i] = 30.0 * x * x * (x - 1.0) * (x - 1.0);
+                g2[i] = 60.0 * x * (2.0 * x - 1.0) * (x - 1.0);
+            }
+        return;
+    default:
+        for (size_t i = 0; i < m; i++) {
+            double g[3];
+            ease_unit(e, u[i], g);
+            g0[i] = g[0];
+            if (g1)
+                g1[i] = g[1], g2[i] = g[2];
+        }
+    }
+}
+
+/* One query of a per-segment ease: u in its segment (folded into the keys
+   in cycling extrapolation), the segment's start as a clip time, the
+   cycle's direction (-1 mirrored, 0 when the time is not eased) and the
+   segment's duration. */
+static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, double *base,
+                      double *sgn, double *dur)
 {
     const size_t k = cv->k;
     const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
-    double g[3];
-    r[0] = 1.0, r[1] = 0.0;
+    double local = x, b = 0.0, sign = 1.0;
+    int eased = x >= lo && x <= hi;
+    if (!eased) {
+        ac_curve_extrapolation mode = x < lo ? cv->before : cv->after;
+        if (mode == AC_EXTRAP_CYCLE || mode == AC_EXTRAP_CYCLE_OFFSET ||
+            mode == AC_EXTRAP_OSCILLATE) {
+            double cycle = floor((x - lo) / P), r = x - lo - cycle * P;
+            int mirrored = mode == AC_EXTRAP_OSCILLATE && fmod(cycle, 2.0) != 0.0;
+            r = r < 0.0 ? 0.0 : r > P ? P : r;
+            local = lo + (mirrored ? P - r : r);
+            b = cycle * P + (mirrored ? P : 0.0);
+            sign = mirrored ? -1.0 : 1.0;
+            eased = 1;
+        }
+    }
+    if (eased) {
+        size_t j = *hint = ac_segment_find(cv->times, k, local, *hint);
+        double y = (local - cv->times[j]) * cv->inv_duration[j];
+        *u = y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y;
+        *base = b == 0.0 && sign > 0.0 ? cv->times[j] : b + sign * (cv->times[j] - lo) + lo;
+        *sgn = sign, *dur = cv->times[j + 1] - cv->times[j];
+    } else {
+        *u = 0.0, *base = x, *sgn = 0.0, *dur = 0.0;
+    }
+}
+
+/* Curve times tau[0..m) for clip times t through the remaps, and the rates
+   r1 = dtau/dt, r2 = d2tau/dt2 when r1 is not NULL. u, g0, g1, g2 are
+   scratch of m values. Selects are integer blends so the loops vectorize. */
+AC_VECTORIZED
+static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
+                        const ac_curve_ease *remaps, size_t nremap,
+                        const ac_curve_ease *seg, size_t *hint, double *restrict tau,
+                        double *restrict r1, double *restrict r2, double *restrict u,
+                        double *restrict base, double *restrict g0, double *restrict g1,
+                        double *restrict g2)
+{
+    const size_t k = cv->k;
+    const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
+    const double iP = P > 0.0 ? 1.0 / P : 0.0;
+    double *gd = r1 ? g1 : NULL, *gdd = r1 ? g2 : NULL;
+    memcpy(tau, t, m * sizeof *tau);
+    if (r1)
+        for (size_t i = 0; i < m; i++)
+            r1[i] = 1.0, r2[i] = 0.0;
     if (!(P > 0.0))
-        return t;
-    for (size_t m = 0; m < nremap; m++) {
-        if (t >= lo && t <= hi) {
-            ease_unit(&remaps[m], fmin((t - lo) / P, 1.0), g);
-            t = lo + g[0] * P;
-            compose(g[1], g[2] / P, r);
+        return;
+    for (size_t q = 0; q < nremap; q++) {
+        for (size_t i = 0; i < m; i++) {
+            double x = (tau[i] - lo) * iP;
+            x = ac_pick(x < 0.0, 0.0, x);
+            u[i] = ac_pick(x > 1.0, 1.0, x);
+        }
+        ease_block(&remaps[q], u, m, g0, gd, gdd);
+        if (r1)
+            for (size_t i = 0; i < m; i++) {
+                int64_t inside = (tau[i] >= lo) & (tau[i] <= hi);
+                r2[i] = ac_pick(inside, g2[i] * iP * r1[i] * r1[i] + g1[i] * r2[i], r2[i]);
+                r1[i] = ac_pick(inside, g1[i] * r1[i], r1[i]);
+            }
+        for (size_t i = 0; i < m; i++) {
+            int64_t inside = (tau[i] >= lo) & (tau[i] <= hi);
+            tau[i] = ac_pick(inside, lo + g0[i] * P, tau[i]);
         }
     }
     if (seg) {
-        double local = t, base = lo, sign = 1.0;
-        int eased = t >= lo && t <= hi;
-        if (!eased) {
-            ac_curve_extrapolation mode = t < lo ? cv->before : cv->after;
-            if (mode == AC_EXTRAP_CYCLE || mode == AC_EXTRAP_CYCLE_OFFSET ||
-                mode == AC_EXTRAP_OSCILLATE) {
-                double cycle = floor((t - lo) / P), x = t - lo - cycle * P;
-                int mirrored = mode == AC_EXTRAP_OSCILLATE && fmod(cycle, 2.0) != 0.0;
-                x = fmin(fmax(x, 0.0), P);
-                local = lo + (mirrored ? P - x : x);
-                base = lo + cycle * P + (mirrored ? P : 0.0);
-                sign = mirrored ? -1.0 : 1.0;
-                eased = 1;
+        /* per query: u in its segment, the segment's start as a clip time
+           (base), the cycle's direction (sgn, 0: not eased) and duration */
+        double sgn[256], dur[256];
+        size_t i = 0, i0 = 0, i1 = 0;
+        if (is_sorted(tau, m)) { /* runs of one segment: loops that vectorize */
+            i0 = tau[0] >= lo ? 0 : run_end(tau, 0, m, lo);
+            i1 = i0 < m && tau[i0] < hi ? run_end(tau, i0, m, hi) : i0;
+        }
+        for (; i < i0; i++)
+            seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i]);
+        while (i < i1) {
+            size_t j = *hint = ac_segment_find(cv->times, k, tau[i], *hint);
+            size_t r = run_end(tau, i, i1, cv->times[j + 1]);
+            const double t0 = cv->times[j], iT = cv->inv_duration[j], T = cv->times[j + 1] - t0;
+            for (; i < r; i++) {
+                double y = (tau[i] - t0) * iT;
+                u[i] = ac_pick(y > 1.0, 1.0, y);
+                base[i] = t0, sgn[i] = 1.0, dur[i] = T;
             }
         }
-        if (eased) {
-            size_t j = *hint = ac_segment_find(cv->times, k, local, *hint);
-            double T = cv->times[j + 1] - cv->times[j];
-            double u = T > 0.0 ? fmin(fmax((local - cv->times[j]) / T, 0.0), 1.0) : 0.0;
-            ease_unit(seg, u, g);
-            t = base + sign * (cv->times[j] + g[0] * T - lo);
-            compose(g[1], T > 0.0 ? sign * g[2] / T : 0.0, r);
-        }
+        for (; i < m; i++)
+            seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i]);
+        ease_block(seg, u, m, g0, gd, gdd);
+        /* not eased (sgn 0, dur 0, base the time itself): time unchanged */
+        for (size_t i = 0; i < m; i++)
+            tau[i] = base[i] + sgn[i] * g0[i] * dur[i];
+        if (r1)
+            for (size_t i = 0; i < m; i++) {
+                int64_t eased = sgn[i] != 0.0;
+                double m1 = ac_pick(eased, g1[i], 1.0);
+                double m2 = ac_pick(eased, sgn[i] * g2[i] / ac_pick(eased, dur[i], 1.0), 0.0);
+                r2[i] = m2 * r1[i] * r1[i] + m1 * r2[i];
+                r1[i] = m1 * r1[i];
+            }
     }
-    return t;
 }
 
 ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
@@ -1261,7 +1373,8 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
 {
     enum { BLOCK = 256 };
     const size_t C = curve->c;
-    double tau[BLOCK], r1[BLOCK], r2[BLOCK], *first = NULL;
+    double tau[BLOCK], r1[BLOCK], r2[BLOCK], u[BLOCK], base[BLOCK], g0[BLOCK], g1[BLOCK],
+        g2[BLOCK], *first = NULL;
     size_t hint = 0;
     ac_error local;
     ac_status st = check_derivative(derivative, err);
@@ -1271,20 +1384,17 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
         return st;
     if (side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
         return ac_fail(err, AC_ERR_VALUE, 0, "side", side, "must be right (0) or left (1)");
+    if (!all_finite(t, n))
+        for (size_t i = 0; i < n; i++)
+            if (!ac_finite(t[i]))
+                return ac_fail(err, AC_ERR_VALUE, i, "t", t[i], "must be finite");
     if (derivative == 2 && n > 0 && !(first = malloc((n < BLOCK ? n : BLOCK) * C * sizeof *first)))
         return ac_fail(err, AC_ERR_NOMEM, 0, "t", (double)n, "out of memory");
     for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
         size_t m = n - i0 < BLOCK ? n - i0 : BLOCK;
         double *o = out + i0 * C;
-        for (size_t i = 0; i < m; i++) {
-            double r[2];
-            if (!ac_finite(t[i0 + i])) {
-                free(first);
-                return ac_fail(err, AC_ERR_VALUE, i0 + i, "t", t[i0 + i], "must be finite");
-            }
-            tau[i] = remap_time(curve, t[i0 + i], remaps, nremap, segment_ease, &hint, r);
-            r1[i] = r[0], r2[i] = r[1];
-        }
+        remap_block(curve, t + i0, m, remaps, nremap, segment_ease, &hint, tau,
+                    derivative ? r1 : NULL, r2, u, base, g0, g1, g2);
         if ((st = run(curve, &cursor->segment, tau, m, derivative, side, o, err)) ||
             (derivative == 2 &&
              (st = run(curve, &cursor->segment, tau, m, 1, side, first, err)))) {
@@ -1292,14 +1402,14 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
             free(first);
             return st;
         }
-        for (size_t i = 0; i < m; i++)
-            for (size_t ch = 0; ch < C; ch++) {
-                double *x = o + i * C + ch;
-                if (derivative == 1)
-                    *x *= r1[i];
-                else if (derivative == 2)
-                    *x = *x * r1[i] * r1[i] + first[i * C + ch] * r2[i];
-            }
+        if (derivative == 1)
+            for (size_t i = 0; i < m; i++)
+                for (size_t ch = 0; ch < C; ch++)
+                    o[i * C + ch] *= r1[i];
+        else if (derivative == 2)
+            for (size_t i = 0; i < m; i++)
+                for (size_t ch = 0; ch < C; ch++)
+                    o[i * C + ch] = o[i * C + ch] * r1[i] * r1[i] + first[i * C + ch] * r2[i];
         if (derivative && (st = check_results(curve, o, m, derivative, err))) {
             err->index += i0;
             free(first);
