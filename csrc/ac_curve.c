@@ -18,6 +18,8 @@
 #include "ac_internal.h"
 
 #define AC_PI 3.14159265358979323846
+#define BEZ_TABLE 8                   /* intervals of the inverse-time table */
+#define BEZ_BLOCK (7 + BEZ_TABLE + 1) /* doubles per channel of a Bezier segment */
 #define AC_LN2 0.69314718055994530942
 
 struct ac_curve {
@@ -38,9 +40,10 @@ struct ac_curve {
     double *delta;        /* c: values[k-1] - values[0], the cycle_offset shift */
     unsigned char *kind;  /* k - 1 segment kinds (ac_curve_interpolation) */
     int polynomial;       /* every segment is step, linear or cubic */
-    /* Bezier segments (NULL when there are none): k - 1 blocks of 7c, time
-       x(s) = ((ax s + bx) s + cx) s in units of the duration and value
-       y(s) = ((ay s + by) s + cy) s + dy, stored cx, bx, ax, dy, cy, by, ay. */
+    /* Bezier segments (NULL when there are none): k - 1 blocks of BEZ_BLOCK c,
+       time x(s) = ((ax s + bx) s + cx) s in units of the duration and value
+       y(s) = ((ay s + by) s + cy) s + dy, stored cx, bx, ax, dy, cy, by, ay,
+       then s at u = 0, 1/8, ..., 1 (the start of the solve). */
     double *bez;
     ac_curve_ease *ease;  /* k - 1 easings (NULL when no segment is eased) */
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
@@ -266,6 +269,32 @@ static inline double bezier_solve(double cx, double bx, double ax, double u)
     return s;
 }
 
+/* s with x(s) = u from the segment's table: linear interpolation, three
+   Newton steps kept in [0, 1], and the bracketed solve where they have not
+   reached 1e-13 of the duration (near a flat spot of x). Every path computes it this way,
+   so scalar and run evaluation give the same bits. */
+static inline double bezier_param(const double *b, size_t C, size_t ch, double u)
+{
+    double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch], f, v, s0, s1;
+    const double *tab = b + 7 * C + ch;
+    v = u * BEZ_TABLE;
+    v = v < 0.0 ? 0.0 : v;
+    {
+        size_t i = v < BEZ_TABLE - 1 ? (size_t)v : BEZ_TABLE - 1;
+        s0 = tab[i * C], s1 = tab[(i + 1) * C];
+        v = s0 + (v - (double)i) * (s1 - s0);
+    }
+    for (int it = 0; it < 3; it++) {
+        f = ((ax * v + bx) * v + cx) * v - u;
+        v = v - f / ((3.0 * ax * v + 2.0 * bx) * v + cx);
+        v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+    }
+    f = ((ax * v + bx) * v + cx) * v - u;
+    if (!(fabs(f) <= 1e-13))
+        v = bezier_solve(cx, bx, ax, u);
+    return v;
+}
+
 /* Value (0), per-second velocity (1) or acceleration (2) of Bezier channel
    block b at u. Where dx/ds vanishes (a zero-length handle) the velocity is
    the limit y''/x''. */
@@ -274,7 +303,7 @@ static inline double bezier_at(const double *b, size_t C, size_t ch, double u, d
 {
     double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
     double dy = b[3 * C + ch], cy = b[4 * C + ch], by = b[5 * C + ch], ay = b[6 * C + ch];
-    double s = bezier_solve(cx, bx, ax, u), xd, yd, xdd, ydd;
+    double s = bezier_param(b, C, ch, u), xd, yd, xdd, ydd;
     if (deriv == 0)
         return ((ay * s + by) * s + cy) * s + dy;
     xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
@@ -529,8 +558,8 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T)
         if (T > 0.0 && kind == AC_CURVE_LINEAR) {
             v0 = v1 = (p1 - p0) / T;
         } else if (T > 0.0 && kind == KIND_CSS) {
-            v0 = bezier_at(cv->bez + j * 7 * C, C, ch, 0.0, 1.0 / T, 1);
-            v1 = bezier_at(cv->bez + j * 7 * C, C, ch, 1.0, 1.0 / T, 1);
+            v0 = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, 0.0, 1.0 / T, 1);
+            v1 = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, 1.0, 1.0 / T, 1);
         } else if (T > 0.0 && kind == AC_CURVE_EASE) {
             double o[3];
             ease_offset(&cv->ease[j], 0.0, p1 - p0, T, o);
@@ -649,7 +678,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         any_bez |= kind == AC_CURVE_BEZIER || kind == KIND_CSS;
         cv->polynomial &= kind <= AC_CURVE_CUBIC;
     }
-    if (any_bez && !(cv->bez = alloc((k - 1) * 7 * C))) {
+    if (any_bez && !(cv->bez = alloc((k - 1) * BEZ_BLOCK * C))) {
         free(scratch);
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
@@ -661,12 +690,15 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         for (size_t ch = 0; ch < C; ch++) {
             double p0 = cv->values[j * C + ch], dv = cv->values[(j + 1) * C + ch] - p0;
             double y1 = p0 + e->y1 * dv, y2 = p0 + e->y2 * dv, y3 = p0 + dv;
-            double *bz = cv->bez + j * 7 * C;
+            double *bz = cv->bez + j * BEZ_BLOCK * C;
             bz[ch] = 3.0 * e->x1, bz[C + ch] = 3.0 * (e->x2 - 2.0 * e->x1);
             bz[2 * C + ch] = 1.0 + 3.0 * (e->x1 - e->x2);
             bz[3 * C + ch] = p0, bz[4 * C + ch] = 3.0 * (y1 - p0);
             bz[5 * C + ch] = 3.0 * (p0 - 2.0 * y1 + y2);
             bz[6 * C + ch] = y3 - p0 + 3.0 * (y1 - y2);
+            for (int r = 0; r <= BEZ_TABLE; r++) /* needed by the key velocities */
+                bz[(7 + r) * C + ch] =
+                    bezier_solve(bz[ch], bz[C + ch], bz[2 * C + ch], (double)r / BEZ_TABLE);
         }
     }
 
@@ -744,7 +776,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                     /* control points (0, p0), (wo, p0 + wo m0), (1 - wi, p1 - wi m1), (1, p1) */
                     double x1 = wo, x2 = 1.0 - wi, y0 = p0, y1 = p0 + wo * m0,
                            y2 = p1 - wi * m1, y3 = p1;
-                    double *bz = cv->bez + j * 7 * C;
+                    double *bz = cv->bez + j * BEZ_BLOCK * C;
                     bz[ch] = 3.0 * x1, bz[C + ch] = 3.0 * (x2 - 2.0 * x1);
                     bz[2 * C + ch] = 1.0 + 3.0 * (x1 - x2);
                     bz[3 * C + ch] = y0, bz[4 * C + ch] = 3.0 * (y1 - y0);
@@ -773,6 +805,15 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             for (int r = 0; r < 3; r++)
                 cv->safe[r] &= bound[r] <= DBL_MAX / 4.0;
         }
+    }
+    for (size_t j = 0; j + 1 < k && cv->bez; j++) { /* the inverse-time tables */
+        double *bz = cv->bez + j * BEZ_BLOCK * C;
+        if (cv->kind[j] != AC_CURVE_BEZIER && cv->kind[j] != KIND_CSS)
+            continue;
+        for (size_t ch = 0; ch < C; ch++)
+            for (int r = 0; r <= BEZ_TABLE; r++)
+                bz[(7 + r) * C + ch] =
+                    bezier_solve(bz[ch], bz[C + ch], bz[2 * C + ch], (double)r / BEZ_TABLE);
     }
     *result = cv;
     return AC_OK;
@@ -830,7 +871,7 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
     int kind = cv->kind[j];
     for (size_t ch = 0; ch < C; ch++) {
         if (kind == AC_CURVE_BEZIER || kind == KIND_CSS) {
-            o[ch] = bezier_at(cv->bez + j * 7 * C, C, ch, u, iT, deriv);
+            o[ch] = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, u, iT, deriv);
         } else if (kind == AC_CURVE_EASE) {
             double e[3];
             ease_offset(&cv->ease[j], u, c[ch], cv->times[j + 1] - cv->times[j], e);
@@ -849,6 +890,159 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
     }
 }
 
+/* A remapping easing on the unit square: g(u), g'(u), g''(u). */
+static void ease_unit(const ac_curve_ease *e, double u, double g[3])
+{
+    if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
+        double cx = 3.0 * e->x1, bx = 3.0 * (e->x2 - 2.0 * e->x1), ax = 1.0 + 3.0 * (e->x1 - e->x2);
+        double cy = 3.0 * e->y1, by = 3.0 * (e->y2 - 2.0 * e->y1), ay = 1.0 + 3.0 * (e->y1 - e->y2);
+        double s = bezier_solve(cx, bx, ax, u);
+        double xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
+        double xdd = 6.0 * ax * s + 2.0 * bx, ydd = 6.0 * ay * s + 2.0 * by;
+        g[0] = ((ay * s + by) * s + cy) * s;
+        g[1] = xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd;
+        g[2] = (ydd * xd - yd * xdd) / (xd * xd * xd);
+        return;
+    }
+    {
+        ac_curve_ease r = *e;
+        r.flags |= AC_CURVE_EASE_RELATIVE;
+        ease_offset(&r, u, 1.0, 1.0, g);
+    }
+}
+
+/* 1 when every t[0..n) is finite. */
+AC_VECTORIZED
+static int all_finite(const double *t, size_t n)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= ac_finite(t[i]);
+    return (int)ok;
+}
+
+/* g = ease(u) and its derivatives for m values of u in [0, 1] (g1, g2 NULL
+   when not needed). The common kinds have loops of their own that
+   vectorize; the others go point by point. */
+AC_VECTORIZED
+static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t m,
+                       double *restrict g0, double *restrict g1, double *restrict g2)
+{
+    switch (e->kind) {
+    case AC_EASE_LINEAR:
+        for (size_t i = 0; i < m; i++)
+            g0[i] = u[i];
+        if (g1)
+            for (size_t i = 0; i < m; i++)
+                g1[i] = 1.0, g2[i] = 0.0;
+        return;
+    case AC_EASE_SMOOTHSTEP:
+        for (size_t i = 0; i < m; i++)
+            g0[i] = u[i] * u[i] * (3.0 - 2.0 * u[i]);
+        if (g1)
+            for (size_t i = 0; i < m; i++)
+                g1[i] = 6.0 * u[i] * (1.0 - u[i]), g2[i] = 6.0 - 12.0 * u[i];
+        return;
+    case AC_EASE_SMOOTHERSTEP:
+        for (size_t i = 0; i < m; i++)
+            g0[i] = u[i] * u[i] * u[i] * (u[i] * (6.0 * u[i] - 15.0) + 10.0);
+        if (g1)
+            for (size_t i = 0; i < m; i++) {
+                double x = u[i];
+                g1[i] = 30.0 * x * x * (x - 1.0) * (x - 1.0);
+                g2[i] = 60.0 * x * (2.0 * x - 1.0) * (x - 1.0);
+            }
+        return;
+    default:
+        for (size_t i = 0; i < m; i++) {
+            double g[3];
+            ease_unit(e, u[i], g);
+            g0[i] = g[0];
+            if (g1)
+                g1[i] = g[1], g2[i] = g[2];
+        }
+    }
+}
+
+/* The queries of one eased segment (not elastic, whose shape depends on
+   the change), in chunks: the easing once per query for all channels. */
+static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, size_t m,
+                     int deriv, double *restrict o)
+{
+    enum { CHUNK = 128 };
+    const size_t C = cv->c;
+    const double *d = cv->coef + j * 4 * C, *c = d + C;
+    const double t0 = cv->times[j], iT = cv->inv_duration[j];
+    double u[CHUNK], g0[CHUNK], g1[CHUNK], g2[CHUNK];
+    for (size_t r0 = 0; r0 < m; r0 += CHUNK) {
+        size_t n = m - r0 < CHUNK ? m - r0 : CHUNK;
+        for (size_t r = 0; r < n; r++)
+            u[r] = (t[r0 + r] - t0) * iT;
+        ease_block(&cv->ease[j], u, n, g0, deriv ? g1 : NULL, deriv ? g2 : NULL);
+        for (size_t r = 0; r < n; r++)
+            for (size_t ch = 0; ch < C; ch++) {
+                double *x = o + (r0 + r) * C + ch;
+                *x = deriv == 0 ? d[ch] + g0[r] * c[ch]
+                     : deriv == 1 ? (g1[r] * c[ch]) * iT : (g2[r] * c[ch]) * iT * iT;
+            }
+    }
+}
+
+/* The queries of one Bezier segment, in chunks: the same steps as
+   bezier_param and bezier_at, but each step over the whole chunk, so the
+   independent solves overlap (and vectorize) instead of waiting on each
+   other's divisions. */
+AC_VECTORIZED
+static void bezier_run(const double *b, size_t C, double t0, double iT,
+                       const double *restrict t, size_t m, int deriv, double *restrict o)
+{
+    enum { CHUNK = 128 };
+    double sv[CHUNK], uv[CHUNK];
+    for (size_t ch = 0; ch < C; ch++) {
+        const double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
+        const double dy = b[3 * C + ch], cy = b[4 * C + ch], by = b[5 * C + ch],
+                     ay = b[6 * C + ch];
+        const double *tab = b + 7 * C + ch;
+        for (size_t r0 = 0; r0 < m; r0 += CHUNK) {
+            size_t n = m - r0 < CHUNK ? m - r0 : CHUNK;
+            for (size_t r = 0; r < n; r++) {
+                double u = (t[r0 + r] - t0) * iT, v = u * BEZ_TABLE, s0, s1;
+                size_t i;
+                v = v < 0.0 ? 0.0 : v;
+                i = v < BEZ_TABLE - 1 ? (size_t)v : BEZ_TABLE - 1;
+                s0 = tab[i * C], s1 = tab[(i + 1) * C];
+                uv[r] = u, sv[r] = s0 + (v - (double)i) * (s1 - s0);
+            }
+            for (int it = 0; it < 3; it++)
+                for (size_t r = 0; r < n; r++) {
+                    double v = sv[r], f = ((ax * v + bx) * v + cx) * v - uv[r];
+                    v = v - f / ((3.0 * ax * v + 2.0 * bx) * v + cx);
+                    v = ac_pick(v < 0.0, 0.0, v);
+                    sv[r] = ac_pick(v > 1.0, 1.0, v);
+                }
+            for (size_t r = 0; r < n; r++) {
+                double v = sv[r], f = ((ax * v + bx) * v + cx) * v - uv[r];
+                if (!(fabs(f) <= 1e-13))
+                    sv[r] = bezier_solve(cx, bx, ax, uv[r]);
+            }
+            for (size_t r = 0; r < n; r++) {
+                double v = sv[r], *out = o + (r0 + r) * C + ch;
+                if (deriv == 0) {
+                    *out = ((ay * v + by) * v + cy) * v + dy;
+                } else {
+                    double xd = (3.0 * ax * v + 2.0 * bx) * v + cx;
+                    double yd = (3.0 * ay * v + 2.0 * by) * v + cy;
+                    double xdd = 6.0 * ax * v + 2.0 * bx, ydd = 6.0 * ay * v + 2.0 * by;
+                    if (deriv == 1)
+                        *out = (xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd) * iT;
+                    else
+                        *out = (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
+                }
+            }
+        }
+    }
+}
+
 /* m sorted queries t[0..m) all inside segment j: the segment's constants are
    loaded once and the loop vectorizes. */
 AC_VECTORIZED
@@ -858,6 +1052,14 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     const size_t C = cv->c;
     const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
     const double t0 = cv->times[j], iT = cv->inv_duration[j];
+    if (cv->kind[j] == AC_CURVE_BEZIER || cv->kind[j] == KIND_CSS) {
+        bezier_run(cv->bez + j * BEZ_BLOCK * C, C, t0, iT, t, m, deriv, o);
+        return;
+    }
+    if (cv->kind[j] == AC_CURVE_EASE && cv->ease[j].kind < AC_EASE_ELASTIC_IN) {
+        ease_run(cv, j, t, m, deriv, o);
+        return;
+    }
     if (cv->kind[j] > AC_CURVE_CUBIC) {
         for (size_t r = 0; r < m; r++)
             emit(cv, j, t[r], deriv, 1.0, 0.0, o + r * C);
@@ -1178,80 +1380,6 @@ ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
 }
 
 /* ------------------------------------------------------- time remaps */
-
-/* A remapping easing on the unit square: g(u), g'(u), g''(u). */
-static void ease_unit(const ac_curve_ease *e, double u, double g[3])
-{
-    if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
-        double cx = 3.0 * e->x1, bx = 3.0 * (e->x2 - 2.0 * e->x1), ax = 1.0 + 3.0 * (e->x1 - e->x2);
-        double cy = 3.0 * e->y1, by = 3.0 * (e->y2 - 2.0 * e->y1), ay = 1.0 + 3.0 * (e->y1 - e->y2);
-        double s = bezier_solve(cx, bx, ax, u);
-        double xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
-        double xdd = 6.0 * ax * s + 2.0 * bx, ydd = 6.0 * ay * s + 2.0 * by;
-        g[0] = ((ay * s + by) * s + cy) * s;
-        g[1] = xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd;
-        g[2] = (ydd * xd - yd * xdd) / (xd * xd * xd);
-        return;
-    }
-    {
-        ac_curve_ease r = *e;
-        r.flags |= AC_CURVE_EASE_RELATIVE;
-        ease_offset(&r, u, 1.0, 1.0, g);
-    }
-}
-
-/* 1 when every t[0..n) is finite. */
-AC_VECTORIZED
-static int all_finite(const double *t, size_t n)
-{
-    int64_t ok = 1;
-    for (size_t i = 0; i < n; i++)
-        ok &= ac_finite(t[i]);
-    return (int)ok;
-}
-
-/* g = ease(u) and its derivatives for m values of u in [0, 1] (g1, g2 NULL
-   when not needed). The common kinds have loops of their own that
-   vectorize; the others go point by point. */
-AC_VECTORIZED
-static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t m,
-                       double *restrict g0, double *restrict g1, double *restrict g2)
-{
-    switch (e->kind) {
-    case AC_EASE_LINEAR:
-        for (size_t i = 0; i < m; i++)
-            g0[i] = u[i];
-        if (g1)
-            for (size_t i = 0; i < m; i++)
-                g1[i] = 1.0, g2[i] = 0.0;
-        return;
-    case AC_EASE_SMOOTHSTEP:
-        for (size_t i = 0; i < m; i++)
-            g0[i] = u[i] * u[i] * (3.0 - 2.0 * u[i]);
-        if (g1)
-            for (size_t i = 0; i < m; i++)
-                g1[i] = 6.0 * u[i] * (1.0 - u[i]), g2[i] = 6.0 - 12.0 * u[i];
-        return;
-    case AC_EASE_SMOOTHERSTEP:
-        for (size_t i = 0; i < m; i++)
-            g0[i] = u[i] * u[i] * u[i] * (u[i] * (6.0 * u[i] - 15.0) + 10.0);
-        if (g1)
-            for (size_t i = 0; i < m; i++) {
-                double x = u[i];
-                g1[i] = 30.0 * x * x * (x - 1.0) * (x - 1.0);
-                g2[i] = 60.0 * x * (2.0 * x - 1.0) * (x - 1.0);
-            }
-        return;
-    default:
-        for (size_t i = 0; i < m; i++) {
-            double g[3];
-            ease_unit(e, u[i], g);
-            g0[i] = g[0];
-            if (g1)
-                g1[i] = g[1], g2[i] = g[2];
-        }
-    }
-}
 
 /* One query of a per-segment ease: u in its segment (folded into the keys
    in cycling extrapolation), the segment's start as a clip time, the
