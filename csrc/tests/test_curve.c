@@ -281,6 +281,110 @@ static void errors(void)
     }
 }
 
+/* Per-segment kinds, weights, sides, sloped extrapolation, natural tangents
+   and time remaps, with values worked out by hand. */
+static void keyed_segments(void)
+{
+    const double t[3] = {0, 1, 2}, v[3] = {0, 1, 0}, vel[3] = {1, 0, -1};
+    const double third[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    const int kinds[2] = {AC_CURVE_EASE, AC_CURVE_BEZIER};
+    ac_curve_ease eases[2];
+    ac_curve_spec spec;
+    ac_curve *a, *b;
+    ac_curve_cursor cur = {0};
+    ac_error err;
+    double q[4] = {0.25, 0.5, 1.5, 1.75}, x[4], y[4];
+    memset(&spec, 0, sizeof spec);
+    memset(eases, 0, sizeof eases);
+    spec.keys = 3, spec.channels = 1, spec.times = t, spec.values = v;
+    spec.interpolation = AC_CURVE_CUBIC, spec.tangents = AC_TANGENTS_EXPLICIT;
+    spec.in_velocities = spec.out_velocities = vel;
+    CHECK(ac_curve_create(&a, &spec, &err) == AC_OK);
+    /* Bezier with weights of 1/3 is the Hermite curve, bit for bit */
+    spec.interpolation = AC_CURVE_BEZIER, spec.in_weights = spec.out_weights = third;
+    CHECK(ac_curve_create(&b, &spec, &err) == AC_OK);
+    for (int d = 0; d < 3; d++) {
+        CHECK(ac_curve_eval(a, q, 4, d, x, &err) == AC_OK);
+        CHECK(ac_curve_eval(b, q, 4, d, y, &err) == AC_OK);
+        CHECK(memcmp(x, y, sizeof x) == 0);
+    }
+    ac_curve_destroy(b);
+    /* an eased first segment (smoothstep: 0.15625 at u = 1/4) and a Bezier
+       second whose handles are flat and reach the middle: symmetric, so 1/2
+       at its middle */
+    {
+        const double w[3] = {0.5, 0.5, 0.5}, flat[3] = {0, 0, 0};
+        eases[0].kind = AC_EASE_SMOOTHSTEP;
+        spec.segment_interpolation = kinds, spec.segment_ease = eases;
+        spec.in_weights = spec.out_weights = w;
+        spec.in_velocities = spec.out_velocities = flat;
+        spec.before = AC_EXTRAP_SLOPED, spec.after = AC_EXTRAP_LINEAR;
+        spec.before_slopes = &vel[0];
+        CHECK(ac_curve_create(&b, &spec, &err) == AC_OK);
+        CHECK_NEAR(at(b, 0.25, 0), 0.15625, 1e-15);
+        CHECK_NEAR(at(b, 1.5, 0), 0.5, 1e-14);
+        CHECK_NEAR(at(b, 0.25, 1), 6 * 0.25 * 0.75, 1e-14);
+        CHECK_NEAR(at(b, -2.0, 0), -2.0, 1e-15); /* sloped: slope 1 */
+        CHECK(at(b, 3.0, 0) == 0.0);             /* linear along a flat outer side */
+        ac_curve_destroy(b);
+    }
+    /* the last key: right side is the extrapolation, left side the segment */
+    {
+        double k2 = 2.0, r = NAN;
+        CHECK(ac_curve_eval_side(a, &cur, &k2, 1, 1, AC_SIDE_LEFT, &r, &err) == AC_OK);
+        CHECK(r == -1.0);
+        CHECK(at(a, 2.0, 1) == 0.0); /* clamp */
+        CHECK(ac_curve_eval_side(a, &cur, &k2, 1, 0, 2, &r, &err) == AC_ERR_VALUE);
+        CHECK(strcmp(err.arg, "side") == 0);
+    }
+    /* whole-clip remaps: linear is the identity; smoothstep keeps the middle */
+    {
+        ac_curve_ease lin, smooth;
+        double mid = 1.0;
+        memset(&lin, 0, sizeof lin), memset(&smooth, 0, sizeof smooth);
+        lin.kind = AC_EASE_LINEAR, smooth.kind = AC_EASE_SMOOTHSTEP;
+        CHECK(ac_curve_eval_remapped(a, &cur, q, 4, 0, AC_SIDE_RIGHT, &lin, 1, NULL, y, &err) ==
+              AC_OK);
+        CHECK(ac_curve_eval(a, q, 4, 0, x, &err) == AC_OK);
+        for (int i = 0; i < 4; i++)
+            CHECK_NEAR(x[i], y[i], 1e-15);
+        CHECK(ac_curve_eval_remapped(a, &cur, &mid, 1, 1, AC_SIDE_RIGHT, &smooth, 1, NULL, y,
+                                     &err) == AC_OK);
+        CHECK_NEAR(y[0], 1.5 * at(a, 1.0, 1), 1e-15); /* rate 1.5 at the middle */
+        q[1] = NAN;
+        CHECK(ac_curve_eval_remapped(a, &cur, q, 4, 0, AC_SIDE_RIGHT, &lin, 1, NULL, y, &err) ==
+              AC_ERR_VALUE);
+        CHECK(err.index == 1 && strcmp(err.arg, "t") == 0);
+    }
+    ac_curve_destroy(a);
+    /* natural tangents: keys (0,0) (1,1) (2,0) give velocities 1.5, 0, -1.5 */
+    a = make(t, v, 3, 1, AC_CURVE_CUBIC, AC_TANGENTS_NATURAL, 0, 0);
+    CHECK_NEAR(at(a, 0.5, 0), 0.6875, 1e-15);
+    CHECK_NEAR(at(a, 0.0, 2), 0.0, 1e-12);
+    ac_curve_destroy(a);
+    /* bad keyed input, one per branch */
+    {
+        const double neg[3] = {0.3, -0.1, 0.3};
+        memset(&spec, 0, sizeof spec);
+        spec.keys = 3, spec.channels = 1, spec.times = t, spec.values = v;
+        spec.interpolation = AC_CURVE_BEZIER, spec.out_weights = neg;
+        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && a == NULL);
+        CHECK(strcmp(err.arg, "out_weights") == 0 && err.index == 1);
+        spec.out_weights = NULL, spec.interpolation = AC_CURVE_EASE;
+        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && strcmp(err.arg, "ease") == 0);
+        eases[0].kind = eases[1].kind = AC_EASE_COUNT;
+        spec.segment_ease = eases;
+        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && strcmp(err.arg, "ease") == 0);
+        eases[0].kind = eases[1].kind = AC_CURVE_EASE_CUBIC_BEZIER;
+        eases[0].x1 = 1.5;
+        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && strcmp(err.arg, "x1") == 0);
+        eases[0].x1 = 0.5;
+        spec.after = AC_EXTRAP_SLOPED;
+        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE &&
+              strcmp(err.arg, "after_slopes") == 0);
+    }
+}
+
 int main(void)
 {
     article_figures();
@@ -288,5 +392,6 @@ int main(void)
     orders_agree();
     jumps_and_one_key();
     errors();
+    keyed_segments();
     TEST_DONE("test_curve");
 }
