@@ -127,7 +127,10 @@ def _per_key(func, name, value, k, options=None, number=False):
 
 def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends):
     """Blender's handle recalculation (BKE_fcurve_handles_recalc_ex) on float64
-    copies: left/right (K, 2) are updated for auto and vector keys."""
+    copies: left/right (K, 2) are updated for auto and vector keys.
+    constant_ends: flatten auto end keys, a bool or (first, last)."""
+    if isinstance(constant_ends, bool):
+        constant_ends = (constant_ends, constant_ends)
     k = len(co)
     locked = np.zeros(k, bool)
     first_last = co[-1] - co[0]
@@ -184,7 +187,7 @@ def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends):
         if h2 == "VECTOR":
             right[i] = p2 + db / 3.0
         is_auto = h1 in _AUTO and h2 in _AUTO
-        if is_auto and not cyclic and i in (0, k - 1) and constant_ends:
+        if is_auto and not cyclic and i in (0, k - 1) and constant_ends[i != 0]:
             left[i, 1] = right[i, 1] = p2[1]
             locked[i] = True
     if cyclic and (locked[0] or locked[-1]):

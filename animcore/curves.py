@@ -37,6 +37,15 @@ Tangent policies (``tangents=``), all velocities per second:
 ``"natural"``
     the C2 cubic spline with zero second derivative at both ends (equal to
     ``scipy.interpolate.CubicSpline(bc_type="natural")``).
+``"auto"``, ``"auto_clamped"``, ``"vector"``
+    Blender's automatic handles (see :mod:`animcore.blender` for the rules),
+    for ``"bezier"`` segments: they set each handle's slope and time length.
+    ``auto_smoothing="cont_accel"`` is Blender's "continuous acceleration"
+    smoothing (``"none"`` by default). End keys of auto handles are flat
+    under ``"clamp"`` extrapolation; with cycling extrapolation on both
+    sides the end keys see each other across the seam. A sequence of K
+    entries mixes them per key, with ``"free"`` for a key that keeps its
+    given ``in_velocities`` / ``out_velocities`` and weights.
 
 Jumps (``jumps=True``) split the keys into pieces at each pair of equal times;
 the policies are applied to each piece on its own. A jump may sit at the first
@@ -247,6 +256,77 @@ def _slope(func: str, name: str, value, mode: str, side: str, channels: int):
     return contiguous(np.array(array))
 
 
+_BLENDER_POLICIES = {"auto": "AUTO", "auto_clamped": "AUTO_CLAMPED", "vector": "VECTOR",
+                     "free": "FREE"}
+_CYCLING = ("cycle", "cycle_offset")
+
+
+def _blender_policy(func, times, values, interpolation, tangents, velocities,
+                    in_velocities, out_velocities, in_weights, out_weights, before, after,
+                    auto_smoothing):
+    """Velocities and weights from Blender's handle rules, channel by channel:
+    ("explicit", in, out, in_weights, out_weights)."""
+    from .blender import _auto_handles
+
+    t = as_float64(func, "times", times)
+    v = as_float64(func, "values", values)
+    if t.ndim != 1 or v.ndim not in (1, 2) or v.shape[:1] != t.shape or t.size < 2:
+        raise ValueError(f"{func}: tangents={tangents!r} needs at least two keys with times "
+                         f"(K,) and values (K,) or (K, C)")
+    k = t.size
+    entries = [tangents] * k if isinstance(tangents, str) else list(tangents)
+    if len(entries) != k:
+        raise ValueError(f"{func}: tangents has {len(entries)} entries, expected one per key "
+                         f"({k})")
+    for i, e in enumerate(entries):
+        if e not in _BLENDER_POLICIES:
+            raise ValueError(f"{func}: tangents at index ({i},) is {e!r} (a per-key sequence "
+                             f"takes 'auto', 'auto_clamped', 'vector' or 'free')")
+    smoothing = {None: "NONE", "none": "NONE", "cont_accel": "CONT_ACCEL"}.get(auto_smoothing)
+    if smoothing is None:
+        raise ValueError(f"{func}: auto_smoothing is {auto_smoothing!r} (must be 'none' or "
+                         f"'cont_accel')")
+    codes = _segments(func, interpolation, k - 1)[0]
+    if codes is None or not (codes == 3).any():
+        raise ValueError(f"{func}: tangents={tangents!r} sets Blender's handles, of free "
+                         f"time length: it needs 'bezier' segments (interpolation="
+                         f"{interpolation!r})")
+    free = [e == "free" for e in entries]
+    if any(free) and (in_velocities is None or out_velocities is None) and velocities is None:
+        raise ValueError(f"{func}: 'free' keys keep given handles: give in_velocities and "
+                         f"out_velocities (and weights) for them")
+    if velocities is not None:
+        in_velocities = out_velocities = velocities
+    types = [_BLENDER_POLICIES[e] for e in entries]
+    cols = v.reshape(k, -1)
+    shape = cols.shape
+    vin = np.zeros(shape) if in_velocities is None else np.array(
+        np.broadcast_to(as_float64(func, "in_velocities", in_velocities).reshape(k, -1), shape))
+    vout = np.zeros(shape) if out_velocities is None else np.array(
+        np.broadcast_to(as_float64(func, "out_velocities", out_velocities).reshape(k, -1), shape))
+    w = [np.full(shape, 1 / 3) if x is None else np.array(np.broadcast_to(
+        as_float64(func, n, x).reshape(k, -1), shape)) for n, x in
+        (("in_weights", in_weights), ("out_weights", out_weights))]
+    seg = np.diff(t)
+    prev_t = np.r_[seg[:1], seg]  # the neighbouring interval of each side
+    next_t = np.r_[seg, seg[-1:]]
+    cyclic = before in _CYCLING and after in _CYCLING
+    for c in range(shape[1]):
+        co = np.stack([t, cols[:, c]], axis=1)
+        # given handles (free keys) as points; auto and vector ones are recomputed
+        left = co - np.stack([w[0][:, c] * prev_t, vin[:, c] * w[0][:, c] * prev_t], axis=1)
+        right = co + np.stack([w[1][:, c] * next_t, vout[:, c] * w[1][:, c] * next_t], axis=1)
+        _auto_handles(co, left, right, types, types, smoothing, cyclic,
+                      (before == "clamp", after == "clamp"))
+        dt_in, dt_out = t - left[:, 0], right[:, 0] - t
+        with np.errstate(divide="ignore", invalid="ignore"):
+            vin[:, c] = np.where(dt_in > 0, (co[:, 1] - left[:, 1]) / dt_in, 0.0)
+            vout[:, c] = np.where(dt_out > 0, (right[:, 1] - co[:, 1]) / dt_out, 0.0)
+        w[0][:, c], w[1][:, c] = dt_in / prev_t, dt_out / next_t
+    out = [x.reshape(v.shape) for x in (vin, vout, w[0], w[1])]
+    return ("explicit", *out)
+
+
 class Curve:
     """A keyframe track with step, linear or cubic (Hermite) interpolation.
 
@@ -315,14 +395,28 @@ class Curve:
                  "_in_weights", "_out_weights", "_slopes")
 
     def __init__(self, times, values, *, interpolation="cubic",
-                 tangents: str = "catmull_rom", velocities=None, in_velocities=None,
+                 tangents="catmull_rom", velocities=None, in_velocities=None,
                  out_velocities=None, in_weights=None, out_weights=None,
                  before: str = "clamp", after: str = "clamp", before_slope=None,
-                 after_slope=None, jumps: bool = False, ease=None):
+                 after_slope=None, jumps: bool = False, ease=None,
+                 auto_smoothing: str | None = None):
+        policy = tangents
+        if not isinstance(tangents, str) or tangents in _BLENDER_POLICIES:
+            (tangents, in_velocities, out_velocities, in_weights,
+             out_weights) = _blender_policy("Curve", times, values, interpolation, tangents,
+                                            velocities, in_velocities, out_velocities,
+                                            in_weights, out_weights, before, after,
+                                            auto_smoothing)
+            velocities = None
+        elif auto_smoothing is not None:
+            raise ValueError(f"Curve: auto_smoothing applies to the tangents 'auto', "
+                             f"'auto_clamped' and 'vector', not {tangents!r}")
         self._build("Curve", times, values, interpolation, tangents, velocities,
                     in_velocities, out_velocities, before, after, jumps,
                     in_weights=in_weights, out_weights=out_weights,
                     before_slope=before_slope, after_slope=after_slope)
+        if policy is not tangents:  # Blender's rules: keep their name(s)
+            self._tangents = policy if isinstance(policy, str) else tuple(policy)
         self._ease = None if ease is None else as_easing_for("Curve", ease)
 
     def _build(self, func, times, values, interpolation, tangents, velocities,
@@ -347,7 +441,8 @@ class Curve:
             interp = int(codes[0]) if codes.size and (codes == codes[0]).all() else 2
         cubic_like = (interp == 2 if codes is None
                       else bool(np.isin(codes, (2, 3)).any()) or codes.size == 0)
-        policy = _TANGENTS[choice(func, "tangents", tangents, _TANGENTS)]
+        policy = (_EXPLICIT if tangents == "explicit" and in_velocities is not None
+                  else _TANGENTS[choice(func, "tangents", tangents, _TANGENTS)])
         modes = [_EXTRAPOLATION[choice(func, name, mode, _EXTRAPOLATION)]
                  for name, mode in (("before", before), ("after", after))]
         if not isinstance(jumps, (bool, np.bool_)):

@@ -13,6 +13,7 @@ import pathlib
 import numpy as np
 import pytest
 
+from animcore import Curve
 from animcore.blender import curve_from_fcurve, curve_from_keyframes
 
 DATA = json.loads((pathlib.Path(__file__).parent / "data" / "blender_fcurves.json").read_text())
@@ -111,3 +112,36 @@ def test_live_bpy_when_installed():
     expected = np.array([fc.evaluate(f) for f in frames])
     got = blender_side(curve, frames, 20.0)
     np.testing.assert_allclose(got, expected, atol=TOLERANCE * max(5.0, np.abs(expected).max()))
+
+
+CURVE_MODES = {"REPEAT": "cycle", "REPEAT_OFFSET": "cycle_offset", "MIRROR": "oscillate"}
+
+
+@pytest.mark.parametrize("case", [c for c in DATA["cases"] if c["interpolation"] == "BEZIER"
+                                  and isinstance(c["handle_left_type"], str)
+                                  and c["handle_left_type"] != "FREE"
+                                  and (c.get("cycles") or ["REPEAT"])[0] != "NONE"],
+                         ids=lambda c: c["name"])
+def test_curve_tangent_policies_match_blender(case):
+    # the same rules as Curve tangent policies, on times and values alone
+    co = np.array(case["co"])
+    extrap = "clamp" if case["extrapolation"] == "CONSTANT" else "linear"
+    modes = [CURVE_MODES[m] for m in case["cycles"]] if case.get("cycles") else [extrap] * 2
+    curve = Curve(co[:, 0], co[:, 1], interpolation="bezier",
+                  tangents=case["handle_left_type"].lower(),
+                  auto_smoothing=case["auto_smoothing"].lower(), before=modes[0],
+                  after=modes[1])
+    check_case(curve, case)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"tangents": "auto"}, r"Curve: tangents='auto' sets Blender's handles, of free time length: it needs 'bezier' segments"),
+    ({"tangents": ["auto", "spline"], "interpolation": "bezier"}, r"Curve: tangents at index \(1,\) is 'spline'"),
+    ({"tangents": ["auto"], "interpolation": "bezier"}, r"Curve: tangents has 1 entries, expected one per key \(2\)"),
+    ({"tangents": "auto", "interpolation": "bezier", "auto_smoothing": "smooth"}, r"Curve: auto_smoothing is 'smooth'"),
+    ({"tangents": "pchip", "auto_smoothing": "none"}, r"Curve: auto_smoothing applies to the tangents 'auto', 'auto_clamped' and 'vector', not 'pchip'"),
+    ({"tangents": "free", "interpolation": "bezier"}, r"Curve: 'free' keys keep given handles"),
+])
+def test_curve_tangent_policy_errors(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Curve([0, 1], [0, 1], **kwargs)

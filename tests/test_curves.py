@@ -551,7 +551,7 @@ def test_any_shape_dtype_and_layout(t, dtype, mode):
     (([0, 1, 1, 1, 2], [0, 1, 2, 3, 4]), {"jumps": True}, ValueError, r"times at index \(3,\) is 1.0 \(is the third equal time"),
     (([0, 1, 2], [[0, 0], [1, np.inf], [2, 2]]), {}, ValueError, r"Curve: values at index \(1, 1\) is inf \(must be finite\)"),
     (([0, 1], [0, 1]), {"interpolation": "cubic_spline"}, ValueError, r"Curve: interpolation is 'cubic_spline' \(must be one of step, constant, linear, cubic, bezier, an easing kind"),
-    (([0, 1], [0, 1]), {"tangents": "auto"}, ValueError, r"Curve: tangents is 'auto' \(must be one of 'catmull_rom'"),
+    (([0, 1], [0, 1]), {"tangents": "smooth"}, ValueError, r"Curve: tangents is 'smooth' \(must be one of 'catmull_rom'"),
     (([0, 1], [0, 1]), {"before": "hold"}, ValueError, r"Curve: before is 'hold' \(must be one of 'clamp', 'linear', 'cycle', 'cycle_offset', 'oscillate', 'error', 'sloped'\)"),
     (([0, 1], [0, 1]), {"after": None}, ValueError, r"Curve: after is None"),
     (([0, 1], [0, 1]), {"jumps": "yes"}, ValueError, r"Curve: jumps is 'yes' \(must be True or False\)"),
