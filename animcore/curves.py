@@ -421,7 +421,7 @@ class Curve:
 
     def _build(self, func, times, values, interpolation, tangents, velocities,
                in_velocities, out_velocities, before, after, jumps, *, in_weights=None,
-               out_weights=None, before_slope=None, after_slope=None):
+               out_weights=None, before_slope=None, after_slope=None, long_handles=False):
         times = as_float64(func, "times", times)
         if times.ndim != 1:
             raise ValueError(f"{func}: times must be a 1-D array of key times, got shape "
@@ -490,13 +490,14 @@ class Curve:
         slopes = [_slope(func, "before_slope", before_slope, before, "before", channels),
                   _slope(func, "after_slope", after_slope, after, "after", channels)]
         times, values = _frozen(times), _frozen(values)  # the curve's own copies
-        if codes is None and all(x is None for x in weights + slopes):
+        if codes is None and all(x is None for x in weights + slopes) and not long_handles:
             capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
                                           modes[0], modes[1], bool(jumps))
         else:
             capsule = _core._curve_create_keyed(
                 func, times, values, interp, policy_code, vin, vout, modes[0], modes[1],
-                bool(jumps), codes, eases, weights[0], weights[1], slopes[0], slopes[1])
+                bool(jumps), codes, eases, weights[0], weights[1], slopes[0], slopes[1],
+                bool(long_handles))
         key_in, key_out = np.empty(values.shape), np.empty(values.shape)
         _core._curve_key_velocities(capsule, key_in, key_out)
         key_in.flags.writeable = key_out.flags.writeable = False

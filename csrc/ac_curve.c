@@ -652,8 +652,12 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     memcpy(cv->times, spec->times, k * sizeof(double));
     if (kc)
         memcpy(cv->values, spec->values, kc * sizeof(double));
+    /* the cycle_offset shift: from the right side of the first key time to
+       the left side of the last (jumps at the end keys excluded) */
+    size_t first_right = (k > 1 && cv->times[1] == cv->times[0]) ? 1 : 0;
+    size_t last_left = (k > 1 && cv->times[k - 2] == cv->times[k - 1]) ? k - 2 : k - 1;
     for (size_t ch = 0; ch < C; ch++) {
-        cv->delta[ch] = cv->values[(k - 1) * C + ch] - cv->values[ch];
+        cv->delta[ch] = cv->values[last_left * C + ch] - cv->values[first_right * C + ch];
         cv->slopes[ch] = spec->before == AC_EXTRAP_SLOPED ? spec->before_slopes[ch] : 0.0;
         cv->slopes[C + ch] = spec->after == AC_EXTRAP_SLOPED ? spec->after_slopes[ch] : 0.0;
     }
@@ -752,8 +756,21 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                 if (kind == AC_CURVE_BEZIER) {
                     /* Blender's rule: a handle longer than the segment is
                        scaled back along itself to the segment's length */
-                    wo = fmin(spec->out_weights ? spec->out_weights[j * C + ch] : wo, 1.0);
-                    wi = fmin(spec->in_weights ? spec->in_weights[(j + 1) * C + ch] : wi, 1.0);
+                    wo = spec->out_weights ? spec->out_weights[j * C + ch] : wo;
+                    wi = spec->in_weights ? spec->in_weights[(j + 1) * C + ch] : wi;
+                    if (!spec->long_handles) {
+                        wo = fmin(wo, 1.0), wi = fmin(wi, 1.0);
+                    } else {
+                        /* dx/ds / 3 = wo (1-s)^2 + 2 (1 - wi - wo) s (1-s) + wi s^2 >= 0 */
+                        double mid = 1.0 - wi - wo;
+                        if (mid < 0.0 && mid * mid > wo * wi) {
+                            ac_curve_destroy(cv);
+                            return ac_fail(err, AC_ERR_VALUE, j * C + ch, "out_weights", wo,
+                                           "with in_weights[%zu]=%.15g makes segment %zu's "
+                                           "time go backwards (regressive handles)",
+                                           j + 1, wi, j);
+                        }
+                    }
                 }
                 m0 = T * cv->out_velocity[j * C + ch];
                 m1 = T * cv->in_velocity[(j + 1) * C + ch];

@@ -143,7 +143,8 @@ typedef enum ac_curve_extrapolation {
     AC_EXTRAP_CLAMP = 0,        /* hold the end key, velocity 0 */
     AC_EXTRAP_LINEAR = 1,       /* continue with the end velocity */
     AC_EXTRAP_CYCLE = 2,        /* repeat */
-    AC_EXTRAP_CYCLE_OFFSET = 3, /* repeat, each cycle shifted by last - first */
+    AC_EXTRAP_CYCLE_OFFSET = 3, /* repeat, each cycle shifted by last - first (the
+                                   inner keys of jumps at the end keys) */
     AC_EXTRAP_OSCILLATE = 4,    /* repeat, every other cycle mirrored in time */
     AC_EXTRAP_ERROR = 5,        /* times outside the keys are an AC_ERR_VALUE */
     AC_EXTRAP_SLOPED = 6        /* continue with the given slope (before_slopes /
@@ -193,6 +194,10 @@ typedef struct ac_curve_spec {
     /* C slopes (per second) each, for AC_EXTRAP_SLOPED before / after. */
     const double *before_slopes;
     const double *after_slopes;
+    /* Nonzero: Bezier weights above 1 are used as they are (OpenUSD's rule)
+       instead of being scaled back; a segment whose time would then go
+       backwards is an AC_ERR_VALUE naming the weights. */
+    int long_handles;
 } ac_curve_spec;
 
 typedef struct ac_curve ac_curve; /* opaque; owns its memory */

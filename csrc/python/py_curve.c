@@ -85,12 +85,13 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     ac_curve_ease *easing = NULL;
     size_t k, nseg;
     (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iipO&O&O&O&O&O&:_curve_create_keyed", &func,
+    int long_handles = 0;
+    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iipO&O&O&O&O&O&|p:_curve_create_keyed", &func,
                           acpy_f64, &times, acpy_f64, &values, &interp, &tangents,
                           acpy_f64_or_none, &vin, acpy_f64_or_none, &vout, &before, &after,
                           &jumps, acpy_f64_or_none, &segs, acpy_f64_or_none, &eases,
                           acpy_f64_or_none, &win, acpy_f64_or_none, &wout, acpy_f64_or_none,
-                          &sb, acpy_f64_or_none, &sa))
+                          &sb, acpy_f64_or_none, &sa, &long_handles))
         return NULL;
     if (PyArray_NDIM(times) != 1 || PyArray_NDIM(values) < 1 || PyArray_NDIM(values) > 2 ||
         PyArray_DIM(values, 0) != PyArray_DIM(times, 0) || PyArray_DIM(times, 0) < 1) {
@@ -151,6 +152,7 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     spec.out_weights = wout ? ACPY_F64(wout) : NULL;
     spec.before_slopes = sb ? ACPY_F64(sb) : NULL;
     spec.after_slopes = sa ? ACPY_F64(sa) : NULL;
+    spec.long_handles = long_handles;
     ACPY_RUN(spec.keys * spec.channels, st = ac_curve_create(&curve, &spec, &err));
     PyMem_Free(kinds);
     PyMem_Free(easing);

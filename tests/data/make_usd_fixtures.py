@@ -1,0 +1,102 @@
+"""Writes usd_splines.json: OpenUSD splines (pxr.Ts from usd-core) and Ts's
+own evaluation of each, both sides, at many times.
+
+    python -m venv /tmp/usd-venv && /tmp/usd-venv/bin/pip install usd-core
+    /tmp/usd-venv/bin/python tests/data/make_usd_fixtures.py
+Each case records the knots as the spline reports them (inner loops baked),
+its curve type and extrapolation, Ts.Spline.Eval (right side) and
+EvalPreValue (left side).
+"""
+import json
+import os
+import random
+
+from pxr import Ts, Usd
+
+INTERP = {"held": Ts.InterpHeld, "linear": Ts.InterpLinear, "curve": Ts.InterpCurve}
+EXTRAP = {"held": Ts.ExtrapHeld, "linear": Ts.ExtrapLinear, "sloped": Ts.ExtrapSloped,
+          "repeat": Ts.ExtrapLoopRepeat, "reset": Ts.ExtrapLoopReset,
+          "oscillate": Ts.ExtrapLoopOscillate}
+
+
+def build(rng, curve_type, interps, pre, post, dual, long_tangents):
+    s = Ts.Spline()
+    s.SetCurveType(curve_type)
+    t = 0.0
+    times = []
+    for i, interp in enumerate(interps):
+        times.append(t)
+        t += rng.uniform(1.0, 6.0)
+    for i, (t, interp) in enumerate(zip(times, interps)):
+        k = Ts.Knot()
+        k.SetTime(t)
+        k.SetValue(rng.uniform(-3, 3))
+        k.SetNextInterpolation(INTERP[interp])
+        prev = t - times[i - 1] if i else 1.0
+        nxt = times[i + 1] - t if i + 1 < len(times) else 1.0
+        reach = 1.15 if long_tangents else 0.45
+        k.SetPreTanSlope(rng.uniform(-2, 2))
+        k.SetPreTanWidth(rng.uniform(0.05, reach) * prev)
+        k.SetPostTanSlope(rng.uniform(-2, 2))
+        k.SetPostTanWidth(rng.uniform(0.05, reach) * nxt)
+        if i in dual:
+            k.SetPreValue(rng.uniform(-3, 3))
+        s.SetKnot(k)
+    for setter, mode in ((s.SetPreExtrapolation, pre), (s.SetPostExtrapolation, post)):
+        e = Ts.Extrapolation(EXTRAP[mode])
+        if mode == "sloped":
+            e.slope = rng.uniform(-1, 1)
+        setter(e)
+    return s
+
+
+def record(name, s):
+    if s.HasRegressiveTangents():
+        return None
+    knots = []
+    for k in s.GetKnots().values():
+        knots.append(dict(time=k.GetTime(), value=k.GetValue(),
+                          pre_value=k.GetPreValue() if k.IsDualValued() else None,
+                          next_interpolation=str(k.GetNextInterpolation()).rsplit(".", 1)[-1],
+                          pre_slope=k.GetPreTanSlope(), pre_width=k.GetPreTanWidth(),
+                          post_slope=k.GetPostTanSlope(), post_width=k.GetPostTanWidth()))
+    lo, hi = knots[0]["time"], knots[-1]["time"]
+    span = hi - lo
+    ts = [lo - 1.7 * span + i * span / 11.3 for i in range(int(4.4 * 11.3))]
+    ts += [k["time"] for k in knots] + [hi + span, lo - span, hi + 2 * span]
+    ts = sorted(set(float(f"{t:.13g}") for t in ts))
+    return dict(name=name, curve_type=str(s.GetCurveType()).rsplit(".", 1)[-1],
+                pre=dict(mode=str(s.GetPreExtrapolation().mode).rsplit(".", 1)[-1],
+                         slope=s.GetPreExtrapolation().slope),
+                post=dict(mode=str(s.GetPostExtrapolation().mode).rsplit(".", 1)[-1],
+                          slope=s.GetPostExtrapolation().slope),
+                knots=knots, times=ts, right=[float(f"{s.Eval(t):.13g}") for t in ts],
+                left=[float(f"{s.EvalPreValue(t):.13g}") for t in ts])
+
+
+def main():
+    rng = random.Random(7)
+    cases = []
+    n = 0
+    for curve_type in (Ts.CurveTypeBezier, Ts.CurveTypeHermite):
+        for pre, post in (("held", "held"), ("linear", "linear"), ("sloped", "sloped"),
+                          ("repeat", "repeat"), ("reset", "oscillate"), ("oscillate", "linear")):
+            for interps in (["curve"] * 6, ["curve", "linear", "held", "curve", "curve"],
+                            ["linear", "curve", "curve", "held"]):
+                for dual, long_tangents in (((), False), ((2,), False), ((0, 3), True)):
+                    s = build(rng, curve_type, interps, pre, post,
+                              [d for d in dual if d < len(interps)], long_tangents)
+                    r = record(f"spline{n:03d}", s)
+                    n += 1
+                    if r:
+                        cases.append(r)
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "usd_splines.json")
+    with open(path, "w") as f:
+        json.dump({"tool": "OpenUSD pxr.Ts (usd-core from PyPI)",
+                   "version": ".".join(map(str, Usd.GetVersion())), "cases": cases}, f,
+                  separators=(",", ":"))
+    print(f"wrote {len(cases)} cases to {path}")
+
+
+if __name__ == "__main__":
+    main()

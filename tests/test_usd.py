@@ -1,0 +1,141 @@
+"""animcore.usd against OpenUSD's own spline evaluation.
+
+tests/data/usd_splines.json holds splines built with pxr.Ts (usd-core) by
+tests/data/make_usd_fixtures.py and Ts's evaluation of both sides at many
+times (Eval and EvalPreValue). The default suite reads those splines through
+a stand-in with the same methods, so it needs no pxr; the live test builds
+splines with pxr when usd-core is installed. Ts evaluates in double
+precision: values agree to 1e-9 of the value scale (Ts and animcore solve
+the Bezier time cubic by different methods).
+"""
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+from animcore.usd import curve_from_spline
+
+DATA = json.loads((pathlib.Path(__file__).parent / "data" / "usd_splines.json").read_text())
+TOLERANCE = 1e-9
+
+
+class _Enum:
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return f"Ts.{self.name}"
+
+
+class _Knot:
+    def __init__(self, d):
+        self.d = d
+
+    def GetTime(self): return self.d["time"]  # noqa: E704
+    def GetValue(self): return self.d["value"]  # noqa: E704
+    def IsDualValued(self): return self.d["pre_value"] is not None  # noqa: E704
+    def GetPreValue(self): return self.d["pre_value"]  # noqa: E704
+    def GetNextInterpolation(self): return _Enum(self.d["next_interpolation"])  # noqa: E704
+    def GetPreTanSlope(self): return self.d["pre_slope"]  # noqa: E704
+    def GetPreTanWidth(self): return self.d["pre_width"]  # noqa: E704
+    def GetPostTanSlope(self): return self.d["post_slope"]  # noqa: E704
+    def GetPostTanWidth(self): return self.d["post_width"]  # noqa: E704
+
+
+class _Extrapolation:
+    def __init__(self, d):
+        self.mode, self.slope = _Enum(d["mode"]), d["slope"]
+
+
+class StandInSpline:
+    """The pxr.Ts.Spline methods curve_from_spline reads, from recorded data."""
+
+    def __init__(self, case):
+        self.case = case
+
+    def IsEmpty(self): return not self.case["knots"]  # noqa: E704
+    def GetValueTypeName(self): return "double"  # noqa: E704
+    def HasValueBlocks(self): return False  # noqa: E704
+    def HasRegressiveTangents(self): return False  # noqa: E704
+    def HasInnerLoops(self): return False  # noqa: E704
+    def GetCurveType(self): return _Enum(self.case["curve_type"])  # noqa: E704
+    def GetPreExtrapolation(self): return _Extrapolation(self.case["pre"])  # noqa: E704
+    def GetPostExtrapolation(self): return _Extrapolation(self.case["post"])  # noqa: E704
+
+    def GetKnots(self):
+        return {k["time"]: _Knot(k) for k in self.case["knots"]}
+
+
+def check(curve, times, right, left):
+    times, right, left = (np.array(x) for x in (times, right, left))
+    scale = max(1.0, float(np.abs(right).max()))
+    np.testing.assert_allclose(curve(times), right, rtol=0, atol=TOLERANCE * scale)
+    np.testing.assert_allclose(curve(times, side="left"), left, rtol=0, atol=TOLERANCE * scale)
+
+
+def test_fixture_records_the_tool():
+    assert DATA["version"].startswith("0.26") and len(DATA["cases"]) > 40
+
+
+def unsupported(case):
+    """Looping extrapolation with a dual-valued end knot (rejected, by design)."""
+    loops = any(case[side]["mode"].startswith("ExtrapLoop") for side in ("pre", "post"))
+    return loops and any(case["knots"][i]["pre_value"] is not None for i in (0, -1))
+
+
+@pytest.mark.parametrize("case", DATA["cases"], ids=[c["name"] for c in DATA["cases"]])
+def test_matches_openusd(case):
+    if unsupported(case):
+        with pytest.raises(ValueError, match=r"looping extrapolation with a dual-valued"):
+            curve_from_spline(StandInSpline(case))
+        return
+    check(curve_from_spline(StandInSpline(case)), case["times"], case["right"], case["left"])
+
+
+def test_time_codes_per_second():
+    case = DATA["cases"][0]
+    curve = curve_from_spline(StandInSpline(case), time_codes_per_second=24)
+    check(curve, np.array(case["times"]) / 24, case["right"], case["left"])
+
+
+def test_bad_splines():
+    case = dict(DATA["cases"][0])
+    with pytest.raises(ValueError, match=r"curve_from_spline: the spline has no knots"):
+        curve_from_spline(StandInSpline(dict(case, knots=[])))
+
+    class Blocked(StandInSpline):
+        def HasValueBlocks(self): return True  # noqa: E704
+
+    class Regressive(StandInSpline):
+        def HasRegressiveTangents(self): return True  # noqa: E704
+
+    class Vector(StandInSpline):
+        def GetValueTypeName(self): return "double3"  # noqa: E704
+
+    with pytest.raises(ValueError, match=r"curve_from_spline: the spline has value blocks"):
+        curve_from_spline(Blocked(case))
+    with pytest.raises(ValueError, match=r"curve_from_spline: the spline has regressive tangents"):
+        curve_from_spline(Regressive(case))
+    with pytest.raises(ValueError, match=r"curve_from_spline: the spline holds 'double3' values"):
+        curve_from_spline(Vector(case))
+    with pytest.raises(ValueError, match=r"time_codes_per_second is -1 \(must be a finite number > 0\)"):
+        curve_from_spline(StandInSpline(case), time_codes_per_second=-1)
+
+
+def test_live_pxr_when_installed():
+    Ts = pytest.importorskip("pxr.Ts", reason="usd-core (pxr) is not installed; pip install "
+                                               "usd-core to run this test")
+    s = Ts.Spline()
+    for t, v, interp in ((0.0, 0.0, Ts.InterpCurve), (4.0, 2.0, Ts.InterpLinear),
+                         (7.0, -1.0, Ts.InterpCurve), (12.0, 1.0, Ts.InterpHeld)):
+        k = Ts.Knot()
+        k.SetTime(t), k.SetValue(v), k.SetNextInterpolation(interp)
+        k.SetPreTanSlope(0.5), k.SetPreTanWidth(1.0), k.SetPostTanSlope(-0.25)
+        k.SetPostTanWidth(2.0)
+        s.SetKnot(k)
+    s.SetPostExtrapolation(Ts.Extrapolation(Ts.ExtrapLoopOscillate))
+    s.SetPreExtrapolation(Ts.Extrapolation(Ts.ExtrapLinear))
+    times = np.linspace(-10, 40, 203)
+    check(curve_from_spline(s), times, [s.Eval(t) for t in times],
+          [s.EvalPreValue(t) for t in times])
