@@ -96,6 +96,10 @@ class _BlenderEase(Ease):
         super().__init__(kind)
         self._params = (float(overshoot), float(amplitude), float(period), _BLENDER_FLAG)
 
+    def __reduce__(self):
+        o, a, p, _ = self._params
+        return (_BlenderEase, (self.name, o, a, p))
+
     def __repr__(self):
         o, a, p, _ = self._params
         return f"BlenderEase({self.name!r}, back={o:g}, amplitude={a:g}, period={p:g})"

@@ -222,6 +222,13 @@ class Ease(Easing):
                              f"{float(u[i])!r} (must lie in [0, 1])")
         result[...] = self._curve.evaluate(u, int(rate))
 
+    def __reduce__(self):
+        o, a, p, flags = self._params
+        kwargs = {"overshoot": o if o != _PENNER_OVERSHOOT else None,
+                  "amplitude": a or None, "period": p or None,
+                  "variant": "blender" if flags & 1 else "penner"}
+        return (_ease_from, (self.name, kwargs))
+
     def __eq__(self, other):
         return (isinstance(other, Ease) and other._kind == self._kind
                 and other._params == self._params)
@@ -235,6 +242,11 @@ class Ease(Easing):
                          f", amplitude={a!r}" if a else "", f", period={p!r}" if p else "",
                          ", variant='blender'" if flags & 1 else ""])
         return f"Ease({self.name!r}{extra})"
+
+
+def _ease_from(name, kwargs):
+    """Rebuilds a pickled Ease."""
+    return Ease(name, **kwargs)
 
 
 def _kind_index(func: str, kind) -> int:

@@ -337,3 +337,34 @@ def test_remaps_in_the_core(ease, remap):
         expected = central(curve, x, d, h=1e-5)
         np.testing.assert_allclose(curve.evaluate(x, d), expected, rtol=1e-5,
                                    atol=1e-5 * max(1.0, np.abs(expected).max()))
+
+
+def test_ease_pickles_and_compares_by_value():
+    import copy
+    import pickle
+
+    for e in (Ease("quad_in"), Ease("back_in", overshoot=2.5),
+              Ease("elastic_out", amplitude=1.5, period=0.4, variant="blender")):
+        again = pickle.loads(pickle.dumps(e))
+        assert again == e and hash(again) == hash(e) and copy.copy(e) == e
+        np.testing.assert_array_equal(again(np.linspace(0, 1, 9)), e(np.linspace(0, 1, 9)))
+    assert Ease("back_in", overshoot=2.5) != Ease("back_in")
+
+
+def test_long_handles_as_openusd_uses_them():
+    # the rule animcore.usd uses: weights above 1 kept while time runs forwards
+    def build(w_out, w_in):
+        c = Curve.__new__(Curve)
+        c._build("Curve", [0, 1], [0, 1], "bezier", "catmull_rom", None, [0, 0], [2, 0],
+                 "clamp", "clamp", False, in_weights=[0.3, w_in], out_weights=[w_out, 0.3],
+                 long_handles=True)
+        return c
+
+    t = np.linspace(0, 1, 41)
+    out_pts, in_pts = [(1.2, 2.4), None], [None, (0.7, 1.0)]  # x1 = 1.2 reaches past the key
+    np.testing.assert_allclose(build(1.2, 0.3)(t), bezier_2d([0, 1], [0, 1], out_pts, in_pts, t),
+                               atol=1e-12)
+    with pytest.raises(ValueError, match=r"out_weights at index \(0,\) is 1.5 \(with "
+                                         r"in_weights\[1\]=1.5 makes segment 0's time go "
+                                         r"backwards"):
+        build(1.5, 1.5)
