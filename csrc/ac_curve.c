@@ -280,8 +280,9 @@ static inline double bezier_param(const double *b, size_t C, size_t ch, double u
     v = u * BEZ_TABLE;
     v = v < 0.0 ? 0.0 : v;
     {
-        size_t i = v < BEZ_TABLE - 1 ? (size_t)v : BEZ_TABLE - 1;
-        s0 = tab[i * C], s1 = tab[(i + 1) * C];
+        int i = (int)v;
+        i = i < BEZ_TABLE - 1 ? i : BEZ_TABLE - 1;
+        s0 = tab[(size_t)i * C], s1 = tab[(size_t)(i + 1) * C];
         v = s0 + (v - (double)i) * (s1 - s0);
     }
     for (int it = 0; it < 3; it++) {
@@ -1024,10 +1025,11 @@ static void bezier_run(const double *b, size_t C, double t0, double iT,
             size_t n = m - r0 < CHUNK ? m - r0 : CHUNK;
             for (size_t r = 0; r < n; r++) {
                 double u = (t[r0 + r] - t0) * iT, v = u * BEZ_TABLE, s0, s1;
-                size_t i;
-                v = v < 0.0 ? 0.0 : v;
-                i = v < BEZ_TABLE - 1 ? (size_t)v : BEZ_TABLE - 1;
-                s0 = tab[i * C], s1 = tab[(i + 1) * C];
+                int i;
+                v = ac_pick(v < 0.0, 0.0, v);
+                i = (int)v;
+                i = i < BEZ_TABLE - 1 ? i : BEZ_TABLE - 1;
+                s0 = tab[(size_t)i * C], s1 = tab[(size_t)(i + 1) * C];
                 uv[r] = u, sv[r] = s0 + (v - (double)i) * (s1 - s0);
             }
             for (int it = 0; it < 3; it++)
@@ -1042,11 +1044,18 @@ static void bezier_run(const double *b, size_t C, double t0, double iT,
                 if (!(fabs(f) <= 1e-13))
                     sv[r] = bezier_solve(cx, bx, ax, uv[r]);
             }
+            if (deriv == 0) {
+                for (size_t r = 0; r < n; r++) {
+                    double v = sv[r];
+                    uv[r] = ((ay * v + by) * v + cy) * v + dy;
+                }
+                for (size_t r = 0; r < n; r++)
+                    o[(r0 + r) * C + ch] = uv[r];
+                continue;
+            }
             for (size_t r = 0; r < n; r++) {
                 double v = sv[r], *out = o + (r0 + r) * C + ch;
-                if (deriv == 0) {
-                    *out = ((ay * v + by) * v + cy) * v + dy;
-                } else {
+                {
                     double xd = (3.0 * ax * v + 2.0 * bx) * v + cx;
                     double yd = (3.0 * ay * v + 2.0 * by) * v + cy;
                     double xdd = 6.0 * ax * v + 2.0 * bx, ydd = 6.0 * ay * v + 2.0 * by;
