@@ -57,7 +57,7 @@ Time
 
 Where this differs from Blender: Blender evaluates in float32 and returns a
 key's value for any time within 1e-4 frames of it; animcore computes in
-float64 and solves the Bezier time polynomial to 1e-15 of the segment, so
+float64 and solves the Bezier time polynomial to 1e-13 of the segment, so
 values agree to float32 rounding (about 1e-6 of the value range) except
 within 1e-4 frames of a key. At a cycle seam Blender takes the key where a
 cycle ends: evaluate with ``side="left"`` after the last key (and the

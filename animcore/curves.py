@@ -72,8 +72,8 @@ along its velocity ``out_velocities[i]`` (T the segment's duration), the one
 arriving at key i+1 ``in_weights[i+1] * T`` seconds before it. 1/3 (the
 default) is the Hermite case. The segment is the 2-D cubic Bezier through
 those points, evaluated by solving its time polynomial for the curve
-parameter (Newton inside a bisection bracket, to 1e-15 of the segment's
-duration). A handle reaching past the other key in time (weight > 1) is scaled
+parameter (Newton steps from a per-segment table, then a bracketed solve
+wherever they have not reached 1e-13 of the segment's duration). A handle reaching past the other key in time (weight > 1) is scaled
 back along itself to the segment's length, keeping its slope (Blender's
 ``BKE_fcurve_correct_bezpart`` rule); with both handles inside the segment
 time never goes backwards, so every time has one value.
