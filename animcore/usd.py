@@ -134,15 +134,16 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
             # Ts continues with the end knot's inner side: the first knot's
             # post-tangent, the last knot's pre-tangent (a linear end segment's
             # slope, 0 after a held one or from a pre-value)
-            kind = kinds[0] if end == 0 else kinds[-1]
-            i = 0 if end == 0 else t.size - 1
-            if t.size == 1 or (end == 0 and knots[0].IsDualValued()):
+            # (read from the knots themselves: a pre-value does not count)
+            a, b = (knots[0], knots[1]) if end == 0 else (knots[-2], knots[-1])
+            interp = _name(a.GetNextInterpolation()) if len(knots) > 1 else "Held"
+            if len(knots) == 1 or (end == 0 and knots[0].IsDualValued()):
                 slope = 0.0
-            elif kind in ("bezier", "cubic"):
-                slope = vout[i] if end == 0 else vin[i]
-            elif kind == "linear":
-                j = (0, 1) if end == 0 else (t.size - 2, t.size - 1)
-                slope = (values[j[1]] - values[j[0]]) / (t[j[1]] - t[j[0]])
+            elif interp == "Curve":  # (a dual-valued last knot's pre-tangent is not used)
+                slope = (a.GetPostTanSlope() if end == 0 else
+                         0.0 if b.IsDualValued() else b.GetPreTanSlope())
+            elif interp == "Linear":
+                slope = (b.GetValue() - a.GetValue()) / (b.GetTime() - a.GetTime())
             else:
                 slope = 0.0
             sides.append(("sloped", slope * scale))

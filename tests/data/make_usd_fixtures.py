@@ -54,7 +54,8 @@ def record(name, s):
     if s.HasRegressiveTangents():
         return None
     knots = []
-    for k in s.GetKnots().values():
+    baked = s.GetKnotsWithInnerLoopsBaked() if s.HasInnerLoops() else s.GetKnots()
+    for k in baked.values():
         knots.append(dict(time=k.GetTime(), value=k.GetValue(),
                           pre_value=k.GetPreValue() if k.IsDualValued() else None,
                           next_interpolation=str(k.GetNextInterpolation()).rsplit(".", 1)[-1],
@@ -90,6 +91,22 @@ def main():
                     n += 1
                     if r:
                         cases.append(r)
+    # inner loops: a prototype interval repeated before and after itself, with
+    # a value offset per repeat (Ts bakes them into knots)
+    for curve_type in (Ts.CurveTypeBezier, Ts.CurveTypeHermite):
+        for pre, post in (("held", "linear"), ("sloped", "held")):
+            s = build(rng, curve_type, ["curve", "curve", "linear", "curve", "curve", "curve"],
+                      pre, post, [], False)
+            times = list(s.GetKnots().keys())
+            lp = Ts.LoopParams()
+            lp.protoStart, lp.protoEnd = times[1], times[3]
+            lp.numPreLoops, lp.numPostLoops, lp.valueOffset = 1, 2, rng.uniform(-1, 1)
+            s.SetInnerLoopParams(lp)
+            r = record(f"spline{n:03d}", s)
+            n += 1
+            if r:
+                r["inner_loops"] = True
+                cases.append(r)
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "usd_splines.json")
     with open(path, "w") as f:
         json.dump({"tool": "OpenUSD pxr.Ts (usd-core from PyPI)",
