@@ -19,6 +19,7 @@
 
 #define AC_PI 3.14159265358979323846
 #define BEZ_TABLE 8                   /* intervals of the inverse-time table */
+#define REMAP_BLOCK 256               /* queries per block of a remapped evaluation */
 #define BEZ_BLOCK (7 + BEZ_TABLE + 1) /* doubles per channel of a Bezier segment */
 #define AC_LN2 0.69314718055994530942
 
@@ -1484,7 +1485,7 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     if (seg) {
         /* per query: u in its segment, the segment's start as a clip time
            (base), the cycle's direction (sgn, 0: not eased) and duration */
-        double sgn[256], dur[256];
+        double sgn[REMAP_BLOCK], dur[REMAP_BLOCK];
         size_t i = 0, i0 = 0, i1 = 0;
         if (is_sorted(tau, m)) { /* runs of one segment: loops that vectorize */
             i0 = tau[0] >= lo ? 0 : run_end(tau, 0, m, lo);
@@ -1525,7 +1526,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                                  const ac_curve_ease *segment_ease, double *out,
                                  ac_error *err)
 {
-    enum { BLOCK = 256 };
+    enum { BLOCK = REMAP_BLOCK };
     const size_t C = curve->c;
     double tau[BLOCK], r1[BLOCK], r2[BLOCK], u[BLOCK], base[BLOCK], g0[BLOCK], g1[BLOCK],
         g2[BLOCK], *first = NULL;
