@@ -972,6 +972,27 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
                 g2[i] = 60.0 * x * (2.0 * x - 1.0) * (x - 1.0);
             }
         return;
+    case AC_EASE_QUAD_IN: case AC_EASE_QUAD_OUT: case AC_EASE_QUAD_IN_OUT:
+    case AC_EASE_CUBIC_IN: case AC_EASE_CUBIC_OUT: case AC_EASE_CUBIC_IN_OUT:
+        if (!g1) { /* the values of the power families, branch-free */
+            int n = e->kind < AC_EASE_CUBIC_IN ? 2 : 3, variant = (e->kind - AC_EASE_QUAD_IN) % 3;
+            for (size_t i = 0; i < m; i++) {
+                double x = u[i], y = 1.0 - x, lo, hi;
+                if (variant == 0) {
+                    g0[i] = n == 2 ? x * x : x * x * x;
+                } else if (variant == 1) {
+                    g0[i] = 1.0 - (n == 2 ? y * y : y * y * y);
+                } else {
+                    double a = 2.0 * x, b = 2.0 - 2.0 * x;
+                    lo = 0.5 * (n == 2 ? a * a : a * a * a);
+                    hi = 1.0 - 0.5 * (n == 2 ? b * b : b * b * b);
+                    g0[i] = ac_pick(x < 0.5, lo, hi);
+                }
+                g0[i] = ac_pick(x == 0.0, 0.0, ac_pick(x == 1.0, 1.0, g0[i]));
+            }
+            return;
+        }
+        /* fall through */
     default:
         for (size_t i = 0; i < m; i++) {
             double g[3];

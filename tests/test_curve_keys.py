@@ -202,8 +202,9 @@ def test_sides_at_keys_jumps_seams_and_mirrors():
 def test_sides_sorted_unsorted_agree():
     rng = np.random.default_rng(5)
     times = np.cumsum(rng.uniform(0.2, 1, 8))
-    c = Curve(times, rng.normal(size=8), interpolation=["cubic", "bezier", "linear", "step",
-                                                       "back_out", "cubic", "sine_in"],
+    c = Curve(times, rng.normal(size=8), interpolation=["quad_in_out", "bezier", "linear",
+                                                       "step", "back_out", "cubic_out",
+                                                       "sine_in"],
               out_weights=rng.uniform(0.1, 0.9, 8), before="oscillate", after="cycle_offset")
     t = np.sort(np.r_[rng.uniform(times[0] - 9, times[-1] + 9, 500), times])
     for side in ("right", "left"):
