@@ -449,7 +449,8 @@ def _segment_interpolation(kind, easing, back, amplitude, period, scale):
         return "bezier"
     if easing == "AUTO":
         easing = "EASE_OUT" if kind in _EASE_OUT_BY_DEFAULT else "EASE_IN"
-    name = f"{kind.lower()}_{ {'EASE_IN': 'in', 'EASE_OUT': 'out', 'EASE_IN_OUT': 'in_out'}[easing]}"
+    suffix = {"EASE_IN": "in", "EASE_OUT": "out", "EASE_IN_OUT": "in_out"}[easing]
+    name = f"{kind.lower()}_{suffix}"
     assert name in EASING_KINDS
     return _BlenderEase(name, back, amplitude, period * scale)
 

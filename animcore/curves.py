@@ -73,8 +73,9 @@ arriving at key i+1 ``in_weights[i+1] * T`` seconds before it. 1/3 (the
 default) is the Hermite case. The segment is the 2-D cubic Bezier through
 those points, evaluated by solving its time polynomial for the curve
 parameter (Newton steps from a per-segment table, then a bracketed solve
-wherever they have not reached 1e-13 of the segment's duration). A handle reaching past the other key in time (weight > 1) is scaled
-back along itself to the segment's length, keeping its slope (Blender's
+wherever they have not reached 1e-13 of the segment's duration). A handle
+reaching past the other key in time (weight > 1) is scaled back along itself
+to the segment's length, keeping its slope (Blender's
 ``BKE_fcurve_correct_bezpart`` rule); with both handles inside the segment
 time never goes backwards, so every time has one value.
 
@@ -919,7 +920,7 @@ class Curve:
         if self._kinds is not None:
             raise ValueError("Curve.overshoot: exact extremes are computed for curves of one "
                              "step, linear or cubic interpolation, not "
-                             f"interpolation={self._interpolation!r}")
+                             f"interpolation={self._interpolation_repr()}")
         t, v = self._times, self._values
         seg = np.flatnonzero(t[1:] > t[:-1])
         t0, t1 = t[seg], t[seg + 1]
@@ -1058,6 +1059,14 @@ class Curve:
         ax.set_xlabel("time (s)")
         return ax
 
+    def _interpolation_repr(self) -> str:
+        """The interpolation, summarized when it is given per segment."""
+        if not isinstance(self._interpolation, tuple):
+            return repr(self._interpolation)
+        names = [e if isinstance(e, str) else repr(e) for e in self._interpolation]
+        counts = {n: names.count(n) for n in dict.fromkeys(names)}
+        return "per segment (" + ", ".join(f"{n} x{c}" for n, c in counts.items()) + ")"
+
     def __repr__(self):
         k = self._times.size
         span = f"[{self._times[0]:g}, {self._times[-1]:g}] s"
@@ -1069,5 +1078,6 @@ class Curve:
         ease = "" if self._ease is None else f", ease={self._ease!r}"
         remapped = f", remapped x{len(self._remaps)}" if self._remaps else ""
         return (f"Curve({k} key{'s' if k != 1 else ''} in {span}{channels}, "
-                f"interpolation={self._interpolation!r}{tangents}, before={self._before!r}, "
+                f"interpolation={self._interpolation_repr()}{tangents}, "
+                f"before={self._before!r}, "
                 f"after={self._after!r}{jumps}{ease}{remapped})")
