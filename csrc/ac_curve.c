@@ -690,9 +690,10 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     }
     for (size_t j = 0; j + 1 < k; j++) {
-        const ac_curve_ease *e = &spec->segment_ease[j];
+        const ac_curve_ease *e;
         if (cv->kind[j] != KIND_CSS)
             continue;
+        e = &spec->segment_ease[j]; /* given: the segment is eased */
         for (size_t ch = 0; ch < C; ch++) {
             double p0 = cv->values[j * C + ch], dv = cv->values[(j + 1) * C + ch] - p0;
             double y1 = p0 + e->y1 * dv, y2 = p0 + e->y2 * dv, y3 = p0 + dv;
