@@ -975,22 +975,28 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
         return;
     case AC_EASE_QUAD_IN: case AC_EASE_QUAD_OUT: case AC_EASE_QUAD_IN_OUT:
     case AC_EASE_CUBIC_IN: case AC_EASE_CUBIC_OUT: case AC_EASE_CUBIC_IN_OUT:
-        if (!g1) { /* the values of the power families, branch-free */
-            int n = e->kind < AC_EASE_CUBIC_IN ? 2 : 3, variant = (e->kind - AC_EASE_QUAD_IN) % 3;
-            for (size_t i = 0; i < m; i++) {
-                double x = u[i], y = 1.0 - x, lo, hi;
-                if (variant == 0) {
-                    g0[i] = n == 2 ? x * x : x * x * x;
-                } else if (variant == 1) {
-                    g0[i] = 1.0 - (n == 2 ? y * y : y * y * y);
-                } else {
-                    double a = 2.0 * x, b = 2.0 - 2.0 * x;
-                    lo = 0.5 * (n == 2 ? a * a : a * a * a);
-                    hi = 1.0 - 0.5 * (n == 2 ? b * b : b * b * b);
-                    g0[i] = ac_pick(x < 0.5, lo, hi);
-                }
-                g0[i] = ac_pick(x == 0.0, 0.0, ac_pick(x == 1.0, 1.0, g0[i]));
+        if (!g1) { /* the values of the power families, one loop each */
+#define POW2(x) ((x) * (x))
+#define POW3(x) ((x) * (x) * (x))
+#define EASE_LOOP(expr)                                                         \
+    for (size_t i = 0; i < m; i++) {                                            \
+        double x = u[i], y = 1.0 - x, a = 2.0 * x, b = 2.0 - 2.0 * x, r = (expr); \
+        (void)y, (void)a, (void)b;                                              \
+        g0[i] = ac_pick(x == 0.0, 0.0, ac_pick(x == 1.0, 1.0, r));              \
+    }
+            switch (e->kind) {
+            case AC_EASE_QUAD_IN: EASE_LOOP(POW2(x)); break;
+            case AC_EASE_QUAD_OUT: EASE_LOOP(1.0 - POW2(y)); break;
+            case AC_EASE_QUAD_IN_OUT:
+                EASE_LOOP(ac_pick(x < 0.5, 0.5 * POW2(a), 1.0 - 0.5 * POW2(b)));
+                break;
+            case AC_EASE_CUBIC_IN: EASE_LOOP(POW3(x)); break;
+            case AC_EASE_CUBIC_OUT: EASE_LOOP(1.0 - POW3(y)); break;
+            default: EASE_LOOP(ac_pick(x < 0.5, 0.5 * POW3(a), 1.0 - 0.5 * POW3(b))); break;
             }
+#undef EASE_LOOP
+#undef POW3
+#undef POW2
             return;
         }
         /* fall through */
@@ -1256,9 +1262,13 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, int 
 }
 
 /* The first non-finite result among queries [0, n). */
+static int all_finite(const double *t, size_t n);
+
 static ac_status check_results(const ac_curve *cv, const double *out, size_t n, int deriv,
                                ac_error *err)
 {
+    if (all_finite(out, n * cv->c)) /* the common case, in one vectorized pass */
+        return AC_OK;
     for (size_t i = 0; i < n; i++)
         if (check_out(out + i * cv->c, cv->c, i, deriv, err))
             return AC_ERR_OVERFLOW;
