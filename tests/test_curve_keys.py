@@ -369,3 +369,14 @@ def test_long_handles_as_openusd_uses_them():
                                          r"in_weights\[1\]=1.5 makes segment 0's time go "
                                          r"backwards"):
         build(1.5, 1.5)
+
+
+def test_stretched_keeps_per_segment_kinds():
+    times, values = [0.0, 1.0, 2.5, 4.0], [0.0, 2.0, -1.0, 0.5]
+    c = Curve(times, values, interpolation=["bezier", "quad_out", "cubic"],
+              out_weights=[0.6, 0.2, 0.3, 0.3], after="sloped", after_slope=2.0)
+    s = c.stretched(2.0, keep="shape")
+    t = np.linspace(-1, 6, 57)
+    np.testing.assert_allclose(s(2 * t), c(t), atol=1e-12)
+    np.testing.assert_allclose(s.evaluate(2 * t, 1), c.evaluate(t, 1) / 2, atol=1e-12)
+    assert s.interpolation == c.interpolation
