@@ -37,7 +37,7 @@ Tangent policies (``tangents=``), all velocities per second:
 Jumps (``jumps=True``) split the keys into pieces at each pair of equal times;
 the policies are applied to each piece on its own.
 
-Easing remaps time, never the path (article 004, section 4.4). ``ease=``
+Easing remaps time, never the path. ``ease=``
 remaps time inside every segment: at clip time ``t`` in segment ``i`` with
 ``u = (t - t[i]) / (t[i+1] - t[i])`` the curve is sampled at
 ``t[i] + ease(u) * (t[i+1] - t[i])``, and velocities follow the chain rule

@@ -9,8 +9,9 @@ splits into a cycle ``k = floor(t / T)`` (also for negative ``t``) and a phase
     delta(t0, t1) = (k1 - k0) * D + p(u1) - p(u0)
 
 a cycle difference (one multiplication) plus a local difference. Subtracting
-two phases alone is the classic bug: from 0.9 s to 1.1 s the character of
-article 001 steps *back* 1.8 m instead of forward 0.2 m.
+two phases alone is the classic bug: from 0.9 s to 1.1 s a character whose
+2 m stride has keys (0, 0) (0.25, 0.2) (0.75, 1.7) (1, 2) steps *back* 1.8 m
+instead of forward 0.2 m.
 
 With rotations the root pose is a rigid transform ``P(u)`` and one cycle moves
 the character by ``C = P(0)^-1 P(1)``; the motion from ``t0`` to ``t1``,

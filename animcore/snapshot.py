@@ -221,7 +221,7 @@ class SnapshotTimeline:
     Parameters
     ----------
     dim : int
-        Position channels per snapshot (1 for the article's scalar position).
+        Position channels per snapshot (1 for a scalar position).
     capacity : int
         Snapshots retained, in [1, 2**24]. The timeline is a bounded ring: a push
         into a full ring evicts the oldest snapshot, so render ticks older than
@@ -245,7 +245,7 @@ class SnapshotTimeline:
         newest released tick, or repeating a waiting tick, is OUT_OF_ORDER; a
         push whose segment is lower than that of a snapshot before it in tick
         order (or higher than one after it) is INVALID. Sampling sees released
-        snapshots only. W = 0 is exactly the article's contract.
+        snapshots only. With W = 0 every push is released at once.
 
     Examples
     --------
