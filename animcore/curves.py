@@ -629,47 +629,31 @@ class Curve:
         ax : matplotlib Axes, optional
             Where to draw; the current axes by default.
         velocity : bool
-            Also draw the per-second velocity, dashed, on a twin y axis.
+            Also draw the per-second velocity, dashed, in the curve's colours, on a
+            right-hand axis that every curve plotted on ``ax`` shares. With a
+            ``label=``, each velocity line is in ``ax.legend()`` as
+            ``"<label> velocity"``.
         keys : bool
             Mark the keys.
         samples : int
-            Number of evaluation points.
+            Number of evaluation points (both sides of every jump are added).
         span : (start, end), optional
             Time range to draw, e.g. to show extrapolation; the keys by default.
         **kwargs
-            Passed to ``ax.plot`` for the curve.
+            Passed to ``ax.plot`` for the curve (``color=``, ``label=``, ...).
 
         Returns
         -------
-        matplotlib Axes
+        ax, or (ax, velocity_ax) with ``velocity=True``
+            The axes drawn on, and the right-hand axes of the velocities.
         """
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError:
-            raise ImportError("Curve.plot needs matplotlib, which is not installed: "
-                              "pip install matplotlib (or animcore[notebooks])") from None
-        if ax is None:
-            ax = plt.gca()
-        lo, hi = (self._times[0], self._times[-1]) if span is None else span
-        if hi <= lo:
-            lo, hi = lo - 1.0, hi + 1.0
-        t = np.linspace(lo, hi, int(samples))
-        if self._jumps:  # sample both sides of every jump
-            t = np.sort(np.r_[t, self._times, np.nextafter(self._times, -np.inf)])
-            t = t[(t >= lo) & (t <= hi)]
-        lines = ax.plot(t, self.evaluate(t), **kwargs)
-        if keys:
-            color = [line.get_color() for line in lines]
-            values = self._values if self._values.ndim == 2 else self._values[:, None]
-            for c in range(values.shape[1]):
-                ax.plot(self._times, values[:, c], "o", color=color[c % len(color)],
-                        markersize=4)
-        if velocity:
-            twin = ax.twinx()
-            twin.plot(t, self.evaluate(t, 1), "--", alpha=0.6)
-            twin.set_ylabel("velocity (per s)")
-        ax.set_xlabel("time (s)")
-        return ax
+        from .plotting import plot_curve
+        return plot_curve(self, ax, velocity=velocity, keys=keys, samples=samples, span=span,
+                          **kwargs)
+
+    def _repr_html_(self):
+        from .plotting import html_figure
+        return html_figure(self)
 
     def __repr__(self):
         k = self._times.size

@@ -292,6 +292,24 @@ class LoopTrack:
 
     __call__ = delta
 
+    def plot(self, ax=None, *, cycles: float = 3, start: float = 0.0, samples: int = 600,
+             **kwargs):
+        """Draw the unrolled root path against the looping local track with matplotlib.
+
+        Over ``cycles`` loops from player time ``start``, each position channel
+        is drawn twice: solid, where the character is (its pose at ``start``
+        moved by :meth:`delta`, turned by the track's rotations); dashed, the
+        clip's own local track ``p(u)`` at the phase ``u``, which jumps back at
+        every loop seam (dotted lines). ``**kwargs`` go to ``ax.plot`` for the
+        unrolled path. Returns ``ax``.
+        """
+        from .plotting import plot_loop_track
+        return plot_loop_track(self, ax, cycles=cycles, start=start, samples=samples, **kwargs)
+
+    def _repr_html_(self):
+        from .plotting import html_figure
+        return html_figure(self)
+
     def __repr__(self):
         extra = "" if self._kind == "none" else f", rotations={self._kind}"
         shape = "x".join(map(str, self._positions.shape))

@@ -393,6 +393,23 @@ class SnapshotTimeline:
         ticks = as_float64(func, "render_tick", render_ticks)
         return SampleResult(*self._sample(func, ticks))
 
+    def plot(self, ax=None, *, span=None, channel: int = 0, samples: int = 400):
+        """Draw the retained snapshots and what sampling gives between them with
+        matplotlib.
+
+        Snapshots are dots coloured by segment; the sampled position over render
+        ticks ``span=(start, end)`` (one tick around the snapshots by default) is
+        a line styled by :class:`SampleMode`, broken wherever the mode changes, so
+        a segment cut shows as a jump, never as a line across the teleport.
+        ``channel`` picks the position channel when ``dim > 1``. Returns ``ax``.
+        """
+        from .plotting import plot_snapshot_timeline
+        return plot_snapshot_timeline(self, ax, span=span, channel=channel, samples=samples)
+
+    def _repr_html_(self):
+        from .plotting import html_figure
+        return html_figure(self)
+
     def __repr__(self):
         return (f"SnapshotTimeline(dim={self._dim}, capacity={self._capacity}, "
                 f"rotations={self._rotations}, max_extrapolation={self._extrapolation:g}, "
