@@ -113,6 +113,8 @@ COMMANDS = [_add_demo, _add_bench, _add_bake]
 def _prog() -> str:
     """How the user called us: ``animcore`` (the console script) or its path's name."""
     name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if name.lower().endswith(".exe"):  # the console script on Windows
+        name = name[:-4]
     return "python -m animcore" if name in ("", "__main__.py", "-c") else name
 
 
