@@ -22,6 +22,9 @@ def _render():
 def test_notebook_runs_and_its_figures_are_in_the_docs(path):
     pytest.importorskip("nbformat")
     pytest.importorskip("nbclient")
+    metadata = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
+    for module in metadata.get("animcore", {}).get("requires", []):
+        pytest.importorskip(module, reason=f"{path.name} needs {module} (animcore[test])")
     render = _render()
     notebook = render.execute(path)  # raises CellExecutionError on the first failing cell
     drawn = len(render.figures(notebook))
