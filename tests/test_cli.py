@@ -213,10 +213,11 @@ def test_running_from_an_unbuilt_source_tree_says_what_to_do(tmp_path):
     assert "run from another directory" in result.stderr
 
 
-PACKAGE_TEXT = sorted(ROOT.glob("animcore/*.py")) + sorted(ROOT.glob("notebooks/*.ipynb"))
+PACKAGE_TEXT = (sorted(ROOT.glob("animcore/*.py")) + sorted(ROOT.glob("notebooks/*.ipynb"))
+                + [ROOT / "README.md", ROOT / "docs" / "README.md"])
 
 
-@pytest.mark.parametrize("path", PACKAGE_TEXT, ids=[p.name for p in PACKAGE_TEXT])
+@pytest.mark.parametrize("path", PACKAGE_TEXT, ids=[str(p.relative_to(ROOT)) for p in PACKAGE_TEXT])
 def test_package_text_describes_the_behaviour_itself(path):
     """Help, docstrings and notebooks stand alone: no outside document is cited."""
     text = path.read_text(encoding="utf-8")
