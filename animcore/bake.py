@@ -19,8 +19,9 @@ Output formats, chosen by the extension of ``--out``:
     several clips are baked the columns are the union of their channels and a
     cell is empty where a clip does not animate that channel. Each number is
     the shortest decimal text that reads back to the precision it is stored
-    in: channel values at float32, glTF's precision (``0.04``, not the float64
-    expansion ``0.04000000158945719``), times at float64 (``1/30`` frames are
+    in: channel values at float32, glTF's precision (a float32 key of 0.04 is
+    ``0.04``, not its float64 expansion ``0.03999999910593033``), times at
+    float64 (``1/30`` frames are
     ``0.03333333333333333``) unless a time is exactly a float32 key time (the
     clip's end). No negative zeros.
 """
