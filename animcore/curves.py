@@ -113,6 +113,25 @@ class Overshoot(NamedTuple):
     overshoot: np.ndarray
 
 
+def _end_factor(easing, end: int) -> float:
+    """lim (s(u) - s(end)) * s'(u) as u -> end (0 or 1) for an easing whose
+    rate is infinite there, s - s(end) going like sqrt(|u - end|); inf when
+    s is steeper still (then no curve at rest keeps a finite velocity)."""
+    from .easing import CubicBezier, Ease
+
+    if isinstance(easing, Ease):
+        # circ_out: s^2 = 2u - u^2; circ_in: (1 - s)^2 = 1 - u^2
+        return {("circ_out", 0): 1.0, ("circ_in", 1): -1.0}.get((easing.name, end), np.inf)
+    if isinstance(easing, CubicBezier):
+        x1, y1, x2, y2 = easing.x1, easing.y1, easing.x2, easing.y2
+        # x ~ 3 x2 t^2 and y ~ 3 y1 t at t = 0 (x1 = 0); mirrored at t = 1 (x2 = 1)
+        if end == 0 and x1 == 0 and x2 > 0:
+            return 1.5 * y1 * y1 / x2
+        if end == 1 and x2 == 1 and x1 < 1:
+            return -1.5 * (1 - y2) * (1 - y2) / (1 - x1)
+    return np.inf
+
+
 def _first_bad(func: str, name: str, array: np.ndarray, detail: str = "must be finite"):
     bad = ~np.isfinite(array)
     if bad.any():
@@ -362,7 +381,7 @@ class Curve:
         for derivative in derivatives:
             if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
                 raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
-        rate = None
+        rate, rests = None, []
         if self._remaps or self._ease is not None:
             if 2 in derivatives:
                 raise ValueError(f"{func}: derivative=2 is not available on a time-remapped "
@@ -370,11 +389,13 @@ class Curve:
             _first_bad(func, "t", t)
             rate = np.ones(t.shape)
             for remap in self._remaps:  # whole-clip remaps, outermost first
-                t, r = self._remap_clip(func, remap, t)
+                t, r, rest = self._remap_clip(func, remap, t)
                 rate *= r
+                rests.append(rest)
             if self._ease is not None:
-                t, r = self._ease_segments(t)
+                t, r, rest = self._ease_segments(t)
                 rate *= r
+                rests.append(rest)
             if self._values.ndim == 2:
                 rate = rate[..., None]
         t = contiguous(t)
@@ -383,9 +404,52 @@ class Curve:
             result = np.empty(t.shape + self._values.shape[1:])
             _core._curve_eval(func, self._capsule, t, int(derivative), result)
             if derivative == 1 and rate is not None:
-                result *= rate  # chain rule
+                result = self._chain_rule(func, result, rate, rests)
             computed.append(result)
         return tuple(computed)
+
+    def _chain_rule(self, func, velocity, rate, rests):
+        """velocity * rate, where an infinite rate (an easing leaving or reaching
+        its end like sqrt(u), as circ_out does at 0) meets a curve at rest: there
+        the velocity is the limit acceleration * L (see _rest_limit)."""
+        infinite = np.isinf(rate)
+        if not infinite.any():
+            return velocity * rate
+        infinite = np.broadcast_to(infinite, velocity.shape)
+        moving = infinite & (velocity != 0)
+        with np.errstate(invalid="ignore"):
+            result = velocity * rate
+        if not moving.any() and len(rests) == 1 and rests[0] is not None:
+            mask, inside, limit = rests[0]  # one remapping stage: the limit is exact
+            acceleration = np.empty(inside.shape + self._values.shape[1:])
+            _core._curve_eval(func, self._capsule, contiguous(inside), 2, acceleration)
+            if self._values.ndim == 2:
+                limit = limit[:, None]
+            with np.errstate(invalid="ignore", over="ignore"):
+                result[mask] = np.where(acceleration == 0, 0.0, acceleration * limit)
+        bad = ~np.isfinite(result)
+        if bad.any():
+            index = np.unravel_index(int(np.flatnonzero(bad)[0]), result.shape)
+            raise OverflowError(f"{func}: velocity at index {tuple(int(i) for i in index)} "
+                                f"is not representable: the time remap's rate is infinite "
+                                f"there and the curve is {'moving' if moving[index] else 'at rest'}")
+        return result
+
+    @staticmethod
+    def _rest_limit(easing, u, tau_start, duration, infinite):
+        """Where ``easing``'s rate is infinite at the end u = 0 or 1 of a stretch
+        of ``duration`` seconds starting at curve time ``tau_start``: curve
+        times just inside the stretch, and L = lim (tau - tau_end) dtau/dt, so
+        that a curve at rest there moves at acceleration * L. None if none."""
+        if not infinite.any():
+            return None
+        end = u[infinite] >= 0.5
+        factor = np.array([_end_factor(easing, int(e)) for e in end], dtype=float)
+        start, span = tau_start[infinite], duration[infinite]
+        tau_end = np.where(end, start + span, start)
+        inside = np.nextafter(tau_end, np.where(end, -np.inf, np.inf))
+        with np.errstate(over="ignore", invalid="ignore"):
+            return infinite, inside, span * factor
 
     # -- time remapping ------------------------------------------------------------
 
@@ -399,7 +463,7 @@ class Curve:
         t0, t1 = times[0], times[-1]
         span = t1 - t0
         if span <= 0:
-            return t, np.ones(t.shape)
+            return t, np.ones(t.shape), None
         local, base, sign = t.copy(), np.full(t.shape, t0), np.ones(t.shape)
         eased = (t >= t0) & (t <= t1)
         for side, mode in ((t < t0, self._before), (t > t1, self._after)):
@@ -417,8 +481,12 @@ class Curve:
         u = np.clip((local - start) / duration, 0.0, 1.0)
         u = np.where(eased, u, 0.0)  # outside the keys with clamp/linear/error: no easing
         tau = start + self._ease(u) * duration
-        rate = self._ease(u, derivative=True)
-        return (np.where(eased, base + sign * (tau - t0), t), np.where(eased, rate, 1.0))
+        rate = np.where(eased, self._ease(u, derivative=True), 1.0)
+        rest = self._rest_limit(self._ease, u, start, duration, np.isinf(rate))
+        if rest is not None:  # back to the unfolded times the evaluator takes
+            mask, inside, limit = rest
+            rest = mask, base[mask] + sign[mask] * (inside - t0), limit
+        return np.where(eased, base + sign * (tau - t0), t), rate, rest
 
     def remap_time(self, remap) -> "Curve":
         """The curve played through one time remap over the whole clip.
@@ -456,15 +524,17 @@ class Curve:
         """Curve time and its rate d(curve time)/d(clip time) at clip times t
         under one whole-clip remap (a time Curve or an easing)."""
         if isinstance(remap, Curve):
-            return remap._eval(func, t, (0, 1))
+            return remap._eval(func, t, (0, 1)) + (None,)
         t0, t1 = self._times[0], self._times[-1]
         span = t1 - t0
         if span <= 0:
-            return t, np.ones(t.shape)
+            return t, np.ones(t.shape), None
         inside = (t >= t0) & (t <= t1)
         u = np.where(inside, np.clip((t - t0) / span, 0.0, 1.0), 0.0)
-        return (np.where(inside, t0 + remap(u) * span, t),
-                np.where(inside, remap(u, derivative=True), 1.0))
+        rate = np.where(inside, remap(u, derivative=True), 1.0)
+        rest = self._rest_limit(remap, u, np.full(t.shape, t0), np.full(t.shape, span),
+                                np.isinf(rate))
+        return np.where(inside, t0 + remap(u) * span, t), rate, rest
 
     def _copy(self) -> "Curve":
         """A new Curve sharing this one's immutable keys and C curve."""
@@ -533,9 +603,32 @@ class Curve:
         lefts, rights = np.flatnonzero(first)[1:-1], np.flatnonzero(last)[1:-1]
         left, right = self._in[lefts], self._out[rights]  # (index arrays: copies)
         if self._ease is not None:
-            left = left * float(self._ease(1.0, derivative=True)) + 0.0  # no -0.0
-            right = right * float(self._ease(0.0, derivative=True)) + 0.0
+            left = self._eased_slope(left, t[lefts], t[lefts] - t[lefts - 1], 1)
+            right = self._eased_slope(right, t[rights], t[rights + 1] - t[rights], 0)
         return KeySlopes(t[lefts], left, right, right - left)
+
+    def _eased_slope(self, velocity, key_times, durations, end):
+        """Key velocities times the easing's rate at segment end ``end`` (0 or 1),
+        with the limit of _chain_rule where the rate is infinite."""
+        rate = float(self._ease(float(end), derivative=True))
+        if np.isfinite(rate):
+            return velocity * rate + 0.0  # no -0.0
+        func = "Curve.key_slopes"
+        inside = np.nextafter(key_times, -np.inf if end else np.inf)
+        acceleration = np.empty(inside.shape + self._values.shape[1:])
+        _core._curve_eval(func, self._capsule, contiguous(inside), 2, acceleration)
+        limit = durations * _end_factor(self._ease, end)
+        if self._values.ndim == 2:
+            limit = limit[:, None]
+        with np.errstate(invalid="ignore", over="ignore"):
+            slope = np.where(acceleration == 0, 0.0, acceleration * limit) + 0.0
+        bad = (velocity != 0) | ~np.isfinite(slope)
+        if bad.any():
+            index = np.unravel_index(int(np.flatnonzero(bad)[0]), bad.shape)
+            raise OverflowError(f"{func}: {'left' if end else 'right'} slope at index "
+                                f"{tuple(int(i) for i in index)} is not representable: the "
+                                f"easing's rate is infinite at u={end} and the curve moves")
+        return slope
 
     def overshoot(self) -> Overshoot:
         """Each segment's exact extreme values against its keys' value range.
