@@ -498,22 +498,33 @@ ac_status ac_ease_bezier_init(ac_ease_bezier *curve, double x1, double y1, doubl
     return AC_OK;
 }
 
-/* Power-basis coefficients of one coordinate: B(t) = ((a t + b) t + c) t. */
+/* Power-basis coefficients of one coordinate: B(t) = scale ((a t + b) t + c) t.
+   The control values are divided by scale = max(1, |p1|, |p2|) first, so that
+   the coefficients stay finite for any finite control point (y2 = 1e308);
+   scale is 1, and the results bitwise those of the plain form, for |p| <= 1. */
 typedef struct poly3 {
-    double a, b, c;
+    double a, b, c, scale;
 } poly3;
 
 static inline poly3 bezier_poly(double p1, double p2)
 {
     poly3 q;
+    q.scale = fmax(1.0, fmax(fabs(p1), fabs(p2)));
+    p1 /= q.scale, p2 /= q.scale;
     q.c = 3.0 * p1;
     q.b = 3.0 * (p2 - p1) - q.c;
-    q.a = 1.0 - q.c - q.b;
+    q.a = 1.0 / q.scale - q.c - q.b;
     return q;
 }
-static inline double poly_at(poly3 q, double t) { return ((q.a * t + q.b) * t + q.c) * t; }
-static inline double poly_d1(poly3 q, double t) { return (3.0 * q.a * t + 2.0 * q.b) * t + q.c; }
-static inline double poly_d2(poly3 q, double t) { return 6.0 * q.a * t + 2.0 * q.b; }
+static inline double poly_at(poly3 q, double t)
+{
+    return ((q.a * t + q.b) * t + q.c) * t * q.scale;
+}
+static inline double poly_d1(poly3 q, double t)
+{
+    return ((3.0 * q.a * t + 2.0 * q.b) * t + q.c) * q.scale;
+}
+static inline double poly_d2(poly3 q, double t) { return (6.0 * q.a * t + 2.0 * q.b) * q.scale; }
 
 #define BEZIER_TOL 1e-12
 
@@ -561,7 +572,7 @@ static double bezier_rate(poly3 px, poly3 py, double t)
         return dy / dx;
     if (dy != 0.0)
         return dy > 0.0 ? HUGE_VAL : -HUGE_VAL;
-    return py.a / px.a; /* third derivatives 6a; px.a == 1 when the others vanish */
+    return py.a * py.scale / px.a; /* third derivatives 6a; px.a == 1 when the others vanish */
 }
 
 /* The fast path, branch-free so that it vectorizes: the curve parameter t
