@@ -141,6 +141,49 @@ def _first_bad(func: str, name: str, array: np.ndarray, detail: str = "must be f
                          f"{value!r} ({detail})")
 
 
+def _ratio(x, start, end):
+    """(x - start) / (end - start) for x in [start, end], also when the keys
+    lie more than DBL_MAX apart (then on halves, as the evaluator does)."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        plain = (x - start) / (end - start)
+        halves = (0.5 * x - 0.5 * start) / (0.5 * end - 0.5 * start)
+        return np.where(np.isfinite(end - start), plain, halves)
+
+
+def _between(start, end, s):
+    """start + s * (end - start), on halves where the span overflows."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        plain = start + s * (end - start)
+        halves = (0.5 * start + s * (0.5 * end - 0.5 * start)) * 2.0
+        return np.where(np.isfinite(end - start), plain, halves)
+
+
+def _fold(t, lo, hi, mirror):
+    """The folded times and odd-cycle flags of cycling extrapolation, exactly
+    as the core's ac_fold computes them (hi - lo or t - lo may overflow)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        h = np.where(np.isfinite(hi - lo) & np.isfinite(t - lo), 1.0, 0.5)
+        period, x = hi * h - lo * h, t * h - lo * h
+        r = np.fmod(x, period)
+        r = np.where(r < 0, r + period, r)
+        r = np.where(r >= period, 0.0, r)
+        double = 2.0 * period
+        q = np.fmod(x, double)
+        q = np.where(q < 0, q + double, q)
+        odd = np.where(np.isfinite(double), (q >= period) & (q < double),
+                       np.where(x >= 0, x >= period, x >= -period))
+        local = np.where(mirror & odd, (hi * h - r) / h, (lo * h + r) / h)
+    return np.clip(local, lo, hi), odd
+
+
+def _first_overflow(func: str, name: str, array: np.ndarray):
+    bad = ~np.isfinite(array)
+    if bad.any():
+        index = np.unravel_index(int(np.flatnonzero(bad)[0]), array.shape)
+        raise OverflowError(f"{func}: {name} at index {tuple(int(i) for i in index)} is not "
+                            f"representable although the keys are finite")
+
+
 def _key_array(func: str, name: str, value, shape) -> np.ndarray:
     array = as_float64(func, name, value)
     if array.shape != shape:
@@ -436,57 +479,56 @@ class Curve:
         return result
 
     @staticmethod
-    def _rest_limit(easing, u, tau_start, duration, infinite):
+    def _rest_limit(easing, u, tau_start, tau_end, infinite):
         """Where ``easing``'s rate is infinite at the end u = 0 or 1 of a stretch
-        of ``duration`` seconds starting at curve time ``tau_start``: curve
-        times just inside the stretch, and L = lim (tau - tau_end) dtau/dt, so
-        that a curve at rest there moves at acceleration * L. None if none."""
+        of curve time [tau_start, tau_end]: curve times just inside the
+        stretch, and L = lim (tau - tau at that end) dtau/dt, so that a curve
+        at rest there moves at acceleration * L. None if nowhere."""
         if not infinite.any():
             return None
         end = u[infinite] >= 0.5
         factor = np.array([_end_factor(easing, int(e)) for e in end], dtype=float)
-        start, span = tau_start[infinite], duration[infinite]
-        tau_end = np.where(end, start + span, start)
-        inside = np.nextafter(tau_end, np.where(end, -np.inf, np.inf))
+        start, stop = tau_start[infinite], tau_end[infinite]
+        inside = np.nextafter(np.where(end, stop, start), np.where(end, -np.inf, np.inf))
         with np.errstate(over="ignore", invalid="ignore"):
-            return infinite, inside, span * factor
+            return infinite, inside, (stop - start) * factor
 
     # -- time remapping ------------------------------------------------------------
 
     def _ease_segments(self, t):
         """Per-segment eased times and their rates d(eased)/dt for clip times t.
 
-        Times in cycling extrapolation are folded into the keys' span, eased
-        there and unfolded: t = base + sign * (local - t0), with sign -1 in the
-        mirrored cycles of "oscillate"."""
+        Times in cycling extrapolation are folded into the keys' span (as the
+        evaluator folds them), eased there, and moved by the eased shift:
+        t + sign * (eased local - local), with sign -1 in the mirrored cycles
+        of "oscillate"."""
         times = self._times
         t0, t1 = times[0], times[-1]
-        span = t1 - t0
-        if span <= 0:
+        if not t1 > t0:
             return t, np.ones(t.shape), None
-        local, base, sign = t.copy(), np.full(t.shape, t0), np.ones(t.shape)
-        eased = (t >= t0) & (t <= t1)
+        local, sign = t.copy(), np.ones(t.shape)
+        inside = (t >= t0) & (t <= t1)
+        eased = inside.copy()
         for side, mode in ((t < t0, self._before), (t > t1, self._after)):
             if mode not in ("cycle", "cycle_offset", "oscillate") or not side.any():
                 continue
-            cycle = np.floor((t[side] - t0) / span)
-            x = np.clip(t[side] - t0 - cycle * span, 0.0, span)
-            mirrored = (cycle % 2 != 0) if mode == "oscillate" else np.zeros(x.shape, bool)
-            local[side] = t0 + np.where(mirrored, span - x, x)
-            base[side] = t0 + cycle * span + np.where(mirrored, span, 0.0)
-            sign[side] = np.where(mirrored, -1.0, 1.0)
+            mirror = mode == "oscillate"
+            local[side], odd = _fold(t[side], t0, t1, mirror)
+            sign[side] = np.where(odd & mirror, -1.0, 1.0)
             eased |= side
         i = np.clip(np.searchsorted(times, local, side="right") - 1, 0, times.size - 2)
-        start, duration = times[i], times[i + 1] - times[i]
-        u = np.clip((local - start) / duration, 0.0, 1.0)
-        u = np.where(eased, u, 0.0)  # outside the keys with clamp/linear/error: no easing
-        tau = start + self._ease(u) * duration
+        start, end = times[i], times[i + 1]
+        u = np.where(eased, np.clip(_ratio(local, start, end), 0.0, 1.0), 0.0)
+        tau = _between(start, end, self._ease(u))
         rate = np.where(eased, self._ease(u, derivative=True), 1.0)
-        rest = self._rest_limit(self._ease, u, start, duration, np.isinf(rate))
+        rest = self._rest_limit(self._ease, u, start, end, np.isinf(rate))
+        with np.errstate(over="ignore", invalid="ignore"):  # unused where not eased
+            moved = np.where(inside, tau, np.where(eased, t + sign * (tau - local), t))
         if rest is not None:  # back to the unfolded times the evaluator takes
-            mask, inside, limit = rest
-            rest = mask, base[mask] + sign[mask] * (inside - t0), limit
-        return np.where(eased, base + sign * (tau - t0), t), rate, rest
+            mask, near, limit = rest
+            rest = mask, np.where(inside[mask], near,
+                                  t[mask] + sign[mask] * (near - local[mask])), limit
+        return moved, rate, rest
 
     def remap_time(self, remap) -> "Curve":
         """The curve played through one time remap over the whole clip.
@@ -526,15 +568,14 @@ class Curve:
         if isinstance(remap, Curve):
             return remap._eval(func, t, (0, 1)) + (None,)
         t0, t1 = self._times[0], self._times[-1]
-        span = t1 - t0
-        if span <= 0:
+        if not t1 > t0:
             return t, np.ones(t.shape), None
         inside = (t >= t0) & (t <= t1)
-        u = np.where(inside, np.clip((t - t0) / span, 0.0, 1.0), 0.0)
+        u = np.where(inside, np.clip(_ratio(t, t0, t1), 0.0, 1.0), 0.0)
         rate = np.where(inside, remap(u, derivative=True), 1.0)
-        rest = self._rest_limit(remap, u, np.full(t.shape, t0), np.full(t.shape, span),
+        rest = self._rest_limit(remap, u, np.full(t.shape, t0), np.full(t.shape, t1),
                                 np.isinf(rate))
-        return np.where(inside, t0 + remap(u) * span, t), rate, rest
+        return np.where(inside, _between(t0, t1, remap(u)), t), rate, rest
 
     def _copy(self) -> "Curve":
         """A new Curve sharing this one's immutable keys and C curve."""
@@ -646,6 +687,11 @@ class Curve:
             m0, m1 = Tc * self._out[seg], Tc * self._in[seg + 1]
         else:
             m0, m1 = np.zeros_like(p0), np.zeros_like(p1)
+        # Each segment is scaled by its largest magnitude first (the roots in u
+        # do not change), so that values near 1e300 do not overflow in b * b.
+        scale = np.maximum.reduce([np.abs(p0), np.abs(p1), np.abs(m0), np.abs(m1)])
+        scale = np.where(scale > 0, scale, 1.0)
+        p0, p1, m0, m1 = p0 / scale, p1 / scale, m0 / scale, m1 / scale
         # x(u) = p0 + m0 u + b u^2 + a u^3, x'(u) = 3a u^2 + 2b u + m0
         a = 2.0 * (p0 - p1) + m0 + m1
         b = 3.0 * (p1 - p0) - 2.0 * m0 - m1
@@ -669,13 +715,19 @@ class Curve:
             x = np.broadcast_to(P0, u.shape).copy()
             u = np.zeros_like(u)
         lo_i, hi_i = x.argmin(axis=-1)[..., None], x.argmax(axis=-1)[..., None]
-        low = np.take_along_axis(x, lo_i, -1)[..., 0]
-        high = np.take_along_axis(x, hi_i, -1)[..., 0]
+        with np.errstate(over="ignore"):
+            low = np.take_along_axis(x, lo_i, -1)[..., 0] * scale
+            high = np.take_along_axis(x, hi_i, -1)[..., 0] * scale
+        p0, p1 = v[seg], v[seg + 1]  # the keys as given
+        for name, extreme in (("low", low), ("high", high)):
+            _first_overflow("Curve.overshoot", name, extreme)
         T0 = t0 if v.ndim == 1 else t0[:, None]
         time_low = T0 + np.take_along_axis(u, lo_i, -1)[..., 0] * Tc
         time_high = T0 + np.take_along_axis(u, hi_i, -1)[..., 0] * Tc
         key_low, key_high = np.minimum(p0, p1), np.maximum(p0, p1)
-        over = np.maximum(np.maximum(high - key_high, key_low - low), 0.0)
+        with np.errstate(over="ignore"):
+            over = np.maximum(np.maximum(high - key_high, key_low - low), 0.0)
+        _first_overflow("Curve.overshoot", "overshoot", over)
         return Overshoot(t0, t1, key_low, key_high, low, high, time_low, time_high, over)
 
     # -- editing -----------------------------------------------------------------------
@@ -698,7 +750,14 @@ class Curve:
         func = "Curve.stretched"
         factor = stretch_factor(func, factor, keep)
         t0 = self._times[0]
-        times = t0 + (self._times - t0) * factor
+        with np.errstate(over="ignore", invalid="ignore"):
+            times = t0 + (self._times - t0) * factor
+        bad = ~np.isfinite(times)
+        if bad.any():
+            k = int(np.argmax(bad))
+            raise OverflowError(f"{func}: factor={factor!r} moves key {k} (time "
+                                f"{float(self._times[k])!r}) to a time that is not "
+                                f"representable")
         curve = Curve.__new__(Curve)
         if self._interpolation == "cubic":
             divisor = factor if keep == "shape" else 1.0
