@@ -126,6 +126,7 @@ def _integers(func: str, name: str, value) -> np.ndarray:
         except (TypeError, ValueError, OverflowError):
             pass
     if kind == "f":
+        array = array.astype(np.float64, copy=False)  # float16 cannot hold 2**63
         with np.errstate(invalid="ignore"):
             bad = ~(np.isfinite(array) & (array == np.floor(array)))
             big = np.abs(array) >= 2.0**63

@@ -163,10 +163,13 @@ static void local_rigid(const ac_looptrack *tr, double u, rigid *out)
     local_quat(tr, u, j, out->q);
 }
 
-/* Yaw rotation angle wrapped to (-pi, pi]. */
+/* Yaw rotation angle wrapped to (-pi, pi]. remainder() reduces by the double
+   nearest 2 pi, whose error grows with the number of turns: beyond a few
+   thousand radians the angle is reduced through sin and cos, which the C
+   library reduces exactly (1e308 rad is a definite rotation). */
 static double wrap_angle(double a)
 {
-    double r = remainder(a, TWO_PI);
+    double r = fabs(a) <= 4096.0 ? remainder(a, TWO_PI) : atan2(sin(a), cos(a));
     return r <= -TWO_PI / 2 ? r + TWO_PI : r;
 }
 
@@ -937,7 +940,7 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                     yaw_rotate(tr, cos(y0), -sin(y0), rel, tr->pos + 3 * i);
                 }
                 tr->cycle_yaw = tr->yaw[k - 1];
-                tr->cycle_yaw_reduced = remainder(tr->cycle_yaw, TWO_PI);
+                tr->cycle_yaw_reduced = wrap_angle(tr->cycle_yaw);
             } else {
                 double r0[4], inv0[4];
                 memcpy(r0, rotations, sizeof r0);
