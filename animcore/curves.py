@@ -680,11 +680,12 @@ class Curve:
         t, v = self._times, self._values
         seg = np.flatnonzero(t[1:] > t[:-1])
         t0, t1 = t[seg], t[seg + 1]
-        T = t1 - t0
+        half = 0.5 * t1 - 0.5 * t0  # half the durations: finite even for +-1e308 keys
         p0, p1 = v[seg], v[seg + 1]
-        Tc = T if v.ndim == 1 else T[:, None]
-        if self._interpolation == "cubic":
-            m0, m1 = Tc * self._out[seg], Tc * self._in[seg + 1]
+        Tc = half if v.ndim == 1 else half[:, None]
+        if self._interpolation == "cubic":  # tangents T v, as the evaluator forms them
+            with np.errstate(over="ignore"):
+                m0, m1 = (Tc * self._out[seg]) * 2.0, (Tc * self._in[seg + 1]) * 2.0
         else:
             m0, m1 = np.zeros_like(p0), np.zeros_like(p1)
         # Each segment is scaled by its largest magnitude first (the roots in u
@@ -721,9 +722,9 @@ class Curve:
         p0, p1 = v[seg], v[seg + 1]  # the keys as given
         for name, extreme in (("low", low), ("high", high)):
             _first_overflow("Curve.overshoot", name, extreme)
-        T0 = t0 if v.ndim == 1 else t0[:, None]
-        time_low = T0 + np.take_along_axis(u, lo_i, -1)[..., 0] * Tc
-        time_high = T0 + np.take_along_axis(u, hi_i, -1)[..., 0] * Tc
+        T0, T1 = (t0, t1) if v.ndim == 1 else (t0[:, None], t1[:, None])
+        time_low = _between(T0, T1, np.take_along_axis(u, lo_i, -1)[..., 0])
+        time_high = _between(T0, T1, np.take_along_axis(u, hi_i, -1)[..., 0])
         key_low, key_high = np.minimum(p0, p1), np.maximum(p0, p1)
         with np.errstate(over="ignore"):
             over = np.maximum(np.maximum(high - key_high, key_low - low), 0.0)

@@ -159,28 +159,23 @@ static inline double d_expo_in_out(double u)
     return 10.0 * LN2 * exp2(u < 0.5 ? 20.0 * u - 10.0 : 10.0 - 20.0 * u);
 }
 
-/* The rates have a vertical tangent (+inf) where the square root vanishes. */
-static inline double f_circ_in(double u) { return 1.0 - sqrt(1.0 - u * u); }
-static inline double d_circ_in(double u) { return u / sqrt(1.0 - u * u); }
-static inline double f_circ_out(double u)
-{
-    double v = 1.0 - u;
-    return sqrt(1.0 - v * v);
-}
-static inline double d_circ_out(double u)
-{
-    double v = 1.0 - u;
-    return v / sqrt(1.0 - v * v);
-}
+/* The rates have a vertical tangent (+inf) where the square root vanishes.
+   1 - x^2 is formed as (1 - x)(1 + x), and 1 - (1 - u)^2 as u (2 - u), so
+   that u near the vertical end (1e-310 for circ_out) keeps its digits. */
+static inline double one_minus_sq(double x) { return (1.0 - x) * (1.0 + x); }
+static inline double f_circ_in(double u) { return 1.0 - sqrt(one_minus_sq(u)); }
+static inline double d_circ_in(double u) { return u / sqrt(one_minus_sq(u)); }
+static inline double f_circ_out(double u) { return sqrt(u * (2.0 - u)); }
+static inline double d_circ_out(double u) { return (1.0 - u) / sqrt(u * (2.0 - u)); }
 static inline double f_circ_in_out(double u)
 {
-    double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u, r = 0.5 * (1.0 - sqrt(1.0 - t * t));
+    double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u, r = 0.5 * (1.0 - sqrt(one_minus_sq(t)));
     return u < 0.5 ? r : 1.0 - r;
 }
 static inline double d_circ_in_out(double u)
 {
     double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u;
-    return t / sqrt(1.0 - t * t);
+    return t / sqrt(one_minus_sq(t));
 }
 
 static inline double f_back_in(double u)
