@@ -3,6 +3,7 @@ moves; snapshot timelines and buffers refuse a push during a sample (and a
 sample during a push) with RuntimeError and are otherwise unchanged. The
 kernels release the GIL on these sizes, so the threads really overlap."""
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -116,3 +117,36 @@ def test_pushes_during_samples_raise_the_documented_error_or_apply(kind):
     else:
         ticks = target.snapshots().tick.tolist()
         assert ticks == [t for k in [0, 1] + accepted for t in range(10 * k, 10 * k + 10)]
+
+
+def test_advance_projectiles_releases_the_gil_by_the_work_allowed():
+    # 100 spheres between two walls, each using its 4096 bounces: few spheres
+    # and planes, but tens of milliseconds of work, done without the GIL.
+    position = np.zeros((100, 2))
+    velocity = np.tile([1e9, 0.0], (100, 1))
+    walls = ([[-1.0, 0.0], [1.0, 0.0]], [[1.0, 0.0], [-1.0, 0.0]], np.zeros((2, 2)))
+    window = []
+
+    def worker(_):
+        start = time.perf_counter()
+        step = ac.advance_projectiles(position, velocity, 0.1, 1.0, *walls, 1.0,
+                                      max_bounces=ac.contact.MAX_BOUNCES)
+        window.extend([start, time.perf_counter()])
+        assert np.all(step.bounces == ac.contact.MAX_BOUNCES)
+
+    wakeups = []
+    thread = threading.Thread(target=worker, args=(0,))
+    thread.start()
+    while thread.is_alive():
+        time.sleep(0.001)
+        wakeups.append(time.perf_counter())  # runs only while the worker lets the GIL go
+    thread.join()
+    start, end = window
+    assert any(start < t < end for t in wakeups), f"no wakeup during {end - start:.3f} s"
+
+
+def test_max_bounces_is_bounded():
+    with pytest.raises(ValueError, match=r"advance_projectiles: max_bounces is 1000000000 "
+                                         r"\(must lie in \[0, 4096\]\)"):
+        ac.advance_projectiles([0, 0], [1, 0], 0.1, 1.0, [[-1, 0]], [[1, 0]], [[0, 0]], 1.0,
+                               max_bounces=10**9)
