@@ -79,22 +79,17 @@ ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
     const size_t *s = steps ? steps : all_arrays;
     for (size_t i = 0; i < n; i++) {
         const double *a = axis + 3 * i * s[0];
-        double theta = angle[i * s[1]], m = 0.0, u[3], len, sh;
+        double theta = angle[i * s[1]], u[3], sh;
         ac_status st;
         if ((st = ac_check_finite("axis", a, 3, i, err)) ||
             (st = ac_check_finite("angle", &theta, 1, i, err)))
             return st;
-        for (int k = 0; k < 3; k++)
-            m = fabs(a[k]) > m ? fabs(a[k]) : m;
-        if (!(m > 0.0))
+        if (!ac_normalize(a, 3, u))
             return ac_fail(err, AC_ERR_VALUE, i, "|axis|", 0.0,
                            "must be > 0: a zero axis has no direction");
-        for (int k = 0; k < 3; k++)
-            u[k] = a[k] / m;
-        len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
         sh = sin(0.5 * theta);
         for (int k = 0; k < 3; k++)
-            out[4 * i + k] = sh * (u[k] / len);
+            out[4 * i + k] = sh * u[k];
         out[4 * i + 3] = cos(0.5 * theta);
     }
     return AC_OK;
