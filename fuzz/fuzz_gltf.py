@@ -7,7 +7,7 @@ a warning, a hang or a large allocation.
 Coverage-guided, with atheris (``pip install -e '.[fuzz]'``), for a bounded
 time, seeding ``fuzz/corpus`` first if it is empty::
 
-    python fuzz/fuzz_gltf.py -max_total_time=60 fuzz/corpus
+    python fuzz/fuzz_gltf.py -max_total_time=60 -dict=fuzz/gltf.dict fuzz/corpus
 
 Any libFuzzer option works (``-runs=N``, ``-rss_limit_mb=512``, ``-jobs``...);
 a crashing input is written as ``crash-*`` and replays with

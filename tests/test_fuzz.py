@@ -40,6 +40,7 @@ def test_atheris_bounded_run(tmp_path):
     corpus = tmp_path / "corpus"
     result = subprocess.run(
         [sys.executable, str(ROOT / "fuzz" / "fuzz_gltf.py"), "-runs=3000", "-seed=1",
+         f"-dict={ROOT / 'fuzz' / 'gltf.dict'}",
          "-rss_limit_mb=1024", "-timeout=10", f"-artifact_prefix={tmp_path}/", str(corpus)],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
