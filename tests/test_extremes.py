@@ -346,6 +346,11 @@ CALLS = {
     "LoopTrack(yaw)": (st.tuples(number, vec(2), vec(2), number),
                        lambda a: ac.LoopTrack([0.0, 1.0], [a[1], a[2]],
                                               rotations=[0.0, a[0]]).delta(0.0, a[3])),
+    "LoopTrack.sample": (st.tuples(st.sets(number.filter(lambda x: x > 0), min_size=1,
+                                           max_size=2), vec(3), st.sampled_from(
+                                               [0.0, 1e-310, 0.5, 1 - 2**-53]),
+                                   st.sampled_from(["linear", "cubic"]), number),
+                         lambda a: _loop_sample_split(a)),
     "RootMotionCursor": (st.tuples(number, number, number),
                          lambda a: ac.RootMotionCursor(ac.LoopTrack([0, 1], [0, a[0]]),
                                                        a[1]).advance(a[2])),
@@ -370,6 +375,11 @@ VERTICAL = {("circ_in", 1.0), ("circ_out", 0.0), ("circ_in_out", 0.5)}
 def _ease_and_rate(kind, u):
     value = ac.ease(kind, u)
     return value if (kind, u) in VERTICAL else (value, ac.ease(kind, u, derivative=True))
+
+
+def _loop_sample_split(a):
+    track = ac.LoopTrack([0.0, *sorted(a[0])], a[1][:len(a[0]) + 1], interpolation=a[3])
+    return track.sample(a[2]), track.split(a[4])
 
 
 def _curve_all(curve, t):
