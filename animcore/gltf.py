@@ -236,10 +236,13 @@ class _Reader:
     """Buffers, buffer views and accessors of one document, decoded on demand."""
 
     def __init__(self, doc: dict, base_dir: str | None, binary: bytes | None,
-                 root: str | None = None):
+                 root: str | None = None, held: int = 0):
         # base_dir: where relative URIs resolve; root: the folder they must stay in
-        # (None: anywhere the process can read).
+        # (None: anywhere the process can read). held: the bytes of the file, which
+        # bound the implicit zeros of accessors without a bufferView (16 per byte).
         self.doc, self.base_dir, self.binary, self.root = doc, base_dir, binary, root
+        self.held = held
+        self.zeros_budget = max(1 << 20, 16 * held)
         self._buffers: dict[int, memoryview] = {}
         self._accessors: dict[int, np.ndarray] = {}
 
@@ -384,6 +387,10 @@ class _Reader:
                 raise _Fault(_join(location, "count"), f"is {count} without a bufferView, but "
                              f"the sparse block stores only {stored} elements (at most "
                              f"{stored + 1} accepted when nothing else fixes the count)")
+            if count * width > self.zeros_budget:  # keys x morph targets, both from the file
+                raise _Fault(_join(location, "count"), f"is {count} without a bufferView: "
+                             f"{count * width} implicit zeros, more than the "
+                             f"{self.zeros_budget} a file of {self.held} bytes may ask for")
             values = np.zeros((count, width))  # all zeros unless sparse says otherwise
         else:
             data, stride = self.view(view_index, _join(location, "bufferView"))
@@ -745,7 +752,7 @@ def _load(data: bytes, base_dir: str | None, source: str, root: str | None = Non
             doc, binary = _parse_glb(data)
         else:
             doc, binary = _parse_json(data, "JSON"), None
-        return _clips(doc, _Reader(doc, base_dir, binary, root))
+        return _clips(doc, _Reader(doc, base_dir, binary, root, len(data)))
     except _Fault as fault:
         raise GltfError(source, fault.location, fault.detail) from None
 

@@ -552,6 +552,23 @@ def test_viewless_weights_count_is_checked_against_the_mesh_before_decoding():
     np.testing.assert_array_equal(clip.channels[0].sample([0, 0.5]), np.zeros((2, 2)))
 
 
+def test_implicit_zeros_are_bounded_by_the_size_of_the_file():
+    # the mesh allows 3000 weights and the file 2000 keys: 6 million zeros from
+    # a file of a few tens of kilobytes
+    b = Builder()
+    b.doc["meshes"] = [{"primitives": [], "weights": [0] * 3000}]
+    node = b.node("face", mesh=0)
+    keys = 2000
+    output = b.accessor(None, with_view=False, count=keys * 3000)
+    b.animation([(node, "weights", np.arange(keys, dtype=float), output, "STEP")])
+    data = b.glb_bytes()
+    with pytest.raises(gltf.GltfError, match=re.escape(
+            f"accessors[0].count: is 6000000 without a bufferView: 6000000 implicit zeros, "
+            f"more than the {max(2**20, 16 * len(data))} a file of {len(data)} bytes may ask "
+            f"for (read for animations[0].samplers[0].output)")):
+        gltf.load_bytes(data)
+
+
 def test_decoding_never_allocates_much_more_than_the_file_holds():
     import tracemalloc
 
