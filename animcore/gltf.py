@@ -238,13 +238,17 @@ class _Reader:
     def __init__(self, doc: dict, base_dir: str | None, binary: bytes | None,
                  root: str | None = None, held: int = 0):
         # base_dir: where relative URIs resolve; root: the folder they must stay in
-        # (None: anywhere the process can read). held: the bytes of the file, which
-        # bound the implicit zeros of accessors without a bufferView (16 per byte).
+        # (None: anywhere the process can read). held: the bytes of the file and of
+        # the external buffers read so far, which bound the implicit zeros of
+        # accessors without a bufferView (16 per byte).
         self.doc, self.base_dir, self.binary, self.root = doc, base_dir, binary, root
         self.held = held
-        self.zeros_budget = max(1 << 20, 16 * held)
         self._buffers: dict[int, memoryview] = {}
         self._accessors: dict[int, np.ndarray] = {}
+
+    @property
+    def zeros_budget(self) -> int:
+        return max(1 << 20, 16 * self.held)
 
     def buffer(self, index: int, referrer: str) -> memoryview:
         if index in self._buffers:
@@ -272,6 +276,7 @@ class _Reader:
         else:
             data = self._external(uri, length, _join(location, "uri"))
             source = repr(uri)
+            self.held += len(data)
         if len(data) < length:
             raise _Fault(_join(location, "byteLength"), f"is {length} but {source} has only "
                          f"{len(data)} bytes (truncated)")
