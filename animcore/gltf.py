@@ -296,7 +296,11 @@ class _Reader:
         path = os.path.realpath(os.path.join(self.base_dir, name))
         if self.root is not None:
             root = os.path.realpath(self.root)
-            if os.path.commonpath([root, path]) != root:
+            try:
+                inside = os.path.commonpath([root, path]) == root
+            except ValueError:  # another drive (Windows)
+                inside = False
+            if not inside:
                 raise _Fault(location, f"{uri!r} lies outside the folder the file may read "
                              "from (pass base_dir= a wider folder or allow_outside=True)")
         # O_NONBLOCK: opening a FIFO must not wait for a writer.
