@@ -479,21 +479,23 @@ class Curve:
         return result
 
     @staticmethod
-    def _rest_limit(easing, u, tau_start, tau_end, infinite):
-        """Where ``easing``'s rate is infinite at the end u = 0 or 1 of a stretch
-        of curve time [tau_start, tau_end]: curve times just inside the
-        stretch, and L = lim (tau - tau at that end) dtau/dt, so that a curve
-        at rest there moves at acceleration * L. None if nowhere."""
+    def _rest_limit(easing, u, tau_start, tau_end, tau, infinite):
+        """Where ``easing``'s rate is infinite on a stretch of curve time
+        [tau_start, tau_end] (u its normalized time, tau the eased curve time):
+        curve times where to take the curve's acceleration, and L such that a
+        curve at rest there moves at acceleration * L. At the ends u = 0 and 1
+        the acceleration is taken just inside and L = lim (tau - tau_end)
+        dtau/dt; elsewhere (circ_in_out at 1/2) L is infinite, so only a curve
+        without acceleration there has a velocity (0). None if nowhere."""
         if not infinite.any():
             return None
-        end = u[infinite] >= 0.5
-        factor = np.array([_end_factor(easing, int(e)) for e in end], dtype=float)
-        start, stop = tau_start[infinite], tau_end[infinite]
-        inside = np.nextafter(np.where(end, stop, start), np.where(end, -np.inf, np.inf))
+        u, start, stop, tau = u[infinite], tau_start[infinite], tau_end[infinite], tau[infinite]
+        factor = np.array([_end_factor(easing, int(x)) if x in (0.0, 1.0) else np.inf
+                           for x in u], dtype=float)
+        inside = np.where(u == 1, np.nextafter(stop, -np.inf),
+                          np.where(u == 0, np.nextafter(start, np.inf), tau))
         with np.errstate(over="ignore", invalid="ignore"):
             return infinite, inside, (stop - start) * factor
-
-    # -- time remapping ------------------------------------------------------------
 
     def _ease_segments(self, t):
         """Per-segment eased times and their rates d(eased)/dt for clip times t.
@@ -521,7 +523,7 @@ class Curve:
         u = np.where(eased, np.clip(_ratio(local, start, end), 0.0, 1.0), 0.0)
         tau = _between(start, end, self._ease(u))
         rate = np.where(eased, self._ease(u, derivative=True), 1.0)
-        rest = self._rest_limit(self._ease, u, start, end, np.isinf(rate))
+        rest = self._rest_limit(self._ease, u, start, end, tau, np.isinf(rate))
         with np.errstate(over="ignore", invalid="ignore"):  # unused where not eased
             moved = np.where(inside, tau, np.where(eased, t + sign * (tau - local), t))
         if rest is not None:  # back to the unfolded times the evaluator takes
@@ -573,9 +575,10 @@ class Curve:
         inside = (t >= t0) & (t <= t1)
         u = np.where(inside, np.clip(_ratio(t, t0, t1), 0.0, 1.0), 0.0)
         rate = np.where(inside, remap(u, derivative=True), 1.0)
-        rest = self._rest_limit(remap, u, np.full(t.shape, t0), np.full(t.shape, t1),
+        tau = _between(t0, t1, remap(u))
+        rest = self._rest_limit(remap, u, np.full(t.shape, t0), np.full(t.shape, t1), tau,
                                 np.isinf(rate))
-        return np.where(inside, _between(t0, t1, remap(u)), t), rate, rest
+        return np.where(inside, tau, t), rate, rest
 
     def _copy(self) -> "Curve":
         """A new Curve sharing this one's immutable keys and C curve."""

@@ -441,3 +441,12 @@ def test_circ_rates_next_to_the_vertical_end_keep_their_digits():
     x = 1 - 2.0**-52  # circ_in near 1: 1 - x^2 = (1 - x)(1 + x) exactly
     assert ac.ease("circ_in", x, derivative=True) == pytest.approx(
         x / math.sqrt(2.0**-52 * (2 - 2.0**-52)), rel=1e-15)
+
+
+def test_infinite_rate_inside_a_segment():
+    # circ_in_out is vertical at u = 1/2: a constant curve still has velocity 0
+    # there; a moving one has none that is representable
+    np.testing.assert_array_equal(ac.Curve([0, 1], [1, 1], ease="circ_in_out").evaluate(
+        [0.5], 1), [0.0])
+    with pytest.raises(OverflowError, match=r"velocity at index \(0,\) is not representable"):
+        ac.Curve([0, 1], [0, 1], ease="circ_in_out").evaluate([0.5], 1)
