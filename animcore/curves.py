@@ -160,7 +160,7 @@ def _between(start, end, s):
 
 def _fold(t, lo, hi, mirror):
     """The folded times and odd-cycle flags of cycling extrapolation, exactly
-    as the core's ac_fold computes them (hi - lo or t - lo may overflow)."""
+    as the core's ac_cycle_fold computes them (hi - lo or t - lo may overflow)."""
     with np.errstate(over="ignore", invalid="ignore"):
         h = np.where(np.isfinite(hi - lo) & np.isfinite(t - lo), 1.0, 0.5)
         period, x = hi * h - lo * h, t * h - lo * h

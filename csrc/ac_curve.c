@@ -516,12 +516,11 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, size
         return check_out(o, C, i, deriv, err);
     }
     {
-        /* Cycles: t = lo + cycles * P + r with r in [0, P), exactly (ac_fold). */
-        int odd, mirror = mode == AC_EXTRAP_OSCILLATE;
-        double cycles, tm = ac_fold(t, lo, hi, mirror, &cycles, &odd);
+        /* Cycles: t = lo + cycles * P + r with r in [0, P), exactly (ac_cycle_fold). */
+        double cycles, sign;
+        double tm = ac_cycle_fold(t, lo, hi, mode == AC_EXTRAP_OSCILLATE, &cycles, &sign);
         *hint = ac_segment_find(cv->times, k, tm, *hint);
-        emit(cv, *hint, tm, deriv, mirror && odd ? -1.0 : 1.0,
-             mode == AC_EXTRAP_CYCLE_OFFSET ? cycles : 0.0, o);
+        emit(cv, *hint, tm, deriv, sign, mode == AC_EXTRAP_CYCLE_OFFSET ? cycles : 0.0, o);
     }
     return check_out(o, C, i, deriv, err);
 }

@@ -86,17 +86,19 @@ static inline void ac_hermite_unit(double u, double p0, double m0, double p1, do
 /* ------------------------------------------------------- cycle fold
    The one fold of cycling extrapolation, shared by every key track. */
 
-/* Folds a finite t into the keys' span [lo, hi] (lo < hi, both finite):
-   t = lo + cycles * P + r with P = hi - lo and r in [0, P). Returns lo + r,
-   or hi - r in the odd cycles when `mirror` is set (oscillation); *cycles is
-   the cycle number (+-inf when it exceeds the double range) and *odd its
-   parity, exact for any t since fmod is exact. When hi - lo or t - lo
-   overflow, the same is done on halves (exact for such magnitudes). */
-static inline double ac_fold(double t, double lo, double hi, int mirror, double *cycles,
-                             int *odd)
+/* Folds a finite t into the keys' span [lo, hi] (lo < hi, both finite) for
+   "cycle", "cycle_offset" and "oscillate": t = lo + cycles * P + r with
+   P = hi - lo and r in [0, P). Returns the local time lo + r, or hi - r in
+   the odd (mirrored) cycles of oscillate, where *sign is -1 (else 1); *cycles
+   is the cycle count (+-inf beyond the double range). fmod is exact, so r
+   and the parity are exact for any t, and when hi - lo or t - lo overflow
+   the same is done on halves (exact at such magnitudes). */
+static inline double ac_cycle_fold(double t, double lo, double hi, int oscillate,
+                                   double *cycles, double *sign)
 {
     double h = ac_finite(hi - lo) && ac_finite(t - lo) ? 1.0 : 0.5;
-    double P = hi * h - lo * h, x = t * h - lo * h, r = fmod(x, P), q, tm;
+    double P = hi * h - lo * h, x = t * h - lo * h, r = fmod(x, P), q, local;
+    int odd;
     if (r < 0.0)
         r += P;
     if (r >= P) /* -tiny + P rounded up: the start of the next cycle */
@@ -106,12 +108,13 @@ static inline double ac_fold(double t, double lo, double hi, int mirror, double 
         q = fmod(x, 2.0 * P);
         if (q < 0.0)
             q += 2.0 * P;
-        *odd = q >= P && q < 2.0 * P;
+        odd = q >= P && q < 2.0 * P;
     } else { /* |x| <= DBL_MAX < 2P: x lies in [-2P, 2P) */
-        *odd = x >= 0.0 ? x >= P : x >= -P;
+        odd = x >= 0.0 ? x >= P : x >= -P;
     }
-    tm = mirror && *odd ? (hi * h - r) / h : (lo * h + r) / h;
-    return tm > hi ? hi : tm < lo ? lo : tm;
+    *sign = oscillate && odd ? -1.0 : 1.0;
+    local = oscillate && odd ? (hi * h - r) / h : (lo * h + r) / h;
+    return local > hi ? hi : local < lo ? lo : local;
 }
 
 /* ------------------------------------------------------- key search

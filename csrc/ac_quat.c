@@ -10,6 +10,9 @@ static const size_t all_arrays[3] = {1, 1, 1};
 
 /* ------------------------------------------------------------ checks */
 
+/* q / |q| by the one normalization (ac_normalize); 0 for a zero quaternion. */
+static int unit4(const double q[4], double out[4]) { return ac_quat_normalize(q, out); }
+
 /* A finite, non-zero quaternion `arg` made unit, or the error. */
 static ac_status unit_arg(const char *arg, const char *length_arg, const double q[4],
                           double out[4], size_t i, ac_error *err)
@@ -17,7 +20,7 @@ static ac_status unit_arg(const char *arg, const char *length_arg, const double 
     ac_status st = ac_check_finite(arg, q, 4, i, err);
     if (st)
         return st;
-    if (!ac_quat_normalize(q, out))
+    if (!unit4(q, out))
         return ac_fail(err, AC_ERR_VALUE, i, length_arg, 0.0,
                        "must be > 0: a zero quaternion is no rotation");
     return AC_OK;
@@ -494,9 +497,7 @@ static ac_status wrap_time(const ac_quat_curve *c, double t, size_t i, double *l
     case AC_QUAT_CYCLE:
     case AC_QUAT_OSCILLATE: {
         double cycles;
-        int odd, mirror = mode == AC_QUAT_OSCILLATE;
-        *local = ac_fold(t, first, last, mirror, &cycles, &odd);
-        *sign = mirror && odd ? -1.0 : 1.0;
+        *local = ac_cycle_fold(t, first, last, mode == AC_QUAT_OSCILLATE, &cycles, sign);
         return AC_OK;
     }
     }

@@ -84,22 +84,22 @@ static void normalize(void)
 /* The cycle fold against fmod, at ordinary and extreme times and spans. */
 static void fold(void)
 {
-    double cycles, t;
-    int odd;
-    t = ac_fold(2.75, 0.0, 1.0, 0, &cycles, &odd);
-    CHECK(t == 0.75 && cycles == 2.0 && !odd);
-    t = ac_fold(3.25, 0.0, 1.0, 1, &cycles, &odd);
-    CHECK(t == 0.75 && cycles == 3.0 && odd); /* mirrored */
-    t = ac_fold(-0.25, 0.0, 1.0, 0, &cycles, &odd);
-    CHECK(t == 0.75 && cycles == -1.0 && odd);
-    t = ac_fold(1.7e308, 0.0, 0.3, 0, &cycles, &odd);
-    CHECK(t == fmod(1.7e308, 0.3) && odd == (fmod(1.7e308, 0.6) >= 0.3));
+    double cycles, sign, t;
+    t = ac_cycle_fold(2.75, 0.0, 1.0, 0, &cycles, &sign);
+    CHECK(t == 0.75 && cycles == 2.0 && sign == 1.0);
+    t = ac_cycle_fold(3.25, 0.0, 1.0, 1, &cycles, &sign);
+    CHECK(t == 0.75 && cycles == 3.0 && sign == -1.0); /* mirrored */
+    t = ac_cycle_fold(-0.25, 0.0, 1.0, 1, &cycles, &sign);
+    CHECK(t == 0.25 && cycles == -1.0 && sign == -1.0);
+    t = ac_cycle_fold(1.7e308, 0.0, 0.3, 1, &cycles, &sign);
+    CHECK(sign == (fmod(1.7e308, 0.6) >= 0.3 ? -1.0 : 1.0));
+    CHECK(t == (sign < 0 ? 0.3 - fmod(1.7e308, 0.3) : fmod(1.7e308, 0.3)));
     CHECK(!ac_finite(cycles) || cycles > 1e307);
-    t = ac_fold(1.5e308, -1e308, 1e308, 0, &cycles, &odd); /* span beyond DBL_MAX */
+    t = ac_cycle_fold(1.5e308, -1e308, 1e308, 0, &cycles, &sign); /* span beyond DBL_MAX */
     CHECK(fabs(t - -0.5e308) <= 1e293); /* 1.5e308 is 2.5e308 past -1e308: 0.5e308 into cycle 1 */
-    CHECK(cycles == 1.0 && odd);
-    t = ac_fold(1.5e308, -1e308, 1e308, 1, &cycles, &odd);
-    CHECK(fabs(t - 0.5e308) <= 1e293);
+    CHECK(cycles == 1.0 && sign == 1.0);
+    t = ac_cycle_fold(1.5e308, -1e308, 1e308, 1, &cycles, &sign);
+    CHECK(fabs(t - 0.5e308) <= 1e293 && sign == -1.0);
 }
 
 int main(void)
