@@ -22,6 +22,7 @@ repeated squaring for quaternions: never a loop over cycles.
 from __future__ import annotations
 
 import math
+import threading
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -334,6 +335,11 @@ class RootMotionCursor:
         Start times in seconds; one cursor per element (any shape, e.g. one
         per character).
 
+    Threads: a cursor may be shared. Its moves (``advance``, ``advance_to``,
+    ``reset``) are serialized by a lock, so moves from several threads apply
+    one after the other, each from the state the previous one left: the total
+    motion returned equals the motion of the same moves made by one thread.
+
     Examples
     --------
     >>> track = LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
@@ -342,7 +348,12 @@ class RootMotionCursor:
     0.2
     """
 
-    __slots__ = ("_track", "_cycle", "_phase")
+    __slots__ = ("_track", "_cycle", "_phase", "_lock")
+
+    def __new__(cls, *args, **kwargs):
+        self = super().__new__(cls)
+        self._lock = threading.Lock()  # however the object is made (copies, unpickling)
+        return self
 
     def __init__(self, track: LoopTrack, time=0.0):
         if not isinstance(track, LoopTrack):
@@ -373,7 +384,9 @@ class RootMotionCursor:
     def time(self) -> np.ndarray:
         """Unrolled times ``(cycle + phase) * T`` in seconds (for display: the
         state itself is the cycle and phase)."""
-        return (self._cycle.astype(np.float64) + self._phase) * self._track.duration
+        with self._lock:  # a consistent pair while another thread moves the cursors
+            cycle, phase = self._cycle, self._phase
+        return (cycle.astype(np.float64) + phase) * self._track.duration
 
     def _per_cursor(self, func, name, value) -> np.ndarray:
         """float64 `value` that broadcasts to the cursors' shape (not broadcast yet)."""
@@ -395,9 +408,10 @@ class RootMotionCursor:
         out = track._check_out(func, out, shape)
         translation, rotation = track._motion_arrays(shape)
         new_cycle, new_phase = np.empty(shape, np.int64), np.empty(shape)
-        _core._rootmotion_advance(func, track._handle, self._cycle, self._phase, operand,
-                                  absolute, new_cycle, new_phase, translation, rotation)
-        self._cycle, self._phase = new_cycle, new_phase  # committed only on success
+        with self._lock:  # read, move and commit as one step (the kernel drops the GIL)
+            _core._rootmotion_advance(func, track._handle, self._cycle, self._phase, operand,
+                                      absolute, new_cycle, new_phase, translation, rotation)
+            self._cycle, self._phase = new_cycle, new_phase  # committed only on success
         return track._finish(shape, translation, rotation, out)
 
     def advance(self, dt, *, out=None):
@@ -416,7 +430,9 @@ class RootMotionCursor:
         switch, teleport). ``time`` broadcasts to the cursors' shape."""
         func = "RootMotionCursor.reset"
         value = self._per_cursor(func, "time", time)
-        self._cycle, self._phase = self._split(func, np.broadcast_to(value, self._phase.shape))
+        cycle, phase = self._split(func, np.broadcast_to(value, self._phase.shape))
+        with self._lock:
+            self._cycle, self._phase = cycle, phase
 
     def __repr__(self):
         if self._phase.size == 1:

@@ -126,6 +126,7 @@ def _integers(func: str, name: str, value) -> np.ndarray:
         except (TypeError, ValueError, OverflowError):
             pass
     if kind == "f":
+        array = array.astype(np.float64, copy=False)  # float16 cannot hold 2**63
         with np.errstate(invalid="ignore"):
             bad = ~(np.isfinite(array) & (array == np.floor(array)))
             big = np.abs(array) >= 2.0**63
@@ -247,6 +248,16 @@ class SnapshotTimeline:
         order (or higher than one after it) is INVALID. Sampling sees released
         snapshots only. With W = 0 every push is released at once.
 
+    Notes
+    -----
+    Threads: samples from several threads run together (they do not change
+    the timeline, and large ones release the GIL). :meth:`push`,
+    :meth:`push_many` and :meth:`flush` while another thread samples the
+    same timeline raise RuntimeError (``another thread is sampling this
+    object``) and change nothing, and a sample during a push raises
+    RuntimeError likewise; retry, or give each thread its own timeline. This
+    holds on free-threaded CPython builds too.
+
     Examples
     --------
     >>> tl = SnapshotTimeline()
@@ -300,6 +311,8 @@ class SnapshotTimeline:
         ValueError
             A tick outside the unsigned 32-bit range, a non-integral tick or
             segment, or a position/rotation of the wrong shape. Nothing changes.
+        RuntimeError
+            Another thread is sampling this timeline (see Notes). Nothing changes.
         """
         func = "SnapshotTimeline.push"
         if (isinstance(tick, _INTEGERS) and isinstance(segment, _INTEGERS)
@@ -323,12 +336,14 @@ class SnapshotTimeline:
         ``ticks`` and ``segments`` have shape (n,) (or broadcast to it),
         ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4).
         Each push sees the ones before it, exactly as n calls of :meth:`push`.
-        An argument error (ValueError) is raised before anything is applied.
+        An argument error (ValueError) is raised before anything is applied,
+        and so is the RuntimeError of a push while another thread samples.
         """
         return self._push("SnapshotTimeline.push_many", ticks, segments, positions, rotations)
 
     def flush(self) -> int:
-        """Releases every snapshot waiting in the reorder buffer; returns how many."""
+        """Releases every snapshot waiting in the reorder buffer; returns how many.
+        RuntimeError (nothing released) while another thread samples."""
         return _core._snapshot_flush(self._handle)
 
     @property
@@ -452,7 +467,9 @@ class SnapshotBuffer:
     placed from a small per-entity block of the newest ticks; older ones take
     a binary search. :meth:`sample` releases the GIL for large buffers; a
     :meth:`push` while another thread samples the same buffer raises
-    RuntimeError instead of racing.
+    RuntimeError instead of racing (``another thread is sampling this
+    object``; nothing changes), as does a sample during a push. Samples from
+    several threads run together. This holds on free-threaded CPython too.
 
     Examples
     --------

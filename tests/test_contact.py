@@ -623,6 +623,9 @@ def test_inputs_not_modified_and_per_sphere_parameters():
     (dict(friction=[[0.0, -1.0]]), ValueError, r"friction at index \(0, 1\) is -1.0 \(must be >= 0\)"),
     (dict(max_bounces=-1), ValueError, r"advance_projectiles: max_bounces at index \(\) is -1.0 \(must be >= 0\)"),
     (dict(max_bounces=1.5), ValueError, r"max_bounces must be an integer"),
+    (dict(max_bounces=4097), ValueError,
+     r"advance_projectiles: max_bounces is 4097 \(must lie in \[0, 4096\]\)"),
+    (dict(max_bounces=10**9), ValueError, r"max_bounces is 1000000000 \(must lie in"),
     (dict(position=[[0.0, 0.0, 0.0]], velocity=[[0.0, 0.0, 0.0]]), ValueError,
      r"plane_point has 2 components, expected 3"),
     (dict(plane_point=np.zeros((2, 2, 2))), ValueError, r"planes must have shape \(M, 2\)"),
@@ -748,7 +751,7 @@ def test_no_tunnelling_property(seed, dim, speed):
     vel = rng.normal(size=(n, dim)) * speed
     e = rng.uniform(0, 1, n)[:, None]
     r = advance_projectiles(pos, vel, radius, 0.5, point, normal, plane_velocity, e,
-                            friction=rng.uniform(0, 1), max_bounces=10_000)
+                            friction=rng.uniform(0, 1), max_bounces=4096)
     q_end = point + plane_velocity * 0.5
     dist = np.einsum("ik,jk->ij", r.position, normal) - np.sum(q_end * normal, axis=1)
     slack = 1e-9 * (1 + speed)
