@@ -855,7 +855,7 @@ def test_sample_ships_with_the_package():
     assert resource.is_file() and resource == gltf.sample_path()
     text = (ROOT / "pyproject.toml").read_text()
     block = text.split("[tool.setuptools.package-data]", 1)[1]
-    assert re.search(r'animcore\s*=\s*\[[^\]]*"data/\*"', block)
+    assert re.search(r'"animcore\.data"\s*=\s*\[[^\]]*"\*"', block)
 
 
 def test_sample_is_what_the_writer_generates():
