@@ -680,6 +680,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         }
         if (kind == AC_CURVE_EASE && spec->segment_ease[j].kind == AC_CURVE_EASE_CUBIC_BEZIER)
             kind = KIND_CSS;
+        if (kind > AC_CURVE_CUBIC && !ac_finite(cv->times[j + 1] - cv->times[j])) {
+            free(scratch);
+            ac_curve_destroy(cv);
+            return ac_fail(err, AC_ERR_VALUE, j + 1, "times", spec->times[j + 1],
+                           "is more than DBL_MAX after the previous key: segment %zu "
+                           "needs step, linear or cubic interpolation", j);
+        }
         cv->kind[j] = (unsigned char)kind;
         any_bez |= kind == AC_CURVE_BEZIER || kind == KIND_CSS;
         cv->polynomial &= kind <= AC_CURVE_CUBIC;
