@@ -417,7 +417,7 @@ class Curve:
         u = np.clip((local - start) / duration, 0.0, 1.0)
         u = np.where(eased, u, 0.0)  # outside the keys with clamp/linear/error: no easing
         tau = start + self._ease(u) * duration
-        rate = self._ease(u, derivative=True)
+        rate = self._ease(u, derivative=1)
         return (np.where(eased, base + sign * (tau - t0), t), np.where(eased, rate, 1.0))
 
     def remap_time(self, remap) -> "Curve":
@@ -464,7 +464,7 @@ class Curve:
         inside = (t >= t0) & (t <= t1)
         u = np.where(inside, np.clip((t - t0) / span, 0.0, 1.0), 0.0)
         return (np.where(inside, t0 + remap(u) * span, t),
-                np.where(inside, remap(u, derivative=True), 1.0))
+                np.where(inside, remap(u, derivative=1), 1.0))
 
     def _copy(self) -> "Curve":
         """A new Curve sharing this one's immutable keys and C curve."""
@@ -533,8 +533,8 @@ class Curve:
         lefts, rights = np.flatnonzero(first)[1:-1], np.flatnonzero(last)[1:-1]
         left, right = self._in[lefts], self._out[rights]  # (index arrays: copies)
         if self._ease is not None:
-            left = left * float(self._ease(1.0, derivative=True)) + 0.0  # no -0.0
-            right = right * float(self._ease(0.0, derivative=True)) + 0.0
+            left = left * float(self._ease(1.0, derivative=1)) + 0.0  # no -0.0
+            right = right * float(self._ease(0.0, derivative=1)) + 0.0
         return KeySlopes(t[lefts], left, right, right - left)
 
     def overshoot(self) -> Overshoot:
