@@ -80,7 +80,8 @@ def derivative_order(func: str, value, orders: tuple[int, ...], what: str = "") 
 
     Booleans are refused (``True`` is not an order); an integer order the
     function cannot give names the orders it can."""
-    allowed = " or ".join(str(o) for o in orders)
+    allowed = " or ".join([", ".join(map(str, orders[:-1])), str(orders[-1])] if len(orders) > 1
+                          else [str(orders[0])])
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{func}: derivative is {value!r} (must be an integer order, "
                          f"{allowed})")
@@ -107,3 +108,63 @@ def check_sorted(func: str, name: str, times: np.ndarray, equal: str = "") -> No
                      f"{name}[{i - 1}] = {a!r}: key times must be sorted in {order} order "
                      f"(reorder every key array with order = np.argsort({name}, "
                      f"kind='stable'), e.g. {name}[order], values[order])")
+
+
+# The words animation tools use for the same options (Maya, Blender, Unity,
+# Houdini, glTF), each mapped to animcore's name. Words that could mean two
+# things are hints instead.
+INTERPOLATION_ALIASES = {
+    "constant": "step", "stepped": "step", "hold": "step",
+    "lerp": "linear",
+    "hermite": "cubic", "spline": "cubic", "cubicspline": "cubic",
+}
+INTERPOLATION_HINTS = {
+    "bezier": "did you mean 'cubic'? (Bezier handles are key velocities: give "
+              "in_velocities and out_velocities)",
+    "slerp": "did you mean 'linear'? (a RotationCurve slerps between keys)",
+}
+TANGENT_ALIASES = {
+    "autoclamped": "clamped", "monotone": "pchip", "monotonic": "pchip", "zero": "flat",
+    "catmull": "catmull_rom", "catmullrom": "catmull_rom", "uniform": "catmull_rom_uniform",
+}
+TANGENT_HINTS = {
+    "auto": "did you mean 'catmull_rom' (smooth) or 'clamped' (smooth, never overshoots)?",
+    "spline": "did you mean 'catmull_rom'?",
+    "linear": "for straight segments use interpolation='linear'",
+}
+EXTRAPOLATION_ALIASES = {
+    "constant": "clamp", "hold": "clamp", "clampforever": "clamp",
+    "extend": "linear", "extrapolate": "linear",
+    "loop": "cycle", "repeat": "cycle", "cycles": "cycle", "cyclic": "cycle", "wrap": "cycle",
+    "cyclerelative": "cycle_offset", "repeatwithoffset": "cycle_offset",
+    "repeatoffset": "cycle_offset", "loopoffset": "cycle_offset", "offset": "cycle_offset",
+    "pingpong": "oscillate", "mirror": "oscillate", "reflect": "oscillate",
+    "repeatmirrored": "oscillate", "bounce": "oscillate",
+    "raise": "error",
+}
+
+
+def aliases_for(aliases: Mapping[str, str], options: Iterable[str]) -> dict[str, str]:
+    """The entries of ``aliases`` that map to one of ``options``."""
+    options = set(options)
+    return {word: name for word, name in aliases.items() if name in options}
+
+
+def check_fields(func: str, data, kind: str, required: Iterable[str],
+                 optional: Iterable[str] = ()) -> None:
+    """Checks a ``to_dict()`` mapping for ``from_dict``: a dict whose "type" is
+    ``kind``, with every required field and no unknown one (an unknown field
+    would have no effect)."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{func}: data must be a dict (from to_dict() or JSON), got "
+                         f"{type(data).__name__}")
+    if data.get("type") != kind:
+        raise ValueError(f"{func}: data describes {data.get('type')!r}, not {kind!r}")
+    required, known = list(required), set(required) | set(optional) | {"type"}
+    missing = [f for f in required if f not in data]
+    if missing:
+        raise ValueError(f"{func}: data lacks {', '.join(map(repr, missing))}")
+    unknown = [f for f in data if f not in known]
+    if unknown:
+        hints = "".join(did_you_mean(suggest(f, known)) for f in unknown[:1])
+        raise ValueError(f"{func}: data has unknown field {unknown[0]!r}{hints}")

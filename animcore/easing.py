@@ -40,7 +40,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_out, contiguous, real_number, results
-from ._options import derivative_order, did_you_mean, fold, option, suggest
+from ._options import check_fields, derivative_order, did_you_mean, fold, option, suggest
 
 __all__ = [
     "EASING_KINDS",
@@ -477,3 +477,27 @@ def ease_inverse(kind, s, *, out=None) -> np.ndarray:
     (0.5, 0.25)
     """
     return as_easing_for("ease_inverse", kind)._inverse("ease_inverse", s, out)
+
+
+def easing_to_data(easing: Easing) -> dict:
+    """A JSON-ready dict describing an easing object (see :func:`easing_from_data`)."""
+    if isinstance(easing, Ease):
+        return {"type": "Ease", "kind": easing.name}
+    if isinstance(easing, CubicBezier):
+        return {"type": "CubicBezier", "points": list(easing._points)}
+    if isinstance(easing, Steps):
+        return {"type": "Steps", "n": easing.n, "position": easing.position}
+    raise ValueError(f"to_dict: cannot describe the easing {easing!r}")
+
+
+def easing_from_data(data, func: str = "from_dict") -> Easing:
+    """The easing object that :func:`easing_to_data` described."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    if kind == "Ease":
+        check_fields(func, data, "Ease", ["kind"])
+        return Ease(data["kind"])
+    if kind == "CubicBezier":
+        check_fields(func, data, "CubicBezier", ["points"])
+        return CubicBezier(*data["points"])
+    check_fields(func, data, "Steps", ["n", "position"])
+    return Steps(data["n"], data["position"])

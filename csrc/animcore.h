@@ -114,7 +114,9 @@ typedef enum ac_curve_tangents {
 /* What a curve does before its first key and after its last. */
 typedef enum ac_curve_extrapolation {
     AC_EXTRAP_CLAMP = 0,        /* hold the end key, velocity 0 */
-    AC_EXTRAP_LINEAR = 1,       /* continue with the end velocity */
+    AC_EXTRAP_LINEAR = 1,       /* continue along the outer tangent: the velocity
+                                   arriving at the first key (before), leaving
+                                   the last key (after) */
     AC_EXTRAP_CYCLE = 2,        /* repeat */
     AC_EXTRAP_CYCLE_OFFSET = 3, /* repeat, each cycle shifted by last - first */
     AC_EXTRAP_OSCILLATE = 4,    /* repeat, every other cycle mirrored in time */
@@ -130,7 +132,9 @@ typedef struct ac_curve_spec {
     ac_curve_tangents tangents;
     /* K x C per-second velocities for AC_TANGENTS_EXPLICIT (may be the same
        array for unbroken tangents); ignored otherwise. in_velocities[i] is the
-       velocity arriving at key i, out_velocities[i] the one leaving it. */
+       velocity arriving at key i, out_velocities[i] the one leaving it; the
+       outer ones, in_velocities[0] and out_velocities[K-1], are the slopes of
+       AC_EXTRAP_LINEAR before the first and after the last key. */
     const double *in_velocities;
     const double *out_velocities;
     ac_curve_extrapolation before, after;
