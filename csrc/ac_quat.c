@@ -381,6 +381,8 @@ struct ac_quat_curve {
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
     double *omega; /* linear: 3(k-1), the constant angular velocity of segment i */
+    int flip_odd;  /* cycle: the last key and the first lie in opposite hemispheres, so
+                      odd cycles are negated to stay sign-continuous at each seam */
 };
 
 void ac_quat_curve_destroy(ac_quat_curve *curve)
@@ -478,6 +480,20 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                     err->index = i + 1;
         }
     }
+    /* Sign continuity: each unit key joins the hemisphere of the one before
+       (the same rotation), so the result never jumps from q to -q along the
+       curve, at a key included. Cubic keys are splined as given (glTF). */
+    if (interp != AC_QUAT_CUBIC)
+        for (size_t i = 1; i < k && !st; i++)
+            if (ac_quat_dot4(c->quats + 4 * (i - 1), c->quats + 4 * i) < 0.0)
+                for (int j = 0; j < 4; j++)
+                    c->quats[4 * i + j] = -c->quats[4 * i + j];
+    if (!st && k > 1) {
+        double last[4], first[4];
+        unit4(c->quats + 4 * (k - 1), last);
+        unit4(c->quats, first);
+        c->flip_odd = ac_quat_dot4(last, first) < 0.0;
+    }
     if (interp == AC_QUAT_LINEAR)
         for (size_t i = 0; i + 1 < k && !st; i++)
             segment_omega(c->quats + 4 * i, c->quats + 4 * (i + 1), times[i + 1] - times[i],
@@ -491,13 +507,14 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
 }
 
 /* Maps t into [first, last] by the extrapolation modes; *sign becomes -1 in
-   mirrored cycles (time runs backwards there), *hold 1 where clamped. */
+   mirrored cycles (time runs backwards there), *hold 1 where clamped, *flip
+   -1 in the cycles whose rotations are negated (see flip_odd). */
 static ac_status wrap_time(const ac_quat_curve *c, double t, size_t i, double *local,
-                           double *sign, int *hold, ac_error *err)
+                           double *sign, int *hold, double *flip, ac_error *err)
 {
     double first = c->times[0], last = c->times[c->k - 1], period = last - first;
     ac_quat_extrap mode = t < first ? c->before : c->after;
-    *sign = 1.0, *hold = 0, *local = t;
+    *sign = 1.0, *hold = 0, *local = t, *flip = 1.0;
     if (!ac_finite(t))
         return ac_fail(err, AC_ERR_VALUE, i, "t", t, "must be finite");
     if (t >= first && t <= last)
@@ -520,6 +537,8 @@ static ac_status wrap_time(const ac_quat_curve *c, double t, size_t i, double *l
             *local = last - frac * period;
             *sign = -1.0;
         }
+        if (mode == AC_QUAT_CYCLE && c->flip_odd && fmod(fabs(cycle), 2.0) == 1.0)
+            *flip = -1.0;
         return AC_OK;
     }
     }
@@ -584,9 +603,9 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, const double *t, size_t n,
 {
     size_t hint = cursor ? *cursor : 0;
     for (size_t i = 0; i < n; i++) {
-        double local, sign, rq[4], w[3];
+        double local, sign, flip, rq[4] = {0.0, 0.0, 0.0, 1.0}, w[3];
         int hold;
-        ac_status st = wrap_time(c, t[i], i, &local, &sign, &hold, err);
+        ac_status st = wrap_time(c, t[i], i, &local, &sign, &hold, &flip, err);
         if (st)
             return st;
         if (c->k == 1) {
@@ -598,6 +617,8 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, const double *t, size_t n,
                 return st;
             for (int k = 0; k < 3; k++)
                 w[k] = hold ? 0.0 : sign * w[k];
+            for (int k = 0; k < 4; k++) /* -q is the same rotation: omega is unchanged */
+                rq[k] *= flip;
         }
         if (q)
             memcpy(q + 4 * i, rq, sizeof rq);

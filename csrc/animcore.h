@@ -315,7 +315,14 @@ typedef struct ac_quat_curve ac_quat_curve;
    AC_QUAT_CUBIC, finite per-second `in_tangents` and `out_tangents` (4k each;
    ignored otherwise, may be NULL). Errors name "times", "quaternions",
    "|quaternions|", "in_tangents", "out_tangents", with the key index;
-   AC_ERR_NOMEM when allocation fails. *curve is set on success only. */
+   AC_ERR_NOMEM when allocation fails. *curve is set on success only.
+   Results are sign-continuous along the curve: for step and linear, each
+   key after the first is stored negated when it lies in the opposite
+   hemisphere of the key before (q and -q are the same rotation), so no
+   output jumps from q to -q, at a key included; cubic keys are splined as
+   given (glTF). With AC_QUAT_CYCLE, when the last key and the first lie in
+   opposite hemispheres, every other cycle is negated, so the seams are
+   sign-continuous too. */
 ac_status ac_quat_curve_create(const double *times, const double *quats,
                                const double *in_tangents, const double *out_tangents,
                                size_t k, ac_quat_interp interp, ac_quat_extrap before,
@@ -364,7 +371,8 @@ typedef enum ac_root_rotation {
    channels, up_axis (0, 1 or 2) is the axis the yaw turns about, positive from
    axis up+1 toward axis up+2 (right-handed); with 2 channels the yaw turns the
    plane from channel 0 toward channel 1 and up_axis is not used. Quaternions
-   must have unit length within 1e-6 (they are renormalized). max_cycles in
+   are normalized, as everywhere a quaternion stands for a rotation; a length
+   outside [1e-150, 1e150] (zero) is an AC_ERR_VALUE. max_cycles in
    (0, 2^50] bounds |t / T| for every time given later. *track is NULL on
    failure; AC_ERR_NOMEM when memory runs out. */
 ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,

@@ -83,6 +83,16 @@ def uniform_catmull_rom_velocities(times, values):
 
 # ---- snapshot ----
 
+def hemisphere_chain(keys):
+    """Unit keys each negated, if needed, to lie in the hemisphere of the one
+    before (a loop over keys, as a DCC's quaternion "sign fix" does)."""
+    out = [np.asarray(keys[0], float) / np.linalg.norm(keys[0])]
+    for q in keys[1:]:
+        q = np.asarray(q, float) / np.linalg.norm(q)
+        out.append(-q if np.dot(out[-1], q) < 0 else q)
+    return np.array(out)
+
+
 def _quat_mul(a, b):
     ax, ay, az, aw = a
     bx, by, bz, bw = b

@@ -524,7 +524,7 @@ def test_dtypes_and_views(t, dtype):
     (dict(times=[0, 1], positions=[[0, 1], [np.inf, 0]]), r"LoopTrack: positions at index \(1, 0\) is inf \(must be finite\)"),
     (dict(times=[0, 1], positions=np.zeros((2, 2)), rotations=[0, np.nan]), r"LoopTrack: rotations at index \(1,\) is nan"),
     (dict(times=[0, 1], positions=np.zeros((2, 3)), rotations=[[0, 0, 0, 1], [0, 0, np.nan, 1]]), r"LoopTrack: rotations at index \(1, 2\) is nan"),
-    (dict(times=[0, 1], positions=np.zeros((2, 3)), rotations=[[0, 0, 0, 1], [0, 0, 0, 2]]), r"LoopTrack: rotations at index \(1, 0\) is 0.0 \(starts quaternion 1, whose length 2 must be 1 within 1e-06\)"),
+    (dict(times=[0, 1], positions=np.zeros((2, 3)), rotations=[[0, 0, 0, 1], [0, 0, 0, 0]]), r"^LoopTrack: rotations at index \(1, 0\) is 0.0 \(starts quaternion 1, whose length 0 is no rotation's \(must lie in \[1e-150, 1e150\]; quaternions are normalized\)\)"),
 ])
 def test_bad_track(kwargs, match):
     with pytest.raises(ValueError, match=match):
