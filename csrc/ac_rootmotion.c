@@ -738,9 +738,8 @@ static ac_status validate(const double *times, const double *positions, size_t k
             len = sqrt(ac_quat_dot4(rotations + 4 * i, rotations + 4 * i));
             if (!(len >= QUAT_MIN_LENGTH && len <= 1.0 / QUAT_MIN_LENGTH))
                 return ac_fail(err, AC_ERR_VALUE, 4 * i, "rotations", rotations[4 * i],
-                               "starts quaternion %zu, whose length %.3g is no rotation's "
-                               "(must lie in [1e-150, 1e150]; quaternions are normalized)",
-                               i, len);
+                               "starts quaternion %zu, of length %.3g (must be in "
+                               "[1e-150, 1e150]: it is normalized)", i, len);
         }
     return AC_OK;
 }

@@ -589,7 +589,7 @@ def test_near_unit_quaternions_are_normalized_everywhere():
     track = LoopTrack([0, 1], np.zeros((2, 3)), rotations=[[0, 0, 0, 1.0], typed])
     np.testing.assert_allclose(track.delta(0.0, 1.0).rotation, exact, atol=1e-12)
     with pytest.raises(ValueError, match=r"^LoopTrack: rotations at index \(1, 0\) is 0.0 "
-                                         r"\(starts quaternion 1, whose length 0 is no rotation's"):
+                                         r"\(starts quaternion 1, of length 0 \(must be in"):
         LoopTrack([0, 1], np.zeros((2, 3)), rotations=[[0, 0, 0, 1.0], [0, 0, 0, 0]])
 
 
