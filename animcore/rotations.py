@@ -104,7 +104,7 @@ def quat_multiply(a, b, *, out=None) -> np.ndarray:
 
     Parameters
     ----------
-    a, b : array_like, shape (..., 4)
+    a, b : array_like, shape (..., 4), or scipy Rotation
         Quaternions (x, y, z, w); leading axes broadcast. Need not be unit.
     out : ndarray, optional
         Receives the result (untouched on error) and is returned.
@@ -118,6 +118,8 @@ def quat_multiply(a, b, *, out=None) -> np.ndarray:
 def quat_conjugate(q, *, out=None) -> np.ndarray:
     """``(-x, -y, -z, w)``: the inverse rotation of a unit quaternion.
 
+    ``q`` is array_like (..., 4) or a scipy Rotation.
+
     >>> quat_conjugate([1.0, 2.0, 3.0, 4.0])
     array([-1., -2., -3.,  4.])
     """
@@ -127,7 +129,8 @@ def quat_conjugate(q, *, out=None) -> np.ndarray:
 def quat_normalize(q, *, out=None) -> np.ndarray:
     """``q / |q|`` without overflow or underflow for any finite q.
 
-    Raises ValueError for a zero quaternion (``|q| at index ...``).
+    ``q`` is array_like (..., 4) or a scipy Rotation. Raises ValueError for
+    a zero quaternion (``|q| at index ...``).
 
     >>> quat_normalize([0.0, 0.0, 0.0, 2.0])
     array([0., 0., 0., 1.])
@@ -157,7 +160,7 @@ def quat_rotate(q, v, *, out=None) -> np.ndarray:
 
     Parameters
     ----------
-    q : array_like, shape (..., 4)
+    q : array_like, shape (..., 4), or scipy Rotation
     v : array_like, shape (..., 3)
 
     >>> quat_rotate(quat_from_axis_angle([0, 0, 1], np.pi / 2), [1.0, 0.0, 0.0]).round(12)
@@ -175,7 +178,7 @@ def quat_slerp(q0, q1, t, *, out=None) -> np.ndarray:
 
     Parameters
     ----------
-    q0, q1 : array_like, shape (..., 4)
+    q0, q1 : array_like, shape (..., 4), or scipy Rotation
         End rotations (normalized here; non-zero).
     t : array_like, shape (...)
         Interpolation parameter in [0, 1].

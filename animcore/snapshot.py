@@ -35,6 +35,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, contiguous, real_number
+from .rotations import quaternion_input
 
 __all__ = [
     "PushResult",
@@ -174,7 +175,7 @@ def _prepare_push(func, dim, rotations, integers, position, rotation, single=Fal
     leading = {name: a.shape for name, a in ints.items()}
     leading["position"] = position.shape[:-1]
     if rotation is not None:
-        rotation = _vectors(func, "rotation", rotation, 4, False)
+        rotation = _vectors(func, "rotation", quaternion_input(rotation), 4, False)
         leading["rotation"] = rotation.shape[:-1]
     try:
         shape = np.broadcast_shapes(*leading.values())
@@ -293,7 +294,9 @@ class SnapshotTimeline:
             Continuity segment (>= 0, never decreasing).
         position : float or array of shape (dim,)
         rotation : array of shape (4,), optional
-            Required with ``rotations=True``, refused otherwise.
+            Required with ``rotations=True``, refused otherwise. Normalized
+            when stored; a ``scipy.spatial.transform.Rotation`` is taken
+            through its ``as_quat()``.
 
         Raises
         ------
