@@ -694,7 +694,9 @@ def test_random_tracks_match_scipy(data):
     scale = 1e-12 * (1 + np.abs(values).max() + np.abs(velocities).max() * (times[-1] - times[0]))
     np.testing.assert_allclose(curve(t), spline(t), rtol=1e-10, atol=scale)
     pchip = Curve(times, values, tangents="pchip")
-    np.testing.assert_allclose(pchip(t), PchipInterpolator(times, values)(t), rtol=1e-10,
+    with np.errstate(over="ignore"):  # scipy's harmonic mean overflows on tiny slopes, harmlessly
+        reference = PchipInterpolator(times, values)(t)
+    np.testing.assert_allclose(pchip(t), reference, rtol=1e-10,
                                atol=1e-12 * (1 + np.abs(values).max()))
 
 
