@@ -91,9 +91,11 @@ def derivative_order(func: str, value, orders: tuple[int, ...], what: str = "") 
     return int(value)
 
 
-def check_sorted(func: str, name: str, times: np.ndarray, equal: str = "") -> None:
+def check_sorted(func: str, name: str, times: np.ndarray, equal: str = "",
+                 values: str = "values") -> None:
     """A ValueError naming both times where the 1-D ``times`` decrease (or stay
-    equal, unless ``equal`` is "allowed"), and saying how to sort the keys."""
+    equal, unless ``equal`` is "allowed"), and saying how to sort the keys
+    (``values`` names the argument that holds the key values)."""
     if not np.isfinite(times).all():
         return  # the constructor names the non-finite time
     steps = np.diff(times)
@@ -107,7 +109,7 @@ def check_sorted(func: str, name: str, times: np.ndarray, equal: str = "") -> No
     raise ValueError(f"{func}: {name} at index ({i},) is {b!r}, which {relation} "
                      f"{name}[{i - 1}] = {a!r}: key times must be sorted in {order} order "
                      f"(reorder every key array with order = np.argsort({name}, "
-                     f"kind='stable'), e.g. {name}[order], values[order])")
+                     f"kind='stable'), e.g. {name}[order], {values}[order])")
 
 
 # The words animation tools use for the same options (Maya, Blender, Unity,

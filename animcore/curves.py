@@ -347,7 +347,7 @@ class Curve:
             raise ValueError(f"{func}: input must be a 1-D array of at least one key time, "
                              f"got shape {times.shape}")
         _first_bad(func, "input", times)
-        check_sorted(func, "input", times)
+        check_sorted(func, "input", times, values="output")
         out = as_float64(func, "output", output)
         k = times.size
         rows = 3 * k if mode == "CUBICSPLINE" else k

@@ -135,7 +135,7 @@ class LoopTrack:
             raise ValueError(f"{func}: positions must have at least 1 channel")
         interpolation = option(func, "interpolation", interpolation, _INTERPOLATIONS,
                                aliases_for(INTERPOLATION_ALIASES, _INTERPOLATIONS))
-        check_sorted(func, "times", times)
+        check_sorted(func, "times", times, values="positions")
         up_axis = _scalar_int(func, "up_axis", up_axis)
         if up_axis not in (0, 1, 2):
             raise ValueError(f"{func}: up_axis is {up_axis} (must be 0, 1 or 2)")

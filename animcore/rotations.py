@@ -244,7 +244,10 @@ class RotationCurve:
         normalized (glTF 2.0 Appendix C; no sign flipping between keys).
     in_tangents, out_tangents : array_like, shape (K, 4), optional
         Per-second tangents (d quaternion / d second) arriving at and leaving
-        each key; required for "cubic" and only allowed there.
+        each key; required for "cubic" and only allowed there. As in glTF,
+        ``in_tangents[0]`` and ``out_tangents[-1]`` shape no segment (no
+        extrapolation of a rotation curve follows a tangent); they are kept
+        so that a glTF sampler round-trips.
     before, after : {"clamp", "cycle", "oscillate", "error"}
         Outside the keys: hold the end key (angular velocity 0), repeat,
         repeat with every other cycle mirrored in time, or raise a
@@ -292,7 +295,7 @@ class RotationCurve:
         if t.ndim != 1 or t.size < 1:
             raise ValueError(f"{func}: times must be a 1-D array of at least one key time, "
                              f"got shape {t.shape}")
-        check_sorted(func, "times", t)
+        check_sorted(func, "times", t, values="quaternions")
         k = t.size
         q = _keys(func, "quaternions", quaternion_input(quaternions), k)
         tangents = []
