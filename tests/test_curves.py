@@ -1056,3 +1056,38 @@ def test_to_dict_round_trips_through_json(make):
 def test_from_dict_bad_data(data, match):
     with pytest.raises(ValueError, match=match):
         Curve.from_dict(data)
+
+
+@given(st.data())
+def test_edits_and_json_on_random_curves(data):
+    import json
+    k = data.draw(st.integers(1, 8))
+    gaps = data.draw(hnp.arrays(np.float64, k - 1, elements=st.floats(0.05, 3)))
+    times = np.r_[0.0, np.cumsum(gaps)]
+    channels = data.draw(st.sampled_from([None, 2]))
+    shape = (k,) if channels is None else (k, channels)
+    values = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-100, 100)))
+    options = dict(interpolation=data.draw(st.sampled_from(["step", "linear", "cubic"])),
+                   before=data.draw(st.sampled_from(["clamp", "linear", "cycle", "oscillate"])),
+                   after=data.draw(st.sampled_from(["clamp", "cycle_offset", "linear"])))
+    if options["interpolation"] == "cubic":
+        options["tangents"] = data.draw(st.sampled_from(["catmull_rom", "pchip", "flat"]))
+    curve = Curve(times, values, **options)
+    t = np.linspace(-2, times[-1] + 2, 23)
+    again = Curve.from_dict(json.loads(json.dumps(curve.to_dict())))
+    np.testing.assert_array_equal(again(t), curve(t))
+    # an inserted key gives the curve built with that key
+    new_t = data.draw(st.floats(-1, float(times[-1]) + 1))
+    new_v = data.draw(hnp.arrays(np.float64, shape[1:], elements=st.floats(-100, 100)))
+    edited = curve.with_key(new_t, new_v)
+    keep = times != new_t
+    order = np.argsort(np.r_[times[keep], new_t], kind="stable")
+    built = Curve(np.r_[times[keep], new_t][order],
+                  np.concatenate([values[keep], np.asarray(new_v)[None]])[order], **options)
+    np.testing.assert_array_equal(edited(t), built(t))
+    assert len(edited) == len(built) == len(list(built))
+    # removing it again gives the curve of the other keys
+    if keep.any():
+        j = int(np.flatnonzero(edited.times == new_t)[0])
+        np.testing.assert_array_equal(edited.without_key(j)(t),
+                                      Curve(times[keep], values[keep], **options)(t))
