@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy.interpolate import CubicHermiteSpline, PchipInterpolator
@@ -1058,6 +1058,7 @@ def test_from_dict_bad_data(data, match):
         Curve.from_dict(data)
 
 
+@settings(max_examples=25)
 @given(st.data())
 def test_edits_and_json_on_random_curves(data):
     import json
