@@ -697,7 +697,8 @@ class Curve:
 
     def with_key(self, t, value, *, velocity=None, in_velocity=None,
                  out_velocity=None) -> "Curve":
-        """A new curve with a key at time ``t`` (a key already at ``t`` is replaced).
+        """A new curve with a key at time ``t`` (a key already at ``t`` is replaced;
+        at a jump, its left key).
 
         ``value`` has one number per channel. On a curve with explicit
         velocities (``tangents == "explicit"``) the key needs its per-second
