@@ -15,7 +15,9 @@ from typing import Iterable, Mapping, Optional
 
 import numpy as np
 
-__all__ = ["check_sorted", "derivative_order", "fold", "option", "suggest"]
+__all__ = ["EXTRAPOLATION_ALIASES", "INTERPOLATION_ALIASES", "INTERPOLATION_HINTS",
+           "TANGENT_ALIASES", "TANGENT_HINTS", "aliases_for", "check_fields", "check_sorted",
+           "derivative_order", "did_you_mean", "fold", "option", "suggest"]
 
 
 def fold(text: str) -> str:
