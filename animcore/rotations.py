@@ -310,16 +310,17 @@ class RotationCurve:
             else:
                 tangents.append(_keys(func, name, value, k))
         t = np.array(t, order="C")
-        self._curve = _core._quat_curve_create(func, t, q, tangents[0], tangents[1],
-                                               _INTERP[interpolation], _EXTRAP[before],
-                                               _EXTRAP[after])
         self._times = t
         if interpolation == "cubic":
             self._quats = quat_normalize(q)
-        else:  # the keys as the core stores them: unit and sign-continuous
-            self._quats = np.empty((k, 4))
-            step = _core._quat_curve_create(func, t, q, None, None, _INTERP["step"], 0, 0)
-            _core._quat_curve_eval(func, step, t, self._quats, None)
+        else:  # the keys as the core stores them (unit, sign-continuous): a step
+            # curve of the same keys returns them at the key times
+            self._curve = _core._quat_curve_create(func, t, q, None, None, _INTERP["step"],
+                                                   _EXTRAP["clamp"], _EXTRAP["clamp"])
+            self._quats = np.array(self._eval(func, t, None, 0))
+        self._curve = _core._quat_curve_create(func, t, q, tangents[0], tangents[1],
+                                               _INTERP[interpolation], _EXTRAP[before],
+                                               _EXTRAP[after])
         self._in, self._out = tangents
         self._given = q
         for a in (self._times, self._quats, self._in, self._out, self._given):
