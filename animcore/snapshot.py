@@ -324,7 +324,8 @@ class SnapshotTimeline:
         """Offer snapshots in order; returns their results as a uint8 array.
 
         ``ticks`` and ``segments`` have shape (n,) (or broadcast to it),
-        ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4).
+        ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4)
+        or a scipy Rotation of n rotations.
         Each push sees the ones before it, exactly as n calls of :meth:`push`.
         An argument error (ValueError) is raised before anything is applied.
         """
@@ -481,6 +482,7 @@ class SnapshotBuffer:
         tick, segment, generation : int or arrays broadcasting to S
         position : array of shape S + (dim,)
         rotation : array of shape S + (4,), required with rotations=True
+            (or a scipy Rotation of shape S; normalized when stored)
 
         Returns
         -------
