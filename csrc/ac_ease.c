@@ -160,28 +160,23 @@ static inline double d_expo_in_out(double u)
     return 10.0 * LN2 * exp2(u < 0.5 ? 20.0 * u - 10.0 : 10.0 - 20.0 * u);
 }
 
-/* The rates have a vertical tangent (+inf) where the square root vanishes. */
-static inline double f_circ_in(double u) { return 1.0 - sqrt(1.0 - u * u); }
-static inline double d_circ_in(double u) { return u / sqrt(1.0 - u * u); }
-static inline double f_circ_out(double u)
-{
-    double v = 1.0 - u;
-    return sqrt(1.0 - v * v);
-}
-static inline double d_circ_out(double u)
-{
-    double v = 1.0 - u;
-    return v / sqrt(1.0 - v * v);
-}
+/* The rates have a vertical tangent (+inf) where the square root vanishes.
+   1 - x^2 is formed as (1 - x)(1 + x), and 1 - (1 - u)^2 as u (2 - u), so
+   that u near the vertical end (1e-310 for circ_out) keeps its digits. */
+static inline double one_minus_sq(double x) { return (1.0 - x) * (1.0 + x); }
+static inline double f_circ_in(double u) { return 1.0 - sqrt(one_minus_sq(u)); }
+static inline double d_circ_in(double u) { return u / sqrt(one_minus_sq(u)); }
+static inline double f_circ_out(double u) { return sqrt(u * (2.0 - u)); }
+static inline double d_circ_out(double u) { return (1.0 - u) / sqrt(u * (2.0 - u)); }
 static inline double f_circ_in_out(double u)
 {
-    double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u, r = 0.5 * (1.0 - sqrt(1.0 - t * t));
+    double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u, r = 0.5 * (1.0 - sqrt(one_minus_sq(t)));
     return u < 0.5 ? r : 1.0 - r;
 }
 static inline double d_circ_in_out(double u)
 {
     double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u;
-    return t / sqrt(1.0 - t * t);
+    return t / sqrt(one_minus_sq(t));
 }
 
 static inline double f_back_in(double u)
@@ -499,21 +494,32 @@ ac_status ac_ease_bezier_init(ac_ease_bezier *curve, double x1, double y1, doubl
     return AC_OK;
 }
 
-/* Power-basis coefficients of one coordinate: B(t) = ((a t + b) t + c) t. */
+/* Power-basis coefficients of one coordinate: B(t) = scale ((a t + b) t + c) t.
+   The control values are divided by scale = max(1, |p1|, |p2|) first, so that
+   the coefficients stay finite for any finite control point (y2 = 1e308);
+   scale is 1, and the results bitwise those of the plain form, for |p| <= 1. */
 typedef struct poly3 {
-    double a, b, c;
+    double a, b, c, scale;
 } poly3;
 
 static inline poly3 bezier_poly(double p1, double p2)
 {
     poly3 q;
+    q.scale = fmax(1.0, fmax(fabs(p1), fabs(p2)));
+    p1 /= q.scale, p2 /= q.scale;
     q.c = 3.0 * p1;
     q.b = 3.0 * (p2 - p1) - q.c;
-    q.a = 1.0 - q.c - q.b;
+    q.a = 1.0 / q.scale - q.c - q.b;
     return q;
 }
-static inline double poly_at(poly3 q, double t) { return ((q.a * t + q.b) * t + q.c) * t; }
-static inline double poly_d1(poly3 q, double t) { return (3.0 * q.a * t + 2.0 * q.b) * t + q.c; }
+static inline double poly_at(poly3 q, double t)
+{
+    return ((q.a * t + q.b) * t + q.c) * t * q.scale;
+}
+static inline double poly_d1(poly3 q, double t)
+{
+    return ((3.0 * q.a * t + 2.0 * q.b) * t + q.c) * q.scale;
+}
 
 #define BEZIER_TOL 1e-12
 
@@ -550,15 +556,25 @@ static inline double bezier_solve(poly3 px, double u)
 /* Derivatives of one coordinate in Bernstein form, B(t) = 3 s^2 t p1 +
    3 s t^2 p2 + t^3 with s = 1 - t: exact at the ends (3 p1 at t = 0, 3 (1 - p2)
    at t = 1), where the power basis leaves a rounding residue that decides the
-   sign and size of dy/dx when both speeds vanish. */
+   sign and size of dy/dx when both speeds vanish. Scaled by max(1, |p1|, |p2|)
+   like bezier_poly, so that huge control values do not overflow midway. */
+static inline double bern_scale(double p1, double p2) { return fmax(1.0, fmax(fabs(p1), fabs(p2))); }
 static inline double bern_d1(double p1, double p2, double t)
 {
-    double s = 1.0 - t;
-    return 3.0 * (s * s * p1 + 2.0 * s * t * (p2 - p1) + t * t * (1.0 - p2));
+    double m = bern_scale(p1, p2), s = 1.0 - t;
+    p1 /= m, p2 /= m;
+    return 3.0 * (s * s * p1 + 2.0 * s * t * (p2 - p1) + t * t * (1.0 / m - p2)) * m;
 }
 static inline double bern_d2(double p1, double p2, double t)
 {
-    return 6.0 * ((1.0 - t) * (p2 - 2.0 * p1) + t * (1.0 - 2.0 * p2 + p1));
+    double m = bern_scale(p1, p2);
+    p1 /= m, p2 /= m;
+    return 6.0 * ((1.0 - t) * (p2 - 2.0 * p1) + t * (1.0 / m - 2.0 * p2 + p1)) * m;
+}
+static inline double bern_d3(double p1, double p2)
+{
+    double m = bern_scale(p1, p2);
+    return 6.0 * (1.0 / m - 3.0 * (p2 / m) + 3.0 * (p1 / m)) * m;
 }
 
 /* dy/dx at t; where dx/dt vanishes, the limit of the ratio of the first
@@ -576,8 +592,7 @@ static double bezier_rate(const ac_ease_bezier *b, double t)
         return dy / dx;
     if (dy != 0.0)
         return dy > 0.0 ? HUGE_VAL : -HUGE_VAL;
-    /* third derivatives 6 (1 - 3 p2 + 3 p1); 1 for x when the others vanish */
-    return (1.0 - 3.0 * b->y2 + 3.0 * b->y1) / (1.0 - 3.0 * b->x2 + 3.0 * b->x1);
+    return bern_d3(b->y1, b->y2) / bern_d3(b->x1, b->x2); /* x's is 6 when the others vanish */
 }
 
 /* The fast path, branch-free so that it vectorizes: the curve parameter t
