@@ -415,6 +415,335 @@ ac_status ac_contact_point_velocity(const double *linear_velocity,
     return AC_OK;
 }
 
+/* ------------------------------------------------------------- collide */
+
+/* One body at one contact: velocity, angular velocity (1 value in 2-D, 3 in
+   3-D), center, inverse mass and inverse inertia (one value for a disc or a
+   sphere, or in 3-D a row-major world tensor). */
+typedef struct rigid {
+    const double *v, *w, *c, *inertia;
+    double inverse_mass;
+    int tensor;
+} rigid;
+
+/* w x r; in 2-D w is the scalar about the axis out of the plane. The same
+   products as ac_contact_point_velocity, so v + this is its result. */
+static void spin_velocity(int dim, const double *w, const double *r, double *out)
+{
+    if (dim == 2) {
+        out[0] = -w[0] * r[1];
+        out[1] = w[0] * r[0];
+    } else {
+        out[0] = w[1] * r[2] - w[2] * r[1];
+        out[1] = w[2] * r[0] - w[0] * r[2];
+        out[2] = w[0] * r[1] - w[1] * r[0];
+    }
+}
+
+/* The change of a body's angular velocity from the impulse j at arm r:
+   inverse_inertia (r x j). */
+static void spin_change(int dim, const rigid *b, const double *r, const double *j,
+                        double *out)
+{
+    double t[3];
+    if (dim == 2) {
+        out[0] = b->inertia[0] * (r[0] * j[1] - r[1] * j[0]);
+        return;
+    }
+    t[0] = r[1] * j[2] - r[2] * j[1];
+    t[1] = r[2] * j[0] - r[0] * j[2];
+    t[2] = r[0] * j[1] - r[1] * j[0];
+    for (int k = 0; k < 3; k++)
+        out[k] = b->tensor ? b->inertia[3 * k] * t[0] + b->inertia[3 * k + 1] * t[1] +
+                                 b->inertia[3 * k + 2] * t[2]
+                           : b->inertia[0] * t[k];
+}
+
+/* Adds to the columns of K the change of contact-point velocity that a unit
+   impulse along each axis causes through the body's rotation. */
+static void add_rotational_mass(int dim, const rigid *b, const double *r, double K[3][3])
+{
+    for (int col = 0; col < dim; col++) {
+        double unit[3] = {0.0, 0.0, 0.0}, dw[3], du[3];
+        unit[col] = 1.0;
+        spin_change(dim, b, r, unit, dw);
+        spin_velocity(dim, dw, r, du);
+        for (int row = 0; row < dim; row++)
+            K[row][col] += du[row];
+    }
+}
+
+/* Solves K x = y for a symmetric positive definite K by LDL^T (no square
+   roots: a diagonal K is solved by plain division). */
+static void spd_solve(int dim, double K[3][3], const double *y, double *x)
+{
+    double L[3][3] = {{0.0}}, D[3], z[3];
+    for (int i = 0; i < dim; i++) {
+        double diag = K[i][i];
+        for (int j = 0; j < i; j++) {
+            double sum = K[i][j];
+            for (int k = 0; k < j; k++)
+                sum -= L[i][k] * L[j][k] * D[k];
+            L[i][j] = sum / D[j];
+            diag -= L[i][j] * L[i][j] * D[j];
+        }
+        D[i] = diag;
+    }
+    for (int i = 0; i < dim; i++) {
+        double sum = y[i];
+        for (int k = 0; k < i; k++)
+            sum -= L[i][k] * z[k];
+        z[i] = sum;
+    }
+    for (int i = dim - 1; i >= 0; i--) {
+        double sum = z[i] / D[i];
+        for (int k = i + 1; k < dim; k++)
+            sum -= L[k][i] * x[k];
+        x[i] = sum;
+    }
+}
+
+static int all_zero(int count, const double *x)
+{
+    for (int k = 0; k < count; k++)
+        if (x[k] != 0.0)
+            return 0;
+    return 1;
+}
+
+/* The impulse j on body a (b receives -j) at an approaching contact with
+   relative contact velocity w, normal speed s < 0 and effective mass K (the
+   change of w per unit impulse). The impulse j* that leaves w' = -e' s n
+   (restitution on the normal speed, the slip stopped) is taken when Coulomb's
+   bound allows it, |j*_t| <= mu j*_n; otherwise the friction impulse is
+   mu j_n along j*_t, the direction that opposes the remaining slip, and j_n
+   comes from the restitution law. When neither body can translate (K may be
+   singular) the contact is frictionless. */
+static void contact_impulse(int dim, double K[3][3], int translates, const double *w,
+                            double s, double dn, const double *n, double mu, double *j)
+{
+    double rhs[3], jt[3], jn = 0.0, len2 = 0.0, len, kn = 0.0, d[3];
+    if (!translates) {
+        for (int r = 0; r < dim; r++)
+            for (int c = 0; c < dim; c++)
+                kn += n[r] * K[r][c] * n[c];
+        for (int k = 0; k < dim; k++)
+            j[k] = kn > 0.0 ? dn / kn * n[k] : 0.0;
+        return;
+    }
+    for (int k = 0; k < dim; k++)
+        rhs[k] = dn * n[k] - (w[k] - s * n[k]);
+    spd_solve(dim, K, rhs, j);
+    for (int k = 0; k < dim; k++)
+        jn += j[k] * n[k];
+    for (int k = 0; k < dim; k++) {
+        jt[k] = j[k] - jn * n[k];
+        len2 += jt[k] * jt[k];
+    }
+    len = sqrt(len2);
+    if (len <= mu * jn)
+        return; /* sticks */
+    /* slips: j = j_n (n + mu d), with n . K j = dn; the denominator is > 0
+       whenever the bound fails (K positive definite, dn > 0) */
+    for (int k = 0; k < dim; k++)
+        d[k] = n[k] + mu * jt[k] / len;
+    kn = 0.0;
+    for (int r = 0; r < dim; r++)
+        for (int c = 0; c < dim; c++)
+            kn += n[r] * K[r][c] * d[c];
+    for (int k = 0; k < dim; k++)
+        j[k] = dn / kn * d[k];
+}
+
+/* Relative velocity, normal speed and every result representable: 1. */
+static inline int collide_one(int dim, const rigid *a, const rigid *b, const double *n,
+                       const double *p, double e, double mu, double threshold,
+                       double *va, double *wa, double *vb, double *wb, double *jn_out,
+                       double *jt_out)
+{
+    const int da = dim == 2 ? 1 : 3, wi = a->tensor ? 9 : 1, wj = b->tensor ? 9 : 1;
+    double ra[3], rb[3], ua[3], ub[3], w[3], j[3] = {0.0, 0.0, 0.0}, dwa[3], dwb[3];
+    double s = 0.0, jn = 0.0;
+    int ok = 1;
+    for (int k = 0; k < dim; k++) {
+        ra[k] = p[k] - a->c[k];
+        rb[k] = p[k] - b->c[k];
+    }
+    spin_velocity(dim, a->w, ra, ua);
+    spin_velocity(dim, b->w, rb, ub);
+    for (int k = 0; k < dim; k++)
+        ub[k] = b->v[k] + ub[k]; /* b's contact-point velocity */
+    if (a->inverse_mass > 0.0 && all_zero(wi, a->inertia) && b->inverse_mass == 0.0 &&
+        all_zero(wj, b->inertia)) {
+        /* a point mass against a kinematic body: the bounce law itself */
+        double u[3], sp;
+        int spins = !all_zero(dim, ua);
+        for (int k = 0; k < dim; k++)
+            u[k] = spins ? ub[k] - ua[k] : ub[k];
+        ok = (int)bounce_one(dim, mu == 0.0, 1, a->v, u, n, e, mu, threshold, va, &sp);
+        for (int k = 0; k < dim; k++)
+            j[k] = (va[k] - a->v[k]) / a->inverse_mass;
+    } else {
+        for (int k = 0; k < dim; k++) {
+            w[k] = (a->v[k] + ua[k]) - ub[k];
+            s += w[k] * n[k];
+            ok &= ac_finite(w[k]);
+        }
+        ok &= ac_finite(s);
+        if (s < 0.0) {
+            double K[3][3] = {{0.0}}, m = a->inverse_mass + b->inverse_mass;
+            for (int k = 0; k < dim; k++)
+                K[k][k] = m;
+            add_rotational_mass(dim, a, ra, K);
+            add_rotational_mass(dim, b, rb, K);
+            contact_impulse(dim, K, m > 0.0, w, s, normal_impulse(s, e, threshold), n, mu, j);
+        }
+        for (int k = 0; k < dim; k++)
+            va[k] = a->v[k] + a->inverse_mass * j[k];
+    }
+    spin_change(dim, a, ra, j, dwa);
+    spin_change(dim, b, rb, j, dwb);
+    for (int k = 0; k < dim; k++) {
+        vb[k] = b->v[k] - b->inverse_mass * j[k];
+        jn += j[k] * n[k];
+    }
+    for (int k = 0; k < da; k++) {
+        wa[k] = a->w[k] + dwa[k];
+        wb[k] = b->w[k] - dwb[k];
+        ok &= ac_finite(wa[k]) & ac_finite(wb[k]);
+    }
+    for (int k = 0; k < dim; k++) {
+        jt_out[k] = j[k] - jn * n[k];
+        ok &= ac_finite(va[k]) & ac_finite(vb[k]) & ac_finite(jt_out[k]);
+    }
+    *jn_out = jn;
+    return ok & ac_finite(jn);
+}
+
+/* Inverse inertia tensors: finite, symmetric within 1e-12 of the largest
+   diagonal entry, and positive semi-definite (every principal minor of the
+   tensor scaled by that entry >= -1e-12). */
+static ac_status check_tensor(const char *arg, const double *t, size_t i, ac_error *err)
+{
+    double scale = 0.0, q[9], minor[7];
+    ac_status st;
+    if ((st = ac_check_finite(arg, t, 9, i, err)))
+        return st;
+    for (int k = 0; k < 3; k++) {
+        if (!(t[4 * k] >= 0.0))
+            return ac_fail(err, AC_ERR_VALUE, i, arg, t[4 * k],
+                           "is a diagonal entry: must be >= 0 (positive semi-definite)");
+        scale = t[4 * k] > scale ? t[4 * k] : scale;
+    }
+    for (int r = 0; r < 3; r++)
+        for (int c = r + 1; c < 3; c++)
+            if (!(fabs(t[3 * r + c] - t[3 * c + r]) <= 1e-12 * scale) &&
+                t[3 * r + c] != t[3 * c + r])
+                return ac_fail(err, AC_ERR_VALUE, i, arg, t[3 * r + c] - t[3 * c + r],
+                               "is T[%d][%d] - T[%d][%d]: the tensor must be symmetric", r, c,
+                               c, r);
+    if (scale == 0.0) { /* a zero diagonal: positive semi-definite only if all zero */
+        for (int k = 0; k < 9; k++)
+            if (t[k] != 0.0)
+                return ac_fail(err, AC_ERR_VALUE, i, arg, t[k],
+                               "is off the zero diagonal: must be 0 (positive semi-definite)");
+        return AC_OK;
+    }
+    for (int k = 0; k < 9; k++)
+        q[k] = t[k] / scale;
+    minor[0] = q[0] * q[4] - q[1] * q[3];
+    minor[1] = q[0] * q[8] - q[2] * q[6];
+    minor[2] = q[4] * q[8] - q[5] * q[7];
+    minor[3] = q[0] * (q[4] * q[8] - q[5] * q[7]) - q[1] * (q[3] * q[8] - q[5] * q[6]) +
+               q[2] * (q[3] * q[7] - q[4] * q[6]);
+    for (int k = 0; k < 4; k++)
+        if (!(minor[k] >= -1e-12))
+            return ac_fail(err, AC_ERR_VALUE, i, arg, minor[k],
+                           "is a principal minor over the largest diagonal entry: must be "
+                           ">= 0 (positive semi-definite)");
+    return AC_OK;
+}
+
+/* Reads and checks body `b` of contact i. */
+static ac_status load_rigid(const char *const names[5], int dim, const ac_body *body,
+                            size_t i, rigid *r, ac_error *err)
+{
+    const size_t d = (size_t)dim, da = dim == 2 ? 1 : 3, di = body->inertia_tensor ? 9 : 1;
+    ac_status st;
+    r->v = body->velocity + i * body->steps[0] * d;
+    r->w = body->angular_velocity + i * body->steps[1] * da;
+    r->inverse_mass = body->inverse_mass[i * body->steps[2]];
+    r->inertia = body->inverse_inertia + i * body->steps[3] * di;
+    r->c = body->center + i * body->steps[4] * d;
+    r->tensor = body->inertia_tensor != 0;
+    if ((st = check_vector(names[0], dim, r->v, i, err)) ||
+        (st = check_vector(names[1], (int)da, r->w, i, err)) ||
+        (st = check_range(names[2], r->inverse_mass, DBL_MAX, i, err)) ||
+        (st = r->tensor ? check_tensor(names[3], r->inertia, i, err)
+                        : check_range(names[3], r->inertia[0], DBL_MAX, i, err)) ||
+        (st = check_vector(names[4], dim, r->c, i, err)))
+        return st;
+    return AC_OK;
+}
+
+ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *normal,
+                             const double *point, const double *restitution,
+                             const double *friction, const double *threshold,
+                             const size_t steps[5], size_t dim, ac_body_update *new_a,
+                             ac_body_update *new_b, double *normal_impulse,
+                             double *tangent_impulse, size_t n, ac_error *err)
+{
+    static const char *const names_a[5] = {"a.velocity", "a.angular_velocity",
+                                           "a.inverse_mass", "a.inverse_inertia", "a.center"};
+    static const char *const names_b[5] = {"b.velocity", "b.angular_velocity",
+                                           "b.inverse_mass", "b.inverse_inertia", "b.center"};
+    const size_t *s = steps ? steps : all_arrays;
+    const size_t d = dim, da = dim == 2 ? 1 : 3;
+    const int id = (int)dim;
+    ac_status st;
+    if ((st = check_dim(dim, err)))
+        return st;
+    if (dim == 2 && (a->inertia_tensor || b->inertia_tensor))
+        return ac_fail(err, AC_ERR_VALUE, 0, a->inertia_tensor ? names_a[3] : names_b[3],
+                       9.0, "values per body: must be 1 in 2-D");
+    for (size_t i = 0; i < n; i++) {
+        rigid ra, rb;
+        const double *ni = normal + i * s[0] * d, *pi = point + i * s[1] * d;
+        double e = restitution[i * s[2]], mu = friction[i * s[3]], th = threshold[i * s[4]];
+        double *va = new_a->velocity + i * d, *wa = new_a->angular_velocity + i * da;
+        double *vb = new_b->velocity + i * d, *wb = new_b->angular_velocity + i * da;
+        double *jt = tangent_impulse + i * d;
+        if ((st = load_rigid(names_a, id, a, i, &ra, err)) ||
+            (st = load_rigid(names_b, id, b, i, &rb, err)) ||
+            (st = check_vector("normal", id, ni, i, err)) ||
+            (st = check_vector("point", id, pi, i, err)) ||
+            (st = check_range("restitution", e, 1.0, i, err)) ||
+            (st = check_unit("normal . normal", id, ni, i, err)) ||
+            (st = check_range("friction", mu, DBL_MAX, i, err)) ||
+            (st = check_range("threshold", th, DBL_MAX, i, err)))
+            return st;
+        /* constant dimensions: straight code, and bounds the compiler can see */
+        if (!(id == 3 ? collide_one(3, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
+                                    normal_impulse + i, jt)
+                      : collide_one(2, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
+                                    normal_impulse + i, jt))) {
+            static const char *const outputs[6] = {
+                "velocity_a", "angular_velocity_a", "velocity_b", "angular_velocity_b",
+                "normal_impulse", "tangent_impulse"};
+            const double *results[6] = {va, wa, vb, wb, normal_impulse + i, jt};
+            const size_t widths[6] = {d, da, d, da, 1, d};
+            for (int r = 0; r < 6; r++)
+                for (size_t k = 0; k < widths[r]; k++)
+                    if (!ac_finite(results[r][k]))
+                        return ac_fail(err, AC_ERR_OVERFLOW, i, outputs[r], results[r][k],
+                                       "is not representable although the inputs are finite");
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "relative velocity at the contact",
+                           HUGE_VAL, "is not representable although the inputs are finite");
+        }
+    }
+    return AC_OK;
+}
+
 /* ------------------------------------------------- continuous stepping */
 
 /* Relative normal speeds at or above -this (times |v| + |u|) are rounding,
