@@ -423,13 +423,21 @@ def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
     return Collision(*results(computed, out))
 
 
-class ProjectileStep(NamedTuple):
-    """Spheres at the end of a step: ``position`` (m), ``velocity`` (m/s) and
-    ``bounces``, the number of contacts resolved during the step."""
-
+class _Step(NamedTuple):
     position: np.ndarray
     velocity: np.ndarray
     bounces: np.ndarray
+
+
+class ProjectileStep(_Step):
+    """Spheres at the end of a step: ``position`` (m), ``velocity`` (m/s) and
+    ``bounces``, the number of contacts resolved during the step (it unpacks
+    as these three). With spin, ``angular_velocity`` holds the spheres' new
+    angular velocities (else None); with ``events=True``, ``events`` holds
+    their contacts (a :class:`ProjectileEvents`, else None)."""
+
+    angular_velocity = None
+    events = None
 
 
 class ProjectileEvents(NamedTuple):
@@ -471,7 +479,8 @@ def _pair_operand(func: str, name: str, array: np.ndarray, spheres: tuple[int, .
 
 def advance_projectiles(position, velocity, radius, dt, plane_point, plane_normal,
                         plane_velocity, restitution, *, friction=0.0,
-                        max_bounces: int = 8) -> ProjectileStep:
+                        max_bounces: int = 8, angular_velocity=None, inverse_inertia=None,
+                        events: bool = False) -> ProjectileStep:
     """Move spheres through one step against moving planes, bouncing on the way.
 
     Continuous collision: for each sphere the earliest time of impact in
@@ -503,12 +512,27 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
         Coulomb coefficient ``>= 0``, broadcast like ``restitution``.
     max_bounces : int, optional
         Contacts resolved per sphere and step, ``>= 0`` (default 8).
+    angular_velocity : array_like, optional
+        The spheres' spin, rad/s: shape (...) in 2-D, (..., 3) in 3-D. Given
+        (or with ``inverse_inertia``), each contact is resolved with
+        :func:`collide`'s law for a sphere hit at ``-radius * normal``
+        against the plane as a kinematic body, so friction sets the sphere
+        spinning (a ball lands and rolls) and spin drives it along the plane.
+    inverse_inertia : array_like, optional
+        ``m / I`` per sphere, 1/m^2, ``>= 0``: the moment of inertia in units
+        of the mass. Default with spin: a solid sphere, ``2.5 / radius**2``
+        in 3-D, a disc, ``2 / radius**2``, in 2-D (0 for radius 0).
+    events : bool, optional
+        Also return each sphere's contacts (planes, times, impulses) in
+        ``.events``.
 
     Returns
     -------
     ProjectileStep
         New ``position`` and ``velocity`` (fresh arrays of the spheres' shape)
-        and ``bounces`` (intc, one per sphere).
+        and ``bounces`` (intc, one per sphere); with spin also
+        ``angular_velocity``, with ``events=True`` also ``events``, a
+        :class:`ProjectileEvents` with ``max_bounces`` slots per sphere.
 
     Notes
     -----
@@ -568,6 +592,46 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     pairs = [_pair_operand(func, name, as_float64(func, name, value), spheres, m)
              for name, value in (("restitution", restitution), ("friction", friction))]
     bounces = np.zeros(spheres, dtype=np.intc)
-    _core._advance(func, pos, vel, kernel_operand(radius, spheres), kernel_operand(dt, spheres),
-                   *plane_arrays, *pairs, bounces_max, bounces)
-    return ProjectileStep(pos, vel, bounces)
+    spinning = angular_velocity is not None or inverse_inertia is not None
+    if not spinning and not events:
+        _core._advance(func, pos, vel, kernel_operand(radius, spheres),
+                       kernel_operand(dt, spheres), *plane_arrays, *pairs, bounces_max, bounces)
+        return ProjectileStep(pos, vel, bounces)
+    spin = inertia = None
+    if spinning:
+        spin_shape = spheres if dim == 2 else spheres + (3,)
+        if angular_velocity is None:
+            spin = np.zeros(spin_shape)
+        else:
+            w = as_float64(func, "angular_velocity", angular_velocity)
+            try:
+                spin = np.array(np.broadcast_to(w, spin_shape), dtype=np.float64, order="C")
+            except ValueError:
+                raise ValueError(f"{func}: angular_velocity of shape {w.shape} does not "
+                                 f"broadcast to {spin_shape}") from None
+        if inverse_inertia is None:
+            r = np.broadcast_to(radius, spheres)
+            with np.errstate(divide="ignore"):
+                inertia = np.where(r > 0, (2.5 if dim == 3 else 2.0) / np.square(r), 0.0)
+            inertia = np.where(np.isfinite(inertia), inertia, 0.0)  # checked as radius
+        else:
+            inertia = as_float64(func, "inverse_inertia", inverse_inertia)
+            try:
+                if np.broadcast_shapes(inertia.shape, spheres) != spheres:
+                    raise ValueError
+            except ValueError:
+                raise ValueError(f"{func}: inverse_inertia of shape {inertia.shape} does not "
+                                 f"broadcast to {spheres}") from None
+        inertia = kernel_operand(inertia, spheres)
+    slots = None
+    if events:
+        capacity = bounces_max
+        slots = (np.empty(spheres + (capacity,), dtype=np.intc), np.empty(spheres + (capacity,)),
+                 np.empty(spheres + (capacity,)), np.empty(spheres + (capacity, dim)))
+    _core._advance_spin(func, pos, vel, kernel_operand(radius, spheres),
+                        kernel_operand(dt, spheres), *plane_arrays, *pairs, bounces_max, bounces,
+                        spin, inertia, slots)
+    step = ProjectileStep(pos, vel, bounces)
+    step.angular_velocity = spin[()] if spin is not None and spin.ndim == 0 else spin
+    step.events = ProjectileEvents(*slots) if events else None
+    return step

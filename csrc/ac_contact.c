@@ -843,11 +843,13 @@ typedef struct plane_scratch {
 } plane_scratch;
 
 typedef struct sphere_block {
-    double p[3][LANES], v[3][LANES];
+    double p[3][LANES], v[3][LANES], w[3][LANES]; /* w: angular velocity, with spin */
     double t[LANES], r[LANES], dt[LANES], best[LANES];
     int64_t hit[LANES], bad[LANES];
     size_t index[LANES];
     int count[LANES];
+    const ac_projectile_spin *spin;     /* NULL: point masses */
+    const ac_projectile_events *events; /* NULL: not recorded */
 } sphere_block;
 
 static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *err)
@@ -894,6 +896,9 @@ CONTACT_INLINE void block_load(int dim, sphere_block *b, const plane_scratch *ps
             b->p[k][i] = position[s * d + (size_t)k];
             b->v[k][i] = velocity[s * d + (size_t)k];
         }
+        if (b->spin)
+            for (int k = 0; k < (dim == 2 ? 1 : 3); k++)
+                b->w[k][i] = b->spin->angular_velocity[s * (dim == 2 ? 1 : 3) + (size_t)k];
         b->t[i] = 0.0;
         b->r[i] = pr->radius[s * pr->radius_step];
         b->dt[i] = pr->dt[s * pr->dt_step];
@@ -1051,6 +1056,50 @@ CONTACT_INLINE void block_pass(int dim, sphere_block *b, const plane_scratch *ps
         block_flag(dim, b, ps, count);
 }
 
+/* The contact of lane i with plane hit[i] for spinning spheres or recorded
+   events: collide's law with the sphere as a (unit inverse mass, its inverse
+   inertia per unit inverse mass, the arm -radius * normal) and the plane as a
+   kinematic body, so a point mass (no spin) gets bounce's result. */
+static void lane_contact(int dim, sphere_block *b, size_t i, const ac_planes *pl,
+                         const ac_projectile_params *pr)
+{
+    const size_t d = (size_t)dim, hit = (size_t)b->hit[i], s = b->index[i];
+    const double *n = pl->normal + hit * d, zero[3] = {0.0, 0.0, 0.0};
+    const double e = pr->restitution[s * pr->restitution_steps[0] + hit * pr->restitution_steps[1]];
+    const double mu = pr->friction[s * pr->friction_steps[0] + hit * pr->friction_steps[1]];
+    double v[3], w[3] = {0.0, 0.0, 0.0}, c[3], point[3], va[3], wa[3], vb[3], wb[3], jn, jt[3];
+    double inertia = b->spin ? b->spin->inverse_inertia[s * b->spin->inverse_inertia_step] : 0.0;
+    rigid sphere, plane;
+    int ok;
+    for (int k = 0; k < dim; k++) {
+        v[k] = b->v[k][i];
+        c[k] = b->p[k][i];
+        point[k] = c[k] - b->r[i] * n[k];
+    }
+    for (int k = 0; b->spin && k < (dim == 2 ? 1 : 3); k++)
+        w[k] = b->w[k][i];
+    sphere.v = v, sphere.w = w, sphere.c = c, sphere.inertia = &inertia;
+    sphere.inverse_mass = 1.0, sphere.tensor = 0;
+    plane.v = pl->velocity + hit * d, plane.w = zero, plane.c = point, plane.inertia = zero;
+    plane.inverse_mass = 0.0, plane.tensor = 0;
+    ok = dim == 3 ? collide_one(3, &sphere, &plane, n, point, e, mu, 0.0, va, wa, vb, wb, &jn, jt)
+                  : collide_one(2, &sphere, &plane, n, point, e, mu, 0.0, va, wa, vb, wb, &jn, jt);
+    b->bad[i] |= (int64_t)!ok;
+    for (int k = 0; k < dim; k++)
+        b->v[k][i] = va[k];
+    if (b->spin)
+        for (int k = 0; k < (dim == 2 ? 1 : 3); k++)
+            b->w[k][i] = wa[k];
+    if (b->events && (size_t)b->count[i] < b->events->capacity) {
+        const size_t slot = s * b->events->capacity + (size_t)b->count[i];
+        b->events->plane[slot] = (int)hit;
+        b->events->time[slot] = b->t[i];
+        b->events->normal_impulse[slot] = jn;
+        for (int k = 0; k < dim; k++)
+            b->events->tangent_impulse[slot * d + (size_t)k] = jt[k];
+    }
+}
+
 /* Moves lane i to its impact and bounces it, or to the end of its step.
    Returns 1 while the sphere has more of its step to go. */
 CONTACT_INLINE int lane_resolve(int dim, sphere_block *b, size_t i, const ac_planes *pl,
@@ -1073,7 +1122,9 @@ CONTACT_INLINE int lane_resolve(int dim, sphere_block *b, size_t i, const ac_pla
             b->p[k][i] += pl->velocity[hit * d + (size_t)k] * (dt - best);
         return 0;
     }
-    {
+    if (b->spin || b->events)
+        lane_contact(dim, b, i, pl, pr);
+    else {
         double v[3], out[3], sp;
         for (int k = 0; k < dim; k++)
             v[k] = b->v[k][i];
@@ -1116,6 +1167,7 @@ CONTACT_INLINE size_t advance_dim(int dim, double *position, double *velocity,
                     for (int k = 0; k < dim; k++) {
                         b->p[k][kept] = b->p[k][i];
                         b->v[k][kept] = b->v[k][i];
+                        b->w[k][kept] = b->w[k][i];
                     }
                     b->t[kept] = b->t[i];
                     b->r[kept] = b->r[i];
@@ -1135,6 +1187,12 @@ CONTACT_INLINE size_t advance_dim(int dim, double *position, double *velocity,
                     velocity[s * d + (size_t)k] = b->v[k][i];
                     ok &= ac_finite(b->p[k][i]) & ac_finite(b->v[k][i]);
                 }
+                if (b->spin)
+                    for (int k = 0; k < (dim == 2 ? 1 : 3); k++) {
+                        b->spin->angular_velocity[s * (dim == 2 ? 1 : 3) + (size_t)k] =
+                            b->w[k][i];
+                        ok &= ac_finite(b->w[k][i]);
+                    }
                 if (bounces)
                     bounces[s] = b->count[i];
                 if (!ok && s < failed)
@@ -1160,6 +1218,31 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
                              const ac_projectile_params *params, int *bounces, size_t n,
                              ac_error *err)
 {
+    return ac_contact_advance_spin(position, velocity, planes, params, NULL, NULL, bounces, n,
+                                   err);
+}
+
+/* Angular velocities finite, inverse inertia finite and >= 0. */
+static ac_status check_spin(const ac_projectile_spin *spin, size_t dim, size_t n, ac_error *err)
+{
+    const size_t da = dim == 2 ? 1 : 3;
+    ac_status st;
+    for (size_t i = 0; i < n; i++)
+        if ((st = ac_check_finite("angular_velocity", spin->angular_velocity + i * da, da, i,
+                                  err)) ||
+            (st = check_range("inverse_inertia",
+                              spin->inverse_inertia[i * spin->inverse_inertia_step], DBL_MAX, i,
+                              err)))
+            return st;
+    return AC_OK;
+}
+
+ac_status ac_contact_advance_spin(double *position, double *velocity,
+                                  const ac_planes *planes, const ac_projectile_params *params,
+                                  const ac_projectile_spin *spin,
+                                  const ac_projectile_events *events, int *bounces, size_t n,
+                                  ac_error *err)
+{
     plane_scratch ps;
     sphere_block *b;
     ac_status st;
@@ -1172,6 +1255,7 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
                        "must be >= 0");
     if ((st = check_planes(planes, err)) ||
         (st = check_spheres(position, velocity, planes, params, n, err)) ||
+        (spin && (st = check_spin(spin, planes->dim, n, err))) ||
         (st = scratch_init(&ps, planes, err)))
         return st;
     b = calloc(1, sizeof *b); /* zeroed: block_pass reads lanes past the active ones */
@@ -1180,6 +1264,15 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
         return ac_fail(err, AC_ERR_NOMEM, 0, "position", (double)n,
                        "spheres: scratch could not be allocated");
     }
+    b->spin = spin;
+    b->events = events && events->capacity ? events : NULL;
+    if (b->events)
+        for (size_t slot = 0; slot < n * events->capacity; slot++) {
+            events->plane[slot] = -1;
+            events->time[slot] = events->normal_impulse[slot] = 0.0;
+            for (size_t k = 0; k < d; k++)
+                events->tangent_impulse[slot * d + k] = 0.0;
+        }
     i = advance_all(position, velocity, planes, params, &ps, bounces, n, b);
     free(b);
     free(ps.point[0]);
@@ -1194,6 +1287,12 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
         if (!ac_finite(position[i * d + k]))
             return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d + k],
                            "is not representable although the inputs are finite");
+    for (size_t k = 0; spin && k < (d == 2 ? 1 : 3); k++)
+        if (!ac_finite(spin->angular_velocity[i * (d == 2 ? 1 : 3) + k]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "angular_velocity",
+                           spin->angular_velocity[i * (d == 2 ? 1 : 3) + k],
+                           "is not representable after a bounce although the inputs are "
+                           "finite");
     return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d],
                    "is too far from a plane: the distance is not representable");
 }

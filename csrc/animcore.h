@@ -550,6 +550,41 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
                              const ac_projectile_params *params, int *bounces, size_t n,
                              ac_error *err);
 
+/* Optional spin for ac_contact_advance_spin: per sphere an angular velocity
+   (1 value in 2-D, 3 in 3-D; updated in place) and an inverse moment of
+   inertia per unit inverse mass, m / I in 1/m^2 (2.5 / radius^2 for a solid
+   sphere, 2 / radius^2 for a disc), inverse_inertia[i * inverse_inertia_step]. */
+typedef struct ac_projectile_spin {
+    double *angular_velocity;
+    const double *inverse_inertia;
+    size_t inverse_inertia_step;
+} ac_projectile_spin;
+
+/* Optional record of the contacts: `capacity` slots per sphere, slot k of
+   sphere i at i * capacity + k holding its k-th resolved contact in time
+   order: the plane's index, the time into the step and the impulse the plane
+   gave per unit mass (normal part, and dim values of tangential part). Slots
+   past the contacts hold plane -1 and zeros. */
+typedef struct ac_projectile_events {
+    int *plane;
+    double *time, *normal_impulse, *tangent_impulse;
+    size_t capacity;
+} ac_projectile_events;
+
+/* ac_contact_advance with spinning spheres and recorded contacts (either may
+   be NULL). Each contact is then resolved with ac_contact_collide's law: the
+   sphere of unit inverse mass and its inverse inertia, hit at the arm
+   -radius * normal, against the plane as a kinematic body; friction then
+   sets the sphere spinning (a ball lands and rolls). Without spin the
+   velocities are those of ac_contact_advance. Errors as ac_contact_advance,
+   and AC_ERR_VALUE for a non-finite angular velocity or an inverse inertia
+   that is not finite and >= 0 (index: the sphere). */
+ac_status ac_contact_advance_spin(double *position, double *velocity,
+                                  const ac_planes *planes, const ac_projectile_params *params,
+                                  const ac_projectile_spin *spin,
+                                  const ac_projectile_events *events, int *bounces, size_t n,
+                                  ac_error *err);
+
 /* -------------------------------------------------------------- snapshot */
 
 /* Network snapshot interpolation across teleports (article 003). A producer

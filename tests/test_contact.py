@@ -1293,3 +1293,119 @@ def test_collide_matches_pymunk_live():
 def test_collide_matches_pybullet_live():
     records = _live("pybullet").pybullet_records(count=3, seed=12)["records"]
     _compare_with_engine(records, 1e-9)
+
+
+# -- advance_projectiles: spin and events -------------------------------------------------------
+
+def test_advance_ball_lands_and_rolls():
+    # a solid ball (default inverse inertia 2.5 / r^2) lands sliding at 3 m/s on
+    # a rough floor: it leaves rolling at 15/7 m/s, omega = -v / r
+    r = advance_projectiles([[0.0, 1.0, 0.0]], [[3.0, -2.0, 0.0]], 0.5, 1.0, [0.0, 0.0, 0.0],
+                            [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], 0.0, friction=1.0,
+                            angular_velocity=[0.0, 0.0, 0.0])
+    np.testing.assert_allclose(r.velocity[0], [15 / 7, 0.0, 0.0], rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(r.angular_velocity[0], [0.0, 0.0, -15 / 7 / 0.5], rtol=1e-14)
+    # the point mass keeps sliding (friction stops it only in the normal impulse's bound)
+    plain = advance_projectiles([[0.0, 1.0, 0.0]], [[3.0, -2.0, 0.0]], 0.5, 1.0, [0.0, 0.0, 0.0],
+                                [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], 0.0, friction=1.0)
+    np.testing.assert_allclose(plain.velocity[0], [1.0, 0.0, 0.0], atol=1e-15)
+    assert plain.angular_velocity is None and plain.events is None
+    # backspin sends a ball back after landing
+    r = advance_projectiles([[0.0, 1.0]], [[1.0, -2.0]], 0.5, 1.0, [0.0, 0.0], [0.0, 1.0],
+                            [0.0, 0.0], 0.0, friction=5.0, angular_velocity=[12.0])
+    assert r.velocity[0, 0] < 0 and r.angular_velocity.shape == (1,)
+
+
+def test_advance_spin_contact_is_collide_against_the_plane():
+    rng = np.random.default_rng(13)
+    n_spheres = 50
+    pos = np.column_stack([rng.uniform(-1, 1, n_spheres), rng.uniform(0.5, 1.5, n_spheres),
+                           rng.uniform(-1, 1, n_spheres)])
+    vel = rng.normal(0, 3, (n_spheres, 3)) - [0.0, 6.0, 0.0]
+    spin = rng.normal(0, 5, (n_spheres, 3))
+    radius, inv_i = rng.uniform(0.1, 0.4, n_spheres), rng.uniform(0.5, 30, n_spheres)
+    floor_v = np.array([0.7, 0.0, -0.3])
+    r = advance_projectiles(pos, vel, radius, 0.3, [0.0, 0.0, 0.0], [0.0, 1.0, 0.0], floor_v,
+                            0.6, friction=0.4, angular_velocity=spin, inverse_inertia=inv_i,
+                            max_bounces=1, events=True)
+    hit = r.bounces == 1
+    assert hit.sum() > 20
+    t = r.events.time[hit, 0]
+    centre = pos[hit] + vel[hit] * t[:, None]
+    point = centre - radius[hit, None] * [0.0, 1.0, 0.0]
+    want = collide(Body(vel[hit], 1.0, inv_i[hit], spin[hit], centre), Body(floor_v), [0.0, 1.0, 0.0],
+                   point, 0.6, friction=0.4)
+    np.testing.assert_allclose(r.velocity[hit], want.velocity_a, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(r.angular_velocity[hit], want.angular_velocity_a, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(r.events.normal_impulse[hit, 0], want.normal_impulse, rtol=1e-12)
+    np.testing.assert_allclose(r.events.tangent_impulse[hit, 0], want.tangent_impulse,
+                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(r.angular_velocity[~hit], spin[~hit])
+
+
+def test_advance_events_between_two_walls():
+    normal = [[1.0, 0.0], [-1.0, 0.0]]
+    point = [[-1.0, 0.0], [1.0, 0.0]]
+    r = advance_projectiles([[0.0, 0.0], [0.0, 5.0]], [[4.0, 1.0], [0.0, 1.0]], 0.0, 1.0, point,
+                            normal, [0.0, 0.0], 0.5, max_bounces=3, events=True)
+    # contacts at x = 1 (t = 0.25), x = -1 (t = 0.25 + 2 / 2 = 1.25 > 1): one
+    np.testing.assert_array_equal(r.bounces, [1, 0])
+    np.testing.assert_array_equal(r.events.plane, [[1, -1, -1], [-1, -1, -1]])
+    np.testing.assert_allclose(r.events.time[0], [0.25, 0.0, 0.0])
+    np.testing.assert_allclose(r.events.normal_impulse[0], [6.0, 0.0, 0.0])  # (1 + e) 4 m/s
+    np.testing.assert_array_equal(r.events.tangent_impulse, 0.0)
+    assert r.events.plane.dtype == np.intc and r.events.tangent_impulse.shape == (2, 3, 2)
+    # more bounces than slots never happens: slots are max_bounces
+    r = advance_projectiles([[0.0, 0.0]], [[1000.0, 0.0]], 0.0, 1.0, point, normal, [0.0, 0.0],
+                            1.0, max_bounces=4, events=True)
+    np.testing.assert_array_equal(r.events.plane[0], [1, 0, 1, 0])
+    np.testing.assert_allclose(r.events.time[0], [0.001, 0.003, 0.005, 0.007], rtol=1e-12)
+    np.testing.assert_allclose(r.events.normal_impulse[0], 2000.0)
+
+
+def test_advance_events_and_zero_spin_keep_the_plain_results():
+    rng = np.random.default_rng(14)
+    pos = rng.uniform(-0.9, 0.9, (600, 3))
+    vel = rng.normal(0, 10, (600, 3))
+    normal = np.vstack([np.eye(3), -np.eye(3)])
+    args = (pos, vel, 0.05, 0.4, -normal, normal, np.zeros(3), rng.uniform(0, 1, (600, 1)))
+    plain = advance_projectiles(*args, friction=0.3)
+    for kwargs in (dict(events=True), dict(inverse_inertia=0.0, angular_velocity=np.zeros(3))):
+        other = advance_projectiles(*args, friction=0.3, **kwargs)
+        np.testing.assert_array_equal(other.position, plain.position)
+        np.testing.assert_array_equal(other.velocity, plain.velocity)
+        np.testing.assert_array_equal(other.bounces, plain.bounces)
+    w0 = rng.normal(size=(600, 3))
+    spun = advance_projectiles(*args, friction=0.3, angular_velocity=w0, events=True)
+    assert not np.array_equal(spun.velocity, plain.velocity)
+    # spheres across blocks: each alone gives the same answer
+    for i in rng.choice(600, 10, replace=False):
+        one = advance_projectiles(pos[i], vel[i], 0.05, 0.4, -normal, normal, np.zeros(3),
+                                  args[-1][i], friction=0.3, angular_velocity=w0[i], events=True)
+        np.testing.assert_array_equal(one.position, spun.position[i])
+        np.testing.assert_array_equal(one.velocity, spun.velocity[i])
+        np.testing.assert_array_equal(one.angular_velocity, spun.angular_velocity[i])
+        for got, want in zip(one.events, spun.events):
+            np.testing.assert_array_equal(got, want[i])
+    step = advance_projectiles(*args, friction=0.3, events=True)
+    assert np.all((step.events.plane >= 0).sum(axis=-1) == step.bounces)
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(angular_velocity=[np.nan]), ValueError,
+     r"advance_projectiles: angular_velocity at index \(0,\) is nan \(must be finite\)"),
+    (dict(angular_velocity=[0.0], inverse_inertia=-1.0), ValueError,
+     r"advance_projectiles: inverse_inertia at index \(0,\) is -1.0 \(must be >= 0\)"),
+    (dict(inverse_inertia=np.inf), ValueError, r"inverse_inertia at index \(0,\) is inf"),
+    (dict(angular_velocity=[1.0, 2.0, 3.0]), ValueError,
+     r"advance_projectiles: angular_velocity of shape \(3,\) does not broadcast to \(1,\)"),
+    (dict(inverse_inertia=[1.0, 2.0]), ValueError,
+     r"advance_projectiles: inverse_inertia of shape \(2,\) does not broadcast to \(1,\)"),
+])
+def test_advance_spin_bad_input(kwargs, exc, match):
+    args = dict(position=[[0.0, 0.0]], velocity=[[1.0, 0.0]], radius=0.1, dt=1.0,
+                plane_point=[[-1.0, 0.0], [1.0, 0.0]], plane_normal=[[1.0, 0.0], [-1.0, 0.0]],
+                plane_velocity=[[0.0, 0.0], [0.0, 0.0]], restitution=0.5)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        advance_projectiles(**args)
