@@ -463,6 +463,21 @@ static void spin_change(int dim, const rigid *b, const double *r, const double *
    impulse along each axis causes through the body's rotation. */
 static void add_rotational_mass(int dim, const rigid *b, const double *r, double K[3][3])
 {
+    if (!b->tensor) { /* the closed form i (|r|^2 I - r r^T), r_perp r_perp^T i in 2-D */
+        const double i = b->inertia[0];
+        if (dim == 2) {
+            K[0][0] += i * (r[1] * r[1]);
+            K[0][1] -= i * (r[0] * r[1]);
+            K[1][0] -= i * (r[0] * r[1]);
+            K[1][1] += i * (r[0] * r[0]);
+            return;
+        }
+        for (int row = 0; row < 3; row++)
+            for (int col = 0; col < 3; col++)
+                K[row][col] += i * ((row == col ? r[0] * r[0] + r[1] * r[1] + r[2] * r[2] : 0.0) -
+                                    r[row] * r[col]);
+        return;
+    }
     for (int col = 0; col < dim; col++) {
         double unit[3] = {0.0, 0.0, 0.0}, dw[3], du[3];
         unit[col] = 1.0;

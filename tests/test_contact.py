@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -1062,6 +1062,7 @@ def test_collide_driven_kinematic_body_and_static_pair():
     assert np.all(r.tangent_impulse == 0.0) and r.normal_impulse >= 0.0
 
 
+@settings(max_examples=25)
 @given(st.data())
 def test_collide_broadcasting_matches_one_at_a_time(data):
     dim = data.draw(st.sampled_from([2, 3]))
