@@ -18,6 +18,21 @@ from outside and does work on the ball.
 
 The surface velocity is the velocity of the surface *at the contact point*;
 for a rotating body use :func:`contact_point_velocity`.
+
+When both sides have finite mass, :func:`collide` takes the two bodies'
+masses, inertia and contact arms and returns both bodies' new velocities and
+the impulse. Two caveats come with the laws themselves:
+
+- A driven kinematic body (inverse mass 0: a platform, a paddle moved by
+  animation) keeps its velocity whatever hits it, so it can add energy to
+  what it hits, as in the wall example above.
+- Between two dynamic bodies the kinetic energy never rises in frictionless
+  contacts or in contacts whose arms are along the normal (discs, spheres).
+  Off-centre with friction, the restitution law on the normal speed after
+  friction (Newton's, as Bullet's solver applies it) can return more energy
+  than came in. The gain grows with the restitution: a perfectly inelastic
+  contact (``restitution = 0``) that sticks never gains, and contacts
+  without friction never do.
 """
 from __future__ import annotations
 
@@ -333,7 +348,8 @@ def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
       discs or spheres). An off-centre contact with friction can gain energy
       under this restitution law, which acts on the normal speed after the
       friction impulse (Newton's law, as Bullet's solver uses it); the gain
-      is bounded by the tangential coupling of the arms.
+      grows with the restitution and is zero for ``restitution = 0`` when
+      the bodies stick.
     - A kinematic ``b`` is driven from outside: it keeps its velocity, and
       the world kinetic energy of ``a`` may rise (see :func:`bounce`).
     - In 3-D the friction impulse points along the tangential part of the

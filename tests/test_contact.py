@@ -991,6 +991,11 @@ def test_collide_off_centre_friction_can_gain_energy():
              + _kinetic(2, r.velocity_b, r.angular_velocity_b, b["m"], b["I"]))
     gain = after - before
     assert gain.max() > 1e-3 * before[gain.argmax()]
+    # inelastic and sticking: never a gain
+    sticky = collide(*_bodies(a, b), n, p, 0.0, friction=1e9)
+    after = (_kinetic(2, sticky.velocity_a, sticky.angular_velocity_a, a["m"], a["I"])
+             + _kinetic(2, sticky.velocity_b, sticky.angular_velocity_b, b["m"], b["I"]))
+    assert np.all(after <= before * (1 + 1e-12))
     # and the same contacts, frictionless, never gain
     r0 = collide(*_bodies(a, b), n, p, 1.0)
     after0 = (_kinetic(2, r0.velocity_a, r0.angular_velocity_a, a["m"], a["I"])
