@@ -577,7 +577,8 @@ static inline int collide_one(int dim, const rigid *a, const rigid *b, const dou
                        double *jt_out)
 {
     const int da = dim == 2 ? 1 : 3, wi = a->tensor ? 9 : 1, wj = b->tensor ? 9 : 1;
-    double ra[3], rb[3], ua[3], ub[3], w[3], j[3] = {0.0, 0.0, 0.0}, dwa[3], dwb[3];
+    double ra[3] = {0.0, 0.0, 0.0}, rb[3] = {0.0, 0.0, 0.0}, ua[3], ub[3], w[3], dwa[3], dwb[3];
+    double j[3] = {0.0, 0.0, 0.0};
     double s = 0.0, jn = 0.0;
     int ok = 1;
     for (int k = 0; k < dim; k++) {
