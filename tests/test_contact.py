@@ -1415,3 +1415,23 @@ def test_advance_spin_bad_input(kwargs, exc, match):
     args.update(kwargs)
     with pytest.raises(exc, match=match):
         advance_projectiles(**args)
+
+
+def test_collide_unaligned_inputs_not_modified_and_docstring_examples():
+    import doctest
+
+    import animcore.contact
+    raw = bytearray(6 * 8 + 1)
+    v = np.frombuffer(raw, dtype=np.float64, count=6, offset=1).reshape(3, 2)
+    v[...] = [[-1.0, 0.5], [2.0, -3.0], [0.0, -1.0]]
+    keep = v.copy()
+    got = collide(Body(v, 1.0, 2.0, 0.0, [0.0, 1.0]), Body([0.0, 0.0], 0.5, 1.0, 1.0, [0.0, -1.0]),
+                  [0.0, 1.0], [0.0, 0.0], 0.5, friction=0.2)
+    want = collide(Body(keep.copy(), 1.0, 2.0, 0.0, [0.0, 1.0]),
+                   Body([0.0, 0.0], 0.5, 1.0, 1.0, [0.0, -1.0]), [0.0, 1.0], [0.0, 0.0], 0.5,
+                   friction=0.2)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    np.testing.assert_array_equal(v, keep)
+    result = doctest.testmod(animcore.contact)
+    assert result.failed == 0 and result.attempted >= 4
