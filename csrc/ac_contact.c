@@ -381,6 +381,19 @@ ac_status ac_contact_bounce(const double *velocity, const double *surface_veloci
 
 /* ------------------------------------------------ contact point velocity */
 
+/* w x r; in 2-D w is the scalar about the axis out of the plane. */
+static void spin_velocity(int dim, const double *w, const double *r, double *out)
+{
+    if (dim == 2) {
+        out[0] = -w[0] * r[1];
+        out[1] = w[0] * r[0];
+    } else {
+        out[0] = w[1] * r[2] - w[2] * r[1];
+        out[1] = w[2] * r[0] - w[0] * r[2];
+        out[2] = w[0] * r[1] - w[1] * r[0];
+    }
+}
+
 ac_status ac_contact_point_velocity(const double *linear_velocity,
                                     const double *angular_velocity, const double *offset,
                                     const size_t steps[3], size_t dim, double *result,
@@ -399,14 +412,9 @@ ac_status ac_contact_point_velocity(const double *linear_velocity,
             (st = check_vector("angular_velocity", (int)da, w, i, err)) ||
             (st = check_vector("offset", dim, r, i, err)))
             return st;
-        if (dim == 2) {
-            out[0] = v[0] - w[0] * r[1];
-            out[1] = v[1] + w[0] * r[0];
-        } else {
-            out[0] = v[0] + (w[1] * r[2] - w[2] * r[1]);
-            out[1] = v[1] + (w[2] * r[0] - w[0] * r[2]);
-            out[2] = v[2] + (w[0] * r[1] - w[1] * r[0]);
-        }
+        spin_velocity((int)dim, w, r, out);
+        for (size_t k = 0; k < d; k++)
+            out[k] = v[k] + out[k];
         for (size_t k = 0; k < d; k++)
             if (!ac_finite(out[k]))
                 return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[k],
@@ -425,20 +433,6 @@ typedef struct rigid {
     double inverse_mass;
     int tensor;
 } rigid;
-
-/* w x r; in 2-D w is the scalar about the axis out of the plane. The same
-   products as ac_contact_point_velocity, so v + this is its result. */
-static void spin_velocity(int dim, const double *w, const double *r, double *out)
-{
-    if (dim == 2) {
-        out[0] = -w[0] * r[1];
-        out[1] = w[0] * r[0];
-    } else {
-        out[0] = w[1] * r[2] - w[2] * r[1];
-        out[1] = w[2] * r[0] - w[0] * r[2];
-        out[2] = w[0] * r[1] - w[1] * r[0];
-    }
-}
 
 /* The change of a body's angular velocity from the impulse j at arm r:
    inverse_inertia (r x j). */
