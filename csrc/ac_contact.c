@@ -686,6 +686,16 @@ static ac_status load_rigid(const char *const names[5], int dim, const ac_body *
     r->inertia = body->inverse_inertia + i * body->steps[3] * di;
     r->c = body->center + i * body->steps[4] * d;
     r->tensor = body->inertia_tensor != 0;
+    if (!r->tensor) { /* the common case, checked without branches first */
+        int ok = (r->inverse_mass >= 0.0) & (r->inverse_mass <= DBL_MAX) &
+                 (r->inertia[0] >= 0.0) & (r->inertia[0] <= DBL_MAX);
+        for (int k = 0; k < dim; k++)
+            ok &= ac_finite(r->v[k]) & ac_finite(r->c[k]);
+        for (size_t k = 0; k < da; k++)
+            ok &= ac_finite(r->w[k]);
+        if (ok)
+            return AC_OK;
+    }
     if ((st = check_vector(names[0], dim, r->v, i, err)) ||
         (st = check_vector(names[1], (int)da, r->w, i, err)) ||
         (st = check_range(names[2], r->inverse_mass, DBL_MAX, i, err)) ||
@@ -723,14 +733,20 @@ ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *n
         double *va = new_a->velocity + i * d, *wa = new_a->angular_velocity + i * da;
         double *vb = new_b->velocity + i * d, *wb = new_b->angular_velocity + i * da;
         double *jt = tangent_impulse + i * d;
+        int fine = (e >= 0.0) & (e <= 1.0) & (mu >= 0.0) & (mu <= DBL_MAX) & (th >= 0.0) &
+                   (th <= DBL_MAX) & (fabs(dot(id, ni, ni) - 1.0) <= UNIT_TOLERANCE);
+        for (int k = 0; k < id; k++)
+            fine &= ac_finite(pi[k]);
         if ((st = load_rigid(names_a, id, a, i, &ra, err)) ||
-            (st = load_rigid(names_b, id, b, i, &rb, err)) ||
-            (st = check_vector("normal", id, ni, i, err)) ||
+            (st = load_rigid(names_b, id, b, i, &rb, err)))
+            return st;
+        if (!fine &&
+            ((st = check_vector("normal", id, ni, i, err)) ||
             (st = check_vector("point", id, pi, i, err)) ||
             (st = check_range("restitution", e, 1.0, i, err)) ||
             (st = check_unit("normal . normal", id, ni, i, err)) ||
             (st = check_range("friction", mu, DBL_MAX, i, err)) ||
-            (st = check_range("threshold", th, DBL_MAX, i, err)))
+            (st = check_range("threshold", th, DBL_MAX, i, err))))
             return st;
         /* constant dimensions: straight code, and bounds the compiler can see */
         if (!(id == 3 ? collide_one(3, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
