@@ -941,6 +941,12 @@ def test_collide_friction_sticks_slips_and_never_reverses(dim):
         np.testing.assert_allclose(cos, -1.0, atol=1e-9)
         if dim == 3:  # isotropic: the slip keeps its direction, never reversed
             assert np.all(np.einsum("ik,ik->i", wt1[sliding], wt0[sliding]) > 0)
+        # friction never reverses the slip the contact would leave without it
+        # (off-centre arms couple the normal impulse into the slip)
+        free = _relative(dim, collide(*_bodies(a, b), n, p, e), a, b, p)
+        wt_free = free - np.einsum("ik,ik->i", free, n)[:, None] * n
+        assert np.all(np.einsum("ik,ik->i", wt1[sliding], wt_free[sliding]) > 0)
+        assert np.all(slip[approach] <= np.linalg.norm(wt_free, axis=1)[approach] + 1e-12)
         # sticks wherever the impulse that stops the slip is within the bound
         # (that impulse does not depend on the coefficient)
         stick = collide(*_bodies(a, b), n, p, e, friction=1e12)
