@@ -1326,6 +1326,12 @@ def test_advance_ball_lands_and_rolls():
     r = advance_projectiles([[0.0, 1.0]], [[1.0, -2.0]], 0.5, 1.0, [0.0, 0.0], [0.0, 1.0],
                             [0.0, 0.0], 0.0, friction=5.0, angular_velocity=[12.0])
     assert r.velocity[0, 0] < 0 and r.angular_velocity.shape == (1,)
+    # the step unpacks as before and keeps its spin through pickling
+    import pickle
+    position, velocity, bounces = r
+    again = pickle.loads(pickle.dumps(r))
+    np.testing.assert_array_equal(again.angular_velocity, r.angular_velocity)
+    assert again.events is None and again.bounces[0] == bounces[0] == 1
 
 
 def test_advance_spin_contact_is_collide_against_the_plane():
