@@ -574,10 +574,22 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     ValueError
         Non-finite input, a plane normal that is not unit, ``radius < 0``,
         ``dt < 0``, ``restitution`` outside ``[0, 1]``, ``friction < 0``,
-        ``max_bounces < 0``; the index is the sphere's, the plane's, or the
-        (sphere, plane) pair's.
+        ``max_bounces < 0``, a non-finite ``angular_velocity``, an
+        ``inverse_inertia`` that is not finite and ``>= 0``; the index is the
+        sphere's, the plane's, or the (sphere, plane) pair's.
     OverflowError
-        A position, distance or velocity that is not representable.
+        A position, distance, velocity or angular velocity that is not
+        representable.
+
+    Examples
+    --------
+    A ball dropped sliding onto a rough floor leaves it rolling:
+
+    >>> step = advance_projectiles([0.0, 1.0, 0.0], [3.0, -2.0, 0.0], 0.5, 1.0, [0.0, 0.0, 0.0],
+    ...                            [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], 0.0, friction=1.0,
+    ...                            angular_velocity=[0.0, 0.0, 0.0], events=True)
+    >>> step.velocity.round(4), step.angular_velocity.round(4), float(step.events.time[0])
+    (array([2.1429, 0.    , 0.    ]), array([ 0.    ,  0.    , -4.2857]), 0.25)
     """
     func = "advance_projectiles"
     dim, vec = _vectors(func, {"position": position, "velocity": velocity})
