@@ -1268,6 +1268,8 @@ def test_collide_matches_pymunk_fixtures(capsys):
 
 def test_collide_matches_pybullet_fixtures(capsys):
     data = _fixture("pybullet")
+    assert {r["scene"] for r in data["records"]} == {"static box", "translating box",
+                                                      "rotating box", "two balls"}
     worst = _compare_with_engine(data["records"], 1e-9)
     with capsys.disabled():
         print(f"\ncollide vs pybullet {data['package_version']}, {len(data['records'])} "
