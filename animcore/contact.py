@@ -383,12 +383,11 @@ def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
     """
     func = "collide"
     a, b = _body(func, "a", a), _body(func, "b", b)
-    dim, vec = _vectors(func, {"a.velocity": a.velocity, "b.velocity": b.velocity,
-                               "normal": normal, "point": point})
-    for name, body in (("a", a), ("b", b)):
-        if body.center is not None:
-            vec[f"{name}.center"] = _vectors(func, {f"{name}.center": body.center}, dim)[1][
-                f"{name}.center"]
+    named = {"a.velocity": a.velocity, "b.velocity": b.velocity, "normal": normal,
+             "point": point}
+    named.update({f"{name}.center": body.center for name, body in (("a", a), ("b", b))
+                  if body.center is not None})
+    dim, vec = _vectors(func, named)
     shapes = {name: x.shape[:-1] for name, x in vec.items()}
     bodies = {}
     for name, body in (("a", a), ("b", b)):
