@@ -352,12 +352,10 @@ def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
       the bodies stick.
     - A kinematic ``b`` is driven from outside: it keeps its velocity, and
       the world kinetic energy of ``a`` may rise (see :func:`bounce`).
-    - In 3-D the friction impulse points along the tangential part of the
-      impulse that would stop the slip. That opposes the remaining slip
-      exactly in 2-D and wherever the tangential response is isotropic (a
-      sphere hit in line with its center, any point mass); for an
-      anisotropic tensor hit off-centre it is the usual impulse-space
-      approximation.
+    - A slipping contact's friction impulse is exactly opposite the slip
+      that remains after the impulse, in 2-D and 3-D, whatever the arms and
+      the inertia tensors (for an anisotropic body hit off-centre the
+      direction is found by a bisection).
     - When neither body can translate (both inverse masses 0) the contact is
       frictionless.
 

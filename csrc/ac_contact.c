@@ -520,13 +520,75 @@ static int all_zero(int count, const double *x)
     return 1;
 }
 
+/* For a slipping 3-D contact, the unit direction d of the friction impulse
+   that leaves the remaining slip exactly opposite to it. In the tangent basis
+   (t1, t2), t1 the direction of the impulse that would stop the slip, a
+   friction impulse x leaves the slip c + S x: c is the slip without friction
+   and S the tangential effective mass once the normal impulse has taken its
+   share (positive definite). With x = -rho u, u the unit remaining slip, u
+   runs along (S + m I)^-1 c for some m >= 0, from t1's opposite (m = 0) to
+   c's direction (m -> inf), and m makes |(S + m I)^-1 c| equal to the
+   Coulomb impulse rho = mu dn / (a - mu q . u): found by bisection, the sign
+   of the difference changing between the two ends. When both ends agree
+   (spheres and discs hit in line with their centers) d is t1. */
+static void slip_direction(double K[3][3], const double *w, double dn, const double *n,
+                           double mu, const double *t1, double *d)
+{
+    double t2[3], Kn[3], K1[3], K2[3], a = 0.0, q0 = 0.0, q1 = 0.0, c0 = 0.0, c1 = 0.0;
+    double s00 = 0.0, s01 = 0.0, s11 = 0.0, scale, lo = 0.0, hi = 1.0, u0 = -1.0, u1 = 0.0;
+    t2[0] = n[1] * t1[2] - n[2] * t1[1];
+    t2[1] = n[2] * t1[0] - n[0] * t1[2];
+    t2[2] = n[0] * t1[1] - n[1] * t1[0];
+    for (int r = 0; r < 3; r++) {
+        Kn[r] = K[r][0] * n[0] + K[r][1] * n[1] + K[r][2] * n[2];
+        K1[r] = K[r][0] * t1[0] + K[r][1] * t1[1] + K[r][2] * t1[2];
+        K2[r] = K[r][0] * t2[0] + K[r][1] * t2[1] + K[r][2] * t2[2];
+    }
+    for (int k = 0; k < 3; k++) {
+        a += n[k] * Kn[k];
+        q0 += t1[k] * Kn[k];
+        q1 += t2[k] * Kn[k];
+        s00 += t1[k] * K1[k];
+        s01 += t1[k] * K2[k];
+        s11 += t2[k] * K2[k];
+        c0 += t1[k] * w[k];
+        c1 += t2[k] * w[k];
+    }
+    s00 -= q0 * q0 / a;
+    s01 -= q0 * q1 / a;
+    s11 -= q1 * q1 / a;
+    c0 += q0 * dn / a;
+    c1 += q1 * dn / a;
+    for (int k = 0; k < 3; k++)
+        d[k] = t1[k];
+    if (!(fabs(c1) > 1e-15 * fabs(c0)))
+        return; /* the two ends agree */
+    scale = 0.5 * (s00 + s11);
+    for (int step = 0; step < 100; step++) {
+        const double tau = 0.5 * (lo + hi), m = scale * tau / (1.0 - tau);
+        const double det = (s00 + m) * (s11 + m) - s01 * s01;
+        const double v0 = ((s11 + m) * c0 - s01 * c1) / det, v1 = ((s00 + m) * c1 - s01 * c0) / det;
+        const double len = sqrt(v0 * v0 + v1 * v1), den = a - mu * (q0 * v0 + q1 * v1) / len;
+        if (!(tau > lo && tau < hi))
+            break; /* converged to the last bit */
+        u0 = v0 / len, u1 = v1 / len;
+        if (den > 0.0 && len > mu * dn / den)
+            lo = tau;
+        else
+            hi = tau;
+    }
+    for (int k = 0; k < 3; k++)
+        d[k] = -(u0 * t1[k] + u1 * t2[k]);
+}
+
 /* The impulse j on body a (b receives -j) at an approaching contact with
    relative contact velocity w, normal speed s < 0 and effective mass K (the
    change of w per unit impulse). The impulse j* that leaves w' = -e' s n
    (restitution on the normal speed, the slip stopped) is taken when Coulomb's
    bound allows it, |j*_t| <= mu j*_n; otherwise the friction impulse is
-   mu j_n along j*_t, the direction that opposes the remaining slip, and j_n
-   comes from the restitution law. When neither body can translate (K may be
+   mu j_n opposite the slip that remains (along j*_t in 2-D and whenever the
+   tangential response is isotropic, else from slip_direction), and j_n comes
+   from the restitution law. When neither body can translate (K may be
    singular) the contact is frictionless. */
 static void contact_impulse(int dim, double K[3][3], int translates, const double *w,
                             double s, double dn, const double *n, double mu, double *j)
@@ -555,7 +617,13 @@ static void contact_impulse(int dim, double K[3][3], int translates, const doubl
     /* slips: j = j_n (n + mu d), with n . K j = dn; the denominator is > 0
        whenever the bound fails (K positive definite, dn > 0) */
     for (int k = 0; k < dim; k++)
-        d[k] = n[k] + mu * jt[k] / len;
+        d[k] = jt[k] / len;
+    if (dim == 3 && mu > 0.0) {
+        slip_direction(K, w, dn, n, mu, d, jt);
+        memcpy(d, jt, sizeof d);
+    }
+    for (int k = 0; k < dim; k++)
+        d[k] = n[k] + mu * d[k];
     kn = 0.0;
     for (int r = 0; r < dim; r++)
         for (int c = 0; c < dim; c++)

@@ -477,10 +477,9 @@ typedef struct ac_body_update {
      speed at the contact point, e' = e if -s > threshold, else 0, and the
      tangential slip w_t stopped) is used when |j*_t| <= friction * j*_n;
    - otherwise the contact slips: j = j_n (n + friction * d) with d the unit
-     direction of j*_t (which opposes the slip that remains, exactly so in 2-D
-     and wherever the tangential response is isotropic, as for discs and
-     spheres hit in line with their centers), and j_n such that the normal
-     speed after is -e' s.
+     tangent exactly opposite the slip that remains after j (so friction
+     never reverses the slip), and j_n such that the normal speed after is
+     -e' s.
    Then v_a += inverse_mass_a j, w_a += I_a^-1 (r_a x j), v_b -= inverse_mass_b j,
    w_b -= I_b^-1 (r_b x j). A point mass (inverse_mass > 0, inverse inertia 0)
    against a kinematic body (both 0) gets exactly ac_contact_bounce's result

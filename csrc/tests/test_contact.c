@@ -412,7 +412,7 @@ static void collide_cases(void)
         const double ma = 0.5, mb = 0.25, n[3] = {0, 1, 0}, p[3] = {0.1, 0, 0.05};
         double s0 = 0.0, s1 = 0.0, ra[3], rb[3], before[3], after[3];
         ac_body a = body(va, wa, &ma, ia, ca, 1), b = body(vb, wb, &mb, &ib, cb, 0);
-        CHECK(collide1(3, &a, &b, n, p, 0.5, 0.4, &r, &err) == AC_OK);
+        CHECK(collide1(3, &a, &b, n, p, 0.5, 0.1, &r, &err) == AC_OK);
         for (int k = 0; k < 3; k++) {
             CHECK_NEAR(va[k] / ma + vb[k] / mb, r.va[k] / ma + r.vb[k] / mb, 1e-13);
             ra[k] = p[k] - ca[k];
@@ -427,6 +427,22 @@ static void collide_cases(void)
         CHECK(s0 < 0.0);
         CHECK_NEAR(s1, -0.5 * s0, 1e-13);
         CHECK(r.jn > 0.0);
+        /* slipping: friction at its bound, exactly opposite the remaining
+           slip (the tangential part of the relative velocity after) */
+        {
+            double slip[3], sa[3], sb[3], dot = 0.0, ls = 0.0, lj = 0.0;
+            CHECK(ac_contact_point_velocity(r.va, r.wa, ra, NULL, 3, sa, 1, &err) == AC_OK);
+            CHECK(ac_contact_point_velocity(r.vb, r.wb, rb, NULL, 3, sb, 1, &err) == AC_OK);
+            for (int k = 0; k < 3; k++) {
+                slip[k] = k == 1 ? 0.0 : sa[k] - sb[k];
+                dot += slip[k] * r.jt[k];
+                ls += slip[k] * slip[k];
+                lj += r.jt[k] * r.jt[k];
+            }
+            CHECK(ls > 1e-6);
+            CHECK_NEAR(sqrt(lj), 0.1 * r.jn, 1e-13);
+            CHECK_NEAR(dot / sqrt(ls * lj), -1.0, 1e-12);
+        }
     }
 }
 
