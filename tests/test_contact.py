@@ -917,9 +917,10 @@ def test_collide_restitution_law_at_the_contact_point(dim, tensor):
         np.testing.assert_array_equal(r.angular_velocity_b[~approach], b["w"][~approach])
 
 
-@pytest.mark.parametrize("dim", [2, 3])
-def test_collide_friction_sticks_slips_and_never_reverses(dim):
-    a, b, n, p, e = _scene(dim, 400, seed=70, centred=dim == 3)
+@pytest.mark.parametrize("dim, centred, tensor", [(2, False, False), (3, True, False),
+                                                  (3, False, True)])
+def test_collide_friction_sticks_slips_and_never_reverses(dim, centred, tensor):
+    a, b, n, p, e = _scene(dim, 400, seed=70, centred=centred, tensor=tensor)
     w0 = _before(a, b, p)
     s0 = np.einsum("ik,ik->i", w0, n)
     wt0 = w0 - s0[:, None] * n
@@ -936,7 +937,7 @@ def test_collide_friction_sticks_slips_and_never_reverses(dim):
         np.testing.assert_allclose(jt[sliding], mu * r.normal_impulse[sliding], rtol=1e-10)
         cos = np.einsum("ik,ik->i", r.tangent_impulse[sliding], wt1[sliding]) / (jt * slip)[sliding]
         np.testing.assert_allclose(cos, -1.0, atol=1e-9)
-        if dim == 3:  # isotropic: the slip keeps its direction, never reversed
+        if centred:  # isotropic: the slip keeps its direction, never reversed
             assert np.all(np.einsum("ik,ik->i", wt1[sliding], wt0[sliding]) > 0)
         # friction never reverses the slip the contact would leave without it
         # (off-centre arms couple the normal impulse into the slip)
