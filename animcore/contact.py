@@ -55,6 +55,10 @@ __all__ = [
     "contact_point_velocity",
 ]
 
+#: The largest ``max_bounces`` of :func:`advance_projectiles` (the core's
+#: AC_CONTACT_MAX_BOUNCES): it bounds the work, and so the time, of one call.
+MAX_BOUNCES = 4096
+
 
 def _vectors(func: str, names: dict, dim: int | None = None) -> tuple[int, dict]:
     """float64 arrays of vectors (last axis 2 or 3, the same for all)."""
@@ -524,7 +528,10 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     friction : array_like, optional
         Coulomb coefficient ``>= 0``, broadcast like ``restitution``.
     max_bounces : int, optional
-        Contacts resolved per sphere and step, ``>= 0`` (default 8).
+        Contacts resolved per sphere and step, in ``[0, MAX_BOUNCES]``
+        (default 8; ``animcore.contact.MAX_BOUNCES`` is 4096). A call does at most spheres x
+        planes x (max_bounces + 1) contact tests, and releases the GIL when
+        that is more than a few hundred.
     angular_velocity : array_like, optional
         The spheres' spin, rad/s: shape (...) in 2-D, (..., 3) in 3-D. Given
         (or with ``inverse_inertia``), each contact is resolved with
@@ -571,9 +578,10 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     ValueError
         Non-finite input, a plane normal that is not unit, ``radius < 0``,
         ``dt < 0``, ``restitution`` outside ``[0, 1]``, ``friction < 0``,
-        ``max_bounces < 0``, a non-finite ``angular_velocity``, an
-        ``inverse_inertia`` that is not finite and ``>= 0``; the index is the
-        sphere's, the plane's, or the (sphere, plane) pair's.
+        ``max_bounces`` outside ``[0, MAX_BOUNCES]``, a non-finite
+        ``angular_velocity``, an ``inverse_inertia`` that is not finite and
+        ``>= 0``; the index is the sphere's, the plane's, or the (sphere,
+        plane) pair's.
     OverflowError
         A position, distance, velocity or angular velocity that is not
         representable.
@@ -607,8 +615,9 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     except TypeError:
         raise ValueError(f"{func}: max_bounces must be an integer, got {max_bounces!r}") \
             from None
-    if bounces_max > np.iinfo(np.intc).max:
-        bounces_max = int(np.iinfo(np.intc).max)
+    if bounces_max > MAX_BOUNCES:  # bounds the work of one call (< 0: the core says so)
+        raise ValueError(f"{func}: max_bounces is {bounces_max} (must lie in "
+                         f"[0, {MAX_BOUNCES}])")
     pos = np.array(np.broadcast_to(vec["position"], spheres + (dim,)), dtype=np.float64,
                    order="C")
     vel = np.array(np.broadcast_to(vec["velocity"], spheres + (dim,)), dtype=np.float64,
@@ -636,9 +645,16 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
                                  f"broadcast to {spin_shape}") from None
         if inverse_inertia is None:
             r = np.broadcast_to(radius, spheres)
-            with np.errstate(divide="ignore"):
-                inertia = np.where(r > 0, (2.5 if dim == 3 else 2.0) / np.square(r), 0.0)
-            inertia = np.where(np.isfinite(inertia), inertia, 0.0)  # checked as radius
+            usable = np.isfinite(r) & (r > 0)   # others are reported as radius errors
+            with np.errstate(all="ignore"):
+                inertia = np.where(usable, (2.5 if dim == 3 else 2.0) / np.square(r), 0.0)
+            tiny = ~np.isfinite(inertia)
+            if tiny.any():
+                index = np.unravel_index(np.flatnonzero(tiny)[0], spheres)
+                raise OverflowError(f"{func}: inverse_inertia at index {index} is inf (the "
+                                    f"default {2.5 if dim == 3 else 2.0} / radius**2 of "
+                                    f"radius {float(r[index])!r} is not representable; pass "
+                                    f"inverse_inertia)")
         else:
             inertia = as_float64(func, "inverse_inertia", inverse_inertia)
             try:

@@ -208,7 +208,8 @@ static PyObject *advance_spin(PyObject *self, PyObject *args)
         events.tangent_impulse = ACPY_F64(ev_tangent);
         events.capacity = n ? (size_t)(slots / n) : 0;
     }
-    ACPY_RUN(n * (m + 1),
+    /* the work allowed, spheres x planes x contacts, decides (not n x m alone) */
+    ACPY_RUN((double)n * (double)(m + 1) * (double)(max_bounces + 1),
              st = ac_contact_advance_spin(ACPY_F64(position), ACPY_F64(velocity), &planes,
                                           &params, angular ? &spin : NULL,
                                           ev_plane ? &events : NULL,
