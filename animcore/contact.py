@@ -650,7 +650,8 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
                 inertia = np.where(usable, (2.5 if dim == 3 else 2.0) / np.square(r), 0.0)
             tiny = ~np.isfinite(inertia)
             if tiny.any():
-                index = np.unravel_index(np.flatnonzero(tiny)[0], spheres)
+                first = np.flatnonzero(tiny)[0]
+                index = tuple(int(k) for k in np.unravel_index(first, spheres))
                 raise OverflowError(f"{func}: inverse_inertia at index {index} is inf (the "
                                     f"default {2.5 if dim == 3 else 2.0} / radius**2 of "
                                     f"radius {float(r[index])!r} is not representable; pass "
