@@ -109,15 +109,19 @@ curve, with second derivatives by the chain rule; a time ``Curve`` or a
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, Iterator, NamedTuple, Optional
 
 import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_out, choice, contiguous, results, stretch_factor
-from .easing import EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing_for
+from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
+                       TANGENT_ALIASES, TANGENT_HINTS, aliases_for, check_fields,
+                       check_sorted, derivative_order, option)
+from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing_for,
+                     easing_from_data, easing_to_data)
 
-__all__ = ["Curve", "CurveSample", "KeySlopes", "Overshoot"]
+__all__ = ["Curve", "CurveKey", "CurveSample", "KeySlopes", "Overshoot"]
 
 _INTERPOLATION = {"step": 0, "linear": 1, "cubic": 2}
 _SEGMENT_KINDS = {"step": 0, "constant": 0, "linear": 1, "cubic": 2, "bezier": 3}
@@ -130,6 +134,26 @@ _EXTRAPOLATION = {"clamp": 0, "linear": 1, "cycle": 2, "cycle_offset": 3, "oscil
 _SIDES = {"right": 0, "left": 1}
 _EASE_RELATIVE = 2  # amplitude and period relative to the segment (Penner's meaning)
 _GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
+_GLTF_ALIASES = {"cubic": "CUBICSPLINE", "constant": "STEP"}
+
+
+def _interpolation(func, value, options=_INTERPOLATION):
+    return option(func, "interpolation", value, options,
+                  aliases_for(INTERPOLATION_ALIASES, options), INTERPOLATION_HINTS)
+
+
+def _extrapolation(func, name, value, options=_EXTRAPOLATION):
+    return option(func, name, value, options, aliases_for(EXTRAPOLATION_ALIASES, options))
+
+
+class CurveKey(NamedTuple):
+    """One key of a curve: time (s), value (a float, or a (C,) array) and the
+    per-second velocities arriving at and leaving the key, as evaluated."""
+
+    time: float
+    value: Any
+    in_velocity: Any
+    out_velocity: Any
 
 
 class CurveSample(NamedTuple):
@@ -278,15 +302,29 @@ def _segments(func: str, interpolation, count: int):
     """(segment codes or None, easing rows or None, the interpolation as
     stored) for one entry or a sequence of ``count`` entries."""
     single = isinstance(interpolation, (str, Easing))
+    if isinstance(interpolation, str) and interpolation not in EASING_KINDS:
+        try:  # the kind names and other tools' words for them
+            interpolation = option(func, "interpolation", interpolation,
+                                   ["step", "linear", "cubic", "bezier"],
+                                   aliases_for(INTERPOLATION_ALIASES, _SEGMENT_KINDS))
+        except ValueError as error:  # also an easing kind, an Ease or a CubicBezier
+            raise ValueError(f"{error}"[:-1] + "; or an easing: a kind name such as "
+                             "'quad_in', an Ease or a CubicBezier)") from None
     entries = [interpolation] * count if single else list(interpolation)
     if not single and len(entries) != count:
         raise ValueError(f"{func}: interpolation has {len(entries)} entries, expected one per "
                          f"segment ({count} for {count + 1} keys)")
     codes, rows = np.empty(count), np.zeros((count, 9))
     for j, entry in enumerate(entries):
-        if isinstance(entry, str) and entry in _SEGMENT_KINDS:
-            codes[j] = _SEGMENT_KINDS[entry]
-            continue
+        if isinstance(entry, str) and entry not in EASING_KINDS:
+            try:  # the kind names and other tools' words for them
+                name = option(func, "interpolation", entry, ["step", "linear", "cubic", "bezier"],
+                              aliases_for(INTERPOLATION_ALIASES, _SEGMENT_KINDS))
+            except ValueError:
+                name = None
+            if name is not None:
+                codes[j] = _SEGMENT_KINDS[name]
+                continue
         if isinstance(entry, str) and entry in EASING_KINDS:
             entry = Ease(entry)
         if isinstance(entry, Steps) or not isinstance(entry, (Ease, CubicBezier)):
@@ -406,24 +444,33 @@ class Curve:
         (alias "constant") holds the value of the segment's first key,
         "linear", "cubic", "bezier" (weighted handles), or an easing of the
         value (kind name, Ease or CubicBezier); see the module documentation.
-    tangents : {"catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat", "natural"}
+    tangents : {"catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat", "natural", "explicit"}
+        or Blender's "auto", "auto_clamped", "vector" (per key too)
         How cubic key velocities are chosen (see the module documentation
-        for each rule, including the end rules).
+        for each rule, including the end rules). The default is
+        "catmull_rom", or "explicit" when velocities are given; "explicit"
+        needs them, and a policy cannot be combined with them.
     velocities : array_like, shape of values, optional
-        Per-second key velocities; override ``tangents`` (cubic only).
+        Per-second key velocities (cubic only).
     in_velocities, out_velocities : array_like, shape of values, optional
         Broken tangents: the per-second velocity arriving at and leaving each
-        key. Give both or neither, and not together with ``velocities``.
+        key. Give both or neither, and not together with ``velocities``. The
+        outer ones are the outer tangents: ``in_velocities[0]`` is the slope
+        of ``before="linear"`` and ``out_velocities[-1]`` that of
+        ``after="linear"`` (other extrapolations do not use them).
     in_weights, out_weights : array_like, shape (K,) or of values, optional
         Handle time lengths of the Bezier segments as fractions of the
         neighbouring segment's duration (default 1/3); need a "bezier" segment.
     before, after : {"clamp", "linear", "sloped", "cycle", "cycle_offset", "oscillate", "error"}
         Extrapolation before the first / after the last key: hold the end key
-        (velocity 0); continue along the end key's outer velocity
-        (``in_velocities[0]`` / ``out_velocities[-1]``); continue with
-        ``before_slope`` / ``after_slope``; repeat; repeat with each
+        (velocity 0); continue along the outer tangent (see above); continue
+        with ``before_slope`` / ``after_slope``; repeat; repeat with each
         cycle shifted by ``values[-1] - values[0]``; repeat with every other
-        cycle mirrored in time; or raise a ValueError naming the query.
+        cycle mirrored in time; or raise a ValueError naming the query. Other
+        tools' words are accepted too: "constant" and "hold" (clamp), "loop"
+        and "repeat" (cycle), "cycle_relative" and "repeat_with_offset"
+        (cycle_offset), "pingpong" and "mirror" (oscillate), and "constant" /
+        "hold" for step interpolation.
     jumps : bool
         Allow pairs of equal consecutive times, each a discontinuity: the left
         key ends the segment before it, the right key starts the one after
@@ -436,11 +483,17 @@ class Curve:
         easing object such as ``CubicBezier(...)``): each segment reaches the
         same poses at other times (see the module documentation).
 
+    A curve is an immutable value: ``len(curve)`` is its number of keys,
+    iterating gives one :class:`CurveKey` per key, :meth:`with_key`,
+    :meth:`without_key` and :meth:`with_values` return edited copies, and
+    :meth:`to_dict` / :meth:`from_dict` round-trip it through JSON.
+
     Raises
     ------
     ValueError
-        Bad shapes, non-finite or unordered times, non-finite values or
-        velocities, unknown options; the message names the argument and index.
+        Bad shapes, non-finite or unsorted times (naming both), non-finite
+        values or velocities, unknown options (naming the closest ones); the
+        message names the argument and index.
     OverflowError
         A key velocity computed from the values, or a tangent
         ``duration * velocity``, that is not representable.
@@ -455,17 +508,17 @@ class Curve:
     """
 
     __slots__ = ("_times", "_values", "_interpolation", "_tangents", "_before", "_after",
-                 "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps", "_kinds",
+                 "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps", "_given", "_kinds",
                  "_in_weights", "_out_weights", "_slopes")
 
-    def __init__(self, times, values, *, interpolation="cubic",
-                 tangents="catmull_rom", velocities=None, in_velocities=None,
-                 out_velocities=None, in_weights=None, out_weights=None,
-                 before: str = "clamp", after: str = "clamp", before_slope=None,
-                 after_slope=None, jumps: bool = False, ease=None,
-                 auto_smoothing: str | None = None):
+    def __init__(self, times, values, *, interpolation="cubic", tangents=None,
+                 velocities=None, in_velocities=None, out_velocities=None, in_weights=None,
+                 out_weights=None, before: str = "clamp", after: str = "clamp",
+                 before_slope=None, after_slope=None, jumps: bool = False, ease=None,
+                 auto_smoothing: Optional[str] = None):
         policy = tangents
-        if not isinstance(tangents, str) or tangents in _BLENDER_POLICIES:
+        if tangents is not None and (not isinstance(tangents, str)
+                                     or tangents in _BLENDER_POLICIES):
             (tangents, in_velocities, out_velocities, in_weights,
              out_weights) = _blender_policy("Curve", times, values, interpolation, tangents,
                                             velocities, in_velocities, out_velocities,
@@ -505,22 +558,35 @@ class Curve:
             interp = int(codes[0]) if codes.size and (codes == codes[0]).all() else 2
         cubic_like = (interp == 2 if codes is None
                       else bool(np.isin(codes, (2, 3)).any()) or codes.size == 0)
-        policy = (_EXPLICIT if tangents == "explicit" and in_velocities is not None
-                  else _TANGENTS[choice(func, "tangents", tangents, _TANGENTS)])
-        modes = [_EXTRAPOLATION[choice(func, name, mode, _EXTRAPOLATION)]
-                 for name, mode in (("before", before), ("after", after))]
+        given = velocities is not None or in_velocities is not None or out_velocities is not None
+        if tangents is None:
+            tangents = "explicit" if given else "catmull_rom"
+        tangents = option(func, "tangents", tangents, list(_TANGENTS) + ["explicit"],
+                          aliases_for(TANGENT_ALIASES, _TANGENTS),
+                          {k: v for k, v in TANGENT_HINTS.items() if k != "auto"})
+        if tangents == "explicit" and not given:
+            raise ValueError(f"{func}: tangents='explicit' needs the key velocities: give "
+                             f"velocities= (or in_velocities= and out_velocities=)")
+        if tangents != "explicit" and given:
+            raise ValueError(f"{func}: tangents={tangents!r} computes the key velocities, so "
+                             f"the velocities given would have no effect (leave tangents "
+                             f"out, or give tangents='explicit')")
+        before = _extrapolation(func, "before", before)
+        after = _extrapolation(func, "after", after)
+        modes = [_EXTRAPOLATION[before], _EXTRAPOLATION[after]]
         if not isinstance(jumps, (bool, np.bool_)):
             raise ValueError(f"{func}: jumps is {jumps!r} (must be True or False)")
+        check_sorted(func, "times", times, equal="allowed")
         vin = vout = None
         if velocities is not None and (in_velocities is not None
                                        or out_velocities is not None):
             raise ValueError(f"{func}: give either velocities or in_velocities and "
                              f"out_velocities, not both")
         if (in_velocities is None) != (out_velocities is None):
-            given = "in_velocities" if in_velocities is not None else "out_velocities"
-            raise ValueError(f"{func}: {given} needs in_velocities and out_velocities "
+            given_name = "in_velocities" if in_velocities is not None else "out_velocities"
+            raise ValueError(f"{func}: {given_name} needs in_velocities and out_velocities "
                              f"together (broken tangents)")
-        if velocities is not None or in_velocities is not None:
+        if given:
             if not cubic_like:
                 raise ValueError(f"{func}: velocities apply only to cubic and bezier "
                                  f"segments, and interpolation={interpolation!r} has none")
@@ -530,9 +596,8 @@ class Curve:
                 vin = _key_array(func, "in_velocities", in_velocities, values.shape)
                 vout = _key_array(func, "out_velocities", out_velocities, values.shape)
             policy_code = _EXPLICIT
-            tangents = "explicit"
         else:
-            policy_code = policy
+            policy_code = _TANGENTS[tangents]
         weights = []
         for name, w in (("in_weights", in_weights), ("out_weights", out_weights)):
             if w is not None:
@@ -573,6 +638,7 @@ class Curve:
         self._kinds = codes
         self._in_weights, self._out_weights = weights
         self._slopes = (before_slope, after_slope)
+        self._given = None if vin is None else (_frozen(vin), _frozen(vout))
 
     # -- glTF ------------------------------------------------------------------
 
@@ -658,7 +724,7 @@ class Curve:
         codes = _segments(func, interpolation, k - 1)[0]
         bezier = codes is not None and (codes == 3).any()
         curve = cls.__new__(cls)
-        curve._build(func, t, v, interpolation, "catmull_rom", None, vin, vout, before, after,
+        curve._build(func, t, v, interpolation, None, None, vin, vout, before, after,
                      jumps, in_weights=w_in if bezier else None,
                      out_weights=w_out if bezier else None)
         curve._ease = None if ease is None else as_easing_for(func, ease)
@@ -695,18 +761,13 @@ class Curve:
             unknown interpolation.
         """
         func = "Curve.from_gltf"
-        mode = choice(func, "interpolation", interpolation, _GLTF)
+        mode = option(func, "interpolation", interpolation, _GLTF, _GLTF_ALIASES)
         times = as_float64(func, "input", input)
         if times.ndim != 1 or times.size < 1:
             raise ValueError(f"{func}: input must be a 1-D array of at least one key time, "
                              f"got shape {times.shape}")
         _first_bad(func, "input", times)
-        steps = np.diff(times)
-        if (steps <= 0).any():
-            i = int(np.flatnonzero(steps <= 0)[0]) + 1
-            raise ValueError(f"{func}: input at index ({i},) is {float(times[i])!r} (must be "
-                             f"greater than the previous time {float(times[i - 1])!r}; glTF "
-                             f"key times are strictly increasing)")
+        check_sorted(func, "input", times, values="output")
         out = as_float64(func, "output", output)
         k = times.size
         rows = 3 * k if mode == "CUBICSPLINE" else k
@@ -720,10 +781,10 @@ class Curve:
         curve = cls.__new__(cls)
         if mode == "CUBICSPLINE":
             triplets = out.reshape((k, 3) + out.shape[1:])
-            curve._build(func, times, triplets[:, 1], "cubic", "catmull_rom", None,
+            curve._build(func, times, triplets[:, 1], "cubic", "explicit", None,
                          triplets[:, 0], triplets[:, 2], "clamp", "clamp", False)
         else:
-            curve._build(func, times, out, _GLTF[mode], "catmull_rom", None, None, None,
+            curve._build(func, times, out, _GLTF[mode], None, None, None, None,
                          "clamp", "clamp", False)
         return curve
 
@@ -772,9 +833,7 @@ class Curve:
     def _eval(self, func, t, derivatives, side=0):
         """New arrays holding each derivative order in ``derivatives`` at the
         float64 times ``t``; time remaps are applied once for all of them."""
-        for derivative in derivatives:
-            if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
-                raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
+        derivatives = tuple(derivative_order(func, d, (0, 1, 2)) for d in derivatives)
         rate, rests = None, []
         native = [r for r in self._remaps + (self._ease,) if isinstance(r, (Ease, CubicBezier))]
         # an easing whose rate is infinite somewhere (circ, a vertical cubic-bezier end)
@@ -898,7 +957,7 @@ class Curve:
         start, end = times[i], times[i + 1]
         u = np.where(eased, np.clip(_ratio(local, start, end), 0.0, 1.0), 0.0)
         tau = _between(start, end, self._ease(u))
-        rate = np.where(eased, self._ease(u, derivative=True), 1.0)
+        rate = np.where(eased, self._ease(u, derivative=1), 1.0)
         rest = self._rest_limit(self._ease, u, start, end, tau, np.isinf(rate))
         with np.errstate(over="ignore", invalid="ignore"):  # unused where not eased
             moved = np.where(inside, tau, np.where(eased, t + sign * (tau - local), t))
@@ -950,7 +1009,7 @@ class Curve:
             return t, np.ones(t.shape), None
         inside = (t >= t0) & (t <= t1)
         u = np.where(inside, np.clip(_ratio(t, t0, t1), 0.0, 1.0), 0.0)
-        rate = np.where(inside, remap(u, derivative=True), 1.0)
+        rate = np.where(inside, remap(u, derivative=1), 1.0)
         tau = _between(t0, t1, remap(u))
         rest = self._rest_limit(remap, u, np.full(t.shape, t0), np.full(t.shape, t1), tau,
                                 np.isinf(rate))
@@ -1036,7 +1095,7 @@ class Curve:
     def _eased_slope(self, velocity, key_times, durations, end):
         """Key velocities times the easing's rate at segment end ``end`` (0 or 1),
         with the limit of _chain_rule where the rate is infinite."""
-        rate = float(self._ease(float(end), derivative=True))
+        rate = float(self._ease(float(end), derivative=1))
         if np.isfinite(rate):
             return velocity * rate + 0.0  # no -0.0
         func = "Curve.key_slopes"
@@ -1153,7 +1212,7 @@ class Curve:
             divisor = factor if keep == "shape" else 1.0
             slopes = [None if x is None else np.asarray(x) / divisor for x in self._slopes]
             explicit = bool(np.isin(self._kinds, (2, 3)).any())
-            curve._build(func, times, self._values, self._interpolation, "catmull_rom", None,
+            curve._build(func, times, self._values, self._interpolation, None, None,
                          self._in / divisor if explicit else None,
                          self._out / divisor if explicit else None, self._before,
                          self._after, self._jumps, in_weights=self._in_weights,
@@ -1161,13 +1220,173 @@ class Curve:
                          after_slope=slopes[1])
         elif self._interpolation == "cubic":
             divisor = factor if keep == "shape" else 1.0
-            curve._build(func, times, self._values, "cubic", "catmull_rom", None,
+            curve._build(func, times, self._values, "cubic", "explicit", None,
                          self._in / divisor, self._out / divisor, self._before, self._after,
                          self._jumps)
         else:
-            curve._build(func, times, self._values, self._interpolation, "catmull_rom",
+            curve._build(func, times, self._values, self._interpolation, None,
                          None, None, None, self._before, self._after, self._jumps)
         curve._ease = self._ease  # per-segment easing is relative: it stretches along
+        return curve
+
+    # -- keys as a sequence, edited copies, JSON ---------------------------------------
+
+    def __len__(self) -> int:
+        """The number of keys."""
+        return int(self._times.size)
+
+    def __iter__(self) -> Iterator[CurveKey]:
+        """One :class:`CurveKey` (time, value, in_velocity, out_velocity) per key."""
+        for i in range(self._times.size):
+            value, vin, vout = self._values[i], self._in[i], self._out[i]
+            if self._values.ndim == 1:
+                value, vin, vout = float(value), float(vin), float(vout)
+            yield CurveKey(float(self._times[i]), value, vin, vout)
+
+    def _rebuild(self, func, times, values, velocities) -> "Curve":
+        """A curve with this one's options (and easing and remaps) on new keys;
+        ``velocities`` is (in, out) for an explicit curve, else None."""
+        curve = Curve.__new__(Curve)
+        vin, vout = (None, None) if velocities is None else velocities
+        curve._build(func, times, values, self._interpolation,
+                     "explicit" if velocities is not None else self._tangents, None, vin, vout,
+                     self._before, self._after, self._jumps)
+        curve._ease, curve._remaps = self._ease, self._remaps
+        return curve
+
+    def _key_velocity(self, func, name, value, shape):
+        array = as_float64(func, name, value)
+        if array.shape != shape:
+            raise ValueError(f"{func}: {name} has shape {array.shape}, expected {shape} (one "
+                             f"per channel)")
+        return array
+
+    def with_key(self, t, value, *, velocity=None, in_velocity=None,
+                 out_velocity=None) -> "Curve":
+        """A new curve with a key at time ``t`` (a key already at ``t`` is replaced;
+        at a jump, its left key).
+
+        ``value`` has one number per channel. On a curve with explicit
+        velocities (``tangents == "explicit"``) the key needs its per-second
+        ``velocity`` (or ``in_velocity`` and ``out_velocity``); otherwise the
+        tangent policy computes it, and giving one is an error. Options,
+        ``ease`` and time remaps are kept.
+
+        >>> Curve([0, 2], [0, 2], interpolation="linear").with_key(1, 5)(0.5)
+        np.float64(2.5)
+        """
+        func = "Curve.with_key"
+        t = as_float64(func, "t", t)
+        if t.shape != () or not np.isfinite(t):
+            raise ValueError(f"{func}: t must be one finite time, got {t.tolist()!r}")
+        shape = self._values.shape[1:]
+        row = self._key_velocity(func, "value", value, shape)
+        explicit = self._tangents == "explicit"
+        given = [v for v in (velocity, in_velocity, out_velocity) if v is not None]
+        if not explicit and given:
+            raise ValueError(f"{func}: this curve's tangents are {self._tangents!r}, which "
+                             f"compute every key velocity, so a velocity would have no effect")
+        if explicit:
+            if velocity is not None and (in_velocity is not None or out_velocity is not None):
+                raise ValueError(f"{func}: give either velocity or in_velocity and "
+                                 f"out_velocity, not both")
+            if velocity is not None:
+                in_velocity = out_velocity = velocity
+            if in_velocity is None or out_velocity is None:
+                raise ValueError(f"{func}: this curve's velocities are explicit, so the new "
+                                 f"key needs velocity= (or in_velocity= and out_velocity=)")
+            vin = self._key_velocity(func, "in_velocity", in_velocity, shape)
+            vout = self._key_velocity(func, "out_velocity", out_velocity, shape)
+        i = int(np.searchsorted(self._times, float(t)))
+        replace = i < self._times.size and self._times[i] == float(t)
+        end = i + 1 if replace else i
+
+        def put(array, item):
+            return np.concatenate([array[:i], np.asarray(item)[None], array[end:]])
+
+        times, values = put(self._times, float(t)), put(self._values, row)
+        velocities = None
+        if explicit:
+            velocities = (put(self._given[0], vin), put(self._given[1], vout))
+        return self._rebuild(func, times, values, velocities)
+
+    def without_key(self, index: int) -> "Curve":
+        """A new curve without key ``index`` (negative counts from the end);
+        at least one key remains. Options, ``ease`` and time remaps are kept."""
+        func = "Curve.without_key"
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+            raise ValueError(f"{func}: index must be an integer, got {index!r}")
+        k = self._times.size
+        if not -k <= int(index) < k:
+            raise ValueError(f"{func}: index is {int(index)} (must lie in [{-k}, {k - 1}] for "
+                             f"{k} keys)")
+        if k == 1:
+            raise ValueError(f"{func}: a curve keeps at least one key")
+        i = int(index) % k
+        keep = np.arange(k) != i
+        velocities = None if self._given is None else (self._given[0][keep],
+                                                       self._given[1][keep])
+        return self._rebuild(func, self._times[keep], self._values[keep], velocities)
+
+    def with_values(self, values, *, velocities=None, in_velocities=None,
+                    out_velocities=None) -> "Curve":
+        """A new curve with the same key times and options and new ``values``
+        (K rows, any number of channels).
+
+        A curve with explicit velocities keeps them (when the channels match)
+        unless new ones are given; giving velocities to a curve whose tangent
+        policy computes them makes the new curve's tangents explicit.
+        """
+        func = "Curve.with_values"
+        values = as_float64(func, "values", values)
+        if velocities is None and in_velocities is None and out_velocities is None:
+            if self._given is not None:
+                if values.shape != self._values.shape:
+                    raise ValueError(f"{func}: values has shape {values.shape}, but the "
+                                     f"explicit velocities have shape {self._values.shape}: "
+                                     f"give new velocities too")
+                return self._rebuild(func, self._times, values, self._given)
+            return self._rebuild(func, self._times, values, None)
+        curve = Curve.__new__(Curve)
+        curve._build(func, self._times, values, self._interpolation, "explicit", velocities,
+                     in_velocities, out_velocities, self._before, self._after, self._jumps)
+        curve._ease, curve._remaps = self._ease, self._remaps
+        return curve
+
+    def to_dict(self) -> dict:
+        """Everything that defines the curve, as JSON-ready lists, numbers and
+        strings: ``Curve.from_dict(json.loads(json.dumps(c.to_dict())))``
+        evaluates exactly as ``c`` does (per-segment ``ease`` and time remaps
+        included)."""
+        data = {"type": "Curve", "times": self._times.tolist(), "values": self._values.tolist(),
+                "interpolation": self._interpolation, "tangents": self._tangents}
+        if self._given is not None:
+            data["in_velocities"] = self._given[0].tolist()
+            data["out_velocities"] = self._given[1].tolist()
+        data.update(before=self._before, after=self._after, jumps=self._jumps,
+                    ease=None if self._ease is None else easing_to_data(self._ease),
+                    remaps=[r.to_dict() if isinstance(r, Curve) else easing_to_data(r)
+                            for r in self._remaps])
+        return data
+
+    @classmethod
+    def from_dict(cls, data) -> "Curve":
+        """The curve that :meth:`to_dict` described."""
+        func = "Curve.from_dict"
+        check_fields(func, data, "Curve", ["times", "values"],
+                     ["interpolation", "tangents", "in_velocities", "out_velocities", "before",
+                      "after", "jumps", "ease", "remaps"])
+        ease = data.get("ease")
+        curve = cls(data["times"], data["values"],
+                    interpolation=data.get("interpolation", "cubic"),
+                    tangents=data.get("tangents"), in_velocities=data.get("in_velocities"),
+                    out_velocities=data.get("out_velocities"),
+                    before=data.get("before", "clamp"), after=data.get("after", "clamp"),
+                    jumps=data.get("jumps", False),
+                    ease=None if ease is None else easing_from_data(ease, func))
+        for remap in reversed(data.get("remaps") or []):  # stored outermost first
+            curve = curve.remap_time(Curve.from_dict(remap) if remap.get("type") == "Curve"
+                                     else easing_from_data(remap, func))
         return curve
 
     # -- display -------------------------------------------------------------------------

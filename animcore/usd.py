@@ -154,7 +154,7 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
     bezier = "bezier" in kinds
     handles = bezier or "cubic" in kinds  # otherwise the segments set the velocities
     curve = Curve.__new__(Curve)
-    curve._build(func, t / scale, np.array(values, float), kinds, "catmull_rom", None,
+    curve._build(func, t / scale, np.array(values, float), kinds, None, None,
                  np.array(vin) * scale if handles else None,
                  np.array(vout) * scale if handles else None, sides[0][0], sides[1][0],
                  bool((dt == 0).any()), in_weights=win if bezier else None,

@@ -268,7 +268,7 @@ def test_ease_parameters_follow_penner():
     # rates against central differences
     e = Ease("back_in_out", overshoot=2.2)
     x = np.linspace(0.05, 0.95, 18)  # off the midpoint, where the rate has a corner
-    np.testing.assert_allclose(e(x, derivative=True), (e(x + 1e-6) - e(x - 1e-6)) / 2e-6,
+    np.testing.assert_allclose(e(x, derivative=1), (e(x + 1e-6) - e(x - 1e-6)) / 2e-6,
                                atol=1e-6)
 
 
@@ -356,7 +356,7 @@ def test_long_handles_as_openusd_uses_them():
     # the rule animcore.usd uses: weights above 1 kept while time runs forwards
     def build(w_out, w_in):
         c = Curve.__new__(Curve)
-        c._build("Curve", [0, 1], [0, 1], "bezier", "catmull_rom", None, [0, 0], [2, 0],
+        c._build("Curve", [0, 1], [0, 1], "bezier", None, None, [0, 0], [2, 0],
                  "clamp", "clamp", False, in_weights=[0.3, w_in], out_weights=[w_out, 0.3],
                  long_handles=True)
         return c
