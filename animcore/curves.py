@@ -1358,6 +1358,10 @@ class Curve:
         strings: ``Curve.from_dict(json.loads(json.dumps(c.to_dict())))``
         evaluates exactly as ``c`` does (per-segment ``ease`` and time remaps
         included)."""
+        if self._kinds is not None or self._slopes != (None, None):
+            raise ValueError("Curve.to_dict: per-segment interpolation, handle weights and "
+                             "sloped extrapolation are not serialized yet (the dict would "
+                             "describe another curve)")
         data = {"type": "Curve", "times": self._times.tolist(), "values": self._values.tolist(),
                 "interpolation": self._interpolation, "tangents": self._tangents}
         if self._given is not None:

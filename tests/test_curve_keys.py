@@ -387,3 +387,10 @@ def test_bezier_and_eased_segments_need_a_representable_duration():
                                          r"DBL_MAX after the previous key: segment 0 needs step"):
         Curve([-1e308, 1e308], [0, 1], interpolation="bezier", out_weights=[0.5, 0.5])
     assert Curve([-1e308, 1e308], [0, 1], interpolation="linear")(0.0) == pytest.approx(0.5)
+
+
+def test_to_dict_refuses_what_it_cannot_describe():
+    c = Curve([0, 1, 2], [0, 1, 0], interpolation=["linear", "bezier"], out_weights=[0.5] * 3)
+    with pytest.raises(ValueError, match=r"Curve.to_dict: per-segment interpolation, handle "
+                                         r"weights and sloped extrapolation are not serialized"):
+        c.to_dict()
