@@ -8,29 +8,105 @@ here.
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 
 import numpy as np
 
 
+def index_text(shape: tuple[int, ...], flat: int) -> str:
+    """" at index (i, j)" for element `flat` of an array of `shape`, or "" for
+    a scalar: the form every error message uses."""
+    if not shape:
+        return ""
+    return f" at index {tuple(int(i) for i in np.unravel_index(flat, shape))}"
+
+
+def number_text(value) -> str:
+    """A value as an error message shows it: integers as integers."""
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    value = float(value)
+    return repr(value)
+
+
+def _huge_integer(func: str, name: str, array: np.ndarray):
+    """The OverflowError for an object array holding an integer beyond float64."""
+    for flat, item in enumerate(array.reshape(-1)):
+        if isinstance(item, int):
+            try:
+                float(item)
+            except OverflowError:
+                digits = len(str(abs(item)))
+                return OverflowError(
+                    f"{func}: {name}{index_text(array.shape, flat)} is an integer of "
+                    f"{digits} digits (must be representable as float64, "
+                    f"|value| <= {np.finfo(np.float64).max:.6g})")
+    return None
+
+
 def as_float64(func: str, name: str, value) -> np.ndarray:
-    """`value` as an aligned, native float64 array, or a ValueError naming the
-    function and argument. (Aligned here, so that any later contiguous copy or
-    view is aligned too: a view into a byte buffer may not be.)"""
-    array = np.asarray(value)
+    """`value` as an aligned, native float64 array, or an error naming the
+    function and argument: ValueError for a ragged nested list or a value that
+    is not a real number, OverflowError for an integer beyond float64. Python
+    integers beyond int64 (``2**70``) are converted to the nearest float64.
+    (Aligned here, so that any later contiguous copy or view is aligned too: a
+    view into a byte buffer may not be.)"""
+    try:
+        array = np.asarray(value)
+    except ValueError:
+        raise ValueError(f"{func}: {name} is a ragged nested sequence (its rows have "
+                         f"different lengths); expected a rectangular array of real "
+                         f"numbers") from None
+    if array.dtype.kind == "O":
+        for flat, item in enumerate(array.reshape(-1)):
+            if not isinstance(item, numbers.Real):
+                raise ValueError(f"{func}: {name} must be real numbers, got {item!r}"
+                                 f"{index_text(array.shape, flat)} (an array of dtype "
+                                 f"object)")
+        try:
+            array = array.astype(np.float64)
+        except OverflowError:
+            raise _huge_integer(func, name, array) or OverflowError(
+                f"{func}: {name} holds a value too large for float64") from None
+        except (TypeError, ValueError):
+            raise ValueError(f"{func}: {name} must be real numbers, got an array of dtype "
+                             f"object") from None
     if array.dtype.kind not in "biuf":
         raise ValueError(
             f"{func}: {name} must be real numbers, got an array of dtype {array.dtype}"
         )
     array = array.astype(np.float64, copy=False)
-    return array if array.flags.aligned else array.copy()
+    return array if array.flags.aligned and array.dtype.isnative else array.astype(
+        np.float64, order="C")
 
 
 def real_number(func: str, name: str, value) -> float:
-    """`value` as a Python float, or a ValueError naming the function and argument."""
+    """`value` as a Python float, or an error naming the function and argument
+    (OverflowError for an integer beyond float64, ValueError otherwise)."""
     try:
         return float(value)
+    except OverflowError:
+        digits = len(str(abs(int(value)))) if isinstance(value, int) else None
+        what = f"an integer of {digits} digits" if digits else repr(value)
+        raise OverflowError(f"{func}: {name} is {what} (must be representable as float64, "
+                            f"|value| <= {np.finfo(np.float64).max:.6g})") from None
     except (TypeError, ValueError):
         raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
+
+
+def integer(func: str, name: str, value, low: int, high: int | None = None) -> int:
+    """`value` as a Python int in [low, high], or a ValueError naming the
+    function and argument (any size of integer is reported, not overflowed)."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{func}: {name} must be an integer, got {value!r}") from None
+    if number < low:
+        raise ValueError(f"{func}: {name} is {number} (must be >= {low})")
+    if high is not None and number > high:
+        raise ValueError(f"{func}: {name} is {number} (must be <= {high})")
+    return number
 
 
 def choice(func: str, name: str, value, options):

@@ -21,13 +21,12 @@ for a rotating body use :func:`contact_point_velocity`.
 """
 from __future__ import annotations
 
-import operator
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, kernel_operand, results
+from ._arrays import as_float64, check_out, integer, kernel_operand, results
 
 __all__ = [
     "ProjectileStep",
@@ -315,11 +314,7 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
         raise ValueError(f"{func}: planes must have shape (M, {dim}) or ({dim},), "
                          f"got leading shape {plane_lead}")
     m = plane_lead[0] if plane_lead else 1
-    try:
-        bounces_max = operator.index(max_bounces)
-    except TypeError:
-        raise ValueError(f"{func}: max_bounces must be an integer, got {max_bounces!r}") \
-            from None
+    bounces_max = integer(func, "max_bounces", max_bounces, 0)
     if bounces_max > np.iinfo(np.intc).max:
         bounces_max = int(np.iinfo(np.intc).max)
     pos = np.array(np.broadcast_to(vec["position"], spheres + (dim,)), dtype=np.float64,

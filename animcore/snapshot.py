@@ -28,13 +28,13 @@ buffer (:class:`SnapshotBuffer`), so both agree to the last bit.
 from __future__ import annotations
 
 import enum
-import operator
+import math
 from typing import NamedTuple, Optional
 
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, contiguous, real_number
+from ._arrays import as_float64, contiguous, index_text, integer, real_number
 
 __all__ = [
     "PushResult",
@@ -107,6 +107,13 @@ def _index(shape, flat) -> tuple:
     return tuple(int(i) for i in np.unravel_index(flat, shape)) if shape else ()
 
 
+def _integral_text(value) -> str:
+    """A float shown as an integer when it holds one (2**63, not 9.2e18)."""
+    value = float(value)
+    return str(int(value)) if math.isfinite(value) and value == math.floor(value) \
+        else repr(value)
+
+
 def _integers(func: str, name: str, value) -> np.ndarray:
     """`value` as an int64 array; floats must hold integral values."""
     array = np.asarray(value)
@@ -117,10 +124,14 @@ def _integers(func: str, name: str, value) -> np.ndarray:
         big = array > np.iinfo(np.int64).max
         if big.any():
             flat = int(np.argmax(big.reshape(-1)))
-            raise ValueError(f"{func}: {name} at index {_index(array.shape, flat)} is "
+            raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is "
                              f"{array.reshape(-1)[flat]} (must fit in int64)")
         return array.astype(np.int64)
     if kind == "O":  # Python ints beyond int64
+        for flat, item in enumerate(array.reshape(-1)):
+            if isinstance(item, int):
+                raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is {item} "
+                                 f"(must fit in int64)")
         try:
             array, kind = array.astype(np.float64), "f"
         except (TypeError, ValueError, OverflowError):
@@ -132,20 +143,14 @@ def _integers(func: str, name: str, value) -> np.ndarray:
         for flags, detail in ((bad, "must be an integer"), (big, "must fit in int64")):
             if flags.any():
                 flat = int(np.argmax(flags.reshape(-1)))
-                raise ValueError(f"{func}: {name} at index {_index(array.shape, flat)} is "
-                                 f"{float(array.reshape(-1)[flat])!r} ({detail})")
+                raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is "
+                                 f"{_integral_text(array.reshape(-1)[flat])} ({detail})")
         return array.astype(np.int64)
     raise ValueError(f"{func}: {name} must be integers, got an array of dtype {array.dtype}")
 
 
 def _count(func: str, name: str, value) -> int:
-    try:
-        number = operator.index(value)
-    except TypeError:
-        raise ValueError(f"{func}: {name} must be an integer, got {value!r}") from None
-    if number < 0:
-        raise ValueError(f"{func}: {name} is {number} (must be >= 0)")
-    return number
+    return integer(func, name, value, 0, 2**63 - 1)
 
 
 def _vectors(func: str, name: str, value, width: int, bare: bool) -> np.ndarray:

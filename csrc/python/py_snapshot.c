@@ -72,6 +72,11 @@ static int check_writable(const char *func, const snapshot_ctx *ctx)
     return 0;
 }
 
+/* Arguments whose values are integers, shown as such in messages. */
+static const char *const integer_args[] = {"entities", "dim",     "capacity", "reorder_window",
+                                           "tick",     "segment", "entity",   "generation",
+                                           NULL};
+
 /* ------------------------------------------------------------------ create */
 
 static PyObject *buffer_new(PyObject *self, PyObject *args)
@@ -95,7 +100,7 @@ static PyObject *buffer_new(PyObject *self, PyObject *args)
     if (ac_snapshot_buffer_create(&ctx->buffer, (size_t)entities, (size_t)dim,
                                   (size_t)capacity, rotations, extrapolation, &err)) {
         PyMem_Free(ctx);
-        return acpy_raise("SnapshotBuffer", &err, 0, NULL);
+        return acpy_raise_ints("SnapshotBuffer", &err, 0, NULL, integer_args);
     }
     return wrap(ctx);
 }
@@ -121,7 +126,7 @@ static PyObject *timeline_new(PyObject *self, PyObject *args)
     if (ac_snapshot_timeline_create(&ctx->timeline, (size_t)dim, (size_t)capacity,
                                     rotations, extrapolation, (size_t)window, &err)) {
         PyMem_Free(ctx);
-        return acpy_raise("SnapshotTimeline", &err, 0, NULL);
+        return acpy_raise_ints("SnapshotTimeline", &err, 0, NULL, integer_args);
     }
     return wrap(ctx);
 }
@@ -176,7 +181,7 @@ static PyObject *push(PyObject *self, PyObject *args)
                                        rotation ? ACPY_F64(rotation) : NULL, (size_t)n,
                                        (unsigned char *)PyArray_DATA(result), &err);
     if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(tick), PyArray_DIMS(tick));
+        return acpy_raise_ints(func, &err, PyArray_NDIM(tick), PyArray_DIMS(tick), integer_args);
     Py_RETURN_NONE;
 }
 
@@ -228,7 +233,7 @@ static PyObject *push_one(PyObject *self, PyObject *args)
     s = (int64_t)segment;
     if (ac_snapshot_timeline_push(ctx->timeline, &t, &s, pos,
                                   rotation ? ACPY_F64(rotation) : NULL, 1, &result, &err))
-        return acpy_raise(func, &err, 0, NULL);
+        return acpy_raise_ints(func, &err, 0, NULL, integer_args);
     return PyLong_FromLong(result);
 }
 
@@ -263,7 +268,7 @@ static PyObject *sample_one(PyObject *self, PyObject *args)
     if (ac_snapshot_timeline_sample(ctx->timeline, &t, 1, pos, rot, &mode, &left, &right,
                                     &err)) {
         Py_XDECREF(position);
-        return acpy_raise(func, &err, 0, NULL);
+        return acpy_raise_ints(func, &err, 0, NULL, integer_args);
     }
     if (ac_snapshot_buffer_rotations(b)) {
         dims[0] = 4;
@@ -337,7 +342,7 @@ static PyObject *sample(PyObject *self, PyObject *args)
                            (int64_t *)PyArray_DATA(right), &err));
     ctx->readers--;
     if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(ticks), PyArray_DIMS(ticks));
+        return acpy_raise_ints(func, &err, PyArray_NDIM(ticks), PyArray_DIMS(ticks), integer_args);
     Py_RETURN_NONE;
 }
 
