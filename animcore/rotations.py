@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, choice, contiguous, results
+from ._arrays import as_float64, choice, contiguous
 
 __all__ = [
     "RotationCurve",
@@ -33,49 +33,6 @@ __all__ = [
 _WHAT = {4: "quaternions (x, y, z, w)", 3: "vectors (x, y, z)"}
 
 
-def _items(func: str, name: str, value, width: int) -> np.ndarray:
-    """`value` as float64 with `width` values on its last axis (width 1: any shape)."""
-    a = as_float64(func, name, value)
-    if width > 1 and (a.ndim == 0 or a.shape[-1] != width):
-        raise ValueError(f"{func}: {name} must hold {_WHAT[width]} on its last axis of "
-                         f"length {width}, got shape {a.shape}")
-    return a
-
-
-def _lead(a: np.ndarray, width: int) -> tuple[int, ...]:
-    return a.shape[:-1] if width > 1 else a.shape
-
-
-def _prepare(func: str, inputs: list[tuple[str, object, int]], out_width: int, out):
-    """Normalizes the inputs, broadcasts their leading axes and validates out.
-    Returns (result shape, kernel operands, out)."""
-    arrays = [(name, _items(func, name, value, width), width) for name, value, width in inputs]
-    try:
-        lead = np.broadcast_shapes(*(_lead(a, w) for _, a, w in arrays))
-    except ValueError:
-        shapes = ", ".join(f"{name} {a.shape}" for name, a, _ in arrays)
-        raise ValueError(f"{func}: cannot broadcast {shapes} together (the last axis of "
-                         f"quaternions and vectors is not broadcast)") from None
-    operands = []
-    for _, a, w in arrays:
-        item = (w,) if w > 1 else ()
-        if a.size == w:  # one item, shared by every element (step 0)
-            operands.append(np.ascontiguousarray(a).reshape(item))
-        else:
-            operands.append(np.ascontiguousarray(np.broadcast_to(a, lead + item)))
-    shape = lead + (out_width,)
-    if out is not None:
-        out = check_out(func, out, 1, shape)
-    return shape, operands, out
-
-
-def _run(func, kernel, inputs, out_width, out):
-    shape, operands, out = _prepare(func, inputs, out_width, out)
-    result = np.empty(shape)
-    kernel(func, *operands, result)
-    return results((result,), out)[0]
-
-
 def quat_multiply(a, b, *, out=None) -> np.ndarray:
     """Hamilton product ``a * b``: the rotation ``b`` followed by ``a``.
 
@@ -89,7 +46,7 @@ def quat_multiply(a, b, *, out=None) -> np.ndarray:
     >>> quat_multiply([0, 0, 1, 0], [0, 0, 1, 0])  # two half turns about z
     array([ 0.,  0.,  0., -1.])
     """
-    return _run("quat_multiply", _core._quat_multiply, [("a", a, 4), ("b", b, 4)], 4, out)
+    return _core._quat_multiply("quat_multiply", a, b, out, None)
 
 
 def quat_conjugate(q, *, out=None) -> np.ndarray:
@@ -98,7 +55,7 @@ def quat_conjugate(q, *, out=None) -> np.ndarray:
     >>> quat_conjugate([1.0, 2.0, 3.0, 4.0])
     array([-1., -2., -3.,  4.])
     """
-    return _run("quat_conjugate", _core._quat_conjugate, [("q", q, 4)], 4, out)
+    return _core._quat_conjugate("quat_conjugate", q, out, None)
 
 
 def quat_normalize(q, *, out=None) -> np.ndarray:
@@ -109,7 +66,7 @@ def quat_normalize(q, *, out=None) -> np.ndarray:
     >>> quat_normalize([0.0, 0.0, 0.0, 2.0])
     array([0., 0., 0., 1.])
     """
-    return _run("quat_normalize", _core._quat_normalize, [("q", q, 4)], 4, out)
+    return _core._quat_normalize("quat_normalize", q, out, None)
 
 
 def quat_from_axis_angle(axis, angle, *, out=None) -> np.ndarray:
@@ -125,8 +82,7 @@ def quat_from_axis_angle(axis, angle, *, out=None) -> np.ndarray:
     >>> quat_from_axis_angle([0, 0, 2], np.pi).round(12)
     array([0., 0., 1., 0.])
     """
-    return _run("quat_from_axis_angle", _core._quat_from_axis_angle,
-                [("axis", axis, 3), ("angle", angle, 1)], 4, out)
+    return _core._quat_from_axis_angle("quat_from_axis_angle", axis, angle, out, None)
 
 
 def quat_rotate(q, v, *, out=None) -> np.ndarray:
@@ -140,7 +96,7 @@ def quat_rotate(q, v, *, out=None) -> np.ndarray:
     >>> quat_rotate(quat_from_axis_angle([0, 0, 1], np.pi / 2), [1.0, 0.0, 0.0]).round(12)
     array([0., 1., 0.])
     """
-    return _run("quat_rotate", _core._quat_rotate, [("q", q, 4), ("v", v, 3)], 3, out)
+    return _core._quat_rotate("quat_rotate", q, v, out, None)
 
 
 def quat_slerp(q0, q1, t, *, out=None) -> np.ndarray:
@@ -165,8 +121,7 @@ def quat_slerp(q0, q1, t, *, out=None) -> np.ndarray:
     >>> quat_slerp([0, 0, 0, 1], quat_from_axis_angle([0, 0, 1], np.pi / 2), 0.5).round(6)
     array([0.      , 0.      , 0.382683, 0.92388 ])
     """
-    return _run("quat_slerp", _core._quat_slerp,
-                [("q0", q0, 4), ("q1", q1, 4), ("t", t, 1)], 4, out)
+    return _core._quat_slerp("quat_slerp", q0, q1, t, out, None)
 
 
 def quat_nlerp(q0, q1, t, *, out=None) -> np.ndarray:
@@ -178,8 +133,7 @@ def quat_nlerp(q0, q1, t, *, out=None) -> np.ndarray:
     >>> quat_nlerp([0, 0, 0, 1], [0, 0, 1, 0], 0.5).round(6)
     array([0.      , 0.      , 0.707107, 0.707107])
     """
-    return _run("quat_nlerp", _core._quat_nlerp,
-                [("q0", q0, 4), ("q1", q1, 4), ("t", t, 1)], 4, out)
+    return _core._quat_nlerp("quat_nlerp", q0, q1, t, out, None)
 
 
 # ------------------------------------------------------------------- tracks
@@ -315,18 +269,8 @@ class RotationCurve:
         return float(self._times[-1] - self._times[0])
 
     def _eval(self, func, t, out, which):
-        times = as_float64(func, "t", t)
-        width = 4 if which == 0 else 3
-        shape = times.shape + (width,)
-        if out is not None:
-            out = check_out(func, out, 1, shape)
-        result = np.empty(shape)
-        t_c = contiguous(times)
-        if which == 0:
-            _core._quat_curve_eval(func, self._curve, t_c, result, None)
-        else:
-            _core._quat_curve_eval(func, self._curve, t_c, None, result)
-        return results((result,), out)[0]
+        kernel = _core._quat_curve_rotation if which == 0 else _core._quat_curve_omega
+        return kernel(func, self._curve, t, out, None)
 
     def evaluate(self, t, *, out=None) -> np.ndarray:
         """Unit quaternions at times ``t`` (seconds, any shape): ``t.shape + (4,)``.

@@ -746,6 +746,14 @@ cannot_broadcast: {
             shape_text(PyArray_NDIM(in[i]), PyArray_DIMS(in[i]), text + used, sizeof text - used);
         used = strlen(text);
     }
+    for (int i = 0; i < k->nin; i++)
+        if (k->in[i].width != 1) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: cannot broadcast %s together (the last axis of quaternions and "
+                         "vectors is not broadcast)",
+                         func, text);
+            goto done;
+        }
     PyErr_Format(PyExc_ValueError, "%s: cannot broadcast %s together", func, text);
 }
 done:
