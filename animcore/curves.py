@@ -113,6 +113,16 @@ class Overshoot(NamedTuple):
     overshoot: np.ndarray
 
 
+# The evaluation kernel of each derivative order.
+_ORDER_KERNELS = {0: _core._curve_value, 1: _core._curve_velocity, 2: _core._curve_acceleration}
+
+
+def _check_derivatives(func: str, derivatives) -> None:
+    for derivative in derivatives:
+        if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
+            raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
+
+
 def _first_bad(func: str, name: str, array: np.ndarray, detail: str = "must be finite"):
     bad = ~np.isfinite(array)
     if bad.any():
@@ -351,6 +361,11 @@ class Curve:
     def _evaluate(self, func, t, derivatives, out):
         """The body of evaluate, __call__ and sample: the results for each
         derivative order, copied into ``out`` (one array per order) if given."""
+        if not self._remaps and self._ease is None:  # the kernels do it all
+            _check_derivatives(func, derivatives)
+            if derivatives == (0, 1):
+                return _core._curve_sample(func, self._capsule, t, out, None)
+            return (_ORDER_KERNELS[derivatives[0]](func, self._capsule, t, out, None),)
         t = as_float64(func, "t", t)
         if out is not None:
             out = check_out(func, out, len(derivatives), t.shape + self._values.shape[1:])
@@ -359,9 +374,7 @@ class Curve:
     def _eval(self, func, t, derivatives):
         """New arrays holding each derivative order in ``derivatives`` at the
         float64 times ``t``; time remaps are applied once for all of them."""
-        for derivative in derivatives:
-            if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
-                raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
+        _check_derivatives(func, derivatives)
         rate = None
         if self._remaps or self._ease is not None:
             if 2 in derivatives:
@@ -377,11 +390,9 @@ class Curve:
                 rate *= r
             if self._values.ndim == 2:
                 rate = rate[..., None]
-        t = contiguous(t)
         computed = []
         for derivative in derivatives:
-            result = np.empty(t.shape + self._values.shape[1:])
-            _core._curve_eval(func, self._capsule, t, int(derivative), result)
+            result = np.asarray(_ORDER_KERNELS[derivative](func, self._capsule, t, None, None))
             if derivative == 1 and rate is not None:
                 result *= rate  # chain rule
             computed.append(result)

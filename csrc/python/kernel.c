@@ -302,6 +302,18 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
 
 /* ------------------------------------------------------------ arguments */
 
+/* Values per item of an operand, and whether it has a core axis: (C) is bare
+   (no axis, one value) when the context says so. */
+static int has_core(const acpy_operand *o, const acpy_context *ctx, npy_intp *width)
+{
+    if (o->width != ACPY_CHANNELS) {
+        *width = o->width;
+        return o->width != 1;
+    }
+    *width = ctx->bare ? 1 : ctx->channels;
+    return !ctx->bare;
+}
+
 PyObject *acpy_as_float64(const char *func, const char *name, PyObject *value)
 {
     PyObject *module = PyImport_ImportModule("animcore._arrays"), *result;
@@ -477,14 +489,15 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
     ac_error err;
     PyObject *tuple = NULL;
     *handled = 0;
+    npy_intp width;
     for (int i = 0; i < k->nout; i++) {
-        if (k->out[i].width != 1)
+        if (has_core(&k->out[i], ctx, &width))
             return NULL;
         out[i] = &results[i];
     }
     for (int i = 0; i < k->nin; i++) {
         PyObject *o = args[i];
-        if (k->in[i].width != 1)
+        if (has_core(&k->in[i], ctx, &width))
             return NULL;
         if (PyFloat_Check(o)) {
             values[i] = PyFloat_AS_DOUBLE(o);
@@ -558,8 +571,8 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
     /* Inputs and the broadcast of their loop axes (right-aligned). */
     for (int i = 0; i < k->nin; i++) {
-        npy_intp width = k->in[i].width == ACPY_CHANNELS ? ctx.channels : k->in[i].width;
-        int core = k->in[i].width != 1, an;
+        npy_intp width;
+        int core = has_core(&k->in[i], &ctx, &width), an;
         in[i] = input_array(func, k->in[i].name, args[i]);
         if (!in[i])
             goto done;
@@ -598,14 +611,14 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (k->nout == 1 && PyArray_Check(out_arg))
             items = NULL;
         else if (!PyTuple_Check(out_arg) || PyTuple_GET_SIZE(out_arg) != k->nout) {
-            PyErr_Format(PyExc_ValueError, "%s: out must be a tuple of %d array%s", func,
-                         k->nout, k->nout == 1 ? "" : "s");
+            PyErr_Format(PyExc_ValueError, "%s: out must be a tuple of %d arrays", func,
+                         k->nout);
             goto done;
         }
         for (int j = 0; j < k->nout; j++) {
             PyObject *o = items ? PyTuple_GET_ITEM(items, j) : out_arg;
-            npy_intp width = k->out[j].width == ACPY_CHANNELS ? ctx.channels : k->out[j].width;
-            int rnd = nd + (k->out[j].width != 1);
+            npy_intp width;
+            int rnd = nd + has_core(&k->out[j], &ctx, &width);
             memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
             rdims[nd] = width;
             if (!check_out(func, j, o, rnd, rdims))
@@ -615,8 +628,8 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     for (int j = 0; j < k->nout; j++) {
-        npy_intp width = k->out[j].width == ACPY_CHANNELS ? ctx.channels : k->out[j].width;
-        int rnd = nd + (k->out[j].width != 1), usable;
+        npy_intp width;
+        int rnd = nd + has_core(&k->out[j], &ctx, &width), usable;
         memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
         rdims[nd] = width;
         usable = target[j] && PyArray_ISNOTSWAPPED(target[j]) &&
@@ -649,11 +662,10 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyArrayObject *a = i < k->nin ? in[i] : out[i - k->nin];
         const acpy_operand *decl = i < k->nin ? &k->in[i] : &k->out[i - k->nin];
         operand *o = &w.op[i];
-        int core = decl->width != 1, and = PyArray_NDIM(a) - core;
+        int core = has_core(decl, &ctx, &o->width), and = PyArray_NDIM(a) - core;
         o->data = PyArray_BYTES(a);
         o->type = element_type(a);
         o->aligned = PyArray_ISALIGNED(a);
-        o->width = decl->width == ACPY_CHANNELS ? ctx.channels : decl->width;
         o->core = core ? PyArray_STRIDES(a)[and] : 8;
         for (int d = 0; d < nd; d++) {
             int e = d - (nd - and);

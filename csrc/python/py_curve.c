@@ -61,39 +61,64 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     capsule = PyCapsule_New(curve, CAPSULE_NAME, capsule_destroy);
     if (!capsule)
         ac_curve_destroy(curve);
+    /* 1-D values give results without a channel axis. */
+    else if (PyArray_NDIM(values) == 1 && PyCapsule_SetContext(capsule, capsule) < 0)
+        Py_CLEAR(capsule);
     return capsule;
 }
 
-/* _curve_eval(func, capsule, t, derivative, out): t any shape, out holds
-   t.size * C values. Error indices are unravelled over t's shape. */
-static PyObject *curve_eval(PyObject *self, PyObject *args)
+/* Curve evaluation: the context is the curve's capsule. */
+static int curve_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
-    const char *func;
-    PyObject *capsule;
-    PyArrayObject *t, *out;
-    int derivative;
-    ac_curve *curve;
-    ac_error err;
-    ac_status st;
-    npy_intp n;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sOO&iO&:_curve_eval", &func, &capsule, acpy_f64, &t,
-                          &derivative, acpy_f64_out, &out))
-        return NULL;
-    if (!(curve = get_curve(capsule)))
-        return NULL;
-    n = PyArray_SIZE(t);
-    if ((size_t)PyArray_SIZE(out) != (size_t)n * ac_curve_channels(curve)) {
-        PyErr_Format(PyExc_ValueError, "%s: out has the wrong size", func);
-        return NULL;
-    }
-    ACPY_RUN((size_t)n * ac_curve_channels(curve),
-             st = ac_curve_eval(curve, ACPY_F64(t), (size_t)n, derivative, ACPY_F64(out),
-                                &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(t), PyArray_DIMS(t));
-    Py_RETURN_NONE;
+    (void)func;
+    if (!(ctx->object = get_curve(arg)))
+        return 0;
+    ctx->channels = (npy_intp)ac_curve_channels(ctx->object);
+    ctx->bare = PyCapsule_GetContext(arg) != NULL;
+    return 1;
 }
+
+#define DERIVATIVE_LOOP(name, order)                                             \
+    static ac_status name(const acpy_context *ctx, const double *const *in,      \
+                          const size_t *steps, double *const *out, size_t n,     \
+                          ac_error *err)                                         \
+    {                                                                            \
+        (void)steps;                                                             \
+        return ac_curve_eval(ctx->object, in[0], n, order, out[0], err);         \
+    }
+
+DERIVATIVE_LOOP(value_loop, 0)
+DERIVATIVE_LOOP(velocity_loop, 1)
+DERIVATIVE_LOOP(acceleration_loop, 2)
+
+static ac_status sample_loop(const acpy_context *ctx, const double *const *in,
+                             const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    ac_status st = ac_curve_eval(ctx->object, in[0], n, 0, out[0], err);
+    (void)steps;
+    return st ? st : ac_curve_eval(ctx->object, in[0], n, 1, out[1], err);
+}
+
+static const acpy_kernel curve_value = {
+    "_curve_value", "_curve_value(func, curve, t, out, workers) -> value", 1, 1,
+    {{"t", 1}}, {{"value", ACPY_CHANNELS}}, value_loop, 0, curve_context,
+};
+static const acpy_kernel curve_velocity = {
+    "_curve_velocity", "_curve_velocity(func, curve, t, out, workers) -> velocity", 1, 1,
+    {{"t", 1}}, {{"velocity", ACPY_CHANNELS}}, velocity_loop, 0, curve_context,
+};
+static const acpy_kernel curve_acceleration = {
+    "_curve_acceleration", "_curve_acceleration(func, curve, t, out, workers)", 1, 1,
+    {{"t", 1}}, {{"acceleration", ACPY_CHANNELS}}, acceleration_loop, 0, curve_context,
+};
+static const acpy_kernel curve_sample = {
+    "_curve_sample", "_curve_sample(func, curve, t, out, workers) -> (value, velocity)", 1, 2,
+    {{"t", 1}}, {{"value", ACPY_CHANNELS}, {"velocity", ACPY_CHANNELS}}, sample_loop, 0,
+    curve_context,
+};
+
+static const acpy_kernel *const kernels[] = {&curve_value, &curve_velocity,
+                                             &curve_acceleration, &curve_sample};
 
 /* _curve_key_velocities(capsule, in_velocities, out_velocities): fills both. */
 static PyObject *curve_key_velocities(PyObject *self, PyObject *args)
@@ -121,8 +146,6 @@ static PyMethodDef methods[] = {
     {"_curve_create", curve_create, METH_VARARGS,
      "_curve_create(func, times, values, interpolation, tangents, in_velocities, "
      "out_velocities, before, after, jumps) -> capsule owning an ac_curve"},
-    {"_curve_eval", curve_eval, METH_VARARGS,
-     "_curve_eval(func, curve, t, derivative, out); func names the caller in errors"},
     {"_curve_key_velocities", curve_key_velocities, METH_VARARGS,
      "_curve_key_velocities(curve, in_velocities, out_velocities)"},
     {NULL, NULL, 0, NULL},
@@ -130,5 +153,7 @@ static PyMethodDef methods[] = {
 
 int acpy_curve_init(PyObject *module)
 {
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
     return PyModule_AddFunctions(module, methods);
 }
