@@ -158,7 +158,7 @@ class LoopTrack:
                 raise ValueError(f"{func}: rotations must have shape ({k},) (yaw angles) or "
                                  f"({k}, 4) (quaternions x, y, z, w), got {rotations.shape}")
         self._handle = _core._rootmotion_create(
-            func, np.ascontiguousarray(times), np.ascontiguousarray(table),
+            func, np.ascontiguousarray(times), np.ascontiguousarray(table if vector else positions),
             _INTERPOLATIONS[interpolation], _KINDS[kind],
             None if rotations is None else np.ascontiguousarray(rotations), up_axis, max_cycles)
         for a in (times, positions) + (() if rotations is None else (rotations,)):
@@ -215,24 +215,22 @@ class LoopTrack:
         cycle = cycle.astype(np.int64)
         return results((cycle, phase), None)
 
-    def sample(self, phase):
+    def sample(self, phase, *, out=None):
         """Root position at phases in ``[0, 1]`` (``sample(1) - sample(0)`` is the stride).
 
         Returns positions of shape ``phase.shape + (C,)`` (``phase.shape`` for
         positions of shape (K,)), or a :class:`RootPose` for a turning track.
-        A phase outside ``[0, 1]`` is a ValueError.
+        A phase outside ``[0, 1]`` is a ValueError. ``out`` receives the
+        positions (a tuple of positions and rotations for a turning track);
+        it is left untouched if the call raises, and returned.
         """
         func = "LoopTrack.sample"
-        phase = contiguous(as_float64(func, "phase", phase))
-        position = np.empty(phase.shape + (self.channels,))
-        rshape = self._rotation_shape()
-        rotation = None if rshape is None else np.empty(phase.shape + rshape)
-        _core._rootmotion_sample(func, self._handle, phase, position, rotation)
-        if not self._vector:
-            position = position.reshape(phase.shape)
-        if rotation is None:
-            return results((position,), None)[0]
-        return RootPose(*results((position, rotation), None))
+        if out is not None:
+            self._check_out(func, out, np.shape(phase))
+        kernel = _SAMPLE[self._kind]
+        if self._kind == "none":
+            return kernel(func, self._handle, phase, out, None)
+        return RootPose(*kernel(func, self._handle, phase, out, None))
 
     def _motion_arrays(self, shape):
         translation = np.empty(shape + (self.channels,))
@@ -283,11 +281,12 @@ class LoopTrack:
             argument and its index in the broadcast shape.
         """
         func = "LoopTrack.delta"
-        shape, (a, b) = broadcast_inputs(func, t0=t0, t1=t1)
-        out = self._check_out(func, out, shape)
-        translation, rotation = self._motion_arrays(shape)
-        _core._rootmotion_delta(func, self._handle, a, b, translation, rotation)
-        return self._finish(shape, translation, rotation, out)
+        if out is not None:
+            self._check_out(func, out, np.broadcast_shapes(np.shape(t0), np.shape(t1)))
+        kernel = _DELTA[self._kind]
+        if self._kind == "none":
+            return kernel(func, self._handle, t0, t1, out, None)
+        return RootDelta(*kernel(func, self._handle, t0, t1, out, None))
 
     __call__ = delta
 
@@ -297,6 +296,13 @@ class LoopTrack:
         return (f"LoopTrack({len(self._times)} keys, duration={self.duration!r}, "
                 f"positions {shape}, stride={np.round(self._stride, 12).tolist()!r}, "
                 f"interpolation={self._interpolation!r}{extra})")
+
+
+# The sampling and delta kernels of each rotation kind.
+_SAMPLE = {"none": _core._rootmotion_sample, "yaw": _core._rootmotion_sample_yaw,
+           "quaternion": _core._rootmotion_sample_quat}
+_DELTA = {"none": _core._rootmotion_delta, "yaw": _core._rootmotion_delta_yaw,
+          "quaternion": _core._rootmotion_delta_quat}
 
 
 class RootMotionCursor:
