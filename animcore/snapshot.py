@@ -516,8 +516,9 @@ class SnapshotBuffer:
         out : tuple, optional
             ``(position, rotation, mode, left_tick, right_tick)`` arrays to
             write into: float64 (entities, dim), float64 (entities, 4) or None
-            without rotations, uint8 (entities,), int64 (entities,) twice, all
-            C-contiguous. They are untouched if the call raises.
+            without rotations, uint8 (entities,), int64 (entities,) twice;
+            any float (integer) dtype the values cast to, any strides. They
+            are untouched if the call raises.
 
         Returns
         -------
@@ -535,19 +536,32 @@ class SnapshotBuffer:
         tick = as_float64(func, "render_tick", render_tick)
         if tick.ndim != 0:
             raise ValueError(f"{func}: render_tick must be a single value, got shape {tick.shape}")
-        arrays = self._outputs(func, out)
+        arrays, targets = self._outputs(func, out)
         _core._snapshot_sample(func, self._handle, contiguous(tick), *arrays)
-        return SampleResult(*arrays)
+        if targets is None:
+            return SampleResult(*arrays)
+        for target, computed in zip(targets, arrays):
+            if target is not None:
+                np.copyto(target, computed, casting="same_kind")
+        return SampleResult(*targets)
 
     def _outputs(self, func, out):
+        """The arrays the kernel writes, and the caller's `out` arrays to copy
+        them into afterwards (None when the kernel writes `out` directly).
+
+        `out` follows the package's rule: float outputs of any float dtype,
+        integer outputs of any integer dtype the values cast to, any strides
+        and alignment; the kernel writes straight into arrays of its own
+        layout (C-contiguous, aligned, native) and into fresh ones otherwise."""
         e = self._entities
         specs = [((e, self._dim), np.float64), ((e, 4), np.float64) if self._rotations else None,
                  ((e,), np.uint8), ((e,), np.int64), ((e,), np.int64)]
         if out is None:
-            return tuple(None if s is None else np.empty(*s) for s in specs)
+            return tuple(None if s is None else np.empty(*s) for s in specs), None
         if not isinstance(out, tuple) or len(out) != 5:
             raise ValueError(f"{func}: out must be a tuple of 5 arrays "
                              "(position, rotation or None, mode, left_tick, right_tick)")
+        direct = True
         for i, (a, spec) in enumerate(zip(out, specs)):
             if spec is None:
                 if a is not None:
@@ -556,12 +570,17 @@ class SnapshotBuffer:
             shape, dtype = spec
             if not isinstance(a, np.ndarray):
                 raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
-            if a.shape != shape or a.dtype != dtype or not a.flags.c_contiguous:
-                raise ValueError(f"{func}: out[{i}] must be a C-contiguous {np.dtype(dtype)} "
-                                 f"array of shape {shape}, got {a.dtype} {a.shape}")
+            kind = "a float" if dtype == np.float64 else "an integer"
+            if (a.shape != shape or a.dtype.kind not in ("f" if dtype == np.float64 else "iu")
+                    or not np.can_cast(dtype, a.dtype, casting="same_kind")):
+                raise ValueError(f"{func}: out[{i}] must be {kind} array of shape {shape}, "
+                                 f"got {a.dtype} {a.shape}")
             if not a.flags.writeable:
                 raise ValueError(f"{func}: out[{i}] is read-only")
-        return out
+            direct &= (a.dtype == dtype and a.flags.c_contiguous and a.flags.aligned)
+        if direct:
+            return out, None
+        return tuple(None if s is None else np.empty(*s) for s in specs), out
 
     @property
     def counts(self) -> np.ndarray:

@@ -39,3 +39,47 @@ CASES = {
 def test_unaligned_input_gives_the_same_result(name):
     call, values = CASES[name]
     np.testing.assert_array_equal(call(unaligned(values)), call(values.copy()))
+
+
+# -- the error contract: the function, the argument, the value, what was expected
+
+def _projectiles(**options):
+    return animcore.advance_projectiles([0.0, 1.0], [1.0, 0.0], 0.1, 0.1, [0.0, 0.0],
+                                        [0.0, 1.0], [0.0, 0.0], 0.5, **options)
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, [1, [2, 3]]), ValueError,
+     r"^hermite: elapsed is a ragged nested sequence \(its rows have different lengths\)"),
+    (lambda: animcore.quat_slerp([[0, 0, 0, 1], [0, 1]], [0, 0, 0, 1], 0.5), ValueError,
+     r"^quat_slerp: q0 is a ragged nested sequence"),
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, 10**400), OverflowError,
+     r"^hermite: elapsed is an integer of 401 digits \(must be representable as float64"),
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, [0, 10**400]), OverflowError,
+     r"^hermite: elapsed at index \(1,\) is an integer of 401 digits"),
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, [0.5, None]), ValueError,
+     r"^hermite: elapsed must be real numbers, got None at index \(1,\)"),
+    (lambda: animcore.HermiteSegment(10**400, 1, 0, 0, 1), OverflowError,
+     r"^HermiteSegment: start is an integer of 401 digits"),
+    (lambda: _projectiles(max_bounces=-10**10), ValueError,
+     r"^advance_projectiles: max_bounces is -10000000000 \(must be >= 0\)"),
+    (lambda: animcore.SnapshotBuffer(2**63), ValueError,
+     r"^SnapshotBuffer: entities is 9223372036854775808 \(must be <= 9223372036854775807\)"),
+    (lambda: animcore.SnapshotBuffer(10**9), MemoryError,
+     r"^SnapshotBuffer: entities is 1000000000 \(out of memory\)"),
+    (lambda: animcore.SnapshotTimeline(capacity=0), ValueError,
+     r"^SnapshotTimeline: capacity is 0 \(must lie in \[1, 16777216\]\)"),
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, 2.5), ValueError,
+     r"^hermite: elapsed is 2.5 \(must lie in \[0, duration=1\]\)"),
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, [0, 1, 2.5], workers=0), ValueError,
+     r"^hermite: workers is 0 \(must be None, a positive count"),
+])
+def test_error_contract(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_integers_beyond_int64_are_real_numbers():
+    """2**70 is a real number float64 represents; it is taken, not rejected."""
+    position = animcore.hermite(2**70, 0.0, 0.0, 0.0, 1.0, 0.0).position
+    assert position == float(2**70)

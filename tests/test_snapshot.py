@@ -498,20 +498,46 @@ def test_buffer_sample_out():
 @pytest.mark.parametrize("out, match", [
     ((np.empty((2, 2)),), r"out must be a tuple of 5 arrays"),
     ((np.empty((2, 3)), None, np.empty(2, np.uint8), np.empty(2, np.int64), np.empty(2, np.int64)),
-     r"out\[0\] must be a C-contiguous float64 array of shape \(2, 2\)"),
+     r"out\[0\] must be a float array of shape \(2, 2\)"),
     ((np.empty((2, 2)), np.empty((2, 4)), np.empty(2, np.uint8), np.empty(2, np.int64),
       np.empty(2, np.int64)), r"out\[1\] must be None without rotations"),
     ((np.empty((2, 2)), None, np.empty(2), np.empty(2, np.int64), np.empty(2, np.int64)),
-     r"out\[2\] must be a C-contiguous uint8"),
+     r"out\[2\] must be an integer array of shape \(2,\)"),
     ((np.empty((2, 2)), None, [0, 0], np.empty(2, np.int64), np.empty(2, np.int64)),
      r"out\[2\] must be a numpy array"),
-    ((np.empty((4, 2))[::2], None, np.empty(2, np.uint8), np.empty(2, np.int64),
-      np.empty(2, np.int64)), r"out\[0\] must be a C-contiguous"),
+    ((np.empty((4, 2))[::2], None, np.empty(2, np.uint8), np.empty(2, np.float64),
+      np.empty(2, np.int64)), r"out\[3\] must be an integer array"),
 ])
 def test_buffer_bad_out(out, match):
     buf = SnapshotBuffer(2, 2)
     with pytest.raises(ValueError, match=match):
         buf.sample(0.0, out=out)
+
+
+def test_buffer_sample_out_any_layout():
+    """Strided, misaligned and float32/int32 outputs are written like any
+    other function's out=, and left untouched on error."""
+    buf = SnapshotBuffer(2, 2, rotations=True)
+    buf.push([0, 1], 4, 0, [[1, 2], [3, 4]], [0, 0, 0, 1])
+    expected = buf.sample(5.0)
+    raw = bytearray(2 * 4 * 8 + 1)
+    misaligned = np.frombuffer(raw, np.float64, count=8, offset=1).reshape(2, 4)
+    out = (np.zeros((2, 4))[:, ::2], misaligned, np.zeros(2, np.int16),
+           np.zeros(2, np.int32), np.zeros((2, 2), np.int64)[:, 0])
+    assert not misaligned.flags.aligned
+    r = buf.sample(5.0, out=out)
+    assert all(a is b for a, b in zip(r, out))
+    for a, b in zip(out, expected):
+        np.testing.assert_array_equal(a, b)
+    kept = [a.copy() for a in out]
+    with pytest.raises(ValueError, match=r"SnapshotBuffer.sample: render_tick is nan"):
+        buf.sample(np.nan, out=out)
+    for a, b in zip(out, kept):
+        np.testing.assert_array_equal(a, b)
+    position = np.zeros((2, 2), np.float32)
+    buf.sample(5.0, out=(position, np.zeros((2, 4)), np.zeros(2, np.uint8),
+                         np.zeros(2, np.int64), np.zeros(2, np.int64)))
+    np.testing.assert_array_equal(position, expected.position.astype(np.float32))
 
 
 def test_buffer_readonly_out():
