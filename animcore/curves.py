@@ -416,9 +416,14 @@ class Curve:
         for side, mode in ((t < t0, self._before), (t > t1, self._after)):
             if mode not in ("cycle", "cycle_offset", "oscillate") or not side.any():
                 continue
-            cycle = np.floor((t[side] - t0) / span)
-            x = np.clip(t[side] - t0 - cycle * span, 0.0, span)
-            mirrored = (cycle % 2 != 0) if mode == "oscillate" else np.zeros(x.shape, bool)
+            # The fold of the C core: x = fmod(t - t0, span) in [0, span), exact.
+            offset = t[side] - t0
+            x = np.fmod(offset, span)
+            x = np.where(x < 0.0, x + span, x)
+            x = np.where(x >= span, 0.0, x)
+            cycle = np.rint((offset - x) / span)
+            mirrored = (np.fmod(cycle, 2.0) != 0) if mode == "oscillate" \
+                else np.zeros(x.shape, bool)
             local[side] = t0 + np.where(mirrored, span - x, x)
             base[side] = t0 + cycle * span + np.where(mirrored, span, 0.0)
             sign[side] = np.where(mirrored, -1.0, 1.0)

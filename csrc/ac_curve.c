@@ -468,22 +468,8 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, size
         return check_out(o, C, i, deriv, err);
     }
     {
-        /* Cycles: t = lo + cycles * P + r with r in [0, P). fmod is exact, so
-           r stays inside the keys even for times of many periods. */
-        double P = hi - lo, x = t - lo, r = fmod(x, P), cycles, tm, sign = 1.0;
-        if (r < 0.0)
-            r += P;
-        if (r >= P) /* -tiny + P rounded up: the start of the next cycle */
-            r = 0.0;
-        cycles = nearbyint((x - r) / P);
-        if (mode == AC_EXTRAP_OSCILLATE && fmod(cycles, 2.0) != 0.0) {
-            tm = hi - r;
-            sign = -1.0;
-        } else {
-            tm = lo + r;
-        }
-        if (tm > hi)
-            tm = hi;
+        double cycles, sign;
+        double tm = ac_cycle_fold(t, lo, hi, mode == AC_EXTRAP_OSCILLATE, &cycles, &sign);
         *hint = ac_segment_find(cv->times, k, tm, *hint);
         emit(cv, *hint, tm, deriv, sign, mode == AC_EXTRAP_CYCLE_OFFSET ? cycles : 0.0, o);
     }

@@ -261,20 +261,6 @@ static inline void translation_delta(const ac_looptrack *tr, double dk, double u
 
 /* ------------------------------------------------------------------- split */
 
-/* x where mask is all ones, 0.0 where it is zero. A blend of bits rather than
-   a conditional expression: under the default -ftrapping-math GCC turns
-   `c ? a - 1 : a` into a branch it may not if-convert, which stops the loop
-   from vectorizing. */
-static inline double bits_and(double x, uint64_t mask)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    b &= mask;
-    memcpy(&x, &b, sizeof b);
-    return x;
-}
-
-static inline uint64_t mask_of(int64_t cond) { return -(uint64_t)cond; }
 
 /* floor(x) for |x| <= 2^51, with no libm call (which GCC keeps scalar):
    adding and subtracting 2^52 rounds x to an integer n in the default
@@ -283,7 +269,7 @@ static inline double floor_small(double x)
 {
     double big = copysign(4503599627370496.0, x);
     double n = (x + big) - big;
-    return n - bits_and(1.0, mask_of(n > x));
+    return n - ac_pick(n > x, 1.0, 0.0);
 }
 
 /* k = floor(t/T), u = t/T - k in [0, 1); returns 0 (and k = u = 0) when t is
@@ -293,11 +279,11 @@ static inline int64_t split_one(double t, double T, double max_cycles, double *k
 {
     double x = t / T, f, r, wrap;
     int64_t ok = fabs(x) <= max_cycles;
-    x = bits_and(x, mask_of(ok));
+    x = ac_pick(ok, x, 0.0);
     f = floor_small(x);
     r = x - f;
     /* t/T = -tiny: 1 - tiny rounds to 1, which is the next cycle's phase 0 */
-    wrap = bits_and(1.0, mask_of(r >= 1.0));
+    wrap = ac_pick(r >= 1.0, 1.0, 0.0);
     *k = f + wrap;
     *u = r - wrap;
     return ok;
@@ -391,11 +377,6 @@ static size_t rotation_size(const ac_looptrack *tr)
 
 enum { BLOCK = 512 };
 
-#if defined(__GNUC__)
-#define AC_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define AC_ALWAYS_INLINE inline
-#endif
 
 /* The lookups below are table loads at data-dependent indices: AVX2 would
    emulate them as element-wise gathers, which measures about 20% slower than
@@ -409,13 +390,13 @@ enum { BLOCK = 512 };
 
 /* The common case spelled out: one channel, linear keys, one-step lookup.
    Always inlined so that the AVX2 clones of its callers compile it for AVX2. */
-static AC_ALWAYS_INLINE int fast_track(const ac_looptrack *tr)
+static AC_FORCE_INLINE int fast_track(const ac_looptrack *tr)
 {
     return tr->rotation == AC_ROOT_NO_ROTATION && tr->dim == 1 &&
            tr->interpolation == AC_ROOT_LINEAR && tr->one_step;
 }
 
-static AC_ALWAYS_INLINE void fast_block(const ac_looptrack *tr, const double *dk,
+static AC_FORCE_INLINE void fast_block(const ac_looptrack *tr, const double *dk,
                                         const double *u0, const double *u1,
                                         double *restrict translation, size_t m)
 {
@@ -453,7 +434,7 @@ static void general_block(const ac_looptrack *tr, const double *dk, const double
 
 /* The same for every track: the common case inline, so that it is compiled
    into the AVX2 clones of the callers. */
-static AC_ALWAYS_INLINE void motion_block(const ac_looptrack *tr, const double *dk,
+static AC_FORCE_INLINE void motion_block(const ac_looptrack *tr, const double *dk,
                                           const double *u0, const double *u1,
                                           double *translation, double *rotation, size_t m)
 {
@@ -585,13 +566,13 @@ static inline int step_block(const double *phase, size_t sp, const double *dt, s
     for (size_t i = 0; i < m; i++) {
         double u = phase[i * sp], x = dt[i * sv] / T, f, r, wrap;
         int64_t ok = (fabs(x) <= mc) & (u >= 0.0) & (u < 1.0);
-        x = bits_and(u + x, mask_of(ok)); /* |x| <= max_cycles + 1 */
+        x = ac_pick(ok, u + x, 0.0); /* |x| <= max_cycles + 1 */
         f = floor_small(x);
         r = x - f;
-        wrap = bits_and(1.0, mask_of(r >= 1.0));
+        wrap = ac_pick(r >= 1.0, 1.0, 0.0);
         dk[i] = f + wrap;
         u1[i] = r - wrap;
-        u0[i] = bits_and(u, mask_of(ok));
+        u0[i] = ac_pick(ok, u, 0.0);
         bad |= ok ^ 1;
     }
     return bad != 0;

@@ -83,3 +83,41 @@ def test_integers_beyond_int64_are_real_numbers():
     """2**70 is a real number float64 represents; it is taken, not rejected."""
     position = animcore.hermite(2**70, 0.0, 0.0, 0.0, 1.0, 0.0).position
     assert position == float(2**70)
+
+
+# -- one of each numeric: every domain shares the slerp and the cycle fold
+
+@pytest.mark.parametrize("scale", [1.0, 1e-150, 1e150])
+def test_quat_slerp_is_the_snapshot_slerp(scale):
+    """Snapshot playback interpolates rotations with quat_slerp itself: the
+    same result to the last bit, for any (non-unit, extreme) pushed value."""
+    rng = np.random.default_rng(7)
+    q0, q1 = rng.normal(size=(2, 4)) * scale
+    timeline = animcore.SnapshotTimeline(1, rotations=True)
+    timeline.push(0, 0, 0.0, q0)
+    timeline.push(8, 0, 0.0, q1)
+    ticks = np.linspace(0.0, 8.0, 97)
+    alpha = (ticks - 0.0) / (8.0 - 0.0)
+    np.testing.assert_array_equal(timeline.sample_many(ticks).rotation,
+                                  animcore.quat_slerp(q0, q1, alpha))
+    n = 500
+    many0, many1 = rng.normal(size=(2, n, 4)) * scale
+    buffer = animcore.SnapshotBuffer(n, 1, rotations=True)
+    buffer.push(np.arange(n), 0, 0, np.zeros((n, 1)), many0)
+    buffer.push(np.arange(n), 8, 0, np.zeros((n, 1)), many1)
+    np.testing.assert_array_equal(buffer.sample(3.0).rotation,
+                                  animcore.quat_slerp(many0, many1, 3.0 / 8.0))
+
+
+@pytest.mark.parametrize("mode", ["cycle", "oscillate"])
+def test_curve_and_rotation_curve_fold_alike_far_away(mode):
+    """A yaw track keyed as angles (Curve) and as rotations about z
+    (RotationCurve) plays the same angle, also 3.3e13 s (a million years)
+    away, where different folds of t into the keys disagree by 4e-3 s."""
+    times, angles = np.array([0.0, 1.0, 2.5]), np.array([0.1, 0.7, 0.4])
+    curve = animcore.Curve(times, angles, interpolation="linear", before=mode, after=mode)
+    rotations = np.stack([np.zeros(3), np.zeros(3), np.sin(angles / 2), np.cos(angles / 2)], -1)
+    rotation = animcore.RotationCurve(times, rotations, before=mode, after=mode)
+    t = np.concatenate([3.3e13 + np.linspace(0.0, 5.0, 41), -3.3e13 - np.linspace(0.0, 5.0, 41)])
+    q = rotation(t)
+    np.testing.assert_allclose(2.0 * np.arctan2(q[:, 2], q[:, 3]), curve(t), rtol=0, atol=1e-12)
