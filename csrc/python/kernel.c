@@ -90,10 +90,20 @@ static int element_type(PyArrayObject *a)
 static void gather(int type, const char *src, npy_intp outer, npy_intp stride, npy_intp core,
                    npy_intp width, npy_intp rows, npy_intp cols, double *dst)
 {
-    if (type == T_F64 && width == 1) { /* the common case, kept tight */
-        for (npy_intp r = 0; r < rows; r++)
-            for (npy_intp i = 0; i < cols; i++)
-                memcpy(dst++, src + r * outer + i * stride, sizeof *dst);
+    if (type == T_F64 && width == 1) { /* the common cases, kept tight */
+        for (npy_intp r = 0; r < rows; r++) {
+            const char *row = src + r * outer;
+            if (stride == 0) { /* one value per row (an (N, 1) operand) */
+                double v;
+                memcpy(&v, row, sizeof v);
+                for (npy_intp i = 0; i < cols; i++)
+                    dst[i] = v;
+            } else {
+                for (npy_intp i = 0; i < cols; i++)
+                    memcpy(dst + i, row + i * stride, sizeof *dst);
+            }
+            dst += cols;
+        }
         return;
     }
     switch (type) {
@@ -141,6 +151,10 @@ static void walk_part(part *p)
     npy_intp pos = p->begin;
     size_t scratch_values = 0;
     double *scratch, *buf[MAX_OPS];
+    /* What each input's scratch holds: the block gathered from held[k] with
+       held_rows x held_cols items (the same block again needs no gather). */
+    char *held[MAX_OPS];
+    npy_intp held_rows[MAX_OPS] = {0}, held_cols[MAX_OPS] = {0};
 
     p->status = AC_OK;
     for (int k = 0; k < nops; k++)
@@ -159,6 +173,8 @@ static void walk_part(part *p)
     buf[0] = scratch;
     for (int k = 1; k < nops; k++)
         buf[k] = buf[k - 1] + block * w->op[k - 1].width;
+    for (int k = 0; k < nops; k++)
+        held[k] = NULL;
 
     while (pos < p->end) {
         npy_intp row = pos / inner, col = pos % inner, rows, cols, n;
@@ -213,10 +229,11 @@ static void walk_part(part *p)
                 if (direct[k]) {
                     in[k] = (const double *)base[k];
                 } else {
-                    if (shared)
-                        gather(o->type, base[k], 0, 0, o->core, o->width, 1, 1, buf[k]);
-                    else
-                        gather(o->type, base[k], so, s, o->core, o->width, rows, cols, buf[k]);
+                    npy_intp r = shared ? 1 : rows, c = shared ? 1 : cols;
+                    if (held[k] != base[k] || held_rows[k] != r || held_cols[k] != c) {
+                        gather(o->type, base[k], so, s, o->core, o->width, r, c, buf[k]);
+                        held[k] = base[k], held_rows[k] = r, held_cols[k] = c;
+                    }
                     in[k] = buf[k];
                 }
             } else {
