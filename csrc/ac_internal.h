@@ -4,6 +4,8 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -60,13 +62,30 @@ static inline double ac_pick(int64_t cond, double a, double b)
 }
 
 /* Records a failure in *err (which may be NULL) and returns its status.
-   `detail` is a printf format describing what the value must satisfy. */
-ac_status ac_fail(ac_error *err, ac_status status, size_t index, const char *arg,
-                  double value, const char *detail, ...)
+   `detail` is a printf format describing what the value must satisfy. Inline
+   here so that the library exports nothing beyond animcore.h. */
+static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
+                                const char *arg, double value, const char *detail, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+
+static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
+                                const char *arg, double value, const char *detail, ...)
+{
+    if (err) {
+        va_list ap;
+        err->status = status;
+        err->index = index;
+        err->arg = arg;
+        err->value = value;
+        va_start(ap, detail);
+        vsnprintf(err->detail, sizeof err->detail, detail, ap);
+        va_end(ap);
+    }
+    return status;
+}
 
 /* AC_OK when the count values at x are finite; otherwise records the first
    non-finite one against `arg` at element `index`. */

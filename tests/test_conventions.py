@@ -1,6 +1,11 @@
 """Conventions every public function shares: any float64 layout is accepted,
 including views that are neither contiguous nor aligned (a view into a byte
 buffer at an odd offset), with the same result as a plain array."""
+import pathlib
+import re
+import shutil
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -121,3 +126,55 @@ def test_curve_and_rotation_curve_fold_alike_far_away(mode):
     t = np.concatenate([3.3e13 + np.linspace(0.0, 5.0, 41), -3.3e13 - np.linspace(0.0, 5.0, 41)])
     q = rotation(t)
     np.testing.assert_allclose(2.0 * np.arctan2(q[:, 2], q[:, 3]), curve(t), rtol=0, atol=1e-12)
+
+
+# -- the C API an engine adopts: one header, its symbols only, one naming rule
+
+CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
+DOMAINS = ("status", "hermite", "curve", "ease", "quat", "rootmotion", "contact", "snapshot",
+           "collide", "skeleton")
+
+
+def _declarations():
+    """(return type, name, parameters) of every function animcore.h declares."""
+    text = (CSRC / "animcore.h").read_text()
+    found = re.findall(r"^(AC_API )?([A-Za-z][^;(]*?)\b(ac_\w+)\(([^;]*)\);", text, re.M)
+    return [(marked, " ".join(ret.split()), name, " ".join(params.split()))
+            for marked, ret, name, params in found]
+
+
+def test_every_public_function_is_exported_named_and_ends_with_its_error():
+    declarations = _declarations()
+    assert len(declarations) > 50
+    for marked, ret, name, params in declarations:
+        assert marked, f"{name} lacks AC_API"
+        assert name == "ac_version" or re.fullmatch(rf"ac_({'|'.join(DOMAINS)})_[a-z0-9_]+",
+                                                     name), name
+        if ret == "ac_status":  # inputs, outputs, count, then the error record
+            assert params.endswith("ac_error *err"), name
+
+
+def test_version_macros_match_the_library_and_the_package():
+    text = (CSRC / "animcore.h").read_text()
+    parts = [re.search(rf"#define AC_VERSION_{p} (\d+)", text).group(1)
+             for p in ("MAJOR", "MINOR", "PATCH")]
+    string = re.search(r'#define AC_VERSION_STRING "([^"]+)"', text).group(1)
+    assert string == ".".join(parts)
+    pyproject = (CSRC.parent / "pyproject.toml").read_text()
+    assert re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1) == string
+
+
+def test_static_library_exports_only_the_header(tmp_path):
+    if not all(shutil.which(tool) for tool in ("make", "nm")) or not (
+            shutil.which("cc") or shutil.which("gcc")):
+        pytest.skip("needs make, nm and a C compiler")
+    build = subprocess.run(["make", "-C", str(CSRC), f"BUILD={tmp_path}"],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stdout + build.stderr
+    listing = subprocess.run(["nm", "-g", "--defined-only", str(tmp_path / "libanimcore.a")],
+                             capture_output=True, text=True, check=True).stdout
+    exported = {line.split()[-1].lstrip("_") if line.split()[-1].startswith("_ac_")
+                else line.split()[-1] for line in listing.splitlines()
+                if len(line.split()) == 3}
+    declared = {name for _, _, name, _ in _declarations()}
+    assert exported == declared

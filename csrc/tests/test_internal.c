@@ -62,8 +62,20 @@ static void quaternions(void)
     CHECK_NEAR(out[3], 1.0, 1e-15);
 }
 
+/* The library reports the version of the header it was built from. */
+static void version(void)
+{
+    char expect[32];
+    snprintf(expect, sizeof expect, "%d.%d.%d", AC_VERSION_MAJOR, AC_VERSION_MINOR,
+             AC_VERSION_PATCH);
+    CHECK(strcmp(ac_version(), AC_VERSION_STRING) == 0);
+    CHECK(strcmp(ac_version(), expect) == 0);
+    CHECK(AC_VERSION == AC_VERSION_MAJOR * 10000 + AC_VERSION_MINOR * 100 + AC_VERSION_PATCH);
+}
+
 int main(void)
 {
+    version();
     segment_find();
     quaternions();
     TEST_DONE("test_internal");
