@@ -9,9 +9,10 @@ the classic bug: a 2-second segment then starts at half its intended speed.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import real_number, stretch_factor
@@ -32,8 +33,10 @@ class HermiteSample(NamedTuple):
     velocity: np.ndarray
 
 
-def hermite(start, end, start_velocity, end_velocity, duration, elapsed, *, out=None,
-            workers=None) -> HermiteSample:
+def hermite(start: ArrayLike, end: ArrayLike, start_velocity: ArrayLike,
+            end_velocity: ArrayLike, duration: ArrayLike, elapsed: ArrayLike, *,
+            out: Optional[tuple[np.ndarray, np.ndarray]] = None,
+            workers: Optional[int] = None) -> HermiteSample:
     """Evaluate cubic Hermite segments with per-second key velocities.
 
     Parameters
@@ -84,7 +87,9 @@ def hermite(start, end, start_velocity, end_velocity, duration, elapsed, *, out=
                                               end_velocity, duration, elapsed, out, workers))
 
 
-def velocity_to_tangent(velocity, duration, *, out=None, workers=None):
+def velocity_to_tangent(velocity: ArrayLike, duration: ArrayLike, *,
+                        out: Optional[np.ndarray] = None,
+                        workers: Optional[int] = None) -> np.ndarray:
     """Per-second velocity to a segment tangent: ``duration * velocity``.
 
     Broadcasts like a ufunc; ``duration`` must be > 0 and everything finite.
@@ -93,7 +98,9 @@ def velocity_to_tangent(velocity, duration, *, out=None, workers=None):
     return _core._velocity_to_tangent("velocity_to_tangent", velocity, duration, out, workers)
 
 
-def tangent_to_velocity(tangent, duration, *, out=None, workers=None):
+def tangent_to_velocity(tangent: ArrayLike, duration: ArrayLike, *,
+                        out: Optional[np.ndarray] = None,
+                        workers: Optional[int] = None) -> np.ndarray:
     """Segment tangent to a per-second velocity: ``tangent / duration``.
 
     Broadcasts like a ufunc; ``duration`` must be > 0 and everything finite.
@@ -118,7 +125,8 @@ class HermiteSegment:
     __slots__ = ("_start", "_end", "_start_velocity", "_end_velocity", "_duration",
                  "_start_tangent", "_end_tangent")
 
-    def __init__(self, start, end, start_velocity, end_velocity, duration):
+    def __init__(self, start: float, end: float, start_velocity: float, end_velocity: float,
+                 duration: float) -> None:
         values = [real_number("HermiteSegment", name, v) for name, v in (
             ("start", start), ("end", end), ("start_velocity", start_velocity),
             ("end_velocity", end_velocity), ("duration", duration))]
@@ -137,7 +145,8 @@ class HermiteSegment:
     end_tangent = property(lambda self: self._end_tangent,
                            doc="duration * end_velocity (per unit u).")
 
-    def evaluate(self, elapsed, *, out=None) -> HermiteSample:
+    def evaluate(self, elapsed: ArrayLike, *,
+                 out: Optional[tuple[np.ndarray, np.ndarray]] = None) -> HermiteSample:
         """Position and per-second velocity at ``elapsed`` seconds (any shape)."""
         return HermiteSample(*_core._hermite_eval(
             "HermiteSegment.evaluate", self._start, self._end, self._start_velocity,
@@ -145,7 +154,7 @@ class HermiteSegment:
 
     __call__ = evaluate
 
-    def stretched(self, factor, keep="velocity") -> "HermiteSegment":
+    def stretched(self, factor: float, keep: str = "velocity") -> "HermiteSegment":
         """The segment with its duration multiplied by ``factor`` (> 0).
 
         keep="velocity": the per-second key velocities stay; the tangents are

@@ -21,9 +21,10 @@ repeated squaring for quaternions: never a loop over cycles.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, Union
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import (as_float64, broadcast_inputs, check_out, contiguous, kernel_operand,
@@ -45,6 +46,10 @@ class RootDelta(NamedTuple):
 
     translation: np.ndarray
     rotation: np.ndarray
+
+
+# out= of the motion methods: the translation, or (translation, rotation).
+_Out = Union[np.ndarray, tuple[np.ndarray, np.ndarray], None]
 
 
 class RootPose(NamedTuple):
@@ -201,7 +206,7 @@ class LoopTrack:
 
     # -- evaluation ---------------------------------------------------------
 
-    def split(self, t) -> tuple[np.ndarray, np.ndarray]:
+    def split(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Split unrolled times into ``(cycle, phase)``.
 
         ``cycle = floor(t / T)`` (int64; -0.1 s of a 1 s clip is cycle -1) and
@@ -215,7 +220,7 @@ class LoopTrack:
         cycle = cycle.astype(np.int64)
         return results((cycle, phase), None)
 
-    def sample(self, phase, *, out=None):
+    def sample(self, phase: ArrayLike, *, out: _Out = None) -> Union[np.ndarray, RootPose]:
         """Root position at phases in ``[0, 1]`` (``sample(1) - sample(0)`` is the stride).
 
         Returns positions of shape ``phase.shape + (C,)`` (``phase.shape`` for
@@ -255,7 +260,8 @@ class LoopTrack:
         return (check_out(func, out[:1], 1, shape + self._channel_shape())
                 + check_out(f"{func}: rotation", out[1:], 1, shape + self._rotation_shape()))
 
-    def delta(self, t0, t1, *, out=None):
+    def delta(self, t0: ArrayLike, t1: ArrayLike, *,
+              out: _Out = None) -> Union[np.ndarray, RootDelta]:
         """Root motion from unrolled time ``t0`` to ``t1`` (seconds, broadcast).
 
         Without rotations: ``(k1 - k0) * D + p(u1) - p(u0)``, of shape
@@ -387,18 +393,20 @@ class RootMotionCursor:
         self._cycle, self._phase = new_cycle, new_phase  # committed only on success
         return track._finish(shape, translation, rotation, out)
 
-    def advance(self, dt, *, out=None):
+    def advance(self, dt: ArrayLike, *,
+                out: _Out = None) -> Union[np.ndarray, RootDelta]:
         """Move every cursor by ``dt`` seconds (broadcast to the cursors'
         shape; negative plays backwards) and return the motion, as
         :meth:`LoopTrack.delta` does. On error nothing moves."""
         return self._move("RootMotionCursor.advance", "dt", dt, False, out)
 
-    def advance_to(self, t, *, out=None):
+    def advance_to(self, t: ArrayLike, *,
+                   out: _Out = None) -> Union[np.ndarray, RootDelta]:
         """Move every cursor to the unrolled time ``t`` and return the motion
         since the last consumed time. On error nothing moves."""
         return self._move("RootMotionCursor.advance_to", "t", t, True, out)
 
-    def reset(self, time=0.0) -> None:
+    def reset(self, time: ArrayLike = 0.0) -> None:
         """Place the cursors at ``time`` without emitting motion (seek, clip
         switch, teleport). ``time`` broadcasts to the cursors' shape."""
         func = "RootMotionCursor.reset"

@@ -14,7 +14,10 @@ before t.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import as_float64, choice, contiguous
@@ -33,7 +36,7 @@ __all__ = [
 _WHAT = {4: "quaternions (x, y, z, w)", 3: "vectors (x, y, z)"}
 
 
-def quat_multiply(a, b, *, out=None) -> np.ndarray:
+def quat_multiply(a: ArrayLike, b: ArrayLike, *, out: Optional[np.ndarray] = None) -> np.ndarray:
     """Hamilton product ``a * b``: the rotation ``b`` followed by ``a``.
 
     Parameters
@@ -49,7 +52,7 @@ def quat_multiply(a, b, *, out=None) -> np.ndarray:
     return _core._quat_multiply("quat_multiply", a, b, out, None)
 
 
-def quat_conjugate(q, *, out=None) -> np.ndarray:
+def quat_conjugate(q: ArrayLike, *, out: Optional[np.ndarray] = None) -> np.ndarray:
     """``(-x, -y, -z, w)``: the inverse rotation of a unit quaternion.
 
     >>> quat_conjugate([1.0, 2.0, 3.0, 4.0])
@@ -58,7 +61,7 @@ def quat_conjugate(q, *, out=None) -> np.ndarray:
     return _core._quat_conjugate("quat_conjugate", q, out, None)
 
 
-def quat_normalize(q, *, out=None) -> np.ndarray:
+def quat_normalize(q: ArrayLike, *, out: Optional[np.ndarray] = None) -> np.ndarray:
     """``q / |q|`` without overflow or underflow for any finite q.
 
     Raises ValueError for a zero quaternion (``|q| at index ...``).
@@ -69,7 +72,8 @@ def quat_normalize(q, *, out=None) -> np.ndarray:
     return _core._quat_normalize("quat_normalize", q, out, None)
 
 
-def quat_from_axis_angle(axis, angle, *, out=None) -> np.ndarray:
+def quat_from_axis_angle(axis: ArrayLike, angle: ArrayLike, *,
+                         out: Optional[np.ndarray] = None) -> np.ndarray:
     """The rotation by ``angle`` radians about ``axis`` (normalized here).
 
     Parameters
@@ -85,7 +89,7 @@ def quat_from_axis_angle(axis, angle, *, out=None) -> np.ndarray:
     return _core._quat_from_axis_angle("quat_from_axis_angle", axis, angle, out, None)
 
 
-def quat_rotate(q, v, *, out=None) -> np.ndarray:
+def quat_rotate(q: ArrayLike, v: ArrayLike, *, out: Optional[np.ndarray] = None) -> np.ndarray:
     """Vectors ``v`` rotated by the rotations ``q`` (normalized first).
 
     Parameters
@@ -99,7 +103,8 @@ def quat_rotate(q, v, *, out=None) -> np.ndarray:
     return _core._quat_rotate("quat_rotate", q, v, out, None)
 
 
-def quat_slerp(q0, q1, t, *, out=None) -> np.ndarray:
+def quat_slerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
+               out: Optional[np.ndarray] = None) -> np.ndarray:
     """Shortest-arc spherical linear interpolation, at constant angular speed.
 
     ``q1`` is negated when ``q0 . q1 < 0`` (the same rotation, the shorter
@@ -124,7 +129,8 @@ def quat_slerp(q0, q1, t, *, out=None) -> np.ndarray:
     return _core._quat_slerp("quat_slerp", q0, q1, t, out, None)
 
 
-def quat_nlerp(q0, q1, t, *, out=None) -> np.ndarray:
+def quat_nlerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
+               out: Optional[np.ndarray] = None) -> np.ndarray:
     """Normalized linear interpolation along the shortest arc.
 
     Cheaper than :func:`quat_slerp` and on the same arc, but not at constant

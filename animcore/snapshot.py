@@ -32,6 +32,7 @@ import math
 from typing import NamedTuple, Optional
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import as_float64, contiguous, index_text, integer, real_number
@@ -471,7 +472,8 @@ class SnapshotBuffer:
     def __len__(self) -> int:
         return self._entities
 
-    def push(self, entity, tick, segment, position, rotation=None, generation=0):
+    def push(self, entity: ArrayLike, tick: ArrayLike, segment: ArrayLike, position: ArrayLike,
+             rotation: Optional[ArrayLike] = None, generation: ArrayLike = 0) -> np.ndarray:
         """Offer snapshots for many entities in one call.
 
         Parameters

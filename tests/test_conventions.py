@@ -1,10 +1,12 @@
 """Conventions every public function shares: any float64 layout is accepted,
 including views that are neither contiguous nor aligned (a view into a byte
 buffer at an odd offset), with the same result as a plain array."""
+import os
 import pathlib
 import re
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -178,3 +180,32 @@ def test_static_library_exports_only_the_header(tmp_path):
                 if len(line.split()) == 3}
     declared = {name for _, _, name, _ in _declarations()}
     assert exported == declared
+
+
+# -- the typed surface
+
+USER_SCRIPT = pathlib.Path(__file__).resolve().parent / "data" / "typed_user.py"
+
+
+def test_typed_user_script_runs():
+    """The script mypy checks below is a working program."""
+    result = subprocess.run([sys.executable, str(USER_SCRIPT)], capture_output=True, text=True,
+                            cwd=CSRC.parent, env={**os.environ, "PYTHONPATH": str(CSRC.parent)})
+    assert result.returncode == 0, result.stderr
+
+
+def test_mypy_strict_accepts_a_user_script(tmp_path):
+    pytest.importorskip("mypy", reason="mypy is not installed (it is in the test extra)")
+    assert (CSRC.parent / "animcore" / "py.typed").exists()
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+         f"--cache-dir={tmp_path}", str(USER_SCRIPT.relative_to(CSRC.parent))],
+        capture_output=True, text=True, cwd=CSRC.parent)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_core_stub_lists_every_entry_point():
+    from animcore import _core
+    stub = (CSRC.parent / "animcore" / "_core.pyi").read_text()
+    stubbed = set(re.findall(r"^def (\w+)\(", stub, re.M))
+    assert stubbed == {name for name in dir(_core) if not name.startswith("__")}
