@@ -170,7 +170,7 @@ def test_static_library_exports_only_the_header(tmp_path):
     if not all(shutil.which(tool) for tool in ("make", "nm")) or not (
             shutil.which("cc") or shutil.which("gcc")):
         pytest.skip("needs make, nm and a C compiler")
-    build = subprocess.run(["make", "-C", str(CSRC), f"BUILD={tmp_path}"],
+    build = subprocess.run(["make", "-j2", "-C", str(CSRC), f"BUILD={tmp_path}", "CFLAGS=-O0"],
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stdout + build.stderr
     listing = subprocess.run(["nm", "-g", "--defined-only", str(tmp_path / "libanimcore.a")],
@@ -209,3 +209,149 @@ def test_core_stub_lists_every_entry_point():
     stub = (CSRC.parent / "animcore" / "_core.pyi").read_text()
     stubbed = set(re.findall(r"^def (\w+)\(", stub, re.M))
     assert stubbed == {name for name in dir(_core) if not name.startswith("__")}
+
+
+# -- conventions every public array function shares, tested once for all
+#
+# Each case: the call (array arguments positional, out= keyword when the
+# function takes one), valid float64 arguments, and arguments that raise.
+
+_U = np.array([0.0, 0.25, 0.5, 1.0])
+_Q = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8], [0.36, 0.48, 0.0, 0.8],
+               [0.0, 0.0, 1.0, 0.0]])
+_V = np.array([[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 3.0], [1.0, 1.0, 1.0]])
+_curve = animcore.Curve([0, 1, 2, 3], [0, 60, 60, 0])
+_curve3 = animcore.Curve([0, 1, 2], [[0, 1, 2], [3, 4, 5], [1, 1, 1]])
+_rotation = animcore.RotationCurve([0.0, 1.0], [[0, 0, 0, 1], [0, 0, 1, 0]], after="error")
+_walk = animcore.LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
+_segment = animcore.HermiteSegment(0.0, 10.0, 2.0, 0.0, 2.0)
+
+FUNCTIONS = {
+    "hermite": (lambda e, d, out=None: animcore.hermite(0.0, 10.0, 2.0, 0.0, d, e, out=out),
+                (_U, np.array([1.0, 2.0, 2.0, 1.5])), (_U, np.array([1.0, 2.0, 0.0, 1.0]))),
+    "velocity_to_tangent": (lambda v, d, out=None: animcore.velocity_to_tangent(v, d, out=out),
+                            (_U, _U + 1.0), (_U, _U - 0.5)),
+    "tangent_to_velocity": (lambda v, d, out=None: animcore.tangent_to_velocity(v, d, out=out),
+                            (_U, _U + 1.0), (_U, _U - 0.5)),
+    "HermiteSegment.evaluate": (lambda e, out=None: _segment.evaluate(e, out=out),
+                                (_U,), (_U + 1.5,)),
+    "Curve": (lambda t, out=None: _curve(t, out=out), (_U * 3,), (_U * np.nan,)),
+    "Curve.evaluate (C)": (lambda t, out=None: _curve3.evaluate(t, 1, out=out), (_U * 2,),
+                           (_U - np.inf,)),
+    "Curve.sample": (lambda t, out=None: _curve.sample(t, out=out), (_U * 3,), (_U * np.nan,)),
+    "RotationCurve": (lambda t, out=None: _rotation(t, out=out), (_U,), (_U + 2.0,)),
+    "RotationCurve.angular_velocity": (
+        lambda t, out=None: _rotation.angular_velocity(t, out=out), (_U,), (_U + 2.0,)),
+    "quat_multiply": (lambda a, b, out=None: animcore.quat_multiply(a, b, out=out),
+                      (_Q, _Q[::-1]), (_Q, _Q + np.inf)),
+    "quat_conjugate": (lambda q, out=None: animcore.quat_conjugate(q, out=out), (_Q,),
+                       (_Q * np.nan,)),
+    "quat_normalize": (lambda q, out=None: animcore.quat_normalize(q, out=out), (_Q * 3,),
+                       (_Q * 0.0,)),
+    "quat_from_axis_angle": (
+        lambda a, t, out=None: animcore.quat_from_axis_angle(a, t, out=out), (_V, _U),
+        (_V * 0.0, _U)),
+    "quat_rotate": (lambda q, v, out=None: animcore.quat_rotate(q, v, out=out), (_Q, _V),
+                    (_Q, _V * np.nan)),
+    "quat_slerp": (lambda a, b, t, out=None: animcore.quat_slerp(a, b, t, out=out),
+                   (_Q, _Q[::-1], _U), (_Q, _Q[::-1], _U + 2.0)),
+    "quat_nlerp": (lambda a, b, t, out=None: animcore.quat_nlerp(a, b, t, out=out),
+                   (_Q, _Q[::-1], _U), (_Q, _Q[::-1], _U - 2.0)),
+    "ease": (lambda u, out=None: animcore.ease("smoothstep", u, out=out), (_U,), (_U * 2,)),
+    "ease_inverse": (lambda s, out=None: animcore.ease_inverse("smoothstep", s, out=out),
+                     (_U,), (_U + np.inf,)),
+    "CubicBezier": (lambda u, out=None: animcore.CubicBezier(0.25, 0.1, 0.25, 1.0)(u, out=out),
+                    (_U,), (_U + 1.5,)),
+    "Steps": (lambda u, out=None: animcore.Steps(4)(u, out=out), (_U,), (_U - 1.5,)),
+    "LoopTrack.delta": (lambda a, b, out=None: _walk.delta(a, b, out=out), (_U, _U * 7),
+                        (_U, _U + np.inf)),
+    "LoopTrack.sample": (lambda p, out=None: _walk.sample(p, out=out), (_U,), (_U * 2,)),
+    "bounce": (lambda v, n, out=None: animcore.bounce(v, [0.0, 0.0], n, 0.5, out=out),
+               (_V[:, :2] - 1.0, np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])),
+               (_V[:, :2], _V[:, :2])),
+    "contact_point_velocity": (
+        lambda v, w, r, out=None: animcore.contact_point_velocity(v, w, r, out=out),
+        (_V, _V[::-1], _V), (_V, _V + np.inf, _V)),
+}
+
+
+def _flat(result) -> list:
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+def _same(a, b):
+    for x, y in zip(_flat(a), _flat(b)):
+        np.testing.assert_array_equal(x, y)
+        assert np.shape(x) == np.shape(y)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_input_not_modified_and_read_only_input_taken(name):
+    call, args, _ = FUNCTIONS[name]
+    kept = [a.copy() for a in args]
+    frozen = [a.copy() for a in args]
+    for a in frozen:
+        a.flags.writeable = False
+    _same(call(*args), call(*frozen))
+    for a, b in zip(args, kept):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_non_contiguous_and_broadcast_inputs(name):
+    call, args, _ = FUNCTIONS[name]
+    expected = call(*args)
+    strided = [np.repeat(a, 2, axis=0)[::2] for a in args]
+    assert not all(a.flags.c_contiguous for a in strided)
+    _same(call(*strided), expected)
+    # rows repeated through a zero stride: the result repeats the first row
+    first = call(*[a[:1] for a in args])
+    repeated = call(*[np.broadcast_to(a[:1], a.shape) for a in args])
+    for x, y in zip(_flat(repeated), _flat(first)):
+        np.testing.assert_array_equal(x, np.broadcast_to(y, x.shape))
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_float32_input_gives_float64(name):
+    call, args, _ = FUNCTIONS[name]
+    narrow = [a.astype(np.float32) for a in args]
+    for got, want in zip(_flat(call(*narrow)), _flat(call(*[a.astype(np.float64) for a in narrow]))):
+        assert got.dtype == np.float64
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_scalar_and_empty_input(name):
+    call, args, _ = FUNCTIONS[name]
+    full = _flat(call(*args))
+    one = _flat(call(*[a[0] if a.ndim == 1 else a[0] for a in args]))
+    for x, y in zip(one, full):
+        np.testing.assert_array_equal(x, y[0])
+    empty = _flat(call(*[a[:0] for a in args]))
+    for x, y in zip(empty, full):
+        assert x.shape == (0,) + y.shape[1:]
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_result_is_out_in_any_float_layout(name):
+    call, args, _ = FUNCTIONS[name]
+    expected = _flat(call(*args))
+    wide = [np.zeros(e.shape[:-1] + (2 * e.shape[-1],) if e.ndim > 1 else (2 * e.size,))
+            for e in expected]
+    outs = [w[..., ::2] for w in wide]  # strided
+    outs[0] = np.zeros(expected[0].shape, np.float32)  # and float32
+    result = call(*args, out=outs[0] if len(outs) == 1 else tuple(outs))
+    for r, o, e in zip(_flat(result), outs, expected):
+        assert r is o
+        np.testing.assert_array_equal(o, e.astype(o.dtype))
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_out_untouched_on_error(name):
+    call, args, bad = FUNCTIONS[name]
+    expected = _flat(call(*args))
+    outs = [np.full(e.shape, 7.0) for e in expected]
+    with pytest.raises(ValueError, match=name.split(" ")[0].split(".")[0]):
+        call(*bad, out=outs[0] if len(outs) == 1 else tuple(outs))
+    for o in outs:
+        assert (o == 7.0).all()
