@@ -232,7 +232,7 @@ def _pair_operand(func: str, name: str, array: np.ndarray, spheres: tuple[int, .
 
 def advance_projectiles(position, velocity, radius, dt, plane_point, plane_normal,
                         plane_velocity, restitution, *, friction=0.0,
-                        max_bounces: int = 8) -> ProjectileStep:
+                        max_bounces: int = 8, out=None) -> ProjectileStep:
     """Move spheres through one step against moving planes, bouncing on the way.
 
     Continuous collision: for each sphere the earliest time of impact in
@@ -264,12 +264,18 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
         Coulomb coefficient ``>= 0``, broadcast like ``restitution``.
     max_bounces : int, optional
         Contacts resolved per sphere and step, ``>= 0`` (default 8).
+    out : tuple of three arrays, optional
+        ``(position, velocity, bounces)`` arrays of the result's shapes that
+        receive the step (floats of any float dtype, bounces of any integer
+        dtype, any strides); untouched if the call raises. ``position`` and
+        ``velocity`` may be the input arrays themselves, to step in place.
 
     Returns
     -------
     ProjectileStep
         New ``position`` and ``velocity`` (fresh arrays of the spheres' shape)
-        and ``bounces`` (intc, one per sphere).
+        and ``bounces`` (intc, one per sphere); the arrays of ``out`` when
+        given.
 
     Notes
     -----
@@ -325,6 +331,31 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     pairs = [_pair_operand(func, name, as_float64(func, name, value), spheres, m)
              for name, value in (("restitution", restitution), ("friction", friction))]
     bounces = np.zeros(spheres, dtype=np.intc)
+    if out is not None:
+        out = _step_out(func, out, pos.shape, bounces.shape)
     _core._advance(func, pos, vel, kernel_operand(radius, spheres), kernel_operand(dt, spheres),
                    *plane_arrays, *pairs, bounces_max, bounces)
-    return ProjectileStep(pos, vel, bounces)
+    if out is None:
+        return ProjectileStep(pos, vel, bounces)
+    # The kernel steps its own copies, so an error never reaches `out`.
+    for target, computed in zip(out, (pos, vel, bounces)):
+        np.copyto(target, computed, casting="same_kind")
+    return ProjectileStep(*out)
+
+
+def _step_out(func: str, out, vector_shape, sphere_shape) -> tuple:
+    """Checks the out= of advance_projectiles: (position, velocity, bounces)."""
+    if not isinstance(out, tuple) or len(out) != 3:
+        raise ValueError(f"{func}: out must be a tuple of 3 arrays (position, velocity, "
+                         f"bounces)")
+    for i, (a, shape, kind) in enumerate(zip(out, (vector_shape, vector_shape, sphere_shape),
+                                             ("f", "f", "iu"))):
+        if not isinstance(a, np.ndarray):
+            raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
+        if a.shape != shape or a.dtype.kind not in kind:
+            what = "a float" if kind == "f" else "an integer"
+            raise ValueError(f"{func}: out[{i}] must be {what} array of shape {shape}, got "
+                             f"{a.dtype} {a.shape}")
+        if not a.flags.writeable:
+            raise ValueError(f"{func}: out[{i}] is read-only")
+    return out

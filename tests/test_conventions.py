@@ -355,3 +355,26 @@ def test_out_untouched_on_error(name):
         call(*bad, out=outs[0] if len(outs) == 1 else tuple(outs))
     for o in outs:
         assert (o == 7.0).all()
+
+
+def test_advance_projectiles_out():
+    """out= of the stepping function: result is out, any float layout, in
+    place on the inputs, untouched on error."""
+    start = np.array([[0.0, 1.0], [0.0, 2.0]]), np.array([[1.0, -20.0], [0.0, 0.0]])
+    planes = ([0.0, 0.0], [0.0, 1.0], [0.0, 0.0])
+    expected = animcore.advance_projectiles(*start, 0.1, 0.1, *planes, 0.5)
+    out = (np.zeros((2, 2), np.float32), np.zeros((2, 4))[:, ::2], np.zeros(2, np.int16))
+    result = animcore.advance_projectiles(*start, 0.1, 0.1, *planes, 0.5, out=out)
+    for r, o, e in zip(result, out, expected):
+        assert r is o
+        np.testing.assert_array_equal(o, e.astype(o.dtype))
+    kept = [o.copy() for o in out]
+    with pytest.raises(ValueError, match=r"advance_projectiles: restitution at index \(0, 0\)"):
+        animcore.advance_projectiles(*start, 0.1, 0.1, *planes, 1.5, out=out)
+    for o, k in zip(out, kept):
+        np.testing.assert_array_equal(o, k)
+    position, velocity = (a.copy() for a in start)
+    animcore.advance_projectiles(position, velocity, 0.1, 0.1, *planes, 0.5,
+                                 out=(position, velocity, np.zeros(2, np.intc)))
+    np.testing.assert_array_equal(position, expected.position)
+    np.testing.assert_array_equal(velocity, expected.velocity)
