@@ -39,16 +39,28 @@ def _bezier_eval(
     s: Any = ...,
     dsdu: Any = ...,
 ) -> None: ...
-def _bounce(
+def _bounce2(
     func: str,
-    velocity: Any,
-    surface_velocity: Any,
-    normal: Any,
-    restitution: Any,
-    friction: Any,
-    threshold: Any,
-    result: Any,
-) -> None: ...
+    velocity: ArrayLike,
+    surface_velocity: ArrayLike,
+    normal: ArrayLike,
+    restitution: ArrayLike,
+    friction: ArrayLike,
+    threshold: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _bounce3(
+    func: str,
+    velocity: ArrayLike,
+    surface_velocity: ArrayLike,
+    normal: ArrayLike,
+    restitution: ArrayLike,
+    friction: ArrayLike,
+    threshold: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 def _curve_acceleration(
     func: str,
     curve: _Capsule,
@@ -111,13 +123,22 @@ def _hermite_init(
     end_velocity: Any,
     duration: Any,
 ) -> Any: ...
-def _point_velocity(
+def _point_velocity2(
     func: str,
-    linear_velocity: Any,
-    angular_velocity: Any,
-    offset: Any,
-    result: Any,
-) -> None: ...
+    linear_velocity: ArrayLike,
+    angular_velocity: ArrayLike,
+    offset: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _point_velocity3(
+    func: str,
+    linear_velocity: ArrayLike,
+    angular_velocity: ArrayLike,
+    offset: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 def _quat_conjugate(func: str, q: ArrayLike, out: _Out, workers: Optional[int]) -> Any: ...
 def _quat_curve_create(
     func: str,

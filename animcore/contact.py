@@ -53,6 +53,38 @@ def _vectors(func: str, names: dict, dim: int | None = None) -> tuple[int, dict]
     return dim, arrays
 
 
+def _shapes(func: str, **values) -> dict:
+    """The shapes of the named inputs, without converting them (a ragged or
+    non-numeric input gets its named error here)."""
+    shapes = {}
+    for name, value in values.items():
+        try:
+            shapes[name] = np.shape(value)
+        except ValueError:
+            as_float64(func, name, value)  # raises the named error
+            raise
+    return shapes
+
+
+def _vector_dim(func: str, shapes: dict, vectors) -> int:
+    """The vector length (2 or 3) the named vector inputs share; checks that
+    the leading axes of the vectors and the other inputs broadcast."""
+    dim = None
+    for name in vectors:
+        shape = shapes[name]
+        if not shape or shape[-1] not in (2, 3):
+            raise ValueError(f"{func}: {name} must have shape (..., 2) or (..., 3), "
+                             f"got shape {shape}")
+        if dim is None:
+            dim = shape[-1]
+        elif shape[-1] != dim:
+            raise ValueError(f"{func}: {name} has {shape[-1]} components, expected {dim} "
+                             f"like the other vectors")
+    _leading_shape(func, {name: shape[:-1] if name in vectors else shape
+                          for name, shape in shapes.items()})
+    return dim
+
+
 def _leading_shape(func: str, shapes: dict) -> tuple[int, ...]:
     try:
         return np.broadcast_shapes(*shapes.values())
@@ -128,21 +160,12 @@ def bounce(velocity, surface_velocity, normal, restitution, *, friction=0.0,
     array([4.5, 4. ])
     """
     func = "bounce"
-    dim, vec = _vectors(func, {"velocity": velocity, "surface_velocity": surface_velocity,
-                               "normal": normal})
-    scal = {"restitution": as_float64(func, "restitution", restitution),
-            "friction": as_float64(func, "friction", friction),
-            "threshold": as_float64(func, "threshold", threshold)}
-    shapes = {name: a.shape[:-1] for name, a in vec.items()}
-    shapes.update({name: a.shape for name, a in scal.items()})
-    shape = _leading_shape(func, shapes)
-    if out is not None:
-        out = check_out(func, out, 1, shape + (dim,))
-    operands = [_vector_operand(a, shape, dim) for a in vec.values()]
-    operands += [kernel_operand(a, shape) for a in scal.values()]
-    result = np.empty(shape + (dim,))
-    _core._bounce(func, *operands, result)
-    return results((result,), out)[0]
+    shapes = _shapes(func, velocity=velocity, surface_velocity=surface_velocity, normal=normal,
+                     restitution=restitution, friction=friction, threshold=threshold)
+    dim = _vector_dim(func, shapes, ("velocity", "surface_velocity", "normal"))
+    kernel = _core._bounce3 if dim == 3 else _core._bounce2
+    return kernel(func, velocity, surface_velocity, normal, restitution, friction, threshold,
+                  out, None)
 
 
 def contact_point_velocity(linear_velocity, angular_velocity, offset, *, out=None) -> np.ndarray:
@@ -179,25 +202,19 @@ def contact_point_velocity(linear_velocity, angular_velocity, offset, *, out=Non
     array([0., 2.])
     """
     func = "contact_point_velocity"
-    dim, vec = _vectors(func, {"linear_velocity": linear_velocity, "offset": offset})
-    angular = as_float64(func, "angular_velocity", angular_velocity)
+    shapes = _shapes(func, linear_velocity=linear_velocity, angular_velocity=angular_velocity,
+                     offset=offset)
+    angular = shapes.pop("angular_velocity")
+    dim = _vector_dim(func, shapes, ("linear_velocity", "offset"))
     if dim == 3:
-        if angular.ndim == 0 or angular.shape[-1] != 3:
+        if angular[-1:] != (3,):
             raise ValueError(f"{func}: angular_velocity must have shape (..., 3) in 3-D, "
-                             f"got shape {angular.shape}")
-        lead = angular.shape[:-1]
-    else:
-        lead = angular.shape
-    shape = _leading_shape(func, {"linear_velocity": vec["linear_velocity"].shape[:-1],
-                                  "angular_velocity": lead,
-                                  "offset": vec["offset"].shape[:-1]})
-    if out is not None:
-        out = check_out(func, out, 1, shape + (dim,))
-    w = _vector_operand(angular, shape, 3) if dim == 3 else kernel_operand(angular, shape)
-    result = np.empty(shape + (dim,))
-    _core._point_velocity(func, _vector_operand(vec["linear_velocity"], shape, dim), w,
-                          _vector_operand(vec["offset"], shape, dim), result)
-    return results((result,), out)[0]
+                             f"got shape {angular}")
+        angular = angular[:-1]
+    _leading_shape(func, {"linear_velocity": shapes["linear_velocity"][:-1],
+                          "angular_velocity": angular, "offset": shapes["offset"][:-1]})
+    kernel = _core._point_velocity3 if dim == 3 else _core._point_velocity2
+    return kernel(func, linear_velocity, angular_velocity, offset, out, None)
 
 
 class ProjectileStep(NamedTuple):
