@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, integer, kernel_operand, results
+from ._arrays import as_float64, integer, kernel_operand
 
 __all__ = [
     "ProjectileStep",
@@ -92,17 +92,6 @@ def _leading_shape(func: str, shapes: dict) -> tuple[int, ...]:
         listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
         raise ValueError(f"{func}: cannot broadcast the leading axes of {listed} together") \
             from None
-
-
-def _vector_operand(array: np.ndarray, shape: tuple[int, ...], width: int) -> np.ndarray:
-    """A vector input for a kernel over `shape`: one vector stays one vector
-    (the kernel repeats it), anything else becomes contiguous shape + (width,)."""
-    if array.size == width:
-        return np.ascontiguousarray(array.reshape(width))
-    full = shape + (width,)
-    if array.shape != full:
-        array = np.broadcast_to(array, full)
-    return np.ascontiguousarray(array)
 
 
 def bounce(velocity, surface_velocity, normal, restitution, *, friction=0.0,

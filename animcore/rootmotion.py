@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import (as_float64, broadcast_inputs, check_out, contiguous, kernel_operand,
+from ._arrays import (as_float64, check_out, contiguous, kernel_operand,
                       results)
 
 __all__ = ["LoopTrack", "RootDelta", "RootMotionCursor", "RootPose"]

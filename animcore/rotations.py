@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, choice, contiguous
+from ._arrays import as_float64, choice
 
 __all__ = [
     "RotationCurve",
