@@ -29,6 +29,13 @@ def _advance(
     max_bounces: Any,
     bounces: Any,
 ) -> None: ...
+def _bezier_rate(
+    func: str,
+    parameters: Any,
+    u: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 def _bezier_eval(
     func: str,
     x1: Any,
@@ -39,6 +46,13 @@ def _bezier_eval(
     s: Any = ...,
     dsdu: Any = ...,
 ) -> None: ...
+def _bezier_value(
+    func: str,
+    parameters: Any,
+    u: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 def _bounce2(
     func: str,
     velocity: ArrayLike,
@@ -102,9 +116,28 @@ def _curve_velocity(
     out: _Out,
     workers: Optional[int],
 ) -> Any: ...
-def _ease_eval(func: str, kind: Any, rate: Any, u: Any, out: Any) -> None: ...
-def _ease_inverse(func: str, kind: Any, s: Any, out: Any) -> None: ...
 def _ease_kinds() -> tuple[Any, ...]: ...
+def _ease_inverse(
+    func: str,
+    parameters: Any,
+    s: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _ease_rate(
+    func: str,
+    parameters: Any,
+    u: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _ease_value(
+    func: str,
+    parameters: Any,
+    u: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 def _hermite_eval(
     func: str,
     start: ArrayLike,
@@ -324,7 +357,13 @@ def _snapshot_timeline_new(
     max_extrapolation: Any,
     reorder_window: Any,
 ) -> _Capsule: ...
-def _steps_eval(func: str, count: Any, position: Any, u: Any, s: Any) -> None: ...
+def _steps_value(
+    func: str,
+    parameters: Any,
+    u: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 def _tangent_to_velocity(
     func: str,
     tangent: ArrayLike,

@@ -110,11 +110,13 @@ typedef struct acpy_operand {
 } acpy_operand;
 
 /* What a kernel's context argument gives its loop: an object (a track), small
-   options (easing kind, step count) and the channel count of (C); `bare`
+   options (easing kind, step count), parameters (control points) and the
+   channel count of (C); `bare`
    makes (C) operands carry no axis at all (1-D curve values). */
 typedef struct acpy_context {
     const void *object;
     long option[2];
+    double value[4];
     npy_intp channels;
     int bare;
 } acpy_context;
