@@ -538,17 +538,17 @@ def bench_binding(scale: float, repeats: int) -> list[Comparison]:
 
     scalar = "np.interp on a scalar"
     return [
-        compare("hermite keys (3,), elapsed (N, 1)", 3 * n,
+        compare("binding hermite keys (3,), elapsed (N,1)", 3 * n,
                 lambda: hermite(keys, keys + 10.0, 1.0, 0.0, 2.0, elapsed),
                 "hermite on pre-broadcast (N, 3) arrays", lambda: hermite(*full), repeats,
                 target=0.77),
-        compare("hermite on Python scalars", calls, hermite_calls, scalar, interp_calls,
+        compare("binding hermite on Python scalars", calls, hermite_calls, scalar, interp_calls,
                 repeats, target=0.67),
-        compare("Curve(t) on a scalar", calls, curve_calls, scalar, interp_calls, repeats,
+        compare("binding Curve(t) on a scalar", calls, curve_calls, scalar, interp_calls, repeats,
                 target=0.67),
-        compare("LoopTrack.delta on scalars", calls, delta_calls, scalar, interp_calls,
+        compare("binding LoopTrack.delta on scalars", calls, delta_calls, scalar, interp_calls,
                 repeats, target=0.67),
-        compare("hermite 10^7, workers=-1", big.size,
+        compare("binding hermite 10^7, workers=-1", big.size,
                 lambda: hermite(0.0, 10.0, 2.0, 0.0, 2.0, big, workers=-1),
                 "the same call, workers=1",
                 lambda: hermite(0.0, 10.0, 2.0, 0.0, 2.0, big, workers=1), repeats, target=1.7),
