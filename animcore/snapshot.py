@@ -198,6 +198,30 @@ def _prepare_push(func, dim, rotations, integers, position, rotation, single=Fal
     return shape, ints, position, rotation
 
 
+def _check_sample_out(func: str, out, specs) -> None:
+    """Checks the out= of a sample: five arrays of the (shape, dtype) specs
+    (None where a spec is None), any float (integer) dtype the values cast
+    to, any strides."""
+    if not isinstance(out, tuple) or len(out) != 5:
+        raise ValueError(f"{func}: out must be a tuple of 5 arrays "
+                         "(position, rotation or None, mode, left_tick, right_tick)")
+    for i, (a, spec) in enumerate(zip(out, specs)):
+        if spec is None:
+            if a is not None:
+                raise ValueError(f"{func}: out[{i}] must be None without rotations")
+            continue
+        shape, dtype = spec
+        if not isinstance(a, np.ndarray):
+            raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
+        kind = "a float" if dtype == np.float64 else "an integer"
+        if (a.shape != shape or a.dtype.kind not in ("f" if dtype == np.float64 else "iu")
+                or not np.can_cast(dtype, a.dtype, casting="same_kind")):
+            raise ValueError(f"{func}: out[{i}] must be {kind} array of shape {shape}, "
+                             f"got {a.dtype} {a.shape}")
+        if not a.flags.writeable:
+            raise ValueError(f"{func}: out[{i}] is read-only")
+
+
 def _small_real(value) -> bool:
     """A real number that float() takes without overflow: the scalar fast paths
     take these; anything else (arrays, huge ints, inf, nan) the array path."""
@@ -387,17 +411,33 @@ class SnapshotTimeline:
         return SampleResult(float(position) if self._dim == 1 else position, rotation,
                             SampleMode(int(mode)), int(left), int(right))
 
-    def sample_many(self, render_ticks) -> SampleResult:
+    def sample_many(self, render_ticks: ArrayLike, *, out: Optional[tuple] = None
+                    ) -> SampleResult:
         """The state at many render ticks (any shape S, finite).
 
         Returns arrays: position S (dim 1) or S + (dim,), rotation S + (4,) or
         None, mode S (uint8 :class:`SampleMode` values), left_tick and
         right_tick S (int64). A non-finite render tick raises ValueError
-        naming its index.
+        naming its index. ``out``, a tuple of five arrays of those shapes
+        (None for the rotation without rotations; any float or integer dtype
+        the values cast to, any strides), receives the result and is returned;
+        it is untouched if the call raises.
         """
         func = "SnapshotTimeline.sample_many"
         ticks = as_float64(func, "render_tick", render_ticks)
-        return SampleResult(*self._sample(func, ticks))
+        if out is not None:
+            s = ticks.shape
+            position = s if self._dim == 1 else s + (self._dim,)
+            _check_sample_out(func, out, [(position, np.float64),
+                                          (s + (4,), np.float64) if self._rotations else None,
+                                          (s, np.uint8), (s, np.int64), (s, np.int64)])
+        computed = self._sample(func, ticks)
+        if out is None:
+            return SampleResult(*computed)
+        for target, value in zip(out, computed):
+            if target is not None:
+                np.copyto(target, value, casting="same_kind")
+        return SampleResult(*out)
 
     def __repr__(self):
         return (f"SnapshotTimeline(dim={self._dim}, capacity={self._capacity}, "
@@ -560,26 +600,9 @@ class SnapshotBuffer:
                  ((e,), np.uint8), ((e,), np.int64), ((e,), np.int64)]
         if out is None:
             return tuple(None if s is None else np.empty(*s) for s in specs), None
-        if not isinstance(out, tuple) or len(out) != 5:
-            raise ValueError(f"{func}: out must be a tuple of 5 arrays "
-                             "(position, rotation or None, mode, left_tick, right_tick)")
-        direct = True
-        for i, (a, spec) in enumerate(zip(out, specs)):
-            if spec is None:
-                if a is not None:
-                    raise ValueError(f"{func}: out[{i}] must be None without rotations")
-                continue
-            shape, dtype = spec
-            if not isinstance(a, np.ndarray):
-                raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
-            kind = "a float" if dtype == np.float64 else "an integer"
-            if (a.shape != shape or a.dtype.kind not in ("f" if dtype == np.float64 else "iu")
-                    or not np.can_cast(dtype, a.dtype, casting="same_kind")):
-                raise ValueError(f"{func}: out[{i}] must be {kind} array of shape {shape}, "
-                                 f"got {a.dtype} {a.shape}")
-            if not a.flags.writeable:
-                raise ValueError(f"{func}: out[{i}] is read-only")
-            direct &= (a.dtype == dtype and a.flags.c_contiguous and a.flags.aligned)
+        _check_sample_out(func, out, specs)
+        direct = all(a is None or (a.dtype == spec[1] and a.flags.c_contiguous and a.flags.aligned)
+                     for a, spec in zip(out, specs))
         if direct:
             return out, None
         return tuple(None if s is None else np.empty(*s) for s in specs), out

@@ -315,7 +315,8 @@ def test_non_contiguous_and_broadcast_inputs(name):
 def test_float32_input_gives_float64(name):
     call, args, _ = FUNCTIONS[name]
     narrow = [a.astype(np.float32) for a in args]
-    for got, want in zip(_flat(call(*narrow)), _flat(call(*[a.astype(np.float64) for a in narrow]))):
+    wide = [a.astype(np.float64) for a in narrow]
+    for got, want in zip(_flat(call(*narrow)), _flat(call(*wide))):
         assert got.dtype == np.float64
         np.testing.assert_array_equal(got, want)
 
@@ -378,3 +379,25 @@ def test_advance_projectiles_out():
                                  out=(position, velocity, np.zeros(2, np.intc)))
     np.testing.assert_array_equal(position, expected.position)
     np.testing.assert_array_equal(velocity, expected.velocity)
+
+
+def test_snapshot_timeline_sample_many_out():
+    timeline = animcore.SnapshotTimeline(2, rotations=True)
+    timeline.push(0, 0, [0.0, 1.0], [0, 0, 0, 1])
+    timeline.push(8, 0, [8.0, 3.0], [0, 0, 1, 0])
+    ticks = np.array([1.0, 4.0, 6.0])
+    expected = timeline.sample_many(ticks)
+    out = (np.zeros((3, 4))[:, ::2], np.zeros((3, 4), np.float32), np.zeros(3, np.int32),
+           np.zeros(3, np.int64), np.zeros(6, np.int64)[::2])
+    result = timeline.sample_many(ticks, out=out)
+    for r, o, e in zip(result, out, expected):
+        assert r is o
+        np.testing.assert_array_equal(o, e.astype(o.dtype))
+    kept = [o.copy() for o in out]
+    with pytest.raises(ValueError, match=r"SnapshotTimeline.sample_many: render_tick at index "
+                                         r"\(1,\) is nan"):
+        timeline.sample_many([1.0, np.nan, 2.0], out=out)
+    for o, k in zip(out, kept):
+        np.testing.assert_array_equal(o, k)
+    with pytest.raises(ValueError, match=r"out\[2\] must be an integer array of shape \(3,\)"):
+        timeline.sample_many(ticks, out=out[:2] + (np.zeros(3),) + out[3:])
