@@ -627,7 +627,7 @@ static int advance_loop(const ac_looptrack *tr, const int64_t *cycle, const doub
 
 ac_status ac_rootmotion_advance(const ac_looptrack *tr, const int64_t *cycle,
                                 const double *phase, const double *value,
-                                const size_t steps[3], int absolute, int64_t *new_cycle,
+                                const size_t steps[3], bool absolute, int64_t *new_cycle,
                                 double *new_phase, double *translation, double *rotation,
                                 size_t n, ac_error *err)
 {

@@ -312,7 +312,7 @@ static void *alloc(size_t count, size_t size, int *failed)
 }
 
 ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities,
-                                    size_t dim, size_t capacity, int rotations,
+                                    size_t dim, size_t capacity, bool rotations,
                                     double max_extrapolation, ac_error *err)
 {
     ac_snapshot_buffer *b;
@@ -422,7 +422,7 @@ size_t ac_snapshot_buffer_dim(const ac_snapshot_buffer *buffer)
     return buffer->dim;
 }
 
-int ac_snapshot_buffer_rotations(const ac_snapshot_buffer *buffer)
+bool ac_snapshot_buffer_rotations(const ac_snapshot_buffer *buffer)
 {
     return buffer->rotations;
 }
@@ -461,7 +461,7 @@ size_t ac_snapshot_buffer_read(const ac_snapshot_buffer *buffer, size_t entity,
 /* ---------------------------------------------------------------- timeline */
 
 ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t dim,
-                                      size_t capacity, int rotations,
+                                      size_t capacity, bool rotations,
                                       double max_extrapolation, size_t reorder_window,
                                       ac_error *err)
 {

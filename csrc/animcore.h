@@ -17,6 +17,7 @@
 #ifndef ANIMCORE_H
 #define ANIMCORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -169,7 +170,7 @@ typedef struct ac_curve_spec {
        key ends the segment before, the right key starts the one after; at
        that time the right key wins). Not at the first or last key; three
        equal times are always an error. */
-    int jumps;
+    bool jumps;
 } ac_curve_spec;
 
 typedef struct ac_curve ac_curve; /* opaque; owns its memory */
@@ -244,7 +245,7 @@ AC_API const char *ac_ease_name(ac_ease_kind kind);
 
 /* 1 when the kind never decreases (so it has an inverse): every kind except
    back, elastic and bounce. */
-AC_API int ac_ease_monotone(ac_ease_kind kind);
+AC_API bool ac_ease_monotone(ac_ease_kind kind);
 
 /* s = ease(u) (ac_ease_eval) or ds/du (ac_ease_rate) for n values of u in
    [0, 1]. Errors: AC_ERR_VALUE for a kind out of range or u non-finite or
@@ -437,7 +438,7 @@ AC_API ac_status ac_rootmotion_delta(const ac_looptrack *track, const double *t0
    2^53. steps[0] and steps[1] are for cycle and phase. */
 AC_API ac_status ac_rootmotion_advance(const ac_looptrack *track, const int64_t *cycle,
                                        const double *phase, const double *value,
-                                       const size_t steps[3], int absolute, int64_t *new_cycle,
+                                       const size_t steps[3], bool absolute, int64_t *new_cycle,
                                        double *new_phase, double *translation, double *rotation,
                                        size_t n, ac_error *err);
 
@@ -589,7 +590,7 @@ typedef struct ac_snapshot_buffer ac_snapshot_buffer;
 /* entities >= 0, dim in [1, 1024], capacity in [1, 2^24], max_extrapolation
    finite and >= 0 (ticks). *buffer is NULL on failure. */
 AC_API ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities,
-                                           size_t dim, size_t capacity, int rotations,
+                                           size_t dim, size_t capacity, bool rotations,
                                            double max_extrapolation, ac_error *err);
 AC_API void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer);
 
@@ -619,7 +620,7 @@ AC_API ac_status ac_snapshot_buffer_sample(const ac_snapshot_buffer *buffer, dou
    the output pointers may be NULL); returns the count written. */
 AC_API size_t ac_snapshot_buffer_entities(const ac_snapshot_buffer *buffer);
 AC_API size_t ac_snapshot_buffer_dim(const ac_snapshot_buffer *buffer);
-AC_API int ac_snapshot_buffer_rotations(const ac_snapshot_buffer *buffer);
+AC_API bool ac_snapshot_buffer_rotations(const ac_snapshot_buffer *buffer);
 AC_API size_t ac_snapshot_buffer_count(const ac_snapshot_buffer *buffer, size_t entity);
 AC_API int64_t ac_snapshot_buffer_generation(const ac_snapshot_buffer *buffer, size_t entity);
 AC_API size_t ac_snapshot_buffer_read(const ac_snapshot_buffer *buffer, size_t entity,
@@ -639,7 +640,7 @@ typedef struct ac_snapshot_timeline ac_snapshot_timeline;
 /* dim, capacity, max_extrapolation as for the buffer; reorder_window in
    [0, 65536]. */
 AC_API ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t dim,
-                                             size_t capacity, int rotations,
+                                             size_t capacity, bool rotations,
                                              double max_extrapolation, size_t reorder_window,
                                              ac_error *err);
 AC_API void ac_snapshot_timeline_destroy(ac_snapshot_timeline *timeline);

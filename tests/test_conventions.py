@@ -154,6 +154,14 @@ def test_every_public_function_is_exported_named_and_ends_with_its_error():
                                                      name), name
         if ret == "ac_status":  # inputs, outputs, count, then the error record
             assert params.endswith("ac_error *err"), name
+        assert not re.search(r"\bint (jumps|rotations|absolute)\b", params), name
+
+
+def test_flags_are_bool():
+    text = (CSRC / "animcore.h").read_text()
+    assert "#include <stdbool.h>" in text
+    assert re.search(r"^\s*bool jumps;", text, re.M)
+    assert "AC_API bool ac_ease_monotone" in text and "AC_API bool ac_snapshot_buffer_rotations" in text
 
 
 def test_version_macros_match_the_library_and_the_package():
