@@ -409,3 +409,19 @@ def test_snapshot_timeline_sample_many_out():
         np.testing.assert_array_equal(o, k)
     with pytest.raises(ValueError, match=r"out\[2\] must be an integer array of shape \(3,\)"):
         timeline.sample_many(ticks, out=out[:2] + (np.zeros(3),) + out[3:])
+
+
+def test_partial_broadcast_allocates_only_the_result():
+    """Keys of shape (3,) against elapsed of shape (N, 1): the inputs are read
+    through zero strides, never materialized at (N, 3)."""
+    import tracemalloc
+    keys, elapsed = np.array([0.0, 1.0, 2.0]), np.linspace(0.0, 2.0, 100_000)[:, None]
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        result = animcore.hermite(keys, keys + 10.0, 1.0, 0.0, 2.0, elapsed)
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    output = result.position.nbytes + result.velocity.nbytes
+    assert peak <= 1.2 * output
