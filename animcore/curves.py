@@ -358,14 +358,14 @@ class Curve:
 
     # -- evaluation ----------------------------------------------------------------
 
-    def _evaluate(self, func, t, derivatives, out):
+    def _evaluate(self, func, t, derivatives, out, workers=None):
         """The body of evaluate, __call__ and sample: the results for each
         derivative order, copied into ``out`` (one array per order) if given."""
         if not self._remaps and self._ease is None:  # the kernels do it all
             _check_derivatives(func, derivatives)
             if derivatives == (0, 1):
-                return _core._curve_sample(func, self._capsule, t, out, None)
-            return (_ORDER_KERNELS[derivatives[0]](func, self._capsule, t, out, None),)
+                return _core._curve_sample(func, self._capsule, t, out, workers)
+            return (_ORDER_KERNELS[derivatives[0]](func, self._capsule, t, out, workers),)
         t = as_float64(func, "t", t)
         if out is not None:
             out = check_out(func, out, len(derivatives), t.shape + self._values.shape[1:])
@@ -489,7 +489,7 @@ class Curve:
             setattr(curve, name, getattr(self, name))
         return curve
 
-    def evaluate(self, t, derivative: int = 0, *, out=None):
+    def evaluate(self, t, derivative: int = 0, *, out=None, workers=None):
         """Value (0), per-second velocity (1) or acceleration (2) at ``t``.
 
         Parameters
@@ -502,8 +502,11 @@ class Curve:
             Derivative order with respect to time in seconds (0 or 1 on a
             curve with ``ease`` or :meth:`remap_time`).
         out : ndarray, optional
-            Receives the result (shape ``t.shape`` or ``t.shape + (C,)``); left
-            untouched if the call raises.
+            Receives the result (shape ``t.shape`` or ``t.shape + (C,)``; any
+            float dtype and strides); left untouched if the call raises.
+        workers : int, optional
+            Threads to split a large call across, as in ``scipy.fft``: None
+            or 1 for this thread, -1 for every core; identical results.
 
         Returns
         -------
@@ -519,16 +522,16 @@ class Curve:
         OverflowError
             A result that is not representable (huge extrapolation).
         """
-        return self._evaluate("Curve.evaluate", t, (derivative,), out)[0]
+        return self._evaluate("Curve.evaluate", t, (derivative,), out, workers)[0]
 
     def __call__(self, t, *, out=None):
         """The value at ``t``; the same as ``evaluate(t, out=out)``."""
         return self._evaluate("Curve", t, (0,), out)[0]
 
-    def sample(self, t, *, out=None) -> CurveSample:
+    def sample(self, t, *, out=None, workers=None) -> CurveSample:
         """Value and per-second velocity at ``t`` (see :meth:`evaluate`);
         ``out`` is a tuple of two arrays."""
-        return CurveSample(*self._evaluate("Curve.sample", t, (0, 1), out))
+        return CurveSample(*self._evaluate("Curve.sample", t, (0, 1), out, workers))
 
     # -- diagnostics -----------------------------------------------------------------
 

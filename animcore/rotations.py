@@ -36,7 +36,8 @@ __all__ = [
 _WHAT = {4: "quaternions (x, y, z, w)", 3: "vectors (x, y, z)"}
 
 
-def quat_multiply(a: ArrayLike, b: ArrayLike, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+def quat_multiply(a: ArrayLike, b: ArrayLike, *, out: Optional[np.ndarray] = None,
+                  workers: Optional[int] = None) -> np.ndarray:
     """Hamilton product ``a * b``: the rotation ``b`` followed by ``a``.
 
     Parameters
@@ -46,22 +47,27 @@ def quat_multiply(a: ArrayLike, b: ArrayLike, *, out: Optional[np.ndarray] = Non
     out : ndarray, optional
         Receives the result (untouched on error) and is returned.
 
+    Like every ``quat_*`` function it takes ``workers`` (None, -1 for every
+    core, or a thread count; results identical to one thread).
+
     >>> quat_multiply([0, 0, 1, 0], [0, 0, 1, 0])  # two half turns about z
     array([ 0.,  0.,  0., -1.])
     """
-    return _core._quat_multiply("quat_multiply", a, b, out, None)
+    return _core._quat_multiply("quat_multiply", a, b, out, workers)
 
 
-def quat_conjugate(q: ArrayLike, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+def quat_conjugate(q: ArrayLike, *, out: Optional[np.ndarray] = None,
+                   workers: Optional[int] = None) -> np.ndarray:
     """``(-x, -y, -z, w)``: the inverse rotation of a unit quaternion.
 
     >>> quat_conjugate([1.0, 2.0, 3.0, 4.0])
     array([-1., -2., -3.,  4.])
     """
-    return _core._quat_conjugate("quat_conjugate", q, out, None)
+    return _core._quat_conjugate("quat_conjugate", q, out, workers)
 
 
-def quat_normalize(q: ArrayLike, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+def quat_normalize(q: ArrayLike, *, out: Optional[np.ndarray] = None,
+                   workers: Optional[int] = None) -> np.ndarray:
     """``q / |q|`` without overflow or underflow for any finite q.
 
     Raises ValueError for a zero quaternion (``|q| at index ...``).
@@ -69,11 +75,12 @@ def quat_normalize(q: ArrayLike, *, out: Optional[np.ndarray] = None) -> np.ndar
     >>> quat_normalize([0.0, 0.0, 0.0, 2.0])
     array([0., 0., 0., 1.])
     """
-    return _core._quat_normalize("quat_normalize", q, out, None)
+    return _core._quat_normalize("quat_normalize", q, out, workers)
 
 
 def quat_from_axis_angle(axis: ArrayLike, angle: ArrayLike, *,
-                         out: Optional[np.ndarray] = None) -> np.ndarray:
+                         out: Optional[np.ndarray] = None,
+                         workers: Optional[int] = None) -> np.ndarray:
     """The rotation by ``angle`` radians about ``axis`` (normalized here).
 
     Parameters
@@ -86,10 +93,11 @@ def quat_from_axis_angle(axis: ArrayLike, angle: ArrayLike, *,
     >>> quat_from_axis_angle([0, 0, 2], np.pi).round(12)
     array([0., 0., 1., 0.])
     """
-    return _core._quat_from_axis_angle("quat_from_axis_angle", axis, angle, out, None)
+    return _core._quat_from_axis_angle("quat_from_axis_angle", axis, angle, out, workers)
 
 
-def quat_rotate(q: ArrayLike, v: ArrayLike, *, out: Optional[np.ndarray] = None) -> np.ndarray:
+def quat_rotate(q: ArrayLike, v: ArrayLike, *, out: Optional[np.ndarray] = None,
+                workers: Optional[int] = None) -> np.ndarray:
     """Vectors ``v`` rotated by the rotations ``q`` (normalized first).
 
     Parameters
@@ -100,11 +108,12 @@ def quat_rotate(q: ArrayLike, v: ArrayLike, *, out: Optional[np.ndarray] = None)
     >>> quat_rotate(quat_from_axis_angle([0, 0, 1], np.pi / 2), [1.0, 0.0, 0.0]).round(12)
     array([0., 1., 0.])
     """
-    return _core._quat_rotate("quat_rotate", q, v, out, None)
+    return _core._quat_rotate("quat_rotate", q, v, out, workers)
 
 
 def quat_slerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
-               out: Optional[np.ndarray] = None) -> np.ndarray:
+               out: Optional[np.ndarray] = None,
+               workers: Optional[int] = None) -> np.ndarray:
     """Shortest-arc spherical linear interpolation, at constant angular speed.
 
     ``q1`` is negated when ``q0 . q1 < 0`` (the same rotation, the shorter
@@ -126,11 +135,12 @@ def quat_slerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
     >>> quat_slerp([0, 0, 0, 1], quat_from_axis_angle([0, 0, 1], np.pi / 2), 0.5).round(6)
     array([0.      , 0.      , 0.382683, 0.92388 ])
     """
-    return _core._quat_slerp("quat_slerp", q0, q1, t, out, None)
+    return _core._quat_slerp("quat_slerp", q0, q1, t, out, workers)
 
 
 def quat_nlerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
-               out: Optional[np.ndarray] = None) -> np.ndarray:
+               out: Optional[np.ndarray] = None,
+               workers: Optional[int] = None) -> np.ndarray:
     """Normalized linear interpolation along the shortest arc.
 
     Cheaper than :func:`quat_slerp` and on the same arc, but not at constant
@@ -139,7 +149,7 @@ def quat_nlerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
     >>> quat_nlerp([0, 0, 0, 1], [0, 0, 1, 0], 0.5).round(6)
     array([0.      , 0.      , 0.707107, 0.707107])
     """
-    return _core._quat_nlerp("quat_nlerp", q0, q1, t, out, None)
+    return _core._quat_nlerp("quat_nlerp", q0, q1, t, out, workers)
 
 
 # ------------------------------------------------------------------- tracks

@@ -425,3 +425,21 @@ def test_partial_broadcast_allocates_only_the_result():
         tracemalloc.stop()
     output = result.position.nbytes + result.velocity.nbytes
     assert peak <= 1.2 * output
+
+
+@pytest.mark.parametrize("workers", [2, 3, -1])
+def test_workers_give_identical_results_and_errors(workers):
+    rng = np.random.default_rng(3)
+    elapsed = rng.uniform(0.0, 2.0, (300_001,))
+    one = animcore.hermite(0.0, 10.0, 2.0, 0.0, 2.0, elapsed, workers=1)
+    many = animcore.hermite(0.0, 10.0, 2.0, 0.0, 2.0, elapsed, workers=workers)
+    _same(many, one)
+    q0, q1 = rng.normal(size=(2, 100_000, 4))
+    t = rng.uniform(0.0, 1.0, 100_000)
+    np.testing.assert_array_equal(animcore.quat_slerp(q0, q1, t, workers=workers),
+                                  animcore.quat_slerp(q0, q1, t))
+    curve = animcore.Curve(np.sort(rng.uniform(0, 10, 50)), rng.normal(size=(50, 3)))
+    _same(curve.sample(elapsed * 5, workers=workers), curve.sample(elapsed * 5))
+    elapsed[[140_000, 160_000, 260_000]] = 3.0  # the first bad one, whatever the split
+    with pytest.raises(ValueError, match=r"hermite: elapsed at index \(140000,\) is 3.0"):
+        animcore.hermite(0.0, 10.0, 2.0, 0.0, 2.0, elapsed, workers=workers)
