@@ -27,6 +27,7 @@ struct ac_curve {
     double *coef;
     double *delta;        /* c: values[k-1] - values[0], the cycle_offset shift */
     int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
+    ac_allocator mem;     /* what every block above came from */
 };
 
 size_t ac_curve_keys(const ac_curve *curve) { return curve->k; }
@@ -34,16 +35,18 @@ size_t ac_curve_channels(const ac_curve *curve) { return curve->c; }
 
 void ac_curve_destroy(ac_curve *curve)
 {
+    ac_allocator mem;
     if (!curve)
         return;
-    free(curve->times);
-    free(curve->values);
-    free(curve->in_velocity);
-    free(curve->out_velocity);
-    free(curve->inv_duration);
-    free(curve->coef);
-    free(curve->delta);
-    free(curve);
+    mem = curve->mem;
+    ac_mem_release(&mem, curve->times);
+    ac_mem_release(&mem, curve->values);
+    ac_mem_release(&mem, curve->in_velocity);
+    ac_mem_release(&mem, curve->out_velocity);
+    ac_mem_release(&mem, curve->inv_duration);
+    ac_mem_release(&mem, curve->coef);
+    ac_mem_release(&mem, curve->delta);
+    ac_mem_release(&mem, curve);
 }
 
 void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
@@ -58,9 +61,9 @@ void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
 
 /* ------------------------------------------------------------- building */
 
-static double *alloc(size_t n)
+static double *alloc(const ac_allocator *mem, size_t n)
 {
-    return malloc((n ? n : 1) * sizeof(double));
+    return ac_mem_zeroed(mem, n ? n : 1, sizeof(double));
 }
 
 static double sign_of(double x) { return (x > 0.0) - (x < 0.0); }
@@ -226,19 +229,21 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             return st;
     }
 
-    cv = calloc(1, sizeof *cv);
+    cv = ac_mem_zeroed(spec->allocator, 1, sizeof *cv);
     if (!cv)
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+    if (spec->allocator)
+        cv->mem = *spec->allocator;
     cv->k = k, cv->c = C;
     cv->interp = spec->interpolation;
     cv->before = spec->before, cv->after = spec->after;
-    cv->times = alloc(k);
-    cv->values = alloc(kc);
-    cv->in_velocity = alloc(kc);
-    cv->out_velocity = alloc(kc);
-    cv->inv_duration = alloc(k - 1);
-    cv->coef = alloc((k - 1) * 4 * C);
-    cv->delta = alloc(C);
+    cv->times = alloc(&cv->mem, k);
+    cv->values = alloc(&cv->mem, kc);
+    cv->in_velocity = alloc(&cv->mem, kc);
+    cv->out_velocity = alloc(&cv->mem, kc);
+    cv->inv_duration = alloc(&cv->mem, k - 1);
+    cv->coef = alloc(&cv->mem, (k - 1) * 4 * C);
+    cv->delta = alloc(&cv->mem, C);
     if (!cv->times || !cv->values || !cv->in_velocity || !cv->out_velocity ||
         !cv->inv_duration || !cv->coef || !cv->delta) {
         ac_curve_destroy(cv);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -59,6 +60,32 @@ static inline double ac_pick(int64_t cond, double a, double b)
     r = (ia & mask) | (ib & ~mask);
     memcpy(&out, &r, sizeof out);
     return out;
+}
+
+/* Allocation through an engine's allocator (see ac_allocator), or malloc
+   and free when it is NULL or empty. The zeroed form checks count * size. */
+static inline void *ac_mem_alloc(const ac_allocator *a, size_t size)
+{
+    return a && a->alloc ? a->alloc(size ? size : 1, a->user) : malloc(size ? size : 1);
+}
+
+static inline void *ac_mem_zeroed(const ac_allocator *a, size_t count, size_t size)
+{
+    size_t bytes = count * size;
+    void *p = count && size > SIZE_MAX / count ? NULL : ac_mem_alloc(a, bytes);
+    if (p && bytes > 0)
+        memset(p, 0, bytes);
+    return p;
+}
+
+static inline void ac_mem_release(const ac_allocator *a, void *p)
+{
+    if (!p)
+        return;
+    if (a && a->alloc)
+        a->release(p, a->user);
+    else
+        free(p);
 }
 
 /* Records a failure in *err (which may be NULL) and returns its status.

@@ -56,6 +56,20 @@ extern "C" {
    AC_VERSION_STRING (the header compiled against) to detect a mismatch. */
 AC_API const char *ac_version(void);
 
+/* ---------------------------------------------------------------- memory */
+
+/* Memory an engine supplies to the objects it creates (its arenas, its
+   tracking): alloc returns `size` bytes aligned for any type, or NULL;
+   release frees a block alloc returned. An object keeps a copy of the
+   allocator it was created with and frees through it when destroyed; a NULL
+   allocator means malloc and free. Batch kernels allocate nothing: they
+   write into the caller's buffers. */
+typedef struct ac_allocator {
+    void *(*alloc)(size_t size, void *user);
+    void (*release)(void *ptr, void *user);
+    void *user;
+} ac_allocator;
+
 /* ---------------------------------------------------------------- status */
 
 typedef enum ac_status {
@@ -171,6 +185,7 @@ typedef struct ac_curve_spec {
        that time the right key wins). Not at the first or last key; three
        equal times are always an error. */
     bool jumps;
+    const ac_allocator *allocator; /* NULL: malloc and free */
 } ac_curve_spec;
 
 typedef struct ac_curve ac_curve; /* opaque; owns its memory */

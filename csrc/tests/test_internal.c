@@ -73,9 +73,59 @@ static void version(void)
     CHECK(AC_VERSION == AC_VERSION_MAJOR * 10000 + AC_VERSION_MINOR * 100 + AC_VERSION_PATCH);
 }
 
+/* An engine's allocator: counts blocks, and fails once `budget` runs out. */
+typedef struct arena {
+    long live, total, budget;
+} arena;
+
+static void *arena_alloc(size_t size, void *user)
+{
+    arena *a = user;
+    if (a->total >= a->budget)
+        return NULL;
+    a->live++, a->total++;
+    return malloc(size);
+}
+
+static void arena_release(void *ptr, void *user)
+{
+    ((arena *)user)->live--;
+    free(ptr);
+}
+
+/* A curve takes all its memory from the allocator it is given and returns
+   it on destroy; an allocator that runs out gives AC_ERR_NOMEM, no leak. */
+static void allocator(void)
+{
+    const double times[3] = {0.0, 1.0, 2.0}, values[3] = {0.0, 10.0, 5.0};
+    arena a = {0, 0, 1000};
+    ac_allocator mem = {arena_alloc, arena_release, &a};
+    ac_curve_spec spec;
+    ac_curve *curve = NULL;
+    ac_error err;
+    double t = 0.5, x;
+    memset(&spec, 0, sizeof spec);
+    spec.keys = 3, spec.channels = 1, spec.times = times, spec.values = values;
+    spec.interpolation = AC_CURVE_LINEAR, spec.allocator = &mem;
+    CHECK(ac_curve_create(&curve, &spec, &err) == AC_OK);
+    CHECK(a.live > 0 && a.live == a.total);
+    CHECK(ac_curve_eval(curve, &t, 1, 0, &x, &err) == AC_OK && x == 5.0);
+    ac_curve_destroy(curve);
+    CHECK(a.live == 0);
+    for (long budget = 0; budget < a.total; budget++) {
+        arena b = {0, 0, budget};
+        ac_allocator short_of = {arena_alloc, arena_release, &b};
+        spec.allocator = &short_of;
+        curve = NULL;
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_NOMEM);
+        CHECK(b.live == 0);
+    }
+}
+
 int main(void)
 {
     version();
+    allocator();
     segment_find();
     quaternions();
     TEST_DONE("test_internal");
