@@ -252,18 +252,21 @@ struct ac_quat_curve {
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
     double *omega; /* linear: 3(k-1), the constant angular velocity of segment i */
+    ac_allocator mem; /* what every block above came from */
 };
 
 void ac_quat_curve_destroy(ac_quat_curve *curve)
 {
+    ac_allocator mem;
     if (!curve)
         return;
-    free(curve->times);
-    free(curve->quats);
-    free(curve->m0);
-    free(curve->m1);
-    free(curve->omega);
-    free(curve);
+    mem = curve->mem;
+    ac_mem_release(&mem, curve->times);
+    ac_mem_release(&mem, curve->quats);
+    ac_mem_release(&mem, curve->m0);
+    ac_mem_release(&mem, curve->m1);
+    ac_mem_release(&mem, curve->omega);
+    ac_mem_release(&mem, curve);
 }
 
 /* The angular velocity of the shortest-arc slerp from unit a to unit b over
@@ -285,7 +288,8 @@ static void segment_omega(const double a[4], const double b[4], double dt, doubl
 ac_status ac_quat_curve_create(const double *times, const double *quats,
                                const double *in_tangents, const double *out_tangents,
                                size_t k, ac_quat_interp interp, ac_quat_extrap before,
-                               ac_quat_extrap after, ac_quat_curve **result, ac_error *err)
+                               ac_quat_extrap after, ac_quat_curve **result,
+                               const ac_allocator *allocator, ac_error *err)
 {
     ac_quat_curve *c;
     ac_status st = AC_OK;
@@ -309,18 +313,20 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                            "must be > times[%zu]=%.15g: key times strictly increase", i - 1,
                            times[i - 1]);
     }
-    c = calloc(1, sizeof *c);
+    c = ac_mem_zeroed(allocator, 1, sizeof *c);
     if (!c)
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     c->k = k, c->interp = interp, c->before = before, c->after = after;
-    c->times = malloc(k * sizeof(double));
-    c->quats = malloc(4 * k * sizeof(double));
+    if (allocator)
+        c->mem = *allocator;
+    c->times = ac_mem_alloc(&c->mem, k * sizeof(double));
+    c->quats = ac_mem_alloc(&c->mem, 4 * k * sizeof(double));
     if (interp == AC_QUAT_CUBIC && k > 1) {
-        c->m0 = malloc(4 * (k - 1) * sizeof(double));
-        c->m1 = malloc(4 * (k - 1) * sizeof(double));
+        c->m0 = ac_mem_alloc(&c->mem, 4 * (k - 1) * sizeof(double));
+        c->m1 = ac_mem_alloc(&c->mem, 4 * (k - 1) * sizeof(double));
     }
     if (interp == AC_QUAT_LINEAR && k > 1)
-        c->omega = malloc(3 * (k - 1) * sizeof(double));
+        c->omega = ac_mem_alloc(&c->mem, 3 * (k - 1) * sizeof(double));
     if (!c->times || !c->quats || (interp == AC_QUAT_CUBIC && k > 1 && (!c->m0 || !c->m1)) ||
         (interp == AC_QUAT_LINEAR && k > 1 && !c->omega)) {
         ac_quat_curve_destroy(c);

@@ -44,6 +44,7 @@ struct ac_looptrack {
     double origin_pos[3], origin_yaw, origin_quat[4];
     double cycle_pos[3], cycle_yaw, cycle_quat[4];
     double cycle_yaw_reduced; /* cycle_yaw reduced to [-pi, pi] */
+    ac_allocator mem; /* what the table and the block came from */
 };
 
 /* ------------------------------------------------------------ rigid helpers */
@@ -655,11 +656,13 @@ ac_root_rotation ac_rootmotion_rotation(const ac_looptrack *tr) { return tr->rot
 
 void ac_rootmotion_destroy(ac_looptrack *tr)
 {
+    ac_allocator mem;
     if (!tr)
         return;
-    free(tr->table);
-    free(tr->phase);
-    free(tr);
+    mem = tr->mem;
+    ac_mem_release(&mem, tr->table);
+    ac_mem_release(&mem, tr->phase);
+    ac_mem_release(&mem, tr);
 }
 
 static ac_status validate(const double *times, const double *positions, size_t k,
@@ -803,7 +806,8 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                                const double *positions, size_t k, size_t channels,
                                ac_root_interpolation interpolation,
                                ac_root_rotation rotation, const double *rotations,
-                               int up_axis, double max_cycles, ac_error *err)
+                               int up_axis, double max_cycles,
+                               const ac_allocator *allocator, ac_error *err)
 {
     ac_looptrack *tr;
     size_t dim, bins = 4, doubles;
@@ -819,20 +823,22 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
     /* phase k, inv_width k, pos k*dim, m0 and m1 k*dim each, stride dim,
        yaw k, quat 4k, velocities k*dim, slope k*dim */
     doubles = 2 * k + 5 * k * dim + dim + k + 4 * k;
-    tr = calloc(1, sizeof *tr);
-    block = calloc(doubles, sizeof *block);
+    tr = ac_mem_zeroed(allocator, 1, sizeof *tr);
+    block = ac_mem_zeroed(allocator, doubles, sizeof *block);
+    if (tr && allocator)
+        tr->mem = *allocator;
     if (tr && block) {
         for (size_t i = 0; i < k; i++)
             block[i] = times[i] / times[k - 1];
         block[k - 1] = 1.0;
         bins = choose_bins(block, k, &tr->one_step);
-        tr->table = malloc((bins + 1) * sizeof *tr->table);
+        tr->table = ac_mem_alloc(allocator, (bins + 1) * sizeof *tr->table);
     }
     if (!tr || !block || !tr->table) {
         if (tr)
-            free(tr->table);
-        free(tr);
-        free(block);
+            ac_mem_release(allocator, tr->table);
+        ac_mem_release(allocator, tr);
+        ac_mem_release(allocator, block);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "track allocation failed");
     }
     tr->k = k;

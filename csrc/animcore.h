@@ -60,10 +60,10 @@ AC_API const char *ac_version(void);
 
 /* Memory an engine supplies to the objects it creates (its arenas, its
    tracking): alloc returns `size` bytes aligned for any type, or NULL;
-   release frees a block alloc returned. An object keeps a copy of the
-   allocator it was created with and frees through it when destroyed; a NULL
-   allocator means malloc and free. Batch kernels allocate nothing: they
-   write into the caller's buffers. */
+   release frees a block alloc returned. Every create function takes one (as
+   its argument before `err`, or in its spec); the object keeps a copy and
+   frees through it when destroyed; a NULL allocator means malloc and free.
+   Batch kernels allocate nothing: they write into the caller's buffers. */
 typedef struct ac_allocator {
     void *(*alloc)(size_t size, void *user);
     void (*release)(void *ptr, void *user);
@@ -362,7 +362,8 @@ typedef struct ac_quat_curve ac_quat_curve;
 AC_API ac_status ac_quat_curve_create(const double *times, const double *quats,
                                       const double *in_tangents, const double *out_tangents,
                                       size_t k, ac_quat_interp interp, ac_quat_extrap before,
-                                      ac_quat_extrap after, ac_quat_curve **curve, ac_error *err);
+                                      ac_quat_extrap after, ac_quat_curve **curve,
+                                      const ac_allocator *allocator, ac_error *err);
 AC_API void ac_quat_curve_destroy(ac_quat_curve *curve);
 
 /* Unit quaternions q (4n, may be NULL) and angular velocities omega (3n, rad/s,
@@ -414,7 +415,8 @@ AC_API ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                                       const double *positions, size_t k, size_t channels,
                                       ac_root_interpolation interpolation,
                                       ac_root_rotation rotation, const double *rotations,
-                                      int up_axis, double max_cycles, ac_error *err);
+                                      int up_axis, double max_cycles,
+                                      const ac_allocator *allocator, ac_error *err);
 AC_API void ac_rootmotion_destroy(ac_looptrack *track);
 
 AC_API double ac_rootmotion_duration(const ac_looptrack *track);
@@ -606,7 +608,8 @@ typedef struct ac_snapshot_buffer ac_snapshot_buffer;
    finite and >= 0 (ticks). *buffer is NULL on failure. */
 AC_API ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities,
                                            size_t dim, size_t capacity, bool rotations,
-                                           double max_extrapolation, ac_error *err);
+                                           double max_extrapolation,
+                                           const ac_allocator *allocator, ac_error *err);
 AC_API void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer);
 
 /* Applies n pushes in order (the same entity twice in one call: the second
@@ -657,7 +660,7 @@ typedef struct ac_snapshot_timeline ac_snapshot_timeline;
 AC_API ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t dim,
                                              size_t capacity, bool rotations,
                                              double max_extrapolation, size_t reorder_window,
-                                             ac_error *err);
+                                             const ac_allocator *allocator, ac_error *err);
 AC_API void ac_snapshot_timeline_destroy(ac_snapshot_timeline *timeline);
 
 /* n pushes in order; arguments as for the buffer without entity/generation. */

@@ -103,7 +103,7 @@ static PyObject *quat_curve_create(PyObject *self, PyObject *args)
                                           tin ? ACPY_F64(tin) : NULL,
                                           tout ? ACPY_F64(tout) : NULL, (size_t)k,
                                           (ac_quat_interp)interp, (ac_quat_extrap)before,
-                                          (ac_quat_extrap)after, &curve, &err));
+                                          (ac_quat_extrap)after, &curve, NULL, &err));
     if (st)
         return acpy_raise(func, &err, 1, &k);
     capsule = PyCapsule_New(curve, CURVE_CAPSULE, curve_free);

@@ -98,7 +98,7 @@ static PyObject *buffer_new(PyObject *self, PyObject *args)
     if (!ctx)
         return PyErr_NoMemory();
     if (ac_snapshot_buffer_create(&ctx->buffer, (size_t)entities, (size_t)dim,
-                                  (size_t)capacity, rotations, extrapolation, &err)) {
+                                  (size_t)capacity, rotations, extrapolation, NULL, &err)) {
         PyMem_Free(ctx);
         return acpy_raise_ints("SnapshotBuffer", &err, 0, NULL, integer_args);
     }
@@ -124,7 +124,7 @@ static PyObject *timeline_new(PyObject *self, PyObject *args)
     if (!ctx)
         return PyErr_NoMemory();
     if (ac_snapshot_timeline_create(&ctx->timeline, (size_t)dim, (size_t)capacity,
-                                    rotations, extrapolation, (size_t)window, &err)) {
+                                    rotations, extrapolation, (size_t)window, NULL, &err)) {
         PyMem_Free(ctx);
         return acpy_raise_ints("SnapshotTimeline", &err, 0, NULL, integer_args);
     }
