@@ -619,6 +619,11 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (broadcast_fails)
         goto cannot_broadcast;
+    if (nd >= NPY_MAXDIMS) { /* room for an output's core axis */
+        PyErr_Format(PyExc_ValueError, "%s: inputs of %d dimensions (at most %d)", func, nd,
+                     NPY_MAXDIMS - 1);
+        goto done;
+    }
     for (int d = 0; d < nd; d++)
         total *= loop[d];
 
