@@ -13,7 +13,7 @@
 
 #define UNIT_TOLERANCE 1e-12 /* |n . n - 1| allowed for a unit normal */
 
-/* Forced inlining for the helpers of the dispatched (AC_VECTORIZED) loops. */
+/* Forced inlining for the small functions of the dispatched (AC_VECTORIZED) loops. */
 #define CONTACT_INLINE static AC_FORCE_INLINE
 
 static const size_t all_arrays[6] = {1, 1, 1, 1, 1, 1};

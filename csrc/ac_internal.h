@@ -39,7 +39,7 @@ static inline int ac_finite(double x) { return fabs(x) <= DBL_MAX; }
 #define AC_VECTORIZED
 #endif
 
-/* Forces inlining of a hot helper: GCC keeps large bodies out of line
+/* Forces inlining of a hot function: GCC keeps large bodies out of line
    otherwise, and an out-of-line copy is compiled for the baseline target,
    which cannot vectorize it. The one such macro of the core. */
 #if defined(__GNUC__)
