@@ -1,9 +1,10 @@
-"""Argument normalization shared by the public functions.
+"""Argument checks and error messages shared by the public functions.
 
-The compiled layer accepts only C-contiguous, aligned float64 arrays of exact
-shape (or single values, which it broadcasts with a zero step). Everything
-else, from lists and ints to float32 and strided views, is turned into that
-here.
+Declared kernels take any array-like and broadcast in the binding; this module
+names the function and argument when a value cannot be read as real numbers
+(ragged lists, huge integers, non-numbers), checks options and counts, and
+prepares the operands of the few entry points that still take C-contiguous
+float64 arrays.
 """
 from __future__ import annotations
 
@@ -20,14 +21,6 @@ def index_text(shape: tuple[int, ...], flat: int) -> str:
     if not shape:
         return ""
     return f" at index {tuple(int(i) for i in np.unravel_index(flat, shape))}"
-
-
-def number_text(value) -> str:
-    """A value as an error message shows it: integers as integers."""
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    value = float(value)
-    return repr(value)
 
 
 def _huge_integer(func: str, name: str, array: np.ndarray):
@@ -117,15 +110,6 @@ def choice(func: str, name: str, value, options):
                      f"{', '.join(repr(o) for o in options)})")
 
 
-def broadcast_shape(func: str, arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
-    """The NumPy broadcast shape of named arrays, or a ValueError listing their shapes."""
-    try:
-        return np.broadcast_shapes(*(a.shape for a in arrays.values()))
-    except ValueError:
-        shapes = ", ".join(f"{name} {a.shape}" for name, a in arrays.items())
-        raise ValueError(f"{func}: cannot broadcast {shapes} together") from None
-
-
 def contiguous(array: np.ndarray) -> np.ndarray:
     """An array as the compiled layer takes it, C-contiguous and aligned (a view
     into a byte buffer may be neither), of the same shape (np.ascontiguousarray
@@ -144,14 +128,6 @@ def kernel_operand(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     if array.shape != shape:
         array = np.broadcast_to(array, shape)
     return contiguous(array)
-
-
-def broadcast_inputs(func: str, **inputs) -> tuple[tuple[int, ...], list[np.ndarray]]:
-    """Converts named inputs to float64 and broadcasts them. Returns the
-    broadcast shape and one kernel operand per input, in argument order."""
-    arrays = {name: as_float64(func, name, value) for name, value in inputs.items()}
-    shape = broadcast_shape(func, arrays)
-    return shape, [kernel_operand(a, shape) for a in arrays.values()]
 
 
 def check_out(func: str, out, count: int, shape: tuple[int, ...]) -> tuple:
