@@ -29,6 +29,7 @@ def _advance(
     max_bounces: Any,
     bounces: Any,
 ) -> None: ...
+def _advance_spin(func: str, *args: Any) -> None: ...
 def _bezier_rate(
     func: str,
     parameters: Any,
@@ -75,6 +76,15 @@ def _bounce3(
     out: _Out,
     workers: Optional[int],
 ) -> Any: ...
+def _collide(
+    func: str,
+    a: tuple[Any, ...],
+    a_tensor: bool,
+    b: tuple[Any, ...],
+    b_tensor: bool,
+    contact: tuple[Any, ...],
+    results: tuple[Any, ...],
+) -> None: ...
 def _curve_acceleration(
     func: str,
     curve: _Capsule,

@@ -36,6 +36,7 @@ from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import as_float64, contiguous, index_text, integer, real_number
+from .rotations import quaternion_input
 
 __all__ = [
     "PushResult",
@@ -181,7 +182,7 @@ def _prepare_push(func, dim, rotations, integers, position, rotation, single=Fal
     leading = {name: a.shape for name, a in ints.items()}
     leading["position"] = position.shape[:-1]
     if rotation is not None:
-        rotation = _vectors(func, "rotation", rotation, 4, False)
+        rotation = _vectors(func, "rotation", quaternion_input(rotation), 4, False)
         leading["rotation"] = rotation.shape[:-1]
     try:
         shape = np.broadcast_shapes(*leading.values())
@@ -334,7 +335,9 @@ class SnapshotTimeline:
             Continuity segment (>= 0, never decreasing).
         position : float or array of shape (dim,)
         rotation : array of shape (4,), optional
-            Required with ``rotations=True``, refused otherwise.
+            Required with ``rotations=True``, refused otherwise. Normalized
+            when stored; a ``scipy.spatial.transform.Rotation`` is taken
+            through its ``as_quat()``.
 
         Raises
         ------
@@ -364,7 +367,8 @@ class SnapshotTimeline:
         """Offer snapshots in order; returns their results as a uint8 array.
 
         ``ticks`` and ``segments`` have shape (n,) (or broadcast to it),
-        ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4).
+        ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4)
+        or a scipy Rotation of n rotations.
         Each push sees the ones before it, exactly as n calls of :meth:`push`.
         An argument error (ValueError) is raised before anything is applied,
         and so is the RuntimeError of a push while another thread samples.
@@ -559,6 +563,7 @@ class SnapshotBuffer:
         tick, segment, generation : int or arrays broadcasting to S
         position : array of shape S + (dim,)
         rotation : array of shape S + (4,), required with rotations=True
+            (or a scipy Rotation of shape S; normalized when stored)
 
         Returns
         -------
