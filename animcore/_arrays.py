@@ -1,36 +1,105 @@
-"""Argument normalization shared by the public functions.
+"""Argument checks and error messages shared by the public functions.
 
-The compiled layer accepts only C-contiguous, aligned float64 arrays of exact
-shape (or single values, which it broadcasts with a zero step). Everything
-else, from lists and ints to float32 and strided views, is turned into that
-here.
+Declared kernels take any array-like and broadcast in the binding; this module
+names the function and argument when a value cannot be read as real numbers
+(ragged lists, huge integers, non-numbers), checks options and counts, and
+prepares the operands of the few entry points that still take C-contiguous
+float64 arrays.
 """
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 
 import numpy as np
 
 
+def index_text(shape: tuple[int, ...], flat: int) -> str:
+    """" at index (i, j)" for element `flat` of an array of `shape`, or "" for
+    a scalar: the form every error message uses."""
+    if not shape:
+        return ""
+    return f" at index {tuple(int(i) for i in np.unravel_index(flat, shape))}"
+
+
+def _huge_integer(func: str, name: str, array: np.ndarray):
+    """The OverflowError for an object array holding an integer beyond float64."""
+    for flat, item in enumerate(array.reshape(-1)):
+        if isinstance(item, int):
+            try:
+                float(item)
+            except OverflowError:
+                digits = len(str(abs(item)))
+                return OverflowError(
+                    f"{func}: {name}{index_text(array.shape, flat)} is an integer of "
+                    f"{digits} digits (must be representable as float64, "
+                    f"|value| <= {np.finfo(np.float64).max:.6g})")
+    return None
+
+
 def as_float64(func: str, name: str, value) -> np.ndarray:
-    """`value` as an aligned, native float64 array, or a ValueError naming the
-    function and argument. (Aligned here, so that any later contiguous copy or
-    view is aligned too: a view into a byte buffer may not be.)"""
-    array = np.asarray(value)
+    """`value` as an aligned, native float64 array, or an error naming the
+    function and argument: ValueError for a ragged nested list or a value that
+    is not a real number, OverflowError for an integer beyond float64. Python
+    integers beyond int64 (``2**70``) are converted to the nearest float64.
+    (Aligned here, so that any later contiguous copy or view is aligned too: a
+    view into a byte buffer may not be.)"""
+    try:
+        array = np.asarray(value)
+    except ValueError:
+        raise ValueError(f"{func}: {name} is a ragged nested sequence (its rows have "
+                         f"different lengths); expected a rectangular array of real "
+                         f"numbers") from None
+    if array.dtype.kind == "O":
+        for flat, item in enumerate(array.reshape(-1)):
+            if not isinstance(item, numbers.Real):
+                raise ValueError(f"{func}: {name} must be real numbers, got {item!r}"
+                                 f"{index_text(array.shape, flat)} (an array of dtype "
+                                 f"object)")
+        try:
+            array = array.astype(np.float64)
+        except OverflowError:
+            raise _huge_integer(func, name, array) or OverflowError(
+                f"{func}: {name} holds a value too large for float64") from None
+        except (TypeError, ValueError):
+            raise ValueError(f"{func}: {name} must be real numbers, got an array of dtype "
+                             f"object") from None
     if array.dtype.kind not in "biuf":
         raise ValueError(
             f"{func}: {name} must be real numbers, got an array of dtype {array.dtype}"
         )
     array = array.astype(np.float64, copy=False)
-    return array if array.flags.aligned else array.copy()
+    return array if array.flags.aligned and array.dtype.isnative else array.astype(
+        np.float64, order="C")
 
 
 def real_number(func: str, name: str, value) -> float:
-    """`value` as a Python float, or a ValueError naming the function and argument."""
+    """`value` as a Python float, or an error naming the function and argument
+    (OverflowError for an integer beyond float64, ValueError otherwise)."""
     try:
         return float(value)
+    except OverflowError:
+        digits = len(str(abs(int(value)))) if isinstance(value, int) else None
+        what = f"an integer of {digits} digits" if digits else repr(value)
+        raise OverflowError(f"{func}: {name} is {what} (must be representable as float64, "
+                            f"|value| <= {np.finfo(np.float64).max:.6g})") from None
     except (TypeError, ValueError):
         raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
+
+
+def integer(func: str, name: str, value, low: int, high: int | None = None) -> int:
+    """`value` as a Python int in [low, high], or a ValueError naming the
+    function and argument (any size of integer is reported, not overflowed)."""
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{func}: {name} must be an integer, got {value!r}") from None
+    if number < low:
+        raise ValueError(f"{func}: {name} is {number} (must be >= {low})")
+    if high is not None and number > high:
+        raise ValueError(f"{func}: {name} is {number} (must be <= {high})")
+    return number
 
 
 def choice(func: str, name: str, value, options):
@@ -39,15 +108,6 @@ def choice(func: str, name: str, value, options):
         return value
     raise ValueError(f"{func}: {name} is {value!r} (must be one of "
                      f"{', '.join(repr(o) for o in options)})")
-
-
-def broadcast_shape(func: str, arrays: dict[str, np.ndarray]) -> tuple[int, ...]:
-    """The NumPy broadcast shape of named arrays, or a ValueError listing their shapes."""
-    try:
-        return np.broadcast_shapes(*(a.shape for a in arrays.values()))
-    except ValueError:
-        shapes = ", ".join(f"{name} {a.shape}" for name, a in arrays.items())
-        raise ValueError(f"{func}: cannot broadcast {shapes} together") from None
 
 
 def contiguous(array: np.ndarray) -> np.ndarray:
@@ -68,14 +128,6 @@ def kernel_operand(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     if array.shape != shape:
         array = np.broadcast_to(array, shape)
     return contiguous(array)
-
-
-def broadcast_inputs(func: str, **inputs) -> tuple[tuple[int, ...], list[np.ndarray]]:
-    """Converts named inputs to float64 and broadcasts them. Returns the
-    broadcast shape and one kernel operand per input, in argument order."""
-    arrays = {name: as_float64(func, name, value) for name, value in inputs.items()}
-    shape = broadcast_shape(func, arrays)
-    return shape, [kernel_operand(a, shape) for a in arrays.values()]
 
 
 def check_out(func: str, out, count: int, shape: tuple[int, ...]) -> tuple:

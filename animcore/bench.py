@@ -616,6 +616,57 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
     return comparisons
 
 
+def bench_binding(scale: float, repeats: int) -> list[Comparison]:
+    """What the declared binding costs: a partial broadcast against the same
+    call on pre-broadcast arrays (target: within 1.3x, a ratio >= 0.77),
+    scalar calls against np.interp on a scalar (within 1.5x, >= 0.67), and
+    workers=-1 against workers=1 on 10^7 elements."""
+    n = max(1, int(10**6 * scale))
+    rng = np.random.default_rng(0)
+    keys, elapsed = np.array([0.0, 1.0, 2.0]), rng.uniform(0.0, 2.0, (n, 1))
+    full = [np.ascontiguousarray(np.broadcast_to(x, (n, 3)))
+            for x in (keys, keys + 10.0, np.ones(3), np.zeros(3), np.full(3, 2.0), elapsed)]
+    big = rng.uniform(0.0, 2.0, max(1, int(10**7 * scale)))
+    calls = 1000
+    xp, fp = np.array([0.0, 2.0]), np.array([0.0, 10.0])
+    curve = Curve([0, 1, 2, 3], [0, 60, 60, 0])
+    walk = LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
+
+    def interp_calls():
+        for _ in range(calls):
+            np.interp(1.0, xp, fp)
+
+    def hermite_calls():
+        for _ in range(calls):
+            hermite(0.0, 10.0, 2.0, 0.0, 2.0, 1.0)
+
+    def curve_calls():
+        for _ in range(calls):
+            curve(1.5)
+
+    def delta_calls():
+        for _ in range(calls):
+            walk.delta(0.9, 1.1)
+
+    scalar = "np.interp on a scalar"
+    return [
+        compare("binding hermite keys (3,), elapsed (N,1)", 3 * n,
+                lambda: hermite(keys, keys + 10.0, 1.0, 0.0, 2.0, elapsed),
+                "hermite on pre-broadcast (N, 3) arrays", lambda: hermite(*full), repeats,
+                target=0.77),
+        compare("binding hermite on Python scalars", calls, hermite_calls, scalar, interp_calls,
+                repeats, target=0.67),
+        compare("binding Curve(t) on a scalar", calls, curve_calls, scalar, interp_calls, repeats,
+                target=0.67),
+        compare("binding LoopTrack.delta on scalars", calls, delta_calls, scalar, interp_calls,
+                repeats, target=0.67),
+        compare("binding hermite 10^7, workers=-1", big.size,
+                lambda: hermite(0.0, 10.0, 2.0, 0.0, 2.0, big, workers=-1),
+                "the same call, workers=1",
+                lambda: hermite(0.0, 10.0, 2.0, 0.0, 2.0, big, workers=1), repeats, target=1.7),
+    ]
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
@@ -626,6 +677,7 @@ CASES = {
     "rootmotion": bench_rootmotion,
     "contact": bench_contact,
     "snapshot": bench_snapshot,
+    "binding": bench_binding,
 }
 
 

@@ -36,13 +36,12 @@ the impulse. Two caveats come with the laws themselves:
 """
 from __future__ import annotations
 
-import operator
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, kernel_operand, results
+from ._arrays import as_float64, integer, kernel_operand, results
 
 __all__ = [
     "Body",
@@ -77,15 +76,6 @@ def _vectors(func: str, names: dict, dim: int | None = None) -> tuple[int, dict]
     return dim, arrays
 
 
-def _leading_shape(func: str, shapes: dict) -> tuple[int, ...]:
-    try:
-        return np.broadcast_shapes(*shapes.values())
-    except ValueError:
-        listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
-        raise ValueError(f"{func}: cannot broadcast the leading axes of {listed} together") \
-            from None
-
-
 def _vector_operand(array: np.ndarray, shape: tuple[int, ...], width: int) -> np.ndarray:
     """A vector input for a kernel over `shape`: one vector stays one vector
     (the kernel repeats it), anything else becomes contiguous shape + (width,)."""
@@ -95,6 +85,47 @@ def _vector_operand(array: np.ndarray, shape: tuple[int, ...], width: int) -> np
     if array.shape != full:
         array = np.broadcast_to(array, full)
     return np.ascontiguousarray(array)
+
+
+def _shapes(func: str, **values) -> dict:
+    """The shapes of the named inputs, without converting them (a ragged or
+    non-numeric input gets its named error here)."""
+    shapes = {}
+    for name, value in values.items():
+        try:
+            shapes[name] = np.shape(value)
+        except ValueError:
+            as_float64(func, name, value)  # raises the named error
+            raise
+    return shapes
+
+
+def _vector_dim(func: str, shapes: dict, vectors) -> int:
+    """The vector length (2 or 3) the named vector inputs share; checks that
+    the leading axes of the vectors and the other inputs broadcast."""
+    dim = None
+    for name in vectors:
+        shape = shapes[name]
+        if not shape or shape[-1] not in (2, 3):
+            raise ValueError(f"{func}: {name} must have shape (..., 2) or (..., 3), "
+                             f"got shape {shape}")
+        if dim is None:
+            dim = shape[-1]
+        elif shape[-1] != dim:
+            raise ValueError(f"{func}: {name} has {shape[-1]} components, expected {dim} "
+                             f"like the other vectors")
+    _leading_shape(func, {name: shape[:-1] if name in vectors else shape
+                          for name, shape in shapes.items()})
+    return dim
+
+
+def _leading_shape(func: str, shapes: dict) -> tuple[int, ...]:
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+        raise ValueError(f"{func}: cannot broadcast the leading axes of {listed} together") \
+            from None
 
 
 def bounce(velocity, surface_velocity, normal, restitution, *, friction=0.0,
@@ -152,21 +183,12 @@ def bounce(velocity, surface_velocity, normal, restitution, *, friction=0.0,
     array([4.5, 4. ])
     """
     func = "bounce"
-    dim, vec = _vectors(func, {"velocity": velocity, "surface_velocity": surface_velocity,
-                               "normal": normal})
-    scal = {"restitution": as_float64(func, "restitution", restitution),
-            "friction": as_float64(func, "friction", friction),
-            "threshold": as_float64(func, "threshold", threshold)}
-    shapes = {name: a.shape[:-1] for name, a in vec.items()}
-    shapes.update({name: a.shape for name, a in scal.items()})
-    shape = _leading_shape(func, shapes)
-    if out is not None:
-        out = check_out(func, out, 1, shape + (dim,))
-    operands = [_vector_operand(a, shape, dim) for a in vec.values()]
-    operands += [kernel_operand(a, shape) for a in scal.values()]
-    result = np.empty(shape + (dim,))
-    _core._bounce(func, *operands, result)
-    return results((result,), out)[0]
+    shapes = _shapes(func, velocity=velocity, surface_velocity=surface_velocity, normal=normal,
+                     restitution=restitution, friction=friction, threshold=threshold)
+    dim = _vector_dim(func, shapes, ("velocity", "surface_velocity", "normal"))
+    kernel = _core._bounce3 if dim == 3 else _core._bounce2
+    return kernel(func, velocity, surface_velocity, normal, restitution, friction, threshold,
+                  out, None)
 
 
 def contact_point_velocity(linear_velocity, angular_velocity, offset, *, out=None) -> np.ndarray:
@@ -203,25 +225,19 @@ def contact_point_velocity(linear_velocity, angular_velocity, offset, *, out=Non
     array([0., 2.])
     """
     func = "contact_point_velocity"
-    dim, vec = _vectors(func, {"linear_velocity": linear_velocity, "offset": offset})
-    angular = as_float64(func, "angular_velocity", angular_velocity)
+    shapes = _shapes(func, linear_velocity=linear_velocity, angular_velocity=angular_velocity,
+                     offset=offset)
+    angular = shapes.pop("angular_velocity")
+    dim = _vector_dim(func, shapes, ("linear_velocity", "offset"))
     if dim == 3:
-        if angular.ndim == 0 or angular.shape[-1] != 3:
+        if angular[-1:] != (3,):
             raise ValueError(f"{func}: angular_velocity must have shape (..., 3) in 3-D, "
-                             f"got shape {angular.shape}")
-        lead = angular.shape[:-1]
-    else:
-        lead = angular.shape
-    shape = _leading_shape(func, {"linear_velocity": vec["linear_velocity"].shape[:-1],
-                                  "angular_velocity": lead,
-                                  "offset": vec["offset"].shape[:-1]})
-    if out is not None:
-        out = check_out(func, out, 1, shape + (dim,))
-    w = _vector_operand(angular, shape, 3) if dim == 3 else kernel_operand(angular, shape)
-    result = np.empty(shape + (dim,))
-    _core._point_velocity(func, _vector_operand(vec["linear_velocity"], shape, dim), w,
-                          _vector_operand(vec["offset"], shape, dim), result)
-    return results((result,), out)[0]
+                             f"got shape {angular}")
+        angular = angular[:-1]
+    _leading_shape(func, {"linear_velocity": shapes["linear_velocity"][:-1],
+                          "angular_velocity": angular, "offset": shapes["offset"][:-1]})
+    kernel = _core._point_velocity3 if dim == 3 else _core._point_velocity2
+    return kernel(func, linear_velocity, angular_velocity, offset, out, None)
 
 
 class Body(NamedTuple):
@@ -497,7 +513,7 @@ def _pair_operand(func: str, name: str, array: np.ndarray, spheres: tuple[int, .
 def advance_projectiles(position, velocity, radius, dt, plane_point, plane_normal,
                         plane_velocity, restitution, *, friction=0.0,
                         max_bounces: int = 8, angular_velocity=None, inverse_inertia=None,
-                        events: bool = False) -> ProjectileStep:
+                        events: bool = False, out=None) -> ProjectileStep:
     """Move spheres through one step against moving planes, bouncing on the way.
 
     Continuous collision: for each sphere the earliest time of impact in
@@ -545,6 +561,11 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     events : bool, optional
         Also return each sphere's contacts (planes, times, impulses) in
         ``.events``.
+    out : tuple of three arrays, optional
+        ``(position, velocity, bounces)`` arrays of the result's shapes that
+        receive the step (floats of any float dtype, bounces of any integer
+        dtype, any strides); untouched if the call raises. ``position`` and
+        ``velocity`` may be the input arrays themselves, to step in place.
 
     Returns
     -------
@@ -552,7 +573,8 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
         New ``position`` and ``velocity`` (fresh arrays of the spheres' shape)
         and ``bounces`` (intc, one per sphere); with spin also
         ``angular_velocity``, with ``events=True`` also ``events``, a
-        :class:`ProjectileEvents` with ``max_bounces`` slots per sphere.
+        :class:`ProjectileEvents` with ``max_bounces`` slots per sphere;
+        the arrays of ``out`` in place of the first three when given.
 
     Notes
     -----
@@ -610,12 +632,8 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
         raise ValueError(f"{func}: planes must have shape (M, {dim}) or ({dim},), "
                          f"got leading shape {plane_lead}")
     m = plane_lead[0] if plane_lead else 1
-    try:
-        bounces_max = operator.index(max_bounces)
-    except TypeError:
-        raise ValueError(f"{func}: max_bounces must be an integer, got {max_bounces!r}") \
-            from None
-    if bounces_max > MAX_BOUNCES:  # bounds the work of one call (< 0: the core says so)
+    bounces_max = integer(func, "max_bounces", max_bounces, 0)
+    if bounces_max > MAX_BOUNCES:  # bounds the work of one call
         raise ValueError(f"{func}: max_bounces is {bounces_max} (must lie in "
                          f"[0, {MAX_BOUNCES}])")
     pos = np.array(np.broadcast_to(vec["position"], spheres + (dim,)), dtype=np.float64,
@@ -626,11 +644,13 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     pairs = [_pair_operand(func, name, as_float64(func, name, value), spheres, m)
              for name, value in (("restitution", restitution), ("friction", friction))]
     bounces = np.zeros(spheres, dtype=np.intc)
+    if out is not None:
+        out = _step_out(func, out, pos.shape, bounces.shape)
     spinning = angular_velocity is not None or inverse_inertia is not None
     if not spinning and not events:
         _core._advance(func, pos, vel, kernel_operand(radius, spheres),
                        kernel_operand(dt, spheres), *plane_arrays, *pairs, bounces_max, bounces)
-        return ProjectileStep(pos, vel, bounces)
+        return _step_into(ProjectileStep(pos, vel, bounces), out)
     spin = inertia = None
     if spinning:
         spin_shape = spheres if dim == 2 else spheres + (3,)
@@ -676,4 +696,34 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     step = ProjectileStep(pos, vel, bounces)
     step.angular_velocity = spin[()] if spin is not None and spin.ndim == 0 else spin
     step.events = ProjectileEvents(*slots) if events else None
-    return step
+    return _step_into(step, out)
+
+
+def _step_into(step: ProjectileStep, out) -> ProjectileStep:
+    """The step with its position, velocity and bounces copied into `out`
+    (the kernel steps its own copies, so an error never reaches `out`)."""
+    if out is None:
+        return step
+    for target, computed in zip(out, step):
+        np.copyto(target, computed, casting="same_kind")
+    result = ProjectileStep(*out)
+    result.angular_velocity, result.events = step.angular_velocity, step.events
+    return result
+
+
+def _step_out(func: str, out, vector_shape, sphere_shape) -> tuple:
+    """Checks the out= of advance_projectiles: (position, velocity, bounces)."""
+    if not isinstance(out, tuple) or len(out) != 3:
+        raise ValueError(f"{func}: out must be a tuple of 3 arrays (position, velocity, "
+                         f"bounces)")
+    for i, (a, shape, kind) in enumerate(zip(out, (vector_shape, vector_shape, sphere_shape),
+                                             ("f", "f", "iu"))):
+        if not isinstance(a, np.ndarray):
+            raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
+        if a.shape != shape or a.dtype.kind not in kind:
+            what = "a float" if kind == "f" else "an integer"
+            raise ValueError(f"{func}: out[{i}] must be {what} array of shape {shape}, got "
+                             f"{a.dtype} {a.shape}")
+        if not a.flags.writeable:
+            raise ValueError(f"{func}: out[{i}] is read-only")
+    return out

@@ -200,6 +200,10 @@ class Overshoot(NamedTuple):
     overshoot: np.ndarray
 
 
+# The evaluation kernel of each derivative order.
+_ORDER_KERNELS = {0: _core._curve_value, 1: _core._curve_velocity, 2: _core._curve_acceleration}
+
+
 def _end_factor(easing, end: int) -> float:
     """lim (s(u) - s(end)) * s'(u) as u -> end (0 or 1) for an easing whose
     rate is infinite there, s - s(end) going like sqrt(|u - end|); inf when
@@ -821,20 +825,28 @@ class Curve:
 
     # -- evaluation ----------------------------------------------------------------
 
-    def _evaluate(self, func, t, derivatives, out, side="right"):
+    def _evaluate(self, func, t, derivatives, out, side="right", workers=None):
         """The body of evaluate, __call__ and sample: the results for each
         derivative order, copied into ``out`` (one array per order) if given."""
         side = _SIDES[choice(func, "side", side, _SIDES)]
+        derivatives = tuple(derivative_order(func, d, (0, 1, 2)) for d in derivatives)
+        plan = self._remap_plan(func, derivatives)
+        if plan is not False:  # the kernels do it all
+            context = self._capsule if side == 0 and plan is None else (self._capsule, side,
+                                                                        plan)
+            if derivatives == (0, 1):
+                return _core._curve_sample(func, context, t, out, workers)
+            return (_ORDER_KERNELS[derivatives[0]](func, context, t, out, workers),)
         t = as_float64(func, "t", t)
         if out is not None:
             out = check_out(func, out, len(derivatives), t.shape + self._values.shape[1:])
         return results(self._eval(func, t, derivatives, side), out)
 
-    def _eval(self, func, t, derivatives, side=0):
-        """New arrays holding each derivative order in ``derivatives`` at the
-        float64 times ``t``; time remaps are applied once for all of them."""
-        derivatives = tuple(derivative_order(func, d, (0, 1, 2)) for d in derivatives)
-        rate, rests = None, []
+    def _remap_plan(self, func, derivatives):
+        """None for a curve without time remaps, the remaps for the C core
+        when every one is an easing it knows, or False for the NumPy path."""
+        if not self._remaps and self._ease is None:
+            return None
         native = [r for r in self._remaps + (self._ease,) if isinstance(r, (Ease, CubicBezier))]
         # an easing whose rate is infinite somewhere (circ, a vertical cubic-bezier end)
         # needs the limits the NumPy path takes there for velocities
@@ -843,19 +855,23 @@ class Curve:
             or (isinstance(r, CubicBezier) and (r.x1 == 0 or r.x2 == 1)) for r in native)
         # (and a span beyond the double range takes the NumPy path's halved arithmetic)
         limits = limits or not math.isfinite(float(self._times[-1]) - float(self._times[0]))
-        if (self._remaps or self._ease is not None) and not limits and len(native) == len(
-                self._remaps) + (self._ease is not None):
-            # every remap is an easing the C core knows: the whole chain runs there
-            rows = np.array([_ease_row(r) for r in self._remaps], float).reshape(-1, 9)
-            segment = None if self._ease is None else np.array(_ease_row(self._ease), float)
-            t = contiguous(t)
-            computed = []
-            for derivative in derivatives:
-                result = np.empty(t.shape + self._values.shape[1:])
-                _core._curve_eval_remapped(func, self._capsule, t, int(derivative), side, rows,
-                                           segment, result)
-                computed.append(result)
-            return tuple(computed)
+        if limits or len(native) != len(self._remaps) + (self._ease is not None):
+            return False
+        rows = np.array([_ease_row(r) for r in self._remaps], float).reshape(-1, 9)
+        segment = None if self._ease is None else np.array(_ease_row(self._ease), float)
+        return _core._curve_remaps(func, rows, segment)
+
+    def _eval(self, func, t, derivatives, side=0):
+        """New arrays holding each derivative order in ``derivatives`` at the
+        float64 times ``t``; time remaps are applied once for all of them."""
+        derivatives = tuple(derivative_order(func, d, (0, 1, 2)) for d in derivatives)
+        rate, rests = None, []
+        plan = self._remap_plan(func, derivatives)
+        if plan is not False:
+            context = self._capsule if side == 0 and plan is None else (self._capsule, side,
+                                                                        plan)
+            return tuple(np.asarray(_ORDER_KERNELS[d](func, context, t, None, None))
+                         for d in derivatives)
         if self._remaps or self._ease is not None:
             if 2 in derivatives:
                 raise ValueError(f"{func}: derivative=2 is not available on a curve remapped "
@@ -873,14 +889,10 @@ class Curve:
                 rests.append(rest)
             if self._values.ndim == 2:
                 rate = rate[..., None]
-        t = contiguous(t)
         computed = []
         for derivative in derivatives:
-            result = np.empty(t.shape + self._values.shape[1:])
-            if side:
-                _core._curve_eval_side(func, self._capsule, t, int(derivative), side, result)
-            else:
-                _core._curve_eval(func, self._capsule, t, int(derivative), result)
+            context = self._capsule if side == 0 else (self._capsule, side)
+            result = np.asarray(_ORDER_KERNELS[derivative](func, context, t, None, None))
             if derivative == 1 and rate is not None:
                 result = self._chain_rule(func, result, rate, rests)
             computed.append(result)
@@ -899,8 +911,8 @@ class Curve:
             result = velocity * rate
         if not moving.any() and len(rests) == 1 and rests[0] is not None:
             mask, inside, limit = rests[0]  # one remapping stage: the limit is exact
-            acceleration = np.empty(inside.shape + self._values.shape[1:])
-            _core._curve_eval(func, self._capsule, contiguous(inside), 2, acceleration)
+            acceleration = np.asarray(_core._curve_acceleration(func, self._capsule, inside, None,
+                                                                None))
             if self._values.ndim == 2:
                 limit = limit[:, None]
             with np.errstate(invalid="ignore", over="ignore"):
@@ -1022,7 +1034,8 @@ class Curve:
             setattr(curve, name, getattr(self, name))
         return curve
 
-    def evaluate(self, t, derivative: int = 0, *, side: str = "right", out=None):
+    def evaluate(self, t, derivative: int = 0, *, side: str = "right", out=None,
+                 workers=None):
         """Value (0), per-second velocity (1) or acceleration (2) at ``t``.
 
         Parameters
@@ -1041,8 +1054,11 @@ class Curve:
             the last key the right side is the extrapolation, at the first
             key the left side is (see the module documentation).
         out : ndarray, optional
-            Receives the result (shape ``t.shape`` or ``t.shape + (C,)``); left
-            untouched if the call raises.
+            Receives the result (shape ``t.shape`` or ``t.shape + (C,)``; any
+            float dtype and strides); left untouched if the call raises.
+        workers : int, optional
+            Threads to split a large call across, as in ``scipy.fft``: None
+            or 1 for this thread, -1 for every core; identical results.
 
         Returns
         -------
@@ -1058,16 +1074,16 @@ class Curve:
         OverflowError
             A result that is not representable (huge extrapolation).
         """
-        return self._evaluate("Curve.evaluate", t, (derivative,), out, side)[0]
+        return self._evaluate("Curve.evaluate", t, (derivative,), out, side, workers)[0]
 
     def __call__(self, t, *, side: str = "right", out=None):
         """The value at ``t``; the same as ``evaluate(t, side=side, out=out)``."""
         return self._evaluate("Curve", t, (0,), out, side)[0]
 
-    def sample(self, t, *, side: str = "right", out=None) -> CurveSample:
+    def sample(self, t, *, side: str = "right", out=None, workers=None) -> CurveSample:
         """Value and per-second velocity at ``t`` (see :meth:`evaluate`);
         ``out`` is a tuple of two arrays."""
-        return CurveSample(*self._evaluate("Curve.sample", t, (0, 1), out, side))
+        return CurveSample(*self._evaluate("Curve.sample", t, (0, 1), out, side, workers))
 
     # -- diagnostics -----------------------------------------------------------------
 
@@ -1100,8 +1116,8 @@ class Curve:
             return velocity * rate + 0.0  # no -0.0
         func = "Curve.key_slopes"
         inside = np.nextafter(key_times, -np.inf if end else np.inf)
-        acceleration = np.empty(inside.shape + self._values.shape[1:])
-        _core._curve_eval(func, self._capsule, contiguous(inside), 2, acceleration)
+        acceleration = np.asarray(_core._curve_acceleration(func, self._capsule, inside, None,
+                                                            None))
         limit = durations * _end_factor(self._ease, end)
         if self._values.ndim == 2:
             limit = limit[:, None]

@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, contiguous, real_number, results
+from ._arrays import as_float64, real_number
 from ._options import check_fields, derivative_order, did_you_mean, fold, option, suggest
 
 __all__ = [
@@ -79,16 +79,6 @@ def easing_kinds(monotone: bool | None = None) -> tuple[str, ...]:
     if monotone is None:
         return EASING_KINDS
     return tuple(name for name in EASING_KINDS if _MONOTONE[name] == bool(monotone))
-
-
-def _unary(func: str, name: str, value, out, kernel) -> np.ndarray:
-    """Runs kernel(contiguous float64 input, fresh result) with out= semantics."""
-    x = as_float64(func, name, value)
-    if out is not None:
-        out = check_out(func, out, 1, x.shape)
-    result = np.empty(x.shape)
-    kernel(contiguous(x), result)
-    return results((result,), out)[0]
 
 
 class Easing:
@@ -213,9 +203,8 @@ class Ease(Easing):
     def _evaluate(self, func, u, derivative, out):
         kind, rate = self._kind, int(derivative)
         if self._curve is not None:
-            return _unary(func, "u", u, out, lambda x, r: self._eval_curve(func, x, rate, r))
-        return _unary(func, "u", u, out,
-                      lambda x, r: _core._ease_eval(func, kind, rate, x, r))
+            return self._eval_curve(func, u, rate, out)
+        return (_core._ease_rate if rate else _core._ease_value)(func, kind, u, out, None)
 
     def _inverse(self, func, s, out):
         if not self.monotone:
@@ -223,15 +212,16 @@ class Ease(Easing):
                              f"bounces), so it has no inverse; monotone kinds: "
                              f"{', '.join(easing_kinds(monotone=True))}")
         kind = self._kind
-        return _unary(func, "s", s, out, lambda x, r: _core._ease_inverse(func, kind, x, r))
+        return _core._ease_inverse(func, kind, s, out, None)
 
-    def _eval_curve(self, func, u, rate, result):
+    def _eval_curve(self, func, u, rate, out):
+        u = as_float64(func, "u", u)
         bad = ~((u >= 0) & (u <= 1))
         if bad.any():
             i = np.unravel_index(int(np.flatnonzero(bad)[0]), u.shape)
-            raise ValueError(f"{func}: u at index {tuple(int(x) for x in i)} is "
-                             f"{float(u[i])!r} (must lie in [0, 1])")
-        result[...] = self._curve.evaluate(u, int(rate))
+            where = f" at index {tuple(int(x) for x in i)}" if u.ndim else ""
+            raise ValueError(f"{func}: u{where} is {float(u[i])!r} (must lie in [0, 1])")
+        return self._curve.evaluate(u, int(rate), out=out)
 
     def __reduce__(self):
         o, a, p, flags = self._params
@@ -364,18 +354,15 @@ class CubicBezier(Easing):
     def _evaluate(self, func, u, derivative, out):
         points = self._points
         if derivative == 1:  # the kernel solves once and writes s (discarded) and ds/du
-            return _unary(func, "u", u, out, lambda x, r: _core._bezier_eval(
-                func, *points, x, np.empty_like(r), r))
-        return _unary(func, "u", u, out,
-                      lambda x, r: _core._bezier_eval(func, *points, x, r, None))
+            return _core._bezier_rate(func, points, u, out, None)
+        return _core._bezier_value(func, points, u, out, None)
 
     def _inverse(self, func, s, out):
         if not self.monotone:
             return Easing._inverse(self, func, s, out)
         x1, y1, x2, y2 = self._points
         # The inverse of the curve (x(t), y(t)) is (y(t), x(t)): swap the axes.
-        return _unary(func, "s", s, out,
-                      lambda x, r: _core._bezier_eval(func, y1, x1, y2, x2, x, r, None))
+        return _core._bezier_value(func, (y1, x1, y2, x2), s, out, None)
 
     def __eq__(self, other):
         return isinstance(other, CubicBezier) and other._points == self._points
@@ -424,15 +411,14 @@ class Steps(Easing):
     position = property(lambda self: self._position, doc="Where the jumps are.")
 
     def _evaluate(self, func, u, derivative, out):
-        if derivative == 1:
-            return _unary(func, "u", u, out, lambda x, r: self._rate(func, x, r))
-        count, position = self._count, _JUMPS[self._position]
-        return _unary(func, "u", u, out,
-                      lambda x, r: _core._steps_eval(func, count, position, x, r))
-
-    def _rate(self, func, x, r):
-        _core._steps_eval(func, self._count, _JUMPS[self._position], x, r)  # validates u
-        r.fill(0.0)
+        parameters = (self._count, _JUMPS[self._position])
+        s = _core._steps_value(func, parameters, u, out, None)  # validates u
+        if not derivative:
+            return s
+        if isinstance(s, np.ndarray):  # the rate is 0 between the jumps
+            s[...] = 0.0
+            return s
+        return np.float64(0.0)
 
     def _inverse(self, func, s, out):
         raise ValueError(f"{func}: {self!r} is piecewise constant, so it has no inverse")
@@ -525,8 +511,7 @@ def ease(kind, u, *, derivative: int = 0, out=None) -> np.ndarray:
     rate = _order("ease", derivative)
     if isinstance(kind, str) and kind in _INDEX:  # the scalar fast path
         index = _INDEX[kind]
-        return _unary("ease", "u", u, out,
-                      lambda x, r: _core._ease_eval("ease", index, rate, x, r))
+        return (_core._ease_rate if rate else _core._ease_value)("ease", index, u, out, None)
     return as_easing_for("ease", kind)._evaluate("ease", u, rate, out)
 
 

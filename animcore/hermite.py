@@ -9,12 +9,13 @@ the classic bug: a 2-second segment then starts at half its intended speed.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import broadcast_inputs, check_out, real_number, results, stretch_factor
+from ._arrays import real_number, stretch_factor
 
 __all__ = [
     "HermiteSample",
@@ -32,7 +33,10 @@ class HermiteSample(NamedTuple):
     velocity: np.ndarray
 
 
-def hermite(start, end, start_velocity, end_velocity, duration, elapsed, *, out=None):
+def hermite(start: ArrayLike, end: ArrayLike, start_velocity: ArrayLike,
+            end_velocity: ArrayLike, duration: ArrayLike, elapsed: ArrayLike, *,
+            out: Optional[tuple[np.ndarray, np.ndarray]] = None,
+            workers: Optional[int] = None) -> HermiteSample:
     """Evaluate cubic Hermite segments with per-second key velocities.
 
     Parameters
@@ -46,11 +50,17 @@ def hermite(start, end, start_velocity, end_velocity, duration, elapsed, *, out=
     elapsed : array_like
         Seconds since the segment start, in ``[0, duration]``.
     out : tuple of two arrays, optional
-        Arrays of the broadcast shape that receive position and velocity.
-        They are left untouched if the call raises.
+        Arrays of the broadcast shape that receive position and velocity: any
+        float dtype, any strides. They are left untouched if the call raises.
+    workers : int, optional
+        Threads to split a large call across, as in ``scipy.fft``: None or 1
+        for this thread, ``-1`` for every core, ``n`` for n threads. Results
+        are identical whatever the count.
 
     All arguments broadcast against each other like a NumPy ufunc: vector keys
-    of shape ``(3,)`` with ``elapsed`` of shape ``(N, 1)`` give ``(N, 3)``.
+    of shape ``(3,)`` with ``elapsed`` of shape ``(N, 1)`` give ``(N, 3)``,
+    without materializing the broadcast inputs. Integer and float32 inputs
+    give float64 results.
 
     Returns
     -------
@@ -73,53 +83,30 @@ def hermite(start, end, start_velocity, end_velocity, duration, elapsed, *, out=
     >>> hermite(0.0, 10.0, 2.0, 0.0, 2.0, [0.0, 1.0])
     HermiteSample(position=array([0. , 5.5]), velocity=array([2., 7.]))
     """
-    return _evaluate("hermite", start, end, start_velocity, end_velocity, duration,
-                     elapsed, out)
+    return HermiteSample(*_core._hermite_eval("hermite", start, end, start_velocity,
+                                              end_velocity, duration, elapsed, out, workers))
 
 
-def _evaluate(func, start, end, start_velocity, end_velocity, duration, elapsed, out):
-    shape, operands = broadcast_inputs(
-        func,
-        start=start,
-        end=end,
-        start_velocity=start_velocity,
-        end_velocity=end_velocity,
-        duration=duration,
-        elapsed=elapsed,
-    )
-    if out is not None:
-        out = check_out(func, out, 2, shape)
-    position, velocity = np.empty(shape), np.empty(shape)
-    _core._hermite_eval(func, *operands, position, velocity)
-    return HermiteSample(*results((position, velocity), out))
-
-
-def _convert(func, kernel, name, value, duration, out):
-    shape, operands = broadcast_inputs(func, **{name: value, "duration": duration})
-    if out is not None:
-        out = check_out(func, out, 1, shape)
-    result = np.empty(shape)
-    kernel(*operands, result)
-    return results((result,), out)[0]
-
-
-def velocity_to_tangent(velocity, duration, *, out=None):
+def velocity_to_tangent(velocity: ArrayLike, duration: ArrayLike, *,
+                        out: Optional[np.ndarray] = None,
+                        workers: Optional[int] = None) -> np.ndarray:
     """Per-second velocity to a segment tangent: ``duration * velocity``.
 
     Broadcasts like a ufunc; ``duration`` must be > 0 and everything finite.
+    ``out`` and ``workers`` as in :func:`hermite`.
     """
-    return _convert("velocity_to_tangent", _core._velocity_to_tangent, "velocity",
-                    velocity, duration, out)
+    return _core._velocity_to_tangent("velocity_to_tangent", velocity, duration, out, workers)
 
 
-def tangent_to_velocity(tangent, duration, *, out=None):
+def tangent_to_velocity(tangent: ArrayLike, duration: ArrayLike, *,
+                        out: Optional[np.ndarray] = None,
+                        workers: Optional[int] = None) -> np.ndarray:
     """Segment tangent to a per-second velocity: ``tangent / duration``.
 
     Broadcasts like a ufunc; ``duration`` must be > 0 and everything finite.
+    ``out`` and ``workers`` as in :func:`hermite`.
     """
-    return _convert("tangent_to_velocity", _core._tangent_to_velocity, "tangent",
-                    tangent, duration, out)
-
+    return _core._tangent_to_velocity("tangent_to_velocity", tangent, duration, out, workers)
 
 
 class HermiteSegment:
@@ -138,7 +125,8 @@ class HermiteSegment:
     __slots__ = ("_start", "_end", "_start_velocity", "_end_velocity", "_duration",
                  "_start_tangent", "_end_tangent")
 
-    def __init__(self, start, end, start_velocity, end_velocity, duration):
+    def __init__(self, start: float, end: float, start_velocity: float, end_velocity: float,
+                 duration: float) -> None:
         values = [real_number("HermiteSegment", name, v) for name, v in (
             ("start", start), ("end", end), ("start_velocity", start_velocity),
             ("end_velocity", end_velocity), ("duration", duration))]
@@ -157,15 +145,16 @@ class HermiteSegment:
     end_tangent = property(lambda self: self._end_tangent,
                            doc="duration * end_velocity (per unit u).")
 
-    def evaluate(self, elapsed, *, out=None) -> HermiteSample:
+    def evaluate(self, elapsed: ArrayLike, *,
+                 out: Optional[tuple[np.ndarray, np.ndarray]] = None) -> HermiteSample:
         """Position and per-second velocity at ``elapsed`` seconds (any shape)."""
-        return _evaluate("HermiteSegment.evaluate", self._start, self._end,
-                         self._start_velocity, self._end_velocity, self._duration, elapsed,
-                         out)
+        return HermiteSample(*_core._hermite_eval(
+            "HermiteSegment.evaluate", self._start, self._end, self._start_velocity,
+            self._end_velocity, self._duration, elapsed, out, None))
 
     __call__ = evaluate
 
-    def stretched(self, factor, keep="velocity") -> "HermiteSegment":
+    def stretched(self, factor: float, keep: str = "velocity") -> "HermiteSegment":
         """The segment with its duration multiplied by ``factor`` (> 0).
 
         keep="velocity": the per-second key velocities stay; the tangents are

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, Union
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import (as_float64, broadcast_inputs, check_out, contiguous, kernel_operand,
+from ._arrays import (as_float64, check_out, contiguous, kernel_operand,
                       results)
 from ._options import (INTERPOLATION_ALIASES, aliases_for, check_fields, check_sorted,
                        option)
@@ -50,6 +51,10 @@ class RootDelta(NamedTuple):
 
     translation: np.ndarray
     rotation: np.ndarray
+
+
+# out= of the motion methods: the translation, or (translation, rotation).
+_Out = Union[np.ndarray, tuple[np.ndarray, np.ndarray], None]
 
 
 class RootPose(NamedTuple):
@@ -169,7 +174,7 @@ class LoopTrack:
                 raise ValueError(f"{func}: rotations must have shape ({k},) (yaw angles) or "
                                  f"({k}, 4) (quaternions x, y, z, w), got {rotations.shape}")
         self._handle = _core._rootmotion_create(
-            func, np.ascontiguousarray(times), np.ascontiguousarray(table),
+            func, np.ascontiguousarray(times), np.ascontiguousarray(table if vector else positions),
             _INTERPOLATIONS[interpolation], _KINDS[kind],
             None if rotations is None else np.ascontiguousarray(rotations), up_axis, max_cycles)
         for a in (times, positions) + (() if rotations is None else (rotations,)):
@@ -212,7 +217,7 @@ class LoopTrack:
 
     # -- evaluation ---------------------------------------------------------
 
-    def split(self, t) -> tuple[np.ndarray, np.ndarray]:
+    def split(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Split unrolled times into ``(cycle, phase)``.
 
         ``cycle = floor(t / T)`` (int64; -0.1 s of a 1 s clip is cycle -1) and
@@ -226,24 +231,22 @@ class LoopTrack:
         cycle = cycle.astype(np.int64)
         return results((cycle, phase), None)
 
-    def sample(self, phase):
+    def sample(self, phase: ArrayLike, *, out: _Out = None) -> Union[np.ndarray, RootPose]:
         """Root position at phases in ``[0, 1]`` (``sample(1) - sample(0)`` is the stride).
 
         Returns positions of shape ``phase.shape + (C,)`` (``phase.shape`` for
         positions of shape (K,)), or a :class:`RootPose` for a turning track.
-        A phase outside ``[0, 1]`` is a ValueError.
+        A phase outside ``[0, 1]`` is a ValueError. ``out`` receives the
+        positions (a tuple of positions and rotations for a turning track);
+        it is left untouched if the call raises, and returned.
         """
         func = "LoopTrack.sample"
-        phase = contiguous(as_float64(func, "phase", phase))
-        position = np.empty(phase.shape + (self.channels,))
-        rshape = self._rotation_shape()
-        rotation = None if rshape is None else np.empty(phase.shape + rshape)
-        _core._rootmotion_sample(func, self._handle, phase, position, rotation)
-        if not self._vector:
-            position = position.reshape(phase.shape)
-        if rotation is None:
-            return results((position,), None)[0]
-        return RootPose(*results((position, rotation), None))
+        if out is not None:
+            self._check_out(func, out, np.shape(phase))
+        kernel = _SAMPLE[self._kind]
+        if self._kind == "none":
+            return kernel(func, self._handle, phase, out, None)
+        return RootPose(*kernel(func, self._handle, phase, out, None))
 
     def _motion_arrays(self, shape):
         translation = np.empty(shape + (self.channels,))
@@ -268,7 +271,8 @@ class LoopTrack:
         return (check_out(func, out[:1], 1, shape + self._channel_shape())
                 + check_out(f"{func}: rotation", out[1:], 1, shape + self._rotation_shape()))
 
-    def delta(self, t0, t1, *, out=None):
+    def delta(self, t0: ArrayLike, t1: ArrayLike, *,
+              out: _Out = None) -> Union[np.ndarray, RootDelta]:
         """Root motion from unrolled time ``t0`` to ``t1`` (seconds, broadcast).
 
         Without rotations: ``(k1 - k0) * D + p(u1) - p(u0)``, of shape
@@ -294,11 +298,12 @@ class LoopTrack:
             argument and its index in the broadcast shape.
         """
         func = "LoopTrack.delta"
-        shape, (a, b) = broadcast_inputs(func, t0=t0, t1=t1)
-        out = self._check_out(func, out, shape)
-        translation, rotation = self._motion_arrays(shape)
-        _core._rootmotion_delta(func, self._handle, a, b, translation, rotation)
-        return self._finish(shape, translation, rotation, out)
+        if out is not None:
+            self._check_out(func, out, np.broadcast_shapes(np.shape(t0), np.shape(t1)))
+        kernel = _DELTA[self._kind]
+        if self._kind == "none":
+            return kernel(func, self._handle, t0, t1, out, None)
+        return RootDelta(*kernel(func, self._handle, t0, t1, out, None))
 
     __call__ = delta
 
@@ -351,6 +356,13 @@ class LoopTrack:
         return (f"LoopTrack({len(self._times)} keys, duration={self.duration!r}, "
                 f"positions {shape}, stride={np.round(self._stride, 12).tolist()!r}, "
                 f"interpolation={self._interpolation!r}{extra})")
+
+
+# The sampling and delta kernels of each rotation kind.
+_SAMPLE = {"none": _core._rootmotion_sample, "yaw": _core._rootmotion_sample_yaw,
+           "quaternion": _core._rootmotion_sample_quat}
+_DELTA = {"none": _core._rootmotion_delta, "yaw": _core._rootmotion_delta_yaw,
+          "quaternion": _core._rootmotion_delta_quat}
 
 
 class RootMotionCursor:
@@ -448,18 +460,20 @@ class RootMotionCursor:
             self._cycle, self._phase = new_cycle, new_phase  # committed only on success
         return track._finish(shape, translation, rotation, out)
 
-    def advance(self, dt, *, out=None):
+    def advance(self, dt: ArrayLike, *,
+                out: _Out = None) -> Union[np.ndarray, RootDelta]:
         """Move every cursor by ``dt`` seconds (broadcast to the cursors'
         shape; negative plays backwards) and return the motion, as
         :meth:`LoopTrack.delta` does. On error nothing moves."""
         return self._move("RootMotionCursor.advance", "dt", dt, False, out)
 
-    def advance_to(self, t, *, out=None):
+    def advance_to(self, t: ArrayLike, *,
+                   out: _Out = None) -> Union[np.ndarray, RootDelta]:
         """Move every cursor to the unrolled time ``t`` and return the motion
         since the last consumed time. On error nothing moves."""
         return self._move("RootMotionCursor.advance_to", "t", t, True, out)
 
-    def reset(self, time=0.0) -> None:
+    def reset(self, time: ArrayLike = 0.0) -> None:
         """Place the cursors at ``time`` without emitting motion (seek, clip
         switch, teleport). ``time`` broadcasts to the cursors' shape."""
         func = "RootMotionCursor.reset"

@@ -21,12 +21,13 @@ before t.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from typing import Iterator, NamedTuple, Optional
 
+import numpy as np
+from numpy.typing import ArrayLike
+
 from . import _core
-from ._arrays import as_float64, check_out, contiguous, results
+from ._arrays import as_float64
 from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
                        aliases_for, check_fields, check_sorted, option)
 
@@ -54,52 +55,8 @@ def quaternion_input(value):
     return value
 
 
-def _items(func: str, name: str, value, width: int) -> np.ndarray:
-    """`value` as float64 with `width` values on its last axis (width 1: any shape)."""
-    if width == 4:
-        value = quaternion_input(value)
-    a = as_float64(func, name, value)
-    if width > 1 and (a.ndim == 0 or a.shape[-1] != width):
-        raise ValueError(f"{func}: {name} must hold {_WHAT[width]} on its last axis of "
-                         f"length {width}, got shape {a.shape}")
-    return a
-
-
-def _lead(a: np.ndarray, width: int) -> tuple[int, ...]:
-    return a.shape[:-1] if width > 1 else a.shape
-
-
-def _prepare(func: str, inputs: list[tuple[str, object, int]], out_width: int, out):
-    """Normalizes the inputs, broadcasts their leading axes and validates out.
-    Returns (result shape, kernel operands, out)."""
-    arrays = [(name, _items(func, name, value, width), width) for name, value, width in inputs]
-    try:
-        lead = np.broadcast_shapes(*(_lead(a, w) for _, a, w in arrays))
-    except ValueError:
-        shapes = ", ".join(f"{name} {a.shape}" for name, a, _ in arrays)
-        raise ValueError(f"{func}: cannot broadcast {shapes} together (the last axis of "
-                         f"quaternions and vectors is not broadcast)") from None
-    operands = []
-    for _, a, w in arrays:
-        item = (w,) if w > 1 else ()
-        if a.size == w:  # one item, shared by every element (step 0)
-            operands.append(np.ascontiguousarray(a).reshape(item))
-        else:
-            operands.append(np.ascontiguousarray(np.broadcast_to(a, lead + item)))
-    shape = lead + (out_width,)
-    if out is not None:
-        out = check_out(func, out, 1, shape)
-    return shape, operands, out
-
-
-def _run(func, kernel, inputs, out_width, out):
-    shape, operands, out = _prepare(func, inputs, out_width, out)
-    result = np.empty(shape)
-    kernel(func, *operands, result)
-    return results((result,), out)[0]
-
-
-def quat_multiply(a, b, *, out=None) -> np.ndarray:
+def quat_multiply(a: ArrayLike, b: ArrayLike, *, out: Optional[np.ndarray] = None,
+                  workers: Optional[int] = None) -> np.ndarray:
     """Hamilton product ``a * b``: the rotation ``b`` followed by ``a``.
 
     Parameters
@@ -109,13 +66,18 @@ def quat_multiply(a, b, *, out=None) -> np.ndarray:
     out : ndarray, optional
         Receives the result (untouched on error) and is returned.
 
+    Like every ``quat_*`` function it takes ``workers`` (None, -1 for every
+    core, or a thread count; results identical to one thread).
+
     >>> quat_multiply([0, 0, 1, 0], [0, 0, 1, 0])  # two half turns about z
     array([ 0.,  0.,  0., -1.])
     """
-    return _run("quat_multiply", _core._quat_multiply, [("a", a, 4), ("b", b, 4)], 4, out)
+    return _core._quat_multiply("quat_multiply", quaternion_input(a), quaternion_input(b), out,
+                                workers)
 
 
-def quat_conjugate(q, *, out=None) -> np.ndarray:
+def quat_conjugate(q: ArrayLike, *, out: Optional[np.ndarray] = None,
+                   workers: Optional[int] = None) -> np.ndarray:
     """``(-x, -y, -z, w)``: the inverse rotation of a unit quaternion.
 
     ``q`` is array_like (..., 4) or a scipy Rotation.
@@ -123,10 +85,11 @@ def quat_conjugate(q, *, out=None) -> np.ndarray:
     >>> quat_conjugate([1.0, 2.0, 3.0, 4.0])
     array([-1., -2., -3.,  4.])
     """
-    return _run("quat_conjugate", _core._quat_conjugate, [("q", q, 4)], 4, out)
+    return _core._quat_conjugate("quat_conjugate", quaternion_input(q), out, workers)
 
 
-def quat_normalize(q, *, out=None) -> np.ndarray:
+def quat_normalize(q: ArrayLike, *, out: Optional[np.ndarray] = None,
+                   workers: Optional[int] = None) -> np.ndarray:
     """``q / |q|`` without overflow or underflow for any finite q.
 
     ``q`` is array_like (..., 4) or a scipy Rotation. Raises ValueError for
@@ -135,10 +98,12 @@ def quat_normalize(q, *, out=None) -> np.ndarray:
     >>> quat_normalize([0.0, 0.0, 0.0, 2.0])
     array([0., 0., 0., 1.])
     """
-    return _run("quat_normalize", _core._quat_normalize, [("q", q, 4)], 4, out)
+    return _core._quat_normalize("quat_normalize", quaternion_input(q), out, workers)
 
 
-def quat_from_axis_angle(axis, angle, *, out=None) -> np.ndarray:
+def quat_from_axis_angle(axis: ArrayLike, angle: ArrayLike, *,
+                         out: Optional[np.ndarray] = None,
+                         workers: Optional[int] = None) -> np.ndarray:
     """The rotation by ``angle`` radians about ``axis`` (normalized here).
 
     Parameters
@@ -151,11 +116,11 @@ def quat_from_axis_angle(axis, angle, *, out=None) -> np.ndarray:
     >>> quat_from_axis_angle([0, 0, 2], np.pi).round(12)
     array([0., 0., 1., 0.])
     """
-    return _run("quat_from_axis_angle", _core._quat_from_axis_angle,
-                [("axis", axis, 3), ("angle", angle, 1)], 4, out)
+    return _core._quat_from_axis_angle("quat_from_axis_angle", axis, angle, out, workers)
 
 
-def quat_rotate(q, v, *, out=None) -> np.ndarray:
+def quat_rotate(q: ArrayLike, v: ArrayLike, *, out: Optional[np.ndarray] = None,
+                workers: Optional[int] = None) -> np.ndarray:
     """Vectors ``v`` rotated by the rotations ``q`` (normalized first).
 
     Parameters
@@ -166,10 +131,12 @@ def quat_rotate(q, v, *, out=None) -> np.ndarray:
     >>> quat_rotate(quat_from_axis_angle([0, 0, 1], np.pi / 2), [1.0, 0.0, 0.0]).round(12)
     array([0., 1., 0.])
     """
-    return _run("quat_rotate", _core._quat_rotate, [("q", q, 4), ("v", v, 3)], 3, out)
+    return _core._quat_rotate("quat_rotate", quaternion_input(q), v, out, workers)
 
 
-def quat_slerp(q0, q1, t, *, out=None) -> np.ndarray:
+def quat_slerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
+               out: Optional[np.ndarray] = None,
+               workers: Optional[int] = None) -> np.ndarray:
     """Shortest-arc spherical linear interpolation, at constant angular speed.
 
     ``q1`` is negated when ``q0 . q1 < 0`` (the same rotation, the shorter
@@ -191,11 +158,13 @@ def quat_slerp(q0, q1, t, *, out=None) -> np.ndarray:
     >>> quat_slerp([0, 0, 0, 1], quat_from_axis_angle([0, 0, 1], np.pi / 2), 0.5).round(6)
     array([0.      , 0.      , 0.382683, 0.92388 ])
     """
-    return _run("quat_slerp", _core._quat_slerp,
-                [("q0", q0, 4), ("q1", q1, 4), ("t", t, 1)], 4, out)
+    return _core._quat_slerp("quat_slerp", quaternion_input(q0), quaternion_input(q1),
+                             t, out, workers)
 
 
-def quat_nlerp(q0, q1, t, *, out=None) -> np.ndarray:
+def quat_nlerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
+               out: Optional[np.ndarray] = None,
+               workers: Optional[int] = None) -> np.ndarray:
     """Normalized linear interpolation along the shortest arc.
 
     Cheaper than :func:`quat_slerp` and on the same arc, but not at constant
@@ -204,8 +173,8 @@ def quat_nlerp(q0, q1, t, *, out=None) -> np.ndarray:
     >>> quat_nlerp([0, 0, 0, 1], [0, 0, 1, 0], 0.5).round(6)
     array([0.      , 0.      , 0.707107, 0.707107])
     """
-    return _run("quat_nlerp", _core._quat_nlerp,
-                [("q0", q0, 4), ("q1", q1, 4), ("t", t, 1)], 4, out)
+    return _core._quat_nlerp("quat_nlerp", quaternion_input(q0), quaternion_input(q1),
+                             t, out, workers)
 
 
 # ------------------------------------------------------------------- tracks
@@ -382,18 +351,8 @@ class RotationCurve:
         return float(self._times[-1] - self._times[0])
 
     def _eval(self, func, t, out, which):
-        times = as_float64(func, "t", t)
-        width = 4 if which == 0 else 3
-        shape = times.shape + (width,)
-        if out is not None:
-            out = check_out(func, out, 1, shape)
-        result = np.empty(shape)
-        t_c = contiguous(times)
-        if which == 0:
-            _core._quat_curve_eval(func, self._curve, t_c, result, None)
-        else:
-            _core._quat_curve_eval(func, self._curve, t_c, None, result)
-        return results((result,), out)[0]
+        kernel = _core._quat_curve_rotation if which == 0 else _core._quat_curve_omega
+        return kernel(func, self._curve, t, out, None)
 
     def evaluate(self, t, *, out=None) -> np.ndarray:
         """Unit quaternions at times ``t`` (seconds, any shape): ``t.shape + (4,)``.

@@ -28,13 +28,14 @@ buffer (:class:`SnapshotBuffer`), so both agree to the last bit.
 from __future__ import annotations
 
 import enum
-import operator
+import math
 from typing import NamedTuple, Optional
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, contiguous, real_number
+from ._arrays import as_float64, contiguous, index_text, integer, real_number
 from .rotations import quaternion_input
 
 __all__ = [
@@ -108,6 +109,13 @@ def _index(shape, flat) -> tuple:
     return tuple(int(i) for i in np.unravel_index(flat, shape)) if shape else ()
 
 
+def _integral_text(value) -> str:
+    """A float shown as an integer when it holds one (2**63, not 9.2e18)."""
+    value = float(value)
+    return str(int(value)) if math.isfinite(value) and value == math.floor(value) \
+        else repr(value)
+
+
 def _integers(func: str, name: str, value) -> np.ndarray:
     """`value` as an int64 array; floats must hold integral values."""
     array = np.asarray(value)
@@ -118,10 +126,14 @@ def _integers(func: str, name: str, value) -> np.ndarray:
         big = array > np.iinfo(np.int64).max
         if big.any():
             flat = int(np.argmax(big.reshape(-1)))
-            raise ValueError(f"{func}: {name} at index {_index(array.shape, flat)} is "
+            raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is "
                              f"{array.reshape(-1)[flat]} (must fit in int64)")
         return array.astype(np.int64)
     if kind == "O":  # Python ints beyond int64
+        for flat, item in enumerate(array.reshape(-1)):
+            if isinstance(item, int):
+                raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is {item} "
+                                 f"(must fit in int64)")
         try:
             array, kind = array.astype(np.float64), "f"
         except (TypeError, ValueError, OverflowError):
@@ -134,20 +146,14 @@ def _integers(func: str, name: str, value) -> np.ndarray:
         for flags, detail in ((bad, "must be an integer"), (big, "must fit in int64")):
             if flags.any():
                 flat = int(np.argmax(flags.reshape(-1)))
-                raise ValueError(f"{func}: {name} at index {_index(array.shape, flat)} is "
-                                 f"{float(array.reshape(-1)[flat])!r} ({detail})")
+                raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is "
+                                 f"{_integral_text(array.reshape(-1)[flat])} ({detail})")
         return array.astype(np.int64)
     raise ValueError(f"{func}: {name} must be integers, got an array of dtype {array.dtype}")
 
 
 def _count(func: str, name: str, value) -> int:
-    try:
-        number = operator.index(value)
-    except TypeError:
-        raise ValueError(f"{func}: {name} must be an integer, got {value!r}") from None
-    if number < 0:
-        raise ValueError(f"{func}: {name} is {number} (must be >= 0)")
-    return number
+    return integer(func, name, value, 0, 2**63 - 1)
 
 
 def _vectors(func: str, name: str, value, width: int, bare: bool) -> np.ndarray:
@@ -192,6 +198,30 @@ def _prepare_push(func, dim, rotations, integers, position, rotation, single=Fal
     if rotation is not None:
         rotation = contiguous(np.broadcast_to(rotation, shape + (4,)))
     return shape, ints, position, rotation
+
+
+def _check_sample_out(func: str, out, specs) -> None:
+    """Checks the out= of a sample: five arrays of the (shape, dtype) specs
+    (None where a spec is None), any float (integer) dtype the values cast
+    to, any strides."""
+    if not isinstance(out, tuple) or len(out) != 5:
+        raise ValueError(f"{func}: out must be a tuple of 5 arrays "
+                         "(position, rotation or None, mode, left_tick, right_tick)")
+    for i, (a, spec) in enumerate(zip(out, specs)):
+        if spec is None:
+            if a is not None:
+                raise ValueError(f"{func}: out[{i}] must be None without rotations")
+            continue
+        shape, dtype = spec
+        if not isinstance(a, np.ndarray):
+            raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
+        kind = "a float" if dtype == np.float64 else "an integer"
+        if (a.shape != shape or a.dtype.kind not in ("f" if dtype == np.float64 else "iu")
+                or not np.can_cast(dtype, a.dtype, casting="same_kind")):
+            raise ValueError(f"{func}: out[{i}] must be {kind} array of shape {shape}, "
+                             f"got {a.dtype} {a.shape}")
+        if not a.flags.writeable:
+            raise ValueError(f"{func}: out[{i}] is read-only")
 
 
 def _small_real(value) -> bool:
@@ -400,17 +430,33 @@ class SnapshotTimeline:
         return SampleResult(float(position) if self._dim == 1 else position, rotation,
                             SampleMode(int(mode)), int(left), int(right))
 
-    def sample_many(self, render_ticks) -> SampleResult:
+    def sample_many(self, render_ticks: ArrayLike, *, out: Optional[tuple] = None
+                    ) -> SampleResult:
         """The state at many render ticks (any shape S, finite).
 
         Returns arrays: position S (dim 1) or S + (dim,), rotation S + (4,) or
         None, mode S (uint8 :class:`SampleMode` values), left_tick and
         right_tick S (int64). A non-finite render tick raises ValueError
-        naming its index.
+        naming its index. ``out``, a tuple of five arrays of those shapes
+        (None for the rotation without rotations; any float or integer dtype
+        the values cast to, any strides), receives the result and is returned;
+        it is untouched if the call raises.
         """
         func = "SnapshotTimeline.sample_many"
         ticks = as_float64(func, "render_tick", render_ticks)
-        return SampleResult(*self._sample(func, ticks))
+        if out is not None:
+            s = ticks.shape
+            position = s if self._dim == 1 else s + (self._dim,)
+            _check_sample_out(func, out, [(position, np.float64),
+                                          (s + (4,), np.float64) if self._rotations else None,
+                                          (s, np.uint8), (s, np.int64), (s, np.int64)])
+        computed = self._sample(func, ticks)
+        if out is None:
+            return SampleResult(*computed)
+        for target, value in zip(out, computed):
+            if target is not None:
+                np.copyto(target, value, casting="same_kind")
+        return SampleResult(*out)
 
     def plot(self, ax=None, *, span=None, channel: int = 0, samples: int = 400):
         """Draw the retained snapshots and what sampling gives between them with
@@ -504,7 +550,8 @@ class SnapshotBuffer:
     def __len__(self) -> int:
         return self._entities
 
-    def push(self, entity, tick, segment, position, rotation=None, generation=0):
+    def push(self, entity: ArrayLike, tick: ArrayLike, segment: ArrayLike, position: ArrayLike,
+             rotation: Optional[ArrayLike] = None, generation: ArrayLike = 0) -> np.ndarray:
         """Offer snapshots for many entities in one call.
 
         Parameters
@@ -550,8 +597,9 @@ class SnapshotBuffer:
         out : tuple, optional
             ``(position, rotation, mode, left_tick, right_tick)`` arrays to
             write into: float64 (entities, dim), float64 (entities, 4) or None
-            without rotations, uint8 (entities,), int64 (entities,) twice, all
-            C-contiguous. They are untouched if the call raises.
+            without rotations, uint8 (entities,), int64 (entities,) twice;
+            any float (integer) dtype the values cast to, any strides. They
+            are untouched if the call raises.
 
         Returns
         -------
@@ -569,33 +617,34 @@ class SnapshotBuffer:
         tick = as_float64(func, "render_tick", render_tick)
         if tick.ndim != 0:
             raise ValueError(f"{func}: render_tick must be a single value, got shape {tick.shape}")
-        arrays = self._outputs(func, out)
+        arrays, targets = self._outputs(func, out)
         _core._snapshot_sample(func, self._handle, contiguous(tick), *arrays)
-        return SampleResult(*arrays)
+        if targets is None:
+            return SampleResult(*arrays)
+        for target, computed in zip(targets, arrays):
+            if target is not None:
+                np.copyto(target, computed, casting="same_kind")
+        return SampleResult(*targets)
 
     def _outputs(self, func, out):
+        """The arrays the kernel writes, and the caller's `out` arrays to copy
+        them into afterwards (None when the kernel writes `out` directly).
+
+        `out` follows the package's rule: float outputs of any float dtype,
+        integer outputs of any integer dtype the values cast to, any strides
+        and alignment; the kernel writes straight into arrays of its own
+        layout (C-contiguous, aligned, native) and into fresh ones otherwise."""
         e = self._entities
         specs = [((e, self._dim), np.float64), ((e, 4), np.float64) if self._rotations else None,
                  ((e,), np.uint8), ((e,), np.int64), ((e,), np.int64)]
         if out is None:
-            return tuple(None if s is None else np.empty(*s) for s in specs)
-        if not isinstance(out, tuple) or len(out) != 5:
-            raise ValueError(f"{func}: out must be a tuple of 5 arrays "
-                             "(position, rotation or None, mode, left_tick, right_tick)")
-        for i, (a, spec) in enumerate(zip(out, specs)):
-            if spec is None:
-                if a is not None:
-                    raise ValueError(f"{func}: out[{i}] must be None without rotations")
-                continue
-            shape, dtype = spec
-            if not isinstance(a, np.ndarray):
-                raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
-            if a.shape != shape or a.dtype != dtype or not a.flags.c_contiguous:
-                raise ValueError(f"{func}: out[{i}] must be a C-contiguous {np.dtype(dtype)} "
-                                 f"array of shape {shape}, got {a.dtype} {a.shape}")
-            if not a.flags.writeable:
-                raise ValueError(f"{func}: out[{i}] is read-only")
-        return out
+            return tuple(None if s is None else np.empty(*s) for s in specs), None
+        _check_sample_out(func, out, specs)
+        direct = all(a is None or (a.dtype == spec[1] and a.flags.c_contiguous and a.flags.aligned)
+                     for a, spec in zip(out, specs))
+        if direct:
+            return out, None
+        return tuple(None if s is None else np.empty(*s) for s in specs), out
 
     @property
     def counts(self) -> np.ndarray:

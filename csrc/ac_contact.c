@@ -13,13 +13,8 @@
 
 #define UNIT_TOLERANCE 1e-12 /* |n . n - 1| allowed for a unit normal */
 
-/* Forced inlining for the helpers of the dispatched (AC_VECTORIZED) loops:
-   a helper left out of line is compiled for the baseline CPU only. */
-#if defined(__GNUC__)
-#define CONTACT_INLINE static inline __attribute__((always_inline))
-#else
-#define CONTACT_INLINE static inline
-#endif
+/* Forced inlining for the small functions of the dispatched (AC_VECTORIZED) loops. */
+#define CONTACT_INLINE static AC_FORCE_INLINE
 
 static const size_t all_arrays[6] = {1, 1, 1, 1, 1, 1};
 
@@ -44,10 +39,7 @@ static double scaled_length(int dim, const double *x)
    under the default -ftrapping-math. */
 CONTACT_INLINE double keep_if(int cond, double x)
 {
-    union { double d; uint64_t u; } bits;
-    bits.d = x;
-    bits.u &= (uint64_t)0 - (uint64_t)(cond != 0);
-    return bits.d;
+    return ac_pick(cond, x, 0.0);
 }
 
 /* The change of normal speed -(1 + e') s, > 0 for an approaching contact

@@ -49,6 +49,7 @@ struct ac_curve {
     ac_curve_ease *ease;  /* k - 1 easings (NULL when no segment is eased) */
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
     int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
+    ac_allocator mem;     /* what every block above came from */
 };
 
 size_t ac_curve_keys(const ac_curve *curve) { return curve->k; }
@@ -56,20 +57,22 @@ size_t ac_curve_channels(const ac_curve *curve) { return curve->c; }
 
 void ac_curve_destroy(ac_curve *curve)
 {
+    ac_allocator mem;
     if (!curve)
         return;
-    free(curve->times);
-    free(curve->values);
-    free(curve->in_velocity);
-    free(curve->out_velocity);
-    free(curve->inv_duration);
-    free(curve->coef);
-    free(curve->delta);
-    free(curve->kind);
-    free(curve->bez);
-    free(curve->ease);
-    free(curve->slopes);
-    free(curve);
+    mem = curve->mem;
+    ac_mem_release(&mem, curve->times);
+    ac_mem_release(&mem, curve->values);
+    ac_mem_release(&mem, curve->in_velocity);
+    ac_mem_release(&mem, curve->out_velocity);
+    ac_mem_release(&mem, curve->inv_duration);
+    ac_mem_release(&mem, curve->coef);
+    ac_mem_release(&mem, curve->delta);
+    ac_mem_release(&mem, curve->kind);
+    ac_mem_release(&mem, curve->bez);
+    ac_mem_release(&mem, curve->ease);
+    ac_mem_release(&mem, curve->slopes);
+    ac_mem_release(&mem, curve);
 }
 
 void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
@@ -317,9 +320,9 @@ static inline double bezier_at(const double *b, size_t C, size_t ch, double u, d
 
 /* ------------------------------------------------------------- building */
 
-static double *alloc(size_t n)
+static double *alloc(const ac_allocator *mem, size_t n)
 {
-    return malloc((n ? n : 1) * sizeof(double));
+    return ac_mem_zeroed(mem, n ? n : 1, sizeof(double));
 }
 
 static double sign_of(double x) { return (x > 0.0) - (x < 0.0); }
@@ -622,9 +625,11 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             return st;
     }
 
-    cv = calloc(1, sizeof *cv);
+    cv = ac_mem_zeroed(spec->allocator, 1, sizeof *cv);
     if (!cv)
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+    if (spec->allocator)
+        cv->mem = *spec->allocator;
     cv->k = k, cv->c = C;
     /* velocities of a curve with any cubic or Bezier segment follow the policy
        as for a cubic curve; the other kinds then set their own sides */
@@ -632,22 +637,24 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                      ? (any_cubic ? AC_CURVE_CUBIC : AC_CURVE_LINEAR)
                      : spec->interpolation;
     cv->before = spec->before, cv->after = spec->after;
-    cv->times = alloc(k);
-    cv->values = alloc(kc);
-    cv->in_velocity = alloc(kc);
-    cv->out_velocity = alloc(kc);
-    cv->inv_duration = alloc(k - 1);
-    cv->coef = alloc((k - 1) * 4 * C);
-    cv->delta = alloc(C);
-    cv->slopes = alloc(2 * C);
-    cv->kind = malloc(k);
-    scratch = alloc(2 * k);
-    if (any_ease && (cv->ease = malloc(k * sizeof *cv->ease)) != NULL)
+    cv->times = alloc(&cv->mem, k);
+    cv->values = alloc(&cv->mem, kc);
+    cv->in_velocity = alloc(&cv->mem, kc);
+    cv->out_velocity = alloc(&cv->mem, kc);
+    cv->inv_duration = alloc(&cv->mem, k - 1);
+    cv->coef = alloc(&cv->mem, (k - 1) * 4 * C);
+    cv->delta = alloc(&cv->mem, C);
+    cv->slopes = alloc(&cv->mem, 2 * C);
+    cv->kind = ac_mem_alloc(&cv->mem, k);
+    /* the natural spline's 2k scratch values borrow the coefficient block,
+       filled only after the key velocities (4 (k - 1) C >= 2k whenever a
+       piece has two keys and a channel) */
+    scratch = cv->coef;
+    if (any_ease && (cv->ease = ac_mem_alloc(&cv->mem, k * sizeof *cv->ease)) != NULL)
         memcpy(cv->ease, spec->segment_ease, (k - 1) * sizeof *cv->ease);
     if (!cv->times || !cv->values || !cv->in_velocity || !cv->out_velocity ||
         !cv->inv_duration || !cv->coef || !cv->delta || !cv->slopes || !cv->kind ||
-        !scratch || (any_ease && !cv->ease)) {
-        free(scratch);
+        (any_ease && !cv->ease)) {
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     }
@@ -681,7 +688,6 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         if (kind == AC_CURVE_EASE && spec->segment_ease[j].kind == AC_CURVE_EASE_CUBIC_BEZIER)
             kind = KIND_CSS;
         if (kind > AC_CURVE_CUBIC && !ac_finite(cv->times[j + 1] - cv->times[j])) {
-            free(scratch);
             ac_curve_destroy(cv);
             return ac_fail(err, AC_ERR_VALUE, j + 1, "times", spec->times[j + 1],
                            "is more than DBL_MAX after the previous key: segment %zu "
@@ -691,8 +697,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         any_bez |= kind == AC_CURVE_BEZIER || kind == KIND_CSS;
         cv->polynomial &= kind <= AC_CURVE_CUBIC;
     }
-    if (any_bez && !(cv->bez = alloc((k - 1) * BEZ_BLOCK * C))) {
-        free(scratch);
+    if (any_bez && !(cv->bez = alloc(&cv->mem, (k - 1) * BEZ_BLOCK * C))) {
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     }
@@ -733,7 +738,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             a = i;
         }
     }
-    free(scratch);
+    if (kc && k > 1)
+        memset(cv->coef, 0, (k - 1) * 4 * C * sizeof(double));
     if (!(explicit_v && any_cubic))
         for (size_t i = 0; i < kc; i++)
             if (!ac_finite(cv->in_velocity[i]) || !ac_finite(cv->out_velocity[i])) {
@@ -1620,7 +1626,8 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
         for (size_t i = 0; i < n; i++)
             if (!ac_finite(t[i]))
                 return ac_fail(err, AC_ERR_VALUE, i, "t", t[i], "must be finite");
-    if (derivative == 2 && n > 0 && !(first = malloc((n < BLOCK ? n : BLOCK) * C * sizeof *first)))
+    if (derivative == 2 && n > 0 &&
+        !(first = malloc((n < BLOCK ? n : BLOCK) * C * sizeof *first)))
         return ac_fail(err, AC_ERR_NOMEM, 0, "t", (double)n, "out of memory");
     for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
         size_t m = n - i0 < BLOCK ? n - i0 : BLOCK;

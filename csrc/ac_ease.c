@@ -33,7 +33,7 @@ const char *ac_ease_name(ac_ease_kind kind)
     return (unsigned)kind < AC_EASE_COUNT ? kind_names[kind] : NULL;
 }
 
-int ac_ease_monotone(ac_ease_kind kind)
+bool ac_ease_monotone(ac_ease_kind kind)
 {
     return (unsigned)kind < AC_EASE_BACK_IN;
 }

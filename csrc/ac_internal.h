@@ -4,6 +4,9 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -36,6 +39,15 @@ static inline int ac_finite(double x) { return fabs(x) <= DBL_MAX; }
 #define AC_VECTORIZED
 #endif
 
+/* Forces inlining of a hot function: GCC keeps large bodies out of line
+   otherwise, and an out-of-line copy is compiled for the baseline target,
+   which cannot vectorize it. The one such macro of the core. */
+#if defined(__GNUC__)
+#define AC_FORCE_INLINE inline __attribute__((always_inline))
+#else
+#define AC_FORCE_INLINE inline
+#endif
+
 /* cond ? a : b as a bitwise blend. GCC does not if-convert floating-point
    selects under its default -ftrapping-math, which keeps piecewise loops from
    vectorizing; integer blends it does vectorize. */
@@ -50,14 +62,57 @@ static inline double ac_pick(int64_t cond, double a, double b)
     return out;
 }
 
+/* Allocation through an engine's allocator (see ac_allocator), or malloc
+   and free when it is NULL or empty. The zeroed form checks count * size. */
+static inline void *ac_mem_alloc(const ac_allocator *a, size_t size)
+{
+    return a && a->alloc ? a->alloc(size ? size : 1, a->user) : malloc(size ? size : 1);
+}
+
+static inline void *ac_mem_zeroed(const ac_allocator *a, size_t count, size_t size)
+{
+    size_t bytes = count * size;
+    void *p = count && size > SIZE_MAX / count ? NULL : ac_mem_alloc(a, bytes);
+    if (p && bytes > 0)
+        memset(p, 0, bytes);
+    return p;
+}
+
+static inline void ac_mem_release(const ac_allocator *a, void *p)
+{
+    if (!p)
+        return;
+    if (a && a->alloc)
+        a->release(p, a->user);
+    else
+        free(p);
+}
+
 /* Records a failure in *err (which may be NULL) and returns its status.
-   `detail` is a printf format describing what the value must satisfy. */
-ac_status ac_fail(ac_error *err, ac_status status, size_t index, const char *arg,
-                  double value, const char *detail, ...)
+   `detail` is a printf format describing what the value must satisfy. Inline
+   here so that the library exports nothing beyond animcore.h. */
+static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
+                                const char *arg, double value, const char *detail, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+
+static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
+                                const char *arg, double value, const char *detail, ...)
+{
+    if (err) {
+        va_list ap;
+        err->status = status;
+        err->index = index;
+        err->arg = arg;
+        err->value = value;
+        va_start(ap, detail);
+        vsnprintf(err->detail, sizeof err->detail, detail, ap);
+        va_end(ap);
+    }
+    return status;
+}
 
 /* AC_OK when the count values at x are finite; otherwise records the first
    non-finite one against `arg` at element `index`. */
@@ -219,27 +274,152 @@ static inline double ac_sinc(double x)
     return x2 < 1e-8 ? 1.0 - x2 / 6.0 : sin(x) / x;
 }
 
-/* Shortest-arc spherical interpolation of unit quaternions, t in [0, 1].
-   The angle comes from atan2(|a - b|, |a + b|), which stays accurate for
-   nearly equal inputs, and b is negated when a . b < 0 (q and -q are the
-   same rotation). The result is renormalized. */
+/* ------------------------------------------------------------ slerp
+   The one slerp of the core: quat_slerp, linear rotation tracks, snapshot
+   rotations and root-motion turns all call ac_quat_slerp_any, so they agree
+   to the last bit. With a and c = +-b unit and a . c >= 0, D = |a - c| =
+   2 sin(w/2) and S = |a + c| = 2 cos(w/2) for the 4-D angle w <= pi/2
+   between them, so tan(w/4) = D / (2 + S) (as accurate as atan2(D, S) for
+   nearly equal inputs); one more half-angle step gives tan(w/8) <=
+   tan(pi/16), where a 13-term Taylor series of atan is exact to rounding,
+   and the weights sin((1-t) w) / sin(w), sin(t w) / sin(w) come from a
+   12-term Taylor series of sin(x)/x on [0, pi/2], exact at w = 0. No libm
+   calls and no branches, so batch loops over it vectorize. */
+
+/* sin(x)/x from z = x*x, |x| <= pi/2: Taylor terms to x^22 (the next is
+   below 4e-21). */
+static inline double ac_sinc_series(double z)
+{
+    double r = -1.0 / 25852016738884976640000.0;
+    r = r * z + 1.0 / 51090942171709440000.0;
+    r = r * z - 1.0 / 121645100408832000.0;
+    r = r * z + 1.0 / 355687428096000.0;
+    r = r * z - 1.0 / 1307674368000.0;
+    r = r * z + 1.0 / 6227020800.0;
+    r = r * z - 1.0 / 39916800.0;
+    r = r * z + 1.0 / 362880.0;
+    r = r * z - 1.0 / 5040.0;
+    r = r * z + 1.0 / 120.0;
+    r = r * z - 1.0 / 6.0;
+    return r * z + 1.0;
+}
+
+/* atan(x) for |x| <= 0.2: Taylor terms to x^25 (the next is below 1e-19 x). */
+static inline double ac_atan_series(double x)
+{
+    double z = x * x, r = 1.0 / 25.0;
+    r = r * z - 1.0 / 23.0;
+    r = r * z + 1.0 / 21.0;
+    r = r * z - 1.0 / 19.0;
+    r = r * z + 1.0 / 17.0;
+    r = r * z - 1.0 / 15.0;
+    r = r * z + 1.0 / 13.0;
+    r = r * z - 1.0 / 11.0;
+    r = r * z + 1.0 / 9.0;
+    r = r * z - 1.0 / 7.0;
+    r = r * z + 1.0 / 5.0;
+    r = r * z - 1.0 / 3.0;
+    return x * (r * z + 1.0);
+}
+
+/* 1/sqrt(x) for x in [1e-300, 1e300] by Newton's method from the classic
+   bit-level estimate (relative error 3.4e-2, then 1.7e-3, 4.5e-6, 3e-11,
+   below rounding): a few ulp, and no libm call, whose errno keeps GCC from
+   vectorizing sqrt(). */
+static inline double ac_rsqrt(double x)
+{
+    uint64_t bits;
+    double y;
+    memcpy(&bits, &x, sizeof bits);
+    bits = UINT64_C(0x5FE6EB50C7B537A9) - (bits >> 1);
+    memcpy(&y, &bits, sizeof y);
+    for (int k = 0; k < 4; k++)
+        y = y * (1.5 - 0.5 * x * y * y);
+    return y;
+}
+
+/* sqrt(x) for x in [0, 1e300]; exactly 0 below 1e-300. */
+static inline double ac_sqrt_small(double x)
+{
+    int64_t tiny = x < 1e-300;
+    return ac_pick(tiny, 0.0, x * ac_rsqrt(ac_pick(tiny, 1.0, x)));
+}
+
+/* The slerp of quaternions x, y of any length at u, normalizing both first.
+   Returns 0 (and garbage in out) unless |x|^2 and |y|^2 lie in [1e-200,
+   1e200] and u in [0, 1]: callers rescale extreme lengths exactly (by powers
+   of two) and handle other u themselves. */
+static AC_FORCE_INLINE int64_t ac_quat_slerp_any(const double *x, const double *y, double u,
+                                                 double *restrict out)
+{
+    double a[4], c[4], r[4], na = 0.0, nb = 0.0, d = 0.0, ia, ib;
+    double dd = 0.0, ss = 0.0, x1, x2, w, wa, wb, inv, nr = 0.0, sign;
+    int64_t ok;
+    for (int k = 0; k < 4; k++) {
+        a[k] = x[k];
+        c[k] = y[k];
+        na += a[k] * a[k];
+        nb += c[k] * c[k];
+    }
+    ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200) & (u >= 0.0)
+         & (u <= 1.0);
+    ia = ac_rsqrt(ac_pick(ok, na, 1.0));
+    ib = ac_rsqrt(ac_pick(ok, nb, 1.0));
+    for (int k = 0; k < 4; k++) {
+        a[k] *= ia;
+        c[k] *= ib;
+        d += a[k] * c[k];
+    }
+    sign = ac_pick(d < 0.0, -1.0, 1.0);
+    for (int k = 0; k < 4; k++) {
+        c[k] *= sign;
+        dd += (a[k] - c[k]) * (a[k] - c[k]);
+        ss += (a[k] + c[k]) * (a[k] + c[k]);
+    }
+    x1 = ac_sqrt_small(dd) / (2.0 + ac_sqrt_small(ss)); /* tan(w/4) */
+    x2 = x1 / (1.0 + ac_sqrt_small(1.0 + x1 * x1));    /* tan(w/8) */
+    w = 8.0 * ac_atan_series(x2);
+    inv = 1.0 / ac_sinc_series(w * w);
+    wa = (1.0 - u) * ac_sinc_series((1.0 - u) * w * ((1.0 - u) * w)) * inv;
+    wb = u * ac_sinc_series(u * w * (u * w)) * inv;
+    for (int k = 0; k < 4; k++) {
+        r[k] = wa * a[k] + wb * c[k];
+        nr += r[k] * r[k];
+    }
+    nr = ac_rsqrt(nr); /* in [1/2, 1] */
+    for (int k = 0; k < 4; k++)
+        out[k] = r[k] * nr;
+    return ok;
+}
+
+/* Shortest-arc spherical interpolation of unit quaternions a, b: the slerp
+   above for t in [0, 1]. Extrapolation (t outside [0, 1], as snapshot
+   playback uses) continues the same great circle at constant angular speed:
+   the angle from the atan2 of |a - c| and |a + c|, accurate for nearly equal
+   inputs, and the weights from sin. The result is renormalized. */
 static inline void ac_quat_slerp(const double a[4], const double b[4], double t,
                                  double out[4])
 {
-    double c[4], diff = 0.0, sum = 0.0, half, wa, wb, r[4];
+    double c[4], diff = 0.0, sum = 0.0, half, sw, wa, wb, r[4], len;
     double sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
+    if (t >= 0.0 && t <= 1.0) {
+        ac_quat_slerp_any(a, b, t, out);
+        return;
+    }
     for (int k = 0; k < 4; k++) {
         c[k] = sign * b[k];
         diff += (a[k] - c[k]) * (a[k] - c[k]);
         sum += (a[k] + c[k]) * (a[k] + c[k]);
     }
     half = 2.0 * atan2(sqrt(diff), sqrt(sum)); /* angle between a and c in 4-D */
-    /* sin((1-t) half) / sin(half) written with sinc so half -> 0 is exact lerp */
-    wa = (1.0 - t) * ac_sinc((1.0 - t) * half) / ac_sinc(half);
-    wb = t * ac_sinc(t * half) / ac_sinc(half);
+    sw = sin(half);
+    wa = sw > 1e-8 ? sin((1.0 - t) * half) / sw : 1.0 - t;
+    wb = sw > 1e-8 ? sin(t * half) / sw : t;
     for (int k = 0; k < 4; k++)
         r[k] = wa * a[k] + wb * c[k];
-    ac_quat_normalize(r, out);
+    len = sqrt(ac_quat_dot4(r, r));
+    for (int k = 0; k < 4; k++)
+        out[k] = len > 0.0 ? r[k] / len : r[k];
 }
 
 #endif /* AC_INTERNAL_H */

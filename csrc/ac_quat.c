@@ -133,156 +133,20 @@ static ac_status lerp_inputs(const double *q0, const double *q1, const double *t
     return AC_OK;
 }
 
-/* ---- slerp, fast path
-   The same shortest-arc slerp as ac_quat_slerp (to 2e-15), written so that
-   it vectorizes: no libm calls and no branches. With a and c = +-b
-   unit and a . c >= 0, D = |a - c| = 2 sin(w/2) and S = |a + c| = 2 cos(w/2)
-   for the 4-D angle w <= pi/2 between them, so tan(w/4) = D / (2 + S) (as
-   accurate as atan2(D, S) for nearly equal inputs), one more half-angle step
-   gives tan(w/8) <= tan(pi/16), where a 13-term Taylor series of atan is
-   exact to rounding, and the weights sin((1-t) w) / sin(w), sin(t w) / sin(w)
-   come from a 12-term Taylor series of sin(x)/x on [0, pi/2], exact at w = 0.
-   Elements with t outside [0, 1] or a squared length outside [1e-200, 1e200]
-   (zero, non-finite, or extreme) make the block redo on the careful path,
-   which calls the same slerp_one per element: a result never depends on
-   which path its block took. */
+/* ---- slerp: ac_quat_slerp_any (ac_internal.h) per element, branch-free so
+   blocks vectorize. Elements with t outside [0, 1] or a squared length
+   outside [1e-200, 1e200] (zero, non-finite, or extreme) make the block redo
+   on the careful path, which calls the same slerp per element: a result
+   never depends on which path its block took. */
 
-/* sin(x)/x from x*x, |x| <= pi/2: Taylor terms to x^22 (the next is below
-   4e-21). Written out so that the loops using it vectorize. */
-static inline double sinc_series(double z)
-{
-    double r = -1.0 / 25852016738884976640000.0;
-    r = r * z + 1.0 / 51090942171709440000.0;
-    r = r * z - 1.0 / 121645100408832000.0;
-    r = r * z + 1.0 / 355687428096000.0;
-    r = r * z - 1.0 / 1307674368000.0;
-    r = r * z + 1.0 / 6227020800.0;
-    r = r * z - 1.0 / 39916800.0;
-    r = r * z + 1.0 / 362880.0;
-    r = r * z - 1.0 / 5040.0;
-    r = r * z + 1.0 / 120.0;
-    r = r * z - 1.0 / 6.0;
-    return r * z + 1.0;
-}
-
-/* atan(x) for |x| <= 0.2: Taylor terms to x^25 (the next is below 1e-19 x). */
-static inline double atan_series(double x)
-{
-    double z = x * x, r = 1.0 / 25.0;
-    r = r * z - 1.0 / 23.0;
-    r = r * z + 1.0 / 21.0;
-    r = r * z - 1.0 / 19.0;
-    r = r * z + 1.0 / 17.0;
-    r = r * z - 1.0 / 15.0;
-    r = r * z + 1.0 / 13.0;
-    r = r * z - 1.0 / 11.0;
-    r = r * z + 1.0 / 9.0;
-    r = r * z - 1.0 / 7.0;
-    r = r * z + 1.0 / 5.0;
-    r = r * z - 1.0 / 3.0;
-    return x * (r * z + 1.0);
-}
-
-/* 1/sqrt(x) for x in [1e-300, 1e300] by Newton's method from the classic
-   bit-level estimate (relative error 3.4e-2, then 1.7e-3, 4.5e-6, 3e-11,
-   below rounding): a few ulp, and no libm call, whose errno keeps GCC from
-   vectorizing sqrt(). */
-static inline double rsqrt_newton(double x)
-{
-    uint64_t bits;
-    double y;
-    memcpy(&bits, &x, sizeof bits);
-    bits = UINT64_C(0x5FE6EB50C7B537A9) - (bits >> 1);
-    memcpy(&y, &bits, sizeof y);
-    for (int k = 0; k < 4; k++)
-        y = y * (1.5 - 0.5 * x * y * y);
-    return y;
-}
-
-/* sqrt(x) for x in [0, 1e300]; exactly 0 below 1e-300. */
-static inline double sqrt_newton(double x)
-{
-    int64_t tiny = x < 1e-300;
-    return ac_pick(tiny, 0.0, x * rsqrt_newton(ac_pick(tiny, 1.0, x)));
-}
-
-/* Forced inline: GCC keeps this large body out of line otherwise, and an
-   out-of-line copy is compiled for the baseline target, which cannot
-   vectorize it. */
-#if defined(__GNUC__)
-#define AC_FORCE_INLINE inline __attribute__((always_inline))
-#else
-#define AC_FORCE_INLINE inline
-#endif
-
-/* The slerp of one pair of quaternions x, y (any length) at u, the only
-   slerp formula of the batch kernel and of linear rotation tracks. Returns 0
-   (and garbage in out) unless |x|^2 and |y|^2 lie in [1e-200, 1e200] and u in
-   [0, 1]. */
-static AC_FORCE_INLINE int64_t slerp_one(const double *x, const double *y, double u,
-                                         double *restrict out)
-{
-    double a[4], c[4], r[4], na = 0.0, nb = 0.0, d = 0.0, ia, ib;
-    double dd = 0.0, ss = 0.0, x1, x2, w, wa, wb, inv, nr = 0.0, sign;
-    int64_t ok;
-    for (int k = 0; k < 4; k++) {
-        a[k] = x[k];
-        c[k] = y[k];
-        na += a[k] * a[k];
-        nb += c[k] * c[k];
-    }
-    ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200) & (u >= 0.0)
-         & (u <= 1.0);
-    ia = rsqrt_newton(ac_pick(ok, na, 1.0));
-    ib = rsqrt_newton(ac_pick(ok, nb, 1.0));
-    for (int k = 0; k < 4; k++) {
-        a[k] *= ia;
-        c[k] *= ib;
-        d += a[k] * c[k];
-    }
-    sign = ac_pick(d < 0.0, -1.0, 1.0);
-    for (int k = 0; k < 4; k++) {
-        c[k] *= sign;
-        dd += (a[k] - c[k]) * (a[k] - c[k]);
-        ss += (a[k] + c[k]) * (a[k] + c[k]);
-    }
-    x1 = sqrt_newton(dd) / (2.0 + sqrt_newton(ss)); /* tan(w/4) */
-    x2 = x1 / (1.0 + sqrt_newton(1.0 + x1 * x1)); /* tan(w/8) */
-    w = 8.0 * atan_series(x2);
-    inv = 1.0 / sinc_series(w * w);
-    wa = (1.0 - u) * sinc_series((1.0 - u) * w * ((1.0 - u) * w)) * inv;
-    wb = u * sinc_series(u * w * (u * w)) * inv;
-    for (int k = 0; k < 4; k++) {
-        r[k] = wa * a[k] + wb * c[k];
-        nr += r[k] * r[k];
-    }
-    nr = rsqrt_newton(nr); /* in [1/2, 1] */
-    for (int k = 0; k < 4; k++)
-        out[k] = r[k] * nr;
-    return ok;
-}
-
-/* Returns 1 when every element was in range (see slerp_one). */
+/* Returns 1 when every element was in range (see ac_quat_slerp_any). */
 static AC_FORCE_INLINE int slerp_block(const double *q0, const double *q1, const double *t,
                                        const size_t s[3], double *restrict out, size_t n)
 {
     int64_t bad = 0;
     for (size_t i = 0; i < n; i++)
-        bad |= slerp_one(q0 + 4 * i * s[0], q1 + 4 * i * s[1], t[i * s[2]], out + 4 * i) ^ 1;
+        bad |= ac_quat_slerp_any(q0 + 4 * i * s[0], q1 + 4 * i * s[1], t[i * s[2]], out + 4 * i) ^ 1;
     return !bad;
-}
-
-/* x times the power of two that brings its largest component into [1/2, 1);
-   exact, so slerp_one gives the same result as for x itself. x finite, non-zero. */
-static void rescale(const double *x, double out[4])
-{
-    double m = 0.0;
-    int e;
-    for (int k = 0; k < 4; k++)
-        m = fabs(x[k]) > m ? fabs(x[k]) : m;
-    frexp(m, &e);
-    for (int k = 0; k < 4; k++)
-        out[k] = ldexp(x[k], -e);
 }
 
 /* Constant steps for the common layout give contiguous loops. */
@@ -311,26 +175,33 @@ static int slerp_fast(const double *q0, const double *q1, const double *t, const
 ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const double *t,
                               const size_t steps[3], double *out, size_t n, ac_error *err)
 {
-    enum { BLOCK = 512 };
+    enum { BLOCK = 256 };
     const size_t *s = steps ? steps : all_arrays;
+    double a[4 * BLOCK], b[4 * BLOCK];
     for (size_t start = 0; start < n; start += BLOCK) {
         size_t m = n - start < BLOCK ? n - start : BLOCK;
-        if (slerp_fast(q0 + 4 * start * s[0], q1 + 4 * start * s[1], t + start * s[2], s,
-                       out + 4 * start, m))
+        int ok = 1;
+        /* Both ends normalized as quat_normalize and the snapshot buffers do
+           (unit4), so every slerp of the package starts from the same unit
+           quaternions; then the vectorized slerp of the block. */
+        for (size_t i = 0; i < m; i++) {
+            const double *x = q0 + 4 * (start + i) * s[0], *y = q1 + 4 * (start + i) * s[1];
+            for (int k = 0; k < 4; k++)
+                ok &= ac_finite(x[k]) & ac_finite(y[k]);
+            if (ok && (i == 0 || s[0]))
+                ok &= unit4(x, a + 4 * i * s[0]);
+            if (ok && (i == 0 || s[1]))
+                ok &= unit4(y, b + 4 * i * s[1]);
+        }
+        if (ok && slerp_fast(a, b, t + start * s[2], s, out + 4 * start, m))
             continue;
-        /* the careful path: validates, reports the first error by index, and
-           rescales extreme (finite) lengths into the range of slerp_one */
+        /* the careful path: validates and reports the first error by index */
         for (size_t i = start; i < start + m; i++) {
-            const double *x = q0 + 4 * i * s[0], *y = q1 + 4 * i * s[1];
-            double a[4], b[4], u;
-            ac_status st = lerp_inputs(q0, q1, t, s, i, a, b, &u, err);
+            double x[4], y[4], u;
+            ac_status st = lerp_inputs(q0, q1, t, s, i, x, y, &u, err);
             if (st)
                 return st;
-            if (!slerp_one(x, y, u, out + 4 * i)) {
-                rescale(x, a);
-                rescale(y, b);
-                slerp_one(a, b, u, out + 4 * i);
-            }
+            ac_quat_slerp_any(x, y, u, out + 4 * i);
         }
     }
     return AC_OK;
@@ -366,18 +237,21 @@ struct ac_quat_curve {
     double *omega; /* linear: 3(k-1), the constant angular velocity of segment i */
     int flip_odd;  /* cycle: the last key and the first lie in opposite hemispheres, so
                       odd cycles are negated to stay sign-continuous at each seam */
+    ac_allocator mem; /* what every block above came from */
 };
 
 void ac_quat_curve_destroy(ac_quat_curve *curve)
 {
+    ac_allocator mem;
     if (!curve)
         return;
-    free(curve->times);
-    free(curve->quats);
-    free(curve->m0);
-    free(curve->m1);
-    free(curve->omega);
-    free(curve);
+    mem = curve->mem;
+    ac_mem_release(&mem, curve->times);
+    ac_mem_release(&mem, curve->quats);
+    ac_mem_release(&mem, curve->m0);
+    ac_mem_release(&mem, curve->m1);
+    ac_mem_release(&mem, curve->omega);
+    ac_mem_release(&mem, curve);
 }
 
 /* The angular velocity of the shortest-arc slerp from unit a to unit b over
@@ -399,7 +273,8 @@ static void segment_omega(const double a[4], const double b[4], double dt, doubl
 ac_status ac_quat_curve_create(const double *times, const double *quats,
                                const double *in_tangents, const double *out_tangents,
                                size_t k, ac_quat_interp interp, ac_quat_extrap before,
-                               ac_quat_extrap after, ac_quat_curve **result, ac_error *err)
+                               ac_quat_extrap after, ac_quat_curve **result,
+                               const ac_allocator *allocator, ac_error *err)
 {
     ac_quat_curve *c;
     ac_status st = AC_OK;
@@ -423,18 +298,20 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                            "must be > times[%zu]=%.15g: key times strictly increase", i - 1,
                            times[i - 1]);
     }
-    c = calloc(1, sizeof *c);
+    c = ac_mem_zeroed(allocator, 1, sizeof *c);
     if (!c)
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     c->k = k, c->interp = interp, c->before = before, c->after = after;
-    c->times = malloc(k * sizeof(double));
-    c->quats = malloc(4 * k * sizeof(double));
+    if (allocator)
+        c->mem = *allocator;
+    c->times = ac_mem_alloc(&c->mem, k * sizeof(double));
+    c->quats = ac_mem_alloc(&c->mem, 4 * k * sizeof(double));
     if (interp == AC_QUAT_CUBIC && k > 1) {
-        c->m0 = malloc(4 * (k - 1) * sizeof(double));
-        c->m1 = malloc(4 * (k - 1) * sizeof(double));
+        c->m0 = ac_mem_alloc(&c->mem, 4 * (k - 1) * sizeof(double));
+        c->m1 = ac_mem_alloc(&c->mem, 4 * (k - 1) * sizeof(double));
     }
     if (interp == AC_QUAT_LINEAR && k > 1)
-        c->omega = malloc(3 * (k - 1) * sizeof(double));
+        c->omega = ac_mem_alloc(&c->mem, 3 * (k - 1) * sizeof(double));
     if (!c->times || !c->quats || (interp == AC_QUAT_CUBIC && k > 1 && (!c->m0 || !c->m1)) ||
         (interp == AC_QUAT_LINEAR && k > 1 && !c->omega)) {
         ac_quat_curve_destroy(c);
@@ -551,8 +428,12 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, 
     case AC_QUAT_LINEAR:
         if (u >= 1.0) /* the last key itself, not its negation */
             memcpy(q, b, 4 * sizeof(double));
-        else
-            slerp_one(a, b, u, q); /* what quat_slerp gives for the two keys */
+        else { /* what quat_slerp gives for the two keys: it normalizes them first */
+            double ka[4], kb[4];
+            unit4(a, ka);
+            unit4(b, kb);
+            ac_quat_slerp_any(ka, kb, u, q);
+        }
         memcpy(omega, c->omega + 3 * seg, 3 * sizeof(double));
         return AC_OK;
     case AC_QUAT_CUBIC: {

@@ -44,6 +44,7 @@ struct ac_looptrack {
     double origin_pos[3], origin_yaw, origin_quat[4];
     double cycle_pos[3], cycle_yaw, cycle_quat[4];
     double cycle_yaw_reduced; /* cycle_yaw reduced to [-pi, pi] */
+    ac_allocator mem; /* what the table and the block came from */
 };
 
 /* ------------------------------------------------------------ rigid helpers */
@@ -264,20 +265,6 @@ static inline void translation_delta(const ac_looptrack *tr, double dk, double u
 
 /* ------------------------------------------------------------------- split */
 
-/* x where mask is all ones, 0.0 where it is zero. A blend of bits rather than
-   a conditional expression: under the default -ftrapping-math GCC turns
-   `c ? a - 1 : a` into a branch it may not if-convert, which stops the loop
-   from vectorizing. */
-static inline double bits_and(double x, uint64_t mask)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    b &= mask;
-    memcpy(&x, &b, sizeof b);
-    return x;
-}
-
-static inline uint64_t mask_of(int64_t cond) { return -(uint64_t)cond; }
 
 /* floor(x) for |x| <= 2^51, with no libm call (which GCC keeps scalar):
    adding and subtracting 2^52 rounds x to an integer n in the default
@@ -286,7 +273,7 @@ static inline double floor_small(double x)
 {
     double big = copysign(4503599627370496.0, x);
     double n = (x + big) - big;
-    return n - bits_and(1.0, mask_of(n > x));
+    return n - ac_pick(n > x, 1.0, 0.0);
 }
 
 /* k = floor(t/T), u = t/T - k in [0, 1); returns 0 (and k = u = 0) when t is
@@ -296,11 +283,11 @@ static inline int64_t split_one(double t, double T, double max_cycles, double *k
 {
     double x = t / T, f, r, wrap;
     int64_t ok = fabs(x) <= max_cycles;
-    x = bits_and(x, mask_of(ok));
+    x = ac_pick(ok, x, 0.0);
     f = floor_small(x);
     r = x - f;
     /* t/T = -tiny: 1 - tiny rounds to 1, which is the next cycle's phase 0 */
-    wrap = bits_and(1.0, mask_of(r >= 1.0));
+    wrap = ac_pick(r >= 1.0, 1.0, 0.0);
     *k = f + wrap;
     *u = r - wrap;
     return ok;
@@ -394,11 +381,6 @@ static size_t rotation_size(const ac_looptrack *tr)
 
 enum { BLOCK = 512 };
 
-#if defined(__GNUC__)
-#define AC_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define AC_ALWAYS_INLINE inline
-#endif
 
 /* The lookups below are table loads at data-dependent indices: AVX2 would
    emulate them as element-wise gathers, which measures about 20% slower than
@@ -412,13 +394,13 @@ enum { BLOCK = 512 };
 
 /* The common case spelled out: one channel, linear keys, one-step lookup.
    Always inlined so that the AVX2 clones of its callers compile it for AVX2. */
-static AC_ALWAYS_INLINE int fast_track(const ac_looptrack *tr)
+static AC_FORCE_INLINE int fast_track(const ac_looptrack *tr)
 {
     return tr->rotation == AC_ROOT_NO_ROTATION && tr->dim == 1 &&
            tr->interpolation == AC_ROOT_LINEAR && tr->one_step;
 }
 
-static AC_ALWAYS_INLINE void fast_block(const ac_looptrack *tr, const double *dk,
+static AC_FORCE_INLINE void fast_block(const ac_looptrack *tr, const double *dk,
                                         const double *u0, const double *u1,
                                         double *restrict translation, size_t m)
 {
@@ -456,7 +438,7 @@ static void general_block(const ac_looptrack *tr, const double *dk, const double
 
 /* The same for every track: the common case inline, so that it is compiled
    into the AVX2 clones of the callers. */
-static AC_ALWAYS_INLINE void motion_block(const ac_looptrack *tr, const double *dk,
+static AC_FORCE_INLINE void motion_block(const ac_looptrack *tr, const double *dk,
                                           const double *u0, const double *u1,
                                           double *translation, double *rotation, size_t m)
 {
@@ -609,13 +591,13 @@ static inline int step_block(const double *phase, size_t sp, const double *dt, s
     for (size_t i = 0; i < m; i++) {
         double u = phase[i * sp], x = dt[i * sv] / T, f, r, wrap;
         int64_t ok = (fabs(x) <= mc) & (u >= 0.0) & (u < 1.0);
-        x = bits_and(u + x, mask_of(ok)); /* |x| <= max_cycles + 1 */
+        x = ac_pick(ok, u + x, 0.0); /* |x| <= max_cycles + 1 */
         f = floor_small(x);
         r = x - f;
-        wrap = bits_and(1.0, mask_of(r >= 1.0));
+        wrap = ac_pick(r >= 1.0, 1.0, 0.0);
         dk[i] = f + wrap;
         u1[i] = r - wrap;
-        u0[i] = bits_and(u, mask_of(ok));
+        u0[i] = ac_pick(ok, u, 0.0);
         bad |= ok ^ 1;
     }
     return bad != 0;
@@ -670,7 +652,7 @@ static int advance_loop(const ac_looptrack *tr, const int64_t *cycle, const doub
 
 ac_status ac_rootmotion_advance(const ac_looptrack *tr, const int64_t *cycle,
                                 const double *phase, const double *value,
-                                const size_t steps[3], int absolute, int64_t *new_cycle,
+                                const size_t steps[3], bool absolute, int64_t *new_cycle,
                                 double *new_phase, double *translation, double *rotation,
                                 size_t n, ac_error *err)
 {
@@ -698,11 +680,13 @@ ac_root_rotation ac_rootmotion_rotation(const ac_looptrack *tr) { return tr->rot
 
 void ac_rootmotion_destroy(ac_looptrack *tr)
 {
+    ac_allocator mem;
     if (!tr)
         return;
-    free(tr->table);
-    free(tr->phase);
-    free(tr);
+    mem = tr->mem;
+    ac_mem_release(&mem, tr->table);
+    ac_mem_release(&mem, tr->phase);
+    ac_mem_release(&mem, tr);
 }
 
 static ac_status validate(const double *times, const double *positions, size_t k,
@@ -855,7 +839,8 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                                const double *positions, size_t k, size_t channels,
                                ac_root_interpolation interpolation,
                                ac_root_rotation rotation, const double *rotations,
-                               int up_axis, double max_cycles, ac_error *err)
+                               int up_axis, double max_cycles,
+                               const ac_allocator *allocator, ac_error *err)
 {
     ac_looptrack *tr;
     size_t dim, bins = 4, doubles;
@@ -871,20 +856,22 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
     /* phase k, inv_width k, pos k*dim, m0 and m1 k*dim each, stride dim,
        yaw k, quat 4k, velocities k*dim, slope k*dim */
     doubles = 2 * k + 5 * k * dim + dim + k + 4 * k;
-    tr = calloc(1, sizeof *tr);
-    block = calloc(doubles, sizeof *block);
+    tr = ac_mem_zeroed(allocator, 1, sizeof *tr);
+    block = ac_mem_zeroed(allocator, doubles, sizeof *block);
+    if (tr && allocator)
+        tr->mem = *allocator;
     if (tr && block) {
         for (size_t i = 0; i < k; i++)
             block[i] = times[i] / times[k - 1];
         block[k - 1] = 1.0;
         bins = choose_bins(block, k, &tr->one_step);
-        tr->table = malloc((bins + 1) * sizeof *tr->table);
+        tr->table = ac_mem_alloc(allocator, (bins + 1) * sizeof *tr->table);
     }
     if (!tr || !block || !tr->table) {
         if (tr)
-            free(tr->table);
-        free(tr);
-        free(block);
+            ac_mem_release(allocator, tr->table);
+        ac_mem_release(allocator, tr);
+        ac_mem_release(allocator, block);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "track allocation failed");
     }
     tr->k = k;

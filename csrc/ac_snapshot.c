@@ -27,6 +27,7 @@ struct ac_snapshot_buffer {
        read by pushes. */
     uint64_t *key;
     int64_t *segment;
+    ac_allocator mem; /* what every block of the buffer came from */
     uint64_t *recent; /* per entity: the RECENT newest keys, newest last */
     double *position;
     double *rotation;
@@ -46,6 +47,7 @@ struct ac_snapshot_timeline {
     double *pending_position;
     double *pending_rotation;
     int64_t newest_received; /* -1 before the first push */
+    ac_allocator mem;
 };
 
 /* ------------------------------------------------------------ validation */
@@ -304,16 +306,17 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
 
 /* ------------------------------------------------------------------ buffer */
 
-static void *alloc(size_t count, size_t size, int *failed)
+static void *alloc(const ac_allocator *mem, size_t count, size_t size, int *failed)
 {
-    void *p = calloc(count ? count : 1, size);
+    void *p = ac_mem_zeroed(mem, count ? count : 1, size);
     *failed |= p == NULL;
     return p;
 }
 
 ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities,
-                                    size_t dim, size_t capacity, int rotations,
-                                    double max_extrapolation, ac_error *err)
+                                    size_t dim, size_t capacity, bool rotations,
+                                    double max_extrapolation, const ac_allocator *allocator,
+                                    ac_error *err)
 {
     ac_snapshot_buffer *b;
     size_t slots;
@@ -332,22 +335,24 @@ ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities
         return ac_fail(err, AC_ERR_VALUE, 0, "entities", (double)entities,
                        "needs more memory than can be addressed");
     slots = entities * capacity;
-    b = calloc(1, sizeof *b);
+    b = ac_mem_zeroed(allocator, 1, sizeof *b);
     if (!b)
         return ac_fail(err, AC_ERR_NOMEM, 0, "entities", (double)entities, "out of memory");
+    if (allocator)
+        b->mem = *allocator;
     b->entities = entities;
     b->dim = dim;
     b->capacity = capacity;
     b->rotations = rotations != 0;
     b->max_extrapolation = max_extrapolation;
-    b->key = alloc(slots, sizeof *b->key, &failed);
-    b->segment = alloc(slots, sizeof *b->segment, &failed);
-    b->position = alloc(slots * dim, sizeof *b->position, &failed);
-    b->rotation = b->rotations ? alloc(slots * 4, sizeof *b->rotation, &failed) : NULL;
-    b->recent = alloc(entities * RECENT, sizeof *b->recent, &failed);
-    b->head = alloc(entities, sizeof *b->head, &failed);
-    b->count = alloc(entities, sizeof *b->count, &failed);
-    b->generation = alloc(entities, sizeof *b->generation, &failed);
+    b->key = alloc(&b->mem, slots, sizeof *b->key, &failed);
+    b->segment = alloc(&b->mem, slots, sizeof *b->segment, &failed);
+    b->position = alloc(&b->mem, slots * dim, sizeof *b->position, &failed);
+    b->rotation = b->rotations ? alloc(&b->mem, slots * 4, sizeof *b->rotation, &failed) : NULL;
+    b->recent = alloc(&b->mem, entities * RECENT, sizeof *b->recent, &failed);
+    b->head = alloc(&b->mem, entities, sizeof *b->head, &failed);
+    b->count = alloc(&b->mem, entities, sizeof *b->count, &failed);
+    b->generation = alloc(&b->mem, entities, sizeof *b->generation, &failed);
     if (failed) {
         ac_snapshot_buffer_destroy(b);
         return ac_fail(err, AC_ERR_NOMEM, 0, "entities", (double)entities, "out of memory");
@@ -358,17 +363,19 @@ ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities
 
 void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer)
 {
+    ac_allocator mem;
     if (!buffer)
         return;
-    free(buffer->key);
-    free(buffer->segment);
-    free(buffer->position);
-    free(buffer->rotation);
-    free(buffer->recent);
-    free(buffer->head);
-    free(buffer->count);
-    free(buffer->generation);
-    free(buffer);
+    mem = buffer->mem;
+    ac_mem_release(&mem, buffer->key);
+    ac_mem_release(&mem, buffer->segment);
+    ac_mem_release(&mem, buffer->position);
+    ac_mem_release(&mem, buffer->rotation);
+    ac_mem_release(&mem, buffer->recent);
+    ac_mem_release(&mem, buffer->head);
+    ac_mem_release(&mem, buffer->count);
+    ac_mem_release(&mem, buffer->generation);
+    ac_mem_release(&mem, buffer);
 }
 
 ac_status ac_snapshot_buffer_push(ac_snapshot_buffer *buffer, const int64_t *entity,
@@ -422,7 +429,7 @@ size_t ac_snapshot_buffer_dim(const ac_snapshot_buffer *buffer)
     return buffer->dim;
 }
 
-int ac_snapshot_buffer_rotations(const ac_snapshot_buffer *buffer)
+bool ac_snapshot_buffer_rotations(const ac_snapshot_buffer *buffer)
 {
     return buffer->rotations;
 }
@@ -461,9 +468,9 @@ size_t ac_snapshot_buffer_read(const ac_snapshot_buffer *buffer, size_t entity,
 /* ---------------------------------------------------------------- timeline */
 
 ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t dim,
-                                      size_t capacity, int rotations,
+                                      size_t capacity, bool rotations,
                                       double max_extrapolation, size_t reorder_window,
-                                      ac_error *err)
+                                      const ac_allocator *allocator, ac_error *err)
 {
     ac_snapshot_timeline *tl;
     ac_status st;
@@ -473,21 +480,23 @@ ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t di
     if (reorder_window > WINDOW_MAX)
         return ac_fail(err, AC_ERR_VALUE, 0, "reorder_window", (double)reorder_window,
                        "must lie in [0, %d]", WINDOW_MAX);
-    tl = calloc(1, sizeof *tl);
+    tl = ac_mem_zeroed(allocator, 1, sizeof *tl);
     if (!tl)
         return ac_fail(err, AC_ERR_NOMEM, 0, "reorder_window", (double)reorder_window,
                        "out of memory");
+    if (allocator)
+        tl->mem = *allocator;
     if ((st = ac_snapshot_buffer_create(&tl->buffer, 1, dim, capacity, rotations,
-                                        max_extrapolation, err))) {
-        free(tl);
+                                        max_extrapolation, allocator, err))) {
+        ac_mem_release(allocator, tl);
         return st;
     }
     tl->window = reorder_window;
     tl->newest_received = -1;
-    tl->pending_tick = alloc(places, sizeof *tl->pending_tick, &failed);
-    tl->pending_segment = alloc(places, sizeof *tl->pending_segment, &failed);
-    tl->pending_position = alloc(places * dim, sizeof *tl->pending_position, &failed);
-    tl->pending_rotation = alloc(places * 4, sizeof *tl->pending_rotation, &failed);
+    tl->pending_tick = alloc(&tl->mem, places, sizeof *tl->pending_tick, &failed);
+    tl->pending_segment = alloc(&tl->mem, places, sizeof *tl->pending_segment, &failed);
+    tl->pending_position = alloc(&tl->mem, places * dim, sizeof *tl->pending_position, &failed);
+    tl->pending_rotation = alloc(&tl->mem, places * 4, sizeof *tl->pending_rotation, &failed);
     if (failed) {
         ac_snapshot_timeline_destroy(tl);
         return ac_fail(err, AC_ERR_NOMEM, 0, "reorder_window", (double)reorder_window,
@@ -499,14 +508,16 @@ ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t di
 
 void ac_snapshot_timeline_destroy(ac_snapshot_timeline *timeline)
 {
+    ac_allocator mem;
     if (!timeline)
         return;
+    mem = timeline->mem;
     ac_snapshot_buffer_destroy(timeline->buffer);
-    free(timeline->pending_tick);
-    free(timeline->pending_segment);
-    free(timeline->pending_position);
-    free(timeline->pending_rotation);
-    free(timeline);
+    ac_mem_release(&mem, timeline->pending_tick);
+    ac_mem_release(&mem, timeline->pending_segment);
+    ac_mem_release(&mem, timeline->pending_position);
+    ac_mem_release(&mem, timeline->pending_rotation);
+    ac_mem_release(&mem, timeline);
 }
 
 /* Moves the `count` oldest waiting snapshots into the timeline. They are in

@@ -1,6 +1,3 @@
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "ac_internal.h"
 
 const char *ac_status_name(ac_status status)
@@ -14,18 +11,7 @@ const char *ac_status_name(ac_status status)
     return "unknown status";
 }
 
-ac_status ac_fail(ac_error *err, ac_status status, size_t index, const char *arg,
-                  double value, const char *detail, ...)
+const char *ac_version(void)
 {
-    if (err) {
-        va_list ap;
-        err->status = status;
-        err->index = index;
-        err->arg = arg;
-        err->value = value;
-        va_start(ap, detail);
-        vsnprintf(err->detail, sizeof err->detail, detail, ap);
-        va_end(ap);
-    }
-    return status;
+    return AC_VERSION_STRING;
 }

@@ -17,12 +17,58 @@
 #ifndef ANIMCORE_H
 #define ANIMCORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* --------------------------------------------------------------- version */
+
+#define AC_VERSION_MAJOR 0
+#define AC_VERSION_MINOR 1
+#define AC_VERSION_PATCH 0
+#define AC_VERSION_STRING "0.1.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH, for #if comparisons. */
+#define AC_VERSION (AC_VERSION_MAJOR * 10000 + AC_VERSION_MINOR * 100 + AC_VERSION_PATCH)
+
+/* ---------------------------------------------------------------- export
+   AC_API marks the public functions, the only symbols the library exports.
+   Build with -fvisibility=hidden (the Makefile does) so that nothing else is
+   visible when the core is linked into a shared object; define AC_SHARED when
+   building or using the core as a Windows DLL (and AC_BUILD while building
+   it). */
+#if defined(_WIN32) && defined(AC_SHARED)
+#if defined(AC_BUILD)
+#define AC_API __declspec(dllexport)
+#else
+#define AC_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
+#define AC_API __attribute__((visibility("default")))
+#else
+#define AC_API
+#endif
+
+/* The version of the library linked, "MAJOR.MINOR.PATCH": compare it with
+   AC_VERSION_STRING (the header compiled against) to detect a mismatch. */
+AC_API const char *ac_version(void);
+
+/* ---------------------------------------------------------------- memory */
+
+/* Memory an engine supplies to the objects it creates (its arenas, its
+   tracking): alloc returns `size` bytes aligned for any type, or NULL;
+   release frees a block alloc returned. Every create function takes one (as
+   its argument before `err`, or in its spec); the object keeps a copy and
+   frees through it when destroyed; a NULL allocator means malloc and free.
+   Batch kernels allocate nothing: they write into the caller's buffers. */
+typedef struct ac_allocator {
+    void *(*alloc)(size_t size, void *user);
+    void (*release)(void *ptr, void *user);
+    void *user;
+} ac_allocator;
 
 /* ---------------------------------------------------------------- status */
 
@@ -46,7 +92,7 @@ typedef struct ac_error {
 } ac_error;
 
 /* "ok", "invalid value", "overflow", "out of memory". */
-const char *ac_status_name(ac_status status);
+AC_API const char *ac_status_name(ac_status status);
 
 /* --------------------------------------------------------------- hermite */
 
@@ -59,9 +105,9 @@ typedef struct ac_hermite {
 } ac_hermite;
 
 /* Validates (finite inputs, duration > 0, finite tangents) and fills *segment. */
-ac_status ac_hermite_init(ac_hermite *segment, double start, double end,
-                          double start_velocity, double end_velocity,
-                          double duration, ac_error *err);
+AC_API ac_status ac_hermite_init(ac_hermite *segment, double start, double end,
+                                 double start_velocity, double end_velocity,
+                                 double duration, ac_error *err);
 
 /* Position and per-second velocity of n segment samples at `elapsed` seconds
    into the segment, elapsed in [0, duration]. Inputs are, in order: start, end,
@@ -69,20 +115,20 @@ ac_status ac_hermite_init(ac_hermite *segment, double start, double end,
    may be NULL. Errors: AC_ERR_VALUE for non-finite input, duration <= 0 or
    elapsed outside [0, duration]; AC_ERR_OVERFLOW for a non-finite tangent or
    result. On failure the outputs hold unspecified values. */
-ac_status ac_hermite_eval(const double *start, const double *end,
-                          const double *start_velocity, const double *end_velocity,
-                          const double *duration, const double *elapsed,
-                          const size_t steps[6], double *position, double *velocity,
-                          size_t n, ac_error *err);
+AC_API ac_status ac_hermite_eval(const double *start, const double *end,
+                                 const double *start_velocity, const double *end_velocity,
+                                 const double *duration, const double *elapsed,
+                                 const size_t steps[6], double *position, double *velocity,
+                                 size_t n, ac_error *err);
 
 /* tangent = duration * velocity, and back; steps[0] is for the first input,
    steps[1] for duration. Finite inputs, duration > 0, finite result. */
-ac_status ac_hermite_velocity_to_tangent(const double *velocity, const double *duration,
-                                         const size_t steps[2], double *tangent,
-                                         size_t n, ac_error *err);
-ac_status ac_hermite_tangent_to_velocity(const double *tangent, const double *duration,
-                                         const size_t steps[2], double *velocity,
-                                         size_t n, ac_error *err);
+AC_API ac_status ac_hermite_velocity_to_tangent(const double *velocity, const double *duration,
+                                                const size_t steps[2], double *tangent,
+                                                size_t n, ac_error *err);
+AC_API ac_status ac_hermite_tangent_to_velocity(const double *tangent, const double *duration,
+                                                const size_t steps[2], double *velocity,
+                                                size_t n, ac_error *err);
 
 /* ---------------------------------------------------------------- curves */
 
@@ -178,7 +224,7 @@ typedef struct ac_curve_spec {
        key ends the segment before, the right key starts the one after; at
        that time the right key wins). Not at the first or last key; three
        equal times are always an error. */
-    int jumps;
+    bool jumps;
     /* Optional, NULL for the defaults. segment_interpolation: K-1 entries of
        ac_curve_interpolation, one per segment (overrides `interpolation`;
        velocities then follow the policy as for a cubic curve on the cubic
@@ -198,10 +244,11 @@ typedef struct ac_curve_spec {
     /* C slopes (per second) each, for AC_EXTRAP_SLOPED before / after. */
     const double *before_slopes;
     const double *after_slopes;
-    /* Nonzero: Bezier weights above 1 are used as they are (OpenUSD's rule)
+    /* true: Bezier weights above 1 are used as they are (OpenUSD's rule)
        instead of being scaled back; a segment whose time would then go
        backwards is an AC_ERR_VALUE naming the weights. */
-    int long_handles;
+    bool long_handles;
+    const ac_allocator *allocator; /* NULL: malloc and free */
 } ac_curve_spec;
 
 typedef struct ac_curve ac_curve; /* opaque; owns its memory */
@@ -214,18 +261,18 @@ typedef struct ac_curve_cursor {
 /* Validates *spec and builds *curve. Errors name the argument ("times",
    "values", "in_velocities", "out_velocities", "velocity" for a computed
    velocity that overflows) with the flat index into it. */
-ac_status ac_curve_create(ac_curve **curve, const ac_curve_spec *spec, ac_error *err);
-void ac_curve_destroy(ac_curve *curve);
+AC_API ac_status ac_curve_create(ac_curve **curve, const ac_curve_spec *spec, ac_error *err);
+AC_API void ac_curve_destroy(ac_curve *curve);
 
-size_t ac_curve_keys(const ac_curve *curve);
-size_t ac_curve_channels(const ac_curve *curve);
+AC_API size_t ac_curve_keys(const ac_curve *curve);
+AC_API size_t ac_curve_channels(const ac_curve *curve);
 
 /* The per-second velocity arriving at and leaving every key (K x C each),
    as used by evaluation: for linear curves the adjacent segment slopes, for
    step curves 0, for catmull_rom_uniform the tangent divided by each side's
    own segment duration. Either output may be NULL. */
-void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
-                             double *out_velocities);
+AC_API void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
+                                    double *out_velocities);
 
 /* Value (derivative 0), per-second velocity (1) or acceleration (2) of the
    curve at n times t, written to out (n x C). Any order of t: a
@@ -235,22 +282,22 @@ void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
    "t" for a non-finite time or one outside the keys with AC_EXTRAP_ERROR,
    "derivative" outside 0..2; AC_ERR_OVERFLOW "value" / "velocity" /
    "acceleration" (index: the query) when a result is not representable. */
-ac_status ac_curve_eval(const ac_curve *curve, const double *t, size_t n, int derivative,
-                        double *out, ac_error *err);
+AC_API ac_status ac_curve_eval(const ac_curve *curve, const double *t, size_t n, int derivative,
+                               double *out, ac_error *err);
 
 /* The same for a playback sweep: *cursor carries the segment from one call
    to the next, so calling it with consecutive blocks of a sorted sequence
    costs O(n + K) in total. Correct (only slower) for any order. */
-ac_status ac_curve_eval_sorted(const ac_curve *curve, ac_curve_cursor *cursor,
-                               const double *t, size_t n, int derivative, double *out,
-                               ac_error *err);
+AC_API ac_status ac_curve_eval_sorted(const ac_curve *curve, ac_curve_cursor *cursor,
+                                      const double *t, size_t n, int derivative, double *out,
+                                      ac_error *err);
 
 /* ac_curve_eval_sorted on a chosen side of keys, jumps and cycle seams
    (ac_curve_eval_sorted is AC_SIDE_RIGHT). In a mirrored ("oscillate") cycle
    the side is taken in clip time, so the rule is the same in every cycle. */
-ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
-                             const double *t, size_t n, int derivative, int side,
-                             double *out, ac_error *err);
+AC_API ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
+                                    const double *t, size_t n, int derivative, int side,
+                                    double *out, ac_error *err);
 
 /* ac_curve_eval_side through time remaps, as a clip plays a curve:
    `remaps` (nremap of them, outermost first) each map clip time t in [first
@@ -261,11 +308,11 @@ ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
    cycles of oscillate). Easings are read with AC_CURVE_EASE_RELATIVE
    parameters on the unit square; the kind may be AC_CURVE_EASE_CUBIC_BEZIER.
    Derivatives follow the chain rule, up to the second. */
-ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
-                                 const double *t, size_t n, int derivative, int side,
-                                 const ac_curve_ease *remaps, size_t nremap,
-                                 const ac_curve_ease *segment_ease, double *out,
-                                 ac_error *err);
+AC_API ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
+                                        const double *t, size_t n, int derivative, int side,
+                                        const ac_curve_ease *remaps, size_t nremap,
+                                        const ac_curve_ease *segment_ease, double *out,
+                                        ac_error *err);
 
 /* ---------------------------------------------------------------- easing */
 
@@ -294,27 +341,27 @@ typedef enum ac_ease_kind {
 } ac_ease_kind;
 
 /* "cubic_in_out" for AC_EASE_CUBIC_IN_OUT; NULL for a kind out of range. */
-const char *ac_ease_name(ac_ease_kind kind);
+AC_API const char *ac_ease_name(ac_ease_kind kind);
 
 /* 1 when the kind never decreases (so it has an inverse): every kind except
    back, elastic and bounce. */
-int ac_ease_monotone(ac_ease_kind kind);
+AC_API bool ac_ease_monotone(ac_ease_kind kind);
 
 /* s = ease(u) (ac_ease_eval) or ds/du (ac_ease_rate) for n values of u in
    [0, 1]. Errors: AC_ERR_VALUE for a kind out of range or u non-finite or
    outside [0, 1] (the first such element). */
-ac_status ac_ease_eval(ac_ease_kind kind, const double *u, double *s, size_t n,
-                       ac_error *err);
-ac_status ac_ease_rate(ac_ease_kind kind, const double *u, double *dsdu, size_t n,
-                       ac_error *err);
+AC_API ac_status ac_ease_eval(ac_ease_kind kind, const double *u, double *s, size_t n,
+                              ac_error *err);
+AC_API ac_status ac_ease_rate(ac_ease_kind kind, const double *u, double *dsdu, size_t n,
+                              ac_error *err);
 
 /* The normalized time u in [0, 1] at which a monotone kind reaches s in
    [0, 1]: closed forms where they exist, else a safeguarded Newton/bisection
    to 1e-12. Where the kind is flat or jumps (expo at its ends) the earliest
    such time is returned. AC_ERR_VALUE for a non-monotone kind (arg "kind") or
    s outside [0, 1]. */
-ac_status ac_ease_inverse(ac_ease_kind kind, const double *s, double *u, size_t n,
-                          ac_error *err);
+AC_API ac_status ac_ease_inverse(ac_ease_kind kind, const double *s, double *u, size_t n,
+                                 ac_error *err);
 
 /* The CSS cubic-bezier(x1, y1, x2, y2) timing function: the Bezier curve from
    (0, 0) to (1, 1) with control points (x1, y1), (x2, y2); x1, x2 in [0, 1]
@@ -323,14 +370,14 @@ typedef struct ac_ease_bezier {
     double x1, y1, x2, y2;
 } ac_ease_bezier;
 
-ac_status ac_ease_bezier_init(ac_ease_bezier *curve, double x1, double y1, double x2,
-                              double y2, ac_error *err);
+AC_API ac_status ac_ease_bezier_init(ac_ease_bezier *curve, double x1, double y1, double x2,
+                                     double y2, ac_error *err);
 
 /* s at n values of u in [0, 1], and ds/du when dsdu is not NULL. The curve
    parameter is solved to |x(t) - u| <= 1e-12 by Newton's method with a
    bisection fallback. ds/du is +-inf where x has a zero slope and y does not. */
-ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, double *s,
-                              double *dsdu, size_t n, ac_error *err);
+AC_API ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, double *s,
+                                     double *dsdu, size_t n, ac_error *err);
 
 /* The CSS steps(count, position) timing function. */
 typedef enum ac_ease_jump {
@@ -339,8 +386,8 @@ typedef enum ac_ease_jump {
 
 /* s at n values of u in [0, 1] (the rate is 0 between the jumps). count >= 1,
    and >= 2 for AC_EASE_JUMP_NONE; a bad count is reported with arg "count". */
-ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u, double *s,
-                             size_t n, ac_error *err);
+AC_API ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u, double *s,
+                                    size_t n, ac_error *err);
 
 /* ----------------------------------------------------------- quaternions */
 
@@ -352,26 +399,26 @@ ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u,
    "|q|" (or "|q0|", "|q1|"). Outputs may not alias inputs. */
 
 /* out = a * b (Hamilton product: b is applied first, then a). */
-ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t steps[2],
-                                 double *out, size_t n, ac_error *err);
+AC_API ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t steps[2],
+                                        double *out, size_t n, ac_error *err);
 /* out = (-x, -y, -z, w). */
-ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err);
+AC_API ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err);
 /* out = q / |q|, computed without overflow or underflow for any finite q. */
-ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n, ac_error *err);
+AC_API ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n, ac_error *err);
 /* The rotation by `angle` radians about `axis` (normalized; non-zero). */
-ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
-                                        const size_t steps[2], double *out, size_t n,
-                                        ac_error *err);
+AC_API ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
+                                               const size_t steps[2], double *out, size_t n,
+                                               ac_error *err);
 /* out = v rotated by the rotation q / |q|. */
-ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t steps[2],
-                               double *out, size_t n, ac_error *err);
+AC_API ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t steps[2],
+                                      double *out, size_t n, ac_error *err);
 /* Shortest-arc spherical (slerp) and normalized linear (nlerp) interpolation
    from q0 (t = 0) to q1 (t = 1), t in [0, 1]; q1 is negated when q0 . q1 < 0.
    Results are unit quaternions. */
-ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const double *t,
-                              const size_t steps[3], double *out, size_t n, ac_error *err);
-ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *t,
-                              const size_t steps[3], double *out, size_t n, ac_error *err);
+AC_API ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const double *t,
+                                     const size_t steps[3], double *out, size_t n, ac_error *err);
+AC_API ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *t,
+                                     const size_t steps[3], double *out, size_t n, ac_error *err);
 
 /* A rotation track with glTF animation semantics (glTF 2.0, Appendix C). */
 typedef enum ac_quat_interp {
@@ -404,11 +451,12 @@ typedef struct ac_quat_curve ac_quat_curve;
    given (glTF). With AC_QUAT_CYCLE, when the last key and the first lie in
    opposite hemispheres, every other cycle is negated, so the seams are
    sign-continuous too. */
-ac_status ac_quat_curve_create(const double *times, const double *quats,
-                               const double *in_tangents, const double *out_tangents,
-                               size_t k, ac_quat_interp interp, ac_quat_extrap before,
-                               ac_quat_extrap after, ac_quat_curve **curve, ac_error *err);
-void ac_quat_curve_destroy(ac_quat_curve *curve);
+AC_API ac_status ac_quat_curve_create(const double *times, const double *quats,
+                                      const double *in_tangents, const double *out_tangents,
+                                      size_t k, ac_quat_interp interp, ac_quat_extrap before,
+                                      ac_quat_extrap after, ac_quat_curve **curve,
+                                      const ac_allocator *allocator, ac_error *err);
+AC_API void ac_quat_curve_destroy(ac_quat_curve *curve);
 
 /* Unit quaternions q (4n, may be NULL) and angular velocities omega (3n, rad/s,
    may be NULL) at n times t (seconds). omega = 2 dq/dt q* is the rotation
@@ -417,8 +465,8 @@ void ac_quat_curve_destroy(ac_quat_curve *curve);
    (may be NULL) carries the segment of the last query from call to call:
    sorted queries then cost O(n + k). Errors: non-finite t, t outside the keys
    with AC_QUAT_ERROR, a cubic spline passing through the zero quaternion. */
-ac_status ac_quat_curve_eval(const ac_quat_curve *curve, const double *t, size_t n,
-                             size_t *cursor, double *q, double *omega, ac_error *err);
+AC_API ac_status ac_quat_curve_eval(const ac_quat_curve *curve, const double *t, size_t n,
+                                    size_t *cursor, double *q, double *omega, ac_error *err);
 
 /* ----------------------------------------------------------- root motion */
 
@@ -456,28 +504,29 @@ typedef enum ac_root_rotation {
    outside [1e-150, 1e150] (zero) is an AC_ERR_VALUE. max_cycles in
    (0, 2^50] bounds |t / T| for every time given later. *track is NULL on
    failure; AC_ERR_NOMEM when memory runs out. */
-ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
-                               const double *positions, size_t k, size_t channels,
-                               ac_root_interpolation interpolation,
-                               ac_root_rotation rotation, const double *rotations,
-                               int up_axis, double max_cycles, ac_error *err);
-void ac_rootmotion_destroy(ac_looptrack *track);
+AC_API ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
+                                      const double *positions, size_t k, size_t channels,
+                                      ac_root_interpolation interpolation,
+                                      ac_root_rotation rotation, const double *rotations,
+                                      int up_axis, double max_cycles,
+                                      const ac_allocator *allocator, ac_error *err);
+AC_API void ac_rootmotion_destroy(ac_looptrack *track);
 
-double ac_rootmotion_duration(const ac_looptrack *track);
-size_t ac_rootmotion_channels(const ac_looptrack *track);
-ac_root_rotation ac_rootmotion_rotation(const ac_looptrack *track);
+AC_API double ac_rootmotion_duration(const ac_looptrack *track);
+AC_API size_t ac_rootmotion_channels(const ac_looptrack *track);
+AC_API ac_root_rotation ac_rootmotion_rotation(const ac_looptrack *track);
 
 /* cycle[i] = floor(t[i] / T) and phase[i] = t[i] / T - cycle[i] in [0, 1).
    AC_ERR_VALUE for non-finite t or |t / T| > max_cycles ("t"). */
-ac_status ac_rootmotion_split(const ac_looptrack *track, const double *t, double *cycle,
-                              double *phase, size_t n, ac_error *err);
+AC_API ac_status ac_rootmotion_split(const ac_looptrack *track, const double *t, double *cycle,
+                                     double *phase, size_t n, ac_error *err);
 
 /* The root pose at phase[i] in [0, 1]: position (n * channels) and, for a
    turning track, rotation (n yaw angles or 4n quaternion components; may be
    NULL). AC_ERR_VALUE for a phase outside [0, 1] or non-finite ("phase"). */
-ac_status ac_rootmotion_sample(const ac_looptrack *track, const double *phase,
-                               double *position, double *rotation, size_t n,
-                               ac_error *err);
+AC_API ac_status ac_rootmotion_sample(const ac_looptrack *track, const double *phase,
+                                      double *position, double *rotation, size_t n,
+                                      ac_error *err);
 
 /* The motion from t0[i] to t1[i] (steps[0], steps[1] broadcast them, NULL
    for arrays of n): translation (n * channels) and, for a turning track,
@@ -485,9 +534,9 @@ ac_status ac_rootmotion_sample(const ac_looptrack *track, const double *phase,
    with w >= 0). Cycles enter as one multiplication (translation only), a
    closed form (yaw) or an O(log k) power (quaternions). AC_ERR_VALUE for
    non-finite times or |t / T| > max_cycles ("t0" / "t1"). */
-ac_status ac_rootmotion_delta(const ac_looptrack *track, const double *t0, const double *t1,
-                              const size_t steps[2], double *translation, double *rotation,
-                              size_t n, ac_error *err);
+AC_API ac_status ac_rootmotion_delta(const ac_looptrack *track, const double *t0, const double *t1,
+                                     const size_t steps[2], double *translation, double *rotation,
+                                     size_t n, ac_error *err);
 
 /* Playback cursors: n states (integer cycle, phase in [0, 1)) move by
    value[i * steps[2]] seconds (absolute = 0) or to the time value (absolute =
@@ -497,11 +546,11 @@ ac_status ac_rootmotion_delta(const ac_looptrack *track, const double *t0, const
    outside its domain ("phase", "cycle"), a non-finite value, |dt / T| or
    |t / T| > max_cycles ("dt" / "t"); AC_ERR_OVERFLOW for a cycle count beyond
    2^53. steps[0] and steps[1] are for cycle and phase. */
-ac_status ac_rootmotion_advance(const ac_looptrack *track, const int64_t *cycle,
-                                const double *phase, const double *value,
-                                const size_t steps[3], int absolute, int64_t *new_cycle,
-                                double *new_phase, double *translation, double *rotation,
-                                size_t n, ac_error *err);
+AC_API ac_status ac_rootmotion_advance(const ac_looptrack *track, const int64_t *cycle,
+                                       const double *phase, const double *value,
+                                       const size_t steps[3], bool absolute, int64_t *new_cycle,
+                                       double *new_phase, double *translation, double *rotation,
+                                       size_t n, ac_error *err);
 
 /* --------------------------------------------------------------- contact */
 
@@ -525,11 +574,11 @@ ac_status ac_rootmotion_advance(const ac_looptrack *track, const int64_t *cycle,
    [0, 1], friction < 0 or threshold < 0; AC_ERR_OVERFLOW when w, s or the
    result is not representable. `result` must not overlap the inputs; on
    failure it holds unspecified values. */
-ac_status ac_contact_bounce(const double *velocity, const double *surface_velocity,
-                            const double *normal, const double *restitution,
-                            const double *friction, const double *threshold,
-                            const size_t steps[6], size_t dim, double *result, size_t n,
-                            ac_error *err);
+AC_API ac_status ac_contact_bounce(const double *velocity, const double *surface_velocity,
+                                   const double *normal, const double *restitution,
+                                   const double *friction, const double *threshold,
+                                   const size_t steps[6], size_t dim, double *result, size_t n,
+                                   ac_error *err);
 
 /* Velocity of a point of a rigid body: linear_velocity + angular x offset.
    In 2-D the angular velocity is a scalar (omega * (-offset_y, offset_x)),
@@ -537,10 +586,10 @@ ac_status ac_contact_bounce(const double *velocity, const double *surface_veloci
    (steps[0..2], in whole vectors; the 2-D angular velocity is one value).
    Errors: AC_ERR_VALUE for non-finite input, AC_ERR_OVERFLOW for a result
    that is not representable. */
-ac_status ac_contact_point_velocity(const double *linear_velocity,
-                                    const double *angular_velocity, const double *offset,
-                                    const size_t steps[3], size_t dim, double *result,
-                                    size_t n, ac_error *err);
+AC_API ac_status ac_contact_point_velocity(const double *linear_velocity,
+                                           const double *angular_velocity, const double *offset,
+                                           const size_t steps[3], size_t dim, double *result,
+                                           size_t n, ac_error *err);
 
 /* One rigid body per contact for ac_contact_collide. Inputs step by whole
    items (steps[0..4] for velocity, angular_velocity, inverse_mass,
@@ -587,12 +636,12 @@ typedef struct ac_body_update {
    threshold >= 0), err->arg naming it ("a.inverse_mass", "normal"...);
    AC_ERR_OVERFLOW when a result is not representable. On failure the outputs
    hold unspecified values. */
-ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *normal,
-                             const double *point, const double *restitution,
-                             const double *friction, const double *threshold,
-                             const size_t steps[5], size_t dim, ac_body_update *new_a,
-                             ac_body_update *new_b, double *normal_impulse,
-                             double *tangent_impulse, size_t n, ac_error *err);
+AC_API ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *normal,
+                                    const double *point, const double *restitution,
+                                    const double *friction, const double *threshold,
+                                    const size_t steps[5], size_t dim, ac_body_update *new_a,
+                                    ac_body_update *new_b, double *normal_impulse,
+                                    double *tangent_impulse, size_t n, ac_error *err);
 
 /* M one-sided planes, each moving with constant velocity during a step:
    at time t into the step, plane j passes through point[j] + velocity[j] * t
@@ -643,9 +692,9 @@ typedef struct ac_projectile_params {
    representable; AC_ERR_NOMEM when its scratch (about 16 KB plus 1 KB per
    plane) cannot be allocated; planes->dim must be 2 or 3. On failure position and velocity hold unspecified values: callers
    wanting them intact pass copies. */
-ac_status ac_contact_advance(double *position, double *velocity, const ac_planes *planes,
-                             const ac_projectile_params *params, int *bounces, size_t n,
-                             ac_error *err);
+AC_API ac_status ac_contact_advance(double *position, double *velocity, const ac_planes *planes,
+                                    const ac_projectile_params *params, int *bounces, size_t n,
+                                    ac_error *err);
 
 /* Optional spin for ac_contact_advance_spin: per sphere an angular velocity
    (1 value in 2-D, 3 in 3-D; updated in place) and an inverse moment of
@@ -676,11 +725,11 @@ typedef struct ac_projectile_events {
    velocities are those of ac_contact_advance. Errors as ac_contact_advance,
    and AC_ERR_VALUE for a non-finite angular velocity or an inverse inertia
    that is not finite and >= 0 (index: the sphere). */
-ac_status ac_contact_advance_spin(double *position, double *velocity,
-                                  const ac_planes *planes, const ac_projectile_params *params,
-                                  const ac_projectile_spin *spin,
-                                  const ac_projectile_events *events, int *bounces, size_t n,
-                                  ac_error *err);
+AC_API ac_status ac_contact_advance_spin(double *position, double *velocity,
+                                         const ac_planes *planes, const ac_projectile_params *params,
+                                         const ac_projectile_spin *spin,
+                                         const ac_projectile_events *events, int *bounces, size_t n,
+                                         ac_error *err);
 
 /* -------------------------------------------------------------- snapshot */
 
@@ -742,10 +791,11 @@ typedef struct ac_snapshot_buffer ac_snapshot_buffer;
 
 /* entities >= 0, dim in [1, 1024], capacity in [1, 2^24], max_extrapolation
    finite and >= 0 (ticks). *buffer is NULL on failure. */
-ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities,
-                                    size_t dim, size_t capacity, int rotations,
-                                    double max_extrapolation, ac_error *err);
-void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer);
+AC_API ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities,
+                                           size_t dim, size_t capacity, bool rotations,
+                                           double max_extrapolation,
+                                           const ac_allocator *allocator, ac_error *err);
+AC_API void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer);
 
 /* Applies n pushes in order (the same entity twice in one call: the second
    sees the first). entity[i] in [0, entities), tick[i] in [0, 2^32 - 1],
@@ -754,31 +804,31 @@ void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer);
    values or NULL for all 0. result[i] receives an ac_snapshot_push_result.
    Arguments are checked before anything is applied: on AC_ERR_VALUE nothing
    has changed and `result` is unspecified. */
-ac_status ac_snapshot_buffer_push(ac_snapshot_buffer *buffer, const int64_t *entity,
-                                  const int64_t *tick, const int64_t *segment,
-                                  const double *position, const double *rotation,
-                                  const int64_t *generation, size_t n,
-                                  unsigned char *result, ac_error *err);
+AC_API ac_status ac_snapshot_buffer_push(ac_snapshot_buffer *buffer, const int64_t *entity,
+                                         const int64_t *tick, const int64_t *segment,
+                                         const double *position, const double *rotation,
+                                         const int64_t *generation, size_t n,
+                                         unsigned char *result, ac_error *err);
 
 /* Samples every entity at one finite render tick: position entities x dim,
    rotation entities x 4 (may be NULL), mode (ac_snapshot_mode), left_tick and
    right_tick. A non-finite render tick is AC_ERR_VALUE before anything is
    written. */
-ac_status ac_snapshot_buffer_sample(const ac_snapshot_buffer *buffer, double render_tick,
-                                    double *position, double *rotation,
-                                    unsigned char *mode, int64_t *left_tick,
-                                    int64_t *right_tick, ac_error *err);
+AC_API ac_status ac_snapshot_buffer_sample(const ac_snapshot_buffer *buffer, double render_tick,
+                                           double *position, double *rotation,
+                                           unsigned char *mode, int64_t *left_tick,
+                                           int64_t *right_tick, ac_error *err);
 
 /* Shape and contents: retained snapshots of one entity, oldest first (any of
    the output pointers may be NULL); returns the count written. */
-size_t ac_snapshot_buffer_entities(const ac_snapshot_buffer *buffer);
-size_t ac_snapshot_buffer_dim(const ac_snapshot_buffer *buffer);
-int ac_snapshot_buffer_rotations(const ac_snapshot_buffer *buffer);
-size_t ac_snapshot_buffer_count(const ac_snapshot_buffer *buffer, size_t entity);
-int64_t ac_snapshot_buffer_generation(const ac_snapshot_buffer *buffer, size_t entity);
-size_t ac_snapshot_buffer_read(const ac_snapshot_buffer *buffer, size_t entity,
-                               int64_t *tick, int64_t *segment, double *position,
-                               double *rotation);
+AC_API size_t ac_snapshot_buffer_entities(const ac_snapshot_buffer *buffer);
+AC_API size_t ac_snapshot_buffer_dim(const ac_snapshot_buffer *buffer);
+AC_API bool ac_snapshot_buffer_rotations(const ac_snapshot_buffer *buffer);
+AC_API size_t ac_snapshot_buffer_count(const ac_snapshot_buffer *buffer, size_t entity);
+AC_API int64_t ac_snapshot_buffer_generation(const ac_snapshot_buffer *buffer, size_t entity);
+AC_API size_t ac_snapshot_buffer_read(const ac_snapshot_buffer *buffer, size_t entity,
+                                      int64_t *tick, int64_t *segment, double *position,
+                                      double *rotation);
 
 /* One entity's timeline with an optional reorder window W (ticks). With W = 0
    pushes go straight into the timeline (the article's contract). With W > 0
@@ -792,32 +842,32 @@ typedef struct ac_snapshot_timeline ac_snapshot_timeline;
 
 /* dim, capacity, max_extrapolation as for the buffer; reorder_window in
    [0, 65536]. */
-ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t dim,
-                                      size_t capacity, int rotations,
-                                      double max_extrapolation, size_t reorder_window,
-                                      ac_error *err);
-void ac_snapshot_timeline_destroy(ac_snapshot_timeline *timeline);
+AC_API ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t dim,
+                                             size_t capacity, bool rotations,
+                                             double max_extrapolation, size_t reorder_window,
+                                             const ac_allocator *allocator, ac_error *err);
+AC_API void ac_snapshot_timeline_destroy(ac_snapshot_timeline *timeline);
 
 /* n pushes in order; arguments as for the buffer without entity/generation. */
-ac_status ac_snapshot_timeline_push(ac_snapshot_timeline *timeline, const int64_t *tick,
-                                    const int64_t *segment, const double *position,
-                                    const double *rotation, size_t n,
-                                    unsigned char *result, ac_error *err);
+AC_API ac_status ac_snapshot_timeline_push(ac_snapshot_timeline *timeline, const int64_t *tick,
+                                           const int64_t *segment, const double *position,
+                                           const double *rotation, size_t n,
+                                           unsigned char *result, ac_error *err);
 
 /* Releases every waiting snapshot into the timeline; returns how many. */
-size_t ac_snapshot_timeline_flush(ac_snapshot_timeline *timeline);
+AC_API size_t ac_snapshot_timeline_flush(ac_snapshot_timeline *timeline);
 
 /* n render ticks (all finite, checked first) -> n samples. */
-ac_status ac_snapshot_timeline_sample(const ac_snapshot_timeline *timeline,
-                                      const double *render_tick, size_t n,
-                                      double *position, double *rotation,
-                                      unsigned char *mode, int64_t *left_tick,
-                                      int64_t *right_tick, ac_error *err);
+AC_API ac_status ac_snapshot_timeline_sample(const ac_snapshot_timeline *timeline,
+                                             const double *render_tick, size_t n,
+                                             double *position, double *rotation,
+                                             unsigned char *mode, int64_t *left_tick,
+                                             int64_t *right_tick, ac_error *err);
 
 /* Snapshots waiting in the receive buffer, and the released timeline (a
    one-entity buffer, readable with the functions above). */
-size_t ac_snapshot_timeline_pending(const ac_snapshot_timeline *timeline);
-const ac_snapshot_buffer *ac_snapshot_timeline_buffer(const ac_snapshot_timeline *timeline);
+AC_API size_t ac_snapshot_timeline_pending(const ac_snapshot_timeline *timeline);
+AC_API const ac_snapshot_buffer *ac_snapshot_timeline_buffer(const ac_snapshot_timeline *timeline);
 
 #ifdef __cplusplus
 }

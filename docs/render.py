@@ -24,23 +24,39 @@ INLINE = "module://matplotlib_inline.backend_inline"
 def execute(path: pathlib.Path, timeout: int = 600):
     """The notebook at ``path`` executed in a fresh kernel that imports this
     checkout's animcore; raises on the first cell that fails."""
+    return execute_all([path], timeout=timeout)[path]
+
+
+def execute_all(paths, *, workers: int = 1, timeout: int = 600) -> dict:
+    """{path: executed notebook, or the exception its run raised}, running
+    ``workers`` kernels at a time (kernels mostly wait: 2 suit 2 cores)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     import nbclient
     import nbformat
 
-    notebook = nbformat.read(path, as_version=4)
+    def run(path):
+        notebook = nbformat.read(path, as_version=4)
+        nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent)}}).execute()
+        return notebook
+
     saved = {key: os.environ.get(key) for key in ("PYTHONPATH", "MPLBACKEND")}
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), saved["PYTHONPATH"]]))
     os.environ["MPLBACKEND"] = INLINE
     try:
-        nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
-                                resources={"metadata": {"path": str(path.parent)}}).execute()
+        with ThreadPoolExecutor(max(1, workers)) as pool:
+            futures = {path: pool.submit(run, path) for path in paths}
+        results = {path: future.exception() or future.result() for path, future in futures.items()}
     finally:
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-    return notebook
+    if len(paths) == 1 and isinstance(results[paths[0]], BaseException):
+        raise results[paths[0]]
+    return results
 
 
 def figures(notebook) -> list[tuple[str, bytes]]:
@@ -76,8 +92,11 @@ def render(paths) -> dict[str, list[str]]:
     their gallery sections."""
     FIGURES.mkdir(parents=True, exist_ok=True)
     sections = {}
+    executed = execute_all(paths, workers=2)
     for path in paths:
-        notebook = execute(path)
+        notebook = executed[path]
+        if isinstance(notebook, BaseException):
+            raise notebook
         for old in FIGURES.glob(f"{path.stem}-*.png"):
             old.unlink()
         lines = [f"## {title(notebook, path)}", "",

@@ -1,6 +1,13 @@
 """Conventions every public function shares: any float64 layout is accepted,
 including views that are neither contiguous nor aligned (a view into a byte
 buffer at an odd offset), with the same result as a plain array."""
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -39,3 +46,400 @@ CASES = {
 def test_unaligned_input_gives_the_same_result(name):
     call, values = CASES[name]
     np.testing.assert_array_equal(call(unaligned(values)), call(values.copy()))
+
+
+# -- the error contract: the function, the argument, the value, what was expected
+
+def _projectiles(**options):
+    return animcore.advance_projectiles([0.0, 1.0], [1.0, 0.0], 0.1, 0.1, [0.0, 0.0],
+                                        [0.0, 1.0], [0.0, 0.0], 0.5, **options)
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, [1, [2, 3]]), ValueError,
+     r"^hermite: elapsed is a ragged nested sequence \(its rows have different lengths\)"),
+    (lambda: animcore.quat_slerp([[0, 0, 0, 1], [0, 1]], [0, 0, 0, 1], 0.5), ValueError,
+     r"^quat_slerp: q0 is a ragged nested sequence"),
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, 10**400), OverflowError,
+     r"^hermite: elapsed is an integer of 401 digits \(must be representable as float64"),
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, [0, 10**400]), OverflowError,
+     r"^hermite: elapsed at index \(1,\) is an integer of 401 digits"),
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, [0.5, None]), ValueError,
+     r"^hermite: elapsed must be real numbers, got None at index \(1,\)"),
+    (lambda: animcore.HermiteSegment(10**400, 1, 0, 0, 1), OverflowError,
+     r"^HermiteSegment: start is an integer of 401 digits"),
+    (lambda: _projectiles(max_bounces=-10**10), ValueError,
+     r"^advance_projectiles: max_bounces is -10000000000 \(must be >= 0\)"),
+    (lambda: animcore.SnapshotBuffer(2**63), ValueError,
+     r"^SnapshotBuffer: entities is 9223372036854775808 \(must be <= 9223372036854775807\)"),
+    (lambda: animcore.SnapshotBuffer(10**9), MemoryError,
+     r"^SnapshotBuffer: entities is 1000000000 \(out of memory\)"),
+    (lambda: animcore.SnapshotTimeline(capacity=0), ValueError,
+     r"^SnapshotTimeline: capacity is 0 \(must lie in \[1, 16777216\]\)"),
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, 2.5), ValueError,
+     r"^hermite: elapsed is 2.5 \(must lie in \[0, duration=1\]\)"),
+    (lambda: animcore.hermite(0, 1, 0, 0, 1, [0, 1, 2.5], workers=0), ValueError,
+     r"^hermite: workers is 0 \(must be None, a positive count"),
+])
+def test_error_contract(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_integers_beyond_int64_are_real_numbers():
+    """2**70 is a real number float64 represents; it is taken, not rejected."""
+    position = animcore.hermite(2**70, 0.0, 0.0, 0.0, 1.0, 0.0).position
+    assert position == float(2**70)
+
+
+# -- one of each numeric: every domain shares the slerp and the cycle fold
+
+@pytest.mark.parametrize("scale", [1.0, 1e-150, 1e150])
+def test_quat_slerp_is_the_snapshot_slerp(scale):
+    """Snapshot playback interpolates rotations with quat_slerp itself: the
+    same result to the last bit, for any (non-unit, extreme) pushed value."""
+    rng = np.random.default_rng(7)
+    q0, q1 = rng.normal(size=(2, 4)) * scale
+    timeline = animcore.SnapshotTimeline(1, rotations=True)
+    timeline.push(0, 0, 0.0, q0)
+    timeline.push(8, 0, 0.0, q1)
+    ticks = np.linspace(0.0, 8.0, 97)
+    alpha = (ticks - 0.0) / (8.0 - 0.0)
+    np.testing.assert_array_equal(timeline.sample_many(ticks).rotation,
+                                  animcore.quat_slerp(q0, q1, alpha))
+    n = 500
+    many0, many1 = rng.normal(size=(2, n, 4)) * scale
+    buffer = animcore.SnapshotBuffer(n, 1, rotations=True)
+    buffer.push(np.arange(n), 0, 0, np.zeros((n, 1)), many0)
+    buffer.push(np.arange(n), 8, 0, np.zeros((n, 1)), many1)
+    np.testing.assert_array_equal(buffer.sample(3.0).rotation,
+                                  animcore.quat_slerp(many0, many1, 3.0 / 8.0))
+
+
+@pytest.mark.parametrize("mode", ["cycle", "oscillate"])
+def test_curve_and_rotation_curve_fold_alike_far_away(mode):
+    """A yaw track keyed as angles (Curve) and as rotations about z
+    (RotationCurve) plays the same angle, also 3.3e13 s (a million years)
+    away, where different folds of t into the keys disagree by 4e-3 s."""
+    times, angles = np.array([0.0, 1.0, 2.5]), np.array([0.1, 0.7, 0.4])
+    curve = animcore.Curve(times, angles, interpolation="linear", before=mode, after=mode)
+    rotations = np.stack([np.zeros(3), np.zeros(3), np.sin(angles / 2), np.cos(angles / 2)], -1)
+    rotation = animcore.RotationCurve(times, rotations, before=mode, after=mode)
+    t = np.concatenate([3.3e13 + np.linspace(0.0, 5.0, 41), -3.3e13 - np.linspace(0.0, 5.0, 41)])
+    q = rotation(t)
+    np.testing.assert_allclose(2.0 * np.arctan2(q[:, 2], q[:, 3]), curve(t), rtol=0, atol=1e-12)
+
+
+# -- the C API an engine adopts: one header, its symbols only, one naming rule
+
+CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
+DOMAINS = ("status", "hermite", "curve", "ease", "quat", "rootmotion", "contact", "snapshot",
+           "collide", "skeleton")
+
+
+def _declarations():
+    """(return type, name, parameters) of every function animcore.h declares."""
+    text = (CSRC / "animcore.h").read_text()
+    found = re.findall(r"^(AC_API )?([A-Za-z][^;(]*?)\b(ac_\w+)\(([^;]*)\);", text, re.M)
+    return [(marked, " ".join(ret.split()), name, " ".join(params.split()))
+            for marked, ret, name, params in found]
+
+
+def test_every_public_function_is_exported_named_and_ends_with_its_error():
+    declarations = _declarations()
+    assert len(declarations) > 50
+    for marked, ret, name, params in declarations:
+        assert marked, f"{name} lacks AC_API"
+        assert name == "ac_version" or re.fullmatch(rf"ac_({'|'.join(DOMAINS)})_[a-z0-9_]+",
+                                                     name), name
+        if ret == "ac_status":  # inputs, outputs, count, then the error record
+            assert params.endswith("ac_error *err"), name
+        assert not re.search(r"\bint (jumps|rotations|absolute)\b", params), name
+
+
+def test_flags_are_bool():
+    text = (CSRC / "animcore.h").read_text()
+    assert "#include <stdbool.h>" in text
+    assert re.search(r"^\s*bool jumps;", text, re.M)
+    assert "AC_API bool ac_ease_monotone" in text and "AC_API bool ac_snapshot_buffer_rotations" in text
+
+
+def test_version_macros_match_the_library_and_the_package():
+    text = (CSRC / "animcore.h").read_text()
+    parts = [re.search(rf"#define AC_VERSION_{p} (\d+)", text).group(1)
+             for p in ("MAJOR", "MINOR", "PATCH")]
+    string = re.search(r'#define AC_VERSION_STRING "([^"]+)"', text).group(1)
+    assert string == ".".join(parts)
+    pyproject = (CSRC.parent / "pyproject.toml").read_text()
+    assert re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1) == string
+
+
+def test_static_library_exports_only_the_header(tmp_path):
+    if not all(shutil.which(tool) for tool in ("make", "nm")) or not (
+            shutil.which("cc") or shutil.which("gcc")):
+        pytest.skip("needs make, nm and a C compiler")
+    build = subprocess.run(["make", "-j2", "-C", str(CSRC), f"BUILD={tmp_path}", "CFLAGS=-O0"],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stdout + build.stderr
+    listing = subprocess.run(["nm", "-g", "--defined-only", str(tmp_path / "libanimcore.a")],
+                             capture_output=True, text=True, check=True).stdout
+    exported = {line.split()[-1].lstrip("_") if line.split()[-1].startswith("_ac_")
+                else line.split()[-1] for line in listing.splitlines()
+                if len(line.split()) == 3}
+    declared = {name for _, _, name, _ in _declarations()}
+    assert exported == declared
+
+
+# -- the typed surface
+
+USER_SCRIPT = pathlib.Path(__file__).resolve().parent / "data" / "typed_user.py"
+
+
+def test_typed_user_script_runs():
+    """The script mypy checks below is a working program."""
+    result = subprocess.run([sys.executable, str(USER_SCRIPT)], capture_output=True, text=True,
+                            cwd=CSRC.parent, env={**os.environ, "PYTHONPATH": str(CSRC.parent)})
+    assert result.returncode == 0, result.stderr
+
+
+def test_mypy_strict_accepts_a_user_script(tmp_path):
+    pytest.importorskip("mypy", reason="mypy is not installed (it is in the test extra)")
+    assert (CSRC.parent / "animcore" / "py.typed").exists()
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
+         f"--cache-dir={tmp_path}", str(USER_SCRIPT.relative_to(CSRC.parent))],
+        capture_output=True, text=True, cwd=CSRC.parent)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_core_stub_lists_every_entry_point():
+    from animcore import _core
+    stub = (CSRC.parent / "animcore" / "_core.pyi").read_text()
+    stubbed = set(re.findall(r"^def (\w+)\(", stub, re.M))
+    assert stubbed == {name for name in dir(_core) if not name.startswith("__")}
+
+
+# -- conventions every public array function shares, tested once for all
+#
+# Each case: the call (array arguments positional, out= keyword when the
+# function takes one), valid float64 arguments, and arguments that raise.
+
+_U = np.array([0.0, 0.25, 0.5, 1.0])
+_Q = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8], [0.36, 0.48, 0.0, 0.8],
+               [0.0, 0.0, 1.0, 0.0]])
+_V = np.array([[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 3.0], [1.0, 1.0, 1.0]])
+_curve = animcore.Curve([0, 1, 2, 3], [0, 60, 60, 0])
+_curve3 = animcore.Curve([0, 1, 2], [[0, 1, 2], [3, 4, 5], [1, 1, 1]])
+_rotation = animcore.RotationCurve([0.0, 1.0], [[0, 0, 0, 1], [0, 0, 1, 0]], after="error")
+_walk = animcore.LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
+_segment = animcore.HermiteSegment(0.0, 10.0, 2.0, 0.0, 2.0)
+
+FUNCTIONS = {
+    "hermite": (lambda e, d, out=None: animcore.hermite(0.0, 10.0, 2.0, 0.0, d, e, out=out),
+                (_U, np.array([1.0, 2.0, 2.0, 1.5])), (_U, np.array([1.0, 2.0, 0.0, 1.0]))),
+    "velocity_to_tangent": (lambda v, d, out=None: animcore.velocity_to_tangent(v, d, out=out),
+                            (_U, _U + 1.0), (_U, _U - 0.5)),
+    "tangent_to_velocity": (lambda v, d, out=None: animcore.tangent_to_velocity(v, d, out=out),
+                            (_U, _U + 1.0), (_U, _U - 0.5)),
+    "HermiteSegment.evaluate": (lambda e, out=None: _segment.evaluate(e, out=out),
+                                (_U,), (_U + 1.5,)),
+    "Curve": (lambda t, out=None: _curve(t, out=out), (_U * 3,), (_U * np.nan,)),
+    "Curve.evaluate (C)": (lambda t, out=None: _curve3.evaluate(t, 1, out=out), (_U * 2,),
+                           (_U - np.inf,)),
+    "Curve.sample": (lambda t, out=None: _curve.sample(t, out=out), (_U * 3,), (_U * np.nan,)),
+    "RotationCurve": (lambda t, out=None: _rotation(t, out=out), (_U,), (_U + 2.0,)),
+    "RotationCurve.angular_velocity": (
+        lambda t, out=None: _rotation.angular_velocity(t, out=out), (_U,), (_U + 2.0,)),
+    "quat_multiply": (lambda a, b, out=None: animcore.quat_multiply(a, b, out=out),
+                      (_Q, _Q[::-1]), (_Q, _Q + np.inf)),
+    "quat_conjugate": (lambda q, out=None: animcore.quat_conjugate(q, out=out), (_Q,),
+                       (_Q * np.nan,)),
+    "quat_normalize": (lambda q, out=None: animcore.quat_normalize(q, out=out), (_Q * 3,),
+                       (_Q * 0.0,)),
+    "quat_from_axis_angle": (
+        lambda a, t, out=None: animcore.quat_from_axis_angle(a, t, out=out), (_V, _U),
+        (_V * 0.0, _U)),
+    "quat_rotate": (lambda q, v, out=None: animcore.quat_rotate(q, v, out=out), (_Q, _V),
+                    (_Q, _V * np.nan)),
+    "quat_slerp": (lambda a, b, t, out=None: animcore.quat_slerp(a, b, t, out=out),
+                   (_Q, _Q[::-1], _U), (_Q, _Q[::-1], _U + 2.0)),
+    "quat_nlerp": (lambda a, b, t, out=None: animcore.quat_nlerp(a, b, t, out=out),
+                   (_Q, _Q[::-1], _U), (_Q, _Q[::-1], _U - 2.0)),
+    "ease": (lambda u, out=None: animcore.ease("smoothstep", u, out=out), (_U,), (_U * 2,)),
+    "ease_inverse": (lambda s, out=None: animcore.ease_inverse("smoothstep", s, out=out),
+                     (_U,), (_U + np.inf,)),
+    "CubicBezier": (lambda u, out=None: animcore.CubicBezier(0.25, 0.1, 0.25, 1.0)(u, out=out),
+                    (_U,), (_U + 1.5,)),
+    "Steps": (lambda u, out=None: animcore.Steps(4)(u, out=out), (_U,), (_U - 1.5,)),
+    "LoopTrack.delta": (lambda a, b, out=None: _walk.delta(a, b, out=out), (_U, _U * 7),
+                        (_U, _U + np.inf)),
+    "LoopTrack.sample": (lambda p, out=None: _walk.sample(p, out=out), (_U,), (_U * 2,)),
+    "bounce": (lambda v, n, out=None: animcore.bounce(v, [0.0, 0.0], n, 0.5, out=out),
+               (_V[:, :2] - 1.0, np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])),
+               (_V[:, :2], _V[:, :2])),
+    "contact_point_velocity": (
+        lambda v, w, r, out=None: animcore.contact_point_velocity(v, w, r, out=out),
+        (_V, _V[::-1], _V), (_V, _V + np.inf, _V)),
+}
+
+
+def _flat(result) -> list:
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+def _same(a, b):
+    for x, y in zip(_flat(a), _flat(b)):
+        np.testing.assert_array_equal(x, y)
+        assert np.shape(x) == np.shape(y)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_input_not_modified_and_read_only_input_taken(name):
+    call, args, _ = FUNCTIONS[name]
+    kept = [a.copy() for a in args]
+    frozen = [a.copy() for a in args]
+    for a in frozen:
+        a.flags.writeable = False
+    _same(call(*args), call(*frozen))
+    for a, b in zip(args, kept):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_non_contiguous_and_broadcast_inputs(name):
+    call, args, _ = FUNCTIONS[name]
+    expected = call(*args)
+    strided = [np.repeat(a, 2, axis=0)[::2] for a in args]
+    assert not all(a.flags.c_contiguous for a in strided)
+    _same(call(*strided), expected)
+    # rows repeated through a zero stride: the result repeats the first row
+    first = call(*[a[:1] for a in args])
+    repeated = call(*[np.broadcast_to(a[:1], a.shape) for a in args])
+    for x, y in zip(_flat(repeated), _flat(first)):
+        np.testing.assert_array_equal(x, np.broadcast_to(y, x.shape))
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_float32_input_gives_float64(name):
+    call, args, _ = FUNCTIONS[name]
+    narrow = [a.astype(np.float32) for a in args]
+    wide = [a.astype(np.float64) for a in narrow]
+    for got, want in zip(_flat(call(*narrow)), _flat(call(*wide))):
+        assert got.dtype == np.float64
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_scalar_and_empty_input(name):
+    call, args, _ = FUNCTIONS[name]
+    full = _flat(call(*args))
+    one = _flat(call(*[a[0] if a.ndim == 1 else a[0] for a in args]))
+    for x, y in zip(one, full):
+        np.testing.assert_array_equal(x, y[0])
+    empty = _flat(call(*[a[:0] for a in args]))
+    for x, y in zip(empty, full):
+        assert x.shape == (0,) + y.shape[1:]
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_result_is_out_in_any_float_layout(name):
+    call, args, _ = FUNCTIONS[name]
+    expected = _flat(call(*args))
+    wide = [np.zeros(e.shape[:-1] + (2 * e.shape[-1],) if e.ndim > 1 else (2 * e.size,))
+            for e in expected]
+    outs = [w[..., ::2] for w in wide]  # strided
+    outs[0] = np.zeros(expected[0].shape, np.float32)  # and float32
+    result = call(*args, out=outs[0] if len(outs) == 1 else tuple(outs))
+    for r, o, e in zip(_flat(result), outs, expected):
+        assert r is o
+        np.testing.assert_array_equal(o, e.astype(o.dtype))
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_out_untouched_on_error(name):
+    call, args, bad = FUNCTIONS[name]
+    expected = _flat(call(*args))
+    outs = [np.full(e.shape, 7.0) for e in expected]
+    with pytest.raises(ValueError, match=name.split(" ")[0].split(".")[0]):
+        call(*bad, out=outs[0] if len(outs) == 1 else tuple(outs))
+    for o in outs:
+        assert (o == 7.0).all()
+
+
+def test_advance_projectiles_out():
+    """out= of the stepping function: result is out, any float layout, in
+    place on the inputs, untouched on error."""
+    start = np.array([[0.0, 1.0], [0.0, 2.0]]), np.array([[1.0, -20.0], [0.0, 0.0]])
+    planes = ([0.0, 0.0], [0.0, 1.0], [0.0, 0.0])
+    expected = animcore.advance_projectiles(*start, 0.1, 0.1, *planes, 0.5)
+    out = (np.zeros((2, 2), np.float32), np.zeros((2, 4))[:, ::2], np.zeros(2, np.int16))
+    result = animcore.advance_projectiles(*start, 0.1, 0.1, *planes, 0.5, out=out)
+    for r, o, e in zip(result, out, expected):
+        assert r is o
+        np.testing.assert_array_equal(o, e.astype(o.dtype))
+    kept = [o.copy() for o in out]
+    with pytest.raises(ValueError, match=r"advance_projectiles: restitution at index \(0, 0\)"):
+        animcore.advance_projectiles(*start, 0.1, 0.1, *planes, 1.5, out=out)
+    for o, k in zip(out, kept):
+        np.testing.assert_array_equal(o, k)
+    position, velocity = (a.copy() for a in start)
+    animcore.advance_projectiles(position, velocity, 0.1, 0.1, *planes, 0.5,
+                                 out=(position, velocity, np.zeros(2, np.intc)))
+    np.testing.assert_array_equal(position, expected.position)
+    np.testing.assert_array_equal(velocity, expected.velocity)
+
+
+def test_snapshot_timeline_sample_many_out():
+    timeline = animcore.SnapshotTimeline(2, rotations=True)
+    timeline.push(0, 0, [0.0, 1.0], [0, 0, 0, 1])
+    timeline.push(8, 0, [8.0, 3.0], [0, 0, 1, 0])
+    ticks = np.array([1.0, 4.0, 6.0])
+    expected = timeline.sample_many(ticks)
+    out = (np.zeros((3, 4))[:, ::2], np.zeros((3, 4), np.float32), np.zeros(3, np.int32),
+           np.zeros(3, np.int64), np.zeros(6, np.int64)[::2])
+    result = timeline.sample_many(ticks, out=out)
+    for r, o, e in zip(result, out, expected):
+        assert r is o
+        np.testing.assert_array_equal(o, e.astype(o.dtype))
+    kept = [o.copy() for o in out]
+    with pytest.raises(ValueError, match=r"SnapshotTimeline.sample_many: render_tick at index "
+                                         r"\(1,\) is nan"):
+        timeline.sample_many([1.0, np.nan, 2.0], out=out)
+    for o, k in zip(out, kept):
+        np.testing.assert_array_equal(o, k)
+    with pytest.raises(ValueError, match=r"out\[2\] must be an integer array of shape \(3,\)"):
+        timeline.sample_many(ticks, out=out[:2] + (np.zeros(3),) + out[3:])
+
+
+def test_partial_broadcast_allocates_only_the_result():
+    """Keys of shape (3,) against elapsed of shape (N, 1): the inputs are read
+    through zero strides, never materialized at (N, 3)."""
+    import tracemalloc
+    keys, elapsed = np.array([0.0, 1.0, 2.0]), np.linspace(0.0, 2.0, 100_000)[:, None]
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        result = animcore.hermite(keys, keys + 10.0, 1.0, 0.0, 2.0, elapsed)
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    output = result.position.nbytes + result.velocity.nbytes
+    assert peak <= 1.2 * output
+
+
+@pytest.mark.parametrize("workers", [2, 3, -1])
+def test_workers_give_identical_results_and_errors(workers):
+    rng = np.random.default_rng(3)
+    elapsed = rng.uniform(0.0, 2.0, (300_001,))
+    one = animcore.hermite(0.0, 10.0, 2.0, 0.0, 2.0, elapsed, workers=1)
+    many = animcore.hermite(0.0, 10.0, 2.0, 0.0, 2.0, elapsed, workers=workers)
+    _same(many, one)
+    q0, q1 = rng.normal(size=(2, 100_000, 4))
+    t = rng.uniform(0.0, 1.0, 100_000)
+    np.testing.assert_array_equal(animcore.quat_slerp(q0, q1, t, workers=workers),
+                                  animcore.quat_slerp(q0, q1, t))
+    curve = animcore.Curve(np.sort(rng.uniform(0, 10, 50)), rng.normal(size=(50, 3)))
+    _same(curve.sample(elapsed * 5, workers=workers), curve.sample(elapsed * 5))
+    elapsed[[140_000, 160_000, 260_000]] = 3.0  # the first bad one, whatever the split
+    with pytest.raises(ValueError, match=r"hermite: elapsed at index \(140000,\) is 3.0"):
+        animcore.hermite(0.0, 10.0, 2.0, 0.0, 2.0, elapsed, workers=workers)

@@ -321,7 +321,7 @@ def test_one_key_is_a_constant():
         c = Curve([2.0], [[1.0, -3.0]], before=mode, after=mode)
         np.testing.assert_array_equal(c([-5.0, 2.0, 40.0]), [[1.0, -3.0]] * 3)
         np.testing.assert_array_equal(c.evaluate([-5.0, 2.0, 40.0], 1), 0.0)
-    with pytest.raises(ValueError, match=r"t at index \(\) is 3.0"):
+    with pytest.raises(ValueError, match=r"t is 3.0"):
         Curve([2.0], [1.0], after="error")(3.0)
 
 
@@ -575,7 +575,7 @@ def test_bad_construction(args, kwargs, exc, match):
 
 
 @pytest.mark.parametrize("call, exc, match", [
-    (lambda c: c(np.nan), ValueError, r"Curve: t at index \(\) is nan \(must be finite\)"),
+    (lambda c: c(np.nan), ValueError, r"Curve: t is nan \(must be finite\)"),
     (lambda c: c([[0.0, 1.0], [np.inf, 2.0]]), ValueError, r"Curve: t at index \(1, 0\) is inf"),
     (lambda c: c.evaluate([0.0, -np.inf]), ValueError, r"Curve.evaluate: t at index \(1,\) is -inf"),
     (lambda c: c.sample([1.0, np.nan]), ValueError, r"Curve.sample: t at index \(1,\) is nan"),
@@ -586,11 +586,11 @@ def test_bad_construction(args, kwargs, exc, match):
     (lambda c: c.evaluate([1.0, 2.0], out=[0, 0]), ValueError, r"out must be a tuple of 1 arrays"),
     (lambda c: c.sample([1.0], out=np.empty(1)), ValueError, r"Curve.sample: out must be a tuple of 2 arrays"),
     (lambda c: c([1.0], out=np.empty(1, dtype=int)), ValueError, r"Curve: out\[0\] has dtype int64"),
-    (lambda c: Curve([0, 1], [0, 1e300], before="linear")(-1e300), OverflowError, r"Curve: value at index \(\) is -inf \(is not representable"),
+    (lambda c: Curve([0, 1], [0, 1e300], before="linear")(-1e300), OverflowError, r"Curve: value is -inf \(is not representable"),
     (lambda c: Curve([0, 1], [0, 1e300], after="linear").evaluate([1.0, 1e300]), OverflowError, r"Curve.evaluate: value at index \(1,\) is inf"),
     (lambda c: Curve([0, 1, 2, 3], [1.6e308, 1.797e308, 1.797e308, 1.6e308])([0.5, 1.5]), OverflowError, r"Curve: value at index \(1,\) is inf"),
     (lambda c: Curve([0, 1e-10], [0, 1e300], velocities=[0, 0]).evaluate([0.0, 0.5e-10], 1), OverflowError, r"Curve.evaluate: velocity at index \(1,\) is inf"),
-    (lambda c: Curve([0, 1e-160], [0, 0], velocities=[1e200, 0]).evaluate(0.0, 2), OverflowError, r"Curve.evaluate: acceleration at index \(\) is -inf"),
+    (lambda c: Curve([0, 1e-160], [0, 0], velocities=[1e200, 0]).evaluate(0.0, 2), OverflowError, r"Curve.evaluate: acceleration is -inf"),
 ])
 def test_bad_evaluation(call, exc, match):
     with pytest.raises(exc, match=match):

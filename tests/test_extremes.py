@@ -220,7 +220,7 @@ def _bezier_y(u, x1, y1, x2, y2):
 def test_loop_delta_that_overflows_is_an_overflow_error():
     track = ac.LoopTrack([0, 1], [0, BIG])
     assert track.delta(0, 0.5) == 5e307
-    with pytest.raises(OverflowError, match=r"LoopTrack.delta: translation at index \(\) is inf"):
+    with pytest.raises(OverflowError, match=r"LoopTrack.delta: translation is inf"):
         track.delta(0, 2.5)
 
 
@@ -262,7 +262,7 @@ def test_yaw_angles_whose_difference_overflows_are_rejected():
 def test_float16_tick_pushes_without_a_warning():
     timeline = ac.SnapshotTimeline()
     assert timeline.push(np.float16(2), 0, 1.0) == ac.PushResult.ACCEPTED
-    with pytest.raises(ValueError, match=r"tick at index \(\) is 2.5 \(must be an integer\)"):
+    with pytest.raises(ValueError, match=r"tick is 2.5 \(must be an integer\)"):
         timeline.push(np.float16(2.5), 0, 1.0)
 
 

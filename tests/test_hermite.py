@@ -276,20 +276,20 @@ def test_dtypes_and_views(t, dtype):
 # -- every bad-input branch ----------------------------------------------------
 
 @pytest.mark.parametrize("args, exc, match", [
-    ((np.nan, 1, 0, 0, 1, 0), ValueError, r"hermite: start at index \(\) is nan \(must be finite\)"),
-    ((0, np.inf, 0, 0, 1, 0), ValueError, r"hermite: end at index \(\) is inf \(must be finite\)"),
-    ((0, 1, np.nan, 0, 1, 0), ValueError, r"hermite: start_velocity at index \(\) is nan"),
-    ((0, 1, 0, -np.inf, 1, 0), ValueError, r"hermite: end_velocity at index \(\) is -inf"),
-    ((0, 1, 0, 0, np.nan, 0), ValueError, r"hermite: duration at index \(\) is nan \(must be finite\)"),
-    ((0, 1, 0, 0, 0, 0), ValueError, r"hermite: duration at index \(\) is 0.0 \(must be > 0\)"),
-    ((0, 1, 0, 0, -2, 0), ValueError, r"hermite: duration at index \(\) is -2.0 \(must be > 0\)"),
-    ((0, 1, 1e308, 0, 2, 0), OverflowError, r"hermite: start_velocity at index \(\) is 1e\+308 \(times duration=2 gives a tangent"),
-    ((0, 1, 0, -1e308, 2, 0), OverflowError, r"hermite: end_velocity at index \(\) is -1e\+308"),
-    ((0, 1, 0, 0, 1, np.nan), ValueError, r"hermite: elapsed at index \(\) is nan \(must be finite\)"),
+    ((np.nan, 1, 0, 0, 1, 0), ValueError, r"hermite: start is nan \(must be finite\)"),
+    ((0, np.inf, 0, 0, 1, 0), ValueError, r"hermite: end is inf \(must be finite\)"),
+    ((0, 1, np.nan, 0, 1, 0), ValueError, r"hermite: start_velocity is nan"),
+    ((0, 1, 0, -np.inf, 1, 0), ValueError, r"hermite: end_velocity is -inf"),
+    ((0, 1, 0, 0, np.nan, 0), ValueError, r"hermite: duration is nan \(must be finite\)"),
+    ((0, 1, 0, 0, 0, 0), ValueError, r"hermite: duration is 0.0 \(must be > 0\)"),
+    ((0, 1, 0, 0, -2, 0), ValueError, r"hermite: duration is -2.0 \(must be > 0\)"),
+    ((0, 1, 1e308, 0, 2, 0), OverflowError, r"hermite: start_velocity is 1e\+308 \(times duration=2 gives a tangent"),
+    ((0, 1, 0, -1e308, 2, 0), OverflowError, r"hermite: end_velocity is -1e\+308"),
+    ((0, 1, 0, 0, 1, np.nan), ValueError, r"hermite: elapsed is nan \(must be finite\)"),
     ((0, 10, 2, 0, 2, [0, 1, 2.5]), ValueError, r"hermite: elapsed at index \(2,\) is 2.5 \(must lie in \[0, duration=2\]\)"),
     ((0, 10, 2, 0, 2, [[0], [-0.5]]), ValueError, r"hermite: elapsed at index \(1, 0\) is -0.5"),
-    ((1.7e308, 1.7e308, 1e308, 0, 1, 0.5), OverflowError, r"hermite: position at index \(\) is inf \(is not representable"),
-    ((0, 1e300, 0, 0, 1e-10, 0.5e-10), OverflowError, r"hermite: velocity at index \(\) is inf"),
+    ((1.7e308, 1.7e308, 1e308, 0, 1, 0.5), OverflowError, r"hermite: position is inf \(is not representable"),
+    ((0, 1e300, 0, 0, 1e-10, 0.5e-10), OverflowError, r"hermite: velocity is inf"),
     ((0, 1, 0, 0, 1, "a"), ValueError, r"hermite: elapsed must be real numbers"),
     ((0, 1, 0, 0, 1, 1j), ValueError, r"hermite: elapsed must be real numbers"),
     ((0, [1, 2], 0, 0, 1, [0, 0.5, 1]), ValueError, r"hermite: cannot broadcast .*end \(2,\).*elapsed \(3,\)"),
@@ -306,9 +306,9 @@ def test_error_index_is_in_broadcast_shape():
 
 
 def test_segment_bad_input():
-    with pytest.raises(ValueError, match=r"HermiteSegment: duration at index \(\) is 0.0 \(must be > 0\)"):
+    with pytest.raises(ValueError, match=r"HermiteSegment: duration is 0.0 \(must be > 0\)"):
         HermiteSegment(0, 1, 0, 0, 0)
-    with pytest.raises(ValueError, match=r"HermiteSegment: start at index \(\) is nan"):
+    with pytest.raises(ValueError, match=r"HermiteSegment: start is nan"):
         HermiteSegment(np.nan, 1, 0, 0, 1)
     with pytest.raises(OverflowError, match=r"HermiteSegment: end_velocity"):
         HermiteSegment(0, 1, 0, 1e308, 10)
@@ -336,7 +336,7 @@ def test_conversion_errors():
     np.testing.assert_array_equal(out, 9.0)
     with pytest.raises(ValueError, match=r"tangent_to_velocity: tangent at index \(0,\) is nan"):
         tangent_to_velocity([np.nan], 1.0)
-    with pytest.raises(OverflowError, match=r"tangent_to_velocity: tangent at index \(\) is 1.0 \(gives a velocity"):
+    with pytest.raises(OverflowError, match=r"tangent_to_velocity: tangent is 1.0 \(gives a velocity"):
         tangent_to_velocity(1.0, 1e-310)
     with pytest.raises(OverflowError, match=r"velocity_to_tangent: velocity"):
         velocity_to_tangent(1e308, 10.0)

@@ -17,16 +17,33 @@ def _render():
     return module
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs_and_its_figures_are_in_the_docs(path):
-    pytest.importorskip("nbformat")
-    pytest.importorskip("nbclient")
+def _missing_requirement(path):
     metadata = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
     for module in metadata.get("animcore", {}).get("requires", []):
-        pytest.importorskip(module, reason=f"{path.name} needs {module} (animcore[test])")
+        if importlib.util.find_spec(module) is None:
+            return module
+    return None
+
+
+@pytest.fixture(scope="module")
+def executed():
+    """Every runnable notebook, two kernels at a time (they mostly wait)."""
+    pytest.importorskip("nbformat")
+    pytest.importorskip("nbclient")
+    runnable = [path for path in NOTEBOOKS if _missing_requirement(path) is None]
+    return _render().execute_all(runnable, workers=2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs_and_its_figures_are_in_the_docs(path, executed):
+    missing = _missing_requirement(path)
+    if missing:
+        pytest.skip(f"{path.name} needs {missing} (animcore[test])")
     render = _render()
-    notebook = render.execute(path)  # raises CellExecutionError on the first failing cell
+    notebook = executed[path]
+    if isinstance(notebook, BaseException):  # CellExecutionError names the failing cell
+        raise notebook
     drawn = len(render.figures(notebook))
     committed = sorted((ROOT / "docs" / "figures").glob(f"{path.stem}-*.png"))
     assert len(committed) == drawn, (

@@ -174,19 +174,19 @@ def test_out_semantics():
      r"quat_normalize: \|q\| at index \(1,\) is 0.0 \(must be > 0: a zero quaternion is no rotation\)"),
     (lambda: quat_slerp([0, 0, 0, 1], [[0, 0, 0, 1], [0, 0, 0, 0.0]], 0.5),
      r"quat_slerp: \|q1\| at index \(1,\) is 0.0"),
-    (lambda: quat_nlerp([0, 0, 0, 0], [0, 0, 0, 1], 0.5), r"quat_nlerp: \|q0\| at index \(\) is 0.0"),
+    (lambda: quat_nlerp([0, 0, 0, 0], [0, 0, 0, 1], 0.5), r"quat_nlerp: \|q0\| is 0.0"),
     (lambda: quat_rotate(np.zeros((2, 2, 4)), [1, 0, 0]), r"quat_rotate: \|q\| at index \(0, 0\) is 0.0"),
     (lambda: quat_slerp([0, 0, 0, 1], [0, 0, 1, 0], [0.5, 1.5]),
      r"quat_slerp: t at index \(1,\) is 1.5 \(must lie in \[0, 1\]\)"),
-    (lambda: quat_slerp([0, 0, 0, 1], [0, 0, 1, 0], np.nan), r"quat_slerp: t at index \(\) is nan \(must be finite\)"),
-    (lambda: quat_multiply([np.nan, 0, 0, 1], [0, 0, 0, 1]), r"quat_multiply: a at index \(\) is nan \(must be finite\)"),
+    (lambda: quat_slerp([0, 0, 0, 1], [0, 0, 1, 0], np.nan), r"quat_slerp: t is nan \(must be finite\)"),
+    (lambda: quat_multiply([np.nan, 0, 0, 1], [0, 0, 0, 1]), r"quat_multiply: a is nan \(must be finite\)"),
     (lambda: quat_multiply([0, 0, 0, 1], [[0, 0, 0, 1], [0, np.inf, 0, 1]]), r"quat_multiply: b at index \(1,\) is inf"),
-    (lambda: quat_conjugate([0, 0, -np.inf, 1]), r"quat_conjugate: q at index \(\) is -inf"),
-    (lambda: quat_from_axis_angle([0, 0, 0], 1.0), r"quat_from_axis_angle: \|axis\| at index \(\) is 0.0 \(must be > 0"),
+    (lambda: quat_conjugate([0, 0, -np.inf, 1]), r"quat_conjugate: q is -inf"),
+    (lambda: quat_from_axis_angle([0, 0, 0], 1.0), r"quat_from_axis_angle: \|axis\| is 0.0 \(must be > 0"),
     (lambda: quat_from_axis_angle([0, 0, 1], [0.0, np.nan]), r"quat_from_axis_angle: angle at index \(1,\) is nan"),
-    (lambda: quat_from_axis_angle([0, np.nan, 1], 0.0), r"quat_from_axis_angle: axis at index \(\) is nan"),
-    (lambda: quat_rotate([0, 0, 0, 1], [1, np.nan, 0]), r"quat_rotate: v at index \(\) is nan"),
-    (lambda: quat_multiply([1e300, 0, 0, 1e300], [1e300, 0, 0, 1e300]), r"quat_multiply: product at index \(\) is"),
+    (lambda: quat_from_axis_angle([0, np.nan, 1], 0.0), r"quat_from_axis_angle: axis is nan"),
+    (lambda: quat_rotate([0, 0, 0, 1], [1, np.nan, 0]), r"quat_rotate: v is nan"),
+    (lambda: quat_multiply([1e300, 0, 0, 1e300], [1e300, 0, 0, 1e300]), r"quat_multiply: product is"),
     (lambda: quat_multiply([0, 0, 1], [0, 0, 0, 1]), r"quat_multiply: a must hold quaternions \(x, y, z, w\) on its last axis of length 4, got shape \(3,\)"),
     (lambda: quat_rotate([0, 0, 0, 1], [1, 0, 0, 0]), r"quat_rotate: v must hold vectors \(x, y, z\)"),
     (lambda: quat_slerp(np.zeros((2, 4)) + [0, 0, 0, 1], np.zeros((3, 4)) + 1, 0.5), r"quat_slerp: cannot broadcast q0 \(2, 4\), q1 \(3, 4\)"),
@@ -438,7 +438,7 @@ def test_cubic_through_zero_is_an_error():
     # tangents that carry the spline exactly through 0 halfway
     curve = RotationCurve([0.0, 1.0], [[0, 0, 0, 1.0], [0, 0, 0, -1.0]], interpolation="cubic",
                           in_tangents=np.zeros((2, 4)), out_tangents=np.zeros((2, 4)))
-    with pytest.raises(ValueError, match=r"RotationCurve.evaluate: t at index \(\) is 0.5 \(is where the cubic spline passes through the zero quaternion"):
+    with pytest.raises(ValueError, match=r"RotationCurve.evaluate: t is 0.5 \(is where the cubic spline passes through the zero quaternion"):
         curve(0.5)
 
 

@@ -504,7 +504,7 @@ def test_buffer_sample_out():
     assert all(a is b for a, b in zip(r, out))
     np.testing.assert_array_equal(out[0], [[1, 2], [3, 4]])
     kept = [a.copy() for a in out]
-    with pytest.raises(ValueError, match=r"render_tick at index \(\) is nan"):
+    with pytest.raises(ValueError, match=r"render_tick is nan"):
         buf.sample(np.nan, out=out)
     for a, b in zip(out, kept):
         np.testing.assert_array_equal(a, b)
@@ -513,20 +513,46 @@ def test_buffer_sample_out():
 @pytest.mark.parametrize("out, match", [
     ((np.empty((2, 2)),), r"out must be a tuple of 5 arrays"),
     ((np.empty((2, 3)), None, np.empty(2, np.uint8), np.empty(2, np.int64), np.empty(2, np.int64)),
-     r"out\[0\] must be a C-contiguous float64 array of shape \(2, 2\)"),
+     r"out\[0\] must be a float array of shape \(2, 2\)"),
     ((np.empty((2, 2)), np.empty((2, 4)), np.empty(2, np.uint8), np.empty(2, np.int64),
       np.empty(2, np.int64)), r"out\[1\] must be None without rotations"),
     ((np.empty((2, 2)), None, np.empty(2), np.empty(2, np.int64), np.empty(2, np.int64)),
-     r"out\[2\] must be a C-contiguous uint8"),
+     r"out\[2\] must be an integer array of shape \(2,\)"),
     ((np.empty((2, 2)), None, [0, 0], np.empty(2, np.int64), np.empty(2, np.int64)),
      r"out\[2\] must be a numpy array"),
-    ((np.empty((4, 2))[::2], None, np.empty(2, np.uint8), np.empty(2, np.int64),
-      np.empty(2, np.int64)), r"out\[0\] must be a C-contiguous"),
+    ((np.empty((4, 2))[::2], None, np.empty(2, np.uint8), np.empty(2, np.float64),
+      np.empty(2, np.int64)), r"out\[3\] must be an integer array"),
 ])
 def test_buffer_bad_out(out, match):
     buf = SnapshotBuffer(2, 2)
     with pytest.raises(ValueError, match=match):
         buf.sample(0.0, out=out)
+
+
+def test_buffer_sample_out_any_layout():
+    """Strided, misaligned and float32/int32 outputs are written like any
+    other function's out=, and left untouched on error."""
+    buf = SnapshotBuffer(2, 2, rotations=True)
+    buf.push([0, 1], 4, 0, [[1, 2], [3, 4]], [0, 0, 0, 1])
+    expected = buf.sample(5.0)
+    raw = bytearray(2 * 4 * 8 + 1)
+    misaligned = np.frombuffer(raw, np.float64, count=8, offset=1).reshape(2, 4)
+    out = (np.zeros((2, 4))[:, ::2], misaligned, np.zeros(2, np.int16),
+           np.zeros(2, np.int32), np.zeros((2, 2), np.int64)[:, 0])
+    assert not misaligned.flags.aligned
+    r = buf.sample(5.0, out=out)
+    assert all(a is b for a, b in zip(r, out))
+    for a, b in zip(out, expected):
+        np.testing.assert_array_equal(a, b)
+    kept = [a.copy() for a in out]
+    with pytest.raises(ValueError, match=r"SnapshotBuffer.sample: render_tick is nan"):
+        buf.sample(np.nan, out=out)
+    for a, b in zip(out, kept):
+        np.testing.assert_array_equal(a, b)
+    position = np.zeros((2, 2), np.float32)
+    buf.sample(5.0, out=(position, np.zeros((2, 4)), np.zeros(2, np.uint8),
+                         np.zeros(2, np.int64), np.zeros(2, np.int64)))
+    np.testing.assert_array_equal(position, expected.position.astype(np.float32))
 
 
 def test_buffer_readonly_out():
@@ -563,13 +589,13 @@ def test_inputs_not_modified():
 # -- bad input: a ValueError, and nothing changed ------------------------------------------
 
 @pytest.mark.parametrize("args, match", [
-    ((-1, 0, 1.0), r"SnapshotTimeline.push: tick at index \(\) is -1.0 \(must be an integer in \[0, 4294967295\]\)"),
-    ((2**32, 0, 1.0), r"tick at index \(\) is 4294967296.0"),
-    ((2**70, 0, 1.0), r"tick at index \(\) is 1.1805916207174113e\+21 \(must fit in int64\)"),
-    ((1.5, 0, 1.0), r"SnapshotTimeline.push: tick at index \(\) is 1.5 \(must be an integer\)"),
-    ((np.nan, 0, 1.0), r"tick at index \(\) is nan \(must be an integer\)"),
+    ((-1, 0, 1.0), r"SnapshotTimeline.push: tick is -1 \(must be an integer in \[0, 4294967295\]\)"),
+    ((2**32, 0, 1.0), r"tick is 4294967296\b"),
+    ((2**70, 0, 1.0), r"tick is 1180591620717411303424 \(must fit in int64\)"),
+    ((1.5, 0, 1.0), r"SnapshotTimeline.push: tick is 1.5 \(must be an integer\)"),
+    ((np.nan, 0, 1.0), r"tick is nan \(must be an integer\)"),
     (("7", 0, 1.0), r"tick must be integers, got an array of dtype <U1"),
-    ((200, 0.5, 1.0), r"segment at index \(\) is 0.5 \(must be an integer\)"),
+    ((200, 0.5, 1.0), r"segment is 0.5 \(must be an integer\)"),
     ((200, 1, [1.0, 2.0]), r"one snapshot expected, got arrays of shape \(2,\); use push_many"),
     ((200, 1, [[1.0, 2.0]]), r"one snapshot expected, got arrays of shape \(1, 2\)"),
     ((200, 1, "x"), r"position must be real numbers"),
@@ -587,7 +613,7 @@ def test_timeline_push_bad_input(args, match):
 def test_timeline_push_many_bad_input_applies_nothing():
     tl = article_timeline()
     before = state(tl)
-    with pytest.raises(ValueError, match=r"push_many: tick at index \(2,\) is 4294967296.0"):
+    with pytest.raises(ValueError, match=r"push_many: tick at index \(2,\) is 4294967296\b"):
         tl.push_many([200, 201, 2**32], 1, [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match=r"push_many: tick at index \(1,\) is 2.5"):
         tl.push_many([200, 2.5], 1, [1.0, 2.0])
@@ -613,13 +639,13 @@ def test_rotation_required():
 
 
 @pytest.mark.parametrize("args, kwargs, match", [
-    ((5, 0, 0, [1.0, 2.0, 3.0]), {}, r"SnapshotBuffer.push: entity at index \(\) is 5.0 \(must lie in \[0, entities=3\)\)"),
-    (([0, 1, -1], 0, 0, [1.0, 2.0, 3.0]), {}, r"entity at index \(2,\) is -1.0"),
-    (([0, 1], [5, -5], 0, [1.0, 2.0, 3.0]), {}, r"SnapshotBuffer.push: tick at index \(1,\) is -5.0"),
+    ((5, 0, 0, [1.0, 2.0, 3.0]), {}, r"SnapshotBuffer.push: entity is 5 \(must lie in \[0, entities=3\)\)"),
+    (([0, 1, -1], 0, 0, [1.0, 2.0, 3.0]), {}, r"entity at index \(2,\) is -1\b"),
+    (([0, 1], [5, -5], 0, [1.0, 2.0, 3.0]), {}, r"SnapshotBuffer.push: tick at index \(1,\) is -5\b"),
     (([0, 1], 5, 0, [1.0, 2.0]), {}, r"position must have a last axis of length 3"),
     (([0, 1], 5, 0, np.ones((3, 3))), {}, r"cannot broadcast entity \(2,\).*position \(3,\)"),
     (([0.5], 5, 0, [1.0, 2.0, 3.0]), {}, r"entity at index \(0,\) is 0.5 \(must be an integer\)"),
-    (([0], 5, 0, [1.0, 2.0, 3.0]), {"generation": 1.5}, r"generation at index \(\) is 1.5"),
+    (([0], 5, 0, [1.0, 2.0, 3.0]), {"generation": 1.5}, r"generation is 1.5"),
     (([0], 5, 0, [1.0, 2.0, 3.0]), {"rotation": [0, 0, 0, 1]}, r"rotation given"),
 ])
 def test_buffer_push_bad_input_applies_nothing(args, kwargs, match):
@@ -645,8 +671,8 @@ def test_buffer_rotation_required_applies_nothing():
 
 
 @pytest.mark.parametrize("call, match", [
-    (lambda tl: tl.sample(np.nan), r"SnapshotTimeline.sample: render_tick at index \(\) is nan \(must be finite\)"),
-    (lambda tl: tl.sample(np.inf), r"render_tick at index \(\) is inf"),
+    (lambda tl: tl.sample(np.nan), r"SnapshotTimeline.sample: render_tick is nan \(must be finite\)"),
+    (lambda tl: tl.sample(np.inf), r"render_tick is inf"),
     (lambda tl: tl.sample([1.0]), r"render_tick must be a single value; use sample_many"),
     (lambda tl: tl.sample("a"), r"render_tick must be real numbers"),
     (lambda tl: tl.sample_many([[1.0, 2.0], [np.nan, 3.0]]),
@@ -662,25 +688,25 @@ def test_sample_bad_input(call, match):
 
 def test_buffer_sample_bad_input():
     buf = SnapshotBuffer(2)
-    with pytest.raises(ValueError, match=r"SnapshotBuffer.sample: render_tick at index \(\) is -inf"):
+    with pytest.raises(ValueError, match=r"SnapshotBuffer.sample: render_tick is -inf"):
         buf.sample(-np.inf)
     with pytest.raises(ValueError, match=r"render_tick must be a single value, got shape \(2,\)"):
         buf.sample([1.0, 2.0])
 
 
 @pytest.mark.parametrize("make, match", [
-    (lambda: SnapshotTimeline(0), r"SnapshotTimeline: dim at index \(\) is 0.0 \(must lie in \[1, 1024\]\)"),
-    (lambda: SnapshotTimeline(capacity=0), r"capacity at index \(\) is 0.0 \(must lie in \[1, 16777216\]\)"),
-    (lambda: SnapshotTimeline(capacity=2**25), r"capacity at index \(\) is 33554432.0"),
-    (lambda: SnapshotTimeline(max_extrapolation=-1), r"max_extrapolation at index \(\) is -1.0 \(must be finite and >= 0\)"),
-    (lambda: SnapshotTimeline(max_extrapolation=np.nan), r"max_extrapolation at index \(\) is nan"),
+    (lambda: SnapshotTimeline(0), r"SnapshotTimeline: dim is 0 \(must lie in \[1, 1024\]\)"),
+    (lambda: SnapshotTimeline(capacity=0), r"capacity is 0 \(must lie in \[1, 16777216\]\)"),
+    (lambda: SnapshotTimeline(capacity=2**25), r"capacity is 33554432\b"),
+    (lambda: SnapshotTimeline(max_extrapolation=-1), r"max_extrapolation is -1.0 \(must be finite and >= 0\)"),
+    (lambda: SnapshotTimeline(max_extrapolation=np.nan), r"max_extrapolation is nan"),
     (lambda: SnapshotTimeline(max_extrapolation="x"), r"max_extrapolation must be a real number"),
-    (lambda: SnapshotTimeline(reorder_window=70000), r"reorder_window at index \(\) is 70000.0 \(must lie in \[0, 65536\]\)"),
+    (lambda: SnapshotTimeline(reorder_window=70000), r"reorder_window is 70000\b \(must lie in \[0, 65536\]\)"),
     (lambda: SnapshotTimeline(reorder_window=-1), r"SnapshotTimeline: reorder_window is -1 \(must be >= 0\)"),
     (lambda: SnapshotTimeline(dim=1.5), r"SnapshotTimeline: dim must be an integer, got 1.5"),
     (lambda: SnapshotBuffer(-1), r"SnapshotBuffer: entities is -1 \(must be >= 0\)"),
-    (lambda: SnapshotBuffer(3, 2000), r"SnapshotBuffer: dim at index \(\) is 2000.0"),
-    (lambda: SnapshotBuffer(2**62, 3), r"SnapshotBuffer: entities at index \(\) is 4.6\d+e\+18 \(needs more memory"),
+    (lambda: SnapshotBuffer(3, 2000), r"SnapshotBuffer: dim is 2000\b"),
+    (lambda: SnapshotBuffer(2**62, 3), r"SnapshotBuffer: entities is 4611686018427387904 \(needs more memory"),
 ])
 def test_constructor_bad_input(make, match):
     with pytest.raises((ValueError, MemoryError), match=match):

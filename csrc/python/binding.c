@@ -1,5 +1,8 @@
 #include "binding.h"
 
+#include <math.h>
+#include <string.h>
+
 int acpy_array(PyObject *obj, PyArrayObject **result, int type, int writeable)
 {
     PyArrayObject *a;
@@ -98,36 +101,48 @@ int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
     return 0;
 }
 
+PyObject *acpy_raise_ints(const char *func, const ac_error *err, int ndim,
+                          const npy_intp *shape, const char *const *integers)
+{
+    char index[256] = "", *value;
+    size_t rest = err->index;
+    PyObject *type;
+    npy_intp coords[NPY_MAXDIMS];
+    int integral = 0;
+
+    if (ndim > 0) {
+        size_t used = (size_t)PyOS_snprintf(index, sizeof index, " at index (");
+        for (int d = ndim - 1; d >= 0; d--) {
+            npy_intp extent = shape[d] > 0 ? shape[d] : 1;
+            coords[d] = (npy_intp)(rest % (size_t)extent);
+            rest /= (size_t)extent;
+        }
+        for (int d = 0; d < ndim && used < sizeof index; d++)
+            used += (size_t)PyOS_snprintf(index + used, sizeof index - used,
+                                          d ? ", %zd" : "%zd", coords[d]);
+        if (used < sizeof index)
+            PyOS_snprintf(index + used, sizeof index - used, ndim == 1 ? ",)" : ")");
+    }
+    switch (err->status) {
+    case AC_ERR_OVERFLOW: type = PyExc_OverflowError; break;
+    case AC_ERR_NOMEM: type = PyExc_MemoryError; break;
+    default: type = PyExc_ValueError; break;
+    }
+    /* Integer arguments show integer values as integers. */
+    for (int i = 0; integers && integers[i]; i++)
+        integral |= err->arg && strcmp(err->arg, integers[i]) == 0;
+    integral &= err->value == floor(err->value) && fabs(err->value) < 1e300;
+    value = PyOS_double_to_string(err->value, integral ? 'f' : 'r', 0,
+                                  integral ? 0 : Py_DTSF_ADD_DOT_0, NULL);
+    if (!value)
+        return NULL;
+    PyErr_Format(type, "%s: %s%s is %s (%s)", func, err->arg, index, value, err->detail);
+    PyMem_Free(value);
+    return NULL;
+}
+
 PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
                      const npy_intp *shape)
 {
-    char index[256] = "(";
-    size_t used = 1, rest = err->index;
-    char *value;
-    PyObject *type;
-    npy_intp coords[NPY_MAXDIMS];
-
-    for (int d = ndim - 1; d >= 0; d--) {
-        npy_intp extent = shape[d] > 0 ? shape[d] : 1;
-        coords[d] = (npy_intp)(rest % (size_t)extent);
-        rest /= (size_t)extent;
-    }
-    for (int d = 0; d < ndim && used < sizeof index; d++)
-        used += (size_t)PyOS_snprintf(index + used, sizeof index - used,
-                                      d ? ", %zd" : "%zd", coords[d]);
-    if (used < sizeof index)
-        PyOS_snprintf(index + used, sizeof index - used, ndim == 1 ? ",)" : ")");
-
-    switch (err->status) {
-    case AC_ERR_OVERFLOW: type = PyExc_OverflowError; break;
-    case AC_ERR_NOMEM: return PyErr_NoMemory();
-    default: type = PyExc_ValueError; break;
-    }
-    value = PyOS_double_to_string(err->value, 'r', 0, Py_DTSF_ADD_DOT_0, NULL);
-    if (!value)
-        return NULL;
-    PyErr_Format(type, "%s: %s at index %s is %s (%s)", func, err->arg, index, value,
-                 err->detail);
-    PyMem_Free(value);
-    return NULL;
+    return acpy_raise_ints(func, err, ndim, shape, NULL);
 }

@@ -68,9 +68,92 @@ int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
 
 /* Raises the exception for a failed kernel call: ValueError, OverflowError or
    MemoryError with "func: arg at index (i, j) is value (detail)", the flat
-   index unravelled over `shape`. Returns NULL for `return acpy_raise(...)`. */
+   index unravelled over `shape` ("func: arg is value (detail)" when ndim is
+   0). Returns NULL for `return acpy_raise(...)`. */
 PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
                      const npy_intp *shape);
+
+/* The same, showing the value as an integer when the failing argument is one
+   of the NULL-terminated `integers` (counts, ticks, ids). */
+PyObject *acpy_raise_ints(const char *func, const ac_error *err, int ndim,
+                          const npy_intp *shape, const char *const *integers);
+
+/* ------------------------------------------------------ declared kernels
+   A kernel is declared once (its operands' names and core shapes, its loop)
+   and served by one generic entry point, acpy_call:
+
+       _core.<name>(func, [context,] input_0, ..., input_k, out, workers)
+
+   which accepts any array-like inputs (bool, integer, float32 and float64 are
+   read in place and converted block by block; other dtypes are converted
+   once), broadcasts their loop axes like a ufunc and walks every operand by
+   byte stride in blocks of about a thousand items: an operand that is
+   contiguous over a block, or the same value across it, is handed to the loop
+   as is, anything else is gathered into a block-sized scratch buffer. Errors
+   name the index in the broadcast shape. `out` is None (fresh float64 arrays
+   are returned, NumPy scalars for a scalar call) or the output arrays (one, or
+   a tuple): any float dtype, any strides; they are written only after a first
+   pass has shown that the call succeeds, so an error leaves them untouched.
+   `workers` (None, or an int with scipy.fft's meaning) splits the blocks
+   across threads with the GIL released; every element is computed by the
+   same code whatever the split, so results are identical. */
+
+#define ACPY_MAX_IN 8
+#define ACPY_MAX_OUT 3
+#define ACPY_CHANNELS (-1) /* core shape (C): the context's channel count */
+
+/* One operand: its name in messages and its core shape, the number of values
+   per element (1 for (), 3 for (3), 4 for (4), ACPY_CHANNELS for (C)). */
+typedef struct acpy_operand {
+    const char *name;
+    int width;
+} acpy_operand;
+
+/* What a kernel's context argument gives its loop: an object (a track), small
+   options (easing kind, step count), parameters (control points), further
+   data the object's loops read (a curve's time remaps) and the channel count
+   of (C); `bare`
+   makes (C) operands carry no axis at all (1-D curve values). */
+typedef struct acpy_context {
+    const void *object;
+    const void *detail;
+    long option[2];
+    double value[4];
+    npy_intp channels;
+    int bare;
+} acpy_context;
+
+/* The loop over n elements: in[i] holds n items (steps[i] == 1) or one item
+   shared by all (steps[i] == 0), out[j] n contiguous items. */
+typedef ac_status (*acpy_loop)(const acpy_context *ctx, const double *const *in,
+                               const size_t *steps, double *const *out, size_t n,
+                               ac_error *err);
+
+/* Parses the context argument into *ctx; 0 with an exception set on failure. */
+typedef int (*acpy_context_parse)(const char *func, PyObject *arg, acpy_context *ctx);
+
+typedef struct acpy_kernel {
+    const char *name; /* entry point in animcore._core */
+    const char *doc;
+    int nin, nout;
+    acpy_operand in[ACPY_MAX_IN];
+    acpy_operand out[ACPY_MAX_OUT];
+    acpy_loop loop;
+    int shared;                 /* 1: the loop takes steps[i] == 0 for a shared input */
+    acpy_context_parse context; /* NULL: the kernel takes no context argument */
+} acpy_kernel;
+
+/* Adds one entry point per declaration to the module. */
+int acpy_add_kernels(PyObject *module, const acpy_kernel *const *kernels, size_t count);
+
+/* "func: " prefixed errors for argument conversion that NumPy reports without
+   names (ragged lists, huge integers, non-numbers): delegates to
+   animcore._arrays.as_float64, which raises or returns a float64 array. */
+PyObject *acpy_as_float64(const char *func, const char *name, PyObject *value);
+
+/* The worker count of a `workers` argument: None -> 1, n > 0 -> n, -1 -> every
+   core, -k -> all but k - 1; 0 with a ValueError naming func otherwise. */
+int acpy_workers(const char *func, PyObject *arg, int *workers);
 
 /* Per-domain parts of the module: each adds its functions and types. */
 int acpy_hermite_init(PyObject *module);

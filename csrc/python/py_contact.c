@@ -2,6 +2,62 @@
 
 #include <string.h>
 
+/* ---------------------------------------------------- declared kernels
+   bounce and contact_point_velocity, one declaration per dimension. */
+
+#define BOUNCE_LOOP(name, dim)                                                   \
+    static ac_status name(const acpy_context *ctx, const double *const *in,      \
+                          const size_t *steps, double *const *out, size_t n,     \
+                          ac_error *err)                                         \
+    {                                                                            \
+        (void)ctx;                                                               \
+        return ac_contact_bounce(in[0], in[1], in[2], in[3], in[4], in[5], steps, \
+                                 dim, out[0], n, err);                           \
+    }
+
+#define POINT_LOOP(name, dim)                                                    \
+    static ac_status name(const acpy_context *ctx, const double *const *in,      \
+                          const size_t *steps, double *const *out, size_t n,     \
+                          ac_error *err)                                         \
+    {                                                                            \
+        (void)ctx;                                                               \
+        return ac_contact_point_velocity(in[0], in[1], in[2], steps, dim, out[0], n, \
+                                         err);                                   \
+    }
+
+BOUNCE_LOOP(bounce2_loop, 2)
+BOUNCE_LOOP(bounce3_loop, 3)
+POINT_LOOP(point2_loop, 2)
+POINT_LOOP(point3_loop, 3)
+
+#define BOUNCE_DECL(entry, dim, loop)                                            \
+    {                                                                            \
+        entry,                                                                   \
+        entry "(func, velocity, surface_velocity, normal, restitution, friction, " \
+              "threshold, out, workers)",                                        \
+        6, 1,                                                                    \
+        {{"velocity", dim}, {"surface_velocity", dim}, {"normal", dim},          \
+         {"restitution", 1}, {"friction", 1}, {"threshold", 1}},                 \
+        {{"result", dim}}, loop, 1, NULL,                                        \
+    }
+
+static const acpy_kernel bounce2 = BOUNCE_DECL("_bounce2", 2, bounce2_loop);
+static const acpy_kernel bounce3 = BOUNCE_DECL("_bounce3", 3, bounce3_loop);
+static const acpy_kernel point2 = {
+    "_point_velocity2", "_point_velocity2(func, linear_velocity, angular_velocity, offset, "
+    "out, workers)", 3, 1,
+    {{"linear_velocity", 2}, {"angular_velocity", 1}, {"offset", 2}}, {{"result", 2}},
+    point2_loop, 1, NULL,
+};
+static const acpy_kernel point3 = {
+    "_point_velocity3", "_point_velocity3(func, linear_velocity, angular_velocity, offset, "
+    "out, workers)", 3, 1,
+    {{"linear_velocity", 3}, {"angular_velocity", 3}, {"offset", 3}}, {{"result", 3}},
+    point3_loop, 1, NULL,
+};
+
+static const acpy_kernel *const kernels[] = {&bounce2, &bounce3, &point2, &point3};
+
 /* The vector length of a result array: its last axis, 2 or 3. */
 static int vector_dim(const char *func, PyArrayObject *result, size_t *dim, npy_intp *n)
 {
@@ -14,62 +70,6 @@ static int vector_dim(const char *func, PyArrayObject *result, size_t *dim, npy_
     *dim = (size_t)d;
     *n = PyArray_SIZE(result) / d;
     return 0;
-}
-
-static PyObject *bounce(PyObject *self, PyObject *args)
-{
-    static const char *const names[6] = {"velocity",    "surface_velocity", "normal",
-                                         "restitution", "friction",         "threshold"};
-    const char *func;
-    PyArrayObject *in[6], *result;
-    size_t steps[6], dim;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&O&O&O&:_bounce", &func, acpy_f64, &in[0], acpy_f64,
-                          &in[1], acpy_f64, &in[2], acpy_f64, &in[3], acpy_f64, &in[4],
-                          acpy_f64, &in[5], acpy_f64_out, &result))
-        return NULL;
-    if (vector_dim(func, result, &dim, &n) < 0)
-        return NULL;
-    for (int k = 0; k < 3; k++)
-        if (acpy_item_step(func, names[k], in[k], n, (npy_intp)dim, &steps[k]) < 0)
-            return NULL;
-    for (int k = 3; k < 6; k++)
-        if (acpy_step(func, names[k], in[k], n, &steps[k]) < 0)
-            return NULL;
-    ACPY_RUN(n, st = ac_contact_bounce(ACPY_F64(in[0]), ACPY_F64(in[1]), ACPY_F64(in[2]),
-                                       ACPY_F64(in[3]), ACPY_F64(in[4]), ACPY_F64(in[5]),
-                                       steps, dim, ACPY_F64(result), (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(result) - 1, PyArray_DIMS(result));
-    Py_RETURN_NONE;
-}
-
-static PyObject *point_velocity(PyObject *self, PyObject *args)
-{
-    const char *func;
-    PyArrayObject *linear, *angular, *offset, *result;
-    size_t steps[3], dim;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&:_point_velocity", &func, acpy_f64, &linear,
-                          acpy_f64, &angular, acpy_f64, &offset, acpy_f64_out, &result))
-        return NULL;
-    if (vector_dim(func, result, &dim, &n) < 0 ||
-        acpy_item_step(func, "linear_velocity", linear, n, (npy_intp)dim, &steps[0]) < 0 ||
-        acpy_item_step(func, "angular_velocity", angular, n, dim == 2 ? 1 : 3, &steps[1]) < 0 ||
-        acpy_item_step(func, "offset", offset, n, (npy_intp)dim, &steps[2]) < 0)
-        return NULL;
-    ACPY_RUN(n, st = ac_contact_point_velocity(ACPY_F64(linear), ACPY_F64(angular),
-                                               ACPY_F64(offset), steps, dim,
-                                               ACPY_F64(result), (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(result) - 1, PyArray_DIMS(result));
-    Py_RETURN_NONE;
 }
 
 /* Steps over (sphere, plane) of a 2-D parameter array of shape (1 or n,
@@ -180,11 +180,6 @@ static PyObject *advance(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
-    {"_bounce", bounce, METH_VARARGS,
-     "_bounce(func, velocity, surface_velocity, normal, restitution, friction, threshold, "
-     "result); func names the caller in error messages"},
-    {"_point_velocity", point_velocity, METH_VARARGS,
-     "_point_velocity(func, linear_velocity, angular_velocity, offset, result)"},
     {"_advance", advance, METH_VARARGS,
      "_advance(func, position, velocity, radius, dt, plane_point, plane_normal, "
      "plane_velocity, restitution, friction, max_bounces, bounces); position and "
@@ -194,5 +189,7 @@ static PyMethodDef methods[] = {
 
 int acpy_contact_init(PyObject *module)
 {
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
     return PyModule_AddFunctions(module, methods);
 }

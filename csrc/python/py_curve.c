@@ -61,6 +61,9 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     capsule = PyCapsule_New(curve, CAPSULE_NAME, capsule_destroy);
     if (!capsule)
         ac_curve_destroy(curve);
+    /* 1-D values give results without a channel axis. */
+    else if (PyArray_NDIM(values) == 1 && PyCapsule_SetContext(capsule, capsule) < 0)
+        Py_CLEAR(capsule);
     return capsule;
 }
 
@@ -173,39 +176,26 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     capsule = PyCapsule_New(curve, CAPSULE_NAME, capsule_destroy);
     if (!capsule)
         ac_curve_destroy(curve);
+    /* 1-D values give results without a channel axis. */
+    else if (PyArray_NDIM(values) == 1 && PyCapsule_SetContext(capsule, capsule) < 0)
+        Py_CLEAR(capsule);
     return capsule;
 }
 
-/* _curve_eval_side(func, capsule, t, derivative, side, out): _curve_eval on
-   side 0 (right) or 1 (left) of keys, jumps and cycle seams. */
-static PyObject *curve_eval_side(PyObject *self, PyObject *args)
+/* Time remaps of an evaluation (ac_curve_eval_remapped): whole-clip remaps,
+   outermost first, and an optional easing inside every segment. */
+typedef struct remap_plan {
+    size_t nremap;
+    int has_segment;
+    ac_curve_ease segment;
+    ac_curve_ease remaps[];
+} remap_plan;
+
+#define PLAN_NAME "animcore.ac_curve_remaps"
+
+static void plan_destroy(PyObject *capsule)
 {
-    const char *func;
-    PyObject *capsule;
-    PyArrayObject *t, *out;
-    int derivative, side;
-    ac_curve *curve;
-    ac_curve_cursor cursor = {0};
-    ac_error err;
-    ac_status st;
-    npy_intp n;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sOO&iiO&:_curve_eval_side", &func, &capsule, acpy_f64, &t,
-                          &derivative, &side, acpy_f64_out, &out))
-        return NULL;
-    if (!(curve = get_curve(capsule)))
-        return NULL;
-    n = PyArray_SIZE(t);
-    if ((size_t)PyArray_SIZE(out) != (size_t)n * ac_curve_channels(curve)) {
-        PyErr_Format(PyExc_ValueError, "%s: out has the wrong size", func);
-        return NULL;
-    }
-    ACPY_RUN((size_t)n * ac_curve_channels(curve),
-             st = ac_curve_eval_side(curve, &cursor, ACPY_F64(t), (size_t)n, derivative, side,
-                                     ACPY_F64(out), &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(t), PyArray_DIMS(t));
-    Py_RETURN_NONE;
+    PyMem_Free(PyCapsule_GetPointer(capsule, PLAN_NAME));
 }
 
 /* Reads m rows (kind, flags, overshoot, amplitude, period, x1, y1, x2, y2). */
@@ -219,83 +209,127 @@ static void read_eases(const double *rows, size_t m, ac_curve_ease *e)
     }
 }
 
-/* _curve_eval_remapped(func, capsule, t, derivative, side, remaps, segment,
-   out): remaps (R, 9) easing rows, outermost first; segment a (9,) row or
-   None (per-segment ease). */
-static PyObject *curve_eval_remapped(PyObject *self, PyObject *args)
+/* _curve_remaps(func, remaps, segment) -> capsule: remaps (R, 9) easing rows,
+   outermost first; segment a (9,) row or None (no per-segment ease). */
+static PyObject *curve_remaps(PyObject *self, PyObject *args)
 {
     const char *func;
-    PyObject *capsule;
-    PyArrayObject *t, *out, *remaps, *segment = NULL;
-    int derivative, side;
-    ac_curve *curve;
-    ac_curve_cursor cursor = {0};
-    ac_curve_ease seg, *rm;
-    ac_error err;
-    ac_status st;
-    npy_intp n;
+    PyArrayObject *remaps, *segment = NULL;
+    remap_plan *plan;
     size_t nremap;
+    PyObject *capsule;
     (void)self;
-    if (!PyArg_ParseTuple(args, "sOO&iiO&O&O&:_curve_eval_remapped", &func, &capsule, acpy_f64,
-                          &t, &derivative, &side, acpy_f64, &remaps, acpy_f64_or_none,
-                          &segment, acpy_f64_out, &out))
+    if (!PyArg_ParseTuple(args, "sO&O&:_curve_remaps", &func, acpy_f64, &remaps,
+                          acpy_f64_or_none, &segment))
         return NULL;
-    if (!(curve = get_curve(capsule)))
-        return NULL;
-    n = PyArray_SIZE(t);
     nremap = (size_t)PyArray_SIZE(remaps) / 9;
-    if ((size_t)PyArray_SIZE(out) != (size_t)n * ac_curve_channels(curve) ||
-        (size_t)PyArray_SIZE(remaps) != 9 * nremap ||
-        (segment && PyArray_SIZE(segment) != 9)) {
-        PyErr_Format(PyExc_ValueError, "%s: wrong array sizes", func);
+    if ((size_t)PyArray_SIZE(remaps) != 9 * nremap || (segment && PyArray_SIZE(segment) != 9)) {
+        PyErr_Format(PyExc_ValueError, "%s: easing rows hold 9 values", func);
         return NULL;
     }
-    rm = PyMem_Calloc(nremap ? nremap : 1, sizeof *rm);
-    if (!rm)
+    plan = PyMem_Calloc(1, sizeof *plan + (nremap ? nremap : 1) * sizeof(ac_curve_ease));
+    if (!plan)
         return PyErr_NoMemory();
-    read_eases(ACPY_F64(remaps), nremap, rm);
-    if (segment)
-        read_eases(ACPY_F64(segment), 1, &seg);
-    ACPY_RUN((size_t)n * ac_curve_channels(curve),
-             st = ac_curve_eval_remapped(curve, &cursor, ACPY_F64(t), (size_t)n, derivative,
-                                         side, rm, nremap, segment ? &seg : NULL,
-                                         ACPY_F64(out), &err));
-    PyMem_Free(rm);
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(t), PyArray_DIMS(t));
-    Py_RETURN_NONE;
+    plan->nremap = nremap;
+    read_eases(ACPY_F64(remaps), nremap, plan->remaps);
+    if (segment) {
+        plan->has_segment = 1;
+        read_eases(ACPY_F64(segment), 1, &plan->segment);
+    }
+    capsule = PyCapsule_New(plan, PLAN_NAME, plan_destroy);
+    if (!capsule)
+        PyMem_Free(plan);
+    return capsule;
 }
 
-/* _curve_eval(func, capsule, t, derivative, out): t any shape, out holds
-   t.size * C values. Error indices are unravelled over t's shape. */
-static PyObject *curve_eval(PyObject *self, PyObject *args)
+/* Curve evaluation: the context is the curve's capsule, or a tuple (capsule,
+   side) or (capsule, side, remaps) with side 0 (right) or 1 (left) of keys,
+   jumps and cycle seams and remaps a capsule from _curve_remaps or None. */
+static int curve_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
-    const char *func;
-    PyObject *capsule;
-    PyArrayObject *t, *out;
-    int derivative;
-    ac_curve *curve;
-    ac_error err;
-    ac_status st;
-    npy_intp n;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sOO&iO&:_curve_eval", &func, &capsule, acpy_f64, &t,
-                          &derivative, acpy_f64_out, &out))
-        return NULL;
-    if (!(curve = get_curve(capsule)))
-        return NULL;
-    n = PyArray_SIZE(t);
-    if ((size_t)PyArray_SIZE(out) != (size_t)n * ac_curve_channels(curve)) {
-        PyErr_Format(PyExc_ValueError, "%s: out has the wrong size", func);
-        return NULL;
+    PyObject *capsule = arg, *plan = Py_None;
+    long side = 0;
+    if (PyTuple_Check(arg)) {
+        Py_ssize_t m = PyTuple_GET_SIZE(arg);
+        if (m < 2 || m > 3) {
+            PyErr_Format(PyExc_TypeError, "%s: a curve context is (curve, side[, remaps])",
+                         func);
+            return 0;
+        }
+        capsule = PyTuple_GET_ITEM(arg, 0);
+        side = PyLong_AsLong(PyTuple_GET_ITEM(arg, 1));
+        if (side == -1 && PyErr_Occurred())
+            return 0;
+        if (m == 3)
+            plan = PyTuple_GET_ITEM(arg, 2);
     }
-    ACPY_RUN((size_t)n * ac_curve_channels(curve),
-             st = ac_curve_eval(curve, ACPY_F64(t), (size_t)n, derivative, ACPY_F64(out),
-                                &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(t), PyArray_DIMS(t));
-    Py_RETURN_NONE;
+    if (!(ctx->object = get_curve(capsule)))
+        return 0;
+    if (plan != Py_None && !(ctx->detail = PyCapsule_GetPointer(plan, PLAN_NAME)))
+        return 0;
+    ctx->option[0] = side;
+    ctx->channels = (npy_intp)ac_curve_channels(ctx->object);
+    ctx->bare = PyCapsule_GetContext(capsule) != NULL;
+    return 1;
 }
+
+/* One derivative order at n times on the context's side, through its remaps. */
+static ac_status eval_order(const acpy_context *ctx, const double *t, size_t n, int order,
+                            double *out, ac_error *err)
+{
+    const remap_plan *plan = ctx->detail;
+    ac_curve_cursor cursor = {0};
+    int side = (int)ctx->option[0];
+    if (!plan && side == AC_SIDE_RIGHT)
+        return ac_curve_eval(ctx->object, t, n, order, out, err);
+    if (!plan)
+        return ac_curve_eval_side(ctx->object, &cursor, t, n, order, side, out, err);
+    return ac_curve_eval_remapped(ctx->object, &cursor, t, n, order, side, plan->remaps,
+                                  plan->nremap, plan->has_segment ? &plan->segment : NULL,
+                                  out, err);
+}
+
+#define DERIVATIVE_LOOP(name, order)                                             \
+    static ac_status name(const acpy_context *ctx, const double *const *in,      \
+                          const size_t *steps, double *const *out, size_t n,     \
+                          ac_error *err)                                         \
+    {                                                                            \
+        (void)steps;                                                             \
+        return eval_order(ctx, in[0], n, order, out[0], err);                     \
+    }
+
+DERIVATIVE_LOOP(value_loop, 0)
+DERIVATIVE_LOOP(velocity_loop, 1)
+DERIVATIVE_LOOP(acceleration_loop, 2)
+
+static ac_status sample_loop(const acpy_context *ctx, const double *const *in,
+                             const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    ac_status st = eval_order(ctx, in[0], n, 0, out[0], err);
+    (void)steps;
+    return st ? st : eval_order(ctx, in[0], n, 1, out[1], err);
+}
+
+static const acpy_kernel curve_value = {
+    "_curve_value", "_curve_value(func, curve, t, out, workers) -> value", 1, 1,
+    {{"t", 1}}, {{"value", ACPY_CHANNELS}}, value_loop, 0, curve_context,
+};
+static const acpy_kernel curve_velocity = {
+    "_curve_velocity", "_curve_velocity(func, curve, t, out, workers) -> velocity", 1, 1,
+    {{"t", 1}}, {{"velocity", ACPY_CHANNELS}}, velocity_loop, 0, curve_context,
+};
+static const acpy_kernel curve_acceleration = {
+    "_curve_acceleration", "_curve_acceleration(func, curve, t, out, workers)", 1, 1,
+    {{"t", 1}}, {{"acceleration", ACPY_CHANNELS}}, acceleration_loop, 0, curve_context,
+};
+static const acpy_kernel curve_sample = {
+    "_curve_sample", "_curve_sample(func, curve, t, out, workers) -> (value, velocity)", 1, 2,
+    {{"t", 1}}, {{"value", ACPY_CHANNELS}, {"velocity", ACPY_CHANNELS}}, sample_loop, 0,
+    curve_context,
+};
+
+static const acpy_kernel *const kernels[] = {&curve_value, &curve_velocity,
+                                             &curve_acceleration, &curve_sample};
 
 /* _curve_key_velocities(capsule, in_velocities, out_velocities): fills both. */
 static PyObject *curve_key_velocities(PyObject *self, PyObject *args)
@@ -323,16 +357,12 @@ static PyMethodDef methods[] = {
     {"_curve_create", curve_create, METH_VARARGS,
      "_curve_create(func, times, values, interpolation, tangents, in_velocities, "
      "out_velocities, before, after, jumps) -> capsule owning an ac_curve"},
-    {"_curve_eval", curve_eval, METH_VARARGS,
-     "_curve_eval(func, curve, t, derivative, out); func names the caller in errors"},
     {"_curve_create_keyed", curve_create_keyed, METH_VARARGS,
      "_curve_create_keyed(func, times, values, interpolation, tangents, in_velocities, "
      "out_velocities, before, after, jumps, segments, eases, in_weights, out_weights, "
-     "before_slopes, after_slopes) -> capsule owning an ac_curve"},
-    {"_curve_eval_side", curve_eval_side, METH_VARARGS,
-     "_curve_eval_side(func, curve, t, derivative, side, out)"},
-    {"_curve_eval_remapped", curve_eval_remapped, METH_VARARGS,
-     "_curve_eval_remapped(func, curve, t, derivative, side, remaps, segment, out)"},
+     "before_slopes, after_slopes[, long_handles]) -> capsule owning an ac_curve"},
+    {"_curve_remaps", curve_remaps, METH_VARARGS,
+     "_curve_remaps(func, remaps, segment) -> capsule of time remaps for a curve context"},
     {"_curve_key_velocities", curve_key_velocities, METH_VARARGS,
      "_curve_key_velocities(curve, in_velocities, out_velocities)"},
     {NULL, NULL, 0, NULL},
@@ -340,5 +370,7 @@ static PyMethodDef methods[] = {
 
 int acpy_curve_init(PyObject *module)
 {
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
     return PyModule_AddFunctions(module, methods);
 }

@@ -1,51 +1,5 @@
 #include "binding.h"
 
-/* _ease_eval(func, kind, rate, u, out): out = ease(u) or ds/du. */
-static PyObject *ease_eval(PyObject *self, PyObject *args)
-{
-    const char *func;
-    int kind, rate;
-    PyArrayObject *u, *out;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sipO&O&:_ease_eval", &func, &kind, &rate, acpy_f64, &u,
-                          acpy_f64_out, &out))
-        return NULL;
-    if (!acpy_same_shape(func, "out", out, u))
-        return NULL;
-    n = PyArray_SIZE(u);
-    ACPY_RUN(n, st = (rate ? ac_ease_rate : ac_ease_eval)((ac_ease_kind)kind, ACPY_F64(u),
-                                                          ACPY_F64(out), (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(u), PyArray_DIMS(u));
-    Py_RETURN_NONE;
-}
-
-/* _ease_inverse(func, kind, s, out): out = the u at which ease(u) = s. */
-static PyObject *ease_inverse(PyObject *self, PyObject *args)
-{
-    const char *func;
-    int kind;
-    PyArrayObject *s, *out;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "siO&O&:_ease_inverse", &func, &kind, acpy_f64, &s,
-                          acpy_f64_out, &out))
-        return NULL;
-    if (!acpy_same_shape(func, "out", out, s))
-        return NULL;
-    n = PyArray_SIZE(s);
-    ACPY_RUN(n, st = ac_ease_inverse((ac_ease_kind)kind, ACPY_F64(s), ACPY_F64(out),
-                                     (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(s), PyArray_DIMS(s));
-    Py_RETURN_NONE;
-}
-
 /* _ease_kinds() -> ((name, monotone), ...) in ac_ease_kind order. */
 static PyObject *ease_kinds(PyObject *self, PyObject *noargs)
 {
@@ -101,43 +55,139 @@ static PyObject *bezier_eval(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* _steps_eval(func, count, position, u, s); position is an ac_ease_jump. */
-static PyObject *steps_eval(PyObject *self, PyObject *args)
+/* ---------------------------------------------------- declared kernels
+   The context is the easing's parameters: a kind (an ac_ease_kind), the
+   control points (x1, y1, x2, y2) or (count, position). */
+
+static int kind_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
-    const char *func;
-    long count;
-    int position;
-    PyArrayObject *u, *s;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sliO&O&:_steps_eval", &func, &count, &position, acpy_f64, &u,
-                          acpy_f64_out, &s))
-        return NULL;
-    if (!acpy_same_shape(func, "out", s, u))
-        return NULL;
-    n = PyArray_SIZE(u);
-    ACPY_RUN(n, st = ac_ease_steps_eval(count, (ac_ease_jump)position, ACPY_F64(u),
-                                        ACPY_F64(s), (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(u), PyArray_DIMS(u));
-    Py_RETURN_NONE;
+    long kind = PyLong_AsLong(arg);
+    if (kind == -1 && PyErr_Occurred())
+        return 0;
+    if (kind < 0 || kind >= AC_EASE_COUNT) {
+        PyErr_Format(PyExc_ValueError, "%s: unknown easing kind %ld", func, kind);
+        return 0;
+    }
+    ctx->option[0] = kind;
+    return 1;
 }
 
+static int bezier_context(const char *func, PyObject *arg, acpy_context *ctx)
+{
+    ac_ease_bezier curve;
+    ac_error err;
+    if (!PyArg_ParseTuple(arg, "dddd", &ctx->value[0], &ctx->value[1], &ctx->value[2],
+                          &ctx->value[3]))
+        return 0;
+    if (ac_ease_bezier_init(&curve, ctx->value[0], ctx->value[1], ctx->value[2], ctx->value[3],
+                            &err)) {
+        acpy_raise(func, &err, 0, NULL);
+        return 0;
+    }
+    return 1;
+}
+
+static int steps_context(const char *func, PyObject *arg, acpy_context *ctx)
+{
+    (void)func;
+    return PyArg_ParseTuple(arg, "ll", &ctx->option[0], &ctx->option[1]);
+}
+
+static ac_status ease_value_loop(const acpy_context *ctx, const double *const *in,
+                                 const size_t *steps, double *const *out, size_t n,
+                                 ac_error *err)
+{
+    (void)steps;
+    return ac_ease_eval((ac_ease_kind)ctx->option[0], in[0], out[0], n, err);
+}
+
+static ac_status ease_rate_loop(const acpy_context *ctx, const double *const *in,
+                                const size_t *steps, double *const *out, size_t n,
+                                ac_error *err)
+{
+    (void)steps;
+    return ac_ease_rate((ac_ease_kind)ctx->option[0], in[0], out[0], n, err);
+}
+
+static ac_status ease_inverse_loop(const acpy_context *ctx, const double *const *in,
+                                   const size_t *steps, double *const *out, size_t n,
+                                   ac_error *err)
+{
+    (void)steps;
+    return ac_ease_inverse((ac_ease_kind)ctx->option[0], in[0], out[0], n, err);
+}
+
+static ac_status bezier_value_loop(const acpy_context *ctx, const double *const *in,
+                                   const size_t *steps, double *const *out, size_t n,
+                                   ac_error *err)
+{
+    const ac_ease_bezier curve = {ctx->value[0], ctx->value[1], ctx->value[2], ctx->value[3]};
+    (void)steps;
+    return ac_ease_bezier_eval(&curve, in[0], out[0], NULL, n, err);
+}
+
+/* The rate: s is solved on the way and discarded, a piece at a time. */
+static ac_status bezier_rate_loop(const acpy_context *ctx, const double *const *in,
+                                  const size_t *steps, double *const *out, size_t n,
+                                  ac_error *err)
+{
+    enum { PIECE = 256 };
+    const ac_ease_bezier curve = {ctx->value[0], ctx->value[1], ctx->value[2], ctx->value[3]};
+    double s[PIECE];
+    (void)steps;
+    for (size_t i = 0; i < n; i += PIECE) {
+        size_t m = n - i < PIECE ? n - i : PIECE;
+        ac_status st = ac_ease_bezier_eval(&curve, in[0] + i, s, out[0] + i, m, err);
+        if (st) {
+            if (err)
+                err->index += i;
+            return st;
+        }
+    }
+    return AC_OK;
+}
+
+static ac_status steps_value_loop(const acpy_context *ctx, const double *const *in,
+                                  const size_t *steps, double *const *out, size_t n,
+                                  ac_error *err)
+{
+    (void)steps;
+    return ac_ease_steps_eval(ctx->option[0], (ac_ease_jump)ctx->option[1], in[0], out[0], n,
+                              err);
+}
+
+#define EASE_DECL(entry, in, loop, context)                                      \
+    {                                                                            \
+        entry, entry "(func, parameters, " in ", out, workers)", 1, 1,           \
+        {{in, 1}}, {{"result", 1}}, loop, 0, context,                            \
+    }
+
+static const acpy_kernel ease_value = EASE_DECL("_ease_value", "u", ease_value_loop,
+                                                kind_context);
+static const acpy_kernel ease_rate = EASE_DECL("_ease_rate", "u", ease_rate_loop, kind_context);
+static const acpy_kernel ease_inverse_kernel = EASE_DECL("_ease_inverse", "s", ease_inverse_loop,
+                                                         kind_context);
+static const acpy_kernel bezier_value = EASE_DECL("_bezier_value", "u", bezier_value_loop,
+                                                  bezier_context);
+static const acpy_kernel bezier_rate = EASE_DECL("_bezier_rate", "u", bezier_rate_loop,
+                                                 bezier_context);
+static const acpy_kernel steps_value = EASE_DECL("_steps_value", "u", steps_value_loop,
+                                                 steps_context);
+
+static const acpy_kernel *const kernels[] = {&ease_value,   &ease_rate,   &ease_inverse_kernel,
+                                             &bezier_value, &bezier_rate, &steps_value};
+
 static PyMethodDef methods[] = {
-    {"_ease_eval", ease_eval, METH_VARARGS,
-     "_ease_eval(func, kind, rate, u, out): ease(u), or ds/du when rate is true"},
-    {"_ease_inverse", ease_inverse, METH_VARARGS, "_ease_inverse(func, kind, s, out)"},
     {"_ease_kinds", ease_kinds, METH_NOARGS,
      "_ease_kinds() -> ((name, monotone), ...) in kind order"},
     {"_bezier_eval", bezier_eval, METH_VARARGS,
      "_bezier_eval(func, x1, y1, x2, y2, u_or_None[, s, dsdu_or_None])"},
-    {"_steps_eval", steps_eval, METH_VARARGS, "_steps_eval(func, count, position, u, s)"},
     {NULL, NULL, 0, NULL},
 };
 
 int acpy_ease_init(PyObject *module)
 {
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
     return PyModule_AddFunctions(module, methods);
 }

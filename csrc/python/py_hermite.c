@@ -1,74 +1,54 @@
 #include "binding.h"
 
-static PyObject *hermite_eval(PyObject *self, PyObject *args)
+static ac_status hermite_loop(const acpy_context *ctx, const double *const *in,
+                              const size_t *steps, double *const *out, size_t n,
+                              ac_error *err)
 {
-    static const char *const names[6] = {"start",        "end",      "start_velocity",
-                                         "end_velocity", "duration", "elapsed"};
-    const char *func;
-    PyArrayObject *in[6], *position, *velocity;
-    size_t steps[6];
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&O&O&O&O&:_hermite_eval", &func, acpy_f64, &in[0],
-                          acpy_f64, &in[1], acpy_f64, &in[2], acpy_f64, &in[3], acpy_f64,
-                          &in[4], acpy_f64, &in[5], acpy_f64_out, &position,
-                          acpy_f64_out_or_none, &velocity))
-        return NULL;
-    n = PyArray_SIZE(position);
-    if (velocity && !acpy_same_shape(func, "velocity", velocity, position))
-        return NULL;
-    for (int k = 0; k < 6; k++)
-        if (acpy_step(func, names[k], in[k], n, &steps[k]) < 0)
-            return NULL;
-    ACPY_RUN(n, st = ac_hermite_eval(ACPY_F64(in[0]), ACPY_F64(in[1]), ACPY_F64(in[2]),
-                                     ACPY_F64(in[3]), ACPY_F64(in[4]), ACPY_F64(in[5]),
-                                     steps, ACPY_F64(position),
-                                     velocity ? ACPY_F64(velocity) : NULL, (size_t)n,
-                                     &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(position), PyArray_DIMS(position));
-    Py_RETURN_NONE;
+    (void)ctx;
+    return ac_hermite_eval(in[0], in[1], in[2], in[3], in[4], in[5], steps, out[0], out[1], n,
+                           err);
 }
 
-/* Shared by velocity_to_tangent and tangent_to_velocity. */
-typedef ac_status (*convert_fn)(const double *, const double *, const size_t[2], double *,
-                                size_t, ac_error *);
-
-static PyObject *convert(PyObject *args, const char *func, const char *arg,
-                         convert_fn kernel)
+static ac_status to_tangent_loop(const acpy_context *ctx, const double *const *in,
+                                 const size_t *steps, double *const *out, size_t n,
+                                 ac_error *err)
 {
-    PyArrayObject *x, *duration, *result;
-    size_t steps[2];
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    if (!PyArg_ParseTuple(args, "O&O&O&", acpy_f64, &x, acpy_f64, &duration, acpy_f64_out,
-                          &result))
-        return NULL;
-    n = PyArray_SIZE(result);
-    if (acpy_step(func, arg, x, n, &steps[0]) < 0 ||
-        acpy_step(func, "duration", duration, n, &steps[1]) < 0)
-        return NULL;
-    ACPY_RUN(n, st = kernel(ACPY_F64(x), ACPY_F64(duration), steps, ACPY_F64(result),
-                            (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(result), PyArray_DIMS(result));
-    Py_RETURN_NONE;
+    (void)ctx;
+    return ac_hermite_velocity_to_tangent(in[0], in[1], steps, out[0], n, err);
 }
 
-static PyObject *velocity_to_tangent(PyObject *self, PyObject *args)
+static ac_status to_velocity_loop(const acpy_context *ctx, const double *const *in,
+                                  const size_t *steps, double *const *out, size_t n,
+                                  ac_error *err)
 {
-    (void)self;
-    return convert(args, "velocity_to_tangent", "velocity", ac_hermite_velocity_to_tangent);
+    (void)ctx;
+    return ac_hermite_tangent_to_velocity(in[0], in[1], steps, out[0], n, err);
 }
 
-static PyObject *tangent_to_velocity(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return convert(args, "tangent_to_velocity", "tangent", ac_hermite_tangent_to_velocity);
-}
+static const acpy_kernel hermite_eval = {
+    "_hermite_eval",
+    "_hermite_eval(func, start, end, start_velocity, end_velocity, duration, elapsed, out, "
+    "workers) -> (position, velocity)",
+    6, 2,
+    {{"start", 1}, {"end", 1}, {"start_velocity", 1}, {"end_velocity", 1}, {"duration", 1},
+     {"elapsed", 1}},
+    {{"position", 1}, {"velocity", 1}},
+    hermite_loop, 1, NULL,
+};
+
+static const acpy_kernel velocity_to_tangent = {
+    "_velocity_to_tangent",
+    "_velocity_to_tangent(func, velocity, duration, out, workers) -> tangent",
+    2, 1, {{"velocity", 1}, {"duration", 1}}, {{"tangent", 1}},
+    to_tangent_loop, 1, NULL,
+};
+
+static const acpy_kernel tangent_to_velocity = {
+    "_tangent_to_velocity",
+    "_tangent_to_velocity(func, tangent, duration, out, workers) -> velocity",
+    2, 1, {{"tangent", 1}, {"duration", 1}}, {{"velocity", 1}},
+    to_velocity_loop, 1, NULL,
+};
 
 static PyObject *hermite_init(PyObject *self, PyObject *args)
 {
@@ -84,19 +64,17 @@ static PyObject *hermite_init(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
-    {"_hermite_eval", hermite_eval, METH_VARARGS,
-     "_hermite_eval(func, start, end, start_velocity, end_velocity, duration, elapsed, "
-     "position, velocity_or_None); func names the caller in error messages"},
-    {"_velocity_to_tangent", velocity_to_tangent, METH_VARARGS,
-     "_velocity_to_tangent(velocity, duration, tangent)"},
-    {"_tangent_to_velocity", tangent_to_velocity, METH_VARARGS,
-     "_tangent_to_velocity(tangent, duration, velocity)"},
     {"_hermite_init", hermite_init, METH_VARARGS,
      "_hermite_init(start, end, start_velocity, end_velocity, duration) -> tangents"},
     {NULL, NULL, 0, NULL},
 };
 
+static const acpy_kernel *const kernels[] = {&hermite_eval, &velocity_to_tangent,
+                                             &tangent_to_velocity};
+
 int acpy_hermite_init(PyObject *module)
 {
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
     return PyModule_AddFunctions(module, methods);
 }

@@ -1,135 +1,70 @@
 #include "binding.h"
 
-/* Items of the output: its size over `width`, which must divide it. */
-static int out_items(const char *func, PyArrayObject *out, npy_intp width, npy_intp *n)
-{
-    int nd = PyArray_NDIM(out);
-    if (nd < 1 || PyArray_DIMS(out)[nd - 1] != width) {
-        PyErr_Format(PyExc_ValueError, "%s: the output's last axis must have %zd values", func,
-                     width);
-        return -1;
+/* Declared batch kernels: the loops adapt each C signature to acpy_loop. */
+
+#define BINARY_LOOP(name, kernel)                                                \
+    static ac_status name(const acpy_context *ctx, const double *const *in,      \
+                          const size_t *steps, double *const *out, size_t n,     \
+                          ac_error *err)                                         \
+    {                                                                            \
+        (void)ctx;                                                               \
+        return kernel(in[0], in[1], steps, out[0], n, err);                      \
     }
-    *n = PyArray_SIZE(out) / width;
-    return 0;
-}
 
-#define RAISE_LEAD(func, err, out)                                              \
-    acpy_raise(func, err, PyArray_NDIM(out) - 1, PyArray_DIMS(out))
-
-typedef ac_status (*binary_fn)(const double *, const double *, const size_t[2], double *,
-                               size_t, ac_error *);
-
-/* func(a (wa), b (wb)) -> out (wo): multiply, from_axis_angle, rotate. */
-static PyObject *binary(PyObject *args, const char *fmt, const char *na, npy_intp wa,
-                        const char *nb, npy_intp wb, npy_intp wo, binary_fn kernel)
-{
-    const char *func;
-    PyArrayObject *a, *b, *out;
-    size_t steps[2];
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    if (!PyArg_ParseTuple(args, fmt, &func, acpy_f64, &a, acpy_f64, &b, acpy_f64_out, &out))
-        return NULL;
-    if (out_items(func, out, wo, &n) < 0 || acpy_item_step(func, na, a, n, wa, &steps[0]) < 0 ||
-        acpy_item_step(func, nb, b, n, wb, &steps[1]) < 0)
-        return NULL;
-    ACPY_RUN(n, st = kernel(ACPY_F64(a), ACPY_F64(b), steps, ACPY_F64(out), (size_t)n, &err));
-    if (st)
-        return RAISE_LEAD(func, &err, out);
-    Py_RETURN_NONE;
-}
-
-static PyObject *quat_multiply(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return binary(args, "sO&O&O&:_quat_multiply", "a", 4, "b", 4, 4, ac_quat_batch_multiply);
-}
-
-static PyObject *quat_from_axis_angle(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return binary(args, "sO&O&O&:_quat_from_axis_angle", "axis", 3, "angle", 1, 4,
-                  ac_quat_batch_from_axis_angle);
-}
-
-static PyObject *quat_rotate(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return binary(args, "sO&O&O&:_quat_rotate", "q", 4, "v", 3, 3, ac_quat_batch_rotate);
-}
-
-typedef ac_status (*unary_fn)(const double *, double *, size_t, ac_error *);
-
-static PyObject *unary(PyObject *args, const char *fmt, unary_fn kernel)
-{
-    const char *func;
-    PyArrayObject *q, *out;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    if (!PyArg_ParseTuple(args, fmt, &func, acpy_f64, &q, acpy_f64_out, &out))
-        return NULL;
-    if (out_items(func, out, 4, &n) < 0)
-        return NULL;
-    if (PyArray_SIZE(q) != PyArray_SIZE(out)) {
-        PyErr_Format(PyExc_ValueError, "%s: q does not have the size of the result", func);
-        return NULL;
+#define UNARY_LOOP(name, kernel)                                                 \
+    static ac_status name(const acpy_context *ctx, const double *const *in,      \
+                          const size_t *steps, double *const *out, size_t n,     \
+                          ac_error *err)                                         \
+    {                                                                            \
+        (void)ctx, (void)steps;                                                  \
+        return kernel(in[0], out[0], n, err);                                    \
     }
-    ACPY_RUN(n, st = kernel(ACPY_F64(q), ACPY_F64(out), (size_t)n, &err));
-    if (st)
-        return RAISE_LEAD(func, &err, out);
-    Py_RETURN_NONE;
-}
 
-static PyObject *quat_conjugate(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return unary(args, "sO&O&:_quat_conjugate", ac_quat_batch_conjugate);
-}
+#define LERP_LOOP(name, kernel)                                                  \
+    static ac_status name(const acpy_context *ctx, const double *const *in,      \
+                          const size_t *steps, double *const *out, size_t n,     \
+                          ac_error *err)                                         \
+    {                                                                            \
+        (void)ctx;                                                               \
+        return kernel(in[0], in[1], in[2], steps, out[0], n, err);               \
+    }
 
-static PyObject *quat_normalize(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return unary(args, "sO&O&:_quat_normalize", ac_quat_batch_normalize);
-}
+BINARY_LOOP(multiply_loop, ac_quat_batch_multiply)
+BINARY_LOOP(from_axis_angle_loop, ac_quat_batch_from_axis_angle)
+BINARY_LOOP(rotate_loop, ac_quat_batch_rotate)
+UNARY_LOOP(conjugate_loop, ac_quat_batch_conjugate)
+UNARY_LOOP(normalize_loop, ac_quat_batch_normalize)
+LERP_LOOP(slerp_loop, ac_quat_batch_slerp)
+LERP_LOOP(nlerp_loop, ac_quat_batch_nlerp)
 
-typedef ac_status (*lerp_fn)(const double *, const double *, const double *, const size_t[3],
-                             double *, size_t, ac_error *);
-
-static PyObject *lerp(PyObject *args, const char *fmt, lerp_fn kernel)
-{
-    const char *func;
-    PyArrayObject *q0, *q1, *t, *out;
-    size_t steps[3];
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    if (!PyArg_ParseTuple(args, fmt, &func, acpy_f64, &q0, acpy_f64, &q1, acpy_f64, &t,
-                          acpy_f64_out, &out))
-        return NULL;
-    if (out_items(func, out, 4, &n) < 0 || acpy_item_step(func, "q0", q0, n, 4, &steps[0]) < 0 ||
-        acpy_item_step(func, "q1", q1, n, 4, &steps[1]) < 0 ||
-        acpy_item_step(func, "t", t, n, 1, &steps[2]) < 0)
-        return NULL;
-    ACPY_RUN(n, st = kernel(ACPY_F64(q0), ACPY_F64(q1), ACPY_F64(t), steps, ACPY_F64(out),
-                            (size_t)n, &err));
-    if (st)
-        return RAISE_LEAD(func, &err, out);
-    Py_RETURN_NONE;
-}
-
-static PyObject *quat_slerp(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return lerp(args, "sO&O&O&O&:_quat_slerp", ac_quat_batch_slerp);
-}
-
-static PyObject *quat_nlerp(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return lerp(args, "sO&O&O&O&:_quat_nlerp", ac_quat_batch_nlerp);
-}
+static const acpy_kernel multiply = {
+    "_quat_multiply", "_quat_multiply(func, a, b, out, workers)", 2, 1,
+    {{"a", 4}, {"b", 4}}, {{"product", 4}}, multiply_loop, 1, NULL,
+};
+static const acpy_kernel conjugate = {
+    "_quat_conjugate", "_quat_conjugate(func, q, out, workers)", 1, 1,
+    {{"q", 4}}, {{"conjugate", 4}}, conjugate_loop, 0, NULL,
+};
+static const acpy_kernel normalize = {
+    "_quat_normalize", "_quat_normalize(func, q, out, workers)", 1, 1,
+    {{"q", 4}}, {{"unit", 4}}, normalize_loop, 0, NULL,
+};
+static const acpy_kernel from_axis_angle = {
+    "_quat_from_axis_angle", "_quat_from_axis_angle(func, axis, angle, out, workers)", 2, 1,
+    {{"axis", 3}, {"angle", 1}}, {{"rotation", 4}}, from_axis_angle_loop, 1, NULL,
+};
+static const acpy_kernel rotate = {
+    "_quat_rotate", "_quat_rotate(func, q, v, out, workers)", 2, 1,
+    {{"q", 4}, {"v", 3}}, {{"rotated", 3}}, rotate_loop, 1, NULL,
+};
+static const acpy_kernel slerp = {
+    "_quat_slerp", "_quat_slerp(func, q0, q1, t, out, workers)", 3, 1,
+    {{"q0", 4}, {"q1", 4}, {"t", 1}}, {{"rotation", 4}}, slerp_loop, 1, NULL,
+};
+static const acpy_kernel nlerp = {
+    "_quat_nlerp", "_quat_nlerp(func, q0, q1, t, out, workers)", 3, 1,
+    {{"q0", 4}, {"q1", 4}, {"t", 1}}, {{"rotation", 4}}, nlerp_loop, 1, NULL,
+};
 
 /* ------------------------------------------------------ rotation curves */
 
@@ -168,7 +103,7 @@ static PyObject *quat_curve_create(PyObject *self, PyObject *args)
                                           tin ? ACPY_F64(tin) : NULL,
                                           tout ? ACPY_F64(tout) : NULL, (size_t)k,
                                           (ac_quat_interp)interp, (ac_quat_extrap)before,
-                                          (ac_quat_extrap)after, &curve, &err));
+                                          (ac_quat_extrap)after, &curve, NULL, &err));
     if (st)
         return acpy_raise(func, &err, 1, &k);
     capsule = PyCapsule_New(curve, CURVE_CAPSULE, curve_free);
@@ -177,54 +112,54 @@ static PyObject *quat_curve_create(PyObject *self, PyObject *args)
     return capsule;
 }
 
-/* _quat_curve_eval(func, capsule, t, q_or_None, omega_or_None) */
-static PyObject *quat_curve_eval(PyObject *self, PyObject *args)
+/* Rotation-curve evaluation: the context is the curve's capsule. */
+static int curve_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
-    const char *func;
-    PyObject *capsule;
-    PyArrayObject *t, *q, *omega;
-    ac_quat_curve *curve;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sOO&O&O&:_quat_curve_eval", &func, &capsule, acpy_f64, &t,
-                          acpy_f64_out_or_none, &q, acpy_f64_out_or_none, &omega))
-        return NULL;
-    curve = (ac_quat_curve *)PyCapsule_GetPointer(capsule, CURVE_CAPSULE);
-    if (!curve)
-        return NULL;
-    n = PyArray_SIZE(t);
-    if ((q && PyArray_SIZE(q) != 4 * n) || (omega && PyArray_SIZE(omega) != 3 * n)) {
-        PyErr_Format(PyExc_ValueError, "%s: outputs must hold 4 and 3 values per time", func);
-        return NULL;
-    }
-    ACPY_RUN(n, st = ac_quat_curve_eval(curve, ACPY_F64(t), (size_t)n, NULL,
-                                        q ? ACPY_F64(q) : NULL, omega ? ACPY_F64(omega) : NULL,
-                                        &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(t), PyArray_DIMS(t));
-    Py_RETURN_NONE;
+    (void)func;
+    ctx->object = PyCapsule_GetPointer(arg, CURVE_CAPSULE);
+    return ctx->object != NULL;
 }
 
+static ac_status curve_rotation_loop(const acpy_context *ctx, const double *const *in,
+                                     const size_t *steps, double *const *out, size_t n,
+                                     ac_error *err)
+{
+    (void)steps;
+    return ac_quat_curve_eval(ctx->object, in[0], n, NULL, out[0], NULL, err);
+}
+
+static ac_status curve_omega_loop(const acpy_context *ctx, const double *const *in,
+                                  const size_t *steps, double *const *out, size_t n,
+                                  ac_error *err)
+{
+    (void)steps;
+    return ac_quat_curve_eval(ctx->object, in[0], n, NULL, NULL, out[0], err);
+}
+
+static const acpy_kernel curve_rotation = {
+    "_quat_curve_rotation", "_quat_curve_rotation(func, curve, t, out, workers)", 1, 1,
+    {{"t", 1}}, {{"rotation", 4}}, curve_rotation_loop, 0, curve_context,
+};
+static const acpy_kernel curve_omega = {
+    "_quat_curve_omega", "_quat_curve_omega(func, curve, t, out, workers)", 1, 1,
+    {{"t", 1}}, {{"angular_velocity", 3}}, curve_omega_loop, 0, curve_context,
+};
+
 static PyMethodDef methods[] = {
-    {"_quat_multiply", quat_multiply, METH_VARARGS, "_quat_multiply(func, a, b, out)"},
-    {"_quat_conjugate", quat_conjugate, METH_VARARGS, "_quat_conjugate(func, q, out)"},
-    {"_quat_normalize", quat_normalize, METH_VARARGS, "_quat_normalize(func, q, out)"},
-    {"_quat_from_axis_angle", quat_from_axis_angle, METH_VARARGS,
-     "_quat_from_axis_angle(func, axis, angle, out)"},
-    {"_quat_rotate", quat_rotate, METH_VARARGS, "_quat_rotate(func, q, v, out)"},
-    {"_quat_slerp", quat_slerp, METH_VARARGS, "_quat_slerp(func, q0, q1, t, out)"},
-    {"_quat_nlerp", quat_nlerp, METH_VARARGS, "_quat_nlerp(func, q0, q1, t, out)"},
     {"_quat_curve_create", quat_curve_create, METH_VARARGS,
      "_quat_curve_create(func, times, quats, in_tangents, out_tangents, interp, before, "
      "after) -> capsule"},
-    {"_quat_curve_eval", quat_curve_eval, METH_VARARGS,
-     "_quat_curve_eval(func, curve, t, q_or_None, omega_or_None)"},
     {NULL, NULL, 0, NULL},
+};
+
+static const acpy_kernel *const kernels[] = {
+    &multiply, &conjugate, &normalize, &from_axis_angle, &rotate, &slerp, &nlerp,
+    &curve_rotation, &curve_omega,
 };
 
 int acpy_quat_init(PyObject *module)
 {
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
     return PyModule_AddFunctions(module, methods);
 }

@@ -59,12 +59,13 @@ static PyObject *create(PyObject *self, PyObject *args)
                           &rotations, &up_axis, &max_cycles))
         return NULL;
     k = PyArray_SIZE(times);
-    if (PyArray_NDIM(times) != 1 || PyArray_NDIM(positions) != 2 ||
-        PyArray_DIM(positions, 0) != k) {
-        PyErr_Format(PyExc_ValueError, "%s: expected times (K,) and positions (K, C)", func);
+    if (PyArray_NDIM(times) != 1 || PyArray_NDIM(positions) < 1 ||
+        PyArray_NDIM(positions) > 2 || PyArray_DIM(positions, 0) != k) {
+        PyErr_Format(PyExc_ValueError, "%s: expected times (K,) and positions (K,) or (K, C)",
+                     func);
         return NULL;
     }
-    channels = PyArray_DIM(positions, 1);
+    channels = PyArray_NDIM(positions) == 2 ? PyArray_DIM(positions, 1) : 1;
     if (kind != AC_ROOT_NO_ROTATION &&
         (!rotations || PyArray_SIZE(rotations) != k * (kind == AC_ROOT_QUAT ? 4 : 1))) {
         PyErr_Format(PyExc_ValueError, "%s: rotations do not match the keys", func);
@@ -73,7 +74,7 @@ static PyObject *create(PyObject *self, PyObject *args)
     st = ac_rootmotion_create(&tr, ACPY_F64(times), ACPY_F64(positions), (size_t)k,
                               (size_t)channels, (ac_root_interpolation)interpolation,
                               (ac_root_rotation)kind, rotations ? ACPY_F64(rotations) : NULL,
-                              up_axis, max_cycles, &err);
+                              up_axis, max_cycles, NULL, &err);
     if (st) {
         PyArrayObject *where = NULL;
         if (strcmp(err.arg, "times") == 0)
@@ -89,6 +90,9 @@ static PyObject *create(PyObject *self, PyObject *args)
     capsule = PyCapsule_New(tr, CAPSULE_NAME, capsule_destroy);
     if (!capsule)
         ac_rootmotion_destroy(tr);
+    /* Positions of shape (K,) give results without a channel axis. */
+    else if (PyArray_NDIM(positions) == 1 && PyCapsule_SetContext(capsule, capsule) < 0)
+        Py_CLEAR(capsule);
     return capsule;
 }
 
@@ -123,34 +127,6 @@ static PyObject *split(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-static PyObject *sample(PyObject *self, PyObject *args)
-{
-    const char *func;
-    ac_looptrack *tr;
-    PyArrayObject *phase, *position, *rotation;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&:_rootmotion_sample", &func, track_converter, &tr,
-                          acpy_f64, &phase, acpy_f64_out, &position, acpy_f64_out_or_none,
-                          &rotation))
-        return NULL;
-    n = PyArray_SIZE(phase);
-    if (PyArray_SIZE(position) != n * (npy_intp)ac_rootmotion_channels(tr)) {
-        PyErr_Format(PyExc_ValueError, "%s: position output has the wrong size", func);
-        return NULL;
-    }
-    if (rotation && !check_rotation(func, tr, rotation, n))
-        return NULL;
-    ACPY_RUN(n, st = ac_rootmotion_sample(tr, ACPY_F64(phase), ACPY_F64(position),
-                                          rotation ? ACPY_F64(rotation) : NULL, (size_t)n,
-                                          &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(phase), PyArray_DIMS(phase));
-    Py_RETURN_NONE;
-}
-
 /* n motions into translation (shape S + (C,)); the error index is unravelled
    over S. */
 static int motion_outputs(const char *func, const ac_looptrack *tr, PyArrayObject *translation,
@@ -165,32 +141,6 @@ static int motion_outputs(const char *func, const ac_looptrack *tr, PyArrayObjec
     }
     *n = PyArray_SIZE(translation) / ch;
     return check_rotation(func, tr, rotation, *n);
-}
-
-static PyObject *delta(PyObject *self, PyObject *args)
-{
-    const char *func;
-    ac_looptrack *tr;
-    PyArrayObject *t0, *t1, *translation, *rotation;
-    npy_intp n;
-    size_t steps[2];
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&O&:_rootmotion_delta", &func, track_converter, &tr,
-                          acpy_f64, &t0, acpy_f64, &t1, acpy_f64_out, &translation,
-                          acpy_f64_out_or_none, &rotation))
-        return NULL;
-    if (!motion_outputs(func, tr, translation, rotation, &n) ||
-        acpy_step(func, "t0", t0, n, &steps[0]) < 0 || acpy_step(func, "t1", t1, n, &steps[1]) < 0)
-        return NULL;
-    ACPY_RUN(n, st = ac_rootmotion_delta(tr, ACPY_F64(t0), ACPY_F64(t1), steps,
-                                         ACPY_F64(translation),
-                                         rotation ? ACPY_F64(rotation) : NULL, (size_t)n,
-                                         &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(translation) - 1, PyArray_DIMS(translation));
-    Py_RETURN_NONE;
 }
 
 static PyObject *advance(PyObject *self, PyObject *args)
@@ -231,15 +181,90 @@ static PyObject *advance(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---------------------------------------------------- declared kernels
+   Sampling and deltas, one declaration per rotation kind: none (translation
+   only), yaw (an angle) and quaternion. The context is the track capsule. */
+
+static int track_context(const char *func, PyObject *arg, acpy_context *ctx)
+{
+    const ac_looptrack *tr = PyCapsule_GetPointer(arg, CAPSULE_NAME);
+    (void)func;
+    if (!tr)
+        return 0;
+    ctx->object = tr;
+    ctx->channels = (npy_intp)ac_rootmotion_channels(tr);
+    ctx->bare = PyCapsule_GetContext(arg) != NULL;
+    return 1;
+}
+
+static ac_status sample_loop(const acpy_context *ctx, const double *const *in,
+                             const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    (void)steps;
+    return ac_rootmotion_sample(ctx->object, in[0], out[0], NULL, n, err);
+}
+
+static ac_status sample_turn_loop(const acpy_context *ctx, const double *const *in,
+                                  const size_t *steps, double *const *out, size_t n,
+                                  ac_error *err)
+{
+    (void)steps;
+    return ac_rootmotion_sample(ctx->object, in[0], out[0], out[1], n, err);
+}
+
+static ac_status delta_loop(const acpy_context *ctx, const double *const *in,
+                            const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    return ac_rootmotion_delta(ctx->object, in[0], in[1], steps, out[0], NULL, n, err);
+}
+
+static ac_status delta_turn_loop(const acpy_context *ctx, const double *const *in,
+                                 const size_t *steps, double *const *out, size_t n,
+                                 ac_error *err)
+{
+    return ac_rootmotion_delta(ctx->object, in[0], in[1], steps, out[0], out[1], n, err);
+}
+
+#define SAMPLE_DOC(name) "_" name "(func, track, phase, out, workers)"
+#define DELTA_DOC(name) "_" name "(func, track, t0, t1, out, workers)"
+
+static const acpy_kernel sample_none = {
+    "_rootmotion_sample", SAMPLE_DOC("rootmotion_sample"), 1, 1,
+    {{"phase", 1}}, {{"position", ACPY_CHANNELS}}, sample_loop, 0, track_context,
+};
+static const acpy_kernel sample_yaw = {
+    "_rootmotion_sample_yaw", SAMPLE_DOC("rootmotion_sample_yaw"), 1, 2,
+    {{"phase", 1}}, {{"position", ACPY_CHANNELS}, {"rotation", 1}}, sample_turn_loop, 0,
+    track_context,
+};
+static const acpy_kernel sample_quat = {
+    "_rootmotion_sample_quat", SAMPLE_DOC("rootmotion_sample_quat"), 1, 2,
+    {{"phase", 1}}, {{"position", ACPY_CHANNELS}, {"rotation", 4}}, sample_turn_loop, 0,
+    track_context,
+};
+static const acpy_kernel delta_none = {
+    "_rootmotion_delta", DELTA_DOC("rootmotion_delta"), 2, 1,
+    {{"t0", 1}, {"t1", 1}}, {{"translation", ACPY_CHANNELS}}, delta_loop, 1, track_context,
+};
+static const acpy_kernel delta_yaw = {
+    "_rootmotion_delta_yaw", DELTA_DOC("rootmotion_delta_yaw"), 2, 2,
+    {{"t0", 1}, {"t1", 1}}, {{"translation", ACPY_CHANNELS}, {"rotation", 1}}, delta_turn_loop,
+    1, track_context,
+};
+static const acpy_kernel delta_quat = {
+    "_rootmotion_delta_quat", DELTA_DOC("rootmotion_delta_quat"), 2, 2,
+    {{"t0", 1}, {"t1", 1}}, {{"translation", ACPY_CHANNELS}, {"rotation", 4}},
+    delta_turn_loop, 1, track_context,
+};
+
+static const acpy_kernel *const kernels[] = {&sample_none, &sample_yaw, &sample_quat,
+                                             &delta_none,  &delta_yaw,  &delta_quat};
+
 static PyMethodDef methods[] = {
     {"_rootmotion_create", create, METH_VARARGS,
      "_rootmotion_create(func, times, positions, interpolation, kind, rotations_or_None, "
      "up_axis, max_cycles) -> track capsule"},
     {"_rootmotion_split", split, METH_VARARGS, "_rootmotion_split(func, arg, track, t, cycle, phase); arg names t in errors"},
-    {"_rootmotion_sample", sample, METH_VARARGS,
-     "_rootmotion_sample(func, track, phase, position, rotation_or_None)"},
-    {"_rootmotion_delta", delta, METH_VARARGS,
-     "_rootmotion_delta(func, track, t0, t1, translation, rotation_or_None)"},
     {"_rootmotion_advance", advance, METH_VARARGS,
      "_rootmotion_advance(func, track, cycle, phase, value, absolute, new_cycle, new_phase, "
      "translation, rotation_or_None)"},
@@ -248,5 +273,7 @@ static PyMethodDef methods[] = {
 
 int acpy_rootmotion_init(PyObject *module)
 {
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
     return PyModule_AddFunctions(module, methods);
 }

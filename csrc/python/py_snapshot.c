@@ -115,6 +115,11 @@ static int check_size(const char *func, const char *name, PyArrayObject *a, npy_
 }
 
 
+/* Arguments whose values are integers, shown as such in messages. */
+static const char *const integer_args[] = {"entities", "dim",     "capacity", "reorder_window",
+                                           "tick",     "segment", "entity",   "generation",
+                                           NULL};
+
 /* ------------------------------------------------------------------ create */
 
 static PyObject *buffer_new(PyObject *self, PyObject *args)
@@ -136,9 +141,9 @@ static PyObject *buffer_new(PyObject *self, PyObject *args)
     if (!ctx)
         return PyErr_NoMemory();
     if (ac_snapshot_buffer_create(&ctx->buffer, (size_t)entities, (size_t)dim,
-                                  (size_t)capacity, rotations, extrapolation, &err)) {
+                                  (size_t)capacity, rotations, extrapolation, NULL, &err)) {
         PyMem_Free(ctx);
-        return acpy_raise("SnapshotBuffer", &err, 0, NULL);
+        return acpy_raise_ints("SnapshotBuffer", &err, 0, NULL, integer_args);
     }
     return wrap(ctx);
 }
@@ -162,9 +167,9 @@ static PyObject *timeline_new(PyObject *self, PyObject *args)
     if (!ctx)
         return PyErr_NoMemory();
     if (ac_snapshot_timeline_create(&ctx->timeline, (size_t)dim, (size_t)capacity,
-                                    rotations, extrapolation, (size_t)window, &err)) {
+                                    rotations, extrapolation, (size_t)window, NULL, &err)) {
         PyMem_Free(ctx);
-        return acpy_raise("SnapshotTimeline", &err, 0, NULL);
+        return acpy_raise_ints("SnapshotTimeline", &err, 0, NULL, integer_args);
     }
     return wrap(ctx);
 }
@@ -220,7 +225,7 @@ static PyObject *push(PyObject *self, PyObject *args)
                                        (unsigned char *)PyArray_DATA(result), &err);
     end_write(ctx);
     if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(tick), PyArray_DIMS(tick));
+        return acpy_raise_ints(func, &err, PyArray_NDIM(tick), PyArray_DIMS(tick), integer_args);
     Py_RETURN_NONE;
 }
 
@@ -277,7 +282,7 @@ static PyObject *push_one(PyObject *self, PyObject *args)
                                    rotation ? ACPY_F64(rotation) : NULL, 1, &result, &err);
     end_write(ctx);
     if (st)
-        return acpy_raise(func, &err, 0, NULL);
+        return acpy_raise_ints(func, &err, 0, NULL, integer_args);
     return PyLong_FromLong(result);
 }
 
@@ -319,7 +324,7 @@ static PyObject *sample_one(PyObject *self, PyObject *args)
     end_read(ctx);
     if (st) {
         Py_XDECREF(position);
-        return acpy_raise(func, &err, 0, NULL);
+        return acpy_raise_ints(func, &err, 0, NULL, integer_args);
     }
     if (ac_snapshot_buffer_rotations(b)) {
         dims[0] = 4;
@@ -394,7 +399,7 @@ static PyObject *sample(PyObject *self, PyObject *args)
                            (int64_t *)PyArray_DATA(right), &err));
     end_read(ctx);
     if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(ticks), PyArray_DIMS(ticks));
+        return acpy_raise_ints(func, &err, PyArray_NDIM(ticks), PyArray_DIMS(ticks), integer_args);
     Py_RETURN_NONE;
 }
 

@@ -62,6 +62,130 @@ static void quaternions(void)
     CHECK_NEAR(out[3], 1.0, 1e-15);
 }
 
+/* The library reports the version of the header it was built from. */
+static void version(void)
+{
+    char expect[32];
+    snprintf(expect, sizeof expect, "%d.%d.%d", AC_VERSION_MAJOR, AC_VERSION_MINOR,
+             AC_VERSION_PATCH);
+    CHECK(strcmp(ac_version(), AC_VERSION_STRING) == 0);
+    CHECK(strcmp(ac_version(), expect) == 0);
+    CHECK(AC_VERSION == AC_VERSION_MAJOR * 10000 + AC_VERSION_MINOR * 100 + AC_VERSION_PATCH);
+}
+
+/* An engine's allocator: counts blocks, and fails once `budget` runs out. */
+typedef struct arena {
+    long live, total, budget;
+} arena;
+
+static void *arena_alloc(size_t size, void *user)
+{
+    arena *a = user;
+    if (a->total >= a->budget)
+        return NULL;
+    a->live++, a->total++;
+    return malloc(size);
+}
+
+static void arena_release(void *ptr, void *user)
+{
+    ((arena *)user)->live--;
+    free(ptr);
+}
+
+/* A curve takes all its memory from the allocator it is given and returns
+   it on destroy; an allocator that runs out gives AC_ERR_NOMEM, no leak. */
+static void allocator(void)
+{
+    const double times[3] = {0.0, 1.0, 2.0}, values[3] = {0.0, 10.0, 5.0};
+    arena a = {0, 0, 1000};
+    ac_allocator mem = {arena_alloc, arena_release, &a};
+    ac_curve_spec spec;
+    ac_curve *curve = NULL;
+    ac_error err;
+    double t = 0.5, x;
+    memset(&spec, 0, sizeof spec);
+    spec.keys = 3, spec.channels = 1, spec.times = times, spec.values = values;
+    spec.interpolation = AC_CURVE_LINEAR, spec.allocator = &mem;
+    CHECK(ac_curve_create(&curve, &spec, &err) == AC_OK);
+    CHECK(a.live > 0 && a.live == a.total);
+    CHECK(ac_curve_eval(curve, &t, 1, 0, &x, &err) == AC_OK && x == 5.0);
+    ac_curve_destroy(curve);
+    CHECK(a.live == 0);
+    for (long budget = 0; budget < a.total; budget++) {
+        arena b = {0, 0, budget};
+        ac_allocator short_of = {arena_alloc, arena_release, &b};
+        spec.allocator = &short_of;
+        curve = NULL;
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_NOMEM);
+        CHECK(b.live == 0);
+    }
+}
+
+/* Every create function takes its memory from the allocator: all blocks are
+   back when the object is destroyed, and running out at any allocation is
+   AC_ERR_NOMEM without a leak. `make` creates (with `mem`) and destroys. */
+typedef int (*make_fn)(const ac_allocator *mem, int destroy);
+
+static int make_quat_curve(const ac_allocator *mem, int destroy)
+{
+    const double times[2] = {0.0, 1.0}, quats[8] = {0, 0, 0, 1, 0, 0, 1, 0};
+    ac_quat_curve *c = NULL;
+    ac_status st = ac_quat_curve_create(times, quats, NULL, NULL, 2, AC_QUAT_LINEAR,
+                                        AC_QUAT_CLAMP, AC_QUAT_CLAMP, &c, mem, NULL);
+    if (!st && destroy)
+        ac_quat_curve_destroy(c);
+    return st;
+}
+
+static int make_looptrack(const ac_allocator *mem, int destroy)
+{
+    const double times[3] = {0.0, 0.5, 1.0}, positions[3] = {0.0, 0.4, 1.0};
+    ac_looptrack *tr = NULL;
+    ac_status st = ac_rootmotion_create(&tr, times, positions, 3, 1, AC_ROOT_LINEAR,
+                                        AC_ROOT_NO_ROTATION, NULL, 1, 1e6, mem, NULL);
+    if (!st && destroy)
+        ac_rootmotion_destroy(tr);
+    return st;
+}
+
+static int make_buffer(const ac_allocator *mem, int destroy)
+{
+    ac_snapshot_buffer *b = NULL;
+    ac_status st = ac_snapshot_buffer_create(&b, 4, 3, 8, true, 2.0, mem, NULL);
+    if (!st && destroy)
+        ac_snapshot_buffer_destroy(b);
+    return st;
+}
+
+static int make_timeline(const ac_allocator *mem, int destroy)
+{
+    ac_snapshot_timeline *tl = NULL;
+    ac_status st = ac_snapshot_timeline_create(&tl, 2, 8, true, 2.0, 4, mem, NULL);
+    if (!st && destroy)
+        ac_snapshot_timeline_destroy(tl);
+    return st;
+}
+
+static void every_create(void)
+{
+    static const make_fn makes[] = {make_quat_curve, make_looptrack, make_buffer,
+                                    make_timeline};
+    for (size_t m = 0; m < sizeof makes / sizeof makes[0]; m++) {
+        arena a = {0, 0, 1000};
+        ac_allocator mem = {arena_alloc, arena_release, &a};
+        CHECK(makes[m](&mem, 1) == AC_OK);
+        CHECK(a.total > 0 && a.live == 0);
+        for (long budget = 0; budget < a.total; budget++) {
+            arena b = {0, 0, budget};
+            ac_allocator short_of = {arena_alloc, arena_release, &b};
+            CHECK(makes[m](&short_of, 1) == AC_ERR_NOMEM);
+            CHECK(b.live == 0);
+        }
+        CHECK(makes[m](NULL, 1) == AC_OK); /* NULL: malloc and free */
+    }
+}
+
 /* Normalization by the largest component: any finite magnitude, zeros for 0. */
 static void normalize(void)
 {
@@ -104,6 +228,9 @@ static void fold(void)
 
 int main(void)
 {
+    version();
+    allocator();
+    every_create();
     segment_find();
     quaternions();
     normalize();

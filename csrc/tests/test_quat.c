@@ -74,7 +74,7 @@ static void curves(void)
     ac_error err;
     keys[6] = sin(PI / 4), keys[7] = cos(PI / 4); /* quarter turn about z at t = 2 */
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, &err) == AC_OK);
+                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_OK);
     CHECK(ac_quat_curve_eval(curve, t, 4, NULL, q, w, &err) == AC_OK);
     CHECK(q[3] == 1.0 && w[2] == 0.0);              /* clamped before */
     CHECK_NEAR(q[6], sin(PI / 8), 1e-15);           /* halfway through the quarter turn */
@@ -85,7 +85,7 @@ static void curves(void)
 
     /* step: the key at or before t */
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_QUAT_STEP, AC_QUAT_CLAMP,
-                               AC_QUAT_CYCLE, &curve, &err) == AC_OK);
+                               AC_QUAT_CYCLE, &curve, NULL, &err) == AC_OK);
     {
         double ts[3] = {1.999, 2.0, 3.5}; /* 3.5 cycles back to 0.5 */
         size_t cursor = 0;
@@ -98,7 +98,7 @@ static void curves(void)
     {
         double zeros[12] = {0};
         CHECK(ac_quat_curve_create(times, keys, zeros, zeros, 3, AC_QUAT_CUBIC, AC_QUAT_ERROR,
-                                   AC_QUAT_OSCILLATE, &curve, &err) == AC_OK);
+                                   AC_QUAT_OSCILLATE, &curve, NULL, &err) == AC_OK);
         CHECK(ac_quat_curve_eval(curve, t + 1, 1, NULL, q, w, &err) == AC_OK);
         {
             double s = 0.5 * 0.5 * (3 - 2 * 0.5), p[4] = {0, 0, s * keys[6], (1 - s) + s * keys[7]};
@@ -119,30 +119,30 @@ static void curve_errors(void)
     ac_quat_curve *curve = NULL;
     ac_error err;
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "times") == 0 && err.index == 1 && curve == NULL);
     times[1] = 1.0;
     keys[7] = 0.0;
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "|quaternions|") == 0 && err.index == 1);
     keys[7] = 1.0;
     CHECK(ac_quat_curve_create(times, keys, NULL, tan, 2, AC_QUAT_CUBIC, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "in_tangents") == 0);
     tan[5] = NAN;
     CHECK(ac_quat_curve_create(times, keys, tan, tan, 2, AC_QUAT_CUBIC, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "in_tangents") == 0 && err.index == 1);
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 0, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, (ac_quat_interp)7, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, &err) == AC_ERR_VALUE);
+                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               (ac_quat_extrap)9, &curve, &err) == AC_ERR_VALUE);
+                               (ac_quat_extrap)9, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "after") == 0);
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, &err) == AC_OK);
+                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_OK);
     {
         double t = NAN, q[4];
         CHECK(ac_quat_curve_eval(curve, &t, 1, NULL, q, NULL, &err) == AC_ERR_VALUE);
@@ -210,7 +210,7 @@ static void slerp_track(void)
     double q[4], expect[4], u;
     ac_quat_curve *curve = NULL;
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, NULL) == AC_OK);
+                               AC_QUAT_CLAMP, &curve, NULL, NULL) == AC_OK);
     for (int j = 0; j < 8; j++) {
         double t = 1.0 + 0.25 * j;
         double k0[4], k1[4];
@@ -238,7 +238,7 @@ static void sign_continuity(void)
     CHECK(ac_quat_batch_normalize(keys + 4, k1, 1, NULL) == AC_OK);
     for (int interp = AC_QUAT_STEP; interp <= AC_QUAT_LINEAR; interp++) {
         CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, (ac_quat_interp)interp,
-                                   AC_QUAT_CLAMP, AC_QUAT_CLAMP, &curve, NULL) == AC_OK);
+                                   AC_QUAT_CLAMP, AC_QUAT_CLAMP, &curve, NULL, NULL) == AC_OK);
         CHECK(ac_quat_curve_eval(curve, t, 2, NULL, q, NULL, NULL) == AC_OK);
         for (int k = 0; k < 4; k++)
             CHECK(q[4 + k] == -k1[k]); /* the last key, in the first one's hemisphere */
@@ -247,7 +247,7 @@ static void sign_continuity(void)
         ac_quat_curve_destroy(curve);
     }
     CHECK(ac_quat_curve_create(turn_t, turn, NULL, NULL, 3, AC_QUAT_LINEAR, AC_QUAT_CYCLE,
-                               AC_QUAT_CYCLE, &curve, NULL) == AC_OK);
+                               AC_QUAT_CYCLE, &curve, NULL, NULL) == AC_OK);
     CHECK(ac_quat_curve_eval(curve, seam, 4, NULL, q, NULL, NULL) == AC_OK);
     CHECK(ac_quat_dot4(q, q + 4) > 0.999999);     /* cycle 0 into cycle 1 (negated) */
     CHECK(ac_quat_dot4(q + 8, q + 12) > 0.999999); /* cycle 1 into cycle 2 */

@@ -13,7 +13,7 @@ static ac_looptrack *article_track(void)
     ac_looptrack *tr = NULL;
     ac_error err;
     CHECK(ac_rootmotion_create(&tr, article_times, article_pos, 4, 1, AC_ROOT_LINEAR,
-                               AC_ROOT_NO_ROTATION, NULL, 1, 1e6, &err) == AC_OK);
+                               AC_ROOT_NO_ROTATION, NULL, 1, 1e6, NULL, &err) == AC_OK);
     CHECK(tr != NULL);
     return tr;
 }
@@ -86,7 +86,7 @@ static void square(void)
     const double h = acos(-1.0) / 4, quat[8] = {0, 0, 0, 1, 0, sin(h), 0, cos(h)};
     double t0[3] = {0, 0.5, 0}, t1[3] = {4, 2.5, 2}, tr3[9], rot[3], q[12];
     ac_looptrack *tr = NULL;
-    CHECK(ac_rootmotion_create(&tr, times, pos, 2, 3, AC_ROOT_LINEAR, AC_ROOT_YAW, yaw, 1, 1e6,
+    CHECK(ac_rootmotion_create(&tr, times, pos, 2, 3, AC_ROOT_LINEAR, AC_ROOT_YAW, yaw, 1, 1e6, NULL,
                                NULL) == AC_OK);
     CHECK(ac_rootmotion_delta(tr, t0, t1, NULL, tr3, rot, 3, NULL) == AC_OK);
     for (int c = 0; c < 3; c++)
@@ -98,7 +98,7 @@ static void square(void)
     ac_rootmotion_destroy(tr);
 
     CHECK(ac_rootmotion_create(&tr, times, pos, 2, 3, AC_ROOT_LINEAR, AC_ROOT_QUAT, quat, 1,
-                               1e6, NULL) == AC_OK);
+                               1e6, NULL, NULL) == AC_OK);
     CHECK(ac_rootmotion_delta(tr, t0, t1, NULL, tr3, q, 3, NULL) == AC_OK);
     for (int c = 0; c < 3; c++)
         CHECK_NEAR(tr3[c], 0.0, 1e-9);
@@ -151,7 +151,7 @@ static void cubic_seam(void)
     ac_looptrack *tr = NULL;
     double h = 1e-6;
     CHECK(ac_rootmotion_create(&tr, times, pos, 4, 1, AC_ROOT_CUBIC, AC_ROOT_NO_ROTATION, NULL,
-                               1, 1e6, NULL) == AC_OK);
+                               1, 1e6, NULL, NULL) == AC_OK);
     CHECK_NEAR(delta1(tr, 1.2 - 2 * h, 1.2 - h) / h, delta1(tr, 1.2 + h, 1.2 + 2 * h) / h, 1e-4);
     CHECK_NEAR(delta1(tr, 0, 1.2), 3.0, 1e-12);
     ac_rootmotion_destroy(tr);
@@ -165,7 +165,7 @@ static void expect_create(const double *times, const double *pos, size_t k, size
     ac_error err;
     memset(&err, 0, sizeof err);
     CHECK(ac_rootmotion_create(&tr, times, pos, k, ch, (ac_root_interpolation)interp, rot,
-                               rotations, up, max_cycles, &err) == status);
+                               rotations, up, max_cycles, NULL, &err) == status);
     CHECK(tr == NULL);
     CHECK(err.status == status);
     CHECK(strcmp(err.arg, arg) == 0);
@@ -200,7 +200,7 @@ static void errors(void)
     expect_create(t2, p6, 2, 3, 0, AC_ROOT_QUAT, q_nan, 1, 1e6, AC_ERR_VALUE, "rotations", 6);
     /* a quaternion of any non-zero length is normalized; a zero one is no rotation */
     expect_create(t2, p6, 2, 3, 0, AC_ROOT_QUAT, q_zero, 1, 1e6, AC_ERR_VALUE, "rotations", 4);
-    CHECK(ac_rootmotion_create(&tr, t2, p6, 2, 3, AC_ROOT_LINEAR, AC_ROOT_QUAT, q_long, 1, 1e6,
+    CHECK(ac_rootmotion_create(&tr, t2, p6, 2, 3, AC_ROOT_LINEAR, AC_ROOT_QUAT, q_long, 1, 1e6, NULL,
                                &err) == AC_OK);
     ac_rootmotion_destroy(tr);
     expect_create(tiny, huge, 3, 1, AC_ROOT_CUBIC, AC_ROOT_NO_ROTATION, NULL, 1, 1e6,

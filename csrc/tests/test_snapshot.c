@@ -37,7 +37,7 @@ static ac_snapshot_timeline *article(double extrapolation, size_t window)
     const int64_t ticks[4] = {100, 102, 104, 106}, segments[4] = {0, 0, 1, 1};
     const double positions[4] = {0, 2, 102, 104};
     unsigned char r[4];
-    CHECK(ac_snapshot_timeline_create(&tl, 1, 64, 0, extrapolation, window, NULL) == AC_OK);
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 64, 0, extrapolation, window, NULL, NULL) == AC_OK);
     CHECK(ac_snapshot_timeline_push(tl, ticks, segments, positions, NULL, 4, r, NULL) ==
           AC_OK);
     for (int i = 0; i < 4; i++)
@@ -70,7 +70,7 @@ static void article_figures(void)
     CHECK(push1(tl, 108, 1, 0) == AC_SNAPSHOT_ACCEPTED);
     ac_snapshot_timeline_destroy(tl);
 
-    CHECK(ac_snapshot_timeline_create(&tl, 1, 8, 0, 0, 0, NULL) == AC_OK);
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 8, 0, 0, 0, NULL, NULL) == AC_OK);
     s = at(tl, 5);
     CHECK(s.mode == AC_SNAPSHOT_EMPTY && s.position == 0 && s.left == 0 && s.right == 0);
     ac_snapshot_timeline_destroy(tl);
@@ -80,7 +80,7 @@ static void eviction(void)
 {
     ac_snapshot_timeline *tl;
     int64_t ticks[4];
-    CHECK(ac_snapshot_timeline_create(&tl, 1, 3, 0, 0, 0, NULL) == AC_OK);
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 3, 0, 0, 0, NULL, NULL) == AC_OK);
     for (int k = 0; k < 10; k++)
         CHECK(push1(tl, 2 * k, 0, k) == AC_SNAPSHOT_ACCEPTED);
     CHECK(ac_snapshot_buffer_read(ac_snapshot_timeline_buffer(tl), 0, ticks, NULL, NULL,
@@ -112,7 +112,7 @@ static void reorder(void)
 {
     ac_snapshot_timeline *tl;
     int64_t ticks[8];
-    CHECK(ac_snapshot_timeline_create(&tl, 1, 8, 0, 0, 2, NULL) == AC_OK);
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 8, 0, 0, 2, NULL, NULL) == AC_OK);
     CHECK(push1(tl, 100, 0, 0) == AC_SNAPSHOT_ACCEPTED);
     CHECK(push1(tl, 104, 1, 102) == AC_SNAPSHOT_ACCEPTED); /* releases 100 */
     CHECK(push1(tl, 102, 0, 2) == AC_SNAPSHOT_ACCEPTED);   /* late, in the window */
@@ -140,7 +140,7 @@ static void buffer_generations_and_rotations(void)
     double p[2], q[8];
     unsigned char r[4], mode[2];
     int64_t left[2], right[2];
-    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 1, 0, NULL) == AC_OK);
+    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 1, 0, NULL, NULL) == AC_OK);
     CHECK(ac_snapshot_buffer_push(b, ent, tick, seg, pos, rot, gen, 3, r, NULL) == AC_OK);
     CHECK(r[0] == 0 && r[1] == 0 && r[2] == 0);
     CHECK(ac_snapshot_buffer_sample(b, 15, p, q, mode, left, right, NULL) == AC_OK);
@@ -171,18 +171,18 @@ static void errors(void)
     double t[2] = {1, NAN}, p[2];
     unsigned char m[2];
     int64_t l[2], rr[2];
-    CHECK(ac_snapshot_buffer_create(&b, 2, 0, 4, 0, 0, &err) == AC_ERR_VALUE && !b);
+    CHECK(ac_snapshot_buffer_create(&b, 2, 0, 4, 0, 0, NULL, &err) == AC_ERR_VALUE && !b);
     CHECK(strcmp(err.arg, "dim") == 0);
-    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 0, 0, 0, &err) == AC_ERR_VALUE);
+    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 0, 0, 0, NULL, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "capacity") == 0);
-    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 0, -1, &err) == AC_ERR_VALUE);
+    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 0, -1, NULL, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "max_extrapolation") == 0);
-    CHECK(ac_snapshot_buffer_create(&b, SIZE_MAX / 2, 1, 4, 0, 0, &err) == AC_ERR_VALUE);
+    CHECK(ac_snapshot_buffer_create(&b, SIZE_MAX / 2, 1, 4, 0, 0, NULL, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "entities") == 0);
-    CHECK(ac_snapshot_timeline_create(&tl, 1, 4, 0, 0, 100000, &err) == AC_ERR_VALUE && !tl);
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 4, 0, 0, 100000, NULL, &err) == AC_ERR_VALUE && !tl);
     CHECK(strcmp(err.arg, "reorder_window") == 0);
 
-    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 0, 0, &err) == AC_OK);
+    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 0, 0, NULL, &err) == AC_OK);
     CHECK(ac_snapshot_buffer_push(b, ent, tick, seg, pos, NULL, NULL, 2, r, &err) ==
           AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "entity") == 0 && err.index == 1 && err.value == 2.0);
@@ -198,13 +198,13 @@ static void errors(void)
     CHECK(strcmp(err.arg, "render_tick") == 0);
     ac_snapshot_buffer_destroy(b);
 
-    CHECK(ac_snapshot_timeline_create(&tl, 1, 4, 1, 0, 0, &err) == AC_OK);
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 4, 1, 0, 0, NULL, &err) == AC_OK);
     CHECK(ac_snapshot_timeline_push(tl, tick, seg, pos, NULL, 1, r, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "rotation") == 0);
     CHECK(ac_snapshot_timeline_sample(tl, t, 2, p, NULL, m, l, rr, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "render_tick") == 0 && err.index == 1);
     ac_snapshot_timeline_destroy(tl);
-    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 1, 0, &err) == AC_OK);
+    CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 1, 0, NULL, &err) == AC_OK);
     CHECK(ac_snapshot_buffer_push(b, ent, tick, seg, pos, NULL, NULL, 1, r, &err) ==
           AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "rotation") == 0 && ac_snapshot_buffer_count(b, 0) == 0);

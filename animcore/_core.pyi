@@ -1,0 +1,410 @@
+"""Type stubs of animcore._core, the private binding of the C core.
+
+Declared kernels take ``(func, [context,] inputs..., out, workers)``: ``func``
+names the public caller in error messages, inputs are any array-likes, ``out``
+is None or the output array(s), ``workers`` None or an int. They return the
+output array (NumPy scalar for scalar input) or a tuple of them. The other
+entry points take prepared float64 arrays and capsules; the public modules of
+animcore are their only callers.
+"""
+from typing import Any, Optional, Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+_Out = Union[np.ndarray, tuple[np.ndarray, ...], None]
+_Capsule = Any
+
+def _advance(
+    func: str,
+    position: Any,
+    velocity: Any,
+    radius: Any,
+    dt: Any,
+    plane_point: Any,
+    plane_normal: Any,
+    plane_velocity: Any,
+    restitution: Any,
+    friction: Any,
+    max_bounces: Any,
+    bounces: Any,
+) -> None: ...
+def _advance_spin(func: str, *args: Any) -> None: ...
+def _bezier_rate(
+    func: str,
+    parameters: Any,
+    u: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _bezier_eval(
+    func: str,
+    x1: Any,
+    y1: Any,
+    x2: Any,
+    y2: Any,
+    u: Any,
+    s: Any = ...,
+    dsdu: Any = ...,
+) -> None: ...
+def _bezier_value(
+    func: str,
+    parameters: Any,
+    u: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _bounce2(
+    func: str,
+    velocity: ArrayLike,
+    surface_velocity: ArrayLike,
+    normal: ArrayLike,
+    restitution: ArrayLike,
+    friction: ArrayLike,
+    threshold: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _bounce3(
+    func: str,
+    velocity: ArrayLike,
+    surface_velocity: ArrayLike,
+    normal: ArrayLike,
+    restitution: ArrayLike,
+    friction: ArrayLike,
+    threshold: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _collide(
+    func: str,
+    a: tuple[Any, ...],
+    a_tensor: bool,
+    b: tuple[Any, ...],
+    b_tensor: bool,
+    contact: tuple[Any, ...],
+    results: tuple[Any, ...],
+) -> None: ...
+def _curve_acceleration(
+    func: str,
+    curve: _Capsule,
+    t: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _curve_create(
+    func: str,
+    times: Any,
+    values: Any,
+    interpolation: Any,
+    tangents: Any,
+    in_velocities: Any,
+    out_velocities: Any,
+    before: Any,
+    after: Any,
+    jumps: Any,
+) -> _Capsule: ...
+def _curve_create_keyed(
+    func: str,
+    times: Any,
+    values: Any,
+    interpolation: Any,
+    tangents: Any,
+    in_velocities: Any,
+    out_velocities: Any,
+    before: Any,
+    after: Any,
+    jumps: Any,
+    segments: Any,
+    eases: Any,
+    in_weights: Any,
+    out_weights: Any,
+    before_slopes: Any,
+    after_slopes: Any,
+    long_handles: Any = ...,
+) -> _Capsule: ...
+def _curve_key_velocities(curve: _Capsule, in_velocities: Any, out_velocities: Any) -> None: ...
+def _curve_remaps(func: str, remaps: Any, segment: Any) -> _Capsule: ...
+def _curve_sample(
+    func: str,
+    curve: _Capsule,
+    t: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _curve_value(
+    func: str,
+    curve: _Capsule,
+    t: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _curve_velocity(
+    func: str,
+    curve: _Capsule,
+    t: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _ease_kinds() -> tuple[Any, ...]: ...
+def _ease_inverse(
+    func: str,
+    parameters: Any,
+    s: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _ease_rate(
+    func: str,
+    parameters: Any,
+    u: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _ease_value(
+    func: str,
+    parameters: Any,
+    u: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _hermite_eval(
+    func: str,
+    start: ArrayLike,
+    end: ArrayLike,
+    start_velocity: ArrayLike,
+    end_velocity: ArrayLike,
+    duration: ArrayLike,
+    elapsed: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _hermite_init(
+    start: Any,
+    end: Any,
+    start_velocity: Any,
+    end_velocity: Any,
+    duration: Any,
+) -> Any: ...
+def _point_velocity2(
+    func: str,
+    linear_velocity: ArrayLike,
+    angular_velocity: ArrayLike,
+    offset: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _point_velocity3(
+    func: str,
+    linear_velocity: ArrayLike,
+    angular_velocity: ArrayLike,
+    offset: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _quat_conjugate(func: str, q: ArrayLike, out: _Out, workers: Optional[int]) -> Any: ...
+def _quat_curve_create(
+    func: str,
+    times: Any,
+    quats: Any,
+    in_tangents: Any,
+    out_tangents: Any,
+    interp: Any,
+    before: Any,
+    after: Any,
+) -> _Capsule: ...
+def _quat_curve_omega(
+    func: str,
+    curve: _Capsule,
+    t: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _quat_curve_rotation(
+    func: str,
+    curve: _Capsule,
+    t: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _quat_from_axis_angle(
+    func: str,
+    axis: ArrayLike,
+    angle: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _quat_multiply(
+    func: str,
+    a: ArrayLike,
+    b: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _quat_nlerp(
+    func: str,
+    q0: ArrayLike,
+    q1: ArrayLike,
+    t: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _quat_normalize(func: str, q: ArrayLike, out: _Out, workers: Optional[int]) -> Any: ...
+def _quat_rotate(
+    func: str,
+    q: ArrayLike,
+    v: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _quat_slerp(
+    func: str,
+    q0: ArrayLike,
+    q1: ArrayLike,
+    t: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_advance(
+    func: str,
+    track: _Capsule,
+    cycle: Any,
+    phase: Any,
+    value: Any,
+    absolute: Any,
+    new_cycle: Any,
+    new_phase: Any,
+    translation: Any,
+    rotation: Any,
+) -> None: ...
+def _rootmotion_create(
+    func: str,
+    times: Any,
+    positions: Any,
+    interpolation: Any,
+    kind: Any,
+    rotations: Any,
+    up_axis: Any,
+    max_cycles: Any,
+) -> _Capsule: ...
+def _rootmotion_delta(
+    func: str,
+    track: _Capsule,
+    t0: ArrayLike,
+    t1: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_delta_quat(
+    func: str,
+    track: _Capsule,
+    t0: ArrayLike,
+    t1: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_delta_yaw(
+    func: str,
+    track: _Capsule,
+    t0: ArrayLike,
+    t1: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_sample(
+    func: str,
+    track: _Capsule,
+    phase: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_sample_quat(
+    func: str,
+    track: _Capsule,
+    phase: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_sample_yaw(
+    func: str,
+    track: _Capsule,
+    phase: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_split(
+    func: str,
+    arg: Any,
+    track: _Capsule,
+    t: Any,
+    cycle: Any,
+    phase: Any,
+) -> None: ...
+def _snapshot_buffer_new(
+    entities: Any,
+    dim: Any,
+    capacity: Any,
+    rotations: Any,
+    max_extrapolation: Any,
+) -> _Capsule: ...
+def _snapshot_counts(handle: _Capsule, out: Any) -> None: ...
+def _snapshot_flush(timeline: _Capsule) -> Any: ...
+def _snapshot_push(
+    func: str,
+    handle: _Capsule,
+    entity: Any,
+    tick: Any,
+    segment: Any,
+    position: Any,
+    rotation: Any,
+    generation: Any,
+    result: Any,
+) -> None: ...
+def _snapshot_push_one(
+    func: str,
+    timeline: _Capsule,
+    tick: Any,
+    segment: Any,
+    position: Any,
+    rotation: Any,
+) -> Any: ...
+def _snapshot_read(handle: _Capsule, entity: Any) -> tuple[Any, ...]: ...
+def _snapshot_sample(
+    func: str,
+    handle: _Capsule,
+    render_tick: Any,
+    position: Any,
+    rotation: Any,
+    mode: Any,
+    left_tick: Any,
+    right_tick: Any,
+) -> None: ...
+def _snapshot_sample_one(func: str, timeline: _Capsule, render_tick: Any) -> tuple[Any, ...]: ...
+def _snapshot_timeline_new(
+    dim: Any,
+    capacity: Any,
+    rotations: Any,
+    max_extrapolation: Any,
+    reorder_window: Any,
+) -> _Capsule: ...
+def _steps_value(
+    func: str,
+    parameters: Any,
+    u: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _tangent_to_velocity(
+    func: str,
+    tangent: ArrayLike,
+    duration: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _velocity_to_tangent(
+    func: str,
+    velocity: ArrayLike,
+    duration: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...

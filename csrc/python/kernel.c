@@ -1,0 +1,832 @@
+/* The one generic entry point that serves every declared kernel (see
+   binding.h): argument conversion, broadcasting, the strided block walk,
+   out=, workers= and error mapping. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "binding.h"
+
+#include <numpy/arrayscalars.h>
+
+#define MAX_OPS (ACPY_MAX_IN + ACPY_MAX_OUT)
+#define BLOCK_VALUES 4096 /* scratch values per operand and block (32 KB) */
+#define MIN_SPLIT 65536   /* items below which workers= keeps one thread */
+
+/* Element types read and written in place; anything else is converted once. */
+enum { T_F64, T_F32, T_I8, T_I16, T_I32, T_I64, T_U8, T_U16, T_U32, T_U64, T_BOOL };
+
+typedef struct operand {
+    char *data;
+    int type;
+    int aligned;
+    npy_intp width;                /* values per item */
+    npy_intp core;                 /* byte stride between an item's values */
+    npy_intp strides[NPY_MAXDIMS]; /* byte strides over the loop axes, 0 = broadcast */
+} operand;
+
+/* One call's walk: the loop axes (coalesced) and the operands, inputs first. */
+typedef struct walk {
+    const acpy_kernel *kernel;
+    const acpy_context *ctx;
+    int nin, nout, nd;
+    npy_intp shape[NPY_MAXDIMS];
+    operand op[MAX_OPS];
+    npy_intp block; /* items per block */
+    int write;      /* 0: the validation pass (outputs go to scratch) */
+} walk;
+
+/* One thread's share of a walk and what it found. */
+typedef struct part {
+    const walk *w;
+    npy_intp begin, end;
+    ac_status status;
+    ac_error err;
+    npy_intp err_flat;
+    PyThread_type_lock done;
+} part;
+
+static int element_type(PyArrayObject *a)
+{
+    if (!PyArray_ISNOTSWAPPED(a))
+        return -1;
+    switch (PyArray_TYPE(a)) {
+    case NPY_DOUBLE: return T_F64;
+    case NPY_FLOAT: return T_F32;
+    case NPY_BYTE: return T_I8;
+    case NPY_SHORT: return T_I16;
+    case NPY_BOOL: return T_BOOL;
+    case NPY_UBYTE: return T_U8;
+    case NPY_USHORT: return T_U16;
+    default: break;
+    }
+    if (PyArray_ISSIGNED(a)) {
+        switch (PyArray_ITEMSIZE(a)) {
+        case 4: return T_I32;
+        case 8: return T_I64;
+        default: return -1;
+        }
+    }
+    if (PyArray_ISUNSIGNED(a)) {
+        switch (PyArray_ITEMSIZE(a)) {
+        case 4: return T_U32;
+        case 8: return T_U64;
+        default: return -1;
+        }
+    }
+    return -1;
+}
+
+#define GATHER_LOOP(T)                                                          \
+    for (npy_intp r = 0; r < rows; r++)                                         \
+        for (npy_intp i = 0; i < cols; i++)                                     \
+            for (npy_intp c = 0; c < width; c++) {                              \
+                T v;                                                            \
+                memcpy(&v, src + r * outer + i * stride + c * core, sizeof v);  \
+                *dst++ = (double)v;                                             \
+            }
+
+/* Reads rows x cols items of `width` values into dst (item-major), converting:
+   row r starts at src + r * outer, items are `stride` apart. */
+static void gather(int type, const char *src, npy_intp outer, npy_intp stride, npy_intp core,
+                   npy_intp width, npy_intp rows, npy_intp cols, double *dst)
+{
+    if (type == T_F64 && width == 1) { /* the common cases, kept tight */
+        for (npy_intp r = 0; r < rows; r++) {
+            const char *row = src + r * outer;
+            if (stride == 0) { /* one value per row (an (N, 1) operand) */
+                double v;
+                memcpy(&v, row, sizeof v);
+                for (npy_intp i = 0; i < cols; i++)
+                    dst[i] = v;
+            } else {
+                for (npy_intp i = 0; i < cols; i++)
+                    memcpy(dst + i, row + i * stride, sizeof *dst);
+            }
+            dst += cols;
+        }
+        return;
+    }
+    switch (type) {
+    case T_F64: GATHER_LOOP(double) break;
+    case T_F32: GATHER_LOOP(float) break;
+    case T_I8: GATHER_LOOP(int8_t) break;
+    case T_I16: GATHER_LOOP(int16_t) break;
+    case T_I32: GATHER_LOOP(int32_t) break;
+    case T_I64: GATHER_LOOP(int64_t) break;
+    case T_U8: GATHER_LOOP(uint8_t) break;
+    case T_U16: GATHER_LOOP(uint16_t) break;
+    case T_U32: GATHER_LOOP(uint32_t) break;
+    case T_U64: GATHER_LOOP(uint64_t) break;
+    default: GATHER_LOOP(uint8_t) break; /* T_BOOL: one byte, 0 or 1 */
+    }
+}
+
+/* Writes rows x cols items from src to an output of type float64 or float32. */
+static void scatter(int type, char *dst, npy_intp outer, npy_intp stride, npy_intp core,
+                    npy_intp width, npy_intp rows, npy_intp cols, const double *src)
+{
+    for (npy_intp r = 0; r < rows; r++)
+        for (npy_intp i = 0; i < cols; i++)
+            for (npy_intp c = 0; c < width; c++) {
+                char *at = dst + r * outer + i * stride + c * core;
+                double v = *src++;
+                if (type == T_F64) {
+                    memcpy(at, &v, sizeof v);
+                } else {
+                    float f = (float)v;
+                    memcpy(at, &f, sizeof f);
+                }
+            }
+}
+
+/* Runs the kernel over flat items [begin, end) of the loop shape, C order, in
+   blocks that are rectangles of the last two loop axes: a piece of one row,
+   or whole rows when rows are short. */
+static void walk_part(part *p)
+{
+    const walk *w = p->w;
+    const int nops = w->nin + w->nout, last = w->nd - 1;
+    const npy_intp inner = w->shape[last], block = w->block;
+    const npy_intp plane = last > 0 ? w->shape[last - 1] : 1;
+    npy_intp pos = p->begin;
+    size_t scratch_values = 0;
+    double *scratch, *buf[MAX_OPS];
+    /* What each input's scratch holds: the block gathered from held[k] with
+       held_rows x held_cols items (the same block again needs no gather). */
+    char *held[MAX_OPS];
+    npy_intp held_rows[MAX_OPS] = {0}, held_cols[MAX_OPS] = {0};
+
+    p->status = AC_OK;
+    for (int k = 0; k < nops; k++)
+        scratch_values += (size_t)(block * w->op[k].width);
+    scratch = malloc(scratch_values * sizeof *scratch);
+    if (!scratch) {
+        p->status = AC_ERR_NOMEM;
+        p->err.status = AC_ERR_NOMEM;
+        p->err.index = 0;
+        p->err.arg = "scratch";
+        p->err.value = (double)scratch_values;
+        strcpy(p->err.detail, "could not be allocated");
+        p->err_flat = pos;
+        return;
+    }
+    buf[0] = scratch;
+    for (int k = 1; k < nops; k++)
+        buf[k] = buf[k - 1] + block * w->op[k - 1].width;
+    for (int k = 0; k < nops; k++)
+        held[k] = NULL;
+
+    while (pos < p->end) {
+        npy_intp row = pos / inner, col = pos % inner, rows, cols, n;
+        npy_intp coords[NPY_MAXDIMS], rest = row;
+        char *base[MAX_OPS];
+        const double *in[ACPY_MAX_IN];
+        double *out[ACPY_MAX_OUT];
+        size_t steps[ACPY_MAX_IN];
+        int direct[MAX_OPS];
+        ac_status st;
+
+        if (col != 0 || inner >= block / 2 || p->end - pos < inner) {
+            rows = 1;
+            cols = inner - col;
+            if (cols > block)
+                cols = block;
+            if (cols > p->end - pos)
+                cols = p->end - pos;
+        } else {
+            rows = block / inner;
+            if (rows > (p->end - pos) / inner)
+                rows = (p->end - pos) / inner;
+            if (rows > plane - row % plane) /* stay within one plane */
+                rows = plane - row % plane;
+            cols = inner;
+        }
+        n = rows * cols;
+
+        for (int d = last - 1; d >= 0; d--) {
+            coords[d] = rest % w->shape[d];
+            rest /= w->shape[d];
+        }
+        for (int k = 0; k < nops; k++) {
+            const operand *o = &w->op[k];
+            char *ptr = o->data + col * o->strides[last];
+            for (int d = 0; d < last; d++)
+                ptr += coords[d] * o->strides[d];
+            base[k] = ptr;
+        }
+
+        for (int k = 0; k < nops; k++) {
+            const operand *o = &w->op[k];
+            npy_intp s = o->strides[last], so = last > 0 ? o->strides[last - 1] : 0;
+            npy_intp item = 8 * o->width;
+            int same = s == 0 && (rows == 1 || so == 0);
+            int packed = s == item && (rows == 1 || so == cols * item);
+            int shared = same && w->kernel->shared && k < w->nin;
+            direct[k] = o->type == T_F64 && o->aligned && (o->width == 1 || o->core == 8) &&
+                        (k < w->nin ? packed || shared : packed && w->write);
+            if (k < w->nin) {
+                steps[k] = !shared;
+                if (direct[k]) {
+                    in[k] = (const double *)base[k];
+                } else {
+                    npy_intp r = shared ? 1 : rows, c = shared ? 1 : cols;
+                    if (held[k] != base[k] || held_rows[k] != r || held_cols[k] != c) {
+                        gather(o->type, base[k], so, s, o->core, o->width, r, c, buf[k]);
+                        held[k] = base[k], held_rows[k] = r, held_cols[k] = c;
+                    }
+                    in[k] = buf[k];
+                }
+            } else {
+                out[k - w->nin] = direct[k] ? (double *)base[k] : buf[k];
+            }
+        }
+
+        st = w->kernel->loop(w->ctx, in, steps, out, (size_t)n, &p->err);
+        if (st) {
+            p->status = st;
+            p->err.status = st;
+            p->err_flat = pos + (npy_intp)p->err.index;
+            break;
+        }
+        if (w->write)
+            for (int k = w->nin; k < nops; k++) {
+                const operand *o = &w->op[k];
+                if (!direct[k])
+                    scatter(o->type, base[k], last > 0 ? o->strides[last - 1] : 0,
+                            o->strides[last], o->core, o->width, rows, cols, buf[k]);
+            }
+        pos += n;
+    }
+    free(scratch);
+}
+
+static void worker_main(void *arg)
+{
+    part *p = arg;
+    walk_part(p);
+    PyThread_release_lock(p->done);
+}
+
+/* Runs the walk over all `total` items on `workers` threads (this one
+   included); returns the failure with the lowest flat index, as one thread
+   would have found it. Called without the GIL. */
+static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *err,
+                          npy_intp *err_flat)
+{
+    part parts[64];
+    int count = workers, started = 1, first = -1;
+    if (count > 64)
+        count = 64;
+    if (total < (npy_intp)count * MIN_SPLIT)
+        count = (int)(total / MIN_SPLIT) > 1 ? (int)(total / MIN_SPLIT) : 1;
+    for (int i = 0; i < count; i++) {
+        parts[i].w = w;
+        parts[i].begin = total / count * i;
+        parts[i].end = i == count - 1 ? total : total / count * (i + 1);
+        parts[i].done = NULL;
+    }
+    for (int i = 1; i < count; i++) {
+        parts[i].done = PyThread_allocate_lock();
+        if (!parts[i].done)
+            break;
+        PyThread_acquire_lock(parts[i].done, WAIT_LOCK);
+        if (PyThread_start_new_thread(worker_main, &parts[i]) == PYTHREAD_INVALID_THREAD_ID) {
+            PyThread_release_lock(parts[i].done);
+            PyThread_free_lock(parts[i].done);
+            parts[i].done = NULL;
+            break;
+        }
+        started++;
+    }
+    /* Shares no thread could take are run here. */
+    walk_part(&parts[0]);
+    for (int i = started; i < count; i++)
+        walk_part(&parts[i]);
+    for (int i = 1; i < started; i++) {
+        PyThread_acquire_lock(parts[i].done, WAIT_LOCK);
+        PyThread_release_lock(parts[i].done);
+        PyThread_free_lock(parts[i].done);
+    }
+    for (int i = 0; i < count; i++)
+        if (parts[i].status && first < 0)
+            first = i;
+    if (first < 0)
+        return AC_OK;
+    *err = parts[first].err;
+    *err_flat = parts[first].err_flat;
+    return parts[first].status;
+}
+
+/* ------------------------------------------------------------ arguments */
+
+/* Values per item of an operand, and whether it has a core axis: (C) is bare
+   (no axis, one value) when the context says so. */
+static int has_core(const acpy_operand *o, const acpy_context *ctx, npy_intp *width)
+{
+    if (o->width != ACPY_CHANNELS) {
+        *width = o->width;
+        return o->width != 1;
+    }
+    *width = ctx->bare ? 1 : ctx->channels;
+    return !ctx->bare;
+}
+
+PyObject *acpy_as_float64(const char *func, const char *name, PyObject *value)
+{
+    PyObject *module = PyImport_ImportModule("animcore._arrays"), *result;
+    if (!module)
+        return NULL;
+    result = PyObject_CallMethod(module, "as_float64", "ssO", func, name, value);
+    Py_DECREF(module);
+    return result;
+}
+
+/* os.cpu_count(), or 1 when unknown. */
+static long cpu_count(void)
+{
+    long n = 1;
+    PyObject *os = PyImport_ImportModule("os"), *r = NULL;
+    if (os)
+        r = PyObject_CallMethod(os, "cpu_count", NULL);
+    if (r && PyLong_Check(r))
+        n = PyLong_AsLong(r);
+    Py_XDECREF(r);
+    Py_XDECREF(os);
+    PyErr_Clear();
+    return n > 0 ? n : 1;
+}
+
+int acpy_workers(const char *func, PyObject *arg, int *workers)
+{
+    long n, cores = 0;
+    if (arg == Py_None) {
+        *workers = 1;
+        return 1;
+    }
+    if (!PyLong_Check(arg) || PyBool_Check(arg)) {
+        PyErr_Format(PyExc_ValueError, "%s: workers must be None or an integer, got %R", func,
+                     arg);
+        return 0;
+    }
+    n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        n = 0;
+    }
+    if (n < 0)
+        n += (cores = cpu_count()) + 1;
+    if (n < 1) {
+        cores = cores ? cores : cpu_count();
+        PyErr_Format(PyExc_ValueError,
+                     "%s: workers is %R (must be None, a positive count, or -k for all "
+                     "but k - 1 of the %ld cores)",
+                     func, arg, cores);
+        return 0;
+    }
+    *workers = n > 64 ? 64 : (int)n;
+    return 1;
+}
+
+/* "(2, 3)" for a shape, as Python prints tuples. */
+static void shape_text(int nd, const npy_intp *dims, char *text, size_t size)
+{
+    size_t used = (size_t)PyOS_snprintf(text, size, "(");
+    for (int d = 0; d < nd && used < size; d++)
+        used += (size_t)PyOS_snprintf(text + used, size - used, d ? ", %zd" : "%zd", dims[d]);
+    if (used < size)
+        PyOS_snprintf(text + used, size - used, nd == 1 ? ",)" : ")");
+}
+
+static const char *width_what(int width)
+{
+    return width == 4 ? "quaternions (x, y, z, w)" : width == 3 ? "vectors (x, y, z)" : "values";
+}
+
+/* An input as an array the walk reads in place (any layout, supported types)
+   or converted once; NULL with an exception naming func and name. */
+static PyArrayObject *input_array(const char *func, const char *name, PyObject *obj)
+{
+    PyArrayObject *a = NULL;
+    if (PyArray_Check(obj)) {
+        Py_INCREF(obj);
+        a = (PyArrayObject *)obj;
+    } else if (PyFloat_Check(obj) || PyLong_Check(obj) || PyList_Check(obj) ||
+               PyTuple_Check(obj) || PyArray_IsScalar(obj, Generic)) {
+        a = (PyArrayObject *)PyArray_FromAny(obj, NULL, 0, 0, 0, NULL);
+        if (!a)
+            PyErr_Clear();
+    }
+    if (a && element_type(a) >= 0)
+        return a;
+    Py_XDECREF(a);
+    return (PyArrayObject *)acpy_as_float64(func, name, obj);
+}
+
+/* Checks an `out` array against the result shape; 0 with a ValueError. */
+static int check_out(const char *func, int i, PyObject *obj, int nd, const npy_intp *dims)
+{
+    PyArrayObject *a;
+    PyArray_Descr *f64;
+    int castable;
+    char want[256], got[256];
+    if (!PyArray_Check(obj)) {
+        PyErr_Format(PyExc_ValueError, "%s: out[%d] must be a numpy array, got %.100s", func, i,
+                     Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    a = (PyArrayObject *)obj;
+    if (PyArray_NDIM(a) != nd || !PyArray_CompareLists(PyArray_DIMS(a), dims, nd)) {
+        shape_text(PyArray_NDIM(a), PyArray_DIMS(a), got, sizeof got);
+        shape_text(nd, dims, want, sizeof want);
+        PyErr_Format(PyExc_ValueError, "%s: out[%d] has shape %s, expected %s", func, i, got,
+                     want);
+        return 0;
+    }
+    f64 = PyArray_DescrFromType(NPY_DOUBLE);
+    castable = PyArray_CanCastTypeTo(f64, PyArray_DESCR(a), NPY_SAME_KIND_CASTING);
+    Py_DECREF(f64);
+    if (!castable) {
+        PyObject *dtype = PyObject_Str((PyObject *)PyArray_DESCR(a));
+        PyErr_Format(PyExc_ValueError, "%s: out[%d] has dtype %S, expected a float dtype", func,
+                     i, dtype ? dtype : Py_None);
+        Py_XDECREF(dtype);
+        return 0;
+    }
+    if (!PyArray_ISWRITEABLE(a)) {
+        PyErr_Format(PyExc_ValueError, "%s: out[%d] is read-only", func, i);
+        return 0;
+    }
+    return 1;
+}
+
+/* Byte range [lo, hi) an array's elements occupy. */
+static void extent(PyArrayObject *a, char **lo, char **hi)
+{
+    char *l = PyArray_BYTES(a), *h = l;
+    for (int d = 0; d < PyArray_NDIM(a); d++) {
+        npy_intp span = (PyArray_DIMS(a)[d] - 1) * PyArray_STRIDES(a)[d];
+        if (PyArray_DIMS(a)[d] == 0) {
+            *lo = *hi = PyArray_BYTES(a);
+            return;
+        }
+        if (span < 0)
+            l += span;
+        else
+            h += span;
+    }
+    *lo = l;
+    *hi = h + PyArray_ITEMSIZE(a);
+}
+
+static int overlaps(PyArrayObject *a, PyArrayObject *b)
+{
+    char *alo, *ahi, *blo, *bhi;
+    extent(a, &alo, &ahi);
+    extent(b, &blo, &bhi);
+    return alo < bhi && blo < ahi;
+}
+
+static PyObject *f64_scalar(double v)
+{
+    PyObject *s = PyArrayScalar_New(Double);
+    if (s)
+        PyArrayScalar_ASSIGN(s, Double, v);
+    return s;
+}
+
+/* The scalar fast path: every input a Python or NumPy real scalar, scalar
+   outputs, no out. Returns NULL without an exception when not applicable. */
+static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_context *ctx,
+                             PyObject *const *args, int *handled)
+{
+    double values[ACPY_MAX_IN], results[ACPY_MAX_OUT];
+    const double *in[ACPY_MAX_IN];
+    double *out[ACPY_MAX_OUT];
+    size_t steps[ACPY_MAX_IN];
+    ac_error err;
+    PyObject *tuple = NULL;
+    *handled = 0;
+    npy_intp width;
+    for (int i = 0; i < k->nout; i++) {
+        if (has_core(&k->out[i], ctx, &width))
+            return NULL;
+        out[i] = &results[i];
+    }
+    for (int i = 0; i < k->nin; i++) {
+        PyObject *o = args[i];
+        if (has_core(&k->in[i], ctx, &width))
+            return NULL;
+        if (PyFloat_Check(o)) {
+            values[i] = PyFloat_AS_DOUBLE(o);
+        } else if (PyLong_CheckExact(o)) {
+            int overflow;
+            long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+            if (overflow || (v == -1 && PyErr_Occurred())) {
+                PyErr_Clear();
+                return NULL;
+            }
+            values[i] = (double)v;
+        } else {
+            return NULL;
+        }
+        in[i] = &values[i];
+        steps[i] = 0;
+    }
+    *handled = 1;
+    if (k->loop(ctx, in, steps, out, 1, &err))
+        return acpy_raise(func, &err, 0, NULL);
+    if (k->nout == 1)
+        return f64_scalar(results[0]);
+    tuple = PyTuple_New(k->nout);
+    for (int i = 0; tuple && i < k->nout; i++) {
+        PyObject *v = f64_scalar(results[i]);
+        if (!v) {
+            Py_CLEAR(tuple);
+            break;
+        }
+        PyTuple_SET_ITEM(tuple, i, v);
+    }
+    return tuple;
+}
+
+static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    const acpy_kernel *k = PyCapsule_GetPointer(self, "animcore._core.kernel");
+    const char *func;
+    acpy_context ctx = {0};
+    PyArrayObject *in[ACPY_MAX_IN] = {0}, *out[ACPY_MAX_OUT] = {0}, *target[ACPY_MAX_OUT] = {0};
+    PyObject *out_arg, *result = NULL;
+    npy_intp loop[NPY_MAXDIMS], rdims[NPY_MAXDIMS], total = 1;
+    int nd = 0, workers, have_ctx, handled, broadcast_fails = 0, caller_written = 0;
+    walk w;
+    ac_error err;
+    npy_intp err_flat = 0;
+    ac_status st;
+
+    if (!k)
+        return NULL;
+    have_ctx = k->context != NULL;
+    if (nargs != 1 + have_ctx + k->nin + 2) {
+        PyErr_Format(PyExc_TypeError, "%s takes %d arguments (%zd given)", k->name,
+                     1 + have_ctx + k->nin + 2, nargs);
+        return NULL;
+    }
+    func = PyUnicode_AsUTF8(args[0]);
+    if (!func)
+        return NULL;
+    if (have_ctx && !k->context(func, args[1], &ctx))
+        return NULL;
+    args += 1 + have_ctx;
+    out_arg = args[k->nin];
+    if (!acpy_workers(func, args[k->nin + 1], &workers))
+        return NULL;
+    if (out_arg == Py_None) {
+        result = scalar_call(k, func, &ctx, args, &handled);
+        if (handled || result)
+            return result;
+    }
+
+    /* Inputs and the broadcast of their loop axes (right-aligned). */
+    for (int i = 0; i < k->nin; i++) {
+        npy_intp width;
+        int core = has_core(&k->in[i], &ctx, &width), an;
+        in[i] = input_array(func, k->in[i].name, args[i]);
+        if (!in[i])
+            goto done;
+        an = PyArray_NDIM(in[i]);
+        if (core && (an == 0 || PyArray_DIMS(in[i])[an - 1] != width)) {
+            char got[256];
+            shape_text(an, PyArray_DIMS(in[i]), got, sizeof got);
+            PyErr_Format(PyExc_ValueError,
+                         "%s: %s must hold %s on its last axis of length %zd, got shape %s",
+                         func, k->in[i].name, width_what((int)width), width, got);
+            goto done;
+        }
+        an -= core;
+        if (an > nd) {
+            memmove(loop + (an - nd), loop, sizeof(npy_intp) * (size_t)nd);
+            for (int d = 0; d < an - nd; d++)
+                loop[d] = 1;
+            nd = an;
+        }
+        for (int d = 0; d < an; d++) {
+            npy_intp *have = &loop[nd - an + d], ext = PyArray_DIMS(in[i])[d];
+            if (*have == 1)
+                *have = ext;
+            else if (ext != 1 && ext != *have)
+                broadcast_fails = 1;
+        }
+    }
+    if (broadcast_fails)
+        goto cannot_broadcast;
+    if (nd >= NPY_MAXDIMS) { /* room for an output's core axis */
+        PyErr_Format(PyExc_ValueError, "%s: inputs of %d dimensions (at most %d)", func, nd,
+                     NPY_MAXDIMS - 1);
+        goto done;
+    }
+    for (int d = 0; d < nd; d++)
+        total *= loop[d];
+
+    /* Outputs: fresh float64 arrays, or the caller's arrays checked. */
+    if (out_arg != Py_None) {
+        PyObject *items = out_arg;
+        if (k->nout == 1 && PyArray_Check(out_arg))
+            items = NULL;
+        else if (!PyTuple_Check(out_arg) || PyTuple_GET_SIZE(out_arg) != k->nout) {
+            PyErr_Format(PyExc_ValueError, "%s: out must be a tuple of %d arrays", func,
+                         k->nout);
+            goto done;
+        }
+        for (int j = 0; j < k->nout; j++) {
+            PyObject *o = items ? PyTuple_GET_ITEM(items, j) : out_arg;
+            npy_intp width;
+            int rnd = nd + has_core(&k->out[j], &ctx, &width);
+            memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
+            rdims[nd] = width;
+            if (!check_out(func, j, o, rnd, rdims))
+                goto done;
+            Py_INCREF(o);
+            target[j] = (PyArrayObject *)o;
+        }
+    }
+    for (int j = 0; j < k->nout; j++) {
+        npy_intp width;
+        int rnd = nd + has_core(&k->out[j], &ctx, &width), usable;
+        memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
+        rdims[nd] = width;
+        usable = target[j] && PyArray_ISNOTSWAPPED(target[j]) &&
+                 (PyArray_TYPE(target[j]) == NPY_DOUBLE || PyArray_TYPE(target[j]) == NPY_FLOAT);
+        for (int i = 0; usable && i < k->nin; i++)
+            if (overlaps(target[j], in[i])) { /* read every input before writing */
+                PyArrayObject *copy = (PyArrayObject *)PyArray_NewCopy(in[i], NPY_KEEPORDER);
+                if (!copy)
+                    goto done;
+                Py_SETREF(in[i], copy);
+            }
+        if (usable) {
+            Py_INCREF(target[j]);
+            out[j] = target[j];
+            caller_written = 1;
+        } else { /* fresh, or a float dtype copied into at the end */
+            out[j] = (PyArrayObject *)PyArray_SimpleNew(rnd, rdims, NPY_DOUBLE);
+            if (!out[j])
+                goto done;
+        }
+    }
+
+    /* The walk: per-operand strides over the loop axes, then coalesced. */
+    memset(&w, 0, sizeof w);
+    w.kernel = k;
+    w.ctx = &ctx;
+    w.nin = k->nin;
+    w.nout = k->nout;
+    for (int i = 0; i < k->nin + k->nout; i++) {
+        PyArrayObject *a = i < k->nin ? in[i] : out[i - k->nin];
+        const acpy_operand *decl = i < k->nin ? &k->in[i] : &k->out[i - k->nin];
+        operand *o = &w.op[i];
+        int core = has_core(decl, &ctx, &o->width), and = PyArray_NDIM(a) - core;
+        o->data = PyArray_BYTES(a);
+        o->type = element_type(a);
+        o->aligned = PyArray_ISALIGNED(a);
+        o->core = core ? PyArray_STRIDES(a)[and] : 8;
+        for (int d = 0; d < nd; d++) {
+            int e = d - (nd - and);
+            o->strides[d] = e < 0 || PyArray_DIMS(a)[e] == 1 ? 0 : PyArray_STRIDES(a)[e];
+        }
+    }
+    w.nd = 0;
+    for (int d = 0; d < nd; d++) {
+        int merge = w.nd > 0;
+        if (loop[d] == 1 && nd > 1)
+            continue;
+        for (int i = 0; merge && i < k->nin + k->nout; i++)
+            merge = w.op[i].strides[w.nd - 1] == w.op[i].strides[d] * loop[d];
+        if (merge) {
+            w.shape[w.nd - 1] *= loop[d];
+            for (int i = 0; i < k->nin + k->nout; i++)
+                w.op[i].strides[w.nd - 1] = w.op[i].strides[d];
+        } else {
+            w.shape[w.nd] = loop[d];
+            for (int i = 0; i < k->nin + k->nout; i++)
+                w.op[i].strides[w.nd] = w.op[i].strides[d];
+            w.nd++;
+        }
+    }
+    if (w.nd == 0) {
+        w.nd = 1;
+        w.shape[0] = 1;
+        for (int i = 0; i < k->nin + k->nout; i++)
+            w.op[i].strides[0] = 0;
+    }
+    {
+        npy_intp widest = 1;
+        for (int i = 0; i < k->nin + k->nout; i++)
+            widest = w.op[i].width > widest ? w.op[i].width : widest;
+        w.block = BLOCK_VALUES / widest > 16 ? BLOCK_VALUES / widest : 16;
+    }
+
+    /* A validation pass first when the caller's arrays are written, so that
+       an error leaves them untouched; then the pass that writes. */
+    st = AC_OK;
+    if (total > 0) {
+        PyThreadState *released = total > ACPY_GIL_THRESHOLD ? PyEval_SaveThread() : NULL;
+        for (int pass = caller_written ? 0 : 1; pass < 2 && !st; pass++) {
+            w.write = pass == 1;
+            st = walk_all(&w, total, workers, &err, &err_flat);
+        }
+        if (released)
+            PyEval_RestoreThread(released);
+    }
+    if (st) {
+        err.index = (size_t)err_flat;
+        acpy_raise(func, &err, nd, loop);
+        goto done;
+    }
+    for (int j = 0; j < k->nout; j++)
+        if (target[j] && out[j] != target[j] && PyArray_CopyInto(target[j], out[j]) < 0)
+            goto done;
+
+    /* Results: the caller's arrays, or the fresh ones (scalars when 0-d). */
+    result = k->nout == 1 ? NULL : PyTuple_New(k->nout);
+    if (k->nout != 1 && !result)
+        goto done;
+    for (int j = 0; j < k->nout; j++) {
+        PyObject *r;
+        if (target[j]) {
+            Py_INCREF(target[j]);
+            r = (PyObject *)target[j];
+        } else {
+            Py_INCREF(out[j]);
+            r = PyArray_Return(out[j]);
+            if (!r) {
+                Py_CLEAR(result);
+                goto done;
+            }
+        }
+        if (k->nout == 1)
+            result = r;
+        else
+            PyTuple_SET_ITEM(result, j, r);
+    }
+    goto done;
+
+cannot_broadcast: {
+    char text[1024];
+    size_t used = 0;
+    for (int i = 0; i < k->nin && used + 1 < sizeof text; i++) {
+        used += (size_t)PyOS_snprintf(text + used, sizeof text - used, "%s%s ", i ? ", " : "",
+                                      k->in[i].name);
+        if (used < sizeof text)
+            shape_text(PyArray_NDIM(in[i]), PyArray_DIMS(in[i]), text + used, sizeof text - used);
+        used = strlen(text);
+    }
+    for (int i = 0; i < k->nin; i++)
+        if (k->in[i].width != 1) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s: cannot broadcast %s together (the last axis of quaternions and "
+                         "vectors is not broadcast)",
+                         func, text);
+            goto done;
+        }
+    PyErr_Format(PyExc_ValueError, "%s: cannot broadcast %s together", func, text);
+}
+done:
+    for (int i = 0; i < k->nin; i++)
+        Py_XDECREF(in[i]);
+    for (int j = 0; j < k->nout; j++) {
+        Py_XDECREF(out[j]);
+        Py_XDECREF(target[j]);
+    }
+    return result;
+}
+
+int acpy_add_kernels(PyObject *module, const acpy_kernel *const *kernels, size_t count)
+{
+    PyObject *name = PyModule_GetNameObject(module);
+    if (!name)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        PyMethodDef *def = PyMem_Calloc(1, sizeof *def); /* lives as long as the module */
+        PyObject *capsule, *fn;
+        if (!def)
+            goto fail;
+        def->ml_name = kernels[i]->name;
+        def->ml_meth = (PyCFunction)(void (*)(void))call;
+        def->ml_flags = METH_FASTCALL;
+        def->ml_doc = kernels[i]->doc;
+        capsule = PyCapsule_New((void *)kernels[i], "animcore._core.kernel", NULL);
+        if (!capsule)
+            goto fail;
+        fn = PyCFunction_NewEx(def, capsule, name);
+        Py_DECREF(capsule);
+        if (!fn || PyModule_AddObject(module, kernels[i]->name, fn) < 0) {
+            Py_XDECREF(fn);
+            goto fail;
+        }
+    }
+    Py_DECREF(name);
+    return 0;
+fail:
+    Py_DECREF(name);
+    return -1;
+}
