@@ -14,6 +14,7 @@ from . import gltf
 from . import hermite as _hermite
 from . import rootmotion as _rootmotion
 from . import rotations as _rotations
+from . import skeleton as _skeleton
 from . import snapshot as _snapshot
 from .contact import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
@@ -21,6 +22,7 @@ from .easing import *  # noqa: F401,F403
 from .hermite import *  # noqa: F401,F403
 from .rootmotion import *  # noqa: F401,F403
 from .rotations import *  # noqa: F401,F403
+from .skeleton import *  # noqa: F401,F403
 from .snapshot import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
@@ -33,5 +35,6 @@ __all__ = [
     *_rootmotion.__all__,
     *_contact.__all__,
     *_snapshot.__all__,
+    *_skeleton.__all__,
     "gltf",
 ]

@@ -20,6 +20,7 @@ from .easing import CubicBezier, ease
 from .hermite import hermite
 from .rootmotion import LoopTrack, RootMotionCursor
 from .rotations import quat_slerp
+from .skeleton import Skeleton
 from .snapshot import SnapshotBuffer, SnapshotTimeline
 
 
@@ -504,6 +505,60 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
     return comparisons
 
 
+# A 24-joint humanoid hierarchy (pelvis, legs, spine, arms, head).
+HUMANOID_PARENTS = [-1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 12, 13, 14, 16, 17, 18,
+                    19, 20, 21]
+
+
+def numpy_skeleton_world(parents, translation, rotation, scale):
+    """Forward kinematics in plain NumPy: batched local matrices, then the
+    hierarchy level by level with batched 4x4 products."""
+    parents = np.asarray(parents)
+    q = rotation / np.linalg.norm(rotation, axis=-1, keepdims=True)
+    x, y, z, w = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    local = np.zeros(translation.shape[:-1] + (4, 4))
+    local[..., 0, 0] = 1 - 2 * (y * y + z * z)
+    local[..., 0, 1] = 2 * (x * y - w * z)
+    local[..., 0, 2] = 2 * (x * z + w * y)
+    local[..., 1, 0] = 2 * (x * y + w * z)
+    local[..., 1, 1] = 1 - 2 * (x * x + z * z)
+    local[..., 1, 2] = 2 * (y * z - w * x)
+    local[..., 2, 0] = 2 * (x * z - w * y)
+    local[..., 2, 1] = 2 * (y * z + w * x)
+    local[..., 2, 2] = 1 - 2 * (x * x + y * y)
+    local[..., :3, :3] *= scale[..., None, :]
+    local[..., :3, 3] = translation
+    local[..., 3, 3] = 1.0
+    depth = np.zeros(len(parents), dtype=int)
+    for j in range(len(parents)):  # parents before children in this list
+        depth[j] = 0 if parents[j] < 0 else depth[parents[j]] + 1
+    world = np.empty_like(local)
+    for level in range(depth.max() + 1):
+        joints = np.flatnonzero(depth == level)
+        if level == 0:
+            world[:, joints] = local[:, joints]
+        else:
+            world[:, joints] = world[:, parents[joints]] @ local[:, joints]
+    return world
+
+
+def bench_skeleton(scale: float, repeats: int) -> list[Comparison]:
+    n = max(1, int(10**5 * scale))
+    joints = len(HUMANOID_PARENTS)
+    rng = np.random.default_rng(0)
+    t = rng.normal(size=(n, joints, 3))
+    r = rng.normal(size=(n, joints, 4))
+    r /= np.linalg.norm(r, axis=-1, keepdims=True)
+    s = rng.uniform(0.9, 1.1, size=(n, joints, 3))
+    skeleton = Skeleton(HUMANOID_PARENTS)
+    return [
+        compare(f"skeleton world ({joints} joints, per joint-pose)", n * joints,
+                lambda: skeleton.world(t, r, s),
+                "NumPy level by level, batched 4x4",
+                lambda: numpy_skeleton_world(HUMANOID_PARENTS, t, r, s), repeats, target=10),
+    ]
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
@@ -513,6 +568,7 @@ CASES = {
     "rootmotion": bench_rootmotion,
     "contact": bench_contact,
     "snapshot": bench_snapshot,
+    "skeleton": bench_skeleton,
 }
 
 

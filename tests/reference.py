@@ -665,3 +665,41 @@ def gltf_spec_sample(times, output, interpolation, t, rotation=False):
             r = r / np.linalg.norm(r)
         result.append(r)
     return np.array(result).reshape(queries.shape + (output.shape[1],))
+
+
+# ---- skeletons ----
+
+def trs_matrix(translation, rotation, scale):
+    """4x4 matrices T R S from translation (..., 3), quaternion (..., 4) and scale
+    (..., 3), through scipy's rotation matrix (not animcore's)."""
+    from scipy.spatial.transform import Rotation
+
+    translation, rotation, scale = (np.asarray(a, float) for a in (translation, rotation, scale))
+    lead = np.broadcast_shapes(translation.shape[:-1], rotation.shape[:-1], scale.shape[:-1])
+    r = Rotation.from_quat(np.broadcast_to(rotation, lead + (4,)).reshape(-1, 4)).as_matrix()
+    m = np.zeros(lead + (4, 4))
+    m[..., :3, :3] = r.reshape(lead + (3, 3)) * np.broadcast_to(scale, lead + (3,))[..., None, :]
+    m[..., :3, 3] = np.broadcast_to(translation, lead + (3,))
+    m[..., 3, 3] = 1.0
+    return m
+
+
+def world_loop(parents, local):
+    """World matrices by a plain loop over poses and joints: each joint's parent
+    is resolved recursively (memoized), so no evaluation order is needed."""
+    parents = list(parents)
+    local = np.asarray(local, float)
+    lead = local.shape[:-3]
+    flat = local.reshape((-1,) + local.shape[-3:])
+    out = np.empty_like(flat)
+    for p in range(flat.shape[0]):
+        done = {}
+
+        def world(j):
+            if j not in done:
+                done[j] = flat[p, j] if parents[j] < 0 else world(parents[j]) @ flat[p, j]
+            return done[j]
+
+        for j in range(len(parents)):
+            out[p, j] = world(j)
+    return out.reshape(lead + local.shape[-3:])
