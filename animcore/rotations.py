@@ -293,7 +293,7 @@ def quat_to_euler(q, seq: str, *, degrees: bool = False, out=None) -> np.ndarray
     three axes, lower case (``"xyz"``) for rotations about the fixed frame's
     axes (extrinsic), upper case (``"XYZ"``) about the rotating frame's
     (intrinsic); all 12 orders (6 Tait-Bryan such as ``"zyx"``, 6 proper
-    Euler such as ``"zxz"``). Angles lie in ``[-pi, pi)``; the middle one in
+    Euler such as ``"zxz"``). Angles lie in ``[-pi, pi]``; the middle one in
     ``[-pi/2, pi/2]`` (Tait-Bryan) or ``[0, pi]`` (proper). At the gimbal lock
     (middle angle within 1e-7 of those limits) the third angle is 0 and the
     first carries the whole turn, silently (scipy also warns).

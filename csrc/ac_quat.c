@@ -703,14 +703,12 @@ ac_status ac_quat_batch_from_euler(const double *angles, const int axes[3], int 
     return AC_OK;
 }
 
-/* x wrapped to [-pi, pi) as Python's (x + pi) % (2 pi) - pi. */
+/* x (an angle in (-3 pi, 3 pi)) wrapped to [-pi, pi] as scipy does: one turn
+   added or removed when outside, so pi stays pi. */
 static double wrap_pi(double x)
 {
-    const double pi = 3.14159265358979323846, two_pi = 2.0 * pi;
-    double r = fmod(x + pi, two_pi);
-    if (r < 0.0)
-        r += two_pi;
-    return r - pi;
+    const double pi = 3.14159265358979323846;
+    return x < -pi ? x + 2.0 * pi : x > pi ? x - 2.0 * pi : x;
 }
 
 /* Bernardes and Ehrmann (2022), "Quaternion to Euler angles conversion: a

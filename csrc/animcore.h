@@ -333,7 +333,7 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *curve, const double *t, size_t
    follow scipy.spatial.transform.Rotation: `axes` names the sequence's three
    axes (0 x, 1 y, 2 z; consecutive ones different), turning about the fixed
    frame's axes when `extrinsic` is nonzero (scipy's "xyz") and about the
-   rotating frame's otherwise ("XYZ"); angles come back in [-pi, pi) with the
+   rotating frame's otherwise ("XYZ"); angles come back in [-pi, pi] with the
    middle one in [0, pi] (proper sequences such as zxz) or [-pi/2, pi/2], and
    at the gimbal lock (middle angle within 1e-7 of its limits) the third angle
    is 0. Quaternion inputs are normalized first (zero: AC_ERR_VALUE "|q|");
