@@ -40,16 +40,18 @@ import json
 import math
 import os
 import struct
+import re
 import urllib.parse
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Union
 
 import numpy as np
 
-from ._arrays import as_float64
+from ._arrays import as_float64, choice
 
-__all__ = ["Channel", "Clip", "GltfError", "PATHS", "load", "load_bytes", "load_sample",
-           "sample_path"]
+__all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
+           "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path"]
 
 #: Animated node properties and their number of components (weights: one per morph target).
 PATHS = {"translation": 3, "rotation": 4, "scale": 3, "weights": None}
@@ -86,6 +88,10 @@ class GltfError(ValueError):
         self.source, self.location, self.detail = source, location, detail
         where = ": ".join(part for part in (source, location) if part)
         super().__init__(f"{where}: {detail}" if where else detail)
+
+
+class GltfWarning(UserWarning):
+    """Part of a glTF file was left out (``errors="skip"``) and why."""
 
 
 class _Fault(Exception):
@@ -476,17 +482,32 @@ class Channel:
                 f"width={self.width})")
 
 
+@dataclass(frozen=True)
+class Unsupported:
+    """A channel of a clip that animcore does not evaluate: a
+    ``KHR_animation_pointer`` to something other than a node's translation,
+    rotation, scale or weights (a material colour, a light, a camera), or a
+    channel whose target is defined by another extension (``pointer`` None).
+    ``keys`` is the number of key times of its sampler."""
+
+    pointer: Union[str, None]
+    keys: int
+
+
 @dataclass(frozen=True, eq=False)
 class Clip:
     """One glTF animation: a name, a duration and its channels.
 
     ``duration`` is the last key time over all channels, in seconds; the clip
     starts at time 0 (channels whose first key is later hold that key's value).
+    ``unsupported`` lists the channels that were read but are not evaluated
+    (:class:`Unsupported`), so that nothing is dropped silently.
     """
 
     name: str
     duration: float
     channels: tuple
+    unsupported: tuple = ()
 
     def sample(self, t) -> dict:
         """Every channel at times ``t`` (seconds, any shape).
@@ -580,7 +601,10 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
     path = _field(target, "path", target_location, "str")
     node_index = _field(target, "node", target_location, "index", None)
     if node_index is None:
-        return None  # the animated object is defined by an extension
+        node_index, path, pointer = _pointer_target(target, target_location, path)
+        if node_index is None:  # kept, with its key count, for the clip to report
+            return _unsupported(reader, samplers[sampler_index], pointer,
+                                f"{animation_location}.samplers[{sampler_index}]")
     if path not in PATHS:
         raise _Fault(_join(target_location, "path"), f"{path!r} is not one of translation, "
                      "rotation, scale, weights")
@@ -638,7 +662,9 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
     return Channel(node_index, node_name, path, interpolation, width, times, output, curve)
 
 
-def _clips(doc: dict, reader: _Reader) -> list[Clip]:
+def _clips(doc: dict, reader: _Reader, skipped: list | None = None) -> list[Clip]:
+    """The clips of a document; with a list ``skipped``, an animation that
+    fails is appended to it as a _Fault and the others are still read."""
     asset = _field(doc, "asset", "", "dict")
     version = _field(asset, "version", "asset", "str")
     if not version.split(".")[0] == "2":
@@ -650,56 +676,78 @@ def _clips(doc: dict, reader: _Reader) -> list[Clip]:
     animations = _field(doc, "animations", "", "list", [])
     clips, used = [], set()
     for a, animation in enumerate(animations):
-        location = f"animations[{a}]"
-        channels = _field(animation, "channels", location, "list")
-        samplers = _field(animation, "samplers", location, "list")
-        if not channels:
-            raise _Fault(_join(location, "channels"), "is empty (an animation needs at least "
-                         "one channel)")
-        if not samplers:
-            raise _Fault(_join(location, "samplers"), "is empty (an animation needs at least "
-                         "one sampler)")
-        for s, sampler in enumerate(samplers):
-            if not isinstance(sampler, dict):
-                raise _Fault(f"{location}.samplers[{s}]", "must be a JSON object, got "
-                             f"{_json_type(sampler)}")
-        name = _field(animation, "name", location, "str", None) or f"animation{a}"
-        while name in used:
-            name = f"{name}#{a}"
-        used.add(name)
-        built, seen = [], {}
-        for c, channel in enumerate(channels):
-            channel_location = f"{location}.channels[{c}]"
-            result = _channel(doc, reader, samplers, location, channel_location, channel)
-            if result is None:
-                continue
-            key = (result.node, result.path)
-            if key in seen:
-                raise _Fault(channel_location, f"animates {result.path} of node {result.node}, "
-                             f"already animated by channels[{seen[key]}]")
-            seen[key] = c
-            # A name is the key when it is unique and cannot be read as another node's index.
-            name_ok = result.node_name in unique and not (
-                result.node_name.isdigit() and result.node_name != str(result.node))
-            target = result.node_name if name_ok else result.node
-            built.append(replace(result, target=target))
-        duration = max((float(ch.times[-1]) for ch in built), default=0.0)
-        clips.append(Clip(name, duration, tuple(built)))
+        try:
+            clips.append(_clip(doc, reader, a, animation, used, unique))
+        except _Fault as fault:
+            if skipped is None:
+                raise
+            skipped.append(fault)
     return clips
 
 
-def _load(data: bytes, base_dir: str | None, source: str) -> list[Clip]:
+def _clip(doc: dict, reader: _Reader, a: int, animation, used: set, unique: set) -> Clip:
+    location = f"animations[{a}]"
+    channels = _field(animation, "channels", location, "list")
+    samplers = _field(animation, "samplers", location, "list")
+    if not channels:
+        raise _Fault(_join(location, "channels"), "is empty (an animation needs at least "
+                     "one channel)")
+    if not samplers:
+        raise _Fault(_join(location, "samplers"), "is empty (an animation needs at least "
+                     "one sampler)")
+    for s, sampler in enumerate(samplers):
+        if not isinstance(sampler, dict):
+            raise _Fault(f"{location}.samplers[{s}]", "must be a JSON object, got "
+                         f"{_json_type(sampler)}")
+    name = _field(animation, "name", location, "str", None) or f"animation{a}"
+    while name in used:
+        name = f"{name}#{a}"
+    used.add(name)
+    built, seen, unsupported = [], {}, []
+    for c, channel in enumerate(channels):
+        channel_location = f"{location}.channels[{c}]"
+        result = _channel(doc, reader, samplers, location, channel_location, channel)
+        if isinstance(result, Unsupported):
+            unsupported.append(result)
+            continue
+        key = (result.node, result.path)
+        if key in seen:
+            raise _Fault(channel_location, f"animates {result.path} of node {result.node}, "
+                         f"already animated by channels[{seen[key]}]")
+        seen[key] = c
+        # A name is the key when it is unique and cannot be read as another node's index.
+        name_ok = result.node_name in unique and not (
+            result.node_name.isdigit() and result.node_name != str(result.node))
+        target = result.node_name if name_ok else result.node
+        built.append(replace(result, target=target))
+    duration = max((float(ch.times[-1]) for ch in built), default=0.0)
+    return Clip(name, duration, tuple(built), tuple(unsupported))
+
+
+def _load(data: bytes, base_dir: str | None, source: str, errors: str = "raise",
+          scene: bool = False):
+    """The clips of a file (or its Scene, with scene=True)."""
+    choice("load", "errors", errors, ("raise", "skip"))
+    skipped = [] if errors == "skip" else None
     try:
         if data[:4] == b"glTF" or source.lower().endswith(".glb"):
             doc, binary = _parse_glb(data)
         else:
             doc, binary = _parse_json(data, "JSON"), None
-        return _clips(doc, _Reader(doc, base_dir, binary))
+        reader = _Reader(doc, base_dir, binary)
+        clips = _clips(doc, reader, skipped)
+        result = _scene(doc, reader, clips) if scene else clips
     except _Fault as fault:
         raise GltfError(source, fault.location, fault.detail) from None
+    errors_found = tuple(GltfError(source, f.location, f.detail) for f in skipped or ())
+    for error in errors_found:
+        warnings.warn(f"{error} (animation skipped)", GltfWarning, stacklevel=3)
+    if scene:
+        result = replace(result, skipped=errors_found)
+    return result
 
 
-def load(path) -> list[Clip]:
+def load(path, *, errors: str = "raise") -> list[Clip]:
     """Read the animations of a glTF 2.0 file.
 
     Parameters
@@ -731,6 +779,10 @@ def load(path) -> list[Clip]:
     OSError
         If ``path`` itself cannot be read.
 
+    With ``errors="skip"``, an animation that fails to read is left out with
+    a :class:`GltfWarning` naming the file, the location and the reason, and
+    the others are returned; the default ``"raise"`` fails on the first.
+
     Examples
     --------
     >>> clips = load_sample()
@@ -740,7 +792,7 @@ def load(path) -> list[Clip]:
     path = os.fspath(path)
     with open(path, "rb") as stream:
         data = stream.read()
-    return _load(data, os.path.dirname(os.path.abspath(path)), path)
+    return _load(data, os.path.dirname(os.path.abspath(path)), path, errors)
 
 
 def load_bytes(data: bytes, *, base_dir=None, name: str = "<bytes>") -> list[Clip]:
@@ -766,3 +818,450 @@ def load_sample() -> list[Clip]:
     weights CUBICSPLINE.
     """
     return _load(sample_path().read_bytes(), None, f"animcore/data/{_SAMPLE}")
+
+
+# ---------------------------------------------------------------- pointers
+
+_NODE_POINTER = re.compile(r"/nodes/(0|[1-9][0-9]*)/(translation|rotation|scale|weights)")
+
+
+def _pointer_target(target: dict, location: str, path: str):
+    """(node, path, pointer) of a channel without ``target.node``: a
+    KHR_animation_pointer to a node property gives its node and path; any
+    other target gives node None and the pointer (None when the target is
+    defined by another extension)."""
+    extensions = _field(target, "extensions", location, "dict", {})
+    if path != "pointer" or "KHR_animation_pointer" not in extensions:
+        return None, path, None
+    where = _join(_join(location, "extensions"), "KHR_animation_pointer")
+    spec = _field(extensions, "KHR_animation_pointer", _join(location, "extensions"), "dict")
+    pointer = _field(spec, "pointer", where, "str")
+    match = _NODE_POINTER.fullmatch(pointer)
+    if match is None:
+        return None, None, pointer
+    return int(match.group(1)), match.group(2), pointer
+
+
+def _unsupported(reader, sampler: dict, pointer, location: str) -> Unsupported:
+    index = _field(sampler, "input", location, "index")
+    keys = len(reader.accessor(index, _join(location, "input"), "SCALAR"))
+    return Unsupported(pointer, keys)
+
+
+# ---------------------------------------------------------------- scenes
+
+def _array_eq(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return np.array_equal(a, b)
+
+
+def _frozen(values, shape=None) -> np.ndarray:
+    a = np.array(values, dtype=np.float64)
+    if shape is not None:
+        a = a.reshape(shape)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    """One node of a glTF file, with its rest transform.
+
+    ``translation``, ``rotation`` (unit ``(x, y, z, w)``) and ``scale`` are
+    the node's local rest transform: as stored, or decomposed from
+    ``matrix`` (4x4, row-major, acting on column vectors) when the file gives
+    a matrix. ``parent`` is -1 for a root. ``weights`` are the default morph
+    weights (the node's, else its mesh's), ``target_names`` the mesh's morph
+    target names (``extras.targetNames``) where the file has them.
+    """
+
+    index: int
+    name: Union[str, None]
+    parent: int
+    children: tuple
+    translation: np.ndarray = field(repr=False)
+    rotation: np.ndarray = field(repr=False)
+    scale: np.ndarray = field(repr=False)
+    matrix: Union[np.ndarray, None] = field(default=None, repr=False)
+    mesh: Union[int, None] = None
+    skin: Union[int, None] = None
+    weights: Union[np.ndarray, None] = field(default=None, repr=False)
+    target_names: Union[tuple, None] = None
+
+    def __eq__(self, other):
+        if not isinstance(other, Node):
+            return NotImplemented
+        return (self.index, self.name, self.parent, self.children, self.mesh, self.skin,
+                self.target_names) == (other.index, other.name, other.parent, other.children,
+                                       other.mesh, other.skin, other.target_names) and all(
+            _array_eq(getattr(self, k), getattr(other, k))
+            for k in ("translation", "rotation", "scale", "matrix", "weights"))
+
+    __hash__ = None
+
+
+@dataclass(frozen=True, eq=False)
+class Skin:
+    """A glTF skin: ``joints`` (node indices, shape (J,)), their
+    ``inverse_bind_matrices`` (J, 4, 4), row-major, identity where the file
+    gives none) and the ``skeleton`` root node (or None)."""
+
+    index: int
+    name: Union[str, None]
+    joints: np.ndarray
+    inverse_bind_matrices: np.ndarray = field(repr=False)
+    skeleton: Union[int, None] = None
+
+    def joint_matrices(self, scene: "Scene", clip=None, t=0.0, *, node=None) -> np.ndarray:
+        """Skinning matrices at times ``t``: ``t.shape + (J, 4, 4)``.
+
+        As the glTF specification defines the joint matrix:
+        ``inverse(world[node]) @ world[joint] @ inverse_bind_matrix``, where
+        ``node`` is the mesh node the skin is applied to (by default the
+        first node that uses this skin). ``clip`` None poses the rest pose.
+        """
+        func = "Skin.joint_matrices"
+        if node is None:
+            users = [n.index for n in scene.nodes if n.skin == self.index]
+            if not users:
+                raise ValueError(f"{func}: no node uses skin {self.index}; pass node=")
+            node = users[0]
+        node = scene.node_index(node)
+        world = scene.world(clip, t)
+        mesh_inverse = np.linalg.inv(world[..., node, :, :])
+        return mesh_inverse[..., None, :, :] @ world[..., self.joints, :, :] \
+            @ self.inverse_bind_matrices
+
+    def __eq__(self, other):
+        if not isinstance(other, Skin):
+            return NotImplemented
+        return ((self.index, self.name, self.skeleton) == (other.index, other.name,
+                                                             other.skeleton)
+                and np.array_equal(self.joints, other.joints)
+                and np.array_equal(self.inverse_bind_matrices, other.inverse_bind_matrices))
+
+    __hash__ = None
+
+
+def _clip_state(clip: Clip):
+    """A clip as plain data: enough to rebuild it with the same evaluators."""
+    return (clip.name, clip.duration, clip.unsupported,
+            tuple((c.node, c.node_name, c.path, c.interpolation, c.width, c.times, c.output,
+                   c.target) for c in clip.channels))
+
+
+def _clip_from_state(state) -> Clip:
+    name, duration, unsupported, channels = state
+    built = []
+    for node, node_name, path, interpolation, width, times, output, target in channels:
+        curve = _make_curve(times, output, interpolation, path)
+        built.append(Channel(node, node_name, path, interpolation, width, times, output, curve,
+                             target))
+    return Clip(name, duration, tuple(built), unsupported)
+
+
+def _clips_equal(a: Clip, b: Clip) -> bool:
+    sa, sb = _clip_state(a), _clip_state(b)
+    if sa[:3] != sb[:3] or len(sa[3]) != len(sb[3]):
+        return False
+    for ca, cb in zip(sa[3], sb[3]):
+        if ca[:5] != cb[:5] or ca[7] != cb[7] or not (np.array_equal(ca[5], cb[5])
+                                                     and np.array_equal(ca[6], cb[6])):
+            return False
+    return True
+
+
+@dataclass(frozen=True, eq=False)
+class Scene:
+    """The nodes, scenes, skins and clips of a glTF file (:func:`load_scene`).
+
+    Attributes
+    ----------
+    nodes : tuple of Node
+        Every node of the file, in file order.
+    scenes : tuple of tuple of int
+        The root nodes of each of the file's scenes.
+    scene : int or None
+        The default scene.
+    skins : tuple of Skin
+    clips : tuple of Clip
+        As :func:`load` returns them.
+    skipped : tuple of GltfError
+        Animations left out with ``errors="skip"``.
+    """
+
+    nodes: tuple
+    scenes: tuple
+    scene: Union[int, None]
+    skins: tuple
+    clips: tuple
+    skipped: tuple = ()
+
+    # -- lookup ---------------------------------------------------------------
+
+    @property
+    def skeleton(self):
+        """Every node as one :class:`animcore.Skeleton` (node order, rest pose)."""
+        cached = self.__dict__.get("_skeleton")
+        if cached is None:
+            from .skeleton import Skeleton
+
+            cached = Skeleton([n.parent for n in self.nodes],
+                              [n.translation for n in self.nodes] or np.zeros((0, 3)),
+                              [n.rotation for n in self.nodes] or np.zeros((0, 4)),
+                              [n.scale for n in self.nodes] or np.zeros((0, 3)))
+            object.__setattr__(self, "_skeleton", cached)
+        return cached
+
+    def node_index(self, node) -> int:
+        """The index of a node given by index or (unique) name."""
+        if isinstance(node, str):
+            found = [n.index for n in self.nodes if n.name == node]
+            if len(found) != 1:
+                raise KeyError(f"Scene: {'no' if not found else 'more than one'} node named "
+                               f"{node!r}")
+            return found[0]
+        if isinstance(node, (bool, np.bool_)) or not isinstance(node, (int, np.integer)) \
+                or not 0 <= node < len(self.nodes):
+            raise KeyError(f"Scene: node {node!r} is not a node index in [0, {len(self.nodes)})")
+        return int(node)
+
+    def clip(self, clip) -> Clip:
+        """A clip given by name, index or as a :class:`Clip` (returned as is)."""
+        if isinstance(clip, Clip):
+            return clip
+        if isinstance(clip, str):
+            for c in self.clips:
+                if c.name == clip:
+                    return c
+            names = ", ".join(repr(c.name) for c in self.clips) or "none"
+            raise KeyError(f"Scene: no clip named {clip!r} (available: {names})")
+        if isinstance(clip, (int, np.integer)) and not isinstance(clip, bool) \
+                and 0 <= clip < len(self.clips):
+            return self.clips[int(clip)]
+        raise KeyError(f"Scene: clip {clip!r} is neither a clip name nor an index in "
+                       f"[0, {len(self.clips)})")
+
+    # -- posing ---------------------------------------------------------------
+
+    def pose(self, clip=None, t=0.0):
+        """Local translation, rotation and scale of every node at times ``t``.
+
+        Returns :class:`animcore.Transforms` of shapes ``t.shape + (N, 3)``,
+        ``(N, 4)`` and ``(N, 3)``. A property the clip does not animate keeps
+        the node's rest value (glTF: untouched properties keep the node's
+        values); ``clip`` None gives the rest pose at every time.
+        """
+        from .skeleton import Transforms
+
+        func = "Scene.pose"
+        t = _query_times(func, t)
+        count = len(self.nodes)
+        rest = self.skeleton.rest
+        pose = {path: np.array(np.broadcast_to(value, t.shape + value.shape))
+                for path, value in zip(("translation", "rotation", "scale"), rest)}
+        if clip is not None:
+            clip = self.clip(clip)
+            for channel in clip.channels:
+                if channel.path == "weights":
+                    continue
+                if channel.node >= count:
+                    raise ValueError(f"{func}: clip {clip.name!r} animates node "
+                                     f"{channel.node}, but the scene has {count} nodes")
+                pose[channel.path][..., channel.node, :] = channel._sample(t)
+        return Transforms(pose["translation"], pose["rotation"], pose["scale"])
+
+    def world(self, clip=None, t=0.0, *, nodes=None) -> np.ndarray:
+        """World matrices of every node (or of ``nodes``, names or indices) at
+        times ``t``: ``t.shape + (N, 4, 4)``, row-major, acting on column
+        vectors. Forward kinematics over the node hierarchy in C."""
+        world = self.skeleton.world(*self.pose(clip, t))
+        if nodes is not None:
+            world = world[..., [self.node_index(n) for n in nodes], :, :]
+        return world
+
+    def weights(self, clip, t=0.0) -> dict:
+        """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have
+        morph targets, animated where the clip has a weights channel."""
+        t = _query_times("Scene.weights", t)
+        clip = self.clip(clip)
+        result = {n.index: np.array(np.broadcast_to(n.weights, t.shape + n.weights.shape))
+                  for n in self.nodes if n.weights is not None}
+        for channel in clip.channels:
+            if channel.path == "weights":
+                result[channel.node] = channel._sample(t)
+        return result
+
+    # -- value semantics --------------------------------------------------------
+
+    def __reduce__(self):
+        return (_scene_from_state, (self.nodes, self.scenes, self.scene, self.skins,
+                                    tuple(_clip_state(c) for c in self.clips),
+                                    tuple(str(e) for e in self.skipped)))
+
+    def __eq__(self, other):
+        if not isinstance(other, Scene):
+            return NotImplemented
+        return (self.nodes == other.nodes and self.scenes == other.scenes
+                and self.scene == other.scene and self.skins == other.skins
+                and len(self.clips) == len(other.clips)
+                and all(_clips_equal(a, b) for a, b in zip(self.clips, other.clips))
+                and tuple(map(str, self.skipped)) == tuple(map(str, other.skipped)))
+
+    __hash__ = None
+
+    def __repr__(self):
+        return (f"Scene({len(self.nodes)} nodes, {len(self.scenes)} scene(s), "
+                f"{len(self.skins)} skin(s), clips={[c.name for c in self.clips]})")
+
+
+def _scene_from_state(nodes, scenes, scene, skins, clips, skipped):
+    errors = tuple(GltfError("", "", text) for text in skipped)
+    return Scene(nodes, scenes, scene, skins, tuple(_clip_from_state(c) for c in clips), errors)
+
+
+_IDENTITY = np.eye(4)
+
+
+def _node_transform(node: dict, location: str):
+    """(translation, rotation, scale, matrix or None) of a node's rest transform."""
+    from .skeleton import _decompose
+
+    matrix = _field(node, "matrix", location, "list", None)
+    if matrix is not None:
+        where = _join(location, "matrix")
+        if len(matrix) != 16 or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                        and math.isfinite(v) for v in matrix):
+            raise _Fault(where, "must be 16 finite numbers")
+        m = _frozen(matrix, (4, 4)).T.copy()  # stored column-major
+        m.flags.writeable = False
+        try:
+            trs = _decompose("load_scene", m)
+        except ValueError as error:
+            raise _Fault(where, f"cannot be posed: {error}") from None
+        return (_frozen(trs.translation), _frozen(trs.rotation), _frozen(trs.scale), m)
+    values = []
+    for key, default in (("translation", (0.0, 0.0, 0.0)), ("rotation", (0.0, 0.0, 0.0, 1.0)),
+                         ("scale", (1.0, 1.0, 1.0))):
+        value = _field(node, key, location, "list", None)
+        if value is None:
+            value = default
+        elif len(value) != len(default) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in value):
+            raise _Fault(_join(location, key), f"must be {len(default)} finite numbers")
+        values.append(value)
+    t, r, s = values
+    norm = math.sqrt(sum(v * v for v in r))
+    if norm == 0:
+        raise _Fault(_join(location, "rotation"), "is a zero quaternion")
+    return _frozen(t), _frozen([v / norm for v in r]), _frozen(s), None
+
+
+def _scene(doc: dict, reader: _Reader, clips: list) -> Scene:
+    raw_nodes = _field(doc, "nodes", "", "list", [])
+    count = len(raw_nodes)
+    parents = [-1] * count
+    children_of = []
+    for i, node in enumerate(raw_nodes):
+        location = f"nodes[{i}]"
+        children = _field(node, "children", location, "list", [])
+        for c, child in enumerate(children):
+            where = f"{location}.children[{c}]"
+            if not isinstance(child, int) or isinstance(child, bool) or not 0 <= child < count:
+                raise _Fault(where, f"must be a node index in [0, {count}), got "
+                                    f"{_json_type(child)}")
+            if parents[child] != -1 or child == i:
+                raise _Fault(where, f"node {child} already has parent {parents[child]} (a "
+                                    "node has at most one parent)" if child != i else
+                             f"node {i} cannot be its own child")
+            parents[child] = i
+        children_of.append(tuple(children))
+    nodes = []
+    for i, node in enumerate(raw_nodes):
+        location = f"nodes[{i}]"
+        t, r, s, matrix = _node_transform(node, location)
+        mesh = _field(node, "mesh", location, "index", None)
+        skin = _field(node, "skin", location, "index", None)
+        weights = _field(node, "weights", location, "list", None)
+        names = None
+        if mesh is not None:
+            mesh_doc = _item(doc, "meshes", mesh, _join(location, "mesh"))
+            if weights is None:
+                weights = _field(mesh_doc, "weights", f"meshes[{mesh}]", "list", None)
+            extras = mesh_doc.get("extras")
+            if isinstance(extras, dict) and isinstance(extras.get("targetNames"), list):
+                names = tuple(str(n) for n in extras["targetNames"])
+        if weights is None:
+            width = _morph_targets(doc, node, location)
+            weights = [0.0] * width if width else None
+        if weights is not None:
+            weights = _frozen(weights)
+        if skin is not None:
+            _item(doc, "skins", skin, _join(location, "skin"))
+        nodes.append(Node(i, _field(node, "name", location, "str", None), parents[i],
+                          children_of[i], t, r, s, matrix, mesh, skin, weights, names))
+    scenes = []
+    for k, scene in enumerate(_field(doc, "scenes", "", "list", [])):
+        roots = _field(scene, "nodes", f"scenes[{k}]", "list", [])
+        for r_i, root in enumerate(roots):
+            if not isinstance(root, int) or isinstance(root, bool) or not 0 <= root < count:
+                raise _Fault(f"scenes[{k}].nodes[{r_i}]", f"must be a node index in "
+                                                          f"[0, {count})")
+        scenes.append(tuple(roots))
+    default = _field(doc, "scene", "", "index", None)
+    if default is not None and default >= len(scenes):
+        raise _Fault("scene", f"index {default} out of range (the file has {len(scenes)} "
+                              "scenes)")
+    skins = []
+    for k, skin in enumerate(_field(doc, "skins", "", "list", [])):
+        location = f"skins[{k}]"
+        joints = _field(skin, "joints", location, "list")
+        for j, joint in enumerate(joints):
+            if not isinstance(joint, int) or isinstance(joint, bool) or not 0 <= joint < count:
+                raise _Fault(f"{location}.joints[{j}]", f"must be a node index in [0, {count})")
+        ibm_index = _field(skin, "inverseBindMatrices", location, "index", None)
+        if ibm_index is None:
+            ibm = np.broadcast_to(_IDENTITY, (len(joints), 4, 4)).copy()
+        else:
+            where = _join(location, "inverseBindMatrices")
+            stored = reader.accessor(ibm_index, where, "MAT4")
+            if len(stored) != len(joints):
+                raise _Fault(where, f"accessor {ibm_index} has {len(stored)} matrices, "
+                                    f"expected {len(joints)} (one per joint)")
+            _check_finite(stored, where, ibm_index)
+            ibm = stored.reshape(-1, 4, 4).transpose(0, 2, 1).copy()  # column-major
+        ibm.flags.writeable = False
+        root = _field(skin, "skeleton", location, "index", None)
+        if root is not None and root >= count:
+            raise _Fault(_join(location, "skeleton"), f"index {root} out of range (the file "
+                                                      f"has {count} nodes)")
+        joint_array = np.array(joints, dtype=np.int64).reshape(-1)
+        joint_array.flags.writeable = False
+        skins.append(Skin(k, _field(skin, "name", location, "str", None), joint_array, ibm,
+                          root))
+    result = Scene(tuple(nodes), tuple(scenes), default, tuple(skins), tuple(clips))
+    try:
+        result.skeleton  # validates the hierarchy (no cycles) once, here
+    except ValueError as error:
+        raise _Fault("nodes", f"the children lists form a cycle ({error})") from None
+    return result
+
+
+def load_scene(path, *, errors: str = "raise") -> Scene:
+    """Read the nodes, scenes, skins and animations of a glTF 2.0 file.
+
+    Same files, errors and ``errors=`` as :func:`load`; the clips are those
+    :func:`load` returns. ``KHR_animation_pointer`` channels that point at
+    a node's translation, rotation, scale or weights are ordinary channels;
+    other pointers are listed in each clip's ``unsupported``.
+
+    >>> scene = load_scene(sample_path())
+    >>> [n.name for n in scene.nodes][:3]
+    ['root', 'hips', 'spine']
+    """
+    path = os.fspath(path)
+    with open(path, "rb") as stream:
+        data = stream.read()
+    return _load(data, os.path.dirname(os.path.abspath(path)), path, errors, scene=True)

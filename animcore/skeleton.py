@@ -79,6 +79,7 @@ class Skeleton:
     Examples
     --------
     >>> arm = Skeleton([-1, 0, 1], translation=[[0, 0, 0], [1, 0, 0], [1, 0, 0]])
+    >>> from animcore import quat_from_axis_angle
     >>> bend = quat_from_axis_angle([0, 0, 1], np.pi / 2)
     >>> arm.world(rotation=[bend, [0, 0, 0, 1], [0, 0, 0, 1]])[2, :3, 3].round(12)
     array([0., 2., 0.])

@@ -703,3 +703,67 @@ def world_loop(parents, local):
         for j in range(len(parents)):
             out[p, j] = world(j)
     return out.reshape(lead + local.shape[-3:])
+
+
+# ---- glTF scenes, read with pygltflib (not animcore's reader) ----
+
+def pygltf_document(path):
+    """The file read by pygltflib, with the bytes of its buffers in `doc.blobs`."""
+    import base64
+    import pathlib
+
+    import pygltflib
+
+    doc = pygltflib.GLTF2().load(str(path))
+    doc.blobs = []
+    for buffer in doc.buffers:
+        if buffer.uri is None:
+            doc.blobs.append(doc.binary_blob())
+        elif buffer.uri.startswith("data:"):
+            doc.blobs.append(base64.b64decode(buffer.uri.partition(",")[2]))
+        else:
+            doc.blobs.append((pathlib.Path(path).parent / buffer.uri).read_bytes())
+    return doc
+
+
+def pygltf_accessor(doc, index):
+    """A tightly packed float accessor as (count, components) float64."""
+    accessor = doc.accessors[index]
+    view = doc.bufferViews[accessor.bufferView]
+    width = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}[accessor.type]
+    assert accessor.componentType == 5126 and view.byteStride in (None, 4 * width)
+    start = (view.byteOffset or 0) + (accessor.byteOffset or 0)
+    data = np.frombuffer(doc.blobs[view.buffer], dtype="<f4", count=accessor.count * width,
+                         offset=start)
+    return data.reshape(accessor.count, width).astype(np.float64)
+
+
+def gltf_world(doc, animated, shape):
+    """World matrices (shape + (N, 4, 4)) of every node of a pygltflib document:
+    local matrices from each node's matrix (column-major in the file) or its
+    TRS, where `animated[(node, path)]` (arrays of shape + (width,)) replaces
+    the rest value, composed by `world_loop`."""
+    count = len(doc.nodes)
+    parents = [-1] * count
+    for i, node in enumerate(doc.nodes):
+        for child in node.children or []:
+            parents[child] = i
+    local = np.empty(shape + (count, 4, 4))
+    for i, node in enumerate(doc.nodes):
+        if node.matrix is not None and not any((i, p) in animated for p in
+                                               ("translation", "rotation", "scale")):
+            local[..., i, :, :] = np.asarray(node.matrix, float).reshape(4, 4).T
+            continue
+        rest = {"translation": node.translation or [0, 0, 0],
+                "rotation": node.rotation or [0, 0, 0, 1], "scale": node.scale or [1, 1, 1]}
+        if node.matrix is not None:  # animated although it has a matrix: its decomposition
+            from scipy.spatial.transform import Rotation
+
+            m = np.asarray(node.matrix, float).reshape(4, 4).T
+            s = np.linalg.norm(m[:3, :3], axis=0)
+            rest = {"translation": m[:3, 3], "rotation": Rotation.from_matrix(m[:3, :3] / s).as_quat(),
+                    "scale": s}
+        values = {p: np.broadcast_to(animated.get((i, p), np.asarray(rest[p], float)),
+                                     shape + (len(rest[p]),)) for p in rest}
+        local[..., i, :, :] = trs_matrix(values["translation"], values["rotation"], values["scale"])
+    return world_loop(parents, local)

@@ -169,3 +169,11 @@ def test_pickle_copy_and_equality_by_value():
 
 def test_top_level_names():
     assert animcore.Skeleton is Skeleton
+
+
+def test_docstring_examples():
+    import doctest
+
+    import animcore.skeleton
+
+    assert doctest.testmod(animcore.skeleton).failed == 0
