@@ -177,3 +177,104 @@ def test_docstring_examples():
     import animcore.skeleton
 
     assert doctest.testmod(animcore.skeleton).failed == 0
+
+
+# -- root motion from rigs ------------------------------------------------------------
+
+import pathlib  # noqa: E402
+
+from animcore import extract_root_motion, gltf  # noqa: E402
+from gltf_writer import Builder  # noqa: E402
+from reference import turning_delta, turning_pose  # noqa: E402
+
+FOX = pathlib.Path(__file__).resolve().parent / "data" / "gltf" / "Fox" / "Fox.glb"
+
+
+def _composed(track, mode, times, up_axis=1):
+    """The track's pose at each key time as a 4x4 matrix, through scipy."""
+    pose = track.sample(times / track.duration)
+    m = np.zeros(times.shape + (4, 4))
+    if mode == "ground":
+        axis = np.zeros(3)
+        axis[up_axis] = 1
+        m[:, :3, :3] = Rotation.from_rotvec(pose.rotation[:, None] * axis).as_matrix()
+    else:
+        m[:, :3, :3] = Rotation.from_quat(pose.rotation).as_matrix()
+    m[:, :3, 3] = pose.position
+    m[:, 3, 3] = 1
+    return m
+
+
+@pytest.mark.parametrize("mode", ["ground", "full"])
+@pytest.mark.parametrize("name", ["Walk", "Run"])
+def test_fox_root_motion_recomposes_the_original_world_transforms(name, mode):
+    scene = gltf.load_scene(FOX)
+    hips = scene.node_index("b_Hip_01")
+    track, in_place = extract_root_motion(scene, name, "b_Hip_01", mode=mode)
+    clip = scene.clip(name)
+    assert track.duration == clip.duration and track.times[0] == 0
+    hip_keys = clip.channel(hips, "translation").times
+    assert set(hip_keys) <= set(track.times)
+    t = track.times
+    before, after = scene.world(clip, t)[:, hips], scene.world(in_place, t)[:, hips]
+    scale = np.abs(before).max()
+    np.testing.assert_allclose(_composed(track, mode, t) @ after, before, rtol=0, atol=1e-9 * scale)
+    if mode == "ground":  # in place: no ground motion and no turn left; height kept
+        np.testing.assert_allclose(after[:, [0, 2], 3], 0, atol=1e-9 * scale)
+        np.testing.assert_allclose(after[:, 1, 3], before[:, 1, 3], rtol=0, atol=1e-9 * scale)
+        twist = 2 * np.arctan2(Rotation.from_matrix(after[:, :3, :3]).as_quat()[:, 1],
+                               Rotation.from_matrix(after[:, :3, :3]).as_quat()[:, 3])
+        np.testing.assert_allclose(np.sin(twist), 0, atol=1e-9)
+    else:
+        np.testing.assert_allclose(after[:, :3, 3], 0, atol=1e-9 * scale)
+    # the Fox walks and runs on the spot: each cycle ends where it started
+    np.testing.assert_allclose(track.stride, 0, atol=1e-9 * scale)
+    others = [c for c in clip.channels if c.node != hips]
+    assert all(a is b for a, b in zip([c for c in in_place.channels if c.node != hips], others))
+
+
+def _walker(tmp_path):
+    """A hips joint under a root: forward 1 m per 1.2 s cycle along z with a bob,
+    turning 30 degrees about y per cycle, with a sway about x."""
+    b = Builder()
+    b.node("root", children=[1], translation=[0.5, 0.0, -2.0])
+    b.node("hips")
+    times = np.linspace(0, 1.2, 13)
+    u = times / 1.2
+    position = np.stack([0.05 * np.sin(2 * np.pi * u), 0.9 + 0.03 * np.cos(4 * np.pi * u), u], axis=1)
+    turn = Rotation.from_euler("y", 30 * u[:, None], degrees=True)
+    sway = Rotation.from_euler("x", 5 * np.sin(2 * np.pi * u)[:, None], degrees=True)
+    b.animation([(1, "translation", times, position, "LINEAR"),
+                 (1, "rotation", times, (turn * sway).as_quat(), "LINEAR")], name="walk")
+    return gltf.load_scene(b.write_gltf(tmp_path / "walker.gltf"))
+
+
+def test_turning_walker_gives_exact_deltas_across_cycles(tmp_path):
+    scene = _walker(tmp_path)
+    track, in_place = extract_root_motion(scene, "walk", "hips")
+    clip = scene.clip("walk")
+    world = scene.world(clip, track.times)[:, 1]
+    np.testing.assert_allclose(track.positions[:, [0, 2]], world[:, [0, 2], 3], atol=1e-12)
+    np.testing.assert_allclose(track.rotations[-1] - track.rotations[0], np.deg2rad(30), atol=1e-6)
+    expected = turning_delta(track.times, track.positions, track.rotations, 0.9, 4.3)
+    delta = track.delta(0.9, 4.3)
+    np.testing.assert_allclose(delta.translation, expected[:3, 3], atol=1e-9)
+    np.testing.assert_allclose(delta.rotation, np.arctan2(expected[0, 2], expected[2, 2]), atol=1e-9)
+    np.testing.assert_allclose(
+        np.stack([turning_pose(track.times, track.positions, track.rotations, t) for t in track.times])
+        @ scene.world(in_place, track.times)[:, 1], world, atol=1e-9)
+    frames, _ = extract_root_motion(scene, "walk", "hips", fps=24)
+    # ceil(1.2000000477 s x 24) = 29 frame steps after 0, the last one at the end
+    assert len(frames.times) == 30 and frames.times[-1] == clip.duration
+
+
+def test_root_motion_errors(tmp_path):
+    scene = _walker(tmp_path)
+    with pytest.raises(ValueError, match=r"extract_root_motion: mode is 'air' \(must be one of 'ground', 'full'\)"):
+        extract_root_motion(scene, "walk", "hips", mode="air")
+    with pytest.raises(ValueError, match=r"extract_root_motion: up_axis is 3 \(must be 0, 1 or 2\)"):
+        extract_root_motion(scene, "walk", "hips", up_axis=3)
+    with pytest.raises(KeyError, match="no node named 'tail'"):
+        extract_root_motion(scene, "walk", "tail")
+    with pytest.raises(KeyError, match="no clip named 'run'"):
+        extract_root_motion(scene, "run", "hips")
