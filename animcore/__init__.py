@@ -5,8 +5,9 @@ per second, ``tangent`` per normalized segment parameter, ``duration`` and
 ``elapsed`` are seconds. Quaternions are ``(x, y, z, w)``.
 
 Every domain module's public names are available here; glTF import stays in
-its namespace (``animcore.gltf.load``).
+its namespace (``animcore.gltf.load``), and so does BVH import (``animcore.bvh.load``).
 """
+from . import bvh
 from . import contact as _contact
 from . import curves as _curves
 from . import easing as _easing
@@ -36,5 +37,6 @@ __all__ = [
     *_contact.__all__,
     *_snapshot.__all__,
     *_skeleton.__all__,
+    "bvh",
     "gltf",
 ]

@@ -767,3 +767,54 @@ def gltf_world(doc, animated, shape):
                                      shape + (len(rest[p]),)) for p in rest}
         local[..., i, :, :] = trs_matrix(values["translation"], values["rotation"], values["scale"])
     return world_loop(parents, local)
+
+
+# ---- BVH ----
+
+def bvh_world_positions(path, frames):
+    """World positions (len(frames), J, 3) of the ROOT/JOINT nodes of a BVH file
+    (End Sites left out), by a line-by-line reading of the file and scipy's
+    intrinsic Euler rotations in each joint's channel order, composed as 4x4
+    matrices down the hierarchy."""
+    from scipy.spatial.transform import Rotation
+
+    lines = [line.split() for line in open(path)]
+    joints, stack, i = [], [], 0
+    while lines[i][:1] != ["MOTION"]:
+        words = lines[i]
+        if words[:1] in (["ROOT"], ["JOINT"]):
+            joints.append({"parent": stack[-1] if stack else -1, "channels": []})
+            stack.append(len(joints) - 1)
+            site = False
+        elif words[:1] == ["End"]:
+            site = True
+        elif words[:1] == ["OFFSET"] and not site:
+            joints[stack[-1]]["offset"] = np.array(words[1:4], float)
+        elif words[:1] == ["CHANNELS"]:
+            joints[stack[-1]]["channels"] = words[2:]
+        elif words[:1] == ["}"]:
+            if site:
+                site = False
+            else:
+                stack.pop()
+        i += 1
+    motion = np.array([list(map(float, w)) for w in lines[i + 3:] if w])
+    out = np.zeros((len(frames), len(joints), 3))
+    for f, frame in enumerate(frames):
+        values, column, world = motion[frame], 0, []
+        for joint in joints:
+            names = joint["channels"]
+            data = dict(zip(names, values[column:column + len(names)]))
+            column += len(names)
+            local = np.eye(4)
+            local[:3, 3] = joint["offset"]
+            for axis, name in enumerate(("Xposition", "Yposition", "Zposition")):
+                if name in data:
+                    local[axis, 3] = data[name]
+            order = "".join(n[0] for n in names if n.endswith("rotation"))
+            if order:
+                angles = [data[f"{a}rotation"] for a in order]
+                local[:3, :3] = Rotation.from_euler(order.upper(), angles, degrees=True).as_matrix()
+            world.append(local if joint["parent"] < 0 else world[joint["parent"]] @ local)
+            out[f, len(world) - 1] = world[-1][:3, 3]
+    return out
