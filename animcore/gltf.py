@@ -39,8 +39,8 @@ import collections
 import json
 import math
 import os
-import struct
 import re
+import struct
 import urllib.parse
 import warnings
 from dataclasses import dataclass, field, replace
@@ -51,7 +51,7 @@ import numpy as np
 from ._arrays import as_float64, choice
 
 __all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
-           "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path"]
+           "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path", "save"]
 
 #: Animated node properties and their number of components (weights: one per morph target).
 PATHS = {"translation": 3, "rotation": 4, "scale": 3, "weights": None}
@@ -470,6 +470,35 @@ class Channel:
         shape ``t.shape + (width,)``. Non-finite times are a ValueError."""
         t = _query_times("Channel.sample", t)
         return self._sample(t)
+
+    @classmethod
+    def from_curve(cls, node: int, path: str, curve, *, node_name=None) -> "Channel":
+        """A channel animating ``path`` of node ``node`` with any animcore curve.
+
+        ``curve`` is a :class:`animcore.Curve` (translation, scale, weights)
+        or :class:`animcore.RotationCurve` (rotation). When glTF can express
+        it (step, linear or cubic keys, no easing, time remap or jumps), the
+        channel's ``interpolation``, ``times`` and ``output`` are its glTF
+        sampler (CUBICSPLINE tangents per second); otherwise ``interpolation``
+        and ``output`` are None and :func:`save` samples it at ``fps=``.
+        """
+        from .curves import Curve
+        from .rotations import RotationCurve
+
+        func = "Channel.from_curve"
+        choice(func, "path", path, tuple(PATHS))
+        expected = RotationCurve if path == "rotation" else Curve
+        if not isinstance(curve, expected):
+            raise ValueError(f"{func}: a {path} channel needs a {expected.__name__}, got "
+                             f"{type(curve).__name__}")
+        width = 4 if path == "rotation" else curve.channels
+        if PATHS[path] is not None and width != PATHS[path]:
+            raise ValueError(f"{func}: a {path} curve needs {PATHS[path]} channels, got {width}")
+        interpolation, output = _sampler_of(curve, path)
+        times = np.array(curve.times)
+        times.flags.writeable = False
+        return cls(int(node), node_name, path, interpolation, width, times, output, curve,
+                   node_name if node_name is not None else int(node))
 
     def _sample(self, t: np.ndarray) -> np.ndarray:
         values = np.asarray(self.curve(t), dtype=np.float64)
@@ -1265,3 +1294,245 @@ def load_scene(path, *, errors: str = "raise") -> Scene:
     with open(path, "rb") as stream:
         data = stream.read()
     return _load(data, os.path.dirname(os.path.abspath(path)), path, errors, scene=True)
+
+
+# ---------------------------------------------------------------- export
+
+_GLTF_NAMES = {"step": "STEP", "linear": "LINEAR", "cubic": "CUBICSPLINE"}
+
+
+def _sampler_of(curve, path: str):
+    """(interpolation, output) of the glTF sampler that evaluates like
+    ``curve``, or (None, None) when glTF cannot express it."""
+    from .curves import Curve
+
+    if isinstance(curve, Curve):
+        if curve._ease is not None or curve._remaps or curve.jumps:
+            return None, None
+        values = curve.values.reshape(len(curve.times), -1)
+        if curve.interpolation == "cubic":
+            rows = np.stack([curve.in_velocities.reshape(values.shape), values,
+                             curve.out_velocities.reshape(values.shape)], axis=1)
+            output = rows.reshape(-1, values.shape[1])
+        else:
+            output = np.array(values)
+    else:  # RotationCurve
+        if curve.interpolation == "cubic":
+            rows = np.stack([curve.in_tangents, curve.quaternions, curve.out_tangents], axis=1)
+            output = rows.reshape(-1, 4)
+        else:
+            output = np.array(curve.quaternions)
+    output = np.array(output, dtype=np.float64)
+    output.flags.writeable = False
+    return _GLTF_NAMES[curve.interpolation], output
+
+
+def _positive(func: str, name: str, value) -> float:
+    from ._arrays import real_number
+
+    value = real_number(func, name, value)
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{func}: {name} is {value!r} (must be a finite number > 0)")
+    return value
+
+
+class _Writer:
+    """A glTF document and its one binary buffer, built accessor by accessor."""
+
+    def __init__(self):
+        self.doc = {"asset": {"version": "2.0", "generator": "animcore"},
+                    "buffers": [], "bufferViews": [], "accessors": []}
+        self.blob = bytearray()
+        self._inputs: dict[bytes, int] = {}
+
+    def accessor(self, values: np.ndarray, kind: str, *, bounds: bool = False) -> int:
+        data = np.ascontiguousarray(values, dtype="<f4")
+        with np.errstate(over="ignore"):
+            finite = np.isfinite(data).all()
+        if not finite:
+            raise OverflowError("save: a value does not fit in glTF's float32 "
+                                f"(largest magnitude {np.abs(values).max():.6g})")
+        while len(self.blob) % 4:
+            self.blob.append(0)
+        self.doc["bufferViews"].append({"buffer": 0, "byteOffset": len(self.blob),
+                                        "byteLength": data.nbytes})
+        self.blob += data.tobytes()
+        entry = {"bufferView": len(self.doc["bufferViews"]) - 1, "componentType": 5126,
+                 "count": int(data.shape[0]), "type": kind}
+        if bounds:  # required for animation inputs
+            entry["min"] = [float(v) for v in data.reshape(len(data), -1).min(axis=0)]
+            entry["max"] = [float(v) for v in data.reshape(len(data), -1).max(axis=0)]
+        self.doc["accessors"].append(entry)
+        return len(self.doc["accessors"]) - 1
+
+    def times(self, times: np.ndarray) -> int:
+        stored = np.asarray(times, dtype="<f4")
+        if np.any(np.diff(stored) <= 0):
+            k = int(np.argmax(np.diff(stored) <= 0)) + 1
+            raise ValueError(f"save: key times {float(times[k - 1])!r} and {float(times[k])!r} "
+                             "are equal in glTF's float32")
+        key = stored.tobytes()
+        if key not in self._inputs:  # samplers with the same key times share one accessor
+            self._inputs[key] = self.accessor(stored, "SCALAR", bounds=True)
+        return self._inputs[key]
+
+
+def _node_entries(scene, clips):
+    """glTF nodes, scenes and the default scene from a Scene, or made up from the
+    clips' node indices and names."""
+    if scene is not None:
+        nodes = []
+        for node in scene.nodes:
+            entry = {}
+            if node.name is not None:
+                entry["name"] = node.name
+            if node.children:
+                entry["children"] = list(node.children)
+            if node.matrix is not None:
+                entry["matrix"] = [float(v) for v in node.matrix.T.reshape(-1)]
+            else:
+                for key, default in (("translation", (0, 0, 0)), ("rotation", (0, 0, 0, 1)),
+                                     ("scale", (1, 1, 1))):
+                    value = getattr(node, key)
+                    if not np.array_equal(value, default):
+                        entry[key] = [float(v) for v in value]
+            nodes.append(entry)
+        scenes = [{"nodes": list(roots)} for roots in scene.scenes]
+        return nodes, scenes or [{"nodes": [n.index for n in scene.nodes if n.parent < 0]}], \
+            scene.scene if scene.scene is not None else 0
+    names = {}
+    for clip in clips:
+        for channel in clip.channels:
+            if channel.node_name is not None:
+                names.setdefault(channel.node, channel.node_name)
+    count = 1 + max((c.node for clip in clips for c in clip.channels), default=-1)
+    nodes = [{"name": names[i]} if i in names else {} for i in range(count)]
+    return nodes, [{"nodes": list(range(count))}], 0
+
+
+def _document(clips, scene, fps) -> _Writer:
+    from .bake import frame_times
+
+    writer = _Writer()
+    nodes, scenes, default = _node_entries(scene, clips)
+    writer.doc.update(nodes=nodes, scenes=scenes, scene=default)
+    if scene is not None and scene.skins:
+        skins = []
+        for skin in scene.skins:
+            entry = {"joints": [int(j) for j in skin.joints],
+                     "inverseBindMatrices": writer.accessor(
+                         skin.inverse_bind_matrices.transpose(0, 2, 1).reshape(-1, 16), "MAT4")}
+            if skin.skeleton is not None:
+                entry["skeleton"] = skin.skeleton
+            if skin.name is not None:
+                entry["name"] = skin.name
+            skins.append(entry)
+        writer.doc["skins"] = skins
+    animations = []
+    for clip in clips:
+        samplers, channels = [], []
+        for c, channel in enumerate(clip.channels):
+            if channel.node >= len(nodes):
+                raise ValueError(f"save: clip {clip.name!r} channel {c} animates node "
+                                 f"{channel.node}, but the scene has {len(nodes)} nodes")
+            interpolation, times, output = channel.interpolation, channel.times, channel.output
+            if interpolation is None or output is None:
+                if fps is None:
+                    raise ValueError(
+                        f"save: clip {clip.name!r} channel {c} ({channel.path} of node "
+                        f"{channel.target!r}) is a curve glTF cannot express (easing, a time "
+                        "remap or jumps); pass fps= to write it as LINEAR samples")
+                times = frame_times(clip.duration, fps)
+                output = channel._sample(times)
+                interpolation = "LINEAR"
+            kind = {"translation": "VEC3", "rotation": "VEC4", "scale": "VEC3",
+                    "weights": "SCALAR"}[channel.path]
+            sampler = {"input": writer.times(times),
+                       "output": writer.accessor(output.reshape(-1) if kind == "SCALAR"
+                                                 else output, kind),
+                       "interpolation": interpolation}
+            samplers.append(sampler)
+            channels.append({"sampler": len(samplers) - 1,
+                             "target": {"node": int(channel.node), "path": channel.path}})
+        if clip.unsupported:
+            warnings.warn(f"save: clip {clip.name!r} has {len(clip.unsupported)} channel(s) "
+                          "animcore does not evaluate (e.g. "
+                          f"{clip.unsupported[0].pointer!r}); they are not written",
+                          GltfWarning, stacklevel=4)
+        if not channels:
+            raise ValueError(f"save: clip {clip.name!r} has no channels (glTF animations need "
+                             "at least one)")
+        animations.append({"name": clip.name, "channels": channels, "samplers": samplers})
+    writer.doc["animations"] = animations
+    return writer
+
+
+def save(path, clips, *, scene=None, fps=None, embed: bool = True) -> None:
+    """Write clips to a glTF 2.0 file: ``.gltf`` (JSON) or ``.glb`` (binary).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Ends in ``.gltf`` or ``.glb``.
+    clips : Clip or sequence of Clip
+        The animations. Channels keep their glTF samplers (STEP, LINEAR,
+        CUBICSPLINE with per-second tangents), so ``load(save(...))`` gives
+        the same values (to glTF's float32 precision; exactly for clips read
+        from glTF). Channels made with :meth:`Channel.from_curve` from curves
+        glTF cannot express (easing, time remaps, jumps) are written as LINEAR
+        samples on the frame grid of ``fps`` (as ``bake``), or rejected with a
+        ValueError when ``fps`` is None.
+    scene : Scene, optional
+        The nodes (names, hierarchy, rest transforms), scenes and skins to
+        write; meshes are not written. Without it, one node per animated node
+        index, named after the channels' nodes.
+    fps : float, optional
+        The frame rate for curves glTF cannot express.
+    embed : bool
+        ``.gltf`` only: the buffer as a base64 data URI (True) or a ``.bin``
+        file beside it with the same stem (False).
+
+    Raises
+    ------
+    ValueError
+        A bad path extension, a clip without channels, a channel of a node
+        the scene does not have, key times that float32 cannot tell apart,
+        an inexpressible curve without ``fps``.
+    OverflowError
+        A value beyond float32's range.
+    """
+    path = os.fspath(path)
+    extension = os.path.splitext(path)[1].lower()
+    if extension not in (".gltf", ".glb"):
+        raise ValueError(f"save: path must end in .gltf or .glb, got {path!r}")
+    if fps is not None:
+        fps = _positive("save", "fps", fps)
+    clips = [clips] if isinstance(clips, Clip) else list(clips)
+    for clip in clips:
+        if not isinstance(clip, Clip):
+            raise ValueError(f"save: clips must be Clip objects, got {type(clip).__name__}")
+    writer = _document(clips, scene, fps)
+    doc, blob = writer.doc, bytes(writer.blob)
+    buffer = {"byteLength": len(blob)}
+    if extension == ".glb":
+        doc["buffers"] = [buffer]
+        text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
+        text += b" " * (-len(text) % 4)
+        binary = blob + b"\0" * (-len(blob) % 4)
+        data = struct.pack("<III", _GLB_MAGIC, 2, 12 + 8 + len(text) + 8 + len(binary))
+        data += struct.pack("<II", len(text), _CHUNK_JSON) + text
+        data += struct.pack("<II", len(binary), _CHUNK_BIN) + binary
+        with open(path, "wb") as stream:
+            stream.write(data)
+        return
+    if embed:
+        buffer["uri"] = "data:application/octet-stream;base64," + \
+            base64.b64encode(blob).decode("ascii")
+    else:
+        name = os.path.splitext(os.path.basename(path))[0] + ".bin"
+        buffer["uri"] = urllib.parse.quote(name)
+        with open(os.path.join(os.path.dirname(os.path.abspath(path)), name), "wb") as stream:
+            stream.write(blob)
+    doc["buffers"] = [buffer]
+    with open(path, "w", encoding="utf-8") as stream:
+        json.dump(doc, stream, indent=1)

@@ -348,7 +348,7 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         times = np.unique(np.concatenate(keys + [[0.0, clip.duration]]))
         times = times[(times >= 0) & (times <= clip.duration)]
     else:
-        times = frame_times(clip.duration, float(fps))
+        times = frame_times(clip.duration, gltf._positive(func, "fps", fps))
     world = scene.world(clip, times)
     joint_world = world[:, j]
     trs = _decompose(func, joint_world)

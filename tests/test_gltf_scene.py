@@ -190,3 +190,114 @@ def test_scene_pickles_copies_and_compares_by_value():
     assert scene.nodes[3] != scene.nodes[4]
     other = gltf.load_scene(DATA / "CesiumMan" / "CesiumMan.gltf")
     assert scene != other
+
+
+# -- export -------------------------------------------------------------------------
+
+import animcore  # noqa: E402
+
+
+@pytest.mark.parametrize("name, embed", [("out.gltf", True), ("out.gltf", False), ("out.glb", True)])
+def test_save_then_load_gives_the_same_samplers_and_pygltflib_reads_them(tmp_path, name, embed):
+    clips = gltf.load_sample()  # STEP, LINEAR, CUBICSPLINE, morph weights
+    path = tmp_path / name
+    gltf.save(path, clips, embed=embed)
+    assert (tmp_path / "out.bin").exists() == (not embed and name.endswith(".gltf"))
+    back = gltf.load(path)
+    assert [c.name for c in back] == [c.name for c in clips]
+    t = np.linspace(-0.2, 1.7, 41)
+    for a, b in zip(clips, back):
+        assert a.duration == b.duration
+        for ca, cb in zip(a.channels, b.channels):
+            assert (ca.node, ca.path, ca.interpolation, ca.width, ca.target) == \
+                (cb.node, cb.path, cb.interpolation, cb.width, cb.target)
+            np.testing.assert_array_equal(cb.times, ca.times)
+            np.testing.assert_array_equal(cb.output, ca.output)
+            np.testing.assert_array_equal(cb.sample(t), ca.sample(t))
+    doc = pygltf_document(path)
+    assert len(doc.animations) == len(clips)
+    for clip, animation in zip(clips, doc.animations):
+        for channel, entry in zip(clip.channels, animation.channels):
+            sampler = animation.samplers[entry.sampler]
+            assert (entry.target.node, entry.target.path) == (channel.node, channel.path)
+            assert sampler.interpolation == channel.interpolation
+            times = doc.accessors[sampler.input]
+            assert times.min == [channel.times.min()] and times.max == [channel.times.max()]
+            np.testing.assert_array_equal(pygltf_accessor(doc, sampler.input)[:, 0], channel.times)
+            np.testing.assert_array_equal(pygltf_accessor(doc, sampler.output).reshape(channel.output.shape),
+                                          channel.output)
+
+
+def test_save_a_rig_with_its_scene(tmp_path):
+    scene = gltf.load_scene(DATA / "Fox" / "Fox.glb")
+    gltf.save(tmp_path / "fox.glb", scene.clips, scene=scene)
+    back = gltf.load_scene(tmp_path / "fox.glb")
+    assert [n.name for n in back.nodes] == [n.name for n in scene.nodes]
+    assert [n.children for n in back.nodes] == [n.children for n in scene.nodes]
+    assert back.skins == scene.skins and back.scenes == scene.scenes
+    t = np.linspace(0, 1.2, 7)
+    for clip in scene.clips:
+        np.testing.assert_array_equal(back.world(clip.name, t), scene.world(clip, t))
+
+
+def test_save_curves_glTF_can_and_cannot_express(tmp_path):
+    cubic = animcore.Curve([0, 0.5, 2], [[0, 0, 0], [1, 2, 0], [0, 1, 1]],
+                           in_velocities=np.ones((3, 3)), out_velocities=-np.ones((3, 3)))
+    turn = animcore.RotationCurve([0, 1], [[0, 0, 0, 1], [0, 0.5 ** 0.5, 0, 0.5 ** 0.5]])
+    eased = animcore.Curve([0, 1, 2], [[1, 1, 1], [2, 2, 2], [1, 1, 1]], interpolation="linear",
+                           ease="smoothstep")
+    channels = [gltf.Channel.from_curve(0, "translation", cubic, node_name="hips"),
+                gltf.Channel.from_curve(0, "rotation", turn, node_name="hips"),
+                gltf.Channel.from_curve(1, "scale", eased)]
+    assert [c.interpolation for c in channels] == ["CUBICSPLINE", "LINEAR", None]
+    clip = gltf.Clip("moves", 2.0, tuple(channels))
+    with pytest.raises(ValueError, match=r"save: clip 'moves' channel 2 \(scale of node 1\) is a curve "
+                                         r"glTF cannot express .*pass fps="):
+        gltf.save(tmp_path / "x.gltf", clip)
+    gltf.save(tmp_path / "x.gltf", clip, fps=10)
+    back = gltf.load(tmp_path / "x.gltf")[0]
+    t = np.linspace(0, 2, 33)
+    f32 = lambda a: np.asarray(a, np.float32).astype(float)  # noqa: E731
+    np.testing.assert_allclose(back.channels[0].sample(t), cubic(t), atol=1e-6)
+    np.testing.assert_array_equal(back.channels[0].output, f32(channels[0].output))
+    np.testing.assert_allclose(back.channels[1].sample(t), turn(t), atol=1e-7)
+    frames = np.arange(21) / 10
+    assert back.channels[2].interpolation == "LINEAR"
+    np.testing.assert_allclose(back.channels[2].times, frames, atol=1e-7)
+    np.testing.assert_allclose(back.channels[2].sample(frames), eased(frames), atol=1e-6)
+
+
+def test_save_a_bvh_clip(tmp_path):
+    scene = animcore.bvh.load(pathlib.Path(__file__).parent / "data" / "bvh" / "bvh_test2.bvh")
+    gltf.save(tmp_path / "mocap.glb", scene.clips, scene=scene)
+    back = gltf.load_scene(tmp_path / "mocap.glb")
+    times = scene.clips[0].channels[0].times[:5]
+    np.testing.assert_allclose(back.world(0, times), scene.world(0, times), atol=1e-4)
+
+
+def test_save_errors(tmp_path):
+    clips = gltf.load_sample()
+    with pytest.raises(ValueError, match=r"save: path must end in .gltf or .glb, got '.*x.fbx'"):
+        gltf.save(tmp_path / "x.fbx", clips)
+    with pytest.raises(ValueError, match=r"save: clips must be Clip objects, got str"):
+        gltf.save(tmp_path / "x.gltf", ["walk"])
+    with pytest.raises(ValueError, match=r"save: fps is -1.0 \(must be a finite number > 0\)"):
+        gltf.save(tmp_path / "x.gltf", clips, fps=-1)
+    small = gltf.load_scene(DATA / "SimpleSkin" / "SimpleSkin.gltf")
+    with pytest.raises(ValueError, match=r"save: clip 'walk' channel 0 animates node \d+, but the scene has 3 nodes"):
+        gltf.save(tmp_path / "x.gltf", clips, scene=small)
+    with pytest.raises(ValueError, match=r"save: clip 'empty' has no channels"):
+        gltf.save(tmp_path / "x.gltf", gltf.Clip("empty", 0.0, ()))
+    big = gltf.Channel.from_curve(0, "translation", animcore.Curve([0, 1], [[0, 0, 0], [1e39, 0, 0]]))
+    with pytest.raises(OverflowError, match=r"save: a value does not fit in glTF's float32"):
+        gltf.save(tmp_path / "x.gltf", gltf.Clip("big", 1.0, (big,)))
+    close = gltf.Channel.from_curve(0, "scale", animcore.Curve([0, 1, 1 + 1e-12], np.ones((3, 3))))
+    with pytest.raises(ValueError, match=r"save: key times 1.0 and 1.000000000001 are equal in glTF's float32"):
+        gltf.save(tmp_path / "x.gltf", gltf.Clip("close", 1.0, (close,)))
+    with pytest.raises(ValueError, match=r"Channel.from_curve: a rotation channel needs a RotationCurve, got Curve"):
+        gltf.Channel.from_curve(0, "rotation", animcore.Curve([0, 1], [[0, 0, 0, 1]] * 2))
+    with pytest.raises(ValueError, match=r"Channel.from_curve: a scale curve needs 3 channels, got 2"):
+        gltf.Channel.from_curve(0, "scale", animcore.Curve([0, 1], [[0, 0]] * 2))
+    pointer = gltf.load(POINTER)
+    with pytest.warns(gltf.GltfWarning, match=r"47 channel\(s\) animcore does not evaluate"):
+        gltf.save(tmp_path / "p.glb", pointer)

@@ -276,5 +276,7 @@ def test_root_motion_errors(tmp_path):
         extract_root_motion(scene, "walk", "hips", up_axis=3)
     with pytest.raises(KeyError, match="no node named 'tail'"):
         extract_root_motion(scene, "walk", "tail")
+    with pytest.raises(ValueError, match=r"extract_root_motion: fps is 0.0 \(must be a finite number > 0\)"):
+        extract_root_motion(scene, "walk", "hips", fps=0)
     with pytest.raises(KeyError, match="no clip named 'run'"):
         extract_root_motion(scene, "run", "hips")
