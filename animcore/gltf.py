@@ -1346,12 +1346,11 @@ class _Writer:
         self._inputs: dict[bytes, int] = {}
 
     def accessor(self, values: np.ndarray, kind: str, *, bounds: bool = False) -> int:
-        data = np.ascontiguousarray(values, dtype="<f4")
-        with np.errstate(over="ignore"):
-            finite = np.isfinite(data).all()
-        if not finite:
+        values = np.asarray(values, dtype=np.float64)
+        if values.size and not np.abs(values).max() <= np.finfo(np.float32).max:
             raise OverflowError("save: a value does not fit in glTF's float32 "
                                 f"(largest magnitude {np.abs(values).max():.6g})")
+        data = np.ascontiguousarray(values, dtype="<f4")
         while len(self.blob) % 4:
             self.blob.append(0)
         self.doc["bufferViews"].append({"buffer": 0, "byteOffset": len(self.blob),
