@@ -34,6 +34,8 @@ def main(argv=None) -> int:
                       help="output file, .npz or .csv (default: print a summary)")
     bake.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: on a terminal, for long jobs)")
+    from .bake import add_rig_options
+    add_rig_options(bake)
     args = parser.parse_args(argv)
 
     if args.command == "demo":
@@ -47,7 +49,9 @@ def main(argv=None) -> int:
             parser.error(str(error))
     elif args.command == "bake":
         from . import bake as bake_module
-        bake_module.run(args.file, args.fps, args.clip, args.out, args.progress, parser.error)
+        return bake_module.run(args.file, args.fps, args.clip, args.out, args.progress,
+                               parser.error, world=args.world, nodes=args.nodes,
+                               root_motion=args.root_motion, strict=args.strict)
     return 0
 
 

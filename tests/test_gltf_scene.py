@@ -301,3 +301,70 @@ def test_save_errors(tmp_path):
     pointer = gltf.load(POINTER)
     with pytest.warns(gltf.GltfWarning, match=r"47 channel\(s\) animcore does not evaluate"):
         gltf.save(tmp_path / "p.glb", pointer)
+
+
+# -- bake --world / --root-motion / --strict ---------------------------------------
+
+from scipy.spatial.transform import Rotation  # noqa: E402
+
+from animcore import bake as bake_module  # noqa: E402
+from animcore import cli  # noqa: E402
+
+FOX = DATA / "Fox" / "Fox.glb"
+
+
+def test_bake_world_transforms_of_chosen_nodes(tmp_path, capsys):
+    out = tmp_path / "world.npz"
+    assert cli.main(["bake", str(FOX), "--world", "--nodes", "b_Hip_01", "1", "--clip", "Walk",
+                     "--fps", "12", "--out", str(out)]) == 0
+    scene = gltf.load_scene(FOX)
+    grid = bake_module.frame_times(scene.clip("Walk").duration, 12)
+    with np.load(out) as baked:
+        assert sorted(baked.files) == sorted(["Walk/time"] + [
+            f"Walk/{n}/world_{p}" for n in ("b_Hip_01", "fox") for p in ("translation", "rotation", "scale")])
+        world = scene.world("Walk", grid)[:, scene.node_index("b_Hip_01")]
+        np.testing.assert_allclose(baked["Walk/b_Hip_01/world_translation"], world[:, :3, 3], atol=1e-9)
+        rotation = Rotation.from_quat(baked["Walk/b_Hip_01/world_rotation"]).as_matrix()
+        np.testing.assert_allclose(rotation * baked["Walk/b_Hip_01/world_scale"][:, None, :],
+                                   world[:, :3, :3], atol=1e-9)
+    csv_out = tmp_path / "world.csv"
+    assert cli.main(["bake", str(FOX), "--world", "--nodes", "fox", "--clip", "Run", "--out",
+                     str(csv_out)]) == 0
+    header = csv_out.read_text().splitlines()[0].split(",")
+    assert header[3:7] == ["fox/world_translation/x", "fox/world_translation/y",
+                           "fox/world_translation/z", "fox/world_rotation/x"]
+
+
+def test_bake_root_motion(tmp_path):
+    out = tmp_path / "root.npz"
+    assert cli.main(["bake", str(FOX), "--root-motion", "b_Hip_01", "--clip", "Run", "--fps", "30",
+                     "--out", str(out)]) == 0
+    scene = gltf.load_scene(FOX)
+    track, in_place = animcore.extract_root_motion(scene, "Run", "b_Hip_01")
+    grid = bake_module.frame_times(track.duration, 30)
+    with np.load(out) as baked:
+        np.testing.assert_allclose(baked["Run/root_motion/translation"],
+                                   track.sample(grid / track.duration).position, atol=1e-12)
+        assert baked["Run/root_motion/yaw"].shape == (len(grid), 1)
+        np.testing.assert_allclose(baked["Run/b_Hip_01/translation"],
+                                   in_place.channel("b_Hip_01", "translation").sample(grid))
+
+
+def test_bake_reports_unsupported_channels_and_strict_fails(tmp_path, capsys):
+    assert cli.main(["bake", str(POINTER), "--out", str(tmp_path / "p.npz")]) == 0
+    err = capsys.readouterr().err
+    assert "bake: warning: clip 'AllAnimatedProperties' has 47 channel(s) animcore does not bake" in err
+    assert cli.main(["bake", str(POINTER), "--strict", "--out", str(tmp_path / "q.npz")]) == 1
+    assert "--strict" in capsys.readouterr().err and not (tmp_path / "q.npz").exists()
+    assert cli.main(["bake", str(FOX), "--strict", "--clip", "Walk", "--out", str(tmp_path / "f.npz")]) == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--nodes", "fox"], "bake: --nodes needs --world"),
+    (["--world", "--nodes", "tail"], "bake: --nodes: Scene: no node named 'tail'"),
+    (["--root-motion", "tail"], "bake: --root-motion: Scene: no node named 'tail'"),
+])
+def test_bake_rig_option_errors(capsys, args, message):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["bake", str(FOX), *args])
+    assert exit_info.value.code == 2 and message in capsys.readouterr().err
