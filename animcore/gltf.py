@@ -948,19 +948,19 @@ class Skin:
         As the glTF specification defines the joint matrix:
         ``inverse(world[node]) @ world[joint] @ inverse_bind_matrix``, where
         ``node`` is the mesh node the skin is applied to (by default the
-        first node that uses this skin). ``clip`` None poses the rest pose.
+        first node that uses this skin; when none does, as in USD and BVH
+        rigs, the skeleton's own space: ``world[joint] @ inverse_bind_matrix``).
+        ``clip`` None poses the rest pose.
         """
-        func = "Skin.joint_matrices"
         if node is None:
             users = [n.index for n in scene.nodes if n.skin == self.index]
-            if not users:
-                raise ValueError(f"{func}: no node uses skin {self.index}; pass node=")
-            node = users[0]
-        node = scene.node_index(node)
+            node = users[0] if users else None
         world = scene.world(clip, t)
-        mesh_inverse = np.linalg.inv(world[..., node, :, :])
-        return mesh_inverse[..., None, :, :] @ world[..., self.joints, :, :] \
-            @ self.inverse_bind_matrices
+        joints = world[..., self.joints, :, :] @ self.inverse_bind_matrices
+        if node is None:
+            return joints
+        mesh_inverse = np.linalg.inv(world[..., scene.node_index(node), :, :])
+        return mesh_inverse[..., None, :, :] @ joints
 
     def __eq__(self, other):
         if not isinstance(other, Skin):

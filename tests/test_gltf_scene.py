@@ -175,9 +175,11 @@ def test_lookup_errors():
         scene.world(nodes=[99])
     with pytest.raises(ValueError, match=r"Scene.pose: t at index \(1,\) is nan"):
         scene.pose("Walk", [0.0, np.nan])
-    lonely = gltf.Skin(5, None, np.array([0]), np.eye(4)[None])
-    with pytest.raises(ValueError, match="Skin.joint_matrices: no node uses skin 5; pass node="):
-        lonely.joint_matrices(scene)
+    lonely = gltf.Skin(5, None, np.array([3]), np.eye(4)[None])  # no node uses it
+    np.testing.assert_array_equal(lonely.joint_matrices(scene, "Walk", 0.2),
+                                  scene.world("Walk", 0.2)[[3]])
+    with pytest.raises(KeyError, match="no node named 'tail'"):
+        lonely.joint_matrices(scene, node="tail")
 
 
 def test_scene_pickles_copies_and_compares_by_value():
