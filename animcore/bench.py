@@ -14,6 +14,7 @@ from typing import Callable
 
 import numpy as np
 
+from .bake import frame_times
 from .contact import advance_projectiles, bounce
 from .curves import Curve
 from .easing import CubicBezier, ease
@@ -529,9 +530,11 @@ def numpy_skeleton_world(parents, translation, rotation, scale):
     local[..., :3, :3] *= scale[..., None, :]
     local[..., :3, 3] = translation
     local[..., 3, 3] = 1.0
-    depth = np.zeros(len(parents), dtype=int)
-    for j in range(len(parents)):  # parents before children in this list
-        depth[j] = 0 if parents[j] < 0 else depth[parents[j]] + 1
+    depth = np.where(parents < 0, 0, -1)
+    while (depth < 0).any():  # parents in any order: settle one level per pass
+        known = (depth < 0) & (parents >= 0)
+        known[known] = depth[parents[known]] >= 0
+        depth[known] = depth[parents[known]] + 1
     world = np.empty_like(local)
     for level in range(depth.max() + 1):
         joints = np.flatnonzero(depth == level)
@@ -559,6 +562,35 @@ def bench_skeleton(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+FOX = "tests/data/gltf/Fox/Fox.glb"
+
+
+def bench_rig(scale: float, repeats: int) -> list[Comparison]:
+    """Scene.pose + world of the Fox's three clips at 60 fps (a clone of the
+    repository has the file), against the same pose and NumPy forward kinematics."""
+    import pathlib
+
+    from . import gltf
+
+    path = pathlib.Path(__file__).resolve().parent.parent / FOX
+    if not path.is_file():
+        raise ImportError(f"the Fox rig ({FOX}) is in a clone of the repository only")
+    scene = gltf.load_scene(path)
+    parents = [n.parent for n in scene.nodes]
+    grids = [frame_times(c.duration, 60.0) for c in scene.clips]  # as bake samples them
+    frames = sum(len(g) for g in grids)
+
+    def ours():
+        return [scene.world(c, g) for c, g in zip(scene.clips, grids)]
+
+    def baseline():
+        return [numpy_skeleton_world(parents, *scene.pose(c, g)) for c, g in zip(scene.clips, grids)]
+
+    return [compare(f"rig Fox pose + world (3 clips, 60 fps, {len(parents)} nodes)",
+                    frames * len(parents), ours, "same pose, NumPy level by level", baseline,
+                    repeats)]
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
@@ -569,6 +601,7 @@ CASES = {
     "contact": bench_contact,
     "snapshot": bench_snapshot,
     "skeleton": bench_skeleton,
+    "rig": bench_rig,
 }
 
 
