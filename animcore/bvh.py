@@ -42,6 +42,9 @@ class BvhError(ValueError):
         self.source, self.line, self.detail = source, line, detail
         super().__init__(f"{source}:{line}: {detail}")
 
+    def __reduce__(self):
+        return (BvhError, (self.source, self.line, self.detail))
+
 
 class _Joint:
     def __init__(self, name, parent, line):

@@ -918,6 +918,15 @@ class Node:
     weights: Union[np.ndarray, None] = field(default=None, repr=False)
     target_names: Union[tuple, None] = None
 
+    def __post_init__(self):  # read-only float64 arrays, also after unpickling
+        for key in ("translation", "rotation", "scale", "matrix", "weights"):
+            value = getattr(self, key)
+            if value is not None and (not isinstance(value, np.ndarray) or value.flags.writeable):
+                object.__setattr__(self, key, _frozen(value))
+
+    def __reduce__(self):
+        return (Node, tuple(getattr(self, f) for f in self.__dataclass_fields__))
+
     def __eq__(self, other):
         if not isinstance(other, Node):
             return NotImplemented
@@ -941,6 +950,16 @@ class Skin:
     joints: np.ndarray
     inverse_bind_matrices: np.ndarray = field(repr=False)
     skeleton: Union[int, None] = None
+
+    def __post_init__(self):  # read-only arrays, also after unpickling
+        joints = np.array(self.joints, dtype=np.int64).reshape(-1)
+        joints.flags.writeable = False
+        object.__setattr__(self, "joints", joints)
+        object.__setattr__(self, "inverse_bind_matrices",
+                           _frozen(self.inverse_bind_matrices, (len(joints), 4, 4)))
+
+    def __reduce__(self):
+        return (Skin, tuple(getattr(self, f) for f in self.__dataclass_fields__))
 
     def joint_matrices(self, scene: "Scene", clip=None, t=0.0, *, node=None) -> np.ndarray:
         """Skinning matrices at times ``t``: ``t.shape + (J, 4, 4)``.

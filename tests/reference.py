@@ -676,7 +676,8 @@ def trs_matrix(translation, rotation, scale):
 
     translation, rotation, scale = (np.asarray(a, float) for a in (translation, rotation, scale))
     lead = np.broadcast_shapes(translation.shape[:-1], rotation.shape[:-1], scale.shape[:-1])
-    r = Rotation.from_quat(np.broadcast_to(rotation, lead + (4,)).reshape(-1, 4)).as_matrix()
+    quats = np.array(np.broadcast_to(rotation, lead + (4,))).reshape(-1, 4)
+    r = Rotation.from_quat(quats).as_matrix() if quats.size else np.zeros((0, 3, 3))
     m = np.zeros(lead + (4, 4))
     m[..., :3, :3] = r.reshape(lead + (3, 3)) * np.broadcast_to(scale, lead + (3,))[..., None, :]
     m[..., :3, 3] = np.broadcast_to(translation, lead + (3,))

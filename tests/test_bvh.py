@@ -133,7 +133,11 @@ def test_malformed_files_name_the_line(tmp_path, edit, message):
         bvh.load(_file(tmp_path, edit(GOOD)))
 
 
-def test_error_is_a_value_error_with_its_parts(tmp_path):
+def test_error_is_a_value_error_with_its_parts_and_pickles(tmp_path):
+    import pickle
+
     with pytest.raises(ValueError) as info:
         bvh.load(_file(tmp_path, GOOD.replace("Frames: 2", "Frames: 3")))
     assert info.value.line == 20 and info.value.source.endswith("clip.bvh")
+    clone = pickle.loads(pickle.dumps(info.value))
+    assert str(clone) == str(info.value) and clone.line == 20

@@ -111,6 +111,15 @@ def test_animation_pointer_channels():
     assert len(gltf.load(POINTER)[0].channels) == 23
 
 
+def test_channels_without_a_target_node_are_kept_as_unsupported(tmp_path):
+    def edit(doc):
+        doc["animations"][0]["channels"].append(
+            {"sampler": 0, "target": {"path": "rotation", "extensions": {"EXT_other": {}}}})
+    clip = gltf.load(_edited(tmp_path, edit))[0]
+    assert len(clip.channels) == 1
+    assert clip.unsupported == (gltf.Unsupported(None, len(clip.channels[0].times)),)
+
+
 def _broken_copy(tmp_path):
     """SimpleSkin with a second animation whose sampler output has the wrong count."""
     doc = json.loads((DATA / "SimpleSkin" / "SimpleSkin.gltf").read_text())
@@ -187,8 +196,9 @@ def test_scene_pickles_copies_and_compares_by_value():
     for clone in (pickle.loads(pickle.dumps(scene)), copy.deepcopy(scene), copy.copy(scene)):
         assert clone == scene
         np.testing.assert_array_equal(clone.world("Run", [0.1, 0.4]), scene.world("Run", [0.1, 0.4]))
-    assert pickle.loads(pickle.dumps(scene.nodes[3])) == scene.nodes[3]
-    assert pickle.loads(pickle.dumps(scene.skins[0])) == scene.skins[0]
+    node, skin = (pickle.loads(pickle.dumps(x)) for x in (scene.nodes[3], scene.skins[0]))
+    assert node == scene.nodes[3] and skin == scene.skins[0]
+    assert not node.rotation.flags.writeable and not skin.inverse_bind_matrices.flags.writeable
     assert scene.nodes[3] != scene.nodes[4]
     other = gltf.load_scene(DATA / "CesiumMan" / "CesiumMan.gltf")
     assert scene != other

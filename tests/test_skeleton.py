@@ -3,6 +3,9 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from scipy.spatial.transform import Rotation
 
 import animcore
@@ -129,6 +132,32 @@ def test_bad_arguments():
         decompose(np.ones((4, 4)))
     with pytest.raises(KeyError, match="no joint named 'x'"):
         skeleton.index("x")
+
+
+def test_extreme_finite_rotations_are_normalized_without_overflow():
+    skeleton = Skeleton([-1, 0], translation=[[0, 0, 0], [1, 0, 0]])
+    quarter = Rotation.from_euler("z", 90, degrees=True).as_quat()
+    expected = skeleton.world(rotation=[quarter, [0, 0, 0, 1]])
+    for factor in (1e-200, 1e200, 1e-310):
+        np.testing.assert_allclose(skeleton.world(rotation=[quarter * factor, [0, 0, 0, 1]]),
+                                   expected, atol=1e-15)
+
+
+@settings(max_examples=30)
+@given(lead=hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3),
+       seed=st.integers(0, 2**31), contiguous_input=st.booleans(), dtype=st.sampled_from(["f4", "f8"]))
+def test_world_property_against_the_loop(lead, seed, contiguous_input, dtype):
+    rng = np.random.default_rng(seed)
+    skeleton = Skeleton(PARENTS)
+    t, r, s = random_pose(tuple(lead), len(PARENTS), rng)
+    t, r, s = (a.astype(dtype) for a in (t, r, s))
+    if not contiguous_input:  # every other joint-pose of a larger array
+        t = np.repeat(t, 2, axis=-1)[..., ::2]
+    world = skeleton.world(t, r, s)
+    assert world.shape == tuple(lead) + (len(PARENTS), 4, 4)
+    r64 = r.astype(float)
+    unit = r64 / np.linalg.norm(r64, axis=-1, keepdims=True)
+    np.testing.assert_allclose(world, world_loop(PARENTS, trs_matrix(t, unit, s)), atol=1e-9)
 
 
 def test_out_receives_the_result_and_is_untouched_on_error():
