@@ -1,5 +1,10 @@
 """``python -m animcore bake``: sample glTF clips on a frame grid and save them.
 
+A ``.bvh`` file (motion capture) is baked the same way, its one clip named
+after the file. ``--world`` bakes world transforms instead of the channels,
+``--root-motion JOINT`` extracts a joint's ground motion first (see
+:func:`add_rig_options`).
+
 Every channel of every clip (or of one named clip) is evaluated at the frames
 ``0, 1/fps, 2/fps, ...`` up to the clip's duration, the last frame placed
 exactly at the duration so that the final pose is always included (see
@@ -298,9 +303,14 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         _check_fps(fps)
     except ValueError as error:
         fail(str(error))
-    rig = world or root_motion is not None
+    is_bvh = file is not None and file.lower().endswith(".bvh")
+    rig = world or root_motion is not None or is_bvh
     try:
-        if rig:
+        if is_bvh:
+            from . import bvh
+            scene = bvh.load(file)
+            clips = list(scene.clips)
+        elif rig:
             scene = gltf.load_scene(file if file is not None else gltf.sample_path())
             clips = list(scene.clips)
         else:
@@ -321,7 +331,7 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
     if report and strict:
         warn("bake: --strict: not baking a file with channels animcore does not bake")
         return 1
-    if rig:
+    if world or root_motion is not None:
         arrays, clips = _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail)
     else:
         arrays = bake(clips, fps, progress=progress)

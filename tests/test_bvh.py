@@ -141,3 +141,18 @@ def test_error_is_a_value_error_with_its_parts_and_pickles(tmp_path):
     assert info.value.line == 20 and info.value.source.endswith("clip.bvh")
     clone = pickle.loads(pickle.dumps(info.value))
     assert str(clone) == str(info.value) and clone.line == 20
+
+
+def test_bake_a_bvh_file(tmp_path):
+    from animcore import cli
+
+    out = tmp_path / "mocap.npz"
+    assert cli.main(["bake", str(DATA / "bvh_test2.bvh"), "--fps", "60", "--out", str(out)]) == 0
+    scene = bvh.load(DATA / "bvh_test2.bvh")
+    grid = animcore.bake.frame_times(scene.clips[0].duration, 60)
+    with np.load(out) as baked:
+        np.testing.assert_array_equal(baked["bvh_test2/time"], grid)
+        np.testing.assert_allclose(baked["bvh_test2/Hips/rotation"],
+                                   scene.clips[0].channel("Hips", "rotation").sample(grid))
+    assert cli.main(["bake", str(DATA / "bvh_test2.bvh"), "--world", "--nodes", "Head",
+                     "--out", str(tmp_path / "w.npz")]) == 0
