@@ -144,12 +144,12 @@ def test_error_is_a_value_error_with_its_parts_and_pickles(tmp_path):
 
 
 def test_bake_a_bvh_file(tmp_path):
-    from animcore import cli
+    from animcore import bake, cli
 
     out = tmp_path / "mocap.npz"
     assert cli.main(["bake", str(DATA / "bvh_test2.bvh"), "--fps", "60", "--out", str(out)]) == 0
     scene = bvh.load(DATA / "bvh_test2.bvh")
-    grid = animcore.bake.frame_times(scene.clips[0].duration, 60)
+    grid = bake.frame_times(scene.clips[0].duration, 60)
     with np.load(out) as baked:
         np.testing.assert_array_equal(baked["bvh_test2/time"], grid)
         np.testing.assert_allclose(baked["bvh_test2/Hips/rotation"],
