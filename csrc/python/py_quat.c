@@ -301,7 +301,7 @@ static PyObject *quat_euler(PyObject *self, PyObject *args)
         ACPY_RUN(n, st = ac_quat_batch_from_euler(ACPY_F64(x), axes, extrinsic, ACPY_F64(out),
                                                   (size_t)n, &err));
     if (st)
-        return RAISE_LEAD(func, &err, out);
+        return acpy_raise(func, &err, PyArray_NDIM(out) - 1, PyArray_DIMS(out));
     Py_RETURN_NONE;
 }
 
