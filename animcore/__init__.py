@@ -5,7 +5,8 @@ per second, ``tangent`` per normalized segment parameter, ``duration`` and
 ``elapsed`` are seconds. Quaternions are ``(x, y, z, w)``.
 
 Every domain module's public names are available here; glTF import stays in
-its namespace (``animcore.gltf.load``), and so does BVH import (``animcore.bvh.load``).
+its namespace (``animcore.gltf.load``), and so do BVH and
+USD import (``animcore.bvh.load``, ``animcore.usd.load``).
 """
 from . import bvh
 from . import contact as _contact
@@ -17,6 +18,7 @@ from . import rootmotion as _rootmotion
 from . import rotations as _rotations
 from . import skeleton as _skeleton
 from . import snapshot as _snapshot
+from . import usd
 from .contact import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
 from .easing import *  # noqa: F401,F403
@@ -39,4 +41,5 @@ __all__ = [
     *_skeleton.__all__,
     "bvh",
     "gltf",
+    "usd",
 ]

@@ -1,8 +1,10 @@
-"""glTF 2.0 animation import.
+"""glTF 2.0 animation import and export.
 
 :func:`load` reads the animations of a ``.gltf`` file (with external ``.bin``
 buffers or base64 data URIs) or a ``.glb`` file and returns one :class:`Clip`
-per animation. Each animated node property becomes a :class:`Channel` whose
+per animation; :func:`load_scene` also reads the nodes, scenes and skins as
+a :class:`Scene` that poses them (forward kinematics, joint matrices), and
+:func:`save` writes clips back. Each animated node property becomes a :class:`Channel` whose
 ``curve`` evaluates it with the semantics of the glTF 2.0 specification
 (Appendix C, animation sampler interpolation):
 
