@@ -142,10 +142,11 @@ def load(path) -> "gltf.Scene":
             raise ValueError(f"usd.load: {path}: {anim.GetPath()} animates joint "
                              f"{unknown[0]!r}, which {skel.GetPath()} does not have")
         index = [joints.index(j) for j in anim_joints]
+        vectors = lambda v: np.array(v, float).reshape(-1, 3)  # noqa: E731
         for path_name, attribute, convert in (
-                ("translation", anim.GetTranslationsAttr(), lambda v: np.array(v, float).reshape(-1, 3)),
+                ("translation", anim.GetTranslationsAttr(), vectors),
                 ("rotation", anim.GetRotationsAttr(), _quats),
-                ("scale", anim.GetScalesAttr(), lambda v: np.array(v, float).reshape(-1, 3))):
+                ("scale", anim.GetScalesAttr(), vectors)):
             sampled = _samples(attribute, convert, start, per_second)
             if sampled is None:
                 continue

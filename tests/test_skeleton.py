@@ -45,7 +45,8 @@ def test_world_uses_the_rest_pose_for_missing_properties_and_broadcasts():
     unit = rotations / np.linalg.norm(rotations, axis=-1, keepdims=True)
     expected = world_loop(PARENTS, trs_matrix(t, unit, scales))
     np.testing.assert_allclose(world, expected, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(skeleton.world(), world_loop(PARENTS, trs_matrix(t, r / np.linalg.norm(r, axis=-1, keepdims=True), s)), atol=1e-12)
+    rest = world_loop(PARENTS, trs_matrix(t, r / np.linalg.norm(r, axis=-1, keepdims=True), s))
+    np.testing.assert_allclose(skeleton.world(), rest, atol=1e-12)
 
 
 def test_world_of_an_arm_by_hand():
