@@ -573,17 +573,17 @@ def test_conversion_errors():
         quat_from_euler("xy", [0, 0, 0])
     with pytest.raises(ValueError, match=r"quat_to_matrix: \|q\| at index \(1,\) is 0.0"):
         quat_to_matrix([[0, 0, 0, 1], [0, 0, 0, 0]])
-    with pytest.raises(ValueError, match=r"quat_to_euler: q at index \(\) is nan"):
+    with pytest.raises(ValueError, match=r"quat_to_euler: q (at index \(\) )?is nan"):
         quat_to_euler([0, np.nan, 0, 1], "xyz")
     with pytest.raises(ValueError, match=r"quat_to_rotvec: \|q\| at index \(0,\) is 0.0"):
         quat_to_rotvec([[0, 0, 0, 0]])
     with pytest.raises(ValueError, match=r"quat_from_matrix: det\(matrix\) at index \(0,\) is -1.0"):
         quat_from_matrix([np.diag([-1.0, 1.0, 1.0])])
-    with pytest.raises(ValueError, match=r"quat_from_matrix: matrix at index \(\) is inf"):
+    with pytest.raises(ValueError, match=r"quat_from_matrix: matrix (at index \(\) )?is inf"):
         quat_from_matrix(np.diag([np.inf, 1.0, 1.0]))
     with pytest.raises(ValueError, match=r"quat_from_matrix: matrix must have shape \(\.\.\., 3, 3\)"):
         quat_from_matrix(np.eye(4))
-    with pytest.raises(ValueError, match=r"quat_from_rotvec: rotvec at index \(\) is nan"):
+    with pytest.raises(ValueError, match=r"quat_from_rotvec: rotvec (at index \(\) )?is nan"):
         quat_from_rotvec([np.nan, 0, 0])
     with pytest.raises(ValueError, match=r"quat_from_euler: angles at index \(1,\) is inf"):
         quat_from_euler("xyz", [[0, 0, 0], [0, np.inf, 0]])

@@ -90,11 +90,11 @@ def test_decompose_mirror_and_matches_scipy():
 
 
 @pytest.mark.parametrize("parents, message", [
-    ([1, 2, 0], r"Skeleton: parents at index \(\d,\) is \d.0 \(makes joint \d its own ancestor"),
-    ([-1, 0, 3, 2], r"parents at index \((2,\) is 3|3,\) is 2).0 \(makes joint [23] its own ancestor"),
-    ([-1, 5], r"parents at index \(1,\) is 5.0 \(must be -1 \(a root\) or a joint index in \[0, 2\)"),
-    ([-1, -2], r"parents at index \(1,\) is -2.0"),
-    ([0], r"parents at index \(0,\) is 0.0 \(makes joint 0 its own ancestor"),
+    ([1, 2, 0], r"Skeleton: parents at index \(\d,\) is \d(\.0)? \(makes joint \d its own ancestor"),
+    ([-1, 0, 3, 2], r"parents at index \((2,\) is 3|3,\) is 2)(\.0)? \(makes joint [23] its own ancestor"),
+    ([-1, 5], r"parents at index \(1,\) is 5(\.0)? \(must be -1 \(a root\) or a joint index in \[0, 2\)"),
+    ([-1, -2], r"parents at index \(1,\) is -2(\.0)? "),
+    ([0], r"parents at index \(0,\) is 0(\.0)? \(makes joint 0 its own ancestor"),
 ])
 def test_bad_parents(parents, message):
     with pytest.raises(ValueError, match=message):
@@ -129,7 +129,7 @@ def test_bad_arguments():
     singular[:, 3, 3] = 1
     with pytest.raises(ValueError, match=r"Skeleton.local: world at index \(0,\) is 0.0 \(must be invertible"):
         skeleton.local(singular)
-    with pytest.raises(ValueError, match=r"decompose: matrix at index \(\) .*last row"):
+    with pytest.raises(ValueError, match=r"decompose: matrix (at index \(\) )?is .*last row"):
         decompose(np.ones((4, 4)))
     with pytest.raises(KeyError, match="no joint named 'x'"):
         skeleton.index("x")
