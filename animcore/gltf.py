@@ -479,7 +479,8 @@ class Channel:
 
         ``curve`` is a :class:`animcore.Curve` (translation, scale, weights)
         or :class:`animcore.RotationCurve` (rotation). When glTF can express
-        it (step, linear or cubic keys, no easing, time remap or jumps), the
+        it (step, linear or cubic keys, no easing, time remap, jumps or
+        weighted handles), the
         channel's ``interpolation``, ``times`` and ``output`` are its glTF
         sampler (CUBICSPLINE tangents per second); otherwise ``interpolation``
         and ``output`` are None and :func:`save` samples it at ``fps=``.
@@ -1327,8 +1328,14 @@ def _sampler_of(curve, path: str):
     ``curve``, or (None, None) when glTF cannot express it."""
     from .curves import Curve
 
+    kind = curve.interpolation
+    if not isinstance(kind, str) or kind not in _GLTF_NAMES:  # e.g. one kind per segment
+        return None, None
     if isinstance(curve, Curve):
-        if curve._ease is not None or curve._remaps or curve.jumps:
+        # easing, time remaps, jumps and weighted (free-length) handles have no glTF form
+        if (getattr(curve, "_ease", None) is not None or getattr(curve, "_remaps", ())
+                or curve.jumps or getattr(curve, "in_weights", None) is not None
+                or getattr(curve, "out_weights", None) is not None):
             return None, None
         values = curve.values.reshape(len(curve.times), -1)
         if curve.interpolation == "cubic":
