@@ -58,6 +58,21 @@ def _decompose(func: str, matrices) -> Transforms:
     return Transforms(t, r, s)
 
 
+def _workers(func: str, workers) -> int:
+    """The thread count of ``workers=`` (scipy.fft's meaning)."""
+    import os
+
+    if workers is None:
+        return 1
+    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, (int, np.integer)):
+        raise ValueError(f"{func}: workers must be an integer or None, got {workers!r}")
+    if workers == -1:
+        return os.cpu_count() or 1
+    if workers < 1:
+        raise ValueError(f"{func}: workers is {workers} (must be -1, None or >= 1)")
+    return int(workers)
+
+
 class Skeleton:
     """A joint hierarchy with a rest pose.
 
@@ -183,7 +198,8 @@ class Skeleton:
                 operands.append(contiguous(np.broadcast_to(a, lead + a.shape[-2:])))
         return lead, operands
 
-    def world(self, translation=None, rotation=None, scale=None, *, out=None) -> np.ndarray:
+    def world(self, translation=None, rotation=None, scale=None, *, out=None,
+              workers=None) -> np.ndarray:
         """World matrices of local poses: ``(..., J, 4, 4)``.
 
         Parameters
@@ -195,15 +211,45 @@ class Skeleton:
             naming its index ``(..., joint)``.
         out : ndarray, optional
             Receives the result (untouched on error) and is returned.
+        workers : int, optional
+            Threads that share the poses, with scipy.fft's meaning: None or 1
+            for one, -1 for every core, n for n. The result is the same bit
+            for bit, and so is the error a bad input raises.
         """
         func = "Skeleton.world"
+        threads = _workers(func, workers)
         lead, operands = self._poses(func, translation, rotation, scale)
         shape = lead + (len(self), 4, 4)
         if out is not None:
             out = check_out(func, out, 1, shape)
         result = np.empty(shape)  # scratch: an error leaves out untouched
-        _core._skeleton_world(func, self._handle, *operands, result)
+        poses = int(np.prod(lead))
+        if threads > 1 and poses > 1 and len(self):
+            self._world_threads(func, operands, result, poses, threads)
+        else:
+            _core._skeleton_world(func, self._handle, *operands, result)
         return results((result,), out)[0]
+
+    def _world_threads(self, func, operands, result, poses, threads):
+        """Poses split in contiguous chunks, one kernel call each (the kernel
+        releases the GIL); on any failure the whole call is redone on one
+        thread, so that the error names the first bad pose as it would."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        flat = [a if a.ndim == 2 else a.reshape((poses,) + a.shape[-2:]) for a in operands]
+        flat_result = result.reshape((poses,) + result.shape[-3:])
+        bounds = np.linspace(0, poses, min(threads, poses) + 1).astype(int)
+
+        def chunk(k):
+            lo, hi = bounds[k], bounds[k + 1]
+            parts = [a if a.ndim == 2 else a[lo:hi] for a in flat]
+            _core._skeleton_world(func, self._handle, *parts, flat_result[lo:hi])
+
+        with ThreadPoolExecutor(len(bounds) - 1) as pool:
+            failures = [f.exception() for f in [pool.submit(chunk, k)
+                                                for k in range(len(bounds) - 1)]]
+        if any(failures):
+            _core._skeleton_world(func, self._handle, *operands, result)
 
     def world_transforms(self, translation=None, rotation=None, scale=None) -> Transforms:
         """World translation, rotation and scale of local poses, where they

@@ -172,8 +172,14 @@ ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translati
         for (size_t k = 0; k < joints; k++) {
             size_t j = order[k];
             double l[12];
-            if (!local_affine(t + 3 * j, q + 4 * j, s + 3 * j, l))
+            if (!local_affine(t + 3 * j, q + 4 * j, s + 3 * j, l)) {
+                /* report the pose's first bad joint by index, not by evaluation order */
+                for (size_t b = 0; b < joints; b++)
+                    if (!local_affine(t + 3 * b, q + 4 * b, s + 3 * b, l))
+                        return joint_inputs(t + 3 * b, q + 4 * b, s + 3 * b, i * joints + b,
+                                            err);
                 return joint_inputs(t + 3 * j, q + 4 * j, s + 3 * j, i * joints + j, err);
+            }
             if (parents[j] < 0) {
                 memcpy(w + 16 * j, l, sizeof l);
                 w[16 * j + 12] = 0.0, w[16 * j + 13] = 0.0, w[16 * j + 14] = 0.0;

@@ -161,6 +161,23 @@ def test_world_property_against_the_loop(lead, seed, contiguous_input, dtype):
     np.testing.assert_allclose(world, world_loop(PARENTS, trs_matrix(t, unit, s)), atol=1e-9)
 
 
+def test_workers_give_the_same_bits_and_the_same_error():
+    skeleton = Skeleton(PARENTS)
+    t, r, s = random_pose((7, 5), len(PARENTS))
+    serial = skeleton.world(t, r, s)
+    for workers in (2, 3, -1):
+        np.testing.assert_array_equal(skeleton.world(t, r, s, workers=workers), serial)
+    np.testing.assert_array_equal(skeleton.world(t[0], r, workers=2), skeleton.world(t[0], r))
+    r[6, 4] = 0.0  # every joint of one pose: the first by index is named
+    r[6, 2, 5] = np.nan
+    with pytest.raises(ValueError, match=r"rotation at index \(6, 2, 5\) is nan"):
+        skeleton.world(t, r, s, workers=4)
+    with pytest.raises(ValueError, match=r"Skeleton.world: workers is 0 \(must be -1, None or >= 1\)"):
+        skeleton.world(t, workers=0)
+    with pytest.raises(ValueError, match=r"Skeleton.world: workers must be an integer or None"):
+        skeleton.world(t, workers=1.5)
+
+
 def test_out_receives_the_result_and_is_untouched_on_error():
     skeleton = Skeleton([-1, 0])
     out = np.full((3, 2, 4, 4), 7.0)
