@@ -586,9 +586,14 @@ def bench_rig(scale: float, repeats: int) -> list[Comparison]:
     def baseline():
         return [numpy_skeleton_world(parents, *scene.pose(c, g)) for c, g in zip(scene.clips, grids)]
 
+    poses = [scene.pose(c, g) for c, g in zip(scene.clips, grids)]
     return [compare(f"rig Fox pose + world (3 clips, 60 fps, {len(parents)} nodes)",
                     frames * len(parents), ours, "same pose, NumPy level by level", baseline,
-                    repeats)]
+                    repeats),
+            compare("rig Fox world of sampled poses", frames * len(parents),
+                    lambda: [scene.skeleton.world(*p) for p in poses],
+                    "NumPy level by level, batched 4x4",
+                    lambda: [numpy_skeleton_world(parents, *p) for p in poses], repeats)]
 
 
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
