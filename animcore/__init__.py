@@ -8,6 +8,16 @@ Every domain module's public names are available here; glTF import stays in
 its namespace (``animcore.gltf.load``), and so do BVH and
 USD import (``animcore.bvh.load``, ``animcore.usd.load``).
 """
+try:
+    from . import _core  # noqa: F401  (the C extension every domain uses)
+except ImportError:
+    from ._source_tree import shadowing_message
+
+    _message = shadowing_message(__path__[0])
+    if _message is None:
+        raise
+    raise ImportError(_message) from None  # the chained message would mislead
+
 from . import bvh
 from . import contact as _contact
 from . import curves as _curves

@@ -157,7 +157,7 @@ def _edited(tmp_path, edit, name="SimpleSkin/SimpleSkin.gltf"):
 
 @pytest.mark.parametrize("edit, message", [
     (lambda d: d["skins"][0]["joints"].append(0),
-     r"skins\[0\].inverseBindMatrices: accessor \d+ has 2 matrices, expected 3 \(one per joint\)"),
+     r"skins\[0\].inverseBindMatrices: accessor \d+ has 2 elements, expected 3 matrices \(one per joint\)"),
     (lambda d: d["skins"][0]["joints"].append(7),
      r"skins\[0\].joints\[2\]: must be a node index in \[0, 3\)"),
     (lambda d: (d["nodes"][0].update(children=[]), d["nodes"][2].update(children=[1])),
