@@ -1338,6 +1338,10 @@ def _scene(doc: dict, reader: _Reader, clips: list) -> Scene:
             width = _morph_targets(doc, node, location)
             weights = [0.0] * width if width else None
         if weights is not None:
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                       and math.isfinite(v) for v in weights):
+                raise _Fault(_join(location, "weights"), "must be finite numbers (the node's "
+                             "or its mesh's default morph weights)")
             weights = _frozen(weights)
         if skin is not None:
             _item(doc, "skins", skin, _join(location, "skin"))

@@ -168,6 +168,7 @@ def _edited(tmp_path, edit, name="SimpleSkin/SimpleSkin.gltf"):
      r"nodes\[1\].matrix: cannot be posed: .*sheared"),
     (lambda d: d["nodes"][1].update(rotation=[0, 0, 0, 0]), r"nodes\[1\].rotation: is a zero quaternion"),
     (lambda d: d.update(scene=3), r"scene: index 3 out of range"),
+    (lambda d: d["nodes"][0].update(weights=["a"]), r"nodes\[0\].weights: must be finite numbers"),
 ])
 def test_malformed_scenes(tmp_path, edit, message):
     with pytest.raises(gltf.GltfError, match=message):
