@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_out, choice, contiguous, results
+from .rotations import quaternion_input
 
 __all__ = ["Skeleton", "Transforms", "decompose", "extract_root_motion"]
 
@@ -87,7 +88,7 @@ class Skeleton:
         The rest pose, local to each parent: used by :meth:`world` wherever
         a pose leaves a property out. Defaults: zero, identity ``(0, 0, 0,
         1)``, one. Rotations need not be unit (they are normalized when used)
-        but must not be zero.
+        but must not be zero; a scipy Rotation is taken through ``as_quat()``.
     names : sequence of str, optional
         Joint names (for :meth:`index`).
 
@@ -122,6 +123,7 @@ class Skeleton:
             if value is None:
                 a = np.tile(np.asarray(default), (joints, 1))
             else:
+                value = quaternion_input(value) if name == "rotation" else value
                 a = np.array(as_float64(func, name, value), dtype=np.float64)
                 if a.shape != (joints, width):
                     raise ValueError(f"{func}: {name} must have shape ({joints}, {width}), "
@@ -180,6 +182,8 @@ class Skeleton:
         for name, value, rest in (("translation", translation, self._rest.translation),
                                   ("rotation", rotation, self._rest.rotation),
                                   ("scale", scale, self._rest.scale)):
+            if name == "rotation":
+                value = quaternion_input(value)
             a = rest if value is None else as_float64(func, name, value)
             if a.ndim < 2 or a.shape[-2:] != (joints, _WIDTHS[name]):
                 raise ValueError(f"{func}: {name} must have shape (..., {joints}, "

@@ -35,6 +35,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, contiguous, real_number
+from .rotations import quaternion_input
 
 __all__ = [
     "PushResult",
@@ -175,7 +176,7 @@ def _prepare_push(func, dim, rotations, integers, position, rotation, single=Fal
     leading = {name: a.shape for name, a in ints.items()}
     leading["position"] = position.shape[:-1]
     if rotation is not None:
-        rotation = _vectors(func, "rotation", rotation, 4, False)
+        rotation = _vectors(func, "rotation", quaternion_input(rotation), 4, False)
         leading["rotation"] = rotation.shape[:-1]
     try:
         shape = np.broadcast_shapes(*leading.values())
@@ -304,7 +305,9 @@ class SnapshotTimeline:
             Continuity segment (>= 0, never decreasing).
         position : float or array of shape (dim,)
         rotation : array of shape (4,), optional
-            Required with ``rotations=True``, refused otherwise.
+            Required with ``rotations=True``, refused otherwise. Normalized
+            when stored; a ``scipy.spatial.transform.Rotation`` is taken
+            through its ``as_quat()``.
 
         Raises
         ------
@@ -334,7 +337,8 @@ class SnapshotTimeline:
         """Offer snapshots in order; returns their results as a uint8 array.
 
         ``ticks`` and ``segments`` have shape (n,) (or broadcast to it),
-        ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4).
+        ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4)
+        or a scipy Rotation of n rotations.
         Each push sees the ones before it, exactly as n calls of :meth:`push`.
         An argument error (ValueError) is raised before anything is applied,
         and so is the RuntimeError of a push while another thread samples.
@@ -512,6 +516,7 @@ class SnapshotBuffer:
         tick, segment, generation : int or arrays broadcasting to S
         position : array of shape S + (dim,)
         rotation : array of shape S + (4,), required with rotations=True
+            (or a scipy Rotation of shape S; normalized when stored)
 
         Returns
         -------

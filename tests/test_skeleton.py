@@ -56,6 +56,13 @@ def test_world_of_an_arm_by_hand():
     np.testing.assert_allclose(world[:, :3, 3], [[0, 0, 0], [0, 1, 0], [-1, 1, 0]], atol=1e-15)
 
 
+def test_rotations_may_be_scipy_rotations():
+    rotation = Rotation.random(len(PARENTS), random_state=5)
+    skeleton = Skeleton(PARENTS, rotation=rotation)
+    np.testing.assert_array_equal(skeleton.rest.rotation, rotation.as_quat())
+    np.testing.assert_array_equal(Skeleton(PARENTS).world(rotation=rotation), skeleton.world())
+
+
 def test_local_inverts_world():
     skeleton = Skeleton(PARENTS)
     t, r, s = random_pose((6,), len(PARENTS), uniform=True)
