@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64
+from ._arrays import as_float64, check_out, contiguous, results
 from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
                        aliases_for, check_fields, check_sorted, option)
 
