@@ -1,5 +1,10 @@
 """``python -m animcore bake``: sample glTF clips on a frame grid and save them.
 
+A ``.bvh`` file (motion capture) is baked the same way, its one clip named
+after the file. ``--world`` bakes world transforms instead of the channels,
+``--root-motion JOINT`` extracts a joint's ground motion first (see
+:func:`add_rig_options`).
+
 Every channel of every clip (or of one named clip) is evaluated at the frames
 ``0, 1/fps, 2/fps, ...`` up to the clip's duration, the last frame placed
 exactly at the duration so that the final pose is always included (see
@@ -39,7 +44,9 @@ from .gltf import Clip
 
 __all__ = ["bake", "frame_times", "write_csv", "write_npz"]
 
-_COMPONENTS = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw"}
+_COMPONENTS = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw",
+               "world_translation": "xyz", "world_rotation": "xyzw", "world_scale": "xyz",
+               "yaw": ["angle"]}
 _BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
 MAX_FRAMES = 100_000_000  # per clip: more is a mistyped --fps, not an animation
 
@@ -223,10 +230,102 @@ def summary(clips, arrays, fps, source) -> list[str]:
     return lines
 
 
-def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> None:
-    """The ``bake`` command; ``fail(message)`` reports a usage error (exit 2)."""
+def add_rig_options(parser) -> None:
+    """The bake options for rigs: world transforms, root motion, strictness."""
+    parser.add_argument("--world", action="store_true",
+                        help="bake the world-space translation, rotation and scale of every "
+                             "node (or of --nodes) instead of the animated channels: keys "
+                             "'<clip>/<node>/world_translation' etc.")
+    parser.add_argument("--nodes", nargs="+", default=None, metavar="NAME",
+                        help="with --world: only these nodes (names or indices)")
+    parser.add_argument("--root-motion", default=None, metavar="JOINT",
+                        help="extract the ground-plane motion and turn of JOINT (y up): baked "
+                             "as '<clip>/root_motion/translation' and '.../yaw', the clip "
+                             "keeping JOINT in place")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit with status 1 when a clip has channels animcore does not "
+                             "bake (KHR_animation_pointer to materials, lights, cameras)")
+
+
+class _Baked:
+    """A baked quantity that is not a channel of the file (a world transform, the
+    root motion): what the summary and the CSV writer need to know of it."""
+
+    def __init__(self, target, path, width, interpolation):
+        self.target, self.path, self.width, self.interpolation = target, path, width, interpolation
+
+
+def _unsupported_report(clips) -> list[str]:
+    lines = []
+    for clip in clips:
+        if clip.unsupported:
+            pointers = sorted({str(u.pointer) for u in clip.unsupported})
+            shown = ", ".join(pointers[:3]) + (", ..." if len(pointers) > 3 else "")
+            lines.append(f"bake: warning: clip {clip.name!r} has {len(clip.unsupported)} "
+                         f"channel(s) animcore does not bake ({shown})")
+    return lines
+
+
+def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail):
+    """Baked arrays and the clips describing them, for --world / --root-motion."""
+    from .skeleton import extract_root_motion
+
+    arrays, described = {}, []
+    for clip in clips:
+        grid = frame_times(clip.duration, fps)
+        arrays[f"{clip.name}/time"] = grid
+        extra = []
+        if root_motion is not None:
+            try:
+                track, clip = extract_root_motion(scene, clip, root_motion)
+            except (KeyError, ValueError) as error:
+                fail(f"bake: --root-motion: {error.args[0] if error.args else error}")
+            pose = track.sample(np.minimum(grid / track.duration, 1.0))
+            arrays[f"{clip.name}/root_motion/translation"] = pose.position
+            arrays[f"{clip.name}/root_motion/yaw"] = pose.rotation[:, None]
+            extra = [_Baked("root_motion", "translation", 3, "root"),
+                     _Baked("root_motion", "yaw", 1, "root")]
+        if world:
+            try:
+                picked = [scene.node_index(_node_key(n)) for n in nodes] if nodes else \
+                    list(range(len(scene.nodes)))
+            except KeyError as error:
+                fail(f"bake: --nodes: {error.args[0]}")
+            try:
+                trs = scene.skeleton.world_transforms(*scene.pose(clip, grid))
+            except ValueError as error:
+                fail(f"bake: --world: {error}")
+            channels = []
+            for j in picked:
+                node = scene.nodes[j]
+                target = node.name if node.name is not None else j
+                for path, values in zip(("world_translation", "world_rotation", "world_scale"),
+                                        trs):
+                    arrays[f"{clip.name}/{target}/{path}"] = values[:, j]
+                    channels.append(_Baked(target, path, values.shape[-1], "world"))
+        else:
+            channels = list(clip.channels)
+            for key, value in bake([clip], fps).items():
+                arrays[key] = value
+        described.append(Clip(clip.name, clip.duration, tuple(channels + extra)))
+    return arrays, described
+
+
+def _node_key(name: str):
+    return int(name) if name.isdigit() else name
+
+
+def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
+        world: bool = False, nodes=None, root_motion=None, strict: bool = False,
+        warn=None) -> int:
+    """The ``bake`` command; ``fail(message)`` reports a usage error (exit 2).
+    Returns the exit status: 1 with ``strict`` when a clip has channels that
+    are not baked, else 0."""
     from . import gltf
 
+    warn = warn or (lambda line: print(line, file=sys.stderr))
+    if nodes and not world:
+        fail("bake: --nodes needs --world")
     extension = None if out is None else os.path.splitext(out)[1].lower()
     if out is not None and extension not in (".npz", ".csv"):
         fail(f"bake: --out must end in .npz or .csv, got {out!r}")
@@ -234,8 +333,18 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> N
         _check_fps(fps)
     except ValueError as error:
         fail(str(error))
+    is_bvh = file is not None and file.lower().endswith(".bvh")
+    rig = world or root_motion is not None or is_bvh
     try:
-        clips = gltf.load(file) if file is not None else gltf.load_sample()
+        if is_bvh:
+            from . import bvh
+            scene = bvh.load(file)
+            clips = list(scene.clips)
+        elif rig:
+            scene = gltf.load_scene(file if file is not None else gltf.sample_path())
+            clips = list(scene.clips)
+        else:
+            clips = gltf.load(file) if file is not None else gltf.load_sample()
     except (ValueError, OSError) as error:
         fail(f"bake: {error}")
     if clip_name is not None:
@@ -246,8 +355,17 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> N
         clips = chosen
     if not clips:
         fail(f"bake: {file} has no animations")
+    report = _unsupported_report(clips)
+    for line in report:
+        warn(line)
+    if report and strict:
+        warn("bake: --strict: not baking a file with channels animcore does not bake")
+        return 1
     try:
-        arrays = bake(clips, fps, progress=progress)
+        if world or root_motion is not None:
+            arrays, clips = _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail)
+        else:
+            arrays = bake(clips, fps, progress=progress)
     except ValueError as error:  # a frame grid too large to allocate
         fail(str(error))
     except MemoryError:
@@ -258,7 +376,7 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> N
     if out is None:
         for line in summary(clips, arrays, fps, source):
             write(line)
-        return
+        return 0
     try:
         if extension == ".npz":
             write_npz(out, arrays)
@@ -270,3 +388,4 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> N
     frames = sum(len(arrays[f"{c.name}/time"]) for c in clips)
     write(f"baked {len(clips)} clip(s), {channels} channel(s), {frames} frame(s) at "
           f"{fps:g} fps from {source} -> {out}")
+    return 0

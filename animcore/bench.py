@@ -14,12 +14,14 @@ from typing import Callable
 
 import numpy as np
 
+from .bake import frame_times
 from .contact import Body, advance_projectiles, bounce, collide
 from .curves import Curve
 from .easing import CubicBezier, ease
 from .hermite import hermite
 from .rootmotion import LoopTrack, RootMotionCursor
 from .rotations import quat_slerp
+from .skeleton import Skeleton
 from .snapshot import SnapshotBuffer, SnapshotTimeline
 
 
@@ -667,6 +669,96 @@ def bench_binding(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+# A 24-joint humanoid hierarchy (pelvis, legs, spine, arms, head).
+HUMANOID_PARENTS = [-1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 12, 13, 14, 16, 17, 18,
+                    19, 20, 21]
+
+
+def numpy_skeleton_world(parents, translation, rotation, scale):
+    """Forward kinematics in plain NumPy: batched local matrices, then the
+    hierarchy level by level with batched 4x4 products."""
+    parents = np.asarray(parents)
+    q = rotation / np.linalg.norm(rotation, axis=-1, keepdims=True)
+    x, y, z, w = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    local = np.zeros(translation.shape[:-1] + (4, 4))
+    local[..., 0, 0] = 1 - 2 * (y * y + z * z)
+    local[..., 0, 1] = 2 * (x * y - w * z)
+    local[..., 0, 2] = 2 * (x * z + w * y)
+    local[..., 1, 0] = 2 * (x * y + w * z)
+    local[..., 1, 1] = 1 - 2 * (x * x + z * z)
+    local[..., 1, 2] = 2 * (y * z - w * x)
+    local[..., 2, 0] = 2 * (x * z - w * y)
+    local[..., 2, 1] = 2 * (y * z + w * x)
+    local[..., 2, 2] = 1 - 2 * (x * x + y * y)
+    local[..., :3, :3] *= scale[..., None, :]
+    local[..., :3, 3] = translation
+    local[..., 3, 3] = 1.0
+    depth = np.where(parents < 0, 0, -1)
+    while (depth < 0).any():  # parents in any order: settle one level per pass
+        known = (depth < 0) & (parents >= 0)
+        known[known] = depth[parents[known]] >= 0
+        depth[known] = depth[parents[known]] + 1
+    world = np.empty_like(local)
+    for level in range(depth.max() + 1):
+        joints = np.flatnonzero(depth == level)
+        if level == 0:
+            world[:, joints] = local[:, joints]
+        else:
+            world[:, joints] = world[:, parents[joints]] @ local[:, joints]
+    return world
+
+
+def bench_skeleton(scale: float, repeats: int) -> list[Comparison]:
+    n = max(1, int(10**5 * scale))
+    joints = len(HUMANOID_PARENTS)
+    rng = np.random.default_rng(0)
+    t = rng.normal(size=(n, joints, 3))
+    r = rng.normal(size=(n, joints, 4))
+    r /= np.linalg.norm(r, axis=-1, keepdims=True)
+    s = rng.uniform(0.9, 1.1, size=(n, joints, 3))
+    skeleton = Skeleton(HUMANOID_PARENTS)
+    return [
+        compare(f"skeleton world ({joints} joints, per joint-pose)", n * joints,
+                lambda: skeleton.world(t, r, s),
+                "NumPy level by level, batched 4x4",
+                lambda: numpy_skeleton_world(HUMANOID_PARENTS, t, r, s), repeats, target=10),
+    ]
+
+
+FOX = "tests/data/gltf/Fox/Fox.glb"
+
+
+def bench_rig(scale: float, repeats: int) -> list[Comparison]:
+    """Scene.pose + world of the Fox's three clips at 60 fps (a clone of the
+    repository has the file), against the same pose and NumPy forward kinematics."""
+    import pathlib
+
+    from . import gltf
+
+    path = pathlib.Path(__file__).resolve().parent.parent / FOX
+    if not path.is_file():
+        raise ImportError(f"the Fox rig ({FOX}) is in a clone of the repository only")
+    scene = gltf.load_scene(path)
+    parents = [n.parent for n in scene.nodes]
+    grids = [frame_times(c.duration, 60.0) for c in scene.clips]  # as bake samples them
+    frames = sum(len(g) for g in grids)
+
+    def ours():
+        return [scene.world(c, g) for c, g in zip(scene.clips, grids)]
+
+    def baseline():
+        return [numpy_skeleton_world(parents, *scene.pose(c, g)) for c, g in zip(scene.clips, grids)]
+
+    poses = [scene.pose(c, g) for c, g in zip(scene.clips, grids)]
+    return [compare(f"rig Fox pose + world (3 clips, 60 fps, {len(parents)} nodes)",
+                    frames * len(parents), ours, "same pose, NumPy level by level", baseline,
+                    repeats),
+            compare("rig Fox world of sampled poses", frames * len(parents),
+                    lambda: [scene.skeleton.world(*p) for p in poses],
+                    "NumPy level by level, batched 4x4",
+                    lambda: [numpy_skeleton_world(parents, *p) for p in poses], repeats)]
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
@@ -678,6 +770,8 @@ CASES = {
     "contact": bench_contact,
     "snapshot": bench_snapshot,
     "binding": bench_binding,
+    "skeleton": bench_skeleton,
+    "rig": bench_rig,
 }
 
 

@@ -98,12 +98,16 @@ def _add_bake(commands) -> None:
                       help="output file, .npz or .csv (default: print a summary)")
     bake.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: on a terminal, for long jobs)")
+    from .bake import add_rig_options
+    add_rig_options(bake)
     bake.set_defaults(run=_run_bake)
 
 
-def _run_bake(args, parser) -> None:
+def _run_bake(args, parser) -> int:
     from . import bake
-    bake.run(args.file, args.fps, args.clip, args.out, args.progress, parser.error)
+    return bake.run(args.file, args.fps, args.clip, args.out, args.progress, parser.error,
+                    world=args.world, nodes=args.nodes, root_motion=args.root_motion,
+                    strict=args.strict)
 
 
 # The commands, in the order `--help` lists them.
@@ -136,7 +140,7 @@ def main(argv=None, prog: str | None = None) -> int:
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     try:
-        args.run(args, args.parser)
+        status = args.run(args, args.parser)
         sys.stdout.flush()  # a closed pipe shows here rather than at exit
     except BrokenPipeError:
         # The reader went away (`animcore demo | head`): stop quietly, as the
@@ -145,7 +149,7 @@ def main(argv=None, prog: str | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
-"""glTF 2.0 animation import.
+"""glTF 2.0 animation import and export.
 
 :func:`load` reads the animations of a ``.gltf`` file (with external ``.bin``
 buffers or base64 data URIs) or a ``.glb`` file and returns one :class:`Clip`
-per animation. Each animated node property becomes a :class:`Channel` whose
+per animation; :func:`load_scene` also reads the nodes, scenes and skins as
+a :class:`Scene` that poses them (forward kinematics, joint matrices), and
+:func:`save` writes clips back. Each animated node property becomes a :class:`Channel` whose
 ``curve`` evaluates it with the semantics of the glTF 2.0 specification
 (Appendix C, animation sampler interpolation):
 
@@ -40,18 +42,20 @@ import difflib
 import json
 import math
 import os
+import re
 import stat
 import struct
 import urllib.parse
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import Union
 
 import numpy as np
 
-from ._arrays import as_float64
+from ._arrays import as_float64, choice
 
-__all__ = ["Channel", "Clip", "GltfError", "PATHS", "load", "load_bytes", "load_sample",
-           "sample_path"]
+__all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
+           "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path", "save"]
 
 #: Animated node properties and their number of components (weights: one per morph target).
 PATHS = {"translation": 3, "rotation": 4, "scale": 3, "weights": None}
@@ -89,6 +93,10 @@ class GltfError(ValueError):
         self.source, self.location, self.detail = source, location, detail
         where = ": ".join(part for part in (source, location) if part)
         super().__init__(f"{where}: {detail}" if where else detail)
+
+
+class GltfWarning(UserWarning):
+    """Part of a glTF file was left out (``errors="skip"``) and why."""
 
 
 class _Fault(Exception):
@@ -532,6 +540,36 @@ class Channel:
         t = _query_times("Channel.sample", t)
         return self._sample(t)
 
+    @classmethod
+    def from_curve(cls, node: int, path: str, curve, *, node_name=None) -> "Channel":
+        """A channel animating ``path`` of node ``node`` with any animcore curve.
+
+        ``curve`` is a :class:`animcore.Curve` (translation, scale, weights)
+        or :class:`animcore.RotationCurve` (rotation). When glTF can express
+        it (step, linear or cubic keys, no easing, time remap, jumps or
+        weighted handles), the
+        channel's ``interpolation``, ``times`` and ``output`` are its glTF
+        sampler (CUBICSPLINE tangents per second); otherwise ``interpolation``
+        and ``output`` are None and :func:`save` samples it at ``fps=``.
+        """
+        from .curves import Curve
+        from .rotations import RotationCurve
+
+        func = "Channel.from_curve"
+        choice(func, "path", path, tuple(PATHS))
+        expected = RotationCurve if path == "rotation" else Curve
+        if not isinstance(curve, expected):
+            raise ValueError(f"{func}: a {path} channel needs a {expected.__name__}, got "
+                             f"{type(curve).__name__}")
+        width = 4 if path == "rotation" else curve.channels
+        if PATHS[path] is not None and width != PATHS[path]:
+            raise ValueError(f"{func}: a {path} curve needs {PATHS[path]} channels, got {width}")
+        interpolation, output = _sampler_of(curve, path)
+        times = np.array(curve.times)
+        times.flags.writeable = False
+        return cls(int(node), node_name, path, interpolation, width, times, output, curve,
+                   node_name if node_name is not None else int(node))
+
     def _sample(self, t: np.ndarray) -> np.ndarray:
         values = np.asarray(self.curve(t), dtype=np.float64)
         return values.reshape(t.shape + (self.width,))
@@ -543,17 +581,32 @@ class Channel:
                 f"width={self.width})")
 
 
+@dataclass(frozen=True)
+class Unsupported:
+    """A channel of a clip that animcore does not evaluate: a
+    ``KHR_animation_pointer`` to something other than a node's translation,
+    rotation, scale or weights (a material colour, a light, a camera), or a
+    channel whose target is defined by another extension (``pointer`` None).
+    ``keys`` is the number of key times of its sampler."""
+
+    pointer: Union[str, None]
+    keys: int
+
+
 @dataclass(frozen=True, eq=False)
 class Clip:
     """One glTF animation: a name, a duration and its channels.
 
     ``duration`` is the last key time over all channels, in seconds; the clip
     starts at time 0 (channels whose first key is later hold that key's value).
+    ``unsupported`` lists the channels that were read but are not evaluated
+    (:class:`Unsupported`), so that nothing is dropped silently.
     """
 
     name: str
     duration: float
     channels: tuple
+    unsupported: tuple = ()
 
     def sample(self, t) -> dict:
         """Every channel at times ``t`` (seconds, any shape).
@@ -683,7 +736,10 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
     path = _field(target, "path", target_location, "str")
     node_index = _field(target, "node", target_location, "index", None)
     if node_index is None:
-        return None  # the animated object is defined by an extension
+        node_index, path, pointer = _pointer_target(target, target_location, path)
+        if node_index is None:  # kept, with its key count, for the clip to report
+            return _unsupported(reader, samplers[sampler_index], pointer,
+                                f"{animation_location}.samplers[{sampler_index}]")
     if path not in PATHS:
         raise _Fault(_join(target_location, "path"), f"{path!r} is not one of translation, "
                      "rotation, scale, weights")
@@ -742,7 +798,9 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
     return Channel(node_index, node_name, path, interpolation, width, times, output, curve)
 
 
-def _clips(doc: dict, reader: _Reader) -> list[Clip]:
+def _clips(doc: dict, reader: _Reader, skipped: list | None = None) -> list[Clip]:
+    """The clips of a document; with a list ``skipped``, an animation that
+    fails is appended to it as a _Fault and the others are still read."""
     asset = _field(doc, "asset", "", "dict")
     version = _field(asset, "version", "asset", "str")
     if not version.split(".")[0] == "2":
@@ -754,57 +812,79 @@ def _clips(doc: dict, reader: _Reader) -> list[Clip]:
     animations = _field(doc, "animations", "", "list", [])
     clips, used = [], set()
     for a, animation in enumerate(animations):
-        location = f"animations[{a}]"
-        channels = _field(animation, "channels", location, "list")
-        samplers = _field(animation, "samplers", location, "list")
-        if not channels:
-            raise _Fault(_join(location, "channels"), "is empty (an animation needs at least "
-                         "one channel)")
-        if not samplers:
-            raise _Fault(_join(location, "samplers"), "is empty (an animation needs at least "
-                         "one sampler)")
-        for s, sampler in enumerate(samplers):
-            if not isinstance(sampler, dict):
-                raise _Fault(f"{location}.samplers[{s}]", "must be a JSON object, got "
-                             f"{_json_type(sampler)}")
-        name = _field(animation, "name", location, "str", None) or f"animation{a}"
-        while name in used:
-            name = f"{name}#{a}"
-        used.add(name)
-        built, seen = [], {}
-        for c, channel in enumerate(channels):
-            channel_location = f"{location}.channels[{c}]"
-            result = _channel(doc, reader, samplers, location, channel_location, channel)
-            if result is None:
-                continue
-            key = (result.node, result.path)
-            if key in seen:
-                raise _Fault(channel_location, f"animates {result.path} of node {result.node}, "
-                             f"already animated by channels[{seen[key]}]")
-            seen[key] = c
-            # A name is the key when it is unique and cannot be read as another node's index.
-            name_ok = result.node_name in unique and not (
-                result.node_name.isdigit() and result.node_name != str(result.node))
-            target = result.node_name if name_ok else result.node
-            built.append(replace(result, target=target))
-        duration = max((float(ch.times[-1]) for ch in built), default=0.0)
-        clips.append(Clip(name, duration, tuple(built)))
+        try:
+            clips.append(_clip(doc, reader, a, animation, used, unique))
+        except _Fault as fault:
+            if skipped is None:
+                raise
+            skipped.append(fault)
     return clips
 
 
-def _load(data: bytes, base_dir: str | None, source: str, root: str | None = None
-          ) -> list[Clip]:
+def _clip(doc: dict, reader: _Reader, a: int, animation, used: set, unique: set) -> Clip:
+    location = f"animations[{a}]"
+    channels = _field(animation, "channels", location, "list")
+    samplers = _field(animation, "samplers", location, "list")
+    if not channels:
+        raise _Fault(_join(location, "channels"), "is empty (an animation needs at least "
+                     "one channel)")
+    if not samplers:
+        raise _Fault(_join(location, "samplers"), "is empty (an animation needs at least "
+                     "one sampler)")
+    for s, sampler in enumerate(samplers):
+        if not isinstance(sampler, dict):
+            raise _Fault(f"{location}.samplers[{s}]", "must be a JSON object, got "
+                         f"{_json_type(sampler)}")
+    name = _field(animation, "name", location, "str", None) or f"animation{a}"
+    while name in used:
+        name = f"{name}#{a}"
+    used.add(name)
+    built, seen, unsupported = [], {}, []
+    for c, channel in enumerate(channels):
+        channel_location = f"{location}.channels[{c}]"
+        result = _channel(doc, reader, samplers, location, channel_location, channel)
+        if isinstance(result, Unsupported):
+            unsupported.append(result)
+            continue
+        key = (result.node, result.path)
+        if key in seen:
+            raise _Fault(channel_location, f"animates {result.path} of node {result.node}, "
+                         f"already animated by channels[{seen[key]}]")
+        seen[key] = c
+        # A name is the key when it is unique and cannot be read as another node's index.
+        name_ok = result.node_name in unique and not (
+            result.node_name.isdigit() and result.node_name != str(result.node))
+        target = result.node_name if name_ok else result.node
+        built.append(replace(result, target=target))
+    duration = max((float(ch.times[-1]) for ch in built), default=0.0)
+    return Clip(name, duration, tuple(built), tuple(unsupported))
+
+
+def _load(data: bytes, base_dir: str | None, source: str, root: str | None = None,
+          errors: str = "raise", scene: bool = False):
+    """The clips of a file (or its Scene, with scene=True)."""
+    choice("load", "errors", errors, ("raise", "skip"))
+    skipped = [] if errors == "skip" else None
     try:
         if data[:4] == b"glTF" or source.lower().endswith(".glb"):
             doc, binary = _parse_glb(data)
         else:
             doc, binary = _parse_json(data, "JSON"), None
-        return _clips(doc, _Reader(doc, base_dir, binary, root, len(data)))
+        reader = _Reader(doc, base_dir, binary, root, len(data))
+        clips = _clips(doc, reader, skipped)
+        result = _scene(doc, reader, clips) if scene else clips
     except _Fault as fault:
         raise GltfError(source, fault.location, fault.detail) from None
+    errors_found = tuple(GltfError(source, f.location, f.detail) for f in skipped or ())
+    for error in errors_found:
+        warnings.warn(f"{error} (animation skipped)", GltfWarning, stacklevel=3)
+    if scene:
+        result = replace(result, skipped=errors_found)
+    return result
 
 
-def load(path, *, base_dir=None, allow_outside: bool = False) -> list[Clip]:
+def load(path, *, base_dir=None, allow_outside: bool = False,
+         errors: str = "raise") -> list[Clip]:
     """Read the animations of a glTF 2.0 file.
 
     Parameters
@@ -833,7 +913,9 @@ def load(path, *, base_dir=None, allow_outside: bool = False) -> list[Clip]:
     list of Clip
         One per animation, in file order. Unnamed animations are called
         ``"animation<i>"``; a repeated name gets ``"#<i>"`` appended.
-        Channels without a target node (defined by extensions) are skipped.
+        Channels without a target node (defined by extensions, or
+        ``KHR_animation_pointer`` to anything but a node's translation,
+        rotation, scale or weights) are listed in ``clip.unsupported``.
         Key values of any component type are decoded for any path, normalized
         or not, so quantized files (KHR_mesh_quantization) load as well.
         Buffer views compressed with EXT_meshopt_compression are reported as
@@ -851,6 +933,10 @@ def load(path, *, base_dir=None, allow_outside: bool = False) -> list[Clip]:
     OSError
         If ``path`` itself cannot be read.
 
+    With ``errors="skip"``, an animation that fails to read is left out with
+    a :class:`GltfWarning` naming the file, the location and the reason, and
+    the others are returned; the default ``"raise"`` fails on the first.
+
     Examples
     --------
     >>> clips = load_sample()
@@ -862,7 +948,7 @@ def load(path, *, base_dir=None, allow_outside: bool = False) -> list[Clip]:
         data = stream.read()
     folder = os.path.dirname(os.path.abspath(path))
     root = None if allow_outside else folder if base_dir is None else os.fspath(base_dir)
-    return _load(data, folder, path, root)
+    return _load(data, folder, path, root, errors)
 
 
 def load_bytes(data: bytes, *, base_dir=None, name: str = "<bytes>",
@@ -892,3 +978,722 @@ def load_sample() -> list[Clip]:
     weights CUBICSPLINE.
     """
     return _load(sample_path().read_bytes(), None, f"animcore/data/{_SAMPLE}")
+
+
+# ---------------------------------------------------------------- pointers
+
+_NODE_POINTER = re.compile(r"/nodes/(0|[1-9][0-9]*)/(translation|rotation|scale|weights)")
+
+
+def _pointer_target(target: dict, location: str, path: str):
+    """(node, path, pointer) of a channel without ``target.node``: a
+    KHR_animation_pointer to a node property gives its node and path; any
+    other target gives node None and the pointer (None when the target is
+    defined by another extension)."""
+    extensions = _field(target, "extensions", location, "dict", {})
+    if path != "pointer" or "KHR_animation_pointer" not in extensions:
+        return None, path, None
+    where = _join(_join(location, "extensions"), "KHR_animation_pointer")
+    spec = _field(extensions, "KHR_animation_pointer", _join(location, "extensions"), "dict")
+    pointer = _field(spec, "pointer", where, "str")
+    match = _NODE_POINTER.fullmatch(pointer)
+    if match is None:
+        return None, None, pointer
+    return int(match.group(1)), match.group(2), pointer
+
+
+def _unsupported(reader, sampler: dict, pointer, location: str) -> Unsupported:
+    index = _field(sampler, "input", location, "index")
+    keys = len(reader.accessor(index, _join(location, "input"), "SCALAR"))
+    return Unsupported(pointer, keys)
+
+
+# ---------------------------------------------------------------- scenes
+
+def _array_eq(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return np.array_equal(a, b)
+
+
+def _frozen(values, shape=None) -> np.ndarray:
+    a = np.array(values, dtype=np.float64)
+    if shape is not None:
+        a = a.reshape(shape)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Node:
+    """One node of a glTF file, with its rest transform.
+
+    ``translation``, ``rotation`` (unit ``(x, y, z, w)``) and ``scale`` are
+    the node's local rest transform: as stored, or decomposed from
+    ``matrix`` (4x4, row-major, acting on column vectors) when the file gives
+    a matrix. ``parent`` is -1 for a root. ``weights`` are the default morph
+    weights (the node's, else its mesh's), ``target_names`` the mesh's morph
+    target names (``extras.targetNames``) where the file has them.
+    """
+
+    index: int
+    name: Union[str, None]
+    parent: int
+    children: tuple
+    translation: np.ndarray = field(repr=False)
+    rotation: np.ndarray = field(repr=False)
+    scale: np.ndarray = field(repr=False)
+    matrix: Union[np.ndarray, None] = field(default=None, repr=False)
+    mesh: Union[int, None] = None
+    skin: Union[int, None] = None
+    weights: Union[np.ndarray, None] = field(default=None, repr=False)
+    target_names: Union[tuple, None] = None
+
+    def __post_init__(self):  # read-only float64 arrays, also after unpickling
+        for key in ("translation", "rotation", "scale", "matrix", "weights"):
+            value = getattr(self, key)
+            if value is not None and (not isinstance(value, np.ndarray) or value.flags.writeable):
+                object.__setattr__(self, key, _frozen(value))
+
+    def __reduce__(self):
+        return (Node, tuple(getattr(self, f) for f in self.__dataclass_fields__))
+
+    def __eq__(self, other):
+        if not isinstance(other, Node):
+            return NotImplemented
+        return (self.index, self.name, self.parent, self.children, self.mesh, self.skin,
+                self.target_names) == (other.index, other.name, other.parent, other.children,
+                                       other.mesh, other.skin, other.target_names) and all(
+            _array_eq(getattr(self, k), getattr(other, k))
+            for k in ("translation", "rotation", "scale", "matrix", "weights"))
+
+    __hash__ = None
+
+
+@dataclass(frozen=True, eq=False)
+class Skin:
+    """A glTF skin: ``joints`` (node indices, shape (J,)), their
+    ``inverse_bind_matrices`` (J, 4, 4), row-major, identity where the file
+    gives none) and the ``skeleton`` root node (or None)."""
+
+    index: int
+    name: Union[str, None]
+    joints: np.ndarray
+    inverse_bind_matrices: np.ndarray = field(repr=False)
+    skeleton: Union[int, None] = None
+
+    def __post_init__(self):  # read-only arrays, also after unpickling
+        joints = np.array(self.joints, dtype=np.int64).reshape(-1)
+        joints.flags.writeable = False
+        object.__setattr__(self, "joints", joints)
+        object.__setattr__(self, "inverse_bind_matrices",
+                           _frozen(self.inverse_bind_matrices, (len(joints), 4, 4)))
+
+    def __reduce__(self):
+        return (Skin, tuple(getattr(self, f) for f in self.__dataclass_fields__))
+
+    def joint_matrices(self, scene: "Scene", clip=None, t=0.0, *, node=None) -> np.ndarray:
+        """Skinning matrices at times ``t``: ``t.shape + (J, 4, 4)``.
+
+        As the glTF specification defines the joint matrix:
+        ``inverse(world[node]) @ world[joint] @ inverse_bind_matrix``, where
+        ``node`` is the mesh node the skin is applied to (by default the
+        first node that uses this skin; when none does, as in USD and BVH
+        rigs, the skeleton's own space: ``world[joint] @ inverse_bind_matrix``).
+        ``clip`` None poses the rest pose.
+        """
+        if node is None:
+            users = [n.index for n in scene.nodes if n.skin == self.index]
+            node = users[0] if users else None
+        world = scene.world(clip, t)
+        joints = world[..., self.joints, :, :] @ self.inverse_bind_matrices
+        if node is None:
+            return joints
+        mesh_inverse = np.linalg.inv(world[..., scene.node_index(node), :, :])
+        return mesh_inverse[..., None, :, :] @ joints
+
+    def __eq__(self, other):
+        if not isinstance(other, Skin):
+            return NotImplemented
+        return ((self.index, self.name, self.skeleton) == (other.index, other.name,
+                                                             other.skeleton)
+                and np.array_equal(self.joints, other.joints)
+                and np.array_equal(self.inverse_bind_matrices, other.inverse_bind_matrices))
+
+    __hash__ = None
+
+
+def _clip_state(clip: Clip):
+    """A clip as plain data: enough to rebuild it with the same evaluators."""
+    return (clip.name, clip.duration, clip.unsupported,
+            tuple((c.node, c.node_name, c.path, c.interpolation, c.width, c.times, c.output,
+                   c.target) for c in clip.channels))
+
+
+def _clip_from_state(state) -> Clip:
+    name, duration, unsupported, channels = state
+    built = []
+    for node, node_name, path, interpolation, width, times, output, target in channels:
+        curve = _make_curve(times, output, interpolation, path)
+        built.append(Channel(node, node_name, path, interpolation, width, times, output, curve,
+                             target))
+    return Clip(name, duration, tuple(built), unsupported)
+
+
+def _clips_equal(a: Clip, b: Clip) -> bool:
+    sa, sb = _clip_state(a), _clip_state(b)
+    if sa[:3] != sb[:3] or len(sa[3]) != len(sb[3]):
+        return False
+    for ca, cb in zip(sa[3], sb[3]):
+        if ca[:5] != cb[:5] or ca[7] != cb[7] or not (np.array_equal(ca[5], cb[5])
+                                                     and np.array_equal(ca[6], cb[6])):
+            return False
+    return True
+
+
+@dataclass(frozen=True, eq=False)
+class Scene:
+    """The nodes, scenes, skins and clips of a glTF file (:func:`load_scene`).
+
+    Attributes
+    ----------
+    nodes : tuple of Node
+        Every node of the file, in file order.
+    scenes : tuple of tuple of int
+        The root nodes of each of the file's scenes.
+    scene : int or None
+        The default scene.
+    skins : tuple of Skin
+    clips : tuple of Clip
+        As :func:`load` returns them.
+    skipped : tuple of GltfError
+        Animations left out with ``errors="skip"``.
+    """
+
+    nodes: tuple
+    scenes: tuple
+    scene: Union[int, None]
+    skins: tuple
+    clips: tuple
+    skipped: tuple = ()
+
+    # -- lookup ---------------------------------------------------------------
+
+    @property
+    def skeleton(self):
+        """Every node as one :class:`animcore.Skeleton` (node order, rest pose)."""
+        cached = self.__dict__.get("_skeleton")
+        if cached is None:
+            from .skeleton import Skeleton
+
+            cached = Skeleton([n.parent for n in self.nodes],
+                              [n.translation for n in self.nodes] or np.zeros((0, 3)),
+                              [n.rotation for n in self.nodes] or np.zeros((0, 4)),
+                              [n.scale for n in self.nodes] or np.zeros((0, 3)))
+            object.__setattr__(self, "_skeleton", cached)
+        return cached
+
+    def node_index(self, node) -> int:
+        """The index of a node given by index or (unique) name."""
+        if isinstance(node, str):
+            found = [n.index for n in self.nodes if n.name == node]
+            if len(found) != 1:
+                raise KeyError(f"Scene: {'no' if not found else 'more than one'} node named "
+                               f"{node!r}")
+            return found[0]
+        if isinstance(node, (bool, np.bool_)) or not isinstance(node, (int, np.integer)) \
+                or not 0 <= node < len(self.nodes):
+            raise KeyError(f"Scene: node {node!r} is not a node index in [0, {len(self.nodes)})")
+        return int(node)
+
+    def clip(self, clip) -> Clip:
+        """A clip given by name, index or as a :class:`Clip` (returned as is)."""
+        if isinstance(clip, Clip):
+            return clip
+        if isinstance(clip, str):
+            for c in self.clips:
+                if c.name == clip:
+                    return c
+            names = ", ".join(repr(c.name) for c in self.clips) or "none"
+            raise KeyError(f"Scene: no clip named {clip!r} (available: {names})")
+        if isinstance(clip, (int, np.integer)) and not isinstance(clip, bool) \
+                and 0 <= clip < len(self.clips):
+            return self.clips[int(clip)]
+        raise KeyError(f"Scene: clip {clip!r} is neither a clip name nor an index in "
+                       f"[0, {len(self.clips)})")
+
+    # -- posing ---------------------------------------------------------------
+
+    def pose(self, clip=None, t=0.0):
+        """Local translation, rotation and scale of every node at times ``t``.
+
+        Returns :class:`animcore.Transforms` of shapes ``t.shape + (N, 3)``,
+        ``(N, 4)`` and ``(N, 3)``. A property the clip does not animate keeps
+        the node's rest value (glTF: untouched properties keep the node's
+        values); ``clip`` None gives the rest pose at every time.
+        """
+        from .skeleton import Transforms
+
+        func = "Scene.pose"
+        t = _query_times(func, t)
+        count = len(self.nodes)
+        rest = self.skeleton.rest
+        pose = {path: np.array(np.broadcast_to(value, t.shape + value.shape))
+                for path, value in zip(("translation", "rotation", "scale"), rest)}
+        if clip is not None:
+            clip = self.clip(clip)
+            for channel in clip.channels:
+                if channel.path == "weights":
+                    continue
+                if channel.node >= count:
+                    raise ValueError(f"{func}: clip {clip.name!r} animates node "
+                                     f"{channel.node}, but the scene has {count} nodes")
+                pose[channel.path][..., channel.node, :] = channel._sample(t)
+        return Transforms(pose["translation"], pose["rotation"], pose["scale"])
+
+    def world(self, clip=None, t=0.0, *, nodes=None) -> np.ndarray:
+        """World matrices of every node (or of ``nodes``, names or indices) at
+        times ``t``: ``t.shape + (N, 4, 4)``, row-major, acting on column
+        vectors. Forward kinematics over the node hierarchy in C."""
+        world = self.skeleton.world(*self.pose(clip, t))
+        if nodes is not None:
+            world = world[..., [self.node_index(n) for n in nodes], :, :]
+        return world
+
+    def weights(self, clip, t=0.0) -> dict:
+        """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have
+        morph targets, animated where the clip has a weights channel."""
+        t = _query_times("Scene.weights", t)
+        clip = self.clip(clip)
+        result = {n.index: np.array(np.broadcast_to(n.weights, t.shape + n.weights.shape))
+                  for n in self.nodes if n.weights is not None}
+        for channel in clip.channels:
+            if channel.path == "weights":
+                result[channel.node] = channel._sample(t)
+        return result
+
+    # -- value semantics --------------------------------------------------------
+
+    def __reduce__(self):
+        return (_scene_from_state, (self.nodes, self.scenes, self.scene, self.skins,
+                                    tuple(_clip_state(c) for c in self.clips),
+                                    tuple(str(e) for e in self.skipped)))
+
+    def __eq__(self, other):
+        if not isinstance(other, Scene):
+            return NotImplemented
+        return (self.nodes == other.nodes and self.scenes == other.scenes
+                and self.scene == other.scene and self.skins == other.skins
+                and len(self.clips) == len(other.clips)
+                and all(_clips_equal(a, b) for a, b in zip(self.clips, other.clips))
+                and tuple(map(str, self.skipped)) == tuple(map(str, other.skipped)))
+
+    __hash__ = None
+
+    def __repr__(self):
+        return (f"Scene({len(self.nodes)} nodes, {len(self.scenes)} scene(s), "
+                f"{len(self.skins)} skin(s), clips={[c.name for c in self.clips]})")
+
+
+def _scene_from_state(nodes, scenes, scene, skins, clips, skipped):
+    errors = tuple(GltfError("", "", text) for text in skipped)
+    return Scene(nodes, scenes, scene, skins, tuple(_clip_from_state(c) for c in clips), errors)
+
+
+_IDENTITY = np.eye(4)
+
+
+def _node_transform(node: dict, location: str):
+    """(translation, rotation, scale, matrix or None) of a node's rest transform."""
+    from .skeleton import _decompose
+
+    matrix = _field(node, "matrix", location, "list", None)
+    if matrix is not None:
+        where = _join(location, "matrix")
+        if len(matrix) != 16 or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                        and math.isfinite(v) for v in matrix):
+            raise _Fault(where, "must be 16 finite numbers")
+        m = _frozen(matrix, (4, 4)).T.copy()  # stored column-major
+        m.flags.writeable = False
+        try:
+            trs = _decompose("load_scene", m)
+        except ValueError as error:
+            raise _Fault(where, f"cannot be posed: {error}") from None
+        return (_frozen(trs.translation), _frozen(trs.rotation), _frozen(trs.scale), m)
+    values = []
+    for key, default in (("translation", (0.0, 0.0, 0.0)), ("rotation", (0.0, 0.0, 0.0, 1.0)),
+                         ("scale", (1.0, 1.0, 1.0))):
+        value = _field(node, key, location, "list", None)
+        if value is None:
+            value = default
+        elif len(value) != len(default) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in value):
+            raise _Fault(_join(location, key), f"must be {len(default)} finite numbers")
+        values.append(value)
+    t, r, s = values
+    norm = math.sqrt(sum(v * v for v in r))
+    if norm == 0:
+        raise _Fault(_join(location, "rotation"), "is a zero quaternion")
+    return _frozen(t), _frozen([v / norm for v in r]), _frozen(s), None
+
+
+def _scene(doc: dict, reader: _Reader, clips: list) -> Scene:
+    raw_nodes = _field(doc, "nodes", "", "list", [])
+    count = len(raw_nodes)
+    parents = [-1] * count
+    children_of = []
+    for i, node in enumerate(raw_nodes):
+        location = f"nodes[{i}]"
+        children = _field(node, "children", location, "list", [])
+        for c, child in enumerate(children):
+            where = f"{location}.children[{c}]"
+            if not isinstance(child, int) or isinstance(child, bool) or not 0 <= child < count:
+                raise _Fault(where, f"must be a node index in [0, {count}), got "
+                                    f"{_json_type(child)}")
+            if parents[child] != -1 or child == i:
+                raise _Fault(where, f"node {child} already has parent {parents[child]} (a "
+                                    "node has at most one parent)" if child != i else
+                             f"node {i} cannot be its own child")
+            parents[child] = i
+        children_of.append(tuple(children))
+    nodes = []
+    for i, node in enumerate(raw_nodes):
+        location = f"nodes[{i}]"
+        t, r, s, matrix = _node_transform(node, location)
+        mesh = _field(node, "mesh", location, "index", None)
+        skin = _field(node, "skin", location, "index", None)
+        weights = _field(node, "weights", location, "list", None)
+        names = None
+        if mesh is not None:
+            mesh_doc = _item(doc, "meshes", mesh, _join(location, "mesh"))
+            if weights is None:
+                weights = _field(mesh_doc, "weights", f"meshes[{mesh}]", "list", None)
+            extras = mesh_doc.get("extras")
+            if isinstance(extras, dict) and isinstance(extras.get("targetNames"), list):
+                names = tuple(str(n) for n in extras["targetNames"])
+        if weights is None:
+            width = _morph_targets(doc, node, location)
+            weights = [0.0] * width if width else None
+        if weights is not None:
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                       and math.isfinite(v) for v in weights):
+                raise _Fault(_join(location, "weights"), "must be finite numbers (the node's "
+                             "or its mesh's default morph weights)")
+            weights = _frozen(weights)
+        if skin is not None:
+            _item(doc, "skins", skin, _join(location, "skin"))
+        nodes.append(Node(i, _field(node, "name", location, "str", None), parents[i],
+                          children_of[i], t, r, s, matrix, mesh, skin, weights, names))
+    scenes = []
+    for k, scene in enumerate(_field(doc, "scenes", "", "list", [])):
+        roots = _field(scene, "nodes", f"scenes[{k}]", "list", [])
+        for r_i, root in enumerate(roots):
+            if not isinstance(root, int) or isinstance(root, bool) or not 0 <= root < count:
+                raise _Fault(f"scenes[{k}].nodes[{r_i}]", f"must be a node index in "
+                                                          f"[0, {count})")
+        scenes.append(tuple(roots))
+    default = _field(doc, "scene", "", "index", None)
+    if default is not None and default >= len(scenes):
+        raise _Fault("scene", f"index {default} out of range (the file has {len(scenes)} "
+                              "scenes)")
+    skins = []
+    for k, skin in enumerate(_field(doc, "skins", "", "list", [])):
+        location = f"skins[{k}]"
+        joints = _field(skin, "joints", location, "list")
+        for j, joint in enumerate(joints):
+            if not isinstance(joint, int) or isinstance(joint, bool) or not 0 <= joint < count:
+                raise _Fault(f"{location}.joints[{j}]", f"must be a node index in [0, {count})")
+        ibm_index = _field(skin, "inverseBindMatrices", location, "index", None)
+        if ibm_index is None:
+            ibm = np.broadcast_to(_IDENTITY, (len(joints), 4, 4)).copy()
+        else:
+            where = _join(location, "inverseBindMatrices")
+            stored = reader.accessor(ibm_index, where, "MAT4", len(joints),
+                                     f"{len(joints)} matrices (one per joint)")
+            _check_finite(stored, where, ibm_index)
+            ibm = stored.reshape(-1, 4, 4).transpose(0, 2, 1).copy()  # column-major
+        ibm.flags.writeable = False
+        root = _field(skin, "skeleton", location, "index", None)
+        if root is not None and root >= count:
+            raise _Fault(_join(location, "skeleton"), f"index {root} out of range (the file "
+                                                      f"has {count} nodes)")
+        joint_array = np.array(joints, dtype=np.int64).reshape(-1)
+        joint_array.flags.writeable = False
+        skins.append(Skin(k, _field(skin, "name", location, "str", None), joint_array, ibm,
+                          root))
+    result = Scene(tuple(nodes), tuple(scenes), default, tuple(skins), tuple(clips))
+    try:
+        result.skeleton  # validates the hierarchy (no cycles) once, here
+    except ValueError as error:
+        raise _Fault("nodes", f"the children lists form a cycle ({error})") from None
+    return result
+
+
+def load_scene(path, *, base_dir=None, allow_outside: bool = False,
+               errors: str = "raise") -> Scene:
+    """Read the nodes, scenes, skins and animations of a glTF 2.0 file.
+
+    Same files, errors, ``base_dir``, ``allow_outside`` and ``errors=`` as
+    :func:`load`; the clips are those
+    :func:`load` returns. ``KHR_animation_pointer`` channels that point at
+    a node's translation, rotation, scale or weights are ordinary channels;
+    other pointers are listed in each clip's ``unsupported``.
+
+    >>> scene = load_scene(sample_path())
+    >>> [n.name for n in scene.nodes][:3]
+    ['root', 'hips', 'spine']
+    """
+    path = os.fspath(path)
+    with open(path, "rb") as stream:
+        data = stream.read()
+    folder = os.path.dirname(os.path.abspath(path))
+    root = None if allow_outside else folder if base_dir is None else os.fspath(base_dir)
+    return _load(data, folder, path, root, errors, scene=True)
+
+
+# ---------------------------------------------------------------- export
+
+_GLTF_NAMES = {"step": "STEP", "linear": "LINEAR", "cubic": "CUBICSPLINE"}
+
+
+def _sampler_of(curve, path: str):
+    """(interpolation, output) of the glTF sampler that evaluates like
+    ``curve``, or (None, None) when glTF cannot express it."""
+    from .curves import Curve
+
+    kind = curve.interpolation
+    if not isinstance(kind, str) or kind not in _GLTF_NAMES:  # e.g. one kind per segment
+        return None, None
+    if isinstance(curve, Curve):
+        # easing, time remaps, jumps and weighted (free-length) handles have no glTF form
+        if (getattr(curve, "_ease", None) is not None or getattr(curve, "_remaps", ())
+                or curve.jumps or getattr(curve, "in_weights", None) is not None
+                or getattr(curve, "out_weights", None) is not None):
+            return None, None
+        values = curve.values.reshape(len(curve.times), -1)
+        if curve.interpolation == "cubic":
+            rows = np.stack([curve.in_velocities.reshape(values.shape), values,
+                             curve.out_velocities.reshape(values.shape)], axis=1)
+            output = rows.reshape(-1, values.shape[1])
+        else:
+            output = np.array(values)
+    else:  # RotationCurve
+        if curve.interpolation == "cubic":
+            rows = np.stack([curve.in_tangents, curve.quaternions, curve.out_tangents], axis=1)
+            output = rows.reshape(-1, 4)
+        else:
+            output = np.array(curve.quaternions)
+    output = np.array(output, dtype=np.float64)
+    output.flags.writeable = False
+    return _GLTF_NAMES[curve.interpolation], output
+
+
+def _positive(func: str, name: str, value) -> float:
+    from ._arrays import real_number
+
+    value = real_number(func, name, value)
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{func}: {name} is {value!r} (must be a finite number > 0)")
+    return value
+
+
+class _Writer:
+    """A glTF document and its one binary buffer, built accessor by accessor."""
+
+    def __init__(self):
+        self.doc = {"asset": {"version": "2.0", "generator": "animcore"},
+                    "buffers": [], "bufferViews": [], "accessors": []}
+        self.blob = bytearray()
+        self._inputs: dict[bytes, int] = {}
+
+    def accessor(self, values: np.ndarray, kind: str, *, bounds: bool = False) -> int:
+        values = np.asarray(values, dtype=np.float64)
+        if values.size and not np.abs(values).max() <= np.finfo(np.float32).max:
+            raise OverflowError("save: a value does not fit in glTF's float32 "
+                                f"(largest magnitude {np.abs(values).max():.6g})")
+        data = np.ascontiguousarray(values, dtype="<f4")
+        while len(self.blob) % 4:
+            self.blob.append(0)
+        self.doc["bufferViews"].append({"buffer": 0, "byteOffset": len(self.blob),
+                                        "byteLength": data.nbytes})
+        self.blob += data.tobytes()
+        entry = {"bufferView": len(self.doc["bufferViews"]) - 1, "componentType": 5126,
+                 "count": int(data.shape[0]), "type": kind}
+        if bounds:  # required for animation inputs
+            entry["min"] = [float(v) for v in data.reshape(len(data), -1).min(axis=0)]
+            entry["max"] = [float(v) for v in data.reshape(len(data), -1).max(axis=0)]
+        self.doc["accessors"].append(entry)
+        return len(self.doc["accessors"]) - 1
+
+    def times(self, times: np.ndarray) -> int:
+        stored = np.asarray(times, dtype="<f4")
+        if np.any(np.diff(stored) <= 0):
+            k = int(np.argmax(np.diff(stored) <= 0)) + 1
+            raise ValueError(f"save: key times {float(times[k - 1])!r} and {float(times[k])!r} "
+                             "are equal in glTF's float32")
+        key = stored.tobytes()
+        if key not in self._inputs:  # samplers with the same key times share one accessor
+            self._inputs[key] = self.accessor(stored, "SCALAR", bounds=True)
+        return self._inputs[key]
+
+
+def _node_entries(scene, clips):
+    """glTF nodes, scenes and the default scene from a Scene, or made up from the
+    clips' node indices and names."""
+    if scene is not None:
+        nodes = []
+        for node in scene.nodes:
+            entry = {}
+            if node.name is not None:
+                entry["name"] = node.name
+            if node.children:
+                entry["children"] = list(node.children)
+            if node.matrix is not None:
+                entry["matrix"] = [float(v) for v in node.matrix.T.reshape(-1)]
+            else:
+                for key, default in (("translation", (0, 0, 0)), ("rotation", (0, 0, 0, 1)),
+                                     ("scale", (1, 1, 1))):
+                    value = getattr(node, key)
+                    if not np.array_equal(value, default):
+                        entry[key] = [float(v) for v in value]
+            nodes.append(entry)
+        scenes = [{"nodes": list(roots)} for roots in scene.scenes]
+        return nodes, scenes or [{"nodes": [n.index for n in scene.nodes if n.parent < 0]}], \
+            scene.scene if scene.scene is not None else 0
+    names = {}
+    for clip in clips:
+        for channel in clip.channels:
+            if channel.node_name is not None:
+                names.setdefault(channel.node, channel.node_name)
+    count = 1 + max((c.node for clip in clips for c in clip.channels), default=-1)
+    nodes = [{"name": names[i]} if i in names else {} for i in range(count)]
+    return nodes, [{"nodes": list(range(count))}], 0
+
+
+def _document(clips, scene, fps) -> _Writer:
+    from .bake import frame_times
+
+    writer = _Writer()
+    nodes, scenes, default = _node_entries(scene, clips)
+    writer.doc.update(nodes=nodes, scenes=scenes, scene=default)
+    if scene is not None and scene.skins:
+        skins = []
+        for skin in scene.skins:
+            entry = {"joints": [int(j) for j in skin.joints],
+                     "inverseBindMatrices": writer.accessor(
+                         skin.inverse_bind_matrices.transpose(0, 2, 1).reshape(-1, 16), "MAT4")}
+            if skin.skeleton is not None:
+                entry["skeleton"] = skin.skeleton
+            if skin.name is not None:
+                entry["name"] = skin.name
+            skins.append(entry)
+        writer.doc["skins"] = skins
+    animations = []
+    for clip in clips:
+        samplers, channels = [], []
+        for c, channel in enumerate(clip.channels):
+            if channel.node >= len(nodes):
+                raise ValueError(f"save: clip {clip.name!r} channel {c} animates node "
+                                 f"{channel.node}, but the scene has {len(nodes)} nodes")
+            interpolation, times, output = channel.interpolation, channel.times, channel.output
+            if interpolation is None or output is None:
+                if fps is None:
+                    raise ValueError(
+                        f"save: clip {clip.name!r} channel {c} ({channel.path} of node "
+                        f"{channel.target!r}) is a curve glTF cannot express (easing, a time "
+                        "remap or jumps); pass fps= to write it as LINEAR samples")
+                times = frame_times(clip.duration, fps)
+                output = channel._sample(times)
+                interpolation = "LINEAR"
+            kind = {"translation": "VEC3", "rotation": "VEC4", "scale": "VEC3",
+                    "weights": "SCALAR"}[channel.path]
+            sampler = {"input": writer.times(times),
+                       "output": writer.accessor(output.reshape(-1) if kind == "SCALAR"
+                                                 else output, kind),
+                       "interpolation": interpolation}
+            samplers.append(sampler)
+            channels.append({"sampler": len(samplers) - 1,
+                             "target": {"node": int(channel.node), "path": channel.path}})
+        if clip.unsupported:
+            warnings.warn(f"save: clip {clip.name!r} has {len(clip.unsupported)} channel(s) "
+                          "animcore does not evaluate (e.g. "
+                          f"{clip.unsupported[0].pointer!r}); they are not written",
+                          GltfWarning, stacklevel=4)
+        if not channels:
+            raise ValueError(f"save: clip {clip.name!r} has no channels (glTF animations need "
+                             "at least one)")
+        animations.append({"name": clip.name, "channels": channels, "samplers": samplers})
+    writer.doc["animations"] = animations
+    return writer
+
+
+def save(path, clips, *, scene=None, fps=None, embed: bool = True) -> None:
+    """Write clips to a glTF 2.0 file: ``.gltf`` (JSON) or ``.glb`` (binary).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        Ends in ``.gltf`` or ``.glb``.
+    clips : Clip or sequence of Clip
+        The animations. Channels keep their glTF samplers (STEP, LINEAR,
+        CUBICSPLINE with per-second tangents), so ``load(save(...))`` gives
+        the same values (to glTF's float32 precision; exactly for clips read
+        from glTF). Channels made with :meth:`Channel.from_curve` from curves
+        glTF cannot express (easing, time remaps, jumps) are written as LINEAR
+        samples on the frame grid of ``fps`` (as ``bake``), or rejected with a
+        ValueError when ``fps`` is None.
+    scene : Scene, optional
+        The nodes (names, hierarchy, rest transforms), scenes and skins to
+        write; meshes are not written. Without it, one node per animated node
+        index, named after the channels' nodes.
+    fps : float, optional
+        The frame rate for curves glTF cannot express.
+    embed : bool
+        ``.gltf`` only: the buffer as a base64 data URI (True) or a ``.bin``
+        file beside it with the same stem (False).
+
+    Raises
+    ------
+    ValueError
+        A bad path extension, a clip without channels, a channel of a node
+        the scene does not have, key times that float32 cannot tell apart,
+        an inexpressible curve without ``fps``.
+    OverflowError
+        A value beyond float32's range.
+    """
+    path = os.fspath(path)
+    extension = os.path.splitext(path)[1].lower()
+    if extension not in (".gltf", ".glb"):
+        raise ValueError(f"save: path must end in .gltf or .glb, got {path!r}")
+    if fps is not None:
+        fps = _positive("save", "fps", fps)
+    clips = [clips] if isinstance(clips, Clip) else list(clips)
+    for clip in clips:
+        if not isinstance(clip, Clip):
+            raise ValueError(f"save: clips must be Clip objects, got {type(clip).__name__}")
+    writer = _document(clips, scene, fps)
+    doc, blob = writer.doc, bytes(writer.blob)
+    buffer = {"byteLength": len(blob)}
+    if extension == ".glb":
+        doc["buffers"] = [buffer]
+        text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
+        text += b" " * (-len(text) % 4)
+        binary = blob + b"\0" * (-len(blob) % 4)
+        data = struct.pack("<III", _GLB_MAGIC, 2, 12 + 8 + len(text) + 8 + len(binary))
+        data += struct.pack("<II", len(text), _CHUNK_JSON) + text
+        data += struct.pack("<II", len(binary), _CHUNK_BIN) + binary
+        with open(path, "wb") as stream:
+            stream.write(data)
+        return
+    if embed:
+        buffer["uri"] = "data:application/octet-stream;base64," + \
+            base64.b64encode(blob).decode("ascii")
+    else:
+        name = os.path.splitext(os.path.basename(path))[0] + ".bin"
+        buffer["uri"] = urllib.parse.quote(name)
+        with open(os.path.join(os.path.dirname(os.path.abspath(path)), name), "wb") as stream:
+            stream.write(blob)
+    doc["buffers"] = [buffer]
+    with open(path, "w", encoding="utf-8") as stream:
+        json.dump(doc, stream, indent=1)

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64
+from ._arrays import as_float64, check_out, contiguous, results
 from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
                        aliases_for, check_fields, check_sorted, option)
 
@@ -36,11 +36,17 @@ __all__ = [
     "RotationKey",
     "quat_conjugate",
     "quat_from_axis_angle",
+    "quat_from_euler",
+    "quat_from_matrix",
+    "quat_from_rotvec",
     "quat_multiply",
     "quat_nlerp",
     "quat_normalize",
     "quat_rotate",
     "quat_slerp",
+    "quat_to_euler",
+    "quat_to_matrix",
+    "quat_to_rotvec",
 ]
 
 _WHAT = {4: "quaternions (x, y, z, w)", 3: "vectors (x, y, z)"}
@@ -175,6 +181,147 @@ def quat_nlerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
     """
     return _core._quat_nlerp("quat_nlerp", quaternion_input(q0), quaternion_input(q1),
                              t, out, workers)
+
+
+# -------------------------------------------------------------- conversions
+
+def _convert(func, name, value, item_in, item_out, out, kernel, *extra):
+    """Runs a conversion kernel from items of shape item_in to item_out over
+    every leading axis of ``value``."""
+    a = as_float64(func, name, quaternion_input(value) if item_in == (4,) else value)
+    if a.ndim < len(item_in) or a.shape[a.ndim - len(item_in):] != item_in:
+        item = ", ".join(map(str, item_in))
+        raise ValueError(f"{func}: {name} must have shape (..., {item}), got shape {a.shape}")
+    shape = a.shape[:a.ndim - len(item_in)] + item_out
+    if out is not None:
+        out = check_out(func, out, 1, shape)
+    result = np.empty(shape)
+    kernel(func, contiguous(a), result, *extra)
+    return results((result,), out)[0]
+
+
+def _sequence(func: str, seq) -> tuple[int, int, int, bool]:
+    """scipy's Euler sequence: three of x, y, z, all lower case (extrinsic)
+    or all upper case (intrinsic), consecutive axes different."""
+    ok = (isinstance(seq, str) and len(seq) == 3 and (set(seq) <= set("xyz")
+                                                      or set(seq) <= set("XYZ"))
+          and seq[0] != seq[1] and seq[1] != seq[2])
+    if not ok:
+        raise ValueError(f"{func}: seq is {seq!r} (must be 3 axes from 'xyz' for rotations "
+                         "about the fixed frame or 'XYZ' about the rotating frame, "
+                         "consecutive axes different, e.g. 'xyz', 'ZXY', 'zxz')")
+    axes = tuple("xyz".index(c) for c in seq.lower())
+    return axes[0], axes[1], axes[2], seq.islower()
+
+
+def quat_to_matrix(q, *, out=None) -> np.ndarray:
+    """The 3x3 rotation matrices of quaternions ``q`` (normalized first).
+
+    Matrices act on column vectors (``v' = M @ v``), as scipy's
+    ``Rotation.as_matrix``. Shape ``(..., 4) -> (..., 3, 3)``; a zero
+    quaternion is a ValueError. ``q`` may be a scipy Rotation, as for every
+    conversion from quaternions.
+
+    >>> quat_to_matrix(quat_from_axis_angle([0, 0, 1], np.pi / 2)).round(12)
+    array([[ 0., -1.,  0.],
+           [ 1.,  0.,  0.],
+           [ 0.,  0.,  1.]])
+    """
+    return _convert("quat_to_matrix", "q", q, (4,), (3, 3), out, _core._quat_to_matrix)
+
+
+def quat_from_matrix(matrix, *, out=None) -> np.ndarray:
+    """Unit quaternions of 3x3 rotation matrices, ``(..., 3, 3) -> (..., 4)``.
+
+    Shepperd's method (scipy's for orthogonal matrices): accurate at every
+    angle, half turns included. A matrix with ``det <= 0`` (a mirror, or
+    singular) is a ValueError; a slightly non-orthogonal one (float32 data)
+    gives the quaternion of a nearby rotation. The sign of the result is
+    either one (``q`` and ``-q`` are the same rotation).
+
+    >>> quat_from_matrix([[0, -1, 0], [1, 0, 0], [0, 0, 1]]).round(6)
+    array([0.      , 0.      , 0.707107, 0.707107])
+    """
+    return _convert("quat_from_matrix", "matrix", matrix, (3, 3), (4,), out,
+                    _core._quat_from_matrix)
+
+
+def quat_to_rotvec(q, *, degrees: bool = False, out=None) -> np.ndarray:
+    """Rotation vectors (axis times angle) of quaternions, ``(..., 4) -> (..., 3)``.
+
+    The shorter turn, angle in ``[0, pi]`` radians (degrees with
+    ``degrees=True``), as scipy's ``Rotation.as_rotvec``.
+
+    >>> quat_to_rotvec(quat_from_axis_angle([0, 0, 1], np.pi / 2)).round(6)
+    array([0.      , 0.      , 1.570796])
+    """
+    v = _convert("quat_to_rotvec", "q", q, (4,), (3,), None, _core._quat_to_rotvec)
+    return _finish_degrees("quat_to_rotvec", v, degrees, out)
+
+
+def quat_from_rotvec(rotvec, *, degrees: bool = False, out=None) -> np.ndarray:
+    """Unit quaternions of rotation vectors (axis times angle in radians, or
+    degrees with ``degrees=True``), ``(..., 3) -> (..., 4)``, as scipy's
+    ``Rotation.from_rotvec``.
+
+    >>> quat_from_rotvec([0.0, 0.0, np.pi]).round(12)
+    array([0., 0., 1., 0.])
+    """
+    v = as_float64("quat_from_rotvec", "rotvec", rotvec)
+    if degrees:
+        v = np.deg2rad(v)
+    return _convert("quat_from_rotvec", "rotvec", v, (3,), (4,), out, _core._quat_from_rotvec)
+
+
+def _finish_degrees(func, values, degrees, out):
+    if degrees:
+        values = np.rad2deg(values)
+    if out is None:
+        return values
+    out = check_out(func, out, 1, np.shape(values))
+    return results((np.asarray(values),), out)[0]
+
+
+def quat_to_euler(q, seq: str, *, degrees: bool = False, out=None) -> np.ndarray:
+    """Euler angles of quaternions in the sequence ``seq``, ``(..., 4) -> (..., 3)``.
+
+    Same convention and results as scipy's ``Rotation.as_euler``: ``seq`` is
+    three axes, lower case (``"xyz"``) for rotations about the fixed frame's
+    axes (extrinsic), upper case (``"XYZ"``) about the rotating frame's
+    (intrinsic); all 12 orders (6 Tait-Bryan such as ``"zyx"``, 6 proper
+    Euler such as ``"zxz"``). Angles lie in ``[-pi, pi]``; the middle one in
+    ``[-pi/2, pi/2]`` (Tait-Bryan) or ``[0, pi]`` (proper). At the gimbal lock
+    (middle angle within 1e-7 of those limits) the third angle is 0 and the
+    first carries the whole turn, silently (scipy also warns).
+
+    >>> quat_to_euler(quat_from_euler("ZYX", [0.3, -0.2, 0.1]), "ZYX").round(12)
+    array([ 0.3, -0.2,  0.1])
+    """
+    func = "quat_to_euler"
+    a0, a1, a2, extrinsic = _sequence(func, seq)
+    angles = _convert(func, "q", q, (4,), (3,), None, _core._quat_euler, a0, a1, a2,
+                      extrinsic, True)
+    return _finish_degrees(func, angles, degrees, out)
+
+
+def quat_from_euler(seq: str, angles, *, degrees: bool = False, out=None) -> np.ndarray:
+    """Unit quaternions of Euler angles ``(..., 3)`` in the sequence ``seq``.
+
+    As scipy's ``Rotation.from_euler(seq, angles)``: lower case ``"xyz"``
+    turns about the fixed axes x, then y, then z (``q = qz qy qx``); upper
+    case ``"XYZ"`` about the rotating frame's axes (``q = qX qY qZ``).
+    Radians, or degrees with ``degrees=True``.
+
+    >>> quat_from_euler("xyz", [0, 0, 90], degrees=True).round(6)
+    array([0.      , 0.      , 0.707107, 0.707107])
+    """
+    func = "quat_from_euler"
+    a0, a1, a2, extrinsic = _sequence(func, seq)
+    a = as_float64(func, "angles", angles)
+    if degrees:
+        a = np.deg2rad(a)
+    return _convert(func, "angles", a, (3,), (4,), out, _core._quat_euler, a0, a1, a2,
+                    extrinsic, False)
 
 
 # ------------------------------------------------------------------- tracks

@@ -1,4 +1,26 @@
-"""OpenUSD animation splines (``pxr.Ts``) as animcore curves.
+"""OpenUSD animation as animcore objects: UsdSkel rigs and ``pxr.Ts`` splines.
+
+:func:`load` reads the first ``Skeleton`` of a USD stage (``.usda``,
+``.usdc``, ``.usdz``) and the ``SkelAnimation`` bound to it as a
+:class:`animcore.gltf.Scene`, so that USD rigs are posed, baked and turned
+into root motion like glTF and BVH ones:
+
+- one node per joint, in the skeleton's joint order, named by its joint path
+  (``"hips/spine"``); parents from the joint paths; rest transforms from
+  ``restTransforms`` (or, without them, from the skeleton-space
+  ``bindTransforms``);
+- one skin: every joint, inverse bind matrices ``inverse(bindTransforms)``;
+- one clip from the animation's time samples, its joints remapped to the
+  skeleton's order: translation, rotation and scale channels, LINEAR between
+  samples (slerp for rotations, as UsdSkel interpolates); blend-shape
+  weights as a weights channel on the skeleton's first root joint, whose
+  ``target_names`` are the animation's ``blendShapes``. Clip time 0 is the
+  stage's start time code and times are seconds (``timeCodesPerSecond``).
+
+Matrices are converted from USD's row-vector convention (translation in the
+last row) to animcore's column-vector one. Reading USD needs OpenUSD's
+Python bindings, ``pip install 'animcore[usd]'`` (the ``usd-core``
+package), imported only when :func:`load` is called.
 
 :func:`curve_from_spline` turns a ``pxr.Ts.Spline`` (``pip install
 animcore[usd]``, which is ``usd-core``) into a :class:`~animcore.curves.Curve`
@@ -26,16 +48,178 @@ The mapping, knot by knot:
   ``"cycle"``, loop oscillate -> ``"oscillate"``;
 - inner loops are baked into knots first, as Ts does.
 
-Raises ``ValueError`` for what a Curve does not represent: value blocks,
+curve_from_spline raises ``ValueError`` for what a Curve does not represent: value blocks,
 regressive tangents, non-scalar value types.
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
+from . import gltf
 from .curves import Curve
 
-__all__ = ["curve_from_spline"]
+__all__ = ["curve_from_spline", "load"]
+
+
+def _pxr():
+    try:
+        from pxr import Usd, UsdSkel
+    except ImportError:
+        raise ImportError("animcore.usd needs OpenUSD's Python bindings: "
+                          "pip install 'animcore[usd]' (the usd-core package)") from None
+    return Usd, UsdSkel
+
+
+def _matrices(values) -> np.ndarray:
+    """Gf.Matrix4d values (row vectors) as (N, 4, 4) column-vector matrices."""
+    return np.array([[[m[i][j] for j in range(4)] for i in range(4)] for m in values],
+                    dtype=np.float64).reshape(-1, 4, 4).transpose(0, 2, 1)
+
+
+def _quats(values) -> np.ndarray:
+    """Gf.Quat values (real, imaginary) as (N, 4) (x, y, z, w)."""
+    return np.array([[*q.GetImaginary(), q.GetReal()] for q in values],
+                    dtype=np.float64).reshape(-1, 4)
+
+
+def _samples(attribute, convert, start, per_second):
+    """(times in seconds, stacked values) of an attribute's time samples, or None."""
+    if not attribute or not attribute.HasAuthoredValue():
+        return None
+    codes = attribute.GetTimeSamples()
+    if not codes:
+        value = attribute.Get()
+        return None if value is None else (np.zeros(1), convert(value)[None])
+    times = (np.array(codes, dtype=np.float64) - start) / per_second
+    return times, np.stack([convert(attribute.Get(code)) for code in codes])
+
+
+def _channel(node, name, path, times, values):
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    times = np.array(times)
+    values.flags.writeable = times.flags.writeable = False
+    curve = gltf._make_curve(times, values, "LINEAR", path)
+    return gltf.Channel(node, name, path, "LINEAR", values.shape[1], times, values, curve, name)
+
+
+def load(path) -> "gltf.Scene":
+    """Read the first UsdSkel Skeleton of a USD file and its animation.
+
+    Returns
+    -------
+    animcore.gltf.Scene
+        Joints as nodes, one skin, and one clip named after the animation
+        prim (no clip when no animation is bound).
+
+    Raises
+    ------
+    ImportError
+        Without OpenUSD's Python bindings (``pip install 'animcore[usd]'``).
+    ValueError
+        A stage without a Skeleton, an animation joint the skeleton does not
+        have, arrays whose lengths do not match the joints, non-finite values.
+    OSError
+        If the file cannot be opened.
+    """
+    Usd, UsdSkel = _pxr()
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"usd.load: no such file {path!r}")
+    stage = Usd.Stage.Open(path)
+    if stage is None:
+        raise OSError(f"usd.load: USD cannot open {path!r}")
+    skel = next((UsdSkel.Skeleton(p) for p in stage.Traverse() if p.IsA(UsdSkel.Skeleton)),
+                None)
+    if skel is None:
+        raise ValueError(f"usd.load: {path} has no UsdSkel Skeleton")
+    where = f"usd.load: {path}: {skel.GetPath()}"
+    joints = [str(j) for j in (skel.GetJointsAttr().Get() or [])]
+    parents = list(UsdSkel.Topology(skel.GetJointsAttr().Get() or []).GetParentIndices())
+    count = len(joints)
+    rest = skel.GetRestTransformsAttr().Get()
+    bind = skel.GetBindTransformsAttr().Get()
+    bind = _matrices(bind) if bind else None
+    if rest:
+        local = _matrices(rest)
+    elif bind is not None:
+        local = np.array([b if p < 0 else np.linalg.inv(bind[p]) @ b
+                          for b, p in zip(bind, parents)]).reshape(-1, 4, 4)
+    else:
+        local = np.broadcast_to(np.eye(4), (count, 4, 4)).copy()
+    for name, array in (("restTransforms", local), ("bindTransforms", bind)):
+        if array is not None and len(array) != count:
+            raise ValueError(f"{where}: {name} has {len(array)} matrices for {count} joints")
+        if array is not None and not np.all(np.isfinite(array)):
+            raise ValueError(f"{where}: {name} has non-finite values")
+    from .skeleton import _decompose
+
+    trs = _decompose("usd.load", local)
+    children = [tuple(k for k, p in enumerate(parents) if p == j) for j in range(count)]
+    anim = None
+    binding = UsdSkel.BindingAPI(skel.GetPrim())
+    targets = binding.GetAnimationSourceRel().GetTargets() if binding else []
+    if targets:
+        prim = stage.GetPrimAtPath(targets[0])
+        anim = UsdSkel.Animation(prim) if prim and prim.IsA(UsdSkel.Animation) else None
+    channels, target_names, roots = [], None, [j for j in range(count) if parents[j] < 0]
+    if anim is not None:
+        start, per_second = stage.GetStartTimeCode(), stage.GetTimeCodesPerSecond()
+        anim_joints = [str(j) for j in (anim.GetJointsAttr().Get() or [])]
+        unknown = [j for j in anim_joints if j not in joints]
+        if unknown:
+            raise ValueError(f"usd.load: {path}: {anim.GetPath()} animates joint "
+                             f"{unknown[0]!r}, which {skel.GetPath()} does not have")
+        index = [joints.index(j) for j in anim_joints]
+        vectors = lambda v: np.array(v, float).reshape(-1, 3)  # noqa: E731
+        for path_name, attribute, convert in (
+                ("translation", anim.GetTranslationsAttr(), vectors),
+                ("rotation", anim.GetRotationsAttr(), _quats),
+                ("scale", anim.GetScalesAttr(), vectors)):
+            sampled = _samples(attribute, convert, start, per_second)
+            if sampled is None:
+                continue
+            times, values = sampled
+            if values.shape[1] != len(anim_joints):
+                raise ValueError(f"usd.load: {path}: {attribute.GetPath()} has "
+                                 f"{values.shape[1]} values per sample for "
+                                 f"{len(anim_joints)} animated joints")
+            if not np.all(np.isfinite(values)):
+                raise ValueError(f"usd.load: {path}: {attribute.GetPath()} has non-finite values")
+            for k, j in enumerate(index):
+                channels.append(_channel(j, joints[j], path_name, times, values[:, k]))
+        shapes = [str(s) for s in (anim.GetBlendShapesAttr().Get() or [])]
+        sampled = _samples(anim.GetBlendShapeWeightsAttr(),
+                           lambda v: np.array(v, float).reshape(-1), start, per_second)
+        if shapes and sampled is not None and roots:
+            times, values = sampled
+            if values.shape[1] != len(shapes):
+                raise ValueError(f"usd.load: {path}: blendShapeWeights has {values.shape[1]} "
+                                 f"values per sample for {len(shapes)} blendShapes")
+            channels.append(_channel(roots[0], joints[roots[0]], "weights", times, values))
+            target_names = tuple(shapes)
+        channels.sort(key=lambda c: (c.node, c.path))
+    nodes = []
+    for j in range(count):
+        names = target_names if target_names is not None and j == roots[0] else None
+        weights = gltf._frozen(np.zeros(len(names))) if names else None
+        nodes.append(gltf.Node(j, joints[j], parents[j], children[j],
+                               gltf._frozen(trs.translation[j]), gltf._frozen(trs.rotation[j]),
+                               gltf._frozen(trs.scale[j]), None, None, None, weights, names))
+    skins = ()
+    if bind is not None:
+        inverse = np.linalg.inv(bind)
+        inverse.flags.writeable = False
+        joint_array = np.arange(count, dtype=np.int64)
+        joint_array.flags.writeable = False
+        skins = (gltf.Skin(0, str(skel.GetPath()), joint_array, inverse,
+                           roots[0] if roots else None),)
+    clips = ()
+    if anim is not None and channels:
+        duration = max(float(c.times[-1]) for c in channels)
+        clips = (gltf.Clip(anim.GetPrim().GetName(), duration, tuple(channels)),)
+    return gltf.Scene(tuple(nodes), (tuple(roots),), 0, skins, clips)
 
 
 def _name(enum_value) -> str:

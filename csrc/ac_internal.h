@@ -422,4 +422,25 @@ static inline void ac_quat_slerp(const double a[4], const double b[4], double t,
         out[k] = len > 0.0 ? r[k] / len : r[k];
 }
 
+/* The 3x3 rotation matrix (row-major) of q / |q| for a finite non-zero q,
+   without a square root: the entries scale by s = 2 / |q|^2. Returns 0 (and
+   leaves m unset) when |q|^2 is 0 or not finite. */
+static inline int ac_quat_matrix3(const double q[4], double m[9])
+{
+    double n = ac_quat_dot4(q, q), s, xs, ys, zs;
+    if (!(n > 0.0 && n <= DBL_MAX))
+        return 0;
+    s = 2.0 / n;
+    xs = q[0] * s, ys = q[1] * s, zs = q[2] * s;
+    {
+        double wx = q[3] * xs, wy = q[3] * ys, wz = q[3] * zs;
+        double xx = q[0] * xs, xy = q[0] * ys, xz = q[0] * zs;
+        double yy = q[1] * ys, yz = q[1] * zs, zz = q[2] * zs;
+        m[0] = 1.0 - (yy + zz), m[1] = xy - wz, m[2] = xz + wy;
+        m[3] = xy + wz, m[4] = 1.0 - (xx + zz), m[5] = yz - wx;
+        m[6] = xz - wy, m[7] = yz + wx, m[8] = 1.0 - (xx + yy);
+    }
+    return 1;
+}
+
 #endif /* AC_INTERNAL_H */

@@ -500,3 +500,200 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, const double *t, size_t n,
         *cursor = hint;
     return AC_OK;
 }
+
+/* ------------------------------------------------------- conversions
+   Matrices are 3x3 row-major and act on column vectors (v' = M v). Euler
+   angles follow scipy.spatial.transform.Rotation: axes[] names the three axes
+   (0 x, 1 y, 2 z) in the order of the sequence, about the fixed frame when
+   `extrinsic` (scipy's lower case "xyz") or the rotating frame otherwise
+   (upper case "XYZ"). */
+
+static int euler_axes_ok(const int axes[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (axes[k] < 0 || axes[k] > 2)
+            return 0;
+    return axes[0] != axes[1] && axes[1] != axes[2];
+}
+
+ac_status ac_quat_batch_to_matrix(const double *q, double *out, size_t n, ac_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        double u[4];
+        ac_status st = unit_arg("q", "|q|", q + 4 * i, u, i, err);
+        if (st)
+            return st;
+        ac_quat_matrix3(u, out + 9 * i);
+    }
+    return AC_OK;
+}
+
+/* The quaternion of a rotation matrix by the largest of its diagonal and
+   trace (Shepperd's method, as scipy): accurate for every rotation angle. */
+static void quat_of_matrix(const double *m, double out[4])
+{
+    double trace = m[0] + m[4] + m[8], q[4];
+    int choice = 3;
+    double best = trace;
+    for (int k = 0; k < 3; k++)
+        if (m[4 * k] > best)
+            best = m[4 * k], choice = k;
+    if (choice == 3) {
+        q[0] = m[7] - m[5], q[1] = m[2] - m[6], q[2] = m[3] - m[1], q[3] = 1.0 + trace;
+    } else {
+        int i = choice, j = (i + 1) % 3, k = (j + 1) % 3;
+        q[i] = 1.0 - trace + 2.0 * m[4 * i];
+        q[j] = m[3 * j + i] + m[3 * i + j];
+        q[k] = m[3 * k + i] + m[3 * i + k];
+        q[3] = m[3 * k + j] - m[3 * j + k];
+    }
+    unit4(q, out);
+}
+
+ac_status ac_quat_batch_from_matrix(const double *m, double *out, size_t n, ac_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const double *a = m + 9 * i;
+        double det;
+        ac_status st = ac_check_finite("matrix", a, 9, i, err);
+        if (st)
+            return st;
+        det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
+              a[2] * (a[3] * a[7] - a[4] * a[6]);
+        if (!(det > 0.0))
+            return ac_fail(err, AC_ERR_VALUE, i, "det(matrix)", det,
+                           "must be > 0: a reflection or a singular matrix is no rotation");
+        quat_of_matrix(a, out + 4 * i);
+    }
+    return AC_OK;
+}
+
+ac_status ac_quat_batch_from_euler(const double *angles, const int axes[3], int extrinsic,
+                                   double *out, size_t n, ac_error *err)
+{
+    if (!euler_axes_ok(axes))
+        return ac_fail(err, AC_ERR_VALUE, 0, "axes", 0.0,
+                       "must be three axes 0..2, consecutive ones different");
+    for (size_t i = 0; i < n; i++) {
+        const double *a = angles + 3 * i;
+        double q[4] = {0.0, 0.0, 0.0, 1.0};
+        ac_status st = ac_check_finite("angles", a, 3, i, err);
+        if (st)
+            return st;
+        for (int k = 0; k < 3; k++) {
+            double e[4] = {0.0, 0.0, 0.0, cos(0.5 * a[k])};
+            e[axes[k]] = sin(0.5 * a[k]);
+            if (k == 0)
+                memcpy(q, e, sizeof q);
+            else if (extrinsic) /* about the fixed axes: later rotations on the left */
+                ac_quat_mul(e, q, q);
+            else
+                ac_quat_mul(q, e, q);
+        }
+        memcpy(out + 4 * i, q, sizeof q);
+    }
+    return AC_OK;
+}
+
+/* x (an angle in (-3 pi, 3 pi)) wrapped to [-pi, pi] as scipy does: one turn
+   added or removed when outside, so pi stays pi. */
+static double wrap_pi(double x)
+{
+    const double pi = 3.14159265358979323846;
+    return x < -pi ? x + 2.0 * pi : x > pi ? x - 2.0 * pi : x;
+}
+
+/* Bernardes and Ehrmann (2022), "Quaternion to Euler angles conversion: a
+   direct, general and computationally efficient method", as scipy applies it:
+   at the gimbal lock (middle angle within 1e-7 of 0 or pi) the third angle is
+   0 and the first takes the whole turn. */
+static void euler_of_unit(const double q[4], const int axes[3], int extrinsic, double out[3])
+{
+    const double pi = 3.14159265358979323846, eps = 1e-7;
+    int i = extrinsic ? axes[0] : axes[2], j = axes[1], k = extrinsic ? axes[2] : axes[0];
+    int symmetric = i == k, first = extrinsic ? 0 : 2, third = extrinsic ? 2 : 0, case0;
+    double sign, a, b, c, d, half_sum, half_diff, ang[3] = {0.0, 0.0, 0.0}, a3;
+    if (symmetric)
+        k = 3 - i - j;
+    sign = (double)((i - j) * (j - k) * (k - i) / 2);
+    if (symmetric) {
+        a = q[3], b = q[i], c = q[j], d = q[k] * sign;
+    } else {
+        a = q[3] - q[j], b = q[i] + q[k] * sign, c = q[j] + q[3], d = q[k] * sign - q[i];
+    }
+    half_sum = atan2(b, a);
+    half_diff = atan2(d, c);
+    ang[1] = 2.0 * atan2(hypot(c, d), hypot(a, b));
+    case0 = !(fabs(ang[1]) <= eps || fabs(ang[1] - pi) <= eps);
+    ang[0] = fabs(ang[1]) <= eps ? 2.0 * half_sum : 2.0 * half_diff * (extrinsic ? -1.0 : 1.0);
+    if (case0)
+        ang[first] = half_sum - half_diff;
+    a3 = case0 ? half_sum + half_diff : ang[third];
+    if (!symmetric) {
+        a3 *= sign;
+        ang[1] -= 0.5 * pi;
+    }
+    ang[third] = a3;
+    for (int m = 0; m < 3; m++)
+        out[m] = wrap_pi(ang[m]);
+}
+
+ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int extrinsic,
+                                 double *angles, size_t n, ac_error *err)
+{
+    if (!euler_axes_ok(axes))
+        return ac_fail(err, AC_ERR_VALUE, 0, "axes", 0.0,
+                       "must be three axes 0..2, consecutive ones different");
+    for (size_t i = 0; i < n; i++) {
+        double u[4];
+        ac_status st = unit_arg("q", "|q|", q + 4 * i, u, i, err);
+        if (st)
+            return st;
+        euler_of_unit(u, axes, extrinsic, angles + 3 * i);
+    }
+    return AC_OK;
+}
+
+ac_status ac_quat_batch_to_rotvec(const double *q, double *out, size_t n, ac_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        double u[4], angle, angle2, scale;
+        ac_status st = unit_arg("q", "|q|", q + 4 * i, u, i, err);
+        if (st)
+            return st;
+        if (u[3] < 0.0) /* the shorter of the two turns: angle in [0, pi] */
+            for (int k = 0; k < 4; k++)
+                u[k] = -u[k];
+        angle = 2.0 * atan2(sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]), u[3]);
+        angle2 = angle * angle;
+        scale = angle <= 1e-3 ? 2.0 + angle2 / 12.0 + 7.0 * angle2 * angle2 / 2880.0
+                              : angle / sin(0.5 * angle);
+        for (int k = 0; k < 3; k++)
+            out[3 * i + k] = scale * u[k];
+    }
+    return AC_OK;
+}
+
+ac_status ac_quat_batch_from_rotvec(const double *v, double *out, size_t n, ac_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const double *r = v + 3 * i;
+        double m = 0.0, angle = 0.0, angle2, scale;
+        ac_status st = ac_check_finite("rotvec", r, 3, i, err);
+        if (st)
+            return st;
+        for (int k = 0; k < 3; k++)
+            m = fabs(r[k]) > m ? fabs(r[k]) : m;
+        if (m > 0.0) { /* |r| scaled by its largest component: no overflow */
+            double x = r[0] / m, y = r[1] / m, z = r[2] / m;
+            angle = m * sqrt(x * x + y * y + z * z);
+        }
+        angle2 = angle * angle;
+        scale = angle <= 1e-3 ? 0.5 - angle2 / 48.0 + angle2 * angle2 / 3840.0
+                              : sin(0.5 * angle) / angle;
+        for (int k = 0; k < 3; k++)
+            out[4 * i + k] = scale * r[k];
+        out[4 * i + 3] = cos(0.5 * angle);
+    }
+    return AC_OK;
+}

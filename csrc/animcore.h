@@ -468,6 +468,68 @@ AC_API void ac_quat_curve_destroy(ac_quat_curve *curve);
 AC_API ac_status ac_quat_curve_eval(const ac_quat_curve *curve, const double *t, size_t n,
                                     size_t *cursor, double *q, double *omega, ac_error *err);
 
+/* Conversions. Matrices are 3x3 row-major acting on column vectors
+   (v' = M v); rotation vectors are axis * angle (radians). Euler angles
+   follow scipy.spatial.transform.Rotation: `axes` names the sequence's three
+   axes (0 x, 1 y, 2 z; consecutive ones different), turning about the fixed
+   frame's axes when `extrinsic` is nonzero (scipy's "xyz") and about the
+   rotating frame's otherwise ("XYZ"); angles come back in [-pi, pi] with the
+   middle one in [0, pi] (proper sequences such as zxz) or [-pi/2, pi/2], and
+   at the gimbal lock (middle angle within 1e-7 of its limits) the third angle
+   is 0. Quaternion inputs are normalized first (zero: AC_ERR_VALUE "|q|");
+   from_matrix needs det(matrix) > 0 ("det(matrix)"), otherwise it takes the
+   matrix as given (Shepperd's method) and returns a unit quaternion. */
+AC_API ac_status ac_quat_batch_to_matrix(const double *q, double *matrix, size_t n, ac_error *err);
+AC_API ac_status ac_quat_batch_from_matrix(const double *matrix, double *q, size_t n,
+                                    ac_error *err);
+AC_API ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int extrinsic,
+                                 double *angles, size_t n, ac_error *err);
+AC_API ac_status ac_quat_batch_from_euler(const double *angles, const int axes[3], int extrinsic,
+                                   double *q, size_t n, ac_error *err);
+/* to_rotvec returns the shorter turn (angle in [0, pi]). */
+AC_API ac_status ac_quat_batch_to_rotvec(const double *q, double *rotvec, size_t n, ac_error *err);
+AC_API ac_status ac_quat_batch_from_rotvec(const double *rotvec, double *q, size_t n,
+                                    ac_error *err);
+
+/* -------------------------------------------------------------- skeleton */
+
+/* A joint hierarchy: parents[j] is the parent of joint j or -1 for a root, in
+   any order. Create validates it (every parent -1 or a joint index, no
+   cycles: each tree has one root) and keeps an evaluation order in which
+   every joint follows its parent. Matrices are 4x4 row-major affine
+   transforms acting on column vectors, world = parent world * local. */
+typedef struct ac_skeleton ac_skeleton;
+
+/* Errors: AC_ERR_VALUE "parents" with the joint index (out of range, or a
+   joint on a cycle); AC_ERR_NOMEM. *skeleton is set on success only. */
+AC_API ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton **skeleton,
+                             ac_error *err);
+AC_API void ac_skeleton_destroy(ac_skeleton *skeleton);
+AC_API size_t ac_skeleton_joints(const ac_skeleton *skeleton);
+/* The evaluation order (joints entries): every joint after its parent. */
+AC_API void ac_skeleton_order(const ac_skeleton *skeleton, int64_t *order);
+
+/* World matrices (16 J per pose) of n poses of J joints from local
+   translation (3 J per pose), rotation (4 J, normalized here) and scale
+   (3 J); steps[k] is 1 when input k holds n poses and 0 when one pose is
+   shared. Errors (index = pose * J + joint): AC_ERR_VALUE "translation",
+   "rotation", "scale" (non-finite), "|rotation|" (zero quaternion);
+   AC_ERR_OVERFLOW "world". */
+AC_API ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translation,
+                            const double *rotation, const double *scale,
+                            const size_t steps[3], double *world, size_t n, ac_error *err);
+/* Local matrices from world matrices (16 J per pose, n poses): the inverse of
+   ac_skeleton_world. Errors: "world" non-finite or a parent's 3x3 part
+   singular (index: that parent), AC_ERR_OVERFLOW "local". */
+AC_API ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *world, double *local,
+                            size_t n, ac_error *err);
+/* Translation (3n), unit rotation (4n) and scale (3n) of n affine matrices
+   M = T R S: scales are the column lengths (x negative for a mirror).
+   Errors: "matrix" non-finite, not affine, a zero column, or sheared
+   (columns not orthogonal within a cosine of 1e-9). */
+AC_API ac_status ac_skeleton_decompose(const double *matrices, double *translation,
+                                double *rotation, double *scale, size_t n, ac_error *err);
+
 /* ----------------------------------------------------------- root motion */
 
 /* A looping root track (article 001). Key times run from 0 to the clip

@@ -832,3 +832,157 @@ def bezier_2d(key_times, key_values, out_points, in_points, t):
         return bern(*ys, s)
 
     return np.vectorize(one, otypes=[float])(t)
+
+
+# ---- skeletons ----
+
+def trs_matrix(translation, rotation, scale):
+    """4x4 matrices T R S from translation (..., 3), quaternion (..., 4) and scale
+    (..., 3), through scipy's rotation matrix (not animcore's)."""
+    from scipy.spatial.transform import Rotation
+
+    translation, rotation, scale = (np.asarray(a, float) for a in (translation, rotation, scale))
+    lead = np.broadcast_shapes(translation.shape[:-1], rotation.shape[:-1], scale.shape[:-1])
+    quats = np.array(np.broadcast_to(rotation, lead + (4,))).reshape(-1, 4)
+    r = Rotation.from_quat(quats).as_matrix() if quats.size else np.zeros((0, 3, 3))
+    m = np.zeros(lead + (4, 4))
+    m[..., :3, :3] = r.reshape(lead + (3, 3)) * np.broadcast_to(scale, lead + (3,))[..., None, :]
+    m[..., :3, 3] = np.broadcast_to(translation, lead + (3,))
+    m[..., 3, 3] = 1.0
+    return m
+
+
+def world_loop(parents, local):
+    """World matrices by a plain loop over poses and joints: each joint's parent
+    is resolved recursively (memoized), so no evaluation order is needed."""
+    parents = list(parents)
+    local = np.asarray(local, float)
+    lead = local.shape[:-3]
+    flat = local.reshape((-1,) + local.shape[-3:])
+    out = np.empty_like(flat)
+    for p in range(flat.shape[0]):
+        done = {}
+
+        def world(j):
+            if j not in done:
+                done[j] = flat[p, j] if parents[j] < 0 else world(parents[j]) @ flat[p, j]
+            return done[j]
+
+        for j in range(len(parents)):
+            out[p, j] = world(j)
+    return out.reshape(lead + local.shape[-3:])
+
+
+# ---- glTF scenes, read with pygltflib (not animcore's reader) ----
+
+def pygltf_document(path):
+    """The file read by pygltflib, with the bytes of its buffers in `doc.blobs`."""
+    import base64
+    import pathlib
+
+    import pygltflib
+
+    doc = pygltflib.GLTF2().load(str(path))
+    doc.blobs = []
+    for buffer in doc.buffers:
+        if buffer.uri is None:
+            doc.blobs.append(doc.binary_blob())
+        elif buffer.uri.startswith("data:"):
+            doc.blobs.append(base64.b64decode(buffer.uri.partition(",")[2]))
+        else:
+            doc.blobs.append((pathlib.Path(path).parent / buffer.uri).read_bytes())
+    return doc
+
+
+def pygltf_accessor(doc, index):
+    """A tightly packed float accessor as (count, components) float64."""
+    accessor = doc.accessors[index]
+    view = doc.bufferViews[accessor.bufferView]
+    width = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}[accessor.type]
+    assert accessor.componentType == 5126 and view.byteStride in (None, 4 * width)
+    start = (view.byteOffset or 0) + (accessor.byteOffset or 0)
+    data = np.frombuffer(doc.blobs[view.buffer], dtype="<f4", count=accessor.count * width,
+                         offset=start)
+    return data.reshape(accessor.count, width).astype(np.float64)
+
+
+def gltf_world(doc, animated, shape):
+    """World matrices (shape + (N, 4, 4)) of every node of a pygltflib document:
+    local matrices from each node's matrix (column-major in the file) or its
+    TRS, where `animated[(node, path)]` (arrays of shape + (width,)) replaces
+    the rest value, composed by `world_loop`."""
+    count = len(doc.nodes)
+    parents = [-1] * count
+    for i, node in enumerate(doc.nodes):
+        for child in node.children or []:
+            parents[child] = i
+    local = np.empty(shape + (count, 4, 4))
+    for i, node in enumerate(doc.nodes):
+        if node.matrix is not None and not any((i, p) in animated for p in
+                                               ("translation", "rotation", "scale")):
+            local[..., i, :, :] = np.asarray(node.matrix, float).reshape(4, 4).T
+            continue
+        rest = {"translation": node.translation or [0, 0, 0],
+                "rotation": node.rotation or [0, 0, 0, 1], "scale": node.scale or [1, 1, 1]}
+        if node.matrix is not None:  # animated although it has a matrix: its decomposition
+            from scipy.spatial.transform import Rotation
+
+            m = np.asarray(node.matrix, float).reshape(4, 4).T
+            s = np.linalg.norm(m[:3, :3], axis=0)
+            rest = {"translation": m[:3, 3], "rotation": Rotation.from_matrix(m[:3, :3] / s).as_quat(),
+                    "scale": s}
+        values = {p: np.broadcast_to(animated.get((i, p), np.asarray(rest[p], float)),
+                                     shape + (len(rest[p]),)) for p in rest}
+        local[..., i, :, :] = trs_matrix(values["translation"], values["rotation"], values["scale"])
+    return world_loop(parents, local)
+
+
+# ---- BVH ----
+
+def bvh_world_positions(path, frames):
+    """World positions (len(frames), J, 3) of the ROOT/JOINT nodes of a BVH file
+    (End Sites left out), by a line-by-line reading of the file and scipy's
+    intrinsic Euler rotations in each joint's channel order, composed as 4x4
+    matrices down the hierarchy."""
+    from scipy.spatial.transform import Rotation
+
+    lines = [line.split() for line in open(path)]
+    joints, stack, i = [], [], 0
+    while lines[i][:1] != ["MOTION"]:
+        words = lines[i]
+        if words[:1] in (["ROOT"], ["JOINT"]):
+            joints.append({"parent": stack[-1] if stack else -1, "channels": []})
+            stack.append(len(joints) - 1)
+            site = False
+        elif words[:1] == ["End"]:
+            site = True
+        elif words[:1] == ["OFFSET"] and not site:
+            joints[stack[-1]]["offset"] = np.array(words[1:4], float)
+        elif words[:1] == ["CHANNELS"]:
+            joints[stack[-1]]["channels"] = words[2:]
+        elif words[:1] == ["}"]:
+            if site:
+                site = False
+            else:
+                stack.pop()
+        i += 1
+    motion = np.array([list(map(float, w)) for w in lines[i + 3:] if w])
+    out = np.zeros((len(frames), len(joints), 3))
+    for f, frame in enumerate(frames):
+        values, column, world = motion[frame], 0, []
+        for joint in joints:
+            names = joint["channels"]
+            data = dict(zip(names, values[column:column + len(names)]))
+            column += len(names)
+            local = np.eye(4)
+            local[:3, 3] = joint["offset"]
+            for axis, name in enumerate(("Xposition", "Yposition", "Zposition")):
+                if name in data:
+                    local[axis, 3] = data[name]
+            order = "".join(n[0] for n in names if n.endswith("rotation"))
+            if order:
+                angles = [data[f"{a}rotation"] for a in order]
+                local[:3, :3] = Rotation.from_euler(order.upper(), angles, degrees=True).as_matrix()
+            world.append(local if joint["parent"] < 0 else world[joint["parent"]] @ local)
+            out[f, len(world) - 1] = world[-1][:3, 3]
+    return out

@@ -37,6 +37,10 @@ CASES = {
     "bounce": (lambda x: animcore.bounce(x, (0.0, 0.0), (0.0, 1.0), 0.5),
                np.array([[1.0, -2.0], [0.5, 3.0]])),
     "LoopTrack.delta": (lambda x: animcore.LoopTrack([0, 1], [0, 2]).delta(0.0, x), U),
+    "quat_to_euler": (lambda x: animcore.quat_to_euler(x, "ZYX"), np.array([[0, 0.3, 1.0, 1.0]])),
+    "quat_from_matrix": (lambda x: animcore.quat_from_matrix(x), np.eye(3)[None]),
+    "Skeleton.world": (lambda x: animcore.Skeleton([-1, 0]).world(x),
+                       np.array([[1.0, 2.0, 3.0], [0.5, 0.0, -1.0]])),
     "SnapshotTimeline.sample_many": (
         lambda x: animcore.SnapshotTimeline(1).sample_many(x).position, U),
 }

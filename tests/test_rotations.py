@@ -629,3 +629,111 @@ def test_rotation_curve_options_accept_tool_words():
     with pytest.raises(ValueError, match=r"^RotationCurve: times at index \(1,\) is 0.5, which "
                                          r"is less than times\[0\] = 1.0"):
         RotationCurve([1.0, 0.5], [[0, 0, 0, 1.0], [0, 0, 1, 0]])
+
+
+# -- conversions against scipy ------------------------------------------------------
+
+from animcore import (quat_from_euler, quat_from_matrix, quat_from_rotvec,  # noqa: E402
+                      quat_to_euler, quat_to_matrix, quat_to_rotvec)
+
+SEQUENCES = ["xyz", "xzy", "yxz", "yzx", "zxy", "zyx", "xyx", "xzx", "yxy", "yzy", "zxz", "zyz"]
+
+
+@pytest.mark.parametrize("seq", SEQUENCES + [s.upper() for s in SEQUENCES])
+def test_euler_matches_scipy_in_every_order(seq):
+    q = RNG.normal(size=(200, 4))  # not unit: normalized first, as Rotation.from_quat does
+    expected = Rotation.from_quat(q).as_euler(seq)
+    np.testing.assert_allclose(quat_to_euler(q, seq), expected, rtol=0, atol=1e-13)
+    angles = RNG.uniform(-np.pi, np.pi, size=(200, 3))
+    np.testing.assert_allclose(quat_from_euler(seq, angles),
+                               Rotation.from_euler(seq, angles).as_quat(), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(quat_from_euler(seq, np.rad2deg(angles), degrees=True),
+                               Rotation.from_euler(seq, angles).as_quat(), rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("seq", ["zyx", "ZXZ", "xyz", "YXY"])
+def test_euler_at_the_gimbal_lock_matches_scipy(seq):
+    middle = 0.0 if seq[0].lower() == seq[2].lower() else np.pi / 2
+    angles = np.array([[0.4, middle, 0.0], [-1.1, -middle if middle else np.pi, 0.0]])
+    q = Rotation.from_euler(seq, angles).as_quat()
+    with pytest.warns(UserWarning, match="Gimbal lock"):
+        expected = Rotation.from_quat(q).as_euler(seq)
+    np.testing.assert_allclose(quat_to_euler(q, seq), expected, rtol=0, atol=1e-7)
+    same_rotation(quat_from_euler(seq, quat_to_euler(q, seq)), q, atol=1e-7)
+
+
+def test_matrix_and_rotvec_match_scipy_and_round_trip():
+    q = random_quats(300)
+    q[:3] = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 1e-9]]  # half turns: the hard cases
+    m = quat_to_matrix(q)
+    np.testing.assert_allclose(m, Rotation.from_quat(q).as_matrix(), rtol=0, atol=1e-15)
+    same_rotation(quat_from_matrix(m), q, atol=1e-15)
+    same_rotation(quat_from_matrix(m), Rotation.from_matrix(m).as_quat(), atol=1e-15)
+    v = quat_to_rotvec(q)
+    np.testing.assert_allclose(v, Rotation.from_quat(q).as_rotvec(), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(quat_to_rotvec(q, degrees=True),
+                               Rotation.from_quat(q).as_rotvec(degrees=True), atol=1e-12)
+    small = RNG.normal(size=(50, 3)) * 1e-5
+    for rotvec in (v, small, np.zeros((1, 3))):
+        np.testing.assert_allclose(quat_from_rotvec(rotvec), Rotation.from_rotvec(rotvec).as_quat(),
+                                   rtol=0, atol=1e-15)
+    same_rotation(quat_from_rotvec(v), q, atol=1e-14)
+
+
+def test_conversions_broadcast_take_any_layout_and_fill_out():
+    q = random_quats(24).reshape(2, 3, 4, 4)
+    assert quat_to_matrix(q).shape == (2, 3, 4, 3, 3)
+    assert quat_to_euler(q[:, ::2], "xyz").shape == (2, 2, 4, 3)
+    np.testing.assert_array_equal(quat_to_euler(q[:, ::2], "xyz"),
+                                  quat_to_euler(q[:, ::2].copy(), "xyz"))
+    assert quat_to_matrix([0, 0, 0, 1]).shape == (3, 3)
+    assert quat_from_rotvec(np.zeros((0, 3))).shape == (0, 4)
+    out = np.zeros((2, 3, 4, 3))
+    assert quat_to_rotvec(q, out=out) is out
+    np.testing.assert_array_equal(out, quat_to_rotvec(q))
+    out = np.zeros((2, 3, 4, 3))
+    assert quat_to_euler(q, "ZYX", degrees=True, out=out) is out
+    np.testing.assert_allclose(out, Rotation.from_quat(q.reshape(-1, 4)).as_euler(
+        "ZYX", degrees=True).reshape(out.shape), atol=1e-11)
+    before = q.copy()
+    quat_from_matrix(quat_to_matrix(q))
+    np.testing.assert_array_equal(q, before)
+
+
+def test_conversions_take_scipy_rotations():
+    rotation = Rotation.random(5, random_state=3)
+    np.testing.assert_array_equal(quat_to_euler(rotation, "ZXY"),
+                                  quat_to_euler(rotation.as_quat(), "ZXY"))
+    np.testing.assert_array_equal(quat_to_matrix(rotation), quat_to_matrix(rotation.as_quat()))
+    np.testing.assert_array_equal(quat_to_rotvec(rotation), quat_to_rotvec(rotation.as_quat()))
+
+
+def test_conversion_errors():
+    with pytest.raises(ValueError, match=r"quat_to_euler: seq is 'xxy' \(must be 3 axes"):
+        quat_to_euler([0, 0, 0, 1], "xxy")
+    with pytest.raises(ValueError, match=r"quat_from_euler: seq is 'xYz'"):
+        quat_from_euler("xYz", [0, 0, 0])
+    with pytest.raises(ValueError, match=r"quat_from_euler: seq is 'xy'"):
+        quat_from_euler("xy", [0, 0, 0])
+    with pytest.raises(ValueError, match=r"quat_to_matrix: \|q\| at index \(1,\) is 0.0"):
+        quat_to_matrix([[0, 0, 0, 1], [0, 0, 0, 0]])
+    with pytest.raises(ValueError, match=r"quat_to_euler: q (at index \(\) )?is nan"):
+        quat_to_euler([0, np.nan, 0, 1], "xyz")
+    with pytest.raises(ValueError, match=r"quat_to_rotvec: \|q\| at index \(0,\) is 0.0"):
+        quat_to_rotvec([[0, 0, 0, 0]])
+    with pytest.raises(ValueError, match=r"quat_from_matrix: det\(matrix\) at index \(0,\) is -1.0"):
+        quat_from_matrix([np.diag([-1.0, 1.0, 1.0])])
+    with pytest.raises(ValueError, match=r"quat_from_matrix: matrix (at index \(\) )?is inf"):
+        quat_from_matrix(np.diag([np.inf, 1.0, 1.0]))
+    with pytest.raises(ValueError, match=r"quat_from_matrix: matrix must have shape \(\.\.\., 3, 3\)"):
+        quat_from_matrix(np.eye(4))
+    with pytest.raises(ValueError, match=r"quat_from_rotvec: rotvec (at index \(\) )?is nan"):
+        quat_from_rotvec([np.nan, 0, 0])
+    with pytest.raises(ValueError, match=r"quat_from_euler: angles at index \(1,\) is inf"):
+        quat_from_euler("xyz", [[0, 0, 0], [0, np.inf, 0]])
+    with pytest.raises(ValueError, match=r"quat_from_euler: angles must have shape \(\.\.\., 3\)"):
+        quat_from_euler("xyz", [0, 0])
+    out = np.full((2, 3), 5.0)
+    with pytest.raises(ValueError):
+        quat_to_rotvec([[0, 0, 0, 1], [0, 0, 0, 0]], out=out)
+    np.testing.assert_array_equal(out, 5.0)

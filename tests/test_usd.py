@@ -1,6 +1,10 @@
-"""animcore.usd against OpenUSD's own spline evaluation.
+"""animcore.usd against OpenUSD itself.
 
-tests/data/usd_splines.json holds splines built with pxr.Ts (usd-core) by
+UsdSkel import, against what OpenUSD's own UsdSkel.SkeletonQuery computes for the
+same file (tests/data/usd/walker_expected.json, written with walker.usda by
+tests/data/usd/make_fixtures.py, which records the USD version).
+
+Splines: tests/data/usd_splines.json holds splines built with pxr.Ts (usd-core) by
 tests/data/make_usd_fixtures.py and Ts's evaluation of both sides at many
 times (Eval and EvalPreValue). The default suite reads those splines through
 a stand-in with the same methods, so it needs no pxr; the live test builds
@@ -10,13 +14,71 @@ the Bezier time cubic by different methods).
 """
 import json
 import pathlib
+import sys
 
 import numpy as np
 import pytest
 
+from animcore import usd
 from animcore.usd import curve_from_spline
+from reference import trs_matrix
 
-DATA = json.loads((pathlib.Path(__file__).parent / "data" / "usd_splines.json").read_text())
+DATA = pathlib.Path(__file__).resolve().parent / "data" / "usd"
+EXPECTED = json.loads((DATA / "walker_expected.json").read_text())
+
+
+def usd_matrices(rows):
+    """USD's row-vector matrices as column-vector ones."""
+    return np.swapaxes(np.asarray(rows, float), -1, -2)
+
+
+def test_without_openusd_the_error_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pxr", None)
+    with pytest.raises(ImportError, match=r"pip install 'animcore\[usd\]' \(the usd-core package\)"):
+        usd.load(DATA / "walker.usda")
+
+
+def test_poses_match_usdskel():
+    pytest.importorskip("pxr", reason="OpenUSD's Python bindings (usd-core) are not installed: "
+                                      "pip install 'animcore[usd]'")
+    scene = usd.load(DATA / "walker.usda")
+    assert [n.name for n in scene.nodes] == EXPECTED["joints"]
+    assert [n.parent for n in scene.nodes] == EXPECTED["parents"]
+    (clip,) = scene.clips
+    assert clip.name == "Walk" and clip.duration == 1.0
+    per_second = EXPECTED["time_codes_per_second"]
+    for sample in EXPECTED["samples"]:
+        t = sample["time_code"] / per_second
+        pose = scene.pose(clip, t)
+        np.testing.assert_allclose(trs_matrix(*pose), usd_matrices(sample["local"]), atol=2e-6)
+        np.testing.assert_allclose(scene.world(clip, t), usd_matrices(sample["skel"]), atol=2e-6)
+        np.testing.assert_allclose(scene.weights(clip, t)[0], sample["blend_shape_weights"], atol=1e-6)
+    assert scene.nodes[0].target_names == ("smile", "blink")
+    # the rest pose is the bind pose: joint matrices are the identity at rest
+    matrices = scene.skins[0].joint_matrices(scene)
+    np.testing.assert_allclose(matrices, np.broadcast_to(np.eye(4), matrices.shape), atol=1e-12)
+
+
+def test_usd_errors(tmp_path):
+    pytest.importorskip("pxr", reason="OpenUSD's Python bindings (usd-core) are not installed")
+    with pytest.raises(FileNotFoundError, match="usd.load: no such file"):
+        usd.load(tmp_path / "missing.usda")
+    empty = tmp_path / "empty.usda"
+    empty.write_text("#usda 1.0\ndef Xform \"World\" {}\n")
+    with pytest.raises(ValueError, match=r"usd.load: .*empty.usda has no UsdSkel Skeleton"):
+        usd.load(empty)
+    text = (DATA / "walker.usda").read_text().replace(
+        'uniform token[] joints = ["hips/leg_l", "hips",', 'uniform token[] joints = ["hips/arm", "hips",')
+    bad = tmp_path / "bad.usda"
+    bad.write_text(text)
+    with pytest.raises(ValueError, match=r"/Walker/Skel/Walk animates joint 'hips/arm', which "
+                                         r"/Walker/Skel does not have"):
+        usd.load(bad)
+
+
+# ---- pxr.Ts splines ----
+
+SPLINES = json.loads((pathlib.Path(__file__).parent / "data" / "usd_splines.json").read_text())
 TOLERANCE = 1e-9
 
 
@@ -75,7 +137,7 @@ def check(curve, times, right, left):
 
 
 def test_fixture_records_the_tool():
-    assert DATA["version"].startswith("0.26") and len(DATA["cases"]) > 40
+    assert SPLINES["version"].startswith("0.26") and len(SPLINES["cases"]) > 40
 
 
 def unsupported(case):
@@ -84,7 +146,7 @@ def unsupported(case):
     return loops and any(case["knots"][i]["pre_value"] is not None for i in (0, -1))
 
 
-@pytest.mark.parametrize("case", DATA["cases"], ids=[c["name"] for c in DATA["cases"]])
+@pytest.mark.parametrize("case", SPLINES["cases"], ids=[c["name"] for c in SPLINES["cases"]])
 def test_matches_openusd(case):
     if unsupported(case):
         with pytest.raises(ValueError, match=r"looping extrapolation with a dual-valued"):
@@ -94,13 +156,13 @@ def test_matches_openusd(case):
 
 
 def test_time_codes_per_second():
-    case = DATA["cases"][0]
+    case = SPLINES["cases"][0]
     curve = curve_from_spline(StandInSpline(case), time_codes_per_second=24)
     check(curve, np.array(case["times"]) / 24, case["right"], case["left"])
 
 
 def test_bad_splines():
-    case = dict(DATA["cases"][0])
+    case = dict(SPLINES["cases"][0])
     with pytest.raises(ValueError, match=r"curve_from_spline: the spline has no knots"):
         curve_from_spline(StandInSpline(dict(case, knots=[])))
 

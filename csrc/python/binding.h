@@ -164,5 +164,6 @@ int acpy_ease_init(PyObject *module);
 int acpy_quat_init(PyObject *module);
 int acpy_contact_init(PyObject *module);
 int acpy_collide_init(PyObject *module);
+int acpy_skeleton_init(PyObject *module);
 
 #endif /* ACPY_BINDING_H */

@@ -19,6 +19,7 @@ static int (*const domains[])(PyObject *) = {
     acpy_quat_init,
     acpy_contact_init,
     acpy_collide_init,
+    acpy_skeleton_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);

@@ -152,6 +152,97 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* ------------------------------------------------------- conversions */
+
+typedef ac_status (*convert_fn)(const double *, double *, size_t, ac_error *);
+
+/* func(x (n items of win values)) -> out (n items of wout values); errors are
+   indexed over the leading axes of out, which has `trail` item axes. */
+static PyObject *convert(PyObject *args, const char *fmt, npy_intp win, npy_intp wout,
+                         int trail, convert_fn kernel)
+{
+    const char *func;
+    PyArrayObject *x, *out;
+    npy_intp n;
+    ac_error err;
+    ac_status st;
+    if (!PyArg_ParseTuple(args, fmt, &func, acpy_f64, &x, acpy_f64_out, &out))
+        return NULL;
+    n = PyArray_SIZE(out) / wout;
+    if (PyArray_NDIM(out) < trail || PyArray_SIZE(x) != n * win) {
+        PyErr_Format(PyExc_ValueError, "%s: input and output sizes do not match", func);
+        return NULL;
+    }
+    ACPY_RUN(n, st = kernel(ACPY_F64(x), ACPY_F64(out), (size_t)n, &err));
+    if (st)
+        return acpy_raise(func, &err, PyArray_NDIM(out) - trail, PyArray_DIMS(out));
+    Py_RETURN_NONE;
+}
+
+static PyObject *quat_to_matrix(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return convert(args, "sO&O&:_quat_to_matrix", 4, 9, 2, ac_quat_batch_to_matrix);
+}
+
+static PyObject *quat_from_matrix(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return convert(args, "sO&O&:_quat_from_matrix", 9, 4, 1, ac_quat_batch_from_matrix);
+}
+
+static PyObject *quat_to_rotvec(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return convert(args, "sO&O&:_quat_to_rotvec", 4, 3, 1, ac_quat_batch_to_rotvec);
+}
+
+static PyObject *quat_from_rotvec(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return convert(args, "sO&O&:_quat_from_rotvec", 3, 4, 1, ac_quat_batch_from_rotvec);
+}
+
+/* _quat_euler(func, x, out, a0, a1, a2, extrinsic, to_euler) */
+static PyObject *quat_euler(PyObject *self, PyObject *args)
+{
+    const char *func;
+    PyArrayObject *x, *out;
+    int axes[3], extrinsic, to_euler;
+    npy_intp n, win, wout;
+    ac_error err;
+    ac_status st;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sO&O&iiipp:_quat_euler", &func, acpy_f64, &x, acpy_f64_out,
+                          &out, &axes[0], &axes[1], &axes[2], &extrinsic, &to_euler))
+        return NULL;
+    win = to_euler ? 4 : 3, wout = to_euler ? 3 : 4;
+    n = PyArray_SIZE(out) / wout;
+    if (PyArray_NDIM(out) < 1 || PyArray_SIZE(x) != n * win) {
+        PyErr_Format(PyExc_ValueError, "%s: input and output sizes do not match", func);
+        return NULL;
+    }
+    if (to_euler)
+        ACPY_RUN(n, st = ac_quat_batch_to_euler(ACPY_F64(x), axes, extrinsic, ACPY_F64(out),
+                                                (size_t)n, &err));
+    else
+        ACPY_RUN(n, st = ac_quat_batch_from_euler(ACPY_F64(x), axes, extrinsic, ACPY_F64(out),
+                                                  (size_t)n, &err));
+    if (st)
+        return acpy_raise(func, &err, PyArray_NDIM(out) - 1, PyArray_DIMS(out));
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef convert_methods[] = {
+    {"_quat_to_matrix", quat_to_matrix, METH_VARARGS, "_quat_to_matrix(func, q, out)"},
+    {"_quat_from_matrix", quat_from_matrix, METH_VARARGS, "_quat_from_matrix(func, m, out)"},
+    {"_quat_to_rotvec", quat_to_rotvec, METH_VARARGS, "_quat_to_rotvec(func, q, out)"},
+    {"_quat_from_rotvec", quat_from_rotvec, METH_VARARGS, "_quat_from_rotvec(func, v, out)"},
+    {"_quat_euler", quat_euler, METH_VARARGS,
+     "_quat_euler(func, x, out, axis0, axis1, axis2, extrinsic, to_euler)"},
+    {NULL, NULL, 0, NULL},
+};
+
 static const acpy_kernel *const kernels[] = {
     &multiply, &conjugate, &normalize, &from_axis_angle, &rotate, &slerp, &nlerp,
     &curve_rotation, &curve_omega,
@@ -160,6 +251,8 @@ static const acpy_kernel *const kernels[] = {
 int acpy_quat_init(PyObject *module)
 {
     if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
+    if (PyModule_AddFunctions(module, convert_methods) < 0)
         return -1;
     return PyModule_AddFunctions(module, methods);
 }

@@ -1,0 +1,275 @@
+"""Biovision hierarchy (BVH) motion capture import.
+
+:func:`load` reads a ``.bvh`` file into a :class:`animcore.gltf.Scene` with
+one clip, so that BVH and glTF rigs are posed, baked and turned into root
+motion the same way:
+
+- every ``ROOT`` and ``JOINT`` is a node whose rest translation is its
+  ``OFFSET``; an ``End Site`` is a node named ``<parent>_end`` (no channels),
+  so that the tips of the limbs can be drawn;
+- rotation channels, in the order the file lists them for each joint, are
+  rotations about the joint's rotating frame (``CHANNELS 3 Zrotation
+  Xrotation Yrotation`` is ``Rz @ Rx @ Ry``, scipy's intrinsic ``"ZXY"``), in
+  degrees, converted to unit quaternions ``(x, y, z, w)``;
+- position channels give the joint's translation on their axes (replacing
+  the offset there; the roots of common files have a zero offset);
+- frame ``k`` is at ``k * frame_time`` seconds; the clip interpolates
+  linearly between frames (slerp for rotations).
+
+A malformed file raises :class:`BvhError`, a ``ValueError`` naming the file
+and the line, for example ``walk.bvh:12: OFFSET needs 3 numbers, got 2``.
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from . import gltf
+from .rotations import quat_from_axis_angle, quat_from_euler, quat_multiply
+
+__all__ = ["BvhError", "load"]
+
+_POSITIONS = {"Xposition": 0, "Yposition": 1, "Zposition": 2}
+_ROTATIONS = {"Xrotation": 0, "Yrotation": 1, "Zrotation": 2}
+
+
+class BvhError(ValueError):
+    """A malformed BVH file: ``source``, 1-based ``line`` and ``detail``."""
+
+    def __init__(self, source: str, line: int, detail: str):
+        self.source, self.line, self.detail = source, line, detail
+        super().__init__(f"{source}:{line}: {detail}")
+
+    def __reduce__(self):
+        return (BvhError, (self.source, self.line, self.detail))
+
+
+class _Joint:
+    def __init__(self, name, parent, line):
+        self.name, self.parent, self.line = name, parent, line
+        self.offset = None
+        self.channels: list[str] = []
+        self.children: list[int] = []
+
+
+class _Parser:
+    def __init__(self, text: str, source: str):
+        self.source = source
+        self.tokens = []  # (token, line number)
+        self.lines = text.splitlines()
+        self.motion_line = None
+        for number, line in enumerate(self.lines, 1):
+            words = line.split()
+            if words and words[0] == "MOTION":
+                self.motion_line = number
+                break
+            self.tokens.extend((w, number) for w in words)
+        self.pos = 0
+        self.joints: list[_Joint] = []
+
+    def fail(self, line, detail):
+        raise BvhError(self.source, line, detail)
+
+    def next(self, what):
+        if self.pos >= len(self.tokens):
+            last = self.tokens[-1][1] if self.tokens else 1
+            self.fail(self.motion_line or last, f"unexpected end of the hierarchy, expected {what}")
+        token = self.tokens[self.pos]
+        self.pos += 1
+        return token
+
+    def number(self, what):
+        token, line = self.next(what)
+        try:
+            value = float(token)
+        except ValueError:
+            self.fail(line, f"{what} must be a number, got {token!r}")
+        if not math.isfinite(value):
+            self.fail(line, f"{what} must be finite, got {token!r}")
+        return value
+
+    def hierarchy(self):
+        token, line = self.next("HIERARCHY")
+        if token != "HIERARCHY":
+            self.fail(line, f"a BVH file starts with HIERARCHY, got {token!r}")
+        while self.pos < len(self.tokens):
+            token, line = self.next("ROOT")
+            if token != "ROOT":
+                self.fail(line, f"expected ROOT or MOTION, got {token!r}")
+            self.joint(-1, line)
+        if not self.joints:
+            self.fail(line, "the hierarchy has no ROOT")
+        if self.motion_line is None:
+            self.fail(len(self.lines), "the file has no MOTION section")
+
+    def joint(self, parent, line, end=False):
+        if end:
+            token, name_line = self.next("Site")
+            if token != "Site":
+                self.fail(name_line, f"expected 'End Site', got 'End {token}'")
+            name = f"{self.joints[parent].name}_end"
+        else:
+            name, name_line = self.next("a joint name")
+            if name in ("{", "}"):
+                self.fail(name_line, f"expected a joint name, got {name!r}")
+        index = len(self.joints)
+        joint = _Joint(name, parent, line)
+        self.joints.append(joint)
+        if parent >= 0:
+            self.joints[parent].children.append(index)
+        token, brace_line = self.next("'{'")
+        if token != "{":
+            self.fail(brace_line, f"expected '{{' after {name}, got {token!r}")
+        while True:
+            token, line = self.next("'}'")
+            if token == "}":
+                break
+            if token == "OFFSET":
+                joint.offset = [self.number("OFFSET") for _ in range(3)]
+            elif token == "CHANNELS":
+                if end:
+                    self.fail(line, "an End Site has no CHANNELS")
+                count_token, _ = self.next("a channel count")
+                if not count_token.isdigit():
+                    self.fail(line, f"CHANNELS needs a count, got {count_token!r}")
+                for _ in range(int(count_token)):
+                    channel, channel_line = self.next("a channel name")
+                    if channel not in _POSITIONS and channel not in _ROTATIONS:
+                        self.fail(channel_line, f"{channel!r} is not a BVH channel (Xposition, "
+                                                "Yposition, Zposition, Xrotation, Yrotation, "
+                                                "Zrotation)")
+                    if channel in joint.channels:
+                        self.fail(channel_line, f"channel {channel} appears twice for {name}")
+                    joint.channels.append(channel)
+            elif token == "JOINT" and not end:
+                self.joint(index, line)
+            elif token == "End" and not end:
+                self.joint(index, line, end=True)
+            else:
+                self.fail(line, f"unexpected {token!r} in {name}")
+        if joint.offset is None:
+            self.fail(line, f"{name} has no OFFSET")
+
+    def motion(self):
+        first = self.motion_line  # the MOTION line; then "Frames:" and "Frame Time:"
+        header = self.lines[first:first + 2]
+        if len(header) < 2:
+            self.fail(first, "MOTION needs 'Frames:' and 'Frame Time:' lines")
+        words = header[0].split()
+        if len(words) != 2 or words[0] != "Frames:" or not words[1].isdigit():
+            self.fail(first + 1, f"expected 'Frames: <count>', got {header[0].strip()!r}")
+        frames = int(words[1])
+        words = header[1].split()
+        if len(words) != 3 or words[:2] != ["Frame", "Time:"]:
+            self.fail(first + 2, f"expected 'Frame Time: <seconds>', got {header[1].strip()!r}")
+        try:
+            frame_time = float(words[2])
+        except ValueError:
+            frame_time = math.nan
+        if not (math.isfinite(frame_time) and frame_time > 0):
+            self.fail(first + 2, f"the frame time must be a number > 0, got {words[2]!r}")
+        width = sum(len(j.channels) for j in self.joints)
+        values = np.empty((frames, width))
+        rows = [(n, line) for n, line in enumerate(self.lines[first + 2:], first + 3)
+                if line.strip()]
+        if len(rows) < frames:
+            self.fail(len(self.lines), f"the file has {len(rows)} frames, 'Frames:' says {frames}")
+        if len(rows) > frames:
+            self.fail(rows[frames][0], f"more frames than the {frames} 'Frames:' says")
+        for k, (number, line) in enumerate(rows):
+            words = line.split()
+            if len(words) != width:
+                self.fail(number, f"frame {k} has {len(words)} values, the channels need {width}")
+            try:
+                values[k] = [float(w) for w in words]
+            except ValueError:
+                bad = next(w for w in words if not _is_float(w))
+                self.fail(number, f"frame {k}: {bad!r} is not a number")
+            if not np.all(np.isfinite(values[k])):
+                column = int(np.argmax(~np.isfinite(values[k])))
+                self.fail(number, f"frame {k}: value {column} is {words[column]} (must be finite)")
+        return frame_time, values
+
+
+def _is_float(word):
+    try:
+        float(word)
+        return True
+    except ValueError:
+        return False
+
+
+def _rotations(channels, degrees):
+    """Quaternions (F, 4) of rotations about the rotating frame in the listed order."""
+    axes = "".join("XYZ"[_ROTATIONS[c]] for c in channels)
+    if len(axes) == 3 and axes[0] != axes[1] and axes[1] != axes[2]:
+        return quat_from_euler(axes, degrees, degrees=True)
+    q = np.zeros(degrees.shape[:1] + (4,))
+    q[:, 3] = 1.0
+    for k, axis in enumerate(axes):  # intrinsic: each later turn on the right
+        unit = np.zeros(3)
+        unit["XYZ".index(axis)] = 1.0
+        q = quat_multiply(q, quat_from_axis_angle(unit, np.deg2rad(degrees[:, k])))
+    return q
+
+
+def _channel(node, name, path, times, values):
+    values = np.ascontiguousarray(values)
+    times = np.array(times)
+    values.flags.writeable = times.flags.writeable = False
+    curve = gltf._make_curve(times, values, "LINEAR", path)
+    return gltf.Channel(node, name, path, "LINEAR", values.shape[1], times, values, curve, name)
+
+
+def load(path) -> "gltf.Scene":
+    """Read a BVH file as a :class:`animcore.gltf.Scene` with one clip.
+
+    The clip is named after the file (without extension); its channels are
+    keyed by joint name (``clip.sample(t)[("Hips", "rotation")]``), one
+    translation channel per joint with position channels and one rotation
+    channel per joint with rotation channels, linear between frames.
+
+    Raises
+    ------
+    BvhError
+        (a ValueError) naming the file and line: a missing or misplaced
+        keyword or brace, an OFFSET without 3 numbers, an unknown channel, a
+        frame count, frame time or frame row that does not match.
+    OSError
+        If the file cannot be read.
+    """
+    path = os.fspath(path)
+    with open(path, encoding="utf-8-sig") as stream:
+        text = stream.read()
+    parser = _Parser(text, path)
+    parser.hierarchy()
+    frame_time, values = parser.motion()
+    joints = parser.joints
+    frames = len(values)
+    times = np.arange(frames) * frame_time
+    nodes, channels, column = [], [], 0
+    for index, joint in enumerate(joints):
+        block = values[:, column:column + len(joint.channels)]
+        column += len(joint.channels)
+        offset = np.array(joint.offset, dtype=np.float64)
+        rest_rotation = np.array([0.0, 0.0, 0.0, 1.0])
+        position = [c for c in joint.channels if c in _POSITIONS]
+        rotation = [c for c in joint.channels if c in _ROTATIONS]
+        if position and frames:
+            translation = np.tile(offset, (frames, 1))
+            for c in position:
+                translation[:, _POSITIONS[c]] = block[:, joint.channels.index(c)]
+            channels.append(_channel(index, joint.name, "translation", times, translation))
+        if rotation and frames:
+            degrees = block[:, [joint.channels.index(c) for c in rotation]]
+            channels.append(_channel(index, joint.name, "rotation", times,
+                                     _rotations(rotation, degrees)))
+        frozen = [gltf._frozen(a) for a in (offset, rest_rotation, (1.0, 1.0, 1.0))]
+        nodes.append(gltf.Node(index, joint.name, joint.parent, tuple(joint.children), *frozen))
+    name = os.path.splitext(os.path.basename(path))[0]
+    duration = float(times[-1]) if frames else 0.0
+    clip = gltf.Clip(name, duration, tuple(channels))
+    roots = tuple(j for j, joint in enumerate(joints) if joint.parent < 0)
+    return gltf.Scene(tuple(nodes), (roots,), 0, (), (clip,))

@@ -1,0 +1,442 @@
+"""Joint hierarchies and forward kinematics.
+
+A :class:`Skeleton` is a list of joints, each with a parent (``-1`` for a
+root) and a rest pose (translation, rotation ``(x, y, z, w)``, scale). Local
+poses turn into world transforms ``world[j] = world[parent[j]] @ local[j]``
+with ``local = T @ R @ S`` (the glTF node transform). Matrices are 4x4,
+row-major, acting on column vectors (``p' = M @ [x, y, z, 1]``).
+
+The hierarchy is validated once (parents in any order, no cycles) and the
+world transforms of every pose are computed in C, vectorized over every
+leading axis of the poses (frames, characters, ...).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+from ._arrays import as_float64, check_out, choice, contiguous, results
+from .rotations import quaternion_input
+
+__all__ = ["Skeleton", "Transforms", "decompose", "extract_root_motion"]
+
+
+class Transforms(NamedTuple):
+    """Per-joint translation (..., J, 3), rotation (..., J, 4) and scale (..., J, 3)."""
+
+    translation: np.ndarray
+    rotation: np.ndarray
+    scale: np.ndarray
+
+
+_WIDTHS = {"translation": 3, "rotation": 4, "scale": 3}
+
+
+def decompose(matrices) -> Transforms:
+    """Translation, unit rotation and scale of affine 4x4 matrices ``M = T R S``.
+
+    Shape ``(..., 4, 4)`` -> ``(..., 3)``, ``(..., 4)``, ``(..., 3)``. Scales
+    are the lengths of the columns (x negative for a mirror). A matrix whose
+    last row is not ``0 0 0 1``, with a zero column, or sheared (columns not
+    orthogonal within a cosine of 1e-9, which no TRS expresses) is a
+    ValueError naming its index.
+
+    >>> decompose(np.diag([2.0, 2.0, 2.0, 1.0])).scale
+    array([2., 2., 2.])
+    """
+    return _decompose("decompose", matrices)
+
+
+def _decompose(func: str, matrices) -> Transforms:
+    m = as_float64(func, "matrices", matrices)
+    if m.ndim < 2 or m.shape[-2:] != (4, 4):
+        raise ValueError(f"{func}: matrices must have shape (..., 4, 4), got {m.shape}")
+    lead = m.shape[:-2]
+    t, r, s = np.empty(lead + (3,)), np.empty(lead + (4,)), np.empty(lead + (3,))
+    _core._skeleton_decompose(func, contiguous(m), t, r, s)
+    return Transforms(t, r, s)
+
+
+def _workers(func: str, workers) -> int:
+    """The thread count of ``workers=`` (scipy.fft's meaning)."""
+    import os
+
+    if workers is None:
+        return 1
+    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, (int, np.integer)):
+        raise ValueError(f"{func}: workers must be an integer or None, got {workers!r}")
+    if workers == -1:
+        return os.cpu_count() or 1
+    if workers < 1:
+        raise ValueError(f"{func}: workers is {workers} (must be -1, None or >= 1)")
+    return int(workers)
+
+
+class Skeleton:
+    """A joint hierarchy with a rest pose.
+
+    Parameters
+    ----------
+    parents : array_like of int, shape (J,)
+        The parent of every joint, ``-1`` for a root, in any order (a parent
+        may come after its child). Several roots make several trees. An
+        index outside ``[-1, J)`` or a cycle (a joint its own ancestor) is a
+        ValueError naming the joint.
+    translation, rotation, scale : array_like, shape (J, 3), (J, 4), (J, 3), optional
+        The rest pose, local to each parent: used by :meth:`world` wherever
+        a pose leaves a property out. Defaults: zero, identity ``(0, 0, 0,
+        1)``, one. Rotations need not be unit (they are normalized when used)
+        but must not be zero; a scipy Rotation is taken through ``as_quat()``.
+    names : sequence of str, optional
+        Joint names (for :meth:`index`).
+
+    Examples
+    --------
+    >>> arm = Skeleton([-1, 0, 1], translation=[[0, 0, 0], [1, 0, 0], [1, 0, 0]])
+    >>> from animcore import quat_from_axis_angle
+    >>> bend = quat_from_axis_angle([0, 0, 1], np.pi / 2)
+    >>> arm.world(rotation=[bend, [0, 0, 0, 1], [0, 0, 0, 1]])[2, :3, 3].round(12)
+    array([0., 2., 0.])
+    """
+
+    __slots__ = ("_handle", "_parents", "_rest", "_names", "_order")
+
+    def __init__(self, parents, translation=None, rotation=None, scale=None, *,
+                 names: Optional[Sequence[str]] = None):
+        func = "Skeleton"
+        p = np.asarray(parents)
+        if p.ndim != 1:
+            raise ValueError(f"{func}: parents must have shape (J,), got {p.shape}")
+        if p.size and p.dtype.kind not in "iu":
+            if p.dtype.kind != "f" or not np.all(np.isfinite(p)) or np.any(p != np.round(p)):
+                raise ValueError(f"{func}: parents must be integers (-1 for a root), got "
+                                 f"an array of dtype {p.dtype}")
+        p = np.array(p, dtype=np.int64)
+        joints = p.size
+        rest = []
+        for name, value, default in (("translation", translation, (0.0, 0.0, 0.0)),
+                                     ("rotation", rotation, (0.0, 0.0, 0.0, 1.0)),
+                                     ("scale", scale, (1.0, 1.0, 1.0))):
+            width = _WIDTHS[name]
+            if value is None:
+                a = np.tile(np.asarray(default), (joints, 1))
+            else:
+                value = quaternion_input(value) if name == "rotation" else value
+                a = np.array(as_float64(func, name, value), dtype=np.float64)
+                if a.shape != (joints, width):
+                    raise ValueError(f"{func}: {name} must have shape ({joints}, {width}), "
+                                     f"got {a.shape}")
+            a.flags.writeable = False
+            rest.append(a)
+        if names is not None:
+            names = tuple(names)
+            if len(names) != joints or not all(isinstance(n, str) for n in names):
+                raise ValueError(f"{func}: names must be {joints} strings, got {names!r}")
+        self._handle = _core._skeleton_create(func, p)
+        order = np.empty(joints, dtype=np.int64)
+        _core._skeleton_order(self._handle, order)
+        # Check the rest pose now, so that a bad rest is reported here, not in world().
+        _core._skeleton_world(func, self._handle, *(contiguous(a) for a in rest),
+                              np.empty((joints, 4, 4)))
+        p.flags.writeable = order.flags.writeable = False
+        self._parents, self._rest, self._names, self._order = p, Transforms(*rest), names, order
+
+    # -- properties ---------------------------------------------------------
+
+    parents = property(lambda self: self._parents, doc="Parent of each joint, -1 for roots.")
+    rest = property(lambda self: self._rest, doc="The rest pose as :class:`Transforms`.")
+    names = property(lambda self: self._names, doc="Joint names, or None.")
+    order = property(lambda self: self._order,
+                     doc="An evaluation order: every joint after its parent.")
+
+    def __len__(self) -> int:
+        return self._parents.size
+
+    @property
+    def roots(self) -> np.ndarray:
+        """Indices of the root joints."""
+        return np.flatnonzero(self._parents < 0)
+
+    def children(self, joint: int) -> np.ndarray:
+        """Indices of the children of ``joint``."""
+        return np.flatnonzero(self._parents == self.index(joint))
+
+    def index(self, joint) -> int:
+        """The index of a joint given by index or name (KeyError if unknown)."""
+        if isinstance(joint, str):
+            if self._names is None or joint not in self._names:
+                raise KeyError(f"Skeleton: no joint named {joint!r}")
+            return self._names.index(joint)
+        j = int(joint)
+        if not 0 <= j < len(self):
+            raise KeyError(f"Skeleton: joint index {joint!r} is out of range [0, {len(self)})")
+        return j
+
+    # -- kinematics ---------------------------------------------------------
+
+    def _poses(self, func, translation, rotation, scale):
+        joints = len(self)
+        arrays = []
+        for name, value, rest in (("translation", translation, self._rest.translation),
+                                  ("rotation", rotation, self._rest.rotation),
+                                  ("scale", scale, self._rest.scale)):
+            if name == "rotation":
+                value = quaternion_input(value)
+            a = rest if value is None else as_float64(func, name, value)
+            if a.ndim < 2 or a.shape[-2:] != (joints, _WIDTHS[name]):
+                raise ValueError(f"{func}: {name} must have shape (..., {joints}, "
+                                 f"{_WIDTHS[name]}), got {a.shape}")
+            arrays.append((name, a))
+        try:
+            lead = np.broadcast_shapes(*(a.shape[:-2] for _, a in arrays))
+        except ValueError:
+            shapes = ", ".join(f"{n} {a.shape}" for n, a in arrays)
+            raise ValueError(f"{func}: cannot broadcast {shapes} together") from None
+        operands = []
+        for _, a in arrays:
+            if int(np.prod(a.shape[:-2])) == 1:  # one pose shared by all (step 0)
+                operands.append(contiguous(a.reshape(a.shape[-2:])))
+            else:
+                operands.append(contiguous(np.broadcast_to(a, lead + a.shape[-2:])))
+        return lead, operands
+
+    def world(self, translation=None, rotation=None, scale=None, *, out=None,
+              workers=None) -> np.ndarray:
+        """World matrices of local poses: ``(..., J, 4, 4)``.
+
+        Parameters
+        ----------
+        translation, rotation, scale : array_like, shapes (..., J, 3), (..., J, 4), (..., J, 3)
+            Local poses; leading axes (frames, characters...) broadcast
+            together. A property left out is the rest pose. Rotations are
+            normalized; a zero rotation or a non-finite value is a ValueError
+            naming its index ``(..., joint)``.
+        out : ndarray, optional
+            Receives the result (untouched on error) and is returned.
+        workers : int, optional
+            Threads that share the poses, with scipy.fft's meaning: None or 1
+            for one, -1 for every core, n for n. The result is the same bit
+            for bit, and so is the error a bad input raises.
+        """
+        func = "Skeleton.world"
+        threads = _workers(func, workers)
+        lead, operands = self._poses(func, translation, rotation, scale)
+        shape = lead + (len(self), 4, 4)
+        if out is not None:
+            out = check_out(func, out, 1, shape)
+        result = np.empty(shape)  # scratch: an error leaves out untouched
+        poses = int(np.prod(lead))
+        if threads > 1 and poses > 1 and len(self):
+            self._world_threads(func, operands, result, poses, threads)
+        else:
+            _core._skeleton_world(func, self._handle, *operands, result)
+        return results((result,), out)[0]
+
+    def _world_threads(self, func, operands, result, poses, threads):
+        """Poses split in contiguous chunks, one kernel call each (the kernel
+        releases the GIL); on any failure the whole call is redone on one
+        thread, so that the error names the first bad pose as it would."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        flat = [a if a.ndim == 2 else a.reshape((poses,) + a.shape[-2:]) for a in operands]
+        flat_result = result.reshape((poses,) + result.shape[-3:])
+        bounds = np.linspace(0, poses, min(threads, poses) + 1).astype(int)
+
+        def chunk(k):
+            lo, hi = bounds[k], bounds[k + 1]
+            parts = [a if a.ndim == 2 else a[lo:hi] for a in flat]
+            _core._skeleton_world(func, self._handle, *parts, flat_result[lo:hi])
+
+        with ThreadPoolExecutor(len(bounds) - 1) as pool:
+            failures = [f.exception() for f in [pool.submit(chunk, k)
+                                                for k in range(len(bounds) - 1)]]
+        if any(failures):
+            _core._skeleton_world(func, self._handle, *operands, result)
+
+    def world_transforms(self, translation=None, rotation=None, scale=None) -> Transforms:
+        """World translation, rotation and scale of local poses, where they
+        exist: a non-uniform scale above a rotated joint shears its world
+        transform, which no TRS expresses (a ValueError naming the joint).
+        Same arguments as :meth:`world`."""
+        return _decompose("Skeleton.world_transforms", self.world(translation, rotation, scale))
+
+    def local(self, world) -> Transforms:
+        """Local translation, rotation and scale from world matrices
+        ``(..., J, 4, 4)``: the inverse of :meth:`world`, so that
+        ``skeleton.world(*skeleton.local(W))`` gives back ``W``. A parent
+        with a singular matrix, or a local transform with shear, is a
+        ValueError naming the joint."""
+        func = "Skeleton.local"
+        w = as_float64(func, "world", world)
+        if w.ndim < 3 or w.shape[-3:] != (len(self), 4, 4):
+            raise ValueError(f"{func}: world must have shape (..., {len(self)}, 4, 4), "
+                             f"got {w.shape}")
+        local = np.empty(w.shape)
+        _core._skeleton_local(func, self._handle, contiguous(w), local)
+        return _decompose(func, local)
+
+    # -- value semantics ----------------------------------------------------
+
+    def __reduce__(self):
+        return (_rebuild, (self._parents, *self._rest, self._names))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self  # immutable
+
+    def __eq__(self, other):
+        if not isinstance(other, Skeleton):
+            return NotImplemented
+        return (self._names == other._names and np.array_equal(self._parents, other._parents)
+                and all(np.array_equal(a, b) for a, b in zip(self._rest, other._rest)))
+
+    def __hash__(self):
+        return hash((self._parents.tobytes(), self._names))
+
+    def __repr__(self):
+        return f"Skeleton({len(self)} joints, {self.roots.size} root(s))"
+
+
+def _rebuild(parents, translation, rotation, scale, names):
+    return Skeleton(parents, translation, rotation, scale, names=names)
+
+
+# ---------------------------------------------------------------- root motion
+
+def _axis_matrices(translation, yaw, up_axis):
+    """4x4 rigid transforms: a turn of `yaw` radians about `up_axis`
+    (right-handed), then `translation`."""
+    a, b = (up_axis + 1) % 3, (up_axis + 2) % 3
+    c, s = np.cos(yaw), np.sin(yaw)
+    m = np.zeros(yaw.shape + (4, 4))
+    m[..., up_axis, up_axis] = 1.0
+    m[..., a, a], m[..., a, b], m[..., b, a], m[..., b, b] = c, -s, s, c
+    m[..., :3, 3] = translation
+    m[..., 3, 3] = 1.0
+    return m
+
+
+def _rigid_matrices(translation, rotation):
+    from .rotations import quat_to_matrix
+
+    m = np.zeros(translation.shape[:-1] + (4, 4))
+    m[..., :3, :3] = quat_to_matrix(rotation)
+    m[..., :3, 3] = translation
+    m[..., 3, 3] = 1.0
+    return m
+
+
+def _rigid_inverse(m):
+    inv = np.zeros_like(m)
+    r = np.swapaxes(m[..., :3, :3], -1, -2)
+    inv[..., :3, :3] = r
+    inv[..., :3, 3] = -np.einsum("...ij,...j->...i", r, m[..., :3, 3])
+    inv[..., 3, 3] = 1.0
+    return inv
+
+
+def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: int = 1,
+                        fps=None):
+    """The motion of a joint as a looping root track, and the clip without it.
+
+    Parameters
+    ----------
+    scene : animcore.gltf.Scene
+        The rig (:func:`animcore.gltf.load_scene`, :func:`animcore.bvh.load`).
+    clip : Clip, str or int
+        One of the scene's clips.
+    joint : str or int
+        The joint that carries the character's motion (hips or root).
+    mode : {"ground", "full"}
+        ``"ground"``: the joint's world translation in the ground plane and
+        its turn about the up axis (the twist of its world rotation) are the
+        root motion; height and the other rotations stay in the clip.
+        ``"full"``: its whole world translation and rotation.
+    up_axis : {0, 1, 2}
+        The world's up axis (glTF: 1, y up).
+    fps : float, optional
+        Sample the motion on the frame grid of ``fps`` (as ``bake``); by
+        default at the key times of every channel that moves the joint (its
+        own and its ancestors'), plus 0 and the clip's end.
+
+    Returns
+    -------
+    track : LoopTrack
+        Key times from 0 to the clip's duration; positions ``(K, 3)`` with
+        yaw angles about ``up_axis`` (``"ground"``, unwrapped, the up
+        component 0) or quaternions (``"full"``), linear between keys. Its
+        ``delta`` gives the exact motion across any number of cycles.
+    clip : Clip
+        A copy of the clip whose joint translation and rotation channels
+        (LINEAR at the same key times) keep the joint in place: at every key
+        time, the track's pose composed with the new clip's world transform of
+        the joint, ``M(t) @ world'(t)``, is the original world transform (to
+        rounding, 1e-9 relative). Between keys both interpolate linearly.
+    """
+    from . import gltf
+    from .bake import frame_times
+    from .rootmotion import LoopTrack
+    func = "extract_root_motion"
+    mode = choice(func, "mode", mode, ("ground", "full"))
+    if isinstance(up_axis, bool) or up_axis not in (0, 1, 2):
+        raise ValueError(f"{func}: up_axis is {up_axis!r} (must be 0, 1 or 2)")
+    clip = scene.clip(clip)
+    j = scene.node_index(joint)
+    if not clip.duration > 0:
+        raise ValueError(f"{func}: clip {clip.name!r} lasts {clip.duration} s (a looping "
+                         "track needs a duration > 0)")
+    chain, node = set(), j
+    while node >= 0:
+        chain.add(node)
+        node = scene.nodes[node].parent
+    if fps is None:
+        keys = [c.times for c in clip.channels if c.node in chain and c.path != "weights"]
+        times = np.unique(np.concatenate(keys + [[0.0, clip.duration]]))
+        times = times[(times >= 0) & (times <= clip.duration)]
+    else:
+        times = frame_times(clip.duration, gltf._positive(func, "fps", fps))
+    world = scene.world(clip, times)
+    joint_world = world[:, j]
+    trs = _decompose(func, joint_world)
+    if mode == "ground":
+        position = trs.translation.copy()
+        position[:, up_axis] = 0.0
+        q = trs.rotation
+        yaw = np.unwrap(2.0 * np.arctan2(q[:, up_axis], q[:, 3]))
+        track = LoopTrack(times, position, rotations=yaw, up_axis=up_axis)
+        motion = _axis_matrices(position, yaw, up_axis)
+    else:
+        q = trs.rotation.copy()
+        for k in range(1, len(q)):  # one hemisphere from key to key: shortest-arc slerp
+            if np.dot(q[k], q[k - 1]) < 0:
+                q[k] = -q[k]
+        track = LoopTrack(times, trs.translation, rotations=q)
+        motion = _rigid_matrices(trs.translation, q)
+    in_place = _rigid_inverse(motion) @ joint_world
+    parent = scene.nodes[j].parent
+    local = in_place if parent < 0 else np.linalg.inv(world[:, parent]) @ in_place
+    new = _decompose(func, local)
+    rotation = new.rotation.copy()
+    for k in range(1, len(rotation)):
+        if np.dot(rotation[k], rotation[k - 1]) < 0:
+            rotation[k] = -rotation[k]
+    node = scene.nodes[j]
+    old = {c.path: c for c in clip.channels if c.node == j}
+    target = old["translation"].target if "translation" in old else (
+        old["rotation"].target if "rotation" in old else (node.name or j))
+    replaced = {}
+    for path, values in (("translation", new.translation), ("rotation", rotation)):
+        values = np.array(values)
+        times_copy = np.array(times)
+        values.flags.writeable = times_copy.flags.writeable = False
+        curve = gltf._make_curve(times_copy, values, "LINEAR", path)
+        replaced[path] = gltf.Channel(j, node.name, path, "LINEAR", values.shape[1], times_copy,
+                                      values, curve, target)
+    channels = [replaced.pop(c.path) if c.node == j and c.path in replaced else c
+                for c in clip.channels]
+    channels += list(replaced.values())
+    return track, gltf.Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)

@@ -1,0 +1,330 @@
+/* Joint hierarchies: validated parents, an evaluation order with every joint
+   after its parent, and forward kinematics (local TRS to world matrices) over
+   many poses at once. Matrices are 4x4 row-major and act on column vectors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ac_internal.h"
+
+struct ac_skeleton {
+    size_t joints;
+    int64_t *parents; /* joints, -1 for a root */
+    size_t *order;    /* joints, parents first */
+};
+
+void ac_skeleton_destroy(ac_skeleton *skeleton)
+{
+    if (!skeleton)
+        return;
+    free(skeleton->parents);
+    free(skeleton->order);
+    free(skeleton);
+}
+
+size_t ac_skeleton_joints(const ac_skeleton *skeleton) { return skeleton->joints; }
+
+void ac_skeleton_order(const ac_skeleton *skeleton, int64_t *order)
+{
+    for (size_t j = 0; j < skeleton->joints; j++)
+        order[j] = (int64_t)skeleton->order[j];
+}
+
+ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton **skeleton,
+                             ac_error *err)
+{
+    ac_skeleton *s;
+    size_t *depth, *count, max_depth = 0;
+    ac_status st = AC_OK;
+    for (size_t j = 0; j < joints; j++)
+        if (parents[j] < -1 || parents[j] >= (int64_t)joints)
+            return ac_fail(err, AC_ERR_VALUE, j, "parents", (double)parents[j],
+                           "must be -1 (a root) or a joint index in [0, %zu)", joints);
+    s = calloc(1, sizeof *s);
+    depth = calloc(joints ? joints : 1, sizeof *depth); /* 0: unknown, else depth + 1 */
+    count = calloc(joints + 1, sizeof *count);
+    if (s) {
+        s->parents = malloc((joints ? joints : 1) * sizeof *s->parents);
+        s->order = malloc((joints ? joints : 1) * sizeof *s->order);
+    }
+    if (!s || !depth || !count || !s->parents || !s->order) {
+        st = ac_fail(err, AC_ERR_NOMEM, 0, "parents", (double)joints,
+                     "cannot allocate the skeleton");
+        goto done;
+    }
+    memcpy(s->parents, parents, joints * sizeof *parents);
+    s->joints = joints;
+    for (size_t j = 0; j < joints && !st; j++) {
+        /* Walk up to a joint of known depth; more than `joints` steps is a cycle. */
+        size_t steps = 0, a = j, d;
+        while (depth[a] == 0 && parents[a] >= 0 && steps <= joints)
+            a = (size_t)parents[a], steps++;
+        if (steps > joints) { /* a is on the cycle after more than `joints` steps */
+            st = ac_fail(err, AC_ERR_VALUE, a, "parents", (double)parents[a],
+                         "makes joint %zu its own ancestor (a cycle of parents has no "
+                         "root)", a);
+            break;
+        }
+        d = depth[a] ? depth[a] : 1;
+        /* Assign depths back down the walked path. */
+        {
+            size_t b = j, up = steps;
+            while (b != a) {
+                depth[b] = d + up;
+                b = (size_t)parents[b], up--;
+            }
+            depth[a] = d;
+        }
+    }
+    if (st)
+        goto done;
+    for (size_t j = 0; j < joints; j++) {
+        count[depth[j]]++;
+        max_depth = depth[j] > max_depth ? depth[j] : max_depth;
+    }
+    /* Counting sort by depth, stable: parents first, file order within a level. */
+    {
+        size_t start = 0;
+        for (size_t d = 0; d <= max_depth && d <= joints; d++) {
+            size_t c = count[d];
+            count[d] = start;
+            start += c;
+        }
+        for (size_t j = 0; j < joints; j++)
+            s->order[count[depth[j]]++] = j;
+    }
+done:
+    free(depth);
+    free(count);
+    if (st)
+        ac_skeleton_destroy(s);
+    else
+        *skeleton = s;
+    return st;
+}
+
+/* The local 3x4 affine [R S | t] of one joint; 0 for a zero or non-finite
+   rotation, or non-finite values in m. */
+static int local_affine(const double t[3], const double q[4], const double s[3],
+                        double m[12])
+{
+    double r[9];
+    int finite = 1;
+    if (!ac_quat_matrix3(q, r)) { /* |q|^2 under- or overflows: scale q first */
+        double big = 0.0, u[4];
+        for (int k = 0; k < 4; k++)
+            big = fabs(q[k]) > big ? fabs(q[k]) : big;
+        if (!(big > 0.0 && big <= DBL_MAX))
+            return 0;
+        for (int k = 0; k < 4; k++)
+            u[k] = q[k] / big;
+        if (!ac_quat_matrix3(u, r))
+            return 0;
+    }
+    for (int row = 0; row < 3; row++) {
+        m[4 * row + 0] = r[3 * row + 0] * s[0];
+        m[4 * row + 1] = r[3 * row + 1] * s[1];
+        m[4 * row + 2] = r[3 * row + 2] * s[2];
+        m[4 * row + 3] = t[row];
+    }
+    for (int c = 0; c < 12; c++) /* catches non-finite translations and scales */
+        finite &= ac_finite(m[c]);
+    return finite;
+}
+
+/* out (4x4) = p (4x4 affine) * l (3x4 affine, implicit last row 0 0 0 1). */
+static void affine_product(const double *p, const double l[12], double *out)
+{
+    for (int row = 0; row < 3; row++) {
+        const double a = p[4 * row], b = p[4 * row + 1], c = p[4 * row + 2];
+        out[4 * row + 0] = a * l[0] + b * l[4] + c * l[8];
+        out[4 * row + 1] = a * l[1] + b * l[5] + c * l[9];
+        out[4 * row + 2] = a * l[2] + b * l[6] + c * l[10];
+        out[4 * row + 3] = a * l[3] + b * l[7] + c * l[11] + p[4 * row + 3];
+    }
+    out[12] = 0.0, out[13] = 0.0, out[14] = 0.0, out[15] = 1.0;
+}
+
+static ac_status joint_inputs(const double *t, const double *q, const double *s, size_t i,
+                              ac_error *err)
+{
+    ac_status st;
+    if ((st = ac_check_finite("translation", t, 3, i, err)) ||
+        (st = ac_check_finite("rotation", q, 4, i, err)) ||
+        (st = ac_check_finite("scale", s, 3, i, err)))
+        return st;
+    return ac_fail(err, AC_ERR_VALUE, i, "|rotation|", 0.0,
+                   "must be > 0: a zero quaternion is no rotation");
+}
+
+ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translation,
+                            const double *rotation, const double *scale,
+                            const size_t steps[3], double *world, size_t n, ac_error *err)
+{
+    static const size_t all[3] = {1, 1, 1};
+    const size_t *st = steps ? steps : all, joints = skeleton->joints;
+    const int64_t *parents = skeleton->parents;
+    const size_t *order = skeleton->order;
+    for (size_t i = 0; i < n; i++) {
+        const double *t = translation + 3 * joints * i * st[0];
+        const double *q = rotation + 4 * joints * i * st[1];
+        const double *s = scale + 3 * joints * i * st[2];
+        double *w = world + 16 * joints * i;
+        for (size_t k = 0; k < joints; k++) {
+            size_t j = order[k];
+            double l[12];
+            if (!local_affine(t + 3 * j, q + 4 * j, s + 3 * j, l)) {
+                /* report the pose's first bad joint by index, not by evaluation order */
+                for (size_t b = 0; b < joints; b++)
+                    if (!local_affine(t + 3 * b, q + 4 * b, s + 3 * b, l))
+                        return joint_inputs(t + 3 * b, q + 4 * b, s + 3 * b, i * joints + b,
+                                            err);
+                return joint_inputs(t + 3 * j, q + 4 * j, s + 3 * j, i * joints + j, err);
+            }
+            if (parents[j] < 0) {
+                memcpy(w + 16 * j, l, sizeof l);
+                w[16 * j + 12] = 0.0, w[16 * j + 13] = 0.0, w[16 * j + 14] = 0.0;
+                w[16 * j + 15] = 1.0;
+            } else {
+                double *m = w + 16 * j;
+                int finite = 1;
+                affine_product(w + 16 * (size_t)parents[j], l, m);
+                for (int c = 0; c < 12; c++)
+                    finite &= ac_finite(m[c]);
+                if (!finite)
+                    for (int c = 0; c < 12; c++)
+                        if (!ac_finite(m[c]))
+                            return ac_fail(err, AC_ERR_OVERFLOW, i * joints + j, "world", m[c],
+                                           "is not representable although the inputs are "
+                                           "finite");
+            }
+        }
+    }
+    return AC_OK;
+}
+
+/* The inverse of a 4x4 affine matrix; 0 when its 3x3 part is singular. */
+static int affine_inverse(const double *m, double out[16])
+{
+    double a[9], det, inv[9];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            a[3 * r + c] = m[4 * r + c];
+    inv[0] = a[4] * a[8] - a[5] * a[7];
+    inv[1] = a[2] * a[7] - a[1] * a[8];
+    inv[2] = a[1] * a[5] - a[2] * a[4];
+    inv[3] = a[5] * a[6] - a[3] * a[8];
+    inv[4] = a[0] * a[8] - a[2] * a[6];
+    inv[5] = a[2] * a[3] - a[0] * a[5];
+    inv[6] = a[3] * a[7] - a[4] * a[6];
+    inv[7] = a[1] * a[6] - a[0] * a[7];
+    inv[8] = a[0] * a[4] - a[1] * a[3];
+    det = a[0] * inv[0] + a[1] * inv[3] + a[2] * inv[6];
+    if (!(det != 0.0) || !ac_finite(det))
+        return 0;
+    for (int r = 0; r < 3; r++) {
+        double tr = 0.0;
+        for (int c = 0; c < 3; c++) {
+            out[4 * r + c] = inv[3 * r + c] / det;
+            tr += out[4 * r + c] * m[4 * c + 3];
+        }
+        out[4 * r + 3] = -tr;
+    }
+    out[12] = 0.0, out[13] = 0.0, out[14] = 0.0, out[15] = 1.0;
+    return 1;
+}
+
+ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *world, double *local,
+                            size_t n, ac_error *err)
+{
+    const size_t joints = skeleton->joints;
+    for (size_t i = 0; i < n; i++) {
+        const double *w = world + 16 * joints * i;
+        double *l = local + 16 * joints * i;
+        for (size_t c = 0; c < 16 * joints; c++)
+            if (!ac_finite(w[c]))
+                return ac_fail(err, AC_ERR_VALUE, i * joints + c / 16, "world", w[c],
+                               "must be finite");
+        for (size_t j = 0; j < joints; j++) {
+            int64_t p = skeleton->parents[j];
+            double inv[16];
+            if (p < 0) {
+                memcpy(l + 16 * j, w + 16 * j, 16 * sizeof *w);
+                continue;
+            }
+            if (!affine_inverse(w + 16 * (size_t)p, inv))
+                return ac_fail(err, AC_ERR_VALUE, i * joints + (size_t)p, "world", 0.0,
+                               "must be invertible: the parent of joint %zu has a singular "
+                               "3x3 part", j);
+            affine_product(inv, w + 16 * j, l + 16 * j);
+            for (int c = 0; c < 16; c++)
+                if (!ac_finite(l[16 * j + c]))
+                    return ac_fail(err, AC_ERR_OVERFLOW, i * joints + j, "local",
+                                   l[16 * j + c],
+                                   "is not representable although the inputs are finite");
+        }
+    }
+    return AC_OK;
+}
+
+ac_status ac_skeleton_decompose(const double *matrices, double *translation,
+                                double *rotation, double *scale, size_t n, ac_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const double *m = matrices + 16 * i;
+        double col[3][3], len[3], r[9], det;
+        ac_status st = ac_check_finite("matrix", m, 16, i, err);
+        if (st)
+            return st;
+        if (m[12] != 0.0 || m[13] != 0.0 || m[14] != 0.0 || m[15] != 1.0)
+            return ac_fail(err, AC_ERR_VALUE, i, "matrix", m[12] + m[13] + m[14] + m[15],
+                           "must be affine: the last row must be 0 0 0 1");
+        for (int c = 0; c < 3; c++) {
+            double big = 0.0;
+            for (int r2 = 0; r2 < 3; r2++) {
+                col[c][r2] = m[4 * r2 + c];
+                big = fabs(col[c][r2]) > big ? fabs(col[c][r2]) : big;
+            }
+            len[c] = 0.0;
+            if (big > 0.0) { /* scaled by the largest component: no overflow */
+                double x = col[c][0] / big, y = col[c][1] / big, z = col[c][2] / big;
+                len[c] = big * sqrt(x * x + y * y + z * z);
+            }
+            if (!(len[c] > 0.0))
+                return ac_fail(err, AC_ERR_VALUE, i, "matrix", 0.0,
+                               "has a zero column %d: a zero scale has no rotation", c);
+            for (int r2 = 0; r2 < 3; r2++)
+                col[c][r2] /= len[c];
+        }
+        for (int a = 0; a < 3; a++)
+            for (int b = a + 1; b < 3; b++) {
+                double dot = col[a][0] * col[b][0] + col[a][1] * col[b][1] +
+                             col[a][2] * col[b][2];
+                if (fabs(dot) > 1e-9)
+                    return ac_fail(err, AC_ERR_VALUE, i, "matrix", dot,
+                                   "is sheared: columns %d and %d are not orthogonal (the "
+                                   "value is their cosine)", a, b);
+            }
+        det = col[0][0] * (col[1][1] * col[2][2] - col[1][2] * col[2][1]) -
+              col[1][0] * (col[0][1] * col[2][2] - col[0][2] * col[2][1]) +
+              col[2][0] * (col[0][1] * col[1][2] - col[0][2] * col[1][1]);
+        if (det < 0.0) { /* a mirror: carried by a negative x scale */
+            len[0] = -len[0];
+            for (int r2 = 0; r2 < 3; r2++)
+                col[0][r2] = -col[0][r2];
+        }
+        for (int r2 = 0; r2 < 3; r2++)
+            for (int c = 0; c < 3; c++)
+                r[3 * r2 + c] = col[c][r2];
+        st = ac_quat_batch_from_matrix(r, rotation + 4 * i, 1, err);
+        if (st) {
+            if (err)
+                err->index = i;
+            return st;
+        }
+        for (int k = 0; k < 3; k++) {
+            translation[3 * i + k] = m[4 * k + 3];
+            scale[3 * i + k] = len[k];
+        }
+    }
+    return AC_OK;
+}
