@@ -80,5 +80,12 @@ int acpy_rootmotion_init(PyObject *module);
 int acpy_ease_init(PyObject *module);
 int acpy_quat_init(PyObject *module);
 int acpy_contact_init(PyObject *module);
+int acpy_state_init(PyObject *module);
+
+/* The C objects behind a snapshot handle (py_snapshot.c), one of them NULL;
+   0 with an exception if it is not one, or, with `write`, while another
+   thread samples it. */
+int acpy_snapshot_objects(PyObject *handle, int write, ac_snapshot_buffer **buffer,
+                          ac_snapshot_timeline **timeline);
 
 #endif /* ACPY_BINDING_H */

@@ -421,6 +421,19 @@ static PyObject *counts(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* For the other binding files (state export): the C objects behind a handle,
+   one of them NULL; with `write`, refused while another thread samples. */
+int acpy_snapshot_objects(PyObject *handle, int write, ac_snapshot_buffer **buffer,
+                          ac_snapshot_timeline **timeline)
+{
+    snapshot_ctx *ctx;
+    if (!get_ctx(handle, &ctx) || (write && !check_writable("_snapshot_state_set", ctx)))
+        return 0;
+    *buffer = ctx->buffer;
+    *timeline = ctx->timeline;
+    return 1;
+}
+
 static PyMethodDef methods[] = {
     {"_snapshot_buffer_new", buffer_new, METH_VARARGS,
      "_snapshot_buffer_new(entities, dim, capacity, rotations, max_extrapolation) -> handle"},
