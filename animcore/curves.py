@@ -56,6 +56,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_out, choice, contiguous, results, stretch_factor
+from ._objects import ByValue
 from .easing import as_easing_for
 
 __all__ = ["Curve", "CurveSample", "KeySlopes", "Overshoot"]
@@ -138,7 +139,7 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
-class Curve:
+class Curve(ByValue):
     """A keyframe track with step, linear or cubic (Hermite) interpolation.
 
     Parameters
@@ -465,6 +466,25 @@ class Curve:
         u = np.where(inside, np.clip((t - t0) / span, 0.0, 1.0), 0.0)
         return (np.where(inside, t0 + remap(u) * span, t),
                 np.where(inside, remap(u, derivative=True), 1.0))
+
+    def _state(self) -> dict:
+        return {"times": self._times, "values": self._values,
+                "interpolation": self._interpolation, "tangents": self._tangents,
+                "in_velocities": self._in, "out_velocities": self._out,
+                "before": self._before, "after": self._after, "jumps": self._jumps,
+                "ease": self._ease, "remaps": self._remaps}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Curve":
+        explicit = state["tangents"] == "explicit"
+        curve = cls.__new__(cls)
+        curve._build("Curve", state["times"], state["values"], state["interpolation"],
+                     "catmull_rom" if explicit else state["tangents"], None,
+                     state["in_velocities"] if explicit else None,
+                     state["out_velocities"] if explicit else None, state["before"],
+                     state["after"], state["jumps"])
+        curve._ease, curve._remaps = state["ease"], tuple(state["remaps"])
+        return curve
 
     def _copy(self) -> "Curve":
         """A new Curve sharing this one's immutable keys and C curve."""

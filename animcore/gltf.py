@@ -41,12 +41,13 @@ import math
 import os
 import struct
 import urllib.parse
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Union
 
 import numpy as np
 
 from ._arrays import as_float64
+from ._objects import ByValue, PicklableError
 
 __all__ = ["Channel", "Clip", "GltfError", "PATHS", "load", "load_bytes", "load_sample",
            "sample_path"]
@@ -78,7 +79,7 @@ _SAMPLE = "sample.gltf"
 _MAX_VIEWLESS = 1 << 26  # elements of an accessor stored without a bufferView
 
 
-class GltfError(ValueError):
+class GltfError(PicklableError, ValueError):
     """A malformed glTF file. ``location`` is the JSON path at fault (for
     example ``animations[0].samplers[2].output``) and ``detail`` says why."""
 
@@ -418,7 +419,7 @@ def _query_times(func: str, t) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class Channel:
+class Channel(ByValue):
     """One animated node property of a clip.
 
     Attributes
@@ -459,6 +460,13 @@ class Channel:
     curve: object = field(repr=False)
     target: Union[str, int, None] = None
 
+    def _state(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Channel":
+        return cls(**state)
+
     def sample(self, t) -> np.ndarray:
         """The channel's value at times ``t`` (seconds, any shape):
         shape ``t.shape + (width,)``. Non-finite times are a ValueError."""
@@ -477,7 +485,7 @@ class Channel:
 
 
 @dataclass(frozen=True, eq=False)
-class Clip:
+class Clip(ByValue):
     """One glTF animation: a name, a duration and its channels.
 
     ``duration`` is the last key time over all channels, in seconds; the clip
@@ -487,6 +495,13 @@ class Clip:
     name: str
     duration: float
     channels: tuple
+
+    def _state(self) -> dict:
+        return {"name": self.name, "duration": self.duration, "channels": self.channels}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Clip":
+        return cls(**state)
 
     def sample(self, t) -> dict:
         """Every channel at times ``t`` (seconds, any shape).

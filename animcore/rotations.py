@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_out, choice, contiguous, results
+from ._objects import ByValue
 
 __all__ = [
     "RotationCurve",
@@ -189,7 +190,7 @@ _EXTRAP = {"clamp": 0, "cycle": 1, "oscillate": 2, "error": 3}
 _GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
 
 
-class RotationCurve:
+class RotationCurve(ByValue):
     """A rotation track with glTF animation semantics.
 
     Parameters
@@ -225,8 +226,8 @@ class RotationCurve:
     array([0.      , 0.      , 0.785398])
     """
 
-    __slots__ = ("_times", "_quats", "_in", "_out", "_interpolation", "_before", "_after",
-                 "_curve")
+    __slots__ = ("_times", "_quats", "_given", "_in", "_out", "_interpolation", "_before",
+                 "_after", "_curve")
 
     def __init__(self, times, quaternions, *, interpolation: str = "linear",
                  in_tangents=None, out_tangents=None, before: str = "clamp",
@@ -258,8 +259,9 @@ class RotationCurve:
                                                _EXTRAP[after])
         self._times = t
         self._quats = quat_normalize(q)
+        self._given = q  # as given: "cubic" splines them unnormalized
         self._in, self._out = tangents
-        for a in (self._times, self._quats, self._in, self._out):
+        for a in (self._times, self._quats, self._given, self._in, self._out):
             if a is not None:
                 a.flags.writeable = False
         self._interpolation, self._before, self._after = interpolation, before, after
@@ -350,6 +352,15 @@ class RotationCurve:
         cubic, 0 for step and where clamped; negated in mirrored cycles.
         """
         return self._eval("RotationCurve.angular_velocity", t, out, 1)
+
+    def _state(self) -> dict:
+        return {"times": self._times, "quaternions": self._given,
+                "interpolation": self._interpolation, "in_tangents": self._in,
+                "out_tangents": self._out, "before": self._before, "after": self._after}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "RotationCurve":
+        return cls(**state)
 
     def __repr__(self):
         return (f"RotationCurve({self._times.size} keys in [{self._times[0]:g}, "
