@@ -26,14 +26,21 @@ def main(argv=None) -> int:
                     "plus '<clip>/time'. .csv: one row per frame, columns clip, frame, time, "
                     "then '<node>/<path>/<component>'. Without FILE the built-in sample is "
                     "used; without --out a summary is printed.")
-    bake.add_argument("file", nargs="?", default=None,
-                      help=".gltf or .glb file (default: the built-in sample)")
+    bake.add_argument("file", nargs="*", default=[],
+                      help=".gltf or .glb files, glob patterns or folders (default: the "
+                           "built-in sample); several bake in parallel into --out DIR, one "
+                           ".npz per clip plus manifest.csv")
     bake.add_argument("--fps", type=float, default=30.0, help="frames per second (default 30)")
     bake.add_argument("--clip", default=None, help="bake only the clip of this name")
     bake.add_argument("--out", default=None,
                       help="output file, .npz or .csv (default: print a summary)")
     bake.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: on a terminal, for long jobs)")
+    bake.add_argument("--workers", type=int, default=None,
+                      help="bake the files in N local processes (no Dask needed)")
+    bake.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                      help="bake the files on a running Dask cluster (tcp://host:8786; "
+                           "needs animcore[dask])")
     args = parser.parse_args(argv)
 
     if args.command == "demo":
@@ -47,7 +54,12 @@ def main(argv=None) -> int:
             parser.error(str(error))
     elif args.command == "bake":
         from . import bake as bake_module
-        bake_module.run(args.file, args.fps, args.clip, args.out, args.progress, parser.error)
+        if bake_module.is_many(args.file, args.workers, args.scheduler):
+            return bake_module.run_many(args.file, args.fps, args.clip, args.out, args.progress,
+                                        parser.error, workers=args.workers,
+                                        scheduler=args.scheduler)
+        bake_module.run(args.file[0] if args.file else None, args.fps, args.clip, args.out,
+                        args.progress, parser.error)
     return 0
 
 

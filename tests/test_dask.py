@@ -1,0 +1,237 @@
+"""animcore.dask on a real distributed.LocalCluster (worker processes on the
+loopback interface): baking the glTF assets in tests/data/gltf, a worker killed
+mid-job, a malformed file, and lazy chunk-wise evaluation of dask arrays."""
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+da = pytest.importorskip("dask.array", reason="dask is not installed: pip install "
+                                              "'animcore[dask]' (part of animcore[test])")
+distributed = pytest.importorskip("distributed", reason="distributed is not installed: pip "
+                                                        "install 'animcore[dask]'")
+
+import animcore  # noqa: E402
+from animcore import bake, gltf  # noqa: E402
+from animcore.dask import apply, bake_many  # noqa: E402
+
+DATA = pathlib.Path(__file__).resolve().parent / "data" / "gltf"
+ASSETS = sorted(str(p) for p in DATA.rglob("*") if p.suffix in (".gltf", ".glb"))
+ROOT = str(pathlib.Path(__file__).resolve().parent.parent)
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as c:
+        yield c
+
+
+def reference(path, fps):
+    """The clips of one file baked in this process, keyed by clip name."""
+    return {clip.name: bake.bake([clip], fps) for clip in gltf.load(path)}
+
+
+def assert_complete(rows, out_dir, fps):
+    """Every row's output holds exactly what a bake in this process gives, no
+    other output or temporary file is in the folder, and the manifest on disk
+    holds the rows."""
+    outputs = {row.output for row in rows if not row.error}
+    assert outputs == {name for name in os.listdir(out_dir) if name.endswith(".npz")}
+    assert [name for name in os.listdir(out_dir) if name.startswith(".")] == []
+    assert bake.read_manifest(out_dir) == rows
+    cache = {}
+    for row in rows:
+        if row.error:
+            continue
+        if row.file not in cache:
+            cache[row.file] = reference(row.file, fps)
+        expected = cache[row.file][row.clip]
+        with np.load(os.path.join(out_dir, row.output)) as saved:
+            assert sorted(saved.files) == sorted(expected)
+            for key, value in expected.items():
+                np.testing.assert_array_equal(saved[key], value)
+        assert row.frames == len(expected[f"{row.clip}/time"])
+        assert row.channels == len(expected) - 1
+
+
+def test_the_assets_bake_on_the_cluster(client, tmp_path):
+    rows = bake_many([str(DATA / "**" / "*.gl*")], tmp_path, fps=24, client=client,
+                     progress="never")
+    assert [row.file for row in rows if not row.error] and not any(row.error for row in rows)
+    assert sorted({row.file for row in rows}) == ASSETS
+    assert len(rows) == sum(len(gltf.load(path)) for path in ASSETS)
+    assert {row.clip for row in rows if row.file.endswith("Fox.glb")} == {"Survey", "Walk",
+                                                                          "Run"}
+    assert_complete(rows, tmp_path, 24)
+
+
+def test_a_malformed_file_is_one_failed_row(client, tmp_path):
+    folder = tmp_path / "clips"
+    folder.mkdir()
+    for name in ("Animation_Node_00", "Animation_Node_04"):
+        for suffix in (".gltf", ".bin"):
+            shutil.copy(DATA / "Animation_Node" / (name + suffix), folder)
+    shutil.copy(DATA / "Fox" / "Fox.glb", folder)
+    (folder / "broken.gltf").write_text('{"asset": {"version": "2.0"}, "animations": [{"')
+    out = tmp_path / "out"
+    rows = bake_many([folder], out, fps=30, client=client, batch=1, progress="never")
+    failed = [row for row in rows if row.error]
+    assert len(failed) == 1
+    assert failed[0].file == str(folder / "broken.gltf")
+    assert failed[0].error.startswith(f"{folder / 'broken.gltf'}: ")
+    assert (failed[0].clip, failed[0].frames, failed[0].output) == ("", 0, "")
+    assert len(rows) == 1 + 1 + 1 + 3
+    assert_complete(rows, out, 30)
+
+
+class KillOnce(distributed.WorkerPlugin):
+    """Kills its worker process (SIGKILL) a moment after a task starts, once
+    for the whole cluster (a marker file records the victim)."""
+
+    name = "animcore-kill-once"
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def setup(self, worker):
+        self.worker = worker
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish != "executing":
+            return
+        try:
+            fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            return
+        os.write(fd, str(os.getpid()).encode())
+        os.close(fd)
+        threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGKILL)).start()
+
+
+def test_a_worker_killed_mid_job_still_gives_every_output_and_no_partial_one(client, tmp_path):
+    marker = str(tmp_path / "killed")
+    for i in range(3):  # three copies of the assets: several tasks per worker
+        shutil.copytree(DATA, tmp_path / f"copy{i}")
+    inputs = [str(tmp_path / f"copy{i}" / "**" / "*.gl*") for i in range(3)]
+    client.register_plugin(KillOnce(marker))
+    try:
+        rows = bake_many(inputs, tmp_path / "out", fps=120, client=client, batch=2,
+                         progress="never")
+    finally:
+        client.unregister_worker_plugin(KillOnce.name)
+    victim = int(pathlib.Path(marker).read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(victim, 0)  # the worker really died
+    assert not any(row.error for row in rows)
+    assert len({row.output for row in rows}) == len(rows) == 3 * sum(
+        len(gltf.load(path)) for path in ASSETS)
+    assert_complete(rows, tmp_path / "out", 120)
+
+
+def test_the_command_line_bakes_on_a_running_scheduler(client, tmp_path):
+    address = client.scheduler.address
+    result = subprocess.run(
+        [sys.executable, "-m", "animcore", "bake", str(DATA / "Animation_Node" / "*.gltf"),
+         str(DATA / "Fox" / "Fox.glb"), "--out", str(tmp_path), "--scheduler", address,
+         "--progress", "never"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith(f"baked 9 clip(s) from 7 of 7 file(s) at 30 fps -> "
+                                          f"{tmp_path} (manifest.csv)")
+    assert_complete(bake.read_manifest(tmp_path), tmp_path, 30)
+
+
+# -- dask arrays -----------------------------------------------------------------------
+
+CURVE = animcore.Curve([0, 1, 2, 3], [[0, 1], [60, 2], [60, 5], [0, 1]], tangents="pchip")
+
+
+def same(lazy, eager):
+    computed = lazy.compute(scheduler="sync") if hasattr(lazy, "compute") else lazy
+    eager = np.asarray(eager)
+    assert computed.shape == eager.shape and computed.dtype == eager.dtype
+    assert computed.tobytes() == eager.tobytes()
+
+
+def test_apply_evaluates_a_curve_chunk_by_chunk():
+    t = da.from_array(np.linspace(-1, 4, 1001), chunks=250)
+    lazy = apply(CURVE.evaluate, t, derivative=1)
+    assert isinstance(lazy, da.Array) and lazy.chunks == (t.chunks[0], (2,))
+    same(lazy, CURVE.evaluate(np.linspace(-1, 4, 1001), 1))
+
+
+def test_apply_broadcasts_across_chunks():
+    t0 = da.from_array(np.linspace(0, 1, 6).reshape(6, 1), chunks=(4, 1))
+    t1 = da.from_array(np.linspace(-3, 9, 10), chunks=3)
+    track = animcore.LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
+    lazy = apply(track.delta, t0, t1)
+    assert lazy.shape == (6, 10) and lazy.chunks == ((4, 2), (3, 3, 3, 1))
+    same(lazy, track.delta(np.linspace(0, 1, 6).reshape(6, 1), np.linspace(-3, 9, 10)))
+
+
+def test_apply_keeps_item_axes_whole_and_returns_named_tuples():
+    rng = np.random.default_rng(3)
+    q0, q1 = rng.normal(size=(2, 7, 4))
+    t = rng.uniform(size=(5, 7))
+    lazy = apply(animcore.quat_slerp, da.from_array(q0, chunks=(3, 2)), q1,
+                 da.from_array(t, chunks=(2, 3)), trailing=(1, 1, 0))
+    assert lazy.chunks == ((2, 2, 1), (3, 3, 1), (4,))
+    same(lazy, animcore.quat_slerp(q0, q1, t))
+    sample = apply(animcore.hermite, 0.0, 10.0, 2.0, [0.0, 1.0],
+                   2.0, da.from_array(np.linspace(0, 2, 9).reshape(9, 1), chunks=4))
+    assert type(sample) is animcore.HermiteSample
+    eager = animcore.hermite(0.0, 10.0, 2.0, [0.0, 1.0], 2.0, np.linspace(0, 2, 9).reshape(9, 1))
+    same(sample.position, eager.position)
+    same(sample.velocity, eager.velocity)
+
+
+def test_apply_runs_on_the_cluster_with_the_object_sent_by_value(client):
+    rotations = animcore.RotationCurve([0, 1, 2], [[0, 0, 0, 1], [0, 0, 1, 1], [0, 1, 0, 0]],
+                                       after="cycle")
+    t = da.from_array(np.linspace(0, 7, 400), chunks=100)
+    lazy = apply(rotations.angular_velocity, t)
+    same(client.compute(lazy).result(timeout=30),
+         rotations.angular_velocity(np.linspace(0, 7, 400)))
+
+
+def test_apply_errors_name_the_index_in_the_whole_array():
+    t = np.linspace(0, 3, 40).reshape(8, 5)
+    t[6, 3] = np.nan
+    with pytest.raises(ValueError, match=r"^Curve\.evaluate: t at index \(6, 3\) is nan "
+                                         r"\(must be finite\)$"):
+        apply(CURVE.evaluate, da.from_array(t, chunks=(3, 2))).compute(scheduler="sync")
+    elapsed = np.zeros((2, 9))
+    elapsed[1, 7] = 2.5
+    with pytest.raises(ValueError, match=r"^hermite: elapsed at index \(1, 7\) is 2\.5 "
+                                         r"\(must lie in \[0, duration=2\]\)$"):
+        apply(animcore.hermite, 0.0, 1.0, 0.0, 0.0, [[2.0]],
+              da.from_array(elapsed, chunks=(1, 2))).position.compute(scheduler="sync")
+
+
+def test_apply_rejects_trailing_of_another_length():
+    with pytest.raises(ValueError, match=r"^apply: trailing has 2 entries for 3 arguments$"):
+        apply(animcore.quat_slerp, [0, 0, 0, 1], [0, 0, 1, 0], 0.5, trailing=(1, 1))
+
+
+def test_apply_rejects_more_trailing_axes_than_an_argument_has():
+    with pytest.raises(ValueError, match=r"^apply: trailing\[0\] is 2 for an argument of 1 "
+                                         r"axes$"):
+        apply(animcore.quat_normalize, da.ones(4, chunks=2), trailing=2)
+
+
+def test_apply_needs_an_array():
+    with pytest.raises(ValueError, match=r"^apply: give at least one array argument$"):
+        apply(CURVE.evaluate, 0.5)
+
+
+def test_apply_rejects_shapes_that_do_not_broadcast():
+    with pytest.raises(ValueError, match=r"^apply: cannot broadcast the leading shapes \(3,\), "
+                                         r"\(4,\) of .*LoopTrack\.delta's array arguments"):
+        apply(animcore.LoopTrack([0, 1], [0, 2]).delta, da.ones(3, chunks=2), da.ones(4))
