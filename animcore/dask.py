@@ -154,8 +154,12 @@ def _run_chunk(func, kwargs, offset, *operands):
     try:
         result = func(*operands, **kwargs)
     except (ValueError, OverflowError) as error:
-        raise type(error)(_shift_index(str(error), offset)) from None
-    return tuple(result) if isinstance(result, tuple) else result
+        if error.args and isinstance(error.args[0], str):
+            error.args = (_shift_index(error.args[0], offset),) + error.args[1:]
+        raise
+    if isinstance(result, tuple):
+        return tuple(np.asarray(r) for r in result)
+    return np.asarray(result)  # a NumPy scalar for a 0-d chunk
 
 
 def _name(func) -> str:
@@ -282,7 +286,7 @@ def apply(func, *args, trailing=0, **kwargs):
     blocks = list(np.ndindex(*[len(g) for g in grid])) if ndim else [()]
     for i, out in enumerate(outputs):
         out_name = f"{chunk_name}-{i}"
-        extra = out.shape[1:] if ndim else out.shape
+        extra = out.shape[1:]  # the probe's leading axis is the 0
         pick = {(out_name,) + block + (0,) * len(extra):
                 (_select, (chunk_name,) + block, i) if many else (chunk_name,) + block
                 for block in blocks}

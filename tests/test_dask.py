@@ -165,6 +165,9 @@ def test_apply_evaluates_a_curve_chunk_by_chunk():
     lazy = apply(CURVE.evaluate, t, derivative=1)
     assert isinstance(lazy, da.Array) and lazy.chunks == (t.chunks[0], (2,))
     same(lazy, CURVE.evaluate(np.linspace(-1, 4, 1001), 1))
+    scalar = apply(CURVE.evaluate, da.from_array(np.array(1.25)))
+    assert scalar.shape == (2,)
+    same(scalar, CURVE.evaluate(1.25))
 
 
 def test_apply_broadcasts_across_chunks():

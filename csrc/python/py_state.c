@@ -20,10 +20,12 @@ static PyObject *snapshot_state_get(PyObject *self, PyObject *args)
     state = (PyArrayObject *)PyArray_SimpleNew(1, &size, NPY_UINT8);
     if (!state)
         return NULL;
+    /* with the GIL held: a push or a sample from another thread cannot run
+       during the copy (both take the GIL to start) */
     if (buffer)
-        ACPY_RUN(size / 8, ac_snapshot_buffer_state_get(buffer, PyArray_DATA(state)));
+        ac_snapshot_buffer_state_get(buffer, PyArray_DATA(state));
     else
-        ACPY_RUN(size / 8, ac_snapshot_timeline_state_get(timeline, PyArray_DATA(state)));
+        ac_snapshot_timeline_state_get(timeline, PyArray_DATA(state));
     return (PyObject *)state;
 }
 
@@ -47,12 +49,12 @@ static PyObject *snapshot_state_set(PyObject *self, PyObject *args)
         PyBuffer_Release(&view);
         return NULL;
     }
+    /* with the GIL held, as for state_get; acpy_snapshot_objects has
+       refused a handle that another thread is sampling without it */
     if (buffer)
-        ACPY_RUN(view.len / 8, st = ac_snapshot_buffer_state_set(buffer, view.buf,
-                                                                (size_t)view.len, &err));
+        st = ac_snapshot_buffer_state_set(buffer, view.buf, (size_t)view.len, &err);
     else
-        ACPY_RUN(view.len / 8, st = ac_snapshot_timeline_state_set(timeline, view.buf,
-                                                                  (size_t)view.len, &err));
+        st = ac_snapshot_timeline_state_set(timeline, view.buf, (size_t)view.len, &err);
     PyBuffer_Release(&view);
     if (st) {
         entities = (npy_intp)(buffer ? ac_snapshot_buffer_entities(buffer) : 0);
