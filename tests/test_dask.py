@@ -1,6 +1,7 @@
 """animcore.dask on a real distributed.LocalCluster (worker processes on the
 loopback interface): baking the glTF assets in tests/data/gltf, a worker killed
 mid-job, a malformed file, and lazy chunk-wise evaluation of dask arrays."""
+import io
 import os
 import pathlib
 import shutil
@@ -82,7 +83,10 @@ def test_a_malformed_file_is_one_failed_row(client, tmp_path):
     shutil.copy(DATA / "Fox" / "Fox.glb", folder)
     (folder / "broken.gltf").write_text('{"asset": {"version": "2.0"}, "animations": [{"')
     out = tmp_path / "out"
-    rows = bake_many([folder], out, fps=30, client=client, batch=1, progress="never")
+    bar = io.StringIO()
+    rows = bake_many([folder], out, fps=30, client=client, batch=1, progress="always",
+                     stream=bar)
+    assert bar.getvalue().endswith("] 100% (4/4 files)\n")
     failed = [row for row in rows if row.error]
     assert len(failed) == 1
     assert failed[0].file == str(folder / "broken.gltf")
@@ -238,3 +242,20 @@ def test_apply_rejects_shapes_that_do_not_broadcast():
     with pytest.raises(ValueError, match=r"^apply: cannot broadcast the leading shapes \(3,\), "
                                          r"\(4,\) of .*LoopTrack\.delta's array arguments"):
         apply(animcore.LoopTrack([0, 1], [0, 2]).delta, da.ones(3, chunks=2), da.ones(4))
+
+
+def test_without_a_client_a_local_cluster_bakes_and_is_closed(tmp_path, monkeypatch):
+    started = []
+    real = distributed.LocalCluster
+
+    def spy(*args, **kwargs):
+        started.append(real(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(distributed, "LocalCluster", spy)
+    rows = bake_many([DATA / "Animation_Node" / "Animation_Node_0[12].gltf"], tmp_path,
+                     fps=15, workers=1, progress="never")
+    assert [row.clip for row in rows] == ["animation0", "animation0"]
+    assert_complete(rows, tmp_path, 15)
+    assert len(started) == 1 and started[0].scheduler_address.startswith("tcp://127.0.0.1:")
+    assert started[0].status.name == "closed"

@@ -18,6 +18,8 @@ def test_notebook_runs(path, monkeypatch):
     package_root = str(pathlib.Path(animcore.__file__).resolve().parent.parent)
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")])))
     notebook = nbformat.read(path, as_version=4)
+    for module in notebook.metadata.get("animcore", {}).get("requires", []):
+        pytest.importorskip(module, reason=f"{path.name} needs {module} (animcore[test])")
     nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}}).execute()
     errors = [o for cell in notebook.cells if cell.cell_type == "code"
