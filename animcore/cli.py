@@ -33,7 +33,8 @@ def main(argv=None) -> int:
     bake.add_argument("--fps", type=float, default=30.0, help="frames per second (default 30)")
     bake.add_argument("--clip", default=None, help="bake only the clip of this name")
     bake.add_argument("--out", default=None,
-                      help="output file, .npz or .csv (default: print a summary)")
+                      help="output file, .npz or .csv (default: print a summary); a folder "
+                           "for several inputs")
     bake.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: on a terminal, for long jobs)")
     bake.add_argument("--workers", type=int, default=None,

@@ -262,7 +262,10 @@ def apply(func, *args, trailing=0, **kwargs):
     token = base.tokenize(func, kwargs, *[op[1] if op[0] == "array" else op[1]
                                           for op in operands])
     chunk_name = f"animcore-apply-{token}"
-    layer = {}
+    # the function (and the object it is bound to) is one piece of data in the
+    # graph, sent once to each worker that needs it rather than with every chunk
+    func_key = f"animcore-apply-func-{token}"
+    layer = {func_key: func}
     grid = [range(len(c)) for c in chunks]
     starts = [np.r_[0, np.cumsum(c)[:-1]].astype(int).tolist() for c in chunks]
     for block in (np.ndindex(*[len(g) for g in grid]) if ndim else [()]):
@@ -278,7 +281,7 @@ def apply(func, *args, trailing=0, **kwargs):
                                     if a.shape[d] == lead[ndim - lead_a + d] else 0
                                     for d in range(lead_a)) + (0,) * items
             task_args.append(key)
-        layer[(chunk_name,) + block] = (_run_chunk, func, kwargs, offset, *task_args)
+        layer[(chunk_name,) + block] = (_run_chunk, func_key, kwargs, offset, *task_args)
     chunk_graph = highlevelgraph.HighLevelGraph.from_collections(
         chunk_name, layer, dependencies=[op[1] for op in operands if op[0] == "array"])
     results = []
