@@ -6,9 +6,8 @@ import os
 import pathlib
 import shutil
 import signal
-import subprocess
-import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -19,12 +18,11 @@ distributed = pytest.importorskip("distributed", reason="distributed is not inst
                                                         "install 'animcore[dask]'")
 
 import animcore  # noqa: E402
-from animcore import bake, gltf  # noqa: E402
+from animcore import bake, cli, gltf  # noqa: E402
 from animcore.dask import apply, bake_many  # noqa: E402
 
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "gltf"
 ASSETS = sorted(str(p) for p in DATA.rglob("*") if p.suffix in (".gltf", ".glb"))
-ROOT = str(pathlib.Path(__file__).resolve().parent.parent)
 
 
 @pytest.fixture(scope="module")
@@ -96,59 +94,57 @@ def test_a_malformed_file_is_one_failed_row(client, tmp_path):
     assert_complete(rows, out, 30)
 
 
-class KillOnce(distributed.WorkerPlugin):
-    """Kills its worker process (SIGKILL) a moment after a task starts, once
-    for the whole cluster (a marker file records the victim)."""
-
-    name = "animcore-kill-once"
-
-    def __init__(self, marker):
-        self.marker = marker
-
-    def setup(self, worker):
-        self.worker = worker
-
-    def transition(self, key, start, finish, **kwargs):
-        if finish != "executing":
-            return
+def alive(pid):
+    """Whether process pid runs (a zombie waiting to be reaped does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
         try:
-            fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
-            return
-        os.write(fd, str(os.getpid()).encode())
-        os.close(fd)
-        threading.Timer(0.01, os.kill, (os.getpid(), signal.SIGKILL)).start()
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
 
 
 def test_a_worker_killed_mid_job_still_gives_every_output_and_no_partial_one(client, tmp_path):
-    marker = str(tmp_path / "killed")
     for i in range(3):  # three copies of the assets: several tasks per worker
         shutil.copytree(DATA, tmp_path / f"copy{i}")
     inputs = [str(tmp_path / f"copy{i}" / "**" / "*.gl*") for i in range(3)]
-    client.register_plugin(KillOnce(marker))
-    try:
-        rows = bake_many(inputs, tmp_path / "out", fps=120, client=client, batch=2,
-                         progress="never")
-    finally:
-        client.unregister_worker_plugin(KillOnce.name)
-    victim = int(pathlib.Path(marker).read_text())
-    with pytest.raises(ProcessLookupError):
-        os.kill(victim, 0)  # the worker really died
+    out = tmp_path / "out"
+    victim = next(iter(client.run(os.getpid).values()))
+    killed = threading.Event()
+
+    def kill_once_outputs_appear():
+        while not killed.is_set():
+            try:
+                started = any(name.endswith(".npz") for name in os.listdir(out))
+            except FileNotFoundError:
+                started = False
+            if started:
+                os.kill(victim, signal.SIGKILL)
+                killed.set()
+            time.sleep(0.001)
+
+    threading.Thread(target=kill_once_outputs_appear, daemon=True).start()
+    rows = bake_many(inputs, out, fps=120, client=client, batch=2, progress="never")
+    assert killed.is_set()  # during the job: some outputs were written, others not yet
+    assert not alive(victim)  # the worker really died
     assert not any(row.error for row in rows)
     assert len({row.output for row in rows}) == len(rows) == 3 * sum(
         len(gltf.load(path)) for path in ASSETS)
-    assert_complete(rows, tmp_path / "out", 120)
+    assert_complete(rows, out, 120)
 
 
-def test_the_command_line_bakes_on_a_running_scheduler(client, tmp_path):
-    address = client.scheduler.address
-    result = subprocess.run(
-        [sys.executable, "-m", "animcore", "bake", str(DATA / "Animation_Node" / "*.gltf"),
-         str(DATA / "Fox" / "Fox.glb"), "--out", str(tmp_path), "--scheduler", address,
-         "--progress", "never"], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().endswith(f"baked 9 clip(s) from 7 of 7 file(s) at 30 fps -> "
-                                          f"{tmp_path} (manifest.csv)")
+def test_the_command_line_bakes_on_a_running_scheduler(client, tmp_path, capsys):
+    status = cli.main(["bake", str(DATA / "Animation_Node" / "*.gltf"),
+                       str(DATA / "Fox" / "Fox.glb"), "--out", str(tmp_path), "--scheduler",
+                       client.scheduler.address, "--progress", "never"])
+    assert status == 0
+    assert capsys.readouterr().out.strip() == (f"baked 9 clip(s) from 7 of 7 file(s) at 30 fps "
+                                               f"-> {tmp_path} (manifest.csv)")
     assert_complete(bake.read_manifest(tmp_path), tmp_path, 30)
 
 
