@@ -37,7 +37,7 @@ def main(argv=None) -> int:
                            "for several inputs")
     bake.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: on a terminal, for long jobs)")
-    bake.add_argument("--workers", type=int, default=None,
+    bake.add_argument("--workers", type=int, default=None, metavar="N",
                       help="bake the files in N local processes (no Dask needed)")
     bake.add_argument("--scheduler", default=None, metavar="ADDRESS",
                       help="bake the files on a running Dask cluster (tcp://host:8786; "

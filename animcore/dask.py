@@ -20,6 +20,7 @@ Install with ``pip install 'animcore[dask]'`` (``dask[array]`` and
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import uuid
@@ -162,6 +163,14 @@ def _run_chunk(func, kwargs, offset, *operands):
     return np.asarray(result)  # a NumPy scalar for a 0-d chunk
 
 
+def _cursor_step(track, method, cycle, phase, value, **kwargs):
+    """The motion of the cursors (cycle, phase) of one chunk."""
+    from .rootmotion import RootMotionCursor
+
+    cursor = RootMotionCursor._from_state({"track": track, "cycle": cycle, "phase": phase})
+    return getattr(cursor, method)(value, **kwargs)
+
+
 def _name(func) -> str:
     return getattr(func, "__qualname__", None) or getattr(func, "__name__", "apply")
 
@@ -188,6 +197,12 @@ def apply(func, *args, trailing=0, **kwargs):
     **kwargs
         Passed to every call (``derivative=1``).
 
+    ``cursor.advance`` and ``cursor.advance_to`` of a
+    :class:`~animcore.RootMotionCursor` give the motion that each cursor
+    would emit, chunked like ``dt`` (or ``t``); the cursors are not moved (a
+    lazy result cannot commit state): advance the cursor itself when the
+    motion is consumed.
+
     Returns
     -------
     dask.array.Array, or a tuple (the same named tuple type as ``func``
@@ -204,7 +219,25 @@ def apply(func, *args, trailing=0, **kwargs):
     da = _import("dask.array")
     highlevelgraph = _import("dask.highlevelgraph")
     base = _import("dask.base")
+    from .rootmotion import RootMotionCursor
+
     name = _name(func)
+    owner = getattr(func, "__self__", None)
+    if isinstance(owner, RootMotionCursor) and func.__name__ in ("advance", "advance_to"):
+        # the cursors' state becomes two more arrays, chunked with the argument
+        if len(args) != 1:
+            raise ValueError(f"apply: {name} takes one array argument, got {len(args)}")
+        value, state = args[0], owner._state()
+        shape = owner.shape
+        try:
+            fits = np.broadcast_shapes(np.shape(value), shape) == shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"apply: {name}: argument of shape {np.shape(value)} does not "
+                             f"broadcast to the cursors' shape {shape}")
+        step = functools.partial(_cursor_step, state["track"], func.__name__)
+        return apply(step, state["cycle"], state["phase"], value, **kwargs)
     trailing = (trailing,) * len(args) if isinstance(trailing, int) else tuple(trailing)
     if len(trailing) != len(args):
         raise ValueError(f"apply: trailing has {len(trailing)} entries for {len(args)} "

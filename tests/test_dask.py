@@ -4,6 +4,7 @@ mid-job, a malformed file, and lazy chunk-wise evaluation of dask arrays."""
 import io
 import os
 import pathlib
+import pickle
 import shutil
 import signal
 import threading
@@ -193,6 +194,29 @@ def test_apply_keeps_item_axes_whole_and_returns_named_tuples():
     eager = animcore.hermite(0.0, 10.0, 2.0, [0.0, 1.0], 2.0, np.linspace(0, 2, 9).reshape(9, 1))
     same(sample.position, eager.position)
     same(sample.velocity, eager.velocity)
+
+
+def test_apply_gives_the_motion_of_cursors_without_moving_them():
+    track = animcore.LoopTrack([0, 0.4, 1], [[0, 0, 0], [0.3, 0, 0.5], [1, 0, 1]],
+                               rotations=[0.0, 0.4, 1.2])
+    cursor = animcore.RootMotionCursor(track, np.linspace(-2, 30, 50))
+    dt = da.from_array(np.linspace(0.1, 9.0, 50), chunks=16)
+    lazy = apply(cursor.advance, dt)
+    assert type(lazy) is animcore.RootDelta and lazy.translation.chunks[0] == (16, 16, 16, 2)
+    before = pickle.dumps(cursor)
+    translation, rotation = (x.compute(scheduler="sync") for x in lazy)
+    assert pickle.dumps(cursor) == before  # not moved
+    eager = cursor.advance(np.linspace(0.1, 9.0, 50))
+    same(translation, eager.translation)
+    same(rotation, eager.rotation)
+
+
+def test_apply_to_a_cursor_needs_one_argument_of_its_shape():
+    cursor = animcore.RootMotionCursor(animcore.LoopTrack([0, 1], [0, 2]), np.zeros(4))
+    with pytest.raises(ValueError, match=r"^apply: RootMotionCursor\.advance: argument of "
+                                         r"shape \(5,\) does not broadcast to the cursors' "
+                                         r"shape \(4,\)$"):
+        apply(cursor.advance, da.ones(5))
 
 
 def test_apply_runs_on_the_cluster_with_the_object_sent_by_value(client):
