@@ -118,7 +118,9 @@ def behaviour(obj):
 
 
 def assert_same_behaviour(a, b):
-    for x, y in zip(behaviour(a), behaviour(b), strict=True):
+    first, second = behaviour(a), behaviour(b)
+    assert len(first) == len(second)
+    for x, y in zip(first, second):
         x, y = np.asarray(x), np.asarray(y)
         assert x.dtype == y.dtype and x.shape == y.shape
         assert x.tobytes() == y.tobytes()  # bit for bit
