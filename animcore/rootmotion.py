@@ -430,8 +430,8 @@ class RootMotionCursor(ByValue):
             index = np.unravel_index(int(np.flatnonzero(bad)[0]), phase.shape)
             raise ValueError(f"{func}: phase at index {tuple(int(i) for i in index)} is "
                              f"{float(phase[index])!r} (must lie in [0, 1))")
-        cursor = cls.__new__(cls)
-        cursor._track, cursor._cycle, cursor._phase = track, cycle, phase
+        cursor = cls(track, np.zeros(phase.shape))  # whatever else __init__ sets up
+        cursor._cycle, cursor._phase = cycle, phase
         return cursor
 
     def __repr__(self):
