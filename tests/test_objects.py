@@ -449,3 +449,57 @@ def test_a_pool_returns_curves_and_propagates_gltf_errors():
             pool.apply_async(load_broken, (0,)).get(timeout=30)
         # the pool still works after the error
         assert pool.apply_async(make_curve, (3,)).get(timeout=30) == make_curve(3)
+
+
+# -- property tests ------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+pushes = st.lists(st.tuples(st.integers(0, 60), st.integers(0, 4), st.floats(-1e3, 1e3),
+                            st.sampled_from([[0, 0, 0, 1], [0, 1, 0, 1], [1, 0, 0, 0],
+                                             [0, 0, 0, 0]])),
+                  max_size=25)
+
+
+@settings(max_examples=30)
+@given(pushes, st.integers(0, 25), st.integers(1, 6), st.integers(0, 5),
+       st.sampled_from([0.0, 1.5]))
+def test_a_timeline_pickled_anywhere_in_a_stream_continues_alike(stream, split, capacity,
+                                                                window, extrapolation):
+    original = animcore.SnapshotTimeline(1, capacity=capacity, rotations=True,
+                                         max_extrapolation=extrapolation,
+                                         reorder_window=window)
+    restored = None
+    ticks = np.linspace(-1, 65, 45)
+    for i in range(len(stream) + 1):
+        if i == min(split, len(stream)):
+            restored = pickle.loads(pickle.dumps(original, 5))
+            assert restored == original
+        if restored is not None:
+            for a, b in zip(original.sample_many(ticks), restored.sample_many(ticks)):
+                assert a.tobytes() == b.tobytes()
+        if i == len(stream):
+            break
+        tick, segment, x, q = stream[i]
+        result = original.push(tick, segment, x, q)
+        if restored is not None:
+            assert restored.push(tick, segment, x, q) == result
+    assert restored.flush() == original.flush() and restored == original
+
+
+@settings(max_examples=30)
+@given(st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=8),
+       st.sampled_from(["step", "linear", "cubic"]),
+       st.sampled_from(["catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat"]),
+       st.sampled_from(["clamp", "linear", "cycle", "cycle_offset", "oscillate"]))
+def test_any_curve_pickles_to_one_that_evaluates_bit_for_bit(values, interpolation, tangents,
+                                                            after):
+    times = np.cumsum(np.r_[0.0, np.linspace(0.5, 1.5, len(values) - 1)])
+    curve = animcore.Curve(times, values, interpolation=interpolation, tangents=tangents,
+                           after=after)
+    restored = pickle.loads(pickle.dumps(curve, 5))
+    assert restored == curve
+    t = np.linspace(-2, times[-1] + 5, 41)
+    assert restored(t).tobytes() == curve(t).tobytes()
+    assert restored.evaluate(t, 1).tobytes() == curve.evaluate(t, 1).tobytes()
