@@ -422,16 +422,25 @@ static PyObject *counts(PyObject *self, PyObject *args)
 }
 
 /* For the other binding files (state export): the C objects behind a handle,
-   one of them NULL; with `write`, refused while another thread samples. */
-int acpy_snapshot_objects(PyObject *handle, int write, ac_snapshot_buffer **buffer,
+   one of them NULL, held for reading (as a sample is) or writing (as a push
+   is) until acpy_snapshot_release. */
+int acpy_snapshot_acquire(PyObject *handle, int write, ac_snapshot_buffer **buffer,
                           ac_snapshot_timeline **timeline)
 {
     snapshot_ctx *ctx;
     if (!get_ctx(handle, &ctx) || (write && !check_writable("_snapshot_state_set", ctx)))
         return 0;
+    ctx->readers += !write;
     *buffer = ctx->buffer;
     *timeline = ctx->timeline;
     return 1;
+}
+
+void acpy_snapshot_release(PyObject *handle, int write)
+{
+    snapshot_ctx *ctx = PyCapsule_GetPointer(handle, CAPSULE);
+    if (ctx)
+        ctx->readers -= !write;
 }
 
 static PyMethodDef methods[] = {

@@ -13,19 +13,18 @@ static PyObject *snapshot_state_get(PyObject *self, PyObject *args)
     npy_intp size;
     (void)self;
     if (!PyArg_ParseTuple(args, "O:_snapshot_state_get", &handle) ||
-        !acpy_snapshot_objects(handle, 0, &buffer, &timeline))
+        !acpy_snapshot_acquire(handle, 0, &buffer, &timeline))
         return NULL;
     size = (npy_intp)(buffer ? ac_snapshot_buffer_state_size(buffer)
                              : ac_snapshot_timeline_state_size(timeline));
     state = (PyArrayObject *)PyArray_SimpleNew(1, &size, NPY_UINT8);
-    if (!state)
-        return NULL;
-    /* with the GIL held: a push or a sample from another thread cannot run
-       during the copy (both take the GIL to start) */
-    if (buffer)
-        ac_snapshot_buffer_state_get(buffer, PyArray_DATA(state));
-    else
-        ac_snapshot_timeline_state_get(timeline, PyArray_DATA(state));
+    if (state) { /* a copy of a few bytes per snapshot: the GIL stays held */
+        if (buffer)
+            ac_snapshot_buffer_state_get(buffer, PyArray_DATA(state));
+        else
+            ac_snapshot_timeline_state_get(timeline, PyArray_DATA(state));
+    }
+    acpy_snapshot_release(handle, 0);
     return (PyObject *)state;
 }
 
@@ -45,16 +44,15 @@ static PyObject *snapshot_state_set(PyObject *self, PyObject *args)
     (void)self;
     if (!PyArg_ParseTuple(args, "sOy*:_snapshot_state_set", &func, &handle, &view))
         return NULL;
-    if (!acpy_snapshot_objects(handle, 1, &buffer, &timeline)) {
+    if (!acpy_snapshot_acquire(handle, 1, &buffer, &timeline)) {
         PyBuffer_Release(&view);
         return NULL;
     }
-    /* with the GIL held, as for state_get; acpy_snapshot_objects has
-       refused a handle that another thread is sampling without it */
     if (buffer)
         st = ac_snapshot_buffer_state_set(buffer, view.buf, (size_t)view.len, &err);
     else
         st = ac_snapshot_timeline_state_set(timeline, view.buf, (size_t)view.len, &err);
+    acpy_snapshot_release(handle, 1);
     PyBuffer_Release(&view);
     if (st) {
         entities = (npy_intp)(buffer ? ac_snapshot_buffer_entities(buffer) : 0);
