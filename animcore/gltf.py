@@ -497,7 +497,7 @@ class Clip(ByValue):
     channels: tuple
 
     def _state(self) -> dict:
-        return {"name": self.name, "duration": self.duration, "channels": self.channels}
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def _from_state(cls, state: dict) -> "Clip":
