@@ -7,6 +7,16 @@ per second, ``tangent`` per normalized segment parameter, ``duration`` and
 Every domain module's public names are available here; glTF import stays in
 its namespace (``animcore.gltf.load``).
 """
+try:
+    from . import _core  # noqa: F401  (the C extension every domain uses)
+except ImportError:
+    from ._source_tree import shadowing_message
+
+    _message = shadowing_message(__path__[0])
+    if _message is None:
+        raise
+    raise ImportError(_message) from None  # the chained message would mislead
+
 from . import contact as _contact
 from . import curves as _curves
 from . import easing as _easing

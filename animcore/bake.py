@@ -17,8 +17,13 @@ Output formats, chosen by the extension of ``--out``:
     ``<target>/<path>/<component>`` (components ``x,y,z`` for translation and
     scale, ``x,y,z,w`` for rotation, ``0..W-1`` for morph weights). When
     several clips are baked the columns are the union of their channels and a
-    cell is empty where a clip does not animate that channel. Numbers are
-    written as the shortest decimal text that reads back to the same float64.
+    cell is empty where a clip does not animate that channel. Each number is
+    the shortest decimal text that reads back to the precision it is stored
+    in: channel values at float32, glTF's precision (a float32 key of 0.04 is
+    ``0.04``, not its float64 expansion ``0.03999999910593033``), times at
+    float64 (``1/30`` frames are
+    ``0.03333333333333333``) unless a time is exactly a float32 key time (the
+    clip's end). No negative zeros.
 """
 from __future__ import annotations
 
@@ -41,6 +46,7 @@ __all__ = ["BakeRow", "bake", "bake_local", "frame_times", "read_manifest", "wri
 
 _COMPONENTS = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw"}
 _BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
+MAX_FRAMES = 100_000_000  # per clip: more is a mistyped --fps, not an animation
 
 
 def _check_fps(fps: float) -> None:
@@ -61,6 +67,9 @@ def frame_times(duration: float, fps: float) -> np.ndarray:
     if not (math.isfinite(duration) and duration >= 0):
         raise ValueError(f"bake: duration is {duration!r} (must be a finite number >= 0)")
     frames = duration * fps
+    if not frames <= MAX_FRAMES:  # before allocating: also catches an infinite product
+        raise ValueError(f"bake: {duration:g} s at fps={fps:g} would be {frames:.4g} frames "
+                         f"(at most {MAX_FRAMES:,} per clip; lower the fps)")
     nearest = round(frames)
     last = nearest if abs(frames - nearest) <= 1e-6 * max(1.0, frames) else math.ceil(frames)
     grid = np.arange(last + 1, dtype=np.float64) / fps
@@ -114,7 +123,13 @@ def bake(clips: list[Clip], fps: float, *, progress: str = "never",
         ``"<clip>/time"`` -> (frames,) seconds and ``"<clip>/<target>/<path>"``
         -> (frames, width) values, in clip and channel order.
     """
-    grids = [frame_times(clip.duration, fps) for clip in clips]
+    grids = []
+    for clip in clips:  # every grid's size is checked before any channel is sampled
+        try:
+            grids.append(frame_times(clip.duration, fps))
+        except ValueError as error:
+            raise ValueError(f"bake: clip {clip.name!r}: "
+                             f"{str(error).replace('bake: ', '', 1)}") from None
     total = sum(len(grid) * len(clip.channels) for clip, grid in zip(clips, grids))
     bar = Progress(total, progress, stream)
     arrays: dict[str, np.ndarray] = {}
@@ -149,6 +164,21 @@ def _columns(clips):
     return columns
 
 
+def _value_text(values: np.ndarray) -> list[list[str]]:
+    """Rows of channel values as the shortest text that reads back to the same
+    float32 (the precision glTF stores), with no negative zeros."""
+    narrow = values.astype(np.float32) + np.float32(0.0)  # + 0: -0.0 becomes 0.0
+    return [[str(x) for x in row] for row in narrow]  # numpy's str is the shortest
+
+
+def _time_text(grid: np.ndarray) -> list[str]:
+    """Frame times as the shortest text that reads back to the same float64, or to
+    the same float32 for a time that is exactly one (the clip's end, a key time)."""
+    narrow = grid.astype(np.float32) + np.float32(0.0)
+    return [str(n) if float(n) == t else repr(t + 0.0)
+            for t, n in zip(grid.tolist(), narrow)]
+
+
 def write_csv(path, clips: list[Clip], arrays: dict[str, np.ndarray], *,
               progress: str = "never", stream=None) -> None:
     """Save baked arrays in the CSV layout described in this module."""
@@ -168,14 +198,14 @@ def write_csv(path, clips: list[Clip], arrays: dict[str, np.ndarray], *,
                     table[:, j] = arrays[key][:, i]
                 else:
                     missing.append(j)
-            # repr() of a float is the shortest text that reads back to the same value
+            times = _time_text(grid)
             for start in range(0, len(grid), 4096):
+                block = _value_text(table[start:start + 4096])
                 rows = []
-                for frame in range(start, min(start + 4096, len(grid))):
-                    cells = list(map(repr, table[frame].tolist()))
+                for frame, cells in enumerate(block, start):
                     for j in missing:
                         cells[j] = ""
-                    rows.append([clip.name, frame, repr(float(grid[frame])), *cells])
+                    rows.append([clip.name, frame, times[frame], *cells])
                 writer.writerows(rows)
                 bar.update(len(rows))
     bar.close()
@@ -221,7 +251,14 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print) -> N
         clips = chosen
     if not clips:
         fail(f"bake: {file} has no animations")
-    arrays = bake(clips, fps, progress=progress)
+    try:
+        arrays = bake(clips, fps, progress=progress)
+    except ValueError as error:  # a frame grid too large to allocate
+        fail(str(error))
+    except MemoryError:
+        frames = sum(clip.duration for clip in clips) * fps
+        fail(f"bake: not enough memory for {frames:.4g} frames at fps={fps:g}: lower --fps "
+             f"or bake one --clip")
     source = file if file is not None else "the built-in sample"
     if out is None:
         for line in summary(clips, arrays, fps, source):

@@ -3,7 +3,7 @@
 Each case times the animcore call and a baseline doing the same job (plain
 NumPy, scipy where it applies, a memory copy of the same bytes) in the same
 process, takes the median of several repeats after a warm-up, and prints the
-throughput and the speed ratio next to the target its issue sets.
+throughput and the speed ratio next to the ratio each kernel must reach.
 """
 from __future__ import annotations
 
@@ -226,7 +226,7 @@ def bench_snapshot(scale: float, repeats: int) -> list[Comparison]:
     assert np.array_equal(got.mode, want[1]) and np.allclose(got.position, want[0])
 
     # The same job when the entities joined at different times, so that their
-    # rings wrap at different places (no target: the issue's case is above).
+    # rings wrap at different places (no target: the targeted case is above).
     long_ticks, long_segments, long_positions = _snapshot_stream(entities, 2 * capacity, seed=2)
     joined = np.random.default_rng(3).integers(0, capacity + 1, entities)
     staggered = SnapshotBuffer(entities, 3, capacity=capacity)

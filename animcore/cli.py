@@ -1,22 +1,86 @@
-"""The command line: ``python -m animcore demo | bench | bake``."""
+"""The command line: ``animcore demo | bench | bake`` (also ``python -m animcore ...``).
+
+Each command is one ``_add_<command>`` function that declares its arguments and
+sets ``run``, a function ``run(args, parser)`` called with the command's own
+parser so that its usage errors show the command's usage.
+"""
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m animcore",
-                                     description="Game-animation math, correct and fast.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("demo", help="each domain's reference scenario and its figures, "
-                                     "next to the naive result")
-    bench = commands.add_parser("bench", help="time every kernel against its baseline")
-    bench.add_argument("cases", nargs="*", help="cases to run (default: all)")
-    bench.add_argument("--repeats", type=int, default=5, help="timed repeats per measurement")
-    bench.add_argument("--scale", type=float, default=1.0,
-                       help="problem size relative to the issue's figures (e.g. 0.01 for a quick run)")
-    # bake: glTF animation to frames
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} (must be an integer >= 1)")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text} (must be a finite number > 0)")
+    return value
+
+
+def _add_demo(commands) -> None:
+    demo = commands.add_parser(
+        "demo", help="each domain's reference scenario next to the naive result",
+        description="Prints, for each domain, a small scenario with the values animcore "
+                    "computes and the value a common naive method gives instead.")
+    demo.set_defaults(run=_run_demo)
+
+
+def _run_demo(args, parser) -> None:
+    from . import demo
+    demo.run()
+
+
+def _add_bench(commands) -> None:
+    from .bench import CASES
+
+    names = ", ".join(CASES)
+    bench = commands.add_parser(
+        "bench", help="time every kernel against its baseline",
+        description="Times each kernel and a baseline doing the same job (plain NumPy, "
+                    "scipy, a memory copy) in the same process and prints the medians "
+                    f"and their ratio. Cases: {names}.")
+    bench.add_argument("cases", nargs="*", metavar="CASE",
+                       help=f"cases to run, among {names} (default: all)")
+    bench.add_argument("--list", action="store_true", help="list the cases and exit")
+    bench.add_argument("--repeats", type=_positive_int, default=5,
+                       help="timed repeats per measurement, an integer >= 1 (default 5)")
+    bench.add_argument("--scale", type=_positive_float, default=1.0,
+                       help="problem size relative to the default sizes (1: about 10 million "
+                            "elements per kernel; 0.01 for a quick run)")
+    bench.set_defaults(run=_run_bench)
+
+
+def _run_bench(args, parser) -> None:
+    from . import bench
+
+    if args.list:
+        for name in bench.CASES:
+            print(name)
+        return
+    try:
+        bench.run(args.cases, scale=args.scale, repeats=args.repeats)
+    except ValueError as error:
+        parser.error(str(error))
+    except MemoryError:
+        parser.error(f"bench: not enough memory at --scale {args.scale:g}; use a smaller one")
+
+
+def _add_bake(commands) -> None:
     bake = commands.add_parser(
         "bake", help="sample the animations of a glTF file on a frame grid and save them "
                      "(.npz or .csv)",
@@ -42,26 +106,58 @@ def main(argv=None) -> int:
     bake.add_argument("--scheduler", default=None, metavar="ADDRESS",
                       help="bake the files on a running Dask cluster (tcp://host:8786; "
                            "needs animcore[dask])")
-    args = parser.parse_args(argv)
+    bake.set_defaults(run=_run_bake)
 
-    if args.command == "demo":
-        from . import demo
-        demo.run()
-    elif args.command == "bench":
-        from . import bench as bench_module
-        try:
-            bench_module.run(args.cases, scale=args.scale, repeats=args.repeats)
-        except ValueError as error:
-            parser.error(str(error))
-    elif args.command == "bake":
-        from . import bake as bake_module
-        if bake_module.is_many(args.file, args.workers, args.scheduler):
-            return bake_module.run_many(args.file, args.fps, args.clip, args.out, args.progress,
-                                        parser.error, workers=args.workers,
-                                        scheduler=args.scheduler)
-        bake_module.run(args.file[0] if args.file else None, args.fps, args.clip, args.out,
-                        args.progress, parser.error)
-    return 0
+
+def _run_bake(args, parser):
+    from . import bake
+    if bake.is_many(args.file, args.workers, args.scheduler):
+        return bake.run_many(args.file, args.fps, args.clip, args.out, args.progress,
+                             parser.error, workers=args.workers, scheduler=args.scheduler)
+    bake.run(args.file[0] if args.file else None, args.fps, args.clip, args.out,
+             args.progress, parser.error)
+
+
+# The commands, in the order `--help` lists them.
+COMMANDS = [_add_demo, _add_bench, _add_bake]
+
+
+def _prog() -> str:
+    """How the user called us: ``animcore`` (the console script) or its path's name."""
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if name.lower().endswith(".exe"):  # the console script on Windows
+        name = name[:-4]
+    return "python -m animcore" if name in ("", "__main__.py", "-c") else name
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = argparse.ArgumentParser(prog=prog or _prog(),
+                                     description="Game-animation math, correct and fast.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in COMMANDS:
+        add(commands)
+    for subparser in commands.choices.values():
+        subparser.set_defaults(parser=subparser)
+    return parser
+
+
+def main(argv=None, prog: str | None = None) -> int:
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    try:
+        status = args.run(args, args.parser)
+        sys.stdout.flush()  # a closed pipe shows here rather than at exit
+    except BrokenPipeError:
+        # The reader went away (`animcore demo | head`): stop quietly, as the
+        # Python documentation recommends, with stdout pointed at devnull so
+        # that the flush at exit does not raise again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return status or 0  # a command's exit status (bake: 1 when a file failed)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,10 @@ __all__ = [
     "contact_point_velocity",
 ]
 
+#: The largest ``max_bounces`` of :func:`advance_projectiles` (the core's
+#: AC_CONTACT_MAX_BOUNCES): it bounds the work, and so the time, of one call.
+MAX_BOUNCES = 4096
+
 
 def _vectors(func: str, names: dict, dim: int | None = None) -> tuple[int, dict]:
     """float64 arrays of vectors (last axis 2 or 3, the same for all)."""
@@ -264,7 +268,10 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     friction : array_like, optional
         Coulomb coefficient ``>= 0``, broadcast like ``restitution``.
     max_bounces : int, optional
-        Contacts resolved per sphere and step, ``>= 0`` (default 8).
+        Contacts resolved per sphere and step, in ``[0, MAX_BOUNCES]``
+        (default 8; ``animcore.contact.MAX_BOUNCES`` is 4096). A call does at most spheres x
+        planes x (max_bounces + 1) contact tests, and releases the GIL when
+        that is more than a few hundred.
 
     Returns
     -------
@@ -296,7 +303,7 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     ValueError
         Non-finite input, a plane normal that is not unit, ``radius < 0``,
         ``dt < 0``, ``restitution`` outside ``[0, 1]``, ``friction < 0``,
-        ``max_bounces < 0``; the index is the sphere's, the plane's, or the
+        ``max_bounces`` outside ``[0, MAX_BOUNCES]``; the index is the sphere's, the plane's, or the
         (sphere, plane) pair's.
     OverflowError
         A position, distance or velocity that is not representable.
@@ -320,8 +327,9 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     except TypeError:
         raise ValueError(f"{func}: max_bounces must be an integer, got {max_bounces!r}") \
             from None
-    if bounces_max > np.iinfo(np.intc).max:
-        bounces_max = int(np.iinfo(np.intc).max)
+    if bounces_max > MAX_BOUNCES:  # bounds the work of one call (< 0: the core says so)
+        raise ValueError(f"{func}: max_bounces is {bounces_max} (must lie in "
+                         f"[0, {MAX_BOUNCES}])")
     pos = np.array(np.broadcast_to(vec["position"], spheres + (dim,)), dtype=np.float64,
                    order="C")
     vel = np.array(np.broadcast_to(vec["velocity"], spheres + (dim,)), dtype=np.float64,

@@ -37,7 +37,7 @@ Tangent policies (``tangents=``), all velocities per second:
 Jumps (``jumps=True``) split the keys into pieces at each pair of equal times;
 the policies are applied to each piece on its own.
 
-Easing remaps time, never the path (article 004, section 4.4). ``ease=``
+Easing remaps time, never the path. ``ease=``
 remaps time inside every segment: at clip time ``t`` in segment ``i`` with
 ``u = (t - t[i]) / (t[i+1] - t[i])`` the curve is sampled at
 ``t[i] + ease(u) * (t[i+1] - t[i])``, and velocities follow the chain rule
@@ -114,6 +114,25 @@ class Overshoot(NamedTuple):
     overshoot: np.ndarray
 
 
+def _end_factor(easing, end: int) -> float:
+    """lim (s(u) - s(end)) * s'(u) as u -> end (0 or 1) for an easing whose
+    rate is infinite there, s - s(end) going like sqrt(|u - end|); inf when
+    s is steeper still (then no curve at rest keeps a finite velocity)."""
+    from .easing import CubicBezier, Ease
+
+    if isinstance(easing, Ease):
+        # circ_out: s^2 = 2u - u^2; circ_in: (1 - s)^2 = 1 - u^2
+        return {("circ_out", 0): 1.0, ("circ_in", 1): -1.0}.get((easing.name, end), np.inf)
+    if isinstance(easing, CubicBezier):
+        x1, y1, x2, y2 = easing.x1, easing.y1, easing.x2, easing.y2
+        # x ~ 3 x2 t^2 and y ~ 3 y1 t at t = 0 (x1 = 0); mirrored at t = 1 (x2 = 1)
+        if end == 0 and x1 == 0 and x2 > 0:
+            return 1.5 * y1 * y1 / x2
+        if end == 1 and x2 == 1 and x1 < 1:
+            return -1.5 * (1 - y2) * (1 - y2) / (1 - x1)
+    return np.inf
+
+
 def _first_bad(func: str, name: str, array: np.ndarray, detail: str = "must be finite"):
     bad = ~np.isfinite(array)
     if bad.any():
@@ -121,6 +140,49 @@ def _first_bad(func: str, name: str, array: np.ndarray, detail: str = "must be f
         value = float(array[index])
         raise ValueError(f"{func}: {name} at index {tuple(int(i) for i in index)} is "
                          f"{value!r} ({detail})")
+
+
+def _ratio(x, start, end):
+    """(x - start) / (end - start) for x in [start, end], also when the keys
+    lie more than DBL_MAX apart (then on halves, as the evaluator does)."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        plain = (x - start) / (end - start)
+        halves = (0.5 * x - 0.5 * start) / (0.5 * end - 0.5 * start)
+        return np.where(np.isfinite(end - start), plain, halves)
+
+
+def _between(start, end, s):
+    """start + s * (end - start), on halves where the span overflows."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        plain = start + s * (end - start)
+        halves = (0.5 * start + s * (0.5 * end - 0.5 * start)) * 2.0
+        return np.where(np.isfinite(end - start), plain, halves)
+
+
+def _fold(t, lo, hi, mirror):
+    """The folded times and odd-cycle flags of cycling extrapolation, exactly
+    as the core's ac_cycle_fold computes them (hi - lo or t - lo may overflow)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        h = np.where(np.isfinite(hi - lo) & np.isfinite(t - lo), 1.0, 0.5)
+        period, x = hi * h - lo * h, t * h - lo * h
+        r = np.fmod(x, period)
+        r = np.where(r < 0, r + period, r)
+        r = np.where(r >= period, 0.0, r)
+        double = 2.0 * period
+        q = np.fmod(x, double)
+        q = np.where(q < 0, q + double, q)
+        odd = np.where(np.isfinite(double), (q >= period) & (q < double),
+                       np.where(x >= 0, x >= period, x >= -period))
+        local = np.where(mirror & odd, (hi * h - r) / h, (lo * h + r) / h)
+    return np.clip(local, lo, hi), odd
+
+
+def _first_overflow(func: str, name: str, array: np.ndarray):
+    bad = ~np.isfinite(array)
+    if bad.any():
+        index = np.unravel_index(int(np.flatnonzero(bad)[0]), array.shape)
+        raise OverflowError(f"{func}: {name} at index {tuple(int(i) for i in index)} is not "
+                            f"representable although the keys are finite")
 
 
 def _key_array(func: str, name: str, value, shape) -> np.ndarray:
@@ -363,7 +425,7 @@ class Curve(ByValue):
         for derivative in derivatives:
             if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
                 raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
-        rate = None
+        rate, rests = None, []
         if self._remaps or self._ease is not None:
             if 2 in derivatives:
                 raise ValueError(f"{func}: derivative=2 is not available on a time-remapped "
@@ -371,11 +433,13 @@ class Curve(ByValue):
             _first_bad(func, "t", t)
             rate = np.ones(t.shape)
             for remap in self._remaps:  # whole-clip remaps, outermost first
-                t, r = self._remap_clip(func, remap, t)
+                t, r, rest = self._remap_clip(func, remap, t)
                 rate *= r
+                rests.append(rest)
             if self._ease is not None:
-                t, r = self._ease_segments(t)
+                t, r, rest = self._ease_segments(t)
                 rate *= r
+                rests.append(rest)
             if self._values.ndim == 2:
                 rate = rate[..., None]
         t = contiguous(t)
@@ -384,42 +448,90 @@ class Curve(ByValue):
             result = np.empty(t.shape + self._values.shape[1:])
             _core._curve_eval(func, self._capsule, t, int(derivative), result)
             if derivative == 1 and rate is not None:
-                result *= rate  # chain rule
+                result = self._chain_rule(func, result, rate, rests)
             computed.append(result)
         return tuple(computed)
 
-    # -- time remapping ------------------------------------------------------------
+    def _chain_rule(self, func, velocity, rate, rests):
+        """velocity * rate, where an infinite rate (an easing leaving or reaching
+        its end like sqrt(u), as circ_out does at 0) meets a curve at rest: there
+        the velocity is the limit acceleration * L (see _rest_limit)."""
+        infinite = np.isinf(rate)
+        if not infinite.any():
+            return velocity * rate
+        infinite = np.broadcast_to(infinite, velocity.shape)
+        moving = infinite & (velocity != 0)
+        with np.errstate(invalid="ignore"):
+            result = velocity * rate
+        if not moving.any() and len(rests) == 1 and rests[0] is not None:
+            mask, inside, limit = rests[0]  # one remapping stage: the limit is exact
+            acceleration = np.empty(inside.shape + self._values.shape[1:])
+            _core._curve_eval(func, self._capsule, contiguous(inside), 2, acceleration)
+            if self._values.ndim == 2:
+                limit = limit[:, None]
+            with np.errstate(invalid="ignore", over="ignore"):
+                result[mask] = np.where(acceleration == 0, 0.0, acceleration * limit)
+        bad = ~np.isfinite(result)
+        if bad.any():
+            index = np.unravel_index(int(np.flatnonzero(bad)[0]), result.shape)
+            raise OverflowError(f"{func}: velocity at index {tuple(int(i) for i in index)} "
+                                f"is not representable: the time remap's rate is infinite "
+                                f"there and the curve is {'moving' if moving[index] else 'at rest'}")
+        return result
+
+    @staticmethod
+    def _rest_limit(easing, u, tau_start, tau_end, tau, infinite):
+        """Where ``easing``'s rate is infinite on a stretch of curve time
+        [tau_start, tau_end] (u its normalized time, tau the eased curve time):
+        curve times where to take the curve's acceleration, and L such that a
+        curve at rest there moves at acceleration * L. At the ends u = 0 and 1
+        the acceleration is taken just inside and L = lim (tau - tau_end)
+        dtau/dt; elsewhere (circ_in_out at 1/2) L is infinite, so only a curve
+        without acceleration there has a velocity (0). None if nowhere."""
+        if not infinite.any():
+            return None
+        u, start, stop, tau = u[infinite], tau_start[infinite], tau_end[infinite], tau[infinite]
+        factor = np.array([_end_factor(easing, int(x)) if x in (0.0, 1.0) else np.inf
+                           for x in u], dtype=float)
+        inside = np.where(u == 1, np.nextafter(stop, -np.inf),
+                          np.where(u == 0, np.nextafter(start, np.inf), tau))
+        with np.errstate(over="ignore", invalid="ignore"):
+            return infinite, inside, (stop - start) * factor
 
     def _ease_segments(self, t):
         """Per-segment eased times and their rates d(eased)/dt for clip times t.
 
-        Times in cycling extrapolation are folded into the keys' span, eased
-        there and unfolded: t = base + sign * (local - t0), with sign -1 in the
-        mirrored cycles of "oscillate"."""
+        Times in cycling extrapolation are folded into the keys' span (as the
+        evaluator folds them), eased there, and moved by the eased shift:
+        t + sign * (eased local - local), with sign -1 in the mirrored cycles
+        of "oscillate"."""
         times = self._times
         t0, t1 = times[0], times[-1]
-        span = t1 - t0
-        if span <= 0:
-            return t, np.ones(t.shape)
-        local, base, sign = t.copy(), np.full(t.shape, t0), np.ones(t.shape)
-        eased = (t >= t0) & (t <= t1)
+        if not t1 > t0:
+            return t, np.ones(t.shape), None
+        local, sign = t.copy(), np.ones(t.shape)
+        inside = (t >= t0) & (t <= t1)
+        eased = inside.copy()
         for side, mode in ((t < t0, self._before), (t > t1, self._after)):
             if mode not in ("cycle", "cycle_offset", "oscillate") or not side.any():
                 continue
-            cycle = np.floor((t[side] - t0) / span)
-            x = np.clip(t[side] - t0 - cycle * span, 0.0, span)
-            mirrored = (cycle % 2 != 0) if mode == "oscillate" else np.zeros(x.shape, bool)
-            local[side] = t0 + np.where(mirrored, span - x, x)
-            base[side] = t0 + cycle * span + np.where(mirrored, span, 0.0)
-            sign[side] = np.where(mirrored, -1.0, 1.0)
+            mirror = mode == "oscillate"
+            local[side], odd = _fold(t[side], t0, t1, mirror)
+            sign[side] = np.where(odd & mirror, -1.0, 1.0)
             eased |= side
         i = np.clip(np.searchsorted(times, local, side="right") - 1, 0, times.size - 2)
-        start, duration = times[i], times[i + 1] - times[i]
-        u = np.clip((local - start) / duration, 0.0, 1.0)
-        u = np.where(eased, u, 0.0)  # outside the keys with clamp/linear/error: no easing
-        tau = start + self._ease(u) * duration
-        rate = self._ease(u, derivative=True)
-        return (np.where(eased, base + sign * (tau - t0), t), np.where(eased, rate, 1.0))
+        start, end = times[i], times[i + 1]
+        u = np.where(eased, np.clip(_ratio(local, start, end), 0.0, 1.0), 0.0)
+        tau = _between(start, end, self._ease(u))
+        rate = np.where(eased, self._ease(u, derivative=True), 1.0)
+        rest = self._rest_limit(self._ease, u, start, end, tau, np.isinf(rate))
+        with np.errstate(over="ignore", invalid="ignore"):  # unused where not eased
+            moved = np.where(inside, tau, np.where(eased, t + sign * (tau - local), t))
+        if rest is not None:  # back to the unfolded times the evaluator takes
+            mask, near, limit = rest
+            rest = mask, np.where(inside[mask], near,
+                                  t[mask] + sign[mask] * (near - local[mask])), limit
+        return moved, rate, rest
 
     def remap_time(self, remap) -> "Curve":
         """The curve played through one time remap over the whole clip.
@@ -457,15 +569,17 @@ class Curve(ByValue):
         """Curve time and its rate d(curve time)/d(clip time) at clip times t
         under one whole-clip remap (a time Curve or an easing)."""
         if isinstance(remap, Curve):
-            return remap._eval(func, t, (0, 1))
+            return remap._eval(func, t, (0, 1)) + (None,)
         t0, t1 = self._times[0], self._times[-1]
-        span = t1 - t0
-        if span <= 0:
-            return t, np.ones(t.shape)
+        if not t1 > t0:
+            return t, np.ones(t.shape), None
         inside = (t >= t0) & (t <= t1)
-        u = np.where(inside, np.clip((t - t0) / span, 0.0, 1.0), 0.0)
-        return (np.where(inside, t0 + remap(u) * span, t),
-                np.where(inside, remap(u, derivative=True), 1.0))
+        u = np.where(inside, np.clip(_ratio(t, t0, t1), 0.0, 1.0), 0.0)
+        rate = np.where(inside, remap(u, derivative=True), 1.0)
+        tau = _between(t0, t1, remap(u))
+        rest = self._rest_limit(remap, u, np.full(t.shape, t0), np.full(t.shape, t1), tau,
+                                np.isinf(rate))
+        return np.where(inside, tau, t), rate, rest
 
     def _state(self) -> dict:
         return {"times": self._times, "values": self._values,
@@ -553,9 +667,32 @@ class Curve(ByValue):
         lefts, rights = np.flatnonzero(first)[1:-1], np.flatnonzero(last)[1:-1]
         left, right = self._in[lefts], self._out[rights]  # (index arrays: copies)
         if self._ease is not None:
-            left = left * float(self._ease(1.0, derivative=True)) + 0.0  # no -0.0
-            right = right * float(self._ease(0.0, derivative=True)) + 0.0
+            left = self._eased_slope(left, t[lefts], t[lefts] - t[lefts - 1], 1)
+            right = self._eased_slope(right, t[rights], t[rights + 1] - t[rights], 0)
         return KeySlopes(t[lefts], left, right, right - left)
+
+    def _eased_slope(self, velocity, key_times, durations, end):
+        """Key velocities times the easing's rate at segment end ``end`` (0 or 1),
+        with the limit of _chain_rule where the rate is infinite."""
+        rate = float(self._ease(float(end), derivative=True))
+        if np.isfinite(rate):
+            return velocity * rate + 0.0  # no -0.0
+        func = "Curve.key_slopes"
+        inside = np.nextafter(key_times, -np.inf if end else np.inf)
+        acceleration = np.empty(inside.shape + self._values.shape[1:])
+        _core._curve_eval(func, self._capsule, contiguous(inside), 2, acceleration)
+        limit = durations * _end_factor(self._ease, end)
+        if self._values.ndim == 2:
+            limit = limit[:, None]
+        with np.errstate(invalid="ignore", over="ignore"):
+            slope = np.where(acceleration == 0, 0.0, acceleration * limit) + 0.0
+        bad = (velocity != 0) | ~np.isfinite(slope)
+        if bad.any():
+            index = np.unravel_index(int(np.flatnonzero(bad)[0]), bad.shape)
+            raise OverflowError(f"{func}: {'left' if end else 'right'} slope at index "
+                                f"{tuple(int(i) for i in index)} is not representable: the "
+                                f"easing's rate is infinite at u={end} and the curve moves")
+        return slope
 
     def overshoot(self) -> Overshoot:
         """Each segment's exact extreme values against its keys' value range.
@@ -566,13 +703,19 @@ class Curve(ByValue):
         t, v = self._times, self._values
         seg = np.flatnonzero(t[1:] > t[:-1])
         t0, t1 = t[seg], t[seg + 1]
-        T = t1 - t0
+        half = 0.5 * t1 - 0.5 * t0  # half the durations: finite even for +-1e308 keys
         p0, p1 = v[seg], v[seg + 1]
-        Tc = T if v.ndim == 1 else T[:, None]
-        if self._interpolation == "cubic":
-            m0, m1 = Tc * self._out[seg], Tc * self._in[seg + 1]
+        Tc = half if v.ndim == 1 else half[:, None]
+        if self._interpolation == "cubic":  # tangents T v, as the evaluator forms them
+            with np.errstate(over="ignore"):
+                m0, m1 = (Tc * self._out[seg]) * 2.0, (Tc * self._in[seg + 1]) * 2.0
         else:
             m0, m1 = np.zeros_like(p0), np.zeros_like(p1)
+        # Each segment is scaled by its largest magnitude first (the roots in u
+        # do not change), so that values near 1e300 do not overflow in b * b.
+        scale = np.maximum.reduce([np.abs(p0), np.abs(p1), np.abs(m0), np.abs(m1)])
+        scale = np.where(scale > 0, scale, 1.0)
+        p0, p1, m0, m1 = p0 / scale, p1 / scale, m0 / scale, m1 / scale
         # x(u) = p0 + m0 u + b u^2 + a u^3, x'(u) = 3a u^2 + 2b u + m0
         a = 2.0 * (p0 - p1) + m0 + m1
         b = 3.0 * (p1 - p0) - 2.0 * m0 - m1
@@ -596,13 +739,19 @@ class Curve(ByValue):
             x = np.broadcast_to(P0, u.shape).copy()
             u = np.zeros_like(u)
         lo_i, hi_i = x.argmin(axis=-1)[..., None], x.argmax(axis=-1)[..., None]
-        low = np.take_along_axis(x, lo_i, -1)[..., 0]
-        high = np.take_along_axis(x, hi_i, -1)[..., 0]
-        T0 = t0 if v.ndim == 1 else t0[:, None]
-        time_low = T0 + np.take_along_axis(u, lo_i, -1)[..., 0] * Tc
-        time_high = T0 + np.take_along_axis(u, hi_i, -1)[..., 0] * Tc
+        with np.errstate(over="ignore"):
+            low = np.take_along_axis(x, lo_i, -1)[..., 0] * scale
+            high = np.take_along_axis(x, hi_i, -1)[..., 0] * scale
+        p0, p1 = v[seg], v[seg + 1]  # the keys as given
+        for name, extreme in (("low", low), ("high", high)):
+            _first_overflow("Curve.overshoot", name, extreme)
+        T0, T1 = (t0, t1) if v.ndim == 1 else (t0[:, None], t1[:, None])
+        time_low = _between(T0, T1, np.take_along_axis(u, lo_i, -1)[..., 0])
+        time_high = _between(T0, T1, np.take_along_axis(u, hi_i, -1)[..., 0])
         key_low, key_high = np.minimum(p0, p1), np.maximum(p0, p1)
-        over = np.maximum(np.maximum(high - key_high, key_low - low), 0.0)
+        with np.errstate(over="ignore"):
+            over = np.maximum(np.maximum(high - key_high, key_low - low), 0.0)
+        _first_overflow("Curve.overshoot", "overshoot", over)
         return Overshoot(t0, t1, key_low, key_high, low, high, time_low, time_high, over)
 
     # -- editing -----------------------------------------------------------------------
@@ -625,7 +774,14 @@ class Curve(ByValue):
         func = "Curve.stretched"
         factor = stretch_factor(func, factor, keep)
         t0 = self._times[0]
-        times = t0 + (self._times - t0) * factor
+        with np.errstate(over="ignore", invalid="ignore"):
+            times = t0 + (self._times - t0) * factor
+        bad = ~np.isfinite(times)
+        if bad.any():
+            k = int(np.argmax(bad))
+            raise OverflowError(f"{func}: factor={factor!r} moves key {k} (time "
+                                f"{float(self._times[k])!r}) to a time that is not "
+                                f"representable")
         curve = Curve.__new__(Curve)
         if self._interpolation == "cubic":
             divisor = factor if keep == "shape" else 1.0
@@ -649,47 +805,31 @@ class Curve(ByValue):
         ax : matplotlib Axes, optional
             Where to draw; the current axes by default.
         velocity : bool
-            Also draw the per-second velocity, dashed, on a twin y axis.
+            Also draw the per-second velocity, dashed, in the curve's colours, on a
+            right-hand axis that every curve plotted on ``ax`` shares. With a
+            ``label=``, each velocity line is in ``ax.legend()`` as
+            ``"<label> velocity"``.
         keys : bool
             Mark the keys.
         samples : int
-            Number of evaluation points.
+            Number of evaluation points (both sides of every jump are added).
         span : (start, end), optional
             Time range to draw, e.g. to show extrapolation; the keys by default.
         **kwargs
-            Passed to ``ax.plot`` for the curve.
+            Passed to ``ax.plot`` for the curve (``color=``, ``label=``, ...).
 
         Returns
         -------
-        matplotlib Axes
+        ax, or (ax, velocity_ax) with ``velocity=True``
+            The axes drawn on, and the right-hand axes of the velocities.
         """
-        try:
-            import matplotlib.pyplot as plt
-        except ImportError:
-            raise ImportError("Curve.plot needs matplotlib, which is not installed: "
-                              "pip install matplotlib (or animcore[notebooks])") from None
-        if ax is None:
-            ax = plt.gca()
-        lo, hi = (self._times[0], self._times[-1]) if span is None else span
-        if hi <= lo:
-            lo, hi = lo - 1.0, hi + 1.0
-        t = np.linspace(lo, hi, int(samples))
-        if self._jumps:  # sample both sides of every jump
-            t = np.sort(np.r_[t, self._times, np.nextafter(self._times, -np.inf)])
-            t = t[(t >= lo) & (t <= hi)]
-        lines = ax.plot(t, self.evaluate(t), **kwargs)
-        if keys:
-            color = [line.get_color() for line in lines]
-            values = self._values if self._values.ndim == 2 else self._values[:, None]
-            for c in range(values.shape[1]):
-                ax.plot(self._times, values[:, c], "o", color=color[c % len(color)],
-                        markersize=4)
-        if velocity:
-            twin = ax.twinx()
-            twin.plot(t, self.evaluate(t, 1), "--", alpha=0.6)
-            twin.set_ylabel("velocity (per s)")
-        ax.set_xlabel("time (s)")
-        return ax
+        from .plotting import plot_curve
+        return plot_curve(self, ax, velocity=velocity, keys=keys, samples=samples, span=span,
+                          **kwargs)
+
+    def _repr_html_(self):
+        from .plotting import html_figure
+        return html_figure(self)
 
     def __repr__(self):
         k = self._times.size

@@ -1,5 +1,5 @@
 """`python -m animcore demo`: each domain's reference scenario, the decisive
-figures animcore computes, and what the naive (wrong) method gives instead."""
+values animcore computes, and what the naive (wrong) method gives instead."""
 from __future__ import annotations
 
 import math

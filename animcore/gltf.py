@@ -39,6 +39,7 @@ import collections
 import json
 import math
 import os
+import stat
 import struct
 import urllib.parse
 from dataclasses import dataclass, field, fields, replace
@@ -76,7 +77,7 @@ _CHUNK_JSON = 0x4E4F534A  # b"JSON"
 _CHUNK_BIN = 0x004E4942  # b"BIN\0"
 
 _SAMPLE = "sample.gltf"
-_MAX_VIEWLESS = 1 << 26  # elements of an accessor stored without a bufferView
+_FLOAT_MAX = int(np.finfo(np.float64).max)
 
 
 class GltfError(PicklableError, ValueError):
@@ -153,6 +154,9 @@ def _field(obj, key: str, location: str, kind: str, default=_REQUIRED):
             raise _Fault(where, f"must be {name}, got {_json_type(value)}")
         return value
     if kind == "number":
+        if is_int and abs(value) > _FLOAT_MAX:
+            raise _Fault(where, "must be a finite number, got an integer beyond the "
+                                "float64 range")
         if not (is_int or isinstance(value, float)) or not math.isfinite(value):
             raise _Fault(where, f"must be a finite number, got {_json_type(value)}")
         return value
@@ -222,6 +226,8 @@ def _parse_json(data: bytes, where: str) -> dict:
                             f"column {error.colno})") from None
     except RecursionError:
         raise _Fault(where, "is not valid JSON (nested too deeply)") from None
+    except ValueError as error:  # an integer literal past Python's digit limit
+        raise _Fault(where, f"is not valid JSON ({error})") from None
     if not isinstance(doc, dict):
         raise _Fault(where, f"must be a JSON object, got {_json_type(doc)}")
     return doc
@@ -230,10 +236,20 @@ def _parse_json(data: bytes, where: str) -> dict:
 class _Reader:
     """Buffers, buffer views and accessors of one document, decoded on demand."""
 
-    def __init__(self, doc: dict, base_dir: str | None, binary: bytes | None):
-        self.doc, self.base_dir, self.binary = doc, base_dir, binary
+    def __init__(self, doc: dict, base_dir: str | None, binary: bytes | None,
+                 root: str | None = None, held: int = 0):
+        # base_dir: where relative URIs resolve; root: the folder they must stay in
+        # (None: anywhere the process can read). held: the bytes of the file and of
+        # the external buffers read so far, which bound the implicit zeros of
+        # accessors without a bufferView (16 per byte).
+        self.doc, self.base_dir, self.binary, self.root = doc, base_dir, binary, root
+        self.held = held
         self._buffers: dict[int, memoryview] = {}
         self._accessors: dict[int, np.ndarray] = {}
+
+    @property
+    def zeros_budget(self) -> int:
+        return max(1 << 20, 16 * self.held)
 
     def buffer(self, index: int, referrer: str) -> memoryview:
         if index in self._buffers:
@@ -259,23 +275,51 @@ class _Reader:
                 raise _Fault(_join(location, "uri"), f"is not valid base64 ({error})") from None
             source = "the data URI"
         else:
-            if self.base_dir is None:
-                raise _Fault(_join(location, "uri"), f"refers to the external file {uri!r}, "
-                             "which cannot be resolved for data read from memory")
-            path = os.path.join(self.base_dir, urllib.parse.unquote(uri))
-            try:
-                with open(path, "rb") as stream:
-                    data = stream.read()
-            except OSError as error:
-                raise _Fault(_join(location, "uri"), f"cannot read {path!r} "
-                             f"({error.strerror or error})") from None
-            source = repr(path)
+            data = self._external(uri, length, _join(location, "uri"))
+            source = repr(uri)
+            self.held += len(data)
         if len(data) < length:
             raise _Fault(_join(location, "byteLength"), f"is {length} but {source} has only "
                          f"{len(data)} bytes (truncated)")
         view = memoryview(data)[:length]
         self._buffers[index] = view
         return view
+
+    def _external(self, uri: str, length: int, location: str) -> bytes:
+        """At most ``length`` bytes of the regular file named by a relative URI.
+        Messages quote the URI, never the resolved path."""
+        if self.base_dir is None:
+            raise _Fault(location, f"refers to the external file {uri!r}, "
+                         "which cannot be resolved for data read from memory")
+        name = urllib.parse.unquote(uri)
+        if "\0" in name:
+            raise _Fault(location, f"{uri!r} contains a NUL character")
+        path = os.path.realpath(os.path.join(self.base_dir, name))
+        if self.root is not None:
+            root = os.path.realpath(self.root)
+            try:
+                inside = os.path.commonpath([root, path]) == root
+            except ValueError:  # another drive (Windows)
+                inside = False
+            if not inside:
+                raise _Fault(location, f"{uri!r} lies outside the folder the file may read "
+                             "from (pass base_dir= a wider folder or allow_outside=True)")
+        # O_NONBLOCK: opening a FIFO must not wait for a writer.
+        flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(path, flags)
+        except (OSError, ValueError) as error:
+            raise _Fault(location, f"cannot read {uri!r} "
+                         f"({getattr(error, 'strerror', None) or error})") from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise _Fault(location, f"{uri!r} is not a regular file")
+            with os.fdopen(fd, "rb", closefd=False) as stream:
+                return stream.read(length)  # never more than the buffer declares
+        except OSError as error:
+            raise _Fault(location, f"cannot read {uri!r} ({error.strerror or error})") from None
+        finally:
+            os.close(fd)
 
     def view(self, index: int, referrer: str) -> tuple[memoryview, int | None]:
         view = _item(self.doc, "bufferViews", index, referrer)
@@ -300,8 +344,15 @@ class _Reader:
                          f"buffers[{buffer_index}]")
         return data[offset:offset + length], stride
 
-    def accessor(self, index: int, referrer: str, expected_type: str) -> np.ndarray:
-        """Accessor ``index`` as float64 of shape (count, components)."""
+    def accessor(self, index: int, referrer: str, expected_type: str, count: int | None = None,
+                 expected: str = "") -> np.ndarray:
+        """Accessor ``index`` as float64 of shape (count, components).
+
+        ``count``, when the caller knows it (``expected`` says why), is checked
+        before anything is allocated. Without it, an accessor stored without a
+        bufferView may declare at most one element more than its sparse block
+        stores, so that the file's own bytes bound what it can make the reader
+        allocate."""
         accessor = _item(self.doc, "accessors", index, referrer)
         location = f"accessors[{index}]"
         kind = _field(accessor, "type", location, "str")
@@ -310,14 +361,20 @@ class _Reader:
                          f"({', '.join(_TYPES)})")
         if kind != expected_type:
             raise _Fault(referrer, f"accessor {index} has type {kind}, expected {expected_type}")
+        declared = _field(accessor, "count", location, "count")
+        if count is not None and declared != count:
+            raise _Fault(referrer, f"accessor {index} has {declared} elements, expected "
+                         f"{expected}")
         if index not in self._accessors:
             try:
-                self._accessors[index] = self._decode(accessor, location, _TYPES[kind])
+                with np.errstate(all="ignore"):  # NaN payloads are reported by the callers
+                    self._accessors[index] = self._decode(accessor, location, _TYPES[kind],
+                                                          count is not None)
             except _Fault as fault:  # say which sampler needed the faulty data
                 raise _Fault(fault.location, f"{fault.detail} (read for {referrer})") from None
         return self._accessors[index]
 
-    def _decode(self, accessor: dict, location: str, width: int) -> np.ndarray:
+    def _decode(self, accessor: dict, location: str, width: int, fixed: bool) -> np.ndarray:
         component = _field(accessor, "componentType", location, "int")
         if component not in _COMPONENTS:
             raise _Fault(_join(location, "componentType"), f"{component} is not a glTF "
@@ -333,9 +390,17 @@ class _Reader:
         element = width * dtype.itemsize
         view_index = _field(accessor, "bufferView", location, "index", None)
         if view_index is None:
-            if count > _MAX_VIEWLESS:  # nothing in the file bounds the allocation
-                raise _Fault(_join(location, "count"), f"is {count} without a bufferView "
-                             f"(more than the {_MAX_VIEWLESS} elements animcore accepts)")
+            sparse = _field(accessor, "sparse", location, "dict", None)
+            stored = 0 if sparse is None else _field(sparse, "count", _join(location, "sparse"),
+                                                     "count")
+            if not fixed and count > stored + 1:  # zeros the file does not hold
+                raise _Fault(_join(location, "count"), f"is {count} without a bufferView, but "
+                             f"the sparse block stores only {stored} elements (at most "
+                             f"{stored + 1} accepted when nothing else fixes the count)")
+            if count * width > self.zeros_budget:  # keys x morph targets, both from the file
+                raise _Fault(_join(location, "count"), f"is {count} without a bufferView: "
+                             f"{count * width} implicit zeros, more than the "
+                             f"{self.zeros_budget} a file of {self.held} bytes may ask for")
             values = np.zeros((count, width))  # all zeros unless sparse says otherwise
         else:
             data, stride = self.view(view_index, _join(location, "bufferView"))
@@ -614,31 +679,32 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
     output_index = _field(sampler, "output", location, "index")
     times = reader.accessor(input_index, input_location, "SCALAR")[:, 0]
     _check_times(times, input_location, input_index)
-    output = reader.accessor(output_index, output_location, _OUTPUT_TYPES[path])
-    _check_finite(output, output_location, output_index)
 
+    # The element count of the output follows from the keys and the width the
+    # node allows; it is checked before the output is decoded (allocated).
     keys = len(times)
     per_key = 3 if interpolation == "CUBICSPLINE" else 1
     width = PATHS[path]
-    rows = len(output)
     expected = f"{keys} keys" + (" x 3" if per_key == 3 else "")
     if path == "weights":
         width = _morph_targets(doc, node, node_location)
-        if width is None:  # no mesh to tell: the output must divide evenly
-            if rows % (keys * per_key):
-                raise _Fault(output_location, f"accessor {output_index} has {rows} elements, "
-                             f"expected a multiple of {expected} (one per morph weight)")
-            width = rows // (keys * per_key)
-        elif width == 0:
+        if width == 0:
             raise _Fault(_join(target_location, "node"), f"node {node_index} has no morph "
                          "targets for a weights channel")
-        if rows != keys * per_key * width:
+    if width is None:  # no mesh to tell: the stored output must divide evenly
+        output = reader.accessor(output_index, output_location, "SCALAR")
+        rows = len(output)
+        if rows % (keys * per_key):
             raise _Fault(output_location, f"accessor {output_index} has {rows} elements, "
-                         f"expected {expected} x {width} morph weights")
+                         f"expected a multiple of {expected} (one per morph weight)")
+        width = rows // (keys * per_key)
+    else:
+        what = f"{expected} x {width} morph weights" if path == "weights" else expected
+        output = reader.accessor(output_index, output_location, _OUTPUT_TYPES[path],
+                                 keys * per_key * (width if path == "weights" else 1), what)
+    _check_finite(output, output_location, output_index)
+    if path == "weights":
         output = output.reshape(keys * per_key, width)
-    elif rows != keys * per_key:
-        raise _Fault(output_location, f"accessor {output_index} has {rows} elements, "
-                     f"expected {expected}")
     if path == "rotation":
         key_values = output[1::3] if per_key == 3 else output
         norms = np.sqrt(np.sum(key_values * key_values, axis=1))
@@ -703,18 +769,19 @@ def _clips(doc: dict, reader: _Reader) -> list[Clip]:
     return clips
 
 
-def _load(data: bytes, base_dir: str | None, source: str) -> list[Clip]:
+def _load(data: bytes, base_dir: str | None, source: str, root: str | None = None
+          ) -> list[Clip]:
     try:
         if data[:4] == b"glTF" or source.lower().endswith(".glb"):
             doc, binary = _parse_glb(data)
         else:
             doc, binary = _parse_json(data, "JSON"), None
-        return _clips(doc, _Reader(doc, base_dir, binary))
+        return _clips(doc, _Reader(doc, base_dir, binary, root, len(data)))
     except _Fault as fault:
         raise GltfError(source, fault.location, fault.detail) from None
 
 
-def load(path) -> list[Clip]:
+def load(path, *, base_dir=None, allow_outside: bool = False) -> list[Clip]:
     """Read the animations of a glTF 2.0 file.
 
     Parameters
@@ -723,6 +790,20 @@ def load(path) -> list[Clip]:
         A ``.gltf`` file (JSON; buffers as base64 data URIs or external files
         relative to it) or a ``.glb`` file (binary container; recognized by its
         magic bytes).
+    base_dir : str or os.PathLike, optional
+        The folder that external buffer URIs may read from. URIs are resolved
+        relative to the file's folder, and by default they must stay inside
+        it: an absolute path, ``../`` or a symbolic link leading elsewhere is
+        a :class:`GltfError`. Pass a folder that contains the file's folder
+        (a project root, say) to let files share buffers above them.
+    allow_outside : bool, default False
+        Let URIs name any file the process can read. Only for trusted files.
+
+    Untrusted files are safe to load: external buffers are read only from
+    regular files (not devices, FIFOs or sockets) and never beyond the
+    ``byteLength`` they declare, and what a file can make the loader allocate
+    is bounded by what it holds (the bytes of its buffers, the morph targets
+    of its meshes). Error messages quote URIs as written, never resolved paths.
 
     Returns
     -------
@@ -742,7 +823,8 @@ def load(path) -> list[Clip]:
         location: wrong GLB magic, version or chunks, truncated buffers,
         out-of-range indices, missing or mistyped fields, unknown
         interpolation, key times not strictly increasing, accessors of the
-        wrong type or element count, non-finite values.
+        wrong type or element count, non-finite values, external buffers that
+        cannot be read, are not regular files or lie outside ``base_dir``.
     OSError
         If ``path`` itself cannot be read.
 
@@ -755,14 +837,20 @@ def load(path) -> list[Clip]:
     path = os.fspath(path)
     with open(path, "rb") as stream:
         data = stream.read()
-    return _load(data, os.path.dirname(os.path.abspath(path)), path)
+    folder = os.path.dirname(os.path.abspath(path))
+    root = None if allow_outside else folder if base_dir is None else os.fspath(base_dir)
+    return _load(data, folder, path, root)
 
 
-def load_bytes(data: bytes, *, base_dir=None, name: str = "<bytes>") -> list[Clip]:
+def load_bytes(data: bytes, *, base_dir=None, name: str = "<bytes>",
+               allow_outside: bool = False) -> list[Clip]:
     """:func:`load` for the contents of a file already in memory (``.gltf``
-    JSON text or ``.glb`` bytes). External buffers are resolved relative to
-    ``base_dir``; ``name`` stands for the file in error messages."""
-    return _load(bytes(data), None if base_dir is None else os.fspath(base_dir), name)
+    JSON text or ``.glb`` bytes). External buffer URIs are resolved relative
+    to ``base_dir`` and must stay inside it unless ``allow_outside`` is true;
+    without ``base_dir`` they are an error. ``name`` stands for the file in
+    error messages."""
+    base = None if base_dir is None else os.fspath(base_dir)
+    return _load(bytes(data), base, name, None if allow_outside else base)
 
 
 def sample_path():

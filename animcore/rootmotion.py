@@ -9,8 +9,9 @@ splits into a cycle ``k = floor(t / T)`` (also for negative ``t``) and a phase
     delta(t0, t1) = (k1 - k0) * D + p(u1) - p(u0)
 
 a cycle difference (one multiplication) plus a local difference. Subtracting
-two phases alone is the classic bug: from 0.9 s to 1.1 s the character of
-article 001 steps *back* 1.8 m instead of forward 0.2 m.
+two phases alone is the classic bug: from 0.9 s to 1.1 s a character whose
+2 m stride has keys (0, 0) (0.25, 0.2) (0.75, 1.7) (1, 2) steps *back* 1.8 m
+instead of forward 0.2 m.
 
 With rotations the root pose is a rigid transform ``P(u)`` and one cycle moves
 the character by ``C = P(0)^-1 P(1)``; the motion from ``t0`` to ``t1``,
@@ -21,6 +22,7 @@ repeated squaring for quaternions: never a loop over cycles.
 from __future__ import annotations
 
 import math
+import threading
 from typing import NamedTuple, Optional
 
 import numpy as np
@@ -302,6 +304,24 @@ class LoopTrack(ByValue):
         state = dict(state)
         return cls(state.pop("times"), state.pop("positions"), **state)
 
+    def plot(self, ax=None, *, cycles: float = 3, start: float = 0.0, samples: int = 600,
+             **kwargs):
+        """Draw the unrolled root path against the looping local track with matplotlib.
+
+        Over ``cycles`` loops from player time ``start``, each position channel
+        is drawn twice: solid, where the character is (its pose at ``start``
+        moved by :meth:`delta`, turned by the track's rotations); dashed, the
+        clip's own local track ``p(u)`` at the phase ``u``, which jumps back at
+        every loop seam (dotted lines). ``**kwargs`` go to ``ax.plot`` for the
+        unrolled path. Returns ``ax``.
+        """
+        from .plotting import plot_loop_track
+        return plot_loop_track(self, ax, cycles=cycles, start=start, samples=samples, **kwargs)
+
+    def _repr_html_(self):
+        from .plotting import html_figure
+        return html_figure(self)
+
     def __repr__(self):
         extra = "" if self._kind == "none" else f", rotations={self._kind}"
         shape = "x".join(map(str, self._positions.shape))
@@ -326,6 +346,11 @@ class RootMotionCursor(ByValue):
         Start times in seconds; one cursor per element (any shape, e.g. one
         per character).
 
+    Threads: a cursor may be shared. Its moves (``advance``, ``advance_to``,
+    ``reset``) are serialized by a lock, so moves from several threads apply
+    one after the other, each from the state the previous one left: the total
+    motion returned equals the motion of the same moves made by one thread.
+
     Examples
     --------
     >>> track = LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
@@ -334,7 +359,12 @@ class RootMotionCursor(ByValue):
     0.2
     """
 
-    __slots__ = ("_track", "_cycle", "_phase")
+    __slots__ = ("_track", "_cycle", "_phase", "_lock")
+
+    def __new__(cls, *args, **kwargs):
+        self = super().__new__(cls)
+        self._lock = threading.Lock()  # however the object is made (copies, unpickling)
+        return self
 
     def __init__(self, track: LoopTrack, time=0.0):
         if not isinstance(track, LoopTrack):
@@ -365,7 +395,9 @@ class RootMotionCursor(ByValue):
     def time(self) -> np.ndarray:
         """Unrolled times ``(cycle + phase) * T`` in seconds (for display: the
         state itself is the cycle and phase)."""
-        return (self._cycle.astype(np.float64) + self._phase) * self._track.duration
+        with self._lock:  # a consistent pair while another thread moves the cursors
+            cycle, phase = self._cycle, self._phase
+        return (cycle.astype(np.float64) + phase) * self._track.duration
 
     def _per_cursor(self, func, name, value) -> np.ndarray:
         """float64 `value` that broadcasts to the cursors' shape (not broadcast yet)."""
@@ -387,9 +419,10 @@ class RootMotionCursor(ByValue):
         out = track._check_out(func, out, shape)
         translation, rotation = track._motion_arrays(shape)
         new_cycle, new_phase = np.empty(shape, np.int64), np.empty(shape)
-        _core._rootmotion_advance(func, track._handle, self._cycle, self._phase, operand,
-                                  absolute, new_cycle, new_phase, translation, rotation)
-        self._cycle, self._phase = new_cycle, new_phase  # committed only on success
+        with self._lock:  # read, move and commit as one step (the kernel drops the GIL)
+            _core._rootmotion_advance(func, track._handle, self._cycle, self._phase, operand,
+                                      absolute, new_cycle, new_phase, translation, rotation)
+            self._cycle, self._phase = new_cycle, new_phase  # committed only on success
         return track._finish(shape, translation, rotation, out)
 
     def advance(self, dt, *, out=None):
@@ -408,7 +441,9 @@ class RootMotionCursor(ByValue):
         switch, teleport). ``time`` broadcasts to the cursors' shape."""
         func = "RootMotionCursor.reset"
         value = self._per_cursor(func, "time", time)
-        self._cycle, self._phase = self._split(func, np.broadcast_to(value, self._phase.shape))
+        cycle, phase = self._split(func, np.broadcast_to(value, self._phase.shape))
+        with self._lock:
+            self._cycle, self._phase = cycle, phase
 
     def _state(self) -> dict:
         # the exact state: integer cycles and bounded phases, not a float time

@@ -362,6 +362,25 @@ class RotationCurve(ByValue):
     def _from_state(cls, state: dict) -> "RotationCurve":
         return cls(**state)
 
+    def plot(self, ax=None, *, angular_velocity: bool = False, keys: bool = True,
+             samples: int = 400, span=None, **kwargs):
+        """Draw the quaternion components x, y, z, w over time (keys marked) with
+        matplotlib, and optionally the angular speed in deg/s, dashed, on a
+        right-hand axis.
+
+        ``ax`` defaults to the current axes; ``span=(start, end)`` sets the time
+        range (the keys by default); ``**kwargs`` go to ``ax.plot`` (a ``label=``
+        prefixes the component names). Returns ``ax``, or ``(ax, rate_ax)`` with
+        ``angular_velocity=True``.
+        """
+        from .plotting import plot_rotation_curve
+        return plot_rotation_curve(self, ax, angular_velocity=angular_velocity, keys=keys,
+                                   samples=samples, span=span, **kwargs)
+
+    def _repr_html_(self):
+        from .plotting import html_figure
+        return html_figure(self)
+
     def __repr__(self):
         return (f"RotationCurve({self._times.size} keys in [{self._times[0]:g}, "
                 f"{self._times[-1]:g}] s, interpolation={self._interpolation!r}, "

@@ -127,6 +127,7 @@ def _integers(func: str, name: str, value) -> np.ndarray:
         except (TypeError, ValueError, OverflowError):
             pass
     if kind == "f":
+        array = array.astype(np.float64, copy=False)  # float16 cannot hold 2**63
         with np.errstate(invalid="ignore"):
             bad = ~(np.isfinite(array) & (array == np.floor(array)))
             big = np.abs(array) >= 2.0**63
@@ -222,7 +223,7 @@ class SnapshotTimeline(ByValue):
     Parameters
     ----------
     dim : int
-        Position channels per snapshot (1 for the article's scalar position).
+        Position channels per snapshot (1 for a scalar position).
     capacity : int
         Snapshots retained, in [1, 2**24]. The timeline is a bounded ring: a push
         into a full ring evicts the oldest snapshot, so render ticks older than
@@ -246,7 +247,17 @@ class SnapshotTimeline(ByValue):
         newest released tick, or repeating a waiting tick, is OUT_OF_ORDER; a
         push whose segment is lower than that of a snapshot before it in tick
         order (or higher than one after it) is INVALID. Sampling sees released
-        snapshots only. W = 0 is exactly the article's contract.
+        snapshots only. With W = 0 every push is released at once.
+
+    Notes
+    -----
+    Threads: samples from several threads run together (they do not change
+    the timeline, and large ones release the GIL). :meth:`push`,
+    :meth:`push_many` and :meth:`flush` while another thread samples the
+    same timeline raise RuntimeError (``another thread is sampling this
+    object``) and change nothing, and a sample during a push raises
+    RuntimeError likewise; retry, or give each thread its own timeline. This
+    holds on free-threaded CPython builds too.
 
     Examples
     --------
@@ -301,6 +312,8 @@ class SnapshotTimeline(ByValue):
         ValueError
             A tick outside the unsigned 32-bit range, a non-integral tick or
             segment, or a position/rotation of the wrong shape. Nothing changes.
+        RuntimeError
+            Another thread is sampling this timeline (see Notes). Nothing changes.
         """
         func = "SnapshotTimeline.push"
         if (isinstance(tick, _INTEGERS) and isinstance(segment, _INTEGERS)
@@ -324,12 +337,14 @@ class SnapshotTimeline(ByValue):
         ``ticks`` and ``segments`` have shape (n,) (or broadcast to it),
         ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4).
         Each push sees the ones before it, exactly as n calls of :meth:`push`.
-        An argument error (ValueError) is raised before anything is applied.
+        An argument error (ValueError) is raised before anything is applied,
+        and so is the RuntimeError of a push while another thread samples.
         """
         return self._push("SnapshotTimeline.push_many", ticks, segments, positions, rotations)
 
     def flush(self) -> int:
-        """Releases every snapshot waiting in the reorder buffer; returns how many."""
+        """Releases every snapshot waiting in the reorder buffer; returns how many.
+        RuntimeError (nothing released) while another thread samples."""
         return _core._snapshot_flush(self._handle)
 
     @property
@@ -408,6 +423,23 @@ class SnapshotTimeline(ByValue):
         _core._snapshot_state_set("SnapshotTimeline", timeline._handle, core)
         return timeline
 
+    def plot(self, ax=None, *, span=None, channel: int = 0, samples: int = 400):
+        """Draw the retained snapshots and what sampling gives between them with
+        matplotlib.
+
+        Snapshots are dots coloured by segment; the sampled position over render
+        ticks ``span=(start, end)`` (one tick around the snapshots by default) is
+        a line styled by :class:`SampleMode`, broken wherever the mode changes, so
+        a segment cut shows as a jump, never as a line across the teleport.
+        ``channel`` picks the position channel when ``dim > 1``. Returns ``ax``.
+        """
+        from .plotting import plot_snapshot_timeline
+        return plot_snapshot_timeline(self, ax, span=span, channel=channel, samples=samples)
+
+    def _repr_html_(self):
+        from .plotting import html_figure
+        return html_figure(self)
+
     def __repr__(self):
         return (f"SnapshotTimeline(dim={self._dim}, capacity={self._capacity}, "
                 f"rotations={self._rotations}, max_extrapolation={self._extrapolation:g}, "
@@ -450,7 +482,9 @@ class SnapshotBuffer(ByValue):
     placed from a small per-entity block of the newest ticks; older ones take
     a binary search. :meth:`sample` releases the GIL for large buffers; a
     :meth:`push` while another thread samples the same buffer raises
-    RuntimeError instead of racing.
+    RuntimeError instead of racing (``another thread is sampling this
+    object``; nothing changes), as does a sample during a push. Samples from
+    several threads run together. This holds on free-threaded CPython too.
 
     Examples
     --------

@@ -841,6 +841,9 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
     if (params->max_bounces < 0)
         return ac_fail(err, AC_ERR_VALUE, 0, "max_bounces", (double)params->max_bounces,
                        "must be >= 0");
+    if (params->max_bounces > AC_CONTACT_MAX_BOUNCES) /* bounds the work of a call */
+        return ac_fail(err, AC_ERR_VALUE, 0, "max_bounces", (double)params->max_bounces,
+                       "must be <= AC_CONTACT_MAX_BOUNCES = %d", AC_CONTACT_MAX_BOUNCES);
     if ((st = check_planes(planes, err)) ||
         (st = check_spheres(position, velocity, planes, params, n, err)) ||
         (st = scratch_init(&ps, planes, err)))

@@ -281,6 +281,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
     for (size_t j = 0; j + 1 < k; j++) {
         double T = cv->times[j + 1] - cv->times[j], iT = T > 0.0 ? 1.0 / T : 0.0;
+        if (!ac_finite(T)) /* keys more than DBL_MAX apart: see wide_run */
+            iT = 1.0 / (0.5 * cv->times[j + 1] - 0.5 * cv->times[j]);
         double *s = cv->coef + j * 4 * C;
         cv->inv_duration[j] = iT;
         for (size_t ch = 0; ch < C; ch++) {
@@ -289,8 +291,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             if (T > 0.0 && cv->interp == AC_CURVE_LINEAR) {
                 c = p1 - p0;
             } else if (T > 0.0 && cv->interp == AC_CURVE_CUBIC) {
-                m0 = T * cv->out_velocity[j * C + ch];
-                m1 = T * cv->in_velocity[(j + 1) * C + ch];
+                double v0 = cv->out_velocity[j * C + ch], v1 = cv->in_velocity[(j + 1) * C + ch];
+                if (ac_finite(T)) {
+                    m0 = T * v0, m1 = T * v1;
+                } else { /* half the duration, twice: finite whenever the tangent is */
+                    double half = 0.5 * cv->times[j + 1] - 0.5 * cv->times[j];
+                    m0 = (v0 * half) * 2.0, m1 = (v1 * half) * 2.0;
+                }
                 if (!ac_finite(m0) || !ac_finite(m1)) {
                     int first = !ac_finite(m0);
                     size_t key = first ? j : j + 1;
@@ -344,6 +351,31 @@ static inline size_t bsearch_segment(const double *times, size_t k, double t)
     return (size_t)(base - times);
 }
 
+/* A segment whose keys lie more than DBL_MAX apart (-1e308 to 1e308): t - t0
+   and the duration overflow, so u is computed on halves (inv_duration holds
+   1 / (duration / 2)). Rare, so this scalar path keeps the others unchanged. */
+static inline int is_wide(const ac_curve *cv, size_t j)
+{
+    return !ac_finite(cv->times[j + 1] - cv->times[j]);
+}
+
+static void wide_run(const ac_curve *cv, size_t j, const double *t, size_t m, int deriv,
+                     double *o)
+{
+    const size_t C = cv->c;
+    const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
+    const double t0 = cv->times[j], iT2 = cv->inv_duration[j], iT = 0.5 * iT2;
+    for (size_t r = 0; r < m; r++) {
+        double u = (0.5 * t[r] - 0.5 * t0) * iT2;
+        for (size_t ch = 0; ch < C; ch++) {
+            double x = deriv == 0 ? (((a[ch] * u) + b[ch]) * u + c[ch]) * u + d[ch]
+                     : deriv == 1 ? ((3.0 * a[ch] * u + 2.0 * b[ch]) * u + c[ch]) * iT
+                                  : ((6.0 * a[ch] * u + 2.0 * b[ch]) * iT) * iT;
+            o[r * C + ch] = x;
+        }
+    }
+}
+
 /* The polynomial of one segment and its derivatives. The scalar path (emit)
    and the run path (eval_run) use these same expressions, so every query
    gives the same bits whichever path it takes. */
@@ -359,11 +391,23 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
 {
     const size_t C = cv->c;
     const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
-    const double iT = cv->inv_duration[j], u = (t - cv->times[j]) * iT;
+    const double t0 = cv->times[j], iT = cv->inv_duration[j];
+    const double u = is_wide(cv, j) ? (0.5 * t - 0.5 * t0) * iT : (t - t0) * iT;
+    if (is_wide(cv, j)) {
+        wide_run(cv, j, &t, 1, deriv, o);
+        if (deriv == 1 && sign < 0.0)
+            for (size_t ch = 0; ch < C; ch++)
+                o[ch] = -o[ch];
+        if (deriv == 0 && cycles != 0.0)
+            for (size_t ch = 0; ch < C; ch++)
+                if (cv->delta[ch] != 0.0)
+                    o[ch] += cycles * cv->delta[ch];
+        return;
+    }
     for (size_t ch = 0; ch < C; ch++) {
         if (deriv == 0) {
             o[ch] = AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
-            if (cycles != 0.0)
+            if (cycles != 0.0 && cv->delta[ch] != 0.0) /* inf cycles x 0: no shift */
                 o[ch] += cycles * cv->delta[ch];
         } else if (deriv == 1) {
             o[ch] = AC_CURVE_DX(a[ch], b[ch], c[ch], u, iT);
@@ -384,6 +428,10 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     const size_t C = cv->c;
     const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
     const double t0 = cv->times[j], iT = cv->inv_duration[j];
+    if (is_wide(cv, j)) {
+        wide_run(cv, j, t, m, deriv, o);
+        return;
+    }
     if (C == 1) {
         const double a0 = a[0], b0 = b[0], c0 = c[0], d0 = d[0];
         if (deriv == 0) {
@@ -468,22 +516,9 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, size
         return check_out(o, C, i, deriv, err);
     }
     {
-        /* Cycles: t = lo + cycles * P + r with r in [0, P). fmod is exact, so
-           r stays inside the keys even for times of many periods. */
-        double P = hi - lo, x = t - lo, r = fmod(x, P), cycles, tm, sign = 1.0;
-        if (r < 0.0)
-            r += P;
-        if (r >= P) /* -tiny + P rounded up: the start of the next cycle */
-            r = 0.0;
-        cycles = nearbyint((x - r) / P);
-        if (mode == AC_EXTRAP_OSCILLATE && fmod(cycles, 2.0) != 0.0) {
-            tm = hi - r;
-            sign = -1.0;
-        } else {
-            tm = lo + r;
-        }
-        if (tm > hi)
-            tm = hi;
+        /* Cycles: t = lo + cycles * P + r with r in [0, P), exactly (ac_cycle_fold). */
+        double cycles, sign;
+        double tm = ac_cycle_fold(t, lo, hi, mode == AC_EXTRAP_OSCILLATE, &cycles, &sign);
         *hint = ac_segment_find(cv->times, k, tm, *hint);
         emit(cv, *hint, tm, deriv, sign, mode == AC_EXTRAP_CYCLE_OFFSET ? cycles : 0.0, o);
     }

@@ -159,28 +159,23 @@ static inline double d_expo_in_out(double u)
     return 10.0 * LN2 * exp2(u < 0.5 ? 20.0 * u - 10.0 : 10.0 - 20.0 * u);
 }
 
-/* The rates have a vertical tangent (+inf) where the square root vanishes. */
-static inline double f_circ_in(double u) { return 1.0 - sqrt(1.0 - u * u); }
-static inline double d_circ_in(double u) { return u / sqrt(1.0 - u * u); }
-static inline double f_circ_out(double u)
-{
-    double v = 1.0 - u;
-    return sqrt(1.0 - v * v);
-}
-static inline double d_circ_out(double u)
-{
-    double v = 1.0 - u;
-    return v / sqrt(1.0 - v * v);
-}
+/* The rates have a vertical tangent (+inf) where the square root vanishes.
+   1 - x^2 is formed as (1 - x)(1 + x), and 1 - (1 - u)^2 as u (2 - u), so
+   that u near the vertical end (1e-310 for circ_out) keeps its digits. */
+static inline double one_minus_sq(double x) { return (1.0 - x) * (1.0 + x); }
+static inline double f_circ_in(double u) { return 1.0 - sqrt(one_minus_sq(u)); }
+static inline double d_circ_in(double u) { return u / sqrt(one_minus_sq(u)); }
+static inline double f_circ_out(double u) { return sqrt(u * (2.0 - u)); }
+static inline double d_circ_out(double u) { return (1.0 - u) / sqrt(u * (2.0 - u)); }
 static inline double f_circ_in_out(double u)
 {
-    double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u, r = 0.5 * (1.0 - sqrt(1.0 - t * t));
+    double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u, r = 0.5 * (1.0 - sqrt(one_minus_sq(t)));
     return u < 0.5 ? r : 1.0 - r;
 }
 static inline double d_circ_in_out(double u)
 {
     double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u;
-    return t / sqrt(1.0 - t * t);
+    return t / sqrt(one_minus_sq(t));
 }
 
 static inline double f_back_in(double u)
@@ -498,22 +493,33 @@ ac_status ac_ease_bezier_init(ac_ease_bezier *curve, double x1, double y1, doubl
     return AC_OK;
 }
 
-/* Power-basis coefficients of one coordinate: B(t) = ((a t + b) t + c) t. */
+/* Power-basis coefficients of one coordinate: B(t) = scale ((a t + b) t + c) t.
+   The control values are divided by scale = max(1, |p1|, |p2|) first, so that
+   the coefficients stay finite for any finite control point (y2 = 1e308);
+   scale is 1, and the results bitwise those of the plain form, for |p| <= 1. */
 typedef struct poly3 {
-    double a, b, c;
+    double a, b, c, scale;
 } poly3;
 
 static inline poly3 bezier_poly(double p1, double p2)
 {
     poly3 q;
+    q.scale = fmax(1.0, fmax(fabs(p1), fabs(p2)));
+    p1 /= q.scale, p2 /= q.scale;
     q.c = 3.0 * p1;
     q.b = 3.0 * (p2 - p1) - q.c;
-    q.a = 1.0 - q.c - q.b;
+    q.a = 1.0 / q.scale - q.c - q.b;
     return q;
 }
-static inline double poly_at(poly3 q, double t) { return ((q.a * t + q.b) * t + q.c) * t; }
-static inline double poly_d1(poly3 q, double t) { return (3.0 * q.a * t + 2.0 * q.b) * t + q.c; }
-static inline double poly_d2(poly3 q, double t) { return 6.0 * q.a * t + 2.0 * q.b; }
+static inline double poly_at(poly3 q, double t)
+{
+    return ((q.a * t + q.b) * t + q.c) * t * q.scale;
+}
+static inline double poly_d1(poly3 q, double t)
+{
+    return ((3.0 * q.a * t + 2.0 * q.b) * t + q.c) * q.scale;
+}
+static inline double poly_d2(poly3 q, double t) { return (6.0 * q.a * t + 2.0 * q.b) * q.scale; }
 
 #define BEZIER_TOL 1e-12
 
@@ -561,7 +567,7 @@ static double bezier_rate(poly3 px, poly3 py, double t)
         return dy / dx;
     if (dy != 0.0)
         return dy > 0.0 ? HUGE_VAL : -HUGE_VAL;
-    return py.a / px.a; /* third derivatives 6a; px.a == 1 when the others vanish */
+    return py.a * py.scale / px.a; /* third derivatives 6a; px.a == 1 when the others vanish */
 }
 
 /* The fast path, branch-free so that it vectorizes: the curve parameter t

@@ -83,6 +83,40 @@ static inline void ac_hermite_unit(double u, double p0, double m0, double p1, do
             + (-6.0 * u2 + 6.0 * u) * p1 + (3.0 * u2 - 2.0 * u) * m1;
 }
 
+/* ------------------------------------------------------- cycle fold
+   The one fold of cycling extrapolation, shared by every key track. */
+
+/* Folds a finite t into the keys' span [lo, hi] (lo < hi, both finite) for
+   "cycle", "cycle_offset" and "oscillate": t = lo + cycles * P + r with
+   P = hi - lo and r in [0, P). Returns the local time lo + r, or hi - r in
+   the odd (mirrored) cycles of oscillate, where *sign is -1 (else 1); *cycles
+   is the cycle count (+-inf beyond the double range). fmod is exact, so r
+   and the parity are exact for any t, and when hi - lo or t - lo overflow
+   the same is done on halves (exact at such magnitudes). */
+static inline double ac_cycle_fold(double t, double lo, double hi, int oscillate,
+                                   double *cycles, double *sign)
+{
+    double h = ac_finite(hi - lo) && ac_finite(t - lo) ? 1.0 : 0.5;
+    double P = hi * h - lo * h, x = t * h - lo * h, r = fmod(x, P), q, local;
+    int odd;
+    if (r < 0.0)
+        r += P;
+    if (r >= P) /* -tiny + P rounded up: the start of the next cycle */
+        r = 0.0;
+    *cycles = nearbyint((x - r) / P);
+    if (ac_finite(2.0 * P)) {
+        q = fmod(x, 2.0 * P);
+        if (q < 0.0)
+            q += 2.0 * P;
+        odd = q >= P && q < 2.0 * P;
+    } else { /* |x| <= DBL_MAX < 2P: x lies in [-2P, 2P) */
+        odd = x >= 0.0 ? x >= P : x >= -P;
+    }
+    *sign = oscillate && odd ? -1.0 : 1.0;
+    local = oscillate && odd ? (hi * h - r) / h : (lo * h + r) / h;
+    return local > hi ? hi : local < lo ? lo : local;
+}
+
 /* ------------------------------------------------------- key search
    Shared by every domain that evaluates key tracks. */
 
@@ -138,14 +172,32 @@ static inline void ac_quat_conj(const double q[4], double out[4])
     out[0] = -q[0], out[1] = -q[1], out[2] = -q[2], out[3] = q[3];
 }
 
-/* Scales q to unit length; returns its length (0 leaves q unchanged). */
-static inline double ac_quat_normalize(const double q[4], double out[4])
+/* x / |x| for n finite components, scaled first by the largest component so
+   that no finite input overflows (1e200) or underflows (1e-170) on the way.
+   Returns 0 and writes zeros for the zero vector. The one normalization of
+   the core: every domain normalizes with it. */
+static inline int ac_normalize(const double *x, size_t n, double *out)
 {
-    double len = sqrt(ac_quat_dot4(q, q));
-    if (len > 0.0)
-        for (int k = 0; k < 4; k++)
-            out[k] = q[k] / len;
-    return len;
+    double m = 0.0, sum = 0.0, len;
+    for (size_t k = 0; k < n; k++)
+        m = fabs(x[k]) > m ? fabs(x[k]) : m;
+    if (!(m > 0.0)) {
+        for (size_t k = 0; k < n; k++)
+            out[k] = 0.0;
+        return 0;
+    }
+    for (size_t k = 0; k < n; k++)
+        sum += (x[k] / m) * (x[k] / m);
+    len = sqrt(sum); /* in [1, sqrt(n)] */
+    for (size_t k = 0; k < n; k++)
+        out[k] = (x[k] / m) / len;
+    return 1;
+}
+
+/* Scales q to unit length (ac_normalize); 0 for the zero quaternion. */
+static inline int ac_quat_normalize(const double q[4], double out[4])
+{
+    return ac_normalize(q, 4, out);
 }
 
 /* Rotates vector v by unit quaternion q: v + 2 w (u x v) + 2 u x (u x v). */

@@ -10,20 +10,8 @@ static const size_t all_arrays[3] = {1, 1, 1};
 
 /* ------------------------------------------------------------ checks */
 
-/* q / |q| for a finite q, scaled first by its largest component so that no
-   finite input overflows or underflows; returns 0 for a zero quaternion. */
-static int unit4(const double q[4], double out[4])
-{
-    double m = 0.0, s[4], len;
-    for (int k = 0; k < 4; k++)
-        m = fabs(q[k]) > m ? fabs(q[k]) : m;
-    for (int k = 0; k < 4; k++)
-        s[k] = m > 0.0 ? q[k] / m : 0.0;
-    len = sqrt(ac_quat_dot4(s, s)); /* in [1, 2] unless q is zero */
-    for (int k = 0; k < 4; k++)
-        out[k] = m > 0.0 ? s[k] / len : 0.0;
-    return m > 0.0;
-}
+/* q / |q| by the one normalization (ac_normalize); 0 for a zero quaternion. */
+static int unit4(const double q[4], double out[4]) { return ac_quat_normalize(q, out); }
 
 /* A finite, non-zero quaternion `arg` made unit, or the error. */
 static ac_status unit_arg(const char *arg, const char *length_arg, const double q[4],
@@ -94,22 +82,17 @@ ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
     const size_t *s = steps ? steps : all_arrays;
     for (size_t i = 0; i < n; i++) {
         const double *a = axis + 3 * i * s[0];
-        double theta = angle[i * s[1]], m = 0.0, u[3], len, sh;
+        double theta = angle[i * s[1]], u[3], sh;
         ac_status st;
         if ((st = ac_check_finite("axis", a, 3, i, err)) ||
             (st = ac_check_finite("angle", &theta, 1, i, err)))
             return st;
-        for (int k = 0; k < 3; k++)
-            m = fabs(a[k]) > m ? fabs(a[k]) : m;
-        if (!(m > 0.0))
+        if (!ac_normalize(a, 3, u))
             return ac_fail(err, AC_ERR_VALUE, i, "|axis|", 0.0,
                            "must be > 0: a zero axis has no direction");
-        for (int k = 0; k < 3; k++)
-            u[k] = a[k] / m;
-        len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
         sh = sin(0.5 * theta);
         for (int k = 0; k < 3; k++)
-            out[4 * i + k] = sh * (u[k] / len);
+            out[4 * i + k] = sh * u[k];
         out[4 * i + 3] = cos(0.5 * theta);
     }
     return AC_OK;
@@ -469,9 +452,10 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
            segment parameter takes them times the key interval. */
         for (size_t i = 0; i + 1 < k && !st; i++) {
             double dt = times[i + 1] - times[i];
-            for (int j = 0; j < 4; j++) {
-                c->m0[4 * i + j] = dt * out_tangents[4 * i + j];
-                c->m1[4 * i + j] = dt * in_tangents[4 * (i + 1) + j];
+            for (int j = 0; j < 4; j++) { /* a zero tangent stays zero for any dt */
+                double out = out_tangents[4 * i + j], in = in_tangents[4 * (i + 1) + j];
+                c->m0[4 * i + j] = out == 0.0 ? 0.0 : dt * out;
+                c->m1[4 * i + j] = in == 0.0 ? 0.0 : dt * in;
             }
             if (!(st = check_result("out_tangents", c->m0 + 4 * i, 4, i, err)))
                 if ((st = check_result("in_tangents", c->m1 + 4 * i, 4, i + 1, err)) && err)
@@ -495,7 +479,7 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
 static ac_status wrap_time(const ac_quat_curve *c, double t, size_t i, double *local,
                            double *sign, int *hold, ac_error *err)
 {
-    double first = c->times[0], last = c->times[c->k - 1], period = last - first;
+    double first = c->times[0], last = c->times[c->k - 1];
     ac_quat_extrap mode = t < first ? c->before : c->after;
     *sign = 1.0, *hold = 0, *local = t;
     if (!ac_finite(t))
@@ -512,14 +496,8 @@ static ac_status wrap_time(const ac_quat_curve *c, double t, size_t i, double *l
                        t < first ? "before" : "after");
     case AC_QUAT_CYCLE:
     case AC_QUAT_OSCILLATE: {
-        double x = (t - first) / period, cycle = floor(x), frac = x - cycle;
-        if (frac >= 1.0) /* rounding just below a cycle boundary */
-            frac = 0.0, cycle += 1.0;
-        *local = first + frac * period;
-        if (mode == AC_QUAT_OSCILLATE && fmod(fabs(cycle), 2.0) == 1.0) {
-            *local = last - frac * period;
-            *sign = -1.0;
-        }
+        double cycles;
+        *local = ac_cycle_fold(t, first, last, mode == AC_QUAT_OSCILLATE, &cycles, sign);
         return AC_OK;
     }
     }
@@ -540,7 +518,9 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, 
                         double omega[3], ac_error *err)
 {
     const double *a = c->quats + 4 * seg, *b = a + 4;
-    double t0 = c->times[seg], dt = c->times[seg + 1] - t0, u = (t - t0) / dt;
+    double t0 = c->times[seg], t1 = c->times[seg + 1], dt = t1 - t0, u;
+    /* keys more than DBL_MAX apart: the same ratio on halves */
+    u = ac_finite(dt) ? (t - t0) / dt : (0.5 * t - 0.5 * t0) / (0.5 * t1 - 0.5 * t0);
     u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
     omega[0] = omega[1] = omega[2] = 0.0;
     switch (c->interp) {
@@ -556,22 +536,28 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, 
         return AC_OK;
     case AC_QUAT_CUBIC: {
         const double *m0 = c->m0 + 4 * seg, *m1 = c->m1 + 4 * seg;
-        double p[4], dp[4], len, dq[4], proj;
+        double p[4], dp[4], m = 0.0, keys = 0.0, len = 0.0, dq[4], proj;
         for (int k = 0; k < 4; k++) {
             ac_hermite_unit(u, a[k], m0[k], b[k], m1[k], &p[k], &dp[k]);
             dp[k] /= dt;
+            m = fabs(p[k]) > m ? fabs(p[k]) : m;
+            keys = fmax(keys, fmax(fabs(a[k]), fabs(b[k])));
         }
-        len = sqrt(ac_quat_dot4(p, p));
-        if (!(len > 1e-150) || !ac_finite(len))
+        if (!ac_finite(m))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "t", t,
+                           "is where the cubic spline's value is not representable");
+        /* relative to the keys, so that keys of any magnitude are fine */
+        if (!(m > 1e-150 * keys) || !ac_quat_normalize(p, q))
             return ac_fail(err, AC_ERR_VALUE, i, "t", t,
                            "is where the cubic spline passes through the zero quaternion "
-                           "(|p|=%.3g); its tangents do not describe a rotation", len);
+                           "(|p|=%.3g); its tangents do not describe a rotation", m);
+        /* d/dt (p / |p|) = (p' - q (q . p')) / |p|, with |p| = m |p / m| */
         for (int k = 0; k < 4; k++)
-            q[k] = p[k] / len;
-        /* d/dt (p / |p|) = (p' - q (q . p')) / |p| */
+            len += (p[k] / m) * (p[k] / m);
+        len = sqrt(len); /* |p| / m, in [1, 2] */
         proj = ac_quat_dot4(q, dp);
         for (int k = 0; k < 4; k++)
-            dq[k] = (dp[k] - q[k] * proj) / len;
+            dq[k] = ((dp[k] - q[k] * proj) / m) / len;
         angular_velocity(q, dq, omega);
         return AC_OK;
     }
@@ -599,6 +585,8 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, const double *t, size_t n,
             for (int k = 0; k < 3; k++)
                 w[k] = hold ? 0.0 : sign * w[k];
         }
+        if (omega && (st = check_result("angular_velocity", w, 3, i, err)))
+            return st; /* keys too close for the rotation between them */
         if (q)
             memcpy(q + 4 * i, rq, sizeof rq);
         if (omega)

@@ -163,10 +163,13 @@ static void local_rigid(const ac_looptrack *tr, double u, rigid *out)
     local_quat(tr, u, j, out->q);
 }
 
-/* Yaw rotation angle wrapped to (-pi, pi]. */
+/* Yaw rotation angle wrapped to (-pi, pi]. remainder() reduces by the double
+   nearest 2 pi, whose error grows with the number of turns: beyond a few
+   thousand radians the angle is reduced through sin and cos, which the C
+   library reduces exactly (1e308 rad is a definite rotation). */
 static double wrap_angle(double a)
 {
-    double r = remainder(a, TWO_PI);
+    double r = fabs(a) <= 4096.0 ? remainder(a, TWO_PI) : atan2(sin(a), cos(a));
     return r <= -TWO_PI / 2 ? r + TWO_PI : r;
 }
 
@@ -197,7 +200,7 @@ static void rigid_delta(const ac_looptrack *tr, double dk, double u0, double u1,
         size_t j0 = find_segment(tr, u0), j1 = find_segment(tr, u1);
         double q0[3], q1[3], ta[3], b[3];
         double a0 = local_yaw(tr, u0, j0), a1 = local_yaw(tr, u1, j1);
-        double theta = dk * tr->cycle_yaw;
+        double theta = dk * tr->cycle_yaw_reduced; /* the same turn, without overflow */
         local_position(tr, u0, j0, q0);
         local_position(tr, u1, j1, q1);
         yaw_cycle_translation(tr, dk, ta);
@@ -205,7 +208,7 @@ static void rigid_delta(const ac_looptrack *tr, double dk, double u0, double u1,
         for (int c = 0; c < 3; c++)
             b[c] = b[c] + ta[c] - q0[c];
         yaw_rotate(tr, cos(a0), -sin(a0), b, t);
-        rotation[0] = wrap_angle((a1 - a0) + theta);
+        rotation[0] = wrap_angle(wrap_angle(a1 - a0) + theta);
     } else {
         rigid a, b, c, inv;
         rigid cyc;
@@ -499,6 +502,27 @@ static int delta_loop(const ac_looptrack *tr, const double *t0, const double *t1
     return !bad;
 }
 
+/* AC_OK when every motion of n results is finite; otherwise the first
+   that is not, as an overflow (a track moving 1e308 per cycle, 2.5 cycles). */
+static ac_status check_motion(const ac_looptrack *tr, const double *translation,
+                              const double *rotation, size_t n, ac_error *err)
+{
+    size_t ts = tr->channels, rs = rotation_size(tr);
+    int bad = 0;
+    for (size_t i = 0; i < n * ts; i++)
+        bad |= !ac_finite(translation[i]);
+    for (size_t i = 0; rotation && i < n * rs; i++)
+        bad |= !ac_finite(rotation[i]);
+    for (size_t i = 0; bad && i < n; i++)
+        for (size_t c = 0; c < ts + (rotation ? rs : 0); c++) {
+            double x = c < ts ? translation[i * ts + c] : rotation[i * rs + c - ts];
+            if (!ac_finite(x))
+                return ac_fail(err, AC_ERR_OVERFLOW, i, c < ts ? "translation" : "rotation",
+                               x, "is not representable although the inputs are finite");
+        }
+    return AC_OK;
+}
+
 ac_status ac_rootmotion_delta(const ac_looptrack *tr, const double *t0, const double *t1,
                               const size_t steps[2], double *translation, double *rotation,
                               size_t n, ac_error *err)
@@ -506,7 +530,7 @@ ac_status ac_rootmotion_delta(const ac_looptrack *tr, const double *t0, const do
     size_t s0 = steps ? steps[0] : 1, s1 = steps ? steps[1] : 1;
     double T = tr->duration, mc = tr->max_cycles;
     if (delta_loop(tr, t0, t1, s0, s1, translation, rotation, n))
-        return AC_OK;
+        return check_motion(tr, translation, rotation, n, err);
     for (size_t i = 0; i < n; i++) {
         double k, u;
         if (!split_one(t0[i * s0], T, mc, &k, &u))
@@ -654,7 +678,7 @@ ac_status ac_rootmotion_advance(const ac_looptrack *tr, const int64_t *cycle,
     const size_t *s = steps ? steps : all;
     if (advance_loop(tr, cycle, phase, value, s, absolute, new_cycle, new_phase, translation,
                      rotation, n))
-        return AC_OK;
+        return check_motion(tr, translation, rotation, n, err);
     for (size_t i = 0; i < n; i++) {
         double dk, u1, u0 = phase[i * s[1]];
         int64_t nk, c = cycle[i * s[0]];
@@ -722,10 +746,17 @@ static ac_status validate(const double *times, const double *positions, size_t k
         if (!ac_finite(positions[i]))
             return ac_fail(err, AC_ERR_VALUE, i, "positions", positions[i], "must be finite");
     if (rotation == AC_ROOT_YAW)
-        for (size_t i = 0; i < k; i++)
+        for (size_t i = 0; i < k; i++) {
             if (!ac_finite(rotations[i]))
                 return ac_fail(err, AC_ERR_VALUE, i, "rotations", rotations[i],
                                "must be finite");
+            /* turns are taken relative to the first key and between neighbours */
+            if (!ac_finite(rotations[i] - rotations[0]) ||
+                (i > 0 && !ac_finite(rotations[i] - rotations[i - 1])))
+                return ac_fail(err, AC_ERR_VALUE, i, "rotations", rotations[i],
+                               "must differ from the previous and first key angles by a "
+                               "finite amount (radians)");
+        }
     if (rotation == AC_ROOT_QUAT)
         for (size_t i = 0; i < k; i++) {
             double len;
@@ -909,7 +940,7 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                     yaw_rotate(tr, cos(y0), -sin(y0), rel, tr->pos + 3 * i);
                 }
                 tr->cycle_yaw = tr->yaw[k - 1];
-                tr->cycle_yaw_reduced = remainder(tr->cycle_yaw, TWO_PI);
+                tr->cycle_yaw_reduced = wrap_angle(tr->cycle_yaw);
             } else {
                 double r0[4], inv0[4];
                 memcpy(r0, rotations, sizeof r0);

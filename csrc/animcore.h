@@ -465,8 +465,13 @@ typedef struct ac_projectile_params {
     const double *radius, *dt, *restitution, *friction;
     size_t radius_step, dt_step;
     size_t restitution_steps[2], friction_steps[2];
-    int max_bounces;
+    int max_bounces; /* in [0, AC_CONTACT_MAX_BOUNCES] */
 } ac_projectile_params;
+
+/* The largest max_bounces ac_contact_advance accepts: a step's work is at
+   most spheres x planes x (max_bounces + 1), so this bounds the time a call
+   can take (a sphere wedged between closing planes uses every bounce). */
+#define AC_CONTACT_MAX_BOUNCES 4096
 
 /* Advances n spheres (position, velocity: n vectors, updated in place) by
    their dt against the planes, with continuous collision: the earliest time
@@ -487,7 +492,7 @@ typedef struct ac_projectile_params {
    own speed. bounces[i] (may be NULL) receives the number of contacts
    resolved. Errors: AC_ERR_VALUE for non-finite input, a plane normal that
    is not unit, radius < 0, dt < 0, restitution outside [0, 1], friction < 0,
-   max_bounces < 0 (err->arg names the argument; for plane arguments index is
+   max_bounces outside [0, AC_CONTACT_MAX_BOUNCES] (err->arg names the argument; for plane arguments index is
    the plane, for restitution and friction i * count + j, otherwise the
    sphere); AC_ERR_OVERFLOW when a position, distance or velocity is not
    representable; AC_ERR_NOMEM when its scratch (about 16 KB plus 1 KB per

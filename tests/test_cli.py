@@ -1,12 +1,34 @@
+import csv
+import os
+import pathlib
+import re
+import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
-from animcore import bench, demo
+import animcore
+from animcore import bake, bench, cli, demo, gltf
+
+from gltf_writer import Builder
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def test_demo_prints_article_figures():
+def run(*args, **kwargs):
+    """`python -m animcore ARGS` on this checkout's package."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        filter(None, [str(pathlib.Path(animcore.__file__).resolve().parent.parent),
+                      os.environ.get("PYTHONPATH")])))
+    kwargs.setdefault("stdout", subprocess.PIPE)
+    kwargs.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-m", "animcore", *map(str, args)],
+                          text=True, env=env, **kwargs)
+
+
+def test_demo_prints_the_reference_values():
     lines = []
     demo.run(write=lines.append)
     text = "\n".join(lines)
@@ -55,3 +77,149 @@ def test_readme_example_prints_what_its_comments_say():
     for got, want in zip(shown, claimed):
         for g, w in zip(got, want):
             assert float(g) == pytest.approx(float(w), abs=1e-12)
+
+
+def test_version():
+    result = run("--version")
+    assert result.returncode == 0
+    tomllib = pytest.importorskip("tomllib")
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert result.stdout.strip() == f"python -m animcore {version}" == \
+        f"python -m animcore {animcore.__version__}"
+
+
+def test_console_script_names_itself_animcore(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["/usr/local/bin/animcore", "--help"])
+    with pytest.raises(SystemExit) as exit:
+        cli.main()
+    assert exit.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: animcore ")
+    tomllib = pytest.importorskip("tomllib")
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"animcore": "animcore.cli:main"}
+
+
+@pytest.mark.parametrize("args", [["bake", "--out", "x.json"], ["bake", "--fps", "fast"],
+                                  ["bake", "--clip", "run"]])
+def test_bake_errors_show_the_bake_usage(args, tmp_path):
+    result = run(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: python -m animcore bake ")
+    assert "python -m animcore bake: error: " in result.stderr
+
+
+@pytest.mark.parametrize("command", [["demo"], ["bake"], ["bench", "--list"]])
+def test_closed_pipe_ends_quietly(command):
+    # `animcore demo | head -1`, made deterministic: the reader is gone before we write
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        result = run(*command, stdout=write, stderr=subprocess.PIPE)
+    finally:
+        os.close(write)
+    assert result.stderr == ""
+    assert result.returncode == 1  # what CPython itself exits with on EPIPE
+
+
+def test_bake_checks_the_frame_count_before_allocating(tmp_path):
+    result = run("bake", "--fps", "1e9", "--out", tmp_path / "o.npz")
+    assert result.returncode == 2
+    assert ("bake: clip 'walk': 1.5 s at fps=1e+09 would be 1.5e+09 frames "
+            "(at most 100,000,000 per clip; lower the fps)") in result.stderr
+    assert "Traceback" not in result.stderr and not (tmp_path / "o.npz").exists()
+
+
+@pytest.mark.parametrize("fps", [1e9, 1e308])
+def test_frame_times_refuses_huge_grids(fps):
+    with pytest.raises(ValueError, match=r"bake: 2 s at fps=1e\+\d+ would be (2e\+\d+|inf) frames "
+                                         r"\(at most 100,000,000 per clip; lower the fps\)"):
+        bake.frame_times(2.0, fps)
+    assert len(bake.frame_times(2.0, bake.MAX_FRAMES / 2.0 / 1000)) == 100_001
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--repeats", "0"], "argument --repeats: 0 (must be an integer >= 1)"),
+    (["--repeats", "-3"], "argument --repeats: -3 (must be an integer >= 1)"),
+    (["--repeats", "2.5"], "argument --repeats: '2.5' is not an integer"),
+    (["--scale", "nan"], "argument --scale: nan (must be a finite number > 0)"),
+    (["--scale", "-1"], "argument --scale: -1 (must be a finite number > 0)"),
+    (["--scale", "0"], "argument --scale: 0 (must be a finite number > 0)"),
+    (["--scale", "inf"], "argument --scale: inf (must be a finite number > 0)"),
+    (["--scale", "big"], "argument --scale: 'big' is not a number"),
+])
+def test_bench_rejects_bad_options(args, message):
+    result = run("bench", *args)
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: python -m animcore bench ")
+    assert f"python -m animcore bench: error: {message}" in result.stderr
+
+
+def test_bench_lists_its_cases():
+    result = run("bench", "--list")
+    assert result.returncode == 0 and result.stdout.split() == list(bench.CASES)
+    help_text = " ".join(run("bench", "--help").stdout.split())
+    assert all(name in help_text for name in bench.CASES)
+
+
+def _significant_digits(text):
+    mantissa = re.split("[eE]", text)[0].replace("-", "").replace(".", "")
+    return max(1, len(mantissa.strip("0")))
+
+
+def _fewest_float32_digits(value):
+    # independent of numpy's shortest repr: try 1, 2, ... significant digits
+    return next(p for p in range(1, 10) if np.float32(float(f"{value:.{p}g}")) == value)
+
+
+def test_csv_writes_the_shortest_text_of_the_stored_precision(tmp_path):
+    b = Builder()
+    keys = np.float32([[0.04, -0.0, 1e-7], [0.3, 2.0 / 3.0, -12345.678]])
+    b.animation([(b.node("n"), "translation", [0, 0.4], keys, "STEP")], name="c")
+    clips = gltf.load_bytes(b.glb_bytes())
+    arrays = bake.bake(clips, 30)
+    bake.write_csv(tmp_path / "o.csv", clips, arrays)
+    rows = list(csv.reader((tmp_path / "o.csv").read_text().splitlines()))[1:]
+    times = [r[2] for r in rows]
+    assert times[1] == repr(1 / 30) and times[-1] == "0.4"  # float64 grid; float32 end key
+    assert float(np.float32(float(times[-1]))) == clips[0].duration
+    cells = [cell for r in rows for cell in r[3:]]
+    assert "-0.0" not in cells and rows[0][3:] == ["0.04", "0.0", "1e-07"]
+    values = arrays["c/n/translation"].astype(np.float32).ravel()
+    for cell, value in zip(cells, values):
+        assert np.float32(float(cell)) == value  # reads back to the stored float32
+        assert _significant_digits(cell) == _fewest_float32_digits(value), cell
+
+
+def test_running_from_an_unbuilt_source_tree_says_what_to_do(tmp_path):
+    """`python -m animcore` from a clone's root, animcore installed elsewhere."""
+    shutil.copytree(ROOT / "animcore", tmp_path / "animcore",
+                    ignore=shutil.ignore_patterns("_core.*", "__pycache__"))
+    shutil.copy(ROOT / "setup.py", tmp_path)
+    installed = pathlib.Path(animcore.__file__).resolve().parent.parent
+    # an editable install's import hook would find the extension: leave it out
+    script = ("import runpy, sys\n"
+              "sys.meta_path[:] = [f for f in sys.meta_path\n"
+              "                    if '__editable__' not in getattr(f, '__module__', '')]\n"
+              "sys.argv = ['animcore', '--version']\n"
+              "runpy.run_module('animcore', run_name='__main__', alter_sys=True)\n")
+    result = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                            text=True, env=dict(os.environ, PYTHONPATH=str(installed)))
+    assert result.returncode == 1
+    assert "circular import" not in result.stderr
+    assert (f"animcore is being imported from its source tree {tmp_path.resolve()}"
+            f"{os.sep}animcore, where the C extension animcore._core has not been built. "
+            f"The installed animcore in {installed}{os.sep}animcore is hidden by it") \
+        in result.stderr
+    assert "run from another directory" in result.stderr
+
+
+PACKAGE_TEXT = (sorted(ROOT.glob("animcore/*.py")) + sorted(ROOT.glob("notebooks/*.ipynb"))
+                + [ROOT / "README.md", ROOT / "docs" / "README.md"])
+
+
+@pytest.mark.parametrize("path", PACKAGE_TEXT, ids=[str(p.relative_to(ROOT)) for p in PACKAGE_TEXT])
+def test_package_text_describes_the_behaviour_itself(path):
+    """Help, docstrings and notebooks stand alone: no outside document is cited."""
+    text = path.read_text(encoding="utf-8")
+    found = re.findall(r"(?i)\barticles?\b|\bissue'?s?\b|section \d+\.\d+", text)
+    assert not found, found

@@ -473,7 +473,8 @@ def test_plot_draws(monkeypatch):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots()
-    assert Curve(EVEN, np.c_[THETA0, THETA1]).plot(ax, velocity=True) is ax
+    value_axes, velocity_axes = Curve(EVEN, np.c_[THETA0, THETA1]).plot(ax, velocity=True)
+    assert value_axes is ax and velocity_axes is not ax  # the velocity axes it made
     assert Curve([0, 1, 1, 2], [0, 1, 2, 3], jumps=True).plot(span=(-1, 3)) is not None
     plt.close("all")
 

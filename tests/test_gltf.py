@@ -358,8 +358,10 @@ JSON_CASES = [
      "accessors[3].normalized: is true for FLOAT components"),
     (("accessors", 3, "normalized"), 1, "accessors[3].normalized: must be a boolean"),
     (("accessors", 3, "count"), 0, "accessors[3].count: must be >= 1, got 0"),
-    (("accessors", 3, "count"), 4, "accessors[3]: needs 48 bytes of bufferViews[3] (byteOffset 0, "
-                                   "4 elements of 12 bytes, stride 12) but it has 36"),
+    (("accessors", 2, "count"), 4, "accessors[2]: needs 16 bytes of bufferViews[2] (byteOffset 0, "
+                                   "4 elements of 4 bytes, stride 4) but it has 12"),
+    (("accessors", 3, "count"), 4, "animations[0].samplers[0].output: accessor 3 has 4 elements, "
+                                   "expected 3 keys"),
     (("accessors", 3, "byteOffset"), 4, "accessors[3]: needs 40 bytes of bufferViews[3]"),
     (("accessors", 3, "bufferView"), 40,
      "accessors[3].bufferView: index 40 out of range (the file has 6 bufferViews)"),
@@ -494,8 +496,101 @@ def test_huge_accessor_without_buffer_view_is_rejected():
                                                    sparse=([0], [1.0], UNSIGNED_INT)),
                   b.accessor(np.ones((2, 3)), "VEC3"), "STEP")])
     with pytest.raises(ValueError, match=re.escape(
-            "accessors[0].count: is 1099511627776 without a bufferView (more than the 67108864")):
+            "accessors[0].count: is 1099511627776 without a bufferView, but the sparse block "
+            "stores only 1 elements (at most 2 accepted when nothing else fixes the count) "
+            "(read for animations[0].samplers[0].input)")):
         gltf.load_bytes(b.glb_bytes())
+
+
+def test_sparse_key_times_without_buffer_view_load():
+    b = Builder()  # times 0, 0.5, 1, 2: the first zero is implicit
+    times = b.accessor(None, with_view=False, count=4, sparse=([1, 2, 3], [0.5, 1, 2]))
+    b.animation([(b.node("n"), "scale", times, np.ones((4, 3)), "LINEAR")])
+    (clip,) = gltf.load_bytes(b.glb_bytes())
+    np.testing.assert_array_equal(clip.channels[0].times, [0, 0.5, 1, 2])
+
+
+def viewless_weights(count, mesh_targets=None):
+    """A file whose weights output has no bufferView and declares ``count`` elements."""
+    b = Builder()
+    extra = {}
+    if mesh_targets is not None:
+        b.morph_mesh(mesh_targets)
+        extra["mesh"] = 0
+    node = b.node("face", **extra)
+    output = b.accessor(None, with_view=False, count=count)
+    b.animation([(node, "weights", [0, 1], output, "LINEAR")])
+    return b.glb_bytes()
+
+
+def test_viewless_weights_of_a_node_without_mesh_are_bounded_by_the_file():
+    data = viewless_weights(2**20)  # would be 2**19 zero weights per key
+    assert len(data) < 600
+    with pytest.raises(gltf.GltfError, match=re.escape(
+            "accessors[0].count: is 1048576 without a bufferView, but the sparse block stores "
+            "only 0 elements (at most 1 accepted when nothing else fixes the count) (read for "
+            "animations[0].samplers[0].output)")):
+        gltf.load_bytes(data)
+
+
+def test_viewless_weights_count_is_checked_against_the_mesh_before_decoding():
+    import tracemalloc
+
+    data = viewless_weights(2**26, mesh_targets=2)  # under 1 kB, asking for 512 MiB
+    tracemalloc.start()
+    try:
+        with pytest.raises(gltf.GltfError, match=re.escape(
+                "animations[0].samplers[0].output: accessor 2 has 67108864 elements, "
+                "expected 2 keys x 2 morph weights")):
+            gltf.load_bytes(data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20
+    # the same layout with the count the mesh allows loads, as zeros
+    (clip,) = gltf.load_bytes(viewless_weights(4, mesh_targets=2))
+    np.testing.assert_array_equal(clip.channels[0].sample([0, 0.5]), np.zeros((2, 2)))
+
+
+def test_implicit_zeros_are_bounded_by_the_size_of_the_file():
+    # the mesh allows 3000 weights and the file 2000 keys: 6 million zeros from
+    # a file of a few tens of kilobytes
+    b = Builder()
+    b.doc["meshes"] = [{"primitives": [], "weights": [0] * 3000}]
+    node = b.node("face", mesh=0)
+    keys = 2000
+    output = b.accessor(None, with_view=False, count=keys * 3000)
+    b.animation([(node, "weights", np.arange(keys, dtype=float), output, "STEP")])
+    data = b.glb_bytes()
+    with pytest.raises(gltf.GltfError, match=re.escape(
+            f"accessors[0].count: is 6000000 without a bufferView: 6000000 implicit zeros, "
+            f"more than the {max(2**20, 16 * len(data))} a file of {len(data)} bytes may ask "
+            f"for (read for animations[0].samplers[0].output)")):
+        gltf.load_bytes(data)
+
+
+def test_decoding_never_allocates_much_more_than_the_file_holds():
+    import tracemalloc
+
+    data = sample_builder().glb_bytes()
+    rng = np.random.default_rng(7)
+    doc = json.loads(data[20:20 + struct.unpack_from("<I", data, 12)[0]])
+    tracemalloc.start()
+    try:
+        for _ in range(200):  # random counts on every accessor
+            damaged = copy.deepcopy(doc)
+            for accessor in damaged["accessors"]:
+                accessor["count"] = int(rng.choice([1, 2, 3, 4, 2**16, 2**26, 2**40]))
+                if rng.random() < 0.3:
+                    accessor.pop("bufferView", None)
+            try:
+                gltf.load_bytes(glb(damaged, bytes(sample_builder().blob)))
+            except gltf.GltfError:
+                pass
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * len(data) + (1 << 20)
 
 
 def test_sparse_view_with_stride_is_rejected():
@@ -579,6 +674,121 @@ def test_external_buffer_in_memory_is_a_clear_error():
         gltf.load_bytes(json.dumps(doc).encode())
 
 
+def external(tmp_path, uri, blob_at=None):
+    """good() as tmp_path/art/a.gltf whose buffer URI is ``uri``; the buffer's
+    bytes are written to ``blob_at`` (a path) if given."""
+    b = good()
+    folder = tmp_path / "art"
+    folder.mkdir(exist_ok=True)
+    if blob_at is not None:
+        pathlib.Path(blob_at).write_bytes(bytes(b.blob))
+    path = folder / "a.gltf"
+    path.write_text(json.dumps(b.document(uri)))
+    return path
+
+
+def test_external_buffer_reads_only_byte_length_bytes(tmp_path):
+    path = external(tmp_path, "a.bin", tmp_path / "art" / "a.bin")
+    with open(tmp_path / "art" / "a.bin", "ab") as stream:
+        stream.write(b"\xff" * 10**6)  # trailing bytes beyond byteLength are not read
+    (clip,) = gltf.load(path)
+    np.testing.assert_array_equal(clip.sample(1.0)[("t", "translation")], [1, 1, 1])
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_external_buffer_from_a_device_is_rejected(tmp_path):
+    path = external(tmp_path, "/dev/zero")
+    with pytest.raises(gltf.GltfError, match=re.escape("buffers[0].uri: '/dev/zero' is not a "
+                                                       "regular file")):
+        gltf.load(path, allow_outside=True)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_external_buffer_from_a_fifo_neither_blocks_nor_loads(tmp_path):
+    path = external(tmp_path, "pipe.bin")
+    os.mkfifo(tmp_path / "art" / "pipe.bin")
+    code = ("import sys; from animcore import gltf\n"
+            "try: gltf.load(sys.argv[1])\n"
+            "except gltf.GltfError as e: print(e)\n")
+    result = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, timeout=30,
+                            capture_output=True, text=True)
+    assert "buffers[0].uri: 'pipe.bin' is not a regular file" in result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("uri", ["../secret.bin", "%2E%2E/secret.bin", "sub/../../secret.bin",
+                                 "ABSOLUTE"])
+def test_external_uri_outside_the_folder_is_rejected_by_default(tmp_path, uri):
+    secret = tmp_path / "secret.bin"
+    if uri == "ABSOLUTE":
+        uri = str(secret)
+    path = external(tmp_path, uri, secret)
+    with pytest.raises(gltf.GltfError) as info:
+        gltf.load(path)
+    message = str(info.value)
+    assert f"buffers[0].uri: {uri!r} lies outside the folder the file may read from (pass " \
+           "base_dir= a wider folder or allow_outside=True)" in message
+    assert str(secret) not in message.replace(repr(uri), "")  # no resolved path leaks
+    # a wider base_dir, or allow_outside, reads it
+    for kwargs in ({"base_dir": tmp_path}, {"allow_outside": True}):
+        (clip,) = gltf.load(path, **kwargs)
+        assert clip.name == "a"
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links")
+def test_symbolic_link_leaving_the_folder_is_rejected(tmp_path):
+    path = external(tmp_path, "link.bin", tmp_path / "secret.bin")
+    os.symlink(tmp_path / "secret.bin", tmp_path / "art" / "link.bin")
+    with pytest.raises(gltf.GltfError, match=re.escape("'link.bin' lies outside the folder")):
+        gltf.load(path)
+    assert gltf.load(path, base_dir=tmp_path)[0].name == "a"
+
+
+def test_load_bytes_confines_uris_to_its_base_dir(tmp_path):
+    path = external(tmp_path, "../secret.bin", tmp_path / "secret.bin")
+    with pytest.raises(gltf.GltfError, match=re.escape("'../secret.bin' lies outside")):
+        gltf.load_bytes(path.read_bytes(), base_dir=path.parent)
+    assert gltf.load_bytes(path.read_bytes(), base_dir=path.parent, allow_outside=True)
+
+
+@pytest.mark.parametrize("uri", ["a%00.bin", "a\x00.bin"])
+def test_nul_in_an_external_uri_is_a_gltf_error(tmp_path, uri):
+    path = external(tmp_path, uri)
+    with pytest.raises(gltf.GltfError, match=re.escape(f"buffers[0].uri: {uri!r} contains a "
+                                                       "NUL character")):
+        gltf.load(path)
+
+
+def test_missing_external_buffer_quotes_the_uri_not_the_path(tmp_path):
+    path = external(tmp_path, "gone.bin")
+    with pytest.raises(gltf.GltfError) as info:
+        gltf.load(path)
+    assert str(info.value).endswith("buffers[0].uri: cannot read 'gone.bin' (No such file or "
+                                    "directory) (read for animations[0].samplers[0].input)")
+
+
+def test_integer_literal_beyond_the_digit_limit_is_a_gltf_error():
+    text = json.dumps(good().document(data_uri(good().blob))).replace(
+        '"count": 3', '"count": ' + "9" * 5000, 1)
+    with pytest.raises(gltf.GltfError, match=re.escape("<bytes>: JSON: is not valid JSON "
+                                                       "(Exceeds the limit")):
+        gltf.load_bytes(text.encode())
+
+
+def test_signaling_nan_in_a_float_accessor_is_a_silent_gltf_error():
+    b = good()
+    doc = b.document()
+    blob = bytearray(b.blob)
+    start = doc["bufferViews"][3]["byteOffset"]
+    blob[start + 4:start + 8] = struct.pack("<I", 0x7FA00000)  # signaling NaN payload
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(gltf.GltfError, match=re.escape(
+                "animations[0].samplers[0].output: accessor 3 element 0 component 1 is nan "
+                "(must be finite)")):
+            gltf.load_bytes(glb(doc, bytes(blob)))
+
+
 def test_missing_file_is_an_os_error(tmp_path):
     with pytest.raises(FileNotFoundError):
         gltf.load(tmp_path / "nope.gltf")
@@ -645,7 +855,7 @@ def test_sample_ships_with_the_package():
     assert resource.is_file() and resource == gltf.sample_path()
     text = (ROOT / "pyproject.toml").read_text()
     block = text.split("[tool.setuptools.package-data]", 1)[1]
-    assert re.search(r'animcore\s*=\s*\[[^\]]*"data/\*"', block)
+    assert re.search(r'"animcore\.data"\s*=\s*\[[^\]]*"\*"', block)
 
 
 def test_sample_is_what_the_writer_generates():
@@ -738,7 +948,9 @@ def test_bake_csv_layout(tmp_path):
     for target, path in [("root", "translation"), ("hips", "rotation"), ("face", "weights")]:
         cols = [i for i, h in enumerate(header) if h.startswith(f"{target}/{path}/")]
         got = np.array([[float(r[i]) for i in cols] for r in walk])
-        np.testing.assert_array_equal(got, clips["walk"].channel(target, path).sample(t))
+        # values are written at float32, the precision glTF stores
+        np.testing.assert_array_equal(got.astype(np.float32),
+                                      clips["walk"].channel(target, path).sample(t).astype(np.float32))
     col = header.index("root/translation/x")
     assert all(r[col] == "" for r in blink)  # blink does not move the root
 
@@ -832,7 +1044,8 @@ def test_bake_csv_quotes_names_and_reads_back(tmp_path):
     rows = list(csv.reader((tmp_path / "o.csv").open()))
     assert rows[0][3] == 'arm, "left"/scale/x'
     assert [r[0] for r in rows[1:]] == ["a,b"] * 3
-    np.testing.assert_array_equal([float(r[3]) for r in rows[1:]], arrays['a,b/arm, "left"/scale'][:, 0])
+    np.testing.assert_array_equal(np.float32([float(r[3]) for r in rows[1:]]),
+                                  arrays['a,b/arm, "left"/scale'][:, 0].astype(np.float32))
 
 
 def test_bake_file_without_animations(tmp_path):

@@ -156,7 +156,9 @@ static PyObject *advance(PyObject *self, PyObject *args)
         pair_steps(func, "restitution", restitution, n, m, params.restitution_steps) < 0 ||
         pair_steps(func, "friction", friction, n, m, params.friction_steps) < 0)
         return NULL;
-    ACPY_RUN(n * (m + 1), st = ac_contact_advance(ACPY_F64(position), ACPY_F64(velocity),
+    /* the work allowed, spheres x planes x contacts, decides (not n x m alone) */
+    ACPY_RUN((double)n * (double)(m + 1) * (double)(max_bounces + 1),
+             st = ac_contact_advance(ACPY_F64(position), ACPY_F64(velocity),
                                                   &planes, &params, (int *)PyArray_DATA(bounces),
                                                   (size_t)n, &err));
     if (!st)

@@ -1,12 +1,62 @@
 #include "binding.h"
 
-/* A capsule owns one C object: a buffer or a timeline. `readers` counts
-   samples running without the GIL, during which pushes are refused. */
+#ifndef __STDC_NO_ATOMICS__
+#include <stdatomic.h>
+typedef atomic_int guard_int;
+#else /* only where the GIL serializes every call (free-threaded builds need C11 atomics) */
+typedef int guard_int;
+#define atomic_compare_exchange_strong(p, expected, desired)                            \
+    (*(p) == *(expected) ? (*(p) = (desired), 1) : (*(expected) = *(p), 0))
+#define atomic_fetch_sub(p, v) ((*(p) -= (v)) + (v))
+#define atomic_load(p) (*(p))
+#endif
+
+/* A capsule owns one C object: a buffer or a timeline. `users` is the
+   number of samples running (they may run without the GIL, and at once), or
+   WRITING while a push or flush changes the object: a push during a sample,
+   or a sample during a push, is refused with RuntimeError instead of racing.
+   Atomic, so that this holds on free-threaded builds as well. */
+#define WRITING (-1)
 typedef struct snapshot_ctx {
     ac_snapshot_buffer *buffer;     /* NULL for a timeline */
     ac_snapshot_timeline *timeline; /* NULL for a buffer */
-    int readers;
+    guard_int users;
 } snapshot_ctx;
+
+static const char *busy(int users)
+{
+    return users == WRITING ? "another thread is pushing to this object"
+                            : "another thread is sampling this object";
+}
+
+/* Takes the object for a push or flush; 0 with RuntimeError if it is in use. */
+static int begin_write(const char *func, snapshot_ctx *ctx)
+{
+    int idle = 0;
+    if (atomic_compare_exchange_strong(&ctx->users, &idle, WRITING))
+        return 1;
+    PyErr_Format(PyExc_RuntimeError, "%s: %s", func, busy(idle));
+    return 0;
+}
+
+static void end_write(snapshot_ctx *ctx)
+{
+    int writing = WRITING;
+    atomic_compare_exchange_strong(&ctx->users, &writing, 0);
+}
+
+/* Joins the samples running; 0 with RuntimeError during a push. */
+static int begin_read(const char *func, snapshot_ctx *ctx)
+{
+    int users = atomic_load(&ctx->users);
+    while (users != WRITING)
+        if (atomic_compare_exchange_strong(&ctx->users, &users, users + 1))
+            return 1;
+    PyErr_Format(PyExc_RuntimeError, "%s: %s", func, busy(users));
+    return 0;
+}
+
+static void end_read(snapshot_ctx *ctx) { atomic_fetch_sub(&ctx->users, 1); }
 
 static const char CAPSULE[] = "animcore._core.snapshot";
 
@@ -64,13 +114,6 @@ static int check_size(const char *func, const char *name, PyArrayObject *a, npy_
     return 0;
 }
 
-static int check_writable(const char *func, const snapshot_ctx *ctx)
-{
-    if (!ctx->readers)
-        return 1;
-    PyErr_Format(PyExc_RuntimeError, "%s: another thread is sampling this object", func);
-    return 0;
-}
 
 /* ------------------------------------------------------------------ create */
 
@@ -147,8 +190,6 @@ static PyObject *push(PyObject *self, PyObject *args)
         return NULL;
     b = ctx_buffer(ctx);
     n = PyArray_SIZE(tick);
-    if (!check_writable(func, ctx))
-        return NULL;
     if (!(check_size(func, "segment", segment, n) && check_size(func, "result", result, n) &&
           check_size(func, "generation", generation, n) &&
           check_size(func, "position", position, n * (npy_intp)ac_snapshot_buffer_dim(b)) &&
@@ -161,6 +202,8 @@ static PyObject *push(PyObject *self, PyObject *args)
                      func);
         return NULL;
     }
+    if (!begin_write(func, ctx))
+        return NULL;
     if (ctx->buffer)
         st = ac_snapshot_buffer_push(ctx->buffer, (const int64_t *)PyArray_DATA(entity),
                                      (const int64_t *)PyArray_DATA(tick),
@@ -175,6 +218,7 @@ static PyObject *push(PyObject *self, PyObject *args)
                                        ACPY_F64(position),
                                        rotation ? ACPY_F64(rotation) : NULL, (size_t)n,
                                        (unsigned char *)PyArray_DATA(result), &err);
+    end_write(ctx);
     if (st)
         return acpy_raise(func, &err, PyArray_NDIM(tick), PyArray_DIMS(tick));
     Py_RETURN_NONE;
@@ -196,6 +240,7 @@ static PyObject *push_one(PyObject *self, PyObject *args)
     int64_t t, s;
     unsigned char result;
     ac_error err;
+    ac_status st;
     (void)self;
     if (!PyArg_ParseTuple(args, "sO&LLOO&:_snapshot_push_one", &func, get_ctx, &ctx, &tick,
                           &segment, &position_obj, acpy_f64_or_none, &rotation))
@@ -218,7 +263,7 @@ static PyObject *push_one(PyObject *self, PyObject *args)
             return NULL;
         pos = ACPY_F64(position);
     }
-    if (!check_writable(func, ctx) || !check_size(func, "rotation", rotation, 4))
+    if (!check_size(func, "rotation", rotation, 4))
         return NULL;
     if ((ac_snapshot_buffer_rotations(b) != 0) != (rotation != NULL)) {
         PyErr_Format(PyExc_ValueError, "%s: rotation given where not expected", func);
@@ -226,8 +271,12 @@ static PyObject *push_one(PyObject *self, PyObject *args)
     }
     t = (int64_t)tick;
     s = (int64_t)segment;
-    if (ac_snapshot_timeline_push(ctx->timeline, &t, &s, pos,
-                                  rotation ? ACPY_F64(rotation) : NULL, 1, &result, &err))
+    if (!begin_write(func, ctx))
+        return NULL;
+    st = ac_snapshot_timeline_push(ctx->timeline, &t, &s, pos,
+                                   rotation ? ACPY_F64(rotation) : NULL, 1, &result, &err);
+    end_write(ctx);
+    if (st)
         return acpy_raise(func, &err, 0, NULL);
     return PyLong_FromLong(result);
 }
@@ -244,6 +293,7 @@ static PyObject *sample_one(PyObject *self, PyObject *args)
     unsigned char mode;
     int64_t left, right;
     ac_error err;
+    ac_status st;
     npy_intp dims[1];
     (void)self;
     if (!PyArg_ParseTuple(args, "sO&d:_snapshot_sample_one", &func, get_ctx, &ctx, &t))
@@ -260,8 +310,14 @@ static PyObject *sample_one(PyObject *self, PyObject *args)
             return NULL;
         pos = ACPY_F64(position);
     }
-    if (ac_snapshot_timeline_sample(ctx->timeline, &t, 1, pos, rot, &mode, &left, &right,
-                                    &err)) {
+    if (!begin_read(func, ctx)) {
+        Py_XDECREF(position);
+        return NULL;
+    }
+    st = ac_snapshot_timeline_sample(ctx->timeline, &t, 1, pos, rot, &mode, &left, &right,
+                                     &err);
+    end_read(ctx);
+    if (st) {
         Py_XDECREF(position);
         return acpy_raise(func, &err, 0, NULL);
     }
@@ -322,7 +378,8 @@ static PyObject *sample(PyObject *self, PyObject *args)
         PyErr_Format(PyExc_ValueError, "%s: rotation output given where not expected", func);
         return NULL;
     }
-    ctx->readers++;
+    if (!begin_read(func, ctx))
+        return NULL;
     if (ctx->buffer)
         ACPY_RUN(rows, st = ac_snapshot_buffer_sample(
                            ctx->buffer, ACPY_F64(ticks)[0], ACPY_F64(position),
@@ -335,7 +392,7 @@ static PyObject *sample(PyObject *self, PyObject *args)
                            rotation ? ACPY_F64(rotation) : NULL,
                            (unsigned char *)PyArray_DATA(mode), (int64_t *)PyArray_DATA(left),
                            (int64_t *)PyArray_DATA(right), &err));
-    ctx->readers--;
+    end_read(ctx);
     if (st)
         return acpy_raise(func, &err, PyArray_NDIM(ticks), PyArray_DIMS(ticks));
     Py_RETURN_NONE;
@@ -353,9 +410,12 @@ static PyObject *flush(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "flush needs a timeline");
         return NULL;
     }
-    if (!check_writable("SnapshotTimeline.flush", ctx))
+    size_t released;
+    if (!begin_write("SnapshotTimeline.flush", ctx))
         return NULL;
-    return PyLong_FromSize_t(ac_snapshot_timeline_flush(ctx->timeline));
+    released = ac_snapshot_timeline_flush(ctx->timeline);
+    end_write(ctx);
+    return PyLong_FromSize_t(released);
 }
 
 /* _snapshot_read(ctx, entity) -> (ticks, segments, positions, rotations|None,
@@ -386,7 +446,8 @@ static PyObject *read_entity(PyObject *self, PyObject *args)
         dims[1] = 4;
         rotations = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE);
     }
-    if (ticks && segments && positions && (rotations || !ac_snapshot_buffer_rotations(b))) {
+    if (ticks && segments && positions && (rotations || !ac_snapshot_buffer_rotations(b)) &&
+        begin_read("snapshots", ctx)) {
         ac_snapshot_buffer_read(b, (size_t)entity, (int64_t *)PyArray_DATA(ticks),
                                 (int64_t *)PyArray_DATA(segments), ACPY_F64(positions),
                                 rotations ? ACPY_F64(rotations) : NULL);
@@ -394,6 +455,7 @@ static PyObject *read_entity(PyObject *self, PyObject *args)
             "OOOOLn", ticks, segments, positions, rotations ? (PyObject *)rotations : Py_None,
             (long long)ac_snapshot_buffer_generation(b, (size_t)entity),
             ctx->timeline ? (Py_ssize_t)ac_snapshot_timeline_pending(ctx->timeline) : 0);
+        end_read(ctx);
     }
     Py_XDECREF(ticks);
     Py_XDECREF(segments);
@@ -414,10 +476,12 @@ static PyObject *counts(PyObject *self, PyObject *args)
         return NULL;
     b = ctx_buffer(ctx);
     n = ac_snapshot_buffer_entities(b);
-    if (!check_size("_snapshot_counts", "out", out, (npy_intp)n))
+    if (!check_size("_snapshot_counts", "out", out, (npy_intp)n) ||
+        !begin_read("SnapshotBuffer.counts", ctx))
         return NULL;
     for (size_t e = 0; e < n; e++)
         ((int64_t *)PyArray_DATA(out))[e] = (int64_t)ac_snapshot_buffer_count(b, e);
+    end_read(ctx);
     Py_RETURN_NONE;
 }
 

@@ -325,6 +325,10 @@ static void stepping(void)
         CHECK(strcmp(err.arg, "friction") == 0);
         CHECK(advance(p, v, 1, &pl, 0.1, 1, 0.5, 0, -1, &b, &err) == AC_ERR_VALUE);
         CHECK(strcmp(err.arg, "max_bounces") == 0);
+        CHECK(advance(p, v, 1, &pl, 0.1, 1, 0.5, 0, AC_CONTACT_MAX_BOUNCES + 1, &b, &err) ==
+              AC_ERR_VALUE);
+        CHECK(strcmp(err.arg, "max_bounces") == 0);
+        CHECK(advance(p, v, 1, &pl, 0.1, 1, 0.5, 0, AC_CONTACT_MAX_BOUNCES, &b, &err) == AC_OK);
         p[0] = NAN;
         CHECK(advance(p, v, 1, &pl, 0.1, 1, 0.5, 0, 8, &b, &err) == AC_ERR_VALUE);
         CHECK(strcmp(err.arg, "position") == 0);

@@ -62,9 +62,51 @@ static void quaternions(void)
     CHECK_NEAR(out[3], 1.0, 1e-15);
 }
 
+/* Normalization by the largest component: any finite magnitude, zeros for 0. */
+static void normalize(void)
+{
+    const double scales[5] = {1e-310, 1e-170, 1.0, 1e200, 1.7e308};
+    for (int s = 0; s < 5; s++) {
+        double q[4] = {scales[s], scales[s], scales[s], scales[s]}, out[4];
+        CHECK(ac_quat_normalize(q, out));
+        for (int k = 0; k < 4; k++)
+            CHECK(out[k] == 0.5);
+    }
+    {
+        double v[3] = {3e300, 0, -4e300}, out[3], zero[4] = {0, 0, 0, 0}, z[4] = {9, 9, 9, 9};
+        CHECK(ac_normalize(v, 3, out));
+        CHECK_NEAR(out[0], 0.6, 1e-15);
+        CHECK_NEAR(out[2], -0.8, 1e-15);
+        CHECK(!ac_quat_normalize(zero, z) && z[0] == 0.0 && z[3] == 0.0);
+    }
+}
+
+/* The cycle fold against fmod, at ordinary and extreme times and spans. */
+static void fold(void)
+{
+    double cycles, sign, t;
+    t = ac_cycle_fold(2.75, 0.0, 1.0, 0, &cycles, &sign);
+    CHECK(t == 0.75 && cycles == 2.0 && sign == 1.0);
+    t = ac_cycle_fold(3.25, 0.0, 1.0, 1, &cycles, &sign);
+    CHECK(t == 0.75 && cycles == 3.0 && sign == -1.0); /* mirrored */
+    t = ac_cycle_fold(-0.25, 0.0, 1.0, 1, &cycles, &sign);
+    CHECK(t == 0.25 && cycles == -1.0 && sign == -1.0);
+    t = ac_cycle_fold(1.7e308, 0.0, 0.3, 1, &cycles, &sign);
+    CHECK(sign == (fmod(1.7e308, 0.6) >= 0.3 ? -1.0 : 1.0));
+    CHECK(t == (sign < 0 ? 0.3 - fmod(1.7e308, 0.3) : fmod(1.7e308, 0.3)));
+    CHECK(!ac_finite(cycles) || cycles > 1e307);
+    t = ac_cycle_fold(1.5e308, -1e308, 1e308, 0, &cycles, &sign); /* span beyond DBL_MAX */
+    CHECK(fabs(t - -0.5e308) <= 1e293); /* 1.5e308 is 2.5e308 past -1e308: 0.5e308 into cycle 1 */
+    CHECK(cycles == 1.0 && sign == 1.0);
+    t = ac_cycle_fold(1.5e308, -1e308, 1e308, 1, &cycles, &sign);
+    CHECK(fabs(t - 0.5e308) <= 1e293 && sign == -1.0);
+}
+
 int main(void)
 {
     segment_find();
     quaternions();
+    normalize();
+    fold();
     TEST_DONE("test_internal");
 }

@@ -1,0 +1,126 @@
+"""Executes every notebook in notebooks/ and writes its figures to docs/figures/,
+with docs/README.md as the gallery that links them, so the figures can be seen
+without running anything. The notebooks themselves stay without outputs.
+
+    python docs/render.py            # all notebooks
+    python docs/render.py hermite    # only notebooks/hermite.ipynb
+"""
+from __future__ import annotations
+
+import base64
+import os
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+DOCS = ROOT / "docs"
+FIGURES = DOCS / "figures"
+# the notebook kernels draw with the inline backend, whatever this shell says
+INLINE = "module://matplotlib_inline.backend_inline"
+
+
+def execute(path: pathlib.Path, timeout: int = 600):
+    """The notebook at ``path`` executed in a fresh kernel that imports this
+    checkout's animcore; raises on the first cell that fails."""
+    import nbclient
+    import nbformat
+
+    notebook = nbformat.read(path, as_version=4)
+    saved = {key: os.environ.get(key) for key in ("PYTHONPATH", "MPLBACKEND")}
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), saved["PYTHONPATH"]]))
+    os.environ["MPLBACKEND"] = INLINE
+    try:
+        nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent)}}).execute()
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return notebook
+
+
+def figures(notebook) -> list[tuple[str, bytes]]:
+    """(caption, PNG bytes) of every figure, in order; the caption is the
+    heading of the section the figure is in."""
+    found, heading = [], ""
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            titles = re.findall(r"^#+\s*(.+)$", cell.source, re.M)
+            heading = titles[-1].strip() if titles else heading
+            continue
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "image/png" in data:
+                found.append((heading, base64.b64decode(data["image/png"])))
+    return found
+
+
+def title(notebook, path: pathlib.Path) -> str:
+    for cell in notebook.cells:
+        match = re.search(r"^#\s+(.+)$", cell.source, re.M) if cell.cell_type == "markdown" else None
+        if match:
+            return match.group(1).strip()
+    return path.stem
+
+
+def figure_name(stem: str, index: int) -> str:
+    return f"{stem}-{index + 1}.png"
+
+
+def render(paths) -> dict[str, list[str]]:
+    """Executes ``paths`` and writes their figures; returns {stem: [lines]} of
+    their gallery sections."""
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    sections = {}
+    for path in paths:
+        notebook = execute(path)
+        for old in FIGURES.glob(f"{path.stem}-*.png"):
+            old.unlink()
+        lines = [f"## {title(notebook, path)}", "",
+                 f"From [`notebooks/{path.name}`](../notebooks/{path.name}).", ""]
+        for index, (caption, png) in enumerate(figures(notebook)):
+            name = figure_name(path.stem, index)
+            (FIGURES / name).write_bytes(png)
+            lines += [f"**{caption}**" if caption else "", "", f"![{caption}](figures/{name})", ""]
+        sections[path.stem] = lines
+        print(f"{path.name}: {len(figures(notebook))} figure(s)")
+    return sections
+
+
+def write_gallery(sections: dict[str, list[str]]) -> None:
+    """docs/README.md: one section per notebook, kept for notebooks not re-run."""
+    gallery = DOCS / "README.md"
+    old = gallery.read_text(encoding="utf-8") if gallery.exists() else ""
+    kept = {m.group(1): m.group(0) for m in re.finditer(
+        r"<!-- notebook (\S+) -->\n.*?(?=<!-- notebook |\Z)", old, re.S)}
+    head = ["# Figures", "",
+            "Every figure of the notebooks in `notebooks/`, rendered by `python docs/render.py`",
+            "(which executes them; the notebooks are stored without outputs). Open a notebook to",
+            "run and change the code behind a figure.", ""]
+    body = []
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        if path.stem in sections:
+            body.append(f"<!-- notebook {path.stem} -->\n" + "\n".join(sections[path.stem]) + "\n")
+        elif path.stem in kept:
+            body.append(kept[path.stem])
+    gallery.write_text("\n".join(head) + "\n" + "".join(body).rstrip() + "\n", encoding="utf-8")
+
+
+def main(argv: list[str]) -> int:
+    paths = sorted(NOTEBOOKS.glob("*.ipynb"))
+    if argv:
+        paths = [p for p in paths if p.stem in argv]
+        unknown = set(argv) - {p.stem for p in paths}
+        if unknown:
+            print(f"render: no notebook named {sorted(unknown)}", file=sys.stderr)
+            return 2
+    write_gallery(render(paths))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,452 @@
+"""Numbers at the limits: extreme but finite inputs (1e308, 1e-310, spans wider
+than DBL_MAX, mixed magnitudes) give the representable result, or an
+OverflowError / ValueError naming the argument; never NaN, infinity,
+uninitialised memory or a RuntimeWarning. References are computed here by
+other routes (exact fmod, Bernstein form, scipy, limits taken by hand)."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import animcore as ac
+from reference import turning_delta
+
+BIG, TINY = 1e308, 1e-310
+Q90 = [0.0, 0.0, math.sqrt(0.5), math.sqrt(0.5)]  # 90 degrees about z
+
+
+@pytest.fixture(autouse=True)
+def warnings_are_errors():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+# ------------------------------------------------------------ rotation curves
+
+@pytest.mark.parametrize("component", [1e-170, 1e-300, 1e200, 1e308])
+def test_one_key_rotation_curve_normalizes_any_magnitude(component):
+    curve = ac.RotationCurve([0.0], [[component] * 4], interpolation="cubic",
+                             in_tangents=np.zeros((1, 4)), out_tangents=np.zeros((1, 4)))
+    for _ in range(3):  # uninitialised memory would change from call to call
+        np.testing.assert_array_equal(curve.evaluate([0.0, 1.0]), np.full((2, 4), 0.5))
+
+
+@pytest.mark.parametrize("scale", [1e-170, 1e200])
+def test_cubic_rotation_curve_with_keys_of_any_magnitude(scale):
+    times, keys = [0.0, 1.0], np.array([[0, 0, 0, 1.0], Q90])
+    zeros = np.zeros((2, 4))
+    unit = ac.RotationCurve(times, keys, interpolation="cubic", in_tangents=zeros,
+                            out_tangents=zeros)
+    scaled = ac.RotationCurve(times, keys * scale, interpolation="cubic", in_tangents=zeros,
+                              out_tangents=zeros)
+    t = np.linspace(0, 1, 7)
+    np.testing.assert_allclose(scaled.evaluate(t), unit.evaluate(t), rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(scaled.angular_velocity(t), unit.angular_velocity(t),
+                               rtol=1e-12, atol=1e-14)
+
+
+def test_rotation_curve_cycle_at_huge_times():
+    period = 0.3
+    curve = ac.RotationCurve([0.0, period], [[0, 0, 0, 1.0], Q90], after="cycle")
+    for t in (1.7e308, 1e300, 12345.678):
+        local = math.fmod(t, period)  # exact
+        np.testing.assert_array_equal(curve.evaluate([t]), curve.evaluate([local]))
+    oscillating = ac.RotationCurve([0.0, period], [[0, 0, 0, 1.0], Q90], after="oscillate")
+    t = 1.7e308
+    local = math.fmod(t, period)
+    odd = math.fmod(t, 2 * period) >= period
+    expected = oscillating.evaluate([period - local if odd else local])
+    np.testing.assert_array_equal(oscillating.evaluate([t]), expected)
+
+
+def test_rotation_curve_keys_more_than_dbl_max_apart():
+    curve = ac.RotationCurve([-BIG, BIG], [[0, 0, 0, 1.0], Q90])
+    half = [0, 0, math.sin(math.pi / 8), math.cos(math.pi / 8)]  # 45 degrees about z
+    np.testing.assert_allclose(curve.evaluate([0.0, BIG, 1.5e308, -BIG]),
+                               [half, Q90, Q90, [0, 0, 0, 1]], atol=1e-15)
+
+
+def test_angular_velocity_of_keys_too_close_is_an_overflow_error():
+    curve = ac.RotationCurve([0.0, TINY], [[0, 0, 0, 1.0], Q90])
+    with pytest.raises(OverflowError, match=r"RotationCurve.angular_velocity: angular_velocity "
+                                            r"at index \(0,\) is inf"):
+        curve.angular_velocity([TINY / 2])
+    np.testing.assert_allclose(curve.evaluate([TINY]), [Q90])  # the rotation itself is fine
+
+
+# ------------------------------------------------------------------- curves
+
+def test_linear_curve_over_keys_more_than_dbl_max_apart():
+    curve = ac.Curve([-BIG, BIG], [0, 1], interpolation="linear")
+    np.testing.assert_allclose(curve([0.0, -BIG, BIG, 5e307, -5e307]),
+                               [0.5, 0, 1, 0.75, 0.25], rtol=1e-15, atol=0)
+    assert curve.evaluate([0.0], 1)[0] == pytest.approx(1 / 2e308, rel=1e-12)
+
+
+def test_cubic_curve_over_keys_more_than_dbl_max_apart():
+    # p(u) = 3u^2 - 2u^3 on flat keys: the same shape over any span
+    curve = ac.Curve([-BIG, BIG], [0, 1], tangents="flat")
+    u = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+    np.testing.assert_allclose(curve((2 * u - 1) * BIG),
+                               3 * u**2 - 2 * u**3, rtol=1e-15, atol=1e-16)
+
+
+@pytest.mark.parametrize("mode", ["cycle", "oscillate", "cycle_offset"])
+def test_curve_cycles_at_huge_times(mode):
+    period = 0.3
+    curve = ac.Curve([0.0, period], [0.0, 0.0 if mode == "cycle_offset" else 1.0],
+                     interpolation="linear", after=mode)
+    t = 1.7e308
+    local = math.fmod(t, period)
+    odd = math.fmod(t, 2 * period) >= period
+    if mode == "oscillate" and odd:
+        local = period - local
+    expected = 0.0 if mode == "cycle_offset" else local / period
+    assert curve([t])[0] == pytest.approx(expected, rel=1e-12)
+
+
+def test_cycle_offset_that_overflows_is_an_overflow_error():
+    curve = ac.Curve([0.0, 0.3], [0.0, 1.0], interpolation="linear", after="cycle_offset")
+    with pytest.raises(OverflowError, match=r"value at index \(0,\) is inf"):
+        curve([1.7e308])
+
+
+def h(s):  # flat cubic from 0 to 1 over a unit span
+    return 3 * s**2 - 2 * s**3
+
+
+@pytest.mark.parametrize("build, velocity", [
+    (lambda: ac.Curve([0, 1], [0, 1], tangents="flat", ease="circ_out"), [6.0, 0.0]),
+    (lambda: ac.Curve([0, 1], [0, 1], tangents="flat").remap_time("circ_out"), [6.0, 0.0]),
+    (lambda: ac.Curve([0, 2], [0, 1], tangents="flat", ease="circ_out"), [3.0, 0.0]),
+    (lambda: ac.Curve([0, 1], [0, 1], tangents="flat", ease="circ_in"), [0.0, 6.0]),
+    (lambda: ac.Curve([0, 2], [0, 1], tangents="flat", ease=ac.CubicBezier(0, 0.5, 0.5, 1)),
+     [2.25, 0.0]),
+])
+def test_velocity_where_the_easing_rate_is_infinite_is_the_limit(build, velocity):
+    curve = build()
+    got = curve.evaluate([curve.times[0], curve.times[-1]], 1)
+    np.testing.assert_allclose(got, velocity, rtol=1e-12, atol=1e-12)
+    # the limit of the velocity next to the ends, evaluated by the curve itself
+    eps = 1e-7 * (curve.times[-1] - curve.times[0])
+    near = curve.evaluate([curve.times[0] + eps, curve.times[-1] - eps], 1)
+    np.testing.assert_allclose(near, velocity, rtol=1e-3, atol=1e-3)
+
+
+def test_circ_out_velocity_matches_a_difference_quotient():
+    curve = ac.Curve([0, 1], [0, 1], tangents="flat", ease="circ_out")
+    t = 1e-14
+    s = math.sqrt(t * (2 - t))  # circ_out, 1 - sqrt(1 - u)^2 without cancellation
+    assert curve.evaluate([0.0], 1)[0] == pytest.approx(h(s) / t, rel=1e-6)
+
+
+def test_key_slopes_where_the_easing_rate_is_infinite():
+    curve = ac.Curve([0, 1, 3], [0, 1, 0], tangents="flat", ease="circ_out")
+    slopes = curve.key_slopes()
+    # leaving key 1 at rest, circ_out: acceleration (6 / 2^2) times the span 2
+    np.testing.assert_allclose([slopes.left[0], slopes.right[0]], [0.0, -3.0])
+    assert slopes.right[0] == pytest.approx(curve.evaluate([1.0 + 1e-9], 1)[0], rel=1e-3)
+    moving = ac.Curve([0, 1, 3], [0, 1, 3], ease="circ_out")
+    with pytest.raises(OverflowError, match="Curve.key_slopes: right slope at index"):
+        moving.key_slopes()
+
+
+def test_moving_curve_under_an_infinite_easing_rate_is_an_overflow_error():
+    curve = ac.Curve([0, 2], [0, 1], interpolation="linear", ease="circ_out")
+    with pytest.raises(OverflowError, match=r"Curve.evaluate: velocity at index \(0,\) is not "
+                                            r"representable: the time remap's rate is infinite"):
+        curve.evaluate([0.0], 1)
+
+
+def test_overshoot_of_huge_values_is_found():
+    unit = ac.Curve([0, 1, 2, 3], [0, 1, -1, 0]).overshoot()
+    huge = ac.Curve([0, 1, 2, 3], [0, 1e200, -1e200, 0]).overshoot()
+    np.testing.assert_allclose(huge.high, unit.high * 1e200, rtol=1e-14)
+    np.testing.assert_allclose(huge.overshoot, unit.overshoot * 1e200, rtol=1e-12)
+    np.testing.assert_array_equal(huge.time_high, unit.time_high)
+    # against dense sampling of the curve itself
+    curve = ac.Curve([0, 1, 2, 3], [0, 1e200, -1e200, 0])
+    sampled = curve(np.linspace(0, 1, 20001)).max()
+    assert huge.high[0] == pytest.approx(sampled, rel=1e-8)
+    assert huge.high[0] > 1e200
+
+
+def test_stretched_beyond_the_double_range_is_an_overflow_error():
+    with pytest.raises(OverflowError, match="Curve.stretched"):
+        ac.Curve([0, 1, 2], [0, 1, 0]).stretched(1e308)
+    with pytest.raises(OverflowError, match=r"Curve.stretched: factor=1e\+308 moves key 2"):
+        ac.Curve([0, 1, 2], [0, 1, 0], interpolation="linear").stretched(1e308)
+
+
+def test_eased_curve_over_an_overflowing_span():
+    curve = ac.Curve([-BIG, BIG], [0, 1], interpolation="linear", ease="quad_in")
+    np.testing.assert_allclose(curve([0.0, -BIG, BIG]), [0.25, 0, 1], rtol=1e-15, atol=0)
+    remapped = ac.Curve([-BIG, BIG], [0, 1], interpolation="linear").remap_time("quad_in")
+    np.testing.assert_allclose(remapped([0.0, 5e307]), [0.25, 0.5625], rtol=1e-15)
+
+
+def test_cubic_bezier_with_huge_control_values():
+    # x(0.5) = 0.5 for x1 = 0.25, x2 = 0.75; y(0.5) = 3 (1/2)^3 y2 + (1/2)^3 (Bernstein form)
+    assert ac.CubicBezier(0.25, 0, 0.75, BIG)(0.5) == pytest.approx(3.75e307, rel=1e-14)
+    assert ac.CubicBezier(0.25, -BIG, 0.75, BIG)(0.5) == pytest.approx(0.5, abs=1e292)
+    u = np.linspace(0, 1, 9)[1:-1]
+    for y1, y2 in ((0, 2e300), (-1e300, 1e307), (0.3, 0.9)):
+        np.testing.assert_allclose(ac.CubicBezier(0.25, y1, 0.75, y2)(u),
+                                   _bezier_y(u, 0.25, y1, 0.75, y2), rtol=1e-10, atol=1e-12)
+
+
+def _bezier_y(u, x1, y1, x2, y2):
+    """y at x = u by bisection on the Bernstein form (values may be huge)."""
+    out = []
+    for x in np.atleast_1d(u):
+        lo, hi = 0.0, 1.0
+        for _ in range(200):
+            t = 0.5 * (lo + hi)
+            s = 1 - t
+            if 3 * s * s * t * x1 + 3 * s * t * t * x2 + t**3 < x:
+                lo = t
+            else:
+                hi = t
+        t = 0.5 * (lo + hi)
+        s = 1 - t
+        out.append(3 * (s * t) * (s * y1 + t * y2) + t**3)
+    return np.array(out)
+
+
+# ------------------------------------------------------------- root motion
+
+def test_loop_delta_that_overflows_is_an_overflow_error():
+    track = ac.LoopTrack([0, 1], [0, BIG])
+    assert track.delta(0, 0.5) == 5e307
+    with pytest.raises(OverflowError, match=r"LoopTrack.delta: translation at index \(\) is inf"):
+        track.delta(0, 2.5)
+
+
+def test_cursor_advance_that_overflows_raises_and_keeps_the_cursor():
+    cursor = ac.RootMotionCursor(ac.LoopTrack([0, 1], [0, BIG]), 0.25)
+    with pytest.raises(OverflowError, match="RootMotionCursor.advance: translation"):
+        cursor.advance(2.5)
+    assert cursor.time == 0.25
+    assert cursor.advance(0.25) == pytest.approx(0.25 * BIG)
+
+
+def test_huge_yaw_angles_turn_by_their_exact_value():
+    times, positions, yaw = [0.0, 1.0], [[0.0, 0.0], [1.0, 0.5]], [0.0, BIG]
+    track = ac.LoopTrack(times, positions, rotations=yaw)
+    # one cycle: turn by 1e308 rad (cos and sin reduce it exactly), move by (1, 0.5)
+    c, s = math.cos(BIG), math.sin(BIG)
+    cycle = np.array([[c, -s, 1.0], [s, c, 0.5], [0, 0, 1]])
+    small = ac.LoopTrack(times, positions, rotations=[0.0, 0.3])
+    for cycles in (1, 2, 3):
+        delta = track.delta(0.0, float(cycles))
+        expected = np.linalg.matrix_power(cycle, cycles)
+        np.testing.assert_allclose(delta.translation, expected[:2, 2], atol=1e-9)
+        angle = math.atan2(expected[1, 0], expected[0, 0])
+        assert math.cos(delta.rotation - angle) == pytest.approx(1.0, abs=1e-12)
+        # the convention, checked against scipy on an ordinary angle
+        reference = turning_delta(times, positions, [0.0, 0.3], 0.0, float(cycles))
+        np.testing.assert_allclose(small.delta(0.0, float(cycles)).translation,
+                                   reference[:2, 3], atol=1e-12)
+
+
+def test_yaw_angles_whose_difference_overflows_are_rejected():
+    with pytest.raises(ValueError, match=r"LoopTrack: rotations at index \(1,\) is 1e\+308 "
+                                         r"\(must differ from the previous and first key"):
+        ac.LoopTrack([0, 1], [[0, 0], [1, 1]], rotations=[-BIG, BIG])
+
+
+# ---------------------------------------------------------------- snapshots
+
+def test_float16_tick_pushes_without_a_warning():
+    timeline = ac.SnapshotTimeline()
+    assert timeline.push(np.float16(2), 0, 1.0) == ac.PushResult.ACCEPTED
+    with pytest.raises(ValueError, match=r"tick at index \(\) is 2.5 \(must be an integer\)"):
+        timeline.push(np.float16(2.5), 0, 1.0)
+
+
+# ------------------------------------------- the rule, over every public function
+#
+# Input classes: the largest doubles (+-1e308, +-1.7e308), subnormals (+-1e-310,
+# 5e-324), squares that overflow or underflow (+-1e154, 1e-154), ordinary values
+# (0, +-0.5, +-1, 3) and arrays mixing all of them. Each call either returns
+# finite numbers or raises OverflowError / ValueError whose message names the
+# function; never NaN, infinity, another exception or a RuntimeWarning.
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+EXTREMES = [1e308, -1e308, 1.7e308, -1.7e308, 1e-310, -1e-310, 5e-324, 1e154, -1e154,
+            1e-154, 0.0, 0.5, -0.5, 1.0, -1.0, 3.0]
+number = st.sampled_from(EXTREMES)
+
+
+def vec(n):
+    return st.lists(number, min_size=n, max_size=n)
+
+
+def increasing(n):
+    """n strictly increasing key times drawn from the extreme values."""
+    return st.sets(number, min_size=n, max_size=n).map(sorted)
+
+
+def unit_ish():
+    return st.sampled_from([[0, 0, 0, 1.0], Q90, [1e-170] * 4, [1e200] * 4, [1e308, 0, 0, 1e-310],
+                            [-0.5, 0.5, -0.5, 0.5]])
+
+
+CALLS = {
+    "hermite": (st.tuples(number, number, number, number, number, number),
+                lambda a: ac.hermite(*a)),
+    "HermiteSegment": (st.tuples(number, number, number, number, number, number),
+                       lambda a: ac.HermiteSegment(*a[:5]).evaluate(a[5])),
+    "velocity_to_tangent": (st.tuples(number, number), lambda a: ac.velocity_to_tangent(*a)),
+    "tangent_to_velocity": (st.tuples(number, number), lambda a: ac.tangent_to_velocity(*a)),
+    "Curve": (st.tuples(increasing(3), vec(3), vec(4),
+                        st.sampled_from(["step", "linear", "cubic"]),
+                        st.sampled_from(["clamp", "linear", "cycle", "cycle_offset",
+                                         "oscillate"])),
+              lambda a: _curve_all(ac.Curve(a[0], a[1], interpolation=a[3], after=a[4],
+                                            before=a[4]), a[2])),
+    "Curve(ease)": (st.tuples(increasing(3), vec(3), vec(4),
+                              st.sampled_from(["circ_out", "circ_in", "quad_in", "smoothstep"])),
+                    lambda a: ac.Curve(a[0], a[1], tangents="flat", ease=a[3],
+                                       after="oscillate").sample(a[2])),
+    "ease": (st.tuples(st.sampled_from(list(ac.easing_kinds())), number),
+             lambda a: _ease_and_rate(a[0], min(max(a[1], 0), 1))),
+    "ease_inverse": (st.tuples(st.sampled_from(list(ac.easing_kinds(monotone=True))), number),
+                     lambda a: ac.ease_inverse(a[0], min(max(a[1], 0), 1))),
+    "CubicBezier": (st.tuples(st.sampled_from([0.0, 0.25, 1.0, 1e-310]), number,
+                              st.sampled_from([0.0, 0.75, 1.0]), number, number),
+                    lambda a: ac.CubicBezier(*a[:4])(min(max(a[4], 0), 1))),  # values
+    "quat_multiply": (st.tuples(vec(4), vec(4)), lambda a: ac.quat_multiply(*a)),
+    "quat_normalize": (vec(4), lambda a: ac.quat_normalize(a)),
+    "quat_rotate": (st.tuples(vec(4), vec(3)), lambda a: ac.quat_rotate(*a)),
+    "quat_slerp": (st.tuples(vec(4), vec(4), number), lambda a: ac.quat_slerp(*a)),
+    "quat_nlerp": (st.tuples(vec(4), vec(4), number), lambda a: ac.quat_nlerp(*a)),
+    "quat_from_axis_angle": (st.tuples(vec(3), number),
+                             lambda a: ac.quat_from_axis_angle(*a)),
+    "RotationCurve": (st.tuples(increasing(2), unit_ish(), unit_ish(), vec(3),
+                                st.sampled_from(["linear", "step"]),
+                                st.sampled_from(["clamp", "cycle", "oscillate"])),
+                      lambda a: (ac.RotationCurve(a[0], [a[1], a[2]], interpolation=a[4],
+                                                  after=a[5], before=a[5]).evaluate(a[3]),
+                                 ac.RotationCurve(a[0], [a[1], a[2]], interpolation=a[4],
+                                                  after=a[5]).angular_velocity(a[3]))),
+    "RotationCurve(cubic)": (st.tuples(increasing(2), unit_ish(), unit_ish(), vec(4), vec(3)),
+                             lambda a: ac.RotationCurve(
+                                 a[0], [a[1], a[2]], interpolation="cubic",
+                                 in_tangents=[a[3], a[3]], out_tangents=[a[3], a[3]]
+                             ).angular_velocity(a[4])),
+    "LoopTrack": (st.tuples(st.sets(number.filter(lambda x: x > 0), min_size=1, max_size=2),
+                            vec(3), number, number, st.sampled_from(["linear", "cubic"])),
+                  lambda a: ac.LoopTrack([0.0, *sorted(a[0])], a[1][:len(a[0]) + 1],
+                                         interpolation=a[4]).delta(a[2], a[3])),
+    "LoopTrack(yaw)": (st.tuples(number, vec(2), vec(2), number),
+                       lambda a: ac.LoopTrack([0.0, 1.0], [a[1], a[2]],
+                                              rotations=[0.0, a[0]]).delta(0.0, a[3])),
+    "LoopTrack.sample": (st.tuples(st.sets(number.filter(lambda x: x > 0), min_size=1,
+                                           max_size=2), vec(3), st.sampled_from(
+                                               [0.0, 1e-310, 0.5, 1 - 2**-53]),
+                                   st.sampled_from(["linear", "cubic"]), number),
+                         lambda a: _loop_sample_split(a)),
+    "RootMotionCursor": (st.tuples(number, number, number),
+                         lambda a: ac.RootMotionCursor(ac.LoopTrack([0, 1], [0, a[0]]),
+                                                       a[1]).advance(a[2])),
+    "bounce": (st.tuples(vec(3), vec(3), vec(3), number),
+               lambda a: ac.bounce(a[0], a[1], a[2], min(max(a[3], 0), 1))),
+    "contact_point_velocity": (st.tuples(vec(3), vec(3), vec(3)),
+                               lambda a: ac.contact_point_velocity(*a)),
+    "advance_projectiles": (st.tuples(vec(3), vec(3), number, number, vec(3), vec(3)),
+                            lambda a: ac.advance_projectiles(
+                                a[0], a[1], abs(a[2]), abs(a[3]), a[4], a[5], [0, 0, 0], 0.5)),
+    "SnapshotTimeline": (st.tuples(vec(2), number),
+                         lambda a: _timeline(a[0], a[1])),
+    "SnapshotBuffer": (st.tuples(vec(2), number), lambda a: _buffer(a[0], a[1])),
+}
+
+
+# Where an easing is vertical its rate is +-inf by definition (documented and
+# tested in test_easing.py): the one infinite result the rule leaves alone.
+VERTICAL = {("circ_in", 1.0), ("circ_out", 0.0), ("circ_in_out", 0.5)}
+
+
+def _ease_and_rate(kind, u):
+    value = ac.ease(kind, u)
+    return value if (kind, u) in VERTICAL else (value, ac.ease(kind, u, derivative=True))
+
+
+def _loop_sample_split(a):
+    track = ac.LoopTrack([0.0, *sorted(a[0])], a[1][:len(a[0]) + 1], interpolation=a[3])
+    return track.sample(a[2]), track.split(a[4])
+
+
+def _curve_all(curve, t):
+    return (curve.sample(t), curve.evaluate(t, 2), curve.key_slopes(), curve.overshoot())
+
+
+def _timeline(positions, render):
+    timeline = ac.SnapshotTimeline(max_extrapolation=2)
+    timeline.push(0, 0, positions[0])
+    timeline.push(10, 0, positions[1])
+    return timeline.sample(min(max(render, -100), 100))
+
+
+def _buffer(positions, render):
+    buffer = ac.SnapshotBuffer(1, 1, max_extrapolation=2)
+    buffer.push(0, 0, 0, [positions[0]])
+    buffer.push(0, 10, 0, [positions[1]])
+    return buffer.sample(min(max(render, -100), 100))
+
+
+def _numbers(result):
+    """Every float in a (nested) result."""
+    if isinstance(result, (tuple, list)):
+        for item in result:
+            yield from _numbers(item)
+    elif isinstance(result, (np.ndarray, np.floating, float)):
+        array = np.asarray(result)
+        if array.dtype.kind == "f":
+            yield array
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_extreme_finite_inputs_give_finite_results_or_a_named_error(name):
+    strategy, call = CALLS[name]
+    func = name.split("(")[0]
+
+    @settings(max_examples=25, deadline=None, database=None)
+    @given(strategy)
+    def check(args):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                result = call(args)
+            except (OverflowError, ValueError) as error:
+                assert func.split(".")[0] in str(error) or "Curve" in str(error), \
+                    f"{name}{args}: message does not name the function: {error}"
+                return
+        for array in _numbers(result):
+            assert np.all(np.isfinite(array)), f"{name}{args} returned {array}"
+
+    check()
+
+
+def test_circ_rates_next_to_the_vertical_end_keep_their_digits():
+    u = 1e-310  # circ_out: s = sqrt(u (2 - u)), ds/du = (1 - u) / s
+    assert ac.ease("circ_out", u) == pytest.approx(math.sqrt(2e-310), rel=1e-15)
+    assert ac.ease("circ_out", u, derivative=True) == pytest.approx(1 / math.sqrt(2e-310),
+                                                                    rel=1e-15)
+    x = 1 - 2.0**-52  # circ_in near 1: 1 - x^2 = (1 - x)(1 + x) exactly
+    assert ac.ease("circ_in", x, derivative=True) == pytest.approx(
+        x / math.sqrt(2.0**-52 * (2 - 2.0**-52)), rel=1e-15)
+
+
+def test_infinite_rate_inside_a_segment():
+    # circ_in_out is vertical at u = 1/2: a constant curve still has velocity 0
+    # there; a moving one has none that is representable
+    np.testing.assert_array_equal(ac.Curve([0, 1], [1, 1], ease="circ_in_out").evaluate(
+        [0.5], 1), [0.0])
+    with pytest.raises(OverflowError, match=r"velocity at index \(0,\) is not representable"):
+        ac.Curve([0, 1], [0, 1], ease="circ_in_out").evaluate([0.5], 1)
