@@ -413,7 +413,7 @@ class SnapshotTimeline(ByValue):
         # the retained and waiting snapshots as the C core exports them
         return {"dim": self._dim, "capacity": self._capacity, "rotations": self._rotations,
                 "max_extrapolation": self._extrapolation, "reorder_window": self._window,
-                "core": _core._snapshot_state_get(self._handle)}
+                "core": _core._snapshot_state_get("SnapshotTimeline", self._handle)}
 
     @classmethod
     def _from_state(cls, state: dict) -> "SnapshotTimeline":
@@ -633,7 +633,7 @@ class SnapshotBuffer(ByValue):
         # every entity's snapshots and generation as the C core exports them
         return {"entities": self._entities, "dim": self._dim, "capacity": self._capacity,
                 "rotations": self._rotations, "max_extrapolation": self._extrapolation,
-                "core": _core._snapshot_state_get(self._handle)}
+                "core": _core._snapshot_state_get("SnapshotBuffer", self._handle)}
 
     @classmethod
     def _from_state(cls, state: dict) -> "SnapshotBuffer":

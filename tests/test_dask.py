@@ -1,6 +1,7 @@
 """animcore.dask on a real distributed.LocalCluster (worker processes on the
-loopback interface): baking the glTF assets in tests/data/gltf, a worker killed
-mid-job, a malformed file, and lazy chunk-wise evaluation of dask arrays."""
+loopback interface; marked slow): baking the glTF assets in tests/data/gltf, a
+worker killed mid-job, a malformed file, and lazy chunk-wise evaluation of dask
+arrays."""
 import io
 import os
 import pathlib
@@ -62,6 +63,7 @@ def assert_complete(rows, out_dir, fps):
         assert row.channels == len(expected) - 1
 
 
+@pytest.mark.slow  # a LocalCluster of worker processes
 def test_the_assets_bake_on_the_cluster(client, tmp_path):
     rows = bake_many([str(DATA / "**" / "*.gl*")], tmp_path, fps=24, client=client,
                      progress="never")
@@ -73,6 +75,7 @@ def test_the_assets_bake_on_the_cluster(client, tmp_path):
     assert_complete(rows, tmp_path, 24)
 
 
+@pytest.mark.slow  # a LocalCluster of worker processes
 def test_a_malformed_file_is_one_failed_row(client, tmp_path):
     folder = tmp_path / "clips"
     folder.mkdir()
@@ -110,6 +113,7 @@ def alive(pid):
         return True
 
 
+@pytest.mark.slow  # a LocalCluster of worker processes
 def test_a_worker_killed_mid_job_still_gives_every_output_and_no_partial_one(client, tmp_path):
     for i in range(3):  # three copies of the assets: several tasks per worker
         shutil.copytree(DATA, tmp_path / f"copy{i}")
@@ -139,6 +143,7 @@ def test_a_worker_killed_mid_job_still_gives_every_output_and_no_partial_one(cli
     assert_complete(rows, out, 120)
 
 
+@pytest.mark.slow  # a LocalCluster of worker processes
 def test_the_command_line_bakes_on_a_running_scheduler(client, tmp_path, capsys):
     status = cli.main(["bake", str(DATA / "Animation_Node" / "*.gltf"),
                        str(DATA / "Fox" / "Fox.glb"), "--out", str(tmp_path), "--scheduler",
@@ -219,6 +224,7 @@ def test_apply_to_a_cursor_needs_one_argument_of_its_shape():
         apply(cursor.advance, da.ones(5))
 
 
+@pytest.mark.slow  # a LocalCluster of worker processes
 def test_apply_runs_on_the_cluster_with_the_object_sent_by_value(client):
     rotations = animcore.RotationCurve([0, 1, 2], [[0, 0, 0, 1], [0, 0, 1, 1], [0, 1, 0, 0]],
                                        after="cycle")
@@ -264,6 +270,7 @@ def test_apply_rejects_shapes_that_do_not_broadcast():
         apply(animcore.LoopTrack([0, 1], [0, 2]).delta, da.ones(3, chunks=2), da.ones(4))
 
 
+@pytest.mark.slow  # a LocalCluster of worker processes
 def test_without_a_client_a_local_cluster_bakes_and_is_closed(tmp_path, monkeypatch):
     started = []
     real = distributed.LocalCluster

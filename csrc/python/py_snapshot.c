@@ -488,13 +488,14 @@ static PyObject *counts(PyObject *self, PyObject *args)
 /* For the other binding files (state export): the C objects behind a handle,
    one of them NULL, held for reading (as a sample is) or writing (as a push
    is) until acpy_snapshot_release. */
-int acpy_snapshot_acquire(PyObject *handle, int write, ac_snapshot_buffer **buffer,
-                          ac_snapshot_timeline **timeline)
+int acpy_snapshot_acquire(const char *func, PyObject *handle, int write,
+                          ac_snapshot_buffer **buffer, ac_snapshot_timeline **timeline)
 {
     snapshot_ctx *ctx;
-    if (!get_ctx(handle, &ctx) || (write && !check_writable("_snapshot_state_set", ctx)))
+    if (!get_ctx(handle, &ctx))
         return 0;
-    ctx->readers += !write;
+    if (write ? !begin_write(func, ctx) : !begin_read(func, ctx))
+        return 0;
     *buffer = ctx->buffer;
     *timeline = ctx->timeline;
     return 1;
@@ -503,8 +504,12 @@ int acpy_snapshot_acquire(PyObject *handle, int write, ac_snapshot_buffer **buff
 void acpy_snapshot_release(PyObject *handle, int write)
 {
     snapshot_ctx *ctx = PyCapsule_GetPointer(handle, CAPSULE);
-    if (ctx)
-        ctx->readers -= !write;
+    if (!ctx)
+        return;
+    if (write)
+        end_write(ctx);
+    else
+        end_read(ctx);
 }
 
 static PyMethodDef methods[] = {

@@ -2,18 +2,19 @@
    copy with their exact state: the bytes of ac_snapshot_*_state_get/set. */
 #include "binding.h"
 
-/* _snapshot_state_get(handle) -> uint8 array: the exact state of a snapshot
-   buffer or timeline. */
+/* _snapshot_state_get(func, handle) -> uint8 array: the exact state of a
+   snapshot buffer or timeline. */
 static PyObject *snapshot_state_get(PyObject *self, PyObject *args)
 {
+    const char *func;
     PyObject *handle;
     ac_snapshot_buffer *buffer;
     ac_snapshot_timeline *timeline;
     PyArrayObject *state;
     npy_intp size;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O:_snapshot_state_get", &handle) ||
-        !acpy_snapshot_acquire(handle, 0, &buffer, &timeline))
+    if (!PyArg_ParseTuple(args, "sO:_snapshot_state_get", &func, &handle) ||
+        !acpy_snapshot_acquire(func, handle, 0, &buffer, &timeline))
         return NULL;
     size = (npy_intp)(buffer ? ac_snapshot_buffer_state_size(buffer)
                              : ac_snapshot_timeline_state_size(timeline));
@@ -44,7 +45,7 @@ static PyObject *snapshot_state_set(PyObject *self, PyObject *args)
     (void)self;
     if (!PyArg_ParseTuple(args, "sOy*:_snapshot_state_set", &func, &handle, &view))
         return NULL;
-    if (!acpy_snapshot_acquire(handle, 1, &buffer, &timeline)) {
+    if (!acpy_snapshot_acquire(func, handle, 1, &buffer, &timeline)) {
         PyBuffer_Release(&view);
         return NULL;
     }
@@ -63,7 +64,7 @@ static PyObject *snapshot_state_set(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"_snapshot_state_get", snapshot_state_get, METH_VARARGS,
-     "_snapshot_state_get(handle) -> uint8 array"},
+     "_snapshot_state_get(func, handle) -> uint8 array"},
     {"_snapshot_state_set", snapshot_state_set, METH_VARARGS,
      "_snapshot_state_set(func, handle, state)"},
     {NULL, NULL, 0, NULL},
