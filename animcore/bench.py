@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from .contact import advance_projectiles, bounce
+from .contact import Body, advance_projectiles, bounce, collide
 from .curves import Curve
 from .easing import CubicBezier, ease
 from .hermite import hermite
@@ -450,6 +450,50 @@ def numpy_advance_projectiles(position, velocity, radius, dt, plane_point, plane
     return p, v, bounces
 
 
+def numpy_collide(va, wa, ma, ia, ca, vb, wb, mb, ib, cb, normal, point, restitution, friction):
+    """collide's law for 3-D bodies with scalar inverse inertia in plain NumPy,
+    the baseline of `collide`: the effective mass K per contact, the sticking
+    impulse from np.linalg.solve, Coulomb's bound, the slipping impulse."""
+    ra, rb = point - ca, point - cb
+    w = (va + np.cross(wa, ra)) - (vb + np.cross(wb, rb))
+    s = np.einsum("ik,ik->i", w, normal)
+    eye = np.eye(3)
+    K = ((ma + mb)[:, None, None] * eye
+         + ia[:, None, None] * (np.einsum("ik,ik->i", ra, ra)[:, None, None] * eye
+                                - ra[:, :, None] * ra[:, None, :])
+         + ib[:, None, None] * (np.einsum("ik,ik->i", rb, rb)[:, None, None] * eye
+                                - rb[:, :, None] * rb[:, None, :]))
+    dn = np.where(s < 0.0, -(1.0 + restitution) * s, 0.0)
+    target = dn[:, None] * normal - (w - s[:, None] * normal)
+    stick = np.linalg.solve(K, target[..., None])[..., 0]
+    jn = np.einsum("ik,ik->i", stick, normal)
+    jt = stick - jn[:, None] * normal
+    length = np.sqrt(np.einsum("ik,ik->i", jt, jt))
+    slips = length > friction * jn
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = normal + friction * jt / length[:, None]
+        kd = np.einsum("ik,ikl,il->i", normal, K, d)
+        slip = (dn / kd)[:, None] * d
+    j = np.where((slips & (s < 0.0))[:, None], slip, np.where((s < 0.0)[:, None], stick, 0.0))
+    return (va + ma[:, None] * j, wa + ia[:, None] * np.cross(ra, j),
+            vb - mb[:, None] * j, wb - ib[:, None] * np.cross(rb, j))
+
+
+def sphere_pairs(n, seed=0):
+    """n contacts between two dynamic spheres of random sizes and masses."""
+    rng = np.random.default_rng(seed)
+    normal = rng.normal(size=(n, 3))
+    normal /= np.linalg.norm(normal, axis=1, keepdims=True)
+    point = rng.uniform(-10, 10, (n, 3))
+    radius_a, radius_b = rng.uniform(0.1, 1, (2, n))
+    mass_a, mass_b = rng.uniform(0.5, 5, (2, n))
+    a = dict(va=rng.normal(0, 5, (n, 3)), wa=rng.normal(0, 3, (n, 3)), ma=1 / mass_a,
+             ia=2.5 / (mass_a * radius_a**2), ca=point + radius_a[:, None] * normal)
+    b = dict(vb=rng.normal(0, 5, (n, 3)), wb=rng.normal(0, 3, (n, 3)), mb=1 / mass_b,
+             ib=2.5 / (mass_b * radius_b**2), cb=point - radius_b[:, None] * normal)
+    return a, b, normal, point
+
+
 def projectile_scene(n, seed=0):
     """Spheres in a box of 6 walls and 2 slanted planes, two of them moving."""
     rng = np.random.default_rng(seed)
@@ -494,6 +538,17 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
                 lambda: numpy_bounce(velocity, wall, normal, 0.5), repeats, target=5),
     ]
     del velocity, surface, normal
+    k = max(1, int(10**6 * scale))
+    a, b, normal, point = sphere_pairs(k)
+    body_a = Body(a["va"], a["ma"], a["ia"], a["wa"], a["ca"])
+    body_b = Body(b["vb"], b["mb"], b["ib"], b["wb"], b["cb"])
+    comparisons.append(
+        compare("contact collide (3-D, two dynamic spheres)", k,
+                lambda: collide(body_a, body_b, normal, point, 0.5, friction=0.3),
+                "same law in plain NumPy",
+                lambda: numpy_collide(**a, **b, normal=normal, point=point, restitution=0.5,
+                                      friction=0.3), repeats, target=5))
+    del a, b, body_a, body_b, normal, point
     m = max(1, int(10**5 * scale))
     scene = projectile_scene(m)
     comparisons.append(

@@ -18,6 +18,21 @@ from outside and does work on the ball.
 
 The surface velocity is the velocity of the surface *at the contact point*;
 for a rotating body use :func:`contact_point_velocity`.
+
+When both sides have finite mass, :func:`collide` takes the two bodies'
+masses, inertia and contact arms and returns both bodies' new velocities and
+the impulse. Two caveats come with the laws themselves:
+
+- A driven kinematic body (inverse mass 0: a platform, a paddle moved by
+  animation) keeps its velocity whatever hits it, so it can add energy to
+  what it hits, as in the wall example above.
+- Between two dynamic bodies the kinetic energy never rises in frictionless
+  contacts or in contacts whose arms are along the normal (discs, spheres).
+  Off-centre with friction, the restitution law on the normal speed after
+  friction (Newton's, as Bullet's solver applies it) can return more energy
+  than came in. The gain grows with the restitution: a perfectly inelastic
+  contact (``restitution = 0``) that sticks never gains, and contacts
+  without friction never do.
 """
 from __future__ import annotations
 
@@ -30,9 +45,13 @@ from . import _core
 from ._arrays import as_float64, check_out, kernel_operand, results
 
 __all__ = [
+    "Body",
+    "Collision",
+    "ProjectileEvents",
     "ProjectileStep",
     "advance_projectiles",
     "bounce",
+    "collide",
     "contact_point_velocity",
 ]
 
@@ -205,13 +224,253 @@ def contact_point_velocity(linear_velocity, angular_velocity, offset, *, out=Non
     return results((result,), out)[0]
 
 
-class ProjectileStep(NamedTuple):
-    """Spheres at the end of a step: ``position`` (m), ``velocity`` (m/s) and
-    ``bounces``, the number of contacts resolved during the step."""
+class Body(NamedTuple):
+    """A rigid body at a contact, for :func:`collide`.
 
+    Every field broadcasts over the contacts like a NumPy ufunc argument.
+
+    velocity : array_like, shape (..., 2) or (..., 3)
+        Linear velocity of the center, m/s.
+    inverse_mass : array_like, optional
+        1 / mass, 1/kg, ``>= 0``; 0 (the default) for a kinematic or static
+        body, which no contact moves.
+    inverse_inertia : array_like, optional
+        Inverse moment of inertia about the center, ``>= 0``: one value for a
+        disc (``2 / (m r**2)``) or a sphere (``5 / (2 m r**2)``), or in 3-D a
+        world-space inverse inertia tensor of shape (..., 3, 3), symmetric
+        positive semi-definite (a trailing (3, 3) is always read as a tensor).
+        0 (the default) for a body that does not turn.
+    angular_velocity : array_like, optional
+        rad/s: shape (...) in 2-D (counter-clockwise), (..., 3) in 3-D.
+        None (the default) for no spin.
+    center : array_like, shape (..., 2) or (..., 3), optional
+        Center of mass, m; the arm of a contact is ``point - center``. None
+        (the default) puts it at the contact point (a zero arm).
+    """
+
+    velocity: object
+    inverse_mass: object = 0.0
+    inverse_inertia: object = 0.0
+    angular_velocity: object = None
+    center: object = None
+
+
+class Collision(NamedTuple):
+    """Both bodies after a contact, and the impulse on ``a`` (``b`` receives
+    its opposite): ``normal_impulse`` (N s, along the normal, ``>= 0``) and
+    ``tangent_impulse`` (N s, the friction part, perpendicular to it)."""
+
+    velocity_a: np.ndarray
+    angular_velocity_a: np.ndarray
+    velocity_b: np.ndarray
+    angular_velocity_b: np.ndarray
+    normal_impulse: np.ndarray
+    tangent_impulse: np.ndarray
+
+
+def _body(func: str, name: str, body) -> Body:
+    if isinstance(body, Body):
+        return body
+    if isinstance(body, dict):
+        return Body(**body)
+    if isinstance(body, tuple):
+        return Body(*body)
+    raise ValueError(f"{func}: {name} must be a Body (or a tuple or dict of its fields), "
+                     f"got {type(body).__name__}")
+
+
+def _check_results(func: str, out, shapes: list) -> tuple:
+    """`out` for several results of different shapes: a tuple of writeable
+    float arrays of those shapes."""
+    if not isinstance(out, tuple) or len(out) != len(shapes):
+        raise ValueError(f"{func}: out must be a tuple of {len(shapes)} arrays")
+    for i, (a, shape) in enumerate(zip(out, shapes)):
+        if not isinstance(a, np.ndarray):
+            raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
+        if a.shape != shape:
+            raise ValueError(f"{func}: out[{i}] has shape {a.shape}, expected {shape}")
+        if not np.can_cast(np.float64, a.dtype, casting="same_kind"):
+            raise ValueError(f"{func}: out[{i}] has dtype {a.dtype}, expected a float dtype")
+        if not a.flags.writeable:
+            raise ValueError(f"{func}: out[{i}] is read-only")
+    return out
+
+
+def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
+            out=None) -> Collision:
+    """Contact between two rigid bodies that may both move.
+
+    The impulse comes from both bodies' masses, moments of inertia and
+    contact arms, and updates both together. With ``w`` the velocity of
+    ``a``'s material point at the contact minus ``b``'s (spin included:
+    ``v + omega x (point - center)``) and ``s = w . n``, a contact with
+    ``s >= 0`` is left alone. Otherwise the impulse ``j`` on ``a``
+    (``-j`` on ``b``) is the one that makes the relative normal speed at the
+    contact point ``-e' s`` (``e' = e`` when ``-s > threshold``, else 0) and
+    stops the slip, when Coulomb's bound ``|j_t| <= friction * j_n`` allows
+    it (the bodies stick). Otherwise the contact slips: the friction impulse
+    is ``friction * j_n``, opposing the slip that remains after the impulse
+    (never reversing it), and ``j_n`` still gives the restitution law.
+
+    Parameters
+    ----------
+    a, b : Body
+        The two bodies (see :class:`Body`); a kinematic body has
+        ``inverse_mass = inverse_inertia = 0``. Tuples and dicts of the
+        fields are accepted.
+    normal : array_like, shape (..., 2) or (..., 3)
+        Unit contact normal pointing from ``b`` to ``a``
+        (``|n . n - 1| <= 1e-12``).
+    point : array_like, shape (..., 2) or (..., 3)
+        The contact point, m (world axes).
+    restitution : array_like
+        ``e`` in ``[0, 1]``, on the relative normal velocity at the point.
+    friction : array_like, optional
+        Coulomb coefficient ``>= 0`` (default 0): the friction impulse is at
+        most ``friction`` times the normal impulse.
+    threshold : array_like, optional
+        Approach speed (m/s) ``>= 0`` at or below which the contact is
+        perfectly inelastic (default 0).
+    out : tuple of 6 ndarrays, optional
+        Arrays of the results' shapes; untouched if the call raises.
+
+    Returns
+    -------
+    Collision
+        ``velocity_a``, ``angular_velocity_a``, ``velocity_b``,
+        ``angular_velocity_b`` after the contact, ``normal_impulse``
+        (``j . n``, shape (...)) and ``tangent_impulse`` (``j - (j . n) n``,
+        shape (..., dim)). All fields broadcast to the shape of the inputs'
+        leading axes.
+
+    Notes
+    -----
+    - A point mass (``inverse_inertia = 0``) against a kinematic ``b`` gets
+      exactly :func:`bounce` for ``b``'s contact-point velocity, bit for bit.
+    - Energy: between two dynamic bodies the kinetic energy never rises in a
+      frictionless contact, nor in one whose arms are along the normal (two
+      discs or spheres). An off-centre contact with friction can gain energy
+      under this restitution law, which acts on the normal speed after the
+      friction impulse (Newton's law, as Bullet's solver uses it); the gain
+      grows with the restitution and is zero for ``restitution = 0`` when
+      the bodies stick.
+    - A kinematic ``b`` is driven from outside: it keeps its velocity, and
+      the world kinetic energy of ``a`` may rise (see :func:`bounce`).
+    - A slipping contact's friction impulse is exactly opposite the slip
+      that remains after the impulse, in 2-D and 3-D, whatever the arms and
+      the inertia tensors (for an anisotropic body hit off-centre the
+      direction is found by a bisection).
+    - When neither body can translate (both inverse masses 0) the contact is
+      frictionless.
+
+    Raises
+    ------
+    ValueError
+        Non-finite input, a normal that is not unit, ``restitution`` outside
+        ``[0, 1]``, negative ``friction``, ``threshold``, inverse mass or
+        inverse inertia, an inverse inertia tensor that is not symmetric
+        positive semi-definite; the message names the argument (``a.center``,
+        ``b.inverse_mass``...) and the contact's index.
+    OverflowError
+        A result that is not representable.
+
+    Examples
+    --------
+    Equal discs, head-on, perfectly elastic: the velocities are exchanged.
+
+    >>> r = collide(Body([-1.0, 0.0], 1.0, center=[0.5, 0.0]),
+    ...             Body([1.0, 0.0], 1.0, center=[-0.5, 0.0]), [1.0, 0.0], [0.0, 0.0], 1.0)
+    >>> r.velocity_a, r.velocity_b, float(r.normal_impulse)
+    (array([1., 0.]), array([-1.,  0.]), 2.0)
+    """
+    func = "collide"
+    a, b = _body(func, "a", a), _body(func, "b", b)
+    named = {"a.velocity": a.velocity, "b.velocity": b.velocity, "normal": normal,
+             "point": point}
+    named.update({f"{name}.center": body.center for name, body in (("a", a), ("b", b))
+                  if body.center is not None})
+    dim, vec = _vectors(func, named)
+    shapes = {name: x.shape[:-1] for name, x in vec.items()}
+    bodies = {}
+    for name, body in (("a", a), ("b", b)):
+        if body.angular_velocity is None:
+            spin = np.zeros(() if dim == 2 else (3,))
+        else:
+            spin = as_float64(func, f"{name}.angular_velocity", body.angular_velocity)
+        if dim == 3:
+            if spin.ndim == 0 or spin.shape[-1] != 3:
+                raise ValueError(f"{func}: {name}.angular_velocity must have shape (..., 3) "
+                                 f"in 3-D, got shape {spin.shape}")
+            shapes[f"{name}.angular_velocity"] = spin.shape[:-1]
+        else:
+            shapes[f"{name}.angular_velocity"] = spin.shape
+        mass = as_float64(func, f"{name}.inverse_mass", body.inverse_mass)
+        inertia = as_float64(func, f"{name}.inverse_inertia", body.inverse_inertia)
+        tensor = dim == 3 and inertia.ndim >= 2 and inertia.shape[-2:] == (3, 3)
+        shapes[f"{name}.inverse_mass"] = mass.shape
+        shapes[f"{name}.inverse_inertia"] = inertia.shape[:-2] if tensor else inertia.shape
+        bodies[name] = (spin, mass, inertia, tensor)
+    scal = {"restitution": as_float64(func, "restitution", restitution),
+            "friction": as_float64(func, "friction", friction),
+            "threshold": as_float64(func, "threshold", threshold)}
+    shapes.update({name: x.shape for name, x in scal.items()})
+    shape = _leading_shape(func, shapes)
+    spin_shape = shape if dim == 2 else shape + (3,)
+    result_shapes = [shape + (dim,), spin_shape, shape + (dim,), spin_shape, shape,
+                     shape + (dim,)]
+    if out is not None:
+        out = _check_results(func, out, result_shapes)
+    operands = []
+    for name in ("a", "b"):
+        spin, mass, inertia, tensor = bodies[name]
+        center = vec.get(f"{name}.center", vec["point"])
+        operands.append((
+            _vector_operand(vec[f"{name}.velocity"], shape, dim),
+            _vector_operand(spin, shape, 3) if dim == 3 else kernel_operand(spin, shape),
+            kernel_operand(mass, shape),
+            _vector_operand(inertia.reshape(inertia.shape[:-2] + (9,)), shape, 9) if tensor
+            else kernel_operand(inertia, shape),
+            _vector_operand(center, shape, dim)))
+        operands.append(tensor)
+    contact = (_vector_operand(vec["normal"], shape, dim),
+               _vector_operand(vec["point"], shape, dim),
+               *(kernel_operand(x, shape) for x in scal.values()))
+    computed = tuple(np.empty(s) for s in result_shapes)
+    _core._collide(func, *operands, contact, computed)
+    return Collision(*results(computed, out))
+
+
+class _Step(NamedTuple):
     position: np.ndarray
     velocity: np.ndarray
     bounces: np.ndarray
+
+
+class ProjectileStep(_Step):
+    """Spheres at the end of a step: ``position`` (m), ``velocity`` (m/s) and
+    ``bounces``, the number of contacts resolved during the step (it unpacks
+    as these three). With spin, ``angular_velocity`` holds the spheres' new
+    angular velocities (else None); with ``events=True``, ``events`` holds
+    their contacts (a :class:`ProjectileEvents`, else None)."""
+
+    angular_velocity = None
+    events = None
+
+
+class ProjectileEvents(NamedTuple):
+    """Each sphere's contacts during a step, in time order: slot ``k`` of a
+    sphere (its last axis before any vector axis) is its ``k``-th resolved
+    contact, for ``k < bounces``; later slots hold ``plane = -1`` and zeros.
+
+    ``plane`` (intc) is the plane's index, ``time`` the time into the step
+    (s), ``normal_impulse`` and ``tangent_impulse`` (one more axis of the
+    vector's size) the impulse the plane gave, per unit mass of the sphere
+    (m/s: multiply by the mass for N s)."""
+
+    plane: np.ndarray
+    time: np.ndarray
+    normal_impulse: np.ndarray
+    tangent_impulse: np.ndarray
 
 
 def _pair_operand(func: str, name: str, array: np.ndarray, spheres: tuple[int, ...],
@@ -237,7 +496,8 @@ def _pair_operand(func: str, name: str, array: np.ndarray, spheres: tuple[int, .
 
 def advance_projectiles(position, velocity, radius, dt, plane_point, plane_normal,
                         plane_velocity, restitution, *, friction=0.0,
-                        max_bounces: int = 8) -> ProjectileStep:
+                        max_bounces: int = 8, angular_velocity=None, inverse_inertia=None,
+                        events: bool = False) -> ProjectileStep:
     """Move spheres through one step against moving planes, bouncing on the way.
 
     Continuous collision: for each sphere the earliest time of impact in
@@ -272,12 +532,27 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
         (default 8; ``animcore.contact.MAX_BOUNCES`` is 4096). A call does at most spheres x
         planes x (max_bounces + 1) contact tests, and releases the GIL when
         that is more than a few hundred.
+    angular_velocity : array_like, optional
+        The spheres' spin, rad/s: shape (...) in 2-D, (..., 3) in 3-D. Given
+        (or with ``inverse_inertia``), each contact is resolved with
+        :func:`collide`'s law for a sphere hit at ``-radius * normal``
+        against the plane as a kinematic body, so friction sets the sphere
+        spinning (a ball lands and rolls) and spin drives it along the plane.
+    inverse_inertia : array_like, optional
+        ``m / I`` per sphere, 1/m^2, ``>= 0``: the moment of inertia in units
+        of the mass. Default with spin: a solid sphere, ``2.5 / radius**2``
+        in 3-D, a disc, ``2 / radius**2``, in 2-D (0 for radius 0).
+    events : bool, optional
+        Also return each sphere's contacts (planes, times, impulses) in
+        ``.events``.
 
     Returns
     -------
     ProjectileStep
         New ``position`` and ``velocity`` (fresh arrays of the spheres' shape)
-        and ``bounces`` (intc, one per sphere).
+        and ``bounces`` (intc, one per sphere); with spin also
+        ``angular_velocity``, with ``events=True`` also ``events``, a
+        :class:`ProjectileEvents` with ``max_bounces`` slots per sphere.
 
     Notes
     -----
@@ -303,10 +578,23 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     ValueError
         Non-finite input, a plane normal that is not unit, ``radius < 0``,
         ``dt < 0``, ``restitution`` outside ``[0, 1]``, ``friction < 0``,
-        ``max_bounces`` outside ``[0, MAX_BOUNCES]``; the index is the sphere's, the plane's, or the
-        (sphere, plane) pair's.
+        ``max_bounces`` outside ``[0, MAX_BOUNCES]``, a non-finite
+        ``angular_velocity``, an ``inverse_inertia`` that is not finite and
+        ``>= 0``; the index is the sphere's, the plane's, or the (sphere,
+        plane) pair's.
     OverflowError
-        A position, distance or velocity that is not representable.
+        A position, distance, velocity or angular velocity that is not
+        representable.
+
+    Examples
+    --------
+    A ball dropped sliding onto a rough floor leaves it rolling:
+
+    >>> step = advance_projectiles([0.0, 1.0, 0.0], [3.0, -2.0, 0.0], 0.5, 1.0, [0.0, 0.0, 0.0],
+    ...                            [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], 0.0, friction=1.0,
+    ...                            angular_velocity=[0.0, 0.0, 0.0], events=True)
+    >>> step.velocity.round(4), step.angular_velocity.round(4), float(step.events.time[0])
+    (array([2.1429, 0.    , 0.    ]), array([ 0.    ,  0.    , -4.2857]), 0.25)
     """
     func = "advance_projectiles"
     dim, vec = _vectors(func, {"position": position, "velocity": velocity})
@@ -338,6 +626,54 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     pairs = [_pair_operand(func, name, as_float64(func, name, value), spheres, m)
              for name, value in (("restitution", restitution), ("friction", friction))]
     bounces = np.zeros(spheres, dtype=np.intc)
-    _core._advance(func, pos, vel, kernel_operand(radius, spheres), kernel_operand(dt, spheres),
-                   *plane_arrays, *pairs, bounces_max, bounces)
-    return ProjectileStep(pos, vel, bounces)
+    spinning = angular_velocity is not None or inverse_inertia is not None
+    if not spinning and not events:
+        _core._advance(func, pos, vel, kernel_operand(radius, spheres),
+                       kernel_operand(dt, spheres), *plane_arrays, *pairs, bounces_max, bounces)
+        return ProjectileStep(pos, vel, bounces)
+    spin = inertia = None
+    if spinning:
+        spin_shape = spheres if dim == 2 else spheres + (3,)
+        if angular_velocity is None:
+            spin = np.zeros(spin_shape)
+        else:
+            w = as_float64(func, "angular_velocity", angular_velocity)
+            try:
+                spin = np.array(np.broadcast_to(w, spin_shape), dtype=np.float64, order="C")
+            except ValueError:
+                raise ValueError(f"{func}: angular_velocity of shape {w.shape} does not "
+                                 f"broadcast to {spin_shape}") from None
+        if inverse_inertia is None:
+            r = np.broadcast_to(radius, spheres)
+            usable = np.isfinite(r) & (r > 0)   # others are reported as radius errors
+            with np.errstate(all="ignore"):
+                inertia = np.where(usable, (2.5 if dim == 3 else 2.0) / np.square(r), 0.0)
+            tiny = ~np.isfinite(inertia)
+            if tiny.any():
+                first = np.flatnonzero(tiny)[0]
+                index = tuple(int(k) for k in np.unravel_index(first, spheres))
+                raise OverflowError(f"{func}: inverse_inertia at index {index} is inf (the "
+                                    f"default {2.5 if dim == 3 else 2.0} / radius**2 of "
+                                    f"radius {float(r[index])!r} is not representable; pass "
+                                    f"inverse_inertia)")
+        else:
+            inertia = as_float64(func, "inverse_inertia", inverse_inertia)
+            try:
+                if np.broadcast_shapes(inertia.shape, spheres) != spheres:
+                    raise ValueError
+            except ValueError:
+                raise ValueError(f"{func}: inverse_inertia of shape {inertia.shape} does not "
+                                 f"broadcast to {spheres}") from None
+        inertia = kernel_operand(inertia, spheres)
+    slots = None
+    if events:
+        capacity = bounces_max
+        slots = (np.empty(spheres + (capacity,), dtype=np.intc), np.empty(spheres + (capacity,)),
+                 np.empty(spheres + (capacity,)), np.empty(spheres + (capacity, dim)))
+    _core._advance_spin(func, pos, vel, kernel_operand(radius, spheres),
+                        kernel_operand(dt, spheres), *plane_arrays, *pairs, bounces_max, bounces,
+                        spin, inertia, slots)
+    step = ProjectileStep(pos, vel, bounces)
+    step.angular_velocity = spin[()] if spin is not None and spin.ndim == 0 else spin
+    step.events = ProjectileEvents(*slots) if events else None
+    return step

@@ -50,16 +50,19 @@ path is still the curve's. Cycling extrapolation repeats the eased keys.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Iterator, NamedTuple, Optional
 
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, choice, contiguous, results, stretch_factor
+from ._arrays import as_float64, check_out, contiguous, results, stretch_factor
+from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
+                       TANGENT_ALIASES, TANGENT_HINTS, aliases_for, check_fields,
+                       check_sorted, derivative_order, option)
 from ._objects import ByValue
-from .easing import as_easing_for
+from .easing import as_easing_for, easing_from_data, easing_to_data
 
-__all__ = ["Curve", "CurveSample", "KeySlopes", "Overshoot"]
+__all__ = ["Curve", "CurveKey", "CurveSample", "KeySlopes", "Overshoot"]
 
 _INTERPOLATION = {"step": 0, "linear": 1, "cubic": 2}
 _TANGENTS = {"catmull_rom": 0, "catmull_rom_uniform": 1, "pchip": 2, "clamped": 3,
@@ -68,6 +71,26 @@ _EXPLICIT = 5
 _EXTRAPOLATION = {"clamp": 0, "linear": 1, "cycle": 2, "cycle_offset": 3, "oscillate": 4,
                   "error": 5}
 _GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
+_GLTF_ALIASES = {"cubic": "CUBICSPLINE", "constant": "STEP"}
+
+
+def _interpolation(func, value, options=_INTERPOLATION):
+    return option(func, "interpolation", value, options,
+                  aliases_for(INTERPOLATION_ALIASES, options), INTERPOLATION_HINTS)
+
+
+def _extrapolation(func, name, value, options=_EXTRAPOLATION):
+    return option(func, name, value, options, aliases_for(EXTRAPOLATION_ALIASES, options))
+
+
+class CurveKey(NamedTuple):
+    """One key of a curve: time (s), value (a float, or a (C,) array) and the
+    per-second velocities arriving at and leaving the key, as evaluated."""
+
+    time: float
+    value: Any
+    in_velocity: Any
+    out_velocity: Any
 
 
 class CurveSample(NamedTuple):
@@ -213,19 +236,28 @@ class Curve(ByValue):
         Key values, one column per channel.
     interpolation : {"cubic", "linear", "step"}
         "step" holds the value of the last key at or before t.
-    tangents : {"catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat"}
+    tangents : {"catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat", "explicit"}
         How cubic key velocities are chosen (see the module documentation
-        for each rule, including the end rules).
+        for each rule, including the end rules). The default is
+        "catmull_rom", or "explicit" when velocities are given; "explicit"
+        needs them, and a policy cannot be combined with them.
     velocities : array_like, shape of values, optional
-        Per-second key velocities; override ``tangents`` (cubic only).
+        Per-second key velocities (cubic only).
     in_velocities, out_velocities : array_like, shape of values, optional
         Broken tangents: the per-second velocity arriving at and leaving each
-        key. Give both or neither, and not together with ``velocities``.
+        key. Give both or neither, and not together with ``velocities``. The
+        outer ones are the outer tangents: ``in_velocities[0]`` is the slope
+        of ``before="linear"`` and ``out_velocities[-1]`` that of
+        ``after="linear"`` (other extrapolations do not use them).
     before, after : {"clamp", "linear", "cycle", "cycle_offset", "oscillate", "error"}
         Extrapolation before the first / after the last key: hold the end key
-        (velocity 0); continue with the end velocity; repeat; repeat with each
-        cycle shifted by ``values[-1] - values[0]``; repeat with every other
-        cycle mirrored in time; or raise a ValueError naming the query.
+        (velocity 0); continue along the outer tangent (see above); repeat;
+        repeat with each cycle shifted by ``values[-1] - values[0]``; repeat
+        with every other cycle mirrored in time; or raise a ValueError naming
+        the query. Other tools' words are accepted too: "constant" and
+        "hold" (clamp), "loop" and "repeat" (cycle), "cycle_relative" and
+        "repeat_with_offset" (cycle_offset), "pingpong" and "mirror"
+        (oscillate), and "constant" / "hold" for step interpolation.
     jumps : bool
         Allow pairs of equal consecutive times, each a discontinuity: the left
         key ends the segment before it, the right key starts the one after
@@ -236,11 +268,17 @@ class Curve(ByValue):
         easing object such as ``CubicBezier(...)``): each segment reaches the
         same poses at other times (see the module documentation).
 
+    A curve is an immutable value: ``len(curve)`` is its number of keys,
+    iterating gives one :class:`CurveKey` per key, :meth:`with_key`,
+    :meth:`without_key` and :meth:`with_values` return edited copies, and
+    :meth:`to_dict` / :meth:`from_dict` round-trip it through JSON.
+
     Raises
     ------
     ValueError
-        Bad shapes, non-finite or unordered times, non-finite values or
-        velocities, unknown options; the message names the argument and index.
+        Bad shapes, non-finite or unsorted times (naming both), non-finite
+        values or velocities, unknown options (naming the closest ones); the
+        message names the argument and index.
     OverflowError
         A key velocity computed from the values, or a tangent
         ``duration * velocity``, that is not representable.
@@ -255,10 +293,10 @@ class Curve(ByValue):
     """
 
     __slots__ = ("_times", "_values", "_interpolation", "_tangents", "_before", "_after",
-                 "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps")
+                 "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps", "_given")
 
     def __init__(self, times, values, *, interpolation: str = "cubic",
-                 tangents: str = "catmull_rom", velocities=None, in_velocities=None,
+                 tangents: Optional[str] = None, velocities=None, in_velocities=None,
                  out_velocities=None, before: str = "clamp", after: str = "clamp",
                  jumps: bool = False, ease=None):
         self._build("Curve", times, values, interpolation, tangents, velocities,
@@ -279,22 +317,36 @@ class Curve(ByValue):
                              f"(K, C) with K={times.size} keys")
         if values.ndim == 2 and values.shape[1] == 0:
             raise ValueError(f"{func}: values must have at least one channel")
-        interp = _INTERPOLATION[choice(func, "interpolation", interpolation, _INTERPOLATION)]
-        policy = _TANGENTS[choice(func, "tangents", tangents, _TANGENTS)]
-        modes = [_EXTRAPOLATION[choice(func, name, mode, _EXTRAPOLATION)]
-                 for name, mode in (("before", before), ("after", after))]
+        interpolation = _interpolation(func, interpolation)
+        interp = _INTERPOLATION[interpolation]
+        given = velocities is not None or in_velocities is not None or out_velocities is not None
+        if tangents is None:
+            tangents = "explicit" if given else "catmull_rom"
+        tangents = option(func, "tangents", tangents, list(_TANGENTS) + ["explicit"],
+                          aliases_for(TANGENT_ALIASES, _TANGENTS), TANGENT_HINTS)
+        if tangents == "explicit" and not given:
+            raise ValueError(f"{func}: tangents='explicit' needs the key velocities: give "
+                             f"velocities= (or in_velocities= and out_velocities=)")
+        if tangents != "explicit" and given:
+            raise ValueError(f"{func}: tangents={tangents!r} computes the key velocities, so "
+                             f"the velocities given would have no effect (leave tangents "
+                             f"out, or give tangents='explicit')")
+        before = _extrapolation(func, "before", before)
+        after = _extrapolation(func, "after", after)
+        modes = [_EXTRAPOLATION[before], _EXTRAPOLATION[after]]
         if not isinstance(jumps, (bool, np.bool_)):
             raise ValueError(f"{func}: jumps is {jumps!r} (must be True or False)")
+        check_sorted(func, "times", times, equal="allowed")
         vin = vout = None
         if velocities is not None and (in_velocities is not None
                                        or out_velocities is not None):
             raise ValueError(f"{func}: give either velocities or in_velocities and "
                              f"out_velocities, not both")
         if (in_velocities is None) != (out_velocities is None):
-            given = "in_velocities" if in_velocities is not None else "out_velocities"
-            raise ValueError(f"{func}: {given} needs in_velocities and out_velocities "
+            given_name = "in_velocities" if in_velocities is not None else "out_velocities"
+            raise ValueError(f"{func}: {given_name} needs in_velocities and out_velocities "
                              f"together (broken tangents)")
-        if velocities is not None or in_velocities is not None:
+        if given:
             if interp != _INTERPOLATION["cubic"]:
                 raise ValueError(f"{func}: velocities apply only to interpolation='cubic', "
                                  f"not {interpolation!r}")
@@ -304,9 +356,8 @@ class Curve(ByValue):
                 vin = _key_array(func, "in_velocities", in_velocities, values.shape)
                 vout = _key_array(func, "out_velocities", out_velocities, values.shape)
             policy_code = _EXPLICIT
-            tangents = "explicit"
         else:
-            policy_code = policy
+            policy_code = _TANGENTS[tangents]
         times, values = _frozen(times), _frozen(values)  # the curve's own copies
         capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
                                       modes[0], modes[1], bool(jumps))
@@ -318,6 +369,7 @@ class Curve(ByValue):
         self._before, self._after, self._jumps = before, after, bool(jumps)
         self._capsule, self._in, self._out = capsule, key_in, key_out
         self._ease, self._remaps = None, ()
+        self._given = None if vin is None else (_frozen(vin), _frozen(vout))
 
     # -- glTF ------------------------------------------------------------------
 
@@ -352,18 +404,13 @@ class Curve(ByValue):
             unknown interpolation.
         """
         func = "Curve.from_gltf"
-        mode = choice(func, "interpolation", interpolation, _GLTF)
+        mode = option(func, "interpolation", interpolation, _GLTF, _GLTF_ALIASES)
         times = as_float64(func, "input", input)
         if times.ndim != 1 or times.size < 1:
             raise ValueError(f"{func}: input must be a 1-D array of at least one key time, "
                              f"got shape {times.shape}")
         _first_bad(func, "input", times)
-        steps = np.diff(times)
-        if (steps <= 0).any():
-            i = int(np.flatnonzero(steps <= 0)[0]) + 1
-            raise ValueError(f"{func}: input at index ({i},) is {float(times[i])!r} (must be "
-                             f"greater than the previous time {float(times[i - 1])!r}; glTF "
-                             f"key times are strictly increasing)")
+        check_sorted(func, "input", times, values="output")
         out = as_float64(func, "output", output)
         k = times.size
         rows = 3 * k if mode == "CUBICSPLINE" else k
@@ -377,10 +424,10 @@ class Curve(ByValue):
         curve = cls.__new__(cls)
         if mode == "CUBICSPLINE":
             triplets = out.reshape((k, 3) + out.shape[1:])
-            curve._build(func, times, triplets[:, 1], "cubic", "catmull_rom", None,
+            curve._build(func, times, triplets[:, 1], "cubic", "explicit", None,
                          triplets[:, 0], triplets[:, 2], "clamp", "clamp", False)
         else:
-            curve._build(func, times, out, _GLTF[mode], "catmull_rom", None, None, None,
+            curve._build(func, times, out, _GLTF[mode], None, None, None, None,
                          "clamp", "clamp", False)
         return curve
 
@@ -422,9 +469,7 @@ class Curve(ByValue):
     def _eval(self, func, t, derivatives):
         """New arrays holding each derivative order in ``derivatives`` at the
         float64 times ``t``; time remaps are applied once for all of them."""
-        for derivative in derivatives:
-            if isinstance(derivative, (bool, np.bool_)) or derivative not in (0, 1, 2):
-                raise ValueError(f"{func}: derivative is {derivative!r} (must be 0, 1 or 2)")
+        derivatives = tuple(derivative_order(func, d, (0, 1, 2)) for d in derivatives)
         rate, rests = None, []
         if self._remaps or self._ease is not None:
             if 2 in derivatives:
@@ -523,7 +568,7 @@ class Curve(ByValue):
         start, end = times[i], times[i + 1]
         u = np.where(eased, np.clip(_ratio(local, start, end), 0.0, 1.0), 0.0)
         tau = _between(start, end, self._ease(u))
-        rate = np.where(eased, self._ease(u, derivative=True), 1.0)
+        rate = np.where(eased, self._ease(u, derivative=1), 1.0)
         rest = self._rest_limit(self._ease, u, start, end, tau, np.isinf(rate))
         with np.errstate(over="ignore", invalid="ignore"):  # unused where not eased
             moved = np.where(inside, tau, np.where(eased, t + sign * (tau - local), t))
@@ -575,7 +620,7 @@ class Curve(ByValue):
             return t, np.ones(t.shape), None
         inside = (t >= t0) & (t <= t1)
         u = np.where(inside, np.clip(_ratio(t, t0, t1), 0.0, 1.0), 0.0)
-        rate = np.where(inside, remap(u, derivative=True), 1.0)
+        rate = np.where(inside, remap(u, derivative=1), 1.0)
         tau = _between(t0, t1, remap(u))
         rest = self._rest_limit(remap, u, np.full(t.shape, t0), np.full(t.shape, t1), tau,
                                 np.isinf(rate))
@@ -585,17 +630,16 @@ class Curve(ByValue):
         return {"times": self._times, "values": self._values,
                 "interpolation": self._interpolation, "tangents": self._tangents,
                 "in_velocities": self._in, "out_velocities": self._out,
+                "given": self._given,  # the explicit velocities, as given
                 "before": self._before, "after": self._after, "jumps": self._jumps,
                 "ease": self._ease, "remaps": self._remaps}
 
     @classmethod
     def _from_state(cls, state: dict) -> "Curve":
-        explicit = state["tangents"] == "explicit"
+        given = state["given"] or (None, None)
         curve = cls.__new__(cls)
         curve._build("Curve", state["times"], state["values"], state["interpolation"],
-                     "catmull_rom" if explicit else state["tangents"], None,
-                     state["in_velocities"] if explicit else None,
-                     state["out_velocities"] if explicit else None, state["before"],
+                     state["tangents"], None, given[0], given[1], state["before"],
                      state["after"], state["jumps"])
         curve._ease, curve._remaps = state["ease"], tuple(state["remaps"])
         return curve
@@ -674,7 +718,7 @@ class Curve(ByValue):
     def _eased_slope(self, velocity, key_times, durations, end):
         """Key velocities times the easing's rate at segment end ``end`` (0 or 1),
         with the limit of _chain_rule where the rate is infinite."""
-        rate = float(self._ease(float(end), derivative=True))
+        rate = float(self._ease(float(end), derivative=1))
         if np.isfinite(rate):
             return velocity * rate + 0.0  # no -0.0
         func = "Curve.key_slopes"
@@ -785,13 +829,173 @@ class Curve(ByValue):
         curve = Curve.__new__(Curve)
         if self._interpolation == "cubic":
             divisor = factor if keep == "shape" else 1.0
-            curve._build(func, times, self._values, "cubic", "catmull_rom", None,
+            curve._build(func, times, self._values, "cubic", "explicit", None,
                          self._in / divisor, self._out / divisor, self._before, self._after,
                          self._jumps)
         else:
-            curve._build(func, times, self._values, self._interpolation, "catmull_rom",
+            curve._build(func, times, self._values, self._interpolation, None,
                          None, None, None, self._before, self._after, self._jumps)
         curve._ease = self._ease  # per-segment easing is relative: it stretches along
+        return curve
+
+    # -- keys as a sequence, edited copies, JSON ---------------------------------------
+
+    def __len__(self) -> int:
+        """The number of keys."""
+        return int(self._times.size)
+
+    def __iter__(self) -> Iterator[CurveKey]:
+        """One :class:`CurveKey` (time, value, in_velocity, out_velocity) per key."""
+        for i in range(self._times.size):
+            value, vin, vout = self._values[i], self._in[i], self._out[i]
+            if self._values.ndim == 1:
+                value, vin, vout = float(value), float(vin), float(vout)
+            yield CurveKey(float(self._times[i]), value, vin, vout)
+
+    def _rebuild(self, func, times, values, velocities) -> "Curve":
+        """A curve with this one's options (and easing and remaps) on new keys;
+        ``velocities`` is (in, out) for an explicit curve, else None."""
+        curve = Curve.__new__(Curve)
+        vin, vout = (None, None) if velocities is None else velocities
+        curve._build(func, times, values, self._interpolation,
+                     "explicit" if velocities is not None else self._tangents, None, vin, vout,
+                     self._before, self._after, self._jumps)
+        curve._ease, curve._remaps = self._ease, self._remaps
+        return curve
+
+    def _key_velocity(self, func, name, value, shape):
+        array = as_float64(func, name, value)
+        if array.shape != shape:
+            raise ValueError(f"{func}: {name} has shape {array.shape}, expected {shape} (one "
+                             f"per channel)")
+        return array
+
+    def with_key(self, t, value, *, velocity=None, in_velocity=None,
+                 out_velocity=None) -> "Curve":
+        """A new curve with a key at time ``t`` (a key already at ``t`` is replaced;
+        at a jump, its left key).
+
+        ``value`` has one number per channel. On a curve with explicit
+        velocities (``tangents == "explicit"``) the key needs its per-second
+        ``velocity`` (or ``in_velocity`` and ``out_velocity``); otherwise the
+        tangent policy computes it, and giving one is an error. Options,
+        ``ease`` and time remaps are kept.
+
+        >>> Curve([0, 2], [0, 2], interpolation="linear").with_key(1, 5)(0.5)
+        np.float64(2.5)
+        """
+        func = "Curve.with_key"
+        t = as_float64(func, "t", t)
+        if t.shape != () or not np.isfinite(t):
+            raise ValueError(f"{func}: t must be one finite time, got {t.tolist()!r}")
+        shape = self._values.shape[1:]
+        row = self._key_velocity(func, "value", value, shape)
+        explicit = self._tangents == "explicit"
+        given = [v for v in (velocity, in_velocity, out_velocity) if v is not None]
+        if not explicit and given:
+            raise ValueError(f"{func}: this curve's tangents are {self._tangents!r}, which "
+                             f"compute every key velocity, so a velocity would have no effect")
+        if explicit:
+            if velocity is not None and (in_velocity is not None or out_velocity is not None):
+                raise ValueError(f"{func}: give either velocity or in_velocity and "
+                                 f"out_velocity, not both")
+            if velocity is not None:
+                in_velocity = out_velocity = velocity
+            if in_velocity is None or out_velocity is None:
+                raise ValueError(f"{func}: this curve's velocities are explicit, so the new "
+                                 f"key needs velocity= (or in_velocity= and out_velocity=)")
+            vin = self._key_velocity(func, "in_velocity", in_velocity, shape)
+            vout = self._key_velocity(func, "out_velocity", out_velocity, shape)
+        i = int(np.searchsorted(self._times, float(t)))
+        replace = i < self._times.size and self._times[i] == float(t)
+        end = i + 1 if replace else i
+
+        def put(array, item):
+            return np.concatenate([array[:i], np.asarray(item)[None], array[end:]])
+
+        times, values = put(self._times, float(t)), put(self._values, row)
+        velocities = None
+        if explicit:
+            velocities = (put(self._given[0], vin), put(self._given[1], vout))
+        return self._rebuild(func, times, values, velocities)
+
+    def without_key(self, index: int) -> "Curve":
+        """A new curve without key ``index`` (negative counts from the end);
+        at least one key remains. Options, ``ease`` and time remaps are kept."""
+        func = "Curve.without_key"
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+            raise ValueError(f"{func}: index must be an integer, got {index!r}")
+        k = self._times.size
+        if not -k <= int(index) < k:
+            raise ValueError(f"{func}: index is {int(index)} (must lie in [{-k}, {k - 1}] for "
+                             f"{k} keys)")
+        if k == 1:
+            raise ValueError(f"{func}: a curve keeps at least one key")
+        i = int(index) % k
+        keep = np.arange(k) != i
+        velocities = None if self._given is None else (self._given[0][keep],
+                                                       self._given[1][keep])
+        return self._rebuild(func, self._times[keep], self._values[keep], velocities)
+
+    def with_values(self, values, *, velocities=None, in_velocities=None,
+                    out_velocities=None) -> "Curve":
+        """A new curve with the same key times and options and new ``values``
+        (K rows, any number of channels).
+
+        A curve with explicit velocities keeps them (when the channels match)
+        unless new ones are given; giving velocities to a curve whose tangent
+        policy computes them makes the new curve's tangents explicit.
+        """
+        func = "Curve.with_values"
+        values = as_float64(func, "values", values)
+        if velocities is None and in_velocities is None and out_velocities is None:
+            if self._given is not None:
+                if values.shape != self._values.shape:
+                    raise ValueError(f"{func}: values has shape {values.shape}, but the "
+                                     f"explicit velocities have shape {self._values.shape}: "
+                                     f"give new velocities too")
+                return self._rebuild(func, self._times, values, self._given)
+            return self._rebuild(func, self._times, values, None)
+        curve = Curve.__new__(Curve)
+        curve._build(func, self._times, values, self._interpolation, "explicit", velocities,
+                     in_velocities, out_velocities, self._before, self._after, self._jumps)
+        curve._ease, curve._remaps = self._ease, self._remaps
+        return curve
+
+    def to_dict(self) -> dict:
+        """Everything that defines the curve, as JSON-ready lists, numbers and
+        strings: ``Curve.from_dict(json.loads(json.dumps(c.to_dict())))``
+        evaluates exactly as ``c`` does (per-segment ``ease`` and time remaps
+        included)."""
+        data = {"type": "Curve", "times": self._times.tolist(), "values": self._values.tolist(),
+                "interpolation": self._interpolation, "tangents": self._tangents}
+        if self._given is not None:
+            data["in_velocities"] = self._given[0].tolist()
+            data["out_velocities"] = self._given[1].tolist()
+        data.update(before=self._before, after=self._after, jumps=self._jumps,
+                    ease=None if self._ease is None else easing_to_data(self._ease),
+                    remaps=[r.to_dict() if isinstance(r, Curve) else easing_to_data(r)
+                            for r in self._remaps])
+        return data
+
+    @classmethod
+    def from_dict(cls, data) -> "Curve":
+        """The curve that :meth:`to_dict` described."""
+        func = "Curve.from_dict"
+        check_fields(func, data, "Curve", ["times", "values"],
+                     ["interpolation", "tangents", "in_velocities", "out_velocities", "before",
+                      "after", "jumps", "ease", "remaps"])
+        ease = data.get("ease")
+        curve = cls(data["times"], data["values"],
+                    interpolation=data.get("interpolation", "cubic"),
+                    tangents=data.get("tangents"), in_velocities=data.get("in_velocities"),
+                    out_velocities=data.get("out_velocities"),
+                    before=data.get("before", "clamp"), after=data.get("after", "clamp"),
+                    jumps=data.get("jumps", False),
+                    ease=None if ease is None else easing_from_data(ease, func))
+        for remap in reversed(data.get("remaps") or []):  # stored outermost first
+            curve = curve.remap_time(Curve.from_dict(remap) if remap.get("type") == "Curve"
+                                     else easing_from_data(remap, func))
         return curve
 
     # -- display -------------------------------------------------------------------------

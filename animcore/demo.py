@@ -94,7 +94,7 @@ def rootmotion_lines() -> list[str]:
 
 def easing_lines() -> list[str]:
     u = [0.25, 0.5, 0.75]
-    rate = ease("smoothstep", u, derivative=True)
+    rate = ease("smoothstep", u, derivative=1)
     s = ease("smoothstep", u)
     css = CubicBezier.keyword("ease")
     # The naive reading of cubic-bezier samples y at the curve parameter t = u

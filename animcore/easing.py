@@ -7,12 +7,17 @@ velocities). smoothstep's rate ``6u(1-u)`` is 1.125 / 1.5 / 1.125 at
 u = 0.25 / 0.5 / 0.75, and 0 at both ends: applied per segment it brakes at
 every key.
 
-An easing is given either by a kind name (see :func:`easing_kinds`) or by an
-:class:`Easing` object (:class:`Ease`, :class:`CubicBezier`, :class:`Steps`);
-the two are interchangeable wherever an easing is accepted, and
-:func:`as_easing` turns either into an object. Every easing object is callable
-as ``easing(u, derivative=False, out=None)`` and has ``inverse(s)`` when it is
-monotone.
+An easing is given either by a name or by an :class:`Easing` object
+(:class:`Ease`, :class:`CubicBezier`, :class:`Steps`); the two are
+interchangeable wherever an easing is accepted, and :func:`as_easing` turns
+either into an object. Names are the kind names (see :func:`easing_kinds`),
+Penner's spellings of them (``"easeInOutCubic"``), and the CSS keywords
+``"ease"``, ``"ease-in"``, ``"ease-out"``, ``"ease-in-out"`` (the
+``cubic-bezier()`` curves of CSS Easing Level 1, exactly), ``"linear"``,
+``"step-start"`` and ``"step-end"``. Every easing object is callable as
+``easing(u, derivative=0, out=None)`` and has ``inverse(s)`` when it is
+monotone. ``derivative`` is an integer order: 0 (the value) or 1 (the rate);
+easings give no higher order.
 
 The named kinds follow Robert Penner's original equations (b = 0, c = 1,
 d = 1): quad, cubic, quart, quint, sine, expo, circ, back (s = 1.70158, in_out
@@ -21,11 +26,13 @@ s * 1.525), elastic (amplitude 1, period 0.3, in_out 0.45) and bounce, each as
 smoothstep ``u^2 (3 - 2u)`` and smootherstep ``u^3 (6u^2 - 15u + 10)``.
 Every kind is exactly 0 at u = 0 and 1 at u = 1. Endpoint adjustments: as in
 Penner's code, expo and elastic are set to those values at the ends (expo_in's
-formula gives 2^-10 at 0, so it jumps there; its rate at a jump is the
-one-sided rate of the formula); sine_in, back and bounce are pinned to them
-too, since their formulas can round off there by an ulp or two. Rates are analytic;
-circ's vertical tangents (circ_in at 1, circ_out at 0, circ_in_out at 0.5)
-give a rate of +inf.
+formula gives 2^-10 at 0, so it jumps there); sine_in, back and bounce are
+pinned to them too, since their formulas can round off there by an ulp or two.
+Rates are analytic. At u = 0 and u = 1 every rate (of every kind and of
+every CubicBezier) is the one-sided limit of the rate from inside [0, 1]:
+at a jump, the rate of the formula beside it; where both of a CubicBezier's
+speeds vanish, the ratio of its second derivatives. circ's vertical tangents
+(circ_in at 1, circ_out at 0, circ_in_out at 0.5) give a rate of +inf.
 """
 from __future__ import annotations
 
@@ -34,6 +41,7 @@ import numpy as np
 from . import _core
 from ._arrays import as_float64, check_out, contiguous, real_number, results
 from ._objects import ByValue
+from ._options import check_fields, derivative_order, did_you_mean, fold, option, suggest
 
 __all__ = [
     "EASING_KINDS",
@@ -98,19 +106,22 @@ class Easing:
     #: True when the easing never decreases, so :meth:`inverse` exists.
     monotone: bool = False
 
-    def __call__(self, u, *, derivative: bool = False, out=None) -> np.ndarray:
-        """s = ease(u), or ds/du with ``derivative=True``; u in [0, 1], any shape."""
-        return self._evaluate(type(self).__name__, u, derivative, out)
+    def __call__(self, u, *, derivative: int = 0, out=None) -> np.ndarray:
+        """s = ease(u) (``derivative=0``), or ds/du (``derivative=1``); u in
+        [0, 1], any shape."""
+        func = type(self).__name__
+        return self._evaluate(func, u, _order(func, derivative), out)
 
-    def ease(self, u, *, derivative: bool = False, out=None) -> np.ndarray:
+    def ease(self, u, *, derivative: int = 0, out=None) -> np.ndarray:
         """Same as calling the easing."""
-        return self._evaluate(type(self).__name__, u, derivative, out)
+        func = f"{type(self).__name__}.ease"
+        return self._evaluate(func, u, _order(func, derivative), out)
 
     def inverse(self, s, *, out=None) -> np.ndarray:
         """The normalized time u in [0, 1] at which the easing reaches s in [0, 1]."""
         return self._inverse(f"{type(self).__name__}.inverse", s, out)
 
-    def _evaluate(self, func, u, derivative, out):  # pragma: no cover - abstract
+    def _evaluate(self, func, u, derivative: int, out):  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _inverse(self, func, s, out):
@@ -120,7 +131,7 @@ class Easing:
 class Ease(ByValue, Easing):
     """A named easing kind as an object, e.g. ``Ease("cubic_in_out")``.
 
-    >>> Ease("smoothstep")([0.25, 0.5], derivative=True)
+    >>> Ease("smoothstep")([0.25, 0.5], derivative=1)
     array([1.125, 1.5  ])
     >>> float(Ease("quad_in").inverse(0.25))
     0.5
@@ -141,7 +152,7 @@ class Ease(ByValue, Easing):
         return _MONOTONE[self.name]
 
     def _evaluate(self, func, u, derivative, out):
-        kind, rate = self._kind, bool(derivative)
+        kind, rate = self._kind, int(derivative)
         return _unary(func, "u", u, out,
                       lambda x, r: _core._ease_eval(func, kind, rate, x, r))
 
@@ -170,11 +181,54 @@ class Ease(ByValue, Easing):
         return f"Ease({self.name!r})"
 
 
+def _order(func: str, derivative) -> int:
+    return derivative_order(func, derivative, (0, 1), "an easing gives its value and rate only")
+
+
+_FAMILIES = ("quad", "cubic", "quart", "quint", "sine", "expo", "circ", "back", "elastic",
+             "bounce")
+_FOLDED = {fold(name): name for name in EASING_KINDS}
+
+
+def _penner_name(kind: str):
+    """The kind a Penner / easings.net spelling stands for ("easeInOutCubic",
+    "InQuad", "ease_out_sine"), else None."""
+    words = "".join("_" + ch.lower() if ch.isupper() else ch for ch in kind)
+    tokens = [w for w in words.replace("-", "_").replace(" ", "_").split("_")
+              if w and w != "ease"]
+    family = [w for w in tokens if w in _FAMILIES]
+    direction = "_".join(w for w in tokens if w in ("in", "out", "inout"))
+    direction = {"in_out": "in_out", "inout": "in_out", "in": "in", "out": "out"}.get(direction)
+    if len(family) == 1 and direction and len(tokens) == 1 + direction.count("_") + 1:
+        return f"{family[0]}_{direction}"
+    return None
+
+
+def _kind_name(func: str, kind, css: bool = False):
+    """The kind name ``kind`` spells (case, hyphens and underscores aside, or
+    in Penner's spelling), else a ValueError with the closest names. With
+    ``css``, the CSS keywords are accepted too and returned as easing objects."""
+    if isinstance(kind, str):
+        if fold(kind) in _FOLDED:
+            return _FOLDED[fold(kind)]
+        if css and fold(kind) in _CSS:
+            return _CSS[fold(kind)]()
+        penner = _penner_name(kind)
+        if penner is not None:
+            return penner
+    css_names = [n for n in CubicBezier.KEYWORDS if n != "linear"] + ["step-start", "step-end"]
+    close = suggest(kind, list(EASING_KINDS) + (css_names if css else []))
+    if not css and isinstance(kind, str) and fold(kind) in _CSS:
+        close = []
+    where = ("are accepted too" if css else
+             "are easings too, through as_easing(name) or CubicBezier.keyword(name)")
+    raise ValueError(f"{func}: unknown easing kind {kind!r}{did_you_mean(close)} "
+                     f"(easing_kinds() lists the {len(EASING_KINDS)} kinds; the CSS keywords "
+                     f"{', '.join(map(repr, css_names))} {where})")
+
+
 def _kind_index(func: str, kind) -> int:
-    if isinstance(kind, str) and kind in _INDEX:
-        return _INDEX[kind]
-    raise ValueError(f"{func}: unknown easing kind {kind!r}; known kinds: "
-                     f"{', '.join(EASING_KINDS)}")
+    return _INDEX[_kind_name(func, kind)]
 
 
 class CubicBezier(ByValue, Easing):
@@ -216,11 +270,7 @@ class CubicBezier(ByValue, Easing):
     @classmethod
     def keyword(cls, name: str) -> "CubicBezier":
         """The CSS keyword easing ``name``: linear, ease, ease-in, ease-out, ease-in-out."""
-        try:
-            return cls(*cls.KEYWORDS[name])
-        except (KeyError, TypeError):
-            raise ValueError(f"CubicBezier.keyword: unknown keyword {name!r}; known: "
-                             f"{', '.join(cls.KEYWORDS)}") from None
+        return cls(*cls.KEYWORDS[option("CubicBezier.keyword", "name", name, cls.KEYWORDS)])
 
     x1 = property(lambda self: self._points[0], doc="First control point, x (time).")
     y1 = property(lambda self: self._points[1], doc="First control point, y (value).")
@@ -234,7 +284,7 @@ class CubicBezier(ByValue, Easing):
 
     def _evaluate(self, func, u, derivative, out):
         points = self._points
-        if derivative:  # the kernel solves once and writes s (discarded) and ds/du
+        if derivative == 1:  # the kernel solves once and writes s (discarded) and ds/du
             return _unary(func, "u", u, out, lambda x, r: _core._bezier_eval(
                 func, *points, x, np.empty_like(r), r))
         return _unary(func, "u", u, out,
@@ -289,9 +339,7 @@ class Steps(ByValue, Easing):
     def __init__(self, n: int, position: str = "end"):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
             raise ValueError(f"Steps: n must be an integer, got {n!r}")
-        if position not in _JUMPS:
-            raise ValueError(f"Steps: position is {position!r} (must be one of "
-                             f"{', '.join(repr(p) for p in _JUMPS)})")
+        position = option("Steps", "position", position, _JUMPS)
         self._count, self._position = int(n), position
         if self._count > 2**31:
             raise ValueError(f"Steps: n is {self._count} (must be <= 2**31)")
@@ -304,7 +352,7 @@ class Steps(ByValue, Easing):
     position = property(lambda self: self._position, doc="Where the jumps are.")
 
     def _evaluate(self, func, u, derivative, out):
-        if derivative:
+        if derivative == 1:
             return _unary(func, "u", u, out, lambda x, r: self._rate(func, x, r))
         count, position = self._count, _JUMPS[self._position]
         return _unary(func, "u", u, out,
@@ -335,38 +383,57 @@ class Steps(ByValue, Easing):
         return f"Steps({self._count}, position={self._position!r})"
 
 
+_CSS = {
+    **{fold(name): (lambda name=name: CubicBezier.keyword(name))
+       for name in CubicBezier.KEYWORDS if name != "linear"},
+    "stepstart": lambda: Steps(1, "jump-start"),
+    "stepend": lambda: Steps(1, "jump-end"),
+}
+
+
 def as_easing(easing) -> Easing:
-    """An :class:`Easing` object for a kind name or an easing object.
+    """An :class:`Easing` object for a name or an easing object.
 
     This is how every function that accepts an easing treats its argument:
+    kind names (in any case, with hyphens or underscores, or Penner's
+    ``"easeOutSine"``) give an :class:`Ease`; the CSS keywords give the CSS
+    curves (``"ease-in"`` is ``CubicBezier(0.42, 0, 1, 1)``, ``"step-end"``
+    is ``Steps(1, "jump-end")``).
 
     >>> as_easing("sine_out")
     Ease('sine_out')
-    >>> as_easing(CubicBezier(0.25, 0.1, 0.25, 1.0)) is not None
-    True
+    >>> as_easing("ease-in-out")
+    CubicBezier(0.42, 0.0, 0.58, 1.0)
     """
+    return _as_easing("as_easing", easing)
+
+
+def _as_easing(func: str, easing) -> Easing:
     if isinstance(easing, Easing):
         return easing
     if isinstance(easing, str):
-        return Ease(easing)
-    raise ValueError(f"easing must be a kind name or an Easing object (Ease, CubicBezier, "
+        found = _kind_name(func, easing, css=True)
+        return Ease(found) if isinstance(found, str) else found
+    raise ValueError(f"{func}: easing must be a name or an Easing object (Ease, CubicBezier, "
                      f"Steps), got {easing!r}")
 
 
-def ease(kind, u, *, derivative: bool = False, out=None) -> np.ndarray:
+def ease(kind, u, *, derivative: int = 0, out=None) -> np.ndarray:
     """Eased time s = ease(u), or its rate ds/du, for normalized time u.
 
     Parameters
     ----------
     kind : str or Easing
         A kind name from :func:`easing_kinds` ("linear", "smoothstep",
-        "smootherstep", "quad_in", ..., "bounce_in_out") or an easing object
+        "smootherstep", "quad_in", ..., "bounce_in_out"), a CSS keyword
+        ("ease", "ease-in", "ease-out", "ease-in-out"), or an easing object
         such as ``CubicBezier(0.25, 0.1, 0.25, 1.0)`` or ``Steps(4)``.
     u : array_like
         Normalized time, each value in [0, 1] (dimensionless). Any shape.
-    derivative : bool
-        False: return s. True: return ds/du (dimensionless; multiply by the
-        segment's du/dt = 1/duration for a per-second rate).
+    derivative : {0, 1}
+        The integer derivative order: 0 returns s, 1 returns ds/du
+        (dimensionless; multiply by the segment's du/dt = 1/duration for a
+        per-second rate). Booleans and other orders are a ValueError.
     out : ndarray, optional
         Float array of u's shape that receives the result; it is left
         untouched if the call raises, and returned.
@@ -379,31 +446,28 @@ def ease(kind, u, *, derivative: bool = False, out=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        An unknown kind, or u outside [0, 1] or not finite; the message names
+        An unknown kind (with the closest names), a derivative order other
+        than 0 or 1, or u outside [0, 1] or not finite; the message names
         the index, e.g. ``ease: u at index (2,) is 1.5 (must lie in [0, 1])``.
 
     Examples
     --------
-    >>> ease("smoothstep", [0.25, 0.5, 0.75], derivative=True)
+    >>> ease("smoothstep", [0.25, 0.5, 0.75], derivative=1)
     array([1.125, 1.5  , 1.125])
     >>> float(ease("expo_in", 0.0)), float(ease("back_in_out", 0.5))
     (0.0, 0.5)
     """
-    if isinstance(kind, str):
-        index, rate = _kind_index("ease", kind), bool(derivative)
+    rate = _order("ease", derivative)
+    if isinstance(kind, str) and kind in _INDEX:  # the scalar fast path
+        index = _INDEX[kind]
         return _unary("ease", "u", u, out,
                       lambda x, r: _core._ease_eval("ease", index, rate, x, r))
-    return as_easing_for("ease", kind)._evaluate("ease", u, derivative, out)
+    return as_easing_for("ease", kind)._evaluate("ease", u, rate, out)
 
 
 def as_easing_for(func: str, easing) -> Easing:
     """:func:`as_easing` with errors naming the public function ``func``."""
-    try:
-        return as_easing(easing)
-    except ValueError as error:
-        message = str(error)
-        raise ValueError(message if message.startswith(f"{func}:") else f"{func}: {message}"
-                         ) from None
+    return _as_easing(func, easing)
 
 
 def ease_inverse(kind, s, *, out=None) -> np.ndarray:
@@ -434,7 +498,28 @@ def ease_inverse(kind, s, *, out=None) -> np.ndarray:
     >>> float(ease_inverse("smoothstep", 0.5)), float(ease_inverse("quad_in_out", 0.125))
     (0.5, 0.25)
     """
-    if isinstance(kind, str):
-        _kind_index("ease_inverse", kind)
-        return Ease(kind)._inverse("ease_inverse", s, out)
     return as_easing_for("ease_inverse", kind)._inverse("ease_inverse", s, out)
+
+
+def easing_to_data(easing: Easing) -> dict:
+    """A JSON-ready dict describing an easing object (see :func:`easing_from_data`)."""
+    if isinstance(easing, Ease):
+        return {"type": "Ease", "kind": easing.name}
+    if isinstance(easing, CubicBezier):
+        return {"type": "CubicBezier", "points": list(easing._points)}
+    if isinstance(easing, Steps):
+        return {"type": "Steps", "n": easing.n, "position": easing.position}
+    raise ValueError(f"to_dict: cannot describe the easing {easing!r}")
+
+
+def easing_from_data(data, func: str = "from_dict") -> Easing:
+    """The easing object that :func:`easing_to_data` described."""
+    kind = data.get("type") if isinstance(data, dict) else None
+    if kind == "Ease":
+        check_fields(func, data, "Ease", ["kind"])
+        return Ease(data["kind"])
+    if kind == "CubicBezier":
+        check_fields(func, data, "CubicBezier", ["points"])
+        return CubicBezier(*data["points"])
+    check_fields(func, data, "Steps", ["n", "position"])
+    return Steps(data["n"], data["position"])

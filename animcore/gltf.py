@@ -36,6 +36,7 @@ from __future__ import annotations
 import base64
 import binascii
 import collections
+import difflib
 import json
 import math
 import os
@@ -68,6 +69,7 @@ _COMPONENTS = {
     5126: ("FLOAT", "<f4", None),
 }
 _TYPES = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+_COMPONENT_NAMES = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw"}
 _OUTPUT_TYPES = {"translation": "VEC3", "rotation": "VEC4", "scale": "VEC3", "weights": "SCALAR"}
 _SPARSE_INDEX_TYPES = (5121, 5123, 5125)
 _COMPRESSED_VIEWS = ("EXT_meshopt_compression", "KHR_meshopt_compression")
@@ -586,11 +588,47 @@ class Clip(ByValue):
         return {(c.target, c.path): c._sample(t) for c in self.channels}
 
     def channel(self, target, path: str) -> Channel:
-        """The channel animating ``path`` of node ``target`` (name or index)."""
+        """The channel animating ``path`` of node ``target`` (name or index).
+
+        A KeyError lists the nodes and paths the clip animates, and the
+        closest node names."""
         for c in self.channels:
             if c.path == path and target in (c.target, c.node, c.node_name):
                 return c
-        raise KeyError(f"clip {self.name!r} has no {path} channel for node {target!r}")
+        animated: dict = {}
+        for c in self.channels:
+            animated.setdefault(c.target, []).append(c.path)
+        names = [str(n) for n in animated]
+        close = difflib.get_close_matches(str(target), names, n=2, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        listing = "; ".join(f"{node!r}: {', '.join(paths)}" for node, paths in animated.items())
+        raise KeyError(f"clip {self.name!r} has no {path} channel for node {target!r}{hint} "
+                       f"(it animates {listing or 'nothing'})")
+
+    def to_dataframe(self, t):
+        """Every channel at times ``t`` (seconds, 1-D) as a pandas DataFrame.
+
+        One row per time (the index, named "time"), one column per channel
+        component named ``<target>/<path>/<component>`` as in ``bake``'s CSV
+        (``x, y, z`` for translation and scale, ``x, y, z, w`` for rotation,
+        ``0 .. W-1`` for morph weights). Needs pandas (``pip install pandas``).
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("Clip.to_dataframe needs pandas, which is not installed: "
+                              "pip install pandas") from None
+        t = _query_times("Clip.to_dataframe", t)
+        if t.ndim != 1:
+            raise ValueError(f"Clip.to_dataframe: t must be a 1-D array of times, got shape "
+                             f"{t.shape}")
+        columns = {}
+        for c in self.channels:
+            values = c._sample(t)
+            parts = _COMPONENT_NAMES.get(c.path) or [str(i) for i in range(c.width)]
+            for i, part in enumerate(parts):
+                columns[f"{c.target}/{c.path}/{part}"] = values[:, i]
+        return pd.DataFrame(columns, index=pd.Index(t, name="time"))
 
     def __repr__(self) -> str:
         return (f"Clip(name={self.name!r}, duration={self.duration:.6g}, "

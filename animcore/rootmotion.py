@@ -31,6 +31,9 @@ from . import _core
 from ._arrays import (as_float64, broadcast_inputs, check_out, contiguous, kernel_operand,
                       results)
 from ._objects import ByValue
+from ._options import (INTERPOLATION_ALIASES, aliases_for, check_fields, check_sorted,
+                       option)
+from .rotations import quaternion_input
 
 __all__ = ["LoopTrack", "RootDelta", "RootMotionCursor", "RootPose"]
 
@@ -82,9 +85,11 @@ class LoopTrack(ByValue):
         neighbour is key K-2 one cycle earlier (time ``t[K-2] - T``, position
         moved back by one cycle) and key K-1's right neighbour is key 1 one
         cycle later, so the unrolled motion is C1 across the seam.
-    rotations : array_like, optional
-        ``(K,)`` yaw angles in radians, or ``(K, 4)`` unit quaternions
-        ``(x, y, z, w)`` (unit length within 1e-6). Rotations interpolate
+    rotations : array_like or scipy Rotation, optional
+        ``(K,)`` yaw angles in radians, or ``(K, 4)`` quaternions
+        ``(x, y, z, w)`` (normalized here, as everywhere in animcore; a
+        ``scipy.spatial.transform.Rotation`` of K rotations is taken through
+        its ``as_quat()``). Rotations interpolate
         linearly in angle (yaw, taken as keyed: unwrap angles that cross
         +-pi) or by shortest-arc slerp (quaternions), whatever
         ``interpolation`` says for positions. With rotations, ``delta``
@@ -100,6 +105,9 @@ class LoopTrack(ByValue):
         Bound on ``|t / T|`` for every time given later (default 10^6, at
         most 2^50): times beyond it are a ValueError rather than a silent loss of phase
         precision. Use :class:`RootMotionCursor` for long play sessions.
+
+    ``len(track)`` is the number of keys and :meth:`to_dict` /
+    :meth:`from_dict` round-trip the track through JSON.
 
     Examples
     --------
@@ -128,9 +136,9 @@ class LoopTrack(ByValue):
                              f"got {positions.shape}")
         if positions.ndim == 2 and positions.shape[1] < 1:
             raise ValueError(f"{func}: positions must have at least 1 channel")
-        if interpolation not in _INTERPOLATIONS:
-            raise ValueError(f"{func}: interpolation is {interpolation!r} "
-                             f"(must be 'linear' or 'cubic')")
+        interpolation = option(func, "interpolation", interpolation, _INTERPOLATIONS,
+                               aliases_for(INTERPOLATION_ALIASES, _INTERPOLATIONS))
+        check_sorted(func, "times", times, values="positions")
         up_axis = _scalar_int(func, "up_axis", up_axis)
         if up_axis not in (0, 1, 2):
             raise ValueError(f"{func}: up_axis is {up_axis} (must be 0, 1 or 2)")
@@ -144,7 +152,8 @@ class LoopTrack(ByValue):
         table = positions if vector else positions[:, None]
         kind = "none"
         if rotations is not None:
-            rotations = np.array(as_float64(func, "rotations", rotations), dtype=np.float64)
+            rotations = np.array(as_float64(func, "rotations", quaternion_input(rotations)),
+                                 dtype=np.float64)
             channels = table.shape[1]
             if rotations.shape == (k,):
                 kind = "yaw"
@@ -303,6 +312,31 @@ class LoopTrack(ByValue):
     def _from_state(cls, state: dict) -> "LoopTrack":
         state = dict(state)
         return cls(state.pop("times"), state.pop("positions"), **state)
+
+    def __len__(self) -> int:
+        """The number of keys."""
+        return int(self._times.size)
+
+    def to_dict(self) -> dict:
+        """Everything that defines the track as JSON-ready lists, numbers and
+        strings; ``LoopTrack.from_dict(json.loads(json.dumps(t.to_dict())))``
+        gives the same results as ``t``."""
+        data = {"type": "LoopTrack", "times": self._times.tolist(),
+                "positions": self._positions.tolist(), "interpolation": self._interpolation}
+        if self._rotations is not None:
+            data["rotations"] = self._rotations.tolist()
+        data.update(up_axis=self._up_axis, max_cycles=self._max_cycles)
+        return data
+
+    @classmethod
+    def from_dict(cls, data) -> "LoopTrack":
+        """The track that :meth:`to_dict` described."""
+        check_fields("LoopTrack.from_dict", data, "LoopTrack", ["times", "positions"],
+                     ["interpolation", "rotations", "up_axis", "max_cycles"])
+        return cls(data["times"], data["positions"],
+                   interpolation=data.get("interpolation", "linear"),
+                   rotations=data.get("rotations"), up_axis=data.get("up_axis", 1),
+                   max_cycles=data.get("max_cycles", 1_000_000))
 
     def plot(self, ax=None, *, cycles: float = 3, start: float = 0.0, samples: int = 600,
              **kwargs):

@@ -2,9 +2,16 @@
 
 Quaternions are ``(x, y, z, w)`` on the last axis (glTF's and scipy's order);
 every function broadcasts the leading axes like a NumPy ufunc. ``q`` and
-``-q`` are the same rotation: interpolation takes the shortest arc. Where a
-quaternion stands for a rotation (normalize, rotate, slerp, nlerp) it is
-normalized first, and a zero quaternion is a ValueError naming its index.
+``-q`` are the same rotation: interpolation takes the shortest arc.
+
+One rule for quaternion input across animcore: wherever a quaternion stands
+for a rotation (normalize, rotate, slerp, nlerp, RotationCurve keys, LoopTrack
+rotations, snapshot rotations) it is normalized first, whatever its length,
+so a key typed as ``(0, 0.7071, 0, 0.7071)`` is the quarter turn it means; a
+zero quaternion is a ValueError naming its index. (Only a cubic
+RotationCurve splines its keys as given and normalizes the result, as glTF
+specifies.) Wherever quaternions are taken, a ``scipy.spatial.transform.Rotation``
+is accepted too, through its ``as_quat()`` (scalar-last, the same order).
 
 :class:`RotationCurve` is a rotation track with glTF 2.0 semantics (Appendix
 C): "linear" is shortest-arc slerp between neighbouring keys, "cubic" is a
@@ -16,12 +23,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from typing import Iterator, NamedTuple, Optional
+
 from . import _core
-from ._arrays import as_float64, check_out, choice, contiguous, results
+from ._arrays import as_float64, check_out, contiguous, results
 from ._objects import ByValue
+from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
+                       aliases_for, check_fields, check_sorted, option)
 
 __all__ = [
     "RotationCurve",
+    "RotationKey",
     "quat_conjugate",
     "quat_from_axis_angle",
     "quat_multiply",
@@ -34,8 +46,19 @@ __all__ = [
 _WHAT = {4: "quaternions (x, y, z, w)", 3: "vectors (x, y, z)"}
 
 
+def quaternion_input(value):
+    """Quaternions as given, or ``value.as_quat()`` for a rotation object that
+    has it (``scipy.spatial.transform.Rotation``: (x, y, z, w), the same order)."""
+    as_quat = getattr(value, "as_quat", None)
+    if callable(as_quat) and not isinstance(value, np.ndarray):
+        return as_quat()
+    return value
+
+
 def _items(func: str, name: str, value, width: int) -> np.ndarray:
     """`value` as float64 with `width` values on its last axis (width 1: any shape)."""
+    if width == 4:
+        value = quaternion_input(value)
     a = as_float64(func, name, value)
     if width > 1 and (a.ndim == 0 or a.shape[-1] != width):
         raise ValueError(f"{func}: {name} must hold {_WHAT[width]} on its last axis of "
@@ -82,7 +105,7 @@ def quat_multiply(a, b, *, out=None) -> np.ndarray:
 
     Parameters
     ----------
-    a, b : array_like, shape (..., 4)
+    a, b : array_like, shape (..., 4), or scipy Rotation
         Quaternions (x, y, z, w); leading axes broadcast. Need not be unit.
     out : ndarray, optional
         Receives the result (untouched on error) and is returned.
@@ -96,6 +119,8 @@ def quat_multiply(a, b, *, out=None) -> np.ndarray:
 def quat_conjugate(q, *, out=None) -> np.ndarray:
     """``(-x, -y, -z, w)``: the inverse rotation of a unit quaternion.
 
+    ``q`` is array_like (..., 4) or a scipy Rotation.
+
     >>> quat_conjugate([1.0, 2.0, 3.0, 4.0])
     array([-1., -2., -3.,  4.])
     """
@@ -105,7 +130,8 @@ def quat_conjugate(q, *, out=None) -> np.ndarray:
 def quat_normalize(q, *, out=None) -> np.ndarray:
     """``q / |q|`` without overflow or underflow for any finite q.
 
-    Raises ValueError for a zero quaternion (``|q| at index ...``).
+    ``q`` is array_like (..., 4) or a scipy Rotation. Raises ValueError for
+    a zero quaternion (``|q| at index ...``).
 
     >>> quat_normalize([0.0, 0.0, 0.0, 2.0])
     array([0., 0., 0., 1.])
@@ -135,7 +161,7 @@ def quat_rotate(q, v, *, out=None) -> np.ndarray:
 
     Parameters
     ----------
-    q : array_like, shape (..., 4)
+    q : array_like, shape (..., 4), or scipy Rotation
     v : array_like, shape (..., 3)
 
     >>> quat_rotate(quat_from_axis_angle([0, 0, 1], np.pi / 2), [1.0, 0.0, 0.0]).round(12)
@@ -153,7 +179,7 @@ def quat_slerp(q0, q1, t, *, out=None) -> np.ndarray:
 
     Parameters
     ----------
-    q0, q1 : array_like, shape (..., 4)
+    q0, q1 : array_like, shape (..., 4), or scipy Rotation
         End rotations (normalized here; non-zero).
     t : array_like, shape (...)
         Interpolation parameter in [0, 1].
@@ -188,6 +214,18 @@ def quat_nlerp(q0, q1, t, *, out=None) -> np.ndarray:
 _INTERP = {"step": 0, "linear": 1, "cubic": 2}
 _EXTRAP = {"clamp": 0, "cycle": 1, "oscillate": 2, "error": 3}
 _GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
+_GLTF_ALIASES = {"cubic": "CUBICSPLINE", "constant": "STEP", "slerp": "LINEAR"}
+
+
+class RotationKey(NamedTuple):
+    """One key of a rotation curve: time (s), unit quaternion (as stored, see
+    :attr:`RotationCurve.quaternions`) and, for cubic, the per-second tangents
+    (else None)."""
+
+    time: float
+    quaternion: np.ndarray
+    in_tangent: Optional[np.ndarray]
+    out_tangent: Optional[np.ndarray]
 
 
 class RotationCurve(ByValue):
@@ -197,7 +235,7 @@ class RotationCurve(ByValue):
     ----------
     times : array_like, shape (K,)
         Key times in seconds, finite and strictly increasing, K >= 1.
-    quaternions : array_like, shape (K, 4)
+    quaternions : array_like, shape (K, 4), or a scipy Rotation of K rotations
         Key rotations (x, y, z, w), non-zero; normalized here, except for
         "cubic", which splines them as given and normalizes the result (glTF).
     interpolation : {"linear", "step", "cubic"}
@@ -207,14 +245,30 @@ class RotationCurve(ByValue):
         normalized (glTF 2.0 Appendix C; no sign flipping between keys).
     in_tangents, out_tangents : array_like, shape (K, 4), optional
         Per-second tangents (d quaternion / d second) arriving at and leaving
-        each key; required for "cubic" and only allowed there.
+        each key; required for "cubic" and only allowed there. As in glTF,
+        ``in_tangents[0]`` and ``out_tangents[-1]`` shape no segment (no
+        extrapolation of a rotation curve follows a tangent); they are kept
+        so that a glTF sampler round-trips.
     before, after : {"clamp", "cycle", "oscillate", "error"}
         Outside the keys: hold the end key (angular velocity 0), repeat,
         repeat with every other cycle mirrored in time, or raise a
-        ValueError naming the index. glTF itself clamps.
+        ValueError naming the index. glTF itself clamps. Other tools' words
+        are accepted too ("constant", "loop", "repeat", "pingpong", "mirror").
+
+    Results are sign-continuous along the curve (q and -q being the same
+    rotation, a jump between them is a glitch for anything that blends or
+    differentiates the output): for "linear" and "step" each key after the
+    first is stored negated when it lies in the opposite hemisphere of the
+    key before (``dot < 0``), so no result jumps from q to -q, at a key
+    included; :attr:`quaternions` shows the keys so stored. With "cycle",
+    when the last key and the first lie in opposite hemispheres every other
+    cycle is negated, so each seam is sign-continuous too. "cubic" splines
+    its keys as given (glTF), which is continuous.
 
     Evaluation runs in C: sorted times cost O(N + K) in total, unsorted ones
-    a binary search each.
+    a binary search each. ``len(curve)`` is the number of keys, iteration
+    gives one :class:`RotationKey` per key and :meth:`to_dict` /
+    :meth:`from_dict` round-trip the curve through JSON.
 
     Examples
     --------
@@ -226,22 +280,25 @@ class RotationCurve(ByValue):
     array([0.      , 0.      , 0.785398])
     """
 
-    __slots__ = ("_times", "_quats", "_given", "_in", "_out", "_interpolation", "_before",
-                 "_after", "_curve")
+    __slots__ = ("_times", "_quats", "_in", "_out", "_interpolation", "_before", "_after",
+                 "_curve", "_given")
 
     def __init__(self, times, quaternions, *, interpolation: str = "linear",
                  in_tangents=None, out_tangents=None, before: str = "clamp",
                  after: str = "clamp"):
         func = "RotationCurve"
-        interpolation = choice(func, "interpolation", interpolation, _INTERP)
-        before = choice(func, "before", before, _EXTRAP)
-        after = choice(func, "after", after, _EXTRAP)
+        interpolation = option(func, "interpolation", interpolation, _INTERP,
+                               aliases_for(dict(INTERPOLATION_ALIASES, slerp="linear"), _INTERP),
+                               {k: v for k, v in INTERPOLATION_HINTS.items() if k != "slerp"})
+        before = option(func, "before", before, _EXTRAP, aliases_for(EXTRAPOLATION_ALIASES, _EXTRAP))
+        after = option(func, "after", after, _EXTRAP, aliases_for(EXTRAPOLATION_ALIASES, _EXTRAP))
         t = as_float64(func, "times", times)
         if t.ndim != 1 or t.size < 1:
             raise ValueError(f"{func}: times must be a 1-D array of at least one key time, "
                              f"got shape {t.shape}")
+        check_sorted(func, "times", t, values="quaternions")
         k = t.size
-        q = _keys(func, "quaternions", quaternions, k)
+        q = _keys(func, "quaternions", quaternion_input(quaternions), k)
         tangents = []
         for name, value in (("in_tangents", in_tangents), ("out_tangents", out_tangents)):
             if value is None:
@@ -254,14 +311,20 @@ class RotationCurve(ByValue):
             else:
                 tangents.append(_keys(func, name, value, k))
         t = np.array(t, order="C")
+        self._times = t
+        if interpolation == "cubic":
+            self._quats = quat_normalize(q)
+        else:  # the keys as the core stores them (unit, sign-continuous): a step
+            # curve of the same keys returns them at the key times
+            self._curve = _core._quat_curve_create(func, t, q, None, None, _INTERP["step"],
+                                                   _EXTRAP["clamp"], _EXTRAP["clamp"])
+            self._quats = np.array(self._eval(func, t, None, 0))
         self._curve = _core._quat_curve_create(func, t, q, tangents[0], tangents[1],
                                                _INTERP[interpolation], _EXTRAP[before],
                                                _EXTRAP[after])
-        self._times = t
-        self._quats = quat_normalize(q)
-        self._given = q  # as given: "cubic" splines them unnormalized
         self._in, self._out = tangents
-        for a in (self._times, self._quats, self._given, self._in, self._out):
+        self._given = q
+        for a in (self._times, self._quats, self._in, self._out, self._given):
             if a is not None:
                 a.flags.writeable = False
         self._interpolation, self._before, self._after = interpolation, before, after
@@ -287,7 +350,8 @@ class RotationCurve(ByValue):
         RotationCurve(2 keys in [0, 1] s, interpolation='step', before='clamp', after='clamp')
         """
         func = "RotationCurve.from_gltf"
-        kind = _GLTF[choice(func, "interpolation", interpolation, _GLTF)]
+        interpolation = option(func, "interpolation", interpolation, _GLTF, _GLTF_ALIASES)
+        kind = _GLTF[interpolation]
         times = as_float64(func, "input", input).reshape(-1)
         values = as_float64(func, "output", output)
         k = times.size
@@ -304,7 +368,9 @@ class RotationCurve(ByValue):
 
     times = property(lambda self: self._times, doc="Key times in seconds (read-only).")
     quaternions = property(lambda self: self._quats,
-                           doc="Key rotations, normalized, shape (K, 4) (read-only).")
+                           doc="Key rotations, normalized, shape (K, 4) (read-only); for "
+                               "linear and step also sign-continuous (each key in the "
+                               "hemisphere of the one before).")
     in_tangents = property(lambda self: self._in, doc="Per-second in-tangents or None.")
     out_tangents = property(lambda self: self._out, doc="Per-second out-tangents or None.")
     interpolation = property(lambda self: self._interpolation, doc='"linear", "step" or "cubic".')
@@ -361,6 +427,38 @@ class RotationCurve(ByValue):
     @classmethod
     def _from_state(cls, state: dict) -> "RotationCurve":
         return cls(**state)
+
+    def __len__(self) -> int:
+        """The number of keys."""
+        return int(self._times.size)
+
+    def __iter__(self) -> Iterator[RotationKey]:
+        """One :class:`RotationKey` (time, quaternion, in_tangent, out_tangent) per key."""
+        for i in range(self._times.size):
+            yield RotationKey(float(self._times[i]), self._quats[i],
+                              None if self._in is None else self._in[i],
+                              None if self._out is None else self._out[i])
+
+    def to_dict(self) -> dict:
+        """Everything that defines the curve as JSON-ready lists and strings;
+        ``RotationCurve.from_dict(json.loads(json.dumps(c.to_dict())))``
+        evaluates exactly as ``c`` does (the keys are kept as given)."""
+        data = {"type": "RotationCurve", "times": self._times.tolist(),
+                "quaternions": self._given.tolist(), "interpolation": self._interpolation}
+        if self._in is not None:
+            data["in_tangents"], data["out_tangents"] = self._in.tolist(), self._out.tolist()
+        data.update(before=self._before, after=self._after)
+        return data
+
+    @classmethod
+    def from_dict(cls, data) -> "RotationCurve":
+        """The rotation curve that :meth:`to_dict` described."""
+        check_fields("RotationCurve.from_dict", data, "RotationCurve", ["times", "quaternions"],
+                     ["interpolation", "in_tangents", "out_tangents", "before", "after"])
+        return cls(data["times"], data["quaternions"],
+                   interpolation=data.get("interpolation", "linear"),
+                   in_tangents=data.get("in_tangents"), out_tangents=data.get("out_tangents"),
+                   before=data.get("before", "clamp"), after=data.get("after", "clamp"))
 
     def plot(self, ax=None, *, angular_velocity: bool = False, keys: bool = True,
              samples: int = 400, span=None, **kwargs):

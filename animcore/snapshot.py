@@ -36,6 +36,7 @@ import numpy as np
 from . import _core
 from ._arrays import as_float64, contiguous, real_number
 from ._objects import ByValue
+from .rotations import quaternion_input
 
 __all__ = [
     "PushResult",
@@ -176,7 +177,7 @@ def _prepare_push(func, dim, rotations, integers, position, rotation, single=Fal
     leading = {name: a.shape for name, a in ints.items()}
     leading["position"] = position.shape[:-1]
     if rotation is not None:
-        rotation = _vectors(func, "rotation", rotation, 4, False)
+        rotation = _vectors(func, "rotation", quaternion_input(rotation), 4, False)
         leading["rotation"] = rotation.shape[:-1]
     try:
         shape = np.broadcast_shapes(*leading.values())
@@ -305,7 +306,9 @@ class SnapshotTimeline(ByValue):
             Continuity segment (>= 0, never decreasing).
         position : float or array of shape (dim,)
         rotation : array of shape (4,), optional
-            Required with ``rotations=True``, refused otherwise.
+            Required with ``rotations=True``, refused otherwise. Normalized
+            when stored; a ``scipy.spatial.transform.Rotation`` is taken
+            through its ``as_quat()``.
 
         Raises
         ------
@@ -335,7 +338,8 @@ class SnapshotTimeline(ByValue):
         """Offer snapshots in order; returns their results as a uint8 array.
 
         ``ticks`` and ``segments`` have shape (n,) (or broadcast to it),
-        ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4).
+        ``positions`` (n, dim) (or (n,) when dim is 1), ``rotations`` (n, 4)
+        or a scipy Rotation of n rotations.
         Each push sees the ones before it, exactly as n calls of :meth:`push`.
         An argument error (ValueError) is raised before anything is applied,
         and so is the RuntimeError of a push while another thread samples.
@@ -527,6 +531,7 @@ class SnapshotBuffer(ByValue):
         tick, segment, generation : int or arrays broadcasting to S
         position : array of shape S + (dim,)
         rotation : array of shape S + (4,), required with rotations=True
+            (or a scipy Rotation of shape S; normalized when stored)
 
         Returns
         -------

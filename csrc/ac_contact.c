@@ -381,6 +381,19 @@ ac_status ac_contact_bounce(const double *velocity, const double *surface_veloci
 
 /* ------------------------------------------------ contact point velocity */
 
+/* w x r; in 2-D w is the scalar about the axis out of the plane. */
+static void spin_velocity(int dim, const double *w, const double *r, double *out)
+{
+    if (dim == 2) {
+        out[0] = -w[0] * r[1];
+        out[1] = w[0] * r[0];
+    } else {
+        out[0] = w[1] * r[2] - w[2] * r[1];
+        out[1] = w[2] * r[0] - w[0] * r[2];
+        out[2] = w[0] * r[1] - w[1] * r[0];
+    }
+}
+
 ac_status ac_contact_point_velocity(const double *linear_velocity,
                                     const double *angular_velocity, const double *offset,
                                     const size_t steps[3], size_t dim, double *result,
@@ -399,18 +412,428 @@ ac_status ac_contact_point_velocity(const double *linear_velocity,
             (st = check_vector("angular_velocity", (int)da, w, i, err)) ||
             (st = check_vector("offset", dim, r, i, err)))
             return st;
-        if (dim == 2) {
-            out[0] = v[0] - w[0] * r[1];
-            out[1] = v[1] + w[0] * r[0];
-        } else {
-            out[0] = v[0] + (w[1] * r[2] - w[2] * r[1]);
-            out[1] = v[1] + (w[2] * r[0] - w[0] * r[2]);
-            out[2] = v[2] + (w[0] * r[1] - w[1] * r[0]);
-        }
+        spin_velocity((int)dim, w, r, out);
+        for (size_t k = 0; k < d; k++)
+            out[k] = v[k] + out[k];
         for (size_t k = 0; k < d; k++)
             if (!ac_finite(out[k]))
                 return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[k],
                                "is not representable although the inputs are finite");
+    }
+    return AC_OK;
+}
+
+/* ------------------------------------------------------------- collide */
+
+/* One body at one contact: velocity, angular velocity (1 value in 2-D, 3 in
+   3-D), center, inverse mass and inverse inertia (one value for a disc or a
+   sphere, or in 3-D a row-major world tensor). */
+typedef struct rigid {
+    const double *v, *w, *c, *inertia;
+    double inverse_mass;
+    int tensor;
+} rigid;
+
+/* The change of a body's angular velocity from the impulse j at arm r:
+   inverse_inertia (r x j). */
+static void spin_change(int dim, const rigid *b, const double *r, const double *j,
+                        double *out)
+{
+    double t[3];
+    if (dim == 2) {
+        out[0] = b->inertia[0] * (r[0] * j[1] - r[1] * j[0]);
+        return;
+    }
+    t[0] = r[1] * j[2] - r[2] * j[1];
+    t[1] = r[2] * j[0] - r[0] * j[2];
+    t[2] = r[0] * j[1] - r[1] * j[0];
+    for (int k = 0; k < 3; k++)
+        out[k] = b->tensor ? b->inertia[3 * k] * t[0] + b->inertia[3 * k + 1] * t[1] +
+                                 b->inertia[3 * k + 2] * t[2]
+                           : b->inertia[0] * t[k];
+}
+
+/* Adds to the columns of K the change of contact-point velocity that a unit
+   impulse along each axis causes through the body's rotation. */
+static void add_rotational_mass(int dim, const rigid *b, const double *r, double K[3][3])
+{
+    if (!b->tensor) { /* the closed form i (|r|^2 I - r r^T), r_perp r_perp^T i in 2-D */
+        const double i = b->inertia[0];
+        if (dim == 2) {
+            K[0][0] += i * (r[1] * r[1]);
+            K[0][1] -= i * (r[0] * r[1]);
+            K[1][0] -= i * (r[0] * r[1]);
+            K[1][1] += i * (r[0] * r[0]);
+            return;
+        }
+        for (int row = 0; row < 3; row++)
+            for (int col = 0; col < 3; col++)
+                K[row][col] += i * ((row == col ? r[0] * r[0] + r[1] * r[1] + r[2] * r[2] : 0.0) -
+                                    r[row] * r[col]);
+        return;
+    }
+    for (int col = 0; col < dim; col++) {
+        double unit[3] = {0.0, 0.0, 0.0}, dw[3], du[3];
+        unit[col] = 1.0;
+        spin_change(dim, b, r, unit, dw);
+        spin_velocity(dim, dw, r, du);
+        for (int row = 0; row < dim; row++)
+            K[row][col] += du[row];
+    }
+}
+
+/* Solves K x = y for a symmetric positive definite K by LDL^T (no square
+   roots: a diagonal K is solved by plain division). */
+static void spd_solve(int dim, double K[3][3], const double *y, double *x)
+{
+    double L[3][3] = {{0.0}}, D[3], z[3];
+    for (int i = 0; i < dim; i++) {
+        double diag = K[i][i];
+        for (int j = 0; j < i; j++) {
+            double sum = K[i][j];
+            for (int k = 0; k < j; k++)
+                sum -= L[i][k] * L[j][k] * D[k];
+            L[i][j] = sum / D[j];
+            diag -= L[i][j] * L[i][j] * D[j];
+        }
+        D[i] = diag;
+    }
+    for (int i = 0; i < dim; i++) {
+        double sum = y[i];
+        for (int k = 0; k < i; k++)
+            sum -= L[i][k] * z[k];
+        z[i] = sum;
+    }
+    for (int i = dim - 1; i >= 0; i--) {
+        double sum = z[i] / D[i];
+        for (int k = i + 1; k < dim; k++)
+            sum -= L[k][i] * x[k];
+        x[i] = sum;
+    }
+}
+
+static int all_zero(int count, const double *x)
+{
+    for (int k = 0; k < count; k++)
+        if (x[k] != 0.0)
+            return 0;
+    return 1;
+}
+
+/* For a slipping 3-D contact, the unit direction d of the friction impulse
+   that leaves the remaining slip exactly opposite to it. In the tangent basis
+   (t1, t2), t1 the direction of the impulse that would stop the slip, a
+   friction impulse x leaves the slip c + S x: c is the slip without friction
+   and S the tangential effective mass once the normal impulse has taken its
+   share (positive definite). With x = -rho u, u the unit remaining slip, u
+   runs along (S + m I)^-1 c for some m >= 0, from t1's opposite (m = 0) to
+   c's direction (m -> inf), and m makes |(S + m I)^-1 c| equal to the
+   Coulomb impulse rho = mu dn / (a - mu q . u): found by bisection, the sign
+   of the difference changing between the two ends. When both ends agree
+   (spheres and discs hit in line with their centers) d is t1. */
+static void slip_direction(double K[3][3], const double *w, double dn, const double *n,
+                           double mu, const double *t1, double *d)
+{
+    double t2[3], Kn[3], K1[3], K2[3], a = 0.0, q0 = 0.0, q1 = 0.0, c0 = 0.0, c1 = 0.0;
+    double s00 = 0.0, s01 = 0.0, s11 = 0.0, scale, lo = 0.0, hi = 1.0, u0 = -1.0, u1 = 0.0;
+    t2[0] = n[1] * t1[2] - n[2] * t1[1];
+    t2[1] = n[2] * t1[0] - n[0] * t1[2];
+    t2[2] = n[0] * t1[1] - n[1] * t1[0];
+    for (int r = 0; r < 3; r++) {
+        Kn[r] = K[r][0] * n[0] + K[r][1] * n[1] + K[r][2] * n[2];
+        K1[r] = K[r][0] * t1[0] + K[r][1] * t1[1] + K[r][2] * t1[2];
+        K2[r] = K[r][0] * t2[0] + K[r][1] * t2[1] + K[r][2] * t2[2];
+    }
+    for (int k = 0; k < 3; k++) {
+        a += n[k] * Kn[k];
+        q0 += t1[k] * Kn[k];
+        q1 += t2[k] * Kn[k];
+        s00 += t1[k] * K1[k];
+        s01 += t1[k] * K2[k];
+        s11 += t2[k] * K2[k];
+        c0 += t1[k] * w[k];
+        c1 += t2[k] * w[k];
+    }
+    s00 -= q0 * q0 / a;
+    s01 -= q0 * q1 / a;
+    s11 -= q1 * q1 / a;
+    c0 += q0 * dn / a;
+    c1 += q1 * dn / a;
+    for (int k = 0; k < 3; k++)
+        d[k] = t1[k];
+    if (!(fabs(c1) > 1e-15 * fabs(c0)))
+        return; /* the two ends agree */
+    scale = 0.5 * (s00 + s11);
+    for (int step = 0; step < 100; step++) {
+        const double tau = 0.5 * (lo + hi), m = scale * tau / (1.0 - tau);
+        const double det = (s00 + m) * (s11 + m) - s01 * s01;
+        const double v0 = ((s11 + m) * c0 - s01 * c1) / det, v1 = ((s00 + m) * c1 - s01 * c0) / det;
+        const double len = sqrt(v0 * v0 + v1 * v1), den = a - mu * (q0 * v0 + q1 * v1) / len;
+        if (!(tau > lo && tau < hi))
+            break; /* converged to the last bit */
+        u0 = v0 / len, u1 = v1 / len;
+        if (den > 0.0 && len > mu * dn / den)
+            lo = tau;
+        else
+            hi = tau;
+    }
+    for (int k = 0; k < 3; k++)
+        d[k] = -(u0 * t1[k] + u1 * t2[k]);
+}
+
+/* The impulse j on body a (b receives -j) at an approaching contact with
+   relative contact velocity w, normal speed s < 0 and effective mass K (the
+   change of w per unit impulse). The impulse j* that leaves w' = -e' s n
+   (restitution on the normal speed, the slip stopped) is taken when Coulomb's
+   bound allows it, |j*_t| <= mu j*_n; otherwise the friction impulse is
+   mu j_n opposite the slip that remains (along j*_t in 2-D and whenever the
+   tangential response is isotropic, else from slip_direction), and j_n comes
+   from the restitution law. When neither body can translate (K may be
+   singular) the contact is frictionless. */
+static void contact_impulse(int dim, double K[3][3], int translates, const double *w,
+                            double s, double dn, const double *n, double mu, double *j)
+{
+    double rhs[3], jt[3], jn = 0.0, len2 = 0.0, len, kn = 0.0, d[3];
+    if (!translates) {
+        for (int r = 0; r < dim; r++)
+            for (int c = 0; c < dim; c++)
+                kn += n[r] * K[r][c] * n[c];
+        for (int k = 0; k < dim; k++)
+            j[k] = kn > 0.0 ? dn / kn * n[k] : 0.0;
+        return;
+    }
+    for (int k = 0; k < dim; k++)
+        rhs[k] = dn * n[k] - (w[k] - s * n[k]);
+    spd_solve(dim, K, rhs, j);
+    for (int k = 0; k < dim; k++)
+        jn += j[k] * n[k];
+    for (int k = 0; k < dim; k++) {
+        jt[k] = j[k] - jn * n[k];
+        len2 += jt[k] * jt[k];
+    }
+    len = sqrt(len2);
+    if (len <= mu * jn)
+        return; /* sticks */
+    /* slips: j = j_n (n + mu d), with n . K j = dn; the denominator is > 0
+       whenever the bound fails (K positive definite, dn > 0) */
+    for (int k = 0; k < dim; k++)
+        d[k] = jt[k] / len;
+    if (dim == 3 && mu > 0.0) {
+        slip_direction(K, w, dn, n, mu, d, jt);
+        memcpy(d, jt, sizeof d);
+    }
+    for (int k = 0; k < dim; k++)
+        d[k] = n[k] + mu * d[k];
+    kn = 0.0;
+    for (int r = 0; r < dim; r++)
+        for (int c = 0; c < dim; c++)
+            kn += n[r] * K[r][c] * d[c];
+    for (int k = 0; k < dim; k++)
+        j[k] = dn / kn * d[k];
+}
+
+/* Relative velocity, normal speed and every result representable: 1. */
+static inline int collide_one(int dim, const rigid *a, const rigid *b, const double *n,
+                       const double *p, double e, double mu, double threshold,
+                       double *va, double *wa, double *vb, double *wb, double *jn_out,
+                       double *jt_out)
+{
+    const int da = dim == 2 ? 1 : 3, wi = a->tensor ? 9 : 1, wj = b->tensor ? 9 : 1;
+    double ra[3] = {0.0, 0.0, 0.0}, rb[3] = {0.0, 0.0, 0.0}, ua[3], ub[3], w[3], dwa[3], dwb[3];
+    double j[3] = {0.0, 0.0, 0.0};
+    double s = 0.0, jn = 0.0;
+    int ok = 1;
+    for (int k = 0; k < dim; k++) {
+        ra[k] = p[k] - a->c[k];
+        rb[k] = p[k] - b->c[k];
+    }
+    spin_velocity(dim, a->w, ra, ua);
+    spin_velocity(dim, b->w, rb, ub);
+    for (int k = 0; k < dim; k++)
+        ub[k] = b->v[k] + ub[k]; /* b's contact-point velocity */
+    if (a->inverse_mass > 0.0 && all_zero(wi, a->inertia) && b->inverse_mass == 0.0 &&
+        all_zero(wj, b->inertia)) {
+        /* a point mass against a kinematic body: the bounce law itself */
+        double u[3], sp;
+        int spins = !all_zero(dim, ua);
+        for (int k = 0; k < dim; k++)
+            u[k] = spins ? ub[k] - ua[k] : ub[k];
+        ok = (int)bounce_one(dim, mu == 0.0, 1, a->v, u, n, e, mu, threshold, va, &sp);
+        for (int k = 0; k < dim; k++)
+            j[k] = (va[k] - a->v[k]) / a->inverse_mass;
+    } else {
+        for (int k = 0; k < dim; k++) {
+            w[k] = (a->v[k] + ua[k]) - ub[k];
+            s += w[k] * n[k];
+            ok &= ac_finite(w[k]);
+        }
+        ok &= ac_finite(s);
+        if (s < 0.0) {
+            double K[3][3] = {{0.0}}, m = a->inverse_mass + b->inverse_mass;
+            for (int k = 0; k < dim; k++)
+                K[k][k] = m;
+            add_rotational_mass(dim, a, ra, K);
+            add_rotational_mass(dim, b, rb, K);
+            contact_impulse(dim, K, m > 0.0, w, s, normal_impulse(s, e, threshold), n, mu, j);
+        }
+        for (int k = 0; k < dim; k++)
+            va[k] = a->v[k] + a->inverse_mass * j[k];
+    }
+    spin_change(dim, a, ra, j, dwa);
+    spin_change(dim, b, rb, j, dwb);
+    for (int k = 0; k < dim; k++) {
+        vb[k] = b->v[k] - b->inverse_mass * j[k];
+        jn += j[k] * n[k];
+    }
+    for (int k = 0; k < da; k++) {
+        wa[k] = a->w[k] + dwa[k];
+        wb[k] = b->w[k] - dwb[k];
+        ok &= ac_finite(wa[k]) & ac_finite(wb[k]);
+    }
+    for (int k = 0; k < dim; k++) {
+        jt_out[k] = j[k] - jn * n[k];
+        ok &= ac_finite(va[k]) & ac_finite(vb[k]) & ac_finite(jt_out[k]);
+    }
+    *jn_out = jn;
+    return ok & ac_finite(jn);
+}
+
+/* Inverse inertia tensors: finite, symmetric within 1e-12 of the largest
+   diagonal entry, and positive semi-definite (every principal minor of the
+   tensor scaled by that entry >= -1e-12). */
+static ac_status check_tensor(const char *arg, const double *t, size_t i, ac_error *err)
+{
+    double scale = 0.0, q[9], minor[7];
+    ac_status st;
+    if ((st = ac_check_finite(arg, t, 9, i, err)))
+        return st;
+    for (int k = 0; k < 3; k++) {
+        if (!(t[4 * k] >= 0.0))
+            return ac_fail(err, AC_ERR_VALUE, i, arg, t[4 * k],
+                           "is a diagonal entry: must be >= 0 (positive semi-definite)");
+        scale = t[4 * k] > scale ? t[4 * k] : scale;
+    }
+    for (int r = 0; r < 3; r++)
+        for (int c = r + 1; c < 3; c++)
+            if (!(fabs(t[3 * r + c] - t[3 * c + r]) <= 1e-12 * scale) &&
+                t[3 * r + c] != t[3 * c + r])
+                return ac_fail(err, AC_ERR_VALUE, i, arg, t[3 * r + c] - t[3 * c + r],
+                               "is T[%d][%d] - T[%d][%d]: the tensor must be symmetric", r, c,
+                               c, r);
+    if (scale == 0.0) { /* a zero diagonal: positive semi-definite only if all zero */
+        for (int k = 0; k < 9; k++)
+            if (t[k] != 0.0)
+                return ac_fail(err, AC_ERR_VALUE, i, arg, t[k],
+                               "is off the zero diagonal: must be 0 (positive semi-definite)");
+        return AC_OK;
+    }
+    for (int k = 0; k < 9; k++)
+        q[k] = t[k] / scale;
+    minor[0] = q[0] * q[4] - q[1] * q[3];
+    minor[1] = q[0] * q[8] - q[2] * q[6];
+    minor[2] = q[4] * q[8] - q[5] * q[7];
+    minor[3] = q[0] * (q[4] * q[8] - q[5] * q[7]) - q[1] * (q[3] * q[8] - q[5] * q[6]) +
+               q[2] * (q[3] * q[7] - q[4] * q[6]);
+    for (int k = 0; k < 4; k++)
+        if (!(minor[k] >= -1e-12))
+            return ac_fail(err, AC_ERR_VALUE, i, arg, minor[k],
+                           "is a principal minor over the largest diagonal entry: must be "
+                           ">= 0 (positive semi-definite)");
+    return AC_OK;
+}
+
+/* Reads and checks body `b` of contact i. */
+static ac_status load_rigid(const char *const names[5], int dim, const ac_body *body,
+                            size_t i, rigid *r, ac_error *err)
+{
+    const size_t d = (size_t)dim, da = dim == 2 ? 1 : 3, di = body->inertia_tensor ? 9 : 1;
+    ac_status st;
+    r->v = body->velocity + i * body->steps[0] * d;
+    r->w = body->angular_velocity + i * body->steps[1] * da;
+    r->inverse_mass = body->inverse_mass[i * body->steps[2]];
+    r->inertia = body->inverse_inertia + i * body->steps[3] * di;
+    r->c = body->center + i * body->steps[4] * d;
+    r->tensor = body->inertia_tensor != 0;
+    if (!r->tensor) { /* the common case, checked without branches first */
+        int ok = (r->inverse_mass >= 0.0) & (r->inverse_mass <= DBL_MAX) &
+                 (r->inertia[0] >= 0.0) & (r->inertia[0] <= DBL_MAX);
+        for (int k = 0; k < dim; k++)
+            ok &= ac_finite(r->v[k]) & ac_finite(r->c[k]);
+        for (size_t k = 0; k < da; k++)
+            ok &= ac_finite(r->w[k]);
+        if (ok)
+            return AC_OK;
+    }
+    if ((st = check_vector(names[0], dim, r->v, i, err)) ||
+        (st = check_vector(names[1], (int)da, r->w, i, err)) ||
+        (st = check_range(names[2], r->inverse_mass, DBL_MAX, i, err)) ||
+        (st = r->tensor ? check_tensor(names[3], r->inertia, i, err)
+                        : check_range(names[3], r->inertia[0], DBL_MAX, i, err)) ||
+        (st = check_vector(names[4], dim, r->c, i, err)))
+        return st;
+    return AC_OK;
+}
+
+ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *normal,
+                             const double *point, const double *restitution,
+                             const double *friction, const double *threshold,
+                             const size_t steps[5], size_t dim, ac_body_update *new_a,
+                             ac_body_update *new_b, double *normal_impulse,
+                             double *tangent_impulse, size_t n, ac_error *err)
+{
+    static const char *const names_a[5] = {"a.velocity", "a.angular_velocity",
+                                           "a.inverse_mass", "a.inverse_inertia", "a.center"};
+    static const char *const names_b[5] = {"b.velocity", "b.angular_velocity",
+                                           "b.inverse_mass", "b.inverse_inertia", "b.center"};
+    const size_t *s = steps ? steps : all_arrays;
+    const size_t d = dim, da = dim == 2 ? 1 : 3;
+    const int id = (int)dim;
+    ac_status st;
+    if ((st = check_dim(dim, err)))
+        return st;
+    if (dim == 2 && (a->inertia_tensor || b->inertia_tensor))
+        return ac_fail(err, AC_ERR_VALUE, 0, a->inertia_tensor ? names_a[3] : names_b[3],
+                       9.0, "values per body: must be 1 in 2-D");
+    for (size_t i = 0; i < n; i++) {
+        rigid ra, rb;
+        const double *ni = normal + i * s[0] * d, *pi = point + i * s[1] * d;
+        double e = restitution[i * s[2]], mu = friction[i * s[3]], th = threshold[i * s[4]];
+        double *va = new_a->velocity + i * d, *wa = new_a->angular_velocity + i * da;
+        double *vb = new_b->velocity + i * d, *wb = new_b->angular_velocity + i * da;
+        double *jt = tangent_impulse + i * d;
+        int fine = (e >= 0.0) & (e <= 1.0) & (mu >= 0.0) & (mu <= DBL_MAX) & (th >= 0.0) &
+                   (th <= DBL_MAX) & (fabs(dot(id, ni, ni) - 1.0) <= UNIT_TOLERANCE);
+        for (int k = 0; k < id; k++)
+            fine &= ac_finite(pi[k]);
+        if ((st = load_rigid(names_a, id, a, i, &ra, err)) ||
+            (st = load_rigid(names_b, id, b, i, &rb, err)))
+            return st;
+        if (!fine &&
+            ((st = check_vector("normal", id, ni, i, err)) ||
+            (st = check_vector("point", id, pi, i, err)) ||
+            (st = check_range("restitution", e, 1.0, i, err)) ||
+            (st = check_unit("normal . normal", id, ni, i, err)) ||
+            (st = check_range("friction", mu, DBL_MAX, i, err)) ||
+            (st = check_range("threshold", th, DBL_MAX, i, err))))
+            return st;
+        /* constant dimensions: straight code, and bounds the compiler can see */
+        if (!(id == 3 ? collide_one(3, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
+                                    normal_impulse + i, jt)
+                      : collide_one(2, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
+                                    normal_impulse + i, jt))) {
+            static const char *const outputs[6] = {
+                "velocity_a", "angular_velocity_a", "velocity_b", "angular_velocity_b",
+                "normal_impulse", "tangent_impulse"};
+            const double *results[6] = {va, wa, vb, wb, normal_impulse + i, jt};
+            const size_t widths[6] = {d, da, d, da, 1, d};
+            for (int r = 0; r < 6; r++)
+                for (size_t k = 0; k < widths[r]; k++)
+                    if (!ac_finite(results[r][k]))
+                        return ac_fail(err, AC_ERR_OVERFLOW, i, outputs[r], results[r][k],
+                                       "is not representable although the inputs are finite");
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "relative velocity at the contact",
+                           HUGE_VAL, "is not representable although the inputs are finite");
+        }
     }
     return AC_OK;
 }
@@ -514,11 +937,13 @@ typedef struct plane_scratch {
 } plane_scratch;
 
 typedef struct sphere_block {
-    double p[3][LANES], v[3][LANES];
+    double p[3][LANES], v[3][LANES], w[3][LANES]; /* w: angular velocity, with spin */
     double t[LANES], r[LANES], dt[LANES], best[LANES];
     int64_t hit[LANES], bad[LANES];
     size_t index[LANES];
     int count[LANES];
+    const ac_projectile_spin *spin;     /* NULL: point masses */
+    const ac_projectile_events *events; /* NULL: not recorded */
 } sphere_block;
 
 static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *err)
@@ -565,6 +990,9 @@ CONTACT_INLINE void block_load(int dim, sphere_block *b, const plane_scratch *ps
             b->p[k][i] = position[s * d + (size_t)k];
             b->v[k][i] = velocity[s * d + (size_t)k];
         }
+        if (b->spin)
+            for (int k = 0; k < (dim == 2 ? 1 : 3); k++)
+                b->w[k][i] = b->spin->angular_velocity[s * (dim == 2 ? 1 : 3) + (size_t)k];
         b->t[i] = 0.0;
         b->r[i] = pr->radius[s * pr->radius_step];
         b->dt[i] = pr->dt[s * pr->dt_step];
@@ -722,6 +1150,50 @@ CONTACT_INLINE void block_pass(int dim, sphere_block *b, const plane_scratch *ps
         block_flag(dim, b, ps, count);
 }
 
+/* The contact of lane i with plane hit[i] for spinning spheres or recorded
+   events: collide's law with the sphere as a (unit inverse mass, its inverse
+   inertia per unit inverse mass, the arm -radius * normal) and the plane as a
+   kinematic body, so a point mass (no spin) gets bounce's result. */
+static void lane_contact(int dim, sphere_block *b, size_t i, const ac_planes *pl,
+                         const ac_projectile_params *pr)
+{
+    const size_t d = (size_t)dim, hit = (size_t)b->hit[i], s = b->index[i];
+    const double *n = pl->normal + hit * d, zero[3] = {0.0, 0.0, 0.0};
+    const double e = pr->restitution[s * pr->restitution_steps[0] + hit * pr->restitution_steps[1]];
+    const double mu = pr->friction[s * pr->friction_steps[0] + hit * pr->friction_steps[1]];
+    double v[3], w[3] = {0.0, 0.0, 0.0}, c[3], point[3], va[3], wa[3], vb[3], wb[3], jn, jt[3];
+    double inertia = b->spin ? b->spin->inverse_inertia[s * b->spin->inverse_inertia_step] : 0.0;
+    rigid sphere, plane;
+    int ok;
+    for (int k = 0; k < dim; k++) {
+        v[k] = b->v[k][i];
+        c[k] = b->p[k][i];
+        point[k] = c[k] - b->r[i] * n[k];
+    }
+    for (int k = 0; b->spin && k < (dim == 2 ? 1 : 3); k++)
+        w[k] = b->w[k][i];
+    sphere.v = v, sphere.w = w, sphere.c = c, sphere.inertia = &inertia;
+    sphere.inverse_mass = 1.0, sphere.tensor = 0;
+    plane.v = pl->velocity + hit * d, plane.w = zero, plane.c = point, plane.inertia = zero;
+    plane.inverse_mass = 0.0, plane.tensor = 0;
+    ok = dim == 3 ? collide_one(3, &sphere, &plane, n, point, e, mu, 0.0, va, wa, vb, wb, &jn, jt)
+                  : collide_one(2, &sphere, &plane, n, point, e, mu, 0.0, va, wa, vb, wb, &jn, jt);
+    b->bad[i] |= (int64_t)!ok;
+    for (int k = 0; k < dim; k++)
+        b->v[k][i] = va[k];
+    if (b->spin)
+        for (int k = 0; k < (dim == 2 ? 1 : 3); k++)
+            b->w[k][i] = wa[k];
+    if (b->events && (size_t)b->count[i] < b->events->capacity) {
+        const size_t slot = s * b->events->capacity + (size_t)b->count[i];
+        b->events->plane[slot] = (int)hit;
+        b->events->time[slot] = b->t[i];
+        b->events->normal_impulse[slot] = jn;
+        for (int k = 0; k < dim; k++)
+            b->events->tangent_impulse[slot * d + (size_t)k] = jt[k];
+    }
+}
+
 /* Moves lane i to its impact and bounces it, or to the end of its step.
    Returns 1 while the sphere has more of its step to go. */
 CONTACT_INLINE int lane_resolve(int dim, sphere_block *b, size_t i, const ac_planes *pl,
@@ -744,7 +1216,9 @@ CONTACT_INLINE int lane_resolve(int dim, sphere_block *b, size_t i, const ac_pla
             b->p[k][i] += pl->velocity[hit * d + (size_t)k] * (dt - best);
         return 0;
     }
-    {
+    if (b->spin || b->events)
+        lane_contact(dim, b, i, pl, pr);
+    else {
         double v[3], out[3], sp;
         for (int k = 0; k < dim; k++)
             v[k] = b->v[k][i];
@@ -787,6 +1261,7 @@ CONTACT_INLINE size_t advance_dim(int dim, double *position, double *velocity,
                     for (int k = 0; k < dim; k++) {
                         b->p[k][kept] = b->p[k][i];
                         b->v[k][kept] = b->v[k][i];
+                        b->w[k][kept] = b->w[k][i];
                     }
                     b->t[kept] = b->t[i];
                     b->r[kept] = b->r[i];
@@ -806,6 +1281,12 @@ CONTACT_INLINE size_t advance_dim(int dim, double *position, double *velocity,
                     velocity[s * d + (size_t)k] = b->v[k][i];
                     ok &= ac_finite(b->p[k][i]) & ac_finite(b->v[k][i]);
                 }
+                if (b->spin)
+                    for (int k = 0; k < (dim == 2 ? 1 : 3); k++) {
+                        b->spin->angular_velocity[s * (dim == 2 ? 1 : 3) + (size_t)k] =
+                            b->w[k][i];
+                        ok &= ac_finite(b->w[k][i]);
+                    }
                 if (bounces)
                     bounces[s] = b->count[i];
                 if (!ok && s < failed)
@@ -831,6 +1312,31 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
                              const ac_projectile_params *params, int *bounces, size_t n,
                              ac_error *err)
 {
+    return ac_contact_advance_spin(position, velocity, planes, params, NULL, NULL, bounces, n,
+                                   err);
+}
+
+/* Angular velocities finite, inverse inertia finite and >= 0. */
+static ac_status check_spin(const ac_projectile_spin *spin, size_t dim, size_t n, ac_error *err)
+{
+    const size_t da = dim == 2 ? 1 : 3;
+    ac_status st;
+    for (size_t i = 0; i < n; i++)
+        if ((st = ac_check_finite("angular_velocity", spin->angular_velocity + i * da, da, i,
+                                  err)) ||
+            (st = check_range("inverse_inertia",
+                              spin->inverse_inertia[i * spin->inverse_inertia_step], DBL_MAX, i,
+                              err)))
+            return st;
+    return AC_OK;
+}
+
+ac_status ac_contact_advance_spin(double *position, double *velocity,
+                                  const ac_planes *planes, const ac_projectile_params *params,
+                                  const ac_projectile_spin *spin,
+                                  const ac_projectile_events *events, int *bounces, size_t n,
+                                  ac_error *err)
+{
     plane_scratch ps;
     sphere_block *b;
     ac_status st;
@@ -846,6 +1352,7 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
                        "must be <= AC_CONTACT_MAX_BOUNCES = %d", AC_CONTACT_MAX_BOUNCES);
     if ((st = check_planes(planes, err)) ||
         (st = check_spheres(position, velocity, planes, params, n, err)) ||
+        (spin && (st = check_spin(spin, planes->dim, n, err))) ||
         (st = scratch_init(&ps, planes, err)))
         return st;
     b = calloc(1, sizeof *b); /* zeroed: block_pass reads lanes past the active ones */
@@ -854,6 +1361,15 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
         return ac_fail(err, AC_ERR_NOMEM, 0, "position", (double)n,
                        "spheres: scratch could not be allocated");
     }
+    b->spin = spin;
+    b->events = events && events->capacity ? events : NULL;
+    if (b->events)
+        for (size_t slot = 0; slot < n * events->capacity; slot++) {
+            events->plane[slot] = -1;
+            events->time[slot] = events->normal_impulse[slot] = 0.0;
+            for (size_t k = 0; k < d; k++)
+                events->tangent_impulse[slot * d + k] = 0.0;
+        }
     i = advance_all(position, velocity, planes, params, &ps, bounces, n, b);
     free(b);
     free(ps.point[0]);
@@ -868,6 +1384,12 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
         if (!ac_finite(position[i * d + k]))
             return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d + k],
                            "is not representable although the inputs are finite");
+    for (size_t k = 0; spin && k < (d == 2 ? 1 : 3); k++)
+        if (!ac_finite(spin->angular_velocity[i * (d == 2 ? 1 : 3) + k]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, "angular_velocity",
+                           spin->angular_velocity[i * (d == 2 ? 1 : 3) + k],
+                           "is not representable after a bounce although the inputs are "
+                           "finite");
     return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d],
                    "is too far from a plane: the distance is not representable");
 }

@@ -507,7 +507,9 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, size
         return AC_OK;
     }
     if (mode == AC_EXTRAP_LINEAR) {
-        const double *v = after ? cv->in_velocity : cv->out_velocity;
+        /* along the outer tangent: the velocity leaving the last key, or
+           arriving at the first (the same as the inner one unless broken) */
+        const double *v = after ? cv->out_velocity : cv->in_velocity;
         for (size_t ch = 0; ch < C; ch++) {
             double vel = v[key * C + ch];
             o[ch] = deriv == 0 ? cv->values[key * C + ch] + vel * (t - cv->times[key])

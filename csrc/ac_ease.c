@@ -138,9 +138,10 @@ static inline double d_quint_in_out(double u)
 static inline double f_sine_in(double u) { return u == 1.0 ? 1.0 : 1.0 - cos(u * (PI / 2)); }
 static inline double d_sine_in(double u) { return (PI / 2) * sin(u * (PI / 2)); }
 static inline double f_sine_out(double u) { return sin(u * (PI / 2)); }
-static inline double d_sine_out(double u) { return (PI / 2) * cos(u * (PI / 2)); }
+/* sin of the distance to the end where the rate vanishes: exactly 0 there */
+static inline double d_sine_out(double u) { return (PI / 2) * sin((1.0 - u) * (PI / 2)); }
 static inline double f_sine_in_out(double u) { return -0.5 * (cos(PI * u) - 1.0); }
-static inline double d_sine_in_out(double u) { return (PI / 2) * sin(PI * u); }
+static inline double d_sine_in_out(double u) { return (PI / 2) * sin(PI * fmin(u, 1.0 - u)); }
 
 /* Penner returns b at t == 0 for expo_in (the formula gives 2^-10) and b + c
    at t == d for expo_out. */
@@ -519,7 +520,6 @@ static inline double poly_d1(poly3 q, double t)
 {
     return ((3.0 * q.a * t + 2.0 * q.b) * t + q.c) * q.scale;
 }
-static inline double poly_d2(poly3 q, double t) { return (6.0 * q.a * t + 2.0 * q.b) * q.scale; }
 
 #define BEZIER_TOL 1e-12
 
@@ -553,21 +553,46 @@ static inline double bezier_solve(poly3 px, double u)
     return t;
 }
 
-/* dy/dx at t; where dx/dt vanishes, the limit of the ratio of the first
-   non-vanishing derivatives (l'Hopital), or +-inf when y still moves. */
-static double bezier_rate(poly3 px, poly3 py, double t)
+/* Derivatives of one coordinate in Bernstein form, B(t) = 3 s^2 t p1 +
+   3 s t^2 p2 + t^3 with s = 1 - t: exact at the ends (3 p1 at t = 0, 3 (1 - p2)
+   at t = 1), where the power basis leaves a rounding residue that decides the
+   sign and size of dy/dx when both speeds vanish. Scaled by max(1, |p1|, |p2|)
+   like bezier_poly, so that huge control values do not overflow midway. */
+static inline double bern_scale(double p1, double p2) { return fmax(1.0, fmax(fabs(p1), fabs(p2))); }
+static inline double bern_d1(double p1, double p2, double t)
 {
-    double dx = poly_d1(px, t), dy = poly_d1(py, t);
+    double m = bern_scale(p1, p2), s = 1.0 - t;
+    p1 /= m, p2 /= m;
+    return 3.0 * (s * s * p1 + 2.0 * s * t * (p2 - p1) + t * t * (1.0 / m - p2)) * m;
+}
+static inline double bern_d2(double p1, double p2, double t)
+{
+    double m = bern_scale(p1, p2);
+    p1 /= m, p2 /= m;
+    return 6.0 * ((1.0 - t) * (p2 - 2.0 * p1) + t * (1.0 / m - 2.0 * p2 + p1)) * m;
+}
+static inline double bern_d3(double p1, double p2)
+{
+    double m = bern_scale(p1, p2);
+    return 6.0 * (1.0 / m - 3.0 * (p2 / m) + 3.0 * (p1 / m)) * m;
+}
+
+/* dy/dx at t; where dx/dt vanishes, the limit of the ratio of the first
+   non-vanishing derivatives (l'Hopital), or +-inf when y still moves. At the
+   ends this is the one-sided limit of the rate. */
+static double bezier_rate(const ac_ease_bezier *b, double t)
+{
+    double dx = bern_d1(b->x1, b->x2, t), dy = bern_d1(b->y1, b->y2, t);
     if (dx != 0.0)
         return dy / dx;
     if (dy != 0.0)
         return dy > 0.0 ? HUGE_VAL : -HUGE_VAL;
-    dx = poly_d2(px, t), dy = poly_d2(py, t);
-    if (dx != 0.0)
+    dx = bern_d2(b->x1, b->x2, t), dy = bern_d2(b->y1, b->y2, t);
+    if (dx != 0.0) /* both speeds ~ (t - end) * second derivative */
         return dy / dx;
     if (dy != 0.0)
         return dy > 0.0 ? HUGE_VAL : -HUGE_VAL;
-    return py.a * py.scale / px.a; /* third derivatives 6a; px.a == 1 when the others vanish */
+    return bern_d3(b->y1, b->y2) / bern_d3(b->x1, b->x2); /* x's is 6 when the others vanish */
 }
 
 /* The fast path, branch-free so that it vectorizes: the curve parameter t
@@ -576,15 +601,16 @@ static double bezier_rate(poly3 px, poly3 py, double t)
    1e-5 for smooth curves; BEZIER_NEWTON Newton steps then reach the
    tolerance. An element whose residual is still above the tolerance, whose x
    speed vanishes (for the rate), or whose u is invalid gets NaN and is redone
-   by the careful path; s is finite for every valid element, so NaN marks
-   exactly those. Returns 1 when none did. */
+   by the careful path, and so do the rates at u = 0 and u = 1 (one-sided
+   limits); s is finite for every valid element, so NaN marks exactly those.
+   Returns 1 when none did. */
 #ifndef BEZIER_GRID
 #define BEZIER_GRID 128
 #endif
 #ifndef BEZIER_NEWTON
 #define BEZIER_NEWTON 2
 #endif
-static inline int bezier_fast(poly3 px, poly3 py, const double *table,
+static inline int bezier_fast(const ac_ease_bezier *b, poly3 px, poly3 py, const double *table,
                               const double *restrict u, double *restrict s,
                               double *restrict dsdu, size_t n, int want_rate)
 {
@@ -606,8 +632,9 @@ static inline int bezier_fast(poly3 px, poly3 py, const double *table,
         y = ac_pick(x == 0.0, 0.0, ac_pick(x == 1.0, 1.0, poly_at(py, t)));
         ok = (x >= 0.0) & (x <= 1.0) & (fabs(e) <= BEZIER_TOL);
         if (want_rate) { /* a compile-time constant in each caller below */
-            r = poly_d1(py, t) / ac_pick(dx != 0.0, dx, 1.0);
-            ok &= dx != 0.0;
+            double bx = bern_d1(b->x1, b->x2, t);
+            r = bern_d1(b->y1, b->y2, t) / ac_pick(bx != 0.0, bx, 1.0);
+            ok &= (bx != 0.0) & (x > 0.0) & (x < 1.0);
             dsdu[i] = r;
         }
         redo |= ok ^ 1;
@@ -617,17 +644,18 @@ static inline int bezier_fast(poly3 px, poly3 py, const double *table,
 }
 
 AC_VECTORIZED
-static int bezier_fast_value(poly3 px, poly3 py, const double *table, const double *u,
-                             double *s, size_t n)
+static int bezier_fast_value(const ac_ease_bezier *b, poly3 px, poly3 py,
+                             const double *table, const double *u, double *s, size_t n)
 {
-    return bezier_fast(px, py, table, u, s, NULL, n, 0);
+    return bezier_fast(b, px, py, table, u, s, NULL, n, 0);
 }
 
 AC_VECTORIZED
-static int bezier_fast_rate(poly3 px, poly3 py, const double *table, const double *u,
-                            double *s, double *dsdu, size_t n)
+static int bezier_fast_rate(const ac_ease_bezier *b, poly3 px, poly3 py,
+                            const double *table, const double *u, double *s, double *dsdu,
+                            size_t n)
 {
-    return bezier_fast(px, py, table, u, s, dsdu, n, 1);
+    return bezier_fast(b, px, py, table, u, s, dsdu, n, 1);
 }
 
 ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, double *s,
@@ -643,8 +671,8 @@ ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, doub
     for (size_t start = 0; start < n; start += BLOCK) {
         size_t m = n - start < BLOCK ? n - start : BLOCK;
         double *rate = dsdu ? dsdu + start : NULL;
-        if (fast && (rate ? bezier_fast_rate(px, py, table, u + start, s + start, rate, m)
-                          : bezier_fast_value(px, py, table, u + start, s + start, m)))
+        if (fast && (rate ? bezier_fast_rate(curve, px, py, table, u + start, s + start, rate, m)
+                          : bezier_fast_value(curve, px, py, table, u + start, s + start, m)))
             continue;
         if (!fast)
             for (size_t j = 0; j < m; j++)
@@ -659,7 +687,7 @@ ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, doub
             t = bezier_solve(px, x);
             s[i] = x == 0.0 ? 0.0 : x == 1.0 ? 1.0 : poly_at(py, t);
             if (rate)
-                rate[j] = bezier_rate(px, py, x == 0.0 ? 0.0 : x == 1.0 ? 1.0 : t);
+                rate[j] = bezier_rate(curve, x == 0.0 ? 0.0 : x == 1.0 ? 1.0 : t);
         }
     }
     return AC_OK;

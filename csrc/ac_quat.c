@@ -364,6 +364,8 @@ struct ac_quat_curve {
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
     double *omega; /* linear: 3(k-1), the constant angular velocity of segment i */
+    int flip_odd;  /* cycle: the last key and the first lie in opposite hemispheres, so
+                      odd cycles are negated to stay sign-continuous at each seam */
 };
 
 void ac_quat_curve_destroy(ac_quat_curve *curve)
@@ -462,6 +464,20 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                     err->index = i + 1;
         }
     }
+    /* Sign continuity: each unit key joins the hemisphere of the one before
+       (the same rotation), so the result never jumps from q to -q along the
+       curve, at a key included. Cubic keys are splined as given (glTF). */
+    if (interp != AC_QUAT_CUBIC)
+        for (size_t i = 1; i < k && !st; i++)
+            if (ac_quat_dot4(c->quats + 4 * (i - 1), c->quats + 4 * i) < 0.0)
+                for (int j = 0; j < 4; j++)
+                    c->quats[4 * i + j] = -c->quats[4 * i + j];
+    if (!st && k > 1) {
+        double last[4], first[4];
+        unit4(c->quats + 4 * (k - 1), last);
+        unit4(c->quats, first);
+        c->flip_odd = ac_quat_dot4(last, first) < 0.0;
+    }
     if (interp == AC_QUAT_LINEAR)
         for (size_t i = 0; i + 1 < k && !st; i++)
             segment_omega(c->quats + 4 * i, c->quats + 4 * (i + 1), times[i + 1] - times[i],
@@ -475,13 +491,14 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
 }
 
 /* Maps t into [first, last] by the extrapolation modes; *sign becomes -1 in
-   mirrored cycles (time runs backwards there), *hold 1 where clamped. */
+   mirrored cycles (time runs backwards there), *hold 1 where clamped, *flip
+   -1 in the cycles whose rotations are negated (see flip_odd). */
 static ac_status wrap_time(const ac_quat_curve *c, double t, size_t i, double *local,
-                           double *sign, int *hold, ac_error *err)
+                           double *sign, int *hold, double *flip, ac_error *err)
 {
     double first = c->times[0], last = c->times[c->k - 1];
     ac_quat_extrap mode = t < first ? c->before : c->after;
-    *sign = 1.0, *hold = 0, *local = t;
+    *sign = 1.0, *hold = 0, *local = t, *flip = 1.0;
     if (!ac_finite(t))
         return ac_fail(err, AC_ERR_VALUE, i, "t", t, "must be finite");
     if (t >= first && t <= last)
@@ -496,8 +513,12 @@ static ac_status wrap_time(const ac_quat_curve *c, double t, size_t i, double *l
                        t < first ? "before" : "after");
     case AC_QUAT_CYCLE:
     case AC_QUAT_OSCILLATE: {
-        double cycles;
+        double cycles, parity;
         *local = ac_cycle_fold(t, first, last, mode == AC_QUAT_OSCILLATE, &cycles, sign);
+        if (mode == AC_QUAT_CYCLE && c->flip_odd) { /* the fold's parity of the cycle */
+            ac_cycle_fold(t, first, last, 1, &cycles, &parity);
+            *flip = parity;
+        }
         return AC_OK;
     }
     }
@@ -570,9 +591,9 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, const double *t, size_t n,
 {
     size_t hint = cursor ? *cursor : 0;
     for (size_t i = 0; i < n; i++) {
-        double local, sign, rq[4], w[3];
+        double local, sign, flip, rq[4] = {0.0, 0.0, 0.0, 1.0}, w[3];
         int hold;
-        ac_status st = wrap_time(c, t[i], i, &local, &sign, &hold, err);
+        ac_status st = wrap_time(c, t[i], i, &local, &sign, &hold, &flip, err);
         if (st)
             return st;
         if (c->k == 1) {
@@ -584,6 +605,8 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, const double *t, size_t n,
                 return st;
             for (int k = 0; k < 3; k++)
                 w[k] = hold ? 0.0 : sign * w[k];
+            for (int k = 0; k < 4; k++) /* -q is the same rotation: omega is unchanged */
+                rq[k] *= flip;
         }
         if (omega && (st = check_result("angular_velocity", w, 3, i, err)))
             return st; /* keys too close for the rotation between them */

@@ -18,7 +18,7 @@
 #include "ac_internal.h"
 
 #define TWO_PI 6.283185307179586476925287
-#define QUAT_TOLERANCE 1e-6
+#define QUAT_MIN_LENGTH 1e-150
 
 struct ac_looptrack {
     size_t k;        /* keys */
@@ -764,11 +764,13 @@ static ac_status validate(const double *times, const double *positions, size_t k
                 if (!ac_finite(rotations[4 * i + c]))
                     return ac_fail(err, AC_ERR_VALUE, 4 * i + c, "rotations",
                                    rotations[4 * i + c], "must be finite");
+            /* normalized below, like every quaternion that stands for a
+               rotation; only a (numerically) zero one is no rotation */
             len = sqrt(ac_quat_dot4(rotations + 4 * i, rotations + 4 * i));
-            if (!(fabs(len - 1.0) <= QUAT_TOLERANCE))
+            if (!(len >= QUAT_MIN_LENGTH && len <= 1.0 / QUAT_MIN_LENGTH))
                 return ac_fail(err, AC_ERR_VALUE, 4 * i, "rotations", rotations[4 * i],
-                               "starts quaternion %zu, whose length %.15g must be 1 within 1e-06",
-                               i, len);
+                               "starts quaternion %zu, of length %.3g (must be in "
+                               "[1e-150, 1e150]: it is normalized)", i, len);
         }
     return AC_OK;
 }

@@ -114,7 +114,9 @@ typedef enum ac_curve_tangents {
 /* What a curve does before its first key and after its last. */
 typedef enum ac_curve_extrapolation {
     AC_EXTRAP_CLAMP = 0,        /* hold the end key, velocity 0 */
-    AC_EXTRAP_LINEAR = 1,       /* continue with the end velocity */
+    AC_EXTRAP_LINEAR = 1,       /* continue along the outer tangent: the velocity
+                                   arriving at the first key (before), leaving
+                                   the last key (after) */
     AC_EXTRAP_CYCLE = 2,        /* repeat */
     AC_EXTRAP_CYCLE_OFFSET = 3, /* repeat, each cycle shifted by last - first */
     AC_EXTRAP_OSCILLATE = 4,    /* repeat, every other cycle mirrored in time */
@@ -130,7 +132,9 @@ typedef struct ac_curve_spec {
     ac_curve_tangents tangents;
     /* K x C per-second velocities for AC_TANGENTS_EXPLICIT (may be the same
        array for unbroken tangents); ignored otherwise. in_velocities[i] is the
-       velocity arriving at key i, out_velocities[i] the one leaving it. */
+       velocity arriving at key i, out_velocities[i] the one leaving it; the
+       outer ones, in_velocities[0] and out_velocities[K-1], are the slopes of
+       AC_EXTRAP_LINEAR before the first and after the last key. */
     const double *in_velocities;
     const double *out_velocities;
     ac_curve_extrapolation before, after;
@@ -311,7 +315,14 @@ typedef struct ac_quat_curve ac_quat_curve;
    AC_QUAT_CUBIC, finite per-second `in_tangents` and `out_tangents` (4k each;
    ignored otherwise, may be NULL). Errors name "times", "quaternions",
    "|quaternions|", "in_tangents", "out_tangents", with the key index;
-   AC_ERR_NOMEM when allocation fails. *curve is set on success only. */
+   AC_ERR_NOMEM when allocation fails. *curve is set on success only.
+   Results are sign-continuous along the curve: for step and linear, each
+   key after the first is stored negated when it lies in the opposite
+   hemisphere of the key before (q and -q are the same rotation), so no
+   output jumps from q to -q, at a key included; cubic keys are splined as
+   given (glTF). With AC_QUAT_CYCLE, when the last key and the first lie in
+   opposite hemispheres, every other cycle is negated, so the seams are
+   sign-continuous too. */
 ac_status ac_quat_curve_create(const double *times, const double *quats,
                                const double *in_tangents, const double *out_tangents,
                                size_t k, ac_quat_interp interp, ac_quat_extrap before,
@@ -360,7 +371,8 @@ typedef enum ac_root_rotation {
    channels, up_axis (0, 1 or 2) is the axis the yaw turns about, positive from
    axis up+1 toward axis up+2 (right-handed); with 2 channels the yaw turns the
    plane from channel 0 toward channel 1 and up_axis is not used. Quaternions
-   must have unit length within 1e-6 (they are renormalized). max_cycles in
+   are normalized, as everywhere a quaternion stands for a rotation; a length
+   outside [1e-150, 1e150] (zero) is an AC_ERR_VALUE. max_cycles in
    (0, 2^50] bounds |t / T| for every time given later. *track is NULL on
    failure; AC_ERR_NOMEM when memory runs out. */
 ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
@@ -449,6 +461,58 @@ ac_status ac_contact_point_velocity(const double *linear_velocity,
                                     const size_t steps[3], size_t dim, double *result,
                                     size_t n, ac_error *err);
 
+/* One rigid body per contact for ac_contact_collide. Inputs step by whole
+   items (steps[0..4] for velocity, angular_velocity, inverse_mass,
+   inverse_inertia, center: 0 repeats one item, 1 gives one per contact).
+   velocity and center have dim values, angular_velocity 1 in 2-D (about the
+   axis out of the plane, counter-clockwise) and 3 in 3-D. inverse_inertia is
+   one value (a disc, a sphere: 1 / I) or, in 3-D with inertia_tensor set, a
+   row-major 3x3 world-space inverse inertia tensor. A kinematic or static
+   body has inverse_mass 0 and inverse_inertia 0. */
+typedef struct ac_body {
+    const double *velocity, *angular_velocity, *inverse_mass, *inverse_inertia, *center;
+    size_t steps[5];
+    int inertia_tensor;
+} ac_body;
+
+/* A body's new velocities: n items each, contiguous. */
+typedef struct ac_body_update {
+    double *velocity, *angular_velocity;
+} ac_body_update;
+
+/* Contact between two rigid bodies that both may move. The normal n (unit)
+   points from b to a; the contact point p gives the arms r = p - center.
+   With w the velocity of a's material point at p minus b's and s = w . n, a
+   contact with s >= 0 is left alone (zero impulse). Otherwise the impulse j
+   on a (b receives -j) changes w by K j, K the effective mass of the pair:
+   - j* solving K j* = -(1 + e') s n - w_t (restitution e' on the normal
+     speed at the contact point, e' = e if -s > threshold, else 0, and the
+     tangential slip w_t stopped) is used when |j*_t| <= friction * j*_n;
+   - otherwise the contact slips: j = j_n (n + friction * d) with d the unit
+     tangent exactly opposite the slip that remains after j (so friction
+     never reverses the slip), and j_n such that the normal speed after is
+     -e' s.
+   Then v_a += inverse_mass_a j, w_a += I_a^-1 (r_a x j), v_b -= inverse_mass_b j,
+   w_b -= I_b^-1 (r_b x j). A point mass (inverse_mass > 0, inverse inertia 0)
+   against a kinematic body (both 0) gets exactly ac_contact_bounce's result
+   for b's contact-point velocity. When neither body can translate (both
+   inverse masses 0) the contact is frictionless.
+   normal_impulse[i] = j . n, tangent_impulse (dim per contact) = j - (j . n) n.
+   Contact inputs in order: normal, point (vectors), restitution, friction,
+   threshold, with steps[0..4] (NULL: all 1). Errors: AC_ERR_VALUE for
+   non-finite input, negative inverse mass or inverse inertia, an inverse
+   inertia tensor that is not symmetric positive semi-definite, or the
+   bounce conditions (unit normal, restitution in [0, 1], friction and
+   threshold >= 0), err->arg naming it ("a.inverse_mass", "normal"...);
+   AC_ERR_OVERFLOW when a result is not representable. On failure the outputs
+   hold unspecified values. */
+ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *normal,
+                             const double *point, const double *restitution,
+                             const double *friction, const double *threshold,
+                             const size_t steps[5], size_t dim, ac_body_update *new_a,
+                             ac_body_update *new_b, double *normal_impulse,
+                             double *tangent_impulse, size_t n, ac_error *err);
+
 /* M one-sided planes, each moving with constant velocity during a step:
    at time t into the step, plane j passes through point[j] + velocity[j] * t
    with unit normal normal[j] (dim components each). */
@@ -501,6 +565,41 @@ typedef struct ac_projectile_params {
 ac_status ac_contact_advance(double *position, double *velocity, const ac_planes *planes,
                              const ac_projectile_params *params, int *bounces, size_t n,
                              ac_error *err);
+
+/* Optional spin for ac_contact_advance_spin: per sphere an angular velocity
+   (1 value in 2-D, 3 in 3-D; updated in place) and an inverse moment of
+   inertia per unit inverse mass, m / I in 1/m^2 (2.5 / radius^2 for a solid
+   sphere, 2 / radius^2 for a disc), inverse_inertia[i * inverse_inertia_step]. */
+typedef struct ac_projectile_spin {
+    double *angular_velocity;
+    const double *inverse_inertia;
+    size_t inverse_inertia_step;
+} ac_projectile_spin;
+
+/* Optional record of the contacts: `capacity` slots per sphere, slot k of
+   sphere i at i * capacity + k holding its k-th resolved contact in time
+   order: the plane's index, the time into the step and the impulse the plane
+   gave per unit mass (normal part, and dim values of tangential part). Slots
+   past the contacts hold plane -1 and zeros. */
+typedef struct ac_projectile_events {
+    int *plane;
+    double *time, *normal_impulse, *tangent_impulse;
+    size_t capacity;
+} ac_projectile_events;
+
+/* ac_contact_advance with spinning spheres and recorded contacts (either may
+   be NULL). Each contact is then resolved with ac_contact_collide's law: the
+   sphere of unit inverse mass and its inverse inertia, hit at the arm
+   -radius * normal, against the plane as a kinematic body; friction then
+   sets the sphere spinning (a ball lands and rolls). Without spin the
+   velocities are those of ac_contact_advance. Errors as ac_contact_advance,
+   and AC_ERR_VALUE for a non-finite angular velocity or an inverse inertia
+   that is not finite and >= 0 (index: the sphere). */
+ac_status ac_contact_advance_spin(double *position, double *velocity,
+                                  const ac_planes *planes, const ac_projectile_params *params,
+                                  const ac_projectile_spin *spin,
+                                  const ac_projectile_events *events, int *bounces, size_t n,
+                                  ac_error *err);
 
 /* -------------------------------------------------------------- snapshot */
 

@@ -5,6 +5,7 @@ control points instead of the Hermite basis, analytic polynomials, piecewise
 integration) so that a shared mistake cannot pass unnoticed.
 """
 import numpy as np
+import scipy.optimize
 
 
 def hermite_bezier(p0, p1, v0, v1, duration, elapsed):
@@ -82,6 +83,16 @@ def uniform_catmull_rom_velocities(times, values):
 
 
 # ---- snapshot ----
+
+def hemisphere_chain(keys):
+    """Unit keys each negated, if needed, to lie in the hemisphere of the one
+    before (a loop over keys, as a DCC's quaternion "sign fix" does)."""
+    out = [np.asarray(keys[0], float) / np.linalg.norm(keys[0])]
+    for q in keys[1:]:
+        q = np.asarray(q, float) / np.linalg.norm(q)
+        out.append(-q if np.dot(out[-1], q) < 0 else q)
+    return np.array(out)
+
 
 def _quat_mul(a, b):
     ax, ay, az, aw = a
@@ -612,6 +623,136 @@ def small_step_projectiles(position, velocity, radius, dt, plane_point, plane_no
                                   - np.sum(u * nrm, axis=1)) < 0
     return p, v, bounces
 
+
+
+def _as3(x, dim):
+    """2-D vectors embedded in the xy-plane; 3-D vectors as they are."""
+    x = np.asarray(x, dtype=float)
+    return np.append(x, 0.0) if dim == 2 else x
+
+
+def _inverse_inertia3(inertia, dim):
+    """A 3x3 world inverse inertia: a scalar times the identity, or the tensor.
+    (In 2-D only the zz entry acts on in-plane motion.)"""
+    inertia = np.asarray(inertia, dtype=float)
+    return inertia * np.eye(3) if inertia.ndim == 0 else inertia
+
+
+def rigid_contact(a, b, n, p, e, friction=0.0, threshold=0.0):
+    """One contact between two rigid bodies, derived from the impulse system.
+
+    `a` and `b` are dicts with v, w (scalar in 2-D), m (inverse mass), I
+    (inverse inertia, scalar or 3x3) and c (center). Everything is embedded
+    in 3-D with np.cross. The effective mass K is measured column by column
+    by applying unit impulses to the bodies (not from a closed form), and
+    the impulse solves K j = target with np.linalg.solve:
+    - stick: j makes the relative contact velocity exactly -e' s n;
+    - slip (when stick needs more than friction * j_n): in 2-D the friction
+      impulse is +-friction * j_n along the tangent, the sign chosen so that
+      it opposes the tangential velocity that remains; in 3-D its direction
+      is the root (scipy's brentq over the angle in the tangent plane) of
+      "the remaining slip is antiparallel to the friction impulse".
+    Returns (va, wa, vb, wb, jn, jt) in the input dimension."""
+    n = np.asarray(n, dtype=float)
+    dim = n.shape[-1]
+    n3, p3 = _as3(n, dim), _as3(p, dim)
+    bodies = []
+    for body in (a, b):
+        w = np.asarray(body["w"], dtype=float)
+        w3 = np.array([0.0, 0.0, float(w)]) if dim == 2 else w
+        bodies.append(dict(v=_as3(body["v"], dim), w=w3, m=float(body["m"]),
+                           I=_inverse_inertia3(body["I"], dim), r=p3 - _as3(body["c"], dim)))
+    A, B = bodies
+
+    def point_velocity(x):
+        return x["v"] + np.cross(x["w"], x["r"])
+
+    def change(x, j):  # velocity changes of a body receiving impulse j
+        dv = x["m"] * j
+        dw = x["I"] @ np.cross(x["r"], j)
+        if dim == 2:
+            dw = np.array([0.0, 0.0, dw[2]])
+        return dv, dw
+
+    def relative_change(j):
+        dva, dwa = change(A, j)
+        dvb, dwb = change(B, -j)
+        return (dva + np.cross(dwa, A["r"])) - (dvb + np.cross(dwb, B["r"]))
+
+    axes = np.eye(3)[:dim]
+    K = np.array([relative_change(ax)[:dim] for ax in axes]).T
+    w = (point_velocity(A) - point_velocity(B))[:dim]
+    s = w @ n
+    j = np.zeros(dim)
+    if s < 0:
+        e_eff = e if -s > threshold else 0.0
+        dn = -(1.0 + e_eff) * s
+        wt = w - s * n
+        if A["m"] + B["m"] == 0.0:
+            kn = n @ K @ n
+            j = dn / kn * n if kn > 0 else j
+        else:
+            stick = np.linalg.solve(K, -e_eff * s * n - w)
+            jn_s = stick @ n
+            if np.linalg.norm(stick - jn_s * n) <= friction * jn_s:
+                j = stick
+            elif dim == 2:
+                t = np.array([-n[1], n[0]])
+                for sign in (1.0, -1.0):
+                    d = n + sign * friction * t
+                    jn = dn / (n @ K @ d)
+                    after = (w + K @ (jn * d)) @ t
+                    if jn >= 0 and sign * after <= 0:
+                        j = jn * d
+                        break
+                else:
+                    raise AssertionError("no consistent slip")
+            else:
+                # friction along d(theta) in the tangent plane; the remaining
+                # slip must be antiparallel to d: a root of its cross product
+                t1 = np.cross(n, wt if np.linalg.norm(wt) > 0 else np.eye(3)[np.argmin(abs(n))])
+                t1 /= np.linalg.norm(t1)
+                t2 = np.cross(n, t1)
+
+                def slip_after(theta):
+                    d = np.cos(theta) * t1 + np.sin(theta) * t2
+                    jn = dn / (n @ K @ (n + friction * d))
+                    after = w + K @ (jn * (n + friction * d))
+                    return d, jn, after - (after @ n) * n
+
+                def misalignment(theta):
+                    d, _, at = slip_after(theta)
+                    return np.cross(at, d) @ n
+
+                grid = np.linspace(-np.pi, np.pi, 73)
+                f = [misalignment(x) for x in grid]
+                for lo, hi, flo, fhi in zip(grid, grid[1:], f, f[1:]):
+                    if flo * fhi <= 0:
+                        theta = scipy.optimize.brentq(misalignment, lo, hi, xtol=1e-15)
+                        d, jn, at = slip_after(theta)
+                        if jn >= 0 and at @ d < 0:
+                            j = jn * (n + friction * d)
+                            break
+                else:
+                    raise AssertionError("no consistent slip direction")
+    dva, dwa = change(A, _as3(j, dim))
+    dvb, dwb = change(B, -_as3(j, dim))
+    wa, wb = A["w"] + dwa, B["w"] + dwb
+    if dim == 2:
+        wa, wb = wa[2], wb[2]
+    jn = j @ n
+    return ((A["v"] + dva)[:dim], wa, (B["v"] + dvb)[:dim], wb, jn, j - jn * n)
+
+
+def rigid_contacts(a, b, n, p, e, friction=0.0, threshold=0.0):
+    """rigid_contact over the first axis of every array in a, b, n, p
+    (e, friction and threshold scalars or per contact)."""
+    count = len(n)
+    pick = lambda x, i: np.asarray(x)[i] if np.ndim(x) and len(np.asarray(x)) == count else x
+    rows = [rigid_contact({k: pick(v, i) for k, v in a.items()},
+                          {k: pick(v, i) for k, v in b.items()}, n[i], p[i], pick(e, i),
+                          pick(friction, i), pick(threshold, i)) for i in range(count)]
+    return tuple(np.array(col) for col in zip(*rows))
 
 # ---- gltf ----
 

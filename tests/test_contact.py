@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -756,3 +756,734 @@ def test_no_tunnelling_property(seed, dim, speed):
     dist = np.einsum("ik,jk->ij", r.position, normal) - np.sum(q_end * normal, axis=1)
     slack = 1e-9 * (1 + speed)
     assert np.all(dist >= radius[:, None] - slack)
+
+
+# -- collide: two moving rigid bodies ----------------------------------------------------------
+
+from animcore import Body, Collision, collide  # noqa: E402
+
+from reference import rigid_contacts  # noqa: E402
+
+
+def _random_tensors(rng, count, spread=1.0):
+    """World inverse inertia tensors R diag R^T, symmetrized."""
+    q, _ = np.linalg.qr(rng.normal(size=(count, 3, 3)))
+    diag = rng.uniform(0.2, 3.0, (count, 3)) * spread
+    t = np.einsum("nij,nj,nkj->nik", q, diag, q)
+    return 0.5 * (t + np.swapaxes(t, 1, 2))
+
+
+def _scene(dim, count=300, seed=20, tensor=False, centred=False):
+    """Random approaching and separating contacts between two dynamic bodies.
+    `centred`: both arms along the normal (discs, spheres)."""
+    rng = np.random.default_rng(seed)
+    n = rng.normal(size=(count, dim))
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
+    p = rng.uniform(-2, 2, (count, dim))
+    spin = (lambda: rng.normal(0, 2, count)) if dim == 2 else (lambda: rng.normal(0, 2, (count, 3)))
+    if centred:
+        ca = p + n * rng.uniform(0.2, 1.5, (count, 1))
+        cb = p - n * rng.uniform(0.2, 1.5, (count, 1))
+    else:
+        ca, cb = p + rng.normal(0, 1, (count, dim)), p + rng.normal(0, 1, (count, dim))
+    if tensor and dim == 3:
+        ia, ib = _random_tensors(rng, count), _random_tensors(rng, count)
+    else:
+        ia, ib = rng.uniform(0.1, 3.0, count), rng.uniform(0.1, 3.0, count)
+    a = dict(v=rng.normal(0, 5, (count, dim)), w=spin(), m=rng.uniform(0.1, 2.0, count), I=ia, c=ca)
+    b = dict(v=rng.normal(0, 5, (count, dim)), w=spin(), m=rng.uniform(0.1, 2.0, count), I=ib, c=cb)
+    e = rng.uniform(0, 1, count)
+    return a, b, n, p, e
+
+
+def _bodies(a, b):
+    return (Body(a["v"], a["m"], a["I"], a["w"], a["c"]),
+            Body(b["v"], b["m"], b["I"], b["w"], b["c"]))
+
+
+def _relative(dim, r, a, b, p):
+    """Relative contact velocity after the contact, from a collide result."""
+    from reference import cross_point_velocity
+    ua = cross_point_velocity(r.velocity_a, r.angular_velocity_a, p - a["c"])
+    ub = cross_point_velocity(r.velocity_b, r.angular_velocity_b, p - b["c"])
+    return ua - ub
+
+
+def _before(a, b, p):
+    from reference import cross_point_velocity
+    return cross_point_velocity(a["v"], a["w"], p - a["c"]) - cross_point_velocity(b["v"], b["w"], p - b["c"])
+
+
+@pytest.mark.parametrize("dim, tensor, centred, mu", [
+    (2, False, False, 0.0), (2, False, False, 0.3), (2, False, False, 5.0),
+    (3, False, False, 0.0), (3, False, True, 0.3), (3, False, False, 0.3),
+    (3, False, True, 5.0), (3, True, False, 0.0), (3, True, False, 0.3)])
+def test_collide_against_the_impulse_system(dim, tensor, centred, mu):
+    a, b, n, p, e = _scene(dim, 200 if dim == 2 else 100, seed=21 + dim, tensor=tensor,
+                           centred=centred)
+    got = collide(*_bodies(a, b), n, p, e, friction=mu, threshold=0.5)
+    want = rigid_contacts(a, b, n, p, e, mu, 0.5)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-9)
+
+
+def test_collide_3d_off_centre_tensor_friction_law():
+    # Anisotropic, off-centre, slipping: restitution exact, |j_t| = mu j_n,
+    # and friction exactly opposite the slip that remains.
+    a, b, n, p, e = _scene(3, 300, seed=30, tensor=True)
+    mu = 0.2
+    r = collide(*_bodies(a, b), n, p, e, friction=mu)
+    w0, w1 = _before(a, b, p), _relative(3, r, a, b, p)
+    s0 = np.einsum("ik,ik->i", w0, n)
+    approach = s0 < 0
+    np.testing.assert_allclose(np.einsum("ik,ik->i", w1, n)[approach], -e[approach] * s0[approach],
+                               atol=1e-10)
+    jt = np.linalg.norm(r.tangent_impulse, axis=1)
+    wt1 = w1 - np.einsum("ik,ik->i", w1, n)[:, None] * n
+    slips = approach & (np.linalg.norm(wt1, axis=1) > 1e-9)
+    assert slips.sum() > 100
+    np.testing.assert_allclose(jt[slips], mu * r.normal_impulse[slips], rtol=1e-12)
+    sticks = approach & ~slips
+    assert np.all(jt[sticks] <= mu * r.normal_impulse[sticks] * (1 + 1e-12))
+    cos = np.einsum("ik,ik->i", r.tangent_impulse[slips], wt1[slips]) / (
+        jt[slips] * np.linalg.norm(wt1[slips], axis=1))
+    np.testing.assert_allclose(cos, -1.0, atol=1e-12)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_collide_point_mass_against_kinematic_is_bounce_bit_for_bit(dim):
+    rng = np.random.default_rng(40 + dim)
+    count = 2000
+    v, u, n, _, e, _, _, _ = _samples(dim, count, seed=41)
+    p = rng.normal(size=(count, dim))
+    cb = p + rng.normal(size=(count, dim))
+    wb = rng.normal(size=count) if dim == 2 else rng.normal(size=(count, 3))
+    mu, thr = rng.uniform(0, 1, count), rng.uniform(0, 5, count)
+    ma = rng.uniform(0.1, 3, count)
+    surface = contact_point_velocity(u, wb, p - cb)
+    for kwargs in ({}, dict(friction=mu, threshold=thr)):
+        r = collide(Body(v, ma, center=rng.normal(size=(count, dim))), Body(u, 0.0, 0.0, wb, cb),
+                    n, p, e, **kwargs)
+        expected = bounce(v, surface, n, e, **kwargs)
+        np.testing.assert_array_equal(r.velocity_a.view(np.uint64), expected.view(np.uint64))
+        np.testing.assert_array_equal(r.velocity_b, np.broadcast_to(u, (count, dim)))
+        np.testing.assert_array_equal(r.angular_velocity_b, wb)
+        np.testing.assert_allclose(ma[:, None] * (r.normal_impulse[:, None] * n + r.tangent_impulse),
+                                   expected - v, rtol=1e-12, atol=1e-12)
+    # the general law, a hair away from the point mass, agrees to rounding
+    r = collide(Body(v, ma, 1e-300, center=p), Body(u, 0.0, 0.0, wb, cb), n, p, e, friction=mu)
+    np.testing.assert_allclose(r.velocity_a, bounce(v, surface, n, e, friction=mu), rtol=1e-12,
+                               atol=1e-11)
+
+
+@pytest.mark.parametrize("dim, tensor", [(2, False), (3, False), (3, True)])
+def test_collide_conserves_momentum_and_angular_momentum_about_the_point(dim, tensor):
+    a, b, n, p, e = _scene(dim, 300, seed=50, tensor=tensor)
+    r = collide(*_bodies(a, b), n, p, e, friction=0.4)
+    ma, mb = 1 / a["m"][:, None], 1 / b["m"][:, None]
+    momentum0 = ma * a["v"] + mb * b["v"]
+    momentum1 = ma * r.velocity_a + mb * r.velocity_b
+    scale = np.abs(momentum0).max()
+    np.testing.assert_allclose(momentum1, momentum0, rtol=0, atol=1e-12 * scale)
+
+    def angular(v, w, m, inv_i, c):
+        arm = c - p   # center relative to the contact point
+        if dim == 2:
+            return w / inv_i + m[:, 0] * (arm[:, 0] * v[:, 1] - arm[:, 1] * v[:, 0])
+        spin = np.linalg.solve(inv_i, w[..., None])[..., 0] if tensor else w / inv_i[:, None]
+        return spin + m * np.cross(arm, v)
+    l0 = angular(a["v"], a["w"], ma, a["I"], a["c"]) + angular(b["v"], b["w"], mb, b["I"], b["c"])
+    l1 = (angular(r.velocity_a, r.angular_velocity_a, ma, a["I"], a["c"])
+          + angular(r.velocity_b, r.angular_velocity_b, mb, b["I"], b["c"]))
+    np.testing.assert_allclose(l1, l0, rtol=0, atol=1e-11 * np.abs(l0).max())
+
+
+@pytest.mark.parametrize("dim, tensor", [(2, False), (3, True)])
+def test_collide_restitution_law_at_the_contact_point(dim, tensor):
+    a, b, n, p, e = _scene(dim, 400, seed=60, tensor=tensor)
+    for mu, thr in ((0.0, 0.0), (0.7, 0.0), (0.3, 2.0)):
+        r = collide(*_bodies(a, b), n, p, e, friction=mu, threshold=thr)
+        w0, w1 = _before(a, b, p), _relative(dim, r, a, b, p)
+        s0, s1 = np.einsum("ik,ik->i", w0, n), np.einsum("ik,ik->i", w1, n)
+        approach = s0 < 0
+        assert 100 < approach.sum() < 400
+        e_eff = np.where(-s0 > thr, e, 0.0)
+        np.testing.assert_allclose(s1[approach], -e_eff[approach] * s0[approach], rtol=0,
+                                   atol=1e-12 * 50)
+        assert np.all(r.normal_impulse[approach] > 0)
+        # separating contacts: nothing happens
+        assert np.all(r.normal_impulse[~approach] == 0)
+        np.testing.assert_array_equal(r.velocity_a[~approach], a["v"][~approach])
+        np.testing.assert_array_equal(r.angular_velocity_b[~approach], b["w"][~approach])
+
+
+@pytest.mark.parametrize("dim, centred, tensor", [(2, False, False), (3, True, False),
+                                                  (3, False, True)])
+def test_collide_friction_sticks_slips_and_never_reverses(dim, centred, tensor):
+    a, b, n, p, e = _scene(dim, 400, seed=70, centred=centred, tensor=tensor)
+    w0 = _before(a, b, p)
+    s0 = np.einsum("ik,ik->i", w0, n)
+    wt0 = w0 - s0[:, None] * n
+    approach = s0 < 0
+    for mu in (0.05, 0.3, 1.0, 100.0):
+        r = collide(*_bodies(a, b), n, p, e, friction=mu)
+        w1 = _relative(dim, r, a, b, p)
+        wt1 = w1 - np.einsum("ik,ik->i", w1, n)[:, None] * n
+        slip = np.linalg.norm(wt1, axis=1)
+        jt = np.linalg.norm(r.tangent_impulse, axis=1)
+        assert np.all(jt <= mu * r.normal_impulse * (1 + 1e-12) + 1e-15)
+        sliding = approach & (slip > 1e-9)
+        # slipping: the bound is reached, friction opposes the remaining slip
+        np.testing.assert_allclose(jt[sliding], mu * r.normal_impulse[sliding], rtol=1e-10)
+        cos = np.einsum("ik,ik->i", r.tangent_impulse[sliding], wt1[sliding]) / (jt * slip)[sliding]
+        np.testing.assert_allclose(cos, -1.0, atol=1e-9)
+        if centred:  # isotropic: the slip keeps its direction, never reversed
+            assert np.all(np.einsum("ik,ik->i", wt1[sliding], wt0[sliding]) > 0)
+        # friction never reverses the slip the contact would leave without it
+        # (off-centre arms couple the normal impulse into the slip)
+        free = _relative(dim, collide(*_bodies(a, b), n, p, e), a, b, p)
+        wt_free = free - np.einsum("ik,ik->i", free, n)[:, None] * n
+        assert np.all(np.einsum("ik,ik->i", wt1[sliding], wt_free[sliding]) > 0)
+        assert np.all(slip[approach] <= np.linalg.norm(wt_free, axis=1)[approach] + 1e-12)
+        # sticks wherever the impulse that stops the slip is within the bound
+        # (that impulse does not depend on the coefficient)
+        stick = collide(*_bodies(a, b), n, p, e, friction=1e12)
+        ratio = np.divide(np.linalg.norm(stick.tangent_impulse, axis=1), stick.normal_impulse,
+                          out=np.full(len(n), np.inf), where=approach)
+        allowed = approach & (ratio < mu * (1 - 1e-9))
+        assert allowed.sum() > 0 and not np.any(sliding & allowed)
+        np.testing.assert_allclose(wt1[allowed], 0.0, atol=1e-10)
+        for got, want in zip(r, stick):
+            np.testing.assert_allclose(got[allowed], want[allowed], rtol=1e-12, atol=1e-12)
+        assert np.all(ratio[sliding] > mu * (1 - 1e-9))
+
+
+def _kinetic(dim, v, w, m, inv_i):
+    linear = 0.5 * np.einsum("ik,ik->i", v, v) / m
+    if dim == 2:
+        return linear + 0.5 * w * w / inv_i
+    if inv_i.ndim == 3:
+        return linear + 0.5 * np.einsum("ik,ik->i", w, np.linalg.solve(inv_i, w[..., None])[..., 0])
+    return linear + 0.5 * np.einsum("ik,ik->i", w, w) / inv_i
+
+
+@pytest.mark.parametrize("dim, tensor", [(2, False), (3, False), (3, True)])
+def test_collide_energy_never_rises_frictionless_or_centred(dim, tensor):
+    for centred, mu in ((False, 0.0), (True, 0.0), (True, 0.5), (True, 100.0)):
+        a, b, n, p, e = _scene(dim, 400, seed=80, tensor=tensor and not centred, centred=centred)
+        r = collide(*_bodies(a, b), n, p, e, friction=mu)
+        before = _kinetic(dim, a["v"], a["w"], a["m"], a["I"]) + _kinetic(dim, b["v"], b["w"], b["m"], b["I"])
+        after = (_kinetic(dim, r.velocity_a, r.angular_velocity_a, a["m"], a["I"])
+                 + _kinetic(dim, r.velocity_b, r.angular_velocity_b, b["m"], b["I"]))
+        assert np.all(after <= before * (1 + 1e-12))
+        # e = 1 and no friction: energy kept
+    a, b, n, p, _ = _scene(dim, 200, seed=81, tensor=tensor)
+    r = collide(*_bodies(a, b), n, p, 1.0)
+    before = _kinetic(dim, a["v"], a["w"], a["m"], a["I"]) + _kinetic(dim, b["v"], b["w"], b["m"], b["I"])
+    after = (_kinetic(dim, r.velocity_a, r.angular_velocity_a, a["m"], a["I"])
+             + _kinetic(dim, r.velocity_b, r.angular_velocity_b, b["m"], b["I"]))
+    np.testing.assert_allclose(after, before, rtol=1e-11)
+
+
+def test_collide_off_centre_friction_can_gain_energy():
+    # Newton's restitution on the normal speed after friction: a documented
+    # gain for off-centre frictional contacts (Bullet's solver shows the same)
+    a, b, n, p, e = _scene(2, 2000, seed=90)
+    r = collide(*_bodies(a, b), n, p, 1.0, friction=0.8)
+    before = _kinetic(2, a["v"], a["w"], a["m"], a["I"]) + _kinetic(2, b["v"], b["w"], b["m"], b["I"])
+    after = (_kinetic(2, r.velocity_a, r.angular_velocity_a, a["m"], a["I"])
+             + _kinetic(2, r.velocity_b, r.angular_velocity_b, b["m"], b["I"]))
+    gain = after - before
+    assert gain.max() > 1e-3 * before[gain.argmax()]
+    # inelastic and sticking: never a gain
+    sticky = collide(*_bodies(a, b), n, p, 0.0, friction=1e9)
+    after = (_kinetic(2, sticky.velocity_a, sticky.angular_velocity_a, a["m"], a["I"])
+             + _kinetic(2, sticky.velocity_b, sticky.angular_velocity_b, b["m"], b["I"]))
+    assert np.all(after <= before * (1 + 1e-12))
+    # and the same contacts, frictionless, never gain
+    r0 = collide(*_bodies(a, b), n, p, 1.0)
+    after0 = (_kinetic(2, r0.velocity_a, r0.angular_velocity_a, a["m"], a["I"])
+              + _kinetic(2, r0.velocity_b, r0.angular_velocity_b, b["m"], b["I"]))
+    np.testing.assert_allclose(after0, before, rtol=1e-11)
+
+
+@pytest.mark.parametrize("dim, tensor", [(2, False), (3, True)])
+def test_collide_frame_boost_invariance(dim, tensor):
+    a, b, n, p, e = _scene(dim, 300, seed=100, tensor=tensor)
+    boost = np.array([17.0, -23.0, 5.5])[:dim]
+    base = collide(*_bodies(a, b), n, p, e, friction=0.4, threshold=1.0)
+    a2, b2 = dict(a, v=a["v"] + boost), dict(b, v=b["v"] + boost)
+    moved = collide(*_bodies(a2, b2), n, p, e, friction=0.4, threshold=1.0)
+    np.testing.assert_allclose(moved.velocity_a - boost, base.velocity_a, atol=1e-11)
+    np.testing.assert_allclose(moved.velocity_b - boost, base.velocity_b, atol=1e-11)
+    np.testing.assert_allclose(moved.angular_velocity_a, base.angular_velocity_a, atol=1e-11)
+    np.testing.assert_allclose(moved.normal_impulse, base.normal_impulse, atol=1e-11)
+    np.testing.assert_allclose(moved.tangent_impulse, base.tangent_impulse, atol=1e-11)
+    # translating the whole scene changes nothing either
+    shift = np.array([100.0, -40.0, 3.0])[:dim]
+    a3, b3 = dict(a, c=a["c"] + shift), dict(b, c=b["c"] + shift)
+    shifted = collide(*_bodies(a3, b3), n, p + shift, e, friction=0.4, threshold=1.0)
+    np.testing.assert_allclose(shifted.velocity_a, base.velocity_a, atol=1e-10)
+
+
+def test_collide_equal_discs_exchange_velocities_and_different_masses():
+    r = collide(Body([-1.0, 0.0], 1.0, center=[0.5, 0.0]), Body([1.0, 0.0], 1.0, center=[-0.5, 0.0]),
+                [1.0, 0.0], [0.0, 0.0], 1.0)
+    np.testing.assert_array_equal(r.velocity_a, [1.0, 0.0])
+    np.testing.assert_array_equal(r.velocity_b, [-1.0, 0.0])
+    assert r.normal_impulse == 2.0
+    # 1 kg at -2 m/s hits 3 kg at rest, e = 1: textbook 1-D elastic result
+    r = collide(Body([-2.0, 0.0, 0.0], 1.0), Body([0.0, 0.0, 0.0], 1 / 3), [1.0, 0.0, 0.0],
+                [0.0, 0.0, 0.0], 1.0)
+    np.testing.assert_allclose(r.velocity_a, [1.0, 0.0, 0.0], rtol=1e-15)
+    np.testing.assert_allclose(r.velocity_b, [-1.0, 0.0, 0.0], rtol=1e-15)
+
+
+def test_collide_ball_starts_to_roll():
+    # A solid sphere (I = 2/5 m R^2) sliding at 3 m/s lands on the ground with
+    # enough friction: it leaves rolling, v = 5/7 of the slide, omega = -v / R
+    radius = 0.5
+    r = collide(Body([3.0, -1.0, 0.0], 1.0, 2.5 / radius**2, center=[0.0, radius, 0.0]),
+                Body([0.0, 0.0, 0.0]), [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], 0.0, friction=1.0)
+    np.testing.assert_allclose(r.velocity_a, [15 / 7, 0.0, 0.0], rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(r.angular_velocity_a, [0.0, 0.0, -15 / 7 / radius], rtol=1e-14)
+    # a disc in 2-D: 2/3 of the slide
+    r = collide(Body([3.0, -1.0], 1.0, 2.0 / radius**2, center=[0.0, radius]), Body([0.0, 0.0]),
+                [0.0, 1.0], [0.0, 0.0], 0.0, friction=1.0)
+    np.testing.assert_allclose(r.velocity_a, [2.0, 0.0], rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(r.angular_velocity_a, -2.0 / radius, rtol=1e-14)
+
+
+def test_collide_driven_kinematic_body_and_static_pair():
+    # a kinematic paddle spinning about its center: it keeps its motion, and
+    # the ball's energy may rise (the paddle is driven from outside)
+    r = collide(Body([0.0, -4.0], 1.0, 2.0 / 0.1**2, center=[0.5, 0.1]),
+                Body([0.0, 0.0], 0.0, 0.0, 3.0, [0.0, 0.0]), [0.0, 1.0], [0.5, 0.0], 1.0,
+                friction=0.3)
+    assert r.angular_velocity_b == 3.0 and np.all(r.velocity_b == 0.0)
+    assert r.velocity_a[1] > 4.0
+    # two kinematic bodies: nothing moves, no impulse
+    r = collide(Body([1.0, 0.0]), Body([-1.0, 0.0]), [1.0, 0.0], [0.0, 0.0], 0.5)
+    assert r.normal_impulse == 0.0 and r.velocity_a[0] == 1.0 and r.velocity_b[0] == -1.0
+    # pinned wheels (no translation, free rotation): frictionless
+    r = collide(Body([0.0, 0.0], 0.0, 1.0, 0.0, [0.0, 1.0]), Body([0.0, 0.0], 0.0, 1.0, 2.0, [2.0, 0.0]),
+                [0.0, 1.0], [1.0, 0.0], 1.0, friction=1.0)
+    assert np.all(r.tangent_impulse == 0.0) and r.normal_impulse >= 0.0
+
+
+@settings(max_examples=25)
+@given(st.data())
+def test_collide_broadcasting_matches_one_at_a_time(data):
+    dim = data.draw(st.sampled_from([2, 3]))
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=4, max_dims=2, min_side=0,
+                                                         max_side=3))
+    lead = shapes.input_shapes
+    floats = st.floats(-10, 10)
+    va = data.draw(hnp.arrays(np.float64, lead[0] + (dim,), elements=floats))
+    vb = data.draw(hnp.arrays(np.float64, lead[1] + (dim,), elements=floats))
+    ma = data.draw(hnp.arrays(np.float64, lead[2], elements=st.floats(0, 3)))
+    e = data.draw(hnp.arrays(np.float64, lead[3], elements=st.floats(0, 1)))
+    n = np.eye(dim)[1]
+    got = collide(Body(va, ma, 0.5, None, -n), Body(vb, 1.0, 0.5, None, n), n, np.zeros(dim), e,
+                  friction=0.3)
+    shape = shapes.result_shape
+    assert got.velocity_a.shape == shape + (dim,) and got.normal_impulse.shape == shape
+    assert got.angular_velocity_a.shape == (shape if dim == 2 else shape + (3,))
+    full = [np.broadcast_to(x, shape + x.shape[len(l):]) for x, l in
+            ((va, lead[0]), (vb, lead[1]), (ma, lead[2]), (e, lead[3]))]
+    for idx in np.ndindex(*shape):
+        one = collide(Body(full[0][idx], full[2][idx], 0.5, None, -n), Body(full[1][idx], 1.0, 0.5, None, n),
+                      n, np.zeros(dim), full[3][idx], friction=0.3)
+        np.testing.assert_array_equal(got.velocity_a[idx], one.velocity_a)
+        np.testing.assert_array_equal(got.tangent_impulse[idx], one.tangent_impulse)
+
+
+def test_collide_dtypes_views_tuples_and_empty():
+    v = (np.arange(12.0).reshape(3, 4) - 6)[:, ::2]     # non-contiguous (3, 2)
+    got = collide((v.astype(np.float32), 1), {"velocity": [0, 0], "inverse_mass": 2},
+                  [0, 1], [0, 0], 1)
+    want = collide(Body(np.ascontiguousarray(v.astype(np.float32), dtype=float), 1.0),
+                   Body([0.0, 0.0], 2.0), [0.0, 1.0], [0.0, 0.0], 1.0)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    empty = collide(Body(np.empty((0, 3)), 1.0), Body([0.0, 0.0, 0.0]), [0, 0, 1.0], [0, 0, 0.0], 0.5)
+    assert empty.velocity_a.shape == (0, 3) and empty.normal_impulse.shape == (0,)
+    assert empty.angular_velocity_a.shape == (0, 3)
+
+
+def test_collide_result_is_out_and_untouched_on_error():
+    a = Body([[-3.0, 4.0], [1.0, 4.0]], 1.0, 1.0, 0.0, [0.0, 1.0])
+    b = Body([2.0, 0.0], 0.5, 1.0, 0.0, [0.0, -1.0])
+    out = tuple(np.full(s, -7.0) for s in ((2, 2), (2,), (2, 2), (2,), (2,), (2, 2)))
+    got = collide(a, b, [0.0, 1.0], [0.0, 0.0], 0.5, out=out)
+    assert all(g is o for g, o in zip(got, out))
+    want = collide(a, b, [0.0, 1.0], [0.0, 0.0], 0.5)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    out = tuple(np.full(s, -7.0) for s in ((2, 2), (2,), (2, 2), (2,), (2,), (2, 2)))
+    with pytest.raises(ValueError, match=r"collide: restitution at index \(1,\) is 1.5"):
+        collide(a, b, [0.0, 1.0], [0.0, 0.0], [0.5, 1.5], out=out)
+    assert all(np.all(o == -7.0) for o in out)
+    with pytest.raises(ValueError, match=r"collide: out\[1\] has shape \(2, 2\), expected \(2,\)"):
+        collide(a, b, [0.0, 1.0], [0.0, 0.0], 0.5, out=(out[0],) * 6)
+    with pytest.raises(ValueError, match=r"collide: out must be a tuple of 6 arrays"):
+        collide(a, b, [0.0, 1.0], [0.0, 0.0], 0.5, out=out[0])
+
+
+def _sym(*rows):
+    return np.array(rows, dtype=float)
+
+
+GOOD_A = dict(velocity=[-1.0, 0.0, 0.0], inverse_mass=1.0, inverse_inertia=1.0,
+              angular_velocity=[0.0, 0.0, 0.0], center=[1.0, 0.0, 0.0])
+GOOD_B = dict(velocity=[1.0, 0.0, 0.0], inverse_mass=1.0, inverse_inertia=1.0,
+              angular_velocity=[0.0, 0.0, 0.0], center=[-1.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("a, b, contact, exc, match", [
+    (dict(velocity=[np.nan, 0, 0]), {}, {}, ValueError,
+     r"collide: a.velocity at index \(\) is nan \(must be finite\)"),
+    (dict(angular_velocity=[0, np.inf, 0]), {}, {}, ValueError,
+     r"collide: a.angular_velocity at index \(\) is inf \(must be finite\)"),
+    (dict(inverse_mass=-1.0), {}, {}, ValueError,
+     r"collide: a.inverse_mass at index \(\) is -1.0 \(must be >= 0\)"),
+    (dict(inverse_mass=np.inf), {}, {}, ValueError, r"a.inverse_mass at index \(\) is inf"),
+    (dict(inverse_inertia=-0.5), {}, {}, ValueError,
+     r"collide: a.inverse_inertia at index \(\) is -0.5 \(must be >= 0\)"),
+    (dict(inverse_inertia=_sym([1, 0, 0], [0, np.nan, 0], [0, 0, 1])), {}, {}, ValueError,
+     r"a.inverse_inertia at index \(\) is nan \(must be finite\)"),
+    (dict(inverse_inertia=_sym([1, 0, 0], [0, -1, 0], [0, 0, 1])), {}, {}, ValueError,
+     r"a.inverse_inertia at index \(\) is -1.0 \(is a diagonal entry: must be >= 0"),
+    (dict(inverse_inertia=_sym([1, 0.5, 0], [0, 1, 0], [0, 0, 1])), {}, {}, ValueError,
+     r"a.inverse_inertia at index \(\) is 0.5 \(is T\[0\]\[1\] - T\[1\]\[0\]: the tensor must be symmetric"),
+    (dict(inverse_inertia=_sym([1, 2, 0], [2, 1, 0], [0, 0, 1])), {}, {}, ValueError,
+     r"a.inverse_inertia at index \(\) is -3.0 \(is a principal minor .*positive semi-definite"),
+    (dict(inverse_inertia=_sym([0, 1, 0], [1, 0, 0], [0, 0, 0])), {}, {}, ValueError,
+     r"a.inverse_inertia at index \(\) is 1.0 \(is off the zero diagonal"),
+    (dict(center=[0, 0, np.nan]), {}, {}, ValueError, r"collide: a.center at index \(\) is nan"),
+    ({}, dict(velocity=[0, 0, np.inf]), {}, ValueError, r"collide: b.velocity at index \(\) is inf"),
+    ({}, dict(inverse_mass=-2.0), {}, ValueError, r"collide: b.inverse_mass at index \(\) is -2.0"),
+    ({}, dict(inverse_inertia=_sym([1, 0, 0], [0, 1, 0], [0, 0, -1e-3])), {}, ValueError,
+     r"collide: b.inverse_inertia at index \(\) is -0.001"),
+    ({}, dict(center=[np.nan, 0, 0]), {}, ValueError, r"collide: b.center at index \(\) is nan"),
+    ({}, {}, dict(normal=[np.nan, 0, 0]), ValueError, r"collide: normal at index \(\) is nan"),
+    ({}, {}, dict(point=[0, np.inf, 0]), ValueError, r"collide: point at index \(\) is inf"),
+    ({}, {}, dict(restitution=1.5), ValueError,
+     r"collide: restitution at index \(\) is 1.5 \(must lie in \[0, 1\]\)"),
+    ({}, {}, dict(restitution=np.nan), ValueError, r"collide: restitution at index \(\) is nan"),
+    ({}, {}, dict(normal=[1, 1e-5, 0]), ValueError,
+     r"collide: normal \. normal at index \(\) is 1.0000000001 \(must lie within 1e-12 of 1"),
+    ({}, {}, dict(friction=-0.1), ValueError, r"collide: friction at index \(\) is -0.1 \(must be >= 0\)"),
+    ({}, {}, dict(threshold=-1.0), ValueError, r"collide: threshold at index \(\) is -1.0 \(must be >= 0\)"),
+    ({}, {}, dict(threshold=np.inf), ValueError, r"collide: threshold at index \(\) is inf \(must be finite\)"),
+    (dict(velocity=[-1e308, 0, 0], inverse_inertia=0.0), dict(velocity=[1e308, 0, 0]), {},
+     OverflowError, r"collide: velocity_a at index \(\) is (-?inf|nan) \(is not representable"),
+    (dict(angular_velocity=[0, 0, 1e308]), dict(angular_velocity=[0, 0, 1e308]), {},
+     OverflowError, r"collide: relative velocity at the contact at index \(\) is inf"),
+    (dict(angular_velocity=1.0), {}, {}, ValueError,
+     r"collide: a.angular_velocity must have shape \(\.\.\., 3\) in 3-D, got shape \(\)"),
+    (dict(center=[0.0, 0.0]), {}, {}, ValueError, r"collide: a.center has 2 components, expected 3"),
+    (dict(velocity=[[-1.0, 0, 0]] * 3), {}, dict(restitution=[0.5, 0.5]), ValueError,
+     r"collide: cannot broadcast the leading axes of .*a.velocity \(3,\).*restitution \(2,\)"),
+    (dict(inverse_mass="heavy"), {}, {}, ValueError, r"collide: a.inverse_mass must be real numbers"),
+])
+def test_collide_bad_input(a, b, contact, exc, match):
+    args = dict(normal=[1.0, 0.0, 0.0], point=[0.0, 0.0, 0.0], restitution=0.5)
+    args.update(contact)
+    with pytest.raises(exc, match=match):
+        collide(Body(**dict(GOOD_A, **a)), Body(**dict(GOOD_B, **b)), **args)
+
+
+def test_collide_error_index_and_not_a_body():
+    with pytest.raises(ValueError, match=r"collide: b.inverse_mass at index \(1, 0\) is -1.0"):
+        collide(Body([[[-1.0, 0.0]]] * 2, 1.0), Body([1.0, 0.0], [[0.5], [-1.0]]), [1.0, 0.0],
+                [0.0, 0.0], 0.5)
+    with pytest.raises(ValueError, match=r"collide: a must be a Body .* got list"):
+        collide([1.0, 0.0], Body([0.0, 0.0]), [1.0, 0.0], [0.0, 0.0], 0.5)
+
+
+# -- collide against pymunk (Chipmunk2D) and pybullet (Bullet) ----------------------------------
+
+import json  # noqa: E402
+import pathlib  # noqa: E402
+import sys  # noqa: E402
+
+DATA = pathlib.Path(__file__).parent / "data"
+
+
+def _engine_contact(record):
+    """collide's arguments for a contact an engine resolved, and the engine's
+    velocities after it. a is the ball. The engines' arms run from each body's
+    center to that body's own contact point; b's center is moved by the gap
+    between the two points so that its arm is the engine's. Restitution and
+    friction combine as both engines do: the product of the two materials'."""
+    ball, other = record["ball"], record["other"]
+    normal = np.array(record["normal"])
+    mine, theirs = ("point_a", "point_b") if record["a"] == "ball" else ("point_b", "point_a")
+    if record["normal_from"] == "a to b" and record["a"] == "ball":
+        normal = -normal   # collide's normal points from b to the ball
+    point, point_other = np.array(record[mine]), np.array(record[theirs])
+    before = record["before"]
+    bodies = [Body(before[name]["velocity"], record[name]["inverse_mass"],
+                   record[name]["inverse_moment"], before[name]["angular_velocity"],
+                   np.array(before[name]["center"]) + shift)
+              for name, shift in (("ball", 0.0), ("other", point - point_other))]
+    e = ball["restitution"] * other["restitution"]
+    mu = min(ball["friction"] * other["friction"], 10.0)   # Bullet clamps at 10
+    return bodies, normal, point, e, mu
+
+
+def _compare_with_engine(records, atol):
+    worst = 0.0
+    for record in records:
+        (a, b), normal, point, e, mu = _engine_contact(record)
+        r = collide(a, b, normal, point, e, friction=mu)
+        for name, velocity, spin in (("ball", r.velocity_a, r.angular_velocity_a),
+                                     ("other", r.velocity_b, r.angular_velocity_b)):
+            after = record[name]["after"]
+            scale = 1.0 + np.abs(after["velocity"]).max()
+            np.testing.assert_allclose(velocity, after["velocity"], rtol=0, atol=atol * scale,
+                                       err_msg=f"{record['scene']}: {name}")
+            np.testing.assert_allclose(spin, after["angular_velocity"], rtol=0, atol=atol * scale,
+                                       err_msg=f"{record['scene']}: {name}")
+            worst = max(worst, np.abs(velocity - after["velocity"]).max() / scale)
+    return worst
+
+
+def _fixture(name):
+    return json.loads((DATA / f"contact_{name}.json").read_text())
+
+
+def test_collide_matches_pymunk_fixtures(capsys):
+    data = _fixture("pymunk")
+    assert {r["scene"] for r in data["records"]} == {"static box", "translating box",
+                                                      "rotating box", "two balls"}
+    worst = _compare_with_engine(data["records"], 1e-9)
+    with capsys.disabled():
+        print(f"\ncollide vs pymunk {data['version']} (Chipmunk {data['chipmunk'][:5]}), "
+              f"{len(data['records'])} contacts: worst velocity error {worst:.2g}")
+
+
+def test_collide_matches_pybullet_fixtures(capsys):
+    data = _fixture("pybullet")
+    assert {r["scene"] for r in data["records"]} == {"static box", "translating box",
+                                                      "rotating box", "two balls"}
+    worst = _compare_with_engine(data["records"], 1e-9)
+    with capsys.disabled():
+        print(f"\ncollide vs pybullet {data['package_version']}, {len(data['records'])} "
+              f"contacts: worst velocity error {worst:.2g}")
+
+
+def test_point_mass_bounce_misses_the_spinning_ball():
+    # the kinematic-surface law without the ball's inertia misses most of the
+    # frictional contacts with a static box
+    records = [r for r in _fixture("pybullet")["records"] if r["scene"] == "static box"]
+    misses = 0
+    for record in records:
+        (a, b), normal, point, e, mu = _engine_contact(record)
+        v = bounce(a.velocity, [0.0, 0.0, 0.0], normal, e, friction=mu)
+        misses += not np.allclose(v, record["ball"]["after"]["velocity"], atol=1e-6)
+    assert misses > len(records) // 2
+
+
+def _live(tool):
+    pytest.importorskip(tool, reason=f"{tool} is not installed (fixtures under tests/data are "
+                                     f"used instead)")
+    sys.path.insert(0, str(DATA))
+    try:
+        import make_contact_fixtures
+    finally:
+        sys.path.remove(str(DATA))
+    return make_contact_fixtures
+
+
+def test_collide_matches_pymunk_live():
+    records = _live("pymunk").pymunk_records(count=3, seed=11)["records"]
+    _compare_with_engine(records, 1e-9)
+
+
+def test_collide_matches_pybullet_live():
+    records = _live("pybullet").pybullet_records(count=3, seed=12)["records"]
+    _compare_with_engine(records, 1e-9)
+
+
+# -- advance_projectiles: spin and events -------------------------------------------------------
+
+def test_advance_ball_lands_and_rolls():
+    # a solid ball (default inverse inertia 2.5 / r^2) lands sliding at 3 m/s on
+    # a rough floor: it leaves rolling at 15/7 m/s, omega = -v / r
+    r = advance_projectiles([[0.0, 1.0, 0.0]], [[3.0, -2.0, 0.0]], 0.5, 1.0, [0.0, 0.0, 0.0],
+                            [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], 0.0, friction=1.0,
+                            angular_velocity=[0.0, 0.0, 0.0])
+    np.testing.assert_allclose(r.velocity[0], [15 / 7, 0.0, 0.0], rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(r.angular_velocity[0], [0.0, 0.0, -15 / 7 / 0.5], rtol=1e-14)
+    # the point mass keeps sliding (friction stops it only in the normal impulse's bound)
+    plain = advance_projectiles([[0.0, 1.0, 0.0]], [[3.0, -2.0, 0.0]], 0.5, 1.0, [0.0, 0.0, 0.0],
+                                [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], 0.0, friction=1.0)
+    np.testing.assert_allclose(plain.velocity[0], [1.0, 0.0, 0.0], atol=1e-15)
+    assert plain.angular_velocity is None and plain.events is None
+    # backspin sends a ball back after landing
+    r = advance_projectiles([[0.0, 1.0]], [[1.0, -2.0]], 0.5, 1.0, [0.0, 0.0], [0.0, 1.0],
+                            [0.0, 0.0], 0.0, friction=5.0, angular_velocity=[12.0])
+    assert r.velocity[0, 0] < 0 and r.angular_velocity.shape == (1,)
+    # the step unpacks as before and keeps its spin through pickling
+    import pickle
+    position, velocity, bounces = r
+    again = pickle.loads(pickle.dumps(r))
+    np.testing.assert_array_equal(again.angular_velocity, r.angular_velocity)
+    assert again.events is None and again.bounces[0] == bounces[0] == 1
+
+
+def test_advance_spin_contact_is_collide_against_the_plane():
+    rng = np.random.default_rng(13)
+    n_spheres = 50
+    pos = np.column_stack([rng.uniform(-1, 1, n_spheres), rng.uniform(0.5, 1.5, n_spheres),
+                           rng.uniform(-1, 1, n_spheres)])
+    vel = rng.normal(0, 3, (n_spheres, 3)) - [0.0, 6.0, 0.0]
+    spin = rng.normal(0, 5, (n_spheres, 3))
+    radius, inv_i = rng.uniform(0.1, 0.4, n_spheres), rng.uniform(0.5, 30, n_spheres)
+    floor_v = np.array([0.7, 0.0, -0.3])
+    r = advance_projectiles(pos, vel, radius, 0.3, [0.0, 0.0, 0.0], [0.0, 1.0, 0.0], floor_v,
+                            0.6, friction=0.4, angular_velocity=spin, inverse_inertia=inv_i,
+                            max_bounces=1, events=True)
+    hit = r.bounces == 1
+    assert hit.sum() > 20
+    t = r.events.time[hit, 0]
+    centre = pos[hit] + vel[hit] * t[:, None]
+    point = centre - radius[hit, None] * [0.0, 1.0, 0.0]
+    want = collide(Body(vel[hit], 1.0, inv_i[hit], spin[hit], centre), Body(floor_v), [0.0, 1.0, 0.0],
+                   point, 0.6, friction=0.4)
+    np.testing.assert_allclose(r.velocity[hit], want.velocity_a, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(r.angular_velocity[hit], want.angular_velocity_a, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(r.events.normal_impulse[hit, 0], want.normal_impulse, rtol=1e-12)
+    np.testing.assert_allclose(r.events.tangent_impulse[hit, 0], want.tangent_impulse,
+                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(r.angular_velocity[~hit], spin[~hit])
+
+
+def test_advance_events_between_two_walls():
+    normal = [[1.0, 0.0], [-1.0, 0.0]]
+    point = [[-1.0, 0.0], [1.0, 0.0]]
+    r = advance_projectiles([[0.0, 0.0], [0.0, 5.0]], [[4.0, 1.0], [0.0, 1.0]], 0.0, 1.0, point,
+                            normal, [0.0, 0.0], 0.5, max_bounces=3, events=True)
+    # contacts at x = 1 (t = 0.25), x = -1 (t = 0.25 + 2 / 2 = 1.25 > 1): one
+    np.testing.assert_array_equal(r.bounces, [1, 0])
+    np.testing.assert_array_equal(r.events.plane, [[1, -1, -1], [-1, -1, -1]])
+    np.testing.assert_allclose(r.events.time[0], [0.25, 0.0, 0.0])
+    np.testing.assert_allclose(r.events.normal_impulse[0], [6.0, 0.0, 0.0])  # (1 + e) 4 m/s
+    np.testing.assert_array_equal(r.events.tangent_impulse, 0.0)
+    assert r.events.plane.dtype == np.intc and r.events.tangent_impulse.shape == (2, 3, 2)
+    # more bounces than slots never happens: slots are max_bounces
+    r = advance_projectiles([[0.0, 0.0]], [[1000.0, 0.0]], 0.0, 1.0, point, normal, [0.0, 0.0],
+                            1.0, max_bounces=4, events=True)
+    np.testing.assert_array_equal(r.events.plane[0], [1, 0, 1, 0])
+    np.testing.assert_allclose(r.events.time[0], [0.001, 0.003, 0.005, 0.007], rtol=1e-12)
+    np.testing.assert_allclose(r.events.normal_impulse[0], 2000.0)
+
+
+def test_advance_events_and_zero_spin_keep_the_plain_results():
+    rng = np.random.default_rng(14)
+    pos = rng.uniform(-0.9, 0.9, (600, 3))
+    vel = rng.normal(0, 10, (600, 3))
+    normal = np.vstack([np.eye(3), -np.eye(3)])
+    args = (pos, vel, 0.05, 0.4, -normal, normal, np.zeros(3), rng.uniform(0, 1, (600, 1)))
+    plain = advance_projectiles(*args, friction=0.3)
+    for kwargs in (dict(events=True), dict(inverse_inertia=0.0, angular_velocity=np.zeros(3))):
+        other = advance_projectiles(*args, friction=0.3, **kwargs)
+        np.testing.assert_array_equal(other.position, plain.position)
+        np.testing.assert_array_equal(other.velocity, plain.velocity)
+        np.testing.assert_array_equal(other.bounces, plain.bounces)
+    w0 = rng.normal(size=(600, 3))
+    spun = advance_projectiles(*args, friction=0.3, angular_velocity=w0, events=True)
+    assert not np.array_equal(spun.velocity, plain.velocity)
+    # spheres across blocks: each alone gives the same answer
+    for i in rng.choice(600, 10, replace=False):
+        one = advance_projectiles(pos[i], vel[i], 0.05, 0.4, -normal, normal, np.zeros(3),
+                                  args[-1][i], friction=0.3, angular_velocity=w0[i], events=True)
+        np.testing.assert_array_equal(one.position, spun.position[i])
+        np.testing.assert_array_equal(one.velocity, spun.velocity[i])
+        np.testing.assert_array_equal(one.angular_velocity, spun.angular_velocity[i])
+        for got, want in zip(one.events, spun.events):
+            np.testing.assert_array_equal(got, want[i])
+    step = advance_projectiles(*args, friction=0.3, events=True)
+    assert np.all((step.events.plane >= 0).sum(axis=-1) == step.bounces)
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(angular_velocity=[np.nan]), ValueError,
+     r"advance_projectiles: angular_velocity at index \(0,\) is nan \(must be finite\)"),
+    (dict(angular_velocity=[0.0], inverse_inertia=-1.0), ValueError,
+     r"advance_projectiles: inverse_inertia at index \(0,\) is -1.0 \(must be >= 0\)"),
+    (dict(inverse_inertia=np.inf), ValueError, r"inverse_inertia at index \(0,\) is inf"),
+    (dict(angular_velocity=[1.0, 2.0, 3.0]), ValueError,
+     r"advance_projectiles: angular_velocity of shape \(3,\) does not broadcast to \(1,\)"),
+    (dict(radius=1e-200, angular_velocity=[0.0]), OverflowError,
+     r"advance_projectiles: inverse_inertia at index \(0,\) is inf \(the default 2.0 / radius\*\*2"),
+    (dict(inverse_inertia=[1.0, 2.0]), ValueError,
+     r"advance_projectiles: inverse_inertia of shape \(2,\) does not broadcast to \(1,\)"),
+])
+def test_advance_spin_bad_input(kwargs, exc, match):
+    args = dict(position=[[0.0, 0.0]], velocity=[[1.0, 0.0]], radius=0.1, dt=1.0,
+                plane_point=[[-1.0, 0.0], [1.0, 0.0]], plane_normal=[[1.0, 0.0], [-1.0, 0.0]],
+                plane_velocity=[[0.0, 0.0], [0.0, 0.0]], restitution=0.5)
+    args.update(kwargs)
+    with pytest.raises(exc, match=match):
+        advance_projectiles(**args)
+
+
+def test_collide_unaligned_inputs_not_modified_and_docstring_examples():
+    import doctest
+
+    import animcore.contact
+    raw = bytearray(6 * 8 + 1)
+    v = np.frombuffer(raw, dtype=np.float64, count=6, offset=1).reshape(3, 2)
+    v[...] = [[-1.0, 0.5], [2.0, -3.0], [0.0, -1.0]]
+    keep = v.copy()
+    got = collide(Body(v, 1.0, 2.0, 0.0, [0.0, 1.0]), Body([0.0, 0.0], 0.5, 1.0, 1.0, [0.0, -1.0]),
+                  [0.0, 1.0], [0.0, 0.0], 0.5, friction=0.2)
+    want = collide(Body(keep.copy(), 1.0, 2.0, 0.0, [0.0, 1.0]),
+                   Body([0.0, 0.0], 0.5, 1.0, 1.0, [0.0, -1.0]), [0.0, 1.0], [0.0, 0.0], 0.5,
+                   friction=0.2)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    np.testing.assert_array_equal(v, keep)
+    result = doctest.testmod(animcore.contact)
+    assert result.failed == 0 and result.attempted >= 4
+
+
+EXTREMES = [1e308, -1e308, 1.7e308, -1.7e308, 1e-310, -1e-310, 5e-324, 1e154, -1e154,
+            1e-154, 0.0, 0.5, -0.5, 1.0, -1.0, 3.0]
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(st.data())
+def test_collide_and_spin_at_extreme_finite_inputs(data):
+    # finite results, or a ValueError / OverflowError naming the function:
+    # never NaN, infinity or a RuntimeWarning
+    import warnings
+    number = st.sampled_from(EXTREMES)
+    dim = data.draw(st.sampled_from([2, 3]))
+    vec = lambda k: data.draw(st.lists(number, min_size=k, max_size=k))
+    spin = (lambda: data.draw(number)) if dim == 2 else (lambda: vec(3))
+    inertia = (lambda: abs(data.draw(number))) if dim == 2 else (
+        lambda: data.draw(st.one_of(number.map(abs), st.lists(number.map(abs), min_size=3,
+                                                              max_size=3).map(np.diag))))
+    normal = np.eye(dim)[data.draw(st.integers(0, dim - 1))] * data.draw(st.sampled_from([1, -1]))
+    a = Body(vec(dim), abs(data.draw(number)), inertia(), spin(), vec(dim))
+    b = Body(vec(dim), abs(data.draw(number)), inertia(), spin(), vec(dim))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for call in (lambda: collide(a, b, normal, vec(dim), 0.5, friction=abs(data.draw(number))),
+                     lambda: advance_projectiles(vec(dim), vec(dim), abs(data.draw(number)), 1.0,
+                                                 vec(dim), normal, vec(dim), 0.5, friction=0.5,
+                                                 angular_velocity=spin(), events=True)):
+            try:
+                result = call()
+            except (OverflowError, ValueError) as error:
+                assert "collide" in str(error) or "advance_projectiles" in str(error)
+                continue
+            arrays = list(result) if isinstance(result, Collision) else [
+                *result, result.angular_velocity, *result.events]
+            for array in arrays:
+                array = np.asarray(array)
+                assert array.dtype.kind != "f" or np.all(np.isfinite(array)), (a, b, array)

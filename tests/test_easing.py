@@ -17,9 +17,9 @@ U = np.concatenate([np.linspace(0.0, 1.0, 201), [1 / 2.75, 2 / 2.75, 2.5 / 2.75,
 # -- article 004, section 4.4 ---------------------------------------------------
 
 def test_smoothstep_rate_article_figures():
-    rate = ease("smoothstep", [0.25, 0.5, 0.75], derivative=True)
+    rate = ease("smoothstep", [0.25, 0.5, 0.75], derivative=1)
     np.testing.assert_allclose(rate, [1.125, 1.5, 1.125], rtol=0, atol=1e-15)
-    assert ease("smoothstep", 0.0, derivative=True) == 0.0 == ease("smoothstep", 1.0, derivative=True)
+    assert ease("smoothstep", 0.0, derivative=1) == 0.0 == ease("smoothstep", 1.0, derivative=1)
 
 
 def test_smoothstep_same_pose_at_midpoint_only():
@@ -68,7 +68,7 @@ def test_back_overshoot_constant():
     # back_in's minimum is at u = 2s / (3(s + 1)), where it dips by about 10%.
     s = 1.70158
     u = 2 * s / (3 * (s + 1))
-    assert ease("back_in", u, derivative=True) == pytest.approx(0.0, abs=1e-15)
+    assert ease("back_in", u, derivative=1) == pytest.approx(0.0, abs=1e-15)
     assert ease("back_in", u) == pytest.approx(-0.100004, abs=1e-6)
 
 
@@ -92,13 +92,13 @@ def test_derivative_matches_central_differences(kind):
         np.min(np.abs(u[:, None] - _knots(kind)[None, :]), axis=1) > 1e-4
     u = u[keep]
     fd = (penner(kind, u + h) - penner(kind, u - h)) / (2 * h)
-    np.testing.assert_allclose(ease(kind, u, derivative=True), fd, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(ease(kind, u, derivative=1), fd, rtol=1e-6, atol=1e-6)
 
 
 def test_circ_vertical_tangents_are_infinite():
-    assert ease("circ_in", 1.0, derivative=True) == np.inf
-    assert ease("circ_out", 0.0, derivative=True) == np.inf
-    assert ease("circ_in_out", 0.5, derivative=True) == np.inf
+    assert ease("circ_in", 1.0, derivative=1) == np.inf
+    assert ease("circ_out", 0.0, derivative=1) == np.inf
+    assert ease("circ_in_out", 0.5, derivative=1) == np.inf
 
 
 # -- CSS cubic-bezier -----------------------------------------------------------------
@@ -117,7 +117,7 @@ def test_css_keyword_table():
     assert CubicBezier.keyword("ease-out") == CubicBezier(0.0, 0.0, 0.58, 1.0)
     u = np.linspace(0, 1, 11)
     np.testing.assert_allclose(CubicBezier.keyword("linear")(u), u, atol=1e-12)
-    with pytest.raises(ValueError, match=r"CubicBezier.keyword: unknown keyword 'ease-inn'"):
+    with pytest.raises(ValueError, match=r"^CubicBezier.keyword: name is 'ease-inn' \(must be one of .*; did you mean 'ease-in'"):
         CubicBezier.keyword("ease-inn")
 
 
@@ -134,8 +134,8 @@ def test_cubic_bezier_matches_root_finding_reference(points):
     np.testing.assert_allclose(curve(u), expected, rtol=0, atol=1e-10)
     short = np.array([curve(x) for x in u[:60]])  # the scalar path agrees
     np.testing.assert_allclose(short, expected[:60], rtol=0, atol=1e-10)
-    rate = curve(u, derivative=True)
-    np.testing.assert_allclose(rate[:60], [curve(x, derivative=True) for x in u[:60]],
+    rate = curve(u, derivative=1)
+    np.testing.assert_allclose(rate[:60], [curve(x, derivative=1) for x in u[:60]],
                                rtol=1e-9, atol=1e-9)
 
 
@@ -153,15 +153,15 @@ def test_cubic_bezier_derivative(points):
     u = np.linspace(0.01, 0.99, 99)
     curve = CubicBezier(*points)
     fd = (css_cubic_bezier(*points, u + h) - css_cubic_bezier(*points, u - h)) / (2 * h)
-    np.testing.assert_allclose(curve(u, derivative=True), fd, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(curve(u, derivative=1), fd, rtol=1e-5, atol=1e-6)
 
 
 def test_cubic_bezier_derivative_at_stalls():
     # x1 = y1 = 0: both speeds vanish at t = 0; the limit is y''/x'' = y2 / x2.
-    assert CubicBezier(0.0, 0.0, 0.5, 0.25)(0.0, derivative=True) == pytest.approx(0.5)
+    assert CubicBezier(0.0, 0.0, 0.5, 0.25)(0.0, derivative=1) == pytest.approx(0.5)
     # x1 = 0, y1 > 0: vertical tangent at the start
-    assert CubicBezier(0.0, 0.5, 0.5, 1.0)(0.0, derivative=True) == np.inf
-    assert CubicBezier(0.5, 0.5, 0.5, 0.5)(0.5, derivative=True) == pytest.approx(1.0)
+    assert CubicBezier(0.0, 0.5, 0.5, 1.0)(0.0, derivative=1) == np.inf
+    assert CubicBezier(0.5, 0.5, 0.5, 0.5)(0.5, derivative=1) == pytest.approx(1.0)
 
 
 def test_cubic_bezier_properties_and_repr():
@@ -192,7 +192,7 @@ def test_cubic_bezier_bad_points(args, match):
 def test_steps_match_css(position, n):
     u = np.concatenate([np.linspace(0, 1, 61), np.arange(n + 1) / n])
     np.testing.assert_array_equal(Steps(n, position)(u), css_steps(n, position, u))
-    np.testing.assert_array_equal(Steps(n, position)(u, derivative=True), 0.0)
+    np.testing.assert_array_equal(Steps(n, position)(u, derivative=1), 0.0)
 
 
 def test_steps_css_examples():
@@ -223,7 +223,7 @@ def test_steps_bad_u():
     with pytest.raises(ValueError, match=r"Steps: u at index \(1,\) is 2.0 \(must lie in \[0, 1\]\)"):
         Steps(2)([0.5, 2.0])
     with pytest.raises(ValueError, match=r"Steps: u at index \(0,\) is nan"):
-        Steps(2)([np.nan], derivative=True)
+        Steps(2)([np.nan], derivative=1)
 
 
 # -- inverses --------------------------------------------------------------------------
@@ -248,7 +248,7 @@ def test_inverse_round_trip_u(kind):
     u = np.linspace(0.05, 0.95, 91)
     u = u[np.abs(u - 0.5) > 0.01] if kind.endswith("in_out") else u
     # where the rate is small the inverse is ill-conditioned: tolerance ~ eps / rate
-    rate = ease(kind, u, derivative=True)
+    rate = ease(kind, u, derivative=1)
     tol = 1e-13 / np.minimum(rate, 1.0) + 1e-13
     assert np.all(np.abs(ease_inverse(kind, ease(kind, u)) - u) <= tol)
 
@@ -298,17 +298,17 @@ def test_names_and_objects_interchangeable():
         obj = as_easing(kind)
         assert isinstance(obj, Easing) and obj == Ease(kind) and obj.name == kind
         np.testing.assert_array_equal(ease(obj, u), ease(kind, u))
-        np.testing.assert_array_equal(obj(u, derivative=True), ease(kind, u, derivative=True))
+        np.testing.assert_array_equal(obj(u, derivative=1), ease(kind, u, derivative=1))
     curve = CubicBezier(0.42, 0, 0.58, 1)
     assert as_easing(curve) is curve
-    np.testing.assert_array_equal(ease(curve, u, derivative=True), curve(u, derivative=True))
+    np.testing.assert_array_equal(ease(curve, u, derivative=1), curve(u, derivative=1))
     np.testing.assert_array_equal(ease(Steps(3), u), Steps(3)(u))
     assert repr(Ease("quad_in")) == "Ease('quad_in')" and Ease("quad_in").monotone
 
 
 @pytest.mark.parametrize("bad", [3, None, "cubic", object()])
 def test_bad_easing(bad):
-    with pytest.raises(ValueError, match=r"ease: (unknown easing kind|easing must be a kind name)"):
+    with pytest.raises(ValueError, match=r"^ease: (unknown easing kind|easing must be a name)"):
         ease(bad, 0.5)
 
 
@@ -333,7 +333,7 @@ def test_object_error_names_the_public_call():
     (["a"], r"ease: u must be real numbers"),
     (1j, r"ease: u must be real numbers"),
 ])
-@pytest.mark.parametrize("derivative", [False, True])
+@pytest.mark.parametrize("derivative", [0, 1])
 def test_bad_u(u, match, derivative):
     with pytest.raises(ValueError, match=match):
         ease("cubic_in_out", u, derivative=derivative)
@@ -379,7 +379,7 @@ def test_inverse_out():
 def test_scalars_and_empty():
     assert np.ndim(ease("quad_in", 0.5)) == 0 and ease("quad_in", 0.5) == 0.25
     assert ease("quad_in", np.empty((0, 3))).shape == (0, 3)
-    assert CubicBezier(0.1, 0.2, 0.3, 0.4)(np.empty(0), derivative=True).shape == (0,)
+    assert CubicBezier(0.1, 0.2, 0.3, 0.4)(np.empty(0), derivative=1).shape == (0,)
     assert ease_inverse("smootherstep", np.empty((2, 0))).shape == (2, 0)
     assert Steps(2)(np.empty(0)).shape == (0,)
 
@@ -391,7 +391,7 @@ easings = st.one_of(st.sampled_from(EASING_KINDS),
 
 @given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5),
                   elements=st.floats(0, 1)),
-       easings, st.sampled_from([np.float32, np.float64, np.int8]), st.booleans())
+       easings, st.sampled_from([np.float32, np.float64, np.int8]), st.sampled_from([0, 1]))
 def test_shapes_dtypes_views(u, easing, dtype, derivative):
     view = u.astype(dtype)[..., ::-1] if u.ndim else u.astype(dtype)
     expected = ease(easing, np.ascontiguousarray(view, dtype=np.float64), derivative=derivative)
@@ -426,3 +426,149 @@ def test_inverse_stays_in_unit_interval_near_the_ends(kind):
     s = np.array([0.0, 2.0**-52, 1e-300, 1.0 - 2.0**-53, 1.0])
     u = ease_inverse(kind, s)
     assert ((u >= 0.0) & (u <= 1.0)).all(), u
+
+
+# -- rates at the ends: the one-sided limits -----------------------------------------------
+
+def one_sided_limit(f, end):
+    """The limit of df/du as u -> end from inside [0, 1], from values only:
+    differences at distances h and 4h inside, extrapolated to the end for an
+    error that shrinks like sqrt(h) (a Bezier whose speeds both vanish) or
+    faster (never touching f(end) itself, where an easing may jump). Returns
+    inf (with the sign of the slope) where the differences keep growing."""
+    inward = 1.0 if end == 0.0 else -1.0
+    h = 1e-8
+
+    def slope(h):
+        a, b = end + inward * h, end + inward * 2 * h
+        return (f(b) - f(a)) / (b - a)
+
+    near, far = slope(h), slope(4 * h)
+    if abs(slope(h / 100)) > 5 * abs(near) > 1e3:
+        return np.copysign(np.inf, near)
+    return 2 * near - far
+
+
+@pytest.mark.parametrize("end", [0.0, 1.0])
+@pytest.mark.parametrize("kind", EASING_KINDS)
+def test_every_kind_rate_at_the_ends_is_the_one_sided_limit(kind, end):
+    expected = one_sided_limit(lambda u: float(penner(kind, np.array(u))), end)
+    got = float(ease(kind, end, derivative=1))
+    if np.isinf(expected):
+        assert got == expected
+    else:
+        assert got == pytest.approx(expected, rel=1e-4, abs=1e-6)
+    if abs(expected) < 1e-6:  # a vanishing rate is exactly zero, not an ulp off or -0.0
+        assert got == 0.0 and np.copysign(1.0, got) == 1.0
+
+
+BEZIER_POINTS = [
+    (0.42, 0.0, 1.0, 1.0), (0.0, 0.0, 0.58, 1.0), (0.25, 0.1, 0.25, 1.0), (0.42, 0.0, 0.58, 1.0),
+    (0.3, 0.8, 1.0, 1.0), (0.0, 0.0, 0.3, 0.8), (1.0, 0.3, 1.0, 0.7), (0.0, 0.5, 0.0, 0.5),
+    (1.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 1.0, 1.0), (0.0, 1.0, 1.0, 0.0),
+    (0.2, 1.5, 0.8, -0.5), (0.68, -0.55, 0.265, 1.55), (1.0, -0.4, 1.0, 1.3), (0.5, 0.5, 0.5, 0.5),
+]
+
+
+@pytest.mark.parametrize("end", [0.0, 1.0])
+@pytest.mark.parametrize("points", BEZIER_POINTS)
+def test_cubic_bezier_rate_at_the_ends_is_the_one_sided_limit(points, end):
+    expected = one_sided_limit(lambda u: float(css_cubic_bezier(*points, np.array([u]))[0]), end)
+    curve = CubicBezier(*points)
+    got = float(curve(end, derivative=1))
+    # the vectorized path (large arrays) agrees at the ends
+    many = curve(np.r_[end, np.linspace(0, 1, 3001)], derivative=1)
+    assert many[0] == got
+    if np.isinf(expected):
+        assert got == expected
+    else:
+        assert got == pytest.approx(expected, rel=1e-4, abs=1e-6)
+
+
+def test_ease_in_rate_at_one():
+    # ease-in arrives at the rate y''(1) / x''(1) = (1 - y1) / (1 - x1) = 1 / 0.58
+    assert float(CubicBezier(0.42, 0, 1, 1)(1.0, derivative=1)) == pytest.approx(1 / 0.58,
+                                                                                    rel=1e-15)
+    assert float(ease("ease-in", 1.0, derivative=1)) == pytest.approx(1 / 0.58, rel=1e-15)
+
+
+# -- derivative is an integer order ---------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda d: ease("quad_in", 0.5, derivative=d),
+    lambda d: ease(CubicBezier(0.25, 0.1, 0.25, 1.0), 0.5, derivative=d),
+    lambda d: Ease("quad_in")(0.5, derivative=d),
+    lambda d: Steps(3).ease(0.5, derivative=d),
+])
+def test_derivative_is_an_integer_order(call):
+    assert float(call(np.int64(0))) == float(call(0))
+    with pytest.raises(ValueError, match=r"derivative is True \(must be an integer order, 0 or 1\)"):
+        call(True)
+    with pytest.raises(ValueError, match=r"derivative is False \(must be an integer order"):
+        call(False)
+    with pytest.raises(ValueError, match=r"derivative is 1.0 \(must be an integer order"):
+        call(1.0)
+    with pytest.raises(ValueError, match=r"derivative is 2 \(must be 0 or 1: an easing gives its "
+                                         r"value and rate only\)"):
+        call(2)
+
+
+def test_derivative_error_names_the_call():
+    with pytest.raises(ValueError, match=r"^ease: derivative is 2"):
+        ease("quad_in", 0.5, derivative=2)
+    with pytest.raises(ValueError, match=r"^CubicBezier: derivative is -1"):
+        CubicBezier(0.25, 0.1, 0.25, 1.0)(0.5, derivative=-1)
+
+
+# -- names users bring -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, points", [
+    ("ease", (0.25, 0.1, 0.25, 1.0)), ("ease-in", (0.42, 0.0, 1.0, 1.0)),
+    ("ease-out", (0.0, 0.0, 0.58, 1.0)), ("ease-in-out", (0.42, 0.0, 0.58, 1.0)),
+])
+def test_css_names_wherever_an_easing_is_accepted(name, points):
+    u = np.linspace(0, 1, 9)
+    expected = css_cubic_bezier(*points, u)  # CSS Easing Level 1's control points
+    assert as_easing(name) == CubicBezier(*points)
+    np.testing.assert_allclose(ease(name, u), expected, atol=1e-9)
+    np.testing.assert_allclose(ease_inverse(name, expected), u, atol=1e-9)
+    from animcore import Curve
+    curve = Curve([0, 1], [0, 10], interpolation="linear")
+    np.testing.assert_allclose(Curve([0, 1], [0, 10], interpolation="linear", ease=name)(u),
+                               10 * expected, atol=1e-8)
+    np.testing.assert_allclose(curve.remap_time(name)(u), 10 * expected, atol=1e-8)
+
+
+def test_css_linear_and_steps_keywords():
+    u = np.linspace(0, 1, 9)
+    np.testing.assert_array_equal(ease("linear", u), u)
+    assert as_easing("step-start") == Steps(1, "jump-start")
+    assert as_easing("step-end") == Steps(1, "jump-end")
+
+
+@pytest.mark.parametrize("spelling, kind", [
+    ("easeInOutCubic", "cubic_in_out"), ("easeOutSine", "sine_out"), ("InQuad", "quad_in"),
+    ("smooth_step", "smoothstep"), ("Bounce-Out", "bounce_out"), ("QUINT_IN_OUT", "quint_in_out"),
+])
+def test_tool_spellings_of_kinds(spelling, kind):
+    assert as_easing(spelling) == Ease(kind)
+    u = np.linspace(0, 1, 5)
+    np.testing.assert_array_equal(ease(spelling, u, derivative=1), ease(kind, u, derivative=1))
+
+
+def test_unknown_name_suggests_the_closest_with_one_prefix():
+    with pytest.raises(ValueError, match=r"^ease: unknown easing kind 'smoothstpe'; did you mean "
+                                         r"'smoothstep' or 'smootherstep'\? \(easing_kinds\(\) "
+                                         r"lists the 33 kinds") as info:
+        ease("smoothstpe", 0.5)
+    assert "quad_in_out" not in str(info.value)  # no wall of names
+    from animcore import Curve
+    with pytest.raises(ValueError, match=r"^Curve: unknown easing kind 'smoth_step'; did you "
+                                         r"mean 'smoothstep'"):
+        Curve([0, 1], [0, 1], ease="smoth_step")
+    with pytest.raises(ValueError, match=r"^Ease: unknown easing kind 'ease-in' \(easing_kinds"
+                                         r"\(\) .* through as_easing\(name\)"):
+        Ease("ease-in")
+    with pytest.raises(ValueError, match=r"^Steps: position is 'jump-ned' \(must be one of .*; "
+                                         r"did you mean 'jump-end'"):
+        Steps(2, "jump-ned")

@@ -374,7 +374,7 @@ VERTICAL = {("circ_in", 1.0), ("circ_out", 0.0), ("circ_in_out", 0.5)}
 
 def _ease_and_rate(kind, u):
     value = ac.ease(kind, u)
-    return value if (kind, u) in VERTICAL else (value, ac.ease(kind, u, derivative=True))
+    return value if (kind, u) in VERTICAL else (value, ac.ease(kind, u, derivative=1))
 
 
 def _loop_sample_split(a):
@@ -436,10 +436,10 @@ def test_extreme_finite_inputs_give_finite_results_or_a_named_error(name):
 def test_circ_rates_next_to_the_vertical_end_keep_their_digits():
     u = 1e-310  # circ_out: s = sqrt(u (2 - u)), ds/du = (1 - u) / s
     assert ac.ease("circ_out", u) == pytest.approx(math.sqrt(2e-310), rel=1e-15)
-    assert ac.ease("circ_out", u, derivative=True) == pytest.approx(1 / math.sqrt(2e-310),
+    assert ac.ease("circ_out", u, derivative=1) == pytest.approx(1 / math.sqrt(2e-310),
                                                                     rel=1e-15)
     x = 1 - 2.0**-52  # circ_in near 1: 1 - x^2 = (1 - x)(1 + x) exactly
-    assert ac.ease("circ_in", x, derivative=True) == pytest.approx(
+    assert ac.ease("circ_in", x, derivative=1) == pytest.approx(
         x / math.sqrt(2.0**-52 * (2 - 2.0**-52)), rel=1e-15)
 
 

@@ -1151,3 +1151,43 @@ def test_docstring_examples():
 
     result = doctest.testmod(gltf)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_missing_channel_lists_what_the_clip_animates():
+    walk = gltf.load_sample()[0]
+    with pytest.raises(KeyError, match=r"clip 'walk' has no rotation channel for node 'hip'; "
+                                       r"did you mean 'hips'\? \(it animates 'root': "
+                                       r"translation; 'hips': rotation; 'spine': rotation; "
+                                       r"'hand': scale; 'face': weights\)"):
+        walk.channel("hip", "rotation")
+
+
+def test_clip_to_dataframe():
+    pd = pytest.importorskip("pandas")
+    walk = gltf.load_sample()[0]
+    t = np.linspace(0, 1.5, 7)
+    frame = walk.to_dataframe(t)
+    assert isinstance(frame, pd.DataFrame) and frame.index.name == "time"
+    np.testing.assert_array_equal(frame.index.to_numpy(), t)
+    assert list(frame.columns[:4]) == ["root/translation/x", "root/translation/y",
+                                       "root/translation/z", "hips/rotation/x"]
+    assert "face/weights/1" in frame.columns
+    for channel in walk.channels:
+        parts = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw"}.get(channel.path)
+        parts = parts or [str(i) for i in range(channel.width)]
+        expected = gltf_spec_sample(channel.times, channel.output, channel.interpolation, t,
+                                    rotation=channel.path == "rotation")
+        got = frame[[f"{channel.target}/{channel.path}/{p}" for p in parts]].to_numpy()
+        if channel.path == "rotation":  # q and -q: the same rotation
+            expected = expected * np.where(np.sum(got * expected, 1) < 0, -1.0, 1.0)[:, None]
+        np.testing.assert_allclose(got, expected, atol=1e-6)
+    with pytest.raises(ValueError, match=r"^Clip.to_dataframe: t must be a 1-D array"):
+        walk.to_dataframe([[0.0]])
+
+
+def test_clip_to_dataframe_without_pandas(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"^Clip.to_dataframe needs pandas, which is not "
+                                          r"installed: pip install pandas"):
+        gltf.load_sample()[0].to_dataframe([0.0])

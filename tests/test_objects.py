@@ -99,7 +99,7 @@ def behaviour(obj):
         return list(obj.evaluate(np.linspace(0, 2, 9)))
     if isinstance(obj, animcore.Easing):
         u = np.linspace(0, 1, 11)
-        return [obj(u), obj(u, derivative=True)]
+        return [obj(u), obj(u, derivative=1)]
     if isinstance(obj, animcore.LoopTrack):
         return list(obj.delta(T[:, None], 3 * T))
     if isinstance(obj, animcore.RootMotionCursor):

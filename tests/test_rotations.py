@@ -8,7 +8,7 @@ from scipy.spatial.transform import Rotation, Slerp
 from animcore import (RotationCurve, quat_conjugate, quat_from_axis_angle, quat_multiply,
                       quat_nlerp, quat_normalize, quat_rotate, quat_slerp)
 
-from reference import gltf_cubic_rotation, quat_product_matrix
+from reference import gltf_cubic_rotation, hemisphere_chain, quat_product_matrix
 
 RNG = np.random.default_rng(7)
 
@@ -270,7 +270,7 @@ def test_step_curve():
     times, keys = np.array([0.0, 1.0, 2.5]), random_quats(3)
     curve = RotationCurve(times, keys, interpolation="step")
     got = curve.evaluate([-1.0, 0.0, 0.5, 0.999, 1.0, 2.0, 2.5, 9.0])
-    expected = keys[[0, 0, 0, 0, 1, 1, 2, 2]]
+    expected = hemisphere_chain(keys)[[0, 0, 0, 0, 1, 1, 2, 2]]  # sign-continuous keys
     np.testing.assert_allclose(got, expected, atol=1e-15)
     np.testing.assert_array_equal(curve.angular_velocity([0.5, 1.7]), 0.0)
 
@@ -333,8 +333,9 @@ def test_from_gltf():
     assert RotationCurve.from_gltf(times, keys, "STEP").interpolation == "step"
     with pytest.raises(ValueError, match=r"from_gltf: output has 16 values, expected 4 keys x 3 x 4 = 48 for CUBICSPLINE"):
         RotationCurve.from_gltf(times, keys, "CUBICSPLINE")
-    with pytest.raises(ValueError, match=r"from_gltf: interpolation is 'linear' \(must be one of 'STEP', 'LINEAR', 'CUBICSPLINE'\)"):
-        RotationCurve.from_gltf(times, keys, "linear")
+    assert RotationCurve.from_gltf(times, keys, "linear").interpolation == "linear"
+    with pytest.raises(ValueError, match=r"^RotationCurve.from_gltf: interpolation is 'lineer' \(must be one of 'STEP', 'LINEAR', 'CUBICSPLINE'; did you mean 'LINEAR'\?\)"):
+        RotationCurve.from_gltf(times, keys, "lineer")
 
 
 def test_extrapolation_modes():
@@ -342,7 +343,7 @@ def test_extrapolation_modes():
     T = times[-1] - times[0]
     inside = np.linspace(times[0], times[-1], 13)[1:-1]
     cyc = RotationCurve(times, keys, before="cycle", after="cycle")
-    np.testing.assert_allclose(cyc(inside + 3 * T), cyc(inside), atol=1e-12)
+    same_rotation(cyc(inside + 3 * T), cyc(inside), atol=1e-12)
     np.testing.assert_allclose(cyc(inside - 2 * T), cyc(inside), atol=1e-12)
     np.testing.assert_allclose(cyc.angular_velocity(inside + T), cyc.angular_velocity(inside), atol=1e-12)
     osc = RotationCurve(times, keys, after="oscillate", before="oscillate")
@@ -351,7 +352,8 @@ def test_extrapolation_modes():
     np.testing.assert_allclose(osc.angular_velocity(inside + T), -osc.angular_velocity(mirrored), atol=1e-12)
     np.testing.assert_allclose(osc(inside - 2 * T), osc(inside), atol=1e-12)
     clamp = RotationCurve(times, keys)
-    np.testing.assert_allclose(clamp([times[0] - 5, times[-1] + 5]), keys[[0, -1]], atol=1e-15)
+    np.testing.assert_allclose(clamp([times[0] - 5, times[-1] + 5]),
+                               hemisphere_chain(keys)[[0, -1]], atol=1e-15)
     err = RotationCurve(times, keys, after="error")
     with pytest.raises(ValueError, match=rf"RotationCurve.evaluate: t at index \(1,\) is .* \(must lie in \[.*\]: the curve's after is 'error'\)"):
         err([times[0], times[-1] + 0.1])
@@ -373,7 +375,7 @@ def test_sorted_unsorted_and_single_key():
 def test_curve_shapes_out_and_properties():
     times, keys = uneven_keys(3)
     curve = RotationCurve(times, keys * 3.0)
-    np.testing.assert_allclose(curve.quaternions, keys, atol=1e-15)  # normalized keys
+    np.testing.assert_allclose(curve.quaternions, hemisphere_chain(keys), atol=1e-15)
     assert curve.evaluate(np.zeros((2, 5))).shape == (2, 5, 4)
     assert curve.angular_velocity(1.0).shape == (3,)
     assert curve(np.empty(0)).shape == (0, 4)
@@ -381,7 +383,7 @@ def test_curve_shapes_out_and_properties():
     assert curve.evaluate([times[0], times[1]], out=out) is out
     with pytest.raises(ValueError):
         curve.evaluate([times[0], np.nan], out=out)
-    np.testing.assert_allclose(out, keys[:2], atol=1e-15)  # untouched by the failed call
+    np.testing.assert_allclose(out, hemisphere_chain(keys)[:2], atol=1e-15)  # untouched
     assert curve.duration == pytest.approx(times[-1] - times[0])
     assert "3 keys" in repr(curve) and "interpolation='linear'" in repr(curve)
     with pytest.raises(ValueError):
@@ -390,7 +392,7 @@ def test_curve_shapes_out_and_properties():
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(times=[0.0, 1.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (3, 1))),
-     r"RotationCurve: times at index \(2,\) is 1.0 \(must be > times\[1\]=1: key times strictly increase\)"),
+     r"^RotationCurve: times at index \(2,\) is 1.0, which equals times\[1\] = 1.0: key times must be sorted in strictly increasing order \(reorder every key array with order = np.argsort\(times"),
     (dict(times=[0.0, np.nan], quaternions=np.tile([0, 0, 0, 1.0], (2, 1))),
      r"RotationCurve: times at index \(1,\) is nan \(must be finite\)"),
     (dict(times=[0.0, 1.0], quaternions=[[0, 0, 0, 1.0], [0, 0, 0, 0]]),
@@ -413,8 +415,8 @@ def test_curve_shapes_out_and_properties():
     (dict(times=[0.0, 1e300], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="cubic",
           in_tangents=[[0, 0, 0, 0], [0, 0, 1e300, 0]], out_tangents=np.zeros((2, 4))),
      r"RotationCurve: in_tangents at index \(1,\) is inf \(is not representable"),
-    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="slerp"),
-     r"RotationCurve: interpolation is 'slerp' \(must be one of 'step', 'linear', 'cubic'\)"),
+    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="bezier"),
+     r"^RotationCurve: interpolation is 'bezier' \(must be one of 'step', 'linear', 'cubic'; did you mean 'cubic'\?"),
     (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), after="linear"),
      r"RotationCurve: after is 'linear' \(must be one of 'clamp', 'cycle', 'oscillate', 'error'\)"),
     (dict(times=[[0.0, 1.0]], quaternions=np.tile([0, 0, 0, 1.0], (2, 1))), r"times must be a 1-D array"),
@@ -494,3 +496,136 @@ def test_multiply_and_rotate_broadcast_like_ufuncs(data):
         # copies: scipy writes into its inputs' normalized views, broadcast ones warn
         expected = Rotation.from_quat(qa.reshape(-1, 4).copy()).apply(vv.reshape(-1, 3).copy())
         np.testing.assert_allclose(rotated.reshape(-1, 3), expected, atol=1e-12)
+
+
+# -- sign continuity ------------------------------------------------------------------------
+
+def signed_keys(k, rng):
+    """Random rotations stored with random signs (q and -q: the same rotation)."""
+    keys = quat_normalize(random_quats(k, rng))
+    return keys * rng.choice([-1.0, 1.0], size=(k, 1))
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "step"])
+def test_results_are_sign_continuous_along_the_curve(interpolation):
+    rng = np.random.default_rng(14)
+    times = np.cumsum(rng.uniform(0.2, 1.0, 12))
+    keys = signed_keys(12, rng)
+    curve = RotationCurve(times, keys, interpolation=interpolation)
+    t = np.linspace(times[0], times[-1], 4001)
+    q = curve(t)
+    dots = np.sum(q[1:] * q[:-1], axis=1)
+    assert dots.min() > (0.0 if interpolation == "step" else 0.9)
+    # at each key the result continues the segment that arrives there
+    before = curve(np.nextafter(times[1:], -np.inf))
+    at = curve(times[1:])
+    assert np.sum(before * at, axis=1).min() > 0.0
+    # and every result is the rotation of the keys it was made from
+    same_rotation(curve(times), keys, atol=1e-12)
+    np.testing.assert_allclose(curve(times), hemisphere_chain(keys), atol=1e-15)
+
+
+def test_last_key_in_the_other_hemisphere_does_not_flip():
+    # the built-in sample's hips: a small turn back to the identity stored as -identity
+    quarter_deg = quat_from_axis_angle([0, 1, 0], -np.radians(2))
+    curve = RotationCurve([0.0, 1.5], [quarter_deg, [0, 0, 0, -1.0]])
+    just_before, at = curve([1.5 - 1e-9, 1.5])
+    assert np.dot(just_before, at) > 0.999999
+    np.testing.assert_allclose(at, [0, 0, 0, 1.0], atol=1e-15)
+
+
+def test_cycle_seams_are_sign_continuous():
+    half = quat_from_axis_angle([0, 0, 1], np.pi / 2)
+    # a full turn about z: the last key is the first rotation in the other hemisphere
+    keys = [[0, 0, 0, 1.0], half, [0, 0, 1, 0], quat_multiply(half, [0, 0, 1, 0])]
+    keys.append([0, 0, 0, -1.0])
+    curve = RotationCurve([0, 1, 2, 3, 4], keys, after="cycle", before="cycle")
+    t = np.linspace(-9, 13, 8801)
+    q = curve(t)
+    assert np.sum(q[1:] * q[:-1], axis=1).min() > 0.99
+    # odd cycles are the negation of the base cycle, even ones equal it
+    inside = np.linspace(0.1, 3.9, 7)
+    np.testing.assert_allclose(curve(inside + 4), -curve(inside), atol=1e-12)
+    np.testing.assert_allclose(curve(inside + 8), curve(inside), atol=1e-12)
+    np.testing.assert_allclose(curve.angular_velocity(inside + 4), curve.angular_velocity(inside),
+                               atol=1e-12)
+
+
+def test_bake_rotations_are_sign_continuous_across_frames():
+    from animcore.bake import bake
+    from animcore.gltf import load_sample
+    arrays = bake(load_sample(), 30.0)
+    rotations = [k for k in arrays if k.endswith("/rotation")]
+    assert "walk/hips/rotation" in rotations
+    for key in rotations:
+        q = arrays[key]
+        assert np.sum(q[1:] * q[:-1], axis=1).min() > 0.99, key
+    np.testing.assert_allclose(arrays["walk/hips/rotation"][45], [0, 0, 0, 1.0], atol=1e-12)
+
+
+# -- quaternion input: scipy rotations, one near-unit rule ------------------------------------
+
+def test_scipy_rotation_accepted_wherever_quaternions_are_taken():
+    rot = Rotation.from_euler("xyz", RNG.uniform(-3, 3, (4, 3)))
+    q = rot.as_quat()
+    v = RNG.normal(size=(4, 3))
+    np.testing.assert_array_equal(quat_rotate(rot, v), quat_rotate(q, v))
+    np.testing.assert_array_equal(quat_multiply(rot, rot), quat_multiply(q, q))
+    np.testing.assert_array_equal(quat_slerp(rot[0], rot[1], 0.3), quat_slerp(q[0], q[1], 0.3))
+    np.testing.assert_array_equal(quat_normalize(rot), quat_normalize(q))
+    times = [0.0, 1.0, 2.0, 3.0]
+    t = np.linspace(0, 3, 13)
+    np.testing.assert_array_equal(RotationCurve(times, rot)(t), RotationCurve(times, q)(t))
+    same_rotation(RotationCurve(times, rot)(t), Slerp(times, rot)(t).as_quat(), atol=1e-12)
+
+
+def test_near_unit_quaternions_are_normalized_everywhere():
+    typed = np.array([0, 0.7071, 0, 0.7071])  # length 0.99998
+    exact = typed / np.linalg.norm(typed)
+    np.testing.assert_allclose(quat_normalize(typed), exact, atol=1e-16)
+    np.testing.assert_allclose(quat_slerp(typed, typed, 0.5), exact, atol=1e-15)
+    curve = RotationCurve([0, 1], [[0, 0, 0, 1.0], typed])
+    np.testing.assert_allclose(curve(1.0), exact, atol=1e-15)
+    from animcore import LoopTrack
+    track = LoopTrack([0, 1], np.zeros((2, 3)), rotations=[[0, 0, 0, 1.0], typed])
+    np.testing.assert_allclose(track.delta(0.0, 1.0).rotation, exact, atol=1e-12)
+    with pytest.raises(ValueError, match=r"^LoopTrack: rotations at index \(1, 0\) is 0.0 "
+                                         r"\(starts quaternion 1, of length 0 \(must be in"):
+        LoopTrack([0, 1], np.zeros((2, 3)), rotations=[[0, 0, 0, 1.0], [0, 0, 0, 0]])
+
+
+# -- keys, JSON --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs", [
+    {}, {"interpolation": "step", "before": "cycle", "after": "oscillate"},
+    {"interpolation": "cubic", "in_tangents": RNG.normal(size=(4, 4)) * 0.2,
+     "out_tangents": RNG.normal(size=(4, 4)) * 0.2, "after": "error"},
+])
+def test_rotation_curve_to_dict_round_trips_through_json(kwargs):
+    import json
+    times, keys = uneven_keys(4)
+    keys = keys * np.array([[1.0], [-2.0], [0.5], [1.0]])  # not unit, mixed signs
+    if kwargs.get("interpolation") == "cubic":
+        keys = hemisphere_chain(keys)
+    curve = RotationCurve(times, keys, **kwargs)
+    again = RotationCurve.from_dict(json.loads(json.dumps(curve.to_dict())))
+    t = np.linspace(times[0] - (0 if "after" in kwargs and kwargs["after"] == "error" else 1),
+                    times[-1], 50)
+    np.testing.assert_array_equal(again(t), curve(t))
+    assert repr(again) == repr(curve) and len(again) == len(curve) == 4
+    (t0, q0, tin, _), *_ = list(curve)
+    assert t0 == times[0] and np.array_equal(q0, curve.quaternions[0])
+    assert (tin is None) == (kwargs.get("interpolation") != "cubic")
+
+
+def test_rotation_curve_options_accept_tool_words():
+    c = RotationCurve([0, 1], [[0, 0, 0, 1.0], [0, 0, 1, 0]], interpolation="slerp",
+                      before="constant", after="loop")
+    assert (c.interpolation, c.before, c.after) == ("linear", "clamp", "cycle")
+    with pytest.raises(ValueError, match=r"^RotationCurve: after is 'cylce' \(must be one of "
+                                         r"'clamp', 'cycle', 'oscillate', 'error'; did you mean "
+                                         r"'cycle'\?\)"):
+        RotationCurve([0, 1], [[0, 0, 0, 1.0], [0, 0, 1, 0]], after="cylce")
+    with pytest.raises(ValueError, match=r"^RotationCurve: times at index \(1,\) is 0.5, which "
+                                         r"is less than times\[0\] = 1.0"):
+        RotationCurve([1.0, 0.5], [[0, 0, 0, 1.0], [0, 0, 1, 0]])

@@ -373,6 +373,21 @@ def test_rotation_slerp_against_scipy():
     assert np.all((got.inv() * want).magnitude() < 1e-9)
 
 
+def test_scipy_rotations_accepted():
+    Rotation = pytest.importorskip("scipy.spatial.transform").Rotation
+    rot = Rotation.random(3, random_state=4)
+    a, b = SnapshotTimeline(rotations=True), SnapshotTimeline(rotations=True)
+    a.push_many([0, 2, 4], 0, np.zeros(3), rot)
+    b.push_many([0, 2, 4], 0, np.zeros(3), rot.as_quat())
+    assert a.push(6, 0, 0.0, rot[0]) is ACCEPTED
+    b.push(6, 0, 0.0, rot[0].as_quat())
+    t = np.linspace(0, 6, 13)
+    np.testing.assert_array_equal(a.sample_many(t).rotation, b.sample_many(t).rotation)
+    buffer = SnapshotBuffer(2, 1, rotations=True)
+    buffer.push([0, 1], [0, 0], [0, 0], np.zeros(2), rot[:2])
+    np.testing.assert_allclose(buffer.sample(0.0).rotation, rot[:2].as_quat(), atol=1e-15)
+
+
 def test_rotations_stored_normalized_and_validated():
     tl = SnapshotTimeline(rotations=True, max_extrapolation=2)
     assert tl.push(0, 0, 0.0, [0, 0, 0, 2.0]) is ACCEPTED

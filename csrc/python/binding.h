@@ -80,6 +80,7 @@ int acpy_rootmotion_init(PyObject *module);
 int acpy_ease_init(PyObject *module);
 int acpy_quat_init(PyObject *module);
 int acpy_contact_init(PyObject *module);
+int acpy_collide_init(PyObject *module);
 int acpy_state_init(PyObject *module);
 
 /* The C objects behind a snapshot handle (py_snapshot.c), one of them NULL,

@@ -18,6 +18,7 @@ static int (*const domains[])(PyObject *) = {
     acpy_ease_init,
     acpy_quat_init,
     acpy_contact_init,
+    acpy_collide_init,
     acpy_state_init,
 };
 

@@ -340,6 +340,175 @@ static void stepping(void)
     }
 }
 
+/* One contact between bodies a and b (3-D unless dim says otherwise). */
+typedef struct pair_result {
+    double va[3], wa[3], vb[3], wb[3], jn, jt[3];
+} pair_result;
+
+static ac_status collide1(size_t dim, const ac_body *a, const ac_body *b, const double *n,
+                          const double *p, double e, double mu, pair_result *r, ac_error *err)
+{
+    ac_body_update ua = {r->va, r->wa}, ub = {r->vb, r->wb};
+    double th = 0.0;
+    return ac_contact_collide(a, b, n, p, &e, &mu, &th, NULL, dim, &ua, &ub, &r->jn, r->jt, 1,
+                              err);
+}
+
+static ac_body body(const double *v, const double *w, const double *im, const double *ii,
+                    const double *c, int tensor)
+{
+    ac_body b;
+    b.velocity = v, b.angular_velocity = w, b.inverse_mass = im, b.inverse_inertia = ii;
+    b.center = c, b.inertia_tensor = tensor;
+    for (int k = 0; k < 5; k++)
+        b.steps[k] = 1;
+    return b;
+}
+
+static void collide_cases(void)
+{
+    const double zero[3] = {0, 0, 0}, one = 1.0, none = 0.0;
+    pair_result r;
+    ac_error err;
+    /* equal discs head on, e = 1: velocities exchanged, impulse 2 */
+    {
+        const double va[2] = {-1, 0}, vb[2] = {1, 0}, ca[2] = {0.5, 0}, cb[2] = {-0.5, 0};
+        const double n[2] = {1, 0}, w = 0.0;
+        ac_body a = body(va, &w, &one, &one, ca, 0), b = body(vb, &w, &one, &one, cb, 0);
+        CHECK(collide1(2, &a, &b, n, zero, 1.0, 0.0, &r, &err) == AC_OK);
+        CHECK(r.va[0] == 1.0 && r.vb[0] == -1.0 && r.jn == 2.0 && r.wa[0] == 0.0);
+    }
+    /* a solid sphere lands sliding and rolls at 5/7 of the slide, with a
+       scalar inverse inertia or the same as a tensor */
+    for (int tensor = 0; tensor < 2; tensor++) {
+        const double v[3] = {3, -1, 0}, c[3] = {0, 1, 0}, n[3] = {0, 1, 0};
+        const double ii[9] = {2.5, 0, 0, 0, 2.5, 0, 0, 0, 2.5};
+        ac_body a = body(v, zero, &one, ii, c, tensor), b = body(zero, zero, &none, &none, zero, 0);
+        CHECK(collide1(3, &a, &b, n, zero, 0.0, 1.0, &r, &err) == AC_OK);
+        CHECK_NEAR(r.va[0], 15.0 / 7.0, 1e-14);
+        CHECK_NEAR(r.va[1], 0.0, 1e-15);
+        CHECK_NEAR(r.wa[2], -15.0 / 7.0, 1e-14);
+        CHECK_NEAR(r.jn, 1.0, 1e-15);
+        CHECK_NEAR(r.jt[0], 15.0 / 7.0 - 3.0, 1e-14);
+    }
+    /* a point mass against a spinning kinematic body: ac_contact_bounce with
+       the body's contact-point velocity, bit for bit */
+    {
+        const double v[3] = {-3, 4, 0.5}, wb[3] = {0.3, -2, 1}, cb[3] = {0.2, -1, 0.1};
+        const double n[3] = {0.6, 0.8, 0}, p[3] = {0.4, 0.3, -0.2}, ca[3] = {5, 5, 5};
+        const double ub[3] = {1, 0.5, -0.25}, im = 2.0, mu = 0.3, e = 0.6, th = 0.0;
+        double off[3], u[3], out[3];
+        ac_body a = body(v, zero, &im, &none, ca, 0), b = body(ub, wb, &none, &none, cb, 0);
+        for (int k = 0; k < 3; k++)
+            off[k] = p[k] - cb[k];
+        CHECK(ac_contact_point_velocity(ub, wb, off, NULL, 3, u, 1, &err) == AC_OK);
+        CHECK(ac_contact_bounce(v, u, n, &e, &mu, &th, NULL, 3, out, 1, &err) == AC_OK);
+        CHECK(collide1(3, &a, &b, n, p, e, mu, &r, &err) == AC_OK);
+        CHECK(memcmp(out, r.va, sizeof out) == 0);
+        CHECK(memcmp(ub, r.vb, sizeof ub) == 0 && memcmp(wb, r.wb, sizeof wb) == 0);
+    }
+    /* two dynamic bodies, off-centre, a world tensor, friction: linear
+       momentum and the restitution law at the contact point */
+    {
+        const double va[3] = {1, -2, 0.5}, wa[3] = {0.5, 1, -1}, ca[3] = {0.3, 0.8, -0.2};
+        const double vb[3] = {-1, 1, 0}, wb[3] = {0, -0.5, 2}, cb[3] = {-0.4, -0.6, 0.3};
+        const double ia[9] = {2, 0.3, -0.1, 0.3, 1.5, 0.2, -0.1, 0.2, 1}, ib = 0.7;
+        const double ma = 0.5, mb = 0.25, n[3] = {0, 1, 0}, p[3] = {0.1, 0, 0.05};
+        double s0 = 0.0, s1 = 0.0, ra[3], rb[3], before[3], after[3];
+        ac_body a = body(va, wa, &ma, ia, ca, 1), b = body(vb, wb, &mb, &ib, cb, 0);
+        CHECK(collide1(3, &a, &b, n, p, 0.5, 0.1, &r, &err) == AC_OK);
+        for (int k = 0; k < 3; k++) {
+            CHECK_NEAR(va[k] / ma + vb[k] / mb, r.va[k] / ma + r.vb[k] / mb, 1e-13);
+            ra[k] = p[k] - ca[k];
+            rb[k] = p[k] - cb[k];
+        }
+        CHECK(ac_contact_point_velocity(va, wa, ra, NULL, 3, before, 1, &err) == AC_OK);
+        CHECK(ac_contact_point_velocity(r.va, r.wa, ra, NULL, 3, after, 1, &err) == AC_OK);
+        s0 += before[1], s1 += after[1];
+        CHECK(ac_contact_point_velocity(vb, wb, rb, NULL, 3, before, 1, &err) == AC_OK);
+        CHECK(ac_contact_point_velocity(r.vb, r.wb, rb, NULL, 3, after, 1, &err) == AC_OK);
+        s0 -= before[1], s1 -= after[1];
+        CHECK(s0 < 0.0);
+        CHECK_NEAR(s1, -0.5 * s0, 1e-13);
+        CHECK(r.jn > 0.0);
+        /* slipping: friction at its bound, exactly opposite the remaining
+           slip (the tangential part of the relative velocity after) */
+        {
+            double slip[3], sa[3], sb[3], dot = 0.0, ls = 0.0, lj = 0.0;
+            CHECK(ac_contact_point_velocity(r.va, r.wa, ra, NULL, 3, sa, 1, &err) == AC_OK);
+            CHECK(ac_contact_point_velocity(r.vb, r.wb, rb, NULL, 3, sb, 1, &err) == AC_OK);
+            for (int k = 0; k < 3; k++) {
+                slip[k] = k == 1 ? 0.0 : sa[k] - sb[k];
+                dot += slip[k] * r.jt[k];
+                ls += slip[k] * slip[k];
+                lj += r.jt[k] * r.jt[k];
+            }
+            CHECK(ls > 1e-6);
+            CHECK_NEAR(sqrt(lj), 0.1 * r.jn, 1e-13);
+            CHECK_NEAR(dot / sqrt(ls * lj), -1.0, 1e-12);
+        }
+    }
+}
+
+static void collide_errors(void)
+{
+    const double zero[3] = {0, 0, 0}, v[3] = {-1, 0, 0}, c[3] = {1, 0, 0}, n[3] = {1, 0, 0};
+    const double one = 1.0, negative = -1.0, not_psd[9] = {1, 2, 0, 2, 1, 0, 0, 0, 1};
+    const double skew[9] = {1, 0.5, 0, 0, 1, 0, 0, 0, 1}, long_n[3] = {1, 1e-5, 0};
+    pair_result r;
+    ac_error err;
+    ac_body a = body(v, zero, &negative, &one, c, 0), b = body(zero, zero, &one, &one, zero, 0);
+    CHECK(collide1(3, &a, &b, n, zero, 0.5, 0.0, &r, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "a.inverse_mass") == 0 && err.index == 0 && err.value == -1.0);
+    a = body(v, zero, &one, not_psd, c, 1);
+    CHECK(collide1(3, &a, &b, n, zero, 0.5, 0.0, &r, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "a.inverse_inertia") == 0 && err.value == -3.0);
+    b = body(zero, zero, &one, skew, zero, 1);
+    a = body(v, zero, &one, &one, c, 0);
+    CHECK(collide1(3, &a, &b, n, zero, 0.5, 0.0, &r, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "b.inverse_inertia") == 0 && err.value == 0.5);
+    b = body(zero, zero, &one, &one, zero, 0);
+    CHECK(collide1(3, &a, &b, long_n, zero, 0.5, 0.0, &r, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "normal . normal") == 0);
+    CHECK(collide1(3, &a, &b, n, zero, 1.5, 0.0, &r, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "restitution") == 0);
+    a = body(v, zero, &one, not_psd, c, 1);
+    CHECK(collide1(2, &a, &b, n, zero, 0.5, 0.0, &r, &err) == AC_ERR_VALUE); /* no 2-D tensors */
+    CHECK(collide1(4, &a, &b, n, zero, 0.5, 0.0, &r, &err) == AC_ERR_VALUE);
+}
+
+/* A ball lands on a rough floor during a step and leaves rolling; the
+   contact is recorded. */
+static void stepping_with_spin(void)
+{
+    double p[3] = {0, 1, 0}, v[3] = {3, -2, 0}, w[3] = {0, 0, 0};
+    const double q[3] = {0, 0, 0}, up[3] = {0, 1, 0}, still[3] = {0, 0, 0};
+    const double radius = 0.5, dt = 1.0, e = 0.0, mu = 1.0, inertia = 2.5 / (0.5 * 0.5);
+    int plane[2], count;
+    double time[2], jn[2], jt[6];
+    ac_planes pl = {q, up, still, 1, 3};
+    ac_projectile_params pr = {&radius, &dt, &e, &mu, 0, 0, {0, 0}, {0, 0}, 2};
+    ac_projectile_spin spin = {w, &inertia, 0};
+    ac_projectile_events ev = {plane, time, jn, jt, 2};
+    ac_error err;
+    CHECK(ac_contact_advance_spin(p, v, &pl, &pr, &spin, &ev, &count, 1, &err) == AC_OK);
+    CHECK(count == 1);
+    CHECK_NEAR(v[0], 15.0 / 7.0, 1e-14);
+    CHECK_NEAR(w[2], -15.0 / 7.0 / radius, 1e-13);
+    CHECK(plane[0] == 0 && plane[1] == -1);
+    CHECK_NEAR(time[0], 0.25, 1e-15);
+    CHECK_NEAR(jn[0], 2.0, 1e-15);
+    CHECK_NEAR(jt[0], 15.0 / 7.0 - 3.0, 1e-14);
+    CHECK(time[1] == 0.0 && jn[1] == 0.0);
+    {
+        const double bad = -1.0;
+        ac_projectile_spin wrong = {w, &bad, 0};
+        CHECK(ac_contact_advance_spin(p, v, &pl, &pr, &wrong, NULL, &count, 1, &err) ==
+              AC_ERR_VALUE);
+        CHECK(strcmp(err.arg, "inverse_inertia") == 0);
+    }
+}
+
 int main(void)
 {
     article_figures();
@@ -349,5 +518,8 @@ int main(void)
     point_velocity();
     bounce_errors();
     stepping();
+    collide_cases();
+    collide_errors();
+    stepping_with_spin();
     TEST_DONE("test_contact");
 }

@@ -108,6 +108,13 @@ static void bezier(void)
     CHECK_NEAR(s, 0.315356813, 1e-9);
     CHECK(ac_ease_bezier_eval(&ease_in_out, &q, &s, NULL, 1, &err) == AC_OK);
     CHECK_NEAR(s, 0.129161931, 1e-9);
+    /* Where both speeds vanish at an end, the rate is the one-sided limit,
+       the ratio of the second derivatives: ease-in arrives at 1 / 0.58. */
+    {
+        double one = 1.0;
+        CHECK(ac_ease_bezier_eval(&ease_in, &one, &s, &r, 1, &err) == AC_OK);
+        CHECK_NEAR(r, 1.0 / 0.58, 1e-15);
+    }
     /* Long inputs take the vectorized path; it agrees with one-at-a-time
        solves, also on curves whose x speed vanishes (ease-in at 1). */
     {

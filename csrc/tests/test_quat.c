@@ -224,11 +224,43 @@ static void slerp_track(void)
     ac_quat_curve_destroy(curve);
 }
 
+/* The keys above lie in opposite hemispheres: the last key is stored negated,
+   so the result at it continues the arc. A full turn about z ends on -first:
+   odd cycles are negated, so every seam continues too. */
+static void sign_continuity(void)
+{
+    const double times[2] = {1.0, 3.0}, turn_t[3] = {0.0, 1.0, 2.0};
+    const double keys[8] = {0.1, -0.2, 0.3, 0.9273618495495704, -0.5, 0.5, 0.5, -0.5};
+    const double turn[12] = {0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, -1};
+    double t[2] = {3.0 - 1e-9, 3.0}, seam[4] = {2.0 - 1e-9, 2.0 + 1e-9, 4.0 - 1e-9, 4.0 + 1e-9};
+    double q[16], k1[4];
+    ac_quat_curve *curve = NULL;
+    CHECK(ac_quat_batch_normalize(keys + 4, k1, 1, NULL) == AC_OK);
+    for (int interp = AC_QUAT_STEP; interp <= AC_QUAT_LINEAR; interp++) {
+        CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, (ac_quat_interp)interp,
+                                   AC_QUAT_CLAMP, AC_QUAT_CLAMP, &curve, NULL) == AC_OK);
+        CHECK(ac_quat_curve_eval(curve, t, 2, NULL, q, NULL, NULL) == AC_OK);
+        for (int k = 0; k < 4; k++)
+            CHECK(q[4 + k] == -k1[k]); /* the last key, in the first one's hemisphere */
+        if (interp == AC_QUAT_LINEAR)
+            CHECK(ac_quat_dot4(q, q + 4) > 0.999999);
+        ac_quat_curve_destroy(curve);
+    }
+    CHECK(ac_quat_curve_create(turn_t, turn, NULL, NULL, 3, AC_QUAT_LINEAR, AC_QUAT_CYCLE,
+                               AC_QUAT_CYCLE, &curve, NULL) == AC_OK);
+    CHECK(ac_quat_curve_eval(curve, seam, 4, NULL, q, NULL, NULL) == AC_OK);
+    CHECK(ac_quat_dot4(q, q + 4) > 0.999999);     /* cycle 0 into cycle 1 (negated) */
+    CHECK(ac_quat_dot4(q + 8, q + 12) > 0.999999); /* cycle 1 into cycle 2 */
+    CHECK(q[7] < -0.999999 && q[15] > 0.999999); /* -first in cycle 1, first in cycle 2 */
+    ac_quat_curve_destroy(curve);
+}
+
 int main(void)
 {
     batch();
     slerp_paths();
     slerp_track();
+    sign_continuity();
     batch_errors();
     curves();
     curve_errors();

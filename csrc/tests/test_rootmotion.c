@@ -177,8 +177,11 @@ static void errors(void)
     const double t2[2] = {0, 1}, p2[2] = {0, 1}, p6[6] = {0}, y2[2] = {0, 1};
     const double bad_t[2] = {0.5, 1}, dup[3] = {0, 1, 1}, nan_t[2] = {0, NAN};
     const double inf_p[2] = {0, INFINITY}, nan_y[2] = {0, NAN};
-    const double q_nan[8] = {0, 0, 0, 1, 0, 0, NAN, 1}, q_long[8] = {0, 0, 0, 1, 0, 0, 0, 2};
+    const double q_nan[8] = {0, 0, 0, 1, 0, 0, NAN, 1}, q_long[8] = {0, 0, 0, 1, 0, 0, 0, 2},
+                 q_zero[8] = {0, 0, 0, 1, 0, 0, 0, 0};
     const double tiny[3] = {0, 1e-300, 1}, huge[3] = {0, 1e300, 0};
+    ac_looptrack *tr = NULL;
+    ac_error err;
     expect_create(t2, p2, 1, 1, 0, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "times", 0);
     expect_create(t2, p2, 2, 0, 0, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "positions", 0);
     expect_create(t2, p2, 2, 1, 7, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "interpolation", 0);
@@ -195,7 +198,11 @@ static void errors(void)
     expect_create(t2, inf_p, 2, 1, 0, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "positions", 1);
     expect_create(t2, p6, 2, 2, 0, AC_ROOT_YAW, nan_y, 1, 1e6, AC_ERR_VALUE, "rotations", 1);
     expect_create(t2, p6, 2, 3, 0, AC_ROOT_QUAT, q_nan, 1, 1e6, AC_ERR_VALUE, "rotations", 6);
-    expect_create(t2, p6, 2, 3, 0, AC_ROOT_QUAT, q_long, 1, 1e6, AC_ERR_VALUE, "rotations", 4);
+    /* a quaternion of any non-zero length is normalized; a zero one is no rotation */
+    expect_create(t2, p6, 2, 3, 0, AC_ROOT_QUAT, q_zero, 1, 1e6, AC_ERR_VALUE, "rotations", 4);
+    CHECK(ac_rootmotion_create(&tr, t2, p6, 2, 3, AC_ROOT_LINEAR, AC_ROOT_QUAT, q_long, 1, 1e6,
+                               &err) == AC_OK);
+    ac_rootmotion_destroy(tr);
     expect_create(tiny, huge, 3, 1, AC_ROOT_CUBIC, AC_ROOT_NO_ROTATION, NULL, 1, 1e6,
                   AC_ERR_OVERFLOW, "positions", 0);
 

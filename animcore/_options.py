@@ -1,0 +1,174 @@
+"""Option names, derivative orders and key-time order, checked the same way in
+every domain.
+
+An option is one of a fixed set of names. Users bring the words of the tools
+they know (``"constant"``, ``"loop"``, ``"pingpong"``, ``"ease-in-out"``), so
+each option may accept aliases, compared without regard to case, hyphens,
+spaces or underscores; the canonical name is what the objects store and show.
+An unknown name is a ValueError with one ``func:`` prefix that suggests the
+closest known names.
+"""
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Mapping, Optional
+
+import numpy as np
+
+__all__ = ["EXTRAPOLATION_ALIASES", "INTERPOLATION_ALIASES", "INTERPOLATION_HINTS",
+           "TANGENT_ALIASES", "TANGENT_HINTS", "aliases_for", "check_fields", "check_sorted",
+           "derivative_order", "did_you_mean", "fold", "option", "suggest"]
+
+
+def fold(text: str) -> str:
+    """The comparison form of a name: lower case, without ``-``, ``_`` or spaces."""
+    return "".join(ch for ch in text.lower() if ch not in "-_ ")
+
+
+def suggest(value, names: Iterable[str], aliases: Optional[Mapping[str, str]] = None,
+            count: int = 3) -> list[str]:
+    """The names closest to ``value`` (difflib), aliases mapped to the names
+    they stand for, best first; empty when nothing is close."""
+    if not isinstance(value, str):
+        return []
+    names = list(names)
+    words = {fold(n): n for n in names}
+    for alias, target in (aliases or {}).items():
+        words.setdefault(fold(alias), target)
+    found: list[str] = []
+    for word in difflib.get_close_matches(fold(value), list(words), n=2 * count, cutoff=0.6):
+        if words[word] not in found:
+            found.append(words[word])
+    return found[:count]
+
+
+def did_you_mean(names: list[str]) -> str:
+    """``"; did you mean 'a' or 'b'?"``, or nothing for no names."""
+    if not names:
+        return ""
+    quoted = [repr(n) for n in names]
+    return "; did you mean " + (" or ".join(quoted) if len(quoted) < 3
+                                else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
+
+
+def option(func: str, name: str, value, options: Iterable[str],
+           aliases: Optional[Mapping[str, str]] = None,
+           hints: Optional[Mapping[str, str]] = None) -> str:
+    """The canonical option name for ``value``, or a ValueError.
+
+    ``value`` matches a name of ``options`` or a key of ``aliases`` (which
+    maps to a name) when both fold to the same text (see :func:`fold`).
+    ``hints`` maps folded words that are too ambiguous to be aliases to a
+    sentence shown in the error.
+    """
+    options = list(options)
+    if isinstance(value, str):
+        key = fold(value)
+        for n in options:
+            if fold(n) == key:
+                return n
+        for alias, target in (aliases or {}).items():
+            if fold(alias) == key:
+                return target
+    hint = (hints or {}).get(fold(value)) if isinstance(value, str) else None
+    close = suggest(value, options, aliases)
+    detail = f"; {hint}" if hint else did_you_mean(close)
+    raise ValueError(f"{func}: {name} is {value!r} (must be one of "
+                     f"{', '.join(repr(o) for o in options)}{detail})")
+
+
+def derivative_order(func: str, value, orders: tuple[int, ...], what: str = "") -> int:
+    """``value`` as an int derivative order from ``orders``, or a ValueError.
+
+    Booleans are refused (``True`` is not an order); an integer order the
+    function cannot give names the orders it can."""
+    allowed = " or ".join([", ".join(map(str, orders[:-1])), str(orders[-1])] if len(orders) > 1
+                          else [str(orders[0])])
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{func}: derivative is {value!r} (must be an integer order, "
+                         f"{allowed})")
+    if int(value) not in orders:
+        raise ValueError(f"{func}: derivative is {int(value)} (must be {allowed}"
+                         f"{': ' + what if what else ''})")
+    return int(value)
+
+
+def check_sorted(func: str, name: str, times: np.ndarray, equal: str = "",
+                 values: str = "values") -> None:
+    """A ValueError naming both times where the 1-D ``times`` decrease (or stay
+    equal, unless ``equal`` is "allowed"), and saying how to sort the keys
+    (``values`` names the argument that holds the key values)."""
+    if not np.isfinite(times).all():
+        return  # the constructor names the non-finite time
+    later, earlier = times[1:], times[:-1]  # compared, not subtracted: no overflow
+    bad = later < earlier if equal == "allowed" else ~(later > earlier)
+    if not bad.any():
+        return
+    i = int(np.flatnonzero(bad)[0]) + 1
+    a, b = float(times[i - 1]), float(times[i])
+    order = "increasing" if equal == "allowed" else "strictly increasing"
+    relation = "equals" if a == b else "is less than"
+    raise ValueError(f"{func}: {name} at index ({i},) is {b!r}, which {relation} "
+                     f"{name}[{i - 1}] = {a!r}: key times must be sorted in {order} order "
+                     f"(reorder every key array with order = np.argsort({name}, "
+                     f"kind='stable'), e.g. {name}[order], {values}[order])")
+
+
+# The words animation tools use for the same options (Maya, Blender, Unity,
+# Houdini, glTF), each mapped to animcore's name. Words that could mean two
+# things are hints instead.
+INTERPOLATION_ALIASES = {
+    "constant": "step", "stepped": "step", "hold": "step",
+    "lerp": "linear",
+    "hermite": "cubic", "spline": "cubic", "cubicspline": "cubic",
+}
+INTERPOLATION_HINTS = {
+    "bezier": "did you mean 'cubic'? (Bezier handles are key velocities: give "
+              "in_velocities and out_velocities)",
+    "slerp": "did you mean 'linear'? (a RotationCurve slerps between keys)",
+}
+TANGENT_ALIASES = {
+    "autoclamped": "clamped", "monotone": "pchip", "monotonic": "pchip", "zero": "flat",
+    "catmull": "catmull_rom", "catmullrom": "catmull_rom", "uniform": "catmull_rom_uniform",
+}
+TANGENT_HINTS = {
+    "auto": "did you mean 'catmull_rom' (smooth) or 'clamped' (smooth, never overshoots)?",
+    "spline": "did you mean 'catmull_rom'?",
+    "linear": "for straight segments use interpolation='linear'",
+}
+EXTRAPOLATION_ALIASES = {
+    "constant": "clamp", "hold": "clamp", "clampforever": "clamp",
+    "extend": "linear", "extrapolate": "linear",
+    "loop": "cycle", "repeat": "cycle", "cycles": "cycle", "cyclic": "cycle", "wrap": "cycle",
+    "cyclerelative": "cycle_offset", "repeatwithoffset": "cycle_offset",
+    "repeatoffset": "cycle_offset", "loopoffset": "cycle_offset", "offset": "cycle_offset",
+    "pingpong": "oscillate", "mirror": "oscillate", "reflect": "oscillate",
+    "repeatmirrored": "oscillate", "bounce": "oscillate",
+    "raise": "error",
+}
+
+
+def aliases_for(aliases: Mapping[str, str], options: Iterable[str]) -> dict[str, str]:
+    """The entries of ``aliases`` that map to one of ``options``."""
+    options = set(options)
+    return {word: name for word, name in aliases.items() if name in options}
+
+
+def check_fields(func: str, data, kind: str, required: Iterable[str],
+                 optional: Iterable[str] = ()) -> None:
+    """Checks a ``to_dict()`` mapping for ``from_dict``: a dict whose "type" is
+    ``kind``, with every required field and no unknown one (an unknown field
+    would have no effect)."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{func}: data must be a dict (from to_dict() or JSON), got "
+                         f"{type(data).__name__}")
+    if data.get("type") != kind:
+        raise ValueError(f"{func}: data describes {data.get('type')!r}, not {kind!r}")
+    required, known = list(required), set(required) | set(optional) | {"type"}
+    missing = [f for f in required if f not in data]
+    if missing:
+        raise ValueError(f"{func}: data lacks {', '.join(map(repr, missing))}")
+    unknown = [f for f in data if f not in known]
+    if unknown:
+        hints = "".join(did_you_mean(suggest(f, known)) for f in unknown[:1])
+        raise ValueError(f"{func}: data has unknown field {unknown[0]!r}{hints}")
