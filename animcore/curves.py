@@ -59,6 +59,7 @@ from ._arrays import as_float64, check_out, contiguous, results, stretch_factor
 from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
                        TANGENT_ALIASES, TANGENT_HINTS, aliases_for, check_fields,
                        check_sorted, derivative_order, option)
+from ._objects import ByValue
 from .easing import as_easing_for, easing_from_data, easing_to_data
 
 __all__ = ["Curve", "CurveKey", "CurveSample", "KeySlopes", "Overshoot"]
@@ -227,7 +228,7 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
-class Curve:
+class Curve(ByValue):
     """A keyframe track with step, linear or cubic (Hermite) interpolation.
 
     Parameters
@@ -631,6 +632,24 @@ class Curve:
         rest = self._rest_limit(remap, u, np.full(t.shape, t0), np.full(t.shape, t1), tau,
                                 np.isinf(rate))
         return np.where(inside, tau, t), rate, rest
+
+    def _state(self) -> dict:
+        return {"times": self._times, "values": self._values,
+                "interpolation": self._interpolation, "tangents": self._tangents,
+                "in_velocities": self._in, "out_velocities": self._out,
+                "given": self._given,  # the explicit velocities, as given
+                "before": self._before, "after": self._after, "jumps": self._jumps,
+                "ease": self._ease, "remaps": self._remaps}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Curve":
+        given = state["given"] or (None, None)
+        curve = cls.__new__(cls)
+        curve._build("Curve", state["times"], state["values"], state["interpolation"],
+                     state["tangents"], None, given[0], given[1], state["before"],
+                     state["after"], state["jumps"])
+        curve._ease, curve._remaps = state["ease"], tuple(state["remaps"])
+        return curve
 
     def _copy(self) -> "Curve":
         """A new Curve sharing this one's immutable keys and C curve."""

@@ -40,6 +40,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import real_number
+from ._objects import ByValue
 from ._options import check_fields, derivative_order, did_you_mean, fold, option, suggest
 
 __all__ = [
@@ -117,7 +118,7 @@ class Easing:
         raise ValueError(f"{func}: {self!r} is not monotone, so it has no inverse")
 
 
-class Ease(Easing):
+class Ease(ByValue, Easing):
     """A named easing kind as an object, e.g. ``Ease("cubic_in_out")``.
 
     >>> Ease("smoothstep")([0.25, 0.5], derivative=1)
@@ -151,6 +152,13 @@ class Ease(Easing):
                              f"{', '.join(easing_kinds(monotone=True))}")
         kind = self._kind
         return _core._ease_inverse(func, kind, s, out, None)
+
+    def _state(self) -> dict:
+        return {"kind": self.name}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Ease":
+        return cls(state["kind"])
 
     def __eq__(self, other):
         return isinstance(other, Ease) and other._kind == self._kind
@@ -212,7 +220,7 @@ def _kind_index(func: str, kind) -> int:
     return _INDEX[_kind_name(func, kind)]
 
 
-class CubicBezier(Easing):
+class CubicBezier(ByValue, Easing):
     """The CSS ``cubic-bezier(x1, y1, x2, y2)`` timing function.
 
     The Bezier curve from (0, 0) to (1, 1) with control points (x1, y1) and
@@ -276,6 +284,13 @@ class CubicBezier(Easing):
         # The inverse of the curve (x(t), y(t)) is (y(t), x(t)): swap the axes.
         return _core._bezier_value(func, (y1, x1, y2, x2), s, out, None)
 
+    def _state(self) -> dict:
+        return dict(zip(("x1", "y1", "x2", "y2"), self._points))
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "CubicBezier":
+        return cls(**state)
+
     def __eq__(self, other):
         return isinstance(other, CubicBezier) and other._points == self._points
 
@@ -289,7 +304,7 @@ class CubicBezier(Easing):
 _JUMPS = {"jump-start": 0, "start": 0, "jump-end": 1, "end": 1, "jump-none": 2, "jump-both": 3}
 
 
-class Steps(Easing):
+class Steps(ByValue, Easing):
     """The CSS ``steps(n, position)`` timing function: n equal jumps.
 
     ``position`` is where the jumps happen: "jump-end" / "end" (the default:
@@ -334,6 +349,13 @@ class Steps(Easing):
 
     def _inverse(self, func, s, out):
         raise ValueError(f"{func}: {self!r} is piecewise constant, so it has no inverse")
+
+    def _state(self) -> dict:
+        return {"n": self._count, "position": self._position}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Steps":
+        return cls(**state)
 
     def __eq__(self, other):
         return (isinstance(other, Steps) and other._count == self._count
