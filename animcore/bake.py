@@ -32,17 +32,22 @@ Output formats, chosen by the extension of ``--out``:
 """
 from __future__ import annotations
 
+import contextlib
 import csv
+import glob
 import math
 import os
+import re
 import sys
 import time
+from typing import NamedTuple
 
 import numpy as np
 
 from .gltf import Clip
 
-__all__ = ["bake", "frame_times", "write_csv", "write_npz"]
+__all__ = ["BakeRow", "bake", "bake_local", "frame_times", "read_manifest", "write_csv",
+           "write_npz"]
 
 _COMPONENTS = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw",
                "world_translation": "xyz", "world_rotation": "xyzw", "world_scale": "xyz",
@@ -389,3 +394,257 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
     write(f"baked {len(clips)} clip(s), {channels} channel(s), {frames} frame(s) at "
           f"{fps:g} fps from {source} -> {out}")
     return 0
+
+
+# -- many files: one output per clip, written atomically, and a manifest ------------
+
+MANIFEST = "manifest.csv"
+_GLTF_SUFFIXES = (".gltf", ".glb")
+
+
+class BakeRow(NamedTuple):
+    """One manifest row: a clip baked to ``output`` (a file name in the output
+    folder), or a file that failed (``clip`` and ``output`` empty, ``error``
+    says why)."""
+
+    file: str
+    clip: str
+    frames: int
+    channels: int
+    output: str
+    error: str
+
+
+def expand_inputs(patterns) -> list[str]:
+    """Input files from paths, glob patterns and folders (their .gltf and .glb
+    files, sorted), in the order given, each once. A pattern that matches
+    nothing is kept as it is, so that it is reported as a failed file."""
+    files: list[str] = []
+    for pattern in [os.fspath(p) for p in patterns]:
+        if os.path.isdir(pattern):
+            matches = sorted(os.path.join(pattern, name) for name in os.listdir(pattern)
+                             if name.lower().endswith(_GLTF_SUFFIXES))
+        elif glob.has_magic(pattern):
+            matches = sorted(glob.glob(pattern, recursive=True)) or [pattern]
+        else:
+            matches = [pattern]
+        files.extend(m for m in matches if m not in files)
+    return files
+
+
+def plan_outputs(files) -> list[str]:
+    """An output prefix per input file: its name without the extension, with
+    ``-2``, ``-3``... for repeated names, so that no two files share an output."""
+    seen: dict[str, int] = {}
+    prefixes = []
+    for path in files:
+        stem = _safe_name(os.path.splitext(os.path.basename(path))[0])
+        seen[stem] = seen.get(stem, 0) + 1
+        prefixes.append(stem if seen[stem] == 1 else f"{stem}-{seen[stem]}")
+    return prefixes
+
+
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip(".") or "clip"
+
+
+def write_atomic(path: str, write, token: str) -> None:
+    """``write(temporary_path)``, then rename it to ``path``: a reader (or a
+    process killed while writing) never leaves a partial ``path``. Temporary
+    files are ``.<name>.<token>.<pid>.part`` beside it (see :func:`remove_parts`)."""
+    folder, name = os.path.split(path)
+    temporary = os.path.join(folder, f".{name}.{token}.{os.getpid()}.part")
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise
+
+
+def remove_parts(out_dir: str, token: str) -> int:
+    """Removes the temporary files that killed processes of job ``token`` left
+    in ``out_dir``; returns how many."""
+    removed = 0
+    for name in os.listdir(out_dir):
+        if name.startswith(".") and f".{token}." in name and name.endswith(".part"):
+            with contextlib.suppress(OSError):
+                os.remove(os.path.join(out_dir, name))
+                removed += 1
+    return removed
+
+
+def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
+              format: str = "npz", token: str = "bake", path=None) -> list[BakeRow]:
+    """Bakes every clip of one glTF file (or the one named ``clip``) into
+    ``out_dir/<prefix>.<clip>.<format>``, each written atomically. Returns one
+    :class:`BakeRow` per clip, or a single failed row: errors are data here, so
+    that one bad file never stops a batch. ``file`` is the name reported in
+    the rows; ``path`` the one opened (default: ``file``)."""
+    from . import gltf
+
+    try:
+        clips = gltf.load(file if path is None else path)
+    except (ValueError, OSError) as error:
+        return [BakeRow(file, "", 0, 0, "", str(error))]
+    if clip is not None:
+        clips = [c for c in clips if c.name == clip]
+        if not clips:
+            return [BakeRow(file, "", 0, 0, "", f"no clip named {clip!r}")]
+    if not clips:
+        return [BakeRow(file, "", 0, 0, "", "has no animations")]
+    rows, used = [], set()
+    for c in clips:
+        name = f"{prefix}.{_safe_name(c.name)}"
+        while name in used:  # clip names that differ only in unsafe characters
+            name += "_"
+        used.add(name)
+        output = f"{name}.{format}"
+        try:
+            arrays = bake([c], fps)
+            if format == "npz":
+                write_atomic(os.path.join(out_dir, output),
+                             lambda target: write_npz(target, arrays), token)
+            else:
+                write_atomic(os.path.join(out_dir, output),
+                             lambda target: write_csv(target, [c], arrays), token)
+        except (ValueError, OSError) as error:
+            rows.append(BakeRow(file, c.name, 0, len(c.channels), "", str(error)))
+            continue
+        rows.append(BakeRow(file, c.name, len(arrays[f"{c.name}/time"]), len(c.channels),
+                            output, ""))
+    return rows
+
+
+def bake_batch(jobs, out_dir: str, fps: float, *, clip=None, format: str = "npz",
+               token: str = "bake") -> list[BakeRow]:
+    """:func:`bake_file` for each ``(file, path, prefix)`` of a batch (the unit
+    of work sent to a worker process)."""
+    return [row for file, path, prefix in jobs
+            for row in bake_file(file, prefix, out_dir, fps, clip=clip, format=format,
+                                 token=token, path=path)]
+
+
+def batches(files, prefixes, size: int) -> list[list[tuple[str, str, str]]]:
+    """``(file, absolute path, prefix)`` jobs in batches of ``size`` files."""
+    jobs = [(f, os.path.abspath(f), p) for f, p in zip(files, prefixes)]
+    return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+
+
+def batch_size(files: int, workers: int) -> int:
+    """Files per task: about four tasks per worker, so that work balances, and
+    at most 50 files, so that a lost worker loses little."""
+    return max(1, min(50, math.ceil(files / (4 * max(1, workers)))))
+
+
+def write_manifest(out_dir: str, rows, token: str = "bake") -> str:
+    """Writes the rows to ``out_dir/manifest.csv`` (atomically); returns its path."""
+    path = os.path.join(out_dir, MANIFEST)
+
+    def write(target):
+        with open(target, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle, lineterminator="\n")
+            writer.writerow(BakeRow._fields)
+            writer.writerows(rows)
+
+    write_atomic(path, write, token)
+    return path
+
+
+def read_manifest(out_dir: str) -> list[BakeRow]:
+    """The rows of ``out_dir/manifest.csv``."""
+    with open(os.path.join(out_dir, MANIFEST), newline="", encoding="utf-8") as handle:
+        reader = csv.reader(handle)
+        next(reader)
+        return [BakeRow(f, c, int(n), int(k), o, e) for f, c, n, k, o, e in reader]
+
+
+def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = None,
+               clip=None, format: str = "npz", progress: str = "never",
+               stream=None) -> list[BakeRow]:
+    """Bakes many files with ``workers`` local processes (default: one per
+    core; 1 bakes in this process), without Dask. Same outputs and manifest
+    as :func:`animcore.dask.bake_many`."""
+    import concurrent.futures
+    import multiprocessing
+    import uuid
+
+    files = expand_inputs(patterns)
+    workers = (os.cpu_count() or 1) if workers is None else int(workers)
+    if workers < 1:
+        raise ValueError(f"bake: workers is {workers} (must be >= 1)")
+    os.makedirs(out_dir, exist_ok=True)
+    token = uuid.uuid4().hex[:12]
+    work = batches(files, plan_outputs(files), batch_size(len(files), workers))
+    bar = Progress(len(files), progress, stream, unit="files")
+    done: dict[int, list[BakeRow]] = {}
+    options = dict(clip=clip, format=format, token=token)
+    if workers == 1:
+        for i, jobs in enumerate(work):
+            done[i] = bake_batch(jobs, out_dir, fps, **options)
+            bar.update(len(jobs))
+    else:
+        # fork where it exists: a worker needs no fresh interpreter to bake
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = {pool.submit(bake_batch, jobs, out_dir, fps, **options): i
+                       for i, jobs in enumerate(work)}
+            for future in concurrent.futures.as_completed(futures):
+                i = futures[future]
+                try:
+                    done[i] = future.result()
+                except Exception as error:  # a crashed worker: its files failed
+                    done[i] = [BakeRow(f, "", 0, 0, "", f"{type(error).__name__}: {error}")
+                               for f, _, _ in work[i]]
+                bar.update(len(work[i]))
+    bar.close()
+    rows = [row for i in range(len(work)) for row in done[i]]
+    remove_parts(out_dir, token)
+    write_manifest(out_dir, rows, token)
+    return rows
+
+
+def is_many(patterns, workers=None, scheduler=None) -> bool:
+    """Whether the command line asks for the many-file bake: several inputs, a
+    pattern or folder, ``--workers`` or ``--scheduler``."""
+    return (len(patterns) > 1 or workers is not None or scheduler is not None
+            or any(glob.has_magic(p) or os.path.isdir(p) for p in patterns))
+
+
+def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, workers=None,
+             scheduler=None, write=print) -> int:
+    """The ``bake`` command for several inputs, ``--workers`` or ``--scheduler``:
+    one output per clip in the folder ``out`` and its manifest. Returns the
+    exit status: 1 when a file failed."""
+    if out is None or os.path.splitext(out)[1].lower() in (".npz", ".csv"):
+        fail("bake: several inputs (or --workers, --scheduler) need --out DIR, a folder "
+             "that receives one .npz per clip and manifest.csv")
+    if os.path.exists(out) and not os.path.isdir(out):
+        fail(f"bake: --out {out!r} exists and is not a folder")
+    if workers is not None and workers < 1:
+        fail(f"bake: --workers is {workers} (must be >= 1)")
+    try:
+        _check_fps(fps)
+    except ValueError as error:
+        fail(str(error))
+    if scheduler is not None:
+        from . import dask as animcore_dask
+
+        try:
+            rows = animcore_dask.bake_many(patterns, out, fps=fps, client=scheduler,
+                                           clip=clip_name, progress=progress)
+        except ImportError as error:
+            fail(f"bake: {error}")
+    else:
+        rows = bake_local(patterns, out, fps=fps, workers=workers, clip=clip_name,
+                          progress=progress)
+    failed = [row for row in rows if row.error]
+    for row in failed:
+        write(f"failed: {row.file}: {row.error}")
+    baked = [row for row in rows if not row.error]
+    files = len({row.file for row in rows})
+    write(f"baked {len(baked)} clip(s) from {files - len({r.file for r in failed})} of "
+          f"{files} file(s) at {fps:g} fps -> {out} ({MANIFEST})")
+    return 1 if failed else 0

@@ -759,6 +759,92 @@ def bench_rig(scale: float, repeats: int) -> list[Comparison]:
                     lambda: [numpy_skeleton_world(parents, *p) for p in poses], repeats)]
 
 
+def _bake_library(folder: str, clips: int) -> tuple[list[str], int]:
+    """Folders of hard links to the repository's glTF test assets (the built-in
+    sample outside a checkout), repeated until they hold ``clips`` clips.
+    Returns their glob patterns and the number of clips."""
+    import os
+    import pathlib
+
+    from . import gltf
+
+    assets = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "gltf"
+    files = sorted(p for p in assets.rglob("*") if p.suffix in (".gltf", ".glb", ".bin"))
+    if not files:
+        files = [pathlib.Path(str(gltf.sample_path()))]
+    per_copy = sum(len(gltf.load(p)) for p in files if p.suffix != ".bin")
+    copies = max(1, -(-clips // per_copy))
+    for i in range(copies):
+        for path in files:
+            target = pathlib.Path(folder, f"copy{i}", path.relative_to(path.parents[1]))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(path, target)
+            except OSError:  # another file system: copy
+                target.write_bytes(path.read_bytes())
+    return ([os.path.join(folder, f"copy{i}", "**", "*.gl*") for i in range(copies)],
+            copies * per_copy)
+
+
+def bench_bake(scale: float, repeats: int) -> list[Comparison]:
+    """2,000 clips (the test assets repeated) baked to one .npz per clip with
+    two local workers against one process, same run: local processes
+    (``bake --workers 2``) and a Dask LocalCluster (``bake_many``), whose
+    start-up is not timed (a cluster is started once and reused) and which is
+    left out of small runs (under 200 clips), where that start-up dominates."""
+    import resource
+    import shutil
+    import tempfile
+
+    from .bake import bake_local
+
+    clips = max(20, int(2000 * scale))
+    folder = tempfile.mkdtemp(prefix="animcore-bench-")
+    comparisons = []
+    try:
+        inputs, n = _bake_library(folder + "/in", clips)
+        out = folder + "/out"
+
+        def one_process():
+            shutil.rmtree(out, ignore_errors=True)
+            return bake_local(inputs, out, workers=1)
+
+        def processes():
+            shutil.rmtree(out, ignore_errors=True)
+            return bake_local(inputs, out, workers=2)
+
+        baseline = median_seconds(one_process, repeats)  # one timing for both comparisons
+        seconds = median_seconds(processes, repeats)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # reaped workers
+        comparisons.append(Comparison(
+            f"bake --workers 2 ({n} clips, local processes, peak {peak:.0f} MB/worker)", n,
+            seconds, "one process", baseline, 1.7))
+        try:
+            import distributed
+
+            from .dask import bake_many
+        except ImportError:
+            return comparisons
+        if n < 200:
+            return comparisons
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                      host="127.0.0.1", dashboard_address=None) as cluster, \
+                distributed.Client(cluster) as client:
+            def on_dask():
+                shutil.rmtree(out, ignore_errors=True)
+                return bake_many(inputs, out, client=client, progress="never")
+
+            seconds = median_seconds(on_dask, repeats)
+            peak = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+            comparisons.append(Comparison(
+                f"bake_many ({n} clips, Dask 2 workers, peak "
+                f"{max(peak.values()) / 1024:.0f} MB/worker)", n, seconds, "one process",
+                baseline, 1.7))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return comparisons
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
@@ -772,6 +858,7 @@ CASES = {
     "binding": bench_binding,
     "skeleton": bench_skeleton,
     "rig": bench_rig,
+    "bake": bench_bake,
 }
 
 

@@ -27,6 +27,7 @@ import os
 import numpy as np
 
 from . import gltf
+from ._objects import PicklableError
 from .rotations import quat_from_axis_angle, quat_from_euler, quat_multiply
 
 __all__ = ["BvhError", "load"]
@@ -35,15 +36,12 @@ _POSITIONS = {"Xposition": 0, "Yposition": 1, "Zposition": 2}
 _ROTATIONS = {"Xrotation": 0, "Yrotation": 1, "Zrotation": 2}
 
 
-class BvhError(ValueError):
+class BvhError(PicklableError, ValueError):
     """A malformed BVH file: ``source``, 1-based ``line`` and ``detail``."""
 
     def __init__(self, source: str, line: int, detail: str):
         self.source, self.line, self.detail = source, line, detail
         super().__init__(f"{source}:{line}: {detail}")
-
-    def __reduce__(self):
-        return (BvhError, (self.source, self.line, self.detail))
 
 
 class _Joint:

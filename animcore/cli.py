@@ -90,14 +90,22 @@ def _add_bake(commands) -> None:
                     "plus '<clip>/time'. .csv: one row per frame, columns clip, frame, time, "
                     "then '<node>/<path>/<component>'. Without FILE the built-in sample is "
                     "used; without --out a summary is printed.")
-    bake.add_argument("file", nargs="?", default=None,
-                      help=".gltf or .glb file (default: the built-in sample)")
+    bake.add_argument("file", nargs="*", default=[],
+                      help=".gltf or .glb files, glob patterns or folders (default: the "
+                           "built-in sample); several bake in parallel into --out DIR, one "
+                           ".npz per clip plus manifest.csv")
     bake.add_argument("--fps", type=float, default=30.0, help="frames per second (default 30)")
     bake.add_argument("--clip", default=None, help="bake only the clip of this name")
     bake.add_argument("--out", default=None,
-                      help="output file, .npz or .csv (default: print a summary)")
+                      help="output file, .npz or .csv (default: print a summary); a folder "
+                           "for several inputs")
     bake.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: on a terminal, for long jobs)")
+    bake.add_argument("--workers", type=int, default=None, metavar="N",
+                      help="bake the files in N local processes (no Dask needed)")
+    bake.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                      help="bake the files on a running Dask cluster (tcp://host:8786; "
+                           "needs animcore[dask])")
     from .bake import add_rig_options
     add_rig_options(bake)
     bake.set_defaults(run=_run_bake)
@@ -105,9 +113,12 @@ def _add_bake(commands) -> None:
 
 def _run_bake(args, parser) -> int:
     from . import bake
-    return bake.run(args.file, args.fps, args.clip, args.out, args.progress, parser.error,
-                    world=args.world, nodes=args.nodes, root_motion=args.root_motion,
-                    strict=args.strict)
+    if bake.is_many(args.file, args.workers, args.scheduler):
+        return bake.run_many(args.file, args.fps, args.clip, args.out, args.progress,
+                             parser.error, workers=args.workers, scheduler=args.scheduler)
+    return bake.run(args.file[0] if args.file else None, args.fps, args.clip, args.out,
+                    args.progress, parser.error, world=args.world, nodes=args.nodes,
+                    root_motion=args.root_motion, strict=args.strict)
 
 
 # The commands, in the order `--help` lists them.
@@ -149,7 +160,7 @@ def main(argv=None, prog: str | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    return status or 0
+    return status or 0  # a command's exit status (bake: 1 when a file failed)
 
 
 if __name__ == "__main__":

@@ -118,6 +118,7 @@ from ._arrays import as_float64, check_out, choice, contiguous, results, stretch
 from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
                        TANGENT_ALIASES, TANGENT_HINTS, aliases_for, check_fields,
                        check_sorted, derivative_order, option)
+from ._objects import ByValue
 from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing_for,
                      easing_from_data, easing_to_data)
 
@@ -433,7 +434,7 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     return ("explicit", *out)
 
 
-class Curve:
+class Curve(ByValue):
     """A keyframe track with step, linear or cubic (Hermite) interpolation.
 
     Parameters
@@ -513,7 +514,7 @@ class Curve:
 
     __slots__ = ("_times", "_values", "_interpolation", "_tangents", "_before", "_after",
                  "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps", "_given", "_kinds",
-                 "_in_weights", "_out_weights", "_slopes")
+                 "_in_weights", "_out_weights", "_slopes", "_long_handles")
 
     def __init__(self, times, values, *, interpolation="cubic", tangents=None,
                  velocities=None, in_velocities=None, out_velocities=None, in_weights=None,
@@ -642,6 +643,7 @@ class Curve:
         self._kinds = codes
         self._in_weights, self._out_weights = weights
         self._slopes = (before_slope, after_slope)
+        self._long_handles = bool(long_handles)
         self._given = None if vin is None else (_frozen(vin), _frozen(vout))
 
     # -- glTF ------------------------------------------------------------------
@@ -1026,6 +1028,35 @@ class Curve:
         rest = self._rest_limit(remap, u, np.full(t.shape, t0), np.full(t.shape, t1), tau,
                                 np.isinf(rate))
         return np.where(inside, tau, t), rate, rest
+
+    def _state(self) -> dict:
+        return {"times": self._times, "values": self._values,
+                "interpolation": self._interpolation, "tangents": self._tangents,
+                "in_velocities": self._in, "out_velocities": self._out,
+                "given": self._given,  # the explicit velocities, as given
+                "in_weights": self._in_weights, "out_weights": self._out_weights,
+                "before_slope": self._slopes[0], "after_slope": self._slopes[1],
+                "long_handles": self._long_handles,
+                "before": self._before, "after": self._after, "jumps": self._jumps,
+                "ease": self._ease, "remaps": self._remaps}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Curve":
+        given = state["given"] or (None, None)
+        tangents = state["tangents"]
+        if state["given"] is not None:  # Blender's policies: their velocities, as resolved
+            tangents = "explicit"
+        elif not isinstance(tangents, str) or tangents in _BLENDER_POLICIES:
+            tangents = None
+        curve = cls.__new__(cls)
+        curve._build("Curve", state["times"], state["values"], state["interpolation"],
+                     tangents, None, given[0], given[1], state["before"], state["after"],
+                     state["jumps"], in_weights=state["in_weights"],
+                     out_weights=state["out_weights"], before_slope=state["before_slope"],
+                     after_slope=state["after_slope"], long_handles=state["long_handles"])
+        curve._tangents = state["tangents"]
+        curve._ease, curve._remaps = state["ease"], tuple(state["remaps"])
+        return curve
 
     def _copy(self) -> "Curve":
         """A new Curve sharing this one's immutable keys and C curve."""

@@ -40,6 +40,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, real_number
+from ._objects import ByValue
 from ._options import check_fields, derivative_order, did_you_mean, fold, option, suggest
 
 __all__ = [
@@ -121,7 +122,7 @@ _PENNER_OVERSHOOT = 1.70158
 _VARIANTS = {"penner": 0, "blender": 1}
 
 
-class Ease(Easing):
+class Ease(ByValue, Easing):
     """A named easing kind as an object, e.g. ``Ease("cubic_in_out")``.
 
     Parameters
@@ -223,12 +224,16 @@ class Ease(Easing):
             raise ValueError(f"{func}: u{where} is {float(u[i])!r} (must lie in [0, 1])")
         return self._curve.evaluate(u, int(rate), out=out)
 
-    def __reduce__(self):
+    def _state(self) -> dict:
         o, a, p, flags = self._params
-        kwargs = {"overshoot": o if o != _PENNER_OVERSHOOT else None,
-                  "amplitude": a or None, "period": p or None,
-                  "variant": "blender" if flags & 1 else "penner"}
-        return (_ease_from, (self.name, kwargs))
+        return {"kind": self.name, "overshoot": o if o != _PENNER_OVERSHOOT else None,
+                "amplitude": a or None, "period": p or None,
+                "variant": "blender" if flags & 1 else "penner"}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Ease":
+        return cls(state["kind"], overshoot=state["overshoot"], amplitude=state["amplitude"],
+                   period=state["period"], variant=state["variant"])
 
     def __eq__(self, other):
         return (isinstance(other, Ease) and other._kind == self._kind
@@ -243,11 +248,6 @@ class Ease(Easing):
                          f", amplitude={a!r}" if a else "", f", period={p!r}" if p else "",
                          ", variant='blender'" if flags & 1 else ""])
         return f"Ease({self.name!r}{extra})"
-
-
-def _ease_from(name, kwargs):
-    """Rebuilds a pickled Ease."""
-    return Ease(name, **kwargs)
 
 
 def _order(func: str, derivative) -> int:
@@ -300,7 +300,7 @@ def _kind_index(func: str, kind) -> int:
     return _INDEX[_kind_name(func, kind)]
 
 
-class CubicBezier(Easing):
+class CubicBezier(ByValue, Easing):
     """The CSS ``cubic-bezier(x1, y1, x2, y2)`` timing function.
 
     The Bezier curve from (0, 0) to (1, 1) with control points (x1, y1) and
@@ -364,6 +364,13 @@ class CubicBezier(Easing):
         # The inverse of the curve (x(t), y(t)) is (y(t), x(t)): swap the axes.
         return _core._bezier_value(func, (y1, x1, y2, x2), s, out, None)
 
+    def _state(self) -> dict:
+        return dict(zip(("x1", "y1", "x2", "y2"), self._points))
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "CubicBezier":
+        return cls(**state)
+
     def __eq__(self, other):
         return isinstance(other, CubicBezier) and other._points == self._points
 
@@ -377,7 +384,7 @@ class CubicBezier(Easing):
 _JUMPS = {"jump-start": 0, "start": 0, "jump-end": 1, "end": 1, "jump-none": 2, "jump-both": 3}
 
 
-class Steps(Easing):
+class Steps(ByValue, Easing):
     """The CSS ``steps(n, position)`` timing function: n equal jumps.
 
     ``position`` is where the jumps happen: "jump-end" / "end" (the default:
@@ -422,6 +429,13 @@ class Steps(Easing):
 
     def _inverse(self, func, s, out):
         raise ValueError(f"{func}: {self!r} is piecewise constant, so it has no inverse")
+
+    def _state(self) -> dict:
+        return {"n": self._count, "position": self._position}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Steps":
+        return cls(**state)
 
     def __eq__(self, other):
         return (isinstance(other, Steps) and other._count == self._count

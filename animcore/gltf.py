@@ -47,12 +47,13 @@ import stat
 import struct
 import urllib.parse
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Union
 
 import numpy as np
 
 from ._arrays import as_float64, choice
+from ._objects import ByValue, PicklableError
 
 __all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
            "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path", "save"]
@@ -85,7 +86,7 @@ _SAMPLE = "sample.gltf"
 _FLOAT_MAX = int(np.finfo(np.float64).max)
 
 
-class GltfError(ValueError):
+class GltfError(PicklableError, ValueError):
     """A malformed glTF file. ``location`` is the JSON path at fault (for
     example ``animations[0].samplers[2].output``) and ``detail`` says why."""
 
@@ -95,7 +96,7 @@ class GltfError(ValueError):
         super().__init__(f"{where}: {detail}" if where else detail)
 
 
-class GltfWarning(UserWarning):
+class GltfWarning(PicklableError, UserWarning):
     """Part of a glTF file was left out (``errors="skip"``) and why."""
 
 
@@ -493,7 +494,7 @@ def _query_times(func: str, t) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class Channel:
+class Channel(ByValue):
     """One animated node property of a clip.
 
     Attributes
@@ -533,6 +534,13 @@ class Channel:
     output: np.ndarray = field(repr=False)
     curve: object = field(repr=False)
     target: Union[str, int, None] = None
+
+    def _state(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Channel":
+        return cls(**state)
 
     def sample(self, t) -> np.ndarray:
         """The channel's value at times ``t`` (seconds, any shape):
@@ -581,8 +589,17 @@ class Channel:
                 f"width={self.width})")
 
 
-@dataclass(frozen=True)
-class Unsupported:
+def _field_state(self) -> dict:
+    """The state of a dataclass value (see animcore._objects): its fields."""
+    return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _from_fields(cls, state: dict):
+    return cls(**state)
+
+
+@dataclass(frozen=True, eq=False)
+class Unsupported(ByValue):
     """A channel of a clip that animcore does not evaluate: a
     ``KHR_animation_pointer`` to something other than a node's translation,
     rotation, scale or weights (a material colour, a light, a camera), or a
@@ -592,9 +609,11 @@ class Unsupported:
     pointer: Union[str, None]
     keys: int
 
+    _state, _from_state = _field_state, classmethod(_from_fields)
+
 
 @dataclass(frozen=True, eq=False)
-class Clip:
+class Clip(ByValue):
     """One glTF animation: a name, a duration and its channels.
 
     ``duration`` is the last key time over all channels, in seconds; the clip
@@ -607,6 +626,13 @@ class Clip:
     duration: float
     channels: tuple
     unsupported: tuple = ()
+
+    def _state(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Clip":
+        return cls(**state)
 
     def sample(self, t) -> dict:
         """Every channel at times ``t`` (seconds, any shape).
@@ -1025,7 +1051,7 @@ def _frozen(values, shape=None) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class Node:
+class Node(ByValue):
     """One node of a glTF file, with its rest transform.
 
     ``translation``, ``rotation`` (unit ``(x, y, z, w)``) and ``scale`` are
@@ -1055,23 +1081,11 @@ class Node:
             if value is not None and (not isinstance(value, np.ndarray) or value.flags.writeable):
                 object.__setattr__(self, key, _frozen(value))
 
-    def __reduce__(self):
-        return (Node, tuple(getattr(self, f) for f in self.__dataclass_fields__))
-
-    def __eq__(self, other):
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.index, self.name, self.parent, self.children, self.mesh, self.skin,
-                self.target_names) == (other.index, other.name, other.parent, other.children,
-                                       other.mesh, other.skin, other.target_names) and all(
-            _array_eq(getattr(self, k), getattr(other, k))
-            for k in ("translation", "rotation", "scale", "matrix", "weights"))
-
-    __hash__ = None
+    _state, _from_state = _field_state, classmethod(_from_fields)
 
 
 @dataclass(frozen=True, eq=False)
-class Skin:
+class Skin(ByValue):
     """A glTF skin: ``joints`` (node indices, shape (J,)), their
     ``inverse_bind_matrices`` (J, 4, 4), row-major, identity where the file
     gives none) and the ``skeleton`` root node (or None)."""
@@ -1089,8 +1103,7 @@ class Skin:
         object.__setattr__(self, "inverse_bind_matrices",
                            _frozen(self.inverse_bind_matrices, (len(joints), 4, 4)))
 
-    def __reduce__(self):
-        return (Skin, tuple(getattr(self, f) for f in self.__dataclass_fields__))
+    _state, _from_state = _field_state, classmethod(_from_fields)
 
     def joint_matrices(self, scene: "Scene", clip=None, t=0.0, *, node=None) -> np.ndarray:
         """Skinning matrices at times ``t``: ``t.shape + (J, 4, 4)``.
@@ -1112,47 +1125,10 @@ class Skin:
         mesh_inverse = np.linalg.inv(world[..., scene.node_index(node), :, :])
         return mesh_inverse[..., None, :, :] @ joints
 
-    def __eq__(self, other):
-        if not isinstance(other, Skin):
-            return NotImplemented
-        return ((self.index, self.name, self.skeleton) == (other.index, other.name,
-                                                             other.skeleton)
-                and np.array_equal(self.joints, other.joints)
-                and np.array_equal(self.inverse_bind_matrices, other.inverse_bind_matrices))
-
-    __hash__ = None
-
-
-def _clip_state(clip: Clip):
-    """A clip as plain data: enough to rebuild it with the same evaluators."""
-    return (clip.name, clip.duration, clip.unsupported,
-            tuple((c.node, c.node_name, c.path, c.interpolation, c.width, c.times, c.output,
-                   c.target) for c in clip.channels))
-
-
-def _clip_from_state(state) -> Clip:
-    name, duration, unsupported, channels = state
-    built = []
-    for node, node_name, path, interpolation, width, times, output, target in channels:
-        curve = _make_curve(times, output, interpolation, path)
-        built.append(Channel(node, node_name, path, interpolation, width, times, output, curve,
-                             target))
-    return Clip(name, duration, tuple(built), unsupported)
-
-
-def _clips_equal(a: Clip, b: Clip) -> bool:
-    sa, sb = _clip_state(a), _clip_state(b)
-    if sa[:3] != sb[:3] or len(sa[3]) != len(sb[3]):
-        return False
-    for ca, cb in zip(sa[3], sb[3]):
-        if ca[:5] != cb[:5] or ca[7] != cb[7] or not (np.array_equal(ca[5], cb[5])
-                                                     and np.array_equal(ca[6], cb[6])):
-            return False
-    return True
 
 
 @dataclass(frozen=True, eq=False)
-class Scene:
+class Scene(ByValue):
     """The nodes, scenes, skins and clips of a glTF file (:func:`load_scene`).
 
     Attributes
@@ -1274,30 +1250,20 @@ class Scene:
 
     # -- value semantics --------------------------------------------------------
 
-    def __reduce__(self):
-        return (_scene_from_state, (self.nodes, self.scenes, self.scene, self.skins,
-                                    tuple(_clip_state(c) for c in self.clips),
-                                    tuple(str(e) for e in self.skipped)))
+    def _state(self) -> dict:
+        return {"nodes": self.nodes, "scenes": self.scenes, "scene": self.scene,
+                "skins": self.skins, "clips": self.clips,
+                "skipped": tuple(str(e) for e in self.skipped)}
 
-    def __eq__(self, other):
-        if not isinstance(other, Scene):
-            return NotImplemented
-        return (self.nodes == other.nodes and self.scenes == other.scenes
-                and self.scene == other.scene and self.skins == other.skins
-                and len(self.clips) == len(other.clips)
-                and all(_clips_equal(a, b) for a, b in zip(self.clips, other.clips))
-                and tuple(map(str, self.skipped)) == tuple(map(str, other.skipped)))
-
-    __hash__ = None
+    @classmethod
+    def _from_state(cls, state: dict) -> "Scene":
+        errors = tuple(GltfError("", "", text) for text in state["skipped"])
+        return cls(state["nodes"], state["scenes"], state["scene"], state["skins"],
+                   tuple(state["clips"]), errors)
 
     def __repr__(self):
         return (f"Scene({len(self.nodes)} nodes, {len(self.scenes)} scene(s), "
                 f"{len(self.skins)} skin(s), clips={[c.name for c in self.clips]})")
-
-
-def _scene_from_state(nodes, scenes, scene, skins, clips, skipped):
-    errors = tuple(GltfError("", "", text) for text in skipped)
-    return Scene(nodes, scenes, scene, skins, tuple(_clip_from_state(c) for c in clips), errors)
 
 
 _IDENTITY = np.eye(4)

@@ -16,6 +16,7 @@ from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import real_number, stretch_factor
+from ._objects import ByValue
 
 __all__ = [
     "HermiteSample",
@@ -109,7 +110,7 @@ def tangent_to_velocity(tangent: ArrayLike, duration: ArrayLike, *,
     return _core._tangent_to_velocity("tangent_to_velocity", tangent, duration, out, workers)
 
 
-class HermiteSegment:
+class HermiteSegment(ByValue):
     """One cubic Hermite segment with per-second key velocities.
 
     The tangents ``duration * velocity`` are formed once, here; evaluation
@@ -167,6 +168,15 @@ class HermiteSegment:
         divisor = factor if keep == "shape" else 1.0
         return HermiteSegment(self._start, self._end, self._start_velocity / divisor,
                               self._end_velocity / divisor, self._duration * factor)
+
+    def _state(self) -> dict:
+        return {"start": self._start, "end": self._end,
+                "start_velocity": self._start_velocity, "end_velocity": self._end_velocity,
+                "duration": self._duration}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "HermiteSegment":
+        return cls(**state)
 
     def __repr__(self):
         return (f"HermiteSegment(start={self._start!r}, end={self._end!r}, "

@@ -31,6 +31,7 @@ from numpy.typing import ArrayLike
 from . import _core
 from ._arrays import (as_float64, check_out, contiguous, kernel_operand,
                       results)
+from ._objects import ByValue
 from ._options import (INTERPOLATION_ALIASES, aliases_for, check_fields, check_sorted,
                        option)
 from .rotations import quaternion_input
@@ -71,7 +72,7 @@ def _scalar_int(func, name, value) -> int:
     return int(value)
 
 
-class LoopTrack:
+class LoopTrack(ByValue):
     """A looping root track: key times, root positions and optional rotations.
 
     Parameters
@@ -307,6 +308,16 @@ class LoopTrack:
 
     __call__ = delta
 
+    def _state(self) -> dict:
+        return {"times": self._times, "positions": self._positions,
+                "rotations": self._rotations, "interpolation": self._interpolation,
+                "up_axis": self._up_axis, "max_cycles": self._max_cycles}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "LoopTrack":
+        state = dict(state)
+        return cls(state.pop("times"), state.pop("positions"), **state)
+
     def __len__(self) -> int:
         """The number of keys."""
         return int(self._times.size)
@@ -365,7 +376,7 @@ _DELTA = {"none": _core._rootmotion_delta, "yaw": _core._rootmotion_delta_yaw,
           "quaternion": _core._rootmotion_delta_quat}
 
 
-class RootMotionCursor:
+class RootMotionCursor(ByValue):
     """Playback cursors on a :class:`LoopTrack`: the consumer side of root motion.
 
     Each cursor keeps an integer cycle count and a bounded phase in ``[0, 1)``,
@@ -481,6 +492,30 @@ class RootMotionCursor:
         cycle, phase = self._split(func, np.broadcast_to(value, self._phase.shape))
         with self._lock:
             self._cycle, self._phase = cycle, phase
+
+    def _state(self) -> dict:
+        # the exact state: integer cycles and bounded phases, not a float time
+        return {"track": self._track, "cycle": self._cycle, "phase": self._phase}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "RootMotionCursor":
+        func = "RootMotionCursor"
+        track, cycle, phase = state["track"], state["cycle"], state["phase"]
+        if not isinstance(track, LoopTrack):
+            raise ValueError(f"{func}: track must be a LoopTrack, got {type(track).__name__}")
+        cycle = np.array(cycle, dtype=np.int64)
+        phase = np.array(phase, dtype=np.float64)
+        if cycle.shape != phase.shape:
+            raise ValueError(f"{func}: cycle of shape {cycle.shape} and phase of shape "
+                             f"{phase.shape} differ")
+        bad = ~((phase >= 0.0) & (phase < 1.0))
+        if bad.any():
+            index = np.unravel_index(int(np.flatnonzero(bad)[0]), phase.shape)
+            raise ValueError(f"{func}: phase at index {tuple(int(i) for i in index)} is "
+                             f"{float(phase[index])!r} (must lie in [0, 1))")
+        cursor = cls(track, np.zeros(phase.shape))  # whatever else __init__ sets up
+        cursor._cycle, cursor._phase = cycle, phase
+        return cursor
 
     def __repr__(self):
         if self._phase.size == 1:

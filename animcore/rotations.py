@@ -28,6 +28,7 @@ from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import as_float64, check_out, contiguous, results
+from ._objects import ByValue
 from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
                        aliases_for, check_fields, check_sorted, option)
 
@@ -343,7 +344,7 @@ class RotationKey(NamedTuple):
     out_tangent: Optional[np.ndarray]
 
 
-class RotationCurve:
+class RotationCurve(ByValue):
     """A rotation track with glTF animation semantics.
 
     Parameters
@@ -523,6 +524,15 @@ class RotationCurve:
         cubic, 0 for step and where clamped; negated in mirrored cycles.
         """
         return self._eval("RotationCurve.angular_velocity", t, out, 1)
+
+    def _state(self) -> dict:
+        return {"times": self._times, "quaternions": self._given,
+                "interpolation": self._interpolation, "in_tangents": self._in,
+                "out_tangents": self._out, "before": self._before, "after": self._after}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "RotationCurve":
+        return cls(**state)
 
     def __len__(self) -> int:
         """The number of keys."""

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_out, choice, contiguous, results
+from ._objects import ByValue
 from .rotations import quaternion_input
 
 __all__ = ["Skeleton", "Transforms", "decompose", "extract_root_motion"]
@@ -74,7 +75,7 @@ def _workers(func: str, workers) -> int:
     return int(workers)
 
 
-class Skeleton:
+class Skeleton(ByValue):
     """A joint hierarchy with a rest pose.
 
     Parameters
@@ -279,30 +280,18 @@ class Skeleton:
 
     # -- value semantics ----------------------------------------------------
 
-    def __reduce__(self):
-        return (_rebuild, (self._parents, *self._rest, self._names))
+    def _state(self) -> dict:
+        translation, rotation, scale = self._rest
+        return {"parents": self._parents, "translation": translation, "rotation": rotation,
+                "scale": scale, "names": self._names}
 
-    def __copy__(self):
-        return self
-
-    def __deepcopy__(self, memo):
-        return self  # immutable
-
-    def __eq__(self, other):
-        if not isinstance(other, Skeleton):
-            return NotImplemented
-        return (self._names == other._names and np.array_equal(self._parents, other._parents)
-                and all(np.array_equal(a, b) for a, b in zip(self._rest, other._rest)))
-
-    def __hash__(self):
-        return hash((self._parents.tobytes(), self._names))
+    @classmethod
+    def _from_state(cls, state: dict) -> "Skeleton":
+        return cls(state["parents"], state["translation"], state["rotation"], state["scale"],
+                   names=state["names"])
 
     def __repr__(self):
         return f"Skeleton({len(self)} joints, {self.roots.size} root(s))"
-
-
-def _rebuild(parents, translation, rotation, scale, names):
-    return Skeleton(parents, translation, rotation, scale, names=names)
 
 
 # ---------------------------------------------------------------- root motion

@@ -36,6 +36,7 @@ from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import as_float64, contiguous, index_text, integer, real_number
+from ._objects import ByValue
 from .rotations import quaternion_input
 
 __all__ = [
@@ -247,7 +248,7 @@ def _results(shape, codes):
 
 # -- one entity ----------------------------------------------------------------
 
-class SnapshotTimeline:
+class SnapshotTimeline(ByValue):
     """The snapshot timeline of one networked entity.
 
     Parameters
@@ -458,6 +459,20 @@ class SnapshotTimeline:
                 np.copyto(target, value, casting="same_kind")
         return SampleResult(*out)
 
+    def _state(self) -> dict:
+        # the retained and waiting snapshots as the C core exports them
+        return {"dim": self._dim, "capacity": self._capacity, "rotations": self._rotations,
+                "max_extrapolation": self._extrapolation, "reorder_window": self._window,
+                "core": _core._snapshot_state_get("SnapshotTimeline", self._handle)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "SnapshotTimeline":
+        state = dict(state)
+        core = state.pop("core")
+        timeline = cls(**state)
+        _core._snapshot_state_set("SnapshotTimeline", timeline._handle, core)
+        return timeline
+
     def plot(self, ax=None, *, span=None, channel: int = 0, samples: int = 400):
         """Draw the retained snapshots and what sampling gives between them with
         matplotlib.
@@ -484,7 +499,7 @@ class SnapshotTimeline:
 
 # -- many entities ---------------------------------------------------------------
 
-class SnapshotBuffer:
+class SnapshotBuffer(ByValue):
     """Snapshot timelines of many entities in one structure-of-arrays buffer.
 
     Every entity slot follows exactly the rules of :class:`SnapshotTimeline`
@@ -667,6 +682,20 @@ class SnapshotBuffer:
     def generation(self, entity: int) -> int:
         """The generation of one entity slot."""
         return self._read("SnapshotBuffer.generation", entity)[4]
+
+    def _state(self) -> dict:
+        # every entity's snapshots and generation as the C core exports them
+        return {"entities": self._entities, "dim": self._dim, "capacity": self._capacity,
+                "rotations": self._rotations, "max_extrapolation": self._extrapolation,
+                "core": _core._snapshot_state_get("SnapshotBuffer", self._handle)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "SnapshotBuffer":
+        state = dict(state)
+        core = state.pop("core")
+        buffer = cls(**state)
+        _core._snapshot_state_set("SnapshotBuffer", buffer._handle, core)
+        return buffer
 
     def __repr__(self):
         return (f"SnapshotBuffer(entities={self._entities}, dim={self._dim}, "

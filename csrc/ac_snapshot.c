@@ -652,3 +652,311 @@ const ac_snapshot_buffer *ac_snapshot_timeline_buffer(const ac_snapshot_timeline
 {
     return timeline->buffer;
 }
+
+/* ------------------------------------------------------------------- state
+
+   The exported state is the logical content of a buffer: the config, each
+   entity's count and generation, and its snapshots oldest first at slot i of
+   the slot-major rows (head 0, unused slots 0). Cut bits and the recent-key
+   blocks follow from the ticks and segments, so they are rebuilt on import:
+   two buffers that push and sample alike export the same bytes. Every value
+   is an 8-byte word (uint64, int64 or double) in the machine's byte order;
+   a magic word tells the kind and catches a byte-swapped state. */
+
+#define STATE_BUFFER_MAGIC UINT64_C(0x3142414e53434100)   /* "\0ACSNAB1" */
+#define STATE_TIMELINE_MAGIC UINT64_C(0x3154414e53434100) /* "\0ACSNAT1" */
+#define STATE_BUFFER_HEADER 6
+#define STATE_TIMELINE_HEADER 4
+/* stored rotations are unit quaternions from ac_quat_normalize */
+#define STATE_UNIT_TOLERANCE 1e-12
+
+static size_t buffer_state_words(const ac_snapshot_buffer *b)
+{
+    size_t slots = b->entities * b->capacity;
+    return STATE_BUFFER_HEADER + 2 * b->entities +
+           slots * (2 + b->dim + (b->rotations ? 4 : 0));
+}
+
+size_t ac_snapshot_buffer_state_size(const ac_snapshot_buffer *buffer)
+{
+    return 8 * buffer_state_words(buffer);
+}
+
+/* Word writers and readers: memcpy, so the state needs no alignment. */
+static unsigned char *put_u64(unsigned char *p, uint64_t v)
+{
+    memcpy(p, &v, 8);
+    return p + 8;
+}
+
+static unsigned char *put_f64(unsigned char *p, double v)
+{
+    memcpy(p, &v, 8);
+    return p + 8;
+}
+
+static uint64_t get_u64(const unsigned char *p, size_t word)
+{
+    uint64_t v;
+    memcpy(&v, p + 8 * word, 8);
+    return v;
+}
+
+static int64_t get_i64(const unsigned char *p, size_t word)
+{
+    int64_t v;
+    memcpy(&v, p + 8 * word, 8);
+    return v;
+}
+
+static double get_f64(const unsigned char *p, size_t word)
+{
+    double v;
+    memcpy(&v, p + 8 * word, 8);
+    return v;
+}
+
+static unsigned char *buffer_state_write(const ac_snapshot_buffer *b, unsigned char *p)
+{
+    size_t e, i, k, n = b->entities, slots = n * b->capacity;
+    unsigned char *tick, *segment, *position, *rotation;
+    memset(p, 0, 8 * buffer_state_words(b));
+    p = put_u64(p, STATE_BUFFER_MAGIC);
+    p = put_u64(p, b->entities);
+    p = put_u64(p, b->dim);
+    p = put_u64(p, b->capacity);
+    p = put_u64(p, (uint64_t)b->rotations);
+    p = put_f64(p, b->max_extrapolation);
+    for (e = 0; e < n; e++)
+        p = put_u64(p, b->count[e]);
+    for (e = 0; e < n; e++)
+        p = put_u64(p, (uint64_t)b->generation[e]);
+    tick = p;
+    segment = tick + 8 * slots;
+    position = segment + 8 * slots;
+    rotation = position + 8 * slots * b->dim;
+    for (e = 0; e < n; e++)
+        for (i = 0; i < b->count[e]; i++) {
+            size_t s = slot_of(b, e, i), d = i * n + e;
+            put_u64(tick + 8 * d, KEY_TICK(b->key[s]));
+            put_u64(segment + 8 * d, (uint64_t)b->segment[s]);
+            for (k = 0; k < b->dim; k++)
+                put_f64(position + 8 * (d * b->dim + k), b->position[s * b->dim + k]);
+            for (k = 0; b->rotations && k < 4; k++)
+                put_f64(rotation + 8 * (d * 4 + k), b->rotation[s * 4 + k]);
+        }
+    return rotation + (b->rotations ? 32 * slots : 0);
+}
+
+void ac_snapshot_buffer_state_get(const ac_snapshot_buffer *buffer, void *state)
+{
+    buffer_state_write(buffer, state);
+}
+
+static ac_status bad_state(ac_error *err, size_t index, double value, const char *what)
+{
+    return ac_fail(err, AC_ERR_VALUE, index, "state", value, "%s", what);
+}
+
+/* Checks a buffer state `p` of `words` words against buffer b (same config)
+   and each entity's snapshots against the push rules. Errors are indexed by
+   entity (0 for the header). */
+static ac_status buffer_state_check(const ac_snapshot_buffer *b, const unsigned char *p,
+                                    size_t words, ac_error *err)
+{
+    size_t n = b->entities, slots = n * b->capacity, dim = b->dim;
+    size_t count0 = STATE_BUFFER_HEADER, gen0 = count0 + n, tick0 = gen0 + n;
+    size_t seg0 = tick0 + slots, pos0 = seg0 + slots, rot0 = pos0 + slots * dim;
+    double extrapolation = get_f64(p, 5);
+    if (words != buffer_state_words(b))
+        return bad_state(err, 0, (double)(8 * words), "is not the size of this object's state");
+    if (get_u64(p, 0) != STATE_BUFFER_MAGIC)
+        return bad_state(err, 0, (double)get_u64(p, 0),
+                         "is not a snapshot buffer state of this byte order");
+    if (get_u64(p, 1) != b->entities || get_u64(p, 2) != b->dim ||
+        get_u64(p, 3) != b->capacity || get_u64(p, 4) != (uint64_t)b->rotations ||
+        memcmp(&extrapolation, &b->max_extrapolation, sizeof extrapolation) != 0)
+        return bad_state(err, 0, (double)get_u64(p, 1),
+                         "has another entities, dim, capacity, rotations or "
+                         "max_extrapolation than this object");
+    for (size_t e = 0; e < n; e++) {
+        uint64_t count = get_u64(p, count0 + e);
+        if (count > b->capacity)
+            return bad_state(err, e, (double)count, "an entity's count exceeds the capacity");
+        if (get_i64(p, gen0 + e) < 0)
+            return bad_state(err, e, (double)get_i64(p, gen0 + e),
+                             "an entity's generation is negative");
+        for (size_t i = 0; i < count; i++) {
+            size_t d = i * n + e;
+            uint64_t tick = get_u64(p, tick0 + d);
+            int64_t segment = get_i64(p, seg0 + d);
+            double q[4], norm2 = 0.0;
+            if (tick > UINT32_MAX || (i && tick <= get_u64(p, tick0 + d - n)))
+                return bad_state(err, e, (double)tick,
+                                 "an entity's ticks are not increasing 32-bit ticks");
+            if (segment < 0 || (i && segment < get_i64(p, seg0 + d - n)))
+                return bad_state(err, e, (double)segment,
+                                 "an entity's segments are negative or decreasing");
+            for (size_t k = 0; k < dim; k++)
+                if (!ac_finite(get_f64(p, pos0 + d * dim + k)))
+                    return bad_state(err, e, get_f64(p, pos0 + d * dim + k),
+                                     "an entity's position is not finite");
+            for (int k = 0; b->rotations && k < 4; k++) {
+                q[k] = get_f64(p, rot0 + d * 4 + (size_t)k);
+                norm2 += q[k] * q[k];
+            }
+            if (b->rotations && !(fabs(norm2 - 1.0) <= STATE_UNIT_TOLERANCE))
+                return bad_state(err, e, norm2, "an entity's rotation is not a unit quaternion");
+        }
+    }
+    return AC_OK;
+}
+
+/* Replaces b's content with a state already checked by buffer_state_check. */
+static void buffer_state_read(ac_snapshot_buffer *b, const unsigned char *p)
+{
+    size_t n = b->entities, slots = n * b->capacity, dim = b->dim;
+    size_t count0 = STATE_BUFFER_HEADER, gen0 = count0 + n, tick0 = gen0 + n;
+    size_t seg0 = tick0 + slots, pos0 = seg0 + slots, rot0 = pos0 + slots * dim;
+    for (size_t e = 0; e < n; e++) {
+        uint64_t *recent = b->recent + e * RECENT;
+        b->head[e] = 0;
+        b->count[e] = (uint32_t)get_u64(p, count0 + e);
+        b->generation[e] = get_i64(p, gen0 + e);
+        for (int k = 0; k < RECENT; k++)
+            recent[k] = 0;
+    }
+    for (size_t s = 0; s < slots; s++) {
+        size_t e = s % n, i = s / n;
+        int live = i < b->count[e];
+        int cut = live && i && get_i64(p, seg0 + s) != get_i64(p, seg0 + s - n);
+        b->key[s] = get_u64(p, tick0 + s) << 1 | (uint64_t)cut;
+        b->segment[s] = get_i64(p, seg0 + s);
+        for (size_t k = 0; k < dim; k++)
+            b->position[s * dim + k] = get_f64(p, pos0 + s * dim + k);
+        for (size_t k = 0; b->rotations && k < 4; k++)
+            b->rotation[s * 4 + k] = get_f64(p, rot0 + s * 4 + k);
+    }
+    for (size_t e = 0; e < n; e++) { /* the newest keys, newest last */
+        size_t count = b->count[e], recent = count < RECENT ? count : RECENT;
+        for (size_t j = 0; j < recent; j++)
+            b->recent[e * RECENT + RECENT - 1 - j] = b->key[(count - 1 - j) * n + e];
+    }
+}
+
+ac_status ac_snapshot_buffer_state_set(ac_snapshot_buffer *buffer, const void *state,
+                                       size_t size, ac_error *err)
+{
+    ac_status st;
+    if (size % 8 || size < 8 * STATE_BUFFER_HEADER)
+        return bad_state(err, 0, (double)size, "is not the size of this object's state");
+    if ((st = buffer_state_check(buffer, state, size / 8, err)))
+        return st;
+    buffer_state_read(buffer, state);
+    return AC_OK;
+}
+
+size_t ac_snapshot_timeline_state_size(const ac_snapshot_timeline *timeline)
+{
+    size_t places = timeline->window + 1, dim = timeline->buffer->dim;
+    return 8 * (STATE_TIMELINE_HEADER + places * (2 + dim + 4)) +
+           ac_snapshot_buffer_state_size(timeline->buffer);
+}
+
+void ac_snapshot_timeline_state_get(const ac_snapshot_timeline *timeline, void *state)
+{
+    const ac_snapshot_timeline *tl = timeline;
+    size_t places = tl->window + 1, dim = tl->buffer->dim, i, k;
+    unsigned char *p = state;
+    memset(p, 0, ac_snapshot_timeline_state_size(tl));
+    p = put_u64(p, STATE_TIMELINE_MAGIC);
+    p = put_u64(p, tl->window);
+    p = put_u64(p, tl->pending);
+    p = put_u64(p, (uint64_t)tl->newest_received);
+    for (i = 0; i < tl->pending; i++) {
+        put_u64(p + 8 * i, tl->pending_tick[i]);
+        put_u64(p + 8 * (places + i), (uint64_t)tl->pending_segment[i]);
+        for (k = 0; k < dim; k++)
+            put_f64(p + 8 * (2 * places + i * dim + k), tl->pending_position[i * dim + k]);
+        for (k = 0; k < 4; k++)
+            put_f64(p + 8 * ((2 + dim) * places + i * 4 + k), tl->pending_rotation[i * 4 + k]);
+    }
+    buffer_state_write(tl->buffer, p + 8 * places * (2 + dim + 4));
+}
+
+ac_status ac_snapshot_timeline_state_set(ac_snapshot_timeline *timeline, const void *state,
+                                         size_t size, ac_error *err)
+{
+    ac_snapshot_timeline *tl = timeline;
+    const ac_snapshot_buffer *b = tl->buffer;
+    size_t places = tl->window + 1, dim = b->dim, words = size / 8, pending;
+    size_t seg0 = STATE_TIMELINE_HEADER + places, pos0 = seg0 + places;
+    size_t rot0 = pos0 + places * dim, body = STATE_TIMELINE_HEADER + places * (2 + dim + 4);
+    const unsigned char *p = state;
+    int64_t newest, last_tick = -1, last_segment = 0;
+    ac_status st;
+    if (size % 8 || size != ac_snapshot_timeline_state_size(tl))
+        return bad_state(err, 0, (double)size, "is not the size of this object's state");
+    if (get_u64(p, 0) != STATE_TIMELINE_MAGIC)
+        return bad_state(err, 0, (double)get_u64(p, 0),
+                         "is not a snapshot timeline state of this byte order");
+    if (get_u64(p, 1) != tl->window)
+        return bad_state(err, 0, (double)get_u64(p, 1),
+                         "has another reorder_window than this object");
+    if ((st = buffer_state_check(b, p + 8 * body, words - body, err)))
+        return st;
+    pending = (size_t)get_u64(p, 2);
+    newest = get_i64(p, 3);
+    if (get_u64(p, 2) > tl->window)
+        return bad_state(err, 0, (double)get_u64(p, 2),
+                         "the pending count exceeds the reorder window");
+    {
+        /* the newest released snapshot, which every waiting one must follow */
+        const unsigned char *bp = p + 8 * body;
+        size_t count = (size_t)get_u64(bp, STATE_BUFFER_HEADER);
+        size_t tick0 = STATE_BUFFER_HEADER + 2, seg0b = tick0 + b->capacity;
+        if (count) {
+            last_tick = get_i64(bp, tick0 + count - 1);
+            last_segment = get_i64(bp, seg0b + count - 1);
+        }
+    }
+    if (newest < -1 || newest > (int64_t)UINT32_MAX || (tl->window && newest < last_tick) ||
+        (!tl->window && newest != -1))
+        return bad_state(err, 0, (double)newest, "the newest received tick is out of range");
+    for (size_t i = 0; i < pending; i++) {
+        int64_t tick = get_i64(p, STATE_TIMELINE_HEADER + i);
+        int64_t segment = get_i64(p, seg0 + i);
+        double m = 0.0;
+        if (tick <= last_tick || tick > newest || tick + (int64_t)tl->window <= newest)
+            return bad_state(err, i, (double)tick,
+                             "a waiting tick is out of order or due for release");
+        if (segment < last_segment)
+            return bad_state(err, i, (double)segment, "a waiting segment is decreasing");
+        for (size_t k = 0; k < dim; k++)
+            if (!ac_finite(get_f64(p, pos0 + i * dim + k)))
+                return bad_state(err, i, get_f64(p, pos0 + i * dim + k),
+                                 "a waiting position is not finite");
+        for (size_t k = 0; k < 4; k++) {
+            double q = get_f64(p, rot0 + i * 4 + k);
+            if (!ac_finite(q))
+                return bad_state(err, i, q, "a waiting rotation is not finite");
+            m = fabs(q) > m ? fabs(q) : m;
+        }
+        if (!(m > 0.0))
+            return bad_state(err, i, 0.0, "a waiting rotation is zero");
+        last_tick = tick;
+        last_segment = segment;
+    }
+    buffer_state_read(tl->buffer, p + 8 * body);
+    tl->pending = pending;
+    tl->newest_received = newest;
+    for (size_t i = 0; i < places; i++) {
+        tl->pending_tick[i] = (uint32_t)get_u64(p, STATE_TIMELINE_HEADER + i);
+        tl->pending_segment[i] = get_i64(p, seg0 + i);
+        for (size_t k = 0; k < dim; k++)
+            tl->pending_position[i * dim + k] = get_f64(p, pos0 + i * dim + k);
+        for (size_t k = 0; k < 4; k++)
+            tl->pending_rotation[i * 4 + k] = get_f64(p, rot0 + i * 4 + k);
+    }
+    return AC_OK;
+}

@@ -931,6 +931,23 @@ AC_API ac_status ac_snapshot_timeline_sample(const ac_snapshot_timeline *timelin
 AC_API size_t ac_snapshot_timeline_pending(const ac_snapshot_timeline *timeline);
 AC_API const ac_snapshot_buffer *ac_snapshot_timeline_buffer(const ac_snapshot_timeline *timeline);
 
+/* Exact state, to save and restore a buffer or timeline mid-stream (another
+   process, a save game). state_get writes state_size bytes: the config and
+   the retained (and waiting) snapshots, as 8-byte words in this machine's
+   byte order. state_set replaces the content of an object created with the
+   same config from such bytes; it checks the size, the config and every
+   snapshot against the push rules first (AC_ERR_VALUE for arg "state",
+   indexed by entity or waiting snapshot) and changes nothing on failure. An
+   object restored from a state pushes and samples exactly as the original. */
+AC_API size_t ac_snapshot_buffer_state_size(const ac_snapshot_buffer *buffer);
+AC_API void ac_snapshot_buffer_state_get(const ac_snapshot_buffer *buffer, void *state);
+AC_API ac_status ac_snapshot_buffer_state_set(ac_snapshot_buffer *buffer, const void *state,
+                                       size_t size, ac_error *err);
+AC_API size_t ac_snapshot_timeline_state_size(const ac_snapshot_timeline *timeline);
+AC_API void ac_snapshot_timeline_state_get(const ac_snapshot_timeline *timeline, void *state);
+AC_API ac_status ac_snapshot_timeline_state_set(ac_snapshot_timeline *timeline, const void *state,
+                                         size_t size, ac_error *err);
+
 #ifdef __cplusplus
 }
 #endif

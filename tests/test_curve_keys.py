@@ -394,3 +394,44 @@ def test_to_dict_refuses_what_it_cannot_describe():
     with pytest.raises(ValueError, match=r"Curve.to_dict: per-segment interpolation, handle "
                                          r"weights and sloped extrapolation are not serialized"):
         c.to_dict()
+
+
+def test_keyed_curves_pickle_copy_and_compare_by_value():
+    import copy
+    import pickle
+
+    t = np.linspace(-1.5, 4.5, 2001)
+    curves = [
+        Curve([0, 1, 2, 3], [0.0, 2.0, -1.0, 0.5],
+              interpolation=("bezier", Ease("back_out", overshoot=2.5), "bezier"),
+              in_weights=[0.2, 0.7, 0.1, 0.4], out_weights=[0.6, 0.3, 0.9, 0.25],
+              before="sloped", before_slope=-1.25, after="sloped", after_slope=0.75),
+        Curve([0, 1, 2, 3], [[0.0, 1.0], [2.0, 0.0], [-1.0, 3.0], [0.5, 1.0]],
+              interpolation=("step", CubicBezier(0.3, 0.1, 0.2, 1.4),
+                             Ease("elastic_out", amplitude=1.5, period=0.2,
+                                  variant="blender")),
+              before="sloped", before_slope=[1.0, -2.0], after="oscillate"),
+        Curve([0, 1, 2, 4], [0.0, 3.0, 1.0, 2.0], interpolation="bezier",
+              tangents="auto_clamped", auto_smoothing="cont_accel", after="cycle_offset"),
+        Curve([0, 1, 1, 3], [0.0, 1.0, 4.0, 2.0], jumps=True, tangents="natural",
+              ease=Ease("expo_in_out", variant="blender")).remap_time(CubicBezier(0.4, 0, 0.2, 1)),
+    ]
+    for curve in curves:
+        for again in (pickle.loads(pickle.dumps(curve, protocol=5)), copy.deepcopy(curve),
+                      copy.copy(curve)):
+            assert again == curve and type(again) is Curve
+            assert again.tangents == curve.tangents and again.interpolation == curve.interpolation
+            for derivative in (0, 1, 2):
+                for side in ("right", "left"):
+                    np.testing.assert_array_equal(again.evaluate(t, derivative, side=side),
+                                                  curve.evaluate(t, derivative, side=side))
+    assert curves[0] != Curve([0, 1, 2, 3], [0.0, 2.0, -1.0, 0.5],
+                              interpolation=("bezier", Ease("back_out"), "bezier"),
+                              in_weights=[0.2, 0.7, 0.1, 0.4], out_weights=[0.6, 0.3, 0.9, 0.25],
+                              before="sloped", before_slope=-1.25, after="sloped",
+                              after_slope=0.75)
+    e = Ease("elastic_in_out", amplitude=2.0, period=0.5, variant="blender")
+    again = pickle.loads(pickle.dumps(e))
+    assert again == e and again._params == e._params
+    u = np.linspace(0, 1, 513)
+    np.testing.assert_array_equal(again(u, derivative=1), e(u, derivative=1))

@@ -52,8 +52,3 @@ def test_extension_is_built_without_debug_info():
         pytest.skip("the debug-section check reads ELF files (Linux)")
     assert b".debug_info" not in data, f"{core} carries debug info: rebuild it"
 
-
-def test_project_urls():
-    tomllib = pytest.importorskip("tomllib")
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert {"Homepage", "Source"} <= set(project["urls"])

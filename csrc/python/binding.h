@@ -165,5 +165,14 @@ int acpy_quat_init(PyObject *module);
 int acpy_contact_init(PyObject *module);
 int acpy_collide_init(PyObject *module);
 int acpy_skeleton_init(PyObject *module);
+int acpy_state_init(PyObject *module);
+
+/* The C objects behind a snapshot handle (py_snapshot.c), one of them NULL,
+   held for reading or (`write`) for writing as its own samples and pushes
+   hold it: 0 with an exception naming `func` if it is not a handle or is in
+   use the other way. Every successful acquire is followed by one release. */
+int acpy_snapshot_acquire(const char *func, PyObject *handle, int write,
+                          ac_snapshot_buffer **buffer, ac_snapshot_timeline **timeline);
+void acpy_snapshot_release(PyObject *handle, int write);
 
 #endif /* ACPY_BINDING_H */

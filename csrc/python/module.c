@@ -20,6 +20,7 @@ static int (*const domains[])(PyObject *) = {
     acpy_contact_init,
     acpy_collide_init,
     acpy_skeleton_init,
+    acpy_state_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);

@@ -490,6 +490,33 @@ static PyObject *counts(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* For the other binding files (state export): the C objects behind a handle,
+   one of them NULL, held for reading (as a sample is) or writing (as a push
+   is) until acpy_snapshot_release. */
+int acpy_snapshot_acquire(const char *func, PyObject *handle, int write,
+                          ac_snapshot_buffer **buffer, ac_snapshot_timeline **timeline)
+{
+    snapshot_ctx *ctx;
+    if (!get_ctx(handle, &ctx))
+        return 0;
+    if (write ? !begin_write(func, ctx) : !begin_read(func, ctx))
+        return 0;
+    *buffer = ctx->buffer;
+    *timeline = ctx->timeline;
+    return 1;
+}
+
+void acpy_snapshot_release(PyObject *handle, int write)
+{
+    snapshot_ctx *ctx = PyCapsule_GetPointer(handle, CAPSULE);
+    if (!ctx)
+        return;
+    if (write)
+        end_write(ctx);
+    else
+        end_read(ctx);
+}
+
 static PyMethodDef methods[] = {
     {"_snapshot_buffer_new", buffer_new, METH_VARARGS,
      "_snapshot_buffer_new(entities, dim, capacity, rotations, max_extrapolation) -> handle"},

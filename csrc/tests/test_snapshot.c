@@ -1,6 +1,7 @@
 /* The snapshot timelines and buffers against article 003's figures, the
    eviction, extrapolation, reorder and generation rules, and every error. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ac_test.h"
@@ -213,6 +214,164 @@ static void errors(void)
     ac_snapshot_timeline_destroy(NULL);
 }
 
+
+/* A deterministic stream for entity e at step i: ticks with gaps, a teleport
+   (segment change) every 7 steps, a generation change at step 30 of entity 1. */
+static void stream_push(ac_snapshot_buffer *b, size_t entities, int i)
+{
+    for (size_t e = 0; e < entities; e++) {
+        int64_t ent = (int64_t)e, tick = 10 * i + (int64_t)e % 3 + (i % 4 == 3);
+        int64_t seg = i / 7, gen = e == 1 && i >= 30;
+        double pos[2] = {0.5 * i + (double)e, i % 7 ? 1.0 * i : 100.0 * i};
+        double rot[4] = {0.1 * i, 0.2, 0.3 * (double)e, 1.0};
+        unsigned char r;
+        CHECK(ac_snapshot_buffer_push(b, &ent, &tick, &seg, pos, rot, &gen, 1, &r, NULL) ==
+              AC_OK);
+    }
+}
+
+static int same_samples(const ac_snapshot_buffer *a, const ac_snapshot_buffer *b, double t)
+{
+    double pa[6], pb[6], qa[12], qb[12];
+    unsigned char ma[3], mb[3];
+    int64_t la[3], lb[3], ra[3], rb[3];
+    CHECK(ac_snapshot_buffer_sample(a, t, pa, qa, ma, la, ra, NULL) == AC_OK);
+    CHECK(ac_snapshot_buffer_sample(b, t, pb, qb, mb, lb, rb, NULL) == AC_OK);
+    return !memcmp(pa, pb, sizeof pa) && !memcmp(qa, qb, sizeof qa) &&
+           !memcmp(ma, mb, sizeof ma) && !memcmp(la, lb, sizeof la) &&
+           !memcmp(ra, rb, sizeof ra);
+}
+
+/* A restored buffer continues exactly like the original (ring wrapped,
+   teleports, a generation change), and bad states change nothing. */
+static void buffer_state(void)
+{
+    ac_snapshot_buffer *a, *b, *other;
+    unsigned char *state, *copy;
+    size_t size;
+    ac_error err;
+    CHECK(ac_snapshot_buffer_create(&a, 3, 2, 5, 1, 2.5, NULL, NULL) == AC_OK);
+    CHECK(ac_snapshot_buffer_create(&b, 3, 2, 5, 1, 2.5, NULL, NULL) == AC_OK);
+    for (int i = 0; i < 23; i++)
+        stream_push(a, 3, i);
+    size = ac_snapshot_buffer_state_size(a);
+    CHECK(size == 8 * (6 + 2 * 3 + 15 * (2 + 2 + 4)));
+    state = malloc(size);
+    copy = malloc(size);
+    CHECK(state && copy);
+    ac_snapshot_buffer_state_get(a, state);
+    CHECK(ac_snapshot_buffer_state_set(b, state, size, &err) == AC_OK);
+    ac_snapshot_buffer_state_get(b, copy);
+    CHECK(memcmp(state, copy, size) == 0);
+    for (int i = 23; i < 40; i++) {
+        stream_push(a, 3, i);
+        stream_push(b, 3, i);
+        for (double t = 10.0 * i - 45.0; t < 10.0 * i + 6.0; t += 0.75)
+            CHECK(same_samples(a, b, t));
+    }
+    CHECK(ac_snapshot_buffer_generation(b, 1) == 1);
+
+    /* each bad state is refused with its reason, and b keeps its content */
+    ac_snapshot_buffer_state_get(b, state);
+#define REFUSED(word, value, what)                                                   \
+    do {                                                                             \
+        memcpy(copy, state, size);                                                   \
+        {                                                                            \
+            uint64_t v_ = (value);                                                   \
+            memcpy(copy + 8 * (word), &v_, 8);                                       \
+        }                                                                            \
+        CHECK(ac_snapshot_buffer_state_set(b, copy, size, &err) == AC_ERR_VALUE);    \
+        CHECK(strcmp(err.arg, "state") == 0 && strstr(err.detail, what));            \
+    } while (0)
+    REFUSED(0, 1, "byte order");
+    REFUSED(2, 3, "another entities, dim");
+    REFUSED(6 + 1, 6, "count exceeds");
+    REFUSED(6 + 3 + 1, (uint64_t)-1, "generation is negative");
+    CHECK(err.index == 1);
+    /* entity 2's second tick (slot 1) equal to its first */
+    REFUSED(6 + 6 + 3 * 1 + 2, 10 * 35 + 2 % 3, "not increasing");
+    REFUSED(6 + 6 + 15 + 3 * 1 + 2, (uint64_t)-1, "segments are negative");
+    {
+        double inf = INFINITY, two = 2.0;
+        uint64_t bits;
+        memcpy(&bits, &inf, 8);
+        REFUSED(6 + 6 + 30 + 2 * (3 * 1 + 2), bits, "position is not finite");
+        memcpy(&bits, &two, 8);
+        REFUSED(6 + 6 + 30 + 30 + 4 * (3 * 1 + 2), bits, "not a unit quaternion");
+    }
+#undef REFUSED
+    CHECK(ac_snapshot_buffer_state_set(b, state, size - 8, &err) == AC_ERR_VALUE);
+    CHECK(strstr(err.detail, "size"));
+    CHECK(ac_snapshot_buffer_create(&other, 3, 2, 5, 1, 2.0, NULL, NULL) == AC_OK);
+    CHECK(ac_snapshot_buffer_state_set(other, state, size, &err) == AC_ERR_VALUE);
+    CHECK(strstr(err.detail, "max_extrapolation"));
+    ac_snapshot_buffer_state_get(b, copy);
+    CHECK(memcmp(state, copy, size) == 0); /* nothing changed */
+    for (double t = 300.0; t < 420.0; t += 1.25)
+        CHECK(same_samples(a, b, t));
+    free(state);
+    free(copy);
+    ac_snapshot_buffer_destroy(a);
+    ac_snapshot_buffer_destroy(b);
+    ac_snapshot_buffer_destroy(other);
+}
+
+/* A timeline restored with snapshots waiting in its reorder window releases
+   them as the original does. */
+static void timeline_state(void)
+{
+    ac_snapshot_timeline *a, *b;
+    const int64_t ticks[6] = {100, 104, 102, 103, 108, 106}, segs[6] = {0, 0, 0, 0, 1, 1};
+    const double pos[6] = {0, 4, 2, 3, 108, 106};
+    int64_t tick = 120, seg = 1;
+    double x = 120.0, t;
+    unsigned char r[6], *state, *copy;
+    size_t size;
+    ac_error err;
+    uint64_t v;
+    CHECK(ac_snapshot_timeline_create(&a, 1, 4, 0, 1.0, 5, NULL, NULL) == AC_OK);
+    CHECK(ac_snapshot_timeline_create(&b, 1, 4, 0, 1.0, 5, NULL, NULL) == AC_OK);
+    CHECK(ac_snapshot_timeline_push(a, ticks, segs, pos, NULL, 6, r, NULL) == AC_OK);
+    CHECK(ac_snapshot_timeline_pending(a) > 0);
+    size = ac_snapshot_timeline_state_size(a);
+    state = malloc(size);
+    copy = malloc(size);
+    CHECK(state && copy);
+    ac_snapshot_timeline_state_get(a, state);
+    CHECK(ac_snapshot_timeline_state_set(b, state, size, &err) == AC_OK);
+    CHECK(ac_snapshot_timeline_pending(b) == ac_snapshot_timeline_pending(a));
+    CHECK(ac_snapshot_timeline_push(a, &tick, &seg, &x, NULL, 1, r, NULL) == AC_OK);
+    CHECK(ac_snapshot_timeline_push(b, &tick, &seg, &x, NULL, 1, r + 1, NULL) == AC_OK);
+    CHECK(r[0] == r[1] && ac_snapshot_timeline_pending(b) == ac_snapshot_timeline_pending(a));
+    for (t = 95.0; t < 125.0; t += 0.5) {
+        sample sa = at(a, t), sb = at(b, t);
+        CHECK(memcmp(&sa.position, &sb.position, sizeof sa.position) == 0);
+        CHECK(sa.mode == sb.mode && sa.left == sb.left && sa.right == sb.right);
+    }
+    ac_snapshot_timeline_state_get(b, state);
+    memcpy(copy, state, size);
+    v = 9; /* a different reorder window */
+    memcpy(copy + 8, &v, 8);
+    CHECK(ac_snapshot_timeline_state_set(b, copy, size, &err) == AC_ERR_VALUE);
+    CHECK(strstr(err.detail, "reorder_window"));
+    memcpy(copy, state, size);
+    v = 6; /* more waiting than the window holds */
+    memcpy(copy + 16, &v, 8);
+    CHECK(ac_snapshot_timeline_state_set(b, copy, size, &err) == AC_ERR_VALUE);
+    CHECK(strstr(err.detail, "pending count"));
+    memcpy(copy, state, size);
+    v = 200; /* every waiting tick would be due for release */
+    memcpy(copy + 24, &v, 8);
+    CHECK(ac_snapshot_timeline_state_set(b, copy, size, &err) == AC_ERR_VALUE);
+    CHECK(strstr(err.detail, "due for release"));
+    ac_snapshot_timeline_state_get(b, copy);
+    CHECK(memcmp(state, copy, size) == 0);
+    free(state);
+    free(copy);
+    ac_snapshot_timeline_destroy(a);
+    ac_snapshot_timeline_destroy(b);
+}
+
 int main(void)
 {
     article_figures();
@@ -221,5 +380,7 @@ int main(void)
     reorder();
     buffer_generations_and_rotations();
     errors();
+    buffer_state();
+    timeline_state();
     TEST_DONE("test_snapshot");
 }

@@ -1,0 +1,342 @@
+"""Work that outgrows one process, on Dask: clip libraries and large arrays.
+
+Install with ``pip install 'animcore[dask]'`` (``dask[array]`` and
+``distributed``); this module imports them only when used.
+
+:func:`bake_many`
+    bakes many glTF files as one task graph on a ``distributed`` cluster (a
+    :class:`~distributed.LocalCluster` on this machine when no client is
+    given). A task is a batch of input paths; its worker loads each file,
+    bakes every clip and writes one output per clip into the output folder
+    (a temporary name, then a rename, so a killed worker leaves no partial
+    output), and returns only the manifest rows. The output folder and the
+    inputs must therefore be visible to every worker under the same paths
+    (this machine, or a shared file system on a cluster).
+:func:`apply`
+    applies any animcore function or method (``hermite``, ``quat_slerp``,
+    ``curve.evaluate``, ``track.delta``, ...) to dask arrays lazily, chunk by
+    chunk, with NumPy broadcasting across chunks; an error names the index
+    in the whole array.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import uuid
+
+import numpy as np
+
+from . import bake as _bake
+from .bake import BakeRow
+
+__all__ = ["BakeRow", "apply", "bake_many"]
+
+_INSTALL = "pip install 'animcore[dask]' (dask[array] and distributed)"
+
+
+def _import(name: str):
+    try:
+        return __import__(name, fromlist=["_"])
+    except ImportError as error:
+        raise ImportError(f"animcore.dask needs {error.name or name}, which is not "
+                          f"installed: {_INSTALL}") from None
+
+
+# -- baking many files ------------------------------------------------------------
+
+def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
+              format: str = "npz", workers: int | None = None, batch: int | None = None,
+              progress: str = "auto", stream=None) -> list[BakeRow]:
+    """Bake many glTF files on a Dask cluster: one output per clip and a manifest.
+
+    Parameters
+    ----------
+    paths : iterable of str or os.PathLike
+        Files, glob patterns (``"clips/**/*.glb"``) and folders (their .gltf
+        and .glb files).
+    out_dir : str or os.PathLike
+        Folder that receives ``<file>.<clip>.npz`` (or ``.csv``) per clip and
+        ``manifest.csv``; created if missing.
+    fps : float
+        Frames per second of the bake grid (see :func:`animcore.bake.frame_times`).
+    client : distributed.Client or str, optional
+        The cluster to run on, or a scheduler address (``"tcp://host:8786"``).
+        Default: a LocalCluster of ``workers`` single-threaded processes on
+        the loopback interface, closed at the end.
+    clip : str, optional
+        Bake only the clip of this name in each file.
+    format : {"npz", "csv"}
+        Output format (the layouts of ``python -m animcore bake``).
+    workers : int, optional
+        Processes of the LocalCluster (default: one per core).
+    batch : int, optional
+        Files per task (default: about four tasks per worker, at most 50).
+    progress : {"auto", "always", "never"}
+        A progress bar of the files done, on ``stream`` (stderr).
+
+    Returns
+    -------
+    list of BakeRow
+        ``(file, clip, frames, channels, output, error)`` per clip, in input
+        order; a file that could not be baked is one row with its error (the
+        others complete). The same rows are in ``out_dir/manifest.csv``.
+
+    A worker that dies mid-task (killed, out of memory) loses only its
+    batch, which the scheduler runs again elsewhere; outputs are renamed into
+    place only once complete, and temporary files left by dead workers are
+    removed at the end.
+    """
+    distributed = _import("distributed")
+    if format not in ("npz", "csv"):
+        raise ValueError(f"bake_many: format is {format!r} (must be 'npz' or 'csv')")
+    _bake._check_fps(fps)
+    files = _bake.expand_inputs(paths)
+    out_dir = os.fspath(out_dir)
+    os.makedirs(out_dir, exist_ok=True)
+    token = uuid.uuid4().hex[:12]
+    own = None
+    if client is None:
+        n = workers or os.cpu_count() or 1
+        cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                           host="127.0.0.1", dashboard_address=":0")
+        own = (cluster, distributed.Client(cluster))
+        client = own[1]
+    elif isinstance(client, str):
+        own = (None, distributed.Client(client))
+        client = own[1]
+    try:
+        size = batch or _bake.batch_size(
+            len(files), len(client.scheduler_info().get("workers", ())) or 1)
+        work = _bake.batches(files, _bake.plan_outputs(files), size)
+        futures = client.map(_bake.bake_batch, work, out_dir=os.path.abspath(out_dir),
+                             fps=fps, clip=clip, format=format, token=token, pure=False)
+        index = {future.key: i for i, future in enumerate(futures)}
+        done: dict[int, list[BakeRow]] = {}
+        bar = _bake.Progress(len(files), progress, stream, unit="files")
+        for future in distributed.as_completed(futures):
+            i = index[future.key]
+            try:
+                done[i] = future.result()
+            except Exception as error:  # e.g. KilledWorker: the batch died too often
+                done[i] = [BakeRow(f, "", 0, 0, "", f"{type(error).__name__}: {error}")
+                           for f, _, _ in work[i]]
+            bar.update(len(work[i]))
+        bar.close()
+    finally:
+        if own is not None:
+            own[1].close()
+            if own[0] is not None:
+                own[0].close()
+    rows = [row for i in range(len(work)) for row in done[i]]
+    _bake.remove_parts(out_dir, token)
+    _bake.write_manifest(out_dir, rows, token)
+    return rows
+
+
+# -- lazy application to dask arrays -----------------------------------------------
+
+_INDEX = re.compile(r" at index \(([0-9, ]*)\)")
+
+
+def _shift_index(message: str, offset: tuple[int, ...]) -> str:
+    """The first "at index (i, j)" of a kernel's message, moved by the chunk's
+    offset into the whole array."""
+    def shifted(match):
+        local = [int(i) for i in match.group(1).replace(" ", "").split(",") if i]
+        if len(local) != len(offset):
+            return match.group(0)
+        index = tuple(a + b for a, b in zip(local, offset))
+        return f" at index {index}"
+    return _INDEX.sub(shifted, message, count=1)
+
+
+def _run_chunk(func, kwargs, offset, *operands):
+    try:
+        result = func(*operands, **kwargs)
+    except (ValueError, OverflowError) as error:
+        if error.args and isinstance(error.args[0], str):
+            error.args = (_shift_index(error.args[0], offset),) + error.args[1:]
+        raise
+    if isinstance(result, tuple):
+        return tuple(np.asarray(r) for r in result)
+    return np.asarray(result)  # a NumPy scalar for a 0-d chunk
+
+
+def _cursor_step(track, method, cycle, phase, value, **kwargs):
+    """The motion of the cursors (cycle, phase) of one chunk."""
+    from .rootmotion import RootMotionCursor
+
+    cursor = RootMotionCursor._from_state({"track": track, "cycle": cycle, "phase": phase})
+    return getattr(cursor, method)(value, **kwargs)
+
+
+def _name(func) -> str:
+    return getattr(func, "__qualname__", None) or getattr(func, "__name__", "apply")
+
+
+def apply(func, *args, trailing=0, **kwargs):
+    """``func(*args, **kwargs)`` on dask arrays, lazily and chunk by chunk.
+
+    Parameters
+    ----------
+    func : callable
+        An animcore function or bound method that broadcasts its array
+        arguments like a ufunc: ``animcore.hermite``, ``animcore.bounce``,
+        ``animcore.quat_slerp``, ``curve.evaluate``, ``rotations.evaluate``,
+        ``track.delta``... Objects it is bound to travel to the workers by
+        value (they pickle).
+    *args : dask arrays, array-likes or scalars
+        Arrays (dask or not) are chunked together: their leading axes
+        broadcast like NumPy's, across chunks, and follow the chunks of the
+        dask arguments; anything else is passed to every chunk as is.
+    trailing : int or sequence of int
+        For each argument, how many of its last axes form one item (1 for
+        quaternions ``(..., 4)`` or vectors ``(..., 3)``, 0 for scalars,
+        the default). Those axes are never split and do not broadcast.
+    **kwargs
+        Passed to every call (``derivative=1``).
+
+    ``cursor.advance`` and ``cursor.advance_to`` of a
+    :class:`~animcore.RootMotionCursor` give the motion that each cursor
+    would emit, chunked like ``dt`` (or ``t``); the cursors are not moved (a
+    lazy result cannot commit state): advance the cursor itself when the
+    motion is consumed.
+
+    Returns
+    -------
+    dask.array.Array, or a tuple (the same named tuple type as ``func``
+    returns) of dask arrays, of the broadcast leading shape followed by the
+    result's own trailing axes. Nothing is computed until you ask.
+
+    An error in a chunk is raised when computed, with the index of the bad
+    element in the whole broadcast array:
+
+    >>> import dask.array as da                                  # doctest: +SKIP
+    >>> t = da.linspace(0, 3, 10_000_000, chunks=1_000_000)      # doctest: +SKIP
+    >>> value = apply(curve.evaluate, t).sum().compute()         # doctest: +SKIP
+    """
+    da = _import("dask.array")
+    highlevelgraph = _import("dask.highlevelgraph")
+    base = _import("dask.base")
+    from .rootmotion import RootMotionCursor
+
+    name = _name(func)
+    owner = getattr(func, "__self__", None)
+    if isinstance(owner, RootMotionCursor) and func.__name__ in ("advance", "advance_to"):
+        # the cursors' state becomes two more arrays, chunked with the argument
+        if len(args) != 1:
+            raise ValueError(f"apply: {name} takes one array argument, got {len(args)}")
+        value, state = args[0], owner._state()
+        shape = owner.shape
+        try:
+            fits = np.broadcast_shapes(np.shape(value), shape) == shape
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(f"apply: {name}: argument of shape {np.shape(value)} does not "
+                             f"broadcast to the cursors' shape {shape}")
+        step = functools.partial(_cursor_step, state["track"], func.__name__)
+        return apply(step, state["cycle"], state["phase"], value, **kwargs)
+    trailing = (trailing,) * len(args) if isinstance(trailing, int) else tuple(trailing)
+    if len(trailing) != len(args):
+        raise ValueError(f"apply: trailing has {len(trailing)} entries for {len(args)} "
+                         f"arguments")
+    # arguments: ("array", dask array, item axes) or ("value", the value)
+    operands = []
+    for i, (arg, items) in enumerate(zip(args, trailing)):
+        if isinstance(arg, da.Array):
+            operands.append(["array", arg, items, True])
+        elif isinstance(arg, (np.ndarray, list, tuple)) or np.ndim(arg) > 0:
+            operands.append(["array", da.from_array(np.asarray(arg), chunks=-1), items, False])
+        else:
+            operands.append(["value", arg])
+        if operands[-1][0] == "array" and not 0 <= items <= operands[-1][1].ndim:
+            raise ValueError(f"apply: trailing[{i}] is {items} for an argument of "
+                             f"{operands[-1][1].ndim} axes")
+    arrays = [op for op in operands if op[0] == "array"]
+    if not arrays:
+        raise ValueError("apply: give at least one array argument")
+    leads = [a.shape[:a.ndim - items] for _, a, items, _ in arrays]
+    try:
+        lead = np.broadcast_shapes(*leads)
+    except ValueError:
+        shapes = ", ".join(str(s) for s in leads)
+        raise ValueError(f"apply: cannot broadcast the leading shapes {shapes} of "
+                         f"{name}'s array arguments together") from None
+    ndim = len(lead)
+    # chunks of each leading axis: those of the first dask argument that spans it
+    chunks = []
+    for axis in range(ndim):
+        choice = None
+        for _, a, items, given in sorted(arrays, key=lambda op: not op[3]):
+            d = axis - (ndim - (a.ndim - items))
+            if d >= 0 and a.shape[d] == lead[axis] and (lead[axis] != 1 or choice is None):
+                choice = a.chunks[d]
+                break
+        chunks.append(choice if choice is not None else (lead[axis],))
+    for op in arrays:
+        _, a, items, _ = op
+        lead_a = a.ndim - items
+        wanted = tuple(chunks[ndim - lead_a + d] if a.shape[d] == lead[ndim - lead_a + d]
+                       else -1 for d in range(lead_a)) + (-1,) * items
+        op[1] = a.rechunk(wanted)
+    # the result's structure: func on empty chunks (empty in, empty out)
+    probe = []
+    for op in operands:
+        if op[0] == "value":
+            probe.append(op[1])
+        else:
+            a, items = op[1], op[2]
+            probe.append(np.empty((0,) + a.shape[a.ndim - items:], dtype=a.dtype))
+    sample = func(*probe, **kwargs)
+    outputs = tuple(sample) if isinstance(sample, tuple) else (sample,)
+    outputs = [np.asarray(o) for o in outputs]
+    token = base.tokenize(func, kwargs, *[op[1] if op[0] == "array" else op[1]
+                                          for op in operands])
+    chunk_name = f"animcore-apply-{token}"
+    # the function (and the object it is bound to) is one piece of data in the
+    # graph, sent once to each worker that needs it rather than with every chunk
+    func_key = f"animcore-apply-func-{token}"
+    layer = {func_key: func}
+    grid = [range(len(c)) for c in chunks]
+    starts = [np.r_[0, np.cumsum(c)[:-1]].astype(int).tolist() for c in chunks]
+    for block in (np.ndindex(*[len(g) for g in grid]) if ndim else [()]):
+        offset = tuple(starts[axis][b] for axis, b in enumerate(block))
+        task_args = []
+        for op in operands:
+            if op[0] == "value":
+                task_args.append(op[1])
+                continue
+            a, items = op[1], op[2]
+            lead_a = a.ndim - items
+            key = (a.name,) + tuple(block[ndim - lead_a + d]
+                                    if a.shape[d] == lead[ndim - lead_a + d] else 0
+                                    for d in range(lead_a)) + (0,) * items
+            task_args.append(key)
+        layer[(chunk_name,) + block] = (_run_chunk, func_key, kwargs, offset, *task_args)
+    chunk_graph = highlevelgraph.HighLevelGraph.from_collections(
+        chunk_name, layer, dependencies=[op[1] for op in operands if op[0] == "array"])
+    results = []
+    many = isinstance(sample, tuple)
+    blocks = list(np.ndindex(*[len(g) for g in grid])) if ndim else [()]
+    for i, out in enumerate(outputs):
+        out_name = f"{chunk_name}-{i}"
+        extra = out.shape[1:]  # the probe's leading axis is the 0
+        pick = {(out_name,) + block + (0,) * len(extra):
+                (_select, (chunk_name,) + block, i) if many else (chunk_name,) + block
+                for block in blocks}
+        graph = highlevelgraph.HighLevelGraph(
+            {**chunk_graph.layers, out_name: pick},
+            {**chunk_graph.dependencies, out_name: {chunk_name}})
+        results.append(da.Array(graph, out_name,
+                                chunks=tuple(chunks) + tuple((n,) for n in extra),
+                                dtype=out.dtype,
+                                meta=np.empty((0,) * (ndim + len(extra)), dtype=out.dtype)))
+    if not many:
+        return results[0]
+    return type(sample)(*results) if hasattr(sample, "_fields") else tuple(results)
+
+
+def _select(result, i):
+    return result[i]
