@@ -155,6 +155,20 @@ def test_matches_openusd(case):
     check(curve_from_spline(StandInSpline(case)), case["times"], case["right"], case["left"])
 
 
+def test_spline_curves_pickle_by_value():
+    import pickle
+
+    for case in SPLINES["cases"]:
+        if unsupported(case):
+            continue
+        curve = curve_from_spline(StandInSpline(case))
+        again = pickle.loads(pickle.dumps(curve, protocol=5))
+        assert again == curve
+        times = np.array(case["times"])
+        for side in ("right", "left"):
+            np.testing.assert_array_equal(again(times, side=side), curve(times, side=side))
+
+
 def test_time_codes_per_second():
     case = SPLINES["cases"][0]
     curve = curve_from_spline(StandInSpline(case), time_codes_per_second=24)
