@@ -76,8 +76,10 @@ def _projectiles(**options):
      r"^advance_projectiles: max_bounces is -10000000000 \(must be >= 0\)"),
     (lambda: animcore.SnapshotBuffer(2**63), ValueError,
      r"^SnapshotBuffer: entities is 9223372036854775808 \(must be <= 9223372036854775807\)"),
-    (lambda: animcore.SnapshotBuffer(10**9), MemoryError,
-     r"^SnapshotBuffer: entities is 1000000000 \(out of memory\)"),
+    # far beyond any machine's memory, so the allocation fails at once (10**9 entities
+    # may partly succeed here and fail only after seconds of page faults)
+    (lambda: animcore.SnapshotBuffer(10**11), MemoryError,
+     r"^SnapshotBuffer: entities is 100000000000 \(out of memory\)"),
     (lambda: animcore.SnapshotTimeline(capacity=0), ValueError,
      r"^SnapshotTimeline: capacity is 0 \(must lie in \[1, 16777216\]\)"),
     (lambda: animcore.hermite(0, 1, 0, 0, 1, 2.5), ValueError,
