@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy.interpolate import CubicHermiteSpline, PchipInterpolator
@@ -1084,6 +1084,9 @@ def test_edits_and_json_on_random_curves(data):
     np.testing.assert_array_equal(again(t), curve(t))
     # an inserted key gives the curve built with that key
     new_t = data.draw(st.floats(-1, float(times[-1]) + 1))
+    # keys a subnormal time apart give unrepresentable velocities and cycle counts: an
+    # OverflowError, covered with the extreme inputs, not an edit to compare here
+    assume(np.all((times == new_t) | (np.abs(times - new_t) > 1e-9)))
     new_v = data.draw(hnp.arrays(np.float64, shape[1:], elements=st.floats(-100, 100)))
     edited = curve.with_key(new_t, new_v)
     keep = times != new_t
