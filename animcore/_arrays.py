@@ -130,13 +130,15 @@ def kernel_operand(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     return contiguous(array)
 
 
-def check_out(func: str, out, count: int, shape: tuple[int, ...]) -> tuple:
-    """Validates `out`: None, or `count` arrays (one array when count is 1) of
-    the result shape that float64 can be written into."""
+def check_out(func: str, out, count: int, shape) -> tuple:
+    """Validates `out`: `count` arrays (one array when count is 1) of the
+    result shape (or of one shape each, given a list of shapes) that float64
+    can be written into."""
     arrays = (out,) if count == 1 and isinstance(out, np.ndarray) else out
     if not isinstance(arrays, tuple) or len(arrays) != count:
         raise ValueError(f"{func}: out must be a tuple of {count} arrays")
-    for i, a in enumerate(arrays):
+    shapes = shape if isinstance(shape, list) else [shape] * count
+    for i, (a, shape) in enumerate(zip(arrays, shapes)):
         if not isinstance(a, np.ndarray):
             raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
         if a.shape != shape:

@@ -41,7 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, integer, kernel_operand, results
+from ._arrays import as_float64, check_out, integer, kernel_operand, results
 
 __all__ = [
     "Body",
@@ -295,23 +295,6 @@ def _body(func: str, name: str, body) -> Body:
                      f"got {type(body).__name__}")
 
 
-def _check_results(func: str, out, shapes: list) -> tuple:
-    """`out` for several results of different shapes: a tuple of writeable
-    float arrays of those shapes."""
-    if not isinstance(out, tuple) or len(out) != len(shapes):
-        raise ValueError(f"{func}: out must be a tuple of {len(shapes)} arrays")
-    for i, (a, shape) in enumerate(zip(out, shapes)):
-        if not isinstance(a, np.ndarray):
-            raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
-        if a.shape != shape:
-            raise ValueError(f"{func}: out[{i}] has shape {a.shape}, expected {shape}")
-        if not np.can_cast(np.float64, a.dtype, casting="same_kind"):
-            raise ValueError(f"{func}: out[{i}] has dtype {a.dtype}, expected a float dtype")
-        if not a.flags.writeable:
-            raise ValueError(f"{func}: out[{i}] is read-only")
-    return out
-
-
 def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
             out=None) -> Collision:
     """Contact between two rigid bodies that may both move.
@@ -435,7 +418,7 @@ def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
     result_shapes = [shape + (dim,), spin_shape, shape + (dim,), spin_shape, shape,
                      shape + (dim,)]
     if out is not None:
-        out = _check_results(func, out, result_shapes)
+        out = check_out(func, out, len(result_shapes), result_shapes)
     operands = []
     for name in ("a", "b"):
         spin, mass, inertia, tensor = bodies[name]

@@ -146,3 +146,18 @@ PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
 {
     return acpy_raise_ints(func, err, ndim, shape, NULL);
 }
+
+int acpy_pair_steps(const char *func, const char *name, PyArrayObject *a, npy_intp n,
+                    npy_intp m, size_t steps[2])
+{
+    npy_intp rows = PyArray_NDIM(a) == 2 ? PyArray_DIM(a, 0) : -1;
+    npy_intp cols = PyArray_NDIM(a) == 2 ? PyArray_DIM(a, 1) : -1;
+    if ((rows != 1 && rows != n) || (cols != 1 && cols != m)) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must have shape (1 or %zd, 1 or %zd)", func,
+                     name, n, m);
+        return -1;
+    }
+    steps[0] = rows == 1 ? 0 : (size_t)cols;
+    steps[1] = cols == 1 ? 0 : 1;
+    return 0;
+}

@@ -175,4 +175,9 @@ int acpy_snapshot_acquire(const char *func, PyObject *handle, int write,
                           ac_snapshot_buffer **buffer, ac_snapshot_timeline **timeline);
 void acpy_snapshot_release(PyObject *handle, int write);
 
+/* Steps over (sphere, plane) of a parameter array of shape (1 or n, 1 or m);
+   -1 with a ValueError naming `func` and `name` for any other shape. */
+int acpy_pair_steps(const char *func, const char *name, PyArrayObject *a, npy_intp n,
+                    npy_intp m, size_t steps[2]);
+
 #endif /* ACPY_BINDING_H */

@@ -83,22 +83,6 @@ static PyObject *collide(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* Steps over (sphere, plane) of a parameter array of shape (1 or n, 1 or m). */
-static int pair_steps(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-                      npy_intp m, size_t steps[2])
-{
-    npy_intp rows = PyArray_NDIM(a) == 2 ? PyArray_DIM(a, 0) : -1;
-    npy_intp cols = PyArray_NDIM(a) == 2 ? PyArray_DIM(a, 1) : -1;
-    if ((rows != 1 && rows != n) || (cols != 1 && cols != m)) {
-        PyErr_Format(PyExc_ValueError, "%s: %s must have shape (1 or %zd, 1 or %zd)", func,
-                     name, n, m);
-        return -1;
-    }
-    steps[0] = rows == 1 ? 0 : (size_t)cols;
-    steps[1] = cols == 1 ? 0 : 1;
-    return 0;
-}
-
 /* A writeable C-contiguous intc array of `size` elements. */
 static int int_array(const char *func, const char *name, PyArrayObject *a, npy_intp size)
 {
@@ -168,8 +152,8 @@ static PyObject *advance_spin(PyObject *self, PyObject *args)
     params.max_bounces = max_bounces;
     if (acpy_step(func, "radius", radius, n, &params.radius_step) < 0 ||
         acpy_step(func, "dt", dt, n, &params.dt_step) < 0 ||
-        pair_steps(func, "restitution", restitution, n, m, params.restitution_steps) < 0 ||
-        pair_steps(func, "friction", friction, n, m, params.friction_steps) < 0)
+        acpy_pair_steps(func, "restitution", restitution, n, m, params.restitution_steps) < 0 ||
+        acpy_pair_steps(func, "friction", friction, n, m, params.friction_steps) < 0)
         return NULL;
     if ((angular == NULL) != (inertia == NULL)) {
         PyErr_Format(PyExc_ValueError, "%s: angular_velocity and inverse_inertia go together",

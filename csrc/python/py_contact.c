@@ -72,27 +72,6 @@ static int vector_dim(const char *func, PyArrayObject *result, size_t *dim, npy_
     return 0;
 }
 
-/* Steps over (sphere, plane) of a 2-D parameter array of shape (1 or n,
-   1 or m). */
-static int pair_steps(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-                      npy_intp m, size_t steps[2])
-{
-    npy_intp rows, cols;
-    if (PyArray_NDIM(a) != 2)
-        goto bad;
-    rows = PyArray_DIM(a, 0);
-    cols = PyArray_DIM(a, 1);
-    if ((rows != 1 && rows != n) || (cols != 1 && cols != m))
-        goto bad;
-    steps[0] = rows == 1 ? 0 : (size_t)cols;
-    steps[1] = cols == 1 ? 0 : 1;
-    return 0;
-bad:
-    PyErr_Format(PyExc_ValueError, "%s: %s must have shape (1 or %zd, 1 or %zd)", func, name,
-                 n, m);
-    return -1;
-}
-
 static int int_array(PyObject *obj, void *result)
 {
     PyArrayObject *a;
@@ -153,8 +132,8 @@ static PyObject *advance(PyObject *self, PyObject *args)
     params.max_bounces = max_bounces;
     if (acpy_step(func, "radius", radius, n, &params.radius_step) < 0 ||
         acpy_step(func, "dt", dt, n, &params.dt_step) < 0 ||
-        pair_steps(func, "restitution", restitution, n, m, params.restitution_steps) < 0 ||
-        pair_steps(func, "friction", friction, n, m, params.friction_steps) < 0)
+        acpy_pair_steps(func, "restitution", restitution, n, m, params.restitution_steps) < 0 ||
+        acpy_pair_steps(func, "friction", friction, n, m, params.friction_steps) < 0)
         return NULL;
     /* the work allowed, spheres x planes x contacts, decides (not n x m alone) */
     ACPY_RUN((double)n * (double)(m + 1) * (double)(max_bounces + 1),
