@@ -248,6 +248,16 @@ def _results(shape, codes):
 
 # -- one entity ----------------------------------------------------------------
 
+def _from_core_state(cls, state: dict):
+    """A timeline or buffer from its ``_state``: built from its options, then
+    given the exact content the C core exported (validated there)."""
+    state = dict(state)
+    core = state.pop("core")
+    obj = cls(**state)
+    _core._snapshot_state_set(cls.__name__, obj._handle, core)
+    return obj
+
+
 class SnapshotTimeline(ByValue):
     """The snapshot timeline of one networked entity.
 
@@ -465,13 +475,7 @@ class SnapshotTimeline(ByValue):
                 "max_extrapolation": self._extrapolation, "reorder_window": self._window,
                 "core": _core._snapshot_state_get("SnapshotTimeline", self._handle)}
 
-    @classmethod
-    def _from_state(cls, state: dict) -> "SnapshotTimeline":
-        state = dict(state)
-        core = state.pop("core")
-        timeline = cls(**state)
-        _core._snapshot_state_set("SnapshotTimeline", timeline._handle, core)
-        return timeline
+    _from_state = classmethod(_from_core_state)
 
     def plot(self, ax=None, *, span=None, channel: int = 0, samples: int = 400):
         """Draw the retained snapshots and what sampling gives between them with
@@ -689,13 +693,7 @@ class SnapshotBuffer(ByValue):
                 "rotations": self._rotations, "max_extrapolation": self._extrapolation,
                 "core": _core._snapshot_state_get("SnapshotBuffer", self._handle)}
 
-    @classmethod
-    def _from_state(cls, state: dict) -> "SnapshotBuffer":
-        state = dict(state)
-        core = state.pop("core")
-        buffer = cls(**state)
-        _core._snapshot_state_set("SnapshotBuffer", buffer._handle, core)
-        return buffer
+    _from_state = classmethod(_from_core_state)
 
     def __repr__(self):
         return (f"SnapshotBuffer(entities={self._entities}, dim={self._dim}, "
