@@ -14,6 +14,22 @@ static void capsule_destroy(PyObject *capsule)
     ac_curve_destroy(get_curve(capsule));
 }
 
+/* The fields of a curve spec that every create path sets the same way. */
+static void set_key_spec(ac_curve_spec *spec, PyArrayObject *times, PyArrayObject *values,
+                         int interp, int tangents, PyArrayObject *vin, PyArrayObject *vout,
+                         int before, int after, int jumps)
+{
+    spec->times = ACPY_F64(times);
+    spec->values = ACPY_F64(values);
+    spec->interpolation = (ac_curve_interpolation)interp;
+    spec->tangents = (ac_curve_tangents)tangents;
+    spec->in_velocities = vin ? ACPY_F64(vin) : NULL;
+    spec->out_velocities = vout ? ACPY_F64(vout) : NULL;
+    spec->before = (ac_curve_extrapolation)before;
+    spec->after = (ac_curve_extrapolation)after;
+    spec->jumps = jumps;
+}
+
 /* _curve_create(func, times, values, interpolation, tangents, in_velocities,
    out_velocities, before, after, jumps) -> capsule. values is (K,) or (K, C);
    the velocities are None or arrays of the shape of values. */
@@ -44,15 +60,7 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     memset(&spec, 0, sizeof spec);
     spec.keys = (size_t)PyArray_DIM(times, 0);
     spec.channels = PyArray_NDIM(values) == 2 ? (size_t)PyArray_DIM(values, 1) : 1;
-    spec.times = ACPY_F64(times);
-    spec.values = ACPY_F64(values);
-    spec.interpolation = (ac_curve_interpolation)interp;
-    spec.tangents = (ac_curve_tangents)tangents;
-    spec.in_velocities = vin ? ACPY_F64(vin) : NULL;
-    spec.out_velocities = vout ? ACPY_F64(vout) : NULL;
-    spec.before = (ac_curve_extrapolation)before;
-    spec.after = (ac_curve_extrapolation)after;
-    spec.jumps = jumps;
+    set_key_spec(&spec, times, values, interp, tangents, vin, vout, before, after, jumps);
     ACPY_RUN(spec.keys * spec.channels, st = ac_curve_create(&curve, &spec, &err));
     if (st) {
         PyArrayObject *shape_of = strcmp(err.arg, "times") == 0 ? times : values;
@@ -140,15 +148,7 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
             easing[j].x2 = row[7], easing[j].y2 = row[8];
         }
     }
-    spec.times = ACPY_F64(times);
-    spec.values = ACPY_F64(values);
-    spec.interpolation = (ac_curve_interpolation)interp;
-    spec.tangents = (ac_curve_tangents)tangents;
-    spec.in_velocities = vin ? ACPY_F64(vin) : NULL;
-    spec.out_velocities = vout ? ACPY_F64(vout) : NULL;
-    spec.before = (ac_curve_extrapolation)before;
-    spec.after = (ac_curve_extrapolation)after;
-    spec.jumps = jumps;
+    set_key_spec(&spec, times, values, interp, tangents, vin, vout, before, after, jumps);
     spec.segment_interpolation = segs ? kinds : NULL;
     spec.segment_ease = eases ? easing : NULL;
     spec.in_weights = win ? ACPY_F64(win) : NULL;
