@@ -948,6 +948,74 @@ AC_API void ac_snapshot_timeline_state_get(const ac_snapshot_timeline *timeline,
 AC_API ac_status ac_snapshot_timeline_state_set(ac_snapshot_timeline *timeline, const void *state,
                                          size_t size, ac_error *err);
 
+/* -------------------------------------------------------------- tangents
+   The tools' automatic handle rules, computed from the keys alone, so that an
+   engine gets exactly the handles Blender and OpenUSD show for the same keys.
+   The results feed an ac_curve: a handle at (time, value) offset (dt, dv)
+   from its key is the velocity dv / dt with the weight dt / (the
+   neighbouring segment's duration). */
+
+/* Blender's keyframe handle types (bpy's handle_left_type / handle_right_type). */
+typedef enum ac_handle_type {
+    AC_HANDLE_FREE = 0,        /* the given handle, kept */
+    AC_HANDLE_ALIGNED = 1,     /* the given handle, turned to stay opposite an
+                                  automatic handle on the key's other side */
+    AC_HANDLE_VECTOR = 2,      /* a third of the way to the neighbouring key */
+    AC_HANDLE_AUTO = 3,        /* smooth through the key */
+    AC_HANDLE_AUTO_CLAMPED = 4 /* smooth, flat at an extremum, never past a
+                                  neighbour's value */
+} ac_handle_type;
+
+/* Options of ac_tangents_blender (flags). */
+#define AC_TANGENTS_CONT_ACCEL 1 /* auto smoothing "continuous acceleration" (else "none") */
+#define AC_TANGENTS_CYCLIC 2     /* a Cycles modifier repeats both ways: when both end
+                                    keys are automatic on both sides they see each
+                                    other across the seam */
+#define AC_TANGENTS_FLAT_FIRST 4 /* constant extrapolation before the first key: an
+                                    automatic first key gets flat handles */
+#define AC_TANGENTS_FLAT_LAST 8  /* the same after the last key */
+
+/* Blender's handle recalculation (BKE_fcurve_handles_recalc) for k keys:
+   keys holds k (time, value) pairs, times strictly increasing; left and right
+   hold the k handle points (time, value) and are updated in place: the
+   handles of VECTOR, AUTO and AUTO_CLAMPED sides are computed, FREE ones kept,
+   ALIGNED ones realigned where Blender does. Rules: handles never cross their
+   key in time; auto handles point along the sum of the unit-time slopes to
+   both neighbours (an end key mirrors its one neighbour) with a time length of
+   0.3904 of the neighbouring interval under "none" smoothing (neighbour
+   intervals limited to 5 times each other), a third of it under
+   AC_TANGENTS_CONT_ACCEL, whose heights then solve Blender's tridiagonal
+   system for continuous acceleration (clamped handles within their limits);
+   clamped handles are flat at a local extremum and never pass a neighbour's
+   value; vector handles point a third of the way to their neighbour. Fewer
+   than two keys leave the handles as given. Scratch memory (O(k), only with
+   AC_TANGENTS_CONT_ACCEL) comes from `allocator` (NULL: malloc). Errors:
+   AC_ERR_VALUE for non-finite keys or handles ("keys", "left", "right",
+   flat index), times that do not increase ("keys", index 2i), an unknown
+   handle type ("left_types", "right_types"); AC_ERR_NOMEM. On failure left
+   and right are unchanged. */
+AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *left_types,
+                                     const unsigned char *right_types, size_t k,
+                                     unsigned flags, double *left, double *right,
+                                     const ac_allocator *allocator, ac_error *err);
+
+/* OpenUSD's AutoEase tangents (Ts's TsTangentAlgorithmAutoEase, after Maya's
+   "auto ease"): per-second slopes of k keys with c channels (values k x c,
+   slopes k x c out), the same on both sides of a key, for handles of a third
+   of the neighbouring interval (so they serve Hermite and Bezier segments
+   alike). For an interior key with slopes s0 to the previous and s1 to the
+   next key of the same sign, the slope is (1 - g) s0 + g s1 with
+   g = 1/2 + u (1/2 + 2 u^2), u = f - 1/2 and f the key's time fraction
+   between its neighbours, then limited to 3 times the smaller of |s0| and
+   |s1|; 0 when s0 and s1 differ in sign or one is 0, at the first and last
+   key, and at both keys of a jump (two equal times, as a dual-valued knot).
+   Times nondecreasing, at most two equal. Errors: AC_ERR_VALUE for
+   non-finite times or values ("times", "values") and for times that go back
+   or repeat three times ("times"); AC_ERR_OVERFLOW for a slope that is not
+   representable ("slopes"). */
+AC_API ac_status ac_tangents_auto_ease(const double *times, const double *values, size_t k,
+                                       size_t c, double *slopes, ac_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@ static int (*const domains[])(PyObject *) = {
     acpy_collide_init,
     acpy_skeleton_init,
     acpy_state_init,
+    acpy_tangents_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);

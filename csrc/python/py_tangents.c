@@ -1,0 +1,110 @@
+/* Binding of the tools' automatic tangents (ac_tangents.c): key arrays in,
+   fresh handle or slope arrays out. */
+#include <string.h>
+
+#include "binding.h"
+
+static int acpy_u8(PyObject *obj, void *result)
+{
+    return acpy_array(obj, (PyArrayObject **)result, NPY_UINT8, 0);
+}
+
+static int is_points(const char *func, const char *name, PyArrayObject *a, npy_intp k)
+{
+    if (PyArray_NDIM(a) != 2 || PyArray_DIM(a, 0) != k || PyArray_DIM(a, 1) != 2) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must have shape (%zd, 2)", func, name, k);
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *tangents_blender(PyObject *self, PyObject *args)
+{
+    const char *func;
+    PyArrayObject *keys, *lt, *rt, *left_in, *right_in, *left, *right;
+    unsigned int flags;
+    npy_intp k;
+    ac_status status;
+    ac_error err;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sO&O&O&IO&O&:_tangents_blender", &func, acpy_f64, &keys,
+                          acpy_u8, &lt, acpy_u8, &rt, &flags, acpy_f64, &left_in, acpy_f64,
+                          &right_in))
+        return NULL;
+    k = PyArray_NDIM(keys) == 2 ? PyArray_DIM(keys, 0) : -1;
+    if (!is_points(func, "keys", keys, k) || !is_points(func, "left", left_in, k) ||
+        !is_points(func, "right", right_in, k))
+        return NULL;
+    if (PyArray_SIZE(lt) != k || PyArray_SIZE(rt) != k) {
+        PyErr_Format(PyExc_ValueError, "%s: handle types must have %zd entries", func, k);
+        return NULL;
+    }
+    left = (PyArrayObject *)PyArray_NewCopy(left_in, NPY_CORDER);
+    right = (PyArrayObject *)PyArray_NewCopy(right_in, NPY_CORDER);
+    if (!left || !right) {
+        Py_XDECREF(left);
+        Py_XDECREF(right);
+        return NULL;
+    }
+    ACPY_RUN(k, status = ac_tangents_blender(ACPY_F64(keys), PyArray_DATA(lt), PyArray_DATA(rt),
+                                             (size_t)k, flags, ACPY_F64(left), ACPY_F64(right),
+                                             NULL, &err));
+    if (status != AC_OK) {
+        npy_intp shape[2] = {k, 2};
+        /* handle types are indexed by key, points by (key, coordinate) */
+        int types = strcmp(err.arg, "left_types") == 0 || strcmp(err.arg, "right_types") == 0;
+        Py_DECREF(left);
+        Py_DECREF(right);
+        return acpy_raise(func, &err, types ? 1 : 2, shape);
+    }
+    return Py_BuildValue("NN", left, right);
+}
+
+static PyObject *tangents_auto_ease(PyObject *self, PyObject *args)
+{
+    const char *func;
+    PyArrayObject *times, *values, *slopes;
+    npy_intp k, c;
+    ac_status status;
+    ac_error err;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sO&O&:_tangents_auto_ease", &func, acpy_f64, &times,
+                          acpy_f64, &values))
+        return NULL;
+    k = PyArray_SIZE(times);
+    if (PyArray_NDIM(times) != 1 || PyArray_NDIM(values) < 1 || PyArray_NDIM(values) > 2 ||
+        PyArray_DIM(values, 0) != k) {
+        PyErr_Format(PyExc_ValueError, "%s: values must have shape (%zd,) or (%zd, C)", func,
+                     k, k);
+        return NULL;
+    }
+    c = PyArray_NDIM(values) == 2 ? PyArray_DIM(values, 1) : 1;
+    slopes = (PyArrayObject *)PyArray_SimpleNew(PyArray_NDIM(values), PyArray_DIMS(values),
+                                                NPY_FLOAT64);
+    if (!slopes)
+        return NULL;
+    ACPY_RUN(k * c, status = ac_tangents_auto_ease(ACPY_F64(times), ACPY_F64(values),
+                                                   (size_t)k, (size_t)c, ACPY_F64(slopes),
+                                                   &err));
+    if (status != AC_OK) {
+        int on_times = strcmp(err.arg, "times") == 0;
+        Py_DECREF(slopes);
+        return acpy_raise(func, &err, on_times ? 1 : PyArray_NDIM(values),
+                          on_times ? PyArray_DIMS(times) : PyArray_DIMS(values));
+    }
+    return (PyObject *)slopes;
+}
+
+static PyMethodDef methods[] = {
+    {"_tangents_blender", tangents_blender, METH_VARARGS,
+     "_tangents_blender(func, keys, left_types, right_types, flags, left, right) -> "
+     "(left, right): Blender's handles of automatic and vector keys"},
+    {"_tangents_auto_ease", tangents_auto_ease, METH_VARARGS,
+     "_tangents_auto_ease(func, times, values) -> slopes: OpenUSD's AutoEase"},
+    {NULL, NULL, 0, NULL},
+};
+
+int acpy_tangents_init(PyObject *module)
+{
+    return PyModule_AddFunctions(module, methods);
+}
