@@ -32,8 +32,9 @@ Segments
 Automatic handles
     With ``recompute_handles=True`` the handles of ``"AUTO"``,
     ``"AUTO_CLAMPED"`` and ``"VECTOR"`` keys are computed from the keys alone,
-    as ``BKE_fcurve_handles_recalc`` does: auto handles point along the sum of
-    the unit-time slopes to both neighbours, their time length is 0.3904 of
+    as ``BKE_fcurve_handles_recalc`` does (in the C core, ``ac_tangents_blender``
+    in ``animcore.h``, so an engine embedding it gets the same handles): auto
+    handles point along the sum of the unit-time slopes to both neighbours, their time length is 0.3904 of
     the neighbouring interval (``2 / 5.1228``; with neighbour intervals limited
     to 5 times each other) under ``auto_smoothing="NONE"``; auto-clamped
     handles are flat at a local extremum and never pass a neighbour's value;
@@ -69,6 +70,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _core
 from ._arrays import as_float64
 from .curves import Curve
 from .easing import EASING_KINDS, Ease
@@ -79,7 +81,6 @@ _INTERPOLATIONS = ("CONSTANT", "LINEAR", "BEZIER", "BACK", "BOUNCE", "CIRC", "CU
                    "ELASTIC", "EXPO", "QUAD", "QUART", "QUINT", "SINE")
 _EASINGS = ("AUTO", "EASE_IN", "EASE_OUT", "EASE_IN_OUT")
 _HANDLE_TYPES = ("FREE", "ALIGNED", "VECTOR", "AUTO", "AUTO_CLAMPED")
-_AUTO = ("AUTO", "AUTO_CLAMPED")
 _CYCLE_MODES = {"NONE": None, "REPEAT": "cycle", "REPEAT_OFFSET": "cycle_offset",
                 "MIRROR": "oscillate"}
 _EASE_OUT_BY_DEFAULT = ("BACK", "BOUNCE", "ELASTIC")
@@ -129,313 +130,22 @@ def _per_key(func, name, value, k, options=None, number=False):
     return values
 
 
+_HANDLE_CODES = {name: code for code, name in enumerate(_HANDLE_TYPES)}  # ac_handle_type
+
+
 def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends):
-    """Blender's handle recalculation (BKE_fcurve_handles_recalc_ex) on float64
-    copies: left/right (K, 2) are updated for auto and vector keys.
+    """Blender's handle recalculation (BKE_fcurve_handles_recalc), in C
+    (ac_tangents_blender): left/right (K, 2) float64 are updated in place for
+    auto and vector keys. cyclic: a Cycles modifier repeats both ways;
     constant_ends: flatten auto end keys, a bool or (first, last)."""
     if isinstance(constant_ends, bool):
         constant_ends = (constant_ends, constant_ends)
-    k = len(co)
-    locked = np.zeros(k, bool)
-    first_last = co[-1] - co[0]
-    for i in range(k):
-        # handles never cross their key in time
-        left[i, 0] = min(left[i, 0], co[i, 0])
-        right[i, 0] = max(right[i, 0], co[i, 0])
-        prev = co[i - 1] if i > 0 else (co[k - 2] - first_last if cyclic else None)
-        nxt = co[i + 1] if i < k - 1 else (co[1] + first_last if cyclic else None)
-        p2 = co[i]
-        p1 = prev if prev is not None else 2.0 * p2 - nxt
-        p3 = nxt if nxt is not None else 2.0 * p2 - p1
-        da, db = p2 - p1, p3 - p2
-        la, lb = da[0] or 1.0, db[0] or 1.0
-        h1, h2 = lt[i], rt[i]
-        if h1 in _AUTO or h2 in _AUTO:
-            tvec = db / lb + da / la
-            length = (6.0 / 2.5614 if smoothing != "NONE" else tvec[0]) * 2.5614
-            if length != 0.0:
-                leftviolate = rightviolate = False
-                if smoothing == "NONE":
-                    la = min(la, 5.0 * lb)
-                    lb = min(lb, 5.0 * la)
-                if h1 in _AUTO:
-                    left[i] = p2 - tvec * (la / length)
-                    if h1 == "AUTO_CLAMPED" and prev is not None and nxt is not None:
-                        y1, y2 = prev[1] - p2[1], nxt[1] - p2[1]
-                        if (y1 <= 0 and y2 <= 0) or (y1 >= 0 and y2 >= 0):
-                            left[i, 1] = p2[1]
-                            locked[i] = True
-                        elif (y1 <= 0 and prev[1] > left[i, 1]) or (y1 > 0 and
-                                                                     prev[1] < left[i, 1]):
-                            left[i, 1] = prev[1]
-                            leftviolate = True
-                if h2 in _AUTO:
-                    right[i] = p2 + tvec * (lb / length)
-                    if h2 == "AUTO_CLAMPED" and prev is not None and nxt is not None:
-                        y1, y2 = prev[1] - p2[1], nxt[1] - p2[1]
-                        if (y1 <= 0 and y2 <= 0) or (y1 >= 0 and y2 >= 0):
-                            right[i, 1] = p2[1]
-                            locked[i] = True
-                        elif (y1 <= 0 and nxt[1] < right[i, 1]) or (y1 > 0 and
-                                                                     nxt[1] > right[i, 1]):
-                            right[i, 1] = nxt[1]
-                            rightviolate = True
-                if leftviolate or rightviolate:  # realign the other handle
-                    h1x, h2x = left[i, 0] - p2[0], p2[0] - right[i, 0]
-                    if leftviolate:
-                        right[i, 1] = p2[1] + (p2[1] - left[i, 1]) / h1x * h2x
-                    else:
-                        left[i, 1] = p2[1] + (p2[1] - right[i, 1]) / h2x * h1x
-        if h1 == "VECTOR":
-            left[i] = p2 - da / 3.0
-        if h2 == "VECTOR":
-            right[i] = p2 + db / 3.0
-        is_auto = h1 in _AUTO and h2 in _AUTO
-        if is_auto and not cyclic and i in (0, k - 1) and constant_ends[i != 0]:
-            left[i, 1] = right[i, 1] = p2[1]
-            locked[i] = True
-    if cyclic and (locked[0] or locked[-1]):
-        for i in (0, k - 1):
-            left[i, 1] = right[i, 1] = co[i, 1]
-            locked[i] = True
-    if smoothing != "NONE":
-        _smooth_cont_accel(co, left, right, lt, rt, locked, cyclic)
-
-
-# -- continuous acceleration (BKE_nurb_handle_smooth_fcurve) --------------------------
-
-def _tridiagonal_cyclic(a, b, c, d):
-    """Solves the cyclic tridiagonal system a[i] x[i-1] + b[i] x[i] + c[i]
-    x[i+1] = d[i] (indices mod n), as BLI_tridiagonal_solve_cyclic: the
-    plain system when the corners a[0], c[n-1] are zero."""
-    n = len(b)
-    if a[0] == 0.0 and c[n - 1] == 0.0:  # not cyclic: forward elimination
-        cp, dp = np.zeros(n), np.zeros(n)
-        cp[0], dp[0] = c[0] / b[0], d[0] / b[0]
-        for i in range(1, n):
-            m = b[i] - a[i] * cp[i - 1]
-            cp[i] = c[i] / m
-            dp[i] = (d[i] - a[i] * dp[i - 1]) / m
-        x = np.zeros(n)
-        x[n - 1] = dp[n - 1]
-        for i in range(n - 2, -1, -1):
-            x[i] = dp[i] - cp[i] * x[i + 1]
-        return x
-    if n == 1:
-        return np.array([d[0] / (a[0] + b[0] + c[0])])
-    if n == 2:
-        m = np.array([[b[0], a[0] + c[0]], [a[1] + c[1], b[1]]])
-        return np.linalg.solve(m, d)
-    m = np.zeros((n, n))
-    for i in range(n):
-        m[i, i] = b[i]
-        m[i, (i - 1) % n] += a[i]
-        m[i, (i + 1) % n] += c[i]
-    x = np.linalg.solve(m, d)
-    fixed = (a == 0.0) & (c == 0.0)  # locked rows hold their value exactly
-    x[fixed] = d[fixed] / b[fixed]
-    return x
-
-
-def _solve_with_limits(a, b, c, d, hmin, hmax):
-    """tridiagonal_solve_with_limits: solve, lock handles outside their
-    limits at the limit, release locked ones that want to move back, repeat."""
-    a0, b0, c0, d0 = a.copy(), b.copy(), c.copy(), d.copy()
-    n = len(b)
-    locked = np.zeros(n, bool)
-    unlocks = np.zeros(n, int)
-    while True:
-        h = _tridiagonal_cyclic(a, b, c, d)
-        all_, lock_any, overshoot = False, False, False
-        while True:
-            overshoot = False
-            for i in range(n):
-                if hmin[i] <= h[i] <= hmax[i]:
-                    continue
-                overshoot = True
-                target = hmax[i] if h[i] > hmax[i] else hmin[i]
-                if target != 0.0 or all_:
-                    locked[i] = True
-                    a[i] = c[i] = 0.0
-                    b[i], d[i] = 1.0, target
-                    lock_any = True
-            all_ = True
-            if not (overshoot and not lock_any):
-                break
-        unlocked = False
-        if not lock_any:
-            for i in range(n):
-                if not locked[i] or unlocks[i] >= 2:
-                    continue
-                state = (a0[i] * h[(i - 1) % n] + b0[i] * h[i] + c0[i] * h[(i + 1) % n] - d0[i])
-                relax = -state * b0[i]
-                if (relax > 0 and h[i] < hmax[i]) or (relax < 0 and h[i] > hmin[i]):
-                    a[i], b[i], c[i], d[i] = a0[i], b0[i], c0[i], d0[i]
-                    locked[i] = False
-                    unlocks[i] += 1
-                    unlocked = True
-        if not (overshoot or unlocked):
-            return h
-
-
-def _output_handle(co, left, right, lt, rt, j, is_right, dy, endpoint):
-    """bezier_output_handle: set the height of an auto/vector handle, then
-    realign an aligned partner or mirror an auto partner at an end point."""
-    own, other = (rt, lt) if is_right else (lt, rt)
-    if own[j] not in ("AUTO", "AUTO_CLAMPED", "VECTOR"):
-        return
-    h, o = (right, left) if is_right else (left, right)
-    h[j, 1] = co[j, 1] + dy
-    if other[j] == "ALIGNED":
-        hlen = np.hypot(*(o[j] - co[j]))
-        h2len = np.hypot(*(h[j] - co[j]))
-        o[j] = co[j] + (co[j] - h[j]) * (hlen / h2len)
-    elif endpoint and other[j] in ("AUTO", "AUTO_CLAMPED", "VECTOR"):
-        o[j] = 2.0 * co[j] - h[j]
-
-
-def _smooth_segment(co, left, right, lt, rt, locked, start, count, cycle):
-    total = len(co)
-    if count < 2:
-        return
-    full = start == 0 and count == total and cycle
-    first = start
-    last = start + count - total if start + count > total else start + count - 1
-
-    def solve_end(j, htype, end):
-        return htype == "VECTOR" or (end and htype in _AUTO and not locked[j])
-
-    solve_first = solve_end(first, rt[first], start == 0)
-    solve_last = solve_end(last, lt[last], start + count == total)
-    if count == 2 and not full and solve_first == solve_last:
-        return
-    dx, dy = np.full(count, np.nan), np.full(count, np.nan)
-    j = start + 1
-    for i in range(1, count):
-        dx[i] = co[j, 0] - co[j - 1, 0]
-        dy[i] = co[j, 1] - co[j - 1, 1]
-        if cycle and j == total - 1:
-            j = 0
-        j += 1
-    l = np.ones(count)
-    if full:
-        dx[0], dy[0] = dx[count - 1], dy[count - 1]
-        l[0] = l[count - 1] = dx[1] / dx[0]
-    for i in range(1, count - 1):
-        l[i] = dx[i + 1] / dx[i]
-    hmax, hmin = np.full(count, np.inf), np.full(count, -np.inf)
-
-    def clamp(i, d, on):
-        if d > 0:
-            if on:
-                hmax[i] = min(hmax[i], d)
-                hmin[i] = 0.0
-        elif d < 0:
-            if on:
-                hmax[i] = 0.0
-                hmin[i] = max(hmin[i], d)
-        elif on:
-            hmax[i] = hmin[i] = 0.0
-
-    clamped_cur = "AUTO_CLAMPED" in (lt[first], rt[first])
-    j = start + 1
-    for i in range(1, count):
-        clamped_prev = clamped_cur
-        clamped_cur = "AUTO_CLAMPED" in (lt[j], rt[j])
-        if cycle and j == total - 1:
-            j = 0
-            clamped_cur = clamped_cur or "AUTO_CLAMPED" in (lt[j], rt[j])
-        clamp(i - 1, dy[i], clamped_prev)
-        clamp(i, dy[i] * l[i], clamped_cur)
-        j += 1
-    a, b, c, d = (np.zeros(count) for _ in range(4))
-
-    def continuous(i):
-        a[i], b[i] = l[i] * l[i], 2.0 * (l[i] + 1.0)
-        c[i], d[i] = 1.0 / l[i + 1], dy[i] * l[i] * l[i] + dy[i + 1]
-
-    def adj(hsize, dxv):
-        fac = dxv / (hsize[0] + dxv / 3.0)
-        if fac < 1.0:
-            hsize = hsize * fac
-        return 1.0 - 3.0 * hsize[0] / dxv, hsize
-
-    first_adj = last_adj = 0.0
-    solve_count = count
-    if full:
-        solve_count = count - 1
-        hmin[0], hmax[0] = max(hmin[0], hmin[solve_count]), min(hmax[0], hmax[solve_count])
-        solve_first = solve_last = True
-        continuous(0)
-    else:
-        if not solve_first:
-            first_adj, t = adj(right[first] - co[first], dx[1])
-            a[0] = c[0] = 0.0
-            b[0], d[0] = 1.0, t[1]
-        else:
-            a[0], b[0], c[0], d[0] = 0.0, 2.0, 1.0 / l[1], dy[1]
-        if not solve_last:
-            last_adj, t = adj(co[last] - left[last], dx[count - 1])
-            a[count - 1] = c[count - 1] = 0.0
-            b[count - 1], d[count - 1] = 1.0, t[1]
-        else:
-            i = count - 1
-            a[i], b[i], c[i], d[i] = l[i] * l[i], 2.0 * l[i], 0.0, dy[i] * l[i] * l[i]
-    for i in range(1, count - 1):
-        continuous(i)
-    if not full:
-        if count > 2 or solve_last:
-            b[1] += l[1] * first_adj
-        if count > 2 or solve_first:
-            b[count - 2] += last_adj
-    n = solve_count
-    h = _solve_with_limits(a[:n].copy(), b[:n].copy(), c[:n].copy(), d[:n].copy(),
-                           hmin[:n], hmax[:n])
-    h = np.r_[h, h[0]] if full else h
-    j = start + 1
-    for i in range(1, count - 1):
-        end = j == total - 1
-        _output_handle(co, left, right, lt, rt, j, False, -h[i] / l[i], end)
-        if end:
-            j = 0
-        _output_handle(co, left, right, lt, rt, j, True, h[i], end)
-        j += 1
-    if solve_first:
-        _output_handle(co, left, right, lt, rt, first, True, h[0], start == 0)
-    if solve_last:
-        _output_handle(co, left, right, lt, rt, last, False, -h[count - 1] / l[count - 1],
-                       start + count == total)
-
-
-def _smooth_cont_accel(co, left, right, lt, rt, locked, cyclic):
-    total = len(co)
-
-    def free_auto(i):
-        return lt[i] in _AUTO and rt[i] in _AUTO and not locked[i]
-
-    cyclic = cyclic and free_auto(0) and free_auto(total - 1)
-    base = 0
-    if cyclic:
-        for i in range(1, total - 1):
-            if not free_auto(i):
-                base = i
-                break
-        if base == 0:
-            _smooth_segment(co, left, right, lt, rt, locked, 0, total, True)
-            return
-    start, count = base, 1
-    j = start + 1
-    for _ in range(1, total):
-        if j == total - 1 and cyclic:
-            j = 0
-        if not free_auto(j):
-            _smooth_segment(co, left, right, lt, rt, locked, start, count + 1, cyclic)
-            start, count = j, 1
-        else:
-            count += 1
-        j += 1
-    if count > 1:
-        _smooth_segment(co, left, right, lt, rt, locked, start, count, cyclic)
+    flags = ((1 if smoothing != "NONE" else 0) | (2 if cyclic else 0)
+             | (4 if constant_ends[0] else 0) | (8 if constant_ends[1] else 0))
+    types = [np.array([_HANDLE_CODES[t] for t in side], np.uint8) for side in (lt, rt)]
+    left[:], right[:] = _core._tangents_blender(
+        "curve_from_keyframes", np.ascontiguousarray(co, np.float64), types[0], types[1],
+        flags, np.ascontiguousarray(left, np.float64), np.ascontiguousarray(right, np.float64))
 
 
 # -- building the curve ---------------------------------------------------------------
@@ -556,9 +266,7 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
         handles[name] = h
     left, right = handles["handle_left"], handles["handle_right"]
     modes = (None, None) if cycles is None else tuple(_CYCLE_MODES[m] for m in cycles)
-    cyclic = (cycles is not None and all(m in ("REPEAT", "REPEAT_OFFSET") for m in cycles)
-              and lt[0] in _AUTO and rt[0] in _AUTO and lt[-1] in _AUTO and rt[-1] in _AUTO
-              and k > 1)
+    cyclic = cycles is not None and all(m in ("REPEAT", "REPEAT_OFFSET") for m in cycles)
     if recompute_handles and k > 1:
         _auto_handles(co, left, right, lt, rt, auto_smoothing, cyclic,
                       extrapolation == "CONSTANT")
