@@ -1,0 +1,208 @@
+/* The tools' automatic tangents: Blender's handles and OpenUSD's AutoEase on
+   keys worked by hand, and every error branch. */
+#include <string.h>
+
+#include "ac_test.h"
+
+#define A AC_HANDLE_AUTO
+#define AC AC_HANDLE_AUTO_CLAMPED
+#define VEC AC_HANDLE_VECTOR
+
+static void *failing_alloc(size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    return NULL;
+}
+
+static void failing_release(void *p, void *user)
+{
+    (void)p;
+    (void)user;
+}
+
+static void blender_auto(void)
+{
+    /* two auto keys: each end mirrors its neighbour, handles 2 / 5.1228 of
+       the interval along the segment */
+    double keys[4] = {0, 0, 10, 10}, left[4], right[4], h = 10.0 * 2.0 / (2.0 * 2.5614);
+    unsigned char t[2] = {A, A};
+    memcpy(left, keys, sizeof keys);
+    memcpy(right, keys, sizeof keys);
+    CHECK(ac_tangents_blender(keys, t, t, 2, 0, left, right, NULL, NULL) == AC_OK);
+    CHECK_NEAR(left[0], -h, 1e-13);
+    CHECK_NEAR(left[1], -h, 1e-13);
+    CHECK_NEAR(right[0], h, 1e-13);
+    CHECK_NEAR(right[1], h, 1e-13);
+    CHECK_NEAR(left[2], 10 - h, 1e-13);
+    CHECK_NEAR(right[3], 10 + h, 1e-13);
+    /* constant extrapolation flattens the first key only */
+    memcpy(left, keys, sizeof keys);
+    memcpy(right, keys, sizeof keys);
+    CHECK(ac_tangents_blender(keys, t, t, 2, AC_TANGENTS_FLAT_FIRST, left, right, NULL, NULL) ==
+          AC_OK);
+    CHECK(left[1] == 0.0 && right[1] == 0.0 && right[3] > 10.0);
+    CHECK_NEAR(right[0], h, 1e-13);
+}
+
+static void blender_vector_and_clamped(void)
+{
+    double keys[6] = {0, 0, 3, 6, 6, 0}, left[6], right[6];
+    unsigned char vec[3] = {VEC, VEC, VEC}, clamped[3] = {AC, AC, AC};
+    memcpy(left, keys, sizeof keys);
+    memcpy(right, keys, sizeof keys);
+    CHECK(ac_tangents_blender(keys, vec, vec, 3, 0, left, right, NULL, NULL) == AC_OK);
+    CHECK_NEAR(left[2], 2.0, 1e-15); /* a third of the way to each neighbour */
+    CHECK_NEAR(left[3], 4.0, 1e-15);
+    CHECK_NEAR(right[2], 4.0, 1e-15);
+    CHECK_NEAR(right[3], 4.0, 1e-15);
+    memcpy(left, keys, sizeof keys);
+    memcpy(right, keys, sizeof keys);
+    CHECK(ac_tangents_blender(keys, clamped, clamped, 3, 0, left, right, NULL, NULL) == AC_OK);
+    /* a maximum: flat, time length from the slope sum (2, 0) */
+    CHECK(left[3] == 6.0 && right[3] == 6.0);
+    CHECK_NEAR(left[2], 3.0 - 3.0 / 2.5614, 1e-14);
+    CHECK_NEAR(right[2], 3.0 + 3.0 / 2.5614, 1e-14);
+    /* free handles are kept (and never cross their key in time) */
+    {
+        unsigned char free_[3] = {AC_HANDLE_FREE, AC_HANDLE_FREE, AC_HANDLE_FREE};
+        double l2[6] = {-1, 1, 4, 5, 5, 1}, r2[6] = {1, -1, 4, 7, 7, -1};
+        CHECK(ac_tangents_blender(keys, free_, free_, 3, 0, l2, r2, NULL, NULL) == AC_OK);
+        CHECK(l2[0] == -1 && l2[1] == 1 && r2[5] == -1 && l2[2] == 3.0 && l2[3] == 5.0);
+    }
+}
+
+static void blender_cyclic(void)
+{
+    /* across the seam key 0 sees (1, 1) - (2, 0): slopes +1 and -1 cancel */
+    double keys[6] = {0, 0, 1, 1, 2, 0}, left[6], right[6], h = 2.0 / (2.0 * 2.5614);
+    unsigned char t[3] = {A, A, A};
+    memcpy(left, keys, sizeof keys);
+    memcpy(right, keys, sizeof keys);
+    CHECK(ac_tangents_blender(keys, t, t, 3, AC_TANGENTS_CYCLIC | AC_TANGENTS_FLAT_FIRST, left,
+                              right, NULL, NULL) == AC_OK);
+    CHECK_NEAR(left[0], -h, 1e-14);
+    CHECK_NEAR(left[1], 0.0, 1e-15);
+    CHECK_NEAR(right[0], h, 1e-14);
+    CHECK_NEAR(right[1], 0.0, 1e-15);
+}
+
+static void blender_cont_accel(void)
+{
+    /* continuous acceleration with free ends is the natural cubic spline of
+       the keys: for (0,0) (1,1) (3,0) its slopes are 1.25, 0.5 and -1 */
+    double keys[6] = {0, 0, 1, 1, 3, 0}, left[6], right[6];
+    unsigned char t[3] = {A, A, A};
+    memcpy(left, keys, sizeof keys);
+    memcpy(right, keys, sizeof keys);
+    CHECK(ac_tangents_blender(keys, t, t, 3, AC_TANGENTS_CONT_ACCEL, left, right, NULL, NULL) ==
+          AC_OK);
+    CHECK_NEAR(right[0], 1.0 / 3.0, 1e-15);
+    CHECK_NEAR(right[1], 1.25 / 3.0, 1e-15);
+    CHECK_NEAR(left[2], 1.0 - 1.0 / 3.0, 1e-15);
+    CHECK_NEAR(left[3], 1.0 - 0.5 / 3.0, 1e-15);
+    CHECK_NEAR(right[2], 1.0 + 2.0 / 3.0, 1e-15);
+    CHECK_NEAR(right[3], 1.0 + 0.5 * 2.0 / 3.0, 1e-15);
+    CHECK_NEAR(left[4], 3.0 - 2.0 / 3.0, 1e-15);
+    CHECK_NEAR(left[5], 0.0 + 1.0 * 2.0 / 3.0, 1e-15);
+}
+
+static void blender_errors(void)
+{
+    double keys[4] = {0, 0, 1, 1}, left[4] = {0, 0, 1, 1}, right[4] = {0, 0, 1, 1};
+    unsigned char t[2] = {A, A}, bad[2] = {A, 9};
+    ac_allocator none = {failing_alloc, failing_release, NULL};
+    ac_error err;
+    keys[3] = NAN;
+    CHECK(ac_tangents_blender(keys, t, t, 2, 0, left, right, NULL, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 3 && strcmp(err.arg, "keys") == 0);
+    keys[3] = 1;
+    keys[2] = 0;
+    CHECK(ac_tangents_blender(keys, t, t, 2, 0, left, right, NULL, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 2 && strstr(err.detail, "previous key time 0") != NULL);
+    keys[2] = 1;
+    right[2] = INFINITY;
+    CHECK(ac_tangents_blender(keys, t, t, 2, 0, left, right, NULL, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 2 && strcmp(err.arg, "right") == 0);
+    right[2] = 1;
+    left[0] = NAN;
+    CHECK(ac_tangents_blender(keys, t, t, 2, 0, left, right, NULL, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 0 && strcmp(err.arg, "left") == 0);
+    left[0] = 0;
+    CHECK(ac_tangents_blender(keys, bad, t, 2, 0, left, right, NULL, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 1 && err.value == 9 && strcmp(err.arg, "left_types") == 0);
+    CHECK(ac_tangents_blender(keys, t, bad, 2, 0, left, right, NULL, &err) == AC_ERR_VALUE);
+    CHECK(strcmp(err.arg, "right_types") == 0);
+    CHECK(ac_tangents_blender(keys, t, t, 2, AC_TANGENTS_CONT_ACCEL, left, right, &none, &err) ==
+          AC_ERR_NOMEM);
+    /* nothing written on failure, and one key is left as given */
+    CHECK(left[0] == 0 && left[1] == 0 && right[2] == 1 && right[3] == 1);
+    CHECK(ac_tangents_blender(keys, t, t, 1, AC_TANGENTS_CONT_ACCEL, left, right, NULL, &err) ==
+          AC_OK);
+    CHECK(left[0] == 0 && right[0] == 0);
+}
+
+static void auto_ease(void)
+{
+    /* (0,0) (1,2) (3,3) (4,1) (6,5): key 1 blends slopes 2 and 0.5 with
+       g(1/3) = 11/27 -> 25/18; key 2 is a maximum, key 3 a minimum */
+    double t[5] = {0, 1, 3, 4, 6}, v[5] = {0, 2, 3, 1, 5}, s[5];
+    CHECK(ac_tangents_auto_ease(t, v, 5, 1, s, NULL) == AC_OK);
+    CHECK(s[0] == 0.0 && s[2] == 0.0 && s[3] == 0.0 && s[4] == 0.0);
+    CHECK_NEAR(s[1], 25.0 / 18.0, 1e-15);
+    /* limited to 3 times the smaller slope */
+    {
+        double t2[3] = {0, 1, 1.1}, v2[6] = {0, 0, 0.1, -0.1, 5, -5}, s2[6];
+        CHECK(ac_tangents_auto_ease(t2, v2, 3, 2, s2, NULL) == AC_OK);
+        CHECK_NEAR(s2[2], 0.3, 1e-15);
+        CHECK_NEAR(s2[3], -0.3, 1e-15);
+    }
+    /* a jump (two keys at t = 1) is flat on both keys; its neighbours see the
+       near value of the jump */
+    {
+        double t3[5] = {0, 1, 1, 2, 4}, v3[5] = {0, 1, 5, 6, 8}, s3[5];
+        CHECK(ac_tangents_auto_ease(t3, v3, 5, 1, s3, NULL) == AC_OK);
+        CHECK(s3[1] == 0.0 && s3[2] == 0.0);
+        /* key 3: slopes 1 (from (1,5)) and 1 (to (4,8)): 1 */
+        CHECK_NEAR(s3[3], 1.0, 1e-15);
+    }
+}
+
+static void auto_ease_errors(void)
+{
+    double t[3] = {0, 1, 2}, v[3] = {0, 1, 2}, s[3] = {7, 7, 7};
+    ac_error err;
+    t[1] = NAN;
+    CHECK(ac_tangents_auto_ease(t, v, 3, 1, s, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 1 && strcmp(err.arg, "times") == 0);
+    t[1] = 1;
+    v[2] = INFINITY;
+    CHECK(ac_tangents_auto_ease(t, v, 3, 1, s, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 2 && strcmp(err.arg, "values") == 0);
+    v[2] = 2;
+    t[2] = 0.5;
+    CHECK(ac_tangents_auto_ease(t, v, 3, 1, s, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 2 && strstr(err.detail, "previous key time 1") != NULL);
+    t[1] = t[2] = 0;
+    CHECK(ac_tangents_auto_ease(t, v, 3, 1, s, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 2 && strstr(err.detail, "third key") != NULL);
+    CHECK(s[0] == 7 && s[1] == 7 && s[2] == 7);
+    {
+        double t2[3] = {0, 1e-300, 1}, v2[3] = {0, 1e300, 2e300};
+        CHECK(ac_tangents_auto_ease(t2, v2, 3, 1, s, &err) == AC_ERR_OVERFLOW);
+        CHECK(err.index == 1 && strcmp(err.arg, "slopes") == 0);
+    }
+    CHECK(ac_tangents_auto_ease(t, v, 0, 1, s, &err) == AC_OK);
+}
+
+int main(void)
+{
+    blender_auto();
+    blender_vector_and_clamped();
+    blender_cyclic();
+    blender_cont_accel();
+    blender_errors();
+    auto_ease();
+    auto_ease_errors();
+    TEST_DONE("test_tangents");
+}
