@@ -38,6 +38,14 @@ The mapping, knot by knot:
   segment's duration the weight. Ts uses widths longer than their segment as
   they are when the time still never goes backwards (unlike Blender, which
   shortens them), and so does the curve;
+- a side whose tangent algorithm is AutoEase (``Ts.TangentAlgorithmAutoEase``)
+  gets its tangent computed from the knots, as Ts computes it (in C,
+  ``ac_tangents_auto_ease``; the curve policy ``tangents="auto_ease"``): a
+  blend of the slopes to both neighbours weighted towards the nearer one,
+  limited to 3 times the smaller, flat at an extremum, at a dual-valued knot
+  and at the end knots (whose outer sides keep their authored tangents),
+  width a third of the interval. Inner loops are baked by Ts first, with
+  the tangents it bakes;
 - a dual-valued knot (a pre-value) is a jump: the key ``(t, pre-value)``
   ends the segment before it and ``(t, value)`` starts the next;
 - extrapolation: held -> ``"clamp"``, linear -> ``"sloped"`` with Ts's
@@ -225,10 +233,16 @@ def load(path) -> "gltf.Scene":
 def _name(enum_value) -> str:
     """'Held' for Ts.InterpHeld, 'LoopRepeat' for Ts.ExtrapLoopRepeat, ..."""
     text = str(enum_value).rsplit(".", 1)[-1]
-    for prefix in ("Interp", "Extrap", "CurveType"):
+    for prefix in ("Interp", "Extrap", "CurveType", "TangentAlgorithm"):
         if text.startswith(prefix):
             return text[len(prefix):]
     return text
+
+
+def _algorithm(knot, side) -> str:
+    """A knot's tangent algorithm on one side ("None" where Ts has none)."""
+    getter = getattr(knot, f"Get{side}TanAlgorithm", None)
+    return _name(getter()) if getter is not None else "None"
 
 
 _SEGMENTS = {"Held": "step", "Linear": "linear", "Curve": "bezier"}
@@ -280,22 +294,45 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
         raise ValueError(f"{func}: looping extrapolation with a dual-valued first or last "
                          f"knot is not reproduced (Ts's cycle offsets and seams differ there)")
     hermite = _name(spline.GetCurveType()) == "Hermite"
-    times, values, vin, vout, w_in, w_out, kinds = [], [], [], [], [], [], []
-    for n, knot in enumerate(knots):
-        t = knot.GetTime()
-        pre_slope, post_slope = knot.GetPreTanSlope(), knot.GetPostTanSlope()
+    # each knot's tangents; AutoEase sides are recomputed from the keys below
+    pre_slopes = [k.GetPreTanSlope() for k in knots]
+    post_slopes = [k.GetPostTanSlope() for k in knots]
+    pre_widths = [k.GetPreTanWidth() for k in knots]
+    post_widths = [k.GetPostTanWidth() for k in knots]
+    times, values, pre_key, post_key = [], [], [], []
+    for knot in knots:
         if knot.IsDualValued():  # a jump: the pre-value ends the segment before
-            times.append(t)
+            times.append(knot.GetTime())
             values.append(knot.GetPreValue())
+        pre_key.append(len(times) - 1 if knot.IsDualValued() else len(times))
+        post_key.append(len(times))
+        times.append(knot.GetTime())
+        values.append(knot.GetValue())
+    auto = [[_algorithm(k, side) == "AutoEase" for k in knots] for side in ("Pre", "Post")]
+    if (any(auto[0]) or any(auto[1])) and not spline.HasInnerLoops():
+        # (baked inner loops keep their prototype's tangents, as Ts copies them)
+        from . import _core
+
+        slopes = _core._tangents_auto_ease(func, np.array(times, float),
+                                           np.array(values, float))
+        for n in range(len(knots)):  # (the outer sides of the end knots stay as given)
+            if auto[0][n] and n > 0:
+                pre_slopes[n] = float(slopes[pre_key[n]])
+                pre_widths[n] = (knots[n].GetTime() - knots[n - 1].GetTime()) / 3.0
+            if auto[1][n] and n + 1 < len(knots):
+                post_slopes[n] = float(slopes[post_key[n]])
+                post_widths[n] = (knots[n + 1].GetTime() - knots[n].GetTime()) / 3.0
+    vin, vout, w_in, w_out, kinds = [], [], [], [], []
+    for n, knot in enumerate(knots):
+        pre_slope, post_slope = pre_slopes[n], post_slopes[n]
+        if knot.IsDualValued():
             vin.append(pre_slope), vout.append(0.0)
-            w_in.append(knot.GetPreTanWidth()), w_out.append(None)
+            w_in.append(pre_widths[n]), w_out.append(None)
             kinds.append("step")  # the zero-length segment of the jump
             pre_slope = 0.0
-        times.append(t)
-        values.append(knot.GetValue())
         vin.append(pre_slope), vout.append(post_slope)
-        w_in.append(None if knot.IsDualValued() else knot.GetPreTanWidth())
-        w_out.append(knot.GetPostTanWidth())
+        w_in.append(None if knot.IsDualValued() else pre_widths[n])
+        w_out.append(post_widths[n])
         interp = _name(knot.GetNextInterpolation())
         if n < len(knots) - 1:
             kinds.append(("cubic" if hermite else "bezier") if interp == "Curve"
@@ -324,8 +361,8 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
             if len(knots) == 1 or (end == 0 and knots[0].IsDualValued()):
                 slope = 0.0
             elif interp == "Curve":  # (a dual-valued last knot's pre-tangent is not used)
-                slope = (a.GetPostTanSlope() if end == 0 else
-                         0.0 if b.IsDualValued() else b.GetPreTanSlope())
+                slope = (post_slopes[0] if end == 0 else
+                         0.0 if b.IsDualValued() else pre_slopes[-1])
             elif interp == "Linear":
                 slope = (b.GetValue() - a.GetValue()) / (b.GetTime() - a.GetTime())
             else:

@@ -94,6 +94,8 @@ class _Knot:
     def __init__(self, d):
         self.d = d
 
+    def GetPreTanAlgorithm(self): return _Enum(self.d.get("pre_algorithm", "None"))  # noqa: E704
+    def GetPostTanAlgorithm(self): return _Enum(self.d.get("post_algorithm", "None"))  # noqa: E704
     def GetTime(self): return self.d["time"]  # noqa: E704
     def GetValue(self): return self.d["value"]  # noqa: E704
     def IsDualValued(self): return self.d["pre_value"] is not None  # noqa: E704
@@ -120,7 +122,8 @@ class StandInSpline:
     def GetValueTypeName(self): return "double"  # noqa: E704
     def HasValueBlocks(self): return False  # noqa: E704
     def HasRegressiveTangents(self): return False  # noqa: E704
-    def HasInnerLoops(self): return False  # noqa: E704
+    def HasInnerLoops(self): return self.case.get("inner_loops", False)  # noqa: E704
+    def GetKnotsWithInnerLoopsBaked(self): return self.GetKnots()  # noqa: E704 (recorded baked)
     def GetCurveType(self): return _Enum(self.case["curve_type"])  # noqa: E704
     def GetPreExtrapolation(self): return _Extrapolation(self.case["pre"])  # noqa: E704
     def GetPostExtrapolation(self): return _Extrapolation(self.case["post"])  # noqa: E704
@@ -129,11 +132,11 @@ class StandInSpline:
         return {k["time"]: _Knot(k) for k in self.case["knots"]}
 
 
-def check(curve, times, right, left):
+def check(curve, times, right, left, tolerance=TOLERANCE):
     times, right, left = (np.array(x) for x in (times, right, left))
     scale = max(1.0, float(np.abs(right).max()))
-    np.testing.assert_allclose(curve(times), right, rtol=0, atol=TOLERANCE * scale)
-    np.testing.assert_allclose(curve(times, side="left"), left, rtol=0, atol=TOLERANCE * scale)
+    np.testing.assert_allclose(curve(times), right, rtol=0, atol=tolerance * scale)
+    np.testing.assert_allclose(curve(times, side="left"), left, rtol=0, atol=tolerance * scale)
 
 
 def test_fixture_records_the_tool():
@@ -153,6 +156,45 @@ def test_matches_openusd(case):
             curve_from_spline(StandInSpline(case))
         return
     check(curve_from_spline(StandInSpline(case)), case["times"], case["right"], case["left"])
+
+
+AUTO_EASE = [c for c in SPLINES["cases"] if c["name"].startswith("autoease")]
+
+
+def test_auto_ease_fixtures_cover_the_rule():
+    auto = "TangentAlgorithmAutoEase"
+    assert len(AUTO_EASE) >= 40
+    knots = [k for c in AUTO_EASE for k in c["knots"]]
+    assert sum(k["pre_algorithm"] == auto for k in knots) > 200
+    # blended (non-zero), flat (extrema, ends, jumps) and clamped slopes all occur
+    assert sum(k["post_slope"] != 0 for k in knots if k["post_algorithm"] == auto) > 60
+    assert sum(k["pre_value"] is not None for k in knots) >= 10
+    modes = {c[side]["mode"] for c in AUTO_EASE for side in ("pre", "post")}
+    assert {"ExtrapLoopRepeat", "ExtrapLoopOscillate", "ExtrapSloped"} <= modes
+
+
+@pytest.mark.parametrize("case", AUTO_EASE, ids=lambda c: c["name"])
+def test_auto_ease_tangents_are_computed(case):
+    # AutoEase sides are computed from the knots: tangents that Ts would
+    # replace are scrambled here, and the curve still evaluates like Ts
+    auto = "TangentAlgorithmAutoEase"
+    scrambled = dict(case, knots=[dict(k, **{f"{side}_{what}": 123.0
+                                             for side in ("pre", "post")
+                                             if k[f"{side}_algorithm"] == auto
+                                             for what in ("slope", "width")})
+                                  for k in case["knots"]])
+    # (1e-12: the fixture records Ts's values to 13 significant digits)
+    check(curve_from_spline(StandInSpline(scrambled)), case["times"], case["right"],
+          case["left"], tolerance=1e-12)
+
+
+def test_auto_ease_keeps_the_outer_tangents_of_the_end_knots():
+    # Ts computes no tangent beyond the end knots: there the authored one stays
+    case = next(c for c in AUTO_EASE if c["pre"]["mode"] == "ExtrapLinear")
+    first = case["knots"][0]
+    assert first["pre_algorithm"] == "TangentAlgorithmAutoEase" and first["pre_slope"] != 0
+    curve = curve_from_spline(StandInSpline(case))
+    assert curve.in_velocities[0] == first["pre_slope"]
 
 
 def test_spline_curves_pickle_by_value():
@@ -209,6 +251,9 @@ def test_live_pxr_when_installed():
         k.SetTime(t), k.SetValue(v), k.SetNextInterpolation(interp)
         k.SetPreTanSlope(0.5), k.SetPreTanWidth(1.0), k.SetPostTanSlope(-0.25)
         k.SetPostTanWidth(2.0)
+        if t == 4.0:  # Ts computes this knot's tangents (curve_from_spline recomputes them)
+            k.SetPreTanAlgorithm(Ts.TangentAlgorithmAutoEase)
+            k.SetPostTanAlgorithm(Ts.TangentAlgorithmAutoEase)
         s.SetKnot(k)
     s.SetPostExtrapolation(Ts.Extrapolation(Ts.ExtrapLoopOscillate))
     s.SetPreExtrapolation(Ts.Extrapolation(Ts.ExtrapLinear))

@@ -4,8 +4,12 @@ own evaluation of each, both sides, at many times.
     python -m venv /tmp/usd-venv && /tmp/usd-venv/bin/pip install usd-core
     /tmp/usd-venv/bin/python tests/data/make_usd_fixtures.py
 Each case records the knots as the spline reports them (inner loops baked),
-its curve type and extrapolation, Ts.Spline.Eval (right side) and
-EvalPreValue (left side).
+their tangent algorithms, its curve type and extrapolation, Ts.Spline.Eval
+(right side) and EvalPreValue (left side). The AutoEase cases ("autoease*")
+have knots whose tangents Ts computes (TsTangentAlgorithmAutoEase): random
+runs of rising and falling keys, held and linear neighbours, dual-valued
+knots, every extrapolation (loops included), one side only. (Not inner
+loops: deprecated in Ts, they bake AutoEase knots into regressive ones.)
 """
 import json
 import os
@@ -60,7 +64,9 @@ def record(name, s):
                           pre_value=k.GetPreValue() if k.IsDualValued() else None,
                           next_interpolation=str(k.GetNextInterpolation()).rsplit(".", 1)[-1],
                           pre_slope=k.GetPreTanSlope(), pre_width=k.GetPreTanWidth(),
-                          post_slope=k.GetPostTanSlope(), post_width=k.GetPostTanWidth()))
+                          post_slope=k.GetPostTanSlope(), post_width=k.GetPostTanWidth(),
+                          pre_algorithm=str(k.GetPreTanAlgorithm()).rsplit(".", 1)[-1],
+                          post_algorithm=str(k.GetPostTanAlgorithm()).rsplit(".", 1)[-1]))
     lo, hi = knots[0]["time"], knots[-1]["time"]
     span = hi - lo
     ts = [lo - 1.7 * span + i * span / 11.3 for i in range(int(4.4 * 11.3))]
@@ -73,6 +79,62 @@ def record(name, s):
                           slope=s.GetPostExtrapolation().slope),
                 knots=knots, times=ts, right=[float(f"{s.Eval(t):.13g}") for t in ts],
                 left=[float(f"{s.EvalPreValue(t):.13g}") for t in ts])
+
+
+def build_auto_ease(rng, curve_type, interps, pre, post, dual, sides=("pre", "post")):
+    """Knots whose tangents Ts computes with AutoEase: values in runs that
+    rise or fall (so that the blend is not always flat), with some extrema."""
+    s = Ts.Spline()
+    s.SetCurveType(curve_type)
+    t, v, direction = 0.0, 0.0, 1.0
+    for i, interp in enumerate(interps):
+        k = Ts.Knot()
+        k.SetTime(t)
+        k.SetValue(v)
+        k.SetNextInterpolation(INTERP[interp])
+        # authored tangents that AutoEase replaces (or keeps, on a side without it)
+        k.SetPreTanSlope(rng.uniform(-2, 2)), k.SetPreTanWidth(rng.uniform(0.1, 0.4))
+        k.SetPostTanSlope(rng.uniform(-2, 2)), k.SetPostTanWidth(rng.uniform(0.1, 0.4))
+        if "pre" in sides:
+            k.SetPreTanAlgorithm(Ts.TangentAlgorithmAutoEase)
+        if "post" in sides:
+            k.SetPostTanAlgorithm(Ts.TangentAlgorithmAutoEase)
+        if i in dual:
+            k.SetPreValue(v + rng.uniform(-1, 1))
+        s.SetKnot(k)
+        if rng.random() < 0.25:
+            direction = -direction
+        t += rng.choice([rng.uniform(0.05, 0.5), rng.uniform(0.5, 3.0), rng.uniform(3.0, 9.0)])
+        v += direction * rng.uniform(0.0, 3.0)
+    for setter, mode in ((s.SetPreExtrapolation, pre), (s.SetPostExtrapolation, post)):
+        e = Ts.Extrapolation(EXTRAP[mode])
+        if mode == "sloped":
+            e.slope = rng.uniform(-1, 1)
+        setter(e)
+    return s
+
+
+def auto_ease_cases(rng):
+    cases, n = [], 0
+    for curve_type in (Ts.CurveTypeBezier, Ts.CurveTypeHermite):
+        for pre, post in (("held", "held"), ("linear", "linear"), ("sloped", "linear"),
+                          ("repeat", "repeat"), ("reset", "oscillate")):
+            for interps in (["curve"] * 8, ["curve", "held", "curve", "linear", "curve",
+                                            "curve", "linear", "curve"]):
+                for dual in ((), (3,)):
+                    loops = pre in ("repeat", "reset")
+                    s = build_auto_ease(rng, curve_type, interps, pre, post,
+                                        () if loops and not dual else dual)
+                    r = record(f"autoease{n:03d}", s)
+                    n += 1
+                    if r:
+                        cases.append(r)
+    for sides in (("pre",), ("post",)):  # one side computed, the other authored
+        s = build_auto_ease(rng, Ts.CurveTypeBezier, ["curve"] * 7, "linear", "linear", (),
+                            sides)
+        cases.append(record(f"autoease{n:03d}", s))
+        n += 1
+    return cases
 
 
 def main():
@@ -107,6 +169,7 @@ def main():
             if r:
                 r["inner_loops"] = True
                 cases.append(r)
+    cases += auto_ease_cases(random.Random(11))
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "usd_splines.json")
     with open(path, "w") as f:
         json.dump({"tool": "OpenUSD pxr.Ts (usd-core from PyPI)",
