@@ -34,10 +34,11 @@ Automatic handles
     ``"AUTO_CLAMPED"`` and ``"VECTOR"`` keys are computed from the keys alone,
     as ``BKE_fcurve_handles_recalc`` does (in the C core, ``ac_tangents_blender``
     in ``animcore.h``, so an engine embedding it gets the same handles): auto
-    handles point along the sum of the unit-time slopes to both neighbours, their time length is 0.3904 of
-    the neighbouring interval (``2 / 5.1228``; with neighbour intervals limited
-    to 5 times each other) under ``auto_smoothing="NONE"``; auto-clamped
-    handles are flat at a local extremum and never pass a neighbour's value;
+    handles point along the sum of the unit-time slopes to both neighbours,
+    their time length is 0.3904 of the neighbouring interval (``2 / 5.1228``;
+    with neighbour intervals limited to 5 times each other) under
+    ``auto_smoothing="NONE"``; auto-clamped handles are flat at a local
+    extremum and never pass a neighbour's value;
     vector handles point a third of the way to the neighbour. First and last
     auto keys get flat handles under constant extrapolation. Under
     ``"CONT_ACCEL"`` the auto handles have a third of the interval and their

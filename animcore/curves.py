@@ -46,6 +46,16 @@ Tangent policies (``tangents=``), all velocities per second:
     sides the end keys see each other across the seam. A sequence of K
     entries mixes them per key, with ``"free"`` for a key that keeps its
     given ``in_velocities`` / ``out_velocities`` and weights.
+``"auto_ease"``
+    OpenUSD's AutoEase (Ts's ``TsTangentAlgorithmAutoEase``, Maya's "auto
+    ease"), for cubic and bezier segments: at an interior key with slopes
+    ``s0`` (from the previous key) and ``s1`` (to the next) of the same sign,
+    ``(1 - g) s0 + g s1`` with ``g = 1/2 + u (1/2 + 2 u^2)``, ``u = f - 1/2``
+    and ``f`` the key's time fraction between its neighbours (the nearer
+    neighbour weighs more), limited to ``3 min(|s0|, |s1|)``; zero at a local
+    extremum or next to a hold, at both keys of a jump and at the end keys
+    (whatever the extrapolation, as Ts does); handles of 1/3 of the interval.
+    Also an entry of a per-key sequence beside Blender's names.
 
 Jumps (``jumps=True``) split the keys into pieces at each pair of equal times;
 the policies are applied to each piece on its own. A jump may sit at the first
@@ -364,7 +374,7 @@ def _slope(func: str, name: str, value, mode: str, side: str, channels: int):
 
 
 _BLENDER_POLICIES = {"auto": "AUTO", "auto_clamped": "AUTO_CLAMPED", "vector": "VECTOR",
-                     "free": "FREE"}
+                     "free": "FREE", "auto_ease": "FREE"}  # (AutoEase keys are set first)
 _CYCLING = ("cycle", "cycle_offset")
 
 
@@ -388,7 +398,20 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     for i, e in enumerate(entries):
         if e not in _BLENDER_POLICIES:
             raise ValueError(f"{func}: tangents at index ({i},) is {e!r} (a per-key sequence "
-                             f"takes 'auto', 'auto_clamped', 'vector' or 'free')")
+                             f"takes 'auto', 'auto_clamped', 'vector', 'auto_ease' or 'free')")
+    if all(e == "auto_ease" for e in entries):  # OpenUSD's rule alone: Hermite handles
+        if auto_smoothing is not None:
+            raise ValueError(f"{func}: auto_smoothing applies to the tangents 'auto', "
+                             f"'auto_clamped' and 'vector', not 'auto_ease'")
+        if velocities is not None or in_velocities is not None or out_velocities is not None:
+            raise ValueError(f"{func}: tangents='auto_ease' computes the key velocities, so "
+                             f"the velocities given would have no effect")
+        codes = _segments(func, interpolation, k - 1)[0]
+        if (interpolation != "cubic" if codes is None else not np.isin(codes, (2, 3)).any()):
+            raise ValueError(f"{func}: tangents='auto_ease' sets the velocities of cubic and "
+                             f"bezier segments, and interpolation={interpolation!r} has none")
+        slopes = _core._tangents_auto_ease(func, contiguous(t), contiguous(v))
+        return "explicit", slopes, slopes, in_weights, out_weights
     smoothing = {None: "NONE", "none": "NONE", "cont_accel": "CONT_ACCEL"}.get(auto_smoothing)
     if smoothing is None:
         raise ValueError(f"{func}: auto_smoothing is {auto_smoothing!r} (must be 'none' or "
@@ -399,6 +422,7 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
                          f"time length: it needs 'bezier' segments (interpolation="
                          f"{interpolation!r})")
     free = [e == "free" for e in entries]
+    eased = [i for i, e in enumerate(entries) if e == "auto_ease"]
     if any(free) and (in_velocities is None or out_velocities is None) and velocities is None:
         raise ValueError(f"{func}: 'free' keys keep given handles: give in_velocities and "
                          f"out_velocities (and weights) for them")
@@ -414,6 +438,10 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     w = [np.full(shape, 1 / 3) if x is None else np.array(np.broadcast_to(
         as_float64(func, n, x).reshape(k, -1), shape)) for n, x in
         (("in_weights", in_weights), ("out_weights", out_weights))]
+    if eased:  # OpenUSD's AutoEase keys, then kept as given by Blender's rules
+        slopes = _core._tangents_auto_ease(func, contiguous(t), contiguous(cols))
+        vin[eased] = vout[eased] = slopes[eased]
+        w[0][eased] = w[1][eased] = 1 / 3
     seg = np.diff(t)
     prev_t = np.r_[seg[:1], seg]  # the neighbouring interval of each side
     next_t = np.r_[seg, seg[-1:]]
@@ -450,7 +478,8 @@ class Curve(ByValue):
         "linear", "cubic", "bezier" (weighted handles), or an easing of the
         value (kind name, Ease or CubicBezier); see the module documentation.
     tangents : {"catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat", "natural", "explicit"}
-        or Blender's "auto", "auto_clamped", "vector" (per key too)
+        or Blender's "auto", "auto_clamped", "vector" and OpenUSD's
+        "auto_ease" (per key too)
         How cubic key velocities are chosen (see the module documentation
         for each rule, including the end rules). The default is
         "catmull_rom", or "explicit" when velocities are given; "explicit"

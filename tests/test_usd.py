@@ -19,7 +19,7 @@ import sys
 import numpy as np
 import pytest
 
-from animcore import usd
+from animcore import Curve, usd
 from animcore.usd import curve_from_spline
 from reference import trs_matrix
 
@@ -260,3 +260,68 @@ def test_live_pxr_when_installed():
     times = np.linspace(-10, 40, 203)
     check(curve_from_spline(s), times, [s.Eval(t) for t in times],
           [s.EvalPreValue(t) for t in times])
+
+
+# ---- Curve(tangents="auto_ease"): the same rule as a curve policy ----
+
+_CURVE_EXTRAPOLATION = {"ExtrapHeld": "clamp", "ExtrapLoopRepeat": "cycle_offset",
+                        "ExtrapLoopReset": "cycle", "ExtrapLoopOscillate": "oscillate"}
+
+
+@pytest.mark.parametrize("case", [c for c in AUTO_EASE
+                                  if c["pre"]["mode"] in _CURVE_EXTRAPOLATION
+                                  and c["post"]["mode"] in _CURVE_EXTRAPOLATION
+                                  and all(k["pre_value"] is None for k in c["knots"])],
+                         ids=lambda c: c["name"])
+def test_curve_auto_ease_policy_matches_openusd(case):
+    # from the knots' times, values and segment kinds alone
+    knots = case["knots"]
+    kinds = {"InterpHeld": "step", "InterpLinear": "linear", "InterpCurve": "cubic"}
+    curve = Curve([k["time"] for k in knots], [k["value"] for k in knots],
+                  interpolation=[kinds[k["next_interpolation"]] for k in knots[:-1]],
+                  tangents="auto_ease", before=_CURVE_EXTRAPOLATION[case["pre"]["mode"]],
+                  after=_CURVE_EXTRAPOLATION[case["post"]["mode"]])
+    check(curve, case["times"], case["right"], case["left"], tolerance=1e-12)
+
+
+def test_curve_auto_ease_hand_values_channels_and_jumps():
+    # (0,0) (1,2) (3,3) (4,1) (6,5): 25/18 at key 1 (slopes 2 and 1/2, g = 11/27),
+    # flat at the extrema 3 and 1 and at the ends; a second channel is independent
+    curve = Curve([0, 1, 3, 4, 6], np.c_[[0, 2, 3, 1, 5], [0, -2, -3, -1, -5]],
+                  tangents="auto_ease")
+    np.testing.assert_allclose(curve.out_velocities[:, 0], [0, 25 / 18, 0, 0, 0], atol=1e-15)
+    np.testing.assert_allclose(curve.in_velocities[:, 1], [0, -25 / 18, 0, 0, 0], atol=1e-15)
+    assert curve.tangents == "auto_ease"
+    # a jump is flat on both of its keys; its neighbours see its near value
+    jump = Curve([0, 1, 1, 2, 4], [0, 1, 5, 6, 8], tangents="auto_ease", jumps=True)
+    np.testing.assert_allclose(jump.out_velocities, [0, 0, 0, 1, 0], atol=1e-15)
+
+
+def test_curve_auto_ease_mixed_with_blender_keys():
+    # per key: AutoEase keys keep their slopes (handles of 1/3) beside Blender's
+    t, v = [0, 1, 3, 4, 6], [0, 2, 3, 1, 5]
+    mixed = Curve(t, v, interpolation="bezier", tangents=["auto", "auto_ease", "auto_ease",
+                                                          "vector", "auto_clamped"])
+    alone = Curve(t, v, tangents="auto_ease")
+    np.testing.assert_allclose(mixed.out_velocities[1:3], alone.out_velocities[1:3], atol=1e-15)
+    np.testing.assert_allclose(mixed.in_velocities[3], -2.0, atol=1e-15)  # vector: (1-3)/(4-3)
+    np.testing.assert_allclose(mixed.out_weights[1:3], 1 / 3, atol=1e-15)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"interpolation": "linear"}, r"Curve: tangents='auto_ease' sets the velocities of cubic and bezier segments, and interpolation='linear' has none"),
+    ({"auto_smoothing": "none"}, r"Curve: auto_smoothing applies to the tangents 'auto', 'auto_clamped' and 'vector', not 'auto_ease'"),
+    ({"velocities": [1, 1, 1]}, r"Curve: tangents='auto_ease' computes the key velocities"),
+    ({"times": [0, 2, 1]}, r"Curve: times at index \(2,\) is 1.0 \(must not be below the previous key time 2\)"),
+    ({"values": [0, np.inf, 1]}, r"Curve: values at index \(1,\) is inf \(must be finite\)"),
+])
+def test_curve_auto_ease_errors(kwargs, match):
+    args = {"times": [0, 1, 2], "values": [0, 1, 3], "tangents": "auto_ease", **kwargs}
+    with pytest.raises(ValueError, match=match):
+        Curve(args.pop("times"), args.pop("values"), **args)
+
+
+def test_curve_auto_ease_overflow():
+    with pytest.raises(OverflowError, match=r"Curve: slopes at index \(1,\) is inf \(the slope to "
+                                            r"a neighbouring key is not representable\)"):
+        Curve([0, 1e-300, 1], [0, 1e300, 0], tangents="auto_ease")
