@@ -1,7 +1,9 @@
-"""OpenUSD animation as animcore objects: UsdSkel rigs and ``pxr.Ts`` splines.
+"""OpenUSD animation as animcore objects: UsdSkel rigs, animated xformOps and
+``pxr.Ts`` splines.
 
-:func:`load` reads the first ``Skeleton`` of a USD stage (``.usda``,
-``.usdc``, ``.usdz``) and the ``SkelAnimation`` bound to it as a
+:func:`load` reads a USD stage (``.usda``, ``.usdc``, ``.usdz``, or an open
+``Usd.Stage``). A stage with a UsdSkel ``Skeleton`` gives its rig: the first
+``Skeleton`` and the ``SkelAnimation`` bound to it as a
 :class:`animcore.gltf.Scene`, so that USD rigs are posed, baked and turned
 into root motion like glTF and BVH ones:
 
@@ -16,6 +18,19 @@ into root motion like glTF and BVH ones:
   weights as a weights channel on the skeleton's first root joint, whose
   ``target_names`` are the animation's ``blendShapes``. Clip time 0 is the
   stage's start time code and times are seconds (``timeCodesPerSecond``).
+  ``interpolation="held"`` makes them STEP, as a stage whose
+  ``interpolationType`` is held.
+
+Any other stage gives its animated ``xformOp`` attributes, one curve per op,
+keyed by the attribute's path (``"/World/Cube.xformOp:orient"``):
+``translate``/``scale`` and the scalar ``translateX``/``scaleY``/... ops as
+:class:`~animcore.curves.Curve`, ``orient`` as a
+:class:`~animcore.rotations.RotationCurve` (slerp, as USD interpolates
+quaternions), ``rotateXYZ`` and the other Euler orders as a 3-channel curve
+of their angles in degrees, a spline-valued op through
+:func:`curve_from_spline`. Their times are seconds from time code 0
+(``time code / timeCodesPerSecond``), so ``curve(code / tps)`` is
+``attribute.Get(code)``.
 
 Matrices are converted from USD's row-vector convention (translation in the
 last row) to animcore's column-vector one. Reading USD needs OpenUSD's
@@ -104,44 +119,131 @@ def _samples(attribute, convert, start, per_second):
     return times, np.stack([convert(attribute.Get(code)) for code in codes])
 
 
-def _channel(node, name, path, times, values):
+def _channel(node, name, path, times, values, kind="LINEAR"):
     values = np.ascontiguousarray(values, dtype=np.float64)
     times = np.array(times)
     values.flags.writeable = times.flags.writeable = False
-    curve = gltf._make_curve(times, values, "LINEAR", path)
-    return gltf.Channel(node, name, path, "LINEAR", values.shape[1], times, values, curve, name)
+    curve = gltf._make_curve(times, values, kind, path)
+    return gltf.Channel(node, name, path, kind, values.shape[1], times, values, curve, name)
 
 
-def load(path) -> "gltf.Scene":
-    """Read the first UsdSkel Skeleton of a USD file and its animation.
+_VECTOR_OPS = ("Translate", "Scale", "RotateXYZ", "RotateXZY", "RotateYXZ", "RotateYZX",
+               "RotateZXY", "RotateZYX")
+_SCALAR_OPS = ("TranslateX", "TranslateY", "TranslateZ", "ScaleX", "ScaleY", "ScaleZ",
+               "RotateX", "RotateY", "RotateZ")
+_INTERPOLATIONS = {"linear": "linear", "held": "step", "step": "step"}
+
+
+def _xform_channels(stage, interpolation, where):
+    """{"<prim path>.<op attribute>": curve} for every animated xformOp."""
+    from pxr import UsdGeom
+
+    from .rotations import RotationCurve
+
+    per_second = stage.GetTimeCodesPerSecond()
+    channels = {}
+    for prim in stage.Traverse():
+        xformable = UsdGeom.Xformable(prim)
+        if not xformable:
+            continue
+        for op in xformable.GetOrderedXformOps():
+            attribute = op.GetAttr()
+            name = str(attribute.GetPath())
+            kind = str(op.GetOpType()).rsplit(".", 1)[-1][len("Type"):]
+            if name in channels or kind == "Transform":  # (an inverse op reads the same one)
+                continue
+            if attribute.HasSpline():
+                channels[name] = curve_from_spline(attribute.GetSpline(),
+                                                   time_codes_per_second=per_second)
+                continue
+            codes = attribute.GetTimeSamples()
+            if not codes:
+                continue
+            times = np.array(codes, dtype=np.float64) / per_second
+            if kind == "Orient":
+                values = _quats([attribute.Get(code) for code in codes])
+            else:
+                values = np.array([attribute.Get(code) for code in codes], dtype=np.float64)
+            if not np.all(np.isfinite(values)):
+                raise ValueError(f"{where}: {name} has non-finite values")
+            if kind == "Orient":
+                channels[name] = RotationCurve(times, values, interpolation=interpolation)
+            elif kind in _VECTOR_OPS or kind in _SCALAR_OPS:
+                channels[name] = Curve(times, values, interpolation=interpolation)
+    return channels
+
+
+def load(path_or_stage, *, interpolation: str = "linear"):
+    """Read the animation of a USD stage: its UsdSkel rig, or its animated xformOps.
+
+    Parameters
+    ----------
+    path_or_stage : str, os.PathLike or pxr.Usd.Stage
+        A USD file (``.usda``, ``.usdc``, ``.usdz``) or an open stage.
+    interpolation : {"linear", "held"}
+        How values between time samples are read, as a stage's
+        ``interpolationType``: linear (slerp for quaternions) or held
+        (alias ``"step"``). Splines evaluate as splines either way.
 
     Returns
     -------
     animcore.gltf.Scene
-        Joints as nodes, one skin, and one clip named after the animation
-        prim (no clip when no animation is bound).
+        For a stage with a UsdSkel ``Skeleton``: joints as nodes, one skin,
+        and one clip named after the animation prim (no clip when no
+        animation is bound), as the module documentation describes.
+    dict
+        Otherwise, one entry per animated ``xformOp`` of every Xformable
+        prim, keyed by the op attribute's path (``"/World/Cube.xformOp:translate"``):
+        ``translate``, ``scale`` and the ``rotateXYZ``-style ops (their three
+        angles in degrees, in the op's own order) as a :class:`Curve` with 3
+        channels, the scalar ops (``translateX``, ``scaleY``, ``rotateZ``,
+        ...) as a one-channel :class:`Curve`, ``orient`` as a
+        :class:`~animcore.rotations.RotationCurve`, an op driven by a
+        ``pxr.Ts`` spline through :func:`curve_from_spline`. Times are
+        seconds, ``time code / timeCodesPerSecond``; values outside the
+        samples are held, as USD holds them. Ops without time samples (and
+        ``transform`` matrices) give no entry; compose them in
+        ``xformOpOrder`` (``UsdGeom.Xformable.GetOrderedXformOps``) to get
+        a prim's local transform.
 
     Raises
     ------
     ImportError
         Without OpenUSD's Python bindings (``pip install 'animcore[usd]'``).
     ValueError
-        A stage without a Skeleton, an animation joint the skeleton does not
-        have, arrays whose lengths do not match the joints, non-finite values.
+        A stage with neither a Skeleton nor an animated xformOp, an
+        animation joint the skeleton does not have, arrays whose lengths do
+        not match the joints, non-finite values, an unknown interpolation.
     OSError
         If the file cannot be opened.
     """
     Usd, UsdSkel = _pxr()
-    path = os.fspath(path)
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"usd.load: no such file {path!r}")
-    stage = Usd.Stage.Open(path)
-    if stage is None:
-        raise OSError(f"usd.load: USD cannot open {path!r}")
+    if interpolation not in _INTERPOLATIONS:
+        raise ValueError(f"usd.load: interpolation is {interpolation!r} (must be 'linear' or "
+                         f"'held')")
+    interpolation = _INTERPOLATIONS[interpolation]
+    if isinstance(path_or_stage, Usd.Stage):
+        stage = path_or_stage
+        path = stage.GetRootLayer().identifier
+    else:
+        path = os.fspath(path_or_stage)
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"usd.load: no such file {path!r}")
+        try:
+            stage = Usd.Stage.Open(path)
+        except RuntimeError as error:  # (pxr.Tf.ErrorException: a file USD cannot parse)
+            raise OSError(f"usd.load: USD cannot open {path!r}: "
+                          f"{str(error).strip().splitlines()[0]}") from None
+        if stage is None:
+            raise OSError(f"usd.load: USD cannot open {path!r}")
     skel = next((UsdSkel.Skeleton(p) for p in stage.Traverse() if p.IsA(UsdSkel.Skeleton)),
                 None)
     if skel is None:
-        raise ValueError(f"usd.load: {path} has no UsdSkel Skeleton")
+        channels = _xform_channels(stage, interpolation, f"usd.load: {path}")
+        if not channels:
+            raise ValueError(f"usd.load: {path} has no UsdSkel Skeleton and no animated "
+                             f"xformOp")
+        return channels
     where = f"usd.load: {path}: {skel.GetPath()}"
     joints = [str(j) for j in (skel.GetJointsAttr().Get() or [])]
     parents = list(UsdSkel.Topology(skel.GetJointsAttr().Get() or []).GetParentIndices())
@@ -174,6 +276,7 @@ def load(path) -> "gltf.Scene":
     channels, target_names, roots = [], None, [j for j in range(count) if parents[j] < 0]
     if anim is not None:
         start, per_second = stage.GetStartTimeCode(), stage.GetTimeCodesPerSecond()
+        kind = "LINEAR" if interpolation == "linear" else "STEP"
         anim_joints = [str(j) for j in (anim.GetJointsAttr().Get() or [])]
         unknown = [j for j in anim_joints if j not in joints]
         if unknown:
@@ -196,7 +299,7 @@ def load(path) -> "gltf.Scene":
             if not np.all(np.isfinite(values)):
                 raise ValueError(f"usd.load: {path}: {attribute.GetPath()} has non-finite values")
             for k, j in enumerate(index):
-                channels.append(_channel(j, joints[j], path_name, times, values[:, k]))
+                channels.append(_channel(j, joints[j], path_name, times, values[:, k], kind))
         shapes = [str(s) for s in (anim.GetBlendShapesAttr().Get() or [])]
         sampled = _samples(anim.GetBlendShapeWeightsAttr(),
                            lambda v: np.array(v, float).reshape(-1), start, per_second)
@@ -205,7 +308,7 @@ def load(path) -> "gltf.Scene":
             if values.shape[1] != len(shapes):
                 raise ValueError(f"usd.load: {path}: blendShapeWeights has {values.shape[1]} "
                                  f"values per sample for {len(shapes)} blendShapes")
-            channels.append(_channel(roots[0], joints[roots[0]], "weights", times, values))
+            channels.append(_channel(roots[0], joints[roots[0]], "weights", times, values, kind))
             target_names = tuple(shapes)
         channels.sort(key=lambda c: (c.node, c.path))
     nodes = []

@@ -76,6 +76,124 @@ def test_usd_errors(tmp_path):
         usd.load(bad)
 
 
+# ---- animated xformOps (tests/data/usd/xforms.usda, xforms_expected.json) ----
+
+XFORMS = json.loads((DATA / "xforms_expected.json").read_text())
+NEEDS_USD = "OpenUSD's Python bindings (usd-core) are not installed: pip install 'animcore[usd]'"
+
+
+def _sampled(curve, times):
+    """A channel's values at times, (N, C), quaternions (x, y, z, w)."""
+    return np.asarray(curve(times)).reshape(len(times), -1)
+
+
+def test_xforms_fixture_records_the_tool():
+    assert XFORMS["usd_version"].startswith("0.26") and len(XFORMS["attributes"]) == 10
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "held"])
+def test_xform_ops_match_usd(interpolation):
+    pytest.importorskip("pxr", reason=NEEDS_USD)
+    channels = usd.load(DATA / "xforms.usda", interpolation=interpolation)
+    times = np.array(XFORMS["time_codes"]) / XFORMS["time_codes_per_second"]
+    for name, entry in XFORMS["attributes"].items():
+        if not entry["time_samples"] and not entry["spline"]:
+            assert name not in channels  # a constant op is no channel
+            continue
+        got, expected = _sampled(channels[name], times), np.array(entry[interpolation])
+        if entry["op_type"] == "TypeOrient":  # q and -q are the same rotation
+            got = got * np.sign(np.sum(got * expected, axis=1))[:, None]
+        # float attributes: USD interpolates them in single precision
+        tolerance = 1e-12 if name.endswith(("translate", "orient", "translateY", "scaleX",
+                                            "translateX")) else 2e-6
+        np.testing.assert_allclose(got, expected, rtol=0, atol=tolerance * max(
+            1.0, np.abs(expected).max()), err_msg=name)
+    assert set(channels) == {n for n, e in XFORMS["attributes"].items()
+                             if e["time_samples"] or e["spline"]}
+
+
+def test_xform_ops_compose_to_usd_local_transforms():
+    # each prim's ops composed in xformOpOrder (scipy's rotations, extrinsic
+    # Euler angles in the op's order) give GetLocalTransformation
+    from scipy.spatial.transform import Rotation
+
+    pytest.importorskip("pxr", reason=NEEDS_USD)
+    ch = usd.load(DATA / "xforms.usda")
+    t = np.array(XFORMS["time_codes"]) / XFORMS["time_codes_per_second"]
+    n = len(t)
+
+    def rotation(order, angles):
+        m = np.zeros((len(angles), 4, 4))
+        m[:, :3, :3] = Rotation.from_euler(order, angles, degrees=True).as_matrix()
+        m[:, 3, 3] = 1
+        return m
+
+    def translation(v):
+        m = np.broadcast_to(np.eye(4), (n, 4, 4)).copy()
+        m[:, :3, 3] = v
+        return m
+
+    def scale(v):
+        m = np.zeros((n, 4, 4))
+        m[:, [0, 1, 2], [0, 1, 2]] = v
+        m[:, 3, 3] = 1
+        return m
+
+    cube = trs_matrix(_sampled(ch["/World/Cube.xformOp:translate"], t),
+                      _sampled(ch["/World/Cube.xformOp:orient"], t),
+                      _sampled(ch["/World/Cube.xformOp:scale"], t))
+    pivot = translation([0.5, 0, 0])
+    arm = (pivot @ rotation("xyz", _sampled(ch["/World/Cube/Arm.xformOp:rotateXYZ"], t))
+           @ translation(np.c_[0 * t, _sampled(ch["/World/Cube/Arm.xformOp:translateY"], t),
+                               0 * t])
+           @ rotation("z", _sampled(ch["/World/Cube/Arm.xformOp:rotateZ"], t))
+           @ np.linalg.inv(pivot))
+    spin = (rotation("zyx", _sampled(ch["/World/Spin.xformOp:rotateZYX"], t)[:, ::-1])
+            @ scale(np.c_[_sampled(ch["/World/Spin.xformOp:scaleX"], t), 1 + 0 * t, 1 + 0 * t]))
+    splined = translation(np.c_[_sampled(ch["/World/Splined.xformOp:translateX"], t), 0 * t,
+                                0 * t])
+    for prim, ours in (("/World/Cube", cube), ("/World/Cube/Arm", arm), ("/World/Spin", spin),
+                       ("/World/Splined", splined)):
+        np.testing.assert_allclose(ours, usd_matrices(XFORMS["local"][prim]), atol=2e-6,
+                                   err_msg=prim)
+
+
+def test_xform_load_takes_an_open_stage_and_held_rigs():
+    pytest.importorskip("pxr", reason=NEEDS_USD)
+    from pxr import Usd
+
+    stage = Usd.Stage.Open(str(DATA / "xforms.usda"))
+    assert usd.load(stage) == usd.load(DATA / "xforms.usda")
+    scene = usd.load(DATA / "walker.usda", interpolation="held")
+    (clip,) = scene.clips
+    assert {c.interpolation for c in clip.channels} == {"STEP"}
+    # between samples a held rig keeps the pose of the sample before
+    np.testing.assert_allclose(trs_matrix(*scene.pose(clip, 3 / 24)),
+                               usd_matrices(EXPECTED["samples"][0]["local"]), atol=2e-6)
+
+
+def test_xform_load_errors(tmp_path):
+    pytest.importorskip("pxr", reason=NEEDS_USD)
+    with pytest.raises(ValueError, match=r"usd.load: interpolation is 'cubic' \(must be "
+                                         r"'linear' or 'held'\)"):
+        usd.load(DATA / "xforms.usda", interpolation="cubic")
+    still = tmp_path / "still.usda"
+    still.write_text('#usda 1.0\ndef Xform "A" {\ndouble3 xformOp:translate = (1, 2, 3)\n'
+                     'uniform token[] xformOpOrder = ["xformOp:translate"]\n}\n')
+    with pytest.raises(ValueError, match=r"still.usda has no UsdSkel Skeleton and no animated "
+                                         r"xformOp"):
+        usd.load(still)
+    bad = tmp_path / "bad.usda"
+    bad.write_text('#usda 1.0\ndef Xform "A" {\ndouble xformOp:translateX.timeSamples = '
+                   '{ 0: 1, 1: nan }\nuniform token[] xformOpOrder = ["xformOp:translateX"]\n}\n')
+    with pytest.raises(ValueError, match=r"/A.xformOp:translateX has non-finite values"):
+        usd.load(bad)
+    broken = tmp_path / "broken.usda"
+    broken.write_text('#usda 1.0\ndef Xform "A" { oops }\n')
+    with pytest.raises(OSError, match=r"usd.load: USD cannot open .*broken.usda"):
+        usd.load(broken)
+
+
 # ---- pxr.Ts splines ----
 
 SPLINES = json.loads((pathlib.Path(__file__).parent / "data" / "usd_splines.json").read_text())

@@ -12,12 +12,20 @@ scales and blend-shape weights on time samples at 24 time codes per second)
 and walker_expected.json: what UsdSkel.SkeletonQuery computes for it (joint
 order, parents, local transforms and skeleton-space transforms at a few
 times, including between samples), with the USD version that computed it.
+
+It also writes xforms.usda (Xformable prims with animated xformOps: translate,
+orient and scale; rotateXYZ, translateY and rotateZ around a static pivot;
+rotateZYX and scaleX; a translateX driven by a Ts spline with AutoEase knots;
+30 time codes per second, start time code 6) and xforms_expected.json: what
+Usd.Attribute.Get gives for every op attribute at many time codes, with the
+stage's linear and held interpolation, and each prim's
+GetLocalTransformation.
 """
 import json
 import math
 import pathlib
 
-from pxr import Gf, Sdf, Usd, UsdSkel, Vt
+from pxr import Gf, Sdf, Ts, Usd, UsdGeom, UsdSkel, Vt
 
 HERE = pathlib.Path(__file__).resolve().parent
 JOINTS = ["hips", "hips/spine", "hips/spine/head", "hips/leg_l", "hips/leg_l/shin_l",
@@ -89,7 +97,94 @@ def rows(m):
     return [[m[i][j] for j in range(4)] for i in range(4)]
 
 
+def build_xforms(path):
+    stage = Usd.Stage.CreateNew(str(path))
+    stage.SetTimeCodesPerSecond(30)
+    stage.SetStartTimeCode(6)
+    stage.SetEndTimeCode(36)
+    UsdGeom.Xform.Define(stage, "/World")
+    double = UsdGeom.XformOp.PrecisionDouble
+    cube = UsdGeom.Xform.Define(stage, "/World/Cube")
+    translate = cube.AddTranslateOp(double)
+    orient = cube.AddOrientOp(double)
+    scale = cube.AddScaleOp()  # float3
+    for code, (x, y, z), axis, degrees, s in (
+            (6, (0, 0, 0), (0, 0, 1), 0, 1.0), (12, (1, 2, 0.5), (0, 0, 1), 90, 1.5),
+            (24, (1.5, -1, 2), (1, 1, 0), 200, 0.75), (36, (0, 0.25, 4), (0, 1, 0), -30, 2.0)):
+        translate.Set(Gf.Vec3d(x, y, z), code)
+        orient.Set(Gf.Rotation(Gf.Vec3d(*axis), degrees).GetQuat(), code)
+        scale.Set(Gf.Vec3f(s, 1.0, 2.0 - s / 2), code)
+    arm = UsdGeom.Xform.Define(stage, "/World/Cube/Arm")
+    pivot = arm.AddTranslateOp(double, "pivot")
+    pivot.Set(Gf.Vec3d(0.5, 0, 0))  # not animated: no channel
+    rotate = arm.AddRotateXYZOp(double)
+    lift = arm.AddTranslateYOp(double)
+    turn = arm.AddRotateZOp()  # float
+    arm.AddTranslateOp(double, "pivot", isInverseOp=True)
+    for code, angles, y, z in ((0, (0, 0, 0), 0.0, 0.0), (10, (30, -45, 10), 0.5, 90.0),
+                               (20, (90, 10, -60), -0.25, 180.0), (40, (0, 80, 0), 1.0, 45.0)):
+        rotate.Set(Gf.Vec3d(*angles), code)
+        lift.Set(y, code)
+        turn.Set(z, code)
+    spin = UsdGeom.Xform.Define(stage, "/World/Spin")
+    zyx = spin.AddRotateZYXOp(double)
+    sx = spin.AddScaleXOp(double)
+    for code, angles, value in ((6, (10, 20, 30), 1.0), (18, (-40, 60, 120), 3.0),
+                                (30, (170, -20, 5), 0.5)):
+        zyx.Set(Gf.Vec3d(*angles), code)
+        sx.Set(value, code)
+    splined = UsdGeom.Xform.Define(stage, "/World/Splined")
+    tx = splined.AddTranslateXOp(double)
+    spline = Ts.Spline()
+    for t, v in ((6, 0.0), (12, 1.0), (20, 4.0), (26, 4.5), (36, 1.0)):
+        knot = Ts.Knot(time=t, value=v)
+        knot.SetNextInterpolation(Ts.InterpCurve)
+        knot.SetPreTanAlgorithm(Ts.TangentAlgorithmAutoEase)
+        knot.SetPostTanAlgorithm(Ts.TangentAlgorithmAutoEase)
+        spline.SetKnot(knot)
+    tx.GetAttr().SetSpline(spline)
+    stage.GetRootLayer().Save()
+    return stage
+
+
+def value_list(value):
+    """An attribute value (scalar, vector or quaternion) as a list of floats;
+    quaternions as (x, y, z, w)."""
+    if hasattr(value, "GetReal"):
+        return [*map(float, value.GetImaginary()), float(value.GetReal())]
+    if hasattr(value, "__len__"):
+        return [float(x) for x in value]
+    return [float(value)]
+
+
+def xforms_expected(stage):
+    codes = [c / 2 for c in range(-4, 90)]  # every half time code, and outside the samples
+    expected = {"usd_version": ".".join(map(str, Usd.GetVersion())),
+                "time_codes_per_second": stage.GetTimeCodesPerSecond(),
+                "start_time_code": stage.GetStartTimeCode(), "time_codes": codes,
+                "attributes": {}, "local": {}}
+    for mode, name in ((Usd.InterpolationTypeLinear, "linear"),
+                       (Usd.InterpolationTypeHeld, "held")):
+        stage.SetInterpolationType(mode)
+        for prim in stage.Traverse():
+            xformable = UsdGeom.Xformable(prim)
+            for op in xformable.GetOrderedXformOps():
+                attr = op.GetAttr()
+                entry = expected["attributes"].setdefault(str(attr.GetPath()), {
+                    "op_type": str(op.GetOpType()).rsplit(".", 1)[-1],
+                    "time_samples": list(attr.GetTimeSamples()),
+                    "spline": attr.HasSpline()})
+                entry[name] = [value_list(attr.Get(c)) for c in codes]
+            if name == "linear":
+                expected["local"][str(prim.GetPath())] = [
+                    rows(xformable.GetLocalTransformation(c)) for c in codes]
+    stage.SetInterpolationType(Usd.InterpolationTypeLinear)
+    return expected
+
+
 def main():
+    stage = build_xforms(HERE / "xforms.usda")
+    (HERE / "xforms_expected.json").write_text(json.dumps(xforms_expected(stage)) + "\n")
     path = HERE / "walker.usda"
     stage = build(path)
     cache = UsdSkel.Cache()
