@@ -145,3 +145,58 @@ def test_curve_tangent_policies_match_blender(case):
 def test_curve_tangent_policy_errors(kwargs, match):
     with pytest.raises(ValueError, match=match):
         Curve([0, 1], [0, 1], **kwargs)
+
+
+# ---- properties of the rules, on random keys ----
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+_keys = st.lists(st.tuples(st.floats(0.05, 20), st.floats(-100, 100)), min_size=2, max_size=9)
+
+
+def _co(pairs):
+    return np.c_[np.cumsum([p[0] for p in pairs]), [p[1] for p in pairs]]
+
+
+@given(_keys, st.sampled_from(["NONE", "CONT_ACCEL"]))
+def test_auto_clamped_never_passes_its_keys(pairs, smoothing):
+    # Blender's promise for auto-clamped keys under constant extrapolation:
+    # each segment stays between the values of its two keys
+    co = _co(pairs)
+    curve = curve_from_keyframes(co, auto_smoothing=smoothing)
+    for (t0, v0), (t1, v1) in zip(co[:-1], co[1:]):
+        values = curve(np.linspace(t0, t1, 41))
+        span = 1e-9 * max(1.0, abs(v0), abs(v1))
+        assert values.min() >= min(v0, v1) - span and values.max() <= max(v0, v1) + span
+
+
+@given(_keys)
+def test_vector_handles_point_a_third_of_the_way(pairs):
+    co = _co(pairs)
+    curve = curve_from_keyframes(co, handle_left_type="VECTOR", handle_right_type="VECTOR")
+    # each segment is then the straight line between its keys
+    for (t0, v0), (t1, v1) in zip(co[:-1], co[1:]):
+        t = np.linspace(t0, t1, 9)
+        np.testing.assert_allclose(curve(t), v0 + (t - t0) / (t1 - t0) * (v1 - v0),
+                                   atol=1e-9 * max(1.0, abs(v0), abs(v1)))
+
+
+def test_tangents_binding_checks_its_arrays():
+    from animcore import _core
+
+    co = np.array([[0.0, 0.0], [1.0, 1.0]])
+    types = np.array([3, 3], np.uint8)
+    with pytest.raises(ValueError, match=r"f: keys must have shape \(K, 2\)"):
+        _core._tangents_blender("f", co[0], types, types, 0, co, co)
+    with pytest.raises(ValueError, match=r"f: left must have shape \(2, 2\)"):
+        _core._tangents_blender("f", co, types, types, 0, co[:1], co)
+    with pytest.raises(ValueError, match=r"f: handle types must have 2 entries"):
+        _core._tangents_blender("f", co, types[:1], types, 0, co, co)
+    with pytest.raises(ValueError, match=r"f: left_types at index \(1,\) is 7 \(must be an "
+                                         r"ac_handle_type\)"):
+        _core._tangents_blender("f", co, np.array([3, 7], np.uint8), types, 0, co, co)
+    with pytest.raises(ValueError, match=r"f: keys at index \(1, 0\) is 0.0 \(must be above the "
+                                         r"previous key time 0\)"):
+        _core._tangents_blender("f", np.zeros((2, 2)), types, types, 0, co, co)
+    with pytest.raises(ValueError, match=r"f: values must have shape \(2,\) or \(2, C\)"):
+        _core._tangents_auto_ease("f", np.array([0.0, 1.0]), np.array([0.0]))

@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 from animcore import Curve, usd
 from animcore.usd import curve_from_spline
@@ -443,3 +444,16 @@ def test_curve_auto_ease_overflow():
     with pytest.raises(OverflowError, match=r"Curve: slopes at index \(1,\) is inf \(the slope to "
                                             r"a neighbouring key is not representable\)"):
         Curve([0, 1e-300, 1], [0, 1e300, 0], tangents="auto_ease")
+
+
+@given(st.lists(st.tuples(st.floats(0.01, 10), st.floats(0, 50)), min_size=2, max_size=10),
+       st.booleans())
+def test_curve_auto_ease_keeps_monotone_keys_monotone(steps, falling):
+    # slopes limited to 3 times each neighbouring secant (the Fritsch-Carlson
+    # bound): on keys that only rise (or only fall) the curve never turns back
+    t = np.cumsum([s[0] for s in steps])
+    v = np.cumsum([s[1] for s in steps]) * (-1 if falling else 1)
+    curve = Curve(t, v, tangents="auto_ease")
+    values = curve(np.linspace(t[0], t[-1], 400))
+    step = np.diff(values) * (-1 if falling else 1)
+    assert step.min() >= -1e-9 * max(1.0, np.abs(v).max())

@@ -4,6 +4,8 @@
 
 #include "binding.h"
 
+static const char *const type_names[] = {"left_types", "right_types", NULL};
+
 static int acpy_u8(PyObject *obj, void *result)
 {
     return acpy_array(obj, (PyArrayObject **)result, NPY_UINT8, 0);
@@ -31,8 +33,12 @@ static PyObject *tangents_blender(PyObject *self, PyObject *args)
                           acpy_u8, &lt, acpy_u8, &rt, &flags, acpy_f64, &left_in, acpy_f64,
                           &right_in))
         return NULL;
-    k = PyArray_NDIM(keys) == 2 ? PyArray_DIM(keys, 0) : -1;
-    if (!is_points(func, "keys", keys, k) || !is_points(func, "left", left_in, k) ||
+    if (PyArray_NDIM(keys) != 2 || PyArray_DIM(keys, 1) != 2) {
+        PyErr_Format(PyExc_ValueError, "%s: keys must have shape (K, 2)", func);
+        return NULL;
+    }
+    k = PyArray_DIM(keys, 0);
+    if (!is_points(func, "left", left_in, k) ||
         !is_points(func, "right", right_in, k))
         return NULL;
     if (PyArray_SIZE(lt) != k || PyArray_SIZE(rt) != k) {
@@ -52,10 +58,10 @@ static PyObject *tangents_blender(PyObject *self, PyObject *args)
     if (status != AC_OK) {
         npy_intp shape[2] = {k, 2};
         /* handle types are indexed by key, points by (key, coordinate) */
-        int types = strcmp(err.arg, "left_types") == 0 || strcmp(err.arg, "right_types") == 0;
+        int types = strcmp(err.arg, type_names[0]) == 0 || strcmp(err.arg, type_names[1]) == 0;
         Py_DECREF(left);
         Py_DECREF(right);
-        return acpy_raise(func, &err, types ? 1 : 2, shape);
+        return acpy_raise_ints(func, &err, types ? 1 : 2, shape, type_names);
     }
     return Py_BuildValue("NN", left, right);
 }
