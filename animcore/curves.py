@@ -1322,6 +1322,12 @@ class Curve(ByValue):
     def _rebuild(self, func, times, values, velocities) -> "Curve":
         """A curve with this one's options (and easing and remaps) on new keys;
         ``velocities`` is (in, out) for an explicit curve, else None."""
+        if self._tangents == "auto_ease":  # recomputed from the new keys
+            curve = Curve(times, values, interpolation=self._interpolation,
+                          tangents="auto_ease", before=self._before, after=self._after,
+                          jumps=self._jumps)
+            curve._ease, curve._remaps = self._ease, self._remaps
+            return curve
         curve = Curve.__new__(Curve)
         vin, vout = (None, None) if velocities is None else velocities
         curve._build(func, times, values, self._interpolation,
@@ -1440,7 +1446,7 @@ class Curve(ByValue):
                              "describe another curve)")
         data = {"type": "Curve", "times": self._times.tolist(), "values": self._values.tolist(),
                 "interpolation": self._interpolation, "tangents": self._tangents}
-        if self._given is not None:
+        if self._given is not None and self._tangents != "auto_ease":  # (computed)
             data["in_velocities"] = self._given[0].tolist()
             data["out_velocities"] = self._given[1].tolist()
         data.update(before=self._before, after=self._after, jumps=self._jumps,

@@ -457,3 +457,21 @@ def test_curve_auto_ease_keeps_monotone_keys_monotone(steps, falling):
     values = curve(np.linspace(t[0], t[-1], 400))
     step = np.diff(values) * (-1 if falling else 1)
     assert step.min() >= -1e-9 * max(1.0, np.abs(v).max())
+
+
+def test_curve_auto_ease_edits_and_round_trips_recompute_the_rule():
+    import pickle
+
+    t, v = [0, 1, 3, 4, 6], [0, 2, 3, 1, 5]
+    curve = Curve(t, v, tangents="auto_ease", before="cycle")
+    again = Curve.from_dict(json.loads(json.dumps(curve.to_dict())))
+    assert again == curve and pickle.loads(pickle.dumps(curve)) == curve
+    # an edited curve is the policy on the edited keys (key 2 stops being an
+    # extremum: its velocity is no longer 0)
+    edited = curve.with_values([0, 2, 3, 4, 5])
+    assert edited == Curve(t, [0, 2, 3, 4, 5], tangents="auto_ease", before="cycle")
+    assert edited.out_velocities[2] > 0
+    assert curve.with_key(2, 2.5) == Curve([0, 1, 2, 3, 4, 6], [0, 2, 2.5, 3, 1, 5],
+                                           tangents="auto_ease", before="cycle")
+    assert curve.without_key(2) == Curve([0, 1, 4, 6], [0, 2, 1, 5], tangents="auto_ease",
+                                         before="cycle")
