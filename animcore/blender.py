@@ -132,6 +132,7 @@ def _per_key(func, name, value, k, options=None, number=False):
 
 
 _HANDLE_CODES = {name: code for code, name in enumerate(_HANDLE_TYPES)}  # ac_handle_type
+_CONT_ACCEL, _CYCLIC, _FLAT_FIRST, _FLAT_LAST = 1, 2, 4, 8  # animcore.h's AC_HANDLES_*
 
 
 def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends):
@@ -141,8 +142,8 @@ def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends):
     constant_ends: flatten auto end keys, a bool or (first, last)."""
     if isinstance(constant_ends, bool):
         constant_ends = (constant_ends, constant_ends)
-    flags = ((1 if smoothing != "NONE" else 0) | (2 if cyclic else 0)
-             | (4 if constant_ends[0] else 0) | (8 if constant_ends[1] else 0))
+    flags = ((_CONT_ACCEL if smoothing != "NONE" else 0) | (_CYCLIC if cyclic else 0)
+             | (_FLAT_FIRST if constant_ends[0] else 0) | (_FLAT_LAST if constant_ends[1] else 0))
     types = [np.array([_HANDLE_CODES[t] for t in side], np.uint8) for side in (lt, rt)]
     left[:], right[:] = _core._tangents_blender(
         "curve_from_keyframes", np.ascontiguousarray(co, np.float64), types[0], types[1],

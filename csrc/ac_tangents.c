@@ -469,7 +469,7 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
                                      unsigned flags, double *left, double *right,
                                      const ac_allocator *allocator, ac_error *err)
 {
-    int smooth = (flags & AC_TANGENTS_CONT_ACCEL) != 0, cyclic;
+    int smooth = (flags & AC_HANDLES_CONT_ACCEL) != 0, cyclic;
     unsigned char *locked = NULL;
     double *scratch = NULL, first_last[2];
     int lock_first = 0, lock_last = 0;
@@ -498,7 +498,7 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
         return AC_OK;
     /* Blender's cyclic F-curve: the end keys see each other only when both are
        automatic on both sides */
-    cyclic = (flags & AC_TANGENTS_CYCLIC) && is_auto(left_types[0]) &&
+    cyclic = (flags & AC_HANDLES_CYCLIC) && is_auto(left_types[0]) &&
              is_auto(right_types[0]) && is_auto(left_types[k - 1]) &&
              is_auto(right_types[k - 1]);
     if (smooth) {
@@ -537,7 +537,7 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
                            left + 2 * i, right + 2 * i);
         if (!cyclic && (i == 0 || i == k - 1) && is_auto(left_types[i]) &&
             is_auto(right_types[i]) &&
-            (flags & (i == 0 ? AC_TANGENTS_FLAT_FIRST : AC_TANGENTS_FLAT_LAST))) {
+            (flags & (i == 0 ? AC_HANDLES_FLAT_FIRST : AC_HANDLES_FLAT_LAST))) {
             V(left, i) = V(right, i) = V(keys, i); /* flat under constant extrapolation */
             lock = 1;
         }

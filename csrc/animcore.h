@@ -967,13 +967,13 @@ typedef enum ac_handle_type {
 } ac_handle_type;
 
 /* Options of ac_tangents_blender (flags). */
-#define AC_TANGENTS_CONT_ACCEL 1 /* auto smoothing "continuous acceleration" (else "none") */
-#define AC_TANGENTS_CYCLIC 2     /* a Cycles modifier repeats both ways: when both end
+#define AC_HANDLES_CONT_ACCEL 1 /* auto smoothing "continuous acceleration" (else "none") */
+#define AC_HANDLES_CYCLIC 2     /* a Cycles modifier repeats both ways: when both end
                                     keys are automatic on both sides they see each
                                     other across the seam */
-#define AC_TANGENTS_FLAT_FIRST 4 /* constant extrapolation before the first key: an
+#define AC_HANDLES_FLAT_FIRST 4 /* constant extrapolation before the first key: an
                                     automatic first key gets flat handles */
-#define AC_TANGENTS_FLAT_LAST 8  /* the same after the last key */
+#define AC_HANDLES_FLAT_LAST 8  /* the same after the last key */
 
 /* Blender's handle recalculation (BKE_fcurve_handles_recalc) for k keys:
    keys holds k (time, value) pairs, times strictly increasing; left and right
@@ -984,12 +984,12 @@ typedef enum ac_handle_type {
    both neighbours (an end key mirrors its one neighbour) with a time length of
    0.3904 of the neighbouring interval under "none" smoothing (neighbour
    intervals limited to 5 times each other), a third of it under
-   AC_TANGENTS_CONT_ACCEL, whose heights then solve Blender's tridiagonal
+   AC_HANDLES_CONT_ACCEL, whose heights then solve Blender's tridiagonal
    system for continuous acceleration (clamped handles within their limits);
    clamped handles are flat at a local extremum and never pass a neighbour's
    value; vector handles point a third of the way to their neighbour. Fewer
    than two keys leave the handles as given. Scratch memory (O(k), only with
-   AC_TANGENTS_CONT_ACCEL) comes from `allocator` (NULL: malloc). Errors:
+   AC_HANDLES_CONT_ACCEL) comes from `allocator` (NULL: malloc). Errors:
    AC_ERR_VALUE for non-finite keys or handles ("keys", "left", "right",
    flat index), times that do not increase ("keys", index 2i), an unknown
    handle type ("left_types", "right_types"); AC_ERR_NOMEM. On failure left

@@ -39,7 +39,7 @@ static void blender_auto(void)
     /* constant extrapolation flattens the first key only */
     memcpy(left, keys, sizeof keys);
     memcpy(right, keys, sizeof keys);
-    CHECK(ac_tangents_blender(keys, t, t, 2, AC_TANGENTS_FLAT_FIRST, left, right, NULL, NULL) ==
+    CHECK(ac_tangents_blender(keys, t, t, 2, AC_HANDLES_FLAT_FIRST, left, right, NULL, NULL) ==
           AC_OK);
     CHECK(left[1] == 0.0 && right[1] == 0.0 && right[3] > 10.0);
     CHECK_NEAR(right[0], h, 1e-13);
@@ -79,7 +79,7 @@ static void blender_cyclic(void)
     unsigned char t[3] = {A, A, A};
     memcpy(left, keys, sizeof keys);
     memcpy(right, keys, sizeof keys);
-    CHECK(ac_tangents_blender(keys, t, t, 3, AC_TANGENTS_CYCLIC | AC_TANGENTS_FLAT_FIRST, left,
+    CHECK(ac_tangents_blender(keys, t, t, 3, AC_HANDLES_CYCLIC | AC_HANDLES_FLAT_FIRST, left,
                               right, NULL, NULL) == AC_OK);
     CHECK_NEAR(left[0], -h, 1e-14);
     CHECK_NEAR(left[1], 0.0, 1e-15);
@@ -95,7 +95,7 @@ static void blender_cont_accel(void)
     unsigned char t[3] = {A, A, A};
     memcpy(left, keys, sizeof keys);
     memcpy(right, keys, sizeof keys);
-    CHECK(ac_tangents_blender(keys, t, t, 3, AC_TANGENTS_CONT_ACCEL, left, right, NULL, NULL) ==
+    CHECK(ac_tangents_blender(keys, t, t, 3, AC_HANDLES_CONT_ACCEL, left, right, NULL, NULL) ==
           AC_OK);
     CHECK_NEAR(right[0], 1.0 / 3.0, 1e-15);
     CHECK_NEAR(right[1], 1.25 / 3.0, 1e-15);
@@ -133,11 +133,11 @@ static void blender_errors(void)
     CHECK(err.index == 1 && err.value == 9 && strcmp(err.arg, "left_types") == 0);
     CHECK(ac_tangents_blender(keys, t, bad, 2, 0, left, right, NULL, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.arg, "right_types") == 0);
-    CHECK(ac_tangents_blender(keys, t, t, 2, AC_TANGENTS_CONT_ACCEL, left, right, &none, &err) ==
+    CHECK(ac_tangents_blender(keys, t, t, 2, AC_HANDLES_CONT_ACCEL, left, right, &none, &err) ==
           AC_ERR_NOMEM);
     /* nothing written on failure, and one key is left as given */
     CHECK(left[0] == 0 && left[1] == 0 && right[2] == 1 && right[3] == 1);
-    CHECK(ac_tangents_blender(keys, t, t, 1, AC_TANGENTS_CONT_ACCEL, left, right, NULL, &err) ==
+    CHECK(ac_tangents_blender(keys, t, t, 1, AC_HANDLES_CONT_ACCEL, left, right, NULL, &err) ==
           AC_OK);
     CHECK(left[0] == 0 && right[0] == 0);
 }
