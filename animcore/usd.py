@@ -77,11 +77,15 @@ regressive tangents, non-scalar value types.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Dict, Union
 
 import numpy as np
 
 from . import gltf
 from .curves import Curve
+
+if TYPE_CHECKING:
+    from .rotations import RotationCurve
 
 __all__ = ["curve_from_spline", "load"]
 
@@ -173,7 +177,8 @@ def _xform_channels(stage, interpolation, where):
     return channels
 
 
-def load(path_or_stage, *, interpolation: str = "linear"):
+def load(path_or_stage, *, interpolation: str = "linear"
+         ) -> Union["gltf.Scene", Dict[str, Union[Curve, "RotationCurve"]]]:
     """Read the animation of a USD stage: its UsdSkel rig, or its animated xformOps.
 
     Parameters
@@ -204,7 +209,8 @@ def load(path_or_stage, *, interpolation: str = "linear"):
         samples are held, as USD holds them. Ops without time samples (and
         ``transform`` matrices) give no entry; compose them in
         ``xformOpOrder`` (``UsdGeom.Xformable.GetOrderedXformOps``) to get
-        a prim's local transform.
+        a prim's local transform. (A stage with a Skeleton gives its rig
+        only.)
 
     Raises
     ------
