@@ -27,8 +27,8 @@ keyed by the attribute's path (``"/World/Cube.xformOp:orient"``):
 :class:`~animcore.curves.Curve`, ``orient`` as a
 :class:`~animcore.rotations.RotationCurve` (slerp, as USD interpolates
 quaternions), ``rotateXYZ`` and the other Euler orders as a 3-channel curve
-of their angles in degrees, a spline-valued op through
-:func:`curve_from_spline`. Their times are seconds from time code 0
+of their angles in degrees, ``transform`` as a 16-channel curve of its
+column-vector matrix, a spline-valued op through :func:`curve_from_spline`. Their times are seconds from time code 0
 (``time code / timeCodesPerSecond``), so ``curve(code / tps)`` is
 ``attribute.Get(code)``.
 
@@ -154,7 +154,7 @@ def _xform_channels(stage, interpolation, where):
             attribute = op.GetAttr()
             name = str(attribute.GetPath())
             kind = str(op.GetOpType()).rsplit(".", 1)[-1][len("Type"):]
-            if name in channels or kind == "Transform":  # (an inverse op reads the same one)
+            if name in channels:  # (an inverse op reads the same attribute)
                 continue
             if attribute.HasSpline():
                 channels[name] = curve_from_spline(attribute.GetSpline(),
@@ -166,13 +166,15 @@ def _xform_channels(stage, interpolation, where):
             times = np.array(codes, dtype=np.float64) / per_second
             if kind == "Orient":
                 values = _quats([attribute.Get(code) for code in codes])
+            elif kind == "Transform":  # column-vector matrices, row by row
+                values = _matrices([attribute.Get(code) for code in codes]).reshape(-1, 16)
             else:
                 values = np.array([attribute.Get(code) for code in codes], dtype=np.float64)
             if not np.all(np.isfinite(values)):
                 raise ValueError(f"{where}: {name} has non-finite values")
             if kind == "Orient":
                 channels[name] = RotationCurve(times, values, interpolation=interpolation)
-            elif kind in _VECTOR_OPS or kind in _SCALAR_OPS:
+            elif kind in _VECTOR_OPS or kind in _SCALAR_OPS or kind == "Transform":
                 channels[name] = Curve(times, values, interpolation=interpolation)
     return channels
 
@@ -203,11 +205,14 @@ def load(path_or_stage, *, interpolation: str = "linear"
         angles in degrees, in the op's own order) as a :class:`Curve` with 3
         channels, the scalar ops (``translateX``, ``scaleY``, ``rotateZ``,
         ...) as a one-channel :class:`Curve`, ``orient`` as a
-        :class:`~animcore.rotations.RotationCurve`, an op driven by a
-        ``pxr.Ts`` spline through :func:`curve_from_spline`. Times are
+        :class:`~animcore.rotations.RotationCurve`, ``transform`` as a
+        16-channel :class:`Curve` of the 4x4 matrix in animcore's
+        column-vector convention, row by row (``reshape(-1, 4, 4)``; USD
+        interpolates matrices component by component too), an op driven by
+        a ``pxr.Ts`` spline through :func:`curve_from_spline`. Times are
         seconds, ``time code / timeCodesPerSecond``; values outside the
-        samples are held, as USD holds them. Ops without time samples (and
-        ``transform`` matrices) give no entry; compose them in
+        samples are held, as USD holds them. Ops without time samples give
+        no entry; compose them in
         ``xformOpOrder`` (``UsdGeom.Xformable.GetOrderedXformOps``) to get
         a prim's local transform. (A stage with a Skeleton gives its rig
         only.)

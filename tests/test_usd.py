@@ -89,7 +89,7 @@ def _sampled(curve, times):
 
 
 def test_xforms_fixture_records_the_tool():
-    assert XFORMS["usd_version"].startswith("0.26") and len(XFORMS["attributes"]) == 10
+    assert XFORMS["usd_version"].startswith("0.26") and len(XFORMS["attributes"]) == 11
 
 
 @pytest.mark.parametrize("interpolation", ["linear", "held"])
@@ -104,9 +104,11 @@ def test_xform_ops_match_usd(interpolation):
         got, expected = _sampled(channels[name], times), np.array(entry[interpolation])
         if entry["op_type"] == "TypeOrient":  # q and -q are the same rotation
             got = got * np.sign(np.sum(got * expected, axis=1))[:, None]
+        if entry["op_type"] == "TypeTransform":  # USD's row-vector matrices
+            expected = usd_matrices(expected.reshape(-1, 4, 4)).reshape(-1, 16)
         # float attributes: USD interpolates them in single precision
         tolerance = 1e-12 if name.endswith(("translate", "orient", "translateY", "scaleX",
-                                            "translateX")) else 2e-6
+                                            "translateX", "transform")) else 2e-6
         np.testing.assert_allclose(got, expected, rtol=0, atol=tolerance * max(
             1.0, np.abs(expected).max()), err_msg=name)
     assert set(channels) == {n for n, e in XFORMS["attributes"].items()
@@ -153,8 +155,9 @@ def test_xform_ops_compose_to_usd_local_transforms():
             @ scale(np.c_[_sampled(ch["/World/Spin.xformOp:scaleX"], t), 1 + 0 * t, 1 + 0 * t]))
     splined = translation(np.c_[_sampled(ch["/World/Splined.xformOp:translateX"], t), 0 * t,
                                 0 * t])
+    matrix = _sampled(ch["/World/Matrix.xformOp:transform"], t).reshape(-1, 4, 4)
     for prim, ours in (("/World/Cube", cube), ("/World/Cube/Arm", arm), ("/World/Spin", spin),
-                       ("/World/Splined", splined)):
+                       ("/World/Splined", splined), ("/World/Matrix", matrix)):
         np.testing.assert_allclose(ours, usd_matrices(XFORMS["local"][prim]), atol=2e-6,
                                    err_msg=prim)
 

@@ -15,7 +15,8 @@ times, including between samples), with the USD version that computed it.
 
 It also writes xforms.usda (Xformable prims with animated xformOps: translate,
 orient and scale; rotateXYZ, translateY and rotateZ around a static pivot;
-rotateZYX and scaleX; a translateX driven by a Ts spline with AutoEase knots;
+rotateZYX and scaleX; a transform matrix; a translateX driven by a Ts spline
+with AutoEase knots;
 30 time codes per second, start time code 6) and xforms_expected.json: what
 Usd.Attribute.Get gives for every op attribute at many time codes, with the
 stage's linear and held interpolation, and each prim's
@@ -133,6 +134,12 @@ def build_xforms(path):
                                 (30, (170, -20, 5), 0.5)):
         zyx.Set(Gf.Vec3d(*angles), code)
         sx.Set(value, code)
+    matrix_prim = UsdGeom.Xform.Define(stage, "/World/Matrix")
+    transform = matrix_prim.AddTransformOp()
+    for code, translation, axis, degrees in ((6, (0, 0, 0), (0, 0, 1), 0),
+                                             (20, (1, 2, 3), (0, 0, 1), 90),
+                                             (30, (-1, 0, 2), (1, 0, 0), 45)):
+        transform.Set(matrix(translation, axis, degrees), code)
     splined = UsdGeom.Xform.Define(stage, "/World/Splined")
     tx = splined.AddTranslateXOp(double)
     spline = Ts.Spline()
@@ -148,8 +155,10 @@ def build_xforms(path):
 
 
 def value_list(value):
-    """An attribute value (scalar, vector or quaternion) as a list of floats;
-    quaternions as (x, y, z, w)."""
+    """An attribute value (scalar, vector, quaternion or matrix) as a list of
+    floats; quaternions as (x, y, z, w), matrices row by row as USD stores them."""
+    if isinstance(value, Gf.Matrix4d):
+        return [float(x) for row in rows(value) for x in row]
     if hasattr(value, "GetReal"):
         return [*map(float, value.GetImaginary()), float(value.GetReal())]
     if hasattr(value, "__len__"):
