@@ -46,7 +46,10 @@ Automatic handles
     (clamped handles within their limits, iterating as Blender does). With a
     Cycles modifier repeating both ways (``"REPEAT"``/``"REPEAT_OFFSET"``) and
     auto handles on both end keys, the end keys see each other across the
-    seam. ``"FREE"`` and ``"ALIGNED"`` keys keep the handles given.
+    seam. ``"FREE"`` handles are kept as given; an ``"ALIGNED"`` handle
+    turns to stay opposite the other handle of its key, keeping its length
+    (unless that one is free; with both aligned, the right one follows the
+    left, as Blender does when the left handle is selected).
 Extrapolation
     ``"CONSTANT"`` holds the end keys. ``"LINEAR"`` continues along the outer
     handle of a Bezier or eased end key, along the end segment of a linear

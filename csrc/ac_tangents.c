@@ -93,6 +93,28 @@ static int key_handles(const double p2[2], const double *prev, const double *nex
         right[0] = p2[0] + db[0] / 3.0;
         right[1] = p2[1] + db[1] / 3.0;
     }
+    /* an aligned handle turns to stay opposite the other one, keeping its
+       length (none beside a free handle); of two aligned ones the right turns
+       (Blender's order when the left handle is selected) */
+    if (h1 != AC_HANDLE_FREE && h2 != AC_HANDLE_FREE &&
+        (h1 == AC_HANDLE_ALIGNED || h2 == AC_HANDLE_ALIGNED)) {
+        double len_l = hypot(left[0] - p2[0], left[1] - p2[1]);
+        double len_r = hypot(right[0] - p2[0], right[1] - p2[1]);
+        double ratio;
+        if (len_l == 0.0)
+            len_l = 1.0;
+        if (len_r == 0.0)
+            len_r = 1.0;
+        ratio = len_l / len_r;
+        if (h2 == AC_HANDLE_ALIGNED && len_l > 1e-5) {
+            right[0] = p2[0] + (p2[0] - left[0]) / ratio;
+            right[1] = p2[1] + (p2[1] - left[1]) / ratio;
+        }
+        if (h1 == AC_HANDLE_ALIGNED && len_r > 1e-5) {
+            left[0] = p2[0] + ratio * (p2[0] - right[0]);
+            left[1] = p2[1] + ratio * (p2[1] - right[1]);
+        }
+    }
     return locked;
 }
 

@@ -987,8 +987,11 @@ typedef enum ac_handle_type {
    AC_HANDLES_CONT_ACCEL, whose heights then solve Blender's tridiagonal
    system for continuous acceleration (clamped handles within their limits);
    clamped handles are flat at a local extremum and never pass a neighbour's
-   value; vector handles point a third of the way to their neighbour. Fewer
-   than two keys leave the handles as given. Scratch memory (O(k), only with
+   value; vector handles point a third of the way to their neighbour; an
+   ALIGNED handle beside a non-FREE one turns to stay opposite it, keeping its
+   length (when both are ALIGNED the right one follows the left, as Blender
+   does when the left handle is selected). Fewer than two keys leave the
+   handles as given. Scratch memory (O(k), only with
    AC_HANDLES_CONT_ACCEL) comes from `allocator` (NULL: malloc). Errors:
    AC_ERR_VALUE for non-finite keys or handles ("keys", "left", "right",
    flat index), times that do not increase ("keys", index 2i), an unknown

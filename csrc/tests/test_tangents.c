@@ -72,6 +72,33 @@ static void blender_vector_and_clamped(void)
     }
 }
 
+static void blender_aligned(void)
+{
+    /* an aligned left handle (given at (1, 6): length 2, out of line) turns
+       opposite the vector right one, (4, 4) = a third of the way to (6, 0),
+       and keeps its length: (3, 6) + 2 / sqrt(5) (-1, 2) */
+    double keys[6] = {0, 0, 3, 6, 6, 0}, left[6], right[6];
+    unsigned char lt[3] = {VEC, AC_HANDLE_ALIGNED, VEC}, rt[3] = {VEC, VEC, VEC};
+    memcpy(left, keys, sizeof keys);
+    memcpy(right, keys, sizeof keys);
+    left[2] = 1.0;
+    CHECK(ac_tangents_blender(keys, lt, rt, 3, 0, left, right, NULL, NULL) == AC_OK);
+    CHECK_NEAR(right[2], 4.0, 1e-15);
+    CHECK_NEAR(right[3], 4.0, 1e-15);
+    CHECK_NEAR(left[2], 3.0 - 2.0 / sqrt(5.0), 1e-15);
+    CHECK_NEAR(left[3], 6.0 + 4.0 / sqrt(5.0), 1e-15);
+    /* beside a free handle nothing turns */
+    lt[1] = AC_HANDLE_ALIGNED;
+    rt[1] = AC_HANDLE_FREE;
+    memcpy(left, keys, sizeof keys);
+    memcpy(right, keys, sizeof keys);
+    left[2] = 1.0;
+    right[2] = 5.0;
+    right[3] = 9.0;
+    CHECK(ac_tangents_blender(keys, lt, rt, 3, 0, left, right, NULL, NULL) == AC_OK);
+    CHECK(left[2] == 1.0 && left[3] == 6.0 && right[2] == 5.0 && right[3] == 9.0);
+}
+
 static void blender_cyclic(void)
 {
     /* across the seam key 0 sees (1, 1) - (2, 0): slopes +1 and -1 cancel */
@@ -199,6 +226,7 @@ int main(void)
 {
     blender_auto();
     blender_vector_and_clamped();
+    blender_aligned();
     blender_cyclic();
     blender_cont_accel();
     blender_errors();

@@ -140,6 +140,21 @@ def cases():
     out.append(dict(co=KEYS["wave"], interpolation=["LINEAR"] * 5 + ["BEZIER"], easing="AUTO",
                     handle_left_type="AUTO", handle_right_type="AUTO",
                     extrapolation="LINEAR", auto_smoothing="NONE"))
+    # aligned handles given out of line: Blender turns them to stay opposite the
+    # other handle of their key (the left one wins when both are aligned and the
+    # left handle is selected, as here)
+    co = [(1, 0.0), (7, 3.0), (12, 1.0), (20, 4.0)]
+    for lt1, rt1 in (("ALIGNED", "AUTO"), ("AUTO", "ALIGNED"), ("ALIGNED", "VECTOR"),
+                     ("ALIGNED", "ALIGNED"), ("AUTO_CLAMPED", "ALIGNED"), ("VECTOR", "ALIGNED")):
+        for smoothing in ("NONE", "CONT_ACCEL"):
+            hl = [(f - 1.0, v) for f, v in co]
+            hr = [(f + 1.0, v) for f, v in co]
+            hl[1], hr[1] = (5.0, 3.5), (10.0, 1.0)
+            out.append(dict(co=co, interpolation="BEZIER", easing="AUTO",
+                            handle_left_type=["AUTO_CLAMPED", lt1, "AUTO", "AUTO_CLAMPED"],
+                            handle_right_type=["AUTO_CLAMPED", rt1, "AUTO", "AUTO_CLAMPED"],
+                            handle_left=hl, handle_right=hr, extrapolation="CONSTANT",
+                            auto_smoothing=smoothing))
     for i, c in enumerate(out):
         c["name"] = f"case{i:03d}"
     return out
