@@ -12,6 +12,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 from animcore import Curve
 from animcore.blender import curve_from_fcurve, curve_from_keyframes
@@ -148,8 +149,6 @@ def test_curve_tangent_policy_errors(kwargs, match):
 
 
 # ---- properties of the rules, on random keys ----
-
-from hypothesis import given, strategies as st  # noqa: E402
 
 _keys = st.lists(st.tuples(st.floats(0.05, 20), st.floats(-100, 100)), min_size=2, max_size=9)
 
