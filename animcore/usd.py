@@ -59,8 +59,10 @@ The mapping, knot by knot:
   blend of the slopes to both neighbours weighted towards the nearer one,
   limited to 3 times the smaller, flat at an extremum, at a dual-valued knot
   and at the end knots (whose outer sides keep their authored tangents),
-  width a third of the interval. Inner loops are baked by Ts first, with
-  the tangents it bakes;
+  width a third of the interval; in a float or half spline the slope is
+  then rounded to that type as Ts stores it (a half slope beyond its range
+  is capped, its width grown to keep the handle's height). Inner loops are
+  baked by Ts first, with the tangents it bakes;
 - a dual-valued knot (a pre-value) is a jump: the key ``(t, pre-value)``
   ends the segment before it and ``(t, value)`` starts the next;
 - extrapolation: held -> ``"clamp"``, linear -> ``"sloped"`` with Ts's
@@ -76,6 +78,7 @@ regressive tangents, non-scalar value types.
 """
 from __future__ import annotations
 
+import math
 import os
 from typing import TYPE_CHECKING, Dict, Union
 
@@ -359,6 +362,22 @@ def _algorithm(knot, side) -> str:
     return _name(getter()) if getter is not None else "None"
 
 
+def _typed_tangent(slope, width, value_type):
+    """A computed tangent as Ts stores it in a float or half spline: the slope
+    rounded to the value type; beyond its range, the largest slope with the
+    width grown so that the handle keeps its height."""
+    if value_type == "double":
+        return slope, width
+    with np.errstate(all="ignore"):  # (an overflow to inf is caught below)
+        typed = np.float32(slope)
+        if value_type == "half":
+            typed = np.float16(typed)
+    if np.isfinite(typed):
+        return float(typed), width
+    capped = math.copysign(float(np.finfo(typed.dtype).max), slope)
+    return capped, slope * width / capped
+
+
 _SEGMENTS = {"Held": "step", "Linear": "linear", "Curve": "bezier"}
 _EXTRAPOLATION = {"Held": "clamp", "Linear": "linear", "Sloped": "sloped",
                   "LoopRepeat": "cycle_offset", "LoopReset": "cycle",
@@ -429,13 +448,16 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
 
         slopes = _core._tangents_auto_ease(func, np.array(times, float),
                                            np.array(values, float))
+        value_type = spline.GetValueTypeName()
         for n in range(len(knots)):  # (the outer sides of the end knots stay as given)
             if auto[0][n] and n > 0:
-                pre_slopes[n] = float(slopes[pre_key[n]])
-                pre_widths[n] = (knots[n].GetTime() - knots[n - 1].GetTime()) / 3.0
+                pre_slopes[n], pre_widths[n] = _typed_tangent(
+                    float(slopes[pre_key[n]]),
+                    (knots[n].GetTime() - knots[n - 1].GetTime()) / 3.0, value_type)
             if auto[1][n] and n + 1 < len(knots):
-                post_slopes[n] = float(slopes[post_key[n]])
-                post_widths[n] = (knots[n + 1].GetTime() - knots[n].GetTime()) / 3.0
+                post_slopes[n], post_widths[n] = _typed_tangent(
+                    float(slopes[post_key[n]]),
+                    (knots[n + 1].GetTime() - knots[n].GetTime()) / 3.0, value_type)
     vin, vout, w_in, w_out, kinds = [], [], [], [], []
     for n, knot in enumerate(knots):
         pre_slope, post_slope = pre_slopes[n], post_slopes[n]

@@ -241,7 +241,7 @@ class StandInSpline:
         self.case = case
 
     def IsEmpty(self): return not self.case["knots"]  # noqa: E704
-    def GetValueTypeName(self): return "double"  # noqa: E704
+    def GetValueTypeName(self): return self.case.get("value_type", "double")  # noqa: E704
     def HasValueBlocks(self): return False  # noqa: E704
     def HasRegressiveTangents(self): return False  # noqa: E704
     def HasInnerLoops(self): return self.case.get("inner_loops", False)  # noqa: E704

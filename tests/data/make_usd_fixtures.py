@@ -72,7 +72,8 @@ def record(name, s):
     ts = [lo - 1.7 * span + i * span / 11.3 for i in range(int(4.4 * 11.3))]
     ts += [k["time"] for k in knots] + [hi + span, lo - span, hi + 2 * span]
     ts = sorted(set(float(f"{t:.13g}") for t in ts))
-    return dict(name=name, curve_type=str(s.GetCurveType()).rsplit(".", 1)[-1],
+    return dict(name=name, value_type=s.GetValueTypeName(),
+                curve_type=str(s.GetCurveType()).rsplit(".", 1)[-1],
                 pre=dict(mode=str(s.GetPreExtrapolation().mode).rsplit(".", 1)[-1],
                          slope=s.GetPreExtrapolation().slope),
                 post=dict(mode=str(s.GetPostExtrapolation().mode).rsplit(".", 1)[-1],
@@ -81,14 +82,15 @@ def record(name, s):
                 left=[float(f"{s.EvalPreValue(t):.13g}") for t in ts])
 
 
-def build_auto_ease(rng, curve_type, interps, pre, post, dual, sides=("pre", "post")):
+def build_auto_ease(rng, curve_type, interps, pre, post, dual, sides=("pre", "post"),
+                    value_type="double", scale=1.0):
     """Knots whose tangents Ts computes with AutoEase: values in runs that
     rise or fall (so that the blend is not always flat), with some extrema."""
-    s = Ts.Spline()
+    s = Ts.Spline(value_type)
     s.SetCurveType(curve_type)
     t, v, direction = 0.0, 0.0, 1.0
     for i, interp in enumerate(interps):
-        k = Ts.Knot()
+        k = Ts.Knot(value_type)
         k.SetTime(t)
         k.SetValue(v)
         k.SetNextInterpolation(INTERP[interp])
@@ -104,7 +106,8 @@ def build_auto_ease(rng, curve_type, interps, pre, post, dual, sides=("pre", "po
         s.SetKnot(k)
         if rng.random() < 0.25:
             direction = -direction
-        t += rng.choice([rng.uniform(0.05, 0.5), rng.uniform(0.5, 3.0), rng.uniform(3.0, 9.0)])
+        t += scale * rng.choice([rng.uniform(0.05, 0.5), rng.uniform(0.5, 3.0),
+                                 rng.uniform(3.0, 9.0)])
         v += direction * rng.uniform(0.0, 3.0)
     for setter, mode in ((s.SetPreExtrapolation, pre), (s.SetPostExtrapolation, post)):
         e = Ts.Extrapolation(EXTRAP[mode])
@@ -129,6 +132,13 @@ def auto_ease_cases(rng):
                     n += 1
                     if r:
                         cases.append(r)
+    # float and half splines: Ts stores the tangents in the value type (a half
+    # slope beyond its range is capped, its width grown to keep the handle's height)
+    for value_type, scale in (("float", 1.0), ("half", 1.0), ("half", 1e-4)):
+        s = build_auto_ease(rng, Ts.CurveTypeBezier, ["curve"] * 8, "linear", "linear", (3,),
+                            value_type=value_type, scale=scale)
+        cases.append(record(f"autoease{n:03d}", s))
+        n += 1
     for sides in (("pre",), ("post",)):  # one side computed, the other authored
         s = build_auto_ease(rng, Ts.CurveTypeBezier, ["curve"] * 7, "linear", "linear", (),
                             sides)
