@@ -4,13 +4,20 @@ UsdSkel import, against what OpenUSD's own UsdSkel.SkeletonQuery computes for th
 same file (tests/data/usd/walker_expected.json, written with walker.usda by
 tests/data/usd/make_fixtures.py, which records the USD version).
 
+Animated xformOps, against Usd.Attribute.Get and GetLocalTransformation for
+tests/data/usd/xforms.usda (xforms_expected.json, written by the same script);
+these tests need usd-core and are skipped without it.
+
 Splines: tests/data/usd_splines.json holds splines built with pxr.Ts (usd-core) by
 tests/data/make_usd_fixtures.py and Ts's evaluation of both sides at many
 times (Eval and EvalPreValue). The default suite reads those splines through
 a stand-in with the same methods, so it needs no pxr; the live test builds
 splines with pxr when usd-core is installed. Ts evaluates in double
 precision: values agree to 1e-9 of the value scale (Ts and animcore solve
-the Bezier time cubic by different methods).
+the Bezier time cubic by different methods). The AutoEase cases (knots
+whose tangents Ts computes) agree to 1e-12, the precision the fixture
+records, with the tangents Ts stored replaced by nonsense: animcore computes
+them itself. Curve(tangents="auto_ease") is the same rule as a curve policy.
 """
 import json
 import pathlib
