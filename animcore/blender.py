@@ -138,7 +138,8 @@ _HANDLE_CODES = {name: code for code, name in enumerate(_HANDLE_TYPES)}  # ac_ha
 _CONT_ACCEL, _CYCLIC, _FLAT_FIRST, _FLAT_LAST = 1, 2, 4, 8  # animcore.h's AC_HANDLES_*
 
 
-def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends):
+def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends,
+                  func="curve_from_keyframes"):
     """Blender's handle recalculation (BKE_fcurve_handles_recalc), in C
     (ac_tangents_blender): left/right (K, 2) float64 are updated in place for
     auto and vector keys. cyclic: a Cycles modifier repeats both ways;
@@ -149,7 +150,7 @@ def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends):
              | (_FLAT_FIRST if constant_ends[0] else 0) | (_FLAT_LAST if constant_ends[1] else 0))
     types = [np.array([_HANDLE_CODES[t] for t in side], np.uint8) for side in (lt, rt)]
     left[:], right[:] = _core._tangents_blender(
-        "curve_from_keyframes", np.ascontiguousarray(co, np.float64), types[0], types[1],
+        func, np.ascontiguousarray(co, np.float64), types[0], types[1],
         flags, np.ascontiguousarray(left, np.float64), np.ascontiguousarray(right, np.float64))
 
 

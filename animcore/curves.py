@@ -390,6 +390,9 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     if t.ndim != 1 or v.ndim not in (1, 2) or v.shape[:1] != t.shape or t.size < 2:
         raise ValueError(f"{func}: tangents={tangents!r} needs at least two keys with times "
                          f"(K,) and values (K,) or (K, C)")
+    for name, array in (("times", t), ("values", v)):  # named before the C rules see them
+        _first_bad(func, name, array)
+    check_sorted(func, "times", t, equal="allowed")
     k = t.size
     entries = [tangents] * k if isinstance(tangents, str) else list(tangents)
     if len(entries) != k:
@@ -416,6 +419,7 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     if smoothing is None:
         raise ValueError(f"{func}: auto_smoothing is {auto_smoothing!r} (must be 'none' or "
                          f"'cont_accel')")
+    check_sorted(func, "times", t)  # (Blender's keys have no jumps)
     codes = _segments(func, interpolation, k - 1)[0]
     if codes is None or not (codes == 3).any():
         raise ValueError(f"{func}: tangents={tangents!r} sets Blender's handles, of free "
@@ -452,7 +456,7 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
         left = co - np.stack([w[0][:, c] * prev_t, vin[:, c] * w[0][:, c] * prev_t], axis=1)
         right = co + np.stack([w[1][:, c] * next_t, vout[:, c] * w[1][:, c] * next_t], axis=1)
         _auto_handles(co, left, right, types, types, smoothing, cyclic,
-                      (before == "clamp", after == "clamp"))
+                      (before == "clamp", after == "clamp"), func)
         dt_in, dt_out = t - left[:, 0], right[:, 0] - t
         with np.errstate(divide="ignore", invalid="ignore"):
             vin[:, c] = np.where(dt_in > 0, (co[:, 1] - left[:, 1]) / dt_in, 0.0)

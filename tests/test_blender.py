@@ -135,6 +135,16 @@ def test_curve_tangent_policies_match_blender(case):
     check_case(curve, case)
 
 
+@pytest.mark.parametrize("times, values, match", [
+    ([0, 1, 1], [0, 1, 2], r"Curve: times at index \(2,\) is 1.0, which equals times\[1\] = 1.0: key times must be sorted in strictly increasing order"),
+    ([0, 2, 1], [0, 1, 2], r"Curve: times at index \(2,\) is 1.0, which is less than times\[1\] = 2.0"),
+    ([0, 1, 2], [0, np.nan, 2], r"Curve: values at index \(1,\) is nan \(must be finite\)"),
+])
+def test_curve_tangent_policy_key_errors(times, values, match):
+    with pytest.raises(ValueError, match=match):
+        Curve(times, values, interpolation="bezier", tangents="auto_clamped")
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"tangents": "auto"}, r"Curve: tangents='auto' sets Blender's handles, of free time length: it needs 'bezier' segments"),
     ({"tangents": ["auto", "spline"], "interpolation": "bezier"}, r"Curve: tangents at index \(1,\) is 'spline'"),

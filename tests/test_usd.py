@@ -441,7 +441,8 @@ def test_curve_auto_ease_mixed_with_blender_keys():
     ({"interpolation": "linear"}, r"Curve: tangents='auto_ease' sets the velocities of cubic and bezier segments, and interpolation='linear' has none"),
     ({"auto_smoothing": "none"}, r"Curve: auto_smoothing applies to the tangents 'auto', 'auto_clamped' and 'vector', not 'auto_ease'"),
     ({"velocities": [1, 1, 1]}, r"Curve: tangents='auto_ease' computes the key velocities"),
-    ({"times": [0, 2, 1]}, r"Curve: times at index \(2,\) is 1.0 \(must not be below the previous key time 2\)"),
+    ({"times": [0, 2, 1]}, r"Curve: times at index \(2,\) is 1.0, which is less than times\[1\] = 2.0"),
+    ({"times": [0, 1, 1]}, r"Curve: times at index \(2,\) is 1.0 \(equals the previous time \(a jump needs jumps=True\)\)"),
     ({"values": [0, np.inf, 1]}, r"Curve: values at index \(1,\) is inf \(must be finite\)"),
 ])
 def test_curve_auto_ease_errors(kwargs, match):
