@@ -92,14 +92,14 @@ static inline void ac_mem_release(const ac_allocator *a, void *p)
    `detail` is a printf format describing what the value must satisfy. Inline
    here so that the library exports nothing beyond animcore.h. */
 static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
-                                const char *arg, double value, const char *detail, ...)
+                                ac_arg arg, double value, const char *detail, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
 
 static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
-                                const char *arg, double value, const char *detail, ...)
+                                ac_arg arg, double value, const char *detail, ...)
 {
     if (err) {
         va_list ap;
@@ -116,7 +116,7 @@ static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
 
 /* AC_OK when the count values at x are finite; otherwise records the first
    non-finite one against `arg` at element `index`. */
-static inline ac_status ac_check_finite(const char *arg, const double *x, size_t count,
+static inline ac_status ac_check_finite(ac_arg arg, const double *x, size_t count,
                                         size_t index, ac_error *err)
 {
     for (size_t k = 0; k < count; k++)

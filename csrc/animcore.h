@@ -81,18 +81,165 @@ typedef enum ac_status {
 
 #define AC_DETAIL_SIZE 96
 
+/* What an error is about: every argument (or quantity derived from arguments,
+   such as |q|) that the core reports, by id. ac_arg_name gives its C spelling;
+   a binding maps the id to its own spelling and to the shape the error index
+   counts over. Ids are stable within a major version. */
+typedef enum ac_arg {
+    AC_ARG_NONE = 0,
+    /* hermite */
+    AC_ARG_START,
+    AC_ARG_END,
+    AC_ARG_START_VELOCITY,
+    AC_ARG_END_VELOCITY,
+    AC_ARG_DURATION,
+    AC_ARG_ELAPSED,
+    AC_ARG_POSITION,
+    AC_ARG_VELOCITY,
+    AC_ARG_TANGENT,
+    /* key tracks */
+    AC_ARG_TIMES,
+    AC_ARG_VALUES,
+    AC_ARG_T,
+    AC_ARG_T0,
+    AC_ARG_T1,
+    AC_ARG_SIDE,
+    AC_ARG_DERIVATIVE,
+    AC_ARG_INTERPOLATION,
+    AC_ARG_TANGENTS,
+    AC_ARG_EXTRAPOLATION,
+    AC_ARG_BEFORE,
+    AC_ARG_AFTER,
+    AC_ARG_IN_VELOCITIES,
+    AC_ARG_OUT_VELOCITIES,
+    AC_ARG_IN_WEIGHTS,
+    AC_ARG_OUT_WEIGHTS,
+    AC_ARG_BEFORE_SLOPES,
+    AC_ARG_AFTER_SLOPES,
+    AC_ARG_IN_TANGENTS,
+    AC_ARG_OUT_TANGENTS,
+    AC_ARG_VALUE,
+    AC_ARG_ACCELERATION,
+    /* easing */
+    AC_ARG_KIND,
+    AC_ARG_U,
+    AC_ARG_S,
+    AC_ARG_COUNT,
+    AC_ARG_EASE,
+    AC_ARG_OVERSHOOT,
+    AC_ARG_AMPLITUDE,
+    AC_ARG_PERIOD,
+    AC_ARG_X1,
+    AC_ARG_Y1,
+    AC_ARG_X2,
+    AC_ARG_Y2,
+    /* quaternions and rotations */
+    AC_ARG_A,
+    AC_ARG_B,
+    AC_ARG_PRODUCT,
+    AC_ARG_Q,
+    AC_ARG_Q_NORM, /* |q| */
+    AC_ARG_Q0,
+    AC_ARG_Q0_NORM, /* |q0| */
+    AC_ARG_Q1,
+    AC_ARG_Q1_NORM, /* |q1| */
+    AC_ARG_QUATERNIONS,
+    AC_ARG_QUATERNIONS_NORM, /* |quaternions| */
+    AC_ARG_AXIS,
+    AC_ARG_AXIS_NORM, /* |axis| */
+    AC_ARG_ANGLE,
+    AC_ARG_ANGLES,
+    AC_ARG_AXES,
+    AC_ARG_V,
+    AC_ARG_ROTATED_VECTOR, /* rotated vector */
+    AC_ARG_ROTVEC,
+    AC_ARG_MATRIX,
+    AC_ARG_MATRIX_DET, /* det(matrix) */
+    AC_ARG_ANGULAR_VELOCITY,
+    /* root motion */
+    AC_ARG_POSITIONS,
+    AC_ARG_ROTATIONS,
+    AC_ARG_PHASE,
+    AC_ARG_CYCLE,
+    AC_ARG_DT,
+    AC_ARG_MAX_CYCLES,
+    AC_ARG_UP_AXIS,
+    AC_ARG_TRANSLATION,
+    AC_ARG_ROTATION,
+    /* contacts */
+    AC_ARG_SURFACE_VELOCITY,
+    AC_ARG_NORMAL,
+    AC_ARG_NORMAL_LENGTH2, /* normal . normal */
+    AC_ARG_RESTITUTION,
+    AC_ARG_FRICTION,
+    AC_ARG_THRESHOLD,
+    AC_ARG_RELATIVE_VELOCITY, /* velocity - surface_velocity */
+    AC_ARG_NORMAL_SPEED, /* (velocity - surface_velocity) . normal */
+    AC_ARG_RESULT,
+    AC_ARG_DIM,
+    AC_ARG_LINEAR_VELOCITY,
+    AC_ARG_OFFSET,
+    AC_ARG_POINT,
+    AC_ARG_A_VELOCITY, /* a.velocity */
+    AC_ARG_A_ANGULAR_VELOCITY, /* a.angular_velocity */
+    AC_ARG_A_INVERSE_MASS, /* a.inverse_mass */
+    AC_ARG_A_INVERSE_INERTIA, /* a.inverse_inertia */
+    AC_ARG_A_CENTER, /* a.center */
+    AC_ARG_B_VELOCITY, /* b.velocity */
+    AC_ARG_B_ANGULAR_VELOCITY, /* b.angular_velocity */
+    AC_ARG_B_INVERSE_MASS, /* b.inverse_mass */
+    AC_ARG_B_INVERSE_INERTIA, /* b.inverse_inertia */
+    AC_ARG_B_CENTER, /* b.center */
+    AC_ARG_VELOCITY_A,
+    AC_ARG_ANGULAR_VELOCITY_A,
+    AC_ARG_VELOCITY_B,
+    AC_ARG_ANGULAR_VELOCITY_B,
+    AC_ARG_NORMAL_IMPULSE,
+    AC_ARG_TANGENT_IMPULSE,
+    AC_ARG_CONTACT_VELOCITY, /* relative velocity at the contact */
+    AC_ARG_PLANE_POINT,
+    AC_ARG_PLANE_NORMAL,
+    AC_ARG_PLANE_NORMAL_LENGTH2, /* plane_normal . plane_normal */
+    AC_ARG_PLANE_VELOCITY,
+    AC_ARG_RADIUS,
+    AC_ARG_MAX_BOUNCES,
+    AC_ARG_INVERSE_INERTIA,
+    /* snapshots */
+    AC_ARG_ENTITIES,
+    AC_ARG_ENTITY,
+    AC_ARG_CAPACITY,
+    AC_ARG_MAX_EXTRAPOLATION,
+    AC_ARG_REORDER_WINDOW,
+    AC_ARG_TICK,
+    AC_ARG_RENDER_TICK,
+    AC_ARG_STATE,
+    /* skeletons */
+    AC_ARG_PARENTS,
+    AC_ARG_LOCAL,
+    AC_ARG_WORLD,
+    AC_ARG_SCALE,
+    AC_ARG_ROTATION_NORM, /* |rotation| */
+    /* working memory */
+    AC_ARG_SCRATCH,
+    AC_ARG_ID_COUNT /* one past the last id */
+} ac_arg;
+
 /* The first failure of a call: which argument, at which element, with which
    value, and what the value must satisfy ("must lie in [0, duration=2]"). */
 typedef struct ac_error {
     ac_status status;
     size_t index;       /* flat element index of the failure */
-    const char *arg;    /* argument name (a static string) */
+    ac_arg arg;         /* the argument the failure is about */
     double value;       /* the offending value */
     char detail[AC_DETAIL_SIZE];
 } ac_error;
 
 /* "ok", "invalid value", "overflow", "out of memory". */
 AC_API const char *ac_status_name(ac_status status);
+
+/* The C spelling of an argument id ("times", "|q|", "a.velocity"); "" for
+   AC_ARG_NONE, NULL for a value that is no id. */
+AC_API const char *ac_arg_name(ac_arg arg);
 
 /* --------------------------------------------------------------- hermite */
 

@@ -164,7 +164,7 @@ static void walk_part(part *p)
         p->status = AC_ERR_NOMEM;
         p->err.status = AC_ERR_NOMEM;
         p->err.index = 0;
-        p->err.arg = "scratch";
+        p->err.arg = AC_ARG_SCRATCH;
         p->err.value = (double)scratch_values;
         strcpy(p->err.detail, "could not be allocated");
         p->err_flat = pos;
