@@ -463,8 +463,9 @@ static ac_status check_times(const double *t, size_t k, int jumps, ac_error *err
             return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, t[i],
                            "must be >= the previous time %.15g", t[i - 1]);
         if (!jumps)
-            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, t[i],
-                           "equals the previous time (a jump needs jumps=True)");
+            return ac_because(err, AC_REASON_NO_JUMPS, 0.0, 0.0,
+                              ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, t[i],
+                                      "equals the previous time (a jump needs spec.jumps)"));
         if (i >= 2 && t[i - 2] == t[i])
             return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, t[i],
                            "is the third equal time (a jump is a pair)");
@@ -1260,9 +1261,10 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, int 
         return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t, "must be finite");
     if (mode == AC_EXTRAP_ERROR) {
         if (t != (after ? hi : lo))
-            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t,
-                           "must lie in [%.15g, %.15g] (%s='error')", lo, hi,
-                           after ? "after" : "before");
+            return ac_because(err, after ? AC_REASON_AFTER_ERROR : AC_REASON_BEFORE_ERROR, lo,
+                              hi, ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t,
+                                          "must lie in [%.15g, %.15g] (%s is AC_EXTRAP_ERROR)",
+                                          lo, hi, after ? "after" : "before"));
         at_end(cv, after, deriv, o); /* the side outside does not exist */
         return check_out(o, C, i, deriv, err);
     }

@@ -107,9 +107,23 @@ static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
         err->index = index;
         err->arg = arg;
         err->value = value;
+        err->reason = AC_REASON_NONE;
+        err->limit[0] = err->limit[1] = 0.0;
         va_start(ap, detail);
         vsnprintf(err->detail, sizeof err->detail, detail, ap);
         va_end(ap);
+    }
+    return status;
+}
+
+/* Adds to a failure that ac_fail recorded the setting that caused it. */
+static inline ac_status ac_because(ac_error *err, ac_reason reason, double a, double b,
+                                   ac_status status)
+{
+    if (err) {
+        err->reason = reason;
+        err->limit[0] = a;
+        err->limit[1] = b;
     }
     return status;
 }

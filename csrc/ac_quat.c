@@ -385,9 +385,11 @@ static ac_status wrap_time(const ac_quat_curve *c, double t, size_t i, double *l
         *local = t < first ? first : last, *hold = 1;
         return AC_OK;
     case AC_QUAT_ERROR:
-        return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t,
-                       "must lie in [%.15g, %.15g]: the curve's %s is 'error'", first, last,
-                       t < first ? "before" : "after");
+        return ac_because(err, t < first ? AC_REASON_BEFORE_ERROR : AC_REASON_AFTER_ERROR,
+                          first, last,
+                          ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t,
+                                  "must lie in [%.15g, %.15g]: the curve's %s is AC_QUAT_ERROR",
+                                  first, last, t < first ? "before" : "after"));
     case AC_QUAT_CYCLE:
     case AC_QUAT_OSCILLATE: {
         double cycles, parity;

@@ -298,9 +298,10 @@ static ac_status time_error(const ac_looptrack *tr, ac_arg arg, double t, size_t
 {
     if (!ac_finite(t))
         return ac_fail(err, AC_ERR_VALUE, i, arg, t, "must be finite");
-    return ac_fail(err, AC_ERR_VALUE, i, arg, t,
-                   "must satisfy |%s/duration| <= max_cycles=%.15g with duration=%.15g", ac_arg_name(arg),
-                   tr->max_cycles, tr->duration);
+    return ac_because(err, AC_REASON_MAX_CYCLES, tr->max_cycles, tr->duration,
+                      ac_fail(err, AC_ERR_VALUE, i, arg, t,
+                              "must satisfy |%s/duration| <= max_cycles=%.15g with duration=%.15g",
+                              ac_arg_name(arg), tr->max_cycles, tr->duration));
 }
 
 AC_VECTORIZED

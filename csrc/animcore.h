@@ -224,6 +224,16 @@ typedef enum ac_arg {
     AC_ARG_ID_COUNT /* one past the last id */
 } ac_arg;
 
+/* A setting of the object (rather than the value alone) that makes a value
+   invalid, with the numbers that describe it in ac_error.limit. */
+typedef enum ac_reason {
+    AC_REASON_NONE = 0,
+    AC_REASON_NO_JUMPS,      /* equal key times without the jumps flag */
+    AC_REASON_BEFORE_ERROR,  /* t before the keys [limit[0], limit[1]], before = error */
+    AC_REASON_AFTER_ERROR,   /* t after the keys [limit[0], limit[1]], after = error */
+    AC_REASON_MAX_CYCLES     /* |t / limit[1]| > limit[0]: max_cycles of a duration */
+} ac_reason;
+
 /* The first failure of a call: which argument, at which element, with which
    value, and what the value must satisfy ("must lie in [0, duration=2]"). */
 typedef struct ac_error {
@@ -231,6 +241,8 @@ typedef struct ac_error {
     size_t index;       /* flat element index of the failure */
     ac_arg arg;         /* the argument the failure is about */
     double value;       /* the offending value */
+    ac_reason reason;   /* AC_REASON_NONE unless a setting is the cause */
+    double limit[2];    /* the numbers of the reason */
     char detail[AC_DETAIL_SIZE];
 } ac_error;
 

@@ -101,12 +101,40 @@ int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
     return 0;
 }
 
+/* The Python words of a failure the core reports with a reason (an object's
+   setting) into detail; the core's own words otherwise. */
+static const char *python_detail(const ac_error *err, const char *name, const char *outside,
+                                 char *detail, size_t size)
+{
+    const char *side = err->reason == AC_REASON_BEFORE_ERROR ? "before" : "after";
+    switch (err->reason) {
+    case AC_REASON_NO_JUMPS:
+        return "equals the previous time (a jump needs jumps=True)";
+    case AC_REASON_BEFORE_ERROR:
+    case AC_REASON_AFTER_ERROR:
+        if (outside)
+            PyOS_snprintf(detail, size, outside, err->limit[0], err->limit[1], side);
+        else
+            PyOS_snprintf(detail, size, "must lie in [%.15g, %.15g] (%s='error')", err->limit[0],
+                          err->limit[1], side);
+        return detail;
+    case AC_REASON_MAX_CYCLES:
+        PyOS_snprintf(detail, size,
+                      "must satisfy |%s/duration| <= max_cycles=%.15g with duration=%.15g", name,
+                      err->limit[0], err->limit[1]);
+        return detail;
+    case AC_REASON_NONE: break;
+    }
+    return err->detail;
+}
+
 /* The exception for err under `name`, its index unravelled over `shape`
    (no index when ndim is 0), an integer value shown as one when `integer`. */
 static PyObject *raise_named(const char *func, const ac_error *err, const char *name,
-                             int integer, int ndim, const npy_intp *shape)
+                             int integer, int ndim, const npy_intp *shape, const char *outside)
 {
-    char index[256] = "", *value;
+    char index[256] = "", *value, words[2 * AC_DETAIL_SIZE];
+    const char *detail = python_detail(err, name, outside, words, sizeof words);
     size_t rest = err->index;
     PyObject *type;
     npy_intp coords[NPY_MAXDIMS];
@@ -134,7 +162,7 @@ static PyObject *raise_named(const char *func, const ac_error *err, const char *
                                   integer ? 0 : Py_DTSF_ADD_DOT_0, NULL);
     if (!value)
         return NULL;
-    PyErr_Format(type, "%s: %s%s is %s (%s)", func, name, index, value, err->detail);
+    PyErr_Format(type, "%s: %s%s is %s (%s)", func, name, index, value, detail);
     PyMem_Free(value);
     return NULL;
 }
@@ -148,7 +176,13 @@ static const char *c_name(ac_arg arg)
 PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
                      const npy_intp *shape)
 {
-    return raise_named(func, err, c_name(err->arg), 0, ndim, shape);
+    return raise_named(func, err, c_name(err->arg), 0, ndim, shape, NULL);
+}
+
+PyObject *acpy_raise_context(const char *func, const ac_error *err, int ndim,
+                             const npy_intp *shape, const acpy_context *ctx)
+{
+    return raise_named(func, err, c_name(err->arg), 0, ndim, shape, ctx->outside);
 }
 
 PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_error *args,
@@ -158,9 +192,9 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
         if (args[i].arg == err->arg) {
             const acpy_space *s = args[i].space == ACPY_NO_INDEX ? NULL : &spaces[args[i].space];
             return raise_named(func, err, args[i].name ? args[i].name : c_name(err->arg),
-                               args[i].integer, s ? s->ndim : 0, s ? s->dims : NULL);
+                               args[i].integer, s ? s->ndim : 0, s ? s->dims : NULL, NULL);
         }
-    return raise_named(func, err, c_name(err->arg), 0, spaces[0].ndim, spaces[0].dims);
+    return raise_named(func, err, c_name(err->arg), 0, spaces[0].ndim, spaces[0].dims, NULL);
 }
 
 int acpy_pair_steps(const char *func, const char *name, PyArrayObject *a, npy_intp n,

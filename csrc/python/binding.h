@@ -139,7 +139,14 @@ typedef struct acpy_context {
     double value[4];
     npy_intp channels;
     int bare;
+    const char *outside; /* NULL, or the words of t outside an 'error' side (see below) */
 } acpy_context;
+
+/* acpy_raise for a declared kernel: a t outside the keys of an 'error' side
+   reads "must lie in [lo, hi] (side='error')", or ctx->outside when set: a
+   printf format of (lo, hi, side). */
+PyObject *acpy_raise_context(const char *func, const ac_error *err, int ndim,
+                             const npy_intp *shape, const acpy_context *ctx);
 
 /* The loop over n elements: in[i] holds n items (steps[i] == 1) or one item
    shared by all (steps[i] == 0), out[j] n contiguous items. */

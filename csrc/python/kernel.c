@@ -534,7 +534,7 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
     }
     *handled = 1;
     if (k->loop(ctx, in, steps, out, 1, &err))
-        return acpy_raise(func, &err, 0, NULL);
+        return acpy_raise_context(func, &err, 0, NULL, ctx);
     if (k->nout == 1)
         return f64_scalar(results[0]);
     tuple = PyTuple_New(k->nout);
@@ -739,7 +739,7 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (st) {
         err.index = (size_t)err_flat;
-        acpy_raise(func, &err, nd, loop);
+        acpy_raise_context(func, &err, nd, loop, &ctx);
         goto done;
     }
     for (int j = 0; j < k->nout; j++)

@@ -113,19 +113,10 @@ static PyObject *split(PyObject *self, PyObject *args)
     n = PyArray_SIZE(t);
     ACPY_RUN(n, st = ac_rootmotion_split(tr, ACPY_F64(t), ACPY_F64(cycle), ACPY_F64(phase),
                                          (size_t)n, &err));
-    if (st) {
-        static const char bound[] = "must satisfy |t/";
-        if (strncmp(err.detail, bound, sizeof bound - 1) == 0) { /* the caller's name */
-            char detail[AC_DETAIL_SIZE];
-            PyOS_snprintf(detail, sizeof detail, "must satisfy |%s/%s", arg,
-                          err.detail + sizeof bound - 1);
-            memcpy(err.detail, detail, sizeof detail);
-        }
-        { /* t and dt are the caller's argument */
-            const acpy_arg_error as_caller[] = {{AC_ARG_T, 0, arg, 0}, {AC_ARG_DT, 0, arg, 0}};
-            acpy_space space = {PyArray_NDIM(t), PyArray_DIMS(t)};
-            return acpy_raise_as(func, &err, as_caller, 2, &space);
-        }
+    if (st) { /* t is the caller's argument */
+        const acpy_arg_error as_caller[] = {{AC_ARG_T, 0, arg, 0}};
+        acpy_space space = {PyArray_NDIM(t), PyArray_DIMS(t)};
+        return acpy_raise_as(func, &err, as_caller, 1, &space);
     }
     Py_RETURN_NONE;
 }

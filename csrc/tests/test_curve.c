@@ -94,7 +94,8 @@ static void extrapolation(void)
         CHECK_NEAR(at(curve, 0.5, 1), -10.0, 1e-12); /* mirrored: velocity flips */
         CHECK(ac_curve_eval(curve, q, 3, 0, x, &err) == AC_ERR_VALUE);
         CHECK(err.index == 1 && err.arg == AC_ARG_T && err.value == 3.5);
-        CHECK(strcmp(err.detail, "must lie in [1, 3] (after='error')") == 0);
+        CHECK(strcmp(err.detail, "must lie in [1, 3] (after is AC_EXTRAP_ERROR)") == 0);
+        CHECK(err.reason == AC_REASON_AFTER_ERROR && err.limit[0] == 1 && err.limit[1] == 3);
         ac_curve_destroy(curve);
     }
 }
