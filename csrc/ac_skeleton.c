@@ -10,15 +10,17 @@ struct ac_skeleton {
     size_t joints;
     int64_t *parents; /* joints, -1 for a root */
     size_t *order;    /* joints, parents first */
+    ac_allocator mem; /* what the skeleton's blocks came from */
 };
 
 void ac_skeleton_destroy(ac_skeleton *skeleton)
 {
     if (!skeleton)
         return;
-    free(skeleton->parents);
-    free(skeleton->order);
-    free(skeleton);
+    ac_allocator mem = skeleton->mem;
+    ac_mem_release(&mem, skeleton->parents);
+    ac_mem_release(&mem, skeleton->order);
+    ac_mem_release(&mem, skeleton);
 }
 
 size_t ac_skeleton_joints(const ac_skeleton *skeleton) { return skeleton->joints; }
@@ -30,7 +32,7 @@ void ac_skeleton_order(const ac_skeleton *skeleton, int64_t *order)
 }
 
 ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton **skeleton,
-                             ac_error *err)
+                             const ac_allocator *allocator, ac_error *err)
 {
     ac_skeleton *s;
     size_t *depth, *count, max_depth = 0;
@@ -39,12 +41,14 @@ ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton 
         if (parents[j] < -1 || parents[j] >= (int64_t)joints)
             return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_PARENTS, (double)parents[j],
                            "must be -1 (a root) or a joint index in [0, %zu)", joints);
-    s = calloc(1, sizeof *s);
-    depth = calloc(joints ? joints : 1, sizeof *depth); /* 0: unknown, else depth + 1 */
-    count = calloc(joints + 1, sizeof *count);
+    s = ac_mem_zeroed(allocator, 1, sizeof *s);
+    depth = ac_mem_zeroed(allocator, joints, sizeof *depth); /* 0: unknown, else depth + 1 */
+    count = ac_mem_zeroed(allocator, joints + 1, sizeof *count);
     if (s) {
-        s->parents = malloc((joints ? joints : 1) * sizeof *s->parents);
-        s->order = malloc((joints ? joints : 1) * sizeof *s->order);
+        if (allocator)
+            s->mem = *allocator;
+        s->parents = ac_mem_zeroed(allocator, joints, sizeof *s->parents);
+        s->order = ac_mem_zeroed(allocator, joints, sizeof *s->order);
     }
     if (!s || !depth || !count || !s->parents || !s->order) {
         st = ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_PARENTS, (double)joints,
@@ -93,8 +97,8 @@ ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton 
             s->order[count[depth[j]]++] = j;
     }
 done:
-    free(depth);
-    free(count);
+    ac_mem_release(allocator, depth);
+    ac_mem_release(allocator, count);
     if (st)
         ac_skeleton_destroy(s);
     else

@@ -660,9 +660,11 @@ AC_API ac_status ac_quat_batch_from_rotvec(const double *rotvec, double *q, size
 typedef struct ac_skeleton ac_skeleton;
 
 /* Errors: AC_ERR_VALUE "parents" with the joint index (out of range, or a
-   joint on a cycle); AC_ERR_NOMEM. *skeleton is set on success only. */
+   joint on a cycle); AC_ERR_NOMEM. *skeleton is set on success only. Memory,
+   the work space of the ordering included, comes from `allocator` (NULL:
+   malloc). */
 AC_API ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton **skeleton,
-                             ac_error *err);
+                                    const ac_allocator *allocator, ac_error *err);
 AC_API void ac_skeleton_destroy(ac_skeleton *skeleton);
 AC_API size_t ac_skeleton_joints(const ac_skeleton *skeleton);
 /* The evaluation order (joints entries): every joint after its parent. */

@@ -15,7 +15,7 @@ static void hierarchy(void)
     double world[48], local[48], tt[3], rr[4], ss[3];
     ac_skeleton *sk = NULL;
     ac_error err;
-    CHECK(ac_skeleton_create(parents, 3, &sk, &err) == AC_OK);
+    CHECK(ac_skeleton_create(parents, 3, &sk, NULL, &err) == AC_OK);
     CHECK(ac_skeleton_joints(sk) == 3);
     ac_skeleton_order(sk, order);
     CHECK(order[0] == 1 && order[1] == 2 && order[2] == 0);
@@ -44,12 +44,12 @@ static void errors(void)
     double tt[3], rr[4], ss[3];
     ac_skeleton *sk = NULL;
     ac_error err;
-    CHECK(ac_skeleton_create(cycle, 3, &sk, &err) == AC_ERR_VALUE && sk == NULL);
+    CHECK(ac_skeleton_create(cycle, 3, &sk, NULL, &err) == AC_ERR_VALUE && sk == NULL);
     CHECK(err.arg == AC_ARG_PARENTS && (err.index == 1 || err.index == 2));
-    CHECK(ac_skeleton_create(range, 2, &sk, &err) == AC_ERR_VALUE && err.index == 1);
+    CHECK(ac_skeleton_create(range, 2, &sk, NULL, &err) == AC_ERR_VALUE && err.index == 1);
     CHECK(err.value == 2.0);
-    CHECK(ac_skeleton_create(self, 1, &sk, &err) == AC_ERR_VALUE && err.index == 0);
-    CHECK(ac_skeleton_create(ok, 2, &sk, &err) == AC_OK);
+    CHECK(ac_skeleton_create(self, 1, &sk, NULL, &err) == AC_ERR_VALUE && err.index == 0);
+    CHECK(ac_skeleton_create(ok, 2, &sk, NULL, &err) == AC_OK);
     CHECK(ac_skeleton_world(sk, t, q, s, NULL, world, 1, &err) == AC_ERR_VALUE);
     CHECK(err.arg == AC_ARG_ROTATION_NORM && err.index == 1);
     q[7] = 1.0;
