@@ -497,23 +497,23 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
     int lock_first = 0, lock_last = 0;
     for (size_t i = 0; i < 2 * k; i++)
         if (!ac_finite(keys[i]))
-            return ac_fail(err, AC_ERR_VALUE, i, "keys", keys[i], "must be finite");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_KEYS, keys[i], "must be finite");
     for (size_t i = 0; i < 2 * k; i++) {
         if (!ac_finite(left[i]))
-            return ac_fail(err, AC_ERR_VALUE, i, "left", left[i], "must be finite");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_LEFT, left[i], "must be finite");
         if (!ac_finite(right[i]))
-            return ac_fail(err, AC_ERR_VALUE, i, "right", right[i], "must be finite");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_RIGHT, right[i], "must be finite");
     }
     for (size_t i = 1; i < k; i++)
         if (!(T(keys, i) > T(keys, i - 1)))
-            return ac_fail(err, AC_ERR_VALUE, 2 * i, "keys", T(keys, i),
-                           "must be above the previous key time %.17g", T(keys, i - 1));
+            return ac_fail(err, AC_ERR_VALUE, 2 * i, AC_ARG_KEYS, T(keys, i),
+                           "must be > the previous time %.15g", T(keys, i - 1));
     for (size_t i = 0; i < k; i++) {
         if (left_types[i] > AC_HANDLE_AUTO_CLAMPED)
-            return ac_fail(err, AC_ERR_VALUE, i, "left_types", left_types[i],
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_LEFT_TYPES, left_types[i],
                            "must be an ac_handle_type");
         if (right_types[i] > AC_HANDLE_AUTO_CLAMPED)
-            return ac_fail(err, AC_ERR_VALUE, i, "right_types", right_types[i],
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_RIGHT_TYPES, right_types[i],
                            "must be an ac_handle_type");
     }
     if (k < 2)
@@ -529,8 +529,8 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
         if (!locked || !scratch) {
             ac_mem_release(allocator, locked);
             ac_mem_release(allocator, scratch);
-            return ac_fail(err, AC_ERR_NOMEM, 0, "keys", (double)k,
-                           "needs scratch memory for the keys");
+            return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_SCRATCH, (double)k,
+                           "keys need scratch memory");
         }
     }
     first_last[0] = T(keys, k - 1) - T(keys, 0);
@@ -601,17 +601,17 @@ AC_API ac_status ac_tangents_auto_ease(const double *times, const double *values
 {
     for (size_t i = 0; i < k; i++)
         if (!ac_finite(times[i]))
-            return ac_fail(err, AC_ERR_VALUE, i, "times", times[i], "must be finite");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, times[i], "must be finite");
     for (size_t i = 0; i < k * c; i++)
         if (!ac_finite(values[i]))
-            return ac_fail(err, AC_ERR_VALUE, i, "values", values[i], "must be finite");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_VALUES, values[i], "must be finite");
     for (size_t i = 1; i < k; i++) {
         if (times[i] < times[i - 1])
-            return ac_fail(err, AC_ERR_VALUE, i, "times", times[i],
-                           "must not be below the previous key time %.17g", times[i - 1]);
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, times[i],
+                           "must be >= the previous time %.15g", times[i - 1]);
         if (i >= 2 && times[i] == times[i - 2])
-            return ac_fail(err, AC_ERR_VALUE, i, "times", times[i],
-                           "a third key at the same time (a jump has two)");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, times[i],
+                           "is the third equal time (a jump is a pair)");
     }
     for (size_t i = 0; i < k; i++) {
         /* a discontinuity (an end key, a jump) gets flat tangents */
@@ -624,7 +624,7 @@ AC_API ac_status ac_tangents_auto_ease(const double *times, const double *values
                 double s1 = (values[(i + 1) * c + ch] - values[i * c + ch]) /
                             (times[i + 1] - times[i]);
                 if (!ac_finite(s0) || !ac_finite(s1))
-                    return ac_fail(err, AC_ERR_OVERFLOW, i * c + ch, "slopes",
+                    return ac_fail(err, AC_ERR_OVERFLOW, i * c + ch, AC_ARG_SLOPES,
                                    ac_finite(s0) ? s1 : s0,
                                    "the slope to a neighbouring key is not representable");
                 if (s0 * s1 > 0.0) {

@@ -204,8 +204,8 @@ def test_tangents_binding_checks_its_arrays():
     with pytest.raises(ValueError, match=r"f: left_types at index \(1,\) is 7 \(must be an "
                                          r"ac_handle_type\)"):
         _core._tangents_blender("f", co, np.array([3, 7], np.uint8), types, 0, co, co)
-    with pytest.raises(ValueError, match=r"f: keys at index \(1, 0\) is 0.0 \(must be above the "
-                                         r"previous key time 0\)"):
+    with pytest.raises(ValueError, match=r"f: keys at index \(1, 0\) is 0.0 \(must be > the previous "
+                                         r"time 0\)"):
         _core._tangents_blender("f", np.zeros((2, 2)), types, types, 0, co, co)
     with pytest.raises(ValueError, match=r"f: values must have shape \(2,\) or \(2, C\)"):
         _core._tangents_auto_ease("f", np.array([0.0, 1.0]), np.array([0.0]))

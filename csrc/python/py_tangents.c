@@ -1,10 +1,19 @@
 /* Binding of the tools' automatic tangents (ac_tangents.c): key arrays in,
    fresh handle or slope arrays out. */
-#include <string.h>
-
 #include "binding.h"
 
-static const char *const type_names[] = {"left_types", "right_types", NULL};
+/* Errors on points count over (key, coordinate), on handle types over keys
+   (shown as integers); times over keys, values and slopes over (K,) or (K, C). */
+static const acpy_arg_error blender_errors[] = {
+    {AC_ARG_KEYS, 0, NULL, 0},       {AC_ARG_LEFT, 0, NULL, 0},
+    {AC_ARG_RIGHT, 0, NULL, 0},      {AC_ARG_LEFT_TYPES, 1, NULL, 1},
+    {AC_ARG_RIGHT_TYPES, 1, NULL, 1}, {AC_ARG_SCRATCH, ACPY_NO_INDEX, NULL, 1},
+};
+static const acpy_arg_error auto_ease_errors[] = {
+    {AC_ARG_TIMES, 1, NULL, 0},
+    {AC_ARG_VALUES, 0, NULL, 0},
+    {AC_ARG_SLOPES, 0, NULL, 0},
+};
 
 static int acpy_u8(PyObject *obj, void *result)
 {
@@ -57,11 +66,11 @@ static PyObject *tangents_blender(PyObject *self, PyObject *args)
                                              NULL, &err));
     if (status != AC_OK) {
         npy_intp shape[2] = {k, 2};
-        /* handle types are indexed by key, points by (key, coordinate) */
-        int types = strcmp(err.arg, type_names[0]) == 0 || strcmp(err.arg, type_names[1]) == 0;
+        acpy_space spaces[2] = {{2, shape}, {1, shape}};
         Py_DECREF(left);
         Py_DECREF(right);
-        return acpy_raise_ints(func, &err, types ? 1 : 2, shape, type_names);
+        return acpy_raise_as(func, &err, blender_errors,
+                             sizeof blender_errors / sizeof *blender_errors, spaces);
     }
     return Py_BuildValue("NN", left, right);
 }
@@ -93,10 +102,11 @@ static PyObject *tangents_auto_ease(PyObject *self, PyObject *args)
                                                    (size_t)k, (size_t)c, ACPY_F64(slopes),
                                                    &err));
     if (status != AC_OK) {
-        int on_times = strcmp(err.arg, "times") == 0;
+        acpy_space spaces[2] = {{PyArray_NDIM(values), PyArray_DIMS(values)},
+                                {1, PyArray_DIMS(times)}};
         Py_DECREF(slopes);
-        return acpy_raise(func, &err, on_times ? 1 : PyArray_NDIM(values),
-                          on_times ? PyArray_DIMS(times) : PyArray_DIMS(values));
+        return acpy_raise_as(func, &err, auto_ease_errors,
+                             sizeof auto_ease_errors / sizeof *auto_ease_errors, spaces);
     }
     return (PyObject *)slopes;
 }
