@@ -122,6 +122,96 @@ def test_xform_ops_match_usd(interpolation):
                              if e["time_samples"] or e["spline"]}
 
 
+class _FakeQuat:
+    def __init__(self, xyzw):
+        self.xyzw = xyzw
+
+    def GetImaginary(self): return self.xyzw[:3]  # noqa: E704
+    def GetReal(self): return self.xyzw[3]  # noqa: E704
+
+
+class _FakeAttribute:
+    def __init__(self, path, entry, codes):
+        self.path, self.entry = path, entry
+        self.samples = {c: entry["linear"][codes.index(c)] for c in entry["time_samples"]}
+
+    def GetPath(self): return self.path  # noqa: E704
+    def HasSpline(self): return False  # noqa: E704
+    def GetTimeSamples(self): return sorted(self.samples)  # noqa: E704
+
+    def Get(self, code):
+        value, kind = self.samples[code], self.entry["op_type"]
+        if kind == "TypeOrient":
+            return _FakeQuat(value)
+        if kind == "TypeTransform":
+            return [value[4 * i:4 * i + 4] for i in range(4)]
+        return value[0] if len(value) == 1 else value
+
+
+class _FakeOp:
+    def __init__(self, attribute):
+        self.attribute = attribute
+
+    def GetAttr(self): return self.attribute  # noqa: E704
+    def GetOpType(self): return _Enum("XformOp." + self.attribute.entry["op_type"])  # noqa: E704
+
+
+def _fake_pxr(monkeypatch):
+    """A stand-in for the parts of pxr that usd.load reads, holding the
+    recorded attributes of xforms.usda (their time samples and the values
+    USD's Get gave at them); spline-valued ops are left out."""
+    import types
+
+    codes = XFORMS["time_codes"]
+    prims = {}
+    for path, entry in XFORMS["attributes"].items():
+        if not entry["spline"]:
+            prims.setdefault(path.split(".")[0], []).append(
+                _FakeOp(_FakeAttribute(path, entry, codes)))
+
+    class Prim:
+        def __init__(self, ops): self.ops = ops  # noqa: E704
+        def IsA(self, kind): return False  # noqa: E704
+
+    class Stage:
+        def Traverse(self): return [Prim(ops) for ops in prims.values()]  # noqa: E704
+        def GetTimeCodesPerSecond(self): return XFORMS["time_codes_per_second"]  # noqa: E704
+        def GetRootLayer(self):  # noqa: E301
+            return types.SimpleNamespace(identifier="xforms.usda")
+
+    class Xformable:
+        def __init__(self, prim): self.prim = prim  # noqa: E704
+        def __bool__(self): return True  # noqa: E704
+        def GetOrderedXformOps(self): return self.prim.ops  # noqa: E704
+
+    pxr = types.ModuleType("pxr")
+    pxr.Usd = types.SimpleNamespace(Stage=Stage)
+    pxr.UsdSkel = types.SimpleNamespace(Skeleton=object)
+    pxr.UsdGeom = types.SimpleNamespace(Xformable=Xformable)
+    for name in ("Usd", "UsdSkel", "UsdGeom"):
+        monkeypatch.setitem(sys.modules, f"pxr.{name}", getattr(pxr, name))
+    monkeypatch.setitem(sys.modules, "pxr", pxr)
+    return Stage()
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "held"])
+def test_xform_ops_from_recorded_samples(monkeypatch, interpolation):
+    # without usd-core: the recorded samples of each op through a stand-in
+    # stage give back USD's own Get between and beyond them
+    channels = usd.load(_fake_pxr(monkeypatch), interpolation=interpolation)
+    times = np.array(XFORMS["time_codes"]) / XFORMS["time_codes_per_second"]
+    assert set(channels) == {n for n, e in XFORMS["attributes"].items() if e["time_samples"]}
+    for name, curve in channels.items():
+        entry = XFORMS["attributes"][name]
+        got, expected = _sampled(curve, times), np.array(entry[interpolation])
+        if entry["op_type"] == "TypeOrient":
+            got = got * np.sign(np.sum(got * expected, axis=1))[:, None]
+        if entry["op_type"] == "TypeTransform":
+            expected = usd_matrices(expected.reshape(-1, 4, 4)).reshape(-1, 16)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=2e-6 * max(
+            1.0, np.abs(expected).max()), err_msg=name)
+
+
 def test_xform_ops_compose_to_usd_local_transforms():
     # each prim's ops composed in xformOpOrder (scipy's rotations, extrinsic
     # Euler angles in the op's order) give GetLocalTransformation
