@@ -121,6 +121,16 @@ AC_API ac_status ac_hermite_eval(const double *start, const double *end,
                                  const size_t steps[6], double *position, double *velocity,
                                  size_t n, ac_error *err);
 
+/* True when ac_hermite_eval is certain to succeed on these inputs (same
+   arguments, steps may be NULL): one pass that reads the inputs and writes
+   nothing, for callers that must leave their outputs untouched on failure
+   and would otherwise evaluate twice. Conservative: inputs within a factor 8
+   of overflow give false even when the evaluation would succeed. */
+AC_API bool ac_hermite_check(const double *start, const double *end,
+                             const double *start_velocity, const double *end_velocity,
+                             const double *duration, const double *elapsed,
+                             const size_t steps[6], size_t n);
+
 /* tangent = duration * velocity, and back; steps[0] is for the first input,
    steps[1] for duration. Finite inputs, duration > 0, finite result. */
 AC_API ac_status ac_hermite_velocity_to_tangent(const double *velocity, const double *duration,
