@@ -605,11 +605,21 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
     normal /= np.linalg.norm(normal, axis=1, keepdims=True)
     normal /= np.sqrt(np.einsum("ik,ik->i", normal, normal))[:, None]  # |n.n - 1| ~ 1e-16
     wall = np.array([2.0, 0.0, -1.0])
+
+    def copy_bytes():  # its inputs into a fresh output, as bounce reads and allocates
+        result = np.empty_like(velocity)
+        for a in (velocity, surface, normal):
+            np.copyto(result, a)
+        return result
+
     comparisons = [
         compare("contact bounce (3-D, v, u, n per contact)", n,
                 lambda: bounce(velocity, surface, normal, 0.5),
                 "same formula in plain NumPy",
                 lambda: numpy_bounce(velocity, surface, normal, 0.5), repeats, target=5),
+        compare("contact bounce (3-D, v, u, n per contact)", n,
+                lambda: bounce(velocity, surface, normal, 0.5),
+                "np.copyto of v, u, n into a fresh out", copy_bytes, repeats, target=0.5),
         compare("contact bounce (3-D, one moving wall's u)", n,
                 lambda: bounce(velocity, wall, normal, 0.5),
                 "same formula in plain NumPy",
