@@ -136,7 +136,8 @@ static int local_affine(const double t[3], const double q[4], const double s[3],
 }
 
 /* out (4x4) = p (4x4 affine) * l (3x4 affine, implicit last row 0 0 0 1). */
-static AC_FORCE_INLINE void affine_product(const double *p, const double l[12], double *out)
+static AC_FORCE_INLINE void affine_product(const double *restrict p, const double *restrict l,
+                                           double *restrict out)
 {
     for (int row = 0; row < 3; row++) {
         const double a = p[4 * row], b = p[4 * row + 1], c = p[4 * row + 2];
