@@ -1013,10 +1013,12 @@ typedef enum ac_snapshot_mode {
    0): a push with a higher generation empties the slot first (a re-used
    network id), a lower one is INVALID.
    Layout: ring slots are stored slot-major (slot k of every entity side by
-   side) and each entity's four newest ticks are kept together, so sampling
-   all entities reads the memory nearly in order when their snapshots arrive
-   together, and touches two positions per entity otherwise; render ticks
-   more than three snapshots behind the newest take a binary search.
+   side), and each entity's four newest snapshots (ticks, positions,
+   rotations) are also kept together, next to those of the other entities, so
+   sampling all entities at a render tick within them reads the memory in
+   order however each entity's ring wraps (4 * (dim + 4 or 5) extra doubles
+   per entity); render ticks more than three snapshots behind the newest take
+   a binary search of the rows.
    Objects are not synchronized: samples may run concurrently with each
    other, a push or flush must not run concurrently with anything else on
    the same object. */
