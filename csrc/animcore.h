@@ -1016,8 +1016,8 @@ typedef enum ac_snapshot_mode {
    side), and each entity's four newest snapshots (ticks, positions,
    rotations) are also kept together, next to those of the other entities, so
    sampling all entities at a render tick within them reads the memory in
-   order however each entity's ring wraps (4 * (dim + 4 or 5) extra doubles
-   per entity); render ticks more than three snapshots behind the newest take
+   order however each entity's ring wraps (at a cost of 4 * dim doubles per
+   entity, 4 * (dim + 4) with rotations); render ticks more than three snapshots behind the newest take
    a binary search of the rows.
    Objects are not synchronized: samples may run concurrently with each
    other, a push or flush must not run concurrently with anything else on
