@@ -188,15 +188,14 @@ ac_status ac_hermite_eval(const double *start, const double *end,
                                  elapsed, s, n, err);
 }
 
+/* ac_hermite_check for n > 0 (static: the dispatched clones stay private) */
 AC_VECTORIZED
-bool ac_hermite_check(const double *start, const double *end, const double *start_velocity,
-                      const double *end_velocity, const double *duration,
-                      const double *elapsed, const size_t steps[6], size_t n)
+static int hermite_check_all(const double *start, const double *end,
+                             const double *start_velocity, const double *end_velocity,
+                             const double *duration, const double *elapsed, const size_t s[6],
+                             size_t n)
 {
-    const size_t *s = steps ? steps : all_arrays;
     int64_t ok = 1;
-    if (n == 0)
-        return true;
     if (!s[0] && !s[1] && !s[2] && !s[3] && !s[4]) {
         /* shared keys: checked once; then only elapsed, in [0, duration] */
         double T = *duration;
@@ -213,6 +212,14 @@ bool ac_hermite_check(const double *start, const double *end, const double *star
         ok &= hermite_safe(start[i * s[0]], end[i * s[1]], start_velocity[i * s[2]],
                            end_velocity[i * s[3]], duration[i * s[4]], elapsed[i * s[5]]);
     return ok != 0;
+}
+
+bool ac_hermite_check(const double *start, const double *end, const double *start_velocity,
+                      const double *end_velocity, const double *duration,
+                      const double *elapsed, const size_t steps[6], size_t n)
+{
+    return n == 0 || hermite_check_all(start, end, start_velocity, end_velocity, duration,
+                                       elapsed, steps ? steps : all_arrays, n);
 }
 
 /* velocity_to_tangent multiplies, tangent_to_velocity divides; both validate

@@ -243,13 +243,13 @@ static ac_status world_pose(size_t joints, const int64_t *parents, const size_t 
     return AC_OK;
 }
 
+/* ac_skeleton_world (static: the dispatched clones stay private) */
 AC_VECTORIZED
-ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translation,
-                            const double *rotation, const double *scale,
-                            const size_t steps[3], double *world, size_t n, ac_error *err)
+static ac_status world_all(const ac_skeleton *skeleton, const double *translation,
+                           const double *rotation, const double *scale, const size_t st[3],
+                           double *world, size_t n, ac_error *err)
 {
-    static const size_t all[3] = {1, 1, 1};
-    const size_t *st = steps ? steps : all, joints = skeleton->joints;
+    const size_t joints = skeleton->joints;
     const int64_t *parents = skeleton->parents;
     const size_t *order = skeleton->order;
     for (size_t i = 0; i < n; i++) {
@@ -264,6 +264,15 @@ ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translati
             return status;
     }
     return AC_OK;
+}
+
+ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translation,
+                            const double *rotation, const double *scale,
+                            const size_t steps[3], double *world, size_t n, ac_error *err)
+{
+    static const size_t all[3] = {1, 1, 1};
+    return world_all(skeleton, translation, rotation, scale, steps ? steps : all, world, n,
+                     err);
 }
 
 /* The inverse of a 4x4 affine matrix; 0 when its 3x3 part is singular. */
