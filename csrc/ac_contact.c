@@ -207,8 +207,8 @@ static inline int bounce_loop(int dim, int frictionless, const double *v, const 
 }
 
 /* 3-D vectors interleaved (x, y, z per element) cost the generic loop many
-   shuffles. For the common batch layout (v, u, n arrays; one restitution and
-   threshold; no friction) this AVX2 version does only the layout work on the
+   shuffles. For the common batch layouts (v, n arrays, u an array or one
+   moving wall's; one restitution and threshold; no friction) this AVX2 version does only the layout work on the
    raw registers: the products w_k n_k and n_k^2 are formed in place, only
    they are de-interleaved for the sums, the impulse comes from the shared
    normal_impulse and is spread back with three permutes. The sums run in
@@ -237,17 +237,21 @@ deinterleave3(__m256d r0, __m256d r1, __m256d r2, __m256d *x, __m256d *y, __m256
 #define STREAM_MIN ((size_t)1 << 17)
 
 /* Bounces the first n elements, n a multiple of 4; returns 1 when every
-   s, n . n and result is valid. e and th are checked by the caller. */
+   s, n . n and result is valid. e and th are checked by the caller. `ustep`
+   0: one surface velocity for all (a moving wall), held as four copies. */
 __attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const double *u,
-                                                        const double *nrm, double e,
-                                                        double th, double *out, size_t n)
+                                                        size_t ustep, const double *nrm,
+                                                        double e, double th, double *out,
+                                                        size_t n)
 {
     const __m256d one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
     const __m256d sign = _mm256_set1_pd(-0.0), tol = _mm256_set1_pd(UNIT_TOLERANCE);
     const int stream = n >= STREAM_MIN && ((uintptr_t)out & 31) == 0;
+    const double wall[12] = {u[0], u[1], u[2], u[0], u[1], u[2],
+                             u[0], u[1], u[2], u[0], u[1], u[2]};
     __m256d nonfinite = zero, worst = zero, ok;
     for (size_t i = 0; i < n; i += 4) {
-        const double *vb = v + 3 * i, *ub = u + 3 * i, *nb = nrm + 3 * i;
+        const double *vb = v + 3 * i, *ub = ustep ? u + 3 * i : wall, *nb = nrm + 3 * i;
         __m256d v0 = _mm256_loadu_pd(vb), v1 = _mm256_loadu_pd(vb + 4);
         __m256d v2 = _mm256_loadu_pd(vb + 8);
         __m256d n0 = _mm256_loadu_pd(nb), n1 = _mm256_loadu_pd(nb + 4);
@@ -307,7 +311,7 @@ static int bounce_all(const double *v, const double *u, const double *nrm,
     static const size_t shared_surface[6] = {1, 0, 1, 0, 0, 0};
     int frictionless = s[4] == 0 && fric[0] == 0.0;
 #ifdef HAVE_BOUNCE_AVX2
-    if (dim == 3 && frictionless && s[0] == 1 && s[1] == 1 && s[2] == 1 && s[3] == 0 &&
+    if (dim == 3 && frictionless && s[0] == 1 && s[1] <= 1 && s[2] == 1 && s[3] == 0 &&
         s[5] == 0 && __builtin_cpu_supports("avx2")) {
         /* The general loop takes the elements before out + 3 * first is
            32-byte aligned (for streaming stores) and the last 1 to 4, and
@@ -319,11 +323,12 @@ static int bounce_all(const double *v, const double *u, const double *nrm,
             first++;
         first = first < n ? first : 0;
         last = first + (n - first - 1) / 4 * 4;
-        ok = bounce_loop(3, 1, v, u, nrm, rest, fric, thr, vectors_only, out, first);
-        ok &= bounce3_avx2(v + 3 * first, u + 3 * first, nrm + 3 * first, rest[0], thr[0],
-                           out + 3 * first, last - first);
-        return ok & bounce_loop(3, 1, v + 3 * last, u + 3 * last, nrm + 3 * last, rest, fric,
-                                thr, vectors_only, out + 3 * last, n - last);
+        const size_t *edges = s[1] ? vectors_only : shared_surface;
+        ok = bounce_loop(3, 1, v, u, nrm, rest, fric, thr, edges, out, first);
+        ok &= bounce3_avx2(v + 3 * first, u + 3 * first * s[1], s[1], nrm + 3 * first,
+                           rest[0], thr[0], out + 3 * first, last - first);
+        return ok & bounce_loop(3, 1, v + 3 * last, u + 3 * last * s[1], nrm + 3 * last, rest,
+                                fric, thr, edges, out + 3 * last, n - last);
     }
 #endif
     int vectors = s[0] == 1 && s[1] == 1 && s[2] == 1;

@@ -84,14 +84,37 @@ static ac_status hermite_diagnose(const double *p0, const double *p1, const doub
     return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ELAPSED, elapsed[0], "internal check failed");
 }
 
+/* Largest |start|, |end| and |tangent| for which no evaluation overflows,
+   given the duration: for u in [0, 1] the basis weights of the position are
+   at most 1, 4/27, 1, 4/27 in magnitude and those of d(position)/du 3/2, 1,
+   3/2, 1 (computed: the same within a few ulps), so keys below DBL_MAX / 8
+   give a finite position and dxdu (below 5/8 DBL_MAX), and below
+   DBL_MAX / 8 * duration a finite velocity dxdu / duration as well. */
+static inline double key_bound(double T)
+{
+    double b = DBL_MAX / 8.0 * T;
+    return b < DBL_MAX / 8.0 ? b : DBL_MAX / 8.0;
+}
+
+/* 1 when the element passes: every failure of hermite_loop fails one of
+   these comparisons (NaN compares false). */
+static inline int64_t hermite_safe(double p0, double p1, double v0, double v1, double T,
+                                   double t)
+{
+    double m0 = T * v0, m1 = T * v1, b = key_bound(T);
+    return (T > 0.0) & (t >= 0.0) & (t <= T) & (fabs(p0) <= b) & (fabs(p1) <= b)
+           & (fabs(m0) <= b) & (fabs(m1) <= b);
+}
+
 /* The evaluation loop, branch-free so that it vectorizes: validity is
    accumulated and only diagnosed afterwards. Returns 1 when every element is
-   valid. */
-static inline int hermite_loop(const double *p0, const double *p1, const double *v0,
-                               const double *v1, const double *duration,
-                               const double *elapsed, const size_t s[6],
-                               double *restrict position, double *restrict velocity,
-                               size_t n)
+   valid. `bounded` (shared keys that pass hermite_safe): only elapsed can
+   fail, since key_bound rules out every overflow. */
+static AC_FORCE_INLINE int hermite_loop(const double *p0, const double *p1, const double *v0,
+                                        const double *v1, const double *duration,
+                                        const double *elapsed, const size_t s[6],
+                                        int bounded, double *restrict position,
+                                        double *restrict velocity, size_t n)
 {
     int64_t bad = 0;
     for (size_t i = 0; i < n; i++) {
@@ -104,8 +127,9 @@ static inline int hermite_loop(const double *p0, const double *p1, const double 
         position[i] = x;
         velocity[i] = v;
         /* Any non-finite input makes one of these fail (0 * inf is NaN). */
-        ok = (T > 0.0) & (t >= 0.0) & (t <= T) & ac_finite(m0) & ac_finite(m1)
-             & ac_finite(x) & ac_finite(v);
+        ok = bounded ? (t >= 0.0) & (t <= T)
+                     : (T > 0.0) & (t >= 0.0) & (t <= T) & ac_finite(m0) & ac_finite(m1)
+                           & ac_finite(x) & ac_finite(v);
         bad |= ok ^ 1;
     }
     return !bad;
@@ -123,13 +147,16 @@ static int hermite_all(const double *p0, const double *p1, const double *v0,
         arrays &= s[k] == 1;
     }
     /* Constant steps for the common layouts give contiguous loops. */
+    if (shared && s[5] == 1 && hermite_safe(*p0, *p1, *v0, *v1, *duration, 0.0))
+        return hermite_loop(p0, p1, v0, v1, duration, elapsed, keys_shared, 1, position,
+                            velocity, n);
     if (shared && s[5] == 1)
-        return hermite_loop(p0, p1, v0, v1, duration, elapsed, keys_shared, position,
+        return hermite_loop(p0, p1, v0, v1, duration, elapsed, keys_shared, 0, position,
                             velocity, n);
     if (arrays && s[5] == 1)
-        return hermite_loop(p0, p1, v0, v1, duration, elapsed, all_arrays, position,
+        return hermite_loop(p0, p1, v0, v1, duration, elapsed, all_arrays, 0, position,
                             velocity, n);
-    return hermite_loop(p0, p1, v0, v1, duration, elapsed, s, position, velocity, n);
+    return hermite_loop(p0, p1, v0, v1, duration, elapsed, s, 0, position, velocity, n);
 }
 
 ac_status ac_hermite_eval(const double *start, const double *end,
@@ -140,6 +167,8 @@ ac_status ac_hermite_eval(const double *start, const double *end,
 {
     const size_t *s = steps ? steps : all_arrays;
     int ok = 1;
+    if (n == 0)
+        return AC_OK;
     if (velocity) {
         ok = hermite_all(start, end, start_velocity, end_velocity, duration, elapsed, s,
                          position, velocity, n);
@@ -157,6 +186,40 @@ ac_status ac_hermite_eval(const double *start, const double *end,
     return ok ? AC_OK
               : hermite_diagnose(start, end, start_velocity, end_velocity, duration,
                                  elapsed, s, n, err);
+}
+
+/* ac_hermite_check for n > 0 (static: the dispatched clones stay private) */
+AC_VECTORIZED
+static int hermite_check_all(const double *start, const double *end,
+                             const double *start_velocity, const double *end_velocity,
+                             const double *duration, const double *elapsed, const size_t s[6],
+                             size_t n)
+{
+    int64_t ok = 1;
+    if (!s[0] && !s[1] && !s[2] && !s[3] && !s[4]) {
+        /* shared keys: checked once; then only elapsed, in [0, duration] */
+        double T = *duration;
+        ok = hermite_safe(*start, *end, *start_velocity, *end_velocity, T, 0.0);
+        if (s[5] == 1)
+            for (size_t i = 0; i < n; i++)
+                ok &= (elapsed[i] >= 0.0) & (elapsed[i] <= T);
+        else
+            for (size_t i = 0; i < n; i++)
+                ok &= (elapsed[i * s[5]] >= 0.0) & (elapsed[i * s[5]] <= T);
+        return ok != 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        ok &= hermite_safe(start[i * s[0]], end[i * s[1]], start_velocity[i * s[2]],
+                           end_velocity[i * s[3]], duration[i * s[4]], elapsed[i * s[5]]);
+    return ok != 0;
+}
+
+bool ac_hermite_check(const double *start, const double *end, const double *start_velocity,
+                      const double *end_velocity, const double *duration,
+                      const double *elapsed, const size_t steps[6], size_t n)
+{
+    return n == 0 || hermite_check_all(start, end, start_velocity, end_velocity, duration,
+                                       elapsed, steps ? steps : all_arrays, n);
 }
 
 /* velocity_to_tangent multiplies, tangent_to_velocity divides; both validate

@@ -136,7 +136,8 @@ static int local_affine(const double t[3], const double q[4], const double s[3],
 }
 
 /* out (4x4) = p (4x4 affine) * l (3x4 affine, implicit last row 0 0 0 1). */
-static void affine_product(const double *p, const double l[12], double *out)
+static AC_FORCE_INLINE void affine_product(const double *restrict p, const double *restrict l,
+                                           double *restrict out)
 {
     for (int row = 0; row < 3; row++) {
         const double a = p[4 * row], b = p[4 * row + 1], c = p[4 * row + 2];
@@ -160,12 +161,95 @@ static ac_status joint_inputs(const double *t, const double *q, const double *s,
                    "must be > 0: a zero quaternion is no rotation");
 }
 
-ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translation,
-                            const double *rotation, const double *scale,
-                            const size_t steps[3], double *world, size_t n, ac_error *err)
+/* One pose by the common case alone: every rotation with a plain
+   ac_quat_matrix3 (|q|^2 neither under- nor overflowing) and finiteness
+   checked once, on the world matrices, where any non-finite local value
+   ends up (x * inf and 0 * inf are not finite). The locals are formed first,
+   in place and joint after joint (no dependencies: they overlap), then
+   multiplied down the hierarchy. The arithmetic is the one of local_affine
+   and affine_product, so results are bitwise the same. Returns 0 when the
+   pose needs world_pose. */
+static AC_FORCE_INLINE int world_pose_fast(size_t joints, const int64_t *parents,
+                                           const size_t *order, const double *t,
+                                           const double *q, const double *s, double *w)
 {
-    static const size_t all[3] = {1, 1, 1};
-    const size_t *st = steps ? steps : all, joints = skeleton->joints;
+    double nonfinite = 0.0;
+    for (size_t j = 0; j < joints; j++) {
+        double r[9], *m = w + 16 * j;
+        if (!ac_quat_matrix3(q + 4 * j, r))
+            return 0;
+        for (int row = 0; row < 3; row++) {
+            m[4 * row + 0] = r[3 * row + 0] * s[3 * j + 0];
+            m[4 * row + 1] = r[3 * row + 1] * s[3 * j + 1];
+            m[4 * row + 2] = r[3 * row + 2] * s[3 * j + 2];
+            m[4 * row + 3] = t[3 * j + row];
+        }
+        m[12] = 0.0, m[13] = 0.0, m[14] = 0.0, m[15] = 1.0;
+    }
+    for (size_t k = 0; k < joints; k++) {
+        size_t j = order[k];
+        double *m = w + 16 * j;
+        if (parents[j] >= 0) {
+            double l[12];
+            memcpy(l, m, sizeof l);
+            affine_product(w + 16 * (size_t)parents[j], l, m);
+        }
+        { /* x - x: 0 for finite x, NaN otherwise; summed as a tree */
+            double d[12], e[6];
+            for (int c = 0; c < 12; c++)
+                d[c] = m[c] - m[c];
+            for (int c = 0; c < 6; c++)
+                e[c] = d[c] + d[c + 6];
+            nonfinite += ((e[0] + e[3]) + (e[1] + e[4])) + (e[2] + e[5]);
+        }
+    }
+    return nonfinite == 0.0;
+}
+
+/* One pose with every check: tiny and huge rotations rescaled, the first
+   bad joint (by index) or overflow reported. */
+static ac_status world_pose(size_t joints, const int64_t *parents, const size_t *order,
+                            const double *t, const double *q, const double *s, double *w,
+                            size_t i, ac_error *err)
+{
+    for (size_t k = 0; k < joints; k++) {
+        size_t j = order[k];
+        double l[12];
+        if (!local_affine(t + 3 * j, q + 4 * j, s + 3 * j, l)) {
+            /* report the pose's first bad joint by index, not by evaluation order */
+            for (size_t b = 0; b < joints; b++)
+                if (!local_affine(t + 3 * b, q + 4 * b, s + 3 * b, l))
+                    return joint_inputs(t + 3 * b, q + 4 * b, s + 3 * b, i * joints + b, err);
+            return joint_inputs(t + 3 * j, q + 4 * j, s + 3 * j, i * joints + j, err);
+        }
+        if (parents[j] < 0) {
+            memcpy(w + 16 * j, l, sizeof l);
+            w[16 * j + 12] = 0.0, w[16 * j + 13] = 0.0, w[16 * j + 14] = 0.0;
+            w[16 * j + 15] = 1.0;
+        } else {
+            double *m = w + 16 * j;
+            int finite = 1;
+            affine_product(w + 16 * (size_t)parents[j], l, m);
+            for (int c = 0; c < 12; c++)
+                finite &= ac_finite(m[c]);
+            if (!finite)
+                for (int c = 0; c < 12; c++)
+                    if (!ac_finite(m[c]))
+                        return ac_fail(err, AC_ERR_OVERFLOW, i * joints + j, AC_ARG_WORLD,
+                                       m[c], "is not representable although the inputs are "
+                                             "finite");
+        }
+    }
+    return AC_OK;
+}
+
+/* ac_skeleton_world (static: the dispatched clones stay private) */
+AC_VECTORIZED
+static ac_status world_all(const ac_skeleton *skeleton, const double *translation,
+                           const double *rotation, const double *scale, const size_t st[3],
+                           double *world, size_t n, ac_error *err)
+{
+    const size_t joints = skeleton->joints;
     const int64_t *parents = skeleton->parents;
     const size_t *order = skeleton->order;
     for (size_t i = 0; i < n; i++) {
@@ -173,37 +257,22 @@ ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translati
         const double *q = rotation + 4 * joints * i * st[1];
         const double *s = scale + 3 * joints * i * st[2];
         double *w = world + 16 * joints * i;
-        for (size_t k = 0; k < joints; k++) {
-            size_t j = order[k];
-            double l[12];
-            if (!local_affine(t + 3 * j, q + 4 * j, s + 3 * j, l)) {
-                /* report the pose's first bad joint by index, not by evaluation order */
-                for (size_t b = 0; b < joints; b++)
-                    if (!local_affine(t + 3 * b, q + 4 * b, s + 3 * b, l))
-                        return joint_inputs(t + 3 * b, q + 4 * b, s + 3 * b, i * joints + b,
-                                            err);
-                return joint_inputs(t + 3 * j, q + 4 * j, s + 3 * j, i * joints + j, err);
-            }
-            if (parents[j] < 0) {
-                memcpy(w + 16 * j, l, sizeof l);
-                w[16 * j + 12] = 0.0, w[16 * j + 13] = 0.0, w[16 * j + 14] = 0.0;
-                w[16 * j + 15] = 1.0;
-            } else {
-                double *m = w + 16 * j;
-                int finite = 1;
-                affine_product(w + 16 * (size_t)parents[j], l, m);
-                for (int c = 0; c < 12; c++)
-                    finite &= ac_finite(m[c]);
-                if (!finite)
-                    for (int c = 0; c < 12; c++)
-                        if (!ac_finite(m[c]))
-                            return ac_fail(err, AC_ERR_OVERFLOW, i * joints + j, AC_ARG_WORLD, m[c],
-                                           "is not representable although the inputs are "
-                                           "finite");
-            }
-        }
+        ac_status status;
+        if (world_pose_fast(joints, parents, order, t, q, s, w))
+            continue;
+        if ((status = world_pose(joints, parents, order, t, q, s, w, i, err)))
+            return status;
     }
     return AC_OK;
+}
+
+ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translation,
+                            const double *rotation, const double *scale,
+                            const size_t steps[3], double *world, size_t n, ac_error *err)
+{
+    static const size_t all[3] = {1, 1, 1};
+    return world_all(skeleton, translation, rotation, scale, steps ? steps : all, world, n,
+                     err);
 }
 
 /* The inverse of a 4x4 affine matrix; 0 when its 3x3 part is singular. */

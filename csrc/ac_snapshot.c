@@ -31,6 +31,13 @@ struct ac_snapshot_buffer {
     uint64_t *recent; /* per entity: the RECENT newest keys, newest last */
     double *position;
     double *rotation;
+    /* Per entity, copies of the RECENT newest positions and rotations
+       (newest last), beside one another for all entities: the usual sample
+       reads only these, so it streams through memory however the entities'
+       rings are aligned (entities that joined at different times wrap their
+       rings at different slots, which scatters reads of the rows). */
+    double *recent_position;
+    double *recent_rotation;
     /* per entity: ring start (oldest snapshot), snapshot count, generation */
     uint32_t *head;
     uint32_t *count;
@@ -139,9 +146,17 @@ static void append(ac_snapshot_buffer *b, size_t e, uint32_t tick, int64_t segme
     store(b, slot, tick, cut, segment, pos, q);
     {
         uint64_t *recent = b->recent + e * RECENT;
+        double *rp = b->recent_position + e * RECENT * b->dim;
         for (int k = 0; k < RECENT - 1; k++)
             recent[k] = recent[k + 1];
         recent[RECENT - 1] = b->key[slot];
+        memmove(rp, rp + b->dim, (RECENT - 1) * b->dim * sizeof *rp);
+        memcpy(rp + (RECENT - 1) * b->dim, pos, b->dim * sizeof *pos);
+        if (b->rotations) {
+            double *rr = b->recent_rotation + e * RECENT * 4;
+            memmove(rr, rr + 4, (RECENT - 1) * 4 * sizeof *rr);
+            memcpy(rr + (RECENT - 1) * 4, q, 4 * sizeof *q);
+        }
     }
 }
 
@@ -170,23 +185,42 @@ static ac_snapshot_push_result push_entity(ac_snapshot_buffer *b, size_t e, uint
     return AC_SNAPSHOT_ACCEPTED;
 }
 
-/* Copies the snapshot in `slot` to the outputs. */
-static inline void put(const ac_snapshot_buffer *b, size_t slot, double *pos, double *rot)
+/* Where a snapshot's position and rotation are read: its slot in the rows,
+   or its place j in the entity's recent copies. */
+typedef struct snapshot_ref {
+    const double *pos, *rot;
+} snapshot_ref;
+
+static inline snapshot_ref row_ref(const ac_snapshot_buffer *b, size_t slot)
 {
-    const double *p = b->position + slot * b->dim;
+    snapshot_ref r = {b->position + slot * b->dim,
+                      b->rotations ? b->rotation + slot * 4 : NULL};
+    return r;
+}
+
+static inline snapshot_ref recent_ref(const ac_snapshot_buffer *b, size_t e, size_t j)
+{
+    snapshot_ref r = {b->recent_position + (e * RECENT + j) * b->dim,
+                      b->rotations ? b->recent_rotation + (e * RECENT + j) * 4 : NULL};
+    return r;
+}
+
+/* Copies a snapshot to the outputs. */
+static inline void put(const ac_snapshot_buffer *b, snapshot_ref s, double *pos, double *rot)
+{
     for (size_t k = 0; k < b->dim; k++)
-        pos[k] = p[k];
+        pos[k] = s.pos[k];
     if (rot)
         for (int k = 0; k < 4; k++)
-            rot[k] = b->rotation[slot * 4 + k];
+            rot[k] = s.rot[k];
 }
 
 /* The sampling rule for entity e at render tick t (finite).
 
-   Memory: the entity's four newest keys sit together in `recent` (next to
-   the ones of the neighbouring entities), so the usual render tick, a few
-   ticks behind the newest snapshot, is placed without touching the
-   slot-major key rows; then only the two positions are read. Older render
+   Memory: the entity's four newest keys, positions and rotations sit
+   together in the recent copies (next to the ones of the neighbouring
+   entities), so the usual render tick, a few ticks behind the newest
+   snapshot, is sampled without touching the slot-major rows. Older render
    ticks fall back to a search of the rows. */
 static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t,
                                  double *restrict pos, double *restrict rot,
@@ -196,7 +230,7 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
     size_t n = b->count[e], dim = b->dim;
     const uint64_t *recent = b->recent + e * RECENT, *key = b->key;
     uint64_t kl, kr, klast;
-    size_t hi, sl, sr;
+    snapshot_ref sl, sr;
     if (n == 0) {
         for (size_t k = 0; k < dim; k++)
             pos[k] = 0.0;
@@ -209,16 +243,15 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
     klast = recent[RECENT - 1];
     if (t > (double)KEY_TICK(klast)) {
         double tl = KEY_TICK(klast), limit = b->max_extrapolation, ahead, f;
-        const double *pl, *pp;
         int finite = 1;
-        sl = slot_of(b, e, n - 1);
+        sl = recent_ref(b, e, RECENT - 1);
         if (!(limit > 0.0) || n < 2 || KEY_CUT(klast)) {
             put(b, sl, pos, rot);
             *mode = AC_SNAPSHOT_HOLD_LATEST;
             *left_tick = *right_tick = KEY_TICK(klast);
             return;
         }
-        sr = slot_of(b, e, n - 2); /* the snapshot before the newest */
+        sr = recent_ref(b, e, RECENT - 2); /* the snapshot before the newest */
         ahead = t - tl;
         *mode = AC_SNAPSHOT_EXTRAPOLATE;
         if (ahead > limit) {
@@ -226,10 +259,8 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
             *mode = AC_SNAPSHOT_HOLD_LATEST;
         }
         f = ahead / (tl - (double)KEY_TICK(recent[RECENT - 2]));
-        pl = b->position + sl * dim;
-        pp = b->position + sr * dim;
         for (size_t k = 0; k < dim; k++) {
-            pos[k] = pl[k] + (pl[k] - pp[k]) * f;
+            pos[k] = sl.pos[k] + (sl.pos[k] - sr.pos[k]) * f;
             finite &= ac_finite(pos[k]);
         }
         if (!finite) { /* not representable: no extrapolation, hold */
@@ -239,7 +270,7 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
             return;
         }
         if (rot)
-            ac_quat_slerp(b->rotation + sr * 4, b->rotation + sl * 4, 1.0 + f, rot);
+            ac_quat_slerp(sr.rot, sl.rot, 1.0 + f, rot);
         *left_tick = KEY_TICK(recent[RECENT - 2]);
         *right_tick = KEY_TICK(klast);
         return;
@@ -251,15 +282,16 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
         size_t probe = n - 1 < RECENT - 1 ? n - 1 : RECENT - 1, later = 0;
         for (size_t j = 1; j <= probe; j++)
             later += (double)KEY_TICK(recent[RECENT - 1 - j]) >= t;
-        hi = n - 1 - later;
         if (later < probe) {
             kl = recent[RECENT - 2 - later];
             kr = recent[RECENT - 1 - later];
+            sl = recent_ref(b, e, RECENT - 2 - later);
+            sr = recent_ref(b, e, RECENT - 1 - later);
         } else {
             /* older: hold the oldest, or binary search the key rows */
-            size_t lo = 0, first = slot_of(b, e, 0);
+            size_t lo = 0, hi = n - 1 - later, first = slot_of(b, e, 0);
             if (t <= (double)KEY_TICK(key[first])) {
-                put(b, first, pos, rot);
+                put(b, row_ref(b, first), pos, rot);
                 *mode = AC_SNAPSHOT_HOLD_OLDEST;
                 *left_tick = *right_tick = KEY_TICK(key[first]);
                 return;
@@ -273,16 +305,16 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
             }
             kl = key[slot_of(b, e, hi - 1)];
             kr = key[slot_of(b, e, hi)];
+            sl = row_ref(b, slot_of(b, e, hi - 1));
+            sr = row_ref(b, slot_of(b, e, hi));
         }
     }
-    sl = slot_of(b, e, hi - 1);
-    sr = slot_of(b, e, hi);
     {
         /* interpolation and cut computed alike and selected without a
            branch: teleports are rare and unpredictable */
         int cut = KEY_CUT(kr), finite = 1;
         double tl = KEY_TICK(kl), alpha = (t - tl) / ((double)KEY_TICK(kr) - tl);
-        const double *pl = b->position + sl * dim, *pr = b->position + sr * dim;
+        const double *pl = sl.pos, *pr = sr.pos;
         *left_tick = KEY_TICK(kl);
         *right_tick = KEY_TICK(kr);
         *mode = cut ? AC_SNAPSHOT_SEGMENT_CUT : AC_SNAPSHOT_INTERPOLATE;
@@ -297,9 +329,9 @@ static inline void sample_entity(const ac_snapshot_buffer *b, size_t e, double t
         if (rot) {
             if (cut)
                 for (int k = 0; k < 4; k++)
-                    rot[k] = b->rotation[sr * 4 + k];
+                    rot[k] = sr.rot[k];
             else
-                ac_quat_slerp(b->rotation + sl * 4, b->rotation + sr * 4, alpha, rot);
+                ac_quat_slerp(sl.rot, sr.rot, alpha, rot);
         }
     }
 }
@@ -331,7 +363,7 @@ ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities
     if (!(ac_finite(max_extrapolation) && max_extrapolation >= 0.0))
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_MAX_EXTRAPOLATION, max_extrapolation,
                        "must be finite and >= 0");
-    if (entities > SIZE_MAX / capacity / (dim + 4) / sizeof(double))
+    if (entities > SIZE_MAX / (capacity + RECENT) / (dim + 4) / sizeof(double))
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ENTITIES, (double)entities,
                        "needs more memory than can be addressed");
     slots = entities * capacity;
@@ -350,6 +382,11 @@ ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities
     b->position = alloc(&b->mem, slots * dim, sizeof *b->position, &failed);
     b->rotation = b->rotations ? alloc(&b->mem, slots * 4, sizeof *b->rotation, &failed) : NULL;
     b->recent = alloc(&b->mem, entities * RECENT, sizeof *b->recent, &failed);
+    b->recent_position = alloc(&b->mem, entities * RECENT * dim, sizeof *b->recent_position,
+                               &failed);
+    b->recent_rotation = b->rotations ? alloc(&b->mem, entities * RECENT * 4,
+                                              sizeof *b->recent_rotation, &failed)
+                                      : NULL;
     b->head = alloc(&b->mem, entities, sizeof *b->head, &failed);
     b->count = alloc(&b->mem, entities, sizeof *b->count, &failed);
     b->generation = alloc(&b->mem, entities, sizeof *b->generation, &failed);
@@ -372,6 +409,8 @@ void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer)
     ac_mem_release(&mem, buffer->position);
     ac_mem_release(&mem, buffer->rotation);
     ac_mem_release(&mem, buffer->recent);
+    ac_mem_release(&mem, buffer->recent_position);
+    ac_mem_release(&mem, buffer->recent_rotation);
     ac_mem_release(&mem, buffer->head);
     ac_mem_release(&mem, buffer->count);
     ac_mem_release(&mem, buffer->generation);
@@ -839,8 +878,15 @@ static void buffer_state_read(ac_snapshot_buffer *b, const unsigned char *p)
     }
     for (size_t e = 0; e < n; e++) { /* the newest keys, newest last */
         size_t count = b->count[e], recent = count < RECENT ? count : RECENT;
-        for (size_t j = 0; j < recent; j++)
-            b->recent[e * RECENT + RECENT - 1 - j] = b->key[(count - 1 - j) * n + e];
+        for (size_t j = 0; j < recent; j++) {
+            size_t from = (count - 1 - j) * n + e, to = e * RECENT + RECENT - 1 - j;
+            b->recent[to] = b->key[from];
+            memcpy(b->recent_position + to * dim, b->position + from * dim,
+                   dim * sizeof *b->position);
+            if (b->rotations)
+                memcpy(b->recent_rotation + to * 4, b->rotation + from * 4,
+                       4 * sizeof *b->rotation);
+        }
     }
 }
 

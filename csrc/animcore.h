@@ -287,6 +287,16 @@ AC_API ac_status ac_hermite_eval(const double *start, const double *end,
                                  const size_t steps[6], double *position, double *velocity,
                                  size_t n, ac_error *err);
 
+/* True when ac_hermite_eval is certain to succeed on these inputs (same
+   arguments, steps may be NULL): one pass that reads the inputs and writes
+   nothing, for callers that must leave their outputs untouched on failure
+   and would otherwise evaluate twice. Conservative: inputs within a factor 8
+   of overflow give false even when the evaluation would succeed. */
+AC_API bool ac_hermite_check(const double *start, const double *end,
+                             const double *start_velocity, const double *end_velocity,
+                             const double *duration, const double *elapsed,
+                             const size_t steps[6], size_t n);
+
 /* tangent = duration * velocity, and back; steps[0] is for the first input,
    steps[1] for duration. Finite inputs, duration > 0, finite result. */
 AC_API ac_status ac_hermite_velocity_to_tangent(const double *velocity, const double *duration,
@@ -1010,10 +1020,12 @@ typedef enum ac_snapshot_mode {
    0): a push with a higher generation empties the slot first (a re-used
    network id), a lower one is INVALID.
    Layout: ring slots are stored slot-major (slot k of every entity side by
-   side) and each entity's four newest ticks are kept together, so sampling
-   all entities reads the memory nearly in order when their snapshots arrive
-   together, and touches two positions per entity otherwise; render ticks
-   more than three snapshots behind the newest take a binary search.
+   side), and each entity's four newest snapshots (ticks, positions,
+   rotations) are also kept together, next to those of the other entities, so
+   sampling all entities at a render tick within them reads the memory in
+   order however each entity's ring wraps (at a cost of 4 * dim doubles per
+   entity, 4 * (dim + 4) with rotations); render ticks more than three snapshots behind the newest take
+   a binary search of the rows.
    Objects are not synchronized: samples may run concurrently with each
    other, a push or flush must not run concurrently with anything else on
    the same object. */

@@ -222,6 +222,32 @@ def test_out_untouched_on_error():
     np.testing.assert_array_equal(out[1], -8.0)
 
 
+@pytest.mark.parametrize("keys, message", [
+    ((0.0, 10.0, 2.0, 0.0, 2.0), None),                       # ordinary
+    ((0.0, 1e308, 0.0, 0.0, 2.0), None),                      # near overflow, valid
+    ((0.0, 1e308, 0.0, 0.0, 0.5), r"velocity at index \(\d+,\) is"),   # overflows
+    ((0.0, 10.0, 2.0, 0.0, 1.5), r"elapsed at index \(2500,\) is 1\.5000"),  # out of range
+])
+def test_out_single_pass_and_fallback(keys, message):
+    # With out=, inputs shown valid by a cheap check are evaluated once; the
+    # others (an error, or keys within a factor 8 of overflow) take the
+    # validating pass: the same results as fresh outputs, out untouched on error.
+    t = np.linspace(0.0, 1.8, 3001)
+    out = (np.full(t.shape, -7.0), np.full(t.shape, -8.0))
+    if message:
+        with pytest.raises((ValueError, OverflowError), match=message):
+            hermite(*keys, t, out=out)
+        assert (out[0] == -7.0).all() and (out[1] == -8.0).all()
+        return
+    fresh = hermite(*keys, t)
+    s = hermite(*keys, t, out=out, workers=2)
+    assert s.position is out[0]
+    np.testing.assert_array_equal(out[0], fresh.position)
+    np.testing.assert_array_equal(out[1], fresh.velocity)
+    want = hermite_bezier(*keys, t)
+    np.testing.assert_allclose(out[0], want[0], rtol=1e-12, atol=1e-12 * abs(keys[1]))
+
+
 def test_input_not_modified():
     t = np.linspace(0, 2, 11)
     keep = t.copy()

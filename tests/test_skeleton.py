@@ -151,6 +151,29 @@ def test_extreme_finite_rotations_are_normalized_without_overflow():
                                    expected, atol=1e-15)
 
 
+def test_world_batch_mixing_ordinary_and_extreme_poses():
+    # Poses whose rotations need rescaling (tiny or huge quaternions) or that
+    # fail sit between ordinary ones: each pose's world is bitwise the one it
+    # gets alone, matches the plain loop, and the first bad pose is reported.
+    skeleton = Skeleton(PARENTS)
+    t, r, s = random_pose((9,), len(PARENTS))
+    r[2, 3] *= 1e-200
+    r[5, 0] *= 1e200
+    r[6] *= 1e-170  # every |q|^2 underflows
+    world = skeleton.world(t, r, s)
+    for i in range(9):
+        np.testing.assert_array_equal(world[i], skeleton.world(t[i], r[i], s[i]))
+    unit = r / np.max(np.abs(r), axis=-1, keepdims=True)  # scipy takes no 1e-170 norms
+    np.testing.assert_allclose(world, world_loop(PARENTS, trs_matrix(t, unit, s)), atol=1e-12)
+    t[7, 4, 1] = np.nan
+    s[4, 2], s[4, 5] = 1e200, 1e200  # joint 5 (child of 2) overflows, joints before it do not
+    with pytest.raises(OverflowError, match=r"Skeleton.world: world at index \(4, 5\) is"):
+        skeleton.world(t, r, s)
+    s[4, 2], s[4, 5] = 1.0, 1.0
+    with pytest.raises(ValueError, match=r"Skeleton.world: translation at index \(7, 4\) is nan"):
+        skeleton.world(t, r, s)
+
+
 @settings(max_examples=30)
 @given(lead=hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3),
        seed=st.integers(0, 2**31), contiguous_input=st.booleans(), dtype=st.sampled_from(["f4", "f8"]))

@@ -157,6 +157,15 @@ typedef ac_status (*acpy_loop)(const acpy_context *ctx, const double *const *in,
 /* Parses the context argument into *ctx; 0 with an exception set on failure. */
 typedef int (*acpy_context_parse)(const char *func, PyObject *arg, acpy_context *ctx);
 
+/* ACPY_SHARED: the loop takes steps[i] == 0 for a shared input.
+   ACPY_CHECKS: called with out == NULL, the loop writes nothing and returns
+   AC_OK only when it is certain to succeed on these inputs (else a failure
+   with err->index set, as any failure has). When the caller's
+   arrays are written and that check passes, it replaces the validation pass
+   (a second evaluation); when it fails, that pass runs and finds the error. */
+#define ACPY_SHARED 1
+#define ACPY_CHECKS 2
+
 typedef struct acpy_kernel {
     const char *name; /* entry point in animcore._core */
     const char *doc;
@@ -164,7 +173,7 @@ typedef struct acpy_kernel {
     acpy_operand in[ACPY_MAX_IN];
     acpy_operand out[ACPY_MAX_OUT];
     acpy_loop loop;
-    int shared;                 /* 1: the loop takes steps[i] == 0 for a shared input */
+    int flags;                  /* ACPY_SHARED, ACPY_CHECKS (or 0) */
     acpy_context_parse context; /* NULL: the kernel takes no context argument */
 } acpy_kernel;
 

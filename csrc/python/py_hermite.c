@@ -5,6 +5,13 @@ static ac_status hermite_loop(const acpy_context *ctx, const double *const *in,
                               ac_error *err)
 {
     (void)ctx;
+    if (!out) { /* ACPY_CHECKS: a refusal is reported at the block's first element */
+        if (ac_hermite_check(in[0], in[1], in[2], in[3], in[4], in[5], steps, n))
+            return AC_OK;
+        err->status = AC_ERR_VALUE;
+        err->index = 0;
+        return AC_ERR_VALUE;
+    }
     return ac_hermite_eval(in[0], in[1], in[2], in[3], in[4], in[5], steps, out[0], out[1], n,
                            err);
 }
@@ -33,7 +40,7 @@ static const acpy_kernel hermite_eval = {
     {{"start", 1}, {"end", 1}, {"start_velocity", 1}, {"end_velocity", 1}, {"duration", 1},
      {"elapsed", 1}},
     {{"position", 1}, {"velocity", 1}},
-    hermite_loop, 1, NULL,
+    hermite_loop, ACPY_SHARED | ACPY_CHECKS, NULL,
 };
 
 static const acpy_kernel velocity_to_tangent = {

@@ -131,11 +131,74 @@ static void segments_and_conversions(void)
     CHECK(err.index == 2 && err.arg == AC_ARG_TANGENT);
 }
 
+/* A value for the random trials: ordinary most of the time, else an extreme
+   (huge, tiny, zero, non-finite). */
+static unsigned long long lcg_state = 12345;
+static double uniform01(void)
+{
+    lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(lcg_state >> 11) / 9007199254740992.0;
+}
+
+static double trial_value(int ordinary)
+{
+    static const double extremes[] = {DBL_MAX, -DBL_MAX, DBL_MAX / 4, DBL_MAX / 9, 1e308,
+                                      -3e307, 1e-300, 0.0, INFINITY, NAN};
+    if (ordinary || uniform01() < 0.7)
+        return (uniform01() - 0.5) * 2e3;
+    return extremes[(int)(uniform01() * 10) % 10];
+}
+
+/* ac_hermite_check never accepts what the evaluation rejects, accepts
+   ordinary inputs, and shared keys (whose loop skips the overflow checks
+   when they are bounded) give bit for bit the results of the same keys as
+   arrays (the loop that checks every element). */
+static void check_and_shared_keys(void)
+{
+    enum { N = 32 };
+    static const double durations[] = {2.0, 1.7, 1e-300, 1e-5, 1e300, 0.0, -1.0, NAN};
+    int accepted = 0, refused_valid = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+        int ordinary = trial % 4 == 0;
+        double p0 = trial_value(ordinary), p1 = trial_value(ordinary);
+        double v0 = trial_value(ordinary), v1 = trial_value(ordinary);
+        double T = ordinary ? 0.001 + uniform01() * 100 : durations[trial % 8];
+        double P0[N], P1[N], V0[N], V1[N], D[N], t[N], xs[N], vs[N], xa[N], va[N];
+        ac_status shared, arrays;
+        int check;
+        for (int i = 0; i < N; i++) {
+            P0[i] = p0, P1[i] = p1, V0[i] = v0, V1[i] = v1, D[i] = T;
+            t[i] = i == N - 1 ? T : T * uniform01();
+        }
+        if (!ordinary && trial % 5 == 0)
+            t[trial % N] = trial % 2 ? -0.5 : T * 1.5;
+        shared = ac_hermite_eval(&p0, &p1, &v0, &v1, &T, t, keys_shared, xs, vs, N, NULL);
+        arrays = ac_hermite_eval(P0, P1, V0, V1, D, t, NULL, xa, va, N, NULL);
+        CHECK(shared == arrays);
+        if (shared == AC_OK) {
+            CHECK(memcmp(xs, xa, sizeof xs) == 0);
+            CHECK(memcmp(vs, va, sizeof vs) == 0);
+        }
+        check = ac_hermite_check(&p0, &p1, &v0, &v1, &T, t, keys_shared, N);
+        CHECK(check == ac_hermite_check(P0, P1, V0, V1, D, t, NULL, N));
+        if (check)
+            CHECK(shared == AC_OK);
+        if (ordinary)
+            CHECK(check);
+        accepted += check;
+        refused_valid += !check && shared == AC_OK;
+    }
+    /* both outcomes occur, and some valid calls are refused (near overflow) */
+    CHECK(accepted > 1000 && refused_valid > 20);
+    CHECK(ac_hermite_check(NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0));
+}
+
 int main(void)
 {
     article_figures();
     polynomial_sweep();
     errors();
     segments_and_conversions();
+    check_and_shared_keys();
     TEST_DONE("test_hermite");
 }
