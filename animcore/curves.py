@@ -829,9 +829,11 @@ class Curve(ByValue):
 
     def _evaluate(self, func, t, derivatives, out, side="right", workers=None):
         """The body of evaluate, __call__ and sample: the results for each
-        derivative order, copied into ``out`` (one array per order) if given."""
-        side = _SIDES[choice(func, "side", side, _SIDES)]
-        derivatives = tuple(derivative_order(func, d, (0, 1, 2)) for d in derivatives)
+        derivative order (already checked: ints in 0..2), copied into ``out``
+        (one array per order) if given."""
+        # the common spellings first: a scalar call costs about one np.interp
+        side = _SIDES[side if side.__class__ is str and side in _SIDES
+                      else choice(func, "side", side, _SIDES)]
         plan = self._remap_plan(func, derivatives)
         if plan is not False:  # the kernels do it all
             context = self._capsule if side == 0 and plan is None else (self._capsule, side,
@@ -1105,6 +1107,8 @@ class Curve(ByValue):
         OverflowError
             A result that is not representable (huge extrapolation).
         """
+        if derivative.__class__ is not int or not 0 <= derivative <= 2:  # bool is not int
+            derivative = derivative_order("Curve.evaluate", derivative, (0, 1, 2))
         return self._evaluate("Curve.evaluate", t, (derivative,), out, side, workers)[0]
 
     def __call__(self, t, *, side: str = "right", out=None):
