@@ -18,9 +18,11 @@
 #include "ac_internal.h"
 
 #define AC_PI 3.14159265358979323846
-#define BEZ_TABLE 8                   /* intervals of the inverse-time table */
-#define REMAP_BLOCK 256               /* queries per block of a remapped evaluation */
-#define BEZ_BLOCK (7 + BEZ_TABLE + 1) /* doubles per channel of a Bezier segment */
+#define BEZ_TABLE 32                         /* intervals of the inverse-time table */
+#define BEZ_SLOPE (7 + BEZ_TABLE + 1)         /* where the table's slopes start */
+#define BEZ_BLOCK (7 + 2 * (BEZ_TABLE + 1))   /* doubles per channel of a Bezier segment */
+#define BEZ_TOL 1e-13                         /* |x(s) - u| accepted by the time solve */
+#define REMAP_BLOCK 256                       /* queries per block of a remapped evaluation */
 #define AC_LN2 0.69314718055994530942
 
 struct ac_curve {
@@ -44,7 +46,8 @@ struct ac_curve {
     /* Bezier segments (NULL when there are none): k - 1 blocks of BEZ_BLOCK c,
        time x(s) = ((ax s + bx) s + cx) s in units of the duration and value
        y(s) = ((ay s + by) s + cy) s + dy, stored cx, bx, ax, dy, cy, by, ay,
-       then s at u = 0, 1/8, ..., 1 (the start of the solve). */
+       then the inverse-time table that starts the solve: s at u = r / BEZ_TABLE
+       (r = 0..BEZ_TABLE), then ds/du there in units of a table interval. */
     double *bez;
     ac_curve_ease *ease;  /* k - 1 easings (NULL when no segment is eased) */
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
@@ -245,11 +248,11 @@ static void ease_offset(const ac_curve_ease *e, double u, double change, double 
 /* ------------------------------------------------------- Bezier segments */
 
 /* The s in [0, 1] with x(s) = ((ax s + bx) s + cx) s = u, x non-decreasing
-   (handles within the segment): Newton steps kept inside a shrinking bracket,
-   bisection where Newton would leave it (a flat spot of x). */
-static inline double bezier_solve(double cx, double bx, double ax, double u)
+   (handles within the segment), from a start s: Newton steps kept inside a
+   shrinking bracket, bisection where Newton would leave it (a flat spot of x). */
+static double bezier_solve(double cx, double bx, double ax, double u, double s)
 {
-    double lo = 0.0, hi = 1.0, s = u;
+    double lo = 0.0, hi = 1.0;
     if (!(u > 0.0))
         return 0.0;
     if (!(u < 1.0))
@@ -273,31 +276,92 @@ static inline double bezier_solve(double cx, double bx, double ax, double u)
     return s;
 }
 
-/* s with x(s) = u from the segment's table: linear interpolation, three
-   Newton steps kept in [0, 1], and the bracketed solve where they have not
-   reached 1e-13 of the duration (near a flat spot of x). Every path computes it this way,
-   so scalar and run evaluation give the same bits. */
+/* The inverse-time table of channel ch of Bezier block bz (its time cubic
+   set): s at u = r / BEZ_TABLE, and ds/du there in units of the interval,
+   limited to 3 times the smaller neighbouring chord of s, which keeps each
+   interval's cubic Hermite guess monotone and finite where dx/ds = 0. */
+static void bezier_table(double *bz, size_t C, size_t ch)
+{
+    const double cx = bz[ch], bx = bz[C + ch], ax = bz[2 * C + ch];
+    double *tab = bz + 7 * C + ch, *slope = bz + BEZ_SLOPE * C + ch;
+    for (size_t r = 0; r <= BEZ_TABLE; r++) {
+        double u = (double)r / BEZ_TABLE;
+        tab[r * C] = bezier_solve(cx, bx, ax, u, u);
+    }
+    for (size_t r = 0; r <= BEZ_TABLE; r++) {
+        double s = tab[r * C], xd = (3.0 * ax * s + 2.0 * bx) * s + cx;
+        double left = r > 0 ? s - tab[(r - 1) * C] : DBL_MAX;
+        double right = r < BEZ_TABLE ? tab[(r + 1) * C] - s : DBL_MAX;
+        double limit = 3.0 * fmin(left, right);
+        slope[r * C] = xd > 0.0 ? fmin((1.0 / BEZ_TABLE) / xd, limit) : limit;
+    }
+}
+
+/* The time solve without its fallback, in steps that the scalar and the
+   vectorized paths both take (so both give the same bits). The table
+   interval of u and u's place in it, w in [0, 1]; */
+static AC_FORCE_INLINE int bezier_interval(double u, double *w)
+{
+    double v = ac_pick(u * BEZ_TABLE < 0.0, 0.0, u * BEZ_TABLE);
+    int i = (int)v;
+    i = i < BEZ_TABLE - 1 ? i : BEZ_TABLE - 1;
+    *w = v - (double)i;
+    return i;
+}
+
+/* the interval's cubic Hermite guess of s (node values s0, s1, slopes m0, m1,
+   h = s1 - s0, e2 = 3 h - 2 m0 - m1, e3 = m0 + m1 - 2 h), kept in the
+   interval's bracket [s0, s1]; */
+static AC_FORCE_INLINE double bezier_hermite(double s0, double s1, double m0, double e2,
+                                             double e3, double w)
+{
+    double s = s0 + w * (m0 + w * (e2 + w * e3));
+    s = ac_pick(s < s0, s0, s);
+    return ac_pick(s > s1, s1, s);
+}
+
+static AC_FORCE_INLINE double bezier_start(const double *b, size_t C, size_t ch, double u,
+                                           double *lo, double *hi)
+{
+    const double *tab = b + 7 * C + ch, *slope = b + BEZ_SLOPE * C + ch;
+    double w, s0, s1, m0, m1, h;
+    int i = bezier_interval(u, &w);
+    s0 = tab[(size_t)i * C], s1 = tab[(size_t)(i + 1) * C];
+    m0 = slope[(size_t)i * C], m1 = slope[(size_t)(i + 1) * C];
+    h = s1 - s0;
+    *lo = s0, *hi = s1;
+    return bezier_hermite(s0, s1, m0, 3.0 * h - 2.0 * m0 - m1, m0 + m1 - 2.0 * h, w);
+}
+
+/* then one Halley step in the bracket (cubic convergence: from the guess's
+   error of about 1e-6 to below BEZ_TOL almost everywhere). *f is x(s) - u at
+   the returned s. */
+static AC_FORCE_INLINE double bezier_halley(double cx, double bx, double ax, double u,
+                                            double s, double lo, double hi, double *f)
+{
+    double fx = ((ax * s + bx) * s + cx) * s - u;
+    double d = (3.0 * ax * s + 2.0 * bx) * s + cx, dd = 6.0 * ax * s + 2.0 * bx;
+    s = s - fx * d / (d * d - 0.5 * fx * dd);
+    s = ac_pick(s < lo, lo, s); /* a NaN step (d = 0) stays NaN: the check catches it */
+    s = ac_pick(s > hi, hi, s);
+    *f = ((ax * s + bx) * s + cx) * s - u;
+    return s;
+}
+
+/* The fallback of the solve where the guess missed BEZ_TOL (near a flat spot
+   of x): the bracketed solve from the guess (from u if the guess is NaN). */
+static double bezier_finish(const double *b, size_t C, size_t ch, double u, double s)
+{
+    return bezier_solve(b[ch], b[C + ch], b[2 * C + ch], u, s >= 0.0 && s <= 1.0 ? s : u);
+}
+
+/* s with x(s) = u, |x(s) - u| <= BEZ_TOL: every path computes it this way, so
+   scalar and run evaluation give the same bits. */
 static inline double bezier_param(const double *b, size_t C, size_t ch, double u)
 {
-    double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch], f, v, s0, s1;
-    const double *tab = b + 7 * C + ch;
-    v = u * BEZ_TABLE;
-    v = v < 0.0 ? 0.0 : v;
-    {
-        int i = (int)v;
-        i = i < BEZ_TABLE - 1 ? i : BEZ_TABLE - 1;
-        s0 = tab[(size_t)i * C], s1 = tab[(size_t)(i + 1) * C];
-        v = s0 + (v - (double)i) * (s1 - s0);
-    }
-    for (int it = 0; it < 3; it++) {
-        f = ((ax * v + bx) * v + cx) * v - u;
-        v = v - f / ((3.0 * ax * v + 2.0 * bx) * v + cx);
-        v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
-    }
-    f = ((ax * v + bx) * v + cx) * v - u;
-    if (!(fabs(f) <= 1e-13))
-        v = bezier_solve(cx, bx, ax, u);
-    return v;
+    double lo, hi, f, s = bezier_start(b, C, ch, u, &lo, &hi);
+    s = bezier_halley(b[ch], b[C + ch], b[2 * C + ch], u, s, lo, hi, &f);
+    return fabs(f) <= BEZ_TOL ? s : bezier_finish(b, C, ch, u, s);
 }
 
 /* Value (0), per-second velocity (1) or acceleration (2) of Bezier channel
@@ -715,9 +779,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             bz[3 * C + ch] = p0, bz[4 * C + ch] = 3.0 * (y1 - p0);
             bz[5 * C + ch] = 3.0 * (p0 - 2.0 * y1 + y2);
             bz[6 * C + ch] = y3 - p0 + 3.0 * (y1 - y2);
-            for (int r = 0; r <= BEZ_TABLE; r++) /* needed by the key velocities */
-                bz[(7 + r) * C + ch] =
-                    bezier_solve(bz[ch], bz[C + ch], bz[2 * C + ch], (double)r / BEZ_TABLE);
+            bezier_table(bz, C, ch); /* needed by the key velocities */
         }
     }
 
@@ -851,9 +913,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         if (cv->kind[j] != AC_CURVE_BEZIER && cv->kind[j] != KIND_CSS)
             continue;
         for (size_t ch = 0; ch < C; ch++)
-            for (int r = 0; r <= BEZ_TABLE; r++)
-                bz[(7 + r) * C + ch] =
-                    bezier_solve(bz[ch], bz[C + ch], bz[2 * C + ch], (double)r / BEZ_TABLE);
+            bezier_table(bz, C, ch);
     }
     *result = cv;
     return AC_OK;
@@ -973,7 +1033,7 @@ static void ease_unit(const ac_curve_ease *e, double u, double g[3])
     if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
         double cx = 3.0 * e->x1, bx = 3.0 * (e->x2 - 2.0 * e->x1), ax = 1.0 + 3.0 * (e->x1 - e->x2);
         double cy = 3.0 * e->y1, by = 3.0 * (e->y2 - 2.0 * e->y1), ay = 1.0 + 3.0 * (e->y1 - e->y2);
-        double s = bezier_solve(cx, bx, ax, u);
+        double s = bezier_solve(cx, bx, ax, u, u);
         double xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
         double xdd = 6.0 * ax * s + 2.0 * bx, ydd = 6.0 * ay * s + 2.0 * by;
         g[0] = ((ay * s + by) * s + cy) * s;
@@ -1092,65 +1152,63 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     }
 }
 
-/* The queries of one Bezier segment, in chunks: the same steps as
-   bezier_param and bezier_at, but each step over the whole chunk, so the
-   independent solves overlap (and vectorize) instead of waiting on each
-   other's divisions. */
+/* The queries of one Bezier segment, in chunks: bezier_start, then
+   bezier_halley, each over the whole chunk (loops that vectorize), the
+   fallback where they missed, then the value or derivative as bezier_at. */
 AC_VECTORIZED
 static void bezier_run(const double *b, size_t C, double t0, double iT,
                        const double *restrict t, size_t m, int deriv, double *restrict o)
 {
     enum { CHUNK = 128 };
-    double sv[CHUNK], uv[CHUNK];
+    double sv[CHUNK], uv[CHUNK], fv[CHUNK], lo[CHUNK], hi[CHUNK];
     for (size_t ch = 0; ch < C; ch++) {
         const double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
         const double dy = b[3 * C + ch], cy = b[4 * C + ch], by = b[5 * C + ch],
                      ay = b[6 * C + ch];
-        const double *tab = b + 7 * C + ch;
         for (size_t r0 = 0; r0 < m; r0 += CHUNK) {
             size_t n = m - r0 < CHUNK ? m - r0 : CHUNK;
-            for (size_t r = 0; r < n; r++) {
-                double u = (t[r0 + r] - t0) * iT, v = u * BEZ_TABLE, s0, s1;
-                int i;
-                v = ac_pick(v < 0.0, 0.0, v);
-                i = (int)v;
-                i = i < BEZ_TABLE - 1 ? i : BEZ_TABLE - 1;
-                s0 = tab[(size_t)i * C], s1 = tab[(size_t)(i + 1) * C];
-                uv[r] = u, sv[r] = s0 + (v - (double)i) * (s1 - s0);
-            }
-            for (int it = 0; it < 3; it++)
+            int64_t ok = 1;
+            /* one step after the other over the chunk: each loop's iterations
+               are independent, so their latencies overlap */
+            if (C == 1) /* constant strides: plain loads instead of computed ones */
                 for (size_t r = 0; r < n; r++) {
-                    double v = sv[r], f = ((ax * v + bx) * v + cx) * v - uv[r];
-                    v = v - f / ((3.0 * ax * v + 2.0 * bx) * v + cx);
-                    v = ac_pick(v < 0.0, 0.0, v);
-                    sv[r] = ac_pick(v > 1.0, 1.0, v);
+                    double u = (t[r0 + r] - t0) * iT;
+                    uv[r] = u, sv[r] = bezier_start(b, 1, 0, u, &lo[r], &hi[r]);
+                }
+            else
+                for (size_t r = 0; r < n; r++) {
+                    double u = (t[r0 + r] - t0) * iT;
+                    uv[r] = u, sv[r] = bezier_start(b, C, ch, u, &lo[r], &hi[r]);
                 }
             for (size_t r = 0; r < n; r++) {
-                double v = sv[r], f = ((ax * v + bx) * v + cx) * v - uv[r];
-                if (!(fabs(f) <= 1e-13))
-                    sv[r] = bezier_solve(cx, bx, ax, uv[r]);
+                sv[r] = bezier_halley(cx, bx, ax, uv[r], sv[r], lo[r], hi[r], &fv[r]);
+                ok &= fabs(fv[r]) <= BEZ_TOL;
             }
+            for (size_t r = 0; !ok && r < n; r++)
+                if (!(fabs(fv[r]) <= BEZ_TOL))
+                    sv[r] = bezier_finish(b, C, ch, uv[r], sv[r]);
             if (deriv == 0) {
                 for (size_t r = 0; r < n; r++) {
                     double v = sv[r];
                     uv[r] = ((ay * v + by) * v + cy) * v + dy;
                 }
-                for (size_t r = 0; r < n; r++)
-                    o[(r0 + r) * C + ch] = uv[r];
-                continue;
-            }
-            for (size_t r = 0; r < n; r++) {
-                double v = sv[r], *out = o + (r0 + r) * C + ch;
-                {
+            } else {
+                for (size_t r = 0; r < n; r++) {
+                    double v = sv[r];
                     double xd = (3.0 * ax * v + 2.0 * bx) * v + cx;
                     double yd = (3.0 * ay * v + 2.0 * by) * v + cy;
                     double xdd = 6.0 * ax * v + 2.0 * bx, ydd = 6.0 * ay * v + 2.0 * by;
                     if (deriv == 1)
-                        *out = (xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd) * iT;
+                        uv[r] = (xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd) * iT;
                     else
-                        *out = (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
+                        uv[r] = (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
                 }
             }
+            if (C == 1)
+                memcpy(o + r0, uv, n * sizeof *uv);
+            else
+                for (size_t r = 0; r < n; r++)
+                    o[(r0 + r) * C + ch] = uv[r];
         }
     }
 }
