@@ -1130,6 +1130,7 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
 
 /* The queries of one eased segment (not elastic, whose shape depends on
    the change), in chunks: the easing once per query for all channels. */
+AC_VECTORIZED
 static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, size_t m,
                      int deriv, double *restrict o)
 {
@@ -1140,15 +1141,27 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     double u[CHUNK], g0[CHUNK], g1[CHUNK], g2[CHUNK];
     for (size_t r0 = 0; r0 < m; r0 += CHUNK) {
         size_t n = m - r0 < CHUNK ? m - r0 : CHUNK;
+        double *restrict x = o + r0 * C;
         for (size_t r = 0; r < n; r++)
             u[r] = (t[r0 + r] - t0) * iT;
         ease_block(&cv->ease[j], u, n, g0, deriv ? g1 : NULL, deriv ? g2 : NULL);
+        if (C == 1) { /* one loop per order, which vectorizes */
+            const double d0 = d[0], c0 = c[0];
+            if (deriv == 0)
+                for (size_t r = 0; r < n; r++)
+                    x[r] = d0 + g0[r] * c0;
+            else if (deriv == 1)
+                for (size_t r = 0; r < n; r++)
+                    x[r] = (g1[r] * c0) * iT;
+            else
+                for (size_t r = 0; r < n; r++)
+                    x[r] = (g2[r] * c0) * iT * iT;
+            continue;
+        }
         for (size_t r = 0; r < n; r++)
-            for (size_t ch = 0; ch < C; ch++) {
-                double *x = o + (r0 + r) * C + ch;
-                *x = deriv == 0 ? d[ch] + g0[r] * c[ch]
-                     : deriv == 1 ? (g1[r] * c[ch]) * iT : (g2[r] * c[ch]) * iT * iT;
-            }
+            for (size_t ch = 0; ch < C; ch++)
+                x[r * C + ch] = deriv == 0 ? d[ch] + g0[r] * c[ch]
+                                : deriv == 1 ? (g1[r] * c[ch]) * iT : (g2[r] * c[ch]) * iT * iT;
     }
 }
 
@@ -1661,17 +1674,67 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     }
 }
 
+/* A per-segment ease alone on sorted clip times inside [first key, last key):
+   the times of segment j are eased into segment j, so each run of them is
+   evaluated there directly (eval_run), without searching the eased times
+   again; tau, r1, r2 and the raw results o (and the velocities `first` for
+   derivative 2) are those that remap_block and run give. 0 when some eased
+   time leaves its segment on this side (an overshooting easing, or one
+   rounded onto the next key): the block then takes the general path. */
+AC_VECTORIZED
+static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m,
+                          const ac_curve_ease *seg, int deriv, int side, size_t *hint,
+                          double *restrict tau, double *restrict r1, double *restrict r2,
+                          double *restrict u, double *restrict g0, double *restrict g1,
+                          double *restrict g2, double *restrict o, double *restrict first)
+{
+    const size_t k = cv->k, C = cv->c;
+    for (size_t i = 0, r; i < m; i = r) {
+        size_t j = *hint = ac_segment_find(cv->times, k, t[i], *hint);
+        const double t0 = cv->times[j], t1 = cv->times[j + 1], iT = cv->inv_duration[j];
+        const double T = t1 - t0;
+        const size_t n = (r = run_end(t, i, m, t1)) - i;
+        int64_t inside = 1;
+        for (size_t q = i; q < r; q++) {
+            double y = (t[q] - t0) * iT;
+            u[q] = ac_pick(y > 1.0, 1.0, y);
+        }
+        ease_block(seg, u + i, n, g0 + i, deriv ? g1 + i : NULL, deriv ? g2 + i : NULL);
+        for (size_t q = i; q < r; q++) {
+            double x = t0 + g0[q] * T;
+            tau[q] = x;
+            inside &= side == AC_SIDE_RIGHT ? (x >= t0) & (x < t1) : (x > t0) & (x <= t1);
+        }
+        if (!inside)
+            return 0;
+        if (deriv)
+            for (size_t q = i; q < r; q++) { /* remap_block's chain rule from 1 and 0 */
+                double m1 = g1[q], m2 = g2[q] / T;
+                r2[q] = m2 * 1.0 * 1.0 + m1 * 0.0;
+                r1[q] = m1 * 1.0;
+            }
+        eval_run(cv, j, tau + i, n, deriv, o + i * C);
+        if (deriv == 2)
+            eval_run(cv, j, tau + i, n, 1, first + i * C);
+    }
+    return 1;
+}
+
 ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                                  const double *t, size_t n, int derivative, int side,
                                  const ac_curve_ease *remaps, size_t nremap,
                                  const ac_curve_ease *segment_ease, double *out,
                                  ac_error *err)
 {
-    enum { BLOCK = REMAP_BLOCK };
-    const size_t C = curve->c;
+    enum { BLOCK = REMAP_BLOCK, SCRATCH = 4 * REMAP_BLOCK };
+    const size_t C = curve->c, k = curve->k;
+    const double lo = curve->times[0], hi = curve->times[k - 1];
+    /* derivative 2 also needs the velocities at the eased times: SCRATCH
+       values on the stack, so a block holds SCRATCH / C queries (one query
+       at a time beyond SCRATCH channels, its row from the allocator) */
     double tau[BLOCK], r1[BLOCK], r2[BLOCK], u[BLOCK], base[BLOCK], g0[BLOCK], g1[BLOCK],
-        g2[BLOCK], *first = NULL;
-    size_t hint = 0;
+        g2[BLOCK], scratch[SCRATCH], *first = scratch;
+    size_t hint = 0, block = BLOCK;
     ac_error local;
     ac_status st = check_derivative(derivative, err);
     if (!err)
@@ -1684,20 +1747,39 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
         for (size_t i = 0; i < n; i++)
             if (!ac_finite(t[i]))
                 return ac_fail(err, AC_ERR_VALUE, i, "t", t[i], "must be finite");
-    if (derivative == 2 && n > 0 &&
-        !(first = malloc((n < BLOCK ? n : BLOCK) * C * sizeof *first)))
+    if (derivative == 2 && C > SCRATCH / BLOCK)
+        block = C <= SCRATCH ? SCRATCH / C : 1;
+    if (derivative == 2 && C > SCRATCH && n > 0 &&
+        !(first = ac_mem_alloc(&curve->mem, C * sizeof *first)))
         return ac_fail(err, AC_ERR_NOMEM, 0, "t", (double)n, "out of memory");
-    for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
-        size_t m = n - i0 < BLOCK ? n - i0 : BLOCK;
+    for (size_t i0 = 0; i0 < n; i0 += block) {
+        size_t m = n - i0 < block ? n - i0 : block;
+        const double *tb = t + i0;
         double *o = out + i0 * C;
-        remap_block(curve, t + i0, m, remaps, nremap, segment_ease, &hint, tau,
-                    derivative ? r1 : NULL, r2, u, base, g0, g1, g2);
-        if ((st = run(curve, &cursor->segment, tau, m, derivative, side, o, err)) ||
-            (derivative == 2 &&
-             (st = run(curve, &cursor->segment, tau, m, 1, side, first, err)))) {
-            err->index += i0;
-            free(first);
-            return st;
+        int fused = nremap == 0 && segment_ease && k > 1 &&
+                    (side == AC_SIDE_RIGHT ? tb[0] >= lo && tb[m - 1] < hi
+                                           : tb[0] > lo && tb[m - 1] <= hi) &&
+                    is_sorted(tb, m) &&
+                    seg_ease_block(curve, tb, m, segment_ease, derivative, side, &hint, tau,
+                                   r1, r2, u, g0, g1, g2, o, first);
+        if (fused) {
+            /* eval_run does not check: the overflow checks run would make */
+            if ((!curve->safe[derivative] && (st = check_results(curve, o, m, derivative, err))) ||
+                (derivative == 2 && !curve->safe[1] &&
+                 (st = check_results(curve, first, m, 1, err)))) {
+                err->index += i0;
+                break;
+            }
+            cursor->segment = hint;
+        } else {
+            remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
+                        derivative ? r1 : NULL, r2, u, base, g0, g1, g2);
+            if ((st = run(curve, &cursor->segment, tau, m, derivative, side, o, err)) ||
+                (derivative == 2 &&
+                 (st = run(curve, &cursor->segment, tau, m, 1, side, first, err)))) {
+                err->index += i0;
+                break;
+            }
         }
         if (derivative == 1)
             for (size_t i = 0; i < m; i++)
@@ -1709,10 +1791,10 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                     o[i * C + ch] = o[i * C + ch] * r1[i] * r1[i] + first[i * C + ch] * r2[i];
         if (derivative && (st = check_results(curve, o, m, derivative, err))) {
             err->index += i0;
-            free(first);
-            return st;
+            break;
         }
     }
-    free(first);
-    return AC_OK;
+    if (first != scratch)
+        ac_mem_release(&curve->mem, first);
+    return st;
 }
