@@ -364,6 +364,30 @@ def test_remaps_in_the_core(ease, remap):
                                    atol=1e-5 * max(1.0, np.abs(expected).max()))
 
 
+@pytest.mark.parametrize("ease", ["smoothstep", "back_in_out", CubicBezier(0.42, 0.0, 0.58, 1.0)])
+def test_segment_ease_inside_the_keys_any_channels_and_order(ease):
+    # sorted times inside the keys, left and right sides, one to 1100 channels
+    # (derivative 2 works through its velocity scratch in blocks of queries)
+    rng = np.random.default_rng(8)
+    times = np.cumsum(rng.uniform(0.3, 1.0, 8))
+    values = rng.normal(size=8)
+    one = Curve(times, values, ease=ease)
+    t = np.sort(np.r_[rng.uniform(times[0], times[-1], 400), times[1:-1]])
+    plain = Curve(times, values)
+    as_ease = Ease(ease) if isinstance(ease, str) else ease
+    np.testing.assert_allclose(one(t), remapped_reference(one, plain, as_ease, None, t),
+                               atol=1e-12)
+    perm = rng.permutation(t.size)  # shuffled times take the general path: same bits
+    for side in ("right", "left"):
+        for d in (0, 1, 2):
+            expected = one.evaluate(t, d, side=side)
+            np.testing.assert_array_equal(one.evaluate(t[perm], d, side=side), expected[perm])
+            for C in (6, 1100):
+                wide = Curve(times, np.repeat(values[:, None], C, axis=1), ease=ease)
+                np.testing.assert_array_equal(wide.evaluate(t[:60], d, side=side),
+                                              np.repeat(expected[:60, None], C, axis=1))
+
+
 def test_ease_pickles_and_compares_by_value():
     import copy
     import pickle
