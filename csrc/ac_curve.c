@@ -1614,29 +1614,37 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
     const double iP = P > 0.0 ? 1.0 / P : 0.0;
     double *gd = r1 ? g1 : NULL, *gdd = r1 ? g2 : NULL;
-    memcpy(tau, t, m * sizeof *tau);
     if (r1)
         for (size_t i = 0; i < m; i++)
             r1[i] = 1.0, r2[i] = 0.0;
+    if (nremap == 0 || !(P > 0.0))
+        memcpy(tau, t, m * sizeof *tau);
     if (!(P > 0.0))
         return;
     for (size_t q = 0; q < nremap; q++) {
+        const double *x0 = q == 0 ? t : tau; /* the times this remap reads */
+        int64_t all_inside = 1;
         for (size_t i = 0; i < m; i++) {
-            double x = (tau[i] - lo) * iP;
+            double x = (x0[i] - lo) * iP;
+            all_inside &= (x0[i] >= lo) & (x0[i] <= hi);
             x = ac_pick(x < 0.0, 0.0, x);
             u[i] = ac_pick(x > 1.0, 1.0, x);
         }
         ease_block(&remaps[q], u, m, g0, gd, gdd);
         if (r1)
             for (size_t i = 0; i < m; i++) {
-                int64_t inside = (tau[i] >= lo) & (tau[i] <= hi);
+                int64_t inside = (x0[i] >= lo) & (x0[i] <= hi);
                 r2[i] = ac_pick(inside, g2[i] * iP * r1[i] * r1[i] + g1[i] * r2[i], r2[i]);
                 r1[i] = ac_pick(inside, g1[i] * r1[i], r1[i]);
             }
-        for (size_t i = 0; i < m; i++) {
-            int64_t inside = (tau[i] >= lo) & (tau[i] <= hi);
-            tau[i] = ac_pick(inside, lo + g0[i] * P, tau[i]);
-        }
+        if (all_inside) /* the common case: no select */
+            for (size_t i = 0; i < m; i++)
+                tau[i] = lo + g0[i] * P;
+        else
+            for (size_t i = 0; i < m; i++) {
+                int64_t inside = (x0[i] >= lo) & (x0[i] <= hi);
+                tau[i] = ac_pick(inside, lo + g0[i] * P, x0[i]);
+            }
     }
     if (seg) {
         /* per query: u in its segment, the segment's start as a clip time
