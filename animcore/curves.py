@@ -514,7 +514,7 @@ class Curve(ByValue):
 
     __slots__ = ("_times", "_values", "_interpolation", "_tangents", "_before", "_after",
                  "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps", "_given", "_kinds",
-                 "_in_weights", "_out_weights", "_slopes", "_long_handles")
+                 "_in_weights", "_out_weights", "_slopes", "_long_handles", "_plans")
 
     def __init__(self, times, values, *, interpolation="cubic", tangents=None,
                  velocities=None, in_velocities=None, out_velocities=None, in_weights=None,
@@ -639,6 +639,7 @@ class Curve(ByValue):
         self._interpolation, self._tangents = interpolation, tangents
         self._before, self._after, self._jumps = before, after, bool(jumps)
         self._capsule, self._in, self._out = capsule, key_in, key_out
+        self._plans = None  # the C form of the time remaps, made when first needed
         self._ease, self._remaps = None, ()
         self._kinds = codes
         self._in_weights, self._out_weights = weights
@@ -851,10 +852,21 @@ class Curve(ByValue):
         when every one is an easing it knows, or False for the NumPy path."""
         if not self._remaps and self._ease is None:
             return None
+        # made once per curve and kind of call (a copy that changes its remaps
+        # makes its own): scalar calls then cost about one np.interp
+        rates = derivatives != (0,)
+        plans = self._plans
+        if plans is None or plans[0] is not self._remaps or plans[1] is not self._ease:
+            plans = self._plans = [self._remaps, self._ease, None, None]
+        if plans[2 + rates] is None:
+            plans[2 + rates] = self._make_remap_plan(func, rates)
+        return plans[2 + rates]
+
+    def _make_remap_plan(self, func, rates):
         native = [r for r in self._remaps + (self._ease,) if isinstance(r, (Ease, CubicBezier))]
         # an easing whose rate is infinite somewhere (circ, a vertical cubic-bezier end)
         # needs the limits the NumPy path takes there for velocities
-        limits = any(d > 0 for d in derivatives) and any(
+        limits = rates and any(
             (isinstance(r, Ease) and r.name.startswith("circ"))
             or (isinstance(r, CubicBezier) and (r.x1 == 0 or r.x2 == 1)) for r in native)
         # (and a span beyond the double range takes the NumPy path's halved arithmetic)
