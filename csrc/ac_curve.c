@@ -90,9 +90,11 @@ void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
 
 /* ------------------------------------------------------- eased segments */
 
-/* The "in" member of an easing family: g(u), g'(u), g''(u). The _out and
+/* The "in" member of an easing family: g(u), g'(u), g''(u) (the rates only
+   when `rates`: a value alone skips their extra libm calls). The _out and
    _in_out members follow from it by symmetry (see ease_offset). */
-static void ease_in_base(int family, double overshoot, int blender, double u, double g[3])
+static void ease_in_base(int family, double overshoot, int blender, double u, int rates,
+                         double g[3])
 {
     switch (family) {
     case 0: case 1: case 2: case 3: { /* quad, cubic, quart, quint: u^n */
@@ -103,10 +105,12 @@ static void ease_in_base(int family, double overshoot, int blender, double u, do
         g[0] = p * u * u, g[1] = n * p * u, g[2] = n * (n - 1) * p;
         break;
     }
-    case 4: /* sine */
-        g[0] = 1.0 - cos(u * (AC_PI / 2)), g[1] = (AC_PI / 2) * sin(u * (AC_PI / 2));
-        g[2] = (AC_PI / 2) * (AC_PI / 2) * cos(u * (AC_PI / 2));
+    case 4: { /* sine */
+        double c = cos(u * (AC_PI / 2));
+        g[0] = 1.0 - c, g[1] = rates ? (AC_PI / 2) * sin(u * (AC_PI / 2)) : 0.0;
+        g[2] = (AC_PI / 2) * (AC_PI / 2) * c;
         break;
+    }
     case 5: { /* expo: 2^(10 (u - 1)); Blender rescales it to start at 0 */
         double a = exp2(10.0 * (u - 1.0)), L = 10.0 * AC_LN2;
         double scale = blender ? 1.0 / (1.0 - 0.0009765625) : 1.0;
@@ -143,9 +147,10 @@ static void ease_in_base(int family, double overshoot, int blender, double u, do
 /* A f(x) 2^(10 x) sin(w x - psi) and its first two derivatives in x, with
    f(x) = f0 + f1 x: the decaying oscillation of the elastic easings. */
 static void elastic_term(double A, double f0, double f1, double w, double psi, double x,
-                         double h[3])
+                         int rates, double h[3])
 {
-    double L = 10.0 * AC_LN2, E = exp2(10.0 * x), S = sin(w * x - psi), Co = cos(w * x - psi);
+    double L = 10.0 * AC_LN2, E = exp2(10.0 * x), S = sin(w * x - psi);
+    double Co = rates ? cos(w * x - psi) : 0.0;
     double es = E * S, des = E * (L * S + w * Co), ddes = E * ((L * L - w * w) * S + 2.0 * L * w * Co);
     double f = f0 + f1 * x;
     h[0] = A * f * es, h[1] = A * (f1 * es + f * des), h[2] = A * (2.0 * f1 * des + f * ddes);
@@ -156,7 +161,7 @@ static void elastic_term(double A, double f0, double f1, double w, double psi, d
    quarter period when A < |change| and runs the decaying sine backwards.
    o = offset from p0 and its u-derivatives. */
 static void ease_elastic(int variant, const ac_curve_ease *e, double u, double change,
-                         double T, double o[3])
+                         double T, int rates, double o[3])
 {
     double A = e->amplitude, P = e->period, s, f0 = 1.0, f1 = 0.0, h[3];
     if (e->flags & AC_CURVE_EASE_RELATIVE)
@@ -184,16 +189,16 @@ static void ease_elastic(int variant, const ac_curve_ease *e, double u, double c
         double w = 2.0 * AC_PI * T / P, psi = 2.0 * AC_PI * s / P;
         double wd = (e->flags & AC_CURVE_EASE_BLENDER) ? w : -w;
         if (variant == 0) { /* in: -term(u - 1) */
-            elastic_term(A, f0, f1, w, psi, u - 1.0, h);
+            elastic_term(A, f0, f1, w, psi, u - 1.0, rates, h);
             o[0] = -h[0], o[1] = -h[1], o[2] = -h[2];
         } else if (variant == 1) { /* out: term(-u) + change */
-            elastic_term(A, f0, f1, wd, psi, -u, h);
+            elastic_term(A, f0, f1, wd, psi, -u, rates, h);
             o[0] = h[0] + change, o[1] = -h[1], o[2] = h[2];
         } else if (u < 0.5) { /* in_out, first half: -term(2u - 1) / 2 */
-            elastic_term(A, f0, f1, w, psi, 2.0 * u - 1.0, h);
+            elastic_term(A, f0, f1, w, psi, 2.0 * u - 1.0, rates, h);
             o[0] = -0.5 * h[0], o[1] = -h[1], o[2] = -2.0 * h[2];
         } else { /* second half: term(1 - 2u) / 2 + change */
-            elastic_term(A, f0, f1, wd, psi, 1.0 - 2.0 * u, h);
+            elastic_term(A, f0, f1, wd, psi, 1.0 - 2.0 * u, rates, h);
             o[0] = 0.5 * h[0] + change, o[1] = -h[1], o[2] = 2.0 * h[2];
         }
         if (u == 0.0) /* the keys themselves, exactly (as Penner and Blender) */
@@ -205,8 +210,8 @@ static void ease_elastic(int variant, const ac_curve_ease *e, double u, double c
 
 /* Offset from p0 of an eased segment with value change `change` over T
    seconds at u in [0, 1], and its first two derivatives in u. */
-static void ease_offset(const ac_curve_ease *e, double u, double change, double T,
-                        double o[3])
+static void ease_offset_at(const ac_curve_ease *e, double u, double change, double T,
+                           int rates, double o[3])
 {
     int kind = e->kind, blender = (e->flags & AC_CURVE_EASE_BLENDER) != 0;
     double g[3];
@@ -222,19 +227,19 @@ static void ease_offset(const ac_curve_ease *e, double u, double change, double 
         int family = (kind - AC_EASE_QUAD_IN) / 3, variant = (kind - AC_EASE_QUAD_IN) % 3;
         double os = e->overshoot * (variant == 2 ? 1.525 : 1.0);
         if (family == 8) {
-            ease_elastic(variant, e, u, change, T, o);
+            ease_elastic(variant, e, u, change, T, rates, o);
             return;
         }
         if (variant == 0) {
-            ease_in_base(family, os, blender, u, g);
+            ease_in_base(family, os, blender, u, rates, g);
         } else if (variant == 1) {
-            ease_in_base(family, os, blender, 1.0 - u, g);
+            ease_in_base(family, os, blender, 1.0 - u, rates, g);
             g[0] = 1.0 - g[0], g[2] = -g[2];
         } else if (u < 0.5 || (u == 0.5 && family == 5)) {
-            ease_in_base(family, os, blender, 2.0 * u, g);
+            ease_in_base(family, os, blender, 2.0 * u, rates, g);
             g[0] *= 0.5, g[2] *= 2.0;
         } else {
-            ease_in_base(family, os, blender, 2.0 - 2.0 * u, g);
+            ease_in_base(family, os, blender, 2.0 - 2.0 * u, rates, g);
             g[0] = 1.0 - 0.5 * g[0], g[2] *= -2.0;
         }
         if (u == 0.0)
@@ -243,6 +248,13 @@ static void ease_offset(const ac_curve_ease *e, double u, double change, double 
             g[0] = 1.0;
     }
     o[0] = g[0] * change, o[1] = g[1] * change, o[2] = g[2] * change;
+}
+
+/* ease_offset_at with both rates. */
+static void ease_offset(const ac_curve_ease *e, double u, double change, double T,
+                        double o[3])
+{
+    ease_offset_at(e, u, change, T, 1, o);
 }
 
 /* ------------------------------------------------------- Bezier segments */
@@ -1012,7 +1024,7 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
             o[ch] = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, u, iT, deriv);
         } else if (kind == AC_CURVE_EASE) {
             double e[3];
-            ease_offset(&cv->ease[j], u, c[ch], cv->times[j + 1] - cv->times[j], e);
+            ease_offset_at(&cv->ease[j], u, c[ch], cv->times[j + 1] - cv->times[j], deriv > 0, e);
             o[ch] = deriv == 0 ? d[ch] + e[0] : deriv == 1 ? e[1] * iT : e[2] * iT * iT;
         } else if (deriv == 0) {
             o[ch] = AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
@@ -1028,8 +1040,9 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
     }
 }
 
-/* A remapping easing on the unit square: g(u), g'(u), g''(u). */
-static void ease_unit(const ac_curve_ease *e, double u, double g[3])
+/* A remapping easing on the unit square: g(u), g'(u), g''(u) (the rates
+   only when `rates`). */
+static void ease_unit(const ac_curve_ease *e, double u, int rates, double g[3])
 {
     if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
         double cx = 3.0 * e->x1, bx = 3.0 * (e->x2 - 2.0 * e->x1), ax = 1.0 + 3.0 * (e->x1 - e->x2);
@@ -1045,7 +1058,7 @@ static void ease_unit(const ac_curve_ease *e, double u, double g[3])
     {
         ac_curve_ease r = *e;
         r.flags |= AC_CURVE_EASE_RELATIVE;
-        ease_offset(&r, u, 1.0, 1.0, g);
+        ease_offset_at(&r, u, 1.0, 1.0, rates, g);
     }
 }
 
@@ -1121,7 +1134,7 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
     default:
         for (size_t i = 0; i < m; i++) {
             double g[3];
-            ease_unit(e, u[i], g);
+            ease_unit(e, u[i], g1 != NULL, g);
             g0[i] = g[0];
             if (g1)
                 g1[i] = g[1], g2[i] = g[2];
