@@ -22,7 +22,7 @@
 #define BEZ_SLOPE (7 + BEZ_TABLE + 1)         /* where the table's slopes start */
 #define BEZ_BLOCK (7 + 2 * (BEZ_TABLE + 1))   /* doubles per channel of a Bezier segment */
 #define BEZ_TOL 1e-13                         /* |x(s) - u| accepted by the time solve */
-#define REMAP_BLOCK 256                       /* queries per block of a remapped evaluation */
+#define REMAP_BLOCK 512                       /* queries per block of a remapped evaluation */
 #define AC_LN2 0.69314718055994530942
 
 struct ac_curve {
@@ -1697,13 +1697,14 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     }
 }
 
-/* A per-segment ease alone on sorted clip times inside [first key, last key):
-   the times of segment j are eased into segment j, so each run of them is
-   evaluated there directly (eval_run), without searching the eased times
-   again; tau, r1, r2 and the raw results o (and the velocities `first` for
-   derivative 2) are those that remap_block and run give. 0 when some eased
-   time leaves its segment on this side (an overshooting easing, or one
-   rounded onto the next key): the block then takes the general path. */
+/* A per-segment ease alone on clip times inside the keys, in runs of one
+   segment (sorted times): the times of segment j are eased into segment j,
+   so each run is evaluated there directly (eval_run), without searching the
+   eased times again; tau, r1, r2 and the raw results o (and the velocities
+   `first` for derivative 2) are those that remap_block and run give. 0 when
+   a time is not in its run's segment (unsorted, outside the keys, at the
+   last key) or an eased time leaves it on this side (an overshooting easing,
+   one rounded onto the next key): the block then takes the general path. */
 AC_VECTORIZED
 static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m,
                           const ac_curve_ease *seg, int deriv, int side, size_t *hint,
@@ -1716,12 +1717,15 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
         size_t j = *hint = ac_segment_find(cv->times, k, t[i], *hint);
         const double t0 = cv->times[j], t1 = cv->times[j + 1], iT = cv->inv_duration[j];
         const double T = t1 - t0;
-        const size_t n = (r = run_end(t, i, m, t1)) - i;
-        int64_t inside = 1;
+        const size_t n = (r = t[i] < t1 ? run_end(t, i, m, t1) : i) - i;
+        int64_t inside = n > 0;
         for (size_t q = i; q < r; q++) {
             double y = (t[q] - t0) * iT;
+            inside &= (t[q] >= t0) & (t[q] < t1);
             u[q] = ac_pick(y > 1.0, 1.0, y);
         }
+        if (!inside)
+            return 0;
         ease_block(seg, u + i, n, g0 + i, deriv ? g1 + i : NULL, deriv ? g2 + i : NULL);
         for (size_t q = i; q < r; q++) {
             double x = t0 + g0[q] * T;
@@ -1749,9 +1753,8 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                                  const ac_curve_ease *segment_ease, double *out,
                                  ac_error *err)
 {
-    enum { BLOCK = REMAP_BLOCK, SCRATCH = 4 * REMAP_BLOCK };
+    enum { BLOCK = REMAP_BLOCK, SCRATCH = 1024 };
     const size_t C = curve->c, k = curve->k;
-    const double lo = curve->times[0], hi = curve->times[k - 1];
     /* derivative 2 also needs the velocities at the eased times: SCRATCH
        values on the stack, so a block holds SCRATCH / C queries (one query
        at a time beyond SCRATCH channels, its row from the allocator) */
@@ -1780,9 +1783,6 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
         const double *tb = t + i0;
         double *o = out + i0 * C;
         int fused = nremap == 0 && segment_ease && k > 1 &&
-                    (side == AC_SIDE_RIGHT ? tb[0] >= lo && tb[m - 1] < hi
-                                           : tb[0] > lo && tb[m - 1] <= hi) &&
-                    is_sorted(tb, m) &&
                     seg_ease_block(curve, tb, m, segment_ease, derivative, side, &hint, tau,
                                    r1, r2, u, g0, g1, g2, o, first);
         if (fused) {
