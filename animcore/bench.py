@@ -191,6 +191,24 @@ def bench_keyframes(scale: float, repeats: int) -> list[Comparison]:
                   interpolation=[kinds[j % 5] for j in range(keys - 1)])
     eased = Curve(times, values, velocities=velocities, ease="smoothstep")
     remapped = cubic.remap_time("smoothstep")
+    # one scalar call at a time, as a script calls per key or per frame
+    calls, xp, fp = 1000, np.array([0.0, 2.0]), np.array([0.0, 10.0])
+    keyed = Curve(times[:8], values[:8], interpolation="bezier", velocities=velocities[:8],
+                  in_weights=w_in[:8], out_weights=w_out[:8], ease="smoothstep")
+    at = np.float64(times[3] + 0.25)
+
+    def interp_calls():
+        for _ in range(calls):
+            np.interp(1.0, xp, fp)
+
+    def keyed_calls():
+        for _ in range(calls):
+            keyed(4.25)
+
+    def numpy_scalar_calls():
+        for _ in range(calls):
+            cubic(at)
+
     return [
         compare("keyframes bezier, random weights, sorted t", n, lambda: bezier(queries),
                 "NumPy: Newton on time, then value", lambda: numpy_bezier_track(
@@ -201,6 +219,10 @@ def bench_keyframes(scale: float, repeats: int) -> list[Comparison]:
                 "the plain cubic curve", lambda: cubic(queries), repeats, target=0.5),
         compare("keyframes cubic .remap_time('smoothstep')", n, lambda: remapped(queries),
                 "the plain cubic curve", lambda: cubic(queries), repeats, target=0.5),
+        compare("keyframes Curve(t), bezier + ease=, float t", calls, keyed_calls,
+                "np.interp on a scalar", interp_calls, repeats, target=1 / 1.5),
+        compare("keyframes Curve(t), cubic, np.float64 t", calls, numpy_scalar_calls,
+                "np.interp on a scalar", interp_calls, repeats, target=1 / 1.5),
     ]
 
 

@@ -547,7 +547,7 @@ class Curve(ByValue):
 
     __slots__ = ("_times", "_values", "_interpolation", "_tangents", "_before", "_after",
                  "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps", "_given", "_kinds",
-                 "_in_weights", "_out_weights", "_slopes", "_long_handles")
+                 "_in_weights", "_out_weights", "_slopes", "_long_handles", "_plans")
 
     def __init__(self, times, values, *, interpolation="cubic", tangents=None,
                  velocities=None, in_velocities=None, out_velocities=None, in_weights=None,
@@ -672,6 +672,7 @@ class Curve(ByValue):
         self._interpolation, self._tangents = interpolation, tangents
         self._before, self._after, self._jumps = before, after, bool(jumps)
         self._capsule, self._in, self._out = capsule, key_in, key_out
+        self._plans = None  # the C form of the time remaps, made when first needed
         self._ease, self._remaps = None, ()
         self._kinds = codes
         self._in_weights, self._out_weights = weights
@@ -862,9 +863,11 @@ class Curve(ByValue):
 
     def _evaluate(self, func, t, derivatives, out, side="right", workers=None):
         """The body of evaluate, __call__ and sample: the results for each
-        derivative order, copied into ``out`` (one array per order) if given."""
-        side = _SIDES[choice(func, "side", side, _SIDES)]
-        derivatives = tuple(derivative_order(func, d, (0, 1, 2)) for d in derivatives)
+        derivative order (already checked: ints in 0..2), copied into ``out``
+        (one array per order) if given."""
+        # the common spellings first: a scalar call costs about one np.interp
+        side = _SIDES[side if side.__class__ is str and side in _SIDES
+                      else choice(func, "side", side, _SIDES)]
         plan = self._remap_plan(func, derivatives)
         if plan is not False:  # the kernels do it all
             context = self._capsule if side == 0 and plan is None else (self._capsule, side,
@@ -882,10 +885,21 @@ class Curve(ByValue):
         when every one is an easing it knows, or False for the NumPy path."""
         if not self._remaps and self._ease is None:
             return None
+        # made once per curve and kind of call (a copy that changes its remaps
+        # makes its own): scalar calls then cost about one np.interp
+        rates = derivatives != (0,)
+        plans = self._plans
+        if plans is None or plans[0] is not self._remaps or plans[1] is not self._ease:
+            plans = self._plans = [self._remaps, self._ease, None, None]
+        if plans[2 + rates] is None:
+            plans[2 + rates] = self._make_remap_plan(func, rates)
+        return plans[2 + rates]
+
+    def _make_remap_plan(self, func, rates):
         native = [r for r in self._remaps + (self._ease,) if isinstance(r, (Ease, CubicBezier))]
         # an easing whose rate is infinite somewhere (circ, a vertical cubic-bezier end)
         # needs the limits the NumPy path takes there for velocities
-        limits = any(d > 0 for d in derivatives) and any(
+        limits = rates and any(
             (isinstance(r, Ease) and r.name.startswith("circ"))
             or (isinstance(r, CubicBezier) and (r.x1 == 0 or r.x2 == 1)) for r in native)
         # (and a span beyond the double range takes the NumPy path's halved arithmetic)
@@ -1138,6 +1152,8 @@ class Curve(ByValue):
         OverflowError
             A result that is not representable (huge extrapolation).
         """
+        if derivative.__class__ is not int or not 0 <= derivative <= 2:  # bool is not int
+            derivative = derivative_order("Curve.evaluate", derivative, (0, 1, 2))
         return self._evaluate("Curve.evaluate", t, (derivative,), out, side, workers)[0]
 
     def __call__(self, t, *, side: str = "right", out=None):

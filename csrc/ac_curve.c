@@ -18,9 +18,11 @@
 #include "ac_internal.h"
 
 #define AC_PI 3.14159265358979323846
-#define BEZ_TABLE 8                   /* intervals of the inverse-time table */
-#define REMAP_BLOCK 256               /* queries per block of a remapped evaluation */
-#define BEZ_BLOCK (7 + BEZ_TABLE + 1) /* doubles per channel of a Bezier segment */
+#define BEZ_TABLE 32                         /* intervals of the inverse-time table */
+#define BEZ_SLOPE (7 + BEZ_TABLE + 1)         /* where the table's slopes start */
+#define BEZ_BLOCK (7 + 2 * (BEZ_TABLE + 1))   /* doubles per channel of a Bezier segment */
+#define BEZ_TOL 1e-13                         /* |x(s) - u| accepted by the time solve */
+#define REMAP_BLOCK 512                       /* queries per block of a remapped evaluation */
 #define AC_LN2 0.69314718055994530942
 
 struct ac_curve {
@@ -44,7 +46,8 @@ struct ac_curve {
     /* Bezier segments (NULL when there are none): k - 1 blocks of BEZ_BLOCK c,
        time x(s) = ((ax s + bx) s + cx) s in units of the duration and value
        y(s) = ((ay s + by) s + cy) s + dy, stored cx, bx, ax, dy, cy, by, ay,
-       then s at u = 0, 1/8, ..., 1 (the start of the solve). */
+       then the inverse-time table that starts the solve: s at u = r / BEZ_TABLE
+       (r = 0..BEZ_TABLE), then ds/du there in units of a table interval. */
     double *bez;
     ac_curve_ease *ease;  /* k - 1 easings (NULL when no segment is eased) */
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
@@ -87,9 +90,11 @@ void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
 
 /* ------------------------------------------------------- eased segments */
 
-/* The "in" member of an easing family: g(u), g'(u), g''(u). The _out and
+/* The "in" member of an easing family: g(u), g'(u), g''(u) (the rates only
+   when `rates`: a value alone skips their extra libm calls). The _out and
    _in_out members follow from it by symmetry (see ease_offset). */
-static void ease_in_base(int family, double overshoot, int blender, double u, double g[3])
+static void ease_in_base(int family, double overshoot, int blender, double u, int rates,
+                         double g[3])
 {
     switch (family) {
     case 0: case 1: case 2: case 3: { /* quad, cubic, quart, quint: u^n */
@@ -100,10 +105,12 @@ static void ease_in_base(int family, double overshoot, int blender, double u, do
         g[0] = p * u * u, g[1] = n * p * u, g[2] = n * (n - 1) * p;
         break;
     }
-    case 4: /* sine */
-        g[0] = 1.0 - cos(u * (AC_PI / 2)), g[1] = (AC_PI / 2) * sin(u * (AC_PI / 2));
-        g[2] = (AC_PI / 2) * (AC_PI / 2) * cos(u * (AC_PI / 2));
+    case 4: { /* sine */
+        double c = cos(u * (AC_PI / 2));
+        g[0] = 1.0 - c, g[1] = rates ? (AC_PI / 2) * sin(u * (AC_PI / 2)) : 0.0;
+        g[2] = (AC_PI / 2) * (AC_PI / 2) * c;
         break;
+    }
     case 5: { /* expo: 2^(10 (u - 1)); Blender rescales it to start at 0 */
         double a = exp2(10.0 * (u - 1.0)), L = 10.0 * AC_LN2;
         double scale = blender ? 1.0 / (1.0 - 0.0009765625) : 1.0;
@@ -140,9 +147,10 @@ static void ease_in_base(int family, double overshoot, int blender, double u, do
 /* A f(x) 2^(10 x) sin(w x - psi) and its first two derivatives in x, with
    f(x) = f0 + f1 x: the decaying oscillation of the elastic easings. */
 static void elastic_term(double A, double f0, double f1, double w, double psi, double x,
-                         double h[3])
+                         int rates, double h[3])
 {
-    double L = 10.0 * AC_LN2, E = exp2(10.0 * x), S = sin(w * x - psi), Co = cos(w * x - psi);
+    double L = 10.0 * AC_LN2, E = exp2(10.0 * x), S = sin(w * x - psi);
+    double Co = rates ? cos(w * x - psi) : 0.0;
     double es = E * S, des = E * (L * S + w * Co), ddes = E * ((L * L - w * w) * S + 2.0 * L * w * Co);
     double f = f0 + f1 * x;
     h[0] = A * f * es, h[1] = A * (f1 * es + f * des), h[2] = A * (2.0 * f1 * des + f * ddes);
@@ -153,7 +161,7 @@ static void elastic_term(double A, double f0, double f1, double w, double psi, d
    quarter period when A < |change| and runs the decaying sine backwards.
    o = offset from p0 and its u-derivatives. */
 static void ease_elastic(int variant, const ac_curve_ease *e, double u, double change,
-                         double T, double o[3])
+                         double T, int rates, double o[3])
 {
     double A = e->amplitude, P = e->period, s, f0 = 1.0, f1 = 0.0, h[3];
     if (e->flags & AC_CURVE_EASE_RELATIVE)
@@ -181,16 +189,16 @@ static void ease_elastic(int variant, const ac_curve_ease *e, double u, double c
         double w = 2.0 * AC_PI * T / P, psi = 2.0 * AC_PI * s / P;
         double wd = (e->flags & AC_CURVE_EASE_BLENDER) ? w : -w;
         if (variant == 0) { /* in: -term(u - 1) */
-            elastic_term(A, f0, f1, w, psi, u - 1.0, h);
+            elastic_term(A, f0, f1, w, psi, u - 1.0, rates, h);
             o[0] = -h[0], o[1] = -h[1], o[2] = -h[2];
         } else if (variant == 1) { /* out: term(-u) + change */
-            elastic_term(A, f0, f1, wd, psi, -u, h);
+            elastic_term(A, f0, f1, wd, psi, -u, rates, h);
             o[0] = h[0] + change, o[1] = -h[1], o[2] = h[2];
         } else if (u < 0.5) { /* in_out, first half: -term(2u - 1) / 2 */
-            elastic_term(A, f0, f1, w, psi, 2.0 * u - 1.0, h);
+            elastic_term(A, f0, f1, w, psi, 2.0 * u - 1.0, rates, h);
             o[0] = -0.5 * h[0], o[1] = -h[1], o[2] = -2.0 * h[2];
         } else { /* second half: term(1 - 2u) / 2 + change */
-            elastic_term(A, f0, f1, wd, psi, 1.0 - 2.0 * u, h);
+            elastic_term(A, f0, f1, wd, psi, 1.0 - 2.0 * u, rates, h);
             o[0] = 0.5 * h[0] + change, o[1] = -h[1], o[2] = 2.0 * h[2];
         }
         if (u == 0.0) /* the keys themselves, exactly (as Penner and Blender) */
@@ -202,8 +210,8 @@ static void ease_elastic(int variant, const ac_curve_ease *e, double u, double c
 
 /* Offset from p0 of an eased segment with value change `change` over T
    seconds at u in [0, 1], and its first two derivatives in u. */
-static void ease_offset(const ac_curve_ease *e, double u, double change, double T,
-                        double o[3])
+static void ease_offset_at(const ac_curve_ease *e, double u, double change, double T,
+                           int rates, double o[3])
 {
     int kind = e->kind, blender = (e->flags & AC_CURVE_EASE_BLENDER) != 0;
     double g[3];
@@ -219,19 +227,19 @@ static void ease_offset(const ac_curve_ease *e, double u, double change, double 
         int family = (kind - AC_EASE_QUAD_IN) / 3, variant = (kind - AC_EASE_QUAD_IN) % 3;
         double os = e->overshoot * (variant == 2 ? 1.525 : 1.0);
         if (family == 8) {
-            ease_elastic(variant, e, u, change, T, o);
+            ease_elastic(variant, e, u, change, T, rates, o);
             return;
         }
         if (variant == 0) {
-            ease_in_base(family, os, blender, u, g);
+            ease_in_base(family, os, blender, u, rates, g);
         } else if (variant == 1) {
-            ease_in_base(family, os, blender, 1.0 - u, g);
+            ease_in_base(family, os, blender, 1.0 - u, rates, g);
             g[0] = 1.0 - g[0], g[2] = -g[2];
         } else if (u < 0.5 || (u == 0.5 && family == 5)) {
-            ease_in_base(family, os, blender, 2.0 * u, g);
+            ease_in_base(family, os, blender, 2.0 * u, rates, g);
             g[0] *= 0.5, g[2] *= 2.0;
         } else {
-            ease_in_base(family, os, blender, 2.0 - 2.0 * u, g);
+            ease_in_base(family, os, blender, 2.0 - 2.0 * u, rates, g);
             g[0] = 1.0 - 0.5 * g[0], g[2] *= -2.0;
         }
         if (u == 0.0)
@@ -242,14 +250,21 @@ static void ease_offset(const ac_curve_ease *e, double u, double change, double 
     o[0] = g[0] * change, o[1] = g[1] * change, o[2] = g[2] * change;
 }
 
+/* ease_offset_at with both rates. */
+static void ease_offset(const ac_curve_ease *e, double u, double change, double T,
+                        double o[3])
+{
+    ease_offset_at(e, u, change, T, 1, o);
+}
+
 /* ------------------------------------------------------- Bezier segments */
 
 /* The s in [0, 1] with x(s) = ((ax s + bx) s + cx) s = u, x non-decreasing
-   (handles within the segment): Newton steps kept inside a shrinking bracket,
-   bisection where Newton would leave it (a flat spot of x). */
-static inline double bezier_solve(double cx, double bx, double ax, double u)
+   (handles within the segment), from a start s: Newton steps kept inside a
+   shrinking bracket, bisection where Newton would leave it (a flat spot of x). */
+static double bezier_solve(double cx, double bx, double ax, double u, double s)
 {
-    double lo = 0.0, hi = 1.0, s = u;
+    double lo = 0.0, hi = 1.0;
     if (!(u > 0.0))
         return 0.0;
     if (!(u < 1.0))
@@ -273,31 +288,92 @@ static inline double bezier_solve(double cx, double bx, double ax, double u)
     return s;
 }
 
-/* s with x(s) = u from the segment's table: linear interpolation, three
-   Newton steps kept in [0, 1], and the bracketed solve where they have not
-   reached 1e-13 of the duration (near a flat spot of x). Every path computes it this way,
-   so scalar and run evaluation give the same bits. */
+/* The inverse-time table of channel ch of Bezier block bz (its time cubic
+   set): s at u = r / BEZ_TABLE, and ds/du there in units of the interval,
+   limited to 3 times the smaller neighbouring chord of s, which keeps each
+   interval's cubic Hermite guess monotone and finite where dx/ds = 0. */
+static void bezier_table(double *bz, size_t C, size_t ch)
+{
+    const double cx = bz[ch], bx = bz[C + ch], ax = bz[2 * C + ch];
+    double *tab = bz + 7 * C + ch, *slope = bz + BEZ_SLOPE * C + ch;
+    for (size_t r = 0; r <= BEZ_TABLE; r++) {
+        double u = (double)r / BEZ_TABLE;
+        tab[r * C] = bezier_solve(cx, bx, ax, u, u);
+    }
+    for (size_t r = 0; r <= BEZ_TABLE; r++) {
+        double s = tab[r * C], xd = (3.0 * ax * s + 2.0 * bx) * s + cx;
+        double left = r > 0 ? s - tab[(r - 1) * C] : DBL_MAX;
+        double right = r < BEZ_TABLE ? tab[(r + 1) * C] - s : DBL_MAX;
+        double limit = 3.0 * fmin(left, right);
+        slope[r * C] = xd > 0.0 ? fmin((1.0 / BEZ_TABLE) / xd, limit) : limit;
+    }
+}
+
+/* The time solve without its fallback, in steps that the scalar and the
+   vectorized paths both take (so both give the same bits). The table
+   interval of u and u's place in it, w in [0, 1]; */
+static AC_FORCE_INLINE int bezier_interval(double u, double *w)
+{
+    double v = ac_pick(u * BEZ_TABLE < 0.0, 0.0, u * BEZ_TABLE);
+    int i = (int)v;
+    i = i < BEZ_TABLE - 1 ? i : BEZ_TABLE - 1;
+    *w = v - (double)i;
+    return i;
+}
+
+/* the interval's cubic Hermite guess of s (node values s0, s1, slopes m0, m1,
+   h = s1 - s0, e2 = 3 h - 2 m0 - m1, e3 = m0 + m1 - 2 h), kept in the
+   interval's bracket [s0, s1]; */
+static AC_FORCE_INLINE double bezier_hermite(double s0, double s1, double m0, double e2,
+                                             double e3, double w)
+{
+    double s = s0 + w * (m0 + w * (e2 + w * e3));
+    s = ac_pick(s < s0, s0, s);
+    return ac_pick(s > s1, s1, s);
+}
+
+static AC_FORCE_INLINE double bezier_start(const double *b, size_t C, size_t ch, double u,
+                                           double *lo, double *hi)
+{
+    const double *tab = b + 7 * C + ch, *slope = b + BEZ_SLOPE * C + ch;
+    double w, s0, s1, m0, m1, h;
+    int i = bezier_interval(u, &w);
+    s0 = tab[(size_t)i * C], s1 = tab[(size_t)(i + 1) * C];
+    m0 = slope[(size_t)i * C], m1 = slope[(size_t)(i + 1) * C];
+    h = s1 - s0;
+    *lo = s0, *hi = s1;
+    return bezier_hermite(s0, s1, m0, 3.0 * h - 2.0 * m0 - m1, m0 + m1 - 2.0 * h, w);
+}
+
+/* then one Halley step in the bracket (cubic convergence: from the guess's
+   error of about 1e-6 to below BEZ_TOL almost everywhere). *f is x(s) - u at
+   the returned s. */
+static AC_FORCE_INLINE double bezier_halley(double cx, double bx, double ax, double u,
+                                            double s, double lo, double hi, double *f)
+{
+    double fx = ((ax * s + bx) * s + cx) * s - u;
+    double d = (3.0 * ax * s + 2.0 * bx) * s + cx, dd = 6.0 * ax * s + 2.0 * bx;
+    s = s - fx * d / (d * d - 0.5 * fx * dd);
+    s = ac_pick(s < lo, lo, s); /* a NaN step (d = 0) stays NaN: the check catches it */
+    s = ac_pick(s > hi, hi, s);
+    *f = ((ax * s + bx) * s + cx) * s - u;
+    return s;
+}
+
+/* The fallback of the solve where the guess missed BEZ_TOL (near a flat spot
+   of x): the bracketed solve from the guess (from u if the guess is NaN). */
+static double bezier_finish(const double *b, size_t C, size_t ch, double u, double s)
+{
+    return bezier_solve(b[ch], b[C + ch], b[2 * C + ch], u, s >= 0.0 && s <= 1.0 ? s : u);
+}
+
+/* s with x(s) = u, |x(s) - u| <= BEZ_TOL: every path computes it this way, so
+   scalar and run evaluation give the same bits. */
 static inline double bezier_param(const double *b, size_t C, size_t ch, double u)
 {
-    double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch], f, v, s0, s1;
-    const double *tab = b + 7 * C + ch;
-    v = u * BEZ_TABLE;
-    v = v < 0.0 ? 0.0 : v;
-    {
-        int i = (int)v;
-        i = i < BEZ_TABLE - 1 ? i : BEZ_TABLE - 1;
-        s0 = tab[(size_t)i * C], s1 = tab[(size_t)(i + 1) * C];
-        v = s0 + (v - (double)i) * (s1 - s0);
-    }
-    for (int it = 0; it < 3; it++) {
-        f = ((ax * v + bx) * v + cx) * v - u;
-        v = v - f / ((3.0 * ax * v + 2.0 * bx) * v + cx);
-        v = v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
-    }
-    f = ((ax * v + bx) * v + cx) * v - u;
-    if (!(fabs(f) <= 1e-13))
-        v = bezier_solve(cx, bx, ax, u);
-    return v;
+    double lo, hi, f, s = bezier_start(b, C, ch, u, &lo, &hi);
+    s = bezier_halley(b[ch], b[C + ch], b[2 * C + ch], u, s, lo, hi, &f);
+    return fabs(f) <= BEZ_TOL ? s : bezier_finish(b, C, ch, u, s);
 }
 
 /* Value (0), per-second velocity (1) or acceleration (2) of Bezier channel
@@ -716,9 +792,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             bz[3 * C + ch] = p0, bz[4 * C + ch] = 3.0 * (y1 - p0);
             bz[5 * C + ch] = 3.0 * (p0 - 2.0 * y1 + y2);
             bz[6 * C + ch] = y3 - p0 + 3.0 * (y1 - y2);
-            for (int r = 0; r <= BEZ_TABLE; r++) /* needed by the key velocities */
-                bz[(7 + r) * C + ch] =
-                    bezier_solve(bz[ch], bz[C + ch], bz[2 * C + ch], (double)r / BEZ_TABLE);
+            bezier_table(bz, C, ch); /* needed by the key velocities */
         }
     }
 
@@ -852,9 +926,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         if (cv->kind[j] != AC_CURVE_BEZIER && cv->kind[j] != KIND_CSS)
             continue;
         for (size_t ch = 0; ch < C; ch++)
-            for (int r = 0; r <= BEZ_TABLE; r++)
-                bz[(7 + r) * C + ch] =
-                    bezier_solve(bz[ch], bz[C + ch], bz[2 * C + ch], (double)r / BEZ_TABLE);
+            bezier_table(bz, C, ch);
     }
     *result = cv;
     return AC_OK;
@@ -952,7 +1024,7 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
             o[ch] = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, u, iT, deriv);
         } else if (kind == AC_CURVE_EASE) {
             double e[3];
-            ease_offset(&cv->ease[j], u, c[ch], cv->times[j + 1] - cv->times[j], e);
+            ease_offset_at(&cv->ease[j], u, c[ch], cv->times[j + 1] - cv->times[j], deriv > 0, e);
             o[ch] = deriv == 0 ? d[ch] + e[0] : deriv == 1 ? e[1] * iT : e[2] * iT * iT;
         } else if (deriv == 0) {
             o[ch] = AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
@@ -968,13 +1040,14 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
     }
 }
 
-/* A remapping easing on the unit square: g(u), g'(u), g''(u). */
-static void ease_unit(const ac_curve_ease *e, double u, double g[3])
+/* A remapping easing on the unit square: g(u), g'(u), g''(u) (the rates
+   only when `rates`). */
+static void ease_unit(const ac_curve_ease *e, double u, int rates, double g[3])
 {
     if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
         double cx = 3.0 * e->x1, bx = 3.0 * (e->x2 - 2.0 * e->x1), ax = 1.0 + 3.0 * (e->x1 - e->x2);
         double cy = 3.0 * e->y1, by = 3.0 * (e->y2 - 2.0 * e->y1), ay = 1.0 + 3.0 * (e->y1 - e->y2);
-        double s = bezier_solve(cx, bx, ax, u);
+        double s = bezier_solve(cx, bx, ax, u, u);
         double xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
         double xdd = 6.0 * ax * s + 2.0 * bx, ydd = 6.0 * ay * s + 2.0 * by;
         g[0] = ((ay * s + by) * s + cy) * s;
@@ -985,7 +1058,7 @@ static void ease_unit(const ac_curve_ease *e, double u, double g[3])
     {
         ac_curve_ease r = *e;
         r.flags |= AC_CURVE_EASE_RELATIVE;
-        ease_offset(&r, u, 1.0, 1.0, g);
+        ease_offset_at(&r, u, 1.0, 1.0, rates, g);
     }
 }
 
@@ -1061,7 +1134,7 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
     default:
         for (size_t i = 0; i < m; i++) {
             double g[3];
-            ease_unit(e, u[i], g);
+            ease_unit(e, u[i], g1 != NULL, g);
             g0[i] = g[0];
             if (g1)
                 g1[i] = g[1], g2[i] = g[2];
@@ -1071,6 +1144,7 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
 
 /* The queries of one eased segment (not elastic, whose shape depends on
    the change), in chunks: the easing once per query for all channels. */
+AC_VECTORIZED
 static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, size_t m,
                      int deriv, double *restrict o)
 {
@@ -1081,77 +1155,87 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     double u[CHUNK], g0[CHUNK], g1[CHUNK], g2[CHUNK];
     for (size_t r0 = 0; r0 < m; r0 += CHUNK) {
         size_t n = m - r0 < CHUNK ? m - r0 : CHUNK;
+        double *restrict x = o + r0 * C;
         for (size_t r = 0; r < n; r++)
             u[r] = (t[r0 + r] - t0) * iT;
         ease_block(&cv->ease[j], u, n, g0, deriv ? g1 : NULL, deriv ? g2 : NULL);
+        if (C == 1) { /* one loop per order, which vectorizes */
+            const double d0 = d[0], c0 = c[0];
+            if (deriv == 0)
+                for (size_t r = 0; r < n; r++)
+                    x[r] = d0 + g0[r] * c0;
+            else if (deriv == 1)
+                for (size_t r = 0; r < n; r++)
+                    x[r] = (g1[r] * c0) * iT;
+            else
+                for (size_t r = 0; r < n; r++)
+                    x[r] = (g2[r] * c0) * iT * iT;
+            continue;
+        }
         for (size_t r = 0; r < n; r++)
-            for (size_t ch = 0; ch < C; ch++) {
-                double *x = o + (r0 + r) * C + ch;
-                *x = deriv == 0 ? d[ch] + g0[r] * c[ch]
-                     : deriv == 1 ? (g1[r] * c[ch]) * iT : (g2[r] * c[ch]) * iT * iT;
-            }
+            for (size_t ch = 0; ch < C; ch++)
+                x[r * C + ch] = deriv == 0 ? d[ch] + g0[r] * c[ch]
+                                : deriv == 1 ? (g1[r] * c[ch]) * iT : (g2[r] * c[ch]) * iT * iT;
     }
 }
 
-/* The queries of one Bezier segment, in chunks: the same steps as
-   bezier_param and bezier_at, but each step over the whole chunk, so the
-   independent solves overlap (and vectorize) instead of waiting on each
-   other's divisions. */
+/* The queries of one Bezier segment, in chunks: bezier_start, then
+   bezier_halley, each over the whole chunk (loops that vectorize), the
+   fallback where they missed, then the value or derivative as bezier_at. */
 AC_VECTORIZED
 static void bezier_run(const double *b, size_t C, double t0, double iT,
                        const double *restrict t, size_t m, int deriv, double *restrict o)
 {
     enum { CHUNK = 128 };
-    double sv[CHUNK], uv[CHUNK];
+    double sv[CHUNK], uv[CHUNK], fv[CHUNK], lo[CHUNK], hi[CHUNK];
     for (size_t ch = 0; ch < C; ch++) {
         const double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
         const double dy = b[3 * C + ch], cy = b[4 * C + ch], by = b[5 * C + ch],
                      ay = b[6 * C + ch];
-        const double *tab = b + 7 * C + ch;
         for (size_t r0 = 0; r0 < m; r0 += CHUNK) {
             size_t n = m - r0 < CHUNK ? m - r0 : CHUNK;
-            for (size_t r = 0; r < n; r++) {
-                double u = (t[r0 + r] - t0) * iT, v = u * BEZ_TABLE, s0, s1;
-                int i;
-                v = ac_pick(v < 0.0, 0.0, v);
-                i = (int)v;
-                i = i < BEZ_TABLE - 1 ? i : BEZ_TABLE - 1;
-                s0 = tab[(size_t)i * C], s1 = tab[(size_t)(i + 1) * C];
-                uv[r] = u, sv[r] = s0 + (v - (double)i) * (s1 - s0);
-            }
-            for (int it = 0; it < 3; it++)
+            int64_t ok = 1;
+            /* one step after the other over the chunk: each loop's iterations
+               are independent, so their latencies overlap */
+            if (C == 1) /* constant strides: plain loads instead of computed ones */
                 for (size_t r = 0; r < n; r++) {
-                    double v = sv[r], f = ((ax * v + bx) * v + cx) * v - uv[r];
-                    v = v - f / ((3.0 * ax * v + 2.0 * bx) * v + cx);
-                    v = ac_pick(v < 0.0, 0.0, v);
-                    sv[r] = ac_pick(v > 1.0, 1.0, v);
+                    double u = (t[r0 + r] - t0) * iT;
+                    uv[r] = u, sv[r] = bezier_start(b, 1, 0, u, &lo[r], &hi[r]);
+                }
+            else
+                for (size_t r = 0; r < n; r++) {
+                    double u = (t[r0 + r] - t0) * iT;
+                    uv[r] = u, sv[r] = bezier_start(b, C, ch, u, &lo[r], &hi[r]);
                 }
             for (size_t r = 0; r < n; r++) {
-                double v = sv[r], f = ((ax * v + bx) * v + cx) * v - uv[r];
-                if (!(fabs(f) <= 1e-13))
-                    sv[r] = bezier_solve(cx, bx, ax, uv[r]);
+                sv[r] = bezier_halley(cx, bx, ax, uv[r], sv[r], lo[r], hi[r], &fv[r]);
+                ok &= fabs(fv[r]) <= BEZ_TOL;
             }
+            for (size_t r = 0; !ok && r < n; r++)
+                if (!(fabs(fv[r]) <= BEZ_TOL))
+                    sv[r] = bezier_finish(b, C, ch, uv[r], sv[r]);
             if (deriv == 0) {
                 for (size_t r = 0; r < n; r++) {
                     double v = sv[r];
                     uv[r] = ((ay * v + by) * v + cy) * v + dy;
                 }
-                for (size_t r = 0; r < n; r++)
-                    o[(r0 + r) * C + ch] = uv[r];
-                continue;
-            }
-            for (size_t r = 0; r < n; r++) {
-                double v = sv[r], *out = o + (r0 + r) * C + ch;
-                {
+            } else {
+                for (size_t r = 0; r < n; r++) {
+                    double v = sv[r];
                     double xd = (3.0 * ax * v + 2.0 * bx) * v + cx;
                     double yd = (3.0 * ay * v + 2.0 * by) * v + cy;
                     double xdd = 6.0 * ax * v + 2.0 * bx, ydd = 6.0 * ay * v + 2.0 * by;
                     if (deriv == 1)
-                        *out = (xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd) * iT;
+                        uv[r] = (xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd) * iT;
                     else
-                        *out = (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
+                        uv[r] = (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
                 }
             }
+            if (C == 1)
+                memcpy(o + r0, uv, n * sizeof *uv);
+            else
+                for (size_t r = 0; r < n; r++)
+                    o[(r0 + r) * C + ch] = uv[r];
         }
     }
 }
@@ -1543,29 +1627,37 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
     const double iP = P > 0.0 ? 1.0 / P : 0.0;
     double *gd = r1 ? g1 : NULL, *gdd = r1 ? g2 : NULL;
-    memcpy(tau, t, m * sizeof *tau);
     if (r1)
         for (size_t i = 0; i < m; i++)
             r1[i] = 1.0, r2[i] = 0.0;
+    if (nremap == 0 || !(P > 0.0))
+        memcpy(tau, t, m * sizeof *tau);
     if (!(P > 0.0))
         return;
     for (size_t q = 0; q < nremap; q++) {
+        const double *x0 = q == 0 ? t : tau; /* the times this remap reads */
+        int64_t all_inside = 1;
         for (size_t i = 0; i < m; i++) {
-            double x = (tau[i] - lo) * iP;
+            double x = (x0[i] - lo) * iP;
+            all_inside &= (x0[i] >= lo) & (x0[i] <= hi);
             x = ac_pick(x < 0.0, 0.0, x);
             u[i] = ac_pick(x > 1.0, 1.0, x);
         }
         ease_block(&remaps[q], u, m, g0, gd, gdd);
         if (r1)
             for (size_t i = 0; i < m; i++) {
-                int64_t inside = (tau[i] >= lo) & (tau[i] <= hi);
+                int64_t inside = (x0[i] >= lo) & (x0[i] <= hi);
                 r2[i] = ac_pick(inside, g2[i] * iP * r1[i] * r1[i] + g1[i] * r2[i], r2[i]);
                 r1[i] = ac_pick(inside, g1[i] * r1[i], r1[i]);
             }
-        for (size_t i = 0; i < m; i++) {
-            int64_t inside = (tau[i] >= lo) & (tau[i] <= hi);
-            tau[i] = ac_pick(inside, lo + g0[i] * P, tau[i]);
-        }
+        if (all_inside) /* the common case: no select */
+            for (size_t i = 0; i < m; i++)
+                tau[i] = lo + g0[i] * P;
+        else
+            for (size_t i = 0; i < m; i++) {
+                int64_t inside = (x0[i] >= lo) & (x0[i] <= hi);
+                tau[i] = ac_pick(inside, lo + g0[i] * P, x0[i]);
+            }
     }
     if (seg) {
         /* per query: u in its segment, the segment's start as a clip time
@@ -1605,17 +1697,70 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     }
 }
 
+/* A per-segment ease alone on clip times inside the keys, in runs of one
+   segment (sorted times): the times of segment j are eased into segment j,
+   so each run is evaluated there directly (eval_run), without searching the
+   eased times again; tau, r1, r2 and the raw results o (and the velocities
+   `first` for derivative 2) are those that remap_block and run give. 0 when
+   a time is not in its run's segment (unsorted, outside the keys, at the
+   last key) or an eased time leaves it on this side (an overshooting easing,
+   one rounded onto the next key): the block then takes the general path. */
+AC_VECTORIZED
+static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m,
+                          const ac_curve_ease *seg, int deriv, int side, size_t *hint,
+                          double *restrict tau, double *restrict r1, double *restrict r2,
+                          double *restrict u, double *restrict g0, double *restrict g1,
+                          double *restrict g2, double *restrict o, double *restrict first)
+{
+    const size_t k = cv->k, C = cv->c;
+    for (size_t i = 0, r; i < m; i = r) {
+        size_t j = *hint = ac_segment_find(cv->times, k, t[i], *hint);
+        const double t0 = cv->times[j], t1 = cv->times[j + 1], iT = cv->inv_duration[j];
+        const double T = t1 - t0;
+        const size_t n = (r = t[i] < t1 ? run_end(t, i, m, t1) : i) - i;
+        int64_t inside = n > 0;
+        for (size_t q = i; q < r; q++) {
+            double y = (t[q] - t0) * iT;
+            inside &= (t[q] >= t0) & (t[q] < t1);
+            u[q] = ac_pick(y > 1.0, 1.0, y);
+        }
+        if (!inside)
+            return 0;
+        ease_block(seg, u + i, n, g0 + i, deriv ? g1 + i : NULL, deriv ? g2 + i : NULL);
+        for (size_t q = i; q < r; q++) {
+            double x = t0 + g0[q] * T;
+            tau[q] = x;
+            inside &= side == AC_SIDE_RIGHT ? (x >= t0) & (x < t1) : (x > t0) & (x <= t1);
+        }
+        if (!inside)
+            return 0;
+        if (deriv)
+            for (size_t q = i; q < r; q++) { /* remap_block's chain rule from 1 and 0 */
+                double m1 = g1[q], m2 = g2[q] / T;
+                r2[q] = m2 * 1.0 * 1.0 + m1 * 0.0;
+                r1[q] = m1 * 1.0;
+            }
+        eval_run(cv, j, tau + i, n, deriv, o + i * C);
+        if (deriv == 2)
+            eval_run(cv, j, tau + i, n, 1, first + i * C);
+    }
+    return 1;
+}
+
 ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                                  const double *t, size_t n, int derivative, int side,
                                  const ac_curve_ease *remaps, size_t nremap,
                                  const ac_curve_ease *segment_ease, double *out,
                                  ac_error *err)
 {
-    enum { BLOCK = REMAP_BLOCK };
-    const size_t C = curve->c;
+    enum { BLOCK = REMAP_BLOCK, SCRATCH = 1024 };
+    const size_t C = curve->c, k = curve->k;
+    /* derivative 2 also needs the velocities at the eased times: SCRATCH
+       values on the stack, so a block holds SCRATCH / C queries (one query
+       at a time beyond SCRATCH channels, its row from the allocator) */
     double tau[BLOCK], r1[BLOCK], r2[BLOCK], u[BLOCK], base[BLOCK], g0[BLOCK], g1[BLOCK],
-        g2[BLOCK], *first = NULL;
-    size_t hint = 0;
+        g2[BLOCK], scratch[SCRATCH], *first = scratch;
+    size_t hint = 0, block = BLOCK;
     ac_error local;
     ac_status st = check_derivative(derivative, err);
     if (!err)
@@ -1628,20 +1773,36 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
         for (size_t i = 0; i < n; i++)
             if (!ac_finite(t[i]))
                 return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite");
-    if (derivative == 2 && n > 0 &&
-        !(first = malloc((n < BLOCK ? n : BLOCK) * C * sizeof *first)))
+    if (derivative == 2 && C > SCRATCH / BLOCK)
+        block = C <= SCRATCH ? SCRATCH / C : 1;
+    if (derivative == 2 && C > SCRATCH && n > 0 &&
+        !(first = ac_mem_alloc(&curve->mem, C * sizeof *first)))
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_T, (double)n, "out of memory");
-    for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
-        size_t m = n - i0 < BLOCK ? n - i0 : BLOCK;
+    for (size_t i0 = 0; i0 < n; i0 += block) {
+        size_t m = n - i0 < block ? n - i0 : block;
+        const double *tb = t + i0;
         double *o = out + i0 * C;
-        remap_block(curve, t + i0, m, remaps, nremap, segment_ease, &hint, tau,
-                    derivative ? r1 : NULL, r2, u, base, g0, g1, g2);
-        if ((st = run(curve, &cursor->segment, tau, m, derivative, side, o, err)) ||
-            (derivative == 2 &&
-             (st = run(curve, &cursor->segment, tau, m, 1, side, first, err)))) {
-            err->index += i0;
-            free(first);
-            return st;
+        int fused = nremap == 0 && segment_ease && k > 1 &&
+                    seg_ease_block(curve, tb, m, segment_ease, derivative, side, &hint, tau,
+                                   r1, r2, u, g0, g1, g2, o, first);
+        if (fused) {
+            /* eval_run does not check: the overflow checks run would make */
+            if ((!curve->safe[derivative] && (st = check_results(curve, o, m, derivative, err))) ||
+                (derivative == 2 && !curve->safe[1] &&
+                 (st = check_results(curve, first, m, 1, err)))) {
+                err->index += i0;
+                break;
+            }
+            cursor->segment = hint;
+        } else {
+            remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
+                        derivative ? r1 : NULL, r2, u, base, g0, g1, g2);
+            if ((st = run(curve, &cursor->segment, tau, m, derivative, side, o, err)) ||
+                (derivative == 2 &&
+                 (st = run(curve, &cursor->segment, tau, m, 1, side, first, err)))) {
+                err->index += i0;
+                break;
+            }
         }
         if (derivative == 1)
             for (size_t i = 0; i < m; i++)
@@ -1653,10 +1814,10 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                     o[i * C + ch] = o[i * C + ch] * r1[i] * r1[i] + first[i * C + ch] * r2[i];
         if (derivative && (st = check_results(curve, o, m, derivative, err))) {
             err->index += i0;
-            free(first);
-            return st;
+            break;
         }
     }
-    free(first);
-    return AC_OK;
+    if (first != scratch)
+        ac_mem_release(&curve->mem, first);
+    return st;
 }

@@ -47,6 +47,30 @@ def test_bezier_weights_against_bernstein_reference():
     np.testing.assert_array_equal(c(t[perm]), c(t)[perm])
 
 
+@pytest.mark.parametrize("w_out, w_in", [
+    (0.0, 0.0), (1.0, 1.0),      # dx/ds = 0 at both ends
+    (0.95, 0.95), (0.999, 0.9),  # handles that cross in time: a near-flat middle
+    (0.0, 1.0), (1e-9, 0.999),   # all of the time change at one end
+])
+def test_bezier_time_solve_within_1e_12_in_time(w_out, w_in):
+    # the value at t is the reference's value at a time within 1e-12 of t, even
+    # where time barely moves with the curve parameter (a vertical tangent)
+    times, values = np.array([0.0, 1.0, 1.5]), np.array([0.0, 1.0, -1.0])
+    vin, vout = np.array([0.0, 4.0, 0.0]), np.array([-3.0, 2.0, 0.0])
+    w_in_k, w_out_k = np.array([1 / 3, w_in, 0.7]), np.array([w_out, 0.2, 1 / 3])
+    c = Curve(times, values, interpolation="bezier", in_velocities=vin, out_velocities=vout,
+              in_weights=w_in_k, out_weights=w_out_k)
+    t = np.r_[np.linspace(0.0, 1.5, 301)[:-1], np.linspace(0.0, 1e-6, 20), 1.0 - 1e-9]
+    out_pts, in_pts = handle_points(times, values, vin, vout, w_in_k, w_out_k)
+    before = bezier_2d(times, values, out_pts, in_pts, np.maximum(t - 1e-12, 0.0))
+    after = bezier_2d(times, values, out_pts, in_pts, t + 1e-12)
+    got = c(t)
+    assert np.all(got >= np.minimum(before, after) - 1e-13)
+    assert np.all(got <= np.maximum(before, after) + 1e-13)
+    perm = np.random.default_rng(0).permutation(t.size)  # the scalar path: same bits
+    np.testing.assert_array_equal(c(t[perm]), got[perm])
+
+
 def test_bezier_weight_one_third_is_hermite_exactly():
     rng = np.random.default_rng(4)
     times, values = np.cumsum(rng.uniform(0.1, 1, 9)), rng.normal(size=(9, 2))
@@ -338,6 +362,30 @@ def test_remaps_in_the_core(ease, remap):
         expected = central(curve, x, d, h=1e-5)
         np.testing.assert_allclose(curve.evaluate(x, d), expected, rtol=1e-5,
                                    atol=1e-5 * max(1.0, np.abs(expected).max()))
+
+
+@pytest.mark.parametrize("ease", ["smoothstep", "back_in_out", CubicBezier(0.42, 0.0, 0.58, 1.0)])
+def test_segment_ease_inside_the_keys_any_channels_and_order(ease):
+    # sorted times inside the keys, left and right sides, one to 1100 channels
+    # (derivative 2 works through its velocity scratch in blocks of queries)
+    rng = np.random.default_rng(8)
+    times = np.cumsum(rng.uniform(0.3, 1.0, 8))
+    values = rng.normal(size=8)
+    one = Curve(times, values, ease=ease)
+    t = np.sort(np.r_[rng.uniform(times[0], times[-1], 400), times[1:]])  # the last key too
+    plain = Curve(times, values)
+    as_ease = Ease(ease) if isinstance(ease, str) else ease
+    np.testing.assert_allclose(one(t), remapped_reference(one, plain, as_ease, None, t),
+                               atol=1e-12)
+    perm = rng.permutation(t.size)  # shuffled times take the general path: same bits
+    for side in ("right", "left"):
+        for d in (0, 1, 2):
+            expected = one.evaluate(t, d, side=side)
+            np.testing.assert_array_equal(one.evaluate(t[perm], d, side=side), expected[perm])
+            for C in (6, 1100):
+                wide = Curve(times, np.repeat(values[:, None], C, axis=1), ease=ease)
+                np.testing.assert_array_equal(wide.evaluate(t[:60], d, side=side),
+                                              np.repeat(expected[:60, None], C, axis=1))
 
 
 def test_ease_pickles_and_compares_by_value():
