@@ -119,9 +119,12 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
 #define ACPY_MAX_IN 8
 #define ACPY_MAX_OUT 3
 #define ACPY_CHANNELS (-1) /* core shape (C): the context's channel count */
+#define ACPY_ANGLES (-2)   /* core shape (3): three angles (not a vector) */
+#define ACPY_3X3 (-3)      /* core shape (3, 3): matrices, row-major items */
 
 /* One operand: its name in messages and its core shape, the number of values
-   per element (1 for (), 3 for (3), 4 for (4), ACPY_CHANNELS for (C)). */
+   per element (1 for (), 3 for (3), 4 for (4)) or one of ACPY_CHANNELS,
+   ACPY_ANGLES, ACPY_3X3. */
 typedef struct acpy_operand {
     const char *name;
     int width;

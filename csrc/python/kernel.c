@@ -20,7 +20,10 @@ typedef struct operand {
     int type;
     int aligned;
     npy_intp width;                /* values per item */
-    npy_intp core;                 /* byte stride between an item's values */
+    npy_intp core;                 /* byte stride between an item's values (its last axis) */
+    npy_intp core_rows;            /* byte stride between the rows of a (3, 3) item, else 0 */
+    npy_intp cols;                 /* values per row of an item */
+    int packed;                    /* an item's values are contiguous */
     npy_intp strides[NPY_MAXDIMS]; /* byte strides over the loop axes, 0 = broadcast */
 } operand;
 
@@ -98,15 +101,24 @@ static int element_type(PyArrayObject *a)
         for (npy_intp i = 0; i < cols; i++)                                     \
             for (npy_intp c = 0; c < width; c++) {                              \
                 T v;                                                            \
-                memcpy(&v, src + r * outer + i * stride + c * core, sizeof v);  \
+                memcpy(&v, src + r * outer + i * stride + item_offset(o, c),    \
+                       sizeof v);                                               \
                 *dst++ = (double)v;                                             \
             }
 
-/* Reads rows x cols items of `width` values into dst (item-major), converting:
-   row r starts at src + r * outer, items are `stride` apart. */
-static void gather(int type, const char *src, npy_intp outer, npy_intp stride, npy_intp core,
-                   npy_intp width, npy_intp rows, npy_intp cols, double *dst)
+/* Byte offset of value c of an item of operand o. */
+static npy_intp item_offset(const operand *o, npy_intp c)
 {
+    return o->core_rows ? c / o->cols * o->core_rows + c % o->cols * o->core : c * o->core;
+}
+
+/* Reads rows x cols items of o (width values each) into dst (item-major),
+   converting: row r starts at src + r * outer, items are `stride` apart. */
+static void gather(const operand *o, const char *src, npy_intp outer, npy_intp stride,
+                   npy_intp rows, npy_intp cols, double *dst)
+{
+    const int type = o->type;
+    const npy_intp width = o->width;
     if (type == T_F64 && width == 1) { /* the common cases, kept tight */
         for (npy_intp r = 0; r < rows; r++) {
             const char *row = src + r * outer;
@@ -138,14 +150,15 @@ static void gather(int type, const char *src, npy_intp outer, npy_intp stride, n
     }
 }
 
-/* Writes rows x cols items from src to an output of type float64 or float32. */
-static void scatter(int type, char *dst, npy_intp outer, npy_intp stride, npy_intp core,
-                    npy_intp width, npy_intp rows, npy_intp cols, const double *src)
+/* Writes rows x cols items from src to output o of type float64 or float32. */
+static void scatter(const operand *o, char *dst, npy_intp outer, npy_intp stride,
+                    npy_intp rows, npy_intp cols, const double *src)
 {
+    const int type = o->type;
     for (npy_intp r = 0; r < rows; r++)
         for (npy_intp i = 0; i < cols; i++)
-            for (npy_intp c = 0; c < width; c++) {
-                char *at = dst + r * outer + i * stride + c * core;
+            for (npy_intp c = 0; c < o->width; c++) {
+                char *at = dst + r * outer + i * stride + item_offset(o, c);
                 double v = *src++;
                 if (type == T_F64) {
                     memcpy(at, &v, sizeof v);
@@ -225,7 +238,7 @@ static void walk_part(part *p)
             int same = s == 0 && (rows == 1 || so == 0);
             int packed = s == item && (rows == 1 || so == cols * item);
             int shared = same && w->kernel->shared && k < w->nin;
-            direct[k] = o->type == T_F64 && o->aligned && (o->width == 1 || o->core == 8) &&
+            direct[k] = o->type == T_F64 && o->aligned && o->packed &&
                         (k < w->nin ? packed || shared : packed && w->write);
             if (k < w->nin) {
                 steps[k] = !shared;
@@ -234,7 +247,7 @@ static void walk_part(part *p)
                 } else {
                     npy_intp r = shared ? 1 : rows, c = shared ? 1 : cols;
                     if (held[k] != base[k] || held_rows[k] != r || held_cols[k] != c) {
-                        gather(o->type, base[k], so, s, o->core, o->width, r, c, buf[k]);
+                        gather(o, base[k], so, s, r, c, buf[k]);
                         held[k] = base[k], held_rows[k] = r, held_cols[k] = c;
                     }
                     in[k] = buf[k];
@@ -255,8 +268,8 @@ static void walk_part(part *p)
             for (int k = w->nin; k < nops; k++) {
                 const operand *o = &w->op[k];
                 if (!direct[k])
-                    scatter(o->type, base[k], last > 0 ? o->strides[last - 1] : 0,
-                            o->strides[last], o->core, o->width, rows, cols, buf[k]);
+                    scatter(o, base[k], last > 0 ? o->strides[last - 1] : 0, o->strides[last],
+                            rows, cols, buf[k]);
             }
         pos += n;
     }
@@ -370,16 +383,29 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
 
 /* ------------------------------------------------------------ arguments */
 
-/* Values per item of an operand, and whether it has a core axis: (C) is bare
-   (no axis, one value) when the context says so. */
+/* The core shape of an operand (dims, at most 2 axes): its number of axes,
+   and the values per item in *width. (C) is bare (no axis, one value) when
+   the context says so. */
+static int core_shape(const acpy_operand *o, const acpy_context *ctx, npy_intp *width,
+                      npy_intp dims[2])
+{
+    npy_intp d0 = 1, d1 = 1;
+    int n;
+    switch (o->width) {
+    case ACPY_CHANNELS: n = !ctx->bare, d0 = ctx->bare ? 1 : ctx->channels; break;
+    case ACPY_ANGLES: n = 1, d0 = 3; break;
+    case ACPY_3X3: n = 2, d0 = 3, d1 = 3; break;
+    default: n = o->width != 1, d0 = o->width; break;
+    }
+    if (dims)
+        dims[0] = d0, dims[1] = d1;
+    *width = d0 * d1;
+    return n;
+}
+
 static int has_core(const acpy_operand *o, const acpy_context *ctx, npy_intp *width)
 {
-    if (o->width != ACPY_CHANNELS) {
-        *width = o->width;
-        return o->width != 1;
-    }
-    *width = ctx->bare ? 1 : ctx->channels;
-    return !ctx->bare;
+    return core_shape(o, ctx, width, NULL);
 }
 
 PyObject *acpy_as_float64(const char *func, const char *name, PyObject *value)
@@ -451,6 +477,27 @@ static void shape_text(int nd, const npy_intp *dims, char *text, size_t size)
 static const char *width_what(int width)
 {
     return width == 4 ? "quaternions (x, y, z, w)" : width == 3 ? "vectors (x, y, z)" : "values";
+}
+
+/* Whether input a has the core shape of its declaration; a ValueError if not. */
+static int check_core(const char *func, const acpy_operand *decl, const acpy_context *ctx,
+                      PyArrayObject *a)
+{
+    npy_intp width, dims[2];
+    int n = core_shape(decl, ctx, &width, dims), an = PyArray_NDIM(a);
+    const npy_intp *have = PyArray_DIMS(a);
+    char got[256];
+    if (n == 0 || (an >= n && have[an - n] == dims[0] && (n == 1 || have[an - 1] == dims[1])))
+        return 1;
+    shape_text(an, have, got, sizeof got);
+    if (decl->width == ACPY_ANGLES || decl->width == ACPY_3X3)
+        PyErr_Format(PyExc_ValueError, "%s: %s must have shape (..., %s), got shape %s", func,
+                     decl->name, n == 2 ? "3, 3" : "3", got);
+    else
+        PyErr_Format(PyExc_ValueError,
+                     "%s: %s must hold %s on its last axis of length %zd, got shape %s", func,
+                     decl->name, width_what((int)width), width, got);
+    return 0;
 }
 
 /* An input as an array the walk reads in place (any layout, supported types)
@@ -642,18 +689,9 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         npy_intp width;
         int core = has_core(&k->in[i], &ctx, &width), an;
         in[i] = input_array(func, k->in[i].name, args[i]);
-        if (!in[i])
+        if (!in[i] || !check_core(func, &k->in[i], &ctx, in[i]))
             goto done;
-        an = PyArray_NDIM(in[i]);
-        if (core && (an == 0 || PyArray_DIMS(in[i])[an - 1] != width)) {
-            char got[256];
-            shape_text(an, PyArray_DIMS(in[i]), got, sizeof got);
-            PyErr_Format(PyExc_ValueError,
-                         "%s: %s must hold %s on its last axis of length %zd, got shape %s",
-                         func, k->in[i].name, width_what((int)width), width, got);
-            goto done;
-        }
-        an -= core;
+        an = PyArray_NDIM(in[i]) - core;
         if (an > nd) {
             memmove(loop + (an - nd), loop, sizeof(npy_intp) * (size_t)nd);
             for (int d = 0; d < an - nd; d++)
@@ -670,9 +708,9 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (broadcast_fails)
         goto cannot_broadcast;
-    if (nd >= NPY_MAXDIMS) { /* room for an output's core axis */
+    if (nd > NPY_MAXDIMS - 2) { /* room for an output's core axes */
         PyErr_Format(PyExc_ValueError, "%s: inputs of %d dimensions (at most %d)", func, nd,
-                     NPY_MAXDIMS - 1);
+                     NPY_MAXDIMS - 2);
         goto done;
     }
     for (int d = 0; d < nd; d++)
@@ -691,9 +729,8 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         for (int j = 0; j < k->nout; j++) {
             PyObject *o = items ? PyTuple_GET_ITEM(items, j) : out_arg;
             npy_intp width;
-            int rnd = nd + has_core(&k->out[j], &ctx, &width);
+            int rnd = nd + core_shape(&k->out[j], &ctx, &width, rdims + nd);
             memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
-            rdims[nd] = width;
             if (!check_out(func, j, o, rnd, rdims))
                 goto done;
             Py_INCREF(o);
@@ -702,9 +739,8 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     for (int j = 0; j < k->nout; j++) {
         npy_intp width;
-        int rnd = nd + has_core(&k->out[j], &ctx, &width), usable;
+        int rnd = nd + core_shape(&k->out[j], &ctx, &width, rdims + nd), usable;
         memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
-        rdims[nd] = width;
         usable = target[j] && PyArray_ISNOTSWAPPED(target[j]) &&
                  (PyArray_TYPE(target[j]) == NPY_DOUBLE || PyArray_TYPE(target[j]) == NPY_FLOAT);
         for (int i = 0; usable && i < k->nin; i++)
@@ -735,11 +771,15 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyArrayObject *a = i < k->nin ? in[i] : out[i - k->nin];
         const acpy_operand *decl = i < k->nin ? &k->in[i] : &k->out[i - k->nin];
         operand *o = &w.op[i];
-        int core = has_core(decl, &ctx, &o->width), and = PyArray_NDIM(a) - core;
+        npy_intp cdims[2];
+        int core = core_shape(decl, &ctx, &o->width, cdims), and = PyArray_NDIM(a) - core;
         o->data = PyArray_BYTES(a);
         o->type = element_type(a);
         o->aligned = PyArray_ISALIGNED(a);
-        o->core = core ? PyArray_STRIDES(a)[and] : 8;
+        o->core = core ? PyArray_STRIDES(a)[PyArray_NDIM(a) - 1] : 8;
+        o->core_rows = core == 2 ? PyArray_STRIDES(a)[and] : 0;
+        o->cols = core == 2 ? cdims[1] : o->width;
+        o->packed = o->width == 1 || (o->core == 8 && (core < 2 || o->core_rows == 8 * o->cols));
         for (int d = 0; d < nd; d++) {
             int e = d - (nd - and);
             o->strides[d] = e < 0 || PyArray_DIMS(a)[e] == 1 ? 0 : PyArray_STRIDES(a)[e];
