@@ -240,6 +240,7 @@ _curve3 = animcore.Curve([0, 1, 2], [[0, 1, 2], [3, 4, 5], [1, 1, 1]])
 _rotation = animcore.RotationCurve([0.0, 1.0], [[0, 0, 0, 1], [0, 0, 1, 0]], after="error")
 _walk = animcore.LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
 _segment = animcore.HermiteSegment(0.0, 10.0, 2.0, 0.0, 2.0)
+_arm = animcore.Skeleton([-1, 0])
 
 FUNCTIONS = {
     "hermite": (lambda e, d, out=None: animcore.hermite(0.0, 10.0, 2.0, 0.0, d, e, out=out),
@@ -299,6 +300,11 @@ FUNCTIONS = {
                       (_Q * 0.0,)),
     "quat_from_euler": (lambda a, out=None: animcore.quat_from_euler("xyz", a, out=out), (_V,),
                         (_V * np.nan,)),
+    "Skeleton.world": (lambda t, r, s, out=None: _arm.world(t, r, s, out=out),
+                       (_V[:, None, :] * [[1.0], [0.5]], _Q[:, None, :] * [[1], [2]],
+                        np.ones((4, 2, 3)) + _U[:, None, None]),
+                       (_V[:, None, :] * [[1.0], [0.5]], _Q[:, None, :] * [[1], [0]],
+                        np.ones((4, 2, 3)))),
     "contact_point_velocity": (
         lambda v, w, r, out=None: animcore.contact_point_velocity(v, w, r, out=out),
         (_V, _V[::-1], _V), (_V, _V + np.inf, _V)),

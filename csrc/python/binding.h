@@ -120,11 +120,15 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
 #define ACPY_MAX_OUT 3
 #define ACPY_CHANNELS (-1) /* core shape (C): the context's channel count */
 #define ACPY_ANGLES (-2)   /* core shape (3): three angles (not a vector) */
-#define ACPY_3X3 (-3)      /* core shape (3, 3): matrices, row-major items */
+#define ACPY_3X3 (-3)      /* core shape (3, 3): matrices */
+#define ACPY_4X4 (-4)      /* core shape (4, 4): affine matrices */
+#define ACPY_C3 (-5)       /* core shape (C, 3): a vector per channel (joint) */
+#define ACPY_C4 (-6)       /* core shape (C, 4): a quaternion per channel */
+#define ACPY_C4X4 (-7)     /* core shape (C, 4, 4): a matrix per channel */
 
 /* One operand: its name in messages and its core shape, the number of values
-   per element (1 for (), 3 for (3), 4 for (4)) or one of ACPY_CHANNELS,
-   ACPY_ANGLES, ACPY_3X3. */
+   per element (1 for (), 3 for (3), 4 for (4)) or one of the ACPY_ core
+   shapes below. */
 typedef struct acpy_operand {
     const char *name;
     int width;
@@ -143,6 +147,7 @@ typedef struct acpy_context {
     npy_intp channels;
     int bare;
     const char *outside; /* NULL, or the words of t outside an 'error' side (see below) */
+    npy_intp error_items; /* > 1: the core's error index counts this many per item (joints) */
 } acpy_context;
 
 /* acpy_raise for a declared kernel: a t outside the keys of an 'error' side

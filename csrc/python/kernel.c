@@ -20,9 +20,8 @@ typedef struct operand {
     int type;
     int aligned;
     npy_intp width;                /* values per item */
-    npy_intp core;                 /* byte stride between an item's values (its last axis) */
-    npy_intp core_rows;            /* byte stride between the rows of a (3, 3) item, else 0 */
-    npy_intp cols;                 /* values per row of an item */
+    int ncore;                     /* core axes of an item (0 to 3) */
+    npy_intp cdims[3], cstrides[3]; /* their lengths and byte strides */
     int packed;                    /* an item's values are contiguous */
     npy_intp strides[NPY_MAXDIMS]; /* byte strides over the loop axes, 0 = broadcast */
 } operand;
@@ -106,10 +105,15 @@ static int element_type(PyArrayObject *a)
                 *dst++ = (double)v;                                             \
             }
 
-/* Byte offset of value c of an item of operand o. */
+/* Byte offset of value c (in C order) of an item of operand o. */
 static npy_intp item_offset(const operand *o, npy_intp c)
 {
-    return o->core_rows ? c / o->cols * o->core_rows + c % o->cols * o->core : c * o->core;
+    npy_intp at = 0;
+    for (int d = o->ncore - 1; d >= 0; d--) {
+        at += c % o->cdims[d] * o->cstrides[d];
+        c /= o->cdims[d];
+    }
+    return at;
 }
 
 /* Reads rows x cols items of o (width values each) into dst (item-major),
@@ -258,10 +262,12 @@ static void walk_part(part *p)
         }
 
         st = w->kernel->loop(w->ctx, in, steps, out, (size_t)n, &p->err);
-        if (st) {
+        if (st) { /* err_flat counts items; err.index keeps what it counts within one */
+            size_t per = w->ctx->error_items > 1 ? (size_t)w->ctx->error_items : 1;
             p->status = st;
             p->err.status = st;
-            p->err_flat = pos + (npy_intp)p->err.index;
+            p->err_flat = pos + (npy_intp)(p->err.index / per);
+            p->err.index %= per;
             break;
         }
         if (w->write)
@@ -383,23 +389,27 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
 
 /* ------------------------------------------------------------ arguments */
 
-/* The core shape of an operand (dims, at most 2 axes): its number of axes,
-   and the values per item in *width. (C) is bare (no axis, one value) when
-   the context says so. */
+/* The core shape of an operand (at most 3 axes, in dims): its number of
+   axes, and the values per item in *width. (C) is bare (no axis, one value)
+   when the context says so. */
 static int core_shape(const acpy_operand *o, const acpy_context *ctx, npy_intp *width,
-                      npy_intp dims[2])
+                      npy_intp dims[3])
 {
-    npy_intp d0 = 1, d1 = 1;
+    npy_intp d[3] = {1, 1, 1}, c = ctx->channels;
     int n;
     switch (o->width) {
-    case ACPY_CHANNELS: n = !ctx->bare, d0 = ctx->bare ? 1 : ctx->channels; break;
-    case ACPY_ANGLES: n = 1, d0 = 3; break;
-    case ACPY_3X3: n = 2, d0 = 3, d1 = 3; break;
-    default: n = o->width != 1, d0 = o->width; break;
+    case ACPY_CHANNELS: n = !ctx->bare, d[0] = ctx->bare ? 1 : c; break;
+    case ACPY_ANGLES: n = 1, d[0] = 3; break;
+    case ACPY_3X3: n = 2, d[0] = d[1] = 3; break;
+    case ACPY_4X4: n = 2, d[0] = d[1] = 4; break;
+    case ACPY_C3: n = 2, d[0] = c, d[1] = 3; break;
+    case ACPY_C4: n = 2, d[0] = c, d[1] = 4; break;
+    case ACPY_C4X4: n = 3, d[0] = c, d[1] = d[2] = 4; break;
+    default: n = o->width != 1, d[0] = o->width; break;
     }
     if (dims)
-        dims[0] = d0, dims[1] = d1;
-    *width = d0 * d1;
+        memcpy(dims, d, sizeof d);
+    *width = d[0] * d[1] * d[2];
     return n;
 }
 
@@ -483,17 +493,21 @@ static const char *width_what(int width)
 static int check_core(const char *func, const acpy_operand *decl, const acpy_context *ctx,
                       PyArrayObject *a)
 {
-    npy_intp width, dims[2];
-    int n = core_shape(decl, ctx, &width, dims), an = PyArray_NDIM(a);
+    npy_intp width, dims[3];
+    int n = core_shape(decl, ctx, &width, dims), an = PyArray_NDIM(a), fits = an >= n;
     const npy_intp *have = PyArray_DIMS(a);
-    char got[256];
-    if (n == 0 || (an >= n && have[an - n] == dims[0] && (n == 1 || have[an - 1] == dims[1])))
+    char got[256], want[256];
+    for (int d = 0; fits && d < n; d++)
+        fits = have[an - n + d] == dims[d];
+    if (fits)
         return 1;
     shape_text(an, have, got, sizeof got);
-    if (decl->width == ACPY_ANGLES || decl->width == ACPY_3X3)
+    if (decl->width < ACPY_CHANNELS) { /* the fixed shapes: (3) angles, matrices, joints */
+        shape_text(n, dims, want, sizeof want);
+        want[strlen(want) - (n == 1 ? 2 : 1)] = '\0'; /* "(3, 3)" -> "(3, 3" */
         PyErr_Format(PyExc_ValueError, "%s: %s must have shape (..., %s), got shape %s", func,
-                     decl->name, n == 2 ? "3, 3" : "3", got);
-    else
+                     decl->name, want + 1, got);
+    } else
         PyErr_Format(PyExc_ValueError,
                      "%s: %s must hold %s on its last axis of length %zd, got shape %s", func,
                      decl->name, width_what((int)width), width, got);
@@ -708,9 +722,9 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (broadcast_fails)
         goto cannot_broadcast;
-    if (nd > NPY_MAXDIMS - 2) { /* room for an output's core axes */
+    if (nd > NPY_MAXDIMS - 3) { /* room for an output's core axes */
         PyErr_Format(PyExc_ValueError, "%s: inputs of %d dimensions (at most %d)", func, nd,
-                     NPY_MAXDIMS - 2);
+                     NPY_MAXDIMS - 3);
         goto done;
     }
     for (int d = 0; d < nd; d++)
@@ -771,15 +785,18 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyArrayObject *a = i < k->nin ? in[i] : out[i - k->nin];
         const acpy_operand *decl = i < k->nin ? &k->in[i] : &k->out[i - k->nin];
         operand *o = &w.op[i];
-        npy_intp cdims[2];
-        int core = core_shape(decl, &ctx, &o->width, cdims), and = PyArray_NDIM(a) - core;
+        int core = core_shape(decl, &ctx, &o->width, o->cdims), and = PyArray_NDIM(a) - core;
+        npy_intp packed_stride = 8;
         o->data = PyArray_BYTES(a);
         o->type = element_type(a);
         o->aligned = PyArray_ISALIGNED(a);
-        o->core = core ? PyArray_STRIDES(a)[PyArray_NDIM(a) - 1] : 8;
-        o->core_rows = core == 2 ? PyArray_STRIDES(a)[and] : 0;
-        o->cols = core == 2 ? cdims[1] : o->width;
-        o->packed = o->width == 1 || (o->core == 8 && (core < 2 || o->core_rows == 8 * o->cols));
+        o->ncore = core;
+        o->packed = 1;
+        for (int d = core - 1; d >= 0; d--) {
+            o->cstrides[d] = PyArray_STRIDES(a)[and + d];
+            o->packed &= o->cdims[d] == 1 || o->cstrides[d] == packed_stride;
+            packed_stride *= o->cdims[d];
+        }
         for (int d = 0; d < nd; d++) {
             int e = d - (nd - and);
             o->strides[d] = e < 0 || PyArray_DIMS(a)[e] == 1 ? 0 : PyArray_STRIDES(a)[e];
@@ -829,8 +846,14 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             PyEval_RestoreThread(released);
     }
     if (st) {
-        err.index = (size_t)err_flat;
-        acpy_raise_context(func, &err, nd, loop, &ctx);
+        int end = nd;
+        if (ctx.error_items > 1) { /* the index runs over the loop axes and the items' own */
+            err.index += (size_t)err_flat * (size_t)ctx.error_items;
+            loop[end++] = ctx.error_items;
+        } else {
+            err.index = (size_t)err_flat;
+        }
+        acpy_raise_context(func, &err, end, loop, &ctx);
         goto done;
     }
     for (int j = 0; j < k->nout; j++)
