@@ -267,16 +267,31 @@ def _quat_slerp(
 ) -> Any: ...
 def _rootmotion_advance(
     func: str,
-    track: _Capsule,
-    cycle: Any,
-    phase: Any,
-    value: Any,
-    absolute: Any,
-    new_cycle: Any,
-    new_phase: Any,
-    translation: Any,
-    rotation: Any,
-) -> None: ...
+    context: tuple[_Capsule, bool],
+    cycle: ArrayLike,
+    phase: ArrayLike,
+    time: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_advance_yaw(
+    func: str,
+    context: tuple[_Capsule, bool],
+    cycle: ArrayLike,
+    phase: ArrayLike,
+    time: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_advance_quat(
+    func: str,
+    context: tuple[_Capsule, bool],
+    cycle: ArrayLike,
+    phase: ArrayLike,
+    time: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 def _rootmotion_create(
     func: str,
     times: Any,

@@ -281,6 +281,9 @@ FUNCTIONS = {
     "Steps": (lambda u, out=None: animcore.Steps(4)(u, out=out), (_U,), (_U - 1.5,)),
     "LoopTrack.delta": (lambda a, b, out=None: _walk.delta(a, b, out=out), (_U, _U * 7),
                         (_U, _U + np.inf)),
+    "RootMotionCursor.advance": (
+        lambda d, out=None: animcore.RootMotionCursor(_walk, np.full(np.shape(d), 0.9)).advance(
+            d, out=out), (_U * 3,), (_U + np.inf,)),
     "LoopTrack.sample": (lambda p, out=None: _walk.sample(p, out=out), (_U,), (_U * 2,)),
     "bounce": (lambda v, n, out=None: animcore.bounce(v, [0.0, 0.0], n, 0.5, out=out),
                (_V[:, :2] - 1.0, np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])),

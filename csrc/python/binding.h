@@ -117,7 +117,7 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
    same code whatever the split, so results are identical. */
 
 #define ACPY_MAX_IN 8
-#define ACPY_MAX_OUT 3
+#define ACPY_MAX_OUT 4
 #define ACPY_CHANNELS (-1) /* core shape (C): the context's channel count */
 #define ACPY_ANGLES (-2)   /* core shape (3): three angles (not a vector) */
 #define ACPY_3X3 (-3)      /* core shape (3, 3): matrices */
