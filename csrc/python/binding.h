@@ -117,7 +117,7 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
    same code whatever the split, so results are identical. */
 
 #define ACPY_MAX_IN 8
-#define ACPY_MAX_OUT 4
+#define ACPY_MAX_OUT 5
 #define ACPY_CHANNELS (-1) /* core shape (C): the context's channel count */
 #define ACPY_ANGLES (-2)   /* core shape (3): three angles (not a vector) */
 #define ACPY_3X3 (-3)      /* core shape (3, 3): matrices */
@@ -125,6 +125,8 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
 #define ACPY_C3 (-5)       /* core shape (C, 3): a vector per channel (joint) */
 #define ACPY_C4 (-6)       /* core shape (C, 4): a quaternion per channel */
 #define ACPY_C4X4 (-7)     /* core shape (C, 4, 4): a matrix per channel */
+#define ACPY_U8 (-8)       /* an output of one uint8 value (a code) per element */
+#define ACPY_I64 (-9)      /* an output of one int64 value (exact below 2^53) per element */
 
 /* One operand: its name in messages and its core shape, the number of values
    per element (1 for (), 3 for (3), 4 for (4)) or one of the ACPY_ core
@@ -148,6 +150,8 @@ typedef struct acpy_context {
     int bare;
     const char *outside; /* NULL, or the words of t outside an 'error' side (see below) */
     npy_intp error_items; /* > 1: the core's error index counts this many per item (joints) */
+    /* called once the call is over when set (an object held for the call) */
+    void (*release)(const struct acpy_context *ctx);
 } acpy_context;
 
 /* acpy_raise for a declared kernel: a t outside the keys of an 'error' side

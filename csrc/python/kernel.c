@@ -154,23 +154,34 @@ static void gather(const operand *o, const char *src, npy_intp outer, npy_intp s
     }
 }
 
-/* Writes rows x cols items from src to output o of type float64 or float32. */
+#define SCATTER_LOOP(T)                                                         \
+    for (npy_intp r = 0; r < rows; r++)                                         \
+        for (npy_intp i = 0; i < cols; i++)                                     \
+            for (npy_intp c = 0; c < o->width; c++) {                           \
+                T v = (T)*src++;                                                \
+                memcpy(dst + r * outer + i * stride + item_offset(o, c), &v,    \
+                       sizeof v);                                               \
+            }
+
+/* Writes rows x cols items from src to output o, converting to its type: a
+   float type for float results, an integer type for integer results (whose
+   values are integers that type holds, as check_out ensures). */
 static void scatter(const operand *o, char *dst, npy_intp outer, npy_intp stride,
                     npy_intp rows, npy_intp cols, const double *src)
 {
-    const int type = o->type;
-    for (npy_intp r = 0; r < rows; r++)
-        for (npy_intp i = 0; i < cols; i++)
-            for (npy_intp c = 0; c < o->width; c++) {
-                char *at = dst + r * outer + i * stride + item_offset(o, c);
-                double v = *src++;
-                if (type == T_F64) {
-                    memcpy(at, &v, sizeof v);
-                } else {
-                    float f = (float)v;
-                    memcpy(at, &f, sizeof f);
-                }
-            }
+    switch (o->type) {
+    case T_F64: SCATTER_LOOP(double) break;
+    case T_F32: SCATTER_LOOP(float) break;
+    case T_I8: SCATTER_LOOP(int8_t) break;
+    case T_I16: SCATTER_LOOP(int16_t) break;
+    case T_I32: SCATTER_LOOP(int32_t) break;
+    case T_I64: SCATTER_LOOP(int64_t) break;
+    case T_U8: SCATTER_LOOP(uint8_t) break;
+    case T_U16: SCATTER_LOOP(uint16_t) break;
+    case T_U32: SCATTER_LOOP(uint32_t) break;
+    case T_U64: SCATTER_LOOP(uint64_t) break;
+    default: SCATTER_LOOP(uint8_t) break;
+    }
 }
 
 /* Runs the kernel over flat items [begin, end) of the loop shape, C order, in
@@ -405,12 +416,20 @@ static int core_shape(const acpy_operand *o, const acpy_context *ctx, npy_intp *
     case ACPY_C3: n = 2, d[0] = c, d[1] = 3; break;
     case ACPY_C4: n = 2, d[0] = c, d[1] = 4; break;
     case ACPY_C4X4: n = 3, d[0] = c, d[1] = d[2] = 4; break;
+    case ACPY_U8:
+    case ACPY_I64: n = 0; break;
     default: n = o->width != 1, d[0] = o->width; break;
     }
     if (dims)
         memcpy(dims, d, sizeof d);
     *width = d[0] * d[1] * d[2];
     return n;
+}
+
+/* The NumPy type of a fresh output. */
+static int out_type(const acpy_operand *o)
+{
+    return o->width == ACPY_U8 ? NPY_UINT8 : o->width == ACPY_I64 ? NPY_INT64 : NPY_DOUBLE;
 }
 
 static int has_core(const acpy_operand *o, const acpy_context *ctx, npy_intp *width)
@@ -534,8 +553,10 @@ static PyArrayObject *input_array(const char *func, const char *name, PyObject *
     return (PyArrayObject *)acpy_as_float64(func, name, obj);
 }
 
-/* Checks an `out` array against the result shape; 0 with a ValueError. */
-static int check_out(const char *func, int i, PyObject *obj, int nd, const npy_intp *dims)
+/* Checks an `out` array against the result shape and type (a float type for
+   float results, an integer type for integer ones); 0 with a ValueError. */
+static int check_out(const char *func, int i, PyObject *obj, int nd, const npy_intp *dims,
+                     int type)
 {
     PyArrayObject *a;
     PyArray_Descr *f64;
@@ -554,13 +575,14 @@ static int check_out(const char *func, int i, PyObject *obj, int nd, const npy_i
                      want);
         return 0;
     }
-    f64 = PyArray_DescrFromType(NPY_DOUBLE);
-    castable = PyArray_CanCastTypeTo(f64, PyArray_DESCR(a), NPY_SAME_KIND_CASTING);
+    f64 = PyArray_DescrFromType(type);
+    castable = PyArray_CanCastTypeTo(f64, PyArray_DESCR(a), NPY_SAME_KIND_CASTING) &&
+               (type == NPY_DOUBLE || PyArray_ISINTEGER(a));
     Py_DECREF(f64);
     if (!castable) {
         PyObject *dtype = PyObject_Str((PyObject *)PyArray_DESCR(a));
-        PyErr_Format(PyExc_ValueError, "%s: out[%d] has dtype %S, expected a float dtype", func,
-                     i, dtype ? dtype : Py_None);
+        PyErr_Format(PyExc_ValueError, "%s: out[%d] has dtype %S, expected %s dtype", func, i,
+                     dtype ? dtype : Py_None, type == NPY_DOUBLE ? "a float" : "an integer");
         Py_XDECREF(dtype);
         return 0;
     }
@@ -620,7 +642,7 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
     *handled = 0;
     npy_intp width;
     for (int i = 0; i < k->nout; i++) {
-        if (has_core(&k->out[i], ctx, &width))
+        if (has_core(&k->out[i], ctx, &width) || out_type(&k->out[i]) != NPY_DOUBLE)
             return NULL;
         out[i] = &results[i];
     }
@@ -691,11 +713,11 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     args += 1 + have_ctx;
     out_arg = args[k->nin];
     if (!acpy_workers(func, args[k->nin + 1], &workers))
-        return NULL;
+        goto done;
     if (out_arg == Py_None) {
         result = scalar_call(k, func, &ctx, args, &handled);
         if (handled || result)
-            return result;
+            goto done;
     }
 
     /* Inputs and the broadcast of their loop axes (right-aligned). */
@@ -745,7 +767,7 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             npy_intp width;
             int rnd = nd + core_shape(&k->out[j], &ctx, &width, rdims + nd);
             memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
-            if (!check_out(func, j, o, rnd, rdims))
+            if (!check_out(func, j, o, rnd, rdims, out_type(&k->out[j])))
                 goto done;
             Py_INCREF(o);
             target[j] = (PyArrayObject *)o;
@@ -755,8 +777,9 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         npy_intp width;
         int rnd = nd + core_shape(&k->out[j], &ctx, &width, rdims + nd), usable;
         memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
-        usable = target[j] && PyArray_ISNOTSWAPPED(target[j]) &&
-                 (PyArray_TYPE(target[j]) == NPY_DOUBLE || PyArray_TYPE(target[j]) == NPY_FLOAT);
+        usable = target[j] && element_type(target[j]) >= 0 &&
+                 (out_type(&k->out[j]) != NPY_DOUBLE || PyArray_TYPE(target[j]) == NPY_DOUBLE ||
+                  PyArray_TYPE(target[j]) == NPY_FLOAT);
         for (int i = 0; usable && i < k->nin; i++)
             if (overlaps(target[j], in[i])) { /* read every input before writing */
                 PyArrayObject *copy = (PyArrayObject *)PyArray_NewCopy(in[i], NPY_KEEPORDER);
@@ -769,7 +792,7 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             out[j] = target[j];
             caller_written = 1;
         } else { /* fresh, or a float dtype copied into at the end */
-            out[j] = (PyArrayObject *)PyArray_SimpleNew(rnd, rdims, NPY_DOUBLE);
+            out[j] = (PyArrayObject *)PyArray_SimpleNew(rnd, rdims, out_type(&k->out[j]));
             if (!out[j])
                 goto done;
         }
@@ -911,6 +934,8 @@ done:
         Py_XDECREF(out[j]);
         Py_XDECREF(target[j]);
     }
+    if (ctx.release)
+        ctx.release(&ctx);
     return result;
 }
 
