@@ -77,14 +77,37 @@ def _bounce3(
     workers: Optional[int],
 ) -> Any: ...
 def _collide(
-    func: str,
-    a: tuple[Any, ...],
-    a_tensor: bool,
-    b: tuple[Any, ...],
-    b_tensor: bool,
-    contact: tuple[Any, ...],
-    results: tuple[Any, ...],
-) -> None: ...
+    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
+    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
+    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
+    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
+    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
+    threshold: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _collide_tensor_a(
+    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
+    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
+    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
+    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
+    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
+    threshold: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _collide_tensor_b(
+    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
+    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
+    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
+    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
+    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
+    threshold: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _collide_tensors(
+    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
+    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
+    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
+    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
+    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
+    threshold: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
 def _curve_acceleration(
     func: str,
     curve: _Capsule,

@@ -235,6 +235,7 @@ _Q = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8], [0.36, 0.48, 0.0, 0.8
                [0.0, 0.0, 1.0, 0.0]])
 _V = np.array([[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 3.0], [1.0, 1.0, 1.0]])
 _M = animcore.quat_to_matrix(_Q)
+_N2 = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
 _curve = animcore.Curve([0, 1, 2, 3], [0, 60, 60, 0])
 _curve3 = animcore.Curve([0, 1, 2], [[0, 1, 2], [3, 4, 5], [1, 1, 1]])
 _rotation = animcore.RotationCurve([0.0, 1.0], [[0, 0, 0, 1], [0, 0, 1, 0]], after="error")
@@ -308,6 +309,10 @@ FUNCTIONS = {
                         np.ones((4, 2, 3)) + _U[:, None, None]),
                        (_V[:, None, :] * [[1.0], [0.5]], _Q[:, None, :] * [[1], [0]],
                         np.ones((4, 2, 3)))),
+    "collide": (lambda va, vb, n, out=None: animcore.collide(
+        animcore.Body(va, 1.0, center=[0.5, 0.0]), animcore.Body(vb, 0.5, 2.0), n, [0.0, 0.0],
+        0.5, friction=0.3, out=out),
+        (_V[:, :2] - 1.0, _V[::-1, :2], _N2), (_V[:, :2], _V[:, :2], _N2 * 2.0)),
     "contact_point_velocity": (
         lambda v, w, r, out=None: animcore.contact_point_velocity(v, w, r, out=out),
         (_V, _V[::-1], _V), (_V, _V + np.inf, _V)),

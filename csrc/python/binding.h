@@ -116,8 +116,8 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
    across threads with the GIL released; every element is computed by the
    same code whatever the split, so results are identical. */
 
-#define ACPY_MAX_IN 8
-#define ACPY_MAX_OUT 5
+#define ACPY_MAX_IN 15
+#define ACPY_MAX_OUT 6
 #define ACPY_CHANNELS (-1) /* core shape (C): the context's channel count */
 #define ACPY_ANGLES (-2)   /* core shape (3): three angles (not a vector) */
 #define ACPY_3X3 (-3)      /* core shape (3, 3): matrices */
@@ -127,6 +127,7 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
 #define ACPY_C4X4 (-7)     /* core shape (C, 4, 4): a matrix per channel */
 #define ACPY_U8 (-8)       /* an output of one uint8 value (a code) per element */
 #define ACPY_I64 (-9)      /* an output of one int64 value (exact below 2^53) per element */
+#define ACPY_SPIN (-10)    /* an angular velocity: () when C is 2, (3) when C is 3 */
 
 /* One operand: its name in messages and its core shape, the number of values
    per element (1 for (), 3 for (3), 4 for (4)) or one of the ACPY_ core

@@ -418,6 +418,7 @@ static int core_shape(const acpy_operand *o, const acpy_context *ctx, npy_intp *
     case ACPY_C4X4: n = 3, d[0] = c, d[1] = d[2] = 4; break;
     case ACPY_U8:
     case ACPY_I64: n = 0; break;
+    case ACPY_SPIN: n = c == 3, d[0] = c == 3 ? 3 : 1; break;
     default: n = o->width != 1, d[0] = o->width; break;
     }
     if (dims)
