@@ -10,7 +10,8 @@
 
 #define MAX_OPS (ACPY_MAX_IN + ACPY_MAX_OUT)
 #define BLOCK_VALUES 4096 /* scratch values per operand and block (32 KB) */
-#define MIN_SPLIT 65536   /* items below which workers= keeps one thread */
+#define MIN_SPLIT 65536   /* work (items x values per item) below which workers= keeps one
+                             thread */
 
 /* Element types read and written in place; anything else is converted once. */
 enum { T_F64, T_F32, T_I8, T_I16, T_I32, T_I64, T_U8, T_U16, T_U32, T_U64, T_BOOL };
@@ -33,7 +34,8 @@ typedef struct walk {
     int nin, nout, nd;
     npy_intp shape[NPY_MAXDIMS];
     operand op[MAX_OPS];
-    npy_intp block; /* items per block */
+    npy_intp block;  /* items per block */
+    npy_intp widest; /* values per item of the widest operand: the work of an item */
     int write;      /* 0: the validation pass (outputs go to scratch) */
 } walk;
 
@@ -358,8 +360,9 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
     int count = workers, started = 0;
     if (count > 64)
         count = 64;
-    if (total < (npy_intp)count * MIN_SPLIT)
-        count = (int)(total / MIN_SPLIT) > 1 ? (int)(total / MIN_SPLIT) : 1;
+    npy_intp work = total * w->widest, least = MIN_SPLIT / 4 / w->widest;
+    if (work < (npy_intp)count * MIN_SPLIT)
+        count = (int)(work / MIN_SPLIT) > 1 ? (int)(work / MIN_SPLIT) : 1;
     s.w = w;
     s.total = s.stop = total;
     s.next = 0;
@@ -367,8 +370,8 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
     /* chunks of 1/16 of a thread's share: fine enough to balance cores that
        other work slows down, coarse enough that taking one costs nothing */
     s.chunk = count == 1 ? total : total / ((npy_intp)count * 16);
-    if (s.chunk < MIN_SPLIT / 4)
-        s.chunk = MIN_SPLIT / 4;
+    if (s.chunk < least)
+        s.chunk = least > 0 ? least : 1;
     s.lock = count > 1 ? PyThread_allocate_lock() : NULL;
     for (int i = 0; s.lock && i < count - 1; i++) {
         threads[i].s = &s;
@@ -855,13 +858,15 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         for (int i = 0; i < k->nin + k->nout; i++)
             widest = w.op[i].width > widest ? w.op[i].width : widest;
         w.block = BLOCK_VALUES / widest > 16 ? BLOCK_VALUES / widest : 16;
+        w.widest = widest;
     }
 
     /* A validation pass first when the caller's arrays are written, so that
        an error leaves them untouched; then the pass that writes. */
     st = AC_OK;
     if (total > 0) {
-        PyThreadState *released = total > ACPY_GIL_THRESHOLD ? PyEval_SaveThread() : NULL;
+        PyThreadState *released =
+            total * w.widest > ACPY_GIL_THRESHOLD ? PyEval_SaveThread() : NULL;
         for (int pass = caller_written ? 0 : 1; pass < 2 && !st; pass++) {
             w.write = pass == 1;
             st = walk_all(&w, total, workers, &err, &err_flat);
