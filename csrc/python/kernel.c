@@ -36,7 +36,7 @@ typedef struct walk {
     operand op[MAX_OPS];
     npy_intp block;  /* items per block */
     npy_intp widest; /* values per item of the widest operand: the work of an item */
-    int write;      /* 0: the validation pass (outputs go to scratch) */
+    int write;       /* 0: the validation pass (outputs go to scratch) */
 } walk;
 
 /* A range of a walk, the scratch it runs in and what it found. */
