@@ -371,13 +371,8 @@ def _rootmotion_sample_yaw(
     workers: Optional[int],
 ) -> Any: ...
 def _rootmotion_split(
-    func: str,
-    arg: Any,
-    track: _Capsule,
-    t: Any,
-    cycle: Any,
-    phase: Any,
-) -> None: ...
+    func: str, context: tuple[_Capsule, str], t: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
 def _snapshot_buffer_new(
     entities: Any,
     dim: Any,

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, check_out, contiguous, results
+from ._arrays import as_float64, check_out, results
 from ._objects import ByValue
 from ._options import (INTERPOLATION_ALIASES, aliases_for, check_fields, check_sorted,
                        option)
@@ -225,11 +225,8 @@ class LoopTrack(ByValue):
         ``|t / T| > max_cycles`` is a ValueError naming the index.
         """
         func = "LoopTrack.split"
-        t = contiguous(as_float64(func, "t", t))
-        cycle, phase = np.empty(t.shape), np.empty(t.shape)
-        _core._rootmotion_split(func, "t", self._handle, t, cycle, phase)
-        cycle = cycle.astype(np.int64)
-        return results((cycle, phase), None)
+        cycle, phase = _core._rootmotion_split(func, (self._handle, "t"), t, None, None)
+        return results((np.asarray(cycle).astype(np.int64), np.asarray(phase)), None)
 
     def sample(self, phase: ArrayLike, *, out: _Out = None) -> Union[np.ndarray, RootPose]:
         """Root position at phases in ``[0, 1]`` (``sample(1) - sample(0)`` is the stride).
@@ -407,10 +404,10 @@ class RootMotionCursor(ByValue):
         self._cycle, self._phase = self._split("RootMotionCursor", time)
 
     def _split(self, func, time):
-        t = contiguous(as_float64(func, "time", time))
-        cycle, phase = np.empty(t.shape), np.empty(t.shape)
-        _core._rootmotion_split(func, "time", self._track._handle, t, cycle, phase)
-        return cycle.astype(np.int64), phase
+        t = as_float64(func, "time", time)  # named as the caller names it
+        cycle, phase = _core._rootmotion_split(func, (self._track._handle, "time"), t, None,
+                                               None)
+        return np.asarray(cycle).astype(np.int64), np.asarray(phase)
 
     track = property(lambda self: self._track, doc="The LoopTrack played.")
     shape = property(lambda self: self._phase.shape, doc="Shape of the cursor array.")

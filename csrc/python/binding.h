@@ -155,6 +155,8 @@ typedef struct acpy_context {
     int bare;
     const char *outside; /* NULL, or the words of t outside an 'error' side (see below) */
     npy_intp error_items; /* > 1: the core's error index counts this many per item (joints) */
+    ac_arg renamed;         /* an argument the caller names otherwise ... */
+    const char *renamed_as; /* ... and that name (NULL: none) */
     /* called once the call is over when set (an object held for the call) */
     void (*release)(const struct acpy_context *ctx);
 } acpy_context;

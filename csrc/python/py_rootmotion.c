@@ -7,15 +7,6 @@ static void capsule_destroy(PyObject *capsule)
     ac_rootmotion_destroy((ac_looptrack *)PyCapsule_GetPointer(capsule, CAPSULE_NAME));
 }
 
-static int track_converter(PyObject *obj, void *result)
-{
-    ac_looptrack *tr = (ac_looptrack *)PyCapsule_GetPointer(obj, CAPSULE_NAME);
-    if (!tr)
-        return 0;
-    *(ac_looptrack **)result = tr;
-    return 1;
-}
-
 static PyObject *create(PyObject *self, PyObject *args)
 {
     const char *func;
@@ -68,31 +59,6 @@ static PyObject *create(PyObject *self, PyObject *args)
     else if (PyArray_NDIM(positions) == 1 && PyCapsule_SetContext(capsule, capsule) < 0)
         Py_CLEAR(capsule);
     return capsule;
-}
-
-static PyObject *split(PyObject *self, PyObject *args)
-{
-    const char *func, *arg;
-    ac_looptrack *tr;
-    PyArrayObject *t, *cycle, *phase;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "ssO&O&O&O&:_rootmotion_split", &func, &arg, track_converter,
-                          &tr, acpy_f64, &t, acpy_f64_out, &cycle, acpy_f64_out, &phase))
-        return NULL;
-    if (!acpy_same_shape(func, "cycle", cycle, t) || !acpy_same_shape(func, "phase", phase, t))
-        return NULL;
-    n = PyArray_SIZE(t);
-    ACPY_RUN(n, st = ac_rootmotion_split(tr, ACPY_F64(t), ACPY_F64(cycle), ACPY_F64(phase),
-                                         (size_t)n, &err));
-    if (st) { /* t is the caller's argument */
-        const acpy_arg_error as_caller[] = {{AC_ARG_T, 0, arg, 0}};
-        acpy_space space = {PyArray_NDIM(t), PyArray_DIMS(t)};
-        return acpy_raise_as(func, &err, as_caller, 1, &space);
-    }
-    Py_RETURN_NONE;
 }
 
 /* ---------------------------------------------------- declared kernels
@@ -219,6 +185,32 @@ static const acpy_kernel delta_quat = {
     delta_turn_loop, 1, track_context,
 };
 
+/* Times into (cycle, phase): the context is (track, the caller's name of t). */
+static int split_context(const char *func, PyObject *arg, acpy_context *ctx)
+{
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s: the split context is (track, name)", func);
+        return 0;
+    }
+    if (!track_context(func, PyTuple_GET_ITEM(arg, 0), ctx) ||
+        !(ctx->renamed_as = PyUnicode_AsUTF8(PyTuple_GET_ITEM(arg, 1))))
+        return 0;
+    ctx->renamed = AC_ARG_T;
+    return 1;
+}
+
+static ac_status split_loop(const acpy_context *ctx, const double *const *in,
+                            const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    (void)steps;
+    return ac_rootmotion_split(ctx->object, in[0], out[0], out[1], n, err);
+}
+
+static const acpy_kernel split = {
+    "_rootmotion_split", "_rootmotion_split(func, (track, name), t, out, workers) -> (cycle, phase)",
+    1, 2, {{"t", 1}}, {{"cycle", 1}, {"phase", 1}}, split_loop, 0, split_context,
+};
+
 #define ADVANCE_DOC(name)                                                                \
     "_" name "(func, (track, absolute), cycle, phase, dt_or_t, out, workers) -> (cycle, "  \
     "phase, translation[, rotation])"
@@ -244,13 +236,13 @@ static const acpy_kernel advance_quat = {
 
 static const acpy_kernel *const kernels[] = {&sample_none,  &sample_yaw,   &sample_quat,
                                              &delta_none,   &delta_yaw,    &delta_quat,
-                                             &advance_none, &advance_yaw,  &advance_quat};
+                                             &advance_none, &advance_yaw,  &advance_quat,
+                                             &split};
 
 static PyMethodDef methods[] = {
     {"_rootmotion_create", create, METH_VARARGS,
      "_rootmotion_create(func, times, positions, interpolation, kind, rotations_or_None, "
      "up_axis, max_cycles) -> track capsule"},
-    {"_rootmotion_split", split, METH_VARARGS, "_rootmotion_split(func, arg, track, t, cycle, phase); arg names t in errors"},
     {NULL, NULL, 0, NULL},
 };
 
