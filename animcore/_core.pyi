@@ -77,14 +77,37 @@ def _bounce3(
     workers: Optional[int],
 ) -> Any: ...
 def _collide(
-    func: str,
-    a: tuple[Any, ...],
-    a_tensor: bool,
-    b: tuple[Any, ...],
-    b_tensor: bool,
-    contact: tuple[Any, ...],
-    results: tuple[Any, ...],
-) -> None: ...
+    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
+    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
+    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
+    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
+    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
+    threshold: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _collide_tensor_a(
+    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
+    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
+    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
+    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
+    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
+    threshold: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _collide_tensor_b(
+    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
+    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
+    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
+    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
+    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
+    threshold: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _collide_tensors(
+    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
+    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
+    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
+    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
+    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
+    threshold: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
 def _curve_acceleration(
     func: str,
     curve: _Capsule,
@@ -267,16 +290,31 @@ def _quat_slerp(
 ) -> Any: ...
 def _rootmotion_advance(
     func: str,
-    track: _Capsule,
-    cycle: Any,
-    phase: Any,
-    value: Any,
-    absolute: Any,
-    new_cycle: Any,
-    new_phase: Any,
-    translation: Any,
-    rotation: Any,
-) -> None: ...
+    context: tuple[_Capsule, bool],
+    cycle: ArrayLike,
+    phase: ArrayLike,
+    time: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_advance_yaw(
+    func: str,
+    context: tuple[_Capsule, bool],
+    cycle: ArrayLike,
+    phase: ArrayLike,
+    time: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _rootmotion_advance_quat(
+    func: str,
+    context: tuple[_Capsule, bool],
+    cycle: ArrayLike,
+    phase: ArrayLike,
+    time: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 def _rootmotion_create(
     func: str,
     times: Any,
@@ -333,13 +371,8 @@ def _rootmotion_sample_yaw(
     workers: Optional[int],
 ) -> Any: ...
 def _rootmotion_split(
-    func: str,
-    arg: Any,
-    track: _Capsule,
-    t: Any,
-    cycle: Any,
-    phase: Any,
-) -> None: ...
+    func: str, context: tuple[_Capsule, str], t: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
 def _snapshot_buffer_new(
     entities: Any,
     dim: Any,
@@ -369,6 +402,12 @@ def _snapshot_push_one(
     rotation: Any,
 ) -> Any: ...
 def _snapshot_read(handle: _Capsule, entity: Any) -> tuple[Any, ...]: ...
+def _snapshot_timeline_sample(
+    func: str, timeline: _Capsule, render_tick: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _snapshot_timeline_sample_rotations(
+    func: str, timeline: _Capsule, render_tick: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
 def _snapshot_sample(
     func: str,
     handle: _Capsule,
@@ -409,27 +448,33 @@ def _velocity_to_tangent(
     workers: Optional[int],
 ) -> Any: ...
 
-# quaternion conversions: out receives the converted items
-def _quat_to_matrix(func: str, q: ArrayLike, out: Any) -> None: ...
-def _quat_from_matrix(func: str, m: ArrayLike, out: Any) -> None: ...
-def _quat_to_rotvec(func: str, q: ArrayLike, out: Any) -> None: ...
-def _quat_from_rotvec(func: str, v: ArrayLike, out: Any) -> None: ...
-def _quat_euler(
-    func: str, x: ArrayLike, out: Any, axis0: int, axis1: int, axis2: int,
-    extrinsic: bool, to_euler: bool,
-) -> None: ...
+# quaternion conversions (declared kernels): the converted items
+def _quat_to_matrix(func: str, q: ArrayLike, out: _Out, workers: Optional[int]) -> Any: ...
+def _quat_from_matrix(func: str, matrix: ArrayLike, out: _Out, workers: Optional[int]) -> Any: ...
+def _quat_to_rotvec(func: str, q: ArrayLike, out: _Out, workers: Optional[int]) -> Any: ...
+def _quat_from_rotvec(func: str, rotvec: ArrayLike, out: _Out, workers: Optional[int]) -> Any: ...
+def _quat_to_euler(
+    func: str, sequence: tuple[int, int, int, bool], q: ArrayLike, out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _quat_from_euler(
+    func: str, sequence: tuple[int, int, int, bool], angles: ArrayLike, out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 
 # joint hierarchies
 def _skeleton_create(func: str, parents: ArrayLike) -> Any: ...
 def _skeleton_order(skeleton: Any, out: Any) -> None: ...
 def _skeleton_world(
     func: str, skeleton: Any, translation: ArrayLike, rotation: ArrayLike, scale: ArrayLike,
-    out: Any,
-) -> None: ...
-def _skeleton_local(func: str, skeleton: Any, world: ArrayLike, out: Any) -> None: ...
+    out: _Out, workers: Optional[int],
+) -> Any: ...
+def _skeleton_local(
+    func: str, skeleton: Any, world: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
 def _skeleton_decompose(
-    func: str, matrices: ArrayLike, translation: Any, rotation: Any, scale: Any,
-) -> None: ...
+    func: str, matrices: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
 
 # exact state of snapshot buffers and timelines (pickling)
 def _snapshot_state_get(func: str, handle: Any) -> np.ndarray: ...

@@ -76,17 +76,6 @@ def _vectors(func: str, names: dict, dim: int | None = None) -> tuple[int, dict]
     return dim, arrays
 
 
-def _vector_operand(array: np.ndarray, shape: tuple[int, ...], width: int) -> np.ndarray:
-    """A vector input for a kernel over `shape`: one vector stays one vector
-    (the kernel repeats it), anything else becomes contiguous shape + (width,)."""
-    if array.size == width:
-        return np.ascontiguousarray(array.reshape(width))
-    full = shape + (width,)
-    if array.shape != full:
-        array = np.broadcast_to(array, full)
-    return np.ascontiguousarray(array)
-
-
 def _shapes(func: str, **values) -> dict:
     """The shapes of the named inputs, without converting them (a ragged or
     non-numeric input gets its named error here)."""
@@ -384,13 +373,15 @@ def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
     """
     func = "collide"
     a, b = _body(func, "a", a), _body(func, "b", b)
+    point = as_float64(func, "point", point)
     named = {"a.velocity": a.velocity, "b.velocity": b.velocity, "normal": normal,
              "point": point}
     named.update({f"{name}.center": body.center for name, body in (("a", a), ("b", b))
                   if body.center is not None})
-    dim, vec = _vectors(func, named)
-    shapes = {name: x.shape[:-1] for name, x in vec.items()}
-    bodies = {}
+    shapes = _shapes(func, **named)
+    dim = _vector_dim(func, shapes, named)
+    shapes = {name: s[:-1] for name, s in shapes.items()}
+    operands, tensors = [], []
     for name, body in (("a", a), ("b", b)):
         if body.angular_velocity is None:
             spin = np.zeros(() if dim == 2 else (3,))
@@ -408,35 +399,19 @@ def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
         tensor = dim == 3 and inertia.ndim >= 2 and inertia.shape[-2:] == (3, 3)
         shapes[f"{name}.inverse_mass"] = mass.shape
         shapes[f"{name}.inverse_inertia"] = inertia.shape[:-2] if tensor else inertia.shape
-        bodies[name] = (spin, mass, inertia, tensor)
-    scal = {"restitution": as_float64(func, "restitution", restitution),
-            "friction": as_float64(func, "friction", friction),
-            "threshold": as_float64(func, "threshold", threshold)}
-    shapes.update({name: x.shape for name, x in scal.items()})
-    shape = _leading_shape(func, shapes)
-    spin_shape = shape if dim == 2 else shape + (3,)
-    result_shapes = [shape + (dim,), spin_shape, shape + (dim,), spin_shape, shape,
-                     shape + (dim,)]
-    if out is not None:
-        out = check_out(func, out, len(result_shapes), result_shapes)
-    operands = []
-    for name in ("a", "b"):
-        spin, mass, inertia, tensor = bodies[name]
-        center = vec.get(f"{name}.center", vec["point"])
-        operands.append((
-            _vector_operand(vec[f"{name}.velocity"], shape, dim),
-            _vector_operand(spin, shape, 3) if dim == 3 else kernel_operand(spin, shape),
-            kernel_operand(mass, shape),
-            _vector_operand(inertia.reshape(inertia.shape[:-2] + (9,)), shape, 9) if tensor
-            else kernel_operand(inertia, shape),
-            _vector_operand(center, shape, dim)))
-        operands.append(tensor)
-    contact = (_vector_operand(vec["normal"], shape, dim),
-               _vector_operand(vec["point"], shape, dim),
-               *(kernel_operand(x, shape) for x in scal.values()))
-    computed = tuple(np.empty(s) for s in result_shapes)
-    _core._collide(func, *operands, contact, computed)
-    return Collision(*results(computed, out))
+        center = point if body.center is None else body.center
+        operands += [body.velocity, spin, mass, inertia, center]
+        tensors.append(tensor)
+    scalars = {"restitution": restitution, "friction": friction, "threshold": threshold}
+    shapes.update(_shapes(func, **scalars))
+    _leading_shape(func, shapes)  # named broadcast errors before the kernel's
+    kernel = _COLLIDE[tuple(tensors)]
+    return Collision(*kernel(func, (dim, *tensors), *operands, normal, point,
+                             *scalars.values(), out, None))
+
+
+_COLLIDE = {(False, False): _core._collide, (True, False): _core._collide_tensor_a,
+            (False, True): _core._collide_tensor_b, (True, True): _core._collide_tensors}
 
 
 class _Step(NamedTuple):

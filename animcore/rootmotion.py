@@ -29,8 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import (as_float64, check_out, contiguous, kernel_operand,
-                      results)
+from ._arrays import as_float64, check_out, results
 from ._objects import ByValue
 from ._options import (INTERPOLATION_ALIASES, aliases_for, check_fields, check_sorted,
                        option)
@@ -226,11 +225,8 @@ class LoopTrack(ByValue):
         ``|t / T| > max_cycles`` is a ValueError naming the index.
         """
         func = "LoopTrack.split"
-        t = contiguous(as_float64(func, "t", t))
-        cycle, phase = np.empty(t.shape), np.empty(t.shape)
-        _core._rootmotion_split(func, "t", self._handle, t, cycle, phase)
-        cycle = cycle.astype(np.int64)
-        return results((cycle, phase), None)
+        cycle, phase = _core._rootmotion_split(func, (self._handle, "t"), t, None, None)
+        return results((np.asarray(cycle).astype(np.int64), np.asarray(phase)), None)
 
     def sample(self, phase: ArrayLike, *, out: _Out = None) -> Union[np.ndarray, RootPose]:
         """Root position at phases in ``[0, 1]`` (``sample(1) - sample(0)`` is the stride).
@@ -248,19 +244,6 @@ class LoopTrack(ByValue):
         if self._kind == "none":
             return kernel(func, self._handle, phase, out, None)
         return RootPose(*kernel(func, self._handle, phase, out, None))
-
-    def _motion_arrays(self, shape):
-        translation = np.empty(shape + (self.channels,))
-        rshape = self._rotation_shape()
-        rotation = None if rshape is None else np.empty(shape + rshape)
-        return translation, rotation
-
-    def _finish(self, shape, translation, rotation, out):
-        if not self._vector:
-            translation = translation.reshape(shape)
-        if rotation is None:
-            return results((translation,), out)[0]
-        return RootDelta(*results((translation, rotation), out))
 
     def _check_out(self, func, out, shape):
         if out is None:
@@ -374,6 +357,8 @@ _SAMPLE = {"none": _core._rootmotion_sample, "yaw": _core._rootmotion_sample_yaw
            "quaternion": _core._rootmotion_sample_quat}
 _DELTA = {"none": _core._rootmotion_delta, "yaw": _core._rootmotion_delta_yaw,
           "quaternion": _core._rootmotion_delta_quat}
+_ADVANCE = {"none": _core._rootmotion_advance, "yaw": _core._rootmotion_advance_yaw,
+            "quaternion": _core._rootmotion_advance_quat}
 
 
 class RootMotionCursor(ByValue):
@@ -419,10 +404,10 @@ class RootMotionCursor(ByValue):
         self._cycle, self._phase = self._split("RootMotionCursor", time)
 
     def _split(self, func, time):
-        t = contiguous(as_float64(func, "time", time))
-        cycle, phase = np.empty(t.shape), np.empty(t.shape)
-        _core._rootmotion_split(func, "time", self._track._handle, t, cycle, phase)
-        return cycle.astype(np.int64), phase
+        t = as_float64(func, "time", time)  # named as the caller names it
+        cycle, phase = _core._rootmotion_split(func, (self._track._handle, "time"), t, None,
+                                               None)
+        return np.asarray(cycle).astype(np.int64), np.asarray(phase)
 
     track = property(lambda self: self._track, doc="The LoopTrack played.")
     shape = property(lambda self: self._phase.shape, doc="Shape of the cursor array.")
@@ -461,15 +446,18 @@ class RootMotionCursor(ByValue):
     def _move(self, func, name, value, absolute, out):
         track = self._track
         shape = self._phase.shape
-        operand = kernel_operand(self._per_cursor(func, name, value), shape)
+        value = self._per_cursor(func, name, value)
         out = track._check_out(func, out, shape)
-        translation, rotation = track._motion_arrays(shape)
-        new_cycle, new_phase = np.empty(shape, np.int64), np.empty(shape)
+        if out is not None:  # the new state goes to fresh arrays, the motion to out
+            out = (np.empty(shape), np.empty(shape)) + tuple(out)
+        kernel = _ADVANCE[track._kind]
         with self._lock:  # read, move and commit as one step (the kernel drops the GIL)
-            _core._rootmotion_advance(func, track._handle, self._cycle, self._phase, operand,
-                                      absolute, new_cycle, new_phase, translation, rotation)
-            self._cycle, self._phase = new_cycle, new_phase  # committed only on success
-        return track._finish(shape, translation, rotation, out)
+            result = kernel(func, (track._handle, absolute), self._cycle, self._phase, value,
+                            out, None)
+            # committed only on success; cycles come back as exact float64 counts
+            self._cycle = np.asarray(result[0]).astype(np.int64)
+            self._phase = np.asarray(result[1])
+        return result[2] if track._kind == "none" else RootDelta(*result[2:])
 
     def advance(self, dt: ArrayLike, *,
                 out: _Out = None) -> Union[np.ndarray, RootDelta]:

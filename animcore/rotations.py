@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, check_out, contiguous, results
+from ._arrays import as_float64, check_out, results
 from ._objects import ByValue
 from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
                        aliases_for, check_fields, check_sorted, option)
@@ -186,21 +186,6 @@ def quat_nlerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
 
 # -------------------------------------------------------------- conversions
 
-def _convert(func, name, value, item_in, item_out, out, kernel, *extra):
-    """Runs a conversion kernel from items of shape item_in to item_out over
-    every leading axis of ``value``."""
-    a = as_float64(func, name, quaternion_input(value) if item_in == (4,) else value)
-    if a.ndim < len(item_in) or a.shape[a.ndim - len(item_in):] != item_in:
-        item = ", ".join(map(str, item_in))
-        raise ValueError(f"{func}: {name} must have shape (..., {item}), got shape {a.shape}")
-    shape = a.shape[:a.ndim - len(item_in)] + item_out
-    if out is not None:
-        out = check_out(func, out, 1, shape)
-    result = np.empty(shape)
-    kernel(func, contiguous(a), result, *extra)
-    return results((result,), out)[0]
-
-
 def _sequence(func: str, seq) -> tuple[int, int, int, bool]:
     """scipy's Euler sequence: three of x, y, z, all lower case (extrinsic)
     or all upper case (intrinsic), consecutive axes different."""
@@ -215,7 +200,7 @@ def _sequence(func: str, seq) -> tuple[int, int, int, bool]:
     return axes[0], axes[1], axes[2], seq.islower()
 
 
-def quat_to_matrix(q, *, out=None) -> np.ndarray:
+def quat_to_matrix(q, *, out=None, workers: Optional[int] = None) -> np.ndarray:
     """The 3x3 rotation matrices of quaternions ``q`` (normalized first).
 
     Matrices act on column vectors (``v' = M @ v``), as scipy's
@@ -228,10 +213,10 @@ def quat_to_matrix(q, *, out=None) -> np.ndarray:
            [ 1.,  0.,  0.],
            [ 0.,  0.,  1.]])
     """
-    return _convert("quat_to_matrix", "q", q, (4,), (3, 3), out, _core._quat_to_matrix)
+    return _core._quat_to_matrix("quat_to_matrix", quaternion_input(q), out, workers)
 
 
-def quat_from_matrix(matrix, *, out=None) -> np.ndarray:
+def quat_from_matrix(matrix, *, out=None, workers: Optional[int] = None) -> np.ndarray:
     """Unit quaternions of 3x3 rotation matrices, ``(..., 3, 3) -> (..., 4)``.
 
     Shepperd's method (scipy's for orthogonal matrices): accurate at every
@@ -243,11 +228,11 @@ def quat_from_matrix(matrix, *, out=None) -> np.ndarray:
     >>> quat_from_matrix([[0, -1, 0], [1, 0, 0], [0, 0, 1]]).round(6)
     array([0.      , 0.      , 0.707107, 0.707107])
     """
-    return _convert("quat_from_matrix", "matrix", matrix, (3, 3), (4,), out,
-                    _core._quat_from_matrix)
+    return _core._quat_from_matrix("quat_from_matrix", matrix, out, workers)
 
 
-def quat_to_rotvec(q, *, degrees: bool = False, out=None) -> np.ndarray:
+def quat_to_rotvec(q, *, degrees: bool = False, out=None,
+                   workers: Optional[int] = None) -> np.ndarray:
     """Rotation vectors (axis times angle) of quaternions, ``(..., 4) -> (..., 3)``.
 
     The shorter turn, angle in ``[0, pi]`` radians (degrees with
@@ -256,11 +241,15 @@ def quat_to_rotvec(q, *, degrees: bool = False, out=None) -> np.ndarray:
     >>> quat_to_rotvec(quat_from_axis_angle([0, 0, 1], np.pi / 2)).round(6)
     array([0.      , 0.      , 1.570796])
     """
-    v = _convert("quat_to_rotvec", "q", q, (4,), (3,), None, _core._quat_to_rotvec)
-    return _finish_degrees("quat_to_rotvec", v, degrees, out)
+    func = "quat_to_rotvec"
+    if not degrees:
+        return _core._quat_to_rotvec(func, quaternion_input(q), out, workers)
+    v = _core._quat_to_rotvec(func, quaternion_input(q), None, workers)
+    return _finish_degrees(func, v, degrees, out)
 
 
-def quat_from_rotvec(rotvec, *, degrees: bool = False, out=None) -> np.ndarray:
+def quat_from_rotvec(rotvec, *, degrees: bool = False, out=None,
+                     workers: Optional[int] = None) -> np.ndarray:
     """Unit quaternions of rotation vectors (axis times angle in radians, or
     degrees with ``degrees=True``), ``(..., 3) -> (..., 4)``, as scipy's
     ``Rotation.from_rotvec``.
@@ -268,10 +257,9 @@ def quat_from_rotvec(rotvec, *, degrees: bool = False, out=None) -> np.ndarray:
     >>> quat_from_rotvec([0.0, 0.0, np.pi]).round(12)
     array([0., 0., 1., 0.])
     """
-    v = as_float64("quat_from_rotvec", "rotvec", rotvec)
     if degrees:
-        v = np.deg2rad(v)
-    return _convert("quat_from_rotvec", "rotvec", v, (3,), (4,), out, _core._quat_from_rotvec)
+        rotvec = np.deg2rad(as_float64("quat_from_rotvec", "rotvec", rotvec))
+    return _core._quat_from_rotvec("quat_from_rotvec", rotvec, out, workers)
 
 
 def _finish_degrees(func, values, degrees, out):
@@ -283,7 +271,8 @@ def _finish_degrees(func, values, degrees, out):
     return results((np.asarray(values),), out)[0]
 
 
-def quat_to_euler(q, seq: str, *, degrees: bool = False, out=None) -> np.ndarray:
+def quat_to_euler(q, seq: str, *, degrees: bool = False, out=None,
+                  workers: Optional[int] = None) -> np.ndarray:
     """Euler angles of quaternions in the sequence ``seq``, ``(..., 4) -> (..., 3)``.
 
     Same convention and results as scipy's ``Rotation.as_euler``: ``seq`` is
@@ -299,13 +288,15 @@ def quat_to_euler(q, seq: str, *, degrees: bool = False, out=None) -> np.ndarray
     array([ 0.3, -0.2,  0.1])
     """
     func = "quat_to_euler"
-    a0, a1, a2, extrinsic = _sequence(func, seq)
-    angles = _convert(func, "q", q, (4,), (3,), None, _core._quat_euler, a0, a1, a2,
-                      extrinsic, True)
+    sequence = _sequence(func, seq)
+    if not degrees:
+        return _core._quat_to_euler(func, sequence, quaternion_input(q), out, workers)
+    angles = _core._quat_to_euler(func, sequence, quaternion_input(q), None, workers)
     return _finish_degrees(func, angles, degrees, out)
 
 
-def quat_from_euler(seq: str, angles, *, degrees: bool = False, out=None) -> np.ndarray:
+def quat_from_euler(seq: str, angles, *, degrees: bool = False, out=None,
+                    workers: Optional[int] = None) -> np.ndarray:
     """Unit quaternions of Euler angles ``(..., 3)`` in the sequence ``seq``.
 
     As scipy's ``Rotation.from_euler(seq, angles)``: lower case ``"xyz"``
@@ -317,12 +308,10 @@ def quat_from_euler(seq: str, angles, *, degrees: bool = False, out=None) -> np.
     array([0.      , 0.      , 0.707107, 0.707107])
     """
     func = "quat_from_euler"
-    a0, a1, a2, extrinsic = _sequence(func, seq)
-    a = as_float64(func, "angles", angles)
+    sequence = _sequence(func, seq)
     if degrees:
-        a = np.deg2rad(a)
-    return _convert(func, "angles", a, (3,), (4,), out, _core._quat_euler, a0, a1, a2,
-                    extrinsic, False)
+        angles = np.deg2rad(as_float64(func, "angles", angles))
+    return _core._quat_from_euler(func, sequence, angles, out, workers)
 
 
 # ------------------------------------------------------------------- tracks

@@ -17,7 +17,7 @@ from typing import NamedTuple, Optional, Sequence
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, choice, contiguous, results
+from ._arrays import as_float64, choice
 from ._objects import ByValue
 from .rotations import quaternion_input
 
@@ -51,13 +51,7 @@ def decompose(matrices) -> Transforms:
 
 
 def _decompose(func: str, matrices) -> Transforms:
-    m = as_float64(func, "matrices", matrices)
-    if m.ndim < 2 or m.shape[-2:] != (4, 4):
-        raise ValueError(f"{func}: matrices must have shape (..., 4, 4), got {m.shape}")
-    lead = m.shape[:-2]
-    t, r, s = np.empty(lead + (3,)), np.empty(lead + (4,)), np.empty(lead + (3,))
-    _core._skeleton_decompose(func, contiguous(m), t, r, s)
-    return Transforms(t, r, s)
+    return Transforms(*_core._skeleton_decompose(func, matrices, None, None))
 
 
 def _workers(func: str, workers) -> int:
@@ -139,8 +133,7 @@ class Skeleton(ByValue):
         order = np.empty(joints, dtype=np.int64)
         _core._skeleton_order(self._handle, order)
         # Check the rest pose now, so that a bad rest is reported here, not in world().
-        _core._skeleton_world(func, self._handle, *(contiguous(a) for a in rest),
-                              np.empty((joints, 4, 4)))
+        _core._skeleton_world(func, self._handle, *rest, None, None)
         p.flags.writeable = order.flags.writeable = False
         self._parents, self._rest, self._names, self._order = p, Transforms(*rest), names, order
 
@@ -177,32 +170,6 @@ class Skeleton(ByValue):
 
     # -- kinematics ---------------------------------------------------------
 
-    def _poses(self, func, translation, rotation, scale):
-        joints = len(self)
-        arrays = []
-        for name, value, rest in (("translation", translation, self._rest.translation),
-                                  ("rotation", rotation, self._rest.rotation),
-                                  ("scale", scale, self._rest.scale)):
-            if name == "rotation":
-                value = quaternion_input(value)
-            a = rest if value is None else as_float64(func, name, value)
-            if a.ndim < 2 or a.shape[-2:] != (joints, _WIDTHS[name]):
-                raise ValueError(f"{func}: {name} must have shape (..., {joints}, "
-                                 f"{_WIDTHS[name]}), got {a.shape}")
-            arrays.append((name, a))
-        try:
-            lead = np.broadcast_shapes(*(a.shape[:-2] for _, a in arrays))
-        except ValueError:
-            shapes = ", ".join(f"{n} {a.shape}" for n, a in arrays)
-            raise ValueError(f"{func}: cannot broadcast {shapes} together") from None
-        operands = []
-        for _, a in arrays:
-            if int(np.prod(a.shape[:-2])) == 1:  # one pose shared by all (step 0)
-                operands.append(contiguous(a.reshape(a.shape[-2:])))
-            else:
-                operands.append(contiguous(np.broadcast_to(a, lead + a.shape[-2:])))
-        return lead, operands
-
     def world(self, translation=None, rotation=None, scale=None, *, out=None,
               workers=None) -> np.ndarray:
         """World matrices of local poses: ``(..., J, 4, 4)``.
@@ -223,38 +190,11 @@ class Skeleton(ByValue):
         """
         func = "Skeleton.world"
         threads = _workers(func, workers)
-        lead, operands = self._poses(func, translation, rotation, scale)
-        shape = lead + (len(self), 4, 4)
-        if out is not None:
-            out = check_out(func, out, 1, shape)
-        result = np.empty(shape)  # scratch: an error leaves out untouched
-        poses = int(np.prod(lead))
-        if threads > 1 and poses > 1 and len(self):
-            self._world_threads(func, operands, result, poses, threads)
-        else:
-            _core._skeleton_world(func, self._handle, *operands, result)
-        return results((result,), out)[0]
-
-    def _world_threads(self, func, operands, result, poses, threads):
-        """Poses split in contiguous chunks, one kernel call each (the kernel
-        releases the GIL); on any failure the whole call is redone on one
-        thread, so that the error names the first bad pose as it would."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        flat = [a if a.ndim == 2 else a.reshape((poses,) + a.shape[-2:]) for a in operands]
-        flat_result = result.reshape((poses,) + result.shape[-3:])
-        bounds = np.linspace(0, poses, min(threads, poses) + 1).astype(int)
-
-        def chunk(k):
-            lo, hi = bounds[k], bounds[k + 1]
-            parts = [a if a.ndim == 2 else a[lo:hi] for a in flat]
-            _core._skeleton_world(func, self._handle, *parts, flat_result[lo:hi])
-
-        with ThreadPoolExecutor(len(bounds) - 1) as pool:
-            failures = [f.exception() for f in [pool.submit(chunk, k)
-                                                for k in range(len(bounds) - 1)]]
-        if any(failures):
-            _core._skeleton_world(func, self._handle, *operands, result)
+        rest = self._rest
+        return _core._skeleton_world(
+            func, self._handle, rest.translation if translation is None else translation,
+            rest.rotation if rotation is None else quaternion_input(rotation),
+            rest.scale if scale is None else scale, out, threads)
 
     def world_transforms(self, translation=None, rotation=None, scale=None) -> Transforms:
         """World translation, rotation and scale of local poses, where they
@@ -270,13 +210,7 @@ class Skeleton(ByValue):
         with a singular matrix, or a local transform with shear, is a
         ValueError naming the joint."""
         func = "Skeleton.local"
-        w = as_float64(func, "world", world)
-        if w.ndim < 3 or w.shape[-3:] != (len(self), 4, 4):
-            raise ValueError(f"{func}: world must have shape (..., {len(self)}, 4, 4), "
-                             f"got {w.shape}")
-        local = np.empty(w.shape)
-        _core._skeleton_local(func, self._handle, contiguous(w), local)
-        return _decompose(func, local)
+        return _decompose(func, _core._skeleton_local(func, self._handle, world, None, None))
 
     # -- value semantics ----------------------------------------------------
 

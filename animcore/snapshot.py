@@ -405,17 +405,17 @@ class SnapshotTimeline(ByValue):
         return Snapshots(ticks, segments, positions[:, 0] if self._dim == 1 else positions,
                          rotations)
 
-    def _sample(self, func, ticks):
-        shape = ticks.shape
-        position = np.empty(shape + (self._dim,))
-        rotation = np.empty(shape + (4,)) if self._rotations else None
-        mode = np.empty(shape, np.uint8)
-        left, right = np.empty(shape, np.int64), np.empty(shape, np.int64)
-        _core._snapshot_sample(func, self._handle, contiguous(ticks), position,
-                               rotation, mode, left, right)
-        if self._dim == 1:
-            position = position[..., 0]
-        return position, rotation, mode, left, right
+    def _sample(self, func, ticks, out=None):
+        """(position, rotation or None, mode, left_tick, right_tick) at render
+        ticks, into the arrays of ``out`` (checked, rotation None without
+        rotations) when given."""
+        if out is not None:
+            out = tuple(a for a in out if a is not None)
+        if self._rotations:
+            return _core._snapshot_timeline_sample_rotations(func, self._handle, ticks, out, None)
+        position, mode, left, right = _core._snapshot_timeline_sample(func, self._handle, ticks,
+                                                                      out, None)
+        return position, None, mode, left, right
 
     def sample(self, render_tick: float) -> SampleResult:
         """The state at one render tick (a finite real number).
@@ -461,13 +461,10 @@ class SnapshotTimeline(ByValue):
             _check_sample_out(func, out, [(position, np.float64),
                                           (s + (4,), np.float64) if self._rotations else None,
                                           (s, np.uint8), (s, np.int64), (s, np.int64)])
-        computed = self._sample(func, ticks)
-        if out is None:
-            return SampleResult(*computed)
-        for target, value in zip(out, computed):
-            if target is not None:
-                np.copyto(target, value, casting="same_kind")
-        return SampleResult(*out)
+        computed = self._sample(func, ticks, out)
+        if out is None and ticks.ndim == 0:  # 0-d arrays, not scalars, as for any shape
+            computed = tuple(None if a is None else np.asarray(a) for a in computed)
+        return SampleResult(*computed)
 
     def _state(self) -> dict:
         # the retained and waiting snapshots as the C core exports them

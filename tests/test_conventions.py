@@ -234,11 +234,14 @@ _U = np.array([0.0, 0.25, 0.5, 1.0])
 _Q = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8], [0.36, 0.48, 0.0, 0.8],
                [0.0, 0.0, 1.0, 0.0]])
 _V = np.array([[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 3.0], [1.0, 1.0, 1.0]])
+_M = animcore.quat_to_matrix(_Q)
+_N2 = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
 _curve = animcore.Curve([0, 1, 2, 3], [0, 60, 60, 0])
 _curve3 = animcore.Curve([0, 1, 2], [[0, 1, 2], [3, 4, 5], [1, 1, 1]])
 _rotation = animcore.RotationCurve([0.0, 1.0], [[0, 0, 0, 1], [0, 0, 1, 0]], after="error")
 _walk = animcore.LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
 _segment = animcore.HermiteSegment(0.0, 10.0, 2.0, 0.0, 2.0)
+_arm = animcore.Skeleton([-1, 0])
 
 FUNCTIONS = {
     "hermite": (lambda e, d, out=None: animcore.hermite(0.0, 10.0, 2.0, 0.0, d, e, out=out),
@@ -279,10 +282,37 @@ FUNCTIONS = {
     "Steps": (lambda u, out=None: animcore.Steps(4)(u, out=out), (_U,), (_U - 1.5,)),
     "LoopTrack.delta": (lambda a, b, out=None: _walk.delta(a, b, out=out), (_U, _U * 7),
                         (_U, _U + np.inf)),
+    "RootMotionCursor.advance": (
+        lambda d, out=None: animcore.RootMotionCursor(_walk, np.full(np.shape(d), 0.9)).advance(
+            d, out=out), (_U * 3,), (_U + np.inf,)),
     "LoopTrack.sample": (lambda p, out=None: _walk.sample(p, out=out), (_U,), (_U * 2,)),
     "bounce": (lambda v, n, out=None: animcore.bounce(v, [0.0, 0.0], n, 0.5, out=out),
                (_V[:, :2] - 1.0, np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])),
                (_V[:, :2], _V[:, :2])),
+    "quat_to_matrix": (lambda q, out=None: animcore.quat_to_matrix(q, out=out), (_Q * 2,),
+                       (_Q * 0.0,)),
+    "quat_from_matrix": (lambda m, out=None: animcore.quat_from_matrix(m, out=out), (_M,),
+                         (-_M,)),
+    "quat_to_rotvec": (lambda q, out=None: animcore.quat_to_rotvec(q, out=out), (_Q,),
+                       (_Q * np.nan,)),
+    "quat_to_rotvec (degrees)": (
+        lambda q, out=None: animcore.quat_to_rotvec(q, degrees=True, out=out), (_Q,),
+        (_Q * 0.0,)),
+    "quat_from_rotvec": (lambda v, out=None: animcore.quat_from_rotvec(v, out=out), (_V,),
+                         (_V + np.inf,)),
+    "quat_to_euler": (lambda q, out=None: animcore.quat_to_euler(q, "ZYX", out=out), (_Q,),
+                      (_Q * 0.0,)),
+    "quat_from_euler": (lambda a, out=None: animcore.quat_from_euler("xyz", a, out=out), (_V,),
+                        (_V * np.nan,)),
+    "Skeleton.world": (lambda t, r, s, out=None: _arm.world(t, r, s, out=out),
+                       (_V[:, None, :] * [[1.0], [0.5]], _Q[:, None, :] * [[1], [2]],
+                        np.ones((4, 2, 3)) + _U[:, None, None]),
+                       (_V[:, None, :] * [[1.0], [0.5]], _Q[:, None, :] * [[1], [0]],
+                        np.ones((4, 2, 3)))),
+    "collide": (lambda va, vb, n, out=None: animcore.collide(
+        animcore.Body(va, 1.0, center=[0.5, 0.0]), animcore.Body(vb, 0.5, 2.0), n, [0.0, 0.0],
+        0.5, friction=0.3, out=out),
+        (_V[:, :2] - 1.0, _V[::-1, :2], _N2), (_V[:, :2], _V[:, :2], _N2 * 2.0)),
     "contact_point_velocity": (
         lambda v, w, r, out=None: animcore.contact_point_velocity(v, w, r, out=out),
         (_V, _V[::-1], _V), (_V, _V + np.inf, _V)),
@@ -449,3 +479,21 @@ def test_workers_give_identical_results_and_errors(workers):
     elapsed[[140_000, 160_000, 260_000]] = 3.0  # the first bad one, whatever the split
     with pytest.raises(ValueError, match=r"hermite: elapsed at index \(140000,\) is 3.0"):
         animcore.hermite(0.0, 10.0, 2.0, 0.0, 2.0, elapsed, workers=workers)
+
+
+def test_matrix_items_read_and_written_in_any_layout():
+    """(3, 3) items are walked by both of their strides: transposed (column-major)
+    matrices in, matrices written into a transposed float32 view out."""
+    matrices = animcore.quat_to_matrix(_Q)
+    columns = matrices.transpose(0, 2, 1)  # each item column-major: stride 8 between rows
+    np.testing.assert_array_equal(animcore.quat_from_matrix(columns),
+                                  animcore.quat_from_matrix(np.ascontiguousarray(columns)))
+    out = np.zeros((4, 3, 3), np.float32).transpose(0, 2, 1)
+    assert animcore.quat_to_matrix(_Q, out=out) is out
+    np.testing.assert_array_equal(out, matrices.astype(np.float32))
+    with pytest.raises(ValueError, match=r"^quat_from_matrix: matrix must have shape "
+                                         r"\(\.\.\., 3, 3\), got shape \(4, 3\)$"):
+        animcore.quat_from_matrix(np.eye(4)[:, :3])
+    with pytest.raises(ValueError, match=r"^quat_to_matrix: out\[0\] has shape \(4, 9\), "
+                                         r"expected \(4, 3, 3\)$"):
+        animcore.quat_to_matrix(_Q, out=np.zeros((4, 9)))

@@ -3,6 +3,7 @@ reasons, never strings the binding compares, and C messages use no Python words.
 import pathlib
 import re
 
+import numpy as np
 import pytest
 
 import animcore as ac
@@ -63,5 +64,37 @@ def test_c_messages_use_no_python_spelling(path):
      r"after is 'error'\)$"),
 ])
 def test_reasons_read_in_python_words(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+# Errors of the entry points on the declared binding name the function, the
+# argument, the index in the broadcast shape (items' own axes included: a
+# skeleton's joint) and the value.
+_Q2 = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8]])
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ac.quat_to_matrix(np.stack([_Q2, _Q2 * [[1], [0]]])),
+     r"^quat_to_matrix: \|q\| at index \(1, 1\) is 0.0 \(must be > 0"),
+    (lambda: ac.quat_from_matrix(-ac.quat_to_matrix(_Q2)[None]),
+     r"^quat_from_matrix: det\(matrix\) at index \(0, 0\) is -1.0 \(must be > 0"),
+    (lambda: ac.quat_to_euler(np.broadcast_to(_Q2 * [[1], [np.nan]], (3, 2, 4)), "xyz"),
+     r"^quat_to_euler: q at index \(0, 1\) is nan \(must be finite\)$"),
+    (lambda: ac.quat_from_rotvec([[0, 0, 1.0], [np.inf, 0, 0]]),
+     r"^quat_from_rotvec: rotvec at index \(1,\) is inf \(must be finite\)$"),
+    (lambda: ac.Skeleton([-1, 0]).world(rotation=np.stack([_Q2[[0, 0]], [_Q2[0], 0 * _Q2[0]]])),
+     r"^Skeleton.world: \|rotation\| at index \(1, 1\) is 0.0 \(must be > 0"),
+    (lambda: ac.decompose(np.stack([np.eye(4), np.zeros((4, 4))])),
+     r"^decompose: matrix at index \(1,\) is 0.0 \(must be affine"),
+    (lambda: ac.RootMotionCursor(ac.LoopTrack([0, 1], [0, 2]), [[0.0, 0.5]]).advance(
+        [0.1, np.inf]), r"^RootMotionCursor.advance: dt at index \(0, 1\) is inf \(must be finite\)$"),
+    (lambda: ac.collide(ac.Body([[1.0, 0], [1, 0]], 1.0), ac.Body([0.0, 0], 1.0),
+                        [[1.0, 0], [2, 0]], [0.0, 0], 0.5),
+     r"^collide: normal \. normal at index \(1,\) is 4.0 \(must lie within 1e-12 of 1"),
+    (lambda: ac.SnapshotTimeline(1).sample_many([[1.0], [np.nan]]),
+     r"^SnapshotTimeline.sample_many: render_tick at index \(1, 0\) is nan \(must be finite\)$"),
+])
+def test_declared_entry_points_name_function_argument_index_value(call, message):
     with pytest.raises(ValueError, match=message):
         call()

@@ -182,7 +182,9 @@ PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
 PyObject *acpy_raise_context(const char *func, const ac_error *err, int ndim,
                              const npy_intp *shape, const acpy_context *ctx)
 {
-    return raise_named(func, err, c_name(err->arg), 0, ndim, shape, ctx->outside);
+    const char *name = ctx->renamed_as && err->arg == ctx->renamed ? ctx->renamed_as
+                                                                    : c_name(err->arg);
+    return raise_named(func, err, name, 0, ndim, shape, ctx->outside);
 }
 
 PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_error *args,

@@ -107,21 +107,34 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
    once), broadcasts their loop axes like a ufunc and walks every operand by
    byte stride in blocks of about a thousand items: an operand that is
    contiguous over a block, or the same value across it, is handed to the loop
-   as is, anything else is gathered into a block-sized scratch buffer. Errors
-   name the index in the broadcast shape. `out` is None (fresh float64 arrays
-   are returned, NumPy scalars for a scalar call) or the output arrays (one, or
-   a tuple): any float dtype, any strides; they are written only after a first
-   pass has shown that the call succeeds, so an error leaves them untouched.
-   `workers` (None, or an int with scipy.fft's meaning) splits the blocks
-   across threads with the GIL released; every element is computed by the
-   same code whatever the split, so results are identical. */
+   as is, anything else is gathered into a block-sized scratch buffer. Core
+   shapes have up to three axes, walked by their own strides. Errors name the
+   index in the broadcast shape (and within an item, see error_items). `out`
+   is None (fresh float64 arrays, uint8/int64 for integer results, are
+   returned; NumPy scalars for a scalar call) or the output arrays (one, or a
+   tuple): any float dtype (any integer dtype for integer results), any
+   strides; they are written only after a first pass has shown that the call
+   succeeds, so an error leaves them untouched. `workers` (None, or an int
+   with scipy.fft's meaning) has threads take chunks of items with the GIL
+   released; every element is computed by the same code whatever the split,
+   so results are identical. */
 
-#define ACPY_MAX_IN 8
-#define ACPY_MAX_OUT 3
+#define ACPY_MAX_IN 15
+#define ACPY_MAX_OUT 6
 #define ACPY_CHANNELS (-1) /* core shape (C): the context's channel count */
+#define ACPY_ANGLES (-2)   /* core shape (3): three angles (not a vector) */
+#define ACPY_3X3 (-3)      /* core shape (3, 3): matrices */
+#define ACPY_4X4 (-4)      /* core shape (4, 4): affine matrices */
+#define ACPY_C3 (-5)       /* core shape (C, 3): a vector per channel (joint) */
+#define ACPY_C4 (-6)       /* core shape (C, 4): a quaternion per channel */
+#define ACPY_C4X4 (-7)     /* core shape (C, 4, 4): a matrix per channel */
+#define ACPY_U8 (-8)       /* an output of one uint8 value (a code) per element */
+#define ACPY_I64 (-9)      /* an output of one int64 value (exact below 2^53) per element */
+#define ACPY_SPIN (-10)    /* an angular velocity: () when C is 2, (3) when C is 3 */
 
 /* One operand: its name in messages and its core shape, the number of values
-   per element (1 for (), 3 for (3), 4 for (4), ACPY_CHANNELS for (C)). */
+   per element (1 for (), 3 for (3), 4 for (4)) or one of the ACPY_ core
+   shapes above. */
 typedef struct acpy_operand {
     const char *name;
     int width;
@@ -130,8 +143,9 @@ typedef struct acpy_operand {
 /* What a kernel's context argument gives its loop: an object (a track), small
    options (easing kind, step count), parameters (control points), further
    data the object's loops read (a curve's time remaps) and the channel count
-   of (C); `bare`
-   makes (C) operands carry no axis at all (1-D curve values). */
+   of (C); `bare` makes (C) operands carry no axis at all (1-D curve values).
+   The parser may also set how errors read (outside, error_items) and a
+   release run when the call ends, however it ends. */
 typedef struct acpy_context {
     const void *object;
     const void *detail;
@@ -140,6 +154,11 @@ typedef struct acpy_context {
     npy_intp channels;
     int bare;
     const char *outside; /* NULL, or the words of t outside an 'error' side (see below) */
+    npy_intp error_items; /* > 1: the core's error index counts this many per item (joints) */
+    ac_arg renamed;         /* an argument the caller names otherwise ... */
+    const char *renamed_as; /* ... and that name (NULL: none) */
+    /* called once the call is over when set (an object held for the call) */
+    void (*release)(const struct acpy_context *ctx);
 } acpy_context;
 
 /* acpy_raise for a declared kernel: a t outside the keys of an 'error' side

@@ -10,7 +10,8 @@
 
 #define MAX_OPS (ACPY_MAX_IN + ACPY_MAX_OUT)
 #define BLOCK_VALUES 4096 /* scratch values per operand and block (32 KB) */
-#define MIN_SPLIT 65536   /* items below which workers= keeps one thread */
+#define MIN_SPLIT 65536   /* work (items x values per item) below which workers= keeps one
+                             thread */
 
 /* Element types read and written in place; anything else is converted once. */
 enum { T_F64, T_F32, T_I8, T_I16, T_I32, T_I64, T_U8, T_U16, T_U32, T_U64, T_BOOL };
@@ -20,7 +21,9 @@ typedef struct operand {
     int type;
     int aligned;
     npy_intp width;                /* values per item */
-    npy_intp core;                 /* byte stride between an item's values */
+    int ncore;                     /* core axes of an item (0 to 3) */
+    npy_intp cdims[3], cstrides[3]; /* their lengths and byte strides */
+    int packed;                    /* an item's values are contiguous */
     npy_intp strides[NPY_MAXDIMS]; /* byte strides over the loop axes, 0 = broadcast */
 } operand;
 
@@ -31,9 +34,10 @@ typedef struct walk {
     int nin, nout, nd;
     npy_intp shape[NPY_MAXDIMS];
     operand op[MAX_OPS];
-    npy_intp block; /* items per block */
-    int write;      /* 0: the validation pass (outputs go to scratch) */
-    int check;      /* 1: the kernel's check (ACPY_CHECKS), which writes nothing */
+    npy_intp block;  /* items per block */
+    npy_intp widest; /* values per item of the widest operand: the work of an item */
+    int write;       /* 0: the validation pass (outputs go to scratch) */
+    int check;       /* 1: the kernel's check (ACPY_CHECKS), which writes nothing */
 } walk;
 
 /* A range of a walk, the scratch it runs in and what it found. */
@@ -99,15 +103,29 @@ static int element_type(PyArrayObject *a)
         for (npy_intp i = 0; i < cols; i++)                                     \
             for (npy_intp c = 0; c < width; c++) {                              \
                 T v;                                                            \
-                memcpy(&v, src + r * outer + i * stride + c * core, sizeof v);  \
+                memcpy(&v, src + r * outer + i * stride + item_offset(o, c),    \
+                       sizeof v);                                               \
                 *dst++ = (double)v;                                             \
             }
 
-/* Reads rows x cols items of `width` values into dst (item-major), converting:
-   row r starts at src + r * outer, items are `stride` apart. */
-static void gather(int type, const char *src, npy_intp outer, npy_intp stride, npy_intp core,
-                   npy_intp width, npy_intp rows, npy_intp cols, double *dst)
+/* Byte offset of value c (in C order) of an item of operand o. */
+static npy_intp item_offset(const operand *o, npy_intp c)
 {
+    npy_intp at = 0;
+    for (int d = o->ncore - 1; d >= 0; d--) {
+        at += c % o->cdims[d] * o->cstrides[d];
+        c /= o->cdims[d];
+    }
+    return at;
+}
+
+/* Reads rows x cols items of o (width values each) into dst (item-major),
+   converting: row r starts at src + r * outer, items are `stride` apart. */
+static void gather(const operand *o, const char *src, npy_intp outer, npy_intp stride,
+                   npy_intp rows, npy_intp cols, double *dst)
+{
+    const int type = o->type;
+    const npy_intp width = o->width;
     if (type == T_F64 && width == 1) { /* the common cases, kept tight */
         for (npy_intp r = 0; r < rows; r++) {
             const char *row = src + r * outer;
@@ -139,22 +157,34 @@ static void gather(int type, const char *src, npy_intp outer, npy_intp stride, n
     }
 }
 
-/* Writes rows x cols items from src to an output of type float64 or float32. */
-static void scatter(int type, char *dst, npy_intp outer, npy_intp stride, npy_intp core,
-                    npy_intp width, npy_intp rows, npy_intp cols, const double *src)
-{
-    for (npy_intp r = 0; r < rows; r++)
-        for (npy_intp i = 0; i < cols; i++)
-            for (npy_intp c = 0; c < width; c++) {
-                char *at = dst + r * outer + i * stride + c * core;
-                double v = *src++;
-                if (type == T_F64) {
-                    memcpy(at, &v, sizeof v);
-                } else {
-                    float f = (float)v;
-                    memcpy(at, &f, sizeof f);
-                }
+#define SCATTER_LOOP(T)                                                         \
+    for (npy_intp r = 0; r < rows; r++)                                         \
+        for (npy_intp i = 0; i < cols; i++)                                     \
+            for (npy_intp c = 0; c < o->width; c++) {                           \
+                T v = (T)*src++;                                                \
+                memcpy(dst + r * outer + i * stride + item_offset(o, c), &v,    \
+                       sizeof v);                                               \
             }
+
+/* Writes rows x cols items from src to output o, converting to its type: a
+   float type for float results, an integer type for integer results (whose
+   values are integers that type holds, as check_out ensures). */
+static void scatter(const operand *o, char *dst, npy_intp outer, npy_intp stride,
+                    npy_intp rows, npy_intp cols, const double *src)
+{
+    switch (o->type) {
+    case T_F64: SCATTER_LOOP(double) break;
+    case T_F32: SCATTER_LOOP(float) break;
+    case T_I8: SCATTER_LOOP(int8_t) break;
+    case T_I16: SCATTER_LOOP(int16_t) break;
+    case T_I32: SCATTER_LOOP(int32_t) break;
+    case T_I64: SCATTER_LOOP(int64_t) break;
+    case T_U8: SCATTER_LOOP(uint8_t) break;
+    case T_U16: SCATTER_LOOP(uint16_t) break;
+    case T_U32: SCATTER_LOOP(uint32_t) break;
+    case T_U64: SCATTER_LOOP(uint64_t) break;
+    default: SCATTER_LOOP(uint8_t) break;
+    }
 }
 
 /* Runs the kernel over flat items [begin, end) of the loop shape, C order, in
@@ -226,7 +256,7 @@ static void walk_part(part *p)
             int same = s == 0 && (rows == 1 || so == 0);
             int packed = s == item && (rows == 1 || so == cols * item);
             int shared = same && (w->kernel->flags & ACPY_SHARED) && k < w->nin;
-            direct[k] = o->type == T_F64 && o->aligned && (o->width == 1 || o->core == 8) &&
+            direct[k] = o->type == T_F64 && o->aligned && o->packed &&
                         (k < w->nin ? packed || shared : packed && w->write);
             if (k < w->nin) {
                 steps[k] = !shared;
@@ -235,7 +265,7 @@ static void walk_part(part *p)
                 } else {
                     npy_intp r = shared ? 1 : rows, c = shared ? 1 : cols;
                     if (held[k] != base[k] || held_rows[k] != r || held_cols[k] != c) {
-                        gather(o->type, base[k], so, s, o->core, o->width, r, c, buf[k]);
+                        gather(o, base[k], so, s, r, c, buf[k]);
                         held[k] = base[k], held_rows[k] = r, held_cols[k] = c;
                     }
                     in[k] = buf[k];
@@ -246,18 +276,20 @@ static void walk_part(part *p)
         }
 
         st = w->kernel->loop(w->ctx, in, steps, w->check ? NULL : out, (size_t)n, &p->err);
-        if (st) {
+        if (st) { /* err_flat counts items; err.index keeps what it counts within one */
+            size_t per = w->ctx->error_items > 1 ? (size_t)w->ctx->error_items : 1;
             p->status = st;
             p->err.status = st;
-            p->err_flat = pos + (npy_intp)p->err.index;
+            p->err_flat = pos + (npy_intp)(p->err.index / per);
+            p->err.index %= per;
             break;
         }
         if (w->write)
             for (int k = w->nin; k < nops; k++) {
                 const operand *o = &w->op[k];
                 if (!direct[k])
-                    scatter(o->type, base[k], last > 0 ? o->strides[last - 1] : 0,
-                            o->strides[last], o->core, o->width, rows, cols, buf[k]);
+                    scatter(o, base[k], last > 0 ? o->strides[last - 1] : 0, o->strides[last],
+                            rows, cols, buf[k]);
             }
         pos += n;
     }
@@ -329,8 +361,9 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
     int count = workers, started = 0;
     if (count > 64)
         count = 64;
-    if (total < (npy_intp)count * MIN_SPLIT)
-        count = (int)(total / MIN_SPLIT) > 1 ? (int)(total / MIN_SPLIT) : 1;
+    npy_intp work = total * w->widest, least = MIN_SPLIT / 4 / w->widest;
+    if (work < (npy_intp)count * MIN_SPLIT)
+        count = (int)(work / MIN_SPLIT) > 1 ? (int)(work / MIN_SPLIT) : 1;
     s.w = w;
     s.total = s.stop = total;
     s.next = 0;
@@ -338,8 +371,8 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
     /* chunks of 1/16 of a thread's share: fine enough to balance cores that
        other work slows down, coarse enough that taking one costs nothing */
     s.chunk = count == 1 ? total : total / ((npy_intp)count * 16);
-    if (s.chunk < MIN_SPLIT / 4)
-        s.chunk = MIN_SPLIT / 4;
+    if (s.chunk < least)
+        s.chunk = least > 0 ? least : 1;
     s.lock = count > 1 ? PyThread_allocate_lock() : NULL;
     for (int i = 0; s.lock && i < count - 1; i++) {
         threads[i].s = &s;
@@ -371,16 +404,42 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
 
 /* ------------------------------------------------------------ arguments */
 
-/* Values per item of an operand, and whether it has a core axis: (C) is bare
-   (no axis, one value) when the context says so. */
+/* The core shape of an operand (at most 3 axes, in dims): its number of
+   axes, and the values per item in *width. (C) is bare (no axis, one value)
+   when the context says so. */
+static int core_shape(const acpy_operand *o, const acpy_context *ctx, npy_intp *width,
+                      npy_intp dims[3])
+{
+    npy_intp d[3] = {1, 1, 1}, c = ctx->channels;
+    int n;
+    switch (o->width) {
+    case ACPY_CHANNELS: n = !ctx->bare, d[0] = ctx->bare ? 1 : c; break;
+    case ACPY_ANGLES: n = 1, d[0] = 3; break;
+    case ACPY_3X3: n = 2, d[0] = d[1] = 3; break;
+    case ACPY_4X4: n = 2, d[0] = d[1] = 4; break;
+    case ACPY_C3: n = 2, d[0] = c, d[1] = 3; break;
+    case ACPY_C4: n = 2, d[0] = c, d[1] = 4; break;
+    case ACPY_C4X4: n = 3, d[0] = c, d[1] = d[2] = 4; break;
+    case ACPY_U8:
+    case ACPY_I64: n = 0; break;
+    case ACPY_SPIN: n = c == 3, d[0] = c == 3 ? 3 : 1; break;
+    default: n = o->width != 1, d[0] = o->width; break;
+    }
+    if (dims)
+        memcpy(dims, d, sizeof d);
+    *width = d[0] * d[1] * d[2];
+    return n;
+}
+
+/* The NumPy type of a fresh output. */
+static int out_type(const acpy_operand *o)
+{
+    return o->width == ACPY_U8 ? NPY_UINT8 : o->width == ACPY_I64 ? NPY_INT64 : NPY_DOUBLE;
+}
+
 static int has_core(const acpy_operand *o, const acpy_context *ctx, npy_intp *width)
 {
-    if (o->width != ACPY_CHANNELS) {
-        *width = o->width;
-        return o->width != 1;
-    }
-    *width = ctx->bare ? 1 : ctx->channels;
-    return !ctx->bare;
+    return core_shape(o, ctx, width, NULL);
 }
 
 PyObject *acpy_as_float64(const char *func, const char *name, PyObject *value)
@@ -454,6 +513,31 @@ static const char *width_what(int width)
     return width == 4 ? "quaternions (x, y, z, w)" : width == 3 ? "vectors (x, y, z)" : "values";
 }
 
+/* Whether input a has the core shape of its declaration; a ValueError if not. */
+static int check_core(const char *func, const acpy_operand *decl, const acpy_context *ctx,
+                      PyArrayObject *a)
+{
+    npy_intp width, dims[3];
+    int n = core_shape(decl, ctx, &width, dims), an = PyArray_NDIM(a), fits = an >= n;
+    const npy_intp *have = PyArray_DIMS(a);
+    char got[256], want[256];
+    for (int d = 0; fits && d < n; d++)
+        fits = have[an - n + d] == dims[d];
+    if (fits)
+        return 1;
+    shape_text(an, have, got, sizeof got);
+    if (decl->width < ACPY_CHANNELS) { /* the fixed shapes: (3) angles, matrices, joints */
+        shape_text(n, dims, want, sizeof want);
+        want[strlen(want) - (n == 1 ? 2 : 1)] = '\0'; /* "(3, 3)" -> "(3, 3" */
+        PyErr_Format(PyExc_ValueError, "%s: %s must have shape (..., %s), got shape %s", func,
+                     decl->name, want + 1, got);
+    } else
+        PyErr_Format(PyExc_ValueError,
+                     "%s: %s must hold %s on its last axis of length %zd, got shape %s", func,
+                     decl->name, width_what((int)width), width, got);
+    return 0;
+}
+
 /* An input as an array the walk reads in place (any layout, supported types)
    or converted once; NULL with an exception naming func and name. */
 static PyArrayObject *input_array(const char *func, const char *name, PyObject *obj)
@@ -474,8 +558,10 @@ static PyArrayObject *input_array(const char *func, const char *name, PyObject *
     return (PyArrayObject *)acpy_as_float64(func, name, obj);
 }
 
-/* Checks an `out` array against the result shape; 0 with a ValueError. */
-static int check_out(const char *func, int i, PyObject *obj, int nd, const npy_intp *dims)
+/* Checks an `out` array against the result shape and type (a float type for
+   float results, an integer type for integer ones); 0 with a ValueError. */
+static int check_out(const char *func, int i, PyObject *obj, int nd, const npy_intp *dims,
+                     int type)
 {
     PyArrayObject *a;
     PyArray_Descr *f64;
@@ -494,13 +580,14 @@ static int check_out(const char *func, int i, PyObject *obj, int nd, const npy_i
                      want);
         return 0;
     }
-    f64 = PyArray_DescrFromType(NPY_DOUBLE);
-    castable = PyArray_CanCastTypeTo(f64, PyArray_DESCR(a), NPY_SAME_KIND_CASTING);
+    f64 = PyArray_DescrFromType(type);
+    castable = PyArray_CanCastTypeTo(f64, PyArray_DESCR(a), NPY_SAME_KIND_CASTING) &&
+               (type == NPY_DOUBLE || PyArray_ISINTEGER(a));
     Py_DECREF(f64);
     if (!castable) {
         PyObject *dtype = PyObject_Str((PyObject *)PyArray_DESCR(a));
-        PyErr_Format(PyExc_ValueError, "%s: out[%d] has dtype %S, expected a float dtype", func,
-                     i, dtype ? dtype : Py_None);
+        PyErr_Format(PyExc_ValueError, "%s: out[%d] has dtype %S, expected %s dtype", func, i,
+                     dtype ? dtype : Py_None, type == NPY_DOUBLE ? "a float" : "an integer");
         Py_XDECREF(dtype);
         return 0;
     }
@@ -560,7 +647,7 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
     *handled = 0;
     npy_intp width;
     for (int i = 0; i < k->nout; i++) {
-        if (has_core(&k->out[i], ctx, &width))
+        if (has_core(&k->out[i], ctx, &width) || out_type(&k->out[i]) != NPY_DOUBLE)
             return NULL;
         out[i] = &results[i];
     }
@@ -631,11 +718,11 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     args += 1 + have_ctx;
     out_arg = args[k->nin];
     if (!acpy_workers(func, args[k->nin + 1], &workers))
-        return NULL;
+        goto done;
     if (out_arg == Py_None) {
         result = scalar_call(k, func, &ctx, args, &handled);
         if (handled || result)
-            return result;
+            goto done;
     }
 
     /* Inputs and the broadcast of their loop axes (right-aligned). */
@@ -643,18 +730,9 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         npy_intp width;
         int core = has_core(&k->in[i], &ctx, &width), an;
         in[i] = input_array(func, k->in[i].name, args[i]);
-        if (!in[i])
+        if (!in[i] || !check_core(func, &k->in[i], &ctx, in[i]))
             goto done;
-        an = PyArray_NDIM(in[i]);
-        if (core && (an == 0 || PyArray_DIMS(in[i])[an - 1] != width)) {
-            char got[256];
-            shape_text(an, PyArray_DIMS(in[i]), got, sizeof got);
-            PyErr_Format(PyExc_ValueError,
-                         "%s: %s must hold %s on its last axis of length %zd, got shape %s",
-                         func, k->in[i].name, width_what((int)width), width, got);
-            goto done;
-        }
-        an -= core;
+        an = PyArray_NDIM(in[i]) - core;
         if (an > nd) {
             memmove(loop + (an - nd), loop, sizeof(npy_intp) * (size_t)nd);
             for (int d = 0; d < an - nd; d++)
@@ -671,9 +749,9 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (broadcast_fails)
         goto cannot_broadcast;
-    if (nd >= NPY_MAXDIMS) { /* room for an output's core axis */
+    if (nd > NPY_MAXDIMS - 3) { /* room for an output's core axes */
         PyErr_Format(PyExc_ValueError, "%s: inputs of %d dimensions (at most %d)", func, nd,
-                     NPY_MAXDIMS - 1);
+                     NPY_MAXDIMS - 3);
         goto done;
     }
     for (int d = 0; d < nd; d++)
@@ -692,10 +770,9 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         for (int j = 0; j < k->nout; j++) {
             PyObject *o = items ? PyTuple_GET_ITEM(items, j) : out_arg;
             npy_intp width;
-            int rnd = nd + has_core(&k->out[j], &ctx, &width);
+            int rnd = nd + core_shape(&k->out[j], &ctx, &width, rdims + nd);
             memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
-            rdims[nd] = width;
-            if (!check_out(func, j, o, rnd, rdims))
+            if (!check_out(func, j, o, rnd, rdims, out_type(&k->out[j])))
                 goto done;
             Py_INCREF(o);
             target[j] = (PyArrayObject *)o;
@@ -703,11 +780,11 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     for (int j = 0; j < k->nout; j++) {
         npy_intp width;
-        int rnd = nd + has_core(&k->out[j], &ctx, &width), usable;
+        int rnd = nd + core_shape(&k->out[j], &ctx, &width, rdims + nd), usable;
         memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
-        rdims[nd] = width;
-        usable = target[j] && PyArray_ISNOTSWAPPED(target[j]) &&
-                 (PyArray_TYPE(target[j]) == NPY_DOUBLE || PyArray_TYPE(target[j]) == NPY_FLOAT);
+        usable = target[j] && element_type(target[j]) >= 0 &&
+                 (out_type(&k->out[j]) != NPY_DOUBLE || PyArray_TYPE(target[j]) == NPY_DOUBLE ||
+                  PyArray_TYPE(target[j]) == NPY_FLOAT);
         for (int i = 0; usable && i < k->nin; i++)
             if (overlaps(target[j], in[i])) { /* read every input before writing */
                 PyArrayObject *copy = (PyArrayObject *)PyArray_NewCopy(in[i], NPY_KEEPORDER);
@@ -720,7 +797,7 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             out[j] = target[j];
             caller_written = 1;
         } else { /* fresh, or a float dtype copied into at the end */
-            out[j] = (PyArrayObject *)PyArray_SimpleNew(rnd, rdims, NPY_DOUBLE);
+            out[j] = (PyArrayObject *)PyArray_SimpleNew(rnd, rdims, out_type(&k->out[j]));
             if (!out[j])
                 goto done;
         }
@@ -736,11 +813,18 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyArrayObject *a = i < k->nin ? in[i] : out[i - k->nin];
         const acpy_operand *decl = i < k->nin ? &k->in[i] : &k->out[i - k->nin];
         operand *o = &w.op[i];
-        int core = has_core(decl, &ctx, &o->width), and = PyArray_NDIM(a) - core;
+        int core = core_shape(decl, &ctx, &o->width, o->cdims), and = PyArray_NDIM(a) - core;
+        npy_intp packed_stride = 8;
         o->data = PyArray_BYTES(a);
         o->type = element_type(a);
         o->aligned = PyArray_ISALIGNED(a);
-        o->core = core ? PyArray_STRIDES(a)[and] : 8;
+        o->ncore = core;
+        o->packed = 1;
+        for (int d = core - 1; d >= 0; d--) {
+            o->cstrides[d] = PyArray_STRIDES(a)[and + d];
+            o->packed &= o->cdims[d] == 1 || o->cstrides[d] == packed_stride;
+            packed_stride *= o->cdims[d];
+        }
         for (int d = 0; d < nd; d++) {
             int e = d - (nd - and);
             o->strides[d] = e < 0 || PyArray_DIMS(a)[e] == 1 ? 0 : PyArray_STRIDES(a)[e];
@@ -775,13 +859,15 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         for (int i = 0; i < k->nin + k->nout; i++)
             widest = w.op[i].width > widest ? w.op[i].width : widest;
         w.block = BLOCK_VALUES / widest > 16 ? BLOCK_VALUES / widest : 16;
+        w.widest = widest;
     }
 
     /* A validation pass first when the caller's arrays are written, so that
        an error leaves them untouched; then the pass that writes. */
     st = AC_OK;
     if (total > 0) {
-        PyThreadState *released = total > ACPY_GIL_THRESHOLD ? PyEval_SaveThread() : NULL;
+        PyThreadState *released =
+            total * w.widest > ACPY_GIL_THRESHOLD ? PyEval_SaveThread() : NULL;
         int validate = caller_written;
         if (validate && (k->flags & ACPY_CHECKS)) { /* a cheap proof of success instead */
             w.check = 1;
@@ -796,8 +882,14 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             PyEval_RestoreThread(released);
     }
     if (st) {
-        err.index = (size_t)err_flat;
-        acpy_raise_context(func, &err, nd, loop, &ctx);
+        int end = nd;
+        if (ctx.error_items > 1) { /* the index runs over the loop axes and the items' own */
+            err.index += (size_t)err_flat * (size_t)ctx.error_items;
+            loop[end++] = ctx.error_items;
+        } else {
+            err.index = (size_t)err_flat;
+        }
+        acpy_raise_context(func, &err, end, loop, &ctx);
         goto done;
     }
     for (int j = 0; j < k->nout; j++)
@@ -855,6 +947,8 @@ done:
         Py_XDECREF(out[j]);
         Py_XDECREF(target[j]);
     }
+    if (ctx.release)
+        ctx.release(&ctx);
     return result;
 }
 

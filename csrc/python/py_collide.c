@@ -4,84 +4,78 @@
 
 #include <string.h>
 
-/* Steps of one body's inputs over n contacts. */
-static int body_steps(const char *func, const char *const names[5], PyArrayObject *in[5],
-                      npy_intp n, npy_intp dim, int tensor, size_t steps[5])
+/* ------------------------------------------------------- declared kernels
+   The contact of two bodies: the context is (dim, a's inertia is a tensor,
+   b's is), (C) is dim; one declaration per kind of the two inertias. */
+
+static int collide_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
-    const npy_intp widths[5] = {dim, dim == 2 ? 1 : 3, 1, tensor ? 9 : 1, dim};
-    for (int k = 0; k < 5; k++)
-        if (acpy_item_step(func, names[k], in[k], n, widths[k], &steps[k]) < 0)
-            return -1;
-    return 0;
+    long v[3];
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 3) {
+        PyErr_Format(PyExc_TypeError, "%s: the contact context is (dim, tensor_a, tensor_b)",
+                     func);
+        return 0;
+    }
+    for (int i = 0; i < 3; i++)
+        if ((v[i] = PyLong_AsLong(PyTuple_GET_ITEM(arg, i))) == -1 && PyErr_Occurred())
+            return 0;
+    ctx->channels = v[0];
+    ctx->option[0] = (v[1] != 0) | (v[2] != 0) << 1;
+    return 1;
 }
 
-static PyObject *collide(PyObject *self, PyObject *args)
+static void load_body(ac_body *body, const double *const *in, const size_t *steps, int tensor)
 {
-    static const char *const names_a[5] = {"a.velocity", "a.angular_velocity",
-                                           "a.inverse_mass", "a.inverse_inertia", "a.center"};
-    static const char *const names_b[5] = {"b.velocity", "b.angular_velocity",
-                                           "b.inverse_mass", "b.inverse_inertia", "b.center"};
-    static const char *const names_c[5] = {"normal", "point", "restitution", "friction",
-                                           "threshold"};
-    const char *func;
-    PyArrayObject *a[5], *b[5], *c[5], *o[6];
-    int tensor_a, tensor_b, nd;
-    size_t steps[5];
-    npy_intp n, dim;
-    ac_body body_a, body_b;
-    ac_body_update new_a, new_b;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "s(O&O&O&O&O&)p(O&O&O&O&O&)p(O&O&O&O&O&)(O&O&O&O&O&O&):_collide",
-                          &func, acpy_f64, &a[0], acpy_f64, &a[1], acpy_f64, &a[2], acpy_f64,
-                          &a[3], acpy_f64, &a[4], &tensor_a, acpy_f64, &b[0], acpy_f64, &b[1],
-                          acpy_f64, &b[2], acpy_f64, &b[3], acpy_f64, &b[4], &tensor_b,
-                          acpy_f64, &c[0], acpy_f64, &c[1], acpy_f64, &c[2], acpy_f64, &c[3],
-                          acpy_f64, &c[4], acpy_f64_out, &o[0], acpy_f64_out, &o[1],
-                          acpy_f64_out, &o[2], acpy_f64_out, &o[3], acpy_f64_out, &o[4],
-                          acpy_f64_out, &o[5]))
-        return NULL;
-    nd = PyArray_NDIM(o[0]);
-    dim = nd ? PyArray_DIM(o[0], nd - 1) : 0;
-    n = PyArray_SIZE(o[4]);
-    if ((dim != 2 && dim != 3) || PyArray_SIZE(o[0]) != n * dim ||
-        PyArray_SIZE(o[2]) != n * dim || PyArray_SIZE(o[5]) != n * dim ||
-        PyArray_SIZE(o[1]) != n * (dim == 2 ? 1 : 3) || PyArray_SIZE(o[3]) != PyArray_SIZE(o[1])) {
-        PyErr_Format(PyExc_ValueError, "%s: results must hold n vectors of 2 or 3 components",
-                     func);
-        return NULL;
-    }
-    if (body_steps(func, names_a, a, n, dim, tensor_a, body_a.steps) < 0 ||
-        body_steps(func, names_b, b, n, dim, tensor_b, body_b.steps) < 0)
-        return NULL;
-    for (int k = 0; k < 5; k++)
-        if (acpy_item_step(func, names_c[k], c[k], n, k < 2 ? dim : 1, &steps[k]) < 0)
-            return NULL;
-    body_a.velocity = ACPY_F64(a[0]);
-    body_a.angular_velocity = ACPY_F64(a[1]);
-    body_a.inverse_mass = ACPY_F64(a[2]);
-    body_a.inverse_inertia = ACPY_F64(a[3]);
-    body_a.center = ACPY_F64(a[4]);
-    body_a.inertia_tensor = tensor_a;
-    body_b.velocity = ACPY_F64(b[0]);
-    body_b.angular_velocity = ACPY_F64(b[1]);
-    body_b.inverse_mass = ACPY_F64(b[2]);
-    body_b.inverse_inertia = ACPY_F64(b[3]);
-    body_b.center = ACPY_F64(b[4]);
-    body_b.inertia_tensor = tensor_b;
-    new_a.velocity = ACPY_F64(o[0]);
-    new_a.angular_velocity = ACPY_F64(o[1]);
-    new_b.velocity = ACPY_F64(o[2]);
-    new_b.angular_velocity = ACPY_F64(o[3]);
-    ACPY_RUN(n, st = ac_contact_collide(&body_a, &body_b, ACPY_F64(c[0]), ACPY_F64(c[1]),
-                                        ACPY_F64(c[2]), ACPY_F64(c[3]), ACPY_F64(c[4]), steps,
-                                        (size_t)dim, &new_a, &new_b, ACPY_F64(o[4]),
-                                        ACPY_F64(o[5]), (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(o[4]), PyArray_DIMS(o[4]));
-    Py_RETURN_NONE;
+    body->velocity = in[0];
+    body->angular_velocity = in[1];
+    body->inverse_mass = in[2];
+    body->inverse_inertia = in[3];
+    body->center = in[4];
+    memcpy(body->steps, steps, sizeof body->steps);
+    body->inertia_tensor = tensor;
 }
+
+static ac_status collide_loop(const acpy_context *ctx, const double *const *in,
+                              const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    ac_body a, b;
+    ac_body_update new_a = {out[0], out[1]}, new_b = {out[2], out[3]};
+    load_body(&a, in, steps, (int)(ctx->option[0] & 1));
+    load_body(&b, in + 5, steps + 5, (int)(ctx->option[0] >> 1 & 1));
+    return ac_contact_collide(&a, &b, in[10], in[11], in[12], in[13], in[14], steps + 10,
+                              (size_t)ctx->channels, &new_a, &new_b, out[4], out[5], n, err);
+}
+
+#define COLLIDE_KERNEL(var, name, inertia_a, inertia_b)                                      \
+    static const acpy_kernel var = {                                                         \
+        name,                                                                                \
+        name "(func, (dim, tensor_a, tensor_b), a's velocity, angular_velocity, "            \
+             "inverse_mass, inverse_inertia, center, b's ..., normal, point, restitution, "  \
+             "friction, threshold, out, workers) -> (velocity_a, angular_velocity_a, "       \
+             "velocity_b, angular_velocity_b, normal_impulse, tangent_impulse)",             \
+        15,                                                                                  \
+        6,                                                                                   \
+        {{"a.velocity", ACPY_CHANNELS}, {"a.angular_velocity", ACPY_SPIN},                   \
+         {"a.inverse_mass", 1}, {"a.inverse_inertia", inertia_a}, {"a.center", ACPY_CHANNELS},\
+         {"b.velocity", ACPY_CHANNELS}, {"b.angular_velocity", ACPY_SPIN},                   \
+         {"b.inverse_mass", 1}, {"b.inverse_inertia", inertia_b}, {"b.center", ACPY_CHANNELS},\
+         {"normal", ACPY_CHANNELS}, {"point", ACPY_CHANNELS}, {"restitution", 1},            \
+         {"friction", 1}, {"threshold", 1}},                                                 \
+        {{"velocity_a", ACPY_CHANNELS}, {"angular_velocity_a", ACPY_SPIN},                   \
+         {"velocity_b", ACPY_CHANNELS}, {"angular_velocity_b", ACPY_SPIN},                   \
+         {"normal_impulse", 1}, {"tangent_impulse", ACPY_CHANNELS}},                         \
+        collide_loop,                                                                        \
+        1,                                                                                   \
+        collide_context,                                                                     \
+    }
+
+COLLIDE_KERNEL(collide_scalar, "_collide", 1, 1);
+COLLIDE_KERNEL(collide_tensor_a, "_collide_tensor_a", ACPY_3X3, 1);
+COLLIDE_KERNEL(collide_tensor_b, "_collide_tensor_b", 1, ACPY_3X3);
+COLLIDE_KERNEL(collide_tensors, "_collide_tensors", ACPY_3X3, ACPY_3X3);
+
+static const acpy_kernel *const kernels[] = {&collide_scalar, &collide_tensor_a,
+                                             &collide_tensor_b, &collide_tensors};
 
 /* A writeable C-contiguous intc array of `size` elements. */
 static int int_array(const char *func, const char *name, PyArrayObject *a, npy_intp size)
@@ -205,11 +199,6 @@ static PyObject *advance_spin(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
-    {"_collide", collide, METH_VARARGS,
-     "_collide(func, (a's velocity, angular_velocity, inverse_mass, inverse_inertia, center), "
-     "a_tensor, (b's ...), b_tensor, (normal, point, restitution, friction, threshold), "
-     "(velocity_a, angular_velocity_a, velocity_b, angular_velocity_b, normal_impulse, "
-     "tangent_impulse)); func names the caller in error messages"},
     {"_advance_spin", advance_spin, METH_VARARGS,
      "_advance_spin(func, <the arguments of _advance>, angular_velocity, inverse_inertia, "
      "events): angular_velocity and inverse_inertia or None, events a tuple (plane, time, "
@@ -219,5 +208,7 @@ static PyMethodDef methods[] = {
 
 int acpy_collide_init(PyObject *module)
 {
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
     return PyModule_AddFunctions(module, methods);
 }

@@ -155,105 +155,92 @@ static PyMethodDef methods[] = {
 
 /* ------------------------------------------------------- conversions */
 
-typedef ac_status (*convert_fn)(const double *, double *, size_t, ac_error *);
+UNARY_LOOP(to_matrix_loop, ac_quat_batch_to_matrix)
+UNARY_LOOP(from_matrix_loop, ac_quat_batch_from_matrix)
+UNARY_LOOP(to_rotvec_loop, ac_quat_batch_to_rotvec)
+UNARY_LOOP(from_rotvec_loop, ac_quat_batch_from_rotvec)
 
-/* func(x (n items of win values)) -> out (n items of wout values); errors are
-   indexed over the leading axes of out, which has `trail` item axes. */
-static PyObject *convert(PyObject *args, const char *fmt, npy_intp win, npy_intp wout,
-                         int trail, convert_fn kernel)
+/* Euler sequences: the context is (axis0, axis1, axis2, extrinsic), axes
+   0-2 packed in option[0], extrinsic in option[1]. */
+static int euler_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
-    const char *func;
-    PyArrayObject *x, *out;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    if (!PyArg_ParseTuple(args, fmt, &func, acpy_f64, &x, acpy_f64_out, &out))
-        return NULL;
-    n = PyArray_SIZE(out) / wout;
-    if (PyArray_NDIM(out) < trail || PyArray_SIZE(x) != n * win) {
-        PyErr_Format(PyExc_ValueError, "%s: input and output sizes do not match", func);
-        return NULL;
+    long v[4];
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 4) {
+        PyErr_Format(PyExc_TypeError, "%s: the Euler context is (axis0, axis1, axis2, extrinsic)",
+                     func);
+        return 0;
     }
-    ACPY_RUN(n, st = kernel(ACPY_F64(x), ACPY_F64(out), (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(out) - trail, PyArray_DIMS(out));
-    Py_RETURN_NONE;
-}
-
-static PyObject *quat_to_matrix(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return convert(args, "sO&O&:_quat_to_matrix", 4, 9, 2, ac_quat_batch_to_matrix);
-}
-
-static PyObject *quat_from_matrix(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return convert(args, "sO&O&:_quat_from_matrix", 9, 4, 1, ac_quat_batch_from_matrix);
-}
-
-static PyObject *quat_to_rotvec(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return convert(args, "sO&O&:_quat_to_rotvec", 4, 3, 1, ac_quat_batch_to_rotvec);
-}
-
-static PyObject *quat_from_rotvec(PyObject *self, PyObject *args)
-{
-    (void)self;
-    return convert(args, "sO&O&:_quat_from_rotvec", 3, 4, 1, ac_quat_batch_from_rotvec);
-}
-
-/* _quat_euler(func, x, out, a0, a1, a2, extrinsic, to_euler) */
-static PyObject *quat_euler(PyObject *self, PyObject *args)
-{
-    const char *func;
-    PyArrayObject *x, *out;
-    int axes[3], extrinsic, to_euler;
-    npy_intp n, win, wout;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&iiipp:_quat_euler", &func, acpy_f64, &x, acpy_f64_out,
-                          &out, &axes[0], &axes[1], &axes[2], &extrinsic, &to_euler))
-        return NULL;
-    win = to_euler ? 4 : 3, wout = to_euler ? 3 : 4;
-    n = PyArray_SIZE(out) / wout;
-    if (PyArray_NDIM(out) < 1 || PyArray_SIZE(x) != n * win) {
-        PyErr_Format(PyExc_ValueError, "%s: input and output sizes do not match", func);
-        return NULL;
+    for (int i = 0; i < 4; i++) {
+        v[i] = PyLong_AsLong(PyTuple_GET_ITEM(arg, i));
+        if (v[i] == -1 && PyErr_Occurred())
+            return 0;
     }
-    if (to_euler)
-        ACPY_RUN(n, st = ac_quat_batch_to_euler(ACPY_F64(x), axes, extrinsic, ACPY_F64(out),
-                                                (size_t)n, &err));
-    else
-        ACPY_RUN(n, st = ac_quat_batch_from_euler(ACPY_F64(x), axes, extrinsic, ACPY_F64(out),
-                                                  (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(out) - 1, PyArray_DIMS(out));
-    Py_RETURN_NONE;
+    ctx->option[0] = v[0] | v[1] << 4 | v[2] << 8;
+    ctx->option[1] = v[3] != 0;
+    return 1;
 }
 
-static PyMethodDef convert_methods[] = {
-    {"_quat_to_matrix", quat_to_matrix, METH_VARARGS, "_quat_to_matrix(func, q, out)"},
-    {"_quat_from_matrix", quat_from_matrix, METH_VARARGS, "_quat_from_matrix(func, m, out)"},
-    {"_quat_to_rotvec", quat_to_rotvec, METH_VARARGS, "_quat_to_rotvec(func, q, out)"},
-    {"_quat_from_rotvec", quat_from_rotvec, METH_VARARGS, "_quat_from_rotvec(func, v, out)"},
-    {"_quat_euler", quat_euler, METH_VARARGS,
-     "_quat_euler(func, x, out, axis0, axis1, axis2, extrinsic, to_euler)"},
-    {NULL, NULL, 0, NULL},
+static void euler_axes(const acpy_context *ctx, int axes[3])
+{
+    for (int i = 0; i < 3; i++)
+        axes[i] = (int)(ctx->option[0] >> (4 * i) & 15);
+}
+
+static ac_status to_euler_loop(const acpy_context *ctx, const double *const *in,
+                               const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    int axes[3];
+    (void)steps;
+    euler_axes(ctx, axes);
+    return ac_quat_batch_to_euler(in[0], axes, (int)ctx->option[1], out[0], n, err);
+}
+
+static ac_status from_euler_loop(const acpy_context *ctx, const double *const *in,
+                                 const size_t *steps, double *const *out, size_t n,
+                                 ac_error *err)
+{
+    int axes[3];
+    (void)steps;
+    euler_axes(ctx, axes);
+    return ac_quat_batch_from_euler(in[0], axes, (int)ctx->option[1], out[0], n, err);
+}
+
+static const acpy_kernel to_matrix = {
+    "_quat_to_matrix", "_quat_to_matrix(func, q, out, workers) -> matrix", 1, 1,
+    {{"q", 4}}, {{"matrix", ACPY_3X3}}, to_matrix_loop, 0, NULL,
+};
+static const acpy_kernel from_matrix = {
+    "_quat_from_matrix", "_quat_from_matrix(func, matrix, out, workers) -> rotation", 1, 1,
+    {{"matrix", ACPY_3X3}}, {{"rotation", 4}}, from_matrix_loop, 0, NULL,
+};
+static const acpy_kernel to_rotvec = {
+    "_quat_to_rotvec", "_quat_to_rotvec(func, q, out, workers) -> rotvec", 1, 1,
+    {{"q", 4}}, {{"rotvec", 3}}, to_rotvec_loop, 0, NULL,
+};
+static const acpy_kernel from_rotvec = {
+    "_quat_from_rotvec", "_quat_from_rotvec(func, rotvec, out, workers) -> rotation", 1, 1,
+    {{"rotvec", 3}}, {{"rotation", 4}}, from_rotvec_loop, 0, NULL,
+};
+static const acpy_kernel to_euler = {
+    "_quat_to_euler",
+    "_quat_to_euler(func, (axis0, axis1, axis2, extrinsic), q, out, workers) -> angles", 1, 1,
+    {{"q", 4}}, {{"angles", ACPY_ANGLES}}, to_euler_loop, 0, euler_context,
+};
+static const acpy_kernel from_euler = {
+    "_quat_from_euler",
+    "_quat_from_euler(func, (axis0, axis1, axis2, extrinsic), angles, out, workers) -> rotation",
+    1, 1, {{"angles", ACPY_ANGLES}}, {{"rotation", 4}}, from_euler_loop, 0, euler_context,
 };
 
 static const acpy_kernel *const kernels[] = {
     &multiply, &conjugate, &normalize, &from_axis_angle, &rotate, &slerp, &nlerp,
-    &curve_rotation, &curve_omega,
+    &curve_rotation, &curve_omega, &to_matrix, &from_matrix, &to_rotvec, &from_rotvec,
+    &to_euler, &from_euler,
 };
 
 int acpy_quat_init(PyObject *module)
 {
     if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
-        return -1;
-    if (PyModule_AddFunctions(module, convert_methods) < 0)
         return -1;
     return PyModule_AddFunctions(module, methods);
 }

@@ -7,41 +7,6 @@ static void capsule_destroy(PyObject *capsule)
     ac_rootmotion_destroy((ac_looptrack *)PyCapsule_GetPointer(capsule, CAPSULE_NAME));
 }
 
-static int track_converter(PyObject *obj, void *result)
-{
-    ac_looptrack *tr = (ac_looptrack *)PyCapsule_GetPointer(obj, CAPSULE_NAME);
-    if (!tr)
-        return 0;
-    *(ac_looptrack **)result = tr;
-    return 1;
-}
-
-static size_t rotation_size(const ac_looptrack *tr)
-{
-    switch (ac_rootmotion_rotation(tr)) {
-    case AC_ROOT_YAW: return 1;
-    case AC_ROOT_QUAT: return 4;
-    default: return 0;
-    }
-}
-
-/* The rotation output must be given exactly for turning tracks. */
-static int check_rotation(const char *func, const ac_looptrack *tr, PyArrayObject *rotation,
-                          npy_intp n)
-{
-    size_t rs = rotation_size(tr);
-    if (rs && (!rotation || PyArray_SIZE(rotation) != n * (npy_intp)rs)) {
-        PyErr_Format(PyExc_ValueError, "%s: rotation output must hold %zd values", func,
-                     n * (npy_intp)rs);
-        return 0;
-    }
-    if (!rs && rotation) {
-        PyErr_Format(PyExc_ValueError, "%s: this track has no rotations", func);
-        return 0;
-    }
-    return 1;
-}
-
 static PyObject *create(PyObject *self, PyObject *args)
 {
     const char *func;
@@ -96,85 +61,6 @@ static PyObject *create(PyObject *self, PyObject *args)
     return capsule;
 }
 
-static PyObject *split(PyObject *self, PyObject *args)
-{
-    const char *func, *arg;
-    ac_looptrack *tr;
-    PyArrayObject *t, *cycle, *phase;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "ssO&O&O&O&:_rootmotion_split", &func, &arg, track_converter,
-                          &tr, acpy_f64, &t, acpy_f64_out, &cycle, acpy_f64_out, &phase))
-        return NULL;
-    if (!acpy_same_shape(func, "cycle", cycle, t) || !acpy_same_shape(func, "phase", phase, t))
-        return NULL;
-    n = PyArray_SIZE(t);
-    ACPY_RUN(n, st = ac_rootmotion_split(tr, ACPY_F64(t), ACPY_F64(cycle), ACPY_F64(phase),
-                                         (size_t)n, &err));
-    if (st) { /* t is the caller's argument */
-        const acpy_arg_error as_caller[] = {{AC_ARG_T, 0, arg, 0}};
-        acpy_space space = {PyArray_NDIM(t), PyArray_DIMS(t)};
-        return acpy_raise_as(func, &err, as_caller, 1, &space);
-    }
-    Py_RETURN_NONE;
-}
-
-/* n motions into translation (shape S + (C,)); the error index is unravelled
-   over S. */
-static int motion_outputs(const char *func, const ac_looptrack *tr, PyArrayObject *translation,
-                          PyArrayObject *rotation, npy_intp *n)
-{
-    npy_intp ch = (npy_intp)ac_rootmotion_channels(tr);
-    int nd = PyArray_NDIM(translation);
-    if (nd < 1 || PyArray_DIM(translation, nd - 1) != ch) {
-        PyErr_Format(PyExc_ValueError, "%s: translation output must end with %zd channels",
-                     func, ch);
-        return 0;
-    }
-    *n = PyArray_SIZE(translation) / ch;
-    return check_rotation(func, tr, rotation, *n);
-}
-
-static PyObject *advance(PyObject *self, PyObject *args)
-{
-    const char *func;
-    ac_looptrack *tr;
-    PyArrayObject *cycle, *phase, *value, *new_cycle, *new_phase, *translation, *rotation;
-    int absolute;
-    npy_intp n;
-    size_t steps[3];
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&pO&O&O&O&:_rootmotion_advance", &func,
-                          track_converter, &tr, acpy_i64, &cycle, acpy_f64, &phase,
-                          acpy_f64, &value, &absolute, acpy_i64_out, &new_cycle,
-                          acpy_f64_out, &new_phase, acpy_f64_out, &translation,
-                          acpy_f64_out_or_none, &rotation))
-        return NULL;
-    if (!motion_outputs(func, tr, translation, rotation, &n))
-        return NULL;
-    if (PyArray_SIZE(new_cycle) != n || PyArray_SIZE(new_phase) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: state outputs must hold %zd values", func, n);
-        return NULL;
-    }
-    if (acpy_step(func, "cycle", cycle, n, &steps[0]) < 0 ||
-        acpy_step(func, "phase", phase, n, &steps[1]) < 0 ||
-        acpy_step(func, absolute ? "t" : "dt", value, n, &steps[2]) < 0)
-        return NULL;
-    ACPY_RUN(n, st = ac_rootmotion_advance(tr, (const int64_t *)PyArray_DATA(cycle),
-                                           ACPY_F64(phase), ACPY_F64(value), steps, absolute,
-                                           (int64_t *)PyArray_DATA(new_cycle),
-                                           ACPY_F64(new_phase), ACPY_F64(translation),
-                                           rotation ? ACPY_F64(rotation) : NULL, (size_t)n,
-                                           &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(translation) - 1, PyArray_DIMS(translation));
-    Py_RETURN_NONE;
-}
-
 /* ---------------------------------------------------- declared kernels
    Sampling and deltas, one declaration per rotation kind: none (translation
    only), yaw (an angle) and quaternion. The context is the track capsule. */
@@ -219,6 +105,54 @@ static ac_status delta_turn_loop(const acpy_context *ctx, const double *const *i
     return ac_rootmotion_delta(ctx->object, in[0], in[1], steps, out[0], out[1], n, err);
 }
 
+/* Playback cursors: the context is (track, absolute); the cycle counts come
+   and go as float64 (exact: the core bounds them by 2^53) and are handed to
+   the core as int64 in pieces of ADVANCE_PIECE. */
+#define ADVANCE_PIECE 256
+
+static int advance_context(const char *func, PyObject *arg, acpy_context *ctx)
+{
+    int absolute;
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s: the cursor context is (track, absolute)", func);
+        return 0;
+    }
+    if (!track_context(func, PyTuple_GET_ITEM(arg, 0), ctx) ||
+        (absolute = PyObject_IsTrue(PyTuple_GET_ITEM(arg, 1))) < 0)
+        return 0;
+    ctx->option[0] = absolute;
+    return 1;
+}
+
+static ac_status advance_loop(const acpy_context *ctx, const double *const *in,
+                              const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    const ac_looptrack *tr = ctx->object;
+    const size_t channels = ac_rootmotion_channels(tr);
+    const size_t turn = ac_rootmotion_rotation(tr) == AC_ROOT_QUAT ? 4 : 1;
+    int64_t cycle[ADVANCE_PIECE], next[ADVANCE_PIECE];
+    for (size_t i0 = 0; i0 < n; i0 += ADVANCE_PIECE) {
+        size_t m = n - i0 < ADVANCE_PIECE ? n - i0 : ADVANCE_PIECE;
+        ac_status st;
+        for (size_t j = 0; j < (steps[0] ? m : 1); j++)
+            cycle[j] = (int64_t)in[0][(i0 + j) * steps[0]];
+        st = ac_rootmotion_advance(tr, cycle, in[1] + i0 * steps[1], in[2] + i0 * steps[2],
+                                   steps, ctx->option[0] != 0, next, out[1] + i0,
+                                   out[2] + i0 * channels,
+                                   ac_rootmotion_rotation(tr) == AC_ROOT_NO_ROTATION
+                                       ? NULL
+                                       : out[3] + i0 * turn,
+                                   m, err);
+        if (st) {
+            err->index += i0;
+            return st;
+        }
+        for (size_t j = 0; j < m; j++)
+            out[0][i0 + j] = (double)next[j];
+    }
+    return AC_OK;
+}
+
 #define SAMPLE_DOC(name) "_" name "(func, track, phase, out, workers)"
 #define DELTA_DOC(name) "_" name "(func, track, t0, t1, out, workers)"
 
@@ -251,17 +185,64 @@ static const acpy_kernel delta_quat = {
     delta_turn_loop, 1, track_context,
 };
 
-static const acpy_kernel *const kernels[] = {&sample_none, &sample_yaw, &sample_quat,
-                                             &delta_none,  &delta_yaw,  &delta_quat};
+/* Times into (cycle, phase): the context is (track, the caller's name of t). */
+static int split_context(const char *func, PyObject *arg, acpy_context *ctx)
+{
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s: the split context is (track, name)", func);
+        return 0;
+    }
+    if (!track_context(func, PyTuple_GET_ITEM(arg, 0), ctx) ||
+        !(ctx->renamed_as = PyUnicode_AsUTF8(PyTuple_GET_ITEM(arg, 1))))
+        return 0;
+    ctx->renamed = AC_ARG_T;
+    return 1;
+}
+
+static ac_status split_loop(const acpy_context *ctx, const double *const *in,
+                            const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    (void)steps;
+    return ac_rootmotion_split(ctx->object, in[0], out[0], out[1], n, err);
+}
+
+static const acpy_kernel split = {
+    "_rootmotion_split", "_rootmotion_split(func, (track, name), t, out, workers) -> (cycle, phase)",
+    1, 2, {{"t", 1}}, {{"cycle", 1}, {"phase", 1}}, split_loop, 0, split_context,
+};
+
+#define ADVANCE_DOC(name)                                                                \
+    "_" name "(func, (track, absolute), cycle, phase, dt_or_t, out, workers) -> (cycle, "  \
+    "phase, translation[, rotation])"
+
+static const acpy_kernel advance_none = {
+    "_rootmotion_advance", ADVANCE_DOC("rootmotion_advance"), 3, 3,
+    {{"cycle", 1}, {"phase", 1}, {"time", 1}},
+    {{"cycle", 1}, {"phase", 1}, {"translation", ACPY_CHANNELS}}, advance_loop, 1,
+    advance_context,
+};
+static const acpy_kernel advance_yaw = {
+    "_rootmotion_advance_yaw", ADVANCE_DOC("rootmotion_advance_yaw"), 3, 4,
+    {{"cycle", 1}, {"phase", 1}, {"time", 1}},
+    {{"cycle", 1}, {"phase", 1}, {"translation", ACPY_CHANNELS}, {"rotation", 1}},
+    advance_loop, 1, advance_context,
+};
+static const acpy_kernel advance_quat = {
+    "_rootmotion_advance_quat", ADVANCE_DOC("rootmotion_advance_quat"), 3, 4,
+    {{"cycle", 1}, {"phase", 1}, {"time", 1}},
+    {{"cycle", 1}, {"phase", 1}, {"translation", ACPY_CHANNELS}, {"rotation", 4}},
+    advance_loop, 1, advance_context,
+};
+
+static const acpy_kernel *const kernels[] = {&sample_none,  &sample_yaw,   &sample_quat,
+                                             &delta_none,   &delta_yaw,    &delta_quat,
+                                             &advance_none, &advance_yaw,  &advance_quat,
+                                             &split};
 
 static PyMethodDef methods[] = {
     {"_rootmotion_create", create, METH_VARARGS,
      "_rootmotion_create(func, times, positions, interpolation, kind, rotations_or_None, "
      "up_axis, max_cycles) -> track capsule"},
-    {"_rootmotion_split", split, METH_VARARGS, "_rootmotion_split(func, arg, track, t, cycle, phase); arg names t in errors"},
-    {"_rootmotion_advance", advance, METH_VARARGS,
-     "_rootmotion_advance(func, track, cycle, phase, value, absolute, new_cycle, new_phase, "
-     "translation, rotation_or_None)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -56,115 +56,70 @@ static PyObject *skeleton_order(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* Poses in a (..., J, 4, 4) output of J joints; -1 with a ValueError if it is not one. */
-static int matrix_poses(const char *func, PyArrayObject *out, npy_intp joints, npy_intp *n)
+/* ------------------------------------------------------- declared kernels
+   Poses of a skeleton are items of J joints: the context is the skeleton's
+   capsule, (C) is J, and an error's index names the pose and the joint. */
+
+static int skeleton_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
-    int nd = PyArray_NDIM(out);
-    if (nd < 3 || PyArray_DIMS(out)[nd - 1] != 4 || PyArray_DIMS(out)[nd - 2] != 4 ||
-        PyArray_DIMS(out)[nd - 3] != joints) {
-        PyErr_Format(PyExc_ValueError, "%s: the output must have shape (..., %zd, 4, 4)", func,
-                     joints);
-        return -1;
-    }
-    *n = joints ? PyArray_SIZE(out) / (16 * joints) : 0;
-    return 0;
+    const ac_skeleton *skeleton = get_skeleton(arg);
+    (void)func;
+    if (!skeleton)
+        return 0;
+    ctx->object = skeleton;
+    ctx->channels = ctx->error_items = (npy_intp)ac_skeleton_joints(skeleton);
+    return 1;
 }
 
-/* _skeleton_world(func, capsule, translation, rotation, scale, out (..., J, 4, 4)) */
-static PyObject *skeleton_world(PyObject *self, PyObject *args)
+static ac_status world_loop(const acpy_context *ctx, const double *const *in,
+                            const size_t *steps, double *const *out, size_t n, ac_error *err)
 {
-    const char *func;
-    PyObject *capsule;
-    PyArrayObject *t, *r, *s, *out;
-    ac_skeleton *skeleton;
-    size_t steps[3];
-    npy_intp n, joints;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sOO&O&O&O&:_skeleton_world", &func, &capsule, acpy_f64, &t,
-                          acpy_f64, &r, acpy_f64, &s, acpy_f64_out, &out))
-        return NULL;
-    if (!(skeleton = get_skeleton(capsule)))
-        return NULL;
-    joints = (npy_intp)ac_skeleton_joints(skeleton);
-    if (matrix_poses(func, out, joints, &n) < 0 ||
-        acpy_item_step(func, "translation", t, n, 3 * joints, &steps[0]) < 0 ||
-        acpy_item_step(func, "rotation", r, n, 4 * joints, &steps[1]) < 0 ||
-        acpy_item_step(func, "scale", s, n, 3 * joints, &steps[2]) < 0)
-        return NULL;
-    ACPY_RUN(n * joints, st = ac_skeleton_world(skeleton, ACPY_F64(t), ACPY_F64(r), ACPY_F64(s),
-                                                steps, ACPY_F64(out), (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(out) - 2, PyArray_DIMS(out));
-    Py_RETURN_NONE;
+    return ac_skeleton_world(ctx->object, in[0], in[1], in[2], steps, out[0], n, err);
 }
 
-/* _skeleton_local(func, capsule, world, out), both (..., J, 4, 4) */
-static PyObject *skeleton_local(PyObject *self, PyObject *args)
+static ac_status local_loop(const acpy_context *ctx, const double *const *in,
+                            const size_t *steps, double *const *out, size_t n, ac_error *err)
 {
-    const char *func;
-    PyObject *capsule;
-    PyArrayObject *world, *out;
-    ac_skeleton *skeleton;
-    npy_intp n, joints;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sOO&O&:_skeleton_local", &func, &capsule, acpy_f64, &world,
-                          acpy_f64_out, &out))
-        return NULL;
-    if (!(skeleton = get_skeleton(capsule)))
-        return NULL;
-    joints = (npy_intp)ac_skeleton_joints(skeleton);
-    if (matrix_poses(func, out, joints, &n) < 0 || !acpy_same_shape(func, "world", world, out))
-        return NULL;
-    ACPY_RUN(n * joints, st = ac_skeleton_local(skeleton, ACPY_F64(world), ACPY_F64(out),
-                                                (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(out) - 2, PyArray_DIMS(out));
-    Py_RETURN_NONE;
+    (void)steps;
+    return ac_skeleton_local(ctx->object, in[0], out[0], n, err);
 }
 
-/* _skeleton_decompose(func, matrices (..., 4, 4), t (..., 3), r (..., 4), s (..., 3)) */
-static PyObject *skeleton_decompose(PyObject *self, PyObject *args)
+static ac_status decompose_loop(const acpy_context *ctx, const double *const *in,
+                                const size_t *steps, double *const *out, size_t n,
+                                ac_error *err)
 {
-    const char *func;
-    PyArrayObject *m, *t, *r, *s;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&:_skeleton_decompose", &func, acpy_f64, &m,
-                          acpy_f64_out, &t, acpy_f64_out, &r, acpy_f64_out, &s))
-        return NULL;
-    n = PyArray_SIZE(m) / 16;
-    if (PyArray_NDIM(m) < 2 || PyArray_SIZE(t) != 3 * n || PyArray_SIZE(r) != 4 * n ||
-        PyArray_SIZE(s) != 3 * n) {
-        PyErr_Format(PyExc_ValueError, "%s: outputs must hold 3, 4 and 3 values per matrix",
-                     func);
-        return NULL;
-    }
-    ACPY_RUN(n, st = ac_skeleton_decompose(ACPY_F64(m), ACPY_F64(t), ACPY_F64(r), ACPY_F64(s),
-                                           (size_t)n, &err));
-    if (st)
-        return acpy_raise(func, &err, PyArray_NDIM(m) - 2, PyArray_DIMS(m));
-    Py_RETURN_NONE;
+    (void)ctx, (void)steps;
+    return ac_skeleton_decompose(in[0], out[0], out[1], out[2], n, err);
 }
+
+static const acpy_kernel world = {
+    "_skeleton_world",
+    "_skeleton_world(func, skeleton, translation, rotation, scale, out, workers) -> world",
+    3, 1, {{"translation", ACPY_C3}, {"rotation", ACPY_C4}, {"scale", ACPY_C3}},
+    {{"world", ACPY_C4X4}}, world_loop, 1, skeleton_context,
+};
+static const acpy_kernel local = {
+    "_skeleton_local", "_skeleton_local(func, skeleton, world, out, workers) -> local", 1, 1,
+    {{"world", ACPY_C4X4}}, {{"local", ACPY_C4X4}}, local_loop, 0, skeleton_context,
+};
+static const acpy_kernel decompose = {
+    "_skeleton_decompose",
+    "_skeleton_decompose(func, matrices, out, workers) -> (translation, rotation, scale)", 1, 3,
+    {{"matrices", ACPY_4X4}}, {{"translation", 3}, {"rotation", 4}, {"scale", 3}},
+    decompose_loop, 0, NULL,
+};
+
+static const acpy_kernel *const kernels[] = {&world, &local, &decompose};
 
 static PyMethodDef methods[] = {
     {"_skeleton_create", skeleton_create, METH_VARARGS, "_skeleton_create(func, parents)"},
     {"_skeleton_order", skeleton_order, METH_VARARGS, "_skeleton_order(skeleton, out)"},
-    {"_skeleton_world", skeleton_world, METH_VARARGS,
-     "_skeleton_world(func, skeleton, translation, rotation, scale, out)"},
-    {"_skeleton_local", skeleton_local, METH_VARARGS,
-     "_skeleton_local(func, skeleton, world, out)"},
-    {"_skeleton_decompose", skeleton_decompose, METH_VARARGS,
-     "_skeleton_decompose(func, matrices, translation, rotation, scale)"},
     {NULL, NULL, 0, NULL},
 };
 
 int acpy_skeleton_init(PyObject *module)
 {
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
     return PyModule_AddFunctions(module, methods);
 }

@@ -551,7 +551,91 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* ---------------------------------------------------- declared kernels
+   A timeline sampled at render ticks: the context is its handle, held for
+   reading during the call; (C) is dim (no axis when dim is 1). Modes and
+   ticks reach the core's integer buffers in pieces of SAMPLE_PIECE. */
+#define SAMPLE_PIECE 256
+
+static void timeline_release(const acpy_context *ctx)
+{
+    acpy_snapshot_release((PyObject *)ctx->detail, 0);
+}
+
+static int timeline_context(const char *func, PyObject *arg, acpy_context *ctx)
+{
+    ac_snapshot_buffer *buffer;
+    ac_snapshot_timeline *timeline;
+    size_t dim;
+    if (!acpy_snapshot_acquire(func, arg, 0, &buffer, &timeline))
+        return 0;
+    if (!timeline) {
+        acpy_snapshot_release(arg, 0);
+        PyErr_Format(PyExc_TypeError, "%s: expected a timeline", func);
+        return 0;
+    }
+    dim = ac_snapshot_buffer_dim(ac_snapshot_timeline_buffer(timeline));
+    ctx->object = timeline;
+    ctx->detail = arg; /* borrowed: the caller holds it for the call */
+    ctx->channels = (npy_intp)dim;
+    ctx->bare = dim == 1;
+    ctx->release = timeline_release;
+    return 1;
+}
+
+static ac_status timeline_sample_loop(const acpy_context *ctx, const double *const *in,
+                                      const size_t *steps, double *const *out, size_t n,
+                                      ac_error *err)
+{
+    const ac_snapshot_timeline *timeline = ctx->object;
+    const size_t dim = (size_t)ctx->channels;
+    const int turn = ac_snapshot_buffer_rotations(ac_snapshot_timeline_buffer(timeline));
+    double *const *ints = out + 1 + turn; /* mode, left_tick, right_tick */
+    unsigned char mode[SAMPLE_PIECE];
+    int64_t left[SAMPLE_PIECE], right[SAMPLE_PIECE];
+    (void)steps;
+    for (size_t i0 = 0; i0 < n; i0 += SAMPLE_PIECE) {
+        size_t m = n - i0 < SAMPLE_PIECE ? n - i0 : SAMPLE_PIECE;
+        ac_status st = ac_snapshot_timeline_sample(timeline, in[0] + i0, m, out[0] + i0 * dim,
+                                                   turn ? out[1] + i0 * 4 : NULL, mode, left,
+                                                   right, err);
+        if (st) {
+            err->index += i0;
+            return st;
+        }
+        for (size_t j = 0; j < m; j++) {
+            ints[0][i0 + j] = mode[j];
+            ints[1][i0 + j] = (double)left[j];
+            ints[2][i0 + j] = (double)right[j];
+        }
+    }
+    return AC_OK;
+}
+
+#define SAMPLE_DOC(name)                                                                   \
+    "_" name "(func, timeline, render_tick, out, workers) -> (position, [rotation,] mode, " \
+    "left_tick, right_tick)"
+
+static const acpy_kernel sample_positions = {
+    "_snapshot_timeline_sample", SAMPLE_DOC("snapshot_timeline_sample"), 1, 4,
+    {{"render_tick", 1}},
+    {{"position", ACPY_CHANNELS}, {"mode", ACPY_U8}, {"left_tick", ACPY_I64},
+     {"right_tick", ACPY_I64}},
+    timeline_sample_loop, 0, timeline_context,
+};
+static const acpy_kernel sample_rotations = {
+    "_snapshot_timeline_sample_rotations", SAMPLE_DOC("snapshot_timeline_sample_rotations"), 1,
+    5, {{"render_tick", 1}},
+    {{"position", ACPY_CHANNELS}, {"rotation", 4}, {"mode", ACPY_U8}, {"left_tick", ACPY_I64},
+     {"right_tick", ACPY_I64}},
+    timeline_sample_loop, 0, timeline_context,
+};
+
+static const acpy_kernel *const kernels[] = {&sample_positions, &sample_rotations};
+
 int acpy_snapshot_init(PyObject *module)
 {
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
+        return -1;
     return PyModule_AddFunctions(module, methods);
 }
