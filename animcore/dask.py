@@ -50,7 +50,7 @@ def local_cluster(workers: int | None = None, **kwargs):
     """A :class:`distributed.LocalCluster` made for baking on this machine:
     ``workers`` single-threaded worker processes (default: one per core) on
     the loopback interface, no dashboard unless asked (``dashboard_address=
-    ":8787"``). On Linux, workers are forked from this process, as
+    "127.0.0.1:8787"``, with ``bokeh`` installed). On Linux, workers are forked from this process, as
     :func:`animcore.bake.bake_local`'s are, instead of started as fresh
     interpreters: a worker is then ready in a few milliseconds rather than
     a second or more, which a job of a few seconds needs. The
@@ -59,7 +59,13 @@ def local_cluster(workers: int | None = None, **kwargs):
     dask = _import("dask")
     distributed = _import("distributed")
     options = dict(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                   processes=True, host="127.0.0.1", dashboard_address=None)
+                   processes=True, host="127.0.0.1")
+    if "dashboard_address" not in kwargs:
+        # no dashboard; the scheduler's HTTP routes (health, metrics) on a free
+        # loopback port rather than on 8787, which another cluster may hold
+        options["dashboard_address"] = None
+        options["scheduler_kwargs"] = {"dashboard": False, "dashboard_address": "127.0.0.1:0",
+                                       **kwargs.pop("scheduler_kwargs", {})}
     options.update(kwargs)
     config = {"distributed.worker.profile.enabled": False}
     if sys.platform.startswith("linux"):  # macOS's system libraries do not survive fork
