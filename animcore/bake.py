@@ -596,16 +596,30 @@ def bake_batch(jobs, out_dir: str, fps: float, **options) -> list[BakeRow]:
             for row in bake_file(file, prefix, out_dir, fps, path=path, **options)]
 
 
-def batches(files, prefixes, size: int) -> list[list[tuple[str, str, str]]]:
-    """``(file, absolute path, prefix)`` jobs in batches of ``size`` files."""
+def batches(files, prefixes, sizes) -> list[list[tuple[str, str, str]]]:
+    """``(file, absolute path, prefix)`` jobs in batches: of ``sizes`` files
+    each (an int), or of the given sizes in turn (see :func:`batch_sizes`)."""
     jobs = [(f, os.path.abspath(f), p) for f, p in zip(files, prefixes)]
-    return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    if isinstance(sizes, int):
+        sizes = [sizes] * math.ceil(len(jobs) / sizes)
+    work, start = [], 0
+    for size in sizes:
+        if start < len(jobs):
+            work.append(jobs[start:start + size])
+        start += size
+    return work
 
 
-def batch_size(files: int, workers: int) -> int:
-    """Files per task: about four tasks per worker, so that work balances, and
-    at most 50 files, so that a lost worker loses little."""
-    return max(1, min(50, math.ceil(files / (4 * max(1, workers)))))
+def batch_sizes(files: int, workers: int, largest: int = 50) -> list[int]:
+    """Files per task, task by task: a quarter of an even share of the files
+    still left, at most ``largest`` (a lost worker loses little). Tasks shrink
+    towards the end (the last ones are single files), so the workers finish
+    together instead of one waiting for another's last large batch."""
+    sizes, left = [], files
+    while left > 0:
+        sizes.append(max(1, min(largest, math.ceil(left / (4 * max(1, workers))))))
+        left -= sizes[-1]
+    return sizes
 
 
 def write_manifest(out_dir: str, rows, token: str = "bake") -> str:
@@ -648,7 +662,7 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
     check_options("bake", fps, format, world=world, nodes=nodes, root_motion=root_motion)
     os.makedirs(out_dir, exist_ok=True)
     token = uuid.uuid4().hex[:12]
-    work = batches(files, plan_outputs(files), batch_size(len(files), workers))
+    work = batches(files, plan_outputs(files), batch_sizes(len(files), workers))
     bar = Progress(len(files), progress, stream, unit="files")
     done: dict[int, list[BakeRow]] = {}
     options = dict(clip=clip, format=format, token=token, world=world, nodes=nodes,

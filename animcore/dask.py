@@ -113,7 +113,7 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
     workers : int, optional
         Processes of the LocalCluster (default: one per core).
     batch : int, optional
-        Files per task (default: see :func:`animcore.bake.batch_size`).
+        Files per task (default: shrinking sizes, see :func:`animcore.bake.batch_sizes`).
     progress : {"auto", "always", "never"}
         A progress bar of the files done, on ``stream`` (stderr).
 
@@ -152,9 +152,9 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         own = (None, distributed.Client(client))
         client = own[1]
     try:
-        size = batch or _bake.batch_size(
+        sizes = batch or _bake.batch_sizes(
             len(files), len(client.scheduler_info().get("workers", ())) or 1)
-        work = _bake.batches(files, _bake.plan_outputs(files), size)
+        work = _bake.batches(files, _bake.plan_outputs(files), sizes)
         options = dict(clip=clip, format=format, token=token, world=world,
                        nodes=None if nodes is None else list(nodes),
                        root_motion=root_motion, strict=strict)

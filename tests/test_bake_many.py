@@ -312,3 +312,18 @@ def test_a_usd_file_bakes_its_skeleton_animation(tmp_path):
     world = bake.bake_local([USD], tmp_path / "world", fps=24, workers=1, world=True)
     assert_same_bytes(tmp_path / "world" / world[0].output,
                       single_file_bake(tmp_path, USD, clip.name, "--fps", "24", "--world"))
+
+
+@pytest.mark.parametrize("files, workers", [(1260, 2), (7, 2), (1, 4), (500, 3), (0, 2)])
+def test_tasks_shrink_towards_the_end_and_cover_every_file_once(files, workers):
+    sizes = bake.batch_sizes(files, workers)
+    assert sum(sizes) == files and all(1 <= s <= 50 for s in sizes)
+    assert sizes == sorted(sizes, reverse=True)
+    if files:
+        assert sizes[-1] == 1 and sizes[0] == min(50, -(-files // (4 * workers)))
+    names = [f"f{i}.gltf" for i in range(files)]
+    work = bake.batches(names, names, sizes)
+    assert [len(jobs) for jobs in work] == sizes
+    assert [file for jobs in work for file, _, _ in jobs] == names
+    assert [len(jobs) for jobs in bake.batches(names, names, 4)] == \
+        [4] * (files // 4) + [files % 4] * (files % 4 > 0)
