@@ -327,3 +327,15 @@ def test_tasks_shrink_towards_the_end_and_cover_every_file_once(files, workers):
     assert [file for jobs in work for file, _, _ in jobs] == names
     assert [len(jobs) for jobs in bake.batches(names, names, 4)] == \
         [4] * (files // 4) + [files % 4] * (files % 4 > 0)
+
+
+def test_one_usd_file_without_usd_core_is_a_usage_error_saying_how_to_install_it(
+        monkeypatch, capsys):
+    from animcore import cli
+
+    monkeypatch.setitem(sys.modules, "pxr", None)
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["bake", str(USD)])
+    assert exit_info.value.code == 2
+    assert "bake: animcore.usd needs OpenUSD's Python bindings: pip install 'animcore[usd]'" \
+        in capsys.readouterr().err
