@@ -1,7 +1,10 @@
 """``python -m animcore bake``: sample glTF clips on a frame grid and save them.
 
 A ``.bvh`` file (motion capture) is baked the same way, its one clip named
-after the file. ``--world`` bakes world transforms instead of the channels,
+after the file, and so is a ``.usd``, ``.usda``, ``.usdc`` or ``.usdz`` file
+(its UsdSkel animation, see :func:`animcore.usd.load`; needs ``pip install
+'animcore[usd]'``): the reader is picked by the file's extension (see
+:func:`load_input`). ``--world`` bakes world transforms instead of the channels,
 ``--root-motion JOINT`` extracts a joint's ground motion first (see
 :func:`add_rig_options`).
 
@@ -316,8 +319,52 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail):
     return arrays, described
 
 
-def _node_key(name: str):
-    return int(name) if name.isdigit() else name
+def _node_key(name):
+    """A node given on the command line: an index when it is all digits."""
+    return int(name) if isinstance(name, str) and name.isdigit() else name
+
+
+_GLTF_SUFFIXES = (".gltf", ".glb")
+_BVH_SUFFIXES = (".bvh",)
+_USD_SUFFIXES = (".usd", ".usda", ".usdc", ".usdz")
+INPUT_SUFFIXES = _GLTF_SUFFIXES + _BVH_SUFFIXES + _USD_SUFFIXES
+
+
+def load_input(path, *, scene: bool = False):
+    """``(scene, clips)`` of a file, read by the reader its extension names:
+    :func:`animcore.bvh.load` for ``.bvh``, :func:`animcore.usd.load` for
+    ``.usd``, ``.usda``, ``.usdc`` and ``.usdz``, glTF otherwise. ``scene`` is
+    None for a glTF file unless ``scene=True`` (reading only the clips is
+    cheaper, and enough without ``--world`` or ``--root-motion``).
+
+    Raises what the reader raises: ValueError (a malformed file), OSError,
+    ImportError (USD without ``usd-core``)."""
+    from . import gltf
+
+    lower = str(path).lower()  # a path, a str or the sample's Traversable
+    if lower.endswith(_BVH_SUFFIXES):
+        from . import bvh
+        loaded = bvh.load(path)
+    elif lower.endswith(_USD_SUFFIXES):
+        from . import usd
+        loaded = usd.load(path)
+    elif scene:
+        loaded = gltf.load_scene(path)
+    else:
+        return None, list(gltf.load(path))
+    return loaded, list(loaded.clips)
+
+
+def bake_clips(scene, clips, fps: float, fail, *, world: bool = False, nodes=None,
+               root_motion=None):
+    """``(arrays, described clips)`` of ``clips``: their channels sampled on the
+    frame grid, or with ``world`` / ``root_motion`` (which need the ``scene``)
+    the rig's world transforms and root motion. ``fail(message)`` reports an
+    option the scene does not fit (a node it does not have) and must raise.
+    The one bake behind the single-file and the many-file commands."""
+    if world or root_motion is not None:
+        return _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail)
+    return bake(clips, fps), list(clips)
 
 
 def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
@@ -338,19 +385,10 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         _check_fps(fps)
     except ValueError as error:
         fail(str(error))
-    is_bvh = file is not None and file.lower().endswith(".bvh")
-    rig = world or root_motion is not None or is_bvh
     try:
-        if is_bvh:
-            from . import bvh
-            scene = bvh.load(file)
-            clips = list(scene.clips)
-        elif rig:
-            scene = gltf.load_scene(file if file is not None else gltf.sample_path())
-            clips = list(scene.clips)
-        else:
-            clips = gltf.load(file) if file is not None else gltf.load_sample()
-    except (ValueError, OSError) as error:
+        scene, clips = load_input(file if file is not None else gltf.sample_path(),
+                                  scene=world or root_motion is not None)
+    except (ValueError, OSError, ImportError) as error:
         fail(f"bake: {error}")
     if clip_name is not None:
         chosen = [c for c in clips if c.name == clip_name]
@@ -368,7 +406,8 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         return 1
     try:
         if world or root_motion is not None:
-            arrays, clips = _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail)
+            arrays, clips = bake_clips(scene, clips, fps, fail, world=world, nodes=nodes,
+                                       root_motion=root_motion)
         else:
             arrays = bake(clips, fps, progress=progress)
     except ValueError as error:  # a frame grid too large to allocate
@@ -399,7 +438,6 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
 # -- many files: one output per clip, written atomically, and a manifest ------------
 
 MANIFEST = "manifest.csv"
-_GLTF_SUFFIXES = (".gltf", ".glb")
 
 
 class BakeRow(NamedTuple):
@@ -416,14 +454,15 @@ class BakeRow(NamedTuple):
 
 
 def expand_inputs(patterns) -> list[str]:
-    """Input files from paths, glob patterns and folders (their .gltf and .glb
-    files, sorted), in the order given, each once. A pattern that matches
-    nothing is kept as it is, so that it is reported as a failed file."""
+    """Input files from paths, glob patterns and folders (their glTF, BVH and
+    USD files, sorted: see :data:`INPUT_SUFFIXES`), in the order given, each
+    once. A pattern that matches nothing is kept as it is, so that it is
+    reported as a failed file."""
     files: list[str] = []
     for pattern in [os.fspath(p) for p in patterns]:
         if os.path.isdir(pattern):
             matches = sorted(os.path.join(pattern, name) for name in os.listdir(pattern)
-                             if name.lower().endswith(_GLTF_SUFFIXES))
+                             if name.lower().endswith(INPUT_SUFFIXES))
         elif glob.has_magic(pattern):
             matches = sorted(glob.glob(pattern, recursive=True)) or [pattern]
         else:
@@ -475,18 +514,42 @@ def remove_parts(out_dir: str, token: str) -> int:
     return removed
 
 
-def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
-              format: str = "npz", token: str = "bake", path=None) -> list[BakeRow]:
-    """Bakes every clip of one glTF file (or the one named ``clip``) into
-    ``out_dir/<prefix>.<clip>.<format>``, each written atomically. Returns one
-    :class:`BakeRow` per clip, or a single failed row: errors are data here, so
-    that one bad file never stops a batch. ``file`` is the name reported in
-    the rows; ``path`` the one opened (default: ``file``)."""
-    from . import gltf
+def check_options(func: str, fps: float, format: str = "npz", *, world: bool = False,
+                  nodes=None, root_motion=None) -> None:
+    """The options of a many-file bake, checked before any file is read."""
+    _check_fps(fps)
+    if format not in ("npz", "csv"):
+        raise ValueError(f"{func}: format is {format!r} (must be 'npz' or 'csv')")
+    if nodes is not None and not world:
+        raise ValueError(f"{func}: nodes needs world=True")
+    if nodes is not None and (isinstance(nodes, (str, int)) or not len(nodes)):
+        raise ValueError(f"{func}: nodes is {nodes!r} (must be a non-empty list of node "
+                         f"names or indices)")
+    if root_motion is not None and not isinstance(root_motion, (str, int)):
+        raise ValueError(f"{func}: root_motion is {root_motion!r} (must be a joint name "
+                         f"or index)")
 
+
+def _raise(message: str):
+    raise ValueError(message)
+
+
+def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
+              format: str = "npz", token: str = "bake", path=None, world: bool = False,
+              nodes=None, root_motion=None, strict: bool = False) -> list[BakeRow]:
+    """Bakes every clip of one glTF, BVH or USD file (or the one named
+    ``clip``) into ``out_dir/<prefix>.<clip>.<format>``, each written
+    atomically, with the options of ``python -m animcore bake`` for one file
+    (``world``, ``nodes``, ``root_motion``, ``strict``), so that each output
+    holds what that command writes for the clip. Returns one
+    :class:`BakeRow` per clip, or a single failed row: errors are data here,
+    so that one bad file never stops a batch. ``file`` is the name reported
+    in the rows; ``path`` the one opened (default: ``file``)."""
+    rig = dict(world=world, nodes=nodes, root_motion=root_motion)
     try:
-        clips = gltf.load(file if path is None else path)
-    except (ValueError, OSError) as error:
+        scene, clips = load_input(file if path is None else path,
+                                  scene=world or root_motion is not None)
+    except (ValueError, OSError, ImportError) as error:
         return [BakeRow(file, "", 0, 0, "", str(error))]
     if clip is not None:
         clips = [c for c in clips if c.name == clip]
@@ -494,6 +557,10 @@ def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
             return [BakeRow(file, "", 0, 0, "", f"no clip named {clip!r}")]
     if not clips:
         return [BakeRow(file, "", 0, 0, "", "has no animations")]
+    report = _unsupported_report(clips)
+    if report and strict:
+        return [BakeRow(file, "", 0, 0, "", "not baked (strict): " + "; ".join(
+            line.replace("bake: warning: ", "", 1) for line in report))]
     rows, used = [], set()
     for c in clips:
         name = f"{prefix}.{_safe_name(c.name)}"
@@ -502,40 +569,57 @@ def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
         used.add(name)
         output = f"{name}.{format}"
         try:
-            arrays = bake([c], fps)
+            arrays, described = bake_clips(scene, [c], fps, _raise, **rig)
             if format == "npz":
                 write_atomic(os.path.join(out_dir, output),
                              lambda target: write_npz(target, arrays), token)
             else:
                 write_atomic(os.path.join(out_dir, output),
-                             lambda target: write_csv(target, [c], arrays), token)
+                             lambda target: write_csv(target, described, arrays), token)
         except (ValueError, OSError) as error:
             rows.append(BakeRow(file, c.name, 0, len(c.channels), "", str(error)))
             continue
-        rows.append(BakeRow(file, c.name, len(arrays[f"{c.name}/time"]), len(c.channels),
-                            output, ""))
+        except MemoryError:
+            rows.append(BakeRow(file, c.name, 0, len(c.channels), "",
+                                f"not enough memory for {c.duration * fps:.4g} frames at "
+                                f"fps={fps:g}"))
+            continue
+        rows.append(BakeRow(file, c.name, len(arrays[f"{c.name}/time"]),
+                            len(described[0].channels), output, ""))
     return rows
 
 
-def bake_batch(jobs, out_dir: str, fps: float, *, clip=None, format: str = "npz",
-               token: str = "bake") -> list[BakeRow]:
+def bake_batch(jobs, out_dir: str, fps: float, **options) -> list[BakeRow]:
     """:func:`bake_file` for each ``(file, path, prefix)`` of a batch (the unit
-    of work sent to a worker process)."""
+    of work sent to a worker process), with the same ``options``."""
     return [row for file, path, prefix in jobs
-            for row in bake_file(file, prefix, out_dir, fps, clip=clip, format=format,
-                                 token=token, path=path)]
+            for row in bake_file(file, prefix, out_dir, fps, path=path, **options)]
 
 
-def batches(files, prefixes, size: int) -> list[list[tuple[str, str, str]]]:
-    """``(file, absolute path, prefix)`` jobs in batches of ``size`` files."""
+def batches(files, prefixes, sizes) -> list[list[tuple[str, str, str]]]:
+    """``(file, absolute path, prefix)`` jobs in batches: of ``sizes`` files
+    each (an int), or of the given sizes in turn (see :func:`batch_sizes`)."""
     jobs = [(f, os.path.abspath(f), p) for f, p in zip(files, prefixes)]
-    return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    if isinstance(sizes, int):
+        sizes = [sizes] * math.ceil(len(jobs) / sizes)
+    work, start = [], 0
+    for size in sizes:
+        if start < len(jobs):
+            work.append(jobs[start:start + size])
+        start += size
+    return work
 
 
-def batch_size(files: int, workers: int) -> int:
-    """Files per task: about four tasks per worker, so that work balances, and
-    at most 50 files, so that a lost worker loses little."""
-    return max(1, min(50, math.ceil(files / (4 * max(1, workers)))))
+def batch_sizes(files: int, workers: int, largest: int = 50) -> list[int]:
+    """Files per task, task by task: a quarter of an even share of the files
+    still left, at most ``largest`` (a lost worker loses little). Tasks shrink
+    towards the end (the last ones are single files), so the workers finish
+    together instead of one waiting for another's last large batch."""
+    sizes, left = [], files
+    while left > 0:
+        sizes.append(max(1, min(largest, math.ceil(left / (4 * max(1, workers))))))
+        left -= sizes[-1]
+    return sizes
 
 
 def write_manifest(out_dir: str, rows, token: str = "bake") -> str:
@@ -561,11 +645,12 @@ def read_manifest(out_dir: str) -> list[BakeRow]:
 
 
 def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = None,
-               clip=None, format: str = "npz", progress: str = "never",
+               clip=None, format: str = "npz", world: bool = False, nodes=None,
+               root_motion=None, strict: bool = False, progress: str = "never",
                stream=None) -> list[BakeRow]:
     """Bakes many files with ``workers`` local processes (default: one per
-    core; 1 bakes in this process), without Dask. Same outputs and manifest
-    as :func:`animcore.dask.bake_many`."""
+    core; 1 bakes in this process), without Dask. Same options, outputs and
+    manifest as :func:`animcore.dask.bake_many`."""
     import concurrent.futures
     import multiprocessing
     import uuid
@@ -574,12 +659,14 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     if workers < 1:
         raise ValueError(f"bake: workers is {workers} (must be >= 1)")
+    check_options("bake", fps, format, world=world, nodes=nodes, root_motion=root_motion)
     os.makedirs(out_dir, exist_ok=True)
     token = uuid.uuid4().hex[:12]
-    work = batches(files, plan_outputs(files), batch_size(len(files), workers))
+    work = batches(files, plan_outputs(files), batch_sizes(len(files), workers))
     bar = Progress(len(files), progress, stream, unit="files")
     done: dict[int, list[BakeRow]] = {}
-    options = dict(clip=clip, format=format, token=token)
+    options = dict(clip=clip, format=format, token=token, world=world, nodes=nodes,
+                   root_motion=root_motion, strict=strict)
     if workers == 1:
         for i, jobs in enumerate(work):
             done[i] = bake_batch(jobs, out_dir, fps, **options)
@@ -614,10 +701,14 @@ def is_many(patterns, workers=None, scheduler=None) -> bool:
 
 
 def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, workers=None,
-             scheduler=None, write=print) -> int:
+             scheduler=None, write=print, world: bool = False, nodes=None,
+             root_motion=None, strict: bool = False) -> int:
     """The ``bake`` command for several inputs, ``--workers`` or ``--scheduler``:
-    one output per clip in the folder ``out`` and its manifest. Returns the
-    exit status: 1 when a file failed."""
+    one output per clip in the folder ``out`` and its manifest, each baked
+    with the single-file options (``--world``, ``--nodes``, ``--root-motion``,
+    ``--strict``). Returns the exit status: 1 when a file failed."""
+    if nodes and not world:
+        fail("bake: --nodes needs --world")
     if out is None or os.path.splitext(out)[1].lower() in (".npz", ".csv"):
         fail("bake: several inputs (or --workers, --scheduler) need --out DIR, a folder "
              "that receives one .npz per clip and manifest.csv")
@@ -629,17 +720,17 @@ def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, worke
         _check_fps(fps)
     except ValueError as error:
         fail(str(error))
+    options = dict(fps=fps, clip=clip_name, world=world, nodes=nodes,
+                   root_motion=root_motion, strict=strict, progress=progress)
     if scheduler is not None:
         from . import dask as animcore_dask
 
         try:
-            rows = animcore_dask.bake_many(patterns, out, fps=fps, client=scheduler,
-                                           clip=clip_name, progress=progress)
+            rows = animcore_dask.bake_many(patterns, out, client=scheduler, **options)
         except ImportError as error:
             fail(f"bake: {error}")
     else:
-        rows = bake_local(patterns, out, fps=fps, workers=workers, clip=clip_name,
-                          progress=progress)
+        rows = bake_local(patterns, out, workers=workers, **options)
     failed = [row for row in rows if row.error]
     for row in failed:
         write(f"failed: {row.file}: {row.error}")

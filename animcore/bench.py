@@ -837,12 +837,30 @@ def _bake_library(folder: str, clips: int) -> tuple[list[str], int]:
             copies * per_copy)
 
 
+def _interleaved_medians(fns, repeats: int) -> list[float]:
+    """Median seconds of each function, timed in turn within every repeat (after
+    one warm-up each), so that a change in the machine's load hits them alike."""
+    for fn in fns:
+        fn()
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeats):
+        for spent, fn in zip(times, fns):
+            start = time.perf_counter()
+            fn()
+            spent.append(time.perf_counter() - start)
+    return [statistics.median(spent) for spent in times]
+
+
 def bench_bake(scale: float, repeats: int) -> list[Comparison]:
     """2,000 clips (the test assets repeated) baked to one .npz per clip with
     two local workers against one process, same run: local processes
-    (``bake --workers 2``) and a Dask LocalCluster (``bake_many``), whose
-    start-up is not timed (a cluster is started once and reused) and which is
-    left out of small runs (under 200 clips), where that start-up dominates."""
+    (``bake --workers 2``, which forks its workers inside the timed call) and
+    ``bake_many`` on two Dask workers, both end to end (its own LocalCluster
+    started and closed inside the timed call, as the process pool is) and on
+    a running cluster (as with ``--scheduler``). Every path is timed once per
+    repeat, in turn. Dask is left out of small runs (under 200 clips). Peak
+    memory: the largest resident size of the pool's workers, and of each
+    Dask worker."""
     import resource
     import shutil
     import tempfile
@@ -851,7 +869,6 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
 
     clips = max(20, int(2000 * scale))
     folder = tempfile.mkdtemp(prefix="animcore-bench-")
-    comparisons = []
     try:
         inputs, n = _bake_library(folder + "/in", clips)
         out = folder + "/out"
@@ -864,36 +881,41 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
             shutil.rmtree(out, ignore_errors=True)
             return bake_local(inputs, out, workers=2)
 
-        baseline = median_seconds(one_process, repeats)  # one timing for both comparisons
-        seconds = median_seconds(processes, repeats)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # reaped workers
-        comparisons.append(Comparison(
-            f"bake --workers 2 ({n} clips, local processes, peak {peak:.0f} MB/worker)", n,
-            seconds, "one process", baseline, 1.7))
+        processes()  # the pool's workers are reaped: their peak, before any Dask worker's
+        pool_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         try:
             import distributed
 
-            from .dask import bake_many
+            from .dask import bake_many, local_cluster
         except ImportError:
-            return comparisons
-        if n < 200:
-            return comparisons
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                      host="127.0.0.1", dashboard_address=None) as cluster, \
-                distributed.Client(cluster) as client:
+            distributed = None
+        if distributed is None or n < 200:
+            baseline, seconds = _interleaved_medians([one_process, processes], repeats)
+            return [Comparison(f"bake --workers 2 ({n} clips, peak {pool_peak:.0f} MB/worker)",
+                               n, seconds, "one process", baseline, 1.7)]
+        with local_cluster(2) as cluster, distributed.Client(cluster) as client:
             def on_dask():
+                shutil.rmtree(out, ignore_errors=True)
+                return bake_many(inputs, out, workers=2, progress="never")
+
+            def on_running_dask():
                 shutil.rmtree(out, ignore_errors=True)
                 return bake_many(inputs, out, client=client, progress="never")
 
-            seconds = median_seconds(on_dask, repeats)
-            peak = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
-            comparisons.append(Comparison(
-                f"bake_many ({n} clips, Dask 2 workers, peak "
-                f"{max(peak.values()) / 1024:.0f} MB/worker)", n, seconds, "one process",
-                baseline, 1.7))
+            baseline, pool, dask, running = _interleaved_medians(
+                [one_process, processes, on_dask, on_running_dask], repeats)
+            peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        peaks = ", ".join(f"{p / 1024:.0f}" for p in peaks.values())
+        return [
+            Comparison(f"bake --workers 2 ({n} clips, peak {pool_peak:.0f} MB/worker)", n,
+                       pool, "one process", baseline, 1.7),
+            Comparison("bake_many, 2 Dask workers started in the call", n, dask,
+                       "one process", baseline, 1.7),
+            Comparison(f"bake_many, running 2-worker cluster (peak {peaks} MB)", n, running,
+                       "one process", baseline, 1.7),
+        ]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return comparisons
 
 
 # One entry per domain: name -> function(scale, repeats) returning comparisons.

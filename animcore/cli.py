@@ -82,8 +82,8 @@ def _run_bench(args, parser) -> None:
 
 def _add_bake(commands) -> None:
     bake = commands.add_parser(
-        "bake", help="sample the animations of a glTF file on a frame grid and save them "
-                     "(.npz or .csv)",
+        "bake", help="sample the animations of glTF, BVH or USD files on a frame grid and "
+                     "save them (.npz or .csv)",
         description="Samples every channel of every clip (or of --clip) at frames 0, 1/fps, "
                     "... up to the clip's duration, the last frame exactly at its end. "
                     ".npz: one (frames, width) array per channel keyed '<clip>/<node>/<path>' "
@@ -91,9 +91,10 @@ def _add_bake(commands) -> None:
                     "then '<node>/<path>/<component>'. Without FILE the built-in sample is "
                     "used; without --out a summary is printed.")
     bake.add_argument("file", nargs="*", default=[],
-                      help=".gltf or .glb files, glob patterns or folders (default: the "
-                           "built-in sample); several bake in parallel into --out DIR, one "
-                           ".npz per clip plus manifest.csv")
+                      help=".gltf, .glb, .bvh or .usd/.usda/.usdc/.usdz files (read by "
+                           "extension), glob patterns or folders (default: the built-in "
+                           "sample); several bake in parallel into --out DIR, one .npz per "
+                           "clip plus manifest.csv, with the same options")
     bake.add_argument("--fps", type=float, default=30.0, help="frames per second (default 30)")
     bake.add_argument("--clip", default=None, help="bake only the clip of this name")
     bake.add_argument("--out", default=None,
@@ -115,7 +116,9 @@ def _run_bake(args, parser) -> int:
     from . import bake
     if bake.is_many(args.file, args.workers, args.scheduler):
         return bake.run_many(args.file, args.fps, args.clip, args.out, args.progress,
-                             parser.error, workers=args.workers, scheduler=args.scheduler)
+                             parser.error, workers=args.workers, scheduler=args.scheduler,
+                             world=args.world, nodes=args.nodes,
+                             root_motion=args.root_motion, strict=args.strict)
     return bake.run(args.file[0] if args.file else None, args.fps, args.clip, args.out,
                     args.progress, parser.error, world=args.world, nodes=args.nodes,
                     root_motion=args.root_motion, strict=args.strict)

@@ -4,8 +4,8 @@ Install with ``pip install 'animcore[dask]'`` (``dask[array]`` and
 ``distributed``); this module imports them only when used.
 
 :func:`bake_many`
-    bakes many glTF files as one task graph on a ``distributed`` cluster (a
-    :class:`~distributed.LocalCluster` on this machine when no client is
+    bakes many glTF, BVH and USD files as one task graph on a ``distributed``
+    cluster (:func:`local_cluster` on this machine when no client is
     given). A task is a batch of input paths; its worker loads each file,
     bakes every clip and writes one output per clip into the output folder
     (a temporary name, then a rename, so a killed worker leaves no partial
@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import sys
 import uuid
 
 import numpy as np
@@ -30,7 +31,7 @@ import numpy as np
 from . import bake as _bake
 from .bake import BakeRow
 
-__all__ = ["BakeRow", "apply", "bake_many"]
+__all__ = ["BakeRow", "apply", "bake_many", "local_cluster"]
 
 _INSTALL = "pip install 'animcore[dask]' (dask[array] and distributed)"
 
@@ -45,16 +46,49 @@ def _import(name: str):
 
 # -- baking many files ------------------------------------------------------------
 
+def local_cluster(workers: int | None = None, **kwargs):
+    """A :class:`distributed.LocalCluster` made for baking on this machine:
+    ``workers`` single-threaded worker processes (default: one per core) on
+    the loopback interface, no dashboard unless asked (``dashboard_address=
+    "127.0.0.1:8787"``, with ``bokeh`` installed). On Linux, workers are forked from this process, as
+    :func:`animcore.bake.bake_local`'s are, instead of started as fresh
+    interpreters: a worker is then ready in a few milliseconds rather than
+    a second or more, which a job of a few seconds needs. The
+    workers' statistical profiler (a stack sample every 10 ms, for the
+    dashboard) is off. ``kwargs`` go to LocalCluster."""
+    dask = _import("dask")
+    distributed = _import("distributed")
+    options = dict(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                   processes=True, host="127.0.0.1")
+    if "dashboard_address" not in kwargs:
+        # no dashboard; the scheduler's HTTP routes (health, metrics) on a free
+        # loopback port rather than on 8787, which another cluster may hold
+        options["dashboard_address"] = None
+        options["scheduler_kwargs"] = {"dashboard": False, "dashboard_address": "127.0.0.1:0",
+                                       **kwargs.pop("scheduler_kwargs", {})}
+    options.update(kwargs)
+    config = {"distributed.worker.profile.enabled": False}
+    if sys.platform.startswith("linux"):  # macOS's system libraries do not survive fork
+        config["distributed.worker.multiprocessing-method"] = "fork"
+    with dask.config.set(config):
+        return distributed.LocalCluster(**options)
+
+
 def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
-              format: str = "npz", workers: int | None = None, batch: int | None = None,
+              format: str = "npz", world: bool = False, nodes=None, root_motion=None,
+              strict: bool = False, workers: int | None = None, batch: int | None = None,
               progress: str = "auto", stream=None) -> list[BakeRow]:
-    """Bake many glTF files on a Dask cluster: one output per clip and a manifest.
+    """Bake many glTF, BVH and USD files on a Dask cluster: one output per clip
+    and a manifest.
 
     Parameters
     ----------
     paths : iterable of str or os.PathLike
-        Files, glob patterns (``"clips/**/*.glb"``) and folders (their .gltf
-        and .glb files).
+        Files, glob patterns (``"clips/**/*.glb"``) and folders (their .gltf,
+        .glb, .bvh, .usd, .usda, .usdc and .usdz files). Each file is read by
+        the reader its extension names (:func:`animcore.bake.load_input`); a
+        USD file needs ``usd-core`` on the workers (without it, its row says
+        how to install it).
     out_dir : str or os.PathLike
         Folder that receives ``<file>.<clip>.npz`` (or ``.csv``) per clip and
         ``manifest.csv``; created if missing.
@@ -62,16 +96,24 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         Frames per second of the bake grid (see :func:`animcore.bake.frame_times`).
     client : distributed.Client or str, optional
         The cluster to run on, or a scheduler address (``"tcp://host:8786"``).
-        Default: a LocalCluster of ``workers`` single-threaded processes on
-        the loopback interface, closed at the end.
+        Default: :func:`local_cluster` of ``workers`` processes, closed at
+        the end.
     clip : str, optional
         Bake only the clip of this name in each file.
     format : {"npz", "csv"}
         Output format (the layouts of ``python -m animcore bake``).
+    world, nodes, root_motion, strict
+        The options of ``python -m animcore bake`` for one file (``--world``,
+        ``--nodes``, ``--root-motion``, ``--strict``): world-space transforms
+        of every node (or of ``nodes``, names or indices) instead of the
+        channels; the ground motion of the joint ``root_motion`` extracted
+        first; with ``strict``, a file with channels animcore does not bake
+        is a failed row instead of being baked without them. Each output
+        holds exactly what that command writes for the clip.
     workers : int, optional
         Processes of the LocalCluster (default: one per core).
     batch : int, optional
-        Files per task (default: about four tasks per worker, at most 50).
+        Files per task (default: shrinking sizes, see :func:`animcore.bake.batch_sizes`).
     progress : {"auto", "always", "never"}
         A progress bar of the files done, on ``stream`` (stderr).
 
@@ -82,35 +124,42 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         order; a file that could not be baked is one row with its error (the
         others complete). The same rows are in ``out_dir/manifest.csv``.
 
+    What travels: each task is a batch of input paths and the options (a few
+    hundred bytes); its worker reads the files, bakes every clip, writes the
+    outputs into ``out_dir`` itself and returns only their manifest rows. No
+    array crosses the network, so on a cluster of several machines the
+    inputs and ``out_dir`` must be on storage every worker sees under the
+    same paths (a shared file system), and the client only gathers rows.
+
     A worker that dies mid-task (killed, out of memory) loses only its
     batch, which the scheduler runs again elsewhere; outputs are renamed into
     place only once complete, and temporary files left by dead workers are
     removed at the end.
     """
     distributed = _import("distributed")
-    if format not in ("npz", "csv"):
-        raise ValueError(f"bake_many: format is {format!r} (must be 'npz' or 'csv')")
-    _bake._check_fps(fps)
+    _bake.check_options("bake_many", fps, format, world=world, nodes=nodes,
+                        root_motion=root_motion)
     files = _bake.expand_inputs(paths)
     out_dir = os.fspath(out_dir)
     os.makedirs(out_dir, exist_ok=True)
     token = uuid.uuid4().hex[:12]
     own = None
     if client is None:
-        n = workers or os.cpu_count() or 1
-        cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", dashboard_address=":0")
+        cluster = local_cluster(workers)
         own = (cluster, distributed.Client(cluster))
         client = own[1]
     elif isinstance(client, str):
         own = (None, distributed.Client(client))
         client = own[1]
     try:
-        size = batch or _bake.batch_size(
+        sizes = batch or _bake.batch_sizes(
             len(files), len(client.scheduler_info().get("workers", ())) or 1)
-        work = _bake.batches(files, _bake.plan_outputs(files), size)
+        work = _bake.batches(files, _bake.plan_outputs(files), sizes)
+        options = dict(clip=clip, format=format, token=token, world=world,
+                       nodes=None if nodes is None else list(nodes),
+                       root_motion=root_motion, strict=strict)
         futures = client.map(_bake.bake_batch, work, out_dir=os.path.abspath(out_dir),
-                             fps=fps, clip=clip, format=format, token=token, pure=False)
+                             fps=fps, pure=False, **options)
         index = {future.key: i for i, future in enumerate(futures)}
         done: dict[int, list[BakeRow]] = {}
         bar = _bake.Progress(len(files), progress, stream, unit="files")

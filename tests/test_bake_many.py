@@ -143,3 +143,199 @@ def test_without_dask_bake_many_says_how_to_install_it(monkeypatch, tmp_path):
     with pytest.raises(ImportError, match=r"^animcore\.dask needs distributed, which is not "
                                           r"installed: pip install 'animcore\[dask\]'"):
         animcore.dask.bake_many([DATA], tmp_path)
+
+
+# -- the single-file options, BVH and USD inputs ------------------------------------
+
+BVH = pathlib.Path(__file__).resolve().parent / "data" / "bvh"
+USD = pathlib.Path(__file__).resolve().parent / "data" / "usd" / "walker.usda"
+FOX = DATA / "Fox" / "Fox.glb"
+POINTER = DATA / "24_animation_pointer" / "24_animation_pointer.gltf"
+
+
+def single_file_bake(tmp_path, file, clip, *options):
+    """What `python -m animcore bake FILE --clip CLIP OPTIONS --out X.npz` writes."""
+    from animcore import cli
+
+    target = tmp_path / "single" / f"{pathlib.Path(file).stem}.{clip}.npz"
+    target.parent.mkdir(exist_ok=True)
+    assert cli.main(["bake", str(file), "--clip", clip, *options, "--out", str(target)]) == 0
+    with np.load(target) as saved:
+        return {key: saved[key] for key in saved.files}
+
+
+def assert_same_bytes(saved_path, expected):
+    with np.load(saved_path) as saved:
+        assert sorted(saved.files) == sorted(expected)
+        for key, value in expected.items():
+            assert saved[key].dtype == value.dtype and saved[key].shape == value.shape
+            assert saved[key].tobytes() == value.tobytes(), key
+
+
+def test_world_nodes_and_root_motion_are_forwarded_like_the_single_file_bake(tmp_path, capsys):
+    files = [FOX, BVH / "bvh_test2.bvh"]
+    world = bake.bake_local(files, tmp_path / "world", fps=12, workers=2, world=True)
+    assert [(r.file, r.clip) for r in world] == [(str(FOX), c) for c in ("Survey", "Walk", "Run")] \
+        + [(str(files[1]), "bvh_test2")]
+    for row in world:
+        expected = single_file_bake(tmp_path, row.file, row.clip, "--fps", "12", "--world")
+        assert any(key.endswith("/world_rotation") for key in expected)
+        assert_same_bytes(tmp_path / "world" / row.output, expected)
+        assert row.channels == len(expected) - 1 and not row.error
+    picked = bake.bake_local([FOX], tmp_path / "nodes", fps=10, workers=1, clip="Walk",
+                             world=True, nodes=["b_Hip_01", 1])
+    assert_same_bytes(tmp_path / "nodes" / picked[0].output, single_file_bake(
+        tmp_path, FOX, "Walk", "--fps", "10", "--world", "--nodes", "b_Hip_01", "1"))
+    assert picked[0].channels == 6  # two nodes, three world quantities each
+    root = bake.bake_local([FOX], tmp_path / "root", fps=30, workers=1, clip="Run",
+                           root_motion="b_Hip_01")
+    assert_same_bytes(tmp_path / "root" / root[0].output, single_file_bake(
+        tmp_path, FOX, "Run", "--root-motion", "b_Hip_01"))
+
+
+def test_a_joint_a_file_does_not_have_is_a_failed_row_of_that_file(tmp_path):
+    rows = bake.bake_local([BVH / "bvh_test2.bvh", FOX], tmp_path, fps=10, workers=1,
+                           clip="Walk", root_motion="b_Hip_01")
+    assert rows[0] == bake.BakeRow(str(BVH / "bvh_test2.bvh"), "", 0, 0, "",
+                                   "no clip named 'Walk'")
+    rows = bake.bake_local([BVH / "bvh_test2.bvh"], tmp_path, fps=10, workers=1,
+                           root_motion="b_Hip_01")
+    assert [(r.clip, r.output, r.error) for r in rows] == [
+        ("bvh_test2", "", "bake: --root-motion: Scene: no node named 'b_Hip_01'")]
+
+
+def test_strict_fails_a_file_with_channels_that_are_not_baked(tmp_path):
+    rows = bake.bake_local([POINTER, FOX], tmp_path / "strict", workers=1, strict=True)
+    assert rows[0].file == str(POINTER) and rows[0].output == ""
+    assert rows[0].error.startswith("not baked (strict): clip 'AllAnimatedProperties' has 47 "
+                                    "channel(s) animcore does not bake (")
+    assert [r.clip for r in rows[1:]] == ["Survey", "Walk", "Run"] and not any(
+        r.error for r in rows[1:])
+    lenient = bake.bake_local([POINTER], tmp_path / "lenient", workers=1)
+    assert lenient[0].output and not lenient[0].error
+    assert not (tmp_path / "strict" / lenient[0].output).exists()
+
+
+def test_the_command_forwards_the_single_file_options_to_many_files(tmp_path, capsys):
+    from animcore import bvh, cli
+
+    out = tmp_path / "out"
+    assert cli.main(["bake", str(FOX), str(BVH / "bvh_test2.bvh"), "--out", str(out),
+                     "--workers", "2", "--world", "--nodes", "0", "--progress", "never"]) == 0
+    first = {str(FOX): gltf.load_scene(FOX).nodes[0].name,
+             str(BVH / "bvh_test2.bvh"): bvh.load(BVH / "bvh_test2.bvh").nodes[0].name}
+    rows = bake.read_manifest(out)
+    assert len(rows) == 4
+    for row in rows:
+        with np.load(out / row.output) as saved:
+            assert saved.files == [f"{row.clip}/time"] + [
+                f"{row.clip}/{first[row.file]}/world_{p}"
+                for p in ("translation", "rotation", "scale")]
+    capsys.readouterr()
+    assert cli.main(["bake", str(POINTER), str(FOX), "--out", str(tmp_path / "strict"),
+                     "--workers", "1", "--strict"]) == 1
+    assert f"failed: {POINTER}: not baked (strict)" in capsys.readouterr().out
+
+
+def test_the_command_refuses_nodes_without_world_for_many_files(tmp_path, capsys):
+    from animcore import cli
+
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["bake", str(FOX), str(BVH / "bvh_test2.bvh"), "--out", str(tmp_path),
+                  "--nodes", "0"])
+    assert exit_info.value.code == 2
+    assert "bake: --nodes needs --world" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(fps=0.0), r"^bake: fps is 0\.0 \(must be a finite number > 0\)$"),
+    (dict(format="json"), r"^bake: format is 'json' \(must be 'npz' or 'csv'\)$"),
+    (dict(nodes=["fox"]), r"^bake: nodes needs world=True$"),
+    (dict(world=True, nodes="fox"), r"^bake: nodes is 'fox' \(must be a non-empty list of "
+                                    r"node names or indices\)$"),
+    (dict(world=True, nodes=[]), r"^bake: nodes is \[\] \(must be a non-empty list"),
+    (dict(root_motion=["hips"]), r"^bake: root_motion is \['hips'\] \(must be a joint name "
+                                 r"or index\)$"),
+])
+def test_bad_options_are_refused_before_any_file_is_read(tmp_path, options, message):
+    with pytest.raises(ValueError, match=message):
+        bake.bake_local([tmp_path / "missing.gltf"], tmp_path / "out", **options)
+    assert not (tmp_path / "out").exists()
+
+
+def test_bvh_files_bake_with_the_outputs_and_rows_of_gltf_ones(tmp_path):
+    from animcore import bvh
+
+    rows = bake.bake_local([BVH, FOX], tmp_path, fps=24, workers=2)
+    names = sorted(p.name for p in BVH.glob("*.bvh"))
+    assert [pathlib.Path(r.file).name for r in rows] == names + ["Fox.glb"] * 3
+    for row in rows[:len(names)]:
+        (clip,) = bvh.load(row.file).clips
+        expected = bake.bake([clip], 24)  # the channels sampled on the frame grid
+        assert (row.clip, row.output) == (clip.name, f"{clip.name}.{clip.name}.npz")
+        assert row.frames == len(bake.frame_times(clip.duration, 24))
+        assert row.channels == len(clip.channels) and not row.error
+        assert_same_bytes(tmp_path / row.output, expected)
+    csv_rows = bake.bake_local([BVH / "bvh_test2.bvh"], tmp_path / "csv", fps=24, workers=1,
+                               format="csv")
+    header = (tmp_path / "csv" / csv_rows[0].output).read_text().splitlines()[0]
+    assert header.startswith("clip,frame,time,Hips/translation/x,")
+
+
+def test_a_malformed_bvh_file_is_one_failed_row(tmp_path):
+    broken = tmp_path / "broken.bvh"
+    broken.write_text("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n")
+    rows = bake.bake_local([broken, BVH / "bvh_test2.bvh"], tmp_path / "out", workers=1)
+    assert rows[0].file == str(broken) and rows[0].output == ""
+    assert rows[0].error.startswith(str(broken)) and rows[1].output and not rows[1].error
+
+
+def test_a_usd_file_without_usd_core_is_a_failed_row_saying_how_to_install_it(tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.setitem(sys.modules, "pxr", None)  # as if usd-core were not installed
+    rows = bake.bake_local([USD, FOX], tmp_path, workers=1, clip="Walk")
+    assert rows[0] == bake.BakeRow(
+        str(USD), "", 0, 0, "", "animcore.usd needs OpenUSD's Python bindings: pip install "
+                                "'animcore[usd]' (the usd-core package)")
+    assert rows[1].output == "Fox.Walk.npz" and not rows[1].error
+
+
+def test_a_usd_file_bakes_its_skeleton_animation(tmp_path):
+    pytest.importorskip("pxr", reason="usd-core is not installed: pip install 'animcore[usd]'")
+    from animcore import usd
+
+    rows = bake.bake_local([USD.parent], tmp_path, fps=24, workers=1)
+    (clip,) = usd.load(USD).clips
+    assert [(r.file, r.clip, r.output, r.error) for r in rows] == [
+        (str(USD), clip.name, f"walker.{clip.name}.npz", "")]
+    assert_same_bytes(tmp_path / rows[0].output, bake.bake([clip], 24))
+    world = bake.bake_local([USD], tmp_path / "world", fps=24, workers=1, world=True)
+    assert_same_bytes(tmp_path / "world" / world[0].output,
+                      single_file_bake(tmp_path, USD, clip.name, "--fps", "24", "--world"))
+
+
+@pytest.mark.parametrize("files, workers", [(1260, 2), (7, 2), (1, 4), (500, 3), (0, 2)])
+def test_tasks_shrink_towards_the_end_and_cover_every_file_once(files, workers):
+    sizes = bake.batch_sizes(files, workers)
+    assert sum(sizes) == files and all(1 <= s <= 50 for s in sizes)
+    assert sizes == sorted(sizes, reverse=True)
+    if files:
+        assert sizes[-1] == 1 and sizes[0] == min(50, -(-files // (4 * workers)))
+    names = [f"f{i}.gltf" for i in range(files)]
+    work = bake.batches(names, names, sizes)
+    assert [len(jobs) for jobs in work] == sizes
+    assert [file for jobs in work for file, _, _ in jobs] == names
+    assert [len(jobs) for jobs in bake.batches(names, names, 4)] == \
+        [4] * (files // 4) + [files % 4] * (files % 4 > 0)
+
+
+def test_one_usd_file_without_usd_core_is_a_usage_error_saying_how_to_install_it(
+        monkeypatch, capsys):
+    from animcore import cli
+
+    monkeypatch.setitem(sys.modules, "pxr", None)
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["bake", str(USD)])
+    assert exit_info.value.code == 2
+    assert "bake: animcore.usd needs OpenUSD's Python bindings: pip install 'animcore[usd]'" \
+        in capsys.readouterr().err

@@ -21,17 +21,17 @@ distributed = pytest.importorskip("distributed", reason="distributed is not inst
 
 import animcore  # noqa: E402
 from animcore import bake, cli, gltf  # noqa: E402
-from animcore.dask import apply, bake_many  # noqa: E402
+from animcore.dask import apply, bake_many, local_cluster  # noqa: E402
 
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "gltf"
+BVH = pathlib.Path(__file__).resolve().parent / "data" / "bvh"
+USD = pathlib.Path(__file__).resolve().parent / "data" / "usd" / "walker.usda"
 ASSETS = sorted(str(p) for p in DATA.rglob("*") if p.suffix in (".gltf", ".glb"))
 
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as c:
+    with local_cluster(2) as cluster, distributed.Client(cluster) as c:
         yield c
 
 
@@ -141,6 +141,46 @@ def test_a_worker_killed_mid_job_still_gives_every_output_and_no_partial_one(cli
     assert len({row.output for row in rows}) == len(rows) == 3 * sum(
         len(gltf.load(path)) for path in ASSETS)
     assert_complete(rows, out, 120)
+
+
+def single_file_bake(tmp_path, file, clip, *options):
+    """What `python -m animcore bake FILE --clip CLIP OPTIONS --out X.npz` writes."""
+    target = tmp_path / "single.npz"
+    assert cli.main(["bake", str(file), "--clip", clip, *options, "--out", str(target)]) == 0
+    with np.load(target) as saved:
+        return {key: saved[key] for key in saved.files}
+
+
+@pytest.mark.slow  # a LocalCluster of worker processes
+def test_world_bakes_on_the_cluster_exactly_as_the_single_file_bake_does(client, tmp_path):
+    files = [DATA / "Fox" / "Fox.glb", BVH / "bvh_test2.bvh"]
+    try:
+        import pxr  # noqa: F401
+        files.append(USD)  # read by the workers too: the same environment
+    except ImportError:
+        pass  # tests/test_bake_many.py checks the failed row that says what to install
+    rows = bake_many(files, tmp_path / "out", fps=12, client=client, world=True,
+                     progress="never")
+    assert [pathlib.Path(r.file).name for r in rows] == ["Fox.glb"] * 3 + ["bvh_test2.bvh"] + [
+        USD.name] * (len(files) == 3)
+    for row in rows:
+        assert not row.error
+        expected = single_file_bake(tmp_path, row.file, row.clip, "--fps", "12", "--world")
+        with np.load(tmp_path / "out" / row.output) as saved:
+            assert sorted(saved.files) == sorted(expected)
+            for key, value in expected.items():
+                assert saved[key].dtype == value.dtype and saved[key].shape == value.shape
+                assert saved[key].tobytes() == value.tobytes(), key
+        assert any(key.endswith("/world_translation") for key in expected)
+
+
+def test_bake_many_refuses_bad_options_before_reading_any_file(tmp_path):
+    with pytest.raises(ValueError, match=r"^bake_many: nodes needs world=True$"):
+        bake_many([tmp_path / "missing.gltf"], tmp_path / "out", nodes=["hips"])
+    with pytest.raises(ValueError, match=r"^bake_many: format is 'usd' \(must be 'npz' or "
+                                         r"'csv'\)$"):
+        bake_many([tmp_path / "missing.gltf"], tmp_path / "out", format="usd")
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.slow  # a LocalCluster of worker processes
