@@ -102,9 +102,30 @@ ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_err
     return AC_OK;
 }
 
+#ifdef AC_SIMD
+/* unit4 of the first n items, n a multiple of AC_LANES; 1 when every lane
+   was in ac_vd_quat_normalize's range. */
+AC_SIMD_KERNEL int normalize_lanes(const double *q, double *out, size_t n)
+{
+    ac_vm ok = ~(ac_vm){0};
+    for (size_t i = 0; i < n; i += AC_LANES) {
+        ac_vd u[4];
+        ac_vd_load4(q + 4 * i, 1, u);
+        ok &= ac_vd_quat_normalize(u);
+        ac_vd_store4(out + 4 * i, u);
+    }
+    return !ac_vm_any(~ok);
+}
+#endif
+
 ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n, ac_error *err)
 {
-    for (size_t i = 0; i < n; i++) {
+    size_t start = lane_items(n);
+#ifdef AC_SIMD
+    if (start && !normalize_lanes(q, out, start))
+        start = 0; /* an error or an extreme length: the scalar loop decides */
+#endif
+    for (size_t i = start; i < n; i++) {
         ac_status st = unit_arg("q", "|q|", q + 4 * i, out + 4 * i, i, err);
         if (st)
             return st;
@@ -306,11 +327,40 @@ ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const double *
     return AC_OK;
 }
 
+#ifdef AC_SIMD
+/* nlerp of the first n items in lanes, n a multiple of AC_LANES; 1 when
+   every lane was in range (ac_vd_quat_normalize's, t in [0, 1]). */
+AC_SIMD_KERNEL int nlerp_lanes(const double *q0, const double *q1, const double *t,
+                               const size_t s[3], double *out, size_t n)
+{
+    ac_vm ok = ~(ac_vm){0};
+    for (size_t i = 0; i < n; i += AC_LANES) {
+        ac_vd a[4], b[4], r[4], u = ac_vd_load1(t + i * s[2], s[2]), d, sign;
+        ac_vd_load4(q0 + 4 * i * s[0], s[0], a);
+        ac_vd_load4(q1 + 4 * i * s[1], s[1], b);
+        ok &= ac_vd_quat_normalize(a) & ac_vd_quat_normalize(b);
+        ok &= (ac_vm)(u >= 0.0) & (ac_vm)(u <= 1.0);
+        d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        sign = ac_vd_pick((ac_vm)(d < 0.0), ac_vd_splat(-1.0), ac_vd_splat(1.0));
+        for (int k = 0; k < 4; k++)
+            r[k] = (1.0 - u) * a[k] + u * sign * b[k];
+        ok &= ac_vd_quat_normalize(r);
+        ac_vd_store4(out + 4 * i, r);
+    }
+    return !ac_vm_any(~ok);
+}
+#endif
+
 ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *t,
                               const size_t steps[3], double *out, size_t n, ac_error *err)
 {
     const size_t *s = steps ? steps : all_arrays;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = lane_items(n);
+#ifdef AC_SIMD
+    if (i && !nlerp_lanes(q0, q1, t, s, out, i))
+        i = 0; /* an error or an extreme length: the scalar loop decides */
+#endif
+    for (; i < n; i++) {
         double a[4], b[4], u, r[4], sign;
         ac_status st = lerp_inputs(q0, q1, t, s, i, a, b, &u, err);
         if (st)

@@ -757,10 +757,13 @@ def long_operands(n, rng):
 
 LONG = {
     "quat_multiply": lambda q0, q1, v, t: (q0, q1),
+    "quat_normalize": lambda q0, q1, v, t: (q1,),
     "quat_rotate": lambda q0, q1, v, t: (q1, v),
     "quat_slerp": lambda q0, q1, v, t: (q0, q1, t),
+    "quat_nlerp": lambda q0, q1, v, t: (q0, q1, t),
 }
-FUNCS = {"quat_multiply": quat_multiply, "quat_rotate": quat_rotate, "quat_slerp": quat_slerp}
+FUNCS = {"quat_multiply": quat_multiply, "quat_normalize": quat_normalize,
+         "quat_rotate": quat_rotate, "quat_slerp": quat_slerp, "quat_nlerp": quat_nlerp}
 
 
 @pytest.mark.parametrize("name", sorted(LONG))
@@ -773,6 +776,8 @@ def test_long_inputs_equal_the_scalar_path_bit_for_bit(name, n):
     whole = fn(*args)
     one_by_one = np.array([fn(*(a[i] for a in args)) for i in range(n)])
     np.testing.assert_array_equal(whole, one_by_one)
+    if len(args) == 1:
+        return
     # one operand shared by all items (broadcast, read with step 0)
     shared = fn(args[0][3], *args[1:])
     np.testing.assert_array_equal(shared, np.array([fn(args[0][3], *(a[i] for a in args[1:]))
@@ -788,6 +793,10 @@ def test_long_inputs_match_the_references():
     r1 = Rotation.from_quat(q1 / np.abs(q1).max(1, keepdims=True))
     got = quat_rotate(q1, v)
     assert np.all(np.abs(got - r1.apply(v)) <= 1e-14 * np.abs(v).max(1, keepdims=True))
+    np.testing.assert_allclose(quat_normalize(q1), r1.as_quat(), rtol=0, atol=1e-15)
+    nl = (1 - t)[:, None] * r0.as_quat() + (t * np.sign(np.sum(r0.as_quat() * r1.as_quat(), 1)))[:, None] * r1.as_quat()
+    np.testing.assert_allclose(quat_nlerp(q0, q1, t), nl / np.linalg.norm(nl, axis=1, keepdims=True),
+                               rtol=0, atol=1e-15)
     got = quat_slerp(q0, q1, t)
     for i in range(0, 2000, 37):
         expected = Slerp([0.0, 1.0], Rotation.concatenate([r0[i], r1[i]]))([t[i]]).as_quat()[0]
@@ -799,6 +808,10 @@ def test_long_inputs_match_the_references():
     (lambda a, b, v, t: quat_rotate(b, v), r"quat_rotate: q at index \(1234,\) is inf \(must be finite\)"),
     (lambda a, b, v, t: quat_rotate(a, b[:, :3]), r"quat_rotate: v at index \(1234,\) is inf \(must be finite\)"),
     (lambda a, b, v, t: quat_slerp(a, b, t), r"quat_slerp: q1 at index \(1234,\) is inf \(must be finite\)"),
+    (lambda a, b, v, t: quat_nlerp(a, b, t), r"quat_nlerp: q1 at index \(1234,\) is inf \(must be finite\)"),
+    (lambda a, b, v, t: quat_normalize(b), r"quat_normalize: q at index \(1234,\) is inf \(must be finite\)"),
+    (lambda a, b, v, t: quat_nlerp(a, a, np.where(np.arange(3000) == 1234, 1.5, t)),
+     r"quat_nlerp: t at index \(1234,\) is 1.5 \(must lie in \[0, 1\]\)"),
     (lambda a, b, v, t: quat_rotate(np.where(np.isfinite(b), b, 0.0) * (np.arange(3000) != 1234)[:, None], v),
      r"quat_rotate: \|q\| at index \(1234,\) is 0.0 \(must be > 0"),
 ])
