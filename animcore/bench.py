@@ -481,6 +481,8 @@ def bench_rotations(scale: float, repeats: int) -> list:
         rows += [
             compare("rotations quat_multiply(a, b)", n, lambda: quat_multiply(q0, q1),
                     "numpy-quaternion a * b", lambda: p0 * p1, repeats, target=1.5),
+            compare("rotations quat_multiply(a, b)", n, lambda: quat_multiply(q0, q1),
+                    "np.add(a, b): the same bytes moved", lambda: np.add(q0, q1), repeats),
             compare("rotations quat_slerp(q0, q1, t)", n,
                     lambda: quat_slerp(q0, q1, t), "numpy-quaternion slerp_vectorized",
                     lambda: np.slerp_vectorized(u0, u1, t), repeats, target=4),
