@@ -117,6 +117,7 @@ static int curve_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
     (void)func;
     ctx->object = PyCapsule_GetPointer(arg, CURVE_CAPSULE);
+    ctx->outside = "must lie in [%.15g, %.15g]: the curve's %s is 'error'";
     return ctx->object != NULL;
 }
 
