@@ -59,9 +59,13 @@ AC_SIMD_KERNEL int multiply_lanes(const double *a, const double *b, const size_t
 #endif
 
 /* The lanes' share of n items: all but the last n % AC_LANES when the CPU
-   has them, else 0 (the scalar loops do everything). */
-static size_t lane_items(size_t n)
+   has them and each of the `count` inputs is an array (step 1) or one item
+   (step 0), else 0 (the scalar loops do everything). */
+static size_t lane_items(size_t n, const size_t *s, int count)
 {
+    for (int k = 0; k < count; k++)
+        if (s[k] > 1)
+            return 0;
 #ifdef AC_SIMD
     if (n >= AC_LANES && ac_simd_available())
         return n - n % AC_LANES;
@@ -74,7 +78,7 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
                                  double *out, size_t n, ac_error *err)
 {
     const size_t *s = steps ? steps : all_arrays;
-    size_t i = lane_items(n);
+    size_t i = lane_items(n, s, 2);
 #ifdef AC_SIMD
     if (i && !multiply_lanes(a, b, s, out, i))
         i = 0; /* a bad value: the scalar loop finds the first */
@@ -120,7 +124,7 @@ AC_SIMD_KERNEL int normalize_lanes(const double *q, double *out, size_t n)
 
 ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n, ac_error *err)
 {
-    size_t start = lane_items(n);
+    size_t start = lane_items(n, all_arrays, 1);
 #ifdef AC_SIMD
     if (start && !normalize_lanes(q, out, start))
         start = 0; /* an error or an extreme length: the scalar loop decides */
@@ -181,7 +185,7 @@ ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t st
                                double *out, size_t n, ac_error *err)
 {
     const size_t *s = steps ? steps : all_arrays;
-    size_t i = lane_items(n);
+    size_t i = lane_items(n, s, 2);
 #ifdef AC_SIMD
     if (i && !rotate_lanes(q, v, s, out, i))
         i = 0; /* an error or an extreme length: the scalar loop decides */
@@ -314,7 +318,7 @@ ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const double *
     enum { BLOCK = 256 };
     const size_t *s = steps ? steps : all_arrays;
     for (size_t start = 0; start < n; start += BLOCK) {
-        size_t m = n - start < BLOCK ? n - start : BLOCK, lanes = lane_items(m);
+        size_t m = n - start < BLOCK ? n - start : BLOCK, lanes = lane_items(m, s, 3);
         ac_status st;
 #ifdef AC_SIMD
         if (lanes && !slerp_lanes(q0 + 4 * start * s[0], q1 + 4 * start * s[1],
@@ -355,7 +359,7 @@ ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *
                               const size_t steps[3], double *out, size_t n, ac_error *err)
 {
     const size_t *s = steps ? steps : all_arrays;
-    size_t i = lane_items(n);
+    size_t i = lane_items(n, s, 3);
 #ifdef AC_SIMD
     if (i && !nlerp_lanes(q0, q1, t, s, out, i))
         i = 0; /* an error or an extreme length: the scalar loop decides */
