@@ -113,10 +113,12 @@ AC_SIMD_KERNEL int normalize_lanes(const double *q, double *out, size_t n)
 {
     ac_vm ok = ~(ac_vm){0};
     for (size_t i = 0; i < n; i += AC_LANES) {
-        ac_vd u[4];
-        ac_vd_load4(q + 4 * i, 1, u);
-        ok &= ac_vd_quat_normalize(u);
-        ac_vd_store4(out + 4 * i, u);
+        ac_vd u[1][4];
+        ac_vm unit[1];
+        ac_vd_load4(q + 4 * i, 1, u[0]);
+        ac_vd_quat_normalize(u, unit, 1);
+        ok &= unit[0];
+        ac_vd_store4(out + 4 * i, u[0]);
     }
     return !ac_vm_any(~ok);
 }
@@ -169,11 +171,13 @@ AC_SIMD_KERNEL int rotate_lanes(const double *q, const double *v, const size_t s
 {
     ac_vm ok = ~(ac_vm){0};
     for (size_t i = 0; i < n; i += AC_LANES) {
-        ac_vd u[4], x[3], r[3];
-        ac_vd_load4(q + 4 * i * s[0], s[0], u);
+        ac_vd u[1][4], x[3], r[3];
+        ac_vm unit[1];
+        ac_vd_load4(q + 4 * i * s[0], s[0], u[0]);
         ac_vd_load3(v + 3 * i * s[1], s[1], x);
-        ok &= ac_vd_quat_normalize(u) & ac_vd_finite(x, 3);
-        ac_vd_quat_rotate(u, x, r);
+        ac_vd_quat_normalize(u, unit, 1);
+        ok &= unit[0] & ac_vd_finite(x, 3);
+        ac_vd_quat_rotate(u[0], x, r);
         ac_vd_store3(out + 3 * i, r);
         ok &= ac_vd_finite(r, 3);
     }
@@ -268,13 +272,31 @@ AC_SIMD_KERNEL int slerp_lanes(const double *q0, const double *q1, const double 
                                const size_t s[3], double *out, size_t n)
 {
     ac_vm ok = ~(ac_vm){0};
-    for (size_t i = 0; i < n; i += AC_LANES) {
-        ac_vd a[4], b[4], r[4];
-        ac_vd_load4(q0 + 4 * i * s[0], s[0], a);
-        ac_vd_load4(q1 + 4 * i * s[1], s[1], b);
-        ok &= ac_vd_quat_normalize(a) & ac_vd_quat_normalize(b);
-        ok &= ac_vd_quat_slerp_any(a, b, ac_vd_load1(t + i * s[2], s[2]), r);
-        ac_vd_store4(out + 4 * i, r);
+    for (size_t i = 0; i < n;) {
+        /* AC_GROUPS groups of lanes at a time, then one */
+        const int groups = n - i >= AC_GROUPS * AC_LANES ? AC_GROUPS : 1;
+        ac_vd a[AC_GROUPS][4], b[AC_GROUPS][4], r[AC_GROUPS][4], u[AC_GROUPS];
+        ac_vm ends[2][AC_GROUPS], in_range[AC_GROUPS];
+        for (int g = 0; g < groups; g++) {
+            size_t at = i + (size_t)g * AC_LANES;
+            ac_vd_load4(q0 + 4 * at * s[0], s[0], a[g]);
+            ac_vd_load4(q1 + 4 * at * s[1], s[1], b[g]);
+            u[g] = ac_vd_load1(t + at * s[2], s[2]);
+        }
+        if (groups == AC_GROUPS) {
+            ac_vd_quat_normalize(a, ends[0], AC_GROUPS);
+            ac_vd_quat_normalize(b, ends[1], AC_GROUPS);
+            ac_vd_quat_slerp_any(a, b, u, r, in_range, AC_GROUPS);
+        } else {
+            ac_vd_quat_normalize(a, ends[0], 1);
+            ac_vd_quat_normalize(b, ends[1], 1);
+            ac_vd_quat_slerp_any(a, b, u, r, in_range, 1);
+        }
+        for (int g = 0; g < groups; g++) {
+            ok &= ends[0][g] & ends[1][g] & in_range[g];
+            ac_vd_store4(out + 4 * (i + (size_t)g * AC_LANES), r[g]);
+        }
+        i += (size_t)groups * AC_LANES;
     }
     return !ac_vm_any(~ok);
 }
@@ -339,17 +361,19 @@ AC_SIMD_KERNEL int nlerp_lanes(const double *q0, const double *q1, const double 
 {
     ac_vm ok = ~(ac_vm){0};
     for (size_t i = 0; i < n; i += AC_LANES) {
-        ac_vd a[4], b[4], r[4], u = ac_vd_load1(t + i * s[2], s[2]), d, sign;
-        ac_vd_load4(q0 + 4 * i * s[0], s[0], a);
-        ac_vd_load4(q1 + 4 * i * s[1], s[1], b);
-        ok &= ac_vd_quat_normalize(a) & ac_vd_quat_normalize(b);
-        ok &= (ac_vm)(u >= 0.0) & (ac_vm)(u <= 1.0);
-        d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        ac_vd a[1][4], b[1][4], r[1][4], u = ac_vd_load1(t + i * s[2], s[2]), d, sign;
+        ac_vm unit[3][1];
+        ac_vd_load4(q0 + 4 * i * s[0], s[0], a[0]);
+        ac_vd_load4(q1 + 4 * i * s[1], s[1], b[0]);
+        ac_vd_quat_normalize(a, unit[0], 1);
+        ac_vd_quat_normalize(b, unit[1], 1);
+        d = a[0][0] * b[0][0] + a[0][1] * b[0][1] + a[0][2] * b[0][2] + a[0][3] * b[0][3];
         sign = ac_vd_pick((ac_vm)(d < 0.0), ac_vd_splat(-1.0), ac_vd_splat(1.0));
         for (int k = 0; k < 4; k++)
-            r[k] = (1.0 - u) * a[k] + u * sign * b[k];
-        ok &= ac_vd_quat_normalize(r);
-        ac_vd_store4(out + 4 * i, r);
+            r[0][k] = (1.0 - u) * a[0][k] + u * sign * b[0][k];
+        ac_vd_quat_normalize(r, unit[2], 1);
+        ok &= unit[0][0] & unit[1][0] & unit[2][0] & (ac_vm)(u >= 0.0) & (ac_vm)(u <= 1.0);
+        ac_vd_store4(out + 4 * i, r[0]);
     }
     return !ac_vm_any(~ok);
 }

@@ -259,7 +259,7 @@ static double lane_value(int lo, int hi)
 
 AC_SIMD_KERNEL void lanes_on_this_cpu(void)
 {
-    enum { N = 64 * AC_LANES };
+    enum { N = 16 * AC_GROUPS * AC_LANES };
     double q[4 * N], v[3 * N], unit[4 * N], rot[3 * N], mul[4 * N], sl[4 * N], t[N];
     for (int round = 0; round < 40; round++) {
         for (int i = 0; i < 4 * N; i++) {
@@ -275,23 +275,42 @@ AC_SIMD_KERNEL void lanes_on_this_cpu(void)
             if (q[4 * i] == 0.0 && q[4 * i + 1] == 0.0 && q[4 * i + 2] == 0.0 && q[4 * i + 3] == 0.0)
                 q[4 * i] = 1.0; /* no zero quaternion: that lane would be cleared */
         }
-        for (int i = 0; i < N; i += AC_LANES) {
-            ac_vd x[4], y[4], w[3], r[4], r3[3];
-            ac_vm ok;
-            ac_vd_load4(q + 4 * i, 1, x);
-            ac_vd_load4(q + 4 * ((i + 8) % N), 1, y);
-            ac_vd_quat_mul(x, y, r);
-            ac_vd_store4(mul + 4 * i, r);
-            ok = ac_vd_quat_normalize(x);
-            CHECK(!ac_vm_any(~ok)); /* every lane in range */
-            ac_vd_store4(unit + 4 * i, x);
-            ac_vd_load3(v + 3 * i, 1, w);
-            ac_vd_quat_rotate(x, w, r3);
-            ac_vd_store3(rot + 3 * i, r3);
-            ok = ac_vd_quat_normalize(y);
-            ok &= ac_vd_quat_slerp_any(x, y, ac_vd_load1(t + i, 1), r);
-            CHECK(!ac_vm_any(~ok));
-            ac_vd_store4(sl + 4 * i, r);
+        for (int i = 0; i < N; i += AC_GROUPS * AC_LANES) { /* 1 group, then AC_GROUPS */
+            ac_vd x[AC_GROUPS][4], y[AC_GROUPS][4], w[3], r[AC_GROUPS][4], r3[3], u[AC_GROUPS];
+            ac_vm ok[AC_GROUPS], ok2[AC_GROUPS], ok3[AC_GROUPS];
+            for (int g = 0; g < AC_GROUPS; g++) {
+                int at = i + g * AC_LANES;
+                ac_vd_load4(q + 4 * at, 1, x[g]);
+                ac_vd_load4(q + 4 * ((at + 8) % N), 1, y[g]);
+                ac_vd_quat_mul(x[g], y[g], r[g]);
+                ac_vd_store4(mul + 4 * at, r[g]);
+                u[g] = ac_vd_load1(t + at, 1);
+            }
+            if (i == 0) {
+                ac_vd_quat_normalize(x, ok, 1);
+                ac_vd_quat_normalize(x + 1, ok + 1, AC_GROUPS - 1);
+            } else {
+                ac_vd_quat_normalize(x, ok, AC_GROUPS);
+            }
+            for (int g = 0; g < AC_GROUPS; g++) {
+                int at = i + g * AC_LANES;
+                CHECK(!ac_vm_any(~ok[g])); /* every lane in range */
+                ac_vd_store4(unit + 4 * at, x[g]);
+                ac_vd_load3(v + 3 * at, 1, w);
+                ac_vd_quat_rotate(x[g], w, r3);
+                ac_vd_store3(rot + 3 * at, r3);
+            }
+            ac_vd_quat_normalize(y, ok2, AC_GROUPS);
+            if (i == 0) {
+                ac_vd_quat_slerp_any(x, y, u, r, ok3, 1);
+                ac_vd_quat_slerp_any(x + 1, y + 1, u + 1, r + 1, ok3 + 1, AC_GROUPS - 1);
+            } else {
+                ac_vd_quat_slerp_any(x, y, u, r, ok3, AC_GROUPS);
+            }
+            for (int g = 0; g < AC_GROUPS; g++) {
+                CHECK(!ac_vm_any(~(ok2[g] & ok3[g])));
+                ac_vd_store4(sl + 4 * (i + g * AC_LANES), r[g]);
+            }
         }
         for (int i = 0; i < N; i++) {
             double u[4], b[4], p[4], r[4], x[3];
@@ -331,16 +350,16 @@ AC_SIMD_KERNEL void lanes_on_this_cpu(void)
     /* out of range: a zero, a subnormal or a huge component clears the lane */
     {
         double odd[4 * AC_LANES] = {0};
-        ac_vd x[4];
-        ac_vm ok;
+        ac_vd x[1][4];
+        ac_vm ok[1];
         for (int i = 0; i < AC_LANES; i++)
             odd[4 * i + 3] = 1.0;
         odd[4 * 1 + 0] = 1e-300, odd[4 * 2 + 3] = 1e100, odd[4 * 3 + 3] = 0.0;
         odd[4 * 4 + 1] = NAN, odd[4 * 5 + 2] = INFINITY;
-        ac_vd_load4(odd, 1, x);
-        ok = ac_vd_quat_normalize(x);
+        ac_vd_load4(odd, 1, x[0]);
+        ac_vd_quat_normalize(x, ok, 1);
         for (int i = 0; i < AC_LANES; i++)
-            CHECK((ok[i] != 0) == (i == 0 || i == 6 || i == 7));
+            CHECK((ok[0][i] != 0) == (i == 0 || i == 6 || i == 7));
     }
 }
 
