@@ -112,13 +112,21 @@ ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_err
 AC_SIMD_KERNEL int normalize_lanes(const double *q, double *out, size_t n)
 {
     ac_vm ok = ~(ac_vm){0};
-    for (size_t i = 0; i < n; i += AC_LANES) {
-        ac_vd u[1][4];
-        ac_vm unit[1];
-        ac_vd_load4(q + 4 * i, 1, u[0]);
-        ac_vd_quat_normalize(u, unit, 1);
-        ok &= unit[0];
-        ac_vd_store4(out + 4 * i, u[0]);
+    for (size_t i = 0; i < n;) {
+        const int groups = n - i >= AC_GROUPS * AC_LANES ? AC_GROUPS : 1;
+        ac_vd u[AC_GROUPS][4];
+        ac_vm unit[AC_GROUPS];
+        for (int g = 0; g < groups; g++)
+            ac_vd_load4(q + 4 * (i + (size_t)g * AC_LANES), 1, u[g]);
+        if (groups == AC_GROUPS)
+            ac_vd_quat_normalize(u, unit, AC_GROUPS);
+        else
+            ac_vd_quat_normalize(u, unit, 1);
+        for (int g = 0; g < groups; g++) {
+            ok &= unit[g];
+            ac_vd_store4(out + 4 * (i + (size_t)g * AC_LANES), u[g]);
+        }
+        i += (size_t)groups * AC_LANES;
     }
     return !ac_vm_any(~ok);
 }
@@ -170,16 +178,25 @@ AC_SIMD_KERNEL int rotate_lanes(const double *q, const double *v, const size_t s
                                 double *out, size_t n)
 {
     ac_vm ok = ~(ac_vm){0};
-    for (size_t i = 0; i < n; i += AC_LANES) {
-        ac_vd u[1][4], x[3], r[3];
-        ac_vm unit[1];
-        ac_vd_load4(q + 4 * i * s[0], s[0], u[0]);
-        ac_vd_load3(v + 3 * i * s[1], s[1], x);
-        ac_vd_quat_normalize(u, unit, 1);
-        ok &= unit[0] & ac_vd_finite(x, 3);
-        ac_vd_quat_rotate(u[0], x, r);
-        ac_vd_store3(out + 3 * i, r);
-        ok &= ac_vd_finite(r, 3);
+    for (size_t i = 0; i < n;) {
+        const int groups = n - i >= AC_GROUPS * AC_LANES ? AC_GROUPS : 1;
+        ac_vd u[AC_GROUPS][4], x[AC_GROUPS][3], r[3];
+        ac_vm unit[AC_GROUPS];
+        for (int g = 0; g < groups; g++) {
+            size_t at = i + (size_t)g * AC_LANES;
+            ac_vd_load4(q + 4 * at * s[0], s[0], u[g]);
+            ac_vd_load3(v + 3 * at * s[1], s[1], x[g]);
+        }
+        if (groups == AC_GROUPS)
+            ac_vd_quat_normalize(u, unit, AC_GROUPS);
+        else
+            ac_vd_quat_normalize(u, unit, 1);
+        for (int g = 0; g < groups; g++) {
+            ac_vd_quat_rotate(u[g], x[g], r);
+            ac_vd_store3(out + 3 * (i + (size_t)g * AC_LANES), r);
+            ok &= unit[g] & ac_vd_finite(x[g], 3) & ac_vd_finite(r, 3);
+        }
+        i += (size_t)groups * AC_LANES;
     }
     return !ac_vm_any(~ok);
 }
