@@ -20,7 +20,7 @@ from .curves import Curve
 from .easing import CubicBezier, ease
 from .hermite import hermite
 from .rootmotion import LoopTrack, RootMotionCursor
-from .rotations import quat_slerp
+from .rotations import quat_multiply, quat_normalize, quat_rotate, quat_slerp
 from .skeleton import Skeleton
 from .snapshot import SnapshotBuffer, SnapshotTimeline
 
@@ -55,6 +55,16 @@ class Comparison:
         return (f"{self.kernel:<44} {self.items:>10,d} items {self.seconds * 1e3:9.2f} ms "
                 f"{rate:9.1f} M/s | {self.baseline:<34} {self.baseline_seconds * 1e3:9.2f} ms "
                 f"| {self.ratio:6.2f}x{target}")
+
+
+@dataclass
+class Skipped:
+    """A comparison that could not run (its peer library is absent), and why."""
+    kernel: str
+    reason: str
+
+    def line(self) -> str:
+        return f"{self.kernel:<44} skipped: {self.reason}"
 
 
 def compare(kernel, items, fn, baseline, baseline_fn, repeats, target=None) -> Comparison:
@@ -483,16 +493,55 @@ def numpy_slerp(q0, q1, t):
     return r / np.linalg.norm(r, axis=-1, keepdims=True)
 
 
-def bench_rotations(scale: float, repeats: int) -> list[Comparison]:
+def bench_rotations(scale: float, repeats: int) -> list:
+    """The quaternion kernels against plain NumPy and the libraries a user would
+    pick instead: numpy-quaternion (its quaternion arrays built beforehand, as
+    a user of it keeps them) and scipy's Rotation (built beforehand and
+    reused). A peer that is not installed is skipped with the reason."""
     n = max(1, int(10**6 * scale))
     rng = np.random.default_rng(0)
     q0, q1 = rng.normal(size=(n, 4)), rng.normal(size=(n, 4))
     t = rng.uniform(0.0, 1.0, n)
-    return [
+    v = rng.normal(size=(n, 3))
+    rows: list = [
         compare("rotations quat_slerp(q0, q1, t)", n, lambda: quat_slerp(q0, q1, t),
                 "shortest-arc slerp in plain NumPy", lambda: numpy_slerp(q0, q1, t),
                 repeats, target=3),
     ]
+    try:
+        import quaternion  # numpy-quaternion: (w, x, y, z) order
+    except ImportError:
+        rows.append(Skipped("rotations vs numpy-quaternion",
+                            "numpy-quaternion is not installed: pip install numpy-quaternion "
+                            "(or animcore[bench])"))
+    else:
+        wxyz = [3, 0, 1, 2]
+        p0, p1 = quaternion.as_quat_array(q0[:, wxyz]), quaternion.as_quat_array(q1[:, wxyz])
+        u0 = quaternion.as_quat_array(quat_normalize(q0)[:, wxyz])
+        u1 = quaternion.as_quat_array(quat_normalize(q1)[:, wxyz])
+        rows += [
+            compare("rotations quat_multiply(a, b)", n, lambda: quat_multiply(q0, q1),
+                    "numpy-quaternion a * b", lambda: p0 * p1, repeats, target=1.5),
+            compare("rotations quat_multiply(a, b)", n, lambda: quat_multiply(q0, q1),
+                    "np.add(a, b): the same bytes moved", lambda: np.add(q0, q1), repeats),
+            compare("rotations quat_multiply(a, b, workers=-1)", n,
+                    lambda: quat_multiply(q0, q1, workers=-1), "numpy-quaternion a * b",
+                    lambda: p0 * p1, repeats),
+            compare("rotations quat_slerp(q0, q1, t)", n,
+                    lambda: quat_slerp(q0, q1, t), "numpy-quaternion slerp_vectorized",
+                    lambda: np.slerp_vectorized(u0, u1, t), repeats, target=4),
+        ]
+    try:
+        from scipy.spatial.transform import Rotation
+    except ImportError:
+        rows.append(Skipped("rotations vs scipy Rotation",
+                            "scipy is not installed: pip install scipy (or animcore[bench])"))
+    else:
+        rotation = Rotation.from_quat(q0)
+        rows.append(compare("rotations quat_rotate(q, v)", n, lambda: quat_rotate(q0, v),
+                            "scipy Rotation.apply (prebuilt)", lambda: rotation.apply(v),
+                            repeats, target=3))
+    return rows
 
 
 def numpy_bounce(velocity, surface_velocity, normal, restitution):
@@ -951,5 +1000,6 @@ def run(names=None, scale: float = 1.0, repeats: int = 5, write=print) -> list[C
             continue
         for comparison in comparisons:
             write(comparison.line())
-            results.append(comparison)
+            if isinstance(comparison, Comparison):
+                results.append(comparison)
     return results

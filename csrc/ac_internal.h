@@ -457,4 +457,325 @@ static inline int ac_quat_matrix3(const double q[4], double m[9])
     return 1;
 }
 
+
+/* ------------------------------------------------------------ SIMD
+   The one place of explicit vector code: 8 lanes of float64 for the kernels
+   where `python -m animcore bench rotations` shows it pays (quaternion
+   products, rotations and slerp over interleaved (x, y, z, w) items). On
+   x86-64 with GCC or Clang it is compiled for AVX-512F only (AC_SIMD_FN) and
+   a kernel takes it when ac_simd_available() says the CPU has it, so the
+   build's baseline stays plain x86-64; elsewhere AC_SIMD is undefined and
+   only the scalar code exists. Each lane does the IEEE operations of the
+   scalar helper it mirrors, in the same order, so a result never depends on
+   the path: the scalar code stays the definition. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(AC_NO_DISPATCH)
+#define AC_SIMD 1
+#include <immintrin.h>
+
+#define AC_LANES 8
+#define AC_SIMD_KERNEL __attribute__((target("avx512f"))) static /* a loop over lanes */
+#define AC_SIMD_FN AC_SIMD_KERNEL AC_FORCE_INLINE               /* a helper it inlines */
+
+typedef double ac_vd __attribute__((vector_size(64)));
+typedef int64_t ac_vm __attribute__((vector_size(64))); /* lane masks: -1 or 0 */
+typedef uint64_t ac_vu __attribute__((vector_size(64)));
+
+static inline int ac_simd_available(void) { return __builtin_cpu_supports("avx512f"); }
+
+AC_SIMD_FN ac_vd ac_vd_splat(double x) { return (ac_vd)_mm512_set1_pd(x); }
+
+/* cond ? a : b per lane */
+AC_SIMD_FN ac_vd ac_vd_pick(ac_vm cond, ac_vd a, ac_vd b)
+{
+    return (ac_vd)((cond & (ac_vm)a) | (~cond & (ac_vm)b));
+}
+
+AC_SIMD_FN ac_vd ac_vd_abs(ac_vd x) { return (ac_vd)((ac_vu)x & (ac_vu)_mm512_set1_epi64(INT64_MAX)); }
+
+AC_SIMD_FN ac_vd ac_vd_sqrt(ac_vd x) { return (ac_vd)_mm512_sqrt_pd((__m512d)x); }
+
+/* n values p[i * step] (step 0: one value repeated) as lanes. */
+AC_SIMD_FN ac_vd ac_vd_load1(const double *p, size_t step)
+{
+    return step ? (ac_vd)_mm512_loadu_pd(p) : ac_vd_splat(p[0]);
+}
+
+AC_SIMD_FN int ac_vm_any(ac_vm m) { return _mm512_test_epi64_mask((__m512i)m, (__m512i)m) != 0; }
+
+/* a / b correctly rounded, from y = 1 / b correctly rounded, without a
+   division: two corrections by the residual a - b q, exact in an FMA
+   (Markstein's theorem: the second starts within an ulp, so it rounds to
+   a / b). Holds for a = 0, or |a| >= 2^-900 with b, y and a / b normal, where
+   no residual underflows; callers check those bounds. */
+AC_SIMD_FN ac_vd ac_vd_div_by(ac_vd a, ac_vd b, ac_vd y)
+{
+    __m512d q0 = _mm512_mul_pd((__m512d)a, (__m512d)y), q = q0;
+    for (int k = 0; k < 2; k++)
+        q = _mm512_fmadd_pd(_mm512_fnmadd_pd((__m512d)b, q, (__m512d)a), (__m512d)y, q);
+    return ac_vd_pick((ac_vm)(a == 0.0), (ac_vd)q0, (ac_vd)q); /* the sign of a zero */
+}
+
+/* Item i of each of AC_LANES items (4 values each, `step` items apart: 0
+   repeats one item) as 4 vectors of lanes, and back. */
+#define AC_IDX(a, b, c, d, e, f, g, h) _mm512_set_epi64(h, g, f, e, d, c, b, a)
+AC_SIMD_FN void ac_vd_load4(const double *p, size_t step, ac_vd v[4])
+{
+    __m512d r[4], t[4];
+    if (!step) {
+        for (int k = 0; k < 4; k++)
+            v[k] = ac_vd_splat(p[k]);
+        return;
+    }
+    for (int k = 0; k < 4; k++)
+        r[k] = _mm512_loadu_pd(p + 8 * k);
+    for (int k = 0; k < 4; k += 2) { /* x y of 4 items | z w of 4 items */
+        t[k] = _mm512_permutex2var_pd(r[k], AC_IDX(0, 4, 8, 12, 1, 5, 9, 13), r[k + 1]);
+        t[k + 1] = _mm512_permutex2var_pd(r[k], AC_IDX(2, 6, 10, 14, 3, 7, 11, 15), r[k + 1]);
+    }
+    v[0] = (ac_vd)_mm512_permutex2var_pd(t[0], AC_IDX(0, 1, 2, 3, 8, 9, 10, 11), t[2]);
+    v[1] = (ac_vd)_mm512_permutex2var_pd(t[0], AC_IDX(4, 5, 6, 7, 12, 13, 14, 15), t[2]);
+    v[2] = (ac_vd)_mm512_permutex2var_pd(t[1], AC_IDX(0, 1, 2, 3, 8, 9, 10, 11), t[3]);
+    v[3] = (ac_vd)_mm512_permutex2var_pd(t[1], AC_IDX(4, 5, 6, 7, 12, 13, 14, 15), t[3]);
+}
+
+AC_SIMD_FN void ac_vd_store4(double *p, const ac_vd v[4])
+{
+    __m512d t[4];
+    t[0] = _mm512_permutex2var_pd((__m512d)v[0], AC_IDX(0, 1, 2, 3, 8, 9, 10, 11), (__m512d)v[1]);
+    t[2] = _mm512_permutex2var_pd((__m512d)v[0], AC_IDX(4, 5, 6, 7, 12, 13, 14, 15), (__m512d)v[1]);
+    t[1] = _mm512_permutex2var_pd((__m512d)v[2], AC_IDX(0, 1, 2, 3, 8, 9, 10, 11), (__m512d)v[3]);
+    t[3] = _mm512_permutex2var_pd((__m512d)v[2], AC_IDX(4, 5, 6, 7, 12, 13, 14, 15), (__m512d)v[3]);
+    for (int k = 0; k < 4; k += 2) {
+        _mm512_storeu_pd(p + 8 * k,
+                         _mm512_permutex2var_pd(t[k], AC_IDX(0, 4, 8, 12, 1, 5, 9, 13), t[k + 1]));
+        _mm512_storeu_pd(p + 8 * k + 8,
+                         _mm512_permutex2var_pd(t[k], AC_IDX(2, 6, 10, 14, 3, 7, 11, 15), t[k + 1]));
+    }
+}
+
+/* The same for items of 3 values (vectors). */
+AC_SIMD_FN void ac_vd_load3(const double *p, size_t step, ac_vd v[3])
+{
+    __m512d r0, r1, r2;
+    if (!step) {
+        for (int k = 0; k < 3; k++)
+            v[k] = ac_vd_splat(p[k]);
+        return;
+    }
+    r0 = _mm512_loadu_pd(p), r1 = _mm512_loadu_pd(p + 8), r2 = _mm512_loadu_pd(p + 16);
+    v[0] = (ac_vd)_mm512_permutex2var_pd(
+        _mm512_permutex2var_pd(r0, AC_IDX(0, 3, 6, 9, 12, 15, 0, 0), r1),
+        AC_IDX(0, 1, 2, 3, 4, 5, 10, 13), r2);
+    v[1] = (ac_vd)_mm512_permutex2var_pd(
+        _mm512_permutex2var_pd(r0, AC_IDX(1, 4, 7, 10, 13, 0, 0, 0), r1),
+        AC_IDX(0, 1, 2, 3, 4, 8, 11, 14), r2);
+    v[2] = (ac_vd)_mm512_permutex2var_pd(
+        _mm512_permutex2var_pd(r0, AC_IDX(2, 5, 8, 11, 14, 0, 0, 0), r1),
+        AC_IDX(0, 1, 2, 3, 4, 9, 12, 15), r2);
+}
+
+AC_SIMD_FN void ac_vd_store3(double *p, const ac_vd v[3])
+{
+    __m512d x = (__m512d)v[0], y = (__m512d)v[1], z = (__m512d)v[2];
+    _mm512_storeu_pd(p, _mm512_permutex2var_pd(
+                            _mm512_permutex2var_pd(x, AC_IDX(0, 8, 0, 1, 9, 0, 2, 10), y),
+                            AC_IDX(0, 1, 8, 3, 4, 9, 6, 7), z));
+    _mm512_storeu_pd(p + 8, _mm512_permutex2var_pd(
+                                _mm512_permutex2var_pd(x, AC_IDX(0, 3, 11, 0, 4, 12, 0, 5), y),
+                                AC_IDX(10, 1, 2, 11, 4, 5, 12, 7), z));
+    _mm512_storeu_pd(p + 16, _mm512_permutex2var_pd(
+                                 _mm512_permutex2var_pd(x, AC_IDX(13, 0, 6, 14, 0, 7, 15, 0), y),
+                                 AC_IDX(0, 13, 2, 3, 14, 5, 6, 15), z));
+}
+
+/* ac_quat_mul per lane. */
+AC_SIMD_FN void ac_vd_quat_mul(const ac_vd a[4], const ac_vd b[4], ac_vd out[4])
+{
+    out[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
+    out[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
+    out[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
+    out[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+}
+
+/* The helpers below work on up to AC_GROUPS independent groups of lanes at
+   once, each statement over every group in turn: slerp's series and Newton
+   steps are long chains of dependent operations, and interleaving groups
+   keeps the vector units busy (4 groups ran 1.8x faster than 1). `groups`
+   is a constant at every call, so the loops over it unroll. */
+#define AC_GROUPS 4
+#define AC_EACH for (int g = 0; g < groups; g++)
+
+/* ac_quat_normalize per lane, in place; the lanes where it is not known to
+   be exact (see ac_vd_div_by) or the quaternion is zero or not finite are
+   false in ok, and their values are garbage. */
+AC_SIMD_FN void ac_vd_quat_normalize(ac_vd q[][4], ac_vm ok[], int groups)
+{
+    const double lo = 0x1p-500, hi = 0x1p200;
+    ac_vd m[AC_GROUPS], f[AC_GROUPS][4], sum[AC_GROUPS], inv[AC_GROUPS];
+    AC_EACH m[g] = ac_vd_splat(0.0);
+    for (int k = 0; k < 4; k++) {
+        AC_EACH f[g][k] = ac_vd_abs(q[g][k]);
+        AC_EACH m[g] = ac_vd_pick((ac_vm)(f[g][k] > m[g]), f[g][k], m[g]);
+    }
+    AC_EACH ok[g] = (ac_vm)(m[g] >= lo) & (ac_vm)(m[g] <= hi);
+    for (int k = 0; k < 4; k++) {
+        AC_EACH ok[g] &= (ac_vm)(f[g][k] >= lo) | (ac_vm)(q[g][k] == 0.0);
+    }
+    AC_EACH m[g] = ac_vd_pick(ok[g], m[g], ac_vd_splat(1.0));
+    AC_EACH inv[g] = 1.0 / m[g];
+    for (int k = 0; k < 4; k++) {
+        AC_EACH q[g][k] = ac_vd_div_by(q[g][k], m[g], inv[g]);
+    }
+    AC_EACH sum[g] = q[g][0] * q[g][0];
+    for (int k = 1; k < 4; k++) {
+        AC_EACH sum[g] = sum[g] + q[g][k] * q[g][k];
+    }
+    AC_EACH m[g] = ac_vd_sqrt(sum[g]); /* the length, in [1, 2] */
+    AC_EACH inv[g] = 1.0 / m[g];
+    for (int k = 0; k < 4; k++) {
+        AC_EACH q[g][k] = ac_vd_div_by(q[g][k], m[g], inv[g]);
+    }
+}
+
+/* ac_rsqrt, ac_sqrt_small, ac_sinc_series and ac_atan_series per lane. */
+AC_SIMD_FN void ac_vd_rsqrt(const ac_vd x[], ac_vd y[], int groups)
+{
+    ac_vd h[AC_GROUPS], e[AC_GROUPS];
+    AC_EACH y[g] = (ac_vd)((ac_vu)_mm512_set1_epi64(0x5FE6EB50C7B537A9) - ((ac_vu)x[g] >> 1));
+    AC_EACH h[g] = 0.5 * x[g];
+    for (int k = 0; k < 4; k++) { /* y (1.5 - 0.5 x y y) */
+        AC_EACH e[g] = h[g] * y[g];
+        AC_EACH e[g] = e[g] * y[g];
+        AC_EACH e[g] = 1.5 - e[g];
+        AC_EACH y[g] = y[g] * e[g];
+    }
+}
+
+AC_SIMD_FN void ac_vd_sqrt_small(const ac_vd x[], ac_vd out[], int groups)
+{
+    ac_vm tiny[AC_GROUPS];
+    ac_vd safe[AC_GROUPS], r[AC_GROUPS];
+    AC_EACH tiny[g] = (ac_vm)(x[g] < 1e-300);
+    AC_EACH safe[g] = ac_vd_pick(tiny[g], ac_vd_splat(1.0), x[g]);
+    ac_vd_rsqrt(safe, r, groups);
+    AC_EACH out[g] = ac_vd_pick(tiny[g], ac_vd_splat(0.0), x[g] * r[g]);
+}
+
+AC_SIMD_FN void ac_vd_sinc_series(const ac_vd z[], ac_vd r[], int groups)
+{
+    static const double c[12] = {
+        -1.0 / 25852016738884976640000.0, 1.0 / 51090942171709440000.0,
+        -1.0 / 121645100408832000.0,      1.0 / 355687428096000.0,
+        -1.0 / 1307674368000.0,           1.0 / 6227020800.0,
+        -1.0 / 39916800.0,                1.0 / 362880.0,
+        -1.0 / 5040.0,                    1.0 / 120.0,
+        -1.0 / 6.0,                       1.0};
+    AC_EACH r[g] = ac_vd_splat(c[0]);
+    for (int k = 1; k < 12; k++) {
+        AC_EACH r[g] = r[g] * z[g] + c[k];
+    }
+}
+
+AC_SIMD_FN void ac_vd_atan_series(const ac_vd x[], ac_vd out[], int groups)
+{
+    static const double c[13] = {1.0 / 25.0, -1.0 / 23.0, 1.0 / 21.0, -1.0 / 19.0, 1.0 / 17.0,
+                                 -1.0 / 15.0, 1.0 / 13.0, -1.0 / 11.0, 1.0 / 9.0, -1.0 / 7.0,
+                                 1.0 / 5.0, -1.0 / 3.0, 1.0};
+    ac_vd z[AC_GROUPS], r[AC_GROUPS];
+    AC_EACH z[g] = x[g] * x[g];
+    AC_EACH r[g] = ac_vd_splat(c[0]);
+    for (int k = 1; k < 13; k++) {
+        AC_EACH r[g] = r[g] * z[g] + c[k];
+    }
+    AC_EACH out[g] = x[g] * r[g];
+}
+
+/* ac_quat_slerp_any per lane (a and c are overwritten); ok is its return
+   value. */
+AC_SIMD_FN void ac_vd_quat_slerp_any(ac_vd a[][4], ac_vd c[][4], const ac_vd u[],
+                                     ac_vd out[][4], ac_vm ok[], int groups)
+{
+    ac_vd na[AC_GROUPS], nb[AC_GROUPS], d[AC_GROUPS], dd[AC_GROUPS], ss[AC_GROUPS];
+    ac_vd ia[AC_GROUPS], ib[AC_GROUPS], x1[AC_GROUPS], w[AC_GROUPS], inv[AC_GROUPS];
+    ac_vd wa[AC_GROUPS], wb[AC_GROUPS], r[AC_GROUPS][4], t1[AC_GROUPS], t2[AC_GROUPS];
+    AC_EACH na[g] = a[g][0] * a[g][0];
+    AC_EACH nb[g] = c[g][0] * c[g][0];
+    for (int k = 1; k < 4; k++) {
+        AC_EACH na[g] = na[g] + a[g][k] * a[g][k];
+        AC_EACH nb[g] = nb[g] + c[g][k] * c[g][k];
+    }
+    AC_EACH ok[g] = (ac_vm)(na[g] >= 1e-200) & (ac_vm)(na[g] <= 1e200) &
+                    (ac_vm)(nb[g] >= 1e-200) & (ac_vm)(nb[g] <= 1e200) &
+                    (ac_vm)(u[g] >= 0.0) & (ac_vm)(u[g] <= 1.0);
+    AC_EACH t1[g] = ac_vd_pick(ok[g], na[g], ac_vd_splat(1.0));
+    AC_EACH t2[g] = ac_vd_pick(ok[g], nb[g], ac_vd_splat(1.0));
+    ac_vd_rsqrt(t1, ia, groups);
+    ac_vd_rsqrt(t2, ib, groups);
+    AC_EACH d[g] = ac_vd_splat(0.0);
+    for (int k = 0; k < 4; k++) {
+        AC_EACH a[g][k] = a[g][k] * ia[g];
+        AC_EACH c[g][k] = c[g][k] * ib[g];
+        AC_EACH d[g] = d[g] + a[g][k] * c[g][k];
+    }
+    AC_EACH d[g] = ac_vd_pick((ac_vm)(d[g] < 0.0), ac_vd_splat(-1.0), ac_vd_splat(1.0));
+    for (int k = 0; k < 4; k++) {
+        AC_EACH c[g][k] = c[g][k] * d[g]; /* the sign */
+    }
+    AC_EACH dd[g] = (a[g][0] - c[g][0]) * (a[g][0] - c[g][0]);
+    AC_EACH ss[g] = (a[g][0] + c[g][0]) * (a[g][0] + c[g][0]);
+    for (int k = 1; k < 4; k++) {
+        AC_EACH dd[g] = dd[g] + (a[g][k] - c[g][k]) * (a[g][k] - c[g][k]);
+        AC_EACH ss[g] = ss[g] + (a[g][k] + c[g][k]) * (a[g][k] + c[g][k]);
+    }
+    ac_vd_sqrt_small(dd, t1, groups);
+    ac_vd_sqrt_small(ss, t2, groups);
+    AC_EACH x1[g] = t1[g] / (2.0 + t2[g]); /* tan(w/4) */
+    AC_EACH t1[g] = 1.0 + x1[g] * x1[g];
+    ac_vd_sqrt_small(t1, t2, groups);
+    AC_EACH x1[g] = x1[g] / (1.0 + t2[g]); /* tan(w/8) */
+    ac_vd_atan_series(x1, t1, groups);
+    AC_EACH w[g] = 8.0 * t1[g];
+    AC_EACH t1[g] = w[g] * w[g];
+    ac_vd_sinc_series(t1, t2, groups);
+    AC_EACH inv[g] = 1.0 / t2[g];
+    AC_EACH t1[g] = (1.0 - u[g]) * w[g] * ((1.0 - u[g]) * w[g]);
+    ac_vd_sinc_series(t1, t2, groups);
+    AC_EACH wa[g] = (1.0 - u[g]) * t2[g] * inv[g];
+    AC_EACH t1[g] = u[g] * w[g] * (u[g] * w[g]);
+    ac_vd_sinc_series(t1, t2, groups);
+    AC_EACH wb[g] = u[g] * t2[g] * inv[g];
+    for (int k = 0; k < 4; k++) {
+        AC_EACH r[g][k] = wa[g] * a[g][k] + wb[g] * c[g][k];
+    }
+    AC_EACH t1[g] = r[g][0] * r[g][0];
+    for (int k = 1; k < 4; k++) {
+        AC_EACH t1[g] = t1[g] + r[g][k] * r[g][k];
+    }
+    ac_vd_rsqrt(t1, t2, groups); /* in [1/2, 1] */
+    for (int k = 0; k < 4; k++) {
+        AC_EACH out[g][k] = r[g][k] * t2[g];
+    }
+}
+
+/* ac_quat_rotate per lane (q unit). */
+AC_SIMD_FN void ac_vd_quat_rotate(const ac_vd q[4], const ac_vd v[3], ac_vd out[3])
+{
+    ac_vd tx = 2.0 * (q[1] * v[2] - q[2] * v[1]);
+    ac_vd ty = 2.0 * (q[2] * v[0] - q[0] * v[2]);
+    ac_vd tz = 2.0 * (q[0] * v[1] - q[1] * v[0]);
+    out[0] = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
+    out[1] = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
+    out[2] = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
+}
+
+/* Lanes whose values are all finite. */
+AC_SIMD_FN ac_vm ac_vd_finite(const ac_vd *x, int count)
+{
+    ac_vm ok = (ac_vm)(ac_vd_abs(x[0]) <= DBL_MAX);
+    for (int k = 1; k < count; k++)
+        ok &= (ac_vm)(ac_vd_abs(x[k]) <= DBL_MAX);
+    return ok;
+}
+#endif /* AC_SIMD */
+
 #endif /* AC_INTERNAL_H */

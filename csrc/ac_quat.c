@@ -38,11 +38,52 @@ static ac_status check_result(ac_arg arg, const double *x, int count, size_t i,
 
 /* ------------------------------------------------------- batch kernels */
 
+#ifdef AC_SIMD
+/* Products of the first n items, n a multiple of AC_LANES; 1 when all are
+   finite. Every value of a and b enters every component of its product, so
+   a finite product also means finite factors. */
+AC_SIMD_KERNEL int multiply_lanes(const double *a, const double *b, const size_t s[2],
+                                  double *out, size_t n)
+{
+    ac_vm ok = ~(ac_vm){0};
+    for (size_t i = 0; i < n; i += AC_LANES) {
+        ac_vd x[4], y[4], r[4];
+        ac_vd_load4(a + 4 * i * s[0], s[0], x);
+        ac_vd_load4(b + 4 * i * s[1], s[1], y);
+        ac_vd_quat_mul(x, y, r);
+        ac_vd_store4(out + 4 * i, r);
+        ok &= ac_vd_finite(r, 4);
+    }
+    return !ac_vm_any(~ok);
+}
+#endif
+
+/* The lanes' share of n items: all but the last n % AC_LANES when the CPU
+   has them and each of the `count` inputs is an array (step 1) or one item
+   (step 0), else 0 (the scalar loops do everything). */
+static size_t lane_items(size_t n, const size_t *s, int count)
+{
+    for (int k = 0; k < count; k++)
+        if (s[k] > 1)
+            return 0;
+#ifdef AC_SIMD
+    if (n >= AC_LANES && ac_simd_available())
+        return n - n % AC_LANES;
+#endif
+    (void)n;
+    return 0;
+}
+
 ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t steps[2],
                                  double *out, size_t n, ac_error *err)
 {
     const size_t *s = steps ? steps : all_arrays;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = lane_items(n, s, 2);
+#ifdef AC_SIMD
+    if (i && !multiply_lanes(a, b, s, out, i))
+        i = 0; /* a bad value: the scalar loop finds the first */
+#endif
+    for (; i < n; i++) {
         const double *x = a + 4 * i * s[0], *y = b + 4 * i * s[1];
         ac_status st;
         if ((st = ac_check_finite(AC_ARG_A, x, 4, i, err)) || (st = ac_check_finite(AC_ARG_B, y, 4, i, err)))
@@ -65,9 +106,40 @@ ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_err
     return AC_OK;
 }
 
+#ifdef AC_SIMD
+/* unit4 of the first n items, n a multiple of AC_LANES; 1 when every lane
+   was in ac_vd_quat_normalize's range. */
+AC_SIMD_KERNEL int normalize_lanes(const double *q, double *out, size_t n)
+{
+    ac_vm ok = ~(ac_vm){0};
+    for (size_t i = 0; i < n;) {
+        const int groups = n - i >= AC_GROUPS * AC_LANES ? AC_GROUPS : 1;
+        ac_vd u[AC_GROUPS][4];
+        ac_vm unit[AC_GROUPS];
+        for (int g = 0; g < groups; g++)
+            ac_vd_load4(q + 4 * (i + (size_t)g * AC_LANES), 1, u[g]);
+        if (groups == AC_GROUPS)
+            ac_vd_quat_normalize(u, unit, AC_GROUPS);
+        else
+            ac_vd_quat_normalize(u, unit, 1);
+        for (int g = 0; g < groups; g++) {
+            ok &= unit[g];
+            ac_vd_store4(out + 4 * (i + (size_t)g * AC_LANES), u[g]);
+        }
+        i += (size_t)groups * AC_LANES;
+    }
+    return !ac_vm_any(~ok);
+}
+#endif
+
 ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n, ac_error *err)
 {
-    for (size_t i = 0; i < n; i++) {
+    size_t start = lane_items(n, all_arrays, 1);
+#ifdef AC_SIMD
+    if (start && !normalize_lanes(q, out, start))
+        start = 0; /* an error or an extreme length: the scalar loop decides */
+#endif
+    for (size_t i = start; i < n; i++) {
         ac_status st = unit_arg(AC_ARG_Q, AC_ARG_Q_NORM, q + 4 * i, out + 4 * i, i, err);
         if (st)
             return st;
@@ -98,11 +170,48 @@ ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
     return AC_OK;
 }
 
+#ifdef AC_SIMD
+/* Rotations of the first n items, n a multiple of AC_LANES; 1 when every
+   quaternion normalized exactly as unit4 does (see ac_vd_quat_normalize) and
+   every vector and result is finite. */
+AC_SIMD_KERNEL int rotate_lanes(const double *q, const double *v, const size_t s[2],
+                                double *out, size_t n)
+{
+    ac_vm ok = ~(ac_vm){0};
+    for (size_t i = 0; i < n;) {
+        const int groups = n - i >= AC_GROUPS * AC_LANES ? AC_GROUPS : 1;
+        ac_vd u[AC_GROUPS][4], x[AC_GROUPS][3], r[3];
+        ac_vm unit[AC_GROUPS];
+        for (int g = 0; g < groups; g++) {
+            size_t at = i + (size_t)g * AC_LANES;
+            ac_vd_load4(q + 4 * at * s[0], s[0], u[g]);
+            ac_vd_load3(v + 3 * at * s[1], s[1], x[g]);
+        }
+        if (groups == AC_GROUPS)
+            ac_vd_quat_normalize(u, unit, AC_GROUPS);
+        else
+            ac_vd_quat_normalize(u, unit, 1);
+        for (int g = 0; g < groups; g++) {
+            ac_vd_quat_rotate(u[g], x[g], r);
+            ac_vd_store3(out + 3 * (i + (size_t)g * AC_LANES), r);
+            ok &= unit[g] & ac_vd_finite(x[g], 3) & ac_vd_finite(r, 3);
+        }
+        i += (size_t)groups * AC_LANES;
+    }
+    return !ac_vm_any(~ok);
+}
+#endif
+
 ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t steps[2],
                                double *out, size_t n, ac_error *err)
 {
     const size_t *s = steps ? steps : all_arrays;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = lane_items(n, s, 2);
+#ifdef AC_SIMD
+    if (i && !rotate_lanes(q, v, s, out, i))
+        i = 0; /* an error or an extreme length: the scalar loop decides */
+#endif
+    for (; i < n; i++) {
         double u[4];
         const double *x = v + 3 * i * s[1];
         ac_status st;
@@ -172,46 +281,131 @@ static int slerp_fast(const double *q0, const double *q1, const double *t, const
     return slerp_strided(q0, q1, t, s, out, n);
 }
 
+#ifdef AC_SIMD
+/* Both ends normalized and slerped in lanes for the first n items, n a
+   multiple of AC_LANES; 1 when every lane was in the range where it equals
+   the scalar path (ac_vd_quat_normalize's and ac_quat_slerp_any's). */
+AC_SIMD_KERNEL int slerp_lanes(const double *q0, const double *q1, const double *t,
+                               const size_t s[3], double *out, size_t n)
+{
+    ac_vm ok = ~(ac_vm){0};
+    for (size_t i = 0; i < n;) {
+        /* AC_GROUPS groups of lanes at a time, then one */
+        const int groups = n - i >= AC_GROUPS * AC_LANES ? AC_GROUPS : 1;
+        ac_vd a[AC_GROUPS][4], b[AC_GROUPS][4], r[AC_GROUPS][4], u[AC_GROUPS];
+        ac_vm ends[2][AC_GROUPS], in_range[AC_GROUPS];
+        for (int g = 0; g < groups; g++) {
+            size_t at = i + (size_t)g * AC_LANES;
+            ac_vd_load4(q0 + 4 * at * s[0], s[0], a[g]);
+            ac_vd_load4(q1 + 4 * at * s[1], s[1], b[g]);
+            u[g] = ac_vd_load1(t + at * s[2], s[2]);
+        }
+        if (groups == AC_GROUPS) {
+            ac_vd_quat_normalize(a, ends[0], AC_GROUPS);
+            ac_vd_quat_normalize(b, ends[1], AC_GROUPS);
+            ac_vd_quat_slerp_any(a, b, u, r, in_range, AC_GROUPS);
+        } else {
+            ac_vd_quat_normalize(a, ends[0], 1);
+            ac_vd_quat_normalize(b, ends[1], 1);
+            ac_vd_quat_slerp_any(a, b, u, r, in_range, 1);
+        }
+        for (int g = 0; g < groups; g++) {
+            ok &= ends[0][g] & ends[1][g] & in_range[g];
+            ac_vd_store4(out + 4 * (i + (size_t)g * AC_LANES), r[g]);
+        }
+        i += (size_t)groups * AC_LANES;
+    }
+    return !ac_vm_any(~ok);
+}
+#endif
+
+/* Items [start, start + m) of a slerp, m <= 256, off the lanes. */
+static ac_status slerp_items(const double *q0, const double *q1, const double *t,
+                             const size_t s[3], double *out, size_t start, size_t m,
+                             ac_error *err)
+{
+    double a[4 * 256], b[4 * 256];
+    int ok = 1;
+    /* Both ends normalized as quat_normalize and the snapshot buffers do
+       (unit4), so every slerp of the package starts from the same unit
+       quaternions; then the vectorized slerp of the block. */
+    for (size_t i = 0; i < m; i++) {
+        const double *x = q0 + 4 * (start + i) * s[0], *y = q1 + 4 * (start + i) * s[1];
+        for (int k = 0; k < 4; k++)
+            ok &= ac_finite(x[k]) & ac_finite(y[k]);
+        if (ok && (i == 0 || s[0]))
+            ok &= unit4(x, a + 4 * i * s[0]);
+        if (ok && (i == 0 || s[1]))
+            ok &= unit4(y, b + 4 * i * s[1]);
+    }
+    if (ok && slerp_fast(a, b, t + start * s[2], s, out + 4 * start, m))
+        return AC_OK;
+    /* the careful path: validates and reports the first error by index */
+    for (size_t i = start; i < start + m; i++) {
+        double x[4], y[4], u;
+        ac_status st = lerp_inputs(q0, q1, t, s, i, x, y, &u, err);
+        if (st)
+            return st;
+        ac_quat_slerp_any(x, y, u, out + 4 * i);
+    }
+    return AC_OK;
+}
+
 ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const double *t,
                               const size_t steps[3], double *out, size_t n, ac_error *err)
 {
     enum { BLOCK = 256 };
     const size_t *s = steps ? steps : all_arrays;
-    double a[4 * BLOCK], b[4 * BLOCK];
     for (size_t start = 0; start < n; start += BLOCK) {
-        size_t m = n - start < BLOCK ? n - start : BLOCK;
-        int ok = 1;
-        /* Both ends normalized as quat_normalize and the snapshot buffers do
-           (unit4), so every slerp of the package starts from the same unit
-           quaternions; then the vectorized slerp of the block. */
-        for (size_t i = 0; i < m; i++) {
-            const double *x = q0 + 4 * (start + i) * s[0], *y = q1 + 4 * (start + i) * s[1];
-            for (int k = 0; k < 4; k++)
-                ok &= ac_finite(x[k]) & ac_finite(y[k]);
-            if (ok && (i == 0 || s[0]))
-                ok &= unit4(x, a + 4 * i * s[0]);
-            if (ok && (i == 0 || s[1]))
-                ok &= unit4(y, b + 4 * i * s[1]);
-        }
-        if (ok && slerp_fast(a, b, t + start * s[2], s, out + 4 * start, m))
-            continue;
-        /* the careful path: validates and reports the first error by index */
-        for (size_t i = start; i < start + m; i++) {
-            double x[4], y[4], u;
-            ac_status st = lerp_inputs(q0, q1, t, s, i, x, y, &u, err);
-            if (st)
-                return st;
-            ac_quat_slerp_any(x, y, u, out + 4 * i);
-        }
+        size_t m = n - start < BLOCK ? n - start : BLOCK, lanes = lane_items(m, s, 3);
+        ac_status st;
+#ifdef AC_SIMD
+        if (lanes && !slerp_lanes(q0 + 4 * start * s[0], q1 + 4 * start * s[1],
+                                  t + start * s[2], s, out + 4 * start, lanes))
+            lanes = 0; /* the block again off the lanes */
+#endif
+        if (lanes < m && (st = slerp_items(q0, q1, t, s, out, start + lanes, m - lanes, err)))
+            return st;
     }
     return AC_OK;
 }
+
+#ifdef AC_SIMD
+/* nlerp of the first n items in lanes, n a multiple of AC_LANES; 1 when
+   every lane was in range (ac_vd_quat_normalize's, t in [0, 1]). */
+AC_SIMD_KERNEL int nlerp_lanes(const double *q0, const double *q1, const double *t,
+                               const size_t s[3], double *out, size_t n)
+{
+    ac_vm ok = ~(ac_vm){0};
+    for (size_t i = 0; i < n; i += AC_LANES) {
+        ac_vd a[1][4], b[1][4], r[1][4], u = ac_vd_load1(t + i * s[2], s[2]), d, sign;
+        ac_vm unit[3][1];
+        ac_vd_load4(q0 + 4 * i * s[0], s[0], a[0]);
+        ac_vd_load4(q1 + 4 * i * s[1], s[1], b[0]);
+        ac_vd_quat_normalize(a, unit[0], 1);
+        ac_vd_quat_normalize(b, unit[1], 1);
+        d = a[0][0] * b[0][0] + a[0][1] * b[0][1] + a[0][2] * b[0][2] + a[0][3] * b[0][3];
+        sign = ac_vd_pick((ac_vm)(d < 0.0), ac_vd_splat(-1.0), ac_vd_splat(1.0));
+        for (int k = 0; k < 4; k++)
+            r[0][k] = (1.0 - u) * a[0][k] + u * sign * b[0][k];
+        ac_vd_quat_normalize(r, unit[2], 1);
+        ok &= unit[0][0] & unit[1][0] & unit[2][0] & (ac_vm)(u >= 0.0) & (ac_vm)(u <= 1.0);
+        ac_vd_store4(out + 4 * i, r[0]);
+    }
+    return !ac_vm_any(~ok);
+}
+#endif
 
 ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *t,
                               const size_t steps[3], double *out, size_t n, ac_error *err)
 {
     const size_t *s = steps ? steps : all_arrays;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = lane_items(n, s, 3);
+#ifdef AC_SIMD
+    if (i && !nlerp_lanes(q0, q1, t, s, out, i))
+        i = 0; /* an error or an extreme length: the scalar loop decides */
+#endif
+    for (; i < n; i++) {
         double a[4], b[4], u, r[4], sign;
         ac_status st = lerp_inputs(q0, q1, t, s, i, a, b, &u, err);
         if (st)

@@ -737,3 +737,97 @@ def test_conversion_errors():
     with pytest.raises(ValueError):
         quat_to_rotvec([[0, 0, 0, 1], [0, 0, 0, 0]], out=out)
     np.testing.assert_array_equal(out, 5.0)
+
+
+# -- long inputs: the vector lanes against the scalar path and the references ---------------
+
+def long_operands(n, rng):
+    """Quaternions and vectors of many sizes and signs, zeros of both signs,
+    and a few lengths outside the lanes' range (those blocks take the scalar
+    path again)."""
+    q0, q1 = rng.normal(size=(n, 4)), rng.normal(size=(n, 4))
+    q1 *= 10.0 ** rng.integers(-40, 40, size=(n, 1))
+    q0[::7, 1], q0[::11, 2] = 0.0, -0.0
+    q1[::97] *= 1e-170  # extreme: normalized exactly, on the scalar path
+    v = rng.normal(size=(n, 3)) * 10.0 ** rng.integers(-30, 30, size=(n, 1))
+    t = rng.uniform(0.0, 1.0, n)
+    t[::9], t[::10] = 0.0, 1.0
+    return q0, q1, v, t
+
+
+LONG = {
+    "quat_multiply": lambda q0, q1, v, t: (q0, q1),
+    "quat_normalize": lambda q0, q1, v, t: (q1,),
+    "quat_rotate": lambda q0, q1, v, t: (q1, v),
+    "quat_slerp": lambda q0, q1, v, t: (q0, q1, t),
+    "quat_nlerp": lambda q0, q1, v, t: (q0, q1, t),
+}
+FUNCS = {"quat_multiply": quat_multiply, "quat_normalize": quat_normalize,
+         "quat_rotate": quat_rotate, "quat_slerp": quat_slerp, "quat_nlerp": quat_nlerp}
+
+
+@pytest.mark.parametrize("name", sorted(LONG))
+@pytest.mark.parametrize("n", [9, 203, 1030])
+def test_long_inputs_equal_the_scalar_path_bit_for_bit(name, n):
+    # Fewer than 8 items always take the scalar path: item by item, it is the reference.
+    rng = np.random.default_rng(n)
+    args = LONG[name](*long_operands(n, rng))
+    fn = FUNCS[name]
+    whole = fn(*args)
+    one_by_one = np.array([fn(*(a[i] for a in args)) for i in range(n)])
+    np.testing.assert_array_equal(whole, one_by_one)
+    if len(args) == 1:
+        return
+    # one operand shared by all items (broadcast, read with step 0)
+    shared = fn(args[0][3], *args[1:])
+    np.testing.assert_array_equal(shared, np.array([fn(args[0][3], *(a[i] for a in args[1:]))
+                                                    for i in range(n)]))
+
+
+def test_long_inputs_match_the_references():
+    q0, q1, v, t = long_operands(2000, np.random.default_rng(5))
+    scale = np.abs(q0).max(1, keepdims=True) * np.abs(q1).max(1, keepdims=True)
+    assert np.all(np.abs(quat_multiply(q0, q1) - quat_product_matrix(q0, q1)) <= 1e-14 * scale)
+    # scipy's norm underflows for the 1e-170 lengths: it is given them scaled up
+    r0 = Rotation.from_quat(q0)
+    r1 = Rotation.from_quat(q1 / np.abs(q1).max(1, keepdims=True))
+    got = quat_rotate(q1, v)
+    assert np.all(np.abs(got - r1.apply(v)) <= 1e-14 * np.abs(v).max(1, keepdims=True))
+    np.testing.assert_allclose(quat_normalize(q1), r1.as_quat(), rtol=0, atol=1e-15)
+    nl = (1 - t)[:, None] * r0.as_quat() + (t * np.sign(np.sum(r0.as_quat() * r1.as_quat(), 1)))[:, None] * r1.as_quat()
+    np.testing.assert_allclose(quat_nlerp(q0, q1, t), nl / np.linalg.norm(nl, axis=1, keepdims=True),
+                               rtol=0, atol=1e-15)
+    got = quat_slerp(q0, q1, t)
+    for i in range(0, 2000, 37):
+        expected = Slerp([0.0, 1.0], Rotation.concatenate([r0[i], r1[i]]))([t[i]]).as_quat()[0]
+        same_rotation(got[i], expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda a, b, v, t: quat_multiply(a, b), r"quat_multiply: b at index \(1234,\) is inf \(must be finite\)"),
+    (lambda a, b, v, t: quat_rotate(b, v), r"quat_rotate: q at index \(1234,\) is inf \(must be finite\)"),
+    (lambda a, b, v, t: quat_rotate(a, b[:, :3]), r"quat_rotate: v at index \(1234,\) is inf \(must be finite\)"),
+    (lambda a, b, v, t: quat_slerp(a, b, t), r"quat_slerp: q1 at index \(1234,\) is inf \(must be finite\)"),
+    (lambda a, b, v, t: quat_nlerp(a, b, t), r"quat_nlerp: q1 at index \(1234,\) is inf \(must be finite\)"),
+    (lambda a, b, v, t: quat_normalize(b), r"quat_normalize: q at index \(1234,\) is inf \(must be finite\)"),
+    (lambda a, b, v, t: quat_nlerp(a, a, np.where(np.arange(3000) == 1234, 1.5, t)),
+     r"quat_nlerp: t at index \(1234,\) is 1.5 \(must lie in \[0, 1\]\)"),
+    (lambda a, b, v, t: quat_rotate(np.where(np.isfinite(b), b, 0.0) * (np.arange(3000) != 1234)[:, None], v),
+     r"quat_rotate: \|q\| at index \(1234,\) is 0.0 \(must be > 0"),
+])
+def test_long_inputs_report_the_first_bad_item(call, message):
+    rng = np.random.default_rng(3)
+    a, b, v = rng.normal(size=(3000, 4)), rng.normal(size=(3000, 4)), rng.normal(size=(3000, 3))
+    t = rng.uniform(0, 1, 3000)
+    b[1234, 2] = v[1234, 1] = np.inf
+    b[2900, 0] = v[2900, 0] = np.nan  # a later one is not the one reported
+    with pytest.raises(ValueError, match=message):
+        call(a, b, v, t)
+
+
+def test_long_products_that_overflow_are_an_overflow_error():
+    a = np.tile([1e200, 1e200, 0.0, 0.0], (3000, 1))
+    b = np.tile([0.0, 0.0, 0.0, 1.0], (3000, 1))
+    b[1500] = [1e200, 0, 0, 0]
+    with pytest.raises(OverflowError, match=r"quat_multiply: product at index \(1500,\) is -inf"):
+        quat_multiply(a, b)

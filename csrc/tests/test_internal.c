@@ -236,6 +236,144 @@ static void fold(void)
     CHECK(fabs(t - 0.5e308) <= 1e293 && sign == -1.0);
 }
 
+/* ------------------------------------------------------------ SIMD lanes
+   The lanes must give the scalar helpers' results bit for bit. Inputs with
+   random 53-bit significands over wide exponent ranges, zeros of both signs,
+   and exact ties of magnitude exercise the division without a divider. */
+#ifdef AC_SIMD
+static uint64_t lane_state = 0x9E3779B97F4A7C15u;
+
+static uint64_t lane_bits(void)
+{
+    lane_state ^= lane_state << 13, lane_state ^= lane_state >> 7, lane_state ^= lane_state << 17;
+    return lane_state;
+}
+
+/* A random significand times 2^e for e in [lo, hi], either sign. */
+static double lane_value(int lo, int hi)
+{
+    uint64_t r = lane_bits();
+    double m = (double)(r >> 11) / 9007199254740992.0 + 0.5; /* [0.5, 1) */
+    return ldexp(r & 1 ? -m : m, lo + (int)(lane_bits() % (uint64_t)(hi - lo + 1)));
+}
+
+AC_SIMD_KERNEL void lanes_on_this_cpu(void)
+{
+    enum { N = 16 * AC_GROUPS * AC_LANES };
+    double q[4 * N], v[3 * N], unit[4 * N], rot[3 * N], mul[4 * N], sl[4 * N], t[N];
+    for (int round = 0; round < 40; round++) {
+        for (int i = 0; i < 4 * N; i++) {
+            int kind = (int)(lane_bits() % 16);
+            q[i] = kind == 0 ? 0.0 : kind == 1 ? -0.0 : lane_value(round % 2 ? -60 : -3, 3);
+        }
+        for (int i = 0; i < 3 * N; i++)
+            v[i] = lane_value(-40, 40);
+        for (int i = 0; i < N; i++) {
+            t[i] = (double)(lane_bits() >> 11) / 9007199254740992.0;
+            if (i % 5 == 0) /* a tie: two components of equal magnitude */
+                q[4 * i + 2] = -q[4 * i + 3];
+            if (q[4 * i] == 0.0 && q[4 * i + 1] == 0.0 && q[4 * i + 2] == 0.0 && q[4 * i + 3] == 0.0)
+                q[4 * i] = 1.0; /* no zero quaternion: that lane would be cleared */
+        }
+        for (int i = 0; i < N; i += AC_GROUPS * AC_LANES) { /* 1 group, then AC_GROUPS */
+            ac_vd x[AC_GROUPS][4], y[AC_GROUPS][4], w[3], r[AC_GROUPS][4], r3[3], u[AC_GROUPS];
+            ac_vm ok[AC_GROUPS], ok2[AC_GROUPS], ok3[AC_GROUPS];
+            for (int g = 0; g < AC_GROUPS; g++) {
+                int at = i + g * AC_LANES;
+                ac_vd_load4(q + 4 * at, 1, x[g]);
+                ac_vd_load4(q + 4 * ((at + 8) % N), 1, y[g]);
+                ac_vd_quat_mul(x[g], y[g], r[g]);
+                ac_vd_store4(mul + 4 * at, r[g]);
+                u[g] = ac_vd_load1(t + at, 1);
+            }
+            if (i == 0) {
+                ac_vd_quat_normalize(x, ok, 1);
+                ac_vd_quat_normalize(x + 1, ok + 1, AC_GROUPS - 1);
+            } else {
+                ac_vd_quat_normalize(x, ok, AC_GROUPS);
+            }
+            for (int g = 0; g < AC_GROUPS; g++) {
+                int at = i + g * AC_LANES;
+                CHECK(!ac_vm_any(~ok[g])); /* every lane in range */
+                ac_vd_store4(unit + 4 * at, x[g]);
+                ac_vd_load3(v + 3 * at, 1, w);
+                ac_vd_quat_rotate(x[g], w, r3);
+                ac_vd_store3(rot + 3 * at, r3);
+            }
+            ac_vd_quat_normalize(y, ok2, AC_GROUPS);
+            if (i == 0) {
+                ac_vd_quat_slerp_any(x, y, u, r, ok3, 1);
+                ac_vd_quat_slerp_any(x + 1, y + 1, u + 1, r + 1, ok3 + 1, AC_GROUPS - 1);
+            } else {
+                ac_vd_quat_slerp_any(x, y, u, r, ok3, AC_GROUPS);
+            }
+            for (int g = 0; g < AC_GROUPS; g++) {
+                CHECK(!ac_vm_any(~(ok2[g] & ok3[g])));
+                ac_vd_store4(sl + 4 * (i + g * AC_LANES), r[g]);
+            }
+        }
+        for (int i = 0; i < N; i++) {
+            double u[4], b[4], p[4], r[4], x[3];
+            int j = (i + 8) % N;
+            ac_quat_mul(q + 4 * i, q + 4 * j, p);
+            ac_quat_normalize(q + 4 * i, u);
+            ac_quat_normalize(q + 4 * j, b);
+            ac_quat_rotate(u, v + 3 * i, x);
+            ac_quat_slerp_any(u, b, t[i], r);
+            for (int k = 0; k < 4; k++) {
+                CHECK(memcmp(&p[k], &mul[4 * i + k], sizeof p[k]) == 0);
+                CHECK(memcmp(&u[k], &unit[4 * i + k], sizeof u[k]) == 0);
+                CHECK(memcmp(&r[k], &sl[4 * i + k], sizeof r[k]) == 0);
+            }
+            for (int k = 0; k < 3; k++)
+                CHECK(memcmp(&x[k], &rot[3 * i + k], sizeof x[k]) == 0);
+        }
+    }
+    /* the division itself, at the ends of its range */
+    for (int i = 0; i < 50000; i++) {
+        double a[AC_LANES], b[AC_LANES], y[AC_LANES], got[AC_LANES];
+        for (int l = 0; l < AC_LANES; l++) {
+            a[l] = lane_value(-900, 500);
+            b[l] = fabs(lane_value(-500, 500));
+            if (fabs(a[l] / b[l]) < 0x1p-1000 || fabs(a[l] / b[l]) > 0x1p1000)
+                a[l] = b[l] * 0.75;
+            y[l] = 1.0 / b[l];
+        }
+        {
+            ac_vd va = ac_vd_load1(a, 1), vb = ac_vd_load1(b, 1), vy = ac_vd_load1(y, 1);
+            ac_vd q = ac_vd_div_by(va, vb, vy);
+            memcpy(got, &q, sizeof got);
+        }
+        for (int l = 0; l < AC_LANES; l++)
+            CHECK(got[l] == a[l] / b[l]);
+    }
+    /* out of range: a zero, a subnormal or a huge component clears the lane */
+    {
+        double odd[4 * AC_LANES] = {0};
+        ac_vd x[1][4];
+        ac_vm ok[1];
+        for (int i = 0; i < AC_LANES; i++)
+            odd[4 * i + 3] = 1.0;
+        odd[4 * 1 + 0] = 1e-300, odd[4 * 2 + 3] = 1e100, odd[4 * 3 + 3] = 0.0;
+        odd[4 * 4 + 1] = NAN, odd[4 * 5 + 2] = INFINITY;
+        ac_vd_load4(odd, 1, x[0]);
+        ac_vd_quat_normalize(x, ok, 1);
+        for (int i = 0; i < AC_LANES; i++)
+            CHECK((ok[0][i] != 0) == (i == 0 || i == 6 || i == 7));
+    }
+}
+
+static void lanes(void)
+{
+    if (ac_simd_available())
+        lanes_on_this_cpu();
+    else
+        printf("test_internal: no AVX-512F here, the lanes are not tested\n");
+}
+#else
+static void lanes(void) {}
+#endif
+
 int main(void)
 {
     version();
@@ -245,5 +383,6 @@ int main(void)
     quaternions();
     normalize();
     fold();
+    lanes();
     TEST_DONE("test_internal");
 }

@@ -255,9 +255,51 @@ static void sign_continuity(void)
     ac_quat_curve_destroy(curve);
 }
 
+/* Steps other than 0 and 1 (every other item of a, say) give each item's
+   own result, whichever path the kernel takes for them. */
+static void other_steps(void)
+{
+    enum { N = 40 };
+    double a[8 * N], b[4 * N], v[3 * N], t[N], out[4 * N], want[4];
+    size_t every_other[3] = {2, 1, 1};
+    ac_error err;
+    for (int i = 0; i < 8 * N; i++)
+        a[i] = sin(1.0 + i);
+    for (int i = 0; i < 4 * N; i++)
+        b[i] = cos(2.0 + 3 * i);
+    for (int i = 0; i < 3 * N; i++)
+        v[i] = sin(0.5 * i);
+    for (int i = 0; i < N; i++)
+        t[i] = (i % 11) / 10.0;
+    CHECK(ac_quat_batch_multiply(a, b, every_other, out, N, &err) == AC_OK);
+    for (int i = 0; i < N; i++) {
+        ac_quat_mul(a + 8 * i, b + 4 * i, want);
+        for (int k = 0; k < 4; k++)
+            CHECK(out[4 * i + k] == want[k]);
+    }
+    CHECK(ac_quat_batch_rotate(a, v, every_other, out, N, &err) == AC_OK);
+    for (int i = 0; i < N; i++) {
+        double u[4];
+        ac_quat_normalize(a + 8 * i, u);
+        ac_quat_rotate(u, v + 3 * i, want);
+        for (int k = 0; k < 3; k++)
+            CHECK(out[3 * i + k] == want[k]);
+    }
+    CHECK(ac_quat_batch_slerp(a, b, t, every_other, out, N, &err) == AC_OK);
+    for (int i = 0; i < N; i++) {
+        double x[4], y[4];
+        ac_quat_normalize(a + 8 * i, x);
+        ac_quat_normalize(b + 4 * i, y);
+        ac_quat_slerp_any(x, y, t[i], want);
+        for (int k = 0; k < 4; k++)
+            CHECK(out[4 * i + k] == want[k]);
+    }
+}
+
 int main(void)
 {
     batch();
+    other_steps();
     slerp_paths();
     slerp_track();
     sign_continuity();
