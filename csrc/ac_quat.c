@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ac_internal.h"
+#include "ac_track.h"
 
 static const size_t all_arrays[3] = {1, 1, 1};
 
@@ -235,6 +236,7 @@ struct ac_quat_curve {
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
     double *omega; /* linear: 3(k-1), the constant angular velocity of segment i */
+    ac_slerp_arc *arc; /* linear: k-1, the slerp's key-only part of each segment */
     int flip_odd;  /* cycle: the last key and the first lie in opposite hemispheres, so
                       odd cycles are negated to stay sign-continuous at each seam */
     ac_allocator mem; /* what every block above came from */
@@ -251,6 +253,7 @@ void ac_quat_curve_destroy(ac_quat_curve *curve)
     ac_mem_release(&mem, curve->m0);
     ac_mem_release(&mem, curve->m1);
     ac_mem_release(&mem, curve->omega);
+    ac_mem_release(&mem, curve->arc);
     ac_mem_release(&mem, curve);
 }
 
@@ -310,10 +313,12 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
         c->m0 = ac_mem_alloc(&c->mem, 4 * (k - 1) * sizeof(double));
         c->m1 = ac_mem_alloc(&c->mem, 4 * (k - 1) * sizeof(double));
     }
-    if (interp == AC_QUAT_LINEAR && k > 1)
+    if (interp == AC_QUAT_LINEAR && k > 1) {
         c->omega = ac_mem_alloc(&c->mem, 3 * (k - 1) * sizeof(double));
+        c->arc = ac_mem_alloc(&c->mem, (k - 1) * sizeof *c->arc);
+    }
     if (!c->times || !c->quats || (interp == AC_QUAT_CUBIC && k > 1 && (!c->m0 || !c->m1)) ||
-        (interp == AC_QUAT_LINEAR && k > 1 && !c->omega)) {
+        (interp == AC_QUAT_LINEAR && k > 1 && (!c->omega || !c->arc))) {
         ac_quat_curve_destroy(c);
         return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
     }
@@ -356,9 +361,16 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
         c->flip_odd = ac_quat_dot4(last, first) < 0.0;
     }
     if (interp == AC_QUAT_LINEAR)
-        for (size_t i = 0; i + 1 < k && !st; i++)
+        for (size_t i = 0; i + 1 < k && !st; i++) {
+            /* the keys normalized as quat_slerp normalizes its ends, so a
+               segment gives what quat_slerp gives for its two keys */
+            double ka[4], kb[4];
             segment_omega(c->quats + 4 * i, c->quats + 4 * (i + 1), times[i + 1] - times[i],
                           c->omega + 3 * i);
+            unit4(c->quats + 4 * i, ka);
+            unit4(c->quats + 4 * (i + 1), kb);
+            ac_slerp_arc_of(ka, kb, &c->arc[i]);
+        }
     if (st) {
         ac_quat_curve_destroy(c);
         return st;
@@ -428,12 +440,8 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, 
     case AC_QUAT_LINEAR:
         if (u >= 1.0) /* the last key itself, not its negation */
             memcpy(q, b, 4 * sizeof(double));
-        else { /* what quat_slerp gives for the two keys: it normalizes them first */
-            double ka[4], kb[4];
-            unit4(a, ka);
-            unit4(b, kb);
-            ac_quat_slerp_any(ka, kb, u, q);
-        }
+        else /* what quat_slerp gives for the two keys */
+            ac_slerp_arc_at(&c->arc[seg], u, q);
         memcpy(omega, c->omega + 3 * seg, 3 * sizeof(double));
         return AC_OK;
     case AC_QUAT_CUBIC: {
@@ -467,35 +475,94 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, 
     return AC_OK;
 }
 
+/* Query i, one at a time: the extrapolation, then the segment from the
+   cursor's hint. */
+static ac_status eval_one(const ac_quat_curve *c, const double *t, size_t i, size_t *hint,
+                          double *q, double *omega, ac_error *err)
+{
+    double local, sign, flip, rq[4] = {0.0, 0.0, 0.0, 1.0}, w[3];
+    int hold;
+    ac_status st = wrap_time(c, t[i], i, &local, &sign, &hold, &flip, err);
+    if (st)
+        return st;
+    if (c->k == 1) {
+        ac_quat_normalize(c->quats, rq);
+        w[0] = w[1] = w[2] = 0.0;
+    } else {
+        *hint = ac_segment_find(c->times, c->k, local, *hint);
+        if ((st = sample(c, local, *hint, i, rq, w, err)))
+            return st;
+        for (int k = 0; k < 3; k++)
+            w[k] = hold ? 0.0 : sign * w[k];
+        for (int k = 0; k < 4; k++) /* -q is the same rotation: omega is unchanged */
+            rq[k] *= flip;
+    }
+    if (omega && (st = check_result("angular_velocity", w, 3, i, err)))
+        return st; /* keys too close for the rotation between them */
+    if (q)
+        memcpy(q + 4 * i, rq, sizeof rq);
+    if (omega)
+        memcpy(omega + 3 * i, w, sizeof w);
+    return AC_OK;
+}
+
+/* m sorted queries inside linear segment j (finite duration): the slerp's
+   key-only part comes from create, so each query costs the weights and one
+   normalization, in a loop that vectorizes. The same bits as sample(). */
+AC_VECTORIZED
+static void linear_run(const ac_quat_curve *c, size_t j, const double *restrict t, size_t m,
+                       double *restrict q)
+{
+    const ac_slerp_arc arc = c->arc[j];
+    const double t0 = c->times[j], dt = c->times[j + 1] - t0, *b = c->quats + 4 * (j + 1);
+    for (size_t r = 0; r < m; r++) {
+        double u = (t[r] - t0) / dt, x[4];
+        u = ac_pick(u < 0.0, 0.0, u);
+        u = ac_pick(u > 1.0, 1.0, u);
+        ac_slerp_arc_at(&arc, u, x);
+        for (int k = 0; k < 4; k++) /* at u = 1 the key itself, not its negation */
+            q[4 * r + k] = ac_pick(u >= 1.0, b[k], x[k]);
+    }
+}
+
 ac_status ac_quat_curve_eval(const ac_quat_curve *c, const double *t, size_t n,
                              size_t *cursor, double *q, double *omega, ac_error *err)
 {
-    size_t hint = cursor ? *cursor : 0;
-    for (size_t i = 0; i < n; i++) {
-        double local, sign, flip, rq[4] = {0.0, 0.0, 0.0, 1.0}, w[3];
-        int hold;
-        ac_status st = wrap_time(c, t[i], i, &local, &sign, &hold, &flip, err);
-        if (st)
+    const ac_track tr = {c->k, c->times, AC_EXTRAP_CLAMP, AC_EXTRAP_CLAMP};
+    size_t hint = cursor ? *cursor : 0, i = 0, i0 = 0, i1 = 0;
+    ac_status st;
+    if (hint >= c->k)
+        hint = 0;
+    /* Sorted linear queries: the ones inside the keys in runs of one segment. */
+    if (c->interp == AC_QUAT_LINEAR && c->k > 1 && n > 0 && ac_finite(t[0]) &&
+        ac_finite(t[n - 1]) && ac_track_sorted(t, n))
+        ac_track_runs(&tr, t, n, &i0, &i1);
+    for (; i < i0; i++)
+        if ((st = eval_one(c, t, i, &hint, q, omega, err)))
             return st;
-        if (c->k == 1) {
-            ac_quat_normalize(c->quats, rq);
-            w[0] = w[1] = w[2] = 0.0;
-        } else {
-            hint = ac_segment_find(c->times, c->k, local, hint);
-            if ((st = sample(c, local, hint, i, rq, w, err)))
-                return st;
-            for (int k = 0; k < 3; k++)
-                w[k] = hold ? 0.0 : sign * w[k];
-            for (int k = 0; k < 4; k++) /* -q is the same rotation: omega is unchanged */
-                rq[k] *= flip;
+    while (i < i1) {
+        size_t j = hint = ac_segment_find(c->times, c->k, t[i], hint);
+        size_t r = ac_track_run_end(t, i, i1, c->times[j + 1]);
+        if (!ac_finite(c->times[j + 1] - c->times[j])) { /* see sample() */
+            for (; i < r; i++)
+                if ((st = eval_one(c, t, i, &hint, q, omega, err)))
+                    return st;
+            continue;
         }
-        if (omega && (st = check_result("angular_velocity", w, 3, i, err)))
-            return st; /* keys too close for the rotation between them */
+        if (omega) {
+            const double *w = c->omega + 3 * j;
+            if ((st = check_result("angular_velocity", w, 3, i, err)))
+                return st;
+            for (size_t x = i; x < r; x++)
+                memcpy(omega + 3 * x, w, 3 * sizeof *w);
+        }
         if (q)
-            memcpy(q + 4 * i, rq, sizeof rq);
-        if (omega)
-            memcpy(omega + 3 * i, w, sizeof w);
+            linear_run(c, j, t + i, r - i, q + 4 * i);
+        i = r;
     }
+    for (i = i1 > i ? i1 : i; i < n; i++)
+        if ((st = eval_one(c, t, i, &hint, q, omega, err)))
+            return st;
     if (cursor)
         *cursor = hint;
     return AC_OK;
