@@ -32,14 +32,14 @@ from . import _core
 from ._arrays import (as_float64, check_out, contiguous, kernel_operand,
                       results)
 from ._objects import ByValue
-from ._options import (INTERPOLATION_ALIASES, aliases_for, check_fields, check_sorted,
-                       option)
+from ._options import INTERPOLATIONS, check_fields, check_sorted, interpolation_option
 from .rotations import quaternion_input
 
 __all__ = ["LoopTrack", "RootDelta", "RootMotionCursor", "RootPose"]
 
 _KINDS = {"none": 0, "yaw": 1, "quaternion": 2}
-_INTERPOLATIONS = {"linear": 0, "cubic": 1}
+# The key-track vocabulary (_options), and the part of it that applies to root tracks.
+_INTERPOLATIONS = {name: INTERPOLATIONS[name] for name in ("linear", "cubic")}
 
 
 class RootDelta(NamedTuple):
@@ -141,8 +141,7 @@ class LoopTrack(ByValue):
                              f"got {positions.shape}")
         if positions.ndim == 2 and positions.shape[1] < 1:
             raise ValueError(f"{func}: positions must have at least 1 channel")
-        interpolation = option(func, "interpolation", interpolation, _INTERPOLATIONS,
-                               aliases_for(INTERPOLATION_ALIASES, _INTERPOLATIONS))
+        interpolation = interpolation_option(func, interpolation, _INTERPOLATIONS, "a LoopTrack")
         check_sorted(func, "times", times, values="positions")
         up_axis = _scalar_int(func, "up_axis", up_axis)
         if up_axis not in (0, 1, 2):

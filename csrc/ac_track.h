@@ -99,4 +99,109 @@ static inline void ac_track_runs(const ac_track *tr, const double *tq, size_t n,
     *i1 = *i0 < n && tq[*i0] < hi ? ac_track_run_end(tq, *i0, n, hi) : *i0;
 }
 
+/* ------------------------------------------------------------ locating */
+
+/* Where a query lands. */
+enum {
+    AC_TRACK_INSIDE, /* segment `segment` at local time `time` (possibly folded) */
+    AC_TRACK_HOLD,   /* the end key `key` held (clamp; one key; zero span) */
+    AC_TRACK_LINE,   /* along the outer side of end key `key` (linear, sloped) */
+    AC_TRACK_END     /* "error" mode exactly at end key `key`: the side outside does
+                        not exist, so the one inside is used */
+};
+
+typedef struct ac_track_point {
+    int where;      /* AC_TRACK_* */
+    int mode;       /* the extrapolation mode that applied (inside: -1) */
+    int after;      /* 1 after the keys, 0 before (inside: 0) */
+    int mirrored;   /* a mirrored cycle of oscillate: local time runs backwards, so
+                       first derivatives change sign */
+    int odd;        /* an odd cycle, exactly (any cycling mode) */
+    int side;       /* INSIDE: the side in local time (the other one when mirrored) */
+    size_t segment; /* INSIDE: the segment, on the local side */
+    size_t key;     /* HOLD, LINE, END: 0 or k - 1 */
+    double time;    /* INSIDE: the local time in [first, last] */
+    double cycles;  /* cycles from the keys' span to the query (0 inside) */
+} ac_track_point;
+
+/* 1 when t lies inside the keys on its side: [first, last) on the right,
+   (first, last] on the left. */
+static inline int ac_track_inside(const ac_track *tr, double t, int side)
+{
+    const double lo = tr->times[0], hi = tr->times[tr->k - 1];
+    return tr->k > 1 && (side == AC_SIDE_LEFT ? t > lo && t <= hi : t >= lo && t < hi);
+}
+
+/* Locates query i at time t on a side: inside the keys its segment, outside
+   them by the extrapolation mode of that end. Cycles fold t into the keys
+   exactly (ac_cycle_fold); on the left side a seam (t on a cycle boundary)
+   is the end of the previous cycle; in a mirrored cycle of "oscillate" the
+   local side is the other one, so the rule is the same in every cycle (the
+   side is taken in the query's time). `hint` is the cursor, updated. Errors:
+   a non-finite t; t outside the keys where the mode is "error" (reason
+   AC_REASON_BEFORE_ERROR / AFTER_ERROR with the keys' span). */
+static inline ac_status ac_track_locate(const ac_track *tr, double t, int side, size_t i,
+                                        size_t *hint, ac_track_point *p, ac_error *err)
+{
+    const size_t k = tr->k;
+    const double lo = tr->times[0], hi = tr->times[k - 1];
+    int after = side == AC_SIDE_LEFT ? t > lo : t >= hi, local;
+    double tm, sign, parity;
+    memset(p, 0, sizeof *p);
+    p->mode = -1;
+    if (!ac_finite(t))
+        return ac_fail(err, AC_ERR_VALUE, i, "t", t, "must be finite");
+    if (ac_track_inside(tr, t, side)) {
+        p->where = AC_TRACK_INSIDE, p->time = t, p->side = side;
+        p->segment = *hint = ac_track_find(tr->times, k, t, side, *hint);
+        return AC_OK;
+    }
+    p->mode = after ? tr->after : tr->before;
+    p->after = after;
+    p->key = after ? k - 1 : 0;
+    switch (p->mode) {
+    case AC_EXTRAP_ERROR:
+        if (t != (after ? hi : lo))
+            return ac_fail(err, AC_ERR_VALUE, i, "t", t,
+                           "must lie in [%.15g, %.15g] (%s='error')", lo, hi,
+                           after ? "after" : "before");
+        p->where = k == 1 ? AC_TRACK_HOLD : AC_TRACK_END;
+        return AC_OK;
+    case AC_EXTRAP_LINEAR:
+    case AC_EXTRAP_SLOPED:
+        p->where = AC_TRACK_LINE;
+        return AC_OK;
+    case AC_EXTRAP_CYCLE:
+    case AC_EXTRAP_CYCLE_OFFSET:
+    case AC_EXTRAP_OSCILLATE:
+        if (k > 1 && hi - lo > 0.0)
+            break;
+        p->where = AC_TRACK_HOLD; /* one key or no span to repeat */
+        return AC_OK;
+    default:
+        p->where = AC_TRACK_HOLD;
+        return AC_OK;
+    }
+    /* t = lo + cycles * (hi - lo) + r, r in [0, hi - lo); the parity from the
+       mirrored fold, exact for any t */
+    tm = ac_cycle_fold(t, lo, hi, p->mode == AC_EXTRAP_OSCILLATE, &p->cycles, &sign);
+    ac_cycle_fold(t, lo, hi, 1, &p->cycles, &parity);
+    p->odd = parity < 0.0;
+    p->mirrored = sign < 0.0;
+    if (side == AC_SIDE_LEFT && tm == (p->mirrored ? hi : lo)) {
+        p->cycles -= 1.0, p->odd = !p->odd;
+        if (p->mode == AC_EXTRAP_OSCILLATE)
+            p->mirrored = !p->mirrored;
+        tm = p->mirrored ? lo : hi;
+    }
+    local = p->mirrored ? !side : side;
+    if (local == AC_SIDE_LEFT && !(tm > lo)) /* rounded onto an end: stay inside */
+        local = AC_SIDE_RIGHT;
+    else if (local == AC_SIDE_RIGHT && !(tm < hi))
+        local = AC_SIDE_LEFT;
+    p->where = AC_TRACK_INSIDE, p->time = tm, p->side = local;
+    p->segment = *hint = ac_track_find(tr->times, k, tm, local, *hint);
+    return AC_OK;
+}
+
 #endif /* AC_TRACK_H */

@@ -131,8 +131,8 @@ static int make_quat_curve(const ac_allocator *mem, int destroy)
 {
     const double times[2] = {0.0, 1.0}, quats[8] = {0, 0, 0, 1, 0, 0, 1, 0};
     ac_quat_curve *c = NULL;
-    ac_status st = ac_quat_curve_create(times, quats, NULL, NULL, 2, AC_QUAT_LINEAR,
-                                        AC_QUAT_CLAMP, AC_QUAT_CLAMP, &c, mem, NULL);
+    ac_status st = ac_quat_curve_create(times, quats, NULL, NULL, 2, AC_CURVE_LINEAR,
+                                        AC_EXTRAP_CLAMP, AC_EXTRAP_CLAMP, &c, mem, NULL);
     if (!st && destroy)
         ac_quat_curve_destroy(c);
     return st;
@@ -142,7 +142,7 @@ static int make_looptrack(const ac_allocator *mem, int destroy)
 {
     const double times[3] = {0.0, 0.5, 1.0}, positions[3] = {0.0, 0.4, 1.0};
     ac_looptrack *tr = NULL;
-    ac_status st = ac_rootmotion_create(&tr, times, positions, 3, 1, AC_ROOT_LINEAR,
+    ac_status st = ac_rootmotion_create(&tr, times, positions, 3, 1, AC_CURVE_LINEAR,
                                         AC_ROOT_NO_ROTATION, NULL, 1, 1e6, mem, NULL);
     if (!st && destroy)
         ac_rootmotion_destroy(tr);
