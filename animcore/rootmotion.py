@@ -84,7 +84,12 @@ class LoopTrack(ByValue):
         Root positions (e.g. metres) at the keys. ``(K,)`` gives scalar
         results; ``(K, C)`` gives results with a trailing axis of C channels.
     interpolation : {"linear", "cubic"}
-        How positions vary between keys. ``"cubic"`` is a Hermite cubic with
+        How positions vary between keys, in the vocabulary of every key
+        track (``Curve``, ``RotationCurve``): "linear" by default, as for
+        rotation tracks, because that is what glTF and BVH samplers store;
+        "step" does not apply to a root track. Beyond its keys the track
+        cycles with its stride, what a ``Curve`` calls "cycle_offset" (with
+        the rigid cycle ``C`` for turning tracks). ``"cubic"`` is a Hermite cubic with
         time-aware Catmull-Rom velocities ``(p[i+1] - p[i-1]) / (t[i+1] - t[i-1])``
         per second. The loop defines the end keys' neighbours: key 0's left
         neighbour is key K-2 one cycle earlier (time ``t[K-2] - T``, position

@@ -14,7 +14,8 @@ specifies.) Wherever quaternions are taken, a ``scipy.spatial.transform.Rotation
 is accepted too, through its ``as_quat()`` (scalar-last, the same order).
 
 :class:`RotationCurve` is a rotation track with glTF 2.0 semantics (Appendix
-C): "linear" is shortest-arc slerp between neighbouring keys, "cubic" is a
+C), on the key track core that :class:`~animcore.Curve` uses (one
+vocabulary of interpolation, extrapolation and sides): "linear" is shortest-arc slerp between neighbouring keys, "cubic" is a
 per-component Hermite spline whose per-second tangents are multiplied by the
 key interval and whose result is normalized, and "step" holds the key at or
 before t.
@@ -367,10 +368,10 @@ class RotationCurve(ByValue):
         Key rotations (x, y, z, w), non-zero; normalized here, except for
         "cubic", which splines them as given and normalizes the result (glTF).
     interpolation : {"linear", "step", "cubic"}
-        "linear": shortest-arc slerp between neighbouring keys. "step": the
-        key at or before t. "cubic": per-component cubic Hermite between keys
-        with the tangents below multiplied by the key interval, then
-        normalized (glTF 2.0 Appendix C; no sign flipping between keys).
+        "linear" (the default): shortest-arc slerp between neighbouring keys.
+        "step": the key at or before t. "cubic": per-component cubic Hermite
+        between keys with the tangents below multiplied by the key interval,
+        then normalized (glTF 2.0 Appendix C; no sign flipping between keys).
     in_tangents, out_tangents : array_like, shape (K, 4), optional
         Per-second tangents (d quaternion / d second) arriving at and leaving
         each key; required for "cubic" and only allowed there. As in glTF,
@@ -378,10 +379,29 @@ class RotationCurve(ByValue):
         extrapolation of a rotation curve follows a tangent); they are kept
         so that a glTF sampler round-trips.
     before, after : {"clamp", "cycle", "oscillate", "error"}
-        Outside the keys: hold the end key (angular velocity 0), repeat,
-        repeat with every other cycle mirrored in time, or raise a
-        ValueError naming the index. glTF itself clamps. Other tools' words
-        are accepted too ("constant", "loop", "repeat", "pingpong", "mirror").
+        Outside the keys: hold the end key (angular velocity 0; the default,
+        as glTF), repeat, repeat with every other cycle mirrored in time, or
+        raise a ValueError naming the index. Other tools' words are accepted
+        too ("constant", "loop", "repeat", "pingpong", "mirror").
+
+    One vocabulary for every key track: ``Curve``, ``RotationCurve`` and the
+    keys of ``LoopTrack`` take the same names for interpolation,
+    extrapolation and side, and evaluate the same way (``evaluate(t,
+    derivative, side=)``, ``sample``, ``__call__``), on one track core. Of
+    the shared extrapolation names, "linear", "sloped" and "cycle_offset"
+    do not apply to rotations (a ValueError says so). The default
+    interpolation follows one rule for every class: the one its usual source
+    stores; rotations come from glTF and BVH samplers, which store "linear"
+    (a scalar ``Curve``, keyed by hand, defaults to "cubic").
+
+    Sides: ``evaluate(t, side="right")`` (the default) gives, at a key time
+    or a cycle seam, the rotation and angular velocity just after ``t``;
+    ``side="left"`` those just before. At the last key the right side is the
+    extrapolation (held under "clamp": angular velocity 0; the next cycle's
+    start under "cycle"), at the first key the left side is; in a mirrored
+    cycle the side is taken in the query's time, so the rule is the same in
+    every cycle. Under "error" the side outside the keys does not exist and
+    the one inside is used.
 
     Results are sign-continuous along the curve (q and -q being the same
     rotation, a jump between them is a glitch for anything that blends or
@@ -393,8 +413,9 @@ class RotationCurve(ByValue):
     cycle is negated, so each seam is sign-continuous too. "cubic" splines
     its keys as given (glTF), which is continuous.
 
-    Evaluation runs in C: sorted times cost O(N + K) in total, unsorted ones
-    a binary search each. ``len(curve)`` is the number of keys, iteration
+    Evaluation runs in C: sorted times cost O(N + K) in total (a linear
+    curve evaluates each segment's run of sorted times in one vectorized
+    loop), unsorted ones a binary search each. ``len(curve)`` is the number of keys, iteration
     gives one :class:`RotationKey` per key and :meth:`to_dict` /
     :meth:`from_dict` round-trip the curve through JSON.
 
@@ -404,7 +425,9 @@ class RotationCurve(ByValue):
     >>> curve = RotationCurve([0.0, 2.0], [[0, 0, 0, 1], quarter])
     >>> curve.evaluate(1.0).round(6)
     array([0.      , 0.      , 0.382683, 0.92388 ])
-    >>> curve.angular_velocity(1.0).round(6)  # pi/2 rad over 2 s, about z
+    >>> curve.evaluate(1.0, derivative=1).round(6)  # pi/2 rad over 2 s, about z
+    array([0.      , 0.      , 0.785398])
+    >>> curve.angular_velocity(2.0, side="left").round(6)  # held after: 0 on the right
     array([0.      , 0.      , 0.785398])
     """
 
