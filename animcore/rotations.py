@@ -333,7 +333,7 @@ def quat_from_euler(seq: str, angles, *, degrees: bool = False, out=None) -> np.
 # The key-track vocabulary (_options), and the part of it that applies to rotations.
 _INTERP = INTERPOLATIONS
 _EXTRAP = EXTRAPOLATIONS
-_ROTATION_EXTRAPOLATIONS = ("clamp", "cycle", "oscillate", "error")
+_ROTATION_EXTRAPOLATIONS = ("clamp", "linear", "cycle", "oscillate", "error")
 _GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
 _GLTF_ALIASES = {"cubic": "CUBICSPLINE", "constant": "STEP", "slerp": "LINEAR"}
 
@@ -378,11 +378,14 @@ class RotationCurve(ByValue):
         ``in_tangents[0]`` and ``out_tangents[-1]`` shape no segment (no
         extrapolation of a rotation curve follows a tangent); they are kept
         so that a glTF sampler round-trips.
-    before, after : {"clamp", "cycle", "oscillate", "error"}
+    before, after : {"clamp", "linear", "cycle", "oscillate", "error"}
         Outside the keys: hold the end key (angular velocity 0; the default,
-        as glTF), repeat, repeat with every other cycle mirrored in time, or
+        as glTF); keep turning at the end key's angular velocity on its inner
+        side (``exp(omega dt / 2) q_end``, the rotation's "linear": for a
+        linear curve the slerp of the end segment continued, for step a
+        hold); repeat; repeat with every other cycle mirrored in time; or
         raise a ValueError naming the index. Other tools' words are accepted
-        too ("constant", "loop", "repeat", "pingpong", "mirror").
+        too ("constant", "extend", "loop", "repeat", "pingpong", "mirror").
 
     One vocabulary for every key track: ``Curve``, ``RotationCurve`` and the
     keys of ``LoopTrack`` take the same names for interpolation,

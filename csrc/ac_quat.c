@@ -289,11 +289,11 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                        "must be AC_CURVE_STEP, AC_CURVE_LINEAR or AC_CURVE_CUBIC");
     for (int end = 0; end < 2; end++) {
         ac_curve_extrapolation mode = end ? after : before;
-        if (mode != AC_EXTRAP_CLAMP && mode != AC_EXTRAP_CYCLE && mode != AC_EXTRAP_OSCILLATE &&
-            mode != AC_EXTRAP_ERROR)
+        if (mode != AC_EXTRAP_CLAMP && mode != AC_EXTRAP_LINEAR && mode != AC_EXTRAP_CYCLE &&
+            mode != AC_EXTRAP_OSCILLATE && mode != AC_EXTRAP_ERROR)
             return ac_fail(err, AC_ERR_VALUE, 0, end ? "after" : "before", (double)mode,
-                           "must be AC_EXTRAP_CLAMP, _CYCLE, _OSCILLATE or _ERROR (the modes "
-                           "that apply to rotations)");
+                           "must be AC_EXTRAP_CLAMP, _LINEAR, _CYCLE, _OSCILLATE or _ERROR "
+                           "(the modes that apply to rotations)");
     }
     if (interp == AC_CURVE_CUBIC && (!in_tangents || !out_tangents))
         return ac_fail(err, AC_ERR_VALUE, 0, in_tangents ? "out_tangents" : "in_tangents", 0.0,
@@ -446,6 +446,22 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, int side, 
     return AC_OK;
 }
 
+/* "linear" extrapolation: the end key q turned on at its angular velocity
+   w for dt seconds, exp(w dt / 2) q (w is in the frame q rotates into, so
+   the turn applies on the left). */
+static ac_status turn_on(double q[4], const double w[3], double dt, size_t i, ac_error *err)
+{
+    double v[3], r[4];
+    for (int k = 0; k < 3; k++)
+        v[k] = w[k] * dt;
+    if (check_result("rotation", v, 3, i, err))
+        return AC_ERR_OVERFLOW; /* the angle itself is not representable */
+    ac_quat_batch_from_rotvec(v, r, 1, NULL);
+    ac_quat_mul(r, q, q);
+    ac_quat_normalize(q, q);
+    return AC_OK;
+}
+
 /* The curve's key times and extrapolation as the shared track sees them. */
 static ac_track track_of(const ac_quat_curve *c)
 {
@@ -472,10 +488,13 @@ static ac_status eval_one(const ac_quat_curve *c, const double *t, size_t i, int
         int at = p.side, hold = p.where == AC_TRACK_HOLD;
         if (p.where != AC_TRACK_INSIDE) { /* an end key: its inner segment */
             seg = p.after ? k - 2 : 0, local = c->times[p.key];
-            /* held: the key itself; "error" at the key: the side inside */
-            at = p.after && !hold ? AC_SIDE_LEFT : AC_SIDE_RIGHT;
+            /* held and "linear": the key itself (with the rate of its inner
+               segment); "error" at the key: the side inside */
+            at = p.after && p.where == AC_TRACK_END ? AC_SIDE_LEFT : AC_SIDE_RIGHT;
         }
         if ((st = sample(c, local, seg, at, i, rq, w, err)))
+            return st;
+        if (p.where == AC_TRACK_LINE && (st = turn_on(rq, w, t[i] - c->times[p.key], i, err)))
             return st;
         sign = p.mirrored ? -1.0 : 1.0;
         /* the cycles negated to stay sign-continuous at the seams */

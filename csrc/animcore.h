@@ -431,8 +431,10 @@ AC_API ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const d
    or before t), AC_CURVE_LINEAR (shortest-arc slerp between neighbouring
    keys) or AC_CURVE_CUBIC (per-component Hermite with per-second tangents
    times the key interval, then normalized). Extrapolation: AC_EXTRAP_CLAMP
-   (hold the end key, angular velocity 0), AC_EXTRAP_CYCLE, AC_EXTRAP_OSCILLATE
-   or AC_EXTRAP_ERROR; the other modes do not apply to rotations. */
+   (hold the end key, angular velocity 0), AC_EXTRAP_LINEAR (turn on at the
+   end key's angular velocity on its inner side: exp(omega dt / 2) q_end),
+   AC_EXTRAP_CYCLE, AC_EXTRAP_OSCILLATE or AC_EXTRAP_ERROR; the other modes
+   do not apply to rotations. */
 typedef struct ac_quat_curve ac_quat_curve;
 
 /* Validates and copies k >= 1 keys: strictly increasing finite `times`

@@ -418,9 +418,9 @@ def test_curve_shapes_out_and_properties():
      r"RotationCurve: in_tangents at index \(1,\) is inf \(is not representable"),
     (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="bezier"),
      r"^RotationCurve: interpolation is 'bezier' \(must be one of 'step', 'linear', 'cubic'; did you mean 'cubic'\?"),
-    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), after="linear"),
-     r"^RotationCurve: after is 'linear' \(must be one of 'clamp', 'cycle', 'oscillate', 'error': "
-     r"'linear' does not apply to a RotationCurve\)$"),
+    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), after="offset"),
+     r"^RotationCurve: after is 'offset' \(must be one of 'clamp', 'linear', 'cycle', "
+     r"'oscillate', 'error': 'cycle_offset' does not apply to a RotationCurve\)$"),
     (dict(times=[[0.0, 1.0]], quaternions=np.tile([0, 0, 0, 1.0], (2, 1))), r"times must be a 1-D array"),
 ])
 def test_curve_bad_input(kwargs, match):
@@ -625,7 +625,7 @@ def test_rotation_curve_options_accept_tool_words():
                       before="constant", after="loop")
     assert (c.interpolation, c.before, c.after) == ("linear", "clamp", "cycle")
     with pytest.raises(ValueError, match=r"^RotationCurve: after is 'cylce' \(must be one of "
-                                         r"'clamp', 'cycle', 'oscillate', 'error'; did you mean "
+                                         r"'clamp', 'linear', 'cycle', 'oscillate', 'error'; did you mean "
                                          r"'cycle'\?\)"):
         RotationCurve([0, 1], [[0, 0, 0, 1.0], [0, 0, 1, 0]], after="cylce")
     with pytest.raises(ValueError, match=r"^RotationCurve: times at index \(1,\) is 0.5, which "
@@ -857,17 +857,56 @@ def test_track_classes_share_one_vocabulary():
     assert LoopTrack(times, [0.0, 1.0, 2.0]).interpolation == "linear"
     assert Curve(times, [0.0, 1.0, 0.5]).interpolation == "cubic"
     assert set(INTERPOLATIONS) == {"step", "linear", "cubic"} and set(SIDES) == {"right", "left"}
-    assert {"clamp", "cycle", "oscillate", "error"} < set(EXTRAPOLATIONS)
+    assert {"clamp", "linear", "cycle", "oscillate", "error"} < set(EXTRAPOLATIONS)
     # a name of the shared set that a class has no use for says so
     with pytest.raises(ValueError, match=r"^RotationCurve: before is 'cycle_offset' \(must be one "
-                                         r"of 'clamp', 'cycle', 'oscillate', 'error': "
+                                         r"of 'clamp', 'linear', 'cycle', 'oscillate', 'error': "
                                          r"'cycle_offset' does not apply to a RotationCurve\)$"):
         RotationCurve(times, random_quats(3), before="cycle_offset")
     with pytest.raises(ValueError, match=r"^RotationCurve: after is 'Sloped' \(must be one of "
-                                         r"'clamp', 'cycle', 'oscillate', 'error': 'sloped' does "
+                                         r"'clamp', 'linear', 'cycle', 'oscillate', 'error': "
+                                         r"'sloped' does "
                                          r"not apply to a RotationCurve\)$"):
         RotationCurve(times, random_quats(3), after="Sloped")
     with pytest.raises(ValueError, match=r"^LoopTrack: interpolation is 'constant' \(must be one "
                                          r"of 'linear', 'cubic': 'step' does not apply to a "
                                          r"LoopTrack\)$"):
         LoopTrack(times, [0.0, 1.0, 2.0], interpolation="constant")
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "cubic", "step"])
+def test_linear_extrapolation_keeps_turning_at_the_end_rate(interpolation):
+    times, keys = uneven_keys(5)
+    tangents = {} if interpolation != "cubic" else dict(
+        in_tangents=RNG.normal(0, 0.3, (5, 4)), out_tangents=RNG.normal(0, 0.3, (5, 4)))
+    curve = RotationCurve(times, keys, interpolation=interpolation, before="extend",
+                          after="linear", **tangents)
+    first, last = times[0], times[-1]
+    w0 = curve.angular_velocity(first)  # the rates on the keys' inner sides
+    w1 = curve.angular_velocity(last, side="left")
+    q0, q1 = curve(first), curve.quaternions[-1] if interpolation != "cubic" else \
+        quat_normalize(keys[-1])
+    before, after = first - np.array([0.5, 2.0, 7.0]), last + np.array([0.25, 1.0, 9.0])
+    # scipy: the end rotation followed by the turn rotvec = omega * dt (parent frame)
+    expect0 = (Rotation.from_rotvec(np.outer(before - first, w0)) * Rotation.from_quat(q0))
+    expect1 = (Rotation.from_rotvec(np.outer(after - last, w1)) * Rotation.from_quat(q1))
+    same_rotation(curve(before), expect0.as_quat(), atol=1e-12)
+    same_rotation(curve(after), expect1.as_quat(), atol=1e-12)
+    np.testing.assert_allclose(curve.angular_velocity(after), np.tile(w1, (3, 1)), atol=0)
+    np.testing.assert_allclose(curve.angular_velocity(before), np.tile(w0, (3, 1)), atol=0)
+    # continuous at the end key, and for linear the end segment's slerp continued
+    assert np.dot(curve(last + 1e-9), q1) > 1 - 1e-12
+    if interpolation == "linear":
+        k = curve.quaternions
+        u = (after - times[-2]) / (last - times[-2])
+        rel = Rotation.from_quat(k[-1]) * Rotation.from_quat(k[-2]).inv()
+        along = Rotation.from_rotvec(np.outer(u, rel.as_rotvec())) * Rotation.from_quat(k[-2])
+        same_rotation(curve(after), along.as_quat(), atol=1e-11)
+    if interpolation == "step":
+        np.testing.assert_array_equal(curve(after), np.tile(curve.quaternions[-1], (3, 1)))
+
+
+def test_linear_extrapolation_overflow():
+    curve = RotationCurve([0.0, 1e-300], [[0, 0, 0, 1.0], [0, 0, 1.0, 0]], after="linear")
+    with pytest.raises(OverflowError, match=r"^RotationCurve: rotation at index \(1,\) is inf"):
+        curve([0.0, 1e10])

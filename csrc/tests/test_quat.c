@@ -144,9 +144,26 @@ static void curve_sides(void)
     CHECK(ac_quat_curve_eval(curve, NULL, &mirrored, 1, AC_SIDE_LEFT, q, w, NULL) == AC_OK);
     CHECK_NEAR(w[2], -PI / 2, 1e-14);
     ac_quat_curve_destroy(curve);
-    /* modes that do not apply to rotations */
+    /* linear: on at the end key's angular velocity (a quarter turn about z per
+       second after the half turn at 3 s) */
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_LINEAR,
+                               AC_EXTRAP_LINEAR, &curve, NULL, NULL) == AC_OK);
+    {
+        double t2[2] = {-2.0, 4.0};
+        CHECK(ac_quat_curve_eval(curve, NULL, t2, 2, AC_SIDE_RIGHT, q, w, NULL) == AC_OK);
+        CHECK_NEAR(q[2], -sin(PI / 4), 1e-15); /* 2 s back at pi/4 rad/s: -pi/2 */
+        CHECK_NEAR(q[3], cos(PI / 4), 1e-15);
+        CHECK_NEAR(q[6], sin(3 * PI / 4), 1e-15); /* pi + pi/2 */
+        CHECK_NEAR(q[7], cos(3 * PI / 4), 1e-15);
+        CHECK_NEAR(w[2], PI / 4, 1e-14);
+        CHECK_NEAR(w[5], PI / 2, 1e-14);
+    }
+    ac_quat_curve_destroy(curve);
+    /* modes that do not apply to rotations */
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_CYCLE_OFFSET,
                                AC_EXTRAP_CLAMP, &curve, NULL, NULL) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_SLOPED, &curve, NULL, NULL) == AC_ERR_VALUE);
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_BEZIER, AC_EXTRAP_CLAMP,
                                AC_EXTRAP_CLAMP, &curve, NULL, NULL) == AC_ERR_VALUE);
 }
