@@ -910,3 +910,21 @@ def test_linear_extrapolation_overflow():
     curve = RotationCurve([0.0, 1e-300], [[0, 0, 0, 1.0], [0, 0, 1.0, 0]], after="linear")
     with pytest.raises(OverflowError, match=r"^RotationCurve: rotation at index \(1,\) is inf"):
         curve([0.0, 1e10])
+
+
+@given(st.lists(st.floats(-12.0, 15.0), min_size=1, max_size=40),
+       st.sampled_from(["clamp", "linear", "cycle", "oscillate"]))
+def test_side_matters_only_at_keys_and_seams(ts, mode):
+    times = np.array([0.0, 0.5, 1.25, 2.0, 3.5])
+    keys = Rotation.from_rotvec([[0, 0, 0], [0, 0.4, 0], [0.3, 0.4, 0], [0.3, 0, 1], [1, 0, 1]])
+    curve = RotationCurve(times, keys, before=mode, after=mode)
+    t = np.array(ts)
+    span = times[-1] - times[0]
+    images = (times[None, :] + span * np.arange(-5, 6)[:, None]).ravel()  # keys of every cycle
+    mirrored = (2 * times[-1] - times[None, :] + 2 * span * np.arange(-5, 6)[:, None]).ravel()
+    near = np.min(np.abs(t[:, None] - np.r_[images, mirrored][None, :]), axis=1) < 1e-9
+    t = t[~near]
+    np.testing.assert_array_equal(curve(t, side="left"), curve(t))
+    np.testing.assert_array_equal(curve.angular_velocity(t, side="left"), curve.angular_velocity(t))
+    order = np.argsort(t, kind="stable")  # the sorted runs give the per-query bits
+    np.testing.assert_array_equal(curve(t[order]), curve(t)[order])
