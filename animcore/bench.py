@@ -476,10 +476,10 @@ def bench_rotation_curve(scale: float, repeats: int) -> list[Comparison]:
     curve = RotationCurve(times, quats)
     slerp = Slerp(times, Rotation.from_quat(quats))
     return [
-        compare("rotation curve linear, 1,000 keys, sorted t", n,
+        compare("rotation_curve linear, 1,000 keys, sorted t", n,
                 lambda: curve.evaluate(queries), "quat_slerp on as many pairs",
                 lambda: quat_slerp(q0, q1, u), repeats, target=1 / 1.3),
-        compare("rotation curve linear, 1,000 keys, sorted t", n,
+        compare("rotation_curve linear, 1,000 keys, sorted t", n,
                 lambda: curve.evaluate(queries), "scipy Slerp, same keys and t",
                 lambda: slerp(queries).as_quat(), repeats, target=8),
     ]
