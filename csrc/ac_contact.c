@@ -106,7 +106,7 @@ static double dot(int dim, const double *a, const double *b)
     return sum;
 }
 
-static ac_status check_vector(const char *arg, int dim, const double *x, size_t i,
+static ac_status check_vector(ac_arg arg, int dim, const double *x, size_t i,
                               ac_error *err)
 {
     for (int k = 0; k < dim; k++)
@@ -115,7 +115,7 @@ static ac_status check_vector(const char *arg, int dim, const double *x, size_t 
     return AC_OK;
 }
 
-static ac_status check_unit(const char *arg, int dim, const double *n, size_t i,
+static ac_status check_unit(ac_arg arg, int dim, const double *n, size_t i,
                             ac_error *err)
 {
     double nn = dot(dim, n, n);
@@ -125,7 +125,7 @@ static ac_status check_unit(const char *arg, int dim, const double *n, size_t i,
     return AC_OK;
 }
 
-static ac_status check_range(const char *arg, double x, double hi, size_t i, ac_error *err)
+static ac_status check_range(ac_arg arg, double x, double hi, size_t i, ac_error *err)
 {
     if (!ac_finite(x))
         return ac_fail(err, AC_ERR_VALUE, i, arg, x, "must be finite");
@@ -151,30 +151,30 @@ static ac_status bounce_careful(const double *v, const double *u, const double *
         const double *vi = v + i * s[0] * d, *ui = u + i * s[1] * d, *ni = nrm + i * s[2] * d;
         double e = rest[i * s[3]], mu = fric[i * s[4]], th = thr[i * s[5]], sp;
         ac_status st;
-        if ((st = check_vector("velocity", dim, vi, i, err)) ||
-            (st = check_vector("surface_velocity", dim, ui, i, err)) ||
-            (st = check_vector("normal", dim, ni, i, err)) ||
-            (st = check_range("restitution", e, 1.0, i, err)) ||
-            (st = check_unit("normal . normal", dim, ni, i, err)) ||
-            (st = check_range("friction", mu, DBL_MAX, i, err)) ||
-            (st = check_range("threshold", th, DBL_MAX, i, err)))
+        if ((st = check_vector(AC_ARG_VELOCITY, dim, vi, i, err)) ||
+            (st = check_vector(AC_ARG_SURFACE_VELOCITY, dim, ui, i, err)) ||
+            (st = check_vector(AC_ARG_NORMAL, dim, ni, i, err)) ||
+            (st = check_range(AC_ARG_RESTITUTION, e, 1.0, i, err)) ||
+            (st = check_unit(AC_ARG_NORMAL_LENGTH2, dim, ni, i, err)) ||
+            (st = check_range(AC_ARG_FRICTION, mu, DBL_MAX, i, err)) ||
+            (st = check_range(AC_ARG_THRESHOLD, th, DBL_MAX, i, err)))
             return st;
         if (!bounce_one(dim, 0, 1, vi, ui, ni, e, mu, th, out + i * d, &sp)) {
             for (int k = 0; k < dim; k++)
                 if (!ac_finite(vi[k] - ui[k]))
-                    return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity - surface_velocity",
+                    return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_RELATIVE_VELOCITY,
                                    vi[k] - ui[k],
                                    "is not representable although the inputs are finite");
             if (!ac_finite(sp))
                 return ac_fail(err, AC_ERR_OVERFLOW, i,
-                               "(velocity - surface_velocity) . normal", sp,
+                               AC_ARG_NORMAL_SPEED, sp,
                                "is not representable although the inputs are finite");
             for (int k = 0; k < dim; k++)
                 if (!ac_finite(out[i * d + k]))
-                    return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[i * d + k],
+                    return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_RESULT, out[i * d + k],
                                    "is not representable although the inputs are finite");
             AC_ASSERT(0 && "fast loop reported an overflow the careful pass did not find");
-            return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[i * d],
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_RESULT, out[i * d],
                            "is not representable although the inputs are finite");
         }
     }
@@ -349,7 +349,7 @@ static ac_status check_dim(size_t dim, ac_error *err)
 {
     if (dim == 2 || dim == 3)
         return AC_OK;
-    return ac_fail(err, AC_ERR_VALUE, 0, "dim", (double)dim, "must be 2 or 3");
+    return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_DIM, (double)dim, "must be 2 or 3");
 }
 
 ac_status ac_contact_bounce(const double *velocity, const double *surface_velocity,
@@ -400,16 +400,16 @@ ac_status ac_contact_point_velocity(const double *linear_velocity,
         const double *v = linear_velocity + i * s[0] * d, *w = angular_velocity + i * s[1] * da;
         const double *r = offset + i * s[2] * d;
         double *out = result + i * d;
-        if ((st = check_vector("linear_velocity", dim, v, i, err)) ||
-            (st = check_vector("angular_velocity", (int)da, w, i, err)) ||
-            (st = check_vector("offset", dim, r, i, err)))
+        if ((st = check_vector(AC_ARG_LINEAR_VELOCITY, dim, v, i, err)) ||
+            (st = check_vector(AC_ARG_ANGULAR_VELOCITY, (int)da, w, i, err)) ||
+            (st = check_vector(AC_ARG_OFFSET, dim, r, i, err)))
             return st;
         spin_velocity((int)dim, w, r, out);
         for (size_t k = 0; k < d; k++)
             out[k] = v[k] + out[k];
         for (size_t k = 0; k < d; k++)
             if (!ac_finite(out[k]))
-                return ac_fail(err, AC_ERR_OVERFLOW, i, "result", out[k],
+                return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_RESULT, out[k],
                                "is not representable although the inputs are finite");
     }
     return AC_OK;
@@ -693,7 +693,7 @@ static inline int collide_one(int dim, const rigid *a, const rigid *b, const dou
 /* Inverse inertia tensors: finite, symmetric within 1e-12 of the largest
    diagonal entry, and positive semi-definite (every principal minor of the
    tensor scaled by that entry >= -1e-12). */
-static ac_status check_tensor(const char *arg, const double *t, size_t i, ac_error *err)
+static ac_status check_tensor(ac_arg arg, const double *t, size_t i, ac_error *err)
 {
     double scale = 0.0, q[9], minor[7];
     ac_status st;
@@ -735,7 +735,7 @@ static ac_status check_tensor(const char *arg, const double *t, size_t i, ac_err
 }
 
 /* Reads and checks body `b` of contact i. */
-static ac_status load_rigid(const char *const names[5], int dim, const ac_body *body,
+static ac_status load_rigid(const ac_arg names[5], int dim, const ac_body *body,
                             size_t i, rigid *r, ac_error *err)
 {
     const size_t d = (size_t)dim, da = dim == 2 ? 1 : 3, di = body->inertia_tensor ? 9 : 1;
@@ -773,10 +773,12 @@ ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *n
                              ac_body_update *new_b, double *normal_impulse,
                              double *tangent_impulse, size_t n, ac_error *err)
 {
-    static const char *const names_a[5] = {"a.velocity", "a.angular_velocity",
-                                           "a.inverse_mass", "a.inverse_inertia", "a.center"};
-    static const char *const names_b[5] = {"b.velocity", "b.angular_velocity",
-                                           "b.inverse_mass", "b.inverse_inertia", "b.center"};
+    static const ac_arg names_a[5] = {AC_ARG_A_VELOCITY, AC_ARG_A_ANGULAR_VELOCITY,
+                                      AC_ARG_A_INVERSE_MASS, AC_ARG_A_INVERSE_INERTIA,
+                                      AC_ARG_A_CENTER};
+    static const ac_arg names_b[5] = {AC_ARG_B_VELOCITY, AC_ARG_B_ANGULAR_VELOCITY,
+                                      AC_ARG_B_INVERSE_MASS, AC_ARG_B_INVERSE_INERTIA,
+                                      AC_ARG_B_CENTER};
     const size_t *s = steps ? steps : all_arrays;
     const size_t d = dim, da = dim == 2 ? 1 : 3;
     const int id = (int)dim;
@@ -801,21 +803,21 @@ ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *n
             (st = load_rigid(names_b, id, b, i, &rb, err)))
             return st;
         if (!fine &&
-            ((st = check_vector("normal", id, ni, i, err)) ||
-            (st = check_vector("point", id, pi, i, err)) ||
-            (st = check_range("restitution", e, 1.0, i, err)) ||
-            (st = check_unit("normal . normal", id, ni, i, err)) ||
-            (st = check_range("friction", mu, DBL_MAX, i, err)) ||
-            (st = check_range("threshold", th, DBL_MAX, i, err))))
+            ((st = check_vector(AC_ARG_NORMAL, id, ni, i, err)) ||
+            (st = check_vector(AC_ARG_POINT, id, pi, i, err)) ||
+            (st = check_range(AC_ARG_RESTITUTION, e, 1.0, i, err)) ||
+            (st = check_unit(AC_ARG_NORMAL_LENGTH2, id, ni, i, err)) ||
+            (st = check_range(AC_ARG_FRICTION, mu, DBL_MAX, i, err)) ||
+            (st = check_range(AC_ARG_THRESHOLD, th, DBL_MAX, i, err))))
             return st;
         /* constant dimensions: straight code, and bounds the compiler can see */
         if (!(id == 3 ? collide_one(3, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
                                     normal_impulse + i, jt)
                       : collide_one(2, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
                                     normal_impulse + i, jt))) {
-            static const char *const outputs[6] = {
-                "velocity_a", "angular_velocity_a", "velocity_b", "angular_velocity_b",
-                "normal_impulse", "tangent_impulse"};
+            static const ac_arg outputs[6] = {
+                AC_ARG_VELOCITY_A, AC_ARG_ANGULAR_VELOCITY_A, AC_ARG_VELOCITY_B,
+                AC_ARG_ANGULAR_VELOCITY_B, AC_ARG_NORMAL_IMPULSE, AC_ARG_TANGENT_IMPULSE};
             const double *results[6] = {va, wa, vb, wb, normal_impulse + i, jt};
             const size_t widths[6] = {d, da, d, da, 1, d};
             for (int r = 0; r < 6; r++)
@@ -823,7 +825,7 @@ ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *n
                     if (!ac_finite(results[r][k]))
                         return ac_fail(err, AC_ERR_OVERFLOW, i, outputs[r], results[r][k],
                                        "is not representable although the inputs are finite");
-            return ac_fail(err, AC_ERR_OVERFLOW, i, "relative velocity at the contact",
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_CONTACT_VELOCITY,
                            HUGE_VAL, "is not representable although the inputs are finite");
         }
     }
@@ -842,11 +844,11 @@ static ac_status check_planes(const ac_planes *pl, ac_error *err)
     const int dim = (int)pl->dim;
     for (size_t j = 0; j < pl->count; j++) {
         ac_status st;
-        if ((st = check_vector("plane_point", dim, pl->point + j * pl->dim, j, err)) ||
-            (st = check_vector("plane_normal", dim, pl->normal + j * pl->dim, j, err)) ||
-            (st = check_unit("plane_normal . plane_normal", dim, pl->normal + j * pl->dim, j,
+        if ((st = check_vector(AC_ARG_PLANE_POINT, dim, pl->point + j * pl->dim, j, err)) ||
+            (st = check_vector(AC_ARG_PLANE_NORMAL, dim, pl->normal + j * pl->dim, j, err)) ||
+            (st = check_unit(AC_ARG_PLANE_NORMAL_LENGTH2, dim, pl->normal + j * pl->dim, j,
                              err)) ||
-            (st = check_vector("plane_velocity", dim, pl->velocity + j * pl->dim, j, err)))
+            (st = check_vector(AC_ARG_PLANE_VELOCITY, dim, pl->velocity + j * pl->dim, j, err)))
             return st;
     }
     return AC_OK;
@@ -854,7 +856,7 @@ static ac_status check_planes(const ac_planes *pl, ac_error *err)
 
 /* restitution in [0, 1] and friction >= 0 for every (sphere, plane) pair
    that the steps make distinct; the index reported is i * count + j. */
-static ac_status check_pairs(const char *arg, const double *x, const size_t steps[2],
+static ac_status check_pairs(ac_arg arg, const double *x, const size_t steps[2],
                              double hi, size_t n, size_t m, ac_error *err)
 {
     size_t rows = steps[0] ? n : (n > 0), cols = steps[1] ? m : (m > 0);
@@ -894,15 +896,15 @@ static ac_status check_spheres(const double *position, const double *velocity,
     ac_status st;
     for (size_t i = spheres_valid(position, velocity, pl->dim, pr, n) ? n : 0; i < n; i++) {
         double r = pr->radius[i * pr->radius_step], dt = pr->dt[i * pr->dt_step];
-        if ((st = check_vector("position", dim, position + i * pl->dim, i, err)) ||
-            (st = check_vector("velocity", dim, velocity + i * pl->dim, i, err)) ||
-            (st = check_range("radius", r, DBL_MAX, i, err)) ||
-            (st = check_range("dt", dt, DBL_MAX, i, err)))
+        if ((st = check_vector(AC_ARG_POSITION, dim, position + i * pl->dim, i, err)) ||
+            (st = check_vector(AC_ARG_VELOCITY, dim, velocity + i * pl->dim, i, err)) ||
+            (st = check_range(AC_ARG_RADIUS, r, DBL_MAX, i, err)) ||
+            (st = check_range(AC_ARG_DT, dt, DBL_MAX, i, err)))
             return st;
     }
-    if ((st = check_pairs("restitution", pr->restitution, pr->restitution_steps, 1.0, n,
+    if ((st = check_pairs(AC_ARG_RESTITUTION, pr->restitution, pr->restitution_steps, 1.0, n,
                           pl->count, err)) ||
-        (st = check_pairs("friction", pr->friction, pr->friction_steps, DBL_MAX, n,
+        (st = check_pairs(AC_ARG_FRICTION, pr->friction, pr->friction_steps, DBL_MAX, n,
                           pl->count, err)))
         return st;
     return AC_OK;
@@ -944,7 +946,7 @@ static ac_status scratch_init(plane_scratch *ps, const ac_planes *pl, ac_error *
     /* zeroed: block_pass reads front past the active lanes */
     double *block = calloc((2 * d + 2) * m + words * LANES + 1, sizeof(double));
     if (!block)
-        return ac_fail(err, AC_ERR_NOMEM, 0, "plane_point", (double)m,
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_PLANE_POINT, (double)m,
                        "planes: scratch could not be allocated");
     ps->m = m;
     for (size_t k = 0; k < 3; k++) {
@@ -1314,9 +1316,9 @@ static ac_status check_spin(const ac_projectile_spin *spin, size_t dim, size_t n
     const size_t da = dim == 2 ? 1 : 3;
     ac_status st;
     for (size_t i = 0; i < n; i++)
-        if ((st = ac_check_finite("angular_velocity", spin->angular_velocity + i * da, da, i,
+        if ((st = ac_check_finite(AC_ARG_ANGULAR_VELOCITY, spin->angular_velocity + i * da, da, i,
                                   err)) ||
-            (st = check_range("inverse_inertia",
+            (st = check_range(AC_ARG_INVERSE_INERTIA,
                               spin->inverse_inertia[i * spin->inverse_inertia_step], DBL_MAX, i,
                               err)))
             return st;
@@ -1337,10 +1339,10 @@ ac_status ac_contact_advance_spin(double *position, double *velocity,
     if ((st = check_dim(planes->dim, err)))
         return st;
     if (params->max_bounces < 0)
-        return ac_fail(err, AC_ERR_VALUE, 0, "max_bounces", (double)params->max_bounces,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_MAX_BOUNCES, (double)params->max_bounces,
                        "must be >= 0");
     if (params->max_bounces > AC_CONTACT_MAX_BOUNCES) /* bounds the work of a call */
-        return ac_fail(err, AC_ERR_VALUE, 0, "max_bounces", (double)params->max_bounces,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_MAX_BOUNCES, (double)params->max_bounces,
                        "must be <= AC_CONTACT_MAX_BOUNCES = %d", AC_CONTACT_MAX_BOUNCES);
     if ((st = check_planes(planes, err)) ||
         (st = check_spheres(position, velocity, planes, params, n, err)) ||
@@ -1350,7 +1352,7 @@ ac_status ac_contact_advance_spin(double *position, double *velocity,
     b = calloc(1, sizeof *b); /* zeroed: block_pass reads lanes past the active ones */
     if (!b) {
         free(ps.point[0]);
-        return ac_fail(err, AC_ERR_NOMEM, 0, "position", (double)n,
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_POSITION, (double)n,
                        "spheres: scratch could not be allocated");
     }
     b->spin = spin;
@@ -1369,19 +1371,19 @@ ac_status ac_contact_advance_spin(double *position, double *velocity,
         return AC_OK;
     for (size_t k = 0; k < d; k++)
         if (!ac_finite(velocity[i * d + k]))
-            return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity", velocity[i * d + k],
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_VELOCITY, velocity[i * d + k],
                            "is not representable after a bounce although the inputs are "
                            "finite");
     for (size_t k = 0; k < d; k++)
         if (!ac_finite(position[i * d + k]))
-            return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d + k],
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_POSITION, position[i * d + k],
                            "is not representable although the inputs are finite");
     for (size_t k = 0; spin && k < (d == 2 ? 1 : 3); k++)
         if (!ac_finite(spin->angular_velocity[i * (d == 2 ? 1 : 3) + k]))
-            return ac_fail(err, AC_ERR_OVERFLOW, i, "angular_velocity",
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_ANGULAR_VELOCITY,
                            spin->angular_velocity[i * (d == 2 ? 1 : 3) + k],
                            "is not representable after a bounce although the inputs are "
                            "finite");
-    return ac_fail(err, AC_ERR_OVERFLOW, i, "position", position[i * d],
+    return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_POSITION, position[i * d],
                    "is too far from a plane: the distance is not representable");
 }

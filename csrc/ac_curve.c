@@ -457,23 +457,24 @@ static ac_status check_times(const double *t, size_t k, int jumps, ac_error *err
 {
     for (size_t i = 0; i < k; i++) {
         if (!ac_finite(t[i]))
-            return ac_fail(err, AC_ERR_VALUE, i, "times", t[i], "must be finite");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, t[i], "must be finite");
         if (i == 0 || t[i] > t[i - 1])
             continue;
         if (t[i] < t[i - 1])
-            return ac_fail(err, AC_ERR_VALUE, i, "times", t[i],
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, t[i],
                            "must be >= the previous time %.15g", t[i - 1]);
         if (!jumps)
-            return ac_fail(err, AC_ERR_VALUE, i, "times", t[i],
-                           "equals the previous time (a jump needs jumps=True)");
+            return ac_because(err, AC_REASON_NO_JUMPS, 0.0, 0.0,
+                              ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, t[i],
+                                      "equals the previous time (a jump needs spec.jumps)"));
         if (i >= 2 && t[i - 2] == t[i])
-            return ac_fail(err, AC_ERR_VALUE, i, "times", t[i],
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, t[i],
                            "is the third equal time (a jump is a pair)");
     }
     return AC_OK;
 }
 
-static ac_status check_all_finite(const char *arg, const double *x, size_t n,
+static ac_status check_all_finite(ac_arg arg, const double *x, size_t n,
                                   ac_error *err)
 {
     for (size_t i = 0; i < n; i++)
@@ -496,7 +497,7 @@ static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
     if (spec->segment_interpolation)
         for (size_t j = 0; j + 1 < k; j++)
             if ((unsigned)spec->segment_interpolation[j] > AC_CURVE_EASE)
-                return ac_fail(err, AC_ERR_VALUE, j, "interpolation",
+                return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_INTERPOLATION,
                                (double)spec->segment_interpolation[j],
                                "is not a known interpolation");
     for (size_t j = 0; j + 1 < k; j++) {
@@ -506,12 +507,12 @@ static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
         if (kind != AC_CURVE_EASE)
             continue;
         if (!spec->segment_ease)
-            return ac_fail(err, AC_ERR_VALUE, j, "ease", 0.0,
+            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_EASE, 0.0,
                            "must be given for an eased segment (the array is NULL)");
         e = &spec->segment_ease[j];
         if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
             const double p[4] = {e->x1, e->y1, e->x2, e->y2};
-            const char *names[4] = {"x1", "y1", "x2", "y2"};
+            const ac_arg names[4] = {AC_ARG_X1, AC_ARG_Y1, AC_ARG_X2, AC_ARG_Y2};
             for (int r = 0; r < 4; r++)
                 if (!ac_finite(p[r]) || ((r == 0 || r == 2) && (p[r] < 0.0 || p[r] > 1.0)))
                     return ac_fail(err, AC_ERR_VALUE, j, names[r], p[r],
@@ -519,20 +520,20 @@ static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
             continue;
         }
         if (e->kind < AC_EASE_LINEAR || e->kind > AC_EASE_BOUNCE_IN_OUT)
-            return ac_fail(err, AC_ERR_VALUE, j, "ease", (double)e->kind,
+            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_EASE, (double)e->kind,
                            "is not a known easing kind");
         if (!ac_finite(e->overshoot))
-            return ac_fail(err, AC_ERR_VALUE, j, "overshoot", e->overshoot, "must be finite");
+            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_OVERSHOOT, e->overshoot, "must be finite");
         if (!ac_finite(e->amplitude) || e->amplitude < 0.0)
-            return ac_fail(err, AC_ERR_VALUE, j, "amplitude", e->amplitude,
+            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_AMPLITUDE, e->amplitude,
                            "must be finite and >= 0");
         if (!ac_finite(e->period) || e->period < 0.0)
-            return ac_fail(err, AC_ERR_VALUE, j, "period", e->period,
+            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_PERIOD, e->period,
                            "must be finite and >= 0 (0: the default)");
     }
     for (int side = 0; side < 2; side++) {
         const double *w = side ? spec->out_weights : spec->in_weights;
-        const char *name = side ? "out_weights" : "in_weights";
+        ac_arg name = side ? AC_ARG_OUT_WEIGHTS : AC_ARG_IN_WEIGHTS;
         for (size_t i = 0; w && i < k * C; i++)
             if (!ac_finite(w[i]) || w[i] < 0.0)
                 return ac_fail(err, AC_ERR_VALUE, i, name, w[i], "must be finite and >= 0");
@@ -540,7 +541,7 @@ static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
     for (int side = 0; side < 2; side++) {
         ac_curve_extrapolation mode = side ? spec->after : spec->before;
         const double *sl = side ? spec->after_slopes : spec->before_slopes;
-        const char *name = side ? "after_slopes" : "before_slopes";
+        ac_arg name = side ? AC_ARG_AFTER_SLOPES : AC_ARG_BEFORE_SLOPES;
         if (mode != AC_EXTRAP_SLOPED)
             continue;
         if (!sl)
@@ -592,23 +593,23 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     double *scratch = NULL;
     *result = NULL;
     if (k < 1)
-        return ac_fail(err, AC_ERR_VALUE, 0, "times", (double)k, "must hold at least one key");
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, (double)k, "must hold at least one key");
     if ((unsigned)spec->interpolation > AC_CURVE_EASE)
-        return ac_fail(err, AC_ERR_VALUE, 0, "interpolation", (double)spec->interpolation,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_INTERPOLATION, (double)spec->interpolation,
                        "must be step, linear, cubic, bezier or ease");
     if ((unsigned)spec->tangents > AC_TANGENTS_NATURAL)
-        return ac_fail(err, AC_ERR_VALUE, 0, "tangents", (double)spec->tangents,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TANGENTS, (double)spec->tangents,
                        "is not a known tangent policy");
     if ((unsigned)spec->before > AC_EXTRAP_SLOPED || (unsigned)spec->after > AC_EXTRAP_SLOPED)
-        return ac_fail(err, AC_ERR_VALUE, 0, "extrapolation",
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_EXTRAPOLATION,
                        (double)((unsigned)spec->before > AC_EXTRAP_SLOPED ? spec->before
                                                                           : spec->after),
                        "is not a known extrapolation mode");
     if (C != 0 && k > SIZE_MAX / 8 / C / sizeof(double))
-        return ac_fail(err, AC_ERR_NOMEM, 0, "values", (double)k, "too many keys");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_VALUES, (double)k, "too many keys");
     kc = k * C;
     if ((st = check_times(spec->times, k, spec->jumps, err)) ||
-        (st = check_all_finite("values", spec->values, kc, err)) ||
+        (st = check_all_finite(AC_ARG_VALUES, spec->values, kc, err)) ||
         (st = check_keyed(spec, err)))
         return st;
     for (size_t j = 0; j + 1 < k; j++) {
@@ -619,16 +620,16 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     if (explicit_v && any_cubic) {
         if (!spec->in_velocities || !spec->out_velocities)
             return ac_fail(err, AC_ERR_VALUE, 0,
-                           spec->in_velocities ? "out_velocities" : "in_velocities", 0.0,
+                           spec->in_velocities ? AC_ARG_OUT_VELOCITIES : AC_ARG_IN_VELOCITIES, 0.0,
                            "must be given for explicit tangents (the array is NULL)");
-        if ((st = check_all_finite("in_velocities", spec->in_velocities, kc, err)) ||
-            (st = check_all_finite("out_velocities", spec->out_velocities, kc, err)))
+        if ((st = check_all_finite(AC_ARG_IN_VELOCITIES, spec->in_velocities, kc, err)) ||
+            (st = check_all_finite(AC_ARG_OUT_VELOCITIES, spec->out_velocities, kc, err)))
             return st;
     }
 
     cv = ac_mem_zeroed(spec->allocator, 1, sizeof *cv);
     if (!cv)
-        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     if (spec->allocator)
         cv->mem = *spec->allocator;
     cv->k = k, cv->c = C;
@@ -657,7 +658,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         !cv->inv_duration || !cv->coef || !cv->delta || !cv->slopes || !cv->kind ||
         (any_ease && !cv->ease)) {
         ac_curve_destroy(cv);
-        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     }
     memcpy(cv->times, spec->times, k * sizeof(double));
     if (kc)
@@ -690,7 +691,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             kind = KIND_CSS;
         if (kind > AC_CURVE_CUBIC && !ac_finite(cv->times[j + 1] - cv->times[j])) {
             ac_curve_destroy(cv);
-            return ac_fail(err, AC_ERR_VALUE, j + 1, "times", spec->times[j + 1],
+            return ac_fail(err, AC_ERR_VALUE, j + 1, AC_ARG_TIMES, spec->times[j + 1],
                            "is more than DBL_MAX after the previous key: segment %zu "
                            "needs step, linear or cubic interpolation", j);
         }
@@ -700,7 +701,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     }
     if (any_bez && !(cv->bez = alloc(&cv->mem, (k - 1) * BEZ_BLOCK * C))) {
         ac_curve_destroy(cv);
-        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     }
     for (size_t j = 0; j + 1 < k; j++) {
         const ac_curve_ease *e;
@@ -747,7 +748,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                 double v = ac_finite(cv->in_velocity[i]) ? cv->out_velocity[i]
                                                           : cv->in_velocity[i];
                 ac_curve_destroy(cv);
-                return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity", v,
+                return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_VELOCITY, v,
                                "the values and times give a key velocity that is not "
                                "representable");
             }
@@ -785,7 +786,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                         double mid = 1.0 - wi - wo;
                         if (mid < 0.0 && mid * mid > wo * wi) {
                             ac_curve_destroy(cv);
-                            return ac_fail(err, AC_ERR_VALUE, j * C + ch, "out_weights", wo,
+                            return ac_fail(err, AC_ERR_VALUE, j * C + ch, AC_ARG_OUT_WEIGHTS, wo,
                                            "with in_weights[%zu]=%.15g makes segment %zu's "
                                            "time go backwards (regressive handles)",
                                            j + 1, wi, j);
@@ -806,8 +807,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                                      : cv->in_velocity[(j + 1) * C + ch];
                     ac_curve_destroy(cv);
                     return ac_fail(err, AC_ERR_OVERFLOW, key * C + ch,
-                                   explicit_v ? (first ? "out_velocities" : "in_velocities")
-                                              : "velocity",
+                                   explicit_v ? (first ? AC_ARG_OUT_VELOCITIES : AC_ARG_IN_VELOCITIES)
+                                              : AC_ARG_VELOCITY,
                                    v,
                                    "times duration=%.15g gives a tangent that is not "
                                    "representable",
@@ -832,7 +833,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             }
             if (!ac_finite(a) || !ac_finite(b) || !ac_finite(c)) {
                 ac_curve_destroy(cv);
-                return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, "values", p1,
+                return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, AC_ARG_VALUES, p1,
                                "makes segment %zu's polynomial not representable", j);
             }
             if (kind == AC_CURVE_BEZIER)
@@ -1186,7 +1187,7 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     }
 }
 
-static const char *const result_names[3] = {"value", "velocity", "acceleration"};
+static const ac_arg result_names[3] = {AC_ARG_VALUE, AC_ARG_VELOCITY, AC_ARG_ACCELERATION};
 
 static ac_status check_out(const double *o, size_t C, size_t i, int deriv, ac_error *err)
 {
@@ -1390,7 +1391,7 @@ done:
 static ac_status check_derivative(int derivative, ac_error *err)
 {
     if (derivative < 0 || derivative > 2)
-        return ac_fail(err, AC_ERR_VALUE, 0, "derivative", derivative, "must be 0, 1 or 2");
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_DERIVATIVE, derivative, "must be 0, 1 or 2");
     return AC_OK;
 }
 
@@ -1415,7 +1416,7 @@ ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
     ac_error local; /* run needs the index of a failure even when err is NULL */
     ac_status st = check_derivative(derivative, err);
     if (!st && side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
-        st = ac_fail(err, AC_ERR_VALUE, 0, "side", side, "must be right (0) or left (1)");
+        st = ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_SIDE, side, "must be right (0) or left (1)");
     return st ? st
               : run(curve, &cursor->segment, t, n, derivative, side, out, err ? err : &local);
 }
@@ -1552,14 +1553,14 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
     if (st)
         return st;
     if (side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
-        return ac_fail(err, AC_ERR_VALUE, 0, "side", side, "must be right (0) or left (1)");
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_SIDE, side, "must be right (0) or left (1)");
     if (!all_finite(t, n))
         for (size_t i = 0; i < n; i++)
             if (!ac_finite(t[i]))
-                return ac_fail(err, AC_ERR_VALUE, i, "t", t[i], "must be finite");
+                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite");
     if (derivative == 2 && n > 0 &&
         !(first = malloc((n < BLOCK ? n : BLOCK) * C * sizeof *first)))
-        return ac_fail(err, AC_ERR_NOMEM, 0, "t", (double)n, "out of memory");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_T, (double)n, "out of memory");
     for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
         size_t m = n - i0 < BLOCK ? n - i0 : BLOCK;
         double *o = out + i0 * C;

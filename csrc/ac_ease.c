@@ -336,13 +336,13 @@ static int ease_loop(int kind, int rate, const double *restrict u, double *restr
 static ac_status check_kind(ac_ease_kind kind, ac_error *err)
 {
     if ((unsigned)kind >= AC_EASE_COUNT)
-        return ac_fail(err, AC_ERR_VALUE, 0, "kind", (double)kind,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_KIND, (double)kind,
                        "must be an ac_ease_kind below %d", (int)AC_EASE_COUNT);
     return AC_OK;
 }
 
 /* The error for one value x of `arg` at index i that is not in [0, 1]. */
-static ac_status unit_fail(const char *arg, double x, size_t i, ac_error *err)
+static ac_status unit_fail(ac_arg arg, double x, size_t i, ac_error *err)
 {
     if (!ac_finite(x))
         return ac_fail(err, AC_ERR_VALUE, i, arg, x, "must be finite");
@@ -350,7 +350,7 @@ static ac_status unit_fail(const char *arg, double x, size_t i, ac_error *err)
 }
 
 /* The first element of x outside [0, 1]; called only after a loop saw one. */
-static ac_status diagnose_unit(const char *arg, const double *x, size_t n, ac_error *err)
+static ac_status diagnose_unit(ac_arg arg, const double *x, size_t n, ac_error *err)
 {
     for (size_t i = 0; i < n; i++)
         if (!(x[i] >= 0.0 && x[i] <= 1.0))
@@ -365,7 +365,7 @@ static ac_status ease_run(ac_ease_kind kind, int rate, const double *u, double *
     ac_status st = check_kind(kind, err);
     if (st)
         return st;
-    return ease_loop((int)kind, rate, u, out, n) ? AC_OK : diagnose_unit("u", u, n, err);
+    return ease_loop((int)kind, rate, u, out, n) ? AC_OK : diagnose_unit(AC_ARG_U, u, n, err);
 }
 
 ac_status ac_ease_eval(ac_ease_kind kind, const double *u, double *s, size_t n,
@@ -465,12 +465,12 @@ ac_status ac_ease_inverse(ac_ease_kind kind, const double *s, double *u, size_t 
     if (st)
         return st;
     if (!ac_ease_monotone(kind))
-        return ac_fail(err, AC_ERR_VALUE, 0, "kind", (double)kind,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_KIND, (double)kind,
                        "%s is not monotone, so it has no inverse", kind_names[kind]);
     for (size_t i = 0; i < n; i++) {
         double x = s[i];
         if (!(x >= 0.0 && x <= 1.0))
-            return unit_fail("s", x, i, err);
+            return unit_fail(AC_ARG_S, x, i, err);
         u[i] = clamp01(inverse_one(kind, x)); /* closed forms may round past an end */
     }
     return AC_OK;
@@ -481,7 +481,7 @@ ac_status ac_ease_inverse(ac_ease_kind kind, const double *s, double *u, size_t 
 ac_status ac_ease_bezier_init(ac_ease_bezier *curve, double x1, double y1, double x2,
                               double y2, ac_error *err)
 {
-    const char *names[4] = {"x1", "y1", "x2", "y2"};
+    const ac_arg names[4] = {AC_ARG_X1, AC_ARG_Y1, AC_ARG_X2, AC_ARG_Y2};
     double v[4] = {x1, y1, x2, y2};
     for (int k = 0; k < 4; k++)
         if (!ac_finite(v[k]))
@@ -683,7 +683,7 @@ ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, doub
             if (s[i] == s[i])
                 continue;
             if (!(x >= 0.0 && x <= 1.0))
-                return unit_fail("u", x, i, err);
+                return unit_fail(AC_ARG_U, x, i, err);
             t = bezier_solve(px, x);
             s[i] = x == 0.0 ? 0.0 : x == 1.0 ? 1.0 : poly_at(py, t);
             if (rate)
@@ -706,11 +706,11 @@ ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u,
     case AC_EASE_JUMP_NONE: jumps = steps - 1.0, lead = 0; break;
     case AC_EASE_JUMP_BOTH: jumps = steps + 1.0, lead = 1; break;
     default:
-        return ac_fail(err, AC_ERR_VALUE, 0, "position", (double)position,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_POSITION, (double)position,
                        "must be an ac_ease_jump");
     }
     if (count < 1 || jumps < 1.0)
-        return ac_fail(err, AC_ERR_VALUE, 0, "count", steps, "must be >= %d%s",
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_COUNT, steps, "must be >= %d%s",
                        position == AC_EASE_JUMP_NONE ? 2 : 1,
                        position == AC_EASE_JUMP_NONE ? " for jump-none" : "");
     /* CSS Easing Level 1, 2.3: current step = floor(u * steps) (+ 1 for a
@@ -718,7 +718,7 @@ ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u,
     for (size_t i = 0; i < n; i++) {
         double x = u[i], step;
         if (!(x >= 0.0 && x <= 1.0))
-            return unit_fail("u", x, i, err);
+            return unit_fail(AC_ARG_U, x, i, err);
         step = floor(x * steps) + lead;
         s[i] = (step > jumps ? jumps : step) / jumps;
     }

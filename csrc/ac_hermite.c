@@ -9,14 +9,14 @@ static const size_t all_arrays[6] = {1, 1, 1, 1, 1, 1};
 
 static ac_status check_duration(double duration, size_t i, ac_error *err)
 {
-    ac_status st = ac_check_finite("duration", &duration, 1, i, err);
+    ac_status st = ac_check_finite(AC_ARG_DURATION, &duration, 1, i, err);
     if (!st && !(duration > 0.0))
-        st = ac_fail(err, AC_ERR_VALUE, i, "duration", duration, "must be > 0");
+        st = ac_fail(err, AC_ERR_VALUE, i, AC_ARG_DURATION, duration, "must be > 0");
     return st;
 }
 
 /* duration * velocity, reporting an overflow against the velocity argument. */
-static ac_status to_tangent(const char *arg, double velocity, double duration,
+static ac_status to_tangent(ac_arg arg, double velocity, double duration,
                             double *tangent, size_t i, ac_error *err)
 {
     *tangent = duration * velocity;
@@ -33,13 +33,13 @@ ac_status ac_hermite_init(ac_hermite *segment, double start, double end,
 {
     ac_hermite s;
     ac_status st;
-    if ((st = ac_check_finite("start", &start, 1, 0, err)) ||
-        (st = ac_check_finite("end", &end, 1, 0, err)) ||
-        (st = ac_check_finite("start_velocity", &start_velocity, 1, 0, err)) ||
-        (st = ac_check_finite("end_velocity", &end_velocity, 1, 0, err)) ||
+    if ((st = ac_check_finite(AC_ARG_START, &start, 1, 0, err)) ||
+        (st = ac_check_finite(AC_ARG_END, &end, 1, 0, err)) ||
+        (st = ac_check_finite(AC_ARG_START_VELOCITY, &start_velocity, 1, 0, err)) ||
+        (st = ac_check_finite(AC_ARG_END_VELOCITY, &end_velocity, 1, 0, err)) ||
         (st = check_duration(duration, 0, err)) ||
-        (st = to_tangent("start_velocity", start_velocity, duration, &s.start_tangent, 0, err)) ||
-        (st = to_tangent("end_velocity", end_velocity, duration, &s.end_tangent, 0, err)))
+        (st = to_tangent(AC_ARG_START_VELOCITY, start_velocity, duration, &s.start_tangent, 0, err)) ||
+        (st = to_tangent(AC_ARG_END_VELOCITY, end_velocity, duration, &s.end_tangent, 0, err)))
         return st;
     s.start = start;
     s.end = end;
@@ -66,22 +66,22 @@ static ac_status hermite_diagnose(const double *p0, const double *p1, const doub
                 err->index = i;
             return st;
         }
-        if ((st = ac_check_finite("elapsed", &t, 1, i, err)))
+        if ((st = ac_check_finite(AC_ARG_ELAPSED, &t, 1, i, err)))
             return st;
         if (!(t >= 0.0 && t <= seg.duration))
-            return ac_fail(err, AC_ERR_VALUE, i, "elapsed", t,
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_ELAPSED, t,
                            "must lie in [0, duration=%.15g]", seg.duration);
         ac_hermite_unit(t / seg.duration, seg.start, seg.start_tangent, seg.end,
                         seg.end_tangent, &x, &dxdu);
         if (!ac_finite(x))
-            return ac_fail(err, AC_ERR_OVERFLOW, i, "position", x,
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_POSITION, x,
                            "is not representable although the inputs are finite");
         if (!ac_finite(dxdu / seg.duration))
-            return ac_fail(err, AC_ERR_OVERFLOW, i, "velocity", dxdu / seg.duration,
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_VELOCITY, dxdu / seg.duration,
                            "is not representable although the inputs are finite");
     }
     AC_ASSERT(0 && "fast loop reported a failure the diagnosis did not find");
-    return ac_fail(err, AC_ERR_VALUE, 0, "elapsed", elapsed[0], "internal check failed");
+    return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ELAPSED, elapsed[0], "internal check failed");
 }
 
 /* The evaluation loop, branch-free so that it vectorizes: validity is
@@ -161,7 +161,7 @@ ac_status ac_hermite_eval(const double *start, const double *end,
 
 /* velocity_to_tangent multiplies, tangent_to_velocity divides; both validate
    the same way and report overflow of the result. */
-static ac_status convert(const char *arg, const char *result, const double *x,
+static ac_status convert(ac_arg arg, const char *result, const double *x,
                          const double *duration, const size_t steps[2], double *y,
                          size_t n, int divide, ac_error *err)
 {
@@ -184,12 +184,12 @@ ac_status ac_hermite_velocity_to_tangent(const double *velocity, const double *d
                                          const size_t steps[2], double *tangent,
                                          size_t n, ac_error *err)
 {
-    return convert("velocity", "tangent", velocity, duration, steps, tangent, n, 0, err);
+    return convert(AC_ARG_VELOCITY, "tangent", velocity, duration, steps, tangent, n, 0, err);
 }
 
 ac_status ac_hermite_tangent_to_velocity(const double *tangent, const double *duration,
                                          const size_t steps[2], double *velocity,
                                          size_t n, ac_error *err)
 {
-    return convert("tangent", "velocity", tangent, duration, steps, velocity, n, 1, err);
+    return convert(AC_ARG_TANGENT, "velocity", tangent, duration, steps, velocity, n, 1, err);
 }

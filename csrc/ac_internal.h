@@ -92,14 +92,14 @@ static inline void ac_mem_release(const ac_allocator *a, void *p)
    `detail` is a printf format describing what the value must satisfy. Inline
    here so that the library exports nothing beyond animcore.h. */
 static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
-                                const char *arg, double value, const char *detail, ...)
+                                ac_arg arg, double value, const char *detail, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
 
 static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
-                                const char *arg, double value, const char *detail, ...)
+                                ac_arg arg, double value, const char *detail, ...)
 {
     if (err) {
         va_list ap;
@@ -107,6 +107,8 @@ static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
         err->index = index;
         err->arg = arg;
         err->value = value;
+        err->reason = AC_REASON_NONE;
+        err->limit[0] = err->limit[1] = 0.0;
         va_start(ap, detail);
         vsnprintf(err->detail, sizeof err->detail, detail, ap);
         va_end(ap);
@@ -114,9 +116,21 @@ static inline ac_status ac_fail(ac_error *err, ac_status status, size_t index,
     return status;
 }
 
+/* Adds to a failure that ac_fail recorded the setting that caused it. */
+static inline ac_status ac_because(ac_error *err, ac_reason reason, double a, double b,
+                                   ac_status status)
+{
+    if (err) {
+        err->reason = reason;
+        err->limit[0] = a;
+        err->limit[1] = b;
+    }
+    return status;
+}
+
 /* AC_OK when the count values at x are finite; otherwise records the first
    non-finite one against `arg` at element `index`. */
-static inline ac_status ac_check_finite(const char *arg, const double *x, size_t count,
+static inline ac_status ac_check_finite(ac_arg arg, const double *x, size_t count,
                                         size_t index, ac_error *err)
 {
     for (size_t k = 0; k < count; k++)

@@ -15,7 +15,7 @@ static const size_t all_arrays[3] = {1, 1, 1};
 static int unit4(const double q[4], double out[4]) { return ac_quat_normalize(q, out); }
 
 /* A finite, non-zero quaternion `arg` made unit, or the error. */
-static ac_status unit_arg(const char *arg, const char *length_arg, const double q[4],
+static ac_status unit_arg(ac_arg arg, ac_arg length_arg, const double q[4],
                           double out[4], size_t i, ac_error *err)
 {
     ac_status st = ac_check_finite(arg, q, 4, i, err);
@@ -27,7 +27,7 @@ static ac_status unit_arg(const char *arg, const char *length_arg, const double 
     return AC_OK;
 }
 
-static ac_status check_result(const char *arg, const double *x, int count, size_t i,
+static ac_status check_result(ac_arg arg, const double *x, int count, size_t i,
                               ac_error *err)
 {
     for (int k = 0; k < count; k++)
@@ -46,10 +46,10 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
     for (size_t i = 0; i < n; i++) {
         const double *x = a + 4 * i * s[0], *y = b + 4 * i * s[1];
         ac_status st;
-        if ((st = ac_check_finite("a", x, 4, i, err)) || (st = ac_check_finite("b", y, 4, i, err)))
+        if ((st = ac_check_finite(AC_ARG_A, x, 4, i, err)) || (st = ac_check_finite(AC_ARG_B, y, 4, i, err)))
             return st;
         ac_quat_mul(x, y, out + 4 * i);
-        if ((st = check_result("product", out + 4 * i, 4, i, err)))
+        if ((st = check_result(AC_ARG_PRODUCT, out + 4 * i, 4, i, err)))
             return st;
     }
     return AC_OK;
@@ -58,7 +58,7 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
 ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err)
 {
     for (size_t i = 0; i < n; i++) {
-        ac_status st = ac_check_finite("q", q + 4 * i, 4, i, err);
+        ac_status st = ac_check_finite(AC_ARG_Q, q + 4 * i, 4, i, err);
         if (st)
             return st;
         ac_quat_conj(q + 4 * i, out + 4 * i);
@@ -69,7 +69,7 @@ ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_err
 ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n, ac_error *err)
 {
     for (size_t i = 0; i < n; i++) {
-        ac_status st = unit_arg("q", "|q|", q + 4 * i, out + 4 * i, i, err);
+        ac_status st = unit_arg(AC_ARG_Q, AC_ARG_Q_NORM, q + 4 * i, out + 4 * i, i, err);
         if (st)
             return st;
     }
@@ -85,11 +85,11 @@ ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
         const double *a = axis + 3 * i * s[0];
         double theta = angle[i * s[1]], u[3], sh;
         ac_status st;
-        if ((st = ac_check_finite("axis", a, 3, i, err)) ||
-            (st = ac_check_finite("angle", &theta, 1, i, err)))
+        if ((st = ac_check_finite(AC_ARG_AXIS, a, 3, i, err)) ||
+            (st = ac_check_finite(AC_ARG_ANGLE, &theta, 1, i, err)))
             return st;
         if (!ac_normalize(a, 3, u))
-            return ac_fail(err, AC_ERR_VALUE, i, "|axis|", 0.0,
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_AXIS_NORM, 0.0,
                            "must be > 0: a zero axis has no direction");
         sh = sin(0.5 * theta);
         for (int k = 0; k < 3; k++)
@@ -107,11 +107,11 @@ ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t st
         double u[4];
         const double *x = v + 3 * i * s[1];
         ac_status st;
-        if ((st = unit_arg("q", "|q|", q + 4 * i * s[0], u, i, err)) ||
-            (st = ac_check_finite("v", x, 3, i, err)))
+        if ((st = unit_arg(AC_ARG_Q, AC_ARG_Q_NORM, q + 4 * i * s[0], u, i, err)) ||
+            (st = ac_check_finite(AC_ARG_V, x, 3, i, err)))
             return st;
         ac_quat_rotate(u, x, out + 3 * i);
-        if ((st = check_result("rotated vector", out + 3 * i, 3, i, err)))
+        if ((st = check_result(AC_ARG_ROTATED_VECTOR, out + 3 * i, 3, i, err)))
             return st;
     }
     return AC_OK;
@@ -123,14 +123,14 @@ static ac_status lerp_inputs(const double *q0, const double *q1, const double *t
                              ac_error *err)
 {
     ac_status st;
-    if ((st = unit_arg("q0", "|q0|", q0 + 4 * i * s[0], a, i, err)) ||
-        (st = unit_arg("q1", "|q1|", q1 + 4 * i * s[1], b, i, err)))
+    if ((st = unit_arg(AC_ARG_Q0, AC_ARG_Q0_NORM, q0 + 4 * i * s[0], a, i, err)) ||
+        (st = unit_arg(AC_ARG_Q1, AC_ARG_Q1_NORM, q1 + 4 * i * s[1], b, i, err)))
         return st;
     *u = t[i * s[2]];
     if (!ac_finite(*u))
-        return ac_fail(err, AC_ERR_VALUE, i, "t", *u, "must be finite");
+        return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, *u, "must be finite");
     if (!(*u >= 0.0 && *u <= 1.0))
-        return ac_fail(err, AC_ERR_VALUE, i, "t", *u, "must lie in [0, 1]");
+        return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, *u, "must lie in [0, 1]");
     return AC_OK;
 }
 
@@ -283,32 +283,32 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
     ac_quat_curve *c;
     ac_status st = AC_OK;
     if (k < 1)
-        return ac_fail(err, AC_ERR_VALUE, 0, "times", 0.0, "needs at least one key");
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, 0.0, "needs at least one key");
     if ((unsigned)interp > AC_CURVE_CUBIC)
-        return ac_fail(err, AC_ERR_VALUE, 0, "interpolation", (double)interp,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_INTERPOLATION, (double)interp,
                        "must be AC_CURVE_STEP, AC_CURVE_LINEAR or AC_CURVE_CUBIC");
     for (int end = 0; end < 2; end++) {
         ac_curve_extrapolation mode = end ? after : before;
         if (mode != AC_EXTRAP_CLAMP && mode != AC_EXTRAP_LINEAR && mode != AC_EXTRAP_CYCLE &&
             mode != AC_EXTRAP_OSCILLATE && mode != AC_EXTRAP_ERROR)
-            return ac_fail(err, AC_ERR_VALUE, 0, end ? "after" : "before", (double)mode,
+            return ac_fail(err, AC_ERR_VALUE, 0, end ? AC_ARG_AFTER : AC_ARG_BEFORE, (double)mode,
                            "must be AC_EXTRAP_CLAMP, _LINEAR, _CYCLE, _OSCILLATE or _ERROR "
                            "(the modes that apply to rotations)");
     }
     if (interp == AC_CURVE_CUBIC && (!in_tangents || !out_tangents))
-        return ac_fail(err, AC_ERR_VALUE, 0, in_tangents ? "out_tangents" : "in_tangents", 0.0,
+        return ac_fail(err, AC_ERR_VALUE, 0, in_tangents ? AC_ARG_OUT_TANGENTS : AC_ARG_IN_TANGENTS, 0.0,
                        "are required for cubic interpolation");
     for (size_t i = 0; i < k; i++) {
-        if ((st = ac_check_finite("times", times + i, 1, i, err)))
+        if ((st = ac_check_finite(AC_ARG_TIMES, times + i, 1, i, err)))
             return st;
         if (i > 0 && !(times[i] > times[i - 1]))
-            return ac_fail(err, AC_ERR_VALUE, i, "times", times[i],
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, times[i],
                            "must be > times[%zu]=%.15g: key times strictly increase", i - 1,
                            times[i - 1]);
     }
     c = ac_mem_zeroed(allocator, 1, sizeof *c);
     if (!c)
-        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     c->k = k, c->interp = interp, c->before = before, c->after = after;
     if (allocator)
         c->mem = *allocator;
@@ -325,18 +325,18 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
     if (!c->times || !c->quats || (interp == AC_CURVE_CUBIC && k > 1 && (!c->m0 || !c->m1)) ||
         (interp == AC_CURVE_LINEAR && k > 1 && (!c->omega || !c->arc))) {
         ac_quat_curve_destroy(c);
-        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "out of memory");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     }
     memcpy(c->times, times, k * sizeof(double));
     for (size_t i = 0; i < k && !st; i++)
-        st = unit_arg("quaternions", "|quaternions|", quats + 4 * i, c->quats + 4 * i, i, err);
+        st = unit_arg(AC_ARG_QUATERNIONS, AC_ARG_QUATERNIONS_NORM, quats + 4 * i, c->quats + 4 * i, i, err);
     if (interp == AC_CURVE_CUBIC) {
         /* glTF Appendix C splines the stored values and normalizes only the
            result, so keys that are not exactly unit (float32) stay as given. */
         memcpy(c->quats, quats, 4 * k * sizeof(double));
         for (size_t i = 0; i < k && !st; i++)
-            if (!(st = ac_check_finite("in_tangents", in_tangents + 4 * i, 4, i, err)))
-                st = ac_check_finite("out_tangents", out_tangents + 4 * i, 4, i, err);
+            if (!(st = ac_check_finite(AC_ARG_IN_TANGENTS, in_tangents + 4 * i, 4, i, err)))
+                st = ac_check_finite(AC_ARG_OUT_TANGENTS, out_tangents + 4 * i, 4, i, err);
         /* glTF Appendix C: tangents are per second; the Hermite basis on the
            segment parameter takes them times the key interval. */
         for (size_t i = 0; i + 1 < k && !st; i++) {
@@ -346,8 +346,8 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                 c->m0[4 * i + j] = out == 0.0 ? 0.0 : dt * out;
                 c->m1[4 * i + j] = in == 0.0 ? 0.0 : dt * in;
             }
-            if (!(st = check_result("out_tangents", c->m0 + 4 * i, 4, i, err)))
-                if ((st = check_result("in_tangents", c->m1 + 4 * i, 4, i + 1, err)) && err)
+            if (!(st = check_result(AC_ARG_OUT_TANGENTS, c->m0 + 4 * i, 4, i, err)))
+                if ((st = check_result(AC_ARG_IN_TANGENTS, c->m1 + 4 * i, 4, i + 1, err)) && err)
                     err->index = i + 1;
         }
     }
@@ -425,11 +425,11 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, int side, 
             keys = fmax(keys, fmax(fabs(a[k]), fabs(b[k])));
         }
         if (!ac_finite(m))
-            return ac_fail(err, AC_ERR_OVERFLOW, i, "t", t,
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_T, t,
                            "is where the cubic spline's value is not representable");
         /* relative to the keys, so that keys of any magnitude are fine */
         if (!(m > 1e-150 * keys) || !ac_quat_normalize(p, q))
-            return ac_fail(err, AC_ERR_VALUE, i, "t", t,
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t,
                            "is where the cubic spline passes through the zero quaternion "
                            "(|p|=%.3g); its tangents do not describe a rotation", m);
         /* d/dt (p / |p|) = (p' - q (q . p')) / |p|, with |p| = m |p / m| */
@@ -454,7 +454,7 @@ static ac_status turn_on(double q[4], const double w[3], double dt, size_t i, ac
     double v[3], r[4];
     for (int k = 0; k < 3; k++)
         v[k] = w[k] * dt;
-    if (check_result("rotation", v, 3, i, err))
+    if (check_result(AC_ARG_ROTATION, v, 3, i, err))
         return AC_ERR_OVERFLOW; /* the angle itself is not representable */
     ac_quat_batch_from_rotvec(v, r, 1, NULL);
     ac_quat_mul(r, q, q);
@@ -504,7 +504,7 @@ static ac_status eval_one(const ac_quat_curve *c, const double *t, size_t i, int
         for (int r = 0; r < 4; r++) /* -q is the same rotation: omega is unchanged */
             rq[r] *= flip;
     }
-    if (omega && (st = check_result("angular_velocity", w, 3, i, err)))
+    if (omega && (st = check_result(AC_ARG_ANGULAR_VELOCITY, w, 3, i, err)))
         return st; /* keys too close for the rotation between them */
     if (q)
         memcpy(q + 4 * i, rq, sizeof rq);
@@ -539,7 +539,7 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, ac_curve_cursor *cursor, co
     size_t hint = cursor && cursor->segment < c->k ? cursor->segment : 0, i = 0, i0 = 0, i1 = 0;
     ac_status st;
     if (side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
-        return ac_fail(err, AC_ERR_VALUE, 0, "side", side, "must be right (0) or left (1)");
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_SIDE, side, "must be right (0) or left (1)");
     /* Sorted linear queries on the right side: the ones inside the keys in
        runs of one segment. */
     if (c->interp == AC_CURVE_LINEAR && side == AC_SIDE_RIGHT && c->k > 1 && n > 0 &&
@@ -559,7 +559,7 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, ac_curve_cursor *cursor, co
         }
         if (omega) {
             const double *w = c->omega + 3 * j;
-            if ((st = check_result("angular_velocity", w, 3, i, err)))
+            if ((st = check_result(AC_ARG_ANGULAR_VELOCITY, w, 3, i, err)))
                 return st;
             for (size_t x = i; x < r; x++)
                 memcpy(omega + 3 * x, w, 3 * sizeof *w);
@@ -595,7 +595,7 @@ ac_status ac_quat_batch_to_matrix(const double *q, double *out, size_t n, ac_err
 {
     for (size_t i = 0; i < n; i++) {
         double u[4];
-        ac_status st = unit_arg("q", "|q|", q + 4 * i, u, i, err);
+        ac_status st = unit_arg(AC_ARG_Q, AC_ARG_Q_NORM, q + 4 * i, u, i, err);
         if (st)
             return st;
         ac_quat_matrix3(u, out + 9 * i);
@@ -630,13 +630,13 @@ ac_status ac_quat_batch_from_matrix(const double *m, double *out, size_t n, ac_e
     for (size_t i = 0; i < n; i++) {
         const double *a = m + 9 * i;
         double det;
-        ac_status st = ac_check_finite("matrix", a, 9, i, err);
+        ac_status st = ac_check_finite(AC_ARG_MATRIX, a, 9, i, err);
         if (st)
             return st;
         det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
               a[2] * (a[3] * a[7] - a[4] * a[6]);
         if (!(det > 0.0))
-            return ac_fail(err, AC_ERR_VALUE, i, "det(matrix)", det,
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX_DET, det,
                            "must be > 0: a reflection or a singular matrix is no rotation");
         quat_of_matrix(a, out + 4 * i);
     }
@@ -647,12 +647,12 @@ ac_status ac_quat_batch_from_euler(const double *angles, const int axes[3], int 
                                    double *out, size_t n, ac_error *err)
 {
     if (!euler_axes_ok(axes))
-        return ac_fail(err, AC_ERR_VALUE, 0, "axes", 0.0,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_AXES, 0.0,
                        "must be three axes 0..2, consecutive ones different");
     for (size_t i = 0; i < n; i++) {
         const double *a = angles + 3 * i;
         double q[4] = {0.0, 0.0, 0.0, 1.0};
-        ac_status st = ac_check_finite("angles", a, 3, i, err);
+        ac_status st = ac_check_finite(AC_ARG_ANGLES, a, 3, i, err);
         if (st)
             return st;
         for (int k = 0; k < 3; k++) {
@@ -717,11 +717,11 @@ ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int extrins
                                  double *angles, size_t n, ac_error *err)
 {
     if (!euler_axes_ok(axes))
-        return ac_fail(err, AC_ERR_VALUE, 0, "axes", 0.0,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_AXES, 0.0,
                        "must be three axes 0..2, consecutive ones different");
     for (size_t i = 0; i < n; i++) {
         double u[4];
-        ac_status st = unit_arg("q", "|q|", q + 4 * i, u, i, err);
+        ac_status st = unit_arg(AC_ARG_Q, AC_ARG_Q_NORM, q + 4 * i, u, i, err);
         if (st)
             return st;
         euler_of_unit(u, axes, extrinsic, angles + 3 * i);
@@ -733,7 +733,7 @@ ac_status ac_quat_batch_to_rotvec(const double *q, double *out, size_t n, ac_err
 {
     for (size_t i = 0; i < n; i++) {
         double u[4], angle, angle2, scale;
-        ac_status st = unit_arg("q", "|q|", q + 4 * i, u, i, err);
+        ac_status st = unit_arg(AC_ARG_Q, AC_ARG_Q_NORM, q + 4 * i, u, i, err);
         if (st)
             return st;
         if (u[3] < 0.0) /* the shorter of the two turns: angle in [0, pi] */
@@ -754,7 +754,7 @@ ac_status ac_quat_batch_from_rotvec(const double *v, double *out, size_t n, ac_e
     for (size_t i = 0; i < n; i++) {
         const double *r = v + 3 * i;
         double m = 0.0, angle = 0.0, angle2, scale;
-        ac_status st = ac_check_finite("rotvec", r, 3, i, err);
+        ac_status st = ac_check_finite(AC_ARG_ROTVEC, r, 3, i, err);
         if (st)
             return st;
         for (int k = 0; k < 3; k++)

@@ -298,14 +298,15 @@ static inline int64_t split_one(double t, double T, double max_cycles, double *k
     return ok;
 }
 
-static ac_status time_error(const ac_looptrack *tr, const char *arg, double t, size_t i,
+static ac_status time_error(const ac_looptrack *tr, ac_arg arg, double t, size_t i,
                             ac_error *err)
 {
     if (!ac_finite(t))
         return ac_fail(err, AC_ERR_VALUE, i, arg, t, "must be finite");
-    return ac_fail(err, AC_ERR_VALUE, i, arg, t,
-                   "must satisfy |%s/duration| <= max_cycles=%.15g with duration=%.15g", arg,
-                   tr->max_cycles, tr->duration);
+    return ac_because(err, AC_REASON_MAX_CYCLES, tr->max_cycles, tr->duration,
+                      ac_fail(err, AC_ERR_VALUE, i, arg, t,
+                              "must satisfy |%s/duration| <= max_cycles=%.15g with duration=%.15g",
+                              ac_arg_name(arg), tr->max_cycles, tr->duration));
 }
 
 AC_VECTORIZED
@@ -330,7 +331,7 @@ ac_status ac_rootmotion_split(const ac_looptrack *tr, const double *t, double *c
     for (size_t i = 0; i < n; i++) {
         double k, u;
         if (!split_one(t[i], tr->duration, tr->max_cycles, &k, &u))
-            return time_error(tr, "t", t[i], i, err);
+            return time_error(tr, AC_ARG_T, t[i], i, err);
     }
     return AC_OK;
 }
@@ -345,9 +346,9 @@ ac_status ac_rootmotion_sample(const ac_looptrack *tr, const double *phase,
         double u = phase[i], q[3];
         size_t j;
         if (!ac_finite(u))
-            return ac_fail(err, AC_ERR_VALUE, i, "phase", u, "must be finite");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_PHASE, u, "must be finite");
         if (!(u >= 0.0 && u <= 1.0))
-            return ac_fail(err, AC_ERR_VALUE, i, "phase", u, "must lie in [0, 1]");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_PHASE, u, "must lie in [0, 1]");
         j = find_segment(tr, u);
         if (tr->rotation == AC_ROOT_NO_ROTATION) {
             local_position(tr, u, j, position + i * ch);
@@ -504,7 +505,7 @@ static ac_status check_motion(const ac_looptrack *tr, const double *translation,
         for (size_t c = 0; c < ts + (rotation ? rs : 0); c++) {
             double x = c < ts ? translation[i * ts + c] : rotation[i * rs + c - ts];
             if (!ac_finite(x))
-                return ac_fail(err, AC_ERR_OVERFLOW, i, c < ts ? "translation" : "rotation",
+                return ac_fail(err, AC_ERR_OVERFLOW, i, c < ts ? AC_ARG_TRANSLATION : AC_ARG_ROTATION,
                                x, "is not representable although the inputs are finite");
         }
     return AC_OK;
@@ -521,12 +522,12 @@ ac_status ac_rootmotion_delta(const ac_looptrack *tr, const double *t0, const do
     for (size_t i = 0; i < n; i++) {
         double k, u;
         if (!split_one(t0[i * s0], T, mc, &k, &u))
-            return time_error(tr, "t0", t0[i * s0], i, err);
+            return time_error(tr, AC_ARG_T0, t0[i * s0], i, err);
         if (!split_one(t1[i * s1], T, mc, &k, &u))
-            return time_error(tr, "t1", t1[i * s1], i, err);
+            return time_error(tr, AC_ARG_T1, t1[i * s1], i, err);
     }
     AC_ASSERT(0 && "delta loop reported a failure the diagnosis did not find");
-    return ac_fail(err, AC_ERR_VALUE, 0, "t0", t0[0], "internal check failed");
+    return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_T0, t0[0], "internal check failed");
 }
 
 /* ----------------------------------------------------------------- cursors */
@@ -577,13 +578,13 @@ static ac_status advance_error(const ac_looptrack *tr, int64_t cycle, double u0,
                                ac_error *err)
 {
     if (!(u0 >= 0.0 && u0 < 1.0))
-        return ac_fail(err, AC_ERR_VALUE, i, "phase", u0, "must lie in [0, 1)");
+        return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_PHASE, u0, "must lie in [0, 1)");
     if (!cycle_ok(cycle))
-        return ac_fail(err, AC_ERR_VALUE, i, "cycle", (double)cycle, "must lie in [-2^53, 2^53]");
+        return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_CYCLE, (double)cycle, "must lie in [-2^53, 2^53]");
     if (code == AC_ERR_OVERFLOW)
-        return ac_fail(err, AC_ERR_OVERFLOW, i, "dt", value,
+        return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_DT, value,
                        "moves the cursor beyond 2^53 cycles (cycle=%lld)", (long long)cycle);
-    return time_error(tr, absolute ? "t" : "dt", value, i, err);
+    return time_error(tr, absolute ? AC_ARG_T : AC_ARG_DT, value, i, err);
 }
 
 /* Relative steps of a block: phase u0 (step sp) plus dt / T (step sv), split
@@ -674,7 +675,7 @@ ac_status ac_rootmotion_advance(const ac_looptrack *tr, const int64_t *cycle,
             return advance_error(tr, c, u0, value[i * s[2]], absolute, code, i, err);
     }
     AC_ASSERT(0 && "advance loop reported a failure the diagnosis did not find");
-    return ac_fail(err, AC_ERR_VALUE, 0, "dt", value[0], "internal check failed");
+    return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_DT, value[0], "internal check failed");
 }
 
 /* ------------------------------------------------------------ construction */
@@ -700,49 +701,49 @@ static ac_status validate(const double *times, const double *positions, size_t k
                           double max_cycles, ac_error *err)
 {
     if (k < 2 || k > 0xFFFFFFF0u)
-        return ac_fail(err, AC_ERR_VALUE, 0, "times", (double)k,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, (double)k,
                        "must hold from 2 to 2^32 - 16 keys (this is their count)");
     if (channels < 1)
-        return ac_fail(err, AC_ERR_VALUE, 0, "positions", 0.0, "must have at least 1 channel");
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_POSITIONS, 0.0, "must have at least 1 channel");
     if (interpolation != AC_CURVE_LINEAR && interpolation != AC_CURVE_CUBIC)
-        return ac_fail(err, AC_ERR_VALUE, 0, "interpolation", (double)interpolation,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_INTERPOLATION, (double)interpolation,
                        "must be AC_CURVE_LINEAR or AC_CURVE_CUBIC");
     if (rotation != AC_ROOT_NO_ROTATION && rotation != AC_ROOT_YAW && rotation != AC_ROOT_QUAT)
-        return ac_fail(err, AC_ERR_VALUE, 0, "rotations", (double)rotation,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ROTATIONS, (double)rotation,
                        "kind must be none, yaw or quaternion");
     if (up_axis < 0 || up_axis > 2)
-        return ac_fail(err, AC_ERR_VALUE, 0, "up_axis", (double)up_axis, "must be 0, 1 or 2");
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_UP_AXIS, (double)up_axis, "must be 0, 1 or 2");
     if (!ac_finite(max_cycles) || !(max_cycles > 0.0) || max_cycles > 1125899906842624.0)
-        return ac_fail(err, AC_ERR_VALUE, 0, "max_cycles", max_cycles,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_MAX_CYCLES, max_cycles,
                        "must lie in (0, 2^50]");
     if (rotation == AC_ROOT_YAW && channels != 2 && channels != 3)
-        return ac_fail(err, AC_ERR_VALUE, 0, "positions", (double)channels,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_POSITIONS, (double)channels,
                        "must have 2 or 3 channels with yaw rotations (this is the count)");
     if (rotation == AC_ROOT_QUAT && channels != 3)
-        return ac_fail(err, AC_ERR_VALUE, 0, "positions", (double)channels,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_POSITIONS, (double)channels,
                        "must have 3 channels with quaternion rotations (this is the count)");
     for (size_t i = 0; i < k; i++) {
         if (!ac_finite(times[i]))
-            return ac_fail(err, AC_ERR_VALUE, i, "times", times[i], "must be finite");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, times[i], "must be finite");
         if (i == 0 && times[0] != 0.0)
-            return ac_fail(err, AC_ERR_VALUE, 0, "times", times[0],
+            return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, times[0],
                            "must be 0: the clip starts at time 0");
         if (i > 0 && !(times[i] > times[i - 1]))
-            return ac_fail(err, AC_ERR_VALUE, i, "times", times[i],
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, times[i],
                            "must be > the previous key time %.15g", times[i - 1]);
     }
     for (size_t i = 0; i < k * channels; i++)
         if (!ac_finite(positions[i]))
-            return ac_fail(err, AC_ERR_VALUE, i, "positions", positions[i], "must be finite");
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_POSITIONS, positions[i], "must be finite");
     if (rotation == AC_ROOT_YAW)
         for (size_t i = 0; i < k; i++) {
             if (!ac_finite(rotations[i]))
-                return ac_fail(err, AC_ERR_VALUE, i, "rotations", rotations[i],
+                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_ROTATIONS, rotations[i],
                                "must be finite");
             /* turns are taken relative to the first key and between neighbours */
             if (!ac_finite(rotations[i] - rotations[0]) ||
                 (i > 0 && !ac_finite(rotations[i] - rotations[i - 1])))
-                return ac_fail(err, AC_ERR_VALUE, i, "rotations", rotations[i],
+                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_ROTATIONS, rotations[i],
                                "must differ from the previous and first key angles by a "
                                "finite amount (radians)");
         }
@@ -751,13 +752,13 @@ static ac_status validate(const double *times, const double *positions, size_t k
             double len;
             for (size_t c = 0; c < 4; c++)
                 if (!ac_finite(rotations[4 * i + c]))
-                    return ac_fail(err, AC_ERR_VALUE, 4 * i + c, "rotations",
+                    return ac_fail(err, AC_ERR_VALUE, 4 * i + c, AC_ARG_ROTATIONS,
                                    rotations[4 * i + c], "must be finite");
             /* normalized below, like every quaternion that stands for a
                rotation; only a (numerically) zero one is no rotation */
             len = sqrt(ac_quat_dot4(rotations + 4 * i, rotations + 4 * i));
             if (!(len >= QUAT_MIN_LENGTH && len <= 1.0 / QUAT_MIN_LENGTH))
-                return ac_fail(err, AC_ERR_VALUE, 4 * i, "rotations", rotations[4 * i],
+                return ac_fail(err, AC_ERR_VALUE, 4 * i, AC_ARG_ROTATIONS, rotations[4 * i],
                                "starts quaternion %zu, of length %.3g (must be in "
                                "[1e-150, 1e150]: it is normalized)", i, len);
         }
@@ -857,7 +858,7 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
         return st;
     dim = rotation == AC_ROOT_NO_ROTATION ? channels : 3;
     if (dim > ((size_t)1 << 40) / k)
-        return ac_fail(err, AC_ERR_NOMEM, 0, "positions", (double)dim, "are too many");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_POSITIONS, (double)dim, "are too many");
     /* phase k, inv_width k, pos k*dim, m0 and m1 k*dim each, stride dim,
        yaw k, quat 4k, velocities k*dim, slope k*dim */
     doubles = 2 * k + 5 * k * dim + dim + k + 4 * k;
@@ -877,7 +878,7 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
             ac_mem_release(allocator, tr->table);
         ac_mem_release(allocator, tr);
         ac_mem_release(allocator, block);
-        return ac_fail(err, AC_ERR_NOMEM, 0, "times", (double)k, "track allocation failed");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "track allocation failed");
     }
     tr->k = k;
     tr->channels = channels;
@@ -977,7 +978,7 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
             if (!ac_finite(tr->m0[i]) || !ac_finite(tr->m1[i]) || !ac_finite(tr->pos[i]) ||
                 !ac_finite(tr->slope[i])) {
                 ac_rootmotion_destroy(tr);
-                return ac_fail(err, AC_ERR_OVERFLOW, i, "positions", positions[i % (k * channels)],
+                return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_POSITIONS, positions[i % (k * channels)],
                                "give tangents or offsets that are not representable");
             }
     }

@@ -10,15 +10,17 @@ struct ac_skeleton {
     size_t joints;
     int64_t *parents; /* joints, -1 for a root */
     size_t *order;    /* joints, parents first */
+    ac_allocator mem; /* what the skeleton's blocks came from */
 };
 
 void ac_skeleton_destroy(ac_skeleton *skeleton)
 {
     if (!skeleton)
         return;
-    free(skeleton->parents);
-    free(skeleton->order);
-    free(skeleton);
+    ac_allocator mem = skeleton->mem;
+    ac_mem_release(&mem, skeleton->parents);
+    ac_mem_release(&mem, skeleton->order);
+    ac_mem_release(&mem, skeleton);
 }
 
 size_t ac_skeleton_joints(const ac_skeleton *skeleton) { return skeleton->joints; }
@@ -30,24 +32,26 @@ void ac_skeleton_order(const ac_skeleton *skeleton, int64_t *order)
 }
 
 ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton **skeleton,
-                             ac_error *err)
+                             const ac_allocator *allocator, ac_error *err)
 {
     ac_skeleton *s;
     size_t *depth, *count, max_depth = 0;
     ac_status st = AC_OK;
     for (size_t j = 0; j < joints; j++)
         if (parents[j] < -1 || parents[j] >= (int64_t)joints)
-            return ac_fail(err, AC_ERR_VALUE, j, "parents", (double)parents[j],
+            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_PARENTS, (double)parents[j],
                            "must be -1 (a root) or a joint index in [0, %zu)", joints);
-    s = calloc(1, sizeof *s);
-    depth = calloc(joints ? joints : 1, sizeof *depth); /* 0: unknown, else depth + 1 */
-    count = calloc(joints + 1, sizeof *count);
+    s = ac_mem_zeroed(allocator, 1, sizeof *s);
+    depth = ac_mem_zeroed(allocator, joints, sizeof *depth); /* 0: unknown, else depth + 1 */
+    count = ac_mem_zeroed(allocator, joints + 1, sizeof *count);
     if (s) {
-        s->parents = malloc((joints ? joints : 1) * sizeof *s->parents);
-        s->order = malloc((joints ? joints : 1) * sizeof *s->order);
+        if (allocator)
+            s->mem = *allocator;
+        s->parents = ac_mem_zeroed(allocator, joints, sizeof *s->parents);
+        s->order = ac_mem_zeroed(allocator, joints, sizeof *s->order);
     }
     if (!s || !depth || !count || !s->parents || !s->order) {
-        st = ac_fail(err, AC_ERR_NOMEM, 0, "parents", (double)joints,
+        st = ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_PARENTS, (double)joints,
                      "cannot allocate the skeleton");
         goto done;
     }
@@ -59,7 +63,7 @@ ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton 
         while (depth[a] == 0 && parents[a] >= 0 && steps <= joints)
             a = (size_t)parents[a], steps++;
         if (steps > joints) { /* a is on the cycle after more than `joints` steps */
-            st = ac_fail(err, AC_ERR_VALUE, a, "parents", (double)parents[a],
+            st = ac_fail(err, AC_ERR_VALUE, a, AC_ARG_PARENTS, (double)parents[a],
                          "makes joint %zu its own ancestor (a cycle of parents has no "
                          "root)", a);
             break;
@@ -93,8 +97,8 @@ ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton 
             s->order[count[depth[j]]++] = j;
     }
 done:
-    free(depth);
-    free(count);
+    ac_mem_release(allocator, depth);
+    ac_mem_release(allocator, count);
     if (st)
         ac_skeleton_destroy(s);
     else
@@ -148,11 +152,11 @@ static ac_status joint_inputs(const double *t, const double *q, const double *s,
                               ac_error *err)
 {
     ac_status st;
-    if ((st = ac_check_finite("translation", t, 3, i, err)) ||
-        (st = ac_check_finite("rotation", q, 4, i, err)) ||
-        (st = ac_check_finite("scale", s, 3, i, err)))
+    if ((st = ac_check_finite(AC_ARG_TRANSLATION, t, 3, i, err)) ||
+        (st = ac_check_finite(AC_ARG_ROTATION, q, 4, i, err)) ||
+        (st = ac_check_finite(AC_ARG_SCALE, s, 3, i, err)))
         return st;
-    return ac_fail(err, AC_ERR_VALUE, i, "|rotation|", 0.0,
+    return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_ROTATION_NORM, 0.0,
                    "must be > 0: a zero quaternion is no rotation");
 }
 
@@ -193,7 +197,7 @@ ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translati
                 if (!finite)
                     for (int c = 0; c < 12; c++)
                         if (!ac_finite(m[c]))
-                            return ac_fail(err, AC_ERR_OVERFLOW, i * joints + j, "world", m[c],
+                            return ac_fail(err, AC_ERR_OVERFLOW, i * joints + j, AC_ARG_WORLD, m[c],
                                            "is not representable although the inputs are "
                                            "finite");
             }
@@ -242,7 +246,7 @@ ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *world, do
         double *l = local + 16 * joints * i;
         for (size_t c = 0; c < 16 * joints; c++)
             if (!ac_finite(w[c]))
-                return ac_fail(err, AC_ERR_VALUE, i * joints + c / 16, "world", w[c],
+                return ac_fail(err, AC_ERR_VALUE, i * joints + c / 16, AC_ARG_WORLD, w[c],
                                "must be finite");
         for (size_t j = 0; j < joints; j++) {
             int64_t p = skeleton->parents[j];
@@ -252,13 +256,13 @@ ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *world, do
                 continue;
             }
             if (!affine_inverse(w + 16 * (size_t)p, inv))
-                return ac_fail(err, AC_ERR_VALUE, i * joints + (size_t)p, "world", 0.0,
+                return ac_fail(err, AC_ERR_VALUE, i * joints + (size_t)p, AC_ARG_WORLD, 0.0,
                                "must be invertible: the parent of joint %zu has a singular "
                                "3x3 part", j);
             affine_product(inv, w + 16 * j, l + 16 * j);
             for (int c = 0; c < 16; c++)
                 if (!ac_finite(l[16 * j + c]))
-                    return ac_fail(err, AC_ERR_OVERFLOW, i * joints + j, "local",
+                    return ac_fail(err, AC_ERR_OVERFLOW, i * joints + j, AC_ARG_LOCAL,
                                    l[16 * j + c],
                                    "is not representable although the inputs are finite");
         }
@@ -272,11 +276,11 @@ ac_status ac_skeleton_decompose(const double *matrices, double *translation,
     for (size_t i = 0; i < n; i++) {
         const double *m = matrices + 16 * i;
         double col[3][3], len[3], r[9], det;
-        ac_status st = ac_check_finite("matrix", m, 16, i, err);
+        ac_status st = ac_check_finite(AC_ARG_MATRIX, m, 16, i, err);
         if (st)
             return st;
         if (m[12] != 0.0 || m[13] != 0.0 || m[14] != 0.0 || m[15] != 1.0)
-            return ac_fail(err, AC_ERR_VALUE, i, "matrix", m[12] + m[13] + m[14] + m[15],
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX, m[12] + m[13] + m[14] + m[15],
                            "must be affine: the last row must be 0 0 0 1");
         for (int c = 0; c < 3; c++) {
             double big = 0.0;
@@ -290,7 +294,7 @@ ac_status ac_skeleton_decompose(const double *matrices, double *translation,
                 len[c] = big * sqrt(x * x + y * y + z * z);
             }
             if (!(len[c] > 0.0))
-                return ac_fail(err, AC_ERR_VALUE, i, "matrix", 0.0,
+                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX, 0.0,
                                "has a zero column %d: a zero scale has no rotation", c);
             for (int r2 = 0; r2 < 3; r2++)
                 col[c][r2] /= len[c];
@@ -300,7 +304,7 @@ ac_status ac_skeleton_decompose(const double *matrices, double *translation,
                 double dot = col[a][0] * col[b][0] + col[a][1] * col[b][1] +
                              col[a][2] * col[b][2];
                 if (fabs(dot) > 1e-9)
-                    return ac_fail(err, AC_ERR_VALUE, i, "matrix", dot,
+                    return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX, dot,
                                    "is sheared: columns %d and %d are not orthogonal (the "
                                    "value is their cosine)", a, b);
             }

@@ -80,7 +80,7 @@ static ac_status check_tick(const int64_t *tick, size_t n, ac_error *err)
 {
     for (size_t i = 0; i < n; i++)
         if (tick[i] < 0 || tick[i] > (int64_t)UINT32_MAX)
-            return ac_fail(err, AC_ERR_VALUE, i, "tick", (double)tick[i],
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TICK, (double)tick[i],
                            "must be an integer in [0, 4294967295]");
     return AC_OK;
 }
@@ -95,7 +95,7 @@ static ac_status check_render_ticks(const double *t, size_t n, ac_error *err)
     if (bad)
         for (size_t i = 0; i < n; i++)
             if (!ac_finite(t[i]))
-                return ac_fail(err, AC_ERR_VALUE, i, "render_tick", t[i], "must be finite");
+                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_RENDER_TICK, t[i], "must be finite");
     return AC_OK;
 }
 
@@ -323,21 +323,21 @@ ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities
     int failed = 0;
     *buffer = NULL;
     if (dim < 1 || dim > DIM_MAX)
-        return ac_fail(err, AC_ERR_VALUE, 0, "dim", (double)dim, "must lie in [1, %d]",
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_DIM, (double)dim, "must lie in [1, %d]",
                        DIM_MAX);
     if (capacity < 1 || capacity > CAPACITY_MAX)
-        return ac_fail(err, AC_ERR_VALUE, 0, "capacity", (double)capacity,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_CAPACITY, (double)capacity,
                        "must lie in [1, %zu]", CAPACITY_MAX);
     if (!(ac_finite(max_extrapolation) && max_extrapolation >= 0.0))
-        return ac_fail(err, AC_ERR_VALUE, 0, "max_extrapolation", max_extrapolation,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_MAX_EXTRAPOLATION, max_extrapolation,
                        "must be finite and >= 0");
     if (entities > SIZE_MAX / capacity / (dim + 4) / sizeof(double))
-        return ac_fail(err, AC_ERR_VALUE, 0, "entities", (double)entities,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ENTITIES, (double)entities,
                        "needs more memory than can be addressed");
     slots = entities * capacity;
     b = ac_mem_zeroed(allocator, 1, sizeof *b);
     if (!b)
-        return ac_fail(err, AC_ERR_NOMEM, 0, "entities", (double)entities, "out of memory");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_ENTITIES, (double)entities, "out of memory");
     if (allocator)
         b->mem = *allocator;
     b->entities = entities;
@@ -355,7 +355,7 @@ ac_status ac_snapshot_buffer_create(ac_snapshot_buffer **buffer, size_t entities
     b->generation = alloc(&b->mem, entities, sizeof *b->generation, &failed);
     if (failed) {
         ac_snapshot_buffer_destroy(b);
-        return ac_fail(err, AC_ERR_NOMEM, 0, "entities", (double)entities, "out of memory");
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_ENTITIES, (double)entities, "out of memory");
     }
     *buffer = b;
     return AC_OK;
@@ -387,11 +387,11 @@ ac_status ac_snapshot_buffer_push(ac_snapshot_buffer *buffer, const int64_t *ent
     ac_snapshot_buffer *b = buffer;
     ac_status st;
     if (b->rotations && !rotation && n)
-        return ac_fail(err, AC_ERR_VALUE, 0, "rotation", 0.0,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ROTATION, 0.0,
                        "is required: the buffer has rotations");
     for (size_t i = 0; i < n; i++)
         if (entity[i] < 0 || (uint64_t)entity[i] >= b->entities)
-            return ac_fail(err, AC_ERR_VALUE, i, "entity", (double)entity[i],
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_ENTITY, (double)entity[i],
                            "must lie in [0, entities=%zu)", b->entities);
     if ((st = check_tick(tick, n, err)))
         return st;
@@ -411,7 +411,7 @@ ac_status ac_snapshot_buffer_sample(const ac_snapshot_buffer *buffer, double ren
     size_t dim = b->dim;
     double *rot = b->rotations ? rotation : NULL;
     if (!ac_finite(render_tick))
-        return ac_fail(err, AC_ERR_VALUE, 0, "render_tick", render_tick, "must be finite");
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_RENDER_TICK, render_tick, "must be finite");
     for (size_t e = 0; e < b->entities; e++) {
         sample_entity(b, e, render_tick, position + e * dim, rot ? rot + e * 4 : NULL,
                       mode + e, left_tick + e, right_tick + e);
@@ -478,11 +478,11 @@ ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t di
     size_t places = reorder_window + 1;
     *timeline = NULL;
     if (reorder_window > WINDOW_MAX)
-        return ac_fail(err, AC_ERR_VALUE, 0, "reorder_window", (double)reorder_window,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_REORDER_WINDOW, (double)reorder_window,
                        "must lie in [0, %d]", WINDOW_MAX);
     tl = ac_mem_zeroed(allocator, 1, sizeof *tl);
     if (!tl)
-        return ac_fail(err, AC_ERR_NOMEM, 0, "reorder_window", (double)reorder_window,
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_REORDER_WINDOW, (double)reorder_window,
                        "out of memory");
     if (allocator)
         tl->mem = *allocator;
@@ -499,7 +499,7 @@ ac_status ac_snapshot_timeline_create(ac_snapshot_timeline **timeline, size_t di
     tl->pending_rotation = alloc(&tl->mem, places * 4, sizeof *tl->pending_rotation, &failed);
     if (failed) {
         ac_snapshot_timeline_destroy(tl);
-        return ac_fail(err, AC_ERR_NOMEM, 0, "reorder_window", (double)reorder_window,
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_REORDER_WINDOW, (double)reorder_window,
                        "out of memory");
     }
     *timeline = tl;
@@ -608,7 +608,7 @@ ac_status ac_snapshot_timeline_push(ac_snapshot_timeline *timeline, const int64_
     int rotations = tl->buffer->rotations;
     ac_status st;
     if (rotations && !rotation && n)
-        return ac_fail(err, AC_ERR_VALUE, 0, "rotation", 0.0,
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ROTATION, 0.0,
                        "is required: the timeline has rotations");
     if ((st = check_tick(tick, n, err)))
         return st;
@@ -755,7 +755,7 @@ void ac_snapshot_buffer_state_get(const ac_snapshot_buffer *buffer, void *state)
 
 static ac_status bad_state(ac_error *err, size_t index, double value, const char *what)
 {
-    return ac_fail(err, AC_ERR_VALUE, index, "state", value, "%s", what);
+    return ac_fail(err, AC_ERR_VALUE, index, AC_ARG_STATE, value, "%s", what);
 }
 
 /* Checks a buffer state `p` of `words` words against buffer b (same config)

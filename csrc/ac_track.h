@@ -150,7 +150,7 @@ static inline ac_status ac_track_locate(const ac_track *tr, double t, int side, 
     memset(p, 0, sizeof *p);
     p->mode = -1;
     if (!ac_finite(t))
-        return ac_fail(err, AC_ERR_VALUE, i, "t", t, "must be finite");
+        return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t, "must be finite");
     if (ac_track_inside(tr, t, side)) {
         p->where = AC_TRACK_INSIDE, p->time = t, p->side = side;
         p->segment = *hint = ac_track_find(tr->times, k, t, side, *hint);
@@ -162,9 +162,10 @@ static inline ac_status ac_track_locate(const ac_track *tr, double t, int side, 
     switch (p->mode) {
     case AC_EXTRAP_ERROR:
         if (t != (after ? hi : lo))
-            return ac_fail(err, AC_ERR_VALUE, i, "t", t,
-                           "must lie in [%.15g, %.15g] (%s='error')", lo, hi,
-                           after ? "after" : "before");
+            return ac_because(err, after ? AC_REASON_AFTER_ERROR : AC_REASON_BEFORE_ERROR, lo,
+                              hi, ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t,
+                                          "must lie in [%.15g, %.15g] (%s is AC_EXTRAP_ERROR)",
+                                          lo, hi, after ? "after" : "before"));
         p->where = k == 1 ? AC_TRACK_HOLD : AC_TRACK_END;
         return AC_OK;
     case AC_EXTRAP_LINEAR:

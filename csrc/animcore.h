@@ -81,18 +81,177 @@ typedef enum ac_status {
 
 #define AC_DETAIL_SIZE 96
 
+/* What an error is about: every argument (or quantity derived from arguments,
+   such as |q|) that the core reports, by id. ac_arg_name gives its C spelling;
+   a binding maps the id to its own spelling and to the shape the error index
+   counts over. Ids are stable within a major version. */
+typedef enum ac_arg {
+    AC_ARG_NONE = 0,
+    /* hermite */
+    AC_ARG_START,
+    AC_ARG_END,
+    AC_ARG_START_VELOCITY,
+    AC_ARG_END_VELOCITY,
+    AC_ARG_DURATION,
+    AC_ARG_ELAPSED,
+    AC_ARG_POSITION,
+    AC_ARG_VELOCITY,
+    AC_ARG_TANGENT,
+    /* key tracks */
+    AC_ARG_TIMES,
+    AC_ARG_VALUES,
+    AC_ARG_T,
+    AC_ARG_T0,
+    AC_ARG_T1,
+    AC_ARG_SIDE,
+    AC_ARG_DERIVATIVE,
+    AC_ARG_INTERPOLATION,
+    AC_ARG_TANGENTS,
+    AC_ARG_EXTRAPOLATION,
+    AC_ARG_BEFORE,
+    AC_ARG_AFTER,
+    AC_ARG_IN_VELOCITIES,
+    AC_ARG_OUT_VELOCITIES,
+    AC_ARG_IN_WEIGHTS,
+    AC_ARG_OUT_WEIGHTS,
+    AC_ARG_BEFORE_SLOPES,
+    AC_ARG_AFTER_SLOPES,
+    AC_ARG_IN_TANGENTS,
+    AC_ARG_OUT_TANGENTS,
+    AC_ARG_VALUE,
+    AC_ARG_ACCELERATION,
+    /* easing */
+    AC_ARG_KIND,
+    AC_ARG_U,
+    AC_ARG_S,
+    AC_ARG_COUNT,
+    AC_ARG_EASE,
+    AC_ARG_OVERSHOOT,
+    AC_ARG_AMPLITUDE,
+    AC_ARG_PERIOD,
+    AC_ARG_X1,
+    AC_ARG_Y1,
+    AC_ARG_X2,
+    AC_ARG_Y2,
+    /* quaternions and rotations */
+    AC_ARG_A,
+    AC_ARG_B,
+    AC_ARG_PRODUCT,
+    AC_ARG_Q,
+    AC_ARG_Q_NORM, /* |q| */
+    AC_ARG_Q0,
+    AC_ARG_Q0_NORM, /* |q0| */
+    AC_ARG_Q1,
+    AC_ARG_Q1_NORM, /* |q1| */
+    AC_ARG_QUATERNIONS,
+    AC_ARG_QUATERNIONS_NORM, /* |quaternions| */
+    AC_ARG_AXIS,
+    AC_ARG_AXIS_NORM, /* |axis| */
+    AC_ARG_ANGLE,
+    AC_ARG_ANGLES,
+    AC_ARG_AXES,
+    AC_ARG_V,
+    AC_ARG_ROTATED_VECTOR, /* rotated vector */
+    AC_ARG_ROTVEC,
+    AC_ARG_MATRIX,
+    AC_ARG_MATRIX_DET, /* det(matrix) */
+    AC_ARG_ANGULAR_VELOCITY,
+    /* root motion */
+    AC_ARG_POSITIONS,
+    AC_ARG_ROTATIONS,
+    AC_ARG_PHASE,
+    AC_ARG_CYCLE,
+    AC_ARG_DT,
+    AC_ARG_MAX_CYCLES,
+    AC_ARG_UP_AXIS,
+    AC_ARG_TRANSLATION,
+    AC_ARG_ROTATION,
+    /* contacts */
+    AC_ARG_SURFACE_VELOCITY,
+    AC_ARG_NORMAL,
+    AC_ARG_NORMAL_LENGTH2, /* normal . normal */
+    AC_ARG_RESTITUTION,
+    AC_ARG_FRICTION,
+    AC_ARG_THRESHOLD,
+    AC_ARG_RELATIVE_VELOCITY, /* velocity - surface_velocity */
+    AC_ARG_NORMAL_SPEED, /* (velocity - surface_velocity) . normal */
+    AC_ARG_RESULT,
+    AC_ARG_DIM,
+    AC_ARG_LINEAR_VELOCITY,
+    AC_ARG_OFFSET,
+    AC_ARG_POINT,
+    AC_ARG_A_VELOCITY, /* a.velocity */
+    AC_ARG_A_ANGULAR_VELOCITY, /* a.angular_velocity */
+    AC_ARG_A_INVERSE_MASS, /* a.inverse_mass */
+    AC_ARG_A_INVERSE_INERTIA, /* a.inverse_inertia */
+    AC_ARG_A_CENTER, /* a.center */
+    AC_ARG_B_VELOCITY, /* b.velocity */
+    AC_ARG_B_ANGULAR_VELOCITY, /* b.angular_velocity */
+    AC_ARG_B_INVERSE_MASS, /* b.inverse_mass */
+    AC_ARG_B_INVERSE_INERTIA, /* b.inverse_inertia */
+    AC_ARG_B_CENTER, /* b.center */
+    AC_ARG_VELOCITY_A,
+    AC_ARG_ANGULAR_VELOCITY_A,
+    AC_ARG_VELOCITY_B,
+    AC_ARG_ANGULAR_VELOCITY_B,
+    AC_ARG_NORMAL_IMPULSE,
+    AC_ARG_TANGENT_IMPULSE,
+    AC_ARG_CONTACT_VELOCITY, /* relative velocity at the contact */
+    AC_ARG_PLANE_POINT,
+    AC_ARG_PLANE_NORMAL,
+    AC_ARG_PLANE_NORMAL_LENGTH2, /* plane_normal . plane_normal */
+    AC_ARG_PLANE_VELOCITY,
+    AC_ARG_RADIUS,
+    AC_ARG_MAX_BOUNCES,
+    AC_ARG_INVERSE_INERTIA,
+    /* snapshots */
+    AC_ARG_ENTITIES,
+    AC_ARG_ENTITY,
+    AC_ARG_CAPACITY,
+    AC_ARG_MAX_EXTRAPOLATION,
+    AC_ARG_REORDER_WINDOW,
+    AC_ARG_TICK,
+    AC_ARG_RENDER_TICK,
+    AC_ARG_STATE,
+    /* skeletons */
+    AC_ARG_PARENTS,
+    AC_ARG_LOCAL,
+    AC_ARG_WORLD,
+    AC_ARG_SCALE,
+    AC_ARG_ROTATION_NORM, /* |rotation| */
+    /* working memory */
+    AC_ARG_SCRATCH,
+    AC_ARG_ID_COUNT /* one past the last id */
+} ac_arg;
+
+/* A setting of the object (rather than the value alone) that makes a value
+   invalid, with the numbers that describe it in ac_error.limit. */
+typedef enum ac_reason {
+    AC_REASON_NONE = 0,
+    AC_REASON_NO_JUMPS,      /* equal key times without the jumps flag */
+    AC_REASON_BEFORE_ERROR,  /* t before the keys [limit[0], limit[1]], before = error */
+    AC_REASON_AFTER_ERROR,   /* t after the keys [limit[0], limit[1]], after = error */
+    AC_REASON_MAX_CYCLES     /* |t / limit[1]| > limit[0]: max_cycles of a duration */
+} ac_reason;
+
 /* The first failure of a call: which argument, at which element, with which
    value, and what the value must satisfy ("must lie in [0, duration=2]"). */
 typedef struct ac_error {
     ac_status status;
     size_t index;       /* flat element index of the failure */
-    const char *arg;    /* argument name (a static string) */
+    ac_arg arg;         /* the argument the failure is about */
     double value;       /* the offending value */
+    ac_reason reason;   /* AC_REASON_NONE unless a setting is the cause */
+    double limit[2];    /* the numbers of the reason */
     char detail[AC_DETAIL_SIZE];
 } ac_error;
 
 /* "ok", "invalid value", "overflow", "out of memory". */
 AC_API const char *ac_status_name(ac_status status);
+
+/* The C spelling of an argument id ("times", "|q|", "a.velocity"); "" for
+   AC_ARG_NONE, NULL for a value that is no id. */
+AC_API const char *ac_arg_name(ac_arg arg);
 
 /* --------------------------------------------------------------- hermite */
 
@@ -507,9 +666,11 @@ AC_API ac_status ac_quat_batch_from_rotvec(const double *rotvec, double *q, size
 typedef struct ac_skeleton ac_skeleton;
 
 /* Errors: AC_ERR_VALUE "parents" with the joint index (out of range, or a
-   joint on a cycle); AC_ERR_NOMEM. *skeleton is set on success only. */
+   joint on a cycle); AC_ERR_NOMEM. *skeleton is set on success only. Memory,
+   the work space of the ordering included, comes from `allocator` (NULL:
+   malloc). */
 AC_API ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton **skeleton,
-                             ac_error *err);
+                                    const ac_allocator *allocator, ac_error *err);
 AC_API void ac_skeleton_destroy(ac_skeleton *skeleton);
 AC_API size_t ac_skeleton_joints(const ac_skeleton *skeleton);
 /* The evaluation order (joints entries): every joint after its parent. */

@@ -139,7 +139,7 @@ def test_curve_and_rotation_curve_fold_alike_far_away(mode):
 # -- the C API an engine adopts: one header, its symbols only, one naming rule
 
 CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
-DOMAINS = ("status", "hermite", "curve", "ease", "quat", "rootmotion", "contact", "snapshot",
+DOMAINS = ("status", "arg", "hermite", "curve", "ease", "quat", "rootmotion", "contact", "snapshot",
            "collide", "skeleton")
 
 

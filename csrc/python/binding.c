@@ -101,14 +101,43 @@ int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
     return 0;
 }
 
-PyObject *acpy_raise_ints(const char *func, const ac_error *err, int ndim,
-                          const npy_intp *shape, const char *const *integers)
+/* The Python words of a failure the core reports with a reason (an object's
+   setting) into detail; the core's own words otherwise. */
+static const char *python_detail(const ac_error *err, const char *name, const char *outside,
+                                 char *detail, size_t size)
 {
-    char index[256] = "", *value;
+    const char *side = err->reason == AC_REASON_BEFORE_ERROR ? "before" : "after";
+    switch (err->reason) {
+    case AC_REASON_NO_JUMPS:
+        return "equals the previous time (a jump needs jumps=True)";
+    case AC_REASON_BEFORE_ERROR:
+    case AC_REASON_AFTER_ERROR:
+        if (outside)
+            PyOS_snprintf(detail, size, outside, err->limit[0], err->limit[1], side);
+        else
+            PyOS_snprintf(detail, size, "must lie in [%.15g, %.15g] (%s='error')", err->limit[0],
+                          err->limit[1], side);
+        return detail;
+    case AC_REASON_MAX_CYCLES:
+        PyOS_snprintf(detail, size,
+                      "must satisfy |%s/duration| <= max_cycles=%.15g with duration=%.15g", name,
+                      err->limit[0], err->limit[1]);
+        return detail;
+    case AC_REASON_NONE: break;
+    }
+    return err->detail;
+}
+
+/* The exception for err under `name`, its index unravelled over `shape`
+   (no index when ndim is 0), an integer value shown as one when `integer`. */
+static PyObject *raise_named(const char *func, const ac_error *err, const char *name,
+                             int integer, int ndim, const npy_intp *shape, const char *outside)
+{
+    char index[256] = "", *value, words[2 * AC_DETAIL_SIZE];
+    const char *detail = python_detail(err, name, outside, words, sizeof words);
     size_t rest = err->index;
     PyObject *type;
     npy_intp coords[NPY_MAXDIMS];
-    int integral = 0;
 
     if (ndim > 0) {
         size_t used = (size_t)PyOS_snprintf(index, sizeof index, " at index (");
@@ -128,23 +157,44 @@ PyObject *acpy_raise_ints(const char *func, const ac_error *err, int ndim,
     case AC_ERR_NOMEM: type = PyExc_MemoryError; break;
     default: type = PyExc_ValueError; break;
     }
-    /* Integer arguments show integer values as integers. */
-    for (int i = 0; integers && integers[i]; i++)
-        integral |= err->arg && strcmp(err->arg, integers[i]) == 0;
-    integral &= err->value == floor(err->value) && fabs(err->value) < 1e300;
-    value = PyOS_double_to_string(err->value, integral ? 'f' : 'r', 0,
-                                  integral ? 0 : Py_DTSF_ADD_DOT_0, NULL);
+    integer &= err->value == floor(err->value) && fabs(err->value) < 1e300;
+    value = PyOS_double_to_string(err->value, integer ? 'f' : 'r', 0,
+                                  integer ? 0 : Py_DTSF_ADD_DOT_0, NULL);
     if (!value)
         return NULL;
-    PyErr_Format(type, "%s: %s%s is %s (%s)", func, err->arg, index, value, err->detail);
+    PyErr_Format(type, "%s: %s%s is %s (%s)", func, name, index, value, detail);
     PyMem_Free(value);
     return NULL;
+}
+
+static const char *c_name(ac_arg arg)
+{
+    const char *name = ac_arg_name(arg);
+    return name && *name ? name : "argument";
 }
 
 PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
                      const npy_intp *shape)
 {
-    return acpy_raise_ints(func, err, ndim, shape, NULL);
+    return raise_named(func, err, c_name(err->arg), 0, ndim, shape, NULL);
+}
+
+PyObject *acpy_raise_context(const char *func, const ac_error *err, int ndim,
+                             const npy_intp *shape, const acpy_context *ctx)
+{
+    return raise_named(func, err, c_name(err->arg), 0, ndim, shape, ctx->outside);
+}
+
+PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_error *args,
+                        size_t count, const acpy_space *spaces)
+{
+    for (size_t i = 0; i < count; i++)
+        if (args[i].arg == err->arg) {
+            const acpy_space *s = args[i].space == ACPY_NO_INDEX ? NULL : &spaces[args[i].space];
+            return raise_named(func, err, args[i].name ? args[i].name : c_name(err->arg),
+                               args[i].integer, s ? s->ndim : 0, s ? s->dims : NULL, NULL);
+        }
+    return raise_named(func, err, c_name(err->arg), 0, spaces[0].ndim, spaces[0].dims, NULL);
 }
 
 int acpy_pair_steps(const char *func, const char *name, PyArrayObject *a, npy_intp n,
@@ -160,4 +210,24 @@ int acpy_pair_steps(const char *func, const char *name, PyArrayObject *a, npy_in
     steps[0] = rows == 1 ? 0 : (size_t)cols;
     steps[1] = cols == 1 ? 0 : 1;
     return 0;
+}
+
+PyObject *acpy_raise_advance(const char *func, const ac_error *err, int nd,
+                             const npy_intp *dims, npy_intp m)
+{
+    enum { SPHERES, PLANES, PAIRS };
+    static const acpy_arg_error errors[] = {
+        {AC_ARG_PLANE_POINT, PLANES, NULL, 0},    {AC_ARG_PLANE_NORMAL, PLANES, NULL, 0},
+        {AC_ARG_PLANE_NORMAL_LENGTH2, PLANES, NULL, 0}, {AC_ARG_PLANE_VELOCITY, PLANES, NULL, 0},
+        {AC_ARG_RESTITUTION, PAIRS, NULL, 0},     {AC_ARG_FRICTION, PAIRS, NULL, 0},
+        {AC_ARG_MAX_BOUNCES, ACPY_NO_INDEX, NULL, 0}};
+    npy_intp pairs[NPY_MAXDIMS];
+    acpy_space spaces[3] = {{nd, dims}, {1, &m}, {nd + 1, pairs}};
+    if (nd + 1 > NPY_MAXDIMS)
+        spaces[PAIRS] = spaces[SPHERES];
+    else {
+        memcpy(pairs, dims, (size_t)nd * sizeof *pairs);
+        pairs[nd] = m;
+    }
+    return acpy_raise_as(func, err, errors, sizeof errors / sizeof *errors, spaces);
 }

@@ -73,10 +73,28 @@ int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
 PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
                      const npy_intp *shape);
 
-/* The same, showing the value as an integer when the failing argument is one
-   of the NULL-terminated `integers` (counts, ticks, ids). */
-PyObject *acpy_raise_ints(const char *func, const ac_error *err, int ndim,
-                          const npy_intp *shape, const char *const *integers);
+/* How one entry point reports the core's errors on one argument id: the
+   index space its flat index unravels over (an index into the spaces given
+   to acpy_raise_as, or ACPY_NO_INDEX), the Python name (NULL: the C name,
+   ac_arg_name) and whether its values are integers (counts, ticks, ids). */
+#define ACPY_NO_INDEX (-1)
+typedef struct acpy_arg_error {
+    ac_arg arg;
+    int space;
+    const char *name;
+    int integer;
+} acpy_arg_error;
+
+/* A shape an error index unravels over. */
+typedef struct acpy_space {
+    int ndim;
+    const npy_intp *dims;
+} acpy_space;
+
+/* acpy_raise with the error's argument looked up in `args` (count entries):
+   ids not listed unravel over spaces[0] under their C name. */
+PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_error *args,
+                        size_t count, const acpy_space *spaces);
 
 /* ------------------------------------------------------ declared kernels
    A kernel is declared once (its operands' names and core shapes, its loop)
@@ -121,7 +139,14 @@ typedef struct acpy_context {
     double value[4];
     npy_intp channels;
     int bare;
+    const char *outside; /* NULL, or the words of t outside an 'error' side (see below) */
 } acpy_context;
+
+/* acpy_raise for a declared kernel: a t outside the keys of an 'error' side
+   reads "must lie in [lo, hi] (side='error')", or ctx->outside when set: a
+   printf format of (lo, hi, side). */
+PyObject *acpy_raise_context(const char *func, const ac_error *err, int ndim,
+                             const npy_intp *shape, const acpy_context *ctx);
 
 /* The loop over n elements: in[i] holds n items (steps[i] == 1) or one item
    shared by all (steps[i] == 0), out[j] n contiguous items. */
@@ -179,5 +204,11 @@ void acpy_snapshot_release(PyObject *handle, int write);
    -1 with a ValueError naming `func` and `name` for any other shape. */
 int acpy_pair_steps(const char *func, const char *name, PyArrayObject *a, npy_intp n,
                     npy_intp m, size_t steps[2]);
+
+/* The exception for an error of the projectile advance over spheres of shape
+   (dims[0], ..., dims[nd - 1]) and m planes: the index counts planes,
+   (sphere, plane) pairs or spheres, by argument. */
+PyObject *acpy_raise_advance(const char *func, const ac_error *err, int nd,
+                             const npy_intp *dims, npy_intp m);
 
 #endif /* ACPY_BINDING_H */

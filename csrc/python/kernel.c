@@ -35,15 +35,32 @@ typedef struct walk {
     int write;      /* 0: the validation pass (outputs go to scratch) */
 } walk;
 
-/* One thread's share of a walk and what it found. */
+/* A range of a walk, the scratch it runs in and what it found. */
 typedef struct part {
     const walk *w;
     npy_intp begin, end;
+    double *scratch;
     ac_status status;
     ac_error err;
     npy_intp err_flat;
-    PyThread_type_lock done;
 } part;
+
+/* What the threads of one walk share: the next chunk of items to take and
+   the failure with the lowest flat index found so far (stop == total when
+   none). Threads take chunks until none is left before stop, so a busy core
+   holds back only its current chunk, not a fixed share of the call. */
+typedef struct shared {
+    const walk *w;
+    npy_intp total, chunk, next, stop;
+    PyThread_type_lock lock; /* NULL with one thread */
+    ac_status status;
+    ac_error err;
+} shared;
+
+typedef struct worker {
+    shared *s;
+    PyThread_type_lock done;
+} worker;
 
 static int element_type(PyArrayObject *a)
 {
@@ -149,28 +166,14 @@ static void walk_part(part *p)
     const npy_intp inner = w->shape[last], block = w->block;
     const npy_intp plane = last > 0 ? w->shape[last - 1] : 1;
     npy_intp pos = p->begin;
-    size_t scratch_values = 0;
-    double *scratch, *buf[MAX_OPS];
+    double *buf[MAX_OPS];
     /* What each input's scratch holds: the block gathered from held[k] with
        held_rows x held_cols items (the same block again needs no gather). */
     char *held[MAX_OPS];
     npy_intp held_rows[MAX_OPS] = {0}, held_cols[MAX_OPS] = {0};
 
     p->status = AC_OK;
-    for (int k = 0; k < nops; k++)
-        scratch_values += (size_t)(block * w->op[k].width);
-    scratch = malloc(scratch_values * sizeof *scratch);
-    if (!scratch) {
-        p->status = AC_ERR_NOMEM;
-        p->err.status = AC_ERR_NOMEM;
-        p->err.index = 0;
-        p->err.arg = "scratch";
-        p->err.value = (double)scratch_values;
-        strcpy(p->err.detail, "could not be allocated");
-        p->err_flat = pos;
-        return;
-    }
-    buf[0] = scratch;
+    buf[0] = p->scratch;
     for (int k = 1; k < nops; k++)
         buf[k] = buf[k - 1] + block * w->op[k - 1].width;
     for (int k = 0; k < nops; k++)
@@ -257,14 +260,61 @@ static void walk_part(part *p)
             }
         pos += n;
     }
-    free(scratch);
+}
+
+static void take(PyThread_type_lock lock) { if (lock) PyThread_acquire_lock(lock, WAIT_LOCK); }
+static void give(PyThread_type_lock lock) { if (lock) PyThread_release_lock(lock); }
+
+/* One thread's work: chunks until none is left before the first failure. */
+static void run_chunks(shared *s)
+{
+    const walk *w = s->w;
+    size_t values = 0;
+    part p;
+    for (int k = 0; k < w->nin + w->nout; k++)
+        values += (size_t)(w->block * w->op[k].width);
+    p.w = w;
+    p.scratch = malloc(values * sizeof *p.scratch);
+    for (;;) {
+        npy_intp stop;
+        take(s->lock);
+        p.begin = s->next;
+        stop = s->stop;
+        if (p.begin < stop)
+            s->next += s->chunk;
+        give(s->lock);
+        if (p.begin >= stop)
+            break;
+        p.end = p.begin + s->chunk < s->total ? p.begin + s->chunk : s->total;
+        if (p.scratch) {
+            walk_part(&p);
+        } else { /* fails at the chunk it cannot run */
+            p.status = p.err.status = AC_ERR_NOMEM;
+            p.err.index = 0;
+            p.err.arg = AC_ARG_SCRATCH;
+            p.err.value = (double)values;
+            p.err.reason = AC_REASON_NONE;
+            strcpy(p.err.detail, "could not be allocated");
+            p.err_flat = p.begin;
+        }
+        if (p.status) {
+            take(s->lock);
+            if (p.err_flat < s->stop) {
+                s->stop = p.err_flat;
+                s->status = p.status;
+                s->err = p.err;
+            }
+            give(s->lock);
+        }
+    }
+    free(p.scratch);
 }
 
 static void worker_main(void *arg)
 {
-    part *p = arg;
-    walk_part(p);
-    PyThread_release_lock(p->done);
+    worker *k = arg;
+    run_chunks(k->s);
+    PyThread_release_lock(k->done);
 }
 
 /* Runs the walk over all `total` items on `workers` threads (this one
@@ -273,48 +323,49 @@ static void worker_main(void *arg)
 static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *err,
                           npy_intp *err_flat)
 {
-    part parts[64];
-    int count = workers, started = 1, first = -1;
+    worker threads[64];
+    shared s;
+    int count = workers, started = 0;
     if (count > 64)
         count = 64;
     if (total < (npy_intp)count * MIN_SPLIT)
         count = (int)(total / MIN_SPLIT) > 1 ? (int)(total / MIN_SPLIT) : 1;
-    for (int i = 0; i < count; i++) {
-        parts[i].w = w;
-        parts[i].begin = total / count * i;
-        parts[i].end = i == count - 1 ? total : total / count * (i + 1);
-        parts[i].done = NULL;
-    }
-    for (int i = 1; i < count; i++) {
-        parts[i].done = PyThread_allocate_lock();
-        if (!parts[i].done)
+    s.w = w;
+    s.total = s.stop = total;
+    s.next = 0;
+    s.status = AC_OK;
+    /* chunks of 1/16 of a thread's share: fine enough to balance cores that
+       other work slows down, coarse enough that taking one costs nothing */
+    s.chunk = count == 1 ? total : total / ((npy_intp)count * 16);
+    if (s.chunk < MIN_SPLIT / 4)
+        s.chunk = MIN_SPLIT / 4;
+    s.lock = count > 1 ? PyThread_allocate_lock() : NULL;
+    for (int i = 0; s.lock && i < count - 1; i++) {
+        threads[i].s = &s;
+        threads[i].done = PyThread_allocate_lock();
+        if (!threads[i].done)
             break;
-        PyThread_acquire_lock(parts[i].done, WAIT_LOCK);
-        if (PyThread_start_new_thread(worker_main, &parts[i]) == PYTHREAD_INVALID_THREAD_ID) {
-            PyThread_release_lock(parts[i].done);
-            PyThread_free_lock(parts[i].done);
-            parts[i].done = NULL;
+        PyThread_acquire_lock(threads[i].done, WAIT_LOCK);
+        if (PyThread_start_new_thread(worker_main, &threads[i]) == PYTHREAD_INVALID_THREAD_ID) {
+            PyThread_release_lock(threads[i].done);
+            PyThread_free_lock(threads[i].done);
             break;
         }
         started++;
     }
-    /* Shares no thread could take are run here. */
-    walk_part(&parts[0]);
-    for (int i = started; i < count; i++)
-        walk_part(&parts[i]);
-    for (int i = 1; i < started; i++) {
-        PyThread_acquire_lock(parts[i].done, WAIT_LOCK);
-        PyThread_release_lock(parts[i].done);
-        PyThread_free_lock(parts[i].done);
+    run_chunks(&s); /* this thread takes chunks too, all of them if no thread started */
+    for (int i = 0; i < started; i++) {
+        PyThread_acquire_lock(threads[i].done, WAIT_LOCK);
+        PyThread_release_lock(threads[i].done);
+        PyThread_free_lock(threads[i].done);
     }
-    for (int i = 0; i < count; i++)
-        if (parts[i].status && first < 0)
-            first = i;
-    if (first < 0)
+    if (s.lock)
+        PyThread_free_lock(s.lock);
+    if (!s.status)
         return AC_OK;
-    *err = parts[first].err;
-    *err_flat = parts[first].err_flat;
-    return parts[first].status;
+    *err = s.err;
+    *err_flat = s.stop;
+    return s.status;
 }
 
 /* ------------------------------------------------------------ arguments */
@@ -534,7 +585,7 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
     }
     *handled = 1;
     if (k->loop(ctx, in, steps, out, 1, &err))
-        return acpy_raise(func, &err, 0, NULL);
+        return acpy_raise_context(func, &err, 0, NULL, ctx);
     if (k->nout == 1)
         return f64_scalar(results[0]);
     tuple = PyTuple_New(k->nout);
@@ -739,7 +790,7 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (st) {
         err.index = (size_t)err_flat;
-        acpy_raise(func, &err, nd, loop);
+        acpy_raise_context(func, &err, nd, loop, &ctx);
         goto done;
     }
     for (int j = 0; j < k->nout; j++)

@@ -201,17 +201,7 @@ static PyObject *advance_spin(PyObject *self, PyObject *args)
     if (!st)
         Py_RETURN_NONE;
     /* the index counts planes, (sphere, plane) pairs or spheres */
-    if (strncmp(err.arg, "plane_", 6) == 0)
-        return acpy_raise(func, &err, 1, &m);
-    if (strcmp(err.arg, "max_bounces") == 0)
-        return acpy_raise(func, &err, 0, NULL);
-    if (strcmp(err.arg, "restitution") == 0 || strcmp(err.arg, "friction") == 0) {
-        npy_intp shape[NPY_MAXDIMS];
-        memcpy(shape, PyArray_DIMS(position), (size_t)(nd - 1) * sizeof *shape);
-        shape[nd - 1] = m;
-        return acpy_raise(func, &err, nd, shape);
-    }
-    return acpy_raise(func, &err, nd - 1, PyArray_DIMS(position));
+    return acpy_raise_advance(func, &err, nd - 1, PyArray_DIMS(position), m);
 }
 
 static PyMethodDef methods[] = {

@@ -145,17 +145,7 @@ static PyObject *advance(PyObject *self, PyObject *args)
     /* Unravel the index over what it counts: planes, (sphere, plane) pairs
        or spheres. */
     nd = PyArray_NDIM(position) - 1;
-    if (strncmp(err.arg, "plane_", 6) == 0)
-        return acpy_raise(func, &err, 1, &m);
-    if (strcmp(err.arg, "max_bounces") == 0)
-        return acpy_raise(func, &err, 0, NULL);
-    if (strcmp(err.arg, "restitution") == 0 || strcmp(err.arg, "friction") == 0) {
-        npy_intp shape[NPY_MAXDIMS];
-        memcpy(shape, PyArray_DIMS(position), (size_t)nd * sizeof *shape);
-        shape[nd] = m;
-        return acpy_raise(func, &err, nd + 1, shape);
-    }
-    return acpy_raise(func, &err, nd, PyArray_DIMS(position));
+    return acpy_raise_advance(func, &err, nd, PyArray_DIMS(position), m);
 }
 
 static PyMethodDef methods[] = {

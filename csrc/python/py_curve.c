@@ -30,6 +30,30 @@ static void set_key_spec(ac_curve_spec *spec, PyArrayObject *times, PyArrayObjec
     spec->jumps = jumps;
 }
 
+/* What the index of a create error counts: keys (times), key values (the
+   shape of values: every id not listed, velocities and weights too), segments
+   (interpolation codes and easings) or channels (extrapolation slopes). */
+enum { VALUE_SPACE, KEY_SPACE, SEGMENT_SPACE, CHANNEL_SPACE };
+static const acpy_arg_error create_errors[] = {
+    {AC_ARG_TIMES, KEY_SPACE, NULL, 0},          {AC_ARG_INTERPOLATION, SEGMENT_SPACE, NULL, 0},
+    {AC_ARG_EASE, SEGMENT_SPACE, NULL, 0},       {AC_ARG_OVERSHOOT, SEGMENT_SPACE, NULL, 0},
+    {AC_ARG_AMPLITUDE, SEGMENT_SPACE, NULL, 0},  {AC_ARG_PERIOD, SEGMENT_SPACE, NULL, 0},
+    {AC_ARG_X1, SEGMENT_SPACE, NULL, 0},         {AC_ARG_Y1, SEGMENT_SPACE, NULL, 0},
+    {AC_ARG_X2, SEGMENT_SPACE, NULL, 0},         {AC_ARG_Y2, SEGMENT_SPACE, NULL, 0},
+    {AC_ARG_BEFORE_SLOPES, CHANNEL_SPACE, NULL, 0}, {AC_ARG_AFTER_SLOPES, CHANNEL_SPACE, NULL, 0},
+};
+
+static PyObject *raise_create(const char *func, const ac_error *err, PyArrayObject *times,
+                              PyArrayObject *values, npy_intp segments, npy_intp channels)
+{
+    acpy_space spaces[4] = {{PyArray_NDIM(values), PyArray_DIMS(values)},
+                            {PyArray_NDIM(times), PyArray_DIMS(times)},
+                            {1, &segments},
+                            {1, &channels}};
+    return acpy_raise_as(func, err, create_errors, sizeof create_errors / sizeof *create_errors,
+                         spaces);
+}
+
 /* _curve_create(func, times, values, interpolation, tangents, in_velocities,
    out_velocities, before, after, jumps) -> capsule. values is (K,) or (K, C);
    the velocities are None or arrays of the shape of values. */
@@ -62,10 +86,8 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     spec.channels = PyArray_NDIM(values) == 2 ? (size_t)PyArray_DIM(values, 1) : 1;
     set_key_spec(&spec, times, values, interp, tangents, vin, vout, before, after, jumps);
     ACPY_RUN(spec.keys * spec.channels, st = ac_curve_create(&curve, &spec, &err));
-    if (st) {
-        PyArrayObject *shape_of = strcmp(err.arg, "times") == 0 ? times : values;
-        return acpy_raise(func, &err, PyArray_NDIM(shape_of), PyArray_DIMS(shape_of));
-    }
+    if (st)
+        return raise_create(func, &err, times, values, 1, 1);
     capsule = PyCapsule_New(curve, CAPSULE_NAME, capsule_destroy);
     if (!capsule)
         ac_curve_destroy(curve);
@@ -159,20 +181,9 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     ACPY_RUN(spec.keys * spec.channels, st = ac_curve_create(&curve, &spec, &err));
     PyMem_Free(kinds);
     PyMem_Free(easing);
-    if (st) {
-        PyArrayObject *shape_of = strcmp(err.arg, "times") == 0 ? times : values;
-        if (strstr(err.arg, "slopes") != NULL) {
-            npy_intp c = (npy_intp)spec.channels;
-            return acpy_raise(func, &err, 1, &c);
-        }
-        if (strcmp(err.arg, "interpolation") == 0 || strcmp(err.arg, "ease") == 0 ||
-            strcmp(err.arg, "overshoot") == 0 || strcmp(err.arg, "amplitude") == 0 ||
-            strcmp(err.arg, "period") == 0 || (err.arg[0] == 'x' || err.arg[0] == 'y')) {
-            npy_intp m = (npy_intp)(nseg ? nseg : 1);
-            return acpy_raise(func, &err, 1, &m);
-        }
-        return acpy_raise(func, &err, PyArray_NDIM(shape_of), PyArray_DIMS(shape_of));
-    }
+    if (st)
+        return raise_create(func, &err, times, values, (npy_intp)(nseg ? nseg : 1),
+                            (npy_intp)spec.channels);
     capsule = PyCapsule_New(curve, CAPSULE_NAME, capsule_destroy);
     if (!capsule)
         ac_curve_destroy(curve);

@@ -76,16 +76,16 @@ static PyObject *create(PyObject *self, PyObject *args)
                               (ac_root_rotation)kind, rotations ? ACPY_F64(rotations) : NULL,
                               up_axis, max_cycles, NULL, &err);
     if (st) {
-        PyArrayObject *where = NULL;
-        if (strcmp(err.arg, "times") == 0)
-            where = times;
-        else if (strcmp(err.arg, "positions") == 0)
-            where = positions;
-        else if (strcmp(err.arg, "rotations") == 0)
-            where = rotations;
-        if (where)
-            return acpy_raise(func, &err, PyArray_NDIM(where), PyArray_DIMS(where));
-        return acpy_raise(func, &err, 0, NULL);
+        /* the index counts keys, position values or rotation values; options have none */
+        static const acpy_arg_error errors[] = {{AC_ARG_TIMES, 1, NULL, 0},
+                                                {AC_ARG_POSITIONS, 2, NULL, 0},
+                                                {AC_ARG_ROTATIONS, 3, NULL, 0}};
+        acpy_space spaces[4] = {{0, NULL},
+                                {PyArray_NDIM(times), PyArray_DIMS(times)},
+                                {PyArray_NDIM(positions), PyArray_DIMS(positions)},
+                                {rotations ? PyArray_NDIM(rotations) : 0,
+                                 rotations ? PyArray_DIMS(rotations) : NULL}};
+        return acpy_raise_as(func, &err, errors, 3, spaces);
     }
     capsule = PyCapsule_New(tr, CAPSULE_NAME, capsule_destroy);
     if (!capsule)
@@ -113,16 +113,10 @@ static PyObject *split(PyObject *self, PyObject *args)
     n = PyArray_SIZE(t);
     ACPY_RUN(n, st = ac_rootmotion_split(tr, ACPY_F64(t), ACPY_F64(cycle), ACPY_F64(phase),
                                          (size_t)n, &err));
-    if (st) {
-        static const char bound[] = "must satisfy |t/";
-        if (strncmp(err.detail, bound, sizeof bound - 1) == 0) { /* the caller's name */
-            char detail[AC_DETAIL_SIZE];
-            PyOS_snprintf(detail, sizeof detail, "must satisfy |%s/%s", arg,
-                          err.detail + sizeof bound - 1);
-            memcpy(err.detail, detail, sizeof detail);
-        }
-        err.arg = arg;
-        return acpy_raise(func, &err, PyArray_NDIM(t), PyArray_DIMS(t));
+    if (st) { /* t is the caller's argument */
+        const acpy_arg_error as_caller[] = {{AC_ARG_T, 0, arg, 0}};
+        acpy_space space = {PyArray_NDIM(t), PyArray_DIMS(t)};
+        return acpy_raise_as(func, &err, as_caller, 1, &space);
     }
     Py_RETURN_NONE;
 }

@@ -28,7 +28,7 @@ static PyObject *skeleton_create(PyObject *self, PyObject *args)
         return NULL;
     j = PyArray_SIZE(parents);
     ACPY_RUN(j, st = ac_skeleton_create((const int64_t *)PyArray_DATA(parents), (size_t)j,
-                                        &skeleton, &err));
+                                        &skeleton, NULL, &err));
     if (st)
         return acpy_raise(func, &err, 1, &j);
     capsule = PyCapsule_New(skeleton, SKELETON_CAPSULE, skeleton_free);

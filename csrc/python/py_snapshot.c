@@ -116,9 +116,18 @@ static int check_size(const char *func, const char *name, PyArrayObject *a, npy_
 
 
 /* Arguments whose values are integers, shown as such in messages. */
-static const char *const integer_args[] = {"entities", "dim",     "capacity", "reorder_window",
-                                           "tick",     "segment", "entity",   "generation",
-                                           NULL};
+static const acpy_arg_error integer_args[] = {
+    {AC_ARG_ENTITIES, 0, NULL, 1}, {AC_ARG_DIM, 0, NULL, 1},  {AC_ARG_CAPACITY, 0, NULL, 1},
+    {AC_ARG_REORDER_WINDOW, 0, NULL, 1}, {AC_ARG_TICK, 0, NULL, 1}, {AC_ARG_ENTITY, 0, NULL, 1}};
+
+/* The exception for a snapshot error indexed over `shape`. */
+static PyObject *raise_ints(const char *func, const ac_error *err, int ndim,
+                            const npy_intp *shape)
+{
+    acpy_space space = {ndim, shape};
+    return acpy_raise_as(func, err, integer_args, sizeof integer_args / sizeof *integer_args,
+                         &space);
+}
 
 /* ------------------------------------------------------------------ create */
 
@@ -143,7 +152,7 @@ static PyObject *buffer_new(PyObject *self, PyObject *args)
     if (ac_snapshot_buffer_create(&ctx->buffer, (size_t)entities, (size_t)dim,
                                   (size_t)capacity, rotations, extrapolation, NULL, &err)) {
         PyMem_Free(ctx);
-        return acpy_raise_ints("SnapshotBuffer", &err, 0, NULL, integer_args);
+        return raise_ints("SnapshotBuffer", &err, 0, NULL);
     }
     return wrap(ctx);
 }
@@ -169,7 +178,7 @@ static PyObject *timeline_new(PyObject *self, PyObject *args)
     if (ac_snapshot_timeline_create(&ctx->timeline, (size_t)dim, (size_t)capacity,
                                     rotations, extrapolation, (size_t)window, NULL, &err)) {
         PyMem_Free(ctx);
-        return acpy_raise_ints("SnapshotTimeline", &err, 0, NULL, integer_args);
+        return raise_ints("SnapshotTimeline", &err, 0, NULL);
     }
     return wrap(ctx);
 }
@@ -225,7 +234,7 @@ static PyObject *push(PyObject *self, PyObject *args)
                                        (unsigned char *)PyArray_DATA(result), &err);
     end_write(ctx);
     if (st)
-        return acpy_raise_ints(func, &err, PyArray_NDIM(tick), PyArray_DIMS(tick), integer_args);
+        return raise_ints(func, &err, PyArray_NDIM(tick), PyArray_DIMS(tick));
     Py_RETURN_NONE;
 }
 
@@ -282,7 +291,7 @@ static PyObject *push_one(PyObject *self, PyObject *args)
                                    rotation ? ACPY_F64(rotation) : NULL, 1, &result, &err);
     end_write(ctx);
     if (st)
-        return acpy_raise_ints(func, &err, 0, NULL, integer_args);
+        return raise_ints(func, &err, 0, NULL);
     return PyLong_FromLong(result);
 }
 
@@ -324,7 +333,7 @@ static PyObject *sample_one(PyObject *self, PyObject *args)
     end_read(ctx);
     if (st) {
         Py_XDECREF(position);
-        return acpy_raise_ints(func, &err, 0, NULL, integer_args);
+        return raise_ints(func, &err, 0, NULL);
     }
     if (ac_snapshot_buffer_rotations(b)) {
         dims[0] = 4;
@@ -399,7 +408,7 @@ static PyObject *sample(PyObject *self, PyObject *args)
                            (int64_t *)PyArray_DATA(right), &err));
     end_read(ctx);
     if (st)
-        return acpy_raise_ints(func, &err, PyArray_NDIM(ticks), PyArray_DIMS(ticks), integer_args);
+        return raise_ints(func, &err, PyArray_NDIM(ticks), PyArray_DIMS(ticks));
     Py_RETURN_NONE;
 }
 

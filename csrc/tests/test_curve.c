@@ -17,7 +17,7 @@ static ac_curve *make(const double *t, const double *v, size_t k, size_t c,
     spec.interpolation = interp, spec.tangents = tangents;
     spec.before = before, spec.after = after;
     if (ac_curve_create(&curve, &spec, &err) != AC_OK)
-        fprintf(stderr, "create: %s[%zu] = %g %s\n", err.arg, err.index, err.value, err.detail);
+        fprintf(stderr, "create: %s[%zu] = %g %s\n", ac_arg_name(err.arg), err.index, err.value, err.detail);
     CHECK(curve != NULL);
     return curve;
 }
@@ -93,8 +93,9 @@ static void extrapolation(void)
         CHECK_NEAR(at(curve, 3.5 - 2.0, 1), 10.0, 1e-12);
         CHECK_NEAR(at(curve, 0.5, 1), -10.0, 1e-12); /* mirrored: velocity flips */
         CHECK(ac_curve_eval(curve, q, 3, 0, x, &err) == AC_ERR_VALUE);
-        CHECK(err.index == 1 && strcmp(err.arg, "t") == 0 && err.value == 3.5);
-        CHECK(strcmp(err.detail, "must lie in [1, 3] (after='error')") == 0);
+        CHECK(err.index == 1 && err.arg == AC_ARG_T && err.value == 3.5);
+        CHECK(strcmp(err.detail, "must lie in [1, 3] (after is AC_EXTRAP_ERROR)") == 0);
+        CHECK(err.reason == AC_REASON_AFTER_ERROR && err.limit[0] == 1 && err.limit[1] == 3);
         ac_curve_destroy(curve);
     }
 }
@@ -166,7 +167,7 @@ static ac_error create_error(const double *t, const double *v, size_t k, int jum
     spec.interpolation = AC_CURVE_CUBIC, spec.jumps = jumps;
     CHECK(ac_curve_create(&curve, &spec, &err) == status);
     CHECK(curve == NULL);
-    CHECK(strcmp(err.arg, arg) == 0);
+    CHECK(strcmp(ac_arg_name(err.arg), arg) == 0);
     CHECK(err.index == index);
     return err;
 }
@@ -225,19 +226,19 @@ static void errors(void)
         spec.interpolation = AC_CURVE_CUBIC, spec.tangents = AC_TANGENTS_EXPLICIT;
         spec.in_velocities = v; /* out_velocities missing */
         CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
-        CHECK(curve == NULL && strcmp(err.arg, "out_velocities") == 0);
+        CHECK(curve == NULL && err.arg == AC_ARG_OUT_VELOCITIES);
         /* options out of range */
         spec.tangents = (ac_curve_tangents)(AC_TANGENTS_NATURAL + 1);
         CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
-        CHECK(curve == NULL && strcmp(err.arg, "tangents") == 0);
+        CHECK(curve == NULL && err.arg == AC_ARG_TANGENTS);
         spec.tangents = AC_TANGENTS_CATMULL_ROM;
         spec.interpolation = (ac_curve_interpolation)(AC_CURVE_EASE + 1);
         CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
-        CHECK(curve == NULL && strcmp(err.arg, "interpolation") == 0);
+        CHECK(curve == NULL && err.arg == AC_ARG_INTERPOLATION);
         spec.interpolation = AC_CURVE_CUBIC;
         spec.after = (ac_curve_extrapolation)(AC_EXTRAP_SLOPED + 1);
         CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_VALUE);
-        CHECK(curve == NULL && strcmp(err.arg, "extrapolation") == 0);
+        CHECK(curve == NULL && err.arg == AC_ARG_EXTRAPOLATION);
         CHECK(err.value == AC_EXTRAP_SLOPED + 1);
     }
 
@@ -246,7 +247,7 @@ static void errors(void)
     {
         double qs[3] = {0.5, 1.5, 2.5}, xs[3];
         CHECK(ac_curve_eval(curve, qs, 3, 0, xs, &err) == AC_ERR_OVERFLOW);
-        CHECK(err.index == 1 && strcmp(err.arg, "value") == 0);
+        CHECK(err.index == 1 && err.arg == AC_ARG_VALUE);
     }
     {
         /* Without an ac_error the status is still that of the first failure:
@@ -255,9 +256,9 @@ static void errors(void)
         CHECK(ac_curve_eval(curve, qs, 3, 0, xs, NULL) == AC_ERR_VALUE);
     }
     CHECK(ac_curve_eval(curve, &q, 1, 0, &x, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "t") == 0 && strcmp(err.detail, "must be finite") == 0);
+    CHECK(err.arg == AC_ARG_T && strcmp(err.detail, "must be finite") == 0);
     CHECK(ac_curve_eval(curve, ok, 1, 3, &x, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "derivative") == 0);
+    CHECK(err.arg == AC_ARG_DERIVATIVE);
     ac_curve_destroy(curve);
     ac_curve_destroy(NULL);
 
@@ -335,7 +336,7 @@ static void keyed_segments(void)
         CHECK(r == -1.0);
         CHECK(at(a, 2.0, 1) == 0.0); /* clamp */
         CHECK(ac_curve_eval_side(a, &cur, &k2, 1, 0, 2, &r, &err) == AC_ERR_VALUE);
-        CHECK(strcmp(err.arg, "side") == 0);
+        CHECK(err.arg == AC_ARG_SIDE);
     }
     /* whole-clip remaps: linear is the identity; smoothstep keeps the middle */
     {
@@ -354,7 +355,7 @@ static void keyed_segments(void)
         q[1] = NAN;
         CHECK(ac_curve_eval_remapped(a, &cur, q, 4, 0, AC_SIDE_RIGHT, &lin, 1, NULL, y, &err) ==
               AC_ERR_VALUE);
-        CHECK(err.index == 1 && strcmp(err.arg, "t") == 0);
+        CHECK(err.index == 1 && err.arg == AC_ARG_T);
     }
     ac_curve_destroy(a);
     /* natural tangents: keys (0,0) (1,1) (2,0) give velocities 1.5, 0, -1.5 */
@@ -369,19 +370,19 @@ static void keyed_segments(void)
         spec.keys = 3, spec.channels = 1, spec.times = t, spec.values = v;
         spec.interpolation = AC_CURVE_BEZIER, spec.out_weights = neg;
         CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && a == NULL);
-        CHECK(strcmp(err.arg, "out_weights") == 0 && err.index == 1);
+        CHECK(err.arg == AC_ARG_OUT_WEIGHTS && err.index == 1);
         spec.out_weights = NULL, spec.interpolation = AC_CURVE_EASE;
-        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && strcmp(err.arg, "ease") == 0);
+        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && err.arg == AC_ARG_EASE);
         eases[0].kind = eases[1].kind = AC_EASE_COUNT;
         spec.segment_ease = eases;
-        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && strcmp(err.arg, "ease") == 0);
+        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && err.arg == AC_ARG_EASE);
         eases[0].kind = eases[1].kind = AC_CURVE_EASE_CUBIC_BEZIER;
         eases[0].x1 = 1.5;
-        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && strcmp(err.arg, "x1") == 0);
+        CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && err.arg == AC_ARG_X1);
         eases[0].x1 = 0.5;
         spec.after = AC_EXTRAP_SLOPED;
         CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE &&
-              strcmp(err.arg, "after_slopes") == 0);
+              err.arg == AC_ARG_AFTER_SLOPES);
     }
 }
 

@@ -63,17 +63,17 @@ static void errors(void)
     double u[4] = {0.0, 0.5, 1.5, NAN}, s[4];
     ac_error err;
     CHECK(ac_ease_eval(AC_EASE_QUAD_IN, u, s, 4, &err) == AC_ERR_VALUE);
-    CHECK(err.index == 2 && err.value == 1.5 && strcmp(err.arg, "u") == 0);
+    CHECK(err.index == 2 && err.value == 1.5 && err.arg == AC_ARG_U);
     CHECK(strcmp(err.detail, "must lie in [0, 1]") == 0);
     CHECK(ac_ease_rate(AC_EASE_BOUNCE_IN, u + 3, s, 1, &err) == AC_ERR_VALUE);
     CHECK(strcmp(err.detail, "must be finite") == 0);
     CHECK(ac_ease_eval(AC_EASE_COUNT, u, s, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "kind") == 0);
+    CHECK(err.arg == AC_ARG_KIND);
     CHECK(ac_ease_eval((ac_ease_kind)-1, u, s, 1, NULL) == AC_ERR_VALUE);
     CHECK(ac_ease_inverse(AC_EASE_ELASTIC_OUT, u, s, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "kind") == 0 && strstr(err.detail, "elastic_out") != NULL);
+    CHECK(err.arg == AC_ARG_KIND && strstr(err.detail, "elastic_out") != NULL);
     CHECK(ac_ease_inverse(AC_EASE_QUAD_IN, u, s, 3, &err) == AC_ERR_VALUE);
-    CHECK(err.index == 2 && strcmp(err.arg, "s") == 0);
+    CHECK(err.index == 2 && err.arg == AC_ARG_S);
     CHECK(ac_ease_eval(AC_EASE_LINEAR, u, s, 0, &err) == AC_OK); /* empty is fine */
 }
 
@@ -137,9 +137,9 @@ static void bezier(void)
         CHECK(err.index == N - 5 && err.value == 2.0);
     }
     CHECK(ac_ease_bezier_init(&ease, 1.5, 0, 1, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "x1") == 0);
+    CHECK(err.arg == AC_ARG_X1);
     CHECK(ac_ease_bezier_init(&ease, 0, NAN, 1, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "y1") == 0);
+    CHECK(err.arg == AC_ARG_Y1);
     u = -0.5;
     CHECK(ac_ease_bezier_eval(&ease_in, &u, &s, NULL, 1, &err) == AC_ERR_VALUE);
 }
@@ -155,7 +155,7 @@ static void steps(void)
     CHECK(ac_ease_steps_eval(3, AC_EASE_JUMP_BOTH, u, s, 1, &err) == AC_OK);
     CHECK(s[0] == 0.25);
     CHECK(ac_ease_steps_eval(1, AC_EASE_JUMP_NONE, u, s, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "count") == 0);
+    CHECK(err.arg == AC_ARG_COUNT);
     CHECK(ac_ease_steps_eval(0, AC_EASE_JUMP_END, u, s, 1, &err) == AC_ERR_VALUE);
     CHECK(ac_ease_steps_eval(2, (ac_ease_jump)9, u, s, 1, &err) == AC_ERR_VALUE);
 }

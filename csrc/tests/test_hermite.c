@@ -59,7 +59,7 @@ static ac_error expect_error(double p0, double p1, double v0, double v1, double 
     memset(&err, 0, sizeof err);
     CHECK(ac_hermite_eval(&p0, &p1, &v0, &v1, &T, &t, NULL, &x, &v, 1, &err) == status);
     CHECK(err.status == status);
-    CHECK(strcmp(err.arg, arg) == 0);
+    CHECK(strcmp(ac_arg_name(err.arg), arg) == 0);
     CHECK(err.index == 0);
     return err;
 }
@@ -94,6 +94,15 @@ static void errors(void)
         CHECK(err.index == 2);
     }
     CHECK(strcmp(ac_status_name(AC_ERR_OVERFLOW), "overflow") == 0);
+    /* every argument id has its own C spelling */
+    CHECK(strcmp(ac_arg_name(AC_ARG_NONE), "") == 0 && ac_arg_name(AC_ARG_ID_COUNT) == NULL);
+    CHECK(strcmp(ac_arg_name(AC_ARG_ELAPSED), "elapsed") == 0);
+    CHECK(strcmp(ac_arg_name(AC_ARG_Q_NORM), "|q|") == 0);
+    for (int a = 1; a < AC_ARG_ID_COUNT; a++) {
+        CHECK(ac_arg_name((ac_arg)a) != NULL && ac_arg_name((ac_arg)a)[0] != '\0');
+        for (int b = 1; b < a; b++)
+            CHECK(strcmp(ac_arg_name((ac_arg)a), ac_arg_name((ac_arg)b)) != 0);
+    }
 }
 
 static void segments_and_conversions(void)
@@ -110,16 +119,16 @@ static void segments_and_conversions(void)
     CHECK(back[0] == 2.0 && back[1] == -1.0 && back[2] == 0.5);
     T[1] = -1;
     CHECK(ac_hermite_velocity_to_tangent(v, T, NULL, m, 3, &err) == AC_ERR_VALUE);
-    CHECK(err.index == 1 && strcmp(err.arg, "duration") == 0);
+    CHECK(err.index == 1 && err.arg == AC_ARG_DURATION);
     T[1] = 1e-310;
     CHECK(ac_hermite_tangent_to_velocity(v, T, NULL, m, 3, &err) == AC_ERR_OVERFLOW);
-    CHECK(strcmp(err.arg, "tangent") == 0);
+    CHECK(err.arg == AC_ARG_TANGENT);
     T[1] = INFINITY;
     CHECK(ac_hermite_velocity_to_tangent(v, T, NULL, m, 3, &err) == AC_ERR_VALUE);
     CHECK(err.index == 1 && strcmp(err.detail, "must be finite") == 0);
     T[1] = 4, v[2] = NAN;
     CHECK(ac_hermite_tangent_to_velocity(v, T, NULL, m, 3, &err) == AC_ERR_VALUE);
-    CHECK(err.index == 2 && strcmp(err.arg, "tangent") == 0);
+    CHECK(err.index == 2 && err.arg == AC_ARG_TANGENT);
 }
 
 int main(void)

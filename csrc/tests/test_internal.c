@@ -167,10 +167,20 @@ static int make_timeline(const ac_allocator *mem, int destroy)
     return st;
 }
 
+static int make_skeleton(const ac_allocator *mem, int destroy)
+{
+    const int64_t parents[4] = {-1, 0, 1, 0};
+    ac_skeleton *s = NULL;
+    ac_status st = ac_skeleton_create(parents, 4, &s, mem, NULL);
+    if (!st && destroy)
+        ac_skeleton_destroy(s);
+    return st;
+}
+
 static void every_create(void)
 {
     static const make_fn makes[] = {make_quat_curve, make_looptrack, make_buffer,
-                                    make_timeline};
+                                    make_timeline, make_skeleton};
     for (size_t m = 0; m < sizeof makes / sizeof makes[0]; m++) {
         arena a = {0, 0, 1000};
         ac_allocator mem = {arena_alloc, arena_release, &a};

@@ -48,19 +48,19 @@ static void batch_errors(void)
     double big[4] = {1e300, 0, 0, 1e300};
     ac_error err;
     CHECK(ac_quat_batch_normalize(zero, out, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "|q|") == 0 && err.value == 0.0);
+    CHECK(err.arg == AC_ARG_Q_NORM && err.value == 0.0);
     CHECK(ac_quat_batch_normalize(nan4, out, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "q") == 0 && err.value != err.value);
+    CHECK(err.arg == AC_ARG_Q && err.value != err.value);
     CHECK(ac_quat_batch_slerp(id, zero, &t, NULL, out, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "|q1|") == 0);
+    CHECK(err.arg == AC_ARG_Q1_NORM);
     CHECK(ac_quat_batch_nlerp(zero, id, &t, NULL, out, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "|q0|") == 0);
+    CHECK(err.arg == AC_ARG_Q0_NORM);
     CHECK(ac_quat_batch_slerp(id, id, &bad_t, NULL, out, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "t") == 0 && strcmp(err.detail, "must lie in [0, 1]") == 0);
+    CHECK(err.arg == AC_ARG_T && strcmp(err.detail, "must lie in [0, 1]") == 0);
     CHECK(ac_quat_batch_rotate(id, v, NULL, out, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "v") == 0);
+    CHECK(err.arg == AC_ARG_V);
     CHECK(ac_quat_batch_from_axis_angle(axis0, &t, NULL, out, 1, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "|axis|") == 0);
+    CHECK(err.arg == AC_ARG_AXIS_NORM);
     CHECK(ac_quat_batch_multiply(big, big, NULL, out, 1, &err) == AC_ERR_OVERFLOW);
     CHECK(ac_quat_batch_conjugate(nan4, out, 1, NULL) == AC_ERR_VALUE);
 }
@@ -107,7 +107,7 @@ static void curves(void)
             CHECK_NEAR(q[3], p[3] / len, 1e-15);
         }
         CHECK(ac_quat_curve_eval(curve, NULL, t, 1, AC_SIDE_RIGHT, q, w, &err) == AC_ERR_VALUE);
-        CHECK(strcmp(err.arg, "t") == 0 && err.value == -1.0);
+        CHECK(err.arg == AC_ARG_T && err.value == -1.0);
         ac_quat_curve_destroy(curve);
     }
     ac_quat_curve_destroy(NULL);
@@ -175,27 +175,27 @@ static void curve_errors(void)
     ac_error err;
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
                                AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "times") == 0 && err.index == 1 && curve == NULL);
+    CHECK(err.arg == AC_ARG_TIMES && err.index == 1 && curve == NULL);
     times[1] = 1.0;
     keys[7] = 0.0;
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
                                AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "|quaternions|") == 0 && err.index == 1);
+    CHECK(err.arg == AC_ARG_QUATERNIONS_NORM && err.index == 1);
     keys[7] = 1.0;
     CHECK(ac_quat_curve_create(times, keys, NULL, tan, 2, AC_CURVE_CUBIC, AC_EXTRAP_CLAMP,
                                AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "in_tangents") == 0);
+    CHECK(err.arg == AC_ARG_IN_TANGENTS);
     tan[5] = NAN;
     CHECK(ac_quat_curve_create(times, keys, tan, tan, 2, AC_CURVE_CUBIC, AC_EXTRAP_CLAMP,
                                AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "in_tangents") == 0 && err.index == 1);
+    CHECK(err.arg == AC_ARG_IN_TANGENTS && err.index == 1);
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 0, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
                                AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, (ac_curve_interpolation)7, AC_EXTRAP_CLAMP,
                                AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
                                (ac_curve_extrapolation)9, &curve, NULL, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "after") == 0);
+    CHECK(err.arg == AC_ARG_AFTER);
     CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
                                AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_OK);
     {

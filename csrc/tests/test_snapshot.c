@@ -173,42 +173,42 @@ static void errors(void)
     unsigned char m[2];
     int64_t l[2], rr[2];
     CHECK(ac_snapshot_buffer_create(&b, 2, 0, 4, 0, 0, NULL, &err) == AC_ERR_VALUE && !b);
-    CHECK(strcmp(err.arg, "dim") == 0);
+    CHECK(err.arg == AC_ARG_DIM);
     CHECK(ac_snapshot_buffer_create(&b, 2, 1, 0, 0, 0, NULL, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "capacity") == 0);
+    CHECK(err.arg == AC_ARG_CAPACITY);
     CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 0, -1, NULL, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "max_extrapolation") == 0);
+    CHECK(err.arg == AC_ARG_MAX_EXTRAPOLATION);
     CHECK(ac_snapshot_buffer_create(&b, SIZE_MAX / 2, 1, 4, 0, 0, NULL, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "entities") == 0);
+    CHECK(err.arg == AC_ARG_ENTITIES);
     CHECK(ac_snapshot_timeline_create(&tl, 1, 4, 0, 0, 100000, NULL, &err) == AC_ERR_VALUE && !tl);
-    CHECK(strcmp(err.arg, "reorder_window") == 0);
+    CHECK(err.arg == AC_ARG_REORDER_WINDOW);
 
     CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 0, 0, NULL, &err) == AC_OK);
     CHECK(ac_snapshot_buffer_push(b, ent, tick, seg, pos, NULL, NULL, 2, r, &err) ==
           AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "entity") == 0 && err.index == 1 && err.value == 2.0);
+    CHECK(err.arg == AC_ARG_ENTITY && err.index == 1 && err.value == 2.0);
     CHECK(ac_snapshot_buffer_count(b, 0) == 0); /* nothing applied */
     {
         const int64_t bad_tick[2] = {1, 4294967296LL}, fine[2] = {0, 1};
         CHECK(ac_snapshot_buffer_push(b, fine, bad_tick, seg, pos, NULL, NULL, 2, r, &err) ==
               AC_ERR_VALUE);
-        CHECK(strcmp(err.arg, "tick") == 0 && err.index == 1);
+        CHECK(err.arg == AC_ARG_TICK && err.index == 1);
         CHECK(strcmp(err.detail, "must be an integer in [0, 4294967295]") == 0);
     }
     CHECK(ac_snapshot_buffer_sample(b, NAN, p, NULL, m, l, rr, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "render_tick") == 0);
+    CHECK(err.arg == AC_ARG_RENDER_TICK);
     ac_snapshot_buffer_destroy(b);
 
     CHECK(ac_snapshot_timeline_create(&tl, 1, 4, 1, 0, 0, NULL, &err) == AC_OK);
     CHECK(ac_snapshot_timeline_push(tl, tick, seg, pos, NULL, 1, r, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "rotation") == 0);
+    CHECK(err.arg == AC_ARG_ROTATION);
     CHECK(ac_snapshot_timeline_sample(tl, t, 2, p, NULL, m, l, rr, &err) == AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "render_tick") == 0 && err.index == 1);
+    CHECK(err.arg == AC_ARG_RENDER_TICK && err.index == 1);
     ac_snapshot_timeline_destroy(tl);
     CHECK(ac_snapshot_buffer_create(&b, 2, 1, 4, 1, 0, NULL, &err) == AC_OK);
     CHECK(ac_snapshot_buffer_push(b, ent, tick, seg, pos, NULL, NULL, 1, r, &err) ==
           AC_ERR_VALUE);
-    CHECK(strcmp(err.arg, "rotation") == 0 && ac_snapshot_buffer_count(b, 0) == 0);
+    CHECK(err.arg == AC_ARG_ROTATION && ac_snapshot_buffer_count(b, 0) == 0);
     ac_snapshot_buffer_destroy(b);
     ac_snapshot_buffer_destroy(NULL);
     ac_snapshot_timeline_destroy(NULL);
@@ -281,7 +281,7 @@ static void buffer_state(void)
             memcpy(copy + 8 * (word), &v_, 8);                                       \
         }                                                                            \
         CHECK(ac_snapshot_buffer_state_set(b, copy, size, &err) == AC_ERR_VALUE);    \
-        CHECK(strcmp(err.arg, "state") == 0 && strstr(err.detail, what));            \
+        CHECK(err.arg == AC_ARG_STATE && strstr(err.detail, what));            \
     } while (0)
     REFUSED(0, 1, "byte order");
     REFUSED(2, 3, "another entities, dim");

@@ -1,0 +1,67 @@
+"""The error record between the C core and the binding is data: argument ids and
+reasons, never strings the binding compares, and C messages use no Python words."""
+import pathlib
+import re
+
+import pytest
+
+import animcore as ac
+
+CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
+
+
+def _strings(path):
+    """The string literals of a C file, comments removed."""
+    text = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.S)
+    return re.findall(r'"((?:[^"\\\n]|\\.)*)"', text)
+
+
+def test_the_binding_never_compares_error_strings():
+    for path in sorted((CSRC / "python").glob("*.c")):
+        text = path.read_text()
+        for call in re.findall(r"\b(?:strcmp|strncmp|strstr)\s*\(([^;]*)", text):
+            assert "err" not in call, f"{path.name}: {call}"
+        assert not re.search(r"\berr(?:\.|->)arg\s*=\s*[a-z\"]", text), path.name
+
+
+def test_the_error_record_names_its_argument_by_id():
+    header = (CSRC / "animcore.h").read_text()
+    record = re.search(r"typedef struct ac_error \{(.*?)\} ac_error;", header, re.S).group(1)
+    assert re.search(r"\bac_arg arg;", record)
+    assert "char *arg" not in record
+    # every id the core reports is declared once, with its C spelling in ac_status.c
+    ids = re.findall(r"^\s+(AC_ARG_[A-Z0-9_]+)", re.search(
+        r"typedef enum ac_arg \{(.*?)\} ac_arg;", header, re.S).group(1), re.M)
+    names = dict(re.findall(r"\[(AC_ARG_[A-Z0-9_]+)\] = \"(.*?)\"",
+                            (CSRC / "ac_status.c").read_text()))
+    assert len(ids) == len(set(ids)) > 100
+    assert set(ids) - {"AC_ARG_ID_COUNT"} == set(names)
+    used = set()
+    for path in CSRC.glob("ac_*.c"):
+        used |= set(re.findall(r"\bAC_ARG_[A-Z0-9_]+", path.read_text()))
+    assert used <= set(ids)
+
+
+@pytest.mark.parametrize("path", sorted(CSRC.glob("ac_*.c")), ids=lambda p: p.name)
+def test_c_messages_use_no_python_spelling(path):
+    for s in _strings(path):
+        assert not re.search(r"=\s*'|=True|=False|\bNone\b|\bTrue\b|\bFalse\b|'error'", s), s
+
+
+# The binding adds the Python spelling of the settings the core reports as reasons.
+@pytest.mark.parametrize("call, message", [
+    (lambda: ac.Curve([0, 1, 1], [0, 1, 2]),
+     r"^Curve: times at index \(2,\) is 1.0 \(equals the previous time \(a jump needs "
+     r"jumps=True\)\)$"),
+    (lambda: ac.Curve([1, 3], [0, 1], after="error").evaluate([2, 3.5]),
+     r"^Curve.evaluate: t at index \(1,\) is 3.5 \(must lie in \[1, 3\] \(after='error'\)\)$"),
+    (lambda: ac.Curve([1, 3], [0, 1], before="error").evaluate(0.5),
+     r"^Curve.evaluate: t is 0.5 \(must lie in \[1, 3\] \(before='error'\)\)$"),
+    (lambda: ac.RotationCurve([0, 2], [[0, 0, 0, 1], [0, 0, 1, 0]], after="error").evaluate(
+        [1, 2.5]),
+     r"^RotationCurve.evaluate: t at index \(1,\) is 2.5 \(must lie in \[0, 2\] "
+     r"\(after='error'\)\)$"),  # the words of every key track
+])
+def test_reasons_read_in_python_words(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
