@@ -541,6 +541,8 @@ class RotationCurve(ByValue):
 
     def _eval(self, func, t, out, which, side: str = "right", workers=None):
         kernel = _core._quat_curve_rotation if which == 0 else _core._quat_curve_omega
+        if side == "right":  # the default, without parsing the name
+            return kernel(func, self._curve, t, out, workers)
         side = side_option(func, side)
         context = self._curve if side == 0 else (self._curve, side)
         return kernel(func, context, t, out, workers)
