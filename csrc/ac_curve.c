@@ -7,10 +7,10 @@
    finds its segment and u once and reuses them for every channel. Sorted
    query arrays are swept segment by segment in vectorized runs.
 
-   The track is generic in what it stores per key (times, values, velocities
-   and weights on each side) and per segment (a kind); the search, the cursor,
-   the sides and the cycle fold below know nothing of the value kind, so a
-   quaternion value kind can share them. */
+   The keys are located on the one key track of the core (ac_track.h: the
+   search, the cursor, the sides, the extrapolation and the cycle fold),
+   which rotation curves and loop tracks share; this file evaluates the
+   scalar channels at the segment and local time it gives. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

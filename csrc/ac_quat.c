@@ -1,5 +1,6 @@
 /* Quaternion batch kernels and rotation tracks with glTF semantics, built on
-   the scalar helpers of ac_internal.h. Quaternions are (x, y, z, w). */
+   the scalar helpers of ac_internal.h; rotation tracks locate their queries
+   on the shared key track (ac_track.h). Quaternions are (x, y, z, w). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
