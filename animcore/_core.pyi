@@ -238,14 +238,14 @@ def _quat_curve_create(
 ) -> _Capsule: ...
 def _quat_curve_omega(
     func: str,
-    curve: _Capsule,
+    curve: Union[_Capsule, tuple[_Capsule, int]],
     t: ArrayLike,
     out: _Out,
     workers: Optional[int],
 ) -> Any: ...
 def _quat_curve_rotation(
     func: str,
-    curve: _Capsule,
+    curve: Union[_Capsule, tuple[_Capsule, int]],
     t: ArrayLike,
     out: _Out,
     workers: Optional[int],

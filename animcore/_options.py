@@ -7,6 +7,20 @@ each option may accept aliases, compared without regard to case, hyphens,
 spaces or underscores; the canonical name is what the objects store and show.
 An unknown name is a ValueError with one ``func:`` prefix that suggests the
 closest known names.
+
+Key tracks (:class:`~animcore.Curve`, :class:`~animcore.RotationCurve` and the
+keys of :class:`~animcore.LoopTrack`) share one vocabulary, the C core's one
+track: :data:`INTERPOLATIONS`, :data:`EXTRAPOLATIONS` and :data:`SIDES` map
+the names to the core's values, and each class accepts the subset that makes
+sense for its values (documented per class; any other name of the set is a
+ValueError saying which names apply). One rule gives the default
+interpolation: the one the data a class usually comes from is stored with.
+Rotation and root tracks come from glTF and BVH samplers, which store
+"linear" (slerp for rotations), so :class:`RotationCurve` and
+:class:`LoopTrack` default to "linear"; scalar curves are keyed by hand with
+smooth tangents, so :class:`Curve` defaults to "cubic". Extrapolation
+defaults to "clamp" (what glTF does outside the keys) and the side to
+"right" everywhere.
 """
 from __future__ import annotations
 
@@ -15,9 +29,11 @@ from typing import Iterable, Mapping, Optional
 
 import numpy as np
 
-__all__ = ["EXTRAPOLATION_ALIASES", "INTERPOLATION_ALIASES", "INTERPOLATION_HINTS",
-           "TANGENT_ALIASES", "TANGENT_HINTS", "aliases_for", "check_fields", "check_sorted",
-           "derivative_order", "did_you_mean", "fold", "option", "suggest"]
+__all__ = ["EXTRAPOLATIONS", "EXTRAPOLATION_ALIASES", "INTERPOLATIONS",
+           "INTERPOLATION_ALIASES", "INTERPOLATION_HINTS", "SIDES", "TANGENT_ALIASES",
+           "TANGENT_HINTS", "aliases_for", "check_fields", "check_sorted", "derivative_order",
+           "did_you_mean", "extrapolation_option", "fold", "interpolation_option", "option",
+           "side_option", "suggest"]
 
 
 def fold(text: str) -> str:
@@ -152,6 +168,57 @@ def aliases_for(aliases: Mapping[str, str], options: Iterable[str]) -> dict[str,
     """The entries of ``aliases`` that map to one of ``options``."""
     options = set(options)
     return {word: name for word, name in aliases.items() if name in options}
+
+
+# The one vocabulary of key tracks, with the C core's values
+# (ac_curve_interpolation, ac_curve_extrapolation, ac_curve_side).
+INTERPOLATIONS = {"step": 0, "linear": 1, "cubic": 2}
+EXTRAPOLATIONS = {"clamp": 0, "linear": 1, "cycle": 2, "cycle_offset": 3, "oscillate": 4,
+                  "error": 5, "sloped": 6}
+SIDES = {"right": 0, "left": 1}
+
+
+def _track_option(func: str, name: str, value, table: Mapping[str, int], applies,
+                  aliases: Mapping[str, str], hints: Optional[Mapping[str, str]], what: str):
+    applies = list(applies)
+    try:
+        return option(func, name, value, applies, aliases_for(aliases, applies), hints)
+    except ValueError:
+        try:  # a name of the shared set that this kind of track has no use for
+            known = option(func, name, value, table, aliases_for(aliases, table))
+        except ValueError:
+            known = None
+        if known is None:
+            raise
+        raise ValueError(f"{func}: {name} is {value!r} (must be one of "
+                         f"{', '.join(repr(o) for o in applies)}: {known!r} does not apply "
+                         f"to {what})") from None
+
+
+def interpolation_option(func: str, value, applies: Iterable[str] = tuple(INTERPOLATIONS),
+                         what: str = "this track",
+                         aliases: Optional[Mapping[str, str]] = None,
+                         hints: Optional[Mapping[str, str]] = None) -> str:
+    """The canonical interpolation name for ``value`` among ``applies`` (a
+    subset of :data:`INTERPOLATIONS`), accepting the tools' words
+    (:data:`INTERPOLATION_ALIASES` unless ``aliases`` is given)."""
+    return _track_option(func, "interpolation", value, INTERPOLATIONS, applies,
+                         INTERPOLATION_ALIASES if aliases is None else aliases,
+                         INTERPOLATION_HINTS if hints is None else hints, what)
+
+
+def extrapolation_option(func: str, name: str, value,
+                         applies: Iterable[str] = tuple(EXTRAPOLATIONS),
+                         what: str = "this track") -> str:
+    """The canonical extrapolation name for ``value`` (argument ``name``,
+    "before" or "after") among ``applies``, a subset of :data:`EXTRAPOLATIONS`."""
+    return _track_option(func, name, value, EXTRAPOLATIONS, applies, EXTRAPOLATION_ALIASES,
+                         None, what)
+
+
+def side_option(func: str, value) -> int:
+    """The core's value of a side name, "right" or "left"."""
+    return SIDES[option(func, "side", value, SIDES)]
 
 
 def check_fields(func: str, data, kind: str, required: Iterable[str],

@@ -544,6 +544,37 @@ def bench_rotations(scale: float, repeats: int) -> list:
     return rows
 
 
+def bench_rotation_curve(scale: float, repeats: int) -> list[Comparison]:
+    """A linear RotationCurve of 1,000 keys (uneven spacing) at 10^6 sorted
+    times, against quat_slerp on as many random pairs (its own slerp, so the
+    ratio is what the track adds: lookup, extrapolation, binding) and against
+    scipy's Slerp on the same keys and times."""
+    try:
+        from scipy.spatial.transform import Rotation, Slerp
+    except ImportError:
+        raise ImportError("bench rotation_curve compares against scipy, which is not "
+                          "installed: pip install scipy (or animcore[bench])") from None
+    from .rotations import RotationCurve
+
+    rng = np.random.default_rng(0)
+    keys, n = 1000, max(1, int(10**6 * scale))
+    times = np.cumsum(rng.uniform(0.5, 1.5, keys))
+    quats = rng.normal(size=(keys, 4))
+    queries = np.sort(rng.uniform(times[0], times[-1], n))
+    q0, q1 = rng.normal(size=(n, 4)), rng.normal(size=(n, 4))
+    u = rng.uniform(0.0, 1.0, n)
+    curve = RotationCurve(times, quats)
+    slerp = Slerp(times, Rotation.from_quat(quats))
+    return [
+        compare("rotation_curve linear, 1,000 keys, sorted t", n,
+                lambda: curve.evaluate(queries), "quat_slerp on as many pairs",
+                lambda: quat_slerp(q0, q1, u), repeats, target=1 / 1.3),
+        compare("rotation_curve linear, 1,000 keys, sorted t", n,
+                lambda: curve.evaluate(queries), "scipy Slerp, same keys and t",
+                lambda: slerp(queries).as_quat(), repeats, target=8),
+    ]
+
+
 def numpy_bounce(velocity, surface_velocity, normal, restitution):
     """The bounce formula in plain NumPy, the baseline of `bounce`."""
     w = velocity - surface_velocity
@@ -974,6 +1005,7 @@ CASES = {
     "keyframes": bench_keyframes,
     "easing": bench_easing,
     "rotations": bench_rotations,
+    "rotation_curve": bench_rotation_curve,
     "rootmotion": bench_rootmotion,
     "contact": bench_contact,
     "snapshot": bench_snapshot,

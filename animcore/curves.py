@@ -125,36 +125,36 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_out, choice, contiguous, results, stretch_factor
-from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
-                       TANGENT_ALIASES, TANGENT_HINTS, aliases_for, check_fields,
-                       check_sorted, derivative_order, option)
+from ._options import (EXTRAPOLATIONS, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
+                       INTERPOLATIONS, SIDES, TANGENT_ALIASES, TANGENT_HINTS, aliases_for,
+                       check_fields, check_sorted, derivative_order, extrapolation_option,
+                       interpolation_option, option)
 from ._objects import ByValue
 from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing_for,
                      easing_from_data, easing_to_data)
 
 __all__ = ["Curve", "CurveKey", "CurveSample", "KeySlopes", "Overshoot"]
 
-_INTERPOLATION = {"step": 0, "linear": 1, "cubic": 2}
+# The key-track vocabulary shared with RotationCurve and LoopTrack (_options).
+_INTERPOLATION = INTERPOLATIONS
 _SEGMENT_KINDS = {"step": 0, "constant": 0, "linear": 1, "cubic": 2, "bezier": 3}
 _EASED = 4
 _TANGENTS = {"catmull_rom": 0, "catmull_rom_uniform": 1, "pchip": 2, "clamped": 3,
              "flat": 4, "natural": 6}
 _EXPLICIT = 5
-_EXTRAPOLATION = {"clamp": 0, "linear": 1, "cycle": 2, "cycle_offset": 3, "oscillate": 4,
-                  "error": 5, "sloped": 6}
-_SIDES = {"right": 0, "left": 1}
+_EXTRAPOLATION = EXTRAPOLATIONS
+_SIDES = SIDES
 _EASE_RELATIVE = 2  # amplitude and period relative to the segment (Penner's meaning)
 _GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
 _GLTF_ALIASES = {"cubic": "CUBICSPLINE", "constant": "STEP"}
 
 
 def _interpolation(func, value, options=_INTERPOLATION):
-    return option(func, "interpolation", value, options,
-                  aliases_for(INTERPOLATION_ALIASES, options), INTERPOLATION_HINTS)
+    return interpolation_option(func, value, options, "a Curve")
 
 
 def _extrapolation(func, name, value, options=_EXTRAPOLATION):
-    return option(func, name, value, options, aliases_for(EXTRAPOLATION_ALIASES, options))
+    return extrapolation_option(func, name, value, options, "a Curve")
 
 
 class CurveKey(NamedTuple):

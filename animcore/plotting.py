@@ -101,7 +101,10 @@ def plot_rotation_curve(curve, ax=None, *, angular_velocity: bool = False, keys:
     if not angular_velocity:
         return ax
     twin = _velocity_axes(ax, "angular speed (deg/s, dashed)")
-    speed = np.degrees(np.linalg.norm(curve.angular_velocity(t), axis=-1))
+    # the last sample from the left: at the end of the span the curve arrives there
+    omega = curve.angular_velocity(t)
+    omega[-1:] = curve.angular_velocity(t[-1:], side="left")
+    speed = np.degrees(np.linalg.norm(omega, axis=-1))
     _rate_lines(ax, twin, t, speed, ["k"], prefix or "", "angular speed")
     return ax, twin
 

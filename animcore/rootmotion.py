@@ -31,14 +31,14 @@ from numpy.typing import ArrayLike
 from . import _core
 from ._arrays import as_float64, check_out, results
 from ._objects import ByValue
-from ._options import (INTERPOLATION_ALIASES, aliases_for, check_fields, check_sorted,
-                       option)
+from ._options import INTERPOLATIONS, check_fields, check_sorted, interpolation_option
 from .rotations import quaternion_input
 
 __all__ = ["LoopTrack", "RootDelta", "RootMotionCursor", "RootPose"]
 
 _KINDS = {"none": 0, "yaw": 1, "quaternion": 2}
-_INTERPOLATIONS = {"linear": 0, "cubic": 1}
+# The key-track vocabulary (_options), and the part of it that applies to root tracks.
+_INTERPOLATIONS = {name: INTERPOLATIONS[name] for name in ("linear", "cubic")}
 
 
 class RootDelta(NamedTuple):
@@ -83,7 +83,12 @@ class LoopTrack(ByValue):
         Root positions (e.g. metres) at the keys. ``(K,)`` gives scalar
         results; ``(K, C)`` gives results with a trailing axis of C channels.
     interpolation : {"linear", "cubic"}
-        How positions vary between keys. ``"cubic"`` is a Hermite cubic with
+        How positions vary between keys, in the vocabulary of every key
+        track (``Curve``, ``RotationCurve``): "linear" by default, as for
+        rotation tracks, because that is what glTF and BVH samplers store;
+        "step" does not apply to a root track. Beyond its keys the track
+        cycles with its stride, what a ``Curve`` calls "cycle_offset" (with
+        the rigid cycle ``C`` for turning tracks). ``"cubic"`` is a Hermite cubic with
         time-aware Catmull-Rom velocities ``(p[i+1] - p[i-1]) / (t[i+1] - t[i-1])``
         per second. The loop defines the end keys' neighbours: key 0's left
         neighbour is key K-2 one cycle earlier (time ``t[K-2] - T``, position
@@ -140,8 +145,7 @@ class LoopTrack(ByValue):
                              f"got {positions.shape}")
         if positions.ndim == 2 and positions.shape[1] < 1:
             raise ValueError(f"{func}: positions must have at least 1 channel")
-        interpolation = option(func, "interpolation", interpolation, _INTERPOLATIONS,
-                               aliases_for(INTERPOLATION_ALIASES, _INTERPOLATIONS))
+        interpolation = interpolation_option(func, interpolation, _INTERPOLATIONS, "a LoopTrack")
         check_sorted(func, "times", times, values="positions")
         up_axis = _scalar_int(func, "up_axis", up_axis)
         if up_axis not in (0, 1, 2):

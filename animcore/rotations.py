@@ -14,7 +14,8 @@ specifies.) Wherever quaternions are taken, a ``scipy.spatial.transform.Rotation
 is accepted too, through its ``as_quat()`` (scalar-last, the same order).
 
 :class:`RotationCurve` is a rotation track with glTF 2.0 semantics (Appendix
-C): "linear" is shortest-arc slerp between neighbouring keys, "cubic" is a
+C), on the key track core that :class:`~animcore.Curve` uses (one
+vocabulary of interpolation, extrapolation and sides): "linear" is shortest-arc slerp between neighbouring keys, "cubic" is a
 per-component Hermite spline whose per-second tangents are multiplied by the
 key interval and whose result is normalized, and "step" holds the key at or
 before t.
@@ -29,12 +30,14 @@ from numpy.typing import ArrayLike
 from . import _core
 from ._arrays import as_float64, check_out, results
 from ._objects import ByValue
-from ._options import (EXTRAPOLATION_ALIASES, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
-                       aliases_for, check_fields, check_sorted, option)
+from ._options import (EXTRAPOLATIONS, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
+                       INTERPOLATIONS, check_fields, check_sorted, derivative_order,
+                       extrapolation_option, interpolation_option, option, side_option)
 
 __all__ = [
     "RotationCurve",
     "RotationKey",
+    "RotationSample",
     "quat_conjugate",
     "quat_from_axis_angle",
     "quat_from_euler",
@@ -316,10 +319,20 @@ def quat_from_euler(seq: str, angles, *, degrees: bool = False, out=None,
 
 # ------------------------------------------------------------------- tracks
 
-_INTERP = {"step": 0, "linear": 1, "cubic": 2}
-_EXTRAP = {"clamp": 0, "cycle": 1, "oscillate": 2, "error": 3}
+# The key-track vocabulary (_options), and the part of it that applies to rotations.
+_INTERP = INTERPOLATIONS
+_EXTRAP = EXTRAPOLATIONS
+_ROTATION_EXTRAPOLATIONS = ("clamp", "linear", "cycle", "oscillate", "error")
 _GLTF = {"STEP": "step", "LINEAR": "linear", "CUBICSPLINE": "cubic"}
 _GLTF_ALIASES = {"cubic": "CUBICSPLINE", "constant": "STEP", "slerp": "LINEAR"}
+
+
+class RotationSample(NamedTuple):
+    """Rotations (unit quaternions) and angular velocities (rad/s) of a
+    rotation curve at query times."""
+
+    rotation: np.ndarray
+    angular_velocity: np.ndarray
 
 
 class RotationKey(NamedTuple):
@@ -344,21 +357,43 @@ class RotationCurve(ByValue):
         Key rotations (x, y, z, w), non-zero; normalized here, except for
         "cubic", which splines them as given and normalizes the result (glTF).
     interpolation : {"linear", "step", "cubic"}
-        "linear": shortest-arc slerp between neighbouring keys. "step": the
-        key at or before t. "cubic": per-component cubic Hermite between keys
-        with the tangents below multiplied by the key interval, then
-        normalized (glTF 2.0 Appendix C; no sign flipping between keys).
+        "linear" (the default): shortest-arc slerp between neighbouring keys.
+        "step": the key at or before t. "cubic": per-component cubic Hermite
+        between keys with the tangents below multiplied by the key interval,
+        then normalized (glTF 2.0 Appendix C; no sign flipping between keys).
     in_tangents, out_tangents : array_like, shape (K, 4), optional
         Per-second tangents (d quaternion / d second) arriving at and leaving
         each key; required for "cubic" and only allowed there. As in glTF,
         ``in_tangents[0]`` and ``out_tangents[-1]`` shape no segment (no
         extrapolation of a rotation curve follows a tangent); they are kept
         so that a glTF sampler round-trips.
-    before, after : {"clamp", "cycle", "oscillate", "error"}
-        Outside the keys: hold the end key (angular velocity 0), repeat,
-        repeat with every other cycle mirrored in time, or raise a
-        ValueError naming the index. glTF itself clamps. Other tools' words
-        are accepted too ("constant", "loop", "repeat", "pingpong", "mirror").
+    before, after : {"clamp", "linear", "cycle", "oscillate", "error"}
+        Outside the keys: hold the end key (angular velocity 0; the default,
+        as glTF); keep turning at the end key's angular velocity on its inner
+        side (``exp(omega dt / 2) q_end``, the rotation's "linear": for a
+        linear curve the slerp of the end segment continued, for step a
+        hold); repeat; repeat with every other cycle mirrored in time; or
+        raise a ValueError naming the index. Other tools' words are accepted
+        too ("constant", "extend", "loop", "repeat", "pingpong", "mirror").
+
+    One vocabulary for every key track: ``Curve``, ``RotationCurve`` and the
+    keys of ``LoopTrack`` take the same names for interpolation,
+    extrapolation and side, and evaluate the same way (``evaluate(t,
+    derivative, side=)``, ``sample``, ``__call__``), on one track core. Of
+    the shared extrapolation names, "linear", "sloped" and "cycle_offset"
+    do not apply to rotations (a ValueError says so). The default
+    interpolation follows one rule for every class: the one its usual source
+    stores; rotations come from glTF and BVH samplers, which store "linear"
+    (a scalar ``Curve``, keyed by hand, defaults to "cubic").
+
+    Sides: ``evaluate(t, side="right")`` (the default) gives, at a key time
+    or a cycle seam, the rotation and angular velocity just after ``t``;
+    ``side="left"`` those just before. At the last key the right side is the
+    extrapolation (held under "clamp": angular velocity 0; the next cycle's
+    start under "cycle"), at the first key the left side is; in a mirrored
+    cycle the side is taken in the query's time, so the rule is the same in
+    every cycle. Under "error" the side outside the keys does not exist and
+    the one inside is used.
 
     Results are sign-continuous along the curve (q and -q being the same
     rotation, a jump between them is a glitch for anything that blends or
@@ -370,8 +405,9 @@ class RotationCurve(ByValue):
     cycle is negated, so each seam is sign-continuous too. "cubic" splines
     its keys as given (glTF), which is continuous.
 
-    Evaluation runs in C: sorted times cost O(N + K) in total, unsorted ones
-    a binary search each. ``len(curve)`` is the number of keys, iteration
+    Evaluation runs in C: sorted times cost O(N + K) in total (a linear
+    curve evaluates each segment's run of sorted times in one vectorized
+    loop), unsorted ones a binary search each. ``len(curve)`` is the number of keys, iteration
     gives one :class:`RotationKey` per key and :meth:`to_dict` /
     :meth:`from_dict` round-trip the curve through JSON.
 
@@ -381,7 +417,9 @@ class RotationCurve(ByValue):
     >>> curve = RotationCurve([0.0, 2.0], [[0, 0, 0, 1], quarter])
     >>> curve.evaluate(1.0).round(6)
     array([0.      , 0.      , 0.382683, 0.92388 ])
-    >>> curve.angular_velocity(1.0).round(6)  # pi/2 rad over 2 s, about z
+    >>> curve.evaluate(1.0, derivative=1).round(6)  # pi/2 rad over 2 s, about z
+    array([0.      , 0.      , 0.785398])
+    >>> curve.angular_velocity(2.0, side="left").round(6)  # held after: 0 on the right
     array([0.      , 0.      , 0.785398])
     """
 
@@ -392,11 +430,14 @@ class RotationCurve(ByValue):
                  in_tangents=None, out_tangents=None, before: str = "clamp",
                  after: str = "clamp"):
         func = "RotationCurve"
-        interpolation = option(func, "interpolation", interpolation, _INTERP,
-                               aliases_for(dict(INTERPOLATION_ALIASES, slerp="linear"), _INTERP),
-                               {k: v for k, v in INTERPOLATION_HINTS.items() if k != "slerp"})
-        before = option(func, "before", before, _EXTRAP, aliases_for(EXTRAPOLATION_ALIASES, _EXTRAP))
-        after = option(func, "after", after, _EXTRAP, aliases_for(EXTRAPOLATION_ALIASES, _EXTRAP))
+        interpolation = interpolation_option(
+            func, interpolation, _INTERP, "a RotationCurve",
+            aliases=dict(INTERPOLATION_ALIASES, slerp="linear"),
+            hints={k: v for k, v in INTERPOLATION_HINTS.items() if k != "slerp"})
+        before = extrapolation_option(func, "before", before, _ROTATION_EXTRAPOLATIONS,
+                                      "a RotationCurve")
+        after = extrapolation_option(func, "after", after, _ROTATION_EXTRAPOLATIONS,
+                                     "a RotationCurve")
         t = as_float64(func, "times", times)
         if t.ndim != 1 or t.size < 1:
             raise ValueError(f"{func}: times must be a 1-D array of at least one key time, "
@@ -487,23 +528,57 @@ class RotationCurve(ByValue):
         """Seconds from the first key to the last."""
         return float(self._times[-1] - self._times[0])
 
-    def _eval(self, func, t, out, which):
+    def _eval(self, func, t, out, which, side: str = "right", workers=None):
         kernel = _core._quat_curve_rotation if which == 0 else _core._quat_curve_omega
-        return kernel(func, self._curve, t, out, None)
+        if side == "right":  # the default, without parsing the name
+            return kernel(func, self._curve, t, out, workers)
+        side = side_option(func, side)
+        context = self._curve if side == 0 else (self._curve, side)
+        return kernel(func, context, t, out, workers)
 
-    def evaluate(self, t, *, out=None) -> np.ndarray:
-        """Unit quaternions at times ``t`` (seconds, any shape): ``t.shape + (4,)``.
+    def evaluate(self, t, derivative: int = 0, *, side: str = "right", out=None,
+                 workers=None) -> np.ndarray:
+        """Rotations (``derivative=0``) or angular velocities (``derivative=1``)
+        at times ``t``, as :meth:`Curve.evaluate <animcore.Curve.evaluate>`.
+
+        Parameters
+        ----------
+        t : array_like
+            Times in seconds, any shape.
+        derivative : {0, 1}
+            0: unit quaternions, ``t.shape + (4,)``. 1: angular velocity in
+            rad/s, ``t.shape + (3,)`` (see :meth:`angular_velocity`). A
+            rotation has no second derivative here.
+        side : {"right", "left"}
+            At a key time or a cycle seam, the limit just after ``t``
+            ("right", the default) or just before it ("left"), as for a
+            ``Curve``: at the last key the right side is the extrapolation
+            (held under "clamp": angular velocity 0; the next cycle's start
+            under "cycle"), at the first key the left side is, and in a
+            mirrored cycle of "oscillate" the side is taken in the query's
+            time. Under "error" the side outside the keys does not exist, so
+            the one inside is used.
+        out : ndarray, optional
+            Receives the result (untouched on error) and is returned.
+        workers : int, optional
+            Threads, with scipy.fft's meaning (None or 1, -1 for every core).
 
         Raises ValueError for a non-finite t, for t outside the keys where
         the extrapolation is "error", and where a cubic spline's tangents
         carry it through the zero quaternion.
         """
-        return self._eval("RotationCurve.evaluate", t, out, 0)
+        func = "RotationCurve.evaluate"
+        derivative = derivative_order(func, derivative, (0, 1),
+                                      "rotations (0) and angular velocities (1)")
+        return self._eval(func, t, out, derivative, side, workers)
 
-    __call__ = evaluate
+    def __call__(self, t, *, side: str = "right", out=None) -> np.ndarray:
+        """The rotations at ``t``; the same as ``evaluate(t, side=side, out=out)``."""
+        return self._eval("RotationCurve", t, out, 0, side)
 
-    def angular_velocity(self, t, *, out=None) -> np.ndarray:
-        """Angular velocity in rad/s at times ``t``: ``t.shape + (3,)``.
+    def angular_velocity(self, t, *, side: str = "right", out=None) -> np.ndarray:
+        """Angular velocity in rad/s at times ``t``: ``t.shape + (3,)``; the same
+        as ``evaluate(t, 1, side=side, out=out)``.
 
         ``omega = 2 (dq/dt) q*``, the rotation rate expressed in the frame the
         quaternions rotate into (a glTF node's parent frame); ``quat_rotate(
@@ -512,7 +587,21 @@ class RotationCurve(ByValue):
         linear segment, the derivative of the normalized Hermite spline for
         cubic, 0 for step and where clamped; negated in mirrored cycles.
         """
-        return self._eval("RotationCurve.angular_velocity", t, out, 1)
+        return self._eval("RotationCurve.angular_velocity", t, out, 1, side)
+
+    def sample(self, t, *, side: str = "right", out=None, workers=None) -> "RotationSample":
+        """Rotations and angular velocities at ``t`` in one call, as
+        ``Curve.sample`` gives values and velocities: a :class:`RotationSample`.
+        ``out`` is a pair of arrays (rotations, angular velocities)."""
+        func = "RotationCurve.sample"
+        side = side_option(func, side)
+        t = as_float64(func, "t", t)
+        if out is not None:
+            out = check_out(func, out, 2, [t.shape + (4,), t.shape + (3,)])
+        context = self._curve if side == 0 else (self._curve, side)
+        computed = (np.asarray(_core._quat_curve_rotation(func, context, t, None, workers)),
+                    np.asarray(_core._quat_curve_omega(func, context, t, None, workers)))
+        return RotationSample(*results(computed, out))
 
     def _state(self) -> dict:
         return {"times": self._times, "quaternions": self._given,

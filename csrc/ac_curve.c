@@ -7,15 +7,16 @@
    finds its segment and u once and reuses them for every channel. Sorted
    query arrays are swept segment by segment in vectorized runs.
 
-   The track is generic in what it stores per key (times, values, velocities
-   and weights on each side) and per segment (a kind); the search, the cursor,
-   the sides and the cycle fold below know nothing of the value kind, so a
-   quaternion value kind can share them. */
+   The keys are located on the one key track of the core (ac_track.h: the
+   search, the cursor, the sides, the extrapolation and the cycle fold),
+   which rotation curves and loop tracks share; this file evaluates the
+   scalar channels at the segment and local time it gives. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ac_internal.h"
+#include "ac_track.h"
 
 #define AC_PI 3.14159265358979323846
 #define BEZ_TABLE 32                         /* intervals of the inverse-time table */
@@ -934,20 +935,6 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
 
 /* ------------------------------------------------------------- evaluation */
 
-/* Last i in [0, k-2] with times[i] <= t, for times[0] <= t: a branch-free
-   binary search (the comparison becomes a conditional move). */
-static inline size_t bsearch_segment(const double *times, size_t k, double t)
-{
-    const double *base = times;
-    size_t len = k - 1;
-    while (len > 1) {
-        size_t half = len / 2;
-        base = base[half] <= t ? base + half : base;
-        len -= half;
-    }
-    return (size_t)(base - times);
-}
-
 /* A segment whose keys lie more than DBL_MAX apart (-1e308 to 1e308): t - t0
    and the duration overflow, so u is computed on halves (inv_duration holds
    1 / (duration / 2)). Rare, so this scalar path keeps the others unchanged. */
@@ -979,23 +966,6 @@ static void wide_run(const ac_curve *cv, size_t j, const double *t, size_t m, in
 #define AC_CURVE_X(a, b, c, d, u) (((a) * (u) + (b)) * (u) + (c)) * (u) + (d)
 #define AC_CURVE_DX(a, b, c, u, iT) (((3.0 * (a)) * (u) + 2.0 * (b)) * (u) + (c)) * (iT)
 #define AC_CURVE_DDX(a, b, u, iT) (((6.0 * (a)) * (u) + 2.0 * (b)) * (iT)) * (iT)
-
-/* Last i in [0, k-2] with times[i] < t, for times[0] < t: the segment
-   ending at or after t, as the left side needs. */
-static inline size_t find_left(const double *times, size_t k, double t, size_t hint)
-{
-    size_t lo = 0, hi = k - 1; /* answer in [lo, hi) */
-    if (hint < k - 1 && times[hint] < t && (hint + 1 >= k - 1 || times[hint + 1] >= t))
-        return hint;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (times[mid] < t)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
 
 /* Writes the value or derivative of segment j at time t into o[0..c).
    `sign` flips the first derivative (mirrored cycles), `cycles` adds that
@@ -1323,77 +1293,57 @@ static void at_end(const ac_curve *cv, int last, int deriv, double *o)
         return;
     }
     if (last)
-        emit(cv, find_left(cv->times, k, cv->times[k - 1], k - 2), cv->times[k - 1], deriv,
+        emit(cv, ac_track_find_left(cv->times, k, cv->times[k - 1], k - 2), cv->times[k - 1], deriv,
              1.0, 0.0, o);
     else
         emit(cv, ac_segment_find(cv->times, k, cv->times[0], 0), cv->times[0], deriv, 1.0,
              0.0, o);
 }
 
+/* The curve's key times and extrapolation as the shared track sees them. */
+static ac_track track_of(const ac_curve *cv)
+{
+    ac_track tr = {cv->k, cv->times, cv->before, cv->after};
+    return tr;
+}
+
 /* A query outside the keys on its side: before the first key (t < first, or
    t == first on the left side) or after the last (t >= last on the right
-   side, t > last on the left), a one-key curve, or bad input. */
+   side, t > last on the left), a one-key curve, or bad input. The track
+   locates it; this evaluates the scalar channels there. */
 static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, int side,
                          size_t *hint, double *o, ac_error *err)
 {
-    const size_t k = cv->k, C = cv->c;
-    const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
-    int after = side == AC_SIDE_LEFT ? t > lo : t >= hi;
-    ac_curve_extrapolation mode = after ? cv->after : cv->before;
-    size_t key = after ? k - 1 : 0;
-    if (!ac_finite(t))
-        return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t, "must be finite");
-    if (mode == AC_EXTRAP_ERROR) {
-        if (t != (after ? hi : lo))
-            return ac_because(err, after ? AC_REASON_AFTER_ERROR : AC_REASON_BEFORE_ERROR, lo,
-                              hi, ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t,
-                                          "must lie in [%.15g, %.15g] (%s is AC_EXTRAP_ERROR)",
-                                          lo, hi, after ? "after" : "before"));
-        at_end(cv, after, deriv, o); /* the side outside does not exist */
-        return check_out(o, C, i, deriv, err);
-    }
-    if (mode == AC_EXTRAP_LINEAR || mode == AC_EXTRAP_SLOPED) {
+    const size_t C = cv->c;
+    const ac_track tr = track_of(cv);
+    ac_track_point p;
+    ac_status st = ac_track_locate(&tr, t, side, i, hint, &p, err);
+    if (st)
+        return st;
+    switch (p.where) {
+    case AC_TRACK_END:
+        at_end(cv, p.after, deriv, o);
+        break;
+    case AC_TRACK_LINE: {
         /* along the outer side of the end key: the velocity arriving at the
            first key, leaving the last, or the given slope */
-        const double *v = mode == AC_EXTRAP_SLOPED ? cv->slopes + (after ? C : 0)
-                          : after                  ? cv->out_velocity + key * C
-                                                   : cv->in_velocity;
+        const double *v = p.mode == AC_EXTRAP_SLOPED ? cv->slopes + (p.after ? C : 0)
+                          : p.after                  ? cv->out_velocity + p.key * C
+                                                     : cv->in_velocity;
         for (size_t ch = 0; ch < C; ch++) {
             double vel = v[ch];
-            o[ch] = deriv == 0 ? cv->values[key * C + ch] + vel * (t - cv->times[key])
+            o[ch] = deriv == 0 ? cv->values[p.key * C + ch] + vel * (t - cv->times[p.key])
                                : deriv == 1 ? vel : 0.0;
         }
-        return check_out(o, C, i, deriv, err);
+        break;
     }
-    if (k == 1 || mode == AC_EXTRAP_CLAMP || !(P > 0.0)) {
+    case AC_TRACK_HOLD:
         for (size_t ch = 0; ch < C; ch++)
-            o[ch] = deriv == 0 ? cv->values[key * C + ch] : 0.0;
+            o[ch] = deriv == 0 ? cv->values[p.key * C + ch] : 0.0;
         return AC_OK;
-    }
-    {
-        /* Cycles: t = lo + cycles * P + r with r in [0, P), exactly
-           (ac_cycle_fold). On the left side a seam (r = 0) is the end of the
-           previous cycle. A mirrored cycle runs backwards, so its local side
-           is the other one. */
-        double cycles, sign;
-        double tm = ac_cycle_fold(t, lo, hi, mode == AC_EXTRAP_OSCILLATE, &cycles, &sign);
-        int mirrored = sign < 0.0, local;
-        if (side == AC_SIDE_LEFT && tm == (mirrored ? hi : lo)) {
-            cycles -= 1.0;
-            if (mode == AC_EXTRAP_OSCILLATE)
-                mirrored = !mirrored, sign = -sign;
-            tm = mirrored ? lo : hi;
-        }
-        local = mirrored ? !side : side;
-        if (local == AC_SIDE_LEFT && !(tm > lo)) /* rounded onto an end: stay inside */
-            local = AC_SIDE_RIGHT;
-        else if (local == AC_SIDE_RIGHT && !(tm < hi))
-            local = AC_SIDE_LEFT;
-        if (local == AC_SIDE_LEFT)
-            *hint = find_left(cv->times, k, tm, *hint);
-        else
-            *hint = ac_segment_find(cv->times, k, tm, *hint);
-        emit(cv, *hint, tm, deriv, sign, mode == AC_EXTRAP_CYCLE_OFFSET ? cycles : 0.0, o);
+    default:
+        emit(cv, p.segment, p.time, deriv, p.mirrored ? -1.0 : 1.0,
+             p.mode == AC_EXTRAP_CYCLE_OFFSET ? p.cycles : 0.0, o);
     }
     return check_out(o, C, i, deriv, err);
 }
@@ -1429,7 +1379,7 @@ static ac_status run_each(const ac_curve *cv, size_t *cursor, const double *tq, 
             if (sorted && t >= prev)
                 j = ac_segment_find(cv->times, k, t, j);
             else
-                sorted = 0, j = bsearch_segment(cv->times, k, t);
+                sorted = 0, j = ac_track_bsearch(cv->times, k, t);
             prev = t;
             emit(cv, j, t, deriv, 1.0, 0.0, out + i * C);
         } else if ((st = outside(cv, t, i, deriv, AC_SIDE_RIGHT, &j, out + i * C, err))) {
@@ -1453,7 +1403,7 @@ static ac_status run_left(const ac_curve *cv, size_t *cursor, const double *tq, 
     for (size_t i = 0; i < n; i++) {
         double t = tq[i];
         if (k > 1 && t > lo && t <= hi) {
-            j = find_left(cv->times, k, t, j);
+            j = ac_track_find_left(cv->times, k, t, j);
             emit(cv, j, t, deriv, 1.0, 0.0, out + i * C);
         } else if ((st = outside(cv, t, i, deriv, AC_SIDE_LEFT, &j, out + i * C, err))) {
             *cursor = j;
@@ -1464,32 +1414,11 @@ static ac_status run_left(const ac_curve *cv, size_t *cursor, const double *tq, 
     return AC_OK;
 }
 
-/* First index in [i, n) of sorted tq whose value is >= end (tq[i] < end):
-   galloping, then bisection, so a sweep costs O(log run) per segment. */
-static size_t run_end(const double *tq, size_t i, size_t n, double end)
-{
-    size_t lo = i, step = 1, hi;
-    while (lo + step < n && tq[lo + step] < end)
-        lo += step, step *= 2;
-    hi = lo + step < n ? lo + step : n;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (tq[mid] < end)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return hi;
-}
-
 /* 1 when tq is non-decreasing (a NaN anywhere makes it 0 unless n == 1). */
 AC_VECTORIZED
 static int is_sorted(const double *tq, size_t n)
 {
-    int64_t ok = 1;
-    for (size_t i = 1; i < n; i++)
-        ok &= tq[i] >= tq[i - 1];
-    return (int)ok;
+    return ac_track_sorted(tq, n);
 }
 
 /* Evaluates n queries from the cursor's segment on. err is not NULL: the
@@ -1499,7 +1428,6 @@ static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_
                      int deriv, int side, double *restrict out, ac_error *err)
 {
     const size_t k = cv->k, C = cv->c;
-    const double lo = cv->times[0], hi = cv->times[k - 1];
     size_t j = *cursor < k - 1 ? *cursor : 0, i0, i1, i;
     ac_status st = AC_OK;
     if (n == 0)
@@ -1516,15 +1444,17 @@ static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_
     }
     /* Sorted and finite: queries before the keys, inside them, at or after
        the last key form three consecutive runs. */
-    i0 = tq[0] >= lo ? 0 : run_end(tq, 0, n, lo);
-    i1 = i0 < n && tq[i0] < hi ? run_end(tq, i0, n, hi) : i0;
+    {
+        const ac_track tr = track_of(cv);
+        ac_track_runs(&tr, tq, n, &i0, &i1);
+    }
     for (i = 0; i < i0; i++)
         if ((st = outside(cv, tq[i], i, deriv, AC_SIDE_RIGHT, &j, out + i * C, err)))
             goto done;
     for (i = i0; i < i1;) {
         size_t r;
         j = ac_segment_find(cv->times, k, tq[i], j);
-        r = run_end(tq, i, i1, cv->times[j + 1]);
+        r = ac_track_run_end(tq, i, i1, cv->times[j + 1]);
         eval_run(cv, j, tq + i, r - i, deriv, out + i * C);
         i = r;
     }
@@ -1665,14 +1595,14 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
         double sgn[REMAP_BLOCK], dur[REMAP_BLOCK];
         size_t i = 0, i0 = 0, i1 = 0;
         if (is_sorted(tau, m)) { /* runs of one segment: loops that vectorize */
-            i0 = tau[0] >= lo ? 0 : run_end(tau, 0, m, lo);
-            i1 = i0 < m && tau[i0] < hi ? run_end(tau, i0, m, hi) : i0;
+            i0 = tau[0] >= lo ? 0 : ac_track_run_end(tau, 0, m, lo);
+            i1 = i0 < m && tau[i0] < hi ? ac_track_run_end(tau, i0, m, hi) : i0;
         }
         for (; i < i0; i++)
             seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i]);
         while (i < i1) {
             size_t j = *hint = ac_segment_find(cv->times, k, tau[i], *hint);
-            size_t r = run_end(tau, i, i1, cv->times[j + 1]);
+            size_t r = ac_track_run_end(tau, i, i1, cv->times[j + 1]);
             const double t0 = cv->times[j], iT = cv->inv_duration[j], T = cv->times[j + 1] - t0;
             for (; i < r; i++) {
                 double y = (tau[i] - t0) * iT;
@@ -1717,7 +1647,7 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
         size_t j = *hint = ac_segment_find(cv->times, k, t[i], *hint);
         const double t0 = cv->times[j], t1 = cv->times[j + 1], iT = cv->inv_duration[j];
         const double T = t1 - t0;
-        const size_t n = (r = t[i] < t1 ? run_end(t, i, m, t1) : i) - i;
+        const size_t n = (r = t[i] < t1 ? ac_track_run_end(t, i, m, t1) : i) - i;
         int64_t inside = n > 0;
         for (size_t q = i; q < r; q++) {
             double y = (t[q] - t0) * iT;

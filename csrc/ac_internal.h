@@ -359,6 +359,63 @@ static inline double ac_sqrt_small(double x)
     return ac_pick(tiny, 0.0, x * ac_rsqrt(ac_pick(tiny, 1.0, x)));
 }
 
+/* The part of a slerp that depends only on its two ends: both normalized,
+   the second negated into the first one's hemisphere (a, c), the 4-D angle
+   w between them and 1 / sinc(w). A rotation track computes it once per
+   segment; ac_quat_slerp_any once per call. Returns 0 unless |x|^2 and |y|^2
+   lie in [1e-200, 1e200]. */
+typedef struct ac_slerp_arc {
+    double a[4], c[4], w, inv;
+} ac_slerp_arc;
+
+static AC_FORCE_INLINE int64_t ac_slerp_arc_of(const double *x, const double *y,
+                                               ac_slerp_arc *arc)
+{
+    double na = 0.0, nb = 0.0, d = 0.0, ia, ib, dd = 0.0, ss = 0.0, x1, x2, sign;
+    int64_t ok;
+    for (int k = 0; k < 4; k++) {
+        arc->a[k] = x[k];
+        arc->c[k] = y[k];
+        na += arc->a[k] * arc->a[k];
+        nb += arc->c[k] * arc->c[k];
+    }
+    ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200);
+    ia = ac_rsqrt(ac_pick(ok, na, 1.0));
+    ib = ac_rsqrt(ac_pick(ok, nb, 1.0));
+    for (int k = 0; k < 4; k++) {
+        arc->a[k] *= ia;
+        arc->c[k] *= ib;
+        d += arc->a[k] * arc->c[k];
+    }
+    sign = ac_pick(d < 0.0, -1.0, 1.0);
+    for (int k = 0; k < 4; k++) {
+        arc->c[k] *= sign;
+        dd += (arc->a[k] - arc->c[k]) * (arc->a[k] - arc->c[k]);
+        ss += (arc->a[k] + arc->c[k]) * (arc->a[k] + arc->c[k]);
+    }
+    x1 = ac_sqrt_small(dd) / (2.0 + ac_sqrt_small(ss)); /* tan(w/4) */
+    x2 = x1 / (1.0 + ac_sqrt_small(1.0 + x1 * x1));    /* tan(w/8) */
+    arc->w = 8.0 * ac_atan_series(x2);
+    arc->inv = 1.0 / ac_sinc_series(arc->w * arc->w);
+    return ok;
+}
+
+/* The point at u in [0, 1] along an arc. */
+static AC_FORCE_INLINE void ac_slerp_arc_at(const ac_slerp_arc *arc, double u,
+                                            double *restrict out)
+{
+    double r[4], nr = 0.0, w = arc->w;
+    double wa = (1.0 - u) * ac_sinc_series((1.0 - u) * w * ((1.0 - u) * w)) * arc->inv;
+    double wb = u * ac_sinc_series(u * w * (u * w)) * arc->inv;
+    for (int k = 0; k < 4; k++) {
+        r[k] = wa * arc->a[k] + wb * arc->c[k];
+        nr += r[k] * r[k];
+    }
+    nr = ac_rsqrt(nr); /* in [1/2, 1] */
+    for (int k = 0; k < 4; k++)
+        out[k] = r[k] * nr;
+}
+
 /* The slerp of quaternions x, y of any length at u, normalizing both first.
    Returns 0 (and garbage in out) unless |x|^2 and |y|^2 lie in [1e-200,
    1e200] and u in [0, 1]: callers rescale extreme lengths exactly (by powers
@@ -366,43 +423,9 @@ static inline double ac_sqrt_small(double x)
 static AC_FORCE_INLINE int64_t ac_quat_slerp_any(const double *x, const double *y, double u,
                                                  double *restrict out)
 {
-    double a[4], c[4], r[4], na = 0.0, nb = 0.0, d = 0.0, ia, ib;
-    double dd = 0.0, ss = 0.0, x1, x2, w, wa, wb, inv, nr = 0.0, sign;
-    int64_t ok;
-    for (int k = 0; k < 4; k++) {
-        a[k] = x[k];
-        c[k] = y[k];
-        na += a[k] * a[k];
-        nb += c[k] * c[k];
-    }
-    ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200) & (u >= 0.0)
-         & (u <= 1.0);
-    ia = ac_rsqrt(ac_pick(ok, na, 1.0));
-    ib = ac_rsqrt(ac_pick(ok, nb, 1.0));
-    for (int k = 0; k < 4; k++) {
-        a[k] *= ia;
-        c[k] *= ib;
-        d += a[k] * c[k];
-    }
-    sign = ac_pick(d < 0.0, -1.0, 1.0);
-    for (int k = 0; k < 4; k++) {
-        c[k] *= sign;
-        dd += (a[k] - c[k]) * (a[k] - c[k]);
-        ss += (a[k] + c[k]) * (a[k] + c[k]);
-    }
-    x1 = ac_sqrt_small(dd) / (2.0 + ac_sqrt_small(ss)); /* tan(w/4) */
-    x2 = x1 / (1.0 + ac_sqrt_small(1.0 + x1 * x1));    /* tan(w/8) */
-    w = 8.0 * ac_atan_series(x2);
-    inv = 1.0 / ac_sinc_series(w * w);
-    wa = (1.0 - u) * ac_sinc_series((1.0 - u) * w * ((1.0 - u) * w)) * inv;
-    wb = u * ac_sinc_series(u * w * (u * w)) * inv;
-    for (int k = 0; k < 4; k++) {
-        r[k] = wa * a[k] + wb * c[k];
-        nr += r[k] * r[k];
-    }
-    nr = ac_rsqrt(nr); /* in [1/2, 1] */
-    for (int k = 0; k < 4; k++)
-        out[k] = r[k] * nr;
+    ac_slerp_arc arc;
+    int64_t ok = ac_slerp_arc_of(x, y, &arc) & (u >= 0.0) & (u <= 1.0);
+    ac_slerp_arc_at(&arc, u, out);
     return ok;
 }
 

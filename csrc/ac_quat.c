@@ -1,10 +1,12 @@
 /* Quaternion batch kernels and rotation tracks with glTF semantics, built on
-   the scalar helpers of ac_internal.h. Quaternions are (x, y, z, w). */
+   the scalar helpers of ac_internal.h; rotation tracks locate their queries
+   on the shared key track (ac_track.h). Quaternions are (x, y, z, w). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ac_internal.h"
+#include "ac_track.h"
 
 static const size_t all_arrays[3] = {1, 1, 1};
 
@@ -422,13 +424,14 @@ ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *
 
 struct ac_quat_curve {
     size_t k;
-    ac_quat_interp interp;
-    ac_quat_extrap before, after;
+    ac_curve_interpolation interp;
+    ac_curve_extrapolation before, after;
     double *times; /* k */
     double *quats; /* 4k: unit, except for cubic, which keeps the keys as given */
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
     double *omega; /* linear: 3(k-1), the constant angular velocity of segment i */
+    ac_slerp_arc *arc; /* linear: k-1, the slerp's key-only part of each segment */
     int flip_odd;  /* cycle: the last key and the first lie in opposite hemispheres, so
                       odd cycles are negated to stay sign-continuous at each seam */
     ac_allocator mem; /* what every block above came from */
@@ -445,6 +448,7 @@ void ac_quat_curve_destroy(ac_quat_curve *curve)
     ac_mem_release(&mem, curve->m0);
     ac_mem_release(&mem, curve->m1);
     ac_mem_release(&mem, curve->omega);
+    ac_mem_release(&mem, curve->arc);
     ac_mem_release(&mem, curve);
 }
 
@@ -466,22 +470,27 @@ static void segment_omega(const double a[4], const double b[4], double dt, doubl
 
 ac_status ac_quat_curve_create(const double *times, const double *quats,
                                const double *in_tangents, const double *out_tangents,
-                               size_t k, ac_quat_interp interp, ac_quat_extrap before,
-                               ac_quat_extrap after, ac_quat_curve **result,
+                               size_t k, ac_curve_interpolation interp,
+                               ac_curve_extrapolation before, ac_curve_extrapolation after,
+                               ac_quat_curve **result,
                                const ac_allocator *allocator, ac_error *err)
 {
     ac_quat_curve *c;
     ac_status st = AC_OK;
     if (k < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, 0.0, "needs at least one key");
-    if ((unsigned)interp > AC_QUAT_CUBIC)
+    if ((unsigned)interp > AC_CURVE_CUBIC)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_INTERPOLATION, (double)interp,
-                       "must be an ac_quat_interp");
-    if ((unsigned)before > AC_QUAT_ERROR || (unsigned)after > AC_QUAT_ERROR)
-        return ac_fail(err, AC_ERR_VALUE, 0, (unsigned)before > AC_QUAT_ERROR ? AC_ARG_BEFORE : AC_ARG_AFTER,
-                       (double)((unsigned)before > AC_QUAT_ERROR ? before : after),
-                       "must be an ac_quat_extrap");
-    if (interp == AC_QUAT_CUBIC && (!in_tangents || !out_tangents))
+                       "must be AC_CURVE_STEP, AC_CURVE_LINEAR or AC_CURVE_CUBIC");
+    for (int end = 0; end < 2; end++) {
+        ac_curve_extrapolation mode = end ? after : before;
+        if (mode != AC_EXTRAP_CLAMP && mode != AC_EXTRAP_LINEAR && mode != AC_EXTRAP_CYCLE &&
+            mode != AC_EXTRAP_OSCILLATE && mode != AC_EXTRAP_ERROR)
+            return ac_fail(err, AC_ERR_VALUE, 0, end ? AC_ARG_AFTER : AC_ARG_BEFORE, (double)mode,
+                           "must be AC_EXTRAP_CLAMP, _LINEAR, _CYCLE, _OSCILLATE or _ERROR "
+                           "(the modes that apply to rotations)");
+    }
+    if (interp == AC_CURVE_CUBIC && (!in_tangents || !out_tangents))
         return ac_fail(err, AC_ERR_VALUE, 0, in_tangents ? AC_ARG_OUT_TANGENTS : AC_ARG_IN_TANGENTS, 0.0,
                        "are required for cubic interpolation");
     for (size_t i = 0; i < k; i++) {
@@ -500,21 +509,23 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
         c->mem = *allocator;
     c->times = ac_mem_alloc(&c->mem, k * sizeof(double));
     c->quats = ac_mem_alloc(&c->mem, 4 * k * sizeof(double));
-    if (interp == AC_QUAT_CUBIC && k > 1) {
+    if (interp == AC_CURVE_CUBIC && k > 1) {
         c->m0 = ac_mem_alloc(&c->mem, 4 * (k - 1) * sizeof(double));
         c->m1 = ac_mem_alloc(&c->mem, 4 * (k - 1) * sizeof(double));
     }
-    if (interp == AC_QUAT_LINEAR && k > 1)
+    if (interp == AC_CURVE_LINEAR && k > 1) {
         c->omega = ac_mem_alloc(&c->mem, 3 * (k - 1) * sizeof(double));
-    if (!c->times || !c->quats || (interp == AC_QUAT_CUBIC && k > 1 && (!c->m0 || !c->m1)) ||
-        (interp == AC_QUAT_LINEAR && k > 1 && !c->omega)) {
+        c->arc = ac_mem_alloc(&c->mem, (k - 1) * sizeof *c->arc);
+    }
+    if (!c->times || !c->quats || (interp == AC_CURVE_CUBIC && k > 1 && (!c->m0 || !c->m1)) ||
+        (interp == AC_CURVE_LINEAR && k > 1 && (!c->omega || !c->arc))) {
         ac_quat_curve_destroy(c);
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     }
     memcpy(c->times, times, k * sizeof(double));
     for (size_t i = 0; i < k && !st; i++)
         st = unit_arg(AC_ARG_QUATERNIONS, AC_ARG_QUATERNIONS_NORM, quats + 4 * i, c->quats + 4 * i, i, err);
-    if (interp == AC_QUAT_CUBIC) {
+    if (interp == AC_CURVE_CUBIC) {
         /* glTF Appendix C splines the stored values and normalizes only the
            result, so keys that are not exactly unit (float32) stay as given. */
         memcpy(c->quats, quats, 4 * k * sizeof(double));
@@ -538,7 +549,7 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
     /* Sign continuity: each unit key joins the hemisphere of the one before
        (the same rotation), so the result never jumps from q to -q along the
        curve, at a key included. Cubic keys are splined as given (glTF). */
-    if (interp != AC_QUAT_CUBIC)
+    if (interp != AC_CURVE_CUBIC)
         for (size_t i = 1; i < k && !st; i++)
             if (ac_quat_dot4(c->quats + 4 * (i - 1), c->quats + 4 * i) < 0.0)
                 for (int j = 0; j < 4; j++)
@@ -549,52 +560,22 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
         unit4(c->quats, first);
         c->flip_odd = ac_quat_dot4(last, first) < 0.0;
     }
-    if (interp == AC_QUAT_LINEAR)
-        for (size_t i = 0; i + 1 < k && !st; i++)
+    if (interp == AC_CURVE_LINEAR)
+        for (size_t i = 0; i + 1 < k && !st; i++) {
+            /* the keys normalized as quat_slerp normalizes its ends, so a
+               segment gives what quat_slerp gives for its two keys */
+            double ka[4], kb[4];
             segment_omega(c->quats + 4 * i, c->quats + 4 * (i + 1), times[i + 1] - times[i],
                           c->omega + 3 * i);
+            unit4(c->quats + 4 * i, ka);
+            unit4(c->quats + 4 * (i + 1), kb);
+            ac_slerp_arc_of(ka, kb, &c->arc[i]);
+        }
     if (st) {
         ac_quat_curve_destroy(c);
         return st;
     }
     *result = c;
-    return AC_OK;
-}
-
-/* Maps t into [first, last] by the extrapolation modes; *sign becomes -1 in
-   mirrored cycles (time runs backwards there), *hold 1 where clamped, *flip
-   -1 in the cycles whose rotations are negated (see flip_odd). */
-static ac_status wrap_time(const ac_quat_curve *c, double t, size_t i, double *local,
-                           double *sign, int *hold, double *flip, ac_error *err)
-{
-    double first = c->times[0], last = c->times[c->k - 1];
-    ac_quat_extrap mode = t < first ? c->before : c->after;
-    *sign = 1.0, *hold = 0, *local = t, *flip = 1.0;
-    if (!ac_finite(t))
-        return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t, "must be finite");
-    if (t >= first && t <= last)
-        return AC_OK;
-    switch (mode) {
-    case AC_QUAT_CLAMP:
-        *local = t < first ? first : last, *hold = 1;
-        return AC_OK;
-    case AC_QUAT_ERROR:
-        return ac_because(err, t < first ? AC_REASON_BEFORE_ERROR : AC_REASON_AFTER_ERROR,
-                          first, last,
-                          ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t,
-                                  "must lie in [%.15g, %.15g]: the curve's %s is AC_QUAT_ERROR",
-                                  first, last, t < first ? "before" : "after"));
-    case AC_QUAT_CYCLE:
-    case AC_QUAT_OSCILLATE: {
-        double cycles, parity;
-        *local = ac_cycle_fold(t, first, last, mode == AC_QUAT_OSCILLATE, &cycles, sign);
-        if (mode == AC_QUAT_CYCLE && c->flip_odd) { /* the fold's parity of the cycle */
-            ac_cycle_fold(t, first, last, 1, &cycles, &parity);
-            *flip = parity;
-        }
-        return AC_OK;
-    }
-    }
     return AC_OK;
 }
 
@@ -607,9 +588,10 @@ static void angular_velocity(const double q[4], const double dq[4], double omega
     omega[0] = 2.0 * r[0], omega[1] = 2.0 * r[1], omega[2] = 2.0 * r[2];
 }
 
-/* One sample at a time in [first, last]: q, and dq/dt (0 for step). */
-static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, double q[4],
-                        double omega[3], ac_error *err)
+/* One sample at a time in [first, last] on a side: q, and dq/dt (0 for
+   step, whose left side at a key is the key before). */
+static ac_status sample(const ac_quat_curve *c, double t, size_t seg, int side, size_t i,
+                        double q[4], double omega[3], ac_error *err)
 {
     const double *a = c->quats + 4 * seg, *b = a + 4;
     double t0 = c->times[seg], t1 = c->times[seg + 1], dt = t1 - t0, u;
@@ -618,21 +600,17 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, 
     u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
     omega[0] = omega[1] = omega[2] = 0.0;
     switch (c->interp) {
-    case AC_QUAT_STEP:
-        memcpy(q, t >= c->times[seg + 1] ? b : a, 4 * sizeof(double));
+    case AC_CURVE_STEP:
+        memcpy(q, side == AC_SIDE_RIGHT && t >= c->times[seg + 1] ? b : a, 4 * sizeof(double));
         return AC_OK;
-    case AC_QUAT_LINEAR:
+    case AC_CURVE_LINEAR:
         if (u >= 1.0) /* the last key itself, not its negation */
             memcpy(q, b, 4 * sizeof(double));
-        else { /* what quat_slerp gives for the two keys: it normalizes them first */
-            double ka[4], kb[4];
-            unit4(a, ka);
-            unit4(b, kb);
-            ac_quat_slerp_any(ka, kb, u, q);
-        }
+        else /* what quat_slerp gives for the two keys */
+            ac_slerp_arc_at(&c->arc[seg], u, q);
         memcpy(omega, c->omega + 3 * seg, 3 * sizeof(double));
         return AC_OK;
-    case AC_QUAT_CUBIC: {
+    default: { /* cubic */
         const double *m0 = c->m0 + 4 * seg, *m1 = c->m1 + 4 * seg;
         double p[4], dp[4], m = 0.0, keys = 0.0, len = 0.0, dq[4], proj;
         for (int k = 0; k < 4; k++) {
@@ -663,37 +641,133 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, size_t i, 
     return AC_OK;
 }
 
-ac_status ac_quat_curve_eval(const ac_quat_curve *c, const double *t, size_t n,
-                             size_t *cursor, double *q, double *omega, ac_error *err)
+/* "linear" extrapolation: the end key q turned on at its angular velocity
+   w for dt seconds, exp(w dt / 2) q (w is in the frame q rotates into, so
+   the turn applies on the left). */
+static ac_status turn_on(double q[4], const double w[3], double dt, size_t i, ac_error *err)
 {
-    size_t hint = cursor ? *cursor : 0;
-    for (size_t i = 0; i < n; i++) {
-        double local, sign, flip, rq[4] = {0.0, 0.0, 0.0, 1.0}, w[3];
-        int hold;
-        ac_status st = wrap_time(c, t[i], i, &local, &sign, &hold, &flip, err);
-        if (st)
-            return st;
-        if (c->k == 1) {
-            ac_quat_normalize(c->quats, rq);
-            w[0] = w[1] = w[2] = 0.0;
-        } else {
-            hint = ac_segment_find(c->times, c->k, local, hint);
-            if ((st = sample(c, local, hint, i, rq, w, err)))
-                return st;
-            for (int k = 0; k < 3; k++)
-                w[k] = hold ? 0.0 : sign * w[k];
-            for (int k = 0; k < 4; k++) /* -q is the same rotation: omega is unchanged */
-                rq[k] *= flip;
+    double v[3], r[4];
+    for (int k = 0; k < 3; k++)
+        v[k] = w[k] * dt;
+    if (check_result(AC_ARG_ROTATION, v, 3, i, err))
+        return AC_ERR_OVERFLOW; /* the angle itself is not representable */
+    ac_quat_batch_from_rotvec(v, r, 1, NULL);
+    ac_quat_mul(r, q, q);
+    ac_quat_normalize(q, q);
+    return AC_OK;
+}
+
+/* The curve's key times and extrapolation as the shared track sees them. */
+static ac_track track_of(const ac_quat_curve *c)
+{
+    ac_track tr = {c->k, c->times, c->before, c->after};
+    return tr;
+}
+
+/* Query i, one at a time: located by the shared track (cursor in *hint),
+   then sampled. */
+static ac_status eval_one(const ac_quat_curve *c, const double *t, size_t i, int side,
+                          size_t *hint, double *q, double *omega, ac_error *err)
+{
+    const ac_track tr = track_of(c);
+    ac_track_point p;
+    double rq[4] = {0.0, 0.0, 0.0, 1.0}, w[3] = {0.0, 0.0, 0.0}, sign = 1.0, flip = 1.0;
+    ac_status st = ac_track_locate(&tr, t[i], side, i, hint, &p, err);
+    if (st)
+        return st;
+    if (c->k == 1) {
+        ac_quat_normalize(c->quats, rq);
+    } else {
+        size_t k = c->k, seg = p.segment;
+        double local = p.time;
+        int at = p.side, hold = p.where == AC_TRACK_HOLD;
+        if (p.where != AC_TRACK_INSIDE) { /* an end key: its inner segment */
+            seg = p.after ? k - 2 : 0, local = c->times[p.key];
+            /* held and "linear": the key itself (with the rate of its inner
+               segment); "error" at the key: the side inside */
+            at = p.after && p.where == AC_TRACK_END ? AC_SIDE_LEFT : AC_SIDE_RIGHT;
         }
-        if (omega && (st = check_result(AC_ARG_ANGULAR_VELOCITY, w, 3, i, err)))
-            return st; /* keys too close for the rotation between them */
-        if (q)
-            memcpy(q + 4 * i, rq, sizeof rq);
-        if (omega)
-            memcpy(omega + 3 * i, w, sizeof w);
+        if ((st = sample(c, local, seg, at, i, rq, w, err)))
+            return st;
+        if (p.where == AC_TRACK_LINE && (st = turn_on(rq, w, t[i] - c->times[p.key], i, err)))
+            return st;
+        sign = p.mirrored ? -1.0 : 1.0;
+        /* the cycles negated to stay sign-continuous at the seams */
+        flip = c->flip_odd && p.mode == AC_EXTRAP_CYCLE && p.odd ? -1.0 : 1.0;
+        for (int r = 0; r < 3; r++)
+            w[r] = hold ? 0.0 : sign * w[r];
+        for (int r = 0; r < 4; r++) /* -q is the same rotation: omega is unchanged */
+            rq[r] *= flip;
     }
+    if (omega && (st = check_result(AC_ARG_ANGULAR_VELOCITY, w, 3, i, err)))
+        return st; /* keys too close for the rotation between them */
+    if (q)
+        memcpy(q + 4 * i, rq, sizeof rq);
+    if (omega)
+        memcpy(omega + 3 * i, w, sizeof w);
+    return AC_OK;
+}
+
+/* m sorted queries inside linear segment j (finite duration): the slerp's
+   key-only part comes from create, so each query costs the weights and one
+   normalization, in a loop that vectorizes. The same bits as sample(). */
+AC_VECTORIZED
+static void linear_run(const ac_quat_curve *c, size_t j, const double *restrict t, size_t m,
+                       double *restrict q)
+{
+    const ac_slerp_arc arc = c->arc[j];
+    const double t0 = c->times[j], dt = c->times[j + 1] - t0, *b = c->quats + 4 * (j + 1);
+    for (size_t r = 0; r < m; r++) {
+        double u = (t[r] - t0) / dt, x[4];
+        u = ac_pick(u < 0.0, 0.0, u);
+        u = ac_pick(u > 1.0, 1.0, u);
+        ac_slerp_arc_at(&arc, u, x);
+        for (int k = 0; k < 4; k++) /* at u = 1 the key itself, not its negation */
+            q[4 * r + k] = ac_pick(u >= 1.0, b[k], x[k]);
+    }
+}
+
+ac_status ac_quat_curve_eval(const ac_quat_curve *c, ac_curve_cursor *cursor, const double *t,
+                             size_t n, int side, double *q, double *omega, ac_error *err)
+{
+    const ac_track tr = track_of(c);
+    size_t hint = cursor && cursor->segment < c->k ? cursor->segment : 0, i = 0, i0 = 0, i1 = 0;
+    ac_status st;
+    if (side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_SIDE, side, "must be right (0) or left (1)");
+    /* Sorted linear queries on the right side: the ones inside the keys in
+       runs of one segment. */
+    if (c->interp == AC_CURVE_LINEAR && side == AC_SIDE_RIGHT && c->k > 1 && n > 0 &&
+        ac_finite(t[0]) && ac_finite(t[n - 1]) && ac_track_sorted(t, n))
+        ac_track_runs(&tr, t, n, &i0, &i1);
+    for (; i < i0; i++)
+        if ((st = eval_one(c, t, i, side, &hint, q, omega, err)))
+            return st;
+    while (i < i1) {
+        size_t j = hint = ac_segment_find(c->times, c->k, t[i], hint);
+        size_t r = ac_track_run_end(t, i, i1, c->times[j + 1]);
+        if (!ac_finite(c->times[j + 1] - c->times[j])) { /* see sample() */
+            for (; i < r; i++)
+                if ((st = eval_one(c, t, i, side, &hint, q, omega, err)))
+                    return st;
+            continue;
+        }
+        if (omega) {
+            const double *w = c->omega + 3 * j;
+            if ((st = check_result(AC_ARG_ANGULAR_VELOCITY, w, 3, i, err)))
+                return st;
+            for (size_t x = i; x < r; x++)
+                memcpy(omega + 3 * x, w, 3 * sizeof *w);
+        }
+        if (q)
+            linear_run(c, j, t + i, r - i, q + 4 * i);
+        i = r;
+    }
+    for (i = i1 > i ? i1 : i; i < n; i++)
+        if ((st = eval_one(c, t, i, side, &hint, q, omega, err)))
+            return st;
     if (cursor)
-        *cursor = hint;
+        cursor->segment = hint;
     return AC_OK;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ac_internal.h"
+#include "ac_track.h"
 
 #define TWO_PI 6.283185307179586476925287
 #define QUAT_MIN_LENGTH 1e-150
@@ -24,8 +25,11 @@ struct ac_looptrack {
     size_t k;        /* keys */
     size_t channels; /* position channels as given */
     size_t dim;      /* stored position components: channels, or 3 when turning */
-    ac_root_interpolation interpolation;
+    ac_curve_interpolation interpolation; /* AC_CURVE_LINEAR or AC_CURVE_CUBIC */
     ac_root_rotation rotation;
+    /* the local track: the key phases on the shared key track, cycling with
+       the clip's stride ("cycle_offset"; for turning tracks the rigid cycle) */
+    ac_track track;
     int plane_i, plane_j; /* yaw turns axis plane_i toward plane_j */
     double duration, max_cycles;
     size_t bins;     /* phase lookup: table[b] is the segment holding b / bins */
@@ -106,12 +110,13 @@ static void rigid_pow(const rigid *a, double k, rigid *out)
 
 /* --------------------------------------------------------- local evaluation */
 
-/* The segment holding phase u in [0, 1]: a table lookup, then the shared
-   forward search from there (usually zero or one step). */
+/* The segment holding phase u in [0, 1] on the shared key track (right
+   side): the phase table gives the cursor hint, from which the track's
+   forward search takes usually zero or one step. */
 static inline size_t find_segment(const ac_looptrack *tr, double u)
 {
     size_t b = (size_t)(u * tr->bins_d);
-    return ac_segment_find(tr->phase, tr->k, u, tr->table[b]);
+    return ac_track_find(tr->track.times, tr->track.k, u, AC_SIDE_RIGHT, tr->table[b]);
 }
 
 /* The same for u in [0, 1): when no bin holds two keys, branch-free. */
@@ -120,7 +125,7 @@ static inline size_t loop_segment(const ac_looptrack *tr, double u)
     size_t j = tr->table[(size_t)(u * tr->bins_d)];
     if (tr->one_step)
         return j + (tr->phase[j + 1] <= u);
-    return ac_segment_find(tr->phase, tr->k, u, j);
+    return ac_track_find(tr->track.times, tr->track.k, u, AC_SIDE_RIGHT, j);
 }
 
 /* Position components at phase u (dim values). */
@@ -128,7 +133,7 @@ static inline void local_position(const ac_looptrack *tr, double u, size_t j, do
 {
     size_t d = tr->dim;
     const double *a = tr->pos + j * d;
-    if (tr->interpolation == AC_ROOT_LINEAR) {
+    if (tr->interpolation == AC_CURVE_LINEAR) {
         const double *sl = tr->slope + j * d;
         for (size_t c = 0; c < d; c++)
             out[c] = a[c] + (u - tr->phase[j]) * sl[c];
@@ -238,7 +243,7 @@ static inline void translation_delta(const ac_looptrack *tr, double dk, double u
     enum { SMALL = 8 };
     size_t d = tr->dim;
     size_t j0 = loop_segment(tr, u0), j1 = loop_segment(tr, u1);
-    if (tr->interpolation == AC_ROOT_LINEAR) {
+    if (tr->interpolation == AC_CURVE_LINEAR) {
         double e0 = u0 - tr->phase[j0], e1 = u1 - tr->phase[j1];
         const double *a0 = tr->pos + j0 * d, *a1 = tr->pos + j1 * d;
         const double *s0 = tr->slope + j0 * d, *s1 = tr->slope + j1 * d;
@@ -398,7 +403,7 @@ enum { BLOCK = 512 };
 static AC_FORCE_INLINE int fast_track(const ac_looptrack *tr)
 {
     return tr->rotation == AC_ROOT_NO_ROTATION && tr->dim == 1 &&
-           tr->interpolation == AC_ROOT_LINEAR && tr->one_step;
+           tr->interpolation == AC_CURVE_LINEAR && tr->one_step;
 }
 
 static AC_FORCE_INLINE void fast_block(const ac_looptrack *tr, const double *dk,
@@ -691,7 +696,7 @@ void ac_rootmotion_destroy(ac_looptrack *tr)
 }
 
 static ac_status validate(const double *times, const double *positions, size_t k,
-                          size_t channels, ac_root_interpolation interpolation,
+                          size_t channels, ac_curve_interpolation interpolation,
                           ac_root_rotation rotation, const double *rotations, int up_axis,
                           double max_cycles, ac_error *err)
 {
@@ -700,9 +705,9 @@ static ac_status validate(const double *times, const double *positions, size_t k
                        "must hold from 2 to 2^32 - 16 keys (this is their count)");
     if (channels < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_POSITIONS, 0.0, "must have at least 1 channel");
-    if (interpolation != AC_ROOT_LINEAR && interpolation != AC_ROOT_CUBIC)
+    if (interpolation != AC_CURVE_LINEAR && interpolation != AC_CURVE_CUBIC)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_INTERPOLATION, (double)interpolation,
-                       "must be AC_ROOT_LINEAR or AC_ROOT_CUBIC");
+                       "must be AC_CURVE_LINEAR or AC_CURVE_CUBIC");
     if (rotation != AC_ROOT_NO_ROTATION && rotation != AC_ROOT_YAW && rotation != AC_ROOT_QUAT)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ROTATIONS, (double)rotation,
                        "kind must be none, yaw or quaternion");
@@ -838,7 +843,7 @@ static size_t choose_bins(const double *phase, size_t k, int *one_step)
 
 ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                                const double *positions, size_t k, size_t channels,
-                               ac_root_interpolation interpolation,
+                               ac_curve_interpolation interpolation,
                                ac_root_rotation rotation, const double *rotations,
                                int up_axis, double max_cycles,
                                const ac_allocator *allocator, ac_error *err)
@@ -885,6 +890,8 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
     tr->bins = bins;
     tr->bins_d = (double)bins;
     tr->phase = block;
+    tr->track.k = k, tr->track.times = tr->phase;
+    tr->track.before = tr->track.after = AC_EXTRAP_CYCLE_OFFSET;
     tr->inv_width = tr->phase + k;
     tr->pos = tr->inv_width + k;
     tr->m0 = tr->pos + k * dim;
@@ -957,7 +964,7 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
             for (size_t c = 0; c < dim; c++)
                 tr->slope[i * dim + c] =
                     (tr->pos[(i + 1) * dim + c] - tr->pos[i * dim + c]) * tr->inv_width[i];
-        if (interpolation == AC_ROOT_CUBIC) {
+        if (interpolation == AC_CURVE_CUBIC) {
             catmull_rom(tr, times, vel);
             for (size_t i = 0; i + 1 < k; i++) {
                 double h = times[i + 1] - times[i];

@@ -313,7 +313,12 @@ AC_API ac_status ac_hermite_tangent_to_velocity(const double *tangent, const dou
    every key. Built once by ac_curve_create, which validates everything and
    converts velocities to segment tangents with each segment's own duration
    (tangent = duration * velocity); evaluation then never re-checks the keys.
-   Every query finds its segment and u once and reuses them for all channels. */
+   Every query finds its segment and u once and reuses them for all channels.
+
+   The interpolation, extrapolation and side enums below, the cursor and the
+   side rule are those of every key track of the library: curves, rotation
+   curves (ac_quat_curve) and the keys of a looping clip (ac_looptrack) share
+   one track; each documents the values that apply to it. */
 
 typedef enum ac_curve_interpolation {
     AC_CURVE_STEP = 0,   /* value of the last key at or before t */
@@ -596,53 +601,54 @@ AC_API ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const d
 AC_API ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *t,
                                      const size_t steps[3], double *out, size_t n, ac_error *err);
 
-/* A rotation track with glTF animation semantics (glTF 2.0, Appendix C). */
-typedef enum ac_quat_interp {
-    AC_QUAT_STEP,   /* the key at or before t */
-    AC_QUAT_LINEAR, /* shortest-arc slerp between neighbouring keys */
-    AC_QUAT_CUBIC   /* per-component Hermite with per-second tangents times the
-                       key interval, then normalized */
-} ac_quat_interp;
-
-/* Outside [first key, last key]. */
-typedef enum ac_quat_extrap {
-    AC_QUAT_CLAMP,     /* hold the end key (angular velocity 0) */
-    AC_QUAT_CYCLE,     /* repeat the key range */
-    AC_QUAT_OSCILLATE, /* repeat, every other cycle mirrored in time */
-    AC_QUAT_ERROR      /* AC_ERR_VALUE naming the time */
-} ac_quat_extrap;
-
+/* A rotation track with glTF animation semantics (glTF 2.0, Appendix C), on
+   the same key track as ac_curve: the same interpolation, extrapolation and
+   side enums, cursor and side rule. Interpolation: AC_CURVE_STEP (the key at
+   or before t), AC_CURVE_LINEAR (shortest-arc slerp between neighbouring
+   keys) or AC_CURVE_CUBIC (per-component Hermite with per-second tangents
+   times the key interval, then normalized). Extrapolation: AC_EXTRAP_CLAMP
+   (hold the end key, angular velocity 0), AC_EXTRAP_LINEAR (turn on at the
+   end key's angular velocity on its inner side: exp(omega dt / 2) q_end),
+   AC_EXTRAP_CYCLE, AC_EXTRAP_OSCILLATE or AC_EXTRAP_ERROR; the other modes
+   do not apply to rotations. */
 typedef struct ac_quat_curve ac_quat_curve;
 
 /* Validates and copies k >= 1 keys: strictly increasing finite `times`
    (seconds), finite non-zero `quats` (4k, normalized here) and, for
-   AC_QUAT_CUBIC, finite per-second `in_tangents` and `out_tangents` (4k each;
+   AC_CURVE_CUBIC, finite per-second `in_tangents` and `out_tangents` (4k each;
    ignored otherwise, may be NULL). Errors name "times", "quaternions",
-   "|quaternions|", "in_tangents", "out_tangents", with the key index;
+   "|quaternions|", "in_tangents", "out_tangents", with the key index, and
+   "interpolation", "before", "after" for a value that does not apply;
    AC_ERR_NOMEM when allocation fails. *curve is set on success only.
    Results are sign-continuous along the curve: for step and linear, each
    key after the first is stored negated when it lies in the opposite
    hemisphere of the key before (q and -q are the same rotation), so no
    output jumps from q to -q, at a key included; cubic keys are splined as
-   given (glTF). With AC_QUAT_CYCLE, when the last key and the first lie in
+   given (glTF). With AC_EXTRAP_CYCLE, when the last key and the first lie in
    opposite hemispheres, every other cycle is negated, so the seams are
    sign-continuous too. */
 AC_API ac_status ac_quat_curve_create(const double *times, const double *quats,
                                       const double *in_tangents, const double *out_tangents,
-                                      size_t k, ac_quat_interp interp, ac_quat_extrap before,
-                                      ac_quat_extrap after, ac_quat_curve **curve,
+                                      size_t k, ac_curve_interpolation interp,
+                                      ac_curve_extrapolation before,
+                                      ac_curve_extrapolation after, ac_quat_curve **curve,
                                       const ac_allocator *allocator, ac_error *err);
 AC_API void ac_quat_curve_destroy(ac_quat_curve *curve);
 
 /* Unit quaternions q (4n, may be NULL) and angular velocities omega (3n, rad/s,
-   may be NULL) at n times t (seconds). omega = 2 dq/dt q* is the rotation
-   rate in the frame q rotates into (the parent frame for glTF nodes); it is
-   exact for every interpolation (0 for step and where clamped). `cursor`
-   (may be NULL) carries the segment of the last query from call to call:
-   sorted queries then cost O(n + k). Errors: non-finite t, t outside the keys
-   with AC_QUAT_ERROR, a cubic spline passing through the zero quaternion. */
-AC_API ac_status ac_quat_curve_eval(const ac_quat_curve *curve, const double *t, size_t n,
-                                    size_t *cursor, double *q, double *omega, ac_error *err);
+   may be NULL) at n times t (seconds), on `side` (ac_curve_side) of keys and
+   cycle seams as ac_curve_eval_side: at the last key the right side is the
+   extrapolation (held: angular velocity 0; cycling: the next cycle's start),
+   at the first key the left side is, and in a mirrored cycle the side is
+   taken in clip time. omega = 2 dq/dt q* is the rotation rate in the frame q
+   rotates into (the parent frame for glTF nodes); it is exact for every
+   interpolation (0 for step and where held). `cursor` (may be NULL; start
+   with {0}) carries the segment from call to call: sorted queries then cost
+   O(n + k). Errors: "side" not 0 or 1, non-finite t, t outside the keys with
+   AC_EXTRAP_ERROR, a cubic spline passing through the zero quaternion. */
+AC_API ac_status ac_quat_curve_eval(const ac_quat_curve *curve, ac_curve_cursor *cursor,
+                                    const double *t, size_t n, int side, double *q,
+                                    double *omega, ac_error *err);
 
 /* Conversions. Matrices are 3x3 row-major acting on column vectors
    (v' = M v); rotation vectors are axis * angle (radians). Euler angles
@@ -723,10 +729,6 @@ AC_API ac_status ac_skeleton_decompose(const double *matrices, double *translati
    D = p(1) - p(0). */
 typedef struct ac_looptrack ac_looptrack;
 
-typedef enum ac_root_interpolation {
-    AC_ROOT_LINEAR = 0,
-    AC_ROOT_CUBIC = 1
-} ac_root_interpolation;
 
 typedef enum ac_root_rotation {
     AC_ROOT_NO_ROTATION = 0, /* translation only, any number of channels */
@@ -746,7 +748,7 @@ typedef enum ac_root_rotation {
    failure; AC_ERR_NOMEM when memory runs out. */
 AC_API ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                                       const double *positions, size_t k, size_t channels,
-                                      ac_root_interpolation interpolation,
+                                      ac_curve_interpolation interpolation,
                                       ac_root_rotation rotation, const double *rotations,
                                       int up_axis, double max_cycles,
                                       const ac_allocator *allocator, ac_error *err);

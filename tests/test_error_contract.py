@@ -60,8 +60,8 @@ def test_c_messages_use_no_python_spelling(path):
      r"^Curve.evaluate: t is 0.5 \(must lie in \[1, 3\] \(before='error'\)\)$"),
     (lambda: ac.RotationCurve([0, 2], [[0, 0, 0, 1], [0, 0, 1, 0]], after="error").evaluate(
         [1, 2.5]),
-     r"^RotationCurve.evaluate: t at index \(1,\) is 2.5 \(must lie in \[0, 2\]: the curve's "
-     r"after is 'error'\)$"),
+     r"^RotationCurve.evaluate: t at index \(1,\) is 2.5 \(must lie in \[0, 2\] "
+     r"\(after='error'\)\)$"),  # the words of every key track
 ])
 def test_reasons_read_in_python_words(call, message):
     with pytest.raises(ValueError, match=message):

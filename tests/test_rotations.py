@@ -355,7 +355,8 @@ def test_extrapolation_modes():
     np.testing.assert_allclose(clamp([times[0] - 5, times[-1] + 5]),
                                hemisphere_chain(keys)[[0, -1]], atol=1e-15)
     err = RotationCurve(times, keys, after="error")
-    with pytest.raises(ValueError, match=rf"RotationCurve.evaluate: t at index \(1,\) is .* \(must lie in \[.*\]: the curve's after is 'error'\)"):
+    # the message of every key track (Curve's too)
+    with pytest.raises(ValueError, match=rf"^RotationCurve: t at index \(1,\) is .* \(must lie in \[.*\].*after.*'error'"):
         err([times[0], times[-1] + 0.1])
     np.testing.assert_allclose(err(times[0] - 1), keys[0], atol=1e-15)  # before is still clamp
 
@@ -417,8 +418,9 @@ def test_curve_shapes_out_and_properties():
      r"RotationCurve: in_tangents at index \(1,\) is inf \(is not representable"),
     (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), interpolation="bezier"),
      r"^RotationCurve: interpolation is 'bezier' \(must be one of 'step', 'linear', 'cubic'; did you mean 'cubic'\?"),
-    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), after="linear"),
-     r"RotationCurve: after is 'linear' \(must be one of 'clamp', 'cycle', 'oscillate', 'error'\)"),
+    (dict(times=[0.0, 1.0], quaternions=np.tile([0, 0, 0, 1.0], (2, 1)), after="offset"),
+     r"^RotationCurve: after is 'offset' \(must be one of 'clamp', 'linear', 'cycle', "
+     r"'oscillate', 'error': 'cycle_offset' does not apply to a RotationCurve\)$"),
     (dict(times=[[0.0, 1.0]], quaternions=np.tile([0, 0, 0, 1.0], (2, 1))), r"times must be a 1-D array"),
 ])
 def test_curve_bad_input(kwargs, match):
@@ -439,7 +441,7 @@ def test_cubic_through_zero_is_an_error():
     curve = RotationCurve([0.0, 1.0], [[0, 0, 0, 1.0], [0, 0, 0, -1.0]], interpolation="cubic",
                           in_tangents=np.zeros((2, 4)), out_tangents=np.zeros((2, 4)))
     with pytest.raises(ValueError, match=r"RotationCurve.evaluate: t is 0.5 \(is where the cubic spline passes through the zero quaternion"):
-        curve(0.5)
+        curve.evaluate(0.5)
 
 
 def test_slerp_long_inputs_fast_and_careful_paths_agree():
@@ -623,7 +625,7 @@ def test_rotation_curve_options_accept_tool_words():
                       before="constant", after="loop")
     assert (c.interpolation, c.before, c.after) == ("linear", "clamp", "cycle")
     with pytest.raises(ValueError, match=r"^RotationCurve: after is 'cylce' \(must be one of "
-                                         r"'clamp', 'cycle', 'oscillate', 'error'; did you mean "
+                                         r"'clamp', 'linear', 'cycle', 'oscillate', 'error'; did you mean "
                                          r"'cycle'\?\)"):
         RotationCurve([0, 1], [[0, 0, 0, 1.0], [0, 0, 1, 0]], after="cylce")
     with pytest.raises(ValueError, match=r"^RotationCurve: times at index \(1,\) is 0.5, which "
@@ -831,3 +833,192 @@ def test_long_products_that_overflow_are_an_overflow_error():
     b[1500] = [1e200, 0, 0, 0]
     with pytest.raises(OverflowError, match=r"quat_multiply: product at index \(1500,\) is -inf"):
         quat_multiply(a, b)
+
+
+# -- one key track: the sides, derivative and option words of every track class -------
+
+def segment_rates(times, keys):
+    """Angular velocity of each linear segment from scipy: axis * angle / interval."""
+    rel = Rotation.from_quat(keys[1:]) * Rotation.from_quat(keys[:-1]).inv()
+    return rel.as_rotvec() / np.diff(times)[:, None]
+
+
+def test_rotation_curve_sides_at_keys_seams_and_mirrored_keys():
+    times, keys = uneven_keys(6)
+    rates, chain = segment_rates(times, keys), hemisphere_chain(keys)
+    inner = times[1:-1]
+    clamp = RotationCurve(times, keys)
+    # at an interior key the right side is the segment after it, the left the one before
+    np.testing.assert_allclose(clamp.evaluate(inner, 1), rates[1:], atol=1e-12)
+    np.testing.assert_allclose(clamp.evaluate(inner, 1, side="left"), rates[:-1], atol=1e-12)
+    np.testing.assert_allclose(clamp(inner, side="left"), chain[1:-1], atol=1e-15)
+    same_rotation(clamp(inner), keys[1:-1])
+    # the last key: right is the extrapolation (held: 0), left the last segment
+    last = times[-1]
+    np.testing.assert_array_equal(clamp.angular_velocity(last), 0.0)
+    np.testing.assert_allclose(clamp.angular_velocity(last, side="left"), rates[-1], atol=1e-12)
+    first = times[0]
+    np.testing.assert_allclose(clamp.angular_velocity(first), rates[0], atol=1e-12)
+    np.testing.assert_array_equal(clamp.angular_velocity(first, side="left"), 0.0)
+    # a cycle seam: right is the next cycle's start, left the end of this one
+    cyc = RotationCurve(times, keys, before="cycle", after="cycle")
+    same_rotation(cyc(last), keys[0])
+    same_rotation(cyc(last, side="left"), keys[-1])
+    np.testing.assert_allclose(cyc.angular_velocity(last), rates[0], atol=1e-12)
+    np.testing.assert_allclose(cyc.angular_velocity(last, side="left"), rates[-1], atol=1e-12)
+    np.testing.assert_allclose(cyc.angular_velocity(first, side="left"), rates[-1], atol=1e-12)
+    # the mirror image of key j after the last key: time runs backwards there, so the
+    # right side (later in clip time) is the segment before key j, negated (key times
+    # in binary fractions, so that the mirror images are exact)
+    times = np.array([0.0, 0.5, 1.25, 2.0, 2.75, 3.5])
+    rates = segment_rates(times, keys)
+    inner, last = times[1:-1], times[-1]
+    osc = RotationCurve(times, keys, after="oscillate")
+    mirrored = last + (last - inner)
+    np.testing.assert_allclose(osc.evaluate(mirrored, 1), -rates[:-1], atol=1e-12)
+    np.testing.assert_allclose(osc.evaluate(mirrored, 1, side="left"), -rates[1:], atol=1e-12)
+    same_rotation(osc(mirrored), keys[1:-1])
+
+
+def test_step_rotation_curve_left_side_is_the_key_before():
+    times, keys = uneven_keys(5)
+    chain = hemisphere_chain(keys)
+    step = RotationCurve(times, keys, interpolation="step")
+    np.testing.assert_allclose(step.quaternions, chain, atol=1e-15)
+    np.testing.assert_array_equal(step(times[1:-1]), step.quaternions[1:-1])
+    np.testing.assert_array_equal(step(times[1:-1], side="left"), step.quaternions[:-2])
+    np.testing.assert_array_equal(step(times[-1]), step.quaternions[-1])  # held
+    np.testing.assert_array_equal(step.angular_velocity(times, side="left"), 0.0)
+
+
+def test_rotation_curve_derivative_sample_and_out():
+    times, keys = uneven_keys(7)
+    curve = RotationCurve(times, keys, after="oscillate")
+    t = np.sort(RNG.uniform(times[0] - 1, times[-1] + 4, 200)).reshape(20, 10)
+    np.testing.assert_array_equal(curve.evaluate(t, 1), curve.angular_velocity(t))
+    np.testing.assert_array_equal(curve.evaluate(t, derivative=0), curve(t))
+    rotation, omega = curve.sample(t, side="left")
+    np.testing.assert_array_equal(rotation, curve(t, side="left"))
+    np.testing.assert_array_equal(omega, curve.angular_velocity(t, side="left"))
+    out = (np.empty((20, 10, 4)), np.empty((20, 10, 3)))
+    got = curve.sample(t, out=out)
+    assert got.rotation is out[0] and got.angular_velocity is out[1]
+    np.testing.assert_array_equal(out[0], curve(t))
+    same = np.empty((20, 10, 3))
+    assert curve.evaluate(t, 1, out=same) is same
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda c: c.evaluate(0.5, 2), r"^RotationCurve.evaluate: derivative is 2 \(must be 0 or 1: "
+                                   r"rotations \(0\) and angular velocities \(1\)\)$"),
+    (lambda c: c.evaluate(0.5, True), r"^RotationCurve.evaluate: derivative is True"),
+    (lambda c: c.evaluate(0.5, side="up"), r"^RotationCurve.evaluate: side is 'up' \(must be one "
+                                           r"of 'right', 'left'\)$"),
+    (lambda c: c.angular_velocity(0.5, side="middle"), r"^RotationCurve.angular_velocity: side "
+                                                       r"is 'middle'"),
+    (lambda c: c.sample(0.5, out=np.empty(4)), r"^RotationCurve.sample: out must be a tuple of 2 "
+                                               r"arrays$"),
+    (lambda c: c.sample([0.5, 0.6], out=(np.empty((2, 4)), np.empty((3, 3)))),
+     r"^RotationCurve.sample: out\[1\] has shape \(3, 3\), expected \(2, 3\)$"),
+])
+def test_rotation_curve_evaluate_bad_input(call, match):
+    curve = RotationCurve([0.0, 1.0], [[0, 0, 0, 1.0], [0, 0, 1.0, 0]])
+    with pytest.raises(ValueError, match=match):
+        call(curve)
+
+
+def test_sample_out_untouched_on_error():
+    curve = RotationCurve([0.0, 1.0], [[0, 0, 0, 1.0], [0, 0, 1.0, 0]], after="error")
+    out = (np.full((2, 4), 7.0), np.full((2, 3), 7.0))
+    with pytest.raises(ValueError, match=r"^RotationCurve.sample: t at index \(1,\) is 2.0"):
+        curve.sample([0.5, 2.0], out=out)
+    assert (out[0] == 7).all() and (out[1] == 7).all()
+
+
+def test_track_classes_share_one_vocabulary():
+    from animcore import Curve, LoopTrack
+    from animcore._options import EXTRAPOLATIONS, INTERPOLATIONS, SIDES
+    times = [0.0, 0.5, 1.0]
+    rotation = RotationCurve(times, random_quats(3), interpolation="lerp", before="hold",
+                             after="pingpong")
+    curve = Curve(times, [0.0, 1.0, 0.5], interpolation="lerp", before="hold", after="pingpong")
+    loop = LoopTrack(times, [0.0, 1.0, 2.0], interpolation="lerp")
+    assert (rotation.interpolation, rotation.before, rotation.after) == \
+        (curve.interpolation, curve.before, curve.after) == ("linear", "clamp", "oscillate")
+    assert loop.interpolation == "linear"
+    # the defaults follow one rule: the interpolation the usual source stores
+    assert RotationCurve(times, random_quats(3)).interpolation == "linear"
+    assert LoopTrack(times, [0.0, 1.0, 2.0]).interpolation == "linear"
+    assert Curve(times, [0.0, 1.0, 0.5]).interpolation == "cubic"
+    assert set(INTERPOLATIONS) == {"step", "linear", "cubic"} and set(SIDES) == {"right", "left"}
+    assert {"clamp", "linear", "cycle", "oscillate", "error"} < set(EXTRAPOLATIONS)
+    # a name of the shared set that a class has no use for says so
+    with pytest.raises(ValueError, match=r"^RotationCurve: before is 'cycle_offset' \(must be one "
+                                         r"of 'clamp', 'linear', 'cycle', 'oscillate', 'error': "
+                                         r"'cycle_offset' does not apply to a RotationCurve\)$"):
+        RotationCurve(times, random_quats(3), before="cycle_offset")
+    with pytest.raises(ValueError, match=r"^RotationCurve: after is 'Sloped' \(must be one of "
+                                         r"'clamp', 'linear', 'cycle', 'oscillate', 'error': "
+                                         r"'sloped' does "
+                                         r"not apply to a RotationCurve\)$"):
+        RotationCurve(times, random_quats(3), after="Sloped")
+    with pytest.raises(ValueError, match=r"^LoopTrack: interpolation is 'constant' \(must be one "
+                                         r"of 'linear', 'cubic': 'step' does not apply to a "
+                                         r"LoopTrack\)$"):
+        LoopTrack(times, [0.0, 1.0, 2.0], interpolation="constant")
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "cubic", "step"])
+def test_linear_extrapolation_keeps_turning_at_the_end_rate(interpolation):
+    times, keys = uneven_keys(5)
+    tangents = {} if interpolation != "cubic" else dict(
+        in_tangents=RNG.normal(0, 0.3, (5, 4)), out_tangents=RNG.normal(0, 0.3, (5, 4)))
+    curve = RotationCurve(times, keys, interpolation=interpolation, before="extend",
+                          after="linear", **tangents)
+    first, last = times[0], times[-1]
+    w0 = curve.angular_velocity(first)  # the rates on the keys' inner sides
+    w1 = curve.angular_velocity(last, side="left")
+    q0, q1 = curve(first), curve.quaternions[-1] if interpolation != "cubic" else \
+        quat_normalize(keys[-1])
+    before, after = first - np.array([0.5, 2.0, 7.0]), last + np.array([0.25, 1.0, 9.0])
+    # scipy: the end rotation followed by the turn rotvec = omega * dt (parent frame)
+    expect0 = (Rotation.from_rotvec(np.outer(before - first, w0)) * Rotation.from_quat(q0))
+    expect1 = (Rotation.from_rotvec(np.outer(after - last, w1)) * Rotation.from_quat(q1))
+    same_rotation(curve(before), expect0.as_quat(), atol=1e-12)
+    same_rotation(curve(after), expect1.as_quat(), atol=1e-12)
+    np.testing.assert_allclose(curve.angular_velocity(after), np.tile(w1, (3, 1)), atol=0)
+    np.testing.assert_allclose(curve.angular_velocity(before), np.tile(w0, (3, 1)), atol=0)
+    # continuous at the end key, and for linear the end segment's slerp continued
+    assert np.dot(curve(last + 1e-9), q1) > 1 - 1e-12
+    if interpolation == "linear":
+        k = curve.quaternions
+        u = (after - times[-2]) / (last - times[-2])
+        rel = Rotation.from_quat(k[-1]) * Rotation.from_quat(k[-2]).inv()
+        along = Rotation.from_rotvec(np.outer(u, rel.as_rotvec())) * Rotation.from_quat(k[-2])
+        same_rotation(curve(after), along.as_quat(), atol=1e-11)
+    if interpolation == "step":
+        np.testing.assert_array_equal(curve(after), np.tile(curve.quaternions[-1], (3, 1)))
+
+
+def test_linear_extrapolation_overflow():
+    curve = RotationCurve([0.0, 1e-300], [[0, 0, 0, 1.0], [0, 0, 1.0, 0]], after="linear")
+    with pytest.raises(OverflowError, match=r"^RotationCurve: rotation at index \(1,\) is inf"):
+        curve([0.0, 1e10])
+
+
+@given(st.lists(st.floats(-12.0, 15.0), min_size=1, max_size=40),
+       st.sampled_from(["clamp", "linear", "cycle", "oscillate"]))
+def test_side_matters_only_at_keys_and_seams(ts, mode):
+    times = np.array([0.0, 0.5, 1.25, 2.0, 3.5])
+    keys = Rotation.from_rotvec([[0, 0, 0], [0, 0.4, 0], [0.3, 0.4, 0], [0.3, 0, 1], [1, 0, 1]])
+    curve = RotationCurve(times, keys, before=mode, after=mode)
+    t = np.array(ts)
+    span = times[-1] - times[0]
+    images = (times[None, :] + span * np.arange(-5, 6)[:, None]).ravel()  # keys of every cycle
+    mirrored = (2 * times[-1] - times[None, :] + 2 * span * np.arange(-5, 6)[:, None]).ravel()
+    near = np.min(np.abs(t[:, None] - np.r_[images, mirrored][None, :]), axis=1) < 1e-9
+    t = t[~near]
+    np.testing.assert_array_equal(curve(t, side="left"), curve(t))
+    np.testing.assert_array_equal(curve.angular_velocity(t, side="left"), curve.angular_velocity(t))
+    order = np.argsort(t, kind="stable")  # the sorted runs give the per-query bits
+    np.testing.assert_array_equal(curve(t[order]), curve(t)[order])

@@ -102,8 +102,9 @@ static PyObject *quat_curve_create(PyObject *self, PyObject *args)
     ACPY_RUN(k, st = ac_quat_curve_create(ACPY_F64(times), ACPY_F64(quats),
                                           tin ? ACPY_F64(tin) : NULL,
                                           tout ? ACPY_F64(tout) : NULL, (size_t)k,
-                                          (ac_quat_interp)interp, (ac_quat_extrap)before,
-                                          (ac_quat_extrap)after, &curve, NULL, &err));
+                                          (ac_curve_interpolation)interp,
+                                          (ac_curve_extrapolation)before,
+                                          (ac_curve_extrapolation)after, &curve, NULL, &err));
     if (st)
         return acpy_raise(func, &err, 1, &k);
     capsule = PyCapsule_New(curve, CURVE_CAPSULE, curve_free);
@@ -112,12 +113,23 @@ static PyObject *quat_curve_create(PyObject *self, PyObject *args)
     return capsule;
 }
 
-/* Rotation-curve evaluation: the context is the curve's capsule. */
+/* Rotation-curve evaluation: the context is the curve's capsule, or a tuple
+   (capsule, side) with side 0 (right) or 1 (left) of keys and cycle seams. */
 static int curve_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
-    (void)func;
+    long side = 0;
+    if (PyTuple_Check(arg)) {
+        if (PyTuple_GET_SIZE(arg) != 2) {
+            PyErr_Format(PyExc_TypeError, "%s: a rotation curve context is (curve, side)", func);
+            return 0;
+        }
+        side = PyLong_AsLong(PyTuple_GET_ITEM(arg, 1));
+        if (side == -1 && PyErr_Occurred())
+            return 0;
+        arg = PyTuple_GET_ITEM(arg, 0);
+    }
     ctx->object = PyCapsule_GetPointer(arg, CURVE_CAPSULE);
-    ctx->outside = "must lie in [%.15g, %.15g]: the curve's %s is 'error'";
+    ctx->option[0] = side;
     return ctx->object != NULL;
 }
 
@@ -125,16 +137,20 @@ static ac_status curve_rotation_loop(const acpy_context *ctx, const double *cons
                                      const size_t *steps, double *const *out, size_t n,
                                      ac_error *err)
 {
+    ac_curve_cursor cursor = {0};
     (void)steps;
-    return ac_quat_curve_eval(ctx->object, in[0], n, NULL, out[0], NULL, err);
+    return ac_quat_curve_eval(ctx->object, &cursor, in[0], n, (int)ctx->option[0], out[0], NULL,
+                              err);
 }
 
 static ac_status curve_omega_loop(const acpy_context *ctx, const double *const *in,
                                   const size_t *steps, double *const *out, size_t n,
                                   ac_error *err)
 {
+    ac_curve_cursor cursor = {0};
     (void)steps;
-    return ac_quat_curve_eval(ctx->object, in[0], n, NULL, NULL, out[0], err);
+    return ac_quat_curve_eval(ctx->object, &cursor, in[0], n, (int)ctx->option[0], NULL, out[0],
+                              err);
 }
 
 static const acpy_kernel curve_rotation = {

@@ -37,7 +37,7 @@ static PyObject *create(PyObject *self, PyObject *args)
         return NULL;
     }
     st = ac_rootmotion_create(&tr, ACPY_F64(times), ACPY_F64(positions), (size_t)k,
-                              (size_t)channels, (ac_root_interpolation)interpolation,
+                              (size_t)channels, (ac_curve_interpolation)interpolation,
                               (ac_root_rotation)kind, rotations ? ACPY_F64(rotations) : NULL,
                               up_axis, max_cycles, NULL, &err);
     if (st) {

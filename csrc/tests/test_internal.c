@@ -1,6 +1,8 @@
-/* The private helpers shared by the domains: key search and quaternions. */
+/* The private helpers shared by the domains: key search, the key track and
+   quaternions. */
 #include "ac_internal.h"
 #include "ac_test.h"
+#include "ac_track.h"
 
 /* Plain reference: last i in [0, k-2] with times[i] <= t. */
 static size_t linear_find(const double *times, size_t k, double t)
@@ -29,6 +31,60 @@ static void segment_find(void)
         const double two[2] = {0, 1};
         CHECK(ac_segment_find(two, 2, -5, 0) == 0 && ac_segment_find(two, 2, 5, 0) == 0);
     }
+}
+
+/* The one key track: segments and sides inside, every extrapolation mode
+   outside, seams and mirrored keys. Keys at 0, 1, 1 (a jump), 2.5, 4. */
+static void track(void)
+{
+    const double times[5] = {0, 1, 1, 2.5, 4};
+    ac_track tr = {5, times, AC_EXTRAP_CLAMP, AC_EXTRAP_CYCLE};
+    ac_track_point p;
+    ac_error err;
+    size_t hint = 0;
+    /* inside: the right side takes the segment after a key, the left the one before */
+    CHECK(ac_track_locate(&tr, 1.0, AC_SIDE_RIGHT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.where == AC_TRACK_INSIDE && p.segment == 2 && p.time == 1.0 && p.mode == -1);
+    CHECK(ac_track_locate(&tr, 1.0, AC_SIDE_LEFT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.where == AC_TRACK_INSIDE && p.segment == 0 && p.side == AC_SIDE_LEFT);
+    /* the first key: right is inside, left is the extrapolation (held) */
+    CHECK(ac_track_locate(&tr, 0.0, AC_SIDE_LEFT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.where == AC_TRACK_HOLD && p.key == 0 && !p.after);
+    /* the last key on the right: the next cycle's start; on the left: inside */
+    CHECK(ac_track_locate(&tr, 4.0, AC_SIDE_RIGHT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.where == AC_TRACK_INSIDE && p.segment == 0 && p.time == 0.0 && p.cycles == 1.0);
+    CHECK(p.odd && !p.mirrored && p.mode == AC_EXTRAP_CYCLE && p.after);
+    CHECK(ac_track_locate(&tr, 4.0, AC_SIDE_LEFT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.where == AC_TRACK_INSIDE && p.segment == 3 && p.time == 4.0 && p.mode == -1);
+    /* a seam two cycles on, from the left: the end of the cycle before */
+    CHECK(ac_track_locate(&tr, 8.0, AC_SIDE_LEFT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.segment == 3 && p.time == 4.0 && p.cycles == 1.0 && p.odd);
+    CHECK(ac_track_locate(&tr, -1e300, AC_SIDE_RIGHT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.where == AC_TRACK_HOLD && p.key == 0);
+    /* oscillate: the mirror of key 3 (2.5) is 5.5; later in clip time is earlier in
+       local time, so the right side takes the segment before the key */
+    tr.after = AC_EXTRAP_OSCILLATE;
+    CHECK(ac_track_locate(&tr, 5.5, AC_SIDE_RIGHT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.mirrored && p.odd && p.time == 2.5 && p.segment == 2 && p.side == AC_SIDE_LEFT);
+    CHECK(ac_track_locate(&tr, 5.5, AC_SIDE_LEFT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.mirrored && p.segment == 3 && p.side == AC_SIDE_RIGHT);
+    CHECK(ac_track_locate(&tr, 8.5, AC_SIDE_RIGHT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(!p.mirrored && !p.odd && p.time == 0.5 && p.cycles == 2.0);
+    /* linear and sloped continue from the end key; error names the span */
+    tr.before = AC_EXTRAP_SLOPED, tr.after = AC_EXTRAP_ERROR;
+    CHECK(ac_track_locate(&tr, -3.0, AC_SIDE_RIGHT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.where == AC_TRACK_LINE && p.key == 0 && p.mode == AC_EXTRAP_SLOPED);
+    CHECK(ac_track_locate(&tr, 4.0, AC_SIDE_RIGHT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.where == AC_TRACK_END && p.key == 4 && p.after);
+    CHECK(ac_track_locate(&tr, 4.5, AC_SIDE_RIGHT, 7, &hint, &p, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 7 && err.arg == AC_ARG_T && err.value == 4.5);
+    CHECK(err.reason == AC_REASON_AFTER_ERROR && err.limit[0] == 0.0 && err.limit[1] == 4.0);
+    CHECK(ac_track_locate(&tr, NAN, AC_SIDE_RIGHT, 2, &hint, &p, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 2 && err.reason == AC_REASON_NONE);
+    /* one key: everything outside holds it */
+    tr.k = 1, tr.before = tr.after = AC_EXTRAP_CYCLE;
+    CHECK(ac_track_locate(&tr, 3.0, AC_SIDE_RIGHT, 0, &hint, &p, NULL) == AC_OK);
+    CHECK(p.where == AC_TRACK_HOLD && p.key == 0);
 }
 
 static void quaternions(void)
@@ -131,8 +187,8 @@ static int make_quat_curve(const ac_allocator *mem, int destroy)
 {
     const double times[2] = {0.0, 1.0}, quats[8] = {0, 0, 0, 1, 0, 0, 1, 0};
     ac_quat_curve *c = NULL;
-    ac_status st = ac_quat_curve_create(times, quats, NULL, NULL, 2, AC_QUAT_LINEAR,
-                                        AC_QUAT_CLAMP, AC_QUAT_CLAMP, &c, mem, NULL);
+    ac_status st = ac_quat_curve_create(times, quats, NULL, NULL, 2, AC_CURVE_LINEAR,
+                                        AC_EXTRAP_CLAMP, AC_EXTRAP_CLAMP, &c, mem, NULL);
     if (!st && destroy)
         ac_quat_curve_destroy(c);
     return st;
@@ -142,7 +198,7 @@ static int make_looptrack(const ac_allocator *mem, int destroy)
 {
     const double times[3] = {0.0, 0.5, 1.0}, positions[3] = {0.0, 0.4, 1.0};
     ac_looptrack *tr = NULL;
-    ac_status st = ac_rootmotion_create(&tr, times, positions, 3, 1, AC_ROOT_LINEAR,
+    ac_status st = ac_rootmotion_create(&tr, times, positions, 3, 1, AC_CURVE_LINEAR,
                                         AC_ROOT_NO_ROTATION, NULL, 1, 1e6, mem, NULL);
     if (!st && destroy)
         ac_rootmotion_destroy(tr);
@@ -380,6 +436,7 @@ int main(void)
     allocator();
     every_create();
     segment_find();
+    track();
     quaternions();
     normalize();
     fold();

@@ -73,9 +73,9 @@ static void curves(void)
     ac_quat_curve *curve = NULL;
     ac_error err;
     keys[6] = sin(PI / 4), keys[7] = cos(PI / 4); /* quarter turn about z at t = 2 */
-    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_OK);
-    CHECK(ac_quat_curve_eval(curve, t, 4, NULL, q, w, &err) == AC_OK);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_OK);
+    CHECK(ac_quat_curve_eval(curve, NULL, t, 4, AC_SIDE_RIGHT, q, w, &err) == AC_OK);
     CHECK(q[3] == 1.0 && w[2] == 0.0);              /* clamped before */
     CHECK_NEAR(q[6], sin(PI / 8), 1e-15);           /* halfway through the quarter turn */
     CHECK_NEAR(w[5], (PI / 2) / 2.0, 1e-14);        /* pi/2 rad over 2 s */
@@ -84,12 +84,12 @@ static void curves(void)
     ac_quat_curve_destroy(curve);
 
     /* step: the key at or before t */
-    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_QUAT_STEP, AC_QUAT_CLAMP,
-                               AC_QUAT_CYCLE, &curve, NULL, &err) == AC_OK);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_STEP, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CYCLE, &curve, NULL, &err) == AC_OK);
     {
         double ts[3] = {1.999, 2.0, 3.5}; /* 3.5 cycles back to 0.5 */
-        size_t cursor = 0;
-        CHECK(ac_quat_curve_eval(curve, ts, 3, &cursor, q, NULL, &err) == AC_OK);
+        ac_curve_cursor cursor = {0};
+        CHECK(ac_quat_curve_eval(curve, &cursor, ts, 3, AC_SIDE_RIGHT, q, NULL, &err) == AC_OK);
         CHECK(q[3] == 1.0 && q[6] == keys[6] && q[11] == 1.0);
     }
     ac_quat_curve_destroy(curve);
@@ -97,20 +97,75 @@ static void curves(void)
     /* cubic: zero tangents give the smoothstep blend of the keys, normalized */
     {
         double zeros[12] = {0};
-        CHECK(ac_quat_curve_create(times, keys, zeros, zeros, 3, AC_QUAT_CUBIC, AC_QUAT_ERROR,
-                                   AC_QUAT_OSCILLATE, &curve, NULL, &err) == AC_OK);
-        CHECK(ac_quat_curve_eval(curve, t + 1, 1, NULL, q, w, &err) == AC_OK);
+        CHECK(ac_quat_curve_create(times, keys, zeros, zeros, 3, AC_CURVE_CUBIC, AC_EXTRAP_ERROR,
+                                   AC_EXTRAP_OSCILLATE, &curve, NULL, &err) == AC_OK);
+        CHECK(ac_quat_curve_eval(curve, NULL, t + 1, 1, AC_SIDE_RIGHT, q, w, &err) == AC_OK);
         {
             double s = 0.5 * 0.5 * (3 - 2 * 0.5), p[4] = {0, 0, s * keys[6], (1 - s) + s * keys[7]};
             double len = sqrt(p[2] * p[2] + p[3] * p[3]);
             CHECK_NEAR(q[2], p[2] / len, 1e-15);
             CHECK_NEAR(q[3], p[3] / len, 1e-15);
         }
-        CHECK(ac_quat_curve_eval(curve, t, 1, NULL, q, w, &err) == AC_ERR_VALUE);
+        CHECK(ac_quat_curve_eval(curve, NULL, t, 1, AC_SIDE_RIGHT, q, w, &err) == AC_ERR_VALUE);
         CHECK(err.arg == AC_ARG_T && err.value == -1.0);
         ac_quat_curve_destroy(curve);
     }
     ac_quat_curve_destroy(NULL);
+}
+
+/* The side rule of the shared key track: at a key the right side is the
+   segment after it, the left side the one before; at the last key the right
+   side is the extrapolation; in a mirrored cycle the side is the query's. */
+static void curve_sides(void)
+{
+    const double times[3] = {0.0, 2.0, 3.0};
+    double keys[12] = {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0}, q[8], w[6];
+    double at_key[2] = {2.0, 3.0}, mirrored = 4.0; /* 4 = 3 + (3 - 2): key 1 mirrored */
+    ac_quat_curve *curve = NULL;
+    ac_curve_cursor cursor = {0};
+    keys[6] = sin(PI / 4), keys[7] = cos(PI / 4);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CYCLE, &curve, NULL, NULL) == AC_OK);
+    CHECK(ac_quat_curve_eval(curve, &cursor, at_key, 2, AC_SIDE_RIGHT, q, w, NULL) == AC_OK);
+    CHECK_NEAR(w[2], PI / 2, 1e-14);              /* the segment after key 1 */
+    CHECK_NEAR(w[5], PI / 4, 1e-14); /* the next cycle's start */
+    CHECK(q[7] > 0.999999);
+    CHECK(ac_quat_curve_eval(curve, &cursor, at_key, 2, AC_SIDE_LEFT, q, w, NULL) == AC_OK);
+    CHECK_NEAR(w[2], PI / 4, 1e-14);              /* the segment before key 1 */
+    CHECK(q[0] == keys[4] && q[3] == keys[7]);    /* ... ending on the key itself */
+    CHECK_NEAR(w[5], PI / 2, 1e-14);              /* the last segment, on its last key */
+    CHECK(q[6] == 1.0);
+    CHECK(ac_quat_curve_eval(curve, NULL, at_key, 1, 2, q, w, NULL) == AC_ERR_VALUE);
+    ac_quat_curve_destroy(curve);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_OSCILLATE, &curve, NULL, NULL) == AC_OK);
+    CHECK(ac_quat_curve_eval(curve, NULL, &mirrored, 1, AC_SIDE_RIGHT, q, w, NULL) == AC_OK);
+    CHECK_NEAR(w[2], -PI / 4, 1e-14); /* just after 4 s: local time before key 1, backwards */
+    CHECK(ac_quat_curve_eval(curve, NULL, &mirrored, 1, AC_SIDE_LEFT, q, w, NULL) == AC_OK);
+    CHECK_NEAR(w[2], -PI / 2, 1e-14);
+    ac_quat_curve_destroy(curve);
+    /* linear: on at the end key's angular velocity (a quarter turn about z per
+       second after the half turn at 3 s) */
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_LINEAR,
+                               AC_EXTRAP_LINEAR, &curve, NULL, NULL) == AC_OK);
+    {
+        double t2[2] = {-2.0, 4.0};
+        CHECK(ac_quat_curve_eval(curve, NULL, t2, 2, AC_SIDE_RIGHT, q, w, NULL) == AC_OK);
+        CHECK_NEAR(q[2], -sin(PI / 4), 1e-15); /* 2 s back at pi/4 rad/s: -pi/2 */
+        CHECK_NEAR(q[3], cos(PI / 4), 1e-15);
+        CHECK_NEAR(q[6], sin(3 * PI / 4), 1e-15); /* pi + pi/2 */
+        CHECK_NEAR(q[7], cos(3 * PI / 4), 1e-15);
+        CHECK_NEAR(w[2], PI / 4, 1e-14);
+        CHECK_NEAR(w[5], PI / 2, 1e-14);
+    }
+    ac_quat_curve_destroy(curve);
+    /* modes that do not apply to rotations */
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_CYCLE_OFFSET,
+                               AC_EXTRAP_CLAMP, &curve, NULL, NULL) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_SLOPED, &curve, NULL, NULL) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 3, AC_CURVE_BEZIER, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &curve, NULL, NULL) == AC_ERR_VALUE);
 }
 
 static void curve_errors(void)
@@ -118,34 +173,34 @@ static void curve_errors(void)
     double times[2] = {0.0, 0.0}, keys[8] = {0, 0, 0, 1, 0, 0, 0, 1}, tan[8] = {0};
     ac_quat_curve *curve = NULL;
     ac_error err;
-    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(err.arg == AC_ARG_TIMES && err.index == 1 && curve == NULL);
     times[1] = 1.0;
     keys[7] = 0.0;
-    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(err.arg == AC_ARG_QUATERNIONS_NORM && err.index == 1);
     keys[7] = 1.0;
-    CHECK(ac_quat_curve_create(times, keys, NULL, tan, 2, AC_QUAT_CUBIC, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, tan, 2, AC_CURVE_CUBIC, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(err.arg == AC_ARG_IN_TANGENTS);
     tan[5] = NAN;
-    CHECK(ac_quat_curve_create(times, keys, tan, tan, 2, AC_QUAT_CUBIC, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, tan, tan, 2, AC_CURVE_CUBIC, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(err.arg == AC_ARG_IN_TANGENTS && err.index == 1);
-    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 0, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
-    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, (ac_quat_interp)7, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
-    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               (ac_quat_extrap)9, &curve, NULL, &err) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 0, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, (ac_curve_interpolation)7, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_ERR_VALUE);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               (ac_curve_extrapolation)9, &curve, NULL, &err) == AC_ERR_VALUE);
     CHECK(err.arg == AC_ARG_AFTER);
-    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, NULL, &err) == AC_OK);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &curve, NULL, &err) == AC_OK);
     {
         double t = NAN, q[4];
-        CHECK(ac_quat_curve_eval(curve, &t, 1, NULL, q, NULL, &err) == AC_ERR_VALUE);
+        CHECK(ac_quat_curve_eval(curve, NULL, &t, 1, AC_SIDE_RIGHT, q, NULL, &err) == AC_ERR_VALUE);
         CHECK(strcmp(err.detail, "must be finite") == 0);
     }
     ac_quat_curve_destroy(curve);
@@ -209,8 +264,8 @@ static void slerp_track(void)
     const double keys[8] = {0.1, -0.2, 0.3, 0.9273618495495704, -0.5, 0.5, 0.5, -0.5};
     double q[4], expect[4], u;
     ac_quat_curve *curve = NULL;
-    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_QUAT_LINEAR, AC_QUAT_CLAMP,
-                               AC_QUAT_CLAMP, &curve, NULL, NULL) == AC_OK);
+    CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &curve, NULL, NULL) == AC_OK);
     for (int j = 0; j < 8; j++) {
         double t = 1.0 + 0.25 * j;
         double k0[4], k1[4];
@@ -218,7 +273,7 @@ static void slerp_track(void)
         CHECK(ac_quat_batch_normalize(keys + 4, k1, 1, NULL) == AC_OK);
         u = (t - 1.0) / 2.0;
         CHECK(ac_quat_batch_slerp(k0, k1, &u, NULL, expect, 1, NULL) == AC_OK);
-        CHECK(ac_quat_curve_eval(curve, &t, 1, NULL, q, NULL, NULL) == AC_OK);
+        CHECK(ac_quat_curve_eval(curve, NULL, &t, 1, AC_SIDE_RIGHT, q, NULL, NULL) == AC_OK);
         CHECK(memcmp(q, expect, sizeof q) == 0);
     }
     ac_quat_curve_destroy(curve);
@@ -236,19 +291,19 @@ static void sign_continuity(void)
     double q[16], k1[4];
     ac_quat_curve *curve = NULL;
     CHECK(ac_quat_batch_normalize(keys + 4, k1, 1, NULL) == AC_OK);
-    for (int interp = AC_QUAT_STEP; interp <= AC_QUAT_LINEAR; interp++) {
-        CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, (ac_quat_interp)interp,
-                                   AC_QUAT_CLAMP, AC_QUAT_CLAMP, &curve, NULL, NULL) == AC_OK);
-        CHECK(ac_quat_curve_eval(curve, t, 2, NULL, q, NULL, NULL) == AC_OK);
+    for (int interp = AC_CURVE_STEP; interp <= AC_CURVE_LINEAR; interp++) {
+        CHECK(ac_quat_curve_create(times, keys, NULL, NULL, 2, (ac_curve_interpolation)interp,
+                                   AC_EXTRAP_CLAMP, AC_EXTRAP_CLAMP, &curve, NULL, NULL) == AC_OK);
+        CHECK(ac_quat_curve_eval(curve, NULL, t, 2, AC_SIDE_RIGHT, q, NULL, NULL) == AC_OK);
         for (int k = 0; k < 4; k++)
             CHECK(q[4 + k] == -k1[k]); /* the last key, in the first one's hemisphere */
-        if (interp == AC_QUAT_LINEAR)
+        if (interp == AC_CURVE_LINEAR)
             CHECK(ac_quat_dot4(q, q + 4) > 0.999999);
         ac_quat_curve_destroy(curve);
     }
-    CHECK(ac_quat_curve_create(turn_t, turn, NULL, NULL, 3, AC_QUAT_LINEAR, AC_QUAT_CYCLE,
-                               AC_QUAT_CYCLE, &curve, NULL, NULL) == AC_OK);
-    CHECK(ac_quat_curve_eval(curve, seam, 4, NULL, q, NULL, NULL) == AC_OK);
+    CHECK(ac_quat_curve_create(turn_t, turn, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_CYCLE,
+                               AC_EXTRAP_CYCLE, &curve, NULL, NULL) == AC_OK);
+    CHECK(ac_quat_curve_eval(curve, NULL, seam, 4, AC_SIDE_RIGHT, q, NULL, NULL) == AC_OK);
     CHECK(ac_quat_dot4(q, q + 4) > 0.999999);     /* cycle 0 into cycle 1 (negated) */
     CHECK(ac_quat_dot4(q + 8, q + 12) > 0.999999); /* cycle 1 into cycle 2 */
     CHECK(q[7] < -0.999999 && q[15] > 0.999999); /* -first in cycle 1, first in cycle 2 */
@@ -305,6 +360,7 @@ int main(void)
     sign_continuity();
     batch_errors();
     curves();
+    curve_sides();
     curve_errors();
     TEST_DONE("test_quat");
 }

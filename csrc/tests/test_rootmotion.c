@@ -12,7 +12,7 @@ static ac_looptrack *article_track(void)
 {
     ac_looptrack *tr = NULL;
     ac_error err;
-    CHECK(ac_rootmotion_create(&tr, article_times, article_pos, 4, 1, AC_ROOT_LINEAR,
+    CHECK(ac_rootmotion_create(&tr, article_times, article_pos, 4, 1, AC_CURVE_LINEAR,
                                AC_ROOT_NO_ROTATION, NULL, 1, 1e6, NULL, &err) == AC_OK);
     CHECK(tr != NULL);
     return tr;
@@ -86,7 +86,7 @@ static void square(void)
     const double h = acos(-1.0) / 4, quat[8] = {0, 0, 0, 1, 0, sin(h), 0, cos(h)};
     double t0[3] = {0, 0.5, 0}, t1[3] = {4, 2.5, 2}, tr3[9], rot[3], q[12];
     ac_looptrack *tr = NULL;
-    CHECK(ac_rootmotion_create(&tr, times, pos, 2, 3, AC_ROOT_LINEAR, AC_ROOT_YAW, yaw, 1, 1e6, NULL,
+    CHECK(ac_rootmotion_create(&tr, times, pos, 2, 3, AC_CURVE_LINEAR, AC_ROOT_YAW, yaw, 1, 1e6, NULL,
                                NULL) == AC_OK);
     CHECK(ac_rootmotion_delta(tr, t0, t1, NULL, tr3, rot, 3, NULL) == AC_OK);
     for (int c = 0; c < 3; c++)
@@ -97,7 +97,7 @@ static void square(void)
     CHECK_NEAR(tr3[8], 1.0, 1e-12);
     ac_rootmotion_destroy(tr);
 
-    CHECK(ac_rootmotion_create(&tr, times, pos, 2, 3, AC_ROOT_LINEAR, AC_ROOT_QUAT, quat, 1,
+    CHECK(ac_rootmotion_create(&tr, times, pos, 2, 3, AC_CURVE_LINEAR, AC_ROOT_QUAT, quat, 1,
                                1e6, NULL, NULL) == AC_OK);
     CHECK(ac_rootmotion_delta(tr, t0, t1, NULL, tr3, q, 3, NULL) == AC_OK);
     for (int c = 0; c < 3; c++)
@@ -150,7 +150,7 @@ static void cubic_seam(void)
     const double times[4] = {0, 0.3, 0.5, 1.2}, pos[4] = {0, 1, 0.5, 3};
     ac_looptrack *tr = NULL;
     double h = 1e-6;
-    CHECK(ac_rootmotion_create(&tr, times, pos, 4, 1, AC_ROOT_CUBIC, AC_ROOT_NO_ROTATION, NULL,
+    CHECK(ac_rootmotion_create(&tr, times, pos, 4, 1, AC_CURVE_CUBIC, AC_ROOT_NO_ROTATION, NULL,
                                1, 1e6, NULL, NULL) == AC_OK);
     CHECK_NEAR(delta1(tr, 1.2 - 2 * h, 1.2 - h) / h, delta1(tr, 1.2 + h, 1.2 + 2 * h) / h, 1e-4);
     CHECK_NEAR(delta1(tr, 0, 1.2), 3.0, 1e-12);
@@ -164,7 +164,7 @@ static void expect_create(const double *times, const double *pos, size_t k, size
     ac_looptrack *tr = (ac_looptrack *)&tr; /* must become NULL */
     ac_error err;
     memset(&err, 0, sizeof err);
-    CHECK(ac_rootmotion_create(&tr, times, pos, k, ch, (ac_root_interpolation)interp, rot,
+    CHECK(ac_rootmotion_create(&tr, times, pos, k, ch, (ac_curve_interpolation)interp, rot,
                                rotations, up, max_cycles, NULL, &err) == status);
     CHECK(tr == NULL);
     CHECK(err.status == status);
@@ -182,28 +182,30 @@ static void errors(void)
     const double tiny[3] = {0, 1e-300, 1}, huge[3] = {0, 1e300, 0};
     ac_looptrack *tr = NULL;
     ac_error err;
-    expect_create(t2, p2, 1, 1, 0, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "times", 0);
-    expect_create(t2, p2, 2, 0, 0, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "positions", 0);
+    expect_create(t2, p2, 1, 1, AC_CURVE_LINEAR, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "times", 0);
+    expect_create(t2, p2, 2, 0, AC_CURVE_LINEAR, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "positions", 0);
     expect_create(t2, p2, 2, 1, 7, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "interpolation", 0);
-    expect_create(t2, p2, 2, 1, 0, (ac_root_rotation)9, NULL, 1, 1e6, AC_ERR_VALUE, "rotations", 0);
-    expect_create(t2, p2, 2, 1, 0, AC_ROOT_NO_ROTATION, NULL, 3, 1e6, AC_ERR_VALUE, "up_axis", 0);
-    expect_create(t2, p2, 2, 1, 0, AC_ROOT_NO_ROTATION, NULL, 1, 0, AC_ERR_VALUE, "max_cycles", 0);
-    expect_create(t2, p2, 2, 1, 0, AC_ROOT_NO_ROTATION, NULL, 1, NAN, AC_ERR_VALUE, "max_cycles", 0);
-    expect_create(t2, p2, 2, 1, 0, AC_ROOT_NO_ROTATION, NULL, 1, 1e300, AC_ERR_VALUE, "max_cycles", 0);
-    expect_create(t2, p2, 2, 1, 0, AC_ROOT_YAW, y2, 1, 1e6, AC_ERR_VALUE, "positions", 0);
-    expect_create(t2, p6, 2, 2, 0, AC_ROOT_QUAT, q_long, 1, 1e6, AC_ERR_VALUE, "positions", 0);
-    expect_create(nan_t, p2, 2, 1, 0, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "times", 1);
-    expect_create(bad_t, p2, 2, 1, 0, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "times", 0);
-    expect_create(dup, p6, 3, 1, 0, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "times", 2);
-    expect_create(t2, inf_p, 2, 1, 0, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "positions", 1);
-    expect_create(t2, p6, 2, 2, 0, AC_ROOT_YAW, nan_y, 1, 1e6, AC_ERR_VALUE, "rotations", 1);
-    expect_create(t2, p6, 2, 3, 0, AC_ROOT_QUAT, q_nan, 1, 1e6, AC_ERR_VALUE, "rotations", 6);
+    expect_create(t2, p2, 2, 1, AC_CURVE_STEP, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE,
+                  "interpolation", 0); /* step does not apply to root tracks */
+    expect_create(t2, p2, 2, 1, AC_CURVE_LINEAR, (ac_root_rotation)9, NULL, 1, 1e6, AC_ERR_VALUE, "rotations", 0);
+    expect_create(t2, p2, 2, 1, AC_CURVE_LINEAR, AC_ROOT_NO_ROTATION, NULL, 3, 1e6, AC_ERR_VALUE, "up_axis", 0);
+    expect_create(t2, p2, 2, 1, AC_CURVE_LINEAR, AC_ROOT_NO_ROTATION, NULL, 1, 0, AC_ERR_VALUE, "max_cycles", 0);
+    expect_create(t2, p2, 2, 1, AC_CURVE_LINEAR, AC_ROOT_NO_ROTATION, NULL, 1, NAN, AC_ERR_VALUE, "max_cycles", 0);
+    expect_create(t2, p2, 2, 1, AC_CURVE_LINEAR, AC_ROOT_NO_ROTATION, NULL, 1, 1e300, AC_ERR_VALUE, "max_cycles", 0);
+    expect_create(t2, p2, 2, 1, AC_CURVE_LINEAR, AC_ROOT_YAW, y2, 1, 1e6, AC_ERR_VALUE, "positions", 0);
+    expect_create(t2, p6, 2, 2, AC_CURVE_LINEAR, AC_ROOT_QUAT, q_long, 1, 1e6, AC_ERR_VALUE, "positions", 0);
+    expect_create(nan_t, p2, 2, 1, AC_CURVE_LINEAR, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "times", 1);
+    expect_create(bad_t, p2, 2, 1, AC_CURVE_LINEAR, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "times", 0);
+    expect_create(dup, p6, 3, 1, AC_CURVE_LINEAR, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "times", 2);
+    expect_create(t2, inf_p, 2, 1, AC_CURVE_LINEAR, AC_ROOT_NO_ROTATION, NULL, 1, 1e6, AC_ERR_VALUE, "positions", 1);
+    expect_create(t2, p6, 2, 2, AC_CURVE_LINEAR, AC_ROOT_YAW, nan_y, 1, 1e6, AC_ERR_VALUE, "rotations", 1);
+    expect_create(t2, p6, 2, 3, AC_CURVE_LINEAR, AC_ROOT_QUAT, q_nan, 1, 1e6, AC_ERR_VALUE, "rotations", 6);
     /* a quaternion of any non-zero length is normalized; a zero one is no rotation */
-    expect_create(t2, p6, 2, 3, 0, AC_ROOT_QUAT, q_zero, 1, 1e6, AC_ERR_VALUE, "rotations", 4);
-    CHECK(ac_rootmotion_create(&tr, t2, p6, 2, 3, AC_ROOT_LINEAR, AC_ROOT_QUAT, q_long, 1, 1e6, NULL,
+    expect_create(t2, p6, 2, 3, AC_CURVE_LINEAR, AC_ROOT_QUAT, q_zero, 1, 1e6, AC_ERR_VALUE, "rotations", 4);
+    CHECK(ac_rootmotion_create(&tr, t2, p6, 2, 3, AC_CURVE_LINEAR, AC_ROOT_QUAT, q_long, 1, 1e6, NULL,
                                &err) == AC_OK);
     ac_rootmotion_destroy(tr);
-    expect_create(tiny, huge, 3, 1, AC_ROOT_CUBIC, AC_ROOT_NO_ROTATION, NULL, 1, 1e6,
+    expect_create(tiny, huge, 3, 1, AC_CURVE_CUBIC, AC_ROOT_NO_ROTATION, NULL, 1, 1e6,
                   AC_ERR_OVERFLOW, "positions", 0);
 
     {
