@@ -1,4 +1,4 @@
-/* Contact response against kinematic surfaces (article 002): restitution acts
+/* Contact response against kinematic surfaces: restitution acts
    on the velocity relative to the surface's contact point, w = v - u, never on
    the world velocity. With s = w . n, a contact with s < 0 becomes
    v' = v - (1 + e) s n, so that the relative normal speed after is -e s and
@@ -137,7 +137,7 @@ static ac_status check_range(ac_arg arg, double x, double hi, size_t i, ac_error
     return AC_OK;
 }
 
-/* Validates and computes element by element, in the article's order, with the
+/* Validates and computes element by element, in the documented order, with the
    overflow-safe tangential length. Run only when the fast loop saw a failure;
    returns AC_OK when the failure was an overflowing intermediate that the
    careful computation avoids (every element is then rewritten). */

@@ -1,4 +1,4 @@
-/* Keyframe curves (articles 000 and 004): multi-key, multi-channel tracks
+/* Keyframe curves: multi-key, multi-channel tracks
    whose segments each have their own interpolation: step, linear, cubic
    Hermite, weighted 2-D Bezier in (time, value), or an easing of the value
    (v0 + ease(u) (v1 - v0)). The constructor validates once, turns per-second

@@ -1,4 +1,4 @@
-/* Easing functions on the normalized time u in [0, 1] (article 004, 4.4):
+/* Easing functions on the normalized time u in [0, 1]:
    an easing remaps time, not the path. Penner's equations with b = 0, c = 1,
    d = 1; every kind has an analytic rate ds/du. One switch per call picks a
    per-kind loop, so the loops themselves have no dispatch and the polynomial

@@ -1,4 +1,4 @@
-/* Cubic Hermite segments whose key velocities are per second (article 000):
+/* Cubic Hermite segments whose key velocities are per second:
    u = elapsed / duration, tangent m = duration * velocity, and the returned
    velocity is d(position)/du / duration. */
 #include <stdint.h>
@@ -49,8 +49,8 @@ ac_status ac_hermite_init(ac_hermite *segment, double start, double end,
 }
 
 /* Finds and records the first failing element, checking each element's
-   arguments in the order the article validates them. Only called once the
-   fast loop has seen a failure, so the fast loop stays branch-free. */
+   arguments in order (the segment, then elapsed, then the results). Only
+   called once the fast loop has seen a failure, so it stays branch-free. */
 static ac_status hermite_diagnose(const double *p0, const double *p1, const double *v0,
                                   const double *v1, const double *duration,
                                   const double *elapsed, const size_t s[6], size_t n,

@@ -1,4 +1,4 @@
-/* Root motion of looping clips (article 001).
+/* Root motion of looping clips.
 
    Time t splits into a cycle k = floor(t/T) and a phase u = t/T - k in [0, 1).
    A track without rotations moves by Delta(t0, t1) = (k1 - k0) D + p(u1) - p(u0)

@@ -1,4 +1,4 @@
-/* Network snapshot interpolation across teleports (article 003).
+/* Network snapshot interpolation across teleports.
 
    Every entity is a ring of snapshots inside one structure-of-arrays buffer;
    the single timeline is a one-entity buffer plus a receive buffer for
@@ -592,7 +592,7 @@ static ac_snapshot_push_result timeline_push_one(ac_snapshot_timeline *tl, uint3
     double q[4] = {0.0, 0.0, 0.0, 1.0};
     int has_before = 0;
     int64_t before = 0;
-    if (tl->window == 0) /* the article's timeline, exactly */
+    if (tl->window == 0) /* no reorder window: pushes go straight in */
         return push_entity(b, 0, tick, segment, pos, rot, 0);
     if (!snapshot_valid(dim, b->rotations, segment, pos, rot, q))
         return AC_SNAPSHOT_INVALID;

@@ -716,7 +716,7 @@ AC_API ac_status ac_skeleton_decompose(const double *matrices, double *translati
 
 /* ----------------------------------------------------------- root motion */
 
-/* A looping root track (article 001). Key times run from 0 to the clip
+/* A looping root track. Key times run from 0 to the clip
    duration T; the phase of a time t is u = t/T - k with cycle k = floor(t/T),
    so u lies in [0, 1) for any t, negative included. Positions interpolate
    linearly or as a cubic with Catmull-Rom velocities whose end keys see the
@@ -797,7 +797,7 @@ AC_API ac_status ac_rootmotion_advance(const ac_looptrack *track, const int64_t 
 /* --------------------------------------------------------------- contact */
 
 /* Velocity response of point masses to contacts with kinematic surfaces
-   (moving walls, platforms) of infinite mass (article 002). Vectors have
+   (moving walls, platforms) of infinite mass. Vectors have
    `dim` = 2 or 3 components stored contiguously; vector inputs step by whole
    vectors. With relative velocity w = v - u (u: the surface's velocity at the
    contact point) and s = w . n (n: unit normal pointing from the surface to
@@ -808,7 +808,7 @@ AC_API ac_status ac_rootmotion_advance(const ac_looptrack *track, const int64_t 
    where wt = w - s n is the tangential relative velocity and f in [0, 1]
    removes at most friction * (1 + e') * |s| of its length (Coulomb friction;
    f = 1 stops it, it is never reversed). friction = 0 and threshold = 0 give
-   the article's frictionless law exactly. */
+   the frictionless restitution law exactly. */
 
 /* n contacts. Inputs in order: velocity, surface_velocity, normal (vectors),
    restitution, friction, threshold (scalars), with steps[0..5]. Errors:
@@ -975,7 +975,7 @@ AC_API ac_status ac_contact_advance_spin(double *position, double *velocity,
 
 /* -------------------------------------------------------------- snapshot */
 
-/* Network snapshot interpolation across teleports (article 003). A producer
+/* Network snapshot interpolation across teleports. A producer
    sends snapshots (tick, segment, position[, rotation]); the segment number
    declares continuity, and the sampler never interpolates across a segment
    change. Ticks are integers in [0, 2^32 - 1]; render ticks are real numbers.
@@ -1075,7 +1075,7 @@ AC_API size_t ac_snapshot_buffer_read(const ac_snapshot_buffer *buffer, size_t e
                                       double *rotation);
 
 /* One entity's timeline with an optional reorder window W (ticks). With W = 0
-   pushes go straight into the timeline (the article's contract). With W > 0
+   pushes go straight into the timeline (arrival order is tick order). With W > 0
    pushes wait in a receive buffer (at most W + 1 snapshots) and are released
    into the timeline in tick order once the newest received tick is W ahead of
    them, or on flush; a push whose tick is not after the newest released one,
