@@ -41,7 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, integer, kernel_operand, results
+from ._arrays import as_float64, integer, kernel_operand
 
 __all__ = [
     "Body",

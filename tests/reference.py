@@ -655,7 +655,7 @@ def rigid_contact(a, b, n, p, e, friction=0.0, threshold=0.0):
     Returns (va, wa, vb, wb, jn, jt) in the input dimension."""
     n = np.asarray(n, dtype=float)
     dim = n.shape[-1]
-    n3, p3 = _as3(n, dim), _as3(p, dim)
+    p3 = _as3(p, dim)
     bodies = []
     for body in (a, b):
         w = np.asarray(body["w"], dtype=float)

@@ -356,7 +356,7 @@ def test_extrapolation_modes():
                                hemisphere_chain(keys)[[0, -1]], atol=1e-15)
     err = RotationCurve(times, keys, after="error")
     # the message of every key track (Curve's too)
-    with pytest.raises(ValueError, match=rf"^RotationCurve: t at index \(1,\) is .* \(must lie in \[.*\].*after.*'error'"):
+    with pytest.raises(ValueError, match=r"^RotationCurve: t at index \(1,\) is .* \(must lie in \[.*\].*after.*'error'"):
         err([times[0], times[-1] + 0.1])
     np.testing.assert_allclose(err(times[0] - 1), keys[0], atol=1e-15)  # before is still clamp
 

@@ -26,7 +26,7 @@ import json
 import math
 import pathlib
 
-from pxr import Gf, Sdf, Ts, Usd, UsdGeom, UsdSkel, Vt
+from pxr import Gf, Ts, Usd, UsdGeom, UsdSkel, Vt
 
 HERE = pathlib.Path(__file__).resolve().parent
 JOINTS = ["hips", "hips/spine", "hips/spine/head", "hips/leg_l", "hips/leg_l/shin_l",
