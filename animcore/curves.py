@@ -126,8 +126,8 @@ import numpy as np
 from . import _core
 from ._arrays import as_float64, check_out, choice, contiguous, results, stretch_factor
 from ._options import (EXTRAPOLATIONS, INTERPOLATION_ALIASES, INTERPOLATIONS, SIDES,
-                       TANGENT_ALIASES, TANGENT_HINTS, aliases_for, check_fields, check_sorted, derivative_order, extrapolation_option,
-                       interpolation_option, option)
+                       TANGENT_ALIASES, TANGENT_HINTS, aliases_for, check_fields, check_sorted,
+                       derivative_order, extrapolation_option, interpolation_option, option)
 from ._objects import ByValue
 from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing_for,
                      easing_from_data, easing_to_data)
