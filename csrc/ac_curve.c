@@ -1544,9 +1544,11 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
 
 /* Curve times tau[0..m) for clip times t through the remaps, and the rates
    r1 = dtau/dt, r2 = d2tau/dt2 when r1 is not NULL. u, g0, g1, g2 are
-   scratch of m values. Selects are integer blends so the loops vectorize. */
+   scratch of m values. Selects are integer blends so the loops vectorize.
+   0, before any result, when some t is not finite: the first remap's test
+   that every time lies inside the keys proves it in the common case. */
 AC_VECTORIZED
-static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
+static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
                         const ac_curve_ease *remaps, size_t nremap,
                         const ac_curve_ease *seg, size_t *hint, double *restrict tau,
                         double *restrict r1, double *restrict r2, double *restrict u,
@@ -1557,13 +1559,15 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
     const double iP = P > 0.0 ? 1.0 / P : 0.0;
     double *gd = r1 ? g1 : NULL, *gdd = r1 ? g2 : NULL;
+    if ((nremap == 0 || !(P > 0.0)) && !all_finite(t, m))
+        return 0;
     if (r1)
         for (size_t i = 0; i < m; i++)
             r1[i] = 1.0, r2[i] = 0.0;
     if (nremap == 0 || !(P > 0.0))
         memcpy(tau, t, m * sizeof *tau);
     if (!(P > 0.0))
-        return;
+        return 1;
     for (size_t q = 0; q < nremap; q++) {
         const double *x0 = q == 0 ? t : tau; /* the times this remap reads */
         int64_t all_inside = 1;
@@ -1573,6 +1577,8 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
             x = ac_pick(x < 0.0, 0.0, x);
             u[i] = ac_pick(x > 1.0, 1.0, x);
         }
+        if (q == 0 && !all_inside && !all_finite(t, m))
+            return 0;
         ease_block(&remaps[q], u, m, g0, gd, gdd);
         if (r1)
             for (size_t i = 0; i < m; i++) {
@@ -1625,6 +1631,7 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
                 r1[i] = m1 * r1[i];
             }
     }
+    return 1;
 }
 
 /* A per-segment ease alone on clip times inside the keys, in runs of one
@@ -1677,6 +1684,24 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
     return 1;
 }
 
+/* The first i in [i, n) where t[i] is not finite, n if none. */
+static size_t first_nonfinite(const double *t, size_t i, size_t n)
+{
+    if (all_finite(t + i, n - i))
+        return n;
+    while (ac_finite(t[i]))
+        i++;
+    return i;
+}
+
+/* The failure of the first time in [i, n) that is not finite if there is one
+   (it comes before `st`, a failure among earlier queries), else st. */
+static ac_status bad_time(const double *t, size_t i, size_t n, ac_error *err, ac_status st)
+{
+    i = first_nonfinite(t, i, n);
+    return i < n ? ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite") : st;
+}
+
 ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                                  const double *t, size_t n, int derivative, int side,
                                  const ac_curve_ease *remaps, size_t nremap,
@@ -1699,15 +1724,18 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
         return st;
     if (side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_SIDE, side, "must be right (0) or left (1)");
-    if (!all_finite(t, n))
-        for (size_t i = 0; i < n; i++)
-            if (!ac_finite(t[i]))
-                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite");
     if (derivative == 2 && C > SCRATCH / BLOCK)
         block = C <= SCRATCH ? SCRATCH / C : 1;
-    if (derivative == 2 && C > SCRATCH && n > 0 &&
-        !(first = ac_mem_alloc(&curve->mem, C * sizeof *first)))
-        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_T, (double)n, "out of memory");
+    if (derivative == 2 && C > SCRATCH && n > 0) { /* bad input before out of memory */
+        if ((st = bad_time(t, 0, n, err, AC_OK)))
+            return st;
+        if (!(first = ac_mem_alloc(&curve->mem, C * sizeof *first)))
+            return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_T, (double)n, "out of memory");
+    }
+    /* A time that is not finite is the first failure wherever it lies: each
+       block's times are proven finite before it is evaluated (by the tests of
+       seg_ease_block and remap_block, which reject them), and a failure in a
+       block gives way to one among the times after it. */
     for (size_t i0 = 0; i0 < n; i0 += block) {
         size_t m = n - i0 < block ? n - i0 : block;
         const double *tb = t + i0;
@@ -1721,16 +1749,21 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                 (derivative == 2 && !curve->safe[1] &&
                  (st = check_results(curve, first, m, 1, err)))) {
                 err->index += i0;
+                st = bad_time(t, i0 + m, n, err, st);
                 break;
             }
             cursor->segment = hint;
         } else {
-            remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
-                        derivative ? r1 : NULL, r2, u, base, g0, g1, g2);
+            if (!remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
+                             derivative ? r1 : NULL, r2, u, base, g0, g1, g2)) {
+                st = bad_time(t, i0, n, err, AC_OK);
+                break;
+            }
             if ((st = run(curve, &cursor->segment, tau, m, derivative, side, o, err)) ||
                 (derivative == 2 &&
                  (st = run(curve, &cursor->segment, tau, m, 1, side, first, err)))) {
                 err->index += i0;
+                st = bad_time(t, i0 + m, n, err, st);
                 break;
             }
         }
@@ -1744,6 +1777,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                     o[i * C + ch] = o[i * C + ch] * r1[i] * r1[i] + first[i * C + ch] * r2[i];
         if (derivative && (st = check_results(curve, o, m, derivative, err))) {
             err->index += i0;
+            st = bad_time(t, i0 + m, n, err, st);
             break;
         }
     }
