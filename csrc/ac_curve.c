@@ -1637,8 +1637,9 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
 /* A per-segment ease alone on clip times inside the keys, in runs of one
    segment (sorted times): the times of segment j are eased into segment j,
    so each run is evaluated there directly (eval_run), without searching the
-   eased times again; tau, r1, r2 and the raw results o (and the velocities
-   `first` for derivative 2) are those that remap_block and run give. 0 when
+   eased times again; r1, r2 and the raw results o (and the velocities
+   `first` for derivative 2) are those that remap_block and run give (tau is
+   scratch). 0 when
    a time is not in its run's segment (unsorted, outside the keys, at the
    last key) or an eased time leaves it on this side (an overshooting easing,
    one rounded onto the next key): the block then takes the general path. */
@@ -1664,6 +1665,20 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
         if (!inside)
             return 0;
         ease_block(seg, u + i, n, g0 + i, deriv ? g1 + i : NULL, deriv ? g2 + i : NULL);
+        if (deriv == 0 && C == 1 && cv->kind[j] <= AC_CURVE_CUBIC && !is_wide(cv, j)) {
+            /* the common case: eval_run's value loop on each eased time as it
+               is made, without storing and reloading the times */
+            const double *d = cv->coef + j * 4;
+            const double a0 = d[3], b0 = d[2], c0 = d[1], d0 = d[0];
+            for (size_t q = i; q < r; q++) {
+                double x = t0 + g0[q] * T, v = (x - t0) * iT;
+                inside &= side == AC_SIDE_RIGHT ? (x >= t0) & (x < t1) : (x > t0) & (x <= t1);
+                o[q] = AC_CURVE_X(a0, b0, c0, d0, v);
+            }
+            if (!inside)
+                return 0;
+            continue;
+        }
         for (size_t q = i; q < r; q++) {
             double x = t0 + g0[q] * T;
             tau[q] = x;
