@@ -1421,11 +1421,11 @@ static int is_sorted(const double *tq, size_t n)
     return ac_track_sorted(tq, n);
 }
 
-/* Evaluates n queries from the cursor's segment on. err is not NULL: the
-   overflow scan after a failure stops at the failing query, as the outputs
-   after it are unspecified. */
+/* Evaluates n queries from the cursor's segment on (`sorted`: tq is known
+   to be non-decreasing). err is not NULL: the overflow scan after a failure
+   stops at the failing query, as the outputs after it are unspecified. */
 static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_t n,
-                     int deriv, int side, double *restrict out, ac_error *err)
+                     int sorted, int deriv, int side, double *restrict out, ac_error *err)
 {
     const size_t k = cv->k, C = cv->c;
     size_t j = *cursor < k - 1 ? *cursor : 0, i0, i1, i;
@@ -1437,7 +1437,8 @@ static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_
         st = run_left(cv, cursor, tq, n, deriv, out, err);
         goto done;
     }
-    if (k == 1 || !is_sorted(tq, n) || !ac_finite(tq[0]) || !ac_finite(tq[n - 1])) {
+    if (k == 1 || !(sorted || is_sorted(tq, n)) || !ac_finite(tq[0]) ||
+        !ac_finite(tq[n - 1])) {
         *cursor = j;
         st = run_each(cv, cursor, tq, 0, n, deriv, out, err);
         goto done;
@@ -1502,7 +1503,8 @@ ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
     if (!st && side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
         st = ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_SIDE, side, "must be right (0) or left (1)");
     return st ? st
-              : run(curve, &cursor->segment, t, n, derivative, side, out, err ? err : &local);
+              : run(curve, &cursor->segment, t, n, 0, derivative, side, out,
+                    err ? err : &local);
 }
 
 /* ------------------------------------------------------- time remaps */
@@ -1546,19 +1548,21 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
    r1 = dtau/dt, r2 = d2tau/dt2 when r1 is not NULL. u, g0, g1, g2 are
    scratch of m values. Selects are integer blends so the loops vectorize.
    0, before any result, when some t is not finite: the first remap's test
-   that every time lies inside the keys proves it in the common case. */
+   that every time lies inside the keys proves it in the common case.
+   *sorted: 1 when tau is proven non-decreasing. */
 AC_VECTORIZED
 static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
                         const ac_curve_ease *remaps, size_t nremap,
                         const ac_curve_ease *seg, size_t *hint, double *restrict tau,
                         double *restrict r1, double *restrict r2, double *restrict u,
                         double *restrict base, double *restrict g0, double *restrict g1,
-                        double *restrict g2)
+                        double *restrict g2, int *sorted)
 {
     const size_t k = cv->k;
     const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
     const double iP = P > 0.0 ? 1.0 / P : 0.0;
     double *gd = r1 ? g1 : NULL, *gdd = r1 ? g2 : NULL;
+    *sorted = 0;
     if ((nremap == 0 || !(P > 0.0)) && !all_finite(t, m))
         return 0;
     if (r1)
@@ -1586,10 +1590,17 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
                 r2[i] = ac_pick(inside, g2[i] * iP * r1[i] * r1[i] + g1[i] * r2[i], r2[i]);
                 r1[i] = ac_pick(inside, g1[i] * r1[i], r1[i]);
             }
-        if (all_inside) /* the common case: no select */
-            for (size_t i = 0; i < m; i++)
+        if (all_inside) { /* the common case: no select */
+            /* sorted eases give sorted times (rounding is monotone), which
+               spares run its own pass over them */
+            int64_t up = 1;
+            tau[0] = lo + g0[0] * P;
+            for (size_t i = 1; i < m; i++) {
                 tau[i] = lo + g0[i] * P;
-        else
+                up &= g0[i] >= g0[i - 1];
+            }
+            *sorted = (int)up && q + 1 == nremap && !seg;
+        } else
             for (size_t i = 0; i < m; i++) {
                 int64_t inside = (x0[i] >= lo) & (x0[i] <= hi);
                 tau[i] = ac_pick(inside, lo + g0[i] * P, x0[i]);
@@ -1769,14 +1780,15 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
             }
             cursor->segment = hint;
         } else {
+            int sorted;
             if (!remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
-                             derivative ? r1 : NULL, r2, u, base, g0, g1, g2)) {
+                             derivative ? r1 : NULL, r2, u, base, g0, g1, g2, &sorted)) {
                 st = bad_time(t, i0, n, err, AC_OK);
                 break;
             }
-            if ((st = run(curve, &cursor->segment, tau, m, derivative, side, o, err)) ||
+            if ((st = run(curve, &cursor->segment, tau, m, sorted, derivative, side, o, err)) ||
                 (derivative == 2 &&
-                 (st = run(curve, &cursor->segment, tau, m, 1, side, first, err)))) {
+                 (st = run(curve, &cursor->segment, tau, m, sorted, 1, side, first, err)))) {
                 err->index += i0;
                 st = bad_time(t, i0 + m, n, err, st);
                 break;
