@@ -1421,11 +1421,11 @@ static int is_sorted(const double *tq, size_t n)
     return ac_track_sorted(tq, n);
 }
 
-/* Evaluates n queries from the cursor's segment on. err is not NULL: the
-   overflow scan after a failure stops at the failing query, as the outputs
-   after it are unspecified. */
+/* Evaluates n queries from the cursor's segment on (`sorted`: tq is known
+   to be non-decreasing). err is not NULL: the overflow scan after a failure
+   stops at the failing query, as the outputs after it are unspecified. */
 static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_t n,
-                     int deriv, int side, double *restrict out, ac_error *err)
+                     int sorted, int deriv, int side, double *restrict out, ac_error *err)
 {
     const size_t k = cv->k, C = cv->c;
     size_t j = *cursor < k - 1 ? *cursor : 0, i0, i1, i;
@@ -1437,7 +1437,8 @@ static ac_status run(const ac_curve *cv, size_t *cursor, const double *tq, size_
         st = run_left(cv, cursor, tq, n, deriv, out, err);
         goto done;
     }
-    if (k == 1 || !is_sorted(tq, n) || !ac_finite(tq[0]) || !ac_finite(tq[n - 1])) {
+    if (k == 1 || !(sorted || is_sorted(tq, n)) || !ac_finite(tq[0]) ||
+        !ac_finite(tq[n - 1])) {
         *cursor = j;
         st = run_each(cv, cursor, tq, 0, n, deriv, out, err);
         goto done;
@@ -1502,7 +1503,8 @@ ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
     if (!st && side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
         st = ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_SIDE, side, "must be right (0) or left (1)");
     return st ? st
-              : run(curve, &cursor->segment, t, n, derivative, side, out, err ? err : &local);
+              : run(curve, &cursor->segment, t, n, 0, derivative, side, out,
+                    err ? err : &local);
 }
 
 /* ------------------------------------------------------- time remaps */
@@ -1544,26 +1546,32 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
 
 /* Curve times tau[0..m) for clip times t through the remaps, and the rates
    r1 = dtau/dt, r2 = d2tau/dt2 when r1 is not NULL. u, g0, g1, g2 are
-   scratch of m values. Selects are integer blends so the loops vectorize. */
+   scratch of m values. Selects are integer blends so the loops vectorize.
+   0, before any result, when some t is not finite: the first remap's test
+   that every time lies inside the keys proves it in the common case.
+   *sorted: 1 when tau is proven non-decreasing. */
 AC_VECTORIZED
-static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
+static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
                         const ac_curve_ease *remaps, size_t nremap,
                         const ac_curve_ease *seg, size_t *hint, double *restrict tau,
                         double *restrict r1, double *restrict r2, double *restrict u,
                         double *restrict base, double *restrict g0, double *restrict g1,
-                        double *restrict g2)
+                        double *restrict g2, int *sorted)
 {
     const size_t k = cv->k;
     const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
     const double iP = P > 0.0 ? 1.0 / P : 0.0;
     double *gd = r1 ? g1 : NULL, *gdd = r1 ? g2 : NULL;
+    *sorted = 0;
+    if ((nremap == 0 || !(P > 0.0)) && !all_finite(t, m))
+        return 0;
     if (r1)
         for (size_t i = 0; i < m; i++)
             r1[i] = 1.0, r2[i] = 0.0;
     if (nremap == 0 || !(P > 0.0))
         memcpy(tau, t, m * sizeof *tau);
     if (!(P > 0.0))
-        return;
+        return 1;
     for (size_t q = 0; q < nremap; q++) {
         const double *x0 = q == 0 ? t : tau; /* the times this remap reads */
         int64_t all_inside = 1;
@@ -1573,6 +1581,8 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
             x = ac_pick(x < 0.0, 0.0, x);
             u[i] = ac_pick(x > 1.0, 1.0, x);
         }
+        if (q == 0 && !all_inside && !all_finite(t, m))
+            return 0;
         ease_block(&remaps[q], u, m, g0, gd, gdd);
         if (r1)
             for (size_t i = 0; i < m; i++) {
@@ -1580,10 +1590,17 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
                 r2[i] = ac_pick(inside, g2[i] * iP * r1[i] * r1[i] + g1[i] * r2[i], r2[i]);
                 r1[i] = ac_pick(inside, g1[i] * r1[i], r1[i]);
             }
-        if (all_inside) /* the common case: no select */
-            for (size_t i = 0; i < m; i++)
+        if (all_inside) { /* the common case: no select */
+            /* sorted eases give sorted times (rounding is monotone), which
+               spares run its own pass over them */
+            int64_t up = 1;
+            tau[0] = lo + g0[0] * P;
+            for (size_t i = 1; i < m; i++) {
                 tau[i] = lo + g0[i] * P;
-        else
+                up &= g0[i] >= g0[i - 1];
+            }
+            *sorted = (int)up && q + 1 == nremap && !seg;
+        } else
             for (size_t i = 0; i < m; i++) {
                 int64_t inside = (x0[i] >= lo) & (x0[i] <= hi);
                 tau[i] = ac_pick(inside, lo + g0[i] * P, x0[i]);
@@ -1625,13 +1642,15 @@ static void remap_block(const ac_curve *cv, const double *restrict t, size_t m,
                 r1[i] = m1 * r1[i];
             }
     }
+    return 1;
 }
 
 /* A per-segment ease alone on clip times inside the keys, in runs of one
    segment (sorted times): the times of segment j are eased into segment j,
    so each run is evaluated there directly (eval_run), without searching the
-   eased times again; tau, r1, r2 and the raw results o (and the velocities
-   `first` for derivative 2) are those that remap_block and run give. 0 when
+   eased times again; r1, r2 and the raw results o (and the velocities
+   `first` for derivative 2) are those that remap_block and run give (tau is
+   scratch). 0 when
    a time is not in its run's segment (unsorted, outside the keys, at the
    last key) or an eased time leaves it on this side (an overshooting easing,
    one rounded onto the next key): the block then takes the general path. */
@@ -1657,6 +1676,20 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
         if (!inside)
             return 0;
         ease_block(seg, u + i, n, g0 + i, deriv ? g1 + i : NULL, deriv ? g2 + i : NULL);
+        if (deriv == 0 && C == 1 && cv->kind[j] <= AC_CURVE_CUBIC && !is_wide(cv, j)) {
+            /* the common case: eval_run's value loop on each eased time as it
+               is made, without storing and reloading the times */
+            const double *d = cv->coef + j * 4;
+            const double a0 = d[3], b0 = d[2], c0 = d[1], d0 = d[0];
+            for (size_t q = i; q < r; q++) {
+                double x = t0 + g0[q] * T, v = (x - t0) * iT;
+                inside &= side == AC_SIDE_RIGHT ? (x >= t0) & (x < t1) : (x > t0) & (x <= t1);
+                o[q] = AC_CURVE_X(a0, b0, c0, d0, v);
+            }
+            if (!inside)
+                return 0;
+            continue;
+        }
         for (size_t q = i; q < r; q++) {
             double x = t0 + g0[q] * T;
             tau[q] = x;
@@ -1675,6 +1708,24 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
             eval_run(cv, j, tau + i, n, 1, first + i * C);
     }
     return 1;
+}
+
+/* The first i in [i, n) where t[i] is not finite, n if none. */
+static size_t first_nonfinite(const double *t, size_t i, size_t n)
+{
+    if (all_finite(t + i, n - i))
+        return n;
+    while (ac_finite(t[i]))
+        i++;
+    return i;
+}
+
+/* The failure of the first time in [i, n) that is not finite if there is one
+   (it comes before `st`, a failure among earlier queries), else st. */
+static ac_status bad_time(const double *t, size_t i, size_t n, ac_error *err, ac_status st)
+{
+    i = first_nonfinite(t, i, n);
+    return i < n ? ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite") : st;
 }
 
 ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
@@ -1699,15 +1750,18 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
         return st;
     if (side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_SIDE, side, "must be right (0) or left (1)");
-    if (!all_finite(t, n))
-        for (size_t i = 0; i < n; i++)
-            if (!ac_finite(t[i]))
-                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite");
     if (derivative == 2 && C > SCRATCH / BLOCK)
         block = C <= SCRATCH ? SCRATCH / C : 1;
-    if (derivative == 2 && C > SCRATCH && n > 0 &&
-        !(first = ac_mem_alloc(&curve->mem, C * sizeof *first)))
-        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_T, (double)n, "out of memory");
+    if (derivative == 2 && C > SCRATCH && n > 0) { /* bad input before out of memory */
+        if ((st = bad_time(t, 0, n, err, AC_OK)))
+            return st;
+        if (!(first = ac_mem_alloc(&curve->mem, C * sizeof *first)))
+            return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_T, (double)n, "out of memory");
+    }
+    /* A time that is not finite is the first failure wherever it lies: each
+       block's times are proven finite before it is evaluated (by the tests of
+       seg_ease_block and remap_block, which reject them), and a failure in a
+       block gives way to one among the times after it. */
     for (size_t i0 = 0; i0 < n; i0 += block) {
         size_t m = n - i0 < block ? n - i0 : block;
         const double *tb = t + i0;
@@ -1721,16 +1775,22 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                 (derivative == 2 && !curve->safe[1] &&
                  (st = check_results(curve, first, m, 1, err)))) {
                 err->index += i0;
+                st = bad_time(t, i0 + m, n, err, st);
                 break;
             }
             cursor->segment = hint;
         } else {
-            remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
-                        derivative ? r1 : NULL, r2, u, base, g0, g1, g2);
-            if ((st = run(curve, &cursor->segment, tau, m, derivative, side, o, err)) ||
+            int sorted;
+            if (!remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
+                             derivative ? r1 : NULL, r2, u, base, g0, g1, g2, &sorted)) {
+                st = bad_time(t, i0, n, err, AC_OK);
+                break;
+            }
+            if ((st = run(curve, &cursor->segment, tau, m, sorted, derivative, side, o, err)) ||
                 (derivative == 2 &&
-                 (st = run(curve, &cursor->segment, tau, m, 1, side, first, err)))) {
+                 (st = run(curve, &cursor->segment, tau, m, sorted, 1, side, first, err)))) {
                 err->index += i0;
+                st = bad_time(t, i0 + m, n, err, st);
                 break;
             }
         }
@@ -1744,6 +1804,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                     o[i * C + ch] = o[i * C + ch] * r1[i] * r1[i] + first[i * C + ch] * r2[i];
         if (derivative && (st = check_results(curve, o, m, derivative, err))) {
             err->index += i0;
+            st = bad_time(t, i0 + m, n, err, st);
             break;
         }
     }

@@ -1100,3 +1100,31 @@ def test_edits_and_json_on_random_curves(data):
         j = int(np.flatnonzero(edited.times == new_t)[0])
         np.testing.assert_array_equal(edited.without_key(j)(t),
                                       Curve(times[keep], values[keep], **options)(t))
+
+
+
+@pytest.mark.parametrize("make", [lambda c: Curve(
+    c.times, c.values, ease="smoothstep", in_velocities=c.in_velocities,
+    out_velocities=c.out_velocities, after="linear"), lambda c: c.remap_time("smoothstep")])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("derivative", [0, 1])
+def test_remapped_errors_after_many_sorted_queries(make, bad, derivative):
+    # sorted queries over many blocks: a time that is not finite, or a value
+    # that overflows, is reported at its own index
+    times = np.arange(6.0)
+    out_v = np.zeros(6)
+    out_v[-1] = 1e308  # the slope after the last key
+    curve = make(Curve(times, times ** 2, in_velocities=np.zeros(6), out_velocities=out_v,
+                       after="linear"))
+    t = np.linspace(0.0, 4.9, 3000)
+    t[2345] = bad
+    with pytest.raises(ValueError, match=rf"Curve.evaluate: t at index \(2345,\) is "
+                                         rf"{bad} \(must be finite\)"):
+        curve.evaluate(t, derivative)
+    t[2345:] = 5.0 + 1e300  # linear extrapolation overflows from there on
+    what = "value" if derivative == 0 else "velocity"
+    if derivative == 0:
+        with pytest.raises(OverflowError, match=rf"Curve.evaluate: {what} at index \(2345,\)"):
+            curve.evaluate(t, derivative)
+    else:  # the velocity there is the finite slope
+        assert np.all(curve.evaluate(t, derivative)[2345:] == 1e308)
