@@ -53,13 +53,10 @@ typedef struct part {
 /* What the threads of one walk share: the next chunk of items to take and
    the failure with the lowest flat index found so far (stop == total when
    none). Threads take chunks until none is left before stop, so a busy core
-   holds back only its current chunk, not a fixed share of the call. The
-   check pass (w->check) takes its chunks from the end backwards and stops at
-   any failure: what it read last is the start of the inputs, still in cache
-   when the writing pass begins there. */
+   holds back only its current chunk, not a fixed share of the call. */
 typedef struct shared {
     const walk *w;
-    npy_intp total, chunk, next, stop; /* next, stop: items taken, from the start or end */
+    npy_intp total, chunk, next, stop;
     PyThread_type_lock lock; /* NULL with one thread */
     ac_status status;
     ac_error err;
@@ -206,19 +203,6 @@ static void walk_part(part *p)
     char *held[MAX_OPS];
     npy_intp held_rows[MAX_OPS] = {0}, held_cols[MAX_OPS] = {0};
 
-    /* Whether a one-row block reads and writes every operand in place; then
-       it needs no scratch and can run to the end of the row in one call. */
-    int in_place = 1;
-    for (int k = 0; k < nops; k++) {
-        const operand *o = &w->op[k];
-        npy_intp s = o->strides[last];
-        int shared = s == 0 && (w->kernel->flags & ACPY_SHARED) && k < w->nin;
-        if (k >= w->nin && w->check)
-            continue; /* the check writes nothing */
-        in_place &= o->type == T_F64 && o->aligned && o->packed &&
-                    (k < w->nin ? s == 8 * o->width || shared : s == 8 * o->width && w->write);
-    }
-
     p->status = AC_OK;
     buf[0] = p->scratch;
     for (int k = 1; k < nops; k++)
@@ -239,7 +223,7 @@ static void walk_part(part *p)
         if (col != 0 || inner >= block / 2 || p->end - pos < inner) {
             rows = 1;
             cols = inner - col;
-            if (cols > block && !in_place)
+            if (cols > block)
                 cols = block;
             if (cols > p->end - pos)
                 cols = p->end - pos;
@@ -326,22 +310,15 @@ static void run_chunks(shared *s)
     p.scratch = malloc(values * sizeof *p.scratch);
     for (;;) {
         npy_intp stop;
-        npy_intp taken;
         take(s->lock);
-        taken = s->next;
+        p.begin = s->next;
         stop = s->stop;
-        if (taken < stop)
+        if (p.begin < stop)
             s->next += s->chunk;
         give(s->lock);
-        if (taken >= stop)
+        if (p.begin >= stop)
             break;
-        if (w->check) {
-            p.end = s->total - taken;
-            p.begin = p.end > s->chunk ? p.end - s->chunk : 0;
-        } else {
-            p.begin = taken;
-            p.end = p.begin + s->chunk < s->total ? p.begin + s->chunk : s->total;
-        }
+        p.end = p.begin + s->chunk < s->total ? p.begin + s->chunk : s->total;
         if (p.scratch) {
             walk_part(&p);
         } else { /* fails at the chunk it cannot run */
@@ -355,11 +332,7 @@ static void run_chunks(shared *s)
         }
         if (p.status) {
             take(s->lock);
-            if (w->check) { /* any failure ends the check */
-                s->stop = 0;
-                s->status = p.status;
-                s->err = p.err;
-            } else if (p.err_flat < s->stop) {
+            if (p.err_flat < s->stop) {
                 s->stop = p.err_flat;
                 s->status = p.status;
                 s->err = p.err;
@@ -397,7 +370,7 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
     s.status = AC_OK;
     /* chunks of 1/16 of a thread's share: fine enough to balance cores that
        other work slows down, coarse enough that taking one costs nothing */
-    s.chunk = count == 1 && !w->check ? total : total / ((npy_intp)count * 16);
+    s.chunk = count == 1 ? total : total / ((npy_intp)count * 16);
     if (s.chunk < least)
         s.chunk = least > 0 ? least : 1;
     s.lock = count > 1 ? PyThread_allocate_lock() : NULL;
