@@ -248,6 +248,27 @@ def test_out_single_pass_and_fallback(keys, message):
     np.testing.assert_allclose(out[0], want[0], rtol=1e-12, atol=1e-12 * abs(keys[1]))
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_out_on_many_elements_reports_the_first_failure_and_writes_in_place(workers):
+    # Enough elements for the check to run in chunks (and on two threads):
+    # a late failure found first must not hide an earlier one.
+    t = np.linspace(0.0, 2.0, 400_001)
+    out = (np.full(t.shape, -7.0), np.full(t.shape, -8.0))
+    bad = t.copy()
+    bad[[1234, 390_000]] = [2.5, 3.0]
+    with pytest.raises(ValueError, match=r"^hermite: elapsed at index \(1234,\) is 2\.5 "):
+        hermite(0.0, 10.0, 2.0, 0.0, 2.0, bad, out=out, workers=workers)
+    assert (out[0] == -7.0).all() and (out[1] == -8.0).all()
+    s = hermite(0.0, 10.0, 2.0, 0.0, 2.0, t, out=out, workers=workers)
+    assert s.position is out[0] and s.velocity is out[1]
+    want = hermite_bezier(0.0, 10.0, 2.0, 0.0, 2.0, t)
+    np.testing.assert_allclose(out[0], want[0], rtol=1e-12, atol=1e-11)
+    np.testing.assert_allclose(out[1], want[1], rtol=1e-12, atol=1e-11)
+    fresh = hermite(0.0, 10.0, 2.0, 0.0, 2.0, t[::-1].copy()[::-1], workers=1)
+    np.testing.assert_array_equal(out[0], fresh.position)
+    np.testing.assert_array_equal(out[1], fresh.velocity)
+
+
 def test_input_not_modified():
     t = np.linspace(0, 2, 11)
     keep = t.copy()
