@@ -447,17 +447,23 @@ class ProjectileEvents(NamedTuple):
     tangent_impulse: np.ndarray
 
 
+def _check_broadcasts(func: str, name: str, shape: tuple[int, ...], target: tuple[int, ...],
+                      what: str = "") -> None:
+    """A ValueError naming func and name unless shape broadcasts to target unchanged."""
+    try:
+        if np.broadcast_shapes(shape, target) == target:
+            return
+    except ValueError:
+        pass
+    raise ValueError(f"{func}: {name} of shape {shape} does not broadcast to {what}{target}")
+
+
 def _pair_operand(func: str, name: str, array: np.ndarray, spheres: tuple[int, ...],
                   planes: int) -> np.ndarray:
     """A (sphere, plane) parameter as a (1 or N, 1 or M) array: what does not
     vary along the spheres or the planes is not repeated."""
     full = spheres + (planes,)
-    try:
-        if np.broadcast_shapes(array.shape, full) != full:
-            raise ValueError
-    except ValueError:
-        raise ValueError(f"{func}: {name} of shape {array.shape} does not broadcast to "
-                         f"(spheres..., planes) {full}") from None
+    _check_broadcasts(func, name, array.shape, full, "(spheres..., planes) ")
     if array.size == 1:
         return np.ascontiguousarray(array.reshape(1, 1))
     padded = array.reshape((1,) * (len(full) - array.ndim) + array.shape)
@@ -636,12 +642,7 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
                                     f"inverse_inertia)")
         else:
             inertia = as_float64(func, "inverse_inertia", inverse_inertia)
-            try:
-                if np.broadcast_shapes(inertia.shape, spheres) != spheres:
-                    raise ValueError
-            except ValueError:
-                raise ValueError(f"{func}: inverse_inertia of shape {inertia.shape} does not "
-                                 f"broadcast to {spheres}") from None
+            _check_broadcasts(func, "inverse_inertia", inertia.shape, spheres)
         inertia = kernel_operand(inertia, spheres)
     slots = None
     if events:

@@ -23,6 +23,15 @@ EXTRAP = {"held": Ts.ExtrapHeld, "linear": Ts.ExtrapLinear, "sloped": Ts.ExtrapS
           "oscillate": Ts.ExtrapLoopOscillate}
 
 
+def set_extrapolations(s, pre, post, rng):
+    """Both ends' extrapolation modes; a sloped end gets a random slope."""
+    for setter, mode in ((s.SetPreExtrapolation, pre), (s.SetPostExtrapolation, post)):
+        e = Ts.Extrapolation(EXTRAP[mode])
+        if mode == "sloped":
+            e.slope = rng.uniform(-1, 1)
+        setter(e)
+
+
 def build(rng, curve_type, interps, pre, post, dual, long_tangents):
     s = Ts.Spline()
     s.SetCurveType(curve_type)
@@ -46,11 +55,7 @@ def build(rng, curve_type, interps, pre, post, dual, long_tangents):
         if i in dual:
             k.SetPreValue(rng.uniform(-3, 3))
         s.SetKnot(k)
-    for setter, mode in ((s.SetPreExtrapolation, pre), (s.SetPostExtrapolation, post)):
-        e = Ts.Extrapolation(EXTRAP[mode])
-        if mode == "sloped":
-            e.slope = rng.uniform(-1, 1)
-        setter(e)
+    set_extrapolations(s, pre, post, rng)
     return s
 
 
@@ -109,11 +114,7 @@ def build_auto_ease(rng, curve_type, interps, pre, post, dual, sides=("pre", "po
         t += scale * rng.choice([rng.uniform(0.05, 0.5), rng.uniform(0.5, 3.0),
                                  rng.uniform(3.0, 9.0)])
         v += direction * rng.uniform(0.0, 3.0)
-    for setter, mode in ((s.SetPreExtrapolation, pre), (s.SetPostExtrapolation, post)):
-        e = Ts.Extrapolation(EXTRAP[mode])
-        if mode == "sloped":
-            e.slope = rng.uniform(-1, 1)
-        setter(e)
+    set_extrapolations(s, pre, post, rng)
     return s
 
 
