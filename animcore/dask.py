@@ -24,6 +24,7 @@ import functools
 import os
 import re
 import sys
+import time
 import uuid
 
 import numpy as np
@@ -46,6 +47,22 @@ def _import(name: str):
 
 # -- baking many files ------------------------------------------------------------
 
+#: The ``distributed`` settings of :func:`local_cluster`. By default every
+#: worker, nanny and the scheduler measure their event loop's latency every
+#: 20 ms and sample the process's CPU, memory, network and disk every 0.5 s,
+#: and each worker samples its own stack every 10 ms (the profiler): on an
+#: idle two-worker cluster, 40 ms of CPU per second in this process and 13 ms
+#: in each worker; with these settings, 8 and 3-7 ms. The memory monitors,
+#: which pause a worker near its memory limit and restart it past 95%, look
+#: every 0.5 s instead of 0.1 s.
+QUIET = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.worker.memory.monitor-interval": "500ms",
+}
+
+
 def local_cluster(workers: int | None = None, **kwargs):
     """A :class:`distributed.LocalCluster` made for baking on this machine:
     ``workers`` single-threaded worker processes (default: one per core) on
@@ -53,9 +70,14 @@ def local_cluster(workers: int | None = None, **kwargs):
     "127.0.0.1:8787"``, with ``bokeh`` installed). On Linux, workers are forked from this process, as
     :func:`animcore.bake.bake_local`'s are, instead of started as fresh
     interpreters: a worker is then ready in a few milliseconds rather than
-    a second or more, which a job of a few seconds needs. The
-    workers' statistical profiler (a stack sample every 10 ms, for the
-    dashboard) is off. ``kwargs`` go to LocalCluster."""
+    a second or more, which a job of a few seconds needs. ``kwargs`` go to
+    LocalCluster.
+
+    The periodic bookkeeping that only a dashboard reads is slowed down or
+    off (see :data:`QUIET`): on a machine with as many cores as workers,
+    every wakeup of a worker's event loop takes the interpreter lock from
+    the thread baking, and those of the scheduler and the nannies (which
+    run in this process) take a core from a worker."""
     dask = _import("dask")
     distributed = _import("distributed")
     options = dict(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
@@ -67,11 +89,32 @@ def local_cluster(workers: int | None = None, **kwargs):
         options["scheduler_kwargs"] = {"dashboard": False, "dashboard_address": "127.0.0.1:0",
                                        **kwargs.pop("scheduler_kwargs", {})}
     options.update(kwargs)
-    config = {"distributed.worker.profile.enabled": False}
+    config = dict(QUIET)
     if sys.platform.startswith("linux"):  # macOS's system libraries do not survive fork
         config["distributed.worker.multiprocessing-method"] = "fork"
     with dask.config.set(config):
         return distributed.LocalCluster(**options)
+
+
+_GATHER_EVERY = 1.0  # seconds between fetches of the finished tasks' rows
+
+
+def _gather_rows(client, futures, index, work, done) -> None:
+    """The rows of finished tasks, fetched in one request (one per worker
+    rather than one per task); a task that failed as a whole (``KilledWorker``:
+    its batch killed its workers too often) gives a failed row per file."""
+    try:
+        results = client.gather(futures)
+    except Exception:  # find the failed task(s)
+        results = []
+        for future in futures:
+            try:
+                results.append(future.result())
+            except Exception as error:
+                results.append([BakeRow(f, "", 0, 0, "", f"{type(error).__name__}: {error}")
+                                for f, _, _ in work[index[future.key]]])
+    for future, rows in zip(futures, results):
+        done[index[future.key]] = rows
 
 
 def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
@@ -129,7 +172,8 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
     outputs into ``out_dir`` itself and returns only their manifest rows. No
     array crosses the network, so on a cluster of several machines the
     inputs and ``out_dir`` must be on storage every worker sees under the
-    same paths (a shared file system), and the client only gathers rows.
+    same paths (a shared file system), and the client only gathers rows:
+    those of the tasks finished so far, in one request about once a second.
 
     A worker that dies mid-task (killed, out of memory) loses only its
     batch, which the scheduler runs again elsewhere; outputs are renamed into
@@ -163,14 +207,14 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         index = {future.key: i for i, future in enumerate(futures)}
         done: dict[int, list[BakeRow]] = {}
         bar = _bake.Progress(len(files), progress, stream, unit="files")
+        finished, last = [], time.monotonic()
         for future in distributed.as_completed(futures):
-            i = index[future.key]
-            try:
-                done[i] = future.result()
-            except Exception as error:  # e.g. KilledWorker: the batch died too often
-                done[i] = [BakeRow(f, "", 0, 0, "", f"{type(error).__name__}: {error}")
-                           for f, _, _ in work[i]]
-            bar.update(len(work[i]))
+            finished.append(future)
+            bar.update(len(work[index[future.key]]))
+            if time.monotonic() - last >= _GATHER_EVERY:
+                _gather_rows(client, finished, index, work, done)
+                finished, last = [], time.monotonic()
+        _gather_rows(client, finished, index, work, done)
         bar.close()
     finally:
         if own is not None:
