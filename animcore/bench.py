@@ -931,16 +931,46 @@ def _interleaved_medians(fns, repeats: int) -> list[float]:
     return [statistics.median(spent) for spent in times]
 
 
+def _cluster_process(workers: int):
+    """A :func:`animcore.dask.local_cluster` running in a process of its own, as
+    a cluster reached with ``--scheduler`` does: its scheduler and nannies
+    share neither this process's interpreter lock nor its event loop. Returns
+    the process (it closes the cluster and exits when its stdin is closed)
+    and the scheduler's address."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    root = str(pathlib.Path(__file__).resolve().parent.parent)
+    path = os.environ.get("PYTHONPATH")
+    env = dict(os.environ, PYTHONPATH=root if not path else root + os.pathsep + path)
+    code = ("import sys\n"
+            "from animcore.dask import local_cluster\n"
+            f"with local_cluster({workers}) as cluster:\n"
+            "    print(cluster.scheduler_address, flush=True)\n"
+            "    sys.stdin.read()\n")
+    process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=env)
+    address = process.stdout.readline().strip()
+    if not address:
+        process.wait()
+        raise RuntimeError("bench: the cluster process exited before it started")
+    return process, address
+
+
 def bench_bake(scale: float, repeats: int) -> list[Comparison]:
     """2,000 clips (the test assets repeated) baked to one .npz per clip with
     two local workers against one process, same run: local processes
     (``bake --workers 2``, which forks its workers inside the timed call) and
     ``bake_many`` on two Dask workers, both end to end (its own LocalCluster
     started and closed inside the timed call, as the process pool is) and on
-    a running cluster (as with ``--scheduler``). Every path is timed once per
+    a running cluster (as with ``--scheduler``: a LocalCluster started
+    beforehand in a process of its own). Every path is timed once per
     repeat, in turn. Dask is left out of small runs (under 200 clips). Peak
     memory: the largest resident size of the pool's workers, and of each
-    Dask worker."""
+    Dask worker of the running cluster."""
     import resource
     import shutil
     import tempfile
@@ -966,25 +996,30 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
         try:
             import distributed
 
-            from .dask import bake_many, local_cluster
+            from .dask import bake_many
         except ImportError:
             distributed = None
         if distributed is None or n < 200:
             baseline, seconds = _interleaved_medians([one_process, processes], repeats)
             return [Comparison(f"bake --workers 2 ({n} clips, peak {pool_peak:.0f} MB/worker)",
                                n, seconds, "one process", baseline, 1.7)]
-        with local_cluster(2) as cluster, distributed.Client(cluster) as client:
-            def on_dask():
-                shutil.rmtree(out, ignore_errors=True)
-                return bake_many(inputs, out, workers=2, progress="never")
+        cluster, address = _cluster_process(2)
+        try:
+            with distributed.Client(address) as client:
+                def on_dask():
+                    shutil.rmtree(out, ignore_errors=True)
+                    return bake_many(inputs, out, workers=2, progress="never")
 
-            def on_running_dask():
-                shutil.rmtree(out, ignore_errors=True)
-                return bake_many(inputs, out, client=client, progress="never")
+                def on_running_dask():
+                    shutil.rmtree(out, ignore_errors=True)
+                    return bake_many(inputs, out, client=client, progress="never")
 
-            baseline, pool, dask, running = _interleaved_medians(
-                [one_process, processes, on_dask, on_running_dask], repeats)
-            peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+                baseline, pool, dask, running = _interleaved_medians(
+                    [one_process, processes, on_dask, on_running_dask], repeats)
+                peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        finally:
+            cluster.stdin.close()
+            cluster.wait()
         peaks = ", ".join(f"{p / 1024:.0f}" for p in peaks.values())
         return [
             Comparison(f"bake --workers 2 ({n} clips, peak {pool_peak:.0f} MB/worker)", n,
