@@ -459,6 +459,7 @@ def expand_inputs(patterns) -> list[str]:
     once. A pattern that matches nothing is kept as it is, so that it is
     reported as a failed file."""
     files: list[str] = []
+    seen: set[str] = set()  # a list's `in` would make thousands of files quadratic
     for pattern in [os.fspath(p) for p in patterns]:
         if os.path.isdir(pattern):
             matches = sorted(os.path.join(pattern, name) for name in os.listdir(pattern)
@@ -467,7 +468,10 @@ def expand_inputs(patterns) -> list[str]:
             matches = sorted(glob.glob(pattern, recursive=True)) or [pattern]
         else:
             matches = [pattern]
-        files.extend(m for m in matches if m not in files)
+        for match in matches:
+            if match not in seen:
+                seen.add(match)
+                files.append(match)
     return files
 
 
