@@ -935,8 +935,8 @@ def _cluster_process(workers: int):
     """A :func:`animcore.dask.local_cluster` running in a process of its own, as
     a cluster reached with ``--scheduler`` does: its scheduler and nannies
     share neither this process's interpreter lock nor its event loop. Returns
-    the process (it closes the cluster and exits when its stdin is closed)
-    and the scheduler's address."""
+    the process (it closes the cluster and exits once a line is written to
+    its stdin: see :func:`_close_cluster_process`) and the scheduler's address."""
     import os
     import pathlib
     import subprocess
@@ -949,7 +949,7 @@ def _cluster_process(workers: int):
             "from animcore.dask import local_cluster\n"
             f"with local_cluster({workers}) as cluster:\n"
             "    print(cluster.scheduler_address, flush=True)\n"
-            "    sys.stdin.read()\n")
+            "    sys.stdin.readline()\n")
     process = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env=env)
@@ -958,6 +958,21 @@ def _cluster_process(workers: int):
         process.wait()
         raise RuntimeError("bench: the cluster process exited before it started")
     return process, address
+
+
+def _close_cluster_process(process) -> None:
+    """Asks the process of :func:`_cluster_process` to close its cluster (by a
+    line, not the end of its stdin: processes forked from this one since it
+    started hold the pipe open too) and waits for it."""
+    import subprocess
+
+    try:
+        process.stdin.write("close\n")
+        process.stdin.close()
+        process.wait(timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        process.kill()
+        process.wait()
 
 
 def bench_bake(scale: float, repeats: int) -> list[Comparison]:
@@ -1018,8 +1033,7 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
                     [one_process, processes, on_dask, on_running_dask], repeats)
                 peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
         finally:
-            cluster.stdin.close()
-            cluster.wait()
+            _close_cluster_process(cluster)
         peaks = ", ".join(f"{p / 1024:.0f}" for p in peaks.values())
         return [
             Comparison(f"bake --workers 2 ({n} clips, peak {pool_peak:.0f} MB/worker)", n,
