@@ -32,7 +32,7 @@ import numpy as np
 from . import bake as _bake
 from .bake import BakeRow
 
-__all__ = ["BakeRow", "apply", "bake_many", "local_cluster"]
+__all__ = ["QUIET", "BakeRow", "apply", "bake_many", "local_cluster"]
 
 _INSTALL = "pip install 'animcore[dask]' (dask[array] and distributed)"
 
@@ -73,11 +73,11 @@ def local_cluster(workers: int | None = None, **kwargs):
     a second or more, which a job of a few seconds needs. ``kwargs`` go to
     LocalCluster.
 
-    The periodic bookkeeping that only a dashboard reads is slowed down or
-    off (see :data:`QUIET`): on a machine with as many cores as workers,
-    every wakeup of a worker's event loop takes the interpreter lock from
-    the thread baking, and those of the scheduler and the nannies (which
-    run in this process) take a core from a worker."""
+    The periodic bookkeeping that feeds the dashboard and diagnostics is
+    slowed down or off (see :data:`QUIET`): on a machine with as many cores
+    as workers, every wakeup of a worker's event loop takes the interpreter
+    lock from the thread baking, and those of the scheduler and the nannies
+    (which run in this process) take a core from a worker."""
     dask = _import("dask")
     distributed = _import("distributed")
     options = dict(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,

@@ -311,6 +311,35 @@ def test_apply_rejects_shapes_that_do_not_broadcast():
 
 
 @pytest.mark.slow  # a LocalCluster of worker processes
+def test_the_local_cluster_keeps_its_bookkeeping_quiet_in_every_process(client):
+    """The settings of QUIET reach the scheduler, the nannies and the forked
+    workers (they are read when each server starts, in its own process)."""
+    from animcore.dask import QUIET
+
+    def intervals(dask_worker=None, dask_scheduler=None):
+        import dask
+
+        server = dask_worker or dask_scheduler
+        return ({name: server.periodic_callbacks[name].callback_time
+                 for name in ("tick", "monitor")},
+                dask.config.get("distributed.worker.profile.enabled"),
+                getattr(server, "memory_manager", None) and
+                server.periodic_callbacks["memory_monitor"].callback_time)
+
+    quiet = {"tick": 1000, "monitor": 2000}
+    assert QUIET["distributed.admin.tick.interval"] == "1s"
+    workers = client.run(intervals)
+    assert len(workers) == 2
+    assert all(w == (quiet, False, 500) for w in workers.values())
+    assert client.run_on_scheduler(intervals)[0] == quiet
+    cluster = client.cluster
+    for nanny in cluster.workers.values():
+        assert {name: nanny.periodic_callbacks[name].callback_time
+                for name in ("tick", "monitor", "memory_monitor")} == {**quiet,
+                                                                      "memory_monitor": 500}
+
+
+@pytest.mark.slow  # a LocalCluster of worker processes
 def test_without_a_client_a_local_cluster_bakes_and_is_closed(tmp_path, monkeypatch):
     started = []
     real = distributed.LocalCluster
