@@ -20,6 +20,7 @@ Install with ``pip install 'animcore[dask]'`` (``dask[array]`` and
 """
 from __future__ import annotations
 
+import copy
 import functools
 import os
 import re
@@ -93,6 +94,9 @@ def local_cluster(workers: int | None = None, **kwargs):
     if sys.platform.startswith("linux"):  # macOS's system libraries do not survive fork
         config["distributed.worker.multiprocessing-method"] = "fork"
     with dask.config.set(config):
+        # a nanny hands its worker, and the one it restarts after a crash, the
+        # configuration it was made with; a copy, as set() is undone in place
+        options.setdefault("config", copy.deepcopy(dask.config.config))
         return distributed.LocalCluster(**options)
 
 
@@ -208,7 +212,11 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         done: dict[int, list[BakeRow]] = {}
         bar = _bake.Progress(len(files), progress, stream, unit="files")
         finished, last = [], time.monotonic()
-        for future in distributed.as_completed(futures):
+        # on this client's event loop: by default as_completed follows the
+        # process's default client, which may be another one (a client the
+        # caller opened earlier), whose loop notices these futures finishing
+        # only when something else wakes it, seconds later
+        for future in distributed.as_completed(futures, loop=client.loop):
             finished.append(future)
             bar.update(len(work[index[future.key]]))
             if time.monotonic() - last >= _GATHER_EVERY:

@@ -330,13 +330,37 @@ def test_the_local_cluster_keeps_its_bookkeeping_quiet_in_every_process(client):
     assert QUIET["distributed.admin.tick.interval"] == "1s"
     workers = client.run(intervals)
     assert len(workers) == 2
-    assert all(w == (quiet, False, 500) for w in workers.values())
+    assert all(w == (quiet, False, 500) for w in workers.values()), workers
     assert client.run_on_scheduler(intervals)[0] == quiet
     cluster = client.cluster
     for nanny in cluster.workers.values():
         assert {name: nanny.periodic_callbacks[name].callback_time
                 for name in ("tick", "monitor", "memory_monitor")} == {**quiet,
                                                                       "memory_monitor": 500}
+
+
+@pytest.mark.slow  # a LocalCluster of worker processes
+def test_with_another_client_open_its_own_cluster_is_followed_on_its_own_loop(
+        client, tmp_path, monkeypatch):
+    """A client already open in the process (the fixture's) stays the default
+    one; bake_many's own cluster must still follow its futures on its own
+    client's event loop, not on the default client's (which would notice them
+    finishing only when something else wakes it)."""
+    followed = []
+    real = distributed.as_completed
+
+    def spy(futures, *args, **kwargs):
+        followed.append((real(futures, *args, **kwargs), futures[0].client))
+        return followed[-1][0]
+
+    monkeypatch.setattr(distributed, "as_completed", spy)
+    assert distributed.default_client() is client
+    rows = bake_many([DATA / "Animation_Node" / "Animation_Node_0[12].gltf"], tmp_path,
+                     fps=15, workers=1, progress="never")
+    assert_complete(rows, tmp_path, 15)
+    assert len(followed) == 1
+    tracker, owner = followed[0]
+    assert owner is not client and tracker.loop is owner.loop
 
 
 @pytest.mark.slow  # a LocalCluster of worker processes
