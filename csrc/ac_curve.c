@@ -1149,6 +1149,143 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     }
 }
 
+#ifdef AC_SIMD
+/* bezier_solve in lanes, for the lanes of `todo` (the others keep s): the
+   same steps per lane, each lane leaving the loop where the scalar loop
+   would, so the same bits. */
+AC_SIMD_FN ac_vd bezier_solve_lanes(ac_vd cx, ac_vd bx, ac_vd ax, ac_vd u, ac_vd s, ac_vm todo)
+{
+    const ac_vd zero = ac_vd_splat(0.0), one = ac_vd_splat(1.0);
+    ac_vd lo = zero, hi = one;
+    ac_vm below = todo & ~(ac_vm)(u > 0.0), above = todo & ~below & ~(ac_vm)(u < 1.0);
+    ac_vm act = todo & ~below & ~above;
+    s = ac_vd_pick(below, zero, ac_vd_pick(above, one, s));
+    for (int it = 0; it < 100 && ac_vm_any(act); it++) {
+        ac_vd f = ((ax * s + bx) * s + cx) * s - u, d, next;
+        ac_vm up;
+        act &= ~(ac_vm)(ac_vd_abs(f) <= 1e-15);
+        up = (ac_vm)(f > 0.0);
+        hi = ac_vd_pick(act & up, s, hi);
+        lo = ac_vd_pick(act & ~up, s, lo);
+        d = (3.0 * ax * s + 2.0 * bx) * s + cx;
+        next = s - f / d;
+        next = ac_vd_pick((ac_vm)(next > lo) & (ac_vm)(next < hi), next, 0.5 * (lo + hi));
+        act &= ~((ac_vm)(next == s) | (ac_vm)(hi - lo <= 1e-16));
+        s = ac_vd_pick(act, next, s);
+    }
+    return s;
+}
+
+/* bezier_run on channel ch of n sorted queries, n a multiple of AC_LANES,
+   BEZ_GROUPS groups of AC_LANES lanes at a time (each statement over every
+   group, so the long dependent chains of the groups overlap): each lane does
+   the IEEE operations of bezier_param and bezier_at in their order, so the
+   results are those of the scalar path bit for bit. The table is copied once
+   per run to a padded local array; sorted queries of one group almost
+   always span fewer than AC_LANES of its intervals, so each lane's nodes and
+   slopes are picked by a permute from a window of the table that starts at
+   the first lane's interval (a gather where the group spans more). In a
+   run every u is finite and in [0, 1] up to rounding, so the interval is
+   that of bezier_interval; the clamp to [0, BEZ_TABLE - 1] only keeps the
+   lookups inside the table. */
+#define BEZ_GROUPS 4
+AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const double *tab,
+                              const double *slope, double t0, double iT,
+                              const double *restrict t, int groups, int deriv,
+                              double *restrict o)
+{
+    const ac_vd cx = ac_vd_splat(b[ch]), bx = ac_vd_splat(b[C + ch]),
+                ax = ac_vd_splat(b[2 * C + ch]);
+    ac_vd u[BEZ_GROUPS], w[BEZ_GROUPS], s0[BEZ_GROUPS], s1[BEZ_GROUPS], m0[BEZ_GROUPS],
+        m1[BEZ_GROUPS], s[BEZ_GROUPS], f[BEZ_GROUPS];
+    ac_vm miss = {0};
+    for (int g = 0; g < groups; g++) {
+        ac_vd v;
+        ac_vi i;
+        int first;
+        u[g] = (ac_vd_load1(t + g * AC_LANES, 1) - t0) * iT, v = u[g] * BEZ_TABLE;
+        v = ac_vd_pick((ac_vm)(v < 0.0), ac_vd_splat(0.0), v);
+        i = ac_vi_clamp(ac_vd_trunc(v), 0, BEZ_TABLE - 1);
+        w[g] = v - ac_vi_to_vd(i);
+        first = ac_vi_first(i);
+        if (ac_vi_within(i, first, AC_LANES - 1)) {
+            s0[g] = ac_vd_pick_from(tab + first, i, first);
+            s1[g] = ac_vd_pick_from(tab + first + 1, i, first);
+            m0[g] = ac_vd_pick_from(slope + first, i, first);
+            m1[g] = ac_vd_pick_from(slope + first + 1, i, first);
+        } else {
+            s0[g] = ac_vd_gather(tab, i), s1[g] = ac_vd_gather(tab + 1, i);
+            m0[g] = ac_vd_gather(slope, i), m1[g] = ac_vd_gather(slope + 1, i);
+        }
+    }
+    for (int g = 0; g < groups; g++) { /* bezier_hermite */
+        ac_vd h = s1[g] - s0[g], x = w[g];
+        ac_vd e2 = 3.0 * h - 2.0 * m0[g] - m1[g], e3 = m0[g] + m1[g] - 2.0 * h;
+        ac_vd y = s0[g] + x * (m0[g] + x * (e2 + x * e3));
+        y = ac_vd_pick((ac_vm)(y < s0[g]), s0[g], y);
+        s[g] = ac_vd_pick((ac_vm)(y > s1[g]), s1[g], y);
+    }
+    for (int g = 0; g < groups; g++) { /* bezier_halley, bracket [s0, s1] */
+        ac_vd x = s[g], fx = ((ax * x + bx) * x + cx) * x - u[g];
+        ac_vd d = (3.0 * ax * x + 2.0 * bx) * x + cx, dd = 6.0 * ax * x + 2.0 * bx;
+        x = x - fx * d / (d * d - 0.5 * fx * dd);
+        x = ac_vd_pick((ac_vm)(x < s0[g]), s0[g], x);
+        s[g] = x = ac_vd_pick((ac_vm)(x > s1[g]), s1[g], x);
+        f[g] = ((ax * x + bx) * x + cx) * x - u[g];
+        miss |= ~(ac_vm)(ac_vd_abs(f[g]) <= BEZ_TOL);
+    }
+    if (ac_vm_any(miss)) /* rare: bezier_finish where the guess missed */
+        for (int g = 0; g < groups; g++) {
+            ac_vm todo = ~(ac_vm)(ac_vd_abs(f[g]) <= BEZ_TOL);
+            ac_vm inside = (ac_vm)(s[g] >= 0.0) & (ac_vm)(s[g] <= 1.0);
+            if (ac_vm_any(todo))
+                s[g] = bezier_solve_lanes(cx, bx, ax, u[g], ac_vd_pick(inside, s[g], u[g]), todo);
+        }
+    for (int g = 0; g < groups; g++) { /* the value or derivative, as bezier_at */
+        const ac_vd dy = ac_vd_splat(b[3 * C + ch]), cy = ac_vd_splat(b[4 * C + ch]),
+                    by = ac_vd_splat(b[5 * C + ch]), ay = ac_vd_splat(b[6 * C + ch]);
+        ac_vd x = s[g], y;
+        if (deriv == 0) {
+            y = ((ay * x + by) * x + cy) * x + dy;
+        } else {
+            ac_vd xd = (3.0 * ax * x + 2.0 * bx) * x + cx, yd = (3.0 * ay * x + 2.0 * by) * x + cy;
+            ac_vd xdd = 6.0 * ax * x + 2.0 * bx, ydd = 6.0 * ay * x + 2.0 * by;
+            if (deriv == 1) { /* the one division bezier_at makes */
+                ac_vm flat = (ac_vm)(xd == 0.0) & (ac_vm)(yd == 0.0);
+                y = ac_vd_pick(flat, ydd, yd) / ac_vd_pick(flat, xdd, xd) * iT;
+            } else {
+                y = (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
+            }
+        }
+        if (C == 1) {
+            memcpy(o + g * AC_LANES, &y, sizeof y);
+        } else {
+            double yl[AC_LANES];
+            memcpy(yl, &y, sizeof yl);
+            for (int l = 0; l < AC_LANES; l++)
+                o[((size_t)g * AC_LANES + (size_t)l) * C + ch] = yl[l];
+        }
+    }
+}
+
+AC_SIMD_KERNEL void bezier_lanes(const double *b, size_t C, size_t ch, double t0, double iT,
+                                 const double *restrict t, size_t n, int deriv,
+                                 double *restrict o)
+{
+    enum { PAD = BEZ_TABLE + 1 + AC_LANES, STEP = BEZ_GROUPS * AC_LANES };
+    double tab[PAD], slope[PAD];
+    size_t r = 0;
+    for (size_t q = 0; q < PAD; q++) {
+        size_t k = q <= BEZ_TABLE ? q : BEZ_TABLE;
+        tab[q] = b[(7 + k) * C + ch], slope[q] = b[(BEZ_SLOPE + k) * C + ch];
+    }
+    for (; r + STEP <= n; r += STEP)
+        bezier_groups(b, C, ch, tab, slope, t0, iT, t + r, BEZ_GROUPS, deriv, o + r * C);
+    for (; r < n; r += AC_LANES)
+        bezier_groups(b, C, ch, tab, slope, t0, iT, t + r, 1, deriv, o + r * C);
+}
+#endif
+
 /* The queries of one Bezier segment, in chunks: bezier_start, then
    bezier_halley, each over the whole chunk (loops that vectorize), the
    fallback where they missed, then the value or derivative as bezier_at. */
@@ -1158,6 +1295,14 @@ static void bezier_run(const double *b, size_t C, double t0, double iT,
 {
     enum { CHUNK = 128 };
     double sv[CHUNK], uv[CHUNK], fv[CHUNK], lo[CHUNK], hi[CHUNK];
+#ifdef AC_SIMD
+    if (m >= AC_LANES && ac_simd_available()) {
+        size_t n = m - m % AC_LANES;
+        for (size_t ch = 0; ch < C; ch++)
+            bezier_lanes(b, C, ch, t0, iT, t, n, deriv, o);
+        t += n, o += n * C, m -= n; /* the rest below */
+    }
+#endif
     for (size_t ch = 0; ch < C; ch++) {
         const double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
         const double dy = b[3 * C + ch], cy = b[4 * C + ch], by = b[5 * C + ch],

@@ -799,6 +799,43 @@ AC_SIMD_FN ac_vm ac_vd_finite(const ac_vd *x, int count)
         ok &= (ac_vm)(ac_vd_abs(x[k]) <= DBL_MAX);
     return ok;
 }
+
+/* Table lookups per lane: 8 int32 indices (one __m256i) beside the 8 double
+   lanes, for kernels that start from a table (the Bezier time solve). */
+typedef __m256i ac_vi;
+
+/* trunc(x) per lane as int32 (x within the int32 range) */
+AC_SIMD_FN ac_vi ac_vd_trunc(ac_vd x) { return _mm512_cvttpd_epi32((__m512d)x); }
+
+AC_SIMD_FN ac_vd ac_vi_to_vd(ac_vi i) { return (ac_vd)_mm512_cvtepi32_pd(i); }
+
+/* min(max(i, lo), hi) per lane */
+AC_SIMD_FN ac_vi ac_vi_clamp(ac_vi i, int lo, int hi)
+{
+    return _mm256_min_epi32(_mm256_max_epi32(i, _mm256_set1_epi32(lo)), _mm256_set1_epi32(hi));
+}
+
+/* lane 0 */
+AC_SIMD_FN int ac_vi_first(ac_vi i) { return _mm_cvtsi128_si32(_mm256_castsi256_si128(i)); }
+
+/* every lane in [lo, lo + span] */
+AC_SIMD_FN int ac_vi_within(ac_vi i, int lo, int span)
+{
+    __m256i r = _mm256_sub_epi32(i, _mm256_set1_epi32(lo));
+    __m256i out = _mm256_or_si256(_mm256_cmpgt_epi32(r, _mm256_set1_epi32(span)),
+                                  _mm256_cmpgt_epi32(_mm256_setzero_si256(), r));
+    return _mm256_testz_si256(out, out);
+}
+
+/* p[i - lo] per lane, for i in [lo, lo + AC_LANES): a load and a permute */
+AC_SIMD_FN ac_vd ac_vd_pick_from(const double *p, ac_vi i, int lo)
+{
+    __m512i r = _mm512_cvtepi32_epi64(_mm256_sub_epi32(i, _mm256_set1_epi32(lo)));
+    return (ac_vd)_mm512_permutexvar_pd(r, _mm512_loadu_pd(p));
+}
+
+/* p[i] per lane */
+AC_SIMD_FN ac_vd ac_vd_gather(const double *p, ac_vi i) { return (ac_vd)_mm512_i32gather_pd(i, p, 8); }
 #endif /* AC_SIMD */
 
 #endif /* AC_INTERNAL_H */
