@@ -22,6 +22,7 @@
 #define BEZ_TABLE 32                         /* intervals of the inverse-time table */
 #define BEZ_SLOPE (7 + BEZ_TABLE + 1)         /* where the table's slopes start */
 #define BEZ_BLOCK (7 + 2 * (BEZ_TABLE + 1))   /* doubles per channel of a Bezier segment */
+#define BEZ_BLOCK_QUERIES 2048                /* queries per block of a Bezier run in lanes */
 #define BEZ_TOL 1e-13                         /* |x(s) - u| accepted by the time solve */
 #define REMAP_BLOCK 512                       /* queries per block of a remapped evaluation */
 #define AC_LN2 0.69314718055994530942
@@ -1176,113 +1177,148 @@ AC_SIMD_FN ac_vd bezier_solve_lanes(ac_vd cx, ac_vd bx, ac_vd ax, ac_vd u, ac_vd
     return s;
 }
 
-/* bezier_run on channel ch of n sorted queries, n a multiple of AC_LANES,
-   BEZ_GROUPS groups of AC_LANES lanes at a time (each statement over every
-   group, so the long dependent chains of the groups overlap): each lane does
-   the IEEE operations of bezier_param and bezier_at in their order, so the
-   results are those of the scalar path bit for bit. The table is copied once
-   per run to a padded local array; sorted queries of one group almost
-   always span fewer than AC_LANES of its intervals, so each lane's nodes and
-   slopes are picked by a permute from a window of the table that starts at
-   the first lane's interval (a gather where the group spans more). In a
-   run every u is finite and in [0, 1] up to rounding, so the interval is
-   that of bezier_interval; the clamp to [0, BEZ_TABLE - 1] only keeps the
-   lookups inside the table. */
-#define BEZ_GROUPS 4
-AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const double *tab,
-                              const double *slope, double t0, double iT,
-                              const double *restrict t, int groups, int deriv,
-                              double *restrict o)
+/* The padded tables of one channel of a Bezier segment for the lanes:
+   per table interval r (up to BEZ_TABLE - 1, repeated beyond), the node s0
+   and the coefficients m0, e2, e3 of bezier_start's guess (computed as it
+   does), then the interval's far node s1. */
+typedef struct bez_lanes_table {
+    double s0[BEZ_TABLE + AC_LANES], m0[BEZ_TABLE + AC_LANES], e2[BEZ_TABLE + AC_LANES],
+        e3[BEZ_TABLE + AC_LANES], s1[BEZ_TABLE + AC_LANES];
+} bez_lanes_table;
+
+/* The value or derivative of channel ch at lanes s, as bezier_at. */
+AC_SIMD_FN ac_vd bezier_out_lanes(const double *b, size_t C, size_t ch, ac_vd s, int deriv,
+                                  double iT)
+{
+    const ac_vd cx = ac_vd_splat(b[ch]), bx = ac_vd_splat(b[C + ch]),
+                ax = ac_vd_splat(b[2 * C + ch]), dy = ac_vd_splat(b[3 * C + ch]),
+                cy = ac_vd_splat(b[4 * C + ch]), by = ac_vd_splat(b[5 * C + ch]),
+                ay = ac_vd_splat(b[6 * C + ch]);
+    ac_vd xd, yd, xdd, ydd;
+    ac_vm flat;
+    if (deriv == 0)
+        return ((ay * s + by) * s + cy) * s + dy;
+    xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
+    xdd = 6.0 * ax * s + 2.0 * bx, ydd = 6.0 * ay * s + 2.0 * by;
+    if (deriv == 2)
+        return (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
+    flat = (ac_vm)(xd == 0.0) & (ac_vm)(yd == 0.0); /* the one division bezier_at makes */
+    return ac_vd_pick(flat, ydd, yd) / ac_vd_pick(flat, xdd, xd) * iT;
+}
+
+/* Lanes whose time guess missed BEZ_TOL, kept for the bracketed solve:
+   their query indices, u and guesses s. */
+typedef struct bez_missed {
+    size_t n;
+    int32_t at[BEZ_BLOCK_QUERIES + AC_LANES];
+    double u[BEZ_BLOCK_QUERIES + AC_LANES], s[BEZ_BLOCK_QUERIES + AC_LANES];
+} bez_missed;
+
+/* bezier_run on channel ch of `groups` groups of AC_LANES queries t (from
+   index `base` of the block), in passes over all groups (the guesses, the
+   Halley steps, the outputs), each short enough that the out-of-order core
+   overlaps the groups: each lane does the IEEE operations of bezier_param
+   and bezier_at in their order, so the results are those of the scalar
+   path bit for bit. Sorted queries of one group almost always span fewer
+   than AC_LANES intervals of the table, so each lane's entries are picked
+   by a permute from a window of the table that starts at the first lane's
+   interval; a gather where the group spans more. Every u is finite and in
+   [0, 1] up to rounding, so the interval is that of bezier_interval. The
+   lanes whose guess missed BEZ_TOL (near a flat spot of x) go to *miss for
+   the bracketed solve. */
+#define BEZ_GROUPS 8
+AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const bez_lanes_table *tb,
+                              double t0, double iT, const double *restrict t, int groups,
+                              int deriv, double *restrict o, int32_t base, bez_missed *miss)
 {
     const ac_vd cx = ac_vd_splat(b[ch]), bx = ac_vd_splat(b[C + ch]),
                 ax = ac_vd_splat(b[2 * C + ch]);
-    ac_vd u[BEZ_GROUPS], w[BEZ_GROUPS], s0[BEZ_GROUPS], s1[BEZ_GROUPS], m0[BEZ_GROUPS],
-        m1[BEZ_GROUPS], s[BEZ_GROUPS], f[BEZ_GROUPS];
-    ac_vm miss = {0};
-    for (int g = 0; g < groups; g++) {
-        ac_vd v;
-        ac_vi i;
-        int first;
-        u[g] = (ac_vd_load1(t + g * AC_LANES, 1) - t0) * iT, v = u[g] * BEZ_TABLE;
-        v = ac_vd_pick((ac_vm)(v < 0.0), ac_vd_splat(0.0), v);
-        i = ac_vi_clamp(ac_vd_trunc(v), 0, BEZ_TABLE - 1);
-        w[g] = v - ac_vi_to_vd(i);
-        first = ac_vi_first(i);
-        if (ac_vi_within(i, first, AC_LANES - 1)) {
-            s0[g] = ac_vd_pick_from(tab + first, i, first);
-            s1[g] = ac_vd_pick_from(tab + first + 1, i, first);
-            m0[g] = ac_vd_pick_from(slope + first, i, first);
-            m1[g] = ac_vd_pick_from(slope + first + 1, i, first);
+    ac_vd u[BEZ_GROUPS], s0[BEZ_GROUPS], s1[BEZ_GROUPS], s[BEZ_GROUPS];
+    for (int g = 0; g < groups; g++) { /* bezier_interval, then bezier_hermite */
+        ac_vd v = ac_vd_load1(t + g * AC_LANES, 1), i, w, m0, e2, e3, y;
+        u[g] = (v - t0) * iT;
+        v = ac_vd_max(ac_vd_splat(0.0), u[g] * BEZ_TABLE);
+        i = ac_vd_min(ac_vd_floor(v), ac_vd_splat(BEZ_TABLE - 1));
+        w = v - i;
+        if (ac_vd_in_window(i, ac_vd_first(i))) {
+            const size_t lo = (size_t)ac_vd_first(i);
+            const __m512i k = ac_vd_offsets(i, (double)lo);
+            s0[g] = ac_vd_window(tb->s0 + lo, k), m0 = ac_vd_window(tb->m0 + lo, k);
+            e2 = ac_vd_window(tb->e2 + lo, k), e3 = ac_vd_window(tb->e3 + lo, k);
+            s1[g] = ac_vd_window(tb->s1 + lo, k);
         } else {
-            s0[g] = ac_vd_gather(tab, i), s1[g] = ac_vd_gather(tab + 1, i);
-            m0[g] = ac_vd_gather(slope, i), m1[g] = ac_vd_gather(slope + 1, i);
+            const __m512i k = ac_vd_offsets(i, 0.0);
+            s0[g] = ac_vd_gather(tb->s0, k), m0 = ac_vd_gather(tb->m0, k);
+            e2 = ac_vd_gather(tb->e2, k), e3 = ac_vd_gather(tb->e3, k);
+            s1[g] = ac_vd_gather(tb->s1, k);
         }
-    }
-    for (int g = 0; g < groups; g++) { /* bezier_hermite */
-        ac_vd h = s1[g] - s0[g], x = w[g];
-        ac_vd e2 = 3.0 * h - 2.0 * m0[g] - m1[g], e3 = m0[g] + m1[g] - 2.0 * h;
-        ac_vd y = s0[g] + x * (m0[g] + x * (e2 + x * e3));
-        y = ac_vd_pick((ac_vm)(y < s0[g]), s0[g], y);
-        s[g] = ac_vd_pick((ac_vm)(y > s1[g]), s1[g], y);
+        y = s0[g] + w * (m0 + w * (e2 + w * e3));
+        s[g] = ac_vd_min(s1[g], ac_vd_max(s0[g], y));
     }
     for (int g = 0; g < groups; g++) { /* bezier_halley, bracket [s0, s1] */
         ac_vd x = s[g], fx = ((ax * x + bx) * x + cx) * x - u[g];
-        ac_vd d = (3.0 * ax * x + 2.0 * bx) * x + cx, dd = 6.0 * ax * x + 2.0 * bx;
+        ac_vd d = (3.0 * ax * x + 2.0 * bx) * x + cx, dd = 6.0 * ax * x + 2.0 * bx, f;
         x = x - fx * d / (d * d - 0.5 * fx * dd);
-        x = ac_vd_pick((ac_vm)(x < s0[g]), s0[g], x);
-        s[g] = x = ac_vd_pick((ac_vm)(x > s1[g]), s1[g], x);
-        f[g] = ((ax * x + bx) * x + cx) * x - u[g];
-        miss |= ~(ac_vm)(ac_vd_abs(f[g]) <= BEZ_TOL);
+        s[g] = x = ac_vd_min(s1[g], ac_vd_max(s0[g], x));
+        f = ((ax * x + bx) * x + cx) * x - u[g];
+        miss->n += ac_vd_append_over(miss->at + miss->n, miss->u + miss->n, miss->s + miss->n,
+                                     ac_vd_abs(f), BEZ_TOL, base + g * AC_LANES, u[g], x);
     }
-    if (ac_vm_any(miss)) /* rare: bezier_finish where the guess missed */
-        for (int g = 0; g < groups; g++) {
-            ac_vm todo = ~(ac_vm)(ac_vd_abs(f[g]) <= BEZ_TOL);
-            ac_vm inside = (ac_vm)(s[g] >= 0.0) & (ac_vm)(s[g] <= 1.0);
-            if (ac_vm_any(todo))
-                s[g] = bezier_solve_lanes(cx, bx, ax, u[g], ac_vd_pick(inside, s[g], u[g]), todo);
-        }
-    for (int g = 0; g < groups; g++) { /* the value or derivative, as bezier_at */
-        const ac_vd dy = ac_vd_splat(b[3 * C + ch]), cy = ac_vd_splat(b[4 * C + ch]),
-                    by = ac_vd_splat(b[5 * C + ch]), ay = ac_vd_splat(b[6 * C + ch]);
-        ac_vd x = s[g], y;
-        if (deriv == 0) {
-            y = ((ay * x + by) * x + cy) * x + dy;
-        } else {
-            ac_vd xd = (3.0 * ax * x + 2.0 * bx) * x + cx, yd = (3.0 * ay * x + 2.0 * by) * x + cy;
-            ac_vd xdd = 6.0 * ax * x + 2.0 * bx, ydd = 6.0 * ay * x + 2.0 * by;
-            if (deriv == 1) { /* the one division bezier_at makes */
-                ac_vm flat = (ac_vm)(xd == 0.0) & (ac_vm)(yd == 0.0);
-                y = ac_vd_pick(flat, ydd, yd) / ac_vd_pick(flat, xdd, xd) * iT;
-            } else {
-                y = (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
-            }
-        }
+    for (int g = 0; g < groups; g++) {
+        ac_vd y = bezier_out_lanes(b, C, ch, s[g], deriv, iT);
         if (C == 1) {
             memcpy(o + g * AC_LANES, &y, sizeof y);
         } else {
-            double yl[AC_LANES];
-            memcpy(yl, &y, sizeof yl);
             for (int l = 0; l < AC_LANES; l++)
-                o[((size_t)g * AC_LANES + (size_t)l) * C + ch] = yl[l];
+                o[(size_t)(g * AC_LANES + l) * C + ch] = y[l];
         }
     }
 }
 
+/* n queries, n a multiple of AC_LANES, in blocks of BEZ_BLOCK_QUERIES: the
+   lanes of a block whose guess missed are solved together at its end, so
+   the slow solve runs on full lanes and the main loop does not wait for
+   it. */
 AC_SIMD_KERNEL void bezier_lanes(const double *b, size_t C, size_t ch, double t0, double iT,
                                  const double *restrict t, size_t n, int deriv,
                                  double *restrict o)
 {
-    enum { PAD = BEZ_TABLE + 1 + AC_LANES, STEP = BEZ_GROUPS * AC_LANES };
-    double tab[PAD], slope[PAD];
-    size_t r = 0;
-    for (size_t q = 0; q < PAD; q++) {
-        size_t k = q <= BEZ_TABLE ? q : BEZ_TABLE;
-        tab[q] = b[(7 + k) * C + ch], slope[q] = b[(BEZ_SLOPE + k) * C + ch];
+    enum { STEP = BEZ_GROUPS * AC_LANES };
+    const double *node = b + 7 * C + ch, *slope = b + BEZ_SLOPE * C + ch;
+    const ac_vd cx = ac_vd_splat(b[ch]), bx = ac_vd_splat(b[C + ch]),
+                ax = ac_vd_splat(b[2 * C + ch]);
+    bez_lanes_table tb;
+    bez_missed miss;
+    for (size_t q = 0; q < BEZ_TABLE + AC_LANES; q++) { /* as bezier_start */
+        size_t r = q < BEZ_TABLE ? q : BEZ_TABLE - 1;
+        double s0 = node[r * C], s1 = node[(r + 1) * C], m0 = slope[r * C],
+               m1 = slope[(r + 1) * C], h = s1 - s0;
+        tb.s0[q] = s0, tb.s1[q] = s1, tb.m0[q] = m0;
+        tb.e2[q] = 3.0 * h - 2.0 * m0 - m1, tb.e3[q] = m0 + m1 - 2.0 * h;
     }
-    for (; r + STEP <= n; r += STEP)
-        bezier_groups(b, C, ch, tab, slope, t0, iT, t + r, BEZ_GROUPS, deriv, o + r * C);
-    for (; r < n; r += AC_LANES)
-        bezier_groups(b, C, ch, tab, slope, t0, iT, t + r, 1, deriv, o + r * C);
+    for (size_t r0 = 0; r0 < n; r0 += BEZ_BLOCK_QUERIES) {
+        const size_t m = n - r0 < BEZ_BLOCK_QUERIES ? n - r0 : BEZ_BLOCK_QUERIES;
+        const double *tr = t + r0;
+        double *orow = o + r0 * C;
+        size_t r = 0;
+        miss.n = 0;
+        for (; r + STEP <= m; r += STEP)
+            bezier_groups(b, C, ch, &tb, t0, iT, tr + r, BEZ_GROUPS, deriv, orow + r * C,
+                          (int32_t)r, &miss);
+        for (; r < m; r += AC_LANES)
+            bezier_groups(b, C, ch, &tb, t0, iT, tr + r, 1, deriv, orow + r * C, (int32_t)r,
+                          &miss);
+        for (size_t q = miss.n; q % AC_LANES; q++) /* fill the last lanes: repeats */
+            miss.at[q] = miss.at[q - 1], miss.u[q] = miss.u[q - 1], miss.s[q] = miss.s[q - 1];
+        for (size_t q = 0; q < miss.n; q += AC_LANES) { /* bezier_finish */
+            ac_vd u = ac_vd_load1(miss.u + q, 1), s = ac_vd_load1(miss.s + q, 1), y;
+            ac_vm inside = (ac_vm)(s >= 0.0) & (ac_vm)(s <= 1.0);
+            s = bezier_solve_lanes(cx, bx, ax, u, ac_vd_pick(inside, s, u), ~(ac_vm){0});
+            y = bezier_out_lanes(b, C, ch, s, deriv, iT);
+            for (int l = 0; l < AC_LANES; l++)
+                orow[(size_t)miss.at[q + (size_t)l] * C + ch] = y[l];
+        }
+    }
 }
 #endif
 

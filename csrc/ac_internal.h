@@ -800,42 +800,64 @@ AC_SIMD_FN ac_vm ac_vd_finite(const ac_vd *x, int count)
     return ok;
 }
 
-/* Table lookups per lane: 8 int32 indices (one __m256i) beside the 8 double
-   lanes, for kernels that start from a table (the Bezier time solve). */
-typedef __m256i ac_vi;
+/* Lanes that look up a small table (the Bezier time solve). Min and max in
+   the order of a select: ac_vd_max(a, b) is a > b ? a : b (b when either is
+   NaN), so max(s0, s) is pick(s < s0, s0, s) bit for bit (signed zeros
+   included); ac_vd_min(a, b) is a < b ? a : b. */
+AC_SIMD_FN ac_vd ac_vd_max(ac_vd a, ac_vd b) { return (ac_vd)_mm512_max_pd((__m512d)a, (__m512d)b); }
+AC_SIMD_FN ac_vd ac_vd_min(ac_vd a, ac_vd b) { return (ac_vd)_mm512_min_pd((__m512d)a, (__m512d)b); }
 
-/* trunc(x) per lane as int32 (x within the int32 range) */
-AC_SIMD_FN ac_vi ac_vd_trunc(ac_vd x) { return _mm512_cvttpd_epi32((__m512d)x); }
-
-AC_SIMD_FN ac_vd ac_vi_to_vd(ac_vi i) { return (ac_vd)_mm512_cvtepi32_pd(i); }
-
-/* min(max(i, lo), hi) per lane */
-AC_SIMD_FN ac_vi ac_vi_clamp(ac_vi i, int lo, int hi)
+AC_SIMD_FN ac_vd ac_vd_floor(ac_vd x)
 {
-    return _mm256_min_epi32(_mm256_max_epi32(i, _mm256_set1_epi32(lo)), _mm256_set1_epi32(hi));
+    return (ac_vd)_mm512_roundscale_pd((__m512d)x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
 }
+
+/* Whole-number lanes i (0 <= i < 2^51) as the int64 lane values i - lo */
+AC_SIMD_FN __m512i ac_vd_offsets(ac_vd i, double lo)
+{
+    const double big = 4503599627370496.0; /* 2^52: i - lo + 2^52 holds i - lo in its low bits */
+    return _mm512_sub_epi64(_mm512_castpd_si512((__m512d)(i - lo + big)),
+                            _mm512_castpd_si512(_mm512_set1_pd(big)));
+}
+
+/* 1 when every whole-number lane i lies in [lo, lo + AC_LANES) */
+AC_SIMD_FN int ac_vd_in_window(ac_vd i, double lo)
+{
+    __mmask8 k = _mm512_cmp_pd_mask((__m512d)i, _mm512_set1_pd(lo), _CMP_GE_OQ);
+    k = _mm512_mask_cmp_pd_mask(k, (__m512d)i, _mm512_set1_pd(lo + (AC_LANES - 1)), _CMP_LE_OQ);
+    return k == 0xFF;
+}
+
+/* p[lo + k] per lane from offsets k = i - lo in [0, AC_LANES) (ac_vd_offsets):
+   one load and one permute */
+AC_SIMD_FN ac_vd ac_vd_window(const double *p, __m512i k)
+{
+    return (ac_vd)_mm512_permutexvar_pd(k, _mm512_loadu_pd(p));
+}
+
+/* p[k] per lane, any offsets k */
+AC_SIMD_FN ac_vd ac_vd_gather(const double *p, __m512i k) { return (ac_vd)_mm512_i64gather_pd(k, p, 8); }
 
 /* lane 0 */
-AC_SIMD_FN int ac_vi_first(ac_vi i) { return _mm_cvtsi128_si32(_mm256_castsi256_si128(i)); }
+AC_SIMD_FN double ac_vd_first(ac_vd x) { return x[0]; }
 
-/* every lane in [lo, lo + span] */
-AC_SIMD_FN int ac_vi_within(ac_vi i, int lo, int span)
+/* The lanes l where x > limit (or x is NaN), in order: base + l to at[],
+   and their lanes of u and s to pu[] and ps[] (each with room for
+   AC_LANES); returns how many. */
+AC_SIMD_FN size_t ac_vd_append_over(int32_t *at, double *pu, double *ps, ac_vd x, double limit,
+                                    int32_t base, ac_vd u, ac_vd s)
 {
-    __m256i r = _mm256_sub_epi32(i, _mm256_set1_epi32(lo));
-    __m256i out = _mm256_or_si256(_mm256_cmpgt_epi32(r, _mm256_set1_epi32(span)),
-                                  _mm256_cmpgt_epi32(_mm256_setzero_si256(), r));
-    return _mm256_testz_si256(out, out);
+    __mmask8 k = _mm512_cmp_pd_mask((__m512d)x, _mm512_set1_pd(limit), _CMP_NLE_UQ);
+    if (!k)
+        return 0;
+    _mm512_mask_compressstoreu_epi32(at, (__mmask16)k,
+                                     _mm512_add_epi32(_mm512_set1_epi32(base),
+                                                      _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8,
+                                                                       7, 6, 5, 4, 3, 2, 1, 0)));
+    _mm512_mask_compressstoreu_pd(pu, k, (__m512d)u);
+    _mm512_mask_compressstoreu_pd(ps, k, (__m512d)s);
+    return (size_t)__builtin_popcount(k);
 }
-
-/* p[i - lo] per lane, for i in [lo, lo + AC_LANES): a load and a permute */
-AC_SIMD_FN ac_vd ac_vd_pick_from(const double *p, ac_vi i, int lo)
-{
-    __m512i r = _mm512_cvtepi32_epi64(_mm256_sub_epi32(i, _mm256_set1_epi32(lo)));
-    return (ac_vd)_mm512_permutexvar_pd(r, _mm512_loadu_pd(p));
-}
-
-/* p[i] per lane */
-AC_SIMD_FN ac_vd ac_vd_gather(const double *p, ac_vi i) { return (ac_vd)_mm512_i32gather_pd(i, p, 8); }
 #endif /* AC_SIMD */
 
 #endif /* AC_INTERNAL_H */
