@@ -833,7 +833,9 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                 segment_velocities(cv, j, cv->kind[j], cv->times[j + 1] - cv->times[j]);
 
     /* Segments: tangents = duration * velocity, then polynomial coefficients. */
-    cv->safe[0] = cv->safe[1] = cv->safe[2] = cv->polynomial;
+    /* values: every segment whose value has a bound below (all but easings
+       that leave [0, 1] and CSS curves); rates: polynomial curves */
+    cv->safe[0] = 1, cv->safe[1] = cv->safe[2] = cv->polynomial;
     for (size_t j = 0; j + 1 < k; j++) {
         double T = cv->times[j + 1] - cv->times[j], iT = T > 0.0 ? 1.0 / T : 0.0;
         if (!ac_finite(T)) /* keys more than DBL_MAX apart: see wide_run */
@@ -911,12 +913,17 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                 return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, AC_ARG_VALUES, p1,
                                "makes segment %zu's polynomial not representable", j);
             }
+            /* Bounds on |x|, |x'| and |x''| for u in [0, 1], with a margin for
+               rounding: within them no result can overflow. A Bezier value is
+               its value cubic at an s in [0, 1] (a, b, c: ay, by, cy here); an
+               easing of [0, 1] into [0, 1] gives d + g c with |g| <= 1. */
+            bound[0] = fabs(a) + fabs(b) + fabs(c) + fabs(d);
+            if (kind == KIND_CSS || (kind == AC_CURVE_EASE && !(cv->ease[j].kind >= AC_EASE_LINEAR &&
+                                                                 cv->ease[j].kind <= AC_EASE_CUBIC_IN_OUT)))
+                bound[0] = INFINITY;
             if (kind == AC_CURVE_BEZIER)
                 a = b = c = 0.0, d = p0; /* evaluated from bez */
             s[ch] = d, s[C + ch] = c, s[2 * C + ch] = b, s[3 * C + ch] = a;
-            /* Bounds on |x|, |x'| and |x''| for u in [0, 1], with a margin for
-               rounding: within them no result can overflow. */
-            bound[0] = fabs(a) + fabs(b) + fabs(c) + fabs(d);
             bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
             bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
             for (int r = 0; r < 3; r++)
@@ -1113,6 +1120,45 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
     }
 }
 
+#ifdef AC_SIMD
+/* 1 when ease_lanes has the values of this easing kind */
+static int has_ease_lanes(int kind)
+{
+    return kind >= AC_EASE_LINEAR && kind <= AC_EASE_CUBIC_IN_OUT;
+}
+
+/* ease_block's values of the kinds of has_ease_lanes, in lanes: the same
+   expressions, so the same bits. */
+AC_SIMD_FN ac_vd ease_lanes(int kind, ac_vd x)
+{
+    const ac_vd zero = ac_vd_splat(0.0), one = ac_vd_splat(1.0), half = ac_vd_splat(0.5);
+    ac_vd y = 1.0 - x, a = 2.0 * x, b = 2.0 - 2.0 * x, r;
+    switch (kind) {
+    case AC_EASE_LINEAR: return x;
+    case AC_EASE_SMOOTHSTEP: return x * x * (3.0 - 2.0 * x);
+    case AC_EASE_SMOOTHERSTEP: return x * x * x * (x * (6.0 * x - 15.0) + 10.0);
+    case AC_EASE_QUAD_IN: r = x * x; break;
+    case AC_EASE_QUAD_OUT: r = 1.0 - y * y; break;
+    case AC_EASE_QUAD_IN_OUT: r = ac_vd_blend(ac_vd_lt(x, half), 0.5 * (a * a), 1.0 - 0.5 * (b * b)); break;
+    case AC_EASE_CUBIC_IN: r = x * x * x; break;
+    case AC_EASE_CUBIC_OUT: r = 1.0 - y * y * y; break;
+    default: r = ac_vd_blend(ac_vd_lt(x, half), 0.5 * (a * a * a), 1.0 - 0.5 * (b * b * b));
+    }
+    return ac_vd_blend(ac_vd_eq(x, zero), zero, ac_vd_blend(ac_vd_eq(x, one), one, r));
+}
+
+/* ease_run's values of one channel for n queries, n a multiple of
+   AC_LANES: u, the easing and the value in one pass. */
+AC_SIMD_KERNEL void ease_run_lanes(int kind, double t0, double iT, double d0, double c0,
+                                   const double *restrict t, size_t n, double *restrict o)
+{
+    for (size_t r = 0; r < n; r += AC_LANES) {
+        ac_vd y = d0 + ease_lanes(kind, (ac_vd_load1(t + r, 1) - t0) * iT) * c0;
+        memcpy(o + r, &y, sizeof y);
+    }
+}
+#endif
+
 /* The queries of one eased segment (not elastic, whose shape depends on
    the change), in chunks: the easing once per query for all channels. */
 AC_VECTORIZED
@@ -1124,6 +1170,14 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     const double *d = cv->coef + j * 4 * C, *c = d + C;
     const double t0 = cv->times[j], iT = cv->inv_duration[j];
     double u[CHUNK], g0[CHUNK], g1[CHUNK], g2[CHUNK];
+#ifdef AC_SIMD
+    if (deriv == 0 && C == 1 && m >= AC_LANES && has_ease_lanes(cv->ease[j].kind) &&
+        ac_simd_available()) {
+        size_t n = m - m % AC_LANES;
+        ease_run_lanes(cv->ease[j].kind, t0, iT, d[0], c[0], t, n, o);
+        t += n, o += n, m -= n; /* the rest below */
+    }
+#endif
     for (size_t r0 = 0; r0 < m; r0 += CHUNK) {
         size_t n = m - r0 < CHUNK ? m - r0 : CHUNK;
         double *restrict x = o + r0 * C;

@@ -838,6 +838,16 @@ AC_SIMD_FN ac_vd ac_vd_window(const double *p, __m512i k)
 /* p[k] per lane, any offsets k */
 AC_SIMD_FN ac_vd ac_vd_gather(const double *p, __m512i k) { return (ac_vd)_mm512_i64gather_pd(k, p, 8); }
 
+/* Compares as lane masks, and cond ? a : b per lane from one: a single
+   blend where ac_vd_pick takes three logic operations. */
+typedef __mmask8 ac_vk;
+AC_SIMD_FN ac_vk ac_vd_lt(ac_vd a, ac_vd b) { return _mm512_cmp_pd_mask((__m512d)a, (__m512d)b, _CMP_LT_OQ); }
+AC_SIMD_FN ac_vk ac_vd_eq(ac_vd a, ac_vd b) { return _mm512_cmp_pd_mask((__m512d)a, (__m512d)b, _CMP_EQ_OQ); }
+AC_SIMD_FN ac_vd ac_vd_blend(ac_vk cond, ac_vd a, ac_vd b)
+{
+    return (ac_vd)_mm512_mask_blend_pd(cond, (__m512d)b, (__m512d)a);
+}
+
 /* lane 0 */
 AC_SIMD_FN double ac_vd_first(ac_vd x) { return x[0]; }
 
