@@ -22,7 +22,7 @@
 #define BEZ_TABLE 32                         /* intervals of the inverse-time table */
 #define BEZ_SLOPE (7 + BEZ_TABLE + 1)         /* where the table's slopes start */
 #define BEZ_BLOCK (7 + 2 * (BEZ_TABLE + 1))   /* doubles per channel of a Bezier segment */
-#define BEZ_BLOCK_QUERIES 2048                /* queries per block of a Bezier run in lanes */
+#define BEZ_BLOCK_QUERIES 1024                /* queries per block of a Bezier run in lanes */
 #define BEZ_TOL 1e-13                         /* |x(s) - u| accepted by the time solve */
 #define REMAP_BLOCK 512                       /* queries per block of a remapped evaluation */
 #define AC_LN2 0.69314718055994530942
@@ -1147,14 +1147,19 @@ AC_SIMD_FN ac_vd ease_lanes(int kind, ac_vd x)
     return ac_vd_blend(ac_vd_eq(x, zero), zero, ac_vd_blend(ac_vd_eq(x, one), one, r));
 }
 
-/* ease_run's values of one channel for n queries, n a multiple of
-   AC_LANES: u, the easing and the value in one pass. */
+/* ease_run's values of one channel for n queries: u, the easing and the
+   value in one pass. */
 AC_SIMD_KERNEL void ease_run_lanes(int kind, double t0, double iT, double d0, double c0,
                                    const double *restrict t, size_t n, double *restrict o)
 {
-    for (size_t r = 0; r < n; r += AC_LANES) {
+    size_t r = 0;
+    for (; r + AC_LANES <= n; r += AC_LANES) {
         ac_vd y = d0 + ease_lanes(kind, (ac_vd_load1(t + r, 1) - t0) * iT) * c0;
         memcpy(o + r, &y, sizeof y);
+    }
+    if (r < n) { /* the last lanes, in part */
+        ac_vd y = d0 + ease_lanes(kind, (ac_vd_load_first(t + r, (int)(n - r)) - t0) * iT) * c0;
+        ac_vd_store_first(o + r, (int)(n - r), y);
     }
 }
 #endif
@@ -1173,9 +1178,8 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
 #ifdef AC_SIMD
     if (deriv == 0 && C == 1 && m >= AC_LANES && has_ease_lanes(cv->ease[j].kind) &&
         ac_simd_available()) {
-        size_t n = m - m % AC_LANES;
-        ease_run_lanes(cv->ease[j].kind, t0, iT, d[0], c[0], t, n, o);
-        t += n, o += n, m -= n; /* the rest below */
+        ease_run_lanes(cv->ease[j].kind, t0, iT, d[0], c[0], t, m, o);
+        return;
     }
 #endif
     for (size_t r0 = 0; r0 < m; r0 += CHUNK) {
@@ -1283,20 +1287,22 @@ typedef struct bez_missed {
 #define BEZ_GROUPS 8
 AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const bez_lanes_table *tb,
                               double t0, double iT, const double *restrict t, int groups,
-                              int deriv, double *restrict o, int32_t base, bez_missed *miss)
+                              int count, int deriv, double *restrict o, int32_t base,
+                              bez_missed *miss)
 {
     const ac_vd cx = ac_vd_splat(b[ch]), bx = ac_vd_splat(b[C + ch]),
                 ax = ac_vd_splat(b[2 * C + ch]);
     ac_vd u[BEZ_GROUPS], s0[BEZ_GROUPS], s1[BEZ_GROUPS], s[BEZ_GROUPS];
     for (int g = 0; g < groups; g++) { /* bezier_interval, then bezier_hermite */
-        ac_vd v = ac_vd_load1(t + g * AC_LANES, 1), i, w, m0, e2, e3, y;
+        ac_vd v = count < AC_LANES ? ac_vd_load_first(t, count) : ac_vd_load1(t + g * AC_LANES, 1);
+        ac_vd i, w, m0, e2, e3, y;
         u[g] = (v - t0) * iT;
         v = ac_vd_max(ac_vd_splat(0.0), u[g] * BEZ_TABLE);
         i = ac_vd_min(ac_vd_floor(v), ac_vd_splat(BEZ_TABLE - 1));
         w = v - i;
         if (ac_vd_in_window(i, ac_vd_first(i))) {
             const size_t lo = (size_t)ac_vd_first(i);
-            const __m512i k = ac_vd_offsets(i, (double)lo);
+            const __m512i k = ac_vd_window_index(i, ac_vd_first(i));
             s0[g] = ac_vd_window(tb->s0 + lo, k), m0 = ac_vd_window(tb->m0 + lo, k);
             e2 = ac_vd_window(tb->e2 + lo, k), e3 = ac_vd_window(tb->e3 + lo, k);
             s1[g] = ac_vd_window(tb->s1 + lo, k);
@@ -1316,20 +1322,20 @@ AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const bez_la
         s[g] = x = ac_vd_min(s1[g], ac_vd_max(s0[g], x));
         f = ((ax * x + bx) * x + cx) * x - u[g];
         miss->n += ac_vd_append_over(miss->at + miss->n, miss->u + miss->n, miss->s + miss->n,
-                                     ac_vd_abs(f), BEZ_TOL, base + g * AC_LANES, u[g], x);
+                                     ac_vd_abs(f), BEZ_TOL, count, base + g * AC_LANES, u[g], x);
     }
     for (int g = 0; g < groups; g++) {
         ac_vd y = bezier_out_lanes(b, C, ch, s[g], deriv, iT);
-        if (C == 1) {
+        if (C == 1 && count == AC_LANES) {
             memcpy(o + g * AC_LANES, &y, sizeof y);
         } else {
-            for (int l = 0; l < AC_LANES; l++)
+            for (int l = 0; l < count; l++)
                 o[(size_t)(g * AC_LANES + l) * C + ch] = y[l];
         }
     }
 }
 
-/* n queries, n a multiple of AC_LANES, in blocks of BEZ_BLOCK_QUERIES: the
+/* n queries, in blocks of BEZ_BLOCK_QUERIES: the
    lanes of a block whose guess missed are solved together at its end, so
    the slow solve runs on full lanes and the main loop does not wait for
    it. */
@@ -1343,13 +1349,15 @@ AC_SIMD_KERNEL void bezier_lanes(const double *b, size_t C, size_t ch, double t0
                 ax = ac_vd_splat(b[2 * C + ch]);
     bez_lanes_table tb;
     bez_missed miss;
-    for (size_t q = 0; q < BEZ_TABLE + AC_LANES; q++) { /* as bezier_start */
-        size_t r = q < BEZ_TABLE ? q : BEZ_TABLE - 1;
-        double s0 = node[r * C], s1 = node[(r + 1) * C], m0 = slope[r * C],
-               m1 = slope[(r + 1) * C], h = s1 - s0;
+    for (size_t q = 0; q < BEZ_TABLE; q++) { /* as bezier_start */
+        double s0 = node[q * C], s1 = node[(q + 1) * C], m0 = slope[q * C],
+               m1 = slope[(q + 1) * C], h = s1 - s0;
         tb.s0[q] = s0, tb.s1[q] = s1, tb.m0[q] = m0;
         tb.e2[q] = 3.0 * h - 2.0 * m0 - m1, tb.e3[q] = m0 + m1 - 2.0 * h;
     }
+    for (size_t q = BEZ_TABLE; q < BEZ_TABLE + AC_LANES; q++) /* what the windows read past */
+        tb.s0[q] = tb.s0[q - 1], tb.s1[q] = tb.s1[q - 1], tb.m0[q] = tb.m0[q - 1],
+        tb.e2[q] = tb.e2[q - 1], tb.e3[q] = tb.e3[q - 1];
     for (size_t r0 = 0; r0 < n; r0 += BEZ_BLOCK_QUERIES) {
         const size_t m = n - r0 < BEZ_BLOCK_QUERIES ? n - r0 : BEZ_BLOCK_QUERIES;
         const double *tr = t + r0;
@@ -1357,11 +1365,12 @@ AC_SIMD_KERNEL void bezier_lanes(const double *b, size_t C, size_t ch, double t0
         size_t r = 0;
         miss.n = 0;
         for (; r + STEP <= m; r += STEP)
-            bezier_groups(b, C, ch, &tb, t0, iT, tr + r, BEZ_GROUPS, deriv, orow + r * C,
+            bezier_groups(b, C, ch, &tb, t0, iT, tr + r, BEZ_GROUPS, AC_LANES, deriv,
+                          orow + r * C, (int32_t)r, &miss);
+        for (; r < m; r += AC_LANES) /* the last group may be partial */
+            bezier_groups(b, C, ch, &tb, t0, iT, tr + r, 1,
+                          m - r < AC_LANES ? (int)(m - r) : AC_LANES, deriv, orow + r * C,
                           (int32_t)r, &miss);
-        for (; r < m; r += AC_LANES)
-            bezier_groups(b, C, ch, &tb, t0, iT, tr + r, 1, deriv, orow + r * C, (int32_t)r,
-                          &miss);
         for (size_t q = miss.n; q % AC_LANES; q++) /* fill the last lanes: repeats */
             miss.at[q] = miss.at[q - 1], miss.u[q] = miss.u[q - 1], miss.s[q] = miss.s[q - 1];
         for (size_t q = 0; q < miss.n; q += AC_LANES) { /* bezier_finish */
@@ -1387,10 +1396,9 @@ static void bezier_run(const double *b, size_t C, double t0, double iT,
     double sv[CHUNK], uv[CHUNK], fv[CHUNK], lo[CHUNK], hi[CHUNK];
 #ifdef AC_SIMD
     if (m >= AC_LANES && ac_simd_available()) {
-        size_t n = m - m % AC_LANES;
         for (size_t ch = 0; ch < C; ch++)
-            bezier_lanes(b, C, ch, t0, iT, t, n, deriv, o);
-        t += n, o += n * C, m -= n; /* the rest below */
+            bezier_lanes(b, C, ch, t0, iT, t, m, deriv, o);
+        return;
     }
 #endif
     for (size_t ch = 0; ch < C; ch++) {

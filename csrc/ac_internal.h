@@ -820,16 +820,23 @@ AC_SIMD_FN __m512i ac_vd_offsets(ac_vd i, double lo)
                             _mm512_castpd_si512(_mm512_set1_pd(big)));
 }
 
-/* 1 when every whole-number lane i lies in [lo, lo + AC_LANES) */
+/* For whole-number lanes i that do not decrease from lane 0, lo = i[0]:
+   1 when all lie in [lo, lo + AC_LANES) */
 AC_SIMD_FN int ac_vd_in_window(ac_vd i, double lo)
 {
-    __mmask8 k = _mm512_cmp_pd_mask((__m512d)i, _mm512_set1_pd(lo), _CMP_GE_OQ);
-    k = _mm512_mask_cmp_pd_mask(k, (__m512d)i, _mm512_set1_pd(lo + (AC_LANES - 1)), _CMP_LE_OQ);
-    return k == 0xFF;
+    return _mm512_cmp_pd_mask((__m512d)i, _mm512_set1_pd(lo + (AC_LANES - 1)), _CMP_LE_OQ) == 0xFF;
 }
 
-/* p[lo + k] per lane from offsets k = i - lo in [0, AC_LANES) (ac_vd_offsets):
-   one load and one permute */
+/* The permute index of whole-number lanes i in [lo, lo + AC_LANES): the
+   bits of i + (2^52 - lo), whose low 3 bits are i - lo (all a permute
+   reads) */
+AC_SIMD_FN __m512i ac_vd_window_index(ac_vd i, double lo)
+{
+    return _mm512_castpd_si512((__m512d)(i + (4503599627370496.0 - lo)));
+}
+
+/* p[lo + k] per lane from the index of ac_vd_window_index: one load and
+   one permute */
 AC_SIMD_FN ac_vd ac_vd_window(const double *p, __m512i k)
 {
     return (ac_vd)_mm512_permutexvar_pd(k, _mm512_loadu_pd(p));
@@ -851,13 +858,27 @@ AC_SIMD_FN ac_vd ac_vd_blend(ac_vk cond, ac_vd a, ac_vd b)
 /* lane 0 */
 AC_SIMD_FN double ac_vd_first(ac_vd x) { return x[0]; }
 
-/* The lanes l where x > limit (or x is NaN), in order: base + l to at[],
-   and their lanes of u and s to pu[] and ps[] (each with room for
+/* p[0 .. count) in the first lanes (0 < count <= AC_LANES), zeros in the
+   others: nothing past them is read */
+AC_SIMD_FN ac_vd ac_vd_load_first(const double *p, int count)
+{
+    return (ac_vd)_mm512_maskz_loadu_pd((__mmask8)((1u << count) - 1u), p);
+}
+
+/* the first count lanes of x to p[0 .. count) */
+AC_SIMD_FN void ac_vd_store_first(double *p, int count, ac_vd x)
+{
+    _mm512_mask_storeu_pd(p, (__mmask8)((1u << count) - 1u), (__m512d)x);
+}
+
+/* The lanes l < count where x > limit (or x is NaN), in order: base + l
+   to at[], and their lanes of u and s to pu[] and ps[] (each with room for
    AC_LANES); returns how many. */
 AC_SIMD_FN size_t ac_vd_append_over(int32_t *at, double *pu, double *ps, ac_vd x, double limit,
-                                    int32_t base, ac_vd u, ac_vd s)
+                                    int count, int32_t base, ac_vd u, ac_vd s)
 {
-    __mmask8 k = _mm512_cmp_pd_mask((__m512d)x, _mm512_set1_pd(limit), _CMP_NLE_UQ);
+    __mmask8 k = _mm512_mask_cmp_pd_mask((__mmask8)((1u << count) - 1u), (__m512d)x,
+                                         _mm512_set1_pd(limit), _CMP_NLE_UQ);
     if (!k)
         return 0;
     _mm512_mask_compressstoreu_epi32(at, (__mmask16)k,
