@@ -71,6 +71,32 @@ def test_bezier_time_solve_within_1e_12_in_time(w_out, w_in):
     np.testing.assert_array_equal(c(t[perm]), got[perm])
 
 
+@pytest.mark.parametrize("channels", [1, 3])
+def test_sorted_runs_give_the_bits_of_one_query_at_a_time(channels):
+    # sorted queries go segment by segment through the vectorized runs (of
+    # every length, a partial last group of lanes included, and with near-flat
+    # spots of time where the fast guess misses and the bracketed solve takes
+    # over); reversed queries go one at a time through the scalar path
+    rng = np.random.default_rng(21)
+    keys = 40
+    times = np.cumsum(rng.uniform(0.2, 2.0, keys))
+    values = rng.normal(0, 3, (keys, channels))
+    vin, vout = rng.normal(0, 4, (2, keys, channels))
+    w_in, w_out = rng.choice([0.0, 1e-9, 0.05, 1 / 3, 0.7, 0.95, 0.999, 1.0], (2, keys, channels))
+    kinds = ["bezier", "bezier", "quad_in_out", "smoothstep", "cubic_in", "linear", "cubic"]
+    curves = [Curve(times, values, interpolation="bezier", in_velocities=vin,
+                    out_velocities=vout, in_weights=w_in, out_weights=w_out),
+              Curve(times, values, interpolation=[kinds[j % 7] for j in range(keys - 1)],
+                    in_velocities=vin, out_velocities=vout, in_weights=w_in, out_weights=w_out)]
+    # 0 to about 60 queries per segment
+    counts = rng.integers(0, 60, keys - 1)
+    t = np.sort(np.concatenate([rng.uniform(times[j], times[j + 1], counts[j])
+                                for j in range(keys - 1)]))
+    for c in curves:
+        for d in range(3):
+            np.testing.assert_array_equal(c.evaluate(t, d), c.evaluate(t[::-1], d)[::-1])
+
+
 def test_bezier_weight_one_third_is_hermite_exactly():
     rng = np.random.default_rng(4)
     times, values = np.cumsum(rng.uniform(0.1, 1, 9)), rng.normal(size=(9, 2))
