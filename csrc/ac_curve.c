@@ -1888,6 +1888,37 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     return 1;
 }
 
+#ifdef AC_SIMD
+/* seg_ease_block's common case in lanes, one pass: n clip times t of
+   segment [t0, t1) eased into it and evaluated on its cubic d (d, c, b, a),
+   values to o; 0 when a time or an eased time is outside the segment on
+   this side. The expressions of seg_ease_block, so the same bits. */
+AC_SIMD_KERNEL int seg_ease_lanes(int kind, double t0, double t1, double iT, const double *d,
+                                  int side, const double *restrict t, size_t n,
+                                  double *restrict o)
+{
+    const double T = t1 - t0, a0 = d[3], b0 = d[2], c0 = d[1], d0 = d[0];
+    const ac_vd lo = ac_vd_splat(t0), hi = ac_vd_splat(t1), one = ac_vd_splat(1.0);
+    ac_vk bad = 0;
+    for (size_t r = 0; r < n; r += AC_LANES) {
+        const int count = n - r < AC_LANES ? (int)(n - r) : AC_LANES;
+        const ac_vk live = (ac_vk)((1u << count) - 1u);
+        ac_vd tq = ac_vd_load_first(t + r, count), y = (tq - t0) * iT, x, v;
+        bad |= live & ~(ac_vk)(_mm512_cmp_pd_mask((__m512d)tq, (__m512d)lo, _CMP_GE_OQ) &
+                               _mm512_cmp_pd_mask((__m512d)tq, (__m512d)hi, _CMP_LT_OQ));
+        x = t0 + ease_lanes(kind, ac_vd_blend(ac_vd_lt(one, y), one, y)) * T;
+        v = (x - t0) * iT;
+        bad |= live & ~(ac_vk)(side == AC_SIDE_RIGHT
+                                   ? _mm512_cmp_pd_mask((__m512d)x, (__m512d)lo, _CMP_GE_OQ) &
+                                         _mm512_cmp_pd_mask((__m512d)x, (__m512d)hi, _CMP_LT_OQ)
+                                   : _mm512_cmp_pd_mask((__m512d)x, (__m512d)lo, _CMP_GT_OQ) &
+                                         _mm512_cmp_pd_mask((__m512d)x, (__m512d)hi, _CMP_LE_OQ));
+        ac_vd_store_first(o + r, count, ((a0 * v + b0) * v + c0) * v + d0);
+    }
+    return bad == 0;
+}
+#endif
+
 /* A per-segment ease alone on clip times inside the keys, in runs of one
    segment (sorted times): the times of segment j are eased into segment j,
    so each run is evaluated there directly (eval_run), without searching the
@@ -1911,6 +1942,15 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
         const double T = t1 - t0;
         const size_t n = (r = t[i] < t1 ? ac_track_run_end(t, i, m, t1) : i) - i;
         int64_t inside = n > 0;
+#ifdef AC_SIMD
+        if (deriv == 0 && C == 1 && cv->kind[j] <= AC_CURVE_CUBIC && !is_wide(cv, j) &&
+            has_ease_lanes(seg->kind) && n >= AC_LANES && ac_simd_available()) {
+            const double *d = cv->coef + j * 4;
+            if (!seg_ease_lanes(seg->kind, t0, t1, iT, d, side, t + i, n, o + i))
+                return 0;
+            continue;
+        }
+#endif
         for (size_t q = i; q < r; q++) {
             double y = (t[q] - t0) * iT;
             inside &= (t[q] >= t0) & (t[q] < t1);
