@@ -1787,6 +1787,39 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
     }
 }
 
+#ifdef AC_SIMD
+/* One whole-clip remap of remap_block without rates, in lanes, one pass:
+   tau = lo + ease(u) P where x0 lies in [lo, hi], else x0 (x0 may be tau);
+   *all_inside as there, and 1 when the eased values do not decrease. The
+   expressions of remap_block, so the same bits. */
+AC_SIMD_KERNEL int remap_lanes(int kind, double lo, double hi, double iP, double P,
+                               const double *x0, size_t m, double *tau, int64_t *all_inside)
+{
+    const ac_vd vlo = ac_vd_splat(lo), vhi = ac_vd_splat(hi), zero = ac_vd_splat(0.0),
+                one = ac_vd_splat(1.0);
+    ac_vk outside = 0, down = 0;
+    ac_vd prev = ac_vd_splat(0.0);
+    for (size_t i = 0; i < m; i += AC_LANES) {
+        const int count = m - i < AC_LANES ? (int)(m - i) : AC_LANES;
+        const ac_vk live = (ac_vk)((1u << count) - 1u);
+        ac_vd x = ac_vd_load_first(x0 + i, count), u = (x - lo) * iP, g, before;
+        ac_vk in = (ac_vk)(_mm512_cmp_pd_mask((__m512d)x, (__m512d)vlo, _CMP_GE_OQ) &
+                           _mm512_cmp_pd_mask((__m512d)x, (__m512d)vhi, _CMP_LE_OQ));
+        outside |= live & ~in;
+        u = ac_vd_blend(ac_vd_lt(u, zero), zero, u);
+        u = ac_vd_blend(ac_vd_lt(one, u), one, u);
+        g = ease_lanes(kind, u);
+        /* g[l - 1] beside g[l] (the block's first value beside itself) */
+        before = (ac_vd)_mm512_alignr_epi64((__m512i)g, (__m512i)(i ? prev : ac_vd_splat(g[0])), 7);
+        down |= live & ~(ac_vk)_mm512_cmp_pd_mask((__m512d)g, (__m512d)before, _CMP_GE_OQ);
+        prev = g;
+        ac_vd_store_first(tau + i, count, ac_vd_blend(in, lo + g * P, x));
+    }
+    *all_inside = outside == 0;
+    return down == 0;
+}
+#endif
+
 /* Curve times tau[0..m) for clip times t through the remaps, and the rates
    r1 = dtau/dt, r2 = d2tau/dt2 when r1 is not NULL. u, g0, g1, g2 are
    scratch of m values. Selects are integer blends so the loops vectorize.
@@ -1818,6 +1851,15 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     for (size_t q = 0; q < nremap; q++) {
         const double *x0 = q == 0 ? t : tau; /* the times this remap reads */
         int64_t all_inside = 1;
+#ifdef AC_SIMD
+        if (!r1 && has_ease_lanes(remaps[q].kind) && m >= AC_LANES && ac_simd_available()) {
+            int up = remap_lanes(remaps[q].kind, lo, hi, iP, P, x0, m, tau, &all_inside);
+            if (q == 0 && !all_inside && !all_finite(t, m))
+                return 0;
+            *sorted = all_inside && up && q + 1 == nremap && !seg;
+            continue;
+        }
+#endif
         for (size_t i = 0; i < m; i++) {
             double x = (x0[i] - lo) * iP;
             all_inside &= (x0[i] >= lo) & (x0[i] <= hi);
