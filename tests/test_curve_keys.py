@@ -95,6 +95,14 @@ def test_sorted_runs_give_the_bits_of_one_query_at_a_time(channels):
     for c in curves:
         for d in range(3):
             np.testing.assert_array_equal(c.evaluate(t, d), c.evaluate(t[::-1], d)[::-1])
+    # eased times (per segment, or of the whole clip) evaluated in blocks
+    # against one query at a time, on both sides
+    cubic = Curve(times, values, in_velocities=vin, out_velocities=vout)
+    for c in (Curve(times, values, in_velocities=vin, out_velocities=vout, ease="smoothstep"),
+              cubic.remap_time("quad_in_out"), cubic.remap_time("cubic_out").remap_time("quad_in")):
+        for side in ("right", "left"):
+            np.testing.assert_array_equal(c.evaluate(t, side=side),
+                                          np.array([c.evaluate(x, side=side) for x in t]))
 
 
 def test_bezier_weight_one_third_is_hermite_exactly():
