@@ -1349,11 +1349,22 @@ AC_SIMD_KERNEL void bezier_lanes(const double *b, size_t C, size_t ch, double t0
                 ax = ac_vd_splat(b[2 * C + ch]);
     bez_lanes_table tb;
     bez_missed miss;
-    for (size_t q = 0; q < BEZ_TABLE; q++) { /* as bezier_start */
-        double s0 = node[q * C], s1 = node[(q + 1) * C], m0 = slope[q * C],
-               m1 = slope[(q + 1) * C], h = s1 - s0;
-        tb.s0[q] = s0, tb.s1[q] = s1, tb.m0[q] = m0;
-        tb.e2[q] = 3.0 * h - 2.0 * m0 - m1, tb.e3[q] = m0 + m1 - 2.0 * h;
+    _Static_assert(BEZ_TABLE % AC_LANES == 0, "the table fills whole lanes");
+    for (size_t q = 0; q < BEZ_TABLE; q += AC_LANES) { /* as bezier_start */
+        ac_vd s0, s1, m0, m1, h;
+        if (C == 1) { /* one channel: the tables are contiguous */
+            s0 = ac_vd_load1(node + q, 1), s1 = ac_vd_load1(node + q + 1, 1);
+            m0 = ac_vd_load1(slope + q, 1), m1 = ac_vd_load1(slope + q + 1, 1);
+        } else {
+            for (int l = 0; l < AC_LANES; l++)
+                s0[l] = node[(q + (size_t)l) * C], s1[l] = node[(q + (size_t)l + 1) * C],
+                m0[l] = slope[(q + (size_t)l) * C], m1[l] = slope[(q + (size_t)l + 1) * C];
+        }
+        h = s1 - s0;
+        memcpy(tb.s0 + q, &s0, sizeof s0), memcpy(tb.s1 + q, &s1, sizeof s1);
+        memcpy(tb.m0 + q, &m0, sizeof m0);
+        s0 = 3.0 * h - 2.0 * m0 - m1, s1 = m0 + m1 - 2.0 * h;
+        memcpy(tb.e2 + q, &s0, sizeof s0), memcpy(tb.e3 + q, &s1, sizeof s1);
     }
     for (size_t q = BEZ_TABLE; q < BEZ_TABLE + AC_LANES; q++) /* what the windows read past */
         tb.s0[q] = tb.s0[q - 1], tb.s1[q] = tb.s1[q - 1], tb.m0[q] = tb.m0[q - 1],
