@@ -1273,7 +1273,8 @@ typedef struct bez_missed {
 } bez_missed;
 
 /* bezier_run on channel ch of `groups` groups of AC_LANES queries t (from
-   index `base` of the block), in passes over all groups (the guesses, the
+   index `base` of the block; the last group has `count` of them, 1 to
+   AC_LANES), in passes over all groups (the guesses, the
    Halley steps, the outputs), each short enough that the out-of-order core
    overlaps the groups: each lane does the IEEE operations of bezier_param
    and bezier_at in their order, so the results are those of the scalar
@@ -1294,7 +1295,8 @@ AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const bez_la
                 ax = ac_vd_splat(b[2 * C + ch]);
     ac_vd u[BEZ_GROUPS], s0[BEZ_GROUPS], s1[BEZ_GROUPS], s[BEZ_GROUPS];
     for (int g = 0; g < groups; g++) { /* bezier_interval, then bezier_hermite */
-        ac_vd v = count < AC_LANES ? ac_vd_load_first(t, count) : ac_vd_load1(t + g * AC_LANES, 1);
+        const int n = g + 1 < groups ? AC_LANES : count;
+        ac_vd v = n < AC_LANES ? ac_vd_load_first(t + g * AC_LANES, n) : ac_vd_load1(t + g * AC_LANES, 1);
         ac_vd i, w, m0, e2, e3, y;
         u[g] = (v - t0) * iT;
         v = ac_vd_max(ac_vd_splat(0.0), u[g] * BEZ_TABLE);
@@ -1322,14 +1324,16 @@ AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const bez_la
         s[g] = x = ac_vd_min(s1[g], ac_vd_max(s0[g], x));
         f = ((ax * x + bx) * x + cx) * x - u[g];
         miss->n += ac_vd_append_over(miss->at + miss->n, miss->u + miss->n, miss->s + miss->n,
-                                     ac_vd_abs(f), BEZ_TOL, count, base + g * AC_LANES, u[g], x);
+                                     ac_vd_abs(f), BEZ_TOL, g + 1 < groups ? AC_LANES : count,
+                                     base + g * AC_LANES, u[g], x);
     }
     for (int g = 0; g < groups; g++) {
         ac_vd y = bezier_out_lanes(b, C, ch, s[g], deriv, iT);
-        if (C == 1 && count == AC_LANES) {
+        const int n = g + 1 < groups ? AC_LANES : count;
+        if (C == 1 && n == AC_LANES) {
             memcpy(o + g * AC_LANES, &y, sizeof y);
         } else {
-            for (int l = 0; l < count; l++)
+            for (int l = 0; l < n; l++)
                 o[(size_t)(g * AC_LANES + l) * C + ch] = y[l];
         }
     }
@@ -1378,10 +1382,12 @@ AC_SIMD_KERNEL void bezier_lanes(const double *b, size_t C, size_t ch, double t0
         for (; r + STEP <= m; r += STEP)
             bezier_groups(b, C, ch, &tb, t0, iT, tr + r, BEZ_GROUPS, AC_LANES, deriv,
                           orow + r * C, (int32_t)r, &miss);
-        for (; r < m; r += AC_LANES) /* the last group may be partial */
-            bezier_groups(b, C, ch, &tb, t0, iT, tr + r, 1,
-                          m - r < AC_LANES ? (int)(m - r) : AC_LANES, deriv, orow + r * C,
+        if (r < m) { /* the rest in one step, its last group maybe partial */
+            const int groups = (int)((m - r + AC_LANES - 1) / AC_LANES);
+            bezier_groups(b, C, ch, &tb, t0, iT, tr + r, groups,
+                          (int)(m - r - (size_t)(groups - 1) * AC_LANES), deriv, orow + r * C,
                           (int32_t)r, &miss);
+        }
         for (size_t q = miss.n; q % AC_LANES; q++) /* fill the last lanes: repeats */
             miss.at[q] = miss.at[q - 1], miss.u[q] = miss.u[q - 1], miss.s[q] = miss.s[q - 1];
         for (size_t q = 0; q < miss.n; q += AC_LANES) { /* bezier_finish */
