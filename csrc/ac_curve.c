@@ -316,9 +316,10 @@ static void bezier_table(double *bz, size_t C, size_t ch)
    interval of u and u's place in it, w in [0, 1]; */
 static AC_FORCE_INLINE int bezier_interval(double u, double *w)
 {
-    double v = ac_pick(u * BEZ_TABLE < 0.0, 0.0, u * BEZ_TABLE);
-    int i = (int)v;
-    i = i < BEZ_TABLE - 1 ? i : BEZ_TABLE - 1;
+    /* a NaN u (a duration too short for its inverse) takes interval 0 and
+       fails the solve's test, whose fallback settles it */
+    double v = ac_pick(!(u * BEZ_TABLE >= 0.0), 0.0, u * BEZ_TABLE);
+    int i = (int)ac_pick(v > BEZ_TABLE - 1, BEZ_TABLE - 1, v);
     *w = v - (double)i;
     return i;
 }
@@ -926,8 +927,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             s[ch] = d, s[C + ch] = c, s[2 * C + ch] = b, s[3 * C + ch] = a;
             bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
             bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
-            for (int r = 0; r < 3; r++)
-                cv->safe[r] &= bound[r] <= DBL_MAX / 4.0;
+            for (int r = 0; r < 3; r++) /* 1 / duration overflows: u is not finite */
+                cv->safe[r] &= bound[r] <= DBL_MAX / 4.0 && ac_finite(iT);
         }
     }
     for (size_t j = 0; j + 1 < k && cv->bez; j++) { /* the inverse-time tables */
