@@ -1499,7 +1499,17 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     }
     if (C == 1) {
         const double a0 = a[0], b0 = b[0], c0 = c[0], d0 = d[0];
-        if (deriv == 0) {
+        if (deriv == 0 && cv->kind[j] == AC_CURVE_STEP) {
+            /* AC_CURVE_X with a = b = c = 0 at u >= 0 is 0 + d */
+            const double v = 0.0 + d0;
+            for (size_t r = 0; r < m; r++)
+                o[r] = v;
+        } else if (deriv == 0 && cv->kind[j] == AC_CURVE_LINEAR) {
+            /* and with a = b = 0, (0 + c) u + d */
+            const double c1 = 0.0 + c0;
+            for (size_t r = 0; r < m; r++)
+                o[r] = c1 * ((t[r] - t0) * iT) + d0;
+        } else if (deriv == 0) {
             for (size_t r = 0; r < m; r++) {
                 double u = (t[r] - t0) * iT;
                 o[r] = AC_CURVE_X(a0, b0, c0, d0, u);
