@@ -5,7 +5,10 @@
    key velocities into tangents with each segment's own duration (m = T v) and
    stores step, linear and cubic segments as cubic polynomials in u; a query
    finds its segment and u once and reuses them for every channel. Sorted
-   query arrays are swept segment by segment in vectorized runs.
+   query arrays are swept segment by segment in vectorized runs; the Bezier
+   and eased ones run in AVX-512 lanes where the CPU has them, each lane
+   doing the scalar path's IEEE operations, so every path gives the same
+   bits.
 
    The keys are located on the one key track of the core (ac_track.h: the
    search, the cursor, the sides, the extrapolation and the cycle fold),
