@@ -649,9 +649,10 @@ static ac_status turn_on(double q[4], const double w[3], double dt, size_t i, ac
     double v[3], r[4];
     for (int k = 0; k < 3; k++)
         v[k] = w[k] * dt;
-    if (check_result(AC_ARG_ROTATION, v, 3, i, err))
-        return AC_ERR_OVERFLOW; /* the angle itself is not representable */
-    ac_quat_batch_from_rotvec(v, r, 1, NULL);
+    /* the angle itself not representable; from_rotvec fails only for a
+       non-finite vector, so never after that check */
+    if (check_result(AC_ARG_ROTATION, v, 3, i, err) || ac_quat_batch_from_rotvec(v, r, 1, NULL))
+        return AC_ERR_OVERFLOW;
     ac_quat_mul(r, q, q);
     ac_quat_normalize(q, q);
     return AC_OK;
