@@ -68,8 +68,20 @@ class Skipped:
 
 
 def compare(kernel, items, fn, baseline, baseline_fn, repeats, target=None) -> Comparison:
-    return Comparison(kernel, items, median_seconds(fn, repeats), baseline,
-                      median_seconds(baseline_fn, repeats), target)
+    """The medians of fn and baseline_fn timed in turn, one repeat of each
+    (after a warm-up of both): on a machine shared with other work, a change
+    of load during the run then weighs on both sides alike instead of on
+    whichever ran through it."""
+    fn()
+    baseline_fn()
+    ours, theirs = [], []
+    for _ in range(repeats):
+        for fun, times in ((fn, ours), (baseline_fn, theirs)):
+            start = time.perf_counter()
+            fun()
+            times.append(time.perf_counter() - start)
+    return Comparison(kernel, items, statistics.median(ours), baseline,
+                      statistics.median(theirs), target)
 
 
 def numpy_hermite(p0, p1, v0, v1, duration, elapsed):
