@@ -848,6 +848,9 @@ def test_long_products_into_out_are_written_in_place_or_untouched_on_overflow(wo
     for i in (0, 997, 40_000, 69_999):  # item by item: the scalar path
         np.testing.assert_array_equal(out[i], quat_multiply(a[i], b[i]))
     np.testing.assert_allclose(out, quat_product_matrix(a, b), rtol=1e-14, atol=1e-14)
+    for x, y in ((a[3], b), (a, b[7]), (a[40_000], b)):  # one operand shared by all items
+        np.testing.assert_array_equal(quat_multiply(x, y, out=out, workers=workers),
+                                      quat_multiply(x, y))
     a[50_000], b[50_000] = [1e300, 1e300, 0.0, 0.0], [1e300, 0.0, 0.0, 0.0]  # 1e600
     b[60_000, 2] = np.nan  # a later failure is not the one reported
     kept = np.full(a.shape, -7.0)
