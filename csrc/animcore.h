@@ -582,6 +582,13 @@ AC_API ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const dou
 /* out = a * b (Hamilton product: b is applied first, then a). */
 AC_API ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t steps[2],
                                         double *out, size_t n, ac_error *err);
+/* True when ac_quat_batch_multiply is certain to succeed on these inputs
+   (same arguments): one pass that reads them and writes nothing, for callers
+   that must leave their outputs untouched on failure and would otherwise
+   multiply twice. Conservative: a component beyond 2^510 in magnitude gives
+   false even when the products are representable. */
+AC_API bool ac_quat_batch_multiply_check(const double *a, const double *b,
+                                         const size_t steps[2], size_t n);
 /* out = (-x, -y, -z, w). */
 AC_API ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err);
 /* out = q / |q|, computed without overflow or underflow for any finite q. */
