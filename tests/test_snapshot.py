@@ -721,11 +721,14 @@ def test_buffer_snapshots_bad_entity():
 def test_concurrent_sampling_and_pushing_is_safe():
     buf = SnapshotBuffer(20000, 3)
     ent = np.arange(20000)
-    errors = []
+    errors, refused = [], []
 
     def sampler():
         for _ in range(20):
-            buf.sample(5.0)
+            try:
+                buf.sample(5.0)
+            except RuntimeError as error:  # refused while a push runs without the GIL
+                refused.append(str(error))
 
     thread = threading.Thread(target=sampler)
     thread.start()
@@ -736,6 +739,7 @@ def test_concurrent_sampling_and_pushing_is_safe():
             errors.append(str(error))
     thread.join()
     assert all("another thread is sampling" in e for e in errors)
+    assert all("another thread is pushing" in e for e in refused)
 
 
 # -- misc --------------------------------------------------------------------------------

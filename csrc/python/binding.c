@@ -179,12 +179,35 @@ PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
     return raise_named(func, err, c_name(err->arg), 0, ndim, shape, NULL);
 }
 
-PyObject *acpy_raise_context(const char *func, const ac_error *err, int ndim,
-                             const npy_intp *shape, const acpy_context *ctx)
+PyObject *acpy_raise_item(const char *func, const ac_error *err, npy_intp item, int nd,
+                          const npy_intp *dims, const acpy_context *ctx)
 {
+    const npy_intp per = ctx->error_items > 1 ? ctx->error_items : 1;
     const char *name = ctx->renamed_as && err->arg == ctx->renamed ? ctx->renamed_as
                                                                     : c_name(err->arg);
-    return raise_named(func, err, name, 0, ndim, shape, ctx->outside);
+    int space = per > 1 ? ACPY_PARTS : ACPY_ITEMS, integer = 0;
+    npy_intp shape[NPY_MAXDIMS + 1];
+    ac_error e = *err;
+    for (size_t i = 0; i < ctx->nerrors; i++)
+        if (ctx->errors[i].arg == err->arg) {
+            space = ctx->errors[i].space;
+            name = ctx->errors[i].name ? ctx->errors[i].name : name;
+            integer = ctx->errors[i].integer;
+        }
+    memcpy(shape, dims, sizeof(npy_intp) * (size_t)nd);
+    switch (space) {
+    case ACPY_PARTS: /* the index runs over the loop axes and the items' own */
+        e.index = (size_t)item * (size_t)per + err->index;
+        shape[nd++] = per;
+        break;
+    case ACPY_OWN:
+        shape[0] = per;
+        nd = 1;
+        break;
+    case ACPY_NO_INDEX: nd = 0; break;
+    default: e.index = (size_t)item; break;
+    }
+    return raise_named(func, &e, name, integer, nd, shape, ctx->outside);
 }
 
 PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_error *args,
