@@ -178,16 +178,6 @@ def contiguous(array: np.ndarray) -> np.ndarray:
     return array.copy(order="C")
 
 
-def kernel_operand(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """An input laid out for a kernel over `shape`: one value stays one value
-    (the kernel repeats it), anything else becomes contiguous with that shape."""
-    if array.size == 1:
-        return contiguous(array.reshape(()))
-    if array.shape != shape:
-        array = np.broadcast_to(array, shape)
-    return contiguous(array)
-
-
 def check_out(func: str, out, count: int, shape) -> tuple:
     """Validates `out`: `count` arrays (one array when count is 1) of the
     result shape (or of one shape each, given a list of shapes) that float64

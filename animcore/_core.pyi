@@ -17,19 +17,28 @@ _Capsule = Any
 
 def _advance(
     func: str,
-    position: Any,
-    velocity: Any,
-    radius: Any,
-    dt: Any,
-    plane_point: Any,
-    plane_normal: Any,
-    plane_velocity: Any,
-    restitution: Any,
-    friction: Any,
-    max_bounces: Any,
-    bounces: Any,
-) -> None: ...
-def _advance_spin(func: str, *args: Any) -> None: ...
+    context: tuple[int, int, int],
+    position: ArrayLike,
+    velocity: ArrayLike,
+    radius: ArrayLike,
+    dt: ArrayLike,
+    plane_point: ArrayLike,
+    plane_normal: ArrayLike,
+    plane_velocity: ArrayLike,
+    restitution: ArrayLike,
+    friction: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _advance_events(
+    func: str, context: tuple[int, int, int], *args: Any,
+) -> Any: ...
+def _advance_spin(
+    func: str, context: tuple[int, int, int], *args: Any,
+) -> Any: ...
+def _advance_spin_events(
+    func: str, context: tuple[int, int, int], *args: Any,
+) -> Any: ...
 def _bezier_rate(
     func: str,
     parameters: Any,

@@ -52,16 +52,6 @@ int acpy_i64(PyObject *obj, void *result);
 int acpy_i64_out(PyObject *obj, void *result);
 int acpy_u8_out(PyObject *obj, void *result);
 
-/* Broadcast step of an input for a kernel over n elements: 0 for a single
-   value, 1 for n values; -1 with a ValueError for any other size. */
-int acpy_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-              size_t *step);
-
-/* The same for inputs made of items of `width` values (vectors, quaternions):
-   0 for one item, 1 for n items. */
-int acpy_item_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-                   npy_intp width, size_t *step);
-
 /* True when `a` has exactly the shape of `like`; else a ValueError naming it. */
 int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
                     PyArrayObject *like);
@@ -168,6 +158,7 @@ typedef struct acpy_context {
     npy_intp channels;
     npy_intp count; /* the length of (M) core axes */
     npy_intp slots; /* the length of (K) core axes */
+    npy_intp work;  /* the work of an item when more than its values (0: that) */
     int bare;
     const char *outside; /* NULL, or the words of t outside an 'error' side (see below) */
     npy_intp error_items; /* > 1: the core's error index counts this many per item (joints) */
@@ -264,16 +255,5 @@ int acpy_tangents_init(PyObject *module);
 int acpy_snapshot_acquire(const char *func, PyObject *handle, int write,
                           ac_snapshot_buffer **buffer, ac_snapshot_timeline **timeline);
 void acpy_snapshot_release(PyObject *handle, int write);
-
-/* Steps over (sphere, plane) of a parameter array of shape (1 or n, 1 or m);
-   -1 with a ValueError naming `func` and `name` for any other shape. */
-int acpy_pair_steps(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-                    npy_intp m, size_t steps[2]);
-
-/* The exception for an error of the projectile advance over spheres of shape
-   (dims[0], ..., dims[nd - 1]) and m planes: the index counts planes,
-   (sphere, plane) pairs or spheres, by argument. */
-PyObject *acpy_raise_advance(const char *func, const ac_error *err, int nd,
-                             const npy_intp *dims, npy_intp m);
 
 #endif /* ACPY_BINDING_H */

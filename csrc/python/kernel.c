@@ -989,7 +989,7 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         for (int i = 0; i < k->nin + k->nout; i++)
             widest = w.op[i].width > widest ? w.op[i].width : widest;
         w.block = BLOCK_VALUES / widest > 16 ? BLOCK_VALUES / widest : 16;
-        w.widest = widest;
+        w.widest = widest > ctx.work ? widest : ctx.work;
     }
 
     /* A validation pass first when the caller's arrays are written, so that
