@@ -487,7 +487,7 @@ ac_status ac_snapshot_buffer_sample_entities(const ac_snapshot_buffer *buffer,
     ac_status st;
     if (!ac_finite(render_tick))
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_RENDER_TICK, render_tick, "must be finite");
-    if ((st = check_entities(b, entity, n, err)))
+    if ((st = check_entities(b, entity, n, err)) || !position)
         return st;
     for (size_t i = 0; i < n; i++)
         sample_entity(b, (size_t)entity[i], render_tick, position + i * dim,
@@ -718,7 +718,7 @@ ac_status ac_snapshot_timeline_sample(const ac_snapshot_timeline *timeline,
     const ac_snapshot_buffer *b = timeline->buffer;
     double *rot = b->rotations ? rotation : NULL;
     ac_status st;
-    if ((st = check_render_ticks(render_tick, n, err)))
+    if ((st = check_render_ticks(render_tick, n, err)) || !position)
         return st;
     for (size_t i = 0; i < n; i++)
         sample_entity(b, 0, render_tick[i], position + i * b->dim,

@@ -1075,7 +1075,7 @@ AC_API ac_status ac_snapshot_buffer_sample(const ac_snapshot_buffer *buffer, dou
 /* The same for the n entities entity[0..n) (any order, repeats allowed): row
    i of the outputs is entity[i]'s sample. A non-finite render tick, then an
    entity outside [0, entities) (index i), is AC_ERR_VALUE before anything is
-   written. */
+   written. With position NULL the call only makes these checks. */
 AC_API ac_status ac_snapshot_buffer_sample_entities(const ac_snapshot_buffer *buffer,
                                                     double render_tick, const int64_t *entity,
                                                     size_t n, double *position,
@@ -1126,7 +1126,8 @@ AC_API ac_status ac_snapshot_timeline_push_check(const ac_snapshot_timeline *tim
 /* Releases every waiting snapshot into the timeline; returns how many. */
 AC_API size_t ac_snapshot_timeline_flush(ac_snapshot_timeline *timeline);
 
-/* n render ticks (all finite, checked first) -> n samples. */
+/* n render ticks (all finite, checked first) -> n samples; with position
+   NULL, only the check. */
 AC_API ac_status ac_snapshot_timeline_sample(const ac_snapshot_timeline *timeline,
                                              const double *render_tick, size_t n,
                                              double *position, double *rotation,

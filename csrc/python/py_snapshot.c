@@ -435,7 +435,8 @@ CONTEXT(buffer_push_rotations_context, 1, 0, 1)
 #define I64_OUT(p) ((int64_t *)(void *)(p))
 #define U8_OUT(p) ((unsigned char *)(void *)(p))
 
-/* Render ticks -> (position, [rotation,] mode, left_tick, right_tick). */
+/* Render ticks -> (position, [rotation,] mode, left_tick, right_tick); with
+   out NULL, the check that they are finite. */
 static ac_status timeline_sample_loop(const acpy_context *ctx, const double *const *in,
                                       const size_t *steps, double *const *out, size_t n,
                                       ac_error *err)
@@ -443,12 +444,16 @@ static ac_status timeline_sample_loop(const acpy_context *ctx, const double *con
     const ac_snapshot_timeline *timeline = ctx->object;
     const int turn = ac_snapshot_buffer_rotations(ac_snapshot_timeline_buffer(timeline));
     (void)steps;
+    if (!out)
+        return ac_snapshot_timeline_sample(timeline, in[0], n, NULL, NULL, NULL, NULL, NULL,
+                                           err);
     return ac_snapshot_timeline_sample(timeline, in[0], n, out[0], turn ? out[1] : NULL,
                                        U8_OUT(out[1 + turn]), I64_OUT(out[2 + turn]),
                                        I64_OUT(out[3 + turn]), err);
 }
 
-/* (entity, render_tick shared by all) -> the same outputs. */
+/* (entity, render_tick shared by all) -> the same outputs; with out NULL,
+   the checks alone. */
 static ac_status buffer_sample_loop(const acpy_context *ctx, const double *const *in,
                                     const size_t *steps, double *const *out, size_t n,
                                     ac_error *err)
@@ -460,10 +465,14 @@ static ac_status buffer_sample_loop(const acpy_context *ctx, const double *const
        render tick varies, which the Python API never passes) */
     const size_t per = steps[0] && !steps[1] ? n : 1;
     for (size_t i = 0; i < n; i += per) {
-        ac_status st = ac_snapshot_buffer_sample_entities(
-            b, in[1][steps[1] * i], I64(in[0]) + steps[0] * i, per, out[0] + i * dim,
-            turn ? out[1] + i * 4 : NULL, U8_OUT(out[1 + turn]) + i, I64_OUT(out[2 + turn]) + i,
-            I64_OUT(out[3 + turn]) + i, err);
+        ac_status st = out ? ac_snapshot_buffer_sample_entities(
+                                 b, in[1][steps[1] * i], I64(in[0]) + steps[0] * i, per,
+                                 out[0] + i * dim, turn ? out[1] + i * 4 : NULL,
+                                 U8_OUT(out[1 + turn]) + i, I64_OUT(out[2 + turn]) + i,
+                                 I64_OUT(out[3 + turn]) + i, err)
+                           : ac_snapshot_buffer_sample_entities( /* the checks alone */
+                                 b, in[1][steps[1] * i], I64(in[0]) + steps[0] * i, per, NULL,
+                                 NULL, NULL, NULL, NULL, err);
         if (st) {
             err->index += i;
             return st;
@@ -513,24 +522,25 @@ static ac_status buffer_push_loop(const acpy_context *ctx, const double *const *
 
 static const acpy_kernel timeline_sample = {
     "_snapshot_timeline_sample", SAMPLE_DOC("snapshot_timeline_sample", "render_tick"), 1, 4,
-    {{"render_tick", 1}}, SAMPLE_OUTS(), timeline_sample_loop, 0, timeline_sample_context,
+    {{"render_tick", 1}}, SAMPLE_OUTS(), timeline_sample_loop, ACPY_CHECKS,
+    timeline_sample_context,
 };
 static const acpy_kernel timeline_sample_rotations = {
     "_snapshot_timeline_sample_rotations",
     SAMPLE_DOC("snapshot_timeline_sample_rotations", "render_tick"), 1, 5,
-    {{"render_tick", 1}}, SAMPLE_OUTS({"rotation", 4},), timeline_sample_loop, 0,
+    {{"render_tick", 1}}, SAMPLE_OUTS({"rotation", 4},), timeline_sample_loop, ACPY_CHECKS,
     timeline_sample_rotations_context,
 };
 static const acpy_kernel buffer_sample = {
     "_snapshot_buffer_sample", SAMPLE_DOC("snapshot_buffer_sample", "entity, render_tick"), 2,
     4, {{"entity", ACPY_I64}, {"render_tick", 1}}, SAMPLE_OUTS(), buffer_sample_loop,
-    ACPY_SHARED, buffer_sample_context,
+    ACPY_SHARED | ACPY_CHECKS, buffer_sample_context,
 };
 static const acpy_kernel buffer_sample_rotations = {
     "_snapshot_buffer_sample_rotations",
     SAMPLE_DOC("snapshot_buffer_sample_rotations", "entity, render_tick"), 2, 5,
     {{"entity", ACPY_I64}, {"render_tick", 1}}, SAMPLE_OUTS({"rotation", 4},),
-    buffer_sample_loop, ACPY_SHARED, buffer_sample_rotations_context,
+    buffer_sample_loop, ACPY_SHARED | ACPY_CHECKS, buffer_sample_rotations_context,
 };
 static const acpy_kernel timeline_push = {
     "_snapshot_timeline_push", PUSH_DOC("snapshot_timeline_push", "tick, segment, position"),
