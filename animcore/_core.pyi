@@ -448,7 +448,6 @@ def _snapshot_timeline_sample(
 def _snapshot_timeline_sample_rotations(
     func: str, timeline: _Capsule, render_tick: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
-def _snapshot_sample_one(func: str, timeline: _Capsule, render_tick: Any) -> tuple[Any, ...]: ...
 def _snapshot_timeline_new(
     dim: Any,
     capacity: Any,

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, integer, real_number, shapes
+from ._arrays import integer, real_number, shapes
 from ._objects import ByValue
 from .rotations import quaternion_input
 
@@ -193,19 +193,6 @@ def _check_sample_out(func: str, out, specs) -> None:
                              f"got {a.dtype} {a.shape}")
         if not a.flags.writeable:
             raise ValueError(f"{func}: out[{i}] is read-only")
-
-
-def _small_real(value) -> bool:
-    """A real number that float() takes without overflow: the scalar fast paths
-    take these; anything else (arrays, huge ints, inf, nan) the array path."""
-    if not isinstance(value, _REALS):
-        return False
-    try:  # compared as a Python float: float32 cannot even hold the bound
-        return abs(float(value)) < 2.0**1023
-    except OverflowError:  # an int beyond the float range
-        return False
-
-
 
 
 # -- one entity ----------------------------------------------------------------
@@ -379,14 +366,10 @@ class SnapshotTimeline(ByValue):
             A non-finite render tick. The timeline is never changed by sampling.
         """
         func = "SnapshotTimeline.sample"
-        if _small_real(render_tick):  # without array set-up
-            position, rotation, mode, left, right = _core._snapshot_sample_one(
-                func, self._handle, float(render_tick))
-            return SampleResult(position, rotation, SampleMode(mode), left, right)
-        ticks = as_float64(func, "render_tick", render_tick)
-        if ticks.ndim != 0:
+        if not isinstance(render_tick, _REALS) and \
+                shapes(func, render_tick=render_tick)["render_tick"] != ():
             raise ValueError(f"{func}: render_tick must be a single value; use sample_many")
-        position, rotation, mode, left, right = self._sample(func, ticks)
+        position, rotation, mode, left, right = self._sample(func, render_tick)
         return SampleResult(float(position) if self._dim == 1 else position, rotation,
                             SampleMode(int(mode)), int(left), int(right))
 
@@ -403,15 +386,14 @@ class SnapshotTimeline(ByValue):
         it is untouched if the call raises.
         """
         func = "SnapshotTimeline.sample_many"
-        ticks = as_float64(func, "render_tick", render_ticks)
+        s = shapes(func, render_tick=render_ticks)["render_tick"]
         if out is not None:
-            s = ticks.shape
             position = s if self._dim == 1 else s + (self._dim,)
             _check_sample_out(func, out, [(position, np.float64),
                                           (s + (4,), np.float64) if self._rotations else None,
                                           (s, np.uint8), (s, np.int64), (s, np.int64)])
-        computed = self._sample(func, ticks, out)
-        if out is None and ticks.ndim == 0:  # 0-d arrays, not scalars, as for any shape
+        computed = self._sample(func, render_ticks, out)
+        if out is None and s == ():  # 0-d arrays, not scalars, as for any shape
             computed = tuple(None if a is None else np.asarray(a) for a in computed)
         return SampleResult(*computed)
 

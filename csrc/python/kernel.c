@@ -739,12 +739,36 @@ static PyObject *f64_scalar(double v)
     return s;
 }
 
+/* One result of a scalar call, of the output's type. */
+typedef union scalar_value {
+    double f;
+    int64_t i;
+    int c;
+    unsigned char u;
+} scalar_value;
+
+/* The NumPy scalar of a result of NumPy type `type`. */
+static PyObject *numpy_scalar(const scalar_value *v, int type)
+{
+    PyArray_Descr *descr;
+    PyObject *s;
+    if (type == NPY_DOUBLE)
+        return f64_scalar(v->f);
+    descr = PyArray_DescrFromType(type);
+    if (!descr)
+        return NULL;
+    s = PyArray_Scalar((void *)v, descr, NULL);
+    Py_DECREF(descr);
+    return s;
+}
+
 /* The scalar fast path: every input a Python or NumPy real scalar, scalar
    outputs, no out. Returns NULL without an exception when not applicable. */
 static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_context *ctx,
                              PyObject *const *args, int *handled)
 {
-    double values[ACPY_MAX_IN], results[ACPY_MAX_OUT];
+    double values[ACPY_MAX_IN];
+    scalar_value results[ACPY_MAX_OUT];
     int64_t integers[ACPY_MAX_IN];
     const double *in[ACPY_MAX_IN];
     double *out[ACPY_MAX_OUT];
@@ -754,9 +778,9 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
     *handled = 0;
     npy_intp width;
     for (int i = 0; i < k->nout; i++) {
-        if (has_core(&k->out[i], ctx, &width) || out_type(&k->out[i]) != NPY_DOUBLE)
+        if (has_core(&k->out[i], ctx, &width))
             return NULL;
-        out[i] = &results[i];
+        out[i] = (double *)(void *)&results[i];
     }
     for (int i = 0; i < k->nin; i++) {
         PyObject *o = args[i];
@@ -792,13 +816,14 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
         steps[i] = 0;
     }
     *handled = 1;
-    if (k->loop(ctx, in, steps, out, 1, &err))
+    if (((k->flags & ACPY_MUTATES) && k->loop(ctx, in, steps, NULL, 1, &err)) ||
+        k->loop(ctx, in, steps, out, 1, &err))
         return acpy_raise_item(func, &err, 0, 0, NULL, ctx);
     if (k->nout == 1)
-        return f64_scalar(results[0]);
+        return numpy_scalar(&results[0], out_type(&k->out[0]));
     tuple = PyTuple_New(k->nout);
     for (int i = 0; tuple && i < k->nout; i++) {
-        PyObject *v = f64_scalar(results[i]);
+        PyObject *v = numpy_scalar(&results[i], out_type(&k->out[i]));
         if (!v) {
             Py_CLEAR(tuple);
             break;

@@ -163,66 +163,6 @@ static PyObject *timeline_new(PyObject *self, PyObject *args)
     return wrap(ctx);
 }
 
-/* _snapshot_sample_one(func, timeline, render_tick) -> (position, rotation|None,
-   mode, left_tick, right_tick): position a float for dim 1, else an array. */
-static PyObject *sample_one(PyObject *self, PyObject *args)
-{
-    const char *func;
-    snapshot_ctx *ctx;
-    double t, pos1, *pos = &pos1, rot[4];
-    const ac_snapshot_buffer *b;
-    PyArrayObject *position = NULL, *rotation = NULL;
-    unsigned char mode;
-    int64_t left, right;
-    ac_error err;
-    ac_status st;
-    npy_intp dims[1];
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&d:_snapshot_sample_one", &func, get_ctx, &ctx, &t))
-        return NULL;
-    if (!ctx->timeline) {
-        PyErr_SetString(PyExc_TypeError, "_snapshot_sample_one needs a timeline");
-        return NULL;
-    }
-    b = ctx_buffer(ctx);
-    dims[0] = (npy_intp)ac_snapshot_buffer_dim(b);
-    if (dims[0] != 1) {
-        position = (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_DOUBLE);
-        if (!position)
-            return NULL;
-        pos = ACPY_F64(position);
-    }
-    if (!begin_read(func, ctx)) {
-        Py_XDECREF(position);
-        return NULL;
-    }
-    st = ac_snapshot_timeline_sample(ctx->timeline, &t, 1, pos, rot, &mode, &left, &right,
-                                     &err);
-    end_read(ctx);
-    if (st) {
-        Py_XDECREF(position);
-        return raise_ints(func, &err, 0, NULL);
-    }
-    if (ac_snapshot_buffer_rotations(b)) {
-        dims[0] = 4;
-        rotation = (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_DOUBLE);
-        if (!rotation) {
-            Py_XDECREF(position);
-            return NULL;
-        }
-        memcpy(PyArray_DATA(rotation), rot, sizeof rot);
-    }
-    if (!rotation) {
-        Py_INCREF(Py_None);
-        rotation = (PyArrayObject *)Py_None;
-    }
-    if (position)
-        return Py_BuildValue("NNiLL", position, rotation, (int)mode, (long long)left,
-                             (long long)right);
-    return Py_BuildValue("dNiLL", pos1, rotation, (int)mode, (long long)left,
-                         (long long)right);
-}
-
 /* ------------------------------------------------------------ state access */
 
 static PyObject *flush(PyObject *self, PyObject *args)
@@ -345,9 +285,6 @@ static PyMethodDef methods[] = {
     {"_snapshot_timeline_new", timeline_new, METH_VARARGS,
      "_snapshot_timeline_new(dim, capacity, rotations, max_extrapolation, reorder_window) "
      "-> handle"},
-    {"_snapshot_sample_one", sample_one, METH_VARARGS,
-     "_snapshot_sample_one(func, timeline, render_tick) -> (position, rotation, mode, "
-     "left_tick, right_tick)"},
     {"_snapshot_flush", flush, METH_VARARGS, "_snapshot_flush(timeline) -> released count"},
     {"_snapshot_read", read_entity, METH_VARARGS,
      "_snapshot_read(handle, entity) -> (ticks, segments, positions, rotations, generation, "
