@@ -66,11 +66,6 @@ int acpy_i64_out(PyObject *obj, void *result)
     return acpy_array(obj, (PyArrayObject **)result, NPY_INT64, 1);
 }
 
-int acpy_u8_out(PyObject *obj, void *result)
-{
-    return acpy_array(obj, (PyArrayObject **)result, NPY_UINT8, 1);
-}
-
 int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
                     PyArrayObject *like)
 {

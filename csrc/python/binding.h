@@ -1,7 +1,10 @@
 /* Shared helpers of the CPython/NumPy binding: the only headers that include
-   Python.h and NumPy. The public API in animcore/ normalizes arguments
-   (dtype, broadcasting, contiguity); the binding only checks that contract,
-   releases the GIL around the core kernels and maps ac_error to exceptions. */
+   Python.h and NumPy. Kernels are declared once and served by one generic
+   entry point (acpy_call, below) that converts, broadcasts and walks any
+   array-like by strides; the few other entry points (constructors, object
+   state) take the C-contiguous arrays the Python layer prepares and check
+   that contract with the converters here. All release the GIL around the
+   core on large inputs and map ac_error to exceptions. */
 #ifndef ACPY_BINDING_H
 #define ACPY_BINDING_H
 
@@ -43,14 +46,13 @@ int acpy_array(PyObject *obj, PyArrayObject **result, int type, int writeable);
 /* PyArg_ParseTuple "O&" converters to a borrowed PyArrayObject* built on
    acpy_array: float64 inputs (acpy_f64), writeable outputs (acpy_f64_out),
    either or None giving NULL (acpy_f64_or_none, acpy_f64_out_or_none); int64
-   and uint8 the same way. */
+   the same way. */
 int acpy_f64(PyObject *obj, void *result);
 int acpy_f64_or_none(PyObject *obj, void *result);
 int acpy_f64_out(PyObject *obj, void *result);
 int acpy_f64_out_or_none(PyObject *obj, void *result);
 int acpy_i64(PyObject *obj, void *result);
 int acpy_i64_out(PyObject *obj, void *result);
-int acpy_u8_out(PyObject *obj, void *result);
 
 /* True when `a` has exactly the shape of `like`; else a ValueError naming it. */
 int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
