@@ -532,7 +532,7 @@ class SnapshotBuffer(ByValue):
     _PUSH = (_core._snapshot_buffer_push, _core._snapshot_buffer_push_rotations)
 
     def sample(self, render_tick: float, *, out=None) -> SampleResult:
-        """Every entity at one render tick, in one C call.
+        """Every entity at one render tick.
 
         Parameters
         ----------

@@ -762,8 +762,20 @@ static PyObject *numpy_scalar(const scalar_value *v, int type)
     return s;
 }
 
-/* The scalar fast path: every input a Python or NumPy real scalar, scalar
-   outputs, no out. Returns NULL without an exception when not applicable. */
+/* Whether o is one item of a float64 operand with core axes: an aligned,
+   native, C-contiguous float64 array of exactly the core shape. */
+static int one_item(PyObject *o, int ncore, const npy_intp *dims)
+{
+    PyArrayObject *a = (PyArrayObject *)o;
+    return PyArray_CheckExact(o) && PyArray_TYPE(a) == NPY_DOUBLE && PyArray_ISCARRAY_RO(a) &&
+           PyArray_ISNOTSWAPPED(a) && PyArray_NDIM(a) == ncore &&
+           PyArray_CompareLists(PyArray_DIMS(a), dims, ncore);
+}
+
+/* The fast path of one item: every input a Python or NumPy real scalar (or,
+   for an operand with core axes, one_item), no out. Core-shaped results are
+   fresh arrays, the others NumPy scalars. Returns NULL without an exception
+   when not applicable. */
 static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_context *ctx,
                              PyObject *const *args, int *handled)
 {
@@ -772,20 +784,21 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
     int64_t integers[ACPY_MAX_IN];
     const double *in[ACPY_MAX_IN];
     double *out[ACPY_MAX_OUT];
+    PyObject *arrays[ACPY_MAX_OUT] = {0}, *result = NULL;
     size_t steps[ACPY_MAX_IN];
+    npy_intp width, dims[3];
     ac_error err;
-    PyObject *tuple = NULL;
     *handled = 0;
-    npy_intp width;
-    for (int i = 0; i < k->nout; i++) {
-        if (has_core(&k->out[i], ctx, &width))
-            return NULL;
-        out[i] = (double *)(void *)&results[i];
-    }
     for (int i = 0; i < k->nin; i++) {
         PyObject *o = args[i];
-        if (has_core(&k->in[i], ctx, &width))
-            return NULL;
+        int ncore = core_shape(&k->in[i], ctx, &width, dims);
+        steps[i] = 0;
+        if (ncore) {
+            if (out_type(&k->in[i]) != NPY_DOUBLE || !one_item(o, ncore, dims))
+                return NULL;
+            in[i] = (const double *)PyArray_DATA((PyArrayObject *)o);
+            continue;
+        }
         if (out_type(&k->in[i]) != NPY_DOUBLE) { /* an exact int64 Python int only */
             int overflow;
             if (k->in[i].width != ACPY_I64 || !PyLong_CheckExact(o))
@@ -796,7 +809,6 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
                 return NULL;
             }
             in[i] = (const double *)(const void *)&integers[i];
-            steps[i] = 0;
             continue;
         }
         if (PyFloat_Check(o)) {
@@ -813,24 +825,42 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
             return NULL;
         }
         in[i] = &values[i];
-        steps[i] = 0;
     }
     *handled = 1;
+    for (int i = 0; i < k->nout; i++) {
+        int ncore = core_shape(&k->out[i], ctx, &width, dims);
+        out[i] = (double *)(void *)&results[i];
+        if (ncore) {
+            arrays[i] = PyArray_SimpleNew(ncore, dims, out_type(&k->out[i]));
+            if (!arrays[i])
+                goto done;
+            out[i] = (double *)PyArray_DATA((PyArrayObject *)arrays[i]);
+        }
+    }
     if (((k->flags & ACPY_MUTATES) && k->loop(ctx, in, steps, NULL, 1, &err)) ||
-        k->loop(ctx, in, steps, out, 1, &err))
-        return acpy_raise_item(func, &err, 0, 0, NULL, ctx);
-    if (k->nout == 1)
-        return numpy_scalar(&results[0], out_type(&k->out[0]));
-    tuple = PyTuple_New(k->nout);
-    for (int i = 0; tuple && i < k->nout; i++) {
-        PyObject *v = numpy_scalar(&results[i], out_type(&k->out[i]));
+        k->loop(ctx, in, steps, out, 1, &err)) {
+        acpy_raise_item(func, &err, 0, 0, NULL, ctx);
+        goto done;
+    }
+    result = k->nout == 1 ? NULL : PyTuple_New(k->nout);
+    if (k->nout != 1 && !result)
+        goto done;
+    for (int i = 0; i < k->nout; i++) {
+        PyObject *v = arrays[i] ? arrays[i] : numpy_scalar(&results[i], out_type(&k->out[i]));
+        arrays[i] = NULL; /* the result holds it now */
         if (!v) {
-            Py_CLEAR(tuple);
+            Py_CLEAR(result);
             break;
         }
-        PyTuple_SET_ITEM(tuple, i, v);
+        if (k->nout == 1)
+            result = v;
+        else
+            PyTuple_SET_ITEM(result, i, v);
     }
-    return tuple;
+done:
+    for (int i = 0; i < k->nout; i++)
+        Py_XDECREF(arrays[i]);
+    return result;
 }
 
 static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
