@@ -111,6 +111,19 @@ static int per_sphere(ac_arg arg)
 
 #define INTS(p) ((int *)(void *)(p))
 
+/* The n items of `width` values an input holds (or its one item, step 0)
+   into the output the core then steps in place. */
+static void start(double *out, const double *in, size_t step, size_t n, size_t width)
+{
+    if (step) {
+        if (out != in)
+            memcpy(out, in, n * width * sizeof *out);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        memcpy(out + i * width, in, width * sizeof *out);
+}
+
 /* Inputs: position, velocity (C), radius, dt, plane_point, plane_normal,
    plane_velocity (M, C), restitution, friction (M)[, angular_velocity (spin),
    inverse_inertia]. Outputs: position, velocity, bounces[, angular_velocity]
@@ -126,12 +139,10 @@ static ac_status advance_block(const acpy_context *ctx, const double *const *in,
     /* planes shared by all spheres (as the Python API passes them) take one
        call for the block; planes per sphere, one call each */
     const size_t group = steps[4] || steps[5] || steps[6] ? 1 : n;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(out[0] + i * dim, in[0] + steps[0] * i * dim, dim * sizeof(double));
-        memcpy(out[1] + i * dim, in[1] + steps[1] * i * dim, dim * sizeof(double));
-        if (spin)
-            memcpy(out[3] + i * da, in[9] + steps[9] * i * da, da * sizeof(double));
-    }
+    start(out[0], in[0], steps[0], n, dim);
+    start(out[1], in[1], steps[1], n, dim);
+    if (spin)
+        start(out[3], in[9], steps[9], n, da);
     for (size_t i = 0; i < n; i += group) {
         ac_planes planes = {in[4] + steps[4] * i * m * dim, in[5] + steps[5] * i * m * dim,
                             in[6] + steps[6] * i * m * dim, m, dim};
