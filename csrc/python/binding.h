@@ -204,7 +204,8 @@ typedef int (*acpy_context_parse)(const char *func, PyObject *arg, acpy_context 
    on one thread, in order, in two passes over the whole call: the loop is
    called with out == NULL first and must then change nothing and report any
    failure of its arguments, and only when every block passes is it called to
-   apply them. So an error leaves the object as it was.
+   apply them. So an error leaves the object as it was. It keeps the GIL, so
+   that changes to one object from several threads take turns.
    ACPY_CHECKS: called with out == NULL, the loop writes nothing and returns
    AC_OK only when it is certain to succeed on these inputs (else a failure
    with err->index set, as any failure has). When the caller's

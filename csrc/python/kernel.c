@@ -1051,8 +1051,9 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
        an error leaves them untouched; then the pass that writes. */
     st = AC_OK;
     if (total > 0) {
-        PyThreadState *released =
-            total * w.widest > ACPY_GIL_THRESHOLD ? PyEval_SaveThread() : NULL;
+        PyThreadState *released = !(k->flags & ACPY_MUTATES) && total * w.widest > ACPY_GIL_THRESHOLD
+                                      ? PyEval_SaveThread()
+                                      : NULL;
         int validate = caller_written;
         if (k->flags & ACPY_MUTATES) { /* every block checked before the object changes */
             w.check = 1;
