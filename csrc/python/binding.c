@@ -170,7 +170,8 @@ PyObject *acpy_raise_item(const char *func, const ac_error *err, npy_intp item, 
             name = ctx->errors[i].name ? ctx->errors[i].name : name;
             integer = ctx->errors[i].integer;
         }
-    memcpy(shape, dims, sizeof(npy_intp) * (size_t)nd);
+    if (nd > 0)
+        memcpy(shape, dims, sizeof(npy_intp) * (size_t)nd);
     switch (space) {
     case ACPY_PARTS: /* the index runs over the loop axes and the items' own */
         e.index = (size_t)item * (size_t)per + err->index;

@@ -97,7 +97,7 @@ static int advance_context(const char *func, PyObject *arg, acpy_context *ctx)
     ctx->error_items = v[1] > 1 ? v[1] : 1;
     ctx->errors = advance_errors;
     ctx->nerrors = sizeof advance_errors / sizeof *advance_errors;
-    ctx->work = (v[1] + 1) * (v[2] + 1); /* contact tests per sphere, at most */
+    ctx->work = (npy_intp)(v[1] + 1) * (npy_intp)(v[2] + 1); /* contact tests per sphere */
     return 1;
 }
 

@@ -95,18 +95,15 @@ static PyObject *wrap(snapshot_ctx *ctx)
     return capsule;
 }
 
-/* Arguments whose values are integers, shown as such in messages. */
-static const acpy_arg_error integer_args[] = {
-    {AC_ARG_ENTITIES, 0, NULL, 1}, {AC_ARG_DIM, 0, NULL, 1},  {AC_ARG_CAPACITY, 0, NULL, 1},
-    {AC_ARG_REORDER_WINDOW, 0, NULL, 1}, {AC_ARG_TICK, 0, NULL, 1}, {AC_ARG_ENTITY, 0, NULL, 1}};
-
-/* The exception for a snapshot error indexed over `shape`. */
-static PyObject *raise_ints(const char *func, const ac_error *err, int ndim,
-                            const npy_intp *shape)
+/* The exception for a failed create: its sizes are integers in messages. */
+static PyObject *raise_create(const char *func, const ac_error *err)
 {
-    acpy_space space = {ndim, shape};
-    return acpy_raise_as(func, err, integer_args, sizeof integer_args / sizeof *integer_args,
-                         &space);
+    static const acpy_arg_error sizes[] = {{AC_ARG_ENTITIES, ACPY_NO_INDEX, NULL, 1},
+                                           {AC_ARG_DIM, ACPY_NO_INDEX, NULL, 1},
+                                           {AC_ARG_CAPACITY, ACPY_NO_INDEX, NULL, 1},
+                                           {AC_ARG_REORDER_WINDOW, ACPY_NO_INDEX, NULL, 1}};
+    acpy_space none = {0, NULL};
+    return acpy_raise_as(func, err, sizes, sizeof sizes / sizeof *sizes, &none);
 }
 
 /* ------------------------------------------------------------------ create */
@@ -132,7 +129,7 @@ static PyObject *buffer_new(PyObject *self, PyObject *args)
     if (ac_snapshot_buffer_create(&ctx->buffer, (size_t)entities, (size_t)dim,
                                   (size_t)capacity, rotations, extrapolation, NULL, &err)) {
         PyMem_Free(ctx);
-        return raise_ints("SnapshotBuffer", &err, 0, NULL);
+        return raise_create("SnapshotBuffer", &err);
     }
     return wrap(ctx);
 }
@@ -158,7 +155,7 @@ static PyObject *timeline_new(PyObject *self, PyObject *args)
     if (ac_snapshot_timeline_create(&ctx->timeline, (size_t)dim, (size_t)capacity,
                                     rotations, extrapolation, (size_t)window, NULL, &err)) {
         PyMem_Free(ctx);
-        return raise_ints("SnapshotTimeline", &err, 0, NULL);
+        return raise_create("SnapshotTimeline", &err);
     }
     return wrap(ctx);
 }
