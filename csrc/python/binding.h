@@ -206,6 +206,9 @@ typedef int (*acpy_context_parse)(const char *func, PyObject *arg, acpy_context 
    failure of its arguments, and only when every block passes is it called to
    apply them. So an error leaves the object as it was. It keeps the GIL, so
    that changes to one object from several threads take turns.
+   ACPY_IN_PLACE: the loop reads an item of input j before it writes that item
+   of output j, so output j may be the input j array itself (the same elements;
+   any other overlap of an output and an input is read from a copy).
    ACPY_CHECKS: called with out == NULL, the loop writes nothing and returns
    AC_OK only when it is certain to succeed on these inputs (else a failure
    with err->index set, as any failure has). When the caller's
@@ -214,6 +217,7 @@ typedef int (*acpy_context_parse)(const char *func, PyObject *arg, acpy_context 
 #define ACPY_SHARED 1
 #define ACPY_CHECKS 2
 #define ACPY_MUTATES 4
+#define ACPY_IN_PLACE 8
 
 typedef struct acpy_kernel {
     const char *name; /* entry point in animcore._core */

@@ -731,6 +731,16 @@ static int overlaps(PyArrayObject *a, PyArrayObject *b)
     return alo < bhi && blo < ahi;
 }
 
+/* Whether a and b are the same elements: data, dtype, shape and strides. */
+static int same_layout(PyArrayObject *a, PyArrayObject *b)
+{
+    return PyArray_DATA(a) == PyArray_DATA(b) && PyArray_EquivTypes(PyArray_DESCR(a),
+                                                                     PyArray_DESCR(b)) &&
+           PyArray_NDIM(a) == PyArray_NDIM(b) &&
+           PyArray_CompareLists(PyArray_DIMS(a), PyArray_DIMS(b), PyArray_NDIM(a)) &&
+           PyArray_CompareLists(PyArray_STRIDES(a), PyArray_STRIDES(b), PyArray_NDIM(a));
+}
+
 static PyObject *f64_scalar(double v)
 {
     PyObject *s = PyArrayScalar_New(Double);
@@ -965,7 +975,8 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                  (out_type(&k->out[j]) != NPY_DOUBLE || PyArray_TYPE(target[j]) == NPY_DOUBLE ||
                   PyArray_TYPE(target[j]) == NPY_FLOAT);
         for (int i = 0; usable && i < k->nin; i++)
-            if (overlaps(target[j], in[i])) { /* read every input before writing */
+            if (overlaps(target[j], in[i]) && /* read every input before writing */
+                !(i == j && (k->flags & ACPY_IN_PLACE) && same_layout(target[j], in[i]))) {
                 PyArrayObject *copy = (PyArrayObject *)PyArray_NewCopy(in[i], NPY_KEEPORDER);
                 if (!copy)
                     goto done;

@@ -202,24 +202,25 @@ ADVANCE_LOOP(advance_spin_events_loop, 1, 1)
 
 static const acpy_kernel advance = {
     "_advance", ADVANCE_DOC("_advance", "", ""), 9, 3, {ADVANCE_IN}, {ADVANCE_OUT},
-    advance_loop, ACPY_SHARED, advance_context,
+    advance_loop, ACPY_SHARED | ACPY_IN_PLACE, advance_context,
 };
 static const acpy_kernel advance_spin = {
     "_advance_spin",
     ADVANCE_DOC("_advance_spin", ", angular_velocity, inverse_inertia", ", angular_velocity"),
-    11, 4, {ADVANCE_IN, SPIN_IN}, {ADVANCE_OUT, SPIN_OUT}, advance_spin_loop, ACPY_SHARED,
-    advance_context,
+    11, 4, {ADVANCE_IN, SPIN_IN}, {ADVANCE_OUT, SPIN_OUT}, advance_spin_loop,
+    ACPY_SHARED | ACPY_IN_PLACE, advance_context,
 };
 static const acpy_kernel advance_events = {
     "_advance_events", ADVANCE_DOC("_advance_events", "", EVENTS_DOC), 9, 7, {ADVANCE_IN},
-    {ADVANCE_OUT, EVENTS_OUT}, advance_events_loop, ACPY_SHARED, advance_context,
+    {ADVANCE_OUT, EVENTS_OUT}, advance_events_loop, ACPY_SHARED | ACPY_IN_PLACE,
+    advance_context,
 };
 static const acpy_kernel advance_spin_events = {
     "_advance_spin_events",
     ADVANCE_DOC("_advance_spin_events", ", angular_velocity, inverse_inertia",
                 ", angular_velocity" EVENTS_DOC),
     11, 8, {ADVANCE_IN, SPIN_IN}, {ADVANCE_OUT, SPIN_OUT, EVENTS_OUT}, advance_spin_events_loop,
-    ACPY_SHARED, advance_context,
+    ACPY_SHARED | ACPY_IN_PLACE, advance_context,
 };
 
 static const acpy_kernel *const kernels[] = {&bounce2, &bounce3, &point2, &point3, &advance,
