@@ -294,6 +294,32 @@ def _key_array(func: str, name: str, value, shape) -> np.ndarray:
     return contiguous(array)
 
 
+def _edited_keys(array: np.ndarray, edit, fill: float) -> np.ndarray:
+    """A per-key array after one key edit (see ``Curve._rebuild``)."""
+    if edit is None or edit[0] == "replace":
+        return array
+    if edit[0] == "insert":
+        return np.insert(array, edit[1], fill, axis=0)
+    return np.delete(array, edit[1], axis=0)
+
+
+def _edited_segments(func: str, entries: list, edit) -> list:
+    """Per-segment entries after one key edit: an inserted key splits its
+    segment (both halves keep the kind), a removed key merges its two
+    segments into the left one."""
+    if edit is None or edit[0] == "replace":
+        return entries
+    k, i = len(entries) + 1, edit[1]
+    if edit[0] == "insert":
+        if not entries:
+            raise ValueError(f"{func}: a one-key curve with per-segment interpolation has no "
+                             f"segment kind for a new segment: build it with Curve(...)")
+        j = min(max(i - 1, 0), k - 2)
+        return entries[:j + 1] + [entries[j]] + entries[j + 1:]
+    dropped = 0 if i == 0 else min(i, k - 2)
+    return entries[:dropped] + entries[dropped + 1:]
+
+
 def _frozen(array: np.ndarray) -> np.ndarray:
     """A read-only C-contiguous float64 copy."""
     array = np.array(array, dtype=np.float64, order="C")
@@ -546,7 +572,8 @@ class Curve(ByValue):
 
     __slots__ = ("_times", "_values", "_interpolation", "_tangents", "_before", "_after",
                  "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps", "_given", "_kinds",
-                 "_in_weights", "_out_weights", "_slopes", "_long_handles", "_plans")
+                 "_in_weights", "_out_weights", "_slopes", "_long_handles", "_plans",
+                 "_auto_smoothing")
 
     def __init__(self, times, values, *, interpolation="cubic", tangents=None,
                  velocities=None, in_velocities=None, out_velocities=None, in_weights=None,
@@ -571,6 +598,7 @@ class Curve(ByValue):
                     before_slope=before_slope, after_slope=after_slope)
         if policy is not tangents:  # Blender's rules: keep their name(s)
             self._tangents = policy if isinstance(policy, str) else tuple(policy)
+            self._auto_smoothing = auto_smoothing
         self._ease = None if ease is None else as_easing_for("Curve", ease)
 
     def _build(self, func, times, values, interpolation, tangents, velocities,
@@ -678,6 +706,7 @@ class Curve(ByValue):
         self._slopes = (before_slope, after_slope)
         self._long_handles = bool(long_handles)
         self._given = None if vin is None else (_frozen(vin), _frozen(vout))
+        self._auto_smoothing = None
 
     # -- glTF ------------------------------------------------------------------
 
@@ -1082,7 +1111,7 @@ class Curve(ByValue):
                 "given": self._given,  # the explicit velocities, as given
                 "in_weights": self._in_weights, "out_weights": self._out_weights,
                 "before_slope": self._slopes[0], "after_slope": self._slopes[1],
-                "long_handles": self._long_handles,
+                "long_handles": self._long_handles, "auto_smoothing": self._auto_smoothing,
                 "before": self._before, "after": self._after, "jumps": self._jumps,
                 "ease": self._ease, "remaps": self._remaps}
 
@@ -1101,6 +1130,7 @@ class Curve(ByValue):
                      out_weights=state["out_weights"], before_slope=state["before_slope"],
                      after_slope=state["after_slope"], long_handles=state["long_handles"])
         curve._tangents = state["tangents"]
+        curve._auto_smoothing = state.get("auto_smoothing")
         curve._ease, curve._remaps = state["ease"], tuple(state["remaps"])
         return curve
 
@@ -1338,20 +1368,50 @@ class Curve(ByValue):
                 value, vin, vout = float(value), float(vin), float(vout)
             yield CurveKey(float(self._times[i]), value, vin, vout)
 
-    def _rebuild(self, func, times, values, velocities) -> "Curve":
-        """A curve with this one's options (and easing and remaps) on new keys;
-        ``velocities`` is (in, out) for an explicit curve, else None."""
-        if self._tangents == "auto_ease":  # recomputed from the new keys
-            curve = Curve(times, values, interpolation=self._interpolation,
-                          tangents="auto_ease", before=self._before, after=self._after,
-                          jumps=self._jumps)
-            curve._ease, curve._remaps = self._ease, self._remaps
-            return curve
-        curve = Curve.__new__(Curve)
-        vin, vout = (None, None) if velocities is None else velocities
-        curve._build(func, times, values, self._interpolation,
-                     "explicit" if velocities is not None else self._tangents, None, vin, vout,
-                     self._before, self._after, self._jumps)
+    def _rebuild(self, func, times, values, velocities, edit=None) -> "Curve":
+        """A curve with this one's options, weights, slopes, easing and remaps on
+        new keys. ``edit`` is how the keys changed: None (new values only),
+        ("insert", i), ("replace", i) or ("remove", i); it moves the per-key
+        weights and policies and the per-segment interpolations along (a new
+        key splits its segment, whose kind both halves keep; a removed key's
+        segments merge into the left one, as the tools store a segment on its
+        left key). ``velocities`` is (velocities, in_velocities,
+        out_velocities) for an explicit curve, else None: a tangent policy
+        computes them from the new keys."""
+        interpolation, policy = self._interpolation, self._tangents
+        if isinstance(interpolation, tuple):
+            interpolation = tuple(_edited_segments(func, list(interpolation), edit))
+            if velocities is not None and not any(e in ("cubic", "bezier")
+                                                  for e in interpolation):
+                velocities, policy = None, None  # no segment left that uses them
+        weights = [None if w is None else _edited_keys(w, edit, 1 / 3)
+                   for w in (self._in_weights, self._out_weights)]
+        options = dict(before=self._before, after=self._after, before_slope=self._slopes[0],
+                       after_slope=self._slopes[1], jumps=self._jumps)
+        if policy is not None and velocities is None and (
+                not isinstance(policy, str) or policy in _BLENDER_POLICIES):
+            if isinstance(policy, tuple) or policy == "free":
+                if edit is not None and edit[0] == "insert":
+                    raise ValueError(f"{func}: this curve's tangents are given per key, so a "
+                                     f"new key needs its own: build the edited curve with "
+                                     f"Curve(...)")
+                if isinstance(policy, tuple) and edit is not None and edit[0] == "remove":
+                    policy = policy[:edit[1]] + policy[edit[1] + 1:]
+            free = policy == "free" or (isinstance(policy, tuple) and "free" in policy)
+            given = [_edited_keys(g, edit, 0.0) for g in self._given] if free else (None, None)
+            curve = Curve(times, values, interpolation=interpolation, tangents=policy,
+                          in_velocities=given[0], out_velocities=given[1],
+                          in_weights=weights[0], out_weights=weights[1],
+                          auto_smoothing=self._auto_smoothing, **options)
+        else:
+            curve = Curve.__new__(Curve)
+            curve._build(func, times, values, interpolation,
+                         "explicit" if velocities is not None else policy,
+                         *(velocities or (None, None, None)),
+                         options["before"], options["after"], options["jumps"],
+                         in_weights=weights[0], out_weights=weights[1],
+                         before_slope=options["before_slope"],
+                         after_slope=options["after_slope"], long_handles=self._long_handles)
         curve._ease, curve._remaps = self._ease, self._remaps
         return curve
 
@@ -1371,7 +1431,12 @@ class Curve(ByValue):
         velocities (``tangents == "explicit"``) the key needs its per-second
         ``velocity`` (or ``in_velocity`` and ``out_velocity``); otherwise the
         tangent policy computes it, and giving one is an error. Options,
-        ``ease`` and time remaps are kept.
+        handle weights (a new key's are 1/3), ``ease`` and time remaps are
+        kept; with per-segment interpolation the new key splits its segment
+        and both halves keep its kind. The tools' automatic tangents are
+        computed again from the new keys; per-key tangent policies and
+        'free' handles need the new key's own, so inserting a key into such a
+        curve is an error (build it with ``Curve(...)``).
 
         >>> Curve([0, 2], [0, 2], interpolation="linear").with_key(1, 5)(0.5)
         np.float64(2.5)
@@ -1408,12 +1473,16 @@ class Curve(ByValue):
         times, values = put(self._times, float(t)), put(self._values, row)
         velocities = None
         if explicit:
-            velocities = (put(self._given[0], vin), put(self._given[1], vout))
-        return self._rebuild(func, times, values, velocities)
+            velocities = (None, put(self._given[0], vin), put(self._given[1], vout))
+        return self._rebuild(func, times, values, velocities,
+                             ("replace" if replace else "insert", i))
 
     def without_key(self, index: int) -> "Curve":
         """A new curve without key ``index`` (negative counts from the end);
-        at least one key remains. Options, ``ease`` and time remaps are kept."""
+        at least one key remains. Options, handle weights, ``ease`` and time
+        remaps are kept; with per-segment interpolation the two segments
+        around the key merge into the left one (the tools store a segment's
+        kind on its left key)."""
         func = "Curve.without_key"
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
             raise ValueError(f"{func}: index must be an integer, got {index!r}")
@@ -1425,9 +1494,10 @@ class Curve(ByValue):
             raise ValueError(f"{func}: a curve keeps at least one key")
         i = int(index) % k
         keep = np.arange(k) != i
-        velocities = None if self._given is None else (self._given[0][keep],
-                                                       self._given[1][keep])
-        return self._rebuild(func, self._times[keep], self._values[keep], velocities)
+        velocities = None if self._given is None or self._tangents != "explicit" else (
+            None, self._given[0][keep], self._given[1][keep])
+        return self._rebuild(func, self._times[keep], self._values[keep], velocities,
+                             ("remove", i))
 
     def with_values(self, values, *, velocities=None, in_velocities=None,
                     out_velocities=None) -> "Curve":
@@ -1435,39 +1505,60 @@ class Curve(ByValue):
         (K rows, any number of channels).
 
         A curve with explicit velocities keeps them (when the channels match)
-        unless new ones are given; giving velocities to a curve whose tangent
-        policy computes them makes the new curve's tangents explicit.
+        unless new ones are given; a tangent policy (the tools' automatic
+        rules included) computes them again from the new values, exactly as
+        a new ``Curve`` with that policy would; giving velocities to such a
+        curve makes the new curve's tangents explicit. Handle weights,
+        per-segment interpolation, extrapolation slopes, ``ease`` and time
+        remaps are kept.
         """
         func = "Curve.with_values"
         values = as_float64(func, "values", values)
         if velocities is None and in_velocities is None and out_velocities is None:
-            if self._given is not None:
+            if self._tangents == "explicit":
                 if values.shape != self._values.shape:
                     raise ValueError(f"{func}: values has shape {values.shape}, but the "
                                      f"explicit velocities have shape {self._values.shape}: "
                                      f"give new velocities too")
-                return self._rebuild(func, self._times, values, self._given)
+                return self._rebuild(func, self._times, values, (None, *self._given))
             return self._rebuild(func, self._times, values, None)
-        curve = Curve.__new__(Curve)
-        curve._build(func, self._times, values, self._interpolation, "explicit", velocities,
-                     in_velocities, out_velocities, self._before, self._after, self._jumps)
-        curve._ease, curve._remaps = self._ease, self._remaps
-        return curve
+        return self._rebuild(func, self._times, values,
+                             (velocities, in_velocities, out_velocities))
 
     def to_dict(self) -> dict:
         """Everything that defines the curve, as JSON-ready lists, numbers and
         strings: ``Curve.from_dict(json.loads(json.dumps(c.to_dict())))``
-        evaluates exactly as ``c`` does (per-segment ``ease`` and time remaps
-        included)."""
-        if self._kinds is not None or self._slopes != (None, None):
-            raise ValueError("Curve.to_dict: per-segment interpolation, handle weights and "
-                             "sloped extrapolation are not serialized yet (the dict would "
-                             "describe another curve)")
+        evaluates exactly as ``c`` does: per-segment interpolation and
+        easings, handle weights, extrapolation slopes, ``ease`` and time
+        remaps included. The tools' automatic handles are stored as resolved
+        velocities and weights, with the policy's name (and ``with_values``
+        or ``with_key`` on the restored curve computes them again by it);
+        OpenUSD's AutoEase is computed again from the keys."""
+
+        def listed(x):
+            return x.tolist() if isinstance(x, np.ndarray) else x
+
+        interpolation = self._interpolation
+        if isinstance(interpolation, tuple):
+            interpolation = [e if isinstance(e, str) else easing_to_data(e)
+                             for e in interpolation]
+        elif not isinstance(interpolation, str):
+            interpolation = easing_to_data(interpolation)
+        tangents = self._tangents
         data = {"type": "Curve", "times": self._times.tolist(), "values": self._values.tolist(),
-                "interpolation": self._interpolation, "tangents": self._tangents}
-        if self._given is not None and self._tangents != "auto_ease":  # (computed)
+                "interpolation": interpolation,
+                "tangents": tangents if isinstance(tangents, str) else list(tangents)}
+        if self._given is not None and tangents != "auto_ease":  # (computed from the keys)
+            # the tools' automatic handles as resolved, like the explicit ones
             data["in_velocities"] = self._given[0].tolist()
             data["out_velocities"] = self._given[1].tolist()
+        for name, value in (("in_weights", self._in_weights), ("out_weights", self._out_weights),
+                            ("before_slope", self._slopes[0]), ("after_slope", self._slopes[1]),
+                            ("auto_smoothing", self._auto_smoothing)):
+            if value is not None:
+                data[name] = listed(value)
+        if self._long_handles:
+            data["long_handles"] = True
         data.update(before=self._before, after=self._after, jumps=self._jumps,
                     ease=None if self._ease is None else easing_to_data(self._ease),
                     remaps=[r.to_dict() if isinstance(r, Curve) else easing_to_data(r)
@@ -1480,15 +1571,38 @@ class Curve(ByValue):
         func = "Curve.from_dict"
         check_fields(func, data, "Curve", ["times", "values"],
                      ["interpolation", "tangents", "in_velocities", "out_velocities", "before",
-                      "after", "jumps", "ease", "remaps"])
+                      "after", "jumps", "ease", "remaps", "in_weights", "out_weights",
+                      "before_slope", "after_slope", "auto_smoothing", "long_handles"])
+        interpolation = data.get("interpolation", "cubic")
+        if isinstance(interpolation, list):
+            interpolation = [e if isinstance(e, str) else easing_from_data(e, func)
+                             for e in interpolation]
+        elif isinstance(interpolation, dict):
+            interpolation = easing_from_data(interpolation, func)
+        tangents = data.get("tangents")
+        if isinstance(tangents, list):
+            tangents = tuple(tangents)
+        options = dict(in_weights=data.get("in_weights"), out_weights=data.get("out_weights"),
+                       before_slope=data.get("before_slope"),
+                       after_slope=data.get("after_slope"))
+        before, after = data.get("before", "clamp"), data.get("after", "clamp")
+        jumps = data.get("jumps", False)
+        if tangents == "auto_ease":  # computed again from the keys
+            curve = cls(data["times"], data["values"], interpolation=interpolation,
+                        tangents=tangents, before=before, after=after, jumps=jumps, **options)
+        else:  # the tools' automatic handles come resolved, as explicit ones
+            resolved = tangents is not None and (not isinstance(tangents, str)
+                                                 or tangents in _BLENDER_POLICIES)
+            curve = cls.__new__(cls)
+            curve._build(func, data["times"], data["values"], interpolation,
+                         "explicit" if resolved else tangents, None,
+                         data.get("in_velocities"), data.get("out_velocities"), before, after,
+                         jumps, long_handles=bool(data.get("long_handles", False)), **options)
+            if resolved:
+                curve._tangents = tangents
+                curve._auto_smoothing = data.get("auto_smoothing")
         ease = data.get("ease")
-        curve = cls(data["times"], data["values"],
-                    interpolation=data.get("interpolation", "cubic"),
-                    tangents=data.get("tangents"), in_velocities=data.get("in_velocities"),
-                    out_velocities=data.get("out_velocities"),
-                    before=data.get("before", "clamp"), after=data.get("after", "clamp"),
-                    jumps=data.get("jumps", False),
-                    ease=None if ease is None else easing_from_data(ease, func))
+        curve._ease = None if ease is None else easing_from_data(ease, func)
         for remap in reversed(data.get("remaps") or []):  # stored outermost first
             curve = curve.remap_time(Curve.from_dict(remap) if remap.get("type") == "Curve"
                                      else easing_from_data(remap, func))

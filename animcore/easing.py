@@ -567,8 +567,10 @@ def ease_inverse(kind, s, *, out=None) -> np.ndarray:
 
 def easing_to_data(easing: Easing) -> dict:
     """A JSON-ready dict describing an easing object (see :func:`easing_from_data`)."""
-    if isinstance(easing, Ease):
-        return {"type": "Ease", "kind": easing.name}
+    if isinstance(easing, Ease):  # parameters only where they differ from the defaults
+        state = easing._state()
+        return {"type": "Ease", **{k: v for k, v in state.items()
+                                   if v is not None and (k, v) != ("variant", "penner")}}
     if isinstance(easing, CubicBezier):
         return {"type": "CubicBezier", "points": list(easing._points)}
     if isinstance(easing, Steps):
@@ -580,8 +582,10 @@ def easing_from_data(data, func: str = "from_dict") -> Easing:
     """The easing object that :func:`easing_to_data` described."""
     kind = data.get("type") if isinstance(data, dict) else None
     if kind == "Ease":
-        check_fields(func, data, "Ease", ["kind"])
-        return Ease(data["kind"])
+        check_fields(func, data, "Ease", ["kind"], ["overshoot", "amplitude", "period", "variant"])
+        return Ease(data["kind"], overshoot=data.get("overshoot"),
+                    amplitude=data.get("amplitude"), period=data.get("period"),
+                    variant=data.get("variant", "penner"))
     if kind == "CubicBezier":
         check_fields(func, data, "CubicBezier", ["points"])
         return CubicBezier(*data["points"])

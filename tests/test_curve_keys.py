@@ -437,11 +437,129 @@ def test_bezier_and_eased_segments_need_a_representable_duration():
     assert Curve([-1e308, 1e308], [0, 1], interpolation="linear")(0.0) == pytest.approx(0.5)
 
 
-def test_to_dict_refuses_what_it_cannot_describe():
-    c = Curve([0, 1, 2], [0, 1, 0], interpolation=["linear", "bezier"], out_weights=[0.5] * 3)
-    with pytest.raises(ValueError, match=r"Curve.to_dict: per-segment interpolation, handle "
-                                         r"weights and sloped extrapolation are not serialized"):
-        c.to_dict()
+KEYED_ROUND_TRIPS = [
+    lambda: Curve([0, 1, 2, 3], [0, 1, 0, 2],
+                  interpolation=["linear", "bezier", Ease("back_in", overshoot=3.0)],
+                  velocities=[1, 0, 0, 1], out_weights=[0.5] * 4, after="sloped",
+                  after_slope=2.0),
+    lambda: Curve([0, 1, 2, 3], [[0, 1], [1, 0], [0, 3], [2, 2]], interpolation="bezier",
+                  tangents="auto", auto_smoothing="cont_accel"),
+    lambda: Curve([0, 1, 2, 3], [0, 1, 0, 2], interpolation="bezier", before="cycle",
+                  after="cycle", tangents=["auto", "vector", "auto_ease", "auto_clamped"]),
+    lambda: Curve([0, 1, 2, 3], [0, 1, 0, 2], tangents="auto_ease", before="sloped",
+                  before_slope=-1.0),
+    lambda: Curve([0, 1, 2], [0, 1, 0], interpolation=Ease("elastic_out", amplitude=2.0,
+                                                           period=0.5, variant="blender")),
+    lambda: Curve.from_handles([0, 1, 2], [0, 1, 0], [[-0.5, 0], [0.2, 1], [1.5, 0]],
+                               [[0.9, 0], [1.9, 1], [2.5, 0]]),
+]
+
+
+@pytest.mark.parametrize("make", KEYED_ROUND_TRIPS)
+def test_keyed_curves_round_trip_through_json(make):
+    import json
+    c = make()
+    text = json.dumps(c.to_dict())
+    d = Curve.from_dict(json.loads(text))
+    assert d == c and repr(d) == repr(c)
+    t = np.linspace(-1, 4, 81)
+    np.testing.assert_array_equal(d(t), c(t))
+    np.testing.assert_array_equal(d.evaluate(t, 1), c.evaluate(t, 1))
+    assert json.dumps(d.to_dict()) == text
+    new = np.asarray(c.values) * 2 + 1  # the restored curve edits like the original
+    if c.tangents != "explicit":
+        np.testing.assert_array_equal(d.with_values(new)(t), c.with_values(new)(t))
+
+
+def test_easing_parameters_survive_json():
+    from animcore.easing import easing_from_data, easing_to_data
+    for e in (Ease("back_in", overshoot=3.0), Ease("elastic_out", amplitude=2.0, period=0.5),
+              Ease("expo_in", variant="blender"), Ease("quad_in")):
+        again = easing_from_data(easing_to_data(e))
+        assert again == e
+        u = np.linspace(0, 1, 11)
+        np.testing.assert_array_equal(again(u), e(u))
+    assert easing_to_data(Ease("quad_in")) == {"type": "Ease", "kind": "quad_in"}
+
+
+TIMES, VALUES = [0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 0.0, 2.0]
+QUERIES = np.linspace(-1, 4, 101)
+
+
+def test_edits_keep_weights_and_extrapolation_slopes():
+    options = dict(interpolation="bezier", velocities=[1, 0, 0, 1],
+                   in_weights=[0.1, 0.2, 0.3, 0.4], out_weights=[0.5, 0.6, 0.2, 0.1],
+                   after="sloped", after_slope=2.0)
+    c = Curve(TIMES, VALUES, **options)
+    np.testing.assert_array_equal(c.with_values([0, 2, 0, 2])(QUERIES),
+                                  Curve(TIMES, [0, 2, 0, 2], **options)(QUERIES))
+    # a new key gets handles of 1/3; the others keep theirs
+    inserted = Curve([0, 1, 1.5, 2, 3], [0, 1, 0.5, 0, 2], interpolation="bezier",
+                     velocities=[1, 0, 0, 0, 1], in_weights=[0.1, 0.2, 1 / 3, 0.3, 0.4],
+                     out_weights=[0.5, 0.6, 1 / 3, 0.2, 0.1], after="sloped", after_slope=2.0)
+    np.testing.assert_array_equal(c.with_key(1.5, 0.5, velocity=0.0)(QUERIES),
+                                  inserted(QUERIES))
+    removed = Curve([0, 2, 3], [0, 0, 2], interpolation="bezier", velocities=[1, 0, 1],
+                    in_weights=[0.1, 0.3, 0.4], out_weights=[0.5, 0.2, 0.1], after="sloped",
+                    after_slope=2.0)
+    np.testing.assert_array_equal(c.without_key(1)(QUERIES), removed(QUERIES))
+
+
+@pytest.mark.parametrize("edit, kinds, times, values, velocities", [
+    (lambda c: c.with_key(1.5, 0.5, velocity=3.0), ["step", "linear", "linear", "cubic"],
+     [0, 1, 1.5, 2, 3], [0, 1, 0.5, 0, 2], [1, 0, 3, 0, 1]),
+    (lambda c: c.with_key(-1.0, 0.5, velocity=3.0), ["step", "step", "linear", "cubic"],
+     [-1, 0, 1, 2, 3], [0.5, 0, 1, 0, 2], [3, 1, 0, 0, 1]),
+    (lambda c: c.with_key(4.0, 0.5, velocity=3.0), ["step", "linear", "cubic", "cubic"],
+     [0, 1, 2, 3, 4], [0, 1, 0, 2, 0.5], [1, 0, 0, 1, 3]),
+    (lambda c: c.with_key(2.0, 5.0, velocity=3.0), ["step", "linear", "cubic"],
+     [0, 1, 2, 3], [0, 1, 5, 2], [1, 0, 3, 1]),
+    (lambda c: c.without_key(0), ["linear", "cubic"], [1, 2, 3], [1, 0, 2], [0, 0, 1]),
+    (lambda c: c.without_key(1), ["step", "cubic"], [0, 2, 3], [0, 0, 2], [1, 0, 1]),
+    (lambda c: c.without_key(3), ["step", "linear"], [0, 1, 2], [0, 1, 0], None),
+])
+def test_edits_move_per_segment_kinds_as_the_tools_store_them(edit, kinds, times, values,
+                                                              velocities):
+    """A segment's kind lives on its left key: a new key splits its segment
+    and both halves keep the kind; a removed key's segments merge into the
+    left one (velocities stay only while a cubic segment uses them)."""
+    c = Curve(TIMES, VALUES, interpolation=["step", "linear", "cubic"], velocities=[1, 0, 0, 1])
+    edited = edit(c)
+    assert edited.interpolation == tuple(kinds)
+    expected = Curve(times, values, interpolation=kinds, velocities=velocities)
+    np.testing.assert_array_equal(edited(QUERIES), expected(QUERIES))
+    np.testing.assert_array_equal(edited.evaluate(QUERIES, 1), expected.evaluate(QUERIES, 1))
+
+
+@pytest.mark.parametrize("policy", ["auto", "auto_clamped", "vector"])
+@pytest.mark.parametrize("smoothing", [None, "cont_accel"])
+def test_edits_compute_the_tools_handles_again(policy, smoothing):
+    def build(times, values):
+        return Curve(times, values, interpolation="bezier", tangents=policy,
+                     auto_smoothing=smoothing)
+
+    c = build(TIMES, VALUES)
+    for edited, expected in ((c.with_values([0, 2, 0, 2]), build(TIMES, [0, 2, 0, 2])),
+                             (c.with_key(1.5, 0.5), build([0, 1, 1.5, 2, 3], [0, 1, 0.5, 0, 2])),
+                             (c.without_key(1), build([0, 2, 3], [0, 0, 2]))):
+        assert edited.tangents == policy
+        np.testing.assert_array_equal(edited(QUERIES), expected(QUERIES))
+        np.testing.assert_array_equal(edited.evaluate(QUERIES, 1), expected.evaluate(QUERIES, 1))
+
+
+def test_edits_of_per_key_policies():
+    policies = ["auto", "vector", "auto_clamped", "auto"]
+    c = Curve(TIMES, VALUES, interpolation="bezier", tangents=policies)
+    np.testing.assert_array_equal(
+        c.with_values([0, 2, 0, 2])(QUERIES),
+        Curve(TIMES, [0, 2, 0, 2], interpolation="bezier", tangents=policies)(QUERIES))
+    removed = c.without_key(1)
+    assert removed.tangents == ("auto", "auto_clamped", "auto")
+    np.testing.assert_array_equal(removed(QUERIES), Curve(
+        [0, 2, 3], [0, 0, 2], interpolation="bezier", tangents=removed.tangents)(QUERIES))
+    with pytest.raises(ValueError, match=r"^Curve.with_key: this curve's tangents are given per "
+                                         r"key, so a new key needs its own"):
+        c.with_key(1.5, 0.5)
 
 
 def test_keyed_curves_pickle_copy_and_compare_by_value():
