@@ -432,7 +432,8 @@ def _check_broadcasts(func: str, name: str, shape: tuple[int, ...], target: tupl
 def advance_projectiles(position, velocity, radius, dt, plane_point, plane_normal,
                         plane_velocity, restitution, *, friction=0.0,
                         max_bounces: int = 8, angular_velocity=None, inverse_inertia=None,
-                        events: bool = False, out=None) -> ProjectileStep:
+                        events: bool = False, out=None,
+                        workers: int | None = None) -> ProjectileStep:
     """Move spheres through one step against moving planes, bouncing on the way.
 
     Continuous collision: for each sphere the earliest time of impact in
@@ -484,7 +485,11 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
         ``(position, velocity, bounces)`` arrays of the result's shapes that
         receive the step (floats of any float dtype, bounces of any integer
         dtype, any strides); untouched if the call raises. ``position`` and
-        ``velocity`` may be the input arrays themselves, to step in place.
+        ``velocity`` may be the input arrays themselves, to step in place
+        (without a copy).
+    workers : int, optional
+        Threads sharing the spheres: None or 1 (this thread), -1 (every
+        core) or n; the results are the same whatever the count.
 
     Returns
     -------
@@ -592,7 +597,7 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     fill = spinning + (4 if events else 0)
     computed = _ADVANCE[spinning, bool(events)](
         func, (dim, m, bounces_max), *arrays, None if out is None else out + (None,) * fill,
-        None)
+        workers)
     step = ProjectileStep(*computed[:3])
     step.angular_velocity = computed[3] if spinning else None
     step.events = ProjectileEvents(*computed[3 + spinning:]) if events else None

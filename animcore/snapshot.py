@@ -531,7 +531,8 @@ class SnapshotBuffer(ByValue):
 
     _PUSH = (_core._snapshot_buffer_push, _core._snapshot_buffer_push_rotations)
 
-    def sample(self, render_tick: float, *, out=None) -> SampleResult:
+    def sample(self, render_tick: float, *, out=None, workers: Optional[int] = None
+               ) -> SampleResult:
         """Every entity at one render tick.
 
         Parameters
@@ -544,6 +545,9 @@ class SnapshotBuffer(ByValue):
             without rotations, uint8 (entities,), int64 (entities,) twice;
             any float (integer) dtype the values cast to, any strides. They
             are untouched if the call raises.
+        workers : int, optional
+            Threads sharing the entities: None or 1 (this thread), -1 (every
+            core) or n; the results are the same whatever the count.
 
         Returns
         -------
@@ -574,9 +578,9 @@ class SnapshotBuffer(ByValue):
             self._ids.flags.writeable = False
         if self._rotations:
             return SampleResult(*_core._snapshot_buffer_sample_rotations(
-                func, self._handle, self._ids, render_tick, out, None))
+                func, self._handle, self._ids, render_tick, out, workers))
         position, mode, left, right = _core._snapshot_buffer_sample(
-            func, self._handle, self._ids, render_tick, out, None)
+            func, self._handle, self._ids, render_tick, out, workers)
         return SampleResult(position, None, mode, left, right)
 
     @property

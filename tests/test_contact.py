@@ -1530,3 +1530,21 @@ def test_advance_in_place_on_its_inputs_in_any_layout_without_a_copy():
     finally:
         tracemalloc.stop()
     assert peak < p.nbytes  # no copy of either input (each would be p.nbytes)
+
+
+def test_advance_workers_give_identical_results_and_errors():
+    from animcore.bench import projectile_scene
+    scene = projectile_scene(3000, seed=4)
+    one = advance_projectiles(*scene, 0.8, friction=0.1, angular_velocity=[0.0, 0.0, 1.0],
+                              events=True)
+    two = advance_projectiles(*scene, 0.8, friction=0.1, angular_velocity=[0.0, 0.0, 1.0],
+                              events=True, workers=2)
+    for a, b in zip(list(one) + [one.angular_velocity, *one.events],
+                    list(two) + [two.angular_velocity, *two.events]):
+        np.testing.assert_array_equal(a, b)
+    radius = np.full(3000, 0.2)
+    radius[[2500, 2900]] = -1.0  # the first bad sphere is named, whatever the split
+    for workers in (1, 2, -1):
+        with pytest.raises(ValueError, match=r"advance_projectiles: radius at index \(2500,\) "
+                                             r"is -1.0"):
+            advance_projectiles(scene[0], scene[1], radius, *scene[3:], 0.8, workers=workers)

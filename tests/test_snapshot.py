@@ -881,3 +881,17 @@ def test_pushes_over_many_blocks_apply_in_order_or_not_at_all():
     with pytest.raises(ValueError, match=rf"push_many: tick at index \({n - 1},\) is 4294967296"):
         timeline.push_many(late, 0, position)
     assert len(timeline) == 0
+
+
+def test_buffer_sample_workers_give_identical_results():
+    n = 30_000
+    buf = SnapshotBuffer(n, 2, rotations=True)
+    rng = np.random.default_rng(8)
+    for k in range(3):
+        buf.push(np.arange(n), 2 * k, rng.integers(0, 2, n) + k, rng.normal(size=(n, 2)),
+                 rng.normal(size=(n, 4)))
+    one, two = buf.sample(2.5), buf.sample(2.5, workers=2)
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match=r"SnapshotBuffer.sample: workers is 0"):
+        buf.sample(2.5, workers=0)
