@@ -158,7 +158,7 @@ def _offer(func, target, kernels, integers: dict, position, rotation, single=Fal
     if single and not ((isinstance(position, _REALS) or 0 <= _ndim(position) <= channel_axis)
                        and (rotation is None or _ndim(rotation) == 1)):
         shape = _push_shape(func, dim, integers, position, rotation, channel_axis)
-        if single and shape != ():
+        if shape != ():
             raise ValueError(f"{func}: one snapshot expected, got arrays of shape {shape}; "
                              "use push_many")
     arrays = (*integers.values(), position) + (() if rotation is None else (rotation,))
