@@ -73,6 +73,9 @@ class SampleMode(enum.IntEnum):
     EXTRAPOLATE = 5
 
 
+_MODES = tuple(SampleMode)
+
+
 class SampleResult(NamedTuple):
     """A sampled state and how it was obtained.
 
@@ -371,7 +374,7 @@ class SnapshotTimeline(ByValue):
             raise ValueError(f"{func}: render_tick must be a single value; use sample_many")
         position, rotation, mode, left, right = self._sample(func, render_tick)
         return SampleResult(float(position) if self._dim == 1 else position, rotation,
-                            SampleMode(int(mode)), int(left), int(right))
+                            _MODES[mode], int(left), int(right))
 
     def sample_many(self, render_ticks: ArrayLike, *, out: Optional[tuple] = None
                     ) -> SampleResult:
