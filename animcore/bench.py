@@ -758,6 +758,10 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
                 lambda: advance_projectiles(*scene, 0.8, friction=0.1),
                 "plain NumPy, a pass per bounce",
                 lambda: numpy_advance_projectiles(*scene, 0.8, 0.1), repeats, target=10))
+    comparisons.append(
+        compare("contact advance_projectiles (3-D, 8 planes) workers=-1", m,
+                lambda: advance_projectiles(*scene, 0.8, friction=0.1, workers=-1),
+                "workers=1", lambda: advance_projectiles(*scene, 0.8, friction=0.1), repeats))
     return comparisons
 
 
