@@ -1,9 +1,9 @@
 """Argument checks and error messages shared by the public functions.
 
 Declared kernels take any array-like and broadcast in the binding; this module
-names the function and argument when a value cannot be read as real numbers
-(ragged lists, huge integers, non-numbers), checks options and counts, and
-prepares the operands of the few entry points that still take C-contiguous
+names the function and argument when a value cannot be read as real numbers or
+integers (ragged lists, huge integers, non-numbers), checks options and counts,
+and prepares the operands of the few entry points that still take C-contiguous
 float64 arrays.
 """
 from __future__ import annotations
@@ -74,6 +74,64 @@ def as_float64(func: str, name: str, value) -> np.ndarray:
         np.float64, order="C")
 
 
+def _integral_text(value) -> str:
+    """A float shown as an integer when it holds one (2**63, not 9.2e18)."""
+    value = float(value)
+    return str(int(value)) if math.isfinite(value) and value == math.floor(value) \
+        else repr(value)
+
+
+def as_int64(func: str, name: str, value) -> np.ndarray:
+    """`value` as an int64 array, or a ValueError naming the function and
+    argument: floats must hold integral values, every value must fit in int64.
+    The binding reads integer arrays in place and sends anything else here."""
+    array = np.asarray(value)
+    kind = array.dtype.kind
+    if kind in "bi":
+        return array.astype(np.int64, copy=False)
+    if kind == "u":
+        big = array > np.iinfo(np.int64).max
+        if big.any():
+            flat = int(np.argmax(big.reshape(-1)))
+            raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is "
+                             f"{array.reshape(-1)[flat]} (must fit in int64)")
+        return array.astype(np.int64)
+    if kind == "O":  # Python ints beyond int64
+        for flat, item in enumerate(array.reshape(-1)):
+            if isinstance(item, int):
+                raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is {item} "
+                                 f"(must fit in int64)")
+        try:
+            array, kind = array.astype(np.float64), "f"
+        except (TypeError, ValueError, OverflowError):
+            pass
+    if kind == "f":
+        array = array.astype(np.float64, copy=False)  # float16 cannot hold 2**63
+        with np.errstate(invalid="ignore"):
+            bad = ~(np.isfinite(array) & (array == np.floor(array)))
+            big = np.abs(array) >= 2.0**63
+        for flags, detail in ((bad, "must be an integer"), (big, "must fit in int64")):
+            if flags.any():
+                flat = int(np.argmax(flags.reshape(-1)))
+                raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is "
+                                 f"{_integral_text(array.reshape(-1)[flat])} ({detail})")
+        return array.astype(np.int64)
+    raise ValueError(f"{func}: {name} must be integers, got an array of dtype {array.dtype}")
+
+
+def shapes(func: str, **values) -> dict:
+    """The shapes of the named inputs, without converting them (a ragged or
+    non-numeric input gets its named error here)."""
+    found = {}
+    for name, value in values.items():
+        try:
+            found[name] = np.shape(value)
+        except ValueError:
+            as_float64(func, name, value)  # raises the named error
+            raise
+    return found
+
+
 def real_number(func: str, name: str, value) -> float:
     """`value` as a Python float, or an error naming the function and argument
     (OverflowError for an integer beyond float64, ValueError otherwise)."""
@@ -118,16 +176,6 @@ def contiguous(array: np.ndarray) -> np.ndarray:
     if flags.c_contiguous and flags.aligned:
         return array
     return array.copy(order="C")
-
-
-def kernel_operand(array: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """An input laid out for a kernel over `shape`: one value stays one value
-    (the kernel repeats it), anything else becomes contiguous with that shape."""
-    if array.size == 1:
-        return contiguous(array.reshape(()))
-    if array.shape != shape:
-        array = np.broadcast_to(array, shape)
-    return contiguous(array)
 
 
 def check_out(func: str, out, count: int, shape) -> tuple:

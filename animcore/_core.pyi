@@ -17,19 +17,28 @@ _Capsule = Any
 
 def _advance(
     func: str,
-    position: Any,
-    velocity: Any,
-    radius: Any,
-    dt: Any,
-    plane_point: Any,
-    plane_normal: Any,
-    plane_velocity: Any,
-    restitution: Any,
-    friction: Any,
-    max_bounces: Any,
-    bounces: Any,
-) -> None: ...
-def _advance_spin(func: str, *args: Any) -> None: ...
+    context: tuple[int, int, int],
+    position: ArrayLike,
+    velocity: ArrayLike,
+    radius: ArrayLike,
+    dt: ArrayLike,
+    plane_point: ArrayLike,
+    plane_normal: ArrayLike,
+    plane_velocity: ArrayLike,
+    restitution: ArrayLike,
+    friction: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _advance_events(
+    func: str, context: tuple[int, int, int], *args: Any,
+) -> Any: ...
+def _advance_spin(
+    func: str, context: tuple[int, int, int], *args: Any,
+) -> Any: ...
+def _advance_spin_events(
+    func: str, context: tuple[int, int, int], *args: Any,
+) -> Any: ...
 def _bezier_rate(
     func: str,
     parameters: Any,
@@ -373,6 +382,37 @@ def _rootmotion_sample_yaw(
 def _rootmotion_split(
     func: str, context: tuple[_Capsule, str], t: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
+def _snapshot_buffer_push(
+    func: str,
+    context: tuple[_Capsule, bool],
+    entity: ArrayLike,
+    tick: ArrayLike,
+    segment: ArrayLike,
+    generation: ArrayLike,
+    position: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _snapshot_buffer_push_rotations(
+    func: str,
+    context: tuple[_Capsule, bool],
+    entity: ArrayLike,
+    tick: ArrayLike,
+    segment: ArrayLike,
+    generation: ArrayLike,
+    position: ArrayLike,
+    rotation: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _snapshot_buffer_sample(
+    func: str, buffer: _Capsule, entity: ArrayLike, render_tick: ArrayLike, out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _snapshot_buffer_sample_rotations(
+    func: str, buffer: _Capsule, entity: ArrayLike, render_tick: ArrayLike, out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 def _snapshot_buffer_new(
     entities: Any,
     dim: Any,
@@ -380,45 +420,34 @@ def _snapshot_buffer_new(
     rotations: Any,
     max_extrapolation: Any,
 ) -> _Capsule: ...
-def _snapshot_counts(handle: _Capsule, out: Any) -> None: ...
+def _snapshot_counts(handle: _Capsule) -> Any: ...
 def _snapshot_flush(timeline: _Capsule) -> Any: ...
-def _snapshot_push(
-    func: str,
-    handle: _Capsule,
-    entity: Any,
-    tick: Any,
-    segment: Any,
-    position: Any,
-    rotation: Any,
-    generation: Any,
-    result: Any,
-) -> None: ...
-def _snapshot_push_one(
-    func: str,
-    timeline: _Capsule,
-    tick: Any,
-    segment: Any,
-    position: Any,
-    rotation: Any,
-) -> Any: ...
 def _snapshot_read(handle: _Capsule, entity: Any) -> tuple[Any, ...]: ...
+def _snapshot_timeline_push(
+    func: str,
+    context: tuple[_Capsule, bool],
+    tick: ArrayLike,
+    segment: ArrayLike,
+    position: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _snapshot_timeline_push_rotations(
+    func: str,
+    context: tuple[_Capsule, bool],
+    tick: ArrayLike,
+    segment: ArrayLike,
+    position: ArrayLike,
+    rotation: ArrayLike,
+    out: _Out,
+    workers: Optional[int],
+) -> Any: ...
 def _snapshot_timeline_sample(
     func: str, timeline: _Capsule, render_tick: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
 def _snapshot_timeline_sample_rotations(
     func: str, timeline: _Capsule, render_tick: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
-def _snapshot_sample(
-    func: str,
-    handle: _Capsule,
-    render_tick: Any,
-    position: Any,
-    rotation: Any,
-    mode: Any,
-    left_tick: Any,
-    right_tick: Any,
-) -> None: ...
-def _snapshot_sample_one(func: str, timeline: _Capsule, render_tick: Any) -> tuple[Any, ...]: ...
 def _snapshot_timeline_new(
     dim: Any,
     capacity: Any,

@@ -68,8 +68,20 @@ class Skipped:
 
 
 def compare(kernel, items, fn, baseline, baseline_fn, repeats, target=None) -> Comparison:
-    return Comparison(kernel, items, median_seconds(fn, repeats), baseline,
-                      median_seconds(baseline_fn, repeats), target)
+    """The medians of fn and baseline_fn timed in turn, one repeat of each
+    (after a warm-up of both): on a machine shared with other work, a change
+    of load during the run then weighs on both sides alike instead of on
+    whichever ran through it."""
+    fn()
+    baseline_fn()
+    ours, theirs = [], []
+    for _ in range(repeats):
+        for fun, times in ((fn, ours), (baseline_fn, theirs)):
+            start = time.perf_counter()
+            fun()
+            times.append(time.perf_counter() - start)
+    return Comparison(kernel, items, statistics.median(ours), baseline,
+                      statistics.median(theirs), target)
 
 
 def numpy_hermite(p0, p1, v0, v1, duration, elapsed):
@@ -746,6 +758,10 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
                 lambda: advance_projectiles(*scene, 0.8, friction=0.1),
                 "plain NumPy, a pass per bounce",
                 lambda: numpy_advance_projectiles(*scene, 0.8, 0.1), repeats, target=10))
+    comparisons.append(
+        compare("contact advance_projectiles (3-D, 8 planes) workers=-1", m,
+                lambda: advance_projectiles(*scene, 0.8, friction=0.1, workers=-1),
+                "workers=1", lambda: advance_projectiles(*scene, 0.8, friction=0.1), repeats))
     return comparisons
 
 
@@ -753,13 +769,15 @@ def bench_binding(scale: float, repeats: int) -> list[Comparison]:
     """What the declared binding costs: a partial broadcast against the same
     call on pre-broadcast arrays (target: within 1.3x, a ratio >= 0.77),
     scalar calls against np.interp on a scalar (within 1.5x, >= 0.67), and
-    workers=-1 against workers=1 on 10^7 elements."""
+    workers=-1 against workers=1 on 10^7 elements, into fresh outputs and
+    into the caller's."""
     n = max(1, int(10**6 * scale))
     rng = np.random.default_rng(0)
     keys, elapsed = np.array([0.0, 1.0, 2.0]), rng.uniform(0.0, 2.0, (n, 1))
     full = [np.ascontiguousarray(np.broadcast_to(x, (n, 3)))
             for x in (keys, keys + 10.0, np.ones(3), np.zeros(3), np.full(3, 2.0), elapsed)]
     big = rng.uniform(0.0, 2.0, max(1, int(10**7 * scale)))
+    outputs = (np.empty_like(big), np.empty_like(big))
     calls = 1000
     xp, fp = np.array([0.0, 2.0]), np.array([0.0, 10.0])
     curve = Curve([0, 1, 2, 3], [0, 60, 60, 0])
@@ -797,6 +815,13 @@ def bench_binding(scale: float, repeats: int) -> list[Comparison]:
                 lambda: hermite(0.0, 10.0, 2.0, 0.0, 2.0, big, workers=-1),
                 "the same call, workers=1",
                 lambda: hermite(0.0, 10.0, 2.0, 0.0, 2.0, big, workers=1), repeats, target=1.7),
+        # the same into outputs written before: without the page faults of
+        # fresh outputs (the system zeroes each new page at its first touch,
+        # work that need not scale with the threads)
+        compare("binding hermite 10^7 out=, workers=-1", big.size,
+                lambda: hermite(0.0, 10.0, 2.0, 0.0, 2.0, big, out=outputs, workers=-1),
+                "the same call, workers=1",
+                lambda: hermite(0.0, 10.0, 2.0, 0.0, 2.0, big, out=outputs, workers=1), repeats),
     ]
 
 

@@ -41,7 +41,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, integer, kernel_operand
+from ._arrays import as_float64, integer
+from ._arrays import shapes as _shapes
 
 __all__ = [
     "Body",
@@ -59,40 +60,10 @@ __all__ = [
 MAX_BOUNCES = 4096
 
 
-def _vectors(func: str, names: dict, dim: int | None = None) -> tuple[int, dict]:
-    """float64 arrays of vectors (last axis 2 or 3, the same for all)."""
-    arrays = {}
-    for name, value in names.items():
-        a = as_float64(func, name, value)
-        if a.ndim == 0 or a.shape[-1] not in (2, 3):
-            raise ValueError(f"{func}: {name} must have shape (..., 2) or (..., 3), "
-                             f"got shape {a.shape}")
-        if dim is None:
-            dim = a.shape[-1]
-        elif a.shape[-1] != dim:
-            raise ValueError(f"{func}: {name} has {a.shape[-1]} components, expected {dim} "
-                             f"like the other vectors")
-        arrays[name] = a
-    return dim, arrays
-
-
-def _shapes(func: str, **values) -> dict:
-    """The shapes of the named inputs, without converting them (a ragged or
-    non-numeric input gets its named error here)."""
-    shapes = {}
-    for name, value in values.items():
-        try:
-            shapes[name] = np.shape(value)
-        except ValueError:
-            as_float64(func, name, value)  # raises the named error
-            raise
-    return shapes
-
-
-def _vector_dim(func: str, shapes: dict, vectors) -> int:
-    """The vector length (2 or 3) the named vector inputs share; checks that
-    the leading axes of the vectors and the other inputs broadcast."""
-    dim = None
+def _vector_dim(func: str, shapes: dict, vectors, dim: int | None = None) -> int:
+    """The vector length (2 or 3) the named vector inputs share (`dim` when
+    given); checks that the leading axes of the vectors and the other inputs
+    broadcast."""
     for name in vectors:
         shape = shapes[name]
         if not shape or shape[-1] not in (2, 3):
@@ -458,26 +429,11 @@ def _check_broadcasts(func: str, name: str, shape: tuple[int, ...], target: tupl
     raise ValueError(f"{func}: {name} of shape {shape} does not broadcast to {what}{target}")
 
 
-def _pair_operand(func: str, name: str, array: np.ndarray, spheres: tuple[int, ...],
-                  planes: int) -> np.ndarray:
-    """A (sphere, plane) parameter as a (1 or N, 1 or M) array: what does not
-    vary along the spheres or the planes is not repeated."""
-    full = spheres + (planes,)
-    _check_broadcasts(func, name, array.shape, full, "(spheres..., planes) ")
-    if array.size == 1:
-        return np.ascontiguousarray(array.reshape(1, 1))
-    padded = array.reshape((1,) * (len(full) - array.ndim) + array.shape)
-    per_sphere = any(extent != 1 for extent in padded.shape[:-1])
-    cols = planes if padded.shape[-1] != 1 else 1
-    rows = int(np.prod(spheres, dtype=np.int64)) if per_sphere else 1
-    compact = np.broadcast_to(padded, (spheres if per_sphere else (1,) * len(spheres)) + (cols,))
-    return np.ascontiguousarray(compact).reshape(rows, cols)
-
-
 def advance_projectiles(position, velocity, radius, dt, plane_point, plane_normal,
                         plane_velocity, restitution, *, friction=0.0,
                         max_bounces: int = 8, angular_velocity=None, inverse_inertia=None,
-                        events: bool = False, out=None) -> ProjectileStep:
+                        events: bool = False, out=None,
+                        workers: int | None = None) -> ProjectileStep:
     """Move spheres through one step against moving planes, bouncing on the way.
 
     Continuous collision: for each sphere the earliest time of impact in
@@ -529,7 +485,11 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
         ``(position, velocity, bounces)`` arrays of the result's shapes that
         receive the step (floats of any float dtype, bounces of any integer
         dtype, any strides); untouched if the call raises. ``position`` and
-        ``velocity`` may be the input arrays themselves, to step in place.
+        ``velocity`` may be the input arrays themselves, to step in place
+        (without a copy).
+    workers : int, optional
+        Threads sharing the spheres: None or 1 (this thread), -1 (every
+        core) or n; the results are the same whatever the count.
 
     Returns
     -------
@@ -583,15 +543,14 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     (array([2.1429, 0.    , 0.    ]), array([ 0.    ,  0.    , -4.2857]), 0.25)
     """
     func = "advance_projectiles"
-    dim, vec = _vectors(func, {"position": position, "velocity": velocity})
-    _, planes = _vectors(func, {"plane_point": plane_point, "plane_normal": plane_normal,
-                                "plane_velocity": plane_velocity}, dim)
-    radius = as_float64(func, "radius", radius)
-    dt = as_float64(func, "dt", dt)
-    spheres = _leading_shape(func, {"position": vec["position"].shape[:-1],
-                                    "velocity": vec["velocity"].shape[:-1],
-                                    "radius": radius.shape, "dt": dt.shape})
-    plane_lead = _leading_shape(func, {name: a.shape[:-1] for name, a in planes.items()})
+    found = _shapes(func, position=position, velocity=velocity, radius=radius, dt=dt)
+    dim = _vector_dim(func, found, ("position", "velocity"))
+    spheres = np.broadcast_shapes(found.pop("position")[:-1], found.pop("velocity")[:-1],
+                                  *found.values())
+    planes = _shapes(func, plane_point=plane_point, plane_normal=plane_normal,
+                     plane_velocity=plane_velocity)
+    _vector_dim(func, planes, tuple(planes), dim)
+    plane_lead = _leading_shape(func, {name: shape[:-1] for name, shape in planes.items()})
     if len(plane_lead) > 1:
         raise ValueError(f"{func}: planes must have shape (M, {dim}) or ({dim},), "
                          f"got leading shape {plane_lead}")
@@ -600,39 +559,28 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     if bounces_max > MAX_BOUNCES:  # bounds the work of one call
         raise ValueError(f"{func}: max_bounces is {bounces_max} (must lie in "
                          f"[0, {MAX_BOUNCES}])")
-    pos = np.array(np.broadcast_to(vec["position"], spheres + (dim,)), dtype=np.float64,
-                   order="C")
-    vel = np.array(np.broadcast_to(vec["velocity"], spheres + (dim,)), dtype=np.float64,
-                   order="C")
-    plane_arrays = [np.ascontiguousarray(np.broadcast_to(a, (m, dim))) for a in planes.values()]
-    pairs = [_pair_operand(func, name, as_float64(func, name, value), spheres, m)
-             for name, value in (("restitution", restitution), ("friction", friction))]
-    bounces = np.zeros(spheres, dtype=np.intc)
-    if out is not None:
-        out = _step_out(func, out, pos.shape, bounces.shape)
+    # (sphere, plane) parameters and spin may not add sphere axes
+    for name, shape in _shapes(func, restitution=restitution, friction=friction).items():
+        _check_broadcasts(func, name, shape, spheres + (m,), "(spheres..., planes) ")
+    if out is not None and (not isinstance(out, tuple) or len(out) != 3):
+        raise ValueError(f"{func}: out must be a tuple of 3 arrays (position, velocity, "
+                         f"bounces)")
+    arrays = [position, velocity, radius, dt, plane_point, plane_normal, plane_velocity,
+              restitution, friction]
     spinning = angular_velocity is not None or inverse_inertia is not None
-    if not spinning and not events:
-        _core._advance(func, pos, vel, kernel_operand(radius, spheres),
-                       kernel_operand(dt, spheres), *plane_arrays, *pairs, bounces_max, bounces)
-        return _step_into(ProjectileStep(pos, vel, bounces), out)
-    spin = inertia = None
     if spinning:
-        spin_shape = spheres if dim == 2 else spheres + (3,)
         if angular_velocity is None:
-            spin = np.zeros(spin_shape)
-        else:
-            w = as_float64(func, "angular_velocity", angular_velocity)
-            try:
-                spin = np.array(np.broadcast_to(w, spin_shape), dtype=np.float64, order="C")
-            except ValueError:
-                raise ValueError(f"{func}: angular_velocity of shape {w.shape} does not "
-                                 f"broadcast to {spin_shape}") from None
+            angular_velocity = 0.0 if dim == 2 else np.zeros(3)
+        _check_broadcasts(func, "angular_velocity",
+                          _shapes(func, angular_velocity=angular_velocity)["angular_velocity"],
+                          spheres if dim == 2 else spheres + (3,))
         if inverse_inertia is None:
-            r = np.broadcast_to(radius, spheres)
+            r = np.broadcast_to(as_float64(func, "radius", radius), spheres)
             usable = np.isfinite(r) & (r > 0)   # others are reported as radius errors
             with np.errstate(all="ignore"):
-                inertia = np.where(usable, (2.5 if dim == 3 else 2.0) / np.square(r), 0.0)
-            tiny = ~np.isfinite(inertia)
+                inverse_inertia = np.where(usable, (2.5 if dim == 3 else 2.0) / np.square(r),
+                                           0.0)
+            tiny = ~np.isfinite(inverse_inertia)
             if tiny.any():
                 first = np.flatnonzero(tiny)[0]
                 index = tuple(int(k) for k in np.unravel_index(first, spheres))
@@ -641,48 +589,20 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
                                     f"radius {float(r[index])!r} is not representable; pass "
                                     f"inverse_inertia)")
         else:
-            inertia = as_float64(func, "inverse_inertia", inverse_inertia)
-            _check_broadcasts(func, "inverse_inertia", inertia.shape, spheres)
-        inertia = kernel_operand(inertia, spheres)
-    slots = None
-    if events:
-        capacity = bounces_max
-        slots = (np.empty(spheres + (capacity,), dtype=np.intc), np.empty(spheres + (capacity,)),
-                 np.empty(spheres + (capacity,)), np.empty(spheres + (capacity, dim)))
-    _core._advance_spin(func, pos, vel, kernel_operand(radius, spheres),
-                        kernel_operand(dt, spheres), *plane_arrays, *pairs, bounces_max, bounces,
-                        spin, inertia, slots)
-    step = ProjectileStep(pos, vel, bounces)
-    step.angular_velocity = spin[()] if spin is not None and spin.ndim == 0 else spin
-    step.events = ProjectileEvents(*slots) if events else None
-    return _step_into(step, out)
+            _check_broadcasts(func, "inverse_inertia",
+                              _shapes(func, inverse_inertia=inverse_inertia)["inverse_inertia"],
+                              spheres)
+        arrays += [angular_velocity, inverse_inertia]
+    # out: the first three results; the binding gives the others fresh arrays
+    fill = spinning + (4 if events else 0)
+    computed = _ADVANCE[spinning, bool(events)](
+        func, (dim, m, bounces_max), *arrays, None if out is None else out + (None,) * fill,
+        workers)
+    step = ProjectileStep(*computed[:3])
+    step.angular_velocity = computed[3] if spinning else None
+    step.events = ProjectileEvents(*computed[3 + spinning:]) if events else None
+    return step
 
 
-def _step_into(step: ProjectileStep, out) -> ProjectileStep:
-    """The step with its position, velocity and bounces copied into `out`
-    (the kernel steps its own copies, so an error never reaches `out`)."""
-    if out is None:
-        return step
-    for target, computed in zip(out, step):
-        np.copyto(target, computed, casting="same_kind")
-    result = ProjectileStep(*out)
-    result.angular_velocity, result.events = step.angular_velocity, step.events
-    return result
-
-
-def _step_out(func: str, out, vector_shape, sphere_shape) -> tuple:
-    """Checks the out= of advance_projectiles: (position, velocity, bounces)."""
-    if not isinstance(out, tuple) or len(out) != 3:
-        raise ValueError(f"{func}: out must be a tuple of 3 arrays (position, velocity, "
-                         f"bounces)")
-    for i, (a, shape, kind) in enumerate(zip(out, (vector_shape, vector_shape, sphere_shape),
-                                             ("f", "f", "iu"))):
-        if not isinstance(a, np.ndarray):
-            raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
-        if a.shape != shape or a.dtype.kind not in kind:
-            what = "a float" if kind == "f" else "an integer"
-            raise ValueError(f"{func}: out[{i}] must be {what} array of shape {shape}, got "
-                             f"{a.dtype} {a.shape}")
-        if not a.flags.writeable:
-            raise ValueError(f"{func}: out[{i}] is read-only")
-    return out
+_ADVANCE = {(False, False): _core._advance, (True, False): _core._advance_spin,
+            (False, True): _core._advance_events, (True, True): _core._advance_spin_events}

@@ -28,14 +28,13 @@ buffer (:class:`SnapshotBuffer`), so both agree to the last bit.
 from __future__ import annotations
 
 import enum
-import math
 from typing import NamedTuple, Optional
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, contiguous, index_text, integer, real_number
+from ._arrays import integer, real_number, shapes
 from ._objects import ByValue
 from .rotations import quaternion_input
 
@@ -49,8 +48,6 @@ __all__ = [
 ]
 
 TICK_MAX = 2**32 - 1
-_INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
-_INTEGERS = (int, np.integer)
 _REALS = (int, float, np.integer, np.floating)
 
 
@@ -62,6 +59,9 @@ class PushResult(enum.IntEnum):
     INVALID = 2
 
 
+_RESULTS = tuple(PushResult)
+
+
 class SampleMode(enum.IntEnum):
     """How a sample was produced. Arrays of modes hold these values as uint8."""
 
@@ -71,6 +71,9 @@ class SampleMode(enum.IntEnum):
     HOLD_LATEST = 3
     SEGMENT_CUT = 4
     EXTRAPOLATE = 5
+
+
+_MODES = tuple(SampleMode)
 
 
 class SampleResult(NamedTuple):
@@ -104,101 +107,71 @@ class Snapshots(NamedTuple):
     rotation: Optional[np.ndarray]
 
 
-# -- argument normalization ----------------------------------------------------
-
-def _index(shape, flat) -> tuple:
-    return tuple(int(i) for i in np.unravel_index(flat, shape)) if shape else ()
-
-
-def _integral_text(value) -> str:
-    """A float shown as an integer when it holds one (2**63, not 9.2e18)."""
-    value = float(value)
-    return str(int(value)) if math.isfinite(value) and value == math.floor(value) \
-        else repr(value)
-
-
-def _integers(func: str, name: str, value) -> np.ndarray:
-    """`value` as an int64 array; floats must hold integral values."""
-    array = np.asarray(value)
-    kind = array.dtype.kind
-    if kind in "bi":
-        return array.astype(np.int64, copy=False)
-    if kind == "u":
-        big = array > np.iinfo(np.int64).max
-        if big.any():
-            flat = int(np.argmax(big.reshape(-1)))
-            raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is "
-                             f"{array.reshape(-1)[flat]} (must fit in int64)")
-        return array.astype(np.int64)
-    if kind == "O":  # Python ints beyond int64
-        for flat, item in enumerate(array.reshape(-1)):
-            if isinstance(item, int):
-                raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is {item} "
-                                 f"(must fit in int64)")
-        try:
-            array, kind = array.astype(np.float64), "f"
-        except (TypeError, ValueError, OverflowError):
-            pass
-    if kind == "f":
-        array = array.astype(np.float64, copy=False)  # float16 cannot hold 2**63
-        with np.errstate(invalid="ignore"):
-            bad = ~(np.isfinite(array) & (array == np.floor(array)))
-            big = np.abs(array) >= 2.0**63
-        for flags, detail in ((bad, "must be an integer"), (big, "must fit in int64")):
-            if flags.any():
-                flat = int(np.argmax(flags.reshape(-1)))
-                raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is "
-                                 f"{_integral_text(array.reshape(-1)[flat])} ({detail})")
-        return array.astype(np.int64)
-    raise ValueError(f"{func}: {name} must be integers, got an array of dtype {array.dtype}")
-
+# -- argument checks ---------------------------------------------------------------
+#
+# The binding converts, broadcasts and checks the values; these say, from the
+# shapes alone and before anything is applied, what a push's arguments must
+# look like.
 
 def _count(func: str, name: str, value) -> int:
     return integer(func, name, value, 0, 2**63 - 1)
 
 
-def _vectors(func: str, name: str, value, width: int, bare: bool) -> np.ndarray:
-    """float64 array with a last axis of `width` channels; with `bare`
-    (one channel) the axis may be left out."""
-    array = as_float64(func, name, value)
-    if bare and (array.ndim == 0 or array.shape[-1] != 1):
-        array = array[..., None]
-    if array.ndim == 0 or array.shape[-1] != width:
-        raise ValueError(f"{func}: {name} must have a last axis of length {width}, "
-                         f"got shape {array.shape}")
-    return array
-
-
-def _prepare_push(func, dim, rotations, integers, position, rotation, single=False):
-    """Broadcasts the named integer inputs, the positions (last axis dim) and
-    rotations (last axis 4) over one leading shape; returns that shape and
-    contiguous operands. An all-zero ``generation`` (the default) takes part in
-    the shape but is left out of the returned integers: the core needs none."""
-    ints = {name: _integers(func, name, v) for name, v in integers.items()}
-    position = _vectors(func, "position", position, dim, dim == 1)
-    if rotations and rotation is None:
-        raise ValueError(f"{func}: rotation is required (created with rotations=True)")
-    if not rotations and rotation is not None:
-        raise ValueError(f"{func}: rotation given, but created with rotations=False")
-    leading = {name: a.shape for name, a in ints.items()}
-    leading["position"] = position.shape[:-1]
-    if rotation is not None:
-        rotation = _vectors(func, "rotation", quaternion_input(rotation), 4, False)
-        leading["rotation"] = rotation.shape[:-1]
+def _push_shape(func, dim, integers: dict, position, rotation, channel_axis) -> tuple:
+    """The shape of the snapshots a push offers, the broadcast of the
+    integers' shapes and the positions' and rotations' leading shapes, from
+    the shapes alone; a ValueError when position's last axis is not dim,
+    rotation's not 4, or they do not broadcast."""
+    found = shapes(func, **integers, position=position,
+                   **({} if rotation is None else {"rotation": rotation}))
+    for name, width, has_axis in (("position", dim, channel_axis), ("rotation", 4, True)):
+        if name in found and has_axis:
+            if found[name][-1:] != (width,):
+                raise ValueError(f"{func}: {name} must have a last axis of length {width}, "
+                                 f"got shape {found[name]}")
+            found[name] = found[name][:-1]
     try:
-        shape = np.broadcast_shapes(*leading.values())
+        return np.broadcast_shapes(*found.values())
     except ValueError:
-        shapes = ", ".join(f"{name} {s}" for name, s in leading.items())
-        raise ValueError(f"{func}: cannot broadcast {shapes} together") from None
-    if single and shape != ():
-        raise ValueError(f"{func}: one snapshot expected, got arrays of shape {shape}; "
-                         "use push_many")
-    ints = {name: contiguous(np.broadcast_to(a, shape)) for name, a in ints.items()
-            if name != "generation" or a.any()}
-    position = contiguous(np.broadcast_to(position, shape + (dim,)))
-    if rotation is not None:
-        rotation = contiguous(np.broadcast_to(rotation, shape + (4,)))
-    return shape, ints, position, rotation
+        listed = ", ".join(f"{name} {shape}" for name, shape in found.items())
+        raise ValueError(f"{func}: cannot broadcast {listed} together") from None
+
+
+def _ndim(value) -> int:
+    """np.ndim, or -1 for a ragged sequence (whose error the binding names)."""
+    try:
+        return np.ndim(value)
+    except ValueError:
+        return -1
+
+
+def _offer(func, target, kernels, integers: dict, position, rotation, single=False):
+    """Runs a push on the declared binding, which checks every snapshot before
+    applying any. What its messages would phrase in terms of whole arrays comes
+    from the shapes: for a single push before it, else once it refused."""
+    dim = target._dim
+    if target._rotations and rotation is None:
+        raise ValueError(f"{func}: rotation is required (created with rotations=True)")
+    if not target._rotations and rotation is not None:
+        raise ValueError(f"{func}: rotation given, but created with rotations=False")
+    rotation = None if rotation is None else quaternion_input(rotation)
+    # dim 1 positions may leave their channel axis out
+    channel_axis = dim != 1 or (not isinstance(position, _REALS)
+                                and _ndim(position) > 0 and np.shape(position)[-1] == 1)
+    if single and not ((isinstance(position, _REALS) or 0 <= _ndim(position) <= channel_axis)
+                       and (rotation is None or _ndim(rotation) == 1)):
+        shape = _push_shape(func, dim, integers, position, rotation, channel_axis)
+        if shape != ():
+            raise ValueError(f"{func}: one snapshot expected, got arrays of shape {shape}; "
+                             "use push_many")
+    arrays = (*integers.values(), position) + (() if rotation is None else (rotation,))
+    try:
+        codes = kernels[rotation is not None](func, (target._handle, channel_axis), *arrays,
+                                              None, None)
+    except ValueError:
+        _push_shape(func, dim, integers, position, rotation, channel_axis)
+        raise
+    return codes if isinstance(codes, np.ndarray) else _RESULTS[codes]
 
 
 def _check_sample_out(func: str, out, specs) -> None:
@@ -223,27 +196,6 @@ def _check_sample_out(func: str, out, specs) -> None:
                              f"got {a.dtype} {a.shape}")
         if not a.flags.writeable:
             raise ValueError(f"{func}: out[{i}] is read-only")
-
-
-def _small_real(value) -> bool:
-    """A real number that float() takes without overflow: the scalar fast paths
-    take these; anything else (arrays, huge ints, inf, nan) the array path."""
-    if not isinstance(value, _REALS):
-        return False
-    try:  # compared as a Python float: float32 cannot even hold the bound
-        return abs(float(value)) < 2.0**1023
-    except OverflowError:  # an int beyond the float range
-        return False
-
-
-def _f64_vector(value, width: int) -> bool:
-    """Whether the binding takes ``value`` as it is: C-contiguous float64 (width,)."""
-    return (type(value) is np.ndarray and value.dtype == np.float64
-            and value.shape == (width,) and value.flags.c_contiguous)
-
-
-def _results(shape, codes):
-    return PushResult(int(codes)) if shape == () else codes
 
 
 # -- one entity ----------------------------------------------------------------
@@ -326,14 +278,11 @@ class SnapshotTimeline(ByValue):
     max_extrapolation = property(lambda self: self._extrapolation, doc="Ticks.")
     reorder_window = property(lambda self: self._window, doc="Ticks.")
 
+    _PUSH = (_core._snapshot_timeline_push, _core._snapshot_timeline_push_rotations)
+
     def _push(self, func, tick, segment, position, rotation, single=False):
-        shape, ints, position, rotation = _prepare_push(
-            func, self._dim, self._rotations, {"tick": tick, "segment": segment}, position,
-            rotation, single)
-        codes = np.empty(shape, np.uint8)
-        _core._snapshot_push(func, self._handle, None, ints["tick"], ints["segment"], position,
-                             rotation, None, codes)
-        return _results(shape, codes)
+        return _offer(func, self, self._PUSH, {"tick": tick, "segment": segment}, position,
+                      rotation, single)
 
     def push(self, tick: int, segment: int, position, rotation=None) -> PushResult:
         """Offer one snapshot; returns its :class:`PushResult`.
@@ -359,18 +308,8 @@ class SnapshotTimeline(ByValue):
             Another thread is sampling this timeline (see Notes). Nothing changes.
         """
         func = "SnapshotTimeline.push"
-        if (isinstance(tick, _INTEGERS) and isinstance(segment, _INTEGERS)
-                and _INT64_MIN <= tick <= _INT64_MAX and _INT64_MIN <= segment <= _INT64_MAX
-                and (rotation is not None) == self._rotations
-                and (rotation is None or _f64_vector(rotation, 4))):
-            # the common case, one snapshot of plain numbers, without array set-up
-            scalar = self._dim == 1 and _small_real(position)
-            if scalar or _f64_vector(position, self._dim):
-                return PushResult(_core._snapshot_push_one(
-                    func, self._handle, int(tick), int(segment),
-                    float(position) if scalar else position, rotation))
         for name, value in (("tick", tick), ("segment", segment)):
-            if np.ndim(value) != 0:
+            if not isinstance(value, _REALS) and _ndim(value) != 0:
                 raise ValueError(f"{func}: {name} must be a single value; use push_many")
         return self._push(func, tick, segment, position, rotation, single=True)
 
@@ -430,16 +369,12 @@ class SnapshotTimeline(ByValue):
             A non-finite render tick. The timeline is never changed by sampling.
         """
         func = "SnapshotTimeline.sample"
-        if _small_real(render_tick):  # without array set-up
-            position, rotation, mode, left, right = _core._snapshot_sample_one(
-                func, self._handle, float(render_tick))
-            return SampleResult(position, rotation, SampleMode(mode), left, right)
-        ticks = as_float64(func, "render_tick", render_tick)
-        if ticks.ndim != 0:
+        if not isinstance(render_tick, _REALS) and \
+                shapes(func, render_tick=render_tick)["render_tick"] != ():
             raise ValueError(f"{func}: render_tick must be a single value; use sample_many")
-        position, rotation, mode, left, right = self._sample(func, ticks)
+        position, rotation, mode, left, right = self._sample(func, render_tick)
         return SampleResult(float(position) if self._dim == 1 else position, rotation,
-                            SampleMode(int(mode)), int(left), int(right))
+                            _MODES[mode], int(left), int(right))
 
     def sample_many(self, render_ticks: ArrayLike, *, out: Optional[tuple] = None
                     ) -> SampleResult:
@@ -454,15 +389,14 @@ class SnapshotTimeline(ByValue):
         it is untouched if the call raises.
         """
         func = "SnapshotTimeline.sample_many"
-        ticks = as_float64(func, "render_tick", render_ticks)
+        s = shapes(func, render_tick=render_ticks)["render_tick"]
         if out is not None:
-            s = ticks.shape
             position = s if self._dim == 1 else s + (self._dim,)
             _check_sample_out(func, out, [(position, np.float64),
                                           (s + (4,), np.float64) if self._rotations else None,
                                           (s, np.uint8), (s, np.int64), (s, np.int64)])
-        computed = self._sample(func, ticks, out)
-        if out is None and ticks.ndim == 0:  # 0-d arrays, not scalars, as for any shape
+        computed = self._sample(func, render_ticks, out)
+        if out is None and s == ():  # 0-d arrays, not scalars, as for any shape
             computed = tuple(None if a is None else np.asarray(a) for a in computed)
         return SampleResult(*computed)
 
@@ -556,6 +490,7 @@ class SnapshotBuffer(ByValue):
         self._extrapolation = real_number(func, "max_extrapolation", max_extrapolation)
         self._handle = _core._snapshot_buffer_new(self._entities, self._dim, self._capacity,
                                                   self._rotations, self._extrapolation)
+        self._ids = None
 
     entities = property(lambda self: self._entities, doc="Entity slots.")
     dim = property(lambda self: self._dim, doc="Position channels.")
@@ -593,18 +528,15 @@ class SnapshotBuffer(ByValue):
             non-integral integers or mis-shaped arrays; checked before any
             push is applied, so nothing changes.
         """
-        func = "SnapshotBuffer.push"
-        shape, ints, position, rotation = _prepare_push(
-            func, self._dim, self._rotations,
-            {"entity": entity, "tick": tick, "segment": segment, "generation": generation},
-            position, rotation)
-        codes = np.empty(shape, np.uint8)
-        _core._snapshot_push(func, self._handle, ints["entity"], ints["tick"], ints["segment"],
-                             position, rotation, ints.get("generation"), codes)
-        return _results(shape, codes)
+        return _offer("SnapshotBuffer.push", self, self._PUSH,
+                      {"entity": entity, "tick": tick, "segment": segment,
+                       "generation": generation}, position, rotation)
 
-    def sample(self, render_tick: float, *, out=None) -> SampleResult:
-        """Every entity at one render tick, in one C call.
+    _PUSH = (_core._snapshot_buffer_push, _core._snapshot_buffer_push_rotations)
+
+    def sample(self, render_tick: float, *, out=None, workers: Optional[int] = None
+               ) -> SampleResult:
+        """Every entity at one render tick.
 
         Parameters
         ----------
@@ -616,6 +548,9 @@ class SnapshotBuffer(ByValue):
             without rotations, uint8 (entities,), int64 (entities,) twice;
             any float (integer) dtype the values cast to, any strides. They
             are untouched if the call raises.
+        workers : int, optional
+            Threads sharing the entities: None or 1 (this thread), -1 (every
+            core) or n; the results are the same whatever the count.
 
         Returns
         -------
@@ -630,44 +565,31 @@ class SnapshotBuffer(ByValue):
             A non-finite render tick.
         """
         func = "SnapshotBuffer.sample"
-        tick = as_float64(func, "render_tick", render_tick)
-        if tick.ndim != 0:
-            raise ValueError(f"{func}: render_tick must be a single value, got shape {tick.shape}")
-        arrays, targets = self._outputs(func, out)
-        _core._snapshot_sample(func, self._handle, contiguous(tick), *arrays)
-        if targets is None:
-            return SampleResult(*arrays)
-        for target, computed in zip(targets, arrays):
-            if target is not None:
-                np.copyto(target, computed, casting="same_kind")
-        return SampleResult(*targets)
-
-    def _outputs(self, func, out):
-        """The arrays the kernel writes, and the caller's `out` arrays to copy
-        them into afterwards (None when the kernel writes `out` directly).
-
-        `out` follows the package's rule: float outputs of any float dtype,
-        integer outputs of any integer dtype the values cast to, any strides
-        and alignment; the kernel writes straight into arrays of its own
-        layout (C-contiguous, aligned, native) and into fresh ones otherwise."""
+        if not isinstance(render_tick, _REALS):
+            shape = shapes(func, render_tick=render_tick)["render_tick"]
+            if shape != ():
+                raise ValueError(f"{func}: render_tick must be a single value, got shape "
+                                 f"{shape}")
         e = self._entities
-        specs = [((e, self._dim), np.float64), ((e, 4), np.float64) if self._rotations else None,
-                 ((e,), np.uint8), ((e,), np.int64), ((e,), np.int64)]
-        if out is None:
-            return tuple(None if s is None else np.empty(*s) for s in specs), None
-        _check_sample_out(func, out, specs)
-        direct = all(a is None or (a.dtype == spec[1] and a.flags.c_contiguous and a.flags.aligned)
-                     for a, spec in zip(out, specs))
-        if direct:
-            return out, None
-        return tuple(None if s is None else np.empty(*s) for s in specs), out
+        if out is not None:
+            _check_sample_out(func, out, [
+                ((e, self._dim), np.float64), ((e, 4), np.float64) if self._rotations else None,
+                ((e,), np.uint8), ((e,), np.int64), ((e,), np.int64)])
+            out = tuple(a for a in out if a is not None)
+        if self._ids is None:  # the entities' row numbers: the loop axis of the sample
+            self._ids = np.arange(e, dtype=np.int64)
+            self._ids.flags.writeable = False
+        if self._rotations:
+            return SampleResult(*_core._snapshot_buffer_sample_rotations(
+                func, self._handle, self._ids, render_tick, out, workers))
+        position, mode, left, right = _core._snapshot_buffer_sample(
+            func, self._handle, self._ids, render_tick, out, workers)
+        return SampleResult(position, None, mode, left, right)
 
     @property
     def counts(self) -> np.ndarray:
         """Snapshots retained by each entity, shape (entities,)."""
-        counts = np.empty(self._entities, np.int64)
-        _core._snapshot_counts(self._handle, counts)
-        return counts
+        return _core._snapshot_counts(self._handle)
 
     def _read(self, func, entity):
         e = _count(func, "entity", entity)

@@ -5,7 +5,10 @@
    key velocities into tangents with each segment's own duration (m = T v) and
    stores step, linear and cubic segments as cubic polynomials in u; a query
    finds its segment and u once and reuses them for every channel. Sorted
-   query arrays are swept segment by segment in vectorized runs.
+   query arrays are swept segment by segment in vectorized runs; the Bezier
+   and eased ones run in AVX-512 lanes where the CPU has them, each lane
+   doing the scalar path's IEEE operations, so every path gives the same
+   bits.
 
    The keys are located on the one key track of the core (ac_track.h: the
    search, the cursor, the sides, the extrapolation and the cycle fold),
@@ -22,6 +25,7 @@
 #define BEZ_TABLE 32                         /* intervals of the inverse-time table */
 #define BEZ_SLOPE (7 + BEZ_TABLE + 1)         /* where the table's slopes start */
 #define BEZ_BLOCK (7 + 2 * (BEZ_TABLE + 1))   /* doubles per channel of a Bezier segment */
+#define BEZ_BLOCK_QUERIES 1024                /* queries per block of a Bezier run in lanes */
 #define BEZ_TOL 1e-13                         /* |x(s) - u| accepted by the time solve */
 #define REMAP_BLOCK 512                       /* queries per block of a remapped evaluation */
 #define AC_LN2 0.69314718055994530942
@@ -315,9 +319,10 @@ static void bezier_table(double *bz, size_t C, size_t ch)
    interval of u and u's place in it, w in [0, 1]; */
 static AC_FORCE_INLINE int bezier_interval(double u, double *w)
 {
-    double v = ac_pick(u * BEZ_TABLE < 0.0, 0.0, u * BEZ_TABLE);
-    int i = (int)v;
-    i = i < BEZ_TABLE - 1 ? i : BEZ_TABLE - 1;
+    /* a NaN u (a duration too short for its inverse) takes interval 0 and
+       fails the solve's test, whose fallback settles it */
+    double v = ac_pick(!(u * BEZ_TABLE >= 0.0), 0.0, u * BEZ_TABLE);
+    int i = (int)ac_pick(v > BEZ_TABLE - 1, BEZ_TABLE - 1, v);
     *w = v - (double)i;
     return i;
 }
@@ -832,7 +837,9 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                 segment_velocities(cv, j, cv->kind[j], cv->times[j + 1] - cv->times[j]);
 
     /* Segments: tangents = duration * velocity, then polynomial coefficients. */
-    cv->safe[0] = cv->safe[1] = cv->safe[2] = cv->polynomial;
+    /* values: every segment whose value has a bound below (all but easings
+       that leave [0, 1] and CSS curves); rates: polynomial curves */
+    cv->safe[0] = 1, cv->safe[1] = cv->safe[2] = cv->polynomial;
     for (size_t j = 0; j + 1 < k; j++) {
         double T = cv->times[j + 1] - cv->times[j], iT = T > 0.0 ? 1.0 / T : 0.0;
         if (!ac_finite(T)) /* keys more than DBL_MAX apart: see wide_run */
@@ -910,16 +917,21 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                 return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, AC_ARG_VALUES, p1,
                                "makes segment %zu's polynomial not representable", j);
             }
+            /* Bounds on |x|, |x'| and |x''| for u in [0, 1], with a margin for
+               rounding: within them no result can overflow. A Bezier value is
+               its value cubic at an s in [0, 1] (a, b, c: ay, by, cy here); an
+               easing of [0, 1] into [0, 1] gives d + g c with |g| <= 1. */
+            bound[0] = fabs(a) + fabs(b) + fabs(c) + fabs(d);
+            if (kind == KIND_CSS || (kind == AC_CURVE_EASE && !(cv->ease[j].kind >= AC_EASE_LINEAR &&
+                                                                 cv->ease[j].kind <= AC_EASE_CUBIC_IN_OUT)))
+                bound[0] = INFINITY;
             if (kind == AC_CURVE_BEZIER)
                 a = b = c = 0.0, d = p0; /* evaluated from bez */
             s[ch] = d, s[C + ch] = c, s[2 * C + ch] = b, s[3 * C + ch] = a;
-            /* Bounds on |x|, |x'| and |x''| for u in [0, 1], with a margin for
-               rounding: within them no result can overflow. */
-            bound[0] = fabs(a) + fabs(b) + fabs(c) + fabs(d);
             bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
             bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
-            for (int r = 0; r < 3; r++)
-                cv->safe[r] &= bound[r] <= DBL_MAX / 4.0;
+            for (int r = 0; r < 3; r++) /* 1 / duration overflows: u is not finite */
+                cv->safe[r] &= bound[r] <= DBL_MAX / 4.0 && ac_finite(iT);
         }
     }
     for (size_t j = 0; j + 1 < k && cv->bez; j++) { /* the inverse-time tables */
@@ -1112,6 +1124,50 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
     }
 }
 
+#ifdef AC_SIMD
+/* 1 when ease_lanes has the values of this easing kind */
+static int has_ease_lanes(int kind)
+{
+    return kind >= AC_EASE_LINEAR && kind <= AC_EASE_CUBIC_IN_OUT;
+}
+
+/* ease_block's values of the kinds of has_ease_lanes, in lanes: the same
+   expressions, so the same bits. */
+AC_SIMD_FN ac_vd ease_lanes(int kind, ac_vd x)
+{
+    const ac_vd zero = ac_vd_splat(0.0), one = ac_vd_splat(1.0), half = ac_vd_splat(0.5);
+    ac_vd y = 1.0 - x, a = 2.0 * x, b = 2.0 - 2.0 * x, r;
+    switch (kind) {
+    case AC_EASE_LINEAR: return x;
+    case AC_EASE_SMOOTHSTEP: return x * x * (3.0 - 2.0 * x);
+    case AC_EASE_SMOOTHERSTEP: return x * x * x * (x * (6.0 * x - 15.0) + 10.0);
+    case AC_EASE_QUAD_IN: r = x * x; break;
+    case AC_EASE_QUAD_OUT: r = 1.0 - y * y; break;
+    case AC_EASE_QUAD_IN_OUT: r = ac_vd_blend(ac_vd_lt(x, half), 0.5 * (a * a), 1.0 - 0.5 * (b * b)); break;
+    case AC_EASE_CUBIC_IN: r = x * x * x; break;
+    case AC_EASE_CUBIC_OUT: r = 1.0 - y * y * y; break;
+    default: r = ac_vd_blend(ac_vd_lt(x, half), 0.5 * (a * a * a), 1.0 - 0.5 * (b * b * b));
+    }
+    return ac_vd_blend(ac_vd_eq(x, zero), zero, ac_vd_blend(ac_vd_eq(x, one), one, r));
+}
+
+/* ease_run's values of one channel for n queries: u, the easing and the
+   value in one pass. */
+AC_SIMD_KERNEL void ease_run_lanes(int kind, double t0, double iT, double d0, double c0,
+                                   const double *restrict t, size_t n, double *restrict o)
+{
+    size_t r = 0;
+    for (; r + AC_LANES <= n; r += AC_LANES) {
+        ac_vd y = d0 + ease_lanes(kind, (ac_vd_load1(t + r, 1) - t0) * iT) * c0;
+        memcpy(o + r, &y, sizeof y);
+    }
+    if (r < n) { /* the last lanes, in part */
+        ac_vd y = d0 + ease_lanes(kind, (ac_vd_load_first(t + r, (int)(n - r)) - t0) * iT) * c0;
+        ac_vd_store_first(o + r, (int)(n - r), y);
+    }
+}
+#endif
+
 /* The queries of one eased segment (not elastic, whose shape depends on
    the change), in chunks: the easing once per query for all channels. */
 AC_VECTORIZED
@@ -1123,6 +1179,13 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     const double *d = cv->coef + j * 4 * C, *c = d + C;
     const double t0 = cv->times[j], iT = cv->inv_duration[j];
     double u[CHUNK], g0[CHUNK], g1[CHUNK], g2[CHUNK];
+#ifdef AC_SIMD
+    if (deriv == 0 && C == 1 && m >= AC_LANES && has_ease_lanes(cv->ease[j].kind) &&
+        ac_simd_available()) {
+        ease_run_lanes(cv->ease[j].kind, t0, iT, d[0], c[0], t, m, o);
+        return;
+    }
+#endif
     for (size_t r0 = 0; r0 < m; r0 += CHUNK) {
         size_t n = m - r0 < CHUNK ? m - r0 : CHUNK;
         double *restrict x = o + r0 * C;
@@ -1149,6 +1212,200 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     }
 }
 
+#ifdef AC_SIMD
+/* bezier_solve in lanes, for the lanes of `todo` (the others keep s): the
+   same steps per lane, each lane leaving the loop where the scalar loop
+   would, so the same bits. */
+AC_SIMD_FN ac_vd bezier_solve_lanes(ac_vd cx, ac_vd bx, ac_vd ax, ac_vd u, ac_vd s, ac_vm todo)
+{
+    const ac_vd zero = ac_vd_splat(0.0), one = ac_vd_splat(1.0);
+    ac_vd lo = zero, hi = one;
+    ac_vm below = todo & ~(ac_vm)(u > 0.0), above = todo & ~below & ~(ac_vm)(u < 1.0);
+    ac_vm act = todo & ~below & ~above;
+    s = ac_vd_pick(below, zero, ac_vd_pick(above, one, s));
+    for (int it = 0; it < 100 && ac_vm_any(act); it++) {
+        ac_vd f = ((ax * s + bx) * s + cx) * s - u, d, next;
+        ac_vm up;
+        act &= ~(ac_vm)(ac_vd_abs(f) <= 1e-15);
+        up = (ac_vm)(f > 0.0);
+        hi = ac_vd_pick(act & up, s, hi);
+        lo = ac_vd_pick(act & ~up, s, lo);
+        d = (3.0 * ax * s + 2.0 * bx) * s + cx;
+        next = s - f / d;
+        next = ac_vd_pick((ac_vm)(next > lo) & (ac_vm)(next < hi), next, 0.5 * (lo + hi));
+        act &= ~((ac_vm)(next == s) | (ac_vm)(hi - lo <= 1e-16));
+        s = ac_vd_pick(act, next, s);
+    }
+    return s;
+}
+
+/* The padded tables of one channel of a Bezier segment for the lanes:
+   per table interval r (up to BEZ_TABLE - 1, repeated beyond), the node s0
+   and the coefficients m0, e2, e3 of bezier_start's guess (computed as it
+   does), then the interval's far node s1. */
+typedef struct bez_lanes_table {
+    double s0[BEZ_TABLE + AC_LANES], m0[BEZ_TABLE + AC_LANES], e2[BEZ_TABLE + AC_LANES],
+        e3[BEZ_TABLE + AC_LANES], s1[BEZ_TABLE + AC_LANES];
+} bez_lanes_table;
+
+/* The value or derivative of channel ch at lanes s, as bezier_at. */
+AC_SIMD_FN ac_vd bezier_out_lanes(const double *b, size_t C, size_t ch, ac_vd s, int deriv,
+                                  double iT)
+{
+    const ac_vd cx = ac_vd_splat(b[ch]), bx = ac_vd_splat(b[C + ch]),
+                ax = ac_vd_splat(b[2 * C + ch]), dy = ac_vd_splat(b[3 * C + ch]),
+                cy = ac_vd_splat(b[4 * C + ch]), by = ac_vd_splat(b[5 * C + ch]),
+                ay = ac_vd_splat(b[6 * C + ch]);
+    ac_vd xd, yd, xdd, ydd;
+    ac_vm flat;
+    if (deriv == 0)
+        return ((ay * s + by) * s + cy) * s + dy;
+    xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
+    xdd = 6.0 * ax * s + 2.0 * bx, ydd = 6.0 * ay * s + 2.0 * by;
+    if (deriv == 2)
+        return (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
+    flat = (ac_vm)(xd == 0.0) & (ac_vm)(yd == 0.0); /* the one division bezier_at makes */
+    return ac_vd_pick(flat, ydd, yd) / ac_vd_pick(flat, xdd, xd) * iT;
+}
+
+/* Lanes whose time guess missed BEZ_TOL, kept for the bracketed solve:
+   their query indices, u and guesses s. */
+typedef struct bez_missed {
+    size_t n;
+    int32_t at[BEZ_BLOCK_QUERIES + AC_LANES];
+    double u[BEZ_BLOCK_QUERIES + AC_LANES], s[BEZ_BLOCK_QUERIES + AC_LANES];
+} bez_missed;
+
+/* bezier_run on channel ch of `groups` groups of AC_LANES queries t (from
+   index `base` of the block; the last group has `count` of them, 1 to
+   AC_LANES), in passes over all groups (the guesses, the
+   Halley steps, the outputs), each short enough that the out-of-order core
+   overlaps the groups: each lane does the IEEE operations of bezier_param
+   and bezier_at in their order, so the results are those of the scalar
+   path bit for bit. Sorted queries of one group almost always span fewer
+   than AC_LANES intervals of the table, so each lane's entries are picked
+   by a permute from a window of the table that starts at the first lane's
+   interval; a gather where the group spans more. Every u is finite and in
+   [0, 1] up to rounding, so the interval is that of bezier_interval. The
+   lanes whose guess missed BEZ_TOL (near a flat spot of x) go to *miss for
+   the bracketed solve. */
+#define BEZ_GROUPS 8
+AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const bez_lanes_table *tb,
+                              double t0, double iT, const double *restrict t, int groups,
+                              int count, int deriv, double *restrict o, int32_t base,
+                              bez_missed *miss)
+{
+    const ac_vd cx = ac_vd_splat(b[ch]), bx = ac_vd_splat(b[C + ch]),
+                ax = ac_vd_splat(b[2 * C + ch]);
+    ac_vd u[BEZ_GROUPS], s0[BEZ_GROUPS], s1[BEZ_GROUPS], s[BEZ_GROUPS];
+    for (int g = 0; g < groups; g++) { /* bezier_interval, then bezier_hermite */
+        const int n = g + 1 < groups ? AC_LANES : count;
+        ac_vd v = n < AC_LANES ? ac_vd_load_first(t + g * AC_LANES, n) : ac_vd_load1(t + g * AC_LANES, 1);
+        ac_vd i, w, m0, e2, e3, y;
+        u[g] = (v - t0) * iT;
+        v = ac_vd_max(ac_vd_splat(0.0), u[g] * BEZ_TABLE);
+        i = ac_vd_min(ac_vd_floor(v), ac_vd_splat(BEZ_TABLE - 1));
+        w = v - i;
+        if (ac_vd_in_window(i, ac_vd_first(i))) {
+            const size_t lo = (size_t)ac_vd_first(i);
+            const __m512i k = ac_vd_window_index(i, ac_vd_first(i));
+            s0[g] = ac_vd_window(tb->s0 + lo, k), m0 = ac_vd_window(tb->m0 + lo, k);
+            e2 = ac_vd_window(tb->e2 + lo, k), e3 = ac_vd_window(tb->e3 + lo, k);
+            s1[g] = ac_vd_window(tb->s1 + lo, k);
+        } else {
+            const __m512i k = ac_vd_offsets(i, 0.0);
+            s0[g] = ac_vd_gather(tb->s0, k), m0 = ac_vd_gather(tb->m0, k);
+            e2 = ac_vd_gather(tb->e2, k), e3 = ac_vd_gather(tb->e3, k);
+            s1[g] = ac_vd_gather(tb->s1, k);
+        }
+        y = s0[g] + w * (m0 + w * (e2 + w * e3));
+        s[g] = ac_vd_min(s1[g], ac_vd_max(s0[g], y));
+    }
+    for (int g = 0; g < groups; g++) { /* bezier_halley, bracket [s0, s1] */
+        ac_vd x = s[g], fx = ((ax * x + bx) * x + cx) * x - u[g];
+        ac_vd d = (3.0 * ax * x + 2.0 * bx) * x + cx, dd = 6.0 * ax * x + 2.0 * bx, f;
+        x = x - fx * d / (d * d - 0.5 * fx * dd);
+        s[g] = x = ac_vd_min(s1[g], ac_vd_max(s0[g], x));
+        f = ((ax * x + bx) * x + cx) * x - u[g];
+        miss->n += ac_vd_append_over(miss->at + miss->n, miss->u + miss->n, miss->s + miss->n,
+                                     ac_vd_abs(f), BEZ_TOL, g + 1 < groups ? AC_LANES : count,
+                                     base + g * AC_LANES, u[g], x);
+    }
+    for (int g = 0; g < groups; g++) {
+        ac_vd y = bezier_out_lanes(b, C, ch, s[g], deriv, iT);
+        const int n = g + 1 < groups ? AC_LANES : count;
+        if (C == 1 && n == AC_LANES) {
+            memcpy(o + g * AC_LANES, &y, sizeof y);
+        } else {
+            for (int l = 0; l < n; l++)
+                o[(size_t)(g * AC_LANES + l) * C + ch] = y[l];
+        }
+    }
+}
+
+/* n queries, in blocks of BEZ_BLOCK_QUERIES: the
+   lanes of a block whose guess missed are solved together at its end, so
+   the slow solve runs on full lanes and the main loop does not wait for
+   it. */
+AC_SIMD_KERNEL void bezier_lanes(const double *b, size_t C, size_t ch, double t0, double iT,
+                                 const double *restrict t, size_t n, int deriv,
+                                 double *restrict o)
+{
+    enum { STEP = BEZ_GROUPS * AC_LANES };
+    const double *node = b + 7 * C + ch, *slope = b + BEZ_SLOPE * C + ch;
+    const ac_vd cx = ac_vd_splat(b[ch]), bx = ac_vd_splat(b[C + ch]),
+                ax = ac_vd_splat(b[2 * C + ch]);
+    bez_lanes_table tb;
+    bez_missed miss;
+    _Static_assert(BEZ_TABLE % AC_LANES == 0, "the table fills whole lanes");
+    for (size_t q = 0; q < BEZ_TABLE; q += AC_LANES) { /* as bezier_start */
+        ac_vd s0, s1, m0, m1, h;
+        if (C == 1) { /* one channel: the tables are contiguous */
+            s0 = ac_vd_load1(node + q, 1), s1 = ac_vd_load1(node + q + 1, 1);
+            m0 = ac_vd_load1(slope + q, 1), m1 = ac_vd_load1(slope + q + 1, 1);
+        } else {
+            for (int l = 0; l < AC_LANES; l++)
+                s0[l] = node[(q + (size_t)l) * C], s1[l] = node[(q + (size_t)l + 1) * C],
+                m0[l] = slope[(q + (size_t)l) * C], m1[l] = slope[(q + (size_t)l + 1) * C];
+        }
+        h = s1 - s0;
+        memcpy(tb.s0 + q, &s0, sizeof s0), memcpy(tb.s1 + q, &s1, sizeof s1);
+        memcpy(tb.m0 + q, &m0, sizeof m0);
+        s0 = 3.0 * h - 2.0 * m0 - m1, s1 = m0 + m1 - 2.0 * h;
+        memcpy(tb.e2 + q, &s0, sizeof s0), memcpy(tb.e3 + q, &s1, sizeof s1);
+    }
+    for (size_t q = BEZ_TABLE; q < BEZ_TABLE + AC_LANES; q++) /* what the windows read past */
+        tb.s0[q] = tb.s0[q - 1], tb.s1[q] = tb.s1[q - 1], tb.m0[q] = tb.m0[q - 1],
+        tb.e2[q] = tb.e2[q - 1], tb.e3[q] = tb.e3[q - 1];
+    for (size_t r0 = 0; r0 < n; r0 += BEZ_BLOCK_QUERIES) {
+        const size_t m = n - r0 < BEZ_BLOCK_QUERIES ? n - r0 : BEZ_BLOCK_QUERIES;
+        const double *tr = t + r0;
+        double *orow = o + r0 * C;
+        size_t r = 0;
+        miss.n = 0;
+        for (; r + STEP <= m; r += STEP)
+            bezier_groups(b, C, ch, &tb, t0, iT, tr + r, BEZ_GROUPS, AC_LANES, deriv,
+                          orow + r * C, (int32_t)r, &miss);
+        if (r < m) { /* the rest in one step, its last group maybe partial */
+            const int groups = (int)((m - r + AC_LANES - 1) / AC_LANES);
+            bezier_groups(b, C, ch, &tb, t0, iT, tr + r, groups,
+                          (int)(m - r - (size_t)(groups - 1) * AC_LANES), deriv, orow + r * C,
+                          (int32_t)r, &miss);
+        }
+        for (size_t q = miss.n; q % AC_LANES; q++) /* fill the last lanes: repeats */
+            miss.at[q] = miss.at[q - 1], miss.u[q] = miss.u[q - 1], miss.s[q] = miss.s[q - 1];
+        for (size_t q = 0; q < miss.n; q += AC_LANES) { /* bezier_finish */
+            ac_vd u = ac_vd_load1(miss.u + q, 1), s = ac_vd_load1(miss.s + q, 1), y;
+            ac_vm inside = (ac_vm)(s >= 0.0) & (ac_vm)(s <= 1.0);
+            s = bezier_solve_lanes(cx, bx, ax, u, ac_vd_pick(inside, s, u), ~(ac_vm){0});
+            y = bezier_out_lanes(b, C, ch, s, deriv, iT);
+            for (int l = 0; l < AC_LANES; l++)
+                orow[(size_t)miss.at[q + (size_t)l] * C + ch] = y[l];
+        }
+    }
+}
+#endif
+
 /* The queries of one Bezier segment, in chunks: bezier_start, then
    bezier_halley, each over the whole chunk (loops that vectorize), the
    fallback where they missed, then the value or derivative as bezier_at. */
@@ -1158,6 +1415,13 @@ static void bezier_run(const double *b, size_t C, double t0, double iT,
 {
     enum { CHUNK = 128 };
     double sv[CHUNK], uv[CHUNK], fv[CHUNK], lo[CHUNK], hi[CHUNK];
+#ifdef AC_SIMD
+    if (m >= AC_LANES && ac_simd_available()) {
+        for (size_t ch = 0; ch < C; ch++)
+            bezier_lanes(b, C, ch, t0, iT, t, m, deriv, o);
+        return;
+    }
+#endif
     for (size_t ch = 0; ch < C; ch++) {
         const double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
         const double dy = b[3 * C + ch], cy = b[4 * C + ch], by = b[5 * C + ch],
@@ -1238,7 +1502,17 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     }
     if (C == 1) {
         const double a0 = a[0], b0 = b[0], c0 = c[0], d0 = d[0];
-        if (deriv == 0) {
+        if (deriv == 0 && cv->kind[j] == AC_CURVE_STEP) {
+            /* AC_CURVE_X with a = b = c = 0 at u >= 0 is 0 + d */
+            const double v = 0.0 + d0;
+            for (size_t r = 0; r < m; r++)
+                o[r] = v;
+        } else if (deriv == 0 && cv->kind[j] == AC_CURVE_LINEAR) {
+            /* and with a = b = 0, (0 + c) u + d */
+            const double c1 = 0.0 + c0;
+            for (size_t r = 0; r < m; r++)
+                o[r] = c1 * ((t[r] - t0) * iT) + d0;
+        } else if (deriv == 0) {
             for (size_t r = 0; r < m; r++) {
                 double u = (t[r] - t0) * iT;
                 o[r] = AC_CURVE_X(a0, b0, c0, d0, u);
@@ -1544,6 +1818,39 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
     }
 }
 
+#ifdef AC_SIMD
+/* One whole-clip remap of remap_block without rates, in lanes, one pass:
+   tau = lo + ease(u) P where x0 lies in [lo, hi], else x0 (x0 may be tau);
+   *all_inside as there, and 1 when the eased values do not decrease. The
+   expressions of remap_block, so the same bits. */
+AC_SIMD_KERNEL int remap_lanes(int kind, double lo, double hi, double iP, double P,
+                               const double *x0, size_t m, double *tau, int64_t *all_inside)
+{
+    const ac_vd vlo = ac_vd_splat(lo), vhi = ac_vd_splat(hi), zero = ac_vd_splat(0.0),
+                one = ac_vd_splat(1.0);
+    ac_vk outside = 0, down = 0;
+    ac_vd prev = ac_vd_splat(0.0);
+    for (size_t i = 0; i < m; i += AC_LANES) {
+        const int count = m - i < AC_LANES ? (int)(m - i) : AC_LANES;
+        const ac_vk live = (ac_vk)((1u << count) - 1u);
+        ac_vd x = ac_vd_load_first(x0 + i, count), u = (x - lo) * iP, g, before;
+        ac_vk in = (ac_vk)(_mm512_cmp_pd_mask((__m512d)x, (__m512d)vlo, _CMP_GE_OQ) &
+                           _mm512_cmp_pd_mask((__m512d)x, (__m512d)vhi, _CMP_LE_OQ));
+        outside |= live & ~in;
+        u = ac_vd_blend(ac_vd_lt(u, zero), zero, u);
+        u = ac_vd_blend(ac_vd_lt(one, u), one, u);
+        g = ease_lanes(kind, u);
+        /* g[l - 1] beside g[l] (the block's first value beside itself) */
+        before = (ac_vd)_mm512_alignr_epi64((__m512i)g, (__m512i)(i ? prev : ac_vd_splat(g[0])), 7);
+        down |= live & ~(ac_vk)_mm512_cmp_pd_mask((__m512d)g, (__m512d)before, _CMP_GE_OQ);
+        prev = g;
+        ac_vd_store_first(tau + i, count, ac_vd_blend(in, lo + g * P, x));
+    }
+    *all_inside = outside == 0;
+    return down == 0;
+}
+#endif
+
 /* Curve times tau[0..m) for clip times t through the remaps, and the rates
    r1 = dtau/dt, r2 = d2tau/dt2 when r1 is not NULL. u, g0, g1, g2 are
    scratch of m values. Selects are integer blends so the loops vectorize.
@@ -1575,6 +1882,15 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     for (size_t q = 0; q < nremap; q++) {
         const double *x0 = q == 0 ? t : tau; /* the times this remap reads */
         int64_t all_inside = 1;
+#ifdef AC_SIMD
+        if (!r1 && has_ease_lanes(remaps[q].kind) && m >= AC_LANES && ac_simd_available()) {
+            int up = remap_lanes(remaps[q].kind, lo, hi, iP, P, x0, m, tau, &all_inside);
+            if (q == 0 && !all_inside && !all_finite(t, m))
+                return 0;
+            *sorted = all_inside && up && q + 1 == nremap && !seg;
+            continue;
+        }
+#endif
         for (size_t i = 0; i < m; i++) {
             double x = (x0[i] - lo) * iP;
             all_inside &= (x0[i] >= lo) & (x0[i] <= hi);
@@ -1645,6 +1961,37 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
     return 1;
 }
 
+#ifdef AC_SIMD
+/* seg_ease_block's common case in lanes, one pass: n clip times t of
+   segment [t0, t1) eased into it and evaluated on its cubic d (d, c, b, a),
+   values to o; 0 when a time or an eased time is outside the segment on
+   this side. The expressions of seg_ease_block, so the same bits. */
+AC_SIMD_KERNEL int seg_ease_lanes(int kind, double t0, double t1, double iT, const double *d,
+                                  int side, const double *restrict t, size_t n,
+                                  double *restrict o)
+{
+    const double T = t1 - t0, a0 = d[3], b0 = d[2], c0 = d[1], d0 = d[0];
+    const ac_vd lo = ac_vd_splat(t0), hi = ac_vd_splat(t1), one = ac_vd_splat(1.0);
+    ac_vk bad = 0;
+    for (size_t r = 0; r < n; r += AC_LANES) {
+        const int count = n - r < AC_LANES ? (int)(n - r) : AC_LANES;
+        const ac_vk live = (ac_vk)((1u << count) - 1u);
+        ac_vd tq = ac_vd_load_first(t + r, count), y = (tq - t0) * iT, x, v;
+        bad |= live & ~(ac_vk)(_mm512_cmp_pd_mask((__m512d)tq, (__m512d)lo, _CMP_GE_OQ) &
+                               _mm512_cmp_pd_mask((__m512d)tq, (__m512d)hi, _CMP_LT_OQ));
+        x = t0 + ease_lanes(kind, ac_vd_blend(ac_vd_lt(one, y), one, y)) * T;
+        v = (x - t0) * iT;
+        bad |= live & ~(ac_vk)(side == AC_SIDE_RIGHT
+                                   ? _mm512_cmp_pd_mask((__m512d)x, (__m512d)lo, _CMP_GE_OQ) &
+                                         _mm512_cmp_pd_mask((__m512d)x, (__m512d)hi, _CMP_LT_OQ)
+                                   : _mm512_cmp_pd_mask((__m512d)x, (__m512d)lo, _CMP_GT_OQ) &
+                                         _mm512_cmp_pd_mask((__m512d)x, (__m512d)hi, _CMP_LE_OQ));
+        ac_vd_store_first(o + r, count, ((a0 * v + b0) * v + c0) * v + d0);
+    }
+    return bad == 0;
+}
+#endif
+
 /* A per-segment ease alone on clip times inside the keys, in runs of one
    segment (sorted times): the times of segment j are eased into segment j,
    so each run is evaluated there directly (eval_run), without searching the
@@ -1668,6 +2015,15 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
         const double T = t1 - t0;
         const size_t n = (r = t[i] < t1 ? ac_track_run_end(t, i, m, t1) : i) - i;
         int64_t inside = n > 0;
+#ifdef AC_SIMD
+        if (deriv == 0 && C == 1 && cv->kind[j] <= AC_CURVE_CUBIC && !is_wide(cv, j) &&
+            has_ease_lanes(seg->kind) && n >= AC_LANES && ac_simd_available()) {
+            const double *d = cv->coef + j * 4;
+            if (!seg_ease_lanes(seg->kind, t0, t1, iT, d, side, t + i, n, o + i))
+                return 0;
+            continue;
+        }
+#endif
         for (size_t q = i; q < r; q++) {
             double y = (t[q] - t0) * iT;
             inside &= (t[q] >= t0) & (t[q] < t1);

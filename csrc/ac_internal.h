@@ -799,6 +799,96 @@ AC_SIMD_FN ac_vm ac_vd_finite(const ac_vd *x, int count)
         ok &= (ac_vm)(ac_vd_abs(x[k]) <= DBL_MAX);
     return ok;
 }
+
+/* Lanes that look up a small table (the Bezier time solve). Min and max in
+   the order of a select: ac_vd_max(a, b) is a > b ? a : b (b when either is
+   NaN), so max(s0, s) is pick(s < s0, s0, s) bit for bit (signed zeros
+   included); ac_vd_min(a, b) is a < b ? a : b. */
+AC_SIMD_FN ac_vd ac_vd_max(ac_vd a, ac_vd b) { return (ac_vd)_mm512_max_pd((__m512d)a, (__m512d)b); }
+AC_SIMD_FN ac_vd ac_vd_min(ac_vd a, ac_vd b) { return (ac_vd)_mm512_min_pd((__m512d)a, (__m512d)b); }
+
+AC_SIMD_FN ac_vd ac_vd_floor(ac_vd x)
+{
+    return (ac_vd)_mm512_roundscale_pd((__m512d)x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+}
+
+/* Whole-number lanes i (0 <= i < 2^51) as the int64 lane values i - lo */
+AC_SIMD_FN __m512i ac_vd_offsets(ac_vd i, double lo)
+{
+    const double big = 4503599627370496.0; /* 2^52: i - lo + 2^52 holds i - lo in its low bits */
+    return _mm512_sub_epi64(_mm512_castpd_si512((__m512d)(i - lo + big)),
+                            _mm512_castpd_si512(_mm512_set1_pd(big)));
+}
+
+/* For whole-number lanes i that do not decrease from lane 0, lo = i[0]:
+   1 when all lie in [lo, lo + AC_LANES) */
+AC_SIMD_FN int ac_vd_in_window(ac_vd i, double lo)
+{
+    return _mm512_cmp_pd_mask((__m512d)i, _mm512_set1_pd(lo + (AC_LANES - 1)), _CMP_LE_OQ) == 0xFF;
+}
+
+/* The permute index of whole-number lanes i in [lo, lo + AC_LANES): the
+   bits of i + (2^52 - lo), whose low 3 bits are i - lo (all a permute
+   reads) */
+AC_SIMD_FN __m512i ac_vd_window_index(ac_vd i, double lo)
+{
+    return _mm512_castpd_si512((__m512d)(i + (4503599627370496.0 - lo)));
+}
+
+/* p[lo + k] per lane from the index of ac_vd_window_index: one load and
+   one permute */
+AC_SIMD_FN ac_vd ac_vd_window(const double *p, __m512i k)
+{
+    return (ac_vd)_mm512_permutexvar_pd(k, _mm512_loadu_pd(p));
+}
+
+/* p[k] per lane, any offsets k */
+AC_SIMD_FN ac_vd ac_vd_gather(const double *p, __m512i k) { return (ac_vd)_mm512_i64gather_pd(k, p, 8); }
+
+/* Compares as lane masks, and cond ? a : b per lane from one: a single
+   blend where ac_vd_pick takes three logic operations. */
+typedef __mmask8 ac_vk;
+AC_SIMD_FN ac_vk ac_vd_lt(ac_vd a, ac_vd b) { return _mm512_cmp_pd_mask((__m512d)a, (__m512d)b, _CMP_LT_OQ); }
+AC_SIMD_FN ac_vk ac_vd_eq(ac_vd a, ac_vd b) { return _mm512_cmp_pd_mask((__m512d)a, (__m512d)b, _CMP_EQ_OQ); }
+AC_SIMD_FN ac_vd ac_vd_blend(ac_vk cond, ac_vd a, ac_vd b)
+{
+    return (ac_vd)_mm512_mask_blend_pd(cond, (__m512d)b, (__m512d)a);
+}
+
+/* lane 0 */
+AC_SIMD_FN double ac_vd_first(ac_vd x) { return x[0]; }
+
+/* p[0 .. count) in the first lanes (0 < count <= AC_LANES), zeros in the
+   others: nothing past them is read */
+AC_SIMD_FN ac_vd ac_vd_load_first(const double *p, int count)
+{
+    return (ac_vd)_mm512_maskz_loadu_pd((__mmask8)((1u << count) - 1u), p);
+}
+
+/* the first count lanes of x to p[0 .. count) */
+AC_SIMD_FN void ac_vd_store_first(double *p, int count, ac_vd x)
+{
+    _mm512_mask_storeu_pd(p, (__mmask8)((1u << count) - 1u), (__m512d)x);
+}
+
+/* The lanes l < count where x > limit (or x is NaN), in order: base + l
+   to at[], and their lanes of u and s to pu[] and ps[] (each with room for
+   AC_LANES); returns how many. */
+AC_SIMD_FN size_t ac_vd_append_over(int32_t *at, double *pu, double *ps, ac_vd x, double limit,
+                                    int count, int32_t base, ac_vd u, ac_vd s)
+{
+    __mmask8 k = _mm512_mask_cmp_pd_mask((__mmask8)((1u << count) - 1u), (__m512d)x,
+                                         _mm512_set1_pd(limit), _CMP_NLE_UQ);
+    if (!k)
+        return 0;
+    _mm512_mask_compressstoreu_epi32(at, (__mmask16)k,
+                                     _mm512_add_epi32(_mm512_set1_epi32(base),
+                                                      _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8,
+                                                                       7, 6, 5, 4, 3, 2, 1, 0)));
+    _mm512_mask_compressstoreu_pd(pu, k, (__m512d)u);
+    _mm512_mask_compressstoreu_pd(ps, k, (__m512d)s);
+    return (size_t)__builtin_popcount(k);
+}
 #endif /* AC_SIMD */
 
 #endif /* AC_INTERNAL_H */

@@ -97,6 +97,31 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
     return AC_OK;
 }
 
+/* ac_quat_batch_multiply_check for n > 0: components within 2^510 make
+   every product of two at most 2^1020 and a component, a sum of four of
+   them, at most 2^1022 (NaN and infinities fail the comparison). */
+AC_VECTORIZED
+static int multiply_check_all(const double *a, const double *b, const size_t s[2], size_t n)
+{
+    const double bound = 0x1p510;
+    int64_t ok = 1;
+    if (s[0] == 1 && s[1] == 1) { /* one contiguous run of 4 n values each */
+        for (size_t i = 0; i < 4 * n; i++)
+            ok &= (fabs(a[i]) <= bound) & (fabs(b[i]) <= bound);
+        return ok != 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 4; k++)
+            ok &= (fabs(a[4 * i * s[0] + k]) <= bound) & (fabs(b[4 * i * s[1] + k]) <= bound);
+    return ok != 0;
+}
+
+bool ac_quat_batch_multiply_check(const double *a, const double *b, const size_t steps[2],
+                                  size_t n)
+{
+    return n == 0 || multiply_check_all(a, b, steps ? steps : all_arrays, n);
+}
+
 ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err)
 {
     for (size_t i = 0; i < n; i++) {
@@ -649,9 +674,10 @@ static ac_status turn_on(double q[4], const double w[3], double dt, size_t i, ac
     double v[3], r[4];
     for (int k = 0; k < 3; k++)
         v[k] = w[k] * dt;
-    if (check_result(AC_ARG_ROTATION, v, 3, i, err))
-        return AC_ERR_OVERFLOW; /* the angle itself is not representable */
-    ac_quat_batch_from_rotvec(v, r, 1, NULL);
+    /* the angle itself not representable; from_rotvec fails only for a
+       non-finite vector, so never after that check */
+    if (check_result(AC_ARG_ROTATION, v, 3, i, err) || ac_quat_batch_from_rotvec(v, r, 1, NULL))
+        return AC_ERR_OVERFLOW;
     ac_quat_mul(r, q, q);
     ac_quat_normalize(q, q);
     return AC_OK;

@@ -417,6 +417,30 @@ void ac_snapshot_buffer_destroy(ac_snapshot_buffer *buffer)
     ac_mem_release(&mem, buffer);
 }
 
+/* Entities in [0, entities), the first one outside as AC_ERR_VALUE. */
+static ac_status check_entities(const ac_snapshot_buffer *b, const int64_t *entity, size_t n,
+                                ac_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (entity[i] < 0 || (uint64_t)entity[i] >= b->entities)
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_ENTITY, (double)entity[i],
+                           "must lie in [0, entities=%zu)", b->entities);
+    return AC_OK;
+}
+
+ac_status ac_snapshot_buffer_push_check(const ac_snapshot_buffer *buffer, const int64_t *entity,
+                                        const int64_t *tick, const double *rotation, size_t n,
+                                        ac_error *err)
+{
+    ac_status st;
+    if (buffer->rotations && !rotation && n)
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ROTATION, 0.0,
+                       "is required: the buffer has rotations");
+    if ((st = check_entities(buffer, entity, n, err)))
+        return st;
+    return check_tick(tick, n, err);
+}
+
 ac_status ac_snapshot_buffer_push(ac_snapshot_buffer *buffer, const int64_t *entity,
                                   const int64_t *tick, const int64_t *segment,
                                   const double *position, const double *rotation,
@@ -425,14 +449,7 @@ ac_status ac_snapshot_buffer_push(ac_snapshot_buffer *buffer, const int64_t *ent
 {
     ac_snapshot_buffer *b = buffer;
     ac_status st;
-    if (b->rotations && !rotation && n)
-        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ROTATION, 0.0,
-                       "is required: the buffer has rotations");
-    for (size_t i = 0; i < n; i++)
-        if (entity[i] < 0 || (uint64_t)entity[i] >= b->entities)
-            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_ENTITY, (double)entity[i],
-                           "must lie in [0, entities=%zu)", b->entities);
-    if ((st = check_tick(tick, n, err)))
+    if ((st = ac_snapshot_buffer_push_check(b, entity, tick, rotation, n, err)))
         return st;
     for (size_t i = 0; i < n; i++)
         result[i] = (unsigned char)push_entity(
@@ -455,6 +472,26 @@ ac_status ac_snapshot_buffer_sample(const ac_snapshot_buffer *buffer, double ren
         sample_entity(b, e, render_tick, position + e * dim, rot ? rot + e * 4 : NULL,
                       mode + e, left_tick + e, right_tick + e);
     }
+    return AC_OK;
+}
+
+ac_status ac_snapshot_buffer_sample_entities(const ac_snapshot_buffer *buffer,
+                                             double render_tick, const int64_t *entity,
+                                             size_t n, double *position, double *rotation,
+                                             unsigned char *mode, int64_t *left_tick,
+                                             int64_t *right_tick, ac_error *err)
+{
+    const ac_snapshot_buffer *b = buffer;
+    size_t dim = b->dim;
+    double *rot = b->rotations ? rotation : NULL;
+    ac_status st;
+    if (!ac_finite(render_tick))
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_RENDER_TICK, render_tick, "must be finite");
+    if ((st = check_entities(b, entity, n, err)) || !position)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        sample_entity(b, (size_t)entity[i], render_tick, position + i * dim,
+                      rot ? rot + i * 4 : NULL, mode + i, left_tick + i, right_tick + i);
     return AC_OK;
 }
 
@@ -637,6 +674,16 @@ static ac_snapshot_push_result timeline_push_one(ac_snapshot_timeline *tl, uint3
     return AC_SNAPSHOT_ACCEPTED;
 }
 
+ac_status ac_snapshot_timeline_push_check(const ac_snapshot_timeline *timeline,
+                                          const int64_t *tick, const double *rotation, size_t n,
+                                          ac_error *err)
+{
+    if (timeline->buffer->rotations && !rotation && n)
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ROTATION, 0.0,
+                       "is required: the timeline has rotations");
+    return check_tick(tick, n, err);
+}
+
 ac_status ac_snapshot_timeline_push(ac_snapshot_timeline *timeline, const int64_t *tick,
                                     const int64_t *segment, const double *position,
                                     const double *rotation, size_t n,
@@ -646,10 +693,7 @@ ac_status ac_snapshot_timeline_push(ac_snapshot_timeline *timeline, const int64_
     size_t dim = tl->buffer->dim;
     int rotations = tl->buffer->rotations;
     ac_status st;
-    if (rotations && !rotation && n)
-        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_ROTATION, 0.0,
-                       "is required: the timeline has rotations");
-    if ((st = check_tick(tick, n, err)))
+    if ((st = ac_snapshot_timeline_push_check(tl, tick, rotation, n, err)))
         return st;
     for (size_t i = 0; i < n; i++)
         result[i] = (unsigned char)timeline_push_one(tl, (uint32_t)tick[i], segment[i],
@@ -674,7 +718,7 @@ ac_status ac_snapshot_timeline_sample(const ac_snapshot_timeline *timeline,
     const ac_snapshot_buffer *b = timeline->buffer;
     double *rot = b->rotations ? rotation : NULL;
     ac_status st;
-    if ((st = check_render_ticks(render_tick, n, err)))
+    if ((st = check_render_ticks(render_tick, n, err)) || !position)
         return st;
     for (size_t i = 0; i < n; i++)
         sample_entity(b, 0, render_tick[i], position + i * b->dim,

@@ -582,6 +582,13 @@ AC_API ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const dou
 /* out = a * b (Hamilton product: b is applied first, then a). */
 AC_API ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t steps[2],
                                         double *out, size_t n, ac_error *err);
+/* True when ac_quat_batch_multiply is certain to succeed on these inputs
+   (same arguments): one pass that reads them and writes nothing, for callers
+   that must leave their outputs untouched on failure and would otherwise
+   multiply twice. Conservative: a component beyond 2^510 in magnitude gives
+   false even when the products are representable. */
+AC_API bool ac_quat_batch_multiply_check(const double *a, const double *b,
+                                         const size_t steps[2], size_t n);
 /* out = (-x, -y, -z, w). */
 AC_API ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err);
 /* out = q / |q|, computed without overflow or underflow for any finite q. */
@@ -1054,6 +1061,15 @@ AC_API ac_status ac_snapshot_buffer_push(ac_snapshot_buffer *buffer, const int64
                                          const int64_t *generation, size_t n,
                                          unsigned char *result, ac_error *err);
 
+/* The argument checks of ac_snapshot_buffer_push alone (rotation given when
+   required, entities in range, ticks in range): AC_OK when those n pushes
+   would be applied, else the error the push would return. Changes nothing,
+   so a caller applying a batch in pieces can check every piece first. */
+AC_API ac_status ac_snapshot_buffer_push_check(const ac_snapshot_buffer *buffer,
+                                               const int64_t *entity, const int64_t *tick,
+                                               const double *rotation, size_t n,
+                                               ac_error *err);
+
 /* Samples every entity at one finite render tick: position entities x dim,
    rotation entities x 4 (may be NULL), mode (ac_snapshot_mode), left_tick and
    right_tick. A non-finite render tick is AC_ERR_VALUE before anything is
@@ -1062,6 +1078,17 @@ AC_API ac_status ac_snapshot_buffer_sample(const ac_snapshot_buffer *buffer, dou
                                            double *position, double *rotation,
                                            unsigned char *mode, int64_t *left_tick,
                                            int64_t *right_tick, ac_error *err);
+
+/* The same for the n entities entity[0..n) (any order, repeats allowed): row
+   i of the outputs is entity[i]'s sample. A non-finite render tick, then an
+   entity outside [0, entities) (index i), is AC_ERR_VALUE before anything is
+   written. With position NULL the call only makes these checks. */
+AC_API ac_status ac_snapshot_buffer_sample_entities(const ac_snapshot_buffer *buffer,
+                                                    double render_tick, const int64_t *entity,
+                                                    size_t n, double *position,
+                                                    double *rotation, unsigned char *mode,
+                                                    int64_t *left_tick, int64_t *right_tick,
+                                                    ac_error *err);
 
 /* Shape and contents: retained snapshots of one entity, oldest first (any of
    the output pointers may be NULL); returns the count written. */
@@ -1098,10 +1125,16 @@ AC_API ac_status ac_snapshot_timeline_push(ac_snapshot_timeline *timeline, const
                                            const double *rotation, size_t n,
                                            unsigned char *result, ac_error *err);
 
+/* Its argument checks alone, as ac_snapshot_buffer_push_check. */
+AC_API ac_status ac_snapshot_timeline_push_check(const ac_snapshot_timeline *timeline,
+                                                 const int64_t *tick, const double *rotation,
+                                                 size_t n, ac_error *err);
+
 /* Releases every waiting snapshot into the timeline; returns how many. */
 AC_API size_t ac_snapshot_timeline_flush(ac_snapshot_timeline *timeline);
 
-/* n render ticks (all finite, checked first) -> n samples. */
+/* n render ticks (all finite, checked first) -> n samples; with position
+   NULL, only the check. */
 AC_API ac_status ac_snapshot_timeline_sample(const ac_snapshot_timeline *timeline,
                                              const double *render_tick, size_t n,
                                              double *position, double *rotation,

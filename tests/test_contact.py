@@ -1506,3 +1506,45 @@ def test_collide_and_spin_at_extreme_finite_inputs(data):
             for array in arrays:
                 array = np.asarray(array)
                 assert array.dtype.kind != "f" or np.all(np.isfinite(array)), (a, b, array)
+
+
+def test_advance_in_place_on_its_inputs_in_any_layout_without_a_copy():
+    import tracemalloc
+    rng = np.random.default_rng(5)
+    pos, vel = rng.uniform(-0.5, 0.5, (3000, 2)), rng.normal(0, 5, (3000, 2))
+    planes = ([[-1.0, 0.0], [1.0, 0.0]], [[1.0, 0.0], [-1.0, 0.0]], [0.0, 0.0])
+    expected = advance_projectiles(pos, vel, 0.05, 0.3, *planes, 0.7)
+    assert expected.bounces.any()
+    for layout in (np.copy, lambda a: np.repeat(a, 2, axis=0)[::2]):
+        p, v, b = layout(pos), layout(vel), np.zeros(3000, np.intc)
+        step = advance_projectiles(p, v, 0.05, 0.3, *planes, 0.7, out=(p, v, b))
+        assert step.position is p and step.velocity is v and step.bounces is b
+        np.testing.assert_array_equal(p, expected.position)
+        np.testing.assert_array_equal(v, expected.velocity)
+        np.testing.assert_array_equal(b, expected.bounces)
+    p, v, b = pos.copy(), vel.copy(), np.zeros(3000, np.intc)
+    tracemalloc.start()
+    try:
+        advance_projectiles(p, v, 0.05, 0.3, *planes, 0.7, out=(p, v, b))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < p.nbytes  # no copy of either input (each would be p.nbytes)
+
+
+def test_advance_workers_give_identical_results_and_errors():
+    from animcore.bench import projectile_scene
+    scene = projectile_scene(3000, seed=4)
+    one = advance_projectiles(*scene, 0.8, friction=0.1, angular_velocity=[0.0, 0.0, 1.0],
+                              events=True)
+    two = advance_projectiles(*scene, 0.8, friction=0.1, angular_velocity=[0.0, 0.0, 1.0],
+                              events=True, workers=2)
+    for a, b in zip(list(one) + [one.angular_velocity, *one.events],
+                    list(two) + [two.angular_velocity, *two.events]):
+        np.testing.assert_array_equal(a, b)
+    radius = np.full(3000, 0.2)
+    radius[[2500, 2900]] = -1.0  # the first bad sphere is named, whatever the split
+    for workers in (1, 2, -1):
+        with pytest.raises(ValueError, match=r"advance_projectiles: radius at index \(2500,\) "
+                                             r"is -1.0"):
+            advance_projectiles(scene[0], scene[1], radius, *scene[3:], 0.8, workers=workers)

@@ -236,6 +236,7 @@ _Q = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8], [0.36, 0.48, 0.0, 0.8
 _V = np.array([[1.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 3.0], [1.0, 1.0, 1.0]])
 _M = animcore.quat_to_matrix(_Q)
 _N2 = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]])
+_WALLS = ([[-1.0, 0.0], [1.0, 0.0]], [[1.0, 0.0], [-1.0, 0.0]], [0.0, 0.5])  # (point, normal, velocity)
 _curve = animcore.Curve([0, 1, 2, 3], [0, 60, 60, 0])
 _curve3 = animcore.Curve([0, 1, 2], [[0, 1, 2], [3, 4, 5], [1, 1, 1]])
 _rotation = animcore.RotationCurve([0.0, 1.0], [[0, 0, 0, 1], [0, 0, 1, 0]], after="error")
@@ -316,7 +317,29 @@ FUNCTIONS = {
     "contact_point_velocity": (
         lambda v, w, r, out=None: animcore.contact_point_velocity(v, w, r, out=out),
         (_V, _V[::-1], _V), (_V, _V + np.inf, _V)),
+    "advance_projectiles": (
+        lambda p, v, out=None: animcore.advance_projectiles(
+            p, v, 0.25, 0.5, *_WALLS, [0.5, 0.9], friction=0.2, out=out),
+        (_V[:, :2] * 0.2, _V[::-1, :2] * 4.0 - 3.0), (_V[:, :2] * 0.2, _V[:, :2] * np.nan)),
+    "advance_projectiles (spin, events)": (
+        lambda p, v, out=None: animcore.advance_projectiles(
+            p, v, 0.25, 0.5, *_WALLS, [0.5, 0.9], friction=0.2, angular_velocity=1.0,
+            events=True, out=out),
+        (_V[:, :2] * 0.2, _V[::-1, :2] * 4.0 - 3.0), (_V[:, :2] * 0.2, _V[:, :2] + np.inf)),
+    "SnapshotBuffer.sample": (lambda p, t, out=None: _buffer(p).sample(
+        t[0] if len(t) else 0.0, out=out), (_V, _U + 1.5), (_V, _U * np.nan)),
 }
+_NO_SCALAR = {"SnapshotBuffer.sample"}  # its array argument sizes the object, not the call
+
+
+def _buffer(positions):
+    """A buffer of one entity per row of positions, with two snapshots each
+    (rotations included), for sampling."""
+    n = len(positions)
+    buffer = animcore.SnapshotBuffer(n, 3, rotations=True)
+    buffer.push(np.arange(n), 0, 0, positions, [0.0, 0.0, 0.0, 1.0])
+    buffer.push(np.arange(n), 4, 0, np.asarray(positions) * 2.0 - 1.0, [0.0, 0.0, 1.0, 0.0])
+    return buffer
 
 
 def _flat(result) -> list:
@@ -361,7 +384,7 @@ def test_float32_input_gives_float64(name):
     narrow = [a.astype(np.float32) for a in args]
     wide = [a.astype(np.float64) for a in narrow]
     for got, want in zip(_flat(call(*narrow)), _flat(call(*wide))):
-        assert got.dtype == np.float64
+        assert got.dtype == (np.float64 if want.dtype.kind == "f" else want.dtype)
         np.testing.assert_array_equal(got, want)
 
 
@@ -369,9 +392,10 @@ def test_float32_input_gives_float64(name):
 def test_scalar_and_empty_input(name):
     call, args, _ = FUNCTIONS[name]
     full = _flat(call(*args))
-    one = _flat(call(*[a[0] if a.ndim == 1 else a[0] for a in args]))
-    for x, y in zip(one, full):
-        np.testing.assert_array_equal(x, y[0])
+    if name not in _NO_SCALAR:
+        one = _flat(call(*[a[0] if a.ndim == 1 else a[0] for a in args]))
+        for x, y in zip(one, full):
+            np.testing.assert_array_equal(x, y[0])
     empty = _flat(call(*[a[:0] for a in args]))
     for x, y in zip(empty, full):
         assert x.shape == (0,) + y.shape[1:]
@@ -381,8 +405,8 @@ def test_scalar_and_empty_input(name):
 def test_result_is_out_in_any_float_layout(name):
     call, args, _ = FUNCTIONS[name]
     expected = _flat(call(*args))
-    wide = [np.zeros(e.shape[:-1] + (2 * e.shape[-1],) if e.ndim > 1 else (2 * e.size,))
-            for e in expected]
+    wide = [np.zeros(e.shape[:-1] + (2 * e.shape[-1],) if e.ndim > 1 else (2 * e.size,),
+                     e.dtype if e.dtype.kind in "iu" else np.float64) for e in expected]
     outs = [w[..., ::2] for w in wide]  # strided
     outs[0] = np.zeros(expected[0].shape, np.float32)  # and float32
     result = call(*args, out=outs[0] if len(outs) == 1 else tuple(outs))
@@ -395,7 +419,8 @@ def test_result_is_out_in_any_float_layout(name):
 def test_out_untouched_on_error(name):
     call, args, bad = FUNCTIONS[name]
     expected = _flat(call(*args))
-    outs = [np.full(e.shape, 7.0) for e in expected]
+    outs = [np.full(e.shape, 7, e.dtype if e.dtype.kind in "iu" else np.float64)
+            for e in expected]
     with pytest.raises(ValueError, match=name.split(" ")[0].split(".")[0]):
         call(*bad, out=outs[0] if len(outs) == 1 else tuple(outs))
     for o in outs:
@@ -497,3 +522,85 @@ def test_matrix_items_read_and_written_in_any_layout():
     with pytest.raises(ValueError, match=r"^quat_to_matrix: out\[0\] has shape \(4, 9\), "
                                          r"expected \(4, 3, 3\)$"):
         animcore.quat_to_matrix(_Q, out=np.zeros((4, 9)))
+
+
+# -- the same conventions for the calls that change an object: an error
+# leaves the object exactly as it was (what out= is to the functions above)
+
+_T = np.array([10, 12, 14, 16])
+PUSHES = {
+    "SnapshotBuffer.push": (
+        lambda: animcore.SnapshotBuffer(4, 3), lambda b, e, t, p: b.push(e, t, 0, p),
+        (np.arange(4), _T, _V), (np.arange(4), _T * [1, 1, -1, 1], _V)),
+    "SnapshotBuffer.push (rotations)": (
+        lambda: animcore.SnapshotBuffer(4, 3, rotations=True),
+        lambda b, e, t, p, q: b.push(e, t, 0, p, q, generation=t),
+        (np.arange(4), _T, _V, _Q), (np.arange(4) + 1, _T, _V, _Q)),
+    "SnapshotTimeline.push_many": (
+        lambda: animcore.SnapshotTimeline(3), lambda tl, t, p: tl.push_many(t, t // 4, p),
+        (_T, _V), (_T * [1, 1, 1, 2**30], _V)),
+    "SnapshotTimeline.push_many (rotations)": (
+        lambda: animcore.SnapshotTimeline(3, rotations=True),
+        lambda tl, t, p, q: tl.push_many(t, 0, p, q), (_T, _V, _Q), (_T + [0, 0, 0.5, 0], _V, _Q)),
+}
+
+
+def _pushed(name, args):
+    make, push, _, _ = PUSHES[name]
+    target = make()
+    return push(target, *args), target
+
+
+@pytest.mark.parametrize("name", PUSHES)
+def test_push_input_not_modified_and_read_only_input_taken(name):
+    args = PUSHES[name][2]
+    kept = [a.copy() for a in args]
+    frozen = [a.copy() for a in args]
+    for a in frozen:
+        a.flags.writeable = False
+    codes, target = _pushed(name, args)
+    frozen_codes, frozen_target = _pushed(name, frozen)
+    np.testing.assert_array_equal(codes, frozen_codes)
+    assert target == frozen_target and len(target.snapshots(0).tick if isinstance(
+        target, animcore.SnapshotBuffer) else target.snapshots().tick) > 0
+    for a, b in zip(args, kept):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("name", PUSHES)
+def test_push_non_contiguous_float32_and_int_inputs(name):
+    args = PUSHES[name][2]
+    codes, expected = _pushed(name, args)
+    strided = [np.repeat(a, 2, axis=0)[::2] for a in args]
+    assert not any(a.flags.c_contiguous for a in strided)
+    narrow = [a.astype(np.float32) for a in args]
+    wide_codes, wide = _pushed(name, [a.astype(np.float64) for a in narrow])
+    for variant, want_codes, want in ((strided, codes, expected), (narrow, wide_codes, wide),
+                                      ([a.astype(np.int16) if a is _T else a for a in args],
+                                       codes, expected)):
+        got_codes, got = _pushed(name, variant)
+        assert got_codes.dtype == np.uint8
+        np.testing.assert_array_equal(got_codes, want_codes)
+        assert got == want
+
+
+@pytest.mark.parametrize("name", PUSHES)
+def test_push_scalar_and_empty_input(name):
+    make, _, args, _ = PUSHES[name]
+    code, one = _pushed(name, [a[0] for a in args])
+    first_codes, first = _pushed(name, [a[:1] for a in args])
+    assert isinstance(code, animcore.PushResult) and code == first_codes[0]
+    assert one == first
+    codes, empty = _pushed(name, [a[:0] for a in args])
+    assert codes.shape == (0,) and codes.dtype == np.uint8 and empty == make()
+
+
+@pytest.mark.parametrize("name", PUSHES)
+def test_push_state_untouched_on_error(name):
+    import pickle
+    make, push, args, bad = PUSHES[name]
+    _, target = _pushed(name, [a[:2] for a in args])  # some state to keep
+    before = pickle.loads(pickle.dumps(target))
+    with pytest.raises(ValueError, match=name.split(" ")[0]):
+        push(target, *bad)
+    assert target == before

@@ -71,6 +71,66 @@ def test_bezier_time_solve_within_1e_12_in_time(w_out, w_in):
     np.testing.assert_array_equal(c(t[perm]), got[perm])
 
 
+def assert_same_bits(a, b):
+    """Equal bit for bit (signed zeros included)."""
+    np.testing.assert_array_equal(np.ascontiguousarray(a).view(np.int64),
+                                  np.ascontiguousarray(b).view(np.int64))
+
+
+@pytest.mark.parametrize("channels", [1, 3])
+def test_sorted_runs_give_the_bits_of_one_query_at_a_time(channels):
+    # sorted queries go segment by segment through the vectorized runs (of
+    # every length, a partial last group of lanes included, and with near-flat
+    # spots of time where the fast guess misses and the bracketed solve takes
+    # over); reversed queries go one at a time through the scalar path
+    rng = np.random.default_rng(21)
+    keys = 40
+    times = np.cumsum(rng.uniform(0.2, 2.0, keys))
+    values = rng.normal(0, 3, (keys, channels))
+    values[rng.random(keys) < 0.3] = -0.0  # signed zeros, flat step and linear segments
+    vin, vout = rng.normal(0, 4, (2, keys, channels))
+    w_in, w_out = rng.choice([0.0, 1e-9, 0.05, 1 / 3, 0.7, 0.95, 0.999, 1.0], (2, keys, channels))
+    kinds = ["bezier", "bezier", "quad_in_out", "step", "smoothstep", "cubic_in", "linear", "cubic"]
+    curves = [Curve(times, values, interpolation="bezier", in_velocities=vin,
+                    out_velocities=vout, in_weights=w_in, out_weights=w_out),
+              Curve(times, values, interpolation=[kinds[j % 8] for j in range(keys - 1)],
+                    in_velocities=vin, out_velocities=vout, in_weights=w_in, out_weights=w_out)]
+    # 0 to about 60 queries per segment
+    counts = rng.integers(0, 60, keys - 1)
+    t = np.sort(np.concatenate([rng.uniform(times[j], times[j + 1], counts[j])
+                                for j in range(keys - 1)]))
+    for c in curves:
+        for d in range(3):
+            assert_same_bits(c.evaluate(t, d), c.evaluate(t[::-1], d)[::-1])
+    # eased times (per segment, or of the whole clip) evaluated in blocks
+    # against one query at a time, on both sides
+    cubic = Curve(times, values, in_velocities=vin, out_velocities=vout)
+    for c in (Curve(times, values, in_velocities=vin, out_velocities=vout, ease="smoothstep"),
+              cubic.remap_time("quad_in_out"), cubic.remap_time("cubic_out").remap_time("quad_in")):
+        for side in ("right", "left"):
+            assert_same_bits(c.evaluate(t, side=side),
+                                 np.array([c.evaluate(x, side=side) for x in t]))
+
+
+@pytest.mark.parametrize("interpolation", ["bezier", "linear", "cubic", "quad_in_out"])
+def test_segment_too_short_for_its_inverse_duration(interpolation):
+    # 1 / 1e-310 overflows, so u in the first segment is not finite: the Bezier
+    # solve falls back to the end that u points at; the other kinds report the
+    # value they cannot represent, never a NaN (nor a crash, sorted or not)
+    kw = {"cubic": {"velocities": [0.0] * 3},
+          "bezier": {"velocities": [0.0] * 3, "out_weights": [0.5] * 3}}.get(interpolation, {})
+    c = Curve([0.0, 1e-310, 1.0], [0.0, 0.0, 2.0], interpolation=interpolation, **kw)
+    t = np.linspace(0.0, 1e-310, 20)[:-1]
+    if interpolation == "bezier":
+        np.testing.assert_array_equal(c(t), 0.0)
+        np.testing.assert_array_equal(c(t[::-1]), 0.0)
+    else:
+        with pytest.raises(OverflowError, match=r"Curve: value at index \(0,\) is nan"):
+            c(t)
+        with pytest.raises(OverflowError, match=r"Curve: value is nan"):
+            c(t[3])
+
+
 def test_bezier_weight_one_third_is_hermite_exactly():
     rng = np.random.default_rng(4)
     times, values = np.cumsum(rng.uniform(0.1, 1, 9)), rng.normal(size=(9, 2))

@@ -835,6 +835,30 @@ def test_long_products_that_overflow_are_an_overflow_error():
         quat_multiply(a, b)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_long_products_into_out_are_written_in_place_or_untouched_on_overflow(workers):
+    # Components within 2^510 prove every product finite before any write;
+    # beyond that, the products are computed once more (into scratch first).
+    rng = np.random.default_rng(8)
+    a, b = rng.normal(size=(70_000, 4)), rng.normal(size=(70_000, 4))
+    a[40_000] = [1e300, 0.0, 0.0, 0.0]  # beyond 2^510, its product still representable
+    out = np.full(a.shape, -7.0)
+    assert quat_multiply(a, b, out=out, workers=workers) is out
+    np.testing.assert_array_equal(out, quat_multiply(a, b))
+    for i in (0, 997, 40_000, 69_999):  # item by item: the scalar path
+        np.testing.assert_array_equal(out[i], quat_multiply(a[i], b[i]))
+    np.testing.assert_allclose(out, quat_product_matrix(a, b), rtol=1e-14, atol=1e-14)
+    for x, y in ((a[3], b), (a, b[7]), (a[40_000], b)):  # one operand shared by all items
+        np.testing.assert_array_equal(quat_multiply(x, y, out=out, workers=workers),
+                                      quat_multiply(x, y))
+    a[50_000], b[50_000] = [1e300, 1e300, 0.0, 0.0], [1e300, 0.0, 0.0, 0.0]  # 1e600
+    b[60_000, 2] = np.nan  # a later failure is not the one reported
+    kept = np.full(a.shape, -7.0)
+    with pytest.raises(OverflowError, match=r"^quat_multiply: product at index \(50000,\) is -inf"):
+        quat_multiply(a, b, out=kept, workers=workers)
+    assert (kept == -7.0).all()
+
+
 # -- one key track: the sides, derivative and option words of every track class -------
 
 def segment_rates(times, keys):

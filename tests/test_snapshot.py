@@ -721,11 +721,14 @@ def test_buffer_snapshots_bad_entity():
 def test_concurrent_sampling_and_pushing_is_safe():
     buf = SnapshotBuffer(20000, 3)
     ent = np.arange(20000)
-    errors = []
+    errors, refused = [], []
 
     def sampler():
         for _ in range(20):
-            buf.sample(5.0)
+            try:
+                buf.sample(5.0)
+            except RuntimeError as error:  # refused while a push runs without the GIL
+                refused.append(str(error))
 
     thread = threading.Thread(target=sampler)
     thread.start()
@@ -736,6 +739,7 @@ def test_concurrent_sampling_and_pushing_is_safe():
             errors.append(str(error))
     thread.join()
     assert all("another thread is sampling" in e for e in errors)
+    assert all("another thread is pushing" in e for e in refused)
 
 
 # -- misc --------------------------------------------------------------------------------
@@ -830,3 +834,64 @@ def test_buffer_staggered_rings_rotations_and_generations_against_model():
                                       got.left_tick[e], got.right_tick[e]),
                          models[e].sample(t), dim, True)
     assert modes == set(range(1, 6))  # every mode but EMPTY
+
+
+# -- integers read exactly, pushes checked whole ---------------------------------------------
+
+def test_segments_and_generations_beyond_2_53_round_trip_exactly():
+    big = 2**60 + 1
+    assert float(big) == float(big - 1)  # float64 could not tell them apart
+    tl = SnapshotTimeline()
+    assert tl.push(0, big - 1, 0.0) is ACCEPTED
+    assert tl.push_many([2, 4], np.array([big, big], dtype=np.int64), [2.0, 3.0]).tolist() == \
+        [ACCEPTED, ACCEPTED]
+    assert tl.snapshots().segment.tolist() == [big - 1, big, big]
+    assert tl.sample(1.0).mode == SampleMode.SEGMENT_CUT  # not one segment: no interpolation
+    assert tl.sample(3.0).mode == SampleMode.INTERPOLATE
+    buf = SnapshotBuffer(2, 1)
+    generation = np.array([2**62 + 3, 2**53 + 1], dtype=np.uint64)  # read exactly too
+    buf.push([0, 1], 5, [big, 2**53 + 1], [[1.0], [2.0]], generation=generation)
+    assert [buf.generation(e) for e in (0, 1)] == [2**62 + 3, 2**53 + 1]
+    assert buf.snapshots(0).segment.tolist() == [big]
+    assert buf.push(0, 6, big, [1.0], generation=2**62 + 2) == PushResult.INVALID  # lower
+    assert buf.push(0, 6, big, [1.0], generation=2**62 + 3) is ACCEPTED
+    with pytest.raises(ValueError, match=r"SnapshotBuffer.push: generation at index \(0,\) is "
+                                         r"18446744073709551615 \(must fit in int64\)"):
+        buf.push([0], 7, 0, [1.0], generation=np.array([2**64 - 1], dtype=np.uint64))
+
+
+def test_pushes_over_many_blocks_apply_in_order_or_not_at_all():
+    n = 10_000  # several of the binding's blocks
+    entity = np.arange(n) % 3
+    tick = 2 * np.arange(n) // 3 + 1
+    position = np.arange(3.0 * n).reshape(n, 3)
+    whole, one_by_one = SnapshotBuffer(3, capacity=8), SnapshotBuffer(3, capacity=8)
+    codes = whole.push(entity, tick, np.arange(n) // 4000, position)
+    for i in range(n):
+        assert one_by_one.push(entity[i], tick[i], i // 4000, position[i]) == codes[i]
+    assert whole == one_by_one
+    before = [state(whole, e) for e in range(3)]
+    late = tick + 2 * n
+    late[-1] = 2**32  # the last push is bad: none is applied
+    with pytest.raises(ValueError, match=rf"SnapshotBuffer.push: tick at index \({n - 1},\) is "
+                                         r"4294967296 \(must be an integer in"):
+        whole.push(entity, late, 3, position)
+    assert [state(whole, e) for e in range(3)] == before
+    timeline = SnapshotTimeline(3, capacity=8)
+    with pytest.raises(ValueError, match=rf"push_many: tick at index \({n - 1},\) is 4294967296"):
+        timeline.push_many(late, 0, position)
+    assert len(timeline) == 0
+
+
+def test_buffer_sample_workers_give_identical_results():
+    n = 30_000
+    buf = SnapshotBuffer(n, 2, rotations=True)
+    rng = np.random.default_rng(8)
+    for k in range(3):
+        buf.push(np.arange(n), 2 * k, rng.integers(0, 2, n) + k, rng.normal(size=(n, 2)),
+                 rng.normal(size=(n, 4)))
+    one, two = buf.sample(2.5), buf.sample(2.5, workers=2)
+    for a, b in zip(one, two):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match=r"SnapshotBuffer.sample: workers is 0"):
+        buf.sample(2.5, workers=0)

@@ -66,30 +66,6 @@ int acpy_i64_out(PyObject *obj, void *result)
     return acpy_array(obj, (PyArrayObject **)result, NPY_INT64, 1);
 }
 
-int acpy_u8_out(PyObject *obj, void *result)
-{
-    return acpy_array(obj, (PyArrayObject **)result, NPY_UINT8, 1);
-}
-
-int acpy_item_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-                   npy_intp width, size_t *step)
-{
-    npy_intp size = PyArray_SIZE(a);
-    if (size == width || size == n * width) {
-        *step = size == n * width && n != 1;
-        return 0;
-    }
-    PyErr_Format(PyExc_ValueError, "%s: %s has %zd values, expected %zd or %zd", func, name,
-                 size, width, n * width);
-    return -1;
-}
-
-int acpy_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-              size_t *step)
-{
-    return acpy_item_step(func, name, a, n, 1, step);
-}
-
 int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
                     PyArrayObject *like)
 {
@@ -179,12 +155,36 @@ PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
     return raise_named(func, err, c_name(err->arg), 0, ndim, shape, NULL);
 }
 
-PyObject *acpy_raise_context(const char *func, const ac_error *err, int ndim,
-                             const npy_intp *shape, const acpy_context *ctx)
+PyObject *acpy_raise_item(const char *func, const ac_error *err, npy_intp item, int nd,
+                          const npy_intp *dims, const acpy_context *ctx)
 {
+    const npy_intp per = ctx->error_items > 1 ? ctx->error_items : 1;
     const char *name = ctx->renamed_as && err->arg == ctx->renamed ? ctx->renamed_as
                                                                     : c_name(err->arg);
-    return raise_named(func, err, name, 0, ndim, shape, ctx->outside);
+    int space = per > 1 ? ACPY_PARTS : ACPY_ITEMS, integer = 0;
+    npy_intp shape[NPY_MAXDIMS + 1];
+    ac_error e = *err;
+    for (size_t i = 0; i < ctx->nerrors; i++)
+        if (ctx->errors[i].arg == err->arg) {
+            space = ctx->errors[i].space;
+            name = ctx->errors[i].name ? ctx->errors[i].name : name;
+            integer = ctx->errors[i].integer;
+        }
+    if (nd > 0)
+        memcpy(shape, dims, sizeof(npy_intp) * (size_t)nd);
+    switch (space) {
+    case ACPY_PARTS: /* the index runs over the loop axes and the items' own */
+        e.index = (size_t)item * (size_t)per + err->index;
+        shape[nd++] = per;
+        break;
+    case ACPY_OWN:
+        shape[0] = per;
+        nd = 1;
+        break;
+    case ACPY_NO_INDEX: nd = 0; break;
+    default: e.index = (size_t)item; break;
+    }
+    return raise_named(func, &e, name, integer, nd, shape, ctx->outside);
 }
 
 PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_error *args,
@@ -197,39 +197,4 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
                                args[i].integer, s ? s->ndim : 0, s ? s->dims : NULL, NULL);
         }
     return raise_named(func, err, c_name(err->arg), 0, spaces[0].ndim, spaces[0].dims, NULL);
-}
-
-int acpy_pair_steps(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-                    npy_intp m, size_t steps[2])
-{
-    npy_intp rows = PyArray_NDIM(a) == 2 ? PyArray_DIM(a, 0) : -1;
-    npy_intp cols = PyArray_NDIM(a) == 2 ? PyArray_DIM(a, 1) : -1;
-    if ((rows != 1 && rows != n) || (cols != 1 && cols != m)) {
-        PyErr_Format(PyExc_ValueError, "%s: %s must have shape (1 or %zd, 1 or %zd)", func,
-                     name, n, m);
-        return -1;
-    }
-    steps[0] = rows == 1 ? 0 : (size_t)cols;
-    steps[1] = cols == 1 ? 0 : 1;
-    return 0;
-}
-
-PyObject *acpy_raise_advance(const char *func, const ac_error *err, int nd,
-                             const npy_intp *dims, npy_intp m)
-{
-    enum { SPHERES, PLANES, PAIRS };
-    static const acpy_arg_error errors[] = {
-        {AC_ARG_PLANE_POINT, PLANES, NULL, 0},    {AC_ARG_PLANE_NORMAL, PLANES, NULL, 0},
-        {AC_ARG_PLANE_NORMAL_LENGTH2, PLANES, NULL, 0}, {AC_ARG_PLANE_VELOCITY, PLANES, NULL, 0},
-        {AC_ARG_RESTITUTION, PAIRS, NULL, 0},     {AC_ARG_FRICTION, PAIRS, NULL, 0},
-        {AC_ARG_MAX_BOUNCES, ACPY_NO_INDEX, NULL, 0}};
-    npy_intp pairs[NPY_MAXDIMS];
-    acpy_space spaces[3] = {{nd, dims}, {1, &m}, {nd + 1, pairs}};
-    if (nd + 1 > NPY_MAXDIMS)
-        spaces[PAIRS] = spaces[SPHERES];
-    else {
-        memcpy(pairs, dims, (size_t)nd * sizeof *pairs);
-        pairs[nd] = m;
-    }
-    return acpy_raise_as(func, err, errors, sizeof errors / sizeof *errors, spaces);
 }

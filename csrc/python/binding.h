@@ -1,7 +1,10 @@
 /* Shared helpers of the CPython/NumPy binding: the only headers that include
-   Python.h and NumPy. The public API in animcore/ normalizes arguments
-   (dtype, broadcasting, contiguity); the binding only checks that contract,
-   releases the GIL around the core kernels and maps ac_error to exceptions. */
+   Python.h and NumPy. Kernels are declared once and served by one generic
+   entry point (acpy_call, below) that converts, broadcasts and walks any
+   array-like by strides; the few other entry points (constructors, object
+   state) take the C-contiguous arrays the Python layer prepares and check
+   that contract with the converters here. All release the GIL around the
+   core on large inputs and map ac_error to exceptions. */
 #ifndef ACPY_BINDING_H
 #define ACPY_BINDING_H
 
@@ -43,24 +46,13 @@ int acpy_array(PyObject *obj, PyArrayObject **result, int type, int writeable);
 /* PyArg_ParseTuple "O&" converters to a borrowed PyArrayObject* built on
    acpy_array: float64 inputs (acpy_f64), writeable outputs (acpy_f64_out),
    either or None giving NULL (acpy_f64_or_none, acpy_f64_out_or_none); int64
-   and uint8 the same way. */
+   the same way. */
 int acpy_f64(PyObject *obj, void *result);
 int acpy_f64_or_none(PyObject *obj, void *result);
 int acpy_f64_out(PyObject *obj, void *result);
 int acpy_f64_out_or_none(PyObject *obj, void *result);
 int acpy_i64(PyObject *obj, void *result);
 int acpy_i64_out(PyObject *obj, void *result);
-int acpy_u8_out(PyObject *obj, void *result);
-
-/* Broadcast step of an input for a kernel over n elements: 0 for a single
-   value, 1 for n values; -1 with a ValueError for any other size. */
-int acpy_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-              size_t *step);
-
-/* The same for inputs made of items of `width` values (vectors, quaternions):
-   0 for one item, 1 for n items. */
-int acpy_item_step(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-                   npy_intp width, size_t *step);
 
 /* True when `a` has exactly the shape of `like`; else a ValueError naming it. */
 int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
@@ -110,17 +102,17 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
    as is, anything else is gathered into a block-sized scratch buffer. Core
    shapes have up to three axes, walked by their own strides. Errors name the
    index in the broadcast shape (and within an item, see error_items). `out`
-   is None (fresh float64 arrays, uint8/int64 for integer results, are
+   is None (fresh float64 arrays, or of the declared integer type, are
    returned; NumPy scalars for a scalar call) or the output arrays (one, or a
-   tuple): any float dtype (any integer dtype for integer results), any
-   strides; they are written only after a first pass has shown that the call
+   tuple whose None entries get fresh arrays): any float dtype (any integer
+   dtype for integer results), any strides; they are written only after a first pass has shown that the call
    succeeds, so an error leaves them untouched. `workers` (None, or an int
    with scipy.fft's meaning) has threads take chunks of items with the GIL
    released; every element is computed by the same code whatever the split,
    so results are identical. */
 
 #define ACPY_MAX_IN 15
-#define ACPY_MAX_OUT 6
+#define ACPY_MAX_OUT 8
 #define ACPY_CHANNELS (-1) /* core shape (C): the context's channel count */
 #define ACPY_ANGLES (-2)   /* core shape (3): three angles (not a vector) */
 #define ACPY_3X3 (-3)      /* core shape (3, 3): matrices */
@@ -128,13 +120,27 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
 #define ACPY_C3 (-5)       /* core shape (C, 3): a vector per channel (joint) */
 #define ACPY_C4 (-6)       /* core shape (C, 4): a quaternion per channel */
 #define ACPY_C4X4 (-7)     /* core shape (C, 4, 4): a matrix per channel */
-#define ACPY_U8 (-8)       /* an output of one uint8 value (a code) per element */
-#define ACPY_I64 (-9)      /* an output of one int64 value (exact below 2^53) per element */
+#define ACPY_U8 (-8)       /* () of uint8 (a code) */
+#define ACPY_I64 (-9)      /* () of int64 (ticks, ids, counts) */
 #define ACPY_SPIN (-10)    /* an angular velocity: () when C is 2, (3) when C is 3 */
+#define ACPY_M (-11)       /* core shape (M): one value per the context's `count` (planes) */
+#define ACPY_MC (-12)      /* core shape (M, C): a vector per the context's `count` */
+#define ACPY_K (-13)       /* core shape (K): one value per the context's `slots` */
+#define ACPY_KC (-14)      /* core shape (K, C): a vector per the context's `slots` */
+#define ACPY_INTC (-15)    /* () of C int (counts) */
+#define ACPY_K_INTC (-16)  /* (K) of C int (indices) */
+/* An input's (M) axis may be missing or of length 1: one value for all M,
+   as a broadcast axis.
+   The loop buffers of the integer kinds (U8, I64, INTC, K_INTC) hold that C
+   type, the type the core takes; all others hold float64. Integer inputs are
+   read exactly from any integer or bool array (floats holding integers are
+   converted once, with a named error for any other value), never through
+   float64; integer outputs are fresh arrays of that type or the caller's
+   arrays of any integer dtype. */
 
 /* One operand: its name in messages and its core shape, the number of values
-   per element (1 for (), 3 for (3), 4 for (4)) or one of the ACPY_ core
-   shapes above. */
+   per element (1 for (), 3 for (3), 4 for (4)) or one of the ACPY_ kinds
+   above. */
 typedef struct acpy_operand {
     const char *name;
     int width;
@@ -152,20 +158,37 @@ typedef struct acpy_context {
     long option[2];
     double value[4];
     npy_intp channels;
+    npy_intp count; /* the length of (M) core axes */
+    npy_intp slots; /* the length of (K) core axes */
+    npy_intp work;  /* the work of an item when more than its values (0: that) */
     int bare;
     const char *outside; /* NULL, or the words of t outside an 'error' side (see below) */
     npy_intp error_items; /* > 1: the core's error index counts this many per item (joints) */
     ac_arg renamed;         /* an argument the caller names otherwise ... */
     const char *renamed_as; /* ... and that name (NULL: none) */
+    /* arguments whose errors read otherwise (NULL: none): a name, integer
+       values, and the space of the index (ACPY_ITEMS, ACPY_PARTS, ACPY_OWN or
+       ACPY_NO_INDEX; see acpy_raise_item) */
+    const acpy_arg_error *errors;
+    size_t nerrors;
     /* called once the call is over when set (an object held for the call) */
     void (*release)(const struct acpy_context *ctx);
 } acpy_context;
 
-/* acpy_raise for a declared kernel: a t outside the keys of an 'error' side
-   reads "must lie in [lo, hi] (side='error')", or ctx->outside when set: a
-   printf format of (lo, hi, side). */
-PyObject *acpy_raise_context(const char *func, const ac_error *err, int ndim,
-                             const npy_intp *shape, const acpy_context *ctx);
+/* The exception for a declared kernel's failure at flat item `item` of the
+   loop shape (nd, dims), err->index counting within the item (see
+   error_items). The index reported is, by the argument's space in
+   ctx->errors: the item's (ACPY_ITEMS, the default), the item's and the
+   part's within it (ACPY_PARTS, the default with error_items > 1), the part's
+   alone (ACPY_OWN: an index into the context's own data, such as a plane), or
+   none (ACPY_NO_INDEX). A t outside the keys of an 'error' side reads "must
+   lie in [lo, hi] (side='error')", or ctx->outside when set: a printf format
+   of (lo, hi, side). */
+#define ACPY_ITEMS 0
+#define ACPY_PARTS 1
+#define ACPY_OWN 2
+PyObject *acpy_raise_item(const char *func, const ac_error *err, npy_intp item, int nd,
+                          const npy_intp *dims, const acpy_context *ctx);
 
 /* The loop over n elements: in[i] holds n items (steps[i] == 1) or one item
    shared by all (steps[i] == 0), out[j] n contiguous items. */
@@ -177,6 +200,15 @@ typedef ac_status (*acpy_loop)(const acpy_context *ctx, const double *const *in,
 typedef int (*acpy_context_parse)(const char *func, PyObject *arg, acpy_context *ctx);
 
 /* ACPY_SHARED: the loop takes steps[i] == 0 for a shared input.
+   ACPY_MUTATES: the loop changes the context's object (a push). The call runs
+   on one thread, in order, in two passes over the whole call: the loop is
+   called with out == NULL first and must then change nothing and report any
+   failure of its arguments, and only when every block passes is it called to
+   apply them. So an error leaves the object as it was. It keeps the GIL, so
+   that changes to one object from several threads take turns.
+   ACPY_IN_PLACE: the loop reads an item of input j before it writes that item
+   of output j, so output j may be the input j array itself (the same elements;
+   any other overlap of an output and an input is read from a copy).
    ACPY_CHECKS: called with out == NULL, the loop writes nothing and returns
    AC_OK only when it is certain to succeed on these inputs (else a failure
    with err->index set, as any failure has). When the caller's
@@ -184,6 +216,8 @@ typedef int (*acpy_context_parse)(const char *func, PyObject *arg, acpy_context 
    (a second evaluation); when it fails, that pass runs and finds the error. */
 #define ACPY_SHARED 1
 #define ACPY_CHECKS 2
+#define ACPY_MUTATES 4
+#define ACPY_IN_PLACE 8
 
 typedef struct acpy_kernel {
     const char *name; /* entry point in animcore._core */
@@ -228,16 +262,5 @@ int acpy_tangents_init(PyObject *module);
 int acpy_snapshot_acquire(const char *func, PyObject *handle, int write,
                           ac_snapshot_buffer **buffer, ac_snapshot_timeline **timeline);
 void acpy_snapshot_release(PyObject *handle, int write);
-
-/* Steps over (sphere, plane) of a parameter array of shape (1 or n, 1 or m);
-   -1 with a ValueError naming `func` and `name` for any other shape. */
-int acpy_pair_steps(const char *func, const char *name, PyArrayObject *a, npy_intp n,
-                    npy_intp m, size_t steps[2]);
-
-/* The exception for an error of the projectile advance over spheres of shape
-   (dims[0], ..., dims[nd - 1]) and m planes: the index counts planes,
-   (sphere, plane) pairs or spheres, by argument. */
-PyObject *acpy_raise_advance(const char *func, const ac_error *err, int nd,
-                             const npy_intp *dims, npy_intp m);
 
 #endif /* ACPY_BINDING_H */

@@ -19,6 +19,9 @@ enum { T_F64, T_F32, T_I8, T_I16, T_I32, T_I64, T_U8, T_U16, T_U32, T_U64, T_BOO
 typedef struct operand {
     char *data;
     int type;
+    int kind;                      /* what its loop buffers hold: NPY_DOUBLE, NPY_INT64... */
+    int size;                      /* bytes per value in those buffers */
+    int native;                    /* the array holds them as is (no conversion) */
     int aligned;
     npy_intp width;                /* values per item */
     int ncore;                     /* core axes of an item (0 to 3) */
@@ -119,6 +122,61 @@ static npy_intp item_offset(const operand *o, npy_intp c)
     return at;
 }
 
+/* One integer of an array of element type `type` (an integer or bool type). */
+static int64_t load_int(const char *p, int type)
+{
+    switch (type) {
+    case T_I8: { int8_t v; memcpy(&v, p, 1); return v; }
+    case T_I16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case T_I32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case T_I64: { int64_t v; memcpy(&v, p, 8); return v; }
+    case T_U16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case T_U32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case T_U64: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; } /* checked below 2^63 */
+    default: { uint8_t v; memcpy(&v, p, 1); return v; } /* T_U8, T_BOOL */
+    }
+}
+
+/* Stores v as an integer of element type `type` (which holds it, as check_out
+   and the kernels' ranges ensure). */
+static void store_int(char *p, int type, int64_t v)
+{
+    switch (type) {
+    case T_I8: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
+    case T_I16: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
+    case T_I32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
+    case T_I64: memcpy(p, &v, 8); break;
+    case T_U16: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case T_U32: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    case T_U64: { uint64_t x = (uint64_t)v; memcpy(p, &x, 8); break; }
+    default: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+    }
+}
+
+/* The element type of an integer operand's loop buffers (NumPy type `kind`). */
+static int kind_type(int kind)
+{
+    return kind == NPY_INT64 ? T_I64 : kind == NPY_UINT8 ? T_U8 : T_I32;
+}
+
+/* gather and scatter for integer operands: values of the array's type to
+   and from buffers of the kind's C type, exactly. */
+static void move_ints(const operand *o, char *array, npy_intp outer, npy_intp stride,
+                      npy_intp rows, npy_intp cols, char *buffer, int to_buffer)
+{
+    const int btype = kind_type(o->kind);
+    for (npy_intp r = 0; r < rows; r++)
+        for (npy_intp i = 0; i < cols; i++)
+            for (npy_intp c = 0; c < o->width; c++) {
+                char *at = array + r * outer + i * stride + item_offset(o, c);
+                if (to_buffer)
+                    store_int(buffer, btype, load_int(at, o->type));
+                else
+                    store_int(at, o->type, load_int(buffer, btype));
+                buffer += o->size;
+            }
+}
+
 /* Reads rows x cols items of o (width values each) into dst (item-major),
    converting: row r starts at src + r * outer, items are `stride` apart. */
 static void gather(const operand *o, const char *src, npy_intp outer, npy_intp stride,
@@ -126,6 +184,10 @@ static void gather(const operand *o, const char *src, npy_intp outer, npy_intp s
 {
     const int type = o->type;
     const npy_intp width = o->width;
+    if (o->kind != NPY_DOUBLE) {
+        move_ints(o, (char *)src, outer, stride, rows, cols, (char *)dst, 1);
+        return;
+    }
     if (type == T_F64 && width == 1) { /* the common cases, kept tight */
         for (npy_intp r = 0; r < rows; r++) {
             const char *row = src + r * outer;
@@ -172,6 +234,10 @@ static void gather(const operand *o, const char *src, npy_intp outer, npy_intp s
 static void scatter(const operand *o, char *dst, npy_intp outer, npy_intp stride,
                     npy_intp rows, npy_intp cols, const double *src)
 {
+    if (o->kind != NPY_DOUBLE) {
+        move_ints(o, dst, outer, stride, rows, cols, (char *)src, 0);
+        return;
+    }
     switch (o->type) {
     case T_F64: SCATTER_LOOP(double) break;
     case T_F32: SCATTER_LOOP(float) break;
@@ -252,11 +318,11 @@ static void walk_part(part *p)
         for (int k = 0; k < nops; k++) {
             const operand *o = &w->op[k];
             npy_intp s = o->strides[last], so = last > 0 ? o->strides[last - 1] : 0;
-            npy_intp item = 8 * o->width;
+            npy_intp item = o->size * o->width;
             int same = s == 0 && (rows == 1 || so == 0);
             int packed = s == item && (rows == 1 || so == cols * item);
             int shared = same && (w->kernel->flags & ACPY_SHARED) && k < w->nin;
-            direct[k] = o->type == T_F64 && o->aligned && o->packed &&
+            direct[k] = o->native && o->aligned && o->packed &&
                         (k < w->nin ? packed || shared : packed && w->write);
             if (k < w->nin) {
                 steps[k] = !shared;
@@ -421,8 +487,14 @@ static int core_shape(const acpy_operand *o, const acpy_context *ctx, npy_intp *
     case ACPY_C4: n = 2, d[0] = c, d[1] = 4; break;
     case ACPY_C4X4: n = 3, d[0] = c, d[1] = d[2] = 4; break;
     case ACPY_U8:
-    case ACPY_I64: n = 0; break;
+    case ACPY_I64:
+    case ACPY_INTC: n = 0; break;
     case ACPY_SPIN: n = c == 3, d[0] = c == 3 ? 3 : 1; break;
+    case ACPY_M: n = 1, d[0] = ctx->count; break;
+    case ACPY_MC: n = 2, d[0] = ctx->count, d[1] = c; break;
+    case ACPY_K:
+    case ACPY_K_INTC: n = 1, d[0] = ctx->slots; break;
+    case ACPY_KC: n = 2, d[0] = ctx->slots, d[1] = c; break;
     default: n = o->width != 1, d[0] = o->width; break;
     }
     if (dims)
@@ -431,10 +503,16 @@ static int core_shape(const acpy_operand *o, const acpy_context *ctx, npy_intp *
     return n;
 }
 
-/* The NumPy type of a fresh output. */
+/* The NumPy type of an operand's loop buffers, and of a fresh output. */
 static int out_type(const acpy_operand *o)
 {
-    return o->width == ACPY_U8 ? NPY_UINT8 : o->width == ACPY_I64 ? NPY_INT64 : NPY_DOUBLE;
+    switch (o->width) {
+    case ACPY_I64: return NPY_INT64;
+    case ACPY_U8: return NPY_UINT8;
+    case ACPY_INTC:
+    case ACPY_K_INTC: return NPY_INT;
+    default: return NPY_DOUBLE;
+    }
 }
 
 static int has_core(const acpy_operand *o, const acpy_context *ctx, npy_intp *width)
@@ -442,14 +520,21 @@ static int has_core(const acpy_operand *o, const acpy_context *ctx, npy_intp *wi
     return core_shape(o, ctx, width, NULL);
 }
 
-PyObject *acpy_as_float64(const char *func, const char *name, PyObject *value)
+/* animcore._arrays.as_float64 (or as_int64) of value: an array, or NULL with
+   the named error. */
+static PyObject *as_array(const char *how, const char *func, const char *name, PyObject *value)
 {
     PyObject *module = PyImport_ImportModule("animcore._arrays"), *result;
     if (!module)
         return NULL;
-    result = PyObject_CallMethod(module, "as_float64", "ssO", func, name, value);
+    result = PyObject_CallMethod(module, how, "ssO", func, name, value);
     Py_DECREF(module);
     return result;
+}
+
+PyObject *acpy_as_float64(const char *func, const char *name, PyObject *value)
+{
+    return as_array("as_float64", func, name, value);
 }
 
 /* os.cpu_count(), or 1 when unknown. */
@@ -513,16 +598,31 @@ static const char *width_what(int width)
     return width == 4 ? "quaternions (x, y, z, w)" : width == 3 ? "vectors (x, y, z)" : "values";
 }
 
-/* Whether input a has the core shape of its declaration; a ValueError if not. */
+/* Whether input a has the core shape of its declaration; a ValueError if not.
+   An (M) axis that is missing is added (of length 1) to *a, a view. */
 static int check_core(const char *func, const acpy_operand *decl, const acpy_context *ctx,
-                      PyArrayObject *a)
+                      PyArrayObject **a_)
 {
     npy_intp width, dims[3];
-    int n = core_shape(decl, ctx, &width, dims), an = PyArray_NDIM(a), fits = an >= n;
-    const npy_intp *have = PyArray_DIMS(a);
+    int n = core_shape(decl, ctx, &width, dims), an = PyArray_NDIM(*a_), fits = an >= n;
+    int m_axis = decl->width == ACPY_M || decl->width == ACPY_MC;
+    const npy_intp *have = PyArray_DIMS(*a_);
     char got[256], want[256];
+    if (m_axis && an == n - 1) { /* one value for all M */
+        npy_intp shape[NPY_MAXDIMS];
+        PyArray_Dims newshape = {shape, an + 1};
+        PyArrayObject *view;
+        shape[0] = 1;
+        memcpy(shape + 1, have, sizeof(npy_intp) * (size_t)an);
+        view = (PyArrayObject *)PyArray_Newshape(*a_, &newshape, NPY_CORDER);
+        if (!view)
+            return 0;
+        Py_SETREF(*a_, view);
+        an++, fits = 1;
+        have = PyArray_DIMS(*a_);
+    }
     for (int d = 0; fits && d < n; d++)
-        fits = have[an - n + d] == dims[d];
+        fits = have[an - n + d] == dims[d] || (m_axis && d == 0 && have[an - n] == 1);
     if (fits)
         return 1;
     shape_text(an, have, got, sizeof got);
@@ -538,9 +638,11 @@ static int check_core(const char *func, const acpy_operand *decl, const acpy_con
     return 0;
 }
 
-/* An input as an array the walk reads in place (any layout, supported types)
-   or converted once; NULL with an exception naming func and name. */
-static PyArrayObject *input_array(const char *func, const char *name, PyObject *obj)
+/* An input as an array the walk reads in place (any layout, supported types;
+   integers and bools for an integer operand) or converted once; NULL with an
+   exception naming func and name. */
+static PyArrayObject *input_array(const char *func, const char *name, PyObject *obj,
+                                  int integer)
 {
     PyArrayObject *a = NULL;
     if (PyArray_Check(obj)) {
@@ -552,10 +654,14 @@ static PyArrayObject *input_array(const char *func, const char *name, PyObject *
         if (!a)
             PyErr_Clear();
     }
-    if (a && element_type(a) >= 0)
-        return a;
+    if (a) {
+        int type = element_type(a);
+        /* uint64 beyond int64 and floats go through as_int64's checks */
+        if (integer ? type >= T_I8 && type != T_U64 : type >= 0)
+            return a;
+    }
     Py_XDECREF(a);
-    return (PyArrayObject *)acpy_as_float64(func, name, obj);
+    return (PyArrayObject *)as_array(integer ? "as_int64" : "as_float64", func, name, obj);
 }
 
 /* Checks an `out` array against the result shape and type (a float type for
@@ -625,6 +731,16 @@ static int overlaps(PyArrayObject *a, PyArrayObject *b)
     return alo < bhi && blo < ahi;
 }
 
+/* Whether a and b are the same elements: data, dtype, shape and strides. */
+static int same_layout(PyArrayObject *a, PyArrayObject *b)
+{
+    return PyArray_DATA(a) == PyArray_DATA(b) && PyArray_EquivTypes(PyArray_DESCR(a),
+                                                                     PyArray_DESCR(b)) &&
+           PyArray_NDIM(a) == PyArray_NDIM(b) &&
+           PyArray_CompareLists(PyArray_DIMS(a), PyArray_DIMS(b), PyArray_NDIM(a)) &&
+           PyArray_CompareLists(PyArray_STRIDES(a), PyArray_STRIDES(b), PyArray_NDIM(a));
+}
+
 static PyObject *f64_scalar(double v)
 {
     PyObject *s = PyArrayScalar_New(Double);
@@ -633,28 +749,78 @@ static PyObject *f64_scalar(double v)
     return s;
 }
 
-/* The scalar fast path: every input a Python or NumPy real scalar, scalar
-   outputs, no out. Returns NULL without an exception when not applicable. */
+/* One result of a scalar call, of the output's type. */
+typedef union scalar_value {
+    double f;
+    int64_t i;
+    int c;
+    unsigned char u;
+} scalar_value;
+
+/* The NumPy scalar of a result of NumPy type `type`. */
+static PyObject *numpy_scalar(const scalar_value *v, int type)
+{
+    PyArray_Descr *descr;
+    PyObject *s;
+    if (type == NPY_DOUBLE)
+        return f64_scalar(v->f);
+    descr = PyArray_DescrFromType(type);
+    if (!descr)
+        return NULL;
+    s = PyArray_Scalar((void *)v, descr, NULL);
+    Py_DECREF(descr);
+    return s;
+}
+
+/* Whether o is one item of a float64 operand with core axes: an aligned,
+   native, C-contiguous float64 array of exactly the core shape. */
+static int one_item(PyObject *o, int ncore, const npy_intp *dims)
+{
+    PyArrayObject *a = (PyArrayObject *)o;
+    return PyArray_CheckExact(o) && PyArray_TYPE(a) == NPY_DOUBLE && PyArray_ISCARRAY_RO(a) &&
+           PyArray_ISNOTSWAPPED(a) && PyArray_NDIM(a) == ncore &&
+           PyArray_CompareLists(PyArray_DIMS(a), dims, ncore);
+}
+
+/* The fast path of one item: every input a Python or NumPy real scalar (or,
+   for an operand with core axes, one_item), no out. Core-shaped results are
+   fresh arrays, the others NumPy scalars. Returns NULL without an exception
+   when not applicable. */
 static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_context *ctx,
                              PyObject *const *args, int *handled)
 {
-    double values[ACPY_MAX_IN], results[ACPY_MAX_OUT];
+    double values[ACPY_MAX_IN];
+    scalar_value results[ACPY_MAX_OUT];
+    int64_t integers[ACPY_MAX_IN];
     const double *in[ACPY_MAX_IN];
     double *out[ACPY_MAX_OUT];
+    PyObject *arrays[ACPY_MAX_OUT] = {0}, *result = NULL;
     size_t steps[ACPY_MAX_IN];
+    npy_intp width, dims[3];
     ac_error err;
-    PyObject *tuple = NULL;
     *handled = 0;
-    npy_intp width;
-    for (int i = 0; i < k->nout; i++) {
-        if (has_core(&k->out[i], ctx, &width) || out_type(&k->out[i]) != NPY_DOUBLE)
-            return NULL;
-        out[i] = &results[i];
-    }
     for (int i = 0; i < k->nin; i++) {
         PyObject *o = args[i];
-        if (has_core(&k->in[i], ctx, &width))
-            return NULL;
+        int ncore = core_shape(&k->in[i], ctx, &width, dims);
+        steps[i] = 0;
+        if (ncore) {
+            if (out_type(&k->in[i]) != NPY_DOUBLE || !one_item(o, ncore, dims))
+                return NULL;
+            in[i] = (const double *)PyArray_DATA((PyArrayObject *)o);
+            continue;
+        }
+        if (out_type(&k->in[i]) != NPY_DOUBLE) { /* an exact int64 Python int only */
+            int overflow;
+            if (k->in[i].width != ACPY_I64 || !PyLong_CheckExact(o))
+                return NULL;
+            integers[i] = PyLong_AsLongLongAndOverflow(o, &overflow);
+            if (overflow || (integers[i] == -1 && PyErr_Occurred())) {
+                PyErr_Clear();
+                return NULL;
+            }
+            in[i] = (const double *)(const void *)&integers[i];
+            continue;
+        }
         if (PyFloat_Check(o)) {
             values[i] = PyFloat_AS_DOUBLE(o);
         } else if (PyLong_CheckExact(o)) {
@@ -669,23 +835,42 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
             return NULL;
         }
         in[i] = &values[i];
-        steps[i] = 0;
     }
     *handled = 1;
-    if (k->loop(ctx, in, steps, out, 1, &err))
-        return acpy_raise_context(func, &err, 0, NULL, ctx);
-    if (k->nout == 1)
-        return f64_scalar(results[0]);
-    tuple = PyTuple_New(k->nout);
-    for (int i = 0; tuple && i < k->nout; i++) {
-        PyObject *v = f64_scalar(results[i]);
+    for (int i = 0; i < k->nout; i++) {
+        int ncore = core_shape(&k->out[i], ctx, &width, dims);
+        out[i] = (double *)(void *)&results[i];
+        if (ncore) {
+            arrays[i] = PyArray_SimpleNew(ncore, dims, out_type(&k->out[i]));
+            if (!arrays[i])
+                goto done;
+            out[i] = (double *)PyArray_DATA((PyArrayObject *)arrays[i]);
+        }
+    }
+    if (((k->flags & ACPY_MUTATES) && k->loop(ctx, in, steps, NULL, 1, &err)) ||
+        k->loop(ctx, in, steps, out, 1, &err)) {
+        acpy_raise_item(func, &err, 0, 0, NULL, ctx);
+        goto done;
+    }
+    result = k->nout == 1 ? NULL : PyTuple_New(k->nout);
+    if (k->nout != 1 && !result)
+        goto done;
+    for (int i = 0; i < k->nout; i++) {
+        PyObject *v = arrays[i] ? arrays[i] : numpy_scalar(&results[i], out_type(&k->out[i]));
+        arrays[i] = NULL; /* the result holds it now */
         if (!v) {
-            Py_CLEAR(tuple);
+            Py_CLEAR(result);
             break;
         }
-        PyTuple_SET_ITEM(tuple, i, v);
+        if (k->nout == 1)
+            result = v;
+        else
+            PyTuple_SET_ITEM(result, i, v);
     }
-    return tuple;
+done:
+    for (int i = 0; i < k->nout; i++)
+        Py_XDECREF(arrays[i]);
+    return result;
 }
 
 static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -729,8 +914,8 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     for (int i = 0; i < k->nin; i++) {
         npy_intp width;
         int core = has_core(&k->in[i], &ctx, &width), an;
-        in[i] = input_array(func, k->in[i].name, args[i]);
-        if (!in[i] || !check_core(func, &k->in[i], &ctx, in[i]))
+        in[i] = input_array(func, k->in[i].name, args[i], out_type(&k->in[i]) != NPY_DOUBLE);
+        if (!in[i] || !check_core(func, &k->in[i], &ctx, &in[i]))
             goto done;
         an = PyArray_NDIM(in[i]) - core;
         if (an > nd) {
@@ -749,6 +934,8 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (broadcast_fails)
         goto cannot_broadcast;
+    if (k->flags & ACPY_MUTATES) /* in order */
+        workers = 1;
     if (nd > NPY_MAXDIMS - 3) { /* room for an output's core axes */
         PyErr_Format(PyExc_ValueError, "%s: inputs of %d dimensions (at most %d)", func, nd,
                      NPY_MAXDIMS - 3);
@@ -772,6 +959,8 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             npy_intp width;
             int rnd = nd + core_shape(&k->out[j], &ctx, &width, rdims + nd);
             memcpy(rdims, loop, sizeof(npy_intp) * (size_t)nd);
+            if (o == Py_None && items) /* a fresh array for this one */
+                continue;
             if (!check_out(func, j, o, rnd, rdims, out_type(&k->out[j])))
                 goto done;
             Py_INCREF(o);
@@ -786,7 +975,8 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                  (out_type(&k->out[j]) != NPY_DOUBLE || PyArray_TYPE(target[j]) == NPY_DOUBLE ||
                   PyArray_TYPE(target[j]) == NPY_FLOAT);
         for (int i = 0; usable && i < k->nin; i++)
-            if (overlaps(target[j], in[i])) { /* read every input before writing */
+            if (overlaps(target[j], in[i]) && /* read every input before writing */
+                !(i == j && (k->flags & ACPY_IN_PLACE) && same_layout(target[j], in[i]))) {
                 PyArrayObject *copy = (PyArrayObject *)PyArray_NewCopy(in[i], NPY_KEEPORDER);
                 if (!copy)
                     goto done;
@@ -814,14 +1004,20 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         const acpy_operand *decl = i < k->nin ? &k->in[i] : &k->out[i - k->nin];
         operand *o = &w.op[i];
         int core = core_shape(decl, &ctx, &o->width, o->cdims), and = PyArray_NDIM(a) - core;
-        npy_intp packed_stride = 8;
+        npy_intp packed_stride;
         o->data = PyArray_BYTES(a);
         o->type = element_type(a);
+        o->kind = out_type(decl);
+        o->size = o->kind == NPY_UINT8 ? 1 : o->kind == NPY_INT ? (int)sizeof(int) : 8;
+        o->native = o->type == (o->kind == NPY_DOUBLE ? T_F64 : kind_type(o->kind)) &&
+                    PyArray_ITEMSIZE(a) == o->size;
         o->aligned = PyArray_ISALIGNED(a);
         o->ncore = core;
         o->packed = 1;
+        packed_stride = o->size;
         for (int d = core - 1; d >= 0; d--) {
-            o->cstrides[d] = PyArray_STRIDES(a)[and + d];
+            /* a core axis of length 1 in place of M is read as a broadcast one */
+            o->cstrides[d] = PyArray_DIMS(a)[and + d] == 1 ? 0 : PyArray_STRIDES(a)[and + d];
             o->packed &= o->cdims[d] == 1 || o->cstrides[d] == packed_stride;
             packed_stride *= o->cdims[d];
         }
@@ -859,16 +1055,23 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         for (int i = 0; i < k->nin + k->nout; i++)
             widest = w.op[i].width > widest ? w.op[i].width : widest;
         w.block = BLOCK_VALUES / widest > 16 ? BLOCK_VALUES / widest : 16;
-        w.widest = widest;
+        w.widest = widest > ctx.work ? widest : ctx.work;
     }
 
     /* A validation pass first when the caller's arrays are written, so that
        an error leaves them untouched; then the pass that writes. */
     st = AC_OK;
     if (total > 0) {
-        PyThreadState *released =
-            total * w.widest > ACPY_GIL_THRESHOLD ? PyEval_SaveThread() : NULL;
+        PyThreadState *released = !(k->flags & ACPY_MUTATES) && total * w.widest > ACPY_GIL_THRESHOLD
+                                      ? PyEval_SaveThread()
+                                      : NULL;
         int validate = caller_written;
+        if (k->flags & ACPY_MUTATES) { /* every block checked before the object changes */
+            w.check = 1;
+            st = walk_all(&w, total, 1, &err, &err_flat);
+            w.check = 0;
+            validate = 0;
+        }
         if (validate && (k->flags & ACPY_CHECKS)) { /* a cheap proof of success instead */
             w.check = 1;
             validate = walk_all(&w, total, workers, &err, &err_flat) != AC_OK;
@@ -882,14 +1085,7 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             PyEval_RestoreThread(released);
     }
     if (st) {
-        int end = nd;
-        if (ctx.error_items > 1) { /* the index runs over the loop axes and the items' own */
-            err.index += (size_t)err_flat * (size_t)ctx.error_items;
-            loop[end++] = ctx.error_items;
-        } else {
-            err.index = (size_t)err_flat;
-        }
-        acpy_raise_context(func, &err, end, loop, &ctx);
+        acpy_raise_item(func, &err, err_flat, nd, loop, &ctx);
         goto done;
     }
     for (int j = 0; j < k->nout; j++)

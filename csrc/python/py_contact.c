@@ -56,109 +56,178 @@ static const acpy_kernel point3 = {
     point3_loop, 1, NULL,
 };
 
-static const acpy_kernel *const kernels[] = {&bounce2, &bounce3, &point2, &point3};
+/* ------------------------------------------------------------ projectiles
+   Spheres stepped against moving planes: the context is (dim, planes,
+   max_bounces); the planes, (M, C) each, are shared by every sphere, the
+   (sphere, plane) parameters are (M) per sphere (one value for all planes
+   when the axis is missing or 1), and each sphere records up to K =
+   max_bounces contacts. One declaration per choice of spin and events. */
 
-/* The vector length of a result array: its last axis, 2 or 3. */
-static int vector_dim(const char *func, PyArrayObject *result, size_t *dim, npy_intp *n)
-{
-    int nd = PyArray_NDIM(result);
-    npy_intp d = nd ? PyArray_DIM(result, nd - 1) : 0;
-    if (d != 2 && d != 3) {
-        PyErr_Format(PyExc_ValueError, "%s: vectors must have 2 or 3 components", func);
-        return -1;
-    }
-    *dim = (size_t)d;
-    *n = PyArray_SIZE(result) / d;
-    return 0;
-}
+/* How the core's indices read: the sphere's, the plane's, the pair's, none. */
+static const acpy_arg_error advance_errors[] = {
+    {AC_ARG_POSITION, ACPY_ITEMS, NULL, 0},         {AC_ARG_VELOCITY, ACPY_ITEMS, NULL, 0},
+    {AC_ARG_RADIUS, ACPY_ITEMS, NULL, 0},           {AC_ARG_DT, ACPY_ITEMS, NULL, 0},
+    {AC_ARG_ANGULAR_VELOCITY, ACPY_ITEMS, NULL, 0}, {AC_ARG_INVERSE_INERTIA, ACPY_ITEMS, NULL, 0},
+    {AC_ARG_PLANE_POINT, ACPY_OWN, NULL, 0},        {AC_ARG_PLANE_NORMAL, ACPY_OWN, NULL, 0},
+    {AC_ARG_PLANE_NORMAL_LENGTH2, ACPY_OWN, NULL, 0}, {AC_ARG_PLANE_VELOCITY, ACPY_OWN, NULL, 0},
+    {AC_ARG_RESTITUTION, ACPY_PARTS, NULL, 0},      {AC_ARG_FRICTION, ACPY_PARTS, NULL, 0},
+    {AC_ARG_MAX_BOUNCES, ACPY_NO_INDEX, NULL, 1}};
 
-static int int_array(PyObject *obj, void *result)
+static int advance_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
-    PyArrayObject *a;
-    if (!PyArray_Check(obj) || PyArray_TYPE((PyArrayObject *)obj) != NPY_INT ||
-        !PyArray_ISCARRAY((PyArrayObject *)obj)) {
-        PyErr_SetString(PyExc_TypeError, "expected a writeable C-contiguous intc array");
+    long v[3];
+    if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 3) {
+        PyErr_Format(PyExc_TypeError, "%s: the context is (dim, planes, max_bounces)", func);
         return 0;
     }
-    a = (PyArrayObject *)obj;
-    *(PyArrayObject **)result = a;
+    for (int i = 0; i < 3; i++)
+        if ((v[i] = PyLong_AsLong(PyTuple_GET_ITEM(arg, i))) == -1 && PyErr_Occurred())
+            return 0;
+    if ((v[0] != 2 && v[0] != 3) || v[1] < 0 || v[2] < 0 || v[2] > AC_CONTACT_MAX_BOUNCES) {
+        PyErr_Format(PyExc_ValueError, "%s: the context (%ld, %ld, %ld) is out of range", func,
+                     v[0], v[1], v[2]);
+        return 0;
+    }
+    ctx->channels = v[0];
+    ctx->count = v[1];
+    ctx->slots = v[2];
+    ctx->option[0] = v[2];
+    /* the core's index counts M per sphere for pairs (the loop scales the
+       spheres' own to match) */
+    ctx->error_items = v[1] > 1 ? v[1] : 1;
+    ctx->errors = advance_errors;
+    ctx->nerrors = sizeof advance_errors / sizeof *advance_errors;
+    ctx->work = (npy_intp)(v[1] + 1) * (npy_intp)(v[2] + 1); /* contact tests per sphere */
     return 1;
 }
 
-static PyObject *advance(PyObject *self, PyObject *args)
+static int per_sphere(ac_arg arg)
 {
-    const char *func;
-    PyArrayObject *position, *velocity, *radius, *dt, *point, *normal, *plane_velocity;
-    PyArrayObject *restitution, *friction, *bounces;
-    int max_bounces, nd;
-    size_t dim;
-    npy_intp n, m;
-    ac_planes planes;
-    ac_projectile_params params;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&O&O&O&O&O&iO&:_advance", &func, acpy_f64_out,
-                          &position, acpy_f64_out, &velocity, acpy_f64, &radius, acpy_f64,
-                          &dt, acpy_f64, &point, acpy_f64, &normal, acpy_f64,
-                          &plane_velocity, acpy_f64, &restitution, acpy_f64, &friction,
-                          &max_bounces, int_array, &bounces))
-        return NULL;
-    if (vector_dim(func, position, &dim, &n) < 0 ||
-        !acpy_same_shape(func, "velocity", velocity, position))
-        return NULL;
-    m = PyArray_NDIM(point) == 2 ? PyArray_DIM(point, 0) : -1;
-    if (m < 0 || PyArray_DIM(point, 1) != (npy_intp)dim ||
-        !acpy_same_shape(func, "plane_normal", normal, point) ||
-        !acpy_same_shape(func, "plane_velocity", plane_velocity, point)) {
-        if (!PyErr_Occurred())
-            PyErr_Format(PyExc_ValueError, "%s: plane_point must have shape (M, %zu)", func,
-                         dim);
-        return NULL;
-    }
-    if (PyArray_SIZE(bounces) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: bounces must have %zd elements", func, n);
-        return NULL;
-    }
-    planes.point = ACPY_F64(point);
-    planes.normal = ACPY_F64(normal);
-    planes.velocity = ACPY_F64(plane_velocity);
-    planes.count = (size_t)m;
-    planes.dim = dim;
-    params.radius = ACPY_F64(radius);
-    params.dt = ACPY_F64(dt);
-    params.restitution = ACPY_F64(restitution);
-    params.friction = ACPY_F64(friction);
-    params.max_bounces = max_bounces;
-    if (acpy_step(func, "radius", radius, n, &params.radius_step) < 0 ||
-        acpy_step(func, "dt", dt, n, &params.dt_step) < 0 ||
-        acpy_pair_steps(func, "restitution", restitution, n, m, params.restitution_steps) < 0 ||
-        acpy_pair_steps(func, "friction", friction, n, m, params.friction_steps) < 0)
-        return NULL;
-    /* the work allowed, spheres x planes x contacts, decides (not n x m alone) */
-    ACPY_RUN((double)n * (double)(m + 1) * (double)(max_bounces + 1),
-             st = ac_contact_advance(ACPY_F64(position), ACPY_F64(velocity),
-                                                  &planes, &params, (int *)PyArray_DATA(bounces),
-                                                  (size_t)n, &err));
-    if (!st)
-        Py_RETURN_NONE;
-    /* Unravel the index over what it counts: planes, (sphere, plane) pairs
-       or spheres. */
-    nd = PyArray_NDIM(position) - 1;
-    return acpy_raise_advance(func, &err, nd, PyArray_DIMS(position), m);
+    for (size_t i = 0; i < sizeof advance_errors / sizeof *advance_errors; i++)
+        if (advance_errors[i].arg == arg)
+            return advance_errors[i].space == ACPY_ITEMS;
+    return 1;
 }
 
-static PyMethodDef methods[] = {
-    {"_advance", advance, METH_VARARGS,
-     "_advance(func, position, velocity, radius, dt, plane_point, plane_normal, "
-     "plane_velocity, restitution, friction, max_bounces, bounces); position and "
-     "velocity are updated in place"},
-    {NULL, NULL, 0, NULL},
+#define INTS(p) ((int *)(void *)(p))
+
+/* The n items of `width` values an input holds (or its one item, step 0)
+   into the output the core then steps in place. */
+static void start(double *out, const double *in, size_t step, size_t n, size_t width)
+{
+    if (step) {
+        if (out != in)
+            memcpy(out, in, n * width * sizeof *out);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        memcpy(out + i * width, in, width * sizeof *out);
+}
+
+/* Inputs: position, velocity (C), radius, dt, plane_point, plane_normal,
+   plane_velocity (M, C), restitution, friction (M)[, angular_velocity (spin),
+   inverse_inertia]. Outputs: position, velocity, bounces[, angular_velocity]
+   [, plane (K), time (K), normal_impulse (K), tangent_impulse (K, C)]. The
+   core steps position and velocity (and spin) in place, in the outputs. */
+static ac_status advance_block(const acpy_context *ctx, const double *const *in,
+                               const size_t *steps, double *const *out, size_t n, int spin,
+                               int events, ac_error *err)
+{
+    const size_t dim = (size_t)ctx->channels, m = (size_t)ctx->count;
+    const size_t da = dim == 2 ? 1 : 3, slots = (size_t)ctx->slots;
+    const size_t per = (size_t)ctx->error_items, ev = spin ? 4 : 3;
+    /* planes shared by all spheres (as the Python API passes them) take one
+       call for the block; planes per sphere, one call each */
+    const size_t group = steps[4] || steps[5] || steps[6] ? 1 : n;
+    start(out[0], in[0], steps[0], n, dim);
+    start(out[1], in[1], steps[1], n, dim);
+    if (spin)
+        start(out[3], in[9], steps[9], n, da);
+    for (size_t i = 0; i < n; i += group) {
+        ac_planes planes = {in[4] + steps[4] * i * m * dim, in[5] + steps[5] * i * m * dim,
+                            in[6] + steps[6] * i * m * dim, m, dim};
+        ac_projectile_params params = {
+            in[2] + steps[2] * i, in[3] + steps[3] * i, in[7] + steps[7] * i * m,
+            in[8] + steps[8] * i * m, steps[2], steps[3], {steps[7] ? m : 0, 1},
+            {steps[8] ? m : 0, 1}, (int)ctx->option[0]};
+        ac_projectile_spin sp = {spin ? out[3] + i * da : NULL,
+                                 spin ? in[10] + steps[10] * i : NULL, spin ? steps[10] : 0};
+        ac_projectile_events record = {
+            events ? INTS(out[ev]) + i * slots : NULL, events ? out[ev + 1] + i * slots : NULL,
+            events ? out[ev + 2] + i * slots : NULL,
+            events ? out[ev + 3] + i * slots * dim : NULL, slots};
+        ac_status st = ac_contact_advance_spin(out[0] + i * dim, out[1] + i * dim, &planes,
+                                               &params, spin ? &sp : NULL,
+                                               events ? &record : NULL, INTS(out[2]) + i,
+                                               group, err);
+        if (st) { /* indices over the walk's items, M per sphere for pairs */
+            if (err->arg == AC_ARG_RESTITUTION || err->arg == AC_ARG_FRICTION)
+                err->index += i * m;
+            else if (per_sphere(err->arg))
+                err->index = (err->index + i) * per;
+            return st;
+        }
+    }
+    return AC_OK;
+}
+
+#define ADVANCE_LOOP(name, spin, events)                                         \
+    static ac_status name(const acpy_context *ctx, const double *const *in,      \
+                          const size_t *steps, double *const *out, size_t n,     \
+                          ac_error *err)                                         \
+    {                                                                            \
+        return advance_block(ctx, in, steps, out, n, spin, events, err);         \
+    }
+ADVANCE_LOOP(advance_loop, 0, 0)
+ADVANCE_LOOP(advance_spin_loop, 1, 0)
+ADVANCE_LOOP(advance_events_loop, 0, 1)
+ADVANCE_LOOP(advance_spin_events_loop, 1, 1)
+
+#define ADVANCE_IN                                                               \
+    {"position", ACPY_CHANNELS}, {"velocity", ACPY_CHANNELS}, {"radius", 1}, {"dt", 1}, \
+        {"plane_point", ACPY_MC}, {"plane_normal", ACPY_MC}, {"plane_velocity", ACPY_MC}, \
+        {"restitution", ACPY_M}, {"friction", ACPY_M}
+#define ADVANCE_OUT                                                              \
+    {"position", ACPY_CHANNELS}, {"velocity", ACPY_CHANNELS}, {"bounces", ACPY_INTC}
+#define SPIN_IN {"angular_velocity", ACPY_SPIN}, {"inverse_inertia", 1}
+#define SPIN_OUT {"angular_velocity", ACPY_SPIN}
+#define EVENTS_OUT                                                               \
+    {"events.plane", ACPY_K_INTC}, {"events.time", ACPY_K},                      \
+        {"events.normal_impulse", ACPY_K}, {"events.tangent_impulse", ACPY_KC}
+#define ADVANCE_DOC(name, extra_in, extra_out)                                   \
+    name "(func, (dim, planes, max_bounces), position, velocity, radius, dt, plane_point, " \
+         "plane_normal, plane_velocity, restitution, friction" extra_in ", out, workers) -> " \
+         "(position, velocity, bounces" extra_out ")"
+#define EVENTS_DOC ", plane, time, normal_impulse, tangent_impulse"
+
+static const acpy_kernel advance = {
+    "_advance", ADVANCE_DOC("_advance", "", ""), 9, 3, {ADVANCE_IN}, {ADVANCE_OUT},
+    advance_loop, ACPY_SHARED | ACPY_IN_PLACE, advance_context,
 };
+static const acpy_kernel advance_spin = {
+    "_advance_spin",
+    ADVANCE_DOC("_advance_spin", ", angular_velocity, inverse_inertia", ", angular_velocity"),
+    11, 4, {ADVANCE_IN, SPIN_IN}, {ADVANCE_OUT, SPIN_OUT}, advance_spin_loop,
+    ACPY_SHARED | ACPY_IN_PLACE, advance_context,
+};
+static const acpy_kernel advance_events = {
+    "_advance_events", ADVANCE_DOC("_advance_events", "", EVENTS_DOC), 9, 7, {ADVANCE_IN},
+    {ADVANCE_OUT, EVENTS_OUT}, advance_events_loop, ACPY_SHARED | ACPY_IN_PLACE,
+    advance_context,
+};
+static const acpy_kernel advance_spin_events = {
+    "_advance_spin_events",
+    ADVANCE_DOC("_advance_spin_events", ", angular_velocity, inverse_inertia",
+                ", angular_velocity" EVENTS_DOC),
+    11, 8, {ADVANCE_IN, SPIN_IN}, {ADVANCE_OUT, SPIN_OUT, EVENTS_OUT}, advance_spin_events_loop,
+    ACPY_SHARED | ACPY_IN_PLACE, advance_context,
+};
+
+static const acpy_kernel *const kernels[] = {&bounce2, &bounce3, &point2, &point3, &advance,
+                                             &advance_spin, &advance_events,
+                                             &advance_spin_events};
 
 int acpy_contact_init(PyObject *module)
 {
-    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]) < 0)
-        return -1;
-    return PyModule_AddFunctions(module, methods);
+    return acpy_add_kernels(module, kernels, sizeof kernels / sizeof kernels[0]);
 }

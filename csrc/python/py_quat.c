@@ -29,7 +29,22 @@
         return kernel(in[0], in[1], in[2], steps, out[0], n, err);               \
     }
 
-BINARY_LOOP(multiply_loop, ac_quat_batch_multiply)
+/* ACPY_CHECKS: a refusal is reported at the block's first element */
+static ac_status multiply_loop(const acpy_context *ctx, const double *const *in,
+                               const size_t *steps, double *const *out, size_t n,
+                               ac_error *err)
+{
+    (void)ctx;
+    if (!out) {
+        if (ac_quat_batch_multiply_check(in[0], in[1], steps, n))
+            return AC_OK;
+        err->status = AC_ERR_VALUE;
+        err->index = 0;
+        return AC_ERR_VALUE;
+    }
+    return ac_quat_batch_multiply(in[0], in[1], steps, out[0], n, err);
+}
+
 BINARY_LOOP(from_axis_angle_loop, ac_quat_batch_from_axis_angle)
 BINARY_LOOP(rotate_loop, ac_quat_batch_rotate)
 UNARY_LOOP(conjugate_loop, ac_quat_batch_conjugate)
@@ -39,7 +54,7 @@ LERP_LOOP(nlerp_loop, ac_quat_batch_nlerp)
 
 static const acpy_kernel multiply = {
     "_quat_multiply", "_quat_multiply(func, a, b, out, workers)", 2, 1,
-    {{"a", 4}, {"b", 4}}, {{"product", 4}}, multiply_loop, 1, NULL,
+    {{"a", 4}, {"b", 4}}, {{"product", 4}}, multiply_loop, ACPY_SHARED | ACPY_CHECKS, NULL,
 };
 static const acpy_kernel conjugate = {
     "_quat_conjugate", "_quat_conjugate(func, q, out, workers)", 1, 1,

@@ -95,38 +95,15 @@ static PyObject *wrap(snapshot_ctx *ctx)
     return capsule;
 }
 
-static int i64_or_none(PyObject *obj, void *result)
+/* The exception for a failed create: its sizes are integers in messages. */
+static PyObject *raise_create(const char *func, const ac_error *err)
 {
-    if (obj == Py_None) {
-        *(PyArrayObject **)result = NULL;
-        return 1;
-    }
-    return acpy_i64(obj, result);
-}
-
-/* Size checks of the binding's contract with animcore/snapshot.py. */
-static int check_size(const char *func, const char *name, PyArrayObject *a, npy_intp size)
-{
-    if (!a || PyArray_SIZE(a) == size)
-        return 1;
-    PyErr_Format(PyExc_ValueError, "%s: %s has %zd elements, expected %zd", func, name,
-                 PyArray_SIZE(a), size);
-    return 0;
-}
-
-
-/* Arguments whose values are integers, shown as such in messages. */
-static const acpy_arg_error integer_args[] = {
-    {AC_ARG_ENTITIES, 0, NULL, 1}, {AC_ARG_DIM, 0, NULL, 1},  {AC_ARG_CAPACITY, 0, NULL, 1},
-    {AC_ARG_REORDER_WINDOW, 0, NULL, 1}, {AC_ARG_TICK, 0, NULL, 1}, {AC_ARG_ENTITY, 0, NULL, 1}};
-
-/* The exception for a snapshot error indexed over `shape`. */
-static PyObject *raise_ints(const char *func, const ac_error *err, int ndim,
-                            const npy_intp *shape)
-{
-    acpy_space space = {ndim, shape};
-    return acpy_raise_as(func, err, integer_args, sizeof integer_args / sizeof *integer_args,
-                         &space);
+    static const acpy_arg_error sizes[] = {{AC_ARG_ENTITIES, ACPY_NO_INDEX, NULL, 1},
+                                           {AC_ARG_DIM, ACPY_NO_INDEX, NULL, 1},
+                                           {AC_ARG_CAPACITY, ACPY_NO_INDEX, NULL, 1},
+                                           {AC_ARG_REORDER_WINDOW, ACPY_NO_INDEX, NULL, 1}};
+    acpy_space none = {0, NULL};
+    return acpy_raise_as(func, err, sizes, sizeof sizes / sizeof *sizes, &none);
 }
 
 /* ------------------------------------------------------------------ create */
@@ -152,7 +129,7 @@ static PyObject *buffer_new(PyObject *self, PyObject *args)
     if (ac_snapshot_buffer_create(&ctx->buffer, (size_t)entities, (size_t)dim,
                                   (size_t)capacity, rotations, extrapolation, NULL, &err)) {
         PyMem_Free(ctx);
-        return raise_ints("SnapshotBuffer", &err, 0, NULL);
+        return raise_create("SnapshotBuffer", &err);
     }
     return wrap(ctx);
 }
@@ -178,238 +155,9 @@ static PyObject *timeline_new(PyObject *self, PyObject *args)
     if (ac_snapshot_timeline_create(&ctx->timeline, (size_t)dim, (size_t)capacity,
                                     rotations, extrapolation, (size_t)window, NULL, &err)) {
         PyMem_Free(ctx);
-        return raise_ints("SnapshotTimeline", &err, 0, NULL);
+        return raise_create("SnapshotTimeline", &err);
     }
     return wrap(ctx);
-}
-
-/* -------------------------------------------------------------------- push */
-
-/* _snapshot_push(func, ctx, entity|None, tick, segment, position, rotation|None,
-   generation|None, result): errors are indexed over the shape of `tick`. */
-static PyObject *push(PyObject *self, PyObject *args)
-{
-    const char *func;
-    snapshot_ctx *ctx;
-    PyArrayObject *entity, *tick, *segment, *position, *rotation, *generation, *result;
-    const ac_snapshot_buffer *b;
-    npy_intp n;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&O&O&O&O&:_snapshot_push", &func, get_ctx, &ctx,
-                          i64_or_none, &entity, acpy_i64, &tick, acpy_i64, &segment, acpy_f64,
-                          &position, acpy_f64_or_none, &rotation, i64_or_none, &generation,
-                          acpy_u8_out, &result))
-        return NULL;
-    b = ctx_buffer(ctx);
-    n = PyArray_SIZE(tick);
-    if (!(check_size(func, "segment", segment, n) && check_size(func, "result", result, n) &&
-          check_size(func, "generation", generation, n) &&
-          check_size(func, "position", position, n * (npy_intp)ac_snapshot_buffer_dim(b)) &&
-          check_size(func, "rotation", rotation, 4 * n) &&
-          check_size(func, "entity", entity, n)))
-        return NULL;
-    if ((ctx->buffer != NULL) != (entity != NULL) ||
-        (ac_snapshot_buffer_rotations(b) != 0) != (rotation != NULL)) {
-        PyErr_Format(PyExc_ValueError, "%s: entity or rotation given where not expected",
-                     func);
-        return NULL;
-    }
-    if (!begin_write(func, ctx))
-        return NULL;
-    if (ctx->buffer)
-        st = ac_snapshot_buffer_push(ctx->buffer, (const int64_t *)PyArray_DATA(entity),
-                                     (const int64_t *)PyArray_DATA(tick),
-                                     (const int64_t *)PyArray_DATA(segment),
-                                     ACPY_F64(position), rotation ? ACPY_F64(rotation) : NULL,
-                                     generation ? (const int64_t *)PyArray_DATA(generation)
-                                                : NULL,
-                                     (size_t)n, (unsigned char *)PyArray_DATA(result), &err);
-    else
-        st = ac_snapshot_timeline_push(ctx->timeline, (const int64_t *)PyArray_DATA(tick),
-                                       (const int64_t *)PyArray_DATA(segment),
-                                       ACPY_F64(position),
-                                       rotation ? ACPY_F64(rotation) : NULL, (size_t)n,
-                                       (unsigned char *)PyArray_DATA(result), &err);
-    end_write(ctx);
-    if (st)
-        return raise_ints(func, &err, PyArray_NDIM(tick), PyArray_DIMS(tick));
-    Py_RETURN_NONE;
-}
-
-/* _snapshot_push_one(func, timeline, tick, segment, position, rotation|None) ->
-   result: one push without array set-up; position is a float (dim 1) or a
-   float64 array of dim values, rotation a float64 array of 4. */
-static PyObject *push_one(PyObject *self, PyObject *args)
-{
-    const char *func;
-    snapshot_ctx *ctx;
-    long long tick, segment;
-    PyObject *position_obj;
-    PyArrayObject *position = NULL, *rotation;
-    const ac_snapshot_buffer *b;
-    double scalar;
-    const double *pos = &scalar;
-    int64_t t, s;
-    unsigned char result;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&LLOO&:_snapshot_push_one", &func, get_ctx, &ctx, &tick,
-                          &segment, &position_obj, acpy_f64_or_none, &rotation))
-        return NULL;
-    if (!ctx->timeline) {
-        PyErr_SetString(PyExc_TypeError, "_snapshot_push_one needs a timeline");
-        return NULL;
-    }
-    b = ctx_buffer(ctx);
-    if (PyFloat_Check(position_obj)) {
-        scalar = PyFloat_AS_DOUBLE(position_obj);
-        if (ac_snapshot_buffer_dim(b) != 1) {
-            PyErr_Format(PyExc_ValueError, "%s: position must have %zu values", func,
-                         ac_snapshot_buffer_dim(b));
-            return NULL;
-        }
-    } else {
-        if (!acpy_f64(position_obj, &position) ||
-            !check_size(func, "position", position, (npy_intp)ac_snapshot_buffer_dim(b)))
-            return NULL;
-        pos = ACPY_F64(position);
-    }
-    if (!check_size(func, "rotation", rotation, 4))
-        return NULL;
-    if ((ac_snapshot_buffer_rotations(b) != 0) != (rotation != NULL)) {
-        PyErr_Format(PyExc_ValueError, "%s: rotation given where not expected", func);
-        return NULL;
-    }
-    t = (int64_t)tick;
-    s = (int64_t)segment;
-    if (!begin_write(func, ctx))
-        return NULL;
-    st = ac_snapshot_timeline_push(ctx->timeline, &t, &s, pos,
-                                   rotation ? ACPY_F64(rotation) : NULL, 1, &result, &err);
-    end_write(ctx);
-    if (st)
-        return raise_ints(func, &err, 0, NULL);
-    return PyLong_FromLong(result);
-}
-
-/* _snapshot_sample_one(func, timeline, render_tick) -> (position, rotation|None,
-   mode, left_tick, right_tick): position a float for dim 1, else an array. */
-static PyObject *sample_one(PyObject *self, PyObject *args)
-{
-    const char *func;
-    snapshot_ctx *ctx;
-    double t, pos1, *pos = &pos1, rot[4];
-    const ac_snapshot_buffer *b;
-    PyArrayObject *position = NULL, *rotation = NULL;
-    unsigned char mode;
-    int64_t left, right;
-    ac_error err;
-    ac_status st;
-    npy_intp dims[1];
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&d:_snapshot_sample_one", &func, get_ctx, &ctx, &t))
-        return NULL;
-    if (!ctx->timeline) {
-        PyErr_SetString(PyExc_TypeError, "_snapshot_sample_one needs a timeline");
-        return NULL;
-    }
-    b = ctx_buffer(ctx);
-    dims[0] = (npy_intp)ac_snapshot_buffer_dim(b);
-    if (dims[0] != 1) {
-        position = (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_DOUBLE);
-        if (!position)
-            return NULL;
-        pos = ACPY_F64(position);
-    }
-    if (!begin_read(func, ctx)) {
-        Py_XDECREF(position);
-        return NULL;
-    }
-    st = ac_snapshot_timeline_sample(ctx->timeline, &t, 1, pos, rot, &mode, &left, &right,
-                                     &err);
-    end_read(ctx);
-    if (st) {
-        Py_XDECREF(position);
-        return raise_ints(func, &err, 0, NULL);
-    }
-    if (ac_snapshot_buffer_rotations(b)) {
-        dims[0] = 4;
-        rotation = (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_DOUBLE);
-        if (!rotation) {
-            Py_XDECREF(position);
-            return NULL;
-        }
-        memcpy(PyArray_DATA(rotation), rot, sizeof rot);
-    }
-    if (!rotation) {
-        Py_INCREF(Py_None);
-        rotation = (PyArrayObject *)Py_None;
-    }
-    if (position)
-        return Py_BuildValue("NNiLL", position, rotation, (int)mode, (long long)left,
-                             (long long)right);
-    return Py_BuildValue("dNiLL", pos1, rotation, (int)mode, (long long)left,
-                         (long long)right);
-}
-
-/* ------------------------------------------------------------------ sample */
-
-/* _snapshot_sample(func, ctx, render_tick, position, rotation|None, mode, left,
-   right). A buffer takes one render tick (a 0-d array) and fills one row per
-   entity; a timeline fills one row per render tick. Errors are indexed over
-   the shape of `render_tick`. */
-static PyObject *sample(PyObject *self, PyObject *args)
-{
-    const char *func;
-    snapshot_ctx *ctx;
-    PyArrayObject *ticks, *position, *rotation, *mode, *left, *right;
-    const ac_snapshot_buffer *b;
-    npy_intp rows;
-    ac_error err;
-    ac_status st;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&O&O&O&:_snapshot_sample", &func, get_ctx, &ctx,
-                          acpy_f64, &ticks, acpy_f64_out, &position, acpy_f64_out_or_none,
-                          &rotation, acpy_u8_out, &mode, acpy_i64_out, &left, acpy_i64_out, &right))
-        return NULL;
-    b = ctx_buffer(ctx);
-    if (ctx->buffer) {
-        rows = (npy_intp)ac_snapshot_buffer_entities(b);
-        if (!check_size(func, "render_tick", ticks, 1))
-            return NULL;
-    } else {
-        rows = PyArray_SIZE(ticks);
-    }
-    if (!(check_size(func, "position", position, rows * (npy_intp)ac_snapshot_buffer_dim(b)) &&
-          check_size(func, "rotation", rotation, 4 * rows) &&
-          check_size(func, "mode", mode, rows) && check_size(func, "left_tick", left, rows) &&
-          check_size(func, "right_tick", right, rows)))
-        return NULL;
-    if ((ac_snapshot_buffer_rotations(b) != 0) != (rotation != NULL)) {
-        PyErr_Format(PyExc_ValueError, "%s: rotation output given where not expected", func);
-        return NULL;
-    }
-    if (!begin_read(func, ctx))
-        return NULL;
-    if (ctx->buffer)
-        ACPY_RUN(rows, st = ac_snapshot_buffer_sample(
-                           ctx->buffer, ACPY_F64(ticks)[0], ACPY_F64(position),
-                           rotation ? ACPY_F64(rotation) : NULL,
-                           (unsigned char *)PyArray_DATA(mode), (int64_t *)PyArray_DATA(left),
-                           (int64_t *)PyArray_DATA(right), &err));
-    else
-        ACPY_RUN(rows, st = ac_snapshot_timeline_sample(
-                           ctx->timeline, ACPY_F64(ticks), (size_t)rows, ACPY_F64(position),
-                           rotation ? ACPY_F64(rotation) : NULL,
-                           (unsigned char *)PyArray_DATA(mode), (int64_t *)PyArray_DATA(left),
-                           (int64_t *)PyArray_DATA(right), &err));
-    end_read(ctx);
-    if (st)
-        return raise_ints(func, &err, PyArray_NDIM(ticks), PyArray_DIMS(ticks));
-    Py_RETURN_NONE;
 }
 
 /* ------------------------------------------------------------ state access */
@@ -478,25 +226,27 @@ static PyObject *read_entity(PyObject *self, PyObject *args)
     return result;
 }
 
-/* _snapshot_counts(ctx, out) writes every entity's snapshot count (int64). */
-static PyObject *counts(PyObject *self, PyObject *args)
+/* _snapshot_counts(ctx) -> every entity's snapshot count (int64). */
+static PyObject *counts(PyObject *self, PyObject *handle)
 {
     snapshot_ctx *ctx;
     PyArrayObject *out;
     const ac_snapshot_buffer *b;
-    size_t n;
+    npy_intp n;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O&O&:_snapshot_counts", get_ctx, &ctx, acpy_i64_out, &out))
+    if (!get_ctx(handle, &ctx))
         return NULL;
     b = ctx_buffer(ctx);
-    n = ac_snapshot_buffer_entities(b);
-    if (!check_size("_snapshot_counts", "out", out, (npy_intp)n) ||
-        !begin_read("SnapshotBuffer.counts", ctx))
+    n = (npy_intp)ac_snapshot_buffer_entities(b);
+    out = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64);
+    if (!out || !begin_read("SnapshotBuffer.counts", ctx)) {
+        Py_XDECREF(out);
         return NULL;
-    for (size_t e = 0; e < n; e++)
-        ((int64_t *)PyArray_DATA(out))[e] = (int64_t)ac_snapshot_buffer_count(b, e);
+    }
+    for (npy_intp e = 0; e < n; e++)
+        ((int64_t *)PyArray_DATA(out))[e] = (int64_t)ac_snapshot_buffer_count(b, (size_t)e);
     end_read(ctx);
-    Py_RETURN_NONE;
+    return (PyObject *)out;
 }
 
 /* For the other binding files (state export): the C objects behind a handle,
@@ -532,106 +282,230 @@ static PyMethodDef methods[] = {
     {"_snapshot_timeline_new", timeline_new, METH_VARARGS,
      "_snapshot_timeline_new(dim, capacity, rotations, max_extrapolation, reorder_window) "
      "-> handle"},
-    {"_snapshot_push", push, METH_VARARGS,
-     "_snapshot_push(func, handle, entity|None, tick, segment, position, rotation|None, "
-     "generation|None, result)"},
-    {"_snapshot_sample", sample, METH_VARARGS,
-     "_snapshot_sample(func, handle, render_tick, position, rotation|None, mode, left_tick, "
-     "right_tick)"},
-    {"_snapshot_push_one", push_one, METH_VARARGS,
-     "_snapshot_push_one(func, timeline, tick, segment, position, rotation|None) -> result"},
-    {"_snapshot_sample_one", sample_one, METH_VARARGS,
-     "_snapshot_sample_one(func, timeline, render_tick) -> (position, rotation, mode, "
-     "left_tick, right_tick)"},
     {"_snapshot_flush", flush, METH_VARARGS, "_snapshot_flush(timeline) -> released count"},
     {"_snapshot_read", read_entity, METH_VARARGS,
      "_snapshot_read(handle, entity) -> (ticks, segments, positions, rotations, generation, "
      "pending)"},
-    {"_snapshot_counts", counts, METH_VARARGS, "_snapshot_counts(handle, out)"},
+    {"_snapshot_counts", counts, METH_O, "_snapshot_counts(handle) -> int64 counts"},
     {NULL, NULL, 0, NULL},
 };
 
 /* ---------------------------------------------------- declared kernels
-   A timeline sampled at render ticks: the context is its handle, held for
-   reading during the call; (C) is dim (no axis when dim is 1). Modes and
-   ticks reach the core's integer buffers in pieces of SAMPLE_PIECE. */
-#define SAMPLE_PIECE 256
+   Pushes and samples of a handle, held for writing (a push) or reading during
+   the call. (C) is dim, with no axis for dim 1 positions given without one.
+   One declaration per kind of object and with or without rotations; the
+   context parser checks that the handle is of that kind. */
 
-static void timeline_release(const acpy_context *ctx)
+static void release_read(const acpy_context *ctx)
 {
     acpy_snapshot_release((PyObject *)ctx->detail, 0);
 }
 
-static int timeline_context(const char *func, PyObject *arg, acpy_context *ctx)
+static void release_write(const acpy_context *ctx)
+{
+    acpy_snapshot_release((PyObject *)ctx->detail, 1);
+}
+
+/* Entities and ticks are integers in messages; a buffer's single render tick
+   has no index. */
+static const acpy_arg_error push_errors[] = {{AC_ARG_ENTITY, ACPY_ITEMS, NULL, 1},
+                                             {AC_ARG_TICK, ACPY_ITEMS, NULL, 1}};
+static const acpy_arg_error sample_errors[] = {{AC_ARG_RENDER_TICK, ACPY_NO_INDEX, NULL, 0}};
+
+/* arg: the handle, or for a push (handle, channel_axis); `what` says which
+   object (a timeline or a buffer) with or without rotations is expected. */
+static int snapshot_context(const char *func, PyObject *arg, int write, int timeline_wanted,
+                            int rotations, acpy_context *ctx)
 {
     ac_snapshot_buffer *buffer;
     ac_snapshot_timeline *timeline;
-    size_t dim;
-    if (!acpy_snapshot_acquire(func, arg, 0, &buffer, &timeline))
+    const ac_snapshot_buffer *b;
+    PyObject *handle = arg;
+    int channel_axis = !timeline_wanted; /* a buffer's positions always have it */
+    if (write) {
+        if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 2) {
+            PyErr_Format(PyExc_TypeError, "%s: the push context is (handle, channel_axis)", func);
+            return 0;
+        }
+        handle = PyTuple_GET_ITEM(arg, 0);
+        if ((channel_axis = PyObject_IsTrue(PyTuple_GET_ITEM(arg, 1))) < 0)
+            return 0;
+    }
+    if (!acpy_snapshot_acquire(func, handle, write, &buffer, &timeline))
         return 0;
-    if (!timeline) {
-        acpy_snapshot_release(arg, 0);
-        PyErr_Format(PyExc_TypeError, "%s: expected a timeline", func);
+    b = buffer ? buffer : ac_snapshot_timeline_buffer(timeline);
+    if ((timeline != NULL) != timeline_wanted || ac_snapshot_buffer_rotations(b) != rotations) {
+        acpy_snapshot_release(handle, write);
+        PyErr_Format(PyExc_TypeError, "%s: expected a %s %s rotations", func,
+                     timeline_wanted ? "timeline" : "buffer", rotations ? "with" : "without");
         return 0;
     }
-    dim = ac_snapshot_buffer_dim(ac_snapshot_timeline_buffer(timeline));
-    ctx->object = timeline;
-    ctx->detail = arg; /* borrowed: the caller holds it for the call */
-    ctx->channels = (npy_intp)dim;
-    ctx->bare = dim == 1;
-    ctx->release = timeline_release;
+    ctx->object = timeline ? (const void *)timeline : (const void *)buffer;
+    ctx->detail = handle; /* borrowed: the caller holds it for the call */
+    ctx->channels = (npy_intp)ac_snapshot_buffer_dim(b);
+    ctx->bare = ctx->channels == 1 && !channel_axis;
+    ctx->errors = write ? push_errors : timeline ? NULL : sample_errors;
+    ctx->nerrors = write ? 2 : timeline ? 0 : 1;
+    ctx->release = write ? release_write : release_read;
     return 1;
 }
 
+#define CONTEXT(name, write, timeline, rotations)                                \
+    static int name(const char *func, PyObject *arg, acpy_context *ctx)         \
+    {                                                                            \
+        return snapshot_context(func, arg, write, timeline, rotations, ctx);     \
+    }
+CONTEXT(timeline_sample_context, 0, 1, 0)
+CONTEXT(timeline_sample_rotations_context, 0, 1, 1)
+CONTEXT(buffer_sample_context, 0, 0, 0)
+CONTEXT(buffer_sample_rotations_context, 0, 0, 1)
+CONTEXT(timeline_push_context, 1, 1, 0)
+CONTEXT(timeline_push_rotations_context, 1, 1, 1)
+CONTEXT(buffer_push_context, 1, 0, 0)
+CONTEXT(buffer_push_rotations_context, 1, 0, 1)
+
+/* The loop buffers of integer operands hold int64_t, uint8 or int. */
+#define I64(p) ((const int64_t *)(const void *)(p))
+#define I64_OUT(p) ((int64_t *)(void *)(p))
+#define U8_OUT(p) ((unsigned char *)(void *)(p))
+
+/* Render ticks -> (position, [rotation,] mode, left_tick, right_tick); with
+   out NULL, the check that they are finite. */
 static ac_status timeline_sample_loop(const acpy_context *ctx, const double *const *in,
                                       const size_t *steps, double *const *out, size_t n,
                                       ac_error *err)
 {
     const ac_snapshot_timeline *timeline = ctx->object;
-    const size_t dim = (size_t)ctx->channels;
     const int turn = ac_snapshot_buffer_rotations(ac_snapshot_timeline_buffer(timeline));
-    double *const *ints = out + 1 + turn; /* mode, left_tick, right_tick */
-    unsigned char mode[SAMPLE_PIECE];
-    int64_t left[SAMPLE_PIECE], right[SAMPLE_PIECE];
     (void)steps;
-    for (size_t i0 = 0; i0 < n; i0 += SAMPLE_PIECE) {
-        size_t m = n - i0 < SAMPLE_PIECE ? n - i0 : SAMPLE_PIECE;
-        ac_status st = ac_snapshot_timeline_sample(timeline, in[0] + i0, m, out[0] + i0 * dim,
-                                                   turn ? out[1] + i0 * 4 : NULL, mode, left,
-                                                   right, err);
+    if (!out)
+        return ac_snapshot_timeline_sample(timeline, in[0], n, NULL, NULL, NULL, NULL, NULL,
+                                           err);
+    return ac_snapshot_timeline_sample(timeline, in[0], n, out[0], turn ? out[1] : NULL,
+                                       U8_OUT(out[1 + turn]), I64_OUT(out[2 + turn]),
+                                       I64_OUT(out[3 + turn]), err);
+}
+
+/* (entity, render_tick shared by all) -> the same outputs; with out NULL,
+   the checks alone. */
+static ac_status buffer_sample_loop(const acpy_context *ctx, const double *const *in,
+                                    const size_t *steps, double *const *out, size_t n,
+                                    ac_error *err)
+{
+    const ac_snapshot_buffer *b = ctx->object;
+    const int turn = ac_snapshot_buffer_rotations(b);
+    const size_t dim = (size_t)ctx->channels;
+    /* one call per item when the entity is shared (then n is 1 unless the
+       render tick varies, which the Python API never passes) */
+    const size_t per = steps[0] && !steps[1] ? n : 1;
+    for (size_t i = 0; i < n; i += per) {
+        ac_status st = out ? ac_snapshot_buffer_sample_entities(
+                                 b, in[1][steps[1] * i], I64(in[0]) + steps[0] * i, per,
+                                 out[0] + i * dim, turn ? out[1] + i * 4 : NULL,
+                                 U8_OUT(out[1 + turn]) + i, I64_OUT(out[2 + turn]) + i,
+                                 I64_OUT(out[3 + turn]) + i, err)
+                           : ac_snapshot_buffer_sample_entities( /* the checks alone */
+                                 b, in[1][steps[1] * i], I64(in[0]) + steps[0] * i, per, NULL,
+                                 NULL, NULL, NULL, NULL, err);
         if (st) {
-            err->index += i0;
+            err->index += i;
             return st;
-        }
-        for (size_t j = 0; j < m; j++) {
-            ints[0][i0 + j] = mode[j];
-            ints[1][i0 + j] = (double)left[j];
-            ints[2][i0 + j] = (double)right[j];
         }
     }
     return AC_OK;
 }
 
-#define SAMPLE_DOC(name)                                                                   \
-    "_" name "(func, timeline, render_tick, out, workers) -> (position, [rotation,] mode, " \
+/* (tick, segment, position[, rotation]) -> result codes. Called with out ==
+   NULL first, for the checks alone. */
+static ac_status timeline_push_loop(const acpy_context *ctx, const double *const *in,
+                                    const size_t *steps, double *const *out, size_t n,
+                                    ac_error *err)
+{
+    ac_snapshot_timeline *timeline = (ac_snapshot_timeline *)(void *)ctx->object;
+    const double *rotation =
+        ac_snapshot_buffer_rotations(ac_snapshot_timeline_buffer(timeline)) ? in[3] : NULL;
+    (void)steps;
+    if (!out)
+        return ac_snapshot_timeline_push_check(timeline, I64(in[0]), rotation, n, err);
+    return ac_snapshot_timeline_push(timeline, I64(in[0]), I64(in[1]), in[2], rotation, n,
+                                     U8_OUT(out[0]), err);
+}
+
+/* (entity, tick, segment, generation, position[, rotation]) -> result codes. */
+static ac_status buffer_push_loop(const acpy_context *ctx, const double *const *in,
+                                  const size_t *steps, double *const *out, size_t n,
+                                  ac_error *err)
+{
+    ac_snapshot_buffer *b = (ac_snapshot_buffer *)(void *)ctx->object;
+    const double *rotation = ac_snapshot_buffer_rotations(b) ? in[5] : NULL;
+    (void)steps;
+    if (!out)
+        return ac_snapshot_buffer_push_check(b, I64(in[0]), I64(in[1]), rotation, n, err);
+    return ac_snapshot_buffer_push(b, I64(in[0]), I64(in[1]), I64(in[2]), in[4], rotation,
+                                   I64(in[3]), n, U8_OUT(out[0]), err);
+}
+
+#define SAMPLE_OUTS(...)                                                         \
+    {{"position", ACPY_CHANNELS}, __VA_ARGS__ {"mode", ACPY_U8},                 \
+     {"left_tick", ACPY_I64}, {"right_tick", ACPY_I64}}
+#define SAMPLE_DOC(name, args)                                                   \
+    "_" name "(func, handle, " args ", out, workers) -> (position, [rotation,] mode, " \
     "left_tick, right_tick)"
+#define PUSH_DOC(name, args)                                                     \
+    "_" name "(func, (handle, channel_axis), " args ", out, workers) -> result codes"
 
-static const acpy_kernel sample_positions = {
-    "_snapshot_timeline_sample", SAMPLE_DOC("snapshot_timeline_sample"), 1, 4,
-    {{"render_tick", 1}},
-    {{"position", ACPY_CHANNELS}, {"mode", ACPY_U8}, {"left_tick", ACPY_I64},
-     {"right_tick", ACPY_I64}},
-    timeline_sample_loop, 0, timeline_context,
+static const acpy_kernel timeline_sample = {
+    "_snapshot_timeline_sample", SAMPLE_DOC("snapshot_timeline_sample", "render_tick"), 1, 4,
+    {{"render_tick", 1}}, SAMPLE_OUTS(), timeline_sample_loop, ACPY_CHECKS,
+    timeline_sample_context,
 };
-static const acpy_kernel sample_rotations = {
-    "_snapshot_timeline_sample_rotations", SAMPLE_DOC("snapshot_timeline_sample_rotations"), 1,
-    5, {{"render_tick", 1}},
-    {{"position", ACPY_CHANNELS}, {"rotation", 4}, {"mode", ACPY_U8}, {"left_tick", ACPY_I64},
-     {"right_tick", ACPY_I64}},
-    timeline_sample_loop, 0, timeline_context,
+static const acpy_kernel timeline_sample_rotations = {
+    "_snapshot_timeline_sample_rotations",
+    SAMPLE_DOC("snapshot_timeline_sample_rotations", "render_tick"), 1, 5,
+    {{"render_tick", 1}}, SAMPLE_OUTS({"rotation", 4},), timeline_sample_loop, ACPY_CHECKS,
+    timeline_sample_rotations_context,
+};
+static const acpy_kernel buffer_sample = {
+    "_snapshot_buffer_sample", SAMPLE_DOC("snapshot_buffer_sample", "entity, render_tick"), 2,
+    4, {{"entity", ACPY_I64}, {"render_tick", 1}}, SAMPLE_OUTS(), buffer_sample_loop,
+    ACPY_SHARED | ACPY_CHECKS, buffer_sample_context,
+};
+static const acpy_kernel buffer_sample_rotations = {
+    "_snapshot_buffer_sample_rotations",
+    SAMPLE_DOC("snapshot_buffer_sample_rotations", "entity, render_tick"), 2, 5,
+    {{"entity", ACPY_I64}, {"render_tick", 1}}, SAMPLE_OUTS({"rotation", 4},),
+    buffer_sample_loop, ACPY_SHARED | ACPY_CHECKS, buffer_sample_rotations_context,
+};
+static const acpy_kernel timeline_push = {
+    "_snapshot_timeline_push", PUSH_DOC("snapshot_timeline_push", "tick, segment, position"),
+    3, 1, {{"tick", ACPY_I64}, {"segment", ACPY_I64}, {"position", ACPY_CHANNELS}},
+    {{"result", ACPY_U8}}, timeline_push_loop, ACPY_MUTATES, timeline_push_context,
+};
+static const acpy_kernel timeline_push_rotations = {
+    "_snapshot_timeline_push_rotations",
+    PUSH_DOC("snapshot_timeline_push_rotations", "tick, segment, position, rotation"), 4, 1,
+    {{"tick", ACPY_I64}, {"segment", ACPY_I64}, {"position", ACPY_CHANNELS}, {"rotation", 4}},
+    {{"result", ACPY_U8}}, timeline_push_loop, ACPY_MUTATES, timeline_push_rotations_context,
+};
+static const acpy_kernel buffer_push = {
+    "_snapshot_buffer_push",
+    PUSH_DOC("snapshot_buffer_push", "entity, tick, segment, generation, position"), 5, 1,
+    {{"entity", ACPY_I64}, {"tick", ACPY_I64}, {"segment", ACPY_I64},
+     {"generation", ACPY_I64}, {"position", ACPY_CHANNELS}},
+    {{"result", ACPY_U8}}, buffer_push_loop, ACPY_MUTATES, buffer_push_context,
+};
+static const acpy_kernel buffer_push_rotations = {
+    "_snapshot_buffer_push_rotations",
+    PUSH_DOC("snapshot_buffer_push_rotations",
+             "entity, tick, segment, generation, position, rotation"), 6, 1,
+    {{"entity", ACPY_I64}, {"tick", ACPY_I64}, {"segment", ACPY_I64},
+     {"generation", ACPY_I64}, {"position", ACPY_CHANNELS}, {"rotation", 4}},
+    {{"result", ACPY_U8}}, buffer_push_loop, ACPY_MUTATES, buffer_push_rotations_context,
 };
 
-static const acpy_kernel *const kernels[] = {&sample_positions, &sample_rotations};
+static const acpy_kernel *const kernels[] = {
+    &timeline_sample, &timeline_sample_rotations, &buffer_sample, &buffer_sample_rotations,
+    &timeline_push, &timeline_push_rotations, &buffer_push, &buffer_push_rotations};
 
 int acpy_snapshot_init(PyObject *module)
 {

@@ -65,6 +65,44 @@ static void batch_errors(void)
     CHECK(ac_quat_batch_conjugate(nan4, out, 1, NULL) == AC_ERR_VALUE);
 }
 
+/* ac_quat_batch_multiply_check never accepts what the product rejects,
+   accepts ordinary quaternions, and reads shared items (step 0) as the
+   product does; refusals near overflow occur but stay rare. */
+static void multiply_check(void)
+{
+    enum { N = 8 };
+    static const double extremes[] = {0x1p510, -0x1p510, 0x1.0000000000001p510, 1e300, -1e308,
+                                      INFINITY, -INFINITY, NAN, 0.0, 1e-300};
+    int accepted = 0, refused_valid = 0;
+    unsigned state = 12345u;
+    for (int trial = 0; trial < 4000; trial++) {
+        double a[4 * N], b[4 * N], out[4 * N];
+        size_t steps[2] = {1, (size_t)(trial % 3 != 0)};
+        int check;
+        ac_status st;
+        for (int i = 0; i < 4 * N; i++) {
+            state = state * 1103515245u + 12345u;
+            a[i] = (double)(state >> 8) / 16777216.0 * 4.0 - 2.0;
+            state = state * 1103515245u + 12345u;
+            b[i] = (double)(state >> 8) / 16777216.0 * 4.0 - 2.0;
+        }
+        if (trial % 2) { /* one extreme component, in a or in b */
+            state = state * 1103515245u + 12345u;
+            (trial % 4 == 1 ? a : b)[(state >> 8) % (4 * N)] = extremes[(state >> 4) % 10];
+        }
+        st = ac_quat_batch_multiply(a, b, steps, out, N, NULL);
+        check = ac_quat_batch_multiply_check(a, b, steps, N);
+        if (check)
+            CHECK(st == AC_OK);
+        if (trial % 2 == 0)
+            CHECK(check);
+        accepted += check;
+        refused_valid += !check && st == AC_OK;
+    }
+    CHECK(accepted > 2000 && refused_valid > 10 && refused_valid < 1000);
+    CHECK(ac_quat_batch_multiply_check(NULL, NULL, NULL, 0));
+}
+
 static void curves(void)
 {
     const double times[3] = {0.0, 2.0, 3.0};
@@ -359,6 +397,7 @@ int main(void)
     slerp_track();
     sign_continuity();
     batch_errors();
+    multiply_check();
     curves();
     curve_sides();
     curve_errors();

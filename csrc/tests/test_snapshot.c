@@ -372,6 +372,63 @@ static void timeline_state(void)
     ac_snapshot_timeline_destroy(b);
 }
 
+/* The push checks change nothing and report what the push would; sampling
+   chosen entities gives the rows of sampling all of them. */
+static void checks_and_entity_samples(void)
+{
+    ac_snapshot_buffer *b;
+    ac_snapshot_timeline *tl;
+    ac_error err;
+    const int64_t ent[3] = {2, 0, 1}, tick[3] = {10, 10, 12}, seg[3] = {0, 0, 0};
+    const int64_t bad_ent[2] = {0, 3}, bad_tick[2] = {10, -1}, pick[4] = {1, 1, 2, 0};
+    const double pos[6] = {1, 2, 3, 4, 5, 6};
+    double all_p[6], p[8];
+    unsigned char r[3], all_m[3], m[4];
+    int64_t all_l[3], all_r[3], l[4], rr[4];
+    CHECK(ac_snapshot_buffer_create(&b, 3, 2, 4, 0, 0, NULL, NULL) == AC_OK);
+    CHECK(ac_snapshot_buffer_push_check(b, ent, tick, NULL, 3, &err) == AC_OK);
+    CHECK(ac_snapshot_buffer_count(b, 0) == 0); /* nothing applied */
+    CHECK(ac_snapshot_buffer_push_check(b, bad_ent, tick, NULL, 2, &err) == AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_ENTITY && err.index == 1 && err.value == 3.0);
+    CHECK(ac_snapshot_buffer_push_check(b, ent, bad_tick, NULL, 2, &err) == AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_TICK && err.index == 1);
+    CHECK(ac_snapshot_buffer_push(b, ent, tick, seg, pos, NULL, NULL, 3, r, NULL) == AC_OK);
+    CHECK(ac_snapshot_buffer_sample(b, 11, all_p, NULL, all_m, all_l, all_r, NULL) == AC_OK);
+    CHECK(ac_snapshot_buffer_sample_entities(b, 11, pick, 4, p, NULL, m, l, rr, NULL) == AC_OK);
+    for (int i = 0; i < 4; i++) {
+        CHECK(p[2 * i] == all_p[2 * pick[i]] && p[2 * i + 1] == all_p[2 * pick[i] + 1]);
+        CHECK(m[i] == all_m[pick[i]] && l[i] == all_l[pick[i]] && rr[i] == all_r[pick[i]]);
+    }
+    CHECK(ac_snapshot_buffer_sample_entities(b, NAN, pick, 4, p, NULL, m, l, rr, &err) ==
+          AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_RENDER_TICK);
+    CHECK(ac_snapshot_buffer_sample_entities(b, 11, bad_ent, 2, p, NULL, m, l, rr, &err) ==
+          AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_ENTITY && err.index == 1);
+    /* with position NULL, the checks alone */
+    CHECK(ac_snapshot_buffer_sample_entities(b, 11, pick, 4, NULL, NULL, NULL, NULL, NULL,
+                                             &err) == AC_OK);
+    CHECK(ac_snapshot_buffer_sample_entities(b, 11, bad_ent, 2, NULL, NULL, NULL, NULL, NULL,
+                                             &err) == AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_ENTITY && err.index == 1);
+    ac_snapshot_buffer_destroy(b);
+    CHECK(ac_snapshot_timeline_create(&tl, 1, 8, 1, 0, 0, NULL, NULL) == AC_OK);
+    CHECK(ac_snapshot_timeline_push_check(tl, tick, NULL, 1, &err) == AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_ROTATION); /* required */
+    CHECK(ac_snapshot_timeline_push_check(tl, bad_tick, pos, 2, &err) == AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_TICK && err.index == 1);
+    CHECK(ac_snapshot_buffer_count(ac_snapshot_timeline_buffer(tl), 0) == 0);
+    {
+        const double render[2] = {1.0, NAN};
+        CHECK(ac_snapshot_timeline_sample(tl, render, 1, NULL, NULL, NULL, NULL, NULL, &err) ==
+              AC_OK);
+        CHECK(ac_snapshot_timeline_sample(tl, render, 2, NULL, NULL, NULL, NULL, NULL, &err) ==
+              AC_ERR_VALUE);
+        CHECK(err.arg == AC_ARG_RENDER_TICK && err.index == 1);
+    }
+    ac_snapshot_timeline_destroy(tl);
+}
+
 int main(void)
 {
     article_figures();
@@ -382,5 +439,6 @@ int main(void)
     errors();
     buffer_state();
     timeline_state();
+    checks_and_entity_samples();
     TEST_DONE("test_snapshot");
 }
