@@ -320,6 +320,16 @@ def _edited_segments(func: str, entries: list, edit) -> list:
     return entries[:dropped] + entries[dropped + 1:]
 
 
+def _interpolation_text(interpolation) -> str:
+    """The interpolation for a message or repr, summarized when it is given
+    per segment (a long curve's sequence would fill the screen)."""
+    if isinstance(interpolation, str) or not isinstance(interpolation, (list, tuple)):
+        return repr(interpolation)
+    names = [e if isinstance(e, str) else repr(e) for e in interpolation]
+    counts = {n: names.count(n) for n in dict.fromkeys(names)}
+    return "per segment (" + ", ".join(f"{n} x{c}" for n, c in counts.items()) + ")"
+
+
 def _frozen(array: np.ndarray) -> np.ndarray:
     """A read-only C-contiguous float64 copy."""
     array = np.array(array, dtype=np.float64, order="C")
@@ -437,7 +447,7 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
         codes = _segments(func, interpolation, k - 1)[0]
         if (interpolation != "cubic" if codes is None else not np.isin(codes, (2, 3)).any()):
             raise ValueError(f"{func}: tangents='auto_ease' sets the velocities of cubic and "
-                             f"bezier segments, and interpolation={interpolation!r} has none")
+                             f"bezier segments, and interpolation={_interpolation_text(interpolation)} has none")
         slopes = _core._tangents_auto_ease(func, contiguous(t), contiguous(v))
         return "explicit", slopes, slopes, in_weights, out_weights
     smoothing = {None: "NONE", "none": "NONE", "cont_accel": "CONT_ACCEL"}.get(auto_smoothing)
@@ -449,7 +459,7 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     if codes is None or not (codes == 3).any():
         raise ValueError(f"{func}: tangents={tangents!r} sets Blender's handles, of free "
                          f"time length: it needs 'bezier' segments (interpolation="
-                         f"{interpolation!r})")
+                         f"{_interpolation_text(interpolation)})")
     free = [e == "free" for e in entries]
     eased = [i for i, e in enumerate(entries) if e == "auto_ease"]
     if any(free) and (in_velocities is None or out_velocities is None) and velocities is None:
@@ -654,7 +664,7 @@ class Curve(ByValue):
         if given:
             if not cubic_like:
                 raise ValueError(f"{func}: velocities apply only to cubic and bezier "
-                                 f"segments, and interpolation={interpolation!r} has none")
+                                 f"segments, and interpolation={_interpolation_text(interpolation)} has none")
             if velocities is not None:
                 vin = vout = _key_array(func, "velocities", velocities, values.shape)
             else:
@@ -668,7 +678,7 @@ class Curve(ByValue):
             if w is not None:
                 if codes is None or not (codes == 3).any():
                     raise ValueError(f"{func}: {name} apply only to 'bezier' segments, and "
-                                     f"interpolation={interpolation!r} has none")
+                                     f"interpolation={_interpolation_text(interpolation)} has none")
                 w = as_float64(func, name, w)
                 if w.shape == times.shape and values.ndim == 2:
                     w = np.repeat(w[:, None], values.shape[1], axis=1)
@@ -1646,12 +1656,7 @@ class Curve(ByValue):
         return html_figure(self)
 
     def _interpolation_repr(self) -> str:
-        """The interpolation, summarized when it is given per segment."""
-        if not isinstance(self._interpolation, tuple):
-            return repr(self._interpolation)
-        names = [e if isinstance(e, str) else repr(e) for e in self._interpolation]
-        counts = {n: names.count(n) for n in dict.fromkeys(names)}
-        return "per segment (" + ", ".join(f"{n} x{c}" for n, c in counts.items()) + ")"
+        return _interpolation_text(self._interpolation)
 
     def __repr__(self):
         k = self._times.size

@@ -661,3 +661,11 @@ def test_keyed_curves_pickle_copy_and_compare_by_value():
     assert again == e and again._params == e._params
     u = np.linspace(0, 1, 513)
     np.testing.assert_array_equal(again(u, derivative=1), e(u, derivative=1))
+
+
+def test_errors_summarize_a_long_per_segment_interpolation():
+    with pytest.raises(ValueError, match=r"^Curve: velocities apply only to cubic and bezier "
+                                         r"segments, and interpolation=per segment \(step x998, "
+                                         r"linear x1\) has none$"):
+        Curve(np.arange(1000.0), np.zeros(1000), interpolation=["step"] * 998 + ["linear"],
+              velocities=np.zeros(1000))
