@@ -137,6 +137,17 @@ def _push_shape(func, dim, integers: dict, position, rotation, channel_axis) -> 
         raise ValueError(f"{func}: cannot broadcast {listed} together") from None
 
 
+def _check_single(func: str, name: str, value, advice: str = "") -> None:
+    """A ValueError unless ``value`` is one number (a Python or NumPy scalar
+    or a 0-d array); ``advice`` ends the message, else the shape does."""
+    if isinstance(value, _REALS):
+        return
+    shape = shapes(func, **{name: value})[name]
+    if shape != ():
+        raise ValueError(f"{func}: {name} must be a single value"
+                         + (f"; {advice}" if advice else f", got shape {shape}"))
+
+
 def _ndim(value) -> int:
     """np.ndim, or -1 for a ragged sequence (whose error the binding names)."""
     try:
@@ -309,8 +320,7 @@ class SnapshotTimeline(ByValue):
         """
         func = "SnapshotTimeline.push"
         for name, value in (("tick", tick), ("segment", segment)):
-            if not isinstance(value, _REALS) and _ndim(value) != 0:
-                raise ValueError(f"{func}: {name} must be a single value; use push_many")
+            _check_single(func, name, value, "use push_many")
         return self._push(func, tick, segment, position, rotation, single=True)
 
     def push_many(self, ticks, segments, positions, rotations=None) -> np.ndarray:
@@ -369,9 +379,7 @@ class SnapshotTimeline(ByValue):
             A non-finite render tick. The timeline is never changed by sampling.
         """
         func = "SnapshotTimeline.sample"
-        if not isinstance(render_tick, _REALS) and \
-                shapes(func, render_tick=render_tick)["render_tick"] != ():
-            raise ValueError(f"{func}: render_tick must be a single value; use sample_many")
+        _check_single(func, "render_tick", render_tick, "use sample_many")
         position, rotation, mode, left, right = self._sample(func, render_tick)
         return SampleResult(float(position) if self._dim == 1 else position, rotation,
                             _MODES[mode], int(left), int(right))
@@ -565,11 +573,7 @@ class SnapshotBuffer(ByValue):
             A non-finite render tick.
         """
         func = "SnapshotBuffer.sample"
-        if not isinstance(render_tick, _REALS):
-            shape = shapes(func, render_tick=render_tick)["render_tick"]
-            if shape != ():
-                raise ValueError(f"{func}: render_tick must be a single value, got shape "
-                                 f"{shape}")
+        _check_single(func, "render_tick", render_tick)
         e = self._entities
         if out is not None:
             _check_sample_out(func, out, [

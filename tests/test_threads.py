@@ -72,7 +72,7 @@ def test_two_threads_resetting_and_reading_see_consistent_cursors():
 def test_pushes_during_samples_raise_the_documented_error_or_apply(kind):
     n = 20000
     if kind == "buffer":
-        target = ac.SnapshotBuffer(n, 1)
+        target = ac.SnapshotBuffer(n, 1, capacity=64)  # holds all 40 pushes
         entities = np.arange(n)
 
         def push(tick):
