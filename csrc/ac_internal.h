@@ -835,11 +835,12 @@ AC_SIMD_FN __m512i ac_vd_window_index(ac_vd i, double lo)
     return _mm512_castpd_si512((__m512d)(i + (4503599627370496.0 - lo)));
 }
 
-/* p[lo + k] per lane from the index of ac_vd_window_index: one load and
-   one permute */
-AC_SIMD_FN ac_vd ac_vd_window(const double *p, __m512i k)
+/* window[k] per lane, for window = the AC_LANES values p[lo ..] and the
+   index of ac_vd_window_index: one permute (the window loaded once serves
+   several groups of lanes) */
+AC_SIMD_FN ac_vd ac_vd_permute(ac_vd window, __m512i k)
 {
-    return (ac_vd)_mm512_permutexvar_pd(k, _mm512_loadu_pd(p));
+    return (ac_vd)_mm512_permutexvar_pd(k, (__m512d)window);
 }
 
 /* p[k] per lane, any offsets k */
@@ -871,14 +872,18 @@ AC_SIMD_FN void ac_vd_store_first(double *p, int count, ac_vd x)
     _mm512_mask_storeu_pd(p, (__mmask8)((1u << count) - 1u), (__m512d)x);
 }
 
-/* The lanes l < count where x > limit (or x is NaN), in order: base + l
-   to at[], and their lanes of u and s to pu[] and ps[] (each with room for
-   AC_LANES); returns how many. */
-AC_SIMD_FN size_t ac_vd_append_over(int32_t *at, double *pu, double *ps, ac_vd x, double limit,
-                                    int count, int32_t base, ac_vd u, ac_vd s)
+/* The lanes l < count where x > limit or x is NaN. */
+AC_SIMD_FN ac_vk ac_vd_over(ac_vd x, double limit, int count)
 {
-    __mmask8 k = _mm512_mask_cmp_pd_mask((__mmask8)((1u << count) - 1u), (__m512d)x,
-                                         _mm512_set1_pd(limit), _CMP_NLE_UQ);
+    return _mm512_mask_cmp_pd_mask((__mmask8)((1u << count) - 1u), (__m512d)x,
+                                   _mm512_set1_pd(limit), _CMP_NLE_UQ);
+}
+
+/* The lanes l of mask k, in order: base + l to at[], and their lanes of u
+   and s to pu[] and ps[] (each with room for AC_LANES); returns how many. */
+AC_SIMD_FN size_t ac_vd_append(int32_t *at, double *pu, double *ps, ac_vk k, int32_t base,
+                               ac_vd u, ac_vd s)
+{
     if (!k)
         return 0;
     _mm512_mask_compressstoreu_epi32(at, (__mmask16)k,
