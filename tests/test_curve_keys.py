@@ -71,6 +71,47 @@ def test_bezier_time_solve_within_1e_12_in_time(w_out, w_in):
     np.testing.assert_array_equal(c(t[perm]), got[perm])
 
 
+def test_bezier_time_solve_within_1e_12_in_time_exactly():
+    # Every segment's value handles sit at 1/3 and 2/3 of its value change, so
+    # the value is linear in the curve parameter s and gives s back; the time
+    # at that s, from the handle points in exact rational arithmetic, lies
+    # within 1e-12 of t times the duration. Handles of every adversarial kind:
+    # near-vertical time (1e-9), crossing in time with a flat spot (1, 1) or
+    # nearly (0.95), all of the time change at one end, and random ones; dense
+    # queries where time barely moves; sorted (in lanes) and reversed (one
+    # query at a time) giving the same bits.
+    from fractions import Fraction
+    rng = np.random.default_rng(31)
+    weights = [(1e-9, 1e-9), (1e-9, 0.999), (0.95, 0.95), (1.0, 1.0), (0.999, 0.9),
+               (1.0, 1e-6), (1 / 3, 1 / 3)] + [tuple(w) for w in rng.uniform(0.01, 1.0, (8, 2))]
+    n = len(weights)
+    times = 10.0 + np.r_[0.0, np.cumsum(rng.uniform(0.1, 3.0, n))]
+    values = np.where(np.arange(n + 1) % 2, rng.choice([-1.0, 1.0], n + 1) * rng.uniform(0.5, 3.0, n + 1), 0.0)
+    left, right = np.zeros((n + 1, 2)), np.zeros((n + 1, 2))
+    left[0], right[n] = (times[0] - 1.0, values[0]), (times[n] + 1.0, values[n])
+    for j, (wo, wi) in enumerate(weights):
+        T, dv = times[j + 1] - times[j], values[j + 1] - values[j]
+        right[j] = (times[j] + wo * T, values[j] + dv / 3)
+        left[j + 1] = (times[j + 1] - wi * T, values[j] + 2 * dv / 3)
+    c = Curve.from_handles(times, values, left, right)
+    u = np.unique(np.r_[np.linspace(0.0, 1.0, 120)[:-1], np.linspace(0.0, 1e-6, 12),
+                        0.5 + np.linspace(-1e-6, 1e-6, 12), 1.0 - np.linspace(1e-9, 1e-6, 12)])
+    t = np.concatenate([times[j] + u * (times[j + 1] - times[j]) for j in range(n)])
+    t = t[t < times[-1]]
+    got = c(t)
+    assert_same_bits(got, c(t[::-1])[::-1])
+    q = lambda x: Fraction(float(x))  # noqa: E731
+    worst = 0.0
+    for x, y in zip(t, got):
+        j = int(np.searchsorted(times, x, side="right")) - 1
+        t0, t1, x1, x2 = q(times[j]), q(times[j + 1]), q(right[j][0]), q(left[j + 1][0])
+        s = (q(y) - q(values[j])) / (q(values[j + 1]) - q(values[j]))
+        r = 1 - s
+        time = r**3 * t0 + 3 * r * r * s * x1 + 3 * r * s * s * x2 + s**3 * t1
+        worst = max(worst, float(abs(time - q(x)) / (t1 - t0)))
+    assert worst <= 1e-12, worst
+
+
 def assert_same_bits(a, b):
     """Equal bit for bit (signed zeros included)."""
     np.testing.assert_array_equal(np.ascontiguousarray(a).view(np.int64),
