@@ -1145,8 +1145,8 @@ AC_SIMD_FN ac_vd ease_lanes(int kind, ac_vd x)
 
 /* ease_run's values of one channel for n queries: u, the easing and the
    value in one pass. */
-AC_SIMD_KERNEL void ease_run_lanes(int kind, double t0, double iT, double d0, double c0,
-                                   const double *restrict t, size_t n, double *restrict o)
+AC_SIMD_FN void ease_run_kind(int kind, double t0, double iT, double d0, double c0,
+                              const double *restrict t, size_t n, double *restrict o)
 {
     size_t r = 0;
     for (; r + AC_LANES <= n; r += AC_LANES) {
@@ -1156,6 +1156,21 @@ AC_SIMD_KERNEL void ease_run_lanes(int kind, double t0, double iT, double d0, do
     if (r < n) { /* the last lanes, in part */
         ac_vd y = d0 + ease_lanes(kind, (ac_vd_load_first(t + r, (int)(n - r)) - t0) * iT) * c0;
         ac_vd_store_first(o + r, (int)(n - r), y);
+    }
+}
+
+/* One loop per kind (the kind known in it, so no switch per group of lanes
+   and no unused terms). */
+AC_SIMD_KERNEL void ease_run_lanes(int kind, double t0, double iT, double d0, double c0,
+                                   const double *restrict t, size_t n, double *restrict o)
+{
+    switch (kind) {
+#define EASE_CASE(k) case k: ease_run_kind(k, t0, iT, d0, c0, t, n, o); return;
+    EASE_CASE(AC_EASE_LINEAR) EASE_CASE(AC_EASE_SMOOTHSTEP) EASE_CASE(AC_EASE_SMOOTHERSTEP)
+    EASE_CASE(AC_EASE_QUAD_IN) EASE_CASE(AC_EASE_QUAD_OUT) EASE_CASE(AC_EASE_QUAD_IN_OUT)
+    EASE_CASE(AC_EASE_CUBIC_IN) EASE_CASE(AC_EASE_CUBIC_OUT)
+#undef EASE_CASE
+    default: ease_run_kind(AC_EASE_CUBIC_IN_OUT, t0, iT, d0, c0, t, n, o);
     }
 }
 #endif
