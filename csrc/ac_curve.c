@@ -24,7 +24,8 @@
 #define AC_PI 3.14159265358979323846
 #define BEZ_TABLE 32                         /* intervals of the inverse-time table */
 #define BEZ_SLOPE (7 + BEZ_TABLE + 1)         /* where the table's slopes start */
-#define BEZ_BLOCK (7 + 2 * (BEZ_TABLE + 1))   /* doubles per channel of a Bezier segment */
+#define BEZ_ACCEPT (7 + 2 * (BEZ_TABLE + 1))  /* where bezier_accept's bound is */
+#define BEZ_BLOCK (BEZ_ACCEPT + 1)            /* doubles per channel of a Bezier segment */
 #define BEZ_BLOCK_QUERIES 1024                /* queries per block of a Bezier run in lanes */
 #define BEZ_TOL 1e-13                         /* |x(s) - u| accepted by the time solve */
 #define REMAP_BLOCK 512                       /* queries per block of a remapped evaluation */
@@ -52,7 +53,8 @@ struct ac_curve {
        time x(s) = ((ax s + bx) s + cx) s in units of the duration and value
        y(s) = ((ay s + by) s + cy) s + dy, stored cx, bx, ax, dy, cy, by, ay,
        then the inverse-time table that starts the solve: s at u = r / BEZ_TABLE
-       (r = 0..BEZ_TABLE), then ds/du there in units of a table interval. */
+       (r = 0..BEZ_TABLE), then ds/du there in units of a table interval, then
+       bezier_accept's bound. */
     double *bez;
     ac_curve_ease *ease;  /* k - 1 easings (NULL when no segment is eased) */
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
@@ -293,6 +295,29 @@ static double bezier_solve(double cx, double bx, double ax, double u, double s)
     return s;
 }
 
+/* A bound tau such that one Halley step (bezier_halley) from an s in [0, 1]
+   with |x(s) - u| < tau lands within BEZ_TOL / 2 of u, so its result needs
+   no check (0 where x' vanishes on [0, 1]: every step is checked). With f =
+   x(s) - u, d = x'(s), h = x''(s) / 2 and the step D = -f d / (d^2 - f h),
+   exactly x(s + D) - u = h^2 f^3 / (d^2 - f h)^2 + ax D^3. On [0, 1], d >= m
+   (the least x'), |h| <= H and |ax| = A; tau <= m^2 / (2 H) keeps d^2 - f h
+   >= d^2 / 2, so |D| <= 2 tau / m and |x(s + D) - u| <= tau^3 (4 H^2 / m^4 +
+   8 A / m^3). The rounding of the step adds about that of computing f
+   (1e-15); m is taken 1% smaller for the rounding of s near the ends. */
+static double bezier_accept(double cx, double bx, double ax)
+{
+    double m = fmin(cx, (3.0 * ax + 2.0 * bx) + cx); /* x' at the ends */
+    double H = fmax(fabs(bx), fabs(3.0 * ax + bx)), A = fabs(ax), K, tau;
+    if (ax > 0.0 && -bx > 0.0 && -bx < 3.0 * ax) /* x' has its vertex inside */
+        m = fmin(m, cx - bx * bx / (3.0 * ax));
+    m *= 0.99;
+    if (!(m > 0.0) || !ac_finite(m))
+        return 0.0;
+    K = 4.0 * H * H / (m * m * m * m) + 8.0 * A / (m * m * m);
+    tau = cbrt(0.5 * BEZ_TOL / K);
+    return H > 0.0 ? fmin(tau, m * m / (2.0 * H)) : tau;
+}
+
 /* The inverse-time table of channel ch of Bezier block bz (its time cubic
    set): s at u = r / BEZ_TABLE, and ds/du there in units of the interval,
    limited to 3 times the smaller neighbouring chord of s, which keeps each
@@ -312,6 +337,7 @@ static void bezier_table(double *bz, size_t C, size_t ch)
         double limit = 3.0 * fmin(left, right);
         slope[r * C] = xd > 0.0 ? fmin((1.0 / BEZ_TABLE) / xd, limit) : limit;
     }
+    bz[BEZ_ACCEPT * C + ch] = bezier_accept(cx, bx, ax);
 }
 
 /* The time solve without its fallback, in steps that the scalar and the
@@ -345,17 +371,25 @@ static AC_FORCE_INLINE double bezier_start(const double *b, size_t C, size_t ch,
 /* then one Halley step, s - f d / (d^2 - f h) with f = x(s) - u, d = x'(s)
    and h = x''(s) / 2 (which gives d as (h + bx) s + cx), kept in [0, 1]:
    cubic convergence, from the guess's error of about 1e-6 to below BEZ_TOL
-   almost everywhere. *f is x(s) - u at the returned s. */
+   almost everywhere. *f0 is f at the guess; */
 static AC_FORCE_INLINE double bezier_halley(double cx, double bx, double ax, double u,
-                                            double s, double *f)
+                                            double s, double *f0)
 {
     double fx = ((ax * s + bx) * s + cx) * s - u;
     double h = (3.0 * ax) * s + bx, d = (h + bx) * s + cx;
+    *f0 = fx;
     s = s - fx * d / (d * d - fx * h);
     s = ac_pick(s < 0.0, 0.0, s); /* a NaN step (d = 0) stays NaN: the check catches it */
-    s = ac_pick(s > 1.0, 1.0, s);
-    *f = ((ax * s + bx) * s + cx) * s - u;
-    return s;
+    return ac_pick(s > 1.0, 1.0, s);
+}
+
+/* the step's result is taken when the guess was below bezier_accept's
+   bound tau (the step then lands within BEZ_TOL / 2; never where tau = 0),
+   or when it is within BEZ_TOL; */
+static AC_FORCE_INLINE int bezier_ok(double cx, double bx, double ax, double u, double s,
+                                     double f0, double tau)
+{
+    return fabs(f0) < tau || fabs(((ax * s + bx) * s + cx) * s - u) <= BEZ_TOL;
 }
 
 /* The fallback of the solve where the guess missed BEZ_TOL (near a flat spot
@@ -369,9 +403,10 @@ static double bezier_finish(const double *b, size_t C, size_t ch, double u, doub
    scalar and run evaluation give the same bits. */
 static inline double bezier_param(const double *b, size_t C, size_t ch, double u)
 {
-    double f, s = bezier_start(b, C, ch, u);
-    s = bezier_halley(b[ch], b[C + ch], b[2 * C + ch], u, s, &f);
-    return fabs(f) <= BEZ_TOL ? s : bezier_finish(b, C, ch, u, s);
+    const double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
+    double f0, s = bezier_halley(cx, bx, ax, u, bezier_start(b, C, ch, u), &f0);
+    return bezier_ok(cx, bx, ax, u, s, f0, b[BEZ_ACCEPT * C + ch]) ? s
+                                                                   : bezier_finish(b, C, ch, u, s);
 }
 
 /* Value (0), per-second velocity (1) or acceleration (2) of Bezier channel
@@ -1307,6 +1342,7 @@ AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const bez_la
     const ac_vd cx = ac_vd_splat(b[ch]), bx = ac_vd_splat(b[C + ch]),
                 ax = ac_vd_splat(b[2 * C + ch]), zero = ac_vd_splat(0.0),
                 one = ac_vd_splat(1.0);
+    const double tau = b[BEZ_ACCEPT * C + ch];
     ac_vd u[BEZ_GROUPS], w[BEZ_GROUPS], i[BEZ_GROUPS], s[BEZ_GROUPS];
     ac_vk bad[BEZ_GROUPS], any = 0;
     const int last = groups - 1;
@@ -1340,16 +1376,18 @@ AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const bez_la
     BEZ_EACH { /* bezier_halley */
         ac_vd x = s[g], fx = ((ax * x + bx) * x + cx) * x - u[g];
         ac_vd h = (3.0 * ax) * x + bx, d = (h + bx) * x + cx;
-        x = x - fx * d / (d * d - fx * h);
-        s[g] = x = ac_vd_min(one, ac_vd_max(zero, x));
-        fx = ((ax * x + bx) * x + cx) * x - u[g];
-        bad[g] = ac_vd_over(ac_vd_abs(fx), BEZ_TOL, g < last ? AC_LANES : count);
+        bad[g] = ac_vd_at_least(ac_vd_abs(fx), tau, g < last ? AC_LANES : count);
         any |= bad[g];
+        x = x - fx * d / (d * d - fx * h);
+        s[g] = ac_vd_min(one, ac_vd_max(zero, x));
     }
-    if (any)
-        BEZ_EACH miss->n += ac_vd_append(miss->at + miss->n, miss->u + miss->n,
-                                         miss->s + miss->n, bad[g], base + g * AC_LANES, u[g],
-                                         s[g]);
+    if (any) /* bezier_ok where a guess was not within tau (rare: near flat spots) */
+        BEZ_EACH {
+            ac_vd x = s[g], f = ((ax * x + bx) * x + cx) * x - u[g];
+            bad[g] &= ac_vd_over(ac_vd_abs(f), BEZ_TOL, g < last ? AC_LANES : count);
+            miss->n += ac_vd_append(miss->at + miss->n, miss->u + miss->n, miss->s + miss->n,
+                                    bad[g], base + g * AC_LANES, u[g], s[g]);
+        }
     BEZ_EACH {
         ac_vd y = bezier_out_lanes(b, C, ch, s[g], deriv, iT);
         const int n = g < last ? AC_LANES : count;
@@ -1454,7 +1492,7 @@ static void bezier_run(const double *b, size_t C, double t0, double iT,
     }
 #endif
     for (size_t ch = 0; ch < C; ch++) {
-        const double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
+        const double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch], tau = b[BEZ_ACCEPT * C + ch];
         const double dy = b[3 * C + ch], cy = b[4 * C + ch], by = b[5 * C + ch],
                      ay = b[6 * C + ch];
         for (size_t r0 = 0; r0 < m; r0 += CHUNK) {
@@ -1474,10 +1512,10 @@ static void bezier_run(const double *b, size_t C, double t0, double iT,
                 }
             for (size_t r = 0; r < n; r++) {
                 sv[r] = bezier_halley(cx, bx, ax, uv[r], sv[r], &fv[r]);
-                ok &= fabs(fv[r]) <= BEZ_TOL;
+                ok &= bezier_ok(cx, bx, ax, uv[r], sv[r], fv[r], tau);
             }
             for (size_t r = 0; !ok && r < n; r++)
-                if (!(fabs(fv[r]) <= BEZ_TOL))
+                if (!bezier_ok(cx, bx, ax, uv[r], sv[r], fv[r], tau))
                     sv[r] = bezier_finish(b, C, ch, uv[r], sv[r]);
             if (deriv == 0) {
                 for (size_t r = 0; r < n; r++) {

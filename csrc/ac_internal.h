@@ -872,11 +872,18 @@ AC_SIMD_FN void ac_vd_store_first(double *p, int count, ac_vd x)
     _mm512_mask_storeu_pd(p, (__mmask8)((1u << count) - 1u), (__m512d)x);
 }
 
-/* The lanes l < count where x > limit or x is NaN. */
+/* The lanes l < count where x > limit (ac_vd_over) or x >= limit
+   (ac_vd_at_least), or x is NaN. */
 AC_SIMD_FN ac_vk ac_vd_over(ac_vd x, double limit, int count)
 {
     return _mm512_mask_cmp_pd_mask((__mmask8)((1u << count) - 1u), (__m512d)x,
                                    _mm512_set1_pd(limit), _CMP_NLE_UQ);
+}
+
+AC_SIMD_FN ac_vk ac_vd_at_least(ac_vd x, double limit, int count)
+{
+    return _mm512_mask_cmp_pd_mask((__mmask8)((1u << count) - 1u), (__m512d)x,
+                                   _mm512_set1_pd(limit), _CMP_NLT_UQ);
 }
 
 /* The lanes l of mask k, in order: base + l to at[], and their lanes of u
