@@ -1329,9 +1329,10 @@ typedef struct bez_missed {
    intervals of the table, so each lane's entries are picked by a permute
    from a window of the table that starts at the first lane's interval; a
    gather where they span more. Every u is finite and in [0, 1] up to
-   rounding, so the interval is that of bezier_interval. The lanes whose
-   guess missed BEZ_TOL (near a flat spot of x) go to *miss for the
-   bracketed solve. */
+   rounding, so the interval is that of bezier_interval. The steps' results
+   are checked only when a guess was not below the segment's bound
+   (bezier_ok; in about 1 call in 10 on random handles, near flat spots of
+   x); the lanes that fail go to *miss for the bracketed solve. */
 #define BEZ_GROUPS 8
 #define BEZ_EACH for (int g = 0; g < groups; g++)
 AC_SIMD_FN void bezier_groups(const double *b, size_t C, size_t ch, const bez_lanes_table *tb,
