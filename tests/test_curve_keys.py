@@ -83,10 +83,11 @@ def test_bezier_time_solve_within_1e_12_in_time_exactly():
     from fractions import Fraction
     rng = np.random.default_rng(31)
     weights = [(1e-9, 1e-9), (1e-9, 0.999), (0.95, 0.95), (1.0, 1.0), (0.999, 0.9),
-               (1.0, 1e-6), (1 / 3, 1 / 3)] + [tuple(w) for w in rng.uniform(0.01, 1.0, (8, 2))]
+               (1.0, 1e-6), (1 / 3, 1 / 3)] + [tuple(w) for w in rng.uniform(0.01, 1.0, (13, 2))]
     n = len(weights)
     times = 10.0 + np.r_[0.0, np.cumsum(rng.uniform(0.1, 3.0, n))]
-    values = np.where(np.arange(n + 1) % 2, rng.choice([-1.0, 1.0], n + 1) * rng.uniform(0.5, 3.0, n + 1), 0.0)
+    values = rng.choice([-1.0, 1.0], n + 1) * rng.uniform(0.5, 3.0, n + 1)
+    values[::2] = 0.0  # small values, so the value gives s back to 1e-15
     left, right = np.zeros((n + 1, 2)), np.zeros((n + 1, 2))
     left[0], right[n] = (times[0] - 1.0, values[0]), (times[n] + 1.0, values[n])
     for j, (wo, wi) in enumerate(weights):
