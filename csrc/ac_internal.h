@@ -901,6 +901,18 @@ AC_SIMD_FN size_t ac_vd_append(int32_t *at, double *pu, double *ps, ac_vk k, int
     _mm512_mask_compressstoreu_pd(ps, k, (__m512d)s);
     return (size_t)__builtin_popcount(k);
 }
+/* Asks for the cache line `ahead` bytes past p, to read or to write: the
+   address is computed as an integer (a prefetch never faults, and no
+   pointer past the end of an array is formed). */
+AC_SIMD_FN void ac_prefetch_read(const void *p, size_t ahead)
+{
+    _mm_prefetch((const char *)((uintptr_t)p + ahead), _MM_HINT_T0);
+}
+
+AC_SIMD_FN void ac_prefetch_write(const void *p, size_t ahead)
+{
+    _mm_prefetch((const char *)((uintptr_t)p + ahead), _MM_HINT_ET0);
+}
 #endif /* AC_SIMD */
 
 #endif /* AC_INTERNAL_H */
