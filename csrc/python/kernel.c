@@ -28,6 +28,7 @@ typedef struct operand {
     npy_intp cdims[3], cstrides[3]; /* their lengths and byte strides */
     int packed;                    /* an item's values are contiguous */
     npy_intp strides[NPY_MAXDIMS]; /* byte strides over the loop axes, 0 = broadcast */
+    npy_intp held;                 /* items its scratch holds: a block, or 1 when shared */
 } operand;
 
 /* One call's walk: the loop axes (coalesced) and the operands, inputs first. */
@@ -272,7 +273,7 @@ static void walk_part(part *p)
     p->status = AC_OK;
     buf[0] = p->scratch;
     for (int k = 1; k < nops; k++)
-        buf[k] = buf[k - 1] + block * w->op[k - 1].width;
+        buf[k] = buf[k - 1] + w->op[k - 1].held * w->op[k - 1].width;
     for (int k = 0; k < nops; k++)
         held[k] = NULL;
 
@@ -371,7 +372,7 @@ static void run_chunks(shared *s)
     size_t values = 0;
     part p;
     for (int k = 0; k < w->nin + w->nout; k++)
-        values += (size_t)(w->block * w->op[k].width);
+        values += (size_t)(w->op[k].held * w->op[k].width);
     p.w = w;
     p.scratch = malloc(values * sizeof *p.scratch);
     for (;;) {
@@ -1051,11 +1052,21 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             w.op[i].strides[0] = 0;
     }
     {
+        /* An input that every item shares (the planes of a scene, say) is
+           gathered once per block, so it does not shrink the block. */
         npy_intp widest = 1;
-        for (int i = 0; i < k->nin + k->nout; i++)
-            widest = w.op[i].width > widest ? w.op[i].width : widest;
+        for (int i = 0; i < k->nin + k->nout; i++) {
+            int shared = i < k->nin && (k->flags & ACPY_SHARED);
+            for (int d = 0; shared && d < w.nd; d++)
+                shared = w.op[i].strides[d] == 0;
+            w.op[i].held = shared ? 1 : 0;
+            if (!shared)
+                widest = w.op[i].width > widest ? w.op[i].width : widest;
+        }
         w.block = BLOCK_VALUES / widest > 16 ? BLOCK_VALUES / widest : 16;
         w.widest = widest > ctx.work ? widest : ctx.work;
+        for (int i = 0; i < k->nin + k->nout; i++)
+            w.op[i].held = w.op[i].held ? 1 : w.block;
     }
 
     /* A validation pass first when the caller's arrays are written, so that
