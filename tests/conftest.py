@@ -5,7 +5,8 @@ C core, running notebooks) in a module-level ``BACKGROUND_JOBS = {name:
 job}``; ``job(folder)`` gets an empty folder of its own (named after the job: no spaces). Each job of a module
 whose collected tests use the ``background`` fixture starts in a thread as
 soon as collection ends, so that it runs on another core while the other tests
-run; ``background.result(name)`` waits for it and returns what it returned."""
+run (those tests run last); ``background.result(name)`` waits for it and
+returns what it returned."""
 import os
 import pathlib
 import shutil
@@ -52,6 +53,11 @@ class Background:
 
 
 _BACKGROUND = Background()
+
+
+def pytest_collection_modifyitems(items):
+    # the tests that wait for a job run last, when it has likely finished
+    items.sort(key=lambda item: "background" in getattr(item, "fixturenames", ()))
 
 
 def pytest_collection_finish(session):
