@@ -2,11 +2,11 @@
 
 A test module may name work that mostly waits on subprocesses (compiling the
 C core, running notebooks) in a module-level ``BACKGROUND_JOBS = {name:
-job}``; ``job(folder)`` gets an empty folder of its own (named after the job: no spaces). Each job of a module
-whose collected tests use the ``background`` fixture starts in a thread as
-soon as collection ends, so that it runs on another core while the other tests
-run (those tests run last); ``background.result(name)`` waits for it and
-returns what it returned."""
+job}``; ``job(folder)`` gets an empty folder of its own, named after the job
+(so no spaces). Each job of a module whose collected tests use the
+``background`` fixture starts in a thread as soon as collection ends, so that
+it runs on another core while the other tests run; the tests that use it run
+last, and ``background.result(name)`` waits for it and returns its result."""
 import os
 import pathlib
 import shutil
