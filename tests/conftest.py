@@ -61,6 +61,8 @@ def pytest_collection_modifyitems(items):
 
 
 def pytest_collection_finish(session):
+    if session.config.option.collectonly:
+        return
     modules = {item.module for item in session.items
                if "background" in getattr(item, "fixturenames", ())}
     for module in sorted(modules, key=lambda m: m.__name__):
