@@ -710,7 +710,7 @@ def projectile_scene(n, seed=0):
     return position, velocity, radius, 0.5, point, normal, plane_velocity
 
 
-def bench_contact(scale: float, repeats: int) -> list[Comparison]:
+def _bench_bounce(scale: float, repeats: int) -> list[Comparison]:
     n = max(1, int(10**7 * scale))
     rng = np.random.default_rng(0)
     velocity = rng.normal(0.0, 5.0, (n, 3))
@@ -726,7 +726,7 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
             np.copyto(result, a)
         return result
 
-    comparisons = [
+    return [
         compare("contact bounce (3-D, v, u, n per contact)", n,
                 lambda: bounce(velocity, surface, normal, 0.5),
                 "same formula in plain NumPy",
@@ -739,30 +739,38 @@ def bench_contact(scale: float, repeats: int) -> list[Comparison]:
                 "same formula in plain NumPy",
                 lambda: numpy_bounce(velocity, wall, normal, 0.5), repeats, target=5),
     ]
-    del velocity, surface, normal
+
+
+def _bench_collide(scale: float, repeats: int) -> list[Comparison]:
     k = max(1, int(10**6 * scale))
     a, b, normal, point = sphere_pairs(k)
     body_a = Body(a["va"], a["ma"], a["ia"], a["wa"], a["ca"])
     body_b = Body(b["vb"], b["mb"], b["ib"], b["wb"], b["cb"])
-    comparisons.append(
-        compare("contact collide (3-D, two dynamic spheres)", k,
-                lambda: collide(body_a, body_b, normal, point, 0.5, friction=0.3),
-                "same law in plain NumPy",
-                lambda: numpy_collide(**a, **b, normal=normal, point=point, restitution=0.5,
-                                      friction=0.3), repeats, target=5))
-    del a, b, body_a, body_b, normal, point
+    return [compare("contact collide (3-D, two dynamic spheres)", k,
+                    lambda: collide(body_a, body_b, normal, point, 0.5, friction=0.3),
+                    "same law in plain NumPy",
+                    lambda: numpy_collide(**a, **b, normal=normal, point=point,
+                                          restitution=0.5, friction=0.3), repeats, target=5)]
+
+
+def _bench_advance(scale: float, repeats: int) -> list[Comparison]:
     m = max(1, int(10**5 * scale))
     scene = projectile_scene(m)
-    comparisons.append(
+    return [
         compare("contact advance_projectiles (3-D, 8 planes)", m,
                 lambda: advance_projectiles(*scene, 0.8, friction=0.1),
                 "plain NumPy, a pass per bounce",
-                lambda: numpy_advance_projectiles(*scene, 0.8, 0.1), repeats, target=10))
-    comparisons.append(
+                lambda: numpy_advance_projectiles(*scene, 0.8, 0.1), repeats, target=10),
         compare("contact advance_projectiles (3-D, 8 planes) workers=-1", m,
                 lambda: advance_projectiles(*scene, 0.8, friction=0.1, workers=-1),
-                "workers=1", lambda: advance_projectiles(*scene, 0.8, friction=0.1), repeats))
-    return comparisons
+                "workers=1", lambda: advance_projectiles(*scene, 0.8, friction=0.1), repeats),
+    ]
+
+
+def bench_contact(scale: float, repeats: int) -> list[Comparison]:
+    # one function per group, so that each group's arrays are freed before the next
+    return (_bench_bounce(scale, repeats) + _bench_collide(scale, repeats)
+            + _bench_advance(scale, repeats))
 
 
 def bench_binding(scale: float, repeats: int) -> list[Comparison]:

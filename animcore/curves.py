@@ -1352,7 +1352,7 @@ class Curve(ByValue):
                          self._out / divisor if explicit else None, self._before,
                          self._after, self._jumps, in_weights=self._in_weights,
                          out_weights=self._out_weights, before_slope=slopes[0],
-                         after_slope=slopes[1])
+                         after_slope=slopes[1], long_handles=self._long_handles)
         elif self._interpolation == "cubic":
             divisor = factor if keep == "shape" else 1.0
             curve._build(func, times, self._values, "cubic", "explicit", None,

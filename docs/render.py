@@ -35,25 +35,20 @@ def execute_all(paths, *, workers: int = 1, timeout: int = 600) -> dict:
     import nbclient
     import nbformat
 
+    # the kernels import this checkout's animcore and draw inline
+    env = {**os.environ, "MPLBACKEND": INLINE,
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+
     def run(path):
         notebook = nbformat.read(path, as_version=4)
         nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
-                                resources={"metadata": {"path": str(path.parent)}}).execute()
+                                resources={"metadata": {"path": str(path.parent)}}
+                                ).execute(env=env)
         return notebook
 
-    saved = {key: os.environ.get(key) for key in ("PYTHONPATH", "MPLBACKEND")}
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), saved["PYTHONPATH"]]))
-    os.environ["MPLBACKEND"] = INLINE
-    try:
-        with ThreadPoolExecutor(max(1, workers)) as pool:
-            futures = {path: pool.submit(run, path) for path in paths}
-        results = {path: future.exception() or future.result() for path, future in futures.items()}
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        futures = {path: pool.submit(run, path) for path in paths}
+    results = {path: future.exception() or future.result() for path, future in futures.items()}
     if len(paths) == 1 and isinstance(results[paths[0]], BaseException):
         raise results[paths[0]]
     return results

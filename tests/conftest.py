@@ -1,7 +1,80 @@
-import os
+"""Shared test settings, and slow work started early.
 
+A test module may name work that mostly waits on subprocesses (compiling the
+C core, running notebooks) in a module-level ``BACKGROUND_JOBS = {name:
+job}``; ``job(folder)`` gets an empty folder of its own, named after the job
+(so no spaces). Each job of a module whose collected tests use the
+``background`` fixture starts in a thread as soon as collection ends, so that
+it runs on another core while the other tests run; the tests that use it run
+last, and ``background.result(name)`` waits for it and returns its result."""
+import os
+import pathlib
+import shutil
+import tempfile
+import threading
+from concurrent.futures import Future
+
+import pytest
 from hypothesis import settings
 
 # Kernels are fast but the first call of a test may page in large arrays.
 settings.register_profile("animcore", deadline=None, max_examples=60)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "animcore"))
+
+
+class Background:
+    def __init__(self):
+        self.futures = {}
+        self.folder = None
+
+    def start(self, name, job):
+        if name in self.futures:
+            return
+        if self.folder is None:
+            self.folder = pathlib.Path(tempfile.mkdtemp(prefix="animcore-tests-"))
+        folder = self.folder / name
+        folder.mkdir()
+        future = self.futures[name] = Future()
+
+        def run():
+            try:
+                future.set_result(job(folder))
+            except BaseException as error:  # handed to the test that asks
+                future.set_exception(error)
+
+        threading.Thread(target=run, name=f"background {name}", daemon=True).start()
+
+    def result(self, name):
+        return self.futures[name].result()
+
+    def close(self):
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_BACKGROUND = Background()
+
+
+def pytest_collection_modifyitems(items):
+    # the tests that wait for a job run last, when it has likely finished
+    items.sort(key=lambda item: "background" in getattr(item, "fixturenames", ()))
+
+
+def pytest_collection_finish(session):
+    if session.config.option.collectonly:
+        return
+    modules = {item.module for item in session.items
+               if "background" in getattr(item, "fixturenames", ())}
+    for module in sorted(modules, key=lambda m: m.__name__):
+        for name, job in getattr(module, "BACKGROUND_JOBS", {}).items():
+            _BACKGROUND.start(name, job)
+
+
+def pytest_unconfigure(config):
+    _BACKGROUND.close()
+
+
+@pytest.fixture(scope="session")
+def background():
+    """The jobs of BACKGROUND_JOBS, started when collection ended."""
+    return _BACKGROUND

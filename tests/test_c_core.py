@@ -1,8 +1,7 @@
 """Builds and runs the C core's own tests (csrc/tests) under AddressSanitizer
-and UndefinedBehaviorSanitizer, through the same Makefile engine users run.
-
-The sanitized core is compiled once (in parallel) and linked into one binary
-per test file; each binary is then its own pytest test, so progress shows."""
+and UndefinedBehaviorSanitizer, through `make test`, the command engine users
+run. It starts in the background when collection ends (see conftest.py); each
+test file is then its own pytest test, so a failure names its file."""
 import os
 import pathlib
 import shutil
@@ -15,19 +14,23 @@ C_TESTS = sorted(CSRC.glob("tests/test_*.c"))
 JOBS = f"-j{os.cpu_count() or 2}"
 
 
-def _need_toolchain():
-    if not (shutil.which("make") and (shutil.which("cc") or shutil.which("gcc"))):
-        pytest.skip("no C compiler or make on this machine: the C tests need both")
+def _make_test(folder):
+    """Every test file built against one sanitized core and run; -k goes on
+    past a failing file, and the output comes a file at a time."""
+    return subprocess.run(["make", "-k", "-C", str(CSRC), JOBS, "--output-sync=target",
+                           f"BUILD={folder}", "test"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=600)
+
+
+BACKGROUND_JOBS = {"c-tests": _make_test}
 
 
 @pytest.fixture(scope="module")
-def sanitized_binaries(tmp_path_factory):
-    _need_toolchain()
-    build = tmp_path_factory.mktemp("csan")
-    result = subprocess.run(["make", "-C", str(CSRC), JOBS, f"BUILD={build}", "tests"],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return build
+def make_test(background):
+    if not (shutil.which("make") and (shutil.which("cc") or shutil.which("gcc"))):
+        pytest.skip("no C compiler or make on this machine: the C tests need both")
+    return background.result("c-tests")
 
 
 def test_there_are_c_tests():
@@ -36,32 +39,16 @@ def test_there_are_c_tests():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("source", C_TESTS, ids=[p.stem for p in C_TESTS])
-def test_c_core_under_sanitizers(source, sanitized_binaries):
-    result = subprocess.run([str(sanitized_binaries / source.stem)], capture_output=True,
-                            text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
+def test_c_core_under_sanitizers(source, make_test):
     # the file ran to its end and reported its checks
-    assert result.stdout.startswith(f"{source.stem}: ") and "checks passed" in result.stdout
+    passed = [line for line in make_test.stdout.splitlines()
+              if line.startswith(f"{source.stem}: ") and line.endswith(" checks passed")]
+    assert passed, make_test.stdout
 
 
 @pytest.mark.slow
-def test_make_test_runs_every_c_test(sanitized_binaries):
-    """`make test`, the engine users' command, runs every test file (here on the
-    binaries already built, so nothing is compiled twice)."""
-    result = subprocess.run(["make", "-s", "-C", str(CSRC), JOBS, "--output-sync=target",
-                             f"BUILD={sanitized_binaries}", "test"],
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
-    for source in C_TESTS:
-        assert f"{source.stem}: " in result.stdout
-
-
-def test_core_library_builds_alone(tmp_path):
-    _need_toolchain()
-    result = subprocess.run(["make", "-C", str(CSRC), JOBS, f"BUILD={tmp_path}"],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert (tmp_path / "libanimcore.a").stat().st_size > 0
+def test_make_test_passes(make_test):
+    assert make_test.returncode == 0, make_test.stdout
 
 
 def test_core_includes_no_python():

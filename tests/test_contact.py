@@ -712,6 +712,27 @@ def test_advance_many_spheres_cross_block_boundaries():
     assert np.all(np.abs(got.position) <= 0.95 + 1e-12)
 
 
+def test_advance_many_shared_planes_wider_than_a_block():
+    # 1,506 planes (4,518 values, more than one block of scratch holds) shared
+    # by 3,000 spheres: the box's six walls and far planes no sphere reaches
+    rng = np.random.default_rng(13)
+    n, far = 3000, 1500
+    pos = rng.uniform(-0.9, 0.9, (n, 3))
+    vel = rng.normal(0, 10, (n, 3))
+    away = rng.normal(size=(far, 3))
+    away /= np.linalg.norm(away, axis=1, keepdims=True)
+    normal = np.vstack([np.eye(3), -np.eye(3), away])
+    point = np.vstack([-np.eye(3), np.eye(3), -1000.0 * away])
+    got = advance_projectiles(pos, vel, 0.05, 0.4, point, normal, np.zeros(3), 0.7)
+    box = advance_projectiles(pos, vel, 0.05, 0.4, point[:6], normal[:6], np.zeros(3), 0.7)
+    np.testing.assert_array_equal(got.bounces, box.bounces)
+    for i in rng.choice(n, 10, replace=False):
+        one = advance_projectiles(pos[i], vel[i], 0.05, 0.4, point, normal, np.zeros(3), 0.7)
+        np.testing.assert_array_equal(one.position, got.position[i])
+        np.testing.assert_array_equal(one.velocity, got.velocity[i])
+    np.testing.assert_allclose(got.position, box.position, rtol=0, atol=1e-12)
+
+
 def test_contact_point_velocity_out_untouched_on_error():
     out = np.full((2, 2), 3.0)
     with pytest.raises(ValueError, match=r"angular_velocity at index \(1,\) is nan"):

@@ -519,6 +519,9 @@ def test_long_handles_as_openusd_uses_them():
                                          r"in_weights\[1\]=1.5 makes segment 0's time go "
                                          r"backwards"):
         build(1.5, 1.5)
+    # a slower playback of the same curve keeps the handles that reach past a key
+    slower = build(1.2, 0.3).stretched(2.0, keep="shape")
+    np.testing.assert_allclose(slower(2 * t), build(1.2, 0.3)(t), atol=1e-12)
 
 
 def test_stretched_keeps_per_segment_kinds():

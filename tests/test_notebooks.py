@@ -25,13 +25,20 @@ def _missing_requirement(path):
     return None
 
 
-@pytest.fixture(scope="module")
-def executed():
+def _execute_runnable(folder):
     """Every runnable notebook, two kernels at a time (they mostly wait)."""
-    pytest.importorskip("nbformat")
-    pytest.importorskip("nbclient")
     runnable = [path for path in NOTEBOOKS if _missing_requirement(path) is None]
     return _render().execute_all(runnable, workers=2)
+
+
+BACKGROUND_JOBS = {"notebooks": _execute_runnable}
+
+
+@pytest.fixture(scope="module")
+def executed(background):
+    pytest.importorskip("nbformat")
+    pytest.importorskip("nbclient")
+    return background.result("notebooks")
 
 
 @pytest.mark.slow

@@ -262,12 +262,11 @@ def test_snapshot_buffer_restored_mid_stream_continues_bit_for_bit():
         positions = rng.normal(size=(3, 3)) * 10
         rotations = rng.normal(size=(3, 4))
         generation = (step > 30) & (entities == 2)
-        for buf in [original] + ([restored] if restored is not None else []):
-            codes = buf.push(entities, ticks, segments, positions, rotations,
-                             generation=generation.astype(int))
-            if buf is restored:
-                np.testing.assert_array_equal(codes, expected)
-            expected = codes
+        codes = [buf.push(entities, ticks, segments, positions, rotations,
+                          generation=generation.astype(int))
+                 for buf in [original] + ([restored] if restored is not None else [])]
+        if restored is not None:
+            np.testing.assert_array_equal(codes[1], codes[0])
         if restored is not None:
             for t in 3 * step + np.array([-9.5, -4.0, -0.25, 0.0, 1.5, 4.0]):
                 for x, y in zip(original.sample(t), restored.sample(t)):

@@ -28,6 +28,7 @@ typedef struct operand {
     npy_intp cdims[3], cstrides[3]; /* their lengths and byte strides */
     int packed;                    /* an item's values are contiguous */
     npy_intp strides[NPY_MAXDIMS]; /* byte strides over the loop axes, 0 = broadcast */
+    npy_intp held;                 /* items its scratch holds: a block, or 1 when shared */
 } operand;
 
 /* One call's walk: the loop axes (coalesced) and the operands, inputs first. */
@@ -53,13 +54,20 @@ typedef struct part {
     npy_intp err_flat;
 } part;
 
-/* What the threads of one walk share: the next chunk of items to take and
-   the failure with the lowest flat index found so far (stop == total when
-   none). Threads take chunks until none is left before stop, so a busy core
-   holds back only its current chunk, not a fixed share of the call. */
+#define MAX_THREADS 64
+
+/* What the threads of one walk share: what is left of each thread's share of
+   the items, [front, back), and the failure with the lowest flat index found
+   so far (stop == total when none). A thread takes chunks from the front of
+   its own share, so that it writes one stretch of memory (threads writing
+   neighbouring chunks would fault in the same new pages at the same time),
+   then from the back of the share with the most left, so that a busy core
+   holds back only its current chunk. Nothing at or past stop is taken. */
 typedef struct shared {
     const walk *w;
-    npy_intp total, chunk, next, stop;
+    npy_intp total, chunk, stop;
+    int count;
+    npy_intp front[MAX_THREADS], back[MAX_THREADS];
     PyThread_type_lock lock; /* NULL with one thread */
     ac_status status;
     ac_error err;
@@ -67,6 +75,7 @@ typedef struct shared {
 
 typedef struct worker {
     shared *s;
+    int index;
     PyThread_type_lock done;
 } worker;
 
@@ -272,7 +281,7 @@ static void walk_part(part *p)
     p->status = AC_OK;
     buf[0] = p->scratch;
     for (int k = 1; k < nops; k++)
-        buf[k] = buf[k - 1] + block * w->op[k - 1].width;
+        buf[k] = buf[k - 1] + w->op[k - 1].held * w->op[k - 1].width;
     for (int k = 0; k < nops; k++)
         held[k] = NULL;
 
@@ -364,27 +373,47 @@ static void walk_part(part *p)
 static void take(PyThread_type_lock lock) { if (lock) PyThread_acquire_lock(lock, WAIT_LOCK); }
 static void give(PyThread_type_lock lock) { if (lock) PyThread_release_lock(lock); }
 
-/* One thread's work: chunks until none is left before the first failure. */
-static void run_chunks(shared *s)
+/* What is left of share i before stop. */
+static npy_intp share_left(const shared *s, int i)
+{
+    npy_intp back = s->back[i] < s->stop ? s->back[i] : s->stop;
+    return back > s->front[i] ? back - s->front[i] : 0;
+}
+
+/* Thread t's next chunk in [*begin, *end); 0 when none is left before stop. */
+static int next_chunk(shared *s, int t, npy_intp *begin, npy_intp *end)
+{
+    int r = t;
+    take(s->lock);
+    npy_intp left = share_left(s, t);
+    for (int i = 0; left == 0 && i < s->count; i++)
+        if (share_left(s, i) > share_left(s, r))
+            r = i;
+    left = share_left(s, r);
+    if (left > 0 && r == t) { /* the front of its own share */
+        *begin = s->front[t];
+        *end = *begin + (s->chunk < left ? s->chunk : left);
+        s->front[t] = *end;
+    } else if (left > 0) { /* the back of the share with the most left */
+        *end = s->front[r] + left;
+        *begin = *end - (s->chunk < left ? s->chunk : left);
+        s->back[r] = *begin;
+    }
+    give(s->lock);
+    return left > 0;
+}
+
+/* Thread t's work: chunks until none is left before the first failure. */
+static void run_chunks(shared *s, int t)
 {
     const walk *w = s->w;
     size_t values = 0;
     part p;
     for (int k = 0; k < w->nin + w->nout; k++)
-        values += (size_t)(w->block * w->op[k].width);
+        values += (size_t)(w->op[k].held * w->op[k].width);
     p.w = w;
     p.scratch = malloc(values * sizeof *p.scratch);
-    for (;;) {
-        npy_intp stop;
-        take(s->lock);
-        p.begin = s->next;
-        stop = s->stop;
-        if (p.begin < stop)
-            s->next += s->chunk;
-        give(s->lock);
-        if (p.begin >= stop)
-            break;
-        p.end = p.begin + s->chunk < s->total ? p.begin + s->chunk : s->total;
+    while (next_chunk(s, t, &p.begin, &p.end)) {
         if (p.scratch) {
             walk_part(&p);
         } else { /* fails at the chunk it cannot run */
@@ -412,7 +441,7 @@ static void run_chunks(shared *s)
 static void worker_main(void *arg)
 {
     worker *k = arg;
-    run_chunks(k->s);
+    run_chunks(k->s, k->index);
     PyThread_release_lock(k->done);
 }
 
@@ -422,18 +451,20 @@ static void worker_main(void *arg)
 static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *err,
                           npy_intp *err_flat)
 {
-    worker threads[64];
+    worker threads[MAX_THREADS];
     shared s;
-    int count = workers, started = 0;
-    if (count > 64)
-        count = 64;
+    int count = workers < MAX_THREADS ? workers : MAX_THREADS, started = 0;
     npy_intp work = total * w->widest, least = MIN_SPLIT / 4 / w->widest;
     if (work < (npy_intp)count * MIN_SPLIT)
         count = (int)(work / MIN_SPLIT) > 1 ? (int)(work / MIN_SPLIT) : 1;
     s.w = w;
     s.total = s.stop = total;
-    s.next = 0;
+    s.count = count;
     s.status = AC_OK;
+    for (int i = 0; i < count; i++) {
+        s.front[i] = total / count * i;
+        s.back[i] = i == count - 1 ? total : total / count * (i + 1);
+    }
     /* chunks of 1/16 of a thread's share: fine enough to balance cores that
        other work slows down, coarse enough that taking one costs nothing */
     s.chunk = count == 1 ? total : total / ((npy_intp)count * 16);
@@ -442,6 +473,7 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
     s.lock = count > 1 ? PyThread_allocate_lock() : NULL;
     for (int i = 0; s.lock && i < count - 1; i++) {
         threads[i].s = &s;
+        threads[i].index = i;
         threads[i].done = PyThread_allocate_lock();
         if (!threads[i].done)
             break;
@@ -453,7 +485,8 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
         }
         started++;
     }
-    run_chunks(&s); /* this thread takes chunks too, all of them if no thread started */
+    /* this thread takes the last share, and the others' if their threads did not start */
+    run_chunks(&s, count - 1);
     for (int i = 0; i < started; i++) {
         PyThread_acquire_lock(threads[i].done, WAIT_LOCK);
         PyThread_release_lock(threads[i].done);
@@ -1051,11 +1084,21 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             w.op[i].strides[0] = 0;
     }
     {
+        /* An input that every item shares (the planes of a scene, say) is
+           gathered once per block, so it does not shrink the block. */
         npy_intp widest = 1;
-        for (int i = 0; i < k->nin + k->nout; i++)
-            widest = w.op[i].width > widest ? w.op[i].width : widest;
+        for (int i = 0; i < k->nin + k->nout; i++) {
+            int shared = i < k->nin && (k->flags & ACPY_SHARED);
+            for (int d = 0; shared && d < w.nd; d++)
+                shared = w.op[i].strides[d] == 0;
+            w.op[i].held = shared ? 1 : 0;
+            if (!shared)
+                widest = w.op[i].width > widest ? w.op[i].width : widest;
+        }
         w.block = BLOCK_VALUES / widest > 16 ? BLOCK_VALUES / widest : 16;
         w.widest = widest > ctx.work ? widest : ctx.work;
+        for (int i = 0; i < k->nin + k->nout; i++)
+            w.op[i].held = w.op[i].held ? 1 : w.block;
     }
 
     /* A validation pass first when the caller's arrays are written, so that
