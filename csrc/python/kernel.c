@@ -65,7 +65,7 @@ typedef struct part {
    holds back only its current chunk. Nothing at or past stop is taken. */
 typedef struct shared {
     const walk *w;
-    npy_intp total, chunk, stop;
+    npy_intp chunk, stop;
     int count;
     npy_intp front[MAX_THREADS], back[MAX_THREADS];
     PyThread_type_lock lock; /* NULL with one thread */
@@ -458,7 +458,7 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
     if (work < (npy_intp)count * MIN_SPLIT)
         count = (int)(work / MIN_SPLIT) > 1 ? (int)(work / MIN_SPLIT) : 1;
     s.w = w;
-    s.total = s.stop = total;
+    s.stop = total;
     s.count = count;
     s.status = AC_OK;
     for (int i = 0; i < count; i++) {
