@@ -3,8 +3,9 @@
    entry point (acpy_call, below) that converts, broadcasts and walks any
    array-like by strides; the few other entry points (constructors, object
    state) take the C-contiguous arrays the Python layer prepares and check
-   that contract with the converters here. All release the GIL around the
-   core on large inputs and map ac_error to exceptions. */
+   that contract with the converters here. All but the kernels that change
+   an object (ACPY_MUTATES) release the GIL around the core on large inputs,
+   and all map ac_error to exceptions. */
 #ifndef ACPY_BINDING_H
 #define ACPY_BINDING_H
 
@@ -216,6 +217,17 @@ typedef int (*acpy_context_parse)(const char *func, PyObject *arg, acpy_context 
    (a second evaluation); when it fails, that pass runs and finds the error. */
 #define ACPY_SHARED 1
 #define ACPY_CHECKS 2
+
+/* What an ACPY_CHECKS loop returns when its check cannot vouch for the
+   inputs: the call then runs its validation pass, which finds the error (if
+   any) and its index. */
+static inline ac_status acpy_unchecked(ac_error *err)
+{
+    err->status = AC_ERR_VALUE;
+    err->index = 0;
+    return AC_ERR_VALUE;
+}
+
 #define ACPY_MUTATES 4
 #define ACPY_IN_PLACE 8
 
@@ -232,11 +244,6 @@ typedef struct acpy_kernel {
 
 /* Adds one entry point per declaration to the module. */
 int acpy_add_kernels(PyObject *module, const acpy_kernel *const *kernels, size_t count);
-
-/* "func: " prefixed errors for argument conversion that NumPy reports without
-   names (ragged lists, huge integers, non-numbers): delegates to
-   animcore._arrays.as_float64, which raises or returns a float64 array. */
-PyObject *acpy_as_float64(const char *func, const char *name, PyObject *value);
 
 /* The worker count of a `workers` argument: None -> 1, n > 0 -> n, -1 -> every
    core, -k -> all but k - 1; 0 with a ValueError naming func otherwise. */

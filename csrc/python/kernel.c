@@ -238,8 +238,8 @@ static void gather(const operand *o, const char *src, npy_intp outer, npy_intp s
             }
 
 /* Writes rows x cols items from src to output o, converting to its type: a
-   float type for float results, an integer type for integer results (whose
-   values are integers that type holds, as check_out ensures). */
+   float type for float results (check_out accepts no other), integer
+   results exactly through move_ints. */
 static void scatter(const operand *o, char *dst, npy_intp outer, npy_intp stride,
                     npy_intp rows, npy_intp cols, const double *src)
 {
@@ -247,19 +247,10 @@ static void scatter(const operand *o, char *dst, npy_intp outer, npy_intp stride
         move_ints(o, dst, outer, stride, rows, cols, (char *)src, 0);
         return;
     }
-    switch (o->type) {
-    case T_F64: SCATTER_LOOP(double) break;
-    case T_F32: SCATTER_LOOP(float) break;
-    case T_I8: SCATTER_LOOP(int8_t) break;
-    case T_I16: SCATTER_LOOP(int16_t) break;
-    case T_I32: SCATTER_LOOP(int32_t) break;
-    case T_I64: SCATTER_LOOP(int64_t) break;
-    case T_U8: SCATTER_LOOP(uint8_t) break;
-    case T_U16: SCATTER_LOOP(uint16_t) break;
-    case T_U32: SCATTER_LOOP(uint32_t) break;
-    case T_U64: SCATTER_LOOP(uint64_t) break;
-    default: SCATTER_LOOP(uint8_t) break;
-    }
+    if (o->type == T_F32)
+        SCATTER_LOOP(float)
+    else
+        SCATTER_LOOP(double)
 }
 
 /* Runs the kernel over flat items [begin, end) of the loop shape, C order, in
@@ -563,11 +554,6 @@ static PyObject *as_array(const char *how, const char *func, const char *name, P
     result = PyObject_CallMethod(module, how, "ssO", func, name, value);
     Py_DECREF(module);
     return result;
-}
-
-PyObject *acpy_as_float64(const char *func, const char *name, PyObject *value)
-{
-    return as_array("as_float64", func, name, value);
 }
 
 /* os.cpu_count(), or 1 when unknown. */
@@ -1087,18 +1073,18 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         /* An input that every item shares (the planes of a scene, say) is
            gathered once per block, so it does not shrink the block. */
         npy_intp widest = 1;
+        int shared[MAX_OPS];
         for (int i = 0; i < k->nin + k->nout; i++) {
-            int shared = i < k->nin && (k->flags & ACPY_SHARED);
-            for (int d = 0; shared && d < w.nd; d++)
-                shared = w.op[i].strides[d] == 0;
-            w.op[i].held = shared ? 1 : 0;
-            if (!shared)
+            shared[i] = i < k->nin && (k->flags & ACPY_SHARED);
+            for (int d = 0; shared[i] && d < w.nd; d++)
+                shared[i] = w.op[i].strides[d] == 0;
+            if (!shared[i])
                 widest = w.op[i].width > widest ? w.op[i].width : widest;
         }
         w.block = BLOCK_VALUES / widest > 16 ? BLOCK_VALUES / widest : 16;
         w.widest = widest > ctx.work ? widest : ctx.work;
         for (int i = 0; i < k->nin + k->nout; i++)
-            w.op[i].held = w.op[i].held ? 1 : w.block;
+            w.op[i].held = shared[i] ? 1 : w.block;
     }
 
     /* A validation pass first when the caller's arrays are written, so that

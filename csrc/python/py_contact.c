@@ -91,7 +91,6 @@ static int advance_context(const char *func, PyObject *arg, acpy_context *ctx)
     ctx->channels = v[0];
     ctx->count = v[1];
     ctx->slots = v[2];
-    ctx->option[0] = v[2];
     /* the core's index counts M per sphere for pairs (the loop scales the
        spheres' own to match) */
     ctx->error_items = v[1] > 1 ? v[1] : 1;
@@ -149,7 +148,7 @@ static ac_status advance_block(const acpy_context *ctx, const double *const *in,
         ac_projectile_params params = {
             in[2] + steps[2] * i, in[3] + steps[3] * i, in[7] + steps[7] * i * m,
             in[8] + steps[8] * i * m, steps[2], steps[3], {steps[7] ? m : 0, 1},
-            {steps[8] ? m : 0, 1}, (int)ctx->option[0]};
+            {steps[8] ? m : 0, 1}, (int)ctx->slots};
         ac_projectile_spin sp = {spin ? out[3] + i * da : NULL,
                                  spin ? in[10] + steps[10] * i : NULL, spin ? steps[10] : 0};
         ac_projectile_events record = {

@@ -5,13 +5,10 @@ static ac_status hermite_loop(const acpy_context *ctx, const double *const *in,
                               ac_error *err)
 {
     (void)ctx;
-    if (!out) { /* ACPY_CHECKS: a refusal is reported at the block's first element */
-        if (ac_hermite_check(in[0], in[1], in[2], in[3], in[4], in[5], steps, n))
-            return AC_OK;
-        err->status = AC_ERR_VALUE;
-        err->index = 0;
-        return AC_ERR_VALUE;
-    }
+    if (!out) /* ACPY_CHECKS */
+        return ac_hermite_check(in[0], in[1], in[2], in[3], in[4], in[5], steps, n)
+                   ? AC_OK
+                   : acpy_unchecked(err);
     return ac_hermite_eval(in[0], in[1], in[2], in[3], in[4], in[5], steps, out[0], out[1], n,
                            err);
 }

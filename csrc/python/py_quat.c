@@ -29,19 +29,14 @@
         return kernel(in[0], in[1], in[2], steps, out[0], n, err);               \
     }
 
-/* ACPY_CHECKS: a refusal is reported at the block's first element */
 static ac_status multiply_loop(const acpy_context *ctx, const double *const *in,
                                const size_t *steps, double *const *out, size_t n,
                                ac_error *err)
 {
     (void)ctx;
-    if (!out) {
-        if (ac_quat_batch_multiply_check(in[0], in[1], steps, n))
-            return AC_OK;
-        err->status = AC_ERR_VALUE;
-        err->index = 0;
-        return AC_ERR_VALUE;
-    }
+    if (!out) /* ACPY_CHECKS */
+        return ac_quat_batch_multiply_check(in[0], in[1], steps, n) ? AC_OK
+                                                                      : acpy_unchecked(err);
     return ac_quat_batch_multiply(in[0], in[1], steps, out[0], n, err);
 }
 

@@ -312,8 +312,9 @@ static const acpy_arg_error push_errors[] = {{AC_ARG_ENTITY, ACPY_ITEMS, NULL, 1
                                              {AC_ARG_TICK, ACPY_ITEMS, NULL, 1}};
 static const acpy_arg_error sample_errors[] = {{AC_ARG_RENDER_TICK, ACPY_NO_INDEX, NULL, 0}};
 
-/* arg: the handle, or for a push (handle, channel_axis); `what` says which
-   object (a timeline or a buffer) with or without rotations is expected. */
+/* arg: the handle, or for a push (handle, channel_axis); `timeline_wanted`
+   and `rotations` say which object (a timeline or a buffer, with or without
+   rotations) is expected. */
 static int snapshot_context(const char *func, PyObject *arg, int write, int timeline_wanted,
                             int rotations, acpy_context *ctx)
 {
@@ -345,7 +346,9 @@ static int snapshot_context(const char *func, PyObject *arg, int write, int time
     ctx->channels = (npy_intp)ac_snapshot_buffer_dim(b);
     ctx->bare = ctx->channels == 1 && !channel_axis;
     ctx->errors = write ? push_errors : timeline ? NULL : sample_errors;
-    ctx->nerrors = write ? 2 : timeline ? 0 : 1;
+    ctx->nerrors = write ? sizeof push_errors / sizeof *push_errors
+                   : timeline ? 0
+                              : sizeof sample_errors / sizeof *sample_errors;
     ctx->release = write ? release_write : release_read;
     return 1;
 }
