@@ -119,9 +119,19 @@ def as_int64(func: str, name: str, value) -> np.ndarray:
     raise ValueError(f"{func}: {name} must be integers, got an array of dtype {array.dtype}")
 
 
+def broadcast_named(func: str, shapes: dict, what: str = "") -> tuple:
+    """The broadcast of the named shapes, or a ValueError that lists them
+    (``what`` says what they are the shapes of, e.g. "the leading axes of ")."""
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+        raise ValueError(f"{func}: cannot broadcast {what}{listed} together") from None
+
+
 def shapes(func: str, **values) -> dict:
-    """The shapes of the named inputs, without converting them (a ragged or
-    non-numeric input gets its named error here)."""
+    """The shapes of the named inputs, without converting them (a ragged
+    input gets its named error here; the binding names any other bad input)."""
     found = {}
     for name, value in values.items():
         try:

@@ -68,20 +68,25 @@ class Skipped:
 
 
 def compare(kernel, items, fn, baseline, baseline_fn, repeats, target=None) -> Comparison:
-    """The medians of fn and baseline_fn timed in turn, one repeat of each
-    (after a warm-up of both): on a machine shared with other work, a change
-    of load during the run then weighs on both sides alike instead of on
+    """fn against baseline_fn, timed in turn (see interleaved_medians)."""
+    ours, theirs = interleaved_medians([fn, baseline_fn], repeats)
+    return Comparison(kernel, items, ours, baseline, theirs, target)
+
+
+def interleaved_medians(fns, repeats: int) -> list[float]:
+    """Median seconds of each function, timed in turn, one repeat of each
+    (after one warm-up each): on a machine shared with other work, a change of
+    load during the run then weighs on every function alike instead of on
     whichever ran through it."""
-    fn()
-    baseline_fn()
-    ours, theirs = [], []
+    for fn in fns:
+        fn()
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeats):
-        for fun, times in ((fn, ours), (baseline_fn, theirs)):
+        for spent, fn in zip(times, fns):
             start = time.perf_counter()
-            fun()
-            times.append(time.perf_counter() - start)
-    return Comparison(kernel, items, statistics.median(ours), baseline,
-                      statistics.median(theirs), target)
+            fn()
+            spent.append(time.perf_counter() - start)
+    return [statistics.median(spent) for spent in times]
 
 
 def numpy_hermite(p0, p1, v0, v1, duration, elapsed):
@@ -954,20 +959,6 @@ def _bake_library(folder: str, clips: int) -> tuple[list[str], int]:
             copies * per_copy)
 
 
-def _interleaved_medians(fns, repeats: int) -> list[float]:
-    """Median seconds of each function, timed in turn within every repeat (after
-    one warm-up each), so that a change in the machine's load hits them alike."""
-    for fn in fns:
-        fn()
-    times: list[list[float]] = [[] for _ in fns]
-    for _ in range(repeats):
-        for spent, fn in zip(times, fns):
-            start = time.perf_counter()
-            fn()
-            spent.append(time.perf_counter() - start)
-    return [statistics.median(spent) for spent in times]
-
-
 def _cluster_process(workers: int):
     """A :func:`animcore.dask.local_cluster` running in a process of its own, as
     a cluster reached with ``--scheduler`` does: its scheduler and nannies
@@ -1052,7 +1043,7 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
         except ImportError:
             distributed = None
         if distributed is None or n < 200:
-            baseline, seconds = _interleaved_medians([one_process, processes], repeats)
+            baseline, seconds = interleaved_medians([one_process, processes], repeats)
             return [Comparison(f"bake --workers 2 ({n} clips, peak {pool_peak:.0f} MB/worker)",
                                n, seconds, "one process", baseline, 1.7)]
         cluster, address = _cluster_process(2)
@@ -1066,7 +1057,7 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
                     shutil.rmtree(out, ignore_errors=True)
                     return bake_many(inputs, out, client=client, progress="never")
 
-                baseline, pool, dask, running = _interleaved_medians(
+                baseline, pool, dask, running = interleaved_medians(
                     [one_process, processes, on_dask, on_running_dask], repeats)
                 peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
         finally:

@@ -41,7 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, integer
+from ._arrays import as_float64, broadcast_named, integer
 from ._arrays import shapes as _shapes
 
 __all__ = [
@@ -60,10 +60,10 @@ __all__ = [
 MAX_BOUNCES = 4096
 
 
-def _vector_dim(func: str, shapes: dict, vectors, dim: int | None = None) -> int:
+def _vector_dim(func: str, shapes: dict, vectors, dim: int | None = None) -> tuple:
     """The vector length (2 or 3) the named vector inputs share (`dim` when
-    given); checks that the leading axes of the vectors and the other inputs
-    broadcast."""
+    given), and the broadcast of the leading axes of the vectors with the
+    other inputs' shapes."""
     for name in vectors:
         shape = shapes[name]
         if not shape or shape[-1] not in (2, 3):
@@ -74,18 +74,13 @@ def _vector_dim(func: str, shapes: dict, vectors, dim: int | None = None) -> int
         elif shape[-1] != dim:
             raise ValueError(f"{func}: {name} has {shape[-1]} components, expected {dim} "
                              f"like the other vectors")
-    _leading_shape(func, {name: shape[:-1] if name in vectors else shape
-                          for name, shape in shapes.items()})
-    return dim
+    leading = _leading_shape(func, {name: shape[:-1] if name in vectors else shape
+                                    for name, shape in shapes.items()})
+    return dim, leading
 
 
 def _leading_shape(func: str, shapes: dict) -> tuple[int, ...]:
-    try:
-        return np.broadcast_shapes(*shapes.values())
-    except ValueError:
-        listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
-        raise ValueError(f"{func}: cannot broadcast the leading axes of {listed} together") \
-            from None
+    return broadcast_named(func, shapes, "the leading axes of ")
 
 
 def bounce(velocity, surface_velocity, normal, restitution, *, friction=0.0,
@@ -145,7 +140,7 @@ def bounce(velocity, surface_velocity, normal, restitution, *, friction=0.0,
     func = "bounce"
     shapes = _shapes(func, velocity=velocity, surface_velocity=surface_velocity, normal=normal,
                      restitution=restitution, friction=friction, threshold=threshold)
-    dim = _vector_dim(func, shapes, ("velocity", "surface_velocity", "normal"))
+    dim, _ = _vector_dim(func, shapes, ("velocity", "surface_velocity", "normal"))
     kernel = _core._bounce3 if dim == 3 else _core._bounce2
     return kernel(func, velocity, surface_velocity, normal, restitution, friction, threshold,
                   out, None)
@@ -188,7 +183,7 @@ def contact_point_velocity(linear_velocity, angular_velocity, offset, *, out=Non
     shapes = _shapes(func, linear_velocity=linear_velocity, angular_velocity=angular_velocity,
                      offset=offset)
     angular = shapes.pop("angular_velocity")
-    dim = _vector_dim(func, shapes, ("linear_velocity", "offset"))
+    dim, _ = _vector_dim(func, shapes, ("linear_velocity", "offset"))
     if dim == 3:
         if angular[-1:] != (3,):
             raise ValueError(f"{func}: angular_velocity must have shape (..., 3) in 3-D, "
@@ -350,7 +345,7 @@ def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
     named.update({f"{name}.center": body.center for name, body in (("a", a), ("b", b))
                   if body.center is not None})
     shapes = _shapes(func, **named)
-    dim = _vector_dim(func, shapes, named)
+    dim, _ = _vector_dim(func, shapes, named)
     shapes = {name: s[:-1] for name, s in shapes.items()}
     operands, tensors = [], []
     for name, body in (("a", a), ("b", b)):
@@ -544,13 +539,10 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     """
     func = "advance_projectiles"
     found = _shapes(func, position=position, velocity=velocity, radius=radius, dt=dt)
-    dim = _vector_dim(func, found, ("position", "velocity"))
-    spheres = np.broadcast_shapes(found.pop("position")[:-1], found.pop("velocity")[:-1],
-                                  *found.values())
+    dim, spheres = _vector_dim(func, found, ("position", "velocity"))
     planes = _shapes(func, plane_point=plane_point, plane_normal=plane_normal,
                      plane_velocity=plane_velocity)
-    _vector_dim(func, planes, tuple(planes), dim)
-    plane_lead = _leading_shape(func, {name: shape[:-1] for name, shape in planes.items()})
+    _, plane_lead = _vector_dim(func, planes, tuple(planes), dim)
     if len(plane_lead) > 1:
         raise ValueError(f"{func}: planes must have shape (M, {dim}) or ({dim},), "
                          f"got leading shape {plane_lead}")

@@ -1259,7 +1259,7 @@ class Curve(ByValue):
         if self._kinds is not None:
             raise ValueError("Curve.overshoot: exact extremes are computed for curves of one "
                              "step, linear or cubic interpolation, not "
-                             f"interpolation={self._interpolation_repr()}")
+                             f"interpolation={_interpolation_text(self._interpolation)}")
         t, v = self._times, self._values
         seg = np.flatnonzero(t[1:] > t[:-1])
         t0, t1 = t[seg], t[seg + 1]
@@ -1655,9 +1655,6 @@ class Curve(ByValue):
         from .plotting import html_figure
         return html_figure(self)
 
-    def _interpolation_repr(self) -> str:
-        return _interpolation_text(self._interpolation)
-
     def __repr__(self):
         k = self._times.size
         span = f"[{self._times[0]:g}, {self._times[-1]:g}] s"
@@ -1669,6 +1666,6 @@ class Curve(ByValue):
         ease = "" if self._ease is None else f", ease={self._ease!r}"
         remapped = f", remapped x{len(self._remaps)}" if self._remaps else ""
         return (f"Curve({k} key{'s' if k != 1 else ''} in {span}{channels}, "
-                f"interpolation={self._interpolation_repr()}{tangents}, "
+                f"interpolation={_interpolation_text(self._interpolation)}{tangents}, "
                 f"before={self._before!r}, "
                 f"after={self._after!r}{jumps}{ease}{remapped})")

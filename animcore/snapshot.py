@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import integer, real_number, shapes
+from ._arrays import broadcast_named, integer, real_number, shapes
 from ._objects import ByValue
 from .rotations import quaternion_input
 
@@ -130,11 +130,7 @@ def _push_shape(func, dim, integers: dict, position, rotation, channel_axis) -> 
                 raise ValueError(f"{func}: {name} must have a last axis of length {width}, "
                                  f"got shape {found[name]}")
             found[name] = found[name][:-1]
-    try:
-        return np.broadcast_shapes(*found.values())
-    except ValueError:
-        listed = ", ".join(f"{name} {shape}" for name, shape in found.items())
-        raise ValueError(f"{func}: cannot broadcast {listed} together") from None
+    return broadcast_named(func, found)
 
 
 def _check_single(func: str, name: str, value, advice: str = "") -> None:
