@@ -384,7 +384,7 @@ def _rootmotion_split(
 ) -> Any: ...
 def _snapshot_buffer_push(
     func: str,
-    context: tuple[_Capsule, bool],
+    context: tuple[_Capsule, bool, bool],
     entity: ArrayLike,
     tick: ArrayLike,
     segment: ArrayLike,
@@ -395,7 +395,7 @@ def _snapshot_buffer_push(
 ) -> Any: ...
 def _snapshot_buffer_push_rotations(
     func: str,
-    context: tuple[_Capsule, bool],
+    context: tuple[_Capsule, bool, bool],
     entity: ArrayLike,
     tick: ArrayLike,
     segment: ArrayLike,
@@ -425,7 +425,7 @@ def _snapshot_flush(timeline: _Capsule) -> Any: ...
 def _snapshot_read(handle: _Capsule, entity: Any) -> tuple[Any, ...]: ...
 def _snapshot_timeline_push(
     func: str,
-    context: tuple[_Capsule, bool],
+    context: tuple[_Capsule, bool, bool],
     tick: ArrayLike,
     segment: ArrayLike,
     position: ArrayLike,
@@ -434,7 +434,7 @@ def _snapshot_timeline_push(
 ) -> Any: ...
 def _snapshot_timeline_push_rotations(
     func: str,
-    context: tuple[_Capsule, bool],
+    context: tuple[_Capsule, bool, bool],
     tick: ArrayLike,
     segment: ArrayLike,
     position: ArrayLike,

@@ -60,6 +60,8 @@ class PushResult(enum.IntEnum):
 
 
 _RESULTS = tuple(PushResult)
+_TIMELINE_INTEGERS = ("tick", "segment")
+_BUFFER_INTEGERS = ("entity", "tick", "segment", "generation")
 
 
 class SampleMode(enum.IntEnum):
@@ -107,22 +109,23 @@ class Snapshots(NamedTuple):
     rotation: Optional[np.ndarray]
 
 
-# -- argument checks ---------------------------------------------------------------
+# -- the calls into the binding ----------------------------------------------------
 #
-# The binding converts, broadcasts and checks the values; these say, from the
-# shapes alone and before anything is applied, what a push's arguments must
-# look like.
+# The binding converts, broadcasts and checks the values and the out= arrays;
+# these say, from the shapes alone and before anything is applied, what it
+# cannot know: that a single push is one snapshot, whether a rotation belongs,
+# how a sample's five outputs map to its object.
 
 def _count(func: str, name: str, value) -> int:
     return integer(func, name, value, 0, 2**63 - 1)
 
 
-def _push_shape(func, dim, integers: dict, position, rotation, channel_axis) -> tuple:
+def _push_shape(func, dim, names, integers, position, rotation, channel_axis) -> tuple:
     """The shape of the snapshots a push offers, the broadcast of the
     integers' shapes and the positions' and rotations' leading shapes, from
     the shapes alone; a ValueError when position's last axis is not dim,
     rotation's not 4, or they do not broadcast."""
-    found = shapes(func, **integers, position=position,
+    found = shapes(func, **dict(zip(names, integers)), position=position,
                    **({} if rotation is None else {"rotation": rotation}))
     for name, width, has_axis in (("position", dim, channel_axis), ("rotation", 4, True)):
         if name in found and has_axis:
@@ -146,63 +149,76 @@ def _check_single(func: str, name: str, value, advice: str = "") -> None:
 
 def _ndim(value) -> int:
     """np.ndim, or -1 for a ragged sequence (whose error the binding names)."""
+    if type(value) is np.ndarray:
+        return value.ndim
     try:
         return np.ndim(value)
     except ValueError:
         return -1
 
 
-def _offer(func, target, kernels, integers: dict, position, rotation, single=False):
-    """Runs a push on the declared binding, which checks every snapshot before
-    applying any. What its messages would phrase in terms of whole arrays comes
-    from the shapes: for a single push before it, else once it refused."""
-    dim = target._dim
-    if target._rotations and rotation is None:
-        raise ValueError(f"{func}: rotation is required (created with rotations=True)")
-    if not target._rotations and rotation is not None:
+def _offer(func, target, names: tuple, integers: tuple, position, rotation, single=False):
+    """Runs a push of the integer arguments ``names`` (values ``integers``),
+    position and rotation on the declared binding, which checks every snapshot
+    before applying any, and with ``single`` refuses arrays of more than one.
+    What its messages would phrase in terms of whole arrays comes from the
+    shapes, once it refused."""
+    if rotation is None:
+        if target._rotations:
+            raise ValueError(f"{func}: rotation is required (created with rotations=True)")
+        arrays = (*integers, position)
+    elif not target._rotations:
         raise ValueError(f"{func}: rotation given, but created with rotations=False")
-    rotation = None if rotation is None else quaternion_input(rotation)
+    else:
+        if type(rotation) is not np.ndarray:
+            rotation = quaternion_input(rotation)
+        arrays = (*integers, position, rotation)
     # dim 1 positions may leave their channel axis out
-    channel_axis = dim != 1 or (not isinstance(position, _REALS)
-                                and _ndim(position) > 0 and np.shape(position)[-1] == 1)
-    if single and not ((isinstance(position, _REALS) or 0 <= _ndim(position) <= channel_axis)
-                       and (rotation is None or _ndim(rotation) == 1)):
-        shape = _push_shape(func, dim, integers, position, rotation, channel_axis)
-        if shape != ():
-            raise ValueError(f"{func}: one snapshot expected, got arrays of shape {shape}; "
-                             "use push_many")
-    arrays = (*integers.values(), position) + (() if rotation is None else (rotation,))
+    channel_axis = target._dim != 1 or (not isinstance(position, _REALS)
+                                        and _ndim(position) > 0 and np.shape(position)[-1] == 1)
     try:
-        codes = kernels[rotation is not None](func, (target._handle, channel_axis), *arrays,
-                                              None, None)
+        codes = target._push_kernel(func, target._contexts[single][channel_axis], *arrays,
+                                    None, None)
     except ValueError:
-        _push_shape(func, dim, integers, position, rotation, channel_axis)
+        if single:
+            for name, value in zip(names, integers):
+                _check_single(func, name, value, "use push_many")
+        shape = _push_shape(func, target._dim, names, integers, position, rotation,
+                            channel_axis)
+        if single and shape != ():
+            raise ValueError(f"{func}: one snapshot expected, got arrays of shape {shape}; "
+                             "use push_many") from None
         raise
-    return codes if isinstance(codes, np.ndarray) else _RESULTS[codes]
+    return codes if type(codes) is np.ndarray else _RESULTS[codes]
 
 
-def _check_sample_out(func: str, out, specs) -> None:
-    """Checks the out= of a sample: five arrays of the (shape, dtype) specs
-    (None where a spec is None), any float (integer) dtype the values cast
-    to, any strides."""
-    if not isinstance(out, tuple) or len(out) != 5:
-        raise ValueError(f"{func}: out must be a tuple of 5 arrays "
-                         "(position, rotation or None, mode, left_tick, right_tick)")
-    for i, (a, spec) in enumerate(zip(out, specs)):
-        if spec is None:
-            if a is not None:
-                raise ValueError(f"{func}: out[{i}] must be None without rotations")
-            continue
-        shape, dtype = spec
-        if not isinstance(a, np.ndarray):
-            raise ValueError(f"{func}: out[{i}] must be a numpy array, got {type(a).__name__}")
-        kind = "a float" if dtype == np.float64 else "an integer"
-        if (a.shape != shape or a.dtype.kind not in ("f" if dtype == np.float64 else "iu")
-                or not np.can_cast(dtype, a.dtype, casting="same_kind")):
-            raise ValueError(f"{func}: out[{i}] must be {kind} array of shape {shape}, "
-                             f"got {a.dtype} {a.shape}")
-        if not a.flags.writeable:
-            raise ValueError(f"{func}: out[{i}] is read-only")
+def _sample(func: str, target, args: tuple, out, workers=None) -> tuple:
+    """(position, rotation or None, mode, left_tick, right_tick) from the
+    declared sample of ``target`` on ``args``, written into ``out`` when
+    given: five arrays that the binding checks (shape, dtype, writeable),
+    out[1] None without rotations (the binding's rotation output is then
+    empty, so the indices of its messages are the caller's)."""
+    if out is not None:
+        if not isinstance(out, tuple) or len(out) != 5:
+            raise ValueError(f"{func}: out must be a tuple of 5 arrays "
+                             "(position, rotation or None, mode, left_tick, right_tick)")
+        if not target._rotations and out[1] is not None:
+            raise ValueError(f"{func}: out[1] must be None without rotations")
+    position, rotation, mode, left, right = target._sample_kernel(func, target._handle, *args,
+                                                                  out, workers)
+    return position, rotation if target._rotations else None, mode, left, right
+
+
+def _kernels(target, handle, push, sample) -> None:
+    """Sets the declared kernels of a timeline or buffer (those with rotations
+    when it has them) and its push contexts, ``[single][channel_axis]``: many
+    snapshots or one, dim 1 positions without or with their channel axis."""
+    target._handle = handle
+    target._push_kernel = push[target._rotations]
+    target._sample_kernel = sample[target._rotations]
+    target._contexts = tuple(((handle, False, one), (handle, True, one)) for one in (False, True))
+    # a single push's: with the channel axis, but none for a float of dim 1
+    target._usual_context = target._contexts[True][target._dim != 1]
 
 
 # -- one entity ----------------------------------------------------------------
@@ -276,20 +292,16 @@ class SnapshotTimeline(ByValue):
         self._window = _count(func, "reorder_window", reorder_window)
         self._rotations = bool(rotations)
         self._extrapolation = real_number(func, "max_extrapolation", max_extrapolation)
-        self._handle = _core._snapshot_timeline_new(self._dim, self._capacity, self._rotations,
-                                                    self._extrapolation, self._window)
+        _kernels(self, _core._snapshot_timeline_new(self._dim, self._capacity, self._rotations,
+                                                    self._extrapolation, self._window),
+                 (_core._snapshot_timeline_push, _core._snapshot_timeline_push_rotations),
+                 (_core._snapshot_timeline_sample, _core._snapshot_timeline_sample_rotations))
 
     dim = property(lambda self: self._dim, doc="Position channels.")
     capacity = property(lambda self: self._capacity, doc="Snapshots retained.")
     rotations = property(lambda self: self._rotations, doc="Whether snapshots carry rotations.")
     max_extrapolation = property(lambda self: self._extrapolation, doc="Ticks.")
     reorder_window = property(lambda self: self._window, doc="Ticks.")
-
-    _PUSH = (_core._snapshot_timeline_push, _core._snapshot_timeline_push_rotations)
-
-    def _push(self, func, tick, segment, position, rotation, single=False):
-        return _offer(func, self, self._PUSH, {"tick": tick, "segment": segment}, position,
-                      rotation, single)
 
     def push(self, tick: int, segment: int, position, rotation=None) -> PushResult:
         """Offer one snapshot; returns its :class:`PushResult`.
@@ -315,9 +327,15 @@ class SnapshotTimeline(ByValue):
             Another thread is sampling this timeline (see Notes). Nothing changes.
         """
         func = "SnapshotTimeline.push"
-        for name, value in (("tick", tick), ("segment", segment)):
-            _check_single(func, name, value, "use push_many")
-        return self._push(func, tick, segment, position, rotation, single=True)
+        if not self._rotations and rotation is None and (self._dim != 1 or type(position) is float):
+            # nothing to normalize: straight to the binding, which takes one snapshot only
+            try:
+                return _RESULTS[self._push_kernel(func, self._usual_context, tick, segment,
+                                                  position, None, None)]
+            except ValueError:
+                pass  # nothing was applied: raised again below, worded from the shapes
+        return _offer(func, self, _TIMELINE_INTEGERS, (tick, segment), position, rotation,
+                      single=True)
 
     def push_many(self, ticks, segments, positions, rotations=None) -> np.ndarray:
         """Offer snapshots in order; returns their results as a uint8 array.
@@ -329,7 +347,8 @@ class SnapshotTimeline(ByValue):
         An argument error (ValueError) is raised before anything is applied,
         and so is the RuntimeError of a push while another thread samples.
         """
-        return self._push("SnapshotTimeline.push_many", ticks, segments, positions, rotations)
+        return _offer("SnapshotTimeline.push_many", self, _TIMELINE_INTEGERS, (ticks, segments),
+                      positions, rotations)
 
     def flush(self) -> int:
         """Releases every snapshot waiting in the reorder buffer; returns how many.
@@ -350,18 +369,6 @@ class SnapshotTimeline(ByValue):
         return Snapshots(ticks, segments, positions[:, 0] if self._dim == 1 else positions,
                          rotations)
 
-    def _sample(self, func, ticks, out=None):
-        """(position, rotation or None, mode, left_tick, right_tick) at render
-        ticks, into the arrays of ``out`` (checked, rotation None without
-        rotations) when given."""
-        if out is not None:
-            out = tuple(a for a in out if a is not None)
-        if self._rotations:
-            return _core._snapshot_timeline_sample_rotations(func, self._handle, ticks, out, None)
-        position, mode, left, right = _core._snapshot_timeline_sample(func, self._handle, ticks,
-                                                                      out, None)
-        return position, None, mode, left, right
-
     def sample(self, render_tick: float) -> SampleResult:
         """The state at one render tick (a finite real number).
 
@@ -376,7 +383,7 @@ class SnapshotTimeline(ByValue):
         """
         func = "SnapshotTimeline.sample"
         _check_single(func, "render_tick", render_tick, "use sample_many")
-        position, rotation, mode, left, right = self._sample(func, render_tick)
+        position, rotation, mode, left, right = _sample(func, self, (render_tick,), None)
         return SampleResult(float(position) if self._dim == 1 else position, rotation,
                             _MODES[mode], int(left), int(right))
 
@@ -389,18 +396,12 @@ class SnapshotTimeline(ByValue):
         right_tick S (int64). A non-finite render tick raises ValueError
         naming its index. ``out``, a tuple of five arrays of those shapes
         (None for the rotation without rotations; any float or integer dtype
-        the values cast to, any strides), receives the result and is returned;
-        it is untouched if the call raises.
+        the values cast to, any strides; any other None gets a fresh array),
+        receives the result and is returned; it is untouched if the call
+        raises.
         """
-        func = "SnapshotTimeline.sample_many"
-        s = shapes(func, render_tick=render_ticks)["render_tick"]
-        if out is not None:
-            position = s if self._dim == 1 else s + (self._dim,)
-            _check_sample_out(func, out, [(position, np.float64),
-                                          (s + (4,), np.float64) if self._rotations else None,
-                                          (s, np.uint8), (s, np.int64), (s, np.int64)])
-        computed = self._sample(func, render_ticks, out)
-        if out is None and s == ():  # 0-d arrays, not scalars, as for any shape
+        computed = _sample("SnapshotTimeline.sample_many", self, (render_ticks,), out)
+        if type(computed[2]) is not np.ndarray:  # 0-d arrays, not scalars, as for any shape
             computed = tuple(None if a is None else np.asarray(a) for a in computed)
         return SampleResult(*computed)
 
@@ -492,8 +493,10 @@ class SnapshotBuffer(ByValue):
         self._capacity = _count(func, "capacity", capacity)
         self._rotations = bool(rotations)
         self._extrapolation = real_number(func, "max_extrapolation", max_extrapolation)
-        self._handle = _core._snapshot_buffer_new(self._entities, self._dim, self._capacity,
-                                                  self._rotations, self._extrapolation)
+        _kernels(self, _core._snapshot_buffer_new(self._entities, self._dim, self._capacity,
+                                                  self._rotations, self._extrapolation),
+                 (_core._snapshot_buffer_push, _core._snapshot_buffer_push_rotations),
+                 (_core._snapshot_buffer_sample, _core._snapshot_buffer_sample_rotations))
         self._ids = None
 
     entities = property(lambda self: self._entities, doc="Entity slots.")
@@ -532,11 +535,8 @@ class SnapshotBuffer(ByValue):
             non-integral integers or mis-shaped arrays; checked before any
             push is applied, so nothing changes.
         """
-        return _offer("SnapshotBuffer.push", self, self._PUSH,
-                      {"entity": entity, "tick": tick, "segment": segment,
-                       "generation": generation}, position, rotation)
-
-    _PUSH = (_core._snapshot_buffer_push, _core._snapshot_buffer_push_rotations)
+        return _offer("SnapshotBuffer.push", self, _BUFFER_INTEGERS,
+                      (entity, tick, segment, generation), position, rotation)
 
     def sample(self, render_tick: float, *, out=None, workers: Optional[int] = None
                ) -> SampleResult:
@@ -550,8 +550,9 @@ class SnapshotBuffer(ByValue):
             ``(position, rotation, mode, left_tick, right_tick)`` arrays to
             write into: float64 (entities, dim), float64 (entities, 4) or None
             without rotations, uint8 (entities,), int64 (entities,) twice;
-            any float (integer) dtype the values cast to, any strides. They
-            are untouched if the call raises.
+            any float (integer) dtype the values cast to, any strides; any
+            other None gets a fresh array. They are untouched if the call
+            raises.
         workers : int, optional
             Threads sharing the entities: None or 1 (this thread), -1 (every
             core) or n; the results are the same whatever the count.
@@ -570,21 +571,10 @@ class SnapshotBuffer(ByValue):
         """
         func = "SnapshotBuffer.sample"
         _check_single(func, "render_tick", render_tick)
-        e = self._entities
-        if out is not None:
-            _check_sample_out(func, out, [
-                ((e, self._dim), np.float64), ((e, 4), np.float64) if self._rotations else None,
-                ((e,), np.uint8), ((e,), np.int64), ((e,), np.int64)])
-            out = tuple(a for a in out if a is not None)
         if self._ids is None:  # the entities' row numbers: the loop axis of the sample
-            self._ids = np.arange(e, dtype=np.int64)
+            self._ids = np.arange(self._entities, dtype=np.int64)
             self._ids.flags.writeable = False
-        if self._rotations:
-            return SampleResult(*_core._snapshot_buffer_sample_rotations(
-                func, self._handle, self._ids, render_tick, out, workers))
-        position, mode, left, right = _core._snapshot_buffer_sample(
-            func, self._handle, self._ids, render_tick, out, workers)
-        return SampleResult(position, None, mode, left, right)
+        return SampleResult(*_sample(func, self, (self._ids, render_tick), out, workers))
 
     @property
     def counts(self) -> np.ndarray:

@@ -478,7 +478,8 @@ def test_snapshot_timeline_sample_many_out():
         timeline.sample_many([1.0, np.nan, 2.0], out=out)
     for o, k in zip(out, kept):
         np.testing.assert_array_equal(o, k)
-    with pytest.raises(ValueError, match=r"out\[2\] must be an integer array of shape \(3,\)"):
+    with pytest.raises(ValueError, match=r"^SnapshotTimeline.sample_many: out\[2\] has dtype "
+                                         r"float64, expected an integer dtype$"):
         timeline.sample_many(ticks, out=out[:2] + (np.zeros(3),) + out[3:])
 
 

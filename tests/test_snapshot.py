@@ -513,15 +513,16 @@ def test_buffer_sample_out():
 @pytest.mark.parametrize("out, match", [
     ((np.empty((2, 2)),), r"out must be a tuple of 5 arrays"),
     ((np.empty((2, 3)), None, np.empty(2, np.uint8), np.empty(2, np.int64), np.empty(2, np.int64)),
-     r"out\[0\] must be a float array of shape \(2, 2\)"),
+     r"^SnapshotBuffer.sample: out\[0\] has shape \(2, 3\), expected \(2, 2\)$"),
     ((np.empty((2, 2)), np.empty((2, 4)), np.empty(2, np.uint8), np.empty(2, np.int64),
       np.empty(2, np.int64)), r"out\[1\] must be None without rotations"),
     ((np.empty((2, 2)), None, np.empty(2), np.empty(2, np.int64), np.empty(2, np.int64)),
-     r"out\[2\] must be an integer array of shape \(2,\)"),
+     r"^SnapshotBuffer.sample: out\[2\] has dtype float64, expected an integer dtype$"),
     ((np.empty((2, 2)), None, [0, 0], np.empty(2, np.int64), np.empty(2, np.int64)),
-     r"out\[2\] must be a numpy array"),
+     r"^SnapshotBuffer.sample: out\[2\] must be a numpy array, got list$"),
     ((np.empty((4, 2))[::2], None, np.empty(2, np.uint8), np.empty(2, np.float64),
-      np.empty(2, np.int64)), r"out\[3\] must be an integer array"),
+      np.empty(2, np.int64)), r"^SnapshotBuffer.sample: out\[3\] has dtype float64, expected an "
+                              r"integer dtype$"),
 ])
 def test_buffer_bad_out(out, match):
     buf = SnapshotBuffer(2, 2)
@@ -740,6 +741,58 @@ def test_concurrent_sampling_and_pushing_is_safe():
     thread.join()
     assert all("another thread is sampling" in e for e in errors)
     assert all("another thread is pushing" in e for e in refused)
+
+
+class _Unreadable(Exception):
+    pass
+
+
+@pytest.mark.parametrize("many", [False, True])
+@pytest.mark.parametrize("rotations", [False, True])
+def test_push_holds_the_object_only_once_its_arguments_are_read(rotations, many):
+    """A push whose position is slow to convert, or cannot be converted, does
+    not hold the timeline meanwhile: another thread samples and pushes it, and
+    after the failure it works as before, from any thread."""
+    tl = SnapshotTimeline(3, rotations=rotations)
+    q = [[0.0, 0.0, 0.0, 1.0]] if rotations else []
+    entered, go = threading.Event(), threading.Event()
+
+    class Slow:
+        def __array__(self, dtype=None, copy=None):
+            entered.set()
+            go.wait(10)
+            return np.array([[4.0, 0.0, 0.0]] if many else [4.0, 0.0, 0.0])
+
+    class Broken:
+        def __array__(self, dtype=None, copy=None):
+            raise _Unreadable("cannot be read")
+
+    def push(tick, position):
+        if many:
+            return tl.push_many([tick], 0, position, [q[0]] if q else None)[0]
+        return tl.push(tick, 0, position, *q)
+
+    results = []
+    worker = threading.Thread(target=lambda: results.append(push(4, Slow())))
+    worker.start()
+    try:
+        assert entered.wait(10)
+        assert tl.push(2, 0, [2.0, 0.0, 0.0], *q) is PushResult.ACCEPTED
+        assert tl.sample(2).position.tolist() == [2.0, 0.0, 0.0]
+    finally:
+        go.set()
+        worker.join(10)
+    assert results == [PushResult.ACCEPTED]
+    assert tl.snapshots().tick.tolist() == [2, 4]
+    with pytest.raises(_Unreadable):
+        push(6, Broken())
+    other = []
+    thread = threading.Thread(target=lambda: other.append(tl.push(6, 0, [6.0, 0.0, 0.0], *q)))
+    thread.start()
+    thread.join(10)
+    assert other == [PushResult.ACCEPTED]
+    assert push(8, [[8.0, 0.0, 0.0]] if many else [8.0, 0.0, 0.0]) == PushResult.ACCEPTED
+    assert tl.sample(7).position.tolist() == [7.0, 0.0, 0.0]
 
 
 # -- misc --------------------------------------------------------------------------------

@@ -151,8 +151,8 @@ typedef struct acpy_operand {
    options (easing kind, step count), parameters (control points), further
    data the object's loops read (a curve's time remaps) and the channel count
    of (C); `bare` makes (C) operands carry no axis at all (1-D curve values).
-   The parser may also set how errors read (outside, error_items) and a
-   release run when the call ends, however it ends. */
+   The parser may also set how errors read (outside, error_items) and how
+   the object is held while the loop runs (acquire, release). */
 typedef struct acpy_context {
     const void *object;
     const void *detail;
@@ -163,6 +163,7 @@ typedef struct acpy_context {
     npy_intp slots; /* the length of (K) core axes */
     npy_intp work;  /* the work of an item when more than its values (0: that) */
     int bare;
+    int one_item; /* the caller expects one item: arrays of more are refused first */
     const char *outside; /* NULL, or the words of t outside an 'error' side (see below) */
     npy_intp error_items; /* > 1: the core's error index counts this many per item (joints) */
     ac_arg renamed;         /* an argument the caller names otherwise ... */
@@ -172,7 +173,12 @@ typedef struct acpy_context {
        ACPY_NO_INDEX; see acpy_raise_item) */
     const acpy_arg_error *errors;
     size_t nerrors;
-    /* called once the call is over when set (an object held for the call) */
+    /* An object held for the call, when set: acquire runs once the arguments
+       are converted and checked, just before the loop first runs (0 with an
+       exception when the object is in use), and release once the loop is done,
+       only after an acquire that succeeded; so that a bad or slow argument
+       never holds the object. */
+    int (*acquire)(const char *func, const struct acpy_context *ctx);
     void (*release)(const struct acpy_context *ctx);
 } acpy_context;
 

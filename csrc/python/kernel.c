@@ -791,6 +791,19 @@ static PyObject *numpy_scalar(const scalar_value *v, int type)
     return s;
 }
 
+/* Holds the context's object for the loop (see acpy_context.acquire); 0 with
+   an exception when it is in use. */
+static int hold(const char *func, const acpy_context *ctx)
+{
+    return !ctx->acquire || ctx->acquire(func, ctx);
+}
+
+static void let_go(const acpy_context *ctx)
+{
+    if (ctx->release)
+        ctx->release(ctx);
+}
+
 /* Whether o is one item of a float64 operand with core axes: an aligned,
    native, C-contiguous float64 array of exactly the core shape. */
 static int one_item(PyObject *o, int ncore, const npy_intp *dims)
@@ -866,11 +879,15 @@ static PyObject *scalar_call(const acpy_kernel *k, const char *func, const acpy_
             out[i] = (double *)PyArray_DATA((PyArrayObject *)arrays[i]);
         }
     }
+    if (!hold(func, ctx))
+        goto done;
     if (((k->flags & ACPY_MUTATES) && k->loop(ctx, in, steps, NULL, 1, &err)) ||
         k->loop(ctx, in, steps, out, 1, &err)) {
         acpy_raise_item(func, &err, 0, 0, NULL, ctx);
+        let_go(ctx);
         goto done;
     }
+    let_go(ctx);
     result = k->nout == 1 ? NULL : PyTuple_New(k->nout);
     if (k->nout != 1 && !result)
         goto done;
@@ -953,6 +970,13 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (broadcast_fails)
         goto cannot_broadcast;
+    if (ctx.one_item && nd > 0) {
+        char text[256];
+        shape_text(nd, loop, text, sizeof text);
+        PyErr_Format(PyExc_ValueError, "%s: one item expected, got arrays of shape %s", func,
+                     text);
+        goto done;
+    }
     if (k->flags & ACPY_MUTATES) /* in order */
         workers = 1;
     if (nd > NPY_MAXDIMS - 3) { /* room for an output's core axes */
@@ -1087,6 +1111,9 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             w.op[i].held = shared[i] ? 1 : w.block;
     }
 
+    /* The context's object is held from here on only: every argument is read. */
+    if (!hold(func, &ctx))
+        goto done;
     /* A validation pass first when the caller's arrays are written, so that
        an error leaves them untouched; then the pass that writes. */
     st = AC_OK;
@@ -1113,10 +1140,11 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (released)
             PyEval_RestoreThread(released);
     }
-    if (st) {
+    if (st)
         acpy_raise_item(func, &err, err_flat, nd, loop, &ctx);
+    let_go(&ctx);
+    if (st)
         goto done;
-    }
     for (int j = 0; j < k->nout; j++)
         if (target[j] && out[j] != target[j] && PyArray_CopyInto(target[j], out[j]) < 0)
             goto done;
@@ -1172,8 +1200,6 @@ done:
         Py_XDECREF(out[j]);
         Py_XDECREF(target[j]);
     }
-    if (ctx.release)
-        ctx.release(&ctx);
     return result;
 }
 

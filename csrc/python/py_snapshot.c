@@ -291,19 +291,31 @@ static PyMethodDef methods[] = {
 };
 
 /* ---------------------------------------------------- declared kernels
-   Pushes and samples of a handle, held for writing (a push) or reading during
-   the call. (C) is dim, with no axis for dim 1 positions given without one.
-   One declaration per kind of object and with or without rotations; the
-   context parser checks that the handle is of that kind. */
+   Pushes and samples of a handle, held for writing (a push) or reading while
+   the core runs, once the binding has read every argument. (C) is dim, with
+   no axis for dim 1 positions given without one. One declaration per kind of
+   object and with or without rotations; the context parser checks that the
+   handle is of that kind. Without rotations a sample has an empty (0)
+   rotation output in its place, so that out= is the same five arrays. */
+
+static int acquire_read(const char *func, const acpy_context *ctx)
+{
+    return begin_read(func, (snapshot_ctx *)(void *)ctx->detail);
+}
+
+static int acquire_write(const char *func, const acpy_context *ctx)
+{
+    return begin_write(func, (snapshot_ctx *)(void *)ctx->detail);
+}
 
 static void release_read(const acpy_context *ctx)
 {
-    acpy_snapshot_release((PyObject *)ctx->detail, 0);
+    end_read((snapshot_ctx *)(void *)ctx->detail);
 }
 
 static void release_write(const acpy_context *ctx)
 {
-    acpy_snapshot_release((PyObject *)ctx->detail, 1);
+    end_write((snapshot_ctx *)(void *)ctx->detail);
 }
 
 /* Entities and ticks are integers in messages; a buffer's single render tick
@@ -312,43 +324,45 @@ static const acpy_arg_error push_errors[] = {{AC_ARG_ENTITY, ACPY_ITEMS, NULL, 1
                                              {AC_ARG_TICK, ACPY_ITEMS, NULL, 1}};
 static const acpy_arg_error sample_errors[] = {{AC_ARG_RENDER_TICK, ACPY_NO_INDEX, NULL, 0}};
 
-/* arg: the handle, or for a push (handle, channel_axis); `timeline_wanted`
-   and `rotations` say which object (a timeline or a buffer, with or without
-   rotations) is expected. */
+/* arg: the handle, or for a push (handle, channel_axis, one_snapshot);
+   `timeline_wanted` and `rotations` say which object (a timeline or a buffer,
+   with or without rotations) is expected. What is read here (kind, dim, rotations) is fixed
+   when the object is created, so it needs no hold. */
 static int snapshot_context(const char *func, PyObject *arg, int write, int timeline_wanted,
                             int rotations, acpy_context *ctx)
 {
-    ac_snapshot_buffer *buffer;
-    ac_snapshot_timeline *timeline;
+    snapshot_ctx *sc;
     const ac_snapshot_buffer *b;
     PyObject *handle = arg;
     int channel_axis = !timeline_wanted; /* a buffer's positions always have it */
     if (write) {
-        if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 2) {
-            PyErr_Format(PyExc_TypeError, "%s: the push context is (handle, channel_axis)", func);
+        if (!PyTuple_Check(arg) || PyTuple_GET_SIZE(arg) != 3) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s: the push context is (handle, channel_axis, one_snapshot)", func);
             return 0;
         }
         handle = PyTuple_GET_ITEM(arg, 0);
-        if ((channel_axis = PyObject_IsTrue(PyTuple_GET_ITEM(arg, 1))) < 0)
+        if ((channel_axis = PyObject_IsTrue(PyTuple_GET_ITEM(arg, 1))) < 0 ||
+            (ctx->one_item = PyObject_IsTrue(PyTuple_GET_ITEM(arg, 2))) < 0)
             return 0;
     }
-    if (!acpy_snapshot_acquire(func, handle, write, &buffer, &timeline))
+    if (!get_ctx(handle, &sc))
         return 0;
-    b = buffer ? buffer : ac_snapshot_timeline_buffer(timeline);
-    if ((timeline != NULL) != timeline_wanted || ac_snapshot_buffer_rotations(b) != rotations) {
-        acpy_snapshot_release(handle, write);
+    b = ctx_buffer(sc);
+    if ((sc->timeline != NULL) != timeline_wanted || ac_snapshot_buffer_rotations(b) != rotations) {
         PyErr_Format(PyExc_TypeError, "%s: expected a %s %s rotations", func,
                      timeline_wanted ? "timeline" : "buffer", rotations ? "with" : "without");
         return 0;
     }
-    ctx->object = timeline ? (const void *)timeline : (const void *)buffer;
-    ctx->detail = handle; /* borrowed: the caller holds it for the call */
+    ctx->object = sc->timeline ? (const void *)sc->timeline : (const void *)sc->buffer;
+    ctx->detail = sc; /* the caller holds the handle for the call */
     ctx->channels = (npy_intp)ac_snapshot_buffer_dim(b);
     ctx->bare = ctx->channels == 1 && !channel_axis;
-    ctx->errors = write ? push_errors : timeline ? NULL : sample_errors;
+    ctx->errors = write ? push_errors : sc->timeline ? NULL : sample_errors;
     ctx->nerrors = write ? sizeof push_errors / sizeof *push_errors
-                   : timeline ? 0
-                              : sizeof sample_errors / sizeof *sample_errors;
+                   : sc->timeline ? 0
+                                  : sizeof sample_errors / sizeof *sample_errors;
+    ctx->acquire = write ? acquire_write : acquire_read;
     ctx->release = write ? release_write : release_read;
     return 1;
 }
@@ -372,7 +386,7 @@ CONTEXT(buffer_push_rotations_context, 1, 0, 1)
 #define I64_OUT(p) ((int64_t *)(void *)(p))
 #define U8_OUT(p) ((unsigned char *)(void *)(p))
 
-/* Render ticks -> (position, [rotation,] mode, left_tick, right_tick); with
+/* Render ticks -> (position, rotation, mode, left_tick, right_tick); with
    out NULL, the check that they are finite. */
 static ac_status timeline_sample_loop(const acpy_context *ctx, const double *const *in,
                                       const size_t *steps, double *const *out, size_t n,
@@ -385,8 +399,7 @@ static ac_status timeline_sample_loop(const acpy_context *ctx, const double *con
         return ac_snapshot_timeline_sample(timeline, in[0], n, NULL, NULL, NULL, NULL, NULL,
                                            err);
     return ac_snapshot_timeline_sample(timeline, in[0], n, out[0], turn ? out[1] : NULL,
-                                       U8_OUT(out[1 + turn]), I64_OUT(out[2 + turn]),
-                                       I64_OUT(out[3 + turn]), err);
+                                       U8_OUT(out[2]), I64_OUT(out[3]), I64_OUT(out[4]), err);
 }
 
 /* (entity, render_tick shared by all) -> the same outputs; with out NULL,
@@ -405,8 +418,8 @@ static ac_status buffer_sample_loop(const acpy_context *ctx, const double *const
         ac_status st = out ? ac_snapshot_buffer_sample_entities(
                                  b, in[1][steps[1] * i], I64(in[0]) + steps[0] * i, per,
                                  out[0] + i * dim, turn ? out[1] + i * 4 : NULL,
-                                 U8_OUT(out[1 + turn]) + i, I64_OUT(out[2 + turn]) + i,
-                                 I64_OUT(out[3 + turn]) + i, err)
+                                 U8_OUT(out[2]) + i, I64_OUT(out[3]) + i, I64_OUT(out[4]) + i,
+                                 err)
                            : ac_snapshot_buffer_sample_entities( /* the checks alone */
                                  b, in[1][steps[1] * i], I64(in[0]) + steps[0] * i, per, NULL,
                                  NULL, NULL, NULL, NULL, err);
@@ -448,35 +461,37 @@ static ac_status buffer_push_loop(const acpy_context *ctx, const double *const *
                                    I64(in[3]), n, U8_OUT(out[0]), err);
 }
 
-#define SAMPLE_OUTS(...)                                                         \
-    {{"position", ACPY_CHANNELS}, __VA_ARGS__ {"mode", ACPY_U8},                 \
+/* rotation: (4), or (0) without rotations */
+#define SAMPLE_OUTS(rotation)                                                    \
+    {{"position", ACPY_CHANNELS}, {"rotation", rotation}, {"mode", ACPY_U8},     \
      {"left_tick", ACPY_I64}, {"right_tick", ACPY_I64}}
 #define SAMPLE_DOC(name, args)                                                   \
-    "_" name "(func, handle, " args ", out, workers) -> (position, [rotation,] mode, " \
+    "_" name "(func, handle, " args ", out, workers) -> (position, rotation, mode, " \
     "left_tick, right_tick)"
 #define PUSH_DOC(name, args)                                                     \
-    "_" name "(func, (handle, channel_axis), " args ", out, workers) -> result codes"
+    "_" name "(func, (handle, channel_axis, one_snapshot), " args ", out, workers) -> "    \
+    "result codes"
 
 static const acpy_kernel timeline_sample = {
-    "_snapshot_timeline_sample", SAMPLE_DOC("snapshot_timeline_sample", "render_tick"), 1, 4,
-    {{"render_tick", 1}}, SAMPLE_OUTS(), timeline_sample_loop, ACPY_CHECKS,
+    "_snapshot_timeline_sample", SAMPLE_DOC("snapshot_timeline_sample", "render_tick"), 1, 5,
+    {{"render_tick", 1}}, SAMPLE_OUTS(0), timeline_sample_loop, ACPY_CHECKS,
     timeline_sample_context,
 };
 static const acpy_kernel timeline_sample_rotations = {
     "_snapshot_timeline_sample_rotations",
     SAMPLE_DOC("snapshot_timeline_sample_rotations", "render_tick"), 1, 5,
-    {{"render_tick", 1}}, SAMPLE_OUTS({"rotation", 4},), timeline_sample_loop, ACPY_CHECKS,
+    {{"render_tick", 1}}, SAMPLE_OUTS(4), timeline_sample_loop, ACPY_CHECKS,
     timeline_sample_rotations_context,
 };
 static const acpy_kernel buffer_sample = {
     "_snapshot_buffer_sample", SAMPLE_DOC("snapshot_buffer_sample", "entity, render_tick"), 2,
-    4, {{"entity", ACPY_I64}, {"render_tick", 1}}, SAMPLE_OUTS(), buffer_sample_loop,
+    5, {{"entity", ACPY_I64}, {"render_tick", 1}}, SAMPLE_OUTS(0), buffer_sample_loop,
     ACPY_SHARED | ACPY_CHECKS, buffer_sample_context,
 };
 static const acpy_kernel buffer_sample_rotations = {
     "_snapshot_buffer_sample_rotations",
     SAMPLE_DOC("snapshot_buffer_sample_rotations", "entity, render_tick"), 2, 5,
-    {{"entity", ACPY_I64}, {"render_tick", 1}}, SAMPLE_OUTS({"rotation", 4},),
+    {{"entity", ACPY_I64}, {"render_tick", 1}}, SAMPLE_OUTS(4),
     buffer_sample_loop, ACPY_SHARED | ACPY_CHECKS, buffer_sample_rotations_context,
 };
 static const acpy_kernel timeline_push = {
