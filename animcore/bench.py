@@ -388,8 +388,37 @@ def bench_snapshot(scale: float, repeats: int) -> list[Comparison]:
         Comparison("snapshot SnapshotBuffer.push (1/entity)", entities,
                    median_seconds(push, repeats), "Python loop of timeline.push" + label,
                    loop_push_seconds, target=20),
+        _bench_single_push(max(100, int(10_000 * scale)), capacity, repeats),
     ]
     return results
+
+
+def _bench_single_push(pushes: int, capacity: int, repeats: int) -> Comparison:
+    """One SnapshotTimeline.push per call, as a per-frame script makes them,
+    against the same pushes straight into the binding's entry point: what the
+    public API adds to a call. Within 3x of it: a ratio >= 0.33."""
+    from . import _core
+    public, bare = (SnapshotTimeline(3, capacity=capacity) for _ in range(2))
+    position = np.array([1.0, 2.0, 3.0])
+    clock = {"public": 0, "bare": 0}
+
+    def public_pushes():
+        start = clock["public"]
+        for tick in range(start, start + pushes):
+            public.push(tick, 0, position)
+        clock["public"] += pushes
+
+    def bare_pushes():
+        start, context = clock["bare"], bare._usual_context
+        for tick in range(start, start + pushes):
+            _core._snapshot_timeline_push("SnapshotTimeline.push", context, tick, 0, position,
+                                          None, None)
+        clock["bare"] += pushes
+
+    ours, theirs = interleaved_medians([public_pushes, bare_pushes], repeats)
+    assert public == bare  # the same snapshots, whichever way they came in
+    return Comparison("snapshot SnapshotTimeline.push (single)", pushes, ours,
+                      "the same pushes into _core", theirs, target=0.33)
 
 
 # ---- rootmotion ----

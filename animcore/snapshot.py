@@ -327,11 +327,15 @@ class SnapshotTimeline(ByValue):
             Another thread is sampling this timeline (see Notes). Nothing changes.
         """
         func = "SnapshotTimeline.push"
-        if not self._rotations and rotation is None and (self._dim != 1 or type(position) is float):
+        if self._dim != 1 or type(position) is float:  # its channel axis known
             # nothing to normalize: straight to the binding, which takes one snapshot only
             try:
-                return _RESULTS[self._push_kernel(func, self._usual_context, tick, segment,
-                                                  position, None, None)]
+                if rotation is None and not self._rotations:
+                    return _RESULTS[self._push_kernel(func, self._usual_context, tick, segment,
+                                                      position, None, None)]
+                if type(rotation) is np.ndarray and self._rotations:
+                    return _RESULTS[self._push_kernel(func, self._usual_context, tick, segment,
+                                                      position, rotation, None, None)]
             except ValueError:
                 pass  # nothing was applied: raised again below, worded from the shapes
         return _offer(func, self, _TIMELINE_INTEGERS, (tick, segment), position, rotation,
@@ -383,9 +387,12 @@ class SnapshotTimeline(ByValue):
         """
         func = "SnapshotTimeline.sample"
         _check_single(func, "render_tick", render_tick, "use sample_many")
-        position, rotation, mode, left, right = _sample(func, self, (render_tick,), None)
-        return SampleResult(float(position) if self._dim == 1 else position, rotation,
-                            _MODES[mode], int(left), int(right))
+        # no out= to check: the kernel's results as they come
+        position, rotation, mode, left, right = self._sample_kernel(func, self._handle,
+                                                                    render_tick, None, None)
+        return SampleResult(float(position) if self._dim == 1 else position,
+                            rotation if self._rotations else None, _MODES[mode], int(left),
+                            int(right))
 
     def sample_many(self, render_ticks: ArrayLike, *, out: Optional[tuple] = None
                     ) -> SampleResult:

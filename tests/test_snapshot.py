@@ -556,6 +556,34 @@ def test_buffer_sample_out_any_layout():
     np.testing.assert_array_equal(position, expected.position.astype(np.float32))
 
 
+def test_sample_out_indices_and_fresh_entries():
+    """out= of a sample is five arrays whatever the object: the binding's
+    messages name the caller's index, with or without rotations, and a None
+    entry (the rotation's, without rotations) gets a fresh array."""
+    tl = SnapshotTimeline(2)
+    tl.push(0, 0, [0.0, 1.0])
+    ticks = np.array([0.0, 1.0, 2.0])
+    out = (np.empty((3, 2)), None, np.empty(3, np.uint8), np.empty(2, np.int64),
+           np.empty(3, np.int64))
+    with pytest.raises(ValueError, match=r"^SnapshotTimeline.sample_many: out\[3\] has shape "
+                                         r"\(2,\), expected \(3,\)$"):
+        tl.sample_many(ticks, out=out)
+    with pytest.raises(ValueError, match=r"^SnapshotTimeline.sample_many: out must be a tuple "
+                                         r"of 5 arrays \(position, rotation or None, mode"):
+        tl.sample_many(ticks, out=list(out))
+    buf = SnapshotBuffer(2, 2, rotations=True)
+    buf.push([0, 1], 4, 0, [[1, 2], [3, 4]], [0, 0, 0, 1])
+    expected = buf.sample(5.0)
+    with pytest.raises(ValueError, match=r"^SnapshotBuffer.sample: out\[1\] has shape \(2, 3\), "
+                                         r"expected \(2, 4\)$"):
+        buf.sample(5.0, out=(None, np.empty((2, 3)), None, None, None))
+    position = np.empty((2, 2))
+    got = buf.sample(5.0, out=(position, None, None, None, None))
+    assert got.position is position
+    for a, b in zip(got, expected):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_buffer_readonly_out():
     buf = SnapshotBuffer(2, 2)
     ro = np.empty(2, np.int64)
@@ -605,6 +633,51 @@ def test_inputs_not_modified():
 ])
 def test_timeline_push_bad_input(args, match):
     tl = article_timeline()
+    before = state(tl)
+    with pytest.raises(ValueError, match=match):
+        tl.push(*args)
+    assert state(tl) == before
+
+
+_Q = np.array([0.0, 0.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize("args, match", [
+    ((5, 0, np.zeros((2, 3)), _Q), r"^SnapshotTimeline.push: one snapshot expected, got arrays "
+                                   r"of shape \(2,\); use push_many$"),
+    ((5, 0, np.zeros(3), np.tile(_Q, (2, 1))), r"one snapshot expected, got arrays of shape \(2,\)"),
+    ((5, 0, np.zeros((1, 3)), _Q), r"one snapshot expected, got arrays of shape \(1,\)"),
+    ((5, 0, np.zeros(2), _Q), r"^SnapshotTimeline.push: position must have a last axis of "
+                              r"length 3, got shape \(2,\)$"),
+    ((5, 0, np.zeros(3), np.zeros(3)), r"rotation must have a last axis of length 4, got shape"),
+    ((2**32, 0, np.zeros(3), _Q), r"^SnapshotTimeline.push: tick is 4294967296 \(must be an "
+                                  r"integer in \[0, 4294967295\]\)$"),
+    ((np.array([5, 6]), 0, np.zeros(3), _Q), r"^SnapshotTimeline.push: tick must be a single "
+                                             r"value; use push_many$"),
+    ((5, [0, 0], np.zeros(3), _Q), r"segment must be a single value; use push_many"),
+    ((5, 0, np.zeros(3), None), r"SnapshotTimeline.push: rotation is required"),
+])
+def test_timeline_push_bad_arrays(args, match):
+    """Array arguments of a single push go to the binding as they are; what it
+    refuses reads as from the shapes, and nothing changes."""
+    tl = SnapshotTimeline(3, rotations=True)
+    tl.push(1, 0, np.ones(3), _Q)
+    before = state(tl)
+    with pytest.raises(ValueError, match=match):
+        tl.push(*args)
+    assert state(tl) == before
+
+
+@pytest.mark.parametrize("args, match", [
+    ((5, 0, np.zeros((2, 3))), r"^SnapshotTimeline.push: one snapshot expected, got arrays of "
+                               r"shape \(2,\); use push_many$"),
+    ((5, 0, np.zeros(4)), r"position must have a last axis of length 3, got shape \(4,\)$"),
+    ((-1, 0, np.zeros(3)), r"^SnapshotTimeline.push: tick is -1 \(must be an integer in"),
+    ((5, 0, np.zeros(3), _Q), r"rotation given, but created with rotations=False"),
+])
+def test_timeline_push_bad_arrays_without_rotations(args, match):
+    tl = SnapshotTimeline(3)
+    tl.push(1, 0, np.ones(3))
     before = state(tl)
     with pytest.raises(ValueError, match=match):
         tl.push(*args)
