@@ -59,6 +59,9 @@ struct ac_curve {
     ac_curve_ease *ease;  /* k - 1 easings (NULL when no segment is eased) */
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
     int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
+    /* how far before the first key (first - t) and after the last (t - last)
+       each derivative order is sure to be representable (set_reach) */
+    double reach[2][3];
     ac_allocator mem;     /* what every block above came from */
 };
 
@@ -691,6 +694,56 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T)
     }
 }
 
+/* The reach of each end (0 before, 1 after) and derivative order: the
+   largest distance d beyond the end key at which extrapolation is certain to
+   give representable results, negative when even d = 0 is not. In every
+   mode an order is only vouched for where safe[] says its values inside the
+   keys (bounded by bound[] <= DBL_MAX / 4, up to rounding) cannot overflow,
+   and d itself must be finite (DBL_MAX is the widest reach):
+   - error: only the key itself (d = 0), where the inside is evaluated;
+   - clamp, and cycles of a curve without span: key values and zeros;
+   - linear, sloped: the value key + v d, with |key| <= DBL_MAX / 4 and
+     |v| d <= DBL_MAX / 2 (with a 1% margin for the rounding of the product),
+     stays below DBL_MAX; the velocity is v, which must be finite;
+   - cycles: values from inside the keys, plus for cycle_offset's values a
+     shift of `cycles` times delta, where |cycles| <= d / span + 4 (the fold
+     counts d + span from the first key; the division and nearbyint round by
+     less than one), kept below DBL_MAX / 2. */
+static void set_reach(ac_curve *cv)
+{
+    const size_t k = cv->k, C = cv->c;
+    const double span = cv->times[k - 1] - cv->times[0];
+    double shift = 0.0;
+    for (size_t ch = 0; ch < C; ch++)
+        shift = fmax(shift, fabs(cv->delta[ch]));
+    for (int end = 0; end < 2; end++) {
+        ac_curve_extrapolation mode = end ? cv->after : cv->before;
+        const double *key = cv->values + (end ? (k - 1) * C : 0);
+        const double *v = mode == AC_EXTRAP_SLOPED ? cv->slopes + (end ? C : 0)
+                          : end                    ? cv->out_velocity + (k - 1) * C
+                                                   : cv->in_velocity;
+        double *r = cv->reach[end], big = 0.0, fast = 0.0;
+        for (size_t ch = 0; ch < C; ch++) {
+            big = fmax(big, fabs(key[ch]));
+            fast = ac_finite(v[ch]) ? fmax(fast, fabs(v[ch])) : INFINITY;
+        }
+        r[0] = r[1] = r[2] = DBL_MAX;
+        if (mode == AC_EXTRAP_ERROR) {
+            r[0] = r[1] = r[2] = 0.0;
+        } else if (mode == AC_EXTRAP_LINEAR || mode == AC_EXTRAP_SLOPED) {
+            r[0] = big <= DBL_MAX / 4.0 && ac_finite(fast)
+                       ? fmin(0.99 * (DBL_MAX / 2.0) / fast, DBL_MAX)
+                       : -1.0;
+            r[1] = ac_finite(fast) ? DBL_MAX : -1.0;
+        } else if (mode == AC_EXTRAP_CYCLE_OFFSET && k > 1 && span > 0.0 && shift > 0.0) {
+            double cycles = DBL_MAX / 2.0 / shift - 4.0; /* the most cycles allowed */
+            r[0] = cycles < 1.0 ? -1.0 : fmin(0.99 * span * cycles, DBL_MAX);
+        }
+        for (int d = 0; d < 3; d++)
+            r[d] = cv->safe[d] ? r[d] : -1.0;
+    }
+}
+
 ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error *err)
 {
     ac_curve *cv;
@@ -961,6 +1014,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                 cv->safe[r] &= bound[r] <= DBL_MAX / 4.0 && ac_finite(iT);
         }
     }
+    set_reach(cv);
     for (size_t j = 0; j + 1 < k && cv->bez; j++) { /* the inverse-time tables */
         double *bz = cv->bez + j * BEZ_BLOCK * C;
         if (cv->kind[j] != AC_CURVE_BEZIER && cv->kind[j] != KIND_CSS)
@@ -1859,6 +1913,29 @@ ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
     return st ? st
               : run(curve, &cursor->segment, t, n, 0, derivative, side, out,
                     err ? err : &local);
+}
+
+/* 1 when every t lies within reach rb before lo and ra after hi (both >= 0;
+   NaN fails). */
+AC_VECTORIZED
+static int within_reach(const double *t, size_t n, double lo, double hi, double rb, double ra)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= (lo - t[i] <= rb) & (t[i] - hi <= ra);
+    return ok != 0;
+}
+
+bool ac_curve_eval_check(const ac_curve *curve, const double *t, size_t n, int derivative,
+                         int side)
+{
+    double rb, ra;
+    if (derivative < 0 || derivative > 2 || (side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT))
+        return false;
+    /* the sides differ only at d = 0 (the end key or a seam), within every reach */
+    rb = curve->reach[0][derivative], ra = curve->reach[1][derivative];
+    return n == 0 || (rb >= 0.0 && ra >= 0.0 &&
+                      within_reach(t, n, curve->times[0], curve->times[curve->k - 1], rb, ra));
 }
 
 /* ------------------------------------------------------- time remaps */

@@ -480,6 +480,17 @@ AC_API ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *curs
                                     const double *t, size_t n, int derivative, int side,
                                     double *out, ac_error *err);
 
+/* True only when ac_curve_eval_side with these arguments is certain to
+   succeed, from any cursor: every t finite, none outside the keys where the
+   extrapolation is AC_EXTRAP_ERROR, none so far out that an extrapolated
+   result could overflow, on a curve whose results of that order cannot
+   overflow inside the keys. One pass that reads t and writes nothing, for
+   callers that must leave their outputs untouched on failure and would
+   otherwise evaluate twice. False proves nothing: it is conservative near
+   overflow, and the evaluation then reports the error if there is one. */
+AC_API bool ac_curve_eval_check(const ac_curve *curve, const double *t, size_t n,
+                                int derivative, int side);
+
 /* ac_curve_eval_side through time remaps, as a clip plays a curve:
    `remaps` (nremap of them, outermost first) each map clip time t in [first
    key, last key] to first + ease(u) (last - first), u = (t - first) / (last -

@@ -670,7 +670,7 @@ def test_demo_lines():
 def test_bench_cases_run():
     from animcore.bench import bench_curves
     results = bench_curves(1e-4, 1)
-    assert len(results) == 4 and all(r.target for r in results)
+    assert len(results) == 6 and all(r.target for r in results)
 
 
 def test_far_cycles_stay_inside_the_keys():
