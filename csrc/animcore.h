@@ -581,6 +581,14 @@ typedef enum ac_ease_jump {
 AC_API ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u, double *s,
                                     size_t n, ac_error *err);
 
+/* True when every u[0..n) lies in [0, 1], so that ac_ease_eval and
+   ac_ease_rate (a kind in range), ac_ease_inverse (a monotone kind, with s
+   for u), ac_ease_bezier_eval (an initialized curve) and ac_ease_steps_eval
+   (a valid count and position) are certain to succeed on them. One pass that
+   reads u and writes nothing, for callers that must leave their outputs
+   untouched on failure and would otherwise evaluate twice. */
+AC_API bool ac_ease_check(const double *u, size_t n);
+
 /* ----------------------------------------------------------- quaternions */
 
 /* Batch quaternion kernels. A quaternion is 4 doubles (x, y, z, w), a vector
@@ -797,6 +805,18 @@ AC_API ac_status ac_rootmotion_sample(const ac_looptrack *track, const double *p
 AC_API ac_status ac_rootmotion_delta(const ac_looptrack *track, const double *t0, const double *t1,
                                      const size_t steps[2], double *translation, double *rotation,
                                      size_t n, ac_error *err);
+
+/* True only when ac_rootmotion_sample / ac_rootmotion_delta with these
+   arguments are certain to succeed: every phase in [0, 1]; for a delta, a
+   track without rotation whose keys and tangents keep every delta within
+   max_cycles representable (decided once, at creation), and every time
+   within max_cycles. One pass that reads the times and writes nothing, for
+   callers that must leave their outputs untouched on failure and would
+   otherwise evaluate twice. False proves nothing (turning tracks always give
+   false for deltas): the evaluation then reports the error if there is one. */
+AC_API bool ac_rootmotion_sample_check(const ac_looptrack *track, const double *phase, size_t n);
+AC_API bool ac_rootmotion_delta_check(const ac_looptrack *track, const double *t0,
+                                      const double *t1, const size_t steps[2], size_t n);
 
 /* Playback cursors: n states (integer cycle, phase in [0, 1)) move by
    value[i * steps[2]] seconds (absolute = 0) or to the time value (absolute =

@@ -81,6 +81,8 @@ static ac_status sample_loop(const acpy_context *ctx, const double *const *in,
                              const size_t *steps, double *const *out, size_t n, ac_error *err)
 {
     (void)steps;
+    if (!out) /* ACPY_CHECKS */
+        return ac_rootmotion_sample_check(ctx->object, in[0], n) ? AC_OK : acpy_unchecked(err);
     return ac_rootmotion_sample(ctx->object, in[0], out[0], NULL, n, err);
 }
 
@@ -89,12 +91,18 @@ static ac_status sample_turn_loop(const acpy_context *ctx, const double *const *
                                   ac_error *err)
 {
     (void)steps;
+    if (!out) /* ACPY_CHECKS */
+        return ac_rootmotion_sample_check(ctx->object, in[0], n) ? AC_OK : acpy_unchecked(err);
     return ac_rootmotion_sample(ctx->object, in[0], out[0], out[1], n, err);
 }
 
 static ac_status delta_loop(const acpy_context *ctx, const double *const *in,
                             const size_t *steps, double *const *out, size_t n, ac_error *err)
 {
+    if (!out) /* ACPY_CHECKS */
+        return ac_rootmotion_delta_check(ctx->object, in[0], in[1], steps, n)
+                   ? AC_OK
+                   : acpy_unchecked(err);
     return ac_rootmotion_delta(ctx->object, in[0], in[1], steps, out[0], NULL, n, err);
 }
 
@@ -158,21 +166,22 @@ static ac_status advance_loop(const acpy_context *ctx, const double *const *in,
 
 static const acpy_kernel sample_none = {
     "_rootmotion_sample", SAMPLE_DOC("rootmotion_sample"), 1, 1,
-    {{"phase", 1}}, {{"position", ACPY_CHANNELS}}, sample_loop, 0, track_context,
+    {{"phase", 1}}, {{"position", ACPY_CHANNELS}}, sample_loop, ACPY_CHECKS, track_context,
 };
 static const acpy_kernel sample_yaw = {
     "_rootmotion_sample_yaw", SAMPLE_DOC("rootmotion_sample_yaw"), 1, 2,
-    {{"phase", 1}}, {{"position", ACPY_CHANNELS}, {"rotation", 1}}, sample_turn_loop, 0,
-    track_context,
+    {{"phase", 1}}, {{"position", ACPY_CHANNELS}, {"rotation", 1}}, sample_turn_loop,
+    ACPY_CHECKS, track_context,
 };
 static const acpy_kernel sample_quat = {
     "_rootmotion_sample_quat", SAMPLE_DOC("rootmotion_sample_quat"), 1, 2,
-    {{"phase", 1}}, {{"position", ACPY_CHANNELS}, {"rotation", 4}}, sample_turn_loop, 0,
-    track_context,
+    {{"phase", 1}}, {{"position", ACPY_CHANNELS}, {"rotation", 4}}, sample_turn_loop,
+    ACPY_CHECKS, track_context,
 };
 static const acpy_kernel delta_none = {
     "_rootmotion_delta", DELTA_DOC("rootmotion_delta"), 2, 1,
-    {{"t0", 1}, {"t1", 1}}, {{"translation", ACPY_CHANNELS}}, delta_loop, 1, track_context,
+    {{"t0", 1}, {"t1", 1}}, {{"translation", ACPY_CHANNELS}}, delta_loop,
+    ACPY_SHARED | ACPY_CHECKS, track_context,
 };
 static const acpy_kernel delta_yaw = {
     "_rootmotion_delta_yaw", DELTA_DOC("rootmotion_delta_yaw"), 2, 2,
