@@ -697,6 +697,35 @@ static int advance_loop(const ac_looptrack *tr, const int64_t *cycle, const doub
     return !bad;
 }
 
+/* 1 when every cursor step is one advance_loop accepts with a motion that
+   delta_bounded covers: phase in [0, 1), value within max_cycles, and a
+   cycle that keeps |dk| <= 2 max_cycles + 2 (absolute: dk = k1 - cycle with
+   |k1| <= max_cycles + 1) or the new cycle within 2^53 (relative: |dk| <=
+   max_cycles + 2). */
+AC_VECTORIZED
+static int advance_within(const ac_looptrack *tr, const int64_t *cycle, const double *phase,
+                          const double *value, const size_t s[3], int absolute, size_t n)
+{
+    double T = tr->duration, mc = tr->max_cycles;
+    int64_t lim = absolute ? (int64_t)mc + 1 : (1LL << 53) - (int64_t)mc - 3, ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        int64_t c = cycle[i * s[0]];
+        double u = phase[i * s[1]];
+        ok &= (c >= -lim) & (c <= lim) & (u >= 0.0) & (u < 1.0) &
+              (fabs(value[i * s[2]] / T) <= mc);
+    }
+    return ok != 0;
+}
+
+bool ac_rootmotion_advance_check(const ac_looptrack *track, const int64_t *cycle,
+                                 const double *phase, const double *value,
+                                 const size_t steps[3], bool absolute, size_t n)
+{
+    static const size_t all[3] = {1, 1, 1};
+    return n == 0 || (track->delta_bounded &&
+                      advance_within(track, cycle, phase, value, steps ? steps : all, absolute, n));
+}
+
 ac_status ac_rootmotion_advance(const ac_looptrack *tr, const int64_t *cycle,
                                 const double *phase, const double *value,
                                 const size_t steps[3], bool absolute, int64_t *new_cycle,

@@ -832,6 +832,16 @@ AC_API ac_status ac_rootmotion_advance(const ac_looptrack *track, const int64_t 
                                        double *new_phase, double *translation, double *rotation,
                                        size_t n, ac_error *err);
 
+/* True only when ac_rootmotion_advance with these arguments is certain to
+   succeed: a track without rotation whose deltas are bounded (see
+   ac_rootmotion_delta_check), every phase in [0, 1), every value within
+   max_cycles, and cycles that keep the step's whole cycles within
+   2 max_cycles + 2 (absolute) or the new cycle within 2^53 (relative). Reads
+   the inputs and writes nothing; false proves nothing. */
+AC_API bool ac_rootmotion_advance_check(const ac_looptrack *track, const int64_t *cycle,
+                                        const double *phase, const double *value,
+                                        const size_t steps[3], bool absolute, size_t n);
+
 /* --------------------------------------------------------------- contact */
 
 /* Velocity response of point masses to contacts with kinematic surfaces

@@ -519,6 +519,51 @@ def test_out_untouched_and_the_same_error_on_a_bad_time(name, where, call, bad, 
     _untouched(out)
 
 
+
+@pytest.mark.parametrize("name", OUT_TRACKS)
+@pytest.mark.parametrize("move", ["advance", "advance_to"])
+def test_cursor_out_gives_the_bits_of_a_fresh_call(name, move):
+    import copy
+    track, rng = OUT_TRACKS[name](), np.random.default_rng(3)
+    cursor = RootMotionCursor(track, rng.uniform(-1e3, 1e3, 5000))
+    twin = copy.deepcopy(cursor)
+    value = rng.uniform(-2.0, 2.0, 5000) + (rng.uniform(-50, 50, 5000) if move == "advance_to"
+                                             else 0.0)
+    fresh = getattr(twin, move)(value)
+    out = _outs(fresh)
+    got = getattr(cursor, move)(value, out=out)
+    for g, o, f in zip(*(x if isinstance(x, tuple) else (x,) for x in (got, out, fresh))):
+        assert g is o
+        np.testing.assert_array_equal(o, f)
+    assert cursor == twin  # the same state after the move
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("move, bad, message", [
+    ("advance", np.nan, r"dt at index \({i},\) is nan \(must be finite\)"),
+    ("advance", 2e6, r"dt at index \({i},\) is 2000000.0 \(must satisfy \|dt/duration\| <= "
+                     r"max_cycles=1000000 with duration=1\)"),
+    ("advance_to", -np.inf, r"t at index \({i},\) is -inf \(must be finite\)"),
+])
+def test_cursor_out_untouched_and_the_same_error_on_a_bad_value(where, move, bad, message):
+    import copy
+    n = 6000
+    cursor = RootMotionCursor(OUT_TRACKS["linear"](), np.linspace(0.0, 3.0, n))
+    before = copy.deepcopy(cursor)
+    value = np.full(n, 0.25)
+    i = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    value[i] = bad
+    with pytest.raises(ValueError) as fresh:
+        getattr(cursor, move)(value)
+    out = _fill(np.empty(n))
+    func = "RootMotionCursor." + move
+    with pytest.raises(ValueError, match="^%s: %s$" % (func, message.format(i=i))) as e:
+        getattr(cursor, move)(value, out=out)
+    assert str(e.value) == str(fresh.value)
+    _untouched(out)
+    assert cursor == before  # nothing moved
+
+
 @pytest.mark.parametrize("where", ["first", "middle", "last"])
 def test_out_untouched_when_a_delta_overflows(where):
     # 1e300 per cycle: 5e8 cycles, within max_cycles, is beyond the double range
@@ -736,3 +781,20 @@ def test_loop_track_unsorted_times_and_tool_words():
                                          r"less than times\[1\] = 0.5: key times must be sorted"):
         LoopTrack([0, 0.5, 0.25, 1], [0, 1, 2, 3])
     assert LoopTrack([0, 1], [0, 1], interpolation="LERP").interpolation == "linear"
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+def test_cursor_out_untouched_when_the_motion_overflows(where):
+    import copy
+    n = 6000
+    cursor = RootMotionCursor(LoopTrack([0.0, 1.0], [0.0, 1e300], max_cycles=1e9), np.zeros(n))
+    before = copy.deepcopy(cursor)
+    dt = np.full(n, 0.5)
+    i = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    dt[i] = 5e8
+    out = _fill(np.empty(n))
+    with pytest.raises(OverflowError, match=rf"^RootMotionCursor.advance: translation at index "
+                                            rf"\({i},\) is inf \(is not representable"):
+        cursor.advance(dt, out=out)
+    _untouched(out)
+    assert cursor == before

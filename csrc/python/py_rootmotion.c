@@ -139,6 +139,16 @@ static ac_status advance_loop(const acpy_context *ctx, const double *const *in,
     const size_t channels = ac_rootmotion_channels(tr);
     const size_t turn = ac_rootmotion_rotation(tr) == AC_ROOT_QUAT ? 4 : 1;
     int64_t cycle[ADVANCE_PIECE], next[ADVANCE_PIECE];
+    for (size_t i0 = 0; !out && i0 < n; i0 += ADVANCE_PIECE) { /* ACPY_CHECKS */
+        size_t m = n - i0 < ADVANCE_PIECE ? n - i0 : ADVANCE_PIECE;
+        for (size_t j = 0; j < (steps[0] ? m : 1); j++)
+            cycle[j] = (int64_t)in[0][(i0 + j) * steps[0]];
+        if (!ac_rootmotion_advance_check(tr, cycle, in[1] + i0 * steps[1], in[2] + i0 * steps[2],
+                                         steps, ctx->option[0] != 0, m))
+            return acpy_unchecked(err);
+    }
+    if (!out)
+        return AC_OK;
     for (size_t i0 = 0; i0 < n; i0 += ADVANCE_PIECE) {
         size_t m = n - i0 < ADVANCE_PIECE ? n - i0 : ADVANCE_PIECE;
         ac_status st;
@@ -227,8 +237,8 @@ static const acpy_kernel split = {
 static const acpy_kernel advance_none = {
     "_rootmotion_advance", ADVANCE_DOC("rootmotion_advance"), 3, 3,
     {{"cycle", 1}, {"phase", 1}, {"time", 1}},
-    {{"cycle", 1}, {"phase", 1}, {"translation", ACPY_CHANNELS}}, advance_loop, 1,
-    advance_context,
+    {{"cycle", 1}, {"phase", 1}, {"translation", ACPY_CHANNELS}}, advance_loop,
+    ACPY_SHARED | ACPY_CHECKS, advance_context,
 };
 static const acpy_kernel advance_yaw = {
     "_rootmotion_advance_yaw", ADVANCE_DOC("rootmotion_advance_yaw"), 3, 4,

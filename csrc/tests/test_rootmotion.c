@@ -291,6 +291,37 @@ static void check_passes(void)
         CHECK(vouched == ac_rootmotion_sample_check(turn, &ph[i], 1));
         CHECK(vouched == (i < 3));
     }
+    /* cursor steps: vouched for only where the step succeeds, near the cycle limits too */
+    {
+        const int64_t lim = 1LL << 53;
+        const int64_t cycles[8] = {0, -7, 1000001, 1000002, -1000001, lim - 1000003, lim - 5, -lim};
+        const double phases[4] = {0.0, 0.5, 1.0, NAN}, values[5] = {0.25, -999999.0, 1e6, 2e6, NAN};
+        size_t vouched = 0;
+        for (int absolute = 0; absolute < 2; absolute++)
+            for (int c = 0; c < 8; c++)
+                for (int p = 0; p < 4; p++)
+                    for (int v = 0; v < 5; v++) {
+                        int64_t next;
+                        double u, d;
+                        bool ok = ac_rootmotion_advance_check(tr, &cycles[c], &phases[p], &values[v],
+                                                              NULL, absolute, 1);
+                        vouched += ok;
+                        if (ok)
+                            CHECK(ac_rootmotion_advance(tr, &cycles[c], &phases[p], &values[v], NULL,
+                                                        absolute, &next, &u, &d, NULL, 1,
+                                                        NULL) == AC_OK);
+                        CHECK(!ac_rootmotion_advance_check(turn, &cycles[c], &phases[p], &values[v],
+                                                           NULL, absolute, 1));
+                    }
+        CHECK(vouched >= 20);
+        {
+            int64_t c = 0, next;
+            double u = 0.0, dt = 5e8, d;
+            CHECK(!ac_rootmotion_advance_check(steep_tr, &c, &u, &dt, NULL, 0, 1));
+            CHECK(ac_rootmotion_advance(steep_tr, &c, &u, &dt, NULL, 0, &next, &u, &d, NULL, 1,
+                                        NULL) == AC_ERR_OVERFLOW);
+        }
+    }
     ac_rootmotion_destroy(tr);
     ac_rootmotion_destroy(steep_tr);
     ac_rootmotion_destroy(turn);
