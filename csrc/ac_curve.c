@@ -48,7 +48,6 @@ struct ac_curve {
     double *coef;
     double *delta;        /* c: values[k-1] - values[0], the cycle_offset shift */
     unsigned char *kind;  /* k - 1 segment kinds (ac_curve_interpolation) */
-    int polynomial;       /* every segment is step, linear or cubic */
     /* Bezier segments (NULL when there are none): k - 1 blocks of BEZ_BLOCK c,
        time x(s) = ((ax s + bx) s + cx) s in units of the duration and value
        y(s) = ((ay s + by) s + cy) s + dy, stored cx, bx, ax, dy, cy, by, ay,
@@ -298,6 +297,15 @@ static double bezier_solve(double cx, double bx, double ax, double u, double s)
     return s;
 }
 
+/* The least x'(s) = cx + 2 bx s + 3 ax s^2 on [0, 1] (of bezier_accept's m). */
+static double bezier_least_slope(double cx, double bx, double ax)
+{
+    double m = fmin(cx, (3.0 * ax + 2.0 * bx) + cx); /* x' at the ends */
+    if (ax > 0.0 && -bx > 0.0 && -bx < 3.0 * ax) /* x' has its vertex inside */
+        m = fmin(m, cx - bx * bx / (3.0 * ax));
+    return m;
+}
+
 /* A bound tau such that one Halley step (bezier_halley) from an s in [0, 1]
    with |x(s) - u| < tau lands within BEZ_TOL / 2 of u, so its result needs
    no check (0 where x' vanishes on [0, 1]: every step is checked). With f =
@@ -309,16 +317,36 @@ static double bezier_solve(double cx, double bx, double ax, double u, double s)
    (1e-15); m is taken 1% smaller for the rounding of s near the ends. */
 static double bezier_accept(double cx, double bx, double ax)
 {
-    double m = fmin(cx, (3.0 * ax + 2.0 * bx) + cx); /* x' at the ends */
+    double m = 0.99 * bezier_least_slope(cx, bx, ax);
     double H = fmax(fabs(bx), fabs(3.0 * ax + bx)), A = fabs(ax), K, tau;
-    if (ax > 0.0 && -bx > 0.0 && -bx < 3.0 * ax) /* x' has its vertex inside */
-        m = fmin(m, cx - bx * bx / (3.0 * ax));
-    m *= 0.99;
     if (!(m > 0.0) || !ac_finite(m))
         return 0.0;
     K = 4.0 * H * H / (m * m * m * m) + 8.0 * A / (m * m * m);
     tau = cbrt(0.5 * BEZ_TOL / K);
     return H > 0.0 ? fmin(tau, m * m / (2.0 * H)) : tau;
+}
+
+/* Bounds on the velocity and acceleration of channel ch of Bezier block b
+   (its time and value cubics set), bezier_at's y'/x' iT and (y'' x' - y'
+   x'') / x'^3 iT^2 at any s in [0, 1]: |y'| <= |cy| + 2 |by| + 3 |ay|,
+   |y''| <= 2 |by| + 6 |ay| and the same for x, and x' >= m', half the least
+   x' less the rounding of computing x' (from 0 where x' can vanish, which
+   leaves them unbounded). Each bound also covers the quotient before the
+   factors iT (when iT < 1). */
+static void bezier_rate_bounds(const double *b, size_t C, size_t ch, double iT, double bound[3])
+{
+    double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
+    double cy = b[4 * C + ch], by = b[5 * C + ch], ay = b[6 * C + ch];
+    double x1 = fabs(cx) + 2.0 * fabs(bx) + 3.0 * fabs(ax), x2 = 2.0 * fabs(bx) + 6.0 * fabs(ax);
+    double y1 = fabs(cy) + 2.0 * fabs(by) + 3.0 * fabs(ay), y2 = 2.0 * fabs(by) + 6.0 * fabs(ay);
+    double m = 0.5 * bezier_least_slope(cx, bx, ax) - 16.0 * DBL_EPSILON * x1;
+    double top = y2 * x1 + y1 * x2, f = fmax(1.0, iT);
+    if (!(m >= 1e-100)) { /* m^3 must stay a normal number */
+        bound[1] = bound[2] = INFINITY;
+        return;
+    }
+    bound[1] = y1 / m * f;
+    bound[2] = fmax(top, top / (m * m * m)) * f * f;
 }
 
 /* The inverse-time table of channel ch of Bezier block bz (its time cubic
@@ -833,7 +861,6 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         cv->slopes[ch] = spec->before == AC_EXTRAP_SLOPED ? spec->before_slopes[ch] : 0.0;
         cv->slopes[C + ch] = spec->after == AC_EXTRAP_SLOPED ? spec->after_slopes[ch] : 0.0;
     }
-    cv->polynomial = 1;
     for (size_t j = 0; j + 1 < k; j++) {
         int kind = mixed ? spec->segment_interpolation[j] : (int)spec->interpolation;
         if (!(cv->times[j + 1] > cv->times[j]))
@@ -858,7 +885,6 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         }
         cv->kind[j] = (unsigned char)kind;
         any_bez |= kind == AC_CURVE_BEZIER || kind == KIND_CSS;
-        cv->polynomial &= kind <= AC_CURVE_CUBIC;
     }
     if (any_bez && !(cv->bez = alloc(&cv->mem, (k - 1) * BEZ_BLOCK * C))) {
         ac_curve_destroy(cv);
@@ -918,8 +944,9 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
 
     /* Segments: tangents = duration * velocity, then polynomial coefficients. */
     /* values: every segment whose value has a bound below (all but easings
-       that leave [0, 1] and CSS curves); rates: polynomial curves */
-    cv->safe[0] = 1, cv->safe[1] = cv->safe[2] = cv->polynomial;
+       that leave [0, 1] and CSS curves); rates: every step, linear, cubic
+       and Bezier segment with bounds below (not eased segments) */
+    cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
     for (size_t j = 0; j + 1 < k; j++) {
         double T = cv->times[j + 1] - cv->times[j], iT = T > 0.0 ? 1.0 / T : 0.0;
         if (!ac_finite(T)) /* keys more than DBL_MAX apart: see wide_run */
@@ -1005,11 +1032,15 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             if (kind == KIND_CSS || (kind == AC_CURVE_EASE && !(cv->ease[j].kind >= AC_EASE_LINEAR &&
                                                                  cv->ease[j].kind <= AC_EASE_CUBIC_IN_OUT)))
                 bound[0] = INFINITY;
+            bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
+            bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
+            if (kind == AC_CURVE_BEZIER)
+                bezier_rate_bounds(cv->bez + j * BEZ_BLOCK * C, C, ch, iT, bound);
+            else if (kind > AC_CURVE_CUBIC) /* eased: the rates of an easing are not bounded */
+                bound[1] = bound[2] = INFINITY;
             if (kind == AC_CURVE_BEZIER)
                 a = b = c = 0.0, d = p0; /* evaluated from bez */
             s[ch] = d, s[C + ch] = c, s[2 * C + ch] = b, s[3 * C + ch] = a;
-            bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
-            bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
             for (int r = 0; r < 3; r++) /* 1 / duration overflows: u is not finite */
                 cv->safe[r] &= bound[r] <= DBL_MAX / 4.0 && ac_finite(iT);
         }

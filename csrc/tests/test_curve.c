@@ -387,7 +387,7 @@ static void keyed_segments(void)
 }
 
 /* ac_curve_eval_check: whenever it vouches for a time, evaluating there
-   succeeds, on every kind, extrapolation mode, side and order, with keys,
+   succeeds with a finite result, on every kind, extrapolation mode, side and order, with keys,
    velocities and slopes up to the edge of overflow and times out to
    DBL_MAX; and it does vouch for ordinary times. */
 static void eval_check(void)
@@ -395,15 +395,16 @@ static void eval_check(void)
     const double t[4] = {-2.0, -1.0, 0.5, 3.0};
     const int kinds[3] = {AC_CURVE_EASE, AC_CURVE_BEZIER, AC_CURVE_LINEAR};
     const double w[4] = {0.2, 0.7, 0.1, 0.5}, mantissas[3] = {1, 2, 5};
+    const double steep_w[4] = {1e-9, 1.0, 1e-6, 0.999}; /* near-vertical handles */
     /* ordinary, huge values, huge velocities, a huge cycle shift */
-    const double values[5][4] = {{1, -2, 0.5, 3}, {1e307, -1e307, 5e306, -8e307},
+    const double values[6][4] = {{1, -2, 0.5, 3}, {1e307, -1e307, 5e306, -8e307},
                                  {0, 1, -1, 2}, {-1.5e307, 0, 0, 1.5e307},
-                                 {-1e300, 0, 0, 1e300}};
-    const double velocities[5][4] = {{0.5, -1, 2, 1}, {1, 0, 0, -1},
+                                 {-1e300, 0, 0, 1e300}, {1, -2, 0.5, 3}};
+    const double velocities[6][4] = {{0.5, -1, 2, 1}, {1, 0, 0, -1},
                                      {1e300, -3e305, 1e302, -2e301}, {0, 0, 0, 0},
-                                     {0, 0, 0, 1e-300}};
+                                     {0, 0, 0, 1e-300}, {1e3, -1e3, 1e2, 1}};
     double qs[2 * 3 * 312 + 16];
-    size_t nq = 0, vouched = 0, trials = 0;
+    size_t nq = 0, vouched = 0, trials = 0, bezier_rates = 0;
     ac_curve_ease eases[3];
     for (int e = -3; e <= 308; e++) /* 1, 2 and 5 times each power of ten (inf beyond) */
         for (int m = 0; m < 3; m++)
@@ -411,7 +412,7 @@ static void eval_check(void)
     for (int i = 0; i < 4; i++)
         qs[nq++] = t[i], qs[nq++] = nextafter(t[i], -INFINITY), qs[nq++] = nextafter(t[i], INFINITY);
     qs[nq++] = DBL_MAX, qs[nq++] = -DBL_MAX, qs[nq++] = NAN, qs[nq++] = INFINITY;
-    for (int set = 0; set < 5; set++)
+    for (int set = 0; set < 6; set++)
         for (int interp = 0; interp <= AC_CURVE_EASE + 2; interp++)
             for (int mode = 0; mode <= AC_EXTRAP_SLOPED; mode++) {
                 ac_curve_spec spec;
@@ -433,7 +434,7 @@ static void eval_check(void)
                 spec.segment_ease = eases;
                 spec.tangents = AC_TANGENTS_EXPLICIT;
                 spec.in_velocities = spec.out_velocities = velocities[set];
-                spec.in_weights = spec.out_weights = w;
+                spec.in_weights = spec.out_weights = set == 5 ? steep_w : w;
                 spec.before = (ac_curve_extrapolation)mode;
                 spec.after = (ac_curve_extrapolation)((mode + 3) % (AC_EXTRAP_SLOPED + 1));
                 spec.before_slopes = spec.after_slopes = slopes;
@@ -448,7 +449,9 @@ static void eval_check(void)
                             if (!ac_curve_eval_check(curve, &qs[i], 1, d, side))
                                 continue;
                             vouched++;
-                            if (ac_curve_eval_side(curve, &cursor, &qs[i], 1, d, side, &x, &err)) {
+                            bezier_rates += interp == AC_CURVE_BEZIER && d > 0;
+                            if (ac_curve_eval_side(curve, &cursor, &qs[i], 1, d, side, &x, &err) ||
+                                !isfinite(x)) {
                                 fprintf(stderr, "vouched for t=%.17g d=%d side=%d set=%d interp=%d "
                                         "modes=%d,%d: %s\n", qs[i], d, side, set, interp,
                                         spec.before, spec.after, err.detail);
@@ -459,7 +462,7 @@ static void eval_check(void)
                 CHECK(!ac_curve_eval_check(curve, qs, 1, 0, 2));
                 ac_curve_destroy(curve);
             }
-    CHECK(vouched > trials / 10);
+    CHECK(vouched > trials / 10 && bezier_rates > 1000);
 
     /* ordinary times: vouched for in every mode but outside an error side */
     for (int mode = 0; mode <= AC_EXTRAP_SLOPED; mode++) {
@@ -476,6 +479,30 @@ static void eval_check(void)
             CHECK(!ac_curve_eval_check(curve, bad, 2, d, AC_SIDE_RIGHT));
         }
         CHECK(ac_curve_eval_check(curve, inside, 0, 0, AC_SIDE_RIGHT));
+        ac_curve_destroy(curve);
+    }
+    /* a Bezier segment whose handles nearly meet: time almost stops at its
+       middle, where the velocity (1e5 times the rise) overflows, and the
+       acceleration just before it */
+    {
+        const double tt[2] = {0, 1}, rise[2] = {0, 1e305}, flat[2] = {0, 0};
+        const double w[2] = {0.99999, 0.99999}, at[3] = {0.5, 0.5, 0.4975};
+        double mid = 0.5, x;
+        ac_curve_spec spec;
+        ac_curve *curve = NULL;
+        ac_error err;
+        memset(&spec, 0, sizeof spec);
+        spec.keys = 2, spec.channels = 1, spec.times = tt, spec.values = rise;
+        spec.interpolation = AC_CURVE_BEZIER, spec.tangents = AC_TANGENTS_EXPLICIT;
+        spec.in_velocities = spec.out_velocities = flat;
+        spec.in_weights = spec.out_weights = w;
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_OK);
+        CHECK(ac_curve_eval(curve, &mid, 1, 0, &x, &err) == AC_OK && isfinite(x));
+        CHECK(ac_curve_eval_check(curve, &mid, 1, 0, AC_SIDE_RIGHT));
+        for (int d = 1; d < 3; d++) {
+            CHECK(!ac_curve_eval_check(curve, &at[d], 1, d, AC_SIDE_RIGHT));
+            CHECK(ac_curve_eval(curve, &at[d], 1, d, &x, &err) == AC_ERR_OVERFLOW);
+        }
         ac_curve_destroy(curve);
     }
     /* one key near DBL_MAX with a slope: not vouched for where the line overflows */
