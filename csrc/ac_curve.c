@@ -48,7 +48,6 @@ struct ac_curve {
     double *coef;
     double *delta;        /* c: values[k-1] - values[0], the cycle_offset shift */
     unsigned char *kind;  /* k - 1 segment kinds (ac_curve_interpolation) */
-    int polynomial;       /* every segment is step, linear or cubic */
     /* Bezier segments (NULL when there are none): k - 1 blocks of BEZ_BLOCK c,
        time x(s) = ((ax s + bx) s + cx) s in units of the duration and value
        y(s) = ((ay s + by) s + cy) s + dy, stored cx, bx, ax, dy, cy, by, ay,
@@ -59,6 +58,9 @@ struct ac_curve {
     ac_curve_ease *ease;  /* k - 1 easings (NULL when no segment is eased) */
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
     int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
+    /* how far before the first key (first - t) and after the last (t - last)
+       each derivative order is sure to be representable (set_reach) */
+    double reach[2][3];
     ac_allocator mem;     /* what every block above came from */
 };
 
@@ -295,6 +297,15 @@ static double bezier_solve(double cx, double bx, double ax, double u, double s)
     return s;
 }
 
+/* The least x'(s) = cx + 2 bx s + 3 ax s^2 on [0, 1] (of bezier_accept's m). */
+static double bezier_least_slope(double cx, double bx, double ax)
+{
+    double m = fmin(cx, (3.0 * ax + 2.0 * bx) + cx); /* x' at the ends */
+    if (ax > 0.0 && -bx > 0.0 && -bx < 3.0 * ax) /* x' has its vertex inside */
+        m = fmin(m, cx - bx * bx / (3.0 * ax));
+    return m;
+}
+
 /* A bound tau such that one Halley step (bezier_halley) from an s in [0, 1]
    with |x(s) - u| < tau lands within BEZ_TOL / 2 of u, so its result needs
    no check (0 where x' vanishes on [0, 1]: every step is checked). With f =
@@ -306,16 +317,36 @@ static double bezier_solve(double cx, double bx, double ax, double u, double s)
    (1e-15); m is taken 1% smaller for the rounding of s near the ends. */
 static double bezier_accept(double cx, double bx, double ax)
 {
-    double m = fmin(cx, (3.0 * ax + 2.0 * bx) + cx); /* x' at the ends */
+    double m = 0.99 * bezier_least_slope(cx, bx, ax);
     double H = fmax(fabs(bx), fabs(3.0 * ax + bx)), A = fabs(ax), K, tau;
-    if (ax > 0.0 && -bx > 0.0 && -bx < 3.0 * ax) /* x' has its vertex inside */
-        m = fmin(m, cx - bx * bx / (3.0 * ax));
-    m *= 0.99;
     if (!(m > 0.0) || !ac_finite(m))
         return 0.0;
     K = 4.0 * H * H / (m * m * m * m) + 8.0 * A / (m * m * m);
     tau = cbrt(0.5 * BEZ_TOL / K);
     return H > 0.0 ? fmin(tau, m * m / (2.0 * H)) : tau;
+}
+
+/* Bounds on the velocity and acceleration of channel ch of Bezier block b
+   (its time and value cubics set), bezier_at's y'/x' iT and (y'' x' - y'
+   x'') / x'^3 iT^2 at any s in [0, 1]: |y'| <= |cy| + 2 |by| + 3 |ay|,
+   |y''| <= 2 |by| + 6 |ay| and the same for x, and x' >= m', half the least
+   x' less the rounding of computing x' (from 0 where x' can vanish, which
+   leaves them unbounded). Each bound also covers the quotient before the
+   factors iT (when iT < 1). */
+static void bezier_rate_bounds(const double *b, size_t C, size_t ch, double iT, double bound[3])
+{
+    double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
+    double cy = b[4 * C + ch], by = b[5 * C + ch], ay = b[6 * C + ch];
+    double x1 = fabs(cx) + 2.0 * fabs(bx) + 3.0 * fabs(ax), x2 = 2.0 * fabs(bx) + 6.0 * fabs(ax);
+    double y1 = fabs(cy) + 2.0 * fabs(by) + 3.0 * fabs(ay), y2 = 2.0 * fabs(by) + 6.0 * fabs(ay);
+    double m = 0.5 * bezier_least_slope(cx, bx, ax) - 16.0 * DBL_EPSILON * x1;
+    double top = y2 * x1 + y1 * x2, f = fmax(1.0, iT);
+    if (!(m >= 1e-100)) { /* m^3 must stay a normal number */
+        bound[1] = bound[2] = INFINITY;
+        return;
+    }
+    bound[1] = y1 / m * f;
+    bound[2] = fmax(top, top / (m * m * m)) * f * f;
 }
 
 /* The inverse-time table of channel ch of Bezier block bz (its time cubic
@@ -691,6 +722,56 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T)
     }
 }
 
+/* The reach of each end (0 before, 1 after) and derivative order: the
+   largest distance d beyond the end key at which extrapolation is certain to
+   give representable results, negative when even d = 0 is not. In every
+   mode an order is only vouched for where safe[] says its values inside the
+   keys (bounded by bound[] <= DBL_MAX / 4, up to rounding) cannot overflow,
+   and d itself must be finite (DBL_MAX is the widest reach):
+   - error: only the key itself (d = 0), where the inside is evaluated;
+   - clamp, and cycles of a curve without span: key values and zeros;
+   - linear, sloped: the value key + v d, with |key| <= DBL_MAX / 4 and
+     |v| d <= DBL_MAX / 2 (with a 1% margin for the rounding of the product),
+     stays below DBL_MAX; the velocity is v, which must be finite;
+   - cycles: values from inside the keys, plus for cycle_offset's values a
+     shift of `cycles` times delta, where |cycles| <= d / span + 4 (the fold
+     counts d + span from the first key; the division and nearbyint round by
+     less than one), kept below DBL_MAX / 2. */
+static void set_reach(ac_curve *cv)
+{
+    const size_t k = cv->k, C = cv->c;
+    const double span = cv->times[k - 1] - cv->times[0];
+    double shift = 0.0;
+    for (size_t ch = 0; ch < C; ch++)
+        shift = fmax(shift, fabs(cv->delta[ch]));
+    for (int end = 0; end < 2; end++) {
+        ac_curve_extrapolation mode = end ? cv->after : cv->before;
+        const double *key = cv->values + (end ? (k - 1) * C : 0);
+        const double *v = mode == AC_EXTRAP_SLOPED ? cv->slopes + (end ? C : 0)
+                          : end                    ? cv->out_velocity + (k - 1) * C
+                                                   : cv->in_velocity;
+        double *r = cv->reach[end], big = 0.0, fast = 0.0;
+        for (size_t ch = 0; ch < C; ch++) {
+            big = fmax(big, fabs(key[ch]));
+            fast = ac_finite(v[ch]) ? fmax(fast, fabs(v[ch])) : INFINITY;
+        }
+        r[0] = r[1] = r[2] = DBL_MAX;
+        if (mode == AC_EXTRAP_ERROR) {
+            r[0] = r[1] = r[2] = 0.0;
+        } else if (mode == AC_EXTRAP_LINEAR || mode == AC_EXTRAP_SLOPED) {
+            r[0] = big <= DBL_MAX / 4.0 && ac_finite(fast)
+                       ? fmin(0.99 * (DBL_MAX / 2.0) / fast, DBL_MAX)
+                       : -1.0;
+            r[1] = ac_finite(fast) ? DBL_MAX : -1.0;
+        } else if (mode == AC_EXTRAP_CYCLE_OFFSET && k > 1 && span > 0.0 && shift > 0.0) {
+            double cycles = DBL_MAX / 2.0 / shift - 4.0; /* the most cycles allowed */
+            r[0] = cycles < 1.0 ? -1.0 : fmin(0.99 * span * cycles, DBL_MAX);
+        }
+        for (int d = 0; d < 3; d++)
+            r[d] = cv->safe[d] ? r[d] : -1.0;
+    }
+}
+
 ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error *err)
 {
     ac_curve *cv;
@@ -780,7 +861,6 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         cv->slopes[ch] = spec->before == AC_EXTRAP_SLOPED ? spec->before_slopes[ch] : 0.0;
         cv->slopes[C + ch] = spec->after == AC_EXTRAP_SLOPED ? spec->after_slopes[ch] : 0.0;
     }
-    cv->polynomial = 1;
     for (size_t j = 0; j + 1 < k; j++) {
         int kind = mixed ? spec->segment_interpolation[j] : (int)spec->interpolation;
         if (!(cv->times[j + 1] > cv->times[j]))
@@ -805,7 +885,6 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         }
         cv->kind[j] = (unsigned char)kind;
         any_bez |= kind == AC_CURVE_BEZIER || kind == KIND_CSS;
-        cv->polynomial &= kind <= AC_CURVE_CUBIC;
     }
     if (any_bez && !(cv->bez = alloc(&cv->mem, (k - 1) * BEZ_BLOCK * C))) {
         ac_curve_destroy(cv);
@@ -865,8 +944,9 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
 
     /* Segments: tangents = duration * velocity, then polynomial coefficients. */
     /* values: every segment whose value has a bound below (all but easings
-       that leave [0, 1] and CSS curves); rates: polynomial curves */
-    cv->safe[0] = 1, cv->safe[1] = cv->safe[2] = cv->polynomial;
+       that leave [0, 1] and CSS curves); rates: every step, linear, cubic
+       and Bezier segment with bounds below (not eased segments) */
+    cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
     for (size_t j = 0; j + 1 < k; j++) {
         double T = cv->times[j + 1] - cv->times[j], iT = T > 0.0 ? 1.0 / T : 0.0;
         if (!ac_finite(T)) /* keys more than DBL_MAX apart: see wide_run */
@@ -952,15 +1032,20 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             if (kind == KIND_CSS || (kind == AC_CURVE_EASE && !(cv->ease[j].kind >= AC_EASE_LINEAR &&
                                                                  cv->ease[j].kind <= AC_EASE_CUBIC_IN_OUT)))
                 bound[0] = INFINITY;
+            bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
+            bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
+            if (kind == AC_CURVE_BEZIER)
+                bezier_rate_bounds(cv->bez + j * BEZ_BLOCK * C, C, ch, iT, bound);
+            else if (kind > AC_CURVE_CUBIC) /* eased: the rates of an easing are not bounded */
+                bound[1] = bound[2] = INFINITY;
             if (kind == AC_CURVE_BEZIER)
                 a = b = c = 0.0, d = p0; /* evaluated from bez */
             s[ch] = d, s[C + ch] = c, s[2 * C + ch] = b, s[3 * C + ch] = a;
-            bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
-            bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
             for (int r = 0; r < 3; r++) /* 1 / duration overflows: u is not finite */
                 cv->safe[r] &= bound[r] <= DBL_MAX / 4.0 && ac_finite(iT);
         }
     }
+    set_reach(cv);
     for (size_t j = 0; j + 1 < k && cv->bez; j++) { /* the inverse-time tables */
         double *bz = cv->bez + j * BEZ_BLOCK * C;
         if (cv->kind[j] != AC_CURVE_BEZIER && cv->kind[j] != KIND_CSS)
@@ -1859,6 +1944,29 @@ ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
     return st ? st
               : run(curve, &cursor->segment, t, n, 0, derivative, side, out,
                     err ? err : &local);
+}
+
+/* 1 when every t lies within reach rb before lo and ra after hi (both >= 0;
+   NaN fails). */
+AC_VECTORIZED
+static int within_reach(const double *t, size_t n, double lo, double hi, double rb, double ra)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= (lo - t[i] <= rb) & (t[i] - hi <= ra);
+    return ok != 0;
+}
+
+bool ac_curve_eval_check(const ac_curve *curve, const double *t, size_t n, int derivative,
+                         int side)
+{
+    double rb, ra;
+    if (derivative < 0 || derivative > 2 || (side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT))
+        return false;
+    /* the sides differ only at d = 0 (the end key or a seam), within every reach */
+    rb = curve->reach[0][derivative], ra = curve->reach[1][derivative];
+    return n == 0 || (rb >= 0.0 && ra >= 0.0 &&
+                      within_reach(t, n, curve->times[0], curve->times[curve->k - 1], rb, ra));
 }
 
 /* ------------------------------------------------------- time remaps */

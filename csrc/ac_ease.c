@@ -693,6 +693,17 @@ ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, doub
     return AC_OK;
 }
 
+AC_VECTORIZED
+static int all_units(const double *u, size_t n)
+{
+    return ac_all_within(u, n, 0.0, 1.0);
+}
+
+bool ac_ease_check(const double *u, size_t n)
+{
+    return n == 0 || all_units(u, n);
+}
+
 /* --------------------------------------------------------------- steps */
 
 ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u, double *s,

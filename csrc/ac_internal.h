@@ -139,6 +139,17 @@ static inline ac_status ac_check_finite(ac_arg arg, const double *x, size_t coun
     return AC_OK;
 }
 
+/* True when every x[0..n) lies in [lo, hi] (NaN fails): the proof of success
+   of a kernel whose only failure is an argument out of range. Branch-free,
+   so that it vectorizes in an AC_VECTORIZED caller. */
+static inline int ac_all_within(const double *x, size_t n, double lo, double hi)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= (x[i] >= lo) & (x[i] <= hi);
+    return ok != 0;
+}
+
 /* Cubic Hermite on the unit interval: position and d(position)/du for end
    values p0, p1 and tangents m0, m1 (per unit u). Shared by every domain that
    evaluates Hermite segments so all of them agree to the last bit. */

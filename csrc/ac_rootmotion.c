@@ -48,6 +48,7 @@ struct ac_looptrack {
     double origin_pos[3], origin_yaw, origin_quat[4];
     double cycle_pos[3], cycle_yaw, cycle_quat[4];
     double cycle_yaw_reduced; /* cycle_yaw reduced to [-pi, pi] */
+    int delta_bounded; /* no rotation, and no delta within max_cycles can overflow */
     ac_allocator mem; /* what the table and the block came from */
 };
 
@@ -530,6 +531,46 @@ ac_status ac_rootmotion_delta(const ac_looptrack *tr, const double *t0, const do
     return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_T0, t0[0], "internal check failed");
 }
 
+AC_VECTORIZED
+static int phases_within(const double *phase, size_t n)
+{
+    return ac_all_within(phase, n, 0.0, 1.0);
+}
+
+bool ac_rootmotion_sample_check(const ac_looptrack *track, const double *phase, size_t n)
+{
+    (void)track; /* every track samples every phase in [0, 1] */
+    return n == 0 || phases_within(phase, n);
+}
+
+/* 1 when every time of t (step s: 0 or 1) splits as split_one accepts it. */
+static inline int times_within(const double *restrict t, size_t s, double T, double mc,
+                               size_t n)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= fabs(t[i * s] / T) <= mc;
+    return ok != 0;
+}
+
+AC_VECTORIZED
+static int delta_times_within(const ac_looptrack *tr, const double *t0, const double *t1,
+                              size_t s0, size_t s1, size_t n)
+{
+    double T = tr->duration, mc = tr->max_cycles;
+    /* constant steps give contiguous, vectorizable loops */
+    return (s0 ? times_within(t0, 1, T, mc, n) : times_within(t0, 0, T, mc, 1)) &&
+           (s1 ? times_within(t1, 1, T, mc, n) : times_within(t1, 0, T, mc, 1));
+}
+
+bool ac_rootmotion_delta_check(const ac_looptrack *track, const double *t0, const double *t1,
+                               const size_t steps[2], size_t n)
+{
+    return n == 0 ||
+           (track->delta_bounded &&
+            delta_times_within(track, t0, t1, steps ? steps[0] : 1, steps ? steps[1] : 1, n));
+}
+
 /* ----------------------------------------------------------------- cursors */
 
 static inline int cycle_ok(int64_t cycle)
@@ -654,6 +695,35 @@ static int advance_loop(const ac_looptrack *tr, const int64_t *cycle, const doub
                      rotation ? rotation + base * rs : NULL, m);
     }
     return !bad;
+}
+
+/* 1 when every cursor step is one advance_loop accepts with a motion that
+   delta_bounded covers: phase in [0, 1), value within max_cycles, and a
+   cycle that keeps |dk| <= 2 max_cycles + 2 (absolute: dk = k1 - cycle with
+   |k1| <= max_cycles + 1) or the new cycle within 2^53 (relative: |dk| <=
+   max_cycles + 2). */
+AC_VECTORIZED
+static int advance_within(const ac_looptrack *tr, const int64_t *cycle, const double *phase,
+                          const double *value, const size_t s[3], int absolute, size_t n)
+{
+    double T = tr->duration, mc = tr->max_cycles;
+    int64_t lim = absolute ? (int64_t)mc + 1 : (1LL << 53) - (int64_t)mc - 3, ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        int64_t c = cycle[i * s[0]];
+        double u = phase[i * s[1]];
+        ok &= (c >= -lim) & (c <= lim) & (u >= 0.0) & (u < 1.0) &
+              (fabs(value[i * s[2]] / T) <= mc);
+    }
+    return ok != 0;
+}
+
+bool ac_rootmotion_advance_check(const ac_looptrack *track, const int64_t *cycle,
+                                 const double *phase, const double *value,
+                                 const size_t steps[3], bool absolute, size_t n)
+{
+    static const size_t all[3] = {1, 1, 1};
+    return n == 0 || (track->delta_bounded &&
+                      advance_within(track, cycle, phase, value, steps ? steps : all, absolute, n));
 }
 
 ac_status ac_rootmotion_advance(const ac_looptrack *tr, const int64_t *cycle,
@@ -981,6 +1051,23 @@ ac_status ac_rootmotion_create(ac_looptrack **track, const double *times,
                 return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_POSITIONS, positions[i % (k * channels)],
                                "give tangents or offsets that are not representable");
             }
+    }
+    if (rotation == AC_ROOT_NO_ROTATION) {
+        /* A delta is dk D plus the difference of two local positions, with
+           |dk| <= 2 max_cycles + 2 (each cycle within max_cycles + 1 of 0).
+           A local position lies within |p0| + |p1 - p0| (linear) or
+           max(|p0|, |p1|) + 4/27 (|m0| + |m1|) (Hermite weights) of 0, so with
+           keys and tangents below DBL_MAX / 16 and |dk D| below DBL_MAX / 4
+           the sum stays below 3/4 DBL_MAX, rounding included. */
+        double big = 0.0, stride = 0.0;
+        for (size_t i = 0; i < k * dim; i++)
+            big = fmax(big, fabs(tr->pos[i]));
+        for (size_t i = 0; interpolation == AC_CURVE_CUBIC && i < (k - 1) * dim; i++)
+            big = fmax(big, fmax(fabs(tr->m0[i]), fabs(tr->m1[i])));
+        for (size_t c = 0; c < dim; c++)
+            stride = fmax(stride, fabs(tr->stride[c]));
+        tr->delta_bounded =
+            big <= DBL_MAX / 16.0 && (2.0 * max_cycles + 2.0) * stride <= DBL_MAX / 4.0;
     }
     *track = tr;
     return AC_OK;

@@ -480,6 +480,17 @@ AC_API ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *curs
                                     const double *t, size_t n, int derivative, int side,
                                     double *out, ac_error *err);
 
+/* True only when ac_curve_eval_side with these arguments is certain to
+   succeed, from any cursor: every t finite, none outside the keys where the
+   extrapolation is AC_EXTRAP_ERROR, none so far out that an extrapolated
+   result could overflow, on a curve whose results of that order cannot
+   overflow inside the keys. One pass that reads t and writes nothing, for
+   callers that must leave their outputs untouched on failure and would
+   otherwise evaluate twice. False proves nothing: it is conservative near
+   overflow, and the evaluation then reports the error if there is one. */
+AC_API bool ac_curve_eval_check(const ac_curve *curve, const double *t, size_t n,
+                                int derivative, int side);
+
 /* ac_curve_eval_side through time remaps, as a clip plays a curve:
    `remaps` (nremap of them, outermost first) each map clip time t in [first
    key, last key] to first + ease(u) (last - first), u = (t - first) / (last -
@@ -569,6 +580,14 @@ typedef enum ac_ease_jump {
    and >= 2 for AC_EASE_JUMP_NONE; a bad count is reported with arg "count". */
 AC_API ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u, double *s,
                                     size_t n, ac_error *err);
+
+/* True when every u[0..n) lies in [0, 1], so that ac_ease_eval and
+   ac_ease_rate (a kind in range), ac_ease_inverse (a monotone kind, with s
+   for u), ac_ease_bezier_eval (an initialized curve) and ac_ease_steps_eval
+   (a valid count and position) are certain to succeed on them. One pass that
+   reads u and writes nothing, for callers that must leave their outputs
+   untouched on failure and would otherwise evaluate twice. */
+AC_API bool ac_ease_check(const double *u, size_t n);
 
 /* ----------------------------------------------------------- quaternions */
 
@@ -787,6 +806,18 @@ AC_API ac_status ac_rootmotion_delta(const ac_looptrack *track, const double *t0
                                      const size_t steps[2], double *translation, double *rotation,
                                      size_t n, ac_error *err);
 
+/* True only when ac_rootmotion_sample / ac_rootmotion_delta with these
+   arguments are certain to succeed: every phase in [0, 1]; for a delta, a
+   track without rotation whose keys and tangents keep every delta within
+   max_cycles representable (decided once, at creation), and every time
+   within max_cycles. One pass that reads the times and writes nothing, for
+   callers that must leave their outputs untouched on failure and would
+   otherwise evaluate twice. False proves nothing (turning tracks always give
+   false for deltas): the evaluation then reports the error if there is one. */
+AC_API bool ac_rootmotion_sample_check(const ac_looptrack *track, const double *phase, size_t n);
+AC_API bool ac_rootmotion_delta_check(const ac_looptrack *track, const double *t0,
+                                      const double *t1, const size_t steps[2], size_t n);
+
 /* Playback cursors: n states (integer cycle, phase in [0, 1)) move by
    value[i * steps[2]] seconds (absolute = 0) or to the time value (absolute =
    1). Writes the new states and the motion between old and new state, as
@@ -800,6 +831,16 @@ AC_API ac_status ac_rootmotion_advance(const ac_looptrack *track, const int64_t 
                                        const size_t steps[3], bool absolute, int64_t *new_cycle,
                                        double *new_phase, double *translation, double *rotation,
                                        size_t n, ac_error *err);
+
+/* True only when ac_rootmotion_advance with these arguments is certain to
+   succeed: a track without rotation whose deltas are bounded (see
+   ac_rootmotion_delta_check), every phase in [0, 1), every value within
+   max_cycles, and cycles that keep the step's whole cycles within
+   2 max_cycles + 2 (absolute) or the new cycle within 2^53 (relative). Reads
+   the inputs and writes nothing; false proves nothing. */
+AC_API bool ac_rootmotion_advance_check(const ac_looptrack *track, const int64_t *cycle,
+                                        const double *phase, const double *value,
+                                        const size_t steps[3], bool absolute, size_t n);
 
 /* --------------------------------------------------------------- contact */
 

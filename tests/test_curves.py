@@ -472,6 +472,144 @@ def test_sample_and_call_leave_out_untouched_on_error():
     np.testing.assert_array_equal(out[0], -7.0)
 
 
+
+# -- out=: one evaluation after a check that reads t alone -----------------------
+# When the curve can prove from t that the call succeeds, out= is written by a
+# single evaluation; when it cannot, a validation pass runs first. Either way
+# out= must hold the fresh call's bits, and be left as it was on any error.
+
+OUT_KINDS = {
+    "step": {"interpolation": "step"},
+    "linear": {"interpolation": "linear"},
+    "cubic": {},
+    "bezier": {"interpolation": "bezier", "velocities": [1.0, -2.0, 0.5, 3.0, 0.0],
+               "in_weights": [0.2, 0.6, 0.3, 0.9, 0.5],
+               "out_weights": [0.5, 0.1, 0.7, 0.25, 0.4]},
+    "eased": {"interpolation": "smoothstep"},
+    "overshooting ease": {"interpolation": "back_out"},
+    "mixed": {"interpolation": ["step", "bezier", "smoothstep", "cubic"]},
+    "time remap": {"ease": "smoothstep"},
+}
+OUT_MODES = ["clamp", "linear", "sloped", "cycle", "cycle_offset", "oscillate", "error"]
+OUT_TIMES = [0.0, 0.5, 1.5, 2.0, 4.0]
+
+
+def out_curve(kind, before, after, channels=None):
+    values = np.array([0.0, 2.0, -1.0, 1.5, 3.0])
+    if channels:
+        values = np.c_[values, -2.0 * values + 1.0]
+    options = dict(OUT_KINDS[kind])
+    if channels and "velocities" in options:
+        options["velocities"] = np.c_[options["velocities"], options["velocities"]]
+    slopes = {f"{side}_slope": 0.75 for side, mode in (("before", before), ("after", after))
+              if mode == "sloped"}
+    return Curve(OUT_TIMES, values, before=before, after=after, **options, **slopes)
+
+
+@pytest.mark.parametrize("kind", OUT_KINDS)
+@pytest.mark.parametrize("mode", OUT_MODES)
+def test_out_gives_the_bits_of_a_fresh_call(kind, mode):
+    rng = np.random.default_rng(OUT_MODES.index(mode))
+    for before, after, channels in ((mode, mode, None), ("clamp", mode, 2), (mode, "linear", None)):
+        c = out_curve(kind, before, after, channels)
+        lo = 0.0 if before == "error" else -7.0
+        hi = 4.0 if after == "error" else 11.0
+        # keys, cycle seams and random times, in order and shuffled
+        t = np.r_[OUT_TIMES, lo, hi, 4.0 + 4.0 * np.arange(-2, 3), rng.uniform(lo, hi, 40)]
+        t = np.r_[np.sort(t), rng.permutation(t)]
+        t = t[(t >= lo) & (t <= hi)]
+        shape = t.shape + c.values.shape[1:]
+        for side in ("right", "left"):
+            orders = (0, 1) if kind == "time remap" else (0, 1, 2)
+            for d in orders:
+                fresh = c.evaluate(t, d, side=side)
+                out = np.full(shape, -7.0)
+                assert c.evaluate(t, d, side=side, out=out) is out
+                np.testing.assert_array_equal(out, fresh)
+            fresh = c.sample(t, side=side)
+            out = (np.full(shape, -7.0), np.full(shape, -8.0))
+            got = c.sample(t, side=side, out=out)
+            assert got.value is out[0] and got.velocity is out[1]
+            np.testing.assert_array_equal(out[0], fresh.value)
+            np.testing.assert_array_equal(out[1], fresh.velocity)
+        out = np.full(shape, -7.0)
+        assert c(t, out=out) is out
+        np.testing.assert_array_equal(out, c(t))
+
+
+def raised(call):
+    """The exception a call raises (pytest.fail if none)."""
+    try:
+        call()
+    except (ValueError, OverflowError) as e:
+        return e
+    pytest.fail("no error raised")
+
+
+BAD_TIMES = [(np.nan, r"is nan \(must be finite\)"), (np.inf, r"is inf \(must be finite\)"),
+             (-np.inf, r"is -inf \(must be finite\)"),
+             (4.5, r"is 4.5 \(must lie in \[0, 4\] \(after='error'\)\)")]
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("bad, message", BAD_TIMES)
+@pytest.mark.parametrize("order", ["sorted", "shuffled"])
+def test_out_untouched_and_the_same_error_on_a_bad_time(where, bad, message, order):
+    n = 10_000  # several blocks of the binding's walk
+    t = np.linspace(0.0, 4.0, n)
+    if order == "shuffled":
+        t = np.random.default_rng(1).permutation(t)
+    i = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    t[i] = bad
+    c = out_curve("cubic", "clamp", "error")
+    for func, call, out in (
+            ("Curve", lambda o: c(t, out=o), np.full(n, -7.0)),
+            ("Curve.evaluate", lambda o: c.evaluate(t, 1, side="left", out=o), np.full(n, -7.0)),
+            ("Curve.sample", lambda o: c.sample(t, out=o), (np.full(n, -7.0), np.full(n, -8.0)))):
+        fresh = raised(lambda: call(None))
+        with pytest.raises(ValueError, match=rf"^{func}: t at index \({i},\) {message}$") as e:
+            call(out)
+        assert str(e.value) == str(fresh)
+        for o, fill in zip(out if isinstance(out, tuple) else (out,), (-7.0, -8.0)):
+            np.testing.assert_array_equal(o, fill)
+
+
+# Curves whose values overflow: the check cannot vouch, the validation pass
+# finds the overflow and out stays as it was.
+OVERFLOWS = {
+    "linear extrapolation": (
+        lambda: Curve([0.0, 1e-5], [0.0, 1e300], interpolation="linear", after="linear"),
+        0.5e-5, 1e300),
+    "cycle_offset shifts": (
+        lambda: Curve([0.0, 1.0], [-1e300, 1e300], interpolation="linear", after="cycle_offset"),
+        1e5, 1e9),
+    "inside the keys": (
+        lambda: Curve([0.0, 1.0, 2.0, 3.0], [1.6e308, 1.797e308, 1.797e308, 1.6e308]),
+        0.5, 1.5),
+}
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("case", OVERFLOWS)
+def test_out_untouched_when_a_value_overflows(where, case):
+    make, fine, overflowing = OVERFLOWS[case]
+    c, n = make(), 6000
+    t = np.full(n, fine)
+    i = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    t[i] = overflowing
+    assert np.isfinite(c(fine)) and np.isfinite(c(t[:i])).all()
+    for func, call, out in (
+            ("Curve", lambda o: c(t, out=o), np.full(n, -7.0)),
+            ("Curve.sample", lambda o: c.sample(t, out=o), (np.full(n, -7.0), np.full(n, -8.0)))):
+        fresh = raised(lambda: call(None))
+        with pytest.raises(OverflowError, match=rf"^{func}: value at index \({i},\) is inf "
+                                                r"\(is not representable"):
+            call(out)
+        assert str(fresh).startswith(f"{func}: value at index ({i},)")
+        for o, fill in zip(out if isinstance(out, tuple) else (out,), (-7.0, -8.0)):
+            np.testing.assert_array_equal(o, fill)
+
+
 def test_plot_draws(monkeypatch):
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
@@ -670,7 +808,7 @@ def test_demo_lines():
 def test_bench_cases_run():
     from animcore.bench import bench_curves
     results = bench_curves(1e-4, 1)
-    assert len(results) == 4 and all(r.target for r in results)
+    assert len(results) == 6 and all(r.target for r in results)
 
 
 def test_far_cycles_stay_inside_the_keys():

@@ -376,6 +376,52 @@ def test_inverse_out():
     np.testing.assert_array_equal(out, [0.5, 1.0])
 
 
+
+# out= is written by one evaluation when every value is proven to lie in
+# [0, 1], by a validation pass and then the evaluation otherwise; either way
+# the bits of a fresh call, and out as it was on an error.
+OUT_EASINGS = {
+    "ease": (lambda u, out=None: ease("sine_in_out", u, out=out), "ease", "u"),
+    "Ease rate": (lambda u, out=None: Ease("elastic_out")(u, derivative=1, out=out), "Ease", "u"),
+    "Ease.inverse": (lambda s, out=None: Ease("expo_in_out").inverse(s, out=out),
+                     "Ease.inverse", "s"),
+    "CubicBezier": (lambda u, out=None: CubicBezier(0.3, -0.4, 0.6, 1.5)(u, out=out),
+                    "CubicBezier", "u"),
+    "CubicBezier rate": (lambda u, out=None: CubicBezier(0.3, -0.4, 0.6, 1.5)(
+        u, derivative=1, out=out), "CubicBezier", "u"),
+    "Steps": (lambda u, out=None: Steps(4, "jump-both")(u, out=out), "Steps", "u"),
+}
+
+
+@pytest.mark.parametrize("name", OUT_EASINGS)
+def test_out_gives_the_bits_of_a_fresh_call(name):
+    call = OUT_EASINGS[name][0]
+    u = np.r_[0.0, 1.0, 0.5, np.random.default_rng(0).uniform(0.0, 1.0, 10_000)]
+    out = np.full(u.shape, -7.0)
+    assert call(u, out=out) is out
+    np.testing.assert_array_equal(out, call(u))
+
+
+@pytest.mark.parametrize("name", OUT_EASINGS)
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("bad, message", [(np.nan, r"is nan \(must be finite\)"),
+                                          (-1e-300, r"is -1e-300 \(must lie in \[0, 1\]\)"),
+                                          (1.5, r"is 1.5 \(must lie in \[0, 1\]\)")])
+def test_out_untouched_and_the_same_error_on_a_bad_value(name, where, bad, message):
+    call, func, arg = OUT_EASINGS[name]
+    n = 10_000  # several blocks of the binding's walk
+    u = np.linspace(0.0, 1.0, n)
+    i = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    u[i] = bad
+    with pytest.raises(ValueError) as fresh:
+        call(u)
+    out = np.full(n, -7.0)
+    with pytest.raises(ValueError, match=rf"^{func}: {arg} at index \({i},\) {message}$") as e:
+        call(u, out=out)
+    assert str(e.value) == str(fresh.value)
+    np.testing.assert_array_equal(out, -7.0)
+
+
 def test_scalars_and_empty():
     assert np.ndim(ease("quad_in", 0.5)) == 0 and ease("quad_in", 0.5) == 0.25
     assert ease("quad_in", np.empty((0, 3))).shape == (0, 3)

@@ -448,6 +448,137 @@ def test_result_is_out_and_out_untouched_on_error(walk):
     assert cursor.advance(0.5, out=o) is o
 
 
+
+# out= is written by one evaluation when the times are proven valid and the
+# track's deltas bounded, by a validation pass and then the evaluation
+# otherwise; either way the bits of a fresh call, and out as it was on error.
+def _fill(out, value=-7.0):
+    for o in out if isinstance(out, tuple) else (out,):
+        o.fill(value)
+    return out
+
+
+def _untouched(out):
+    for o in out if isinstance(out, tuple) else (out,):
+        np.testing.assert_array_equal(o, -7.0)
+
+
+def _outs(result):
+    if isinstance(result, np.ndarray):
+        return _fill(np.empty(result.shape))
+    return _fill(tuple(np.empty(r.shape) for r in result))
+
+
+OUT_TRACKS = {
+    "linear": lambda: LoopTrack(ARTICLE_TIMES, ARTICLE_POSITIONS),
+    "cubic, 2 channels": lambda: LoopTrack(ARTICLE_TIMES, np.c_[ARTICLE_POSITIONS, ARTICLE_TIMES],
+                                           interpolation="cubic"),
+    "turning": square,
+}
+
+
+@pytest.mark.parametrize("name", OUT_TRACKS)
+def test_out_gives_the_bits_of_a_fresh_call(name):
+    track, rng = OUT_TRACKS[name](), np.random.default_rng(2)
+    t0 = rng.uniform(-50.0, 50.0, 5000)
+    for args in ((t0, t0 + rng.uniform(-3.0, 3.0, t0.size)), (t0, 1.25), (rng.uniform(0, 1, 5000),)):
+        call = track.delta if len(args) == 2 else track.sample
+        fresh = call(*args)
+        out = _outs(fresh)
+        got = call(*args, out=out)
+        for g, o, f in zip(*(x if isinstance(x, tuple) else (x,) for x in (got, out, fresh))):
+            assert g is o
+            np.testing.assert_array_equal(o, f)
+
+
+@pytest.mark.parametrize("name", ["linear", "turning"])
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("call, bad, message", [
+    ("delta t0", np.nan, r"t0 at index \({i},\) is nan \(must be finite\)"),
+    ("delta t1", -np.inf, r"t1 at index \({i},\) is -inf \(must be finite\)"),
+    ("delta t1", 3e6, r"t1 at index \({i},\) is 3000000.0 \(must satisfy \|t1/duration\| <= "
+                      r"max_cycles=1000000 with duration=1\)"),
+    ("sample", 1.5, r"phase at index \({i},\) is 1.5 \(must lie in \[0, 1\]\)"),
+    ("sample", np.nan, r"phase at index \({i},\) is nan \(must be finite\)"),
+])
+def test_out_untouched_and_the_same_error_on_a_bad_time(name, where, call, bad, message):
+    track, n = OUT_TRACKS[name](), 6000
+    t = np.linspace(0.0, 1.0, n)
+    i = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    bad_t = t.copy()
+    bad_t[i] = bad
+    args = {"delta t0": (bad_t, t), "delta t1": (t, bad_t), "sample": (bad_t,)}[call]
+    method = track.sample if call == "sample" else track.delta
+    out = _outs(method(*(t for _ in args)))
+    with pytest.raises(ValueError) as fresh:
+        method(*args)
+    with pytest.raises(ValueError, match="^LoopTrack.%s: %s$" % (method.__name__,
+                                                                 message.format(i=i))) as e:
+        method(*args, out=out)
+    assert str(e.value) == str(fresh.value)
+    _untouched(out)
+
+
+
+@pytest.mark.parametrize("name", OUT_TRACKS)
+@pytest.mark.parametrize("move", ["advance", "advance_to"])
+def test_cursor_out_gives_the_bits_of_a_fresh_call(name, move):
+    import copy
+    track, rng = OUT_TRACKS[name](), np.random.default_rng(3)
+    cursor = RootMotionCursor(track, rng.uniform(-1e3, 1e3, 5000))
+    twin = copy.deepcopy(cursor)
+    value = rng.uniform(-2.0, 2.0, 5000) + (rng.uniform(-50, 50, 5000) if move == "advance_to"
+                                             else 0.0)
+    fresh = getattr(twin, move)(value)
+    out = _outs(fresh)
+    got = getattr(cursor, move)(value, out=out)
+    for g, o, f in zip(*(x if isinstance(x, tuple) else (x,) for x in (got, out, fresh))):
+        assert g is o
+        np.testing.assert_array_equal(o, f)
+    assert cursor == twin  # the same state after the move
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+@pytest.mark.parametrize("move, bad, message", [
+    ("advance", np.nan, r"dt at index \({i},\) is nan \(must be finite\)"),
+    ("advance", 2e6, r"dt at index \({i},\) is 2000000.0 \(must satisfy \|dt/duration\| <= "
+                     r"max_cycles=1000000 with duration=1\)"),
+    ("advance_to", -np.inf, r"t at index \({i},\) is -inf \(must be finite\)"),
+])
+def test_cursor_out_untouched_and_the_same_error_on_a_bad_value(where, move, bad, message):
+    import copy
+    n = 6000
+    cursor = RootMotionCursor(OUT_TRACKS["linear"](), np.linspace(0.0, 3.0, n))
+    before = copy.deepcopy(cursor)
+    value = np.full(n, 0.25)
+    i = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    value[i] = bad
+    with pytest.raises(ValueError) as fresh:
+        getattr(cursor, move)(value)
+    out = _fill(np.empty(n))
+    func = "RootMotionCursor." + move
+    with pytest.raises(ValueError, match="^%s: %s$" % (func, message.format(i=i))) as e:
+        getattr(cursor, move)(value, out=out)
+    assert str(e.value) == str(fresh.value)
+    _untouched(out)
+    assert cursor == before  # nothing moved
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+def test_out_untouched_when_a_delta_overflows(where):
+    # 1e300 per cycle: 5e8 cycles, within max_cycles, is beyond the double range
+    track, n = LoopTrack([0.0, 1.0], [0.0, 1e300], max_cycles=1e9), 6000
+    t0, t1 = np.zeros(n), np.full(n, 0.5)
+    i = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    t1[i] = 5e8
+    assert np.isfinite(track.delta(0.0, 0.5)) and np.isfinite(track.delta(0.0, 1e6))
+    out = _fill(np.empty(n))
+    with pytest.raises(OverflowError, match=rf"^LoopTrack.delta: translation at index \({i},\) "
+                                            r"is inf \(is not representable"):
+        track.delta(t0, t1, out=out)
+    _untouched(out)
+
+
 @pytest.mark.parametrize("out, match", [
     (np.empty(4), r"out\[0\] has shape \(4,\), expected \(3,\)"),
     ((np.empty(3), np.empty(3)), r"out must be a tuple of 1 arrays"),
@@ -650,3 +781,20 @@ def test_loop_track_unsorted_times_and_tool_words():
                                          r"less than times\[1\] = 0.5: key times must be sorted"):
         LoopTrack([0, 0.5, 0.25, 1], [0, 1, 2, 3])
     assert LoopTrack([0, 1], [0, 1], interpolation="LERP").interpolation == "linear"
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "last"])
+def test_cursor_out_untouched_when_the_motion_overflows(where):
+    import copy
+    n = 6000
+    cursor = RootMotionCursor(LoopTrack([0.0, 1.0], [0.0, 1e300], max_cycles=1e9), np.zeros(n))
+    before = copy.deepcopy(cursor)
+    dt = np.full(n, 0.5)
+    i = {"first": 0, "middle": n // 2, "last": n - 1}[where]
+    dt[i] = 5e8
+    out = _fill(np.empty(n))
+    with pytest.raises(OverflowError, match=rf"^RootMotionCursor.advance: translation at index "
+                                            rf"\({i},\) is inf \(is not representable"):
+        cursor.advance(dt, out=out)
+    _untouched(out)
+    assert cursor == before

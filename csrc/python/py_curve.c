@@ -300,13 +300,21 @@ static ac_status eval_order(const acpy_context *ctx, const double *t, size_t n, 
                                   out, err);
 }
 
+/* The ACPY_CHECKS check of one order: time remaps are not vouched for. */
+static int certain(const acpy_context *ctx, const double *t, size_t n, int order)
+{
+    return !ctx->detail && ac_curve_eval_check(ctx->object, t, n, order, (int)ctx->option[0]);
+}
+
 #define DERIVATIVE_LOOP(name, order)                                             \
     static ac_status name(const acpy_context *ctx, const double *const *in,      \
                           const size_t *steps, double *const *out, size_t n,     \
                           ac_error *err)                                         \
     {                                                                            \
         (void)steps;                                                             \
-        return eval_order(ctx, in[0], n, order, out[0], err);                     \
+        if (!out) /* ACPY_CHECKS */                                              \
+            return certain(ctx, in[0], n, order) ? AC_OK : acpy_unchecked(err);  \
+        return eval_order(ctx, in[0], n, order, out[0], err);                    \
     }
 
 DERIVATIVE_LOOP(value_loop, 0)
@@ -316,27 +324,33 @@ DERIVATIVE_LOOP(acceleration_loop, 2)
 static ac_status sample_loop(const acpy_context *ctx, const double *const *in,
                              const size_t *steps, double *const *out, size_t n, ac_error *err)
 {
-    ac_status st = eval_order(ctx, in[0], n, 0, out[0], err);
+    ac_status st;
     (void)steps;
+    if (!out) /* ACPY_CHECKS */
+        return certain(ctx, in[0], n, 0) && certain(ctx, in[0], n, 1) ? AC_OK
+                                                                       : acpy_unchecked(err);
+    st = eval_order(ctx, in[0], n, 0, out[0], err);
     return st ? st : eval_order(ctx, in[0], n, 1, out[1], err);
 }
 
 static const acpy_kernel curve_value = {
     "_curve_value", "_curve_value(func, curve, t, out, workers) -> value", 1, 1,
-    {{"t", 1}}, {{"value", ACPY_CHANNELS}}, value_loop, 0, curve_context,
+    {{"t", 1}}, {{"value", ACPY_CHANNELS}}, value_loop, ACPY_CHECKS, curve_context,
 };
 static const acpy_kernel curve_velocity = {
     "_curve_velocity", "_curve_velocity(func, curve, t, out, workers) -> velocity", 1, 1,
-    {{"t", 1}}, {{"velocity", ACPY_CHANNELS}}, velocity_loop, 0, curve_context,
+    {{"t", 1}}, {{"velocity", ACPY_CHANNELS}}, velocity_loop, ACPY_CHECKS,
+    curve_context,
 };
 static const acpy_kernel curve_acceleration = {
     "_curve_acceleration", "_curve_acceleration(func, curve, t, out, workers)", 1, 1,
-    {{"t", 1}}, {{"acceleration", ACPY_CHANNELS}}, acceleration_loop, 0, curve_context,
+    {{"t", 1}}, {{"acceleration", ACPY_CHANNELS}}, acceleration_loop, ACPY_CHECKS,
+    curve_context,
 };
 static const acpy_kernel curve_sample = {
     "_curve_sample", "_curve_sample(func, curve, t, out, workers) -> (value, velocity)", 1, 2,
-    {{"t", 1}}, {{"value", ACPY_CHANNELS}, {"velocity", ACPY_CHANNELS}}, sample_loop, 0,
-    curve_context,
+    {{"t", 1}}, {{"value", ACPY_CHANNELS}, {"velocity", ACPY_CHANNELS}}, sample_loop,
+    ACPY_CHECKS, curve_context,
 };
 
 static const acpy_kernel *const kernels[] = {&curve_value, &curve_velocity,

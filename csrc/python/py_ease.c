@@ -98,6 +98,8 @@ static ac_status ease_value_loop(const acpy_context *ctx, const double *const *i
                                  ac_error *err)
 {
     (void)steps;
+    if (!out) /* ACPY_CHECKS: the context holds a kind in range */
+        return ac_ease_check(in[0], n) ? AC_OK : acpy_unchecked(err);
     return ac_ease_eval((ac_ease_kind)ctx->option[0], in[0], out[0], n, err);
 }
 
@@ -106,6 +108,8 @@ static ac_status ease_rate_loop(const acpy_context *ctx, const double *const *in
                                 ac_error *err)
 {
     (void)steps;
+    if (!out) /* ACPY_CHECKS */
+        return ac_ease_check(in[0], n) ? AC_OK : acpy_unchecked(err);
     return ac_ease_rate((ac_ease_kind)ctx->option[0], in[0], out[0], n, err);
 }
 
@@ -114,6 +118,10 @@ static ac_status ease_inverse_loop(const acpy_context *ctx, const double *const 
                                    ac_error *err)
 {
     (void)steps;
+    if (!out) /* ACPY_CHECKS */
+        return ac_ease_monotone((ac_ease_kind)ctx->option[0]) && ac_ease_check(in[0], n)
+                   ? AC_OK
+                   : acpy_unchecked(err);
     return ac_ease_inverse((ac_ease_kind)ctx->option[0], in[0], out[0], n, err);
 }
 
@@ -123,6 +131,8 @@ static ac_status bezier_value_loop(const acpy_context *ctx, const double *const 
 {
     const ac_ease_bezier curve = {ctx->value[0], ctx->value[1], ctx->value[2], ctx->value[3]};
     (void)steps;
+    if (!out) /* ACPY_CHECKS: the context's curve passed ac_ease_bezier_init */
+        return ac_ease_check(in[0], n) ? AC_OK : acpy_unchecked(err);
     return ac_ease_bezier_eval(&curve, in[0], out[0], NULL, n, err);
 }
 
@@ -135,6 +145,8 @@ static ac_status bezier_rate_loop(const acpy_context *ctx, const double *const *
     const ac_ease_bezier curve = {ctx->value[0], ctx->value[1], ctx->value[2], ctx->value[3]};
     double s[PIECE];
     (void)steps;
+    if (!out) /* ACPY_CHECKS */
+        return ac_ease_check(in[0], n) ? AC_OK : acpy_unchecked(err);
     for (size_t i = 0; i < n; i += PIECE) {
         size_t m = n - i < PIECE ? n - i : PIECE;
         ac_status st = ac_ease_bezier_eval(&curve, in[0] + i, s, out[0] + i, m, err);
@@ -152,6 +164,11 @@ static ac_status steps_value_loop(const acpy_context *ctx, const double *const *
                                   ac_error *err)
 {
     (void)steps;
+    if (!out) /* ACPY_CHECKS: no values, so only the count and position are checked */
+        return ac_ease_steps_eval(ctx->option[0], (ac_ease_jump)ctx->option[1], NULL, NULL, 0,
+                                  NULL) == AC_OK && ac_ease_check(in[0], n)
+                   ? AC_OK
+                   : acpy_unchecked(err);
     return ac_ease_steps_eval(ctx->option[0], (ac_ease_jump)ctx->option[1], in[0], out[0], n,
                               err);
 }
@@ -159,7 +176,7 @@ static ac_status steps_value_loop(const acpy_context *ctx, const double *const *
 #define EASE_DECL(entry, in, loop, context)                                      \
     {                                                                            \
         entry, entry "(func, parameters, " in ", out, workers)", 1, 1,           \
-        {{in, 1}}, {{"result", 1}}, loop, 0, context,                            \
+        {{in, 1}}, {{"result", 1}}, loop, ACPY_CHECKS, context,                  \
     }
 
 static const acpy_kernel ease_value = EASE_DECL("_ease_value", "u", ease_value_loop,

@@ -81,6 +81,8 @@ static ac_status sample_loop(const acpy_context *ctx, const double *const *in,
                              const size_t *steps, double *const *out, size_t n, ac_error *err)
 {
     (void)steps;
+    if (!out) /* ACPY_CHECKS */
+        return ac_rootmotion_sample_check(ctx->object, in[0], n) ? AC_OK : acpy_unchecked(err);
     return ac_rootmotion_sample(ctx->object, in[0], out[0], NULL, n, err);
 }
 
@@ -89,12 +91,18 @@ static ac_status sample_turn_loop(const acpy_context *ctx, const double *const *
                                   ac_error *err)
 {
     (void)steps;
+    if (!out) /* ACPY_CHECKS */
+        return ac_rootmotion_sample_check(ctx->object, in[0], n) ? AC_OK : acpy_unchecked(err);
     return ac_rootmotion_sample(ctx->object, in[0], out[0], out[1], n, err);
 }
 
 static ac_status delta_loop(const acpy_context *ctx, const double *const *in,
                             const size_t *steps, double *const *out, size_t n, ac_error *err)
 {
+    if (!out) /* ACPY_CHECKS */
+        return ac_rootmotion_delta_check(ctx->object, in[0], in[1], steps, n)
+                   ? AC_OK
+                   : acpy_unchecked(err);
     return ac_rootmotion_delta(ctx->object, in[0], in[1], steps, out[0], NULL, n, err);
 }
 
@@ -131,6 +139,16 @@ static ac_status advance_loop(const acpy_context *ctx, const double *const *in,
     const size_t channels = ac_rootmotion_channels(tr);
     const size_t turn = ac_rootmotion_rotation(tr) == AC_ROOT_QUAT ? 4 : 1;
     int64_t cycle[ADVANCE_PIECE], next[ADVANCE_PIECE];
+    for (size_t i0 = 0; !out && i0 < n; i0 += ADVANCE_PIECE) { /* ACPY_CHECKS */
+        size_t m = n - i0 < ADVANCE_PIECE ? n - i0 : ADVANCE_PIECE;
+        for (size_t j = 0; j < (steps[0] ? m : 1); j++)
+            cycle[j] = (int64_t)in[0][(i0 + j) * steps[0]];
+        if (!ac_rootmotion_advance_check(tr, cycle, in[1] + i0 * steps[1], in[2] + i0 * steps[2],
+                                         steps, ctx->option[0] != 0, m))
+            return acpy_unchecked(err);
+    }
+    if (!out)
+        return AC_OK;
     for (size_t i0 = 0; i0 < n; i0 += ADVANCE_PIECE) {
         size_t m = n - i0 < ADVANCE_PIECE ? n - i0 : ADVANCE_PIECE;
         ac_status st;
@@ -158,21 +176,22 @@ static ac_status advance_loop(const acpy_context *ctx, const double *const *in,
 
 static const acpy_kernel sample_none = {
     "_rootmotion_sample", SAMPLE_DOC("rootmotion_sample"), 1, 1,
-    {{"phase", 1}}, {{"position", ACPY_CHANNELS}}, sample_loop, 0, track_context,
+    {{"phase", 1}}, {{"position", ACPY_CHANNELS}}, sample_loop, ACPY_CHECKS, track_context,
 };
 static const acpy_kernel sample_yaw = {
     "_rootmotion_sample_yaw", SAMPLE_DOC("rootmotion_sample_yaw"), 1, 2,
-    {{"phase", 1}}, {{"position", ACPY_CHANNELS}, {"rotation", 1}}, sample_turn_loop, 0,
-    track_context,
+    {{"phase", 1}}, {{"position", ACPY_CHANNELS}, {"rotation", 1}}, sample_turn_loop,
+    ACPY_CHECKS, track_context,
 };
 static const acpy_kernel sample_quat = {
     "_rootmotion_sample_quat", SAMPLE_DOC("rootmotion_sample_quat"), 1, 2,
-    {{"phase", 1}}, {{"position", ACPY_CHANNELS}, {"rotation", 4}}, sample_turn_loop, 0,
-    track_context,
+    {{"phase", 1}}, {{"position", ACPY_CHANNELS}, {"rotation", 4}}, sample_turn_loop,
+    ACPY_CHECKS, track_context,
 };
 static const acpy_kernel delta_none = {
     "_rootmotion_delta", DELTA_DOC("rootmotion_delta"), 2, 1,
-    {{"t0", 1}, {"t1", 1}}, {{"translation", ACPY_CHANNELS}}, delta_loop, 1, track_context,
+    {{"t0", 1}, {"t1", 1}}, {{"translation", ACPY_CHANNELS}}, delta_loop,
+    ACPY_SHARED | ACPY_CHECKS, track_context,
 };
 static const acpy_kernel delta_yaw = {
     "_rootmotion_delta_yaw", DELTA_DOC("rootmotion_delta_yaw"), 2, 2,
@@ -218,8 +237,8 @@ static const acpy_kernel split = {
 static const acpy_kernel advance_none = {
     "_rootmotion_advance", ADVANCE_DOC("rootmotion_advance"), 3, 3,
     {{"cycle", 1}, {"phase", 1}, {"time", 1}},
-    {{"cycle", 1}, {"phase", 1}, {"translation", ACPY_CHANNELS}}, advance_loop, 1,
-    advance_context,
+    {{"cycle", 1}, {"phase", 1}, {"translation", ACPY_CHANNELS}}, advance_loop,
+    ACPY_SHARED | ACPY_CHECKS, advance_context,
 };
 static const acpy_kernel advance_yaw = {
     "_rootmotion_advance_yaw", ADVANCE_DOC("rootmotion_advance_yaw"), 3, 4,

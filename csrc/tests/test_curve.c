@@ -386,6 +386,159 @@ static void keyed_segments(void)
     }
 }
 
+/* ac_curve_eval_check: whenever it vouches for a time, evaluating there
+   succeeds with a finite result, on every kind, extrapolation mode, side and order, with keys,
+   velocities and slopes up to the edge of overflow and times out to
+   DBL_MAX; and it does vouch for ordinary times. */
+static void eval_check(void)
+{
+    const double t[4] = {-2.0, -1.0, 0.5, 3.0};
+    const int kinds[3] = {AC_CURVE_EASE, AC_CURVE_BEZIER, AC_CURVE_LINEAR};
+    const double w[4] = {0.2, 0.7, 0.1, 0.5}, mantissas[3] = {1, 2, 5};
+    const double steep_w[4] = {1e-9, 1.0, 1e-6, 0.999}; /* near-vertical handles */
+    /* ordinary, huge values, huge velocities, a huge cycle shift */
+    const double values[6][4] = {{1, -2, 0.5, 3}, {1e307, -1e307, 5e306, -8e307},
+                                 {0, 1, -1, 2}, {-1.5e307, 0, 0, 1.5e307},
+                                 {-1e300, 0, 0, 1e300}, {1, -2, 0.5, 3}};
+    const double velocities[6][4] = {{0.5, -1, 2, 1}, {1, 0, 0, -1},
+                                     {1e300, -3e305, 1e302, -2e301}, {0, 0, 0, 0},
+                                     {0, 0, 0, 1e-300}, {1e3, -1e3, 1e2, 1}};
+    double qs[2 * 3 * 312 + 16];
+    size_t nq = 0, vouched = 0, trials = 0, bezier_rates = 0;
+    ac_curve_ease eases[3];
+    for (int e = -3; e <= 308; e++) /* 1, 2 and 5 times each power of ten (inf beyond) */
+        for (int m = 0; m < 3; m++)
+            qs[nq++] = mantissas[m] * pow(10.0, e), qs[nq++] = -mantissas[m] * pow(10.0, e);
+    for (int i = 0; i < 4; i++)
+        qs[nq++] = t[i], qs[nq++] = nextafter(t[i], -INFINITY), qs[nq++] = nextafter(t[i], INFINITY);
+    qs[nq++] = DBL_MAX, qs[nq++] = -DBL_MAX, qs[nq++] = NAN, qs[nq++] = INFINITY;
+    for (int set = 0; set < 6; set++)
+        for (int interp = 0; interp <= AC_CURVE_EASE + 2; interp++)
+            for (int mode = 0; mode <= AC_EXTRAP_SLOPED; mode++) {
+                ac_curve_spec spec;
+                ac_curve *curve = NULL;
+                ac_error err;
+                const double slopes[1] = {velocities[set][3]};
+                memset(&spec, 0, sizeof spec);
+                spec.keys = 4, spec.channels = 1, spec.times = t, spec.values = values[set];
+                /* then one segment of each kind; then circ_in, whose rate at
+                   the end makes the last key's velocity infinite */
+                spec.interpolation = interp <= AC_CURVE_EASE ? interp
+                                     : interp == AC_CURVE_EASE + 1 ? AC_CURVE_CUBIC
+                                                                   : AC_CURVE_EASE;
+                if (interp == AC_CURVE_EASE + 1)
+                    spec.segment_interpolation = kinds;
+                memset(eases, 0, sizeof eases);
+                for (int j = 0; j < 3; j++)
+                    eases[j].kind = interp == AC_CURVE_EASE + 2 ? AC_EASE_CIRC_IN : AC_EASE_SMOOTHSTEP;
+                spec.segment_ease = eases;
+                spec.tangents = AC_TANGENTS_EXPLICIT;
+                spec.in_velocities = spec.out_velocities = velocities[set];
+                spec.in_weights = spec.out_weights = set == 5 ? steep_w : w;
+                spec.before = (ac_curve_extrapolation)mode;
+                spec.after = (ac_curve_extrapolation)((mode + 3) % (AC_EXTRAP_SLOPED + 1));
+                spec.before_slopes = spec.after_slopes = slopes;
+                if (ac_curve_create(&curve, &spec, &err) != AC_OK)
+                    continue; /* a tangent that overflows: nothing to evaluate */
+                for (size_t i = 0; i < nq; i++)
+                    for (int d = 0; d < 3; d++)
+                        for (int side = 0; side < 2; side++) {
+                            ac_curve_cursor cursor = {0};
+                            double x = NAN;
+                            trials++;
+                            if (!ac_curve_eval_check(curve, &qs[i], 1, d, side))
+                                continue;
+                            vouched++;
+                            bezier_rates += interp == AC_CURVE_BEZIER && d > 0;
+                            if (ac_curve_eval_side(curve, &cursor, &qs[i], 1, d, side, &x, &err) ||
+                                !isfinite(x)) {
+                                fprintf(stderr, "vouched for t=%.17g d=%d side=%d set=%d interp=%d "
+                                        "modes=%d,%d: %s\n", qs[i], d, side, set, interp,
+                                        spec.before, spec.after, err.detail);
+                                CHECK(0);
+                            }
+                        }
+                CHECK(!ac_curve_eval_check(curve, qs, 1, 3, 0));
+                CHECK(!ac_curve_eval_check(curve, qs, 1, 0, 2));
+                ac_curve_destroy(curve);
+            }
+    CHECK(vouched > trials / 10 && bezier_rates > 1000);
+
+    /* ordinary times: vouched for in every mode but outside an error side */
+    for (int mode = 0; mode <= AC_EXTRAP_SLOPED; mode++) {
+        const double v[4] = {1, -2, 0.5, 3};
+        double inside[3] = {-2.0, 0.0, 3.0}, far[2] = {-50.0, 1e6}, bad[2] = {0.0, NAN};
+        ac_curve *curve = make(t, v, 4, 1, AC_CURVE_CUBIC, AC_TANGENTS_CATMULL_ROM,
+                               mode == AC_EXTRAP_SLOPED ? AC_EXTRAP_LINEAR : mode,
+                               mode == AC_EXTRAP_SLOPED ? AC_EXTRAP_LINEAR : mode);
+        for (int d = 0; d < 3; d++) {
+            CHECK(ac_curve_eval_check(curve, inside, 3, d, AC_SIDE_RIGHT));
+            CHECK(ac_curve_eval_check(curve, inside, 3, d, AC_SIDE_LEFT));
+            CHECK(ac_curve_eval_check(curve, far, 2, d, AC_SIDE_RIGHT) ==
+                  (mode != AC_EXTRAP_ERROR));
+            CHECK(!ac_curve_eval_check(curve, bad, 2, d, AC_SIDE_RIGHT));
+        }
+        CHECK(ac_curve_eval_check(curve, inside, 0, 0, AC_SIDE_RIGHT));
+        ac_curve_destroy(curve);
+    }
+    /* a Bezier segment whose handles nearly meet: time almost stops at its
+       middle, where the velocity (1e5 times the rise) overflows, and the
+       acceleration just before it */
+    {
+        const double tt[2] = {0, 1}, rise[2] = {0, 1e305}, flat[2] = {0, 0};
+        const double w[2] = {0.99999, 0.99999}, at[3] = {0.5, 0.5, 0.4975};
+        double mid = 0.5, x;
+        ac_curve_spec spec;
+        ac_curve *curve = NULL;
+        ac_error err;
+        memset(&spec, 0, sizeof spec);
+        spec.keys = 2, spec.channels = 1, spec.times = tt, spec.values = rise;
+        spec.interpolation = AC_CURVE_BEZIER, spec.tangents = AC_TANGENTS_EXPLICIT;
+        spec.in_velocities = spec.out_velocities = flat;
+        spec.in_weights = spec.out_weights = w;
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_OK);
+        CHECK(ac_curve_eval(curve, &mid, 1, 0, &x, &err) == AC_OK && isfinite(x));
+        CHECK(ac_curve_eval_check(curve, &mid, 1, 0, AC_SIDE_RIGHT));
+        for (int d = 1; d < 3; d++) {
+            CHECK(!ac_curve_eval_check(curve, &at[d], 1, d, AC_SIDE_RIGHT));
+            CHECK(ac_curve_eval(curve, &at[d], 1, d, &x, &err) == AC_ERR_OVERFLOW);
+        }
+        ac_curve_destroy(curve);
+    }
+    /* one key near DBL_MAX with a slope: not vouched for where the line overflows */
+    {
+        const double one = 1.0, near[2] = {-1e307, 1e307}, far = 5e307;
+        double key = 1.0, x;
+        ac_curve_spec spec;
+        ac_curve *curve = NULL;
+        ac_error err;
+        memset(&spec, 0, sizeof spec);
+        spec.keys = 1, spec.channels = 1, spec.times = &t[0], spec.values = &key;
+        spec.before = spec.after = AC_EXTRAP_SLOPED;
+        spec.before_slopes = spec.after_slopes = &one;
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_OK);
+        CHECK(ac_curve_eval_check(curve, near, 2, 0, AC_SIDE_RIGHT));
+        ac_curve_destroy(curve);
+        key = 1.5e308;
+        CHECK(ac_curve_create(&curve, &spec, &err) == AC_OK);
+        CHECK(!ac_curve_eval_check(curve, &far, 1, 0, AC_SIDE_RIGHT));
+        CHECK(ac_curve_eval(curve, &far, 1, 0, &x, &err) == AC_ERR_OVERFLOW);
+        ac_curve_destroy(curve);
+    }
+    /* the steep line of `errors`: vouched for near the keys, not where it overflows */
+    {
+        const double steep[2] = {0, 1e300}, tt[2] = {0, 1e-5}, near[2] = {-1.0, 1.0};
+        double qs2[2] = {0.0, 1e300}, xs[2];
+        ac_error err;
+        ac_curve *curve = make(tt, steep, 2, 1, AC_CURVE_LINEAR, 0, AC_EXTRAP_LINEAR,
+                               AC_EXTRAP_LINEAR);
+        CHECK(ac_curve_eval_check(curve, near, 2, 0, AC_SIDE_RIGHT));
+        CHECK(!ac_curve_eval_check(curve, qs2, 2, 0, AC_SIDE_RIGHT));
+        CHECK(ac_curve_eval(curve, qs2, 2, 0, xs, &err) == AC_ERR_OVERFLOW);
+        ac_curve_destroy(curve);
+    }
+}
+
 int main(void)
 {
     article_figures();
@@ -394,5 +547,6 @@ int main(void)
     jumps_and_one_key();
     errors();
     keyed_segments();
+    eval_check();
     TEST_DONE("test_curve");
 }

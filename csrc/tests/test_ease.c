@@ -160,6 +160,32 @@ static void steps(void)
     CHECK(ac_ease_steps_eval(2, (ac_ease_jump)9, u, s, 1, &err) == AC_ERR_VALUE);
 }
 
+/* ac_ease_check vouches exactly for the values every easing accepts. */
+static void check_pass(void)
+{
+    const double values[10] = {0.0, -0.0, 1.0, 0.5, 1e-300, -1e-300, 1.0 + 1e-16 * 2.3,
+                               NAN, INFINITY, -INFINITY};
+    const double ok[3] = {0.0, 0.25, 1.0};
+    ac_ease_bezier curve;
+    CHECK(ac_ease_bezier_init(&curve, 0.3, -0.4, 0.6, 1.5, NULL) == AC_OK);
+    for (int i = 0; i < 10; i++) {
+        double s, r;
+        bool vouched = ac_ease_check(&values[i], 1);
+        for (int k = 0; k < AC_EASE_COUNT; k++) {
+            CHECK(vouched == (ac_ease_eval((ac_ease_kind)k, &values[i], &s, 1, NULL) == AC_OK));
+            CHECK(vouched == (ac_ease_rate((ac_ease_kind)k, &values[i], &s, 1, NULL) == AC_OK));
+            if (ac_ease_monotone((ac_ease_kind)k))
+                CHECK(vouched ==
+                      (ac_ease_inverse((ac_ease_kind)k, &values[i], &s, 1, NULL) == AC_OK));
+        }
+        CHECK(vouched == (ac_ease_bezier_eval(&curve, &values[i], &s, &r, 1, NULL) == AC_OK));
+        CHECK(vouched ==
+              (ac_ease_steps_eval(3, AC_EASE_JUMP_BOTH, &values[i], &s, 1, NULL) == AC_OK));
+        CHECK(vouched == (i < 5));
+    }
+    CHECK(ac_ease_check(ok, 3) && ac_ease_check(ok, 0) && !ac_ease_check(values + 4, 2));
+}
+
 int main(void)
 {
     article_figures();
@@ -168,5 +194,6 @@ int main(void)
     inverses();
     bezier();
     steps();
+    check_pass();
     TEST_DONE("test_ease");
 }

@@ -251,6 +251,82 @@ static void errors(void)
     ac_rootmotion_destroy(NULL);
 }
 
+/* The check passes vouch only where sample and delta succeed, and do vouch
+   for ordinary times; never for the deltas of a turning track or of a track
+   whose deltas within max_cycles could overflow. */
+static void check_passes(void)
+{
+    const double times[2] = {0, 1}, steep[2] = {0, 1e300}, pos[6] = {0, 0, 0, 0, 0, 1};
+    const double yaw[2] = {0, 1.0};
+    const double ts[9] = {0.0, -3.5, 2e6, 1e6, -1e6, NAN, INFINITY, 999999.9, -1e300};
+    const bool valid[9] = {1, 1, 0, 1, 1, 0, 0, 1, 0}; /* max_cycles 1e6, duration 1 */
+    const double ph[6] = {0.0, 1.0, 0.5, -1e-300, 1.0 + 2.3e-16, NAN};
+    size_t shared[2] = {1, 0};
+    ac_looptrack *tr = article_track(), *steep_tr = NULL, *turn = NULL;
+    CHECK(ac_rootmotion_create(&steep_tr, times, steep, 2, 1, AC_CURVE_LINEAR,
+                               AC_ROOT_NO_ROTATION, NULL, 1, 1e9, NULL, NULL) == AC_OK);
+    CHECK(ac_rootmotion_create(&turn, times, pos, 2, 3, AC_CURVE_LINEAR, AC_ROOT_YAW, yaw, 1,
+                               1e6, NULL, NULL) == AC_OK);
+    for (int i = 0; i < 9; i++)
+        for (int j = 0; j < 9; j++) {
+            double d;
+            bool vouched = ac_rootmotion_delta_check(tr, &ts[i], &ts[j], NULL, 1);
+            CHECK(vouched == (ac_rootmotion_delta(tr, &ts[i], &ts[j], NULL, &d, NULL, 1, NULL) ==
+                              AC_OK));
+            CHECK(vouched == (valid[i] && valid[j]));
+            CHECK(!ac_rootmotion_delta_check(turn, &ts[i], &ts[j], NULL, 1));
+        }
+    CHECK(ac_rootmotion_delta_check(tr, ts, ts + 1, shared, 2)); /* t1 shared: -3.5 */
+    CHECK(!ac_rootmotion_delta_check(tr, ts + 1, ts + 2, shared, 2));
+    CHECK(!ac_rootmotion_delta_check(steep_tr, ts, ts, NULL, 1));
+    {
+        double t0 = 0.0, t1 = 5e8, d;
+        CHECK(ac_rootmotion_delta(steep_tr, &t0, &t1, NULL, &d, NULL, 1, NULL) == AC_ERR_OVERFLOW);
+    }
+    for (int i = 0; i < 6; i++) {
+        double p[3], q;
+        bool vouched = ac_rootmotion_sample_check(tr, &ph[i], 1);
+        CHECK(vouched == (ac_rootmotion_sample(tr, &ph[i], p, NULL, 1, NULL) == AC_OK));
+        CHECK(vouched == (ac_rootmotion_sample(turn, &ph[i], p, &q, 1, NULL) == AC_OK));
+        CHECK(vouched == ac_rootmotion_sample_check(turn, &ph[i], 1));
+        CHECK(vouched == (i < 3));
+    }
+    /* cursor steps: vouched for only where the step succeeds, near the cycle limits too */
+    {
+        const int64_t lim = 1LL << 53;
+        const int64_t cycles[8] = {0, -7, 1000001, 1000002, -1000001, lim - 1000003, lim - 5, -lim};
+        const double phases[4] = {0.0, 0.5, 1.0, NAN}, values[5] = {0.25, -999999.0, 1e6, 2e6, NAN};
+        size_t vouched = 0;
+        for (int absolute = 0; absolute < 2; absolute++)
+            for (int c = 0; c < 8; c++)
+                for (int p = 0; p < 4; p++)
+                    for (int v = 0; v < 5; v++) {
+                        int64_t next;
+                        double u, d;
+                        bool ok = ac_rootmotion_advance_check(tr, &cycles[c], &phases[p], &values[v],
+                                                              NULL, absolute, 1);
+                        vouched += ok;
+                        if (ok)
+                            CHECK(ac_rootmotion_advance(tr, &cycles[c], &phases[p], &values[v], NULL,
+                                                        absolute, &next, &u, &d, NULL, 1,
+                                                        NULL) == AC_OK);
+                        CHECK(!ac_rootmotion_advance_check(turn, &cycles[c], &phases[p], &values[v],
+                                                           NULL, absolute, 1));
+                    }
+        CHECK(vouched >= 20);
+        {
+            int64_t c = 0, next;
+            double u = 0.0, dt = 5e8, d;
+            CHECK(!ac_rootmotion_advance_check(steep_tr, &c, &u, &dt, NULL, 0, 1));
+            CHECK(ac_rootmotion_advance(steep_tr, &c, &u, &dt, NULL, 0, &next, &u, &d, NULL, 1,
+                                        NULL) == AC_ERR_OVERFLOW);
+        }
+    }
+    ac_rootmotion_destroy(tr);
+    ac_rootmotion_destroy(steep_tr);
+    ac_rootmotion_destroy(turn);
+}
+
 int main(void)
 {
     article_figures();
@@ -259,5 +335,6 @@ int main(void)
     cursor_long_run();
     cubic_seam();
     errors();
+    check_passes();
     TEST_DONE("test_rootmotion");
 }
