@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -669,6 +671,36 @@ def test_demo_lines():
     assert "(4.5,4) | naive world reflection: (1.5,4)" in lines[0]
     assert "(2.5,4)" in lines[1] and "12.5 J -> 18.125 J" in lines[1]
     assert "x=-0.9 after 8 bounces" in lines[2]
+
+
+def _spheres_between_walls(shape):
+    rng = np.random.default_rng(21)
+    args = dict(position=rng.uniform(-0.5, 0.5, shape + (2,)),
+                velocity=rng.normal(0.0, 1.0, shape + (2,)), radius=np.full(shape, 0.1),
+                dt=0.3, plane_point=[[-1.0, 0.0], [1.0, 0.0], [0.0, -1.0]],
+                plane_normal=np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]]),
+                plane_velocity=[0.0, 0.0], restitution=np.full(shape + (3,), 0.5))
+    return args
+
+
+@pytest.mark.parametrize("shape, workers", [((2, 3), None), ((5000,), None), ((5000,), 2)])
+@pytest.mark.parametrize("name, at, value, match", [
+    ("radius", (-1,), -1.0, r"radius at index {sphere} is -1.0 \(must be >= 0\)"),
+    ("velocity", (-1, 0), np.nan, r"velocity at index {sphere} is nan \(must be finite\)"),
+    ("plane_normal", (2,), [0.0, 2.0], r"plane_normal \. plane_normal at index \(2,\) is 4.0"),
+    ("restitution", (-1, 1), 1.5, r"restitution at index {pair} is 1.5 \(must lie in"),
+])
+def test_advance_errors_name_the_sphere_the_plane_or_the_pair(shape, workers, name, at, value,
+                                                              match):
+    # the last sphere but one (in a later block and thread for 5,000 spheres)
+    args = _spheres_between_walls(shape)
+    sphere = np.unravel_index(int(np.prod(shape)) - 2, shape)
+    where = at if name == "plane_normal" else sphere + at[1:]
+    args[name][where] = value
+    text = match.format(sphere=re.escape(str(tuple(int(k) for k in sphere))),
+                        pair=re.escape(str(tuple(int(k) for k in sphere) + (1,))))
+    with pytest.raises(ValueError, match=r"^advance_projectiles: " + text):
+        advance_projectiles(**args, workers=workers)
 
 
 def test_advance_sphere_shapes_and_pair_parameters():
@@ -1569,3 +1601,21 @@ def test_advance_workers_give_identical_results_and_errors():
         with pytest.raises(ValueError, match=r"advance_projectiles: radius at index \(2500,\) "
                                              r"is -1.0"):
             advance_projectiles(scene[0], scene[1], radius, *scene[3:], 0.8, workers=workers)
+
+
+@pytest.mark.parametrize("name", ["_advance", "_advance_spin", "_advance_events",
+                                  "_advance_spin_events", "_bounce2", "_bounce3"])
+def test_core_stub_spells_out_the_arguments_the_entry_point_takes(name):
+    import ast
+    import pathlib
+
+    from animcore import _core
+    stub = ast.parse((pathlib.Path(_core.__file__).parent / "_core.pyi").read_text())
+    (function,) = [node for node in stub.body
+                   if isinstance(node, ast.FunctionDef) and node.name == name]
+    assert function.args.vararg is None and function.args.kwarg is None
+    stubbed = [a.arg for a in function.args.args]
+    signature = getattr(_core, name).__doc__.split(" -> ")[0]
+    documented = re.sub(r"\(dim, planes, max_bounces\)", "context",
+                        signature[len(name) + 1:-1]).split(", ")
+    assert stubbed == documented
