@@ -772,7 +772,7 @@ def test_contact_point_velocity_out_untouched_on_error():
     np.testing.assert_array_equal(out, 3.0)
 
 
-@pytest.mark.parametrize("count", [1, 3, 4, 5, 1001, 150_001])  # the last one streams
+@pytest.mark.parametrize("count", [1, 3, 5, 8, 16, 1001, 150_001])  # lanes of 8, and the rest
 def test_batch_layout_agrees_bitwise_with_the_general_loop(count):
     rng = np.random.default_rng(count)
     v = rng.normal(0, 10, (count, 3))
@@ -798,14 +798,18 @@ def test_batch_layout_agrees_bitwise_with_the_general_loop(count):
         bounce(v, u, n, 0.7)
 
 
-def test_shared_parameters_are_checked_on_large_batches():
-    v = np.tile([[-3.0, 4.0, 0.0]], (9, 1))
+@pytest.mark.parametrize("count", [9, 16])  # with and without elements past the lanes
+def test_shared_parameters_are_checked_on_large_batches(count):
+    v = np.tile([[-3.0, 4.0, 0.0]], (count, 1))
     with pytest.raises(ValueError, match=r"bounce: restitution at index \(0,\) is 1.5"):
         bounce(v, [2.0, 0.0, 0.0], [1.0, 0.0, 0.0], 1.5)
     with pytest.raises(ValueError, match=r"bounce: threshold at index \(0,\) is -1.0"):
         bounce(v, [2.0, 0.0, 0.0], [1.0, 0.0, 0.0], 0.5, threshold=-1.0)
     with pytest.raises(ValueError, match=r"bounce: threshold at index \(0,\) is -1.0"):
-        bounce(v, np.zeros((9, 3)), np.tile([1.0, 0.0, 0.0], (9, 1)), 0.5, threshold=-1.0)
+        bounce(v, np.zeros((count, 3)), np.tile([1.0, 0.0, 0.0], (count, 1)), 0.5,
+               threshold=-1.0)
+    with pytest.raises(ValueError, match=r"bounce: restitution at index \(0,\) is nan"):
+        bounce(v, np.zeros((count, 3)), np.tile([1.0, 0.0, 0.0], (count, 1)), np.nan)
 
 
 @given(st.integers(0, 2**32 - 1), st.sampled_from([2, 3]), st.floats(1e-3, 1e4))
