@@ -789,18 +789,29 @@ static ac_status check_planes(const ac_planes *pl, ac_error *err)
     return AC_OK;
 }
 
-/* restitution in [0, 1] and friction >= 0 for every (sphere, plane) pair
-   that the steps make distinct; the index reported is i * count + j. */
+/* restitution in [0, 1] or friction >= 0 for the (sphere, plane) pairs of
+   sphere i (the same values for every sphere when steps[0] is 0); the index
+   reported is i * m + j. */
+static ac_status check_pair_row(ac_arg arg, const double *x, const size_t steps[2],
+                                double hi, size_t i, size_t m, ac_error *err)
+{
+    for (size_t j = 0; j < (steps[1] ? m : (m > 0)); j++) {
+        ac_status st = check_range(arg, x[i * steps[0] + j * steps[1]], hi, i * m + j, err);
+        if (st)
+            return st;
+    }
+    return AC_OK;
+}
+
+/* The same for every pair the steps make distinct. */
 static ac_status check_pairs(ac_arg arg, const double *x, const size_t steps[2],
                              double hi, size_t n, size_t m, ac_error *err)
 {
-    size_t rows = steps[0] ? n : (n > 0), cols = steps[1] ? m : (m > 0);
-    for (size_t i = 0; i < rows; i++)
-        for (size_t j = 0; j < cols; j++) {
-            ac_status st = check_range(arg, x[i * steps[0] + j * steps[1]], hi, i * m + j, err);
-            if (st)
-                return st;
-        }
+    for (size_t i = 0; i < (steps[0] ? n : (n > 0)); i++) {
+        ac_status st = check_pair_row(arg, x, steps, hi, i, m, err);
+        if (st)
+            return st;
+    }
     return AC_OK;
 }
 
@@ -823,26 +834,57 @@ static int spheres_valid(const double *position, const double *velocity, size_t 
     return !bad;
 }
 
+/* Angular velocities finite, inverse inertia finite and >= 0. */
+static ac_status check_spin(const ac_projectile_spin *spin, size_t dim, size_t n, ac_error *err)
+{
+    const size_t da = dim == 2 ? 1 : 3;
+    ac_status st;
+    for (size_t i = 0; i < n; i++)
+        if ((st = ac_check_finite(AC_ARG_ANGULAR_VELOCITY, spin->angular_velocity + i * da, da, i,
+                                  err)) ||
+            (st = check_range(AC_ARG_INVERSE_INERTIA,
+                              spin->inverse_inertia[i * spin->inverse_inertia_step], DBL_MAX, i,
+                              err)))
+            return st;
+    return AC_OK;
+}
+
+/* The spheres' own values, their (sphere, plane) parameters and their spin:
+   a scan of each kind first, and when one fails, sphere by sphere in that
+   order, so that the failure reported is the first bad sphere's whatever
+   the split of the spheres into calls. */
 static ac_status check_spheres(const double *position, const double *velocity,
                                const ac_planes *pl, const ac_projectile_params *pr,
-                               size_t n, ac_error *err)
+                               const ac_projectile_spin *spin, size_t n, ac_error *err)
 {
     const int dim = (int)pl->dim;
+    const size_t m = pl->count, da = dim == 2 ? 1 : 3;
     ac_status st;
-    for (size_t i = spheres_valid(position, velocity, pl->dim, pr, n) ? n : 0; i < n; i++) {
+    if (spheres_valid(position, velocity, pl->dim, pr, n) &&
+        !check_pairs(AC_ARG_RESTITUTION, pr->restitution, pr->restitution_steps, 1.0, n, m,
+                     err) &&
+        !check_pairs(AC_ARG_FRICTION, pr->friction, pr->friction_steps, DBL_MAX, n, m, err) &&
+        !(spin && check_spin(spin, pl->dim, n, err)))
+        return AC_OK;
+    for (size_t i = 0; i < n; i++) {
         double r = pr->radius[i * pr->radius_step], dt = pr->dt[i * pr->dt_step];
         if ((st = check_vector(AC_ARG_POSITION, dim, position + i * pl->dim, i, err)) ||
             (st = check_vector(AC_ARG_VELOCITY, dim, velocity + i * pl->dim, i, err)) ||
             (st = check_range(AC_ARG_RADIUS, r, DBL_MAX, i, err)) ||
-            (st = check_range(AC_ARG_DT, dt, DBL_MAX, i, err)))
+            (st = check_range(AC_ARG_DT, dt, DBL_MAX, i, err)) ||
+            (st = check_pair_row(AC_ARG_RESTITUTION, pr->restitution, pr->restitution_steps,
+                                 1.0, i, m, err)) ||
+            (st = check_pair_row(AC_ARG_FRICTION, pr->friction, pr->friction_steps, DBL_MAX, i,
+                                 m, err)))
+            return st;
+        if (spin && ((st = ac_check_finite(AC_ARG_ANGULAR_VELOCITY,
+                                           spin->angular_velocity + i * da, da, i, err)) ||
+                     (st = check_range(AC_ARG_INVERSE_INERTIA,
+                                       spin->inverse_inertia[i * spin->inverse_inertia_step],
+                                       DBL_MAX, i, err))))
             return st;
     }
-    if ((st = check_pairs(AC_ARG_RESTITUTION, pr->restitution, pr->restitution_steps, 1.0, n,
-                          pl->count, err)) ||
-        (st = check_pairs(AC_ARG_FRICTION, pr->friction, pr->friction_steps, DBL_MAX, n,
-                          pl->count, err)))
-        return st;
-    return AC_OK;
+    return AC_OK; /* not reached: a scan failed, so some sphere does */
 }
 
 /* Spheres are stepped in blocks of LANES, stored lane-major (one array per
@@ -1245,21 +1287,6 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
                                    err);
 }
 
-/* Angular velocities finite, inverse inertia finite and >= 0. */
-static ac_status check_spin(const ac_projectile_spin *spin, size_t dim, size_t n, ac_error *err)
-{
-    const size_t da = dim == 2 ? 1 : 3;
-    ac_status st;
-    for (size_t i = 0; i < n; i++)
-        if ((st = ac_check_finite(AC_ARG_ANGULAR_VELOCITY, spin->angular_velocity + i * da, da, i,
-                                  err)) ||
-            (st = check_range(AC_ARG_INVERSE_INERTIA,
-                              spin->inverse_inertia[i * spin->inverse_inertia_step], DBL_MAX, i,
-                              err)))
-            return st;
-    return AC_OK;
-}
-
 ac_status ac_contact_advance_spin(double *position, double *velocity,
                                   const ac_planes *planes, const ac_projectile_params *params,
                                   const ac_projectile_spin *spin,
@@ -1280,8 +1307,7 @@ ac_status ac_contact_advance_spin(double *position, double *velocity,
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_MAX_BOUNCES, (double)params->max_bounces,
                        "must be <= AC_CONTACT_MAX_BOUNCES = %d", AC_CONTACT_MAX_BOUNCES);
     if ((st = check_planes(planes, err)) ||
-        (st = check_spheres(position, velocity, planes, params, n, err)) ||
-        (spin && (st = check_spin(spin, planes->dim, n, err))) ||
+        (st = check_spheres(position, velocity, planes, params, spin, n, err)) ||
         (st = scratch_init(&ps, planes, err)))
         return st;
     b = calloc(1, sizeof *b); /* zeroed: block_pass reads lanes past the active ones */

@@ -703,6 +703,29 @@ def test_advance_errors_name_the_sphere_the_plane_or_the_pair(shape, workers, na
         advance_projectiles(**args, workers=workers)
 
 
+_BAD = {"radius": (-1.0, r"radius at index \({0},\) is -1.0"),
+        "dt": (np.inf, r"dt at index \({0},\) is inf"),
+        "restitution": (2.0, r"restitution at index \({0}, 1\) is 2.0"),
+        "friction": (-1.0, r"friction at index \({0}, 1\) is -1.0"),
+        "inverse_inertia": (-3.0, r"inverse_inertia at index \({0},\) is -3.0")}
+
+
+@pytest.mark.parametrize("workers", [None, 2])
+@pytest.mark.parametrize("first, later", [("restitution", "radius"), ("inverse_inertia", "dt"),
+                                          ("friction", "restitution"),
+                                          ("inverse_inertia", "friction")])
+def test_advance_reports_the_first_bad_sphere_whatever_its_kind(first, later, workers):
+    args = _spheres_between_walls((5000,))
+    args.update(friction=np.zeros((5000, 3)), inverse_inertia=np.full(5000, 2.0),
+                dt=np.full(5000, 0.3))
+    # the later one in the same block of spheres on one thread (in another chunk on two)
+    for name, sphere in ((first, 70), (later, 1000)):
+        where = (sphere, 1) if args[name].ndim == 2 else sphere
+        args[name][where] = _BAD[name][0]
+    with pytest.raises(ValueError, match="^advance_projectiles: " + _BAD[first][1].format(70)):
+        advance_projectiles(**args, workers=workers)
+
+
 def test_advance_sphere_shapes_and_pair_parameters():
     rng = np.random.default_rng(11)
     pos = rng.uniform(-0.5, 0.5, (2, 3, 2))
