@@ -81,7 +81,7 @@ static inline int64_t bounce_one(int dim, int frictionless, int careful, const d
             wt[k] = w[k] - s * n[k];
             wt2 += wt[k] * wt[k];
         }
-        len = sqrt(fabs(wt2)); /* fabs: lets GCC drop the errno path */
+        len = sqrt(fabs(wt2));
         if (careful && !ac_finite(wt2))
             len = scaled_length(dim, wt);
         ratio = jt / len;
