@@ -539,8 +539,10 @@ def bench_rotations(scale: float, repeats: int) -> list:
         rows += [
             compare("rotations quat_multiply(a, b)", n, lambda: quat_multiply(q0, q1),
                     "numpy-quaternion a * b", lambda: p0 * p1, repeats, target=1.5),
+            # the bytes moved by ordinary stores: streaming them must beat that
             compare("rotations quat_multiply(a, b)", n, lambda: quat_multiply(q0, q1),
-                    "np.add(a, b): the same bytes moved", lambda: np.add(q0, q1), repeats),
+                    "np.add(a, b): the same bytes moved", lambda: np.add(q0, q1), repeats,
+                    target=1.3),
             compare("rotations quat_multiply(a, b, workers=-1)", n,
                     lambda: quat_multiply(q0, q1, workers=-1), "numpy-quaternion a * b",
                     lambda: p0 * p1, repeats),

@@ -561,7 +561,9 @@ AC_SIMD_FN void ac_vd_load4(const double *p, size_t step, ac_vd v[4])
     v[3] = (ac_vd)_mm512_permutex2var_pd(t[1], AC_IDX(4, 5, 6, 7, 12, 13, 14, 15), t[3]);
 }
 
-AC_SIMD_FN void ac_vd_store4(double *p, const ac_vd v[4])
+/* 4 vectors of lanes as AC_LANES items of 4 values, in memory order: the
+   8 values of out[k] go to p + 8 k. */
+AC_SIMD_FN void ac_vd_interleave4(const ac_vd v[4], ac_vd out[4])
 {
     __m512d t[4];
     t[0] = _mm512_permutex2var_pd((__m512d)v[0], AC_IDX(0, 1, 2, 3, 8, 9, 10, 11), (__m512d)v[1]);
@@ -569,11 +571,75 @@ AC_SIMD_FN void ac_vd_store4(double *p, const ac_vd v[4])
     t[1] = _mm512_permutex2var_pd((__m512d)v[2], AC_IDX(0, 1, 2, 3, 8, 9, 10, 11), (__m512d)v[3]);
     t[3] = _mm512_permutex2var_pd((__m512d)v[2], AC_IDX(4, 5, 6, 7, 12, 13, 14, 15), (__m512d)v[3]);
     for (int k = 0; k < 4; k += 2) {
-        _mm512_storeu_pd(p + 8 * k,
-                         _mm512_permutex2var_pd(t[k], AC_IDX(0, 4, 8, 12, 1, 5, 9, 13), t[k + 1]));
-        _mm512_storeu_pd(p + 8 * k + 8,
-                         _mm512_permutex2var_pd(t[k], AC_IDX(2, 6, 10, 14, 3, 7, 11, 15), t[k + 1]));
+        out[k] = (ac_vd)_mm512_permutex2var_pd(t[k], AC_IDX(0, 4, 8, 12, 1, 5, 9, 13), t[k + 1]);
+        out[k + 1] = (ac_vd)_mm512_permutex2var_pd(t[k], AC_IDX(2, 6, 10, 14, 3, 7, 11, 15), t[k + 1]);
     }
+}
+
+AC_SIMD_FN void ac_vd_store4(double *p, const ac_vd v[4])
+{
+    ac_vd o[4];
+    ac_vd_interleave4(v, o);
+    for (int k = 0; k < 4; k++)
+        _mm512_storeu_pd(p + 8 * k, (__m512d)o[k]);
+}
+
+/* Writing a long contiguous run of results past the caches (non-temporal
+   stores): a run of a megabyte or more is not read again soon, and ordinary
+   stores would first read every line they fill. Such stores need whole
+   aligned cache lines, and NumPy's arrays start 16 or 48 bytes into one, so
+   each line written joins the last `shift` values of one vector with the
+   first 8 - shift of the next; the partial lines at both ends are written
+   with masked ordinary stores, which leave the neighbours' values alone.
+   Usage: ac_stream_begin, one ac_stream_put per 8 values in order, then
+   ac_stream_end (the tail, and the fence that orders these stores before
+   the caller's next ones). */
+#define AC_STREAM_BYTES (1 << 20)
+typedef struct ac_stream {
+    double *line;   /* the aligned line the next put completes */
+    __m512d last;   /* the previous put's values */
+    __m512i join;   /* lanes of (last, next) that make the line */
+    unsigned shift; /* values of the run's first line before it (0..7) */
+    int started;
+} ac_stream;
+
+AC_SIMD_FN void ac_stream_begin(ac_stream *s, double *p)
+{
+    s->shift = (unsigned)(((uintptr_t)p % 64) / sizeof(double));
+    s->line = p - s->shift;
+    s->join = _mm512_add_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+                               _mm512_set1_epi64(8 - (long long)s->shift));
+    s->last = _mm512_setzero_pd();
+    s->started = 0;
+}
+
+AC_SIMD_FN void ac_stream_put(ac_stream *s, ac_vd v)
+{
+    __m512d line = _mm512_permutex2var_pd(s->last, s->join, (__m512d)v);
+    if (!s->started) /* the run's first line: only from p on */
+        _mm512_mask_storeu_pd(s->line, (__mmask8)(0xFFu << s->shift), line);
+    else
+        _mm512_stream_pd(s->line, line);
+    s->started = 1;
+    s->line += 8;
+    s->last = (__m512d)v;
+}
+
+AC_SIMD_FN void ac_stream_end(ac_stream *s)
+{
+    if (s->shift && s->started) /* the last `shift` values start the next line */
+        _mm512_mask_storeu_pd(s->line, (__mmask8)((1u << s->shift) - 1u),
+                              _mm512_permutex2var_pd(s->last, s->join, s->last));
+    _mm_sfence();
+}
+
+/* Asks for the cache lines `ahead` bytes past p (and the 3 after), for
+   loops whose loads the hardware prefetcher does not keep up with. */
+AC_SIMD_FN void ac_prefetch4(const double *p, size_t ahead)
+{
+    const char *c = (const char *)p + ahead;
+    for (int k = 0; k < 4; k++)
+        _mm_prefetch(c + 64 * k, _MM_HINT_T0);
 }
 
 /* The same for items of 3 values (vectors). */

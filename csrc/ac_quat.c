@@ -48,6 +48,25 @@ AC_SIMD_KERNEL int multiply_lanes(const double *a, const double *b, const size_t
                                   double *out, size_t n)
 {
     ac_vm ok = ~(ac_vm){0};
+    if (n * 4 * sizeof(double) >= AC_STREAM_BYTES && s[0] == 1 && s[1] == 1) {
+        /* a long run: the loads asked for 8 KB ahead, the stores streamed */
+        ac_stream stream;
+        ac_stream_begin(&stream, out);
+        for (size_t i = 0; i < n; i += AC_LANES) {
+            ac_vd x[4], y[4], r[4], o[4];
+            ac_prefetch4(a + 4 * i, 8192);
+            ac_prefetch4(b + 4 * i, 8192);
+            ac_vd_load4(a + 4 * i, 1, x);
+            ac_vd_load4(b + 4 * i, 1, y);
+            ac_vd_quat_mul(x, y, r);
+            ok &= ac_vd_finite(r, 4);
+            ac_vd_interleave4(r, o);
+            for (int k = 0; k < 4; k++)
+                ac_stream_put(&stream, o[k]);
+        }
+        ac_stream_end(&stream);
+        return !ac_vm_any(~ok);
+    }
     for (size_t i = 0; i < n; i += AC_LANES) {
         ac_vd x[4], y[4], r[4];
         ac_vd_load4(a + 4 * i * s[0], s[0], x);

@@ -250,6 +250,11 @@ static inline ac_status acpy_unchecked(ac_error *err)
 
 #define ACPY_MUTATES 4
 #define ACPY_IN_PLACE 8
+/* ACPY_LONG_RUNS: when every operand is read and written in place
+   (contiguous float64, or a shared input), the loop gets each thread's whole
+   run of items in one call rather than blocks: for a kernel that streams
+   long runs past the caches (see ac_stream in ac_internal.h). */
+#define ACPY_LONG_RUNS 16
 
 typedef struct acpy_kernel {
     const char *name; /* entry point in animcore._core */
@@ -258,7 +263,7 @@ typedef struct acpy_kernel {
     acpy_operand in[ACPY_MAX_IN];
     acpy_operand out[ACPY_MAX_OUT];
     acpy_loop loop;
-    int flags;                  /* ACPY_SHARED, ACPY_CHECKS (or 0) */
+    int flags;                  /* ACPY_SHARED, ACPY_CHECKS, ... (or 0) */
     acpy_context_parse context; /* NULL: the kernel takes no context argument */
 } acpy_kernel;
 

@@ -39,6 +39,7 @@ typedef struct walk {
     npy_intp shape[NPY_MAXDIMS];
     operand op[MAX_OPS];
     npy_intp block;  /* items per block */
+    int long_runs;   /* ACPY_LONG_RUNS applies: runs need no scratch */
     npy_intp widest; /* values per item of the widest operand: the work of an item */
     int write;       /* 0: the validation pass (outputs go to scratch) */
     int check;       /* 1: the kernel's check (ACPY_CHECKS), which writes nothing */
@@ -289,7 +290,7 @@ static void walk_part(part *p)
         if (col != 0 || inner >= block / 2 || p->end - pos < inner) {
             rows = 1;
             cols = inner - col;
-            if (cols > block)
+            if (cols > block && !(w->long_runs && (w->write || w->check)))
                 cols = block;
             if (cols > p->end - pos)
                 cols = p->end - pos;
@@ -1080,6 +1081,12 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 widest = w.op[i].width > widest ? w.op[i].width : widest;
         }
         w.block = BLOCK_VALUES / widest > 16 ? BLOCK_VALUES / widest : 16;
+        w.long_runs = (k->flags & ACPY_LONG_RUNS) != 0;
+        for (int i = 0; w.long_runs && i < k->nin + k->nout; i++) {
+            const operand *o = &w.op[i];
+            w.long_runs = o->native && o->aligned && o->packed &&
+                          (shared[i] || o->strides[w.nd - 1] == o->size * o->width);
+        }
         w.widest = widest > ctx.work ? widest : ctx.work;
         for (int i = 0; i < k->nin + k->nout; i++)
             w.op[i].held = shared[i] ? 1 : w.block;

@@ -49,7 +49,8 @@ LERP_LOOP(nlerp_loop, ac_quat_batch_nlerp)
 
 static const acpy_kernel multiply = {
     "_quat_multiply", "_quat_multiply(func, a, b, out, workers)", 2, 1,
-    {{"a", 4}, {"b", 4}}, {{"product", 4}}, multiply_loop, ACPY_SHARED | ACPY_CHECKS, NULL,
+    {{"a", 4}, {"b", 4}}, {{"product", 4}}, multiply_loop,
+    ACPY_SHARED | ACPY_CHECKS | ACPY_LONG_RUNS, NULL,
 };
 static const acpy_kernel conjugate = {
     "_quat_conjugate", "_quat_conjugate(func, q, out, workers)", 1, 1,

@@ -1,6 +1,7 @@
 /* Quaternion batch kernels and rotation tracks: identities, glTF semantics
    worked by hand, and every error branch. */
 #include <float.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ac_internal.h"
@@ -101,6 +102,45 @@ static void multiply_check(void)
     }
     CHECK(accepted > 2000 && refused_valid > 10 && refused_valid < 1000);
     CHECK(ac_quat_batch_multiply_check(NULL, NULL, NULL, 0));
+}
+
+/* A product of more than a megabyte streams its stores (ac_stream): at every
+   start within a cache line it gives the bits of the scalar product and
+   writes nothing outside the output. */
+static void long_products(void)
+{
+    enum { N = 40003, PAD = 8 };
+    double *a = malloc(4 * N * sizeof *a), *b = malloc(4 * N * sizeof *b);
+    double *buffer = malloc((4 * N + 2 * PAD) * sizeof *buffer);
+    ac_error err;
+    CHECK(a && b && buffer);
+    for (size_t i = 0; i < 4 * N; i++) {
+        a[i] = sin(0.5 + (double)i);
+        b[i] = cos(1.5 * (double)i);
+    }
+    for (int offset = 0; offset < PAD; offset++) {
+        double *out = buffer + offset, want[4];
+        int same = 1, untouched = 1;
+        for (size_t i = 0; i < 4 * N + 2 * PAD; i++)
+            buffer[i] = -7.0;
+        CHECK(ac_quat_batch_multiply(a, b, NULL, out, N, &err) == AC_OK);
+        for (size_t i = 0; i < N; i++) {
+            ac_quat_mul(a + 4 * i, b + 4 * i, want);
+            same &= memcmp(out + 4 * i, want, sizeof want) == 0;
+        }
+        for (int i = 0; i < offset; i++)
+            untouched &= buffer[i] == -7.0;
+        for (size_t i = (size_t)offset + 4 * N; i < 4 * N + 2 * PAD; i++)
+            untouched &= buffer[i] == -7.0;
+        CHECK(same);
+        CHECK(untouched);
+    }
+    a[4 * (N - 1) + 1] = NAN; /* the last item: found after the run */
+    CHECK(ac_quat_batch_multiply(a, b, NULL, buffer, N, &err) == AC_ERR_VALUE);
+    CHECK(err.index == N - 1 && err.arg == AC_ARG_A);
+    free(a);
+    free(b);
+    free(buffer);
 }
 
 static void curves(void)
@@ -398,6 +438,7 @@ int main(void)
     sign_continuity();
     batch_errors();
     multiply_check();
+    long_products();
     curves();
     curve_sides();
     curve_errors();
