@@ -169,7 +169,7 @@ typedef struct acpy_context {
     const char *renamed_as; /* ... and that name (NULL: none) */
     /* arguments whose errors read otherwise (NULL: none): a name, integer
        values, and the space of the index (ACPY_ITEMS, ACPY_PARTS, ACPY_OWN or
-       ACPY_NO_INDEX; see acpy_raise_item) */
+       ACPY_NO_INDEX; see acpy_error_space) */
     const acpy_arg_error *errors;
     size_t nerrors;
     /* called once the call is over when set (an object held for the call) */
