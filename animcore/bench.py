@@ -754,11 +754,11 @@ def _bench_bounce(scale: float, repeats: int) -> list[Comparison]:
     each = np.full(k, 0.5)
 
     def calls(restitution):
-        for _ in range(10):
+        for _ in range(50):
             bounce(*few, restitution)
 
     return [
-        compare("contact bounce (3-D, 10 x 20,000 in cache) lanes", 10 * k,
+        compare("contact bounce (3-D, 50 x 20,000 in cache) lanes", 50 * k,
                 lambda: calls(0.5), "general loop (restitution per contact)",
                 lambda: calls(each), repeats, target=1.3),
         compare("contact bounce (3-D, v, u, n per contact)", n,
