@@ -4,8 +4,8 @@
    v' = v - (1 + e) s n, so that the relative normal speed after is -e s and
    the tangential relative velocity is kept (or reduced by Coulomb friction).
    The same per-contact routine, bounce_one, serves the batch call and the
-   continuous stepping of projectiles against moving planes; the AVX2 batch
-   kernel shares its law, normal_impulse. */
+   continuous stepping of projectiles against moving planes; the batch
+   lanes (AC_SIMD) do its operations lane by lane. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -81,7 +81,7 @@ static inline int64_t bounce_one(int dim, int frictionless, int careful, const d
             wt[k] = w[k] - s * n[k];
             wt2 += wt[k] * wt[k];
         }
-        len = sqrt(fabs(wt2)); /* fabs: lets GCC drop the errno path */
+        len = sqrt(fabs(wt2));
         if (careful && !ac_finite(wt2))
             len = scaled_length(dim, wt);
         ratio = jt / len;
@@ -206,97 +206,35 @@ static inline int bounce_loop(int dim, int frictionless, const double *v, const 
     return !bad;
 }
 
-/* 3-D vectors interleaved (x, y, z per element) cost the generic loop many
-   shuffles. For the common batch layouts (v, n arrays, u an array or one
-   moving wall's; one restitution and threshold; no friction) this AVX2 version does only the layout work on the
-   raw registers: the products w_k n_k and n_k^2 are formed in place, only
-   they are de-interleaved for the sums, the impulse comes from the shared
-   normal_impulse and is spread back with three permutes. The sums run in
-   bounce_one's order, so the results are bitwise identical. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(AC_NO_DISPATCH)
-#define HAVE_BOUNCE_AVX2 1
-#include <immintrin.h>
-
-/* (x, y, z) of 4 interleaved vectors held in r0, r1, r2. */
-__attribute__((target("avx2"))) static inline void
-deinterleave3(__m256d r0, __m256d r1, __m256d r2, __m256d *x, __m256d *y, __m256d *z)
+#ifdef AC_SIMD
+/* 3-D contacts in AC_LANES lanes, for the common batch layout (v and n
+   arrays, u an array or one moving wall's, one restitution and threshold, no
+   friction): bounce_one's operations per lane, in its order (its s starts
+   from 0.0, which changes only the sign of a zero s, and no result sees
+   that), so the results are bit for bit the general loop's. n is a multiple
+   of AC_LANES; returns 1 when every s, n . n and result is valid. */
+AC_SIMD_KERNEL int bounce3_lanes(const double *v, const double *u, size_t ustep,
+                                 const double *nrm, double e, double th, double *out, size_t n)
 {
-    __m256d m1 = _mm256_permute2f128_pd(r0, r1, 0x21); /* z0 x1 | y1 z1 */
-    __m256d m2 = _mm256_permute2f128_pd(r1, r2, 0x21); /* x2 y2 | z2 x3 */
-    __m256d a = _mm256_blend_pd(r0, r1, 0xC);          /* x0 y0 | x2 y2 */
-    __m256d b = _mm256_blend_pd(m1, m2, 0xC);          /* z0 x1 | z2 x3 */
-    __m256d c = _mm256_blend_pd(r1, r2, 0xC);          /* y1 z1 | y3 z3 */
-    *x = _mm256_shuffle_pd(a, b, 0xA);
-    *y = _mm256_shuffle_pd(a, c, 0x5);
-    *z = _mm256_shuffle_pd(b, c, 0xA);
-}
-
-/* Results of at least this many elements (3 MB) are written with streaming
-   stores: they would not stay in cache, and streaming saves reading every
-   output line before writing it. */
-#define STREAM_MIN ((size_t)1 << 17)
-
-/* Bounces the first n elements, n a multiple of 4; returns 1 when every
-   s, n . n and result is valid. e and th are checked by the caller. `ustep`
-   0: one surface velocity for all (a moving wall), held as four copies. */
-__attribute__((target("avx2"))) static int bounce3_avx2(const double *v, const double *u,
-                                                        size_t ustep, const double *nrm,
-                                                        double e, double th, double *out,
-                                                        size_t n)
-{
-    const __m256d one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
-    const __m256d sign = _mm256_set1_pd(-0.0), tol = _mm256_set1_pd(UNIT_TOLERANCE);
-    const int stream = n >= STREAM_MIN && ((uintptr_t)out & 31) == 0;
-    const double wall[12] = {u[0], u[1], u[2], u[0], u[1], u[2],
-                             u[0], u[1], u[2], u[0], u[1], u[2]};
-    __m256d nonfinite = zero, worst = zero, ok;
-    for (size_t i = 0; i < n; i += 4) {
-        const double *vb = v + 3 * i, *ub = ustep ? u + 3 * i : wall, *nb = nrm + 3 * i;
-        __m256d v0 = _mm256_loadu_pd(vb), v1 = _mm256_loadu_pd(vb + 4);
-        __m256d v2 = _mm256_loadu_pd(vb + 8);
-        __m256d n0 = _mm256_loadu_pd(nb), n1 = _mm256_loadu_pd(nb + 4);
-        __m256d n2 = _mm256_loadu_pd(nb + 8);
-        __m256d p0 = _mm256_mul_pd(_mm256_sub_pd(v0, _mm256_loadu_pd(ub)), n0);
-        __m256d p1 = _mm256_mul_pd(_mm256_sub_pd(v1, _mm256_loadu_pd(ub + 4)), n1);
-        __m256d p2 = _mm256_mul_pd(_mm256_sub_pd(v2, _mm256_loadu_pd(ub + 8)), n2);
-        __m256d px, py, pz, qx, qy, qz, s, nn, imp, o0, o1, o2;
-        double lane_s[4], lane_imp[4];
-        deinterleave3(p0, p1, p2, &px, &py, &pz);
-        deinterleave3(_mm256_mul_pd(n0, n0), _mm256_mul_pd(n1, n1), _mm256_mul_pd(n2, n2),
-                      &qx, &qy, &qz);
-        s = _mm256_add_pd(_mm256_add_pd(px, py), pz);
-        nn = _mm256_add_pd(_mm256_add_pd(qx, qy), qz);
-        _mm256_storeu_pd(lane_s, s);
-        for (int l = 0; l < 4; l++)
-            lane_imp[l] = normal_impulse(lane_s[l], e, th);
-        imp = _mm256_loadu_pd(lane_imp);
-        /* impulses spread as i0 i0 i0 i1 | i1 i1 i2 i2 | i2 i3 i3 i3 */
-        o0 = _mm256_add_pd(v0, _mm256_mul_pd(_mm256_permute4x64_pd(imp, 0x40), n0));
-        o1 = _mm256_add_pd(v1, _mm256_mul_pd(_mm256_permute4x64_pd(imp, 0xA5), n1));
-        o2 = _mm256_add_pd(v2, _mm256_mul_pd(_mm256_permute4x64_pd(imp, 0xFE), n2));
-        if (stream) {
-            _mm256_stream_pd(out + 3 * i, o0);
-            _mm256_stream_pd(out + 3 * i + 4, o1);
-            _mm256_stream_pd(out + 3 * i + 8, o2);
-        } else {
-            _mm256_storeu_pd(out + 3 * i, o0);
-            _mm256_storeu_pd(out + 3 * i + 4, o1);
-            _mm256_storeu_pd(out + 3 * i + 8, o2);
-        }
-        /* x - x is 0 for finite x and NaN otherwise, and NaN sticks in a
-           sum. A NaN in n . n comes with a non-finite s, so the largest
-           |n . n - 1| can be kept with max. */
-        nonfinite = _mm256_add_pd(
-            nonfinite, _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(s, s), _mm256_sub_pd(o0, o0)),
-                                     _mm256_add_pd(_mm256_sub_pd(o1, o1),
-                                                   _mm256_sub_pd(o2, o2))));
-        worst = _mm256_max_pd(worst, _mm256_andnot_pd(sign, _mm256_sub_pd(nn, one)));
+    const ac_vd zero = ac_vd_splat(0.0), ee = ac_vd_splat(e), thr = ac_vd_splat(th);
+    ac_vm ok = (ac_vm)(zero == zero);
+    for (size_t i = 0; i < n; i += AC_LANES) {
+        ac_vd vi[3], ui[3], ni[3], o[3], s, nn, impulse;
+        ac_vd_load3(v + 3 * i, 1, vi);
+        ac_vd_load3(u + 3 * i * ustep, ustep, ui);
+        ac_vd_load3(nrm + 3 * i, 1, ni);
+        s = (vi[0] - ui[0]) * ni[0] + (vi[1] - ui[1]) * ni[1] + (vi[2] - ui[2]) * ni[2];
+        nn = ni[0] * ni[0] + ni[1] * ni[1] + ni[2] * ni[2];
+        /* normal_impulse per lane */
+        impulse = ac_vd_pick((ac_vm)(s < 0.0),
+                             -(1.0 + ac_vd_pick((ac_vm)(-s > thr), ee, zero)) * s, zero);
+        for (int k = 0; k < 3; k++)
+            o[k] = vi[k] + impulse * ni[k];
+        ac_vd_store3(out + 3 * i, o);
+        ok &= ac_vd_finite(o, 3) & ac_vd_finite(&s, 1) &
+              (ac_vm)(ac_vd_abs(nn - 1.0) <= UNIT_TOLERANCE);
     }
-    if (stream)
-        _mm_sfence();
-    ok = _mm256_and_pd(_mm256_cmp_pd(nonfinite, zero, _CMP_EQ_OQ),
-                       _mm256_cmp_pd(worst, tol, _CMP_LE_OQ));
-    return _mm256_movemask_pd(ok) == 0xF;
+    return !ac_vm_any(~ok);
 }
 #endif
 
@@ -310,23 +248,15 @@ static int bounce_all(const double *v, const double *u, const double *nrm,
     static const size_t vectors_only[6] = {1, 1, 1, 0, 0, 0};
     static const size_t shared_surface[6] = {1, 0, 1, 0, 0, 0};
     int frictionless = s[4] == 0 && fric[0] == 0.0;
-#ifdef HAVE_BOUNCE_AVX2
+#ifdef AC_SIMD
     if (dim == 3 && frictionless && s[0] == 1 && s[1] <= 1 && s[2] == 1 && s[3] == 0 &&
-        s[5] == 0 && __builtin_cpu_supports("avx2")) {
-        /* The general loop takes the elements before out + 3 * first is
-           32-byte aligned (for streaming stores) and the last 1 to 4, and
-           with them the checks of the shared restitution and threshold. */
-        const uintptr_t address = (uintptr_t)out;
-        size_t first = 0, last;
-        int ok;
-        while (first < 3 && ((address + first * 3 * sizeof *out) & 31))
-            first++;
-        first = first < n ? first : 0;
-        last = first + (n - first - 1) / 4 * 4;
+        s[5] == 0 && n >= AC_LANES && ac_simd_available()) {
+        /* the lanes take all but the last n % AC_LANES, which the general
+           loop takes; the shared restitution and threshold are checked here */
+        const size_t last = n - n % AC_LANES;
         const size_t *edges = s[1] ? vectors_only : shared_surface;
-        ok = bounce_loop(3, 1, v, u, nrm, rest, fric, thr, edges, out, first);
-        ok &= bounce3_avx2(v + 3 * first, u + 3 * first * s[1], s[1], nrm + 3 * first,
-                           rest[0], thr[0], out + 3 * first, last - first);
+        int ok = rest[0] >= 0.0 && rest[0] <= 1.0 && thr[0] >= 0.0 && thr[0] <= DBL_MAX;
+        ok &= bounce3_lanes(v, u, s[1], nrm, rest[0], thr[0], out, last);
         return ok & bounce_loop(3, 1, v + 3 * last, u + 3 * last * s[1], nrm + 3 * last, rest,
                                 fric, thr, edges, out + 3 * last, n - last);
     }
@@ -859,18 +789,29 @@ static ac_status check_planes(const ac_planes *pl, ac_error *err)
     return AC_OK;
 }
 
-/* restitution in [0, 1] and friction >= 0 for every (sphere, plane) pair
-   that the steps make distinct; the index reported is i * count + j. */
+/* restitution in [0, 1] or friction >= 0 for the (sphere, plane) pairs of
+   sphere i (the same values for every sphere when steps[0] is 0); the index
+   reported is i * m + j. */
+static ac_status check_pair_row(ac_arg arg, const double *x, const size_t steps[2],
+                                double hi, size_t i, size_t m, ac_error *err)
+{
+    for (size_t j = 0; j < (steps[1] ? m : (m > 0)); j++) {
+        ac_status st = check_range(arg, x[i * steps[0] + j * steps[1]], hi, i * m + j, err);
+        if (st)
+            return st;
+    }
+    return AC_OK;
+}
+
+/* The same for every pair the steps make distinct. */
 static ac_status check_pairs(ac_arg arg, const double *x, const size_t steps[2],
                              double hi, size_t n, size_t m, ac_error *err)
 {
-    size_t rows = steps[0] ? n : (n > 0), cols = steps[1] ? m : (m > 0);
-    for (size_t i = 0; i < rows; i++)
-        for (size_t j = 0; j < cols; j++) {
-            ac_status st = check_range(arg, x[i * steps[0] + j * steps[1]], hi, i * m + j, err);
-            if (st)
-                return st;
-        }
+    for (size_t i = 0; i < (steps[0] ? n : (n > 0)); i++) {
+        ac_status st = check_pair_row(arg, x, steps, hi, i, m, err);
+        if (st)
+            return st;
+    }
     return AC_OK;
 }
 
@@ -893,26 +834,57 @@ static int spheres_valid(const double *position, const double *velocity, size_t 
     return !bad;
 }
 
+/* Angular velocities finite, inverse inertia finite and >= 0. */
+static ac_status check_spin(const ac_projectile_spin *spin, size_t dim, size_t n, ac_error *err)
+{
+    const size_t da = dim == 2 ? 1 : 3;
+    ac_status st;
+    for (size_t i = 0; i < n; i++)
+        if ((st = ac_check_finite(AC_ARG_ANGULAR_VELOCITY, spin->angular_velocity + i * da, da, i,
+                                  err)) ||
+            (st = check_range(AC_ARG_INVERSE_INERTIA,
+                              spin->inverse_inertia[i * spin->inverse_inertia_step], DBL_MAX, i,
+                              err)))
+            return st;
+    return AC_OK;
+}
+
+/* The spheres' own values, their (sphere, plane) parameters and their spin:
+   a scan of each kind first, and when one fails, sphere by sphere in that
+   order, so that the failure reported is the first bad sphere's whatever
+   the split of the spheres into calls. */
 static ac_status check_spheres(const double *position, const double *velocity,
                                const ac_planes *pl, const ac_projectile_params *pr,
-                               size_t n, ac_error *err)
+                               const ac_projectile_spin *spin, size_t n, ac_error *err)
 {
     const int dim = (int)pl->dim;
+    const size_t m = pl->count, da = dim == 2 ? 1 : 3;
     ac_status st;
-    for (size_t i = spheres_valid(position, velocity, pl->dim, pr, n) ? n : 0; i < n; i++) {
+    if (spheres_valid(position, velocity, pl->dim, pr, n) &&
+        !check_pairs(AC_ARG_RESTITUTION, pr->restitution, pr->restitution_steps, 1.0, n, m,
+                     err) &&
+        !check_pairs(AC_ARG_FRICTION, pr->friction, pr->friction_steps, DBL_MAX, n, m, err) &&
+        !(spin && check_spin(spin, pl->dim, n, err)))
+        return AC_OK;
+    for (size_t i = 0; i < n; i++) {
         double r = pr->radius[i * pr->radius_step], dt = pr->dt[i * pr->dt_step];
         if ((st = check_vector(AC_ARG_POSITION, dim, position + i * pl->dim, i, err)) ||
             (st = check_vector(AC_ARG_VELOCITY, dim, velocity + i * pl->dim, i, err)) ||
             (st = check_range(AC_ARG_RADIUS, r, DBL_MAX, i, err)) ||
-            (st = check_range(AC_ARG_DT, dt, DBL_MAX, i, err)))
+            (st = check_range(AC_ARG_DT, dt, DBL_MAX, i, err)) ||
+            (st = check_pair_row(AC_ARG_RESTITUTION, pr->restitution, pr->restitution_steps,
+                                 1.0, i, m, err)) ||
+            (st = check_pair_row(AC_ARG_FRICTION, pr->friction, pr->friction_steps, DBL_MAX, i,
+                                 m, err)))
+            return st;
+        if (spin && ((st = ac_check_finite(AC_ARG_ANGULAR_VELOCITY,
+                                           spin->angular_velocity + i * da, da, i, err)) ||
+                     (st = check_range(AC_ARG_INVERSE_INERTIA,
+                                       spin->inverse_inertia[i * spin->inverse_inertia_step],
+                                       DBL_MAX, i, err))))
             return st;
     }
-    if ((st = check_pairs(AC_ARG_RESTITUTION, pr->restitution, pr->restitution_steps, 1.0, n,
-                          pl->count, err)) ||
-        (st = check_pairs(AC_ARG_FRICTION, pr->friction, pr->friction_steps, DBL_MAX, n,
-                          pl->count, err)))
-        return st;
-    return AC_OK;
+    return AC_OK; /* not reached: a scan failed, so some sphere does */
 }
 
 /* Spheres are stepped in blocks of LANES, stored lane-major (one array per
@@ -1315,21 +1287,6 @@ ac_status ac_contact_advance(double *position, double *velocity, const ac_planes
                                    err);
 }
 
-/* Angular velocities finite, inverse inertia finite and >= 0. */
-static ac_status check_spin(const ac_projectile_spin *spin, size_t dim, size_t n, ac_error *err)
-{
-    const size_t da = dim == 2 ? 1 : 3;
-    ac_status st;
-    for (size_t i = 0; i < n; i++)
-        if ((st = ac_check_finite(AC_ARG_ANGULAR_VELOCITY, spin->angular_velocity + i * da, da, i,
-                                  err)) ||
-            (st = check_range(AC_ARG_INVERSE_INERTIA,
-                              spin->inverse_inertia[i * spin->inverse_inertia_step], DBL_MAX, i,
-                              err)))
-            return st;
-    return AC_OK;
-}
-
 ac_status ac_contact_advance_spin(double *position, double *velocity,
                                   const ac_planes *planes, const ac_projectile_params *params,
                                   const ac_projectile_spin *spin,
@@ -1350,8 +1307,7 @@ ac_status ac_contact_advance_spin(double *position, double *velocity,
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_MAX_BOUNCES, (double)params->max_bounces,
                        "must be <= AC_CONTACT_MAX_BOUNCES = %d", AC_CONTACT_MAX_BOUNCES);
     if ((st = check_planes(planes, err)) ||
-        (st = check_spheres(position, velocity, planes, params, n, err)) ||
-        (spin && (st = check_spin(spin, planes->dim, n, err))) ||
+        (st = check_spheres(position, velocity, planes, params, spin, n, err)) ||
         (st = scratch_init(&ps, planes, err)))
         return st;
     b = calloc(1, sizeof *b); /* zeroed: block_pass reads lanes past the active ones */

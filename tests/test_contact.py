@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -671,6 +673,59 @@ def test_demo_lines():
     assert "x=-0.9 after 8 bounces" in lines[2]
 
 
+def _spheres_between_walls(shape):
+    rng = np.random.default_rng(21)
+    args = dict(position=rng.uniform(-0.5, 0.5, shape + (2,)),
+                velocity=rng.normal(0.0, 1.0, shape + (2,)), radius=np.full(shape, 0.1),
+                dt=0.3, plane_point=[[-1.0, 0.0], [1.0, 0.0], [0.0, -1.0]],
+                plane_normal=np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]]),
+                plane_velocity=[0.0, 0.0], restitution=np.full(shape + (3,), 0.5))
+    return args
+
+
+@pytest.mark.parametrize("shape, workers", [((2, 3), None), ((5000,), None), ((5000,), 2)])
+@pytest.mark.parametrize("name, at, value, match", [
+    ("radius", (-1,), -1.0, r"radius at index {sphere} is -1.0 \(must be >= 0\)"),
+    ("velocity", (-1, 0), np.nan, r"velocity at index {sphere} is nan \(must be finite\)"),
+    ("plane_normal", (2,), [0.0, 2.0], r"plane_normal \. plane_normal at index \(2,\) is 4.0"),
+    ("restitution", (-1, 1), 1.5, r"restitution at index {pair} is 1.5 \(must lie in"),
+])
+def test_advance_errors_name_the_sphere_the_plane_or_the_pair(shape, workers, name, at, value,
+                                                              match):
+    # the last sphere but one (in a later block and thread for 5,000 spheres)
+    args = _spheres_between_walls(shape)
+    sphere = np.unravel_index(int(np.prod(shape)) - 2, shape)
+    where = at if name == "plane_normal" else sphere + at[1:]
+    args[name][where] = value
+    text = match.format(sphere=re.escape(str(tuple(int(k) for k in sphere))),
+                        pair=re.escape(str(tuple(int(k) for k in sphere) + (1,))))
+    with pytest.raises(ValueError, match=r"^advance_projectiles: " + text):
+        advance_projectiles(**args, workers=workers)
+
+
+_BAD = {"radius": (-1.0, r"radius at index \({0},\) is -1.0"),
+        "dt": (np.inf, r"dt at index \({0},\) is inf"),
+        "restitution": (2.0, r"restitution at index \({0}, 1\) is 2.0"),
+        "friction": (-1.0, r"friction at index \({0}, 1\) is -1.0"),
+        "inverse_inertia": (-3.0, r"inverse_inertia at index \({0},\) is -3.0")}
+
+
+@pytest.mark.parametrize("workers", [None, 2])
+@pytest.mark.parametrize("first, later", [("restitution", "radius"), ("inverse_inertia", "dt"),
+                                          ("friction", "restitution"),
+                                          ("inverse_inertia", "friction")])
+def test_advance_reports_the_first_bad_sphere_whatever_its_kind(first, later, workers):
+    args = _spheres_between_walls((5000,))
+    args.update(friction=np.zeros((5000, 3)), inverse_inertia=np.full(5000, 2.0),
+                dt=np.full(5000, 0.3))
+    # the later one in the same block of spheres on one thread (in another chunk on two)
+    for name, sphere in ((first, 70), (later, 1000)):
+        where = (sphere, 1) if args[name].ndim == 2 else sphere
+        args[name][where] = _BAD[name][0]
+    with pytest.raises(ValueError, match="^advance_projectiles: " + _BAD[first][1].format(70)):
+        advance_projectiles(**args, workers=workers)
+
+
 def test_advance_sphere_shapes_and_pair_parameters():
     rng = np.random.default_rng(11)
     pos = rng.uniform(-0.5, 0.5, (2, 3, 2))
@@ -740,7 +795,7 @@ def test_contact_point_velocity_out_untouched_on_error():
     np.testing.assert_array_equal(out, 3.0)
 
 
-@pytest.mark.parametrize("count", [1, 3, 4, 5, 1001, 150_001])  # the last one streams
+@pytest.mark.parametrize("count", [1, 3, 5, 8, 16, 1001, 150_001])  # lanes of 8, and the rest
 def test_batch_layout_agrees_bitwise_with_the_general_loop(count):
     rng = np.random.default_rng(count)
     v = rng.normal(0, 10, (count, 3))
@@ -766,14 +821,18 @@ def test_batch_layout_agrees_bitwise_with_the_general_loop(count):
         bounce(v, u, n, 0.7)
 
 
-def test_shared_parameters_are_checked_on_large_batches():
-    v = np.tile([[-3.0, 4.0, 0.0]], (9, 1))
+@pytest.mark.parametrize("count", [9, 16])  # with and without elements past the lanes
+def test_shared_parameters_are_checked_on_large_batches(count):
+    v = np.tile([[-3.0, 4.0, 0.0]], (count, 1))
     with pytest.raises(ValueError, match=r"bounce: restitution at index \(0,\) is 1.5"):
         bounce(v, [2.0, 0.0, 0.0], [1.0, 0.0, 0.0], 1.5)
     with pytest.raises(ValueError, match=r"bounce: threshold at index \(0,\) is -1.0"):
         bounce(v, [2.0, 0.0, 0.0], [1.0, 0.0, 0.0], 0.5, threshold=-1.0)
     with pytest.raises(ValueError, match=r"bounce: threshold at index \(0,\) is -1.0"):
-        bounce(v, np.zeros((9, 3)), np.tile([1.0, 0.0, 0.0], (9, 1)), 0.5, threshold=-1.0)
+        bounce(v, np.zeros((count, 3)), np.tile([1.0, 0.0, 0.0], (count, 1)), 0.5,
+               threshold=-1.0)
+    with pytest.raises(ValueError, match=r"bounce: restitution at index \(0,\) is nan"):
+        bounce(v, np.zeros((count, 3)), np.tile([1.0, 0.0, 0.0], (count, 1)), np.nan)
 
 
 @given(st.integers(0, 2**32 - 1), st.sampled_from([2, 3]), st.floats(1e-3, 1e4))
@@ -1569,3 +1628,21 @@ def test_advance_workers_give_identical_results_and_errors():
         with pytest.raises(ValueError, match=r"advance_projectiles: radius at index \(2500,\) "
                                              r"is -1.0"):
             advance_projectiles(scene[0], scene[1], radius, *scene[3:], 0.8, workers=workers)
+
+
+@pytest.mark.parametrize("name", ["_advance", "_advance_spin", "_advance_events",
+                                  "_advance_spin_events", "_bounce2", "_bounce3"])
+def test_core_stub_spells_out_the_arguments_the_entry_point_takes(name):
+    import ast
+    import pathlib
+
+    from animcore import _core
+    stub = ast.parse((pathlib.Path(_core.__file__).parent / "_core.pyi").read_text())
+    (function,) = [node for node in stub.body
+                   if isinstance(node, ast.FunctionDef) and node.name == name]
+    assert function.args.vararg is None and function.args.kwarg is None
+    stubbed = [a.arg for a in function.args.args]
+    signature = getattr(_core, name).__doc__.split(" -> ")[0]
+    documented = re.sub(r"\(dim, planes, max_bounces\)", "context",
+                        signature[len(name) + 1:-1]).split(", ")
+    assert stubbed == documented

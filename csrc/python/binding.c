@@ -155,21 +155,63 @@ PyObject *acpy_raise(const char *func, const ac_error *err, int ndim,
     return raise_named(func, err, c_name(err->arg), 0, ndim, shape, NULL);
 }
 
+/* The declaration of how errors on `arg` read in ctx->errors, or NULL. */
+static const acpy_arg_error *arg_error(const acpy_context *ctx, ac_arg arg)
+{
+    for (size_t i = 0; i < ctx->nerrors; i++)
+        if (ctx->errors[i].arg == arg)
+            return &ctx->errors[i];
+    return NULL;
+}
+
+static npy_intp parts(const acpy_context *ctx)
+{
+    return ctx->error_items > 1 ? ctx->error_items : 1;
+}
+
+int acpy_error_space(const acpy_context *ctx, ac_arg arg)
+{
+    const acpy_arg_error *decl = arg_error(ctx, arg);
+    return decl ? decl->space : parts(ctx) > 1 ? ACPY_PARTS : ACPY_ITEMS;
+}
+
+npy_intp acpy_error_item(const acpy_context *ctx, ac_error *err)
+{
+    const size_t per = (size_t)parts(ctx);
+    size_t item;
+    switch (acpy_error_space(ctx, err->arg)) {
+    case ACPY_ITEMS:
+        item = err->index;
+        err->index = 0;
+        return (npy_intp)item;
+    case ACPY_PARTS:
+        item = err->index / per;
+        err->index %= per;
+        return (npy_intp)item;
+    default: return 0; /* the index is the context's own, or none */
+    }
+}
+
+void acpy_error_after(const acpy_context *ctx, ac_error *err, size_t first)
+{
+    switch (acpy_error_space(ctx, err->arg)) {
+    case ACPY_ITEMS: err->index += first; break;
+    case ACPY_PARTS: err->index += first * (size_t)parts(ctx); break;
+    default: break;
+    }
+}
+
 PyObject *acpy_raise_item(const char *func, const ac_error *err, npy_intp item, int nd,
                           const npy_intp *dims, const acpy_context *ctx)
 {
-    const npy_intp per = ctx->error_items > 1 ? ctx->error_items : 1;
-    const char *name = ctx->renamed_as && err->arg == ctx->renamed ? ctx->renamed_as
-                                                                    : c_name(err->arg);
-    int space = per > 1 ? ACPY_PARTS : ACPY_ITEMS, integer = 0;
+    const npy_intp per = parts(ctx);
+    const acpy_arg_error *decl = arg_error(ctx, err->arg);
+    const char *name = decl && decl->name ? decl->name
+                       : ctx->renamed_as && err->arg == ctx->renamed ? ctx->renamed_as
+                                                                     : c_name(err->arg);
+    int space = acpy_error_space(ctx, err->arg), integer = decl && decl->integer;
     npy_intp shape[NPY_MAXDIMS + 1];
     ac_error e = *err;
-    for (size_t i = 0; i < ctx->nerrors; i++)
-        if (ctx->errors[i].arg == err->arg) {
-            space = ctx->errors[i].space;
-            name = ctx->errors[i].name ? ctx->errors[i].name : name;
-            integer = ctx->errors[i].integer;
-        }
     if (nd > 0)
         memcpy(shape, dims, sizeof(npy_intp) * (size_t)nd);
     switch (space) {

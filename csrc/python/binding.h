@@ -165,12 +165,12 @@ typedef struct acpy_context {
     int bare;
     int one_item; /* the caller expects one item: arrays of more are refused first */
     const char *outside; /* NULL, or the words of t outside an 'error' side (see below) */
-    npy_intp error_items; /* > 1: the core's error index counts this many per item (joints) */
+    npy_intp error_items; /* > 1: the parts of an item errors can name (joints, planes) */
     ac_arg renamed;         /* an argument the caller names otherwise ... */
     const char *renamed_as; /* ... and that name (NULL: none) */
     /* arguments whose errors read otherwise (NULL: none): a name, integer
        values, and the space of the index (ACPY_ITEMS, ACPY_PARTS, ACPY_OWN or
-       ACPY_NO_INDEX; see acpy_raise_item) */
+       ACPY_NO_INDEX; see acpy_error_space) */
     const acpy_arg_error *errors;
     size_t nerrors;
     /* An object held for the call, when set: acquire runs once the arguments
@@ -182,18 +182,38 @@ typedef struct acpy_context {
     void (*release)(const struct acpy_context *ctx);
 } acpy_context;
 
-/* The exception for a declared kernel's failure at flat item `item` of the
-   loop shape (nd, dims), err->index counting within the item (see
-   error_items). The index reported is, by the argument's space in
-   ctx->errors: the item's (ACPY_ITEMS, the default), the item's and the
-   part's within it (ACPY_PARTS, the default with error_items > 1), the part's
-   alone (ACPY_OWN: an index into the context's own data, such as a plane), or
-   none (ACPY_NO_INDEX). A t outside the keys of an 'error' side reads "must
-   lie in [lo, hi] (side='error')", or ctx->outside when set: a printf format
-   of (lo, hi, side). */
+/* The index space of the errors on one argument, as ctx->errors declares it
+   (else ACPY_PARTS when error_items > 1, ACPY_ITEMS otherwise), and what the
+   index a loop's core reports counts in each:
+     ACPY_ITEMS     the item, from the loop call's first;
+     ACPY_PARTS     item * error_items + part (a joint of a pose, the (sphere,
+                    plane) pair), items from the loop call's first;
+     ACPY_OWN       the part alone, an index into the context's own data (a
+                    plane), the same in every call;
+     ACPY_NO_INDEX  nothing (an option's value). */
 #define ACPY_ITEMS 0
 #define ACPY_PARTS 1
 #define ACPY_OWN 2
+int acpy_error_space(const acpy_context *ctx, ac_arg arg);
+
+/* The item, from the loop call's first, of a failure its core reported,
+   leaving in err->index what counts within the item (the part, or an
+   ACPY_OWN index); 0 for ACPY_OWN and ACPY_NO_INDEX. */
+npy_intp acpy_error_item(const acpy_context *ctx, ac_error *err);
+
+/* Recounts the index of a failure of a core call on the loop's items from
+   `first` on as the loop call's own (for a loop that calls its core on parts
+   of its items). */
+void acpy_error_after(const acpy_context *ctx, ac_error *err, size_t first);
+
+/* The exception for a declared kernel's failure at flat item `item` of the
+   loop shape (nd, dims), err->index counting within the item (as
+   acpy_error_item leaves it). The index reported is, by the argument's
+   space: the item's (ACPY_ITEMS), the item's and the part's within it
+   (ACPY_PARTS), the part's alone (ACPY_OWN) or none (ACPY_NO_INDEX). A t
+   outside the keys of an 'error' side reads "must lie in [lo, hi]
+   (side='error')", or ctx->outside when set: a printf format of (lo, hi,
+   side). */
 PyObject *acpy_raise_item(const char *func, const ac_error *err, npy_intp item, int nd,
                           const npy_intp *dims, const acpy_context *ctx);
 

@@ -344,11 +344,9 @@ static void walk_part(part *p)
 
         st = w->kernel->loop(w->ctx, in, steps, w->check ? NULL : out, (size_t)n, &p->err);
         if (st) { /* err_flat counts items; err.index keeps what it counts within one */
-            size_t per = w->ctx->error_items > 1 ? (size_t)w->ctx->error_items : 1;
             p->status = st;
             p->err.status = st;
-            p->err_flat = pos + (npy_intp)(p->err.index / per);
-            p->err.index %= per;
+            p->err_flat = pos + acpy_error_item(w->ctx, &p->err);
             break;
         }
         if (w->write)

@@ -91,20 +91,10 @@ static int advance_context(const char *func, PyObject *arg, acpy_context *ctx)
     ctx->channels = v[0];
     ctx->count = v[1];
     ctx->slots = v[2];
-    /* the core's index counts M per sphere for pairs (the loop scales the
-       spheres' own to match) */
-    ctx->error_items = v[1] > 1 ? v[1] : 1;
+    ctx->error_items = v[1] > 1 ? v[1] : 1; /* the pairs' index counts M per sphere */
     ctx->errors = advance_errors;
     ctx->nerrors = sizeof advance_errors / sizeof *advance_errors;
     ctx->work = (npy_intp)(v[1] + 1) * (npy_intp)(v[2] + 1); /* contact tests per sphere */
-    return 1;
-}
-
-static int per_sphere(ac_arg arg)
-{
-    for (size_t i = 0; i < sizeof advance_errors / sizeof *advance_errors; i++)
-        if (advance_errors[i].arg == arg)
-            return advance_errors[i].space == ACPY_ITEMS;
     return 1;
 }
 
@@ -134,7 +124,7 @@ static ac_status advance_block(const acpy_context *ctx, const double *const *in,
 {
     const size_t dim = (size_t)ctx->channels, m = (size_t)ctx->count;
     const size_t da = dim == 2 ? 1 : 3, slots = (size_t)ctx->slots;
-    const size_t per = (size_t)ctx->error_items, ev = spin ? 4 : 3;
+    const size_t ev = spin ? 4 : 3;
     /* planes shared by all spheres (as the Python API passes them) take one
        call for the block; planes per sphere, one call each */
     const size_t group = steps[4] || steps[5] || steps[6] ? 1 : n;
@@ -159,11 +149,8 @@ static ac_status advance_block(const acpy_context *ctx, const double *const *in,
                                                &params, spin ? &sp : NULL,
                                                events ? &record : NULL, INTS(out[2]) + i,
                                                group, err);
-        if (st) { /* indices over the walk's items, M per sphere for pairs */
-            if (err->arg == AC_ARG_RESTITUTION || err->arg == AC_ARG_FRICTION)
-                err->index += i * m;
-            else if (per_sphere(err->arg))
-                err->index = (err->index + i) * per;
+        if (st) {
+            acpy_error_after(ctx, err, i);
             return st;
         }
     }
