@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from animcore import bake, gltf
+from animcore import bake, cli, gltf
 
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "gltf"
 ROOT = str(pathlib.Path(__file__).resolve().parent.parent)
@@ -18,6 +18,15 @@ ROOT = str(pathlib.Path(__file__).resolve().parent.parent)
 def run(*args):
     return subprocess.run([sys.executable, "-m", "animcore", "bake", *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def refused(capsys, *args):
+    """The exit status and stderr of `animcore bake ARGS` for a refusal, which
+    stops before any work: run in this process (the command itself is run as
+    a program by the tests above)."""
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["bake", *map(str, args)])
+    return stop.value.code, capsys.readouterr().err
 
 
 def folder_with_a_broken_file(tmp_path):
@@ -90,28 +99,33 @@ def test_a_pattern_that_matches_nothing_is_a_failed_row(tmp_path):
     assert len(rows) == 1 and "No such file" in rows[0].error
 
 
-def test_several_inputs_need_an_output_folder(tmp_path):
-    result = run(DATA / "Fox" / "Fox.glb", DATA / "Animation_Node" / "Animation_Node_00.gltf")
-    assert result.returncode == 2
-    assert "bake: several inputs (or --workers, --scheduler) need --out DIR" in result.stderr
+def test_several_inputs_need_an_output_folder(tmp_path, capsys):
+    status, stderr = refused(capsys, DATA / "Fox" / "Fox.glb",
+                             DATA / "Animation_Node" / "Animation_Node_00.gltf")
+    assert status == 2
+    assert "bake: several inputs (or --workers, --scheduler) need --out DIR" in stderr
 
 
-def test_an_output_file_for_several_inputs_is_refused(tmp_path):
-    result = run(DATA / "Fox" / "Fox.glb", DATA / "Animation_Node" / "Animation_Node_00.gltf",
-                 "--out", tmp_path / "all.npz")
-    assert result.returncode == 2 and "need --out DIR" in result.stderr
+def test_an_output_file_for_several_inputs_is_refused(tmp_path, capsys):
+    status, stderr = refused(capsys, DATA / "Fox" / "Fox.glb",
+                             DATA / "Animation_Node" / "Animation_Node_00.gltf",
+                             "--out", tmp_path / "all.npz")
+    assert status == 2 and "need --out DIR" in stderr
+    assert not (tmp_path / "all.npz").exists()
 
 
-def test_an_output_folder_that_is_a_file_is_refused(tmp_path):
+def test_an_output_folder_that_is_a_file_is_refused(tmp_path, capsys):
     (tmp_path / "taken").write_text("")
-    result = run(DATA / "Fox" / "Fox.glb", "--workers", 1, "--out", tmp_path / "taken")
-    assert result.returncode == 2
-    assert f"bake: --out {str(tmp_path / 'taken')!r} exists and is not a folder" in result.stderr
+    status, stderr = refused(capsys, DATA / "Fox" / "Fox.glb", "--workers", 1,
+                             "--out", tmp_path / "taken")
+    assert status == 2
+    assert f"bake: --out {str(tmp_path / 'taken')!r} exists and is not a folder" in stderr
 
 
-def test_zero_workers_is_refused(tmp_path):
-    result = run(DATA / "Fox" / "Fox.glb", "--workers", 0, "--out", tmp_path)
-    assert result.returncode == 2 and "bake: --workers is 0 (must be >= 1)" in result.stderr
+def test_zero_workers_is_refused(tmp_path, capsys):
+    status, stderr = refused(capsys, DATA / "Fox" / "Fox.glb", "--workers", 0, "--out", tmp_path)
+    assert status == 2 and "bake: --workers is 0 (must be >= 1)" in stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_zero_workers_is_refused_by_the_function(tmp_path):

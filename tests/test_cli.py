@@ -28,6 +28,15 @@ def run(*args, **kwargs):
                           text=True, env=env, **kwargs)
 
 
+def refused(capsys, *args):
+    """The exit status and stderr of `python -m animcore ARGS` for options the
+    parser refuses, run in this process (the tests above and below run the
+    command itself as a program)."""
+    with pytest.raises(SystemExit) as stop:
+        cli.main(list(map(str, args)), prog="python -m animcore")
+    return stop.value.code, capsys.readouterr().err
+
+
 def test_demo_prints_the_reference_values():
     lines = []
     demo.run(write=lines.append)
@@ -102,11 +111,12 @@ def test_console_script_names_itself_animcore(monkeypatch, capsys):
 
 @pytest.mark.parametrize("args", [["bake", "--out", "x.json"], ["bake", "--fps", "fast"],
                                   ["bake", "--clip", "run"]])
-def test_bake_errors_show_the_bake_usage(args, tmp_path):
-    result = run(*args, cwd=tmp_path)
-    assert result.returncode == 2
-    assert result.stderr.startswith("usage: python -m animcore bake ")
-    assert "python -m animcore bake: error: " in result.stderr
+def test_bake_errors_show_the_bake_usage(args, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    status, stderr = refused(capsys, *args)
+    assert status == 2
+    assert stderr.startswith("usage: python -m animcore bake ")
+    assert "python -m animcore bake: error: " in stderr
 
 
 @pytest.mark.parametrize("command", [["demo"], ["bake"], ["bench", "--list"]])
@@ -148,11 +158,11 @@ def test_frame_times_refuses_huge_grids(fps):
     (["--scale", "inf"], "argument --scale: inf (must be a finite number > 0)"),
     (["--scale", "big"], "argument --scale: 'big' is not a number"),
 ])
-def test_bench_rejects_bad_options(args, message):
-    result = run("bench", *args)
-    assert result.returncode == 2
-    assert result.stderr.startswith("usage: python -m animcore bench ")
-    assert f"python -m animcore bench: error: {message}" in result.stderr
+def test_bench_rejects_bad_options(args, message, capsys):
+    status, stderr = refused(capsys, "bench", *args)
+    assert status == 2
+    assert stderr.startswith("usage: python -m animcore bench ")
+    assert f"python -m animcore bench: error: {message}" in stderr
 
 
 def test_bench_lists_its_cases():
