@@ -93,13 +93,20 @@ static int steps_context(const char *func, PyObject *arg, acpy_context *ctx)
     return PyArg_ParseTuple(arg, "ll", &ctx->option[0], &ctx->option[1]);
 }
 
+/* The ACPY_CHECKS answer of a loop on u: certain to succeed when what the
+   context needs besides holds (`valid`) and every u is in [0, 1]. */
+static ac_status certain(int valid, const double *u, size_t n, ac_error *err)
+{
+    return valid && ac_ease_check(u, n) ? AC_OK : acpy_unchecked(err);
+}
+
 static ac_status ease_value_loop(const acpy_context *ctx, const double *const *in,
                                  const size_t *steps, double *const *out, size_t n,
                                  ac_error *err)
 {
     (void)steps;
     if (!out) /* ACPY_CHECKS: the context holds a kind in range */
-        return ac_ease_check(in[0], n) ? AC_OK : acpy_unchecked(err);
+        return certain(1, in[0], n, err);
     return ac_ease_eval((ac_ease_kind)ctx->option[0], in[0], out[0], n, err);
 }
 
@@ -109,7 +116,7 @@ static ac_status ease_rate_loop(const acpy_context *ctx, const double *const *in
 {
     (void)steps;
     if (!out) /* ACPY_CHECKS */
-        return ac_ease_check(in[0], n) ? AC_OK : acpy_unchecked(err);
+        return certain(1, in[0], n, err);
     return ac_ease_rate((ac_ease_kind)ctx->option[0], in[0], out[0], n, err);
 }
 
@@ -119,9 +126,7 @@ static ac_status ease_inverse_loop(const acpy_context *ctx, const double *const 
 {
     (void)steps;
     if (!out) /* ACPY_CHECKS */
-        return ac_ease_monotone((ac_ease_kind)ctx->option[0]) && ac_ease_check(in[0], n)
-                   ? AC_OK
-                   : acpy_unchecked(err);
+        return certain(ac_ease_monotone((ac_ease_kind)ctx->option[0]), in[0], n, err);
     return ac_ease_inverse((ac_ease_kind)ctx->option[0], in[0], out[0], n, err);
 }
 
@@ -132,7 +137,7 @@ static ac_status bezier_value_loop(const acpy_context *ctx, const double *const 
     const ac_ease_bezier curve = {ctx->value[0], ctx->value[1], ctx->value[2], ctx->value[3]};
     (void)steps;
     if (!out) /* ACPY_CHECKS: the context's curve passed ac_ease_bezier_init */
-        return ac_ease_check(in[0], n) ? AC_OK : acpy_unchecked(err);
+        return certain(1, in[0], n, err);
     return ac_ease_bezier_eval(&curve, in[0], out[0], NULL, n, err);
 }
 
@@ -146,7 +151,7 @@ static ac_status bezier_rate_loop(const acpy_context *ctx, const double *const *
     double s[PIECE];
     (void)steps;
     if (!out) /* ACPY_CHECKS */
-        return ac_ease_check(in[0], n) ? AC_OK : acpy_unchecked(err);
+        return certain(1, in[0], n, err);
     for (size_t i = 0; i < n; i += PIECE) {
         size_t m = n - i < PIECE ? n - i : PIECE;
         ac_status st = ac_ease_bezier_eval(&curve, in[0] + i, s, out[0] + i, m, err);
@@ -165,10 +170,9 @@ static ac_status steps_value_loop(const acpy_context *ctx, const double *const *
 {
     (void)steps;
     if (!out) /* ACPY_CHECKS: no values, so only the count and position are checked */
-        return ac_ease_steps_eval(ctx->option[0], (ac_ease_jump)ctx->option[1], NULL, NULL, 0,
-                                  NULL) == AC_OK && ac_ease_check(in[0], n)
-                   ? AC_OK
-                   : acpy_unchecked(err);
+        return certain(ac_ease_steps_eval(ctx->option[0], (ac_ease_jump)ctx->option[1], NULL,
+                                          NULL, 0, NULL) == AC_OK,
+                       in[0], n, err);
     return ac_ease_steps_eval(ctx->option[0], (ac_ease_jump)ctx->option[1], in[0], out[0], n,
                               err);
 }
