@@ -1951,10 +1951,7 @@ ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *cursor,
 AC_VECTORIZED
 static int within_reach(const double *t, size_t n, double lo, double hi, double rb, double ra)
 {
-    int64_t ok = 1;
-    for (size_t i = 0; i < n; i++)
-        ok &= (lo - t[i] <= rb) & (t[i] - hi <= ra);
-    return ok != 0;
+    return ac_all_within_reach(t, n, lo, hi, rb, ra);
 }
 
 bool ac_curve_eval_check(const ac_curve *curve, const double *t, size_t n, int derivative,

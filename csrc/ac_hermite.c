@@ -201,8 +201,7 @@ static int hermite_check_all(const double *start, const double *end,
         double T = *duration;
         ok = hermite_safe(*start, *end, *start_velocity, *end_velocity, T, 0.0);
         if (s[5] == 1)
-            for (size_t i = 0; i < n; i++)
-                ok &= (elapsed[i] >= 0.0) & (elapsed[i] <= T);
+            ok &= ac_all_within(elapsed, n, 0.0, T);
         else
             for (size_t i = 0; i < n; i++)
                 ok &= (elapsed[i * s[5]] >= 0.0) & (elapsed[i * s[5]] <= T);

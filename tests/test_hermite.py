@@ -222,6 +222,19 @@ def test_out_untouched_on_error():
     np.testing.assert_array_equal(out[1], -8.0)
 
 
+def test_out_untouched_whichever_element_is_out_of_range():
+    # The check before writing out reads elapsed as eight parts side by side
+    # and a tail (43 = 8 x 5 + 3): a bad value anywhere is found and named.
+    t = np.linspace(0.0, 2.0, 43)
+    out = (np.full(43, -7.0), np.full(43, -8.0))
+    for i in range(43):
+        bad = t.copy()
+        bad[i] = np.nan if i % 2 else 2.0 + 1e-9
+        with pytest.raises(ValueError, match=rf"^hermite: elapsed at index \({i},\) is "):
+            hermite(0.0, 10.0, 2.0, 0.0, 2.0, bad, out=out)
+        assert (out[0] == -7.0).all() and (out[1] == -8.0).all()
+
+
 @pytest.mark.parametrize("keys, message", [
     ((0.0, 10.0, 2.0, 0.0, 2.0), None),                       # ordinary
     ((0.0, 1e308, 0.0, 0.0, 2.0), None),                      # near overflow, valid

@@ -430,6 +430,34 @@ static void lanes(void)
 static void lanes(void) {}
 #endif
 
+/* ac_all_within_reach reads its values as eight parts side by side and a
+   tail: one value out of range (or NaN) fails it at any place of any part,
+   and a value at a bound or within reach passes. */
+static void all_within(void)
+{
+    enum { MOST = 8 * 9 + 7 };
+    double x[MOST];
+    for (size_t n = 0; n <= MOST; n++) {
+        for (size_t i = 0; i < n; i++)
+            x[i] = 0.25 + 0.25 * (double)(i % 3); /* 0.25, 0.5, 0.75 */
+        CHECK(ac_all_within(x, n, 0.0, 1.0));
+        CHECK(ac_all_within(x, n, 0.25, 0.75));
+        for (size_t i = 0; i < n; i++) {
+            const double keep = x[i], bad[4] = {-0x1p-1074, 1.0 + 0x1p-52, NAN, -INFINITY};
+            for (int b = 0; b < 4; b++) {
+                x[i] = bad[b];
+                CHECK(!ac_all_within(x, n, 0.0, 1.0));
+            }
+            x[i] = 2.0; /* 1 over hi: within a reach of 1, not of 0.5 */
+            CHECK(ac_all_within_reach(x, n, 0.0, 1.0, 0.0, 1.0));
+            CHECK(!ac_all_within_reach(x, n, 0.0, 1.0, 0.0, 0.5));
+            x[i] = -0.0; /* at lo = 0 */
+            CHECK(ac_all_within(x, n, 0.0, 1.0));
+            x[i] = keep;
+        }
+    }
+}
+
 int main(void)
 {
     version();
@@ -440,6 +468,7 @@ int main(void)
     quaternions();
     normalize();
     fold();
+    all_within();
     lanes();
     TEST_DONE("test_internal");
 }
