@@ -619,7 +619,9 @@ def bench_rotation_curve(scale: float, repeats: int) -> list[Comparison]:
     """A linear RotationCurve of 1,000 keys (uneven spacing) at 10^6 sorted
     times, against quat_slerp on as many random pairs (its own slerp, so the
     ratio is what the track adds: lookup, extrapolation, binding) and against
-    scipy's Slerp on the same keys and times."""
+    scipy's Slerp on the same keys and times; and with out=, against the same
+    call into a fresh array (the check that proves success before out is
+    written reads t only, so out= evaluates once)."""
     try:
         from scipy.spatial.transform import Rotation, Slerp
     except ImportError:
@@ -636,6 +638,7 @@ def bench_rotation_curve(scale: float, repeats: int) -> list[Comparison]:
     u = rng.uniform(0.0, 1.0, n)
     curve = RotationCurve(times, quats)
     slerp = Slerp(times, Rotation.from_quat(quats))
+    out = np.empty((n, 4))
     return [
         compare("rotation_curve linear, 1,000 keys, sorted t", n,
                 lambda: curve.evaluate(queries), "quat_slerp on as many pairs",
@@ -643,6 +646,9 @@ def bench_rotation_curve(scale: float, repeats: int) -> list[Comparison]:
         compare("rotation_curve linear, 1,000 keys, sorted t", n,
                 lambda: curve.evaluate(queries), "scipy Slerp, same keys and t",
                 lambda: slerp(queries).as_quat(), repeats, target=8),
+        compare("rotation_curve linear, 1,000 keys, sorted t, out=", n,
+                lambda: curve.evaluate(queries, out=out), "the same call into a fresh array",
+                lambda: curve.evaluate(queries), repeats, target=0.9),
     ]
 
 

@@ -478,6 +478,8 @@ struct ac_quat_curve {
     ac_slerp_arc *arc; /* linear: k-1, the slerp's key-only part of each segment */
     int flip_odd;  /* cycle: the last key and the first lie in opposite hemispheres, so
                       odd cycles are negated to stay sign-continuous at each seam */
+    int rates_finite; /* linear: every segment's omega is finite (keys not too close for
+                         their rotation), so angular velocities inside cannot fail */
     ac_allocator mem; /* what every block above came from */
 };
 
@@ -604,6 +606,7 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
         unit4(c->quats, first);
         c->flip_odd = ac_quat_dot4(last, first) < 0.0;
     }
+    c->rates_finite = 1;
     if (interp == AC_CURVE_LINEAR)
         for (size_t i = 0; i + 1 < k && !st; i++) {
             /* the keys normalized as quat_slerp normalizes its ends, so a
@@ -611,6 +614,8 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
             double ka[4], kb[4];
             segment_omega(c->quats + 4 * i, c->quats + 4 * (i + 1), times[i + 1] - times[i],
                           c->omega + 3 * i);
+            c->rates_finite &= ac_finite(c->omega[3 * i]) & ac_finite(c->omega[3 * i + 1]) &
+                               ac_finite(c->omega[3 * i + 2]);
             unit4(c->quats + 4 * i, ka);
             unit4(c->quats + 4 * (i + 1), kb);
             ac_slerp_arc_of(ka, kb, &c->arc[i]);
@@ -814,6 +819,36 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, ac_curve_cursor *cursor, co
     if (cursor)
         cursor->segment = hint;
     return AC_OK;
+}
+
+/* How far beyond an end key a query cannot fail: any finite distance where
+   the end key is held or the keys repeat (the distance itself finite, so
+   at most DBL_MAX: an infinite t fails), none where outside is an error
+   or the end key turns on (a turn so long that it overflows). */
+static double reach(ac_curve_extrapolation mode)
+{
+    return mode == AC_EXTRAP_ERROR || mode == AC_EXTRAP_LINEAR ? 0.0 : DBL_MAX;
+}
+
+AC_VECTORIZED
+static int times_within(const double *t, size_t n, double lo, double hi, double below,
+                        double above)
+{
+    return ac_all_within_reach(t, n, lo, hi, below, above);
+}
+
+bool ac_quat_curve_eval_check(const ac_quat_curve *c, const double *t, size_t n, int side,
+                              bool omega)
+{
+    /* a cubic spline can pass through the zero quaternion between keys; an
+       infinite rate fails where it is output, and where the end key turns
+       on at it (even at the key itself, on its outer side) */
+    int turns = c->before == AC_EXTRAP_LINEAR || c->after == AC_EXTRAP_LINEAR;
+    if ((side != AC_SIDE_RIGHT && side != AC_SIDE_LEFT) || c->interp == AC_CURVE_CUBIC ||
+        ((omega || turns) && !c->rates_finite))
+        return false;
+    return n == 0 || times_within(t, n, c->times[0], c->times[c->k - 1], reach(c->before),
+                                  reach(c->after));
 }
 
 /* ------------------------------------------------------- conversions

@@ -676,6 +676,17 @@ AC_API ac_status ac_quat_curve_eval(const ac_quat_curve *curve, ac_curve_cursor 
                                     const double *t, size_t n, int side, double *q,
                                     double *omega, ac_error *err);
 
+/* True only when ac_quat_curve_eval with these arguments (angular
+   velocities wanted or not) is certain to succeed, from any cursor: a step
+   or linear curve, every t finite, none outside the keys where the
+   extrapolation is AC_EXTRAP_ERROR or AC_EXTRAP_LINEAR, and no segment
+   whose keys are too close for their rotation where angular velocities are
+   wanted or an end key turns on (AC_EXTRAP_LINEAR, at the key too). One
+   pass that reads t and writes nothing, as ac_curve_eval_check; false
+   proves nothing. */
+AC_API bool ac_quat_curve_eval_check(const ac_quat_curve *curve, const double *t, size_t n,
+                                     int side, bool omega);
+
 /* Conversions. Matrices are 3x3 row-major acting on column vectors
    (v' = M v); rotation vectors are axis * angle (radians). Euler angles
    follow scipy.spatial.transform.Rotation: `axes` names the sequence's three

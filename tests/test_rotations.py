@@ -994,6 +994,52 @@ def test_sample_out_untouched_on_error():
     assert (out[0] == 7).all() and (out[1] == 7).all()
 
 
+@pytest.mark.parametrize("interpolation", ["step", "linear", "cubic"])
+@pytest.mark.parametrize("extrapolation", ["clamp", "linear", "cycle", "oscillate", "error"])
+def test_curve_out_matches_fresh_results_and_stays_untouched_on_error(interpolation,
+                                                                     extrapolation):
+    # With out=, times shown safe by a cheap check (step and linear curves,
+    # times inside the keys or where nothing beyond them can fail) are
+    # evaluated once; the rest take the validating pass. Both give the
+    # fresh results bit for bit, and an error leaves out as it was.
+    times, keys = uneven_keys(6)
+    tangents = {} if interpolation != "cubic" else dict(
+        in_tangents=0.1 * RNG.standard_normal((6, 4)), out_tangents=0.1 * RNG.standard_normal((6, 4)))
+    curve = RotationCurve(times, keys, interpolation=interpolation, before=extrapolation,
+                          after=extrapolation, **tangents)
+    t = np.sort(RNG.uniform(times[0], times[-1], 300))
+    if extrapolation != "error":
+        t = np.concatenate([t, [times[0] - 1.5, times[-1] + 2.5]])
+    for derivative, width in ((0, 4), (1, 3)):
+        for side in ("right", "left"):
+            out = np.empty(t.shape + (width,))
+            assert curve.evaluate(t, derivative, side=side, out=out) is out
+            np.testing.assert_array_equal(out, curve.evaluate(t, derivative, side=side))
+            out[:] = 7.0
+            with pytest.raises(ValueError, match=r"t at index \(1,\) is nan"):
+                curve.evaluate(np.array([times[1], np.nan]), derivative, side=side,
+                               out=out[:2])
+            assert (out == 7.0).all()
+
+
+def test_curve_out_with_keys_too_close_for_their_turn():
+    # Keys 1e-309 s apart turn a quarter turn each at an infinite rate: the
+    # rotations exist, the angular velocities do not, nor does the turn on at
+    # that rate beyond the first key ("linear"), even at the key itself.
+    keys = [[0, 0, 0, 1.0], [0, 0, np.sin(np.pi / 4), np.cos(np.pi / 4)], [0, 0, 1.0, 0]]
+    curve = RotationCurve([0.0, 1e-309, 2e-309], keys, before="linear")
+    out = np.full((1, 4), 7.0)
+    np.testing.assert_array_equal(curve.evaluate([1.5e-309], out=out), curve([1.5e-309]))
+    out[:] = 7.0
+    with pytest.raises((ValueError, OverflowError)):
+        curve.evaluate([0.0], side="left", out=out)
+    assert (out == 7.0).all()
+    omega = np.full((1, 3), 7.0)
+    with pytest.raises((ValueError, OverflowError)):
+        curve.evaluate([1.5e-309], 1, out=omega)
+    assert (omega == 7.0).all()
+
+
 def test_track_classes_share_one_vocabulary():
     from animcore import Curve, LoopTrack
     from animcore._options import EXTRAPOLATIONS, INTERPOLATIONS, SIDES

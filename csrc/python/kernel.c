@@ -40,6 +40,8 @@ typedef struct walk {
     operand op[MAX_OPS];
     npy_intp block;  /* items per block */
     int long_runs;   /* ACPY_LONG_RUNS applies: runs need no scratch */
+    int long_checks; /* an ACPY_CHECKS check reads every input in place, so it too
+                        takes whole runs: it writes nothing, and blocks only add calls */
     npy_intp widest; /* values per item of the widest operand: the work of an item */
     int write;       /* 0: the validation pass (outputs go to scratch) */
     int check;       /* 1: the kernel's check (ACPY_CHECKS), which writes nothing */
@@ -290,7 +292,7 @@ static void walk_part(part *p)
         if (col != 0 || inner >= block / 2 || p->end - pos < inner) {
             rows = 1;
             cols = inner - col;
-            if (cols > block && !(w->long_runs && (w->write || w->check)))
+            if (cols > block && !(w->write ? w->long_runs : w->check && w->long_checks))
                 cols = block;
             if (cols > p->end - pos)
                 cols = p->end - pos;
@@ -1105,12 +1107,15 @@ static PyObject *call(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 widest = w.op[i].width > widest ? w.op[i].width : widest;
         }
         w.block = BLOCK_VALUES / widest > 16 ? BLOCK_VALUES / widest : 16;
-        w.long_runs = (k->flags & ACPY_LONG_RUNS) != 0;
+        w.long_checks = w.long_runs = 1; /* every input, then every output, read in place */
         for (int i = 0; w.long_runs && i < k->nin + k->nout; i++) {
             const operand *o = &w.op[i];
             w.long_runs = o->native && o->aligned && o->packed &&
                           (shared[i] || o->strides[w.nd - 1] == o->size * o->width);
+            w.long_checks &= w.long_runs || i >= k->nin;
         }
+        w.long_runs &= (k->flags & ACPY_LONG_RUNS) != 0;
+        w.long_checks &= (k->flags & ACPY_CHECKS) != 0;
         w.widest = widest > ctx.work ? widest : ctx.work;
         for (int i = 0; i < k->nin + k->nout; i++)
             w.op[i].held = shared[i] ? 1 : w.block;

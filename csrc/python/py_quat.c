@@ -150,6 +150,10 @@ static ac_status curve_rotation_loop(const acpy_context *ctx, const double *cons
 {
     ac_curve_cursor cursor = {0};
     (void)steps;
+    if (!out) /* ACPY_CHECKS */
+        return ac_quat_curve_eval_check(ctx->object, in[0], n, (int)ctx->option[0], false)
+                   ? AC_OK
+                   : acpy_unchecked(err);
     return ac_quat_curve_eval(ctx->object, &cursor, in[0], n, (int)ctx->option[0], out[0], NULL,
                               err);
 }
@@ -160,17 +164,22 @@ static ac_status curve_omega_loop(const acpy_context *ctx, const double *const *
 {
     ac_curve_cursor cursor = {0};
     (void)steps;
+    if (!out) /* ACPY_CHECKS */
+        return ac_quat_curve_eval_check(ctx->object, in[0], n, (int)ctx->option[0], true)
+                   ? AC_OK
+                   : acpy_unchecked(err);
     return ac_quat_curve_eval(ctx->object, &cursor, in[0], n, (int)ctx->option[0], NULL, out[0],
                               err);
 }
 
 static const acpy_kernel curve_rotation = {
     "_quat_curve_rotation", "_quat_curve_rotation(func, curve, t, out, workers)", 1, 1,
-    {{"t", 1}}, {{"rotation", 4}}, curve_rotation_loop, 0, curve_context,
+    {{"t", 1}}, {{"rotation", 4}}, curve_rotation_loop, ACPY_CHECKS, curve_context,
 };
 static const acpy_kernel curve_omega = {
     "_quat_curve_omega", "_quat_curve_omega(func, curve, t, out, workers)", 1, 1,
-    {{"t", 1}}, {{"angular_velocity", 3}}, curve_omega_loop, 0, curve_context,
+    {{"t", 1}}, {{"angular_velocity", 3}}, curve_omega_loop, ACPY_CHECKS,
+    curve_context,
 };
 
 static PyMethodDef methods[] = {

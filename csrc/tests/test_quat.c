@@ -429,6 +429,72 @@ static void other_steps(void)
     }
 }
 
+/* ac_quat_curve_eval_check: whenever it vouches for a time, evaluating
+   there (with or without angular velocities, on either side) succeeds, for
+   each interpolation and rotation extrapolation, with keys far apart, keys
+   too close for their turn and times out to DBL_MAX; and it does vouch for
+   ordinary times. */
+static void curve_eval_check(void)
+{
+    const int modes[5] = {AC_EXTRAP_CLAMP, AC_EXTRAP_LINEAR, AC_EXTRAP_CYCLE,
+                          AC_EXTRAP_OSCILLATE, AC_EXTRAP_ERROR};
+    const double spans[3][3] = {{0.0, 2.0, 3.0}, {-1e308, 0.0, 1e308}, {0.0, 1e-309, 2e-309}}; /* too close for a quarter turn */
+    double keys[12] = {0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0}, zeros[12] = {0};
+    double qs[2 * 3 * 312 + 16], q[4], w[3];
+    const double mantissas[3] = {1, 2, 5};
+    size_t nq = 0, vouched = 0, trials = 0;
+    keys[6] = sin(PI / 4), keys[7] = cos(PI / 4);
+    for (int e = -3; e <= 308; e++)
+        for (int m = 0; m < 3; m++)
+            qs[nq++] = mantissas[m] * pow(10.0, e), qs[nq++] = -mantissas[m] * pow(10.0, e);
+    for (int i = 0; i < 3; i++)
+        qs[nq++] = spans[0][i], qs[nq++] = nextafter(spans[0][i], -INFINITY),
+        qs[nq++] = nextafter(spans[0][i], INFINITY);
+    qs[nq++] = DBL_MAX, qs[nq++] = -DBL_MAX, qs[nq++] = NAN, qs[nq++] = INFINITY;
+    qs[nq++] = -INFINITY, qs[nq++] = 1e-300, qs[nq++] = 0.0;
+    for (int span = 0; span < 3; span++)
+        for (int interp = AC_CURVE_STEP; interp <= AC_CURVE_CUBIC; interp++)
+            for (int b = 0; b < 5; b++)
+                for (int a = 0; a < 5; a++) {
+                    ac_quat_curve *curve = NULL;
+                    if (ac_quat_curve_create(spans[span], keys, zeros, zeros, 3,
+                                             (ac_curve_interpolation)interp,
+                                             (ac_curve_extrapolation)modes[b],
+                                             (ac_curve_extrapolation)modes[a], &curve, NULL,
+                                             NULL) != AC_OK)
+                        continue;
+                    for (size_t i = 0; i < nq; i++)
+                        for (int side = 0; side < 2; side++)
+                            for (int omega = 0; omega < 2; omega++) {
+                                ac_error err;
+                                trials++;
+                                if (!ac_quat_curve_eval_check(curve, &qs[i], 1, side, omega))
+                                    continue;
+                                vouched++;
+                                if (ac_quat_curve_eval(curve, NULL, &qs[i], 1, side, q,
+                                                       omega ? w : NULL, &err)) {
+                                    fprintf(stderr, "vouched for t=%.17g side=%d omega=%d "
+                                            "span=%d interp=%d modes=%d,%d: %s\n", qs[i], side,
+                                            omega, span, interp, modes[b], modes[a], err.detail);
+                                    CHECK(0);
+                                }
+                            }
+                    CHECK(!ac_quat_curve_eval_check(curve, qs, 1, 2, false));
+                    /* a step curve's angular velocity is 0 whatever the keys */
+                    CHECK(ac_quat_curve_eval_check(curve, qs, 0, 0, true) ==
+                          (interp == AC_CURVE_STEP || (interp == AC_CURVE_LINEAR && span != 2)));
+                    {
+                        double inside[3] = {spans[span][0], spans[span][1], spans[span][2]};
+                        int turns = modes[b] == AC_EXTRAP_LINEAR || modes[a] == AC_EXTRAP_LINEAR;
+                        CHECK(ac_quat_curve_eval_check(curve, inside, 3, AC_SIDE_LEFT, false) ==
+                              (interp == AC_CURVE_STEP ||
+                               (interp == AC_CURVE_LINEAR && !(span == 2 && turns))));
+                    }
+                    ac_quat_curve_destroy(curve);
+                }
+    CHECK(vouched > trials / 10);
+}
+
 int main(void)
 {
     batch();
@@ -442,5 +508,6 @@ int main(void)
     curves();
     curve_sides();
     curve_errors();
+    curve_eval_check();
     TEST_DONE("test_quat");
 }
