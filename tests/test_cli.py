@@ -28,13 +28,23 @@ def run(*args, **kwargs):
                           text=True, env=env, **kwargs)
 
 
+def in_process(capsys, *args):
+    """The exit status, stdout and stderr of `python -m animcore ARGS` run in
+    this process, for what the command answers before it does any work (the
+    tests that run it as a program cover the program itself)."""
+    try:
+        status = cli.main(list(map(str, args)), prog="python -m animcore")
+    except SystemExit as stop:
+        status = stop.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
 def refused(capsys, *args):
     """The exit status and stderr of `python -m animcore ARGS` for options the
-    parser refuses, run in this process (the tests above and below run the
-    command itself as a program)."""
-    with pytest.raises(SystemExit) as stop:
-        cli.main(list(map(str, args)), prog="python -m animcore")
-    return stop.value.code, capsys.readouterr().err
+    parser refuses."""
+    status, _, err = in_process(capsys, *args)
+    return status, err
 
 
 def test_demo_prints_the_reference_values():
@@ -62,10 +72,9 @@ def test_bench_runs_every_case_at_small_scale():
     assert len(lines) == len(results) + len(skipped) + 1
 
 
-def test_bench_rejects_unknown_case():
-    result = subprocess.run([sys.executable, "-m", "animcore", "bench", "nope"],
-                            capture_output=True, text=True)
-    assert result.returncode == 2 and "unknown case" in result.stderr
+def test_bench_rejects_unknown_case(capsys):
+    status, stderr = refused(capsys, "bench", "nope")
+    assert status == 2 and "unknown case" in stderr
 
 
 def test_readme_example_prints_what_its_comments_say():
@@ -89,12 +98,12 @@ def test_readme_example_prints_what_its_comments_say():
             assert float(g) == pytest.approx(float(w), abs=1e-12)
 
 
-def test_version():
-    result = run("--version")
-    assert result.returncode == 0
+def test_version(capsys):
+    status, stdout, _ = in_process(capsys, "--version")
+    assert status == 0
     tomllib = pytest.importorskip("tomllib")
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    assert result.stdout.strip() == f"python -m animcore {version}" == \
+    assert stdout.strip() == f"python -m animcore {version}" == \
         f"python -m animcore {animcore.__version__}"
 
 
@@ -132,12 +141,12 @@ def test_closed_pipe_ends_quietly(command):
     assert result.returncode == 1  # what CPython itself exits with on EPIPE
 
 
-def test_bake_checks_the_frame_count_before_allocating(tmp_path):
-    result = run("bake", "--fps", "1e9", "--out", tmp_path / "o.npz")
-    assert result.returncode == 2
+def test_bake_checks_the_frame_count_before_allocating(tmp_path, capsys):
+    status, _, stderr = in_process(capsys, "bake", "--fps", "1e9", "--out", tmp_path / "o.npz")
+    assert status == 2
     assert ("bake: clip 'walk': 1.5 s at fps=1e+09 would be 1.5e+09 frames "
-            "(at most 100,000,000 per clip; lower the fps)") in result.stderr
-    assert "Traceback" not in result.stderr and not (tmp_path / "o.npz").exists()
+            "(at most 100,000,000 per clip; lower the fps)") in stderr
+    assert "Traceback" not in stderr and not (tmp_path / "o.npz").exists()
 
 
 @pytest.mark.parametrize("fps", [1e9, 1e308])
@@ -165,11 +174,11 @@ def test_bench_rejects_bad_options(args, message, capsys):
     assert f"python -m animcore bench: error: {message}" in stderr
 
 
-def test_bench_lists_its_cases():
-    result = run("bench", "--list")
-    assert result.returncode == 0 and result.stdout.split() == list(bench.CASES)
-    help_text = " ".join(run("bench", "--help").stdout.split())
-    assert all(name in help_text for name in bench.CASES)
+def test_bench_lists_its_cases(capsys):
+    status, stdout, _ = in_process(capsys, "bench", "--list")
+    assert status == 0 and stdout.split() == list(bench.CASES)
+    status, stdout, _ = in_process(capsys, "bench", "--help")
+    assert status == 0 and all(name in " ".join(stdout.split()) for name in bench.CASES)
 
 
 def _significant_digits(text):
