@@ -10,6 +10,7 @@ last, and ``background.result(name)`` waits for it and returns its result."""
 import os
 import pathlib
 import shutil
+import sys
 import tempfile
 import threading
 from concurrent.futures import Future
@@ -37,6 +38,7 @@ class Background:
         future = self.futures[name] = Future()
 
         def run():
+            _yield_to_the_tests()
             try:
                 future.set_result(job(folder))
             except BaseException as error:  # handed to the test that asks
@@ -50,6 +52,18 @@ class Background:
     def close(self):
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _yield_to_the_tests():
+    """Lowers the calling thread's priority, and so that of the processes it
+    starts (compilers, notebook kernels): the tests keep their core while the
+    background work takes what is left, instead of all of them sharing the
+    cores alike. Linux only, where a thread has its own nice value."""
+    if sys.platform.startswith("linux"):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        except OSError:
+            pass
 
 
 _BACKGROUND = Background()
