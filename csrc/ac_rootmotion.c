@@ -543,24 +543,31 @@ bool ac_rootmotion_sample_check(const ac_looptrack *track, const double *phase, 
     return n == 0 || phases_within(phase, n);
 }
 
-/* 1 when every time of t (step s: 0 or 1) splits as split_one accepts it. */
-static inline int times_within(const double *restrict t, size_t s, double T, double mc,
-                               size_t n)
+/* The largest b with fl(b / T) <= max_cycles: x / T rounds monotonically in
+   x, so every |t| up to b splits as split_one accepts it, and a range check
+   that only reads replaces a division per time. Starts from mc T rounded
+   and steps down while that rounding was up (a step or two; 0, which
+   always splits, if it were ever more). */
+static double split_bound(double T, double mc)
 {
-    int64_t ok = 1;
-    for (size_t i = 0; i < n; i++)
-        ok &= fabs(t[i * s] / T) <= mc;
-    return ok != 0;
+    double b = mc * T <= DBL_MAX ? mc * T : DBL_MAX;
+    for (int step = 0; step < 64 && !(b / T <= mc); step++)
+        b = nextafter(b, 0.0);
+    return b / T <= mc ? b : 0.0;
 }
 
 AC_VECTORIZED
+static int times_within(const double *t, size_t n, double b)
+{
+    return ac_all_within(t, n, -b, b);
+}
+
+/* 1 when every t0 and t1 (steps 0 or 1) splits as split_one accepts it. */
 static int delta_times_within(const ac_looptrack *tr, const double *t0, const double *t1,
                               size_t s0, size_t s1, size_t n)
 {
-    double T = tr->duration, mc = tr->max_cycles;
-    /* constant steps give contiguous, vectorizable loops */
-    return (s0 ? times_within(t0, 1, T, mc, n) : times_within(t0, 0, T, mc, 1)) &&
-           (s1 ? times_within(t1, 1, T, mc, n) : times_within(t1, 0, T, mc, 1));
+    double b = split_bound(tr->duration, tr->max_cycles);
+    return times_within(t0, s0 ? n : 1, b) && times_within(t1, s1 ? n : 1, b);
 }
 
 bool ac_rootmotion_delta_check(const ac_looptrack *track, const double *t0, const double *t1,

@@ -251,6 +251,38 @@ static void errors(void)
     ac_rootmotion_destroy(NULL);
 }
 
+/* The delta check bounds |t| instead of dividing: at the edge of
+   max_cycles, for durations and limits of every magnitude, it vouches only
+   for times whose delta succeeds, and for every time well inside. */
+static void delta_check_at_the_edge(void)
+{
+    const double durations[6] = {1.0, 1.7, 3e-300, 1e-310, 7e290, 0.3};
+    const double limits[4] = {1.0, 3.7, 1e6, 0x1p50};
+    for (int a = 0; a < 6; a++)
+        for (int m = 0; m < 4; m++) {
+            const double times[2] = {0.0, durations[a]}, pos[2] = {0.0, 1.0};
+            double edge = limits[m] * durations[a], t = edge;
+            ac_looptrack *tr = NULL;
+            CHECK(ac_rootmotion_create(&tr, times, pos, 2, 1, AC_CURVE_LINEAR,
+                                       AC_ROOT_NO_ROTATION, NULL, 1, limits[m], NULL,
+                                       NULL) == AC_OK);
+            for (int k = 0; k < 8; k++)
+                t = nextafter(t, INFINITY);
+            for (int k = 0; k < 16; k++, t = nextafter(t, 0.0))
+                for (int sign = -1; sign <= 1; sign += 2) {
+                    double t0 = sign * t, t1 = 0.5 * t, d;
+                    if (ac_rootmotion_delta_check(tr, &t0, &t1, NULL, 1))
+                        CHECK(ac_rootmotion_delta(tr, &t0, &t1, NULL, &d, NULL, 1, NULL) ==
+                              AC_OK);
+                }
+            {
+                double inside[2] = {-0.5 * edge, 0.999 * edge};
+                CHECK(ac_rootmotion_delta_check(tr, inside, inside + 1, NULL, 1));
+            }
+            ac_rootmotion_destroy(tr);
+        }
+}
+
 /* The check passes vouch only where sample and delta succeed, and do vouch
    for ordinary times; never for the deltas of a turning track or of a track
    whose deltas within max_cycles could overflow. */
@@ -336,5 +368,6 @@ int main(void)
     cubic_seam();
     errors();
     check_passes();
+    delta_check_at_the_edge();
     TEST_DONE("test_rootmotion");
 }
