@@ -5,7 +5,8 @@ names the public caller in error messages, inputs are any array-likes, ``out``
 is None or the output array(s), ``workers`` None or an int. They return the
 output array (NumPy scalar for scalar input) or a tuple of them. The other
 entry points take prepared float64 arrays and capsules; the public modules of
-animcore are their only callers.
+animcore are their only callers. A variant of a kernel with the same
+arguments (2-D and 3-D, with events, per rotation mode) is declared as it.
 """
 from typing import Any, Optional, Union
 
@@ -30,21 +31,7 @@ def _advance(
     out: _Out,
     workers: Optional[int],
 ) -> Any: ...
-def _advance_events(
-    func: str,
-    context: tuple[int, int, int],
-    position: ArrayLike,
-    velocity: ArrayLike,
-    radius: ArrayLike,
-    dt: ArrayLike,
-    plane_point: ArrayLike,
-    plane_normal: ArrayLike,
-    plane_velocity: ArrayLike,
-    restitution: ArrayLike,
-    friction: ArrayLike,
-    out: _Out,
-    workers: Optional[int],
-) -> Any: ...
+_advance_events = _advance
 def _advance_spin(
     func: str,
     context: tuple[int, int, int],
@@ -62,23 +49,7 @@ def _advance_spin(
     out: _Out,
     workers: Optional[int],
 ) -> Any: ...
-def _advance_spin_events(
-    func: str,
-    context: tuple[int, int, int],
-    position: ArrayLike,
-    velocity: ArrayLike,
-    radius: ArrayLike,
-    dt: ArrayLike,
-    plane_point: ArrayLike,
-    plane_normal: ArrayLike,
-    plane_velocity: ArrayLike,
-    restitution: ArrayLike,
-    friction: ArrayLike,
-    angular_velocity: ArrayLike,
-    inverse_inertia: ArrayLike,
-    out: _Out,
-    workers: Optional[int],
-) -> Any: ...
+_advance_spin_events = _advance_spin
 def _bezier_rate(
     func: str,
     parameters: Any,
@@ -114,17 +85,7 @@ def _bounce2(
     out: _Out,
     workers: Optional[int],
 ) -> Any: ...
-def _bounce3(
-    func: str,
-    velocity: ArrayLike,
-    surface_velocity: ArrayLike,
-    normal: ArrayLike,
-    restitution: ArrayLike,
-    friction: ArrayLike,
-    threshold: ArrayLike,
-    out: _Out,
-    workers: Optional[int],
-) -> Any: ...
+_bounce3 = _bounce2
 def _collide(
     func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
     a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
@@ -133,30 +94,9 @@ def _collide(
     normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
     threshold: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
-def _collide_tensor_a(
-    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
-    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
-    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
-    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
-    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
-    threshold: ArrayLike, out: _Out, workers: Optional[int],
-) -> Any: ...
-def _collide_tensor_b(
-    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
-    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
-    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
-    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
-    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
-    threshold: ArrayLike, out: _Out, workers: Optional[int],
-) -> Any: ...
-def _collide_tensors(
-    func: str, context: tuple[int, bool, bool], a_velocity: ArrayLike,
-    a_angular_velocity: ArrayLike, a_inverse_mass: ArrayLike, a_inverse_inertia: ArrayLike,
-    a_center: ArrayLike, b_velocity: ArrayLike, b_angular_velocity: ArrayLike,
-    b_inverse_mass: ArrayLike, b_inverse_inertia: ArrayLike, b_center: ArrayLike,
-    normal: ArrayLike, point: ArrayLike, restitution: ArrayLike, friction: ArrayLike,
-    threshold: ArrayLike, out: _Out, workers: Optional[int],
-) -> Any: ...
+_collide_tensor_a = _collide
+_collide_tensor_b = _collide
+_collide_tensors = _collide
 def _curve_acceleration(
     func: str,
     curve: _Capsule,
@@ -266,14 +206,7 @@ def _point_velocity2(
     out: _Out,
     workers: Optional[int],
 ) -> Any: ...
-def _point_velocity3(
-    func: str,
-    linear_velocity: ArrayLike,
-    angular_velocity: ArrayLike,
-    offset: ArrayLike,
-    out: _Out,
-    workers: Optional[int],
-) -> Any: ...
+_point_velocity3 = _point_velocity2
 def _quat_conjugate(func: str, q: ArrayLike, out: _Out, workers: Optional[int]) -> Any: ...
 def _quat_curve_create(
     func: str,
@@ -346,24 +279,8 @@ def _rootmotion_advance(
     out: _Out,
     workers: Optional[int],
 ) -> Any: ...
-def _rootmotion_advance_yaw(
-    func: str,
-    context: tuple[_Capsule, bool],
-    cycle: ArrayLike,
-    phase: ArrayLike,
-    time: ArrayLike,
-    out: _Out,
-    workers: Optional[int],
-) -> Any: ...
-def _rootmotion_advance_quat(
-    func: str,
-    context: tuple[_Capsule, bool],
-    cycle: ArrayLike,
-    phase: ArrayLike,
-    time: ArrayLike,
-    out: _Out,
-    workers: Optional[int],
-) -> Any: ...
+_rootmotion_advance_yaw = _rootmotion_advance
+_rootmotion_advance_quat = _rootmotion_advance
 def _rootmotion_create(
     func: str,
     times: Any,
@@ -382,22 +299,8 @@ def _rootmotion_delta(
     out: _Out,
     workers: Optional[int],
 ) -> Any: ...
-def _rootmotion_delta_quat(
-    func: str,
-    track: _Capsule,
-    t0: ArrayLike,
-    t1: ArrayLike,
-    out: _Out,
-    workers: Optional[int],
-) -> Any: ...
-def _rootmotion_delta_yaw(
-    func: str,
-    track: _Capsule,
-    t0: ArrayLike,
-    t1: ArrayLike,
-    out: _Out,
-    workers: Optional[int],
-) -> Any: ...
+_rootmotion_delta_quat = _rootmotion_delta
+_rootmotion_delta_yaw = _rootmotion_delta
 def _rootmotion_sample(
     func: str,
     track: _Capsule,
@@ -405,20 +308,8 @@ def _rootmotion_sample(
     out: _Out,
     workers: Optional[int],
 ) -> Any: ...
-def _rootmotion_sample_quat(
-    func: str,
-    track: _Capsule,
-    phase: ArrayLike,
-    out: _Out,
-    workers: Optional[int],
-) -> Any: ...
-def _rootmotion_sample_yaw(
-    func: str,
-    track: _Capsule,
-    phase: ArrayLike,
-    out: _Out,
-    workers: Optional[int],
-) -> Any: ...
+_rootmotion_sample_quat = _rootmotion_sample
+_rootmotion_sample_yaw = _rootmotion_sample
 def _rootmotion_split(
     func: str, context: tuple[_Capsule, str], t: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
@@ -449,10 +340,7 @@ def _snapshot_buffer_sample(
     func: str, buffer: _Capsule, entity: ArrayLike, render_tick: ArrayLike, out: _Out,
     workers: Optional[int],
 ) -> Any: ...
-def _snapshot_buffer_sample_rotations(
-    func: str, buffer: _Capsule, entity: ArrayLike, render_tick: ArrayLike, out: _Out,
-    workers: Optional[int],
-) -> Any: ...
+_snapshot_buffer_sample_rotations = _snapshot_buffer_sample
 def _snapshot_buffer_new(
     entities: Any,
     dim: Any,
@@ -485,9 +373,7 @@ def _snapshot_timeline_push_rotations(
 def _snapshot_timeline_sample(
     func: str, timeline: _Capsule, render_tick: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
-def _snapshot_timeline_sample_rotations(
-    func: str, timeline: _Capsule, render_tick: ArrayLike, out: _Out, workers: Optional[int],
-) -> Any: ...
+_snapshot_timeline_sample_rotations = _snapshot_timeline_sample
 def _snapshot_timeline_new(
     dim: Any,
     capacity: Any,
