@@ -116,29 +116,122 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
     return AC_OK;
 }
 
-/* ac_quat_batch_multiply_check for n > 0: components within 2^510 make
-   every product of two at most 2^1020 and a component, a sum of four of
-   them, at most 2^1022 (NaN and infinities fail the comparison). */
-AC_VECTORIZED
-static int multiply_check_all(const double *a, const double *b, const size_t s[2], size_t n)
+/* ---- checks: one read-only pass that proves a kernel will succeed. Item i
+   of an input of `width` values is at x + width * i * step, step 1 (n items)
+   or 0 (one item shared by all). */
+
+/* Every value of the n items within [-bound, bound] (NaN fails). */
+static AC_FORCE_INLINE int values_within(const double *x, size_t width, size_t step, size_t n,
+                                         double bound)
 {
-    const double bound = 0x1p510;
+    return ac_all_within(x, width * (step ? n : 1), -bound, bound);
+}
+
+/* Whether every one of `count` items of `width` values passes `test`:
+   eight parts side by side, as ac_all_within_reach reads, for eight streams
+   of loads instead of one. */
+typedef int64_t (*item_test)(const double *item);
+static AC_FORCE_INLINE int all_items(const double *x, size_t width, size_t count, item_test test)
+{
+    enum { PARTS = 8 };
+    const size_t part = count / PARTS;
     int64_t ok = 1;
-    if (s[0] == 1 && s[1] == 1) { /* one contiguous run of 4 n values each */
-        for (size_t i = 0; i < 4 * n; i++)
-            ok &= (fabs(a[i]) <= bound) & (fabs(b[i]) <= bound);
-        return ok != 0;
-    }
-    for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < 4; k++)
-            ok &= (fabs(a[4 * i * s[0] + k]) <= bound) & (fabs(b[4 * i * s[1] + k]) <= bound);
+    for (size_t i = 0; i < part; i++)
+        for (size_t k = 0; k < PARTS; k++)
+            ok &= test(x + width * (k * part + i));
+    for (size_t i = PARTS * part; i < count; i++)
+        ok &= test(x + width * i);
     return ok != 0;
+}
+
+/* A finite non-zero quaternion (what normalizing accepts) or axis: a sum of
+   magnitudes in (0, DBL_MAX] proves both (NaN fails the comparison). */
+static AC_FORCE_INLINE int64_t unit_at(const double *p)
+{
+    double sum = fabs(p[0]) + fabs(p[1]) + fabs(p[2]) + fabs(p[3]);
+    return (sum > 0.0) & (sum <= DBL_MAX);
+}
+
+static AC_FORCE_INLINE int64_t axis_at(const double *p)
+{
+    double sum = fabs(p[0]) + fabs(p[1]) + fabs(p[2]);
+    return (sum > 0.0) & (sum <= DBL_MAX);
+}
+
+/* Every quaternion finite and not zero; a shared one alone. */
+static AC_FORCE_INLINE int units_ok(const double *q, size_t step, size_t n)
+{
+    return all_items(q, 4, step ? n : 1, unit_at);
+}
+
+/* Components within 2^510 make every product of two at most 2^1020 and a
+   component, a sum of four of them, at most 2^1022. */
+AC_VECTORIZED
+static int multiply_ok(const double *a, const double *b, const size_t s[2], size_t n)
+{
+    return values_within(a, 4, s[0], n, 0x1p510) && values_within(b, 4, s[1], n, 0x1p510);
 }
 
 bool ac_quat_batch_multiply_check(const double *a, const double *b, const size_t steps[2],
                                   size_t n)
 {
-    return n == 0 || multiply_check_all(a, b, steps ? steps : all_arrays, n);
+    return n == 0 || multiply_ok(a, b, steps ? steps : all_arrays, n);
+}
+
+AC_VECTORIZED
+static int unit_ok(const double *q, size_t n) { return units_ok(q, 1, n); }
+
+bool ac_quat_batch_unit_check(const double *q, size_t n) { return n == 0 || unit_ok(q, n); }
+
+/* A finite non-zero axis and a finite angle. */
+AC_VECTORIZED
+static int axis_angle_ok(const double *axis, const double *angle, const size_t s[2], size_t n)
+{
+    return all_items(axis, 3, s[0] ? n : 1, axis_at) && values_within(angle, 1, s[1], n, DBL_MAX);
+}
+
+bool ac_quat_batch_from_axis_angle_check(const double *axis, const double *angle,
+                                         const size_t steps[2], size_t n)
+{
+    return n == 0 || axis_angle_ok(axis, angle, steps ? steps : all_arrays, n);
+}
+
+/* A unit-able q and a vector within 2^510, whose rotation stays finite. */
+AC_VECTORIZED
+static int rotate_ok(const double *q, const double *v, const size_t s[2], size_t n)
+{
+    return units_ok(q, s[0], n) && values_within(v, 3, s[1], n, 0x1p510);
+}
+
+bool ac_quat_batch_rotate_check(const double *q, const double *v, const size_t steps[2],
+                                size_t n)
+{
+    return n == 0 || rotate_ok(q, v, steps ? steps : all_arrays, n);
+}
+
+AC_VECTORIZED
+static int lerp_ok(const double *q0, const double *q1, const double *t, const size_t s[3],
+                   size_t n)
+{
+    return units_ok(q0, s[0], n) && units_ok(q1, s[1], n) &&
+           ac_all_within(t, s[2] ? n : 1, 0.0, 1.0);
+}
+
+bool ac_quat_batch_lerp_check(const double *q0, const double *q1, const double *t,
+                              const size_t steps[3], size_t n)
+{
+    return n == 0 || lerp_ok(q0, q1, t, steps ? steps : all_arrays, n);
+}
+
+AC_VECTORIZED
+static int finite_ok(const double *x, size_t count)
+{
+    return ac_all_within(x, count, -DBL_MAX, DBL_MAX);
+}
+
+bool ac_quat_batch_from_rotvec_check(const double *rotvec, size_t n)
+{
+    return finite_ok(rotvec, 3 * n);
 }
 
 ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err)
@@ -900,6 +993,43 @@ static void quat_of_matrix(const double *m, double out[4])
     unit4(q, out);
 }
 
+static AC_FORCE_INLINE double det3(const double *a)
+{
+    return a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
+           a[2] * (a[3] * a[7] - a[4] * a[6]);
+}
+
+/* A finite matrix of positive determinant (the kernel's expression, so the
+   kernel's sign). */
+static AC_FORCE_INLINE int64_t rotation_matrix_at(const double *a)
+{
+    int64_t ok = det3(a) > 0.0;
+    for (int k = 0; k < 9; k++)
+        ok &= fabs(a[k]) <= DBL_MAX;
+    return ok;
+}
+
+AC_VECTORIZED
+static int from_matrix_ok(const double *m, size_t n)
+{
+    return all_items(m, 9, n, rotation_matrix_at);
+}
+
+bool ac_quat_batch_from_matrix_check(const double *matrix, size_t n)
+{
+    return n == 0 || from_matrix_ok(matrix, n);
+}
+
+bool ac_quat_batch_to_euler_check(const double *q, const int axes[3], size_t n)
+{
+    return euler_axes_ok(axes) && ac_quat_batch_unit_check(q, n);
+}
+
+bool ac_quat_batch_from_euler_check(const double *angles, const int axes[3], size_t n)
+{
+    return euler_axes_ok(axes) && finite_ok(angles, 3 * n);
+}
+
 ac_status ac_quat_batch_from_matrix(const double *m, double *out, size_t n, ac_error *err)
 {
     for (size_t i = 0; i < n; i++) {
@@ -908,8 +1038,7 @@ ac_status ac_quat_batch_from_matrix(const double *m, double *out, size_t n, ac_e
         ac_status st = ac_check_finite(AC_ARG_MATRIX, a, 9, i, err);
         if (st)
             return st;
-        det = a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) +
-              a[2] * (a[3] * a[7] - a[4] * a[6]);
+        det = det3(a);
         if (!(det > 0.0))
             return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX_DET, det,
                            "must be > 0: a reflection or a singular matrix is no rotation");

@@ -608,6 +608,14 @@ AC_API ac_status ac_quat_batch_multiply(const double *a, const double *b, const 
    false even when the products are representable. */
 AC_API bool ac_quat_batch_multiply_check(const double *a, const double *b,
                                          const size_t steps[2], size_t n);
+/* The checks below answer, as ac_quat_batch_multiply_check, whether the
+   kernels named are certain to succeed on these inputs (same arguments):
+   one pass that reads them and writes nothing; false proves nothing.
+   ac_quat_batch_unit_check: every quaternion finite and not zero, which
+   ac_quat_batch_conjugate, ac_quat_batch_normalize, ac_quat_batch_to_matrix
+   and ac_quat_batch_to_rotvec then accept (conservative: components whose
+   magnitudes sum past DBL_MAX give false). */
+AC_API bool ac_quat_batch_unit_check(const double *q, size_t n);
 /* out = (-x, -y, -z, w). */
 AC_API ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err);
 /* out = q / |q|, computed without overflow or underflow for any finite q. */
@@ -616,9 +624,14 @@ AC_API ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n,
 AC_API ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
                                                const size_t steps[2], double *out, size_t n,
                                                ac_error *err);
+AC_API bool ac_quat_batch_from_axis_angle_check(const double *axis, const double *angle,
+                                                const size_t steps[2], size_t n);
 /* out = v rotated by the rotation q / |q|. */
 AC_API ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t steps[2],
                                       double *out, size_t n, ac_error *err);
+/* Conservative: a vector component beyond 2^510 in magnitude gives false. */
+AC_API bool ac_quat_batch_rotate_check(const double *q, const double *v, const size_t steps[2],
+                                       size_t n);
 /* Shortest-arc spherical (slerp) and normalized linear (nlerp) interpolation
    from q0 (t = 0) to q1 (t = 1), t in [0, 1]; q1 is negated when q0 . q1 < 0.
    Results are unit quaternions. */
@@ -626,6 +639,9 @@ AC_API ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const d
                                      const size_t steps[3], double *out, size_t n, ac_error *err);
 AC_API ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *t,
                                      const size_t steps[3], double *out, size_t n, ac_error *err);
+/* For both ac_quat_batch_slerp and ac_quat_batch_nlerp. */
+AC_API bool ac_quat_batch_lerp_check(const double *q0, const double *q1, const double *t,
+                                     const size_t steps[3], size_t n);
 
 /* A rotation track with glTF animation semantics (glTF 2.0, Appendix C), on
    the same key track as ac_curve: the same interpolation, extrapolation and
@@ -705,10 +721,14 @@ AC_API ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int 
                                  double *angles, size_t n, ac_error *err);
 AC_API ac_status ac_quat_batch_from_euler(const double *angles, const int axes[3], int extrinsic,
                                    double *q, size_t n, ac_error *err);
+AC_API bool ac_quat_batch_from_matrix_check(const double *matrix, size_t n);
+AC_API bool ac_quat_batch_to_euler_check(const double *q, const int axes[3], size_t n);
+AC_API bool ac_quat_batch_from_euler_check(const double *angles, const int axes[3], size_t n);
 /* to_rotvec returns the shorter turn (angle in [0, pi]). */
 AC_API ac_status ac_quat_batch_to_rotvec(const double *q, double *rotvec, size_t n, ac_error *err);
 AC_API ac_status ac_quat_batch_from_rotvec(const double *rotvec, double *q, size_t n,
                                     ac_error *err);
+AC_API bool ac_quat_batch_from_rotvec_check(const double *rotvec, size_t n);
 
 /* -------------------------------------------------------------- skeleton */
 

@@ -5,8 +5,10 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy.spatial.transform import Rotation, Slerp
 
-from animcore import (RotationCurve, quat_conjugate, quat_from_axis_angle, quat_multiply,
-                      quat_nlerp, quat_normalize, quat_rotate, quat_slerp)
+from animcore import (RotationCurve, quat_conjugate, quat_from_axis_angle, quat_from_euler,
+                      quat_from_matrix, quat_from_rotvec, quat_multiply, quat_nlerp,
+                      quat_normalize, quat_rotate, quat_slerp, quat_to_euler, quat_to_matrix,
+                      quat_to_rotvec)
 
 from reference import gltf_cubic_rotation, hemisphere_chain, quat_product_matrix
 
@@ -1127,3 +1129,54 @@ def test_side_matters_only_at_keys_and_seams(ts, mode):
     np.testing.assert_array_equal(curve.angular_velocity(t, side="left"), curve.angular_velocity(t))
     order = np.argsort(t, kind="stable")  # the sorted runs give the per-query bits
     np.testing.assert_array_equal(curve(t[order]), curve(t)[order])
+
+
+def _spoiled(x, i, value):
+    """x with item i set to value (none when i is None)."""
+    y = np.array(x, dtype=float)
+    if i is not None:
+        y[i] = value
+    return y
+
+
+_ITEMS = 37  # eight parts of 4 items and 5 more: the check reads each part side by side
+_RNG = np.random.default_rng(11)
+_QS, _Q1S = _RNG.normal(size=(2, _ITEMS, 4))
+_VS, _TS = _RNG.normal(size=(_ITEMS, 3)), _RNG.uniform(size=_ITEMS)
+_MS = quat_to_matrix(_QS)
+# each kernel with out=, and its inputs with item i spoiled (and the error's argument)
+_ONE_BAD_ITEM = {
+    "quat_multiply": (4, lambda i, out: quat_multiply(_QS, _spoiled(_Q1S, i, np.inf), out=out)),
+    "quat_conjugate": (4, lambda i, out: quat_conjugate(_spoiled(_QS, i, np.nan), out=out)),
+    "quat_normalize": (4, lambda i, out: quat_normalize(_spoiled(_QS, i, 0.0), out=out)),
+    "quat_to_matrix": (9, lambda i, out: quat_to_matrix(_spoiled(_QS, i, 0.0), out=out)),
+    "quat_to_rotvec": (3, lambda i, out: quat_to_rotvec(_spoiled(_QS, i, 0.0), out=out)),
+    "quat_to_euler": (3, lambda i, out: quat_to_euler(_spoiled(_QS, i, -np.inf), "zyx",
+                                                      out=out)),
+    "quat_from_euler": (4, lambda i, out: quat_from_euler("XYZ", _spoiled(_VS, i, np.nan),
+                                                          out=out)),
+    "quat_from_rotvec": (4, lambda i, out: quat_from_rotvec(_spoiled(_VS, i, np.inf), out=out)),
+    "quat_from_matrix": (4, lambda i, out: quat_from_matrix(_spoiled(_MS, i, -_MS[i]), out=out)),
+    "quat_from_axis_angle": (4, lambda i, out: quat_from_axis_angle(_spoiled(_VS, i, 0.0), _TS,
+                                                                    out=out)),
+    "quat_rotate": (3, lambda i, out: quat_rotate(_QS, _spoiled(_VS, i, np.nan), out=out)),
+    "quat_slerp": (4, lambda i, out: quat_slerp(_QS, _Q1S, _spoiled(_TS, i, 1.5), out=out)),
+    "quat_nlerp": (4, lambda i, out: quat_nlerp(_spoiled(_QS, i, 0.0), _Q1S, _TS, out=out)),
+}
+
+
+@pytest.mark.parametrize("name", _ONE_BAD_ITEM)
+def test_out_untouched_whichever_item_is_bad(name):
+    """With out=, a first pass proves the call will succeed before anything
+    is written: it must see every item, wherever the bad one lies. Where it
+    vouches, out= holds the results of a fresh call."""
+    width, call = _ONE_BAD_ITEM[name]
+    shape = (_ITEMS, 3, 3) if width == 9 else (_ITEMS, width)
+    for i in range(_ITEMS):
+        out = np.full(shape, 7.0)
+        with pytest.raises(ValueError, match=rf"^{name}: .* at index \({i},\)"):
+            call(i, out)
+        assert (out == 7.0).all(), i
+    out = np.full(shape, 7.0)
+    assert call(None, out) is out
+    np.testing.assert_array_equal(out, call(None, None))

@@ -1,22 +1,27 @@
 #include "binding.h"
 
-/* Declared batch kernels: the loops adapt each C signature to acpy_loop. */
+/* Declared batch kernels: the loops adapt each C signature to acpy_loop;
+   called without outputs (ACPY_CHECKS), they answer the kernel's check. */
 
-#define BINARY_LOOP(name, kernel)                                                \
+#define BINARY_LOOP(name, kernel, check)                                         \
     static ac_status name(const acpy_context *ctx, const double *const *in,      \
                           const size_t *steps, double *const *out, size_t n,     \
                           ac_error *err)                                         \
     {                                                                            \
         (void)ctx;                                                               \
+        if (!out)                                                                \
+            return check(in[0], in[1], steps, n) ? AC_OK : acpy_unchecked(err);  \
         return kernel(in[0], in[1], steps, out[0], n, err);                      \
     }
 
-#define UNARY_LOOP(name, kernel)                                                 \
+#define UNARY_LOOP(name, kernel, check)                                          \
     static ac_status name(const acpy_context *ctx, const double *const *in,      \
                           const size_t *steps, double *const *out, size_t n,     \
                           ac_error *err)                                         \
     {                                                                            \
         (void)ctx, (void)steps;                                                  \
+        if (!out)                                                                \
+            return check(in[0], n) ? AC_OK : acpy_unchecked(err);                \
         return kernel(in[0], out[0], n, err);                                    \
     }
 
@@ -26,24 +31,19 @@
                           ac_error *err)                                         \
     {                                                                            \
         (void)ctx;                                                               \
+        if (!out)                                                                \
+            return ac_quat_batch_lerp_check(in[0], in[1], in[2], steps, n)       \
+                       ? AC_OK                                                   \
+                       : acpy_unchecked(err);                                    \
         return kernel(in[0], in[1], in[2], steps, out[0], n, err);               \
     }
 
-static ac_status multiply_loop(const acpy_context *ctx, const double *const *in,
-                               const size_t *steps, double *const *out, size_t n,
-                               ac_error *err)
-{
-    (void)ctx;
-    if (!out) /* ACPY_CHECKS */
-        return ac_quat_batch_multiply_check(in[0], in[1], steps, n) ? AC_OK
-                                                                      : acpy_unchecked(err);
-    return ac_quat_batch_multiply(in[0], in[1], steps, out[0], n, err);
-}
-
-BINARY_LOOP(from_axis_angle_loop, ac_quat_batch_from_axis_angle)
-BINARY_LOOP(rotate_loop, ac_quat_batch_rotate)
-UNARY_LOOP(conjugate_loop, ac_quat_batch_conjugate)
-UNARY_LOOP(normalize_loop, ac_quat_batch_normalize)
+BINARY_LOOP(multiply_loop, ac_quat_batch_multiply, ac_quat_batch_multiply_check)
+BINARY_LOOP(from_axis_angle_loop, ac_quat_batch_from_axis_angle,
+            ac_quat_batch_from_axis_angle_check)
+BINARY_LOOP(rotate_loop, ac_quat_batch_rotate, ac_quat_batch_rotate_check)
+UNARY_LOOP(conjugate_loop, ac_quat_batch_conjugate, ac_quat_batch_unit_check)
+UNARY_LOOP(normalize_loop, ac_quat_batch_normalize, ac_quat_batch_unit_check)
 LERP_LOOP(slerp_loop, ac_quat_batch_slerp)
 LERP_LOOP(nlerp_loop, ac_quat_batch_nlerp)
 
@@ -54,27 +54,30 @@ static const acpy_kernel multiply = {
 };
 static const acpy_kernel conjugate = {
     "_quat_conjugate", "_quat_conjugate(func, q, out, workers)", 1, 1,
-    {{"q", 4}}, {{"conjugate", 4}}, conjugate_loop, 0, NULL,
+    {{"q", 4}}, {{"conjugate", 4}}, conjugate_loop, ACPY_CHECKS, NULL,
 };
 static const acpy_kernel normalize = {
     "_quat_normalize", "_quat_normalize(func, q, out, workers)", 1, 1,
-    {{"q", 4}}, {{"unit", 4}}, normalize_loop, 0, NULL,
+    {{"q", 4}}, {{"unit", 4}}, normalize_loop, ACPY_CHECKS, NULL,
 };
 static const acpy_kernel from_axis_angle = {
     "_quat_from_axis_angle", "_quat_from_axis_angle(func, axis, angle, out, workers)", 2, 1,
-    {{"axis", 3}, {"angle", 1}}, {{"rotation", 4}}, from_axis_angle_loop, 1, NULL,
+    {{"axis", 3}, {"angle", 1}}, {{"rotation", 4}}, from_axis_angle_loop,
+    ACPY_SHARED | ACPY_CHECKS, NULL,
 };
 static const acpy_kernel rotate = {
     "_quat_rotate", "_quat_rotate(func, q, v, out, workers)", 2, 1,
-    {{"q", 4}, {"v", 3}}, {{"rotated", 3}}, rotate_loop, 1, NULL,
+    {{"q", 4}, {"v", 3}}, {{"rotated", 3}}, rotate_loop, ACPY_SHARED | ACPY_CHECKS, NULL,
 };
 static const acpy_kernel slerp = {
     "_quat_slerp", "_quat_slerp(func, q0, q1, t, out, workers)", 3, 1,
-    {{"q0", 4}, {"q1", 4}, {"t", 1}}, {{"rotation", 4}}, slerp_loop, 1, NULL,
+    {{"q0", 4}, {"q1", 4}, {"t", 1}}, {{"rotation", 4}}, slerp_loop,
+    ACPY_SHARED | ACPY_CHECKS, NULL,
 };
 static const acpy_kernel nlerp = {
     "_quat_nlerp", "_quat_nlerp(func, q0, q1, t, out, workers)", 3, 1,
-    {{"q0", 4}, {"q1", 4}, {"t", 1}}, {{"rotation", 4}}, nlerp_loop, 1, NULL,
+    {{"q0", 4}, {"q1", 4}, {"t", 1}}, {{"rotation", 4}}, nlerp_loop,
+    ACPY_SHARED | ACPY_CHECKS, NULL,
 };
 
 /* ------------------------------------------------------ rotation curves */
@@ -191,10 +194,10 @@ static PyMethodDef methods[] = {
 
 /* ------------------------------------------------------- conversions */
 
-UNARY_LOOP(to_matrix_loop, ac_quat_batch_to_matrix)
-UNARY_LOOP(from_matrix_loop, ac_quat_batch_from_matrix)
-UNARY_LOOP(to_rotvec_loop, ac_quat_batch_to_rotvec)
-UNARY_LOOP(from_rotvec_loop, ac_quat_batch_from_rotvec)
+UNARY_LOOP(to_matrix_loop, ac_quat_batch_to_matrix, ac_quat_batch_unit_check)
+UNARY_LOOP(from_matrix_loop, ac_quat_batch_from_matrix, ac_quat_batch_from_matrix_check)
+UNARY_LOOP(to_rotvec_loop, ac_quat_batch_to_rotvec, ac_quat_batch_unit_check)
+UNARY_LOOP(from_rotvec_loop, ac_quat_batch_from_rotvec, ac_quat_batch_from_rotvec_check)
 
 /* Euler sequences: the context is (axis0, axis1, axis2, extrinsic), axes
    0-2 packed in option[0], extrinsic in option[1]. */
@@ -228,6 +231,8 @@ static ac_status to_euler_loop(const acpy_context *ctx, const double *const *in,
     int axes[3];
     (void)steps;
     euler_axes(ctx, axes);
+    if (!out) /* ACPY_CHECKS */
+        return ac_quat_batch_to_euler_check(in[0], axes, n) ? AC_OK : acpy_unchecked(err);
     return ac_quat_batch_to_euler(in[0], axes, (int)ctx->option[1], out[0], n, err);
 }
 
@@ -238,34 +243,37 @@ static ac_status from_euler_loop(const acpy_context *ctx, const double *const *i
     int axes[3];
     (void)steps;
     euler_axes(ctx, axes);
+    if (!out) /* ACPY_CHECKS */
+        return ac_quat_batch_from_euler_check(in[0], axes, n) ? AC_OK : acpy_unchecked(err);
     return ac_quat_batch_from_euler(in[0], axes, (int)ctx->option[1], out[0], n, err);
 }
 
 static const acpy_kernel to_matrix = {
     "_quat_to_matrix", "_quat_to_matrix(func, q, out, workers) -> matrix", 1, 1,
-    {{"q", 4}}, {{"matrix", ACPY_3X3}}, to_matrix_loop, 0, NULL,
+    {{"q", 4}}, {{"matrix", ACPY_3X3}}, to_matrix_loop, ACPY_CHECKS, NULL,
 };
 static const acpy_kernel from_matrix = {
     "_quat_from_matrix", "_quat_from_matrix(func, matrix, out, workers) -> rotation", 1, 1,
-    {{"matrix", ACPY_3X3}}, {{"rotation", 4}}, from_matrix_loop, 0, NULL,
+    {{"matrix", ACPY_3X3}}, {{"rotation", 4}}, from_matrix_loop, ACPY_CHECKS, NULL,
 };
 static const acpy_kernel to_rotvec = {
     "_quat_to_rotvec", "_quat_to_rotvec(func, q, out, workers) -> rotvec", 1, 1,
-    {{"q", 4}}, {{"rotvec", 3}}, to_rotvec_loop, 0, NULL,
+    {{"q", 4}}, {{"rotvec", 3}}, to_rotvec_loop, ACPY_CHECKS, NULL,
 };
 static const acpy_kernel from_rotvec = {
     "_quat_from_rotvec", "_quat_from_rotvec(func, rotvec, out, workers) -> rotation", 1, 1,
-    {{"rotvec", 3}}, {{"rotation", 4}}, from_rotvec_loop, 0, NULL,
+    {{"rotvec", 3}}, {{"rotation", 4}}, from_rotvec_loop, ACPY_CHECKS, NULL,
 };
 static const acpy_kernel to_euler = {
     "_quat_to_euler",
     "_quat_to_euler(func, (axis0, axis1, axis2, extrinsic), q, out, workers) -> angles", 1, 1,
-    {{"q", 4}}, {{"angles", ACPY_ANGLES}}, to_euler_loop, 0, euler_context,
+    {{"q", 4}}, {{"angles", ACPY_ANGLES}}, to_euler_loop, ACPY_CHECKS, euler_context,
 };
 static const acpy_kernel from_euler = {
     "_quat_from_euler",
     "_quat_from_euler(func, (axis0, axis1, axis2, extrinsic), angles, out, workers) -> rotation",
-    1, 1, {{"angles", ACPY_ANGLES}}, {{"rotation", 4}}, from_euler_loop, 0, euler_context,
+    1, 1, {{"angles", ACPY_ANGLES}}, {{"rotation", 4}}, from_euler_loop, ACPY_CHECKS,
+    euler_context,
 };
 
 static const acpy_kernel *const kernels[] = {

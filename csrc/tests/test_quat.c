@@ -104,6 +104,86 @@ static void multiply_check(void)
     CHECK(ac_quat_batch_multiply_check(NULL, NULL, NULL, 0));
 }
 
+/* Each kernel's check never accepts what the kernel rejects, and accepts
+   ordinary inputs: random items, half the trials with one extreme value, a
+   zero item or a t off [0, 1], inputs shared (step 0) or not. */
+static unsigned check_state = 777u;
+static double check_random(void)
+{
+    check_state = check_state * 1103515245u + 12345u;
+    return (double)(check_state >> 8) / 16777216.0;
+}
+
+static void kernel_checks(void)
+{
+    enum { N = 12 };
+    static const double extremes[] = {0x1p510, -0x1.0000000000001p510, 1e300, -DBL_MAX,
+                                      INFINITY, -INFINITY, NAN, 0.0, 5e-324, -1e-300};
+    static const int good_axes[3] = {0, 1, 2}, bad_axes[3] = {0, 0, 2};
+    int accepted = 0, trials = 0;
+    for (int trial = 0; trial < 6000; trial++) {
+        double q[4 * N], r[4 * N], v[3 * N], t[N], m[9 * N], out[9 * N];
+        size_t steps[3] = {1, (size_t)(trial % 3 != 0), (size_t)(trial % 5 != 0)};
+        const int *axes = trial % 97 == 0 ? bad_axes : good_axes;
+        double *inputs[4] = {q, r, v, t};
+        const size_t sizes[4] = {4 * N, 4 * N, 3 * N, N};
+        int odd = trial % 2, ok[12];
+        ac_status st[12];
+        for (int i = 0; i < 4 * N; i++)
+            q[i] = 4.0 * check_random() - 2.0, r[i] = 4.0 * check_random() - 2.0;
+        for (int i = 0; i < 3 * N; i++)
+            v[i] = 4.0 * check_random() - 2.0;
+        for (int i = 0; i < N; i++)
+            t[i] = check_random();
+        CHECK(ac_quat_batch_to_matrix(q, m, N, NULL) == AC_OK); /* rotations: det > 0 */
+        if (odd) {
+            int which = (int)(check_random() * 5), at = (int)(check_random() * 1000);
+            double x = extremes[(int)(check_random() * 10)];
+            if (which == 4)
+                m[at % (9 * N)] = at % 3 ? x : -m[at % (9 * N)]; /* a reflection, or x */
+            else if (at % 4 == 0 && which < 3) /* a whole item zero */
+                memset(inputs[which] + (which == 2 ? 3 : 4) * (at % N), 0,
+                       (which == 2 ? 3 : 4) * sizeof(double));
+            else if (which == 3)
+                t[at % N] = at % 2 ? x : 1.0 + (at % 3 ? DBL_EPSILON : -2.0);
+            else
+                inputs[which][at % sizes[which]] = x;
+        }
+        ok[0] = ac_quat_batch_unit_check(q, N);
+        st[0] = ac_quat_batch_conjugate(q, out, N, NULL);
+        st[1] = ac_quat_batch_normalize(q, out, N, NULL);
+        st[2] = ac_quat_batch_to_matrix(q, out, N, NULL);
+        st[3] = ac_quat_batch_to_rotvec(q, out, N, NULL);
+        ok[1] = ok[2] = ok[3] = ok[0];
+        ok[4] = ac_quat_batch_to_euler_check(q, axes, N);
+        st[4] = ac_quat_batch_to_euler(q, axes, trial % 4 == 1, out, N, NULL);
+        ok[5] = ac_quat_batch_from_euler_check(v, axes, N);
+        st[5] = ac_quat_batch_from_euler(v, axes, trial % 4 == 1, out, N, NULL);
+        ok[6] = ac_quat_batch_from_rotvec_check(v, N);
+        st[6] = ac_quat_batch_from_rotvec(v, out, N, NULL);
+        ok[7] = ac_quat_batch_from_matrix_check(m, N);
+        st[7] = ac_quat_batch_from_matrix(m, out, N, NULL);
+        ok[8] = ac_quat_batch_from_axis_angle_check(v, t, steps + 1, N);
+        st[8] = ac_quat_batch_from_axis_angle(v, t, steps + 1, out, N, NULL);
+        ok[9] = ac_quat_batch_rotate_check(q, v, steps, N);
+        st[9] = ac_quat_batch_rotate(q, v, steps, out, N, NULL);
+        ok[10] = ok[11] = ac_quat_batch_lerp_check(q, r, t, steps, N);
+        st[10] = ac_quat_batch_slerp(q, r, t, steps, out, N, NULL);
+        st[11] = ac_quat_batch_nlerp(q, r, t, steps, out, N, NULL);
+        for (int k = 0; k < 12; k++) {
+            if (ok[k])
+                CHECK(st[k] == AC_OK);
+            if (!odd && axes == good_axes)
+                CHECK(ok[k]);
+            accepted += ok[k];
+        }
+        trials += 12;
+    }
+    CHECK(accepted > trials / 2 && accepted < trials * 99 / 100);
+    CHECK(ac_quat_batch_unit_check(NULL, 0) && ac_quat_batch_lerp_check(NULL, NULL, NULL, NULL, 0));
+    CHECK(!ac_quat_batch_to_euler_check(NULL, bad_axes, 0));
+}
+
 /* A product of more than a megabyte streams its stores (ac_stream): at every
    start within a cache line it gives the bits of the scalar product and
    writes nothing outside the output. */
@@ -504,6 +584,7 @@ int main(void)
     sign_continuity();
     batch_errors();
     multiply_check();
+    kernel_checks();
     long_products();
     curves();
     curve_sides();
