@@ -321,6 +321,27 @@ static void spin_velocity(int dim, const double *w, const double *r, double *out
     }
 }
 
+/* Components within 2^510: each product of the cross product is at most
+   2^1020, and the sums stay finite. */
+AC_VECTORIZED
+static int point_velocity_ok(const double *v, const double *w, const double *r,
+                             const size_t s[3], size_t dim, size_t n)
+{
+    const double bound = 0x1p510;
+    return ac_items_within(v, dim, s[0], n, bound) &&
+           ac_items_within(w, dim == 2 ? 1 : 3, s[1], n, bound) &&
+           ac_items_within(r, dim, s[2], n, bound);
+}
+
+bool ac_contact_point_velocity_check(const double *linear_velocity,
+                                     const double *angular_velocity, const double *offset,
+                                     const size_t steps[3], size_t dim, size_t n)
+{
+    return (dim == 2 || dim == 3) &&
+           (n == 0 || point_velocity_ok(linear_velocity, angular_velocity, offset,
+                                        steps ? steps : all_arrays, dim, n));
+}
+
 ac_status ac_contact_point_velocity(const double *linear_velocity,
                                     const double *angular_velocity, const double *offset,
                                     const size_t steps[3], size_t dim, double *result,

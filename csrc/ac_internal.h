@@ -169,6 +169,14 @@ static inline int ac_all_within(const double *x, size_t n, double lo, double hi)
     return ac_all_within_reach(x, n, lo, hi, 0.0, 0.0);
 }
 
+/* True when every value of n items of `width` values (step 1), or of the
+   one item they share (step 0), lies in [-bound, bound] (NaN fails). */
+static inline int ac_items_within(const double *x, size_t width, size_t step, size_t n,
+                                  double bound)
+{
+    return ac_all_within(x, width * (step ? n : 1), -bound, bound);
+}
+
 /* Cubic Hermite on the unit interval: position and d(position)/du for end
    values p0, p1 and tangents m0, m1 (per unit u). Shared by every domain that
    evaluates Hermite segments so all of them agree to the last bit. */

@@ -120,13 +120,6 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
    of an input of `width` values is at x + width * i * step, step 1 (n items)
    or 0 (one item shared by all). */
 
-/* Every value of the n items within [-bound, bound] (NaN fails). */
-static AC_FORCE_INLINE int values_within(const double *x, size_t width, size_t step, size_t n,
-                                         double bound)
-{
-    return ac_all_within(x, width * (step ? n : 1), -bound, bound);
-}
-
 /* Whether every one of `count` items of `width` values passes `test`:
    eight parts side by side, as ac_all_within_reach reads, for eight streams
    of loads instead of one. */
@@ -169,7 +162,7 @@ static AC_FORCE_INLINE int units_ok(const double *q, size_t step, size_t n)
 AC_VECTORIZED
 static int multiply_ok(const double *a, const double *b, const size_t s[2], size_t n)
 {
-    return values_within(a, 4, s[0], n, 0x1p510) && values_within(b, 4, s[1], n, 0x1p510);
+    return ac_items_within(a, 4, s[0], n, 0x1p510) && ac_items_within(b, 4, s[1], n, 0x1p510);
 }
 
 bool ac_quat_batch_multiply_check(const double *a, const double *b, const size_t steps[2],
@@ -187,7 +180,7 @@ bool ac_quat_batch_unit_check(const double *q, size_t n) { return n == 0 || unit
 AC_VECTORIZED
 static int axis_angle_ok(const double *axis, const double *angle, const size_t s[2], size_t n)
 {
-    return all_items(axis, 3, s[0] ? n : 1, axis_at) && values_within(angle, 1, s[1], n, DBL_MAX);
+    return all_items(axis, 3, s[0] ? n : 1, axis_at) && ac_items_within(angle, 1, s[1], n, DBL_MAX);
 }
 
 bool ac_quat_batch_from_axis_angle_check(const double *axis, const double *angle,
@@ -200,7 +193,7 @@ bool ac_quat_batch_from_axis_angle_check(const double *axis, const double *angle
 AC_VECTORIZED
 static int rotate_ok(const double *q, const double *v, const size_t s[2], size_t n)
 {
-    return units_ok(q, s[0], n) && values_within(v, 3, s[1], n, 0x1p510);
+    return units_ok(q, s[0], n) && ac_items_within(v, 3, s[1], n, 0x1p510);
 }
 
 bool ac_quat_batch_rotate_check(const double *q, const double *v, const size_t steps[2],

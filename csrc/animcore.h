@@ -911,6 +911,13 @@ AC_API ac_status ac_contact_point_velocity(const double *linear_velocity,
                                            const double *angular_velocity, const double *offset,
                                            const size_t steps[3], size_t dim, double *result,
                                            size_t n, ac_error *err);
+/* True when ac_contact_point_velocity is certain to succeed on these inputs
+   (same arguments): one pass that reads them and writes nothing.
+   Conservative: a component beyond 2^510 in magnitude gives false. */
+AC_API bool ac_contact_point_velocity_check(const double *linear_velocity,
+                                            const double *angular_velocity,
+                                            const double *offset, const size_t steps[3],
+                                            size_t dim, size_t n);
 
 /* One rigid body per contact for ac_contact_collide. Inputs step by whole
    items (steps[0..4] for velocity, angular_velocity, inverse_mass,

@@ -135,6 +135,25 @@ def test_contact_point_velocity_2d_and_3d():
                                cross_point_velocity(lin2, ang2, off2), rtol=1e-14, atol=1e-14)
 
 
+def test_contact_point_velocity_out_untouched_whichever_item_overflows():
+    """out= is written only once a first pass proved the call succeeds; that
+    pass must see every item (37: eight parts and a rest), wherever the
+    overflowing one lies."""
+    rng = np.random.default_rng(5)
+    lin, ang, off = rng.normal(size=(3, 37, 3))
+    for i in range(37):
+        far = off.copy()
+        far[i] = 1e300
+        out = np.full((37, 3), 7.0)
+        with pytest.raises(OverflowError,
+                           match=rf"^contact_point_velocity: .* index \({i},\)"):
+            contact_point_velocity(lin, ang * 1e300, far, out=out)
+        assert (out == 7.0).all(), i
+    out = np.full((37, 3), 7.0)
+    assert contact_point_velocity(lin, ang, off, out=out) is out
+    np.testing.assert_array_equal(out, contact_point_velocity(lin, ang, off))
+
+
 def test_contact_point_velocity_broadcasting_and_out():
     offsets = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
     out = np.empty((2, 3, 2))

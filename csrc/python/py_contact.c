@@ -21,6 +21,10 @@
                           ac_error *err)                                         \
     {                                                                            \
         (void)ctx;                                                               \
+        if (!out) /* ACPY_CHECKS */                                              \
+            return ac_contact_point_velocity_check(in[0], in[1], in[2], steps, dim, n) \
+                       ? AC_OK                                                   \
+                       : acpy_unchecked(err);                                    \
         return ac_contact_point_velocity(in[0], in[1], in[2], steps, dim, out[0], n, \
                                          err);                                   \
     }
@@ -47,13 +51,13 @@ static const acpy_kernel point2 = {
     "_point_velocity2", "_point_velocity2(func, linear_velocity, angular_velocity, offset, "
     "out, workers)", 3, 1,
     {{"linear_velocity", 2}, {"angular_velocity", 1}, {"offset", 2}}, {{"result", 2}},
-    point2_loop, 1, NULL,
+    point2_loop, ACPY_SHARED | ACPY_CHECKS, NULL,
 };
 static const acpy_kernel point3 = {
     "_point_velocity3", "_point_velocity3(func, linear_velocity, angular_velocity, offset, "
     "out, workers)", 3, 1,
     {{"linear_velocity", 3}, {"angular_velocity", 3}, {"offset", 3}}, {{"result", 3}},
-    point3_loop, 1, NULL,
+    point3_loop, ACPY_SHARED | ACPY_CHECKS, NULL,
 };
 
 /* ------------------------------------------------------------ projectiles

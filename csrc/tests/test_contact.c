@@ -178,6 +178,42 @@ static void friction_and_threshold(void)
     }
 }
 
+/* The check never accepts what the kernel rejects, and accepts ordinary
+   inputs: random vectors, half the trials with one extreme component, in 2-D
+   and 3-D, inputs shared (step 0) or not. */
+static void point_velocity_check(void)
+{
+    enum { N = 12 };
+    static const double extremes[] = {0x1p510, -0x1.0000000000001p510, 1e200, 1e300, -DBL_MAX,
+                                      INFINITY, NAN, 0.0};
+    unsigned state = 99u;
+    int accepted = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+        double v[3 * N], w[3 * N], r[3 * N], out[3 * N], *inputs[3] = {v, w, r};
+        size_t dim = 2 + (size_t)(trial % 2), steps[3] = {(size_t)(trial % 3 != 0), 1,
+                                                          (size_t)(trial % 5 != 0)};
+        int check;
+        for (int i = 0; i < 3 * N; i++)
+            for (int k = 0; k < 3; k++) {
+                state = state * 1103515245u + 12345u;
+                inputs[k][i] = (double)(state >> 8) / 16777216.0 * 4.0 - 2.0;
+            }
+        if (trial % 4 >= 2) {
+            state = state * 1103515245u + 12345u;
+            inputs[(state >> 4) % 3][(state >> 8) % (3 * N)] = extremes[(state >> 12) % 8];
+            if (trial % 8 >= 6) /* a second one: a large offset under a large spin */
+                inputs[1 + (state >> 20) % 2][(state >> 16) % (3 * N)] = 1e300;
+        }
+        check = ac_contact_point_velocity_check(v, w, r, steps, dim, N);
+        if (check)
+            CHECK(ac_contact_point_velocity(v, w, r, steps, dim, out, N, NULL) == AC_OK);
+        if (trial % 4 < 2)
+            CHECK(check);
+        accepted += check;
+    }
+    CHECK(accepted > 2000 && accepted < 3900);
+}
+
 static void point_velocity(void)
 {
     const double lin2[2] = {1, 0}, off2[2] = {0, 1}, w2 = 1, lin3[3] = {0, 0, 0},
@@ -199,7 +235,10 @@ static void point_velocity(void)
         CHECK(ac_contact_point_velocity(lin2, &w2, off2, NULL, 4, out, 1, &err) ==
               AC_ERR_VALUE);
         CHECK(err.arg == AC_ARG_DIM);
+        CHECK(!ac_contact_point_velocity_check(lin2, &w2, off2, NULL, 4, 1));
+        CHECK(!ac_contact_point_velocity_check(lin2, &huge, far, NULL, 2, 1));
     }
+    point_velocity_check();
 }
 
 static void expect_bounce_error(const double v[2], const double u[2], const double n[2],
