@@ -100,6 +100,21 @@ def local_cluster(workers: int | None = None, **kwargs):
         return distributed.LocalCluster(**options)
 
 
+def _stop_heartbeat(dask_worker) -> None:
+    dask_worker.periodic_callbacks["heartbeat"].stop()
+
+
+def _stop_heartbeats(client) -> None:
+    """Stops the heartbeats of the cluster's workers before it closes. A
+    worker that closes while a heartbeat is connecting to the scheduler logs
+    that heartbeat's failure, a traceback on stderr at the end of a bake that
+    succeeded; a worker's heartbeat runs every half second."""
+    try:
+        client.run(_stop_heartbeat)
+    except Exception:  # a worker gone already: nothing of it left to quiet
+        pass
+
+
 _GATHER_EVERY = 1.0  # seconds between fetches of the finished tasks' rows
 
 
@@ -225,6 +240,8 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         _gather_rows(client, finished, index, work, done)
         bar.close()
     finally:
+        if own is not None and own[0] is not None:
+            _stop_heartbeats(client)
         if own is not None:
             own[1].close()
             if own[0] is not None:

@@ -379,3 +379,24 @@ def test_without_a_client_a_local_cluster_bakes_and_is_closed(tmp_path, monkeypa
     assert_complete(rows, tmp_path, 15)
     assert len(started) == 1 and started[0].scheduler_address.startswith("tcp://127.0.0.1:")
     assert started[0].status.name == "closed"
+
+
+@pytest.mark.slow  # a LocalCluster of worker processes
+def test_its_own_cluster_stops_the_workers_heartbeats_before_it_closes(tmp_path, monkeypatch):
+    """A worker that closes while a heartbeat is connecting to the scheduler
+    logs that heartbeat's failure, a traceback after a bake that succeeded;
+    bake_many stops the heartbeats of its own cluster's workers first."""
+    heartbeats = []
+    real = distributed.Client.close
+
+    def spy(self, *args, **kwargs):
+        if self.status == "running":
+            heartbeats.append(self.run(
+                lambda dask_worker: dask_worker.periodic_callbacks["heartbeat"].is_running()))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(distributed.Client, "close", spy)
+    rows = bake_many([DATA / "Animation_Node" / "Animation_Node_0[12].gltf"], tmp_path,
+                     fps=15, workers=1, progress="never")
+    assert_complete(rows, tmp_path, 15)
+    assert len(heartbeats) == 1 and list(heartbeats[0].values()) == [False]
