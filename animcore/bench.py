@@ -572,10 +572,15 @@ def bench_rotations(scale: float, repeats: int) -> list:
     q0, q1 = rng.normal(size=(n, 4)), rng.normal(size=(n, 4))
     t = rng.uniform(0.0, 1.0, n)
     v = rng.normal(size=(n, 3))
+    slerps = np.empty_like(q0)
     rows: list = [
         compare("rotations quat_slerp(q0, q1, t)", n, lambda: quat_slerp(q0, q1, t),
                 "shortest-arc slerp in plain NumPy", lambda: numpy_slerp(q0, q1, t),
                 repeats, target=3),
+        # out= first reads the inputs once to prove the call succeeds
+        compare("rotations quat_slerp(q0, q1, t, out=)", n,
+                lambda: quat_slerp(q0, q1, t, out=slerps), "the same call into a fresh array",
+                lambda: quat_slerp(q0, q1, t), repeats),
     ]
     try:
         import quaternion  # numpy-quaternion: (w, x, y, z) order
