@@ -172,15 +172,16 @@ bool ac_quat_batch_multiply_check(const double *a, const double *b, const size_t
 }
 
 AC_VECTORIZED
-static int unit_ok(const double *q, size_t n) { return units_ok(q, 1, n); }
+static int unit_quats_ok(const double *q, size_t n) { return units_ok(q, 1, n); }
 
-bool ac_quat_batch_unit_check(const double *q, size_t n) { return n == 0 || unit_ok(q, n); }
+bool ac_quat_batch_unit_check(const double *q, size_t n) { return n == 0 || unit_quats_ok(q, n); }
 
 /* A finite non-zero axis and a finite angle. */
 AC_VECTORIZED
 static int axis_angle_ok(const double *axis, const double *angle, const size_t s[2], size_t n)
 {
-    return all_items(axis, 3, s[0] ? n : 1, axis_at) && ac_items_within(angle, 1, s[1], n, DBL_MAX);
+    return all_items(axis, 3, s[0] ? n : 1, axis_at) &&
+           ac_items_within(angle, 1, s[1], n, DBL_MAX);
 }
 
 bool ac_quat_batch_from_axis_angle_check(const double *axis, const double *angle,

@@ -672,9 +672,6 @@ def test_rotation_curve_options_accept_tool_words():
 
 # -- conversions against scipy ------------------------------------------------------
 
-from animcore import (quat_from_euler, quat_from_matrix, quat_from_rotvec,  # noqa: E402
-                      quat_to_euler, quat_to_matrix, quat_to_rotvec)
-
 SEQUENCES = ["xyz", "xzy", "yxz", "yzx", "zxy", "zyx", "xyx", "xzx", "yxy", "yzy", "zxz", "zyz"]
 
 
