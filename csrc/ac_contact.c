@@ -280,6 +280,81 @@ static int bounce_all(const double *v, const double *u, const double *nrm,
                     : bounce_loop(2, 0, v, u, nrm, rest, fric, thr, s, out, n);
 }
 
+/* One contact the law takes without overflow: components within 2^500
+   (so |w| <= 2^501, |s| and the impulse below 2^505, wt below 2^504 and its
+   squared length finite), the kernel's unit test of the normal, and the
+   coefficients in range. */
+CONTACT_INLINE int64_t bounce_safe(int dim, const double *v, const double *u, const double *n,
+                                   double e, double mu, double th)
+{
+    const double bound = 0x1p500;
+    double nn = 0.0;
+    int64_t ok = (e >= 0.0) & (e <= 1.0) & (mu >= 0.0) & (mu <= DBL_MAX) & (th >= 0.0) &
+                 (th <= DBL_MAX);
+    for (int k = 0; k < dim; k++) {
+        nn += n[k] * n[k];
+        ok &= (fabs(v[k]) <= bound) & (fabs(u[k]) <= bound);
+    }
+    return ok & (fabs(nn - 1.0) <= UNIT_TOLERANCE);
+}
+
+CONTACT_INLINE int64_t bounce_safe_at(int dim, const double *v, const double *u,
+                                      const double *nrm, const double *rest, const double *fric,
+                                      const double *thr, const size_t s[6], size_t i)
+{
+    const size_t d = (size_t)dim;
+    return bounce_safe(dim, v + i * s[0] * d, u + i * s[1] * d, nrm + i * s[2] * d,
+                       rest[i * s[3]], fric[i * s[4]], thr[i * s[5]]);
+}
+
+/* Eight parts side by side, as ac_all_within_reach reads: a pass that only
+   reads is bound by how many cache lines are on their way at once. */
+CONTACT_INLINE int bounce_safe_all(int dim, const double *v, const double *u, const double *nrm,
+                                   const double *rest, const double *fric, const double *thr,
+                                   const size_t s[6], size_t n)
+{
+    enum { PARTS = 8 };
+    const size_t part = n / PARTS;
+    int64_t ok = 1;
+    for (size_t i = 0; i < part; i++)
+        for (size_t k = 0; k < PARTS; k++)
+            ok &= bounce_safe_at(dim, v, u, nrm, rest, fric, thr, s, k * part + i);
+    for (size_t i = PARTS * part; i < n; i++)
+        ok &= bounce_safe_at(dim, v, u, nrm, rest, fric, thr, s, i);
+    return ok != 0;
+}
+
+/* Constant steps for the common layouts (vectors per contact, the surface's
+   too or one wall's; coefficients shared) give straight loops, as in
+   bounce_all. */
+AC_VECTORIZED
+static int bounce_ok(const double *v, const double *u, const double *nrm, const double *rest,
+                     const double *fric, const double *thr, const size_t s[6], int dim,
+                     size_t n)
+{
+    static const size_t vectors_only[6] = {1, 1, 1, 0, 0, 0};
+    static const size_t shared_surface[6] = {1, 0, 1, 0, 0, 0};
+    if (s[0] == 1 && s[1] <= 1 && s[2] == 1 && s[3] == 0 && s[4] == 0 && s[5] == 0) {
+        if (s[1])
+            return dim == 3 ? bounce_safe_all(3, v, u, nrm, rest, fric, thr, vectors_only, n)
+                            : bounce_safe_all(2, v, u, nrm, rest, fric, thr, vectors_only, n);
+        return dim == 3 ? bounce_safe_all(3, v, u, nrm, rest, fric, thr, shared_surface, n)
+                        : bounce_safe_all(2, v, u, nrm, rest, fric, thr, shared_surface, n);
+    }
+    return dim == 3 ? bounce_safe_all(3, v, u, nrm, rest, fric, thr, s, n)
+                    : bounce_safe_all(2, v, u, nrm, rest, fric, thr, s, n);
+}
+
+bool ac_contact_bounce_check(const double *velocity, const double *surface_velocity,
+                             const double *normal, const double *restitution,
+                             const double *friction, const double *threshold,
+                             const size_t steps[6], size_t dim, size_t n)
+{
+    return (dim == 2 || dim == 3) &&
+           (n == 0 || bounce_ok(velocity, surface_velocity, normal, restitution, friction,
+                                threshold, steps ? steps : all_arrays, (int)dim, n));
+}
+
 static ac_status check_dim(size_t dim, ac_error *err)
 {
     if (dim == 2 || dim == 3)

@@ -900,6 +900,13 @@ AC_API ac_status ac_contact_bounce(const double *velocity, const double *surface
                                    const double *friction, const double *threshold,
                                    const size_t steps[6], size_t dim, double *result, size_t n,
                                    ac_error *err);
+/* True when ac_contact_bounce is certain to succeed on these inputs (same
+   arguments): one pass that reads them and writes nothing. Conservative: a
+   vector component beyond 2^500 in magnitude gives false. */
+AC_API bool ac_contact_bounce_check(const double *velocity, const double *surface_velocity,
+                                    const double *normal, const double *restitution,
+                                    const double *friction, const double *threshold,
+                                    const size_t steps[6], size_t dim, size_t n);
 
 /* Velocity of a point of a rigid body: linear_velocity + angular x offset.
    In 2-D the angular velocity is a scalar (omega * (-offset_y, offset_x)),

@@ -154,6 +154,25 @@ def test_contact_point_velocity_out_untouched_whichever_item_overflows():
     np.testing.assert_array_equal(out, contact_point_velocity(lin, ang, off))
 
 
+@pytest.mark.parametrize("friction", [0.0, 0.4])
+def test_bounce_out_untouched_whichever_normal_is_off_unit_length(friction):
+    """bounce with out= writes only once a first pass proved every contact
+    valid; that pass must see every one (37: eight parts and a rest)."""
+    rng = np.random.default_rng(8)
+    v, u, n = rng.normal(size=(3, 37, 3))
+    n /= np.linalg.norm(n, axis=1, keepdims=True)
+    for i in range(37):
+        bent = n.copy()
+        bent[i] *= 1.001
+        out = np.full((37, 3), 7.0)
+        with pytest.raises(ValueError, match=rf"^bounce: .* index \({i},\)"):
+            bounce(v, u, bent, 0.5, friction=friction, out=out)
+        assert (out == 7.0).all(), i
+    out = np.full((37, 3), 7.0)
+    assert bounce(v, u, n, 0.5, friction=friction, out=out) is out
+    np.testing.assert_array_equal(out, bounce(v, u, n, 0.5, friction=friction))
+
+
 def test_contact_point_velocity_broadcasting_and_out():
     offsets = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
     out = np.empty((2, 3, 2))

@@ -11,6 +11,11 @@
                           ac_error *err)                                         \
     {                                                                            \
         (void)ctx;                                                               \
+        if (!out) /* ACPY_CHECKS */                                              \
+            return ac_contact_bounce_check(in[0], in[1], in[2], in[3], in[4], in[5], \
+                                           steps, dim, n)                        \
+                       ? AC_OK                                                   \
+                       : acpy_unchecked(err);                                    \
         return ac_contact_bounce(in[0], in[1], in[2], in[3], in[4], in[5], steps, \
                                  dim, out[0], n, err);                           \
     }
@@ -42,7 +47,7 @@ POINT_LOOP(point3_loop, 3)
         6, 1,                                                                    \
         {{"velocity", dim}, {"surface_velocity", dim}, {"normal", dim},          \
          {"restitution", 1}, {"friction", 1}, {"threshold", 1}},                 \
-        {{"result", dim}}, loop, 1, NULL,                                        \
+        {{"result", dim}}, loop, ACPY_SHARED | ACPY_CHECKS, NULL,                \
     }
 
 static const acpy_kernel bounce2 = BOUNCE_DECL("_bounce2", 2, bounce2_loop);

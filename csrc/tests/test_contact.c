@@ -178,6 +178,72 @@ static void friction_and_threshold(void)
     }
 }
 
+/* ac_contact_bounce_check never accepts what the bounce rejects, and
+   accepts ordinary contacts: random approaching and separating velocities,
+   unit normals, coefficients in range; half the trials with one extreme
+   value (a huge or non-finite component, a normal off unit length, a
+   coefficient out of range), in 2-D and 3-D, inputs shared or not, with
+   friction or without. */
+static void bounce_check(void)
+{
+    enum { N = 12 };
+    static const double extremes[] = {0x1p500, -0x1.0000000000001p500, 1e300, -DBL_MAX,
+                                      INFINITY, NAN, -1e-300, 1.0 + 1e-15};
+    unsigned state = 4242u;
+    int accepted = 0;
+    for (int trial = 0; trial < 6000; trial++) {
+        double v[3 * N], u[3 * N], nrm[3 * N], e[N], mu[N], th[N], out[3 * N];
+        double *inputs[6] = {v, u, nrm, e, mu, th};
+        size_t dim = 2 + (size_t)(trial % 2), steps[6] = {1, (size_t)(trial % 3 != 0), 1,
+                                                          (size_t)(trial % 5 != 0),
+                                                          (size_t)(trial % 7 != 0), 1};
+        int check;
+        for (int i = 0; i < N; i++) {
+            double len = 0.0;
+            for (size_t k = 0; k < 3; k++) {
+                state = state * 1103515245u + 12345u;
+                v[3 * i + k] = (double)(state >> 8) / 16777216.0 * 4.0 - 2.0;
+                state = state * 1103515245u + 12345u;
+                u[3 * i + k] = (double)(state >> 8) / 16777216.0 - 0.5;
+                state = state * 1103515245u + 12345u;
+                nrm[3 * i + k] = k < dim ? (double)(state >> 8) / 16777216.0 - 0.5 : 0.0;
+                len += nrm[3 * i + k] * nrm[3 * i + k];
+            }
+            for (size_t k = 0; k < dim; k++)
+                nrm[dim * i + k] = nrm[3 * i + k] / sqrt(len);
+            state = state * 1103515245u + 12345u;
+            e[i] = (double)(state >> 8) / 16777216.0;
+            mu[i] = trial % 4 < 2 ? 0.0 : e[i] * 3.0, th[i] = e[i] * 0.5;
+        }
+        for (int i = 0; i < 3 * N; i++) /* packed to dim per contact */
+            if ((size_t)(i % 3) < dim)
+                v[dim * (i / 3) + i % 3] = v[i], u[dim * (i / 3) + i % 3] = u[i];
+        if (trial % 4 == 1 || trial % 4 == 3) {
+            int which;
+            state = state * 1103515245u + 12345u;
+            which = (int)((state >> 4) % 6);
+            if (which == 2 && (state >> 12) % 2) /* a normal just off unit length */
+                for (size_t k = 0, i = (state >> 8) % N; k < dim; k++)
+                    nrm[dim * i + k] *= (state >> 13) % 2 ? 1.0 + 7.5e-13 : 1.0 - 7.5e-13;
+            else
+                inputs[which][(state >> 8) % (which < 3 ? dim * N : N)] =
+                    extremes[(state >> 16) % 8];
+        }
+        check = ac_contact_bounce_check(v, u, nrm, e, mu, th, steps, dim, N);
+        if (check)
+            CHECK(ac_contact_bounce(v, u, nrm, e, mu, th, steps, dim, out, N, NULL) == AC_OK);
+        if (trial % 2 == 0)
+            CHECK(check);
+        accepted += check;
+    }
+    CHECK(accepted > 3000 && accepted < 5900);
+    {
+        const double zero[3] = {0.0, 0.0, 1.0};
+        CHECK(!ac_contact_bounce_check(zero, zero, zero, zero, zero, zero, NULL, 4, 1));
+        CHECK(ac_contact_bounce_check(zero, zero, zero + 1, zero, zero, zero, NULL, 2, 1));
+    }
+}
+
 /* The check never accepts what the kernel rejects, and accepts ordinary
    inputs: random vectors, half the trials with one extreme component, in 2-D
    and 3-D, inputs shared (step 0) or not. */
@@ -239,6 +305,7 @@ static void point_velocity(void)
         CHECK(!ac_contact_point_velocity_check(lin2, &huge, far, NULL, 2, 1));
     }
     point_velocity_check();
+    bounce_check();
 }
 
 static void expect_bounce_error(const double v[2], const double u[2], const double n[2],
