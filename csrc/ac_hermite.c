@@ -135,6 +135,33 @@ static AC_FORCE_INLINE int hermite_loop(const double *p0, const double *p1, cons
     return !bad;
 }
 
+/* Any other mix of shared and per-item inputs (a partial broadcast): each
+   shared value spread over a block once, then the contiguous loop block by
+   block, whose loads a runtime step would keep from vectorizing. The same
+   operations on the same values: the same bits. */
+static AC_FORCE_INLINE int hermite_spread(const double *p0, const double *p1, const double *v0,
+                                          const double *v1, const double *duration,
+                                          const double *elapsed, const size_t s[6],
+                                          double *restrict position,
+                                          double *restrict velocity, size_t n)
+{
+    enum { BLOCK = 256 };
+    const double *in[6] = {p0, p1, v0, v1, duration, elapsed};
+    double spread[6][BLOCK];
+    int ok = 1;
+    for (int k = 0; k < 6; k++)
+        for (size_t i = 0; !s[k] && i < BLOCK; i++)
+            spread[k][i] = in[k][0];
+    for (size_t i = 0; i < n; i += BLOCK) {
+        const double *b[6];
+        for (int k = 0; k < 6; k++)
+            b[k] = s[k] ? in[k] + i : spread[k];
+        ok &= hermite_loop(b[0], b[1], b[2], b[3], b[4], b[5], all_arrays, 0, position + i,
+                           velocity + i, n - i < BLOCK ? n - i : BLOCK);
+    }
+    return ok;
+}
+
 AC_VECTORIZED
 static int hermite_all(const double *p0, const double *p1, const double *v0,
                        const double *v1, const double *duration, const double *elapsed,
@@ -156,7 +183,7 @@ static int hermite_all(const double *p0, const double *p1, const double *v0,
     if (arrays && s[5] == 1)
         return hermite_loop(p0, p1, v0, v1, duration, elapsed, all_arrays, 0, position,
                             velocity, n);
-    return hermite_loop(p0, p1, v0, v1, duration, elapsed, s, 0, position, velocity, n);
+    return hermite_spread(p0, p1, v0, v1, duration, elapsed, s, position, velocity, n);
 }
 
 ac_status ac_hermite_eval(const double *start, const double *end,

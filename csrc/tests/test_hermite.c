@@ -193,6 +193,48 @@ static void check_and_shared_keys(void)
     CHECK(ac_hermite_check(NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0));
 }
 
+/* Every mix of shared (step 0) and per-item inputs gives the bits, status
+   and error index of the same call on expanded arrays: 700 items, two blocks
+   of the spread loop and a rest; every other mask with one t out of range. */
+static void mixed_steps(void)
+{
+    enum { N = 700 };
+    static double in[6][N], wide[6][N], xs[N], vs[N], xa[N], va[N];
+    for (int mask = 0; mask < 64; mask++) {
+        size_t steps[6];
+        ac_error es, ea;
+        ac_status st_steps, st_arrays;
+        for (int k = 0; k < 6; k++)
+            steps[k] = (size_t)(mask >> k & 1);
+        for (int i = 0; i < N; i++) {
+            for (int k = 0; k < 4; k++)
+                in[k][i] = trial_value(1);
+            in[4][i] = 0.01 + uniform01() * 10.0;
+        }
+        for (int i = 0; i < N; i++) { /* t within the duration of every item it meets */
+            double T = in[4][steps[4] ? i : 0];
+            for (int j = 0; !steps[5] && steps[4] && j < N; j++)
+                T = in[4][j] < T ? in[4][j] : T;
+            in[5][i] = T * uniform01();
+        }
+        if (mask % 2)
+            in[5][steps[5] ? (mask * 37) % N : 0] = -1.0;
+        for (int k = 0; k < 6; k++)
+            for (int i = 0; i < N; i++)
+                wide[k][i] = in[k][steps[k] ? i : 0];
+        st_steps = ac_hermite_eval(in[0], in[1], in[2], in[3], in[4], in[5], steps, xs, vs, N,
+                                   &es);
+        st_arrays = ac_hermite_eval(wide[0], wide[1], wide[2], wide[3], wide[4], wide[5],
+                                    NULL, xa, va, N, &ea);
+        CHECK(st_steps == st_arrays);
+        CHECK(st_steps == (mask % 2 ? AC_ERR_VALUE : AC_OK));
+        if (st_steps == AC_OK)
+            CHECK(memcmp(xs, xa, sizeof xs) == 0 && memcmp(vs, va, sizeof vs) == 0);
+        else
+            CHECK(es.index == ea.index && es.arg == ea.arg);
+    }
+}
+
 int main(void)
 {
     article_figures();
@@ -200,5 +242,6 @@ int main(void)
     errors();
     segments_and_conversions();
     check_and_shared_keys();
+    mixed_steps();
     TEST_DONE("test_hermite");
 }
