@@ -298,30 +298,27 @@ CONTACT_INLINE int64_t bounce_safe(int dim, const double *v, const double *u, co
     return ok & (fabs(nn - 1.0) <= UNIT_TOLERANCE);
 }
 
-CONTACT_INLINE int64_t bounce_safe_at(int dim, const double *v, const double *u,
-                                      const double *nrm, const double *rest, const double *fric,
-                                      const double *thr, const size_t s[6], size_t i)
+/* The inputs of n contacts, for ac_all_items. */
+typedef struct contacts {
+    const double *v, *u, *nrm, *rest, *fric, *thr;
+    const size_t *s;
+    int dim;
+} contacts;
+
+CONTACT_INLINE int64_t contact_safe(const void *items, size_t i)
 {
-    const size_t d = (size_t)dim;
-    return bounce_safe(dim, v + i * s[0] * d, u + i * s[1] * d, nrm + i * s[2] * d,
-                       rest[i * s[3]], fric[i * s[4]], thr[i * s[5]]);
+    const contacts *c = items;
+    const size_t d = (size_t)c->dim, *s = c->s;
+    return bounce_safe(c->dim, c->v + i * s[0] * d, c->u + i * s[1] * d, c->nrm + i * s[2] * d,
+                       c->rest[i * s[3]], c->fric[i * s[4]], c->thr[i * s[5]]);
 }
 
-/* Eight parts side by side, as ac_all_within_reach reads: a pass that only
-   reads is bound by how many cache lines are on their way at once. */
 CONTACT_INLINE int bounce_safe_all(int dim, const double *v, const double *u, const double *nrm,
                                    const double *rest, const double *fric, const double *thr,
                                    const size_t s[6], size_t n)
 {
-    enum { PARTS = 8 };
-    const size_t part = n / PARTS;
-    int64_t ok = 1;
-    for (size_t i = 0; i < part; i++)
-        for (size_t k = 0; k < PARTS; k++)
-            ok &= bounce_safe_at(dim, v, u, nrm, rest, fric, thr, s, k * part + i);
-    for (size_t i = PARTS * part; i < n; i++)
-        ok &= bounce_safe_at(dim, v, u, nrm, rest, fric, thr, s, i);
-    return ok != 0;
+    const contacts c = {v, u, nrm, rest, fric, thr, s, dim};
+    return ac_all_items(&c, n, contact_safe);
 }
 
 /* Constant steps for the common layouts (vectors per contact, the surface's

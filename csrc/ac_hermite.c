@@ -227,12 +227,7 @@ static int hermite_check_all(const double *start, const double *end,
         /* shared keys: checked once; then only elapsed, in [0, duration] */
         double T = *duration;
         ok = hermite_safe(*start, *end, *start_velocity, *end_velocity, T, 0.0);
-        if (s[5] == 1)
-            ok &= ac_all_within(elapsed, n, 0.0, T);
-        else
-            for (size_t i = 0; i < n; i++)
-                ok &= (elapsed[i * s[5]] >= 0.0) & (elapsed[i * s[5]] <= T);
-        return ok != 0;
+        return ok && ac_all_within(elapsed, s[5] ? n : 1, 0.0, T);
     }
     for (size_t i = 0; i < n; i++)
         ok &= hermite_safe(start[i * s[0]], end[i * s[1]], start_velocity[i * s[2]],

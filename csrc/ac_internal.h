@@ -169,6 +169,23 @@ static inline int ac_all_within(const double *x, size_t n, double lo, double hi)
     return ac_all_within_reach(x, n, lo, hi, 0.0, 0.0);
 }
 
+/* True when test(items, i) holds for every i in [0, count), walked as
+   ac_all_within_reach walks values: eight parts side by side. `test` is a
+   constant at every call site, so it is inlined and the loop vectorizes. */
+typedef int64_t (*ac_item_test)(const void *items, size_t i);
+static AC_FORCE_INLINE int ac_all_items(const void *items, size_t count, ac_item_test test)
+{
+    enum { PARTS = 8 };
+    const size_t part = count / PARTS;
+    int64_t ok = 1;
+    for (size_t i = 0; i < part; i++)
+        for (size_t k = 0; k < PARTS; k++)
+            ok &= test(items, k * part + i);
+    for (size_t i = PARTS * part; i < count; i++)
+        ok &= test(items, i);
+    return ok != 0;
+}
+
 /* True when every value of n items of `width` values (step 1), or of the
    one item they share (step 0), lies in [-bound, bound] (NaN fails). */
 static inline int ac_items_within(const double *x, size_t width, size_t step, size_t n,

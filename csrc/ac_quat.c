@@ -120,33 +120,18 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
    of an input of `width` values is at x + width * i * step, step 1 (n items)
    or 0 (one item shared by all). */
 
-/* Whether every one of `count` items of `width` values passes `test`:
-   eight parts side by side, as ac_all_within_reach reads, for eight streams
-   of loads instead of one. */
-typedef int64_t (*item_test)(const double *item);
-static AC_FORCE_INLINE int all_items(const double *x, size_t width, size_t count, item_test test)
-{
-    enum { PARTS = 8 };
-    const size_t part = count / PARTS;
-    int64_t ok = 1;
-    for (size_t i = 0; i < part; i++)
-        for (size_t k = 0; k < PARTS; k++)
-            ok &= test(x + width * (k * part + i));
-    for (size_t i = PARTS * part; i < count; i++)
-        ok &= test(x + width * i);
-    return ok != 0;
-}
-
 /* A finite non-zero quaternion (what normalizing accepts) or axis: a sum of
    magnitudes in (0, DBL_MAX] proves both (NaN fails the comparison). */
-static AC_FORCE_INLINE int64_t unit_at(const double *p)
+static AC_FORCE_INLINE int64_t unit_at(const void *q, size_t i)
 {
+    const double *p = (const double *)q + 4 * i;
     double sum = fabs(p[0]) + fabs(p[1]) + fabs(p[2]) + fabs(p[3]);
     return (sum > 0.0) & (sum <= DBL_MAX);
 }
 
-static AC_FORCE_INLINE int64_t axis_at(const double *p)
+static AC_FORCE_INLINE int64_t axis_at(const void *axes, size_t i)
 {
+    const double *p = (const double *)axes + 3 * i;
     double sum = fabs(p[0]) + fabs(p[1]) + fabs(p[2]);
     return (sum > 0.0) & (sum <= DBL_MAX);
 }
@@ -154,7 +139,7 @@ static AC_FORCE_INLINE int64_t axis_at(const double *p)
 /* Every quaternion finite and not zero; a shared one alone. */
 static AC_FORCE_INLINE int units_ok(const double *q, size_t step, size_t n)
 {
-    return all_items(q, 4, step ? n : 1, unit_at);
+    return ac_all_items(q, step ? n : 1, unit_at);
 }
 
 /* Components within 2^510 make every product of two at most 2^1020 and a
@@ -180,7 +165,7 @@ bool ac_quat_batch_unit_check(const double *q, size_t n) { return n == 0 || unit
 AC_VECTORIZED
 static int axis_angle_ok(const double *axis, const double *angle, const size_t s[2], size_t n)
 {
-    return all_items(axis, 3, s[0] ? n : 1, axis_at) &&
+    return ac_all_items(axis, s[0] ? n : 1, axis_at) &&
            ac_items_within(angle, 1, s[1], n, DBL_MAX);
 }
 
@@ -995,8 +980,9 @@ static AC_FORCE_INLINE double det3(const double *a)
 
 /* A finite matrix of positive determinant (the kernel's expression, so the
    kernel's sign). */
-static AC_FORCE_INLINE int64_t rotation_matrix_at(const double *a)
+static AC_FORCE_INLINE int64_t rotation_matrix_at(const void *m, size_t i)
 {
+    const double *a = (const double *)m + 9 * i;
     int64_t ok = det3(a) > 0.0;
     for (int k = 0; k < 9; k++)
         ok &= fabs(a[k]) <= DBL_MAX;
@@ -1006,7 +992,7 @@ static AC_FORCE_INLINE int64_t rotation_matrix_at(const double *a)
 AC_VECTORIZED
 static int from_matrix_ok(const double *m, size_t n)
 {
-    return all_items(m, 9, n, rotation_matrix_at);
+    return ac_all_items(m, n, rotation_matrix_at);
 }
 
 bool ac_quat_batch_from_matrix_check(const double *matrix, size_t n)

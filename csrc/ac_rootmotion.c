@@ -556,18 +556,13 @@ static double split_bound(double T, double mc)
     return b / T <= mc ? b : 0.0;
 }
 
-AC_VECTORIZED
-static int times_within(const double *t, size_t n, double b)
-{
-    return ac_all_within(t, n, -b, b);
-}
-
 /* 1 when every t0 and t1 (steps 0 or 1) splits as split_one accepts it. */
+AC_VECTORIZED
 static int delta_times_within(const ac_looptrack *tr, const double *t0, const double *t1,
                               size_t s0, size_t s1, size_t n)
 {
     double b = split_bound(tr->duration, tr->max_cycles);
-    return times_within(t0, s0 ? n : 1, b) && times_within(t1, s1 ? n : 1, b);
+    return ac_items_within(t0, 1, s0, n, b) && ac_items_within(t1, 1, s1, n, b);
 }
 
 bool ac_rootmotion_delta_check(const ac_looptrack *track, const double *t0, const double *t1,
