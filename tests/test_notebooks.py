@@ -57,8 +57,55 @@ def test_notebook_runs_and_its_figures_are_in_the_docs(path, executed):
         f"{path.name} draws {drawn} figure(s), docs/figures has {len(committed)}: "
         f"run python docs/render.py {path.stem}")
     gallery = (ROOT / "docs" / "README.md").read_text(encoding="utf-8")
-    for index in range(drawn):
-        assert f"(figures/{render.figure_name(path.stem, index)})" in gallery
+    for index, (_, png) in enumerate(render.figures(notebook)):
+        name = render.figure_name(path.stem, index)
+        assert f"(figures/{name})" in gallery
+        difference = _image_difference(png, (ROOT / "docs" / "figures" / name).read_bytes())
+        assert difference <= FIGURE_TOLERANCE, (
+            f"{path.name} figure {index + 1} differs from docs/figures/{name} on "
+            f"{difference:.1%} of its pixels: run python docs/render.py {path.stem}")
+
+
+# Fonts and anti-aliasing move a few pixels between matplotlib versions; a changed
+# curve, axis range or legend moves many more.
+FIGURE_TOLERANCE = 0.05
+
+
+def _image_difference(drawn: bytes, committed: bytes) -> float:
+    """The fraction of the drawn (not white) pixels of either image whose colour
+    differs by more than 1/8 in any channel (1.0 when the sizes differ): thin
+    lines count as much as the white around them does not."""
+    import io
+
+    image = pytest.importorskip("matplotlib.image")
+    a = image.imread(io.BytesIO(drawn), format="png")
+    b = image.imread(io.BytesIO(committed), format="png")
+    if a.shape != b.shape:
+        return 1.0
+    a, b = a[..., :3], b[..., :3]
+    ink = (a < 0.95).any(axis=-1) | (b < 0.95).any(axis=-1)
+    changed = (abs(a - b) > 0.125).any(axis=-1)
+    return float(changed.sum() / max(int(ink.sum()), 1))
+
+
+def test_image_difference_sees_a_changed_figure():
+    """The comparison is not blind: a shifted line is a large difference, the same
+    figure is none."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import io
+
+    from matplotlib.figure import Figure
+
+    def draw(offset):
+        figure = Figure(figsize=(4, 3), dpi=80)
+        figure.add_subplot().plot([0, 1, 2], [0, 1 + offset, 0], linewidth=3)
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png")
+        return buffer.getvalue()
+
+    assert _image_difference(draw(0), draw(0)) == 0.0
+    assert _image_difference(draw(0), draw(0.5)) > FIGURE_TOLERANCE
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
