@@ -24,6 +24,7 @@ from . import curves as _curves
 from . import easing as _easing
 from . import gltf
 from . import hermite as _hermite
+from . import model
 from . import rootmotion as _rootmotion
 from . import rotations as _rotations
 from . import skeleton as _skeleton
@@ -37,6 +38,7 @@ from .rootmotion import *  # noqa: F401,F403
 from .rotations import *  # noqa: F401,F403
 from .skeleton import *  # noqa: F401,F403
 from .snapshot import *  # noqa: F401,F403
+from .model import extract_root_motion  # noqa: F401
 
 __version__ = "0.1.0"
 
@@ -49,6 +51,7 @@ __all__ = [
     *_contact.__all__,
     *_snapshot.__all__,
     *_skeleton.__all__,
+    "extract_root_motion",
     "bvh",
     "gltf",
     "usd",

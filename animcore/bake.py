@@ -47,7 +47,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .gltf import Clip
+from .model import MAX_FRAMES, Clip, _check_fps, frame_times  # noqa: F401 (bake.MAX_FRAMES)
 
 __all__ = ["BakeRow", "bake", "bake_local", "frame_times", "read_manifest", "write_csv",
            "write_npz"]
@@ -56,35 +56,6 @@ _COMPONENTS = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw",
                "world_translation": "xyz", "world_rotation": "xyzw", "world_scale": "xyz",
                "yaw": ["angle"]}
 _BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
-MAX_FRAMES = 100_000_000  # per clip: more is a mistyped --fps, not an animation
-
-
-def _check_fps(fps: float) -> None:
-    if not (math.isfinite(fps) and fps > 0):
-        raise ValueError(f"bake: fps is {fps!r} (must be a finite number > 0)")
-
-
-def frame_times(duration: float, fps: float) -> np.ndarray:
-    """Frame times in seconds: ``k / fps`` for ``k = 0 .. n - 1``, then ``duration``
-    itself as frame ``n``, where ``n = ceil(duration * fps)``.
-
-    glTF stores key times as float32, so a 0.4 s clip lasts 0.4000000060 s; a
-    product within a relative 1e-6 of an integer counts as that integer
-    (0.4 s at 30 fps is 13 frames, not 14 with a last one 2e-7 frames later).
-    The last frame is always the clip's end, so the final pose is baked exactly.
-    """
-    _check_fps(fps)
-    if not (math.isfinite(duration) and duration >= 0):
-        raise ValueError(f"bake: duration is {duration!r} (must be a finite number >= 0)")
-    frames = duration * fps
-    if not frames <= MAX_FRAMES:  # before allocating: also catches an infinite product
-        raise ValueError(f"bake: {duration:g} s at fps={fps:g} would be {frames:.4g} frames "
-                         f"(at most {MAX_FRAMES:,} per clip; lower the fps)")
-    nearest = round(frames)
-    last = nearest if abs(frames - nearest) <= 1e-6 * max(1.0, frames) else math.ceil(frames)
-    grid = np.arange(last + 1, dtype=np.float64) / fps
-    grid[-1] = duration
-    return grid
 
 
 class Progress:
@@ -276,7 +247,7 @@ def _unsupported_report(clips) -> list[str]:
 
 def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail):
     """Baked arrays and the clips describing them, for --world / --root-motion."""
-    from .skeleton import extract_root_motion
+    from .model import extract_root_motion
 
     arrays, described = {}, []
     for clip in clips:
