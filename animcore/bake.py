@@ -677,11 +677,13 @@ def is_many(patterns, workers=None, scheduler=None) -> bool:
 
 def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, workers=None,
              scheduler=None, write=print, world: bool = False, nodes=None,
-             root_motion=None, strict: bool = False) -> int:
+             root_motion=None, strict: bool = False, bake_many=None) -> int:
     """The ``bake`` command for several inputs, ``--workers`` or ``--scheduler``:
     one output per clip in the folder ``out`` and its manifest, each baked
     with the single-file options (``--world``, ``--nodes``, ``--root-motion``,
-    ``--strict``). Returns the exit status: 1 when a file failed."""
+    ``--strict``). With ``scheduler``, ``bake_many`` is the function that bakes
+    on that cluster (:func:`animcore.dask.bake_many`). Returns the exit status:
+    1 when a file failed."""
     if nodes and not world:
         fail("bake: --nodes needs --world")
     if out is None or os.path.splitext(out)[1].lower() in (".npz", ".csv"):
@@ -698,10 +700,8 @@ def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, worke
     options = dict(fps=fps, clip=clip_name, world=world, nodes=nodes,
                    root_motion=root_motion, strict=strict, progress=progress)
     if scheduler is not None:
-        from . import dask as animcore_dask
-
-        try:
-            rows = animcore_dask.bake_many(patterns, out, client=scheduler, **options)
+        try:  # bake_many: animcore.dask's, passed in by the command (dask builds on bake)
+            rows = bake_many(patterns, out, client=scheduler, **options)
         except ImportError as error:
             fail(f"bake: {error}")
     else:
