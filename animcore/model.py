@@ -58,6 +58,35 @@ class NodeLookupError(PicklableError, KeyError, ValueError):
         return str(self.args[0]) if self.args else ""
 
 
+def _prefixed(long: str, short: str) -> bool:
+    """``long`` is ``short`` behind a prefix that ends in a separator
+    (``mixamorig:hips``, ``armature|hips``, ``b_hips``)."""
+    return (bool(short) and len(long) > len(short) and long.endswith(short)
+            and not long[-len(short) - 1].isalnum())
+
+
+def _closest_text(name: str, names) -> str:
+    """"closest: 'a', 'b'" (the likeliest names meant by ``name``: the same
+    name in another case or with a namespace prefix such as ``mixamorig:``,
+    then similar spellings), or a short list of the names there are."""
+    unique = list(dict.fromkeys(names))
+    lower = name.lower()
+    close = [n for n in unique if n.lower() == lower]
+    close += [n for n in unique if n not in close and (
+        _prefixed(n.lower(), lower) or _prefixed(lower, n.lower()))]
+    by_lower = {}
+    for n in unique:
+        by_lower.setdefault(n.lower(), n)
+    close += [by_lower[n] for n in difflib.get_close_matches(lower, list(by_lower), n=3,
+                                                              cutoff=0.6)
+              if by_lower[n] not in close]
+    if close:
+        return "closest: " + ", ".join(map(repr, close[:3]))
+    shown = ", ".join(map(repr, unique[:8]))
+    more = f", ... ({len(unique)} in all)" if len(unique) > 8 else ""
+    return f"its nodes are {shown}{more}" if unique else "it has no nodes"
+
+
 def _query_times(func: str, t) -> np.ndarray:
     t = as_float64(func, "t", t)
     bad = ~np.isfinite(t)
@@ -364,7 +393,8 @@ class Skin(ByValue):
         joints = world[..., self.joints, :, :] @ self.inverse_bind_matrices
         if node is None:
             return joints
-        mesh_inverse = np.linalg.inv(world[..., scene.node_index(node), :, :])
+        mesh_inverse = np.linalg.inv(world[..., scene.node_index(
+            node, func="Skin.joint_matrices"), :, :])
         return mesh_inverse[..., None, :, :] @ joints
 
 
@@ -399,31 +429,63 @@ class Scene(ByValue):
 
     @property
     def skeleton(self):
-        """Every node as one :class:`animcore.Skeleton` (node order, rest pose)."""
+        """Every node as one :class:`animcore.Skeleton` (node order, rest pose,
+        ``names`` the :attr:`joint_names`)."""
         cached = self.__dict__.get("_skeleton")
         if cached is None:
             cached = Skeleton([n.parent for n in self.nodes],
                               [n.translation for n in self.nodes] or np.zeros((0, 3)),
                               [n.rotation for n in self.nodes] or np.zeros((0, 4)),
-                              [n.scale for n in self.nodes] or np.zeros((0, 3)))
+                              [n.scale for n in self.nodes] or np.zeros((0, 3)),
+                              names=self.joint_names)
             object.__setattr__(self, "_skeleton", cached)
         return cached
 
-    def node_index(self, node) -> int:
-        """The index of a node given by index or (unique) name."""
+    @property
+    def joint_names(self) -> tuple:
+        """One name per node, in node order, never None: the node's name, or
+        ``"node<i>"`` (``i`` its index) for a node without one. Names can repeat
+        where the file repeats them; :meth:`node_index` refuses those."""
+        cached = self.__dict__.get("_joint_names")
+        if cached is None:
+            cached = tuple(n.name if isinstance(n.name, str) else f"node{i}"
+                           for i, n in enumerate(self.nodes))
+            object.__setattr__(self, "_joint_names", cached)
+        return cached
+
+    def node_index(self, node, *, func: str = "Scene.node_index",
+                   argument: str = "node") -> int:
+        """The index of a node given by index or by name (one of
+        :attr:`joint_names`, so ``"node3"`` names an unnamed node 3).
+
+        An unknown or repeated name, or an index out of range, raises
+        :class:`NodeLookupError` (both a ValueError and a KeyError) naming
+        ``func`` and ``argument`` (the calling function and its parameter) and
+        the closest names::
+
+            extract_root_motion: joint 'Hips' not in the scene; closest: 'mixamorig:Hips'
+        """
+        names = self.joint_names
         if isinstance(node, str):
-            found = [n.index for n in self.nodes if n.name == node]
-            if len(found) != 1:
-                raise KeyError(f"Scene: {'no' if not found else 'more than one'} node named "
-                               f"{node!r}")
-            return found[0]
+            found = [i for i, name in enumerate(names) if name == node]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                raise NodeLookupError(f"{func}: {argument} {node!r} names {len(found)} nodes "
+                                      f"of the scene ({', '.join(map(str, found))}); pass "
+                                      "an index")
+            raise NodeLookupError(f"{func}: {argument} {node!r} not in the scene; "
+                                  f"{_closest_text(node, names)}")
         if isinstance(node, (bool, np.bool_)) or not isinstance(node, (int, np.integer)) \
                 or not 0 <= node < len(self.nodes):
-            raise KeyError(f"Scene: node {node!r} is not a node index in [0, {len(self.nodes)})")
+            raise NodeLookupError(f"{func}: {argument} {node!r} is not a node index in "
+                                  f"[0, {len(self.nodes)}) nor a node name")
         return int(node)
 
-    def clip(self, clip) -> Clip:
-        """A clip given by name, index or as a :class:`Clip` (returned as is)."""
+    def clip(self, clip, *, func: str = "Scene") -> Clip:
+        """A clip given by name, index or as a :class:`Clip` (returned as is).
+        An unknown one is a KeyError naming ``func`` (the calling function)
+        and listing the scene's clips."""
         if isinstance(clip, Clip):
             return clip
         if isinstance(clip, str):
@@ -431,11 +493,11 @@ class Scene(ByValue):
                 if c.name == clip:
                     return c
             names = ", ".join(repr(c.name) for c in self.clips) or "none"
-            raise KeyError(f"Scene: no clip named {clip!r} (available: {names})")
+            raise KeyError(f"{func}: no clip named {clip!r} (available: {names})")
         if isinstance(clip, (int, np.integer)) and not isinstance(clip, bool) \
                 and 0 <= clip < len(self.clips):
             return self.clips[int(clip)]
-        raise KeyError(f"Scene: clip {clip!r} is neither a clip name nor an index in "
+        raise KeyError(f"{func}: clip {clip!r} is neither a clip name nor an index in "
                        f"[0, {len(self.clips)})")
 
     # -- posing ---------------------------------------------------------------
@@ -471,7 +533,8 @@ class Scene(ByValue):
         vectors. Forward kinematics over the node hierarchy in C."""
         world = self.skeleton.world(*self.pose(clip, t))
         if nodes is not None:
-            world = world[..., [self.node_index(n) for n in nodes], :, :]
+            world = world[..., [self.node_index(n, func="Scene.world", argument="nodes")
+                                for n in nodes], :, :]
         return world
 
     def weights(self, clip, t=0.0) -> dict:
@@ -617,8 +680,8 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
     mode = choice(func, "mode", mode, ("ground", "full"))
     if isinstance(up_axis, bool) or up_axis not in (0, 1, 2):
         raise ValueError(f"{func}: up_axis is {up_axis!r} (must be 0, 1 or 2)")
-    clip = scene.clip(clip)
-    j = scene.node_index(joint)
+    clip = scene.clip(clip, func=func)
+    j = scene.node_index(joint, func=func, argument="joint")
     if not clip.duration > 0:
         raise ValueError(f"{func}: clip {clip.name!r} lasts {clip.duration} s (a looping "
                          "track needs a duration > 0)")

@@ -40,6 +40,9 @@ def module_graph():
                     for alias in node.names:
                         targets.add(alias.name if alias.name in modules else "__init__")
         graph[module] = {t for t in targets if t in modules and t != module}
+    from animcore import files  # its readers are imported by name, from a table
+
+    graph["files"] |= {module for module, _ in files.READERS.values()}
     return graph
 
 
