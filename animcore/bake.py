@@ -102,8 +102,16 @@ def bake(clips: list[Clip], fps: float, *, progress: str = "never",
     -------
     dict
         ``"<clip>/time"`` -> (frames,) seconds and ``"<clip>/<target>/<path>"``
-        -> (frames, width) values, in clip and channel order.
+        -> (frames, width) values, in clip and channel order. Two clips of
+        the same name (from two files, say) are a ValueError: their keys would
+        mix (rename one with ``dataclasses.replace(clip, name=...)``).
     """
+    first = {}
+    for i, clip in enumerate(clips):
+        j = first.setdefault(clip.name, i)
+        if j != i:
+            raise ValueError(f"bake: clips at index {j} and {i} are both named {clip.name!r} "
+                             "(their arrays would share keys; rename one)")
     grids = []
     for clip in clips:  # every grid's size is checked before any channel is sampled
         try:

@@ -500,6 +500,29 @@ class Scene(ByValue):
         raise KeyError(f"{func}: clip {clip!r} is neither a clip name nor an index in "
                        f"[0, {len(self.clips)})")
 
+    def _own_clip(self, func: str, clip) -> Clip:
+        """The clip (name, index or Clip), checked to animate this scene's nodes:
+        every channel's node index exists, and where both the channel and the
+        node have a name, the names agree (a clip of another file's rig would
+        otherwise pose the wrong nodes)."""
+        clip = self.clip(clip, func=func)
+        count = len(self.nodes)
+        for channel in clip.channels:
+            if channel.node >= count:
+                raise ValueError(f"{func}: clip {clip.name!r} animates node "
+                                 f"{channel.node}, but the scene has {count} nodes")
+            name = self.nodes[channel.node].name
+            if isinstance(channel.node_name, str) and isinstance(name, str) \
+                    and channel.node_name != name:
+                elsewhere = [i for i, n in enumerate(self.joint_names) if n == channel.node_name]
+                hint = (f"; the scene has {channel.node_name!r} at index {elsewhere[0]}: the "
+                        "clip belongs to another rig" if elsewhere else "")
+                raise ValueError(f"{func}: clip {clip.name!r} animates node "
+                                 f"{channel.node_name!r} (index {channel.node}), which the "
+                                 f"scene does not have there (its node {channel.node} is "
+                                 f"{name!r}){hint}")
+        return clip
+
     # -- posing ---------------------------------------------------------------
 
     def pose(self, clip=None, t=0.0):
@@ -509,29 +532,32 @@ class Scene(ByValue):
         ``(N, 4)`` and ``(N, 3)``. A property the clip does not animate keeps
         the node's rest value (glTF: untouched properties keep the node's
         values); ``clip`` None gives the rest pose at every time.
+
+        A clip whose channels name nodes this scene does not have at their
+        indices (a clip read from another file, for another rig) is a
+        ValueError naming the clip and the node; channels without a node
+        name are matched by index.
         """
-        func = "Scene.pose"
+        return self._pose("Scene.pose", clip, t)
+
+    def _pose(self, func: str, clip, t) -> Transforms:
+        """:meth:`pose`, with errors naming ``func`` (the public caller)."""
         t = _query_times(func, t)
-        count = len(self.nodes)
         rest = self.skeleton.rest
         pose = {path: np.array(np.broadcast_to(value, t.shape + value.shape))
                 for path, value in zip(("translation", "rotation", "scale"), rest)}
         if clip is not None:
-            clip = self.clip(clip)
+            clip = self._own_clip(func, clip)
             for channel in clip.channels:
-                if channel.path == "weights":
-                    continue
-                if channel.node >= count:
-                    raise ValueError(f"{func}: clip {clip.name!r} animates node "
-                                     f"{channel.node}, but the scene has {count} nodes")
-                pose[channel.path][..., channel.node, :] = channel._sample(t)
+                if channel.path != "weights":
+                    pose[channel.path][..., channel.node, :] = channel._sample(t)
         return Transforms(pose["translation"], pose["rotation"], pose["scale"])
 
     def world(self, clip=None, t=0.0, *, nodes=None) -> np.ndarray:
         """World matrices of every node (or of ``nodes``, names or indices) at
         times ``t``: ``t.shape + (N, 4, 4)``, row-major, acting on column
         vectors. Forward kinematics over the node hierarchy in C."""
-        world = self.skeleton.world(*self.pose(clip, t))
+        world = self.skeleton.world(*self._pose("Scene.world", clip, t))
         if nodes is not None:
             world = world[..., [self.node_index(n, func="Scene.world", argument="nodes")
                                 for n in nodes], :, :]
@@ -541,7 +567,7 @@ class Scene(ByValue):
         """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have
         morph targets, animated where the clip has a weights channel."""
         t = _query_times("Scene.weights", t)
-        clip = self.clip(clip)
+        clip = self._own_clip("Scene.weights", clip)
         result = {n.index: np.array(np.broadcast_to(n.weights, t.shape + n.weights.shape))
                   for n in self.nodes if n.weights is not None}
         for channel in clip.channels:

@@ -149,3 +149,48 @@ def test_modules_are_attributes_of_the_package_and_load_on_first_use():
     with pytest.raises(AttributeError, match="module 'animcore' has no attribute 'gltff'"):
         animcore.gltff
     assert {"blender", "load", "Scene"} <= set(dir(animcore))
+
+
+# -- clips stay with their rig, and apart from each other ------------------------------
+
+def test_pose_refuses_a_clip_of_another_rig_naming_clip_and_node():
+    fox = gltf.load_scene(os.path.join(DATA, "gltf", "Fox", "Fox.glb"))
+    bvh = animcore.load(os.path.join(DATA, "bvh", "bvh_test1.bvh"))
+    clip = bvh.clips[0]
+    first = clip.channels[0]
+    with pytest.raises(ValueError, match=rf"^Scene.pose: clip 'bvh_test1' animates node "
+                                         rf"'Hips' \(index {first.node}\), which the scene "
+                                         rf"does not have there \(its node {first.node} is "
+                                         rf"'{fox.nodes[first.node].name}'\)$"):
+        fox.pose(clip, 0.1)
+    with pytest.raises(ValueError, match=r"^Scene.world: clip 'bvh_test1' animates node 'Hips'"):
+        fox.world(clip, 0.1)
+    # the same names at other indices: the hint says where the node is
+    from dataclasses import replace
+
+    nodes = list(bvh.nodes)
+    second = nodes[1].name
+    nodes[0], nodes[1] = replace(nodes[0], name=second), replace(nodes[1], name="Hips")
+    with pytest.raises(ValueError, match=rf"its node 0 is '{second}'\); the scene has 'Hips' "
+                                         r"at index 1: the clip belongs to another rig$"):
+        replace(bvh, nodes=tuple(nodes)).pose(clip, 0.1)
+    bvh.pose(clip, 0.1)  # its own rig
+    unnamed = [replace(n, name=None) for n in bvh.nodes]  # no names: matched by index
+    np.testing.assert_array_equal(replace(bvh, nodes=tuple(unnamed)).world(clip, 0.1),
+                                  bvh.world(clip, 0.1))
+
+
+def test_bake_refuses_two_clips_of_the_same_name():
+    from animcore import bake
+
+    a = animcore.load(os.path.join(DATA, "bvh", "bvh_test1.bvh")).clips[0]
+    b = animcore.load(os.path.join(DATA, "bvh", "bvh_test2.bvh")).clips[0]
+    from dataclasses import replace
+
+    b = replace(b, name=a.name)
+    with pytest.raises(ValueError, match=r"^bake: clips at index 0 and 1 are both named "
+                                         r"'bvh_test1' \(their arrays would share keys; "
+                                         r"rename one\)$"):
+        bake.bake([a, b], 30)
+    arrays = bake.bake([a, replace(b, name="other")], 30)
+    assert "other/time" in arrays and "bvh_test1/time" in arrays
