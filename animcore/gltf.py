@@ -192,8 +192,9 @@ def _parse_glb(data: bytes) -> tuple[dict, bytes | None]:
     if length > len(data):
         raise _Fault("GLB header", f"declares {length} bytes but the file has {len(data)} "
                                    f"(truncated)")
-    if length < len(data):
-        data = data[:length]  # trailing bytes after the declared length are not part of it
+    # Views, not copies, of the chunks (the binary one is most of the file); bytes
+    # after the declared length are not part of it.
+    data = memoryview(data)[:length]
     offset, chunks = 12, []
     while offset < length:
         name = f"GLB chunk {len(chunks)}"
@@ -215,7 +216,7 @@ def _parse_glb(data: bytes) -> tuple[dict, bytes | None]:
         if chunks[1][0] == _CHUNK_BIN:
             binary = chunks[1][1]
         # Chunks of other types are extensions' business and are skipped.
-    return _parse_json(chunks[0][1], "GLB chunk 0"), binary
+    return _parse_json(bytes(chunks[0][1]), "GLB chunk 0"), binary
 
 
 def _parse_json(data: bytes, where: str) -> dict:
@@ -249,6 +250,7 @@ class _Reader:
         self.held = held
         self._buffers: dict[int, memoryview] = {}
         self._accessors: dict[int, np.ndarray] = {}
+        self.checked_times: set[int] = set()  # input accessors found valid key times
 
     @property
     def zeros_budget(self) -> int:
@@ -553,7 +555,9 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
     input_index = _field(sampler, "input", location, "index")
     output_index = _field(sampler, "output", location, "index")
     times = reader.accessor(input_index, input_location, "SCALAR")[:, 0]
-    _check_times(times, input_location, input_index)
+    if input_index not in reader.checked_times:  # samplers often share their key times
+        _check_times(times, input_location, input_index)
+        reader.checked_times.add(input_index)
 
     # The element count of the output follows from the keys and the width the
     # node allows; it is checked before the output is decoded (allocated).
@@ -582,9 +586,9 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
         output = output.reshape(keys * per_key, width)
     if path == "rotation":
         key_values = output[1::3] if per_key == 3 else output
-        norms = np.sqrt(np.sum(key_values * key_values, axis=1))
-        if np.any(norms == 0):
-            k = int(np.argmax(norms == 0))
+        zero = np.einsum("ij,ij->i", key_values, key_values) == 0  # squares: 0 iff all 0
+        if zero.any():
+            k = int(np.argmax(zero))
             raise _Fault(output_location, f"accessor {output_index} rotation key {k} is a "
                          "zero quaternion")
     try:
