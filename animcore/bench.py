@@ -1254,7 +1254,7 @@ def bench_ingest(scale: float, repeats: int) -> list[Comparison]:
         path = os.path.join(folder, "ingest.glb")
         size = _write_animation_glb(path, nodes, keys)
         runs = max(1, min(repeats, 3))  # seconds per run at full scale
-        return [compare(f"gltf.load .glb ({size / 1e6:.1f} MB, {nodes}x3 channels)",
+        return [compare(f"ingest gltf.load .glb ({size / 1e6:.1f} MB, {nodes}x3 ch)",
                         nodes * 3 * keys, lambda: gltf.load(path),
                         "json + np.frombuffer, float64 copies", lambda: trivial_glb_reader(path),
                         runs, target=0.5)]
