@@ -23,6 +23,7 @@ import numpy as np
 
 from ._arrays import as_float64, choice, real_number
 from ._objects import ByValue, PicklableError
+from ._options import suggest
 from .curves import Curve
 from .rootmotion import LoopTrack
 from .rotations import RotationCurve
@@ -74,12 +75,7 @@ def _closest_text(name: str, names) -> str:
     close = [n for n in unique if n.lower() == lower]
     close += [n for n in unique if n not in close and (
         _prefixed(n.lower(), lower) or _prefixed(lower, n.lower()))]
-    by_lower = {}
-    for n in unique:
-        by_lower.setdefault(n.lower(), n)
-    close += [by_lower[n] for n in difflib.get_close_matches(lower, list(by_lower), n=3,
-                                                              cutoff=0.6)
-              if by_lower[n] not in close]
+    close += [n for n in suggest(name, unique) if n not in close]  # similar spellings
     if close:
         return "closest: " + ", ".join(map(repr, close[:3]))
     shown = ", ".join(map(repr, unique[:8]))
@@ -255,8 +251,8 @@ class Clip(ByValue):
     def channel(self, target, path: str) -> Channel:
         """The channel animating ``path`` of node ``target`` (name or index).
 
-        A KeyError lists the nodes and paths the clip animates, and the
-        closest node names."""
+        A :class:`NodeLookupError` (a KeyError and a ValueError) lists the
+        nodes and paths the clip animates, and the closest node names."""
         for c in self.channels:
             if c.path == path and target in (c.target, c.node, c.node_name):
                 return c
@@ -267,8 +263,8 @@ class Clip(ByValue):
         close = difflib.get_close_matches(str(target), names, n=2, cutoff=0.6)
         hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
         listing = "; ".join(f"{node!r}: {', '.join(paths)}" for node, paths in animated.items())
-        raise KeyError(f"clip {self.name!r} has no {path} channel for node {target!r}{hint} "
-                       f"(it animates {listing or 'nothing'})")
+        raise NodeLookupError(f"Clip.channel: clip {self.name!r} has no {path} channel for "
+                              f"node {target!r}{hint} (it animates {listing or 'nothing'})")
 
     def to_dataframe(self, t):
         """Every channel at times ``t`` (seconds, 1-D) as a pandas DataFrame.
