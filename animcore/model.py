@@ -211,7 +211,8 @@ class Unsupported(ByValue):
 
 @dataclass(frozen=True, eq=False)
 class Clip(ByValue):
-    """One glTF animation: a name, a duration and its channels.
+    """One animation (a glTF animation, a BVH motion, a USD SkelAnimation): a
+    name, a duration and its channels.
 
     ``duration`` is the last key time over all channels, in seconds; the clip
     starts at time 0 (channels whose first key is later hold that key's value).
@@ -319,7 +320,7 @@ def _frozen(values, shape=None) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Node(ByValue):
-    """One node of a glTF file, with its rest transform.
+    """One node (joint) of a scene, with its rest transform (glTF's conventions).
 
     ``translation``, ``rotation`` (unit ``(x, y, z, w)``) and ``scale`` are
     the node's local rest transform: as stored, or decomposed from
@@ -353,7 +354,7 @@ class Node(ByValue):
 
 @dataclass(frozen=True, eq=False)
 class Skin(ByValue):
-    """A glTF skin: ``joints`` (node indices, shape (J,)), their
+    """A skin (glTF's definition): ``joints`` (node indices, shape (J,)), their
     ``inverse_bind_matrices`` (J, 4, 4), row-major, identity where the file
     gives none) and the ``skeleton`` root node (or None)."""
 
@@ -397,7 +398,9 @@ class Skin(ByValue):
 
 @dataclass(frozen=True, eq=False)
 class Scene(ByValue):
-    """The nodes, scenes, skins and clips of a glTF file (:func:`load_scene`).
+    """The nodes, scenes, skins and clips of a file, whatever its format
+    (:func:`animcore.load`, :func:`animcore.gltf.load_scene`, :func:`animcore.bvh.load`,
+    :func:`animcore.usd.load`).
 
     Attributes
     ----------
@@ -409,9 +412,12 @@ class Scene(ByValue):
         The default scene.
     skins : tuple of Skin
     clips : tuple of Clip
-        As :func:`load` returns them.
-    skipped : tuple of GltfError
-        Animations left out with ``errors="skip"``.
+        The animations, in file order (for glTF as :func:`animcore.gltf.load`
+        returns them).
+    skipped : tuple of ReadError
+        Animations left out with ``errors="skip"`` (the reader's own error
+        class, such as :class:`animcore.gltf.GltfError`; :class:`ReadError`
+        after unpickling).
     """
 
     nodes: tuple

@@ -95,6 +95,7 @@ def test_the_model_and_the_formats_are_layered():
                 reach(target, seen)
         return seen
 
-    assert not reach("model") & (formats | {"bake", "dask", "cli"})
+    assert not reach("model") & (formats | {"bake", "dask", "cli", "files"})
+    assert graph["plotting"] <= {"_core", "_arrays", "_options", "_objects"}  # arrays in
     for name in formats:
         assert not graph[name] & (formats - {name}), name
