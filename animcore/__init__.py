@@ -4,10 +4,16 @@ A C core vectorized over NumPy arrays. Units are in the names: ``velocity`` is
 per second, ``tangent`` per normalized segment parameter, ``duration`` and
 ``elapsed`` are seconds. Quaternions are ``(x, y, z, w)``.
 
-Every domain module's public names are available here; glTF import stays in
-its namespace (``animcore.gltf.load``), and so do BVH and
-USD import (``animcore.bvh.load``, ``animcore.usd.load``).
+Every domain module's public names are available here, and so are
+:func:`load` (any supported file, by suffix, as a :class:`Scene`) and
+:func:`save` (glTF). The file formats (``animcore.gltf``, ``animcore.bvh``,
+``animcore.usd``), the data model (``animcore.model``) and the operations on
+files (``animcore.bake``, ``animcore.dask``, ``animcore.blender``) are
+attributes too, imported on first use so that ``import animcore`` stays fast.
 """
+import importlib
+from typing import TYPE_CHECKING
+
 try:
     from . import _core  # noqa: F401  (the C extension every domain uses)
 except ImportError:
@@ -18,17 +24,14 @@ except ImportError:
         raise
     raise ImportError(_message) from None  # the chained message would mislead
 
-from . import bvh
 from . import contact as _contact
 from . import curves as _curves
 from . import easing as _easing
-from . import gltf
 from . import hermite as _hermite
 from . import rootmotion as _rootmotion
 from . import rotations as _rotations
 from . import skeleton as _skeleton
 from . import snapshot as _snapshot
-from . import usd
 from .contact import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
 from .easing import *  # noqa: F401,F403
@@ -37,6 +40,34 @@ from .rootmotion import *  # noqa: F401,F403
 from .rotations import *  # noqa: F401,F403
 from .skeleton import *  # noqa: F401,F403
 from .snapshot import *  # noqa: F401,F403
+
+if TYPE_CHECKING:  # what __getattr__ gives, for type checkers
+    from . import bake, blender, bvh, dask, files, gltf, model, plotting, usd  # noqa: F401
+    from .files import load, save  # noqa: F401
+    from .model import Channel, Clip, Node, Scene, Skin, extract_root_motion  # noqa: F401
+
+# Imported on first use, so that `import animcore` stays fast: the file formats, the
+# data model, the operations on files and the command line.
+_LAZY_MODULES = ("bake", "bench", "blender", "bvh", "cli", "dask", "demo", "files", "gltf",
+                 "model", "plotting", "usd")
+_LAZY_NAMES = {"load": "files", "save": "files", "Channel": "model", "Clip": "model",
+               "Node": "model", "Scene": "model", "Skin": "model",
+               "extract_root_motion": "model"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _LAZY_NAMES:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_MODULES) | set(_LAZY_NAMES))
+
 
 __version__ = "0.1.0"
 
@@ -49,6 +80,7 @@ __all__ = [
     *_contact.__all__,
     *_snapshot.__all__,
     *_skeleton.__all__,
+    *_LAZY_NAMES,
     "bvh",
     "gltf",
     "usd",

@@ -47,7 +47,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .gltf import Clip
+from .model import MAX_FRAMES, Clip, _check_fps, frame_times  # noqa: F401 (bake.MAX_FRAMES)
 
 __all__ = ["BakeRow", "bake", "bake_local", "frame_times", "read_manifest", "write_csv",
            "write_npz"]
@@ -56,35 +56,6 @@ _COMPONENTS = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw",
                "world_translation": "xyz", "world_rotation": "xyzw", "world_scale": "xyz",
                "yaw": ["angle"]}
 _BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
-MAX_FRAMES = 100_000_000  # per clip: more is a mistyped --fps, not an animation
-
-
-def _check_fps(fps: float) -> None:
-    if not (math.isfinite(fps) and fps > 0):
-        raise ValueError(f"bake: fps is {fps!r} (must be a finite number > 0)")
-
-
-def frame_times(duration: float, fps: float) -> np.ndarray:
-    """Frame times in seconds: ``k / fps`` for ``k = 0 .. n - 1``, then ``duration``
-    itself as frame ``n``, where ``n = ceil(duration * fps)``.
-
-    glTF stores key times as float32, so a 0.4 s clip lasts 0.4000000060 s; a
-    product within a relative 1e-6 of an integer counts as that integer
-    (0.4 s at 30 fps is 13 frames, not 14 with a last one 2e-7 frames later).
-    The last frame is always the clip's end, so the final pose is baked exactly.
-    """
-    _check_fps(fps)
-    if not (math.isfinite(duration) and duration >= 0):
-        raise ValueError(f"bake: duration is {duration!r} (must be a finite number >= 0)")
-    frames = duration * fps
-    if not frames <= MAX_FRAMES:  # before allocating: also catches an infinite product
-        raise ValueError(f"bake: {duration:g} s at fps={fps:g} would be {frames:.4g} frames "
-                         f"(at most {MAX_FRAMES:,} per clip; lower the fps)")
-    nearest = round(frames)
-    last = nearest if abs(frames - nearest) <= 1e-6 * max(1.0, frames) else math.ceil(frames)
-    grid = np.arange(last + 1, dtype=np.float64) / fps
-    grid[-1] = duration
-    return grid
 
 
 class Progress:
@@ -131,8 +102,16 @@ def bake(clips: list[Clip], fps: float, *, progress: str = "never",
     -------
     dict
         ``"<clip>/time"`` -> (frames,) seconds and ``"<clip>/<target>/<path>"``
-        -> (frames, width) values, in clip and channel order.
+        -> (frames, width) values, in clip and channel order. Two clips of
+        the same name (from two files, say) are a ValueError: their keys would
+        mix (rename one with ``dataclasses.replace(clip, name=...)``).
     """
+    first = {}
+    for i, clip in enumerate(clips):
+        j = first.setdefault(clip.name, i)
+        if j != i:
+            raise ValueError(f"bake: clips at index {j} and {i} are both named {clip.name!r} "
+                             "(their arrays would share keys; rename one)")
     grids = []
     for clip in clips:  # every grid's size is checked before any channel is sampled
         try:
@@ -276,7 +255,7 @@ def _unsupported_report(clips) -> list[str]:
 
 def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail):
     """Baked arrays and the clips describing them, for --world / --root-motion."""
-    from .skeleton import extract_root_motion
+    from .model import extract_root_motion
 
     arrays, described = {}, []
     for clip in clips:
@@ -706,11 +685,13 @@ def is_many(patterns, workers=None, scheduler=None) -> bool:
 
 def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, workers=None,
              scheduler=None, write=print, world: bool = False, nodes=None,
-             root_motion=None, strict: bool = False) -> int:
+             root_motion=None, strict: bool = False, bake_many=None) -> int:
     """The ``bake`` command for several inputs, ``--workers`` or ``--scheduler``:
     one output per clip in the folder ``out`` and its manifest, each baked
     with the single-file options (``--world``, ``--nodes``, ``--root-motion``,
-    ``--strict``). Returns the exit status: 1 when a file failed."""
+    ``--strict``). With ``scheduler``, ``bake_many`` is the function that bakes
+    on that cluster (:func:`animcore.dask.bake_many`). Returns the exit status:
+    1 when a file failed."""
     if nodes and not world:
         fail("bake: --nodes needs --world")
     if out is None or os.path.splitext(out)[1].lower() in (".npz", ".csv"):
@@ -727,10 +708,8 @@ def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, worke
     options = dict(fps=fps, clip=clip_name, world=world, nodes=nodes,
                    root_motion=root_motion, strict=strict, progress=progress)
     if scheduler is not None:
-        from . import dask as animcore_dask
-
-        try:
-            rows = animcore_dask.bake_many(patterns, out, client=scheduler, **options)
+        try:  # bake_many: animcore.dask's, passed in by the command (dask builds on bake)
+            rows = bake_many(patterns, out, client=scheduler, **options)
         except ImportError as error:
             fail(f"bake: {error}")
     else:

@@ -1172,6 +1172,94 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _write_animation_glb(path: str, nodes: int, keys: int, seed: int = 0) -> int:
+    """A .glb of ``nodes`` nodes, each with LINEAR translation, rotation and
+    scale channels of ``keys`` float32 keys on one shared time accessor, written
+    with json and struct alone. Returns its size in bytes."""
+    import json
+    import struct
+
+    rng = np.random.default_rng(seed)
+    blob, views, accessors = bytearray(), [], []
+
+    def add(values, kind: str, bounds: bool = False) -> int:
+        data = np.ascontiguousarray(values, dtype="<f4")
+        views.append({"buffer": 0, "byteOffset": len(blob), "byteLength": data.nbytes})
+        blob.extend(data.tobytes())  # float32 sizes keep every offset 4-aligned
+        accessor = {"bufferView": len(views) - 1, "componentType": 5126,
+                    "count": len(data), "type": kind}
+        if bounds:
+            accessor.update(min=[float(data.min())], max=[float(data.max())])
+        accessors.append(accessor)
+        return len(accessors) - 1
+
+    times = add(np.arange(keys) / 30.0, "SCALAR", bounds=True)
+    samplers, channels = [], []
+    for n in range(nodes):
+        q = rng.normal(size=(keys, 4))
+        q /= np.linalg.norm(q, axis=1, keepdims=True)
+        for path_name, values, kind in (("translation", rng.normal(size=(keys, 3)), "VEC3"),
+                                        ("rotation", q, "VEC4"),
+                                        ("scale", 1.0 + 0.1 * rng.random((keys, 3)), "VEC3")):
+            samplers.append({"input": times, "output": add(values, kind),
+                             "interpolation": "LINEAR"})
+            channels.append({"sampler": len(samplers) - 1,
+                             "target": {"node": n, "path": path_name}})
+    doc = {"asset": {"version": "2.0"}, "nodes": [{"name": f"joint{n}"} for n in range(nodes)],
+           "buffers": [{"byteLength": len(blob)}], "bufferViews": views,
+           "accessors": accessors,
+           "animations": [{"name": "take", "samplers": samplers, "channels": channels}]}
+    text = json.dumps(doc).encode()
+    text += b" " * (-len(text) % 4)
+    size = 12 + 8 + len(text) + 8 + len(blob)
+    with open(path, "wb") as stream:
+        stream.write(struct.pack("<III", 0x46546C67, 2, size))
+        stream.write(struct.pack("<II", len(text), 0x4E4F534A) + text)
+        stream.write(struct.pack("<II", len(blob), 0x004E4942))
+        stream.write(blob)
+    return size
+
+
+def trivial_glb_reader(path: str) -> list:
+    """The least a reader does: the JSON chunk parsed, every accessor viewed with
+    np.frombuffer and copied to float64 (tightly packed float32 accessors only)."""
+    import json
+    import struct
+
+    with open(path, "rb") as stream:
+        data = stream.read()
+    length = struct.unpack_from("<I", data, 12)[0]
+    doc = json.loads(data[20:20 + length])
+    binary = memoryview(data)[20 + length + 8:]
+    widths = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
+    arrays = []
+    for accessor in doc["accessors"]:
+        view = doc["bufferViews"][accessor["bufferView"]]
+        offset = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+        arrays.append(np.frombuffer(binary, "<f4", accessor["count"] * widths[accessor["type"]],
+                                    offset).astype(np.float64))
+    return arrays
+
+
+def bench_ingest(scale: float, repeats: int) -> list[Comparison]:
+    """gltf.load of a large .glb (100 nodes x 3 LINEAR channels x 20,000 keys at
+    scale 1, about 80 MB) against the trivial reader of the same file."""
+    import os
+    import tempfile
+
+    from . import gltf
+
+    nodes, keys = 100, max(2, int(20_000 * scale))
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "ingest.glb")
+        size = _write_animation_glb(path, nodes, keys)
+        runs = max(1, min(repeats, 3))  # seconds per run at full scale
+        return [compare(f"ingest gltf.load .glb ({size / 1e6:.1f} MB, {nodes}x3 ch)",
+                        nodes * 3 * keys, lambda: gltf.load(path),
+                        "json + np.frombuffer, float64 copies", lambda: trivial_glb_reader(path),
+                        runs, target=0.5)]
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
@@ -1187,6 +1275,7 @@ CASES = {
     "skeleton": bench_skeleton,
     "rig": bench_rig,
     "bake": bench_bake,
+    "ingest": bench_ingest,
 }
 
 

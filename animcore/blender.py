@@ -74,8 +74,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _core
 from ._arrays import as_float64
+from ._handles import _HANDLE_TYPES, _auto_handles
 from .curves import Curve
 from .easing import EASING_KINDS, Ease
 
@@ -84,7 +84,6 @@ __all__ = ["curve_from_fcurve", "curve_from_keyframes"]
 _INTERPOLATIONS = ("CONSTANT", "LINEAR", "BEZIER", "BACK", "BOUNCE", "CIRC", "CUBIC",
                    "ELASTIC", "EXPO", "QUAD", "QUART", "QUINT", "SINE")
 _EASINGS = ("AUTO", "EASE_IN", "EASE_OUT", "EASE_IN_OUT")
-_HANDLE_TYPES = ("FREE", "ALIGNED", "VECTOR", "AUTO", "AUTO_CLAMPED")
 _CYCLE_MODES = {"NONE": None, "REPEAT": "cycle", "REPEAT_OFFSET": "cycle_offset",
                 "MIRROR": "oscillate"}
 _EASE_OUT_BY_DEFAULT = ("BACK", "BOUNCE", "ELASTIC")
@@ -132,26 +131,6 @@ def _per_key(func, name, value, k, options=None, number=False):
             raise ValueError(f"{func}: {name} at index ({i},) is {v!r} (must be one of "
                              f"{', '.join(repr(o) for o in options)})")
     return values
-
-
-_HANDLE_CODES = {name: code for code, name in enumerate(_HANDLE_TYPES)}  # ac_handle_type
-_CONT_ACCEL, _CYCLIC, _FLAT_FIRST, _FLAT_LAST = 1, 2, 4, 8  # animcore.h's AC_HANDLES_*
-
-
-def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends,
-                  func="curve_from_keyframes"):
-    """Blender's handle recalculation (BKE_fcurve_handles_recalc), in C
-    (ac_tangents_blender): left/right (K, 2) float64 are updated in place for
-    auto and vector keys. cyclic: a Cycles modifier repeats both ways;
-    constant_ends: flatten auto end keys, a bool or (first, last)."""
-    if isinstance(constant_ends, bool):
-        constant_ends = (constant_ends, constant_ends)
-    flags = ((_CONT_ACCEL if smoothing != "NONE" else 0) | (_CYCLIC if cyclic else 0)
-             | (_FLAT_FIRST if constant_ends[0] else 0) | (_FLAT_LAST if constant_ends[1] else 0))
-    types = [np.array([_HANDLE_CODES[t] for t in side], np.uint8) for side in (lt, rt)]
-    left[:], right[:] = _core._tangents_blender(
-        func, np.ascontiguousarray(co, np.float64), types[0], types[1],
-        flags, np.ascontiguousarray(left, np.float64), np.ascontiguousarray(right, np.float64))
 
 
 # -- building the curve ---------------------------------------------------------------

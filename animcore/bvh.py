@@ -1,6 +1,6 @@
 """Biovision hierarchy (BVH) motion capture import.
 
-:func:`load` reads a ``.bvh`` file into a :class:`animcore.gltf.Scene` with
+:func:`load` reads a ``.bvh`` file into a :class:`animcore.model.Scene` with
 one clip, so that BVH and glTF rigs are posed, baked and turned into root
 motion the same way:
 
@@ -26,7 +26,7 @@ import os
 
 import numpy as np
 
-from . import gltf
+from . import model
 from ._objects import PicklableError
 from .rotations import quat_from_axis_angle, quat_from_euler, quat_multiply
 
@@ -217,12 +217,12 @@ def _channel(node, name, path, times, values):
     values = np.ascontiguousarray(values)
     times = np.array(times)
     values.flags.writeable = times.flags.writeable = False
-    curve = gltf._make_curve(times, values, "LINEAR", path)
-    return gltf.Channel(node, name, path, "LINEAR", values.shape[1], times, values, curve, name)
+    curve = model._make_curve(times, values, "LINEAR", path)
+    return model.Channel(node, name, path, "LINEAR", values.shape[1], times, values, curve, name)
 
 
-def load(path) -> "gltf.Scene":
-    """Read a BVH file as a :class:`animcore.gltf.Scene` with one clip.
+def load(path) -> "model.Scene":
+    """Read a BVH file as a :class:`animcore.model.Scene` with one clip.
 
     The clip is named after the file (without extension); its channels are
     keyed by joint name (``clip.sample(t)[("Hips", "rotation")]``), one
@@ -264,10 +264,10 @@ def load(path) -> "gltf.Scene":
             degrees = block[:, [joint.channels.index(c) for c in rotation]]
             channels.append(_channel(index, joint.name, "rotation", times,
                                      _rotations(rotation, degrees)))
-        frozen = [gltf._frozen(a) for a in (offset, rest_rotation, (1.0, 1.0, 1.0))]
-        nodes.append(gltf.Node(index, joint.name, joint.parent, tuple(joint.children), *frozen))
+        frozen = [model._frozen(a) for a in (offset, rest_rotation, (1.0, 1.0, 1.0))]
+        nodes.append(model.Node(index, joint.name, joint.parent, tuple(joint.children), *frozen))
     name = os.path.splitext(os.path.basename(path))[0]
     duration = float(times[-1]) if frames else 0.0
-    clip = gltf.Clip(name, duration, tuple(channels))
+    clip = model.Clip(name, duration, tuple(channels))
     roots = tuple(j for j, joint in enumerate(joints) if joint.parent < 0)
-    return gltf.Scene(tuple(nodes), (roots,), 0, (), (clip,))
+    return model.Scene(tuple(nodes), (roots,), 0, (), (clip,))

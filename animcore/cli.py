@@ -115,10 +115,12 @@ def _add_bake(commands) -> None:
 def _run_bake(args, parser) -> int:
     from . import bake
     if bake.is_many(args.file, args.workers, args.scheduler):
+        from . import dask  # imports only animcore's part; the dask package when it runs
         return bake.run_many(args.file, args.fps, args.clip, args.out, args.progress,
                              parser.error, workers=args.workers, scheduler=args.scheduler,
                              world=args.world, nodes=args.nodes,
-                             root_motion=args.root_motion, strict=args.strict)
+                             root_motion=args.root_motion, strict=args.strict,
+                             bake_many=dask.bake_many)
     return bake.run(args.file[0] if args.file else None, args.fps, args.clip, args.out,
                     args.progress, parser.error, world=args.world, nodes=args.nodes,
                     root_motion=args.root_motion, strict=args.strict)

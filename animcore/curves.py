@@ -131,6 +131,7 @@ from ._options import (EXTRAPOLATIONS, INTERPOLATION_ALIASES, INTERPOLATIONS, SI
 from ._objects import ByValue
 from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing_for,
                      easing_from_data, easing_to_data)
+from .easing import _curve_class as _easing_curve_class
 
 __all__ = ["Curve", "CurveKey", "CurveSample", "KeySlopes", "Overshoot"]
 
@@ -418,7 +419,7 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
                     auto_smoothing):
     """Velocities and weights from Blender's handle rules, channel by channel:
     ("explicit", in, out, in_weights, out_weights)."""
-    from .blender import _auto_handles
+    from ._handles import _auto_handles
 
     t = as_float64(func, "times", times)
     v = as_float64(func, "values", values)
@@ -1669,3 +1670,8 @@ class Curve(ByValue):
                 f"interpolation={_interpolation_text(self._interpolation)}{tangents}, "
                 f"before={self._before!r}, "
                 f"after={self._after!r}{jumps}{ease}{remapped})")
+
+
+# Ease evaluates parameterized easings with a Curve; easing sits below curves, so the class
+# is handed down here rather than imported there.
+_easing_curve_class.append(Curve)

@@ -122,6 +122,8 @@ _PENNER_OVERSHOOT = 1.70158
 _VARIANTS = {"penner": 0, "blender": 1}
 
 
+_curve_class: list = []  # [animcore.curves.Curve], set when curves is imported
+
 class Ease(ByValue, Easing):
     """A named easing kind as an object, e.g. ``Ease("cubic_in_out")``.
 
@@ -188,9 +190,9 @@ class Ease(ByValue, Easing):
         if self._params != (_PENNER_OVERSHOOT, 0.0, 0.0, 2) and not (
                 variant == "blender" and not name.startswith(("expo", "elastic"))
                 and overshoot is None):
-            from .curves import Curve  # the curve core evaluates parameterized easings
-
-            self._curve = Curve([0.0, 1.0], [0.0, 1.0], interpolation=self)
+            # the curve core evaluates parameterized easings (Curve, which
+            # animcore.curves registers here: curves builds on this module)
+            self._curve = _curve_class[0]([0.0, 1.0], [0.0, 1.0], interpolation=self)
 
     @property
     def name(self) -> str:

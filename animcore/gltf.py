@@ -38,7 +38,6 @@ from __future__ import annotations
 import base64
 import binascii
 import collections
-import difflib
 import json
 import math
 import os
@@ -47,19 +46,19 @@ import stat
 import struct
 import urllib.parse
 import warnings
-from dataclasses import dataclass, field, fields, replace
-from typing import Union
+from dataclasses import replace
 
 import numpy as np
 
-from ._arrays import as_float64, choice
-from ._objects import ByValue, PicklableError
+from ._arrays import choice
+from ._objects import PicklableError
+from .model import (PATHS, Channel, Clip, Node, ReadError, Scene, Skin, Unsupported, _frozen,
+                    _make_curve, _positive, frame_times)
 
 __all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
            "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path", "save"]
 
 #: Animated node properties and their number of components (weights: one per morph target).
-PATHS = {"translation": 3, "rotation": 4, "scale": 3, "weights": None}
 
 INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
 
@@ -73,7 +72,6 @@ _COMPONENTS = {
     5126: ("FLOAT", "<f4", None),
 }
 _TYPES = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
-_COMPONENT_NAMES = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw"}
 _OUTPUT_TYPES = {"translation": "VEC3", "rotation": "VEC4", "scale": "VEC3", "weights": "SCALAR"}
 _SPARSE_INDEX_TYPES = (5121, 5123, 5125)
 _COMPRESSED_VIEWS = ("EXT_meshopt_compression", "KHR_meshopt_compression")
@@ -86,14 +84,9 @@ _SAMPLE = "sample.gltf"
 _FLOAT_MAX = int(np.finfo(np.float64).max)
 
 
-class GltfError(PicklableError, ValueError):
+class GltfError(ReadError):
     """A malformed glTF file. ``location`` is the JSON path at fault (for
     example ``animations[0].samplers[2].output``) and ``detail`` says why."""
-
-    def __init__(self, source: str, location: str, detail: str):
-        self.source, self.location, self.detail = source, location, detail
-        where = ": ".join(part for part in (source, location) if part)
-        super().__init__(f"{where}: {detail}" if where else detail)
 
 
 class GltfWarning(PicklableError, UserWarning):
@@ -199,8 +192,9 @@ def _parse_glb(data: bytes) -> tuple[dict, bytes | None]:
     if length > len(data):
         raise _Fault("GLB header", f"declares {length} bytes but the file has {len(data)} "
                                    f"(truncated)")
-    if length < len(data):
-        data = data[:length]  # trailing bytes after the declared length are not part of it
+    # Views, not copies, of the chunks (the binary one is most of the file); bytes
+    # after the declared length are not part of it.
+    data = memoryview(data)[:length]
     offset, chunks = 12, []
     while offset < length:
         name = f"GLB chunk {len(chunks)}"
@@ -222,7 +216,7 @@ def _parse_glb(data: bytes) -> tuple[dict, bytes | None]:
         if chunks[1][0] == _CHUNK_BIN:
             binary = chunks[1][1]
         # Chunks of other types are extensions' business and are skipped.
-    return _parse_json(chunks[0][1], "GLB chunk 0"), binary
+    return _parse_json(bytes(chunks[0][1]), "GLB chunk 0"), binary
 
 
 def _parse_json(data: bytes, where: str) -> dict:
@@ -256,6 +250,7 @@ class _Reader:
         self.held = held
         self._buffers: dict[int, memoryview] = {}
         self._accessors: dict[int, np.ndarray] = {}
+        self.checked_times: set[int] = set()  # input accessors found valid key times
 
     @property
     def zeros_budget(self) -> int:
@@ -483,230 +478,7 @@ class _Reader:
 
 # ---------------------------------------------------------------- clips
 
-def _query_times(func: str, t) -> np.ndarray:
-    t = as_float64(func, "t", t)
-    bad = ~np.isfinite(t)
-    if bad.any():
-        index = np.unravel_index(int(np.argmax(bad)), t.shape)
-        raise ValueError(f"{func}: t at index {tuple(int(i) for i in index)} is "
-                         f"{float(t[index])!r} (must be finite)")
-    return t
 
-
-@dataclass(frozen=True, eq=False)
-class Channel(ByValue):
-    """One animated node property of a clip.
-
-    Attributes
-    ----------
-    node : int
-        Index of the node in the file's ``nodes``.
-    node_name : str or None
-        The node's name, if it has one.
-    path : str
-        ``"translation"``, ``"rotation"``, ``"scale"`` or ``"weights"``.
-    interpolation : str
-        ``"STEP"``, ``"LINEAR"`` or ``"CUBICSPLINE"``, as stored in the file.
-    width : int
-        Components per sample: 3 (translation, scale), 4 (rotation x, y, z, w)
-        or the number of morph targets (weights).
-    times : ndarray, shape (K,)
-        Key times in seconds (read-only).
-    output : ndarray, shape (K, width) or (3K, width)
-        The sampler's key values as decoded from the file (normalized integers
-        already converted); for CUBICSPLINE the rows are in-tangent, value,
-        out-tangent for each key, tangents per second. Read-only.
-    curve : Curve or RotationCurve
-        The evaluator, with glTF semantics (clamped outside the keys).
-        ``curve(t)`` has shape ``t.shape + (width,)``.
-    target : str or int
-        The key of this channel in :meth:`Clip.sample`: the node's name when
-        it has one that no other node of the file shares (and that is not the
-        digits of another node's index), else its index.
-    """
-
-    node: int
-    node_name: Union[str, None]
-    path: str
-    interpolation: str
-    width: int
-    times: np.ndarray = field(repr=False)
-    output: np.ndarray = field(repr=False)
-    curve: object = field(repr=False)
-    target: Union[str, int, None] = None
-
-    def _state(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def _from_state(cls, state: dict) -> "Channel":
-        return cls(**state)
-
-    def sample(self, t) -> np.ndarray:
-        """The channel's value at times ``t`` (seconds, any shape):
-        shape ``t.shape + (width,)``. Non-finite times are a ValueError."""
-        t = _query_times("Channel.sample", t)
-        return self._sample(t)
-
-    @classmethod
-    def from_curve(cls, node: int, path: str, curve, *, node_name=None) -> "Channel":
-        """A channel animating ``path`` of node ``node`` with any animcore curve.
-
-        ``curve`` is a :class:`animcore.Curve` (translation, scale, weights)
-        or :class:`animcore.RotationCurve` (rotation). When glTF can express
-        it (step, linear or cubic keys, no easing, time remap, jumps or
-        weighted handles), the
-        channel's ``interpolation``, ``times`` and ``output`` are its glTF
-        sampler (CUBICSPLINE tangents per second); otherwise ``interpolation``
-        and ``output`` are None and :func:`save` samples it at ``fps=``.
-        """
-        from .curves import Curve
-        from .rotations import RotationCurve
-
-        func = "Channel.from_curve"
-        choice(func, "path", path, tuple(PATHS))
-        expected = RotationCurve if path == "rotation" else Curve
-        if not isinstance(curve, expected):
-            raise ValueError(f"{func}: a {path} channel needs a {expected.__name__}, got "
-                             f"{type(curve).__name__}")
-        width = 4 if path == "rotation" else curve.channels
-        if PATHS[path] is not None and width != PATHS[path]:
-            raise ValueError(f"{func}: a {path} curve needs {PATHS[path]} channels, got {width}")
-        interpolation, output = _sampler_of(curve, path)
-        times = np.array(curve.times)
-        times.flags.writeable = False
-        return cls(int(node), node_name, path, interpolation, width, times, output, curve,
-                   node_name if node_name is not None else int(node))
-
-    def _sample(self, t: np.ndarray) -> np.ndarray:
-        values = np.asarray(self.curve(t), dtype=np.float64)
-        return values.reshape(t.shape + (self.width,))
-
-    def __repr__(self) -> str:
-        name = f"{self.node_name!r}" if self.node_name is not None else "None"
-        return (f"Channel(node={self.node}, node_name={name}, path={self.path!r}, "
-                f"interpolation={self.interpolation!r}, keys={len(self.times)}, "
-                f"width={self.width})")
-
-
-def _field_state(self) -> dict:
-    """The state of a dataclass value (see animcore._objects): its fields."""
-    return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def _from_fields(cls, state: dict):
-    return cls(**state)
-
-
-@dataclass(frozen=True, eq=False)
-class Unsupported(ByValue):
-    """A channel of a clip that animcore does not evaluate: a
-    ``KHR_animation_pointer`` to something other than a node's translation,
-    rotation, scale or weights (a material colour, a light, a camera), or a
-    channel whose target is defined by another extension (``pointer`` None).
-    ``keys`` is the number of key times of its sampler."""
-
-    pointer: Union[str, None]
-    keys: int
-
-    _state, _from_state = _field_state, classmethod(_from_fields)
-
-
-@dataclass(frozen=True, eq=False)
-class Clip(ByValue):
-    """One glTF animation: a name, a duration and its channels.
-
-    ``duration`` is the last key time over all channels, in seconds; the clip
-    starts at time 0 (channels whose first key is later hold that key's value).
-    ``unsupported`` lists the channels that were read but are not evaluated
-    (:class:`Unsupported`), so that nothing is dropped silently.
-    """
-
-    name: str
-    duration: float
-    channels: tuple
-    unsupported: tuple = ()
-
-    def _state(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def _from_state(cls, state: dict) -> "Clip":
-        return cls(**state)
-
-    def sample(self, t) -> dict:
-        """Every channel at times ``t`` (seconds, any shape).
-
-        Returns
-        -------
-        dict
-            ``{(channel.target, channel.path): ndarray}``, in channel order.
-            ``target`` is the node name (or the node index for unnamed or
-            ambiguously named nodes); each array has shape
-            ``t.shape + (width,)``: 3 for translation and scale, 4 for
-            rotation (unit quaternions x, y, z, w), the number of morph targets
-            for weights. Times outside ``[first key, last key]`` hold the end
-            values, as glTF specifies.
-        """
-        t = _query_times("Clip.sample", t)
-        return {(c.target, c.path): c._sample(t) for c in self.channels}
-
-    def channel(self, target, path: str) -> Channel:
-        """The channel animating ``path`` of node ``target`` (name or index).
-
-        A KeyError lists the nodes and paths the clip animates, and the
-        closest node names."""
-        for c in self.channels:
-            if c.path == path and target in (c.target, c.node, c.node_name):
-                return c
-        animated: dict = {}
-        for c in self.channels:
-            animated.setdefault(c.target, []).append(c.path)
-        names = [str(n) for n in animated]
-        close = difflib.get_close_matches(str(target), names, n=2, cutoff=0.6)
-        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
-        listing = "; ".join(f"{node!r}: {', '.join(paths)}" for node, paths in animated.items())
-        raise KeyError(f"clip {self.name!r} has no {path} channel for node {target!r}{hint} "
-                       f"(it animates {listing or 'nothing'})")
-
-    def to_dataframe(self, t):
-        """Every channel at times ``t`` (seconds, 1-D) as a pandas DataFrame.
-
-        One row per time (the index, named "time"), one column per channel
-        component named ``<target>/<path>/<component>`` as in ``bake``'s CSV
-        (``x, y, z`` for translation and scale, ``x, y, z, w`` for rotation,
-        ``0 .. W-1`` for morph weights). Needs pandas (``pip install pandas``).
-        """
-        try:
-            import pandas as pd
-        except ImportError:
-            raise ImportError("Clip.to_dataframe needs pandas, which is not installed: "
-                              "pip install pandas") from None
-        t = _query_times("Clip.to_dataframe", t)
-        if t.ndim != 1:
-            raise ValueError(f"Clip.to_dataframe: t must be a 1-D array of times, got shape "
-                             f"{t.shape}")
-        columns = {}
-        for c in self.channels:
-            values = c._sample(t)
-            parts = _COMPONENT_NAMES.get(c.path) or [str(i) for i in range(c.width)]
-            for i, part in enumerate(parts):
-                columns[f"{c.target}/{c.path}/{part}"] = values[:, i]
-        return pd.DataFrame(columns, index=pd.Index(t, name="time"))
-
-    def __repr__(self) -> str:
-        return (f"Clip(name={self.name!r}, duration={self.duration:.6g}, "
-                f"channels={len(self.channels)})")
-
-
-def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path: str):
-    """The evaluator of one sampler: ``output`` is (K, width), or (3K, width)
-    for CUBICSPLINE with in-tangent / value / out-tangent rows per key."""
-    import animcore
-
-    if path == "rotation":
-        return animcore.RotationCurve.from_gltf(times, output, interpolation)
-    return animcore.Curve.from_gltf(times, output, interpolation)
 
 
 def _morph_targets(doc: dict, node: dict, node_location: str) -> int | None:
@@ -783,7 +555,9 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
     input_index = _field(sampler, "input", location, "index")
     output_index = _field(sampler, "output", location, "index")
     times = reader.accessor(input_index, input_location, "SCALAR")[:, 0]
-    _check_times(times, input_location, input_index)
+    if input_index not in reader.checked_times:  # samplers often share their key times
+        _check_times(times, input_location, input_index)
+        reader.checked_times.add(input_index)
 
     # The element count of the output follows from the keys and the width the
     # node allows; it is checked before the output is decoded (allocated).
@@ -812,9 +586,9 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
         output = output.reshape(keys * per_key, width)
     if path == "rotation":
         key_values = output[1::3] if per_key == 3 else output
-        norms = np.sqrt(np.sum(key_values * key_values, axis=1))
-        if np.any(norms == 0):
-            k = int(np.argmax(norms == 0))
+        zero = np.einsum("ij,ij->i", key_values, key_values) == 0  # squares: 0 iff all 0
+        if zero.any():
+            k = int(np.argmax(zero))
             raise _Fault(output_location, f"accessor {output_index} rotation key {k} is a "
                          "zero quaternion")
     try:
@@ -1036,234 +810,6 @@ def _unsupported(reader, sampler: dict, pointer, location: str) -> Unsupported:
 
 # ---------------------------------------------------------------- scenes
 
-def _array_eq(a, b) -> bool:
-    if a is None or b is None:
-        return a is b
-    return np.array_equal(a, b)
-
-
-def _frozen(values, shape=None) -> np.ndarray:
-    a = np.array(values, dtype=np.float64)
-    if shape is not None:
-        a = a.reshape(shape)
-    a.flags.writeable = False
-    return a
-
-
-@dataclass(frozen=True, eq=False)
-class Node(ByValue):
-    """One node of a glTF file, with its rest transform.
-
-    ``translation``, ``rotation`` (unit ``(x, y, z, w)``) and ``scale`` are
-    the node's local rest transform: as stored, or decomposed from
-    ``matrix`` (4x4, row-major, acting on column vectors) when the file gives
-    a matrix. ``parent`` is -1 for a root. ``weights`` are the default morph
-    weights (the node's, else its mesh's), ``target_names`` the mesh's morph
-    target names (``extras.targetNames``) where the file has them.
-    """
-
-    index: int
-    name: Union[str, None]
-    parent: int
-    children: tuple
-    translation: np.ndarray = field(repr=False)
-    rotation: np.ndarray = field(repr=False)
-    scale: np.ndarray = field(repr=False)
-    matrix: Union[np.ndarray, None] = field(default=None, repr=False)
-    mesh: Union[int, None] = None
-    skin: Union[int, None] = None
-    weights: Union[np.ndarray, None] = field(default=None, repr=False)
-    target_names: Union[tuple, None] = None
-
-    def __post_init__(self):  # read-only float64 arrays, also after unpickling
-        for key in ("translation", "rotation", "scale", "matrix", "weights"):
-            value = getattr(self, key)
-            if value is not None and (not isinstance(value, np.ndarray) or value.flags.writeable):
-                object.__setattr__(self, key, _frozen(value))
-
-    _state, _from_state = _field_state, classmethod(_from_fields)
-
-
-@dataclass(frozen=True, eq=False)
-class Skin(ByValue):
-    """A glTF skin: ``joints`` (node indices, shape (J,)), their
-    ``inverse_bind_matrices`` (J, 4, 4), row-major, identity where the file
-    gives none) and the ``skeleton`` root node (or None)."""
-
-    index: int
-    name: Union[str, None]
-    joints: np.ndarray
-    inverse_bind_matrices: np.ndarray = field(repr=False)
-    skeleton: Union[int, None] = None
-
-    def __post_init__(self):  # read-only arrays, also after unpickling
-        joints = np.array(self.joints, dtype=np.int64).reshape(-1)
-        joints.flags.writeable = False
-        object.__setattr__(self, "joints", joints)
-        object.__setattr__(self, "inverse_bind_matrices",
-                           _frozen(self.inverse_bind_matrices, (len(joints), 4, 4)))
-
-    _state, _from_state = _field_state, classmethod(_from_fields)
-
-    def joint_matrices(self, scene: "Scene", clip=None, t=0.0, *, node=None) -> np.ndarray:
-        """Skinning matrices at times ``t``: ``t.shape + (J, 4, 4)``.
-
-        As the glTF specification defines the joint matrix:
-        ``inverse(world[node]) @ world[joint] @ inverse_bind_matrix``, where
-        ``node`` is the mesh node the skin is applied to (by default the
-        first node that uses this skin; when none does, as in USD and BVH
-        rigs, the skeleton's own space: ``world[joint] @ inverse_bind_matrix``).
-        ``clip`` None poses the rest pose.
-        """
-        if node is None:
-            users = [n.index for n in scene.nodes if n.skin == self.index]
-            node = users[0] if users else None
-        world = scene.world(clip, t)
-        joints = world[..., self.joints, :, :] @ self.inverse_bind_matrices
-        if node is None:
-            return joints
-        mesh_inverse = np.linalg.inv(world[..., scene.node_index(node), :, :])
-        return mesh_inverse[..., None, :, :] @ joints
-
-
-
-@dataclass(frozen=True, eq=False)
-class Scene(ByValue):
-    """The nodes, scenes, skins and clips of a glTF file (:func:`load_scene`).
-
-    Attributes
-    ----------
-    nodes : tuple of Node
-        Every node of the file, in file order.
-    scenes : tuple of tuple of int
-        The root nodes of each of the file's scenes.
-    scene : int or None
-        The default scene.
-    skins : tuple of Skin
-    clips : tuple of Clip
-        As :func:`load` returns them.
-    skipped : tuple of GltfError
-        Animations left out with ``errors="skip"``.
-    """
-
-    nodes: tuple
-    scenes: tuple
-    scene: Union[int, None]
-    skins: tuple
-    clips: tuple
-    skipped: tuple = ()
-
-    # -- lookup ---------------------------------------------------------------
-
-    @property
-    def skeleton(self):
-        """Every node as one :class:`animcore.Skeleton` (node order, rest pose)."""
-        cached = self.__dict__.get("_skeleton")
-        if cached is None:
-            from .skeleton import Skeleton
-
-            cached = Skeleton([n.parent for n in self.nodes],
-                              [n.translation for n in self.nodes] or np.zeros((0, 3)),
-                              [n.rotation for n in self.nodes] or np.zeros((0, 4)),
-                              [n.scale for n in self.nodes] or np.zeros((0, 3)))
-            object.__setattr__(self, "_skeleton", cached)
-        return cached
-
-    def node_index(self, node) -> int:
-        """The index of a node given by index or (unique) name."""
-        if isinstance(node, str):
-            found = [n.index for n in self.nodes if n.name == node]
-            if len(found) != 1:
-                raise KeyError(f"Scene: {'no' if not found else 'more than one'} node named "
-                               f"{node!r}")
-            return found[0]
-        if isinstance(node, (bool, np.bool_)) or not isinstance(node, (int, np.integer)) \
-                or not 0 <= node < len(self.nodes):
-            raise KeyError(f"Scene: node {node!r} is not a node index in [0, {len(self.nodes)})")
-        return int(node)
-
-    def clip(self, clip) -> Clip:
-        """A clip given by name, index or as a :class:`Clip` (returned as is)."""
-        if isinstance(clip, Clip):
-            return clip
-        if isinstance(clip, str):
-            for c in self.clips:
-                if c.name == clip:
-                    return c
-            names = ", ".join(repr(c.name) for c in self.clips) or "none"
-            raise KeyError(f"Scene: no clip named {clip!r} (available: {names})")
-        if isinstance(clip, (int, np.integer)) and not isinstance(clip, bool) \
-                and 0 <= clip < len(self.clips):
-            return self.clips[int(clip)]
-        raise KeyError(f"Scene: clip {clip!r} is neither a clip name nor an index in "
-                       f"[0, {len(self.clips)})")
-
-    # -- posing ---------------------------------------------------------------
-
-    def pose(self, clip=None, t=0.0):
-        """Local translation, rotation and scale of every node at times ``t``.
-
-        Returns :class:`animcore.Transforms` of shapes ``t.shape + (N, 3)``,
-        ``(N, 4)`` and ``(N, 3)``. A property the clip does not animate keeps
-        the node's rest value (glTF: untouched properties keep the node's
-        values); ``clip`` None gives the rest pose at every time.
-        """
-        from .skeleton import Transforms
-
-        func = "Scene.pose"
-        t = _query_times(func, t)
-        count = len(self.nodes)
-        rest = self.skeleton.rest
-        pose = {path: np.array(np.broadcast_to(value, t.shape + value.shape))
-                for path, value in zip(("translation", "rotation", "scale"), rest)}
-        if clip is not None:
-            clip = self.clip(clip)
-            for channel in clip.channels:
-                if channel.path == "weights":
-                    continue
-                if channel.node >= count:
-                    raise ValueError(f"{func}: clip {clip.name!r} animates node "
-                                     f"{channel.node}, but the scene has {count} nodes")
-                pose[channel.path][..., channel.node, :] = channel._sample(t)
-        return Transforms(pose["translation"], pose["rotation"], pose["scale"])
-
-    def world(self, clip=None, t=0.0, *, nodes=None) -> np.ndarray:
-        """World matrices of every node (or of ``nodes``, names or indices) at
-        times ``t``: ``t.shape + (N, 4, 4)``, row-major, acting on column
-        vectors. Forward kinematics over the node hierarchy in C."""
-        world = self.skeleton.world(*self.pose(clip, t))
-        if nodes is not None:
-            world = world[..., [self.node_index(n) for n in nodes], :, :]
-        return world
-
-    def weights(self, clip, t=0.0) -> dict:
-        """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have
-        morph targets, animated where the clip has a weights channel."""
-        t = _query_times("Scene.weights", t)
-        clip = self.clip(clip)
-        result = {n.index: np.array(np.broadcast_to(n.weights, t.shape + n.weights.shape))
-                  for n in self.nodes if n.weights is not None}
-        for channel in clip.channels:
-            if channel.path == "weights":
-                result[channel.node] = channel._sample(t)
-        return result
-
-    # -- value semantics --------------------------------------------------------
-
-    def _state(self) -> dict:
-        return {"nodes": self.nodes, "scenes": self.scenes, "scene": self.scene,
-                "skins": self.skins, "clips": self.clips,
-                "skipped": tuple(str(e) for e in self.skipped)}
-
-    @classmethod
-    def _from_state(cls, state: dict) -> "Scene":
-        errors = tuple(GltfError("", "", text) for text in state["skipped"])
-        return cls(state["nodes"], state["scenes"], state["scene"], state["skins"],
-                   tuple(state["clips"]), errors)
-
-    def __repr__(self):
-        return (f"Scene({len(self.nodes)} nodes, {len(self.scenes)} scene(s), "
-                f"{len(self.skins)} skin(s), clips={[c.name for c in self.clips]})")
 
 
 _IDENTITY = np.eye(4)
@@ -1420,48 +966,6 @@ def load_scene(path, *, base_dir=None, allow_outside: bool = False,
 
 # ---------------------------------------------------------------- export
 
-_GLTF_NAMES = {"step": "STEP", "linear": "LINEAR", "cubic": "CUBICSPLINE"}
-
-
-def _sampler_of(curve, path: str):
-    """(interpolation, output) of the glTF sampler that evaluates like
-    ``curve``, or (None, None) when glTF cannot express it."""
-    from .curves import Curve
-
-    kind = curve.interpolation
-    if not isinstance(kind, str) or kind not in _GLTF_NAMES:  # e.g. one kind per segment
-        return None, None
-    if isinstance(curve, Curve):
-        # easing, time remaps, jumps and weighted (free-length) handles have no glTF form
-        if (getattr(curve, "_ease", None) is not None or getattr(curve, "_remaps", ())
-                or curve.jumps or getattr(curve, "in_weights", None) is not None
-                or getattr(curve, "out_weights", None) is not None):
-            return None, None
-        values = curve.values.reshape(len(curve.times), -1)
-        if curve.interpolation == "cubic":
-            rows = np.stack([curve.in_velocities.reshape(values.shape), values,
-                             curve.out_velocities.reshape(values.shape)], axis=1)
-            output = rows.reshape(-1, values.shape[1])
-        else:
-            output = np.array(values)
-    else:  # RotationCurve
-        if curve.interpolation == "cubic":
-            rows = np.stack([curve.in_tangents, curve.quaternions, curve.out_tangents], axis=1)
-            output = rows.reshape(-1, 4)
-        else:
-            output = np.array(curve.quaternions)
-    output = np.array(output, dtype=np.float64)
-    output.flags.writeable = False
-    return _GLTF_NAMES[curve.interpolation], output
-
-
-def _positive(func: str, name: str, value) -> float:
-    from ._arrays import real_number
-
-    value = real_number(func, name, value)
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{func}: {name} is {value!r} (must be a finite number > 0)")
-    return value
 
 
 class _Writer:
@@ -1538,7 +1042,6 @@ def _node_entries(scene, clips):
 
 
 def _document(clips, scene, fps) -> _Writer:
-    from .bake import frame_times
 
     writer = _Writer()
     nodes, scenes, default = _node_entries(scene, clips)

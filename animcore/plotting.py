@@ -109,11 +109,10 @@ def plot_rotation_curve(curve, ax=None, *, angular_velocity: bool = False, keys:
     return ax, twin
 
 
-def _turn(track, rotation, vector: np.ndarray) -> np.ndarray:
+def _turn(track, rotation, vector: np.ndarray, quat_rotate) -> np.ndarray:
     """``vector``, given in the root frame of a pose whose rotation is ``rotation``,
     in the track's own frame (the rotation convention of :class:`LoopTrack`)."""
     if track.rotation_kind == "quaternion":
-        from .rotations import quat_rotate
         return quat_rotate(rotation, vector)
     c, s = np.cos(rotation), np.sin(rotation)  # yaw: axis a turns toward axis b
     up = track.up_axis
@@ -125,8 +124,10 @@ def _turn(track, rotation, vector: np.ndarray) -> np.ndarray:
 
 
 def plot_loop_track(track, ax=None, *, cycles: float = 3, start: float = 0.0,
-                    samples: int = 600, **kwargs):
-    """Draw a :class:`~animcore.LoopTrack`; see :meth:`LoopTrack.plot`."""
+                    samples: int = 600, quat_rotate=None, **kwargs):
+    """Draw a :class:`~animcore.LoopTrack`; see :meth:`LoopTrack.plot`.
+    ``quat_rotate`` turns vectors by quaternion rotations (the caller's
+    :func:`animcore.quat_rotate`: this module imports no domain module)."""
     ax = _axes("LoopTrack.plot", ax)
     T = track.duration
     t = np.linspace(start, start + cycles * T, int(samples))
@@ -137,7 +138,7 @@ def plot_loop_track(track, ax=None, *, cycles: float = 3, start: float = 0.0,
         unrolled = pose + motion
     else:
         local = local.position
-        unrolled = pose.position + _turn(track, pose.rotation, motion.translation)
+        unrolled = pose.position + _turn(track, pose.rotation, motion.translation, quat_rotate)
     unrolled = unrolled.reshape(len(t), -1)
     local = local.reshape(len(t), -1).copy()
     wraps = np.flatnonzero(np.diff(track.split(t)[1]) < 0) + 1
@@ -165,9 +166,10 @@ _MODE_STYLE = {  # SampleMode name -> line style
 
 
 def plot_snapshot_timeline(timeline, ax=None, *, span=None, channel: int = 0,
-                           samples: int = 400):
-    """Draw a :class:`~animcore.SnapshotTimeline`; see :meth:`SnapshotTimeline.plot`."""
-    from .snapshot import SampleMode
+                           samples: int = 400, sample_modes=()):
+    """Draw a :class:`~animcore.SnapshotTimeline`; see :meth:`SnapshotTimeline.plot`.
+    ``sample_modes`` is the :class:`~animcore.SampleMode` enumeration (passed in:
+    this module imports no domain module)."""
 
     ax = _axes("SnapshotTimeline.plot", ax)
     snaps = timeline.snapshots()
@@ -183,7 +185,7 @@ def plot_snapshot_timeline(timeline, ax=None, *, span=None, channel: int = 0,
     result = timeline.sample_many(ticks)
     path = result.position.reshape(len(ticks), -1)[:, channel]
     modes = np.asarray(result.mode)
-    for mode in SampleMode:
+    for mode in sample_modes:
         style = _MODE_STYLE.get(mode.name)
         if style is None or not np.any(modes == mode):
             continue

@@ -342,7 +342,9 @@ class LoopTrack(ByValue):
         unrolled path. Returns ``ax``.
         """
         from .plotting import plot_loop_track
-        return plot_loop_track(self, ax, cycles=cycles, start=start, samples=samples, **kwargs)
+        from .rotations import quat_rotate
+        return plot_loop_track(self, ax, cycles=cycles, start=start, samples=samples,
+                               quat_rotate=quat_rotate, **kwargs)
 
     def _repr_html_(self):
         from .plotting import html_figure

@@ -17,11 +17,11 @@ from typing import NamedTuple, Optional, Sequence
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, choice
+from ._arrays import as_float64
 from ._objects import ByValue
 from .rotations import quaternion_input
 
-__all__ = ["Skeleton", "Transforms", "decompose", "extract_root_motion"]
+__all__ = ["Skeleton", "Transforms", "decompose"]
 
 
 class Transforms(NamedTuple):
@@ -228,7 +228,7 @@ class Skeleton(ByValue):
         return f"Skeleton({len(self)} joints, {self.roots.size} root(s))"
 
 
-# ---------------------------------------------------------------- root motion
+# ---------------------------------------------------------------- rigid transforms
 
 def _axis_matrices(translation, yaw, up_axis):
     """4x4 rigid transforms: a turn of `yaw` radians about `up_axis`
@@ -260,106 +260,3 @@ def _rigid_inverse(m):
     inv[..., :3, 3] = -np.einsum("...ij,...j->...i", r, m[..., :3, 3])
     inv[..., 3, 3] = 1.0
     return inv
-
-
-def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: int = 1,
-                        fps=None):
-    """The motion of a joint as a looping root track, and the clip without it.
-
-    Parameters
-    ----------
-    scene : animcore.gltf.Scene
-        The rig (:func:`animcore.gltf.load_scene`, :func:`animcore.bvh.load`).
-    clip : Clip, str or int
-        One of the scene's clips.
-    joint : str or int
-        The joint that carries the character's motion (hips or root).
-    mode : {"ground", "full"}
-        ``"ground"``: the joint's world translation in the ground plane and
-        its turn about the up axis (the twist of its world rotation) are the
-        root motion; height and the other rotations stay in the clip.
-        ``"full"``: its whole world translation and rotation.
-    up_axis : {0, 1, 2}
-        The world's up axis (glTF: 1, y up).
-    fps : float, optional
-        Sample the motion on the frame grid of ``fps`` (as ``bake``); by
-        default at the key times of every channel that moves the joint (its
-        own and its ancestors'), plus 0 and the clip's end.
-
-    Returns
-    -------
-    track : LoopTrack
-        Key times from 0 to the clip's duration; positions ``(K, 3)`` with
-        yaw angles about ``up_axis`` (``"ground"``, unwrapped, the up
-        component 0) or quaternions (``"full"``), linear between keys. Its
-        ``delta`` gives the exact motion across any number of cycles.
-    clip : Clip
-        A copy of the clip whose joint translation and rotation channels
-        (LINEAR at the same key times) keep the joint in place: at every key
-        time, the track's pose composed with the new clip's world transform of
-        the joint, ``M(t) @ world'(t)``, is the original world transform (to
-        rounding, 1e-9 relative). Between keys both interpolate linearly.
-    """
-    from . import gltf
-    from .bake import frame_times
-    from .rootmotion import LoopTrack
-    func = "extract_root_motion"
-    mode = choice(func, "mode", mode, ("ground", "full"))
-    if isinstance(up_axis, bool) or up_axis not in (0, 1, 2):
-        raise ValueError(f"{func}: up_axis is {up_axis!r} (must be 0, 1 or 2)")
-    clip = scene.clip(clip)
-    j = scene.node_index(joint)
-    if not clip.duration > 0:
-        raise ValueError(f"{func}: clip {clip.name!r} lasts {clip.duration} s (a looping "
-                         "track needs a duration > 0)")
-    chain, node = set(), j
-    while node >= 0:
-        chain.add(node)
-        node = scene.nodes[node].parent
-    if fps is None:
-        keys = [c.times for c in clip.channels if c.node in chain and c.path != "weights"]
-        times = np.unique(np.concatenate(keys + [[0.0, clip.duration]]))
-        times = times[(times >= 0) & (times <= clip.duration)]
-    else:
-        times = frame_times(clip.duration, gltf._positive(func, "fps", fps))
-    world = scene.world(clip, times)
-    joint_world = world[:, j]
-    trs = _decompose(func, joint_world)
-    if mode == "ground":
-        position = trs.translation.copy()
-        position[:, up_axis] = 0.0
-        q = trs.rotation
-        yaw = np.unwrap(2.0 * np.arctan2(q[:, up_axis], q[:, 3]))
-        track = LoopTrack(times, position, rotations=yaw, up_axis=up_axis)
-        motion = _axis_matrices(position, yaw, up_axis)
-    else:
-        q = trs.rotation.copy()
-        for k in range(1, len(q)):  # one hemisphere from key to key: shortest-arc slerp
-            if np.dot(q[k], q[k - 1]) < 0:
-                q[k] = -q[k]
-        track = LoopTrack(times, trs.translation, rotations=q)
-        motion = _rigid_matrices(trs.translation, q)
-    in_place = _rigid_inverse(motion) @ joint_world
-    parent = scene.nodes[j].parent
-    local = in_place if parent < 0 else np.linalg.inv(world[:, parent]) @ in_place
-    new = _decompose(func, local)
-    rotation = new.rotation.copy()
-    for k in range(1, len(rotation)):
-        if np.dot(rotation[k], rotation[k - 1]) < 0:
-            rotation[k] = -rotation[k]
-    node = scene.nodes[j]
-    old = {c.path: c for c in clip.channels if c.node == j}
-    target = old["translation"].target if "translation" in old else (
-        old["rotation"].target if "rotation" in old else (node.name or j))
-    replaced = {}
-    for path, values in (("translation", new.translation), ("rotation", rotation)):
-        values = np.array(values)
-        times_copy = np.array(times)
-        values.flags.writeable = times_copy.flags.writeable = False
-        curve = gltf._make_curve(times_copy, values, "LINEAR", path)
-        replaced[path] = gltf.Channel(j, node.name, path, "LINEAR", values.shape[1], times_copy,
-                                      values, curve, target)
-    channels = [replaced.pop(c.path) if c.node == j and c.path in replaced else c
-                for c in clip.channels]
-    channels += list(replaced.values())
-    return track, gltf.Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)

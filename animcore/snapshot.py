@@ -431,7 +431,8 @@ class SnapshotTimeline(ByValue):
         ``channel`` picks the position channel when ``dim > 1``. Returns ``ax``.
         """
         from .plotting import plot_snapshot_timeline
-        return plot_snapshot_timeline(self, ax, span=span, channel=channel, samples=samples)
+        return plot_snapshot_timeline(self, ax, span=span, channel=channel, samples=samples,
+                                      sample_modes=SampleMode)
 
     def _repr_html_(self):
         from .plotting import html_figure

@@ -4,7 +4,7 @@
 :func:`load` reads a USD stage (``.usda``, ``.usdc``, ``.usdz``, or an open
 ``Usd.Stage``). A stage with a UsdSkel ``Skeleton`` gives its rig: the first
 ``Skeleton`` and the ``SkelAnimation`` bound to it as a
-:class:`animcore.gltf.Scene`, so that USD rigs are posed, baked and turned
+:class:`animcore.model.Scene`, so that USD rigs are posed, baked and turned
 into root motion like glTF and BVH ones:
 
 - one node per joint, in the skeleton's joint order, named by its joint path
@@ -84,7 +84,7 @@ from typing import TYPE_CHECKING, Dict, Union
 
 import numpy as np
 
-from . import gltf
+from . import model
 from .curves import Curve
 
 if TYPE_CHECKING:
@@ -130,8 +130,8 @@ def _channel(node, name, path, times, values, kind="LINEAR"):
     values = np.ascontiguousarray(values, dtype=np.float64)
     times = np.array(times)
     values.flags.writeable = times.flags.writeable = False
-    curve = gltf._make_curve(times, values, kind, path)
-    return gltf.Channel(node, name, path, kind, values.shape[1], times, values, curve, name)
+    curve = model._make_curve(times, values, kind, path)
+    return model.Channel(node, name, path, kind, values.shape[1], times, values, curve, name)
 
 
 _VECTOR_OPS = ("Translate", "Scale", "RotateXYZ", "RotateXZY", "RotateYXZ", "RotateYZX",
@@ -183,7 +183,7 @@ def _xform_channels(stage, interpolation, where):
 
 
 def load(path_or_stage, *, interpolation: str = "linear"
-         ) -> Union["gltf.Scene", Dict[str, Union[Curve, "RotationCurve"]]]:
+         ) -> Union["model.Scene", Dict[str, Union[Curve, "RotationCurve"]]]:
     """Read the animation of a USD stage: its UsdSkel rig, or its animated xformOps.
 
     Parameters
@@ -197,7 +197,7 @@ def load(path_or_stage, *, interpolation: str = "linear"
 
     Returns
     -------
-    animcore.gltf.Scene
+    animcore.model.Scene
         For a stage with a UsdSkel ``Skeleton``: joints as nodes, one skin,
         and one clip named after the animation prim (no clip when no
         animation is bound), as the module documentation describes.
@@ -328,23 +328,23 @@ def load(path_or_stage, *, interpolation: str = "linear"
     nodes = []
     for j in range(count):
         names = target_names if target_names is not None and j == roots[0] else None
-        weights = gltf._frozen(np.zeros(len(names))) if names else None
-        nodes.append(gltf.Node(j, joints[j], parents[j], children[j],
-                               gltf._frozen(trs.translation[j]), gltf._frozen(trs.rotation[j]),
-                               gltf._frozen(trs.scale[j]), None, None, None, weights, names))
+        weights = model._frozen(np.zeros(len(names))) if names else None
+        nodes.append(model.Node(j, joints[j], parents[j], children[j],
+                               model._frozen(trs.translation[j]), model._frozen(trs.rotation[j]),
+                               model._frozen(trs.scale[j]), None, None, None, weights, names))
     skins = ()
     if bind is not None:
         inverse = np.linalg.inv(bind)
         inverse.flags.writeable = False
         joint_array = np.arange(count, dtype=np.int64)
         joint_array.flags.writeable = False
-        skins = (gltf.Skin(0, str(skel.GetPath()), joint_array, inverse,
+        skins = (model.Skin(0, str(skel.GetPath()), joint_array, inverse,
                            roots[0] if roots else None),)
     clips = ()
     if anim is not None and channels:
         duration = max(float(c.times[-1]) for c in channels)
-        clips = (gltf.Clip(anim.GetPrim().GetName(), duration, tuple(channels)),)
-    return gltf.Scene(tuple(nodes), (tuple(roots),), 0, skins, clips)
+        clips = (model.Clip(anim.GetPrim().GetName(), duration, tuple(channels)),)
+    return model.Scene(tuple(nodes), (tuple(roots),), 0, skins, clips)
 
 
 def _name(enum_value) -> str:

@@ -115,6 +115,9 @@ def write_gallery(sections: dict[str, list[str]]) -> None:
             "Every figure of the notebooks in `notebooks/`, rendered by `python docs/render.py`",
             "(which executes them; the notebooks are stored without outputs). Open a notebook to",
             "run and change the code behind a figure.", ""]
+    intro = old.find("## How the code is organized")  # written by hand: kept as it is
+    if intro >= 0:
+        head.append(old[intro:old.find("<!-- notebook ", intro)].rstrip() + "\n")
     body = []
     for path in sorted(NOTEBOOKS.glob("*.ipynb")):
         if path.stem in sections:

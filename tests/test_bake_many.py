@@ -215,7 +215,8 @@ def test_a_joint_a_file_does_not_have_is_a_failed_row_of_that_file(tmp_path):
     rows = bake.bake_local([BVH / "bvh_test2.bvh"], tmp_path, fps=10, workers=1,
                            root_motion="b_Hip_01")
     assert [(r.clip, r.output, r.error) for r in rows] == [
-        ("bvh_test2", "", "bake: --root-motion: Scene: no node named 'b_Hip_01'")]
+        ("bvh_test2", "", "bake: --root-motion: extract_root_motion: joint 'b_Hip_01' not in "
+                          "the scene; closest: 'Hips'")]
 
 
 def test_strict_fails_a_file_with_channels_that_are_not_baked(tmp_path):

@@ -426,6 +426,10 @@ ERRORS = {
     gltf.GltfWarning: lambda: gltf.GltfWarning("walk.gltf: animations[1] skipped: no channels"),
     gltf.GltfError: lambda: gltf.GltfError("walk.gltf", "animations[0].samplers[2].output",
                                            "accessor 7 has 9 elements, expected 4 keys x 3"),
+    animcore.model.ReadError: lambda: animcore.model.ReadError("walk.usda", "line 3",
+                                                               "expected a number"),
+    animcore.model.NodeLookupError: lambda: animcore.model.NodeLookupError(
+        "extract_root_motion: joint 'Hips' not in the scene; closest: 'mixamorig:Hips'"),
 }
 
 

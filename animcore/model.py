@@ -1,0 +1,767 @@
+"""The animation data model that every reader produces and every operation uses.
+
+A :class:`Scene` holds a file's nodes (:class:`Node`: name, parent, rest
+transform), its skins (:class:`Skin`) and its clips (:class:`Clip`); a clip
+holds one :class:`Channel` per animated node property, whose ``curve`` (an
+:class:`animcore.Curve` or :class:`animcore.RotationCurve`) evaluates it.
+The readers (:mod:`animcore.gltf`, :mod:`animcore.bvh`, :mod:`animcore.usd`)
+build these objects; :func:`animcore.load` picks the reader by suffix. This
+module imports no file format: formats import it, never each other.
+
+Times are seconds, translations in the file's units, rotations unit
+quaternions ``(x, y, z, w)``. Also here: :func:`frame_times` (the frame grid
+every bake uses) and :func:`extract_root_motion`.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field, fields
+from typing import Union
+
+import numpy as np
+
+from ._arrays import as_float64, choice, real_number
+from ._objects import ByValue, PicklableError
+from ._options import suggest
+from .curves import Curve
+from .rootmotion import LoopTrack
+from .rotations import RotationCurve
+from .skeleton import (Skeleton, Transforms, _axis_matrices, _decompose, _rigid_inverse,
+                       _rigid_matrices)
+
+__all__ = ["Channel", "Clip", "MAX_FRAMES", "Node", "PATHS", "ReadError", "Scene", "Skin",
+           "Unsupported", "extract_root_motion", "frame_times"]
+
+
+PATHS = {"translation": 3, "rotation": 4, "scale": 3, "weights": None}
+_COMPONENT_NAMES = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw"}
+_GLTF_NAMES = {"step": "STEP", "linear": "LINEAR", "cubic": "CUBICSPLINE"}
+
+
+class ReadError(PicklableError, ValueError):
+    """A malformed file: ``source`` names the file, ``location`` the place at
+    fault (a JSON path, a line) and ``detail`` says why. Each reader raises
+    its own subclass (:class:`animcore.gltf.GltfError`, ...)."""
+
+    def __init__(self, source: str, location: str, detail: str):
+        self.source, self.location, self.detail = source, location, detail
+        where = ": ".join(part for part in (source, location) if part)
+        super().__init__(f"{where}: {detail}" if where else detail)
+
+
+class NodeLookupError(PicklableError, KeyError, ValueError):
+    """A node name or index that the scene does not have. Both a KeyError (as
+    in earlier versions) and a ValueError (bad input); ``str()`` is the
+    plain message."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def _prefixed(long: str, short: str) -> bool:
+    """``long`` is ``short`` behind a prefix that ends in a separator
+    (``mixamorig:hips``, ``armature|hips``, ``b_hips``)."""
+    return (bool(short) and len(long) > len(short) and long.endswith(short)
+            and not long[-len(short) - 1].isalnum())
+
+
+def _closest_text(name: str, names) -> str:
+    """"closest: 'a', 'b'" (the likeliest names meant by ``name``: the same
+    name in another case or with a namespace prefix such as ``mixamorig:``,
+    then similar spellings), or a short list of the names there are."""
+    unique = list(dict.fromkeys(names))
+    lower = name.lower()
+    close = [n for n in unique if n.lower() == lower]
+    close += [n for n in unique if n not in close and (
+        _prefixed(n.lower(), lower) or _prefixed(lower, n.lower()))]
+    close += [n for n in suggest(name, unique) if n not in close]  # similar spellings
+    if close:
+        return "closest: " + ", ".join(map(repr, close[:3]))
+    shown = ", ".join(map(repr, unique[:8]))
+    more = f", ... ({len(unique)} in all)" if len(unique) > 8 else ""
+    return f"its nodes are {shown}{more}" if unique else "it has no nodes"
+
+
+def _query_times(func: str, t) -> np.ndarray:
+    t = as_float64(func, "t", t)
+    bad = ~np.isfinite(t)
+    if bad.any():
+        index = np.unravel_index(int(np.argmax(bad)), t.shape)
+        raise ValueError(f"{func}: t at index {tuple(int(i) for i in index)} is "
+                         f"{float(t[index])!r} (must be finite)")
+    return t
+
+
+@dataclass(frozen=True, eq=False)
+class Channel(ByValue):
+    """One animated node property of a clip.
+
+    Attributes
+    ----------
+    node : int
+        Index of the node in the file's ``nodes``.
+    node_name : str or None
+        The node's name, if it has one.
+    path : str
+        ``"translation"``, ``"rotation"``, ``"scale"`` or ``"weights"``.
+    interpolation : str
+        ``"STEP"``, ``"LINEAR"`` or ``"CUBICSPLINE"``, as stored in the file.
+    width : int
+        Components per sample: 3 (translation, scale), 4 (rotation x, y, z, w)
+        or the number of morph targets (weights).
+    times : ndarray, shape (K,)
+        Key times in seconds (read-only).
+    output : ndarray, shape (K, width) or (3K, width)
+        The sampler's key values as decoded from the file (normalized integers
+        already converted); for CUBICSPLINE the rows are in-tangent, value,
+        out-tangent for each key, tangents per second. Read-only.
+    curve : Curve or RotationCurve
+        The evaluator, with glTF semantics (clamped outside the keys).
+        ``curve(t)`` has shape ``t.shape + (width,)``.
+    target : str or int
+        The key of this channel in :meth:`Clip.sample`: the node's name when
+        it has one that no other node of the file shares (and that is not the
+        digits of another node's index), else its index.
+    """
+
+    node: int
+    node_name: Union[str, None]
+    path: str
+    interpolation: str
+    width: int
+    times: np.ndarray = field(repr=False)
+    output: np.ndarray = field(repr=False)
+    curve: object = field(repr=False)
+    target: Union[str, int, None] = None
+
+    def _state(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Channel":
+        return cls(**state)
+
+    def sample(self, t) -> np.ndarray:
+        """The channel's value at times ``t`` (seconds, any shape):
+        shape ``t.shape + (width,)``. Non-finite times are a ValueError."""
+        t = _query_times("Channel.sample", t)
+        return self._sample(t)
+
+    @classmethod
+    def from_curve(cls, node: int, path: str, curve, *, node_name=None) -> "Channel":
+        """A channel animating ``path`` of node ``node`` with any animcore curve.
+
+        ``curve`` is a :class:`animcore.Curve` (translation, scale, weights)
+        or :class:`animcore.RotationCurve` (rotation). When glTF can express
+        it (step, linear or cubic keys, no easing, time remap, jumps or
+        weighted handles), the
+        channel's ``interpolation``, ``times`` and ``output`` are its glTF
+        sampler (CUBICSPLINE tangents per second); otherwise ``interpolation``
+        and ``output`` are None and :func:`save` samples it at ``fps=``.
+        """
+        func = "Channel.from_curve"
+        choice(func, "path", path, tuple(PATHS))
+        expected = RotationCurve if path == "rotation" else Curve
+        if not isinstance(curve, expected):
+            raise ValueError(f"{func}: a {path} channel needs a {expected.__name__}, got "
+                             f"{type(curve).__name__}")
+        width = 4 if path == "rotation" else curve.channels
+        if PATHS[path] is not None and width != PATHS[path]:
+            raise ValueError(f"{func}: a {path} curve needs {PATHS[path]} channels, got {width}")
+        interpolation, output = _sampler_of(curve, path)
+        times = np.array(curve.times)
+        times.flags.writeable = False
+        return cls(int(node), node_name, path, interpolation, width, times, output, curve,
+                   node_name if node_name is not None else int(node))
+
+    def _sample(self, t: np.ndarray) -> np.ndarray:
+        values = np.asarray(self.curve(t), dtype=np.float64)
+        return values.reshape(t.shape + (self.width,))
+
+    def __repr__(self) -> str:
+        name = f"{self.node_name!r}" if self.node_name is not None else "None"
+        return (f"Channel(node={self.node}, node_name={name}, path={self.path!r}, "
+                f"interpolation={self.interpolation!r}, keys={len(self.times)}, "
+                f"width={self.width})")
+
+
+def _field_state(self) -> dict:
+    """The state of a dataclass value (see animcore._objects): its fields."""
+    return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _from_fields(cls, state: dict):
+    return cls(**state)
+
+
+@dataclass(frozen=True, eq=False)
+class Unsupported(ByValue):
+    """A channel of a clip that animcore does not evaluate: a
+    ``KHR_animation_pointer`` to something other than a node's translation,
+    rotation, scale or weights (a material colour, a light, a camera), or a
+    channel whose target is defined by another extension (``pointer`` None).
+    ``keys`` is the number of key times of its sampler."""
+
+    pointer: Union[str, None]
+    keys: int
+
+    _state, _from_state = _field_state, classmethod(_from_fields)
+
+
+@dataclass(frozen=True, eq=False)
+class Clip(ByValue):
+    """One animation (a glTF animation, a BVH motion, a USD SkelAnimation): a
+    name, a duration and its channels.
+
+    ``duration`` is the last key time over all channels, in seconds; the clip
+    starts at time 0 (channels whose first key is later hold that key's value).
+    ``unsupported`` lists the channels that were read but are not evaluated
+    (:class:`Unsupported`), so that nothing is dropped silently.
+    """
+
+    name: str
+    duration: float
+    channels: tuple
+    unsupported: tuple = ()
+
+    def _state(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Clip":
+        return cls(**state)
+
+    def sample(self, t) -> dict:
+        """Every channel at times ``t`` (seconds, any shape).
+
+        Returns
+        -------
+        dict
+            ``{(channel.target, channel.path): ndarray}``, in channel order.
+            ``target`` is the node name (or the node index for unnamed or
+            ambiguously named nodes); each array has shape
+            ``t.shape + (width,)``: 3 for translation and scale, 4 for
+            rotation (unit quaternions x, y, z, w), the number of morph targets
+            for weights. Times outside ``[first key, last key]`` hold the end
+            values, as glTF specifies.
+        """
+        t = _query_times("Clip.sample", t)
+        return {(c.target, c.path): c._sample(t) for c in self.channels}
+
+    def channel(self, target, path: str) -> Channel:
+        """The channel animating ``path`` of node ``target`` (name or index).
+
+        A :class:`NodeLookupError` (a KeyError and a ValueError) lists the
+        nodes and paths the clip animates, and the closest node names."""
+        for c in self.channels:
+            if c.path == path and target in (c.target, c.node, c.node_name):
+                return c
+        animated: dict = {}
+        for c in self.channels:
+            animated.setdefault(c.target, []).append(c.path)
+        names = [str(n) for n in animated]
+        close = difflib.get_close_matches(str(target), names, n=2, cutoff=0.6)
+        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        listing = "; ".join(f"{node!r}: {', '.join(paths)}" for node, paths in animated.items())
+        raise NodeLookupError(f"Clip.channel: clip {self.name!r} has no {path} channel for "
+                              f"node {target!r}{hint} (it animates {listing or 'nothing'})")
+
+    def to_dataframe(self, t):
+        """Every channel at times ``t`` (seconds, 1-D) as a pandas DataFrame.
+
+        One row per time (the index, named "time"), one column per channel
+        component named ``<target>/<path>/<component>`` as in ``bake``'s CSV
+        (``x, y, z`` for translation and scale, ``x, y, z, w`` for rotation,
+        ``0 .. W-1`` for morph weights). Needs pandas (``pip install pandas``).
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("Clip.to_dataframe needs pandas, which is not installed: "
+                              "pip install pandas") from None
+        t = _query_times("Clip.to_dataframe", t)
+        if t.ndim != 1:
+            raise ValueError(f"Clip.to_dataframe: t must be a 1-D array of times, got shape "
+                             f"{t.shape}")
+        columns = {}
+        for c in self.channels:
+            values = c._sample(t)
+            parts = _COMPONENT_NAMES.get(c.path) or [str(i) for i in range(c.width)]
+            for i, part in enumerate(parts):
+                columns[f"{c.target}/{c.path}/{part}"] = values[:, i]
+        return pd.DataFrame(columns, index=pd.Index(t, name="time"))
+
+    def __repr__(self) -> str:
+        return (f"Clip(name={self.name!r}, duration={self.duration:.6g}, "
+                f"channels={len(self.channels)})")
+
+def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path: str):
+    """The evaluator of one sampler: ``output`` is (K, width), or (3K, width)
+    for CUBICSPLINE with in-tangent / value / out-tangent rows per key."""
+    if path == "rotation":
+        return RotationCurve.from_gltf(times, output, interpolation)
+    return Curve.from_gltf(times, output, interpolation)
+
+
+def _array_eq(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return np.array_equal(a, b)
+
+
+def _frozen(values, shape=None) -> np.ndarray:
+    a = np.array(values, dtype=np.float64)
+    if shape is not None:
+        a = a.reshape(shape)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Node(ByValue):
+    """One node (joint) of a scene, with its rest transform (glTF's conventions).
+
+    ``translation``, ``rotation`` (unit ``(x, y, z, w)``) and ``scale`` are
+    the node's local rest transform: as stored, or decomposed from
+    ``matrix`` (4x4, row-major, acting on column vectors) when the file gives
+    a matrix. ``parent`` is -1 for a root. ``weights`` are the default morph
+    weights (the node's, else its mesh's), ``target_names`` the mesh's morph
+    target names (``extras.targetNames``) where the file has them.
+    """
+
+    index: int
+    name: Union[str, None]
+    parent: int
+    children: tuple
+    translation: np.ndarray = field(repr=False)
+    rotation: np.ndarray = field(repr=False)
+    scale: np.ndarray = field(repr=False)
+    matrix: Union[np.ndarray, None] = field(default=None, repr=False)
+    mesh: Union[int, None] = None
+    skin: Union[int, None] = None
+    weights: Union[np.ndarray, None] = field(default=None, repr=False)
+    target_names: Union[tuple, None] = None
+
+    def __post_init__(self):  # read-only float64 arrays, also after unpickling
+        for key in ("translation", "rotation", "scale", "matrix", "weights"):
+            value = getattr(self, key)
+            if value is not None and (not isinstance(value, np.ndarray) or value.flags.writeable):
+                object.__setattr__(self, key, _frozen(value))
+
+    _state, _from_state = _field_state, classmethod(_from_fields)
+
+
+@dataclass(frozen=True, eq=False)
+class Skin(ByValue):
+    """A skin (glTF's definition): ``joints`` (node indices, shape (J,)), their
+    ``inverse_bind_matrices`` (J, 4, 4), row-major, identity where the file
+    gives none) and the ``skeleton`` root node (or None)."""
+
+    index: int
+    name: Union[str, None]
+    joints: np.ndarray
+    inverse_bind_matrices: np.ndarray = field(repr=False)
+    skeleton: Union[int, None] = None
+
+    def __post_init__(self):  # read-only arrays, also after unpickling
+        joints = np.array(self.joints, dtype=np.int64).reshape(-1)
+        joints.flags.writeable = False
+        object.__setattr__(self, "joints", joints)
+        object.__setattr__(self, "inverse_bind_matrices",
+                           _frozen(self.inverse_bind_matrices, (len(joints), 4, 4)))
+
+    _state, _from_state = _field_state, classmethod(_from_fields)
+
+    def joint_matrices(self, scene: "Scene", clip=None, t=0.0, *, node=None) -> np.ndarray:
+        """Skinning matrices at times ``t``: ``t.shape + (J, 4, 4)``.
+
+        As the glTF specification defines the joint matrix:
+        ``inverse(world[node]) @ world[joint] @ inverse_bind_matrix``, where
+        ``node`` is the mesh node the skin is applied to (by default the
+        first node that uses this skin; when none does, as in USD and BVH
+        rigs, the skeleton's own space: ``world[joint] @ inverse_bind_matrix``).
+        ``clip`` None poses the rest pose.
+        """
+        if node is None:
+            users = [n.index for n in scene.nodes if n.skin == self.index]
+            node = users[0] if users else None
+        world = scene.world(clip, t)
+        joints = world[..., self.joints, :, :] @ self.inverse_bind_matrices
+        if node is None:
+            return joints
+        mesh_inverse = np.linalg.inv(world[..., scene.node_index(
+            node, func="Skin.joint_matrices"), :, :])
+        return mesh_inverse[..., None, :, :] @ joints
+
+
+
+@dataclass(frozen=True, eq=False)
+class Scene(ByValue):
+    """The nodes, scenes, skins and clips of a file, whatever its format
+    (:func:`animcore.load`, :func:`animcore.gltf.load_scene`, :func:`animcore.bvh.load`,
+    :func:`animcore.usd.load`).
+
+    Attributes
+    ----------
+    nodes : tuple of Node
+        Every node of the file, in file order.
+    scenes : tuple of tuple of int
+        The root nodes of each of the file's scenes.
+    scene : int or None
+        The default scene.
+    skins : tuple of Skin
+    clips : tuple of Clip
+        The animations, in file order (for glTF as :func:`animcore.gltf.load`
+        returns them).
+    skipped : tuple of ReadError
+        Animations left out with ``errors="skip"`` (the reader's own error
+        class, such as :class:`animcore.gltf.GltfError`; :class:`ReadError`
+        after unpickling).
+    """
+
+    nodes: tuple
+    scenes: tuple
+    scene: Union[int, None]
+    skins: tuple
+    clips: tuple
+    skipped: tuple = ()
+
+    # -- lookup ---------------------------------------------------------------
+
+    @property
+    def skeleton(self):
+        """Every node as one :class:`animcore.Skeleton` (node order, rest pose,
+        ``names`` the :attr:`joint_names`)."""
+        cached = self.__dict__.get("_skeleton")
+        if cached is None:
+            cached = Skeleton([n.parent for n in self.nodes],
+                              [n.translation for n in self.nodes] or np.zeros((0, 3)),
+                              [n.rotation for n in self.nodes] or np.zeros((0, 4)),
+                              [n.scale for n in self.nodes] or np.zeros((0, 3)),
+                              names=self.joint_names)
+            object.__setattr__(self, "_skeleton", cached)
+        return cached
+
+    @property
+    def joint_names(self) -> tuple:
+        """One name per node, in node order, never None: the node's name, or
+        ``"node<i>"`` (``i`` its index) for a node without one. Names can repeat
+        where the file repeats them; :meth:`node_index` refuses those."""
+        cached = self.__dict__.get("_joint_names")
+        if cached is None:
+            cached = tuple(n.name if isinstance(n.name, str) else f"node{i}"
+                           for i, n in enumerate(self.nodes))
+            object.__setattr__(self, "_joint_names", cached)
+        return cached
+
+    def node_index(self, node, *, func: str = "Scene.node_index",
+                   argument: str = "node") -> int:
+        """The index of a node given by index or by name (one of
+        :attr:`joint_names`, so ``"node3"`` names an unnamed node 3).
+
+        An unknown or repeated name, or an index out of range, raises
+        :class:`NodeLookupError` (both a ValueError and a KeyError) naming
+        ``func`` and ``argument`` (the calling function and its parameter) and
+        the closest names::
+
+            extract_root_motion: joint 'Hips' not in the scene; closest: 'mixamorig:Hips'
+        """
+        names = self.joint_names
+        if isinstance(node, str):
+            found = [i for i, name in enumerate(names) if name == node]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                raise NodeLookupError(f"{func}: {argument} {node!r} names {len(found)} nodes "
+                                      f"of the scene ({', '.join(map(str, found))}); pass "
+                                      "an index")
+            raise NodeLookupError(f"{func}: {argument} {node!r} not in the scene; "
+                                  f"{_closest_text(node, names)}")
+        if isinstance(node, (bool, np.bool_)) or not isinstance(node, (int, np.integer)) \
+                or not 0 <= node < len(self.nodes):
+            raise NodeLookupError(f"{func}: {argument} {node!r} is not a node index in "
+                                  f"[0, {len(self.nodes)}) nor a node name")
+        return int(node)
+
+    def clip(self, clip, *, func: str = "Scene") -> Clip:
+        """A clip given by name, index or as a :class:`Clip` (returned as is).
+        An unknown one is a KeyError naming ``func`` (the calling function)
+        and listing the scene's clips."""
+        if isinstance(clip, Clip):
+            return clip
+        if isinstance(clip, str):
+            for c in self.clips:
+                if c.name == clip:
+                    return c
+            names = ", ".join(repr(c.name) for c in self.clips) or "none"
+            raise KeyError(f"{func}: no clip named {clip!r} (available: {names})")
+        if isinstance(clip, (int, np.integer)) and not isinstance(clip, bool) \
+                and 0 <= clip < len(self.clips):
+            return self.clips[int(clip)]
+        raise KeyError(f"{func}: clip {clip!r} is neither a clip name nor an index in "
+                       f"[0, {len(self.clips)})")
+
+    def _own_clip(self, func: str, clip) -> Clip:
+        """The clip (name, index or Clip), checked to animate this scene's nodes:
+        every channel's node index exists, and where both the channel and the
+        node have a name, the names agree (a clip of another file's rig would
+        otherwise pose the wrong nodes)."""
+        clip = self.clip(clip, func=func)
+        count = len(self.nodes)
+        for channel in clip.channels:
+            if channel.node >= count:
+                raise ValueError(f"{func}: clip {clip.name!r} animates node "
+                                 f"{channel.node}, but the scene has {count} nodes")
+            name = self.nodes[channel.node].name
+            if isinstance(channel.node_name, str) and isinstance(name, str) \
+                    and channel.node_name != name:
+                elsewhere = [i for i, n in enumerate(self.joint_names) if n == channel.node_name]
+                hint = (f"; the scene has {channel.node_name!r} at index {elsewhere[0]}: the "
+                        "clip belongs to another rig" if elsewhere else "")
+                raise ValueError(f"{func}: clip {clip.name!r} animates node "
+                                 f"{channel.node_name!r} (index {channel.node}), which the "
+                                 f"scene does not have there (its node {channel.node} is "
+                                 f"{name!r}){hint}")
+        return clip
+
+    # -- posing ---------------------------------------------------------------
+
+    def pose(self, clip=None, t=0.0):
+        """Local translation, rotation and scale of every node at times ``t``.
+
+        Returns :class:`animcore.Transforms` of shapes ``t.shape + (N, 3)``,
+        ``(N, 4)`` and ``(N, 3)``. A property the clip does not animate keeps
+        the node's rest value (glTF: untouched properties keep the node's
+        values); ``clip`` None gives the rest pose at every time.
+
+        A clip whose channels name nodes this scene does not have at their
+        indices (a clip read from another file, for another rig) is a
+        ValueError naming the clip and the node; channels without a node
+        name are matched by index.
+        """
+        return self._pose("Scene.pose", clip, t)
+
+    def _pose(self, func: str, clip, t) -> Transforms:
+        """:meth:`pose`, with errors naming ``func`` (the public caller)."""
+        t = _query_times(func, t)
+        rest = self.skeleton.rest
+        pose = {path: np.array(np.broadcast_to(value, t.shape + value.shape))
+                for path, value in zip(("translation", "rotation", "scale"), rest)}
+        if clip is not None:
+            clip = self._own_clip(func, clip)
+            for channel in clip.channels:
+                if channel.path != "weights":
+                    pose[channel.path][..., channel.node, :] = channel._sample(t)
+        return Transforms(pose["translation"], pose["rotation"], pose["scale"])
+
+    def world(self, clip=None, t=0.0, *, nodes=None) -> np.ndarray:
+        """World matrices of every node (or of ``nodes``, names or indices) at
+        times ``t``: ``t.shape + (N, 4, 4)``, row-major, acting on column
+        vectors. Forward kinematics over the node hierarchy in C."""
+        world = self.skeleton.world(*self._pose("Scene.world", clip, t))
+        if nodes is not None:
+            world = world[..., [self.node_index(n, func="Scene.world", argument="nodes")
+                                for n in nodes], :, :]
+        return world
+
+    def weights(self, clip, t=0.0) -> dict:
+        """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have
+        morph targets, animated where the clip has a weights channel."""
+        t = _query_times("Scene.weights", t)
+        clip = self._own_clip("Scene.weights", clip)
+        result = {n.index: np.array(np.broadcast_to(n.weights, t.shape + n.weights.shape))
+                  for n in self.nodes if n.weights is not None}
+        for channel in clip.channels:
+            if channel.path == "weights":
+                result[channel.node] = channel._sample(t)
+        return result
+
+    # -- value semantics --------------------------------------------------------
+
+    def _state(self) -> dict:
+        return {"nodes": self.nodes, "scenes": self.scenes, "scene": self.scene,
+                "skins": self.skins, "clips": self.clips,
+                "skipped": tuple(str(e) for e in self.skipped)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Scene":
+        errors = tuple(ReadError("", "", text) for text in state["skipped"])
+        return cls(state["nodes"], state["scenes"], state["scene"], state["skins"],
+                   tuple(state["clips"]), errors)
+
+    def __repr__(self):
+        return (f"Scene({len(self.nodes)} nodes, {len(self.scenes)} scene(s), "
+                f"{len(self.skins)} skin(s), clips={[c.name for c in self.clips]})")
+
+
+def _sampler_of(curve, path: str):
+    """(interpolation, output) of the glTF sampler that evaluates like
+    ``curve``, or (None, None) when glTF cannot express it."""
+    kind = curve.interpolation
+    if not isinstance(kind, str) or kind not in _GLTF_NAMES:  # e.g. one kind per segment
+        return None, None
+    if isinstance(curve, Curve):
+        # easing, time remaps, jumps and weighted (free-length) handles have no glTF form
+        if (getattr(curve, "_ease", None) is not None or getattr(curve, "_remaps", ())
+                or curve.jumps or getattr(curve, "in_weights", None) is not None
+                or getattr(curve, "out_weights", None) is not None):
+            return None, None
+        values = curve.values.reshape(len(curve.times), -1)
+        if curve.interpolation == "cubic":
+            rows = np.stack([curve.in_velocities.reshape(values.shape), values,
+                             curve.out_velocities.reshape(values.shape)], axis=1)
+            output = rows.reshape(-1, values.shape[1])
+        else:
+            output = np.array(values)
+    else:  # RotationCurve
+        if curve.interpolation == "cubic":
+            rows = np.stack([curve.in_tangents, curve.quaternions, curve.out_tangents], axis=1)
+            output = rows.reshape(-1, 4)
+        else:
+            output = np.array(curve.quaternions)
+    output = np.array(output, dtype=np.float64)
+    output.flags.writeable = False
+    return _GLTF_NAMES[curve.interpolation], output
+
+
+def _positive(func: str, name: str, value) -> float:
+    value = real_number(func, name, value)
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{func}: {name} is {value!r} (must be a finite number > 0)")
+    return value
+
+
+# ---------------------------------------------------------------- frames
+
+MAX_FRAMES = 100_000_000  # per clip: more is a mistyped --fps, not an animation
+
+
+def _check_fps(fps: float) -> None:
+    if not (math.isfinite(fps) and fps > 0):
+        raise ValueError(f"bake: fps is {fps!r} (must be a finite number > 0)")
+
+
+def frame_times(duration: float, fps: float) -> np.ndarray:
+    """Frame times in seconds: ``k / fps`` for ``k = 0 .. n - 1``, then ``duration``
+    itself as frame ``n``, where ``n = ceil(duration * fps)``.
+
+    glTF stores key times as float32, so a 0.4 s clip lasts 0.4000000060 s; a
+    product within a relative 1e-6 of an integer counts as that integer
+    (0.4 s at 30 fps is 13 frames, not 14 with a last one 2e-7 frames later).
+    The last frame is always the clip's end, so the final pose is baked exactly.
+    """
+    _check_fps(fps)
+    if not (math.isfinite(duration) and duration >= 0):
+        raise ValueError(f"bake: duration is {duration!r} (must be a finite number >= 0)")
+    frames = duration * fps
+    if not frames <= MAX_FRAMES:  # before allocating: also catches an infinite product
+        raise ValueError(f"bake: {duration:g} s at fps={fps:g} would be {frames:.4g} frames "
+                         f"(at most {MAX_FRAMES:,} per clip; lower the fps)")
+    nearest = round(frames)
+    last = nearest if abs(frames - nearest) <= 1e-6 * max(1.0, frames) else math.ceil(frames)
+    grid = np.arange(last + 1, dtype=np.float64) / fps
+    grid[-1] = duration
+    return grid
+
+# ---------------------------------------------------------------- root motion
+
+def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: int = 1,
+                        fps=None):
+    """The motion of a joint as a looping root track, and the clip without it.
+
+    Parameters
+    ----------
+    scene : animcore.gltf.Scene
+        The rig (:func:`animcore.gltf.load_scene`, :func:`animcore.bvh.load`).
+    clip : Clip, str or int
+        One of the scene's clips.
+    joint : str or int
+        The joint that carries the character's motion (hips or root).
+    mode : {"ground", "full"}
+        ``"ground"``: the joint's world translation in the ground plane and
+        its turn about the up axis (the twist of its world rotation) are the
+        root motion; height and the other rotations stay in the clip.
+        ``"full"``: its whole world translation and rotation.
+    up_axis : {0, 1, 2}
+        The world's up axis (glTF: 1, y up).
+    fps : float, optional
+        Sample the motion on the frame grid of ``fps`` (as ``bake``); by
+        default at the key times of every channel that moves the joint (its
+        own and its ancestors'), plus 0 and the clip's end.
+
+    Returns
+    -------
+    track : LoopTrack
+        Key times from 0 to the clip's duration; positions ``(K, 3)`` with
+        yaw angles about ``up_axis`` (``"ground"``, unwrapped, the up
+        component 0) or quaternions (``"full"``), linear between keys. Its
+        ``delta`` gives the exact motion across any number of cycles.
+    clip : Clip
+        A copy of the clip whose joint translation and rotation channels
+        (LINEAR at the same key times) keep the joint in place: at every key
+        time, the track's pose composed with the new clip's world transform of
+        the joint, ``M(t) @ world'(t)``, is the original world transform (to
+        rounding, 1e-9 relative). Between keys both interpolate linearly.
+    """
+    func = "extract_root_motion"
+    mode = choice(func, "mode", mode, ("ground", "full"))
+    if isinstance(up_axis, bool) or up_axis not in (0, 1, 2):
+        raise ValueError(f"{func}: up_axis is {up_axis!r} (must be 0, 1 or 2)")
+    clip = scene.clip(clip, func=func)
+    j = scene.node_index(joint, func=func, argument="joint")
+    if not clip.duration > 0:
+        raise ValueError(f"{func}: clip {clip.name!r} lasts {clip.duration} s (a looping "
+                         "track needs a duration > 0)")
+    chain, node = set(), j
+    while node >= 0:
+        chain.add(node)
+        node = scene.nodes[node].parent
+    if fps is None:
+        keys = [c.times for c in clip.channels if c.node in chain and c.path != "weights"]
+        times = np.unique(np.concatenate(keys + [[0.0, clip.duration]]))
+        times = times[(times >= 0) & (times <= clip.duration)]
+    else:
+        times = frame_times(clip.duration, _positive(func, "fps", fps))
+    world = scene.world(clip, times)
+    joint_world = world[:, j]
+    trs = _decompose(func, joint_world)
+    if mode == "ground":
+        position = trs.translation.copy()
+        position[:, up_axis] = 0.0
+        q = trs.rotation
+        yaw = np.unwrap(2.0 * np.arctan2(q[:, up_axis], q[:, 3]))
+        track = LoopTrack(times, position, rotations=yaw, up_axis=up_axis)
+        motion = _axis_matrices(position, yaw, up_axis)
+    else:
+        q = trs.rotation.copy()
+        for k in range(1, len(q)):  # one hemisphere from key to key: shortest-arc slerp
+            if np.dot(q[k], q[k - 1]) < 0:
+                q[k] = -q[k]
+        track = LoopTrack(times, trs.translation, rotations=q)
+        motion = _rigid_matrices(trs.translation, q)
+    in_place = _rigid_inverse(motion) @ joint_world
+    parent = scene.nodes[j].parent
+    local = in_place if parent < 0 else np.linalg.inv(world[:, parent]) @ in_place
+    new = _decompose(func, local)
+    rotation = new.rotation.copy()
+    for k in range(1, len(rotation)):
+        if np.dot(rotation[k], rotation[k - 1]) < 0:
+            rotation[k] = -rotation[k]
+    node = scene.nodes[j]
+    old = {c.path: c for c in clip.channels if c.node == j}
+    target = old["translation"].target if "translation" in old else (
+        old["rotation"].target if "rotation" in old else (node.name or j))
+    replaced = {}
+    for path, values in (("translation", new.translation), ("rotation", rotation)):
+        values = np.array(values)
+        times_copy = np.array(times)
+        values.flags.writeable = times_copy.flags.writeable = False
+        curve = _make_curve(times_copy, values, "LINEAR", path)
+        replaced[path] = Channel(j, node.name, path, "LINEAR", values.shape[1], times_copy,
+                                      values, curve, target)
+    channels = [replaced.pop(c.path) if c.node == j and c.path in replaced else c
+                for c in clip.channels]
+    channels += list(replaced.values())
+    return track, Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
+

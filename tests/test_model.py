@@ -1,0 +1,196 @@
+"""The format-free data model (animcore.model): old pickles, names, lookups,
+load/save dispatch, and the checks that keep clips on the rig they belong to."""
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+import animcore
+from animcore import gltf, model
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+RIGGED = os.path.join(DATA, "gltf", "RiggedSimple", "RiggedSimple.gltf")
+
+
+# -- pickles written before the classes moved out of gltf.py ---------------------
+
+def test_pickles_written_when_the_classes_lived_in_gltf_still_load():
+    # Recorded by tests/data/make_model_pickle.py with the code of commit 8c1076c,
+    # where these classes were animcore.gltf.Channel and so on.
+    with open(os.path.join(DATA, "model_pickle_v0.pkl"), "rb") as stream:
+        data = stream.read()
+    assert b"animcore.gltf" in data and b"animcore.model" not in data
+    old = pickle.loads(data)
+    fresh = {"sample": gltf.load_scene(gltf.sample_path()), "rigged": gltf.load_scene(RIGGED)}
+    for key, scene in fresh.items():
+        assert type(old[key]) is model.Scene
+        assert old[key] == scene
+        for clip in scene.clips:
+            t = np.linspace(0.0, clip.duration, 7)
+            np.testing.assert_array_equal(old[key].world(clip.name, t), scene.world(clip, t))
+    assert old["unsupported"] == model.Unsupported("/x", 3)
+
+
+def test_the_old_names_are_the_model_classes():
+    for name in ("Channel", "Clip", "Node", "Skin", "Scene", "Unsupported"):
+        assert getattr(gltf, name) is getattr(model, name)
+    from animcore import bake
+
+    assert bake.frame_times is model.frame_times
+    assert animcore.extract_root_motion is model.extract_root_motion
+    assert issubclass(gltf.GltfError, model.ReadError)
+
+
+# -- names and lookups -------------------------------------------------------------
+
+def rig(*names):
+    """A chain of nodes with these names (None for an unnamed node)."""
+    nodes = tuple(model.Node(i, name, i - 1, (i + 1,) if i + 1 < len(names) else (),
+                             [0.0, float(i > 0), 0.0], [0.0, 0.0, 0.0, 1.0], [1.0, 1.0, 1.0])
+                  for i, name in enumerate(names))
+    return model.Scene(nodes, (), None, (), ())
+
+
+def test_joint_names_are_one_string_per_node_and_fill_the_skeleton():
+    scene = rig("mixamorig:Hips", None, "mixamorig:Spine", None)
+    assert scene.joint_names == ("mixamorig:Hips", "node1", "mixamorig:Spine", "node3")
+    assert scene.skeleton.names == scene.joint_names
+    assert scene.node_index("node3") == 3 and scene.node_index("mixamorig:Spine") == 2
+    bvh = animcore.load(os.path.join(DATA, "bvh", "bvh_test1.bvh"))
+    assert bvh.skeleton.names[0] == "Hips" and None not in bvh.skeleton.names
+    assert gltf.load_scene(gltf.sample_path()).skeleton.names[:3] == ("root", "hips", "spine")
+
+
+def test_a_missing_name_is_a_value_error_naming_the_function_argument_and_closest_names():
+    scene = rig("mixamorig:Hips", "mixamorig:Spine", "Neck")
+    with pytest.raises(ValueError, match=r"^Scene.node_index: node 'Hips' not in the scene; "
+                                         r"closest: 'mixamorig:Hips'$"):
+        scene.node_index("Hips")
+    with pytest.raises(KeyError, match=r"^Scene.node_index: node 'nek' not in the scene; "
+                                       r"closest: 'Neck'$"):
+        scene.node_index("nek")  # also a KeyError, as before
+    with pytest.raises(ValueError, match=r"^Scene.node_index: node 'Tail' not in the scene; its "
+                                         r"nodes are 'mixamorig:Hips', 'mixamorig:Spine', "
+                                         r"'Neck'$"):
+        scene.node_index("Tail")
+    with pytest.raises(ValueError, match=r"^Scene.node_index: node 3 is not a node index in "
+                                         r"\[0, 3\) nor a node name$"):
+        scene.node_index(3)
+    with pytest.raises(ValueError, match=r"^Scene.node_index: node 'Neck' names 2 nodes of the "
+                                         r"scene \(1, 2\); pass an index$"):
+        rig("Hips", "Neck", "Neck").node_index("Neck")
+
+
+def test_extract_root_motion_names_itself_and_its_argument():
+    scene = gltf.load_scene(os.path.join(DATA, "gltf", "Fox", "Fox.glb"))
+    with pytest.raises(ValueError, match=r"^extract_root_motion: joint 'Hip_01' not in the "
+                                         r"scene; closest: 'b_Hip_01'$"):
+        animcore.extract_root_motion(scene, "Walk", "Hip_01")
+
+
+# -- load and save by suffix -----------------------------------------------------------
+
+def test_load_picks_the_reader_by_suffix_and_always_returns_a_scene():
+    scene = animcore.load(gltf.sample_path())
+    assert scene == gltf.load_scene(gltf.sample_path())
+    assert [c.name for c in scene.clips] == [c.name for c in gltf.load(gltf.sample_path())]
+    path = os.path.join(DATA, "bvh", "bvh_test1.bvh")
+    assert animcore.load(path) == animcore.bvh.load(path)
+    upper = os.path.join(DATA, "gltf", "Fox", "Fox.glb")
+    assert animcore.load(upper, errors="skip") == gltf.load_scene(upper)
+
+
+def test_load_refuses_an_unknown_suffix_or_option():
+    with pytest.raises(ValueError, match=r"^load: path 'walk.fbx' has suffix '.fbx', which no "
+                                         r"reader takes \(known: .bvh, .glb, .gltf, .usd, "
+                                         r".usda, .usdc, .usdz\)$"):
+        animcore.load("walk.fbx")
+    with pytest.raises(ValueError, match=r"suffix '\(none\)'"):
+        animcore.load("walk")
+    with pytest.raises(ValueError, match=r"^load: .*'errors'.* \(the .bvh reader is "
+                                         r"animcore.bvh.load\)$"):
+        animcore.load(os.path.join(DATA, "bvh", "bvh_test1.bvh"), errors="skip")
+
+
+def test_save_writes_gltf_that_loads_back(tmp_path):
+    scene = animcore.load(os.path.join(DATA, "bvh", "bvh_test1.bvh"))
+    animcore.save(tmp_path / "rig.glb", scene)
+    back = animcore.load(tmp_path / "rig.glb")
+    assert back.joint_names == scene.joint_names
+    clip = scene.clips[0]
+    t = np.linspace(0.0, clip.duration, 9)
+    # glTF stores float32: the rig's world matrices agree to float32 precision
+    np.testing.assert_allclose(back.world(0, t), scene.world(clip, t), rtol=0, atol=1e-4)
+    animcore.save(tmp_path / "none.gltf", scene, clips=[])
+    assert animcore.load(tmp_path / "none.gltf").clips == ()
+    with pytest.raises(ValueError, match=r"^save: scene must be an animcore Scene, got list$"):
+        animcore.save(tmp_path / "x.glb", [clip])
+
+
+# -- every documented module after `import animcore`, lazily -------------------------
+
+def test_modules_are_attributes_of_the_package_and_load_on_first_use():
+    import subprocess
+    import sys
+
+    code = ("import sys, animcore\n"
+            "lazy = ['bake', 'blender', 'bvh', 'dask', 'files', 'gltf', 'model', 'usd']\n"
+            "print(sorted(m for m in lazy if 'animcore.' + m in sys.modules))\n"
+            "print([getattr(animcore, m).__name__ for m in lazy])\n"
+            "print(animcore.load.__module__, animcore.Scene.__module__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=os.path.dirname(os.path.dirname(animcore.__file__)))
+    loaded, names, where = out.stdout.splitlines()
+    assert loaded == "[]"
+    assert names == str([f"animcore.{m}" for m in
+                         ["bake", "blender", "bvh", "dask", "files", "gltf", "model", "usd"]])
+    assert where == "animcore.files animcore.model"
+    with pytest.raises(AttributeError, match="module 'animcore' has no attribute 'gltff'"):
+        animcore.gltff
+    assert {"blender", "load", "Scene"} <= set(dir(animcore))
+
+
+# -- clips stay with their rig, and apart from each other ------------------------------
+
+def test_pose_refuses_a_clip_of_another_rig_naming_clip_and_node():
+    fox = gltf.load_scene(os.path.join(DATA, "gltf", "Fox", "Fox.glb"))
+    bvh = animcore.load(os.path.join(DATA, "bvh", "bvh_test1.bvh"))
+    clip = bvh.clips[0]
+    first = clip.channels[0]
+    with pytest.raises(ValueError, match=rf"^Scene.pose: clip 'bvh_test1' animates node "
+                                         rf"'Hips' \(index {first.node}\), which the scene "
+                                         rf"does not have there \(its node {first.node} is "
+                                         rf"'{fox.nodes[first.node].name}'\)$"):
+        fox.pose(clip, 0.1)
+    with pytest.raises(ValueError, match=r"^Scene.world: clip 'bvh_test1' animates node 'Hips'"):
+        fox.world(clip, 0.1)
+    # the same names at other indices: the hint says where the node is
+    from dataclasses import replace
+
+    nodes = list(bvh.nodes)
+    second = nodes[1].name
+    nodes[0], nodes[1] = replace(nodes[0], name=second), replace(nodes[1], name="Hips")
+    with pytest.raises(ValueError, match=rf"its node 0 is '{second}'\); the scene has 'Hips' "
+                                         r"at index 1: the clip belongs to another rig$"):
+        replace(bvh, nodes=tuple(nodes)).pose(clip, 0.1)
+    bvh.pose(clip, 0.1)  # its own rig
+    unnamed = [replace(n, name=None) for n in bvh.nodes]  # no names: matched by index
+    np.testing.assert_array_equal(replace(bvh, nodes=tuple(unnamed)).world(clip, 0.1),
+                                  bvh.world(clip, 0.1))
+
+
+def test_bake_refuses_two_clips_of_the_same_name():
+    from animcore import bake
+
+    a = animcore.load(os.path.join(DATA, "bvh", "bvh_test1.bvh")).clips[0]
+    b = animcore.load(os.path.join(DATA, "bvh", "bvh_test2.bvh")).clips[0]
+    from dataclasses import replace
+
+    b = replace(b, name=a.name)
+    with pytest.raises(ValueError, match=r"^bake: clips at index 0 and 1 are both named "
+                                         r"'bvh_test1' \(their arrays would share keys; "
+                                         r"rename one\)$"):
+        bake.bake([a, b], 30)
+    arrays = bake.bake([a, replace(b, name="other")], 30)
+    assert "other/time" in arrays and "bvh_test1/time" in arrays
