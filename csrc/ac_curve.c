@@ -1602,26 +1602,26 @@ bool ac_curve_eval_check(const ac_curve *curve, const double *t, size_t n, int d
 /* ------------------------------------------------------- time remaps */
 
 /* One query of a per-segment ease: u in its segment (folded into the keys
-   in cycling extrapolation), the segment's start as a clip time, the
-   cycle's direction (-1 mirrored, 0 when the time is not eased) and the
-   segment's duration. */
+   by the one exact cycle fold, ac_cycle_fold, in cycling extrapolation),
+   the segment's start (the eased time is base + g dur, inside the keys),
+   the direction of local time (-1 in a mirrored cycle, which flips the
+   rate; 0 when the time is not eased, base then the time itself), the
+   segment's duration and the cycles to shift the value by (cycle_offset).
+   A time k periods away thus eases and evaluates exactly as its local time. */
 static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, double *base,
-                      double *sgn, double *dur)
+                      double *sgn, double *dur, double *shift)
 {
     const size_t k = cv->k;
-    const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
-    double local = x, b = 0.0, sign = 1.0;
+    const double lo = cv->times[0], hi = cv->times[k - 1];
+    double local = x, sign = 1.0, cycles = 0.0;
     int eased = x >= lo && x <= hi;
     if (!eased) {
         ac_curve_extrapolation mode = x < lo ? cv->before : cv->after;
-        if (mode == AC_EXTRAP_CYCLE || mode == AC_EXTRAP_CYCLE_OFFSET ||
-            mode == AC_EXTRAP_OSCILLATE) {
-            double cycle = floor((x - lo) / P), r = x - lo - cycle * P;
-            int mirrored = mode == AC_EXTRAP_OSCILLATE && fmod(cycle, 2.0) != 0.0;
-            r = r < 0.0 ? 0.0 : r > P ? P : r;
-            local = lo + (mirrored ? P - r : r);
-            b = cycle * P + (mirrored ? P : 0.0);
-            sign = mirrored ? -1.0 : 1.0;
+        if ((mode == AC_EXTRAP_CYCLE || mode == AC_EXTRAP_CYCLE_OFFSET ||
+             mode == AC_EXTRAP_OSCILLATE) && hi - lo > 0.0) {
+            local = ac_cycle_fold(x, lo, hi, mode == AC_EXTRAP_OSCILLATE, &cycles, &sign);
+            if (mode != AC_EXTRAP_CYCLE_OFFSET)
+                cycles = 0.0;
             eased = 1;
         }
     }
@@ -1629,10 +1629,10 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
         size_t j = *hint = ac_segment_find(cv->times, k, local, *hint);
         double y = (local - cv->times[j]) * cv->inv_duration[j];
         *u = y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y;
-        *base = b == 0.0 && sign > 0.0 ? cv->times[j] : b + sign * (cv->times[j] - lo) + lo;
-        *sgn = sign, *dur = cv->times[j + 1] - cv->times[j];
+        *base = cv->times[j];
+        *sgn = sign, *dur = cv->times[j + 1] - cv->times[j], *shift = cycles;
     } else {
-        *u = 0.0, *base = x, *sgn = 0.0, *dur = 0.0;
+        *u = 0.0, *base = x, *sgn = 0.0, *dur = 0.0, *shift = 0.0;
     }
 }
 
@@ -1681,13 +1681,14 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
                         const ac_curve_ease *seg, size_t *hint, double *restrict tau,
                         double *restrict r1, double *restrict r2, double *restrict u,
                         double *restrict base, double *restrict g0, double *restrict g1,
-                        double *restrict g2, int *sorted)
+                        double *restrict g2, double *restrict shift, int *shifted,
+                        int *sorted)
 {
     const size_t k = cv->k;
     const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
     const double iP = P > 0.0 ? 1.0 / P : 0.0;
     double *gd = r1 ? g1 : NULL, *gdd = r1 ? g2 : NULL;
-    *sorted = 0;
+    *sorted = 0, *shifted = 0;
     if ((nremap == 0 || !(P > 0.0)) && !all_finite(t, m))
         return 0;
     if (r1)
@@ -1744,13 +1745,14 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
         /* per query: u in its segment, the segment's start as a clip time
            (base), the cycle's direction (sgn, 0: not eased) and duration */
         double sgn[REMAP_BLOCK], dur[REMAP_BLOCK];
+        int any_shift = 0;
         size_t i = 0, i0 = 0, i1 = 0;
         if (is_sorted(tau, m)) { /* runs of one segment: loops that vectorize */
             i0 = tau[0] >= lo ? 0 : ac_track_run_end(tau, 0, m, lo);
             i1 = i0 < m && tau[i0] < hi ? ac_track_run_end(tau, i0, m, hi) : i0;
         }
         for (; i < i0; i++)
-            seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i]);
+            seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i], &shift[i]);
         while (i < i1) {
             size_t j = *hint = ac_segment_find(cv->times, k, tau[i], *hint);
             size_t r = ac_track_run_end(tau, i, i1, cv->times[j + 1]);
@@ -1758,20 +1760,24 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
             for (; i < r; i++) {
                 double y = (tau[i] - t0) * iT;
                 u[i] = ac_pick(y > 1.0, 1.0, y);
-                base[i] = t0, sgn[i] = 1.0, dur[i] = T;
+                base[i] = t0, sgn[i] = 1.0, dur[i] = T, shift[i] = 0.0;
             }
         }
         for (; i < m; i++)
-            seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i]);
+            seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i], &shift[i]);
         ease_block(seg, u, m, g0, gd, gdd);
         /* not eased (sgn 0, dur 0, base the time itself): time unchanged */
-        for (size_t i = 0; i < m; i++)
-            tau[i] = base[i] + sgn[i] * g0[i] * dur[i];
+        for (size_t i = 0; i < m; i++) {
+            tau[i] = base[i] + fabs(sgn[i]) * g0[i] * dur[i];
+            any_shift |= shift[i] != 0.0;
+        }
+        *shifted = any_shift;
         if (r1)
             for (size_t i = 0; i < m; i++) {
+                /* the eased time is local: a mirrored cycle flips its rate */
                 int64_t eased = sgn[i] != 0.0;
-                double m1 = ac_pick(eased, g1[i], 1.0);
-                double m2 = ac_pick(eased, sgn[i] * g2[i] / ac_pick(eased, dur[i], 1.0), 0.0);
+                double m1 = ac_pick(eased, sgn[i] * g1[i], 1.0);
+                double m2 = ac_pick(eased, g2[i] / ac_pick(eased, dur[i], 1.0), 0.0);
                 r2[i] = m2 * r1[i] * r1[i] + m1 * r2[i];
                 r1[i] = m1 * r1[i];
             }
@@ -1914,7 +1920,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
        values on the stack, so a block holds SCRATCH / C queries (one query
        at a time beyond SCRATCH channels, its row from the allocator) */
     double tau[BLOCK], r1[BLOCK], r2[BLOCK], u[BLOCK], base[BLOCK], g0[BLOCK], g1[BLOCK],
-        g2[BLOCK], scratch[SCRATCH], *first = scratch;
+        g2[BLOCK], shift[BLOCK], scratch[SCRATCH], *first = scratch;
     size_t hint = 0, block = BLOCK;
     ac_error local;
     ac_status st = check_derivative(derivative, err);
@@ -1954,9 +1960,10 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
             }
             cursor->segment = hint;
         } else {
-            int sorted;
+            int sorted, shifted;
             if (!remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
-                             derivative ? r1 : NULL, r2, u, base, g0, g1, g2, &sorted)) {
+                             derivative ? r1 : NULL, r2, u, base, g0, g1, g2, shift, &shifted,
+                             &sorted)) {
                 st = bad_time(t, i0, n, err, AC_OK);
                 break;
             }
@@ -1967,6 +1974,11 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                 st = bad_time(t, i0 + m, n, err, st);
                 break;
             }
+            if (shifted && derivative == 0) /* cycle_offset: the cycles' shift, as emit adds */
+                for (size_t i = 0; i < m; i++)
+                    for (size_t ch = 0; ch < C; ch++)
+                        if (shift[i] != 0.0 && curve->delta[ch] != 0.0)
+                            o[i * C + ch] += shift[i] * curve->delta[ch];
         }
         if (derivative == 1)
             for (size_t i = 0; i < m; i++)
