@@ -180,6 +180,14 @@ class KeySlopes(NamedTuple):
     and ``jump = right - left`` (0 for a C1 curve). Arrays have shape ``(M,)``,
     or ``(M, C)`` for a multi-channel curve, where M is the number of interior
     key times.
+
+    A side whose segment reaches the key with a vertical tangent (an easing
+    whose rate is infinite there: the circ kinds, a cubic-bezier with a
+    vertical end) has an infinite slope, ``+inf`` or ``-inf`` by the
+    direction the value moves; ``jump`` is then infinite too. Never NaN:
+    :meth:`Curve.key_slopes` raises OverflowError where the jump does not
+    exist as a double (two finite slopes whose difference overflows, or two
+    infinite slopes of the same sign).
     """
 
     time: np.ndarray
@@ -1025,14 +1033,16 @@ class Curve(ByValue):
                                  f"derivative is used)")
             _first_bad(func, "t", t)
             rate = np.ones(t.shape)
-            for remap in self._remaps:  # whole-clip remaps, outermost first
-                t, r, rest = self._remap_clip(func, remap, t)
-                rate *= r
-                rests.append(rest)
-            if self._ease is not None:
-                t, r, rest = self._ease_segments(t)
-                rate *= r
-                rests.append(rest)
+            # (a 0 x inf product of two stages' rates is NaN here: _chain_rule refuses it)
+            with np.errstate(invalid="ignore", over="ignore"):
+                for remap in self._remaps:  # whole-clip remaps, outermost first
+                    t, r, rest = self._remap_clip(func, remap, t)
+                    rate *= r
+                    rests.append(rest)
+                if self._ease is not None:
+                    t, r, rest = self._ease_segments(t)
+                    rate *= r
+                    rests.append(rest)
             if self._values.ndim == 2:
                 rate = rate[..., None]
         computed = []
@@ -1048,9 +1058,28 @@ class Curve(ByValue):
         """velocity * rate, where an infinite rate (an easing leaving or reaching
         its end like sqrt(u), as circ_out does at 0) meets a curve at rest: there
         the velocity is the limit acceleration * L (see _rest_limit)."""
+        undetermined = np.isnan(rate)
+        if undetermined.any():  # one stage's rate 0, another's infinite: 0 x inf
+            index = np.unravel_index(int(np.flatnonzero(np.broadcast_to(
+                undetermined, velocity.shape))[0]), velocity.shape)
+            raise OverflowError(f"{func}: velocity at index {tuple(int(i) for i in index)} "
+                                f"is not computed: one time remap's rate is 0 there and "
+                                f"another's infinite (a 0 x inf limit the chain rule does "
+                                f"not resolve); evaluate values there, or chain remaps "
+                                f"whose rates are finite at that time")
         infinite = np.isinf(rate)
         if not infinite.any():
-            return velocity * rate
+            with np.errstate(over="ignore", invalid="ignore"):
+                result = velocity * rate
+            bad = ~np.isfinite(result)
+            if bad.any():
+                index = np.unravel_index(int(np.flatnonzero(bad)[0]), result.shape)
+                raise OverflowError(f"{func}: velocity at index "
+                                    f"{tuple(int(i) for i in index)} is not representable: "
+                                    f"the curve's velocity {float(velocity[index])!r} times "
+                                    f"the time remap's rate {float(np.broadcast_to(rate, result.shape)[index])!r} "
+                                    f"exceeds the double range")
+            return result
         infinite = np.broadcast_to(infinite, velocity.shape)
         moving = infinite & (velocity != 0)
         with np.errstate(invalid="ignore"):
@@ -1284,7 +1313,16 @@ class Curve(ByValue):
         if self._ease is not None:
             left = self._eased_slope(left, t[lefts], t[lefts] - t[lefts - 1], 1)
             right = self._eased_slope(right, t[rights], t[rights + 1] - t[rights], 0)
-        return KeySlopes(t[lefts], left, right, right - left)
+        with np.errstate(over="ignore", invalid="ignore"):
+            jump = right - left
+        bad = np.isnan(jump) | (np.isinf(jump) & np.isfinite(left) & np.isfinite(right))
+        if bad.any():
+            index = np.unravel_index(int(np.flatnonzero(bad)[0]), bad.shape)
+            raise OverflowError(
+                f"Curve.key_slopes: jump at index {tuple(int(i) for i in index)} (key time "
+                f"{float(t[lefts][index[0]])!r}) is not representable: right slope "
+                f"{float(right[index])!r} minus left slope {float(left[index])!r}")
+        return KeySlopes(t[lefts], left, right, jump)
 
     def _eased_slope(self, velocity, key_times, durations, end):
         """Key velocities times the easing's rate at segment end ``end`` (0 or 1),
