@@ -265,6 +265,40 @@ def bench_keyframes(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+# ---- curve construction ----
+
+def bench_construction(scale: float, repeats: int) -> list[Comparison]:
+    """10^5 keys: Curve(times, values, velocities=...) against scipy's
+    CubicHermiteSpline construction on the same keys (>= 1x), and the same
+    Curve with a per-segment list of interpolation names (step, linear,
+    cubic, bezier, quad_in_out at random) against the plain construction
+    (at most 3x its time: >= 0.33x)."""
+    n = max(int(100_000 * scale), 16)
+    rng = np.random.default_rng(26)
+    times = np.cumsum(rng.random(n) + 0.1)
+    values, velocities = np.sin(times), np.cos(times)
+    kinds = np.array(["step", "linear", "cubic", "bezier", "quad_in_out"])
+    names = kinds[rng.integers(0, kinds.size, n - 1)].tolist()
+    rows = []
+    try:
+        from scipy.interpolate import CubicHermiteSpline
+    except ImportError:  # pragma: no cover - scipy is a test dependency
+        CubicHermiteSpline = None
+    if CubicHermiteSpline is not None:
+        rows.append(compare("construction Curve(t, v, velocities=)", n,
+                            lambda: Curve(times, values, velocities=velocities),
+                            "scipy CubicHermiteSpline(...) build",
+                            lambda: CubicHermiteSpline(times, values, velocities), repeats,
+                            target=1.0))
+    rows.append(compare("construction ... interpolation=[names]", n,
+                        lambda: Curve(times, values, velocities=velocities,
+                                      interpolation=names),
+                        "the same Curve, one interpolation",
+                        lambda: Curve(times, values, velocities=velocities), repeats,
+                        target=1 / 3))
+    return rows
+
+
 # ---- snapshot ----
 
 def _snapshot_stream(entities: int, snapshots: int, seed: int = 0):
@@ -1265,6 +1299,7 @@ CASES = {
     "hermite": bench_hermite,
     "curves": bench_curves,
     "keyframes": bench_keyframes,
+    "construction": bench_construction,
     "easing": bench_easing,
     "rotations": bench_rotations,
     "rotation_curve": bench_rotation_curve,

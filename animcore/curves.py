@@ -181,6 +181,14 @@ class KeySlopes(NamedTuple):
     and ``jump = right - left`` (0 for a C1 curve). Arrays have shape ``(M,)``,
     or ``(M, C)`` for a multi-channel curve, where M is the number of interior
     key times.
+
+    A side whose segment reaches the key with a vertical tangent (an easing
+    whose rate is infinite there: the circ kinds, a cubic-bezier with a
+    vertical end) has an infinite slope, ``+inf`` or ``-inf`` by the
+    direction the value moves; ``jump`` is then infinite too. Never NaN:
+    :meth:`Curve.key_slopes` raises OverflowError where the jump does not
+    exist as a double (two finite slopes whose difference overflows, or two
+    infinite slopes of the same sign).
     """
 
     time: np.ndarray
@@ -349,9 +357,42 @@ def _ease_row(easing) -> list:
     return [easing._kind, flags, overshoot, amplitude, period, 0.0, 0.0, 0.0, 0.0]
 
 
+def _segment_entry(func: str, entry, where: str):
+    """(segment code, easing row or None) of one interpolation entry."""
+    if isinstance(entry, str) and entry not in EASING_KINDS:
+        try:  # the kind names and other tools' words for them
+            name = option(func, "interpolation", entry, ["step", "linear", "cubic", "bezier"],
+                          aliases_for(INTERPOLATION_ALIASES, _SEGMENT_KINDS))
+        except ValueError:
+            name = None
+        if name is not None:
+            return _SEGMENT_KINDS[name], None
+    if isinstance(entry, str) and entry in EASING_KINDS:
+        entry = Ease(entry)
+    if isinstance(entry, Steps) or not isinstance(entry, (Ease, CubicBezier)):
+        raise ValueError(f"{func}: interpolation{where} is {entry!r} (must be one of "
+                         f"step, constant, linear, cubic, bezier, an easing kind name "
+                         f"such as 'quad_in', an Ease or a CubicBezier)")
+    return _EASED, _ease_row(entry)
+
+
+def _distinct_entries(entries: list):
+    """(distinct entries, index of each entry among them), hashing each entry
+    once at C speed; None when an entry cannot be hashed (it is then refused
+    entry by entry)."""
+    try:
+        distinct = list(dict.fromkeys(entries))
+    except TypeError:
+        return None
+    place = {entry: i for i, entry in enumerate(distinct)}
+    return distinct, np.fromiter(map(place.__getitem__, entries), np.intp, len(entries))
+
+
 def _segments(func: str, interpolation, count: int):
     """(segment codes or None, easing rows or None, the interpolation as
-    stored) for one entry or a sequence of ``count`` entries."""
+    stored) for one entry or a sequence of ``count`` entries. Each distinct
+    entry is parsed once and the arrays built from whole arrays, so a long
+    per-segment list costs no per-key parsing."""
     single = isinstance(interpolation, (str, Easing))
     if isinstance(interpolation, str) and interpolation not in EASING_KINDS:
         try:  # the kind names and other tools' words for them
@@ -361,33 +402,45 @@ def _segments(func: str, interpolation, count: int):
         except ValueError as error:  # also an easing kind, an Ease or a CubicBezier
             raise ValueError(f"{error}"[:-1] + "; or an easing: a kind name such as "
                              "'quad_in', an Ease or a CubicBezier)") from None
-    entries = [interpolation] * count if single else list(interpolation)
-    if not single and len(entries) != count:
+    if single:
+        if isinstance(interpolation, str) and interpolation in _INTERPOLATION:
+            return None, None, interpolation  # the uniform kinds of every earlier version
+        code, row = _segment_entry(func, interpolation, "")
+        codes = np.full(count, float(code))
+        rows = None if row is None else np.tile(np.asarray(row, dtype=np.float64), (count, 1))
+        return codes, rows, interpolation
+    if isinstance(interpolation, np.ndarray):
+        interpolation = interpolation.tolist()
+    try:
+        entries = list(interpolation)
+    except TypeError:
+        raise ValueError(f"{func}: interpolation is {interpolation!r} (must be a name, an "
+                         f"easing, or a sequence with one of these per segment)") from None
+    if len(entries) != count:
         raise ValueError(f"{func}: interpolation has {len(entries)} entries, expected one per "
                          f"segment ({count} for {count + 1} keys)")
-    codes, rows = np.empty(count), np.zeros((count, 9))
-    for j, entry in enumerate(entries):
-        if isinstance(entry, str) and entry not in EASING_KINDS:
-            try:  # the kind names and other tools' words for them
-                name = option(func, "interpolation", entry, ["step", "linear", "cubic", "bezier"],
-                              aliases_for(INTERPOLATION_ALIASES, _SEGMENT_KINDS))
-            except ValueError:
-                name = None
-            if name is not None:
-                codes[j] = _SEGMENT_KINDS[name]
-                continue
-        if isinstance(entry, str) and entry in EASING_KINDS:
-            entry = Ease(entry)
-        if isinstance(entry, Steps) or not isinstance(entry, (Ease, CubicBezier)):
-            where = "" if single else f" at index ({j},)"
-            raise ValueError(f"{func}: interpolation{where} is {entry!r} (must be one of "
-                             f"step, constant, linear, cubic, bezier, an easing kind name "
-                             f"such as 'quad_in', an Ease or a CubicBezier)")
-        codes[j], rows[j] = _EASED, _ease_row(entry)
-    if single and isinstance(interpolation, str) and interpolation in _INTERPOLATION:
-        return None, None, interpolation  # the uniform kinds of every earlier version
-    stored = interpolation if single else tuple(entries)
-    return codes, (rows if (codes == _EASED).any() else None), stored
+    found = _distinct_entries(entries)
+    if found is None:  # an unhashable entry: the first bad one is reported
+        for j, entry in enumerate(entries):
+            _segment_entry(func, entry, f" at index ({j},)")
+        raise AssertionError("unreachable: an unhashable entry is never valid")
+    distinct, inverse = found
+    parsed = []
+    for entry in distinct:
+        try:
+            parsed.append(_segment_entry(func, entry, ""))
+        except ValueError:  # name the first segment that has it
+            j = next(j for j, e in enumerate(entries) if e is entry or e == entry)
+            _segment_entry(func, entry, f" at index ({j},)")
+            raise
+    kind_codes = np.array([code for code, _ in parsed], dtype=np.float64)
+    codes = kind_codes[inverse]
+    rows = None
+    if (kind_codes == _EASED).any():
+        table = np.array([row if row is not None else [0.0] * 9 for _, row in parsed],
+                         dtype=np.float64)
+        rows = table[inverse]
+    return codes, rows, tuple(entries)
 
 
 def _slope(func: str, name: str, value, mode: str, side: str, channels: int):
@@ -582,7 +635,7 @@ class Curve(ByValue):
     """
 
     __slots__ = ("_times", "_values", "_interpolation", "_tangents", "_before", "_after",
-                 "_jumps", "_capsule", "_in", "_out", "_ease", "_remaps", "_given", "_kinds",
+                 "_jumps", "_capsule", "_key_in", "_key_out", "_ease", "_remaps", "_given", "_kinds",
                  "_in_weights", "_out_weights", "_slopes", "_long_handles", "_plans",
                  "_auto_smoothing")
 
@@ -703,20 +756,22 @@ class Curve(ByValue):
                 func, times, values, interp, policy_code, vin, vout, modes[0], modes[1],
                 bool(jumps), codes, eases, weights[0], weights[1], slopes[0], slopes[1],
                 bool(long_handles))
-        key_in, key_out = np.empty(values.shape), np.empty(values.shape)
-        _core._curve_key_velocities(capsule, key_in, key_out)
-        key_in.flags.writeable = key_out.flags.writeable = False
         self._times, self._values = times, values
         self._interpolation, self._tangents = interpolation, tangents
         self._before, self._after, self._jumps = before, after, bool(jumps)
-        self._capsule, self._in, self._out = capsule, key_in, key_out
+        # the key velocities are read from the C curve when first asked for
+        self._capsule, self._key_in, self._key_out = capsule, None, None
         self._plans = None  # the C form of the time remaps, made when first needed
         self._ease, self._remaps = None, ()
         self._kinds = codes
         self._in_weights, self._out_weights = weights
         self._slopes = (before_slope, after_slope)
         self._long_handles = bool(long_handles)
-        self._given = None if vin is None else (_frozen(vin), _frozen(vout))
+        if vin is None:
+            self._given = None
+        else:  # velocities= gives one array for both sides: one copy
+            given_in = _frozen(vin)
+            self._given = (given_in, given_in if vout is vin else _frozen(vout))
         self._auto_smoothing = None
 
     # -- glTF ------------------------------------------------------------------
@@ -883,6 +938,18 @@ class Curve(ByValue):
     before = property(lambda self: self._before, doc="Extrapolation before the first key.")
     after = property(lambda self: self._after, doc="Extrapolation after the last key.")
     jumps = property(lambda self: self._jumps, doc="Whether equal-time key pairs are jumps.")
+    def _key_velocities(self):
+        """The C curve's key velocities (in, out), read once, read-only."""
+        if self._key_in is None:
+            key_in, key_out = np.empty(self._values.shape), np.empty(self._values.shape)
+            _core._curve_key_velocities(self._capsule, key_in, key_out)
+            key_in.flags.writeable = key_out.flags.writeable = False
+            self._key_in, self._key_out = key_in, key_out
+        return self._key_in, self._key_out
+
+    _in = property(lambda self: self._key_velocities()[0])
+    _out = property(lambda self: self._key_velocities()[1])
+
     in_velocities = property(lambda self: self._in,
                              doc="Per-second velocity arriving at each key, as evaluated.")
     out_velocities = property(lambda self: self._out,
@@ -967,14 +1034,16 @@ class Curve(ByValue):
                                  f"derivative is used)")
             _first_bad(func, "t", t)
             rate = np.ones(t.shape)
-            for remap in self._remaps:  # whole-clip remaps, outermost first
-                t, r, rest = self._remap_clip(func, remap, t)
-                rate *= r
-                rests.append(rest)
-            if self._ease is not None:
-                t, r, rest = self._ease_segments(t)
-                rate *= r
-                rests.append(rest)
+            # (a 0 x inf product of two stages' rates is NaN here: _chain_rule refuses it)
+            with np.errstate(invalid="ignore", over="ignore"):
+                for remap in self._remaps:  # whole-clip remaps, outermost first
+                    t, r, rest = self._remap_clip(func, remap, t)
+                    rate *= r
+                    rests.append(rest)
+                if self._ease is not None:
+                    t, r, rest = self._ease_segments(t)
+                    rate *= r
+                    rests.append(rest)
             if self._values.ndim == 2:
                 rate = rate[..., None]
         computed = []
@@ -990,9 +1059,28 @@ class Curve(ByValue):
         """velocity * rate, where an infinite rate (an easing leaving or reaching
         its end like sqrt(u), as circ_out does at 0) meets a curve at rest: there
         the velocity is the limit acceleration * L (see _rest_limit)."""
+        undetermined = np.isnan(rate)
+        if undetermined.any():  # one stage's rate 0, another's infinite: 0 x inf
+            index = np.unravel_index(int(np.flatnonzero(np.broadcast_to(
+                undetermined, velocity.shape))[0]), velocity.shape)
+            raise OverflowError(f"{func}: velocity at index {tuple(int(i) for i in index)} "
+                                f"is not computed: one time remap's rate is 0 there and "
+                                f"another's infinite (a 0 x inf limit the chain rule does "
+                                f"not resolve); evaluate values there, or chain remaps "
+                                f"whose rates are finite at that time")
         infinite = np.isinf(rate)
         if not infinite.any():
-            return velocity * rate
+            with np.errstate(over="ignore", invalid="ignore"):
+                result = velocity * rate
+            bad = ~np.isfinite(result)
+            if bad.any():
+                index = np.unravel_index(int(np.flatnonzero(bad)[0]), result.shape)
+                raise OverflowError(f"{func}: velocity at index "
+                                    f"{tuple(int(i) for i in index)} is not representable: "
+                                    f"the curve's velocity {float(velocity[index])!r} times "
+                                    f"the time remap's rate {float(np.broadcast_to(rate, result.shape)[index])!r} "
+                                    f"exceeds the double range")
+            return result
         infinite = np.broadcast_to(infinite, velocity.shape)
         moving = infinite & (velocity != 0)
         with np.errstate(invalid="ignore"):
@@ -1226,7 +1314,16 @@ class Curve(ByValue):
         if self._ease is not None:
             left = self._eased_slope(left, t[lefts], t[lefts] - t[lefts - 1], 1)
             right = self._eased_slope(right, t[rights], t[rights + 1] - t[rights], 0)
-        return KeySlopes(t[lefts], left, right, right - left)
+        with np.errstate(over="ignore", invalid="ignore"):
+            jump = right - left
+        bad = np.isnan(jump) | (np.isinf(jump) & np.isfinite(left) & np.isfinite(right))
+        if bad.any():
+            index = np.unravel_index(int(np.flatnonzero(bad)[0]), bad.shape)
+            raise OverflowError(
+                f"Curve.key_slopes: jump at index {tuple(int(i) for i in index)} (key time "
+                f"{float(t[lefts][index[0]])!r}) is not representable: right slope "
+                f"{float(right[index])!r} minus left slope {float(left[index])!r}")
+        return KeySlopes(t[lefts], left, right, jump)
 
     def _eased_slope(self, velocity, key_times, durations, end):
         """Key velocities times the easing's rate at segment end ``end`` (0 or 1),

@@ -20,16 +20,10 @@
 
 #include "ac_internal.h"
 #include "ac_track.h"
+#include "ac_ease_formulas.h"
 
-#define AC_PI 3.14159265358979323846
-#define BEZ_TABLE 32                         /* intervals of the inverse-time table */
-#define BEZ_SLOPE (7 + BEZ_TABLE + 1)         /* where the table's slopes start */
-#define BEZ_ACCEPT (7 + 2 * (BEZ_TABLE + 1))  /* where bezier_accept's bound is */
-#define BEZ_BLOCK (BEZ_ACCEPT + 1)            /* doubles per channel of a Bezier segment */
 #define BEZ_BLOCK_QUERIES 1024                /* queries per block of a Bezier run in lanes */
-#define BEZ_TOL 1e-13                         /* |x(s) - u| accepted by the time solve */
 #define REMAP_BLOCK 512                       /* queries per block of a remapped evaluation */
-#define AC_LN2 0.69314718055994530942
 
 struct ac_curve {
     size_t k, c;
@@ -95,367 +89,6 @@ void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
         memcpy(in_velocities, curve->in_velocity, bytes);
     if (out_velocities && bytes)
         memcpy(out_velocities, curve->out_velocity, bytes);
-}
-
-/* ------------------------------------------------------- eased segments */
-
-/* The "in" member of an easing family: g(u), g'(u), g''(u) (the rates only
-   when `rates`: a value alone skips their extra libm calls). The _out and
-   _in_out members follow from it by symmetry (see ease_offset). */
-static void ease_in_base(int family, double overshoot, int blender, double u, int rates,
-                         double g[3])
-{
-    switch (family) {
-    case 0: case 1: case 2: case 3: { /* quad, cubic, quart, quint: u^n */
-        int n = family + 2;
-        double p = 1.0;
-        for (int r = 0; r < n - 2; r++)
-            p *= u;
-        g[0] = p * u * u, g[1] = n * p * u, g[2] = n * (n - 1) * p;
-        break;
-    }
-    case 4: { /* sine */
-        double c = cos(u * (AC_PI / 2));
-        g[0] = 1.0 - c, g[1] = rates ? (AC_PI / 2) * sin(u * (AC_PI / 2)) : 0.0;
-        g[2] = (AC_PI / 2) * (AC_PI / 2) * c;
-        break;
-    }
-    case 5: { /* expo: 2^(10 (u - 1)); Blender rescales it to start at 0 */
-        double a = exp2(10.0 * (u - 1.0)), L = 10.0 * AC_LN2;
-        double scale = blender ? 1.0 / (1.0 - 0.0009765625) : 1.0;
-        g[0] = blender ? (a - 0.0009765625) * scale : (u == 0.0 ? 0.0 : a);
-        g[1] = L * a * scale, g[2] = L * L * a * scale;
-        break;
-    }
-    case 6: { /* circ */
-        double r = sqrt(fmax(1.0 - u * u, 0.0));
-        g[0] = 1.0 - r, g[1] = u / r, g[2] = 1.0 / (r * r * r);
-        break;
-    }
-    case 7: /* back: (s + 1) u^3 - s u^2 */
-        g[0] = ((overshoot + 1.0) * u - overshoot) * u * u;
-        g[1] = (3.0 * (overshoot + 1.0) * u - 2.0 * overshoot) * u;
-        g[2] = 6.0 * (overshoot + 1.0) * u - 2.0 * overshoot;
-        break;
-    default: { /* bounce: in(u) = 1 - out(1 - u), out Penner's four parabolas */
-        double x = 1.0 - u, c, k = 7.5625;
-        if (x < 1.0 / 2.75)
-            x -= 0.0, c = 0.0;
-        else if (x < 2.0 / 2.75)
-            x -= 1.5 / 2.75, c = 0.75;
-        else if (x < 2.5 / 2.75)
-            x -= 2.25 / 2.75, c = 0.9375;
-        else
-            x -= 2.625 / 2.75, c = 0.984375;
-        g[0] = 1.0 - (k * x * x + c), g[1] = 2.0 * k * x, g[2] = -2.0 * k;
-        break;
-    }
-    }
-}
-
-/* A f(x) 2^(10 x) sin(w x - psi) and its first two derivatives in x, with
-   f(x) = f0 + f1 x: the decaying oscillation of the elastic easings. */
-static void elastic_term(double A, double f0, double f1, double w, double psi, double x,
-                         int rates, double h[3])
-{
-    double L = 10.0 * AC_LN2, E = exp2(10.0 * x), S = sin(w * x - psi);
-    double Co = rates ? cos(w * x - psi) : 0.0;
-    double es = E * S, des = E * (L * S + w * Co), ddes = E * ((L * L - w * w) * S + 2.0 * L * w * Co);
-    double f = f0 + f1 * x;
-    h[0] = A * f * es, h[1] = A * (f1 * es + f * des), h[2] = A * (2.0 * f1 * des + f * ddes);
-}
-
-/* Elastic: Penner's equations with amplitude A (value units) and period P
-   (time units); Blender's variant blends towards the key over the last
-   quarter period when A < |change| and runs the decaying sine backwards.
-   o = offset from p0 and its u-derivatives. */
-static void ease_elastic(int variant, const ac_curve_ease *e, double u, double change,
-                         double T, int rates, double o[3])
-{
-    double A = e->amplitude, P = e->period, s, f0 = 1.0, f1 = 0.0, h[3];
-    if (e->flags & AC_CURVE_EASE_RELATIVE)
-        A *= fabs(change), P *= T;
-    if (P == 0.0)
-        P = T * (variant == 2 ? 0.45 : 0.3);
-    if (A == 0.0 || A < fabs(change)) {
-        s = P / 4.0;
-        if ((e->flags & AC_CURVE_EASE_BLENDER) && change != 0.0) {
-            /* f = F away from the key, rising linearly to 1 within s of it */
-            double F = A != 0.0 ? A / fabs(change) : 0.0;
-            f0 = 1.0, f1 = (1.0 - F) * T / s;
-            double x = variant == 0 ? u - 1.0 : variant == 1 ? -u : -fabs(2.0 * u - 1.0);
-            if (-x * T >= s)
-                f0 = F, f1 = 0.0;
-        }
-        A = change;
-    } else {
-        s = P / (2.0 * AC_PI) * asin(change / A);
-    }
-    {
-        /* The decaying side (out, second half of in_out) runs its sine forwards
-           in Penner's equations, sin(w u - psi), but backwards in Blender's,
-           sin(-w u - psi): the two differ when A > |change| (psi != pi/2). */
-        double w = 2.0 * AC_PI * T / P, psi = 2.0 * AC_PI * s / P;
-        double wd = (e->flags & AC_CURVE_EASE_BLENDER) ? w : -w;
-        if (variant == 0) { /* in: -term(u - 1) */
-            elastic_term(A, f0, f1, w, psi, u - 1.0, rates, h);
-            o[0] = -h[0], o[1] = -h[1], o[2] = -h[2];
-        } else if (variant == 1) { /* out: term(-u) + change */
-            elastic_term(A, f0, f1, wd, psi, -u, rates, h);
-            o[0] = h[0] + change, o[1] = -h[1], o[2] = h[2];
-        } else if (u < 0.5) { /* in_out, first half: -term(2u - 1) / 2 */
-            elastic_term(A, f0, f1, w, psi, 2.0 * u - 1.0, rates, h);
-            o[0] = -0.5 * h[0], o[1] = -h[1], o[2] = -2.0 * h[2];
-        } else { /* second half: term(1 - 2u) / 2 + change */
-            elastic_term(A, f0, f1, wd, psi, 1.0 - 2.0 * u, rates, h);
-            o[0] = 0.5 * h[0] + change, o[1] = -h[1], o[2] = 2.0 * h[2];
-        }
-        if (u == 0.0) /* the keys themselves, exactly (as Penner and Blender) */
-            o[0] = 0.0;
-        else if (u == 1.0)
-            o[0] = change;
-    }
-}
-
-/* Offset from p0 of an eased segment with value change `change` over T
-   seconds at u in [0, 1], and its first two derivatives in u. */
-static void ease_offset_at(const ac_curve_ease *e, double u, double change, double T,
-                           int rates, double o[3])
-{
-    int kind = e->kind, blender = (e->flags & AC_CURVE_EASE_BLENDER) != 0;
-    double g[3];
-    if (kind == AC_EASE_LINEAR) {
-        g[0] = u, g[1] = 1.0, g[2] = 0.0;
-    } else if (kind == AC_EASE_SMOOTHSTEP) {
-        g[0] = u * u * (3.0 - 2.0 * u), g[1] = 6.0 * u * (1.0 - u), g[2] = 6.0 - 12.0 * u;
-    } else if (kind == AC_EASE_SMOOTHERSTEP) {
-        g[0] = u * u * u * (u * (6.0 * u - 15.0) + 10.0);
-        g[1] = 30.0 * u * u * (u - 1.0) * (u - 1.0);
-        g[2] = 60.0 * u * (2.0 * u - 1.0) * (u - 1.0);
-    } else {
-        int family = (kind - AC_EASE_QUAD_IN) / 3, variant = (kind - AC_EASE_QUAD_IN) % 3;
-        double os = e->overshoot * (variant == 2 ? 1.525 : 1.0);
-        if (family == 8) {
-            ease_elastic(variant, e, u, change, T, rates, o);
-            return;
-        }
-        if (variant == 0) {
-            ease_in_base(family, os, blender, u, rates, g);
-        } else if (variant == 1) {
-            ease_in_base(family, os, blender, 1.0 - u, rates, g);
-            g[0] = 1.0 - g[0], g[2] = -g[2];
-        } else if (u < 0.5 || (u == 0.5 && family == 5)) {
-            ease_in_base(family, os, blender, 2.0 * u, rates, g);
-            g[0] *= 0.5, g[2] *= 2.0;
-        } else {
-            ease_in_base(family, os, blender, 2.0 - 2.0 * u, rates, g);
-            g[0] = 1.0 - 0.5 * g[0], g[2] *= -2.0;
-        }
-        if (u == 0.0)
-            g[0] = 0.0; /* every easing starts at its key and ends at the next */
-        else if (u == 1.0)
-            g[0] = 1.0;
-    }
-    o[0] = g[0] * change, o[1] = g[1] * change, o[2] = g[2] * change;
-}
-
-/* ease_offset_at with both rates. */
-static void ease_offset(const ac_curve_ease *e, double u, double change, double T,
-                        double o[3])
-{
-    ease_offset_at(e, u, change, T, 1, o);
-}
-
-/* ------------------------------------------------------- Bezier segments */
-
-/* The s in [0, 1] with x(s) = ((ax s + bx) s + cx) s = u, x non-decreasing
-   (handles within the segment), from a start s: Newton steps kept inside a
-   shrinking bracket, bisection where Newton would leave it (a flat spot of x). */
-static double bezier_solve(double cx, double bx, double ax, double u, double s)
-{
-    double lo = 0.0, hi = 1.0;
-    if (!(u > 0.0))
-        return 0.0;
-    if (!(u < 1.0))
-        return 1.0;
-    for (int it = 0; it < 100; it++) {
-        double f = ((ax * s + bx) * s + cx) * s - u, d, next;
-        if (fabs(f) <= 1e-15)
-            break;
-        if (f > 0.0)
-            hi = s;
-        else
-            lo = s;
-        d = (3.0 * ax * s + 2.0 * bx) * s + cx;
-        next = s - f / d;
-        if (!(next > lo && next < hi))
-            next = 0.5 * (lo + hi);
-        if (next == s || hi - lo <= 1e-16)
-            break;
-        s = next;
-    }
-    return s;
-}
-
-/* The least x'(s) = cx + 2 bx s + 3 ax s^2 on [0, 1] (of bezier_accept's m). */
-static double bezier_least_slope(double cx, double bx, double ax)
-{
-    double m = fmin(cx, (3.0 * ax + 2.0 * bx) + cx); /* x' at the ends */
-    if (ax > 0.0 && -bx > 0.0 && -bx < 3.0 * ax) /* x' has its vertex inside */
-        m = fmin(m, cx - bx * bx / (3.0 * ax));
-    return m;
-}
-
-/* A bound tau such that one Halley step (bezier_halley) from an s in [0, 1]
-   with |x(s) - u| < tau lands within BEZ_TOL / 2 of u, so its result needs
-   no check (0 where x' vanishes on [0, 1]: every step is checked). With f =
-   x(s) - u, d = x'(s), h = x''(s) / 2 and the step D = -f d / (d^2 - f h),
-   exactly x(s + D) - u = h^2 f^3 / (d^2 - f h)^2 + ax D^3. On [0, 1], d >= m
-   (the least x'), |h| <= H and |ax| = A; tau <= m^2 / (2 H) keeps d^2 - f h
-   >= d^2 / 2, so |D| <= 2 tau / m and |x(s + D) - u| <= tau^3 (4 H^2 / m^4 +
-   8 A / m^3). The rounding of the step adds about that of computing f
-   (1e-15); m is taken 1% smaller for the rounding of s near the ends. */
-static double bezier_accept(double cx, double bx, double ax)
-{
-    double m = 0.99 * bezier_least_slope(cx, bx, ax);
-    double H = fmax(fabs(bx), fabs(3.0 * ax + bx)), A = fabs(ax), K, tau;
-    if (!(m > 0.0) || !ac_finite(m))
-        return 0.0;
-    K = 4.0 * H * H / (m * m * m * m) + 8.0 * A / (m * m * m);
-    tau = cbrt(0.5 * BEZ_TOL / K);
-    return H > 0.0 ? fmin(tau, m * m / (2.0 * H)) : tau;
-}
-
-/* Bounds on the velocity and acceleration of channel ch of Bezier block b
-   (its time and value cubics set), bezier_at's y'/x' iT and (y'' x' - y'
-   x'') / x'^3 iT^2 at any s in [0, 1]: |y'| <= |cy| + 2 |by| + 3 |ay|,
-   |y''| <= 2 |by| + 6 |ay| and the same for x, and x' >= m', half the least
-   x' less the rounding of computing x' (from 0 where x' can vanish, which
-   leaves them unbounded). Each bound also covers the quotient before the
-   factors iT (when iT < 1). */
-static void bezier_rate_bounds(const double *b, size_t C, size_t ch, double iT, double bound[3])
-{
-    double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
-    double cy = b[4 * C + ch], by = b[5 * C + ch], ay = b[6 * C + ch];
-    double x1 = fabs(cx) + 2.0 * fabs(bx) + 3.0 * fabs(ax), x2 = 2.0 * fabs(bx) + 6.0 * fabs(ax);
-    double y1 = fabs(cy) + 2.0 * fabs(by) + 3.0 * fabs(ay), y2 = 2.0 * fabs(by) + 6.0 * fabs(ay);
-    double m = 0.5 * bezier_least_slope(cx, bx, ax) - 16.0 * DBL_EPSILON * x1;
-    double top = y2 * x1 + y1 * x2, f = fmax(1.0, iT);
-    if (!(m >= 1e-100)) { /* m^3 must stay a normal number */
-        bound[1] = bound[2] = INFINITY;
-        return;
-    }
-    bound[1] = y1 / m * f;
-    bound[2] = fmax(top, top / (m * m * m)) * f * f;
-}
-
-/* The inverse-time table of channel ch of Bezier block bz (its time cubic
-   set): s at u = r / BEZ_TABLE, and ds/du there in units of the interval,
-   limited to 3 times the smaller neighbouring chord of s, which keeps each
-   interval's cubic Hermite guess monotone and finite where dx/ds = 0. */
-static void bezier_table(double *bz, size_t C, size_t ch)
-{
-    const double cx = bz[ch], bx = bz[C + ch], ax = bz[2 * C + ch];
-    double *tab = bz + 7 * C + ch, *slope = bz + BEZ_SLOPE * C + ch;
-    for (size_t r = 0; r <= BEZ_TABLE; r++) {
-        double u = (double)r / BEZ_TABLE;
-        tab[r * C] = bezier_solve(cx, bx, ax, u, u);
-    }
-    for (size_t r = 0; r <= BEZ_TABLE; r++) {
-        double s = tab[r * C], xd = (3.0 * ax * s + 2.0 * bx) * s + cx;
-        double left = r > 0 ? s - tab[(r - 1) * C] : DBL_MAX;
-        double right = r < BEZ_TABLE ? tab[(r + 1) * C] - s : DBL_MAX;
-        double limit = 3.0 * fmin(left, right);
-        slope[r * C] = xd > 0.0 ? fmin((1.0 / BEZ_TABLE) / xd, limit) : limit;
-    }
-    bz[BEZ_ACCEPT * C + ch] = bezier_accept(cx, bx, ax);
-}
-
-/* The time solve without its fallback, in steps that the scalar and the
-   vectorized paths both take (so both give the same bits). The table
-   interval of u and u's place in it, w in [0, 1]; */
-static AC_FORCE_INLINE int bezier_interval(double u, double *w)
-{
-    /* a NaN u (a duration too short for its inverse) takes interval 0 and
-       fails the solve's test, whose fallback settles it */
-    double v = ac_pick(!(u * BEZ_TABLE >= 0.0), 0.0, u * BEZ_TABLE);
-    int i = (int)ac_pick(v > BEZ_TABLE - 1, BEZ_TABLE - 1, v);
-    *w = v - (double)i;
-    return i;
-}
-
-/* the interval's cubic Hermite guess of s, s0 + w (m0 + w (e2 + w e3)) (node
-   values s0, s1, slopes m0, m1, h = s1 - s0, e2 = 3 h - 2 m0 - m1, e3 = m0 +
-   m1 - 2 h): monotone between the nodes, as the slopes are limited to 3
-   chords (bezier_table), so it needs no clamp; */
-static AC_FORCE_INLINE double bezier_start(const double *b, size_t C, size_t ch, double u)
-{
-    const double *tab = b + 7 * C + ch, *slope = b + BEZ_SLOPE * C + ch;
-    double w, s0, s1, m0, m1, h;
-    int i = bezier_interval(u, &w);
-    s0 = tab[(size_t)i * C], s1 = tab[(size_t)(i + 1) * C];
-    m0 = slope[(size_t)i * C], m1 = slope[(size_t)(i + 1) * C];
-    h = s1 - s0;
-    return s0 + w * (m0 + w * ((3.0 * h - 2.0 * m0 - m1) + w * (m0 + m1 - 2.0 * h)));
-}
-
-/* then one Halley step, s - f d / (d^2 - f h) with f = x(s) - u, d = x'(s)
-   and h = x''(s) / 2 (which gives d as (h + bx) s + cx), kept in [0, 1]:
-   cubic convergence, from the guess's error of about 1e-6 to below BEZ_TOL
-   almost everywhere. *f0 is f at the guess; */
-static AC_FORCE_INLINE double bezier_halley(double cx, double bx, double ax, double u,
-                                            double s, double *f0)
-{
-    double fx = ((ax * s + bx) * s + cx) * s - u;
-    double h = (3.0 * ax) * s + bx, d = (h + bx) * s + cx;
-    *f0 = fx;
-    s = s - fx * d / (d * d - fx * h);
-    s = ac_pick(s < 0.0, 0.0, s); /* a NaN step (d = 0) stays NaN: the check catches it */
-    return ac_pick(s > 1.0, 1.0, s);
-}
-
-/* the step's result is taken when the guess was below bezier_accept's
-   bound tau (the step then lands within BEZ_TOL / 2; never where tau = 0),
-   or when it is within BEZ_TOL; */
-static AC_FORCE_INLINE int bezier_ok(double cx, double bx, double ax, double u, double s,
-                                     double f0, double tau)
-{
-    return fabs(f0) < tau || fabs(((ax * s + bx) * s + cx) * s - u) <= BEZ_TOL;
-}
-
-/* The fallback of the solve where the guess missed BEZ_TOL (near a flat spot
-   of x): the bracketed solve from the guess (from u if the guess is NaN). */
-static double bezier_finish(const double *b, size_t C, size_t ch, double u, double s)
-{
-    return bezier_solve(b[ch], b[C + ch], b[2 * C + ch], u, s >= 0.0 && s <= 1.0 ? s : u);
-}
-
-/* s with x(s) = u, |x(s) - u| <= BEZ_TOL: every path computes it this way, so
-   scalar and run evaluation give the same bits. */
-static inline double bezier_param(const double *b, size_t C, size_t ch, double u)
-{
-    const double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
-    double f0, s = bezier_halley(cx, bx, ax, u, bezier_start(b, C, ch, u), &f0);
-    return bezier_ok(cx, bx, ax, u, s, f0, b[BEZ_ACCEPT * C + ch]) ? s
-                                                                   : bezier_finish(b, C, ch, u, s);
-}
-
-/* Value (0), per-second velocity (1) or acceleration (2) of Bezier channel
-   block b at u. Where dx/ds vanishes (a zero-length handle) the velocity is
-   the limit y''/x''. */
-static inline double bezier_at(const double *b, size_t C, size_t ch, double u, double iT,
-                               int deriv)
-{
-    double cx = b[ch], bx = b[C + ch], ax = b[2 * C + ch];
-    double dy = b[3 * C + ch], cy = b[4 * C + ch], by = b[5 * C + ch], ay = b[6 * C + ch];
-    double s = bezier_param(b, C, ch, u), xd, yd, xdd, ydd;
-    if (deriv == 0)
-        return ((ay * s + by) * s + cy) * s + dy;
-    xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
-    xdd = 6.0 * ax * s + 2.0 * bx, ydd = 6.0 * ay * s + 2.0 * by;
-    if (deriv == 1)
-        return (xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd) * iT;
-    return (ydd * xd - yd * xdd) / (xd * xd * xd) * iT * iT;
 }
 
 /* ------------------------------------------------------------- building */
@@ -897,13 +530,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         e = &spec->segment_ease[j]; /* given: the segment is eased */
         for (size_t ch = 0; ch < C; ch++) {
             double p0 = cv->values[j * C + ch], dv = cv->values[(j + 1) * C + ch] - p0;
-            double y1 = p0 + e->y1 * dv, y2 = p0 + e->y2 * dv, y3 = p0 + dv;
             double *bz = cv->bez + j * BEZ_BLOCK * C;
-            bz[ch] = 3.0 * e->x1, bz[C + ch] = 3.0 * (e->x2 - 2.0 * e->x1);
-            bz[2 * C + ch] = 1.0 + 3.0 * (e->x1 - e->x2);
-            bz[3 * C + ch] = p0, bz[4 * C + ch] = 3.0 * (y1 - p0);
-            bz[5 * C + ch] = 3.0 * (p0 - 2.0 * y1 + y2);
-            bz[6 * C + ch] = y3 - p0 + 3.0 * (y1 - y2);
+            bezier_css_block(bz, C, ch, e->x1, e->y1, e->x2, e->y2, p0, dv);
             bezier_table(bz, C, ch); /* needed by the key velocities */
         }
     }
@@ -1135,18 +763,17 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
 }
 
 /* A remapping easing on the unit square: g(u), g'(u), g''(u) (the rates
-   only when `rates`). */
-static void ease_unit(const ac_curve_ease *e, double u, int rates, double g[3])
+   only when `rates`). A CSS cubic-bezier is read from its unit block
+   (bezier_css_block, built once per block of queries): the solve and
+   formulas of CubicBezier and of a CSS-eased segment. */
+static void ease_unit(const ac_curve_ease *e, const double *unit_block, double u, int rates,
+                      double g[3])
 {
-    if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
-        double cx = 3.0 * e->x1, bx = 3.0 * (e->x2 - 2.0 * e->x1), ax = 1.0 + 3.0 * (e->x1 - e->x2);
-        double cy = 3.0 * e->y1, by = 3.0 * (e->y2 - 2.0 * e->y1), ay = 1.0 + 3.0 * (e->y1 - e->y2);
-        double s = bezier_solve(cx, bx, ax, u, u);
-        double xd = (3.0 * ax * s + 2.0 * bx) * s + cx, yd = (3.0 * ay * s + 2.0 * by) * s + cy;
-        double xdd = 6.0 * ax * s + 2.0 * bx, ydd = 6.0 * ay * s + 2.0 * by;
-        g[0] = ((ay * s + by) * s + cy) * s;
-        g[1] = xd == 0.0 && yd == 0.0 ? ydd / xdd : yd / xd;
-        g[2] = (ydd * xd - yd * xdd) / (xd * xd * xd);
+    if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) { /* the ends exactly, as CubicBezier */
+        g[0] = u == 0.0 ? 0.0 : u == 1.0 ? 1.0 : bezier_at(unit_block, 1, 0, u, 1.0, 0);
+        if (rates)
+            g[1] = bezier_at(unit_block, 1, 0, u, 1.0, 1),
+            g[2] = bezier_at(unit_block, 1, 0, u, 1.0, 2);
         return;
     }
     {
@@ -1211,7 +838,7 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
     }
             switch (e->kind) {
             case AC_EASE_QUAD_IN: EASE_LOOP(POW2(x)); break;
-            case AC_EASE_QUAD_OUT: EASE_LOOP(1.0 - POW2(y)); break;
+            case AC_EASE_QUAD_OUT: EASE_LOOP(x * (2.0 - x)); break;
             case AC_EASE_QUAD_IN_OUT:
                 EASE_LOOP(ac_pick(x < 0.5, 0.5 * POW2(a), 1.0 - 0.5 * POW2(b)));
                 break;
@@ -1225,14 +852,20 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
             return;
         }
         /* fall through */
-    default:
+    default: {
+        double unit[BEZ_BLOCK];
+        if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
+            bezier_css_block(unit, 1, 0, e->x1, e->y1, e->x2, e->y2, 0.0, 1.0);
+            bezier_table(unit, 1, 0);
+        }
         for (size_t i = 0; i < m; i++) {
             double g[3];
-            ease_unit(e, u[i], g1 != NULL, g);
+            ease_unit(e, unit, u[i], g1 != NULL, g);
             g0[i] = g[0];
             if (g1)
                 g1[i] = g[1], g2[i] = g[2];
         }
+    }
     }
 }
 
@@ -1254,7 +887,7 @@ AC_SIMD_FN ac_vd ease_lanes(int kind, ac_vd x)
     case AC_EASE_SMOOTHSTEP: return x * x * (3.0 - 2.0 * x);
     case AC_EASE_SMOOTHERSTEP: return x * x * x * (x * (6.0 * x - 15.0) + 10.0);
     case AC_EASE_QUAD_IN: r = x * x; break;
-    case AC_EASE_QUAD_OUT: r = 1.0 - y * y; break;
+    case AC_EASE_QUAD_OUT: r = x * (2.0 - x); break;
     case AC_EASE_QUAD_IN_OUT: r = ac_vd_blend(ac_vd_lt(x, half), 0.5 * (a * a), 1.0 - 0.5 * (b * b)); break;
     case AC_EASE_CUBIC_IN: r = x * x * x; break;
     case AC_EASE_CUBIC_OUT: r = 1.0 - y * y * y; break;
@@ -1969,26 +1602,26 @@ bool ac_curve_eval_check(const ac_curve *curve, const double *t, size_t n, int d
 /* ------------------------------------------------------- time remaps */
 
 /* One query of a per-segment ease: u in its segment (folded into the keys
-   in cycling extrapolation), the segment's start as a clip time, the
-   cycle's direction (-1 mirrored, 0 when the time is not eased) and the
-   segment's duration. */
+   by the one exact cycle fold, ac_cycle_fold, in cycling extrapolation),
+   the segment's start (the eased time is base + g dur, inside the keys),
+   the direction of local time (-1 in a mirrored cycle, which flips the
+   rate; 0 when the time is not eased, base then the time itself), the
+   segment's duration and the cycles to shift the value by (cycle_offset).
+   A time k periods away thus eases and evaluates exactly as its local time. */
 static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, double *base,
-                      double *sgn, double *dur)
+                      double *sgn, double *dur, double *shift)
 {
     const size_t k = cv->k;
-    const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
-    double local = x, b = 0.0, sign = 1.0;
+    const double lo = cv->times[0], hi = cv->times[k - 1];
+    double local = x, sign = 1.0, cycles = 0.0;
     int eased = x >= lo && x <= hi;
     if (!eased) {
         ac_curve_extrapolation mode = x < lo ? cv->before : cv->after;
-        if (mode == AC_EXTRAP_CYCLE || mode == AC_EXTRAP_CYCLE_OFFSET ||
-            mode == AC_EXTRAP_OSCILLATE) {
-            double cycle = floor((x - lo) / P), r = x - lo - cycle * P;
-            int mirrored = mode == AC_EXTRAP_OSCILLATE && fmod(cycle, 2.0) != 0.0;
-            r = r < 0.0 ? 0.0 : r > P ? P : r;
-            local = lo + (mirrored ? P - r : r);
-            b = cycle * P + (mirrored ? P : 0.0);
-            sign = mirrored ? -1.0 : 1.0;
+        if ((mode == AC_EXTRAP_CYCLE || mode == AC_EXTRAP_CYCLE_OFFSET ||
+             mode == AC_EXTRAP_OSCILLATE) && hi - lo > 0.0) {
+            local = ac_cycle_fold(x, lo, hi, mode == AC_EXTRAP_OSCILLATE, &cycles, &sign);
+            if (mode != AC_EXTRAP_CYCLE_OFFSET)
+                cycles = 0.0;
             eased = 1;
         }
     }
@@ -1996,10 +1629,10 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
         size_t j = *hint = ac_segment_find(cv->times, k, local, *hint);
         double y = (local - cv->times[j]) * cv->inv_duration[j];
         *u = y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y;
-        *base = b == 0.0 && sign > 0.0 ? cv->times[j] : b + sign * (cv->times[j] - lo) + lo;
-        *sgn = sign, *dur = cv->times[j + 1] - cv->times[j];
+        *base = cv->times[j];
+        *sgn = sign, *dur = cv->times[j + 1] - cv->times[j], *shift = cycles;
     } else {
-        *u = 0.0, *base = x, *sgn = 0.0, *dur = 0.0;
+        *u = 0.0, *base = x, *sgn = 0.0, *dur = 0.0, *shift = 0.0;
     }
 }
 
@@ -2048,13 +1681,14 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
                         const ac_curve_ease *seg, size_t *hint, double *restrict tau,
                         double *restrict r1, double *restrict r2, double *restrict u,
                         double *restrict base, double *restrict g0, double *restrict g1,
-                        double *restrict g2, int *sorted)
+                        double *restrict g2, double *restrict shift, int *shifted,
+                        int *sorted)
 {
     const size_t k = cv->k;
     const double lo = cv->times[0], hi = cv->times[k - 1], P = hi - lo;
     const double iP = P > 0.0 ? 1.0 / P : 0.0;
     double *gd = r1 ? g1 : NULL, *gdd = r1 ? g2 : NULL;
-    *sorted = 0;
+    *sorted = 0, *shifted = 0;
     if ((nremap == 0 || !(P > 0.0)) && !all_finite(t, m))
         return 0;
     if (r1)
@@ -2111,13 +1745,14 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
         /* per query: u in its segment, the segment's start as a clip time
            (base), the cycle's direction (sgn, 0: not eased) and duration */
         double sgn[REMAP_BLOCK], dur[REMAP_BLOCK];
+        int any_shift = 0;
         size_t i = 0, i0 = 0, i1 = 0;
         if (is_sorted(tau, m)) { /* runs of one segment: loops that vectorize */
             i0 = tau[0] >= lo ? 0 : ac_track_run_end(tau, 0, m, lo);
             i1 = i0 < m && tau[i0] < hi ? ac_track_run_end(tau, i0, m, hi) : i0;
         }
         for (; i < i0; i++)
-            seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i]);
+            seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i], &shift[i]);
         while (i < i1) {
             size_t j = *hint = ac_segment_find(cv->times, k, tau[i], *hint);
             size_t r = ac_track_run_end(tau, i, i1, cv->times[j + 1]);
@@ -2125,20 +1760,24 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
             for (; i < r; i++) {
                 double y = (tau[i] - t0) * iT;
                 u[i] = ac_pick(y > 1.0, 1.0, y);
-                base[i] = t0, sgn[i] = 1.0, dur[i] = T;
+                base[i] = t0, sgn[i] = 1.0, dur[i] = T, shift[i] = 0.0;
             }
         }
         for (; i < m; i++)
-            seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i]);
+            seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i], &shift[i]);
         ease_block(seg, u, m, g0, gd, gdd);
         /* not eased (sgn 0, dur 0, base the time itself): time unchanged */
-        for (size_t i = 0; i < m; i++)
-            tau[i] = base[i] + sgn[i] * g0[i] * dur[i];
+        for (size_t i = 0; i < m; i++) {
+            tau[i] = base[i] + fabs(sgn[i]) * g0[i] * dur[i];
+            any_shift |= shift[i] != 0.0;
+        }
+        *shifted = any_shift;
         if (r1)
             for (size_t i = 0; i < m; i++) {
+                /* the eased time is local: a mirrored cycle flips its rate */
                 int64_t eased = sgn[i] != 0.0;
-                double m1 = ac_pick(eased, g1[i], 1.0);
-                double m2 = ac_pick(eased, sgn[i] * g2[i] / ac_pick(eased, dur[i], 1.0), 0.0);
+                double m1 = ac_pick(eased, sgn[i] * g1[i], 1.0);
+                double m2 = ac_pick(eased, g2[i] / ac_pick(eased, dur[i], 1.0), 0.0);
                 r2[i] = m2 * r1[i] * r1[i] + m1 * r2[i];
                 r1[i] = m1 * r1[i];
             }
@@ -2281,7 +1920,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
        values on the stack, so a block holds SCRATCH / C queries (one query
        at a time beyond SCRATCH channels, its row from the allocator) */
     double tau[BLOCK], r1[BLOCK], r2[BLOCK], u[BLOCK], base[BLOCK], g0[BLOCK], g1[BLOCK],
-        g2[BLOCK], scratch[SCRATCH], *first = scratch;
+        g2[BLOCK], shift[BLOCK], scratch[SCRATCH], *first = scratch;
     size_t hint = 0, block = BLOCK;
     ac_error local;
     ac_status st = check_derivative(derivative, err);
@@ -2321,9 +1960,10 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
             }
             cursor->segment = hint;
         } else {
-            int sorted;
+            int sorted, shifted;
             if (!remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
-                             derivative ? r1 : NULL, r2, u, base, g0, g1, g2, &sorted)) {
+                             derivative ? r1 : NULL, r2, u, base, g0, g1, g2, shift, &shifted,
+                             &sorted)) {
                 st = bad_time(t, i0, n, err, AC_OK);
                 break;
             }
@@ -2334,6 +1974,11 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                 st = bad_time(t, i0 + m, n, err, st);
                 break;
             }
+            if (shifted && derivative == 0) /* cycle_offset: the cycles' shift, as emit adds */
+                for (size_t i = 0; i < m; i++)
+                    for (size_t ch = 0; ch < C; ch++)
+                        if (shift[i] != 0.0 && curve->delta[ch] != 0.0)
+                            o[i * C + ch] += shift[i] * curve->delta[ch];
         }
         if (derivative == 1)
             for (size_t i = 0; i < m; i++)

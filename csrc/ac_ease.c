@@ -8,11 +8,6 @@
 
 #include "ac_internal.h"
 
-#define PI 3.14159265358979323846
-#define LN2 0.69314718055994530942
-#define BACK_S 1.70158
-#define BACK_S2 (1.70158 * 1.525)
-#define BOUNCE_K 7.5625
 
 /* ------------------------------------------------------------ the kinds */
 
@@ -38,255 +33,7 @@ bool ac_ease_monotone(ac_ease_kind kind)
     return (unsigned)kind < AC_EASE_BACK_IN;
 }
 
-/* Values (f_*) and rates (d_*). Written without branches where they are
-   polynomials so the loops vectorize; the ternaries become blends. */
-static inline double f_linear(double u) { return u; }
-static inline double d_linear(double u) { return 0.0 * u + 1.0; }
-static inline double f_smoothstep(double u) { return u * u * (3.0 - 2.0 * u); }
-static inline double d_smoothstep(double u) { return 6.0 * u * (1.0 - u); }
-static inline double f_smootherstep(double u) { return u * u * u * (u * (6.0 * u - 15.0) + 10.0); }
-static inline double d_smootherstep(double u)
-{
-    double v = u * (1.0 - u);
-    return 30.0 * v * v;
-}
-
-static inline double f_quad_in(double u) { return u * u; }
-static inline double d_quad_in(double u) { return 2.0 * u; }
-static inline double f_quad_out(double u) { return u * (2.0 - u); }
-static inline double d_quad_out(double u) { return 2.0 * (1.0 - u); }
-static inline double f_quad_in_out(double u)
-{
-    double v = 1.0 - u, lo = 2.0 * u * u, hi = 1.0 - 2.0 * v * v;
-    return ac_pick(u < 0.5, lo, hi);
-}
-static inline double d_quad_in_out(double u)
-{
-    double v = ac_pick(u < 0.5, u, 1.0 - u);
-    return 4.0 * v;
-}
-
-static inline double f_cubic_in(double u) { return u * u * u; }
-static inline double d_cubic_in(double u) { return 3.0 * u * u; }
-static inline double f_cubic_out(double u)
-{
-    double v = u - 1.0;
-    return v * v * v + 1.0;
-}
-static inline double d_cubic_out(double u)
-{
-    double v = 1.0 - u;
-    return 3.0 * v * v;
-}
-static inline double f_cubic_in_out(double u)
-{
-    double v = 1.0 - u, lo = 4.0 * u * u * u, hi = 1.0 - 4.0 * v * v * v;
-    return ac_pick(u < 0.5, lo, hi);
-}
-static inline double d_cubic_in_out(double u)
-{
-    double v = ac_pick(u < 0.5, u, 1.0 - u);
-    return 12.0 * v * v;
-}
-
-static inline double f_quart_in(double u) { return u * u * u * u; }
-static inline double d_quart_in(double u) { return 4.0 * u * u * u; }
-static inline double f_quart_out(double u)
-{
-    double v = 1.0 - u;
-    return 1.0 - v * v * v * v;
-}
-static inline double d_quart_out(double u)
-{
-    double v = 1.0 - u;
-    return 4.0 * v * v * v;
-}
-static inline double f_quart_in_out(double u)
-{
-    double v = 1.0 - u, lo = 8.0 * u * u * u * u, hi = 1.0 - 8.0 * v * v * v * v;
-    return ac_pick(u < 0.5, lo, hi);
-}
-static inline double d_quart_in_out(double u)
-{
-    double v = ac_pick(u < 0.5, u, 1.0 - u);
-    return 32.0 * v * v * v;
-}
-
-static inline double f_quint_in(double u) { return u * u * u * u * u; }
-static inline double d_quint_in(double u) { return 5.0 * u * u * u * u; }
-static inline double f_quint_out(double u)
-{
-    double v = u - 1.0;
-    return v * v * v * v * v + 1.0;
-}
-static inline double d_quint_out(double u)
-{
-    double v = 1.0 - u;
-    return 5.0 * v * v * v * v;
-}
-static inline double f_quint_in_out(double u)
-{
-    double v = 1.0 - u, lo = 16.0 * u * u * u * u * u, hi = 1.0 - 16.0 * v * v * v * v * v;
-    return ac_pick(u < 0.5, lo, hi);
-}
-static inline double d_quint_in_out(double u)
-{
-    double v = ac_pick(u < 0.5, u, 1.0 - u);
-    return 80.0 * v * v * v * v;
-}
-
-static inline double f_sine_in(double u) { return u == 1.0 ? 1.0 : 1.0 - cos(u * (PI / 2)); }
-static inline double d_sine_in(double u) { return (PI / 2) * sin(u * (PI / 2)); }
-static inline double f_sine_out(double u) { return sin(u * (PI / 2)); }
-/* sin of the distance to the end where the rate vanishes: exactly 0 there */
-static inline double d_sine_out(double u) { return (PI / 2) * sin((1.0 - u) * (PI / 2)); }
-static inline double f_sine_in_out(double u) { return -0.5 * (cos(PI * u) - 1.0); }
-static inline double d_sine_in_out(double u) { return (PI / 2) * sin(PI * fmin(u, 1.0 - u)); }
-
-/* Penner returns b at t == 0 for expo_in (the formula gives 2^-10) and b + c
-   at t == d for expo_out. */
-static inline double f_expo_in(double u) { return u == 0.0 ? 0.0 : exp2(10.0 * (u - 1.0)); }
-static inline double d_expo_in(double u) { return 10.0 * LN2 * exp2(10.0 * (u - 1.0)); }
-static inline double f_expo_out(double u) { return u == 1.0 ? 1.0 : 1.0 - exp2(-10.0 * u); }
-static inline double d_expo_out(double u) { return 10.0 * LN2 * exp2(-10.0 * u); }
-static inline double f_expo_in_out(double u)
-{
-    if (u == 0.0 || u == 1.0)
-        return u;
-    return u < 0.5 ? 0.5 * exp2(20.0 * u - 10.0) : 1.0 - 0.5 * exp2(10.0 - 20.0 * u);
-}
-static inline double d_expo_in_out(double u)
-{
-    return 10.0 * LN2 * exp2(u < 0.5 ? 20.0 * u - 10.0 : 10.0 - 20.0 * u);
-}
-
-/* The rates have a vertical tangent (+inf) where the square root vanishes.
-   1 - x^2 is formed as (1 - x)(1 + x), and 1 - (1 - u)^2 as u (2 - u), so
-   that u near the vertical end (1e-310 for circ_out) keeps its digits. */
-static inline double one_minus_sq(double x) { return (1.0 - x) * (1.0 + x); }
-static inline double f_circ_in(double u) { return 1.0 - sqrt(one_minus_sq(u)); }
-static inline double d_circ_in(double u) { return u / sqrt(one_minus_sq(u)); }
-static inline double f_circ_out(double u) { return sqrt(u * (2.0 - u)); }
-static inline double d_circ_out(double u) { return (1.0 - u) / sqrt(u * (2.0 - u)); }
-static inline double f_circ_in_out(double u)
-{
-    double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u, r = 0.5 * (1.0 - sqrt(one_minus_sq(t)));
-    return u < 0.5 ? r : 1.0 - r;
-}
-static inline double d_circ_in_out(double u)
-{
-    double t = u < 0.5 ? 2.0 * u : 2.0 - 2.0 * u;
-    return t / sqrt(one_minus_sq(t));
-}
-
-static inline double f_back_in(double u)
-{
-    double r = u * u * ((BACK_S + 1.0) * u - BACK_S);
-    return ac_pick(u == 1.0, 1.0, r);
-}
-static inline double d_back_in(double u)
-{
-    return 3.0 * (BACK_S + 1.0) * u * u - 2.0 * BACK_S * u;
-}
-static inline double f_back_out(double u)
-{
-    double t = u - 1.0, r = t * t * ((BACK_S + 1.0) * t + BACK_S) + 1.0;
-    return ac_pick(u == 0.0, 0.0, r);
-}
-static inline double d_back_out(double u)
-{
-    double t = u - 1.0;
-    return 3.0 * (BACK_S + 1.0) * t * t + 2.0 * BACK_S * t;
-}
-static inline double f_back_in_out(double u)
-{
-    int64_t lower = u < 0.5;
-    double t = ac_pick(lower, 2.0 * u, 2.0 * u - 2.0);
-    double sign = ac_pick(lower, -1.0, 1.0), base = ac_pick(lower, 0.0, 1.0);
-    double r = 0.5 * (t * t * ((BACK_S2 + 1.0) * t + sign * BACK_S2)) + base;
-    return ac_pick((u == 0.0) | (u == 1.0), u, r);
-}
-static inline double d_back_in_out(double u)
-{
-    int64_t lower = u < 0.5;
-    double t = ac_pick(lower, 2.0 * u, 2.0 * u - 2.0), sign = ac_pick(lower, -1.0, 1.0);
-    return 3.0 * (BACK_S2 + 1.0) * t * t + sign * 2.0 * BACK_S2 * t;
-}
-
-/* Penner's elastic with amplitude a = c = 1 and period p = 0.3 (in_out:
-   0.45), so the phase shift is p / 4; exactly 0 at u = 0 and 1 at u = 1. */
-#define EL_P 0.3
-#define EL_W (2.0 * PI / EL_P)
-#define EL_P2 0.45
-#define EL_W2 (2.0 * PI / EL_P2)
-static inline double f_elastic_in(double u)
-{
-    double t = u - 1.0;
-    if (u == 0.0 || u == 1.0)
-        return u;
-    return -exp2(10.0 * t) * sin((t - EL_P / 4) * EL_W);
-}
-static inline double d_elastic_in(double u)
-{
-    double t = u - 1.0, a = (t - EL_P / 4) * EL_W;
-    return -exp2(10.0 * t) * (10.0 * LN2 * sin(a) + EL_W * cos(a));
-}
-static inline double f_elastic_out(double u)
-{
-    if (u == 0.0 || u == 1.0)
-        return u;
-    return exp2(-10.0 * u) * sin((u - EL_P / 4) * EL_W) + 1.0;
-}
-static inline double d_elastic_out(double u)
-{
-    double a = (u - EL_P / 4) * EL_W;
-    return exp2(-10.0 * u) * (EL_W * cos(a) - 10.0 * LN2 * sin(a));
-}
-static inline double f_elastic_in_out(double u)
-{
-    double t = 2.0 * u - 1.0, a = (t - EL_P2 / 4) * EL_W2;
-    if (u == 0.0 || u == 1.0)
-        return u;
-    return u < 0.5 ? -0.5 * exp2(10.0 * t) * sin(a) : 0.5 * exp2(-10.0 * t) * sin(a) + 1.0;
-}
-static inline double d_elastic_in_out(double u)
-{
-    double t = 2.0 * u - 1.0, a = (t - EL_P2 / 4) * EL_W2;
-    return u < 0.5 ? -exp2(10.0 * t) * (10.0 * LN2 * sin(a) + EL_W2 * cos(a))
-                   : exp2(-10.0 * t) * (EL_W2 * cos(a) - 10.0 * LN2 * sin(a));
-}
-
-/* Penner's bounce_out: four parabolas of curvature 7.5625 meeting at
-   1/2.75, 2/2.75, 2.5/2.75. The others derive from it. */
-static inline double bounce_shift(double u)
-{
-    return ac_pick(u < 1.0 / 2.75, 0.0,
-                ac_pick(u < 2.0 / 2.75, 1.5 / 2.75, ac_pick(u < 2.5 / 2.75, 2.25 / 2.75, 2.625 / 2.75)));
-}
-static inline double bounce_lift(double u)
-{
-    return ac_pick(u < 1.0 / 2.75, 0.0,
-                ac_pick(u < 2.0 / 2.75, 0.75, ac_pick(u < 2.5 / 2.75, 0.9375, 0.984375)));
-}
-static inline double f_bounce_out(double u)
-{
-    double t = u - bounce_shift(u), r = BOUNCE_K * t * t + bounce_lift(u);
-    return ac_pick((u == 0.0) | (u == 1.0), u, r);
-}
-static inline double d_bounce_out(double u) { return 2.0 * BOUNCE_K * (u - bounce_shift(u)); }
-static inline double f_bounce_in(double u) { return 1.0 - f_bounce_out(1.0 - u); }
-static inline double d_bounce_in(double u) { return d_bounce_out(1.0 - u); }
-static inline double f_bounce_in_out(double u)
-{
-    /* in(2u) / 2 below one half, out(2u - 1) / 2 + 1/2 above: both are the
-       bounce_out parabola at w, reflected below one half */
-    double w = ac_pick(u < 0.5, 1.0 - 2.0 * u, 2.0 * u - 1.0), r = 0.5 * f_bounce_out(w);
-    return ac_pick(u < 0.5, 0.5 - r, 0.5 + r);
-}
-static inline double d_bounce_in_out(double u)
-{
-    return d_bounce_out(ac_pick(u < 0.5, 1.0 - 2.0 * u, 2.0 * u - 1.0));
-}
+#include "ac_ease_formulas.h"
 
 /* --------------------------------------------------------------- loops */
 
@@ -415,7 +162,7 @@ static inline double inv_quad(double s) { return sqrt(s); }
 static inline double inv_cubic(double s) { return cbrt(s); }
 static inline double inv_quart(double s) { return sqrt(sqrt(s)); }
 static inline double inv_quint(double s) { return s == 0.0 ? 0.0 : pow(s, 0.2); }
-static inline double inv_sine(double s) { return acos(1.0 - s) * (2.0 / PI); }
+static inline double inv_sine(double s) { return acos(1.0 - s) * (2.0 / AC_PI); }
 static inline double inv_circ(double s) { return sqrt(s * (2.0 - s)); }
 /* expo_in is 0 at u = 0 and jumps to 2^-10: values inside the jump are
    reached at u = 0. */
@@ -445,8 +192,8 @@ static double inverse_one(ac_ease_kind kind, double s)
     case AC_EASE_QUINT_OUT: return 1.0 - inv_quint(1.0 - s);
     case AC_EASE_QUINT_IN_OUT: return SYMMETRIC(inv_quint, s);
     case AC_EASE_SINE_IN: return inv_sine(s);
-    case AC_EASE_SINE_OUT: return asin(s) * (2.0 / PI);
-    case AC_EASE_SINE_IN_OUT: return acos(1.0 - 2.0 * s) / PI;
+    case AC_EASE_SINE_OUT: return asin(s) * (2.0 / AC_PI);
+    case AC_EASE_SINE_IN_OUT: return acos(1.0 - 2.0 * s) / AC_PI;
     case AC_EASE_EXPO_IN: return s == 0.0 ? 0.0 : inv_expo(s);
     case AC_EASE_EXPO_OUT: return s == 1.0 ? 1.0 : 1.0 - inv_expo(1.0 - s);
     case AC_EASE_EXPO_IN_OUT:
@@ -516,42 +263,6 @@ static inline double poly_at(poly3 q, double t)
 {
     return ((q.a * t + q.b) * t + q.c) * t * q.scale;
 }
-static inline double poly_d1(poly3 q, double t)
-{
-    return ((3.0 * q.a * t + 2.0 * q.b) * t + q.c) * q.scale;
-}
-
-#define BEZIER_TOL 1e-12
-
-/* The curve parameter t with |x(t) - u| <= 1e-12: Newton from t = u, then
-   bisection (x is nondecreasing because x1, x2 lie in [0, 1]). */
-static inline double bezier_solve(poly3 px, double u)
-{
-    double t = u, lo = 0.0, hi = 1.0;
-    for (int it = 0; it < 8; it++) {
-        double e = poly_at(px, t) - u, d;
-        if (fabs(e) <= BEZIER_TOL)
-            return t;
-        d = poly_d1(px, t);
-        if (!(fabs(d) > 1e-9))
-            break;
-        t -= e / d;
-        if (!(t >= 0.0 && t <= 1.0))
-            break;
-    }
-    t = u;
-    for (int it = 0; it < 200 && hi - lo > 1e-18; it++) {
-        double e = poly_at(px, t) - u;
-        if (fabs(e) <= BEZIER_TOL)
-            break;
-        if (e < 0.0)
-            lo = t;
-        else
-            hi = t;
-        t = 0.5 * (lo + hi);
-    }
-    return t;
-}
 
 /* Derivatives of one coordinate in Bernstein form, B(t) = 3 s^2 t p1 +
    3 s t^2 p2 + t^3 with s = 1 - t: exact at the ends (3 p1 at t = 0, 3 (1 - p2)
@@ -595,100 +306,32 @@ static double bezier_rate(const ac_ease_bezier *b, double t)
     return bern_d3(b->y1, b->y2) / bern_d3(b->x1, b->x2); /* x's is 6 when the others vanish */
 }
 
-/* The fast path, branch-free so that it vectorizes: the curve parameter t
-   starts from a table of t at BEZIER_GRID + 1 evenly spaced x (solved
-   carefully once per call), interpolated linearly, which is within about
-   1e-5 for smooth curves; BEZIER_NEWTON Newton steps then reach the
-   tolerance. An element whose residual is still above the tolerance, whose x
-   speed vanishes (for the rate), or whose u is invalid gets NaN and is redone
-   by the careful path, and so do the rates at u = 0 and u = 1 (one-sided
-   limits); s is finite for every valid element, so NaN marks exactly those.
-   Returns 1 when none did. */
-#ifndef BEZIER_GRID
-#define BEZIER_GRID 128
-#endif
-#ifndef BEZIER_NEWTON
-#define BEZIER_NEWTON 2
-#endif
-static inline int bezier_fast(const ac_ease_bezier *b, poly3 px, poly3 py, const double *table,
-                              const double *restrict u, double *restrict s,
-                              double *restrict dsdu, size_t n, int want_rate)
-{
-    int64_t redo = 0;
-    for (size_t i = 0; i < n; i++) {
-        double x = u[i], g = x * BEZIER_GRID, f, t, e, dx, y, r;
-        int k = (int)ac_pick((g >= 0.0) & (g < BEZIER_GRID), g, 0.0);
-        int64_t ok;
-        f = g - k;
-        t = table[k] + f * (table[k + 1] - table[k]);
-        for (int it = 0; it < BEZIER_NEWTON; it++) {
-            e = poly_at(px, t) - x;
-            dx = poly_d1(px, t);
-            t -= e / ac_pick(dx != 0.0, dx, 1.0);
-            t = ac_pick(t < 0.0, 0.0, ac_pick(t > 1.0, 1.0, t));
-        }
-        e = poly_at(px, t) - x;
-        dx = poly_d1(px, t);
-        y = ac_pick(x == 0.0, 0.0, ac_pick(x == 1.0, 1.0, poly_at(py, t)));
-        ok = (x >= 0.0) & (x <= 1.0) & (fabs(e) <= BEZIER_TOL);
-        if (want_rate) { /* a compile-time constant in each caller below */
-            double bx = bern_d1(b->x1, b->x2, t);
-            r = bern_d1(b->y1, b->y2, t) / ac_pick(bx != 0.0, bx, 1.0);
-            ok &= (bx != 0.0) & (x > 0.0) & (x < 1.0);
-            dsdu[i] = r;
-        }
-        redo |= ok ^ 1;
-        s[i] = ac_pick(ok, y, NAN);
-    }
-    return !redo;
-}
-
-AC_VECTORIZED
-static int bezier_fast_value(const ac_ease_bezier *b, poly3 px, poly3 py,
-                             const double *table, const double *u, double *s, size_t n)
-{
-    return bezier_fast(b, px, py, table, u, s, NULL, n, 0);
-}
-
-AC_VECTORIZED
-static int bezier_fast_rate(const ac_ease_bezier *b, poly3 px, poly3 py,
-                            const double *table, const double *u, double *s, double *dsdu,
-                            size_t n)
-{
-    return bezier_fast(b, px, py, table, u, s, dsdu, n, 1);
-}
-
+/* Values through the one Bezier time solve of the core (bezier_param in
+   ac_ease_formulas.h, which CSS-eased curve segments and remaps use too):
+   the unit block's time and value cubics and inverse-time table, built once
+   per call. A value cubic whose coefficients overflow (|y| near DBL_MAX)
+   is read in the scaled form of bezier_poly instead, at the same t. The
+   rate is the careful one of bezier_rate at that t. */
 ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, double *s,
                               double *dsdu, size_t n, ac_error *err)
 {
-    enum { BLOCK = 256 };
-    poly3 px = bezier_poly(curve->x1, curve->x2), py = bezier_poly(curve->y1, curve->y2);
-    double table[BEZIER_GRID + 1];
-    int fast = n >= 8 * BEZIER_GRID; /* below that, building the table costs more */
-    if (fast)
-        for (int k = 0; k <= BEZIER_GRID; k++)
-            table[k] = bezier_solve(px, (double)k / BEZIER_GRID);
-    for (size_t start = 0; start < n; start += BLOCK) {
-        size_t m = n - start < BLOCK ? n - start : BLOCK;
-        double *rate = dsdu ? dsdu + start : NULL;
-        if (fast && (rate ? bezier_fast_rate(curve, px, py, table, u + start, s + start, rate, m)
-                          : bezier_fast_value(curve, px, py, table, u + start, s + start, m)))
-            continue;
-        if (!fast)
-            for (size_t j = 0; j < m; j++)
-                s[start + j] = NAN;
-        for (size_t j = 0; j < m; j++) {
-            size_t i = start + j;
-            double x = u[i], t;
-            if (s[i] == s[i])
-                continue;
-            if (!(x >= 0.0 && x <= 1.0))
-                return unit_fail(AC_ARG_U, x, i, err);
-            t = bezier_solve(px, x);
-            s[i] = x == 0.0 ? 0.0 : x == 1.0 ? 1.0 : poly_at(py, t);
-            if (rate)
-                rate[j] = bezier_rate(curve, x == 0.0 ? 0.0 : x == 1.0 ? 1.0 : t);
-        }
+    double unit[BEZ_BLOCK];
+    poly3 py = bezier_poly(curve->y1, curve->y2);
+    int plain;
+    bezier_css_block(unit, 1, 0, curve->x1, curve->y1, curve->x2, curve->y2, 0.0, 1.0);
+    plain = ac_finite(unit[4]) && ac_finite(unit[5]) && ac_finite(unit[6]);
+    bezier_table(unit, 1, 0);
+    for (size_t i = 0; i < n; i++) {
+        double x = u[i];
+        if (!(x >= 0.0 && x <= 1.0))
+            return unit_fail(AC_ARG_U, x, i, err);
+    }
+    for (size_t i = 0; i < n; i++) {
+        double x = u[i], t = bezier_param(unit, 1, 0, x);
+        double y = plain ? ((unit[6] * t + unit[5]) * t + unit[4]) * t + unit[3] : poly_at(py, t);
+        s[i] = x == 0.0 ? 0.0 : x == 1.0 ? 1.0 : y;
+        if (dsdu)
+            dsdu[i] = bezier_rate(curve, x == 0.0 ? 0.0 : x == 1.0 ? 1.0 : t);
     }
     return AC_OK;
 }

@@ -13,6 +13,9 @@
  * - Broadcasting: where a kernel takes `steps`, steps[i] is how far input i
  *   advances per element, 1 for an array of n values and 0 for a single value
  *   shared by all elements. NULL means every input holds n values.
+ * - The read-only *_check functions that prove a call will succeed serve the
+ *   Python binding; they are gathered in the last section ("Binding support")
+ *   and an engine need not call them.
  */
 #ifndef ANIMCORE_H
 #define ANIMCORE_H
@@ -287,15 +290,6 @@ AC_API ac_status ac_hermite_eval(const double *start, const double *end,
                                  const size_t steps[6], double *position, double *velocity,
                                  size_t n, ac_error *err);
 
-/* True when ac_hermite_eval is certain to succeed on these inputs (same
-   arguments, steps may be NULL): one pass that reads the inputs and writes
-   nothing, for callers that must leave their outputs untouched on failure
-   and would otherwise evaluate twice. Conservative: inputs within a factor 8
-   of overflow give false even when the evaluation would succeed. */
-AC_API bool ac_hermite_check(const double *start, const double *end,
-                             const double *start_velocity, const double *end_velocity,
-                             const double *duration, const double *elapsed,
-                             const size_t steps[6], size_t n);
 
 /* tangent = duration * velocity, and back; steps[0] is for the first input,
    steps[1] for duration. Finite inputs, duration > 0, finite result. */
@@ -480,16 +474,6 @@ AC_API ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *curs
                                     const double *t, size_t n, int derivative, int side,
                                     double *out, ac_error *err);
 
-/* True only when ac_curve_eval_side with these arguments is certain to
-   succeed, from any cursor: every t finite, none outside the keys where the
-   extrapolation is AC_EXTRAP_ERROR, none so far out that an extrapolated
-   result could overflow, on a curve whose results of that order cannot
-   overflow inside the keys. One pass that reads t and writes nothing, for
-   callers that must leave their outputs untouched on failure and would
-   otherwise evaluate twice. False proves nothing: it is conservative near
-   overflow, and the evaluation then reports the error if there is one. */
-AC_API bool ac_curve_eval_check(const ac_curve *curve, const double *t, size_t n,
-                                int derivative, int side);
 
 /* ac_curve_eval_side through time remaps, as a clip plays a curve:
    `remaps` (nremap of them, outermost first) each map clip time t in [first
@@ -581,13 +565,6 @@ typedef enum ac_ease_jump {
 AC_API ac_status ac_ease_steps_eval(long count, ac_ease_jump position, const double *u, double *s,
                                     size_t n, ac_error *err);
 
-/* True when every u[0..n) lies in [0, 1], so that ac_ease_eval and
-   ac_ease_rate (a kind in range), ac_ease_inverse (a monotone kind, with s
-   for u), ac_ease_bezier_eval (an initialized curve) and ac_ease_steps_eval
-   (a valid count and position) are certain to succeed on them. One pass that
-   reads u and writes nothing, for callers that must leave their outputs
-   untouched on failure and would otherwise evaluate twice. */
-AC_API bool ac_ease_check(const double *u, size_t n);
 
 /* ----------------------------------------------------------- quaternions */
 
@@ -601,21 +578,6 @@ AC_API bool ac_ease_check(const double *u, size_t n);
 /* out = a * b (Hamilton product: b is applied first, then a). */
 AC_API ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t steps[2],
                                         double *out, size_t n, ac_error *err);
-/* True when ac_quat_batch_multiply is certain to succeed on these inputs
-   (same arguments): one pass that reads them and writes nothing, for callers
-   that must leave their outputs untouched on failure and would otherwise
-   multiply twice. Conservative: a component beyond 2^510 in magnitude gives
-   false even when the products are representable. */
-AC_API bool ac_quat_batch_multiply_check(const double *a, const double *b,
-                                         const size_t steps[2], size_t n);
-/* The checks below answer, as ac_quat_batch_multiply_check, whether the
-   kernels named are certain to succeed on these inputs (same arguments):
-   one pass that reads them and writes nothing; false proves nothing.
-   ac_quat_batch_unit_check: every quaternion finite and not zero, which
-   ac_quat_batch_conjugate, ac_quat_batch_normalize, ac_quat_batch_to_matrix
-   and ac_quat_batch_to_rotvec then accept (conservative: components whose
-   magnitudes sum past DBL_MAX give false). */
-AC_API bool ac_quat_batch_unit_check(const double *q, size_t n);
 /* out = (-x, -y, -z, w). */
 AC_API ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err);
 /* out = q / |q|, computed without overflow or underflow for any finite q. */
@@ -624,14 +586,9 @@ AC_API ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n,
 AC_API ac_status ac_quat_batch_from_axis_angle(const double *axis, const double *angle,
                                                const size_t steps[2], double *out, size_t n,
                                                ac_error *err);
-AC_API bool ac_quat_batch_from_axis_angle_check(const double *axis, const double *angle,
-                                                const size_t steps[2], size_t n);
 /* out = v rotated by the rotation q / |q|. */
 AC_API ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t steps[2],
                                       double *out, size_t n, ac_error *err);
-/* Conservative: a vector component beyond 2^510 in magnitude gives false. */
-AC_API bool ac_quat_batch_rotate_check(const double *q, const double *v, const size_t steps[2],
-                                       size_t n);
 /* Shortest-arc spherical (slerp) and normalized linear (nlerp) interpolation
    from q0 (t = 0) to q1 (t = 1), t in [0, 1]; q1 is negated when q0 . q1 < 0.
    Results are unit quaternions. */
@@ -639,9 +596,6 @@ AC_API ac_status ac_quat_batch_slerp(const double *q0, const double *q1, const d
                                      const size_t steps[3], double *out, size_t n, ac_error *err);
 AC_API ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *t,
                                      const size_t steps[3], double *out, size_t n, ac_error *err);
-/* For both ac_quat_batch_slerp and ac_quat_batch_nlerp. */
-AC_API bool ac_quat_batch_lerp_check(const double *q0, const double *q1, const double *t,
-                                     const size_t steps[3], size_t n);
 
 /* A rotation track with glTF animation semantics (glTF 2.0, Appendix C), on
    the same key track as ac_curve: the same interpolation, extrapolation and
@@ -692,16 +646,6 @@ AC_API ac_status ac_quat_curve_eval(const ac_quat_curve *curve, ac_curve_cursor 
                                     const double *t, size_t n, int side, double *q,
                                     double *omega, ac_error *err);
 
-/* True only when ac_quat_curve_eval with these arguments (angular
-   velocities wanted or not) is certain to succeed, from any cursor: a step
-   or linear curve, every t finite, none outside the keys where the
-   extrapolation is AC_EXTRAP_ERROR or AC_EXTRAP_LINEAR, and no segment
-   whose keys are too close for their rotation where angular velocities are
-   wanted or an end key turns on (AC_EXTRAP_LINEAR, at the key too). One
-   pass that reads t and writes nothing, as ac_curve_eval_check; false
-   proves nothing. */
-AC_API bool ac_quat_curve_eval_check(const ac_quat_curve *curve, const double *t, size_t n,
-                                     int side, bool omega);
 
 /* Conversions. Matrices are 3x3 row-major acting on column vectors
    (v' = M v); rotation vectors are axis * angle (radians). Euler angles
@@ -721,14 +665,10 @@ AC_API ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int 
                                  double *angles, size_t n, ac_error *err);
 AC_API ac_status ac_quat_batch_from_euler(const double *angles, const int axes[3], int extrinsic,
                                    double *q, size_t n, ac_error *err);
-AC_API bool ac_quat_batch_from_matrix_check(const double *matrix, size_t n);
-AC_API bool ac_quat_batch_to_euler_check(const double *q, const int axes[3], size_t n);
-AC_API bool ac_quat_batch_from_euler_check(const double *angles, const int axes[3], size_t n);
 /* to_rotvec returns the shorter turn (angle in [0, pi]). */
 AC_API ac_status ac_quat_batch_to_rotvec(const double *q, double *rotvec, size_t n, ac_error *err);
 AC_API ac_status ac_quat_batch_from_rotvec(const double *rotvec, double *q, size_t n,
                                     ac_error *err);
-AC_API bool ac_quat_batch_from_rotvec_check(const double *rotvec, size_t n);
 
 /* -------------------------------------------------------------- skeleton */
 
@@ -837,17 +777,6 @@ AC_API ac_status ac_rootmotion_delta(const ac_looptrack *track, const double *t0
                                      const size_t steps[2], double *translation, double *rotation,
                                      size_t n, ac_error *err);
 
-/* True only when ac_rootmotion_sample / ac_rootmotion_delta with these
-   arguments are certain to succeed: every phase in [0, 1]; for a delta, a
-   track without rotation whose keys and tangents keep every delta within
-   max_cycles representable (decided once, at creation), and every time
-   within max_cycles. One pass that reads the times and writes nothing, for
-   callers that must leave their outputs untouched on failure and would
-   otherwise evaluate twice. False proves nothing (turning tracks always give
-   false for deltas): the evaluation then reports the error if there is one. */
-AC_API bool ac_rootmotion_sample_check(const ac_looptrack *track, const double *phase, size_t n);
-AC_API bool ac_rootmotion_delta_check(const ac_looptrack *track, const double *t0,
-                                      const double *t1, const size_t steps[2], size_t n);
 
 /* Playback cursors: n states (integer cycle, phase in [0, 1)) move by
    value[i * steps[2]] seconds (absolute = 0) or to the time value (absolute =
@@ -863,15 +792,6 @@ AC_API ac_status ac_rootmotion_advance(const ac_looptrack *track, const int64_t 
                                        double *new_phase, double *translation, double *rotation,
                                        size_t n, ac_error *err);
 
-/* True only when ac_rootmotion_advance with these arguments is certain to
-   succeed: a track without rotation whose deltas are bounded (see
-   ac_rootmotion_delta_check), every phase in [0, 1), every value within
-   max_cycles, and cycles that keep the step's whole cycles within
-   2 max_cycles + 2 (absolute) or the new cycle within 2^53 (relative). Reads
-   the inputs and writes nothing; false proves nothing. */
-AC_API bool ac_rootmotion_advance_check(const ac_looptrack *track, const int64_t *cycle,
-                                        const double *phase, const double *value,
-                                        const size_t steps[3], bool absolute, size_t n);
 
 /* --------------------------------------------------------------- contact */
 
@@ -900,13 +820,6 @@ AC_API ac_status ac_contact_bounce(const double *velocity, const double *surface
                                    const double *friction, const double *threshold,
                                    const size_t steps[6], size_t dim, double *result, size_t n,
                                    ac_error *err);
-/* True when ac_contact_bounce is certain to succeed on these inputs (same
-   arguments): one pass that reads them and writes nothing. Conservative: a
-   vector component beyond 2^500 in magnitude gives false. */
-AC_API bool ac_contact_bounce_check(const double *velocity, const double *surface_velocity,
-                                    const double *normal, const double *restitution,
-                                    const double *friction, const double *threshold,
-                                    const size_t steps[6], size_t dim, size_t n);
 
 /* Velocity of a point of a rigid body: linear_velocity + angular x offset.
    In 2-D the angular velocity is a scalar (omega * (-offset_y, offset_x)),
@@ -918,13 +831,6 @@ AC_API ac_status ac_contact_point_velocity(const double *linear_velocity,
                                            const double *angular_velocity, const double *offset,
                                            const size_t steps[3], size_t dim, double *result,
                                            size_t n, ac_error *err);
-/* True when ac_contact_point_velocity is certain to succeed on these inputs
-   (same arguments): one pass that reads them and writes nothing.
-   Conservative: a component beyond 2^510 in magnitude gives false. */
-AC_API bool ac_contact_point_velocity_check(const double *linear_velocity,
-                                            const double *angular_velocity,
-                                            const double *offset, const size_t steps[3],
-                                            size_t dim, size_t n);
 
 /* One rigid body per contact for ac_contact_collide. Inputs step by whole
    items (steps[0..4] for velocity, angular_velocity, inverse_mass,
@@ -1147,14 +1053,6 @@ AC_API ac_status ac_snapshot_buffer_push(ac_snapshot_buffer *buffer, const int64
                                          const int64_t *generation, size_t n,
                                          unsigned char *result, ac_error *err);
 
-/* The argument checks of ac_snapshot_buffer_push alone (rotation given when
-   required, entities in range, ticks in range): AC_OK when those n pushes
-   would be applied, else the error the push would return. Changes nothing,
-   so a caller applying a batch in pieces can check every piece first. */
-AC_API ac_status ac_snapshot_buffer_push_check(const ac_snapshot_buffer *buffer,
-                                               const int64_t *entity, const int64_t *tick,
-                                               const double *rotation, size_t n,
-                                               ac_error *err);
 
 /* Samples every entity at one finite render tick: position entities x dim,
    rotation entities x 4 (may be NULL), mode (ac_snapshot_mode), left_tick and
@@ -1211,10 +1109,6 @@ AC_API ac_status ac_snapshot_timeline_push(ac_snapshot_timeline *timeline, const
                                            const double *rotation, size_t n,
                                            unsigned char *result, ac_error *err);
 
-/* Its argument checks alone, as ac_snapshot_buffer_push_check. */
-AC_API ac_status ac_snapshot_timeline_push_check(const ac_snapshot_timeline *timeline,
-                                                 const int64_t *tick, const double *rotation,
-                                                 size_t n, ac_error *err);
 
 /* Releases every waiting snapshot into the timeline; returns how many. */
 AC_API size_t ac_snapshot_timeline_flush(ac_snapshot_timeline *timeline);
@@ -1320,6 +1214,148 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
    slope that is not representable (AC_ARG_SLOPES, index i * c + channel). */
 AC_API ac_status ac_tangents_auto_ease(const double *times, const double *values, size_t k,
                                        size_t c, double *slopes, ac_error *err);
+
+/* ======================================================================
+   Binding support: read-only success proofs. Engines need not call these.
+
+   Each *_check below answers, for the kernel it names and the same
+   arguments, whether that kernel is certain to succeed, in one pass that
+   reads the inputs and writes nothing (the snapshot checks return the error
+   the push would return). A binding uses them to leave its output arrays
+   untouched when a call would fail without evaluating twice; an engine that
+   calls the kernels directly gets the same errors from the kernels
+   themselves. False proves nothing: the checks are conservative near
+   overflow, and the kernel then reports the error if there is one.
+   ====================================================================== */
+
+/* True when ac_hermite_eval is certain to succeed on these inputs (same
+   arguments, steps may be NULL): one pass that reads the inputs and writes
+   nothing, for callers that must leave their outputs untouched on failure
+   and would otherwise evaluate twice. Conservative: inputs within a factor 8
+   of overflow give false even when the evaluation would succeed. */
+AC_API bool ac_hermite_check(const double *start, const double *end,
+                             const double *start_velocity, const double *end_velocity,
+                             const double *duration, const double *elapsed,
+                             const size_t steps[6], size_t n);
+
+/* True only when ac_curve_eval_side with these arguments is certain to
+   succeed, from any cursor: every t finite, none outside the keys where the
+   extrapolation is AC_EXTRAP_ERROR, none so far out that an extrapolated
+   result could overflow, on a curve whose results of that order cannot
+   overflow inside the keys. One pass that reads t and writes nothing, for
+   callers that must leave their outputs untouched on failure and would
+   otherwise evaluate twice. False proves nothing: it is conservative near
+   overflow, and the evaluation then reports the error if there is one. */
+AC_API bool ac_curve_eval_check(const ac_curve *curve, const double *t, size_t n,
+                                int derivative, int side);
+
+/* True when every u[0..n) lies in [0, 1], so that ac_ease_eval and
+   ac_ease_rate (a kind in range), ac_ease_inverse (a monotone kind, with s
+   for u), ac_ease_bezier_eval (an initialized curve) and ac_ease_steps_eval
+   (a valid count and position) are certain to succeed on them. One pass that
+   reads u and writes nothing, for callers that must leave their outputs
+   untouched on failure and would otherwise evaluate twice. */
+AC_API bool ac_ease_check(const double *u, size_t n);
+
+/* True when ac_quat_batch_multiply is certain to succeed on these inputs
+   (same arguments): one pass that reads them and writes nothing, for callers
+   that must leave their outputs untouched on failure and would otherwise
+   multiply twice. Conservative: a component beyond 2^510 in magnitude gives
+   false even when the products are representable. */
+AC_API bool ac_quat_batch_multiply_check(const double *a, const double *b,
+                                         const size_t steps[2], size_t n);
+
+/* The checks below answer, as ac_quat_batch_multiply_check, whether the
+   kernels named are certain to succeed on these inputs (same arguments):
+   one pass that reads them and writes nothing; false proves nothing.
+   ac_quat_batch_unit_check: every quaternion finite and not zero, which
+   ac_quat_batch_conjugate, ac_quat_batch_normalize, ac_quat_batch_to_matrix
+   and ac_quat_batch_to_rotvec then accept (conservative: components whose
+   magnitudes sum past DBL_MAX give false). */
+AC_API bool ac_quat_batch_unit_check(const double *q, size_t n);
+
+AC_API bool ac_quat_batch_from_axis_angle_check(const double *axis, const double *angle,
+                                                const size_t steps[2], size_t n);
+
+/* Conservative: a vector component beyond 2^510 in magnitude gives false. */
+AC_API bool ac_quat_batch_rotate_check(const double *q, const double *v, const size_t steps[2],
+                                       size_t n);
+
+/* For both ac_quat_batch_slerp and ac_quat_batch_nlerp. */
+AC_API bool ac_quat_batch_lerp_check(const double *q0, const double *q1, const double *t,
+                                     const size_t steps[3], size_t n);
+
+/* True only when ac_quat_curve_eval with these arguments (angular
+   velocities wanted or not) is certain to succeed, from any cursor: a step
+   or linear curve, every t finite, none outside the keys where the
+   extrapolation is AC_EXTRAP_ERROR or AC_EXTRAP_LINEAR, and no segment
+   whose keys are too close for their rotation where angular velocities are
+   wanted or an end key turns on (AC_EXTRAP_LINEAR, at the key too). One
+   pass that reads t and writes nothing, as ac_curve_eval_check; false
+   proves nothing. */
+AC_API bool ac_quat_curve_eval_check(const ac_quat_curve *curve, const double *t, size_t n,
+                                     int side, bool omega);
+
+AC_API bool ac_quat_batch_from_matrix_check(const double *matrix, size_t n);
+
+AC_API bool ac_quat_batch_to_euler_check(const double *q, const int axes[3], size_t n);
+
+AC_API bool ac_quat_batch_from_euler_check(const double *angles, const int axes[3], size_t n);
+
+AC_API bool ac_quat_batch_from_rotvec_check(const double *rotvec, size_t n);
+
+/* True only when ac_rootmotion_sample / ac_rootmotion_delta with these
+   arguments are certain to succeed: every phase in [0, 1]; for a delta, a
+   track without rotation whose keys and tangents keep every delta within
+   max_cycles representable (decided once, at creation), and every time
+   within max_cycles. One pass that reads the times and writes nothing, for
+   callers that must leave their outputs untouched on failure and would
+   otherwise evaluate twice. False proves nothing (turning tracks always give
+   false for deltas): the evaluation then reports the error if there is one. */
+AC_API bool ac_rootmotion_sample_check(const ac_looptrack *track, const double *phase, size_t n);
+
+AC_API bool ac_rootmotion_delta_check(const ac_looptrack *track, const double *t0,
+                                      const double *t1, const size_t steps[2], size_t n);
+
+/* True only when ac_rootmotion_advance with these arguments is certain to
+   succeed: a track without rotation whose deltas are bounded (see
+   ac_rootmotion_delta_check), every phase in [0, 1), every value within
+   max_cycles, and cycles that keep the step's whole cycles within
+   2 max_cycles + 2 (absolute) or the new cycle within 2^53 (relative). Reads
+   the inputs and writes nothing; false proves nothing. */
+AC_API bool ac_rootmotion_advance_check(const ac_looptrack *track, const int64_t *cycle,
+                                        const double *phase, const double *value,
+                                        const size_t steps[3], bool absolute, size_t n);
+
+/* True when ac_contact_bounce is certain to succeed on these inputs (same
+   arguments): one pass that reads them and writes nothing. Conservative: a
+   vector component beyond 2^500 in magnitude gives false. */
+AC_API bool ac_contact_bounce_check(const double *velocity, const double *surface_velocity,
+                                    const double *normal, const double *restitution,
+                                    const double *friction, const double *threshold,
+                                    const size_t steps[6], size_t dim, size_t n);
+
+/* True when ac_contact_point_velocity is certain to succeed on these inputs
+   (same arguments): one pass that reads them and writes nothing.
+   Conservative: a component beyond 2^510 in magnitude gives false. */
+AC_API bool ac_contact_point_velocity_check(const double *linear_velocity,
+                                            const double *angular_velocity,
+                                            const double *offset, const size_t steps[3],
+                                            size_t dim, size_t n);
+
+/* The argument checks of ac_snapshot_buffer_push alone (rotation given when
+   required, entities in range, ticks in range): AC_OK when those n pushes
+   would be applied, else the error the push would return. Changes nothing,
+   so a caller applying a batch in pieces can check every piece first. */
+AC_API ac_status ac_snapshot_buffer_push_check(const ac_snapshot_buffer *buffer,
+                                               const int64_t *entity, const int64_t *tick,
+                                               const double *rotation, size_t n,
+                                               ac_error *err);
+
+/* Its argument checks alone, as ac_snapshot_buffer_push_check. */
+AC_API ac_status ac_snapshot_timeline_push_check(const ac_snapshot_timeline *timeline,
+                                                 const int64_t *tick, const double *rotation,
+                                                 size_t n, ac_error *err);
 
 #ifdef __cplusplus
 }

@@ -1266,3 +1266,45 @@ def test_remapped_errors_after_many_sorted_queries(make, bad, derivative):
             curve.evaluate(t, derivative)
     else:  # the velocity there is the finite slope
         assert np.all(curve.evaluate(t, derivative)[2345:] == 1e308)
+
+
+# -- no silent NaN or inf from remaps and key slopes (#27 item 8) ---------------
+
+def test_chained_remaps_with_rates_zero_and_infinite_are_refused_not_nan():
+    # quad_in's rate is 0 at u = 0 and circ_out's infinite: 0 x inf, never NaN
+    curve = Curve([0, 1, 2], [0, 1, 0]).remap_time("quad_in").remap_time("circ_out")
+    with pytest.raises(OverflowError, match=r"Curve.evaluate: velocity at index \(0,\) is not "
+                                            r"computed: .* 0 x inf"):
+        curve.evaluate([0.0, 1.0], 1)
+    inner = curve.evaluate([0.5, 1.5], 1)  # elsewhere the chain rule holds
+    assert np.isfinite(inner).all()
+
+
+def test_steep_remap_velocity_beyond_double_range_raises():
+    steep = Curve([0, 1e-300, 2], [0, 1, 2], interpolation="linear")  # rate 1e300
+    curve = Curve([0, 1, 2], [0, 1e10, 0]).remap_time(steep)
+    with pytest.raises(OverflowError, match=r"velocity at index \(0,\) is not representable: "
+                                            r".* exceeds the double range"):
+        curve.evaluate([5e-301, 1.0], 1)
+    assert np.isfinite(curve.evaluate([1.0], 1)).all()
+
+
+def test_key_slopes_vertical_tangent_is_a_documented_infinite_slope():
+    slopes = Curve([0, 1, 2], [0, 1, 0], interpolation="circ_in").key_slopes()
+    assert slopes.left[0] == np.inf and slopes.jump[0] == -np.inf
+    assert not np.isnan(np.r_[slopes.left, slopes.right, slopes.jump]).any()
+
+
+def test_key_slopes_jump_of_two_infinite_slopes_raises():
+    curve = Curve([0, 1, 2], [0, 1, 2], interpolation=["circ_in", "circ_out"])
+    with pytest.raises(OverflowError, match=r"Curve.key_slopes: jump at index \(0,\) \(key "
+                                            r"time 1.0\) is not representable: right slope "
+                                            r"inf minus left slope inf"):
+        curve.key_slopes()
+
+
+def test_key_slopes_overflowing_jump_raises():
+    curve = Curve([0, 1, 2], [0, 1.5e308, 0], interpolation="linear")
+    with pytest.raises(OverflowError, match=r"Curve.key_slopes: jump at index \(0,\) .* right "
+                                            r"slope -1.5e\+308 minus left slope 1.5e\+308"):
+        curve.key_slopes()

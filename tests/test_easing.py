@@ -618,3 +618,92 @@ def test_unknown_name_suggests_the_closest_with_one_prefix():
     with pytest.raises(ValueError, match=r"^Steps: position is 'jump-ned' \(must be one of .*; "
                                          r"did you mean 'jump-end'"):
         Steps(2, "jump-ned")
+
+
+# -- one easing library: every path gives the same bits (#26) -------------------
+
+AGREE_U = np.concatenate([np.linspace(0.0, 1.0, 1001),
+                          np.random.default_rng(26).random(2000),
+                          [1 / 2.75, 2 / 2.75, 2.5 / 2.75, 0.5 - 1e-12, 0.5 + 1e-12, 1e-300]])
+
+
+def _bits(x):
+    return np.ascontiguousarray(x, dtype=np.float64).view(np.int64)
+
+
+def _unit_curve(overshoots=True, **options):
+    # linear on both sides: the unit segment continued, so an overshooting easing's
+    # eased time outside [0, 1] still reads as that time (v = t exactly there)
+    ends = "linear" if overshoots else "clamp"
+    return animcore.Curve([0.0, 1.0], [0.0, 1.0], before=ends, after=ends, **options)
+
+
+@pytest.mark.parametrize("kind", EASING_KINDS)
+def test_ease_segment_and_remap_agree_to_the_bit(kind):
+    expected = _bits(ease(kind, AGREE_U))
+    segment = _unit_curve(interpolation="linear", ease=kind)(AGREE_U)
+    remapped = _unit_curve(interpolation="linear").remap_time(kind)(AGREE_U)
+    # a monotone kind keeps its eased times inside the keys; its own extrapolation
+    # may have an infinite slope (circ_in), so it holds the ends
+    interpolated = _unit_curve(kind not in MONOTONE, interpolation=kind)(AGREE_U)
+    for name, got in (("ease=", segment), ("remap_time", remapped),
+                      ("interpolation=", interpolated)):
+        bad = np.flatnonzero(_bits(got) != expected)
+        assert bad.size == 0, (f"{kind} {name}: {bad.size} points differ, first u = "
+                               f"{AGREE_U[bad[0]]!r}")
+
+
+@pytest.mark.parametrize("kind", EASING_KINDS)
+def test_ease_rate_matches_segment_velocity(kind):
+    u = AGREE_U[(AGREE_U > 0) & (AGREE_U < 1)]
+    rate = ease(kind, u, derivative=1)
+    u, rate = u[np.abs(rate) < 1e6], rate[np.abs(rate) < 1e6]  # not at vertical tangents
+    velocity = _unit_curve(kind not in MONOTONE, interpolation=kind).evaluate(u, 1)
+    np.testing.assert_allclose(velocity, rate, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("points", [(0.25, 0.1, 0.25, 1.0), (0.42, 0.0, 0.58, 1.0),
+                                    (0.0, 0.0, 1.0, 1.0), (0.9, -0.5, 0.1, 1.5),
+                                    (1.0, 0.0, 0.0, 1.0)])
+def test_cubic_bezier_equals_the_segment_it_eases(points):
+    easing = CubicBezier(*points)
+    expected = _bits(easing(AGREE_U))
+    for got in (_unit_curve(interpolation=easing)(AGREE_U),
+                _unit_curve(interpolation="linear", ease=easing)(AGREE_U),
+                _unit_curve(interpolation="linear").remap_time(easing)(AGREE_U)):
+        bad = np.flatnonzero(_bits(got) != expected)
+        assert bad.size == 0, f"{bad.size} points differ, first u = {AGREE_U[bad[0]]!r}"
+
+
+@pytest.mark.parametrize("options", [dict(interpolation="linear", ease="quad_in_out"),
+                                     dict(interpolation="cubic", ease="elastic_out"),
+                                     dict(interpolation="sine_in_out"),
+                                     dict(interpolation=CubicBezier(0.25, 0.1, 0.25, 1.0)),
+                                     dict(interpolation=["back_out", "linear", "bounce_in"])])
+@pytest.mark.parametrize("mode", ["cycle", "oscillate"])
+def test_eased_cycle_fold_is_exact(options, mode):
+    # period 4 (a power of two) and times on a 1/64 grid: t + k * period is exact
+    # (oscillate repeats every second cycle mirrored: shift by whole pairs of cycles)
+    curve = animcore.Curve([0.0, 0.5, 1.75, 4.0], [0.0, 1.0, 3.0, -2.0], before=mode,
+                           after=mode, **options)
+    period = 4.0 if mode == "cycle" else 8.0
+    t = np.linspace(0.0, 4.0, 257)
+    base = curve(t)
+    for k in (1, 3, 1000, 2 ** 20 + 1, 10 ** 9, -(10 ** 9)):
+        shifted = curve(t + k * period)
+        bad = np.flatnonzero(_bits(shifted) != _bits(base))
+        assert bad.size == 0, f"k = {k}: t = {t[bad[0]]} differs"
+    inner = t[(t > 0.0) & (t < 4.0)]  # the seams' velocities depend on the side
+    velocity = curve.evaluate(inner, 1)
+    for k in (1, 1000, 10 ** 9):
+        assert np.array_equal(_bits(curve.evaluate(inner + k * period, 1)), _bits(velocity)), k
+
+
+def test_eased_cycle_offset_fold_is_exact():
+    curve = animcore.Curve([0.0, 0.5, 1.75, 4.0], [0.0, 1.0, 3.0, -2.0], before="cycle_offset",
+                           after="cycle_offset", interpolation="linear", ease="quad_in_out")
+    t = np.linspace(0.0, 4.0, 257)
+    base = curve(t)
+    for k in (1, 1000, 10 ** 9):
+        # each cycle shifts by last - first = -2 (exact: k * 2 and the sums are exact here)
+        np.testing.assert_array_equal(curve(t + k * 4.0), base - 2.0 * k)
