@@ -59,6 +59,32 @@ _BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
 MAX_FRAMES = 100_000_000  # per clip: more is a mistyped --fps, not an animation
 
 
+# Frames per clip a bake makes without being asked for more (``max_frames=``,
+# ``--max-frames``): 1,000,000 frames is 9 hours at 30 fps, 8 MB per channel
+# component. A clip with more keys than a quarter of that justifies a grid of
+# four frames per key.
+DEFAULT_MAX_FRAMES = 1_000_000
+
+
+def check_frames(func: str, clips, fps: float, max_frames=None) -> None:
+    """Refuses, before anything is allocated, a clip whose grid at ``fps``
+    would have more frames than the input justifies: more than ``max_frames``
+    (default :data:`DEFAULT_MAX_FRAMES`) and more than four per key of its
+    densest channel."""
+    limit = DEFAULT_MAX_FRAMES if max_frames is None else max_frames
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ValueError(f"{func}: max_frames is {max_frames!r} (must be an integer >= 1)")
+    for clip in clips:
+        keys = max((len(c.times) for c in clip.channels if hasattr(c, "times")), default=0)
+        allowed = max(int(limit), 4 * keys)
+        frames = clip.duration * fps
+        if not frames <= allowed:  # also catches an infinite or NaN product
+            raise ValueError(f"{func}: clip {clip.name!r}: {clip.duration:g} s at fps={fps:g} "
+                             f"would be {frames:.4g} frames, more than its {keys} key(s) and "
+                             f"max_frames={limit:,} justify (raise max_frames / --max-frames "
+                             "to bake it)")
+
+
 def _check_fps(fps: float) -> None:
     if not (math.isfinite(fps) and fps > 0):
         raise ValueError(f"bake: fps is {fps!r} (must be a finite number > 0)")
@@ -124,8 +150,12 @@ class Progress:
 
 
 def bake(clips: list[Clip], fps: float, *, progress: str = "never",
-         stream=None) -> dict[str, np.ndarray]:
+         stream=None, max_frames=None) -> dict[str, np.ndarray]:
     """Sample every channel of ``clips`` on the frame grid of ``fps``.
+
+    A clip whose grid would have more than ``max_frames`` frames (default
+    :data:`DEFAULT_MAX_FRAMES`, or four per key where the clip has more keys)
+    is refused with a ValueError before anything is allocated.
 
     Returns
     -------
@@ -133,6 +163,8 @@ def bake(clips: list[Clip], fps: float, *, progress: str = "never",
         ``"<clip>/time"`` -> (frames,) seconds and ``"<clip>/<target>/<path>"``
         -> (frames, width) values, in clip and channel order.
     """
+    _check_fps(fps)
+    check_frames("bake", clips, fps, max_frames)
     grids = []
     for clip in clips:  # every grid's size is checked before any channel is sampled
         try:
@@ -274,7 +306,7 @@ def _unsupported_report(clips) -> list[str]:
     return lines
 
 
-def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail):
+def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=None):
     """Baked arrays and the clips describing them, for --world / --root-motion."""
     from .skeleton import extract_root_motion
 
@@ -313,7 +345,7 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail):
                     channels.append(_Baked(target, path, values.shape[-1], "world"))
         else:
             channels = list(clip.channels)
-            for key, value in bake([clip], fps).items():
+            for key, value in bake([clip], fps, max_frames=max_frames).items():
                 arrays[key] = value
         described.append(Clip(clip.name, clip.duration, tuple(channels + extra)))
     return arrays, described
@@ -356,20 +388,22 @@ def load_input(path, *, scene: bool = False):
 
 
 def bake_clips(scene, clips, fps: float, fail, *, world: bool = False, nodes=None,
-               root_motion=None):
+               root_motion=None, max_frames=None):
     """``(arrays, described clips)`` of ``clips``: their channels sampled on the
     frame grid, or with ``world`` / ``root_motion`` (which need the ``scene``)
     the rig's world transforms and root motion. ``fail(message)`` reports an
     option the scene does not fit (a node it does not have) and must raise.
     The one bake behind the single-file and the many-file commands."""
+    _check_fps(fps)
+    check_frames("bake", clips, fps, max_frames)
     if world or root_motion is not None:
-        return _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail)
-    return bake(clips, fps), list(clips)
+        return _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames)
+    return bake(clips, fps, max_frames=max_frames), list(clips)
 
 
 def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         world: bool = False, nodes=None, root_motion=None, strict: bool = False,
-        warn=None) -> int:
+        warn=None, max_frames=None) -> int:
     """The ``bake`` command; ``fail(message)`` reports a usage error (exit 2).
     Returns the exit status: 1 with ``strict`` when a clip has channels that
     are not baked, else 0."""
@@ -383,6 +417,7 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         fail(f"bake: --out must end in .npz or .csv, got {out!r}")
     try:
         _check_fps(fps)
+        check_frames("bake", [], fps, max_frames)
     except ValueError as error:
         fail(str(error))
     try:
@@ -407,9 +442,9 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
     try:
         if world or root_motion is not None:
             arrays, clips = bake_clips(scene, clips, fps, fail, world=world, nodes=nodes,
-                                       root_motion=root_motion)
+                                       root_motion=root_motion, max_frames=max_frames)
         else:
-            arrays = bake(clips, fps, progress=progress)
+            arrays = bake(clips, fps, progress=progress, max_frames=max_frames)
     except ValueError as error:  # a frame grid too large to allocate
         fail(str(error))
     except MemoryError:
@@ -540,7 +575,8 @@ def _raise(message: str):
 
 def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
               format: str = "npz", token: str = "bake", path=None, world: bool = False,
-              nodes=None, root_motion=None, strict: bool = False) -> list[BakeRow]:
+              nodes=None, root_motion=None, strict: bool = False,
+              max_frames=None) -> list[BakeRow]:
     """Bakes every clip of one glTF, BVH or USD file (or the one named
     ``clip``) into ``out_dir/<prefix>.<clip>.<format>``, each written
     atomically, with the options of ``python -m animcore bake`` for one file
@@ -549,7 +585,7 @@ def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
     :class:`BakeRow` per clip, or a single failed row: errors are data here,
     so that one bad file never stops a batch. ``file`` is the name reported
     in the rows; ``path`` the one opened (default: ``file``)."""
-    rig = dict(world=world, nodes=nodes, root_motion=root_motion)
+    rig = dict(world=world, nodes=nodes, root_motion=root_motion, max_frames=max_frames)
     try:
         scene, clips = load_input(file if path is None else path,
                                   scene=world or root_motion is not None)
@@ -651,7 +687,7 @@ def read_manifest(out_dir: str) -> list[BakeRow]:
 def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = None,
                clip=None, format: str = "npz", world: bool = False, nodes=None,
                root_motion=None, strict: bool = False, progress: str = "never",
-               stream=None) -> list[BakeRow]:
+               stream=None, max_frames=None) -> list[BakeRow]:
     """Bakes many files with ``workers`` local processes (default: one per
     core; 1 bakes in this process), without Dask. Same options, outputs and
     manifest as :func:`animcore.dask.bake_many`."""
@@ -664,13 +700,14 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
     if workers < 1:
         raise ValueError(f"bake: workers is {workers} (must be >= 1)")
     check_options("bake", fps, format, world=world, nodes=nodes, root_motion=root_motion)
+    check_frames("bake", [], fps, max_frames)
     os.makedirs(out_dir, exist_ok=True)
     token = uuid.uuid4().hex[:12]
     work = batches(files, plan_outputs(files), batch_sizes(len(files), workers))
     bar = Progress(len(files), progress, stream, unit="files")
     done: dict[int, list[BakeRow]] = {}
     options = dict(clip=clip, format=format, token=token, world=world, nodes=nodes,
-                   root_motion=root_motion, strict=strict)
+                   root_motion=root_motion, strict=strict, max_frames=max_frames)
     if workers == 1:
         for i, jobs in enumerate(work):
             done[i] = bake_batch(jobs, out_dir, fps, **options)
@@ -706,7 +743,7 @@ def is_many(patterns, workers=None, scheduler=None) -> bool:
 
 def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, workers=None,
              scheduler=None, write=print, world: bool = False, nodes=None,
-             root_motion=None, strict: bool = False) -> int:
+             root_motion=None, strict: bool = False, max_frames=None) -> int:
     """The ``bake`` command for several inputs, ``--workers`` or ``--scheduler``:
     one output per clip in the folder ``out`` and its manifest, each baked
     with the single-file options (``--world``, ``--nodes``, ``--root-motion``,
@@ -722,10 +759,12 @@ def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, worke
         fail(f"bake: --workers is {workers} (must be >= 1)")
     try:
         _check_fps(fps)
+        check_frames("bake", [], fps, max_frames)
     except ValueError as error:
         fail(str(error))
     options = dict(fps=fps, clip=clip_name, world=world, nodes=nodes,
-                   root_motion=root_motion, strict=strict, progress=progress)
+                   root_motion=root_motion, strict=strict, progress=progress,
+                   max_frames=max_frames)
     if scheduler is not None:
         from . import dask as animcore_dask
 
