@@ -500,14 +500,67 @@ def expand_inputs(patterns) -> list[str]:
             matches = sorted(os.path.join(pattern, name) for name in os.listdir(pattern)
                              if name.lower().endswith(INPUT_SUFFIXES))
         elif glob.has_magic(pattern):
-            matches = sorted(glob.glob(pattern, recursive=True)) or [pattern]
+            matches = _glob_once(pattern) or [pattern]
         else:
             matches = [pattern]
         for match in matches:
-            if match not in seen:
-                seen.add(match)
+            real = os.path.realpath(match)  # a file reached by two links is baked once
+            if real not in seen:
+                seen.add(real)
                 files.append(match)
     return files
+
+
+def _pattern_regex(pattern: str):
+    """A glob pattern as a regular expression over '/'-separated paths: ``*``,
+    ``?`` and ``[...]`` stay inside one component, ``**`` spans any number."""
+    parts = []
+    for component in pattern.replace(os.sep, "/").split("/"):
+        if component == "**":
+            parts.append("(?:[^/]+/)*")
+            continue
+        out, i = "", 0
+        while i < len(component):
+            c = component[i]
+            if c == "*":
+                out += "[^/]*"
+            elif c == "?":
+                out += "[^/]"
+            elif c == "[" and "]" in component[i + 2:] or c == "[" and component[i + 1:i + 2] == "]":
+                end = component.index("]", i + 2)
+                body = component[i + 1:end]
+                out += "[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]"
+                i = end
+            else:
+                out += re.escape(c)
+            i += 1
+        parts.append(out + "/")
+    return re.compile("".join(parts)[:-1] + r"\Z", re.S)
+
+
+def _glob_once(pattern: str) -> list[str]:
+    """The files a glob pattern matches, sorted, walking each real directory
+    once: a directory link seen before (a link to an ancestor, two links to
+    one folder) is not followed again, so ``**`` ends on any tree."""
+    parts = pattern.replace(os.sep, "/").split("/")
+    fixed = next(i for i, part in enumerate(parts) if glob.has_magic(part))
+    root = "/".join(parts[:fixed]) or ("/" if pattern.startswith("/") else ".")
+    if "**" not in parts:
+        return sorted(glob.glob(pattern))
+    regex = _pattern_regex(pattern if fixed or pattern.startswith("/") else "./" + pattern)
+    visited, found = set(), []
+    for folder, dirs, names in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in visited:
+            dirs[:] = []
+            continue
+        visited.add(real)
+        dirs.sort()
+        for name in names + dirs:
+            path = os.path.join(folder, name)
+            if regex.match(path.replace(os.sep, "/")) and os.path.isfile(path):
+                found.append(path if fixed or pattern.startswith("/") else path[2:])
+    return sorted(found)
 
 
 def plan_outputs(files) -> list[str]:

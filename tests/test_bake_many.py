@@ -395,3 +395,14 @@ def test_a_frame_grid_the_input_does_not_justify_is_refused_before_allocating(tm
     assert rows[0].error.startswith("bake: clip 'bomb': ") and not rows[0].output
     rows = bake.bake_local([path], tmp_path / "out", workers=1, fps=1e-3, max_frames=5000)
     assert not rows[0].error and rows[0].frames == 3335
+
+
+def test_a_double_star_glob_over_self_links_ends_and_bakes_each_real_file_once(tmp_path):
+    folder = tmp_path / "clips"
+    (folder / "deep").mkdir(parents=True)
+    shutil.copy(DATA / "Fox" / "Fox.glb", folder / "deep")
+    for name in ("self1", "self2"):
+        os.symlink(".", folder / name)
+    os.symlink("..", folder / "deep" / "up")
+    files = bake.expand_inputs([str(folder / "**" / "*.glb")])
+    assert files == [str(folder / "deep" / "Fox.glb")]
