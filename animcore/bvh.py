@@ -52,7 +52,7 @@ def _quote(text, limit=80):
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-class BvhWarning(UserWarning):
+class BvhWarning(PicklableError, UserWarning):
     """Data a BVH file holds that the reader dropped or renamed."""
 
 _POSITIONS = {"Xposition": 0, "Yposition": 1, "Zposition": 2}
