@@ -56,6 +56,30 @@ _COMPONENTS = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw",
                "world_translation": "xyz", "world_rotation": "xyzw", "world_scale": "xyz",
                "yaw": ["angle"]}
 _BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
+# Frames per clip a bake makes without being asked for more (``max_frames=``,
+# ``--max-frames``): 1,000,000 frames is 9 hours at 30 fps, 8 MB per channel
+# component. A clip with more keys than a quarter of that justifies a grid of
+# four frames per key.
+DEFAULT_MAX_FRAMES = 1_000_000
+
+
+def check_frames(func: str, clips, fps: float, max_frames=None) -> None:
+    """Refuses, before anything is allocated, a clip whose grid at ``fps``
+    would have more frames than the input justifies: more than ``max_frames``
+    (default :data:`DEFAULT_MAX_FRAMES`) and more than four per key of its
+    densest channel."""
+    limit = DEFAULT_MAX_FRAMES if max_frames is None else max_frames
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ValueError(f"{func}: max_frames is {max_frames!r} (must be an integer >= 1)")
+    for clip in clips:
+        keys = max((len(c.times) for c in clip.channels if hasattr(c, "times")), default=0)
+        allowed = max(int(limit), 4 * keys)
+        frames = clip.duration * fps
+        if not frames <= allowed:  # also catches an infinite or NaN product
+            raise ValueError(f"{func}: clip {clip.name!r}: {clip.duration:g} s at fps={fps:g} "
+                             f"would be {frames:.4g} frames, more than its {keys} key(s) and "
+                             f"max_frames={limit:,} justify (raise max_frames / --max-frames "
+                             "to bake it)")
 
 
 class Progress:
@@ -95,8 +119,12 @@ class Progress:
 
 
 def bake(clips: list[Clip], fps: float, *, progress: str = "never",
-         stream=None) -> dict[str, np.ndarray]:
+         stream=None, max_frames=None) -> dict[str, np.ndarray]:
     """Sample every channel of ``clips`` on the frame grid of ``fps``.
+
+    A clip whose grid would have more than ``max_frames`` frames (default
+    :data:`DEFAULT_MAX_FRAMES`, or four per key where the clip has more keys)
+    is refused with a ValueError before anything is allocated.
 
     Returns
     -------
@@ -112,6 +140,8 @@ def bake(clips: list[Clip], fps: float, *, progress: str = "never",
         if j != i:
             raise ValueError(f"bake: clips at index {j} and {i} are both named {clip.name!r} "
                              "(their arrays would share keys; rename one)")
+    _check_fps(fps)
+    check_frames("bake", clips, fps, max_frames)
     grids = []
     for clip in clips:  # every grid's size is checked before any channel is sampled
         try:
@@ -253,7 +283,7 @@ def _unsupported_report(clips) -> list[str]:
     return lines
 
 
-def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail):
+def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=None):
     """Baked arrays and the clips describing them, for --world / --root-motion."""
     from .model import extract_root_motion
 
@@ -292,7 +322,7 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail):
                     channels.append(_Baked(target, path, values.shape[-1], "world"))
         else:
             channels = list(clip.channels)
-            for key, value in bake([clip], fps).items():
+            for key, value in bake([clip], fps, max_frames=max_frames).items():
                 arrays[key] = value
         described.append(Clip(clip.name, clip.duration, tuple(channels + extra)))
     return arrays, described
@@ -335,20 +365,22 @@ def load_input(path, *, scene: bool = False):
 
 
 def bake_clips(scene, clips, fps: float, fail, *, world: bool = False, nodes=None,
-               root_motion=None):
+               root_motion=None, max_frames=None):
     """``(arrays, described clips)`` of ``clips``: their channels sampled on the
     frame grid, or with ``world`` / ``root_motion`` (which need the ``scene``)
     the rig's world transforms and root motion. ``fail(message)`` reports an
     option the scene does not fit (a node it does not have) and must raise.
     The one bake behind the single-file and the many-file commands."""
+    _check_fps(fps)
+    check_frames("bake", clips, fps, max_frames)
     if world or root_motion is not None:
-        return _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail)
-    return bake(clips, fps), list(clips)
+        return _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames)
+    return bake(clips, fps, max_frames=max_frames), list(clips)
 
 
 def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         world: bool = False, nodes=None, root_motion=None, strict: bool = False,
-        warn=None) -> int:
+        warn=None, max_frames=None) -> int:
     """The ``bake`` command; ``fail(message)`` reports a usage error (exit 2).
     Returns the exit status: 1 with ``strict`` when a clip has channels that
     are not baked, else 0."""
@@ -362,6 +394,7 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         fail(f"bake: --out must end in .npz or .csv, got {out!r}")
     try:
         _check_fps(fps)
+        check_frames("bake", [], fps, max_frames)
     except ValueError as error:
         fail(str(error))
     try:
@@ -386,9 +419,9 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
     try:
         if world or root_motion is not None:
             arrays, clips = bake_clips(scene, clips, fps, fail, world=world, nodes=nodes,
-                                       root_motion=root_motion)
+                                       root_motion=root_motion, max_frames=max_frames)
         else:
-            arrays = bake(clips, fps, progress=progress)
+            arrays = bake(clips, fps, progress=progress, max_frames=max_frames)
     except ValueError as error:  # a frame grid too large to allocate
         fail(str(error))
     except MemoryError:
@@ -444,14 +477,67 @@ def expand_inputs(patterns) -> list[str]:
             matches = sorted(os.path.join(pattern, name) for name in os.listdir(pattern)
                              if name.lower().endswith(INPUT_SUFFIXES))
         elif glob.has_magic(pattern):
-            matches = sorted(glob.glob(pattern, recursive=True)) or [pattern]
+            matches = _glob_once(pattern) or [pattern]
         else:
             matches = [pattern]
         for match in matches:
-            if match not in seen:
-                seen.add(match)
+            real = os.path.realpath(match)  # a file reached by two links is baked once
+            if real not in seen:
+                seen.add(real)
                 files.append(match)
     return files
+
+
+def _pattern_regex(pattern: str):
+    """A glob pattern as a regular expression over '/'-separated paths: ``*``,
+    ``?`` and ``[...]`` stay inside one component, ``**`` spans any number."""
+    parts = []
+    for component in pattern.replace(os.sep, "/").split("/"):
+        if component == "**":
+            parts.append("(?:[^/]+/)*")
+            continue
+        out, i = "", 0
+        while i < len(component):
+            c = component[i]
+            if c == "*":
+                out += "[^/]*"
+            elif c == "?":
+                out += "[^/]"
+            elif c == "[" and "]" in component[i + 2:] or c == "[" and component[i + 1:i + 2] == "]":
+                end = component.index("]", i + 2)
+                body = component[i + 1:end]
+                out += "[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]"
+                i = end
+            else:
+                out += re.escape(c)
+            i += 1
+        parts.append(out + "/")
+    return re.compile("".join(parts)[:-1] + r"\Z", re.S)
+
+
+def _glob_once(pattern: str) -> list[str]:
+    """The files a glob pattern matches, sorted, walking each real directory
+    once: a directory link seen before (a link to an ancestor, two links to
+    one folder) is not followed again, so ``**`` ends on any tree."""
+    parts = pattern.replace(os.sep, "/").split("/")
+    fixed = next(i for i, part in enumerate(parts) if glob.has_magic(part))
+    root = "/".join(parts[:fixed]) or ("/" if pattern.startswith("/") else ".")
+    if "**" not in parts:
+        return sorted(glob.glob(pattern))
+    regex = _pattern_regex(pattern if fixed or pattern.startswith("/") else "./" + pattern)
+    visited, found = set(), []
+    for folder, dirs, names in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in visited:
+            dirs[:] = []
+            continue
+        visited.add(real)
+        dirs.sort()
+        for name in names + dirs:
+            path = os.path.join(folder, name)
+            if regex.match(path.replace(os.sep, "/")) and os.path.isfile(path):
+                found.append(path if fixed or pattern.startswith("/") else path[2:])
+    return sorted(found)
 
 
 def plan_outputs(files) -> list[str]:
@@ -519,7 +605,8 @@ def _raise(message: str):
 
 def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
               format: str = "npz", token: str = "bake", path=None, world: bool = False,
-              nodes=None, root_motion=None, strict: bool = False) -> list[BakeRow]:
+              nodes=None, root_motion=None, strict: bool = False,
+              max_frames=None) -> list[BakeRow]:
     """Bakes every clip of one glTF, BVH or USD file (or the one named
     ``clip``) into ``out_dir/<prefix>.<clip>.<format>``, each written
     atomically, with the options of ``python -m animcore bake`` for one file
@@ -528,7 +615,7 @@ def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
     :class:`BakeRow` per clip, or a single failed row: errors are data here,
     so that one bad file never stops a batch. ``file`` is the name reported
     in the rows; ``path`` the one opened (default: ``file``)."""
-    rig = dict(world=world, nodes=nodes, root_motion=root_motion)
+    rig = dict(world=world, nodes=nodes, root_motion=root_motion, max_frames=max_frames)
     try:
         scene, clips = load_input(file if path is None else path,
                                   scene=world or root_motion is not None)
@@ -630,7 +717,7 @@ def read_manifest(out_dir: str) -> list[BakeRow]:
 def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = None,
                clip=None, format: str = "npz", world: bool = False, nodes=None,
                root_motion=None, strict: bool = False, progress: str = "never",
-               stream=None) -> list[BakeRow]:
+               stream=None, max_frames=None) -> list[BakeRow]:
     """Bakes many files with ``workers`` local processes (default: one per
     core; 1 bakes in this process), without Dask. Same options, outputs and
     manifest as :func:`animcore.dask.bake_many`."""
@@ -643,13 +730,14 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
     if workers < 1:
         raise ValueError(f"bake: workers is {workers} (must be >= 1)")
     check_options("bake", fps, format, world=world, nodes=nodes, root_motion=root_motion)
+    check_frames("bake", [], fps, max_frames)
     os.makedirs(out_dir, exist_ok=True)
     token = uuid.uuid4().hex[:12]
     work = batches(files, plan_outputs(files), batch_sizes(len(files), workers))
     bar = Progress(len(files), progress, stream, unit="files")
     done: dict[int, list[BakeRow]] = {}
     options = dict(clip=clip, format=format, token=token, world=world, nodes=nodes,
-                   root_motion=root_motion, strict=strict)
+                   root_motion=root_motion, strict=strict, max_frames=max_frames)
     if workers == 1:
         for i, jobs in enumerate(work):
             done[i] = bake_batch(jobs, out_dir, fps, **options)
@@ -685,7 +773,8 @@ def is_many(patterns, workers=None, scheduler=None) -> bool:
 
 def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, workers=None,
              scheduler=None, write=print, world: bool = False, nodes=None,
-             root_motion=None, strict: bool = False, bake_many=None) -> int:
+             root_motion=None, strict: bool = False, bake_many=None,
+             max_frames=None) -> int:
     """The ``bake`` command for several inputs, ``--workers`` or ``--scheduler``:
     one output per clip in the folder ``out`` and its manifest, each baked
     with the single-file options (``--world``, ``--nodes``, ``--root-motion``,
@@ -703,10 +792,12 @@ def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, worke
         fail(f"bake: --workers is {workers} (must be >= 1)")
     try:
         _check_fps(fps)
+        check_frames("bake", [], fps, max_frames)
     except ValueError as error:
         fail(str(error))
     options = dict(fps=fps, clip=clip_name, world=world, nodes=nodes,
-                   root_motion=root_motion, strict=strict, progress=progress)
+                   root_motion=root_motion, strict=strict, progress=progress,
+                   max_frames=max_frames)
     if scheduler is not None:
         try:  # bake_many: animcore.dask's, passed in by the command (dask builds on bake)
             rows = bake_many(patterns, out, client=scheduler, **options)

@@ -17,12 +17,21 @@ motion the same way:
   linearly between frames (slerp for rotations).
 
 A malformed file raises :class:`BvhError`, a ``ValueError`` naming the file
-and the line, for example ``walk.bvh:12: OFFSET needs 3 numbers, got 2``.
+and the line, for example ``walk.bvh:12: OFFSET needs 3 numbers, got 2``;
+quotes from the file are cut to about 80 characters. The reader is lenient on
+layout as Blender's and three.js's are (blank lines anywhere, CRLF, tabs, rows
+beyond the ``Frames:`` count, which are dropped with a :class:`BvhWarning`)
+and strict on everything that changes values. Two joints of the same name (or
+a joint named like an End Site, ``<parent>_end``) keep distinct names: the
+later one gets the first free ``.1``, ``.2``, ... suffix, with a
+:class:`BvhWarning` saying which.
 """
 from __future__ import annotations
 
 import math
 import os
+import re
+import warnings
 
 import numpy as np
 
@@ -30,7 +39,21 @@ from . import model
 from ._objects import PicklableError
 from .rotations import quat_from_axis_angle, quat_from_euler, quat_multiply
 
-__all__ = ["BvhError", "load"]
+__all__ = ["BvhError", "BvhWarning", "load"]
+
+# Deeper hierarchies are refused (BvhError) instead of running out of stack.
+MAX_DEPTH = 256
+_COUNT = re.compile(r"[0-9]{1,9}")  # ASCII digits only, and a sane count
+
+
+def _quote(text, limit=80):
+    """repr of at most `limit` characters of `text` (an ellipsis marks a cut)."""
+    text = text.strip()
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+class BvhWarning(PicklableError, UserWarning):
+    """Data a BVH file holds that the reader dropped or renamed."""
 
 _POSITIONS = {"Xposition": 0, "Yposition": 1, "Zposition": 2}
 _ROTATIONS = {"Xrotation": 0, "Yrotation": 1, "Zrotation": 2}
@@ -58,12 +81,18 @@ class _Parser:
         self.tokens = []  # (token, line number)
         self.lines = text.splitlines()
         self.motion_line = None
+        self.names: set[str] = set()  # every ROOT/JOINT name in the file
+        self.renamed: list[tuple[str, str, int]] = []
         for number, line in enumerate(self.lines, 1):
             words = line.split()
             if words and words[0] == "MOTION":
                 self.motion_line = number
                 break
             self.tokens.extend((w, number) for w in words)
+        for k, (word, _) in enumerate(self.tokens[:-1]):
+            if word in ("ROOT", "JOINT"):
+                self.names.add(self.tokens[k + 1][0])
+        self.used: set[str] = set()
         self.pos = 0
         self.joints: list[_Joint] = []
 
@@ -83,35 +112,50 @@ class _Parser:
         try:
             value = float(token)
         except ValueError:
-            self.fail(line, f"{what} must be a number, got {token!r}")
+            self.fail(line, f"{what} must be a number, got {_quote(token)}")
         if not math.isfinite(value):
-            self.fail(line, f"{what} must be finite, got {token!r}")
+            self.fail(line, f"{what} must be finite, got {_quote(token)}")
         return value
 
     def hierarchy(self):
         token, line = self.next("HIERARCHY")
         if token != "HIERARCHY":
-            self.fail(line, f"a BVH file starts with HIERARCHY, got {token!r}")
+            self.fail(line, f"a BVH file starts with HIERARCHY, got {_quote(token)}")
         while self.pos < len(self.tokens):
             token, line = self.next("ROOT")
             if token != "ROOT":
-                self.fail(line, f"expected ROOT or MOTION, got {token!r}")
-            self.joint(-1, line)
+                self.fail(line, f"expected ROOT or MOTION, got {_quote(token)}")
+            self.joint(-1, line, depth=0)
         if not self.joints:
             self.fail(line, "the hierarchy has no ROOT")
         if self.motion_line is None:
             self.fail(len(self.lines), "the file has no MOTION section")
 
-    def joint(self, parent, line, end=False):
+    def unique(self, name, line, reserved):
+        """`name`, or its first free `.k` suffix if an earlier joint has it (or,
+        for an End Site, if any joint of the file has it)."""
+        if name in self.used or (reserved and name in self.names):
+            base, k = name, 1
+            while f"{base}.{k}" in self.used or f"{base}.{k}" in self.names:
+                k += 1
+            name = f"{base}.{k}"
+            self.renamed.append((base, name, line))
+        self.used.add(name)
+        return name
+
+    def joint(self, parent, line, depth, end=False):
+        if depth > MAX_DEPTH:
+            self.fail(line, f"the hierarchy is deeper than {MAX_DEPTH} joints")
         if end:
             token, name_line = self.next("Site")
             if token != "Site":
-                self.fail(name_line, f"expected 'End Site', got 'End {token}'")
-            name = f"{self.joints[parent].name}_end"
+                self.fail(name_line, f"expected 'End Site', got {_quote('End ' + token)}")
+            name = self.unique(f"{self.joints[parent].name}_end", name_line, True)
         else:
             name, name_line = self.next("a joint name")
             if name in ("{", "}"):
                 self.fail(name_line, f"expected a joint name, got {name!r}")
+            name = self.unique(name, name_line, False)
         index = len(self.joints)
         joint = _Joint(name, parent, line)
         self.joints.append(joint)
@@ -119,7 +163,7 @@ class _Parser:
             self.joints[parent].children.append(index)
         token, brace_line = self.next("'{'")
         if token != "{":
-            self.fail(brace_line, f"expected '{{' after {name}, got {token!r}")
+            self.fail(brace_line, f"expected '{{' after {name}, got {_quote(token)}")
         while True:
             token, line = self.next("'}'")
             if token == "}":
@@ -130,52 +174,63 @@ class _Parser:
                 if end:
                     self.fail(line, "an End Site has no CHANNELS")
                 count_token, _ = self.next("a channel count")
-                if not count_token.isdigit():
-                    self.fail(line, f"CHANNELS needs a count, got {count_token!r}")
+                if not _COUNT.fullmatch(count_token) or int(count_token) > 6:
+                    self.fail(line, f"CHANNELS needs a count from 0 to 6, got {_quote(count_token)}")
                 for _ in range(int(count_token)):
                     channel, channel_line = self.next("a channel name")
                     if channel not in _POSITIONS and channel not in _ROTATIONS:
-                        self.fail(channel_line, f"{channel!r} is not a BVH channel (Xposition, "
+                        self.fail(channel_line, f"{_quote(channel)} is not a BVH channel (Xposition, "
                                                 "Yposition, Zposition, Xrotation, Yrotation, "
                                                 "Zrotation)")
                     if channel in joint.channels:
                         self.fail(channel_line, f"channel {channel} appears twice for {name}")
                     joint.channels.append(channel)
             elif token == "JOINT" and not end:
-                self.joint(index, line)
+                self.joint(index, line, depth + 1)
             elif token == "End" and not end:
-                self.joint(index, line, end=True)
+                self.joint(index, line, depth + 1, end=True)
             else:
-                self.fail(line, f"unexpected {token!r} in {name}")
+                self.fail(line, f"unexpected {_quote(token)} in {name}")
         if joint.offset is None:
             self.fail(line, f"{name} has no OFFSET")
 
     def motion(self):
-        first = self.motion_line  # the MOTION line; then "Frames:" and "Frame Time:"
-        header = self.lines[first:first + 2]
+        # "Frames:" and "Frame Time:" are the next two non-blank lines after MOTION
+        header = [(n, line) for n, line in enumerate(self.lines[self.motion_line:],
+                                                      self.motion_line + 1) if line.strip()][:2]
         if len(header) < 2:
-            self.fail(first, "MOTION needs 'Frames:' and 'Frame Time:' lines")
-        words = header[0].split()
-        if len(words) != 2 or words[0] != "Frames:" or not words[1].isdigit():
-            self.fail(first + 1, f"expected 'Frames: <count>', got {header[0].strip()!r}")
+            self.fail(self.motion_line, "MOTION needs 'Frames:' and 'Frame Time:' lines")
+        (frames_line, text), (time_line, time_text) = header
+        words = text.split()
+        if len(words) != 2 or words[0] != "Frames:" or not _COUNT.fullmatch(words[1]):
+            self.fail(frames_line, f"expected 'Frames: <count>' (at most 9 digits), "
+                                   f"got {_quote(text)}")
         frames = int(words[1])
-        words = header[1].split()
+        words = time_text.split()
         if len(words) != 3 or words[:2] != ["Frame", "Time:"]:
-            self.fail(first + 2, f"expected 'Frame Time: <seconds>', got {header[1].strip()!r}")
+            self.fail(time_line, f"expected 'Frame Time: <seconds>', got {_quote(time_text)}")
         try:
             frame_time = float(words[2])
         except ValueError:
             frame_time = math.nan
         if not (math.isfinite(frame_time) and frame_time > 0):
-            self.fail(first + 2, f"the frame time must be a number > 0, got {words[2]!r}")
+            self.fail(time_line, f"the frame time must be a number > 0, got {_quote(words[2])}")
+        if frames > 1 and not math.isfinite(frame_time * (frames - 1)):
+            self.fail(time_line, f"the frame time {words[2]} times {frames - 1} frames is not "
+                                 "a finite duration")
+        self.time_line = time_line
         width = sum(len(j.channels) for j in self.joints)
-        values = np.empty((frames, width))
-        rows = [(n, line) for n, line in enumerate(self.lines[first + 2:], first + 3)
+        rows = [(n, line) for n, line in enumerate(self.lines[time_line:], time_line + 1)
                 if line.strip()]
         if len(rows) < frames:
             self.fail(len(self.lines), f"the file has {len(rows)} frames, 'Frames:' says {frames}")
-        if len(rows) > frames:
-            self.fail(rows[frames][0], f"more frames than the {frames} 'Frames:' says")
+        if len(rows) > frames:  # as Blender and three.js: the count rules, the rest is dropped
+            warnings.warn(f"{self.source}:{rows[frames][0]}: {len(rows) - frames} frame row(s) "
+                          f"beyond the {frames} 'Frames:' says are dropped", BvhWarning,
+                          stacklevel=4)
+            rows = rows[:frames]
+        # allocated by the rows present, never by the count the file claims
+        values = np.empty((len(rows), width))
         for k, (number, line) in enumerate(rows):
             words = line.split()
             if len(words) != width:
@@ -184,10 +239,11 @@ class _Parser:
                 values[k] = [float(w) for w in words]
             except ValueError:
                 bad = next(w for w in words if not _is_float(w))
-                self.fail(number, f"frame {k}: {bad!r} is not a number")
+                self.fail(number, f"frame {k}: {_quote(bad)} is not a number")
             if not np.all(np.isfinite(values[k])):
                 column = int(np.argmax(~np.isfinite(values[k])))
-                self.fail(number, f"frame {k}: value {column} is {words[column]} (must be finite)")
+                self.fail(number, f"frame {k}: value {column} is {_quote(words[column])} "
+                                  "(must be finite)")
         return frame_time, values
 
 
@@ -239,31 +295,39 @@ def load(path) -> "model.Scene":
         If the file cannot be read.
     """
     path = os.fspath(path)
-    with open(path, encoding="utf-8-sig") as stream:
-        text = stream.read()
+    with open(path, "rb") as stream:
+        data = stream.read()
+    if data[:4] == b"glTF" or data.lstrip()[:1] == b"{":
+        raise BvhError(path, 1, "this is a glTF file, not BVH: read it with animcore.gltf.load")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise BvhError(path, line, f"not UTF-8 text at byte {error.start} "
+                                   f"({data[error.start:error.start + 8]!r}...): "
+                                   "is this a BVH file?") from None
     parser = _Parser(text, path)
     parser.hierarchy()
     frame_time, values = parser.motion()
+    for base, name, line in parser.renamed:
+        warnings.warn(f"{path}:{line}: a second joint named {base!r} is named {name!r}",
+                      BvhWarning, stacklevel=2)
     joints = parser.joints
     frames = len(values)
     times = np.arange(frames) * frame_time
+    if frames > 1 and not np.all(np.diff(times) > 0):
+        raise BvhError(path, parser.time_line, f"the frame time {frame_time!r} is too small to "
+                                               "tell frames apart")
     nodes, channels, column = [], [], 0
     for index, joint in enumerate(joints):
         block = values[:, column:column + len(joint.channels)]
         column += len(joint.channels)
         offset = np.array(joint.offset, dtype=np.float64)
         rest_rotation = np.array([0.0, 0.0, 0.0, 1.0])
-        position = [c for c in joint.channels if c in _POSITIONS]
-        rotation = [c for c in joint.channels if c in _ROTATIONS]
-        if position and frames:
-            translation = np.tile(offset, (frames, 1))
-            for c in position:
-                translation[:, _POSITIONS[c]] = block[:, joint.channels.index(c)]
-            channels.append(_channel(index, joint.name, "translation", times, translation))
-        if rotation and frames:
-            degrees = block[:, [joint.channels.index(c) for c in rotation]]
-            channels.append(_channel(index, joint.name, "rotation", times,
-                                     _rotations(rotation, degrees)))
+        try:
+            _joint_channels(index, joint, block, offset, times, channels)
+        except (ValueError, OverflowError) as error:  # a curve refusing the file's frames
+            raise BvhError(path, parser.time_line, f"{joint.name}: {error}") from None
         frozen = [model._frozen(a) for a in (offset, rest_rotation, (1.0, 1.0, 1.0))]
         nodes.append(model.Node(index, joint.name, joint.parent, tuple(joint.children), *frozen))
     name = os.path.splitext(os.path.basename(path))[0]
@@ -271,3 +335,19 @@ def load(path) -> "model.Scene":
     clip = model.Clip(name, duration, tuple(channels))
     roots = tuple(j for j, joint in enumerate(joints) if joint.parent < 0)
     return model.Scene(tuple(nodes), (roots,), 0, (), (clip,))
+
+
+def _joint_channels(index, joint, block, offset, times, channels):
+    """Appends the joint's translation and rotation channels (if it has any)."""
+    frames = len(times)
+    position = [c for c in joint.channels if c in _POSITIONS]
+    rotation = [c for c in joint.channels if c in _ROTATIONS]
+    if position and frames:
+        translation = np.tile(offset, (frames, 1))
+        for c in position:
+            translation[:, _POSITIONS[c]] = block[:, joint.channels.index(c)]
+        channels.append(_channel(index, joint.name, "translation", times, translation))
+    if rotation and frames:
+        degrees = block[:, [joint.channels.index(c) for c in rotation]]
+        channels.append(_channel(index, joint.name, "rotation", times,
+                                 _rotations(rotation, degrees)))

@@ -102,6 +102,9 @@ def _add_bake(commands) -> None:
                            "for several inputs")
     bake.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                       help="progress bar on stderr (auto: on a terminal, for long jobs)")
+    bake.add_argument("--max-frames", type=int, default=None, metavar="N",
+                      help="frames per clip beyond which a clip is refused (default "
+                           "1,000,000, or four per key of a clip with more keys)")
     bake.add_argument("--workers", type=int, default=None, metavar="N",
                       help="bake the files in N local processes (no Dask needed)")
     bake.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -120,10 +123,11 @@ def _run_bake(args, parser) -> int:
                              parser.error, workers=args.workers, scheduler=args.scheduler,
                              world=args.world, nodes=args.nodes,
                              root_motion=args.root_motion, strict=args.strict,
-                             bake_many=dask.bake_many)
+                             bake_many=dask.bake_many, max_frames=args.max_frames)
     return bake.run(args.file[0] if args.file else None, args.fps, args.clip, args.out,
                     args.progress, parser.error, world=args.world, nodes=args.nodes,
-                    root_motion=args.root_motion, strict=args.strict)
+                    root_motion=args.root_motion, strict=args.strict,
+                    max_frames=args.max_frames)
 
 
 # The commands, in the order `--help` lists them.

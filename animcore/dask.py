@@ -139,7 +139,7 @@ def _gather_rows(client, futures, index, work, done) -> None:
 def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
               format: str = "npz", world: bool = False, nodes=None, root_motion=None,
               strict: bool = False, workers: int | None = None, batch: int | None = None,
-              progress: str = "auto", stream=None) -> list[BakeRow]:
+              progress: str = "auto", stream=None, max_frames=None) -> list[BakeRow]:
     """Bake many glTF, BVH and USD files on a Dask cluster: one output per clip
     and a manifest.
 
@@ -178,6 +178,10 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         Files per task (default: shrinking sizes, see :func:`animcore.bake.batch_sizes`).
     progress : {"auto", "always", "never"}
         A progress bar of the files done, on ``stream`` (stderr).
+    max_frames : int, optional
+        Frames per clip beyond which a clip is a failed row instead of being
+        baked (default :data:`animcore.bake.DEFAULT_MAX_FRAMES`; see
+        :func:`animcore.bake.check_frames`).
 
     Returns
     -------
@@ -202,6 +206,7 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
     distributed = _import("distributed")
     _bake.check_options("bake_many", fps, format, world=world, nodes=nodes,
                         root_motion=root_motion)
+    _bake.check_frames("bake_many", [], fps, max_frames)
     files = _bake.expand_inputs(paths)
     out_dir = os.fspath(out_dir)
     os.makedirs(out_dir, exist_ok=True)
@@ -220,7 +225,7 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         work = _bake.batches(files, _bake.plan_outputs(files), sizes)
         options = dict(clip=clip, format=format, token=token, world=world,
                        nodes=None if nodes is None else list(nodes),
-                       root_motion=root_motion, strict=strict)
+                       root_motion=root_motion, strict=strict, max_frames=max_frames)
         futures = client.map(_bake.bake_batch, work, out_dir=os.path.abspath(out_dir),
                              fps=fps, pure=False, **options)
         index = {future.key: i for i, future in enumerate(futures)}

@@ -354,3 +354,56 @@ def test_one_usd_file_without_usd_core_is_a_usage_error_saying_how_to_install_it
     assert exit_info.value.code == 2
     assert "bake: animcore.usd needs OpenUSD's Python bindings: pip install 'animcore[usd]'" \
         in capsys.readouterr().err
+
+
+BOMB = """HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  CHANNELS 3 Xposition Yposition Zposition
+}
+MOTION
+Frames: 2
+Frame Time: 3333333
+0 0 0
+1 1 1
+"""
+
+
+def test_a_frame_grid_the_input_does_not_justify_is_refused_before_allocating(tmp_path, capsys):
+    import tracemalloc
+    from animcore import bvh
+    path = tmp_path / "bomb.bvh"
+    path.write_text(BOMB)
+    clips = list(bvh.load(path).clips)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"bake: clip 'bomb': 3\.33333e\+06 s at fps=30 would "
+                                             r"be 1e\+08 frames, more than its 2 key\(s\) and "
+                                             r"max_frames=1,000,000 justify"):
+            bake.bake(clips, 30.0)
+        assert tracemalloc.get_traced_memory()[1] < 10**7
+    finally:
+        tracemalloc.stop()
+    # raisable: a larger limit bakes (here at a rate that keeps the test small)
+    assert len(bake.bake(clips, 1e-3, max_frames=5000)["bomb/time"]) == 3335
+    with pytest.raises(ValueError, match=r"bake: max_frames is 0 \(must be an integer >= 1\)"):
+        bake.bake(clips, 30.0, max_frames=0)
+    # the command line and the many-file bake refuse it the same way
+    status, stderr = refused(capsys, path, "--out", tmp_path / "o.npz")
+    assert status == 2 and "would be 1e+08 frames" in stderr and "Traceback" not in stderr
+    rows = bake.bake_local([path], tmp_path / "out", workers=1)
+    assert rows[0].error.startswith("bake: clip 'bomb': ") and not rows[0].output
+    rows = bake.bake_local([path], tmp_path / "out", workers=1, fps=1e-3, max_frames=5000)
+    assert not rows[0].error and rows[0].frames == 3335
+
+
+def test_a_double_star_glob_over_self_links_ends_and_bakes_each_real_file_once(tmp_path):
+    folder = tmp_path / "clips"
+    (folder / "deep").mkdir(parents=True)
+    shutil.copy(DATA / "Fox" / "Fox.glb", folder / "deep")
+    for name in ("self1", "self2"):
+        os.symlink(".", folder / name)
+    os.symlink("..", folder / "deep" / "up")
+    files = bake.expand_inputs([str(folder / "**" / "*.glb")])
+    assert files == [str(folder / "deep" / "Fox.glb")]

@@ -109,7 +109,7 @@ def test_small_file_by_hand(tmp_path):
      r":9: 'Wrotation' is not a BVH channel"),
     (lambda s: s.replace("3 Zrotation Xrotation Yrotation", "3 Zrotation Xrotation Xrotation"),
      r":9: channel Xrotation appears twice for Chest"),
-    (lambda s: s.replace("CHANNELS 3", "CHANNELS three"), r":9: CHANNELS needs a count, got 'three'"),
+    (lambda s: s.replace("CHANNELS 3", "CHANNELS three"), r":9: CHANNELS needs a count from 0 to 6, got 'three'"),
     (lambda s: s.replace("JOINT Chest\n  {", "JOINT Chest\n  ["), r":7: expected '\{' after Chest, got '\['"),
     (lambda s: s.replace("    OFFSET 0 5 0\n", ""), r":\d+: Chest has no OFFSET"),
     (lambda s: s.replace("End Site", "End Point"), r":10: expected 'End Site', got 'End Point'"),
@@ -118,19 +118,85 @@ def test_small_file_by_hand(tmp_path):
     (lambda s: s.replace("  JOINT Chest", "  BONE Chest"), r":6: unexpected 'BONE' in Hips"),
     (lambda s: s.replace("}\nMOTION", "MOTION"), r":\d+: unexpected end of the hierarchy, expected '\}'"),
     (lambda s: s.split("MOTION")[0], r":\d+: the file has no MOTION section"),
-    (lambda s: s.replace("Frames: 2", "Frames: two"), r":17: expected 'Frames: <count>', got 'Frames: two'"),
+    (lambda s: s.replace("Frames: 2", "Frames: two"), r":17: expected 'Frames: <count>' \(at most 9 digits\), got 'Frames: two'"),
     (lambda s: s.replace("Frame Time: 0.5", "Frame Time: -1"), r":18: the frame time must be a number > 0, got '-1'"),
     (lambda s: s.replace("Frame Time: 0.5", "Frame Rate: 2"), r":18: expected 'Frame Time: <seconds>'"),
     (lambda s: s.replace("1 0 0 90 0 0 0 0 0", "1 0 0 90 0 0 0 0"), r":20: frame 1 has 8 values, the channels need 9"),
     (lambda s: s.replace("1 0 0 90 0 0 0 0 0", "1 0 0 ninety 0 0 0 0 0"), r":20: frame 1: 'ninety' is not a number"),
-    (lambda s: s.replace("1 0 0 90 0 0 0 0 0", "1 0 0 inf 0 0 0 0 0"), r":20: frame 1: value 3 is inf \(must be finite\)"),
+    (lambda s: s.replace("1 0 0 90 0 0 0 0 0", "1 0 0 inf 0 0 0 0 0"), r":20: frame 1: value 3 is 'inf' \(must be finite\)"),
     (lambda s: s.replace("Frames: 2", "Frames: 3"), r":20: the file has 2 frames, 'Frames:' says 3"),
-    (lambda s: s.replace("Frames: 2", "Frames: 1"), r":20: more frames than the 1 'Frames:' says"),
+    (lambda s: s.replace("Frames: 2", "Frames: ²"), r":17: expected 'Frames: <count>'"),
+    (lambda s: s.replace("Frames: 2", "Frames: " + "9" * 5000), r":17: expected 'Frames: <count>' \(at most 9 digits\), got 'Frames: 9{72}\.\.\.'"),
+    (lambda s: s.replace("CHANNELS 3", "CHANNELS ³"), r":9: CHANNELS needs a count from 0 to 6, got '³'"),
+    (lambda s: s.replace("CHANNELS 3", "CHANNELS " + "1" * 5000), r":9: CHANNELS needs a count"),
+    (lambda s: s.replace("Frame Time: 0.5", "Frame Time: 1e308").replace("Frames: 2", "Frames: 3") + "0 " * 9 + "\n",
+     r":18: the frame time 1e308 times 2 frames is not a finite duration"),
+    (lambda s: s.replace("Frame Time: 0.5", "Frame Time: 5e-324"), r":18: the frame time 5e-324 is too small|:18: Hips: "),
+    (lambda s: s.replace("OFFSET 0 5 0", "OFFSET 0 " + "x" * 3000 + " 0"), r":8: OFFSET must be a number, got 'x{80}\.\.\.'$"),
     (lambda s: s.replace("ROOT Hips", "ROOT {"), r":2: expected a joint name, got '\{'"),
 ])
 def test_malformed_files_name_the_line(tmp_path, edit, message):
     with pytest.raises(bvh.BvhError, match=r"clip.bvh" + message):
         bvh.load(_file(tmp_path, edit(GOOD)))
+
+
+def test_blank_lines_crlf_tabs_and_an_extra_frame_row_load_as_blender_and_threejs_do(tmp_path):
+    plain = bvh.load(_file(tmp_path, GOOD))
+    loose = (GOOD.replace("MOTION\n", "MOTION\n\n").replace("Frames: 2\n", "Frames:\t2\n\n")
+             .replace("0 0 0 0 0 0 0 0 0\n", "0\t0 0 0 0 0 0 0 0\n\n").replace("\n", "\r\n")
+             + "9 9 9 9 9 9 9 9 9\r\n")
+    with pytest.warns(bvh.BvhWarning, match=r"clip.bvh:\d+: 1 frame row\(s\) beyond the 2 .* dropped"):
+        scene = bvh.load(_file(tmp_path, loose))
+    for a, b in zip(plain.clips[0].channels, scene.clips[0].channels):
+        np.testing.assert_array_equal(a.output, b.output)
+        np.testing.assert_array_equal(a.times, b.times)
+
+
+def test_a_huge_frames_count_with_few_rows_is_refused_without_allocating(tmp_path):
+    import tracemalloc
+    text = GOOD.replace("Frames: 2", "Frames: 999999999")
+    tracemalloc.start()
+    try:
+        with pytest.raises(bvh.BvhError, match=r"the file has 2 frames, 'Frames:' says 999999999"):
+            bvh.load(_file(tmp_path, text))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10**7
+
+
+def test_duplicate_joint_names_and_end_site_like_names_keep_every_channel(tmp_path):
+    text = GOOD.replace("JOINT Chest\n  {\n    OFFSET 0 5 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n    End Site",
+                        "JOINT Chest\n  {\n    OFFSET 0 5 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                        "    JOINT Chest\n    {\n      OFFSET 0 1 0\n      CHANNELS 1 Zrotation\n"
+                        "      End Site\n      {\n        OFFSET 0 1 0\n      }\n    }\n"
+                        "    JOINT Chest_end\n    {\n      OFFSET 0 2 0\n      CHANNELS 1 Xrotation\n"
+                        "      End Site\n      {\n        OFFSET 0 1 0\n      }\n    }\n    End Site")
+    text = text.replace("0 0 0 0 0 0 0 0 0", "0 0 0 0 0 0 0 0 0 10 20").replace(
+        "1 0 0 90 0 0 0 0 0", "1 0 0 90 0 0 0 0 0 30 40")
+    with pytest.warns(bvh.BvhWarning, match="a second joint named 'Chest' is named 'Chest.1'"):
+        scene = bvh.load(_file(tmp_path, text))
+    names = [n.name for n in scene.nodes]
+    assert len(set(names)) == len(names)
+    assert names[:4] == ["Hips", "Chest", "Chest.1", "Chest.1_end"]
+    assert "Chest_end" in names and "Chest_end.1" in names
+    clip = scene.clips[0]
+    rotations = [c.node_name for c in clip.channels if c.path == "rotation"]
+    assert rotations == ["Hips", "Chest", "Chest.1", "Chest_end"]
+
+
+def test_deep_hierarchy_non_utf8_and_gltf_are_bvh_errors(tmp_path):
+    deep = "HIERARCHY\n" + "ROOT a\n{\nOFFSET 0 0 0\n" + "JOINT a\n{\nOFFSET 0 0 0\n" * 3000
+    with pytest.raises(bvh.BvhError, match=r"clip.bvh:\d+: the hierarchy is deeper than 256"):
+        bvh.load(_file(tmp_path, deep))
+    path = tmp_path / "clip.bvh"
+    path.write_bytes(GOOD.encode().replace(b"Chest", b"Ch\xffst"))
+    with pytest.raises(bvh.BvhError, match=r"clip.bvh:6: not UTF-8 text at byte \d+"):
+        bvh.load(path)
+    path = tmp_path / "Fox.glb"
+    path.write_bytes(b"glTF\x02\x00\x00\x00" + bytes(range(256)))
+    with pytest.raises(bvh.BvhError, match=r"Fox.glb:1: this is a glTF file, not BVH"):
+        bvh.load(path)
 
 
 def test_error_is_a_value_error_with_its_parts_and_pickles(tmp_path):

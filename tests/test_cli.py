@@ -144,8 +144,8 @@ def test_closed_pipe_ends_quietly(command):
 def test_bake_checks_the_frame_count_before_allocating(tmp_path, capsys):
     status, _, stderr = in_process(capsys, "bake", "--fps", "1e9", "--out", tmp_path / "o.npz")
     assert status == 2
-    assert ("bake: clip 'walk': 1.5 s at fps=1e+09 would be 1.5e+09 frames "
-            "(at most 100,000,000 per clip; lower the fps)") in stderr
+    assert ("bake: clip 'walk': 1.5 s at fps=1e+09 would be 1.5e+09 frames, more than its "
+            "4 key(s) and max_frames=1,000,000 justify") in stderr
     assert "Traceback" not in stderr and not (tmp_path / "o.npz").exists()
 
 

@@ -423,6 +423,7 @@ def animcore_exceptions():
 
 ERRORS = {
     bvh.BvhError: lambda: bvh.BvhError("walk.bvh", 12, "expected 6 channel values, got 5"),
+    bvh.BvhWarning: lambda: bvh.BvhWarning("walk.bvh:30: 1 frame row(s) beyond the 2 'Frames:' says are dropped"),
     gltf.GltfWarning: lambda: gltf.GltfWarning("walk.gltf: animations[1] skipped: no channels"),
     gltf.GltfError: lambda: gltf.GltfError("walk.gltf", "animations[0].samplers[2].output",
                                            "accessor 7 has 9 elements, expected 4 keys x 3"),

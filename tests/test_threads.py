@@ -2,6 +2,7 @@
 moves; snapshot timelines and buffers refuse a push during a sample (and a
 sample during a push) with RuntimeError and are otherwise unchanged. The
 kernels release the GIL on these sizes, so the threads really overlap."""
+import pathlib
 import threading
 import time
 
@@ -150,3 +151,103 @@ def test_max_bounces_is_bounded():
                                          r"\(must lie in \[0, 4096\]\)"):
         ac.advance_projectiles([0, 0], [1, 0], 0.1, 1.0, [[-1, 0]], [[1, 0]], [[0, 0]], 1.0,
                                max_bounces=10**9)
+
+
+class _PushDuringAllocation:
+    """A NumPy data allocator (NumPy's PyDataMem_SetHandler, through ctypes)
+    that runs `action` at its first allocation: the only way, with the GIL,
+    to make another push land exactly where a free-threaded build lets another
+    thread's push land, between the binding's allocation of a result and its
+    copy. Every block gets 4 KiB of slack so that a copy longer than the
+    arrays (the defect) cannot corrupt the heap of the test run. Only malloc
+    runs Python; free must not (it runs while an exception is set)."""
+
+    def __init__(self, action):
+        import ctypes
+        libc = ctypes.CDLL(None)
+        self.libc_malloc = libc.malloc
+        self.libc_malloc.restype = ctypes.c_void_p
+        self.libc_malloc.argtypes = [ctypes.c_size_t]
+        self.action, self.fired = action, False
+        malloc_t = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)
+        self.malloc = malloc_t(self._malloc)
+
+        def c_function(name):
+            return ctypes.cast(getattr(libc, name), ctypes.c_void_p).value
+
+        class Handler(ctypes.Structure):
+            _fields_ = [("name", ctypes.c_char * 127), ("version", ctypes.c_uint8),
+                        ("ctx", ctypes.c_void_p), ("malloc", malloc_t), ("calloc", ctypes.c_void_p),
+                        ("realloc", ctypes.c_void_p), ("free", ctypes.c_void_p)]
+
+        # calloc, realloc and free take (ctx, ...): small C shims over the C library
+        self.shims = ctypes.CDLL(_build_shims())
+        self.handler = Handler(b"push_during_allocation", 1, None, self.malloc,
+                               ctypes.cast(self.shims.shim_calloc, ctypes.c_void_p).value,
+                               ctypes.cast(self.shims.shim_realloc, ctypes.c_void_p).value,
+                               ctypes.cast(self.shims.shim_free, ctypes.c_void_p).value)
+        api = ctypes.pythonapi
+        api.PyCapsule_New.restype = ctypes.py_object
+        api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+        api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+        table = api.PyCapsule_GetPointer(np._core._multiarray_umath._ARRAY_API, None)
+        set_handler_t = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object)
+        # PyDataMem_SetHandler is entry 304 of NumPy's C API table (numpy/__multiarray_api.h)
+        self.set_handler = set_handler_t(ctypes.c_void_p.from_address(table + 304 * 8).value)
+        self.capsule = api.PyCapsule_New(ctypes.addressof(self.handler), b"mem_handler", None)
+
+    def _malloc(self, ctx, size):
+        if not self.fired:
+            self.fired = True
+            self.action()
+        return self.libc_malloc(size + 4096)
+
+    def __enter__(self):
+        self.previous = self.set_handler(self.capsule)
+        return self
+
+    def __exit__(self, *exc):
+        self.set_handler(self.previous)
+
+
+def _build_shims():
+    """calloc/realloc/free with NumPy's (ctx, ...) signatures, compiled once."""
+    import shutil
+    import subprocess
+    import tempfile
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        pytest.skip("no C compiler for the allocator shims")
+    folder = pathlib.Path(tempfile.mkdtemp())
+    (folder / "shims.c").write_text(
+        "#include <stdlib.h>\n"
+        "void *shim_calloc(void *c, size_t n, size_t s) { (void)c; return calloc(1, n * s + 4096); }\n"
+        "void *shim_realloc(void *c, void *p, size_t s) { (void)c; return realloc(p, s + 4096); }\n"
+        "void shim_free(void *c, void *p, size_t s) { (void)c; (void)s; free(p); }\n")
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(folder / "shims.so"),
+                    str(folder / "shims.c")], check=True)
+    return str(folder / "shims.so")
+
+
+@pytest.mark.skipif(not hasattr(np, "_core"), reason="NumPy 2's C API table layout")
+def test_a_push_while_snapshots_are_copied_is_refused_not_written_past_the_arrays():
+    buffer = ac.SnapshotBuffer(1, 2, capacity=8)
+    for tick in range(3):
+        buffer.push(0, tick, 0, [tick, -tick])
+    outcome = []
+
+    def push():
+        try:
+            buffer.push(0, 10, 0, [10.0, -10.0])
+            outcome.append("pushed")
+        except RuntimeError as error:
+            outcome.append(str(error))
+
+    with _PushDuringAllocation(push) as hook:
+        snaps = buffer.snapshots(0)
+    assert hook.fired
+    # the read guard is held from the count to the copy: the push is refused
+    assert outcome and "sampling" in outcome[0], outcome
+    assert snaps.tick.tolist() == [0, 1, 2]
+    assert snaps.position.tolist() == [[0, 0], [1, -1], [2, -2]]

@@ -633,7 +633,8 @@ static int check_core(const char *func, const acpy_operand *decl, const acpy_con
         PyArray_Dims newshape = {shape, an + 1};
         PyArrayObject *view;
         shape[0] = 1;
-        memcpy(shape + 1, have, sizeof(npy_intp) * (size_t)an);
+        if (an > 0) /* a 0-d array has no dims (NULL): nothing to copy */
+            memcpy(shape + 1, have, sizeof(npy_intp) * (size_t)an);
         view = (PyArrayObject *)PyArray_Newshape(*a_, &newshape, NPY_CORDER);
         if (!view)
             return 0;

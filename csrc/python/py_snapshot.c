@@ -198,6 +198,11 @@ static PyObject *read_entity(PyObject *self, PyObject *args)
         PyErr_Format(PyExc_IndexError, "entity %zd is out of range", entity);
         return NULL;
     }
+    /* The count is read under the read guard, which stays held until the copy:
+       a push from another thread (free-threaded builds) in between would make
+       the copy longer than the arrays. */
+    if (!begin_read("snapshots", ctx))
+        return NULL;
     count = (npy_intp)ac_snapshot_buffer_count(b, (size_t)entity);
     dims[0] = count;
     dims[1] = (npy_intp)ac_snapshot_buffer_dim(b);
@@ -208,8 +213,7 @@ static PyObject *read_entity(PyObject *self, PyObject *args)
         dims[1] = 4;
         rotations = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE);
     }
-    if (ticks && segments && positions && (rotations || !ac_snapshot_buffer_rotations(b)) &&
-        begin_read("snapshots", ctx)) {
+    if (ticks && segments && positions && (rotations || !ac_snapshot_buffer_rotations(b))) {
         ac_snapshot_buffer_read(b, (size_t)entity, (int64_t *)PyArray_DATA(ticks),
                                 (int64_t *)PyArray_DATA(segments), ACPY_F64(positions),
                                 rotations ? ACPY_F64(rotations) : NULL);
@@ -217,8 +221,8 @@ static PyObject *read_entity(PyObject *self, PyObject *args)
             "OOOOLn", ticks, segments, positions, rotations ? (PyObject *)rotations : Py_None,
             (long long)ac_snapshot_buffer_generation(b, (size_t)entity),
             ctx->timeline ? (Py_ssize_t)ac_snapshot_timeline_pending(ctx->timeline) : 0);
-        end_read(ctx);
     }
+    end_read(ctx);
     Py_XDECREF(ticks);
     Py_XDECREF(segments);
     Py_XDECREF(positions);
