@@ -302,9 +302,12 @@ class FbxCurve(ByValue):
     "cubic"), ``tangent_modes`` ("auto", "tcb", "user", "break",
     "auto_break", "clamped", "clamped_progressive", "time_independent",
     "generic_break" or "none"), ``right_slopes`` and ``next_left_slopes``
-    (per second), ``right_weights`` and ``next_left_weights`` (fractions of
-    the segment, 1/3 where the key is not weighted) and the extrapolations
+    (per second, as stored: for auto and TCB keys they are parameters, not
+    slopes), ``right_weights`` and ``next_left_weights`` (fractions of the
+    segment, 1/3 where the key is not weighted) and the extrapolations
     ``pre`` and ``post`` with their ``repetitions`` (-1: unbounded).
+    ``in_slopes`` and ``out_slopes`` are the slopes (per second) the curve
+    is evaluated with on each side of each key (see :func:`_key_slopes`).
     Calling it evaluates it at times ``t`` (seconds).
     """
 
@@ -320,6 +323,8 @@ class FbxCurve(ByValue):
     post: str = "constant"
     repetitions: tuple = (-1, -1)
     default: float = 0.0
+    in_slopes: Union[np.ndarray, None] = field(default=None, repr=False)
+    out_slopes: Union[np.ndarray, None] = field(default=None, repr=False)
 
     def _state(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -349,11 +354,8 @@ class FbxCurve(ByValue):
             kind = self.interpolation[i]
             kinds.append({"constant": "step", "constant_next": "step", "linear": "linear",
                           "cubic": "bezier"}[kind])
-        out_v = np.array(self.right_slopes, dtype=np.float64)
-        in_v = np.zeros(k)
-        in_v[1:] = self.next_left_slopes[:-1]
-        in_v[0] = out_v[0]
-        out_v[-1] = in_v[-1]
+        out_v = np.array(self.out_slopes, dtype=np.float64)
+        in_v = np.array(self.in_slopes, dtype=np.float64)
         # keep-slope extrapolation follows the end segment (linear or cubic)
         for end, seg in ((0, 0), (k - 1, k - 2)):
             if kinds[seg] == "linear":
@@ -451,8 +453,9 @@ def _read_curve(f: _File, record: _Record) -> FbxCurve:
     raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
     slopes = raw[:, :2].astype(np.float64)[per_key]
     packed = raw[:, 2].copy().view(np.uint32).astype(np.int64)[per_key]
-    right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) / 9999.0, 1.0 / 3.0)
-    left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) / 9999.0, 1.0 / 3.0)
+    # weights: two 4-digit decimal fixed-point numbers packed in the third float
+    right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
+    left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
     interpolation = []
     for fl in key_flags.tolist():
         if fl & _CONSTANT:
@@ -480,9 +483,119 @@ def _read_curve(f: _File, record: _Record) -> FbxCurve:
             post = mode
         if rep is not None and rep.values:
             reps[side] = int(rep.values[0])
+    in_slopes, out_slopes = _key_slopes(times, values, key_flags, raw[per_key], right_w, left_w)
     return FbxCurve(_frozen(times), _frozen(values), tuple(interpolation), modes,
                     _frozen(slopes[:, 0]), _frozen(slopes[:, 1]), _frozen(right_w),
-                    _frozen(left_w), pre, post, tuple(reps), default)
+                    _frozen(left_w), pre, post, tuple(reps), default, _frozen(in_slopes),
+                    _frozen(out_slopes))
+
+
+_CLAMP, _TIME_INDEPENDENT, _CLAMP_PROGRESSIVE = 0x1000, 0x2000, 0x4000
+_TCB, _USER = 0x200, 0x400
+_CLAMP_THRESHOLD = 1e-6
+
+
+def _auto_slope(tp, t, tn, vp, v, vn, wl, wr, bias, flags) -> float:
+    """The slope MotionBuilder and Maya give an interior auto key (as the
+    ufbx reader reproduces them): the chord between the neighbours, blended
+    with the one-sided chords unless time-independent, pulled by the stored
+    auto bias (percent), clamped to 0 near a flat neighbour ("clamp") and
+    limited so the handles do not pass the neighbours' values ("clamp
+    progressive")."""
+    if flags & _CLAMP and min(abs(vp - v), abs(vn - v)) <= _CLAMP_THRESHOLD:
+        return 0.0
+    slope = (vn - vp) / (tn - tp)
+    if not flags & _TIME_INDEPENDENT:
+        left, right = (v - vp) / (t - tp), (vn - v) / (tn - t)
+        d = (t - tp) / (tn - tp)
+        slope = 0.5 * slope + 0.5 * (left * (1.0 - d) + right * d)
+        bias_weight = abs(bias) / 100.0
+        if bias_weight > 0.0001:
+            target = right if bias > 0 else left
+            change = target - slope
+            slope = slope * (1.0 - bias_weight) + target * bias_weight
+            extra = bias_weight - 5.0
+            if extra > 0.0:
+                sign = 1.0 if (change if abs(change) > 0.00001 else bias) > 0 else -1.0
+                slope += extra * extra * sign * 40.0
+    if flags & _CLAMP_PROGRESSIVE:
+        sign = 1.0 if slope >= 0.0 else -1.0
+        size = sign * slope
+        span_left, span_right = wl * (t - tp), wr * (tn - t)
+        max_left = sign * (v - vp) / span_left if span_left > 0 else 0.0
+        max_right = sign * (vn - v) / span_right if span_right > 0 else 0.0
+        size = min(size, max(max_left, 0.0), max(max_right, 0.0))
+        slope = sign * size
+    return slope
+
+
+def _end_slope(t0, t1, v0, v1, bias, flags) -> float:
+    """An auto key with one neighbour: the chord to it (0 when clamped)."""
+    if flags & _CLAMP_PROGRESSIVE:
+        return 0.0
+    if flags & _CLAMP and abs(v1 - v0) <= _CLAMP_THRESHOLD:
+        return 0.0
+    slope = (v1 - v0) / (t1 - t0)
+    if not flags & _TIME_INDEPENDENT:
+        extra = abs(bias) / 100.0 - 5.0
+        if extra > 0.0:
+            slope += extra * extra * (1.0 if bias > 0 else -1.0) * 40.0
+    return slope
+
+
+def _key_slopes(times, values, flags, data, right_w, left_w):
+    """Per-key (in, out) slopes of an FBX 7 curve from its key flags and
+    attribute data: user and break tangents as stored; auto tangents solved
+    from the neighbours (the stored slopes are the auto bias); TCB from
+    tension, continuity and bias (Kochanek-Bartels); linear segments along
+    their chord; constant segments flat."""
+    k = len(times)
+    t = times.tolist()
+    v = values.tolist()
+    fl = flags.tolist()
+    d = data.astype(np.float64).tolist()
+    wr, wl_next = right_w.tolist(), left_w.tolist()
+    in_s, out_s = [0.0] * k, [0.0] * k
+    stored_left, weight_left = 0.0, 1.0 / 3.0
+    for i in range(k):
+        f = fl[i]
+        right, next_left = d[i][0], d[i][1]
+        left = stored_left
+        has_prev, has_next = i > 0 and t[i] > t[i - 1], i + 1 < k and t[i + 1] > t[i]
+        if f & _CONSTANT:
+            right = next_left = 0.0
+        elif f & _CUBIC:
+            if f & _TCB:
+                tension, continuity, bias = d[i][0], d[i][1], d[i][2]
+                chord_l = (v[i] - v[i - 1]) / (t[i] - t[i - 1]) if has_prev else 0.0
+                chord_r = (v[i + 1] - v[i]) / (t[i + 1] - t[i]) if has_next else 0.0
+                factor = 0.5 if has_prev and has_next else 1.0
+                base = factor * (1.0 - tension)
+                left = base * ((1 + bias) * (1 - continuity) * chord_l +
+                               (1 - bias) * (1 + continuity) * chord_r)
+                right = base * ((1 + bias) * (1 + continuity) * chord_l +
+                                (1 - bias) * (1 - continuity) * chord_r)
+                next_left = 0.0
+            elif f & _USER:
+                pass  # as stored
+            elif has_prev and has_next:
+                args = (t[i - 1], t[i], t[i + 1], v[i - 1], v[i], v[i + 1], weight_left, wr[i])
+                if abs(left + right) <= 0.0001:
+                    left = right = _auto_slope(*args, right, f)
+                else:
+                    left = _auto_slope(*args, -left, f)
+                    right = _auto_slope(*args, right, f)
+            elif has_prev:
+                left = right = _end_slope(t[i - 1], t[i], v[i - 1], v[i], -left, f)
+            elif has_next:
+                left = right = _end_slope(t[i], t[i + 1], v[i], v[i + 1], right, f)
+            else:
+                left = right = 0.0
+        else:  # linear
+            right = next_left = (v[i + 1] - v[i]) / (t[i + 1] - t[i]) if has_next else 0.0
+        in_s[i], out_s[i] = left, right
+        stored_left, weight_left = next_left, wl_next[i]
+    return np.array(in_s), np.array(out_s)
 
 
 # ------------------------------------------------------------------- channels
