@@ -944,6 +944,8 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
         pivots.append(pv)
     skins = _read_skins(f, objects, index_of)
     clips = _read_clips(f, objects, index_of, nodes, pivots, templates)
+    if f.version < 7000:
+        clips = _read_takes(f, objects, index_of, nodes, pivots)
     roots = tuple(i for i, p in enumerate(parents) if p < 0)
     return FbxScene(tuple(nodes), (roots,), 0 if nodes else None, tuple(skins), tuple(clips),
                     (), tuple(types), _frozen(conversion), tuple(pivots), int(f.version))
@@ -1042,6 +1044,214 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates) -> list:
         clips.append(FbxClip(stack_name, stop - start, tuple(channels), tuple(unsupported),
                              start, stop, tuple(layer_info)))
     return clips
+
+
+# ------------------------------------------------------------- FBX 6 takes
+
+def _token(value):
+    """A value of an FBX 6 key list: numbers as they are, characters (bare
+    words in ASCII, bytes in binary) as their code."""
+    if isinstance(value, str):
+        return ord(value[0]) if value else 0
+    return value
+
+
+def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
+    """An FBX 6 Channel record with Key / Default as an FbxCurve (None
+    without keys): per key time, value, mode 'U' (cubic: a slope mode with
+    its numbers, then weight modes), 'L' (linear) or 'C' (constant)."""
+    default_record = record.child("Default")
+    default = float(default_record.values[0]) if default_record is not None and \
+        default_record.values else 0.0
+    keys = record.child("Key")
+    if keys is None:
+        return None
+    stream = []
+    for v in keys.values:
+        if isinstance(v, np.ndarray):
+            stream.extend(v.tolist())
+        else:
+            stream.append(_token(v))
+    version_record = record.child("KeyVer")
+    key_version = int(version_record.values[0]) if version_record is not None and \
+        version_record.values else 4005
+    count_record = record.child("KeyCount")
+    count = int(count_record.values[0]) if count_record is not None and count_record.values \
+        else None
+    at = 0
+
+    def take(n):
+        nonlocal at
+        if at + n > len(stream):
+            raise f.error(keys, f"key list ends inside key {len(times)} (at value {at})")
+        out = stream[at:at + n]
+        at += n
+        return out
+
+    times, values, kinds, right, left, wr, wl, auto = [], [], [], [], [], [], [], []
+    while at < len(stream) and (count is None or len(times) < count):
+        tick, value, mode = take(3)
+        slope_r = slope_l = 0.0
+        weight_r = weight_l = 1.0 / 3.0
+        is_auto = False
+        if mode == ord("U"):
+            kinds.append("cubic")
+            slope_mode = take(1)[0]
+            weights = 1
+            if slope_mode in (ord("s"), ord("b")):
+                slope_r, slope_l = take(2)
+                weights = 0 if key_version == 4003 else 1
+            elif slope_mode == ord("a"):
+                is_auto = True
+                weights = 0 if key_version <= 4004 else 1
+            elif slope_mode in (ord("p"), ord("q")):
+                is_auto = True
+                take(2)
+                weights = 1 if key_version <= 4004 else 2
+            elif slope_mode == ord("t"):
+                is_auto = True
+                take(3)
+                weights = 0
+            elif slope_mode == ord("d"):
+                is_auto = True
+                take(1)
+            else:
+                raise f.error(keys, f"unknown slope mode {slope_mode!r} at key {len(times)}")
+            for _ in range(weights):
+                w = take(1)[0]
+                if w == ord("a"):
+                    weight_r, weight_l = take(2)
+                elif w == ord("l"):
+                    weight_l = take(1)[0]
+                elif w == ord("r"):
+                    weight_r = take(1)[0]
+                elif w not in (ord("n"), ord("c")):
+                    raise f.error(keys, f"unknown weight mode {w!r} at key {len(times)}")
+        elif mode == ord("L"):
+            kinds.append("linear")
+        elif mode == ord("C"):
+            nxt = take(1)[0] if key_version >= 4004 else 0
+            kinds.append("constant_next" if nxt == ord("n") else "constant")
+        else:
+            raise f.error(keys, f"unknown key mode {mode!r} at key {len(times)}")
+        times.append(float(tick) / TICKS_PER_SECOND)
+        values.append(float(value))
+        right.append(float(slope_r))
+        left.append(float(slope_l))
+        wr.append(float(weight_r))
+        wl.append(float(weight_l))
+        auto.append(is_auto)
+    if not times:
+        return None
+    if at != len(stream) or (count is not None and len(times) != count):
+        raise f.error(keys, f"key list of {len(stream)} values holds {len(times)} keys, "
+                            f"not the {count} of KeyCount")
+    k = len(times)
+    times_a, values_a = np.array(times), np.array(values)
+    if np.any(np.diff(times_a) <= 0):
+        i = int(np.argmax(np.diff(times_a) <= 0)) + 1
+        raise f.error(keys, f"key time at index {i} ({times_a[i]!r} s) does not follow the "
+                            f"previous one")
+    in_s, out_s = np.zeros(k), np.zeros(k)
+    for i in range(k):
+        if kinds[i] == "linear" and i + 1 < k:
+            right[i] = left[i] = (values[i + 1] - values[i]) / (times[i + 1] - times[i])
+        if auto[i]:
+            if 0 < i < k - 1:
+                slope = _auto_slope(times[i - 1], times[i], times[i + 1], values[i - 1],
+                                    values[i], values[i + 1], wl[i - 1], wr[i], 0.0,
+                                    _CLAMP_PROGRESSIVE | _TIME_INDEPENDENT)
+            else:
+                slope = 0.0
+            in_s[i] = out_s[i] = slope
+        else:
+            in_s[i] = left[i - 1] if i > 0 else right[i]
+            out_s[i] = right[i]
+    modes = tuple(("auto" if auto[i] else "user") if kinds[i] == "cubic" else "none"
+                  for i in range(k))
+    pre, post = "constant", "constant"
+    return FbxCurve(_frozen(times_a), _frozen(values_a), tuple(kinds), modes, _frozen(right),
+                    _frozen(left), _frozen(wr), _frozen(wl), pre, post, (-1, -1), default,
+                    _frozen(in_s), _frozen(out_s))
+
+
+def _read_takes(f, objects, index_of, nodes, pivots) -> list:
+    """FBX 6 animation: each Take one clip, Model > Channel "Transform" >
+    Channel T/R/S > Channel X/Y/Z curves."""
+    takes = f.find("Takes")
+    clips = []
+    by_text = {str(oid): index for oid, index in index_of.items()}
+    by_name = {}
+    for oid, index in index_of.items():
+        by_name.setdefault(objects.by_id[oid][1], index)
+    for take in (takes.children if takes is not None else ()):
+        if take.name != "Take" or not take.values:
+            continue
+        span = take.child("LocalTime")
+        start = stop = 0.0
+        if span is not None and len(span.values) >= 2:
+            start, stop = (float(v) / TICKS_PER_SECOND for v in span.values[:2])
+        channels, unsupported = [], []
+        for model in take.children:
+            if model.name != "Model" or not model.values:
+                continue
+            text = str(model.values[0])
+            node = by_text.get(text, by_name.get(_object_name(text)))
+            for channel in model.children:
+                if channel.name != "Channel" or not channel.values:
+                    continue
+                kind = channel.values[0]
+                parts = [c for c in channel.children if c.name == "Channel" and c.values] \
+                    if kind == "Transform" else []
+                if node is None or kind != "Transform":
+                    found = [c for c in _take_curves(f, channel) if c is not None]
+                    if found:
+                        unsupported.append(Unsupported(f"{_object_name(text)}.{kind}",
+                                                       sum(len(c) for c in found)))
+                    continue
+                for part in parts:
+                    path = {"T": "translation", "R": "rotation", "S": "scale"}.get(
+                        part.values[0])
+                    if path is None:
+                        continue
+                    comps = []
+                    defaults = []
+                    for axis in "XYZ":
+                        sub = [c for c in part.children if c.name == "Channel" and
+                               c.values and c.values[0] == axis]
+                        curve = _take_curve(f, sub[0]) if sub else None
+                        comps.append(curve)
+                        default_record = sub[0].child("Default") if sub else None
+                        defaults.append(float(default_record.values[0])
+                                        if default_record is not None and
+                                        default_record.values else 0.0)
+                    if all(c is None for c in comps):
+                        continue
+                    rest, pv = nodes[node], pivots[node]
+                    layers = [(1.0, "override", tuple(comps), np.array(defaults))]
+                    base = {"translation": rest.translation, "scale": rest.scale}.get(path,
+                                                                                     pv.euler)
+                    composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
+                    keys = sorted({float(x) for c in comps if c is not None for x in c.times})
+                    channels.append(FbxChannel(node, rest.name, path, None,
+                                               4 if path == "rotation" else 3, _frozen(keys),
+                                               None, composed, rest.name, tuple(comps),
+                                               pv.order))
+        clips.append(FbxClip(str(take.values[0]), stop - start, tuple(channels),
+                             tuple(unsupported), start, stop,
+                             (("BaseLayer", 1.0, "override",
+                               tuple((c.node, c.path) for c in channels)),)))
+    return clips
+
+
+def _take_curves(f, channel):
+    if channel.child("Key") is not None:
+        return [_take_curve(f, channel)]
+    out = []
+    for c in channel.children:
+        if c.name == "Channel":
+            out.extend(_take_curves(f, c))
+    return out
 
 
 # ----------------------------------------------------------------------- load
