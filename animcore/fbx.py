@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import os
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Union
 
 import numpy as np
@@ -123,6 +123,8 @@ class _File:
         parsed = _core._fbx_parse(data)
         if parsed[0] is None:
             _, offset, line, path, message = parsed
+            path = path.decode("utf-8", "replace")
+            message = message.decode("utf-8", "replace")
             where = f"line {line}" if line else f"byte {offset}"
             raise FbxError(source, f"{where} ({path})" if path else where, message)
         self.version, self.ascii, records, properties, numbers = parsed
@@ -943,6 +945,9 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
                           scale, matrix))
         pivots.append(pv)
     skins = _read_skins(f, objects, index_of)
+    for skin in skins:  # the mesh a skin deforms (kept in Skin.skeleton until the model has a field)
+        if skin.skeleton is not None:
+            nodes[skin.skeleton] = replace(nodes[skin.skeleton], skin=skin.index)
     clips = _read_clips(f, objects, index_of, nodes, pivots, templates)
     if f.version < 7000:
         clips = _read_takes(f, objects, index_of, nodes, pivots)
@@ -967,14 +972,17 @@ def _read_skins(f: _File, objects: _Objects, index_of: dict) -> list:
             if not link:
                 continue
             transform = cluster.child("Transform")
-            transform_link = cluster.child("TransformLink")
             mesh_bind = _matrix16(transform, f) if transform is not None else np.eye(4)
-            link_bind = _matrix16(transform_link, f) if transform_link is not None \
-                else np.eye(4)
             joints.append(index_of[link[0]])
-            inverse_binds.append(np.linalg.inv(link_bind) @ mesh_bind)
+            # Maya, MotionBuilder and Blender write the cluster's Transform as the map from
+            # the mesh to the joint at bind time: BindPose(joint) @ Transform = BindPose(mesh)
+            # on the shared files, TransformLink being BindPose(joint).
+            inverse_binds.append(mesh_bind)
         if joints:
-            skins.append(Skin(len(skins), name, np.array(joints), np.array(inverse_binds)))
+            meshes = [index_of[m] for g, _ in objects.parents.get(oid, ())
+                      for m, _ in objects.parents.get(g, ()) if m in index_of]
+            skins.append(Skin(len(skins), name, np.array(joints), np.array(inverse_binds),
+                              meshes[0] if meshes else None))
     return skins
 
 

@@ -219,11 +219,16 @@ static ac_status binary_record(parser *p, size_t *pos, size_t end, int64_t paren
         return AC_OK;
     }
     props = at + header + (size_t)name_length;
-    if (record_end > end || record_end < at + header || name_length > record_end - at - header)
-        return fail(p, at, "record ends at %llu, outside [%zu, %zu]",
-                    (unsigned long long)record_end, at + header, end);
+    if (name_length > end - at - header)
+        return fail(p, at, "record name of %u bytes runs past the end of its list",
+                    (unsigned)name_length);
     if (!push_name(p, at + header, name_length))
         return fail(p, at, "records nested more than %d deep", AC_FBX_MAX_DEPTH);
+    if (record_end > end || record_end < props) {
+        st = fail(p, at, "record ends at %llu, outside [%zu, %zu]",
+                  (unsigned long long)record_end, props, end);
+        goto out;
+    }
     if (list_length > record_end - props) {
         st = fail(p, at, "property list of %llu bytes runs past the record's end %llu",
                   (unsigned long long)list_length, (unsigned long long)record_end);

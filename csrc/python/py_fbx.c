@@ -48,7 +48,7 @@ static PyObject *fbx_parse(PyObject *self, PyObject *args)
     if (st == AC_ERR_NOMEM) {
         PyErr_NoMemory();
     } else if (st != AC_OK) {
-        result = Py_BuildValue("(OKKss)", Py_None, (unsigned long long)failure.offset,
+        result = Py_BuildValue("(OKKyy)", Py_None, (unsigned long long)failure.offset,
                                (unsigned long long)failure.line, failure.path, failure.message);
     } else {
         PyObject *records = bytes_array(table.records, table.records_used * sizeof *table.records);

@@ -159,7 +159,7 @@ static void binary(int wide)
         builder bad = w;
         bad.b[27 + 1] = 0x40;
         CHECK(parse(bad.b, bad.n, &t, r, p, num, &f) == AC_ERR_VALUE);
-        CHECK(f.offset == 27 && strstr(f.message, "record ends") != NULL);
+        CHECK(f.offset == 27 && strstr(f.message, "record ends") != NULL && strcmp(f.path, "Obj") == 0);
     }
     /* tables shorter than the file needs are an error, not an overflow */
     memset(&t, 0, sizeof t);
