@@ -611,10 +611,11 @@ class _Composed:
         self.order, self.pre, self.post = order, pre, post
 
     def components(self, t: np.ndarray) -> np.ndarray:
-        value = np.broadcast_to(self.defaults, t.shape + (3,)).copy()
+        width = len(self.defaults)
+        value = np.broadcast_to(self.defaults, t.shape + (width,)).copy()
         for index, (weight, mode, curves, defaults) in enumerate(self.layers):
-            layer = np.empty(t.shape + (3,))
-            for c in range(3):
+            layer = np.empty(t.shape + (width,))
+            for c in range(width):
                 layer[..., c] = curves[c](t) if curves[c] is not None else defaults[c]
             if index == 0 or mode == "override":
                 value = value + weight * (layer - value) if index else layer
@@ -625,6 +626,8 @@ class _Composed:
     def __call__(self, t) -> np.ndarray:
         t = np.asarray(t, dtype=np.float64)
         value = self.components(t)
+        if self.path == "weights":
+            return value / 100.0  # DeformPercent
         if self.path != "rotation":
             return value
         q = _euler_quat(value, self.order)
@@ -944,11 +947,15 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
         nodes.append(Node(i, names[i], parents[i], tuple(children[i]), translation, rotation,
                           scale, matrix))
         pivots.append(pv)
+    blends = _blend_channels(objects, index_of)
+    for node, entries in blends.items():
+        nodes[node] = replace(nodes[node], weights=np.array([e[2] for e in entries]) / 100.0,
+                              target_names=tuple(e[1] for e in entries))
     skins = _read_skins(f, objects, index_of)
     for skin in skins:  # the mesh a skin deforms (kept in Skin.skeleton until the model has a field)
         if skin.skeleton is not None:
             nodes[skin.skeleton] = replace(nodes[skin.skeleton], skin=skin.index)
-    clips = _read_clips(f, objects, index_of, nodes, pivots, templates)
+    clips = _read_clips(f, objects, index_of, nodes, pivots, templates, blends)
     if f.version < 7000:
         clips = _read_takes(f, objects, index_of, nodes, pivots)
     roots = tuple(i for i, p in enumerate(parents) if p < 0)
@@ -990,7 +997,34 @@ _PATHS = {"Lcl Translation": "translation", "Lcl Rotation": "rotation",
           "Lcl Scaling": "scale"}
 
 
-def _read_clips(f, objects, index_of, nodes, pivots, templates) -> list:
+def _blend_channels(objects: _Objects, index_of: dict) -> dict:
+    """{mesh node: [((target id, property), name, percent)]} of its blend
+    shape channels in file order: Model <- Geometry <- Deformer BlendShape <-
+    SubDeformer BlendShapeChannel (its DeformPercent), or FBX 7.1's Shape
+    records inside the Geometry (a Geometry property of the shape's name)."""
+    out: dict = {}
+    for oid in objects.order:
+        r, name, sub = objects.by_id[oid]
+        if r.name == "Deformer" and sub == "BlendShapeChannel":
+            percent = _scalar(_properties(r), "DeformPercent", 0.0)
+            for blend, _ in objects.parents.get(oid, ()):
+                for geometry, _ in objects.parents.get(blend, ()):
+                    for model, _ in objects.parents.get(geometry, ()):
+                        if model in index_of:
+                            out.setdefault(index_of[model], []).append(
+                                ((oid, "DeformPercent"), name, percent))
+        elif r.name == "Geometry":
+            shapes = [c.values[0] for c in r.children if c.name == "Shape" and c.values]
+            props = _properties(r)
+            for model, _ in objects.parents.get(oid, ()):
+                if model in index_of:
+                    for shape in shapes:
+                        out.setdefault(index_of[model], []).append(
+                            ((oid, shape), shape, _scalar(props, shape, 0.0)))
+    return out
+
+
+def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> list:
     clips = []
     layer_template = templates.get("AnimationLayer", {})
     stack_template = templates.get("AnimationStack", {})
@@ -1004,6 +1038,9 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates) -> list:
         unsupported = []
         per_target: dict = {}
         layer_info = []
+        blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
+                      for i, entry in enumerate(entries)}
+        weight_layers: dict = {}
         layer_ids = [c for c, p in objects.children.get(sid, ())
                      if objects.kind(c) == "AnimationLayer"]
         layer_ids.sort(key=objects.order.index)
@@ -1025,7 +1062,13 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates) -> list:
                         curves[prop] = _read_curve(f, objects.by_id[curve_id][0])
                 targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]
                 for target, prop in targets:
-                    if target in index_of and prop in _PATHS:
+                    if (target, prop) in blend_slot:
+                        node, slot = blend_slot[(target, prop)]
+                        weight_layers.setdefault(node, {}).setdefault(lid, (weight, mode, {}))[
+                            2][slot] = (curves.get(f"d|{prop}"),
+                                        _scalar(cprops, f"d|{prop}", 0.0))
+                        layer_channels.append((node, "weights"))
+                    elif target in index_of and prop in _PATHS:
                         comps = tuple(curves.get(f"d|{a}") for a in "XYZ")
                         defaults = np.array([_scalar(cprops, f"d|{a}", 0.0) for a in "XYZ"])
                         key = (index_of[target], _PATHS[prop])
@@ -1049,6 +1092,20 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates) -> list:
             width = 4 if path == "rotation" else 3
             channels.append(FbxChannel(node, rest.name, path, None, width, _frozen(keys), None,
                                        composed, rest.name, layers[0][2], pv.order))
+        for node, per_layer in weight_layers.items():
+            rest = nodes[node]
+            base = np.asarray(rest.weights) * 100.0
+            layers = []
+            for weight, mode, slots in per_layer.values():
+                comps = tuple(slots.get(i, (None, 0.0))[0] for i in range(len(base)))
+                defaults = np.array([slots[i][1] if i in slots else base[i]
+                                     for i in range(len(base))])
+                layers.append((weight, mode, comps, defaults))
+            composed = _Composed("weights", layers, base, "xyz", None, None)
+            keys = sorted({float(x) for _, _, comps, _ in layers for c in comps
+                           if c is not None for x in c.times})
+            channels.append(FbxChannel(node, rest.name, "weights", None, len(base),
+                                       _frozen(keys), None, composed, rest.name, layers[0][2]))
         clips.append(FbxClip(stack_name, stop - start, tuple(channels), tuple(unsupported),
                              start, stop, tuple(layer_info)))
     return clips

@@ -65,6 +65,18 @@ def test_animated_world_matches_ufbx(name):
         np.testing.assert_allclose(world, expected, rtol=0, atol=1e-5 * rig_size(expected))
 
 
+@pytest.mark.parametrize("name", ["maya_blend_inbetween_7500_binary.fbx",
+                                  "maya_blend_shape_cube_7100_ascii.fbx"])
+def test_blend_shape_weights_match_ufbx(name):
+    stack = META["files"][name]["stacks"][0]
+    scene = fbx.load(FILES / name)
+    (node,) = [n for n in scene.nodes if n.weights is not None]
+    assert list(node.target_names) == [n.split(".")[-1] if "." not in t else n
+                                       for n, t in zip(stack["blend_names"], node.target_names)]
+    weights = scene.weights(scene.clips[0], np.array(stack["times"]))[node.index]
+    np.testing.assert_allclose(weights, stack["blend_weights"], atol=1e-6)
+
+
 def test_fbx6_and_fbx7_files_of_the_same_curves_agree():
     """The 6100 ASCII key lists (doubles) and the 7700 binary curves (float32)
     of the same Maya scene: different readers of different layouts."""
