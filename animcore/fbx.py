@@ -133,14 +133,17 @@ class _File:
         self.data, self.numbers = data, numbers
         self.roots: list = []
         table = []
-        types = properties["type"]
+        # one Python list per field: cheaper than indexing the structured array per value
+        rows = list(zip(properties["type"].tolist(), properties["encoding"].tolist(),
+                        properties["offset"].tolist(), properties["length"].tolist(),
+                        properties["count"].tolist(), properties["ivalue"].tolist(),
+                        properties["dvalue"].tolist()))
         for r in records.tolist():
             parent, name_offset, name_length, first, count, location = r
             name = data[name_offset:name_offset + name_length].decode("ascii", "replace")
             owner = table[parent] if parent >= 0 else None
             record = _Record(name, None, int(location), owner)
-            record.values = [self._value(types[i], properties[i], record)
-                             for i in range(first, first + count)]
+            record.values = [self._value(rows[i], record) for i in range(first, first + count)]
             (owner.children if owner is not None else self.roots).append(record)
             table.append(record)
         if self.ascii:
@@ -162,25 +165,22 @@ class _File:
                 return r
         return None
 
-    def _value(self, kind: bytes, prop, record):
-        kind = kind.decode()
-        if kind in "YCIL":
-            return int(prop["ivalue"])
-        if kind in "FD":
-            return float(prop["dvalue"])
-        if kind in "SW":
-            start = int(prop["offset"])
-            return self.data[start:start + int(prop["length"])].decode("utf-8", "replace")
-        if kind == "R":
-            start = int(prop["offset"])
-            return bytes(self.data[start:start + int(prop["length"])])
-        count = int(prop["count"])
-        if int(prop["encoding"]) == 2:  # ASCII numbers
-            start = int(prop["offset"])
+    def _value(self, row, record):
+        kind, encoding, start, length, count, ivalue, dvalue = row
+        if kind in (b"Y", b"C", b"I", b"L"):
+            return ivalue
+        if kind in (b"F", b"D"):
+            return dvalue
+        if kind in (b"S", b"W"):
+            return self.data[start:start + length].decode("utf-8", "replace")
+        if kind == b"R":
+            return bytes(self.data[start:start + length])
+        if encoding == 2:  # ASCII numbers
             return self.numbers[start:start + count]
+        kind = kind.decode()
         dtype = np.dtype(_ARRAY_TYPES[kind])
-        start, stored = int(prop["offset"]), int(prop["length"])
-        if int(prop["encoding"]) == 0:
+        stored = length
+        if encoding == 0:
             return np.frombuffer(self.data, dtype, count, start)
         expected = count * dtype.itemsize
         inflater = zlib.decompressobj()
@@ -458,16 +458,13 @@ def _read_curve(f: _File, record: _Record) -> FbxCurve:
     # weights: two 4-digit decimal fixed-point numbers packed in the third float
     right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
     left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
-    interpolation = []
-    for fl in key_flags.tolist():
-        if fl & _CONSTANT:
-            interpolation.append("constant_next" if fl & _CONSTANT_NEXT else "constant")
-        elif fl & _LINEAR:
-            interpolation.append("linear")
-        else:
-            interpolation.append("cubic")
-    modes = tuple(_tangent_mode(fl) if interp == "cubic" else "none"
-                  for fl, interp in zip(key_flags.tolist(), interpolation))
+    kinds = ["constant_next" if fl & _CONSTANT and fl & _CONSTANT_NEXT else
+             "constant" if fl & _CONSTANT else "linear" if fl & _LINEAR else "cubic"
+             for fl in flags.tolist()]
+    interpolation = [kinds[a] for a in per_key.tolist()]
+    attribute_modes = [_tangent_mode(fl) for fl in flags.tolist()]
+    modes = tuple(attribute_modes[a] if interp == "cubic" else "none"
+                  for a, interp in zip(per_key.tolist(), interpolation))
     pre, post, reps = "constant", "constant", [-1, -1]
     for side, name in ((0, "Pre-Extrapolation"), (1, "Post-Extrapolation")):
         r = record.child(name)
