@@ -6,7 +6,8 @@ per second, ``tangent`` per normalized segment parameter, ``duration`` and
 
 Every domain module's public names are available here; glTF import stays in
 its namespace (``animcore.gltf.load``), and so do BVH and
-USD import (``animcore.bvh.load``, ``animcore.usd.load``).
+USD import (``animcore.bvh.load``, ``animcore.usd.load``) and FBX import
+(``animcore.fbx.load``).
 """
 try:
     from . import _core  # noqa: F401  (the C extension every domain uses)
@@ -22,6 +23,7 @@ from . import bvh
 from . import contact as _contact
 from . import curves as _curves
 from . import easing as _easing
+from . import fbx
 from . import gltf
 from . import hermite as _hermite
 from . import rootmotion as _rootmotion
@@ -50,6 +52,7 @@ __all__ = [
     *_snapshot.__all__,
     *_skeleton.__all__,
     "bvh",
+    "fbx",
     "gltf",
     "usd",
 ]
