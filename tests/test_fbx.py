@@ -318,6 +318,16 @@ def test_random_mutations_raise_fbx_error_only(original):
             pass
 
 
+def test_fuzz_harness_short_run():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "fuzz_fbx", pathlib.Path(__file__).resolve().parent.parent / "fuzz" / "fuzz_fbx.py")
+    harness = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(harness)
+    assert harness.run_mutations(300, seed=2) == 300
+
+
 @pytest.mark.parametrize("kwargs, match", [({"units": "km"}, "units is 'km'"),
                                            ({"up": "x"}, "up is 'x'"),
                                            ({"errors": "skip"}, "errors is 'skip'")])
