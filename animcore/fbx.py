@@ -45,8 +45,18 @@ Conventions
   tangents. Pre/post extrapolation: constant, repetition, mirror
   repetition, relative repetition and keep slope (repeat counts are
   recorded in ``FbxCurve.repetitions`` but cycles do not stop).
-- What is not read (other animated properties, 6100 take animation) is
-  listed in ``Clip.unsupported``.
+- **Skins** come from Deformer Skin / SubDeformer Cluster: the linked
+  joints and, as inverse bind matrices, the clusters' ``Transform`` (on
+  Maya, MotionBuilder and Blender exports ``BindPose(joint) @ Transform =
+  BindPose(mesh)``, ``TransformLink`` being the joint's bind pose); the
+  skinned mesh node has ``Node.skin`` and is ``Skin.skeleton``. Geometric
+  (mesh-only) transforms are not applied to node matrices.
+- **Blend shapes**: each mesh node's BlendShapeChannels (or FBX 7.1 Shapes)
+  give ``Node.weights`` (DeformPercent / 100) and ``Node.target_names``;
+  animated DeformPercent is a ``"weights"`` channel. In-between targets are
+  not expanded (the weights are the channels' own).
+- What is not read (other animated properties: visibility, camera roll,
+  custom attributes) is listed in ``Clip.unsupported``.
 """
 from __future__ import annotations
 
@@ -599,13 +609,21 @@ def _key_slopes(times, values, flags, data, right_w, left_w):
 
 # ------------------------------------------------------------------- channels
 
-class _Composed:
+class _Composed(ByValue):
     """The callable a channel samples: its layers' component curves combined
     per component, then turned into the channel's value."""
 
     def __init__(self, path, layers, defaults, order, pre, post):
-        self.path, self.layers, self.defaults = path, layers, defaults
+        self.path, self.layers, self.defaults = path, tuple(layers), defaults
         self.order, self.pre, self.post = order, pre, post
+
+    def _state(self) -> dict:
+        return {"path": self.path, "layers": self.layers, "defaults": self.defaults,
+                "order": self.order, "pre": self.pre, "post": self.post}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "_Composed":
+        return cls(**state)
 
     def components(self, t: np.ndarray) -> np.ndarray:
         width = len(self.defaults)
@@ -670,8 +688,8 @@ class FbxClip(Clip):
 
 # ----------------------------------------------------------------- transforms
 
-@dataclass(frozen=True)
-class _Pivots:
+@dataclass(frozen=True, eq=False)
+class _Pivots(ByValue):
     rotation_offset: np.ndarray
     rotation_pivot: np.ndarray
     scaling_offset: np.ndarray
@@ -681,6 +699,13 @@ class _Pivots:
     order: str
     inherit: int
     euler: np.ndarray  # the static Lcl Rotation (degrees)
+
+    def _state(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "_Pivots":
+        return cls(**state)
 
 
 def _local_matrices(pv: _Pivots, t, q, s) -> np.ndarray:

@@ -237,6 +237,7 @@ def test_skins_inverse_bind_matrices_from_transform_link():
 def test_pickle_and_repr():
     scene = fbx.load(FILES / "maya_game_sausage_7500_binary_wiggle.fbx")
     copy = pickle.loads(pickle.dumps(scene))
+    assert copy == scene and copy.clips[0] == scene.clips[0]
     t = np.linspace(0, 1, 5)
     np.testing.assert_array_equal(copy.world(copy.clips[0], t), scene.world(scene.clips[0], t))
     assert "FbxScene(" in repr(scene) and len(repr(scene)) < 300
