@@ -535,18 +535,35 @@ static ac_status parse_ascii(parser *p)
 }
 
 ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *table,
-                       ac_fbx_failure *failure)
+                       ac_fbx_failure *failure, ac_error *err)
 {
     parser p;
+    ac_fbx_failure local;
+    ac_status st;
     memset(&p, 0, sizeof p);
     p.data = data;
     p.size = size;
     p.table = table;
-    p.failure = failure;
+    p.failure = failure ? failure : &local;
     table->records_used = table->properties_used = table->numbers_used = 0;
     table->version = 0;
     table->ascii = 0;
     if (size >= sizeof BINARY_MAGIC - 1 && memcmp(data, BINARY_MAGIC, sizeof BINARY_MAGIC - 1) == 0)
-        return parse_binary(&p);
-    return parse_ascii(&p);
+        st = parse_binary(&p);
+    else
+        st = parse_ascii(&p);
+    if (st != AC_OK && err) {
+        memset(err, 0, sizeof *err);
+        err->status = st;
+        err->arg = AC_ARG_NONE;
+        err->index = (size_t)(table->ascii ? p.failure->line : p.failure->offset);
+        err->value = (double)err->index;
+        {
+            size_t n = strlen(p.failure->message);
+            n = n < sizeof err->detail - 1 ? n : sizeof err->detail - 1;
+            memcpy(err->detail, p.failure->message, n);
+            err->detail[n] = '\0';
+        }
+    }
+    return st;
 }

@@ -1383,10 +1383,12 @@ typedef struct ac_fbx_failure {
     char message[160];
 } ac_fbx_failure;
 
-/* Parses `size` bytes. Returns AC_OK, or AC_ERR_VALUE with *failure filled
-   for malformed input (and for tables shorter than needed). */
+/* Parses `size` bytes. Returns AC_OK, or AC_ERR_VALUE for malformed input
+   (and for tables shorter than needed) with *failure filled (when not NULL)
+   and *err (when not NULL): index = the byte offset (binary) or line
+   (ASCII), detail = the start of the message. */
 AC_API ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *table,
-                              ac_fbx_failure *failure);
+                              ac_fbx_failure *failure, ac_error *err);
 
 #ifdef __cplusplus
 }

@@ -31,7 +31,7 @@ static PyObject *fbx_parse(PyObject *self, PyObject *args)
     memset(&table, 0, sizeof table);
     memset(&failure, 0, sizeof failure);
     Py_BEGIN_ALLOW_THREADS
-    st = ac_fbx_parse(view.buf, (size_t)view.len, &table, &failure);
+    st = ac_fbx_parse(view.buf, (size_t)view.len, &table, &failure, NULL);
     if (st == AC_OK) {
         table.record_capacity = table.records_used;
         table.property_capacity = table.properties_used;
@@ -40,7 +40,7 @@ static PyObject *fbx_parse(PyObject *self, PyObject *args)
         table.properties = malloc((table.properties_used + 1) * sizeof *table.properties);
         table.numbers = malloc((table.numbers_used + 1) * sizeof *table.numbers);
         if (table.records && table.properties && table.numbers)
-            st = ac_fbx_parse(view.buf, (size_t)view.len, &table, &failure);
+            st = ac_fbx_parse(view.buf, (size_t)view.len, &table, &failure, NULL);
         else
             st = AC_ERR_NOMEM;
     }

@@ -86,13 +86,13 @@ static ac_status parse(const unsigned char *data, size_t n, ac_fbx_table *t,
                        ac_fbx_record *r, ac_fbx_property *p, double *num, ac_fbx_failure *f)
 {
     memset(t, 0, sizeof *t);
-    if (ac_fbx_parse(data, n, t, f) != AC_OK)
+    if (ac_fbx_parse(data, n, t, f, NULL) != AC_OK)
         return AC_ERR_VALUE;
     t->records = r;
     t->properties = p;
     t->numbers = num;
     t->record_capacity = t->property_capacity = t->number_capacity = 16;
-    return ac_fbx_parse(data, n, t, f);
+    return ac_fbx_parse(data, n, t, f, NULL);
 }
 
 static void binary(int wide)
@@ -122,7 +122,7 @@ static void binary(int wide)
         unsigned char *copy = malloc(n ? n : 1);
         memcpy(copy, w.b, n);
         memset(&t, 0, sizeof t);
-        if (ac_fbx_parse(copy, n, &t, &f) == AC_OK)
+        if (ac_fbx_parse(copy, n, &t, &f, NULL) == AC_OK)
             CHECK(n < 27 + (wide ? 25u : 13u) || t.records_used <= 2); /* stops at a list end */
         else
             CHECK(f.offset <= n && f.message[0] != '\0');
@@ -168,7 +168,7 @@ static void binary(int wide)
     t.numbers = num;
     t.record_capacity = 1;
     t.property_capacity = 16;
-    CHECK(ac_fbx_parse(w.b, w.n, &t, &f) == AC_ERR_VALUE && strstr(f.message, "full") != NULL);
+    CHECK(ac_fbx_parse(w.b, w.n, &t, &f, NULL) == AC_ERR_VALUE && strstr(f.message, "full") != NULL);
 }
 
 /* records nested deeper than AC_FBX_MAX_DEPTH fail instead of recursing on */
@@ -192,7 +192,7 @@ static void deep(void)
         n += 14;
     }
     memset(&t, 0, sizeof t);
-    CHECK(ac_fbx_parse(b, sizeof b, &t, &f) == AC_ERR_VALUE);
+    CHECK(ac_fbx_parse(b, sizeof b, &t, &f, NULL) == AC_ERR_VALUE);
     CHECK(strstr(f.message, "nested") != NULL);
 }
 
