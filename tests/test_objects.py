@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import animcore
-from animcore import bvh, gltf
+from animcore import bvh, fbx, gltf
 from animcore._objects import ByValue, PicklableError
 
 H = np.sqrt(0.5)
@@ -426,6 +426,7 @@ ERRORS = {
     gltf.GltfWarning: lambda: gltf.GltfWarning("walk.gltf: animations[1] skipped: no channels"),
     gltf.GltfError: lambda: gltf.GltfError("walk.gltf", "animations[0].samplers[2].output",
                                            "accessor 7 has 9 elements, expected 4 keys x 3"),
+    fbx.FbxError: lambda: fbx.FbxError("walk.fbx", "byte 4912 (Objects)", "record ends at 15110"),
 }
 
 
