@@ -42,14 +42,14 @@ from .skeleton import *  # noqa: F401,F403
 from .snapshot import *  # noqa: F401,F403
 
 if TYPE_CHECKING:  # what __getattr__ gives, for type checkers
-    from . import bake, blender, bvh, dask, files, gltf, model, plotting, usd  # noqa: F401
+    from . import bake, blender, bvh, dask, fbx, files, gltf, model, plotting, usd  # noqa: F401
     from .files import load, save  # noqa: F401
     from .model import Channel, Clip, Node, Scene, Skin, extract_root_motion  # noqa: F401
 
 # Imported on first use, so that `import animcore` stays fast: the file formats, the
 # data model, the operations on files and the command line.
-_LAZY_MODULES = ("bake", "bench", "blender", "bvh", "cli", "dask", "demo", "files", "gltf",
-                 "model", "plotting", "usd")
+_LAZY_MODULES = ("bake", "bench", "blender", "bvh", "cli", "dask", "demo", "fbx", "files",
+                 "gltf", "model", "plotting", "usd")
 _LAZY_NAMES = {"load": "files", "save": "files", "Channel": "model", "Clip": "model",
                "Node": "model", "Scene": "model", "Skin": "model",
                "extract_root_motion": "model"}
@@ -82,6 +82,7 @@ __all__ = [
     *_skeleton.__all__,
     *_LAZY_NAMES,
     "bvh",
+    "fbx",
     "gltf",
     "usd",
 ]

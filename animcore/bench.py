@@ -1063,6 +1063,45 @@ def bench_rig(scale: float, repeats: int) -> list[Comparison]:
                     lambda: [numpy_skeleton_world(parents, *p) for p in poses], repeats)]
 
 
+FBX_MOCAP = "tests/data/fbx/walk.fbx"
+
+
+def bench_fbx(scale: float, repeats: int) -> list:
+    """animcore.fbx.load of the 1 MB mocap walk (a clone of the repository has
+    it) plus the world matrices of its clip at 30 fps, in bytes per second,
+    against ufbx's load + bake when the ufbx wheel is installed, and against
+    the C record parse alone (the share of the time spent in Python)."""
+    import pathlib
+
+    from . import _core, fbx
+
+    path = pathlib.Path(__file__).resolve().parent.parent / FBX_MOCAP
+    if not path.is_file():
+        raise ImportError(f"the mocap file ({FBX_MOCAP}) is in a clone of the repository only")
+    data = path.read_bytes()
+
+    def ours():
+        scene = fbx.load_bytes(data)
+        clip = scene.clips[0]
+        return scene.world(clip, np.arange(clip.start, clip.stop, 1 / 30))
+
+    rows = [compare(f"fbx load + world {path.name} (bytes)", len(data), ours,
+                    "C record parse only", lambda: _core._fbx_parse(data), repeats)]
+    try:
+        import ufbx
+    except ImportError:
+        rows.append(Skipped("fbx load + bake vs ufbx", "ufbx is not installed"))
+        return rows
+
+    def theirs():
+        scene = ufbx.load_memory(data)
+        return ufbx.bake_anim(scene, scene.anim_stacks[0].anim)
+
+    rows.append(compare(f"fbx load + world {path.name} (bytes)", len(data), ours,
+                        "ufbx load + bake", theirs, repeats, target=1.0))
+    return rows
+
+
 def _bake_library(folder: str, clips: int) -> tuple[list[str], int]:
     """Folders of hard links to the repository's glTF test assets (the built-in
     sample outside a checkout), repeated until they hold ``clips`` clips.
@@ -1309,6 +1348,7 @@ CASES = {
     "binding": bench_binding,
     "skeleton": bench_skeleton,
     "rig": bench_rig,
+    "fbx": bench_fbx,
     "bake": bench_bake,
     "ingest": bench_ingest,
 }

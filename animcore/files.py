@@ -19,6 +19,7 @@ READERS = {
     ".gltf": ("gltf", "load_scene"),
     ".glb": ("gltf", "load_scene"),
     ".bvh": ("bvh", "load"),
+    ".fbx": ("fbx", "load"),
     ".usd": ("usd", "load"),
     ".usda": ("usd", "load"),
     ".usdc": ("usd", "load"),

@@ -1215,8 +1215,7 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
 AC_API ac_status ac_tangents_auto_ease(const double *times, const double *values, size_t k,
                                        size_t c, double *slopes, ac_error *err);
 
-/* ======================================================================
-   Binding support: read-only success proofs. Engines need not call these.
+/* ===============================================================   Binding support: read-only success proofs. Engines need not call these.
 
    Each *_check below answers, for the kernel it names and the same
    arguments, whether that kernel is certain to succeed, in one pass that
@@ -1356,6 +1355,75 @@ AC_API ac_status ac_snapshot_buffer_push_check(const ac_snapshot_buffer *buffer,
 AC_API ac_status ac_snapshot_timeline_push_check(const ac_snapshot_timeline *timeline,
                                                  const int64_t *tick, const double *rotation,
                                                  size_t n, ac_error *err);
+=======
+
+/* ------------------------------------------------------------------ fbx
+   A reader of FBX files' record trees, binary (versions 6100 to 7700, 32-bit
+   record headers before 7500, 64-bit from 7500) and ASCII, into a flat
+   table that a caller walks: one ac_fbx_record per node record (in file
+   order, parents before children) and one ac_fbx_property per value.
+   Nothing is decoded beyond the record structure: binary arrays are
+   located in the buffer (encoding 0 raw, 1 zlib deflate; the caller
+   inflates the latter into count * element-size bytes, which the parser
+   has checked are at most 1032 times the stored bytes, deflate's largest
+   ratio); ASCII numbers of `*N { a: ... }` arrays are written to a table of
+   doubles. Hostile input is bounded: every offset and length is checked
+   against the buffer, nesting is at most AC_FBX_MAX_DEPTH records, and the
+   tables are as long as the file's records and values (call once with NULL
+   tables to count them, then with tables of those lengths). */
+#define AC_FBX_MAX_DEPTH 64
+#define AC_FBX_PATH_SIZE 256
+
+typedef struct ac_fbx_record {
+    int64_t parent;           /* index of the parent record, -1 at the top */
+    uint64_t name_offset;     /* the name's bytes in the buffer */
+    uint64_t name_length;
+    uint64_t first_property;  /* index of its first property */
+    uint64_t property_count;
+    uint64_t location;        /* byte offset of the record (binary), line (ASCII) */
+} ac_fbx_record;
+
+/* type: binary 'Y' 'C' 'I' 'F' 'D' 'L' (scalars in ivalue and dvalue), 'S' 'R'
+   (bytes at offset, length), 'f' 'd' 'l' 'i' 'b' (count elements stored at
+   offset, length bytes, encoding 0 raw or 1 zlib). ASCII: 'L' an integer,
+   'D' a real, 'S' a quoted string, 'W' a bare word (offset, length), 'd' an
+   array of count numbers at index offset of the number table (encoding 2). */
+typedef struct ac_fbx_property {
+    char type;
+    uint32_t encoding;
+    uint64_t offset;
+    uint64_t length;
+    uint64_t count;
+    int64_t ivalue;
+    double dvalue;
+} ac_fbx_property;
+
+typedef struct ac_fbx_table {
+    ac_fbx_record *records;     /* NULL to count */
+    ac_fbx_property *properties;
+    double *numbers;
+    size_t record_capacity, property_capacity, number_capacity;
+    size_t records_used, properties_used, numbers_used; /* out */
+    uint32_t version;           /* out: the header's FBXVersion (binary), 0 for ASCII */
+    int ascii;                  /* out */
+} ac_fbx_table;
+
+/* Where and why a parse failed: byte offset (binary) or line (ASCII, from 1),
+   the path of the records being read ("Objects/Model/Properties70/P") and a
+   message. */
+typedef struct ac_fbx_failure {
+    uint64_t offset;
+    uint64_t line;
+    char path[AC_FBX_PATH_SIZE];
+    char message[160];
+} ac_fbx_failure;
+
+/* Parses `size` bytes. Returns AC_OK, or AC_ERR_VALUE for malformed input
+   (and for tables shorter than needed) with *failure filled (when not NULL)
+   and *err (when not NULL): index = the byte offset (binary) or line
+   (ASCII), detail = the start of the message. */
+AC_API ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *table,
+                              ac_fbx_failure *failure, ac_error *err);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import animcore
-from animcore import bvh, gltf
+from animcore import bvh, fbx, gltf
 from animcore._objects import ByValue, PicklableError
 
 H = np.sqrt(0.5)
@@ -431,6 +431,7 @@ ERRORS = {
                                                                "expected a number"),
     animcore.model.NodeLookupError: lambda: animcore.model.NodeLookupError(
         "extract_root_motion: joint 'Hips' not in the scene; closest: 'mixamorig:Hips'"),
+    fbx.FbxError: lambda: fbx.FbxError("walk.fbx", "byte 4912 (Objects)", "record ends at 15110"),
 }
 
 

@@ -1,0 +1,1381 @@
+"""FBX import: nodes, rest pose, skins and animation curves as the file stores them.
+
+``load(path)`` reads binary FBX (versions 6100 to 7700) and ASCII FBX into a
+:class:`FbxScene`, the project's :class:`Scene` with the FBX transform of
+every node. The record tree is parsed in C (``ac_fbx_parse``); this module
+gives it meaning.
+
+Conventions
+-----------
+- **Time** is the file's own time in seconds: FBX ticks / 46,186,158,000. A
+  stack that starts at frame 1 of 24 fps has its first key at t = 1/24; each
+  clip's ``start`` and ``stop`` are its stack's LocalStart and LocalStop.
+- **Names** drop the ``Model::`` prefix; a name used by several nodes gets
+  ``.1``, ``.2``, ... on its second, third, ... use, in file order.
+- **Transforms**: each node's local matrix is FBX's (column vectors)
+  ``T * Roff * Rp * Rpre * R * Rpost^-1 * Rp^-1 * Soff * Sp * S * Sp^-1``
+  with ``R`` the Euler rotation in the node's RotationOrder (``"xyz"`` turns
+  about x first, as FBX and Maya do) and the pre- and post-rotations in XYZ.
+  Inherit types: RSrs (1) multiplies matrices, RrSs (0) composes rotation
+  and scale separately (the parent's world scale applies along the child's
+  axes) and Rrs (2) leaves out the parent's local scale except on the
+  child's translation (Maya's segment scale compensation).
+- **Units and axes**: channel values stay in the file's units and axes;
+  one conversion (the file's UnitScaleFactor to ``units``, its Up, Front and
+  Coord axes with their signs to ``up="y"``: X right, Y up, Z front; or
+  ``up="z"``: X right, Z up, -Y front) sits above the roots, so that
+  :meth:`FbxScene.world` is in the requested frame. It is
+  ``FbxScene.conversion`` (4x4).
+- **Channels**: a translation, rotation or scale channel keeps FBX's three
+  component curves (``Channel.curves``: :class:`FbxCurve` per X, Y, Z, or
+  None where the file has no curve and the component holds its default).
+  ``Channel.sample(t)`` gives the composed value: a translation or scale
+  vector, or the quaternion ``(x, y, z, w)`` of the node's whole local
+  rotation ``Rpre * R(order) * Rpost^-1``. Stacks with several layers
+  combine them per component as MotionBuilder does for translation
+  (override: ``v + w (layer - v)``, additive: ``v + w layer``, weights in
+  [0, 1] from the file's percent); ``Clip.layers`` lists each layer's name,
+  weight, mode and channels.
+- **Curves**: every key's time, value, interpolation (constant, constant
+  next, linear, cubic), tangent mode, slopes and weights are kept; cubic
+  segments are Bezier curves in time and value whose handles are the stored
+  slopes (per second) at the stored weights (1/3 of the segment when the
+  key is not weighted), as Maya and MotionBuilder evaluate them; the stored
+  slopes are those the DCC computed for auto, TCB, clamped and user
+  tangents. Pre/post extrapolation: constant, repetition, mirror
+  repetition, relative repetition and keep slope (repeat counts are
+  recorded in ``FbxCurve.repetitions`` but cycles do not stop).
+- **Skins** come from Deformer Skin / SubDeformer Cluster: the linked
+  joints and, as inverse bind matrices, the clusters' ``Transform`` (on
+  Maya, MotionBuilder and Blender exports ``BindPose(joint) @ Transform =
+  BindPose(mesh)``, ``TransformLink`` being the joint's bind pose); the
+  skinned mesh node has ``Node.skin`` and is ``Skin.skeleton``. Geometric
+  (mesh-only) transforms are not applied to node matrices.
+- **Blend shapes**: each mesh node's BlendShapeChannels (or FBX 7.1 Shapes)
+  give ``Node.weights`` (DeformPercent / 100) and ``Node.target_names``;
+  animated DeformPercent is a ``"weights"`` channel. In-between targets are
+  not expanded (the weights are the channels' own).
+- What is not read (other animated properties: visibility, camera roll,
+  custom attributes) is listed in ``Clip.unsupported``.
+"""
+from __future__ import annotations
+
+import os
+import zlib
+from dataclasses import dataclass, field, replace
+from typing import Union
+
+import numpy as np
+
+from . import _core
+from ._objects import ByValue, PicklableError
+from .model import Channel, Clip, Node, Scene, Skin, Unsupported, _query_times
+
+__all__ = ["FbxError", "FbxCurve", "FbxChannel", "FbxClip", "FbxScene", "load", "load_bytes",
+           "TICKS_PER_SECOND"]
+
+TICKS_PER_SECOND = 46186158000
+
+_RECORD_DTYPE = np.dtype([("parent", "<i8"), ("name_offset", "<u8"), ("name_length", "<u8"),
+                          ("first_property", "<u8"), ("property_count", "<u8"),
+                          ("location", "<u8")])
+_ARRAY_TYPES = {"f": "<f4", "d": "<f8", "l": "<i8", "i": "<i4", "b": "u1"}
+_ORDERS = ("xyz", "xzy", "yzx", "yxz", "zxy", "zyx")
+
+
+def _property_dtype() -> np.dtype:
+    record_size, property_size, offsets = _core._fbx_layout()
+    assert record_size == _RECORD_DTYPE.itemsize
+    return np.dtype({"names": ["type", "encoding", "offset", "length", "count", "ivalue",
+                               "dvalue"],
+                     "formats": ["S1", "<u4", "<u8", "<u8", "<u8", "<i8", "<f8"],
+                     "offsets": list(offsets), "itemsize": property_size})
+
+
+class FbxError(PicklableError, ValueError):
+    """A malformed FBX file: ``location`` is the byte offset (binary) or line
+    (ASCII) and the record path, ``detail`` says why."""
+
+    def __init__(self, source: str, location: str, detail: str):
+        self.source, self.location, self.detail = source, location, detail
+        where = ": ".join(part for part in (source, location) if part)
+        super().__init__(f"fbx.load: {where}: {detail}" if where else f"fbx.load: {detail}")
+
+
+# ------------------------------------------------------------------- records
+
+class _Record:
+    __slots__ = ("name", "values", "children", "location", "parent")
+
+    def __init__(self, name, values, location, parent):
+        self.name, self.values, self.location, self.parent = name, values, location, parent
+        self.children = []
+
+    def child(self, name):
+        for c in self.children:
+            if c.name == name:
+                return c
+        return None
+
+    def path(self) -> str:
+        parts, r = [], self
+        while r is not None:
+            parts.append(r.name)
+            r = r.parent
+        return "/".join(reversed(parts))
+
+
+class _File:
+    """The record tree of one file and how to report a place in it."""
+
+    def __init__(self, data: bytes, source: str):
+        self.source = source
+        parsed = _core._fbx_parse(data)
+        if parsed[0] is None:
+            _, offset, line, path, message = parsed
+            path = path.decode("utf-8", "replace")
+            message = message.decode("utf-8", "replace")
+            where = f"line {line}" if line else f"byte {offset}"
+            raise FbxError(source, f"{where} ({path})" if path else where, message)
+        self.version, self.ascii, records, properties, numbers = parsed
+        records = records.view(_RECORD_DTYPE)
+        properties = properties.view(_property_dtype())
+        self.data, self.numbers = data, numbers
+        self.roots: list = []
+        table = []
+        # one Python list per field: cheaper than indexing the structured array per value
+        rows = list(zip(properties["type"].tolist(), properties["encoding"].tolist(),
+                        properties["offset"].tolist(), properties["length"].tolist(),
+                        properties["count"].tolist(), properties["ivalue"].tolist(),
+                        properties["dvalue"].tolist()))
+        for r in records.tolist():
+            parent, name_offset, name_length, first, count, location = r
+            name = data[name_offset:name_offset + name_length].decode("ascii", "replace")
+            owner = table[parent] if parent >= 0 else None
+            record = _Record(name, None, int(location), owner)
+            record.values = [self._value(rows[i], record) for i in range(first, first + count)]
+            (owner.children if owner is not None else self.roots).append(record)
+            table.append(record)
+        if self.ascii:
+            header = self.find("FBXHeaderExtension")
+            version = header.child("FBXVersion") if header is not None else None
+            self.version = int(version.values[0]) if version is not None and version.values \
+                else 0
+
+    def where(self, record: _Record) -> str:
+        unit = "line" if self.ascii else "byte"
+        return f"{unit} {record.location} ({record.path()})"
+
+    def error(self, record: _Record, detail: str) -> FbxError:
+        return FbxError(self.source, self.where(record), detail)
+
+    def find(self, name):
+        for r in self.roots:
+            if r.name == name:
+                return r
+        return None
+
+    def _value(self, row, record):
+        kind, encoding, start, length, count, ivalue, dvalue = row
+        if kind in (b"Y", b"C", b"I", b"L"):
+            return ivalue
+        if kind in (b"F", b"D"):
+            return dvalue
+        if kind in (b"S", b"W"):
+            return self.data[start:start + length].decode("utf-8", "replace")
+        if kind == b"R":
+            return bytes(self.data[start:start + length])
+        if encoding == 2:  # ASCII numbers
+            return self.numbers[start:start + count]
+        kind = kind.decode()
+        dtype = np.dtype(_ARRAY_TYPES[kind])
+        stored = length
+        if encoding == 0:
+            return np.frombuffer(self.data, dtype, count, start)
+        expected = count * dtype.itemsize
+        inflater = zlib.decompressobj()
+        try:
+            raw = inflater.decompress(self.data[start:start + stored], expected + 1)
+        except zlib.error as exc:
+            raise self.error(record, f"deflated array of {count} '{kind}' values at byte "
+                                     f"{start}: {exc}") from None
+        if len(raw) != expected or not inflater.eof:
+            raise self.error(record, f"deflated array at byte {start} holds "
+                                     f"{'more than' if len(raw) > expected else len(raw)} "
+                                     f"bytes, not the {expected} of its {count} values")
+        return np.frombuffer(raw, dtype, count)
+
+
+def _object_name(text: str) -> str:
+    """'hip\\x00\\x01Model' (binary) or 'Model::hip' (ASCII) -> 'hip'."""
+    if "\x00\x01" in text:
+        return text.split("\x00\x01", 1)[0]
+    if "::" in text:
+        return text.split("::", 1)[1]
+    return text
+
+
+def _properties(record: _Record, base: dict | None = None) -> dict:
+    """{name: [values]} of a Properties70 / Properties60 block over ``base``."""
+    props = dict(base or {})
+    if record is None:
+        return props
+    for block, entry, skip in (("Properties70", "P", 4), ("Properties60", "Property", 3)):
+        b = record.child(block)
+        if b is None:
+            continue
+        for p in b.children:
+            if p.name == entry and p.values and isinstance(p.values[0], str):
+                props[p.values[0]] = p.values[skip:]
+    return props
+
+
+def _vec(props: dict, name: str, default) -> np.ndarray:
+    v = props.get(name)
+    if v is None or len(v) < 3:
+        return np.array(default, dtype=np.float64)
+    return np.array([float(x) for x in v[:3]], dtype=np.float64)
+
+
+def _scalar(props: dict, name: str, default):
+    v = props.get(name)
+    if not v:
+        return default
+    try:
+        return type(default)(v[0])
+    except (TypeError, ValueError):
+        return default
+
+
+# ---------------------------------------------------------------- rotations
+
+def _euler_quat(angles_deg: np.ndarray, order: str) -> np.ndarray:
+    """Quaternions of FBX Euler angles (X, Y, Z degrees, any leading shape):
+    ``order`` "xyz" turns about x first, then y, then z (fixed axes)."""
+    from .rotations import quat_from_euler
+
+    angles = np.asarray(angles_deg, dtype=np.float64)
+    picked = angles[..., ["xyz".index(a) for a in order]]
+    return quat_from_euler(order, picked, degrees=True)
+
+
+def _quat_matrix(q: np.ndarray) -> np.ndarray:
+    from .rotations import quat_to_matrix
+
+    return quat_to_matrix(q)
+
+
+def _quat_mul(a, b):
+    from .rotations import quat_multiply
+
+    return quat_multiply(a, b)
+
+
+def _quat_conj(q):
+    return np.asarray(q) * np.array([-1.0, -1.0, -1.0, 1.0])
+
+
+# -------------------------------------------------------------------- curves
+
+# KeyAttrFlags bits (FBX SDK's FbxAnimCurveDef)
+_CONSTANT, _LINEAR, _CUBIC = 0x2, 0x4, 0x8
+_CONSTANT_NEXT = 0x100
+_TANGENT_BITS = ((0x4000 | 0x2000, "clamped_progressive"), (0x2000, "time_independent"),
+                 (0x1000, "clamped"), (0x900, "auto_break"), (0xC00, "break"),
+                 (0x800, "generic_break"), (0x400, "user"), (0x200, "tcb"), (0x100, "auto"))
+_WEIGHTED_RIGHT, _WEIGHTED_NEXT_LEFT = 0x01000000, 0x02000000
+_VELOCITY_RIGHT, _VELOCITY_NEXT_LEFT = 0x10000000, 0x20000000
+_EXTRAPOLATIONS = {67: "constant", 82: "repetition", 77: "mirror_repetition",
+                   75: "keep_slope", 65: "relative_repetition"}
+_CURVE_EXTRAPOLATION = {"constant": "clamp", "repetition": "cycle",
+                        "mirror_repetition": "oscillate", "keep_slope": "linear",
+                        "relative_repetition": "cycle_offset"}
+
+
+def _tangent_mode(flags: int) -> str:
+    for bits, name in _TANGENT_BITS:
+        if flags & bits == bits:
+            return name
+    return "auto" if flags & _CUBIC else "none"
+
+
+def _frozen(a, dtype=np.float64) -> np.ndarray:
+    a = np.array(a, dtype=dtype)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class FbxCurve(ByValue):
+    """One FBX animation curve, exactly as stored.
+
+    ``times`` (seconds), ``values``, per key ``interpolation`` (of the
+    segment that starts at the key: "constant", "constant_next", "linear",
+    "cubic"), ``tangent_modes`` ("auto", "tcb", "user", "break",
+    "auto_break", "clamped", "clamped_progressive", "time_independent",
+    "generic_break" or "none"), ``right_slopes`` and ``next_left_slopes``
+    (per second, as stored: for auto and TCB keys they are parameters, not
+    slopes), ``right_weights`` and ``next_left_weights`` (fractions of the
+    segment, 1/3 where the key is not weighted) and the extrapolations
+    ``pre`` and ``post`` with their ``repetitions`` (-1: unbounded).
+    ``in_slopes`` and ``out_slopes`` are the slopes (per second) the curve
+    is evaluated with on each side of each key (see :func:`_key_slopes`).
+    Calling it evaluates it at times ``t`` (seconds).
+    """
+
+    times: np.ndarray = field(repr=False)
+    values: np.ndarray = field(repr=False)
+    interpolation: tuple = field(repr=False)
+    tangent_modes: tuple = field(repr=False)
+    right_slopes: np.ndarray = field(repr=False)
+    next_left_slopes: np.ndarray = field(repr=False)
+    right_weights: np.ndarray = field(repr=False)
+    next_left_weights: np.ndarray = field(repr=False)
+    pre: str = "constant"
+    post: str = "constant"
+    repetitions: tuple = (-1, -1)
+    default: float = 0.0
+    in_slopes: Union[np.ndarray, None] = field(default=None, repr=False)
+    out_slopes: Union[np.ndarray, None] = field(default=None, repr=False)
+
+    def _state(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    @classmethod
+    def _from_state(cls, state):
+        return cls(**state)
+
+    @property
+    def curve(self):
+        """The evaluator: an :class:`animcore.Curve` with one segment per
+        pair of keys (step, linear or weighted Bezier)."""
+        cached = self.__dict__.get("_curve")
+        if cached is None:
+            cached = self._build()
+            object.__setattr__(self, "_curve", cached)
+        return cached
+
+    def _build(self):
+        from .curves import Curve
+
+        k = len(self.times)
+        if k == 1:
+            return None
+        kinds = []
+        for i in range(k - 1):
+            kind = self.interpolation[i]
+            kinds.append({"constant": "step", "constant_next": "step", "linear": "linear",
+                          "cubic": "bezier"}[kind])
+        out_v = np.array(self.out_slopes, dtype=np.float64)
+        in_v = np.array(self.in_slopes, dtype=np.float64)
+        # keep-slope extrapolation follows the end segment (linear or cubic)
+        for end, seg in ((0, 0), (k - 1, k - 2)):
+            if kinds[seg] == "linear":
+                slope = (self.values[seg + 1] - self.values[seg]) / (
+                    self.times[seg + 1] - self.times[seg])
+                (in_v if end == 0 else out_v)[end] = slope
+            elif kinds[seg] == "step":
+                (in_v if end == 0 else out_v)[end] = 0.0
+        out_w = np.array(self.right_weights, dtype=np.float64)
+        in_w = np.full(k, 1.0 / 3.0)
+        in_w[1:] = self.next_left_weights[:-1]
+        out_w[-1] = 1.0 / 3.0
+        in_v = np.where(np.isfinite(in_v), in_v, 0.0)
+        out_v = np.where(np.isfinite(out_v), out_v, 0.0)
+        extrapolation = {"before": _CURVE_EXTRAPOLATION[self.pre],
+                         "after": _CURVE_EXTRAPOLATION[self.post]}
+        if "bezier" not in kinds:
+            return Curve(self.times, self.values, interpolation=kinds, **extrapolation)
+        return Curve(self.times, self.values, interpolation=kinds, in_velocities=in_v,
+                     out_velocities=out_v, in_weights=np.clip(in_w, 1e-4, 1.0),
+                     out_weights=np.clip(out_w, 1e-4, 1.0), **extrapolation)
+
+    def __call__(self, t) -> np.ndarray:
+        t = np.asarray(t, dtype=np.float64)
+        if len(self.times) == 1:
+            return np.full(t.shape, float(self.values[0]))
+        values = np.asarray(self.curve(t), dtype=np.float64).reshape(t.shape)
+        nexts = [i for i, kind in enumerate(self.interpolation) if kind == "constant_next"]
+        for i in nexts:  # held at the next key's value inside the segment
+            inside = (t > self.times[i]) & (t < self.times[i + 1])
+            values = np.where(inside, self.values[i + 1], values)
+        return values
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def __repr__(self) -> str:
+        kinds = sorted(set(self.interpolation))
+        return (f"FbxCurve(keys={len(self.times)}, interpolation={kinds}, pre={self.pre!r}, "
+                f"post={self.post!r})")
+
+
+def _read_curve(f: _File, record: _Record) -> FbxCurve:
+    """An AnimationCurve record (FBX 7) as an FbxCurve."""
+    def array(name, required=True):
+        r = record.child(name)
+        if r is None or not r.values:
+            if required:
+                raise f.error(record, f"animation curve without {name}")
+            return None
+        v = r.values[0]
+        if not isinstance(v, np.ndarray):
+            v = np.array([x for x in r.values if isinstance(x, (int, float))])
+        return v
+
+    default_record = record.child("Default")
+    default = float(default_record.values[0]) if default_record is not None and \
+        default_record.values else 0.0
+    ticks = array("KeyTime")
+    values = array("KeyValueFloat", required=False)
+    if values is None:
+        values = array("KeyValueDouble")
+    ticks = np.asarray(ticks)
+    if ticks.dtype.kind == "f":
+        ticks = np.rint(ticks).astype(np.int64)
+    k = len(ticks)
+    if len(values) != k:
+        raise f.error(record, f"{k} key times but {len(values)} values")
+    if k == 0:
+        raise f.error(record, "animation curve without keys")
+    times = ticks.astype(np.int64) / TICKS_PER_SECOND
+    if np.any(np.diff(times) <= 0):
+        i = int(np.argmax(np.diff(times) <= 0)) + 1
+        raise f.error(record, f"key time at index {i} ({times[i]!r} s) does not follow the "
+                              f"previous one ({times[i - 1]!r} s)")
+    values = np.asarray(values, dtype=np.float64)
+    if not np.all(np.isfinite(values)):
+        i = int(np.argmax(~np.isfinite(values)))
+        raise f.error(record, f"key value at index {i} is {values[i]!r} (must be finite)")
+    flags = array("KeyAttrFlags", required=False)
+    data = array("KeyAttrDataFloat", required=False)
+    counts = array("KeyAttrRefCount", required=False)
+    if flags is None or counts is None or data is None:
+        flags, data, counts = np.array([_CUBIC | 0x100]), np.zeros(4), np.array([k])
+    flags = np.asarray(flags).astype(np.int64) & 0xFFFFFFFF
+    counts = np.asarray(counts).astype(np.int64)
+    data = np.asarray(data)
+    if len(counts) != len(flags) or len(data) != 4 * len(flags) or np.any(counts < 0) or \
+            int(counts.sum()) != k:
+        raise f.error(record, f"key attributes ({len(flags)} flags, {len(data)} data, "
+                              f"reference counts summing to {int(counts.sum())}) do not "
+                              f"describe {k} keys")
+    per_key = np.repeat(np.arange(len(flags)), counts)
+    key_flags = flags[per_key]
+    raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
+    slopes = raw[:, :2].astype(np.float64)[per_key]
+    packed = raw[:, 2].copy().view(np.uint32).astype(np.int64)[per_key]
+    # weights: two 4-digit decimal fixed-point numbers packed in the third float
+    right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
+    left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
+    kinds = ["constant_next" if fl & _CONSTANT and fl & _CONSTANT_NEXT else
+             "constant" if fl & _CONSTANT else "linear" if fl & _LINEAR else "cubic"
+             for fl in flags.tolist()]
+    interpolation = [kinds[a] for a in per_key.tolist()]
+    attribute_modes = [_tangent_mode(fl) for fl in flags.tolist()]
+    modes = tuple(attribute_modes[a] if interp == "cubic" else "none"
+                  for a, interp in zip(per_key.tolist(), interpolation))
+    pre, post, reps = "constant", "constant", [-1, -1]
+    for side, name in ((0, "Pre-Extrapolation"), (1, "Post-Extrapolation")):
+        r = record.child(name)
+        if r is None:
+            continue
+        kind = r.child("Type")
+        rep = r.child("Repetition")
+        code = kind.values[0] if kind is not None and kind.values else 67
+        if isinstance(code, str):
+            code = ord(code[0]) if code else 67
+        mode = _EXTRAPOLATIONS.get(int(code), "constant")
+        if side == 0:
+            pre = mode
+        else:
+            post = mode
+        if rep is not None and rep.values:
+            reps[side] = int(rep.values[0])
+    in_slopes, out_slopes = _key_slopes(times, values, key_flags, raw[per_key], right_w, left_w)
+    return FbxCurve(_frozen(times), _frozen(values), tuple(interpolation), modes,
+                    _frozen(slopes[:, 0]), _frozen(slopes[:, 1]), _frozen(right_w),
+                    _frozen(left_w), pre, post, tuple(reps), default, _frozen(in_slopes),
+                    _frozen(out_slopes))
+
+
+_CLAMP, _TIME_INDEPENDENT, _CLAMP_PROGRESSIVE = 0x1000, 0x2000, 0x4000
+_TCB, _USER = 0x200, 0x400
+_CLAMP_THRESHOLD = 1e-6
+
+
+def _auto_slope(tp, t, tn, vp, v, vn, wl, wr, bias, flags) -> float:
+    """The slope MotionBuilder and Maya give an interior auto key (as the
+    ufbx reader reproduces them): the chord between the neighbours, blended
+    with the one-sided chords unless time-independent, pulled by the stored
+    auto bias (percent), clamped to 0 near a flat neighbour ("clamp") and
+    limited so the handles do not pass the neighbours' values ("clamp
+    progressive")."""
+    if flags & _CLAMP and min(abs(vp - v), abs(vn - v)) <= _CLAMP_THRESHOLD:
+        return 0.0
+    slope = (vn - vp) / (tn - tp)
+    if not flags & _TIME_INDEPENDENT:
+        left, right = (v - vp) / (t - tp), (vn - v) / (tn - t)
+        d = (t - tp) / (tn - tp)
+        slope = 0.5 * slope + 0.5 * (left * (1.0 - d) + right * d)
+        bias_weight = abs(bias) / 100.0
+        if bias_weight > 0.0001:
+            target = right if bias > 0 else left
+            change = target - slope
+            slope = slope * (1.0 - bias_weight) + target * bias_weight
+            extra = bias_weight - 5.0
+            if extra > 0.0:
+                sign = 1.0 if (change if abs(change) > 0.00001 else bias) > 0 else -1.0
+                slope += extra * extra * sign * 40.0
+    if flags & _CLAMP_PROGRESSIVE:
+        sign = 1.0 if slope >= 0.0 else -1.0
+        size = sign * slope
+        span_left, span_right = wl * (t - tp), wr * (tn - t)
+        max_left = sign * (v - vp) / span_left if span_left > 0 else 0.0
+        max_right = sign * (vn - v) / span_right if span_right > 0 else 0.0
+        size = min(size, max(max_left, 0.0), max(max_right, 0.0))
+        slope = sign * size
+    return slope
+
+
+def _end_slope(t0, t1, v0, v1, bias, flags) -> float:
+    """An auto key with one neighbour: the chord to it (0 when clamped)."""
+    if flags & _CLAMP_PROGRESSIVE:
+        return 0.0
+    if flags & _CLAMP and abs(v1 - v0) <= _CLAMP_THRESHOLD:
+        return 0.0
+    slope = (v1 - v0) / (t1 - t0)
+    if not flags & _TIME_INDEPENDENT:
+        extra = abs(bias) / 100.0 - 5.0
+        if extra > 0.0:
+            slope += extra * extra * (1.0 if bias > 0 else -1.0) * 40.0
+    return slope
+
+
+def _key_slopes(times, values, flags, data, right_w, left_w):
+    """Per-key (in, out) slopes of an FBX 7 curve from its key flags and
+    attribute data: user and break tangents as stored; auto tangents solved
+    from the neighbours (the stored slopes are the auto bias); TCB from
+    tension, continuity and bias (Kochanek-Bartels); linear segments along
+    their chord; constant segments flat."""
+    k = len(times)
+    t = times.tolist()
+    v = values.tolist()
+    fl = flags.tolist()
+    d = data.astype(np.float64).tolist()
+    wr, wl_next = right_w.tolist(), left_w.tolist()
+    in_s, out_s = [0.0] * k, [0.0] * k
+    stored_left, weight_left = 0.0, 1.0 / 3.0
+    for i in range(k):
+        f = fl[i]
+        right, next_left = d[i][0], d[i][1]
+        left = stored_left
+        has_prev, has_next = i > 0 and t[i] > t[i - 1], i + 1 < k and t[i + 1] > t[i]
+        if f & _CONSTANT:
+            right = next_left = 0.0
+        elif f & _CUBIC:
+            if f & _TCB:
+                tension, continuity, bias = d[i][0], d[i][1], d[i][2]
+                chord_l = (v[i] - v[i - 1]) / (t[i] - t[i - 1]) if has_prev else 0.0
+                chord_r = (v[i + 1] - v[i]) / (t[i + 1] - t[i]) if has_next else 0.0
+                factor = 0.5 if has_prev and has_next else 1.0
+                base = factor * (1.0 - tension)
+                left = base * ((1 + bias) * (1 - continuity) * chord_l +
+                               (1 - bias) * (1 + continuity) * chord_r)
+                right = base * ((1 + bias) * (1 + continuity) * chord_l +
+                                (1 - bias) * (1 - continuity) * chord_r)
+                next_left = 0.0
+            elif f & _USER:
+                pass  # as stored
+            elif has_prev and has_next:
+                args = (t[i - 1], t[i], t[i + 1], v[i - 1], v[i], v[i + 1], weight_left, wr[i])
+                if abs(left + right) <= 0.0001:
+                    left = right = _auto_slope(*args, right, f)
+                else:
+                    left = _auto_slope(*args, -left, f)
+                    right = _auto_slope(*args, right, f)
+            elif has_prev:
+                left = right = _end_slope(t[i - 1], t[i], v[i - 1], v[i], -left, f)
+            elif has_next:
+                left = right = _end_slope(t[i], t[i + 1], v[i], v[i + 1], right, f)
+            else:
+                left = right = 0.0
+        else:  # linear
+            right = next_left = (v[i + 1] - v[i]) / (t[i + 1] - t[i]) if has_next else 0.0
+        in_s[i], out_s[i] = left, right
+        stored_left, weight_left = next_left, wl_next[i]
+    return np.array(in_s), np.array(out_s)
+
+
+# ------------------------------------------------------------------- channels
+
+class _Composed(ByValue):
+    """The callable a channel samples: its layers' component curves combined
+    per component, then turned into the channel's value."""
+
+    def __init__(self, path, layers, defaults, order, pre, post):
+        self.path, self.layers, self.defaults = path, tuple(layers), defaults
+        self.order, self.pre, self.post = order, pre, post
+
+    def _state(self) -> dict:
+        return {"path": self.path, "layers": self.layers, "defaults": self.defaults,
+                "order": self.order, "pre": self.pre, "post": self.post}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "_Composed":
+        return cls(**state)
+
+    def components(self, t: np.ndarray) -> np.ndarray:
+        width = len(self.defaults)
+        value = np.broadcast_to(self.defaults, t.shape + (width,)).copy()
+        for index, (weight, mode, curves, defaults) in enumerate(self.layers):
+            layer = np.empty(t.shape + (width,))
+            for c in range(width):
+                layer[..., c] = curves[c](t) if curves[c] is not None else defaults[c]
+            if index == 0 or mode == "override":
+                value = value + weight * (layer - value) if index else layer
+            else:
+                value = value + weight * layer
+        return value
+
+    def __call__(self, t) -> np.ndarray:
+        t = np.asarray(t, dtype=np.float64)
+        value = self.components(t)
+        if self.path == "weights":
+            return value / 100.0  # DeformPercent
+        if self.path != "rotation":
+            return value
+        q = _euler_quat(value, self.order)
+        return _quat_mul(_quat_mul(self.pre, q), _quat_conj(self.post))
+
+
+@dataclass(frozen=True, eq=False)
+class FbxChannel(Channel):
+    """A channel whose components are FBX curves (see the module notes).
+
+    ``curves`` are the first layer's X, Y, Z curves (None for a component
+    without one); ``order`` is the rotation order of a rotation channel.
+    """
+
+    curves: tuple = field(default=(None, None, None), repr=False)
+    order: str = "xyz"
+
+    def components(self, t) -> np.ndarray:
+        """The combined component values (Euler degrees for rotation) at ``t``."""
+        t = _query_times("FbxChannel.components", t)
+        return self.curve.components(t)
+
+    def __repr__(self) -> str:
+        keys = [0 if c is None else len(c) for c in self.curves]
+        return (f"FbxChannel(node={self.node}, node_name={self.node_name!r}, "
+                f"path={self.path!r}, keys={keys})")
+
+
+@dataclass(frozen=True, eq=False)
+class FbxClip(Clip):
+    """An FBX animation stack: ``start`` and ``stop`` (seconds, the stack's
+    LocalStart and LocalStop), and its ``layers`` as
+    ``(name, weight, blend mode, channels)`` tuples."""
+
+    start: float = 0.0
+    stop: float = 0.0
+    layers: tuple = field(default=(), repr=False)
+
+    def __repr__(self) -> str:
+        return (f"FbxClip(name={self.name!r}, start={self.start:.6g}, stop={self.stop:.6g}, "
+                f"channels={len(self.channels)}, layers={len(self.layers)})")
+
+
+# ----------------------------------------------------------------- transforms
+
+@dataclass(frozen=True, eq=False)
+class _Pivots(ByValue):
+    rotation_offset: np.ndarray
+    rotation_pivot: np.ndarray
+    scaling_offset: np.ndarray
+    scaling_pivot: np.ndarray
+    pre: np.ndarray    # quaternion
+    post: np.ndarray   # quaternion
+    order: str
+    inherit: int
+    euler: np.ndarray  # the static Lcl Rotation (degrees)
+
+    def _state(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "_Pivots":
+        return cls(**state)
+
+
+def _local_matrices(pv: _Pivots, t, q, s) -> np.ndarray:
+    """FBX local matrices for translation t, whole rotation quaternion q
+    (Rpre R Rpost^-1) and scale s (leading shapes broadcast)."""
+    rot = _quat_matrix(q)
+    shape = np.broadcast_shapes(np.shape(t)[:-1], np.shape(q)[:-1], np.shape(s)[:-1])
+    m = np.zeros(shape + (4, 4))
+    m[..., :3, :3] = rot * np.asarray(s)[..., None, :]
+    inner = pv.scaling_offset + pv.scaling_pivot - pv.rotation_pivot - \
+        np.asarray(s) * pv.scaling_pivot
+    m[..., :3, 3] = np.asarray(t) + pv.rotation_offset + pv.rotation_pivot + \
+        np.einsum("...ij,...j->...i", rot, np.broadcast_to(inner, shape + (3,)))
+    m[..., 3, 3] = 1.0
+    return m
+
+
+def _axis_conversion(settings: dict, units: str, up: str) -> np.ndarray:
+    """The 4x4 taking the file's frame and unit to the requested ones."""
+    def axis(name, sign, default, default_sign):
+        a = _scalar(settings, name, default)
+        sgn = _scalar(settings, sign, default_sign)
+        v = np.zeros(3)
+        v[a if a in (0, 1, 2) else default] = -1.0 if sgn < 0 else 1.0
+        return v
+
+    file_basis = np.column_stack([axis("CoordAxis", "CoordAxisSign", 0, 1),
+                                  axis("UpAxis", "UpAxisSign", 1, 1),
+                                  axis("FrontAxis", "FrontAxisSign", 2, 1)])
+    if abs(np.linalg.det(file_basis)) < 0.5:  # repeated axes: Maya's default frame
+        file_basis = np.eye(3)
+    target = np.eye(3) if up == "y" else np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]])
+    # target columns: right, up, front in the target frame
+    rotation = target @ file_basis.T
+    centimetres = _scalar(settings, "UnitScaleFactor", 1.0)
+    scale = centimetres * _UNITS[units]
+    m = np.eye(4)
+    m[:3, :3] = rotation * scale
+    return m
+
+
+_UNITS = {"m": 0.01, "cm": 1.0, "mm": 10.0}
+
+
+@dataclass(frozen=True, eq=False)
+class FbxScene(Scene):
+    """A :class:`Scene` read from FBX, with each node's FBX transform.
+
+    ``world(clip, t)`` evaluates FBX's transform formula and inherit types
+    over the hierarchy and applies ``conversion`` (file frame and unit to the
+    requested ones) above the roots. ``node_types`` are the FBX model types
+    (``"LimbNode"``, ``"Null"``, ``"Mesh"``, ...). ``version`` is the file's
+    FBX version.
+    """
+
+    node_types: tuple = ()
+    conversion: np.ndarray = field(default_factory=lambda: np.eye(4), repr=False)
+    pivots: tuple = field(default=(), repr=False)
+    version: int = 0
+
+    @property
+    def joint_names(self) -> list:
+        """The node names, in node order."""
+        return [n.name for n in self.nodes]
+
+    def world(self, clip=None, t=0.0, *, nodes=None) -> np.ndarray:
+        """World matrices ``t.shape + (N, 4, 4)`` (row-major, column vectors)
+        in the requested units and axes; ``clip`` None is the rest pose."""
+        t = _query_times("FbxScene.world", t)
+        pose = self.pose(clip, t)
+        count = len(self.nodes)
+        world = np.zeros(t.shape + (count, 4, 4))
+        done = np.zeros(count, dtype=bool)
+        order = _topological(self.nodes)
+        for i in order:
+            node = self.nodes[i]
+            pv = self.pivots[i]
+            local = _local_matrices(pv, pose.translation[..., i, :], pose.rotation[..., i, :],
+                                    pose.scale[..., i, :])
+            p = node.parent
+            if p < 0:
+                world[..., i, :, :] = self.conversion @ local
+            else:
+                parent = world[..., p, :, :]
+                if pv.inherit == 1:
+                    world[..., i, :, :] = parent @ local
+                elif pv.inherit == 2:
+                    unscale = np.zeros(t.shape + (4, 4))
+                    ps = pose.scale[..., p, :]
+                    unscale[..., :3, :3] = np.eye(3) / ps[..., None, :]
+                    unscale[..., 3, 3] = 1.0
+                    adjusted = local.copy()
+                    adjusted[..., :3, :3] = (unscale @ local)[..., :3, :3]
+                    world[..., i, :, :] = parent @ adjusted
+                else:
+                    world[..., i, :, :] = _componentwise(parent, local)
+            done[i] = True
+        if nodes is not None:
+            world = world[..., [self.node_index(n) for n in nodes], :, :]
+        return world
+
+    def _state(self) -> dict:
+        state = super()._state()
+        state.update(node_types=self.node_types, conversion=self.conversion,
+                     pivots=self.pivots, version=self.version)
+        return state
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "FbxScene":
+        return cls(state["nodes"], state["scenes"], state["scene"], state["skins"],
+                   tuple(state["clips"]), (), state["node_types"], state["conversion"],
+                   state["pivots"], state["version"])
+
+    def __repr__(self):
+        return (f"FbxScene({len(self.nodes)} nodes, {len(self.skins)} skin(s), "
+                f"clips={[c.name for c in self.clips]}, version={self.version})")
+
+
+def _componentwise(parent: np.ndarray, local: np.ndarray) -> np.ndarray:
+    """RrSs: the parent's world rotation and scale compose with the child's
+    separately (scale along the child's axes, no shear)."""
+    lin = parent[..., :3, :3]
+    scale = np.linalg.norm(lin, axis=-2)
+    det = np.linalg.det(lin)
+    scale = scale * np.where(det < 0, -1.0, 1.0)[..., None] ** np.array([1, 0, 0])
+    rot = lin / np.where(scale == 0, 1.0, scale)[..., None, :]
+    out = np.empty(np.broadcast_shapes(parent.shape, local.shape))
+    out[..., :3, :3] = rot @ local[..., :3, :3] * scale[..., None, :]
+    out[..., :3, 3] = np.einsum("...ij,...j->...i", parent[..., :3, :3],
+                                local[..., :3, 3]) + parent[..., :3, 3]
+    out[..., 3, :] = (0.0, 0.0, 0.0, 1.0)
+    return out
+
+
+def _topological(nodes) -> list:
+    order, seen = [], set()
+    for n in nodes:
+        chain = []
+        i = n.index
+        while i >= 0 and i not in seen:
+            chain.append(i)
+            seen.add(i)
+            i = nodes[i].parent
+        order.extend(reversed(chain))
+    return order
+
+
+# ---------------------------------------------------------------------- scene
+
+class _Objects:
+    """Objects and connections of a file (FBX 7 ids or FBX 6 names)."""
+
+    def __init__(self, f: _File):
+        self.by_id: dict = {}
+        self.order: list = []
+        objects = f.find("Objects")
+        for r in (objects.children if objects is not None else ()):
+            v = r.values
+            if not v:
+                continue
+            if isinstance(v[0], int):
+                oid, name, sub = v[0], v[1] if len(v) > 1 else "", v[2] if len(v) > 2 else ""
+            else:
+                oid, name, sub = v[0], v[0], v[1] if len(v) > 1 else ""
+            self.by_id[oid] = (r, _object_name(str(name)), str(sub))
+            self.order.append(oid)
+        self.parents: dict = {}   # child -> [(parent, property or None)]
+        self.children: dict = {}  # parent -> [(child, property or None)]
+        connections = f.find("Connections")
+        for c in (connections.children if connections is not None else ()):
+            v = c.values
+            if c.name not in ("C", "Connect") or len(v) < 3:
+                continue
+            prop = v[3] if len(v) > 3 and v[0] == "OP" else None
+            self.parents.setdefault(v[1], []).append((v[2], prop))
+            self.children.setdefault(v[2], []).append((v[1], prop))
+
+    def kind(self, oid):
+        entry = self.by_id.get(oid)
+        return entry[0].name if entry else None
+
+
+def _templates(f: _File) -> dict:
+    """{(object type, template class): properties} from Definitions."""
+    out = {}
+    definitions = f.find("Definitions")
+    for t in (definitions.children if definitions is not None else ()):
+        if t.name != "ObjectType" or not t.values:
+            continue
+        for p in t.children:
+            if p.name == "PropertyTemplate" and p.values:
+                out[t.values[0]] = _properties(p)
+    return out
+
+
+def _unique_names(names: list) -> list:
+    seen: dict = {}
+    out = []
+    for name in names:
+        count = seen.get(name, 0)
+        out.append(name if count == 0 else f"{name}.{count}")
+        seen[name] = count + 1
+    return out
+
+
+def _matrix16(record, f: _File) -> np.ndarray:
+    v = record.values[0] if record.values and isinstance(record.values[0], np.ndarray) else \
+        np.array([x for x in record.values if isinstance(x, (int, float))], dtype=np.float64)
+    if len(v) != 16:
+        raise f.error(record, f"a matrix holds {len(v)} values (must be 16)")
+    return np.asarray(v, dtype=np.float64).reshape(4, 4).T  # stored column by column
+
+
+def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
+    objects = _Objects(f)
+    templates = _templates(f)
+    settings = _properties(f.find("GlobalSettings"))
+    if not settings:  # FBX 6: the settings live under Objects
+        for oid in objects.order:
+            r, _, _ = objects.by_id[oid]
+            if r.name == "GlobalSettings":
+                settings = _properties(r)
+    conversion = _axis_conversion(settings, units, up)
+    model_ids = [oid for oid in objects.order if objects.kind(oid) == "Model"]
+    index_of = {oid: i for i, oid in enumerate(model_ids)}
+    names = _unique_names([objects.by_id[oid][1] for oid in model_ids])
+    model_template = templates.get("Model", {})
+    nodes, pivots, types, props_of = [], [], [], []
+    parents = []
+    for i, oid in enumerate(model_ids):
+        r, _, sub = objects.by_id[oid]
+        props = _properties(r, model_template)
+        props_of.append(props)
+        parent = -1
+        for p, prop in objects.parents.get(oid, ()):
+            if prop is None and p in index_of:
+                parent = index_of[p]
+                break
+        parents.append(parent)
+        types.append(sub)
+    children = [[] for _ in model_ids]
+    for i, p in enumerate(parents):
+        if p >= 0:
+            children[p].append(i)
+    for i, oid in enumerate(model_ids):
+        props = props_of[i]
+        order_code = _scalar(props, "RotationOrder", 0)
+        order = _ORDERS[order_code] if 0 <= order_code < 6 else "xyz"
+        pre = _euler_quat(_vec(props, "PreRotation", (0, 0, 0)), "xyz")
+        post = _euler_quat(_vec(props, "PostRotation", (0, 0, 0)), "xyz")
+        pv = _Pivots(_vec(props, "RotationOffset", (0, 0, 0)),
+                     _vec(props, "RotationPivot", (0, 0, 0)),
+                     _vec(props, "ScalingOffset", (0, 0, 0)),
+                     _vec(props, "ScalingPivot", (0, 0, 0)), pre, post, order,
+                     _scalar(props, "InheritType", 0), _vec(props, "Lcl Rotation", (0, 0, 0)))
+        rotation = _quat_mul(_quat_mul(pre, _euler_quat(_vec(props, "Lcl Rotation", (0, 0, 0)),
+                                                        order)), _quat_conj(post))
+        translation = _vec(props, "Lcl Translation", (0, 0, 0))
+        scale = _vec(props, "Lcl Scaling", (1, 1, 1))
+        matrix = _local_matrices(pv, translation, rotation, scale)
+        nodes.append(Node(i, names[i], parents[i], tuple(children[i]), translation, rotation,
+                          scale, matrix))
+        pivots.append(pv)
+    blends = _blend_channels(objects, index_of)
+    for node, entries in blends.items():
+        nodes[node] = replace(nodes[node], weights=np.array([e[2] for e in entries]) / 100.0,
+                              target_names=tuple(e[1] for e in entries))
+    skins = _read_skins(f, objects, index_of)
+    for skin in skins:  # the mesh a skin deforms (kept in Skin.skeleton until the model has a field)
+        if skin.skeleton is not None:
+            nodes[skin.skeleton] = replace(nodes[skin.skeleton], skin=skin.index)
+    clips = _read_clips(f, objects, index_of, nodes, pivots, templates, blends)
+    if f.version < 7000:
+        clips = _read_takes(f, objects, index_of, nodes, pivots)
+    roots = tuple(i for i, p in enumerate(parents) if p < 0)
+    return FbxScene(tuple(nodes), (roots,), 0 if nodes else None, tuple(skins), tuple(clips),
+                    (), tuple(types), _frozen(conversion), tuple(pivots), int(f.version))
+
+
+def _read_skins(f: _File, objects: _Objects, index_of: dict) -> list:
+    skins = []
+    for oid in objects.order:
+        r, name, sub = objects.by_id[oid]
+        if r.name != "Deformer" or sub != "Skin":
+            continue
+        joints, inverse_binds = [], []
+        for child, prop in objects.children.get(oid, ()):
+            entry = objects.by_id.get(child)
+            if entry is None or entry[2] != "Cluster":
+                continue
+            cluster = entry[0]
+            link = [c for c, _ in objects.children.get(child, ()) if c in index_of]
+            if not link:
+                continue
+            transform = cluster.child("Transform")
+            mesh_bind = _matrix16(transform, f) if transform is not None else np.eye(4)
+            joints.append(index_of[link[0]])
+            # Maya, MotionBuilder and Blender write the cluster's Transform as the map from
+            # the mesh to the joint at bind time: BindPose(joint) @ Transform = BindPose(mesh)
+            # on the shared files, TransformLink being BindPose(joint).
+            inverse_binds.append(mesh_bind)
+        if joints:
+            meshes = [index_of[m] for g, _ in objects.parents.get(oid, ())
+                      for m, _ in objects.parents.get(g, ()) if m in index_of]
+            skins.append(Skin(len(skins), name, np.array(joints), np.array(inverse_binds),
+                              meshes[0] if meshes else None))
+    return skins
+
+
+_PATHS = {"Lcl Translation": "translation", "Lcl Rotation": "rotation",
+          "Lcl Scaling": "scale"}
+
+
+def _blend_channels(objects: _Objects, index_of: dict) -> dict:
+    """{mesh node: [((target id, property), name, percent)]} of its blend
+    shape channels in file order: Model <- Geometry <- Deformer BlendShape <-
+    SubDeformer BlendShapeChannel (its DeformPercent), or FBX 7.1's Shape
+    records inside the Geometry (a Geometry property of the shape's name)."""
+    out: dict = {}
+    for oid in objects.order:
+        r, name, sub = objects.by_id[oid]
+        if r.name == "Deformer" and sub == "BlendShapeChannel":
+            percent = _scalar(_properties(r), "DeformPercent", 0.0)
+            for blend, _ in objects.parents.get(oid, ()):
+                for geometry, _ in objects.parents.get(blend, ()):
+                    for model, _ in objects.parents.get(geometry, ()):
+                        if model in index_of:
+                            out.setdefault(index_of[model], []).append(
+                                ((oid, "DeformPercent"), name, percent))
+        elif r.name == "Geometry":
+            shapes = [c.values[0] for c in r.children if c.name == "Shape" and c.values]
+            props = _properties(r)
+            for model, _ in objects.parents.get(oid, ()):
+                if model in index_of:
+                    for shape in shapes:
+                        out.setdefault(index_of[model], []).append(
+                            ((oid, shape), shape, _scalar(props, shape, 0.0)))
+    return out
+
+
+def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> list:
+    clips = []
+    layer_template = templates.get("AnimationLayer", {})
+    stack_template = templates.get("AnimationStack", {})
+    for sid in objects.order:
+        stack, stack_name, _ = objects.by_id[sid]
+        if stack.name != "AnimationStack":
+            continue
+        sprops = _properties(stack, stack_template)
+        start = _scalar(sprops, "LocalStart", 0) / TICKS_PER_SECOND
+        stop = _scalar(sprops, "LocalStop", 0) / TICKS_PER_SECOND
+        unsupported = []
+        per_target: dict = {}
+        layer_info = []
+        blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
+                      for i, entry in enumerate(entries)}
+        weight_layers: dict = {}
+        layer_ids = [c for c, p in objects.children.get(sid, ())
+                     if objects.kind(c) == "AnimationLayer"]
+        layer_ids.sort(key=objects.order.index)
+        for lid in layer_ids:
+            layer, layer_name, _ = objects.by_id[lid]
+            lprops = _properties(layer, layer_template)
+            weight = _scalar(lprops, "Weight", 100.0) / 100.0
+            mode = {0: "additive", 1: "override", 2: "override_passthrough"}.get(
+                _scalar(lprops, "BlendMode", 0), "additive")
+            layer_channels = []
+            for cn, _ in objects.children.get(lid, ()):
+                if objects.kind(cn) != "AnimationCurveNode":
+                    continue
+                node_record = objects.by_id[cn][0]
+                cprops = _properties(node_record)
+                curves = {}
+                for curve_id, prop in objects.children.get(cn, ()):
+                    if objects.kind(curve_id) == "AnimationCurve" and prop:
+                        curves[prop] = _read_curve(f, objects.by_id[curve_id][0])
+                targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]
+                for target, prop in targets:
+                    if (target, prop) in blend_slot:
+                        node, slot = blend_slot[(target, prop)]
+                        weight_layers.setdefault(node, {}).setdefault(lid, (weight, mode, {}))[
+                            2][slot] = (curves.get(f"d|{prop}"),
+                                        _scalar(cprops, f"d|{prop}", 0.0))
+                        layer_channels.append((node, "weights"))
+                    elif target in index_of and prop in _PATHS:
+                        comps = tuple(curves.get(f"d|{a}") for a in "XYZ")
+                        defaults = np.array([_scalar(cprops, f"d|{a}", 0.0) for a in "XYZ"])
+                        key = (index_of[target], _PATHS[prop])
+                        per_target.setdefault(key, []).append((weight, mode, comps, defaults))
+                        layer_channels.append(key)
+                    else:
+                        owner = objects.by_id.get(target)
+                        label = f"{owner[1] if owner else target}.{prop}"
+                        unsupported.append(Unsupported(label, sum(len(c) for c in
+                                                                  curves.values())))
+            layer_info.append((layer_name, weight, mode, tuple(layer_channels)))
+        channels = []
+        for (node, path), layers in per_target.items():
+            pv, rest = pivots[node], nodes[node]
+            base = {"translation": rest.translation, "scale": rest.scale}.get(path)
+            if base is None:
+                base = pv.euler
+            composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
+            keys = sorted({float(x) for _, _, comps, _ in layers for c in comps
+                           if c is not None for x in c.times})
+            width = 4 if path == "rotation" else 3
+            channels.append(FbxChannel(node, rest.name, path, None, width, _frozen(keys), None,
+                                       composed, rest.name, layers[0][2], pv.order))
+        for node, per_layer in weight_layers.items():
+            rest = nodes[node]
+            base = np.asarray(rest.weights) * 100.0
+            layers = []
+            for weight, mode, slots in per_layer.values():
+                comps = tuple(slots.get(i, (None, 0.0))[0] for i in range(len(base)))
+                defaults = np.array([slots[i][1] if i in slots else base[i]
+                                     for i in range(len(base))])
+                layers.append((weight, mode, comps, defaults))
+            composed = _Composed("weights", layers, base, "xyz", None, None)
+            keys = sorted({float(x) for _, _, comps, _ in layers for c in comps
+                           if c is not None for x in c.times})
+            channels.append(FbxChannel(node, rest.name, "weights", None, len(base),
+                                       _frozen(keys), None, composed, rest.name, layers[0][2]))
+        clips.append(FbxClip(stack_name, stop - start, tuple(channels), tuple(unsupported),
+                             start, stop, tuple(layer_info)))
+    return clips
+
+
+# ------------------------------------------------------------- FBX 6 takes
+
+def _token(value):
+    """A value of an FBX 6 key list: numbers as they are, characters (bare
+    words in ASCII, bytes in binary) as their code."""
+    if isinstance(value, str):
+        return ord(value[0]) if value else 0
+    return value
+
+
+def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
+    """An FBX 6 Channel record with Key / Default as an FbxCurve (None
+    without keys): per key time, value, mode 'U' (cubic: a slope mode with
+    its numbers, then weight modes), 'L' (linear) or 'C' (constant)."""
+    default_record = record.child("Default")
+    default = float(default_record.values[0]) if default_record is not None and \
+        default_record.values else 0.0
+    keys = record.child("Key")
+    if keys is None:
+        return None
+    stream = []
+    for v in keys.values:
+        if isinstance(v, np.ndarray):
+            stream.extend(v.tolist())
+        else:
+            stream.append(_token(v))
+    version_record = record.child("KeyVer")
+    key_version = int(version_record.values[0]) if version_record is not None and \
+        version_record.values else 4005
+    count_record = record.child("KeyCount")
+    count = int(count_record.values[0]) if count_record is not None and count_record.values \
+        else None
+    at = 0
+
+    def take(n):
+        nonlocal at
+        if at + n > len(stream):
+            raise f.error(keys, f"key list ends inside key {len(times)} (at value {at})")
+        out = stream[at:at + n]
+        at += n
+        return out
+
+    times, values, kinds, right, left, wr, wl, auto = [], [], [], [], [], [], [], []
+    while at < len(stream) and (count is None or len(times) < count):
+        tick, value, mode = take(3)
+        slope_r = slope_l = 0.0
+        weight_r = weight_l = 1.0 / 3.0
+        is_auto = False
+        if mode == ord("U"):
+            kinds.append("cubic")
+            slope_mode = take(1)[0]
+            weights = 1
+            if slope_mode in (ord("s"), ord("b")):
+                slope_r, slope_l = take(2)
+                weights = 0 if key_version == 4003 else 1
+            elif slope_mode == ord("a"):
+                is_auto = True
+                weights = 0 if key_version <= 4004 else 1
+            elif slope_mode in (ord("p"), ord("q")):
+                is_auto = True
+                take(2)
+                weights = 1 if key_version <= 4004 else 2
+            elif slope_mode == ord("t"):
+                is_auto = True
+                take(3)
+                weights = 0
+            elif slope_mode == ord("d"):
+                is_auto = True
+                take(1)
+            else:
+                raise f.error(keys, f"unknown slope mode {slope_mode!r} at key {len(times)}")
+            for _ in range(weights):
+                w = take(1)[0]
+                if w == ord("a"):
+                    weight_r, weight_l = take(2)
+                elif w == ord("l"):
+                    weight_l = take(1)[0]
+                elif w == ord("r"):
+                    weight_r = take(1)[0]
+                elif w not in (ord("n"), ord("c")):
+                    raise f.error(keys, f"unknown weight mode {w!r} at key {len(times)}")
+        elif mode == ord("L"):
+            kinds.append("linear")
+        elif mode == ord("C"):
+            nxt = take(1)[0] if key_version >= 4004 else 0
+            kinds.append("constant_next" if nxt == ord("n") else "constant")
+        else:
+            raise f.error(keys, f"unknown key mode {mode!r} at key {len(times)}")
+        times.append(float(tick) / TICKS_PER_SECOND)
+        values.append(float(value))
+        right.append(float(slope_r))
+        left.append(float(slope_l))
+        wr.append(float(weight_r))
+        wl.append(float(weight_l))
+        auto.append(is_auto)
+    if not times:
+        return None
+    if at != len(stream) or (count is not None and len(times) != count):
+        raise f.error(keys, f"key list of {len(stream)} values holds {len(times)} keys, "
+                            f"not the {count} of KeyCount")
+    k = len(times)
+    times_a, values_a = np.array(times), np.array(values)
+    if np.any(np.diff(times_a) <= 0):
+        i = int(np.argmax(np.diff(times_a) <= 0)) + 1
+        raise f.error(keys, f"key time at index {i} ({times_a[i]!r} s) does not follow the "
+                            f"previous one")
+    in_s, out_s = np.zeros(k), np.zeros(k)
+    for i in range(k):
+        if kinds[i] == "linear" and i + 1 < k:
+            right[i] = left[i] = (values[i + 1] - values[i]) / (times[i + 1] - times[i])
+        if auto[i]:
+            if 0 < i < k - 1:
+                slope = _auto_slope(times[i - 1], times[i], times[i + 1], values[i - 1],
+                                    values[i], values[i + 1], wl[i - 1], wr[i], 0.0,
+                                    _CLAMP_PROGRESSIVE | _TIME_INDEPENDENT)
+            else:
+                slope = 0.0
+            in_s[i] = out_s[i] = slope
+        else:
+            in_s[i] = left[i - 1] if i > 0 else right[i]
+            out_s[i] = right[i]
+    modes = tuple(("auto" if auto[i] else "user") if kinds[i] == "cubic" else "none"
+                  for i in range(k))
+    pre, post = "constant", "constant"
+    return FbxCurve(_frozen(times_a), _frozen(values_a), tuple(kinds), modes, _frozen(right),
+                    _frozen(left), _frozen(wr), _frozen(wl), pre, post, (-1, -1), default,
+                    _frozen(in_s), _frozen(out_s))
+
+
+def _read_takes(f, objects, index_of, nodes, pivots) -> list:
+    """FBX 6 animation: each Take one clip, Model > Channel "Transform" >
+    Channel T/R/S > Channel X/Y/Z curves."""
+    takes = f.find("Takes")
+    clips = []
+    by_text = {str(oid): index for oid, index in index_of.items()}
+    by_name = {}
+    for oid, index in index_of.items():
+        by_name.setdefault(objects.by_id[oid][1], index)
+    for take in (takes.children if takes is not None else ()):
+        if take.name != "Take" or not take.values:
+            continue
+        span = take.child("LocalTime")
+        start = stop = 0.0
+        if span is not None and len(span.values) >= 2:
+            start, stop = (float(v) / TICKS_PER_SECOND for v in span.values[:2])
+        channels, unsupported = [], []
+        for model in take.children:
+            if model.name != "Model" or not model.values:
+                continue
+            text = str(model.values[0])
+            node = by_text.get(text, by_name.get(_object_name(text)))
+            for channel in model.children:
+                if channel.name != "Channel" or not channel.values:
+                    continue
+                kind = channel.values[0]
+                parts = [c for c in channel.children if c.name == "Channel" and c.values] \
+                    if kind == "Transform" else []
+                if node is None or kind != "Transform":
+                    found = [c for c in _take_curves(f, channel) if c is not None]
+                    if found:
+                        unsupported.append(Unsupported(f"{_object_name(text)}.{kind}",
+                                                       sum(len(c) for c in found)))
+                    continue
+                for part in parts:
+                    path = {"T": "translation", "R": "rotation", "S": "scale"}.get(
+                        part.values[0])
+                    if path is None:
+                        continue
+                    comps = []
+                    defaults = []
+                    for axis in "XYZ":
+                        sub = [c for c in part.children if c.name == "Channel" and
+                               c.values and c.values[0] == axis]
+                        curve = _take_curve(f, sub[0]) if sub else None
+                        comps.append(curve)
+                        default_record = sub[0].child("Default") if sub else None
+                        defaults.append(float(default_record.values[0])
+                                        if default_record is not None and
+                                        default_record.values else 0.0)
+                    if all(c is None for c in comps):
+                        continue
+                    rest, pv = nodes[node], pivots[node]
+                    layers = [(1.0, "override", tuple(comps), np.array(defaults))]
+                    base = {"translation": rest.translation, "scale": rest.scale}.get(path,
+                                                                                     pv.euler)
+                    composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
+                    keys = sorted({float(x) for c in comps if c is not None for x in c.times})
+                    channels.append(FbxChannel(node, rest.name, path, None,
+                                               4 if path == "rotation" else 3, _frozen(keys),
+                                               None, composed, rest.name, tuple(comps),
+                                               pv.order))
+        clips.append(FbxClip(str(take.values[0]), stop - start, tuple(channels),
+                             tuple(unsupported), start, stop,
+                             (("BaseLayer", 1.0, "override",
+                               tuple((c.node, c.path) for c in channels)),)))
+    return clips
+
+
+def _take_curves(f, channel):
+    if channel.child("Key") is not None:
+        return [_take_curve(f, channel)]
+    out = []
+    for c in channel.children:
+        if c.name == "Channel":
+            out.extend(_take_curves(f, c))
+    return out
+
+
+# ----------------------------------------------------------------------- load
+
+def load_bytes(data: bytes, *, units: str = "m", up: str = "y", errors: str = "raise",
+               name: str = "<bytes>") -> FbxScene:
+    """An FBX file's content as an :class:`FbxScene` (see :func:`load`)."""
+    if units not in _UNITS:
+        raise ValueError(f"fbx.load: units is {units!r} (must be one of {sorted(_UNITS)})")
+    if up not in ("y", "z"):
+        raise ValueError(f"fbx.load: up is {up!r} (must be 'y' or 'z')")
+    if errors not in ("raise",):
+        raise ValueError(f"fbx.load: errors is {errors!r} (must be 'raise')")
+    f = _File(bytes(data), name)
+    return _read_scene(f, units, up, errors)
+
+
+def load(path, *, units: str = "m", up: str = "y", errors: str = "raise") -> FbxScene:
+    """Read an FBX file (binary 6100-7700 or ASCII).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    units : {"m", "cm", "mm"}
+        Unit of :meth:`FbxScene.world` (channel values stay in the file's).
+    up : {"y", "z"}
+        ``"y"``: X right, Y up, Z front (glTF, Maya); ``"z"``: X right, Z up,
+        -Y front (Blender).
+    errors : {"raise"}
+        A malformed file raises :class:`FbxError`.
+
+    Returns
+    -------
+    FbxScene
+        Nodes (names without ``Model::``, duplicates suffixed ``.1``,
+        ``.2``), skins and one :class:`FbxClip` per animation stack.
+    """
+    with open(os.fspath(path), "rb") as fh:
+        data = fh.read()
+    return load_bytes(data, units=units, up=up, errors=errors, name=os.fspath(path))
