@@ -1,0 +1,184 @@
+/* Blending of joint poses: interpolation of two poses, additive deltas made
+   against a reference and applied to a base. Rotations go through the core's
+   one slerp (ac_internal.h). */
+#include <math.h>
+#include <string.h>
+
+#include "ac_internal.h"
+
+/* |q|^2 may differ from 1 by this much: float32 data normalized in float32
+   (Blender, glTF files) stays well inside it. */
+#define UNIT_TOLERANCE 1e-6
+
+static ac_status check_vector(ac_arg arg, const double *v, size_t i, ac_error *err)
+{
+    return ac_check_finite(arg, v, 3, i, err);
+}
+
+static ac_status check_rotation(ac_arg arg, const double *q, size_t i, ac_error *err)
+{
+    double n2 = 0.0;
+    ac_status st = ac_check_finite(arg, q, 4, i, err);
+    if (st)
+        return st;
+    for (int k = 0; k < 4; k++)
+        n2 += q[k] * q[k];
+    if (!(fabs(n2 - 1.0) <= UNIT_TOLERANCE)) {
+        return ac_fail(err, AC_ERR_VALUE, i, arg, sqrt(n2),
+                       "its length |q|, which must be 1: a unit quaternion, |q|^2 within "
+                       "1e-6 of 1");
+    }
+    return AC_OK;
+}
+
+/* The two poses of item i, checked. */
+static ac_status pose_pair(const double *const p[6], const size_t *s, size_t i, ac_error *err,
+                           const double *q[6])
+{
+    static const ac_arg args[6] = {AC_ARG_A_TRANSLATION, AC_ARG_A_ROTATION, AC_ARG_A_SCALE,
+                                   AC_ARG_B_TRANSLATION, AC_ARG_B_ROTATION, AC_ARG_B_SCALE};
+    for (int k = 0; k < 6; k++) {
+        size_t width = k % 3 == 1 ? 4 : 3;
+        ac_status st;
+        q[k] = p[k] + width * i * s[k];
+        st = width == 4 ? check_rotation(args[k], q[k], i, err)
+                        : check_vector(args[k], q[k], i, err);
+        if (st)
+            return st;
+    }
+    return AC_OK;
+}
+
+/* w = weight * mask of item i; weight in [lo, hi] (lo > hi: any finite),
+   mask in [0, 1]. */
+static ac_status item_weight(const double *weight, const double *mask, const size_t *s, size_t i,
+                             int bounded, ac_error *err, double *w)
+{
+    double x = weight[i * s[6]], m = mask ? mask[i * s[7]] : 1.0;
+    if (!ac_finite(x) || (bounded && !(x >= 0.0 && x <= 1.0)))
+        return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_WEIGHT, x,
+                       bounded ? "must lie in [0, 1]" : "must be finite");
+    if (!(m >= 0.0 && m <= 1.0))
+        return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MASK, m, "must lie in [0, 1]");
+    *w = x * m;
+    return AC_OK;
+}
+
+static void copy_pose(const double *const q[6], double *t, double *r, double *s, size_t i)
+{
+    memcpy(t + 3 * i, q[0], 3 * sizeof *t);
+    memcpy(r + 4 * i, q[1], 4 * sizeof *r);
+    memcpy(s + 3 * i, q[2], 3 * sizeof *s);
+}
+
+ac_status ac_blend_poses(const double *a_translation, const double *a_rotation,
+                         const double *a_scale, const double *b_translation,
+                         const double *b_rotation, const double *b_scale, const double *weight,
+                         const double *mask, const size_t steps[8], double *translation,
+                         double *rotation, double *scale, size_t n, ac_error *err)
+{
+    const double *const p[6] = {a_translation, a_rotation, a_scale,
+                                b_translation, b_rotation, b_scale};
+    for (size_t i = 0; i < n; i++) {
+        const double *q[6];
+        double w = 0.0;
+        ac_status st = pose_pair(p, steps, i, err, q);
+        if (st || (st = item_weight(weight, mask, steps, i, 1, err, &w)))
+            return st;
+        if (w == 0.0) {
+            copy_pose(q, translation, rotation, scale, i);
+            continue;
+        }
+        for (int k = 0; k < 3; k++) {
+            translation[3 * i + k] = (1.0 - w) * q[0][k] + w * q[3][k];
+            scale[3 * i + k] = (1.0 - w) * q[2][k] + w * q[5][k];
+        }
+        ac_quat_slerp_any(q[1], q[4], w, rotation + 4 * i);
+    }
+    return AC_OK;
+}
+
+ac_status ac_blend_make_additive(const double *a_translation, const double *a_rotation,
+                                 const double *a_scale, const double *b_translation,
+                                 const double *b_rotation, const double *b_scale,
+                                 const size_t steps[6], ac_blend_scale_mode mode,
+                                 double *translation, double *rotation, double *scale, size_t n,
+                                 ac_error *err)
+{
+    const double *const p[6] = {a_translation, a_rotation, a_scale,
+                                b_translation, b_rotation, b_scale};
+    for (size_t i = 0; i < n; i++) {
+        const double *q[6];
+        double inv[4];
+        ac_status st = pose_pair(p, steps, i, err, q);
+        if (st)
+            return st;
+        if (mode == AC_BLEND_SCALE_MULTIPLY)
+            for (int k = 0; k < 3; k++)
+                if (q[5][k] == 0.0)
+                    return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_B_SCALE, 0.0,
+                                   "must not be zero (the delta divides by it)");
+        for (int k = 0; k < 3; k++) {
+            translation[3 * i + k] = q[0][k] - q[3][k];
+            scale[3 * i + k] =
+                mode == AC_BLEND_SCALE_MULTIPLY ? q[2][k] / q[5][k] : q[2][k] - q[5][k];
+            if (!ac_finite(translation[3 * i + k]) || !ac_finite(scale[3 * i + k]))
+                return ac_fail(err, AC_ERR_OVERFLOW, i,
+                               ac_finite(translation[3 * i + k]) ? AC_ARG_A_SCALE
+                                                                 : AC_ARG_A_TRANSLATION,
+                               ac_finite(translation[3 * i + k]) ? q[2][k] : q[0][k],
+                               "gives a delta beyond the float64 range");
+        }
+        ac_quat_conj(q[4], inv);
+        ac_quat_mul(inv, q[1], rotation + 4 * i);
+    }
+    return AC_OK;
+}
+
+ac_status ac_blend_apply_additive(const double *a_translation, const double *a_rotation,
+                                  const double *a_scale, const double *b_translation,
+                                  const double *b_rotation, const double *b_scale,
+                                  const double *weight, const double *mask,
+                                  const size_t steps[8], ac_blend_scale_mode mode,
+                                  double *translation, double *rotation, double *scale, size_t n,
+                                  ac_error *err)
+{
+    static const double identity[4] = {0.0, 0.0, 0.0, 1.0};
+    const double *const p[6] = {a_translation, a_rotation, a_scale,
+                                b_translation, b_rotation, b_scale};
+    for (size_t i = 0; i < n; i++) {
+        const double *q[6];
+        double w = 0.0, d[4], t[3], s[3];
+        ac_status st = pose_pair(p, steps, i, err, q);
+        if (st || (st = item_weight(weight, mask, steps, i, 0, err, &w)))
+            return st;
+        if (w == 0.0) {
+            copy_pose(q, translation, rotation, scale, i);
+            continue;
+        }
+        for (int k = 0; k < 3; k++) {
+            t[k] = q[0][k] + w * q[3][k];
+            if (mode == AC_BLEND_SCALE_ADD)
+                s[k] = q[2][k] + w * q[5][k];
+            else if (w == 1.0)
+                s[k] = q[2][k] * q[5][k];
+            else if (!(q[5][k] > 0.0))
+                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_B_SCALE, q[5][k],
+                               "must be positive for a weight of %.17g (scale * delta^weight)",
+                               w);
+            else
+                s[k] = q[2][k] * pow(q[5][k], w);
+            if (!ac_finite(t[k]) || !ac_finite(s[k]))
+                return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_WEIGHT, w,
+                               "gives a pose beyond the float64 range");
+        }
+        if (w == 1.0)
+            memcpy(d, q[4], sizeof d);
+        else
+            ac_quat_slerp(identity, q[4], w, d);
+        memcpy(translation + 3 * i, t, sizeof t);
+        memcpy(scale + 3 * i, s, sizeof s);
+        ac_quat_mul(q[1], d, rotation + 4 * i);
+    }
+    return AC_OK;
+}
