@@ -18,6 +18,7 @@ except ImportError:
         raise
     raise ImportError(_message) from None  # the chained message would mislead
 
+from . import blend as _blend
 from . import bvh
 from . import contact as _contact
 from . import curves as _curves
@@ -29,6 +30,7 @@ from . import rotations as _rotations
 from . import skeleton as _skeleton
 from . import snapshot as _snapshot
 from . import usd
+from .blend import *  # noqa: F401,F403
 from .contact import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
 from .easing import *  # noqa: F401,F403
@@ -49,6 +51,7 @@ __all__ = [
     *_contact.__all__,
     *_snapshot.__all__,
     *_skeleton.__all__,
+    *_blend.__all__,
     "bvh",
     "gltf",
     "usd",

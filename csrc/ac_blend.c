@@ -71,6 +71,62 @@ static void copy_pose(const double *const q[6], double *t, double *r, double *s,
     memcpy(s + 3 * i, q[2], 3 * sizeof *s);
 }
 
+/* Items are taken in blocks: checked and their weights gathered first, so
+   that the rotations of a block go through the core's batch slerp
+   (ac_quat_batch_slerp, vectorized) in one call. */
+enum { BLOCK = 256 };
+
+/* 1 when every input of items [start, start + m) is valid (weights then in
+   w): a branch-free pass that vectorizes; the careful per-item pass finds
+   the error otherwise. bounded: the weight must lie in [0, 1]. */
+static int block_ok(const double *const p[6], const double *weight, const double *mask,
+                    const size_t *s, size_t start, size_t m, int bounded, double *w)
+{
+    int64_t ok = 1;
+    for (int k = 0; k < 6; k++) {
+        size_t width = k % 3 == 1 ? 4 : 3;
+        const double *x = p[k] + width * start * s[k];
+        size_t count = s[k] ? m : 1;
+        if (width == 4)
+            for (size_t i = 0; i < count; i++) {
+                double n2 = x[4 * i] * x[4 * i] + x[4 * i + 1] * x[4 * i + 1] +
+                            x[4 * i + 2] * x[4 * i + 2] + x[4 * i + 3] * x[4 * i + 3];
+                ok &= fabs(n2 - 1.0) <= UNIT_TOLERANCE; /* false for nan and inf */
+            }
+        else
+            for (size_t i = 0; i < 3 * count; i++)
+                ok &= ac_finite(x[i]);
+    }
+    for (size_t i = 0; i < m; i++) {
+        double x = weight[(start + i) * s[6]], mk = mask ? mask[(start + i) * s[7]] : 1.0;
+        ok &= (mk >= 0.0) & (mk <= 1.0) & ac_finite(x) & ((bounded == 0) | ((x >= 0.0) & (x <= 1.0)));
+        w[i] = x * mk;
+    }
+    return (int)ok;
+}
+
+/* out = (1 - w) a + w b for the 3-vectors of items [start, start + m); a
+   flat loop over contiguous values when neither input is shared. */
+static void lerp3(const double *a, const double *b, size_t sa, size_t sb, const double *w,
+                  size_t start, size_t m, double *out)
+{
+    out += 3 * start;
+    if (sa && sb) {
+        double w3[3 * BLOCK];
+        a += 3 * start, b += 3 * start;
+        for (size_t k = 0; k < m; k++)
+            w3[3 * k] = w3[3 * k + 1] = w3[3 * k + 2] = w[k];
+        for (size_t j = 0; j < 3 * m; j++)
+            out[j] = (1.0 - w3[j]) * a[j] + w3[j] * b[j];
+        return;
+    }
+    for (size_t k = 0; k < m; k++) {
+        const double *x = a + 3 * (start + k) * sa, *y = b + 3 * (start + k) * sb;
+        for (int c = 0; c < 3; c++)
+            out[3 * k + c] = (1.0 - w[k]) * x[c] + w[k] * y[c];
+    }
+}
+
 ac_status ac_blend_poses(const double *a_translation, const double *a_rotation,
                          const double *a_scale, const double *b_translation,
                          const double *b_rotation, const double *b_scale, const double *weight,
@@ -79,21 +135,29 @@ ac_status ac_blend_poses(const double *a_translation, const double *a_rotation,
 {
     const double *const p[6] = {a_translation, a_rotation, a_scale,
                                 b_translation, b_rotation, b_scale};
-    for (size_t i = 0; i < n; i++) {
-        const double *q[6];
-        double w = 0.0;
-        ac_status st = pose_pair(p, steps, i, err, q);
-        if (st || (st = item_weight(weight, mask, steps, i, 1, err, &w)))
-            return st;
-        if (w == 0.0) {
-            copy_pose(q, translation, rotation, scale, i);
-            continue;
-        }
-        for (int k = 0; k < 3; k++) {
-            translation[3 * i + k] = (1.0 - w) * q[0][k] + w * q[3][k];
-            scale[3 * i + k] = (1.0 - w) * q[2][k] + w * q[5][k];
-        }
-        ac_quat_slerp_any(q[1], q[4], w, rotation + 4 * i);
+    double w[BLOCK];
+    for (size_t start = 0; start < n; start += BLOCK) {
+        size_t m = n - start < BLOCK ? n - start : BLOCK;
+        size_t slerp_steps[3] = {steps[1], steps[4], 1};
+        if (!block_ok(p, weight, mask, steps, start, m, 1, w))
+            for (size_t k = 0; k < m; k++) {
+                const double *q[6];
+                ac_status st = pose_pair(p, steps, start + k, err, q);
+                if (st || (st = item_weight(weight, mask, steps, start + k, 1, err, w + k)))
+                    return st;
+            }
+        lerp3(a_translation, b_translation, steps[0], steps[3], w, start, m, translation);
+        lerp3(a_scale, b_scale, steps[2], steps[5], w, start, m, scale);
+        if (ac_quat_batch_slerp(a_rotation + 4 * start * steps[1],
+                                b_rotation + 4 * start * steps[4], w, slerp_steps,
+                                rotation + 4 * start, m, err))
+            return err ? err->status : AC_ERR_VALUE; /* not reached: checked above */
+        for (size_t k = 0; k < m; k++)
+            if (w[k] == 0.0) { /* a, bit for bit */
+                const double *q[6];
+                pose_pair(p, steps, start + k, NULL, q);
+                copy_pose(q, translation, rotation, scale, start + k);
+            }
     }
     return AC_OK;
 }
