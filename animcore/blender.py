@@ -78,8 +78,9 @@ from . import _core
 from ._arrays import as_float64
 from .curves import Curve
 from .easing import EASING_KINDS, Ease
+from .layers import layers_from_nla  # noqa: E402,F401  (NLA stacks live in layers.py)
 
-__all__ = ["curve_from_fcurve", "curve_from_keyframes"]
+__all__ = ["curve_from_fcurve", "curve_from_keyframes", "layers_from_nla"]
 
 _INTERPOLATIONS = ("CONSTANT", "LINEAR", "BEZIER", "BACK", "BOUNCE", "CIRC", "CUBIC",
                    "ELASTIC", "EXPO", "QUAD", "QUART", "QUINT", "SINE")

@@ -345,7 +345,7 @@ class LayerStack:
         if not np.isfinite(f).all():
             bad = np.unravel_index(int(np.flatnonzero(~np.isfinite(f))[0]), f.shape)
             raise ValueError(f"{func}: frames at index {tuple(int(i) for i in bad)} is "
-                             f"{f[bad]!r} (must be finite)")
+                             f"{float(f[bad])!r} (must be finite)")
         width = _WIDTHS.get(data_path, 1)
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
                 or not 0 <= index < max(width, index + 1 if data_path not in _WIDTHS else 0):
