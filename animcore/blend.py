@@ -43,8 +43,8 @@ from ._options import option
 from .rotations import quat_multiply, quaternion_input
 from .skeleton import Transforms
 
-__all__ = ["ADDITIVE_CONVENTIONS", "apply_additive", "blend_many", "blend_poses",
-           "make_additive"]
+__all__ = ["ADDITIVE_CONVENTIONS", "BLEND_SPACE_METHODS", "BlendSpace", "apply_additive",
+           "blend_many", "blend_poses", "make_additive"]
 
 ADDITIVE_CONVENTIONS = ("local", "threejs", "blender_combine")
 _ALIASES = {"three": "threejs", "three.js": "threejs", "ozz": "local", "unreal": "local",
@@ -316,3 +316,225 @@ def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -
                          f"(give rest= or a positive weight)")
     norm = np.linalg.norm(acc_q, axis=-1, keepdims=True)
     return Transforms(acc_t / total[..., None], acc_q / norm, acc_s / total[..., None])
+
+
+# ------------------------------------------------------------------ blend spaces
+
+BLEND_SPACE_METHODS = ("barycentric", "gradient_band")
+
+
+def delaunay(points) -> np.ndarray:
+    """Delaunay triangles ``(T, 3)`` (indices, counter-clockwise) of 2-D points.
+
+    The lower convex hull of the points lifted onto the paraboloid
+    ``z = x^2 + y^2``. Heights get a tiny fixed perturbation (1e-9 of the
+    squared extent, by index) so that four or more points on one circle
+    still give one triangulation (the regular triangulation of the
+    perturbed heights) rather than overlapping triangles. O(N^4): meant
+    for blend spaces of a few dozen clips.
+    """
+    p = np.asarray(points, dtype=np.float64)
+    n = len(p)
+    centre = p.mean(axis=0)
+    extent = max(float(np.abs(p - centre).max()), 1e-300)
+    q = (p - centre) / extent
+    z = (q ** 2).sum(axis=1) + 1e-9 * (((np.arange(n) * 7919) % 1009) / 1009.0)
+    lifted = np.column_stack([q, z])
+    triangles = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                a, b, c = q[i], q[j], q[k]
+                area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+                if abs(area) < 1e-12:
+                    continue
+                normal = np.cross(lifted[j] - lifted[i], lifted[k] - lifted[i])
+                if normal[2] < 0:
+                    normal = -normal
+                heights = (lifted - lifted[i]) @ normal
+                heights[[i, j, k]] = 0.0
+                if (heights >= -1e-15).all():
+                    triangles.append((i, j, k) if area > 0 else (i, k, j))
+    return np.array(triangles, dtype=np.int64).reshape(-1, 3)
+
+
+class BlendSpace:
+    """Clips placed at parameter points, blended by weights that sum to 1.
+
+    Parameters
+    ----------
+    points : array_like, shape (N,) or (N, 2)
+        Distinct parameter points (speed; speed and direction ...).
+    clips : sequence of N clips
+        :class:`~animcore.gltf.Clip` objects (or anything ``sample`` takes).
+    method : {"barycentric", "gradient_band"}
+        2-D weights: barycentric coordinates in the triangle of a Delaunay
+        triangulation of the points (outside their convex hull, the nearest
+        point of the hull's boundary is used), or gradient band
+        interpolation (Johansen 2009, the scheme behind Unity's freeform
+        Cartesian blend trees): ``h_i(p) = max(0, min_{j != i} 1 - (p - p_i) .
+        (p_j - p_i) / |p_j - p_i|^2)`` and ``w_i = h_i / sum h``. 1-D
+        weights interpolate linearly between neighbouring points and
+        clamp outside. All are continuous in the parameters.
+    """
+
+    def __init__(self, points, clips: Sequence, *, method: str = "barycentric"):
+        func = "BlendSpace"
+        p = np.asarray(points, dtype=np.float64)
+        if p.ndim == 2 and p.shape[1] == 1:
+            p = p[:, 0]
+        if p.ndim not in (1, 2) or (p.ndim == 2 and p.shape[1] != 2) or len(p) < 2:
+            raise ValueError(f"{func}: points has shape {p.shape} (must be (N,) or (N, 2) "
+                             f"with N >= 2)")
+        bad = np.argwhere(~np.isfinite(p))
+        if bad.size:
+            index = tuple(int(i) for i in bad[0])
+            raise ValueError(f"{func}: points at index {index} is {p[index]} (must be finite)")
+        if len(clips) != len(p):
+            raise ValueError(f"{func}: {len(clips)} clips for {len(p)} points (must be equal)")
+        self.method = option(func, "method", method, BLEND_SPACE_METHODS,
+                             {"barycentric_delaunay": "barycentric", "freeform": "gradient_band",
+                              "cartesian": "gradient_band"})
+        keys = [tuple(np.atleast_1d(x)) for x in p]
+        for i in range(len(keys)):
+            for j in range(i):
+                if keys[i] == keys[j]:
+                    raise ValueError(f"{func}: points at index ({i},) repeats points at "
+                                     f"index ({j},) (points must be distinct)")
+        self.points = p
+        self.clips = list(clips)
+        self.triangles = None
+        if p.ndim == 2 and self.method == "barycentric":
+            self.triangles = delaunay(p)
+            if len(self.triangles) == 0:
+                raise ValueError(f"{func}: the points are collinear (a 2-D blend space needs "
+                                 f"three points not on one line; give them as 1-D)")
+
+    def __repr__(self) -> str:
+        dims = 1 if self.points.ndim == 1 else 2
+        return f"BlendSpace({len(self.clips)} clips, {dims}-D, {self.method})"
+
+    def weights(self, parameters) -> np.ndarray:
+        """Weights ``(..., N)`` at parameters ``(...)`` (1-D) or ``(..., 2)``."""
+        func = "BlendSpace.weights"
+        x = np.asarray(parameters, dtype=np.float64)
+        if self.points.ndim == 2 and (x.ndim == 0 or x.shape[-1] != 2):
+            raise ValueError(f"{func}: parameters has shape {x.shape} (must end with 2)")
+        bad = np.argwhere(~np.isfinite(x))
+        if bad.size:
+            index = tuple(int(i) for i in bad[0])
+            raise ValueError(f"{func}: parameters at index {index} is {x[index]} (must be "
+                             f"finite)")
+        if self.points.ndim == 1:
+            return self._weights_1d(x)
+        flat = x.reshape(-1, 2)
+        w = (self._gradient_band(flat) if self.method == "gradient_band"
+             else self._barycentric(flat))
+        return w.reshape(x.shape[:-1] + (len(self.points),))
+
+    def _weights_1d(self, x):
+        order = np.argsort(self.points)
+        s = self.points[order]
+        xc = np.clip(x, s[0], s[-1])
+        k = np.clip(np.searchsorted(s, xc, side="right") - 1, 0, len(s) - 2)
+        u = (xc - s[k]) / (s[k + 1] - s[k])
+        w = np.zeros(x.shape + (len(s),))
+        np.put_along_axis(w, order[k][..., None], (1.0 - u)[..., None], axis=-1)
+        lo = np.take_along_axis(w, order[k + 1][..., None], axis=-1)
+        np.put_along_axis(w, order[k + 1][..., None], lo + u[..., None], axis=-1)
+        return w
+
+    def _gradient_band(self, x):
+        p = self.points
+        d = p[None, :, :] - p[:, None, :]  # d[i, j] = p_j - p_i
+        n2 = (d ** 2).sum(-1)
+        np.fill_diagonal(n2, 1.0)
+        rel = x[:, None, :] - p[None, :, :]  # (Q, N, 2): p - p_i
+        h = 1.0 - np.einsum("qic,ijc->qij", rel, d) / n2[None]
+        idx = np.arange(len(p))
+        h[:, idx, idx] = np.inf
+        h = np.maximum(h.min(axis=2), 0.0)
+        return h / h.sum(axis=1, keepdims=True)
+
+    def _barycentric(self, x):
+        p, tri = self.points, self.triangles
+        w = np.zeros((len(x), len(p)))
+        a, b, c = p[tri[:, 0]], p[tri[:, 1]], p[tri[:, 2]]
+        det = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
+        for q, point in enumerate(x):
+            l1 = ((point[0] - a[:, 0]) * (c[:, 1] - a[:, 1])
+                  - (point[1] - a[:, 1]) * (c[:, 0] - a[:, 0])) / det
+            l2 = ((b[:, 0] - a[:, 0]) * (point[1] - a[:, 1])
+                  - (b[:, 1] - a[:, 1]) * (point[0] - a[:, 0])) / det
+            l0 = 1.0 - l1 - l2
+            lam = np.stack([l0, l1, l2], axis=1)
+            worst = lam.min(axis=1)
+            t = int(np.argmax(worst))
+            if worst[t] >= -1e-12:
+                lam_t = np.clip(lam[t], 0.0, None)
+                w[q, tri[t]] = lam_t / lam_t.sum()
+                continue
+            # outside the hull: the nearest point of any triangle edge
+            best = (np.inf, None, None)
+            for e0, e1 in ((0, 1), (1, 2), (2, 0)):
+                i0, i1 = tri[:, e0], tri[:, e1]
+                seg = p[i1] - p[i0]
+                u = np.clip(((point - p[i0]) * seg).sum(1) / (seg ** 2).sum(1), 0.0, 1.0)
+                dist = ((p[i0] + u[:, None] * seg - point) ** 2).sum(1)
+                m = int(np.argmin(dist))
+                if dist[m] < best[0]:
+                    best = (dist[m], (i0[m], i1[m]), u[m])
+            (i0, i1), u = best[1], best[2]
+            w[q, i0] += 1.0 - u
+            w[q, i1] += u
+        return w
+
+    def sample(self, parameters, t, *, scene=None, sync: bool = False):
+        """The clips blended at ``parameters`` (one point), at times ``t``.
+
+        Without ``scene``: a dict like :meth:`Clip.sample` (``{(target,
+        path): t.shape + (width,)}``; every clip must animate the same
+        channels), translations, scales and weights summed with the blend
+        weights, rotations accumulated into the heaviest clip's hemisphere
+        and normalized (ozz's blending). With ``scene``: the scene's pose
+        blended by :func:`blend_many` (a :class:`Transforms`). ``sync=True``
+        plays every clip at the same phase: clip ``i`` at ``t * d_i / D``
+        with ``D = sum w_i d_i`` over the clips' durations ``d_i`` (Unity's
+        and Unreal's synchronized blend spaces).
+        """
+        func = "BlendSpace.sample"
+        w = self.weights(parameters)
+        if w.ndim != 1:
+            raise ValueError(f"{func}: parameters must be one point (got weights of shape "
+                             f"{w.shape})")
+        tt = np.asarray(t, dtype=np.float64)
+        used = [i for i in range(len(w)) if w[i] > 0.0]
+        durations = np.array([float(getattr(self.clips[i], "duration", 1.0)) for i in used])
+        times = [tt] * len(used)
+        if sync:
+            total = float((w[used] * durations).sum())
+            times = [tt * d / total if total > 0 else tt for d in durations]
+        if scene is not None:
+            poses = [scene.pose(self.clips[i], ti) for i, ti in zip(used, times)]
+            return blend_many(poses, w[used])
+        samples = [self.clips[i].sample(ti) for i, ti in zip(used, times)]
+        keys = list(samples[0])
+        for i, s in zip(used, samples):
+            if set(s) != set(keys):
+                missing = sorted(set(keys) ^ set(s), key=str)[:3]
+                raise ValueError(f"{func}: clips[{i}] animates other channels than "
+                                 f"clips[{used[0]}] (differ in {missing})")
+        heaviest = int(np.argmax(w[used]))
+        out = {}
+        for key in keys:
+            values = [s[key] for s in samples]
+            if key[1] == "rotation":
+                ref = values[heaviest]
+                acc = np.zeros_like(ref)
+                for wi, v in zip(w[used], values):
+                    sign = np.where(np.einsum("...i,...i->...", ref, v) < 0.0, -1.0, 1.0)
+                    acc = acc + (wi * sign)[..., None] * v
+                out[key] = acc / np.linalg.norm(acc, axis=-1, keepdims=True)
+            else:
+                out[key] = sum(wi * v for wi, v in zip(w[used], values))
+        return out

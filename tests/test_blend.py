@@ -248,3 +248,129 @@ def test_blend_many_bad_input():
         blend_many([p], [0.0])
     with pytest.raises(ValueError, match=r"make_additive: reference is frame 5"):
         make_additive(random_pose(rng, 2, 3), 5)
+
+
+# ------------------------------------------------------------------ blend spaces
+
+from animcore.blend import BlendSpace, delaunay  # noqa: E402
+
+
+def test_delaunay_matches_scipy():
+    from scipy.spatial import Delaunay
+
+    rng = np.random.default_rng(20)
+    for n in (3, 5, 12, 20):
+        p = rng.uniform(-3, 3, (n, 2))
+        ours = sorted(tuple(sorted(t)) for t in delaunay(p))
+        theirs = sorted(tuple(sorted(t)) for t in Delaunay(p).simplices)
+        assert ours == theirs
+
+
+def test_cocircular_points_give_one_triangulation():
+    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1.0]])
+    tri = delaunay(square)
+    assert len(tri) == 2  # not four overlapping triangles
+    space = BlendSpace(square, list("abcd"))
+    grid = np.stack(np.meshgrid(np.linspace(0, 1, 9), np.linspace(0, 1, 9)), -1).reshape(-1, 2)
+    w = space.weights(grid)
+    np.testing.assert_allclose(w @ square, grid, atol=1e-12)  # barycentric reproduces p
+
+
+def test_barycentric_weights_against_scipy():
+    from scipy.spatial import Delaunay
+
+    rng = np.random.default_rng(21)
+    p = rng.uniform(-1, 1, (10, 2))
+    space = BlendSpace(p, list(range(10)))
+    d = Delaunay(p)
+    q = rng.uniform(-0.3, 0.3, (50, 2))
+    s = d.find_simplex(q)
+    inside = s >= 0
+    b = np.einsum("qij,qj->qi", d.transform[s[inside], :2], q[inside] - d.transform[s[inside], 2])
+    bary = np.column_stack([b, 1 - b.sum(1)])
+    expected = np.zeros((inside.sum(), 10))
+    for row, (simplex, lam) in enumerate(zip(d.simplices[s[inside]], bary)):
+        expected[row, simplex] = lam
+    np.testing.assert_allclose(space.weights(q[inside]), expected, atol=1e-12)
+
+
+def gradient_band_reference(points, x):
+    """Johansen's gradient band weights, one point at a time in plain Python."""
+    h = []
+    for i, pi in enumerate(points):
+        values = [1.0 - np.dot(x - pi, pj - pi) / np.dot(pj - pi, pj - pi)
+                  for j, pj in enumerate(points) if j != i]
+        h.append(max(0.0, min(values)))
+    h = np.array(h)
+    return h / h.sum()
+
+
+@pytest.mark.parametrize("method", ["barycentric", "gradient_band"])
+def test_weights_sum_to_one_are_continuous_and_one_hot_at_points(method):
+    rng = np.random.default_rng(22)
+    p = rng.uniform(-1, 1, (8, 2))
+    space = BlendSpace(p, list(range(8)), method=method)
+    line = np.linspace([-2.0, -1.5], [2.0, 1.7], 4001)
+    w = space.weights(line)
+    np.testing.assert_allclose(w.sum(-1), 1.0, atol=1e-12)
+    assert (w >= 0).all()
+    step = np.abs(np.diff(w, axis=0)).max()
+    assert step < 0.05  # no jumps along a fine line
+    np.testing.assert_allclose(space.weights(p), np.eye(8), atol=1e-12)
+    if method == "gradient_band":
+        for x in rng.uniform(-2, 2, (20, 2)):
+            np.testing.assert_allclose(space.weights(x), gradient_band_reference(p, x),
+                                       atol=1e-12)
+
+
+def test_one_dimensional_weights_interpolate_and_clamp():
+    space = BlendSpace([2.0, 0.0, 5.0], ["b", "a", "c"])
+    x = np.array([-1.0, 0.0, 1.0, 2.0, 3.5, 9.0])
+    eye = np.eye(3)[[1, 0, 2]]  # the rows in sorted point order
+    expected = np.stack([np.interp(x, [0.0, 2.0, 5.0], eye[:, k]) for k in range(3)], -1)
+    np.testing.assert_allclose(space.weights(x), expected, atol=1e-15)
+
+
+def test_blend_space_samples_fox_clips():
+    import os
+
+    from animcore.gltf import load_scene
+
+    scene = load_scene(os.path.join(os.path.dirname(__file__), "data", "gltf", "Fox",
+                                    "Fox.glb"))
+    walk, run = scene.clip("Walk"), scene.clip("Run")
+    space = BlendSpace([1.0, 3.0], [walk, run])
+    t = np.linspace(0, 0.5, 6)
+    mixed = space.sample(1.5, t)
+    a, b = walk.sample(t), run.sample(t)
+    key = next(k for k in a if k[1] == "translation")
+    np.testing.assert_allclose(mixed[key], 0.75 * a[key] + 0.25 * b[key], atol=1e-12)
+    rot = next(k for k in a if k[1] == "rotation")
+    np.testing.assert_allclose(np.linalg.norm(mixed[rot], axis=-1), 1.0, atol=1e-12)
+    pose = space.sample(1.0, t, scene=scene)
+    np.testing.assert_allclose(pose.translation, scene.pose(walk, t).translation, atol=1e-12)
+    synced = space.sample(2.0, t, scene=scene, sync=True)
+    assert synced.rotation.shape == (6, len(scene.nodes), 4)
+    assert "2 clips, 1-D" in repr(space)
+
+
+def test_blend_space_bad_input():
+    with pytest.raises(ValueError, match=r"BlendSpace: points has shape \(2, 3\)"):
+        BlendSpace(np.zeros((2, 3)), [0, 1])
+    with pytest.raises(ValueError, match=r"BlendSpace: points at index \(1, 0\) is nan"):
+        BlendSpace([[0, 0], [np.nan, 1], [1, 1]], [0, 1, 2])
+    with pytest.raises(ValueError, match=r"BlendSpace: 2 clips for 3 points"):
+        BlendSpace([0, 1, 2], [0, 1])
+    with pytest.raises(ValueError, match=r"BlendSpace: points at index \(2,\) repeats"):
+        BlendSpace([0, 1, 0], [0, 1, 2])
+    with pytest.raises(ValueError, match=r"BlendSpace: the points are collinear"):
+        BlendSpace([[0, 0], [1, 1], [2, 2]], [0, 1, 2])
+    with pytest.raises(ValueError, match=r"BlendSpace: method is 'gradient' .*did you mean "
+                                         r"'gradient_band'"):
+        BlendSpace([[0, 0], [1, 0], [0, 1]], [0, 1, 2], method="gradient")
+    space = BlendSpace([[0, 0], [1, 0], [0, 1]], [0, 1, 2])
+    with pytest.raises(ValueError, match=r"BlendSpace.weights: parameters has shape \(3,\)"):
+        space.weights([0, 0, 0])
+    with pytest.raises(ValueError, match=r"BlendSpace.weights: parameters at index \(1,\) is "
+                                         r"inf"):
+        space.weights([0, np.inf])
