@@ -408,7 +408,7 @@ class LayerStack:
         shape = tt.shape
         flat = tt.reshape(-1)
         rest = scene.pose(None, 0.0)
-        pose = [np.array(np.broadcast_to(a, flat.shape + a.shape)) for a in rest]
+        pose = [np.broadcast_to(a, flat.shape + a.shape) for a in rest]  # copied when written
         tracks, action, alone = self._plan()
         stack = [t for t in tracks] + ([Track([action])] if action is not None else [])
         if alone:  # the action as if there were no NLA: its pose as is
@@ -421,18 +421,26 @@ class LayerStack:
                                      f"COMBINE)")
                 clip = scene.clip(layer.source)
                 sampled = scene.pose(clip, lt)
-                lower = Transforms(*(a[idx] for a in pose))
+                whole = idx.size == flat.size  # every frame: no gather, no scatter
+                lower = Transforms(*pose) if whole else Transforms(*(a[idx] for a in pose))
                 ww = w[:, None]
-                if layer.mode == "REPLACE":
+                if layer.mode == "REPLACE" and whole and (w == 1.0).all():
+                    out = sampled  # full influence replaces (blend_poses would return it)
+                elif layer.mode == "REPLACE":
                     out = blend_poses(lower, sampled, ww)
                 else:
                     delta = make_additive(sampled, rest)
                     out = apply_additive(lower, delta, -ww if layer.mode == "SUBTRACT" else ww,
                                          convention="blender_combine"
                                          if layer.mode == "COMBINE" else "local")
+                if whole:
+                    pose = list(out)
+                    continue
+                pose = [a if a.flags.writeable else a.copy() for a in pose]
                 for a, b in zip(pose, out):
                     a[idx] = b
-        return Transforms(*(a.reshape(shape + a.shape[1:]) for a in pose))
+        return Transforms(*(np.array(a).reshape(shape + a.shape[1:]) if not a.flags.writeable
+                            else a.reshape(shape + a.shape[1:]) for a in pose))
 
 
 def _blend(mode: str, kind: str, lower: np.ndarray, source: dict, w: np.ndarray,

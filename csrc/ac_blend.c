@@ -31,6 +31,13 @@ static ac_status check_rotation(ac_arg arg, const double *q, size_t i, ac_error 
     return AC_OK;
 }
 
+/* The two poses of item i. */
+static void pose_at(const double *const p[6], const size_t *s, size_t i, const double *q[6])
+{
+    for (int k = 0; k < 6; k++)
+        q[k] = p[k] + (k % 3 == 1 ? 4 : 3) * i * s[k];
+}
+
 /* The two poses of item i, checked. */
 static ac_status pose_pair(const double *const p[6], const size_t *s, size_t i, ac_error *err,
                            const double *q[6])
@@ -155,7 +162,7 @@ ac_status ac_blend_poses(const double *a_translation, const double *a_rotation,
         for (size_t k = 0; k < m; k++)
             if (w[k] == 0.0) { /* a, bit for bit */
                 const double *q[6];
-                pose_pair(p, steps, start + k, NULL, q);
+                pose_at(p, steps, start + k, q);
                 copy_pose(q, translation, rotation, scale, start + k);
             }
     }
@@ -199,6 +206,20 @@ ac_status ac_blend_make_additive(const double *a_translation, const double *a_ro
     return AC_OK;
 }
 
+/* The checks of item i that its weight adds: a scale delta that delta^w
+   cannot raise (multiplicative scale, w neither 0 nor 1). */
+static ac_status scale_power_check(const double *ds, double w, ac_blend_scale_mode mode,
+                                   size_t i, ac_error *err)
+{
+    if (mode != AC_BLEND_SCALE_MULTIPLY || w == 0.0 || w == 1.0)
+        return AC_OK;
+    for (int k = 0; k < 3; k++)
+        if (!(ds[k] > 0.0))
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_B_SCALE, ds[k],
+                           "must be positive for a weight of %.17g (scale * delta^weight)", w);
+    return AC_OK;
+}
+
 ac_status ac_blend_apply_additive(const double *a_translation, const double *a_rotation,
                                   const double *a_scale, const double *b_translation,
                                   const double *b_rotation, const double *b_scale,
@@ -210,39 +231,57 @@ ac_status ac_blend_apply_additive(const double *a_translation, const double *a_r
     static const double identity[4] = {0.0, 0.0, 0.0, 1.0};
     const double *const p[6] = {a_translation, a_rotation, a_scale,
                                 b_translation, b_rotation, b_scale};
-    for (size_t i = 0; i < n; i++) {
-        const double *q[6];
-        double w = 0.0, d[4], t[3], s[3];
-        ac_status st = pose_pair(p, steps, i, err, q);
-        if (st || (st = item_weight(weight, mask, steps, i, 0, err, &w)))
-            return st;
-        if (w == 0.0) {
-            copy_pose(q, translation, rotation, scale, i);
-            continue;
-        }
-        for (int k = 0; k < 3; k++) {
-            t[k] = q[0][k] + w * q[3][k];
-            if (mode == AC_BLEND_SCALE_ADD)
-                s[k] = q[2][k] + w * q[5][k];
-            else if (w == 1.0)
-                s[k] = q[2][k] * q[5][k];
-            else if (!(q[5][k] > 0.0))
-                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_B_SCALE, q[5][k],
-                               "must be positive for a weight of %.17g (scale * delta^weight)",
-                               w);
+    double w[BLOCK], u[BLOCK], arc[4 * BLOCK];
+    for (size_t start = 0; start < n; start += BLOCK) {
+        size_t m = n - start < BLOCK ? n - start : BLOCK;
+        size_t slerp_steps[3] = {0, steps[4], 1};
+        int ok = block_ok(p, weight, mask, steps, start, m, 0, w);
+        for (size_t k = 0; ok && k < m; k++)
+            ok = scale_power_check(b_scale + 3 * (start + k) * steps[5], w[k], mode, 0, NULL) ==
+                 AC_OK;
+        if (!ok)
+            for (size_t k = 0; k < m; k++) {
+                const double *q[6];
+                ac_status st = pose_pair(p, steps, start + k, err, q);
+                if (st || (st = item_weight(weight, mask, steps, start + k, 0, err, w + k)) ||
+                    (st = scale_power_check(q[5], w[k], mode, start + k, err)))
+                    return st;
+            }
+        /* slerp(identity, delta, w) of the block through the batch slerp
+           (w in [0, 1]; other weights below) */
+        for (size_t k = 0; k < m; k++)
+            u[k] = w[k] < 0.0 ? 0.0 : w[k] > 1.0 ? 1.0 : w[k];
+        if (ac_quat_batch_slerp(identity, b_rotation + 4 * start * steps[4], u, slerp_steps, arc,
+                                m, err))
+            return err ? err->status : AC_ERR_VALUE; /* not reached: checked above */
+        for (size_t k = 0; k < m; k++) {
+            size_t i = start + k;
+            const double *q[6];
+            double t[3], sc[3], d[4];
+            pose_at(p, steps, i, q);
+            if (w[k] == 0.0) { /* the base, bit for bit */
+                copy_pose(q, translation, rotation, scale, i);
+                continue;
+            }
+            for (int c = 0; c < 3; c++) {
+                t[c] = q[0][c] + w[k] * q[3][c];
+                sc[c] = mode == AC_BLEND_SCALE_ADD ? q[2][c] + w[k] * q[5][c]
+                        : w[k] == 1.0 || q[5][c] == 1.0 ? q[2][c] * q[5][c]
+                                                        : q[2][c] * pow(q[5][c], w[k]);
+                if (!ac_finite(t[c]) || !ac_finite(sc[c]))
+                    return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_WEIGHT, w[k],
+                                   "gives a pose beyond the float64 range");
+            }
+            if (w[k] == 1.0)
+                memcpy(d, q[4], sizeof d);
+            else if (w[k] < 0.0 || w[k] > 1.0)
+                ac_quat_slerp(identity, q[4], w[k], d); /* continues the great circle */
             else
-                s[k] = q[2][k] * pow(q[5][k], w);
-            if (!ac_finite(t[k]) || !ac_finite(s[k]))
-                return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_WEIGHT, w,
-                               "gives a pose beyond the float64 range");
+                memcpy(d, arc + 4 * k, sizeof d);
+            memcpy(translation + 3 * i, t, sizeof t);
+            memcpy(scale + 3 * i, sc, sizeof sc);
+            ac_quat_mul(q[1], d, rotation + 4 * i);
         }
-        if (w == 1.0)
-            memcpy(d, q[4], sizeof d);
-        else
-            ac_quat_slerp(identity, q[4], w, d);
-        memcpy(translation + 3 * i, t, sizeof t);
-        memcpy(scale + 3 * i, s, sizeof s);
-        ac_quat_mul(q[1], d, rotation + 4 * i);
     }
     return AC_OK;
 }
