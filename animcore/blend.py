@@ -39,6 +39,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from . import _core
+from ._objects import ByValue
 from ._options import option
 from .rotations import quat_multiply, quaternion_input
 from .skeleton import Transforms
@@ -358,7 +359,7 @@ def delaunay(points) -> np.ndarray:
     return np.array(triangles, dtype=np.int64).reshape(-1, 3)
 
 
-class BlendSpace:
+class BlendSpace(ByValue):
     """Clips placed at parameter points, blended by weights that sum to 1.
 
     Parameters
@@ -409,6 +410,13 @@ class BlendSpace:
             if len(self.triangles) == 0:
                 raise ValueError(f"{func}: the points are collinear (a 2-D blend space needs "
                                  f"three points not on one line; give them as 1-D)")
+
+    def _state(self) -> dict:
+        return {"points": self.points, "clips": tuple(self.clips), "method": self.method}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "BlendSpace":
+        return cls(state["points"], list(state["clips"]), method=state["method"])
 
     def __repr__(self) -> str:
         dims = 1 if self.points.ndim == 1 else 2

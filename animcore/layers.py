@@ -49,11 +49,12 @@ channel's default (0, scale 1, quaternion ``(1, 0, 0, 0)``, axis-angle
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
+from ._objects import ByValue
 from ._options import option
 from .blend import apply_additive, blend_poses, make_additive, quat_power
 from .rotations import quat_multiply
@@ -85,7 +86,7 @@ def _kind(data_path: str) -> str:
 
 
 @dataclass(eq=False)
-class Layer:
+class Layer(ByValue):
     """One layer (an NLA strip): a source placed on the timeline.
 
     Parameters
@@ -155,6 +156,13 @@ class Layer:
             raise ValueError(f"{func}: influence is {self.influence!r} (must be finite or a "
                              f"curve)")
 
+    def _state(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Layer":
+        return cls(**state)
+
     def __repr__(self) -> str:
         source = (f"Clip {self.source.name!r}" if hasattr(self.source, "channels")
                   else f"{len(self.source)} channels")
@@ -203,7 +211,7 @@ class Layer:
 
 
 @dataclass(eq=False)
-class Track:
+class Track(ByValue):
     """A row of layers in time order (Blender's NLA track)."""
 
     layers: Sequence[Layer] = field(default_factory=list)
@@ -219,6 +227,14 @@ class Track:
                                  f", before layers[{i - 1}] ends "
                                  f"({self.layers[i - 1].frame_end!r}); layers of a track "
                                  f"must not overlap")
+
+    def _state(self) -> dict:
+        return {"layers": tuple(self.layers), "mute": self.mute, "solo": self.solo,
+                "name": self.name}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Track":
+        return cls(**state)
 
     def __repr__(self) -> str:
         flags = "".join([", muted" if self.mute else "", ", solo" if self.solo else ""])
@@ -267,7 +283,7 @@ class Track:
                 yield layer, idx, w[keep], layer._time(ci)
 
 
-class LayerStack:
+class LayerStack(ByValue):
     """Tracks of layers blended bottom to top, then an optional action layer.
 
     Parameters
@@ -293,6 +309,14 @@ class LayerStack:
                                  f"be a Track)")
         self.action = action
         self.defaults = dict(defaults or {})
+
+    def _state(self) -> dict:
+        return {"tracks": tuple(self.tracks), "action": self.action,
+                "defaults": dict(self.defaults)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "LayerStack":
+        return cls(state["tracks"], action=state["action"], defaults=state["defaults"])
 
     def __repr__(self) -> str:
         solo = any(t.solo for t in self.tracks)
@@ -494,13 +518,34 @@ def _fcurves(action) -> list:
     return found
 
 
+class _Constant(ByValue):
+    """The value of a one-key F-curve at every time."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: float):
+        self.value = float(value)
+
+    def __call__(self, t) -> np.ndarray:
+        return np.full(np.shape(t), self.value)
+
+    def _state(self) -> dict:
+        return {"value": self.value}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "_Constant":
+        return cls(state["value"])
+
+    def __repr__(self) -> str:
+        return f"_Constant({self.value!r})"
+
+
 def _curve(fcurve) -> Callable:
     from .blender import curve_from_fcurve
 
     points = list(fcurve.keyframe_points)
     if len(points) == 1:  # one key: a constant (its stored handles may be stale)
-        value = float(points[0].co[1])
-        return lambda t: np.full(np.shape(t), value)
+        return _Constant(points[0].co[1])
     return curve_from_fcurve(fcurve, recompute_handles=False)
 
 
