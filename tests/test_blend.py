@@ -374,3 +374,37 @@ def test_blend_space_bad_input():
     with pytest.raises(ValueError, match=r"BlendSpace.weights: parameters at index \(1,\) is "
                                          r"inf"):
         space.weights([0, np.inf])
+
+
+# ------------------------------------------------------------------ array contract
+
+def test_out_is_returned_inputs_untouched_non_contiguous_and_empty():
+    rng = np.random.default_rng(30)
+    a, b = random_pose(rng, 6, 5), random_pose(rng, 6, 5)
+    copies = [x.copy() for x in (*a, *b)]
+    out = Transforms(np.empty((6, 5, 3)), np.empty((6, 5, 4)), np.empty((6, 5, 3)))
+    got = blend_poses(a, b, 0.3, out=out)
+    assert all(g is o for g, o in zip(got, out))
+    assert all(np.array_equal(x, y) for x, y in zip((*a, *b), copies))
+    # every other frame, read in place by strides
+    strided = Transforms(*(x[::2] for x in a))
+    np.testing.assert_array_equal(
+        blend_poses(strided, Transforms(*(x[::2] for x in b)), 0.3).rotation, got.rotation[::2])
+    empty = Transforms(np.zeros((0, 5, 3)), np.zeros((0, 5, 4)), np.zeros((0, 5, 3)))
+    assert blend_poses(empty, Transforms(*(x[:0] for x in b)), 0.5).rotation.shape == (0, 5, 4)
+    out = Transforms(np.empty((6, 5, 3)), np.empty((6, 5, 4)), np.empty((6, 5, 3)))
+    got = apply_additive(a, make_additive(b, a), 0.5, out=out)
+    assert all(g is o for g, o in zip(got, out))
+    got = apply_additive(a, make_additive(b, a), 0.5, out=out, convention="blender_combine")
+    assert all(g is o for g, o in zip(got, out))
+
+
+def test_float32_and_integer_inputs():
+    rng = np.random.default_rng(31)
+    a, b = random_pose(rng, 4), random_pose(rng, 4)
+    a32 = Transforms(*(x.astype(np.float32) for x in a))
+    got = blend_poses(a32, b, 0.0)
+    assert got.translation.dtype == np.float64
+    np.testing.assert_array_equal(got.translation, a32.translation.astype(np.float64))
+    ints = Transforms(np.ones((4, 3), int), np.tile([0, 0, 0, 1], (4, 1)), np.ones((4, 3), int))
+    np.testing.assert_allclose(blend_poses(ints, ints, 1.0).translation, 1.0)
