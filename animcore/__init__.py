@@ -24,18 +24,22 @@ except ImportError:
         raise
     raise ImportError(_message) from None  # the chained message would mislead
 
+from . import blend as _blend
 from . import contact as _contact
 from . import curves as _curves
 from . import easing as _easing
 from . import hermite as _hermite
+from . import layers as _layers
 from . import rootmotion as _rootmotion
 from . import rotations as _rotations
 from . import skeleton as _skeleton
 from . import snapshot as _snapshot
+from .blend import *  # noqa: F401,F403
 from .contact import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
 from .easing import *  # noqa: F401,F403
 from .hermite import *  # noqa: F401,F403
+from .layers import *  # noqa: F401,F403
 from .rootmotion import *  # noqa: F401,F403
 from .rotations import *  # noqa: F401,F403
 from .skeleton import *  # noqa: F401,F403
@@ -81,6 +85,8 @@ __all__ = [
     *_snapshot.__all__,
     *_skeleton.__all__,
     *_LAZY_NAMES,
+    *_blend.__all__,
+    *_layers.__all__,
     "bvh",
     "fbx",
     "gltf",

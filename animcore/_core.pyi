@@ -445,3 +445,20 @@ def _tangents_auto_ease(func: str, times: np.ndarray, values: np.ndarray) -> np.
 # fbx
 def _fbx_parse(data: bytes, /) -> tuple[Any, ...]: ...
 def _fbx_layout() -> tuple[Any, ...]: ...
+# blending (py_blend.c): poses as translation, rotation, scale arrays (..., J, 3|4|3)
+def _blend_poses(
+    func: str, mode: int, a_translation: ArrayLike, a_rotation: ArrayLike, a_scale: ArrayLike,
+    b_translation: ArrayLike, b_rotation: ArrayLike, b_scale: ArrayLike, weight: ArrayLike,
+    mask: ArrayLike, out: _Out, workers: Optional[int],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+def _blend_make_additive(
+    func: str, mode: int, pose_translation: ArrayLike, pose_rotation: ArrayLike,
+    pose_scale: ArrayLike, reference_translation: ArrayLike, reference_rotation: ArrayLike,
+    reference_scale: ArrayLike, out: _Out, workers: Optional[int],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+def _blend_apply_additive(
+    func: str, mode: int, base_translation: ArrayLike, base_rotation: ArrayLike,
+    base_scale: ArrayLike, delta_translation: ArrayLike, delta_rotation: ArrayLike,
+    delta_scale: ArrayLike, weight: ArrayLike, mask: ArrayLike, out: _Out,
+    workers: Optional[int],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...

@@ -1334,6 +1334,91 @@ def bench_ingest(scale: float, repeats: int) -> list[Comparison]:
 
 
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
+def numpy_blend_poses(a, b, w):
+    """blend_poses in plain NumPy: lerp of translation and scale, the
+    shortest-arc slerp (numpy_slerp) of rotation."""
+    ww = w[..., None]
+    return ((1.0 - ww) * a[0] + ww * b[0], numpy_slerp(a[1], b[1], w),
+            (1.0 - ww) * a[2] + ww * b[2])
+
+
+def bench_blend(scale: float, repeats: int) -> list[Comparison]:
+    """blend_poses on 10^6 joint poses (1,000 frames of 1,000 joints)
+    against the same formulas in plain NumPy."""
+    from .blend import blend_poses
+    from .skeleton import Transforms
+
+    n = max(1, int(10**6 * scale))
+    rng = np.random.default_rng(0)
+
+    def pose():
+        q = rng.normal(size=(n, 4))
+        q /= np.linalg.norm(q, axis=-1, keepdims=True)
+        return Transforms(rng.normal(size=(n, 3)), q, rng.uniform(0.5, 2.0, (n, 3)))
+
+    a, b, w = pose(), pose(), rng.uniform(0.0, 1.0, n)
+    return [
+        compare("blend blend_poses(a, b, w)", n, lambda: blend_poses(a, b, w),
+                "lerp + shortest-arc slerp in NumPy", lambda: numpy_blend_poses(a, b, w),
+                repeats, target=5),
+    ] + _bench_layer_pose(scale, repeats)
+
+
+def _numpy_quat_mul(a, b):
+    ax, ay, az, aw = np.moveaxis(a, -1, 0)
+    bx, by, bz, bw = np.moveaxis(b, -1, 0)
+    return np.stack([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+                     aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz],
+                    axis=-1)
+
+
+def _bench_layer_pose(scale: float, repeats: int) -> list[Comparison]:
+    """LayerStack.pose of three layers on the Fox (walk, a run blended in,
+    an additive survey) against the three clips sampled by Scene.pose and
+    blended with the same formulas in NumPy."""
+    import pathlib
+
+    from . import gltf
+    from .layers import Layer, LayerStack, Track
+
+    path = pathlib.Path(__file__).resolve().parent.parent / FOX
+    if not path.is_file():
+        return []
+    scene = gltf.load_scene(path)
+    walk, run, survey = (scene.clip(n) for n in ("Walk", "Run", "Survey"))
+    frames = max(2, int(1000 * scale))
+    t = np.linspace(0.0, walk.duration, frames)
+    stack = LayerStack([
+        Track([Layer(walk, frame_start=0.0, frame_end=walk.duration)]),
+        Track([Layer(run, influence=0.4, frame_start=0.0, frame_end=walk.duration,
+                     action_frame_start=0.0, action_frame_end=walk.duration)]),
+        Track([Layer(survey, mode="ADD", influence=0.5, frame_start=0.0,
+                     frame_end=walk.duration, action_frame_start=0.0,
+                     action_frame_end=walk.duration)])])
+    rest = scene.pose(None, 0.0)
+
+    def baseline():
+        lower = scene.pose(walk, t)
+        top = scene.pose(run, t)
+        w = np.full(t.shape + (1,), 0.4)
+        mixed = numpy_blend_poses(tuple(a.reshape(-1, a.shape[-1]) for a in lower),
+                                  tuple(a.reshape(-1, a.shape[-1]) for a in top),
+                                  np.full(lower.rotation[..., 0].size, 0.4))
+        add = scene.pose(survey, t)
+        inv = rest.rotation * np.array([-1.0, -1.0, -1.0, 1.0])
+        delta = _numpy_quat_mul(inv, add.rotation).reshape(-1, 4)
+        ident = np.tile([0.0, 0.0, 0.0, 1.0], (len(delta), 1))
+        half = numpy_slerp(ident, delta, np.full(len(delta), 0.5))
+        return (mixed[0] + 0.5 * (add.translation - rest.translation).reshape(-1, 3),
+                _numpy_quat_mul(mixed[1], half),
+                mixed[2] * ((add.scale / rest.scale).reshape(-1, 3)) ** w.reshape(-1)[:1])
+
+    nodes = len(scene.nodes)
+    return [compare(f"blend LayerStack.pose (3 layers, Fox, {frames} frames)", frames * nodes,
+                    lambda: stack.pose(scene, t), "Scene.pose x3 + NumPy blends", baseline,
+                    repeats, target=3)]
+
+
 CASES = {
     "hermite": bench_hermite,
     "curves": bench_curves,
@@ -1351,6 +1436,7 @@ CASES = {
     "fbx": bench_fbx,
     "bake": bench_bake,
     "ingest": bench_ingest,
+    "blend": bench_blend,
 }
 
 

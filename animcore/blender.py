@@ -74,12 +74,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from typing import Callable
+
 from ._arrays import as_float64
+from ._objects import ByValue
 from ._handles import _HANDLE_TYPES, _auto_handles
 from .curves import Curve
 from .easing import EASING_KINDS, Ease
+from .layers import Layer, LayerStack, Track  # noqa: E402  (the stack an NLA reads into)
 
-__all__ = ["curve_from_fcurve", "curve_from_keyframes"]
+__all__ = ["curve_from_fcurve", "curve_from_keyframes", "layers_from_nla"]
 
 _INTERPOLATIONS = ("CONSTANT", "LINEAR", "BEZIER", "BACK", "BOUNCE", "CIRC", "CUBIC",
                    "ELASTIC", "EXPO", "QUAD", "QUART", "QUINT", "SINE")
@@ -344,3 +348,108 @@ def curve_from_fcurve(fcurve, *, fps=None, recompute_handles: bool = False) -> C
         period=[p.period for p in points], extrapolation=fcurve.extrapolation,
         auto_smoothing=fcurve.auto_smoothing, cycles=cycles,
         recompute_handles=recompute_handles, fps=fps)
+
+
+# -- Blender's NLA: AnimData read into a LayerStack (its rules in animcore.layers)
+
+def _fcurves(action) -> list:
+    """An action's F-curves: Blender 5's layers and channel bags, or the
+    ``fcurves`` of older versions."""
+    found = []
+    for layer in getattr(action, "layers", None) or ():
+        for strip in layer.strips:
+            for bag in getattr(strip, "channelbags", None) or ():
+                found.extend(bag.fcurves)
+    if not found and getattr(action, "fcurves", None) is not None:
+        found = list(action.fcurves)
+    return found
+
+
+class _Constant(ByValue):
+    """The value of a one-key F-curve at every time."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: float):
+        self.value = float(value)
+
+    def __call__(self, t) -> np.ndarray:
+        return np.full(np.shape(t), self.value)
+
+    def _state(self) -> dict:
+        return {"value": self.value}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "_Constant":
+        return cls(state["value"])
+
+    def __repr__(self) -> str:
+        return f"_Constant({self.value!r})"
+
+
+def _curve(fcurve) -> Callable:
+    points = list(fcurve.keyframe_points)
+    if len(points) == 1:  # one key: a constant (its stored handles may be stale)
+        return _Constant(points[0].co[1])
+    return curve_from_fcurve(fcurve, recompute_handles=False)
+
+
+def _source(action) -> dict:
+    return {(fc.data_path, int(fc.array_index)): _curve(fc) for fc in _fcurves(action)}
+
+
+def _key_range(action) -> tuple[float, float]:
+    frames = [float(k.co[0]) for fc in _fcurves(action) for k in fc.keyframe_points]
+    if not frames:
+        return 0.0, 1.0
+    lo, hi = min(frames), max(frames)
+    return (lo, hi) if hi > lo else (lo, lo + 1.0)
+
+
+def layers_from_nla(anim_data) -> LayerStack:
+    """The :class:`LayerStack` Blender evaluates for an ``AnimData``.
+
+    Reads bpy's attribute names (a live ``bpy.types.AnimData`` or any object
+    with them): ``action``, ``action_blend_type``, ``action_influence``,
+    ``action_extrapolation``, and ``nla_tracks`` with ``mute``, ``is_solo``
+    and ``strips``: ``action``, ``blend_type``, ``influence``,
+    ``use_animated_influence`` with the strip's ``fcurves`` (its
+    ``influence`` curve), ``blend_in``, ``blend_out``, ``extrapolation``,
+    ``frame_start``, ``frame_end``, ``action_frame_start``,
+    ``action_frame_end``, ``repeat``, ``scale``, ``use_reverse``, ``mute``.
+    Actions' F-curves become curves through
+    :func:`animcore.blender.curve_from_fcurve` (stored handles).
+    ``use_auto_blend`` is read through the blend lengths bpy stores.
+    """
+    tracks = []
+    for track in anim_data.nla_tracks:
+        layers = []
+        for strip in track.strips:
+            influence = float(strip.influence)
+            animated = bool(strip.use_animated_influence)
+            if animated:
+                curves = [fc for fc in getattr(strip, "fcurves", ()) or ()
+                          if fc.data_path == "influence"]
+                if curves:
+                    influence = _curve(curves[0])
+            layers.append(Layer(
+                _source(strip.action) if strip.action is not None else {},
+                mode=strip.blend_type, influence=influence, use_influence=animated,
+                blend_in=float(strip.blend_in), blend_out=float(strip.blend_out),
+                extrapolation=strip.extrapolation, frame_start=float(strip.frame_start),
+                frame_end=float(strip.frame_end),
+                action_frame_start=float(strip.action_frame_start),
+                action_frame_end=float(strip.action_frame_end), repeat=float(strip.repeat),
+                scale=float(strip.scale), reverse=bool(strip.use_reverse),
+                mute=bool(strip.mute), name=str(getattr(strip, "name", ""))))
+        tracks.append(Track(layers, mute=bool(track.mute), solo=bool(track.is_solo),
+                            name=str(getattr(track, "name", ""))))
+    action = None
+    if getattr(anim_data, "action", None) is not None:
+        extrapolation = getattr(anim_data, "action_extrapolation", "HOLD")
+        lo, hi = _key_range(anim_data.action)
+        action = Layer(_source(anim_data.action), mode=anim_data.action_blend_type,
+                       influence=float(anim_data.action_influence), use_influence=True,
+                       extrapolation=extrapolation, frame_start=lo, frame_end=hi,
+                       time_map=extrapolation == "NOTHING", name="action")
+    return LayerStack(tracks, action=action)

@@ -145,6 +145,14 @@ static const char *const arg_names[AC_ARG_ID_COUNT] = {
     [AC_ARG_LEFT_TYPES] = "left_types",
     [AC_ARG_RIGHT_TYPES] = "right_types",
     [AC_ARG_SLOPES] = "slopes",
+    [AC_ARG_A_TRANSLATION] = "a_translation",
+    [AC_ARG_A_ROTATION] = "a_rotation",
+    [AC_ARG_A_SCALE] = "a_scale",
+    [AC_ARG_B_TRANSLATION] = "b_translation",
+    [AC_ARG_B_ROTATION] = "b_rotation",
+    [AC_ARG_B_SCALE] = "b_scale",
+    [AC_ARG_WEIGHT] = "weight",
+    [AC_ARG_MASK] = "mask",
 };
 
 const char *ac_arg_name(ac_arg arg)

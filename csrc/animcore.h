@@ -231,6 +231,15 @@ typedef enum ac_arg {
     AC_ARG_LEFT_TYPES,
     AC_ARG_RIGHT_TYPES,
     AC_ARG_SLOPES,
+    /* blending */
+    AC_ARG_A_TRANSLATION,
+    AC_ARG_A_ROTATION,
+    AC_ARG_A_SCALE,
+    AC_ARG_B_TRANSLATION,
+    AC_ARG_B_ROTATION,
+    AC_ARG_B_SCALE,
+    AC_ARG_WEIGHT,
+    AC_ARG_MASK,
     AC_ARG_ID_COUNT /* one past the last id */
 } ac_arg;
 
@@ -1355,7 +1364,6 @@ AC_API ac_status ac_snapshot_buffer_push_check(const ac_snapshot_buffer *buffer,
 AC_API ac_status ac_snapshot_timeline_push_check(const ac_snapshot_timeline *timeline,
                                                  const int64_t *tick, const double *rotation,
                                                  size_t n, ac_error *err);
-=======
 
 /* ------------------------------------------------------------------ fbx
    A reader of FBX files' record trees, binary (versions 6100 to 7700, 32-bit
@@ -1424,6 +1432,55 @@ typedef struct ac_fbx_failure {
    (ASCII), detail = the start of the message. */
 AC_API ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *table,
                               ac_fbx_failure *failure, ac_error *err);
+=======
+/* ------------------------------------------------------------- blending
+   Joint poses: translation (3), unit rotation (4, x y z w) and scale (3) per
+   item. Every input is read through steps[i] (1: n items, 0: one item shared
+   by all), in the order the arguments are listed; mask may be NULL (1).
+   Rotations must be finite with |q|^2 within 1e-6 of 1 (AC_ARG_A_ROTATION,
+   AC_ARG_B_ROTATION); translations and scales finite. Outputs are n
+   contiguous items, written only after the item's inputs pass. */
+
+/* Interpolation from pose a (weight 0) to pose b (weight 1) at w = weight *
+   mask: translation and scale (1 - w) a + w b, rotation the core's one
+   shortest-arc slerp. weight and mask must lie in [0, 1] (AC_ARG_WEIGHT,
+   AC_ARG_MASK). Where w is 0 the output is a, bit for bit. */
+AC_API ac_status ac_blend_poses(const double *a_translation, const double *a_rotation,
+                                const double *a_scale, const double *b_translation,
+                                const double *b_rotation, const double *b_scale,
+                                const double *weight, const double *mask, const size_t steps[8],
+                                double *translation, double *rotation, double *scale, size_t n,
+                                ac_error *err);
+
+/* How an additive pose's scale composes. */
+typedef enum ac_blend_scale_mode {
+    AC_BLEND_SCALE_MULTIPLY = 0, /* delta = pose / reference; base * delta^w */
+    AC_BLEND_SCALE_ADD = 1       /* delta = pose - reference; base + w delta */
+} ac_blend_scale_mode;
+
+/* Additive delta of pose a against reference b: translation a - b, rotation
+   conj(b) * a, scale a / b (AC_BLEND_SCALE_MULTIPLY; a zero reference scale
+   is AC_ARG_B_SCALE) or a - b. steps has 6 entries (no weight, no mask). */
+AC_API ac_status ac_blend_make_additive(const double *a_translation, const double *a_rotation,
+                                        const double *a_scale, const double *b_translation,
+                                        const double *b_rotation, const double *b_scale,
+                                        const size_t steps[6], ac_blend_scale_mode mode,
+                                        double *translation, double *rotation, double *scale,
+                                        size_t n, ac_error *err);
+
+/* Base pose a with additive delta b at w = weight * mask: translation a + w
+   b, rotation a * slerp(identity, b, w) (b itself at w = 1; the slerp
+   continues its great circle for w outside [0, 1]), scale a * b^w
+   (AC_BLEND_SCALE_MULTIPLY: b > 0 unless w is 0 or 1, AC_ARG_B_SCALE) or a
+   + w b. Any finite weight (above 1 exaggerates, below 0 reverses); mask in
+   [0, 1]. Where w is 0 the output is a, bit for bit. */
+AC_API ac_status ac_blend_apply_additive(const double *a_translation, const double *a_rotation,
+                                         const double *a_scale, const double *b_translation,
+                                         const double *b_rotation, const double *b_scale,
+                                         const double *weight, const double *mask,
+                                         const size_t steps[8], ac_blend_scale_mode mode,
+                                         double *translation, double *rotation, double *scale,
+                                         size_t n, ac_error *err);
 
 #ifdef __cplusplus
 }

@@ -52,6 +52,21 @@ def buffer():
     return buf
 
 
+def layer(slope, **options):
+    """A layer animating location.x with a curve of many keys (its arrays
+    outweigh the layer's field names in a pickle)."""
+    times = np.linspace(0.0, 1.0, 200)
+    curve = animcore.Curve(times, slope * np.sin(3 * times))
+    return animcore.Layer({("location", 0): curve}, mode="ADD", blend_in=0.5, frame_start=-1.0,
+                          frame_end=3.0, action_frame_start=0.0, action_frame_end=1.0,
+                          repeat=2.0, scale=2.0, **options)
+
+
+def blend_space(method):
+    points = np.random.default_rng(3).uniform(-1, 1, (24, 2))
+    return animcore.BlendSpace(points, list(range(24)), method=method)
+
+
 # Each public class: a factory of two different instances with non-trivial content.
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "gltf"
 FOX, SKIN = DATA / "Fox" / "Fox.glb", DATA / "SimpleSkin" / "SimpleSkin.gltf"
@@ -95,6 +110,14 @@ EXAMPLES = {
     gltf.Skin: (lambda: gltf.load_scene(FOX).skins[0], lambda: gltf.load_scene(SKIN).skins[0]),
     gltf.Unsupported: (lambda: gltf.Unsupported("/materials/0/emissiveFactor", 3),
                        lambda: gltf.Unsupported("/materials/0/emissiveFactor", 4)),
+    animcore.Layer: (lambda: layer(2.0), lambda: layer(3.0)),
+    animcore.Track: (lambda: animcore.Track([layer(2.0)], name="t"),
+                     lambda: animcore.Track([layer(2.0)], mute=True)),
+    animcore.LayerStack: (lambda: animcore.LayerStack([animcore.Track([layer(2.0)])],
+                                                      action=layer(1.0, time_map=False)),
+                          lambda: animcore.LayerStack([animcore.Track([layer(2.0)])])),
+    animcore.BlendSpace: (lambda: blend_space("barycentric"),
+                          lambda: blend_space("gradient_band")),
 }
 
 T = np.linspace(-1.0, 4.0, 37)
@@ -136,6 +159,14 @@ def behaviour(obj):
         return [x for x in (obj.translation, obj.rotation, obj.scale) if x is not None]
     if isinstance(obj, gltf.Unsupported):
         return [np.asarray(obj.keys)]
+    if isinstance(obj, animcore.Layer):
+        return [animcore.LayerStack([animcore.Track([obj])]).evaluate("location", 0, T)]
+    if isinstance(obj, animcore.Track):
+        return [animcore.LayerStack([obj]).evaluate("location", 0, T)]
+    if isinstance(obj, animcore.LayerStack):
+        return [obj.evaluate("location", 0, T)]
+    if isinstance(obj, animcore.BlendSpace):
+        return [obj.weights(np.stack([T, T[::-1]], -1))]
     raise AssertionError(type(obj))
 
 

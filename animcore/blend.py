@@ -1,0 +1,548 @@
+"""Blending joint poses: two-pose blends, N-way blends, additive poses.
+
+A pose is a :class:`~animcore.Transforms` of per-joint translation
+``(..., J, 3)``, unit rotation ``(..., J, 4)`` (x, y, z, w) and scale
+``(..., J, 3)``; leading axes (frames, characters) broadcast like NumPy.
+Rotations interpolate along the shortest arc with the package's one slerp
+(:func:`animcore.quat_slerp`).
+
+Weights outside [0, 1]
+----------------------
+:func:`blend_poses` interpolates, so its ``weight`` and ``mask`` must lie in
+[0, 1] (a ValueError names the index otherwise). :func:`apply_additive`
+continues its formulas for any finite ``weight``: above 1 exaggerates the
+delta, below 0 applies its inverse (the rotation continues along the same
+great circle, the scale is ``delta ** weight``); its ``mask`` must lie in
+[0, 1].
+
+Additive conventions
+--------------------
+``"local"`` (default; ozz-animation's and Unreal's local-space additive):
+    ``delta = (t - t_ref, q_ref^-1 q, s / s_ref)``;
+    ``apply = (t + w d_t, q * slerp(1, d_q, w), s * d_s^w)``.
+``"threejs"`` (three.js ``AnimationUtils.makeClipAdditive`` and its
+additive mixer): the same translation and rotation, additive scale:
+    ``d_s = s - s_ref``; ``s + w d_s``. The reference is a frame of a clip:
+    pass ``reference=k`` (an int) to take frame ``k`` of ``pose``.
+``"blender_combine"`` (Blender's NLA Combine on a pose bone):
+    ``t + w d_t``, ``q * d_q^w`` with the quaternion power taken about
+    ``d_q``'s own angle, ``acos(d_w)`` in [0, pi] (no hemisphere flip, as
+    Blender does: it differs from the slerp only when ``d_w < 0``), and
+    ``s * d_s^w``.
+``reference=None`` takes the first frame of ``pose`` as the reference, as
+ozz-animation's additive builder does.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence, Union
+
+import numpy as np
+
+from . import _core
+from ._objects import ByValue
+from ._options import option
+from .rotations import quat_multiply, quaternion_input
+from .skeleton import Transforms
+
+__all__ = ["ADDITIVE_CONVENTIONS", "BLEND_SPACE_METHODS", "BlendSpace", "apply_additive",
+           "blend_many", "blend_poses", "make_additive"]
+
+ADDITIVE_CONVENTIONS = ("local", "threejs", "blender_combine")
+_ALIASES = {"three": "threejs", "three.js": "threejs", "ozz": "local", "unreal": "local",
+            "combine": "blender_combine", "blender": "blender_combine"}
+_SCALE_MODE = {"local": 0, "threejs": 1, "blender_combine": 0}
+
+
+def _pose(func: str, name: str, pose) -> Transforms:
+    """A pose as three float64 arrays with matching joint counts."""
+    try:
+        t, r, s = pose
+    except (TypeError, ValueError):
+        raise ValueError(f"{func}: {name} must be a Transforms (translation, rotation, "
+                         f"scale), got {type(pose).__name__}") from None
+    arrays = []
+    for part, value, width in (("translation", t, 3), ("rotation", r, 4), ("scale", s, 3)):
+        if part == "rotation":
+            value = quaternion_input(value)
+        a = np.asarray(value, dtype=np.float64)
+        if a.ndim < 2 or a.shape[-1] != width:
+            raise ValueError(f"{func}: {name}.{part} has shape {a.shape} (must be "
+                             f"(..., J, {width}))")
+        arrays.append(a)
+    joints = {a.shape[-2] for a in arrays}
+    if len(joints) > 1:
+        raise ValueError(f"{func}: {name}'s translation, rotation and scale have "
+                         f"{arrays[0].shape[-2]}, {arrays[1].shape[-2]} and "
+                         f"{arrays[2].shape[-2]} joints (must be equal)")
+    return Transforms(*arrays)
+
+
+def _joints(func: str, named: Sequence[tuple[str, Transforms]]) -> int:
+    first_name, first = named[0]
+    j = first.translation.shape[-2]
+    for name, pose in named[1:]:
+        if pose.translation.shape[-2] != j:
+            raise ValueError(f"{func}: {name} has {pose.translation.shape[-2]} joints and "
+                             f"{first_name} has {j} (must be equal)")
+    return j
+
+
+def _mask(func: str, mask, joints: int):
+    if mask is None:
+        return 1.0
+    m = np.asarray(mask, dtype=np.float64)
+    if m.shape != (joints,):
+        raise ValueError(f"{func}: mask has shape {m.shape} (must be ({joints},), one "
+                         f"weight per joint)")
+    return m
+
+
+def _out(out):
+    return None if out is None else tuple(out)
+
+
+def blend_poses(a, b, weight, *, mask=None, out: Optional[Transforms] = None,
+                workers: Optional[int] = None) -> Transforms:
+    """Blend from pose ``a`` (weight 0) to pose ``b`` (weight 1), per joint.
+
+    Translation and scale ``(1 - w) a + w b``, rotation the shortest-arc
+    slerp, with ``w = weight * mask[j]``. Where ``w`` is 0 the result is
+    ``a`` bit for bit.
+
+    Parameters
+    ----------
+    a, b : Transforms
+        Poses with J joints each; leading axes broadcast.
+    weight : array_like, broadcastable to (..., J)
+        In [0, 1]. A per-frame weight of shape (F,) is given as (F, 1).
+    mask : array_like, shape (J,), optional
+        Per-joint weights in [0, 1] that multiply ``weight`` (0 keeps ``a``).
+    out : Transforms, optional
+        Three arrays that receive the result (untouched on error).
+
+    Returns
+    -------
+    Transforms
+
+    Raises
+    ------
+    ValueError
+        Joint counts that differ, a rotation that is not unit (``|q|^2``
+        within 1e-6 of 1), a non-finite value, a weight or mask outside
+        [0, 1]; the message names the argument and its index.
+
+    >>> a = Transforms(np.zeros((1, 3)), np.array([[0, 0, 0, 1.0]]), np.ones((1, 3)))
+    >>> b = Transforms(np.ones((1, 3)), np.array([[0, 0, 1.0, 0]]), np.ones((1, 3)))
+    >>> blend_poses(a, b, 0.5).rotation.round(6)
+    array([[0.      , 0.      , 0.707107, 0.707107]])
+    """
+    func = "blend_poses"
+    a, b = _pose(func, "a", a), _pose(func, "b", b)
+    j = _joints(func, [("a", a), ("b", b)])
+    m = _mask(func, mask, j)
+    return Transforms(*_core._blend_poses(func, 0, *a, *b, weight, m, _out(out), workers))
+
+
+def make_additive(pose, reference=None, *, convention: str = "local",
+                  out: Optional[Transforms] = None,
+                  workers: Optional[int] = None) -> Transforms:
+    """The additive delta of ``pose`` against ``reference``.
+
+    ``delta = (t - t_ref, q_ref^-1 q, s / s_ref)`` (``s - s_ref`` for the
+    ``"threejs"`` convention; see the module's notes), so that
+    ``apply_additive(reference, delta, 1)`` is ``pose`` again (to rounding).
+
+    Parameters
+    ----------
+    pose : Transforms
+        Poses (..., J).
+    reference : Transforms, int or None
+        The reference pose (broadcast against ``pose``), an int ``k`` for
+        frame ``k`` of ``pose`` (three.js's ``referenceFrame``), or None for
+        its first frame (ozz-animation's additive builder).
+    convention : {"local", "threejs", "blender_combine"}
+    """
+    func = "make_additive"
+    conv = option(func, "convention", convention, ADDITIVE_CONVENTIONS, _ALIASES)
+    pose = _pose(func, "pose", pose)
+    if reference is None or isinstance(reference, (int, np.integer)):
+        k = 0 if reference is None else int(reference)
+        frames = pose.translation.shape[0] if pose.translation.ndim > 2 else 0
+        if not -frames <= k < frames:
+            raise ValueError(f"{func}: reference is frame {k} (pose has {frames} frames "
+                             f"on its first axis)")
+        reference = Transforms(*(a[k] for a in pose))
+    reference = _pose(func, "reference", reference)
+    _joints(func, [("pose", pose), ("reference", reference)])
+    return Transforms(*_core._blend_make_additive(func, _SCALE_MODE[conv], *pose, *reference,
+                                                  _out(out), workers))
+
+
+def apply_additive(base, delta, weight=1.0, *, mask=None, convention: str = "local",
+                   out: Optional[Transforms] = None,
+                   workers: Optional[int] = None) -> Transforms:
+    """``base`` with the additive ``delta`` applied at ``weight``.
+
+    ``(t + w d_t, q * slerp(1, d_q, w), s * d_s^w)`` with ``w = weight *
+    mask[j]`` (``s + w d_s`` for ``"threejs"``, ``q * d_q^w`` without the
+    hemisphere flip for ``"blender_combine"``). Where ``w`` is 0 the result
+    is ``base`` bit for bit; at ``w = 1`` the delta is applied as is.
+
+    Parameters
+    ----------
+    base, delta : Transforms
+        Poses with J joints each; leading axes broadcast.
+    weight : array_like, broadcastable to (..., J)
+        Any finite value: above 1 exaggerates, below 0 inverts. A negative
+        or zero scale delta needs a weight of 0 or 1.
+    mask : array_like, shape (J,), optional
+        Per-joint weights in [0, 1].
+    convention : {"local", "threejs", "blender_combine"}
+    """
+    func = "apply_additive"
+    conv = option(func, "convention", convention, ADDITIVE_CONVENTIONS, _ALIASES)
+    base, delta = _pose(func, "base", base), _pose(func, "delta", delta)
+    j = _joints(func, [("base", base), ("delta", delta)])
+    m = _mask(func, mask, j)
+    result = _core._blend_apply_additive(func, _SCALE_MODE[conv], *base, *delta, weight, m,
+                                         None if conv == "blender_combine" else _out(out),
+                                         workers)
+    if conv != "blender_combine":
+        return Transforms(*result)
+    # the rotation again with Blender's quaternion power (checked by the call above)
+    w = np.broadcast_to(np.asarray(weight, dtype=np.float64) * m, result[1].shape[:-1])
+    power = quat_power(delta.rotation, w)
+    rotation = np.where((w == 0.0)[..., None], np.broadcast_to(base.rotation, power.shape),
+                        quat_multiply(base.rotation, power))
+    if out is None:
+        return Transforms(result[0], rotation, result[2])
+    for target, value in zip(out, (result[0], rotation, result[2])):
+        target[...] = value
+    return out
+
+
+def quat_power(q, w) -> np.ndarray:
+    """``q ** w`` for unit quaternions: the rotation about q's axis by ``w``
+    times its angle ``2 acos(q_w)`` (in [0, 2 pi]; no hemisphere flip, as
+    Blender's ``pow_qt_fl_normalized``)."""
+    q = np.asarray(q, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    v = q[..., :3]
+    sin_half = np.linalg.norm(v, axis=-1)
+    half = np.arctan2(sin_half, q[..., 3])
+    axis = np.divide(v, sin_half[..., None], out=np.zeros(np.broadcast_shapes(v.shape, w.shape
+                                                                              + (3,))),
+                     where=sin_half[..., None] > 0.0)
+    angle = half * w
+    return np.concatenate([axis * np.sin(angle)[..., None], np.cos(angle)[..., None]], axis=-1)
+
+
+def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -> Transforms:
+    """N-way blend with ozz-animation's ``BlendingJob`` semantics.
+
+    Each pose ``i`` adds ``w_i`` times its translation, scale and rotation
+    (negated into the accumulated rotation's hemisphere) to a running sum;
+    poses with ``w_i <= 0`` are skipped. When the accumulated weight ``W``
+    is below ``threshold`` and a ``rest`` pose is given, the rest pose is
+    added with weight ``threshold - W`` (so it fills in as the others fade).
+    The sums are then divided by the accumulated weight and the rotation
+    normalized. Weights are per pose, shape (L,), or per pose and joint,
+    broadcastable to (L, ..., J) (ozz's joint weights).
+
+    Parameters
+    ----------
+    poses : sequence of Transforms
+        L poses with J joints each (leading axes broadcast).
+    weights : array_like, shape (L,) or (L, ..., J)
+        Finite, any sign (non-positive weights skip the pose).
+    rest : Transforms, optional
+        The rest pose (J joints) that fills in below ``threshold``.
+    threshold : float
+        Positive.
+
+    Raises
+    ------
+    ValueError
+        No poses, a weight count that differs from the pose count, a
+        non-positive or non-finite threshold, mismatched joints, or, without
+        a rest pose, a joint whose accumulated weight is 0.
+    """
+    func = "blend_many"
+    poses = [_pose(func, f"poses[{i}]", p) for i, p in enumerate(poses)]
+    if not poses:
+        raise ValueError(f"{func}: poses is empty (must hold at least one pose)")
+    named = [(f"poses[{i}]", p) for i, p in enumerate(poses)]
+    if rest is not None:
+        named.append(("rest", _pose(func, "rest", rest)))
+    _joints(func, named)
+    if not (np.isfinite(threshold) and threshold > 0):
+        raise ValueError(f"{func}: threshold is {threshold!r} (must be positive and finite)")
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim == 0 or w.shape[0] != len(poses):
+        raise ValueError(f"{func}: weights has shape {w.shape} (must start with the pose "
+                         f"count {len(poses)})")
+    bad = np.argwhere(~np.isfinite(w))
+    if bad.size:
+        index = tuple(int(i) for i in bad[0])
+        raise ValueError(f"{func}: weights at index {index} is {w[index]} (must be finite)")
+    if w.ndim == 1:
+        w = w[:, None]  # one weight per pose, for every joint
+    shape = np.broadcast_shapes(*(a.shape[:-1] for p in poses for a in p), w.shape[1:])
+    acc_t = np.zeros(shape + (3,))
+    acc_s = np.zeros(shape + (3,))
+    acc_q = np.zeros(shape + (4,))
+    total = np.zeros(shape)
+    for wi, p in zip(w, poses):
+        wi = np.where(wi > 0.0, wi, 0.0)
+        q = np.broadcast_to(p.rotation, shape + (4,))
+        sign = np.where(np.einsum("...i,...i->...", acc_q, q) < 0.0, -1.0, 1.0)
+        acc_q = acc_q + (wi * sign)[..., None] * q
+        acc_t = acc_t + wi[..., None] * p.translation
+        acc_s = acc_s + wi[..., None] * p.scale
+        total = total + wi
+    if rest is not None:
+        rest = named[-1][1]
+        fill = np.where(total < threshold, threshold - total, 0.0)
+        none = total == 0.0  # ozz copies the rest pose where no layer contributed
+        q = np.broadcast_to(rest.rotation, shape + (4,))
+        sign = np.where(np.einsum("...i,...i->...", acc_q, q) < 0.0, -1.0, 1.0)
+        acc_q = acc_q + (fill * sign)[..., None] * q
+        acc_t = acc_t + fill[..., None] * rest.translation
+        acc_s = acc_s + fill[..., None] * rest.scale
+        total = np.where(none | (fill > 0.0), threshold, total)
+    zero = np.argwhere(total == 0.0)
+    if zero.size:
+        index = tuple(int(i) for i in zero[0])
+        raise ValueError(f"{func}: weights at index {index} sum to 0 with no rest pose "
+                         f"(give rest= or a positive weight)")
+    norm = np.linalg.norm(acc_q, axis=-1, keepdims=True)
+    return Transforms(acc_t / total[..., None], acc_q / norm, acc_s / total[..., None])
+
+
+# ------------------------------------------------------------------ blend spaces
+
+BLEND_SPACE_METHODS = ("barycentric", "gradient_band")
+
+
+def delaunay(points) -> np.ndarray:
+    """Delaunay triangles ``(T, 3)`` (indices, counter-clockwise) of 2-D points.
+
+    The lower convex hull of the points lifted onto the paraboloid
+    ``z = x^2 + y^2``. Heights get a tiny fixed perturbation (1e-9 of the
+    squared extent, by index) so that four or more points on one circle
+    still give one triangulation (the regular triangulation of the
+    perturbed heights) rather than overlapping triangles. O(N^4): meant
+    for blend spaces of a few dozen clips.
+    """
+    p = np.asarray(points, dtype=np.float64)
+    n = len(p)
+    centre = p.mean(axis=0)
+    extent = max(float(np.abs(p - centre).max()), 1e-300)
+    q = (p - centre) / extent
+    z = (q ** 2).sum(axis=1) + 1e-9 * (((np.arange(n) * 7919) % 1009) / 1009.0)
+    lifted = np.column_stack([q, z])
+    triangles = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                a, b, c = q[i], q[j], q[k]
+                area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+                if abs(area) < 1e-12:
+                    continue
+                normal = np.cross(lifted[j] - lifted[i], lifted[k] - lifted[i])
+                if normal[2] < 0:
+                    normal = -normal
+                heights = (lifted - lifted[i]) @ normal
+                heights[[i, j, k]] = 0.0
+                if (heights >= -1e-15).all():
+                    triangles.append((i, j, k) if area > 0 else (i, k, j))
+    return np.array(triangles, dtype=np.int64).reshape(-1, 3)
+
+
+class BlendSpace(ByValue):
+    """Clips placed at parameter points, blended by weights that sum to 1.
+
+    Parameters
+    ----------
+    points : array_like, shape (N,) or (N, 2)
+        Distinct parameter points (speed; speed and direction ...).
+    clips : sequence of N clips
+        :class:`~animcore.gltf.Clip` objects (or anything ``sample`` takes).
+    method : {"barycentric", "gradient_band"}
+        2-D weights: barycentric coordinates in the triangle of a Delaunay
+        triangulation of the points (outside their convex hull, the nearest
+        point of the hull's boundary is used), or gradient band
+        interpolation (Johansen 2009, the scheme behind Unity's freeform
+        Cartesian blend trees): ``h_i(p) = max(0, min_{j != i} 1 - (p - p_i) .
+        (p_j - p_i) / |p_j - p_i|^2)`` and ``w_i = h_i / sum h``. 1-D
+        weights interpolate linearly between neighbouring points and
+        clamp outside. All are continuous in the parameters.
+    """
+
+    def __init__(self, points, clips: Sequence, *, method: str = "barycentric"):
+        func = "BlendSpace"
+        p = np.asarray(points, dtype=np.float64)
+        if p.ndim == 2 and p.shape[1] == 1:
+            p = p[:, 0]
+        if p.ndim not in (1, 2) or (p.ndim == 2 and p.shape[1] != 2) or len(p) < 2:
+            raise ValueError(f"{func}: points has shape {p.shape} (must be (N,) or (N, 2) "
+                             f"with N >= 2)")
+        bad = np.argwhere(~np.isfinite(p))
+        if bad.size:
+            index = tuple(int(i) for i in bad[0])
+            raise ValueError(f"{func}: points at index {index} is {p[index]} (must be finite)")
+        if len(clips) != len(p):
+            raise ValueError(f"{func}: {len(clips)} clips for {len(p)} points (must be equal)")
+        self.method = option(func, "method", method, BLEND_SPACE_METHODS,
+                             {"barycentric_delaunay": "barycentric", "freeform": "gradient_band",
+                              "cartesian": "gradient_band"})
+        keys = [tuple(np.atleast_1d(x)) for x in p]
+        for i in range(len(keys)):
+            for j in range(i):
+                if keys[i] == keys[j]:
+                    raise ValueError(f"{func}: points at index ({i},) repeats points at "
+                                     f"index ({j},) (points must be distinct)")
+        self.points = p
+        self.clips = list(clips)
+        self.triangles = None
+        if p.ndim == 2 and self.method == "barycentric":
+            self.triangles = delaunay(p)
+            if len(self.triangles) == 0:
+                raise ValueError(f"{func}: the points are collinear (a 2-D blend space needs "
+                                 f"three points not on one line; give them as 1-D)")
+
+    def _state(self) -> dict:
+        return {"points": self.points, "clips": tuple(self.clips), "method": self.method}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "BlendSpace":
+        return cls(state["points"], list(state["clips"]), method=state["method"])
+
+    def __repr__(self) -> str:
+        dims = 1 if self.points.ndim == 1 else 2
+        return f"BlendSpace({len(self.clips)} clips, {dims}-D, {self.method})"
+
+    def weights(self, parameters) -> np.ndarray:
+        """Weights ``(..., N)`` at parameters ``(...)`` (1-D) or ``(..., 2)``."""
+        func = "BlendSpace.weights"
+        x = np.asarray(parameters, dtype=np.float64)
+        if self.points.ndim == 2 and (x.ndim == 0 or x.shape[-1] != 2):
+            raise ValueError(f"{func}: parameters has shape {x.shape} (must end with 2)")
+        bad = np.argwhere(~np.isfinite(x))
+        if bad.size:
+            index = tuple(int(i) for i in bad[0])
+            raise ValueError(f"{func}: parameters at index {index} is {x[index]} (must be "
+                             f"finite)")
+        if self.points.ndim == 1:
+            return self._weights_1d(x)
+        flat = x.reshape(-1, 2)
+        w = (self._gradient_band(flat) if self.method == "gradient_band"
+             else self._barycentric(flat))
+        return w.reshape(x.shape[:-1] + (len(self.points),))
+
+    def _weights_1d(self, x):
+        order = np.argsort(self.points)
+        s = self.points[order]
+        xc = np.clip(x, s[0], s[-1])
+        k = np.clip(np.searchsorted(s, xc, side="right") - 1, 0, len(s) - 2)
+        u = (xc - s[k]) / (s[k + 1] - s[k])
+        w = np.zeros(x.shape + (len(s),))
+        np.put_along_axis(w, order[k][..., None], (1.0 - u)[..., None], axis=-1)
+        lo = np.take_along_axis(w, order[k + 1][..., None], axis=-1)
+        np.put_along_axis(w, order[k + 1][..., None], lo + u[..., None], axis=-1)
+        return w
+
+    def _gradient_band(self, x):
+        p = self.points
+        d = p[None, :, :] - p[:, None, :]  # d[i, j] = p_j - p_i
+        n2 = (d ** 2).sum(-1)
+        np.fill_diagonal(n2, 1.0)
+        rel = x[:, None, :] - p[None, :, :]  # (Q, N, 2): p - p_i
+        h = 1.0 - np.einsum("qic,ijc->qij", rel, d) / n2[None]
+        idx = np.arange(len(p))
+        h[:, idx, idx] = np.inf
+        h = np.maximum(h.min(axis=2), 0.0)
+        return h / h.sum(axis=1, keepdims=True)
+
+    def _barycentric(self, x):
+        p, tri = self.points, self.triangles
+        w = np.zeros((len(x), len(p)))
+        a, b, c = p[tri[:, 0]], p[tri[:, 1]], p[tri[:, 2]]
+        det = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
+        for q, point in enumerate(x):
+            l1 = ((point[0] - a[:, 0]) * (c[:, 1] - a[:, 1])
+                  - (point[1] - a[:, 1]) * (c[:, 0] - a[:, 0])) / det
+            l2 = ((b[:, 0] - a[:, 0]) * (point[1] - a[:, 1])
+                  - (b[:, 1] - a[:, 1]) * (point[0] - a[:, 0])) / det
+            l0 = 1.0 - l1 - l2
+            lam = np.stack([l0, l1, l2], axis=1)
+            worst = lam.min(axis=1)
+            t = int(np.argmax(worst))
+            if worst[t] >= -1e-12:
+                lam_t = np.clip(lam[t], 0.0, None)
+                w[q, tri[t]] = lam_t / lam_t.sum()
+                continue
+            # outside the hull: the nearest point of any triangle edge
+            best = (np.inf, None, None)
+            for e0, e1 in ((0, 1), (1, 2), (2, 0)):
+                i0, i1 = tri[:, e0], tri[:, e1]
+                seg = p[i1] - p[i0]
+                u = np.clip(((point - p[i0]) * seg).sum(1) / (seg ** 2).sum(1), 0.0, 1.0)
+                dist = ((p[i0] + u[:, None] * seg - point) ** 2).sum(1)
+                m = int(np.argmin(dist))
+                if dist[m] < best[0]:
+                    best = (dist[m], (i0[m], i1[m]), u[m])
+            (i0, i1), u = best[1], best[2]
+            w[q, i0] += 1.0 - u
+            w[q, i1] += u
+        return w
+
+    def sample(self, parameters, t, *, scene=None, sync: bool = False):
+        """The clips blended at ``parameters`` (one point), at times ``t``.
+
+        Without ``scene``: a dict like :meth:`Clip.sample` (``{(target,
+        path): t.shape + (width,)}``; every clip must animate the same
+        channels), translations, scales and weights summed with the blend
+        weights, rotations accumulated into the heaviest clip's hemisphere
+        and normalized (ozz's blending). With ``scene``: the scene's pose
+        blended by :func:`blend_many` (a :class:`Transforms`). ``sync=True``
+        plays every clip at the same phase: clip ``i`` at ``t * d_i / D``
+        with ``D = sum w_i d_i`` over the clips' durations ``d_i`` (Unity's
+        and Unreal's synchronized blend spaces).
+        """
+        func = "BlendSpace.sample"
+        w = self.weights(parameters)
+        if w.ndim != 1:
+            raise ValueError(f"{func}: parameters must be one point (got weights of shape "
+                             f"{w.shape})")
+        tt = np.asarray(t, dtype=np.float64)
+        used = [i for i in range(len(w)) if w[i] > 0.0]
+        durations = np.array([float(getattr(self.clips[i], "duration", 1.0)) for i in used])
+        times = [tt] * len(used)
+        if sync:
+            total = float((w[used] * durations).sum())
+            times = [tt * d / total if total > 0 else tt for d in durations]
+        if scene is not None:
+            poses = [scene.pose(self.clips[i], ti) for i, ti in zip(used, times)]
+            return blend_many(poses, w[used])
+        samples = [self.clips[i].sample(ti) for i, ti in zip(used, times)]
+        keys = list(samples[0])
+        for i, s in zip(used, samples):
+            if set(s) != set(keys):
+                missing = sorted(set(keys) ^ set(s), key=str)[:3]
+                raise ValueError(f"{func}: clips[{i}] animates other channels than "
+                                 f"clips[{used[0]}] (differ in {missing})")
+        heaviest = int(np.argmax(w[used]))
+        out = {}
+        for key in keys:
+            values = [s[key] for s in samples]
+            if key[1] == "rotation":
+                ref = values[heaviest]
+                acc = np.zeros_like(ref)
+                for wi, v in zip(w[used], values):
+                    sign = np.where(np.einsum("...i,...i->...", ref, v) < 0.0, -1.0, 1.0)
+                    acc = acc + (wi * sign)[..., None] * v
+                out[key] = acc / np.linalg.norm(acc, axis=-1, keepdims=True)
+            else:
+                out[key] = sum(wi * v for wi, v in zip(w[used], values))
+        return out

@@ -1,0 +1,506 @@
+"""Layer stacks: clips and channel sources blended in order, Blender's NLA rules.
+
+A :class:`LayerStack` holds :class:`Track` objects, bottom first, each a row
+of non-overlapping :class:`Layer` objects (Blender's strips), and optionally an
+``action`` layer evaluated on top at the scene time. :meth:`LayerStack.evaluate`
+gives one property channel at many frames; :meth:`LayerStack.pose` blends
+rig poses of :class:`~animcore.gltf.Clip` layers. :func:`animcore.blender.layers_from_nla`
+reads an object with bpy ``AnimData``'s attributes into the stack Blender
+evaluates.
+
+The rules (Blender 5.0's NLA, pinned by ``tests/data/nla_blender.json``,
+recorded from ``bpy`` by ``tests/fixtures/record_nla.py``)
+---------------------------------------------------------------------------
+Which layer of a track: the one whose ``[frame_start, frame_end]`` holds the
+frame; before the first layer, the first one if its extrapolation is
+``"HOLD"``; in a gap or after the last, the previous one unless it is
+``"NOTHING"``. A held layer is evaluated at its clamped frame ``c``. A muted
+layer still occupies its range (it hides the previous one). With a solo
+track only that track is evaluated (and the action is ignored); mute applies
+only when no track is solo. When no track is left, the action alone gives
+the value, its influence and blend mode ignored.
+
+Influence: a keyed influence (a callable, Blender's
+``use_animated_influence``) evaluated at ``c`` and clipped to [0, 1];
+otherwise the blend-in/out ramp at ``c``, blend-in first::
+
+    if blend_in != 0 and c <= frame_start + blend_in: (c - frame_start) / blend_in
+    elif blend_out != 0 and c >= frame_end - blend_out: (frame_end - c) / blend_out
+    else: 1
+
+An influence of 0 or less skips the layer.
+
+Layer time: ``action_frame_start + fmod(c - frame_start, L * scale) / scale``
+with ``L = action_frame_end - action_frame_start`` (reversed:
+``action_frame_end - ...``); at ``c = frame_end`` after a whole number of
+repeats, ``action_frame_end`` (reversed: ``action_frame_start``). Frames and
+this arithmetic are float32, as Blender computes them. The action layer has
+no time mapping: its source is read at the frame itself.
+
+Blend modes, with ``p`` the value below, ``v`` the layer's and ``w`` its
+influence: REPLACE ``p (1 - w) + v w``; ADD ``p + v w``; SUBTRACT
+``p - v w``; MULTIPLY ``w p v + (1 - w) p``; COMBINE by the channel's kind
+with its default ``d``: ``p + (v - d) w`` (location, Euler, axis-angle,
+custom properties), ``p (v / d)^w`` (scale; ``d`` of 0 counts as 1), and
+for quaternions ``normalize(p) * normalize(v)^w`` with Blender's quaternion
+power (``animcore.blend.quat_power``). The value below the lowest layer is the
+channel's default (0, scale 1, quaternion ``(1, 0, 0, 0)``, axis-angle
+``(0, 0, 1, 0)``; ``defaults=`` for others).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Mapping, Optional, Sequence
+
+import numpy as np
+
+from ._objects import ByValue
+from ._options import option
+from .blend import apply_additive, blend_poses, make_additive, quat_power
+from .rotations import quat_multiply
+
+__all__ = ["BLEND_MODES", "EXTRAPOLATIONS", "Layer", "LayerStack", "Track"]
+
+BLEND_MODES = ("REPLACE", "ADD", "SUBTRACT", "MULTIPLY", "COMBINE")
+EXTRAPOLATIONS = ("HOLD", "HOLD_FORWARD", "NOTHING")
+_MODE_ALIASES = {"MIX": "REPLACE", "OVERRIDE": "REPLACE", "ADDITIVE": "ADD"}
+_EXTRAPOLATION_ALIASES = {"HOLD_BACKWARD": "HOLD", "NONE": "NOTHING", "CLAMP": "HOLD"}
+
+# Blender's channel kinds (nlaevalchan_detect_mix_mode) and RNA defaults
+_WIDTHS = {"location": 3, "rotation_euler": 3, "scale": 3, "rotation_quaternion": 4,
+           "rotation_axis_angle": 4, "delta_location": 3, "delta_rotation_euler": 3,
+           "delta_scale": 3, "delta_rotation_quaternion": 4}
+_DEFAULTS = {"scale": (1.0, 1.0, 1.0), "delta_scale": (1.0, 1.0, 1.0),
+             "rotation_quaternion": (1.0, 0.0, 0.0, 0.0),
+             "delta_rotation_quaternion": (1.0, 0.0, 0.0, 0.0),
+             "rotation_axis_angle": (0.0, 0.0, 1.0, 0.0)}
+_F32_EPS = np.float32(np.finfo(np.float32).eps)
+
+
+def _kind(data_path: str) -> str:
+    if data_path in ("rotation_quaternion", "delta_rotation_quaternion"):
+        return "quaternion"
+    if data_path in ("scale", "delta_scale"):
+        return "multiply"
+    return "add"
+
+
+@dataclass(eq=False)
+class Layer(ByValue):
+    """One layer (an NLA strip): a source placed on the timeline.
+
+    Parameters
+    ----------
+    source : mapping or Clip
+        ``{(data_path, index): curve}`` with callables of the source time
+        (:class:`~animcore.Curve`) for :meth:`LayerStack.evaluate`, or a
+        :class:`~animcore.gltf.Clip` for :meth:`LayerStack.pose`.
+    mode : {"REPLACE", "ADD", "SUBTRACT", "MULTIPLY", "COMBINE"}
+    influence : float or callable
+        A constant, or a callable of the frame (a keyed influence, clipped to
+        [0, 1]); used only with ``use_influence``.
+    use_influence : bool
+        True: ``influence`` is the layer's weight (Blender's
+        ``use_animated_influence``; the action layer's ``action_influence``).
+        False: the blend-in/out ramp is.
+    blend_in, blend_out : float
+        Ramp lengths in frames (or the clip's time unit).
+    extrapolation : {"HOLD", "HOLD_FORWARD", "NOTHING"}
+    frame_start, frame_end : float
+        Where the layer sits on the timeline.
+    action_frame_start, action_frame_end : float
+        The source range played (default: the layer's own range).
+    repeat, scale : float
+        Blender's repeat count and time scale (``frame_end`` is not derived:
+        give it, as bpy does).
+    reverse, mute : bool
+    time_map : bool
+        False for an action layer: the source is read at the frame itself.
+    """
+
+    source: Any
+    mode: str = "REPLACE"
+    influence: Any = 1.0
+    use_influence: bool = True
+    blend_in: float = 0.0
+    blend_out: float = 0.0
+    extrapolation: str = "HOLD"
+    frame_start: float = 0.0
+    frame_end: float = 1.0
+    action_frame_start: Optional[float] = None
+    action_frame_end: Optional[float] = None
+    repeat: float = 1.0
+    scale: float = 1.0
+    reverse: bool = False
+    mute: bool = False
+    time_map: bool = True
+    name: str = ""
+
+    def __post_init__(self):
+        func = "Layer"
+        self.mode = option(func, "mode", self.mode, BLEND_MODES, _MODE_ALIASES)
+        self.extrapolation = option(func, "extrapolation", self.extrapolation, EXTRAPOLATIONS,
+                                    _EXTRAPOLATION_ALIASES)
+        for name in ("blend_in", "blend_out", "frame_start", "frame_end", "repeat", "scale"):
+            value = getattr(self, name)
+            if not np.isfinite(value):
+                raise ValueError(f"{func}: {name} is {value!r} (must be finite)")
+        if self.frame_end < self.frame_start:
+            raise ValueError(f"{func}: frame_end is {self.frame_end!r} (must not be before "
+                             f"frame_start={self.frame_start!r})")
+        if self.action_frame_start is None:
+            self.action_frame_start = self.frame_start
+        if self.action_frame_end is None:
+            self.action_frame_end = self.frame_end
+        if not callable(self.influence) and not np.isfinite(self.influence):
+            raise ValueError(f"{func}: influence is {self.influence!r} (must be finite or a "
+                             f"curve)")
+
+    def _state(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Layer":
+        return cls(**state)
+
+    def __repr__(self) -> str:
+        source = (f"Clip {self.source.name!r}" if hasattr(self.source, "channels")
+                  else f"{len(self.source)} channels")
+        return (f"Layer({self.name or source!r}, {self.mode}, frames [{self.frame_start:g}, "
+                f"{self.frame_end:g}], {self.extrapolation}{', muted' if self.mute else ''})")
+
+    # -- the rules, vectorized over frames --------------------------------------
+
+    def _weight(self, c: np.ndarray) -> np.ndarray:
+        """Influence at clamped frames c (float32 where Blender computes so)."""
+        if self.use_influence:
+            value = self.influence(c.astype(np.float64)) if callable(self.influence) \
+                else np.full(c.shape, float(self.influence))
+            return np.clip(np.asarray(value, dtype=np.float64), 0.0, 1.0) \
+                if callable(self.influence) else value
+        dt = c.dtype.type
+        start, end = dt(self.frame_start), dt(self.frame_end)
+        bin_, bout = dt(abs(self.blend_in)), dt(abs(self.blend_out))
+        w = np.ones(c.shape, dtype=c.dtype)
+        ramp_in = np.zeros(c.shape, bool) if abs(bin_) < _F32_EPS else c <= dt(start + bin_)
+        if ramp_in.any():
+            w[ramp_in] = np.abs(c[ramp_in] - start) / bin_
+        if not abs(bout) < _F32_EPS:
+            ramp_out = ~ramp_in & (c >= dt(end - bout))
+            w[ramp_out] = np.abs(end - c[ramp_out]) / bout
+        return w.astype(np.float64)
+
+    def _time(self, c: np.ndarray) -> np.ndarray:
+        """Source time at clamped frames c (nlastrip_get_frame_actionclip)."""
+        if not self.time_map:
+            return c.astype(np.float64)
+        dt = c.dtype.type
+        repeat = dt(self.repeat) if abs(self.repeat) >= _F32_EPS else dt(1)
+        scale = dt(abs(self.scale)) if abs(self.scale) >= _F32_EPS else dt(1)
+        a0, a1 = dt(self.action_frame_start), dt(self.action_frame_end)
+        length = dt(a1 - a0)
+        if abs(length) < _F32_EPS:
+            length = dt(1)
+        start, end = dt(self.frame_start), dt(self.frame_end)
+        span = dt(length * scale)
+        offset = (np.fmod(dt(1) * (c - start), span) / scale).astype(c.dtype)
+        t = (a1 - offset) if self.reverse else (a0 + offset)
+        at_end = (np.abs(c - end) < _F32_EPS) & (abs(repeat - np.floor(repeat)) < _F32_EPS)
+        t = np.where(at_end, a0 if self.reverse else a1, t)
+        return t.astype(np.float64)
+
+
+@dataclass(eq=False)
+class Track(ByValue):
+    """A row of layers in time order (Blender's NLA track)."""
+
+    layers: Sequence[Layer] = field(default_factory=list)
+    mute: bool = False
+    solo: bool = False
+    name: str = ""
+
+    def __post_init__(self):
+        self.layers = list(self.layers)
+        for i in range(1, len(self.layers)):
+            if self.layers[i].frame_start < self.layers[i - 1].frame_end:
+                raise ValueError(f"Track: layers[{i}] starts at {self.layers[i].frame_start!r}"
+                                 f", before layers[{i - 1}] ends "
+                                 f"({self.layers[i - 1].frame_end!r}); layers of a track "
+                                 f"must not overlap")
+
+    def _state(self) -> dict:
+        return {"layers": tuple(self.layers), "mute": self.mute, "solo": self.solo,
+                "name": self.name}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "Track":
+        return cls(**state)
+
+    def __repr__(self) -> str:
+        flags = "".join([", muted" if self.mute else "", ", solo" if self.solo else ""])
+        return f"Track({self.name!r}, {len(self.layers)} layers{flags})"
+
+    def _select(self, f: np.ndarray):
+        """(layer index or -1, clamped frame) per frame (nlastrips_ctime_get_strip)."""
+        chosen = np.full(f.shape, -1)
+        c = f.copy()
+        done = np.zeros(f.shape, bool)
+        last = len(self.layers) - 1
+        dt = f.dtype.type
+        for i, layer in enumerate(self.layers):
+            start, end = dt(layer.frame_start), dt(layer.frame_end)
+            within = ~done & (((f >= start) & (f <= end)) | (not layer.time_map))
+            chosen[within] = i
+            done |= within
+            before = ~done & (f < start)
+            if i == 0:
+                chosen[before] = 0 if layer.extrapolation == "HOLD" else -1
+                c[before] = start
+            else:
+                prev = self.layers[i - 1]
+                chosen[before] = i - 1 if prev.extrapolation != "NOTHING" else -1
+                c[before] = dt(prev.frame_end)
+            done |= before
+            if i == last:
+                after = ~done & (f > end)
+                chosen[after] = i if layer.extrapolation != "NOTHING" else -1
+                c[after] = end
+                done |= after
+        return chosen, c
+
+    def _active(self, f: np.ndarray):
+        """Yields (layer, frame indices, weights, source times) of the layers
+        that apply, skipping muted layers and influence <= 0."""
+        chosen, c = self._select(f)
+        for i, layer in enumerate(self.layers):
+            idx = np.flatnonzero(chosen == i)
+            if layer.mute or idx.size == 0:
+                continue
+            w = layer._weight(c[idx])
+            keep = w > 0.0
+            if keep.any():
+                idx, ci = idx[keep], c[idx][keep]
+                yield layer, idx, w[keep], layer._time(ci)
+
+
+class LayerStack(ByValue):
+    """Tracks of layers blended bottom to top, then an optional action layer.
+
+    Parameters
+    ----------
+    tracks : sequence of Track
+        Bottom first.
+    action : Layer, optional
+        Evaluated on top at the frame itself (``time_map=False``), with its
+        constant ``influence`` and ``mode``.
+    defaults : mapping, optional
+        ``{data_path: value or sequence}``: the value below the lowest layer
+        for channels other than Blender's transform properties (0 otherwise).
+
+    See the module documentation for the rules.
+    """
+
+    def __init__(self, tracks: Sequence[Track] = (), *, action: Optional[Layer] = None,
+                 defaults: Optional[Mapping[str, Any]] = None):
+        self.tracks = list(tracks)
+        for i, track in enumerate(self.tracks):
+            if not isinstance(track, Track):
+                raise ValueError(f"LayerStack: tracks[{i}] is a {type(track).__name__} (must "
+                                 f"be a Track)")
+        self.action = action
+        self.defaults = dict(defaults or {})
+
+    def _state(self) -> dict:
+        return {"tracks": tuple(self.tracks), "action": self.action,
+                "defaults": dict(self.defaults)}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "LayerStack":
+        return cls(state["tracks"], action=state["action"], defaults=state["defaults"])
+
+    def __repr__(self) -> str:
+        solo = any(t.solo for t in self.tracks)
+        return (f"LayerStack({len(self.tracks)} tracks, "
+                f"{sum(len(t.layers) for t in self.tracks)} layers"
+                f"{', an action' if self.action is not None else ''}"
+                f"{', solo' if solo else ''})")
+
+    def _plan(self):
+        """(tracks evaluated, action layer or None, action alone?)."""
+        solo = any(t.solo for t in self.tracks)
+        tracks = [t for t in self.tracks if (t.solo if solo else not t.mute)]
+        if not any(t.layers for t in tracks):
+            return [], None, (self.action is not None and not solo)
+        return tracks, (None if solo else self.action), False
+
+    def animates(self, data_path: str, index: int) -> bool:
+        """Whether Blender writes this channel. With layers to evaluate, the
+        NLA writes every channel of the evaluated tracks' layers (muted
+        layers too) and of the action (even when a track is solo), the
+        default where nothing applies; without, the action alone writes its
+        own channels. Blender leaves other channels as they are;
+        :meth:`evaluate` gives their default."""
+        tracks, _, alone = self._plan()
+        layers = [self.action] if alone else [layer for t in tracks for layer in t.layers]
+        if tracks and self.action is not None:
+            layers.append(self.action)
+        return any(not hasattr(layer.source, "channels") and (data_path, index) in layer.source
+                   for layer in layers)
+
+    def _default(self, data_path: str, width: int) -> np.ndarray:
+        value = self.defaults.get(data_path, _DEFAULTS.get(data_path, 0.0))
+        return np.broadcast_to(np.asarray(value, dtype=np.float64), (width,)).copy()
+
+    def evaluate(self, data_path: str, index: int, frames) -> np.ndarray:
+        """The value Blender's NLA gives channel ``data_path[index]`` at ``frames``.
+
+        Parameters
+        ----------
+        data_path : str
+            ``"location"``, ``"rotation_euler"``, ``"rotation_quaternion"``,
+            ``"rotation_axis_angle"``, ``"scale"`` or any other path (a
+            custom property ``'["name"]'``).
+        index : int
+        frames : array_like
+            Scene frames (subframes allowed).
+        """
+        func = "LayerStack.evaluate"
+        f = np.asarray(frames, dtype=np.float64)
+        if not np.isfinite(f).all():
+            bad = np.unravel_index(int(np.flatnonzero(~np.isfinite(f))[0]), f.shape)
+            raise ValueError(f"{func}: frames at index {tuple(int(i) for i in bad)} is "
+                             f"{float(f[bad])!r} (must be finite)")
+        width = _WIDTHS.get(data_path, 1)
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
+                or not 0 <= index < max(width, index + 1 if data_path not in _WIDTHS else 0):
+            raise ValueError(f"{func}: index is {index!r} (must be in [0, {width}) for "
+                             f"{data_path!r})")
+        width = max(width, int(index) + 1)
+        shape = f.shape
+        f32 = f.reshape(-1).astype(np.float32)
+        values = np.tile(self._default(data_path, width), (f32.size, 1))
+        default = self._default(data_path, width)
+        kind = _kind(data_path)
+        tracks, action, alone = self._plan()
+        if alone:
+            out = self._read(self.action, data_path, width, f32.astype(np.float64))
+            for k, v in out.items():
+                values[:, k] = v
+            return values[:, index].reshape(shape)
+        layers = [(t, None) for t in tracks]
+        if action is not None:
+            layers.append((Track([action]), None))
+        for track, _ in layers:
+            for layer, idx, w, t in track._active(f32):
+                source = self._read(layer, data_path, width, t)
+                if source:
+                    values[idx] = _blend(layer.mode, kind, values[idx], source, w, default)
+        return values[:, index].reshape(shape)
+
+    @staticmethod
+    def _read(layer: Layer, data_path: str, width: int, t: np.ndarray) -> dict:
+        if hasattr(layer.source, "channels"):
+            raise ValueError(f"LayerStack.evaluate: layer {layer.name!r} holds a Clip; "
+                             f"evaluate reads channel layers (use pose for clips)")
+        return {k: np.asarray(layer.source[(data_path, k)](t), dtype=np.float64)
+                for k in range(width) if (data_path, k) in layer.source}
+
+    def pose(self, scene, t):
+        """The blended local pose of ``scene``'s nodes at times ``t``.
+
+        Every layer's source is a :class:`~animcore.gltf.Clip` of the scene
+        and its frame fields are in the clip's time unit (seconds). The pose
+        below the lowest layer is the rest pose. REPLACE is
+        :func:`animcore.blend_poses`; ADD, SUBTRACT and COMBINE apply the
+        layer's pose as an additive delta against the rest pose
+        (:func:`animcore.make_additive`, then :func:`animcore.apply_additive`
+        at ``w``, ``-w`` and, for COMBINE, ``w`` with the ``"blender_combine"``
+        convention). MULTIPLY is a channel mode: a ValueError here.
+        Timing follows the rules of :meth:`evaluate` in float64.
+
+        Returns
+        -------
+        Transforms
+            Shapes ``t.shape + (N, 3)``, ``(N, 4)``, ``(N, 3)``.
+        """
+        from .skeleton import Transforms
+
+        func = "LayerStack.pose"
+        tt = np.asarray(t, dtype=np.float64)
+        if not np.isfinite(tt).all():
+            raise ValueError(f"{func}: t holds non-finite times (must be finite)")
+        shape = tt.shape
+        flat = tt.reshape(-1)
+        rest = scene.pose(None, 0.0)
+        pose = [np.broadcast_to(a, flat.shape + a.shape) for a in rest]  # copied when written
+        tracks, action, alone = self._plan()
+        stack = [t for t in tracks] + ([Track([action])] if action is not None else [])
+        if alone:  # the action as if there were no NLA: its pose as is
+            stack = [Track([Layer(self.action.source, time_map=False, name="action")])]
+        for track in stack:
+            for layer, idx, w, lt in track._active(flat):
+                if layer.mode == "MULTIPLY":
+                    raise ValueError(f"{func}: layer {layer.name!r} mode is 'MULTIPLY' (a "
+                                     f"channel mode; poses take REPLACE, ADD, SUBTRACT or "
+                                     f"COMBINE)")
+                clip = scene.clip(layer.source)
+                sampled = scene.pose(clip, lt)
+                whole = idx.size == flat.size  # every frame: no gather, no scatter
+                lower = Transforms(*pose) if whole else Transforms(*(a[idx] for a in pose))
+                ww = w[:, None]
+                if layer.mode == "REPLACE" and whole and (w == 1.0).all():
+                    out = sampled  # full influence replaces (blend_poses would return it)
+                elif layer.mode == "REPLACE":
+                    out = blend_poses(lower, sampled, ww)
+                else:
+                    delta = make_additive(sampled, rest)
+                    out = apply_additive(lower, delta, -ww if layer.mode == "SUBTRACT" else ww,
+                                         convention="blender_combine"
+                                         if layer.mode == "COMBINE" else "local")
+                if whole:
+                    pose = list(out)
+                    continue
+                pose = [a if a.flags.writeable else a.copy() for a in pose]
+                for a, b in zip(pose, out):
+                    a[idx] = b
+        return Transforms(*(np.array(a).reshape(shape + a.shape[1:]) if not a.flags.writeable
+                            else a.reshape(shape + a.shape[1:]) for a in pose))
+
+
+def _blend(mode: str, kind: str, lower: np.ndarray, source: dict, w: np.ndarray,
+           default: np.ndarray) -> np.ndarray:
+    """Blender's nla_blend_value / nla_combine_value on the keyed components."""
+    out = lower.copy()
+    if mode == "COMBINE" and kind == "quaternion":
+        if len(source) < 4:
+            return out  # Blender combines a quaternion only when all 4 are keyed
+        v = np.stack([source[k] for k in range(4)], axis=-1)
+        lo = lower[:, :4] / np.linalg.norm(lower[:, :4], axis=-1, keepdims=True)
+        v = v / np.linalg.norm(v, axis=-1, keepdims=True)
+        # Blender stores (w, x, y, z); the package's helpers take (x, y, z, w)
+        xyzw = [1, 2, 3, 0]
+        power = quat_power(v[:, xyzw], w)
+        product = quat_multiply(lo[:, xyzw], power)
+        out[:, :4] = product[:, [3, 0, 1, 2]]
+        return out
+    for k, v in source.items():
+        p = lower[:, k]
+        if mode == "REPLACE":
+            r = p * (1.0 - w) + v * w
+        elif mode == "ADD":
+            r = p + v * w
+        elif mode == "SUBTRACT":
+            r = p - v * w
+        elif mode == "MULTIPLY":
+            r = w * (p * v) + (1.0 - w) * p
+        elif kind == "multiply":
+            d = default[k] if default[k] != 0.0 else 1.0
+            with np.errstate(invalid="ignore"):  # powf of a negative ratio: nan, as Blender
+                r = p * np.power(v / d, w)
+        else:
+            r = p + (v - default[k]) * w
+        out[:, k] = r
+    return out
+
+
+# ------------------------------------------------------------------ bpy reading

@@ -1,0 +1,123 @@
+/* Pose blending: hand-computed blends, the additive identities, weight 0 bit
+   for bit, broadcasting by steps, and every error branch. */
+#include <string.h>
+
+#include "ac_test.h"
+
+static const size_t all8[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+
+static void blend(void)
+{
+    double h = sqrt(0.5);
+    double at[3] = {0, 0, 0}, ar[4] = {0, 0, 0, 1}, as[3] = {1, 1, 1};
+    double bt[3] = {2, 4, -6}, br[4] = {0, 0, h, h}, bs[3] = {3, 1, 2};
+    double w = 0.5, m = 1.0, t[3], r[4], s[3];
+    ac_error err;
+    CHECK(ac_blend_poses(at, ar, as, bt, br, bs, &w, &m, all8, t, r, s, 1, &err) == AC_OK);
+    CHECK_NEAR(t[0], 1.0, 1e-15);
+    CHECK_NEAR(t[2], -3.0, 1e-15);
+    CHECK_NEAR(s[0], 2.0, 1e-15);
+    /* halfway to a quarter turn about z: an eighth turn */
+    CHECK_NEAR(r[2], sin(0.39269908169872414), 1e-15);
+    CHECK_NEAR(r[3], cos(0.39269908169872414), 1e-15);
+    /* weight 0 (or mask 0): a, bit for bit, even -0.0 */
+    at[1] = -0.0;
+    w = 0.0;
+    CHECK(ac_blend_poses(at, ar, as, bt, br, bs, &w, NULL, all8, t, r, s, 1, &err) == AC_OK);
+    CHECK(memcmp(t, at, sizeof t) == 0 && memcmp(r, ar, sizeof r) == 0);
+    w = 1.0, m = 0.0;
+    CHECK(ac_blend_poses(at, ar, as, bt, br, bs, &w, &m, all8, t, r, s, 1, &err) == AC_OK);
+    CHECK(memcmp(s, as, sizeof s) == 0);
+    /* shortest arc: -b is the same rotation */
+    {
+        double nb[4] = {0, 0, -h, -h};
+        w = 0.5;
+        CHECK(ac_blend_poses(at, ar, as, bt, nb, bs, &w, NULL, all8, t, r, s, 1, &err) ==
+              AC_OK);
+        CHECK_NEAR(fabs(r[3]), cos(0.39269908169872414), 1e-15);
+    }
+}
+
+static void additive(void)
+{
+    double pt[6] = {1, 2, 3, -1, 0, 5}, pr[8] = {0.1, 0.2, 0.3, 0, 0, 0, 0, 1};
+    double ps[6] = {2, 2, 2, 1, 0.5, 4}, rt[3] = {0.5, 0.5, 0.5};
+    double rr[4] = {0, 0.6, 0, 0.8}, rs[3] = {1, 2, 4};
+    double dt[6], dr[8], ds[6], t[6], r[8], s[6], w = 1.0;
+    size_t steps6[6] = {1, 1, 1, 0, 0, 0}, steps8[8] = {0, 0, 0, 1, 1, 1, 0, 1};
+    ac_error err;
+    pr[3] = sqrt(1.0 - 0.14); /* unit */
+    CHECK(ac_blend_make_additive(pt, pr, ps, rt, rr, rs, steps6, AC_BLEND_SCALE_MULTIPLY, dt, dr,
+                                 ds, 2, &err) == AC_OK);
+    CHECK_NEAR(dt[3], -1.5, 1e-15);
+    CHECK_NEAR(ds[4], 0.25, 1e-15);
+    /* the reference plus the delta is the pose again */
+    {
+        double m[2] = {1.0, 1.0};
+        CHECK(ac_blend_apply_additive(rt, rr, rs, dt, dr, ds, &w, m, steps8,
+                                      AC_BLEND_SCALE_MULTIPLY, t, r, s, 2, &err) == AC_OK);
+    }
+    for (int k = 0; k < 6; k++) {
+        CHECK_NEAR(t[k], pt[k], 1e-14);
+        CHECK_NEAR(s[k], ps[k], 1e-14);
+    }
+    for (int k = 0; k < 8; k++)
+        CHECK_NEAR(r[k], pr[k], 1e-14);
+    /* half the delta of a scale 4 is a scale 2 */
+    w = 0.5;
+    CHECK(ac_blend_apply_additive(rt, rr, rs, dt, dr, ds, &w, NULL, steps8,
+                                  AC_BLEND_SCALE_MULTIPLY, t, r, s, 2, &err) == AC_OK);
+    CHECK_NEAR(s[5], 4.0 * 1.0, 1e-14);
+    /* additive scale */
+    CHECK(ac_blend_make_additive(pt, pr, ps, rt, rr, rs, steps6, AC_BLEND_SCALE_ADD, dt, dr, ds,
+                                 2, &err) == AC_OK);
+    CHECK_NEAR(ds[4], -1.5, 1e-15);
+    /* exaggeration: weight 2 doubles the translation */
+    w = 2.0;
+    CHECK(ac_blend_apply_additive(rt, rr, rs, dt, dr, ds, &w, NULL, steps8, AC_BLEND_SCALE_ADD,
+                                  t, r, s, 2, &err) == AC_OK);
+    CHECK_NEAR(t[0], 0.5 + 2 * 0.5, 1e-15);
+}
+
+static void errors(void)
+{
+    double at[3] = {0, 0, 0}, ar[4] = {0, 0, 0, 1}, as[3] = {1, 1, 1};
+    double bad[4] = {0, 0, 0, 2}, w = 0.5, m = 1.0, t[3], r[4], s[3];
+    size_t steps6[6] = {1, 1, 1, 1, 1, 1};
+    ac_error err;
+    CHECK(ac_blend_poses(at, bad, as, at, ar, as, &w, &m, all8, t, r, s, 1, &err) ==
+          AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_A_ROTATION && err.index == 0);
+    at[1] = NAN;
+    CHECK(ac_blend_poses(at, ar, as, at, ar, as, &w, &m, all8, t, r, s, 1, &err) ==
+          AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_A_TRANSLATION);
+    at[1] = 0.0;
+    w = 1.5;
+    CHECK(ac_blend_poses(at, ar, as, at, ar, as, &w, &m, all8, t, r, s, 1, &err) ==
+          AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_WEIGHT && err.value == 1.5);
+    w = 0.5, m = -0.1;
+    CHECK(ac_blend_poses(at, ar, as, at, ar, as, &w, &m, all8, t, r, s, 1, &err) ==
+          AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_MASK);
+    as[2] = 0.0;
+    CHECK(ac_blend_make_additive(at, ar, as, at, ar, as, steps6, AC_BLEND_SCALE_MULTIPLY, t, r,
+                                 s, 1, &err) == AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_B_SCALE);
+    as[2] = -1.0, m = 1.0;
+    CHECK(ac_blend_apply_additive(at, ar, as, at, ar, as, &w, &m, all8,
+                                  AC_BLEND_SCALE_MULTIPLY, t, r, s, 1, &err) == AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_B_SCALE && err.value == -1.0);
+    w = 1e308, as[2] = 1.0, at[0] = 1e308;
+    CHECK(ac_blend_apply_additive(at, ar, as, at, ar, as, &w, &m, all8, AC_BLEND_SCALE_ADD, t,
+                                  r, s, 1, &err) == AC_ERR_OVERFLOW);
+}
+
+int main(void)
+{
+    blend();
+    additive();
+    errors();
+    TEST_DONE("test_blend");
+}

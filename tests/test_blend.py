@@ -1,0 +1,410 @@
+"""Pose blending against scipy's rotations and plain NumPy; the additive
+identities; ozz's N-way blend rules; every bad-input branch."""
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+
+from animcore import Transforms
+from animcore.blend import (apply_additive, blend_many, blend_poses, make_additive,
+                            quat_power)
+
+
+def random_pose(rng, *shape):
+    q = rng.normal(size=shape + (4,))
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)
+    return Transforms(rng.normal(size=shape + (3,)), q, rng.uniform(0.5, 2.0, shape + (3,)))
+
+
+def same_rotation(a, b, tol):
+    """q and -q are one rotation."""
+    d = np.abs(np.einsum("...i,...i->...", a, b))
+    assert np.all(np.abs(d - 1.0) < tol), np.abs(d - 1.0).max()
+
+
+def scipy_slerp(a, b, t):
+    """a (a^-1 b)^t through scipy's rotation vectors (angle <= pi: the short arc)."""
+    ra, rb = Rotation.from_quat(a.reshape(-1, 4)), Rotation.from_quat(b.reshape(-1, 4))
+    rel = (ra.inv() * rb).as_rotvec() * np.reshape(t, (-1, 1))
+    return (ra * Rotation.from_rotvec(rel)).as_quat().reshape(a.shape)
+
+
+def test_blend_poses_against_scipy_and_numpy():
+    rng = np.random.default_rng(1)
+    a, b = random_pose(rng, 20, 6), random_pose(rng, 20, 6)
+    w = rng.uniform(0, 1, (20, 1))
+    mask = rng.uniform(0, 1, 6)
+    got = blend_poses(a, b, w, mask=mask)
+    ww = (w * mask)[..., None]
+    np.testing.assert_allclose(got.translation, (1 - ww) * a.translation + ww * b.translation,
+                               atol=1e-14)
+    np.testing.assert_allclose(got.scale, (1 - ww) * a.scale + ww * b.scale, atol=1e-14)
+    same_rotation(got.rotation, scipy_slerp(a.rotation, b.rotation, w * mask), 1e-12)
+
+
+def test_blend_poses_broadcasts_a_rest_pose_and_scalar_weight():
+    rng = np.random.default_rng(2)
+    a, b = random_pose(rng, 4, 3), random_pose(rng, 3)
+    got = blend_poses(a, b, 0.25)
+    assert got.rotation.shape == (4, 3, 4)
+    np.testing.assert_allclose(got.translation, 0.75 * a.translation + 0.25 * b.translation,
+                               atol=1e-14)
+
+
+def test_weight_zero_and_zero_mask_give_a_bit_for_bit():
+    rng = np.random.default_rng(3)
+    a, b = random_pose(rng, 5, 4), random_pose(rng, 5, 4)
+    for got in (blend_poses(a, b, 0.0), blend_poses(a, b, 0.9, mask=np.zeros(4))):
+        for x, y in zip(got, a):
+            assert np.array_equal(x, y)
+    got = blend_poses(a, b, 0.5, mask=[1, 0, 1, 0])
+    assert np.array_equal(got.rotation[:, 1], a.rotation[:, 1])
+
+
+def test_additive_round_trip_to_1e12():
+    rng = np.random.default_rng(4)
+    pose, ref = random_pose(rng, 30, 8), random_pose(rng, 8)
+    for convention in ("local", "threejs", "blender_combine"):
+        delta = make_additive(pose, ref, convention=convention)
+        back = apply_additive(ref, delta, 1.0, convention=convention)
+        for x, y in zip(back, pose):
+            np.testing.assert_allclose(x, y, atol=1e-12, rtol=0)
+
+
+def test_additive_formulas_against_scipy():
+    rng = np.random.default_rng(5)
+    pose, ref, base = random_pose(rng, 10, 3), random_pose(rng, 3), random_pose(rng, 10, 3)
+    delta = make_additive(pose, ref)
+    np.testing.assert_allclose(delta.translation, pose.translation - ref.translation)
+    np.testing.assert_allclose(delta.scale, pose.scale / ref.scale)
+    expected = Rotation.from_quat(ref.rotation[None].repeat(10, 0).reshape(-1, 4)).inv() * \
+        Rotation.from_quat(pose.rotation.reshape(-1, 4))
+    same_rotation(delta.rotation, expected.as_quat().reshape(10, 3, 4), 1e-12)
+    for w in (0.3, 1.7, -0.5):  # outside [0, 1] continues the formulas
+        got = apply_additive(base, delta, w)
+        np.testing.assert_allclose(got.translation, base.translation + w * delta.translation,
+                                   atol=1e-13)
+        np.testing.assert_allclose(got.scale, base.scale * delta.scale ** w, rtol=1e-13)
+        ident = np.tile([0, 0, 0, 1.0], (10, 3, 1))
+        step = scipy_slerp(ident, delta.rotation, np.full((10, 3), w))
+        expected = Rotation.from_quat(base.rotation.reshape(-1, 4)) * \
+            Rotation.from_quat(step.reshape(-1, 4))
+        same_rotation(got.rotation, expected.as_quat().reshape(10, 3, 4), 1e-11)
+    three = apply_additive(base, make_additive(pose, ref, convention="three.js"), 0.5,
+                           convention="threejs")
+    np.testing.assert_allclose(three.scale, base.scale + 0.5 * (pose.scale - ref.scale),
+                               atol=1e-14)
+
+
+def test_additive_weight_zero_and_mask_zero_give_base():
+    rng = np.random.default_rng(6)
+    base, delta = random_pose(rng, 7, 5), random_pose(rng, 7, 5)
+    for convention in ("local", "blender_combine"):
+        for got in (apply_additive(base, delta, 0.0, convention=convention),
+                    apply_additive(base, delta, 3.0, mask=np.zeros(5), convention=convention)):
+            for x, y in zip(got, base):
+                assert np.array_equal(x, y)
+
+
+def test_reference_frame_conventions():
+    rng = np.random.default_rng(7)
+    clip = random_pose(rng, 6, 2)
+    first = make_additive(clip)  # ozz: the first frame
+    np.testing.assert_allclose(first.translation[0], 0.0)
+    third = make_additive(clip, 2)  # three.js referenceFrame
+    np.testing.assert_allclose(third.translation[2], 0.0)
+    np.testing.assert_allclose(third.rotation[2], [[0, 0, 0, 1]] * 2, atol=1e-15)
+
+
+def test_blender_power_takes_the_long_way():
+    # a delta with w < 0 is a turn of more than pi: Blender's power halves
+    # that angle, the slerp the short one
+    angle = 1.5 * np.pi
+    d = np.array([0, 0, np.sin(angle / 2), np.cos(angle / 2)])
+    half = quat_power(d, 0.5)
+    np.testing.assert_allclose(half, [0, 0, np.sin(angle / 4), np.cos(angle / 4)], atol=1e-15)
+    ident = Transforms(np.zeros((1, 3)), np.array([[0, 0, 0, 1.0]]), np.ones((1, 3)))
+    delta = Transforms(np.zeros((1, 3)), d[None], np.ones((1, 3)))
+    blender = apply_additive(ident, delta, 0.5, convention="blender_combine").rotation[0]
+    local = apply_additive(ident, delta, 0.5).rotation[0]
+    np.testing.assert_allclose(blender, half, atol=1e-15)
+    same_rotation(local, np.array([0, 0, -np.sin(np.pi / 8), np.cos(np.pi / 8)]), 1e-14)
+
+
+def numpy_ozz_blend(poses, weights, rest, threshold):
+    """ozz BlendingJob, one joint at a time in plain Python."""
+    out = []
+    for j in range(poses[0].translation.shape[0]):
+        t, s, q, total = np.zeros(3), np.zeros(3), np.zeros(4), 0.0
+        layers = [(w[j] if np.ndim(w) else w, p) for w, p in zip(weights, poses)]
+        layers = [(w, p) for w, p in layers if w > 0]
+        if threshold - sum(w for w, _ in layers) > 0 and rest is not None:
+            layers.append((threshold - sum(w for w, _ in layers), rest))
+        for w, p in layers:
+            r = p.rotation[j] if q @ p.rotation[j] >= 0 else -p.rotation[j]
+            t, s, q, total = t + w * p.translation[j], s + w * p.scale[j], q + w * r, total + w
+        out.append((t / total, q / np.linalg.norm(q), s / total))
+    return [np.array(x) for x in zip(*out)]
+
+
+def test_blend_many_matches_ozz_rules():
+    rng = np.random.default_rng(8)
+    poses = [random_pose(rng, 4) for _ in range(3)]
+    rest = random_pose(rng, 4)
+    for weights in ([0.5, 0.2, 0.3], [0.02, -1.0, 0.05], [0.0, 0.0, 0.0],
+                    np.array([[0.5, 0, 0.01, 1], [0.1, 0, 0.02, 0], [0, 0, 0, 2]])):
+        got = blend_many(poses, weights, rest=rest, threshold=0.1)
+        ref = numpy_ozz_blend(poses, list(weights), rest, 0.1)
+        for x, y in zip(got, ref):
+            np.testing.assert_allclose(x, y, atol=1e-13)
+
+
+# ------------------------------------------------------------------ errors
+
+def test_mismatched_joints():
+    rng = np.random.default_rng(9)
+    with pytest.raises(ValueError, match=r"blend_poses: b has 3 joints and a has 4"):
+        blend_poses(random_pose(rng, 4), random_pose(rng, 3), 0.5)
+    with pytest.raises(ValueError, match=r"blend_poses: mask has shape \(3,\) .*\(4,\)"):
+        blend_poses(random_pose(rng, 4), random_pose(rng, 4), 0.5, mask=np.ones(3))
+    bad = Transforms(np.zeros((4, 3)), np.tile([0, 0, 0, 1.0], (3, 1)), np.ones((4, 3)))
+    with pytest.raises(ValueError, match=r"make_additive: pose's translation, rotation"):
+        make_additive(bad, random_pose(rng, 4))
+    with pytest.raises(ValueError, match=r"apply_additive: base.rotation has shape"):
+        apply_additive(Transforms(np.zeros((4, 3)), np.zeros((4, 3)), np.ones((4, 3))),
+                       random_pose(rng, 4))
+    with pytest.raises(ValueError, match=r"blend_many: rest has 2 joints"):
+        blend_many([random_pose(rng, 4)], [1.0], rest=random_pose(rng, 2))
+
+
+def test_weights_outside_unit_interval_are_refused_by_blend_poses():
+    rng = np.random.default_rng(10)
+    a, b = random_pose(rng, 3, 2), random_pose(rng, 3, 2)
+    out = Transforms(np.full((3, 2, 3), 7.0), np.full((3, 2, 4), 7.0), np.full((3, 2, 3), 7.0))
+    with pytest.raises(ValueError, match=r"blend_poses: weight at index \(1, 0\) is 1.5 "
+                                         r"\(must lie in \[0, 1\]\)"):
+        blend_poses(a, b, [[0.5], [1.5], [0.2]], out=out)
+    assert np.all(out.translation == 7.0)  # nothing half-written
+    with pytest.raises(ValueError, match=r"blend_poses: mask at index \(0, 1\) is -0.5"):
+        blend_poses(a, b, 0.5, mask=[1.0, -0.5])
+    with pytest.raises(ValueError, match=r"apply_additive: mask at index \(0, 1\) is 2"):
+        apply_additive(a, b, 0.5, mask=[1.0, 2.0])
+    with pytest.raises(ValueError, match=r"apply_additive: weight at index \(0, 0\) is nan"):
+        apply_additive(a, b, np.nan)
+
+
+def test_non_unit_rotation():
+    rng = np.random.default_rng(11)
+    a, b = random_pose(rng, 3, 2), random_pose(rng, 3, 2)
+    b.rotation[2, 1] *= 1.01
+    with pytest.raises(ValueError, match=r"blend_poses: b.rotation at index \(2, 1\) is "
+                                         r"1.00999.* unit quaternion"):
+        blend_poses(a, b, 0.5)
+    with pytest.raises(ValueError, match=r"make_additive: reference.rotation at index \(2, 1\)"):
+        make_additive(a, b)
+    with pytest.raises(ValueError, match=r"apply_additive: delta.rotation at index \(2, 1\)"):
+        apply_additive(a, b)
+
+
+def test_bad_scales_and_non_finite():
+    rng = np.random.default_rng(12)
+    a, b = random_pose(rng, 2), random_pose(rng, 2)
+    b.scale[1, 2] = 0.0
+    with pytest.raises(ValueError, match=r"make_additive: reference.scale at index \(1,\) is 0"):
+        make_additive(a, b)
+    b.scale[1, 2] = -2.0
+    with pytest.raises(ValueError, match=r"apply_additive: delta.scale at index \(1,\) is -2"):
+        apply_additive(a, b, 0.5)
+    apply_additive(a, b, 1.0)  # a mirror applies whole
+    a.translation[0, 0] = np.inf
+    with pytest.raises(ValueError, match=r"blend_poses: a.translation at index \(0,\) is inf"):
+        blend_poses(a, b, 0.5)
+    big = Transforms(np.full((1, 3), 1e308), np.array([[0, 0, 0, 1.0]]), np.ones((1, 3)))
+    with pytest.raises(OverflowError, match=r"apply_additive: weight"):
+        apply_additive(big, big, 1.0)
+
+
+def test_unknown_convention_suggests():
+    rng = np.random.default_rng(13)
+    a = random_pose(rng, 2)
+    with pytest.raises(ValueError, match=r"make_additive: convention is 'threjs' .*did you "
+                                         r"mean 'threejs'"):
+        make_additive(a, a, convention="threjs")
+    with pytest.raises(ValueError, match=r"apply_additive: convention is 'lokal'"):
+        apply_additive(a, a, convention="lokal")
+
+
+def test_blend_many_bad_input():
+    rng = np.random.default_rng(14)
+    p = random_pose(rng, 3)
+    with pytest.raises(ValueError, match=r"blend_many: poses is empty"):
+        blend_many([], [])
+    with pytest.raises(ValueError, match=r"blend_many: weights has shape \(3,\)"):
+        blend_many([p, p], [1, 2, 3])
+    with pytest.raises(ValueError, match=r"blend_many: weights at index \(1,\) is nan"):
+        blend_many([p, p], [1, np.nan])
+    with pytest.raises(ValueError, match=r"blend_many: threshold is -1"):
+        blend_many([p], [1.0], threshold=-1)
+    with pytest.raises(ValueError, match=r"blend_many: weights at index \(0,\) sum to 0"):
+        blend_many([p], [0.0])
+    with pytest.raises(ValueError, match=r"make_additive: reference is frame 5"):
+        make_additive(random_pose(rng, 2, 3), 5)
+
+
+# ------------------------------------------------------------------ blend spaces
+
+from animcore.blend import BlendSpace, delaunay  # noqa: E402
+
+
+def test_delaunay_matches_scipy():
+    from scipy.spatial import Delaunay
+
+    rng = np.random.default_rng(20)
+    for n in (3, 5, 12, 20):
+        p = rng.uniform(-3, 3, (n, 2))
+        ours = sorted(tuple(sorted(t)) for t in delaunay(p))
+        theirs = sorted(tuple(sorted(t)) for t in Delaunay(p).simplices)
+        assert ours == theirs
+
+
+def test_cocircular_points_give_one_triangulation():
+    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1.0]])
+    tri = delaunay(square)
+    assert len(tri) == 2  # not four overlapping triangles
+    space = BlendSpace(square, list("abcd"))
+    grid = np.stack(np.meshgrid(np.linspace(0, 1, 9), np.linspace(0, 1, 9)), -1).reshape(-1, 2)
+    w = space.weights(grid)
+    np.testing.assert_allclose(w @ square, grid, atol=1e-12)  # barycentric reproduces p
+
+
+def test_barycentric_weights_against_scipy():
+    from scipy.spatial import Delaunay
+
+    rng = np.random.default_rng(21)
+    p = rng.uniform(-1, 1, (10, 2))
+    space = BlendSpace(p, list(range(10)))
+    d = Delaunay(p)
+    q = rng.uniform(-0.3, 0.3, (50, 2))
+    s = d.find_simplex(q)
+    inside = s >= 0
+    b = np.einsum("qij,qj->qi", d.transform[s[inside], :2], q[inside] - d.transform[s[inside], 2])
+    bary = np.column_stack([b, 1 - b.sum(1)])
+    expected = np.zeros((inside.sum(), 10))
+    for row, (simplex, lam) in enumerate(zip(d.simplices[s[inside]], bary)):
+        expected[row, simplex] = lam
+    np.testing.assert_allclose(space.weights(q[inside]), expected, atol=1e-12)
+
+
+def gradient_band_reference(points, x):
+    """Johansen's gradient band weights, one point at a time in plain Python."""
+    h = []
+    for i, pi in enumerate(points):
+        values = [1.0 - np.dot(x - pi, pj - pi) / np.dot(pj - pi, pj - pi)
+                  for j, pj in enumerate(points) if j != i]
+        h.append(max(0.0, min(values)))
+    h = np.array(h)
+    return h / h.sum()
+
+
+@pytest.mark.parametrize("method", ["barycentric", "gradient_band"])
+def test_weights_sum_to_one_are_continuous_and_one_hot_at_points(method):
+    rng = np.random.default_rng(22)
+    p = rng.uniform(-1, 1, (8, 2))
+    space = BlendSpace(p, list(range(8)), method=method)
+    line = np.linspace([-2.0, -1.5], [2.0, 1.7], 4001)
+    w = space.weights(line)
+    np.testing.assert_allclose(w.sum(-1), 1.0, atol=1e-12)
+    assert (w >= 0).all()
+    step = np.abs(np.diff(w, axis=0)).max()
+    assert step < 0.05  # no jumps along a fine line
+    np.testing.assert_allclose(space.weights(p), np.eye(8), atol=1e-12)
+    if method == "gradient_band":
+        for x in rng.uniform(-2, 2, (20, 2)):
+            np.testing.assert_allclose(space.weights(x), gradient_band_reference(p, x),
+                                       atol=1e-12)
+
+
+def test_one_dimensional_weights_interpolate_and_clamp():
+    space = BlendSpace([2.0, 0.0, 5.0], ["b", "a", "c"])
+    x = np.array([-1.0, 0.0, 1.0, 2.0, 3.5, 9.0])
+    eye = np.eye(3)[[1, 0, 2]]  # the rows in sorted point order
+    expected = np.stack([np.interp(x, [0.0, 2.0, 5.0], eye[:, k]) for k in range(3)], -1)
+    np.testing.assert_allclose(space.weights(x), expected, atol=1e-15)
+
+
+def test_blend_space_samples_fox_clips():
+    import os
+
+    from animcore.gltf import load_scene
+
+    scene = load_scene(os.path.join(os.path.dirname(__file__), "data", "gltf", "Fox",
+                                    "Fox.glb"))
+    walk, run = scene.clip("Walk"), scene.clip("Run")
+    space = BlendSpace([1.0, 3.0], [walk, run])
+    t = np.linspace(0, 0.5, 6)
+    mixed = space.sample(1.5, t)
+    a, b = walk.sample(t), run.sample(t)
+    key = next(k for k in a if k[1] == "translation")
+    np.testing.assert_allclose(mixed[key], 0.75 * a[key] + 0.25 * b[key], atol=1e-12)
+    rot = next(k for k in a if k[1] == "rotation")
+    np.testing.assert_allclose(np.linalg.norm(mixed[rot], axis=-1), 1.0, atol=1e-12)
+    pose = space.sample(1.0, t, scene=scene)
+    np.testing.assert_allclose(pose.translation, scene.pose(walk, t).translation, atol=1e-12)
+    synced = space.sample(2.0, t, scene=scene, sync=True)
+    assert synced.rotation.shape == (6, len(scene.nodes), 4)
+    assert "2 clips, 1-D" in repr(space)
+
+
+def test_blend_space_bad_input():
+    with pytest.raises(ValueError, match=r"BlendSpace: points has shape \(2, 3\)"):
+        BlendSpace(np.zeros((2, 3)), [0, 1])
+    with pytest.raises(ValueError, match=r"BlendSpace: points at index \(1, 0\) is nan"):
+        BlendSpace([[0, 0], [np.nan, 1], [1, 1]], [0, 1, 2])
+    with pytest.raises(ValueError, match=r"BlendSpace: 2 clips for 3 points"):
+        BlendSpace([0, 1, 2], [0, 1])
+    with pytest.raises(ValueError, match=r"BlendSpace: points at index \(2,\) repeats"):
+        BlendSpace([0, 1, 0], [0, 1, 2])
+    with pytest.raises(ValueError, match=r"BlendSpace: the points are collinear"):
+        BlendSpace([[0, 0], [1, 1], [2, 2]], [0, 1, 2])
+    with pytest.raises(ValueError, match=r"BlendSpace: method is 'gradient' .*did you mean "
+                                         r"'gradient_band'"):
+        BlendSpace([[0, 0], [1, 0], [0, 1]], [0, 1, 2], method="gradient")
+    space = BlendSpace([[0, 0], [1, 0], [0, 1]], [0, 1, 2])
+    with pytest.raises(ValueError, match=r"BlendSpace.weights: parameters has shape \(3,\)"):
+        space.weights([0, 0, 0])
+    with pytest.raises(ValueError, match=r"BlendSpace.weights: parameters at index \(1,\) is "
+                                         r"inf"):
+        space.weights([0, np.inf])
+
+
+# ------------------------------------------------------------------ array contract
+
+def test_out_is_returned_inputs_untouched_non_contiguous_and_empty():
+    rng = np.random.default_rng(30)
+    a, b = random_pose(rng, 6, 5), random_pose(rng, 6, 5)
+    copies = [x.copy() for x in (*a, *b)]
+    out = Transforms(np.empty((6, 5, 3)), np.empty((6, 5, 4)), np.empty((6, 5, 3)))
+    got = blend_poses(a, b, 0.3, out=out)
+    assert all(g is o for g, o in zip(got, out))
+    assert all(np.array_equal(x, y) for x, y in zip((*a, *b), copies))
+    # every other frame, read in place by strides
+    strided = Transforms(*(x[::2] for x in a))
+    np.testing.assert_array_equal(
+        blend_poses(strided, Transforms(*(x[::2] for x in b)), 0.3).rotation, got.rotation[::2])
+    empty = Transforms(np.zeros((0, 5, 3)), np.zeros((0, 5, 4)), np.zeros((0, 5, 3)))
+    assert blend_poses(empty, Transforms(*(x[:0] for x in b)), 0.5).rotation.shape == (0, 5, 4)
+    out = Transforms(np.empty((6, 5, 3)), np.empty((6, 5, 4)), np.empty((6, 5, 3)))
+    got = apply_additive(a, make_additive(b, a), 0.5, out=out)
+    assert all(g is o for g, o in zip(got, out))
+    got = apply_additive(a, make_additive(b, a), 0.5, out=out, convention="blender_combine")
+    assert all(g is o for g, o in zip(got, out))
+
+
+def test_float32_and_integer_inputs():
+    rng = np.random.default_rng(31)
+    a, b = random_pose(rng, 4), random_pose(rng, 4)
+    a32 = Transforms(*(x.astype(np.float32) for x in a))
+    got = blend_poses(a32, b, 0.0)
+    assert got.translation.dtype == np.float64
+    np.testing.assert_array_equal(got.translation, a32.translation.astype(np.float64))
+    ints = Transforms(np.ones((4, 3), int), np.tile([0, 0, 0, 1], (4, 1)), np.ones((4, 3), int))
+    np.testing.assert_allclose(blend_poses(ints, ints, 1.0).translation, 1.0)

@@ -1,0 +1,212 @@
+"""LayerStack against Blender's NLA (tests/data/nla_blender.json, recorded from
+bpy by tests/fixtures/record_nla.py), and the stack's own rules."""
+import json
+import os
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from animcore.blender import layers_from_nla
+from animcore.layers import Layer, LayerStack, Track
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "nla_blender.json")
+
+
+KEY_DEFAULTS = {"easing": "AUTO", "back": 1.70158, "amplitude": 0.8, "period": 4.1}
+
+
+def namespace(value, fcurves_api="layers"):
+    """bpy-like attribute objects from the recorded description."""
+    if isinstance(value, dict) and "keys" in value:  # an F-curve
+        points = [SimpleNamespace(co=k[0:2], handle_left=k[2:4], handle_right=k[4:6],
+                                  interpolation=k[6], handle_left_type=k[7],
+                                  handle_right_type=k[8], **KEY_DEFAULTS)
+                  for k in value["keys"]]
+        rest = {k: v for k, v in value.items() if k != "keys"}
+        return SimpleNamespace(keyframe_points=points, **rest)
+    if isinstance(value, dict):
+        if "fcurves" in value and "name" in value and "frame_start" not in value:
+            # an action: Blender 5's channel bags or the older fcurves list
+            curves = [namespace(f) for f in value["fcurves"]]
+            if fcurves_api == "layers":
+                bag = SimpleNamespace(fcurves=curves)
+                strip = SimpleNamespace(channelbags=[bag])
+                return SimpleNamespace(name=value["name"],
+                                       layers=[SimpleNamespace(strips=[strip])])
+            return SimpleNamespace(name=value["name"], fcurves=curves)
+        return SimpleNamespace(**{k: namespace(v, fcurves_api) for k, v in value.items()})
+    if isinstance(value, list):
+        return [namespace(v, fcurves_api) for v in value]
+    return value
+
+
+with open(DATA) as _f:
+    RECORDED = json.load(_f)
+
+
+@pytest.mark.parametrize("case", range(len(RECORDED["cases"])))
+def test_matches_blender(case):
+    data = RECORDED["cases"][case]
+    frames = np.array(RECORDED["frames"])
+    ad = namespace(data["animation_data"], "layers" if case % 2 else "fcurves")
+    stack = layers_from_nla(ad)
+    for path, values in data["values"].items():
+        expected = np.array(values)
+        for index in range(expected.shape[1]):
+            if not stack.animates(path, index):  # Blender leaves the value as it was
+                np.testing.assert_allclose(expected[:, index], RECORDED["static"][path][index],
+                                           rtol=1e-7)
+                continue
+            got = stack.evaluate(path, index, frames)
+            span = max(np.ptp(expected[:, index]), 1.0)
+            bad = np.flatnonzero(np.abs(got - expected[:, index]) > 1e-5 * span)
+            assert bad.size == 0, (path, index, frames[bad[:5]], got[bad[:5]],
+                                   expected[bad[:5], index])
+
+
+# ------------------------------------------------------------------ poses
+
+FOX = os.path.join(os.path.dirname(__file__), "data", "gltf", "Fox", "Fox.glb")
+
+
+def test_pose_on_the_fox_against_scipy():
+    from scipy.spatial.transform import Rotation
+
+    from animcore.gltf import load_scene
+
+    scene = load_scene(FOX)
+    walk, survey = scene.clip("Walk"), scene.clip("Survey")
+    d = walk.duration
+    stack = LayerStack([
+        Track([Layer(walk, frame_start=0.0, frame_end=3 * d, action_frame_start=0.0,
+                     action_frame_end=d, repeat=3.0)]),
+        Track([Layer(survey, mode="ADD", influence=0.5, use_influence=True,
+                     frame_start=0.0, frame_end=survey.duration)]),
+    ])
+    t = np.linspace(0.0, 3 * d, 40)
+    got = stack.pose(scene, t)
+    rest = scene.pose(None, 0.0)
+    walk_t = np.where(np.isclose(t, 3 * d), d, np.fmod(t, d))
+    lower = scene.pose(walk, walk_t)
+    top = scene.pose(survey, t)
+    n = len(scene.nodes)
+    r_rest = Rotation.from_quat(np.tile(rest.rotation, (len(t), 1, 1)).reshape(-1, 4))
+    delta = r_rest.inv() * Rotation.from_quat(top.rotation.reshape(-1, 4))
+    expected = Rotation.from_quat(lower.rotation.reshape(-1, 4)) * \
+        Rotation.from_rotvec(0.5 * delta.as_rotvec())
+    d_abs = np.abs(np.einsum("...i,...i->...", got.rotation.reshape(-1, 4),
+                             expected.as_quat()))
+    np.testing.assert_allclose(d_abs, 1.0, atol=1e-9)
+    np.testing.assert_allclose(got.translation,
+                               lower.translation + 0.5 * (top.translation - rest.translation),
+                               atol=1e-9)
+    np.testing.assert_allclose(got.scale, lower.scale * (top.scale / rest.scale) ** 0.5,
+                               rtol=1e-9)
+    assert got.rotation.shape == (40, n, 4)
+
+
+def test_pose_replace_blend_in():
+    from animcore.gltf import load_scene
+
+    scene = load_scene(FOX)
+    walk, run = scene.clip("Walk"), scene.clip("Run")
+    stack = LayerStack([Track([Layer(walk, frame_start=0.0, frame_end=walk.duration)]),
+                        Track([Layer(run, frame_start=0.2, frame_end=0.2 + run.duration,
+                                     action_frame_start=0.0, action_frame_end=run.duration,
+                                     blend_in=0.4, use_influence=False)])])
+    t = np.array([0.1, 0.4, 0.7])
+    got = stack.pose(scene, t)
+    lower = scene.pose(walk, t)
+    top = scene.pose(run, t - 0.2)
+    w = np.array([0.0, 0.5, 1.0])  # nothing before the strip, then the ramp
+    np.testing.assert_allclose(got.translation[0], lower.translation[0], atol=1e-12)
+    np.testing.assert_allclose(
+        got.translation[1], 0.5 * lower.translation[1] + 0.5 * top.translation[1], atol=1e-9)
+    np.testing.assert_allclose(got.translation[2], top.translation[2], atol=1e-9)
+    assert w.shape == (3,)
+
+
+# ------------------------------------------------------------------ errors
+
+def _curve_layer(**kw):
+    return Layer({("location", 0): lambda t: np.asarray(t) * 2.0}, **kw)
+
+
+def test_unknown_names_suggest():
+    with pytest.raises(ValueError, match=r"Layer: mode is 'COMBIN' .*did you mean 'COMBINE'"):
+        _curve_layer(mode="COMBIN")
+    with pytest.raises(ValueError, match=r"Layer: extrapolation is 'HOLDFORWARD!' .*"
+                                         r"'HOLD_FORWARD'"):
+        _curve_layer(extrapolation="HOLDFORWARD!")
+
+
+def test_bad_layers_and_tracks():
+    with pytest.raises(ValueError, match=r"Layer: frame_end is 0.0 \(must not be before "
+                                         r"frame_start=1.0\)"):
+        _curve_layer(frame_start=1.0, frame_end=0.0)
+    with pytest.raises(ValueError, match=r"Layer: blend_in is nan"):
+        _curve_layer(blend_in=float("nan"))
+    with pytest.raises(ValueError, match=r"Layer: influence is inf"):
+        _curve_layer(influence=float("inf"))
+    with pytest.raises(ValueError, match=r"Track: layers\[1\] starts at 0.5, before "
+                                         r"layers\[0\] ends"):
+        Track([_curve_layer(frame_end=1.0), _curve_layer(frame_start=0.5, frame_end=2.0)])
+    with pytest.raises(ValueError, match=r"LayerStack: tracks\[0\] is a list"):
+        LayerStack([[_curve_layer()]])
+
+
+def test_bad_evaluate_arguments():
+    stack = LayerStack([Track([_curve_layer()])])
+    with pytest.raises(ValueError, match=r"LayerStack.evaluate: frames at index \(1,\) is nan"):
+        stack.evaluate("location", 0, [0.0, np.nan])
+    with pytest.raises(ValueError, match=r"LayerStack.evaluate: index is 3 \(must be in "
+                                         r"\[0, 3\) for 'location'\)"):
+        stack.evaluate("location", 3, [0.0])
+
+
+def test_pose_refuses_multiply():
+    from animcore.gltf import load_scene
+
+    scene = load_scene(FOX)
+    stack = LayerStack([Track([Layer(scene.clip("Walk"), mode="MULTIPLY")])])
+    with pytest.raises(ValueError, match=r"LayerStack.pose: layer '' mode is 'MULTIPLY'"):
+        stack.pose(scene, [0.5])
+
+
+def test_evaluate_simple_stack_and_repr():
+    # one layer: REPLACE at full influence over a default of 0 is the source
+    # at the mapped time (scale 2: half speed)
+    layer = _curve_layer(frame_start=10.0, frame_end=14.0, action_frame_start=0.0,
+                         action_frame_end=2.0, scale=2.0)
+    stack = LayerStack([Track([layer], name="base")])
+    np.testing.assert_allclose(stack.evaluate("location", 0, [10.0, 11.0, 12.0, 14.0]),
+                               [0.0, 1.0, 2.0, 4.0])
+    assert "1 tracks" in repr(stack) and "REPLACE" in repr(layer) and "base" in repr(stack.tracks[0])
+    assert stack.animates("location", 0) and not stack.animates("location", 1)
+
+
+def test_live_blender_stacks():
+    """Random stacks built in a live Blender, read from its AnimData."""
+    pytest.importorskip("bpy", reason="bpy (Blender as a Python module) is not installed; "
+                                      "pip install bpy 'numpy<2' into Python 3.11 to run this")
+    import random
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "fixtures"))
+    import record_nla
+
+    rng = random.Random(7)
+    frames = np.arange(-10.0, 50.0, 0.75)
+    for i in range(6):
+        obj = record_nla.build_case(rng, 100 + i)
+        values = record_nla.record(obj, frames)
+        stack = layers_from_nla(obj.animation_data)
+        for path, recorded in values.items():
+            expected = np.array(recorded, dtype=np.float64)
+            for index in range(expected.shape[1]):
+                if not stack.animates(path, index):
+                    continue
+                got = stack.evaluate(path, index, frames)
+                span = max(np.nanmax(expected[:, index]) - np.nanmin(expected[:, index]), 1.0)
+                np.testing.assert_allclose(got, expected[:, index], atol=1e-5 * span, rtol=0)
