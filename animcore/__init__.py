@@ -24,6 +24,7 @@ from . import curves as _curves
 from . import easing as _easing
 from . import gltf
 from . import hermite as _hermite
+from . import ik as _ik
 from . import rootmotion as _rootmotion
 from . import rotations as _rotations
 from . import skeleton as _skeleton
@@ -33,6 +34,7 @@ from .contact import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
 from .easing import *  # noqa: F401,F403
 from .hermite import *  # noqa: F401,F403
+from .ik import *  # noqa: F401,F403
 from .rootmotion import *  # noqa: F401,F403
 from .rotations import *  # noqa: F401,F403
 from .skeleton import *  # noqa: F401,F403
@@ -49,6 +51,7 @@ __all__ = [
     *_contact.__all__,
     *_snapshot.__all__,
     *_skeleton.__all__,
+    *_ik.__all__,
     "bvh",
     "gltf",
     "usd",

@@ -152,12 +152,25 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
         ac_normalize(sm, 3, u1);
         ac_normalize(me, 3, u2);
         v_sub(p, s, ps);
-        if (!perpendicular_toward(u1, u2, 1e-12, bend))
-            perpendicular_toward(u1, ps, 1e-12, bend);
+        if (!perpendicular_toward(u1, u2, 1e-12, bend) &&
+            perpendicular_toward(u1, ps, 1e-12, bend)) {
+            /* a straight (or folded) chain: bend the end away from the pole,
+               so that turning it onto the target line leaves the mid on the
+               pole's side without a half-turn roll */
+            for (int k = 0; k < 3; k++)
+                bend[k] = -bend[k];
+        }
         v_cross(u1, bend, n);
-        cos_beta = ((l1 * l1 + l2 * l2) - r * r) / (2.0 * l1 * l2);
-        cos_beta = fmin(1.0, fmax(-1.0, cos_beta));
-        sin_beta = sqrt(fmax(0.0, 1.0 - cos_beta * cos_beta));
+        {
+            /* 1 + cos(beta) and 1 - cos(beta) as products of differences,
+               accurate for straight and folded chains */
+            double dl = fabs(l1 - l2), twice = 2.0 * l1 * l2;
+            double plus = fmax(0.0, ((l1 + l2) - r) * ((l1 + l2) + r) / twice);
+            double minus = fmax(0.0, (r - dl) * (r + dl) / twice);
+            cos_beta = plus < minus ? plus - 1.0 : 1.0 - minus;
+            cos_beta = fmin(1.0, fmax(-1.0, cos_beta));
+            sin_beta = sqrt(fmin(1.0, plus * minus));
+        }
         for (int k = 0; k < 3; k++)
             u2_new[k] = -cos_beta * u1[k] + sin_beta * bend[k];
         quat_from_to(u2, u2_new, n, h);

@@ -1,0 +1,200 @@
+"""Inverse kinematics on batches of world-space poses: two-bone, aim and chains.
+
+Every solver is one C kernel over NumPy-broadcast inputs (``workers`` as in
+the ``quat_*`` functions). Rotations are world-space corrections
+``(x, y, z, w)`` that pre-multiply a joint's world rotation.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from . import _core
+from ._arrays import choice, integer, real_number
+
+__all__ = ["ik_two_bone", "ik_aim", "ik_chain", "IKTwoBoneResult", "IKChainResult"]
+
+
+class IKTwoBoneResult(NamedTuple):
+    """What :func:`ik_two_bone` returns."""
+
+    rotation_start: np.ndarray
+    rotation_mid: np.ndarray
+    reached: np.ndarray
+
+
+class IKChainResult(NamedTuple):
+    """What :func:`ik_chain` returns: the solved positions and whether the end
+    came within ``tolerance`` of the target."""
+
+    positions: np.ndarray
+    converged: np.ndarray
+
+
+def _as_bool(value):
+    if isinstance(value, np.ndarray):
+        return value.view(np.bool_)
+    return np.bool_(value)
+
+
+def _out_arrays(func: str, out, count: int) -> tuple:
+    if out is None:
+        return None
+    if not isinstance(out, tuple) or len(out) != count:
+        raise ValueError(f"{func}: out must be a tuple of {count} arrays")
+    return out + (None,)
+
+
+def ik_two_bone(start: ArrayLike, mid: ArrayLike, end: ArrayLike, target: ArrayLike,
+                pole: ArrayLike, *, weight: ArrayLike = 1.0, soften: ArrayLike = 1.0,
+                twist: ArrayLike = 0.0, out: Optional[tuple] = None,
+                workers: Optional[int] = None) -> IKTwoBoneResult:
+    """Two-bone IK (hip-knee-ankle, shoulder-elbow-wrist) on a batch of chains.
+
+    Parameters
+    ----------
+    start, mid, end : array_like, shape (..., 3)
+        World positions of the three joints.
+    target : array_like, shape (..., 3)
+        World position the end should reach.
+    pole : array_like, shape (..., 3)
+        A world point: the mid joint bends toward it (it ends in the half of
+        the start-target-pole plane on the pole's side of the start-target line).
+    weight : array_like, shape (...), in [0, 1]
+        0 gives identity corrections, 1 the full ones; between, each
+        correction is slerped from the identity.
+    soften : array_like, shape (...), in [0, 1]
+        ozz-animation's meaning: targets nearer than ``soften * (L1 + L2)``
+        are reached exactly; beyond, the end stops short on the start-target
+        line at ``da + ds * (1 - exp(-(D - da) / ds))`` (``da = soften * L``,
+        ``ds = L - da``, ``D`` the target's distance), which never decreases
+        as the target moves away. 1 turns softening off.
+    twist : array_like, shape (...)
+        Radians about the start-to-target axis, positive by the right-hand rule.
+    out : tuple of two arrays (..., 4), optional
+        Receive ``rotation_start`` and ``rotation_mid`` (untouched on error).
+
+    Returns
+    -------
+    IKTwoBoneResult
+        ``rotation_start`` and ``rotation_mid`` (..., 4) and ``reached``
+        (..., bool). The start's new world rotation is
+        ``rotation_start * start_world``; the mid's is
+        ``rotation_mid * rotation_start * mid_world``: **the mid correction
+        applies after the start's**. ``reached`` is true when the corrected
+        end lies within ``1e-9 * (L1 + L2)`` of the target. Bone lengths are
+        preserved; an unreachable target gets the chain straight toward it.
+
+    Notes
+    -----
+    The mid correction is a hinge about the current bend axis
+    ``(mid - start) x (end - mid)``; the start's correction turns the end
+    onto the start-target line and rolls about it to put the mid on the
+    pole's side. Degenerate input has a defined, finite result: a zero-length
+    bone gives identity corrections; a target at the start aims along the
+    current start-end direction; a pole on the start-target line keeps the
+    chain's current bend plane (a straight chain then bends in the plane of
+    the first bone and the pole, else about the world axis least aligned
+    with it).
+
+    >>> rs, rm, ok = ik_two_bone([0, 0, 0], [0, 1, 0], [0, 2, 0], [0, 1, 0], [0, 1, 1])
+    >>> bool(ok)
+    True
+    """
+    func = "ik_two_bone"
+    computed = _core._ik_two_bone(func, start, mid, end, target, pole, weight, soften, twist,
+                                  _out_arrays(func, out, 2), workers)
+    rs, rm, reached = computed
+    return IKTwoBoneResult(rs, rm, _as_bool(reached))
+
+
+def ik_aim(joint_world: ArrayLike, forward: ArrayLike, up: ArrayLike, target: ArrayLike,
+           pole: Optional[ArrayLike] = None, *, weight: ArrayLike = 1.0,
+           out: Optional[np.ndarray] = None, workers: Optional[int] = None) -> np.ndarray:
+    """The world correction that points a joint's local ``forward`` at a target.
+
+    Parameters
+    ----------
+    joint_world : array_like, shape (..., 4, 4)
+        The joint's world matrix (column vectors, translation in ``[:3, 3]``).
+    forward, up : array_like, shape (..., 3)
+        Directions in the joint's own frame; ``forward`` must be non-zero.
+    target : array_like, shape (..., 3)
+        World point to aim at.
+    pole : array_like, shape (..., 3), optional
+        World point: after aiming, the joint rolls about the aim line so that
+        its ``up`` points toward the pole's side. Without it the shortest-arc
+        correction is returned.
+    weight : array_like, in [0, 1]
+        Slerps the correction from the identity.
+
+    Returns
+    -------
+    ndarray, shape (..., 4)
+        ``q`` such that the joint's new world rotation is ``q * rotation``.
+        A target at the joint gives the identity; a pole on the aim line or
+        an ``up`` parallel to ``forward`` adds no roll.
+    """
+    func = "ik_aim"
+    if pole is None:
+        return _core._ik_aim(func, False, joint_world, forward, up, target, weight, out,
+                             workers)
+    return _core._ik_aim_pole(func, True, joint_world, forward, up, target, weight, pole, out,
+                              workers)
+
+
+_METHODS = {"fabrik": 0, "ccd": 1}
+
+
+def ik_chain(positions: ArrayLike, target: ArrayLike, *, tolerance: float = 1e-6,
+             max_iterations: int = 32, method: str = "fabrik",
+             limits: Optional[ArrayLike] = None, out: Optional[tuple] = None,
+             workers: Optional[int] = None) -> IKChainResult:
+    """Chain IK (FABRIK or cyclic coordinate descent) for chains of K joints.
+
+    Parameters
+    ----------
+    positions : array_like, shape (..., K, 3)
+        World joint positions, root first. The root stays where it is.
+    target : array_like, shape (..., 3)
+        Where the last joint should go.
+    tolerance : float
+        Absolute distance below which the end counts as on the target.
+    max_iterations : int
+        Bound on the solver's passes. FABRIK can need more than 32 near
+        folded chains: check ``converged``.
+    method : {"fabrik", "ccd"}
+    limits : array_like, shape (..., K), optional
+        Cone angles in radians, [0, pi]: the bend at joint i (between segment
+        i - 1 and segment i) stays within ``limits[..., i]``; entries 0 and
+        K - 1 are unused.
+    out : tuple of one array (..., K, 3), optional
+
+    Returns
+    -------
+    IKChainResult
+        ``positions`` (..., K, 3), segment lengths kept (each joint placed at
+        its length along a unit direction), and ``converged`` (..., bool).
+        A target beyond reach (without limits) gets the chain straight toward
+        it and ``converged`` False.
+    """
+    func = "ik_chain"
+    kind = _METHODS[choice(func, "method", method, tuple(_METHODS))]
+    iterations = integer(func, "max_iterations", max_iterations, 0, 2**31 - 1)
+    tol = real_number(func, "tolerance", tolerance)
+    if not (tol > 0 and np.isfinite(tol)):
+        raise ValueError(f"{func}: tolerance is {tol!r} (must be finite and > 0)")
+    shape = np.shape(positions)
+    if len(shape) < 2 or shape[-1] != 3 or shape[-2] < 1:
+        raise ValueError(f"{func}: positions has shape {shape} (must be (..., K, 3), K >= 1)")
+    k = shape[-2]
+    context = (k, kind, iterations, tol, limits is not None)
+    outs = _out_arrays(func, out, 1)
+    if limits is None:
+        p, converged = _core._ik_chain(func, context, positions, target, outs, workers)
+    else:
+        p, converged = _core._ik_chain_limited(func, context, positions, target, limits,
+                                               outs, workers)
+    return IKChainResult(p, _as_bool(converged))
