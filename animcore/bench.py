@@ -1172,6 +1172,57 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def numpy_two_bone(start, mid, end, target, pole):
+    """Two-bone IK in plain NumPy over (N, 3) arrays, the baseline of
+    `ik_two_bone`: the end on the start-target line at the clamped reach, the
+    mid by the law of cosines in the pole's half plane, then two shortest-arc
+    corrections (start bone onto the new mid, second bone onto the new end)."""
+    def unit(v):
+        return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+    def from_to(u, v):
+        q = np.concatenate([np.cross(u, v), 1.0 + np.sum(u * v, -1, keepdims=True)], -1)
+        return unit(q)
+
+    def rotate(q, v):
+        u, w = q[..., :3], q[..., 3:]
+        t = 2.0 * np.cross(u, v)
+        return v + w * t + np.cross(u, t)
+
+    l1 = np.linalg.norm(mid - start, axis=-1)
+    l2 = np.linalg.norm(end - mid, axis=-1)
+    d = target - start
+    a = unit(d)
+    r = np.clip(np.linalg.norm(d, axis=-1), np.abs(l1 - l2), l1 + l2)
+    cos_a = np.clip((l1 * l1 + r * r - l2 * l2) / (2.0 * l1 * r), -1.0, 1.0)
+    ps = pole - start
+    b = unit(ps - np.sum(ps * a, -1, keepdims=True) * a)
+    new_mid = l1[:, None] * (cos_a[:, None] * a + np.sqrt(1.0 - cos_a * cos_a)[:, None] * b)
+    rotation_start = from_to(unit(mid - start), unit(new_mid))
+    bone = rotate(rotation_start, end - mid)
+    rotation_mid = from_to(unit(bone), unit(r[:, None] * a - new_mid))
+    return rotation_start, rotation_mid
+
+
+def bench_ik(scale: float, repeats: int) -> list[Comparison]:
+    """ik_two_bone on 10^6 random chains against the same solve in plain NumPy."""
+    from .ik import ik_two_bone
+
+    n = max(1, int(10**6 * scale))
+    rng = np.random.default_rng(0)
+    start = rng.normal(size=(n, 3))
+    mid = start + rng.normal(size=(n, 3))
+    end = mid + rng.normal(size=(n, 3))
+    target = start + rng.normal(size=(n, 3))
+    pole = start + rng.normal(size=(n, 3))
+    return [
+        compare("ik ik_two_bone(start, mid, end, target, pole)", n,
+                lambda: ik_two_bone(start, mid, end, target, pole),
+                "law-of-cosines solve in plain NumPy",
+                lambda: numpy_two_bone(start, mid, end, target, pole), repeats, target=10),
+    ]
+
+
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
 CASES = {
     "hermite": bench_hermite,
@@ -1187,6 +1238,7 @@ CASES = {
     "skeleton": bench_skeleton,
     "rig": bench_rig,
     "bake": bench_bake,
+    "ik": bench_ik,
 }
 
 

@@ -23,14 +23,45 @@ static void v_cross(const double a[3], const double b[3], double out[3])
     out[0] = x, out[1] = y, out[2] = z;
 }
 
-/* |v| without overflow or underflow on the way (scaled by the largest
-   component, as ac_normalize scales). */
+/* |v|: the plain square root of v . v where that cannot overflow or lose
+   precision to underflow, else scaled by the largest component (as
+   ac_normalize scales). */
 static double v_norm(const double v[3])
 {
-    double m = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
+    double n2 = v_dot(v, v), m;
+    if (n2 > 1e-280 && n2 < 1e280)
+        return sqrt(n2);
+    m = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
     if (!(m > 0.0))
         return 0.0;
     return m * sqrt((v[0] / m) * (v[0] / m) + (v[1] / m) * (v[1] / m) + (v[2] / m) * (v[2] / m));
+}
+
+/* v / |v| (ac_normalize, with a direct path for well-scaled vectors); 0 for
+   the zero vector. */
+static int v_unit(const double v[3], double out[3])
+{
+    double n2 = v_dot(v, v);
+    if (n2 > 1e-280 && n2 < 1e280) {
+        double inv = 1.0 / sqrt(n2);
+        out[0] = v[0] * inv, out[1] = v[1] * inv, out[2] = v[2] * inv;
+        return 1;
+    }
+    return ac_normalize(v, 3, out);
+}
+
+/* A unit quaternion from q of squared length in [1e-280, 1e280] (the
+   from-to arcs below), else through ac_quat_normalize. */
+static void q_unit(const double q[4], double out[4])
+{
+    double n2 = ac_quat_dot4(q, q);
+    if (n2 > 1e-280 && n2 < 1e280) {
+        double inv = 1.0 / sqrt(n2);
+        for (int k = 0; k < 4; k++)
+            out[k] = q[k] * inv;
+        return;
+    }
+    ac_quat_normalize(q, out);
 }
 
 /* The part of v perpendicular to unit u. */
@@ -49,7 +80,7 @@ static void any_perpendicular(const double u[3], double out[3])
                                      : (fabs(u[1]) <= fabs(u[2]) ? 1 : 2);
     axis[k] = 1.0;
     v_reject(axis, u, r);
-    ac_normalize(r, 3, out);
+    v_unit(r, out);
 }
 
 /* The unit part of `hint` perpendicular to unit u when that part is more
@@ -60,7 +91,7 @@ static int perpendicular_toward(const double u[3], const double hint[3], double 
 {
     double r[3], len = v_norm(hint);
     v_reject(hint, u, r);
-    if (len > 0.0 && v_norm(r) > relative * len && ac_normalize(r, 3, out))
+    if (len > 0.0 && v_norm(r) > relative * len && v_unit(r, out))
         return 1;
     any_perpendicular(u, out);
     return 0;
@@ -83,17 +114,19 @@ static void quat_from_to(const double u[3], const double v[3], const double hint
     v_cross(u, v, c);
     if (d >= 0.0) {
         raw[0] = c[0], raw[1] = c[1], raw[2] = c[2], raw[3] = 1.0 + d;
-        ac_quat_normalize(raw, q);
+        q_unit(raw, q);
         return;
     }
     {
         double axis[3], half[4], mu[3], near[4];
-        perpendicular_toward(u, v_norm(c) > 1e-300 ? c : hint, 1e-12, axis);
+        /* the arc's axis, unless u and v are so nearly opposite that its
+           direction is rounding noise: then the caller's hint */
+        perpendicular_toward(u, v_norm(c) > 1e-8 ? c : hint, 1e-12, axis);
         half[0] = axis[0], half[1] = axis[1], half[2] = axis[2], half[3] = 0.0;
         mu[0] = -u[0], mu[1] = -u[1], mu[2] = -u[2];
         v_cross(mu, v, c);
         raw[0] = c[0], raw[1] = c[1], raw[2] = c[2], raw[3] = 1.0 - d;
-        ac_quat_normalize(raw, near);
+        q_unit(raw, near);
         ac_quat_mul(near, half, q);
     }
 }
@@ -129,7 +162,7 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
 {
     double sm[3], me[3], st[3], l1, l2, d, a[3], u1[3], u2[3], bend[3], n[3];
     double r, cos_beta, sin_beta, u2_new[3], h[4], e1[3], v[3], vlen, qa[4], m2[3], c[3];
-    double ps[3], pp[3], phi = 0.0, qt[4], tmp[4], conj[4], mf[3], ef[3], w1[3], w2[3];
+    double ps[3], pp[3], qt[4], tmp[4], conj[4], mf[3], ef[3], w1[3], w2[3];
     v_sub(m, s, sm);
     v_sub(e, m, me);
     l1 = v_norm(sm), l2 = v_norm(me);
@@ -140,17 +173,17 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
            chain's current direction) */
         v_sub(t, s, st);
         d = v_norm(st);
-        if (!ac_normalize(st, 3, a)) {
+        if (!v_unit(st, a)) {
             double se[3];
             v_sub(e, s, se);
-            if (!ac_normalize(se, 3, a))
-                ac_normalize(sm, 3, a);
+            if (!v_unit(se, a))
+                v_unit(sm, a);
         }
         r = two_bone_reach(d, soften, l1, l2);
         /* hinge at the mid joint: the new bend from the law of cosines,
            r^2 = l1^2 + l2^2 - 2 l1 l2 cos(beta), beta the interior angle */
-        ac_normalize(sm, 3, u1);
-        ac_normalize(me, 3, u2);
+        for (int k = 0; k < 3; k++)
+            u1[k] = sm[k] / l1, u2[k] = me[k] / l2;
         v_sub(p, s, ps);
         if (!perpendicular_toward(u1, u2, 1e-12, bend) &&
             perpendicular_toward(u1, ps, 1e-12, bend)) {
@@ -181,7 +214,7 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
         vlen = v_norm(v);
         if (vlen > 0.0) {
             double vu[3];
-            ac_normalize(v, 3, vu);
+            v_unit(v, vu);
             quat_from_to(vu, a, n, qa);
         } else {
             memcpy(qa, identity, sizeof identity);
@@ -190,12 +223,18 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
         ac_quat_rotate(qa, sm, m2);
         v_reject(m2, a, c);
         v_reject(ps, a, pp);
+        memcpy(qt, identity, sizeof identity);
         if (v_norm(c) > 1e-12 * l1 && v_norm(pp) > 1e-12 * v_norm(ps)) {
-            double x[3];
-            v_cross(c, pp, x);
-            phi = atan2(v_dot(a, x), v_dot(c, pp));
+            double cu[3], pu[3];
+            v_unit(c, cu);
+            v_unit(pp, pu);
+            quat_from_to(cu, pu, a, qt); /* both are perpendicular to a: a turn about a */
         }
-        quat_axis_angle(a, phi + twist, qt);
+        if (twist != 0.0) {
+            double qtw[4];
+            quat_axis_angle(a, twist, qtw);
+            ac_quat_mul(qtw, qt, qt);
+        }
         ac_quat_mul(qt, qa, qs);
         /* the hinge expressed after the start's correction */
         ac_quat_mul(qs, h, tmp);
