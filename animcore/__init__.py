@@ -25,6 +25,7 @@ from . import easing as _easing
 from . import gltf
 from . import hermite as _hermite
 from . import ik as _ik
+from . import retarget as _retarget
 from . import rootmotion as _rootmotion
 from . import rotations as _rotations
 from . import skeleton as _skeleton
@@ -35,6 +36,7 @@ from .curves import *  # noqa: F401,F403
 from .easing import *  # noqa: F401,F403
 from .hermite import *  # noqa: F401,F403
 from .ik import *  # noqa: F401,F403
+from .retarget import *  # noqa: F401,F403
 from .rootmotion import *  # noqa: F401,F403
 from .rotations import *  # noqa: F401,F403
 from .skeleton import *  # noqa: F401,F403
@@ -52,6 +54,7 @@ __all__ = [
     *_snapshot.__all__,
     *_skeleton.__all__,
     *_ik.__all__,
+    *_retarget.__all__,
     "bvh",
     "gltf",
     "usd",
