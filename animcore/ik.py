@@ -14,7 +14,8 @@ from numpy.typing import ArrayLike
 from . import _core
 from ._arrays import choice, integer, real_number
 
-__all__ = ["ik_two_bone", "ik_aim", "ik_chain", "IKTwoBoneResult", "IKChainResult"]
+__all__ = ["ik_two_bone", "ik_aim", "ik_chain", "ik_two_bone_clip", "ik_clip_times",
+           "IKTwoBoneResult", "IKChainResult"]
 
 
 class IKTwoBoneResult(NamedTuple):
@@ -103,10 +104,13 @@ def ik_two_bone(start: ArrayLike, mid: ArrayLike, end: ArrayLike, target: ArrayL
     >>> bool(ok)
     True
     """
-    func = "ik_two_bone"
-    computed = _core._ik_two_bone(func, start, mid, end, target, pole, weight, soften, twist,
-                                  _out_arrays(func, out, 2), workers)
-    rs, rm, reached = computed
+    return _two_bone("ik_two_bone", start, mid, end, target, pole, weight, soften, twist, out,
+                     workers)
+
+
+def _two_bone(func, start, mid, end, target, pole, weight, soften, twist, out, workers):
+    rs, rm, reached = _core._ik_two_bone(func, start, mid, end, target, pole, weight, soften,
+                                         twist, _out_arrays(func, out, 2), workers)
     return IKTwoBoneResult(rs, rm, _as_bool(reached))
 
 
@@ -198,3 +202,96 @@ def ik_chain(positions: ArrayLike, target: ArrayLike, *, tolerance: float = 1e-6
         p, converged = _core._ik_chain_limited(func, context, positions, target, limits,
                                                outs, workers)
     return IKChainResult(p, _as_bool(converged))
+
+
+def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
+                     pole: Optional[ArrayLike] = None, weight: ArrayLike = 1.0,
+                     soften: ArrayLike = 1.0, twist: ArrayLike = 0.0):
+    """A clip with two-bone IK applied at every key time (foot locking, hand
+    placement).
+
+    Parameters
+    ----------
+    scene : Scene
+        The rig (:class:`animcore.gltf.Scene`).
+    clip : Clip, name or index
+        A clip of ``scene``.
+    start, mid, end : str or int
+        The chain's joints (``mid`` below ``start``, ``end`` below ``mid``).
+    target : array_like, shape (3,) or (F, 3)
+        World targets for ``end``, one per frame of the clip (its sorted,
+        unique key times: ``ik_clip_times(clip)``) or one for all.
+    pole : array_like, shape (3,) or (F, 3), optional
+        World pole points; by default the current bend: the mid joint pushed
+        away from the start-end midpoint.
+    weight, soften, twist : array_like, shape () or (F,)
+        As in :func:`ik_two_bone`.
+
+    Returns
+    -------
+    Clip
+        The clip with the ``start`` and ``mid`` rotation channels replaced by
+        keys at every frame (linear slerp between them); every other channel
+        as it was.
+    """
+    from .gltf import Channel, Clip
+    from .rotations import RotationCurve, quat_conjugate, quat_multiply
+    from .skeleton import decompose
+
+    func = "ik_two_bone_clip"
+    clip = scene.clip(clip)
+    joints = []
+    for which, name in (("start", start), ("mid", mid), ("end", end)):
+        try:
+            joints.append(scene.node_index(name))
+        except KeyError:
+            raise ValueError(f"{func}: {which} {name!r} is not a joint of the rig") from None
+    j_start, j_mid, j_end = joints
+    parents = [n.parent for n in scene.nodes]
+
+    def ancestors(j):
+        out = []
+        while parents[j] >= 0:
+            j = parents[j]
+            out.append(j)
+        return out
+
+    if j_start not in ancestors(j_mid) or j_mid not in ancestors(j_end):
+        raise ValueError(f"{func}: {start!r}, {mid!r}, {end!r} is not a chain (each joint "
+                         f"must be below the one before)")
+    times = ik_clip_times(clip)
+    world = scene.world(clip, times)
+    rotation = decompose(world).rotation
+    s, m, e = (world[:, j, :3, 3] for j in joints)
+    if pole is None:
+        pole = m + (m - (s + e) / 2)
+    rs, rm, _ = _two_bone(func, s, m, e, target, pole, weight, soften, twist, None, None)
+    if rs.shape != (len(times), 4):
+        raise ValueError(f"{func}: target, pole, weight, soften and twist must broadcast to "
+                         f"one value per frame ({len(times)}), got {rs.shape[:-1]}")
+    new_start = quat_multiply(rs, rotation[:, j_start])
+    new_mid = quat_multiply(rm, quat_multiply(rs, rotation[:, j_mid]))
+    start_parent, mid_parent = parents[j_start], parents[j_mid]
+    local_start = new_start if start_parent < 0 else quat_multiply(
+        quat_conjugate(rotation[:, start_parent]), new_start)
+    # the mid's parent (the start, or a joint between) turned rigidly with rs
+    mid_parent_world = new_start if mid_parent == j_start else quat_multiply(
+        rs, rotation[:, mid_parent])
+    local_mid = quat_multiply(quat_conjugate(mid_parent_world), new_mid)
+    replaced = {j_start: local_start, j_mid: local_mid}
+    channels = [c for c in clip.channels
+                if not (c.path == "rotation" and c.node in replaced)]
+    for j, local in replaced.items():
+        channels.append(Channel.from_curve(
+            j, "rotation", RotationCurve(times, local, interpolation="linear"),
+            node_name=scene.nodes[j].name))
+    return Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
+
+
+def ik_clip_times(clip) -> np.ndarray:
+    """The frames :func:`ik_two_bone_clip` and :func:`animcore.retarget` key:
+    every key time of the clip's transform channels, sorted and unique."""
+    times = [c.times for c in clip.channels if c.path in ("translation", "rotation", "scale")]
+    if not times:
+        return np.zeros(1)
+    return np.unique(np.concatenate(times))

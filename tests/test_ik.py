@@ -432,3 +432,42 @@ def test_chain_bad_input():
         ac.ik_chain(p + [[0, 0, 0], [0, 0, 0], [np.inf, 0, 0]], [1, 1, 0])
     with pytest.raises(ValueError, match=r"ik_chain: limits is 4.0 \(must lie in \[0, pi\]\)"):
         ac.ik_chain(p, [1, 1, 0], limits=[0, 4, 0])
+
+
+# ----------------------------------------------------------- whole clips
+
+def test_two_bone_clip_locks_a_foot_on_the_cmu_walk():
+    from pathlib import Path
+    scene = ac.bvh.load(Path(__file__).parent / "data" / "bvh" / "cmu_12_01_walk.bvh")
+    clip = scene.clips[0]
+    times = ac.ik_clip_times(clip)
+    world = scene.world(clip, times)
+    hip, knee, foot = (scene.node_index(n) for n in ("LeftUpLeg", "LeftLeg", "LeftFoot"))
+    # hold the foot where it is at the first frame, raised a little: reachable throughout
+    # the first tenth of the walk
+    frames = len(times) // 10
+    target = world[0, foot, :3, 3] + [0, 2.0, 0]
+    locked = ac.ik_two_bone_clip(scene, clip, "LeftUpLeg", "LeftLeg", "LeftFoot", target)
+    after = scene.world(locked, times)
+    size = np.ptp(world[0, :, :3, 3], axis=0).max()
+    np.testing.assert_allclose(after[:frames, foot, :3, 3], np.broadcast_to(target, (frames, 3)),
+                               atol=1e-9 * size)
+    # the rest of the body is untouched; the leg keeps its bone lengths
+    others = [j for j in range(len(scene.nodes)) if j not in range(hip, hip + 5)]
+    np.testing.assert_allclose(after[:, others], world[:, others], atol=1e-9 * size)
+    for a, b in ((hip, knee), (knee, foot)):
+        np.testing.assert_allclose(np.linalg.norm(after[:, a, :3, 3] - after[:, b, :3, 3], axis=-1),
+                                   np.linalg.norm(world[:, a, :3, 3] - world[:, b, :3, 3], axis=-1),
+                                   rtol=1e-12)
+    # weight 0 gives the clip's poses back
+    same = ac.ik_two_bone_clip(scene, clip, "LeftUpLeg", "LeftLeg", "LeftFoot", target, weight=0)
+    np.testing.assert_allclose(scene.world(same, times), world, atol=1e-9 * size)
+    with pytest.raises(ValueError, match=r"ik_two_bone_clip: mid 'LeftKnee' is not a joint"):
+        ac.ik_two_bone_clip(scene, clip, "LeftUpLeg", "LeftKnee", "LeftFoot", target)
+    with pytest.raises(ValueError, match=r"ik_two_bone_clip: 'LeftLeg', 'LeftUpLeg', 'LeftFoot' "
+                                         r"is not a chain"):
+        ac.ik_two_bone_clip(scene, clip, "LeftLeg", "LeftUpLeg", "LeftFoot", target)
+    with pytest.raises(ValueError, match=r"ik_two_bone_clip: cannot broadcast"):
+        ac.ik_two_bone_clip(scene, clip, "LeftUpLeg", "LeftLeg", "LeftFoot", np.zeros((3, 3)))
+    with pytest.raises(ValueError, match=r"ik_two_bone_clip: target, pole"):
+        ac.ik_two_bone_clip(scene, clip, "LeftUpLeg", "LeftLeg", "LeftFoot", np.zeros((2, 1, 3)))
