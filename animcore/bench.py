@@ -1215,11 +1215,24 @@ def bench_ik(scale: float, repeats: int) -> list[Comparison]:
     end = mid + rng.normal(size=(n, 3))
     target = start + rng.normal(size=(n, 3))
     pole = start + rng.normal(size=(n, 3))
+    # the same solve one configuration at a time (as a per-pose loop in
+    # Python would call it), timed on a slice and scaled to n items
+    part = min(n, 2000)
+
+    def per_item():
+        for i in range(part):
+            numpy_two_bone(start[i:i + 1], mid[i:i + 1], end[i:i + 1], target[i:i + 1],
+                           pole[i:i + 1])
+
+    ours, theirs = interleaved_medians(
+        [lambda: ik_two_bone(start, mid, end, target, pole), per_item], repeats)
     return [
         compare("ik ik_two_bone(start, mid, end, target, pole)", n,
                 lambda: ik_two_bone(start, mid, end, target, pole),
                 "law-of-cosines solve in plain NumPy",
                 lambda: numpy_two_bone(start, mid, end, target, pole), repeats, target=10),
+        Comparison("ik ik_two_bone(start, mid, end, target, pole)", n, ours,
+                   f"the NumPy solve per item ({part:,} timed)", theirs * n / part, 10),
     ]
 
 

@@ -5,17 +5,17 @@
 
 static const double identity[4] = {0.0, 0.0, 0.0, 1.0};
 
-static void v_sub(const double a[3], const double b[3], double out[3])
+static inline void v_sub(const double a[3], const double b[3], double out[3])
 {
     out[0] = a[0] - b[0], out[1] = a[1] - b[1], out[2] = a[2] - b[2];
 }
 
-static double v_dot(const double a[3], const double b[3])
+static inline double v_dot(const double a[3], const double b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-static void v_cross(const double a[3], const double b[3], double out[3])
+static inline void v_cross(const double a[3], const double b[3], double out[3])
 {
     double x = a[1] * b[2] - a[2] * b[1];
     double y = a[2] * b[0] - a[0] * b[2];
@@ -26,7 +26,7 @@ static void v_cross(const double a[3], const double b[3], double out[3])
 /* |v|: the plain square root of v . v where that cannot overflow or lose
    precision to underflow, else scaled by the largest component (as
    ac_normalize scales). */
-static double v_norm(const double v[3])
+static inline double v_norm(const double v[3])
 {
     double n2 = v_dot(v, v), m;
     if (n2 > 1e-280 && n2 < 1e280)
@@ -39,7 +39,7 @@ static double v_norm(const double v[3])
 
 /* v / |v| (ac_normalize, with a direct path for well-scaled vectors); 0 for
    the zero vector. */
-static int v_unit(const double v[3], double out[3])
+static inline int v_unit(const double v[3], double out[3])
 {
     double n2 = v_dot(v, v);
     if (n2 > 1e-280 && n2 < 1e280) {
@@ -52,7 +52,7 @@ static int v_unit(const double v[3], double out[3])
 
 /* A unit quaternion from q of squared length in [1e-280, 1e280] (the
    from-to arcs below), else through ac_quat_normalize. */
-static void q_unit(const double q[4], double out[4])
+static inline void q_unit(const double q[4], double out[4])
 {
     double n2 = ac_quat_dot4(q, q);
     if (n2 > 1e-280 && n2 < 1e280) {
@@ -65,7 +65,7 @@ static void q_unit(const double q[4], double out[4])
 }
 
 /* The part of v perpendicular to unit u. */
-static void v_reject(const double v[3], const double u[3], double out[3])
+static inline void v_reject(const double v[3], const double u[3], double out[3])
 {
     double d = v_dot(v, u);
     out[0] = v[0] - d * u[0], out[1] = v[1] - d * u[1], out[2] = v[2] - d * u[2];
@@ -85,14 +85,18 @@ static void any_perpendicular(const double u[3], double out[3])
 
 /* The unit part of `hint` perpendicular to unit u when that part is more
    than `relative` of |hint|; else any perpendicular. Returns 1 when the hint
-   was used. */
-static int perpendicular_toward(const double u[3], const double hint[3], double relative,
+   was used. Compares squares, so that only the direction used takes a root. */
+static inline int perpendicular_toward(const double u[3], const double hint[3], double relative,
                                 double out[3])
 {
-    double r[3], len = v_norm(hint);
+    double r[3], h2 = v_dot(hint, hint), r2;
     v_reject(hint, u, r);
-    if (len > 0.0 && v_norm(r) > relative * len && v_unit(r, out))
-        return 1;
+    r2 = v_dot(r, r);
+    if (h2 > 1e-280 && h2 < 1e280 ? r2 > relative * relative * h2
+                                  : v_norm(r) > relative * v_norm(hint)) {
+        if (v_unit(r, out))
+            return 1;
+    }
     any_perpendicular(u, out);
     return 0;
 }
@@ -107,7 +111,7 @@ static void quat_axis_angle(const double axis[3], double angle, double q[4])
    degrees apart go through the half turn about the arc's axis (or, when u
    and v are opposite, about the part of `hint` perpendicular to u), which
    keeps the result accurate near opposite directions. */
-static void quat_from_to(const double u[3], const double v[3], const double hint[3],
+static inline void quat_from_to(const double u[3], const double v[3], const double hint[3],
                          double q[4])
 {
     double c[3], d = v_dot(u, v), raw[4];
@@ -173,7 +177,9 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
            chain's current direction) */
         v_sub(t, s, st);
         d = v_norm(st);
-        if (!v_unit(st, a)) {
+        if (d > 1e-140 && d < 1e140) {
+            a[0] = st[0] / d, a[1] = st[1] / d, a[2] = st[2] / d;
+        } else if (!v_unit(st, a)) {
             double se[3];
             v_sub(e, s, se);
             if (!v_unit(se, a))
@@ -213,8 +219,7 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
         v_sub(e1, s, v);
         vlen = v_norm(v);
         if (vlen > 0.0) {
-            double vu[3];
-            v_unit(v, vu);
+            double vu[3] = {v[0] / vlen, v[1] / vlen, v[2] / vlen};
             quat_from_to(vu, a, n, qa);
         } else {
             memcpy(qa, identity, sizeof identity);
