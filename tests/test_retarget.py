@@ -278,3 +278,33 @@ def test_mirror_axis_and_bad_input(walk):
         mirror(scene, clip, pairs={"LeftLeg": "RightLag"})
     with pytest.raises(ValueError, match=r"mirror: pairs is 'manual'"):
         mirror(scene, clip, pairs="manual")
+
+
+@pytest.fixture(scope="module")
+def fox():
+    scene = ac.gltf.load_scene(DATA / "gltf" / "Fox" / "Fox.glb")
+    clip = scene.clip("Walk")
+    times = ac.ik_clip_times(clip)[::3]
+    return scene, clip, times
+
+
+def test_fox_retarget_invariants(fox):
+    scene, clip, times = fox
+    same = retarget(scene, clip, scene)
+    np.testing.assert_allclose(positions(scene, same, times), positions(scene, clip, times),
+                               atol=1e-12 * rig_size(scene))
+    other = rotated_frames(scene, seed=5)
+    out = retarget(scene, clip, other)
+    np.testing.assert_allclose(positions(other, out, times), positions(scene, clip, times),
+                               atol=1e-9 * rig_size(scene))
+
+
+def test_fox_mirror_pairs_and_twice(fox):
+    scene, clip, times = fox
+    pairs = mirror_pairs(scene)
+    assert pairs["b_LeftLeg01_015"] == "b_RightLeg01_019"
+    assert pairs["b_RightLeg01_019"] == "b_LeftLeg01_015"
+    assert pairs["b_Spine01_02"] == "b_Spine01_02"
+    twice = mirror(scene, mirror(scene, clip))
+    np.testing.assert_allclose(positions(scene, twice, times), positions(scene, clip, times),
+                               atol=1e-12 * rig_size(scene))
