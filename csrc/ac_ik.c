@@ -261,6 +261,54 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
     *reached = v_norm(ef) <= 1e-9 * (l1 + l2);
 }
 
+/* two_bone_one on the chain expressed relative to the start and, for
+   chains far from unit size, divided by their length (the solve is scale
+   invariant; the pole and a far target only count by direction), so that
+   squares neither overflow nor underflow. Differences of positions that are
+   not representable are an overflow. */
+static ac_status two_bone_scaled(const double *s, const double *m, const double *e,
+                                 const double *t, const double *p, double w, double sf,
+                                 double tw, double *qs, double *qm, uint8_t *reached, size_t i,
+                                 ac_error *err)
+{
+    double sm[3], se[3], st[3], sp[3], length, zero[3] = {0.0, 0.0, 0.0};
+    v_sub(m, s, sm);
+    v_sub(e, s, se);
+    v_sub(t, s, st);
+    v_sub(p, s, sp);
+    if (ac_check_finite(AC_ARG_MID, sm, 3, i, NULL) || ac_check_finite(AC_ARG_END, se, 3, i, NULL))
+        return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_MID, m[0],
+                       "the chain's bones are too long to represent");
+    if (ac_check_finite(AC_ARG_TARGET, st, 3, i, NULL) ||
+        ac_check_finite(AC_ARG_POLE, sp, 3, i, NULL))
+        return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_TARGET, t[0],
+                       "target or pole too far from the start to represent");
+    {
+        double me[3];
+        v_sub(se, sm, me);
+        length = v_norm(sm) + v_norm(me);
+    }
+    if (length > 1e-100 && length < 1e100) {
+        two_bone_one(s, m, e, t, p, w, sf, tw, qs, qm, reached);
+        return AC_OK;
+    }
+    if (!(length > 0.0 && ac_finite(length))) {
+        two_bone_one(zero, sm, se, st, sp, w, sf, tw, qs, qm, reached);
+        return AC_OK;
+    }
+    {
+        double dt = v_norm(st), dp = v_norm(sp);
+        for (int k = 0; k < 3; k++) {
+            sm[k] /= length, se[k] /= length;
+            /* beyond 1e100 lengths a target counts only by its direction */
+            st[k] = dt / length > 1e100 ? st[k] / dt * 1e100 : st[k] / length;
+            sp[k] = dp > 0.0 ? sp[k] / dp : 0.0;
+        }
+    }
+    two_bone_one(zero, sm, se, st, sp, w, sf, tw, qs, qm, reached);
+    return AC_OK;
+}
+
 ac_status ac_ik_two_bone(const double *start, const double *mid, const double *end,
                          const double *target, const double *pole, const double *weight,
                          const double *soften, const double *twist, const size_t steps[8],
@@ -284,8 +332,9 @@ ac_status ac_ik_two_bone(const double *start, const double *mid, const double *e
             (status = check_unit_interval(AC_ARG_SOFTEN, sf, i, err)) ||
             (status = check3(AC_ARG_TWIST, &tw, 1, i, err)))
             return status;
-        two_bone_one(s, m, e, t, p, w, sf, tw, rotation_start + 4 * i, rotation_mid + 4 * i,
-                     reached + i);
+        if ((status = two_bone_scaled(s, m, e, t, p, w, sf, tw, rotation_start + 4 * i,
+                                      rotation_mid + 4 * i, reached + i, i, err)))
+            return status;
         if (ac_check_finite(AC_ARG_ROTATION, rotation_start + 4 * i, 4, i, NULL) ||
             ac_check_finite(AC_ARG_ROTATION, rotation_mid + 4 * i, 4, i, NULL))
             return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_TARGET, t[0],

@@ -471,3 +471,22 @@ def test_two_bone_clip_locks_a_foot_on_the_cmu_walk():
         ac.ik_two_bone_clip(scene, clip, "LeftUpLeg", "LeftLeg", "LeftFoot", np.zeros((3, 3)))
     with pytest.raises(ValueError, match=r"ik_two_bone_clip: target, pole"):
         ac.ik_two_bone_clip(scene, clip, "LeftUpLeg", "LeftLeg", "LeftFoot", np.zeros((2, 1, 3)))
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-150, 1e-20, 1e20, 1e150, 1e300])
+def test_two_bone_scale_invariant_at_extreme_sizes(scale):
+    _, s, m, e, p = random_chains(20, seed=14)
+    t = (s + e) / 2 + 0.3
+    want = ac.ik_two_bone(s, m, e, t, p)
+    got = ac.ik_two_bone(s * scale, m * scale, e * scale, t * scale, p * scale)
+    np.testing.assert_allclose(got.rotation_start, want.rotation_start, atol=1e-12)
+    np.testing.assert_allclose(got.rotation_mid, want.rotation_mid, atol=1e-12)
+    np.testing.assert_array_equal(got.reached, want.reached)
+
+
+def test_two_bone_unrepresentable_bones_overflow():
+    with pytest.raises(OverflowError, match=r"ik_two_bone: mid is 1e\+308 \(the chain's bones "
+                                            r"are too long to represent\)"):
+        ac.ik_two_bone([-1e308, 0, 0], [1e308, 0, 0], [0, 0, 0], [1, 1, 1], [0, 0, 1])
+    with pytest.raises(OverflowError, match=r"ik_two_bone: target is 1\.5e\+308 \(target or pole"):
+        ac.ik_two_bone([-1e308, 0, 0], [-1e308, 1, 0], [-1e308, 2, 0], [1.5e308, 0, 0], [0, 0, 1])
