@@ -41,11 +41,28 @@ def _as_bool(value):
 
 
 def _out_arrays(func: str, out, count: int) -> tuple:
+    """The binding's outputs for `out`: the `count` float arrays given, the
+    flag array left to the kernel (None); and the caller's flag array, if
+    the tuple has one more, which receives the flags after success."""
     if out is None:
-        return None
-    if not isinstance(out, tuple) or len(out) != count:
-        raise ValueError(f"{func}: out must be a tuple of {count} arrays")
-    return out + (None,)
+        return None, None
+    if isinstance(out, np.ndarray) and count == 1:
+        out = (out,)
+    if not isinstance(out, tuple) or len(out) not in (count, count + 1):
+        raise ValueError(f"{func}: out must be a tuple of {count} arrays (and optionally one "
+                         f"for the flags)")
+    flags = out[count] if len(out) > count else None
+    if flags is not None and (not isinstance(flags, np.ndarray) or not flags.flags.writeable):
+        raise ValueError(f"{func}: out[{count}] must be a writeable numpy array")
+    return out[:count] + (None,), flags
+
+
+def _finish(flags, into):
+    flags = _as_bool(flags)
+    if into is None:
+        return flags
+    np.copyto(into, flags, casting="unsafe")
+    return into
 
 
 def ik_two_bone(start: ArrayLike, mid: ArrayLike, end: ArrayLike, target: ArrayLike,
@@ -74,8 +91,9 @@ def ik_two_bone(start: ArrayLike, mid: ArrayLike, end: ArrayLike, target: ArrayL
         as the target moves away. 1 turns softening off.
     twist : array_like, shape (...)
         Radians about the start-to-target axis, positive by the right-hand rule.
-    out : tuple of two arrays (..., 4), optional
-        Receive ``rotation_start`` and ``rotation_mid`` (untouched on error).
+    out : tuple of arrays, optional
+        ``(rotation_start, rotation_mid)`` arrays (..., 4), and optionally a
+        third (...) that receives ``reached``; untouched on error.
 
     Returns
     -------
@@ -109,9 +127,13 @@ def ik_two_bone(start: ArrayLike, mid: ArrayLike, end: ArrayLike, target: ArrayL
 
 
 def _two_bone(func, start, mid, end, target, pole, weight, soften, twist, out, workers):
+    outs, flags = _out_arrays(func, out, 2)
+    if flags is not None and flags.shape != outs[0].shape[:-1]:
+        raise ValueError(f"{func}: out[2] has shape {flags.shape}, expected "
+                         f"{outs[0].shape[:-1]}")
     rs, rm, reached = _core._ik_two_bone(func, start, mid, end, target, pole, weight, soften,
-                                         twist, _out_arrays(func, out, 2), workers)
-    return IKTwoBoneResult(rs, rm, _as_bool(reached))
+                                         twist, outs, workers)
+    return IKTwoBoneResult(rs, rm, _finish(reached, flags))
 
 
 def ik_aim(joint_world: ArrayLike, forward: ArrayLike, up: ArrayLike, target: ArrayLike,
@@ -174,7 +196,9 @@ def ik_chain(positions: ArrayLike, target: ArrayLike, *, tolerance: float = 1e-6
         Cone angles in radians, [0, pi]: the bend at joint i (between segment
         i - 1 and segment i) stays within ``limits[..., i]``; entries 0 and
         K - 1 are unused.
-    out : tuple of one array (..., K, 3), optional
+    out : array or tuple, optional
+        Receives ``positions`` (..., K, 3); a tuple's optional second array
+        (...) receives ``converged``. Untouched on error.
 
     Returns
     -------
@@ -195,13 +219,16 @@ def ik_chain(positions: ArrayLike, target: ArrayLike, *, tolerance: float = 1e-6
         raise ValueError(f"{func}: positions has shape {shape} (must be (..., K, 3), K >= 1)")
     k = shape[-2]
     context = (k, kind, iterations, tol, limits is not None)
-    outs = _out_arrays(func, out, 1)
+    outs, flags = _out_arrays(func, out, 1)
+    if flags is not None and flags.shape != outs[0].shape[:-2]:
+        raise ValueError(f"{func}: out[1] has shape {flags.shape}, expected "
+                         f"{outs[0].shape[:-2]}")
     if limits is None:
         p, converged = _core._ik_chain(func, context, positions, target, outs, workers)
     else:
         p, converged = _core._ik_chain_limited(func, context, positions, target, limits,
                                                outs, workers)
-    return IKChainResult(p, _as_bool(converged))
+    return IKChainResult(p, _finish(converged, flags))
 
 
 def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,

@@ -400,6 +400,9 @@ ac_status ac_ik_aim(const double *joint_world, const double *forward, const doub
         }
         if (w < 1.0)
             ac_quat_slerp(identity, q1, w, q1);
+        if (ac_check_finite(AC_ARG_ROTATION, q1, 4, i, NULL))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_TARGET, t[0],
+                           "target too far from the joint to represent");
         memcpy(q, q1, sizeof q1);
     }
     return AC_OK;
@@ -579,6 +582,12 @@ ac_status ac_ik_chain(const double *positions, const double *target, const doubl
             done = end_distance(p, k, t) <= tolerance;
         }
         converged[i] = end_distance(p, k, t) <= tolerance;
+        if (ac_check_finite(AC_ARG_POSITIONS, p, 3 * k, i, NULL) || !ac_finite(total) ||
+            !ac_finite(v_norm(reach))) {
+            free(lengths);
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_POSITIONS, pos[0],
+                           "joints or target too far apart to represent");
+        }
     }
     free(lengths);
     return AC_OK;
