@@ -30,6 +30,8 @@ from . import curves as _curves
 from . import easing as _easing
 from . import hermite as _hermite
 from . import layers as _layers
+from . import ik as _ik
+from . import retarget as _retarget
 from . import rootmotion as _rootmotion
 from . import rotations as _rotations
 from . import skeleton as _skeleton
@@ -40,6 +42,8 @@ from .curves import *  # noqa: F401,F403
 from .easing import *  # noqa: F401,F403
 from .hermite import *  # noqa: F401,F403
 from .layers import *  # noqa: F401,F403
+from .ik import *  # noqa: F401,F403
+from .retarget import *  # noqa: F401,F403
 from .rootmotion import *  # noqa: F401,F403
 from .rotations import *  # noqa: F401,F403
 from .skeleton import *  # noqa: F401,F403
@@ -87,6 +91,8 @@ __all__ = [
     *_LAZY_NAMES,
     *_blend.__all__,
     *_layers.__all__,
+    *_ik.__all__,
+    *_retarget.__all__,
     "bvh",
     "fbx",
     "gltf",

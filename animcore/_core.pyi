@@ -462,3 +462,25 @@ def _blend_apply_additive(
     delta_scale: ArrayLike, weight: ArrayLike, mask: ArrayLike, out: _Out,
     workers: Optional[int],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+# inverse kinematics
+def _ik_two_bone(
+    func: str, start: ArrayLike, mid: ArrayLike, end: ArrayLike, target: ArrayLike,
+    pole: ArrayLike, weight: ArrayLike, soften: ArrayLike, twist: ArrayLike, out: _Out,
+    workers: Optional[int],
+) -> Any: ...
+def _ik_aim(
+    func: str, has_pole: bool, joint_world: ArrayLike, forward: ArrayLike, up: ArrayLike,
+    target: ArrayLike, weight: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _ik_aim_pole(
+    func: str, has_pole: bool, joint_world: ArrayLike, forward: ArrayLike, up: ArrayLike,
+    target: ArrayLike, weight: ArrayLike, pole: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _ik_chain(
+    func: str, context: tuple[int, int, int, float, bool], positions: ArrayLike,
+    target: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _ik_chain_limited(
+    func: str, context: tuple[int, int, int, float, bool], positions: ArrayLike,
+    target: ArrayLike, limits: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...

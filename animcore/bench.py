@@ -1331,6 +1331,68 @@ def bench_ingest(scale: float, repeats: int) -> list[Comparison]:
                         nodes * 3 * keys, lambda: gltf.load(path),
                         "json + np.frombuffer, float64 copies", lambda: trivial_glb_reader(path),
                         runs, target=0.5)]
+def numpy_two_bone(start, mid, end, target, pole):
+    """Two-bone IK in plain NumPy over (N, 3) arrays, the baseline of
+    `ik_two_bone`: the end on the start-target line at the clamped reach, the
+    mid by the law of cosines in the pole's half plane, then two shortest-arc
+    corrections (start bone onto the new mid, second bone onto the new end)."""
+    def unit(v):
+        return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+    def from_to(u, v):
+        q = np.concatenate([np.cross(u, v), 1.0 + np.sum(u * v, -1, keepdims=True)], -1)
+        return unit(q)
+
+    def rotate(q, v):
+        u, w = q[..., :3], q[..., 3:]
+        t = 2.0 * np.cross(u, v)
+        return v + w * t + np.cross(u, t)
+
+    l1 = np.linalg.norm(mid - start, axis=-1)
+    l2 = np.linalg.norm(end - mid, axis=-1)
+    d = target - start
+    a = unit(d)
+    r = np.clip(np.linalg.norm(d, axis=-1), np.abs(l1 - l2), l1 + l2)
+    cos_a = np.clip((l1 * l1 + r * r - l2 * l2) / (2.0 * l1 * r), -1.0, 1.0)
+    ps = pole - start
+    b = unit(ps - np.sum(ps * a, -1, keepdims=True) * a)
+    new_mid = l1[:, None] * (cos_a[:, None] * a + np.sqrt(1.0 - cos_a * cos_a)[:, None] * b)
+    rotation_start = from_to(unit(mid - start), unit(new_mid))
+    bone = rotate(rotation_start, end - mid)
+    rotation_mid = from_to(unit(bone), unit(r[:, None] * a - new_mid))
+    return rotation_start, rotation_mid
+
+
+def bench_ik(scale: float, repeats: int) -> list[Comparison]:
+    """ik_two_bone on 10^6 random chains against the same solve in plain NumPy."""
+    from .ik import ik_two_bone
+
+    n = max(1, int(10**6 * scale))
+    rng = np.random.default_rng(0)
+    start = rng.normal(size=(n, 3))
+    mid = start + rng.normal(size=(n, 3))
+    end = mid + rng.normal(size=(n, 3))
+    target = start + rng.normal(size=(n, 3))
+    pole = start + rng.normal(size=(n, 3))
+    # the same solve one configuration at a time (as a per-pose loop in
+    # Python would call it), timed on a slice and scaled to n items
+    part = min(n, 2000)
+
+    def per_item():
+        for i in range(part):
+            numpy_two_bone(start[i:i + 1], mid[i:i + 1], end[i:i + 1], target[i:i + 1],
+                           pole[i:i + 1])
+
+    ours, theirs = interleaved_medians(
+        [lambda: ik_two_bone(start, mid, end, target, pole), per_item], repeats)
+    return [
+        compare("ik ik_two_bone(start, mid, end, target, pole)", n,
+                lambda: ik_two_bone(start, mid, end, target, pole),
+                "law-of-cosines solve in plain NumPy",
+                lambda: numpy_two_bone(start, mid, end, target, pole), repeats, target=10),
+        Comparison("ik ik_two_bone(start, mid, end, target, pole)", n, ours,
+                   f"the NumPy solve per item ({part:,} timed)", theirs * n / part, 10),
+    ]
 
 
 # One entry per domain: name -> function(scale, repeats) returning comparisons.
@@ -1437,6 +1499,7 @@ CASES = {
     "bake": bench_bake,
     "ingest": bench_ingest,
     "blend": bench_blend,
+    "ik": bench_ik,
 }
 
 

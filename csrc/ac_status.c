@@ -153,6 +153,18 @@ static const char *const arg_names[AC_ARG_ID_COUNT] = {
     [AC_ARG_B_SCALE] = "b_scale",
     [AC_ARG_WEIGHT] = "weight",
     [AC_ARG_MASK] = "mask",
+    [AC_ARG_MID] = "mid",
+    [AC_ARG_TARGET] = "target",
+    [AC_ARG_POLE] = "pole",
+    [AC_ARG_SOFTEN] = "soften",
+    [AC_ARG_TWIST] = "twist",
+    [AC_ARG_JOINT_WORLD] = "joint_world",
+    [AC_ARG_FORWARD] = "forward",
+    [AC_ARG_UP] = "up",
+    [AC_ARG_LIMITS] = "limits",
+    [AC_ARG_TOLERANCE] = "tolerance",
+    [AC_ARG_MAX_ITERATIONS] = "max_iterations",
+    [AC_ARG_METHOD] = "method",
 };
 
 const char *ac_arg_name(ac_arg arg)

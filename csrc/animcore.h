@@ -240,6 +240,19 @@ typedef enum ac_arg {
     AC_ARG_B_SCALE,
     AC_ARG_WEIGHT,
     AC_ARG_MASK,
+    /* inverse kinematics */
+    AC_ARG_MID,
+    AC_ARG_TARGET,
+    AC_ARG_POLE,
+    AC_ARG_SOFTEN,
+    AC_ARG_TWIST,
+    AC_ARG_JOINT_WORLD,
+    AC_ARG_FORWARD,
+    AC_ARG_UP,
+    AC_ARG_LIMITS,
+    AC_ARG_TOLERANCE,
+    AC_ARG_MAX_ITERATIONS,
+    AC_ARG_METHOD,
     AC_ARG_ID_COUNT /* one past the last id */
 } ac_arg;
 
@@ -1224,6 +1237,133 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
 AC_API ac_status ac_tangents_auto_ease(const double *times, const double *values, size_t k,
                                        size_t c, double *slopes, ac_error *err);
 
+/* ------------------------------------------------------------- blending
+   Joint poses: translation (3), unit rotation (4, x y z w) and scale (3) per
+   item. Every input is read through steps[i] (1: n items, 0: one item shared
+   by all), in the order the arguments are listed; mask may be NULL (1).
+   Rotations must be finite with |q|^2 within 1e-6 of 1 (AC_ARG_A_ROTATION,
+   AC_ARG_B_ROTATION); translations and scales finite. Outputs are n
+   contiguous items, written only after the item's inputs pass. */
+
+/* Interpolation from pose a (weight 0) to pose b (weight 1) at w = weight *
+   mask: translation and scale (1 - w) a + w b, rotation the core's one
+   shortest-arc slerp. weight and mask must lie in [0, 1] (AC_ARG_WEIGHT,
+   AC_ARG_MASK). Where w is 0 the output is a, bit for bit. */
+AC_API ac_status ac_blend_poses(const double *a_translation, const double *a_rotation,
+                                const double *a_scale, const double *b_translation,
+                                const double *b_rotation, const double *b_scale,
+                                const double *weight, const double *mask, const size_t steps[8],
+                                double *translation, double *rotation, double *scale, size_t n,
+                                ac_error *err);
+
+/* How an additive pose's scale composes. */
+typedef enum ac_blend_scale_mode {
+    AC_BLEND_SCALE_MULTIPLY = 0, /* delta = pose / reference; base * delta^w */
+    AC_BLEND_SCALE_ADD = 1       /* delta = pose - reference; base + w delta */
+} ac_blend_scale_mode;
+
+/* Additive delta of pose a against reference b: translation a - b, rotation
+   conj(b) * a, scale a / b (AC_BLEND_SCALE_MULTIPLY; a zero reference scale
+   is AC_ARG_B_SCALE) or a - b. steps has 6 entries (no weight, no mask). */
+AC_API ac_status ac_blend_make_additive(const double *a_translation, const double *a_rotation,
+                                        const double *a_scale, const double *b_translation,
+                                        const double *b_rotation, const double *b_scale,
+                                        const size_t steps[6], ac_blend_scale_mode mode,
+                                        double *translation, double *rotation, double *scale,
+                                        size_t n, ac_error *err);
+
+/* Base pose a with additive delta b at w = weight * mask: translation a + w
+   b, rotation a * slerp(identity, b, w) (b itself at w = 1; the slerp
+   continues its great circle for w outside [0, 1]), scale a * b^w
+   (AC_BLEND_SCALE_MULTIPLY: b > 0 unless w is 0 or 1, AC_ARG_B_SCALE) or a
+   + w b. Any finite weight (above 1 exaggerates, below 0 reverses); mask in
+   [0, 1]. Where w is 0 the output is a, bit for bit. */
+AC_API ac_status ac_blend_apply_additive(const double *a_translation, const double *a_rotation,
+                                         const double *a_scale, const double *b_translation,
+                                         const double *b_rotation, const double *b_scale,
+                                         const double *weight, const double *mask,
+                                         const size_t steps[8], ac_blend_scale_mode mode,
+                                         double *translation, double *rotation, double *scale,
+                                         size_t n, ac_error *err);
+=======
+/* ------------------------------------------------------ inverse kinematics
+   Batch IK solvers over float64 world-space positions. Rotations they return
+   are world-space corrections (x, y, z, w) that pre-multiply a joint's world
+   rotation. Every result is finite; degenerate input has a defined answer
+   (documented per solver). */
+
+/* Two-bone IK for n chains start -> mid -> end (3 values each) reaching for
+   `target` with the bend toward the world point `pole`. weight in [0, 1]
+   blends from no correction (identity) to the full one by slerp; soften in
+   [0, 1] (ozz-animation's meaning): targets nearer than da = soften (L1 + L2)
+   are reached exactly; beyond it the end stops short on the start-target
+   line at da + ds (1 - exp(-(D - da) / ds)), ds = L1 + L2 - da, D = |target -
+   start| (the exponential soft-IK curve: slope 1 at da, never past the
+   target, tending to full extension, nondecreasing in D); twist (radians) turns the chain
+   about the start -> target axis by the right-hand rule. Outputs per chain:
+   rotation_start, rotation_mid (4 each) such that the start's new world
+   rotation is rotation_start * start_world and the mid's is
+   rotation_mid * rotation_start * mid_world (the mid correction applies
+   after the start's), and reached (1 when the corrected end lies within
+   1e-9 (L1 + L2) of the target). The mid correction is a hinge about the
+   current bend axis (mid - start) x (end - mid).
+   Degenerate input: a zero-length bone gives identity corrections; a target
+   at the start aims along the current start -> end direction (start -> mid
+   when the end is at the start); a pole on the start-target line (or at the
+   start) keeps the chain's current bend plane; a straight chain with such a
+   pole bends in the plane of start -> mid and the pole, else about the world
+   axis least aligned with the bone. steps[8] are 1 (n items) or 0 (one item
+   shared) for start, mid, end, target, pole, weight, soften, twist; NULL
+   means all 1. Errors: AC_ERR_VALUE for a non-finite value (AC_ARG_START,
+   AC_ARG_MID, AC_ARG_END, AC_ARG_TARGET, AC_ARG_POLE, AC_ARG_TWIST) or a
+   weight or soften outside [0, 1] (AC_ARG_WEIGHT, AC_ARG_SOFTEN); index: the
+   chain. */
+AC_API ac_status ac_ik_two_bone(const double *start, const double *mid, const double *end,
+                                const double *target, const double *pole,
+                                const double *weight, const double *soften,
+                                const double *twist, const size_t steps[8],
+                                double *rotation_start, double *rotation_mid,
+                                uint8_t *reached, size_t n, ac_error *err);
+
+/* Aim IK for n joints: joint_world (16 values, row-major 4x4 affine, column
+   vectors, translation in the last column), the joint-local `forward` and
+   `up` (3), the world `target` (3) and the world point `pole` (3, or NULL
+   for no roll constraint), weight in [0, 1]. rotation (4 per joint) is the
+   world correction turning the joint's forward (its linear part applied to
+   `forward`) toward target - position by the shortest arc, then, with a
+   pole, about that line so that the joint's up points toward the pole's side.
+   Degenerate input: a target at the joint gives identity; a pole on the aim
+   line, or an up parallel to forward, adds no roll. steps[6]: joint_world,
+   forward, up, target, pole, weight (1 or 0, NULL: all 1). Errors:
+   AC_ERR_VALUE for non-finite values, a zero forward (AC_ARG_FORWARD), a
+   joint whose linear part maps forward to zero (AC_ARG_JOINT_WORLD), a
+   weight outside [0, 1]. */
+AC_API ac_status ac_ik_aim(const double *joint_world, const double *forward,
+                           const double *up, const double *target, const double *pole,
+                           const double *weight, const size_t steps[6], double *rotation,
+                           size_t n, ac_error *err);
+
+typedef enum ac_ik_method { AC_IK_FABRIK = 0, AC_IK_CCD = 1 } ac_ik_method;
+
+/* Chain IK for n chains of k joints (positions 3k values, root first) toward
+   `target` (3): FABRIK (Aristidou & Lasenby 2011) or cyclic coordinate
+   descent, at most max_iterations passes, stopping when the end is within
+   `tolerance` (absolute, > 0) of the target. The root stays put and segment
+   lengths are kept (each joint is placed at its length along a unit
+   direction). limits (k values, or NULL) are cone angles in [0, pi]: the
+   angle between segment i-1 and segment i at joint i stays within limits[i]
+   (entries 0 and k-1 are unused). A target beyond reach (without limits)
+   stretches the chain straight toward it. out (3k per chain) and converged
+   (1 when the end ends within tolerance). A segment whose ends coincide takes
+   the direction of the previous segment (or root -> target, or +x).
+   steps[3]: positions, target, limits. Errors: AC_ERR_VALUE for non-finite
+   positions or target, limits outside [0, pi], tolerance not > 0 or not
+   finite, max_iterations < 0, an unknown method. */
+AC_API ac_status ac_ik_chain(const double *positions, const double *target,
+                             const double *limits, size_t k, ac_ik_method method,
+                             int max_iterations, double tolerance, const size_t steps[3],
+                             double *out, uint8_t *converged, size_t n, ac_error *err);
+
 /* ===============================================================   Binding support: read-only success proofs. Engines need not call these.
 
    Each *_check below answers, for the kernel it names and the same
@@ -1432,55 +1572,6 @@ typedef struct ac_fbx_failure {
    (ASCII), detail = the start of the message. */
 AC_API ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *table,
                               ac_fbx_failure *failure, ac_error *err);
-=======
-/* ------------------------------------------------------------- blending
-   Joint poses: translation (3), unit rotation (4, x y z w) and scale (3) per
-   item. Every input is read through steps[i] (1: n items, 0: one item shared
-   by all), in the order the arguments are listed; mask may be NULL (1).
-   Rotations must be finite with |q|^2 within 1e-6 of 1 (AC_ARG_A_ROTATION,
-   AC_ARG_B_ROTATION); translations and scales finite. Outputs are n
-   contiguous items, written only after the item's inputs pass. */
-
-/* Interpolation from pose a (weight 0) to pose b (weight 1) at w = weight *
-   mask: translation and scale (1 - w) a + w b, rotation the core's one
-   shortest-arc slerp. weight and mask must lie in [0, 1] (AC_ARG_WEIGHT,
-   AC_ARG_MASK). Where w is 0 the output is a, bit for bit. */
-AC_API ac_status ac_blend_poses(const double *a_translation, const double *a_rotation,
-                                const double *a_scale, const double *b_translation,
-                                const double *b_rotation, const double *b_scale,
-                                const double *weight, const double *mask, const size_t steps[8],
-                                double *translation, double *rotation, double *scale, size_t n,
-                                ac_error *err);
-
-/* How an additive pose's scale composes. */
-typedef enum ac_blend_scale_mode {
-    AC_BLEND_SCALE_MULTIPLY = 0, /* delta = pose / reference; base * delta^w */
-    AC_BLEND_SCALE_ADD = 1       /* delta = pose - reference; base + w delta */
-} ac_blend_scale_mode;
-
-/* Additive delta of pose a against reference b: translation a - b, rotation
-   conj(b) * a, scale a / b (AC_BLEND_SCALE_MULTIPLY; a zero reference scale
-   is AC_ARG_B_SCALE) or a - b. steps has 6 entries (no weight, no mask). */
-AC_API ac_status ac_blend_make_additive(const double *a_translation, const double *a_rotation,
-                                        const double *a_scale, const double *b_translation,
-                                        const double *b_rotation, const double *b_scale,
-                                        const size_t steps[6], ac_blend_scale_mode mode,
-                                        double *translation, double *rotation, double *scale,
-                                        size_t n, ac_error *err);
-
-/* Base pose a with additive delta b at w = weight * mask: translation a + w
-   b, rotation a * slerp(identity, b, w) (b itself at w = 1; the slerp
-   continues its great circle for w outside [0, 1]), scale a * b^w
-   (AC_BLEND_SCALE_MULTIPLY: b > 0 unless w is 0 or 1, AC_ARG_B_SCALE) or a
-   + w b. Any finite weight (above 1 exaggerates, below 0 reverses); mask in
-   [0, 1]. Where w is 0 the output is a, bit for bit. */
-AC_API ac_status ac_blend_apply_additive(const double *a_translation, const double *a_rotation,
-                                         const double *a_scale, const double *b_translation,
-                                         const double *b_rotation, const double *b_scale,
-                                         const double *weight, const double *mask,
-                                         const size_t steps[8], ac_blend_scale_mode mode,
-                                         double *translation, double *rotation, double *scale,
-                                         size_t n, ac_error *err);
 
 #ifdef __cplusplus
 }

@@ -140,7 +140,7 @@ def test_curve_and_rotation_curve_fold_alike_far_away(mode):
 
 CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
 DOMAINS = ("status", "arg", "hermite", "curve", "ease", "quat", "rootmotion", "contact", "snapshot",
-           "collide", "skeleton", "tangents", "fbx", "blend")
+           "collide", "skeleton", "tangents", "fbx", "blend", "ik")
 
 
 def _declarations():
@@ -340,6 +340,15 @@ FUNCTIONS = {
         (_V[:, :2] * 0.2, _V[::-1, :2] * 4.0 - 3.0), (_V[:, :2] * 0.2, _V[:, :2] + np.inf)),
     "SnapshotBuffer.sample": (lambda p, t, out=None: _buffer(p).sample(
         t[0] if len(t) else 0.0, out=out), (_V, _U + 1.5), (_V, _U * np.nan)),
+    "ik_two_bone": (lambda t, p, out=None: animcore.ik_two_bone(
+        [0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0], t, p, out=out),
+        (_V, _V[::-1] + [0.0, 0.0, 1.0]), (_V * np.nan, _V)),
+    "ik_aim": (lambda t, p, out=None: animcore.ik_aim(np.eye(4), [1.0, 0.0, 0.0],
+                                                      [0.0, 1.0, 0.0], t, p, out=out),
+               (_V, _V[::-1] * 2.0 + [0.0, 0.0, 5.0]), (_V, _V * np.nan)),
+    "ik_chain": (lambda t, out=None: animcore.ik_chain(
+        [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]], t, out=out), (_V,),
+        (_V + np.inf,)),
 }
 _NO_SCALAR = {"SnapshotBuffer.sample"}  # its array argument sizes the object, not the call
 

@@ -364,6 +364,14 @@ CALLS = {
     "SnapshotTimeline": (st.tuples(vec(2), number),
                          lambda a: _timeline(a[0], a[1])),
     "SnapshotBuffer": (st.tuples(vec(2), number), lambda a: _buffer(a[0], a[1])),
+    "ik_two_bone": (st.tuples(vec(3), vec(3), vec(3), vec(3), vec(3), number),
+                    lambda a: ac.ik_two_bone(*a[:5], twist=a[5])[:2]),
+    "ik_aim": (st.tuples(vec(3), vec(3), vec(3), vec(3)),
+               lambda a: ac.ik_aim(np.eye(4), [1, 0, 0] if not any(a[0]) else a[0], a[1], a[2],
+                                   a[3])),
+    "ik_chain": (st.tuples(vec(3), vec(3), vec(3), vec(3),
+                           st.sampled_from(["fabrik", "ccd"])),
+                 lambda a: ac.ik_chain([a[0], a[1], a[2]], a[3], method=a[4]).positions),
 }
 
 

@@ -24,6 +24,7 @@ static int (*const domains[])(PyObject *) = {
     acpy_tangents_init,
     acpy_fbx_init,
     acpy_blend_init,
+    acpy_ik_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);

@@ -1,0 +1,458 @@
+"""Retargeting a clip from one rig to another, and mirroring a clip.
+
+Both work on world-space rotation deltas from each rig's rest pose, so that
+rigs with other rest poses or other bone orientations (as two exporters
+write the same skeleton) come out right: a source joint that turned by D in
+the world since its rest pose turns its target joint by the same D.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Optional, Union
+
+import numpy as np
+
+from .curves import Curve
+from .ik import ik_clip_times
+from .model import Channel, Clip, Scene
+from .rotations import RotationCurve, quat_conjugate, quat_multiply
+from .skeleton import decompose
+
+__all__ = ["retarget", "mirror", "match_joints", "mirror_pairs", "PRESETS"]
+
+
+# ------------------------------------------------------------------ names
+
+# Common skeletons' joint names (normalized: lower case, letters and digits)
+# -> one canonical vocabulary (Mixamo's names without the prefix).
+_SIDES = ("left", "right")
+
+
+def _sided(table: dict) -> dict:
+    """Expands entries with '{s}' (left/right) and '{c}' (l/r) placeholders."""
+    out = {}
+    for key, value in table.items():
+        if "{s}" in key or "{c}" in key:
+            for side in _SIDES:
+                out[key.format(s=side, c=side[0])] = value.format(s=side)
+        else:
+            out[key] = value
+    return out
+
+
+PRESETS = {
+    "mixamo": _sided({
+        "hips": "hips", "spine": "spine", "spine1": "spine1", "spine2": "spine2",
+        "neck": "neck", "head": "head", "{s}shoulder": "{s}shoulder", "{s}arm": "{s}arm",
+        "{s}forearm": "{s}forearm", "{s}hand": "{s}hand", "{s}upleg": "{s}upleg",
+        "{s}leg": "{s}leg", "{s}foot": "{s}foot", "{s}toebase": "{s}toebase",
+    }),
+    "cmu": _sided({
+        "hips": "hips", "lowerback": "spine", "spine": "spine1", "spine1": "spine2",
+        "neck": "neck", "neck1": "neck1", "head": "head", "{s}shoulder": "{s}shoulder",
+        "{s}arm": "{s}arm", "{s}forearm": "{s}forearm", "{s}hand": "{s}hand",
+        "{s}upleg": "{s}upleg", "{s}leg": "{s}leg", "{s}foot": "{s}foot",
+        "{s}toebase": "{s}toebase",
+    }),
+    "unreal": _sided({
+        "pelvis": "hips", "spine01": "spine", "spine02": "spine1", "spine03": "spine2",
+        "neck01": "neck", "head": "head", "clavicle{c}": "{s}shoulder",
+        "upperarm{c}": "{s}arm", "lowerarm{c}": "{s}forearm", "hand{c}": "{s}hand",
+        "thigh{c}": "{s}upleg", "calf{c}": "{s}leg", "foot{c}": "{s}foot",
+        "ball{c}": "{s}toebase",
+    }),
+    "smpl": _sided({
+        "pelvis": "hips", "spine1": "spine", "spine2": "spine1", "spine3": "spine2",
+        "neck": "neck", "head": "head", "{s}collar": "{s}shoulder", "{s}shoulder": "{s}arm",
+        "{s}elbow": "{s}forearm", "{s}wrist": "{s}hand", "{s}hip": "{s}upleg",
+        "{s}knee": "{s}leg", "{s}ankle": "{s}foot", "{s}foot": "{s}toebase",
+    }),
+}
+
+
+def _normalized(name: str, index: bool = True) -> str:
+    """Lower case letters and digits, without a namespace ('mixamorig:') or a
+    'b_' or 'def-' prefix; without a trailing node index ('_015') unless
+    `index` (Unreal's 'spine_01' keeps its number)."""
+    name = name.rsplit(":", 1)[-1]
+    name = re.sub(r"^(b_|def[-_]|bip0?1[ _])", "", name, flags=re.IGNORECASE)
+    if not index:
+        name = re.sub(r"_\d+$", "", name)
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _canonical(names: list) -> tuple[dict, Optional[str]]:
+    """Canonical names of a rig's joints through the preset that knows most
+    of them (None when none knows two); names no preset knows stay
+    normalized, without a trailing node index."""
+    full = [_normalized(n) for n in names]
+    bare = [_normalized(n, index=False) for n in names]
+    best, hits = None, 1
+    for preset, table in PRESETS.items():
+        count = sum(f in table or b in table for f, b in zip(full, bare))
+        if count > hits:
+            best, hits = preset, count
+    table = PRESETS.get(best, {})
+    return {name: table.get(f, table.get(b, b)) for name, f, b in zip(names, full, bare)}, best
+
+
+def _joint_names(scene: Scene) -> list:
+    return [n.name if n.name is not None else str(n.index) for n in scene.nodes]
+
+
+def match_joints(source: Scene, target: Scene, mapping: Union[None, str, dict] = "auto") -> dict:
+    """The joint mapping ``{target joint name: source joint name}``.
+
+    ``None`` pairs equal names; ``"auto"`` also pairs names equal after
+    normalization (case, punctuation, namespaces such as ``mixamorig:``, a
+    trailing node index) and through the name presets (:data:`PRESETS`:
+    Mixamo, the CMU BVH names, Unreal's mannequin, SMPL's 24 joints), each
+    rig read with the preset that knows most of its names. A dict is checked
+    (every key a target joint, every value a source joint; a source joint may
+    drive several target joints) and returned as a new dict.
+    """
+    func = "retarget"
+    src_names, tgt_names = _joint_names(source), _joint_names(target)
+    if isinstance(mapping, dict):
+        result = {}
+        for t, s in mapping.items():
+            for name, names, side in ((t, tgt_names, "target"), (s, src_names, "source")):
+                if name not in names:
+                    close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)
+                    hint = f"; closest: {', '.join(map(repr, close))}" if close else ""
+                    raise ValueError(f"{func}: mapping[{t!r}] names {side} joint {name!r}, "
+                                     f"which the {side} rig does not have{hint}")
+            result[t] = s
+        return result
+    if mapping is None:
+        present = set(src_names)
+        return {n: n for n in tgt_names if n in present}
+    if mapping != "auto":
+        raise ValueError(f"{func}: mapping is {mapping!r} (must be None, 'auto' or a dict "
+                         f"of target joint -> source joint names)")
+    result = {n: n for n in tgt_names if n in set(src_names)}
+    src_canon, _ = _canonical(src_names)
+    tgt_canon, _ = _canonical(tgt_names)
+    by_canon: dict = {}
+    for name in src_names:
+        by_canon.setdefault(src_canon[name], name)
+    for name in tgt_names:
+        if name not in result and tgt_canon[name] in by_canon:
+            result[name] = by_canon[tgt_canon[name]]
+    return result
+
+
+# ------------------------------------------------------------------ poses
+
+def _rest(scene: Scene):
+    rest = decompose(scene.world(None, 0.0))
+    return rest.translation, rest.rotation
+
+
+def _order(parents: np.ndarray) -> list:
+    """Node indices with every parent before its children."""
+    depth = np.zeros(len(parents), dtype=np.int64)
+    for j in range(len(parents)):
+        k, d = parents[j], 0
+        while k >= 0:
+            k, d = parents[k], d + 1
+        depth[j] = d
+    return list(np.argsort(depth, kind="stable"))
+
+
+def _depth(parents: np.ndarray, j: int) -> int:
+    d = 0
+    while parents[j] >= 0:
+        j, d = parents[j], d + 1
+    return d
+
+
+def _locals_from_world(scene: Scene, world: np.ndarray) -> np.ndarray:
+    """Local rotations (F, N, 4) of world rotations (F, N, 4)."""
+    parents = np.array([n.parent for n in scene.nodes], dtype=np.int64)
+    local = world.copy()
+    child = parents >= 0
+    local[:, child] = quat_multiply(quat_conjugate(world[:, parents[child]]), world[:, child])
+    return local
+
+
+def _world_rotations(scene: Scene, driven: dict, rest_rot: np.ndarray, frames: int):
+    """World rotations (F, N, 4) of every node: `driven` gives some nodes'
+    world rotations; the others keep their rest local rotation under their
+    parent."""
+    parents = np.array([n.parent for n in scene.nodes], dtype=np.int64)
+    local_rest = np.array([n.rotation for n in scene.nodes]).reshape(-1, 4)
+    world = np.empty((frames, len(parents), 4))
+    for j in _order(parents):
+        if j in driven:
+            world[:, j] = driven[j]
+        elif parents[j] < 0:
+            world[:, j] = rest_rot[j]
+        else:
+            world[:, j] = quat_multiply(world[:, parents[j]], local_rest[j])
+    return world
+
+
+def _root_translation(scene: Scene, local_rot: np.ndarray, root: int,
+                      world_position: np.ndarray) -> np.ndarray:
+    """The local translation (F, 3) that puts node `root` at `world_position`
+    (F, 3) under its parent posed with `local_rot`."""
+    parent = scene.nodes[root].parent
+    if parent < 0:
+        return world_position
+    rest = scene.skeleton.rest
+    frames = len(world_position)
+    translation = np.broadcast_to(rest.translation, (frames,) + rest.translation.shape)
+    scale = np.broadcast_to(rest.scale, (frames,) + rest.scale.shape)
+    parent_world = scene.skeleton.world(translation, local_rot, scale)[:, parent]
+    homogeneous = np.concatenate([world_position, np.ones((frames, 1))], axis=1)
+    return np.einsum("fij,fj->fi", np.linalg.inv(parent_world), homogeneous)[:, :3]
+
+
+def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
+    parents = np.array([n.parent for n in scene.nodes], dtype=np.int64)
+    moved = sorted({c.node for c in clip.channels if c.path == "translation"},
+                   key=lambda j: (_depth(parents, j), j))
+    return moved[0] if moved else None
+
+
+def _hip_height(positions: np.ndarray, root: int, up: int) -> float:
+    return float(positions[root, up] - positions[:, up].min())
+
+
+def _clip_of(scene: Scene, name: str, times: np.ndarray, local_rot: np.ndarray, nodes,
+             root: Optional[int], root_translation: Optional[np.ndarray]) -> Clip:
+    names = [n.name for n in scene.nodes]
+    channels = []
+    if root is not None:
+        channels.append(Channel.from_curve(root, "translation",
+                                           Curve(times, root_translation, interpolation="linear"),
+                                           node_name=names[root]))
+    for j in nodes:
+        curve = RotationCurve(times, local_rot[:, j], interpolation="linear")
+        channels.append(Channel.from_curve(j, "rotation", curve, node_name=names[j]))
+    return Clip(name, float(times[-1]), tuple(channels))
+
+
+def _node(func: str, scene: Scene, which: str, name) -> int:
+    try:
+        return scene.node_index(name)
+    except KeyError:
+        names = _joint_names(scene)
+        close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)
+        hint = f"; closest: {', '.join(map(repr, close))}" if close else ""
+        raise ValueError(f"{func}: {which} {name!r} is not a joint of the rig{hint}") from None
+
+
+def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, dict] = None,
+             root=None, scale_root: bool = True, up_axis: int = 1,
+             return_mapping: bool = False):
+    """The clip of ``source`` carried onto the rig of ``target``.
+
+    Parameters
+    ----------
+    source, target : Scene
+        The two rigs (their nodes' rest transforms are the rest poses).
+    clip : Clip, name or index
+        A clip of ``source``.
+    mapping : None, "auto" or dict
+        Which target joint follows which source joint:
+        ``{target joint name: source joint name}`` (a source joint may drive
+        several target joints); ``None`` pairs equal names; ``"auto"`` adds
+        normalized names and the name presets (see :func:`match_joints`,
+        which returns the pairs it finds). Target joints left out keep their
+        rest rotation.
+    root : str or int, optional
+        The source joint whose translation is carried over; by default the
+        highest joint the clip translates (a glTF rig often translates its
+        hips, not its scene root). Its target is the highest target joint it
+        drives.
+    scale_root : bool
+        Scale the root's world-space offset from its rest position by the
+        ratio of the rigs' hip heights (the root's rest height above the
+        lowest rest joint along ``up_axis``); 1 when the source's is 0.
+    up_axis : int
+        0, 1 (default, Y up as in glTF and BVH) or 2.
+    return_mapping : bool
+        Also return the mapping used.
+
+    Returns
+    -------
+    Clip
+        Rotation channels for every mapped target joint and a translation
+        channel for the target root, keyed at every key time of the source
+        clip, linear (slerp) between them. Each mapped joint's world rotation
+        is ``D * rest_world_target`` with ``D = world_source(t) *
+        rest_world_source^-1`` of its source joint; scales stay at rest.
+        With ``return_mapping``, ``(clip, mapping)``.
+    """
+    func = "retarget"
+    clip = source.clip(clip)
+    if up_axis not in (0, 1, 2):
+        raise ValueError(f"{func}: up_axis is {up_axis!r} (must be 0, 1 or 2)")
+    pairs = match_joints(source, target, mapping)
+    src_index = {name: j for j, name in enumerate(_joint_names(source))}
+    tgt_index = {name: j for j, name in enumerate(_joint_names(target))}
+    driven = {tgt_index[t]: src_index[s] for t, s in pairs.items()}
+    times = ik_clip_times(clip)
+    src_world = decompose(source.world(clip, times))
+    src_rest_pos, src_rest_rot = _rest(source)
+    tgt_rest_pos, tgt_rest_rot = _rest(target)
+    tgt_nodes = sorted(driven)
+    src_nodes = [driven[j] for j in tgt_nodes]
+    deltas = quat_multiply(src_world.rotation[:, src_nodes], quat_conjugate(src_rest_rot[src_nodes]))
+    targets = quat_multiply(deltas, tgt_rest_rot[tgt_nodes])
+    world = _world_rotations(target, {j: targets[:, k] for k, j in enumerate(tgt_nodes)},
+                             tgt_rest_rot, len(times))
+    local = _locals_from_world(target, world)
+    src_root = _default_root(source, clip) if root is None else _node(func, source, "root", root)
+    tgt_root = translation = None
+    if src_root is not None:
+        tgt_parents = np.array([n.parent for n in target.nodes], dtype=np.int64)
+        candidates = [j for j in tgt_nodes if driven[j] == src_root]
+        if not candidates:
+            if root is not None:
+                raise ValueError(f"{func}: root {_joint_names(source)[src_root]!r} drives no "
+                                 f"target joint (the mapping leaves it out)")
+        else:
+            tgt_root = min(candidates, key=lambda j: (_depth(tgt_parents, j), j))
+            ratio = 1.0
+            if scale_root:
+                h_src = _hip_height(src_rest_pos, src_root, up_axis)
+                h_tgt = _hip_height(tgt_rest_pos, tgt_root, up_axis)
+                ratio = h_tgt / h_src if h_src > 0 else 1.0
+            offset = src_world.translation[:, src_root] - src_rest_pos[src_root]
+            translation = _root_translation(target, local, tgt_root,
+                                            tgt_rest_pos[tgt_root] + ratio * offset)
+    result = _clip_of(target, clip.name, times, local, tgt_nodes, tgt_root, translation)
+    return (result, pairs) if return_mapping else result
+
+
+# ------------------------------------------------------------------ mirror
+
+_SWAPS = [("Left", "Right"), ("left", "right"), ("LEFT", "RIGHT")]
+
+
+def _partner_candidates(name: str) -> list:
+    out = []
+    for a, b in _SWAPS:
+        for x, y in ((a, b), (b, a)):
+            if x in name:
+                out.append(name.replace(x, y))
+    for pattern, swap in ((r"^([LlRr])_", "{}_"), (r"([._])([LlRr])$", None),
+                          (r"^([LR])(?=[A-Z])", "{}")):
+        m = re.search(pattern, name)
+        if not m:
+            continue
+        if swap is None:  # .L / _r suffixes
+            side = m.group(2)
+            other = {"L": "R", "R": "L", "l": "r", "r": "l"}[side]
+            out.append(name[:m.start(2)] + other)
+        else:
+            side = m.group(1)
+            other = {"L": "R", "R": "L", "l": "r", "r": "l"}[side]
+            out.append(swap.format(other) + name[m.end():] if swap == "{}_"
+                       else other + name[m.end():])
+    return out
+
+
+def mirror_pairs(scene: Scene) -> dict:
+    """Left/right partners by name: ``{name: partner}`` for every joint (a
+    joint without a partner is its own).
+
+    Names pair when they differ by Left/Right (any case), an ``L_``/``R_``
+    prefix, a ``.L``/``.R`` or ``_l``/``_r`` suffix, a leading ``L``/``R``
+    before a capital letter (``LHipJoint``), or by Left/Right and a trailing
+    numeric index (``b_LeftLeg01_015`` and ``b_RightLeg01_019``).
+    """
+    names = _joint_names(scene)
+    present = set(names)
+
+    def base(n):
+        return re.sub(r"_\d+$", "", n)
+
+    by_base: dict = {}
+    for n in names:
+        by_base.setdefault(base(n), []).append(n)
+    pairs = {}
+    for n in names:
+        partner = n
+        for candidate in _partner_candidates(n):
+            if candidate in present:
+                partner = candidate
+                break
+        else:
+            for candidate in _partner_candidates(base(n)):
+                if len(by_base.get(candidate, ())) == 1:
+                    partner = by_base[candidate][0]
+                    break
+        pairs[n] = partner
+    return pairs
+
+
+def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "auto") -> Clip:
+    """The clip reflected across the plane ``axis = 0`` of the world frame,
+    left and right swapped.
+
+    Each joint takes its partner's world rotation delta from rest, reflected
+    (for the x plane, quaternion ``(x, y, z, w) -> (x, -y, -z, w)``), applied
+    to its own rest world rotation, so a rig whose rest pose is not symmetric
+    mirrors too; the root's world-space offset from its rest position is
+    reflected. Mirroring twice gives the clip's poses back; bone lengths stay
+    (translations other than the root's stay at rest). On a symmetric rig the
+    mirrored world positions are the partners' positions reflected.
+
+    Parameters
+    ----------
+    scene : Scene
+    clip : Clip, name or index
+    axis : {"x", "y", "z"}
+    pairs : "auto" or dict
+        ``{joint: partner}`` (see :func:`mirror_pairs`); joints not listed
+        mirror onto themselves.
+    """
+    func = "mirror"
+    clip = scene.clip(clip)
+    if axis not in ("x", "y", "z"):
+        raise ValueError(f"{func}: axis is {axis!r} (must be 'x', 'y' or 'z')")
+    names = _joint_names(scene)
+    index = {n: j for j, n in enumerate(names)}
+    if isinstance(pairs, str) and pairs == "auto":
+        partner_of = mirror_pairs(scene)
+    elif isinstance(pairs, dict):
+        partner_of = {n: n for n in names}
+        for a, b in pairs.items():
+            for name in (a, b):
+                if name not in index:
+                    close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)
+                    hint = f"; closest: {', '.join(map(repr, close))}" if close else ""
+                    raise ValueError(f"{func}: pairs[{a!r}] names joint {name!r}, which the "
+                                     f"rig does not have{hint}")
+            partner_of[a], partner_of[b] = b, a
+    else:
+        raise ValueError(f"{func}: pairs is {pairs!r} (must be 'auto' or a dict)")
+    k = "xyz".index(axis)
+    flip = -np.ones(4)
+    flip[k] = 1.0  # a reflection across plane k keeps the k component, negates the others
+    flip[3] = 1.0
+    times = ik_clip_times(clip)
+    posed = decompose(scene.world(clip, times))
+    rest_pos, rest_rot = _rest(scene)
+    animated = sorted({c.node for c in clip.channels if c.path == "rotation"}
+                      | {index[partner_of[names[c.node]]] for c in clip.channels
+                         if c.path == "rotation"})
+    sources = [index[partner_of[names[j]]] for j in animated]
+    deltas = quat_multiply(posed.rotation[:, sources], quat_conjugate(rest_rot[sources])) * flip
+    targets = quat_multiply(deltas, rest_rot[animated])
+    world = _world_rotations(scene, {j: targets[:, i] for i, j in enumerate(animated)},
+                             rest_rot, len(times))
+    local = _locals_from_world(scene, world)
+    root = _default_root(scene, clip)
+    translation = None
+    if root is not None:
+        src = index[partner_of[names[root]]]
+        offset = posed.translation[:, src] - rest_pos[src]
+        offset[:, k] = -offset[:, k]
+        translation = _root_translation(scene, local, root, rest_pos[root] + offset)
+    return _clip_of(scene, clip.name, times, local, animated, root, translation)

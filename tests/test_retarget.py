@@ -1,0 +1,310 @@
+"""Retargeting and mirroring: invariants on the shared CMU walk (identity,
+a rest-pose rewrite with every joint frame rotated, done here in plain
+NumPy, a uniformly scaled copy), mirror twice, name presets and pairs."""
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import animcore as ac
+from animcore.gltf import Node, Scene
+from animcore.retarget import match_joints, mirror, mirror_pairs, retarget
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def walk():
+    scene = ac.bvh.load(DATA / "bvh" / "cmu_12_01_walk.bvh")
+    clip = scene.clips[0]
+    times = np.unique(np.concatenate([c.times for c in clip.channels]))[::7]
+    return scene, clip, times
+
+
+def qmul(a, b):
+    """Hamilton product in plain NumPy (x, y, z, w)."""
+    ax, ay, az, aw = np.moveaxis(a, -1, 0)
+    bx, by, bz, bw = np.moveaxis(b, -1, 0)
+    return np.stack([aw * bx + ax * bw + ay * bz - az * by,
+                     aw * by - ax * bz + ay * bw + az * bx,
+                     aw * bz + ax * by - ay * bx + az * bw,
+                     aw * bw - ax * bx - ay * by - az * bz], -1)
+
+
+def qconj(q):
+    return q * np.array([-1, -1, -1, 1.0])
+
+
+def qrot(q, v):
+    u, w = q[..., :3], q[..., 3:]
+    t = 2 * np.cross(u, v)
+    return v + w * t + np.cross(u, t)
+
+
+def same_rotations(a, b, atol):
+    """Equal as rotations (q and -q alike)."""
+    d = np.abs(np.sum(a * b, -1))
+    np.testing.assert_allclose(d, 1, atol=atol)
+
+
+def positions(scene, clip, times):
+    return scene.world(clip, times)[..., :3, 3]
+
+
+def rig_size(scene):
+    p = scene.world(None, 0.0)[:, :3, 3]
+    return float(np.ptp(p, axis=0).max())
+
+
+def rotated_frames(scene, seed=0):
+    """The same rest shape with every joint frame turned by a random R_j:
+    local rotation R_parent^-1 q R_j, local translation R_parent^-1 t."""
+    rng = np.random.default_rng(seed)
+    r = rng.normal(size=(len(scene.nodes), 4))
+    r /= np.linalg.norm(r, axis=-1, keepdims=True)
+    nodes = []
+    for n in scene.nodes:
+        rp = r[n.parent] if n.parent >= 0 else np.array([0, 0, 0, 1.0])
+        nodes.append(dataclasses.replace(
+            n, rotation=qmul(qconj(rp), qmul(n.rotation, r[n.index])),
+            translation=qrot(qconj(rp), n.translation), matrix=None))
+    return dataclasses.replace(scene, nodes=tuple(nodes), clips=())
+
+
+def test_retarget_onto_itself_is_identity(walk):
+    scene, clip, times = walk
+    out = retarget(scene, clip, scene)
+    want = scene.pose(clip, times)
+    got = scene.pose(out, times)
+    same_rotations(got.rotation, want.rotation, 1e-12)
+    np.testing.assert_allclose(got.translation, want.translation, atol=1e-12 * rig_size(scene))
+    np.testing.assert_allclose(positions(scene, out, times), positions(scene, clip, times),
+                               atol=1e-12 * rig_size(scene))
+
+
+def test_retarget_to_rotated_joint_frames_keeps_world_positions(walk):
+    scene, clip, times = walk
+    other = rotated_frames(scene)
+    np.testing.assert_allclose(positions(other, None, 0.0), positions(scene, None, 0.0),
+                               atol=1e-12 * rig_size(scene))  # the same rest shape
+    out = retarget(scene, clip, other)
+    np.testing.assert_allclose(positions(other, out, times), positions(scene, clip, times),
+                               atol=1e-9 * rig_size(scene))
+    # and back again
+    back = retarget(other, out, scene)
+    np.testing.assert_allclose(positions(scene, back, times), positions(scene, clip, times),
+                               atol=1e-9 * rig_size(scene))
+
+
+@pytest.mark.parametrize("factor", [0.01, 2.5])
+def test_retarget_to_scaled_copy_scales_positions(walk, factor):
+    scene, clip, times = walk
+    nodes = tuple(dataclasses.replace(n, translation=n.translation * factor, matrix=None)
+                  for n in scene.nodes)
+    scaled = dataclasses.replace(scene, nodes=nodes, clips=())
+    out = retarget(scene, clip, scaled)
+    np.testing.assert_allclose(positions(scaled, out, times),
+                               factor * positions(scene, clip, times),
+                               atol=1e-9 * factor * rig_size(scene))
+    plain = retarget(scene, clip, scaled, scale_root=False)
+    moved = positions(scaled, plain, times)[:, 0] - positions(scaled, None, 0.0)[0]
+    np.testing.assert_allclose(moved, positions(scene, clip, times)[:, 0]
+                               - positions(scene, None, 0.0)[0], atol=1e-9 * rig_size(scene))
+
+
+def test_retarget_unmapped_joints_stay_at_rest(walk):
+    scene, clip, times = walk
+    out = retarget(scene, clip, scene, mapping={"Hips": "Hips", "LeftUpLeg": "LeftUpLeg"})
+    assert {c.node_name for c in out.channels} == {"Hips", "LeftUpLeg"}
+    pose = scene.pose(out, times)
+    rest = scene.skeleton.rest.rotation
+    j = scene.node_index("RightUpLeg")
+    np.testing.assert_array_equal(pose.rotation[:, j], np.broadcast_to(rest[j], (len(times), 4)))
+
+
+def test_retarget_one_source_joint_drives_several(walk):
+    scene, clip, times = walk
+    out = retarget(scene, clip, scene, mapping={"LeftUpLeg": "LeftUpLeg",
+                                                "RightUpLeg": "LeftUpLeg"})
+    w = scene.world(out, times)
+    rest = ac.decompose(scene.world(None, 0.0)).rotation
+    world = ac.decompose(w).rotation
+    d_left = qmul(world[:, scene.node_index("LeftUpLeg")], qconj(rest[scene.node_index("LeftUpLeg")]))
+    d_right = qmul(world[:, scene.node_index("RightUpLeg")], qconj(rest[scene.node_index("RightUpLeg")]))
+    same_rotations(d_left, d_right, 1e-12)
+
+
+def renamed(scene, names):
+    nodes = tuple(dataclasses.replace(n, name=names.get(n.name, n.name)) for n in scene.nodes)
+    return dataclasses.replace(scene, nodes=nodes, clips=())
+
+
+@pytest.mark.parametrize("preset, names", [
+    ("mixamo", {"Hips": "mixamorig:Hips", "LeftUpLeg": "mixamorig:LeftUpLeg",
+                "LeftLeg": "mixamorig:LeftLeg", "LowerBack": "mixamorig:Spine",
+                "Spine": "mixamorig:Spine1", "RightArm": "mixamorig:RightArm"}),
+    ("unreal", {"Hips": "pelvis", "LeftUpLeg": "thigh_l", "LeftLeg": "calf_l",
+                "LowerBack": "spine_01", "Spine": "spine_02", "RightArm": "upperarm_r"}),
+    ("smpl", {"Hips": "pelvis", "LeftUpLeg": "left_hip", "LeftLeg": "left_knee",
+              "LowerBack": "spine1", "Spine": "spine2", "RightArm": "right_shoulder"}),
+])
+def test_auto_mapping_presets(walk, preset, names):
+    scene, clip, times = walk
+    # keep only the renamed joints' names distinctive: others get neutral names
+    others = {n.name: f"joint{n.index}" for n in scene.nodes if n.name not in names}
+    target = renamed(scene, {**others, **names})
+    pairs = match_joints(scene, target, "auto")
+    for cmu, other in names.items():
+        assert pairs[other] == cmu
+    out, used = retarget(scene, clip, target, mapping="auto", return_mapping=True)
+    assert used == pairs
+    j = target.node_index(names["LeftLeg"])
+    want = scene.world(clip, times)[:, scene.node_index("LeftLeg"), :3, :3]
+    got = target.world(out, times)[:, j, :3, :3]
+    np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_none_mapping_pairs_equal_names(walk):
+    scene, _, _ = walk
+    assert match_joints(scene, scene, None) == {n.name: n.name for n in scene.nodes}
+
+
+def test_retarget_bad_input(walk):
+    scene, clip, _ = walk
+    with pytest.raises(ValueError, match=r"retarget: mapping\['LeftLeg'\] names source joint "
+                                         r"'LeftLag', which the source rig does not have; "
+                                         r"closest: 'LeftLeg'"):
+        retarget(scene, clip, scene, mapping={"LeftLeg": "LeftLag"})
+    with pytest.raises(ValueError, match=r"retarget: mapping\['Lefleg'\] names target joint "
+                                         r"'Lefleg'.*closest: 'LeftLeg'"):
+        retarget(scene, clip, scene, mapping={"Lefleg": "LeftLeg"})
+    with pytest.raises(ValueError, match=r"retarget: mapping is 'fuzzy'"):
+        retarget(scene, clip, scene, mapping="fuzzy")
+    with pytest.raises(ValueError, match=r"retarget: root 'Hipz' is not a joint of the rig; "
+                                         r"closest: 'Hips'"):
+        retarget(scene, clip, scene, root="Hipz")
+    with pytest.raises(ValueError, match=r"retarget: root 'Hips' drives no target joint"):
+        retarget(scene, clip, scene, mapping={"Spine": "Spine"}, root="Hips")
+    with pytest.raises(ValueError, match=r"retarget: up_axis is 3"):
+        retarget(scene, clip, scene, up_axis=3)
+
+
+# ------------------------------------------------------------------ mirror
+
+def test_mirror_twice_is_identity_and_keeps_lengths(walk):
+    scene, clip, times = walk
+    once = mirror(scene, clip)
+    twice = mirror(scene, once)
+    same_rotations(scene.pose(twice, times).rotation, scene.pose(clip, times).rotation, 1e-12)
+    np.testing.assert_allclose(positions(scene, twice, times), positions(scene, clip, times),
+                               atol=1e-12 * rig_size(scene))
+    p = positions(scene, once, times)
+    q = positions(scene, clip, times)
+    parents = [n.parent for n in scene.nodes]
+    for j, parent in enumerate(parents):
+        if parent >= 0:
+            np.testing.assert_allclose(np.linalg.norm(p[:, j] - p[:, parent], axis=-1),
+                                       np.linalg.norm(q[:, j] - q[:, parent], axis=-1),
+                                       atol=1e-12 * rig_size(scene))
+
+
+def symmetric_rig():
+    """Hips at x = 0 with two three-bone legs, mirror images in x, and a clip
+    turning and moving everything."""
+    def node(i, name, parent, t, r=(0, 0, 0, 1.0)):
+        return Node(i, name, parent, (), np.array(t, float), np.array(r, float), np.ones(3))
+    rng = np.random.default_rng(3)
+    q = rng.normal(size=4)
+    q /= np.linalg.norm(q)
+    qm = q * np.array([1, -1, -1, 1])  # the rest rotation reflected across x = 0
+    nodes = [node(0, "Hips", -1, (0, 1, 0)),
+             node(1, "LeftUpLeg", 0, (0.2, 0, 0), q), node(2, "LeftLeg", 1, (0.1, -0.5, 0.05)),
+             node(3, "LeftFoot", 2, (0.02, -0.4, 0.1)),
+             node(4, "RightUpLeg", 0, (-0.2, 0, 0), qm), node(5, "RightLeg", 4, (0.1, -0.5, 0.05)),
+             node(6, "RightFoot", 5, (0.02, -0.4, 0.1))]
+    # the right leg's local offsets are expressed in its reflected frame
+    for i in (5, 6):
+        nodes[i] = dataclasses.replace(nodes[i], translation=nodes[i].translation * [-1, 1, 1])
+    times = np.linspace(0, 1, 11)
+    channels = []
+    for j in range(7):
+        rot = rng.normal(size=(11, 4))
+        rot /= np.linalg.norm(rot, axis=-1, keepdims=True)
+        channels.append(ac.gltf.Channel.from_curve(
+            j, "rotation", ac.RotationCurve(times, rot, interpolation="linear"),
+            node_name=nodes[j].name))
+    channels.append(ac.gltf.Channel.from_curve(
+        0, "translation", ac.Curve(times, rng.normal(size=(11, 3)), interpolation="linear"),
+        node_name="Hips"))
+    clip = ac.gltf.Clip("moves", 1.0, tuple(channels))
+    return Scene(tuple(nodes), ((0,),), 0, (), (clip,)), clip, times
+
+
+def test_mirror_symmetric_rig_gives_partners_reflected():
+    scene, clip, times = symmetric_rig()
+    # the rest pose is symmetric
+    rest = positions(scene, None, 0.0)
+    np.testing.assert_allclose(rest[[4, 5, 6]], rest[[1, 2, 3]] * [-1, 1, 1], atol=1e-15)
+    out = mirror(scene, clip)
+    got = positions(scene, out, times)
+    want = positions(scene, clip, times)[:, [0, 4, 5, 6, 1, 2, 3]] * [-1, 1, 1]
+    np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+@pytest.mark.parametrize("left, right", [
+    ("LeftArm", "RightArm"), ("L_hand", "R_hand"), ("hand.L", "hand.R"), ("foot_l", "foot_r"),
+    ("LHipJoint", "RHipJoint"), ("b_LeftLeg01_015", "b_RightLeg01_019"),
+    ("upperarm_left", "upperarm_right"),
+])
+def test_mirror_pairs_patterns(left, right):
+    nodes = tuple(Node(i, n, -1, (), np.zeros(3), np.array([0, 0, 0, 1.0]), np.ones(3))
+                  for i, n in enumerate([left, right, "Spine", "Lamp"]))
+    scene = Scene(nodes, ((0, 1, 2, 3),), 0, (), ())
+    pairs = mirror_pairs(scene)
+    assert pairs[left] == right and pairs[right] == left
+    assert pairs["Spine"] == "Spine" and pairs["Lamp"] == "Lamp"
+
+
+def test_mirror_axis_and_bad_input(walk):
+    scene, clip, times = walk
+    twice = mirror(scene, mirror(scene, clip, axis="z"), axis="z")
+    np.testing.assert_allclose(positions(scene, twice, times), positions(scene, clip, times),
+                               atol=1e-12 * rig_size(scene))
+    with pytest.raises(ValueError, match=r"mirror: axis is 'w'"):
+        mirror(scene, clip, axis="w")
+    with pytest.raises(ValueError, match=r"mirror: pairs\['LeftLeg'\] names joint 'RightLag'.*"
+                                         r"closest: 'RightLeg'"):
+        mirror(scene, clip, pairs={"LeftLeg": "RightLag"})
+    with pytest.raises(ValueError, match=r"mirror: pairs is 'manual'"):
+        mirror(scene, clip, pairs="manual")
+
+
+@pytest.fixture(scope="module")
+def fox():
+    scene = ac.gltf.load_scene(DATA / "gltf" / "Fox" / "Fox.glb")
+    clip = scene.clip("Walk")
+    times = ac.ik_clip_times(clip)[::3]
+    return scene, clip, times
+
+
+def test_fox_retarget_invariants(fox):
+    scene, clip, times = fox
+    same = retarget(scene, clip, scene)
+    np.testing.assert_allclose(positions(scene, same, times), positions(scene, clip, times),
+                               atol=1e-12 * rig_size(scene))
+    other = rotated_frames(scene, seed=5)
+    out = retarget(scene, clip, other)
+    np.testing.assert_allclose(positions(other, out, times), positions(scene, clip, times),
+                               atol=1e-9 * rig_size(scene))
+
+
+def test_fox_mirror_pairs_and_twice(fox):
+    scene, clip, times = fox
+    pairs = mirror_pairs(scene)
+    assert pairs["b_LeftLeg01_015"] == "b_RightLeg01_019"
+    assert pairs["b_RightLeg01_019"] == "b_LeftLeg01_015"
+    assert pairs["b_Spine01_02"] == "b_Spine01_02"
+    twice = mirror(scene, mirror(scene, clip))
+    np.testing.assert_allclose(positions(scene, twice, times), positions(scene, clip, times),
+                               atol=1e-12 * rig_size(scene))
