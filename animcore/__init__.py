@@ -29,6 +29,8 @@ from . import rotations as _rotations
 from . import skeleton as _skeleton
 from . import snapshot as _snapshot
 from . import usd
+from . import cleanup as _cleanup
+from .cleanup import *  # noqa: F401,F403
 from .contact import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
 from .easing import *  # noqa: F401,F403
@@ -49,6 +51,7 @@ __all__ = [
     *_contact.__all__,
     *_snapshot.__all__,
     *_skeleton.__all__,
+    *_cleanup.__all__,
     "bvh",
     "gltf",
     "usd",

@@ -1321,6 +1321,19 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
 AC_API ac_status ac_tangents_auto_ease(const double *times, const double *values, size_t k,
                                        size_t c, double *slopes, ac_error *err);
 
+/* Cleanup of time series (one series of `frames` samples per call).
+   euler_filter: each frame's angles (3 per frame, radians) become the
+   triplet of the same rotation nearest the previous frame's result, among
+   the given triplet and the sequence's other one, each moved by whole turns
+   (`proper` nonzero for sequences such as zxz), so no step exceeds pi per
+   angle. quat_continuous: signs flipped so that neighbours never have a
+   negative dot product. AC_ERR_VALUE ("angles", "q") names the first
+   non-finite input's frame. */
+AC_API ac_status ac_cleanup_euler_filter(const double *angles, int proper, double *out,
+                                         size_t frames, ac_error *err);
+AC_API ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t frames,
+                                            ac_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,7 @@ static int (*const domains[])(PyObject *) = {
     acpy_skeleton_init,
     acpy_state_init,
     acpy_tangents_init,
+    acpy_cleanup_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);
