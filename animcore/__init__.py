@@ -32,6 +32,8 @@ from . import usd
 from . import cleanup as _cleanup
 from .cleanup import *  # noqa: F401,F403
 from .contact import *  # noqa: F401,F403
+from . import reduce as _reduce
+from .reduce import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
 from .easing import *  # noqa: F401,F403
 from .hermite import *  # noqa: F401,F403
@@ -52,6 +54,7 @@ __all__ = [
     *_snapshot.__all__,
     *_skeleton.__all__,
     *_cleanup.__all__,
+    *_reduce.__all__,
     "bvh",
     "gltf",
     "usd",
