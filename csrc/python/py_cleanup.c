@@ -37,8 +37,7 @@ static int quat_context(const char *func, PyObject *arg, acpy_context *ctx)
     return series_context(func, arg, ctx, 4);
 }
 
-/* Without outputs (the validation pass) each series is filtered into a
-   scratch-free check: only finiteness can fail. */
+/* Without outputs (the validation pass): only a non-finite sample can fail. */
 static ac_status check_finite(const acpy_context *ctx, const double *in, size_t step, size_t n,
                               ac_error *err)
 {
@@ -50,7 +49,10 @@ static ac_status check_finite(const acpy_context *ctx, const double *in, size_t 
                 err->status = AC_ERR_VALUE;
                 err->index = i * (size_t)(ctx->count > 1 ? ctx->count : 1) +
                              k / (size_t)ctx->channels;
-                err->arg = ctx->channels == 3 ? AC_ARG_ANGLES : AC_ARG_Q;
+                if (ctx->channels == 3)
+                    err->arg = AC_ARG_ANGLES;
+                else
+                    err->arg = AC_ARG_Q;
                 err->value = x[k];
                 err->reason = AC_REASON_NONE;
                 snprintf(err->detail, sizeof err->detail, "must be finite");
