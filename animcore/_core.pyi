@@ -449,3 +449,9 @@ def _euler_filter(
 def _quat_continuous(
     func: str, context: tuple[int, int], q: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
+
+# compressed clips: the layout of animcore.h, validated by the core
+def _compressed_info(func: str, data: bytes) -> tuple[int, int, float, float]: ...
+def _compressed_sample(
+    func: str, data: bytes, t: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...

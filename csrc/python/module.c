@@ -23,6 +23,7 @@ static int (*const domains[])(PyObject *) = {
     acpy_state_init,
     acpy_tangents_init,
     acpy_cleanup_init,
+    acpy_reduce_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);
