@@ -36,8 +36,12 @@ from . import rootmotion as _rootmotion
 from . import rotations as _rotations
 from . import skeleton as _skeleton
 from . import snapshot as _snapshot
+from . import cleanup as _cleanup
 from .blend import *  # noqa: F401,F403
+from .cleanup import *  # noqa: F401,F403
 from .contact import *  # noqa: F401,F403
+from . import reduce as _reduce
+from .reduce import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
 from .easing import *  # noqa: F401,F403
 from .hermite import *  # noqa: F401,F403
@@ -93,6 +97,8 @@ __all__ = [
     *_layers.__all__,
     *_ik.__all__,
     *_retarget.__all__,
+    *_cleanup.__all__,
+    *_reduce.__all__,
     "bvh",
     "fbx",
     "gltf",

@@ -483,4 +483,16 @@ def _ik_chain(
 def _ik_chain_limited(
     func: str, context: tuple[int, int, int, float, bool], positions: ArrayLike,
     target: ArrayLike, limits: ArrayLike, out: _Out, workers: Optional[int],
+# cleanup of time series (declared kernels): the context is (option, frames)
+def _euler_filter(
+    func: str, context: tuple[int, int], angles: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _quat_continuous(
+    func: str, context: tuple[int, int], q: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+
+# compressed clips: the layout of animcore.h, validated by the core
+def _compressed_info(func: str, data: bytes) -> tuple[int, int, float, float]: ...
+def _compressed_sample(
+    func: str, data: bytes, t: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...

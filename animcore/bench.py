@@ -1029,6 +1029,45 @@ def bench_skeleton(scale: float, repeats: int) -> list[Comparison]:
     ]
 
 
+def numpy_euler_filter(angles, proper):
+    """The Euler filter in NumPy: which triplet each frame takes depends only
+    on the previous frame's pick, so both answers are computed for every
+    frame at once and only the two-state chain is walked; np.unwrap then
+    removes the whole turns."""
+    other = np.stack([angles[:, 0] + np.pi, (0.0 if proper else np.pi) - angles[:, 1],
+                      angles[:, 2] + np.pi], axis=-1)
+    cands = (angles, other)
+
+    def dist(a, b):
+        d = np.remainder(a - b + np.pi, 2 * np.pi) - np.pi
+        return np.abs(d).sum(-1)
+
+    # take_other[s][i]: frame i picks the other triplet when frame i-1 picked s
+    take_other = [dist(cands[1][1:], cands[s][:-1]) < dist(cands[0][1:], cands[s][:-1])
+                  for s in (0, 1)]
+    t0, t1 = take_other[0].tolist(), take_other[1].tolist()
+    state, picks = 0, [0]
+    for i in range(len(t0)):
+        state = t1[i] if state else t0[i]
+        picks.append(state)
+    chosen = np.where(np.array(picks, dtype=bool)[:, None], other, angles)
+    return np.unwrap(chosen, axis=0)
+
+
+def bench_cleanup(scale: float, repeats: int) -> list[Comparison]:
+    from .cleanup import euler_filter
+
+    n = max(2, int(10**6 * scale))
+    rng = np.random.default_rng(0)
+    angles = np.cumsum(rng.normal(scale=0.3, size=(n, 3)), axis=0)
+    angles = np.remainder(angles + np.pi, 2 * np.pi) - np.pi
+    return [
+        compare("euler_filter (XYZ, per frame)", n, lambda: euler_filter(angles, "XYZ"),
+                "NumPy two-state chain + np.unwrap",
+                lambda: numpy_euler_filter(angles, False), repeats, target=5),
+    ]
+
+
 FOX = "tests/data/gltf/Fox/Fox.glb"
 
 
@@ -1500,6 +1539,7 @@ CASES = {
     "ingest": bench_ingest,
     "blend": bench_blend,
     "ik": bench_ik,
+    "cleanup": bench_cleanup,
 }
 
 

@@ -1285,7 +1285,6 @@ AC_API ac_status ac_blend_apply_additive(const double *a_translation, const doub
                                          const size_t steps[8], ac_blend_scale_mode mode,
                                          double *translation, double *rotation, double *scale,
                                          size_t n, ac_error *err);
-=======
 /* ------------------------------------------------------ inverse kinematics
    Batch IK solvers over float64 world-space positions. Rotations they return
    are world-space corrections (x, y, z, w) that pre-multiply a joint's world
@@ -1363,6 +1362,57 @@ AC_API ac_status ac_ik_chain(const double *positions, const double *target,
                              const double *limits, size_t k, ac_ik_method method,
                              int max_iterations, double tolerance, const size_t steps[3],
                              double *out, uint8_t *converged, size_t n, ac_error *err);
+
+/* Cleanup of time series (one series of `frames` samples per call).
+   euler_filter: each frame's angles (3 per frame, radians) become the
+   triplet of the same rotation nearest the previous frame's result, among
+   the given triplet and the sequence's other one, each moved by whole turns
+   (`proper` nonzero for sequences such as zxz), so no step exceeds pi per
+   angle. quat_continuous: signs flipped so that neighbours never have a
+   negative dot product. AC_ERR_VALUE ("angles", "q") names the first
+   non-finite input's frame. */
+AC_API ac_status ac_cleanup_euler_filter(const double *angles, int proper, double *out,
+                                         size_t frames, ac_error *err);
+AC_API ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t frames,
+                                            ac_error *err);
+
+/* Compressed clips (animcore.compress). Layout version 1, little-endian:
+     header, 32 bytes: "ACCC", u16 version (1), u16 reserved (0), u32 nodes
+       (<= 2^20), u32 samples (1 .. 2^28), f64 start time (s), f64 sample
+       rate (samples per second, > 0);
+     track table: for each node its translation, rotation and scale tracks,
+       4 bytes each: u8 kind (AC_TRACK_*), u8 bits (1..24 when animated, else
+       0), u16 reserved (0);
+     track data, in table order: default tracks nothing (identity: zero
+       translation, rotation (0, 0, 0, 1), unit scale); constant tracks 3 f32
+       (translation, scale) or 4 f32 (rotation x, y, z, w); animated tracks
+       3 components (x, y, z; a rotation's w >= 0 is rebuilt as
+       sqrt(1 - x^2 - y^2 - z^2)) as f32 (minimum, extent) pairs, then every
+       sample's components, sample-major, as `bits`-bit unsigned integers q
+       packed least significant bit first and padded to a byte: the value is
+       minimum + extent * q / (2^bits - 1).
+   Sample s lies at start + s / rate; between samples translation and scale
+   are interpolated linearly and rotations by normalized lerp on the shorter
+   arc; times outside the samples clamp. Every read is checked against
+   `size` first: any inconsistency (magic, version, counts, kinds, bits,
+   sizes, non-finite floats, negative extents) is AC_ERR_VALUE with arg
+   "value", index the byte offset and the reason in detail. */
+#define AC_COMPRESSED_VERSION 1
+enum { AC_TRACK_DEFAULT = 0, AC_TRACK_CONSTANT = 1, AC_TRACK_ANIMATED = 2 };
+typedef struct ac_compressed_info {
+    uint32_t nodes;
+    uint32_t samples;
+    double start;
+    double rate;
+} ac_compressed_info;
+AC_API ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size,
+                                           ac_compressed_info *info, ac_error *err);
+/* Poses at n times t: translation (n, nodes, 3), rotation (n, nodes, 4),
+   scale (n, nodes, 3). Errors: those of ac_reduce_compressed_info, and
+   AC_ERR_VALUE "t" for a non-finite time. */
+AC_API ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const double *t,
+                                             size_t n, double *translation, double *rotation,
+                                             double *scale, ac_error *err);
 
 /* ===============================================================   Binding support: read-only success proofs. Engines need not call these.
 

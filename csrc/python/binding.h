@@ -295,6 +295,8 @@ int acpy_tangents_init(PyObject *module);
 int acpy_fbx_init(PyObject *module);
 int acpy_blend_init(PyObject *module);
 int acpy_ik_init(PyObject *module);
+int acpy_cleanup_init(PyObject *module);
+int acpy_reduce_init(PyObject *module);
 
 /* The C objects behind a snapshot handle (py_snapshot.c), one of them NULL,
    held for reading or (`write`) for writing as its own samples and pushes

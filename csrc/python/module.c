@@ -25,6 +25,8 @@ static int (*const domains[])(PyObject *) = {
     acpy_fbx_init,
     acpy_blend_init,
     acpy_ik_init,
+    acpy_cleanup_init,
+    acpy_reduce_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);

@@ -1,0 +1,217 @@
+/* Compressed clips: validation and sampling of the byte layout that
+   animcore.compress writes (the layout is documented in animcore.h). */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ac_internal.h"
+
+#define HEADER_SIZE 32u
+#define TRACK_SIZE 4u
+#define MAX_NODES (1u << 20)
+#define MAX_SAMPLES (1u << 28)
+#define MAX_BITS 24u
+
+static uint16_t read_u16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+
+static uint32_t read_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+
+static double read_f64(const uint8_t *p)
+{
+    uint64_t bits = 0;
+    double x;
+    for (int i = 7; i >= 0; i--)
+        bits = (bits << 8) | p[i];
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+static double read_f32(const uint8_t *p)
+{
+    uint32_t bits = read_u32(p);
+    float x;
+    memcpy(&x, &bits, sizeof x);
+    return (double)x;
+}
+
+/* Components a track stores: a constant rotation keeps all four, an
+   animated one x, y, z (w >= 0 rebuilt). */
+static size_t stored(int path, int kind)
+{
+    if (kind == AC_TRACK_CONSTANT)
+        return path == 1 ? 4u : 3u;
+    return 3u;
+}
+
+static size_t track_bytes(int path, int kind, unsigned bits, uint64_t samples)
+{
+    size_t comps = stored(path, kind);
+    if (kind == AC_TRACK_DEFAULT)
+        return 0;
+    if (kind == AC_TRACK_CONSTANT)
+        return 4u * comps;
+    /* samples <= 2^28, comps * bits <= 72: the bit count fits in 64 bits */
+    return 8u * comps + (size_t)((samples * comps * bits + 7u) / 8u);
+}
+
+static ac_status bad(ac_error *err, size_t offset, double value, const char *what)
+{
+    return ac_fail(err, AC_ERR_VALUE, offset, AC_ARG_VALUE, value, "%s", what);
+}
+
+ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size, ac_compressed_info *info,
+                                    ac_error *err)
+{
+    uint64_t total;
+    size_t offset;
+    if (size < HEADER_SIZE)
+        return bad(err, size, (double)size, "too short for the 32-byte header");
+    if (memcmp(data, "ACCC", 4) != 0)
+        return bad(err, 0, data[0], "not a compressed clip (magic 'ACCC')");
+    if (read_u16(data + 4) != AC_COMPRESSED_VERSION)
+        return bad(err, 4, read_u16(data + 4), "unsupported version (this build reads 1)");
+    if (read_u16(data + 6) != 0)
+        return bad(err, 6, read_u16(data + 6), "reserved field must be 0");
+    info->nodes = read_u32(data + 8);
+    info->samples = read_u32(data + 12);
+    info->start = read_f64(data + 16);
+    info->rate = read_f64(data + 24);
+    if (info->nodes > MAX_NODES)
+        return bad(err, 8, (double)info->nodes, "node count above 2^20");
+    if (info->samples < 1 || info->samples > MAX_SAMPLES)
+        return bad(err, 12, (double)info->samples, "sample count must lie in [1, 2^28]");
+    if (!ac_finite(info->start))
+        return bad(err, 16, info->start, "start time must be finite");
+    if (!(info->rate > 0.0 && ac_finite(info->rate)))
+        return bad(err, 24, info->rate, "sample rate must be finite and > 0");
+    total = HEADER_SIZE + (uint64_t)TRACK_SIZE * 3u * info->nodes;
+    if (total > size)
+        return bad(err, size, (double)size, "too short for the track table");
+    for (size_t k = 0; k < 3u * info->nodes; k++) {
+        const uint8_t *t = data + HEADER_SIZE + TRACK_SIZE * k;
+        int kind = t[0];
+        unsigned bits = t[1];
+        size_t at = HEADER_SIZE + TRACK_SIZE * k;
+        if (kind > AC_TRACK_ANIMATED)
+            return bad(err, at, kind, "track kind must be 0, 1 or 2");
+        if (kind == AC_TRACK_ANIMATED ? bits < 1 || bits > MAX_BITS : bits != 0)
+            return bad(err, at + 1, bits, "bits must lie in [1, 24] (animated) or be 0");
+        if (read_u16(t + 2) != 0)
+            return bad(err, at + 2, read_u16(t + 2), "reserved field must be 0");
+        total += track_bytes((int)(k % 3), kind, bits, info->samples);
+        if (total > size)
+            return bad(err, size, (double)size, "too short for the track data");
+    }
+    if (total != size)
+        return bad(err, (size_t)total, (double)size, "trailing bytes after the track data");
+    /* the floats of every track: finite, extents >= 0, constant rotations non-zero */
+    offset = HEADER_SIZE + TRACK_SIZE * 3u * info->nodes;
+    for (size_t k = 0; k < 3u * info->nodes; k++) {
+        const uint8_t *t = data + HEADER_SIZE + TRACK_SIZE * k;
+        int path = (int)(k % 3), kind = t[0];
+        size_t comps = stored(path, kind), floats = kind == AC_TRACK_ANIMATED ? 2 * comps
+                                                 : kind == AC_TRACK_CONSTANT ? comps : 0;
+        double norm = 0.0;
+        for (size_t c = 0; c < floats; c++) {
+            double x = read_f32(data + offset + 4 * c);
+            if (!ac_finite(x))
+                return bad(err, offset + 4 * c, x, "must be finite");
+            if (kind == AC_TRACK_ANIMATED && c % 2 == 1 && !(x >= 0.0))
+                return bad(err, offset + 4 * c, x, "a range extent must be >= 0");
+            norm += x * x;
+        }
+        if (kind == AC_TRACK_CONSTANT && path == 1 && !(norm > 0.0))
+            return bad(err, offset, norm, "a constant rotation must be non-zero");
+        offset += track_bytes(path, kind, t[1], info->samples);
+    }
+    return AC_OK;
+}
+
+/* The value of component c of sample s of an animated track at p. */
+static double quantized(const uint8_t *p, size_t comps, unsigned bits, size_t s, size_t c)
+{
+    const uint8_t *packed = p + 8 * comps;
+    uint64_t bit = ((uint64_t)s * comps + c) * bits, q = 0;
+    for (unsigned b = 0; b < bits; b++, bit++)
+        q |= (uint64_t)((packed[bit >> 3] >> (bit & 7)) & 1u) << b;
+    return read_f32(p + 8 * c) +
+           read_f32(p + 8 * c + 4) * ((double)q / (double)((1u << bits) - 1u));
+}
+
+static void animated_sample(const uint8_t *p, int path, unsigned bits, size_t s, double *v)
+{
+    for (size_t c = 0; c < 3; c++)
+        v[c] = quantized(p, 3, bits, s, c);
+    if (path == 1) {
+        double w2 = 1.0 - v[0] * v[0] - v[1] * v[1] - v[2] * v[2];
+        v[3] = w2 > 0.0 ? sqrt(w2) : 0.0;
+    }
+}
+
+static const double IDENTITY[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 0}};
+
+ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const double *t,
+                                      size_t n, double *translation, double *rotation,
+                                      double *scale, ac_error *err)
+{
+    ac_compressed_info info;
+    ac_status st = ac_reduce_compressed_info(data, size, &info, err);
+    const size_t last = (size_t)info.samples - 1u;
+    if (st)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        if (!ac_finite(t[i]))
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite");
+    for (size_t i = 0; i < n; i++) {
+        size_t offset = HEADER_SIZE + TRACK_SIZE * 3u * info.nodes;
+        /* the sample pair and the fraction between them, clamped to the samples */
+        double x = (t[i] - info.start) * info.rate, u = 0.0;
+        size_t s0 = 0, s1 = 0;
+        if (x >= (double)last) {
+            s0 = s1 = last;
+        } else if (x > 0.0) {
+            s0 = (size_t)x;
+            s1 = s0 + 1;
+            u = x - (double)s0;
+        }
+        for (size_t k = 0; k < 3u * info.nodes; k++) {
+            const uint8_t *track = data + HEADER_SIZE + TRACK_SIZE * k;
+            int path = (int)(k % 3), kind = track[0];
+            size_t node = k / 3, width = path == 1 ? 4u : 3u;
+            double *out = (path == 0 ? translation : path == 1 ? rotation : scale) +
+                          (i * info.nodes + node) * width;
+            double a[4], b[4];
+            if (kind == AC_TRACK_DEFAULT) {
+                for (size_t c = 0; c < width; c++)
+                    out[c] = IDENTITY[path][c];
+            } else if (kind == AC_TRACK_CONSTANT) {
+                for (size_t c = 0; c < width; c++)
+                    out[c] = read_f32(data + offset + 4 * c);
+                if (path == 1 && !ac_normalize(out, 4, out))
+                    out[3] = 1.0; /* validated non-zero: not reached */
+            } else {
+                animated_sample(data + offset, path, track[1], s0, a);
+                animated_sample(data + offset, path, track[1], s1, b);
+                if (path == 1) {
+                    /* nlerp on the shorter arc, normalized */
+                    double sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
+                    for (size_t c = 0; c < 4; c++)
+                        out[c] = a[c] + u * (sign * b[c] - a[c]);
+                    if (!ac_normalize(out, 4, out)) {
+                        out[0] = out[1] = out[2] = 0.0;
+                        out[3] = 1.0;
+                    }
+                } else {
+                    for (size_t c = 0; c < 3; c++)
+                        out[c] = a[c] + u * (b[c] - a[c]);
+                }
+            }
+            offset += track_bytes(path, kind, track[1], info.samples);
+        }
+    }
+    return AC_OK;
+}

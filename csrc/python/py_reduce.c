@@ -1,0 +1,95 @@
+#include "binding.h"
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+
+/* Compressed clips: the layout is read and validated by the core; the
+   context of the sampling kernel is the clip's bytes. */
+
+static int bytes_of(const char *func, PyObject *arg, const uint8_t **data, size_t *size)
+{
+    if (!PyBytes_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s: compressed data must be bytes", func);
+        return 0;
+    }
+    *data = (const uint8_t *)PyBytes_AS_STRING(arg);
+    *size = (size_t)PyBytes_GET_SIZE(arg);
+    return 1;
+}
+
+static int check(const char *func, const uint8_t *data, size_t size, ac_compressed_info *info)
+{
+    ac_error err;
+    if (ac_reduce_compressed_info(data, size, info, &err) == AC_OK)
+        return 1;
+    char value[32];
+    snprintf(value, sizeof value, "%.17g", err.value);
+    PyErr_Format(PyExc_ValueError, "%s: data at byte %zu is %s (%s)", func, err.index, value,
+                 err.detail);
+    return 0;
+}
+
+/* _compressed_info(func, data) -> (nodes, samples, start, rate) */
+static PyObject *compressed_info(PyObject *self, PyObject *args)
+{
+    const char *func;
+    PyObject *bytes;
+    const uint8_t *data;
+    size_t size;
+    ac_compressed_info info;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sO:_compressed_info", &func, &bytes) ||
+        !bytes_of(func, bytes, &data, &size) || !check(func, data, size, &info))
+        return NULL;
+    return Py_BuildValue("(IIdd)", info.nodes, info.samples, info.start, info.rate);
+}
+
+static int sample_context(const char *func, PyObject *arg, acpy_context *ctx)
+{
+    const uint8_t *data;
+    size_t size;
+    ac_compressed_info info;
+    if (!bytes_of(func, arg, &data, &size) || !check(func, data, size, &info))
+        return 0;
+    ctx->object = data;
+    ctx->option[0] = (long)size;
+    ctx->channels = (npy_intp)info.nodes;
+    ctx->work = (npy_intp)info.nodes * 3;
+    return 1;
+}
+
+static ac_status sample_loop(const acpy_context *ctx, const double *const *in,
+                             const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    (void)steps;
+    if (!out) { /* the validation pass: only a time can fail */
+        for (size_t i = 0; i < n; i++)
+            if (!(fabs(in[0][i]) <= DBL_MAX))
+                return acpy_unchecked(err);
+        return AC_OK;
+    }
+    return ac_reduce_compressed_sample(ctx->object, (size_t)ctx->option[0], in[0], n, out[0],
+                                       out[1], out[2], err);
+}
+
+static const acpy_kernel sample = {
+    "_compressed_sample", "_compressed_sample(func, data, t, out, workers) -> (translation, "
+    "rotation, scale)", 1, 3, {{"t", 1}},
+    {{"translation", ACPY_C3}, {"rotation", ACPY_C4}, {"scale", ACPY_C3}}, sample_loop,
+    ACPY_CHECKS, sample_context,
+};
+
+static const acpy_kernel *const kernels[] = {&sample};
+
+static PyMethodDef methods[] = {
+    {"_compressed_info", compressed_info, METH_VARARGS,
+     "_compressed_info(func, data) -> (nodes, samples, start, rate)"},
+    {NULL, NULL, 0, NULL},
+};
+
+int acpy_reduce_init(PyObject *module)
+{
+    if (acpy_add_kernels(module, kernels, sizeof kernels / sizeof *kernels) < 0)
+        return -1;
+    return PyModule_AddFunctions(module, methods);
+}
