@@ -483,6 +483,8 @@ def _ik_chain(
 def _ik_chain_limited(
     func: str, context: tuple[int, int, int, float, bool], positions: ArrayLike,
     target: ArrayLike, limits: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+
 # cleanup of time series (declared kernels): the context is (option, frames)
 def _euler_filter(
     func: str, context: tuple[int, int], angles: ArrayLike, out: _Out, workers: Optional[int],

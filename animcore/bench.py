@@ -1062,7 +1062,7 @@ def bench_cleanup(scale: float, repeats: int) -> list[Comparison]:
     angles = np.cumsum(rng.normal(scale=0.3, size=(n, 3)), axis=0)
     angles = np.remainder(angles + np.pi, 2 * np.pi) - np.pi
     return [
-        compare("euler_filter (XYZ, per frame)", n, lambda: euler_filter(angles, "XYZ"),
+        compare("cleanup euler_filter (XYZ, per frame)", n, lambda: euler_filter(angles, "XYZ"),
                 "NumPy two-state chain + np.unwrap",
                 lambda: numpy_euler_filter(angles, False), repeats, target=5),
     ]
