@@ -133,7 +133,7 @@ from .easing import (EASING_KINDS, CubicBezier, Ease, Easing, Steps, as_easing_f
                      easing_from_data, easing_to_data)
 from .easing import _curve_class as _easing_curve_class
 
-__all__ = ["Curve", "CurveKey", "CurveSample", "KeySlopes", "Overshoot"]
+__all__ = ["Curve", "CurveDerivative", "CurveKey", "CurveSample", "KeySlopes", "Overshoot"]
 
 # The key-track vocabulary shared with RotationCurve and LoopTrack (_options).
 _INTERPOLATION = INTERPOLATIONS
@@ -1284,9 +1284,42 @@ class Curve(ByValue):
             derivative = derivative_order("Curve.evaluate", derivative, (0, 1, 2))
         return self._evaluate("Curve.evaluate", t, (derivative,), out, side, workers)[0]
 
-    def __call__(self, t, *, side: str = "right", out=None):
-        """The value at ``t``; the same as ``evaluate(t, side=side, out=out)``."""
-        return self._evaluate("Curve", t, (0,), out, side)[0]
+    def __call__(self, t, derivative: int = 0, *, side: str = "right", out=None):
+        """The value (``derivative=0``), velocity (1) or acceleration (2) at
+        ``t``; the same as ``evaluate(t, derivative, side=side, out=out)``.
+
+        The derivative order is the second positional argument, as ``nu`` is
+        in ``scipy.interpolate``'s splines: ``c(t, 1)`` is the per-second
+        velocity. A ``derivative`` other than 0, 1 or 2 is a ValueError.
+        """
+        if derivative.__class__ is not int or not 0 <= derivative <= 2:  # bool is not int
+            derivative = derivative_order("Curve", derivative, (0, 1, 2))
+        return self._evaluate("Curve", t, (derivative,), out, side)[0]
+
+    def derivative(self, nu: int = 1) -> "CurveDerivative":
+        """The ``nu``-th time derivative of this curve as a callable
+        :class:`CurveDerivative`, as scipy's ``CubicHermiteSpline.derivative``
+        gives one: ``c.derivative()(t) == c(t, 1)``.
+
+        Parameters
+        ----------
+        nu : {1, 2}
+            1: per-second velocity, 2: acceleration. The curve has no third
+            derivative here (a cubic's is piecewise constant and is not
+            evaluated by the core).
+
+        Returns
+        -------
+        CurveDerivative
+            Evaluates ``self.evaluate(t, nu)``; it refers to this curve (a
+            ``Curve`` is immutable), and pickles, copies and compares by value.
+
+        Raises
+        ------
+        ValueError
+            ``nu`` not 1 or 2 (names the value).
+        """
+        return CurveDerivative(self, _order_argument("Curve.derivative", "nu", nu, (1, 2)))
 
     def sample(self, t, *, side: str = "right", out=None, workers=None) -> CurveSample:
         """Value and per-second velocity at ``t`` (see :meth:`evaluate`);
@@ -1767,6 +1800,101 @@ class Curve(ByValue):
                 f"interpolation={_interpolation_text(self._interpolation)}{tangents}, "
                 f"before={self._before!r}, "
                 f"after={self._after!r}{jumps}{ease}{remapped})")
+
+
+def _order_argument(func: str, name: str, value, orders: tuple[int, ...]) -> int:
+    """``value`` as an int derivative order from ``orders`` (consecutive), or a
+    ValueError naming ``func``, the argument ``name`` and the value."""
+    if not orders:  # an acceleration has no further derivative here
+        raise ValueError(f"{func}: {name} is {value!r} (must be none: the acceleration, "
+                         f"order 2, is the highest a curve gives)")
+    allowed = (" or ".join([", ".join(map(str, orders[:-1])), str(orders[-1])])
+               if len(orders) > 1 else str(orders[0]))
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{func}: {name} is {value!r} (must be an integer derivative "
+                         f"order, {allowed})")
+    if int(value) not in orders:
+        raise ValueError(f"{func}: {name} is {int(value)} (must be {allowed}: a curve's "
+                         f"derivatives go up to the acceleration, order 2)")
+    return int(value)
+
+
+class CurveDerivative(ByValue):
+    """The ``nu``-th time derivative of a :class:`Curve`, as a callable
+    (what :meth:`Curve.derivative` returns).
+
+    ``CurveDerivative(curve, nu)(t, ...)`` is ``curve.evaluate(t, nu, ...)``:
+    ``nu=1`` the per-second velocity, ``nu=2`` the acceleration, with the
+    curve's sides, extrapolation and time remaps. Like scipy's
+    ``CubicHermiteSpline.derivative()`` it is itself differentiable
+    (``c.derivative().derivative()`` is ``c.derivative(2)``) and takes a
+    further order as its second argument, up to a total of 2.
+
+    It holds the curve itself (curves are immutable), and pickles, copies
+    and compares (``==``) by value: equal curves and equal orders.
+
+    Parameters
+    ----------
+    curve : Curve
+        The curve to differentiate.
+    nu : {1, 2}
+        The derivative order.
+
+    Raises
+    ------
+    ValueError
+        ``curve`` not a Curve, or ``nu`` not 1 or 2.
+    """
+
+    __slots__ = ("_curve", "_nu")
+
+    def __init__(self, curve: Curve, nu: int = 1):
+        if not isinstance(curve, Curve):
+            raise ValueError(f"CurveDerivative: curve is a {type(curve).__name__} "
+                             f"(must be a Curve)")
+        self._nu = _order_argument("CurveDerivative", "nu", nu, (1, 2))
+        self._curve = curve
+
+    @property
+    def curve(self) -> Curve:
+        """The curve differentiated."""
+        return self._curve
+
+    @property
+    def nu(self) -> int:
+        """The derivative order: 1 (velocity) or 2 (acceleration)."""
+        return self._nu
+
+    def __call__(self, t, derivative: int = 0, *, side: str = "right", out=None,
+                 workers=None):
+        """The curve's derivative of order ``nu + derivative`` at ``t``; the
+        same as ``curve.evaluate(t, nu + derivative, side=side, out=out,
+        workers=workers)`` (see :meth:`Curve.evaluate`).
+
+        ``derivative`` adds to ``nu`` (0, or 1 when ``nu`` is 1); any other
+        value is a ValueError naming it.
+        """
+        more = _order_argument("CurveDerivative", "derivative", derivative,
+                               tuple(range(3 - self._nu)))
+        return self._curve._evaluate("CurveDerivative", t, (self._nu + more,), out, side,
+                                     workers)[0]
+
+    def derivative(self, nu: int = 1) -> "CurveDerivative":
+        """The derivative of this derivative: order ``self.nu + nu`` of the
+        curve (at most 2)."""
+        more = _order_argument("CurveDerivative.derivative", "nu", nu,
+                               tuple(range(1, 3 - self._nu)))
+        return CurveDerivative(self._curve, self._nu + more)
+
+    def _state(self) -> dict:
+        return {"curve": self._curve, "nu": self._nu}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "CurveDerivative":
+        return cls(state["curve"], state["nu"])
+
+    def __repr__(self):
+        return f"CurveDerivative(nu={self._nu}, curve={self._curve!r})"
 
 
 # Ease evaluates parameterized easings with a Curve; easing sits below curves, so the class

@@ -572,9 +572,16 @@ class RotationCurve(ByValue):
                                       "rotations (0) and angular velocities (1)")
         return self._eval(func, t, out, derivative, side, workers)
 
-    def __call__(self, t, *, side: str = "right", out=None) -> np.ndarray:
-        """The rotations at ``t``; the same as ``evaluate(t, side=side, out=out)``."""
-        return self._eval("RotationCurve", t, out, 0, side)
+    def __call__(self, t, derivative: int = 0, *, side: str = "right",
+                 out=None) -> np.ndarray:
+        """The rotations (``derivative=0``) or angular velocities (1) at ``t``;
+        the same as ``evaluate(t, derivative, side=side, out=out)``. The
+        order is the second positional argument, as ``nu`` is in scipy's
+        splines; any other value is a ValueError."""
+        if derivative.__class__ is not int or not 0 <= derivative <= 1:  # bool is not int
+            derivative = derivative_order("RotationCurve", derivative, (0, 1),
+                                          "rotations (0) and angular velocities (1)")
+        return self._eval("RotationCurve", t, out, derivative, side)
 
     def angular_velocity(self, t, *, side: str = "right", out=None) -> np.ndarray:
         """Angular velocity in rad/s at times ``t``: ``t.shape + (3,)``; the same

@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -5,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy.interpolate import CubicHermiteSpline, PchipInterpolator
 
-from animcore import CubicBezier, Curve, CurveSample, Steps
+from animcore import CubicBezier, Curve, CurveDerivative, CurveSample, RotationCurve, Steps
 
 from reference import (catmull_rom_velocities, piecewise_hermite,
                        uniform_catmull_rom_velocities)
@@ -1308,3 +1310,86 @@ def test_key_slopes_overflowing_jump_raises():
     with pytest.raises(OverflowError, match=r"Curve.key_slopes: jump at index \(0,\) .* right "
                                             r"slope -1.5e\+308 minus left slope 1.5e\+308"):
         curve.key_slopes()
+
+
+# -- derivative order in __call__ and Curve.derivative (scipy's nu) -------------------
+
+@pytest.mark.parametrize("seed", range(4))
+def test_call_takes_the_derivative_order_second_as_scipy_does(seed):
+    rng = np.random.default_rng(100 + seed)
+    channels = None if seed % 2 else 3
+    times, values, velocities = random_track(rng, c=channels)
+    spline = CubicHermiteSpline(times, values, velocities)
+    t = rng.uniform(times[0], times[-1], 300)
+    c = Curve(times, values, velocities=velocities)
+    for nu in range(3):
+        close(c(t, nu), spline(t, nu))
+        close(c(t, derivative=nu), spline(t, nu))
+    close(c(t), spline(t))
+    out = np.empty(t.shape + np.shape(values)[1:])
+    assert c(t, 1, out=out) is out
+    close(out, spline(t, 1))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_derivative_callable_matches_scipys_derivative(seed):
+    rng = np.random.default_rng(200 + seed)
+    channels = None if seed % 2 else 2
+    times, values, velocities = random_track(rng, c=channels)
+    spline = CubicHermiteSpline(times, values, velocities)
+    t = rng.uniform(times[0], times[-1], 300)
+    c = Curve(times, values, velocities=velocities)
+    d1, d2 = c.derivative(), c.derivative(2)
+    assert (d1.nu, d2.nu) == (1, 2) and d1.curve is c
+    close(d1(t), spline.derivative()(t))
+    close(d2(t), spline.derivative(2)(t))
+    close(d1.derivative()(t), spline.derivative().derivative()(t))
+    close(d1(t, 1), spline.derivative()(t, 1))
+    np.testing.assert_array_equal(d1(t), c(t, 1))
+    assert d1.derivative() == d2 and d1 != d2 and c.derivative() == d1
+    assert repr(d1).startswith("CurveDerivative(nu=1, curve=Curve(")
+
+
+def test_derivative_callable_keeps_sides():
+    c = Curve([0, 1, 2, 3], [0, 60, 60, 0], after="clamp")
+    d = c.derivative()
+    np.testing.assert_array_equal(d([3.0, 1.0], side="left"),
+                                  c.evaluate([3.0, 1.0], 1, side="left"))
+    assert d(3.0) == 0.0 and d(3.0, side="left") != 0.0
+
+
+@pytest.mark.parametrize("nu", [3, -1, 1.5, "x", True])
+def test_call_refuses_a_bad_derivative_order(nu):
+    c = Curve([0, 1, 2], [0, 1, 0])
+    with pytest.raises(ValueError, match=rf"^Curve: derivative is {re.escape(repr(nu))} \(must be"):
+        c(0.5, nu)
+
+
+@pytest.mark.parametrize("nu", [3, -1, 0, 1.5, "x", True])
+def test_derivative_refuses_a_bad_order(nu):
+    c = Curve([0, 1, 2], [0, 1, 0])
+    with pytest.raises(ValueError, match=rf"^Curve\.derivative: nu is {re.escape(repr(nu))} "
+                                         r"\(must be (an integer derivative order, )?1 or 2"):
+        c.derivative(nu)
+
+
+def test_derivative_of_a_derivative_stops_at_acceleration():
+    d = Curve([0, 1, 2], [0, 1, 0]).derivative(2)
+    with pytest.raises(ValueError, match=r"^CurveDerivative\.derivative: nu is 1 \(must be"):
+        d.derivative()
+    with pytest.raises(ValueError, match=r"^CurveDerivative: derivative is 1 \(must be 0"):
+        d(0.5, 1)
+
+
+def test_curve_derivative_needs_a_curve():
+    with pytest.raises(ValueError, match=r"^CurveDerivative: curve is a list \(must be a Curve"):
+        CurveDerivative([0, 1], 1)
+
+
+def test_rotation_curve_call_takes_the_derivative_order_second():
+    r = RotationCurve([0, 1, 2], [[0, 0, 0, 1], [0, 0, 0.6, 0.8], [0.6, 0, 0, 0.8]])
+    t = np.linspace(0, 2, 9)
+    np.testing.assert_array_equal(r(t, 1), r.angular_velocity(t))
+    np.testing.assert_array_equal(r(t, 0), r.evaluate(t))
+    with pytest.raises(ValueError, match=r"^RotationCurve: derivative is 2 \(must be 0 or 1"):
+        r(t, 2)

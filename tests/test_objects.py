@@ -82,6 +82,9 @@ EXAMPLES = {
         lambda: animcore.Curve([0, 1, 2, 3], [[0, 1], [60, 2], [60, 5], [0, 1]],
                                tangents="pchip", after="cycle_offset",
                                ease=animcore.CubicBezier(0.25, 0.1, 0.25, 1.0))),
+    animcore.CurveDerivative: (
+        lambda: EXAMPLES[animcore.Curve][0]().derivative(),
+        lambda: EXAMPLES[animcore.Curve][1]().derivative(2)),
     animcore.RotationCurve: (cubic_rotations,
                              lambda: animcore.RotationCurve([0, 1], [[0, 0, 0, 1], [0, 0, H, H]])),
     animcore.Ease: (lambda: animcore.Ease("back_in_out"), lambda: animcore.Ease("smoothstep")),
@@ -127,6 +130,8 @@ def behaviour(obj):
     """What the object computes, as arrays; stateful objects are advanced."""
     if isinstance(obj, animcore.Curve):
         return [obj.evaluate(T), obj.evaluate(T, 1)]
+    if isinstance(obj, animcore.CurveDerivative):
+        return [obj(T), obj(T, side="left")]
     if isinstance(obj, animcore.RotationCurve):
         return [obj.evaluate(T), obj.angular_velocity(T)]
     if isinstance(obj, animcore.HermiteSegment):
