@@ -630,6 +630,8 @@ class Curve(ByValue):
     >>> c = Curve([0, 1, 2, 3], [0, 60, 60, 0], interpolation="linear")
     >>> float(c(0.5))
     30.0
+    >>> float(c(0.5, 1)), float(c.derivative()(0.5))  # velocity, as scipy's nu
+    (60.0, 60.0)
     >>> float(Curve([0, 1, 2, 3], [0, 60, 60, 0])(1.5))  # the hold overshoots
     67.5
     """
