@@ -2,8 +2,9 @@
 
 A ``.bvh`` file (motion capture) is baked the same way, its one clip named
 after the file, and so is a ``.usd``, ``.usda``, ``.usdc`` or ``.usdz`` file
-(its UsdSkel animation, see :func:`animcore.usd.load`; needs ``pip install
-'animcore[usd]'``): the reader is picked by the file's extension (see
+(its UsdSkel animation, see :func:`animcore.usd.load`, or for a stage without
+a Skeleton its animated xformOps as one clip named after the file; needs ``pip
+install 'animcore[usd]'``): the reader is picked by the file's extension (see
 :func:`load_input`). ``--world`` bakes world transforms instead of the channels,
 ``--root-motion JOINT`` extracts a joint's ground motion first (see
 :func:`add_rig_options`).
