@@ -2,8 +2,9 @@
 
 A ``.bvh`` file (motion capture) is baked the same way, its one clip named
 after the file, and so is a ``.usd``, ``.usda``, ``.usdc`` or ``.usdz`` file
-(its UsdSkel animation, see :func:`animcore.usd.load`; needs ``pip install
-'animcore[usd]'``): the reader is picked by the file's extension (see
+(its UsdSkel animation, see :func:`animcore.usd.load`, or for a stage without
+a Skeleton its animated xformOps as one clip named after the file; needs ``pip
+install 'animcore[usd]'``): the reader is picked by the file's extension (see
 :func:`load_input`). ``--world`` bakes world transforms instead of the channels,
 ``--root-motion JOINT`` extracts a joint's ground motion first (see
 :func:`add_rig_options`).
@@ -242,7 +243,8 @@ def summary(clips, arrays, fps, source) -> list[str]:
         for channel in clip.channels:
             values = arrays[f"{clip.name}/{channel.target}/{channel.path}"]
             name = f"{channel.target}/{channel.path}"
-            lines.append(f"    {name:<20} {channel.interpolation:<11} "
+            kind = channel.interpolation or "curve"  # None: no glTF sampler form (a spline)
+            lines.append(f"    {name:<20} {kind:<11} "
                          f"first {fmt(values[0])}  last {fmt(values[-1])}")
     return lines
 
@@ -339,12 +341,42 @@ _USD_SUFFIXES = (".usd", ".usda", ".usdc", ".usdz")
 INPUT_SUFFIXES = _GLTF_SUFFIXES + _BVH_SUFFIXES + _USD_SUFFIXES
 
 
+def _xform_clip(path, curves: dict) -> Clip:
+    """One clip, named after the file, of the animated xformOps that
+    :func:`animcore.usd.load` reads from a stage without a Skeleton: a channel
+    per op, its target the prim's path and its path the op's name, so that the
+    op ``/World/Cube.xformOp:translate`` bakes to
+    ``"<clip>//World/Cube/xformOp:translate"`` (the op's own values: degrees
+    for ``rotateXYZ``-style ops, x, y, z, w for ``orient``, 16 matrix numbers
+    for ``transform``)."""
+    from .model import Channel, _sampler_of
+    from .rotations import RotationCurve
+
+    channels, prims = [], {}
+    for attribute, curve in curves.items():
+        prim, _, op = attribute.rpartition(".")
+        width = 4 if isinstance(curve, RotationCurve) else curve.channels
+        interpolation, output = _sampler_of(curve, op)
+        times = np.array(curve.times, dtype=np.float64)
+        times.flags.writeable = False
+        node = prims.setdefault(prim, len(prims))
+        channels.append(Channel(node, prim, op, interpolation, width, times, output, curve,
+                                prim))
+    duration = max((float(c.times[-1]) for c in channels), default=0.0)
+    name = os.path.splitext(os.path.basename(str(path)))[0]
+    return Clip(name, duration, tuple(channels))
+
+
 def load_input(path, *, scene: bool = False):
     """``(scene, clips)`` of a file, read by the reader its extension names:
     :func:`animcore.bvh.load` for ``.bvh``, :func:`animcore.usd.load` for
     ``.usd``, ``.usda``, ``.usdc`` and ``.usdz``, glTF otherwise. ``scene`` is
     None for a glTF file unless ``scene=True`` (reading only the clips is
     cheaper, and enough without ``--world`` or ``--root-motion``).
+
+    A USD stage without a Skeleton gives no scene and one clip of its
+    animated xformOps (see :func:`_xform_clip`); with ``scene=True`` it is a
+    ValueError naming the file (there is no rig to pose).
 
     Raises what the reader raises: ValueError (a malformed file), OSError,
     ImportError (USD without ``usd-core``)."""
@@ -357,6 +389,12 @@ def load_input(path, *, scene: bool = False):
     elif lower.endswith(_USD_SUFFIXES):
         from . import usd
         loaded = usd.load(path)
+        if isinstance(loaded, dict):  # no Skeleton: the stage's animated xformOps
+            if scene:
+                raise ValueError(f"{path}: a USD stage without a Skeleton has no rig for "
+                                 "--world or --root-motion (its animated xformOps bake "
+                                 "without them)")
+            return None, [_xform_clip(path, loaded)]
     elif scene:
         loaded = gltf.load_scene(path)
     else:

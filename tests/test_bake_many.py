@@ -319,7 +319,7 @@ def test_a_usd_file_bakes_its_skeleton_animation(tmp_path):
     pytest.importorskip("pxr", reason="usd-core is not installed: pip install 'animcore[usd]'")
     from animcore import usd
 
-    rows = bake.bake_local([USD.parent], tmp_path, fps=24, workers=1)
+    rows = bake.bake_local([USD], tmp_path, fps=24, workers=1)
     (clip,) = usd.load(USD).clips
     assert [(r.file, r.clip, r.output, r.error) for r in rows] == [
         (str(USD), clip.name, f"walker.{clip.name}.npz", "")]
@@ -327,6 +327,51 @@ def test_a_usd_file_bakes_its_skeleton_animation(tmp_path):
     world = bake.bake_local([USD], tmp_path / "world", fps=24, workers=1, world=True)
     assert_same_bytes(tmp_path / "world" / world[0].output,
                       single_file_bake(tmp_path, USD, clip.name, "--fps", "24", "--world"))
+
+
+def test_a_usd_stage_without_a_skeleton_bakes_its_xform_ops_as_usd_evaluates_them(tmp_path):
+    pytest.importorskip("pxr", reason="usd-core is not installed: pip install 'animcore[usd]'")
+    import json
+
+    from test_usd import usd_matrices
+
+    from animcore import usd
+
+    xforms = USD.parent / "xforms.usda"
+    recorded = json.loads((USD.parent / "xforms_expected.json").read_text())
+    # the folder holds a rigged and an unrigged stage: each bakes to its own file
+    rows = bake.bake_local([USD.parent], tmp_path, fps=30, workers=1)
+    assert sorted((r.file, r.clip, r.error) for r in rows) == [
+        (str(USD), usd.load(USD).clips[0].name, ""), (str(xforms), "xforms", "")]
+    (row,) = [r for r in rows if r.file == str(xforms)]
+    with np.load(tmp_path / row.output) as saved:
+        baked = {key: saved[key] for key in saved.files}
+    # at 30 fps frame k is time code k (timeCodesPerSecond = 30), which USD recorded
+    codes = np.array(recorded["time_codes"])
+    frames = np.round(baked["xforms/time"] * recorded["time_codes_per_second"])
+    rows_at = np.searchsorted(codes, frames)
+    assert np.array_equal(codes[rows_at], frames) and frames[-1] == 40
+    animated = {name: entry for name, entry in recorded["attributes"].items()
+                if entry["time_samples"] or entry["spline"]}
+    assert sorted(baked) == sorted(["xforms/time"] + [
+        "xforms/" + name.replace(".", "/") for name in animated])
+    for name, entry in animated.items():
+        got = baked["xforms/" + name.replace(".", "/")]
+        expected = np.array(entry["linear"])[rows_at]
+        if entry["op_type"] == "TypeOrient":  # q and -q are the same rotation
+            got = got * np.sign(np.sum(got * expected, axis=1))[:, None]
+        if entry["op_type"] == "TypeTransform":  # USD's row-vector matrices
+            expected = usd_matrices(expected.reshape(-1, 4, 4)).reshape(-1, 16)
+        np.testing.assert_allclose(got, expected, rtol=0, atol=2e-6 * max(
+            1.0, np.abs(expected).max()), err_msg=name)
+
+
+def test_a_usd_stage_without_a_skeleton_has_no_rig_for_world_transforms(tmp_path):
+    pytest.importorskip("pxr", reason="usd-core is not installed: pip install 'animcore[usd]'")
+    xforms = USD.parent / "xforms.usda"
+    (row,) = bake.bake_local([xforms], tmp_path, fps=30, workers=1, world=True)
+    assert row.output == "" and str(xforms) in row.error
+    assert "without a Skeleton has no rig for --world" in row.error
 
 
 @pytest.mark.parametrize("files, workers", [(1260, 2), (7, 2), (1, 4), (500, 3), (0, 2)])
