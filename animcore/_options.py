@@ -93,7 +93,8 @@ def option(func: str, name: str, value, options: Iterable[str],
                      f"{', '.join(repr(o) for o in options)}{detail})")
 
 
-def derivative_order(func: str, value, orders: tuple[int, ...], what: str = "") -> int:
+def derivative_order(func: str, value, orders: tuple[int, ...], what: str = "",
+                     name: str = "derivative") -> int:
     """``value`` as an int derivative order from ``orders``, or a ValueError.
 
     Booleans are refused (``True`` is not an order); an integer order the
@@ -101,10 +102,10 @@ def derivative_order(func: str, value, orders: tuple[int, ...], what: str = "") 
     allowed = " or ".join([", ".join(map(str, orders[:-1])), str(orders[-1])] if len(orders) > 1
                           else [str(orders[0])])
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{func}: derivative is {value!r} (must be an integer order, "
+        raise ValueError(f"{func}: {name} is {value!r} (must be an integer order, "
                          f"{allowed})")
     if int(value) not in orders:
-        raise ValueError(f"{func}: derivative is {int(value)} (must be {allowed}"
+        raise ValueError(f"{func}: {name} is {int(value)} (must be {allowed}"
                          f"{': ' + what if what else ''})")
     return int(value)
 

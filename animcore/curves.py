@@ -1810,15 +1810,8 @@ def _order_argument(func: str, name: str, value, orders: tuple[int, ...]) -> int
     if not orders:  # an acceleration has no further derivative here
         raise ValueError(f"{func}: {name} is {value!r} (must be none: the acceleration, "
                          f"order 2, is the highest a curve gives)")
-    allowed = (" or ".join([", ".join(map(str, orders[:-1])), str(orders[-1])])
-               if len(orders) > 1 else str(orders[0]))
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{func}: {name} is {value!r} (must be an integer derivative "
-                         f"order, {allowed})")
-    if int(value) not in orders:
-        raise ValueError(f"{func}: {name} is {int(value)} (must be {allowed}: a curve's "
-                         f"derivatives go up to the acceleration, order 2)")
-    return int(value)
+    return derivative_order(func, value, orders, "a curve's derivatives go up to the "
+                            "acceleration, order 2", name=name)
 
 
 class CurveDerivative(ByValue):

@@ -1369,7 +1369,7 @@ def test_call_refuses_a_bad_derivative_order(nu):
 def test_derivative_refuses_a_bad_order(nu):
     c = Curve([0, 1, 2], [0, 1, 0])
     with pytest.raises(ValueError, match=rf"^Curve\.derivative: nu is {re.escape(repr(nu))} "
-                                         r"\(must be (an integer derivative order, )?1 or 2"):
+                                         r"\(must be (an integer order, )?1 or 2"):
         c.derivative(nu)
 
 
