@@ -23,6 +23,18 @@ def index_text(shape: tuple[int, ...], flat: int) -> str:
     return f" at index {tuple(int(i) for i in np.unravel_index(flat, shape))}"
 
 
+def check_finite(func: str, name: str, array: np.ndarray) -> None:
+    """The one finiteness check of the Python layer: a ValueError naming the
+    first non-finite element of ``array`` by its index ("func: t at index (3,)
+    is nan (must be finite)")."""
+    if np.isfinite(array).all():
+        return
+    flat = np.ravel(array)
+    first = int(np.flatnonzero(~np.isfinite(flat))[0])
+    raise ValueError(f"{func}: {name}{index_text(np.shape(array), first)} is "
+                     f"{float(flat[first])!r} (must be finite)")
+
+
 def _huge_integer(func: str, name: str, array: np.ndarray):
     """The OverflowError for an object array holding an integer beyond float64."""
     for flat, item in enumerate(array.reshape(-1)):

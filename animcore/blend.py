@@ -34,11 +34,12 @@ ozz-animation's additive builder does.
 """
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence
 
 import numpy as np
 
 from . import _core
+from ._arrays import check_finite
 from ._objects import ByValue
 from ._options import option
 from .rotations import quat_multiply, quaternion_input
@@ -281,10 +282,7 @@ def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -
     if w.ndim == 0 or w.shape[0] != len(poses):
         raise ValueError(f"{func}: weights has shape {w.shape} (must start with the pose "
                          f"count {len(poses)})")
-    bad = np.argwhere(~np.isfinite(w))
-    if bad.size:
-        index = tuple(int(i) for i in bad[0])
-        raise ValueError(f"{func}: weights at index {index} is {w[index]} (must be finite)")
+    check_finite(func, "weights", w)
     if w.ndim == 1:
         w = w[:, None]  # one weight per pose, for every joint
     shape = np.broadcast_shapes(*(a.shape[:-1] for p in poses for a in p), w.shape[1:])
@@ -387,10 +385,7 @@ class BlendSpace(ByValue):
         if p.ndim not in (1, 2) or (p.ndim == 2 and p.shape[1] != 2) or len(p) < 2:
             raise ValueError(f"{func}: points has shape {p.shape} (must be (N,) or (N, 2) "
                              f"with N >= 2)")
-        bad = np.argwhere(~np.isfinite(p))
-        if bad.size:
-            index = tuple(int(i) for i in bad[0])
-            raise ValueError(f"{func}: points at index {index} is {p[index]} (must be finite)")
+        check_finite(func, "points", p)
         if len(clips) != len(p):
             raise ValueError(f"{func}: {len(clips)} clips for {len(p)} points (must be equal)")
         self.method = option(func, "method", method, BLEND_SPACE_METHODS,
@@ -428,11 +423,7 @@ class BlendSpace(ByValue):
         x = np.asarray(parameters, dtype=np.float64)
         if self.points.ndim == 2 and (x.ndim == 0 or x.shape[-1] != 2):
             raise ValueError(f"{func}: parameters has shape {x.shape} (must end with 2)")
-        bad = np.argwhere(~np.isfinite(x))
-        if bad.size:
-            index = tuple(int(i) for i in bad[0])
-            raise ValueError(f"{func}: parameters at index {index} is {x[index]} (must be "
-                             f"finite)")
+        check_finite(func, "parameters", x)
         if self.points.ndim == 1:
             return self._weights_1d(x)
         flat = x.reshape(-1, 2)

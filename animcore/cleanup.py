@@ -14,7 +14,7 @@ from typing import Optional
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, choice, index_text, integer, real_number
+from ._arrays import as_float64, check_finite, choice, integer, real_number
 from .rotations import _sequence
 
 __all__ = ["euler_filter", "quat_continuous", "smooth", "foot_contacts"]
@@ -212,10 +212,7 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
     x = as_float64(func, "values", values)
     if x.ndim == 0:
         raise ValueError(f"{func}: values must have a frame axis, got a scalar")
-    bad = np.flatnonzero(~np.isfinite(x.reshape(-1)))
-    if bad.size:
-        raise ValueError(f"{func}: values{index_text(x.shape, int(bad[0]))} is "
-                         f"{x.reshape(-1)[bad[0]]} (must be finite)")
+    check_finite(func, "values", x)
     if rotation and (x.ndim < 2 or x.shape[-1] != 4):
         raise ValueError(f"{func}: rotation=True needs quaternions (N, ..., 4), got shape "
                          f"{x.shape}")
@@ -279,10 +276,7 @@ def foot_contacts(positions, fps, *, velocity=0.15, height=None, min_frames: int
     p = as_float64(func, "positions", positions)
     if p.ndim != 3 or p.shape[-1] != 3:
         raise ValueError(f"{func}: positions must have shape (N, F, 3), got {p.shape}")
-    bad = np.flatnonzero(~np.isfinite(p.reshape(-1)))
-    if bad.size:
-        raise ValueError(f"{func}: positions{index_text(p.shape, int(bad[0]))} is "
-                         f"{p.reshape(-1)[bad[0]]} (must be finite)")
+    check_finite(func, "positions", p)
     rate = real_number(func, "fps", fps)
     if not (np.isfinite(rate) and rate > 0):
         raise ValueError(f"{func}: fps is {rate!r} (must be finite and > 0)")

@@ -21,7 +21,7 @@ from typing import Union
 
 import numpy as np
 
-from ._arrays import as_float64, choice, real_number
+from ._arrays import as_float64, check_finite, choice, real_number
 from ._objects import ByValue, PicklableError
 from ._options import suggest
 from .curves import Curve
@@ -85,11 +85,7 @@ def _closest_text(name: str, names) -> str:
 
 def _query_times(func: str, t) -> np.ndarray:
     t = as_float64(func, "t", t)
-    bad = ~np.isfinite(t)
-    if bad.any():
-        index = np.unravel_index(int(np.argmax(bad)), t.shape)
-        raise ValueError(f"{func}: t at index {tuple(int(i) for i in index)} is "
-                         f"{float(t[index])!r} (must be finite)")
+    check_finite(func, "t", t)
     return t
 
 

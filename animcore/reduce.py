@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arrays import as_float64, index_text, real_number
+from ._arrays import as_float64, check_finite, real_number
 from .curves import Curve
 from .model import Channel, Clip, Scene
 from .rotations import RotationCurve, quat_slerp
@@ -63,10 +63,7 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
     shell = _positive(func, "shell", shell)
     t = as_float64(func, "t", t)
-    bad = np.flatnonzero(~np.isfinite(t.reshape(-1)))
-    if bad.size:
-        raise ValueError(f"{func}: t{index_text(t.shape, int(bad[0]))} is "
-                         f"{t.reshape(-1)[bad[0]]} (must be finite)")
+    check_finite(func, "t", t)
     for name, clip in (("clip_a", clip_a), ("clip_b", clip_b)):
         if isinstance(clip, Clip):
             for c in clip.channels:
