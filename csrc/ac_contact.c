@@ -20,7 +20,7 @@ static const size_t all_arrays[6] = {1, 1, 1, 1, 1, 1};
 
 /* ------------------------------------------------------------ the law */
 
-/* Length of the tangential relative velocity when its square overflowed:
+/* Length of a tangential vector whose square may overflow or underflow:
    scaled by the largest component first. */
 static double scaled_length(int dim, const double *x)
 {
@@ -574,25 +574,33 @@ static void slip_direction(double K[3][3], const double *w, double dn, const dou
         c0 += t1[k] * w[k];
         c1 += t2[k] * w[k];
     }
-    s00 -= q0 * q0 / a;
-    s01 -= q0 * q1 / a;
-    s11 -= q1 * q1 / a;
-    c0 += q0 * dn / a;
-    c1 += q1 * dn / a;
+    /* products grouped so that masses near the ends of the range (K of
+       order 1e200 or 1e-200) neither overflow nor underflow */
+    s00 -= q0 * (q0 / a);
+    s01 -= q0 * (q1 / a);
+    s11 -= q1 * (q1 / a);
+    c0 += q0 * (dn / a);
+    c1 += q1 * (dn / a);
     for (int k = 0; k < 3; k++)
         d[k] = t1[k];
     if (!(fabs(c1) > 1e-15 * fabs(c0)))
         return; /* the two ends agree */
+    /* S is divided by its mean diagonal: the determinant stays of order 1,
+       and the unscaled length is len / scale */
     scale = 0.5 * (s00 + s11);
+    s00 /= scale;
+    s01 /= scale;
+    s11 /= scale;
     for (int step = 0; step < 100; step++) {
-        const double tau = 0.5 * (lo + hi), m = scale * tau / (1.0 - tau);
+        const double tau = 0.5 * (lo + hi), m = tau / (1.0 - tau);
         const double det = (s00 + m) * (s11 + m) - s01 * s01;
         const double v0 = ((s11 + m) * c0 - s01 * c1) / det, v1 = ((s00 + m) * c1 - s01 * c0) / det;
-        const double len = sqrt(v0 * v0 + v1 * v1), den = a - mu * (q0 * v0 + q1 * v1) / len;
+        const double len = scaled_length(2, (const double[2]){v0, v1});
+        const double den = a - mu * (q0 * (v0 / len) + q1 * (v1 / len));
         if (!(tau > lo && tau < hi))
             break; /* converged to the last bit */
         u0 = v0 / len, u1 = v1 / len;
-        if (den > 0.0 && len > mu * dn / den)
+        if (den > 0.0 && len > mu * dn * (scale / den))
             lo = tau;
         else
             hi = tau;
@@ -613,7 +621,7 @@ static void slip_direction(double K[3][3], const double *w, double dn, const dou
 static void contact_impulse(int dim, double K[3][3], int translates, const double *w,
                             double s, double dn, const double *n, double mu, double *j)
 {
-    double rhs[3], jt[3], jn = 0.0, len2 = 0.0, len, kn = 0.0, d[3];
+    double rhs[3], jt[3], jn = 0.0, len, kn = 0.0, d[3];
     if (!translates) {
         for (int r = 0; r < dim; r++)
             for (int c = 0; c < dim; c++)
@@ -627,11 +635,11 @@ static void contact_impulse(int dim, double K[3][3], int translates, const doubl
     spd_solve(dim, K, rhs, j);
     for (int k = 0; k < dim; k++)
         jn += j[k] * n[k];
-    for (int k = 0; k < dim; k++) {
+    for (int k = 0; k < dim; k++)
         jt[k] = j[k] - jn * n[k];
-        len2 += jt[k] * jt[k];
-    }
-    len = sqrt(len2);
+    /* scaled: a plain square would underflow to 0 (friction where there is
+       none) or overflow to inf (friction lost) at extreme inverse masses */
+    len = scaled_length(dim, jt);
     if (len <= mu * jn)
         return; /* sticks */
     /* slips: j = j_n (n + mu d), with n . K j = dn; the denominator is > 0

@@ -1688,3 +1688,30 @@ def test_core_stub_spells_out_the_arguments_the_entry_point_takes(name):
     documented = re.sub(r"\(dim, planes, max_bounces\)", "context",
                         signature[len(name) + 1:-1]).split(", ")
     assert stubbed == documented
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+@pytest.mark.parametrize("mu", [0.0, 0.3])
+@pytest.mark.parametrize("scale", [1e200, 1e-200])
+def test_collide_friction_scales_with_the_inverse_masses(dim, mu, scale):
+    """Scaling every inverse mass and inertia by k scales the impulses by 1/k
+    and leaves the velocities: friction neither appears nor vanishes."""
+    n, p = [0.0, 1.0, 0.0][:dim], [0.1, 0.0, 0.2][:dim]
+    spin_a, spin_b = ([0.1, 0.2, 0.3], [0.0, 0.0, 0.0]) if dim == 3 else (0.2, 0.0)
+
+    def run(k):
+        a = Body([1.0, -2.0, 0.5][:dim], 1.0 * k, 0.5 * k, spin_a, [0.0, 1.0, 0.0][:dim])
+        b = Body([0.0] * dim, 2.0 * k, 0.25 * k, spin_b, [0.0, -1.0, 0.0][:dim])
+        return collide(a, b, n, p, 0.5, friction=mu)
+
+    ref, got = run(1.0), run(scale)
+    if mu == 0.0:
+        assert np.all(ref.tangent_impulse == 0.0)
+    else:
+        assert np.linalg.norm(ref.tangent_impulse) > 0.1
+    np.testing.assert_allclose(got.tangent_impulse * scale, ref.tangent_impulse,
+                               rtol=1e-12, atol=0)
+    np.testing.assert_allclose(got.normal_impulse * scale, ref.normal_impulse, rtol=1e-12)
+    for field in ("velocity_a", "angular_velocity_a", "velocity_b", "angular_velocity_b"):
+        np.testing.assert_allclose(getattr(got, field), getattr(ref, field), rtol=1e-12,
+                                   atol=1e-15)
