@@ -1,7 +1,4 @@
 #include "binding.h"
-#include <float.h>
-#include <math.h>
-#include <stdio.h>
 
 /* Cleanup kernels over time series: an item is a whole series of `frames`
    samples (core shape (M, C)); errors name the item and the frame. */
@@ -37,58 +34,18 @@ static int quat_context(const char *func, PyObject *arg, acpy_context *ctx)
     return series_context(func, arg, ctx, 4);
 }
 
-/* Without outputs (the validation pass): only a non-finite sample can fail. */
-static ac_status check_finite(const acpy_context *ctx, const double *in, size_t step, size_t n,
-                              ac_error *err)
+/* One series per item: the Euler filter (3 channels) or quaternion
+   continuity (4), its errors' frame index counted across the items. */
+static ac_status series_loop(const acpy_context *ctx, const double *const *in,
+                             const size_t *steps, double *const *out, size_t n, ac_error *err)
 {
-    const size_t width = (size_t)(ctx->count * ctx->channels);
+    const size_t frames = (size_t)ctx->count, width = (size_t)ctx->channels * frames;
     for (size_t i = 0; i < n; i++) {
-        const double *x = in + step * i * width;
-        for (size_t k = 0; k < width; k++)
-            if (!(fabs(x[k]) <= DBL_MAX)) {
-                err->status = AC_ERR_VALUE;
-                err->index = i * (size_t)(ctx->count > 1 ? ctx->count : 1) +
-                             k / (size_t)ctx->channels;
-                if (ctx->channels == 3)
-                    err->arg = AC_ARG_ANGLES;
-                else
-                    err->arg = AC_ARG_Q;
-                err->value = x[k];
-                err->reason = AC_REASON_NONE;
-                snprintf(err->detail, sizeof err->detail, "must be finite");
-                return AC_ERR_VALUE;
-            }
-    }
-    return AC_OK;
-}
-
-static ac_status euler_loop(const acpy_context *ctx, const double *const *in,
-                            const size_t *steps, double *const *out, size_t n, ac_error *err)
-{
-    const size_t frames = (size_t)ctx->count, width = 3 * frames;
-    if (!out)
-        return check_finite(ctx, in[0], steps[0], n, err);
-    for (size_t i = 0; i < n; i++) {
-        ac_status st = ac_cleanup_euler_filter(in[0] + steps[0] * i * width,
-                                               (int)ctx->option[0], out[0] + i * width,
-                                               frames, err);
-        if (st) {
-            err->index += i * (frames > 1 ? frames : 1);
-            return st;
-        }
-    }
-    return AC_OK;
-}
-
-static ac_status quat_loop(const acpy_context *ctx, const double *const *in,
-                           const size_t *steps, double *const *out, size_t n, ac_error *err)
-{
-    const size_t frames = (size_t)ctx->count, width = 4 * frames;
-    if (!out)
-        return check_finite(ctx, in[0], steps[0], n, err);
-    for (size_t i = 0; i < n; i++) {
-        ac_status st = ac_cleanup_quat_continuous(in[0] + steps[0] * i * width,
-                                                  out[0] + i * width, frames, err);
+        const double *x = in[0] + steps[0] * i * width;
+        ac_status st = ctx->channels == 3
+                           ? ac_cleanup_euler_filter(x, (int)ctx->option[0], out[0] + i * width,
+                                                     frames, err)
+                           : ac_cleanup_quat_continuous(x, out[0] + i * width, frames, err);
         if (st) {
             err->index += i * (frames > 1 ? frames : 1);
             return st;
@@ -99,11 +56,11 @@ static ac_status quat_loop(const acpy_context *ctx, const double *const *in,
 
 static const acpy_kernel euler_filter = {
     "_euler_filter", "_euler_filter(func, (proper, frames), angles, out, workers)", 1, 1,
-    {{"angles", ACPY_MC}}, {{"angles", ACPY_MC}}, euler_loop, ACPY_SHARED, euler_context,
+    {{"angles", ACPY_MC}}, {{"angles", ACPY_MC}}, series_loop, ACPY_SHARED, euler_context,
 };
 static const acpy_kernel quat_continuous = {
     "_quat_continuous", "_quat_continuous(func, (0, frames), q, out, workers)", 1, 1,
-    {{"q", ACPY_MC}}, {{"q", ACPY_MC}}, quat_loop, ACPY_SHARED, quat_context,
+    {{"q", ACPY_MC}}, {{"q", ACPY_MC}}, series_loop, ACPY_SHARED, quat_context,
 };
 
 static const acpy_kernel *const kernels[] = {&euler_filter, &quat_continuous};
