@@ -69,7 +69,9 @@ import numpy as np
 
 from . import _core
 from ._objects import ByValue, PicklableError
+from .curves import Curve
 from .model import Channel, Clip, Node, Scene, Skin, Unsupported, _query_times
+from .rotations import quat_conjugate, quat_from_euler, quat_multiply, quat_to_matrix
 
 __all__ = ["FbxError", "FbxCurve", "FbxChannel", "FbxClip", "FbxScene", "load", "load_bytes",
            "TICKS_PER_SECOND"]
@@ -252,27 +254,9 @@ def _scalar(props: dict, name: str, default):
 def _euler_quat(angles_deg: np.ndarray, order: str) -> np.ndarray:
     """Quaternions of FBX Euler angles (X, Y, Z degrees, any leading shape):
     ``order`` "xyz" turns about x first, then y, then z (fixed axes)."""
-    from .rotations import quat_from_euler
-
     angles = np.asarray(angles_deg, dtype=np.float64)
     picked = angles[..., ["xyz".index(a) for a in order]]
     return quat_from_euler(order, picked, degrees=True)
-
-
-def _quat_matrix(q: np.ndarray) -> np.ndarray:
-    from .rotations import quat_to_matrix
-
-    return quat_to_matrix(q)
-
-
-def _quat_mul(a, b):
-    from .rotations import quat_multiply
-
-    return quat_multiply(a, b)
-
-
-def _quat_conj(q):
-    return np.asarray(q) * np.array([-1.0, -1.0, -1.0, 1.0])
 
 
 # -------------------------------------------------------------------- curves
@@ -356,8 +340,6 @@ class FbxCurve(ByValue):
         return cached
 
     def _build(self):
-        from .curves import Curve
-
         k = len(self.times)
         if k == 1:
             return None
@@ -646,7 +628,7 @@ class _Composed(ByValue):
         if self.path != "rotation":
             return value
         q = _euler_quat(value, self.order)
-        return _quat_mul(_quat_mul(self.pre, q), _quat_conj(self.post))
+        return quat_multiply(quat_multiply(self.pre, q), quat_conjugate(self.post))
 
 
 @dataclass(frozen=True, eq=False)
@@ -711,7 +693,7 @@ class _Pivots(ByValue):
 def _local_matrices(pv: _Pivots, t, q, s) -> np.ndarray:
     """FBX local matrices for translation t, whole rotation quaternion q
     (Rpre R Rpost^-1) and scale s (leading shapes broadcast)."""
-    rot = _quat_matrix(q)
+    rot = quat_to_matrix(q)
     shape = np.broadcast_shapes(np.shape(t)[:-1], np.shape(q)[:-1], np.shape(s)[:-1])
     m = np.zeros(shape + (4, 4))
     m[..., :3, :3] = rot * np.asarray(s)[..., None, :]
@@ -961,8 +943,8 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
                      _vec(props, "ScalingOffset", (0, 0, 0)),
                      _vec(props, "ScalingPivot", (0, 0, 0)), pre, post, order,
                      _scalar(props, "InheritType", 0), _vec(props, "Lcl Rotation", (0, 0, 0)))
-        rotation = _quat_mul(_quat_mul(pre, _euler_quat(_vec(props, "Lcl Rotation", (0, 0, 0)),
-                                                        order)), _quat_conj(post))
+        rotation = quat_multiply(quat_multiply(pre, _euler_quat(_vec(props, "Lcl Rotation", (0, 0, 0)),
+                                                        order)), quat_conjugate(post))
         translation = _vec(props, "Lcl Translation", (0, 0, 0))
         scale = _vec(props, "Lcl Scaling", (1, 1, 1))
         matrix = _local_matrices(pv, translation, rotation, scale)
