@@ -761,8 +761,7 @@ class FbxScene(Scene):
         count = len(self.nodes)
         world = np.zeros(t.shape + (count, 4, 4))
         done = np.zeros(count, dtype=bool)
-        order = _topological(self.nodes)
-        for i in order:
+        for i in self.skeleton.order:
             node = self.nodes[i]
             pv = self.pivots[i]
             local = _local_matrices(pv, pose.translation[..., i, :], pose.rotation[..., i, :],
@@ -820,19 +819,6 @@ def _componentwise(parent: np.ndarray, local: np.ndarray) -> np.ndarray:
                                 local[..., :3, 3]) + parent[..., :3, 3]
     out[..., 3, :] = (0.0, 0.0, 0.0, 1.0)
     return out
-
-
-def _topological(nodes) -> list:
-    order, seen = [], set()
-    for n in nodes:
-        chain = []
-        i = n.index
-        while i >= 0 and i not in seen:
-            chain.append(i)
-            seen.add(i)
-            i = nodes[i].parent
-        order.extend(reversed(chain))
-    return order
 
 
 # ---------------------------------------------------------------------- scene

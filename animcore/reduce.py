@@ -293,7 +293,7 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
             animated[c.node] += 1
     # the most animated channels from the root to any node
     depth = np.zeros(count, dtype=int)
-    order = _topological(parents)
+    order = scene.skeleton.order
     for j in order:
         depth[j] = animated[j] + (depth[parents[j]] if parents[j] is not None and
                                   parents[j] >= 0 else 0)
@@ -336,18 +336,3 @@ def _channel_like(channel: Channel, curve) -> Channel:
     made = Channel.from_curve(channel.node, channel.path, curve, node_name=channel.node_name)
     return Channel(made.node, made.node_name, made.path, made.interpolation, made.width,
                    made.times, made.output, made.curve, channel.target)
-
-
-def _topological(parents) -> list:
-    """Node indices with every parent before its children."""
-    order, seen = [], set()
-    for j in range(len(parents)):
-        path = []
-        k = j
-        while k is not None and k >= 0 and k not in seen:
-            path.append(k)
-            k = parents[k]
-        for k in reversed(path):
-            seen.add(k)
-            order.append(k)
-    return order

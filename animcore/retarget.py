@@ -150,17 +150,6 @@ def _rest(scene: Scene):
     return rest.translation, rest.rotation
 
 
-def _order(parents: np.ndarray) -> list:
-    """Node indices with every parent before its children."""
-    depth = np.zeros(len(parents), dtype=np.int64)
-    for j in range(len(parents)):
-        k, d = parents[j], 0
-        while k >= 0:
-            k, d = parents[k], d + 1
-        depth[j] = d
-    return list(np.argsort(depth, kind="stable"))
-
-
 def _depth(parents: np.ndarray, j: int) -> int:
     d = 0
     while parents[j] >= 0:
@@ -184,7 +173,7 @@ def _world_rotations(scene: Scene, driven: dict, rest_rot: np.ndarray, frames: i
     parents = np.array([n.parent for n in scene.nodes], dtype=np.int64)
     local_rest = np.array([n.rotation for n in scene.nodes]).reshape(-1, 4)
     world = np.empty((frames, len(parents), 4))
-    for j in _order(parents):
+    for j in scene.skeleton.order:
         if j in driven:
             world[:, j] = driven[j]
         elif parents[j] < 0:
