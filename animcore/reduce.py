@@ -22,6 +22,7 @@ import numpy as np
 
 from ._arrays import as_float64, check_finite, real_number
 from .curves import Curve
+from .hermite import hermite
 from .model import Channel, Clip, Scene
 from .rotations import RotationCurve, quat_slerp
 
@@ -124,12 +125,6 @@ def _greedy(count: int, fits) -> list:
     return kept
 
 
-def _hermite(p0, p1, m0, m1, u, h):
-    u2, u3 = u * u, u * u * u
-    return ((2 * u3 - 3 * u2 + 1) * p0 + (u3 - 2 * u2 + u) * h * m0
-            + (-2 * u3 + 3 * u2) * p1 + (u3 - u2) * h * m1)
-
-
 def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
                   func: str) -> Curve:
     times = np.asarray(curve.times, dtype=np.float64)
@@ -157,7 +152,8 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         if kind == "linear":
             pred = values[i] + u * (values[j] - values[i])
         else:
-            pred = _hermite(values[i], values[j], vout[i], vin[j], u, h)
+            elapsed = np.minimum(g - times[i], h)[:, None]  # the one Hermite segment, per second
+            pred = hermite(values[i], values[j], vout[i], vin[j], h, elapsed)[0]
         return np.abs(pred - dense[a:b + 1]).max(initial=0.0)
 
     chosen = {}
