@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_finite, choice, integer, real_number
-from .rotations import _sequence
+from .rotations import _sequence, quat_conjugate, quat_from_rotvec, quat_multiply
 
 __all__ = ["euler_filter", "quat_continuous", "smooth", "foot_contacts"]
 
@@ -154,8 +154,6 @@ def _savgol(x: np.ndarray, window: int, order: int) -> np.ndarray:
 def _rotation_log(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Continuous rotation vectors of the rotations relative to the first
     frame (angles up to 2 pi, so a turn through pi stays continuous)."""
-    from .rotations import quat_conjugate, quat_multiply
-
     q = quat_continuous(np.moveaxis(q, 0, -2))
     q = np.moveaxis(q, -2, 0)
     base = q[:1]
@@ -168,8 +166,6 @@ def _rotation_log(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _rotation_exp(base: np.ndarray, rotvec: np.ndarray) -> np.ndarray:
-    from .rotations import quat_from_rotvec, quat_multiply
-
     return quat_multiply(base, quat_from_rotvec(rotvec))
 
 

@@ -13,6 +13,9 @@ from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import choice, integer, real_number
+from .model import Channel, Clip
+from .rotations import RotationCurve, quat_conjugate, quat_multiply
+from .skeleton import decompose
 
 __all__ = ["ik_two_bone", "ik_aim", "ik_chain", "ik_two_bone_clip", "ik_clip_times",
            "IKTwoBoneResult", "IKChainResult"]
@@ -261,9 +264,6 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
         keys at every frame (linear slerp between them); every other channel
         as it was.
     """
-    from .model import Channel, Clip
-    from .rotations import RotationCurve, quat_conjugate, quat_multiply
-    from .skeleton import decompose
 
     func = "ik_two_bone_clip"
     clip = scene.clip(clip)

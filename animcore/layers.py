@@ -58,6 +58,7 @@ from ._objects import ByValue
 from ._options import option
 from .blend import apply_additive, blend_poses, make_additive, quat_power
 from .rotations import quat_multiply
+from .skeleton import Transforms
 
 __all__ = ["BLEND_MODES", "EXTRAPOLATIONS", "Layer", "LayerStack", "Track"]
 
@@ -423,8 +424,6 @@ class LayerStack(ByValue):
         Transforms
             Shapes ``t.shape + (N, 3)``, ``(N, 4)``, ``(N, 3)``.
         """
-        from .skeleton import Transforms
-
         func = "LayerStack.pose"
         tt = np.asarray(t, dtype=np.float64)
         if not np.isfinite(tt).all():
