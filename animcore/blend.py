@@ -42,7 +42,7 @@ from . import _core
 from ._arrays import check_finite
 from ._objects import ByValue
 from ._options import option
-from .rotations import quat_multiply, quaternion_input
+from .rotations import quaternion_input
 from .skeleton import Transforms
 
 __all__ = ["ADDITIVE_CONVENTIONS", "BLEND_SPACE_METHODS", "BlendSpace", "apply_additive",
@@ -51,7 +51,7 @@ __all__ = ["ADDITIVE_CONVENTIONS", "BLEND_SPACE_METHODS", "BlendSpace", "apply_a
 ADDITIVE_CONVENTIONS = ("local", "threejs", "blender_combine")
 _ALIASES = {"three": "threejs", "three.js": "threejs", "ozz": "local", "unreal": "local",
             "combine": "blender_combine", "blender": "blender_combine"}
-_SCALE_MODE = {"local": 0, "threejs": 1, "blender_combine": 0}
+_MODE = {"local": 0, "threejs": 1, "blender_combine": 2}  # ac_blend_scale_mode
 
 
 def _pose(func: str, name: str, pose) -> Transforms:
@@ -175,7 +175,7 @@ def make_additive(pose, reference=None, *, convention: str = "local",
         reference = Transforms(*(a[k] for a in pose))
     reference = _pose(func, "reference", reference)
     _joints(func, [("pose", pose), ("reference", reference)])
-    return Transforms(*_core._blend_make_additive(func, _SCALE_MODE[conv], *pose, *reference,
+    return Transforms(*_core._blend_make_additive(func, _MODE[conv], *pose, *reference,
                                                   _out(out), workers))
 
 
@@ -205,37 +205,8 @@ def apply_additive(base, delta, weight=1.0, *, mask=None, convention: str = "loc
     base, delta = _pose(func, "base", base), _pose(func, "delta", delta)
     j = _joints(func, [("base", base), ("delta", delta)])
     m = _mask(func, mask, j)
-    result = _core._blend_apply_additive(func, _SCALE_MODE[conv], *base, *delta, weight, m,
-                                         None if conv == "blender_combine" else _out(out),
-                                         workers)
-    if conv != "blender_combine":
-        return Transforms(*result)
-    # the rotation again with Blender's quaternion power (checked by the call above)
-    w = np.broadcast_to(np.asarray(weight, dtype=np.float64) * m, result[1].shape[:-1])
-    power = quat_power(delta.rotation, w)
-    rotation = np.where((w == 0.0)[..., None], np.broadcast_to(base.rotation, power.shape),
-                        quat_multiply(base.rotation, power))
-    if out is None:
-        return Transforms(result[0], rotation, result[2])
-    for target, value in zip(out, (result[0], rotation, result[2])):
-        target[...] = value
-    return out
-
-
-def quat_power(q, w) -> np.ndarray:
-    """``q ** w`` for unit quaternions: the rotation about q's axis by ``w``
-    times its angle ``2 acos(q_w)`` (in [0, 2 pi]; no hemisphere flip, as
-    Blender's ``pow_qt_fl_normalized``)."""
-    q = np.asarray(q, dtype=np.float64)
-    w = np.asarray(w, dtype=np.float64)
-    v = q[..., :3]
-    sin_half = np.linalg.norm(v, axis=-1)
-    half = np.arctan2(sin_half, q[..., 3])
-    axis = np.divide(v, sin_half[..., None], out=np.zeros(np.broadcast_shapes(v.shape, w.shape
-                                                                              + (3,))),
-                     where=sin_half[..., None] > 0.0)
-    angle = half * w
-    return np.concatenate([axis * np.sin(angle)[..., None], np.cos(angle)[..., None]], axis=-1)
+    return Transforms(*_core._blend_apply_additive(func, _MODE[conv], *base, *delta, weight, m,
+                                                   _out(out), workers))
 
 
 def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -> Transforms:

@@ -43,7 +43,7 @@ influence: REPLACE ``p (1 - w) + v w``; ADD ``p + v w``; SUBTRACT
 with its default ``d``: ``p + (v - d) w`` (location, Euler, axis-angle,
 custom properties), ``p (v / d)^w`` (scale; ``d`` of 0 counts as 1), and
 for quaternions ``normalize(p) * normalize(v)^w`` with Blender's quaternion
-power (``animcore.blend.quat_power``). The value below the lowest layer is the
+power (:func:`animcore.apply_additive`'s ``"blender_combine"``). The value below the lowest layer is the
 channel's default (0, scale 1, quaternion ``(1, 0, 0, 0)``, axis-angle
 ``(0, 0, 1, 0)``; ``defaults=`` for others).
 """
@@ -56,8 +56,7 @@ import numpy as np
 
 from ._objects import ByValue
 from ._options import option
-from .blend import apply_additive, blend_poses, make_additive, quat_power
-from .rotations import quat_multiply
+from .blend import apply_additive, blend_poses, make_additive
 from .skeleton import Transforms
 
 __all__ = ["BLEND_MODES", "EXTRAPOLATIONS", "Layer", "LayerStack", "Track"]
@@ -476,10 +475,13 @@ def _blend(mode: str, kind: str, lower: np.ndarray, source: dict, w: np.ndarray,
         v = np.stack([source[k] for k in range(4)], axis=-1)
         lo = lower[:, :4] / np.linalg.norm(lower[:, :4], axis=-1, keepdims=True)
         v = v / np.linalg.norm(v, axis=-1, keepdims=True)
-        # Blender stores (w, x, y, z); the package's helpers take (x, y, z, w)
+        # Blender stores (w, x, y, z); the package's poses take (x, y, z, w).
+        # One joint per frame: lo * v^w is apply_additive's Combine rotation.
         xyzw = [1, 2, 3, 0]
-        power = quat_power(v[:, xyzw], w)
-        product = quat_multiply(lo[:, xyzw], power)
+        zero, one = np.zeros((len(w), 1, 3)), np.ones((len(w), 1, 3))
+        product = apply_additive(Transforms(zero, lo[:, None, xyzw], one),
+                                 Transforms(zero, v[:, None, xyzw], one), w[:, None],
+                                 convention="blender_combine").rotation[:, 0]
         out[:, :4] = product[:, [3, 0, 1, 2]]
         return out
     for k, v in source.items():

@@ -184,7 +184,7 @@ ac_status ac_blend_make_additive(const double *a_translation, const double *a_ro
         ac_status st = pose_pair(p, steps, i, err, q);
         if (st)
             return st;
-        if (mode == AC_BLEND_SCALE_MULTIPLY)
+        if (mode != AC_BLEND_SCALE_ADD)
             for (int k = 0; k < 3; k++)
                 if (q[5][k] == 0.0)
                     return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_B_SCALE, 0.0,
@@ -192,7 +192,7 @@ ac_status ac_blend_make_additive(const double *a_translation, const double *a_ro
         for (int k = 0; k < 3; k++) {
             translation[3 * i + k] = q[0][k] - q[3][k];
             scale[3 * i + k] =
-                mode == AC_BLEND_SCALE_MULTIPLY ? q[2][k] / q[5][k] : q[2][k] - q[5][k];
+                mode != AC_BLEND_SCALE_ADD ? q[2][k] / q[5][k] : q[2][k] - q[5][k];
             if (!ac_finite(translation[3 * i + k]) || !ac_finite(scale[3 * i + k]))
                 return ac_fail(err, AC_ERR_OVERFLOW, i,
                                ac_finite(translation[3 * i + k]) ? AC_ARG_A_SCALE
@@ -211,13 +211,25 @@ ac_status ac_blend_make_additive(const double *a_translation, const double *a_ro
 static ac_status scale_power_check(const double *ds, double w, ac_blend_scale_mode mode,
                                    size_t i, ac_error *err)
 {
-    if (mode != AC_BLEND_SCALE_MULTIPLY || w == 0.0 || w == 1.0)
+    if (mode == AC_BLEND_SCALE_ADD || w == 0.0 || w == 1.0)
         return AC_OK;
     for (int k = 0; k < 3; k++)
         if (!(ds[k] > 0.0))
             return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_B_SCALE, ds[k],
                            "must be positive for a weight of %.17g (scale * delta^weight)", w);
     return AC_OK;
+}
+
+/* q^w for unit q: the rotation about q's axis by w times its angle 2 acos(q_w),
+   taken in [0, 2 pi] (no hemisphere flip, as Blender's pow_qt_fl_normalized);
+   the angle from atan2, accurate near 0 and pi. */
+static void quat_power(const double q[4], double w, double out[4])
+{
+    double s = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+    double half = w * atan2(s, q[3]), k = s > 0.0 ? sin(half) / s : 0.0;
+    for (int c = 0; c < 3; c++)
+        out[c] = q[c] * k;
+    out[3] = cos(half);
 }
 
 ac_status ac_blend_apply_additive(const double *a_translation, const double *a_rotation,
@@ -248,10 +260,11 @@ ac_status ac_blend_apply_additive(const double *a_translation, const double *a_r
                     return st;
             }
         /* slerp(identity, delta, w) of the block through the batch slerp
-           (w in [0, 1]; other weights below) */
+           (w in [0, 1]; other weights and the Combine power below) */
         for (size_t k = 0; k < m; k++)
             u[k] = w[k] < 0.0 ? 0.0 : w[k] > 1.0 ? 1.0 : w[k];
-        if (ac_quat_batch_slerp(identity, b_rotation + 4 * start * steps[4], u, slerp_steps, arc,
+        if (mode != AC_BLEND_COMBINE &&
+            ac_quat_batch_slerp(identity, b_rotation + 4 * start * steps[4], u, slerp_steps, arc,
                                 m, err))
             return err ? err->status : AC_ERR_VALUE; /* not reached: checked above */
         for (size_t k = 0; k < m; k++) {
@@ -274,6 +287,8 @@ ac_status ac_blend_apply_additive(const double *a_translation, const double *a_r
             }
             if (w[k] == 1.0)
                 memcpy(d, q[4], sizeof d);
+            else if (mode == AC_BLEND_COMBINE)
+                quat_power(q[4], w[k], d);
             else if (w[k] < 0.0 || w[k] > 1.0)
                 ac_quat_slerp(identity, q[4], w[k], d); /* continues the great circle */
             else

@@ -1256,10 +1256,13 @@ AC_API ac_status ac_blend_poses(const double *a_translation, const double *a_rot
                                 double *translation, double *rotation, double *scale, size_t n,
                                 ac_error *err);
 
-/* How an additive pose's scale composes. */
+/* How an additive pose's scale (and, for AC_BLEND_COMBINE, rotation) composes. */
 typedef enum ac_blend_scale_mode {
     AC_BLEND_SCALE_MULTIPLY = 0, /* delta = pose / reference; base * delta^w */
-    AC_BLEND_SCALE_ADD = 1       /* delta = pose - reference; base + w delta */
+    AC_BLEND_SCALE_ADD = 1,      /* delta = pose - reference; base + w delta */
+    AC_BLEND_COMBINE = 2         /* scale as MULTIPLY; rotation base * delta^w, the power
+                                    about delta's own angle 2 acos(delta_w) in [0, 2 pi], no
+                                    hemisphere flip (Blender's NLA Combine) */
 } ac_blend_scale_mode;
 
 /* Additive delta of pose a against reference b: translation a - b, rotation
@@ -1274,9 +1277,9 @@ AC_API ac_status ac_blend_make_additive(const double *a_translation, const doubl
 
 /* Base pose a with additive delta b at w = weight * mask: translation a + w
    b, rotation a * slerp(identity, b, w) (b itself at w = 1; the slerp
-   continues its great circle for w outside [0, 1]), scale a * b^w
-   (AC_BLEND_SCALE_MULTIPLY: b > 0 unless w is 0 or 1, AC_ARG_B_SCALE) or a
-   + w b. Any finite weight (above 1 exaggerates, below 0 reverses); mask in
+   continues its great circle for w outside [0, 1]; a * b^w for
+   AC_BLEND_COMBINE), scale a * b^w (AC_BLEND_SCALE_MULTIPLY, AC_BLEND_COMBINE:
+   b > 0 unless w is 0 or 1, AC_ARG_B_SCALE) or a + w b. Any finite weight (above 1 exaggerates, below 0 reverses); mask in
    [0, 1]. Where w is 0 the output is a, bit for bit. */
 AC_API ac_status ac_blend_apply_additive(const double *a_translation, const double *a_rotation,
                                          const double *a_scale, const double *b_translation,

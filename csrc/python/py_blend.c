@@ -2,7 +2,7 @@
 
 /* Declared pose-blending kernels. Every operand's loop axes are (..., J): a
    joint pose is one item, so errors name the frame and the joint. The
-   context is the additive scale mode (an int; 0 for blend_poses). */
+   context is the additive mode (an int, ac_blend_scale_mode; 0 for blend_poses). */
 
 #define POSE_ERRORS(a, b)                                                        \
     {                                                                            \
@@ -26,8 +26,9 @@ static int mode_context(const char *func, PyObject *arg, acpy_context *ctx,
     long mode = PyLong_AsLong(arg);
     if (mode == -1 && PyErr_Occurred())
         return 0;
-    if (mode != AC_BLEND_SCALE_MULTIPLY && mode != AC_BLEND_SCALE_ADD) {
-        PyErr_Format(PyExc_ValueError, "%s: scale mode %ld is not 0 or 1", func, mode);
+    if (mode != AC_BLEND_SCALE_MULTIPLY && mode != AC_BLEND_SCALE_ADD &&
+        mode != AC_BLEND_COMBINE) {
+        PyErr_Format(PyExc_ValueError, "%s: additive mode %ld is not 0, 1 or 2", func, mode);
         return 0;
     }
     ctx->option[0] = mode;

@@ -77,6 +77,20 @@ static void additive(void)
     CHECK(ac_blend_apply_additive(rt, rr, rs, dt, dr, ds, &w, NULL, steps8, AC_BLEND_SCALE_ADD,
                                   t, r, s, 2, &err) == AC_OK);
     CHECK_NEAR(t[0], 0.5 + 2 * 0.5, 1e-15);
+    /* Combine: half of a turn of 1.5 pi about z is 0.75 pi, the long way
+       (the slerp would take the short one, -0.25 pi) */
+    {
+        double id_t[3] = {0, 0, 0}, id_r[4] = {0, 0, 0, 1}, one[3] = {1, 1, 1};
+        const double pi = acos(-1.0);
+        double turn[4] = {0, 0, sin(0.75 * pi), cos(0.75 * pi)};
+        size_t each[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+        w = 0.5;
+        CHECK(ac_blend_apply_additive(id_t, id_r, one, id_t, turn, one, &w, NULL, each,
+                                      AC_BLEND_COMBINE, t, r, s, 1, &err) == AC_OK);
+        CHECK_NEAR(r[2], sin(0.375 * pi), 1e-15);
+        CHECK_NEAR(r[3], cos(0.375 * pi), 1e-15);
+        CHECK_NEAR(s[0], 1.0, 1e-15);
+    }
 }
 
 static void errors(void)
