@@ -10,11 +10,6 @@
    (Blender, glTF files) stays well inside it. */
 #define UNIT_TOLERANCE 1e-6
 
-static ac_status check_vector(ac_arg arg, const double *v, size_t i, ac_error *err)
-{
-    return ac_check_finite(arg, v, 3, i, err);
-}
-
 static ac_status check_rotation(ac_arg arg, const double *q, size_t i, ac_error *err)
 {
     double n2 = 0.0;
@@ -49,7 +44,7 @@ static ac_status pose_pair(const double *const p[6], const size_t *s, size_t i, 
         ac_status st;
         q[k] = p[k] + width * i * s[k];
         st = width == 4 ? check_rotation(args[k], q[k], i, err)
-                        : check_vector(args[k], q[k], i, err);
+                        : ac_check_finite(args[k], q[k], 3, i, err);
         if (st)
             return st;
     }

@@ -135,11 +135,6 @@ static inline void quat_from_to(const double u[3], const double v[3], const doub
     }
 }
 
-static ac_status check3(ac_arg arg, const double *x, size_t count, size_t index, ac_error *err)
-{
-    return ac_check_finite(arg, x, count, index, err);
-}
-
 static ac_status check_unit_interval(ac_arg arg, double x, size_t index, ac_error *err)
 {
     if (!(x >= 0.0 && x <= 1.0))
@@ -323,14 +318,14 @@ ac_status ac_ik_two_bone(const double *start, const double *mid, const double *e
         const double *p = pole + 3 * i * st[4];
         double w = weight[i * st[5]], sf = soften[i * st[6]], tw = twist[i * st[7]];
         ac_status status;
-        if ((status = check3(AC_ARG_START, s, 3, i, err)) ||
-            (status = check3(AC_ARG_MID, m, 3, i, err)) ||
-            (status = check3(AC_ARG_END, e, 3, i, err)) ||
-            (status = check3(AC_ARG_TARGET, t, 3, i, err)) ||
-            (status = check3(AC_ARG_POLE, p, 3, i, err)) ||
+        if ((status = ac_check_finite(AC_ARG_START, s, 3, i, err)) ||
+            (status = ac_check_finite(AC_ARG_MID, m, 3, i, err)) ||
+            (status = ac_check_finite(AC_ARG_END, e, 3, i, err)) ||
+            (status = ac_check_finite(AC_ARG_TARGET, t, 3, i, err)) ||
+            (status = ac_check_finite(AC_ARG_POLE, p, 3, i, err)) ||
             (status = check_unit_interval(AC_ARG_WEIGHT, w, i, err)) ||
             (status = check_unit_interval(AC_ARG_SOFTEN, sf, i, err)) ||
-            (status = check3(AC_ARG_TWIST, &tw, 1, i, err)))
+            (status = ac_check_finite(AC_ARG_TWIST, &tw, 1, i, err)))
             return status;
         if ((status = two_bone_scaled(s, m, e, t, p, w, sf, tw, rotation_start + 4 * i,
                                       rotation_mid + 4 * i, reached + i, i, err)))
@@ -358,11 +353,11 @@ ac_status ac_ik_aim(const double *joint_world, const double *forward, const doub
         double w = weight[i * st[5]], *q = rotation + 4 * i;
         double pos[3], fw[3], fu[3], uw[3], d[3], du[3], q1[4];
         ac_status status;
-        if ((status = check3(AC_ARG_JOINT_WORLD, mw, 16, i, err)) ||
-            (status = check3(AC_ARG_FORWARD, f, 3, i, err)) ||
-            (status = check3(AC_ARG_UP, u, 3, i, err)) ||
-            (status = check3(AC_ARG_TARGET, t, 3, i, err)) ||
-            (p && (status = check3(AC_ARG_POLE, p, 3, i, err))) ||
+        if ((status = ac_check_finite(AC_ARG_JOINT_WORLD, mw, 16, i, err)) ||
+            (status = ac_check_finite(AC_ARG_FORWARD, f, 3, i, err)) ||
+            (status = ac_check_finite(AC_ARG_UP, u, 3, i, err)) ||
+            (status = ac_check_finite(AC_ARG_TARGET, t, 3, i, err)) ||
+            (p && (status = ac_check_finite(AC_ARG_POLE, p, 3, i, err))) ||
             (status = check_unit_interval(AC_ARG_WEIGHT, w, i, err)))
             return status;
         if (v_norm(f) == 0.0)
@@ -508,8 +503,8 @@ static ac_status chain_check(const double *pos, const double *t, const double *l
                              size_t i, ac_error *err)
 {
     ac_status status;
-    if ((status = check3(AC_ARG_POSITIONS, pos, 3 * k, i, err)) ||
-        (status = check3(AC_ARG_TARGET, t, 3, i, err)))
+    if ((status = ac_check_finite(AC_ARG_POSITIONS, pos, 3 * k, i, err)) ||
+        (status = ac_check_finite(AC_ARG_TARGET, t, 3, i, err)))
         return status;
     for (size_t j = 0; lim && j < k; j++)
         if (!(lim[j] >= 0.0 && lim[j] <= 3.14159265358979323846))
