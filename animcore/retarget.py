@@ -159,28 +159,27 @@ def _depth(parents: np.ndarray, j: int) -> int:
 
 def _locals_from_world(scene: Scene, world: np.ndarray) -> np.ndarray:
     """Local rotations (F, N, 4) of world rotations (F, N, 4)."""
-    parents = np.array([n.parent for n in scene.nodes], dtype=np.int64)
+    parents = scene.skeleton.parents
     local = world.copy()
     child = parents >= 0
     local[:, child] = quat_multiply(quat_conjugate(world[:, parents[child]]), world[:, child])
     return local
 
 
-def _world_rotations(scene: Scene, driven: dict, rest_rot: np.ndarray, frames: int):
-    """World rotations (F, N, 4) of every node: `driven` gives some nodes'
-    world rotations; the others keep their rest local rotation under their
-    parent."""
-    parents = np.array([n.parent for n in scene.nodes], dtype=np.int64)
-    local_rest = np.array([n.rotation for n in scene.nodes]).reshape(-1, 4)
-    world = np.empty((frames, len(parents), 4))
+def _world_rotations(scene: Scene, nodes, deltas: np.ndarray,
+                     rest_rot: np.ndarray) -> np.ndarray:
+    """World rotations (F, N, 4) of every node: node ``nodes[k]`` turned by
+    ``deltas[:, k]`` from its rest world rotation, every other node by its
+    nearest driven ancestor's delta (none: at rest). That is the other
+    nodes keeping their rest local rotation under their parent."""
+    parents = scene.skeleton.parents
+    which = np.full(len(parents), len(nodes))  # len(nodes): the identity below
+    which[list(nodes)] = np.arange(len(nodes))
     for j in scene.skeleton.order:
-        if j in driven:
-            world[:, j] = driven[j]
-        elif parents[j] < 0:
-            world[:, j] = rest_rot[j]
-        else:
-            world[:, j] = quat_multiply(world[:, parents[j]], local_rest[j])
-    return world
+        if which[j] == len(nodes) and parents[j] >= 0:
+            which[j] = which[parents[j]]
+    identity = np.broadcast_to([0.0, 0.0, 0.0, 1.0], (len(deltas), 1, 4))
+    return quat_multiply(np.concatenate([deltas, identity], axis=1)[:, which], rest_rot)
 
 
 def _root_translation(scene: Scene, local_rot: np.ndarray, root: int,
@@ -291,9 +290,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     tgt_nodes = sorted(driven)
     src_nodes = [driven[j] for j in tgt_nodes]
     deltas = quat_multiply(src_world.rotation[:, src_nodes], quat_conjugate(src_rest_rot[src_nodes]))
-    targets = quat_multiply(deltas, tgt_rest_rot[tgt_nodes])
-    world = _world_rotations(target, {j: targets[:, k] for k, j in enumerate(tgt_nodes)},
-                             tgt_rest_rot, len(times))
+    world = _world_rotations(target, tgt_nodes, deltas, tgt_rest_rot)
     local = _locals_from_world(target, world)
     src_root = _default_root(source, clip) if root is None else _node(func, source, "root", root)
     tgt_root = translation = None
@@ -433,9 +430,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
                          if c.path == "rotation"})
     sources = [index[partner_of[names[j]]] for j in animated]
     deltas = quat_multiply(posed.rotation[:, sources], quat_conjugate(rest_rot[sources])) * flip
-    targets = quat_multiply(deltas, rest_rot[animated])
-    world = _world_rotations(scene, {j: targets[:, i] for i, j in enumerate(animated)},
-                             rest_rot, len(times))
+    world = _world_rotations(scene, animated, deltas, rest_rot)
     local = _locals_from_world(scene, world)
     root = _default_root(scene, clip)
     translation = None
