@@ -189,17 +189,13 @@ def _root_translation(scene: Scene, local_rot: np.ndarray, root: int,
     parent = scene.nodes[root].parent
     if parent < 0:
         return world_position
-    rest = scene.skeleton.rest
-    frames = len(world_position)
-    translation = np.broadcast_to(rest.translation, (frames,) + rest.translation.shape)
-    scale = np.broadcast_to(rest.scale, (frames,) + rest.scale.shape)
-    parent_world = scene.skeleton.world(translation, local_rot, scale)[:, parent]
-    homogeneous = np.concatenate([world_position, np.ones((frames, 1))], axis=1)
+    parent_world = scene.skeleton.world(rotation=local_rot)[:, parent]  # rest translation, scale
+    homogeneous = np.concatenate([world_position, np.ones((len(world_position), 1))], axis=1)
     return np.einsum("fij,fj->fi", np.linalg.inv(parent_world), homogeneous)[:, :3]
 
 
 def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
-    parents = np.array([n.parent for n in scene.nodes], dtype=np.int64)
+    parents = scene.skeleton.parents
     moved = sorted({c.node for c in clip.channels if c.path == "translation"},
                    key=lambda j: (_depth(parents, j), j))
     return moved[0] if moved else None
@@ -295,7 +291,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     src_root = _default_root(source, clip) if root is None else _node(func, source, "root", root)
     tgt_root = translation = None
     if src_root is not None:
-        tgt_parents = np.array([n.parent for n in target.nodes], dtype=np.int64)
+        tgt_parents = target.skeleton.parents
         candidates = [j for j in tgt_nodes if driven[j] == src_root]
         if not candidates:
             if root is not None:
