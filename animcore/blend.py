@@ -261,23 +261,24 @@ def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -
     acc_s = np.zeros(shape + (3,))
     acc_q = np.zeros(shape + (4,))
     total = np.zeros(shape)
-    for wi, p in zip(w, poses):
-        wi = np.where(wi > 0.0, wi, 0.0)
+
+    def add(wi, p):
+        """wi times pose p onto the sums, its rotation in acc_q's hemisphere."""
+        nonlocal acc_t, acc_s, acc_q
         q = np.broadcast_to(p.rotation, shape + (4,))
         sign = np.where(np.einsum("...i,...i->...", acc_q, q) < 0.0, -1.0, 1.0)
         acc_q = acc_q + (wi * sign)[..., None] * q
         acc_t = acc_t + wi[..., None] * p.translation
         acc_s = acc_s + wi[..., None] * p.scale
+
+    for wi, p in zip(w, poses):
+        wi = np.where(wi > 0.0, wi, 0.0)
+        add(wi, p)
         total = total + wi
     if rest is not None:
-        rest = named[-1][1]
         fill = np.where(total < threshold, threshold - total, 0.0)
         none = total == 0.0  # ozz copies the rest pose where no layer contributed
-        q = np.broadcast_to(rest.rotation, shape + (4,))
-        sign = np.where(np.einsum("...i,...i->...", acc_q, q) < 0.0, -1.0, 1.0)
-        acc_q = acc_q + (fill * sign)[..., None] * q
-        acc_t = acc_t + fill[..., None] * rest.translation
-        acc_s = acc_s + fill[..., None] * rest.scale
+        add(fill, named[-1][1])
         total = np.where(none | (fill > 0.0), threshold, total)
     zero = np.argwhere(total == 0.0)
     if zero.size:
