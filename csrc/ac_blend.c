@@ -39,12 +39,10 @@ static ac_status pose_pair(const double *const p[6], const size_t *s, size_t i, 
 {
     static const ac_arg args[6] = {AC_ARG_A_TRANSLATION, AC_ARG_A_ROTATION, AC_ARG_A_SCALE,
                                    AC_ARG_B_TRANSLATION, AC_ARG_B_ROTATION, AC_ARG_B_SCALE};
+    pose_at(p, s, i, q);
     for (int k = 0; k < 6; k++) {
-        size_t width = k % 3 == 1 ? 4 : 3;
-        ac_status st;
-        q[k] = p[k] + width * i * s[k];
-        st = width == 4 ? check_rotation(args[k], q[k], i, err)
-                        : ac_check_finite(args[k], q[k], 3, i, err);
+        ac_status st = k % 3 == 1 ? check_rotation(args[k], q[k], i, err)
+                                  : ac_check_finite(args[k], q[k], 3, i, err);
         if (st)
             return st;
     }
