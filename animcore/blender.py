@@ -74,10 +74,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from typing import Callable
-
 from ._arrays import as_float64
-from ._objects import ByValue
 from ._handles import _HANDLE_TYPES, _auto_handles
 from .curves import Curve
 from .easing import EASING_KINDS, Ease
@@ -365,32 +362,10 @@ def _fcurves(action) -> list:
     return found
 
 
-class _Constant(ByValue):
-    """The value of a one-key F-curve at every time."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: float):
-        self.value = float(value)
-
-    def __call__(self, t) -> np.ndarray:
-        return np.full(np.shape(t), self.value)
-
-    def _state(self) -> dict:
-        return {"value": self.value}
-
-    @classmethod
-    def _from_state(cls, state: dict) -> "_Constant":
-        return cls(state["value"])
-
-    def __repr__(self) -> str:
-        return f"_Constant({self.value!r})"
-
-
-def _curve(fcurve) -> Callable:
+def _curve(fcurve) -> Curve:
     points = list(fcurve.keyframe_points)
     if len(points) == 1:  # one key: a constant (its stored handles may be stale)
-        return _Constant(points[0].co[1])
+        return Curve([float(points[0].co[0])], [float(points[0].co[1])], interpolation="linear")
     return curve_from_fcurve(fcurve, recompute_handles=False)
 
 
