@@ -54,6 +54,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
+from ._arrays import check_finite
 from ._objects import ByValue
 from ._options import option
 from .blend import apply_additive, blend_poses, make_additive
@@ -366,10 +367,7 @@ class LayerStack(ByValue):
         """
         func = "LayerStack.evaluate"
         f = np.asarray(frames, dtype=np.float64)
-        if not np.isfinite(f).all():
-            bad = np.unravel_index(int(np.flatnonzero(~np.isfinite(f))[0]), f.shape)
-            raise ValueError(f"{func}: frames at index {tuple(int(i) for i in bad)} is "
-                             f"{float(f[bad])!r} (must be finite)")
+        check_finite(func, "frames", f)
         width = _WIDTHS.get(data_path, 1)
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
                 or not 0 <= index < max(width, index + 1 if data_path not in _WIDTHS else 0):
@@ -378,8 +376,8 @@ class LayerStack(ByValue):
         width = max(width, int(index) + 1)
         shape = f.shape
         f32 = f.reshape(-1).astype(np.float32)
-        values = np.tile(self._default(data_path, width), (f32.size, 1))
         default = self._default(data_path, width)
+        values = np.tile(default, (f32.size, 1))
         kind = _kind(data_path)
         tracks, action, alone = self._plan()
         if alone:
@@ -387,10 +385,7 @@ class LayerStack(ByValue):
             for k, v in out.items():
                 values[:, k] = v
             return values[:, index].reshape(shape)
-        layers = [(t, None) for t in tracks]
-        if action is not None:
-            layers.append((Track([action]), None))
-        for track, _ in layers:
+        for track in tracks + ([Track([action])] if action is not None else []):
             for layer, idx, w, t in track._active(f32):
                 source = self._read(layer, data_path, width, t)
                 if source:
@@ -425,14 +420,13 @@ class LayerStack(ByValue):
         """
         func = "LayerStack.pose"
         tt = np.asarray(t, dtype=np.float64)
-        if not np.isfinite(tt).all():
-            raise ValueError(f"{func}: t holds non-finite times (must be finite)")
+        check_finite(func, "t", tt)
         shape = tt.shape
         flat = tt.reshape(-1)
         rest = scene.pose(None, 0.0)
         pose = [np.broadcast_to(a, flat.shape + a.shape) for a in rest]  # copied when written
         tracks, action, alone = self._plan()
-        stack = [t for t in tracks] + ([Track([action])] if action is not None else [])
+        stack = tracks + ([Track([action])] if action is not None else [])
         if alone:  # the action as if there were no NLA: its pose as is
             stack = [Track([Layer(self.action.source, time_map=False, name="action")])]
         for track in stack:

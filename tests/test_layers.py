@@ -172,6 +172,8 @@ def test_pose_refuses_multiply():
     stack = LayerStack([Track([Layer(scene.clip("Walk"), mode="MULTIPLY")])])
     with pytest.raises(ValueError, match=r"LayerStack.pose: layer '' mode is 'MULTIPLY'"):
         stack.pose(scene, [0.5])
+    with pytest.raises(ValueError, match=r"LayerStack.pose: t at index \(1,\) is inf"):
+        stack.pose(scene, [0.5, np.inf])
 
 
 def test_evaluate_simple_stack_and_repr():
