@@ -129,6 +129,7 @@ def _curve_create_keyed(
     jumps: Any,
     segments: Any,
     eases: Any,
+    ease_index: Any,
     in_weights: Any,
     out_weights: Any,
     before_slopes: Any,

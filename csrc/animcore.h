@@ -446,6 +446,11 @@ typedef struct ac_curve_spec {
        backwards is an AC_ERR_VALUE naming the weights. */
     bool long_handles;
     const ac_allocator *allocator; /* NULL: malloc and free */
+    /* Optional: K-1 indices into segment_ease, which is then a table of
+       ease_count easings (a long curve reuses a few easings): segment j is
+       eased by segment_ease[segment_ease_index[j]]. NULL: one per segment. */
+    const size_t *segment_ease_index;
+    size_t ease_count;
 } ac_curve_spec;
 
 typedef struct ac_curve ac_curve; /* opaque; owns its memory */
