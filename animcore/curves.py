@@ -759,7 +759,7 @@ class Curve(ByValue):
         channels = 1 if values.ndim == 1 else values.shape[1]
         slopes = [_slope(func, "before_slope", before_slope, before, "before", channels),
                   _slope(func, "after_slope", after_slope, after, "after", channels)]
-        times, values = _frozen(times), _frozen(values)  # the curve's own copies
+        times, values = contiguous(times), contiguous(values)  # (copied only if strided)
         if codes is None and all(x is None for x in weights + slopes) and not long_handles:
             capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
                                           modes[0], modes[1], bool(jumps))
@@ -768,7 +768,8 @@ class Curve(ByValue):
                 func, times, values, interp, policy_code, vin, vout, modes[0], modes[1],
                 bool(jumps), codes, *(eases or (None, None)), weights[0], weights[1],
                 slopes[0], slopes[1], bool(long_handles))
-        self._times, self._values = times, values
+        # times and values as the C curve stores them: read-only views, not a second copy
+        self._times, self._values = _core._curve_keys(capsule)
         self._interpolation, self._tangents = interpolation, tangents
         self._before, self._after, self._jumps = before, after, bool(jumps)
         # the key velocities are read from the C curve when first asked for

@@ -63,6 +63,8 @@ struct ac_curve {
 
 size_t ac_curve_keys(const ac_curve *curve) { return curve->k; }
 size_t ac_curve_channels(const ac_curve *curve) { return curve->c; }
+const double *ac_curve_times(const ac_curve *curve) { return curve->times; }
+const double *ac_curve_values(const ac_curve *curve) { return curve->values; }
 
 void ac_curve_destroy(ac_curve *curve)
 {

@@ -468,6 +468,10 @@ AC_API void ac_curve_destroy(ac_curve *curve);
 
 AC_API size_t ac_curve_keys(const ac_curve *curve);
 AC_API size_t ac_curve_channels(const ac_curve *curve);
+/* The curve's own copies of the key times (K) and values (K x C), as given:
+   read-only, alive as long as the curve. */
+AC_API const double *ac_curve_times(const ac_curve *curve);
+AC_API const double *ac_curve_values(const ac_curve *curve);
 
 /* The per-second velocity arriving at and leaving every key (K x C each),
    as used by evaluation: for linear curves the adjacent segment slopes, for

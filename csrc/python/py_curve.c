@@ -393,7 +393,48 @@ static PyObject *curve_key_velocities(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* A read-only view of n (c == 0) or n x c doubles of the curve in capsule,
+   which the view keeps alive. */
+static PyObject *key_view(PyObject *capsule, const double *data, npy_intp n, npy_intp c)
+{
+    npy_intp dims[2] = {n, c};
+    PyObject *view = PyArray_New(&PyArray_Type, c ? 2 : 1, dims, NPY_FLOAT64, NULL,
+                                 (void *)data, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED,
+                                 NULL);
+    if (!view)
+        return NULL;
+    Py_INCREF(capsule); /* taken by PyArray_SetBaseObject, also when it fails */
+    if (PyArray_SetBaseObject((PyArrayObject *)view, capsule) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
+
+/* _curve_keys(capsule) -> (times, values): the curve's own key arrays,
+   read-only views (values (K,) for a curve made from 1-D values). */
+static PyObject *curve_keys(PyObject *self, PyObject *capsule)
+{
+    ac_curve *curve = get_curve(capsule);
+    PyObject *times, *values;
+    npy_intp k, c;
+    (void)self;
+    if (!curve)
+        return NULL;
+    k = (npy_intp)ac_curve_keys(curve);
+    c = PyCapsule_GetContext(capsule) != NULL ? 0 : (npy_intp)ac_curve_channels(curve);
+    if (!(times = key_view(capsule, ac_curve_times(curve), k, 0)))
+        return NULL;
+    if (!(values = key_view(capsule, ac_curve_values(curve), k, c))) {
+        Py_DECREF(times);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", times, values);
+}
+
 static PyMethodDef methods[] = {
+    {"_curve_keys", curve_keys, METH_O,
+     "_curve_keys(capsule) -> (times, values): read-only views of the curve's own keys"},
     {"_curve_create", curve_create, METH_VARARGS,
      "_curve_create(func, times, values, interpolation, tangents, in_velocities, "
      "out_velocities, before, after, jumps) -> capsule owning an ac_curve"},

@@ -419,6 +419,9 @@ static void ease_table(void)
         CHECK(ac_curve_eval(b, q, 7, d, y, &err) == AC_OK);
         CHECK(memcmp(x, y, sizeof x) == 0);
     }
+    /* the curve's own keys, as given */
+    CHECK(ac_curve_times(b) != t && memcmp(ac_curve_times(b), t, sizeof t) == 0);
+    CHECK(ac_curve_values(b) != v && memcmp(ac_curve_values(b), v, sizeof v) == 0);
     ac_curve_destroy(a);
     ac_curve_destroy(b);
     spec.segment_ease_index = bad;
