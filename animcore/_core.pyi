@@ -129,12 +129,14 @@ def _curve_create_keyed(
     jumps: Any,
     segments: Any,
     eases: Any,
+    ease_index: Any,
     in_weights: Any,
     out_weights: Any,
     before_slopes: Any,
     after_slopes: Any,
     long_handles: Any = ...,
 ) -> _Capsule: ...
+def _curve_keys(curve: _Capsule) -> tuple[Any, Any]: ...
 def _curve_key_velocities(curve: _Capsule, in_velocities: Any, out_velocities: Any) -> None: ...
 def _curve_remaps(func: str, remaps: Any, segment: Any) -> _Capsule: ...
 def _curve_sample(

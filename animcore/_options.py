@@ -79,6 +79,8 @@ def option(func: str, name: str, value, options: Iterable[str],
     """
     options = list(options)
     if isinstance(value, str):
+        if value in options:  # the canonical spelling itself: nothing to fold
+            return value
         key = fold(value)
         for n in options:
             if fold(n) == key:
@@ -182,6 +184,8 @@ SIDES = {"right": 0, "left": 1}
 def _track_option(func: str, name: str, value, table: Mapping[str, int], applies,
                   aliases: Mapping[str, str], hints: Optional[Mapping[str, str]], what: str):
     applies = list(applies)
+    if isinstance(value, str) and value in applies:  # (before building the aliases)
+        return value
     try:
         return option(func, name, value, applies, aliases_for(aliases, applies), hints)
     except ValueError:

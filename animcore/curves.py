@@ -376,23 +376,33 @@ def _segment_entry(func: str, entry, where: str):
     return _EASED, _ease_row(entry)
 
 
+class _Places(dict):
+    """Each entry's place among the distinct entries, in order of first
+    appearance: a new entry takes the next place when first looked up."""
+
+    def __missing__(self, entry):
+        self[entry] = place = len(self)
+        return place
+
+
 def _distinct_entries(entries: list):
-    """(distinct entries, index of each entry among them), hashing each entry
-    once at C speed; None when an entry cannot be hashed (it is then refused
-    entry by entry)."""
+    """(distinct entries, index of each entry among them), in one pass that
+    hashes each entry once at C speed; None when an entry cannot be hashed
+    (it is then refused entry by entry)."""
+    places = _Places()
     try:
-        distinct = list(dict.fromkeys(entries))
+        inverse = np.fromiter(map(places.__getitem__, entries), np.intp, len(entries))
     except TypeError:
         return None
-    place = {entry: i for i, entry in enumerate(distinct)}
-    return distinct, np.fromiter(map(place.__getitem__, entries), np.intp, len(entries))
+    return list(places), inverse
 
 
 def _segments(func: str, interpolation, count: int):
-    """(segment codes or None, easing rows or None, the interpolation as
-    stored) for one entry or a sequence of ``count`` entries. Each distinct
-    entry is parsed once and the arrays built from whole arrays, so a long
-    per-segment list costs no per-key parsing."""
+    """(segment codes or None, easings or None, the interpolation as stored)
+    for one entry or a sequence of ``count`` entries. The easings are a table
+    of rows, one per distinct entry, and each segment's row in it (as the
+    core takes them): each distinct entry is parsed and stored once, so a
+    long per-segment list costs no per-key parsing or per-key rows."""
     single = isinstance(interpolation, (str, Easing))
     if isinstance(interpolation, str) and interpolation not in EASING_KINDS:
         try:  # the kind names and other tools' words for them
@@ -407,8 +417,8 @@ def _segments(func: str, interpolation, count: int):
             return None, None, interpolation  # the uniform kinds of every earlier version
         code, row = _segment_entry(func, interpolation, "")
         codes = np.full(count, float(code))
-        rows = None if row is None else np.tile(np.asarray(row, dtype=np.float64), (count, 1))
-        return codes, rows, interpolation
+        eases = None if row is None else (np.array([row], dtype=np.float64), np.zeros(count))
+        return codes, eases, interpolation
     if isinstance(interpolation, np.ndarray):
         interpolation = interpolation.tolist()
     try:
@@ -435,12 +445,12 @@ def _segments(func: str, interpolation, count: int):
             raise
     kind_codes = np.array([code for code, _ in parsed], dtype=np.float64)
     codes = kind_codes[inverse]
-    rows = None
+    eases = None
     if (kind_codes == _EASED).any():
         table = np.array([row if row is not None else [0.0] * 9 for _, row in parsed],
                          dtype=np.float64)
-        rows = table[inverse]
-    return codes, rows, tuple(entries)
+        eases = (table, inverse.astype(np.float64))
+    return codes, eases, tuple(entries)
 
 
 def _slope(func: str, name: str, value, mode: str, side: str, channels: int):
@@ -749,16 +759,17 @@ class Curve(ByValue):
         channels = 1 if values.ndim == 1 else values.shape[1]
         slopes = [_slope(func, "before_slope", before_slope, before, "before", channels),
                   _slope(func, "after_slope", after_slope, after, "after", channels)]
-        times, values = _frozen(times), _frozen(values)  # the curve's own copies
+        times, values = contiguous(times), contiguous(values)  # (copied only if strided)
         if codes is None and all(x is None for x in weights + slopes) and not long_handles:
             capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
                                           modes[0], modes[1], bool(jumps))
         else:
             capsule = _core._curve_create_keyed(
                 func, times, values, interp, policy_code, vin, vout, modes[0], modes[1],
-                bool(jumps), codes, eases, weights[0], weights[1], slopes[0], slopes[1],
-                bool(long_handles))
-        self._times, self._values = times, values
+                bool(jumps), codes, *(eases or (None, None)), weights[0], weights[1],
+                slopes[0], slopes[1], bool(long_handles))
+        # times and values as the C curve stores them: read-only views, not a second copy
+        self._times, self._values = _core._curve_keys(capsule)
         self._interpolation, self._tangents = interpolation, tangents
         self._before, self._after, self._jumps = before, after, bool(jumps)
         # the key velocities are read from the C curve when first asked for

@@ -458,22 +458,35 @@ class RotationCurve(ByValue):
                 tangents.append(_keys(func, name, value, k))
         t = np.array(t, order="C")
         self._times = t
-        if interpolation == "cubic":
-            self._quats = quat_normalize(q)
-        else:  # the keys as the core stores them (unit, sign-continuous): a step
-            # curve of the same keys returns them at the key times
-            self._curve = _core._quat_curve_create(func, t, q, None, None, _INTERP["step"],
-                                                   _EXTRAP["clamp"], _EXTRAP["clamp"])
-            self._quats = np.array(self._eval(func, t, None, 0))
         self._curve = _core._quat_curve_create(func, t, q, tangents[0], tangents[1],
                                                _INTERP[interpolation], _EXTRAP[before],
                                                _EXTRAP[after])
+        self._quats = None  # the stored keys, read when first asked for (_stored_keys)
         self._in, self._out = tangents
         self._given = q
-        for a in (self._times, self._quats, self._in, self._out, self._given):
+        for a in (self._times, self._in, self._out, self._given):
             if a is not None:
                 a.flags.writeable = False
         self._interpolation, self._before, self._after = interpolation, before, after
+
+    def _stored_keys(self) -> np.ndarray:
+        """The keys as the core stores them, read-only: normalized, and for
+        linear and step also sign-continuous (a step curve of the same keys
+        returns them at the key times). Made on first use, so that building a
+        curve builds one C curve."""
+        if self._quats is None:
+            t = self._times
+            if self._interpolation == "cubic":
+                quats = quat_normalize(self._given)
+            else:
+                step = _core._quat_curve_create("RotationCurve", t, self._given, None, None,
+                                                _INTERP["step"], _EXTRAP["clamp"],
+                                                _EXTRAP["clamp"])
+                quats = _core._quat_curve_rotation("RotationCurve", step, t, None, None)
+            quats = np.array(quats)
+            quats.flags.writeable = False
+            self._quats = quats
+        return self._quats
 
     @classmethod
     def from_gltf(cls, input, output, interpolation: str = "LINEAR", *, before: str = "clamp",
@@ -513,7 +526,7 @@ class RotationCurve(ByValue):
                    out_tangents=values[2::3], before=before, after=after)
 
     times = property(lambda self: self._times, doc="Key times in seconds (read-only).")
-    quaternions = property(lambda self: self._quats,
+    quaternions = property(lambda self: self._stored_keys(),
                            doc="Key rotations, normalized, shape (K, 4) (read-only); for "
                                "linear and step also sign-continuous (each key in the "
                                "hemisphere of the one before).")
@@ -626,7 +639,7 @@ class RotationCurve(ByValue):
     def __iter__(self) -> Iterator[RotationKey]:
         """One :class:`RotationKey` (time, quaternion, in_tangent, out_tangent) per key."""
         for i in range(self._times.size):
-            yield RotationKey(float(self._times[i]), self._quats[i],
+            yield RotationKey(float(self._times[i]), self._stored_keys()[i],
                               None if self._in is None else self._in[i],
                               None if self._out is None else self._out[i])
 

@@ -49,7 +49,10 @@ struct ac_curve {
        (r = 0..BEZ_TABLE), then ds/du there in units of a table interval, then
        bezier_accept's bound. */
     double *bez;
-    ac_curve_ease *ease;  /* k - 1 easings (NULL when no segment is eased) */
+    /* easings (NULL when no segment is eased): one per segment, or a table
+       that ease_index (k - 1 entries, else NULL) points each segment into */
+    ac_curve_ease *ease;
+    size_t *ease_index;
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
     int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
     /* how far before the first key (first - t) and after the last (t - last)
@@ -60,6 +63,8 @@ struct ac_curve {
 
 size_t ac_curve_keys(const ac_curve *curve) { return curve->k; }
 size_t ac_curve_channels(const ac_curve *curve) { return curve->c; }
+const double *ac_curve_times(const ac_curve *curve) { return curve->times; }
+const double *ac_curve_values(const ac_curve *curve) { return curve->values; }
 
 void ac_curve_destroy(ac_curve *curve)
 {
@@ -77,6 +82,7 @@ void ac_curve_destroy(ac_curve *curve)
     ac_mem_release(&mem, curve->kind);
     ac_mem_release(&mem, curve->bez);
     ac_mem_release(&mem, curve->ease);
+    ac_mem_release(&mem, curve->ease_index);
     ac_mem_release(&mem, curve->slopes);
     ac_mem_release(&mem, curve);
 }
@@ -261,6 +267,16 @@ static ac_status check_all_finite(ac_arg arg, const double *x, size_t n,
 
 static int is_cubic_kind(int kind) { return kind == AC_CURVE_CUBIC || kind == AC_CURVE_BEZIER; }
 
+/* The easing of segment j: the j-th, or the table entry its index names. */
+static const ac_curve_ease *spec_ease(const ac_curve_spec *spec, size_t j)
+{
+    return &spec->segment_ease[spec->segment_ease_index ? spec->segment_ease_index[j] : j];
+}
+static inline const ac_curve_ease *segment_ease(const ac_curve *cv, size_t j)
+{
+    return &cv->ease[cv->ease_index ? cv->ease_index[j] : j];
+}
+
 /* The checks of the optional per-segment and per-key arrays. */
 static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
 {
@@ -281,7 +297,11 @@ static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
         if (!spec->segment_ease)
             return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_EASE, 0.0,
                            "must be given for an eased segment (the array is NULL)");
-        e = &spec->segment_ease[j];
+        if (spec->segment_ease_index && spec->segment_ease_index[j] >= spec->ease_count)
+            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_EASE,
+                           (double)spec->segment_ease_index[j],
+                           "is not an index into the %zu easings", spec->ease_count);
+        e = spec_ease(spec, j);
         if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
             const double p[4] = {e->x1, e->y1, e->x2, e->y2};
             const ac_arg names[4] = {AC_ARG_X1, AC_ARG_Y1, AC_ARG_X2, AC_ARG_Y2};
@@ -341,9 +361,9 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T)
             v1 = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, 1.0, 1.0 / T, 1);
         } else if (T > 0.0 && kind == AC_CURVE_EASE) {
             double o[3];
-            ease_offset(&cv->ease[j], 0.0, p1 - p0, T, o);
+            ease_offset(segment_ease(cv, j), 0.0, p1 - p0, T, o);
             v0 = o[1] / T;
-            ease_offset(&cv->ease[j], 1.0, p1 - p0, T, o);
+            ease_offset(segment_ease(cv, j), 1.0, p1 - p0, T, o);
             v1 = o[1] / T;
         }
         cv->out_velocity[j * C + ch] = v0;
@@ -474,11 +494,17 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
        filled only after the key velocities (4 (k - 1) C >= 2k whenever a
        piece has two keys and a channel) */
     scratch = cv->coef;
-    if (any_ease && (cv->ease = ac_mem_alloc(&cv->mem, k * sizeof *cv->ease)) != NULL)
-        memcpy(cv->ease, spec->segment_ease, (k - 1) * sizeof *cv->ease);
+    if (any_ease) { /* the table and the index as given, or one easing per segment */
+        size_t count = spec->segment_ease_index ? spec->ease_count : k - 1;
+        if ((cv->ease = ac_mem_alloc(&cv->mem, count * sizeof *cv->ease)) != NULL)
+            memcpy(cv->ease, spec->segment_ease, count * sizeof *cv->ease);
+        if (spec->segment_ease_index &&
+            (cv->ease_index = ac_mem_alloc(&cv->mem, k * sizeof *cv->ease_index)) != NULL)
+            memcpy(cv->ease_index, spec->segment_ease_index, (k - 1) * sizeof *cv->ease_index);
+    }
     if (!cv->times || !cv->values || !cv->in_velocity || !cv->out_velocity ||
         !cv->inv_duration || !cv->coef || !cv->delta || !cv->slopes || !cv->kind ||
-        (any_ease && !cv->ease)) {
+        (any_ease && (!cv->ease || (spec->segment_ease_index && !cv->ease_index)))) {
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     }
@@ -508,7 +534,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             if (hermite)
                 kind = AC_CURVE_CUBIC;
         }
-        if (kind == AC_CURVE_EASE && spec->segment_ease[j].kind == AC_CURVE_EASE_CUBIC_BEZIER)
+        if (kind == AC_CURVE_EASE && spec_ease(spec, j)->kind == AC_CURVE_EASE_CUBIC_BEZIER)
             kind = KIND_CSS;
         if (kind > AC_CURVE_CUBIC && !ac_finite(cv->times[j + 1] - cv->times[j])) {
             ac_curve_destroy(cv);
@@ -527,7 +553,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         const ac_curve_ease *e;
         if (cv->kind[j] != KIND_CSS)
             continue;
-        e = &spec->segment_ease[j]; /* given: the segment is eased */
+        e = spec_ease(spec, j); /* given: the segment is eased */
         for (size_t ch = 0; ch < C; ch++) {
             double p0 = cv->values[j * C + ch], dv = cv->values[(j + 1) * C + ch] - p0;
             double *bz = cv->bez + j * BEZ_BLOCK * C;
@@ -657,8 +683,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                its value cubic at an s in [0, 1] (a, b, c: ay, by, cy here); an
                easing of [0, 1] into [0, 1] gives d + g c with |g| <= 1. */
             bound[0] = fabs(a) + fabs(b) + fabs(c) + fabs(d);
-            if (kind == KIND_CSS || (kind == AC_CURVE_EASE && !(cv->ease[j].kind >= AC_EASE_LINEAR &&
-                                                                 cv->ease[j].kind <= AC_EASE_CUBIC_IN_OUT)))
+            if (kind == KIND_CSS || (kind == AC_CURVE_EASE && !(segment_ease(cv, j)->kind >= AC_EASE_LINEAR &&
+                                                                 segment_ease(cv, j)->kind <= AC_EASE_CUBIC_IN_OUT)))
                 bound[0] = INFINITY;
             bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
             bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
@@ -746,7 +772,7 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
             o[ch] = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, u, iT, deriv);
         } else if (kind == AC_CURVE_EASE) {
             double e[3];
-            ease_offset_at(&cv->ease[j], u, c[ch], cv->times[j + 1] - cv->times[j], deriv > 0, e);
+            ease_offset_at(segment_ease(cv, j), u, c[ch], cv->times[j + 1] - cv->times[j], deriv > 0, e);
             o[ch] = deriv == 0 ? d[ch] + e[0] : deriv == 1 ? e[1] * iT : e[2] * iT * iT;
         } else if (deriv == 0) {
             o[ch] = AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
@@ -940,9 +966,9 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     const double t0 = cv->times[j], iT = cv->inv_duration[j];
     double u[CHUNK], g0[CHUNK], g1[CHUNK], g2[CHUNK];
 #ifdef AC_SIMD
-    if (deriv == 0 && C == 1 && m >= AC_LANES && has_ease_lanes(cv->ease[j].kind) &&
+    if (deriv == 0 && C == 1 && m >= AC_LANES && has_ease_lanes(segment_ease(cv, j)->kind) &&
         ac_simd_available()) {
-        ease_run_lanes(cv->ease[j].kind, t0, iT, d[0], c[0], t, m, o);
+        ease_run_lanes(segment_ease(cv, j)->kind, t0, iT, d[0], c[0], t, m, o);
         return;
     }
 #endif
@@ -951,7 +977,7 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
         double *restrict x = o + r0 * C;
         for (size_t r = 0; r < n; r++)
             u[r] = (t[r0 + r] - t0) * iT;
-        ease_block(&cv->ease[j], u, n, g0, deriv ? g1 : NULL, deriv ? g2 : NULL);
+        ease_block(segment_ease(cv, j), u, n, g0, deriv ? g1 : NULL, deriv ? g2 : NULL);
         if (C == 1) { /* one loop per order, which vectorizes */
             const double d0 = d[0], c0 = c[0];
             if (deriv == 0)
@@ -1289,7 +1315,7 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
         bezier_run(cv->bez + j * BEZ_BLOCK * C, C, t0, iT, t, m, deriv, o);
         return;
     }
-    if (cv->kind[j] == AC_CURVE_EASE && cv->ease[j].kind < AC_EASE_ELASTIC_IN) {
+    if (cv->kind[j] == AC_CURVE_EASE && segment_ease(cv, j)->kind < AC_EASE_ELASTIC_IN) {
         ease_run(cv, j, t, m, deriv, o);
         return;
     }

@@ -446,6 +446,11 @@ typedef struct ac_curve_spec {
        backwards is an AC_ERR_VALUE naming the weights. */
     bool long_handles;
     const ac_allocator *allocator; /* NULL: malloc and free */
+    /* Optional: K-1 indices into segment_ease, which is then a table of
+       ease_count easings (a long curve reuses a few easings): segment j is
+       eased by segment_ease[segment_ease_index[j]]. NULL: one per segment. */
+    const size_t *segment_ease_index;
+    size_t ease_count;
 } ac_curve_spec;
 
 typedef struct ac_curve ac_curve; /* opaque; owns its memory */
@@ -463,6 +468,10 @@ AC_API void ac_curve_destroy(ac_curve *curve);
 
 AC_API size_t ac_curve_keys(const ac_curve *curve);
 AC_API size_t ac_curve_channels(const ac_curve *curve);
+/* The curve's own copies of the key times (K) and values (K x C), as given:
+   read-only, alive as long as the curve. */
+AC_API const double *ac_curve_times(const ac_curve *curve);
+AC_API const double *ac_curve_values(const ac_curve *curve);
 
 /* The per-second velocity arriving at and leaving every key (K x C each),
    as used by evaluation: for linear curves the adjacent segment slopes, for

@@ -452,6 +452,25 @@ def test_out_untouched_on_error_and_input_not_modified():
     close(t2, c(np.linspace(0, 3, 7)))
 
 
+def test_key_arrays_are_the_curves_own():
+    """times and values are read-only, equal the keys given (1-D values stay
+    1-D, strided input included), and stay valid after the curve is gone."""
+    import gc
+    given = np.array([[0.0, 5.0], [1.0, -2.0], [2.5, 7.0]])
+    c = Curve(given[:, 0], given[::-1, 1], interpolation="linear")
+    times, values = c.times, c.values
+    assert times.shape == (3,) and values.shape == (3,)
+    with pytest.raises(ValueError):
+        values[0] = 1.0
+    wide = Curve([0.0, 1.0, 2.0], given)
+    assert wide.values.shape == (3, 2) and not wide.values.flags.writeable
+    np.testing.assert_array_equal(wide.values, given)
+    del c
+    gc.collect()
+    np.testing.assert_array_equal(times, given[:, 0])
+    np.testing.assert_array_equal(values, given[::-1, 1])
+
+
 def test_strided_out():
     c = Curve(EVEN, np.c_[THETA0, THETA1])
     t = np.array([0.5, 1.5, 2.5])

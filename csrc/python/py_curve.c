@@ -99,14 +99,17 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
 
 /* _curve_create_keyed(func, times, values, interpolation, tangents,
    in_velocities, out_velocities, before, after, jumps, segments, eases,
-   in_weights, out_weights, before_slopes, after_slopes) -> capsule: the key
-   model of _curve_create plus, each None or an array, segments (K-1,)
-   interpolation codes, eases (K-1, 9) rows (kind, flags, overshoot,
-   amplitude, period, x1, y1, x2, y2), weights of the shape of values and slopes (C,). */
+   ease_index, in_weights, out_weights, before_slopes, after_slopes) ->
+   capsule: the key model of _curve_create plus, each None or an array,
+   segments (K-1,) interpolation codes, eases (E, 9) rows (kind, flags,
+   overshoot, amplitude, period, x1, y1, x2, y2), one per segment (E = K-1)
+   or, with ease_index (K-1,) naming each segment's row, a table of the
+   distinct easings; weights of the shape of values and slopes (C,). */
 static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
 {
     const char *func;
-    PyArrayObject *times, *values, *vin = NULL, *vout = NULL, *segs = NULL, *eases = NULL;
+    PyArrayObject *times, *values, *vin = NULL, *vout = NULL, *segs = NULL, *eases = NULL,
+                  *index = NULL;
     PyArrayObject *win = NULL, *wout = NULL, *sb = NULL, *sa = NULL;
     int interp, tangents, before, after, jumps;
     ac_curve_spec spec;
@@ -116,13 +119,14 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     PyObject *capsule;
     int *kinds = NULL;
     ac_curve_ease *easing = NULL;
-    size_t k, nseg;
+    size_t k, nseg, neases, *rows = NULL;
     (void)self;
     int long_handles = 0;
-    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iipO&O&O&O&O&O&|p:_curve_create_keyed", &func,
+    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iipO&O&O&O&O&O&O&|p:_curve_create_keyed", &func,
                           acpy_f64, &times, acpy_f64, &values, &interp, &tangents,
                           acpy_f64_or_none, &vin, acpy_f64_or_none, &vout, &before, &after,
                           &jumps, acpy_f64_or_none, &segs, acpy_f64_or_none, &eases,
+                          acpy_f64_or_none, &index,
                           acpy_f64_or_none, &win, acpy_f64_or_none, &wout, acpy_f64_or_none,
                           &sb, acpy_f64_or_none, &sa, &long_handles))
         return NULL;
@@ -142,8 +146,10 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     nseg = k - 1;
     spec.keys = k;
     spec.channels = PyArray_NDIM(values) == 2 ? (size_t)PyArray_DIM(values, 1) : 1;
+    neases = index ? (eases ? (size_t)PyArray_SIZE(eases) / 9 : 0) : nseg;
     if ((segs && (size_t)PyArray_SIZE(segs) != nseg) ||
-        (eases && (size_t)PyArray_SIZE(eases) != nseg * 9) ||
+        (eases && (size_t)PyArray_SIZE(eases) != neases * 9) ||
+        (index && (size_t)PyArray_SIZE(index) != nseg) ||
         (sb && (size_t)PyArray_SIZE(sb) != spec.channels) ||
         (sa && (size_t)PyArray_SIZE(sa) != spec.channels)) {
         PyErr_Format(PyExc_ValueError,
@@ -152,27 +158,35 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
         return NULL;
     }
     kinds = PyMem_Malloc((nseg ? nseg : 1) * sizeof *kinds);
-    easing = PyMem_Calloc(nseg ? nseg : 1, sizeof *easing);
-    if (!kinds || !easing) {
+    easing = PyMem_Calloc(neases ? neases : 1, sizeof *easing);
+    rows = index ? PyMem_Malloc((nseg ? nseg : 1) * sizeof *rows) : NULL;
+    if (!kinds || !easing || (index && !rows)) {
         PyMem_Free(kinds);
         PyMem_Free(easing);
+        PyMem_Free(rows);
         return PyErr_NoMemory();
     }
     for (size_t j = 0; j < nseg; j++) {
         if (segs)
             kinds[j] = (int)ACPY_F64(segs)[j];
-        if (eases) {
-            const double *row = ACPY_F64(eases) + 9 * j;
-            easing[j].kind = (int)row[0], easing[j].flags = (int)row[1];
-            easing[j].overshoot = row[2], easing[j].amplitude = row[3];
-            easing[j].period = row[4];
-            easing[j].x1 = row[5], easing[j].y1 = row[6];
-            easing[j].x2 = row[7], easing[j].y2 = row[8];
+        if (index) { /* out of range (the core names it): neases */
+            double r = ACPY_F64(index)[j];
+            rows[j] = r >= 0.0 && r < (double)neases ? (size_t)r : neases;
         }
+    }
+    for (size_t j = 0; eases && j < neases; j++) {
+        const double *row = ACPY_F64(eases) + 9 * j;
+        easing[j].kind = (int)row[0], easing[j].flags = (int)row[1];
+        easing[j].overshoot = row[2], easing[j].amplitude = row[3];
+        easing[j].period = row[4];
+        easing[j].x1 = row[5], easing[j].y1 = row[6];
+        easing[j].x2 = row[7], easing[j].y2 = row[8];
     }
     set_key_spec(&spec, times, values, interp, tangents, vin, vout, before, after, jumps);
     spec.segment_interpolation = segs ? kinds : NULL;
     spec.segment_ease = eases ? easing : NULL;
+    spec.segment_ease_index = rows;
+    spec.ease_count = neases;
     spec.in_weights = win ? ACPY_F64(win) : NULL;
     spec.out_weights = wout ? ACPY_F64(wout) : NULL;
     spec.before_slopes = sb ? ACPY_F64(sb) : NULL;
@@ -181,6 +195,7 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     ACPY_RUN(spec.keys * spec.channels, st = ac_curve_create(&curve, &spec, &err));
     PyMem_Free(kinds);
     PyMem_Free(easing);
+    PyMem_Free(rows);
     if (st)
         return raise_create(func, &err, times, values, (npy_intp)(nseg ? nseg : 1),
                             (npy_intp)spec.channels);
@@ -378,14 +393,56 @@ static PyObject *curve_key_velocities(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* A read-only view of n (c == 0) or n x c doubles of the curve in capsule,
+   which the view keeps alive. */
+static PyObject *key_view(PyObject *capsule, const double *data, npy_intp n, npy_intp c)
+{
+    npy_intp dims[2] = {n, c};
+    PyObject *view = PyArray_New(&PyArray_Type, c ? 2 : 1, dims, NPY_FLOAT64, NULL,
+                                 (void *)data, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED,
+                                 NULL);
+    if (!view)
+        return NULL;
+    Py_INCREF(capsule); /* taken by PyArray_SetBaseObject, also when it fails */
+    if (PyArray_SetBaseObject((PyArrayObject *)view, capsule) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
+
+/* _curve_keys(capsule) -> (times, values): the curve's own key arrays,
+   read-only views (values (K,) for a curve made from 1-D values). */
+static PyObject *curve_keys(PyObject *self, PyObject *capsule)
+{
+    ac_curve *curve = get_curve(capsule);
+    PyObject *times, *values;
+    npy_intp k, c;
+    (void)self;
+    if (!curve)
+        return NULL;
+    k = (npy_intp)ac_curve_keys(curve);
+    c = PyCapsule_GetContext(capsule) != NULL ? 0 : (npy_intp)ac_curve_channels(curve);
+    if (!(times = key_view(capsule, ac_curve_times(curve), k, 0)))
+        return NULL;
+    if (!(values = key_view(capsule, ac_curve_values(curve), k, c))) {
+        Py_DECREF(times);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", times, values);
+}
+
 static PyMethodDef methods[] = {
+    {"_curve_keys", curve_keys, METH_O,
+     "_curve_keys(capsule) -> (times, values): read-only views of the curve's own keys"},
     {"_curve_create", curve_create, METH_VARARGS,
      "_curve_create(func, times, values, interpolation, tangents, in_velocities, "
      "out_velocities, before, after, jumps) -> capsule owning an ac_curve"},
     {"_curve_create_keyed", curve_create_keyed, METH_VARARGS,
      "_curve_create_keyed(func, times, values, interpolation, tangents, in_velocities, "
-     "out_velocities, before, after, jumps, segments, eases, in_weights, out_weights, "
-     "before_slopes, after_slopes[, long_handles]) -> capsule owning an ac_curve"},
+     "out_velocities, before, after, jumps, segments, eases, ease_index, in_weights, "
+     "out_weights, before_slopes, after_slopes[, long_handles]) -> capsule owning an "
+     "ac_curve"},
     {"_curve_remaps", curve_remaps, METH_VARARGS,
      "_curve_remaps(func, remaps, segment) -> capsule of time remaps for a curve context"},
     {"_curve_key_velocities", curve_key_velocities, METH_VARARGS,

@@ -386,6 +386,49 @@ static void keyed_segments(void)
     }
 }
 
+/* Easings given as a table with an index per segment give the same bits as
+   the same easings given one per segment; an index outside the table is an
+   error naming its segment. */
+static void ease_table(void)
+{
+    const double t[5] = {0, 1, 2.5, 3, 4}, v[5] = {0, 2, -1, 1, 5};
+    const int kinds[4] = {AC_CURVE_EASE, AC_CURVE_LINEAR, AC_CURVE_EASE, AC_CURVE_EASE};
+    const size_t index[4] = {1, 0, 1, 2}, bad[4] = {1, 0, 3, 2};
+    ac_curve_ease table[3], each[4];
+    ac_curve_spec spec;
+    ac_curve *a, *b;
+    ac_error err;
+    double q[7] = {-0.5, 0.25, 1.5, 2.7, 3.1, 3.9, 4.5}, x[7], y[7];
+    memset(table, 0, sizeof table);
+    table[0].kind = AC_EASE_LINEAR, table[1].kind = AC_EASE_BACK_IN_OUT;
+    table[1].overshoot = 1.70158;
+    table[2].kind = AC_CURVE_EASE_CUBIC_BEZIER;
+    table[2].x1 = 0.25, table[2].y1 = 0.1, table[2].x2 = 0.25, table[2].y2 = 1.0;
+    for (int j = 0; j < 4; j++)
+        each[j] = table[index[j]];
+    memset(&spec, 0, sizeof spec);
+    spec.keys = 5, spec.channels = 1, spec.times = t, spec.values = v;
+    spec.interpolation = AC_CURVE_CUBIC, spec.tangents = AC_TANGENTS_CATMULL_ROM;
+    spec.before = spec.after = AC_EXTRAP_LINEAR;
+    spec.segment_interpolation = kinds, spec.segment_ease = each;
+    CHECK(ac_curve_create(&a, &spec, &err) == AC_OK);
+    spec.segment_ease = table, spec.segment_ease_index = index, spec.ease_count = 3;
+    CHECK(ac_curve_create(&b, &spec, &err) == AC_OK);
+    for (int d = 0; d < 3; d++) {
+        CHECK(ac_curve_eval(a, q, 7, d, x, &err) == AC_OK);
+        CHECK(ac_curve_eval(b, q, 7, d, y, &err) == AC_OK);
+        CHECK(memcmp(x, y, sizeof x) == 0);
+    }
+    /* the curve's own keys, as given */
+    CHECK(ac_curve_times(b) != t && memcmp(ac_curve_times(b), t, sizeof t) == 0);
+    CHECK(ac_curve_values(b) != v && memcmp(ac_curve_values(b), v, sizeof v) == 0);
+    ac_curve_destroy(a);
+    ac_curve_destroy(b);
+    spec.segment_ease_index = bad;
+    CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && a == NULL);
+    CHECK(err.arg == AC_ARG_EASE && err.index == 2 && err.value == 3.0);
+}
+
 /* ac_curve_eval_check: whenever it vouches for a time, evaluating there
    succeeds with a finite result, on every kind, extrapolation mode, side and order, with keys,
    velocities and slopes up to the edge of overflow and times out to
@@ -547,6 +590,7 @@ int main(void)
     jumps_and_one_key();
     errors();
     keyed_segments();
+    ease_table();
     eval_check();
     TEST_DONE("test_curve");
 }
