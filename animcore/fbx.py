@@ -486,107 +486,108 @@ _TCB, _USER = 0x200, 0x400
 _CLAMP_THRESHOLD = 1e-6
 
 
-def _auto_slope(tp, t, tn, vp, v, vn, wl, wr, bias, flags) -> float:
-    """The slope MotionBuilder and Maya give an interior auto key (as the
-    ufbx reader reproduces them): the chord between the neighbours, blended
-    with the one-sided chords unless time-independent, pulled by the stored
-    auto bias (percent), clamped to 0 near a flat neighbour ("clamp") and
-    limited so the handles do not pass the neighbours' values ("clamp
-    progressive")."""
-    if flags & _CLAMP and min(abs(vp - v), abs(vn - v)) <= _CLAMP_THRESHOLD:
-        return 0.0
-    slope = (vn - vp) / (tn - tp)
-    if not flags & _TIME_INDEPENDENT:
+def _auto_slopes(tp, t, tn, vp, v, vn, wl, wr, bias, flags) -> np.ndarray:
+    """The slopes MotionBuilder and Maya give interior auto keys (as the
+    ufbx reader reproduces them), one per entry of the arrays: the chord
+    between the neighbours, blended with the one-sided chords unless
+    time-independent, pulled by the stored auto bias (percent), clamped to 0
+    near a flat neighbour ("clamp") and limited so the handles do not pass
+    the neighbours' values ("clamp progressive")."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        slope = (vn - vp) / (tn - tp)
         left, right = (v - vp) / (t - tp), (vn - v) / (tn - t)
         d = (t - tp) / (tn - tp)
-        slope = 0.5 * slope + 0.5 * (left * (1.0 - d) + right * d)
-        bias_weight = abs(bias) / 100.0
-        if bias_weight > 0.0001:
-            target = right if bias > 0 else left
-            change = target - slope
-            slope = slope * (1.0 - bias_weight) + target * bias_weight
-            extra = bias_weight - 5.0
-            if extra > 0.0:
-                sign = 1.0 if (change if abs(change) > 0.00001 else bias) > 0 else -1.0
-                slope += extra * extra * sign * 40.0
-    if flags & _CLAMP_PROGRESSIVE:
-        sign = 1.0 if slope >= 0.0 else -1.0
-        size = sign * slope
+        blended = 0.5 * slope + 0.5 * (left * (1.0 - d) + right * d)
+        bias_weight = np.abs(bias) / 100.0
+        target = np.where(bias > 0, right, left)
+        change = target - blended
+        biased = blended * (1.0 - bias_weight) + target * bias_weight
+        extra = bias_weight - 5.0
+        sign = np.where(np.where(np.abs(change) > 0.00001, change, bias) > 0, 1.0, -1.0)
+        biased = np.where(extra > 0.0, biased + extra * extra * sign * 40.0, biased)
+        blended = np.where(bias_weight > 0.0001, biased, blended)
+        slope = np.where(flags & _TIME_INDEPENDENT, slope, blended)
+        sign = np.where(slope >= 0.0, 1.0, -1.0)
         span_left, span_right = wl * (t - tp), wr * (tn - t)
-        max_left = sign * (v - vp) / span_left if span_left > 0 else 0.0
-        max_right = sign * (vn - v) / span_right if span_right > 0 else 0.0
-        size = min(size, max(max_left, 0.0), max(max_right, 0.0))
-        slope = sign * size
-    return slope
+        limit_left = np.where(span_left > 0, sign * (v - vp) / span_left, 0.0)
+        limit_right = np.where(span_right > 0, sign * (vn - v) / span_right, 0.0)
+        # min(size, max(left, 0), max(right, 0)) with Python's order on NaN
+        size = sign * slope
+        size = np.where(np.where(0.0 > limit_left, 0.0, limit_left) < size,
+                        np.where(0.0 > limit_left, 0.0, limit_left), size)
+        size = np.where(np.where(0.0 > limit_right, 0.0, limit_right) < size,
+                        np.where(0.0 > limit_right, 0.0, limit_right), size)
+        slope = np.where(flags & _CLAMP_PROGRESSIVE, sign * size, slope)
+    flat = (flags & _CLAMP != 0) & (np.minimum(np.abs(vp - v), np.abs(vn - v))
+                                    <= _CLAMP_THRESHOLD)
+    return np.where(flat, 0.0, slope)
 
 
-def _end_slope(t0, t1, v0, v1, bias, flags) -> float:
-    """An auto key with one neighbour: the chord to it (0 when clamped)."""
-    if flags & _CLAMP_PROGRESSIVE:
-        return 0.0
-    if flags & _CLAMP and abs(v1 - v0) <= _CLAMP_THRESHOLD:
-        return 0.0
-    slope = (v1 - v0) / (t1 - t0)
-    if not flags & _TIME_INDEPENDENT:
-        extra = abs(bias) / 100.0 - 5.0
-        if extra > 0.0:
-            slope += extra * extra * (1.0 if bias > 0 else -1.0) * 40.0
-    return slope
+def _end_slopes(t0, t1, v0, v1, bias, flags) -> np.ndarray:
+    """Auto keys with one neighbour: the chord to it (0 when clamped)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        slope = (v1 - v0) / (t1 - t0)
+        extra = np.abs(bias) / 100.0 - 5.0
+        biased = slope + extra * extra * np.where(bias > 0, 1.0, -1.0) * 40.0
+    slope = np.where((flags & _TIME_INDEPENDENT == 0) & (extra > 0.0), biased, slope)
+    flat = (flags & _CLAMP_PROGRESSIVE != 0) | ((flags & _CLAMP != 0) &
+                                                 (np.abs(v1 - v0) <= _CLAMP_THRESHOLD))
+    return np.where(flat, 0.0, slope)
 
 
 def _key_slopes(times, values, flags, data, right_w, left_w):
-    """Per-key (in, out) slopes of an FBX 7 curve from its key flags and
-    attribute data: user and break tangents as stored; auto tangents solved
-    from the neighbours (the stored slopes are the auto bias); TCB from
-    tension, continuity and bias (Kochanek-Bartels); linear segments along
-    their chord; constant segments flat."""
+    """Per-key (in, out) slopes of a curve (times strictly increasing) from
+    its key flags and attribute data ``(K, >= 3)``, over all keys at once:
+    user and break tangents as stored; auto tangents solved from the
+    neighbours (the stored slopes are the auto bias); TCB from tension,
+    continuity and bias (Kochanek-Bartels); linear segments along their
+    chord; constant segments flat. A key's in-slope is the next-left slope
+    of the key before it."""
     k = len(times)
-    t = times.tolist()
-    v = values.tolist()
-    fl = flags.tolist()
-    d = data.astype(np.float64).tolist()
-    wr, wl_next = right_w.tolist(), left_w.tolist()
-    in_s, out_s = [0.0] * k, [0.0] * k
-    stored_left, weight_left = 0.0, 1.0 / 3.0
-    for i in range(k):
-        f = fl[i]
-        right, next_left = d[i][0], d[i][1]
-        left = stored_left
-        has_prev, has_next = i > 0 and t[i] > t[i - 1], i + 1 < k and t[i + 1] > t[i]
-        if f & _CONSTANT:
-            right = next_left = 0.0
-        elif f & _CUBIC:
-            if f & _TCB:
-                tension, continuity, bias = d[i][0], d[i][1], d[i][2]
-                chord_l = (v[i] - v[i - 1]) / (t[i] - t[i - 1]) if has_prev else 0.0
-                chord_r = (v[i + 1] - v[i]) / (t[i + 1] - t[i]) if has_next else 0.0
-                factor = 0.5 if has_prev and has_next else 1.0
-                base = factor * (1.0 - tension)
-                left = base * ((1 + bias) * (1 - continuity) * chord_l +
-                               (1 - bias) * (1 + continuity) * chord_r)
-                right = base * ((1 + bias) * (1 + continuity) * chord_l +
-                                (1 - bias) * (1 - continuity) * chord_r)
-                next_left = 0.0
-            elif f & _USER:
-                pass  # as stored
-            elif has_prev and has_next:
-                args = (t[i - 1], t[i], t[i + 1], v[i - 1], v[i], v[i + 1], weight_left, wr[i])
-                if abs(left + right) <= 0.0001:
-                    left = right = _auto_slope(*args, right, f)
-                else:
-                    left = _auto_slope(*args, -left, f)
-                    right = _auto_slope(*args, right, f)
-            elif has_prev:
-                left = right = _end_slope(t[i - 1], t[i], v[i - 1], v[i], -left, f)
-            elif has_next:
-                left = right = _end_slope(t[i], t[i + 1], v[i], v[i + 1], right, f)
-            else:
-                left = right = 0.0
-        else:  # linear
-            right = next_left = (v[i + 1] - v[i]) / (t[i + 1] - t[i]) if has_next else 0.0
-        in_s[i], out_s[i] = left, right
-        stored_left, weight_left = next_left, wl_next[i]
-    return np.array(in_s), np.array(out_s)
+    d = np.asarray(data, dtype=np.float64)
+    flags = np.asarray(flags)
+    with np.errstate(over="ignore"):
+        chord = np.diff(values) / np.diff(times)
+    chord_after, chord_before = np.append(chord, 0.0), np.insert(chord, 0, 0.0)
+    has_prev, has_next = np.arange(k) > 0, np.arange(k) < k - 1
+    constant = flags & _CONSTANT != 0
+    cubic = ~constant & (flags & _CUBIC != 0)
+    linear = ~constant & ~cubic
+    tcb = cubic & (flags & _TCB != 0)
+    auto = cubic & ~tcb & (flags & _USER == 0)
+    right, next_left = d[:, 0].copy(), d[:, 1].copy()
+    right[constant] = next_left[constant] = 0.0
+    right[linear] = next_left[linear] = chord_after[linear]
+    next_left[tcb] = 0.0
+    left = np.insert(next_left[:-1], 0, 0.0)
+    in_s, out_s = left.copy(), right.copy()
+    if tcb.any():
+        tension, continuity, bias = d[tcb, 0], d[tcb, 1], d[tcb, 2]
+        chord_l, chord_r = chord_before[tcb], chord_after[tcb]
+        base = np.where(has_prev[tcb] & has_next[tcb], 0.5, 1.0) * (1.0 - tension)
+        with np.errstate(over="ignore", invalid="ignore"):  # as stored: inf or nan
+            in_s[tcb] = base * ((1 + bias) * (1 - continuity) * chord_l +
+                                (1 - bias) * (1 + continuity) * chord_r)
+            out_s[tcb] = base * ((1 + bias) * (1 + continuity) * chord_l +
+                                 (1 - bias) * (1 - continuity) * chord_r)
+    inner = np.flatnonzero(auto & has_prev & has_next)
+    if inner.size:
+        weight_left = left_w[inner - 1]
+        args = (times[inner - 1], times[inner], times[inner + 1], values[inner - 1],
+                values[inner], values[inner + 1], weight_left, right_w[inner])
+        symmetric = np.abs(left[inner] + right[inner]) <= 0.0001
+        out_s[inner] = _auto_slopes(*args, right[inner], flags[inner])
+        in_s[inner] = np.where(symmetric, out_s[inner],
+                               _auto_slopes(*args, -left[inner], flags[inner]))
+    if k > 1 and auto[0]:
+        in_s[0] = out_s[0] = _end_slopes(times[0], times[1], values[0], values[1], right[0],
+                                         flags[0])
+    if k > 1 and auto[-1]:
+        in_s[-1] = out_s[-1] = _end_slopes(times[-2], times[-1], values[-2], values[-1],
+                                           -left[-1], flags[-1])
+    if k == 1 and auto[0]:
+        in_s[0] = out_s[0] = 0.0
+    return in_s, out_s
 
 
 # ------------------------------------------------------------------- channels
@@ -1207,21 +1208,18 @@ def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
         i = int(np.argmax(np.diff(times_a) <= 0)) + 1
         raise f.error(keys, f"key time at index {i} ({times_a[i]!r} s) does not follow the "
                             f"previous one")
-    in_s, out_s = np.zeros(k), np.zeros(k)
-    for i in range(k):
-        if kinds[i] == "linear" and i + 1 < k:
-            right[i] = left[i] = (values[i + 1] - values[i]) / (times[i + 1] - times[i])
-        if auto[i]:
-            if 0 < i < k - 1:
-                slope = _auto_slope(times[i - 1], times[i], times[i + 1], values[i - 1],
-                                    values[i], values[i + 1], wl[i - 1], wr[i], 0.0,
-                                    _CLAMP_PROGRESSIVE | _TIME_INDEPENDENT)
-            else:
-                slope = 0.0
-            in_s[i] = out_s[i] = slope
-        else:
-            in_s[i] = left[i - 1] if i > 0 else right[i]
-            out_s[i] = right[i]
+    codes = {"cubic": _CUBIC | _USER, "linear": _LINEAR, "constant": _CONSTANT,
+             "constant_next": _CONSTANT | _CONSTANT_NEXT}
+    # auto keys as FBX 7's time-independent, clamped progressive ones (no bias)
+    flags = np.array([_CUBIC | _CLAMP_PROGRESSIVE | _TIME_INDEPENDENT if a else codes[kind]
+                      for kind, a in zip(kinds, auto)], dtype=np.int64)
+    linear = np.flatnonzero(flags[:-1] == _LINEAR)
+    right, left = np.array(right), np.array(left)
+    with np.errstate(over="ignore"):
+        right[linear] = left[linear] = np.diff(values_a)[linear] / np.diff(times_a)[linear]
+    in_s, out_s = _key_slopes(times_a, values_a, flags, np.column_stack([right, left]),
+                              np.array(wr), np.array(wl))
+    in_s[0] = out_s[0]  # an FBX 6 first key has no stored left slope: its right one
     modes = tuple(("auto" if auto[i] else "user") if kinds[i] == "cubic" else "none"
                   for i in range(k))
     pre, post = "constant", "constant"
