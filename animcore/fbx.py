@@ -392,8 +392,10 @@ class FbxCurve(ByValue):
                 f"post={self.post!r})")
 
 
-def _read_curve(f: _File, record: _Record) -> FbxCurve:
-    """An AnimationCurve record (FBX 7) as an FbxCurve."""
+def _curve_parts(f: _File, record: _Record) -> tuple:
+    """The checked arrays of an AnimationCurve record (FBX 7): key times
+    (seconds), values, attribute flags, attribute data ``(A, 4)`` float32,
+    attribute reference counts, and default, pre, post, repetitions."""
     def array(name, required=True):
         r = record.child(name)
         if r is None or not r.values:
@@ -442,21 +444,6 @@ def _read_curve(f: _File, record: _Record) -> FbxCurve:
         raise f.error(record, f"key attributes ({len(flags)} flags, {len(data)} data, "
                               f"reference counts summing to {int(counts.sum())}) do not "
                               f"describe {k} keys")
-    per_key = np.repeat(np.arange(len(flags)), counts)
-    key_flags = flags[per_key]
-    raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
-    slopes = raw[:, :2].astype(np.float64)[per_key]
-    packed = raw[:, 2].copy().view(np.uint32).astype(np.int64)[per_key]
-    # weights: two 4-digit decimal fixed-point numbers packed in the third float
-    right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
-    left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
-    kinds = ["constant_next" if fl & _CONSTANT and fl & _CONSTANT_NEXT else
-             "constant" if fl & _CONSTANT else "linear" if fl & _LINEAR else "cubic"
-             for fl in flags.tolist()]
-    interpolation = [kinds[a] for a in per_key.tolist()]
-    attribute_modes = [_tangent_mode(fl) for fl in flags.tolist()]
-    modes = tuple(attribute_modes[a] if interp == "cubic" else "none"
-                  for a, interp in zip(per_key.tolist(), interpolation))
     pre, post, reps = "constant", "constant", [-1, -1]
     for side, name in ((0, "Pre-Extrapolation"), (1, "Post-Extrapolation")):
         r = record.child(name)
@@ -474,11 +461,53 @@ def _read_curve(f: _File, record: _Record) -> FbxCurve:
             post = mode
         if rep is not None and rep.values:
             reps[side] = int(rep.values[0])
-    in_slopes, out_slopes = _key_slopes(times, values, key_flags, raw[per_key], right_w, left_w)
-    return FbxCurve(_frozen(times), _frozen(values), tuple(interpolation), modes,
-                    _frozen(slopes[:, 0]), _frozen(slopes[:, 1]), _frozen(right_w),
-                    _frozen(left_w), pre, post, tuple(reps), default, _frozen(in_slopes),
-                    _frozen(out_slopes))
+    raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
+    return times, values, flags, raw, counts, default, pre, post, tuple(reps)
+
+
+def _read_curves(f: _File, records: list) -> list:
+    """AnimationCurve records (FBX 7) as FbxCurves, their keys decoded
+    together: each record is checked in turn, then the keys of all of them
+    are one set of arrays (the curves' arrays are read-only views of it)."""
+    parts = [_curve_parts(f, r) for r in records]
+    if not parts:
+        return []
+    times, values, flags, raw, counts = (np.concatenate([p[i] for p in parts])
+                                         for i in range(5))
+    sizes = np.array([len(p[0]) for p in parts])
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    per_key = np.repeat(np.arange(len(flags)), counts)
+    key_flags = flags[per_key]
+    key_raw = raw[per_key]
+    right_s, left_s = key_raw[:, 0].astype(np.float64), key_raw[:, 1].astype(np.float64)
+    packed = key_raw[:, 2].copy().view(np.uint32).astype(np.int64)
+    # weights: two 4-digit decimal fixed-point numbers packed in the third float
+    right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
+    left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
+    kinds = ["constant_next" if fl & _CONSTANT and fl & _CONSTANT_NEXT else
+             "constant" if fl & _CONSTANT else "linear" if fl & _LINEAR else "cubic"
+             for fl in flags.tolist()]
+    modes = [_tangent_mode(fl) if kind == "cubic" else "none"
+             for fl, kind in zip(flags.tolist(), kinds)]
+    interpolation = np.array(kinds, dtype=object)[per_key].tolist()
+    tangent_modes = np.array(modes, dtype=object)[per_key].tolist()
+    in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_raw, right_w, left_w,
+                                        starts)
+    columns = [times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes]
+    for c in columns:
+        c.flags.writeable = False
+    curves = []
+    for p, a, b in zip(parts, starts.tolist(), ends.tolist()):
+        t, v, right, left, wr, wl, ins, outs = (c[a:b] for c in columns)
+        curves.append(FbxCurve(t, v, tuple(interpolation[a:b]), tuple(tangent_modes[a:b]),
+                               right, left, wr, wl, p[6], p[7], p[8], p[5], ins, outs))
+    return curves
+
+
+def _read_curve(f: _File, record: _Record) -> FbxCurve:
+    """An AnimationCurve record (FBX 7) as an FbxCurve."""
+    return _read_curves(f, [record])[0]
 
 
 _CLAMP, _TIME_INDEPENDENT, _CLAMP_PROGRESSIVE = 0x1000, 0x2000, 0x4000
@@ -535,21 +564,26 @@ def _end_slopes(t0, t1, v0, v1, bias, flags) -> np.ndarray:
     return np.where(flat, 0.0, slope)
 
 
-def _key_slopes(times, values, flags, data, right_w, left_w):
-    """Per-key (in, out) slopes of a curve (times strictly increasing) from
-    its key flags and attribute data ``(K, >= 3)``, over all keys at once:
-    user and break tangents as stored; auto tangents solved from the
-    neighbours (the stored slopes are the auto bias); TCB from tension,
-    continuity and bias (Kochanek-Bartels); linear segments along their
-    chord; constant segments flat. A key's in-slope is the next-left slope
-    of the key before it."""
+def _key_slopes(times, values, flags, data, right_w, left_w, starts=(0,)):
+    """Per-key (in, out) slopes of curves (each one's times strictly
+    increasing; ``starts`` are the indices of their first keys in the
+    arrays) from the key flags and attribute data ``(K, >= 3)``, over all
+    keys at once: user and break tangents as stored; auto tangents solved
+    from the neighbours (the stored slopes are the auto bias); TCB from
+    tension, continuity and bias (Kochanek-Bartels); linear segments along
+    their chord; constant segments flat. A key's in-slope is the next-left
+    slope of the key before it."""
     k = len(times)
     d = np.asarray(data, dtype=np.float64)
     flags = np.asarray(flags)
-    with np.errstate(over="ignore"):
+    first = np.zeros(k, dtype=bool)
+    first[np.asarray(starts, dtype=np.intp)] = True
+    last = np.roll(first, -1)
+    has_prev, has_next = ~first, ~last
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # across curves
         chord = np.diff(values) / np.diff(times)
-    chord_after, chord_before = np.append(chord, 0.0), np.insert(chord, 0, 0.0)
-    has_prev, has_next = np.arange(k) > 0, np.arange(k) < k - 1
+    chord_after = np.where(has_next, np.append(chord, 0.0), 0.0)
+    chord_before = np.where(has_prev, np.insert(chord, 0, 0.0), 0.0)
     constant = flags & _CONSTANT != 0
     cubic = ~constant & (flags & _CUBIC != 0)
     linear = ~constant & ~cubic
@@ -559,7 +593,7 @@ def _key_slopes(times, values, flags, data, right_w, left_w):
     right[constant] = next_left[constant] = 0.0
     right[linear] = next_left[linear] = chord_after[linear]
     next_left[tcb] = 0.0
-    left = np.insert(next_left[:-1], 0, 0.0)
+    left = np.where(first, 0.0, np.roll(next_left, 1))
     in_s, out_s = left.copy(), right.copy()
     if tcb.any():
         tension, continuity, bias = d[tcb, 0], d[tcb, 1], d[tcb, 2]
@@ -572,21 +606,22 @@ def _key_slopes(times, values, flags, data, right_w, left_w):
                                  (1 - bias) * (1 - continuity) * chord_r)
     inner = np.flatnonzero(auto & has_prev & has_next)
     if inner.size:
-        weight_left = left_w[inner - 1]
         args = (times[inner - 1], times[inner], times[inner + 1], values[inner - 1],
-                values[inner], values[inner + 1], weight_left, right_w[inner])
+                values[inner], values[inner + 1], left_w[inner - 1], right_w[inner])
         symmetric = np.abs(left[inner] + right[inner]) <= 0.0001
         out_s[inner] = _auto_slopes(*args, right[inner], flags[inner])
         in_s[inner] = np.where(symmetric, out_s[inner],
                                _auto_slopes(*args, -left[inner], flags[inner]))
-    if k > 1 and auto[0]:
-        in_s[0] = out_s[0] = _end_slopes(times[0], times[1], values[0], values[1], right[0],
-                                         flags[0])
-    if k > 1 and auto[-1]:
-        in_s[-1] = out_s[-1] = _end_slopes(times[-2], times[-1], values[-2], values[-1],
-                                           -left[-1], flags[-1])
-    if k == 1 and auto[0]:
-        in_s[0] = out_s[0] = 0.0
+    head = np.flatnonzero(auto & first & has_next)  # auto keys with one neighbour
+    if head.size:
+        in_s[head] = out_s[head] = _end_slopes(times[head], times[head + 1], values[head],
+                                               values[head + 1], right[head], flags[head])
+    tail = np.flatnonzero(auto & last & has_prev)
+    if tail.size:
+        in_s[tail] = out_s[tail] = _end_slopes(times[tail - 1], times[tail], values[tail - 1],
+                                               values[tail], -left[tail], flags[tail])
+    alone = auto & first & last
+    in_s[alone] = out_s[alone] = 0.0
     return in_s, out_s
 
 
@@ -1015,14 +1050,31 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
     return out
 
 
+def _layer_ids(objects: _Objects, sid) -> list:
+    """A stack's AnimationLayer ids in file order."""
+    ids = [c for c, p in objects.children.get(sid, ()) if objects.kind(c) == "AnimationLayer"]
+    return sorted(ids, key=objects.order.index)
+
+
+def _curve_ids(objects: _Objects, cn) -> list:
+    """(AnimationCurve id, property) of an AnimationCurveNode."""
+    return [(c, prop) for c, prop in objects.children.get(cn, ())
+            if prop and objects.kind(c) == "AnimationCurve"]
+
+
 def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> list:
     clips = []
     layer_template = templates.get("AnimationLayer", {})
     stack_template = templates.get("AnimationStack", {})
-    for sid in objects.order:
+    stacks = [sid for sid in objects.order if objects.kind(sid) == "AnimationStack"]
+    # every curve the stacks use, read once and decoded together
+    used = list(dict.fromkeys(c for sid in stacks for lid in _layer_ids(objects, sid)
+                              for cn, _ in objects.children.get(lid, ())
+                              if objects.kind(cn) == "AnimationCurveNode"
+                              for c, _ in _curve_ids(objects, cn)))
+    read = dict(zip(used, _read_curves(f, [objects.by_id[c][0] for c in used])))
+    for sid in stacks:
         stack, stack_name, _ = objects.by_id[sid]
-        if stack.name != "AnimationStack":
-            continue
         sprops = _properties(stack, stack_template)
         start = _scalar(sprops, "LocalStart", 0) / TICKS_PER_SECOND
         stop = _scalar(sprops, "LocalStop", 0) / TICKS_PER_SECOND
@@ -1032,10 +1084,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
         blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
                       for i, entry in enumerate(entries)}
         weight_layers: dict = {}
-        layer_ids = [c for c, p in objects.children.get(sid, ())
-                     if objects.kind(c) == "AnimationLayer"]
-        layer_ids.sort(key=objects.order.index)
-        for lid in layer_ids:
+        for lid in _layer_ids(objects, sid):
             layer, layer_name, _ = objects.by_id[lid]
             lprops = _properties(layer, layer_template)
             weight = _scalar(lprops, "Weight", 100.0) / 100.0
@@ -1047,10 +1096,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                     continue
                 node_record = objects.by_id[cn][0]
                 cprops = _properties(node_record)
-                curves = {}
-                for curve_id, prop in objects.children.get(cn, ()):
-                    if objects.kind(curve_id) == "AnimationCurve" and prop:
-                        curves[prop] = _read_curve(f, objects.by_id[curve_id][0])
+                curves = {prop: read[c] for c, prop in _curve_ids(objects, cn)}
                 targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]
                 for target, prop in targets:
                     if (target, prop) in blend_slot:
