@@ -145,19 +145,37 @@ class _File:
         self.data, self.numbers = data, numbers
         self.roots: list = []
         table = []
-        # one Python list per field: cheaper than indexing the structured array per value
-        rows = list(zip(properties["type"].tolist(), properties["encoding"].tolist(),
-                        properties["offset"].tolist(), properties["length"].tolist(),
-                        properties["count"].tolist(), properties["ivalue"].tolist(),
-                        properties["dvalue"].tolist()))
-        for r in records.tolist():
+        # numbers straight from their columns (Python ints and floats made at C speed),
+        # strings in one loop, raw bytes and arrays one by one; each record's values
+        # are then a slice
+        kind = properties["type"]
+        integer = np.isin(kind, (b"Y", b"C", b"I", b"L"))
+        text = np.isin(kind, (b"S", b"W"))
+        values = np.where(integer, properties["ivalue"].astype(object),
+                          properties["dvalue"].astype(object)).tolist()
+        strings = np.flatnonzero(text)
+        for i, start, end in zip(strings.tolist(), properties["offset"][strings].tolist(),
+                                 (properties["offset"] + properties["length"])[strings].tolist()):
+            values[i] = data[start:end].decode("utf-8", "replace")
+        other = np.flatnonzero(~integer & ~text & ~np.isin(kind, (b"F", b"D"))).tolist()
+        counts = records["property_count"].astype(np.intp)
+        holder = np.empty(len(properties), dtype=np.intp)  # the record of each value
+        holder[np.repeat(records["first_property"].astype(np.intp) - np.cumsum(counts) + counts,
+                        counts) + np.arange(int(counts.sum()))] = \
+            np.repeat(np.arange(len(records)), counts)
+        rows = properties[other].tolist()
+        records = records.tolist()
+        for r in records:
             parent, name_offset, name_length, first, count, location = r
             name = data[name_offset:name_offset + name_length].decode("ascii", "replace")
             owner = table[parent] if parent >= 0 else None
-            record = _Record(name, None, int(location), owner)
-            record.values = [self._value(rows[i], record) for i in range(first, first + count)]
+            record = _Record(name, None, location, owner)
             (owner.children if owner is not None else self.roots).append(record)
             table.append(record)
+        for i, row, r in zip(other, rows, holder[other].tolist()):
+            values[i] = self._value(row, table[r])
+        for record, (_, _, _, first, count, _) in zip(table, records):
+            record.values = values[first:first + count]
         if self.ascii:
             header = self.find("FBXHeaderExtension")
             version = header.child("FBXVersion") if header is not None else None
@@ -179,12 +197,6 @@ class _File:
 
     def _value(self, row, record):
         kind, encoding, start, length, count, ivalue, dvalue = row
-        if kind in (b"Y", b"C", b"I", b"L"):
-            return ivalue
-        if kind in (b"F", b"D"):
-            return dvalue
-        if kind in (b"S", b"W"):
-            return self.data[start:start + length].decode("utf-8", "replace")
         if kind == b"R":
             return bytes(self.data[start:start + length])
         if encoding == 2:  # ASCII numbers
