@@ -288,6 +288,10 @@ _CURVE_EXTRAPOLATION = {"constant": "clamp", "repetition": "cycle",
                         "relative_repetition": "cycle_offset"}
 
 
+_SEGMENT_KINDS = {"constant": "step", "constant_next": "step", "linear": "linear",
+                  "cubic": "bezier"}  # Curve's name of the segment after a key
+
+
 def _tangent_mode(flags: int) -> str:
     for bits, name in _TANGENT_BITS:
         if flags & bits == bits:
@@ -355,11 +359,7 @@ class FbxCurve(ByValue):
         k = len(self.times)
         if k == 1:
             return None
-        kinds = []
-        for i in range(k - 1):
-            kind = self.interpolation[i]
-            kinds.append({"constant": "step", "constant_next": "step", "linear": "linear",
-                          "cubic": "bezier"}[kind])
+        kinds = [_SEGMENT_KINDS[kind] for kind in self.interpolation[:-1]]
         out_v = np.array(self.out_slopes, dtype=np.float64)
         in_v = np.array(self.in_slopes, dtype=np.float64)
         # keep-slope extrapolation follows the end segment (linear or cubic)
