@@ -1062,6 +1062,24 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
     return out
 
 
+def _key_times(layers) -> np.ndarray:
+    """The sorted union of the key times of the layers' curves."""
+    times = [c.times for _, _, comps, _ in layers for c in comps if c is not None]
+    return _frozen(np.unique(np.concatenate(times)) if times else [])
+
+
+def _transform_channel(node: int, path: str, layers: list, nodes: list,
+                       pivots: list) -> FbxChannel:
+    """The translation, rotation or scale channel of a node from its layers
+    ``(weight, mode, (X, Y, Z curves), defaults)`` (FBX 7 stacks and FBX 6
+    takes alike)."""
+    pv, rest = pivots[node], nodes[node]
+    base = {"translation": rest.translation, "scale": rest.scale}.get(path, pv.euler)
+    composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
+    return FbxChannel(node, rest.name, path, None, 4 if path == "rotation" else 3,
+                      _key_times(layers), None, composed, rest.name, layers[0][2], pv.order)
+
+
 def _layer_ids(objects: _Objects, sid) -> list:
     """A stack's AnimationLayer ids in file order."""
     ids = [c for c, p in objects.children.get(sid, ()) if objects.kind(c) == "AnimationLayer"]
@@ -1129,18 +1147,8 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                         unsupported.append(Unsupported(label, sum(len(c) for c in
                                                                   curves.values())))
             layer_info.append((layer_name, weight, mode, tuple(layer_channels)))
-        channels = []
-        for (node, path), layers in per_target.items():
-            pv, rest = pivots[node], nodes[node]
-            base = {"translation": rest.translation, "scale": rest.scale}.get(path)
-            if base is None:
-                base = pv.euler
-            composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
-            keys = sorted({float(x) for _, _, comps, _ in layers for c in comps
-                           if c is not None for x in c.times})
-            width = 4 if path == "rotation" else 3
-            channels.append(FbxChannel(node, rest.name, path, None, width, _frozen(keys), None,
-                                       composed, rest.name, layers[0][2], pv.order))
+        channels = [_transform_channel(node, path, layers, nodes, pivots)
+                    for (node, path), layers in per_target.items()]
         for node, per_layer in weight_layers.items():
             rest = nodes[node]
             base = np.asarray(rest.weights) * 100.0
@@ -1151,10 +1159,9 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                                      for i in range(len(base))])
                 layers.append((weight, mode, comps, defaults))
             composed = _Composed("weights", layers, base, "xyz", None, None)
-            keys = sorted({float(x) for _, _, comps, _ in layers for c in comps
-                           if c is not None for x in c.times})
             channels.append(FbxChannel(node, rest.name, "weights", None, len(base),
-                                       _frozen(keys), None, composed, rest.name, layers[0][2]))
+                                       _key_times(layers), None, composed, rest.name,
+                                       layers[0][2]))
         clips.append(FbxClip(stack_name, stop - start, tuple(channels), tuple(unsupported),
                              start, stop, tuple(layer_info)))
     return clips
@@ -1338,16 +1345,8 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
                                         default_record.values else 0.0)
                     if all(c is None for c in comps):
                         continue
-                    rest, pv = nodes[node], pivots[node]
                     layers = [(1.0, "override", tuple(comps), np.array(defaults))]
-                    base = {"translation": rest.translation, "scale": rest.scale}.get(path,
-                                                                                     pv.euler)
-                    composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
-                    keys = sorted({float(x) for c in comps if c is not None for x in c.times})
-                    channels.append(FbxChannel(node, rest.name, path, None,
-                                               4 if path == "rotation" else 3, _frozen(keys),
-                                               None, composed, rest.name, tuple(comps),
-                                               pv.order))
+                    channels.append(_transform_channel(node, path, layers, nodes, pivots))
         clips.append(FbxClip(str(take.values[0]), stop - start, tuple(channels),
                              tuple(unsupported), start, stop,
                              (("BaseLayer", 1.0, "override",
