@@ -244,6 +244,13 @@ def _properties(record: _Record, base: dict | None = None) -> dict:
     return props
 
 
+def _child_value(record: _Record, name: str, default, kind=float):
+    """The first value of the child record ``name`` as ``kind``, or
+    ``default`` without one."""
+    child = record.child(name)
+    return kind(child.values[0]) if child is not None and child.values else default
+
+
 def _vec(props: dict, name: str, default) -> np.ndarray:
     v = props.get(name)
     if v is None or len(v) < 3:
@@ -419,9 +426,7 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
             v = np.array([x for x in r.values if isinstance(x, (int, float))])
         return v
 
-    default_record = record.child("Default")
-    default = float(default_record.values[0]) if default_record is not None and \
-        default_record.values else 0.0
+    default = _child_value(record, "Default", 0.0)
     ticks = array("KeyTime")
     values = array("KeyValueFloat", required=False)
     if values is None:
@@ -808,7 +813,6 @@ class FbxScene(Scene):
         pose = self.pose(clip, t)
         count = len(self.nodes)
         world = np.zeros(t.shape + (count, 4, 4))
-        done = np.zeros(count, dtype=bool)
         for i in self.skeleton.order:
             node = self.nodes[i]
             pv = self.pivots[i]
@@ -831,7 +835,6 @@ class FbxScene(Scene):
                     world[..., i, :, :] = parent @ adjusted
                 else:
                     world[..., i, :, :] = _componentwise(parent, local)
-            done[i] = True
         if nodes is not None:
             world = world[..., [self.node_index(n) for n in nodes], :, :]
         return world
@@ -1181,9 +1184,7 @@ def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
     """An FBX 6 Channel record with Key / Default as an FbxCurve (None
     without keys): per key time, value, mode 'U' (cubic: a slope mode with
     its numbers, then weight modes), 'L' (linear) or 'C' (constant)."""
-    default_record = record.child("Default")
-    default = float(default_record.values[0]) if default_record is not None and \
-        default_record.values else 0.0
+    default = _child_value(record, "Default", 0.0)
     keys = record.child("Key")
     if keys is None:
         return None
@@ -1193,12 +1194,8 @@ def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
             stream.extend(v.tolist())
         else:
             stream.append(_token(v))
-    version_record = record.child("KeyVer")
-    key_version = int(version_record.values[0]) if version_record is not None and \
-        version_record.values else 4005
-    count_record = record.child("KeyCount")
-    count = int(count_record.values[0]) if count_record is not None and count_record.values \
-        else None
+    key_version = _child_value(record, "KeyVer", 4005, int)
+    count = _child_value(record, "KeyCount", None, int)
     at = 0
 
     def take(n):
@@ -1339,10 +1336,7 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
                                c.values and c.values[0] == axis]
                         curve = _take_curve(f, sub[0]) if sub else None
                         comps.append(curve)
-                        default_record = sub[0].child("Default") if sub else None
-                        defaults.append(float(default_record.values[0])
-                                        if default_record is not None and
-                                        default_record.values else 0.0)
+                        defaults.append(_child_value(sub[0], "Default", 0.0) if sub else 0.0)
                     if all(c is None for c in comps):
                         continue
                     layers = [(1.0, "override", tuple(comps), np.array(defaults))]
