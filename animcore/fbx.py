@@ -1180,10 +1180,13 @@ def _token(value):
     return value
 
 
-def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
-    """An FBX 6 Channel record with Key / Default as an FbxCurve (None
+def _take_keys(f: _File, record: _Record) -> Union[tuple, None]:
+    """The checked keys of an FBX 6 Channel record with Key / Default (None
     without keys): per key time, value, mode 'U' (cubic: a slope mode with
-    its numbers, then weight modes), 'L' (linear) or 'C' (constant)."""
+    its numbers, then weight modes), 'L' (linear) or 'C' (constant); as
+    (times, values, interpolation, tangent modes, flags, right slopes,
+    next-left slopes, right weights, next-left weights, default), the
+    flags those of the FBX 7 key with the same slopes."""
     default = _child_value(record, "Default", 0.0)
     keys = record.child("Key")
     if keys is None:
@@ -1264,7 +1267,6 @@ def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
     if at != len(stream) or (count is not None and len(times) != count):
         raise f.error(keys, f"key list of {len(stream)} values holds {len(times)} keys, "
                             f"not the {count} of KeyCount")
-    k = len(times)
     times_a, values_a = np.array(times), np.array(values)
     if np.any(np.diff(times_a) <= 0):
         i = int(np.argmax(np.diff(times_a) <= 0)) + 1
@@ -1279,15 +1281,34 @@ def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
     right, left = np.array(right), np.array(left)
     with np.errstate(over="ignore"):
         right[linear] = left[linear] = np.diff(values_a)[linear] / np.diff(times_a)[linear]
-    in_s, out_s = _key_slopes(times_a, values_a, flags, np.column_stack([right, left]),
-                              np.array(wr), np.array(wl))
-    in_s[0] = out_s[0]  # an FBX 6 first key has no stored left slope: its right one
-    modes = tuple(("auto" if auto[i] else "user") if kinds[i] == "cubic" else "none"
-                  for i in range(k))
-    pre, post = "constant", "constant"
-    return FbxCurve(_frozen(times_a), _frozen(values_a), tuple(kinds), modes, _frozen(right),
-                    _frozen(left), _frozen(wr), _frozen(wl), pre, post, (-1, -1), default,
-                    _frozen(in_s), _frozen(out_s))
+    modes = tuple(("auto" if a else "user") if kind == "cubic" else "none"
+                  for kind, a in zip(kinds, auto))
+    return (times_a, values_a, tuple(kinds), modes, flags, right, left, np.array(wr),
+            np.array(wl), default)
+
+
+def _take_curves_of(keys: list) -> list:
+    """FbxCurves of the keys of FBX 6 channels (see :func:`_take_keys`), their
+    slopes decoded together (the curves' arrays are read-only views)."""
+    if not keys:
+        return []
+    times, values, flags, right, left, wr, wl = (np.concatenate([k[i] for k in keys])
+                                                 for i in (0, 1, 4, 5, 6, 7, 8))
+    sizes = np.array([len(k[0]) for k in keys])
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    in_s, out_s = _key_slopes(times, values, flags, np.column_stack([right, left]), wr, wl,
+                              starts)
+    in_s[starts] = out_s[starts]  # an FBX 6 first key has no stored left slope: its right one
+    columns = (times, values, right, left, wr, wl, in_s, out_s)
+    for c in columns:
+        c.flags.writeable = False
+    curves = []
+    for k, a, b in zip(keys, starts.tolist(), ends.tolist()):
+        t, v, r, l, w_r, w_l, i, o = (c[a:b] for c in columns)
+        curves.append(FbxCurve(t, v, k[2], k[3], r, l, w_r, w_l, "constant", "constant",
+                               (-1, -1), k[9], i, o))
+    return curves
 
 
 def _read_takes(f, objects, index_of, nodes, pivots) -> list:
@@ -1306,7 +1327,8 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
         start = stop = 0.0
         if span is not None and len(span.values) >= 2:
             start, stop = (float(v) / TICKS_PER_SECOND for v in span.values[:2])
-        channels, unsupported = [], []
+        unsupported = []
+        pending, targets = [], []  # the take's keys, decoded together below
         for model in take.children:
             if model.name != "Model" or not model.values:
                 continue
@@ -1319,10 +1341,10 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
                 parts = [c for c in channel.children if c.name == "Channel" and c.values] \
                     if kind == "Transform" else []
                 if node is None or kind != "Transform":
-                    found = [c for c in _take_curves(f, channel) if c is not None]
+                    found = [k for k in _take_channel_keys(f, channel) if k is not None]
                     if found:
                         unsupported.append(Unsupported(f"{_object_name(text)}.{kind}",
-                                                       sum(len(c) for c in found)))
+                                                       sum(len(k[0]) for k in found)))
                     continue
                 for part in parts:
                     path = {"T": "translation", "R": "rotation", "S": "scale"}.get(
@@ -1334,13 +1356,19 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
                     for axis in "XYZ":
                         sub = [c for c in part.children if c.name == "Channel" and
                                c.values and c.values[0] == axis]
-                        curve = _take_curve(f, sub[0]) if sub else None
-                        comps.append(curve)
+                        keys = _take_keys(f, sub[0]) if sub else None
+                        comps.append(None if keys is None else len(pending))
+                        if keys is not None:
+                            pending.append(keys)
                         defaults.append(_child_value(sub[0], "Default", 0.0) if sub else 0.0)
-                    if all(c is None for c in comps):
-                        continue
-                    layers = [(1.0, "override", tuple(comps), np.array(defaults))]
-                    channels.append(_transform_channel(node, path, layers, nodes, pivots))
+                    if any(c is not None for c in comps):
+                        targets.append((node, path, comps, np.array(defaults)))
+        decoded = _take_curves_of(pending)
+        channels = []
+        for node, path, comps, defaults in targets:
+            curves = tuple(None if c is None else decoded[c] for c in comps)
+            channels.append(_transform_channel(node, path, [(1.0, "override", curves, defaults)],
+                                               nodes, pivots))
         clips.append(FbxClip(str(take.values[0]), stop - start, tuple(channels),
                              tuple(unsupported), start, stop,
                              (("BaseLayer", 1.0, "override",
@@ -1348,13 +1376,15 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
     return clips
 
 
-def _take_curves(f, channel):
+def _take_channel_keys(f, channel):
+    """The keys (see :func:`_take_keys`) of a Channel record and the
+    Channel records inside it."""
     if channel.child("Key") is not None:
-        return [_take_curve(f, channel)]
+        return [_take_keys(f, channel)]
     out = []
     for c in channel.children:
         if c.name == "Channel":
-            out.extend(_take_curves(f, c))
+            out.extend(_take_channel_keys(f, c))
     return out
 
 
