@@ -363,9 +363,14 @@ class FbxCurve(ByValue):
         return cached
 
     def _build(self):
-        k = len(self.times)
-        if k == 1:
+        if len(self.times) == 1:
             return None
+        return _joined([self])
+
+    def _key_arrays(self) -> tuple:
+        """(segment kinds, in and out velocities, in and out weights) of the
+        :class:`Curve` that evaluates this curve (at least two keys)."""
+        k = len(self.times)
         kinds = [_SEGMENT_KINDS[kind] for kind in self.interpolation[:-1]]
         out_v = np.array(self.out_slopes, dtype=np.float64)
         in_v = np.array(self.in_slopes, dtype=np.float64)
@@ -383,13 +388,7 @@ class FbxCurve(ByValue):
         out_w[-1] = 1.0 / 3.0
         in_v = np.where(np.isfinite(in_v), in_v, 0.0)
         out_v = np.where(np.isfinite(out_v), out_v, 0.0)
-        extrapolation = {"before": _CURVE_EXTRAPOLATION[self.pre],
-                         "after": _CURVE_EXTRAPOLATION[self.post]}
-        if "bezier" not in kinds:
-            return Curve(self.times, self.values, interpolation=kinds, **extrapolation)
-        return Curve(self.times, self.values, interpolation=kinds, in_velocities=in_v,
-                     out_velocities=out_v, in_weights=np.clip(in_w, 1e-4, 1.0),
-                     out_weights=np.clip(out_w, 1e-4, 1.0), **extrapolation)
+        return kinds, in_v, out_v, np.clip(in_w, 1e-4, 1.0), np.clip(out_w, 1e-4, 1.0)
 
     def __call__(self, t) -> np.ndarray:
         t = np.asarray(t, dtype=np.float64)
@@ -520,6 +519,30 @@ def _read_curves(f: _File, records: list) -> list:
         curves.append(FbxCurve(t, v, tuple(interpolation[a:b]), tuple(tangent_modes[a:b]),
                                right, left, wr, wl, p[6], p[7], p[8], p[5], ins, outs))
     return curves
+
+
+def _joined(curves: list) -> Union[Curve, None]:
+    """One :class:`Curve` evaluating FbxCurves (of two keys or more) side by
+    side: one column each (one curve: 1-D values). None when they do not
+    share key times, segment kinds and extrapolations, or hold constant-next
+    keys (held at the next value, see :meth:`FbxCurve.__call__`)."""
+    first = curves[0]
+    if len(curves) > 1 and ("constant_next" in first.interpolation or any(
+            c.interpolation != first.interpolation or c.pre != first.pre or
+            c.post != first.post or not np.array_equal(c.times, first.times)
+            for c in curves[1:])):
+        return None
+    arrays = [c._key_arrays() for c in curves]
+    kinds = arrays[0][0]
+    stack = (lambda a: a[0]) if len(curves) == 1 else (lambda a: np.column_stack(a))
+    values = stack([c.values for c in curves])
+    extrapolation = {"before": _CURVE_EXTRAPOLATION[first.pre],
+                     "after": _CURVE_EXTRAPOLATION[first.post]}
+    if "bezier" not in kinds:
+        return Curve(first.times, values, interpolation=kinds, **extrapolation)
+    in_v, out_v, in_w, out_w = (stack([a[i] for a in arrays]) for i in range(1, 5))
+    return Curve(first.times, values, interpolation=kinds, in_velocities=in_v,
+                 out_velocities=out_v, in_weights=in_w, out_weights=out_w, **extrapolation)
 
 
 def _read_curve(f: _File, record: _Record) -> FbxCurve:
@@ -660,13 +683,30 @@ class _Composed(ByValue):
     def _from_state(cls, state: dict) -> "_Composed":
         return cls(**state)
 
+    def _joints(self) -> list:
+        """Per layer, one Curve for all its components when they can share
+        one (see :func:`_joined`), else None: one evaluation instead of one
+        per component, built once."""
+        joints = self.__dict__.get("_joint_curves")
+        if joints is None:
+            joints = [_joined(list(curves)) if len(curves) > 1 and all(
+                c is not None and len(c) > 1 for c in curves) else None
+                for _, _, curves, _ in self.layers]
+            self.__dict__["_joint_curves"] = joints
+        return joints
+
     def components(self, t: np.ndarray) -> np.ndarray:
         width = len(self.defaults)
         value = np.broadcast_to(self.defaults, t.shape + (width,)).copy()
+        joints = self._joints()
         for index, (weight, mode, curves, defaults) in enumerate(self.layers):
-            layer = np.empty(t.shape + (width,))
-            for c in range(width):
-                layer[..., c] = curves[c](t) if curves[c] is not None else defaults[c]
+            if joints[index] is not None:
+                layer = np.asarray(joints[index](t), dtype=np.float64).reshape(
+                    t.shape + (width,))
+            else:
+                layer = np.empty(t.shape + (width,))
+                for c in range(width):
+                    layer[..., c] = curves[c](t) if curves[c] is not None else defaults[c]
             if index == 0 or mode == "override":
                 value = value + weight * (layer - value) if index else layer
             else:
