@@ -534,7 +534,7 @@ def _joined(curves: list) -> Union[Curve, None]:
         return None
     arrays = [c._key_arrays() for c in curves]
     kinds = arrays[0][0]
-    stack = (lambda a: a[0]) if len(curves) == 1 else (lambda a: np.column_stack(a))
+    stack = np.column_stack if len(curves) > 1 else (lambda columns: columns[0])
     values = stack([c.values for c in curves])
     extrapolation = {"before": _CURVE_EXTRAPOLATION[first.pre],
                      "after": _CURVE_EXTRAPOLATION[first.post]}
