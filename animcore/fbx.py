@@ -252,8 +252,10 @@ def _child_value(record: _Record, name: str, default, kind=float):
 
 
 def _vec(props: dict, name: str, default) -> np.ndarray:
+    """A 3-vector property; its default when the file does not hold three
+    numbers there (as :func:`_scalar`)."""
     v = props.get(name)
-    if v is None or len(v) < 3:
+    if v is None or len(v) < 3 or not all(isinstance(x, (int, float)) for x in v[:3]):
         return np.array(default, dtype=np.float64)
     return np.array([float(x) for x in v[:3]], dtype=np.float64)
 
