@@ -369,29 +369,6 @@ class FbxCurve(ByValue):
             return None
         return _joined([self])
 
-    def _key_arrays(self) -> tuple:
-        """(segment kinds, in and out velocities, in and out weights) of the
-        :class:`Curve` that evaluates this curve (at least two keys)."""
-        k = len(self.times)
-        kinds = [_SEGMENT_KINDS[kind] for kind in self.interpolation[:-1]]
-        out_v = np.array(self.out_slopes, dtype=np.float64)
-        in_v = np.array(self.in_slopes, dtype=np.float64)
-        # keep-slope extrapolation follows the end segment (linear or cubic)
-        for end, seg in ((0, 0), (k - 1, k - 2)):
-            if kinds[seg] == "linear":
-                slope = (self.values[seg + 1] - self.values[seg]) / (
-                    self.times[seg + 1] - self.times[seg])
-                (in_v if end == 0 else out_v)[end] = slope
-            elif kinds[seg] == "step":
-                (in_v if end == 0 else out_v)[end] = 0.0
-        out_w = np.array(self.right_weights, dtype=np.float64)
-        in_w = np.full(k, 1.0 / 3.0)
-        in_w[1:] = self.next_left_weights[:-1]
-        out_w[-1] = 1.0 / 3.0
-        in_v = np.where(np.isfinite(in_v), in_v, 0.0)
-        out_v = np.where(np.isfinite(out_v), out_v, 0.0)
-        return kinds, in_v, out_v, np.clip(in_w, 1e-4, 1.0), np.clip(out_w, 1e-4, 1.0)
-
     def __call__(self, t) -> np.ndarray:
         t = np.asarray(t, dtype=np.float64)
         if len(self.times) == 1:
@@ -534,17 +511,32 @@ def _joined(curves: list) -> Union[Curve, None]:
             c.post != first.post or not np.array_equal(c.times, first.times)
             for c in curves[1:])):
         return None
-    arrays = [c._key_arrays() for c in curves]
-    kinds = arrays[0][0]
-    stack = np.column_stack if len(curves) > 1 else (lambda columns: columns[0])
-    values = stack([c.values for c in curves])
+    times = first.times
+    kinds = [_SEGMENT_KINDS[kind] for kind in first.interpolation[:-1]]
+    values, in_v, out_v, out_w, next_w = (
+        np.column_stack([getattr(c, name) for c in curves]) for name in
+        ("values", "in_slopes", "out_slopes", "right_weights", "next_left_weights"))
+    # keep-slope extrapolation follows the end segment (linear or cubic)
+    for v, end, a, b in ((in_v, 0, 0, 1), (out_v, -1, -2, -1)):
+        if kinds[end] == "linear":
+            v[end] = (values[b] - values[a]) / (times[b] - times[a])
+        elif kinds[end] == "step":
+            v[end] = 0.0
+    in_w = np.full(values.shape, 1.0 / 3.0)
+    in_w[1:] = next_w[:-1]
+    out_w[-1] = 1.0 / 3.0
+    arrays = [values, np.where(np.isfinite(in_v), in_v, 0.0),
+              np.where(np.isfinite(out_v), out_v, 0.0), np.clip(in_w, 1e-4, 1.0),
+              np.clip(out_w, 1e-4, 1.0)]
+    if len(curves) == 1:
+        arrays = [a[:, 0] for a in arrays]
     extrapolation = {"before": _CURVE_EXTRAPOLATION[first.pre],
                      "after": _CURVE_EXTRAPOLATION[first.post]}
     if "bezier" not in kinds:
-        return Curve(first.times, values, interpolation=kinds, **extrapolation)
-    in_v, out_v, in_w, out_w = (stack([a[i] for a in arrays]) for i in range(1, 5))
-    return Curve(first.times, values, interpolation=kinds, in_velocities=in_v,
-                 out_velocities=out_v, in_weights=in_w, out_weights=out_w, **extrapolation)
+        return Curve(times, arrays[0], interpolation=kinds, **extrapolation)
+    return Curve(times, arrays[0], interpolation=kinds, in_velocities=arrays[1],
+                 out_velocities=arrays[2], in_weights=arrays[3], out_weights=arrays[4],
+                 **extrapolation)
 
 
 def _read_curve(f: _File, record: _Record) -> FbxCurve:
