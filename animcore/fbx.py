@@ -574,12 +574,11 @@ def _auto_slopes(tp, t, tn, vp, v, vn, wl, wr, bias, flags) -> np.ndarray:
         span_left, span_right = wl * (t - tp), wr * (tn - t)
         limit_left = np.where(span_left > 0, sign * (v - vp) / span_left, 0.0)
         limit_right = np.where(span_right > 0, sign * (vn - v) / span_right, 0.0)
-        # min(size, max(left, 0), max(right, 0)) with Python's order on NaN
+        # min(size, max(limit_left, 0), max(limit_right, 0)), NaN kept as Python's min keeps it
         size = sign * slope
-        size = np.where(np.where(0.0 > limit_left, 0.0, limit_left) < size,
-                        np.where(0.0 > limit_left, 0.0, limit_left), size)
-        size = np.where(np.where(0.0 > limit_right, 0.0, limit_right) < size,
-                        np.where(0.0 > limit_right, 0.0, limit_right), size)
+        for limit in (limit_left, limit_right):
+            limit = np.where(0.0 > limit, 0.0, limit)
+            size = np.where(limit < size, limit, size)
         slope = np.where(flags & _CLAMP_PROGRESSIVE, sign * size, slope)
     flat = (flags & _CLAMP != 0) & (np.minimum(np.abs(vp - v), np.abs(vn - v))
                                     <= _CLAMP_THRESHOLD)
