@@ -280,6 +280,12 @@ def _euler_quat(angles_deg: np.ndarray, order: str) -> np.ndarray:
     return quat_from_euler(order, picked, degrees=True)
 
 
+def _node_rotation(angles_deg, order: str, pre: np.ndarray, post: np.ndarray) -> np.ndarray:
+    """A node's whole local rotation ``Rpre * R(order) * Rpost^-1`` (quaternions)."""
+    return quat_multiply(quat_multiply(pre, _euler_quat(angles_deg, order)),
+                         quat_conjugate(post))
+
+
 # -------------------------------------------------------------------- curves
 
 # KeyAttrFlags bits (FBX SDK's FbxAnimCurveDef)
@@ -713,8 +719,7 @@ class _Composed(ByValue):
             return value / 100.0  # DeformPercent
         if self.path != "rotation":
             return value
-        q = _euler_quat(value, self.order)
-        return quat_multiply(quat_multiply(self.pre, q), quat_conjugate(self.post))
+        return _node_rotation(value, self.order, self.pre, self.post)
 
 
 @dataclass(frozen=True, eq=False)
@@ -1013,8 +1018,7 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
                      _vec(props, "ScalingOffset", (0, 0, 0)),
                      _vec(props, "ScalingPivot", (0, 0, 0)), pre, post, order,
                      _scalar(props, "InheritType", 0), _vec(props, "Lcl Rotation", (0, 0, 0)))
-        rotation = quat_multiply(quat_multiply(pre, _euler_quat(_vec(props, "Lcl Rotation", (0, 0, 0)),
-                                                        order)), quat_conjugate(post))
+        rotation = _node_rotation(pv.euler, order, pre, post)
         translation = _vec(props, "Lcl Translation", (0, 0, 0))
         scale = _vec(props, "Lcl Scaling", (1, 1, 1))
         matrix = _local_matrices(pv, translation, rotation, scale)
