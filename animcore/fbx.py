@@ -1143,6 +1143,8 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                               if objects.kind(cn) == "AnimationCurveNode"
                               for c, _ in _curve_ids(objects, cn)))
     read = dict(zip(used, _read_curves(f, [objects.by_id[c][0] for c in used])))
+    blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
+                  for i, entry in enumerate(entries)}
     for sid in stacks:
         stack, stack_name, _ = objects.by_id[sid]
         sprops = _properties(stack, stack_template)
@@ -1151,8 +1153,6 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
         unsupported = []
         per_target: dict = {}
         layer_info = []
-        blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
-                      for i, entry in enumerate(entries)}
         weight_layers: dict = {}
         for lid in _layer_ids(objects, sid):
             layer, layer_name, _ = objects.by_id[lid]
