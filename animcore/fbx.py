@@ -145,19 +145,37 @@ class _File:
         self.data, self.numbers = data, numbers
         self.roots: list = []
         table = []
-        # one Python list per field: cheaper than indexing the structured array per value
-        rows = list(zip(properties["type"].tolist(), properties["encoding"].tolist(),
-                        properties["offset"].tolist(), properties["length"].tolist(),
-                        properties["count"].tolist(), properties["ivalue"].tolist(),
-                        properties["dvalue"].tolist()))
-        for r in records.tolist():
+        # numbers straight from their columns (Python ints and floats made at C speed),
+        # strings in one loop, raw bytes and arrays one by one; each record's values
+        # are then a slice
+        kind = properties["type"]
+        integer = np.isin(kind, (b"Y", b"C", b"I", b"L"))
+        text = np.isin(kind, (b"S", b"W"))
+        values = np.where(integer, properties["ivalue"].astype(object),
+                          properties["dvalue"].astype(object)).tolist()
+        strings = np.flatnonzero(text)
+        for i, start, end in zip(strings.tolist(), properties["offset"][strings].tolist(),
+                                 (properties["offset"] + properties["length"])[strings].tolist()):
+            values[i] = data[start:end].decode("utf-8", "replace")
+        other = np.flatnonzero(~integer & ~text & ~np.isin(kind, (b"F", b"D"))).tolist()
+        counts = records["property_count"].astype(np.intp)
+        holder = np.empty(len(properties), dtype=np.intp)  # the record of each value
+        holder[np.repeat(records["first_property"].astype(np.intp) - np.cumsum(counts) + counts,
+                        counts) + np.arange(int(counts.sum()))] = \
+            np.repeat(np.arange(len(records)), counts)
+        rows = properties[other].tolist()
+        records = records.tolist()
+        for r in records:
             parent, name_offset, name_length, first, count, location = r
             name = data[name_offset:name_offset + name_length].decode("ascii", "replace")
             owner = table[parent] if parent >= 0 else None
-            record = _Record(name, None, int(location), owner)
-            record.values = [self._value(rows[i], record) for i in range(first, first + count)]
+            record = _Record(name, None, location, owner)
             (owner.children if owner is not None else self.roots).append(record)
             table.append(record)
+        for i, row, r in zip(other, rows, holder[other].tolist()):
+            values[i] = self._value(row, table[r])
+        for record, (_, _, _, first, count, _) in zip(table, records):
+            record.values = values[first:first + count]
         if self.ascii:
             header = self.find("FBXHeaderExtension")
             version = header.child("FBXVersion") if header is not None else None
@@ -179,12 +197,6 @@ class _File:
 
     def _value(self, row, record):
         kind, encoding, start, length, count, ivalue, dvalue = row
-        if kind in (b"Y", b"C", b"I", b"L"):
-            return ivalue
-        if kind in (b"F", b"D"):
-            return dvalue
-        if kind in (b"S", b"W"):
-            return self.data[start:start + length].decode("utf-8", "replace")
         if kind == b"R":
             return bytes(self.data[start:start + length])
         if encoding == 2:  # ASCII numbers
@@ -232,9 +244,18 @@ def _properties(record: _Record, base: dict | None = None) -> dict:
     return props
 
 
+def _child_value(record: _Record, name: str, default, kind=float):
+    """The first value of the child record ``name`` as ``kind``, or
+    ``default`` without one."""
+    child = record.child(name)
+    return kind(child.values[0]) if child is not None and child.values else default
+
+
 def _vec(props: dict, name: str, default) -> np.ndarray:
+    """A 3-vector property; its default when the file does not hold three
+    numbers there (as :func:`_scalar`)."""
     v = props.get(name)
-    if v is None or len(v) < 3:
+    if v is None or len(v) < 3 or not all(isinstance(x, (int, float)) for x in v[:3]):
         return np.array(default, dtype=np.float64)
     return np.array([float(x) for x in v[:3]], dtype=np.float64)
 
@@ -259,6 +280,12 @@ def _euler_quat(angles_deg: np.ndarray, order: str) -> np.ndarray:
     return quat_from_euler(order, picked, degrees=True)
 
 
+def _node_rotation(angles_deg, order: str, pre: np.ndarray, post: np.ndarray) -> np.ndarray:
+    """A node's whole local rotation ``Rpre * R(order) * Rpost^-1`` (quaternions)."""
+    return quat_multiply(quat_multiply(pre, _euler_quat(angles_deg, order)),
+                         quat_conjugate(post))
+
+
 # -------------------------------------------------------------------- curves
 
 # KeyAttrFlags bits (FBX SDK's FbxAnimCurveDef)
@@ -274,6 +301,10 @@ _EXTRAPOLATIONS = {67: "constant", 82: "repetition", 77: "mirror_repetition",
 _CURVE_EXTRAPOLATION = {"constant": "clamp", "repetition": "cycle",
                         "mirror_repetition": "oscillate", "keep_slope": "linear",
                         "relative_repetition": "cycle_offset"}
+
+
+_SEGMENT_KINDS = {"constant": "step", "constant_next": "step", "linear": "linear",
+                  "cubic": "bezier"}  # Curve's name of the segment after a key
 
 
 def _tangent_mode(flags: int) -> str:
@@ -340,37 +371,9 @@ class FbxCurve(ByValue):
         return cached
 
     def _build(self):
-        k = len(self.times)
-        if k == 1:
+        if len(self.times) == 1:
             return None
-        kinds = []
-        for i in range(k - 1):
-            kind = self.interpolation[i]
-            kinds.append({"constant": "step", "constant_next": "step", "linear": "linear",
-                          "cubic": "bezier"}[kind])
-        out_v = np.array(self.out_slopes, dtype=np.float64)
-        in_v = np.array(self.in_slopes, dtype=np.float64)
-        # keep-slope extrapolation follows the end segment (linear or cubic)
-        for end, seg in ((0, 0), (k - 1, k - 2)):
-            if kinds[seg] == "linear":
-                slope = (self.values[seg + 1] - self.values[seg]) / (
-                    self.times[seg + 1] - self.times[seg])
-                (in_v if end == 0 else out_v)[end] = slope
-            elif kinds[seg] == "step":
-                (in_v if end == 0 else out_v)[end] = 0.0
-        out_w = np.array(self.right_weights, dtype=np.float64)
-        in_w = np.full(k, 1.0 / 3.0)
-        in_w[1:] = self.next_left_weights[:-1]
-        out_w[-1] = 1.0 / 3.0
-        in_v = np.where(np.isfinite(in_v), in_v, 0.0)
-        out_v = np.where(np.isfinite(out_v), out_v, 0.0)
-        extrapolation = {"before": _CURVE_EXTRAPOLATION[self.pre],
-                         "after": _CURVE_EXTRAPOLATION[self.post]}
-        if "bezier" not in kinds:
-            return Curve(self.times, self.values, interpolation=kinds, **extrapolation)
-        return Curve(self.times, self.values, interpolation=kinds, in_velocities=in_v,
-                     out_velocities=out_v, in_weights=np.clip(in_w, 1e-4, 1.0),
-                     out_weights=np.clip(out_w, 1e-4, 1.0), **extrapolation)
+        return _joined([self])
 
     def __call__(self, t) -> np.ndarray:
         t = np.asarray(t, dtype=np.float64)
@@ -392,8 +395,10 @@ class FbxCurve(ByValue):
                 f"post={self.post!r})")
 
 
-def _read_curve(f: _File, record: _Record) -> FbxCurve:
-    """An AnimationCurve record (FBX 7) as an FbxCurve."""
+def _curve_parts(f: _File, record: _Record) -> tuple:
+    """The checked arrays of an AnimationCurve record (FBX 7): key times
+    (seconds), values, attribute flags, attribute data ``(A, 4)`` float32,
+    attribute reference counts, and default, pre, post, repetitions."""
     def array(name, required=True):
         r = record.child(name)
         if r is None or not r.values:
@@ -405,9 +410,7 @@ def _read_curve(f: _File, record: _Record) -> FbxCurve:
             v = np.array([x for x in r.values if isinstance(x, (int, float))])
         return v
 
-    default_record = record.child("Default")
-    default = float(default_record.values[0]) if default_record is not None and \
-        default_record.values else 0.0
+    default = _child_value(record, "Default", 0.0)
     ticks = array("KeyTime")
     values = array("KeyValueFloat", required=False)
     if values is None:
@@ -442,21 +445,6 @@ def _read_curve(f: _File, record: _Record) -> FbxCurve:
         raise f.error(record, f"key attributes ({len(flags)} flags, {len(data)} data, "
                               f"reference counts summing to {int(counts.sum())}) do not "
                               f"describe {k} keys")
-    per_key = np.repeat(np.arange(len(flags)), counts)
-    key_flags = flags[per_key]
-    raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
-    slopes = raw[:, :2].astype(np.float64)[per_key]
-    packed = raw[:, 2].copy().view(np.uint32).astype(np.int64)[per_key]
-    # weights: two 4-digit decimal fixed-point numbers packed in the third float
-    right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
-    left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
-    kinds = ["constant_next" if fl & _CONSTANT and fl & _CONSTANT_NEXT else
-             "constant" if fl & _CONSTANT else "linear" if fl & _LINEAR else "cubic"
-             for fl in flags.tolist()]
-    interpolation = [kinds[a] for a in per_key.tolist()]
-    attribute_modes = [_tangent_mode(fl) for fl in flags.tolist()]
-    modes = tuple(attribute_modes[a] if interp == "cubic" else "none"
-                  for a, interp in zip(per_key.tolist(), interpolation))
     pre, post, reps = "constant", "constant", [-1, -1]
     for side, name in ((0, "Pre-Extrapolation"), (1, "Post-Extrapolation")):
         r = record.child(name)
@@ -474,11 +462,92 @@ def _read_curve(f: _File, record: _Record) -> FbxCurve:
             post = mode
         if rep is not None and rep.values:
             reps[side] = int(rep.values[0])
-    in_slopes, out_slopes = _key_slopes(times, values, key_flags, raw[per_key], right_w, left_w)
-    return FbxCurve(_frozen(times), _frozen(values), tuple(interpolation), modes,
-                    _frozen(slopes[:, 0]), _frozen(slopes[:, 1]), _frozen(right_w),
-                    _frozen(left_w), pre, post, tuple(reps), default, _frozen(in_slopes),
-                    _frozen(out_slopes))
+    raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
+    return times, values, flags, raw, counts, default, pre, post, tuple(reps)
+
+
+def _read_curves(f: _File, records: list) -> list:
+    """AnimationCurve records (FBX 7) as FbxCurves, their keys decoded
+    together: each record is checked in turn, then the keys of all of them
+    are one set of arrays (the curves' arrays are read-only views of it)."""
+    parts = [_curve_parts(f, r) for r in records]
+    if not parts:
+        return []
+    times, values, flags, raw, counts = (np.concatenate([p[i] for p in parts])
+                                         for i in range(5))
+    sizes = np.array([len(p[0]) for p in parts])
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    per_key = np.repeat(np.arange(len(flags)), counts)
+    key_flags = flags[per_key]
+    key_raw = raw[per_key]
+    right_s, left_s = key_raw[:, 0].astype(np.float64), key_raw[:, 1].astype(np.float64)
+    packed = key_raw[:, 2].copy().view(np.uint32).astype(np.int64)
+    # weights: two 4-digit decimal fixed-point numbers packed in the third float
+    right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
+    left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
+    kinds = ["constant_next" if fl & _CONSTANT and fl & _CONSTANT_NEXT else
+             "constant" if fl & _CONSTANT else "linear" if fl & _LINEAR else "cubic"
+             for fl in flags.tolist()]
+    modes = [_tangent_mode(fl) if kind == "cubic" else "none"
+             for fl, kind in zip(flags.tolist(), kinds)]
+    interpolation = np.array(kinds, dtype=object)[per_key].tolist()
+    tangent_modes = np.array(modes, dtype=object)[per_key].tolist()
+    in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_raw, right_w, left_w,
+                                        starts)
+    columns = [times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes]
+    for c in columns:
+        c.flags.writeable = False
+    curves = []
+    for p, a, b in zip(parts, starts.tolist(), ends.tolist()):
+        t, v, right, left, wr, wl, ins, outs = (c[a:b] for c in columns)
+        curves.append(FbxCurve(t, v, tuple(interpolation[a:b]), tuple(tangent_modes[a:b]),
+                               right, left, wr, wl, p[6], p[7], p[8], p[5], ins, outs))
+    return curves
+
+
+def _joined(curves: list) -> Union[Curve, None]:
+    """One :class:`Curve` evaluating FbxCurves (of two keys or more) side by
+    side: one column each (one curve: 1-D values). None when they do not
+    share key times, segment kinds and extrapolations, or hold constant-next
+    keys (held at the next value, see :meth:`FbxCurve.__call__`)."""
+    first = curves[0]
+    if len(curves) > 1 and ("constant_next" in first.interpolation or any(
+            c.interpolation != first.interpolation or c.pre != first.pre or
+            c.post != first.post or not np.array_equal(c.times, first.times)
+            for c in curves[1:])):
+        return None
+    times = first.times
+    kinds = [_SEGMENT_KINDS[kind] for kind in first.interpolation[:-1]]
+    values, in_v, out_v, out_w, next_w = (
+        np.column_stack([getattr(c, name) for c in curves]) for name in
+        ("values", "in_slopes", "out_slopes", "right_weights", "next_left_weights"))
+    # keep-slope extrapolation follows the end segment (linear or cubic)
+    for v, end, a, b in ((in_v, 0, 0, 1), (out_v, -1, -2, -1)):
+        if kinds[end] == "linear":
+            v[end] = (values[b] - values[a]) / (times[b] - times[a])
+        elif kinds[end] == "step":
+            v[end] = 0.0
+    in_w = np.full(values.shape, 1.0 / 3.0)
+    in_w[1:] = next_w[:-1]
+    out_w[-1] = 1.0 / 3.0
+    arrays = [values, np.where(np.isfinite(in_v), in_v, 0.0),
+              np.where(np.isfinite(out_v), out_v, 0.0), np.clip(in_w, 1e-4, 1.0),
+              np.clip(out_w, 1e-4, 1.0)]
+    if len(curves) == 1:
+        arrays = [a[:, 0] for a in arrays]
+    extrapolation = {"before": _CURVE_EXTRAPOLATION[first.pre],
+                     "after": _CURVE_EXTRAPOLATION[first.post]}
+    if "bezier" not in kinds:
+        return Curve(times, arrays[0], interpolation=kinds, **extrapolation)
+    return Curve(times, arrays[0], interpolation=kinds, in_velocities=arrays[1],
+                 out_velocities=arrays[2], in_weights=arrays[3], out_weights=arrays[4],
+                 **extrapolation)
+
+
+def _read_curve(f: _File, record: _Record) -> FbxCurve:
+    """An AnimationCurve record (FBX 7) as an FbxCurve."""
+    return _read_curves(f, [record])[0]
 
 
 _CLAMP, _TIME_INDEPENDENT, _CLAMP_PROGRESSIVE = 0x1000, 0x2000, 0x4000
@@ -486,107 +555,113 @@ _TCB, _USER = 0x200, 0x400
 _CLAMP_THRESHOLD = 1e-6
 
 
-def _auto_slope(tp, t, tn, vp, v, vn, wl, wr, bias, flags) -> float:
-    """The slope MotionBuilder and Maya give an interior auto key (as the
-    ufbx reader reproduces them): the chord between the neighbours, blended
-    with the one-sided chords unless time-independent, pulled by the stored
-    auto bias (percent), clamped to 0 near a flat neighbour ("clamp") and
-    limited so the handles do not pass the neighbours' values ("clamp
-    progressive")."""
-    if flags & _CLAMP and min(abs(vp - v), abs(vn - v)) <= _CLAMP_THRESHOLD:
-        return 0.0
-    slope = (vn - vp) / (tn - tp)
-    if not flags & _TIME_INDEPENDENT:
+def _auto_slopes(tp, t, tn, vp, v, vn, wl, wr, bias, flags) -> np.ndarray:
+    """The slopes MotionBuilder and Maya give interior auto keys (as the
+    ufbx reader reproduces them), one per entry of the arrays: the chord
+    between the neighbours, blended with the one-sided chords unless
+    time-independent, pulled by the stored auto bias (percent), clamped to 0
+    near a flat neighbour ("clamp") and limited so the handles do not pass
+    the neighbours' values ("clamp progressive")."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        slope = (vn - vp) / (tn - tp)
         left, right = (v - vp) / (t - tp), (vn - v) / (tn - t)
         d = (t - tp) / (tn - tp)
-        slope = 0.5 * slope + 0.5 * (left * (1.0 - d) + right * d)
-        bias_weight = abs(bias) / 100.0
-        if bias_weight > 0.0001:
-            target = right if bias > 0 else left
-            change = target - slope
-            slope = slope * (1.0 - bias_weight) + target * bias_weight
-            extra = bias_weight - 5.0
-            if extra > 0.0:
-                sign = 1.0 if (change if abs(change) > 0.00001 else bias) > 0 else -1.0
-                slope += extra * extra * sign * 40.0
-    if flags & _CLAMP_PROGRESSIVE:
-        sign = 1.0 if slope >= 0.0 else -1.0
-        size = sign * slope
+        blended = 0.5 * slope + 0.5 * (left * (1.0 - d) + right * d)
+        bias_weight = np.abs(bias) / 100.0
+        target = np.where(bias > 0, right, left)
+        change = target - blended
+        biased = blended * (1.0 - bias_weight) + target * bias_weight
+        extra = bias_weight - 5.0
+        sign = np.where(np.where(np.abs(change) > 0.00001, change, bias) > 0, 1.0, -1.0)
+        biased = np.where(extra > 0.0, biased + extra * extra * sign * 40.0, biased)
+        blended = np.where(bias_weight > 0.0001, biased, blended)
+        slope = np.where(flags & _TIME_INDEPENDENT, slope, blended)
+        sign = np.where(slope >= 0.0, 1.0, -1.0)
         span_left, span_right = wl * (t - tp), wr * (tn - t)
-        max_left = sign * (v - vp) / span_left if span_left > 0 else 0.0
-        max_right = sign * (vn - v) / span_right if span_right > 0 else 0.0
-        size = min(size, max(max_left, 0.0), max(max_right, 0.0))
-        slope = sign * size
-    return slope
+        limit_left = np.where(span_left > 0, sign * (v - vp) / span_left, 0.0)
+        limit_right = np.where(span_right > 0, sign * (vn - v) / span_right, 0.0)
+        # min(size, max(limit_left, 0), max(limit_right, 0)), NaN kept as Python's min keeps it
+        size = sign * slope
+        for limit in (limit_left, limit_right):
+            limit = np.where(0.0 > limit, 0.0, limit)
+            size = np.where(limit < size, limit, size)
+        slope = np.where(flags & _CLAMP_PROGRESSIVE, sign * size, slope)
+    flat = (flags & _CLAMP != 0) & (np.minimum(np.abs(vp - v), np.abs(vn - v))
+                                    <= _CLAMP_THRESHOLD)
+    return np.where(flat, 0.0, slope)
 
 
-def _end_slope(t0, t1, v0, v1, bias, flags) -> float:
-    """An auto key with one neighbour: the chord to it (0 when clamped)."""
-    if flags & _CLAMP_PROGRESSIVE:
-        return 0.0
-    if flags & _CLAMP and abs(v1 - v0) <= _CLAMP_THRESHOLD:
-        return 0.0
-    slope = (v1 - v0) / (t1 - t0)
-    if not flags & _TIME_INDEPENDENT:
-        extra = abs(bias) / 100.0 - 5.0
-        if extra > 0.0:
-            slope += extra * extra * (1.0 if bias > 0 else -1.0) * 40.0
-    return slope
+def _end_slopes(t0, t1, v0, v1, bias, flags) -> np.ndarray:
+    """Auto keys with one neighbour: the chord to it (0 when clamped)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        slope = (v1 - v0) / (t1 - t0)
+        extra = np.abs(bias) / 100.0 - 5.0
+        biased = slope + extra * extra * np.where(bias > 0, 1.0, -1.0) * 40.0
+    slope = np.where((flags & _TIME_INDEPENDENT == 0) & (extra > 0.0), biased, slope)
+    flat = (flags & _CLAMP_PROGRESSIVE != 0) | ((flags & _CLAMP != 0) &
+                                                 (np.abs(v1 - v0) <= _CLAMP_THRESHOLD))
+    return np.where(flat, 0.0, slope)
 
 
-def _key_slopes(times, values, flags, data, right_w, left_w):
-    """Per-key (in, out) slopes of an FBX 7 curve from its key flags and
-    attribute data: user and break tangents as stored; auto tangents solved
+def _key_slopes(times, values, flags, data, right_w, left_w, starts=(0,)):
+    """Per-key (in, out) slopes of curves (each one's times strictly
+    increasing; ``starts`` are the indices of their first keys in the
+    arrays) from the key flags and attribute data ``(K, >= 3)``, over all
+    keys at once: user and break tangents as stored; auto tangents solved
     from the neighbours (the stored slopes are the auto bias); TCB from
     tension, continuity and bias (Kochanek-Bartels); linear segments along
-    their chord; constant segments flat."""
+    their chord; constant segments flat. A key's in-slope is the next-left
+    slope of the key before it."""
     k = len(times)
-    t = times.tolist()
-    v = values.tolist()
-    fl = flags.tolist()
-    d = data.astype(np.float64).tolist()
-    wr, wl_next = right_w.tolist(), left_w.tolist()
-    in_s, out_s = [0.0] * k, [0.0] * k
-    stored_left, weight_left = 0.0, 1.0 / 3.0
-    for i in range(k):
-        f = fl[i]
-        right, next_left = d[i][0], d[i][1]
-        left = stored_left
-        has_prev, has_next = i > 0 and t[i] > t[i - 1], i + 1 < k and t[i + 1] > t[i]
-        if f & _CONSTANT:
-            right = next_left = 0.0
-        elif f & _CUBIC:
-            if f & _TCB:
-                tension, continuity, bias = d[i][0], d[i][1], d[i][2]
-                chord_l = (v[i] - v[i - 1]) / (t[i] - t[i - 1]) if has_prev else 0.0
-                chord_r = (v[i + 1] - v[i]) / (t[i + 1] - t[i]) if has_next else 0.0
-                factor = 0.5 if has_prev and has_next else 1.0
-                base = factor * (1.0 - tension)
-                left = base * ((1 + bias) * (1 - continuity) * chord_l +
-                               (1 - bias) * (1 + continuity) * chord_r)
-                right = base * ((1 + bias) * (1 + continuity) * chord_l +
-                                (1 - bias) * (1 - continuity) * chord_r)
-                next_left = 0.0
-            elif f & _USER:
-                pass  # as stored
-            elif has_prev and has_next:
-                args = (t[i - 1], t[i], t[i + 1], v[i - 1], v[i], v[i + 1], weight_left, wr[i])
-                if abs(left + right) <= 0.0001:
-                    left = right = _auto_slope(*args, right, f)
-                else:
-                    left = _auto_slope(*args, -left, f)
-                    right = _auto_slope(*args, right, f)
-            elif has_prev:
-                left = right = _end_slope(t[i - 1], t[i], v[i - 1], v[i], -left, f)
-            elif has_next:
-                left = right = _end_slope(t[i], t[i + 1], v[i], v[i + 1], right, f)
-            else:
-                left = right = 0.0
-        else:  # linear
-            right = next_left = (v[i + 1] - v[i]) / (t[i + 1] - t[i]) if has_next else 0.0
-        in_s[i], out_s[i] = left, right
-        stored_left, weight_left = next_left, wl_next[i]
-    return np.array(in_s), np.array(out_s)
+    d = np.asarray(data, dtype=np.float64)
+    flags = np.asarray(flags)
+    first = np.zeros(k, dtype=bool)
+    first[np.asarray(starts, dtype=np.intp)] = True
+    last = np.roll(first, -1)
+    has_prev, has_next = ~first, ~last
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # across curves
+        chord = np.diff(values) / np.diff(times)
+    chord_after = np.where(has_next, np.append(chord, 0.0), 0.0)
+    chord_before = np.where(has_prev, np.insert(chord, 0, 0.0), 0.0)
+    constant = flags & _CONSTANT != 0
+    cubic = ~constant & (flags & _CUBIC != 0)
+    linear = ~constant & ~cubic
+    tcb = cubic & (flags & _TCB != 0)
+    auto = cubic & ~tcb & (flags & _USER == 0)
+    right, next_left = d[:, 0].copy(), d[:, 1].copy()
+    right[constant] = next_left[constant] = 0.0
+    right[linear] = next_left[linear] = chord_after[linear]
+    next_left[tcb] = 0.0
+    left = np.where(first, 0.0, np.roll(next_left, 1))
+    in_s, out_s = left.copy(), right.copy()
+    if tcb.any():
+        tension, continuity, bias = d[tcb, 0], d[tcb, 1], d[tcb, 2]
+        chord_l, chord_r = chord_before[tcb], chord_after[tcb]
+        base = np.where(has_prev[tcb] & has_next[tcb], 0.5, 1.0) * (1.0 - tension)
+        with np.errstate(over="ignore", invalid="ignore"):  # as stored: inf or nan
+            in_s[tcb] = base * ((1 + bias) * (1 - continuity) * chord_l +
+                                (1 - bias) * (1 + continuity) * chord_r)
+            out_s[tcb] = base * ((1 + bias) * (1 + continuity) * chord_l +
+                                 (1 - bias) * (1 - continuity) * chord_r)
+    inner = np.flatnonzero(auto & has_prev & has_next)
+    if inner.size:
+        args = (times[inner - 1], times[inner], times[inner + 1], values[inner - 1],
+                values[inner], values[inner + 1], left_w[inner - 1], right_w[inner])
+        symmetric = np.abs(left[inner] + right[inner]) <= 0.0001
+        out_s[inner] = _auto_slopes(*args, right[inner], flags[inner])
+        in_s[inner] = np.where(symmetric, out_s[inner],
+                               _auto_slopes(*args, -left[inner], flags[inner]))
+    head = np.flatnonzero(auto & first & has_next)  # auto keys with one neighbour
+    if head.size:
+        in_s[head] = out_s[head] = _end_slopes(times[head], times[head + 1], values[head],
+                                               values[head + 1], right[head], flags[head])
+    tail = np.flatnonzero(auto & last & has_prev)
+    if tail.size:
+        in_s[tail] = out_s[tail] = _end_slopes(times[tail - 1], times[tail], values[tail - 1],
+                                               values[tail], -left[tail], flags[tail])
+    alone = auto & first & last
+    in_s[alone] = out_s[alone] = 0.0
+    return in_s, out_s
 
 
 # ------------------------------------------------------------------- channels
@@ -607,13 +682,30 @@ class _Composed(ByValue):
     def _from_state(cls, state: dict) -> "_Composed":
         return cls(**state)
 
+    def _joints(self) -> list:
+        """Per layer, one Curve for all its components when they can share
+        one (see :func:`_joined`), else None: one evaluation instead of one
+        per component, built once."""
+        joints = self.__dict__.get("_joint_curves")
+        if joints is None:
+            joints = [_joined(list(curves)) if len(curves) > 1 and all(
+                c is not None and len(c) > 1 for c in curves) else None
+                for _, _, curves, _ in self.layers]
+            self.__dict__["_joint_curves"] = joints
+        return joints
+
     def components(self, t: np.ndarray) -> np.ndarray:
         width = len(self.defaults)
         value = np.broadcast_to(self.defaults, t.shape + (width,)).copy()
+        joints = self._joints()
         for index, (weight, mode, curves, defaults) in enumerate(self.layers):
-            layer = np.empty(t.shape + (width,))
-            for c in range(width):
-                layer[..., c] = curves[c](t) if curves[c] is not None else defaults[c]
+            if joints[index] is not None:
+                layer = np.asarray(joints[index](t), dtype=np.float64).reshape(
+                    t.shape + (width,))
+            else:
+                layer = np.empty(t.shape + (width,))
+                for c in range(width):
+                    layer[..., c] = curves[c](t) if curves[c] is not None else defaults[c]
             if index == 0 or mode == "override":
                 value = value + weight * (layer - value) if index else layer
             else:
@@ -627,8 +719,7 @@ class _Composed(ByValue):
             return value / 100.0  # DeformPercent
         if self.path != "rotation":
             return value
-        q = _euler_quat(value, self.order)
-        return quat_multiply(quat_multiply(self.pre, q), quat_conjugate(self.post))
+        return _node_rotation(value, self.order, self.pre, self.post)
 
 
 @dataclass(frozen=True, eq=False)
@@ -760,7 +851,6 @@ class FbxScene(Scene):
         pose = self.pose(clip, t)
         count = len(self.nodes)
         world = np.zeros(t.shape + (count, 4, 4))
-        done = np.zeros(count, dtype=bool)
         for i in self.skeleton.order:
             node = self.nodes[i]
             pv = self.pivots[i]
@@ -783,7 +873,6 @@ class FbxScene(Scene):
                     world[..., i, :, :] = parent @ adjusted
                 else:
                     world[..., i, :, :] = _componentwise(parent, local)
-            done[i] = True
         if nodes is not None:
             world = world[..., [self.node_index(n) for n in nodes], :, :]
         return world
@@ -929,8 +1018,7 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
                      _vec(props, "ScalingOffset", (0, 0, 0)),
                      _vec(props, "ScalingPivot", (0, 0, 0)), pre, post, order,
                      _scalar(props, "InheritType", 0), _vec(props, "Lcl Rotation", (0, 0, 0)))
-        rotation = quat_multiply(quat_multiply(pre, _euler_quat(_vec(props, "Lcl Rotation", (0, 0, 0)),
-                                                        order)), quat_conjugate(post))
+        rotation = _node_rotation(pv.euler, order, pre, post)
         translation = _vec(props, "Lcl Translation", (0, 0, 0))
         scale = _vec(props, "Lcl Scaling", (1, 1, 1))
         matrix = _local_matrices(pv, translation, rotation, scale)
@@ -1014,27 +1102,59 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
     return out
 
 
+def _key_times(layers) -> np.ndarray:
+    """The sorted union of the key times of the layers' curves."""
+    times = [c.times for _, _, comps, _ in layers for c in comps if c is not None]
+    return _frozen(np.unique(np.concatenate(times)) if times else [])
+
+
+def _transform_channel(node: int, path: str, layers: list, nodes: list,
+                       pivots: list) -> FbxChannel:
+    """The translation, rotation or scale channel of a node from its layers
+    ``(weight, mode, (X, Y, Z curves), defaults)`` (FBX 7 stacks and FBX 6
+    takes alike)."""
+    pv, rest = pivots[node], nodes[node]
+    base = {"translation": rest.translation, "scale": rest.scale}.get(path, pv.euler)
+    composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
+    return FbxChannel(node, rest.name, path, None, 4 if path == "rotation" else 3,
+                      _key_times(layers), None, composed, rest.name, layers[0][2], pv.order)
+
+
+def _layer_ids(objects: _Objects, sid) -> list:
+    """A stack's AnimationLayer ids in file order."""
+    ids = [c for c, p in objects.children.get(sid, ()) if objects.kind(c) == "AnimationLayer"]
+    return sorted(ids, key=objects.order.index)
+
+
+def _curve_ids(objects: _Objects, cn) -> list:
+    """(AnimationCurve id, property) of an AnimationCurveNode."""
+    return [(c, prop) for c, prop in objects.children.get(cn, ())
+            if prop and objects.kind(c) == "AnimationCurve"]
+
+
 def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> list:
     clips = []
     layer_template = templates.get("AnimationLayer", {})
     stack_template = templates.get("AnimationStack", {})
-    for sid in objects.order:
+    stacks = [sid for sid in objects.order if objects.kind(sid) == "AnimationStack"]
+    # every curve the stacks use, read once and decoded together
+    used = list(dict.fromkeys(c for sid in stacks for lid in _layer_ids(objects, sid)
+                              for cn, _ in objects.children.get(lid, ())
+                              if objects.kind(cn) == "AnimationCurveNode"
+                              for c, _ in _curve_ids(objects, cn)))
+    read = dict(zip(used, _read_curves(f, [objects.by_id[c][0] for c in used])))
+    blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
+                  for i, entry in enumerate(entries)}
+    for sid in stacks:
         stack, stack_name, _ = objects.by_id[sid]
-        if stack.name != "AnimationStack":
-            continue
         sprops = _properties(stack, stack_template)
         start = _scalar(sprops, "LocalStart", 0) / TICKS_PER_SECOND
         stop = _scalar(sprops, "LocalStop", 0) / TICKS_PER_SECOND
         unsupported = []
         per_target: dict = {}
         layer_info = []
-        blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
-                      for i, entry in enumerate(entries)}
         weight_layers: dict = {}
-        layer_ids = [c for c, p in objects.children.get(sid, ())
-                     if objects.kind(c) == "AnimationLayer"]
-        layer_ids.sort(key=objects.order.index)
-        for lid in layer_ids:
+        for lid in _layer_ids(objects, sid):
             layer, layer_name, _ = objects.by_id[lid]
             lprops = _properties(layer, layer_template)
             weight = _scalar(lprops, "Weight", 100.0) / 100.0
@@ -1046,10 +1166,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                     continue
                 node_record = objects.by_id[cn][0]
                 cprops = _properties(node_record)
-                curves = {}
-                for curve_id, prop in objects.children.get(cn, ()):
-                    if objects.kind(curve_id) == "AnimationCurve" and prop:
-                        curves[prop] = _read_curve(f, objects.by_id[curve_id][0])
+                curves = {prop: read[c] for c, prop in _curve_ids(objects, cn)}
                 targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]
                 for target, prop in targets:
                     if (target, prop) in blend_slot:
@@ -1070,18 +1187,8 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                         unsupported.append(Unsupported(label, sum(len(c) for c in
                                                                   curves.values())))
             layer_info.append((layer_name, weight, mode, tuple(layer_channels)))
-        channels = []
-        for (node, path), layers in per_target.items():
-            pv, rest = pivots[node], nodes[node]
-            base = {"translation": rest.translation, "scale": rest.scale}.get(path)
-            if base is None:
-                base = pv.euler
-            composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
-            keys = sorted({float(x) for _, _, comps, _ in layers for c in comps
-                           if c is not None for x in c.times})
-            width = 4 if path == "rotation" else 3
-            channels.append(FbxChannel(node, rest.name, path, None, width, _frozen(keys), None,
-                                       composed, rest.name, layers[0][2], pv.order))
+        channels = [_transform_channel(node, path, layers, nodes, pivots)
+                    for (node, path), layers in per_target.items()]
         for node, per_layer in weight_layers.items():
             rest = nodes[node]
             base = np.asarray(rest.weights) * 100.0
@@ -1092,10 +1199,9 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                                      for i in range(len(base))])
                 layers.append((weight, mode, comps, defaults))
             composed = _Composed("weights", layers, base, "xyz", None, None)
-            keys = sorted({float(x) for _, _, comps, _ in layers for c in comps
-                           if c is not None for x in c.times})
             channels.append(FbxChannel(node, rest.name, "weights", None, len(base),
-                                       _frozen(keys), None, composed, rest.name, layers[0][2]))
+                                       _key_times(layers), None, composed, rest.name,
+                                       layers[0][2]))
         clips.append(FbxClip(stack_name, stop - start, tuple(channels), tuple(unsupported),
                              start, stop, tuple(layer_info)))
     return clips
@@ -1111,13 +1217,14 @@ def _token(value):
     return value
 
 
-def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
-    """An FBX 6 Channel record with Key / Default as an FbxCurve (None
+def _take_keys(f: _File, record: _Record) -> Union[tuple, None]:
+    """The checked keys of an FBX 6 Channel record with Key / Default (None
     without keys): per key time, value, mode 'U' (cubic: a slope mode with
-    its numbers, then weight modes), 'L' (linear) or 'C' (constant)."""
-    default_record = record.child("Default")
-    default = float(default_record.values[0]) if default_record is not None and \
-        default_record.values else 0.0
+    its numbers, then weight modes), 'L' (linear) or 'C' (constant); as
+    (times, values, interpolation, tangent modes, flags, right slopes,
+    next-left slopes, right weights, next-left weights, default), the
+    flags those of the FBX 7 key with the same slopes."""
+    default = _child_value(record, "Default", 0.0)
     keys = record.child("Key")
     if keys is None:
         return None
@@ -1127,12 +1234,8 @@ def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
             stream.extend(v.tolist())
         else:
             stream.append(_token(v))
-    version_record = record.child("KeyVer")
-    key_version = int(version_record.values[0]) if version_record is not None and \
-        version_record.values else 4005
-    count_record = record.child("KeyCount")
-    count = int(count_record.values[0]) if count_record is not None and count_record.values \
-        else None
+    key_version = _child_value(record, "KeyVer", 4005, int)
+    count = _child_value(record, "KeyCount", None, int)
     at = 0
 
     def take(n):
@@ -1201,33 +1304,48 @@ def _take_curve(f: _File, record: _Record) -> Union[FbxCurve, None]:
     if at != len(stream) or (count is not None and len(times) != count):
         raise f.error(keys, f"key list of {len(stream)} values holds {len(times)} keys, "
                             f"not the {count} of KeyCount")
-    k = len(times)
     times_a, values_a = np.array(times), np.array(values)
     if np.any(np.diff(times_a) <= 0):
         i = int(np.argmax(np.diff(times_a) <= 0)) + 1
         raise f.error(keys, f"key time at index {i} ({times_a[i]!r} s) does not follow the "
                             f"previous one")
-    in_s, out_s = np.zeros(k), np.zeros(k)
-    for i in range(k):
-        if kinds[i] == "linear" and i + 1 < k:
-            right[i] = left[i] = (values[i + 1] - values[i]) / (times[i + 1] - times[i])
-        if auto[i]:
-            if 0 < i < k - 1:
-                slope = _auto_slope(times[i - 1], times[i], times[i + 1], values[i - 1],
-                                    values[i], values[i + 1], wl[i - 1], wr[i], 0.0,
-                                    _CLAMP_PROGRESSIVE | _TIME_INDEPENDENT)
-            else:
-                slope = 0.0
-            in_s[i] = out_s[i] = slope
-        else:
-            in_s[i] = left[i - 1] if i > 0 else right[i]
-            out_s[i] = right[i]
-    modes = tuple(("auto" if auto[i] else "user") if kinds[i] == "cubic" else "none"
-                  for i in range(k))
-    pre, post = "constant", "constant"
-    return FbxCurve(_frozen(times_a), _frozen(values_a), tuple(kinds), modes, _frozen(right),
-                    _frozen(left), _frozen(wr), _frozen(wl), pre, post, (-1, -1), default,
-                    _frozen(in_s), _frozen(out_s))
+    codes = {"cubic": _CUBIC | _USER, "linear": _LINEAR, "constant": _CONSTANT,
+             "constant_next": _CONSTANT | _CONSTANT_NEXT}
+    # auto keys as FBX 7's time-independent, clamped progressive ones (no bias)
+    flags = np.array([_CUBIC | _CLAMP_PROGRESSIVE | _TIME_INDEPENDENT if a else codes[kind]
+                      for kind, a in zip(kinds, auto)], dtype=np.int64)
+    linear = np.flatnonzero(flags[:-1] == _LINEAR)
+    right, left = np.array(right), np.array(left)
+    with np.errstate(over="ignore"):
+        right[linear] = left[linear] = np.diff(values_a)[linear] / np.diff(times_a)[linear]
+    modes = tuple(("auto" if a else "user") if kind == "cubic" else "none"
+                  for kind, a in zip(kinds, auto))
+    return (times_a, values_a, tuple(kinds), modes, flags, right, left, np.array(wr),
+            np.array(wl), default)
+
+
+def _take_curves_of(keys: list) -> list:
+    """FbxCurves of the keys of FBX 6 channels (see :func:`_take_keys`), their
+    slopes decoded together (the curves' arrays are read-only views)."""
+    if not keys:
+        return []
+    times, values, flags, right, left, wr, wl = (np.concatenate([k[i] for k in keys])
+                                                 for i in (0, 1, 4, 5, 6, 7, 8))
+    sizes = np.array([len(k[0]) for k in keys])
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    in_s, out_s = _key_slopes(times, values, flags, np.column_stack([right, left]), wr, wl,
+                              starts)
+    in_s[starts] = out_s[starts]  # an FBX 6 first key has no stored left slope: its right one
+    columns = (times, values, right, left, wr, wl, in_s, out_s)
+    for c in columns:
+        c.flags.writeable = False
+    curves = []
+    for k, a, b in zip(keys, starts.tolist(), ends.tolist()):
+        t, v, r, l, w_r, w_l, i, o = (c[a:b] for c in columns)
+        curves.append(FbxCurve(t, v, k[2], k[3], r, l, w_r, w_l, "constant", "constant",
+                               (-1, -1), k[9], i, o))
+    return curves
 
 
 def _read_takes(f, objects, index_of, nodes, pivots) -> list:
@@ -1246,7 +1364,8 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
         start = stop = 0.0
         if span is not None and len(span.values) >= 2:
             start, stop = (float(v) / TICKS_PER_SECOND for v in span.values[:2])
-        channels, unsupported = [], []
+        unsupported = []
+        pending, targets = [], []  # the take's keys, decoded together below
         for model in take.children:
             if model.name != "Model" or not model.values:
                 continue
@@ -1259,10 +1378,10 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
                 parts = [c for c in channel.children if c.name == "Channel" and c.values] \
                     if kind == "Transform" else []
                 if node is None or kind != "Transform":
-                    found = [c for c in _take_curves(f, channel) if c is not None]
+                    found = [k for k in _take_channel_keys(f, channel) if k is not None]
                     if found:
                         unsupported.append(Unsupported(f"{_object_name(text)}.{kind}",
-                                                       sum(len(c) for c in found)))
+                                                       sum(len(k[0]) for k in found)))
                     continue
                 for part in parts:
                     path = {"T": "translation", "R": "rotation", "S": "scale"}.get(
@@ -1274,24 +1393,19 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
                     for axis in "XYZ":
                         sub = [c for c in part.children if c.name == "Channel" and
                                c.values and c.values[0] == axis]
-                        curve = _take_curve(f, sub[0]) if sub else None
-                        comps.append(curve)
-                        default_record = sub[0].child("Default") if sub else None
-                        defaults.append(float(default_record.values[0])
-                                        if default_record is not None and
-                                        default_record.values else 0.0)
-                    if all(c is None for c in comps):
-                        continue
-                    rest, pv = nodes[node], pivots[node]
-                    layers = [(1.0, "override", tuple(comps), np.array(defaults))]
-                    base = {"translation": rest.translation, "scale": rest.scale}.get(path,
-                                                                                     pv.euler)
-                    composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
-                    keys = sorted({float(x) for c in comps if c is not None for x in c.times})
-                    channels.append(FbxChannel(node, rest.name, path, None,
-                                               4 if path == "rotation" else 3, _frozen(keys),
-                                               None, composed, rest.name, tuple(comps),
-                                               pv.order))
+                        keys = _take_keys(f, sub[0]) if sub else None
+                        comps.append(None if keys is None else len(pending))
+                        if keys is not None:
+                            pending.append(keys)
+                        defaults.append(_child_value(sub[0], "Default", 0.0) if sub else 0.0)
+                    if any(c is not None for c in comps):
+                        targets.append((node, path, comps, np.array(defaults)))
+        decoded = _take_curves_of(pending)
+        channels = []
+        for node, path, comps, defaults in targets:
+            curves = tuple(None if c is None else decoded[c] for c in comps)
+            channels.append(_transform_channel(node, path, [(1.0, "override", curves, defaults)],
+                                               nodes, pivots))
         clips.append(FbxClip(str(take.values[0]), stop - start, tuple(channels),
                              tuple(unsupported), start, stop,
                              (("BaseLayer", 1.0, "override",
@@ -1299,13 +1413,15 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
     return clips
 
 
-def _take_curves(f, channel):
+def _take_channel_keys(f, channel):
+    """The keys (see :func:`_take_keys`) of a Channel record and the
+    Channel records inside it."""
     if channel.child("Key") is not None:
-        return [_take_curve(f, channel)]
+        return [_take_keys(f, channel)]
     out = []
     for c in channel.children:
         if c.name == "Channel":
-            out.extend(_take_curves(f, c))
+            out.extend(_take_channel_keys(f, c))
     return out
 
 

@@ -200,6 +200,23 @@ Connections:  {{
 """
 
 
+def test_vector_property_that_is_not_three_numbers_holds_its_default():
+    # a mutated file from fuzz/fuzz_fbx.py (--mutate 3000 --seed 11) once raised a bare
+    # ValueError here instead of loading or raising FbxError
+    text = ASCII_HEADER + """Objects:  {
+    Model: 1, "Model::hip", "LimbNode" {
+        Properties70:  {
+            P: "Lcl Translation", "Lcl Translation", "", "A", "Vector", 2, 3
+            P: "Lcl Scaling", "Lcl Scaling", "", "A", 4, 5, 6
+        }
+    }
+}
+"""
+    node = fbx.load_bytes(text.encode()).nodes[0]
+    np.testing.assert_array_equal(node.translation, [0.0, 0.0, 0.0])
+    np.testing.assert_array_equal(node.scale, [4.0, 5.0, 6.0])
+
+
 @pytest.mark.parametrize("up", ["y", "z"])
 def test_units_and_axes(up):
     # Blender's frame: Z up, -Y front, X right, in metres (UnitScaleFactor 100)
