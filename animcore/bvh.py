@@ -269,14 +269,6 @@ def _rotations(channels, degrees):
     return q
 
 
-def _channel(node, name, path, times, values):
-    values = np.ascontiguousarray(values)
-    times = np.array(times)
-    values.flags.writeable = times.flags.writeable = False
-    curve = model._make_curve(times, values, "LINEAR", path)
-    return model.Channel(node, name, path, "LINEAR", values.shape[1], times, values, curve, name)
-
-
 def load(path) -> "model.Scene":
     """Read a BVH file as a :class:`animcore.model.Scene` with one clip.
 
@@ -346,8 +338,9 @@ def _joint_channels(index, joint, block, offset, times, channels):
         translation = np.tile(offset, (frames, 1))
         for c in position:
             translation[:, _POSITIONS[c]] = block[:, joint.channels.index(c)]
-        channels.append(_channel(index, joint.name, "translation", times, translation))
+        channels.append(model._keyed_channel(index, joint.name, "translation", times,
+                                             translation))
     if rotation and frames:
         degrees = block[:, [joint.channels.index(c) for c in rotation]]
-        channels.append(_channel(index, joint.name, "rotation", times,
-                                 _rotations(rotation, degrees)))
+        channels.append(model._keyed_channel(index, joint.name, "rotation", times,
+                                             _rotations(rotation, degrees)))

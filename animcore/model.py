@@ -300,6 +300,19 @@ def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path:
     return Curve.from_gltf(times, output, interpolation)
 
 
+def _keyed_channel(node: int, name, path: str, times, values, interpolation: str = "LINEAR",
+                   target=None) -> Channel:
+    """The channel of one sampler read from a file or computed: read-only
+    ``times`` (a copy) and ``values`` (K, width) float64, evaluated as glTF's
+    ``interpolation``. ``target`` defaults to the node's ``name``."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    times = np.array(times, dtype=np.float64)
+    values.flags.writeable = times.flags.writeable = False
+    curve = _make_curve(times, values, interpolation, path)
+    return Channel(node, name, path, interpolation, values.shape[1], times, values, curve,
+                   name if target is None else target)
+
+
 def _array_eq(a, b) -> bool:
     if a is None or b is None:
         return a is b
@@ -748,14 +761,8 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
     old = {c.path: c for c in clip.channels if c.node == j}
     target = old["translation"].target if "translation" in old else (
         old["rotation"].target if "rotation" in old else (node.name or j))
-    replaced = {}
-    for path, values in (("translation", new.translation), ("rotation", rotation)):
-        values = np.array(values)
-        times_copy = np.array(times)
-        values.flags.writeable = times_copy.flags.writeable = False
-        curve = _make_curve(times_copy, values, "LINEAR", path)
-        replaced[path] = Channel(j, node.name, path, "LINEAR", values.shape[1], times_copy,
-                                      values, curve, target)
+    replaced = {path: _keyed_channel(j, node.name, path, times, values, target=target)
+                for path, values in (("translation", new.translation), ("rotation", rotation))}
     channels = [replaced.pop(c.path) if c.node == j and c.path in replaced else c
                 for c in clip.channels]
     channels += list(replaced.values())

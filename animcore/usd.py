@@ -126,14 +126,6 @@ def _samples(attribute, convert, start, per_second):
     return times, np.stack([convert(attribute.Get(code)) for code in codes])
 
 
-def _channel(node, name, path, times, values, kind="LINEAR"):
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    times = np.array(times)
-    values.flags.writeable = times.flags.writeable = False
-    curve = model._make_curve(times, values, kind, path)
-    return model.Channel(node, name, path, kind, values.shape[1], times, values, curve, name)
-
-
 _VECTOR_OPS = ("Translate", "Scale", "RotateXYZ", "RotateXZY", "RotateYXZ", "RotateYZX",
                "RotateZXY", "RotateZYX")
 _SCALAR_OPS = ("TranslateX", "TranslateY", "TranslateZ", "ScaleX", "ScaleY", "ScaleZ",
@@ -313,7 +305,8 @@ def load(path_or_stage, *, interpolation: str = "linear"
             if not np.all(np.isfinite(values)):
                 raise ValueError(f"usd.load: {path}: {attribute.GetPath()} has non-finite values")
             for k, j in enumerate(index):
-                channels.append(_channel(j, joints[j], path_name, times, values[:, k], kind))
+                channels.append(model._keyed_channel(j, joints[j], path_name, times,
+                                                     values[:, k], kind))
         shapes = [str(s) for s in (anim.GetBlendShapesAttr().Get() or [])]
         sampled = _samples(anim.GetBlendShapeWeightsAttr(),
                            lambda v: np.array(v, float).reshape(-1), start, per_second)
@@ -322,7 +315,8 @@ def load(path_or_stage, *, interpolation: str = "linear"
             if values.shape[1] != len(shapes):
                 raise ValueError(f"usd.load: {path}: blendShapeWeights has {values.shape[1]} "
                                  f"values per sample for {len(shapes)} blendShapes")
-            channels.append(_channel(roots[0], joints[roots[0]], "weights", times, values, kind))
+            channels.append(model._keyed_channel(roots[0], joints[roots[0]], "weights", times,
+                                                 values, kind))
             target_names = tuple(shapes)
         channels.sort(key=lambda c: (c.node, c.path))
     nodes = []
