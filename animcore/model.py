@@ -24,6 +24,7 @@ import numpy as np
 from ._arrays import as_float64, check_finite, choice, real_number
 from ._objects import ByValue, PicklableError
 from ._options import suggest
+from .cleanup import quat_continuous
 from .curves import Curve
 from .rootmotion import LoopTrack
 from .rotations import RotationCurve
@@ -743,20 +744,14 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         track = LoopTrack(times, position, rotations=yaw, up_axis=up_axis)
         motion = _axis_matrices(position, yaw, up_axis)
     else:
-        q = trs.rotation.copy()
-        for k in range(1, len(q)):  # one hemisphere from key to key: shortest-arc slerp
-            if np.dot(q[k], q[k - 1]) < 0:
-                q[k] = -q[k]
+        q = quat_continuous(trs.rotation)  # one hemisphere key to key: shortest-arc slerp
         track = LoopTrack(times, trs.translation, rotations=q)
         motion = _rigid_matrices(trs.translation, q)
     in_place = _rigid_inverse(motion) @ joint_world
     parent = scene.nodes[j].parent
     local = in_place if parent < 0 else np.linalg.inv(world[:, parent]) @ in_place
     new = _decompose(func, local)
-    rotation = new.rotation.copy()
-    for k in range(1, len(rotation)):
-        if np.dot(rotation[k], rotation[k - 1]) < 0:
-            rotation[k] = -rotation[k]
+    rotation = quat_continuous(new.rotation)
     node = scene.nodes[j]
     old = {c.path: c for c in clip.channels if c.node == j}
     target = old["translation"].target if "translation" in old else (
