@@ -14,7 +14,6 @@ every bake uses) and :func:`extract_root_motion`.
 """
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass, field, fields
 from typing import Union
@@ -23,7 +22,7 @@ import numpy as np
 
 from ._arrays import as_float64, check_finite, choice, real_number
 from ._objects import ByValue, PicklableError
-from ._options import suggest
+from ._options import did_you_mean, suggest
 from .cleanup import quat_continuous
 from .curves import Curve
 from .rootmotion import LoopTrack
@@ -67,16 +66,23 @@ def _prefixed(long: str, short: str) -> bool:
             and not long[-len(short) - 1].isalnum())
 
 
-def _closest_text(name: str, names) -> str:
-    """"closest: 'a', 'b'" (the likeliest names meant by ``name``: the same
-    name in another case or with a namespace prefix such as ``mixamorig:``,
-    then similar spellings), or a short list of the names there are."""
-    unique = list(dict.fromkeys(names))
+def _closest_names(name: str, names) -> list:
+    """The likeliest of ``names`` meant by the node name ``name``, best
+    first: the same name in another case or with a namespace prefix such as
+    ``mixamorig:``, then similar spellings."""
     lower = name.lower()
-    close = [n for n in unique if n.lower() == lower]
-    close += [n for n in unique if n not in close and (
+    close = [n for n in names if n.lower() == lower]
+    close += [n for n in names if n not in close and (
         _prefixed(n.lower(), lower) or _prefixed(lower, n.lower()))]
-    close += [n for n in suggest(name, unique) if n not in close]  # similar spellings
+    close += [n for n in suggest(name, names) if n not in close]  # similar spellings
+    return close
+
+
+def _closest_text(name: str, names) -> str:
+    """"closest: 'a', 'b'" (see :func:`_closest_names`), or a short list of
+    the names there are."""
+    unique = list(dict.fromkeys(names))
+    close = _closest_names(name, unique)
     if close:
         return "closest: " + ", ".join(map(repr, close[:3]))
     shown = ", ".join(map(repr, unique[:8]))
@@ -257,9 +263,7 @@ class Clip(ByValue):
         animated: dict = {}
         for c in self.channels:
             animated.setdefault(c.target, []).append(c.path)
-        names = [str(n) for n in animated]
-        close = difflib.get_close_matches(str(target), names, n=2, cutoff=0.6)
-        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        hint = did_you_mean(_closest_names(str(target), [str(n) for n in animated])[:2])
         listing = "; ".join(f"{node!r}: {', '.join(paths)}" for node, paths in animated.items())
         raise NodeLookupError(f"Clip.channel: clip {self.name!r} has no {path} channel for "
                               f"node {target!r}{hint} (it animates {listing or 'nothing'})")
