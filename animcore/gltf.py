@@ -58,8 +58,6 @@ from .model import (PATHS, Channel, Clip, Node, ReadError, Scene, Skin, Unsuppor
 __all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
            "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path", "save"]
 
-#: Animated node properties and their number of components (weights: one per morph target).
-
 INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
 
 # componentType -> (name, little-endian dtype, divisor of normalized values)
@@ -478,9 +476,6 @@ class _Reader:
 
 # ---------------------------------------------------------------- clips
 
-
-
-
 def _morph_targets(doc: dict, node: dict, node_location: str) -> int | None:
     """Number of morph targets of the node's mesh, or None if it cannot be told."""
     mesh_index = _field(node, "mesh", node_location, "index", None)
@@ -810,8 +805,6 @@ def _unsupported(reader, sampler: dict, pointer, location: str) -> Unsupported:
 
 # ---------------------------------------------------------------- scenes
 
-
-
 _IDENTITY = np.eye(4)
 
 
@@ -966,8 +959,6 @@ def load_scene(path, *, base_dir=None, allow_outside: bool = False,
 
 # ---------------------------------------------------------------- export
 
-
-
 class _Writer:
     """A glTF document and its one binary buffer, built accessor by accessor."""
 
@@ -1042,7 +1033,6 @@ def _node_entries(scene, clips):
 
 
 def _document(clips, scene, fps) -> _Writer:
-
     writer = _Writer()
     nodes, scenes, default = _node_entries(scene, clips)
     writer.doc.update(nodes=nodes, scenes=scenes, scene=default)

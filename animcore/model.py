@@ -34,6 +34,7 @@ __all__ = ["Channel", "Clip", "MAX_FRAMES", "Node", "PATHS", "ReadError", "Scene
            "Unsupported", "extract_root_motion", "frame_times"]
 
 
+#: Animated node properties and their number of components (weights: one per morph target).
 PATHS = {"translation": 3, "rotation": 4, "scale": 3, "weights": None}
 _COMPONENT_NAMES = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw"}
 _GLTF_NAMES = {"step": "STEP", "linear": "LINEAR", "cubic": "CUBICSPLINE"}
@@ -297,6 +298,7 @@ class Clip(ByValue):
         return (f"Clip(name={self.name!r}, duration={self.duration:.6g}, "
                 f"channels={len(self.channels)})")
 
+
 def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path: str):
     """The evaluator of one sampler: ``output`` is (K, width), or (3K, width)
     for CUBICSPLINE with in-tangent / value / out-tangent rows per key."""
@@ -407,7 +409,6 @@ class Skin(ByValue):
         mesh_inverse = np.linalg.inv(world[..., scene.node_index(
             node, func="Skin.joint_matrices"), :, :])
         return mesh_inverse[..., None, :, :] @ joints
-
 
 
 @dataclass(frozen=True, eq=False)
