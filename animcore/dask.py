@@ -205,8 +205,7 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
     """
     distributed = _import("distributed")
     _bake.check_options("bake_many", fps, format, world=world, nodes=nodes,
-                        root_motion=root_motion)
-    _bake.check_frames("bake_many", [], fps, max_frames)
+                        root_motion=root_motion, max_frames=max_frames)
     files = _bake.expand_inputs(paths)
     out_dir = os.fspath(out_dir)
     os.makedirs(out_dir, exist_ok=True)
