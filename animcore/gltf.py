@@ -53,7 +53,7 @@ import numpy as np
 from ._arrays import choice
 from ._objects import PicklableError
 from .model import (PATHS, Channel, Clip, Node, ReadError, Scene, Skin, Unsupported, _frozen,
-                    _make_curve, _positive, frame_times)
+                    _make_curve, _positive, _quote, frame_times)
 
 __all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
            "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path", "save"]
@@ -112,7 +112,7 @@ def _json_type(value) -> str:
     if isinstance(value, (int, float)):
         return f"the number {value!r}"
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return f"the string {_quote(value)}"
     if isinstance(value, list):
         return "an array"
     return "an object"

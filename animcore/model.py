@@ -51,6 +51,12 @@ class ReadError(PicklableError, ValueError):
         super().__init__(f"{where}: {detail}" if where else detail)
 
 
+def _quote(text: str, limit: int = 80) -> str:
+    """repr of at most ``limit`` characters of ``text`` (an ellipsis marks a
+    cut): what a reader's error quotes from a file stays short."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 class NodeLookupError(PicklableError, KeyError, ValueError):
     """A node name or index that the scene does not have. Both a KeyError (as
     in earlier versions) and a ValueError (bad input); ``str()`` is the
