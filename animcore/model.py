@@ -103,6 +103,15 @@ def _query_times(func: str, t) -> np.ndarray:
     return t
 
 
+def _field_state(self) -> dict:
+    """The state of a dataclass value (see animcore._objects): its fields."""
+    return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _from_fields(cls, state: dict):
+    return cls(**state)
+
+
 @dataclass(frozen=True, eq=False)
 class Channel(ByValue):
     """One animated node property of a clip.
@@ -145,12 +154,7 @@ class Channel(ByValue):
     curve: object = field(repr=False)
     target: Union[str, int, None] = None
 
-    def _state(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def _from_state(cls, state: dict) -> "Channel":
-        return cls(**state)
+    _state, _from_state = _field_state, classmethod(_from_fields)
 
     def sample(self, t) -> np.ndarray:
         """The channel's value at times ``t`` (seconds, any shape):
@@ -196,15 +200,6 @@ class Channel(ByValue):
                 f"width={self.width})")
 
 
-def _field_state(self) -> dict:
-    """The state of a dataclass value (see animcore._objects): its fields."""
-    return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def _from_fields(cls, state: dict):
-    return cls(**state)
-
-
 @dataclass(frozen=True, eq=False)
 class Unsupported(ByValue):
     """A channel of a clip that animcore does not evaluate: a
@@ -235,12 +230,7 @@ class Clip(ByValue):
     channels: tuple
     unsupported: tuple = ()
 
-    def _state(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def _from_state(cls, state: dict) -> "Clip":
-        return cls(**state)
+    _state, _from_state = _field_state, classmethod(_from_fields)
 
     def sample(self, t) -> dict:
         """Every channel at times ``t`` (seconds, any shape).
@@ -324,12 +314,6 @@ def _keyed_channel(node: int, name, path: str, times, values, interpolation: str
     curve = _make_curve(times, values, interpolation, path)
     return Channel(node, name, path, interpolation, values.shape[1], times, values, curve,
                    name if target is None else target)
-
-
-def _array_eq(a, b) -> bool:
-    if a is None or b is None:
-        return a is b
-    return np.array_equal(a, b)
 
 
 def _frozen(values, shape=None) -> np.ndarray:
