@@ -48,7 +48,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .model import MAX_FRAMES, Clip, _check_fps, frame_times  # noqa: F401 (bake.MAX_FRAMES)
+from .model import MAX_FRAMES  # noqa: F401 (bake.MAX_FRAMES)
+from .model import Channel, Clip, _check_fps, frame_times
 
 __all__ = ["BakeRow", "bake", "bake_local", "frame_times", "read_manifest", "write_csv",
            "write_npz"]
@@ -350,19 +351,10 @@ def _xform_clip(path, curves: dict) -> Clip:
     ``"<clip>//World/Cube/xformOp:translate"`` (the op's own values: degrees
     for ``rotateXYZ``-style ops, x, y, z, w for ``orient``, 16 matrix numbers
     for ``transform``)."""
-    from .model import Channel, _sampler_of
-    from .rotations import RotationCurve
-
     channels, prims = [], {}
     for attribute, curve in curves.items():
         prim, _, op = attribute.rpartition(".")
-        width = 4 if isinstance(curve, RotationCurve) else curve.channels
-        interpolation, output = _sampler_of(curve, op)
-        times = np.array(curve.times, dtype=np.float64)
-        times.flags.writeable = False
-        node = prims.setdefault(prim, len(prims))
-        channels.append(Channel(node, prim, op, interpolation, width, times, output, curve,
-                                prim))
+        channels.append(Channel._of_curve(prims.setdefault(prim, len(prims)), prim, op, curve))
     duration = max((float(c.times[-1]) for c in channels), default=0.0)
     name = os.path.splitext(os.path.basename(str(path)))[0]
     return Clip(name, duration, tuple(channels))

@@ -183,9 +183,17 @@ class Channel(ByValue):
         width = 4 if path == "rotation" else curve.channels
         if PATHS[path] is not None and width != PATHS[path]:
             raise ValueError(f"{func}: a {path} curve needs {PATHS[path]} channels, got {width}")
-        interpolation, output = _sampler_of(curve, path)
-        times = np.array(curve.times)
+        return cls._of_curve(node, node_name, path, curve)
+
+    @classmethod
+    def _of_curve(cls, node: int, node_name, path: str, curve) -> "Channel":
+        """:meth:`from_curve` without its checks (any ``path``), for readers
+        that name their own properties; the target is the node's name, else
+        its index."""
+        interpolation, output = _sampler_of(curve)
+        times = np.array(curve.times, dtype=np.float64)
         times.flags.writeable = False
+        width = 4 if isinstance(curve, RotationCurve) else curve.channels
         return cls(int(node), node_name, path, interpolation, width, times, output, curve,
                    node_name if node_name is not None else int(node))
 
@@ -600,7 +608,7 @@ class Scene(ByValue):
                 f"{len(self.skins)} skin(s), clips={[c.name for c in self.clips]})")
 
 
-def _sampler_of(curve, path: str):
+def _sampler_of(curve):
     """(interpolation, output) of the glTF sampler that evaluates like
     ``curve``, or (None, None) when glTF cannot express it."""
     kind = curve.interpolation
