@@ -49,7 +49,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .model import MAX_FRAMES  # noqa: F401 (bake.MAX_FRAMES)
-from .model import Channel, Clip, _check_fps, frame_times
+from .model import Channel, Clip, _check_fps, extract_root_motion, frame_times
 
 __all__ = ["BakeRow", "bake", "bake_local", "frame_times", "read_manifest", "write_csv",
            "write_npz"]
@@ -289,8 +289,6 @@ def _unsupported_report(clips) -> list[str]:
 
 def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=None):
     """Baked arrays and the clips describing them, for --world / --root-motion."""
-    from .model import extract_root_motion
-
     arrays, described = {}, []
     for clip in clips:
         grid = frame_times(clip.duration, fps)

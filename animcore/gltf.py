@@ -54,6 +54,7 @@ from ._arrays import choice
 from ._objects import PicklableError
 from .model import (PATHS, Channel, Clip, Node, ReadError, Scene, Skin, Unsupported, _frozen,
                     _make_curve, _positive, _quote, frame_times)
+from .skeleton import _decompose
 
 __all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
            "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path", "save"]
@@ -810,8 +811,6 @@ _IDENTITY = np.eye(4)
 
 def _node_transform(node: dict, location: str):
     """(translation, rotation, scale, matrix or None) of a node's rest transform."""
-    from .skeleton import _decompose
-
     matrix = _field(node, "matrix", location, "list", None)
     if matrix is not None:
         where = _join(location, "matrix")

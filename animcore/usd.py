@@ -80,15 +80,14 @@ from __future__ import annotations
 
 import math
 import os
-from typing import TYPE_CHECKING, Dict, Union
+from typing import Dict, Union
 
 import numpy as np
 
-from . import model
+from . import _core, model
 from .curves import Curve
-
-if TYPE_CHECKING:
-    from .rotations import RotationCurve
+from .rotations import RotationCurve
+from .skeleton import _decompose
 
 __all__ = ["curve_from_spline", "load"]
 
@@ -136,8 +135,6 @@ _INTERPOLATIONS = {"linear": "linear", "held": "step", "step": "step"}
 def _xform_channels(stage, interpolation, where):
     """{"<prim path>.<op attribute>": curve} for every animated xformOp."""
     from pxr import UsdGeom
-
-    from .rotations import RotationCurve
 
     per_second = stage.GetTimeCodesPerSecond()
     channels = {}
@@ -269,8 +266,6 @@ def load(path_or_stage, *, interpolation: str = "linear"
             raise ValueError(f"{where}: {name} has {len(array)} matrices for {count} joints")
         if array is not None and not np.all(np.isfinite(array)):
             raise ValueError(f"{where}: {name} has non-finite values")
-    from .skeleton import _decompose
-
     trs = _decompose("usd.load", local)
     children = [tuple(k for k, p in enumerate(parents) if p == j) for j in range(count)]
     anim = None
@@ -438,8 +433,6 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
     auto = [[_algorithm(k, side) == "AutoEase" for k in knots] for side in ("Pre", "Post")]
     if (any(auto[0]) or any(auto[1])) and not spline.HasInnerLoops():
         # (baked inner loops keep their prototype's tangents, as Ts copies them)
-        from . import _core
-
         slopes = _core._tangents_auto_ease(func, np.array(times, float),
                                            np.array(values, float))
         value_type = spline.GetValueTypeName()
