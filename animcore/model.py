@@ -651,8 +651,7 @@ MAX_FRAMES = 100_000_000  # per clip: more is a mistyped --fps, not an animation
 
 
 def _check_fps(fps: float) -> None:
-    if not (math.isfinite(fps) and fps > 0):
-        raise ValueError(f"bake: fps is {fps!r} (must be a finite number > 0)")
+    _positive("bake", "fps", fps)
 
 
 def frame_times(duration: float, fps: float) -> np.ndarray:
