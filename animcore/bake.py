@@ -48,7 +48,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .model import MAX_FRAMES, Clip, _check_fps, frame_times  # noqa: F401 (bake.MAX_FRAMES)
+from .model import MAX_FRAMES  # noqa: F401 (bake.MAX_FRAMES)
+from .model import Channel, Clip, _check_fps, extract_root_motion, frame_times
 
 __all__ = ["BakeRow", "bake", "bake_local", "frame_times", "read_manifest", "write_csv",
            "write_npz"]
@@ -65,10 +66,12 @@ DEFAULT_MAX_FRAMES = 1_000_000
 
 
 def check_frames(func: str, clips, fps: float, max_frames=None) -> None:
-    """Refuses, before anything is allocated, a clip whose grid at ``fps``
-    would have more frames than the input justifies: more than ``max_frames``
-    (default :data:`DEFAULT_MAX_FRAMES`) and more than four per key of its
-    densest channel."""
+    """Refuses, before anything is allocated, a bad ``fps`` or ``max_frames``
+    and a clip whose grid at ``fps`` would have more frames than the input
+    justifies: more than ``max_frames`` (default :data:`DEFAULT_MAX_FRAMES`)
+    and more than four per key of its densest channel. With no clips, checks
+    the options alone."""
+    _check_fps(fps)
     limit = DEFAULT_MAX_FRAMES if max_frames is None else max_frames
     if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
         raise ValueError(f"{func}: max_frames is {max_frames!r} (must be an integer >= 1)")
@@ -141,7 +144,6 @@ def bake(clips: list[Clip], fps: float, *, progress: str = "never",
         if j != i:
             raise ValueError(f"bake: clips at index {j} and {i} are both named {clip.name!r} "
                              "(their arrays would share keys; rename one)")
-    _check_fps(fps)
     check_frames("bake", clips, fps, max_frames)
     grids = []
     for clip in clips:  # every grid's size is checked before any channel is sampled
@@ -287,8 +289,6 @@ def _unsupported_report(clips) -> list[str]:
 
 def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=None):
     """Baked arrays and the clips describing them, for --world / --root-motion."""
-    from .model import extract_root_motion
-
     arrays, described = {}, []
     for clip in clips:
         grid = frame_times(clip.duration, fps)
@@ -349,19 +349,10 @@ def _xform_clip(path, curves: dict) -> Clip:
     ``"<clip>//World/Cube/xformOp:translate"`` (the op's own values: degrees
     for ``rotateXYZ``-style ops, x, y, z, w for ``orient``, 16 matrix numbers
     for ``transform``)."""
-    from .model import Channel, _sampler_of
-    from .rotations import RotationCurve
-
     channels, prims = [], {}
     for attribute, curve in curves.items():
         prim, _, op = attribute.rpartition(".")
-        width = 4 if isinstance(curve, RotationCurve) else curve.channels
-        interpolation, output = _sampler_of(curve, op)
-        times = np.array(curve.times, dtype=np.float64)
-        times.flags.writeable = False
-        node = prims.setdefault(prim, len(prims))
-        channels.append(Channel(node, prim, op, interpolation, width, times, output, curve,
-                                prim))
+        channels.append(Channel._of_curve(prims.setdefault(prim, len(prims)), prim, op, curve))
     duration = max((float(c.times[-1]) for c in channels), default=0.0)
     name = os.path.splitext(os.path.basename(str(path)))[0]
     return Clip(name, duration, tuple(channels))
@@ -409,9 +400,8 @@ def bake_clips(scene, clips, fps: float, fail, *, world: bool = False, nodes=Non
     the rig's world transforms and root motion. ``fail(message)`` reports an
     option the scene does not fit (a node it does not have) and must raise.
     The one bake behind the single-file and the many-file commands."""
-    _check_fps(fps)
-    check_frames("bake", clips, fps, max_frames)
     if world or root_motion is not None:
+        check_frames("bake", clips, fps, max_frames)  # every clip, before the first is baked
         return _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames)
     return bake(clips, fps, max_frames=max_frames), list(clips)
 
@@ -431,7 +421,6 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
     if out is not None and extension not in (".npz", ".csv"):
         fail(f"bake: --out must end in .npz or .csv, got {out!r}")
     try:
-        _check_fps(fps)
         check_frames("bake", [], fps, max_frames)
     except ValueError as error:
         fail(str(error))
@@ -622,9 +611,9 @@ def remove_parts(out_dir: str, token: str) -> int:
 
 
 def check_options(func: str, fps: float, format: str = "npz", *, world: bool = False,
-                  nodes=None, root_motion=None) -> None:
+                  nodes=None, root_motion=None, max_frames=None) -> None:
     """The options of a many-file bake, checked before any file is read."""
-    _check_fps(fps)
+    check_frames(func, [], fps, max_frames)
     if format not in ("npz", "csv"):
         raise ValueError(f"{func}: format is {format!r} (must be 'npz' or 'csv')")
     if nodes is not None and not world:
@@ -767,8 +756,8 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     if workers < 1:
         raise ValueError(f"bake: workers is {workers} (must be >= 1)")
-    check_options("bake", fps, format, world=world, nodes=nodes, root_motion=root_motion)
-    check_frames("bake", [], fps, max_frames)
+    check_options("bake", fps, format, world=world, nodes=nodes, root_motion=root_motion,
+                  max_frames=max_frames)
     os.makedirs(out_dir, exist_ok=True)
     token = uuid.uuid4().hex[:12]
     work = batches(files, plan_outputs(files), batch_sizes(len(files), workers))
@@ -829,7 +818,6 @@ def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, worke
     if workers is not None and workers < 1:
         fail(f"bake: --workers is {workers} (must be >= 1)")
     try:
-        _check_fps(fps)
         check_frames("bake", [], fps, max_frames)
     except ValueError as error:
         fail(str(error))

@@ -37,6 +37,7 @@ import numpy as np
 
 from . import model
 from ._objects import PicklableError
+from .model import _quote
 from .rotations import quat_from_axis_angle, quat_from_euler, quat_multiply
 
 __all__ = ["BvhError", "BvhWarning", "load"]
@@ -44,12 +45,6 @@ __all__ = ["BvhError", "BvhWarning", "load"]
 # Deeper hierarchies are refused (BvhError) instead of running out of stack.
 MAX_DEPTH = 256
 _COUNT = re.compile(r"[0-9]{1,9}")  # ASCII digits only, and a sane count
-
-
-def _quote(text, limit=80):
-    """repr of at most `limit` characters of `text` (an ellipsis marks a cut)."""
-    text = text.strip()
-    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 class BvhWarning(PicklableError, UserWarning):
@@ -204,11 +199,12 @@ class _Parser:
         words = text.split()
         if len(words) != 2 or words[0] != "Frames:" or not _COUNT.fullmatch(words[1]):
             self.fail(frames_line, f"expected 'Frames: <count>' (at most 9 digits), "
-                                   f"got {_quote(text)}")
+                                   f"got {_quote(text.strip())}")
         frames = int(words[1])
         words = time_text.split()
         if len(words) != 3 or words[:2] != ["Frame", "Time:"]:
-            self.fail(time_line, f"expected 'Frame Time: <seconds>', got {_quote(time_text)}")
+            self.fail(time_line, "expected 'Frame Time: <seconds>', got "
+                                 f"{_quote(time_text.strip())}")
         try:
             frame_time = float(words[2])
         except ValueError:
@@ -267,14 +263,6 @@ def _rotations(channels, degrees):
         unit["XYZ".index(axis)] = 1.0
         q = quat_multiply(q, quat_from_axis_angle(unit, np.deg2rad(degrees[:, k])))
     return q
-
-
-def _channel(node, name, path, times, values):
-    values = np.ascontiguousarray(values)
-    times = np.array(times)
-    values.flags.writeable = times.flags.writeable = False
-    curve = model._make_curve(times, values, "LINEAR", path)
-    return model.Channel(node, name, path, "LINEAR", values.shape[1], times, values, curve, name)
 
 
 def load(path) -> "model.Scene":
@@ -346,8 +334,9 @@ def _joint_channels(index, joint, block, offset, times, channels):
         translation = np.tile(offset, (frames, 1))
         for c in position:
             translation[:, _POSITIONS[c]] = block[:, joint.channels.index(c)]
-        channels.append(_channel(index, joint.name, "translation", times, translation))
+        channels.append(model._keyed_channel(index, joint.name, "translation", times,
+                                             translation))
     if rotation and frames:
         degrees = block[:, [joint.channels.index(c) for c in rotation]]
-        channels.append(_channel(index, joint.name, "rotation", times,
-                                 _rotations(rotation, degrees)))
+        channels.append(model._keyed_channel(index, joint.name, "rotation", times,
+                                             _rotations(rotation, degrees)))

@@ -32,6 +32,7 @@ import numpy as np
 
 from . import bake as _bake
 from .bake import BakeRow
+from .rootmotion import RootMotionCursor
 
 __all__ = ["QUIET", "BakeRow", "apply", "bake_many", "local_cluster"]
 
@@ -205,8 +206,7 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
     """
     distributed = _import("distributed")
     _bake.check_options("bake_many", fps, format, world=world, nodes=nodes,
-                        root_motion=root_motion)
-    _bake.check_frames("bake_many", [], fps, max_frames)
+                        root_motion=root_motion, max_frames=max_frames)
     files = _bake.expand_inputs(paths)
     out_dir = os.fspath(out_dir)
     os.makedirs(out_dir, exist_ok=True)
@@ -288,8 +288,6 @@ def _run_chunk(func, kwargs, offset, *operands):
 
 def _cursor_step(track, method, cycle, phase, value, **kwargs):
     """The motion of the cursors (cycle, phase) of one chunk."""
-    from .rootmotion import RootMotionCursor
-
     cursor = RootMotionCursor._from_state({"track": track, "cycle": cycle, "phase": phase})
     return getattr(cursor, method)(value, **kwargs)
 
@@ -342,8 +340,6 @@ def apply(func, *args, trailing=0, **kwargs):
     da = _import("dask.array")
     highlevelgraph = _import("dask.highlevelgraph")
     base = _import("dask.base")
-    from .rootmotion import RootMotionCursor
-
     name = _name(func)
     owner = getattr(func, "__self__", None)
     if isinstance(owner, RootMotionCursor) and func.__name__ in ("advance", "advance_to"):

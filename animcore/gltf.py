@@ -53,12 +53,11 @@ import numpy as np
 from ._arrays import choice
 from ._objects import PicklableError
 from .model import (PATHS, Channel, Clip, Node, ReadError, Scene, Skin, Unsupported, _frozen,
-                    _make_curve, _positive, frame_times)
+                    _make_curve, _positive, _quote, frame_times)
+from .skeleton import _decompose
 
 __all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
            "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path", "save"]
-
-#: Animated node properties and their number of components (weights: one per morph target).
 
 INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
 
@@ -114,7 +113,7 @@ def _json_type(value) -> str:
     if isinstance(value, (int, float)):
         return f"the number {value!r}"
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return f"the string {_quote(value)}"
     if isinstance(value, list):
         return "an array"
     return "an object"
@@ -478,9 +477,6 @@ class _Reader:
 
 # ---------------------------------------------------------------- clips
 
-
-
-
 def _morph_targets(doc: dict, node: dict, node_location: str) -> int | None:
     """Number of morph targets of the node's mesh, or None if it cannot be told."""
     mesh_index = _field(node, "mesh", node_location, "index", None)
@@ -810,15 +806,11 @@ def _unsupported(reader, sampler: dict, pointer, location: str) -> Unsupported:
 
 # ---------------------------------------------------------------- scenes
 
-
-
 _IDENTITY = np.eye(4)
 
 
 def _node_transform(node: dict, location: str):
     """(translation, rotation, scale, matrix or None) of a node's rest transform."""
-    from .skeleton import _decompose
-
     matrix = _field(node, "matrix", location, "list", None)
     if matrix is not None:
         where = _join(location, "matrix")
@@ -966,8 +958,6 @@ def load_scene(path, *, base_dir=None, allow_outside: bool = False,
 
 # ---------------------------------------------------------------- export
 
-
-
 class _Writer:
     """A glTF document and its one binary buffer, built accessor by accessor."""
 
@@ -1042,7 +1032,6 @@ def _node_entries(scene, clips):
 
 
 def _document(clips, scene, fps) -> _Writer:
-
     writer = _Writer()
     nodes, scenes, default = _node_entries(scene, clips)
     writer.doc.update(nodes=nodes, scenes=scenes, scene=default)

@@ -14,7 +14,6 @@ every bake uses) and :func:`extract_root_motion`.
 """
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass, field, fields
 from typing import Union
@@ -23,7 +22,8 @@ import numpy as np
 
 from ._arrays import as_float64, check_finite, choice, real_number
 from ._objects import ByValue, PicklableError
-from ._options import suggest
+from ._options import did_you_mean, suggest
+from .cleanup import quat_continuous
 from .curves import Curve
 from .rootmotion import LoopTrack
 from .rotations import RotationCurve
@@ -34,6 +34,7 @@ __all__ = ["Channel", "Clip", "MAX_FRAMES", "Node", "PATHS", "ReadError", "Scene
            "Unsupported", "extract_root_motion", "frame_times"]
 
 
+#: Animated node properties and their number of components (weights: one per morph target).
 PATHS = {"translation": 3, "rotation": 4, "scale": 3, "weights": None}
 _COMPONENT_NAMES = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw"}
 _GLTF_NAMES = {"step": "STEP", "linear": "LINEAR", "cubic": "CUBICSPLINE"}
@@ -48,6 +49,12 @@ class ReadError(PicklableError, ValueError):
         self.source, self.location, self.detail = source, location, detail
         where = ": ".join(part for part in (source, location) if part)
         super().__init__(f"{where}: {detail}" if where else detail)
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    """repr of at most ``limit`` characters of ``text`` (an ellipsis marks a
+    cut): what a reader's error quotes from a file stays short."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 class NodeLookupError(PicklableError, KeyError, ValueError):
@@ -66,16 +73,23 @@ def _prefixed(long: str, short: str) -> bool:
             and not long[-len(short) - 1].isalnum())
 
 
-def _closest_text(name: str, names) -> str:
-    """"closest: 'a', 'b'" (the likeliest names meant by ``name``: the same
-    name in another case or with a namespace prefix such as ``mixamorig:``,
-    then similar spellings), or a short list of the names there are."""
-    unique = list(dict.fromkeys(names))
+def _closest_names(name: str, names) -> list:
+    """The likeliest of ``names`` meant by the node name ``name``, best
+    first: the same name in another case or with a namespace prefix such as
+    ``mixamorig:``, then similar spellings."""
     lower = name.lower()
-    close = [n for n in unique if n.lower() == lower]
-    close += [n for n in unique if n not in close and (
+    close = [n for n in names if n.lower() == lower]
+    close += [n for n in names if n not in close and (
         _prefixed(n.lower(), lower) or _prefixed(lower, n.lower()))]
-    close += [n for n in suggest(name, unique) if n not in close]  # similar spellings
+    close += [n for n in suggest(name, names) if n not in close]  # similar spellings
+    return close
+
+
+def _closest_text(name: str, names) -> str:
+    """"closest: 'a', 'b'" (see :func:`_closest_names`), or a short list of
+    the names there are."""
+    unique = list(dict.fromkeys(names))
+    close = _closest_names(name, unique)
     if close:
         return "closest: " + ", ".join(map(repr, close[:3]))
     shown = ", ".join(map(repr, unique[:8]))
@@ -87,6 +101,15 @@ def _query_times(func: str, t) -> np.ndarray:
     t = as_float64(func, "t", t)
     check_finite(func, "t", t)
     return t
+
+
+def _field_state(self) -> dict:
+    """The state of a dataclass value (see animcore._objects): its fields."""
+    return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _from_fields(cls, state: dict):
+    return cls(**state)
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,12 +154,7 @@ class Channel(ByValue):
     curve: object = field(repr=False)
     target: Union[str, int, None] = None
 
-    def _state(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def _from_state(cls, state: dict) -> "Channel":
-        return cls(**state)
+    _state, _from_state = _field_state, classmethod(_from_fields)
 
     def sample(self, t) -> np.ndarray:
         """The channel's value at times ``t`` (seconds, any shape):
@@ -165,9 +183,17 @@ class Channel(ByValue):
         width = 4 if path == "rotation" else curve.channels
         if PATHS[path] is not None and width != PATHS[path]:
             raise ValueError(f"{func}: a {path} curve needs {PATHS[path]} channels, got {width}")
-        interpolation, output = _sampler_of(curve, path)
-        times = np.array(curve.times)
+        return cls._of_curve(node, node_name, path, curve)
+
+    @classmethod
+    def _of_curve(cls, node: int, node_name, path: str, curve) -> "Channel":
+        """:meth:`from_curve` without its checks (any ``path``), for readers
+        that name their own properties; the target is the node's name, else
+        its index."""
+        interpolation, output = _sampler_of(curve)
+        times = np.array(curve.times, dtype=np.float64)
         times.flags.writeable = False
+        width = 4 if isinstance(curve, RotationCurve) else curve.channels
         return cls(int(node), node_name, path, interpolation, width, times, output, curve,
                    node_name if node_name is not None else int(node))
 
@@ -180,15 +206,6 @@ class Channel(ByValue):
         return (f"Channel(node={self.node}, node_name={name}, path={self.path!r}, "
                 f"interpolation={self.interpolation!r}, keys={len(self.times)}, "
                 f"width={self.width})")
-
-
-def _field_state(self) -> dict:
-    """The state of a dataclass value (see animcore._objects): its fields."""
-    return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def _from_fields(cls, state: dict):
-    return cls(**state)
 
 
 @dataclass(frozen=True, eq=False)
@@ -221,12 +238,7 @@ class Clip(ByValue):
     channels: tuple
     unsupported: tuple = ()
 
-    def _state(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
-    @classmethod
-    def _from_state(cls, state: dict) -> "Clip":
-        return cls(**state)
+    _state, _from_state = _field_state, classmethod(_from_fields)
 
     def sample(self, t) -> dict:
         """Every channel at times ``t`` (seconds, any shape).
@@ -256,9 +268,7 @@ class Clip(ByValue):
         animated: dict = {}
         for c in self.channels:
             animated.setdefault(c.target, []).append(c.path)
-        names = [str(n) for n in animated]
-        close = difflib.get_close_matches(str(target), names, n=2, cutoff=0.6)
-        hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+        hint = did_you_mean(_closest_names(str(target), [str(n) for n in animated])[:2])
         listing = "; ".join(f"{node!r}: {', '.join(paths)}" for node, paths in animated.items())
         raise NodeLookupError(f"Clip.channel: clip {self.name!r} has no {path} channel for "
                               f"node {target!r}{hint} (it animates {listing or 'nothing'})")
@@ -292,6 +302,7 @@ class Clip(ByValue):
         return (f"Clip(name={self.name!r}, duration={self.duration:.6g}, "
                 f"channels={len(self.channels)})")
 
+
 def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path: str):
     """The evaluator of one sampler: ``output`` is (K, width), or (3K, width)
     for CUBICSPLINE with in-tangent / value / out-tangent rows per key."""
@@ -300,10 +311,17 @@ def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path:
     return Curve.from_gltf(times, output, interpolation)
 
 
-def _array_eq(a, b) -> bool:
-    if a is None or b is None:
-        return a is b
-    return np.array_equal(a, b)
+def _keyed_channel(node: int, name, path: str, times, values, interpolation: str = "LINEAR",
+                   target=None) -> Channel:
+    """The channel of one sampler read from a file or computed: read-only
+    ``times`` (a copy) and ``values`` (K, width) float64, evaluated as glTF's
+    ``interpolation``. ``target`` defaults to the node's ``name``."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    times = np.array(times, dtype=np.float64)
+    values.flags.writeable = times.flags.writeable = False
+    curve = _make_curve(times, values, interpolation, path)
+    return Channel(node, name, path, interpolation, values.shape[1], times, values, curve,
+                   name if target is None else target)
 
 
 def _frozen(values, shape=None) -> np.ndarray:
@@ -389,7 +407,6 @@ class Skin(ByValue):
         mesh_inverse = np.linalg.inv(world[..., scene.node_index(
             node, func="Skin.joint_matrices"), :, :])
         return mesh_inverse[..., None, :, :] @ joints
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -591,7 +608,7 @@ class Scene(ByValue):
                 f"{len(self.skins)} skin(s), clips={[c.name for c in self.clips]})")
 
 
-def _sampler_of(curve, path: str):
+def _sampler_of(curve):
     """(interpolation, output) of the glTF sampler that evaluates like
     ``curve``, or (None, None) when glTF cannot express it."""
     kind = curve.interpolation
@@ -634,8 +651,7 @@ MAX_FRAMES = 100_000_000  # per clip: more is a mistyped --fps, not an animation
 
 
 def _check_fps(fps: float) -> None:
-    if not (math.isfinite(fps) and fps > 0):
-        raise ValueError(f"bake: fps is {fps!r} (must be a finite number > 0)")
+    _positive("bake", "fps", fps)
 
 
 def frame_times(duration: float, fps: float) -> np.ndarray:
@@ -730,32 +746,20 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         track = LoopTrack(times, position, rotations=yaw, up_axis=up_axis)
         motion = _axis_matrices(position, yaw, up_axis)
     else:
-        q = trs.rotation.copy()
-        for k in range(1, len(q)):  # one hemisphere from key to key: shortest-arc slerp
-            if np.dot(q[k], q[k - 1]) < 0:
-                q[k] = -q[k]
+        q = quat_continuous(trs.rotation)  # one hemisphere key to key: shortest-arc slerp
         track = LoopTrack(times, trs.translation, rotations=q)
         motion = _rigid_matrices(trs.translation, q)
     in_place = _rigid_inverse(motion) @ joint_world
     parent = scene.nodes[j].parent
     local = in_place if parent < 0 else np.linalg.inv(world[:, parent]) @ in_place
     new = _decompose(func, local)
-    rotation = new.rotation.copy()
-    for k in range(1, len(rotation)):
-        if np.dot(rotation[k], rotation[k - 1]) < 0:
-            rotation[k] = -rotation[k]
+    rotation = quat_continuous(new.rotation)
     node = scene.nodes[j]
     old = {c.path: c for c in clip.channels if c.node == j}
     target = old["translation"].target if "translation" in old else (
         old["rotation"].target if "rotation" in old else (node.name or j))
-    replaced = {}
-    for path, values in (("translation", new.translation), ("rotation", rotation)):
-        values = np.array(values)
-        times_copy = np.array(times)
-        values.flags.writeable = times_copy.flags.writeable = False
-        curve = _make_curve(times_copy, values, "LINEAR", path)
-        replaced[path] = Channel(j, node.name, path, "LINEAR", values.shape[1], times_copy,
-                                      values, curve, target)
+    replaced = {path: _keyed_channel(j, node.name, path, times, values, target=target)
+                for path, values in (("translation", new.translation), ("rotation", rotation))}
     channels = [replaced.pop(c.path) if c.node == j and c.path in replaced else c
                 for c in clip.channels]
     channels += list(replaced.values())

@@ -80,15 +80,14 @@ from __future__ import annotations
 
 import math
 import os
-from typing import TYPE_CHECKING, Dict, Union
+from typing import Dict, Union
 
 import numpy as np
 
-from . import model
+from . import _core, model
 from .curves import Curve
-
-if TYPE_CHECKING:
-    from .rotations import RotationCurve
+from .rotations import RotationCurve
+from .skeleton import _decompose
 
 __all__ = ["curve_from_spline", "load"]
 
@@ -126,14 +125,6 @@ def _samples(attribute, convert, start, per_second):
     return times, np.stack([convert(attribute.Get(code)) for code in codes])
 
 
-def _channel(node, name, path, times, values, kind="LINEAR"):
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    times = np.array(times)
-    values.flags.writeable = times.flags.writeable = False
-    curve = model._make_curve(times, values, kind, path)
-    return model.Channel(node, name, path, kind, values.shape[1], times, values, curve, name)
-
-
 _VECTOR_OPS = ("Translate", "Scale", "RotateXYZ", "RotateXZY", "RotateYXZ", "RotateYZX",
                "RotateZXY", "RotateZYX")
 _SCALAR_OPS = ("TranslateX", "TranslateY", "TranslateZ", "ScaleX", "ScaleY", "ScaleZ",
@@ -144,8 +135,6 @@ _INTERPOLATIONS = {"linear": "linear", "held": "step", "step": "step"}
 def _xform_channels(stage, interpolation, where):
     """{"<prim path>.<op attribute>": curve} for every animated xformOp."""
     from pxr import UsdGeom
-
-    from .rotations import RotationCurve
 
     per_second = stage.GetTimeCodesPerSecond()
     channels = {}
@@ -277,8 +266,6 @@ def load(path_or_stage, *, interpolation: str = "linear"
             raise ValueError(f"{where}: {name} has {len(array)} matrices for {count} joints")
         if array is not None and not np.all(np.isfinite(array)):
             raise ValueError(f"{where}: {name} has non-finite values")
-    from .skeleton import _decompose
-
     trs = _decompose("usd.load", local)
     children = [tuple(k for k, p in enumerate(parents) if p == j) for j in range(count)]
     anim = None
@@ -313,7 +300,8 @@ def load(path_or_stage, *, interpolation: str = "linear"
             if not np.all(np.isfinite(values)):
                 raise ValueError(f"usd.load: {path}: {attribute.GetPath()} has non-finite values")
             for k, j in enumerate(index):
-                channels.append(_channel(j, joints[j], path_name, times, values[:, k], kind))
+                channels.append(model._keyed_channel(j, joints[j], path_name, times,
+                                                     values[:, k], kind))
         shapes = [str(s) for s in (anim.GetBlendShapesAttr().Get() or [])]
         sampled = _samples(anim.GetBlendShapeWeightsAttr(),
                            lambda v: np.array(v, float).reshape(-1), start, per_second)
@@ -322,7 +310,8 @@ def load(path_or_stage, *, interpolation: str = "linear"
             if values.shape[1] != len(shapes):
                 raise ValueError(f"usd.load: {path}: blendShapeWeights has {values.shape[1]} "
                                  f"values per sample for {len(shapes)} blendShapes")
-            channels.append(_channel(roots[0], joints[roots[0]], "weights", times, values, kind))
+            channels.append(model._keyed_channel(roots[0], joints[roots[0]], "weights", times,
+                                                 values, kind))
             target_names = tuple(shapes)
         channels.sort(key=lambda c: (c.node, c.path))
     nodes = []
@@ -444,8 +433,6 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
     auto = [[_algorithm(k, side) == "AutoEase" for k in knots] for side in ("Pre", "Post")]
     if (any(auto[0]) or any(auto[1])) and not spline.HasInnerLoops():
         # (baked inner loops keep their prototype's tangents, as Ts copies them)
-        from . import _core
-
         slopes = _core._tangents_auto_ease(func, np.array(times, float),
                                            np.array(values, float))
         value_type = spline.GetValueTypeName()

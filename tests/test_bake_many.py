@@ -264,6 +264,8 @@ def test_the_command_refuses_nodes_without_world_for_many_files(tmp_path, capsys
 
 @pytest.mark.parametrize("options, message", [
     (dict(fps=0.0), r"^bake: fps is 0\.0 \(must be a finite number > 0\)$"),
+    (dict(fps="30x"), r"^bake: fps must be a real number, got '30x'$"),
+    (dict(max_frames=0), r"^bake: max_frames is 0 \(must be an integer >= 1\)$"),
     (dict(format="json"), r"^bake: format is 'json' \(must be 'npz' or 'csv'\)$"),
     (dict(nodes=["fox"]), r"^bake: nodes needs world=True$"),
     (dict(world=True, nodes="fox"), r"^bake: nodes is 'fox' \(must be a non-empty list of "
