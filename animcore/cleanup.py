@@ -14,7 +14,7 @@ from typing import Optional
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, choice, integer, real_number
+from ._arrays import as_float64, check_finite, choice, integer, positive_number, real_number
 from .rotations import _sequence, quat_conjugate, quat_from_rotvec, quat_multiply
 
 __all__ = ["euler_filter", "quat_continuous", "smooth", "foot_contacts"]
@@ -202,9 +202,7 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
     """
     func = "smooth"
     choice(func, "method", method, ("butterworth", "savgol"))
-    rate = real_number(func, "fps", fps)
-    if not (np.isfinite(rate) and rate > 0):
-        raise ValueError(f"{func}: fps is {rate!r} (must be finite and > 0)")
+    rate = positive_number(func, "fps", fps)
     x = as_float64(func, "values", values)
     if x.ndim == 0:
         raise ValueError(f"{func}: values must have a frame axis, got a scalar")
@@ -273,9 +271,7 @@ def foot_contacts(positions, fps, *, velocity=0.15, height=None, min_frames: int
     if p.ndim != 3 or p.shape[-1] != 3:
         raise ValueError(f"{func}: positions must have shape (N, F, 3), got {p.shape}")
     check_finite(func, "positions", p)
-    rate = real_number(func, "fps", fps)
-    if not (np.isfinite(rate) and rate > 0):
-        raise ValueError(f"{func}: fps is {rate!r} (must be finite and > 0)")
+    rate = positive_number(func, "fps", fps)
     limit = real_number(func, "velocity", velocity)
     if not limit >= 0:
         raise ValueError(f"{func}: velocity is {limit!r} (must be >= 0)")

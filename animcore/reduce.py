@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arrays import as_float64, check_finite, real_number
+from ._arrays import as_float64, check_finite, positive_number
 from .curves import Curve
 from .hermite import hermite
 from .model import Channel, Clip, Scene
@@ -30,13 +30,6 @@ __all__ = ["clip_error", "reduce_keys", "reduce_clip"]
 
 DENSE = 20  # check points per original key interval
 CHECK = 5  # points per frame of the whole-clip safety check (channels are checked at DENSE)
-
-
-def _positive(func: str, name: str, value) -> float:
-    number = real_number(func, name, value)
-    if not (np.isfinite(number) and number > 0):
-        raise ValueError(f"{func}: {name} is {number!r} (must be finite and > 0)")
-    return number
 
 
 def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
@@ -62,7 +55,7 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
     func = "clip_error"
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
-    shell = _positive(func, "shell", shell)
+    shell = positive_number(func, "shell", shell)
     t = as_float64(func, "t", t)
     check_finite(func, "t", t)
     for name, clip in (("clip_a", clip_a), ("clip_b", clip_b)):
@@ -211,7 +204,7 @@ def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
         and within ``tolerance`` on 20 points per original key interval.
     """
     func = "reduce_keys"
-    tolerance = _positive(func, "tolerance", tolerance)
+    tolerance = positive_number(func, "tolerance", tolerance)
     if interpolation not in ("auto", "linear", "step", "cubic"):
         raise ValueError(f"{func}: interpolation is {interpolation!r} (must be one of 'auto', "
                          f"'linear', 'step', 'cubic')")
@@ -274,8 +267,8 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
     func = "reduce_clip"
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
-    tolerance = _positive(func, "tolerance", tolerance)
-    shell = _positive(func, "shell", shell)
+    tolerance = positive_number(func, "tolerance", tolerance)
+    shell = positive_number(func, "shell", shell)
     clip = scene.clip(clip)
     count = len(scene.nodes)
     for c in clip.channels:
