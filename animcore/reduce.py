@@ -23,6 +23,7 @@ import numpy as np
 from ._arrays import as_float64, check_finite, positive_number
 from .curves import Curve
 from .hermite import hermite
+from .ik import ik_clip_times
 from .model import Channel, Clip, Scene
 from .rotations import RotationCurve, quat_slerp
 
@@ -81,13 +82,11 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
 
 # ---------------------------------------------------------------- key picks
 
-def _dense_times(times: np.ndarray) -> np.ndarray:
-    """DENSE points per key interval and the last key: key k at index DENSE*k."""
-    if len(times) < 2:
-        return times.copy()
-    u = np.arange(DENSE) / DENSE
-    inner = (times[:-1, None] + u * np.diff(times)[:, None]).reshape(-1)
-    return np.append(inner, times[-1])
+def _subdivided(times: np.ndarray, count: int = DENSE) -> np.ndarray:
+    """``count`` points per interval of ``times`` and the last time: time k at
+    index count * k."""
+    u = np.arange(count) / count
+    return np.append((times[:-1, None] + u * np.diff(times)[:, None]).reshape(-1), times[-1:])
 
 
 def _greedy(count: int, fits) -> list:
@@ -126,7 +125,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     if curve.jumps:
         raise ValueError(f"{func}: curve has jumps (equal key times); not supported")
     one_d = np.asarray(curve.values).ndim == 1
-    grid = _dense_times(times)
+    grid = _subdivided(times)
     dense = np.asarray(curve(grid), dtype=np.float64).reshape(len(grid), -1)
     values = dense[::DENSE]  # the curve at its keys (right side)
     vin = np.asarray(curve.in_velocities, dtype=np.float64).reshape(len(times), -1)
@@ -220,7 +219,7 @@ def _reduce_rotation(curve: RotationCurve, tolerance: float) -> RotationCurve:
     times = np.asarray(curve.times, dtype=np.float64)
     if len(times) < 3:
         return curve
-    grid = _dense_times(times)
+    grid = _subdivided(times)
     dense = np.asarray(curve(grid), dtype=np.float64)
     keys = dense[::DENSE]
     cos_limit = np.cos(tolerance * (1 - 1e-9) / 2)
@@ -237,18 +236,6 @@ def _reduce_rotation(curve: RotationCurve, tolerance: float) -> RotationCurve:
 
 
 # --------------------------------------------------------------- whole rigs
-
-def _frame_times(clip: Clip) -> np.ndarray:
-    times = [np.asarray(c.times) for c in clip.channels if len(c.times)]
-    return np.unique(np.concatenate(times)) if times else np.zeros(1)
-
-
-def _dense_check(scene, clip, reduced, shell) -> float:
-    frames = _frame_times(clip)
-    u = np.arange(CHECK) / CHECK
-    grid = np.append((frames[:-1, None] + u * np.diff(frames)[:, None]).reshape(-1), frames[-1])
-    return float(clip_error(scene, clip, reduced, grid, shell=shell).max(initial=0.0))
-
 
 def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
     """Every channel of ``clip`` reduced so that ``clip_error(scene, clip,
@@ -288,7 +275,8 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
                                   parents[j] >= 0 else 0)
     chain = max(int(depth.max(initial=0)), 1)
     # each node's reach: the farthest descendant from it over the clip's frames
-    frames = _frame_times(clip)
+    # (every key time of its transform channels)
+    frames = ik_clip_times(clip)
     world = scene.world(clip, frames)[..., :3, 3]
     reach = np.zeros(count)
     for j in reversed(order):
@@ -296,6 +284,7 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
         if p is not None and p >= 0:
             d = np.linalg.norm(world[:, j] - world[:, p], axis=-1).max(initial=0.0)
             reach[p] = max(reach[p], reach[j] + d)
+    check = _subdivided(frames, CHECK)
     factor = 1.0
     for _ in range(6):
         share = factor * tolerance / chain
@@ -313,7 +302,7 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
                 curve = _reduce_curve(c.curve, share / np.sqrt(3), "auto", func)
             channels.append(_channel_like(c, curve))
         reduced = Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
-        if _dense_check(scene, clip, reduced, shell) <= tolerance:
+        if clip_error(scene, clip, reduced, check, shell=shell).max(initial=0.0) <= tolerance:
             return reduced
         factor *= 0.5
     return clip  # no reduction met the bound: the original, which does
