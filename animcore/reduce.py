@@ -262,39 +262,38 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
         if c.node >= count:
             raise ValueError(f"{func}: clip {clip.name!r} animates node {c.node}, but the "
                              f"scene has {count} nodes")
-    parents = [n.parent for n in scene.nodes]
-    animated = np.zeros(count, dtype=int)
-    for c in clip.channels:
-        if c.path != "weights":
-            animated[c.node] += 1
+    parents = np.array([n.parent for n in scene.nodes], dtype=int)  # -1: a root
+    animated = np.bincount([c.node for c in clip.channels if c.path != "weights"],
+                           minlength=count)
     # the most animated channels from the root to any node
     depth = np.zeros(count, dtype=int)
     order = scene.skeleton.order
     for j in order:
-        depth[j] = animated[j] + (depth[parents[j]] if parents[j] is not None and
-                                  parents[j] >= 0 else 0)
+        depth[j] = animated[j] + (depth[parents[j]] if parents[j] >= 0 else 0)
     chain = max(int(depth.max(initial=0)), 1)
     # each node's reach: the farthest descendant from it over the clip's frames
     # (every key time of its transform channels)
     frames = ik_clip_times(clip)
     world = scene.world(clip, frames)[..., :3, 3]
+    bone = np.linalg.norm(world - world[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
     reach = np.zeros(count)
     for j in reversed(order):
-        p = parents[j]
-        if p is not None and p >= 0:
-            d = np.linalg.norm(world[:, j] - world[:, p], axis=-1).max(initial=0.0)
-            reach[p] = max(reach[p], reach[j] + d)
+        if parents[j] >= 0:
+            reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    # morph weights do not move a point: reduced once, to tolerance, whatever the budgets
+    weights = {k: _reduce_curve(c.curve, tolerance, "auto", func)
+               for k, c in enumerate(clip.channels) if c.path == "weights"}
     check = _subdivided(frames, CHECK)
     factor = 1.0
     for _ in range(6):
         share = factor * tolerance / chain
         channels = []
-        for c in clip.channels:
+        for k, c in enumerate(clip.channels):
             if c.path == "rotation":
                 curve = _reduce_rotation(c.curve, share / (reach[c.node] + shell)) \
                     if isinstance(c.curve, RotationCurve) else c.curve
             elif c.path == "weights":
-                curve = _reduce_curve(c.curve, tolerance, "auto", func)
+                curve = weights[k]
             elif c.path == "scale":
                 curve = _reduce_curve(c.curve, share / (reach[c.node] + shell) / np.sqrt(3),
                                       "auto", func)
