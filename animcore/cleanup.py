@@ -153,20 +153,17 @@ def _savgol(x: np.ndarray, window: int, order: int) -> np.ndarray:
 
 def _rotation_log(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Continuous rotation vectors of the rotations relative to the first
-    frame (angles up to 2 pi, so a turn through pi stays continuous)."""
-    q = quat_continuous(np.moveaxis(q, 0, -2))
-    q = np.moveaxis(q, -2, 0)
+    frame. Unlike quat_to_rotvec (the shorter turn, angle in [0, pi]) the
+    angle runs up to 2 pi, so a turn through pi stays continuous: the signs
+    are made continuous first, and a fixed rotation multiplied on the left
+    keeps them so (it keeps every dot product)."""
+    q = np.moveaxis(quat_continuous(np.moveaxis(q, 0, -2)), -2, 0)
     base = q[:1]
-    rel = quat_continuous(np.moveaxis(quat_multiply(quat_conjugate(base), q), 0, -2))
-    rel = np.moveaxis(rel, -2, 0)
+    rel = quat_multiply(quat_conjugate(base), q)
     sin_half = np.linalg.norm(rel[..., :3], axis=-1, keepdims=True)
     angle = 2.0 * np.arctan2(sin_half, rel[..., 3:])
     scale = np.where(sin_half > 1e-300, angle / np.where(sin_half > 1e-300, sin_half, 1.0), 2.0)
     return base, rel[..., :3] * scale
-
-
-def _rotation_exp(base: np.ndarray, rotvec: np.ndarray) -> np.ndarray:
-    return quat_multiply(base, quat_from_rotvec(rotvec))
 
 
 def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int = 2,
@@ -237,7 +234,7 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
     if not rotation:
         return run(x)
     base, rotvec = _rotation_log(x)
-    return _rotation_exp(base, run(rotvec))
+    return quat_multiply(base, quat_from_rotvec(run(rotvec)))
 
 
 def foot_contacts(positions, fps, *, velocity=0.15, height=None, min_frames: int = 1,
