@@ -135,19 +135,12 @@ def _savgol(x: np.ndarray, window: int, order: int) -> np.ndarray:
     first and last half windows evaluate the fit of the first and last window."""
     half = window // 2
     offsets = np.arange(-half, half + 1, dtype=np.float64)
-    weights = np.linalg.pinv(offsets[:, None] ** np.arange(order + 1))[0]
-    windows = np.lib.stride_tricks.sliding_window_view(x, window, axis=0)
+    design = offsets[:, None] ** np.arange(order + 1)
+    fit = design @ np.linalg.pinv(design)  # row k: the window's fit evaluated at point k
     y = np.empty_like(x)
-    y[half:len(x) - half] = windows @ weights
-    positions = np.arange(window, dtype=np.float64)
-    design = positions[:, None] ** np.arange(order + 1)
-    flat = x.reshape(len(x), -1)
-    for rows, at in ((slice(0, window), positions[:half]),
-                     (slice(len(x) - window, len(x)), positions[window - half:])):
-        coef = np.linalg.lstsq(design, flat[rows], rcond=None)[0]
-        fitted = (at[:, None] ** np.arange(order + 1)) @ coef
-        target = slice(0, half) if rows.start == 0 else slice(len(x) - half, len(x))
-        y[target] = fitted.reshape((half,) + x.shape[1:])
+    y[half:len(x) - half] = np.lib.stride_tricks.sliding_window_view(x, window, axis=0) @ fit[half]
+    y[:half] = np.tensordot(fit[:half], x[:window], axes=1)
+    y[len(x) - half:] = np.tensordot(fit[half + 1:], x[len(x) - window:], axes=1)
     return y
 
 
