@@ -58,11 +58,9 @@ def euler_filter(angles, order: str = "XYZ") -> np.ndarray:
            [0.    , 0.    , 3.1832]])
     """
     func = "euler_filter"
-    first, middle, last, _ = _sequence(func, order)
+    first, _, last, _ = _sequence(func, order)
     array = _series(func, "angles", angles, 3)
-    proper = int(first == last)
-    del middle
-    return _core._euler_filter(func, (proper, array.shape[-2]), array, None, None)
+    return _core._euler_filter(func, (int(first == last), array.shape[-2]), array, None, None)
 
 
 def quat_continuous(q) -> np.ndarray:
@@ -278,12 +276,12 @@ def foot_contacts(positions, fps, *, velocity=0.15, height=None, min_frames: int
         if np.isnan(top):
             raise ValueError(f"{func}: height is nan")
         contact &= p[..., up] < top
-    if min_frames > 1 and n:
-        for f in range(contact.shape[1]):
-            column = contact[:, f]
-            edges = np.diff(np.concatenate([[0], column.astype(np.int8), [0]]))
-            starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-            for s, e in zip(starts, stops):
-                if e - s < min_frames:
-                    column[s:e] = False
+    if min_frames > 1:
+        if n < min_frames:
+            return np.zeros_like(contact)
+        # a frame stays when one of the min_frames-long windows holding it is all contact
+        windows = np.lib.stride_tricks.sliding_window_view
+        full = windows(contact, min_frames, axis=0).all(-1)
+        padded = np.pad(full, ((min_frames - 1, min_frames - 1), (0, 0)))
+        contact = windows(padded, min_frames, axis=0).any(-1)
     return contact
