@@ -582,10 +582,10 @@ static void slip_direction(double K[3][3], const double *w, double dn, const dou
         const double det = (s00 + m) * (s11 + m) - s01 * s01;
         const double v0 = ((s11 + m) * c0 - s01 * c1) / det, v1 = ((s00 + m) * c1 - s01 * c0) / det;
         const double len = ac_length((const double[2]){v0, v1}, 2);
-        const double den = a - mu * (q0 * (v0 / len) + q1 * (v1 / len));
+        const double unit0 = v0 / len, unit1 = v1 / len, den = a - mu * (q0 * unit0 + q1 * unit1);
         if (!(tau > lo && tau < hi))
             break; /* converged to the last bit */
-        u0 = v0 / len, u1 = v1 / len;
+        u0 = unit0, u1 = unit1;
         if (den > 0.0 && len > mu * dn * (scale / den))
             lo = tau;
         else
