@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arrays import as_float64, check_finite, positive_number
+from ._arrays import as_float64, check_finite, choice, positive_number
 from .curves import Curve
 from .hermite import hermite
 from .ik import ik_clip_times
@@ -135,17 +135,14 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
 
     def error(kind, i, j):
         a, b = DENSE * i, DENSE * j
-        g = grid[a:b + 1]
+        if kind == "step":  # holds values[i] up to, not at, key j
+            return np.abs(values[i] - dense[a:b]).max(initial=0.0)
         h = times[j] - times[i]
-        u = ((g - times[i]) / h)[:, None]
-        if kind == "step":
-            pred = np.broadcast_to(values[i], (b - a, values.shape[1]))
-            return np.abs(pred - dense[a:b]).max(initial=0.0)
+        elapsed = (grid[a:b + 1] - times[i])[:, None]
         if kind == "linear":
-            pred = values[i] + u * (values[j] - values[i])
-        else:
-            elapsed = np.minimum(g - times[i], h)[:, None]  # the one Hermite segment, per second
-            pred = hermite(values[i], values[j], vout[i], vin[j], h, elapsed)[0]
+            pred = values[i] + (elapsed / h) * (values[j] - values[i])
+        else:  # the one Hermite segment, per-second velocities
+            pred = hermite(values[i], values[j], vout[i], vin[j], h, np.minimum(elapsed, h))[0]
         return np.abs(pred - dense[a:b + 1]).max(initial=0.0)
 
     chosen = {}
@@ -163,15 +160,14 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     new_values = values[keep]
     if one_d:
         new_values = new_values[:, 0]
-    in_v = vin[keep].reshape(new_values.shape)
-    out_v = vout[keep].reshape(new_values.shape)
-    if all(s == segments[0] for s in segments):
+    velocities = {}
+    if "cubic" in segments:
+        velocities = dict(in_velocities=vin[keep].reshape(new_values.shape),
+                          out_velocities=vout[keep].reshape(new_values.shape))
+    if len(set(segments)) == 1:
         segments = segments[0]
-    if "cubic" in (segments if isinstance(segments, list) else [segments]):
-        return Curve(times[keep], new_values, interpolation=segments, in_velocities=in_v,
-                     out_velocities=out_v, before=curve.before, after=curve.after)
     return Curve(times[keep], new_values, interpolation=segments, before=curve.before,
-                 after=curve.after)
+                 after=curve.after, **velocities)
 
 
 def _original_kind(curve, i: int) -> str:
@@ -204,9 +200,7 @@ def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
     """
     func = "reduce_keys"
     tolerance = positive_number(func, "tolerance", tolerance)
-    if interpolation not in ("auto", "linear", "step", "cubic"):
-        raise ValueError(f"{func}: interpolation is {interpolation!r} (must be one of 'auto', "
-                         f"'linear', 'step', 'cubic')")
+    choice(func, "interpolation", interpolation, ("auto", "linear", "step", "cubic"))
     if isinstance(curve, RotationCurve):
         return _reduce_rotation(curve, tolerance)
     if not isinstance(curve, Curve):
