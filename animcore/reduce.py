@@ -250,12 +250,8 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
     tolerance = positive_number(func, "tolerance", tolerance)
     shell = positive_number(func, "shell", shell)
-    clip = scene.clip(clip)
+    clip = scene._own_clip(func, clip)  # a clip of this scene's nodes, as posing checks it
     count = len(scene.nodes)
-    for c in clip.channels:
-        if c.node >= count:
-            raise ValueError(f"{func}: clip {clip.name!r} animates node {c.node}, but the "
-                             f"scene has {count} nodes")
     parents = np.array([n.parent for n in scene.nodes], dtype=int)  # -1: a root
     animated = np.bincount([c.node for c in clip.channels if c.path != "weights"],
                            minlength=count)
