@@ -160,8 +160,8 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
         return st;
     last = (size_t)info.samples - 1u;
     for (size_t i = 0; i < n; i++)
-        if (!ac_finite(t[i]))
-            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite");
+        if ((st = ac_check_finite(AC_ARG_T, t + i, 1, i, err)))
+            return st;
     for (size_t i = 0; i < n; i++) {
         size_t offset = HEADER_SIZE + TRACK_SIZE * 3u * info.nodes;
         /* the sample pair and the fraction between them, clamped to the samples */
