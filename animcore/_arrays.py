@@ -168,6 +168,15 @@ def real_number(func: str, name: str, value) -> float:
         raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
 
 
+def positive_number(func: str, name: str, value) -> float:
+    """`value` as a finite Python float > 0, or an error naming the function and
+    argument ("func: tolerance is 0.0 (must be finite and > 0)")."""
+    number = real_number(func, name, value)
+    if not (math.isfinite(number) and number > 0):
+        raise ValueError(f"{func}: {name} is {number!r} (must be finite and > 0)")
+    return number
+
+
 def integer(func: str, name: str, value, low: int, high: int | None = None) -> int:
     """`value` as a Python int in [low, high], or a ValueError naming the
     function and argument (any size of integer is reported, not overflowed)."""
@@ -236,8 +245,6 @@ def results(computed: tuple[np.ndarray, ...], out) -> tuple:
 def stretch_factor(func: str, factor, keep: str) -> float:
     """The checked arguments of a ``stretched`` method: ``factor`` as a finite
     float > 0, and ``keep`` one of "velocity" and "shape"."""
-    factor = real_number(func, "factor", factor)
-    if not (math.isfinite(factor) and factor > 0.0):
-        raise ValueError(f"{func}: factor is {factor!r} (must be finite and > 0)")
+    factor = positive_number(func, "factor", factor)
     choice(func, "keep", keep, ("velocity", "shape"))
     return factor

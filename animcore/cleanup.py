@@ -14,7 +14,7 @@ from typing import Optional
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, choice, integer, real_number
+from ._arrays import as_float64, check_finite, choice, integer, positive_number, real_number
 from .rotations import _sequence, quat_conjugate, quat_from_rotvec, quat_multiply
 
 __all__ = ["euler_filter", "quat_continuous", "smooth", "foot_contacts"]
@@ -58,11 +58,9 @@ def euler_filter(angles, order: str = "XYZ") -> np.ndarray:
            [0.    , 0.    , 3.1832]])
     """
     func = "euler_filter"
-    first, middle, last, _ = _sequence(func, order)
+    first, _, last, _ = _sequence(func, order)
     array = _series(func, "angles", angles, 3)
-    proper = int(first == last)
-    del middle
-    return _core._euler_filter(func, (proper, array.shape[-2]), array, None, None)
+    return _core._euler_filter(func, (int(first == last), array.shape[-2]), array, None, None)
 
 
 def quat_continuous(q) -> np.ndarray:
@@ -135,38 +133,28 @@ def _savgol(x: np.ndarray, window: int, order: int) -> np.ndarray:
     first and last half windows evaluate the fit of the first and last window."""
     half = window // 2
     offsets = np.arange(-half, half + 1, dtype=np.float64)
-    weights = np.linalg.pinv(offsets[:, None] ** np.arange(order + 1))[0]
-    windows = np.lib.stride_tricks.sliding_window_view(x, window, axis=0)
+    design = offsets[:, None] ** np.arange(order + 1)
+    fit = design @ np.linalg.pinv(design)  # row k: the window's fit evaluated at point k
     y = np.empty_like(x)
-    y[half:len(x) - half] = windows @ weights
-    positions = np.arange(window, dtype=np.float64)
-    design = positions[:, None] ** np.arange(order + 1)
-    flat = x.reshape(len(x), -1)
-    for rows, at in ((slice(0, window), positions[:half]),
-                     (slice(len(x) - window, len(x)), positions[window - half:])):
-        coef = np.linalg.lstsq(design, flat[rows], rcond=None)[0]
-        fitted = (at[:, None] ** np.arange(order + 1)) @ coef
-        target = slice(0, half) if rows.start == 0 else slice(len(x) - half, len(x))
-        y[target] = fitted.reshape((half,) + x.shape[1:])
+    y[half:len(x) - half] = np.lib.stride_tricks.sliding_window_view(x, window, axis=0) @ fit[half]
+    y[:half] = np.tensordot(fit[:half], x[:window], axes=1)
+    y[len(x) - half:] = np.tensordot(fit[half + 1:], x[len(x) - window:], axes=1)
     return y
 
 
 def _rotation_log(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Continuous rotation vectors of the rotations relative to the first
-    frame (angles up to 2 pi, so a turn through pi stays continuous)."""
-    q = quat_continuous(np.moveaxis(q, 0, -2))
-    q = np.moveaxis(q, -2, 0)
+    frame. Unlike quat_to_rotvec (the shorter turn, angle in [0, pi]) the
+    angle runs up to 2 pi, so a turn through pi stays continuous: the signs
+    are made continuous first, and a fixed rotation multiplied on the left
+    keeps them so (it keeps every dot product)."""
+    q = np.moveaxis(quat_continuous(np.moveaxis(q, 0, -2)), -2, 0)
     base = q[:1]
-    rel = quat_continuous(np.moveaxis(quat_multiply(quat_conjugate(base), q), 0, -2))
-    rel = np.moveaxis(rel, -2, 0)
+    rel = quat_multiply(quat_conjugate(base), q)
     sin_half = np.linalg.norm(rel[..., :3], axis=-1, keepdims=True)
     angle = 2.0 * np.arctan2(sin_half, rel[..., 3:])
     scale = np.where(sin_half > 1e-300, angle / np.where(sin_half > 1e-300, sin_half, 1.0), 2.0)
     return base, rel[..., :3] * scale
-
-
-def _rotation_exp(base: np.ndarray, rotvec: np.ndarray) -> np.ndarray:
-    return quat_multiply(base, quat_from_rotvec(rotvec))
 
 
 def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int = 2,
@@ -202,9 +190,7 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
     """
     func = "smooth"
     choice(func, "method", method, ("butterworth", "savgol"))
-    rate = real_number(func, "fps", fps)
-    if not (np.isfinite(rate) and rate > 0):
-        raise ValueError(f"{func}: fps is {rate!r} (must be finite and > 0)")
+    rate = positive_number(func, "fps", fps)
     x = as_float64(func, "values", values)
     if x.ndim == 0:
         raise ValueError(f"{func}: values must have a frame axis, got a scalar")
@@ -239,7 +225,7 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
     if not rotation:
         return run(x)
     base, rotvec = _rotation_log(x)
-    return _rotation_exp(base, run(rotvec))
+    return quat_multiply(base, quat_from_rotvec(run(rotvec)))
 
 
 def foot_contacts(positions, fps, *, velocity=0.15, height=None, min_frames: int = 1,
@@ -273,9 +259,7 @@ def foot_contacts(positions, fps, *, velocity=0.15, height=None, min_frames: int
     if p.ndim != 3 or p.shape[-1] != 3:
         raise ValueError(f"{func}: positions must have shape (N, F, 3), got {p.shape}")
     check_finite(func, "positions", p)
-    rate = real_number(func, "fps", fps)
-    if not (np.isfinite(rate) and rate > 0):
-        raise ValueError(f"{func}: fps is {rate!r} (must be finite and > 0)")
+    rate = positive_number(func, "fps", fps)
     limit = real_number(func, "velocity", velocity)
     if not limit >= 0:
         raise ValueError(f"{func}: velocity is {limit!r} (must be >= 0)")
@@ -292,12 +276,12 @@ def foot_contacts(positions, fps, *, velocity=0.15, height=None, min_frames: int
         if np.isnan(top):
             raise ValueError(f"{func}: height is nan")
         contact &= p[..., up] < top
-    if min_frames > 1 and n:
-        for f in range(contact.shape[1]):
-            column = contact[:, f]
-            edges = np.diff(np.concatenate([[0], column.astype(np.int8), [0]]))
-            starts, stops = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-            for s, e in zip(starts, stops):
-                if e - s < min_frames:
-                    column[s:e] = False
+    if min_frames > 1:
+        if n < min_frames:
+            return np.zeros_like(contact)
+        # a frame stays when one of the min_frames-long windows holding it is all contact
+        windows = np.lib.stride_tricks.sliding_window_view
+        full = windows(contact, min_frames, axis=0).all(-1)
+        padded = np.pad(full, ((min_frames - 1, min_frames - 1), (0, 0)))
+        contact = windows(padded, min_frames, axis=0).any(-1)
     return contact

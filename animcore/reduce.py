@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arrays import as_float64, check_finite, real_number
+from ._arrays import as_float64, check_finite, choice, positive_number
 from .curves import Curve
 from .hermite import hermite
+from .ik import ik_clip_times
 from .model import Channel, Clip, Scene
 from .rotations import RotationCurve, quat_slerp
 
@@ -30,13 +31,6 @@ __all__ = ["clip_error", "reduce_keys", "reduce_clip"]
 
 DENSE = 20  # check points per original key interval
 CHECK = 5  # points per frame of the whole-clip safety check (channels are checked at DENSE)
-
-
-def _positive(func: str, name: str, value) -> float:
-    number = real_number(func, name, value)
-    if not (np.isfinite(number) and number > 0):
-        raise ValueError(f"{func}: {name} is {number!r} (must be finite and > 0)")
-    return number
 
 
 def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
@@ -62,7 +56,7 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
     func = "clip_error"
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
-    shell = _positive(func, "shell", shell)
+    shell = positive_number(func, "shell", shell)
     t = as_float64(func, "t", t)
     check_finite(func, "t", t)
     for name, clip in (("clip_a", clip_a), ("clip_b", clip_b)):
@@ -88,13 +82,11 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
 
 # ---------------------------------------------------------------- key picks
 
-def _dense_times(times: np.ndarray) -> np.ndarray:
-    """DENSE points per key interval and the last key: key k at index DENSE*k."""
-    if len(times) < 2:
-        return times.copy()
-    u = np.arange(DENSE) / DENSE
-    inner = (times[:-1, None] + u * np.diff(times)[:, None]).reshape(-1)
-    return np.append(inner, times[-1])
+def _subdivided(times: np.ndarray, count: int = DENSE) -> np.ndarray:
+    """``count`` points per interval of ``times`` and the last time: time k at
+    index count * k."""
+    u = np.arange(count) / count
+    return np.append((times[:-1, None] + u * np.diff(times)[:, None]).reshape(-1), times[-1:])
 
 
 def _greedy(count: int, fits) -> list:
@@ -133,7 +125,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     if curve.jumps:
         raise ValueError(f"{func}: curve has jumps (equal key times); not supported")
     one_d = np.asarray(curve.values).ndim == 1
-    grid = _dense_times(times)
+    grid = _subdivided(times)
     dense = np.asarray(curve(grid), dtype=np.float64).reshape(len(grid), -1)
     values = dense[::DENSE]  # the curve at its keys (right side)
     vin = np.asarray(curve.in_velocities, dtype=np.float64).reshape(len(times), -1)
@@ -143,17 +135,14 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
 
     def error(kind, i, j):
         a, b = DENSE * i, DENSE * j
-        g = grid[a:b + 1]
+        if kind == "step":  # holds values[i] up to, not at, key j
+            return np.abs(values[i] - dense[a:b]).max(initial=0.0)
         h = times[j] - times[i]
-        u = ((g - times[i]) / h)[:, None]
-        if kind == "step":
-            pred = np.broadcast_to(values[i], (b - a, values.shape[1]))
-            return np.abs(pred - dense[a:b]).max(initial=0.0)
+        elapsed = (grid[a:b + 1] - times[i])[:, None]
         if kind == "linear":
-            pred = values[i] + u * (values[j] - values[i])
-        else:
-            elapsed = np.minimum(g - times[i], h)[:, None]  # the one Hermite segment, per second
-            pred = hermite(values[i], values[j], vout[i], vin[j], h, elapsed)[0]
+            pred = values[i] + (elapsed / h) * (values[j] - values[i])
+        else:  # the one Hermite segment, per-second velocities
+            pred = hermite(values[i], values[j], vout[i], vin[j], h, np.minimum(elapsed, h))[0]
         return np.abs(pred - dense[a:b + 1]).max(initial=0.0)
 
     chosen = {}
@@ -171,15 +160,14 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     new_values = values[keep]
     if one_d:
         new_values = new_values[:, 0]
-    in_v = vin[keep].reshape(new_values.shape)
-    out_v = vout[keep].reshape(new_values.shape)
-    if all(s == segments[0] for s in segments):
+    velocities = {}
+    if "cubic" in segments:
+        velocities = dict(in_velocities=vin[keep].reshape(new_values.shape),
+                          out_velocities=vout[keep].reshape(new_values.shape))
+    if len(set(segments)) == 1:
         segments = segments[0]
-    if "cubic" in (segments if isinstance(segments, list) else [segments]):
-        return Curve(times[keep], new_values, interpolation=segments, in_velocities=in_v,
-                     out_velocities=out_v, before=curve.before, after=curve.after)
     return Curve(times[keep], new_values, interpolation=segments, before=curve.before,
-                 after=curve.after)
+                 after=curve.after, **velocities)
 
 
 def _original_kind(curve, i: int) -> str:
@@ -211,10 +199,8 @@ def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
         and within ``tolerance`` on 20 points per original key interval.
     """
     func = "reduce_keys"
-    tolerance = _positive(func, "tolerance", tolerance)
-    if interpolation not in ("auto", "linear", "step", "cubic"):
-        raise ValueError(f"{func}: interpolation is {interpolation!r} (must be one of 'auto', "
-                         f"'linear', 'step', 'cubic')")
+    tolerance = positive_number(func, "tolerance", tolerance)
+    choice(func, "interpolation", interpolation, ("auto", "linear", "step", "cubic"))
     if isinstance(curve, RotationCurve):
         return _reduce_rotation(curve, tolerance)
     if not isinstance(curve, Curve):
@@ -227,7 +213,7 @@ def _reduce_rotation(curve: RotationCurve, tolerance: float) -> RotationCurve:
     times = np.asarray(curve.times, dtype=np.float64)
     if len(times) < 3:
         return curve
-    grid = _dense_times(times)
+    grid = _subdivided(times)
     dense = np.asarray(curve(grid), dtype=np.float64)
     keys = dense[::DENSE]
     cos_limit = np.cos(tolerance * (1 - 1e-9) / 2)
@@ -244,18 +230,6 @@ def _reduce_rotation(curve: RotationCurve, tolerance: float) -> RotationCurve:
 
 
 # --------------------------------------------------------------- whole rigs
-
-def _frame_times(clip: Clip) -> np.ndarray:
-    times = [np.asarray(c.times) for c in clip.channels if len(c.times)]
-    return np.unique(np.concatenate(times)) if times else np.zeros(1)
-
-
-def _dense_check(scene, clip, reduced, shell) -> float:
-    frames = _frame_times(clip)
-    u = np.arange(CHECK) / CHECK
-    grid = np.append((frames[:-1, None] + u * np.diff(frames)[:, None]).reshape(-1), frames[-1])
-    return float(clip_error(scene, clip, reduced, grid, shell=shell).max(initial=0.0))
-
 
 def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
     """Every channel of ``clip`` reduced so that ``clip_error(scene, clip,
@@ -274,45 +248,42 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
     func = "reduce_clip"
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
-    tolerance = _positive(func, "tolerance", tolerance)
-    shell = _positive(func, "shell", shell)
-    clip = scene.clip(clip)
+    tolerance = positive_number(func, "tolerance", tolerance)
+    shell = positive_number(func, "shell", shell)
+    clip = scene._own_clip(func, clip)  # a clip of this scene's nodes, as posing checks it
     count = len(scene.nodes)
-    for c in clip.channels:
-        if c.node >= count:
-            raise ValueError(f"{func}: clip {clip.name!r} animates node {c.node}, but the "
-                             f"scene has {count} nodes")
-    parents = [n.parent for n in scene.nodes]
-    animated = np.zeros(count, dtype=int)
-    for c in clip.channels:
-        if c.path != "weights":
-            animated[c.node] += 1
+    parents = np.array([n.parent for n in scene.nodes], dtype=int)  # -1: a root
+    animated = np.bincount([c.node for c in clip.channels if c.path != "weights"],
+                           minlength=count)
     # the most animated channels from the root to any node
     depth = np.zeros(count, dtype=int)
     order = scene.skeleton.order
     for j in order:
-        depth[j] = animated[j] + (depth[parents[j]] if parents[j] is not None and
-                                  parents[j] >= 0 else 0)
+        depth[j] = animated[j] + (depth[parents[j]] if parents[j] >= 0 else 0)
     chain = max(int(depth.max(initial=0)), 1)
     # each node's reach: the farthest descendant from it over the clip's frames
-    frames = _frame_times(clip)
+    # (every key time of its transform channels)
+    frames = ik_clip_times(clip)
     world = scene.world(clip, frames)[..., :3, 3]
+    bone = np.linalg.norm(world - world[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
     reach = np.zeros(count)
     for j in reversed(order):
-        p = parents[j]
-        if p is not None and p >= 0:
-            d = np.linalg.norm(world[:, j] - world[:, p], axis=-1).max(initial=0.0)
-            reach[p] = max(reach[p], reach[j] + d)
+        if parents[j] >= 0:
+            reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    # morph weights do not move a point: reduced once, to tolerance, whatever the budgets
+    weights = {k: _reduce_curve(c.curve, tolerance, "auto", func)
+               for k, c in enumerate(clip.channels) if c.path == "weights"}
+    check = _subdivided(frames, CHECK)
     factor = 1.0
     for _ in range(6):
         share = factor * tolerance / chain
         channels = []
-        for c in clip.channels:
+        for k, c in enumerate(clip.channels):
             if c.path == "rotation":
                 curve = _reduce_rotation(c.curve, share / (reach[c.node] + shell)) \
                     if isinstance(c.curve, RotationCurve) else c.curve
             elif c.path == "weights":
-                curve = _reduce_curve(c.curve, tolerance, "auto", func)
+                curve = weights[k]
             elif c.path == "scale":
                 curve = _reduce_curve(c.curve, share / (reach[c.node] + shell) / np.sqrt(3),
                                       "auto", func)
@@ -320,7 +291,7 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
                 curve = _reduce_curve(c.curve, share / np.sqrt(3), "auto", func)
             channels.append(_channel_like(c, curve))
         reduced = Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
-        if _dense_check(scene, clip, reduced, shell) <= tolerance:
+        if clip_error(scene, clip, reduced, check, shell=shell).max(initial=0.0) <= tolerance:
             return reduced
         factor *= 0.5
     return clip  # no reduction met the bound: the original, which does

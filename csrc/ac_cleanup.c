@@ -22,9 +22,10 @@ ac_status ac_cleanup_euler_filter(const double *angles, int proper, double *out,
                                   size_t frames, ac_error *err)
 {
     double previous[3];
-    for (size_t i = 0; i < frames * 3; i++)
-        if (!ac_finite(angles[i]))
-            return ac_fail(err, AC_ERR_VALUE, i / 3, AC_ARG_ANGLES, angles[i], "must be finite");
+    ac_status st;
+    for (size_t i = 0; i < frames; i++)
+        if ((st = ac_check_finite(AC_ARG_ANGLES, angles + 3 * i, 3, i, err)))
+            return st;
     for (size_t i = 0; i < frames; i++) {
         const double *a = angles + 3 * i;
         double same[3] = {a[0], a[1], a[2]};
@@ -46,9 +47,10 @@ ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t frames
                                      ac_error *err)
 {
     double sign = 1.0;
-    for (size_t i = 0; i < frames * 4; i++)
-        if (!ac_finite(q[i]))
-            return ac_fail(err, AC_ERR_VALUE, i / 4, AC_ARG_Q, q[i], "must be finite");
+    ac_status st;
+    for (size_t i = 0; i < frames; i++)
+        if ((st = ac_check_finite(AC_ARG_Q, q + 4 * i, 4, i, err)))
+            return st;
     for (size_t i = 0; i < frames; i++) {
         if (i > 0 && ac_quat_dot4(q + 4 * i, q + 4 * (i - 1)) < 0.0)
             sign = -sign;

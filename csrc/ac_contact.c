@@ -20,20 +20,6 @@ static const size_t all_arrays[6] = {1, 1, 1, 1, 1, 1};
 
 /* ------------------------------------------------------------ the law */
 
-/* Length of a tangential vector whose square may overflow or underflow:
-   scaled by the largest component first. */
-static double scaled_length(int dim, const double *x)
-{
-    double m = 0.0, sum = 0.0;
-    for (int k = 0; k < dim; k++)
-        m = fabs(x[k]) > m ? fabs(x[k]) : m;
-    if (!(m > 0.0) || !ac_finite(m))
-        return m;
-    for (int k = 0; k < dim; k++)
-        sum += (x[k] / m) * (x[k] / m);
-    return m * sqrt(sum);
-}
-
 /* x when cond holds, else +0.0, with integer masks: GCC turns a ternary (or
    a product with 0 or 1) on doubles into a branch that stops vectorization
    under the default -ftrapping-math. */
@@ -83,7 +69,7 @@ static inline int64_t bounce_one(int dim, int frictionless, int careful, const d
         }
         len = sqrt(fabs(wt2));
         if (careful && !ac_finite(wt2))
-            len = scaled_length(dim, wt);
+            len = ac_length(wt, (size_t)dim);
         ratio = jt / len;
         f = keep_if(jt < len, ratio) + keep_if(!(jt < len) & (jt > 0.0), 1.0);
         ok &= ac_finite(len); /* jt = inf is fine: the tangent stops */
@@ -595,11 +581,11 @@ static void slip_direction(double K[3][3], const double *w, double dn, const dou
         const double tau = 0.5 * (lo + hi), m = tau / (1.0 - tau);
         const double det = (s00 + m) * (s11 + m) - s01 * s01;
         const double v0 = ((s11 + m) * c0 - s01 * c1) / det, v1 = ((s00 + m) * c1 - s01 * c0) / det;
-        const double len = scaled_length(2, (const double[2]){v0, v1});
-        const double den = a - mu * (q0 * (v0 / len) + q1 * (v1 / len));
+        const double len = ac_length((const double[2]){v0, v1}, 2);
+        const double unit0 = v0 / len, unit1 = v1 / len, den = a - mu * (q0 * unit0 + q1 * unit1);
         if (!(tau > lo && tau < hi))
             break; /* converged to the last bit */
-        u0 = v0 / len, u1 = v1 / len;
+        u0 = unit0, u1 = unit1;
         if (den > 0.0 && len > mu * dn * (scale / den))
             lo = tau;
         else
@@ -639,7 +625,7 @@ static void contact_impulse(int dim, double K[3][3], int translates, const doubl
         jt[k] = j[k] - jn * n[k];
     /* scaled: a plain square would underflow to 0 (friction where there is
        none) or overflow to inf (friction lost) at extreme inverse masses */
-    len = scaled_length(dim, jt);
+    len = ac_length(jt, (size_t)dim);
     if (len <= mu * jn)
         return; /* sticks */
     /* slips: j = j_n (n + mu d), with n . K j = dn; the denominator is > 0

@@ -318,6 +318,22 @@ static inline int ac_normalize(const double *x, size_t n, double *out)
     return 1;
 }
 
+/* |x| for n components, scaled first by the largest component (as
+   ac_normalize) so that no finite input overflows or underflows on the way;
+   the largest |component| itself when it is 0, inf or nan. The one scaled
+   length of the core. */
+static inline double ac_length(const double *x, size_t n)
+{
+    double m = 0.0, sum = 0.0;
+    for (size_t k = 0; k < n; k++)
+        m = fabs(x[k]) > m ? fabs(x[k]) : m;
+    if (!(m > 0.0) || !ac_finite(m))
+        return m;
+    for (size_t k = 0; k < n; k++)
+        sum += (x[k] / m) * (x[k] / m);
+    return m * sqrt(sum);
+}
+
 /* Scales q to unit length (ac_normalize); 0 for the zero quaternion. */
 static inline int ac_quat_normalize(const double q[4], double out[4])
 {

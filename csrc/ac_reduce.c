@@ -66,7 +66,6 @@ static ac_status bad(ac_error *err, size_t offset, double value, const char *wha
 ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size, ac_compressed_info *info,
                                     ac_error *err)
 {
-    uint64_t total;
     size_t offset;
     if (size < HEADER_SIZE)
         return bad(err, size, (double)size, "too short for the 32-byte header");
@@ -88,34 +87,28 @@ ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size, ac_compres
         return bad(err, 16, info->start, "start time must be finite");
     if (!(info->rate > 0.0 && ac_finite(info->rate)))
         return bad(err, 24, info->rate, "sample rate must be finite and > 0");
-    total = HEADER_SIZE + (uint64_t)TRACK_SIZE * 3u * info->nodes;
-    if (total > size)
+    offset = HEADER_SIZE + TRACK_SIZE * 3u * (size_t)info->nodes; /* <= 32 + 12 * 2^20 */
+    if (offset > size)
         return bad(err, size, (double)size, "too short for the track table");
+    /* each track's entry, then its data: in bounds, floats finite, extents
+       >= 0, a constant rotation non-zero */
     for (size_t k = 0; k < 3u * info->nodes; k++) {
-        const uint8_t *t = data + HEADER_SIZE + TRACK_SIZE * k;
-        int kind = t[0];
-        unsigned bits = t[1];
-        size_t at = HEADER_SIZE + TRACK_SIZE * k;
+        const size_t at = HEADER_SIZE + TRACK_SIZE * k;
+        const int path = (int)(k % 3), kind = data[at];
+        const unsigned bits = data[at + 1];
+        size_t bytes, comps, floats;
+        double norm = 0.0;
         if (kind > AC_TRACK_ANIMATED)
             return bad(err, at, kind, "track kind must be 0, 1 or 2");
         if (kind == AC_TRACK_ANIMATED ? bits < 1 || bits > MAX_BITS : bits != 0)
             return bad(err, at + 1, bits, "bits must lie in [1, 24] (animated) or be 0");
-        if (read_u16(t + 2) != 0)
-            return bad(err, at + 2, read_u16(t + 2), "reserved field must be 0");
-        total += track_bytes((int)(k % 3), kind, bits, info->samples);
-        if (total > size)
+        if (read_u16(data + at + 2) != 0)
+            return bad(err, at + 2, read_u16(data + at + 2), "reserved field must be 0");
+        bytes = track_bytes(path, kind, bits, info->samples);
+        if (bytes > size - offset)
             return bad(err, size, (double)size, "too short for the track data");
-    }
-    if (total != size)
-        return bad(err, (size_t)total, (double)size, "trailing bytes after the track data");
-    /* the floats of every track: finite, extents >= 0, constant rotations non-zero */
-    offset = HEADER_SIZE + TRACK_SIZE * 3u * info->nodes;
-    for (size_t k = 0; k < 3u * info->nodes; k++) {
-        const uint8_t *t = data + HEADER_SIZE + TRACK_SIZE * k;
-        int path = (int)(k % 3), kind = t[0];
-        size_t comps = stored(path, kind), floats = kind == AC_TRACK_ANIMATED ? 2 * comps
-                                                 : kind == AC_TRACK_CONSTANT ? comps : 0;
-        double norm = 0.0;
+        comps = stored(path, kind);
+        floats = kind == AC_TRACK_ANIMATED ? 2 * comps : kind == AC_TRACK_CONSTANT ? comps : 0;
         for (size_t c = 0; c < floats; c++) {
             double x = read_f32(data + offset + 4 * c);
             if (!ac_finite(x))
@@ -126,8 +119,10 @@ ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size, ac_compres
         }
         if (kind == AC_TRACK_CONSTANT && path == 1 && !(norm > 0.0))
             return bad(err, offset, norm, "a constant rotation must be non-zero");
-        offset += track_bytes(path, kind, t[1], info->samples);
+        offset += bytes;
     }
+    if (offset != size)
+        return bad(err, offset, (double)size, "trailing bytes after the track data");
     return AC_OK;
 }
 
@@ -160,12 +155,13 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
 {
     ac_compressed_info info;
     ac_status st = ac_reduce_compressed_info(data, size, &info, err);
-    const size_t last = (size_t)info.samples - 1u;
+    size_t last;
     if (st)
         return st;
+    last = (size_t)info.samples - 1u;
     for (size_t i = 0; i < n; i++)
-        if (!ac_finite(t[i]))
-            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite");
+        if ((st = ac_check_finite(AC_ARG_T, t + i, 1, i, err)))
+            return st;
     for (size_t i = 0; i < n; i++) {
         size_t offset = HEADER_SIZE + TRACK_SIZE * 3u * info.nodes;
         /* the sample pair and the fraction between them, clamped to the samples */

@@ -107,6 +107,17 @@ def test_smooth_savgol_equals_scipy(window, order):
                                expected, atol=1e-9 * np.abs(x).max())
 
 
+@pytest.mark.parametrize("frames,window", [(21, 21), (20, 19), (9, 1)])
+def test_smooth_savgol_window_as_long_as_the_series(frames, window):
+    # the two edge fits are of the same (whole) window: both halves written
+    signal = pytest.importorskip("scipy.signal")
+    x = np.cumsum(np.random.default_rng(7).normal(size=(frames, 3)), axis=0)
+    order = min(4, window - 1)
+    np.testing.assert_allclose(smooth(x, 30, method="savgol", window=window, order=order),
+                               signal.savgol_filter(x, window, order, axis=0),
+                               atol=1e-9 * np.abs(x).max())
+
+
 @pytest.mark.parametrize("method", ["butterworth", "savgol"])
 def test_smooth_rotations_on_the_sphere(method):
     # a turn about one axis (past pi, with sign flips) smooths as its angle
