@@ -317,12 +317,6 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
 
 def ik_clip_times(clip) -> np.ndarray:
     """The frames :func:`ik_two_bone_clip` and :func:`animcore.retarget` key:
-    every key time of the clip's transform channels, sorted and unique."""
-    times = {}  # channels often share their key times: sort each set of times once
-    for c in clip.channels:
-        if c.path in ("translation", "rotation", "scale"):
-            key = np.asarray(c.times, dtype=np.float64)
-            times.setdefault(key.tobytes(), key)
-    if not times:
-        return np.zeros(1)
-    return np.unique(np.concatenate(list(times.values())))
+    every key time of the clip's transform channels, sorted and unique
+    (:meth:`animcore.Clip.key_times`)."""
+    return clip.key_times()

@@ -257,6 +257,20 @@ class Clip(ByValue):
         t = _query_times("Clip.sample", t)
         return {(c.target, c.path): c._sample(t) for c in self.channels}
 
+    def key_times(self) -> np.ndarray:
+        """Every key time of the clip's transform channels (translation,
+        rotation, scale), sorted and unique: the frames an operation that
+        rewrites poses (IK, retargeting, reduction) keys. ``[0.0]`` when the
+        clip has none."""
+        times = {}  # channels often share their key times: sort each set of times once
+        for c in self.channels:
+            if c.path in ("translation", "rotation", "scale"):
+                key = np.asarray(c.times, dtype=np.float64)
+                times.setdefault(key.tobytes(), key)
+        if not times:
+            return np.zeros(1)
+        return np.unique(np.concatenate(list(times.values())))
+
     def channel(self, target, path: str) -> Channel:
         """The channel animating ``path`` of node ``target`` (name or index).
 

@@ -23,7 +23,6 @@ import numpy as np
 from ._arrays import as_float64, check_finite, choice, positive_number
 from .curves import Curve
 from .hermite import hermite
-from .ik import ik_clip_times
 from .model import Channel, Clip, Scene
 from .rotations import RotationCurve, quat_slerp
 
@@ -263,7 +262,7 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
     chain = max(int(depth.max(initial=0)), 1)
     # each node's reach: the farthest descendant from it over the clip's frames
     # (every key time of its transform channels)
-    frames = ik_clip_times(clip)
+    frames = clip.key_times()
     world = scene.world(clip, frames)[..., :3, 3]
     bone = np.linalg.norm(world - world[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
     reach = np.zeros(count)

@@ -14,7 +14,6 @@ from typing import Optional, Union
 import numpy as np
 
 from .curves import Curve
-from .ik import ik_clip_times
 from .model import Channel, Clip, Scene
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import decompose
@@ -279,7 +278,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     src_index = {name: j for j, name in enumerate(_joint_names(source))}
     tgt_index = {name: j for j, name in enumerate(_joint_names(target))}
     driven = {tgt_index[t]: src_index[s] for t, s in pairs.items()}
-    times = ik_clip_times(clip)
+    times = clip.key_times()
     src_world = decompose(source.world(clip, times))
     src_rest_pos, src_rest_rot = _rest(source)
     tgt_rest_pos, tgt_rest_rot = _rest(target)
@@ -418,7 +417,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     flip = -np.ones(4)
     flip[k] = 1.0  # a reflection across plane k keeps the k component, negates the others
     flip[3] = 1.0
-    times = ik_clip_times(clip)
+    times = clip.key_times()
     posed = decompose(scene.world(clip, times))
     rest_pos, rest_rot = _rest(scene)
     animated = sorted({c.node for c in clip.channels if c.path == "rotation"}
