@@ -573,7 +573,7 @@ class Scene(ByValue):
         """:meth:`pose`, with errors naming ``func`` (the public caller)."""
         t = _query_times(func, t)
         rest = self.skeleton.rest
-        pose = {path: np.array(np.broadcast_to(value, t.shape + value.shape))
+        pose = {path: np.array(np.broadcast_to(value, t.shape + value.shape), order="C")
                 for path, value in zip(("translation", "rotation", "scale"), rest)}
         if clip is not None:
             clip = self._own_clip(func, clip)
