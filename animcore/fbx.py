@@ -959,12 +959,17 @@ def _templates(f: _File) -> dict:
 
 
 def _unique_names(names: list) -> list:
-    seen: dict = {}
+    """Names made unique in file order: a name already taken gets the first
+    free ``.1``, ``.2``, ... suffix (``a, a.1, a`` -> ``a, a.1, a.2``)."""
+    taken: set = set()
     out = []
     for name in names:
-        count = seen.get(name, 0)
-        out.append(name if count == 0 else f"{name}.{count}")
-        seen[name] = count + 1
+        unique, k = name, 0
+        while unique in taken:
+            k += 1
+            unique = f"{name}.{k}"
+        taken.add(unique)
+        out.append(unique)
     return out
 
 

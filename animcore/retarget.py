@@ -7,14 +7,13 @@ the world since its rest pose turns its target joint by the same D.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Optional, Union
 
 import numpy as np
 
 from .curves import Curve
-from .model import Channel, Clip, Scene
+from .model import Channel, Clip, Scene, _closest_text
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import decompose
 
@@ -118,8 +117,7 @@ def match_joints(source: Scene, target: Scene, mapping: Union[None, str, dict] =
         for t, s in mapping.items():
             for name, names, side in ((t, tgt_names, "target"), (s, src_names, "source")):
                 if name not in names:
-                    close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)
-                    hint = f"; closest: {', '.join(map(repr, close))}" if close else ""
+                    hint = "; " + _closest_text(name, names)
                     raise ValueError(f"{func}: mapping[{t!r}] names {side} joint {name!r}, "
                                      f"which the {side} rig does not have{hint}")
             result[t] = s
@@ -223,8 +221,7 @@ def _node(func: str, scene: Scene, which: str, name) -> int:
         return scene.node_index(name)
     except KeyError:
         names = _joint_names(scene)
-        close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)
-        hint = f"; closest: {', '.join(map(repr, close))}" if close else ""
+        hint = "; " + _closest_text(name, names)
         raise ValueError(f"{func}: {which} {name!r} is not a joint of the rig{hint}") from None
 
 
@@ -406,8 +403,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
         for a, b in pairs.items():
             for name in (a, b):
                 if name not in index:
-                    close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)
-                    hint = f"; closest: {', '.join(map(repr, close))}" if close else ""
+                    hint = "; " + _closest_text(name, names)
                     raise ValueError(f"{func}: pairs[{a!r}] names joint {name!r}, which the "
                                      f"rig does not have{hint}")
             partner_of[a], partner_of[b] = b, a

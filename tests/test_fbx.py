@@ -163,6 +163,13 @@ Connections:  {
 """
     scene = fbx.load_bytes(text.encode())
     assert scene.joint_names == ["arm", "arm.1", "arm.2"]
+    # a file's own "arm.1" is taken like any name: the next duplicate skips it
+    scene = fbx.load_bytes(text.replace('"Model::arm", "Null"', '"Model::arm.1", "Null"')
+                           .replace('Model: 2, "Model::arm"', 'Model: 2, "Model::arm.1"')
+                           .encode())
+    assert scene.joint_names == ["arm", "arm.1", "arm.1.1"]
+    names = ["a", "a.1", "a", "a"]
+    assert fbx._unique_names(names) == ["a", "a.1", "a.2", "a.3"]
     assert [n.parent for n in scene.nodes] == [-1, 0, 1]
     assert scene.node_types == ("LimbNode", "LimbNode", "Null")
     assert scene.clips == ()
