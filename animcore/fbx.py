@@ -10,8 +10,9 @@ Conventions
 - **Time** is the file's own time in seconds: FBX ticks / 46,186,158,000. A
   stack that starts at frame 1 of 24 fps has its first key at t = 1/24; each
   clip's ``start`` and ``stop`` are its stack's LocalStart and LocalStop.
-- **Names** drop the ``Model::`` prefix; a name used by several nodes gets
-  ``.1``, ``.2``, ... on its second, third, ... use, in file order.
+- **Names** drop the ``Model::`` prefix; in file order, a name already taken
+  gets the first free ``.1``, ``.2``, ... suffix (a file's own ``arm.1``
+  counts as taken).
 - **Transforms**: each node's local matrix is FBX's (column vectors)
   ``T * Roff * Rp * Rpre * R * Rpost^-1 * Rp^-1 * Soff * Sp * S * Sp^-1``
   with ``R`` the Euler rotation in the node's RotationOrder (``"xyz"`` turns
