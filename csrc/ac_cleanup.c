@@ -4,7 +4,6 @@
 
 #include "ac_internal.h"
 
-static const double AC_PI = 3.14159265358979323846;
 static const double AC_TWO_PI = 6.28318530717958647692;
 
 /* c moved by whole turns to lie within pi of p; the summed distance. */

@@ -13,7 +13,6 @@
 
 #include "ac_internal.h"
 
-#define AC_PI 3.14159265358979323846
 #define AC_LN2 0.69314718055994530942
 #define AC_BACK_S 1.70158 /* Penner's overshoot, about 10% */
 #define AC_BOUNCE_K 7.5625

@@ -507,7 +507,7 @@ static ac_status chain_check(const double *pos, const double *t, const double *l
         (status = ac_check_finite(AC_ARG_TARGET, t, 3, i, err)))
         return status;
     for (size_t j = 0; lim && j < k; j++)
-        if (!(lim[j] >= 0.0 && lim[j] <= 3.14159265358979323846))
+        if (!(lim[j] >= 0.0 && lim[j] <= AC_PI))
             return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_LIMITS, lim[j], "must lie in [0, pi]");
     return AC_OK;
 }

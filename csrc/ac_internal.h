@@ -23,6 +23,8 @@
 
 /* True for finite x. Written as a comparison so that loops using it vectorize;
    NaN compares false. */
+#define AC_PI 3.14159265358979323846
+
 static inline int ac_finite(double x) { return fabs(x) <= DBL_MAX; }
 
 /* Marks a function whose loops should be vectorized with AVX2 where the CPU

@@ -1058,7 +1058,7 @@ ac_status ac_quat_batch_from_euler(const double *angles, const int axes[3], int 
    added or removed when outside, so pi stays pi. */
 static double wrap_pi(double x)
 {
-    const double pi = 3.14159265358979323846;
+    const double pi = AC_PI;
     return x < -pi ? x + 2.0 * pi : x > pi ? x - 2.0 * pi : x;
 }
 
@@ -1068,7 +1068,7 @@ static double wrap_pi(double x)
    0 and the first takes the whole turn. */
 static void euler_of_unit(const double q[4], const int axes[3], int extrinsic, double out[3])
 {
-    const double pi = 3.14159265358979323846, eps = 1e-7;
+    const double pi = AC_PI, eps = 1e-7;
     int i = extrinsic ? axes[0] : axes[2], j = axes[1], k = extrinsic ? axes[2] : axes[0];
     int symmetric = i == k, first = extrinsic ? 0 : 2, third = extrinsic ? 2 : 0, case0;
     double sign, a, b, c, d, half_sum, half_diff, ang[3] = {0.0, 0.0, 0.0}, a3;
