@@ -1081,24 +1081,11 @@ class Curve(ByValue):
                                 f"another's infinite (a 0 x inf limit the chain rule does "
                                 f"not resolve); evaluate values there, or chain remaps "
                                 f"whose rates are finite at that time")
-        infinite = np.isinf(rate)
-        if not infinite.any():
-            with np.errstate(over="ignore", invalid="ignore"):
-                result = velocity * rate
-            bad = ~np.isfinite(result)
-            if bad.any():
-                index = np.unravel_index(int(np.flatnonzero(bad)[0]), result.shape)
-                raise OverflowError(f"{func}: velocity at index "
-                                    f"{tuple(int(i) for i in index)} is not representable: "
-                                    f"the curve's velocity {float(velocity[index])!r} times "
-                                    f"the time remap's rate {float(np.broadcast_to(rate, result.shape)[index])!r} "
-                                    f"exceeds the double range")
-            return result
-        infinite = np.broadcast_to(infinite, velocity.shape)
+        infinite = np.broadcast_to(np.isinf(rate), velocity.shape)
         moving = infinite & (velocity != 0)
-        with np.errstate(invalid="ignore"):
+        with np.errstate(over="ignore", invalid="ignore"):
             result = velocity * rate
-        if not moving.any() and len(rests) == 1 and rests[0] is not None:
+        if infinite.any() and not moving.any() and len(rests) == 1 and rests[0] is not None:
             mask, inside, limit = rests[0]  # one remapping stage: the limit is exact
             acceleration = np.asarray(_core._curve_acceleration(func, self._capsule, inside, None,
                                                                 None))
@@ -1109,9 +1096,16 @@ class Curve(ByValue):
         bad = ~np.isfinite(result)
         if bad.any():
             index = np.unravel_index(int(np.flatnonzero(bad)[0]), result.shape)
-            raise OverflowError(f"{func}: velocity at index {tuple(int(i) for i in index)} "
-                                f"is not representable: the time remap's rate is infinite "
-                                f"there and the curve is {'moving' if moving[index] else 'at rest'}")
+            where = tuple(int(i) for i in index)
+            if infinite[index]:
+                raise OverflowError(f"{func}: velocity at index {where} is not representable: "
+                                    f"the time remap's rate is infinite there and the curve "
+                                    f"is {'moving' if moving[index] else 'at rest'}")
+            raise OverflowError(f"{func}: velocity at index {where} is not representable: "
+                                f"the curve's velocity {float(velocity[index])!r} times the "
+                                f"time remap's rate "
+                                f"{float(np.broadcast_to(rate, result.shape)[index])!r} "
+                                f"exceeds the double range")
         return result
 
     @staticmethod

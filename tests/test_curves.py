@@ -1,5 +1,7 @@
 import re
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -1308,6 +1310,23 @@ def test_steep_remap_velocity_beyond_double_range_raises():
                                             r".* exceeds the double range"):
         curve.evaluate([5e-301, 1.0], 1)
     assert np.isfinite(curve.evaluate([1.0], 1)).all()
+
+
+def test_an_overflowing_velocity_beside_an_infinite_rate_raises_for_the_right_time():
+    """A call where the easing's rate is infinite at some times (circ_out at a
+    key) and a finite rate times a huge velocity overflows at another is an
+    OverflowError naming that other time, not a NumPy warning (found by the
+    extreme-value property test)."""
+    curve = Curve([-1e308, 0.0, 1e-154], [1e-310, 1e-310, 1e154], tangents="flat",
+                  ease="circ_out", after="oscillate")
+    t = [1e308, 1e308, 1e308, 1e-310]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(OverflowError, match=r"^Curve.sample: velocity at index \(3,\) is "
+                                                r"not representable: the curve's velocity "
+                                                r".* exceeds the double range$"):
+            curve.sample(t)
+        assert np.isfinite(curve(t)).all()  # the values exist
 
 
 def test_key_slopes_vertical_tangent_is_a_documented_infinite_slope():
