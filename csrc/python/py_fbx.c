@@ -1,17 +1,15 @@
 /* FBX record trees: ac_fbx_parse into NumPy tables that animcore.fbx reads. */
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "binding.h"
 
-static PyObject *bytes_array(const void *data, size_t size)
+/* A fresh 1-D array of n items of NumPy type `type` (at least one, so its
+   data pointer is never NULL for the core). */
+static PyArrayObject *table_array(size_t n, int type)
 {
-    npy_intp n = (npy_intp)size;
-    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_UINT8);
-    if (a && size)
-        memcpy(PyArray_DATA(a), data, size);
-    return (PyObject *)a;
+    npy_intp len = (npy_intp)(n ? n : 1);
+    return (PyArrayObject *)PyArray_SimpleNew(1, &len, type);
 }
 
 /* _fbx_parse(data) -> (version, ascii, records, properties, numbers) with the
@@ -24,51 +22,54 @@ static PyObject *fbx_parse(PyObject *self, PyObject *args)
     ac_fbx_table table;
     ac_fbx_failure failure;
     ac_status st;
+    PyArrayObject *records = NULL, *properties = NULL, *numbers = NULL;
     PyObject *result = NULL;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*:_fbx_parse", &view))
         return NULL;
     memset(&table, 0, sizeof table);
     memset(&failure, 0, sizeof failure);
+    /* a first pass counts the tables; the second fills the arrays returned */
     Py_BEGIN_ALLOW_THREADS
     st = ac_fbx_parse(view.buf, (size_t)view.len, &table, &failure, NULL);
+    Py_END_ALLOW_THREADS
     if (st == AC_OK) {
+        records = table_array(table.records_used * sizeof *table.records, NPY_UINT8);
+        properties = table_array(table.properties_used * sizeof *table.properties, NPY_UINT8);
+        numbers = table_array(table.numbers_used, NPY_FLOAT64);
+        if (!records || !properties || !numbers)
+            goto done;
         table.record_capacity = table.records_used;
         table.property_capacity = table.properties_used;
         table.number_capacity = table.numbers_used;
-        table.records = malloc((table.records_used + 1) * sizeof *table.records);
-        table.properties = malloc((table.properties_used + 1) * sizeof *table.properties);
-        table.numbers = malloc((table.numbers_used + 1) * sizeof *table.numbers);
-        if (table.records && table.properties && table.numbers)
-            st = ac_fbx_parse(view.buf, (size_t)view.len, &table, &failure, NULL);
-        else
-            st = AC_ERR_NOMEM;
+        table.records = PyArray_DATA(records);
+        table.properties = PyArray_DATA(properties);
+        table.numbers = PyArray_DATA(numbers);
+        Py_BEGIN_ALLOW_THREADS
+        st = ac_fbx_parse(view.buf, (size_t)view.len, &table, &failure, NULL);
+        Py_END_ALLOW_THREADS
     }
-    Py_END_ALLOW_THREADS
-    if (st == AC_ERR_NOMEM) {
-        PyErr_NoMemory();
-    } else if (st != AC_OK) {
+    if (st != AC_OK) {
         result = Py_BuildValue("(OKKyy)", Py_None, (unsigned long long)failure.offset,
                                (unsigned long long)failure.line, failure.path, failure.message);
     } else {
-        PyObject *records = bytes_array(table.records, table.records_used * sizeof *table.records);
-        PyObject *properties = bytes_array(table.properties,
-                                           table.properties_used * sizeof *table.properties);
-        npy_intp n = (npy_intp)table.numbers_used;
-        PyArrayObject *numbers = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_FLOAT64);
-        if (records && properties && numbers) {
-            if (n)
-                memcpy(PyArray_DATA(numbers), table.numbers, (size_t)n * sizeof(double));
-            result = Py_BuildValue("(kiOOO)", (unsigned long)table.version, table.ascii,
-                                   records, properties, (PyObject *)numbers);
-        }
-        Py_XDECREF(records);
-        Py_XDECREF(properties);
-        Py_XDECREF(numbers);
+        npy_intp counts[3] = {(npy_intp)(table.records_used * sizeof *table.records),
+                              (npy_intp)(table.properties_used * sizeof *table.properties),
+                              (npy_intp)table.numbers_used};
+        /* the arrays' exact lengths (an empty table was given one spare item) */
+        PyObject *r = PySequence_GetSlice((PyObject *)records, 0, counts[0]);
+        PyObject *p = PySequence_GetSlice((PyObject *)properties, 0, counts[1]);
+        PyObject *d = PySequence_GetSlice((PyObject *)numbers, 0, counts[2]);
+        if (r && p && d)
+            result = Py_BuildValue("(kiOOO)", (unsigned long)table.version, table.ascii, r, p, d);
+        Py_XDECREF(r);
+        Py_XDECREF(p);
+        Py_XDECREF(d);
     }
-    free(table.records);
-    free(table.properties);
-    free(table.numbers);
+done:
+    Py_XDECREF(records);
+    Py_XDECREF(properties);
+    Py_XDECREF(numbers);
     PyBuffer_Release(&view);
     return result;
 }
