@@ -326,6 +326,12 @@ ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, doub
         if (!(x >= 0.0 && x <= 1.0))
             return unit_fail(AC_ARG_U, x, i, err);
     }
+    if (plain && !dsdu && s != u) { /* values alone: the run a curve's Bezier segment takes */
+        bezier_run(unit, 1, 0.0, 1.0, u, n, 0, s);
+        for (size_t i = 0; i < n; i++)
+            s[i] = u[i] == 0.0 ? 0.0 : u[i] == 1.0 ? 1.0 : s[i];
+        return AC_OK;
+    }
     for (size_t i = 0; i < n; i++) {
         double x = u[i], t = bezier_param(unit, 1, 0, x);
         double y = plain ? ((unit[6] * t + unit[5]) * t + unit[4]) * t + unit[3] : poly_at(py, t);

@@ -959,11 +959,11 @@ AC_SIMD_FN __m512i ac_vd_offsets(ac_vd i, double lo)
                             _mm512_castpd_si512(_mm512_set1_pd(big)));
 }
 
-/* For whole-number lanes i that do not decrease from lane 0, lo = i[0]:
-   1 when all lie in [lo, lo + AC_LANES) */
+/* For whole-number lanes i, in any order: 1 when all lie in [lo, lo + AC_LANES) */
 AC_SIMD_FN int ac_vd_in_window(ac_vd i, double lo)
 {
-    return _mm512_cmp_pd_mask((__m512d)i, _mm512_set1_pd(lo + (AC_LANES - 1)), _CMP_LE_OQ) == 0xFF;
+    return (_mm512_cmp_pd_mask((__m512d)i, _mm512_set1_pd(lo), _CMP_GE_OQ) &
+            _mm512_cmp_pd_mask((__m512d)i, _mm512_set1_pd(lo + (AC_LANES - 1)), _CMP_LE_OQ)) == 0xFF;
 }
 
 /* The permute index of whole-number lanes i in [lo, lo + AC_LANES): the

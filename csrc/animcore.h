@@ -580,9 +580,11 @@ typedef struct ac_ease_bezier {
 AC_API ac_status ac_ease_bezier_init(ac_ease_bezier *curve, double x1, double y1, double x2,
                                      double y2, ac_error *err);
 
-/* s at n values of u in [0, 1], and ds/du when dsdu is not NULL. The curve
-   parameter is solved to |x(t) - u| <= 1e-12 by Newton's method with a
-   bisection fallback. ds/du is +-inf where x has a zero slope and y does not. */
+/* s at n values of u in [0, 1], and ds/du when dsdu is not NULL (s may be u
+   itself). The curve parameter is solved to |x(t) - u| <= 1e-13 by the
+   solve a curve's Bezier segments use (a table guess, one Halley step, a
+   bracketed Newton fallback), so the values are those of the segment.
+   ds/du is +-inf where x has a zero slope and y does not. */
 AC_API ac_status ac_ease_bezier_eval(const ac_ease_bezier *curve, const double *u, double *s,
                                      double *dsdu, size_t n, ac_error *err);
 
