@@ -54,9 +54,14 @@ from .skeleton import *  # noqa: F401,F403
 from .snapshot import *  # noqa: F401,F403
 
 if TYPE_CHECKING:  # what __getattr__ gives, for type checkers
-    from . import bake, blender, bvh, dask, fbx, files, gltf, model, plotting, usd  # noqa: F401
-    from .files import load, save  # noqa: F401
-    from .model import Channel, Clip, Node, Scene, Skin, extract_root_motion  # noqa: F401
+    # `x as x`: re-exported names, as mypy --strict wants them spelled
+    from . import bake as bake, blender as blender, bvh as bvh, dask as dask  # noqa: F401
+    from . import fbx as fbx, files as files, gltf as gltf, model as model  # noqa: F401
+    from . import plotting as plotting, usd as usd  # noqa: F401
+    from .files import load as load, save as save  # noqa: F401
+    from .model import Channel as Channel, Clip as Clip, Node as Node  # noqa: F401
+    from .model import Scene as Scene, Skin as Skin  # noqa: F401
+    from .model import extract_root_motion as extract_root_motion  # noqa: F401
 
 # Imported on first use, so that `import animcore` stays fast: the file formats, the
 # data model, the operations on files and the command line.

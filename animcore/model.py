@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
-from typing import Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from .rootmotion import LoopTrack
 from .rotations import RotationCurve
 from .skeleton import (Skeleton, Transforms, _axis_matrices, _decompose, _rigid_inverse,
                        _rigid_matrices)
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["Channel", "Clip", "MAX_FRAMES", "Node", "PATHS", "ReadError", "Scene", "Skin",
            "Unsupported", "extract_root_motion", "frame_times"]
@@ -287,7 +290,7 @@ class Clip(ByValue):
         raise NodeLookupError(f"Clip.channel: clip {self.name!r} has no {path} channel for "
                               f"node {target!r}{hint} (it animates {listing or 'nothing'})")
 
-    def to_dataframe(self, t):
+    def to_dataframe(self, t: Any) -> "pandas.DataFrame":
         """Every channel at times ``t`` (seconds, 1-D) as a pandas DataFrame.
 
         One row per time (the index, named "time"), one column per channel
@@ -457,7 +460,7 @@ class Scene(ByValue):
     # -- lookup ---------------------------------------------------------------
 
     @property
-    def skeleton(self):
+    def skeleton(self) -> Skeleton:
         """Every node as one :class:`animcore.Skeleton` (node order, rest pose,
         ``names`` the :attr:`joint_names`)."""
         cached = self.__dict__.get("_skeleton")
@@ -482,7 +485,7 @@ class Scene(ByValue):
             object.__setattr__(self, "_joint_names", cached)
         return cached
 
-    def node_index(self, node, *, func: str = "Scene.node_index",
+    def node_index(self, node: Union[int, str], *, func: str = "Scene.node_index",
                    argument: str = "node") -> int:
         """The index of a node given by index or by name (one of
         :attr:`joint_names`, so ``"node3"`` names an unnamed node 3).
@@ -554,7 +557,7 @@ class Scene(ByValue):
 
     # -- posing ---------------------------------------------------------------
 
-    def pose(self, clip=None, t=0.0):
+    def pose(self, clip: Optional[Clip] = None, t: Any = 0.0) -> Transforms:
         """Local translation, rotation and scale of every node at times ``t``.
 
         Returns :class:`animcore.Transforms` of shapes ``t.shape + (N, 3)``,
@@ -617,7 +620,7 @@ class Scene(ByValue):
         return cls(state["nodes"], state["scenes"], state["scene"], state["skins"],
                    tuple(state["clips"]), errors)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"Scene({len(self.nodes)} nodes, {len(self.scenes)} scene(s), "
                 f"{len(self.skins)} skin(s), clips={[c.name for c in self.clips]})")
 

@@ -28,7 +28,7 @@ buffer (:class:`SnapshotBuffer`), so both agree to the last bit.
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -93,11 +93,11 @@ class SampleResult(NamedTuple):
         (``HOLD_LATEST`` with two different ticks).
     """
 
-    position: object
-    rotation: object
-    mode: object
-    left_tick: object
-    right_tick: object
+    position: Any
+    rotation: Any
+    mode: Union[SampleMode, np.ndarray]
+    left_tick: Any
+    right_tick: Any
 
 
 class Snapshots(NamedTuple):

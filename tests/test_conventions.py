@@ -218,14 +218,27 @@ def test_typed_user_script_runs():
     assert result.returncode == 0, result.stderr
 
 
-def test_mypy_strict_accepts_a_user_script(tmp_path):
+@pytest.mark.parametrize("script", ["typed_user.py", "typed_pipeline.py"])
+def test_mypy_strict_accepts_a_user_script(tmp_path, script):
+    """Checked from outside the source tree, so mypy finds animcore as a user's
+    mypy would: through the installed package (editable or not), its py.typed
+    and the stub of the compiled module."""
     pytest.importorskip("mypy", reason="mypy is not installed (it is in the test extra)")
     assert (CSRC.parent / "animcore" / "py.typed").exists()
+    shutil.copy(USER_SCRIPT.parent / script, tmp_path / script)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-         f"--cache-dir={tmp_path}", str(USER_SCRIPT.relative_to(CSRC.parent))],
-        capture_output=True, text=True, cwd=CSRC.parent)
+        [sys.executable, "-m", "mypy", "--strict", f"--cache-dir={tmp_path / 'cache'}", script],
+        capture_output=True, text=True, cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_typed_pipeline_script_runs(tmp_path):
+    result = subprocess.run([sys.executable, str(USER_SCRIPT.parent / "typed_pipeline.py"),
+                             str(tmp_path)], capture_output=True, text=True, cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": str(CSRC.parent)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.rstrip().endswith("walk")
 
 
 def test_core_stub_lists_every_entry_point():
