@@ -22,8 +22,9 @@ INLINE = "module://matplotlib_inline.backend_inline"
 
 
 def execute(path: pathlib.Path, timeout: int = 600):
-    """The notebook at ``path`` executed in a fresh kernel that imports this
-    checkout's animcore; raises on the first cell that fails."""
+    """The notebook at ``path`` executed in a fresh kernel that imports the
+    animcore this process imports (this checkout once built, or an installed
+    package); raises on the first cell that fails."""
     return execute_all([path], timeout=timeout)[path]
 
 
@@ -35,9 +36,12 @@ def execute_all(paths, *, workers: int = 1, timeout: int = 600) -> dict:
     import nbclient
     import nbformat
 
-    # the kernels import this checkout's animcore and draw inline
-    env = {**os.environ, "MPLBACKEND": INLINE,
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    # the kernels import the animcore this process imports (never an unbuilt source
+    # tree that shadows an installed one) and draw inline
+    import animcore
+    package_root = str(pathlib.Path(animcore.__file__).resolve().parent.parent)
+    env = {**os.environ, "MPLBACKEND": INLINE, "PYTHONPATH": os.pathsep.join(
+        filter(None, [package_root, os.environ.get("PYTHONPATH")]))}
 
     def run(path):
         notebook = nbformat.read(path, as_version=4)

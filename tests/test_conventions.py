@@ -211,10 +211,14 @@ def test_core_library_builds_alone_and_exports_only_the_header(background):
 USER_SCRIPT = pathlib.Path(__file__).resolve().parent / "data" / "typed_user.py"
 
 
-def test_typed_user_script_runs():
+# where the animcore under test is imported from: this checkout, or an installed wheel
+PACKAGE_ROOT = pathlib.Path(animcore.__file__).resolve().parent.parent
+
+
+def test_typed_user_script_runs(tmp_path):
     """The script mypy checks below is a working program."""
     result = subprocess.run([sys.executable, str(USER_SCRIPT)], capture_output=True, text=True,
-                            cwd=CSRC.parent, env={**os.environ, "PYTHONPATH": str(CSRC.parent)})
+                            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)})
     assert result.returncode == 0, result.stderr
 
 
@@ -236,7 +240,7 @@ def test_mypy_strict_accepts_a_user_script(tmp_path, script):
 def test_typed_pipeline_script_runs(tmp_path):
     result = subprocess.run([sys.executable, str(USER_SCRIPT.parent / "typed_pipeline.py"),
                              str(tmp_path)], capture_output=True, text=True, cwd=tmp_path,
-                            env={**os.environ, "PYTHONPATH": str(CSRC.parent)})
+                            env={**os.environ, "PYTHONPATH": str(PACKAGE_ROOT)})
     assert result.returncode == 0, result.stderr
     assert result.stdout.rstrip().endswith("walk")
 

@@ -710,7 +710,7 @@ def test_external_buffer_from_a_fifo_neither_blocks_nor_loads(tmp_path):
     code = ("import sys; from animcore import gltf\n"
             "try: gltf.load(sys.argv[1])\n"
             "except gltf.GltfError as e: print(e)\n")
-    result = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, timeout=30,
+    result = subprocess.run([sys.executable, "-c", code, str(path)], cwd=tmp_path, timeout=30,
                             capture_output=True, text=True)
     assert "buffers[0].uri: 'pipe.bin' is not a regular file" in result.stdout, result.stderr
 
