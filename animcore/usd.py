@@ -67,14 +67,42 @@ The mapping, knot by knot:
   ends the segment before it and ``(t, value)`` starts the next;
 - extrapolation: held -> ``"clamp"``, linear -> ``"sloped"`` with Ts's
   slope: the end knot's *inner* tangent (the first knot's post-tangent, the
-  last knot's pre-tangent), a linear end segment's slope, 0 after a held
-  one or before a pre-value, sloped
+  last knot's pre-tangent), a linear end segment's slope (a first segment
+  ends at the second knot's pre-value), 0 after a held one, at a
+  dual-valued end knot (either end) and for a single knot; sloped
   -> ``"sloped"``, loop repeat -> ``"cycle_offset"``, loop reset ->
-  ``"cycle"``, loop oscillate -> ``"oscillate"``;
-- inner loops are baked into knots first, as Ts does.
+  ``"cycle"``, loop oscillate -> ``"oscillate"`` (beside a dual-valued end
+  knot too: reset and oscillate repeat the knots' inside, as Ts does). A
+  loop's ``loopBoundaryTime`` (OpenUSD 26) at the far end knot is the
+  ordinary loop; at the near end knot the loop has no span and holds, as Ts
+  does;
+- inner loops are baked into knots first, and the curve evaluates like
+  Ts's bake (``Ts.Spline.BakeInnerLoops``).
 
-curve_from_spline raises ``ValueError`` for what a Curve does not represent: value blocks,
-regressive tangents, non-scalar value types.
+Where Ts is not exact, the curve keeps the exact answer:
+
+- Ts's evaluation of a spline with inner loops contradicts its own bake in
+  places (a dual-valued end knot the bake creates makes linear
+  extrapolation flat in the bake, sloped in Ts; the pre-value at the first
+  baked knot under looping extrapolation);
+- at a loop seam after a held segment Ts shifts the knots by the period,
+  and where ``last - (last - first)`` rounds below ``first`` (knots at
+  -2.588714110408186 and 6.840959286815423) its pre-value at the first knot
+  is the last knot's value instead of the held one (and ``EvalPreValue`` at
+  a later seam may raise Ts's own ``_GetExtrapolationSlope`` error);
+- Bezier handles both wider than their interval (5.79 and 4.50 over 5.18,
+  still a function of time): Ts's time solve is off by up to 1.1e-6, the
+  curve solves to 1e-13 of the interval.
+
+curve_from_spline raises ``ValueError`` for what a Curve does not represent:
+value blocks, regressive tangents (also those Ts's bake of inner loops
+creates: bake and ``AdjustRegressiveTangents`` first), non-scalar value
+types, LoopRepeat extrapolation beyond a dual-valued end knot (Ts shifts the
+repeats after the knots by the last knot's value minus the first's, those
+before them by the pre-values', where a curve shifts both ways by the keys'
+inner rise), a ``loopBoundaryTime`` between the end knots (a loop over part
+of the knots; a curve repeats all of its keys) or off the knots (Ts gives
+no value there), inner loops Ts cannot bake.
 """
 from __future__ import annotations
 
@@ -223,7 +251,8 @@ def _xform_op(attribute, kind, interpolation, per_second, name):
         values = _matrices([attribute.Get(code) for code in codes]).reshape(-1, 16)
     else:
         values = np.array([attribute.Get(code) for code in codes], dtype=np.float64)
-        if values.ndim != (1 if kind in _SCALAR_OPS else 2) or len(values) != len(codes):
+        if (values.shape[1:] != (() if kind in _SCALAR_OPS else (3,))
+                or len(values) != len(codes)):
             raise _Fault(name, f"holds values of shape {values.shape[1:]} for a {kind} op")
     _finite(name, "sample", values)
     if kind == "Orient":
@@ -480,6 +509,9 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
     kind = "LINEAR" if interpolation == "linear" else "STEP"
     with _at(str(anim.GetJointsAttr().GetPath())):
         anim_joints = [str(j) for j in (anim.GetJointsAttr().Get() or [])]
+    if len(set(anim_joints)) != len(anim_joints):
+        duplicate = next(j for j in anim_joints if anim_joints.count(j) > 1)
+        raise _Fault(str(anim.GetJointsAttr().GetPath()), f"names joint {duplicate!r} twice")
     unknown = [j for j in anim_joints if j not in joints]
     if unknown:
         raise _Fault(anim_path, f"animates joint {unknown[0]!r}, which {skel_path} does "
@@ -621,8 +653,12 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
     Raises
     ------
     ValueError
-        An empty spline, value blocks, regressive tangents or a non-scalar
-        value type.
+        An empty spline, value blocks, regressive tangents (given, or made by
+        Ts's bake of inner loops), a non-scalar value type, LoopRepeat
+        extrapolation beyond a dual-valued end knot, a ``loopBoundaryTime``
+        that is not an end knot, an extrapolation Ts gives no value for, and
+        inner loops Ts cannot bake (see the module documentation for why
+        each is not a curve).
     """
     func = "curve_from_spline"
     if spline.IsEmpty():

@@ -259,7 +259,8 @@ def seam_cases():
     (Ts's time solve is off by up to 1e-6 there)."""
     times = [-2.588714110408186, 0.5545103553330168, 3.69773482107422, 6.840959286815423]
     rows = [(t, v, None, "held", 0.0, 0.1) for t, v in zip(times, (-1.5, -0.8, -0.1, 0.6))]
-    seam = record("seam_held", simple(rows, "reset", "held"))
+    spline = simple(rows, "reset", "held")
+    seam = dict(record("seam_held", spline), first_left=spline.EvalPreValue(times[0]))
     s = Ts.Spline()
     for t, v, slope, width in ((0.0, 0.0, 0.4, 1.15), (4.0, 1.0, -0.6, 0.03)):
         k = Ts.Knot()
