@@ -67,29 +67,63 @@ The mapping, knot by knot:
   ends the segment before it and ``(t, value)`` starts the next;
 - extrapolation: held -> ``"clamp"``, linear -> ``"sloped"`` with Ts's
   slope: the end knot's *inner* tangent (the first knot's post-tangent, the
-  last knot's pre-tangent), a linear end segment's slope, 0 after a held
-  one or before a pre-value, sloped
+  last knot's pre-tangent), a linear end segment's slope (a first segment
+  ends at the second knot's pre-value), 0 after a held one, at a
+  dual-valued end knot (either end) and for a single knot; sloped
   -> ``"sloped"``, loop repeat -> ``"cycle_offset"``, loop reset ->
-  ``"cycle"``, loop oscillate -> ``"oscillate"``;
-- inner loops are baked into knots first, as Ts does.
+  ``"cycle"``, loop oscillate -> ``"oscillate"`` (beside a dual-valued end
+  knot too: reset and oscillate repeat the knots' inside, as Ts does). A
+  loop's ``loopBoundaryTime`` (OpenUSD 26) at the far end knot is the
+  ordinary loop; at the near end knot the loop has no span and holds, as Ts
+  does;
+- inner loops are baked into knots first, and the curve evaluates like
+  Ts's bake (``Ts.Spline.BakeInnerLoops``).
 
-curve_from_spline raises ``ValueError`` for what a Curve does not represent: value blocks,
-regressive tangents, non-scalar value types.
+Where Ts is not exact, the curve keeps the exact answer:
+
+- Ts's evaluation of a spline with inner loops contradicts its own bake in
+  places (a dual-valued end knot the bake creates makes linear
+  extrapolation flat in the bake, sloped in Ts; the pre-value at the first
+  baked knot under looping extrapolation);
+- at a loop seam after a held segment Ts shifts the knots by the period,
+  and where ``last - (last - first)`` rounds below ``first`` (knots at
+  -2.588714110408186 and 6.840959286815423) its pre-value at the first knot
+  is the last knot's value instead of the held one (and ``EvalPreValue`` at
+  a later seam may raise Ts's own ``_GetExtrapolationSlope`` error);
+- Bezier handles both wider than their interval (5.79 and 4.50 over 5.18,
+  still a function of time): Ts's time solve is off by up to 1.1e-6, the
+  curve solves to 1e-13 of the interval.
+
+curve_from_spline raises ``ValueError`` for what a Curve does not represent:
+value blocks, regressive tangents (also those Ts's bake of inner loops
+creates: bake and ``AdjustRegressiveTangents`` first), non-scalar value
+types, LoopRepeat extrapolation beyond a dual-valued end knot (Ts shifts the
+repeats after the knots by the last knot's value minus the first's, those
+before them by the pre-values', where a curve shifts both ways by the keys'
+inner rise), a ``loopBoundaryTime`` between the end knots (a loop over part
+of the knots; a curve repeats all of its keys) or off the knots (Ts gives
+no value there), inner loops Ts cannot bake.
 """
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import math
 import os
+import re
+import warnings
 from typing import Dict, Union
 
 import numpy as np
 
 from . import _core, model
+from ._objects import PicklableError
+from .model import ReadError, _quote
 from .curves import Curve
 from .rotations import RotationCurve
 from .skeleton import _decompose
 
-__all__ = ["curve_from_spline", "load"]
+__all__ = ["UsdError", "UsdWarning", "XformChannels", "curve_from_spline", "load"]
 
 
 def _pxr():
@@ -132,46 +166,136 @@ _SCALAR_OPS = ("TranslateX", "TranslateY", "TranslateZ", "ScaleX", "ScaleY", "Sc
 _INTERPOLATIONS = {"linear": "linear", "held": "step", "step": "step"}
 
 
-def _xform_channels(stage, interpolation, where):
-    """{"<prim path>.<op attribute>": curve} for every animated xformOp."""
+class UsdError(ReadError):
+    """A malformed USD stage. ``source`` is the file, ``location`` the prim or
+    attribute path at fault (``"/World/Cube.xformOp:translate"``), a layer
+    setting (``"timeCodesPerSecond"``) or, for a ``.usda`` file USD cannot
+    parse, ``"line N"``; ``detail`` says why."""
+
+
+class UsdWarning(PicklableError, UserWarning):
+    """Part of a USD stage left out (``errors="skip"``) and why."""
+
+
+class XformChannels(dict):
+    """What :func:`load` returns for a stage without a Skeleton: a dict of
+    curves keyed by xformOp attribute path, and ``skipped``, the
+    :class:`UsdError` of each op left out with ``errors="skip"`` (empty
+    otherwise). Compares as a dict."""
+
+    skipped: tuple = ()
+
+
+class _Fault(Exception):
+    """Raised inside the reader; load() turns it into a UsdError with the file name."""
+
+    def __init__(self, location: str, detail: str):
+        super().__init__(location, detail)
+        self.location, self.detail = location, detail
+
+
+# what OpenUSD's bindings and NumPy raise on malformed data (Tf.ErrorException
+# is a RuntimeError; LinAlgError a ValueError)
+_MALFORMED = (ValueError, TypeError, IndexError, KeyError, AttributeError, ArithmeticError,
+              RuntimeError)
+
+
+@contextlib.contextmanager
+def _at(location: str):
+    """Turns what malformed data makes pxr or NumPy raise into a _Fault at
+    ``location``; NumPy warnings are errors there."""
+    try:
+        with np.errstate(all="raise"):
+            yield
+    except _Fault:
+        raise
+    except np.linalg.LinAlgError as error:
+        raise _Fault(location, f"is not invertible ({error})") from None
+    except _MALFORMED as error:
+        detail = (_tf_message(error) if isinstance(error, RuntimeError)
+                  else _quote(str(error) or type(error).__name__))
+        raise _Fault(location, f"cannot be read: {type(error).__name__}: {detail}") from None
+
+
+def _per_second(stage) -> float:
+    """The stage's timeCodesPerSecond, checked."""
+    with _at("timeCodesPerSecond"):
+        value = float(stage.GetTimeCodesPerSecond())
+    if not (math.isfinite(value) and value > 0):
+        raise _Fault("timeCodesPerSecond", f"is {value!r} (must be a finite number > 0)")
+    return value
+
+
+def _finite(location: str, name: str, array: np.ndarray) -> None:
+    """A _Fault naming the first non-finite value of ``array``."""
+    bad = np.flatnonzero(~np.isfinite(array.reshape(len(array), -1)).all(axis=1))
+    if bad.size:
+        raise _Fault(location, f"has non-finite values ({name} {int(bad[0])})")
+
+
+def _xform_op(attribute, kind, interpolation, per_second, name):
+    """The curve of one animated xformOp attribute, or None (no time samples)."""
+    if attribute.HasSpline():
+        try:
+            return curve_from_spline(attribute.GetSpline(), time_codes_per_second=per_second)
+        except ValueError as error:
+            raise _Fault(name, str(error)) from None
+    codes = attribute.GetTimeSamples()
+    if not codes:
+        return None
+    times = np.array(codes, dtype=np.float64) / per_second
+    _finite(name, "time sample", times)
+    if kind == "Orient":
+        values = _quats([attribute.Get(code) for code in codes])
+    elif kind == "Transform":  # column-vector matrices, row by row
+        values = _matrices([attribute.Get(code) for code in codes]).reshape(-1, 16)
+    else:
+        values = np.array([attribute.Get(code) for code in codes], dtype=np.float64)
+        if (values.shape[1:] != (() if kind in _SCALAR_OPS else (3,))
+                or len(values) != len(codes)):
+            raise _Fault(name, f"holds values of shape {values.shape[1:]} for a {kind} op")
+    _finite(name, "sample", values)
+    if kind == "Orient":
+        return RotationCurve(times, values, interpolation=interpolation)
+    if kind in _VECTOR_OPS or kind in _SCALAR_OPS or kind == "Transform":
+        return Curve(times, values, interpolation=interpolation)
+    return None
+
+
+def _xform_channels(stage, interpolation, skipped):
+    """{"<prim path>.<op attribute>": curve} for every animated xformOp; a
+    failing op raises a _Fault, or with a list ``skipped`` is appended to it."""
     from pxr import UsdGeom
 
-    per_second = stage.GetTimeCodesPerSecond()
-    channels = {}
+    per_second = None
+    channels = XformChannels()
     for prim in stage.Traverse():
-        xformable = UsdGeom.Xformable(prim)
-        if not xformable:
-            continue
-        for op in xformable.GetOrderedXformOps():
+        with _at(str(prim.GetPath()) if hasattr(prim, "GetPath") else "xformOpOrder"):
+            xformable = UsdGeom.Xformable(prim)
+            ops = xformable.GetOrderedXformOps() if xformable else ()
+        for op in ops:
             attribute = op.GetAttr()
             name = str(attribute.GetPath())
-            kind = str(op.GetOpType()).rsplit(".", 1)[-1][len("Type"):]
             if name in channels:  # (an inverse op reads the same attribute)
                 continue
-            if attribute.HasSpline():
-                channels[name] = curve_from_spline(attribute.GetSpline(),
-                                                   time_codes_per_second=per_second)
+            try:
+                with _at(name):
+                    kind = str(op.GetOpType()).rsplit(".", 1)[-1][len("Type"):]
+                    if per_second is None and (attribute.HasSpline()
+                                               or attribute.GetTimeSamples()):
+                        per_second = _per_second(stage)
+                    curve = _xform_op(attribute, kind, interpolation, per_second, name)
+            except _Fault as fault:
+                if skipped is None or fault.location == "timeCodesPerSecond":
+                    raise
+                skipped.append(fault)
                 continue
-            codes = attribute.GetTimeSamples()
-            if not codes:
-                continue
-            times = np.array(codes, dtype=np.float64) / per_second
-            if kind == "Orient":
-                values = _quats([attribute.Get(code) for code in codes])
-            elif kind == "Transform":  # column-vector matrices, row by row
-                values = _matrices([attribute.Get(code) for code in codes]).reshape(-1, 16)
-            else:
-                values = np.array([attribute.Get(code) for code in codes], dtype=np.float64)
-            if not np.all(np.isfinite(values)):
-                raise ValueError(f"{where}: {name} has non-finite values")
-            if kind == "Orient":
-                channels[name] = RotationCurve(times, values, interpolation=interpolation)
-            elif kind in _VECTOR_OPS or kind in _SCALAR_OPS or kind == "Transform":
-                channels[name] = Curve(times, values, interpolation=interpolation)
+            if curve is not None:
+                channels[name] = curve
     return channels
 
 
-def load(path_or_stage, *, interpolation: str = "linear"
+def load(path_or_stage, *, interpolation: str = "linear", errors: str = "raise"
          ) -> Union["model.Scene", Dict[str, Union[Curve, "RotationCurve"]]]:
     """Read the animation of a USD stage: its UsdSkel rig, or its animated xformOps.
 
@@ -183,6 +307,11 @@ def load(path_or_stage, *, interpolation: str = "linear"
         How values between time samples are read, as a stage's
         ``interpolationType``: linear (slerp for quaternions) or held
         (alias ``"step"``). Splines evaluate as splines either way.
+    errors : {"raise", "skip"}
+        ``"skip"`` leaves out an xformOp (or a rig's animation) that fails to
+        read, with a :class:`UsdWarning` naming the file, the attribute and
+        the reason, and keeps the rest; the result's ``skipped`` lists them
+        (as :class:`UsdError`). ``"raise"`` (the default) fails on the first.
 
     Returns
     -------
@@ -190,8 +319,8 @@ def load(path_or_stage, *, interpolation: str = "linear"
         For a stage with a UsdSkel ``Skeleton``: joints as nodes, one skin,
         and one clip named after the animation prim (no clip when no
         animation is bound), as the module documentation describes.
-    dict
-        Otherwise, one entry per animated ``xformOp`` of every Xformable
+    XformChannels
+        Otherwise (a dict), one entry per animated ``xformOp`` of every Xformable
         prim, keyed by the op attribute's path (``"/World/Cube.xformOp:translate"``):
         ``translate``, ``scale`` and the ``rotateXYZ``-style ops (their three
         angles in degrees, in the op's own order) as a :class:`Curve` with 3
@@ -213,17 +342,25 @@ def load(path_or_stage, *, interpolation: str = "linear"
     ------
     ImportError
         Without OpenUSD's Python bindings (``pip install 'animcore[usd]'``).
-    ValueError
-        A stage with neither a Skeleton nor an animated xformOp, an
+    UsdError
+        (a ValueError) for every malformed stage, naming the file and the
+        prim or attribute path (the line, for a ``.usda`` file USD cannot
+        parse): a stage with neither a Skeleton nor an animated xformOp, an
         animation joint the skeleton does not have, arrays whose lengths do
-        not match the joints, non-finite values, an unknown interpolation.
+        not match the joints, non-finite values, singular bind transforms,
+        a ``timeCodesPerSecond`` that is not a finite number > 0, a spline
+        :func:`curve_from_spline` refuses, values of the wrong type or shape.
+    ValueError
+        An unknown interpolation or ``errors``.
     OSError
-        If the file cannot be opened.
+        If the file cannot be read (FileNotFoundError if it does not exist).
     """
     Usd, UsdSkel = _pxr()
     if interpolation not in _INTERPOLATIONS:
         raise ValueError(f"usd.load: interpolation is {interpolation!r} (must be 'linear' or "
                          f"'held')")
+    if errors not in ("raise", "skip"):
+        raise ValueError(f"usd.load: errors is {errors!r} (must be 'raise' or 'skip')")
     interpolation = _INTERPOLATIONS[interpolation]
     if isinstance(path_or_stage, Usd.Stage):
         stage = path_or_stage
@@ -235,85 +372,111 @@ def load(path_or_stage, *, interpolation: str = "linear"
         try:
             stage = Usd.Stage.Open(path)
         except RuntimeError as error:  # (pxr.Tf.ErrorException: a file USD cannot parse)
-            raise OSError(f"usd.load: USD cannot open {path!r}: "
-                          f"{str(error).strip().splitlines()[0]}") from None
+            raise _open_error(path, error) from None
         if stage is None:
-            raise OSError(f"usd.load: USD cannot open {path!r}")
-    skel = next((UsdSkel.Skeleton(p) for p in stage.Traverse() if p.IsA(UsdSkel.Skeleton)),
-                None)
+            raise UsdError(path, "", "USD cannot open the file")
+    skipped = [] if errors == "skip" else None
+    try:
+        result = _read_stage(stage, UsdSkel, interpolation, skipped)
+    except _Fault as fault:
+        raise UsdError(path, fault.location, fault.detail) from None
+    found = tuple(UsdError(path, f.location, f.detail) for f in skipped or ())
+    for error in found:
+        warnings.warn(f"{error} (skipped)", UsdWarning, stacklevel=2)
+    if isinstance(result, XformChannels):
+        result.skipped = found
+        return result
+    return dataclasses.replace(result, skipped=found) if found else result
+
+
+def _open_error(path: str, error) -> UsdError:
+    """The UsdError of a file USD cannot open: its line for a text syntax error."""
+    text = str(error)
+    match = re.search(r":(\d+):\d+: (.*?)'?\s*$", text, re.MULTILINE)
+    if match:
+        return UsdError(path, f"line {match.group(1)}", _quote(match.group(2)))
+    return UsdError(path, "", f"USD cannot open the file: {_tf_message(error)}")
+
+
+def _read_stage(stage, UsdSkel, interpolation, skipped):
+    """The Scene or XformChannels of an open stage (faults raised as _Fault)."""
+    with _at("/"):
+        skel = next((UsdSkel.Skeleton(p) for p in stage.Traverse()
+                     if p.IsA(UsdSkel.Skeleton)), None)
     if skel is None:
-        channels = _xform_channels(stage, interpolation, f"usd.load: {path}")
-        if not channels:
-            raise ValueError(f"usd.load: {path} has no UsdSkel Skeleton and no animated "
-                             f"xformOp")
+        channels = _xform_channels(stage, interpolation, skipped)
+        if not channels and not skipped:
+            raise _Fault("", "has no UsdSkel Skeleton and no animated xformOp")
         return channels
-    where = f"usd.load: {path}: {skel.GetPath()}"
-    joints = [str(j) for j in (skel.GetJointsAttr().Get() or [])]
-    parents = list(UsdSkel.Topology(skel.GetJointsAttr().Get() or []).GetParentIndices())
+    return _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped)
+
+
+def _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped):
+    """The Scene of the first Skeleton and its bound animation."""
+    skel_path = str(skel.GetPath())
+    joints_attr = skel.GetJointsAttr()
+    where = str(joints_attr.GetPath())
+    with _at(where):
+        tokens = joints_attr.Get() or []
+        joints = [str(j) for j in tokens]
+        parents = [int(p) for p in UsdSkel.Topology(tokens).GetParentIndices()]
     count = len(joints)
-    rest = skel.GetRestTransformsAttr().Get()
-    bind = skel.GetBindTransformsAttr().Get()
-    bind = _matrices(bind) if bind else None
-    if rest:
-        local = _matrices(rest)
-    elif bind is not None:
-        local = np.array([b if p < 0 else np.linalg.inv(bind[p]) @ b
+    if len(set(joints)) != count:
+        duplicate = next(j for j in joints if joints.count(j) > 1)
+        raise _Fault(where, f"names joint {duplicate!r} twice")
+    bind = local = None
+    for name, attribute in (("restTransforms", skel.GetRestTransformsAttr()),
+                            ("bindTransforms", skel.GetBindTransformsAttr())):
+        location = str(attribute.GetPath())
+        with _at(location):
+            value = attribute.Get()
+            array = _matrices(value) if value else None
+        if array is None:
+            continue
+        if len(array) != count:
+            raise _Fault(location, f"has {len(array)} matrices for {count} joints")
+        _finite(location, "matrix", array)
+        if name == "restTransforms":
+            local = array
+        else:
+            bind = array
+    if bind is not None:
+        location = str(skel.GetBindTransformsAttr().GetPath())
+        with _at(location):
+            singular = [j for j in range(count) if not abs(np.linalg.det(bind[j])) > 0]
+            if singular:
+                raise _Fault(location, f"matrix {singular[0]} is singular")
+            inverse = np.linalg.inv(bind)
+        _finite(location, "inverse of matrix", inverse)
+    if local is None and bind is not None:
+        local = np.array([b if p < 0 else inverse[p] @ b
                           for b, p in zip(bind, parents)]).reshape(-1, 4, 4)
-    else:
+    elif local is None:
         local = np.broadcast_to(np.eye(4), (count, 4, 4)).copy()
-    for name, array in (("restTransforms", local), ("bindTransforms", bind)):
-        if array is not None and len(array) != count:
-            raise ValueError(f"{where}: {name} has {len(array)} matrices for {count} joints")
-        if array is not None and not np.all(np.isfinite(array)):
-            raise ValueError(f"{where}: {name} has non-finite values")
-    trs = _decompose("usd.load", local)
+    with _at(str(skel.GetRestTransformsAttr().GetPath())):
+        try:
+            trs = _decompose("usd.load", local)
+        except ValueError as error:
+            raise _Fault(str(skel.GetRestTransformsAttr().GetPath()), str(error)) from None
     children = [tuple(k for k, p in enumerate(parents) if p == j) for j in range(count)]
+    roots = [j for j in range(count) if parents[j] < 0]
     anim = None
-    binding = UsdSkel.BindingAPI(skel.GetPrim())
-    targets = binding.GetAnimationSourceRel().GetTargets() if binding else []
-    if targets:
-        prim = stage.GetPrimAtPath(targets[0])
-        anim = UsdSkel.Animation(prim) if prim and prim.IsA(UsdSkel.Animation) else None
-    channels, target_names, roots = [], None, [j for j in range(count) if parents[j] < 0]
+    with _at(skel_path):
+        binding = UsdSkel.BindingAPI(skel.GetPrim())
+        targets = binding.GetAnimationSourceRel().GetTargets() if binding else []
+        if targets:
+            prim = stage.GetPrimAtPath(targets[0])
+            anim = UsdSkel.Animation(prim) if prim and prim.IsA(UsdSkel.Animation) else None
+    channels, target_names = [], None
     if anim is not None:
-        start, per_second = stage.GetStartTimeCode(), stage.GetTimeCodesPerSecond()
-        kind = "LINEAR" if interpolation == "linear" else "STEP"
-        anim_joints = [str(j) for j in (anim.GetJointsAttr().Get() or [])]
-        unknown = [j for j in anim_joints if j not in joints]
-        if unknown:
-            raise ValueError(f"usd.load: {path}: {anim.GetPath()} animates joint "
-                             f"{unknown[0]!r}, which {skel.GetPath()} does not have")
-        index = [joints.index(j) for j in anim_joints]
-        vectors = lambda v: np.array(v, float).reshape(-1, 3)  # noqa: E731
-        for path_name, attribute, convert in (
-                ("translation", anim.GetTranslationsAttr(), vectors),
-                ("rotation", anim.GetRotationsAttr(), _quats),
-                ("scale", anim.GetScalesAttr(), vectors)):
-            sampled = _samples(attribute, convert, start, per_second)
-            if sampled is None:
-                continue
-            times, values = sampled
-            if values.shape[1] != len(anim_joints):
-                raise ValueError(f"usd.load: {path}: {attribute.GetPath()} has "
-                                 f"{values.shape[1]} values per sample for "
-                                 f"{len(anim_joints)} animated joints")
-            if not np.all(np.isfinite(values)):
-                raise ValueError(f"usd.load: {path}: {attribute.GetPath()} has non-finite values")
-            for k, j in enumerate(index):
-                channels.append(model._keyed_channel(j, joints[j], path_name, times,
-                                                     values[:, k], kind))
-        shapes = [str(s) for s in (anim.GetBlendShapesAttr().Get() or [])]
-        sampled = _samples(anim.GetBlendShapeWeightsAttr(),
-                           lambda v: np.array(v, float).reshape(-1), start, per_second)
-        if shapes and sampled is not None and roots:
-            times, values = sampled
-            if values.shape[1] != len(shapes):
-                raise ValueError(f"usd.load: {path}: blendShapeWeights has {values.shape[1]} "
-                                 f"values per sample for {len(shapes)} blendShapes")
-            channels.append(model._keyed_channel(roots[0], joints[roots[0]], "weights", times,
-                                                 values, kind))
-            target_names = tuple(shapes)
-        channels.sort(key=lambda c: (c.node, c.path))
+        try:
+            channels, target_names = _animation(stage, anim, joints, skel_path, roots,
+                                                interpolation)
+        except _Fault as fault:
+            if skipped is None:
+                raise
+            skipped.append(fault)
+            anim, channels = None, []
     nodes = []
     for j in range(count):
         names = target_names if target_names is not None and j == roots[0] else None
@@ -323,17 +486,79 @@ def load(path_or_stage, *, interpolation: str = "linear"
                                model._frozen(trs.scale[j]), None, None, None, weights, names))
     skins = ()
     if bind is not None:
-        inverse = np.linalg.inv(bind)
         inverse.flags.writeable = False
         joint_array = np.arange(count, dtype=np.int64)
         joint_array.flags.writeable = False
-        skins = (model.Skin(0, str(skel.GetPath()), joint_array, inverse,
-                           roots[0] if roots else None),)
+        skins = (model.Skin(0, skel_path, joint_array, inverse, roots[0] if roots else None),)
     clips = ()
     if anim is not None and channels:
         duration = max(float(c.times[-1]) for c in channels)
         clips = (model.Clip(anim.GetPrim().GetName(), duration, tuple(channels)),)
     return model.Scene(tuple(nodes), (tuple(roots),), 0, skins, clips)
+
+
+def _animation(stage, anim, joints, skel_path, roots, interpolation):
+    """(channels, blend-shape names) of a SkelAnimation bound to the skeleton."""
+    anim_path = str(anim.GetPath())
+    start = None
+    per_second = _per_second(stage)
+    with _at("startTimeCode"):
+        start = float(stage.GetStartTimeCode())
+    if not math.isfinite(start):
+        raise _Fault("startTimeCode", f"is {start!r} (must be finite)")
+    kind = "LINEAR" if interpolation == "linear" else "STEP"
+    with _at(str(anim.GetJointsAttr().GetPath())):
+        anim_joints = [str(j) for j in (anim.GetJointsAttr().Get() or [])]
+    if len(set(anim_joints)) != len(anim_joints):
+        duplicate = next(j for j in anim_joints if anim_joints.count(j) > 1)
+        raise _Fault(str(anim.GetJointsAttr().GetPath()), f"names joint {duplicate!r} twice")
+    unknown = [j for j in anim_joints if j not in joints]
+    if unknown:
+        raise _Fault(anim_path, f"animates joint {unknown[0]!r}, which {skel_path} does "
+                                f"not have")
+    index = [joints.index(j) for j in anim_joints]
+    vectors = lambda v: np.array(v, float).reshape(-1, 3)  # noqa: E731
+    channels, target_names = [], None
+    for path_name, attribute, convert in (
+            ("translation", anim.GetTranslationsAttr(), vectors),
+            ("rotation", anim.GetRotationsAttr(), _quats),
+            ("scale", anim.GetScalesAttr(), vectors)):
+        location = str(attribute.GetPath())
+        with _at(location):
+            sampled = _samples(attribute, convert, start, per_second)
+        if sampled is None:
+            continue
+        times, values = sampled
+        if values.shape[1] != len(anim_joints):
+            raise _Fault(location, f"has {values.shape[1]} values per sample for "
+                                   f"{len(anim_joints)} animated joints")
+        _finite(location, "sample", values)
+        _finite(location, "time sample", times)
+        for k, j in enumerate(index):
+            channels.append(model._keyed_channel(j, joints[j], path_name, times,
+                                                 values[:, k], kind))
+    location = str(anim.GetBlendShapeWeightsAttr().GetPath())
+    with _at(location):
+        shapes = [str(s) for s in (anim.GetBlendShapesAttr().Get() or [])]
+        sampled = _samples(anim.GetBlendShapeWeightsAttr(),
+                           lambda v: np.array(v, float).reshape(-1), start, per_second)
+    if shapes and sampled is not None and roots:
+        times, values = sampled
+        if values.shape[1] != len(shapes):
+            raise _Fault(location, f"has {values.shape[1]} values per sample for "
+                                   f"{len(shapes)} blendShapes")
+        _finite(location, "sample", values)
+        channels.append(model._keyed_channel(roots[0], joints[roots[0]], "weights", times,
+                                             values, kind))
+        target_names = tuple(shapes)
+    channels.sort(key=lambda c: (c.node, c.path))
+    return channels, target_names
+
+
+def _tf_message(error) -> str:
+    """The first meaningful line of a pxr.Tf.ErrorException, shortened."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return _quote(lines[-1] if lines else type(error).__name__)
 
 
 def _name(enum_value) -> str:
@@ -373,6 +598,47 @@ _EXTRAPOLATION = {"Held": "clamp", "Linear": "linear", "Sloped": "sloped",
                   "LoopOscillate": "oscillate"}
 
 
+def _extrapolation_modes(func, spline, knots) -> list:
+    """The two ends' extrapolation modes ("Held", "Linear", "LoopRepeat", ...)
+    as the curve reproduces them, after Ts's loop parameters: a loop whose
+    ``loopBoundaryTime`` leaves it no span holds; what a curve cannot
+    represent is a ValueError (see curve_from_spline)."""
+    times = [k.GetTime() for k in knots]
+    modes = []
+    for end, extrap in enumerate((spline.GetPreExtrapolation(), spline.GetPostExtrapolation())):
+        side = ("pre", "post")[end]
+        mode = _name(extrap.mode)
+        if mode not in _EXTRAPOLATION:
+            raise ValueError(f"{func}: {side}-extrapolation {mode!r} is not represented by a "
+                             f"curve")
+        boundary = getattr(extrap, "loopBoundaryTime", None)  # (OpenUSD 26 and later)
+        valid = getattr(spline, f"Is{side.capitalize()}ExtrapolationValid", None)
+        if mode.startswith("Loop") and boundary is not None and len(knots) > 1:
+            full, near = (times[-1], times[0]) if end == 0 else (times[0], times[-1])
+            if boundary == near:  # a loop without span: Ts holds the end knot
+                mode = "Held"
+            elif boundary != full:
+                what = ("is not a knot time (Ts gives no value there)"
+                        if boundary not in times else
+                        f"loops over the knots from {min(boundary, full)!r} to "
+                        f"{max(boundary, full)!r} only (a curve repeats all of its keys)")
+                raise ValueError(f"{func}: the {side}-extrapolation's loopBoundaryTime "
+                                 f"{boundary!r} {what}")
+        if valid is not None and not valid():
+            raise ValueError(f"{func}: Ts gives no value in the spline's {side}-extrapolation "
+                             f"(Ts.Spline.Is{side.capitalize()}ExtrapolationValid() is False)")
+        edge = knots[-1] if end else knots[0]
+        if mode == "LoopRepeat" and len(knots) > 1 and edge.IsDualValued():
+            raise ValueError(
+                f"{func}: LoopRepeat {side}-extrapolation with a dual-valued "
+                f"{'last' if end else 'first'} knot is not represented: Ts shifts each repeat "
+                f"{'after' if end else 'before'} the knots by that knot's outer "
+                f"{'value' if end else 'pre-value'} (so the repeats before and after the "
+                f"knots shift by different amounts), a curve by the keys' inner rise")
+        modes.append(mode)
+    return modes
+
+
 def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
     """The curve a ``pxr.Ts.Spline`` evaluates.
 
@@ -387,8 +653,12 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
     Raises
     ------
     ValueError
-        An empty spline, value blocks, regressive tangents or a non-scalar
-        value type.
+        An empty spline, value blocks, regressive tangents (given, or made by
+        Ts's bake of inner loops), a non-scalar value type, LoopRepeat
+        extrapolation beyond a dual-valued end knot, a ``loopBoundaryTime``
+        that is not an end knot, an extrapolation Ts gives no value for, and
+        inner loops Ts cannot bake (see the module documentation for why
+        each is not a curve).
     """
     func = "curve_from_spline"
     if spline.IsEmpty():
@@ -408,13 +678,13 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
         if not (np.isfinite(scale) and scale > 0):
             raise ValueError(f"{func}: time_codes_per_second is {time_codes_per_second!r} "
                              f"(must be a finite number > 0)")
-    knots = list((spline.GetKnotsWithInnerLoopsBaked() if spline.HasInnerLoops()
-                  else spline.GetKnots()).values())
-    loops = [_name(e.mode).startswith("Loop")
-             for e in (spline.GetPreExtrapolation(), spline.GetPostExtrapolation())]
-    if any(loops) and (knots[0].IsDualValued() or knots[-1].IsDualValued()):
-        raise ValueError(f"{func}: looping extrapolation with a dual-valued first or last "
-                         f"knot is not reproduced (Ts's cycle offsets and seams differ there)")
+    try:
+        knots = list((spline.GetKnotsWithInnerLoopsBaked() if spline.HasInnerLoops()
+                      else spline.GetKnots()).values())
+    except RuntimeError as error:  # (pxr.Tf.ErrorException: Ts fails on its own spline)
+        raise ValueError(f"{func}: Ts cannot bake the spline's inner loops: "
+                         f"{_tf_message(error)}") from None
+    modes = _extrapolation_modes(func, spline, knots)
     hermite = _name(spline.GetCurveType()) == "Hermite"
     # each knot's tangents; AutoEase sides are recomputed from the keys below
     pre_slopes = [k.GetPreTanSlope() for k in knots]
@@ -469,25 +739,40 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
             win[i] = w_in[i] / dt[i - 1]
         if i < t.size - 1 and dt[i] > 0 and w_out[i] is not None:
             wout[i] = w_out[i] / dt[i]
+    if not hermite and spline.HasInnerLoops():
+        # Ts's bake copies the prototype's tangents into the loop's knots, whose
+        # intervals may be shorter: regressive Bezier segments (a + b -
+        # sqrt(a b) > 1 for the handles' fractions a, b of the interval)
+        for i in np.flatnonzero(dt > 0):
+            if not isinstance(kinds, str) and kinds[i] == "bezier":
+                a, b = wout[i], win[i + 1]
+                if a + b - math.sqrt(a * b) > 1.0:
+                    raise ValueError(
+                        f"{func}: the spline's inner loops bake into regressive tangents "
+                        f"(the knots at {times[i]!r} and {times[i + 1]!r}: handles of "
+                        f"{a:.6g} and {b:.6g} of their interval, time would go backwards); "
+                        f"call spline.BakeInnerLoops() and "
+                        f"spline.AdjustRegressiveTangents() first")
     sides = []
-    for end, extrap in enumerate((spline.GetPreExtrapolation(), spline.GetPostExtrapolation())):
-        mode = _name(extrap.mode)
-        if mode not in _EXTRAPOLATION:
-            raise ValueError(f"{func}: extrapolation {mode!r} is not represented by a curve")
+    for end, (mode, extrap) in enumerate(zip(modes, (spline.GetPreExtrapolation(),
+                                                      spline.GetPostExtrapolation()))):
         if mode == "Linear":
             # Ts continues with the end knot's inner side: the first knot's
-            # post-tangent, the last knot's pre-tangent (a linear end segment's
-            # slope, 0 after a held one or from a pre-value)
-            # (read from the knots themselves: a pre-value does not count)
+            # post-tangent, the last knot's pre-tangent, a linear end segment's
+            # slope; flat after a held end segment, at a dual-valued end knot
+            # (either end) and for a single knot
+            edge = knots[0] if end == 0 else knots[-1]
+            if len(knots) == 1 or edge.IsDualValued():
+                sides.append(("sloped", 0.0))
+                continue
             a, b = (knots[0], knots[1]) if end == 0 else (knots[-2], knots[-1])
-            interp = _name(a.GetNextInterpolation()) if len(knots) > 1 else "Held"
-            if len(knots) == 1 or (end == 0 and knots[0].IsDualValued()):
-                slope = 0.0
-            elif interp == "Curve":  # (a dual-valued last knot's pre-tangent is not used)
-                slope = (post_slopes[0] if end == 0 else
-                         0.0 if b.IsDualValued() else pre_slopes[-1])
+            interp = _name(a.GetNextInterpolation())
+            if interp == "Curve":
+                slope = post_slopes[0] if end == 0 else pre_slopes[-1]
             elif interp == "Linear":
-                slope = (b.GetValue() - a.GetValue()) / (b.GetTime() - a.GetTime())
+                # (the segment ends at the second knot's pre-value)
+                end_value = b.GetPreValue() if b.IsDualValued() else b.GetValue()
+                slope = (end_value - a.GetValue()) / (b.GetTime() - a.GetTime())
             else:
                 slope = 0.0
             sides.append(("sloped", slope * scale))

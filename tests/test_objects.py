@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import animcore
-from animcore import bvh, fbx, gltf
+from animcore import bvh, fbx, gltf, usd
 from animcore._objects import ByValue, PicklableError
 
 H = np.sqrt(0.5)
@@ -468,6 +468,10 @@ ERRORS = {
     animcore.model.NodeLookupError: lambda: animcore.model.NodeLookupError(
         "extract_root_motion: joint 'Hips' not in the scene; closest: 'mixamorig:Hips'"),
     fbx.FbxError: lambda: fbx.FbxError("walk.fbx", "byte 4912 (Objects)", "record ends at 15110"),
+    usd.UsdError: lambda: usd.UsdError("walk.usda", "/World/Cube.xformOp:translateX",
+                                       "has non-finite values (sample 3)"),
+    usd.UsdWarning: lambda: usd.UsdWarning("walk.usda: /World/Cube.xformOp:translateX: "
+                                           "has non-finite values (sample 3) (skipped)"),
 }
 
 
