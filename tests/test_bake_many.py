@@ -29,6 +29,12 @@ def refused(capsys, *args):
     return stop.value.code, capsys.readouterr().err
 
 
+def files_below(folder):
+    """Every file below ``folder``, as ``/``-separated paths relative to it."""
+    return sorted(str(p.relative_to(folder).as_posix())
+                  for p in pathlib.Path(folder).rglob("*") if p.is_file())
+
+
 def folder_with_a_broken_file(tmp_path):
     folder = tmp_path / "clips"
     folder.mkdir()
@@ -53,7 +59,8 @@ def test_workers_bake_each_clip_to_its_own_file_with_a_manifest(tmp_path):
     assert rows[-1].error.startswith(f"{folder / 'broken.glb'}: ") and rows[-1].output == ""
     assert f"failed: {folder / 'broken.glb'}: " in result.stdout
     assert "baked 5 clip(s) from 2 of 3 file(s) at 10 fps" in result.stdout
-    assert sorted(os.listdir(out)) == sorted([r.output for r in rows[:-1]] + ["manifest.csv"])
+    assert files_below(out) == sorted([r.output for r in rows[:-1]] + ["keys.csv",
+                                                                     "manifest.csv"])
     for row in rows[:-1]:
         clip = next(c for c in gltf.load(row.file) if c.name == row.clip)
         expected = bake.bake([clip], 10)
@@ -90,8 +97,8 @@ def test_same_file_names_in_different_folders_get_distinct_outputs(tmp_path):
         for suffix in (".gltf", ".bin"):
             shutil.copy(DATA / "Animation_Node" / ("Animation_Node_00" + suffix), tmp_path / name)
     rows = bake.bake_local([tmp_path / "a", tmp_path / "b"], tmp_path / "out", workers=1)
-    assert [r.output for r in rows] == ["Animation_Node_00.animation0.npz",
-                                        "Animation_Node_00-2.animation0.npz"]
+    assert [r.output for r in rows] == ["a/Animation_Node_00.gltf/animation0.npz",
+                                        "b/Animation_Node_00.gltf/animation0.npz"]
 
 
 def test_a_pattern_that_matches_nothing_is_a_failed_row(tmp_path):
@@ -289,7 +296,7 @@ def test_bvh_files_bake_with_the_outputs_and_rows_of_gltf_ones(tmp_path):
     for row in rows[:len(names)]:
         (clip,) = bvh.load(row.file).clips
         expected = bake.bake([clip], 24)  # the channels sampled on the frame grid
-        assert (row.clip, row.output) == (clip.name, f"{clip.name}.{clip.name}.npz")
+        assert (row.clip, row.output) == (clip.name, f"bvh/{clip.name}.bvh/{clip.name}.npz")
         assert row.frames == len(bake.frame_times(clip.duration, 24))
         assert row.channels == len(clip.channels) and not row.error
         assert_same_bytes(tmp_path / row.output, expected)
@@ -312,9 +319,9 @@ def test_a_usd_file_without_usd_core_is_a_failed_row_saying_how_to_install_it(tm
     monkeypatch.setitem(sys.modules, "pxr", None)  # as if usd-core were not installed
     rows = bake.bake_local([USD, FOX], tmp_path, workers=1, clip="Walk")
     assert rows[0] == bake.BakeRow(
-        str(USD), "", 0, 0, "", "animcore.usd needs OpenUSD's Python bindings: pip install "
-                                "'animcore[usd]' (the usd-core package)")
-    assert rows[1].output == "Fox.Walk.npz" and not rows[1].error
+        str(USD), "", 0, 0, "", "ImportError: animcore.usd needs OpenUSD's Python bindings: "
+                                "pip install 'animcore[usd]' (the usd-core package)")
+    assert rows[1].output == "gltf/Fox/Fox.glb/Walk.npz" and not rows[1].error
 
 
 def test_a_usd_file_bakes_its_skeleton_animation(tmp_path):
@@ -324,7 +331,7 @@ def test_a_usd_file_bakes_its_skeleton_animation(tmp_path):
     rows = bake.bake_local([USD], tmp_path, fps=24, workers=1)
     (clip,) = usd.load(USD).clips
     assert [(r.file, r.clip, r.output, r.error) for r in rows] == [
-        (str(USD), clip.name, f"walker.{clip.name}.npz", "")]
+        (str(USD), clip.name, f"walker.usda/{clip.name}.npz", "")]
     assert_same_bytes(tmp_path / rows[0].output, bake.bake([clip], 24))
     world = bake.bake_local([USD], tmp_path / "world", fps=24, workers=1, world=True)
     assert_same_bytes(tmp_path / "world" / world[0].output,
