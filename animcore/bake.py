@@ -565,13 +565,16 @@ def bake_clips(scene, clips, fps: float, fail, *, world: bool = False, nodes=Non
 
 def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         world: bool = False, nodes=None, root_motion=None, strict: bool = False,
-        warn=None, max_frames=None) -> int:
-    """The ``bake`` command; ``fail(message)`` reports a usage error (exit 2).
-    Returns the exit status: 1 with ``strict`` when a clip has channels that
-    are not baked, else 0."""
+        warn=None, max_frames=None, error=None) -> int:
+    """The ``bake`` command; ``fail(message)`` reports a usage error (an
+    option that is wrong whatever the file: exit 2), ``error(message)`` one of
+    the data (a file that does not read, a clip or node it does not have: exit
+    1; default ``fail``); both must raise. Returns the exit status: 1 with
+    ``strict`` when a clip has channels that are not baked, else 0."""
     from . import gltf
 
     warn = warn or (lambda line: print(line, file=sys.stderr))
+    error = error or fail
     if nodes and not world:
         fail("bake: --nodes needs --world")
     extension = None if out is None else os.path.splitext(out)[1].lower()
@@ -579,21 +582,21 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         fail(f"bake: --out must end in .npz or .csv, got {out!r}")
     try:
         check_frames("bake", [], fps, max_frames)
-    except ValueError as error:
-        fail(str(error))
+    except ValueError as failure:
+        fail(str(failure))
     try:
         scene, clips = load_input(file if file is not None else gltf.sample_path(),
                                   scene=world or root_motion is not None)
-    except (ValueError, OSError, ImportError) as error:
-        fail(f"bake: {error}")
+    except (ValueError, OSError, ImportError) as failure:
+        error(f"bake: {failure}")
     if clip_name is not None:
         chosen = [c for c in clips if c.name == clip_name]
         if not chosen:
             available = ", ".join(repr(c.name) for c in clips) or "none"
-            fail(f"bake: no clip named {clip_name!r} (available: {available})")
+            error(f"bake: no clip named {clip_name!r} (available: {available})")
         clips = chosen
     if not clips:
-        fail(f"bake: {file} has no animations")
+        error(f"bake: {file} has no animations")
     report = _unsupported_report(clips)
     for line in report:
         warn(line)
@@ -602,16 +605,16 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         return 1
     try:
         if world or root_motion is not None:
-            arrays, clips = bake_clips(scene, clips, fps, fail, world=world, nodes=nodes,
+            arrays, clips = bake_clips(scene, clips, fps, error, world=world, nodes=nodes,
                                        root_motion=root_motion, max_frames=max_frames)
         else:
             arrays = bake(clips, fps, progress=progress, max_frames=max_frames)
-    except ValueError as error:  # a frame grid too large to allocate
-        fail(str(error))
+    except ValueError as failure:  # a frame grid too large to allocate
+        error(str(failure))
     except MemoryError:
         frames = sum(clip.duration for clip in clips) * fps
-        fail(f"bake: not enough memory for {frames:.4g} frames at fps={fps:g}: lower --fps "
-             f"or bake one --clip")
+        error(f"bake: not enough memory for {frames:.4g} frames at fps={fps:g}: lower --fps "
+              f"or bake one --clip")
     source = file if file is not None else "the built-in sample"
     if out is None:
         for line in summary(clips, arrays, fps, source):
@@ -622,8 +625,8 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
             write_npz(out, arrays)
         else:
             write_csv(out, clips, arrays, progress=progress)
-    except OSError as error:
-        fail(f"bake: cannot write {out!r} ({error.strerror or error})")
+    except OSError as failure:
+        error(f"bake: cannot write {out!r} ({failure.strerror or failure})")
     channels = sum(len(c.channels) for c in clips)
     frames = sum(len(arrays[array_key(c.name)]) for c in clips)
     write(f"baked {len(clips)} clip(s), {channels} channel(s), {frames} frame(s) at "
@@ -1053,44 +1056,57 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
     return rows
 
 
-def is_many(patterns, workers=None, scheduler=None) -> bool:
-    """Whether the command line asks for the many-file bake: several inputs, a
-    pattern or folder, ``--workers`` or ``--scheduler``."""
-    return (len(patterns) > 1 or workers is not None or scheduler is not None
-            or any(glob.has_magic(p) or os.path.isdir(p) for p in patterns))
+def is_many(patterns, workers=None, scheduler=None, out=None) -> bool:
+    """Whether the command line asks for the many-file bake: several inputs,
+    ``--workers`` or ``--scheduler``, or a pattern or folder unless it holds
+    exactly one file and ``--out`` is not a folder (None, ``.npz`` or
+    ``.csv``): one file bakes as a single file, however it is named."""
+    if len(patterns) > 1 or workers is not None or scheduler is not None:
+        return True
+    if not any(glob.has_magic(p) or os.path.isdir(p) for p in patterns):
+        return False
+    if out is not None and os.path.splitext(out)[1].lower() not in (".npz", ".csv"):
+        return True
+    return len(expand_inputs(patterns)) != 1
 
 
 def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, workers=None,
              scheduler=None, write=print, world: bool = False, nodes=None,
              root_motion=None, strict: bool = False, bake_many=None,
-             max_frames=None) -> int:
+             max_frames=None, error=None) -> int:
     """The ``bake`` command for several inputs, ``--workers`` or ``--scheduler``:
     one output per clip in the folder ``out`` and its manifest, each baked
     with the single-file options (``--world``, ``--nodes``, ``--root-motion``,
     ``--strict``). With ``scheduler``, ``bake_many`` is the function that bakes
-    on that cluster (:func:`animcore.dask.bake_many`). Returns the exit status:
+    on that cluster (:func:`animcore.dask.bake_many`). ``fail`` and ``error``
+    report usage and data errors as for :func:`run`. Returns the exit status:
     1 when a file failed."""
+    error = error or fail
     if nodes and not world:
         fail("bake: --nodes needs --world")
+    if out is None and len(patterns) == 1 and not expand_inputs(patterns):
+        error(f"bake: {os.fspath(patterns[0])!r} holds no file to bake (.gltf, .glb, .bvh, "
+              ".usd, .usda, .usdc, .usdz)")
     if out is None or os.path.splitext(out)[1].lower() in (".npz", ".csv"):
         fail("bake: several inputs (or --workers, --scheduler) need --out DIR, a folder "
-             "that receives one .npz per clip and manifest.csv")
+             "that receives a folder per input with one .npz per clip, manifest.csv and "
+             "keys.csv")
     if os.path.exists(out) and not os.path.isdir(out):
         fail(f"bake: --out {out!r} exists and is not a folder")
     if workers is not None and workers < 1:
         fail(f"bake: --workers is {workers} (must be >= 1)")
     try:
         check_frames("bake", [], fps, max_frames)
-    except ValueError as error:
-        fail(str(error))
+    except ValueError as failure:
+        fail(str(failure))
     options = dict(fps=fps, clip=clip_name, world=world, nodes=nodes,
                    root_motion=root_motion, strict=strict, progress=progress,
                    max_frames=max_frames)
     if scheduler is not None:
         try:  # bake_many: animcore.dask's, passed in by the command (dask builds on bake)
             rows = bake_many(patterns, out, client=scheduler, **options)
-        except ImportError as error:
-            fail(f"bake: {error}")
+        except ImportError as failure:
+            error(f"bake: {failure}")
     else:
         rows = bake_local(patterns, out, workers=workers, **options)
     failed = [row for row in rows if row.error]
