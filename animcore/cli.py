@@ -93,8 +93,8 @@ def _add_bake(commands) -> None:
     bake.add_argument("file", nargs="*", default=[],
                       help=".gltf, .glb, .bvh or .usd/.usda/.usdc/.usdz files (read by "
                            "extension), glob patterns or folders (default: the built-in "
-                           "sample); several bake in parallel into --out DIR, one .npz per "
-                           "clip plus manifest.csv, with the same options")
+                           "sample); several bake in parallel into --out DIR with the same "
+                           "options; a folder or pattern holding one file bakes as that file")
     bake.add_argument("--fps", type=float, default=30.0, help="frames per second (default 30)")
     bake.add_argument("--clip", default=None, help="bake only the clip of this name")
     bake.add_argument("--out", default=None,

@@ -281,3 +281,31 @@ def test_package_text_describes_the_behaviour_itself(path):
     text = path.read_text(encoding="utf-8")
     found = re.findall(r"(?i)\barticles?\b|\bissue'?s?\b|section \d+\.\d+", text)
     assert not found, found
+
+
+def test_enum_results_print_as_names():
+    from animcore import PushResult, SampleMode
+
+    timeline = animcore.SnapshotTimeline()
+    pushed = timeline.push(100, 0, 1.0)
+    timeline.push(102, 0, 3.0)
+    late = timeline.push(101, 0, 2.0)
+    sampled = timeline.sample(101.0)
+    assert f"{pushed} {late} {sampled.mode}" == "ACCEPTED OUT_OF_ORDER INTERPOLATE"
+    assert str(SampleMode.SEGMENT_CUT) == f"{SampleMode.SEGMENT_CUT}" == "SEGMENT_CUT"
+    assert f"{PushResult.OUT_OF_ORDER:>14}" == "  OUT_OF_ORDER"
+    assert f"{SampleMode.EXTRAPOLATE:d}" == "5" and SampleMode.EXTRAPOLATE == 5  # still ints
+    assert repr(SampleMode.EMPTY) == "<SampleMode.EMPTY: 0>"
+
+
+def test_bench_below_full_scale_does_not_call_a_target_missed():
+    slow = bench.Comparison("kernel", 10, 2.0, "baseline", 1.0, target=8)
+    fast = bench.Comparison("kernel", 10, 1.0, "baseline", 9.0, target=8)
+    assert slow.line().endswith("target >= 8x MISSED")
+    assert slow.line(scale=1.0).endswith("target >= 8x MISSED")
+    assert slow.line(scale=0.01).endswith("target >= 8x n/a at this scale")
+    assert fast.line(scale=0.01).endswith("target >= 8x ok")
+    lines = []
+    bench.run(["hermite"], scale=1e-4, repeats=1, write=lines.append)
+    assert "targets are for --scale 1" in lines[0]
+    assert not any("MISSED" in line for line in lines)
