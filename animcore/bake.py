@@ -155,10 +155,10 @@ class Progress:
     ``mode`` is one of:
 
     ``"auto"``
-        a `tqdm <https://tqdm.github.io>`_ bar from ``tqdm.auto`` (a widget in
-        Jupyter) when tqdm is installed and the job runs in a notebook or
-        ``stream`` (stderr) is a terminal; without tqdm, a one-line bar on a
-        terminal once the job has run 0.5 s; else nothing;
+        once the job has run 0.5 s, a `tqdm <https://tqdm.github.io>`_ bar
+        from ``tqdm.auto`` (a widget in Jupyter) when tqdm is installed and
+        the job runs in a notebook or ``stream`` (stderr) is a terminal;
+        without tqdm, a one-line bar on a terminal; else nothing;
     ``"always"``
         the one-line bar on ``stream``, terminal or not;
     ``"never"``
@@ -260,8 +260,12 @@ def _tqdm_bar(total: int, stream, tty: bool, label: str, unit: str):
     notebook = any(c.__module__ == "tqdm.notebook" for c in tqdm.__mro__)
     if not (tty or notebook):
         return None
-    return tqdm(total=total, desc=label, unit=" " + unit, file=stream,
-                mininterval=Progress.INTERVAL)
+    options = dict(total=total, desc=label, unit=" " + unit, file=stream,
+                   mininterval=Progress.INTERVAL)
+    try:  # shown once the job has run 0.5 s, as the plain bar is
+        return tqdm(delay=0.5, **options)
+    except TypeError:  # a tqdm older than 4.58
+        return tqdm(**options)
 
 
 def bake(clips: list[Clip], fps: float, *, progress="never",

@@ -798,13 +798,24 @@ def test_auto_progress_draws_a_real_tqdm_bar_on_a_terminal():
         def isatty(self):
             return True
 
-    terminal = Terminal()
-    bar = bake.Progress(500, "auto", terminal, label="bake", unit="files")
+    import time
+
+    quick = Terminal()
+    bar = bake.Progress(500, "auto", quick, label="bake", unit="files")
     for _ in range(500):
         bar.update(1)
     bar.close()
+    assert quick.getvalue() == ""  # a job shorter than 0.5 s shows no bar
+    terminal = Terminal()
+    bar = bake.Progress(500, "auto", terminal, label="bake", unit="files")
+    for i in range(500):
+        bar.update(1)
+        if i == 250:
+            time.sleep(0.6)
+    bar.close()
     text = terminal.getvalue()
     assert "bake: 100%" in text and "500/500" in text
+    assert text.count("\r") <= bake.Progress.STEPS + 2
 
 
 def test_a_bad_progress_is_refused_before_any_file_is_read(tmp_path):
