@@ -61,7 +61,7 @@ import sys
 import time
 import unicodedata
 import urllib.parse
-from typing import NamedTuple
+from typing import Callable, NamedTuple, Union
 
 import numpy as np
 
@@ -80,6 +80,8 @@ _BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
 # component. A clip with more keys than a quarter of that justifies a grid of
 # four frames per key.
 DEFAULT_MAX_FRAMES = 1_000_000
+#: What ``progress=`` takes: "auto", "always", "never", or ``progress(done, total)``.
+ProgressOption = Union[str, Callable[[int, int], object]]
 
 
 # Characters escaped in the names of keys: the separator "/" (kept in node
@@ -176,8 +178,8 @@ class Progress:
     STEPS = 200
     INTERVAL = 0.25  # seconds between redraws of a bar
 
-    def __init__(self, total: int, mode="auto", stream=None, label: str = "bake",
-                 unit: str = "channel frames"):
+    def __init__(self, total: int, mode: ProgressOption = "auto", stream=None,
+                 label: str = "bake", unit: str = "channel frames"):
         check_progress(label, mode)
         self.total, self.mode, self.label, self.unit = max(int(total), 0), mode, label, unit
         self.stream = sys.stderr if stream is None else stream
@@ -268,7 +270,7 @@ def _tqdm_bar(total: int, stream, tty: bool, label: str, unit: str):
         return tqdm(**options)
 
 
-def bake(clips: list[Clip], fps: float, *, progress="never",
+def bake(clips: list[Clip], fps: float, *, progress: ProgressOption = "never",
          stream=None, max_frames=None) -> dict[str, np.ndarray]:
     """Sample every channel of ``clips`` on the frame grid of ``fps``.
 
@@ -355,7 +357,7 @@ def _time_text(grid: np.ndarray) -> list[str]:
 
 
 def write_csv(path, clips: list[Clip], arrays: dict[str, np.ndarray], *,
-              progress: str = "never", stream=None) -> None:
+              progress: ProgressOption = "never", stream=None) -> None:
     """Save baked arrays in the CSV layout described in this module."""
     columns = _columns(clips)
     bar = Progress(sum(len(arrays[array_key(c.name)]) for c in clips), progress, stream,
@@ -1012,8 +1014,9 @@ def read_manifest(out_dir: str) -> list[BakeRow]:
 
 def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = None,
                clip=None, format: str = "npz", world: bool = False, nodes=None,
-               root_motion=None, strict: bool = False, progress="never",
-               stream=None, max_frames=None) -> list[BakeRow]:
+               root_motion=None, strict: bool = False,
+               progress: ProgressOption = "never", stream=None,
+               max_frames=None) -> list[BakeRow]:
     """Bakes many files with ``workers`` local processes (default: one per
     core; 1 bakes in this process), without Dask. Same options, outputs and
     manifest as :func:`animcore.dask.bake_many`."""

@@ -140,7 +140,8 @@ def _gather_rows(client, futures, index, work, done) -> None:
 def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
               format: str = "npz", world: bool = False, nodes=None, root_motion=None,
               strict: bool = False, workers: int | None = None, batch: int | None = None,
-              progress="auto", stream=None, max_frames=None) -> list[BakeRow]:
+              progress: _bake.ProgressOption = "auto", stream=None,
+              max_frames=None) -> list[BakeRow]:
     """Bake many glTF, BVH and USD files on a Dask cluster: one output per clip
     and a manifest.
 
