@@ -797,12 +797,13 @@ def output_name(clip: str) -> str:
     """A clip's output file name without the extension: the name with ``%``,
     ``/``, ``\\``, ``<>:"|?*``, control characters and unpaired surrogates
     percent-encoded (``%XX`` per UTF-8 byte), and a leading ``.`` or space,
-    or the first letter of a Windows device name (``CON``, ``NUL.x``), too.
-    Distinct names give distinct file names (``%`` itself is encoded)."""
+    or the first letter of a Windows device name (``CON``, ``NUL.x``), too;
+    the empty name is ``%``. Distinct names give distinct file names (``%``
+    itself is encoded)."""
     name = _percent(str(clip), _UNSAFE_FILE)
     if name[:1] in (".", " ") or _DEVICES.match(name):
         name = f"%{ord(name[0]):02X}{name[1:]}"
-    return name
+    return name or "%"  # no other name gives a lone "%"
 
 
 def write_atomic(path: str, write, token: str) -> None:

@@ -639,7 +639,8 @@ def test_output_files_never_collide(tmp_path):
     tiny_clip_file(lib / "p.gltf", {"q.r": (0, 5.0)})
     # clip names that differ in case only, or hold separators, or name a device
     tiny_clip_file(lib / "odd.gltf", {"Walk": (0, 6.0), "walk": (0, 7.0), "../up": (0, 8.0),
-                                      ".hidden": (0, 9.0), "CON": (0, 10.0), "a:b?": (0, 11.0)})
+                                      ".hidden": (0, 9.0), "CON": (0, 10.0), "a:b?": (0, 11.0),
+                                      "%": (0, 13.0)})
     rows = bake.bake_local([lib / "**" / "*.gltf"], tmp_path / "out", fps=2, workers=1)
     expected = {("x/a.gltf", "c"): ("x/a.gltf/c.npz", 1.0),
                 ("y/a.gltf", "c"): ("y/a.gltf/c.npz", 2.0),
@@ -651,15 +652,18 @@ def test_output_files_never_collide(tmp_path):
                 ("odd.gltf", "../up"): ("odd.gltf/%2E.%2Fup.npz", 8.0),
                 ("odd.gltf", ".hidden"): ("odd.gltf/%2Ehidden.npz", 9.0),
                 ("odd.gltf", "CON"): ("odd.gltf/%43ON.npz", 10.0),
-                ("odd.gltf", "a:b?"): ("odd.gltf/a%3Ab%3F.npz", 11.0)}
+                ("odd.gltf", "a:b?"): ("odd.gltf/a%3Ab%3F.npz", 11.0),
+                ("odd.gltf", "%"): ("odd.gltf/%25.npz", 13.0)}
     got = {(pathlib.Path(r.file).relative_to(lib).as_posix(), r.clip): r for r in rows}
     assert {k: r.output for k, r in got.items()} == {k: o for k, (o, _) in expected.items()}
     assert files_below(tmp_path / "out") == sorted(
         [o for o, _ in expected.values()] + ["keys.csv", "manifest.csv"])
     for (file, clip), (output, v) in expected.items():
         with np.load(tmp_path / "out" / output) as saved:
-            key = clip.replace("/", "%2F")
+            key = clip.replace("%", "%25").replace("/", "%2F")
             np.testing.assert_array_equal(saved[f"{key}/n/translation"], moved(v))
+    # a name no reader gives (glTF names an unnamed animation "animation<i>")
+    assert bake.output_name("") == "%" and bake.output_name("%") == "%25"
 
 
 def test_the_manifest_says_which_name_went_to_which_output_and_key(tmp_path):
