@@ -23,7 +23,8 @@ Output formats, chosen by the extension of ``--out``:
 ``.csv``
     One row per frame of each clip, comma separated, with a header:
     ``clip,frame,time,`` then one column per channel component named
-    ``<target>/<path>/<component>`` (components ``x,y,z`` for translation and
+    ``<target>/<path>/<component>`` (the ``clip`` cells hold ``<clip>`` as
+    in the keys; components ``x,y,z`` for translation and
     scale, ``x,y,z,w`` for rotation, ``0..W-1`` for morph weights). When
     several clips are baked the columns are the union of their channels and a
     cell is empty where a clip does not animate that channel. Each number is
@@ -33,9 +34,23 @@ Output formats, chosen by the extension of ``--out``:
     float64 (``1/30`` frames are
     ``0.03333333333333333``) unless a time is exactly a float32 key time (the
     clip's end). No negative zeros.
+
+Names in keys and columns are escaped so that no two arrays or columns can
+share a key, whatever the names hold (see :func:`array_key`): in ``<clip>``
+and ``<path>`` the characters ``%``, ``/``, ``\\``, control characters
+(NUL, newlines, ...) and unpaired surrogates become ``%XX``, the percent
+encoding of their UTF-8 bytes; in ``<target>`` the same except ``/``, which
+stays (a USD prim or joint path reads as itself). Names without those
+characters are unchanged. As neither ``<clip>`` nor ``<path>`` then holds a
+``/``, a key splits back into its names at its first and its last ``/``
+(:func:`split_key`), so distinct names give distinct keys: clip ``c`` with
+node ``n/x`` is ``c/n/x/rotation``, clip ``c/n`` with node ``x`` is
+``c%2Fn/x/rotation``, and ``"<clip>/time"`` (one ``/``) is never a channel's
+key (at least two).
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import csv
 import glob
@@ -44,15 +59,17 @@ import os
 import re
 import sys
 import time
-from typing import NamedTuple
+import unicodedata
+import urllib.parse
+from typing import Callable, NamedTuple, Union
 
 import numpy as np
 
 from .model import MAX_FRAMES  # noqa: F401 (bake.MAX_FRAMES)
 from .model import Channel, Clip, _check_fps, extract_root_motion, frame_times
 
-__all__ = ["BakeRow", "bake", "bake_local", "frame_times", "read_manifest", "write_csv",
-           "write_npz"]
+__all__ = ["BakeRow", "array_key", "bake", "bake_local", "frame_times", "read_manifest",
+           "split_key", "write_csv", "write_npz"]
 
 _COMPONENTS = {"translation": "xyz", "scale": "xyz", "rotation": "xyzw",
                "world_translation": "xyz", "world_rotation": "xyzw", "world_scale": "xyz",
@@ -63,6 +80,54 @@ _BLOCK = 1 << 16  # frames per evaluation call, so long clips report progress
 # component. A clip with more keys than a quarter of that justifies a grid of
 # four frames per key.
 DEFAULT_MAX_FRAMES = 1_000_000
+#: What ``progress=`` takes: "auto", "always", "never", or ``progress(done, total)``.
+ProgressOption = Union[str, Callable[[int, int], object]]
+
+
+# Characters escaped in the names of keys: the separator "/" (kept in node
+# names), the escape "%", "\\" (a path separator to zip readers on Windows),
+# control characters (a NUL ends a zip member's name) and unpaired surrogates
+# (no UTF-8 form).
+_UNSAFE_NAME = re.compile(r"[%/\\\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNSAFE_TARGET = re.compile(r"[%\\\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _percent(name: str, unsafe) -> str:
+    """``name`` with each character ``unsafe`` matches as ``%XX`` per UTF-8 byte."""
+    return unsafe.sub(lambda m: "".join(f"%{b:02X}" for b in
+                                        m.group().encode("utf-8", "surrogatepass")), name)
+
+
+def _clip_key(clip) -> str:
+    return _percent(str(clip), _UNSAFE_NAME)
+
+
+def _channel_key(target, path) -> str:
+    return f"{_percent(str(target), _UNSAFE_TARGET)}/{_percent(str(path), _UNSAFE_NAME)}"
+
+
+def array_key(clip, target=None, path: str = "time") -> str:
+    """The key of a baked array: ``"<clip>/<target>/<path>"`` for a channel,
+    ``"<clip>/time"`` (no ``target``) for a clip's frame times, with the
+    names escaped as the module describes (``array_key("c/n", "x",
+    "rotation") == "c%2Fn/x/rotation"``). ``target`` is a node name or index."""
+    if target is None:
+        return f"{_clip_key(clip)}/{_percent(str(path), _UNSAFE_NAME)}"
+    return f"{_clip_key(clip)}/{_channel_key(target, path)}"
+
+
+def split_key(key: str) -> tuple:
+    """``(clip, target, path)`` of a key that :func:`array_key` made, its names
+    unescaped; ``target`` is None for ``"<clip>/time"`` and a string (the
+    digits, for a node index) otherwise."""
+    def unescape(text):
+        return urllib.parse.unquote(text, errors="surrogatepass")
+
+    clip, _, rest = key.partition("/")
+    if "/" not in rest:
+        return unescape(clip), None, unescape(rest)
+    target, _, path = rest.rpartition("/")
+    return unescape(clip), unescape(target), unescape(path)
 
 
 def check_frames(func: str, clips, fps: float, max_frames=None) -> None:
@@ -87,44 +152,131 @@ def check_frames(func: str, clips, fps: float, max_frames=None) -> None:
 
 
 class Progress:
-    """A one-line progress bar on a stream (stderr). ``mode``: "always",
-    "never", or "auto" (shown on a terminal once a job has run 0.5 s)."""
+    """Progress of a job of ``total`` units (channel frames, rows, files).
 
-    def __init__(self, total: int, mode: str = "auto", stream=None, label: str = "bake",
-                 unit: str = "channel frames"):
-        self.total, self.mode, self.label, self.unit = max(int(total), 1), mode, label, unit
+    ``mode`` is one of:
+
+    ``"auto"``
+        once the job has run 0.5 s, a `tqdm <https://tqdm.github.io>`_ bar
+        from ``tqdm.auto`` (a widget in Jupyter) when tqdm is installed and
+        the job runs in a notebook or ``stream`` (stderr) is a terminal;
+        without tqdm, a one-line bar on a terminal; else nothing;
+    ``"always"``
+        the one-line bar on ``stream``, terminal or not;
+    ``"never"``
+        nothing;
+    a callable
+        ``progress(done, total)``, called as the job advances and once at the
+        end with ``done == total``.
+
+    However large the job, it is reported at most :attr:`STEPS` times plus
+    once at the end (each report is at least ``total / STEPS`` units after
+    the previous one), and a bar is redrawn at most every
+    :attr:`INTERVAL` seconds.
+    """
+
+    STEPS = 200
+    INTERVAL = 0.25  # seconds between redraws of a bar
+
+    def __init__(self, total: int, mode: ProgressOption = "auto", stream=None,
+                 label: str = "bake", unit: str = "channel frames"):
+        check_progress(label, mode)
+        self.total, self.mode, self.label, self.unit = max(int(total), 0), mode, label, unit
         self.stream = sys.stderr if stream is None else stream
-        self.done, self.start, self.shown = 0, time.perf_counter(), False
+        self.done = self.reported = 0
+        self.start = self.drawn = time.perf_counter()
+        self.shown = False
+        self.bar = None  # a tqdm bar
+        self.step = max(self.total / self.STEPS, 1)
         tty = getattr(self.stream, "isatty", lambda: False)()
-        self.enabled = mode == "always" or (mode == "auto" and tty)
+        if callable(mode):
+            self.enabled = True
+        elif mode == "auto":
+            self.bar = _tqdm_bar(self.total, self.stream, tty, label, unit)
+            self.enabled = self.bar is not None or tty
+        else:
+            self.enabled = mode == "always"
 
     def update(self, amount: int) -> None:
+        """Adds ``amount`` units done; reports when due."""
         self.done = min(self.done + amount, self.total)
-        if not self.enabled:
+        if not self.enabled or self.done - self.reported < self.step:
             return
-        if self.mode == "auto" and not self.shown and time.perf_counter() - self.start < 0.5:
+        if callable(self.mode):
+            self._report()
             return
-        self._draw()
+        now = time.perf_counter()
+        if now - self.drawn < self.INTERVAL or (
+                self.bar is None and self.mode == "auto" and not self.shown
+                and now - self.start < 0.5):
+            return
+        self.drawn = now
+        self._report()
 
-    def _draw(self) -> None:
-        fraction = self.done / self.total
-        filled = int(round(30 * fraction))
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] "
-                          f"{100 * fraction:3.0f}% ({self.done}/{self.total} {self.unit})")
-        self.stream.flush()
-        self.shown = True
+    def _report(self) -> None:
+        if callable(self.mode):
+            self.mode(self.done, self.total)
+        elif self.bar is not None:
+            self.bar.update(self.done - self.reported)
+        else:
+            fraction = self.done / max(self.total, 1)
+            filled = int(round(30 * fraction))
+            self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] "
+                              f"{100 * fraction:3.0f}% ({self.done}/{self.total} {self.unit})")
+            self.stream.flush()
+        self.reported, self.shown = self.done, True
 
     def close(self) -> None:
-        if self.enabled and (self.shown or self.mode == "always"):
-            self.done = self.total
-            self._draw()
+        """Reports the end (``done == total``), once."""
+        if not self.enabled:
+            return
+        self.done = self.total
+        if callable(self.mode):
+            if self.reported != self.total or not self.shown:
+                self._report()
+        elif self.bar is not None:
+            self._report()
+            self.bar.close()
+        elif self.shown or self.mode == "always":
+            self._report()
             self.stream.write("\n")
             self.stream.flush()
+        self.enabled = False
 
 
-def bake(clips: list[Clip], fps: float, *, progress: str = "never",
+def check_progress(func: str, progress) -> None:
+    """Refuses a ``progress`` that is not a mode of :class:`Progress` or a callable."""
+    if not (callable(progress) or (isinstance(progress, str)
+                                   and progress in ("auto", "always", "never"))):
+        raise ValueError(f"{func}: progress is {progress!r} (must be 'auto', 'always', "
+                         "'never' or a callable progress(done, total))")
+
+
+def _tqdm_bar(total: int, stream, tty: bool, label: str, unit: str):
+    """A ``tqdm.auto`` bar for ``progress="auto"``, or None: without tqdm, or
+    outside a notebook when ``stream`` is not a terminal."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    notebook = any(c.__module__ == "tqdm.notebook" for c in tqdm.__mro__)
+    if not (tty or notebook):
+        return None
+    options = dict(total=total, desc=label, unit=" " + unit, file=stream,
+                   mininterval=Progress.INTERVAL)
+    try:  # shown once the job has run 0.5 s, as the plain bar is
+        return tqdm(delay=0.5, **options)
+    except TypeError:  # a tqdm older than 4.58
+        return tqdm(**options)
+
+
+def bake(clips: list[Clip], fps: float, *, progress: ProgressOption = "never",
          stream=None, max_frames=None) -> dict[str, np.ndarray]:
     """Sample every channel of ``clips`` on the frame grid of ``fps``.
+
+    ``progress`` is ``"never"``, ``"auto"``, ``"always"`` or a callable
+    ``progress(done, total)`` counting channel frames (see :class:`Progress`);
+    ``stream`` is where a bar is drawn (stderr).
 
     A clip whose grid would have more than ``max_frames`` frames (default
     :data:`DEFAULT_MAX_FRAMES`, or four per key where the clip has more keys)
@@ -134,7 +286,10 @@ def bake(clips: list[Clip], fps: float, *, progress: str = "never",
     -------
     dict
         ``"<clip>/time"`` -> (frames,) seconds and ``"<clip>/<target>/<path>"``
-        -> (frames, width) values, in clip and channel order. Two clips of
+        -> (frames, width) values, in clip and channel order, the names in the
+        keys escaped so that no two keys are equal (see :func:`array_key`:
+        ``%``, ``/`` outside the node name, ``\\`` and control characters
+        become ``%XX``; other names are unchanged). Two clips of
         the same name (from two files, say) are a ValueError: their keys would
         mix (rename one with ``dataclasses.replace(clip, name=...)``).
     """
@@ -156,14 +311,14 @@ def bake(clips: list[Clip], fps: float, *, progress: str = "never",
     bar = Progress(total, progress, stream)
     arrays: dict[str, np.ndarray] = {}
     for clip, grid in zip(clips, grids):
-        arrays[f"{clip.name}/time"] = grid
+        arrays[array_key(clip.name)] = grid
         for channel in clip.channels:
             values = np.empty((len(grid), channel.width))
             for start in range(0, len(grid), _BLOCK):
                 block = grid[start:start + _BLOCK]
                 values[start:start + len(block)] = channel.sample(block)
                 bar.update(len(block))
-            arrays[f"{clip.name}/{channel.target}/{channel.path}"] = values
+            arrays[array_key(clip.name, channel.target, channel.path)] = values
     bar.close()
     return arrays
 
@@ -179,7 +334,7 @@ def _columns(clips):
     columns = {}
     for clip in clips:
         for channel in clip.channels:
-            base = f"{channel.target}/{channel.path}"
+            base = _channel_key(channel.target, channel.path)
             names = _COMPONENTS.get(channel.path) or [str(i) for i in range(channel.width)]
             for i, name in enumerate(names):
                 columns.setdefault(f"{base}/{name}", (base, i))
@@ -202,20 +357,20 @@ def _time_text(grid: np.ndarray) -> list[str]:
 
 
 def write_csv(path, clips: list[Clip], arrays: dict[str, np.ndarray], *,
-              progress: str = "never", stream=None) -> None:
+              progress: ProgressOption = "never", stream=None) -> None:
     """Save baked arrays in the CSV layout described in this module."""
     columns = _columns(clips)
-    bar = Progress(sum(len(arrays[f"{c.name}/time"]) for c in clips), progress, stream,
+    bar = Progress(sum(len(arrays[array_key(c.name)]) for c in clips), progress, stream,
                    label="write", unit="rows")
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(["clip", "frame", "time", *columns])
         for clip in clips:
-            grid = arrays[f"{clip.name}/time"]
+            grid = arrays[array_key(clip.name)]
             table = np.full((len(grid), len(columns)), np.nan)
             missing = []
             for j, (base, i) in enumerate(columns.values()):
-                key = f"{clip.name}/{base}"
+                key = f"{_clip_key(clip.name)}/{base}"
                 if key in arrays:
                     table[:, j] = arrays[key][:, i]
                 else:
@@ -227,7 +382,7 @@ def write_csv(path, clips: list[Clip], arrays: dict[str, np.ndarray], *,
                 for frame, cells in enumerate(block, start):
                     for j in missing:
                         cells[j] = ""
-                    rows.append([clip.name, frame, times[frame], *cells])
+                    rows.append([_clip_key(clip.name), frame, times[frame], *cells])
                 writer.writerows(rows)
                 bar.update(len(rows))
     bar.close()
@@ -240,11 +395,11 @@ def summary(clips, arrays, fps, source) -> list[str]:
 
     lines = [f"{source} at {fps:g} fps (pass --out FILE.npz or FILE.csv to save):"]
     for clip in clips:
-        grid = arrays[f"{clip.name}/time"]
+        grid = arrays[array_key(clip.name)]
         lines.append(f"  clip {clip.name!r}: {clip.duration:g} s, {len(grid)} frames")
         for channel in clip.channels:
-            values = arrays[f"{clip.name}/{channel.target}/{channel.path}"]
-            name = f"{channel.target}/{channel.path}"
+            values = arrays[array_key(clip.name, channel.target, channel.path)]
+            name = _channel_key(channel.target, channel.path)
             kind = channel.interpolation or "curve"  # None: no glTF sampler form (a spline)
             lines.append(f"    {name:<20} {kind:<11} "
                          f"first {fmt(values[0])}  last {fmt(values[-1])}")
@@ -292,7 +447,7 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
     arrays, described = {}, []
     for clip in clips:
         grid = frame_times(clip.duration, fps)
-        arrays[f"{clip.name}/time"] = grid
+        arrays[array_key(clip.name)] = grid
         extra = []
         if root_motion is not None:
             try:
@@ -300,8 +455,8 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
             except (KeyError, ValueError) as error:
                 fail(f"bake: --root-motion: {error.args[0] if error.args else error}")
             pose = track.sample(np.minimum(grid / track.duration, 1.0))
-            arrays[f"{clip.name}/root_motion/translation"] = pose.position
-            arrays[f"{clip.name}/root_motion/yaw"] = pose.rotation[:, None]
+            arrays[array_key(clip.name, "root_motion", "translation")] = pose.position
+            arrays[array_key(clip.name, "root_motion", "yaw")] = pose.rotation[:, None]
             extra = [_Baked("root_motion", "translation", 3, "root"),
                      _Baked("root_motion", "yaw", 1, "root")]
         if world:
@@ -315,16 +470,24 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
             except ValueError as error:
                 fail(f"bake: --world: {error}")
             channels = []
-            for j in picked:
-                node = scene.nodes[j]
-                target = node.name if node.name is not None else j
+            names = [node.name for node in scene.nodes]
+            counts = collections.Counter(names)
+            for j in dict.fromkeys(picked):  # a node given twice is baked once
+                # as a channel's target: the name, unless another node has it too
+                # or it is the digits of another node's index, else the index
+                name = names[j]
+                target = name if (name is not None and counts[name] == 1 and not (
+                    name.isdigit() and name != str(j))) else j
                 for path, values in zip(("world_translation", "world_rotation", "world_scale"),
                                         trs):
-                    arrays[f"{clip.name}/{target}/{path}"] = values[:, j]
+                    arrays[array_key(clip.name, target, path)] = values[:, j]
                     channels.append(_Baked(target, path, values.shape[-1], "world"))
         else:
             channels = list(clip.channels)
             for key, value in bake([clip], fps, max_frames=max_frames).items():
+                if key in arrays and key != array_key(clip.name):  # a node named root_motion
+                    fail(f"bake: --root-motion: a node named 'root_motion' has the key "
+                         f"{key!r} of the root motion")
                 arrays[key] = value
         described.append(Clip(clip.name, clip.duration, tuple(channels + extra)))
     return arrays, described
@@ -408,13 +571,16 @@ def bake_clips(scene, clips, fps: float, fail, *, world: bool = False, nodes=Non
 
 def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         world: bool = False, nodes=None, root_motion=None, strict: bool = False,
-        warn=None, max_frames=None) -> int:
-    """The ``bake`` command; ``fail(message)`` reports a usage error (exit 2).
-    Returns the exit status: 1 with ``strict`` when a clip has channels that
-    are not baked, else 0."""
+        warn=None, max_frames=None, error=None) -> int:
+    """The ``bake`` command; ``fail(message)`` reports a usage error (an
+    option that is wrong whatever the file: exit 2), ``error(message)`` one of
+    the data (a file that does not read, a clip or node it does not have: exit
+    1; default ``fail``); both must raise. Returns the exit status: 1 with
+    ``strict`` when a clip has channels that are not baked, else 0."""
     from . import gltf
 
     warn = warn or (lambda line: print(line, file=sys.stderr))
+    error = error or fail
     if nodes and not world:
         fail("bake: --nodes needs --world")
     extension = None if out is None else os.path.splitext(out)[1].lower()
@@ -422,21 +588,21 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         fail(f"bake: --out must end in .npz or .csv, got {out!r}")
     try:
         check_frames("bake", [], fps, max_frames)
-    except ValueError as error:
-        fail(str(error))
+    except ValueError as failure:
+        fail(str(failure))
     try:
         scene, clips = load_input(file if file is not None else gltf.sample_path(),
                                   scene=world or root_motion is not None)
-    except (ValueError, OSError, ImportError) as error:
-        fail(f"bake: {error}")
+    except (ValueError, OSError, ImportError) as failure:
+        error(f"bake: {failure}")
     if clip_name is not None:
         chosen = [c for c in clips if c.name == clip_name]
         if not chosen:
             available = ", ".join(repr(c.name) for c in clips) or "none"
-            fail(f"bake: no clip named {clip_name!r} (available: {available})")
+            error(f"bake: no clip named {clip_name!r} (available: {available})")
         clips = chosen
     if not clips:
-        fail(f"bake: {file} has no animations")
+        error(f"bake: {file} has no animations")
     report = _unsupported_report(clips)
     for line in report:
         warn(line)
@@ -445,16 +611,16 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         return 1
     try:
         if world or root_motion is not None:
-            arrays, clips = bake_clips(scene, clips, fps, fail, world=world, nodes=nodes,
+            arrays, clips = bake_clips(scene, clips, fps, error, world=world, nodes=nodes,
                                        root_motion=root_motion, max_frames=max_frames)
         else:
             arrays = bake(clips, fps, progress=progress, max_frames=max_frames)
-    except ValueError as error:  # a frame grid too large to allocate
-        fail(str(error))
+    except ValueError as failure:  # a frame grid too large to allocate
+        error(str(failure))
     except MemoryError:
         frames = sum(clip.duration for clip in clips) * fps
-        fail(f"bake: not enough memory for {frames:.4g} frames at fps={fps:g}: lower --fps "
-             f"or bake one --clip")
+        error(f"bake: not enough memory for {frames:.4g} frames at fps={fps:g}: lower --fps "
+              f"or bake one --clip")
     source = file if file is not None else "the built-in sample"
     if out is None:
         for line in summary(clips, arrays, fps, source):
@@ -465,10 +631,10 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
             write_npz(out, arrays)
         else:
             write_csv(out, clips, arrays, progress=progress)
-    except OSError as error:
-        fail(f"bake: cannot write {out!r} ({error.strerror or error})")
+    except OSError as failure:
+        error(f"bake: cannot write {out!r} ({failure.strerror or failure})")
     channels = sum(len(c.channels) for c in clips)
-    frames = sum(len(arrays[f"{c.name}/time"]) for c in clips)
+    frames = sum(len(arrays[array_key(c.name)]) for c in clips)
     write(f"baked {len(clips)} clip(s), {channels} channel(s), {frames} frame(s) at "
           f"{fps:g} fps from {source} -> {out}")
     return 0
@@ -477,12 +643,17 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
 # -- many files: one output per clip, written atomically, and a manifest ------------
 
 MANIFEST = "manifest.csv"
+KEYS = "keys.csv"  # the manifest's table of array keys
 
 
 class BakeRow(NamedTuple):
-    """One manifest row: a clip baked to ``output`` (a file name in the output
-    folder), or a file that failed (``clip`` and ``output`` empty, ``error``
-    says why)."""
+    """One manifest row: a clip baked to ``output`` (its path in the output
+    folder, ``/``-separated), or a file that failed (``clip`` and ``output``
+    empty, ``error`` says why: the message of a ValueError, else the
+    exception's type and message). ``keys``: ``(node, path, key)`` for each
+    array of the output, ``key`` its key in the ``.npz`` (the column prefix
+    in a ``.csv``, ``time`` for the time column); ``node`` is the node's name
+    or index as text, empty for the frame times (``path`` ``time``)."""
 
     file: str
     clip: str
@@ -490,6 +661,7 @@ class BakeRow(NamedTuple):
     channels: int
     output: str
     error: str
+    keys: tuple = ()
 
 
 def expand_inputs(patterns) -> list[str]:
@@ -567,20 +739,71 @@ def _glob_once(pattern: str) -> list[str]:
     return sorted(found)
 
 
+def _fold(name: str) -> str:
+    """What a case-insensitive or normalizing file system (Windows, macOS)
+    compares of a name."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _unique(name: str, taken: set) -> str:
+    """``name``, or its first free ``.1``, ``.2``, ... suffix when a name
+    ``taken`` already folds to the same (see :func:`_fold`); then taken."""
+    unique, k = name, 0
+    while _fold(unique) in taken:
+        k += 1
+        unique = f"{name}.{k}"
+    taken.add(_fold(unique))
+    return unique
+
+
 def plan_outputs(files) -> list[str]:
-    """An output prefix per input file: its name without the extension, with
-    ``-2``, ``-3``... for repeated names, so that no two files share an output."""
-    seen: dict[str, int] = {}
+    """The output folder of each input file, relative to the output folder and
+    ``/``-separated: the file's path relative to the deepest folder that holds
+    every input, file name and extension included (``x/a.glb`` and ``y/a.glb``
+    bake into ``x/a.glb/`` and ``y/a.glb/``). Names that a case-insensitive
+    file system would confuse with an earlier one in the same folder (or, at
+    the top, with ``manifest.csv`` and ``keys.csv``) take the first free
+    ``.1``, ``.2``, ... suffix, so that no two files share a folder."""
+    absolute = [os.path.abspath(os.fspath(f)) for f in files]
+    try:
+        root = os.path.commonpath([os.path.dirname(a) for a in absolute]) if absolute else ""
+    except ValueError:  # files on several drives: the drive is the first folder
+        root = None
+    taken: dict[tuple, set] = {(): {_fold(MANIFEST), _fold(KEYS)}}
+    named: dict[tuple, str] = {}  # (output folder, input name) -> output name
     prefixes = []
-    for path in files:
-        stem = _safe_name(os.path.splitext(os.path.basename(path))[0])
-        seen[stem] = seen.get(stem, 0) + 1
-        prefixes.append(stem if seen[stem] == 1 else f"{stem}-{seen[stem]}")
+    for path in absolute:
+        if root is None:
+            drive, rest = os.path.splitdrive(path)
+            parts = [drive.strip(":\\/") or "root"] + rest.strip(os.sep).split(os.sep)
+        else:
+            parts = os.path.relpath(path, root).split(os.sep)
+        folder: tuple = ()
+        for part in parts:
+            if (folder, part) not in named:
+                named[folder, part] = _unique(part, taken.setdefault(folder, set()))
+            folder += (named[folder, part],)
+        prefixes.append("/".join(folder))
     return prefixes
 
 
-def _safe_name(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip(".") or "clip"
+# Characters a clip's output file name escapes besides those of keys: the
+# ones Windows refuses in names.
+_UNSAFE_FILE = re.compile(r'[%/\\\x00-\x1f\x7f-\x9f\ud800-\udfff<>:"|?*]')
+_DEVICES = re.compile(r"(CON|PRN|AUX|NUL|COM\d|LPT\d)(\.|$)", re.I)
+
+
+def output_name(clip: str) -> str:
+    """A clip's output file name without the extension: the name with ``%``,
+    ``/``, ``\\``, ``<>:"|?*``, control characters and unpaired surrogates
+    percent-encoded (``%XX`` per UTF-8 byte), and a leading ``.`` or space,
+    or the first letter of a Windows device name (``CON``, ``NUL.x``), too;
+    the empty name is ``%``. Distinct names give distinct file names (``%``
+    itself is encoded)."""
+    name = _percent(str(clip), _UNSAFE_FILE)
+    if name[:1] in (".", " ") or _DEVICES.match(name):
+        name = f"%{ord(name[0]):02X}{name[1:]}"
+    return name or "%"  # no other name gives a lone "%"
 
 
 def write_atomic(path: str, write, token: str) -> None:
@@ -600,20 +823,22 @@ def write_atomic(path: str, write, token: str) -> None:
 
 def remove_parts(out_dir: str, token: str) -> int:
     """Removes the temporary files that killed processes of job ``token`` left
-    in ``out_dir``; returns how many."""
+    in ``out_dir`` and its folders; returns how many."""
     removed = 0
-    for name in os.listdir(out_dir):
-        if name.startswith(".") and f".{token}." in name and name.endswith(".part"):
-            with contextlib.suppress(OSError):
-                os.remove(os.path.join(out_dir, name))
-                removed += 1
+    for folder, _, names in os.walk(out_dir):
+        for name in names:
+            if name.startswith(".") and f".{token}." in name and name.endswith(".part"):
+                with contextlib.suppress(OSError):
+                    os.remove(os.path.join(folder, name))
+                    removed += 1
     return removed
 
 
 def check_options(func: str, fps: float, format: str = "npz", *, world: bool = False,
-                  nodes=None, root_motion=None, max_frames=None) -> None:
+                  nodes=None, root_motion=None, max_frames=None, progress="never") -> None:
     """The options of a many-file bake, checked before any file is read."""
     check_frames(func, [], fps, max_frames)
+    check_progress(func, progress)
     if format not in ("npz", "csv"):
         raise ValueError(f"{func}: format is {format!r} (must be 'npz' or 'csv')")
     if nodes is not None and not world:
@@ -630,24 +855,45 @@ def _raise(message: str):
     raise ValueError(message)
 
 
+def _error_text(error: BaseException) -> str:
+    """A failure as a manifest row says it: a ValueError's message (the
+    readers' and bake's errors name the file and the place), else the
+    exception's type and message."""
+    if isinstance(error, ValueError):
+        return str(error)
+    return f"{type(error).__name__}: {error}"
+
+
 def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
               format: str = "npz", token: str = "bake", path=None, world: bool = False,
               nodes=None, root_motion=None, strict: bool = False,
               max_frames=None) -> list[BakeRow]:
     """Bakes every clip of one glTF, BVH or USD file (or the one named
-    ``clip``) into ``out_dir/<prefix>.<clip>.<format>``, each written
-    atomically, with the options of ``python -m animcore bake`` for one file
-    (``world``, ``nodes``, ``root_motion``, ``strict``), so that each output
-    holds what that command writes for the clip. Returns one
-    :class:`BakeRow` per clip, or a single failed row: errors are data here,
-    so that one bad file never stops a batch. ``file`` is the name reported
-    in the rows; ``path`` the one opened (default: ``file``)."""
-    rig = dict(world=world, nodes=nodes, root_motion=root_motion, max_frames=max_frames)
+    ``clip``) into the folder ``out_dir/<prefix>`` (see :func:`plan_outputs`),
+    one ``<clip>.<format>`` per clip (its name escaped by
+    :func:`output_name`; names a case-insensitive file system would confuse
+    take the first free ``.1``, ``.2``, ... suffix), each written atomically,
+    with the options of ``python -m animcore bake`` for one file (``world``,
+    ``nodes``, ``root_motion``, ``strict``), so that each output holds what
+    that command writes for the clip. Returns one :class:`BakeRow` per clip,
+    or a single failed row: errors are data here, whatever their type, so
+    that one bad file never stops a batch; only ``MemoryError`` outside the
+    bake of a clip, ``KeyboardInterrupt`` and ``SystemExit`` (the process's
+    own failures) propagate. ``file`` is the name reported in the rows;
+    ``path`` the one opened (default: ``file``)."""
     try:
-        scene, clips = load_input(file if path is None else path,
-                                  scene=world or root_motion is not None)
-    except (ValueError, OSError, ImportError) as error:
-        return [BakeRow(file, "", 0, 0, "", str(error))]
+        return _bake_file(file, prefix, out_dir, fps, clip, format, token,
+                          file if path is None else path, strict,
+                          dict(world=world, nodes=nodes, root_motion=root_motion,
+                               max_frames=max_frames))
+    except MemoryError:
+        raise
+    except Exception as error:  # a reader's or the file's failure, whatever its type
+        return [BakeRow(file, "", 0, 0, "", _error_text(error))]
+
+
+def _bake_file(file, prefix, out_dir, fps, clip, format, token, path, strict, rig):
+    scene, clips = load_input(path, scene=rig["world"] or rig["root_motion"] is not None)
     if clip is not None:
         clips = [c for c in clips if c.name == clip]
         if not clips:
@@ -658,31 +904,35 @@ def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
     if report and strict:
         return [BakeRow(file, "", 0, 0, "", "not baked (strict): " + "; ".join(
             line.replace("bake: warning: ", "", 1) for line in report))]
-    rows, used = [], set()
+    folder = os.path.join(out_dir, *prefix.split("/"))
+    rows, taken = [], set()
     for c in clips:
-        name = f"{prefix}.{_safe_name(c.name)}"
-        while name in used:  # clip names that differ only in unsafe characters
-            name += "_"
-        used.add(name)
-        output = f"{name}.{format}"
+        output = f"{prefix}/{_unique(output_name(c.name), taken)}.{format}"
         try:
             arrays, described = bake_clips(scene, [c], fps, _raise, **rig)
+            os.makedirs(folder, exist_ok=True)
+            target = os.path.join(out_dir, *output.split("/"))
             if format == "npz":
-                write_atomic(os.path.join(out_dir, output),
-                             lambda target: write_npz(target, arrays), token)
+                write_atomic(target, lambda temporary: write_npz(temporary, arrays), token)
+                keys = [(str(ch.target), ch.path, array_key(c.name, ch.target, ch.path))
+                        for ch in described[0].channels]
             else:
-                write_atomic(os.path.join(out_dir, output),
-                             lambda target: write_csv(target, described, arrays), token)
-        except (ValueError, OSError) as error:
-            rows.append(BakeRow(file, c.name, 0, len(c.channels), "", str(error)))
-            continue
+                write_atomic(target, lambda temporary: write_csv(temporary, described, arrays),
+                             token)
+                keys = [(str(ch.target), ch.path, _channel_key(ch.target, ch.path))
+                        for ch in described[0].channels]
         except MemoryError:
             rows.append(BakeRow(file, c.name, 0, len(c.channels), "",
                                 f"not enough memory for {c.duration * fps:.4g} frames at "
                                 f"fps={fps:g}"))
             continue
-        rows.append(BakeRow(file, c.name, len(arrays[f"{c.name}/time"]),
-                            len(described[0].channels), output, ""))
+        except Exception as error:  # this clip's failure; the file's other clips go on
+            rows.append(BakeRow(file, c.name, 0, len(c.channels), "", _error_text(error)))
+            continue
+        time_key = array_key(c.name) if format == "npz" else "time"
+        rows.append(BakeRow(file, c.name, len(arrays[array_key(c.name)]),
+                            len(described[0].channels), output, "",
+                            (("", "time", time_key), *keys)))
     return rows
 
 
@@ -720,31 +970,54 @@ def batch_sizes(files: int, workers: int, largest: int = 50) -> list[int]:
 
 
 def write_manifest(out_dir: str, rows, token: str = "bake") -> str:
-    """Writes the rows to ``out_dir/manifest.csv`` (atomically); returns its path."""
+    """Writes the rows to ``out_dir/manifest.csv``, one per row (the fields
+    of :class:`BakeRow` but ``keys``), and their keys to ``out_dir/keys.csv``,
+    one per array: ``file, clip, node, path, output, key`` (the input file,
+    the clip's and the node's names as they are in the file, and the output
+    and the key they went to). Both are written atomically; returns the
+    manifest's path."""
     path = os.path.join(out_dir, MANIFEST)
 
-    def write(target):
-        with open(target, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(BakeRow._fields)
-            writer.writerows(rows)
+    def table(header, records):
+        def write(target):
+            with open(target, "w", newline="", encoding="utf-8",
+                      errors="surrogatepass") as handle:
+                writer = csv.writer(handle, lineterminator="\n")
+                writer.writerow(header)
+                writer.writerows(records)
+        return write
 
-    write_atomic(path, write, token)
+    write_atomic(os.path.join(out_dir, KEYS), table(
+        ["file", "clip", "node", "path", "output", "key"],
+        [(r.file, r.clip, node, p, r.output, key) for r in rows for node, p, key in r.keys]),
+        token)
+    write_atomic(path, table(BakeRow._fields[:-1], [r[:-1] for r in rows]), token)
     return path
 
 
 def read_manifest(out_dir: str) -> list[BakeRow]:
-    """The rows of ``out_dir/manifest.csv``."""
-    with open(os.path.join(out_dir, MANIFEST), newline="", encoding="utf-8") as handle:
-        reader = csv.reader(handle)
-        next(reader)
-        return [BakeRow(f, c, int(n), int(k), o, e) for f, c, n, k, o, e in reader]
+    """The rows of ``out_dir/manifest.csv``, with their keys from ``keys.csv``
+    (when the folder has one)."""
+    def table(name):
+        with open(os.path.join(out_dir, name), newline="", encoding="utf-8",
+                  errors="surrogatepass") as handle:
+            reader = csv.reader(handle)
+            next(reader)
+            return list(reader)
+
+    keys: dict = {}
+    if os.path.exists(os.path.join(out_dir, KEYS)):
+        for file, _, node, path, output, key in table(KEYS):
+            keys.setdefault((file, output), []).append((node, path, key))
+    return [BakeRow(f, c, int(n), int(k), o, e, tuple(keys.get((f, o), ())) if o else ())
+            for f, c, n, k, o, e in table(MANIFEST)]
 
 
 def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = None,
                clip=None, format: str = "npz", world: bool = False, nodes=None,
-               root_motion=None, strict: bool = False, progress: str = "never",
-               stream=None, max_frames=None) -> list[BakeRow]:
+               root_motion=None, strict: bool = False,
+               progress: ProgressOption = "never", stream=None,
+               max_frames=None) -> list[BakeRow]:
     """Bakes many files with ``workers`` local processes (default: one per
     core; 1 bakes in this process), without Dask. Same options, outputs and
     manifest as :func:`animcore.dask.bake_many`."""
@@ -757,7 +1030,7 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
     if workers < 1:
         raise ValueError(f"bake: workers is {workers} (must be >= 1)")
     check_options("bake", fps, format, world=world, nodes=nodes, root_motion=root_motion,
-                  max_frames=max_frames)
+                  max_frames=max_frames, progress=progress)
     os.makedirs(out_dir, exist_ok=True)
     token = uuid.uuid4().hex[:12]
     work = batches(files, plan_outputs(files), batch_sizes(len(files), workers))
@@ -781,7 +1054,7 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
                 try:
                     done[i] = future.result()
                 except Exception as error:  # a crashed worker: its files failed
-                    done[i] = [BakeRow(f, "", 0, 0, "", f"{type(error).__name__}: {error}")
+                    done[i] = [BakeRow(f, "", 0, 0, "", _error_text(error))
                                for f, _, _ in work[i]]
                 bar.update(len(work[i]))
     bar.close()
@@ -791,44 +1064,57 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
     return rows
 
 
-def is_many(patterns, workers=None, scheduler=None) -> bool:
-    """Whether the command line asks for the many-file bake: several inputs, a
-    pattern or folder, ``--workers`` or ``--scheduler``."""
-    return (len(patterns) > 1 or workers is not None or scheduler is not None
-            or any(glob.has_magic(p) or os.path.isdir(p) for p in patterns))
+def is_many(patterns, workers=None, scheduler=None, out=None) -> bool:
+    """Whether the command line asks for the many-file bake: several inputs,
+    ``--workers`` or ``--scheduler``, or a pattern or folder unless it holds
+    exactly one file and ``--out`` is not a folder (None, ``.npz`` or
+    ``.csv``): one file bakes as a single file, however it is named."""
+    if len(patterns) > 1 or workers is not None or scheduler is not None:
+        return True
+    if not any(glob.has_magic(p) or os.path.isdir(p) for p in patterns):
+        return False
+    if out is not None and os.path.splitext(out)[1].lower() not in (".npz", ".csv"):
+        return True
+    return len(expand_inputs(patterns)) != 1
 
 
 def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, workers=None,
              scheduler=None, write=print, world: bool = False, nodes=None,
              root_motion=None, strict: bool = False, bake_many=None,
-             max_frames=None) -> int:
+             max_frames=None, error=None) -> int:
     """The ``bake`` command for several inputs, ``--workers`` or ``--scheduler``:
     one output per clip in the folder ``out`` and its manifest, each baked
     with the single-file options (``--world``, ``--nodes``, ``--root-motion``,
     ``--strict``). With ``scheduler``, ``bake_many`` is the function that bakes
-    on that cluster (:func:`animcore.dask.bake_many`). Returns the exit status:
+    on that cluster (:func:`animcore.dask.bake_many`). ``fail`` and ``error``
+    report usage and data errors as for :func:`run`. Returns the exit status:
     1 when a file failed."""
+    error = error or fail
     if nodes and not world:
         fail("bake: --nodes needs --world")
+    if out is None and len(patterns) == 1 and not expand_inputs(patterns):
+        error(f"bake: {os.fspath(patterns[0])!r} holds no file to bake (.gltf, .glb, .bvh, "
+              ".usd, .usda, .usdc, .usdz)")
     if out is None or os.path.splitext(out)[1].lower() in (".npz", ".csv"):
         fail("bake: several inputs (or --workers, --scheduler) need --out DIR, a folder "
-             "that receives one .npz per clip and manifest.csv")
+             "that receives a folder per input with one .npz per clip, manifest.csv and "
+             "keys.csv")
     if os.path.exists(out) and not os.path.isdir(out):
         fail(f"bake: --out {out!r} exists and is not a folder")
     if workers is not None and workers < 1:
         fail(f"bake: --workers is {workers} (must be >= 1)")
     try:
         check_frames("bake", [], fps, max_frames)
-    except ValueError as error:
-        fail(str(error))
+    except ValueError as failure:
+        fail(str(failure))
     options = dict(fps=fps, clip=clip_name, world=world, nodes=nodes,
                    root_motion=root_motion, strict=strict, progress=progress,
                    max_frames=max_frames)
     if scheduler is not None:
         try:  # bake_many: animcore.dask's, passed in by the command (dask builds on bake)
             rows = bake_many(patterns, out, client=scheduler, **options)
-        except ImportError as error:
-            fail(f"bake: {error}")
+        except ImportError as failure:
+            error(f"bake: {failure}")
     else:
         rows = bake_local(patterns, out, workers=workers, **options)
     failed = [row for row in rows if row.error]

@@ -77,7 +77,7 @@ class _Parser:
         self.lines = text.splitlines()
         self.motion_line = None
         self.names: set[str] = set()  # every ROOT/JOINT name in the file
-        self.renamed: list[tuple[str, str, int]] = []
+        self.renamed: list[tuple[str, str, int, bool]] = []
         for number, line in enumerate(self.lines, 1):
             words = line.split()
             if words and words[0] == "MOTION":
@@ -134,7 +134,7 @@ class _Parser:
             while f"{base}.{k}" in self.used or f"{base}.{k}" in self.names:
                 k += 1
             name = f"{base}.{k}"
-            self.renamed.append((base, name, line))
+            self.renamed.append((base, name, line, reserved))
         self.used.add(name)
         return name
 
@@ -297,9 +297,10 @@ def load(path) -> "model.Scene":
     parser = _Parser(text, path)
     parser.hierarchy()
     frame_time, values = parser.motion()
-    for base, name, line in parser.renamed:
-        warnings.warn(f"{path}:{line}: a second joint named {base!r} is named {name!r}",
-                      BvhWarning, stacklevel=2)
+    for base, name, line, end in parser.renamed:
+        what = f"an End Site named like the joint {base!r}" if end else \
+            f"a second joint named {base!r}"
+        warnings.warn(f"{path}:{line}: {what} is named {name!r}", BvhWarning, stacklevel=2)
     joints = parser.joints
     frames = len(values)
     times = np.arange(frames) * frame_time

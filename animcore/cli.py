@@ -93,15 +93,17 @@ def _add_bake(commands) -> None:
     bake.add_argument("file", nargs="*", default=[],
                       help=".gltf, .glb, .bvh or .usd/.usda/.usdc/.usdz files (read by "
                            "extension), glob patterns or folders (default: the built-in "
-                           "sample); several bake in parallel into --out DIR, one .npz per "
-                           "clip plus manifest.csv, with the same options")
+                           "sample); several bake in parallel into --out DIR with the same "
+                           "options; a folder or pattern holding one file bakes as that file")
     bake.add_argument("--fps", type=float, default=30.0, help="frames per second (default 30)")
     bake.add_argument("--clip", default=None, help="bake only the clip of this name")
     bake.add_argument("--out", default=None,
                       help="output file, .npz or .csv (default: print a summary); a folder "
-                           "for several inputs")
+                           "for several inputs: one folder per input (placed as the inputs "
+                           "are) with one file per clip, manifest.csv and keys.csv")
     bake.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
-                      help="progress bar on stderr (auto: on a terminal, for long jobs)")
+                      help="progress bar on stderr (auto: on a terminal, for long jobs; a "
+                           "tqdm bar when tqdm is installed)")
     bake.add_argument("--max-frames", type=int, default=None, metavar="N",
                       help="frames per clip beyond which a clip is refused (default "
                            "1,000,000, or four per key of a clip with more keys)")
@@ -115,19 +117,42 @@ def _add_bake(commands) -> None:
     bake.set_defaults(run=_run_bake)
 
 
+def _message(text: str) -> str:
+    """A library message as the command says it: without the leading ``bake: ``
+    that names the function (the prefix ``animcore bake: error:`` names it)."""
+    return text[len("bake: "):] if text.startswith("bake: ") else text
+
+
+def _usage_error(parser):
+    """Reports an argument error: the command's usage, then the message (exit 2)."""
+    return lambda text: parser.error(_message(text))
+
+
+def _data_error(parser):
+    """Reports an error of the data (a file, a clip, a node): the message
+    alone, ``animcore bake: error: ...`` (exit 1); the usage would not help."""
+    def error(text):
+        sys.stderr.write(f"{parser.prog}: error: {_message(text)}\n")
+        sys.exit(1)
+    return error
+
+
 def _run_bake(args, parser) -> int:
     from . import bake
-    if bake.is_many(args.file, args.workers, args.scheduler):
+    fail, error = _usage_error(parser), _data_error(parser)
+    if bake.is_many(args.file, args.workers, args.scheduler, args.out):
         from . import dask  # imports only animcore's part; the dask package when it runs
         return bake.run_many(args.file, args.fps, args.clip, args.out, args.progress,
-                             parser.error, workers=args.workers, scheduler=args.scheduler,
+                             fail, workers=args.workers, scheduler=args.scheduler,
                              world=args.world, nodes=args.nodes,
                              root_motion=args.root_motion, strict=args.strict,
-                             bake_many=dask.bake_many, max_frames=args.max_frames)
-    return bake.run(args.file[0] if args.file else None, args.fps, args.clip, args.out,
-                    args.progress, parser.error, world=args.world, nodes=args.nodes,
-                    root_motion=args.root_motion, strict=args.strict,
-                    max_frames=args.max_frames)
+                             bake_many=dask.bake_many, max_frames=args.max_frames,
+                             error=error)
+    # one file, named as such or the only file a folder or pattern holds
+    file = bake.expand_inputs(args.file)[0] if args.file else None
+    return bake.run(file, args.fps, args.clip, args.out, args.progress, fail,
+                    world=args.world, nodes=args.nodes, root_motion=args.root_motion,
+                    strict=args.strict, max_frames=args.max_frames, error=error)
 
 
 # The commands, in the order `--help` lists them.

@@ -131,7 +131,7 @@ def _gather_rows(client, futures, index, work, done) -> None:
             try:
                 results.append(future.result())
             except Exception as error:
-                results.append([BakeRow(f, "", 0, 0, "", f"{type(error).__name__}: {error}")
+                results.append([BakeRow(f, "", 0, 0, "", _bake._error_text(error))
                                 for f, _, _ in work[index[future.key]]])
     for future, rows in zip(futures, results):
         done[index[future.key]] = rows
@@ -140,7 +140,8 @@ def _gather_rows(client, futures, index, work, done) -> None:
 def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
               format: str = "npz", world: bool = False, nodes=None, root_motion=None,
               strict: bool = False, workers: int | None = None, batch: int | None = None,
-              progress: str = "auto", stream=None, max_frames=None) -> list[BakeRow]:
+              progress: _bake.ProgressOption = "auto", stream=None,
+              max_frames=None) -> list[BakeRow]:
     """Bake many glTF, BVH and USD files on a Dask cluster: one output per clip
     and a manifest.
 
@@ -153,8 +154,14 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         USD file needs ``usd-core`` on the workers (without it, its row says
         how to install it).
     out_dir : str or os.PathLike
-        Folder that receives ``<file>.<clip>.npz`` (or ``.csv``) per clip and
-        ``manifest.csv``; created if missing.
+        Folder that receives, for each input, a folder named and placed as
+        the input is below the deepest folder holding every input (``x/a.glb``
+        and ``y/a.glb`` bake into ``x/a.glb/`` and ``y/a.glb/``, see
+        :func:`animcore.bake.plan_outputs`) with one ``<clip>.npz`` (or
+        ``.csv``) per clip (see :func:`animcore.bake.output_name`), and
+        ``manifest.csv`` and ``keys.csv`` (which input, clip and node went to
+        which output and key, see :func:`animcore.bake.write_manifest`);
+        created if missing.
     fps : float
         Frames per second of the bake grid (see :func:`animcore.bake.frame_times`).
     client : distributed.Client or str, optional
@@ -177,8 +184,12 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         Processes of the LocalCluster (default: one per core).
     batch : int, optional
         Files per task (default: shrinking sizes, see :func:`animcore.bake.batch_sizes`).
-    progress : {"auto", "always", "never"}
-        A progress bar of the files done, on ``stream`` (stderr).
+    progress : {"auto", "always", "never"} or callable
+        A progress bar of the files done, on ``stream`` (stderr; with tqdm
+        installed, a tqdm bar, a widget in Jupyter), or a callable
+        ``progress(done, total)`` counting files, called at most a few
+        hundred times and once at the end with ``done == total`` (see
+        :class:`animcore.bake.Progress`).
     max_frames : int, optional
         Frames per clip beyond which a clip is a failed row instead of being
         baked (default :data:`animcore.bake.DEFAULT_MAX_FRAMES`; see
@@ -187,9 +198,11 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
     Returns
     -------
     list of BakeRow
-        ``(file, clip, frames, channels, output, error)`` per clip, in input
-        order; a file that could not be baked is one row with its error (the
-        others complete). The same rows are in ``out_dir/manifest.csv``.
+        ``(file, clip, frames, channels, output, error, keys)`` per clip, in
+        input order; a file that could not be baked, whatever it raised
+        (a ValueError, a RecursionError, USD's ``Tf.ErrorException``...), is
+        one row with its error (the other files, of its task too, complete).
+        The same rows are in ``out_dir/manifest.csv`` and ``keys.csv``.
 
     What travels: each task is a batch of input paths and the options (a few
     hundred bytes); its worker reads the files, bakes every clip, writes the
@@ -206,7 +219,7 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
     """
     distributed = _import("distributed")
     _bake.check_options("bake_many", fps, format, world=world, nodes=nodes,
-                        root_motion=root_motion, max_frames=max_frames)
+                        root_motion=root_motion, max_frames=max_frames, progress=progress)
     files = _bake.expand_inputs(paths)
     out_dir = os.fspath(out_dir)
     os.makedirs(out_dir, exist_ok=True)

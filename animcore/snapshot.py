@@ -51,7 +51,22 @@ TICK_MAX = 2**32 - 1
 _REALS = (int, float, np.integer, np.floating)
 
 
-class PushResult(enum.IntEnum):
+class _NamedIntEnum(enum.IntEnum):
+    """An IntEnum that prints as its name (``print(mode)`` says
+    ``INTERPOLATE``, not ``2``), in ``str()`` and f-strings; numeric format
+    specifications (``f"{mode:d}"``) still give the number."""
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        try:
+            return format(self.name, spec)
+        except ValueError:  # a numeric specification
+            return format(int(self), spec)
+
+
+class PushResult(_NamedIntEnum):
     """Outcome of one push. Arrays of results hold these values as uint8."""
 
     ACCEPTED = 0
@@ -64,7 +79,7 @@ _TIMELINE_INTEGERS = ("tick", "segment")
 _BUFFER_INTEGERS = ("entity", "tick", "segment", "generation")
 
 
-class SampleMode(enum.IntEnum):
+class SampleMode(_NamedIntEnum):
     """How a sample was produced. Arrays of modes hold these values as uint8."""
 
     EMPTY = 0

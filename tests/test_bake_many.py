@@ -29,6 +29,12 @@ def refused(capsys, *args):
     return stop.value.code, capsys.readouterr().err
 
 
+def files_below(folder):
+    """Every file below ``folder``, as ``/``-separated paths relative to it."""
+    return sorted(str(p.relative_to(folder).as_posix())
+                  for p in pathlib.Path(folder).rglob("*") if p.is_file())
+
+
 def folder_with_a_broken_file(tmp_path):
     folder = tmp_path / "clips"
     folder.mkdir()
@@ -53,7 +59,8 @@ def test_workers_bake_each_clip_to_its_own_file_with_a_manifest(tmp_path):
     assert rows[-1].error.startswith(f"{folder / 'broken.glb'}: ") and rows[-1].output == ""
     assert f"failed: {folder / 'broken.glb'}: " in result.stdout
     assert "baked 5 clip(s) from 2 of 3 file(s) at 10 fps" in result.stdout
-    assert sorted(os.listdir(out)) == sorted([r.output for r in rows[:-1]] + ["manifest.csv"])
+    assert files_below(out) == sorted([r.output for r in rows[:-1]] + ["keys.csv",
+                                                                     "manifest.csv"])
     for row in rows[:-1]:
         clip = next(c for c in gltf.load(row.file) if c.name == row.clip)
         expected = bake.bake([clip], 10)
@@ -90,8 +97,8 @@ def test_same_file_names_in_different_folders_get_distinct_outputs(tmp_path):
         for suffix in (".gltf", ".bin"):
             shutil.copy(DATA / "Animation_Node" / ("Animation_Node_00" + suffix), tmp_path / name)
     rows = bake.bake_local([tmp_path / "a", tmp_path / "b"], tmp_path / "out", workers=1)
-    assert [r.output for r in rows] == ["Animation_Node_00.animation0.npz",
-                                        "Animation_Node_00-2.animation0.npz"]
+    assert [r.output for r in rows] == ["a/Animation_Node_00.gltf/animation0.npz",
+                                        "b/Animation_Node_00.gltf/animation0.npz"]
 
 
 def test_a_pattern_that_matches_nothing_is_a_failed_row(tmp_path):
@@ -103,7 +110,7 @@ def test_several_inputs_need_an_output_folder(tmp_path, capsys):
     status, stderr = refused(capsys, DATA / "Fox" / "Fox.glb",
                              DATA / "Animation_Node" / "Animation_Node_00.gltf")
     assert status == 2
-    assert "bake: several inputs (or --workers, --scheduler) need --out DIR" in stderr
+    assert "bake: error: several inputs (or --workers, --scheduler) need --out DIR" in stderr
 
 
 def test_an_output_file_for_several_inputs_is_refused(tmp_path, capsys):
@@ -119,12 +126,13 @@ def test_an_output_folder_that_is_a_file_is_refused(tmp_path, capsys):
     status, stderr = refused(capsys, DATA / "Fox" / "Fox.glb", "--workers", 1,
                              "--out", tmp_path / "taken")
     assert status == 2
-    assert f"bake: --out {str(tmp_path / 'taken')!r} exists and is not a folder" in stderr
+    assert f"bake: error: --out {str(tmp_path / 'taken')!r} exists and is not a folder" \
+        in stderr
 
 
 def test_zero_workers_is_refused(tmp_path, capsys):
     status, stderr = refused(capsys, DATA / "Fox" / "Fox.glb", "--workers", 0, "--out", tmp_path)
-    assert status == 2 and "bake: --workers is 0 (must be >= 1)" in stderr
+    assert status == 2 and "bake: error: --workers is 0 (must be >= 1)" in stderr
     assert list(tmp_path.iterdir()) == []
 
 
@@ -259,7 +267,7 @@ def test_the_command_refuses_nodes_without_world_for_many_files(tmp_path, capsys
         cli.main(["bake", str(FOX), str(BVH / "bvh_test2.bvh"), "--out", str(tmp_path),
                   "--nodes", "0"])
     assert exit_info.value.code == 2
-    assert "bake: --nodes needs --world" in capsys.readouterr().err
+    assert "bake: error: --nodes needs --world" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("options, message", [
@@ -289,7 +297,7 @@ def test_bvh_files_bake_with_the_outputs_and_rows_of_gltf_ones(tmp_path):
     for row in rows[:len(names)]:
         (clip,) = bvh.load(row.file).clips
         expected = bake.bake([clip], 24)  # the channels sampled on the frame grid
-        assert (row.clip, row.output) == (clip.name, f"{clip.name}.{clip.name}.npz")
+        assert (row.clip, row.output) == (clip.name, f"bvh/{clip.name}.bvh/{clip.name}.npz")
         assert row.frames == len(bake.frame_times(clip.duration, 24))
         assert row.channels == len(clip.channels) and not row.error
         assert_same_bytes(tmp_path / row.output, expected)
@@ -312,9 +320,9 @@ def test_a_usd_file_without_usd_core_is_a_failed_row_saying_how_to_install_it(tm
     monkeypatch.setitem(sys.modules, "pxr", None)  # as if usd-core were not installed
     rows = bake.bake_local([USD, FOX], tmp_path, workers=1, clip="Walk")
     assert rows[0] == bake.BakeRow(
-        str(USD), "", 0, 0, "", "animcore.usd needs OpenUSD's Python bindings: pip install "
-                                "'animcore[usd]' (the usd-core package)")
-    assert rows[1].output == "Fox.Walk.npz" and not rows[1].error
+        str(USD), "", 0, 0, "", "ImportError: animcore.usd needs OpenUSD's Python bindings: "
+                                "pip install 'animcore[usd]' (the usd-core package)")
+    assert rows[1].output == "gltf/Fox/Fox.glb/Walk.npz" and not rows[1].error
 
 
 def test_a_usd_file_bakes_its_skeleton_animation(tmp_path):
@@ -324,7 +332,7 @@ def test_a_usd_file_bakes_its_skeleton_animation(tmp_path):
     rows = bake.bake_local([USD], tmp_path, fps=24, workers=1)
     (clip,) = usd.load(USD).clips
     assert [(r.file, r.clip, r.output, r.error) for r in rows] == [
-        (str(USD), clip.name, f"walker.{clip.name}.npz", "")]
+        (str(USD), clip.name, f"walker.usda/{clip.name}.npz", "")]
     assert_same_bytes(tmp_path / rows[0].output, bake.bake([clip], 24))
     world = bake.bake_local([USD], tmp_path / "world", fps=24, workers=1, world=True)
     assert_same_bytes(tmp_path / "world" / world[0].output,
@@ -391,16 +399,17 @@ def test_tasks_shrink_towards_the_end_and_cover_every_file_once(files, workers):
         [4] * (files // 4) + [files % 4] * (files % 4 > 0)
 
 
-def test_one_usd_file_without_usd_core_is_a_usage_error_saying_how_to_install_it(
+def test_one_usd_file_without_usd_core_is_an_error_saying_how_to_install_it(
         monkeypatch, capsys):
     from animcore import cli
 
     monkeypatch.setitem(sys.modules, "pxr", None)
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["bake", str(USD)])
-    assert exit_info.value.code == 2
-    assert "bake: animcore.usd needs OpenUSD's Python bindings: pip install 'animcore[usd]'" \
-        in capsys.readouterr().err
+    assert exit_info.value.code == 1
+    assert capsys.readouterr().err.startswith(
+        "python -m animcore bake: error: animcore.usd needs OpenUSD's Python bindings: pip "
+        "install 'animcore[usd]'")
 
 
 BOMB = """HIERARCHY
@@ -438,7 +447,7 @@ def test_a_frame_grid_the_input_does_not_justify_is_refused_before_allocating(tm
         bake.bake(clips, 30.0, max_frames=0)
     # the command line and the many-file bake refuse it the same way
     status, stderr = refused(capsys, path, "--out", tmp_path / "o.npz")
-    assert status == 2 and "would be 1e+08 frames" in stderr and "Traceback" not in stderr
+    assert status == 1 and "would be 1e+08 frames" in stderr and "Traceback" not in stderr
     rows = bake.bake_local([path], tmp_path / "out", workers=1)
     assert rows[0].error.startswith("bake: clip 'bomb': ") and not rows[0].output
     rows = bake.bake_local([path], tmp_path / "out", workers=1, fps=1e-3, max_frames=5000)
@@ -454,3 +463,367 @@ def test_a_double_star_glob_over_self_links_ends_and_bakes_each_real_file_once(t
     os.symlink("..", folder / "deep" / "up")
     files = bake.expand_inputs([str(folder / "**" / "*.glb")])
     assert files == [str(folder / "deep" / "Fox.glb")]
+
+
+# -- one bad file never fails a batch ---------------------------------------------
+
+def tiny_clip_file(path, clips, nodes=("n",)):
+    """A .gltf file whose clip ``name`` moves node ``nodes[node]`` from x = v
+    (t = 0) to x = v + 1 (t = 1), linearly, for each ``name: (node, v)``:
+    baked at 2 fps, x is v, v + 0.5, v + 1."""
+    from gltf_writer import Builder
+
+    b = Builder()
+    indices = [b.node(name) for name in nodes]
+    for name, (node, v) in clips.items():
+        b.animation([(indices[node], "translation", [0.0, 1.0],
+                      [[v, 0.0, 0.0], [v + 1.0, 0.0, 0.0]], "LINEAR")], name=name)
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return b.write_gltf(path)
+
+
+def moved(v):
+    """What a clip of tiny_clip_file bakes to at 2 fps: its translation."""
+    return np.array([[v, 0.0, 0.0], [v + 0.5, 0.0, 0.0], [v + 1.0, 0.0, 0.0]])
+
+
+RAISED = {"recursion": RecursionError("maximum recursion depth exceeded"),
+          "attribute": AttributeError("'dict' object has no attribute 'clips'"),
+          "type": TypeError("unhashable type: 'list'"),
+          "key": KeyError("accessors")}
+
+
+def raising_reader(original):
+    """load_input, except for files named after a RAISED entry, for which it
+    raises that exception (and for "tf" USD's own error, where usd-core is
+    installed), as a reader with a bug would."""
+    def load_input(path, **options):
+        stem = pathlib.Path(str(path)).stem
+        if stem in RAISED:
+            raise RAISED[stem]
+        if stem == "tf":
+            from pxr import Tf
+            Tf.RaiseRuntimeError("a stage USD cannot compose")
+        return original(path, **options)
+    return load_input
+
+
+def library_with_bad_files(folder):
+    """Good files, real malformed ones and files the raising reader refuses."""
+    tiny_clip_file(folder / "good1.gltf", {"c": (0, 1.0)})
+    for stem in [*RAISED, "tf"]:
+        tiny_clip_file(folder / f"{stem}.gltf", {"c": (0, 2.0)})
+    (folder / "broken.glb").write_bytes(b"glTF\x02\x00\x00\x00\x0c\x00\x00\x00")
+    (folder / "broken.bvh").write_text("HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n")
+    tiny_clip_file(folder / "good2.gltf", {"c": (0, 3.0)})
+
+
+def assert_bad_files_are_rows(rows, folder, out):
+    by_file = {pathlib.Path(r.file).name: r for r in rows}
+    assert len(by_file) == len(rows) == 4 + len(RAISED) + 1
+    for stem, error in RAISED.items():
+        row = by_file[f"{stem}.gltf"]
+        assert (row.clip, row.output) == ("", "")
+        assert row.error == f"{type(error).__name__}: {error}"
+    tf = by_file["tf.gltf"].error
+    try:
+        import pxr  # noqa: F401
+        assert tf.startswith("ErrorException: ") and "a stage USD cannot compose" in tf
+    except ImportError:
+        assert tf == "ModuleNotFoundError: No module named 'pxr'"
+    assert by_file["broken.glb"].error.startswith(f"{folder / 'broken.glb'}: GLB")
+    assert by_file["broken.bvh"].error.startswith(f"{folder / 'broken.bvh'}:4: ")
+    for name, v in (("good1.gltf", 1.0), ("good2.gltf", 3.0)):
+        row = by_file[name]
+        assert not row.error and row.output == f"{name}/c.npz"
+        with np.load(out / row.output) as saved:
+            np.testing.assert_array_equal(saved["c/n/translation"], moved(v))
+    assert bake.read_manifest(out) == rows
+
+
+def test_any_exception_a_file_raises_is_its_row_and_the_batch_goes_on(tmp_path, monkeypatch):
+    folder = tmp_path / "lib"
+    library_with_bad_files(folder)
+    monkeypatch.setattr(bake, "load_input", raising_reader(bake.load_input))
+    rows = bake.bake_local([folder], tmp_path / "out", fps=2, workers=1)
+    assert_bad_files_are_rows(rows, folder, tmp_path / "out")
+    # the command reports them and exits 1
+    status = cli.main(["bake", str(folder), "--out", str(tmp_path / "cli"), "--fps", "2",
+                       "--workers", "1", "--progress", "never"])
+    assert status == 1 and bake.read_manifest(tmp_path / "cli") == rows
+
+
+def test_a_clip_that_raises_is_its_row_and_the_files_other_clips_are_baked(tmp_path,
+                                                                           monkeypatch):
+    tiny_clip_file(tmp_path / "two.gltf", {"walk": (0, 1.0), "run": (0, 5.0)})
+    original = bake.bake_clips
+
+    def bake_clips(scene, clips, *args, **kwargs):
+        if clips[0].name == "walk":
+            raise TypeError("cannot bake this")
+        return original(scene, clips, *args, **kwargs)
+
+    monkeypatch.setattr(bake, "bake_clips", bake_clips)
+    rows = bake.bake_local([tmp_path / "two.gltf"], tmp_path / "out", fps=2, workers=1)
+    assert [(r.clip, r.output, r.error) for r in rows] == [
+        ("walk", "", "TypeError: cannot bake this"), ("run", "two.gltf/run.npz", "")]
+    with np.load(tmp_path / "out" / "two.gltf" / "run.npz") as saved:
+        np.testing.assert_array_equal(saved["run/n/translation"], moved(5.0))
+
+
+@pytest.mark.parametrize("stop", [MemoryError, KeyboardInterrupt, SystemExit])
+def test_the_process_own_failures_stop_the_run(tmp_path, monkeypatch, stop):
+    tiny_clip_file(tmp_path / "a.gltf", {"c": (0, 1.0)})
+
+    def load_input(path, **options):
+        raise stop()
+
+    monkeypatch.setattr(bake, "load_input", load_input)
+    with pytest.raises(stop):
+        bake.bake_local([tmp_path / "a.gltf"], tmp_path / "out", workers=1)
+    assert not (tmp_path / "out" / bake.MANIFEST).exists()
+
+
+# -- names that cannot collide -----------------------------------------------------
+
+def test_keys_of_names_with_slashes_and_control_characters_never_collide(tmp_path):
+    # clip "c" moves node "n/x"; clip "c/n" moves node "x": both were "c/n/x/translation"
+    path = tiny_clip_file(tmp_path / "slash.gltf", {"c": (0, 1.0), "c/n": (1, 2.0)},
+                          nodes=("n/x", "x"))
+    arrays = bake.bake(gltf.load(path), 2)
+    assert sorted(arrays) == ["c%2Fn/time", "c%2Fn/x/translation", "c/n/x/translation",
+                              "c/time"]
+    np.testing.assert_array_equal(arrays["c/n/x/translation"], moved(1.0))
+    np.testing.assert_array_equal(arrays["c%2Fn/x/translation"], moved(2.0))
+    # a NUL ends a zip member's name: "a\0b" and "a\0c" were both members "a/..."
+    names = {"a\0b": 1.0, "a\0c": 2.0, "a%00b": 3.0, "tab\there": 4.0, "line\nfeed": 5.0,
+             "back\\slash": 6.0, "%": 7.0}
+    path = tiny_clip_file(tmp_path / "odd.gltf", {n: (0, v) for n, v in names.items()},
+                          nodes=("node\0/%",))
+    arrays = bake.bake(gltf.load(path), 2)
+    bake.write_npz(tmp_path / "odd.npz", arrays)
+    expected = {"a%00b": 1.0, "a%00c": 2.0, "a%2500b": 3.0, "tab%09here": 4.0,
+                "line%0Afeed": 5.0, "back%5Cslash": 6.0, "%25": 7.0}
+    with np.load(tmp_path / "odd.npz") as saved:
+        assert sorted(saved.files) == sorted(
+            [f"{c}/time" for c in expected] + [f"{c}/node%00/%25/translation" for c in expected])
+        for clip, v in expected.items():
+            np.testing.assert_array_equal(saved[f"{clip}/node%00/%25/translation"], moved(v))
+    for key in arrays:
+        clip, target, path = bake.split_key(key)
+        assert clip in names and target in (None, "node\0/%")
+        assert bake.array_key(clip, target, path) == key
+
+
+@pytest.mark.parametrize("names", [
+    ["c", "c/n", "n/x", "x", "time"], ["%", "%25", "%2F", "/", ""], ["\0", "\x00\x00", "\ud800", "a\\b"],
+])
+def test_array_keys_are_distinct_for_every_combination_of_names(names):
+    combos = [(c, t, p) for c in names for t in [None, *names] for p in names
+              if t is not None or p == "time"]
+    keys = [bake.array_key(*combo) for combo in combos]
+    assert len(set(keys)) == len(keys)
+    assert all("\0" not in key and "\\" not in key for key in keys)
+    assert [bake.split_key(key) for key in keys] == combos
+
+
+def test_output_files_never_collide(tmp_path):
+    lib = tmp_path / "lib"
+    # x/a and y/a were a and a-2, the latter also the name of a real a-2
+    tiny_clip_file(lib / "x" / "a.gltf", {"c": (0, 1.0)})
+    tiny_clip_file(lib / "y" / "a.gltf", {"c": (0, 2.0)})
+    tiny_clip_file(lib / "x" / "a-2.gltf", {"c": (0, 3.0)})
+    # p.q + clip r and p + clip q.r were both p.q.r.npz
+    tiny_clip_file(lib / "p.q.gltf", {"r": (0, 4.0)})
+    tiny_clip_file(lib / "p.gltf", {"q.r": (0, 5.0)})
+    # clip names that differ in case only, or hold separators, or name a device
+    tiny_clip_file(lib / "odd.gltf", {"Walk": (0, 6.0), "walk": (0, 7.0), "../up": (0, 8.0),
+                                      ".hidden": (0, 9.0), "CON": (0, 10.0), "a:b?": (0, 11.0),
+                                      "%": (0, 13.0)})
+    rows = bake.bake_local([lib / "**" / "*.gltf"], tmp_path / "out", fps=2, workers=1)
+    expected = {("x/a.gltf", "c"): ("x/a.gltf/c.npz", 1.0),
+                ("y/a.gltf", "c"): ("y/a.gltf/c.npz", 2.0),
+                ("x/a-2.gltf", "c"): ("x/a-2.gltf/c.npz", 3.0),
+                ("p.q.gltf", "r"): ("p.q.gltf/r.npz", 4.0),
+                ("p.gltf", "q.r"): ("p.gltf/q.r.npz", 5.0),
+                ("odd.gltf", "Walk"): ("odd.gltf/Walk.npz", 6.0),
+                ("odd.gltf", "walk"): ("odd.gltf/walk.1.npz", 7.0),
+                ("odd.gltf", "../up"): ("odd.gltf/%2E.%2Fup.npz", 8.0),
+                ("odd.gltf", ".hidden"): ("odd.gltf/%2Ehidden.npz", 9.0),
+                ("odd.gltf", "CON"): ("odd.gltf/%43ON.npz", 10.0),
+                ("odd.gltf", "a:b?"): ("odd.gltf/a%3Ab%3F.npz", 11.0),
+                ("odd.gltf", "%"): ("odd.gltf/%25.npz", 13.0)}
+    got = {(pathlib.Path(r.file).relative_to(lib).as_posix(), r.clip): r for r in rows}
+    assert {k: r.output for k, r in got.items()} == {k: o for k, (o, _) in expected.items()}
+    assert files_below(tmp_path / "out") == sorted(
+        [o for o, _ in expected.values()] + ["keys.csv", "manifest.csv"])
+    for (file, clip), (output, v) in expected.items():
+        with np.load(tmp_path / "out" / output) as saved:
+            key = clip.replace("%", "%25").replace("/", "%2F")
+            np.testing.assert_array_equal(saved[f"{key}/n/translation"], moved(v))
+    # a name no reader gives (glTF names an unnamed animation "animation<i>")
+    assert bake.output_name("") == "%" and bake.output_name("%") == "%25"
+
+
+def test_the_manifest_says_which_name_went_to_which_output_and_key(tmp_path):
+    import csv
+
+    path = tiny_clip_file(tmp_path / "in" / "f.gltf", {"c/n": (0, 1.0), "c": (1, 2.0)},
+                          nodes=("x", "n/x"))
+    bake.bake_local([path], tmp_path / "out", fps=2, workers=1)
+    with open(tmp_path / "out" / "keys.csv", newline="") as handle:
+        table = list(csv.reader(handle))
+    assert table == [["file", "clip", "node", "path", "output", "key"],
+                     [str(path), "c/n", "", "time", "f.gltf/c%2Fn.npz", "c%2Fn/time"],
+                     [str(path), "c/n", "x", "translation", "f.gltf/c%2Fn.npz",
+                      "c%2Fn/x/translation"],
+                     [str(path), "c", "", "time", "f.gltf/c.npz", "c/time"],
+                     [str(path), "c", "n/x", "translation", "f.gltf/c.npz",
+                      "c/n/x/translation"]]
+    for _, clip, node, _, output, key in table[1:]:
+        with np.load(tmp_path / "out" / output) as saved:
+            assert key in saved.files
+    # the CSV layout: the columns are named by the same rule
+    rows = bake.bake_local([path], tmp_path / "csv", fps=2, workers=1, format="csv")
+    assert [r.keys for r in rows] == [(("", "time", "time"), ("x", "translation", "x/translation")),
+                                      (("", "time", "time"),
+                                       ("n/x", "translation", "n/x/translation"))]
+    lines = (tmp_path / "csv" / "f.gltf" / "c%2Fn.csv").read_text().splitlines()
+    assert lines[0] == "clip,frame,time,x/translation/x,x/translation/y,x/translation/z"
+    assert lines[1] == "c%2Fn,0,0.0,1.0,0.0,0.0"
+
+
+def test_world_keys_of_nodes_sharing_a_name_are_their_indices(tmp_path):
+    path = tiny_clip_file(tmp_path / "twins.gltf", {"c": (0, 1.0)}, nodes=("b", "b", "2"))
+    rows = bake.bake_local([path], tmp_path / "out", fps=2, workers=1, world=True)
+    with np.load(tmp_path / "out" / rows[0].output) as saved:
+        assert sorted(saved.files) == ["c/0/world_rotation", "c/0/world_scale",
+                                       "c/0/world_translation", "c/1/world_rotation",
+                                       "c/1/world_scale", "c/1/world_translation",
+                                       "c/2/world_rotation", "c/2/world_scale",
+                                       "c/2/world_translation", "c/time"]
+        np.testing.assert_array_equal(saved["c/0/world_translation"], moved(1.0))
+        np.testing.assert_array_equal(saved["c/1/world_translation"], np.zeros((3, 3)))
+
+
+# -- progress ----------------------------------------------------------------------
+
+def test_a_progress_callable_is_called_a_bounded_number_of_times_and_at_the_end(tmp_path):
+    files = 600
+    for i in range(files):
+        tiny_clip_file(tmp_path / "lib" / f"f{i:03d}.gltf", {"c": (0, float(i))})
+    calls = []
+    rows = bake.bake_local([tmp_path / "lib"], tmp_path / "out", fps=2, workers=1,
+                           progress=lambda done, total: calls.append((done, total)))
+    assert len(rows) == files and not any(r.error for r in rows)
+    assert calls[-1] == (files, files) and calls.count((files, files)) == 1
+    assert 10 <= len(calls) <= 201  # some progress, at most a few hundred reports
+    assert all(total == files for _, total in calls)
+    assert [done for done, _ in calls] == sorted({done for done, _ in calls})
+
+
+def test_bake_reports_progress_in_channel_frames_to_a_callable(tmp_path):
+    path = tiny_clip_file(tmp_path / "a.gltf", {"c": (0, 1.0)})
+    calls = []
+    bake.bake(gltf.load(path), 2, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(3, 3)]
+    calls = []
+    bake.bake([], 2, progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(0, 0)]  # an empty job still ends
+
+
+def test_progress_bars_redraw_a_bounded_number_of_times():
+    import io
+
+    stream = io.StringIO()
+    bar = bake.Progress(100_000, "always", stream, unit="files")
+    for _ in range(100_000):
+        bar.update(1)
+    bar.close()
+    text = stream.getvalue()
+    assert text.count("\r") <= bake.Progress.STEPS + 1
+    assert text.endswith("] 100% (100000/100000 files)\n")
+
+
+def test_auto_progress_uses_tqdm_when_installed_and_a_plain_bar_otherwise(monkeypatch):
+    import io
+    import types
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    made = []
+
+    class FakeTqdm:  # records how it is driven
+        def __init__(self, **options):
+            self.options, self.updates, self.closed = options, [], False
+            made.append(self)
+
+        def update(self, n):
+            self.updates.append(n)
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setitem(sys.modules, "tqdm.auto", types.SimpleNamespace(tqdm=FakeTqdm))
+    bar = bake.Progress(1000, "auto", Terminal(), unit="files")
+    for _ in range(1000):
+        bar.update(1)
+    bar.close()
+    (fake,) = made
+    assert fake.options["total"] == 1000 and fake.closed and sum(fake.updates) == 1000
+    assert len(fake.updates) <= bake.Progress.STEPS + 1
+    # off a terminal (a log file, a pipe) and outside a notebook: no bar
+    bake.Progress(10, "auto", io.StringIO()).close()
+    assert len(made) == 1
+    # without tqdm: the plain bar, on a terminal only
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    terminal = Terminal()
+    bar = bake.Progress(10, "auto", terminal, unit="files")
+    bar.update(10)
+    bar.close()
+    assert terminal.getvalue() == ""  # a job shorter than 0.5 s shows nothing
+    bar = bake.Progress(10, "auto", terminal, unit="files")
+    bar.start -= 1.0  # as if it had run a second
+    bar.drawn -= 1.0
+    bar.update(10)
+    bar.close()
+    assert terminal.getvalue().endswith("] 100% (10/10 files)\n")
+
+
+def test_auto_progress_draws_a_real_tqdm_bar_on_a_terminal():
+    pytest.importorskip("tqdm", reason="tqdm is not installed (progress falls back to a "
+                                       "plain bar)")
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    import time
+
+    quick = Terminal()
+    bar = bake.Progress(500, "auto", quick, label="bake", unit="files")
+    for _ in range(500):
+        bar.update(1)
+    bar.close()
+    assert quick.getvalue() == ""  # a job shorter than 0.5 s shows no bar
+    terminal = Terminal()
+    bar = bake.Progress(500, "auto", terminal, label="bake", unit="files")
+    for i in range(500):
+        bar.update(1)
+        if i == 250:
+            time.sleep(0.6)
+    bar.close()
+    text = terminal.getvalue()
+    assert "bake: 100%" in text and "500/500" in text
+    assert text.count("\r") <= bake.Progress.STEPS + 2
+
+
+def test_a_bad_progress_is_refused_before_any_file_is_read(tmp_path):
+    with pytest.raises(ValueError, match=r"^bake: progress is 'sometimes' \(must be 'auto', "
+                                         r"'always', 'never' or a callable"):
+        bake.bake_local([tmp_path / "missing.gltf"], tmp_path / "out", progress="sometimes")
+    assert not (tmp_path / "out").exists()

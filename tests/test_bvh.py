@@ -174,8 +174,11 @@ def test_duplicate_joint_names_and_end_site_like_names_keep_every_channel(tmp_pa
                         "      End Site\n      {\n        OFFSET 0 1 0\n      }\n    }\n    End Site")
     text = text.replace("0 0 0 0 0 0 0 0 0", "0 0 0 0 0 0 0 0 0 10 20").replace(
         "1 0 0 90 0 0 0 0 0", "1 0 0 90 0 0 0 0 0 30 40")
-    with pytest.warns(bvh.BvhWarning, match="a second joint named 'Chest' is named 'Chest.1'"):
+    with pytest.warns(bvh.BvhWarning) as caught:
         scene = bvh.load(_file(tmp_path, text))
+    assert [str(w.message).split(": ", 1)[1] for w in caught] == [
+        "a second joint named 'Chest' is named 'Chest.1'",
+        "an End Site named like the joint 'Chest_end' is named 'Chest_end.1'"]
     names = [n.name for n in scene.nodes]
     assert len(set(names)) == len(names)
     assert names[:4] == ["Hips", "Chest", "Chest.1", "Chest.1_end"]
@@ -183,6 +186,19 @@ def test_duplicate_joint_names_and_end_site_like_names_keep_every_channel(tmp_pa
     clip = scene.clips[0]
     rotations = [c.node_name for c in clip.channels if c.path == "rotation"]
     assert rotations == ["Hips", "Chest", "Chest.1", "Chest_end"]
+    # each joint keeps its own channel through a bake: the second Chest turns
+    # 10 then 30 degrees about z, Chest_end 20 then 40 about x (rows above)
+    from animcore import bake
+    baked = bake.bake([clip], 2.0)
+    half = np.radians([10, 30]) / 2
+    np.testing.assert_allclose(baked["clip/Chest.1/rotation"],
+                               [[0, 0, np.sin(a), np.cos(a)] for a in half], atol=1e-12)
+    half = np.radians([20, 40]) / 2
+    np.testing.assert_allclose(baked["clip/Chest_end/rotation"],
+                               [[np.sin(a), 0, 0, np.cos(a)] for a in half], atol=1e-12)
+    np.testing.assert_allclose(baked["clip/Chest/rotation"], [[0, 0, 0, 1]] * 2, atol=1e-12)
+    np.testing.assert_allclose(baked["clip/Hips/rotation"][1], [0, 0, np.sin(np.pi / 4),
+                                                                np.cos(np.pi / 4)], atol=1e-12)
 
 
 def test_deep_hierarchy_non_utf8_and_gltf_are_bvh_errors(tmp_path):

@@ -118,14 +118,52 @@ def test_console_script_names_itself_animcore(monkeypatch, capsys):
     assert scripts == {"animcore": "animcore.cli:main"}
 
 
-@pytest.mark.parametrize("args", [["bake", "--out", "x.json"], ["bake", "--fps", "fast"],
-                                  ["bake", "--clip", "run"]])
-def test_bake_errors_show_the_bake_usage(args, tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("args, message", [
+    (["bake", "--out", "x.json"], "--out must end in .npz or .csv, got 'x.json'"),
+    (["bake", "--fps", "fast"], "argument --fps: invalid float value: 'fast'"),
+    (["bake", "--fps", "0"], "fps is 0.0 (must be a finite number > 0)"),
+    (["bake", "--nodes", "hips"], "--nodes needs --world"),
+])
+def test_bake_argument_errors_show_the_bake_usage(args, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     status, stderr = refused(capsys, *args)
     assert status == 2
     assert stderr.startswith("usage: python -m animcore bake ")
-    assert "python -m animcore bake: error: " in stderr
+    assert stderr.endswith(f"\npython -m animcore bake: error: {message}\n")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--clip", "run"], "no clip named 'run' (available: 'walk', 'blink')"),
+    (["missing.glb"], "[Errno 2] No such file or directory: 'missing.glb'"),
+    (["--world", "--nodes", "nope"], "--nodes: Scene.node_index: node 'nope' not in the scene; "
+                                     "its nodes are 'root', 'hips', 'spine', 'hand', 'face'"),
+    (["--root-motion", "nope"], "--root-motion: extract_root_motion: joint 'nope' not in the "
+                                "scene; its nodes are 'root', 'hips', 'spine', 'hand', 'face'"),
+    (["empty"], "'empty' holds no file to bake (.gltf, .glb, .bvh, .usd, .usda, .usdc, .usdz)"),
+])
+def test_bake_data_errors_are_one_line_without_the_usage(args, message, tmp_path, capsys,
+                                                         monkeypatch):
+    # the options are right; the file (the built-in sample here) does not fit them
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    status, stderr = refused(capsys, "bake", *args)
+    assert (status, stderr) == (1, f"python -m animcore bake: error: {message}\n")
+
+
+def test_a_folder_or_pattern_holding_one_file_bakes_as_that_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "one").mkdir()
+    shutil.copy(gltf.sample_path(), tmp_path / "one" / "walk.gltf")
+    status, direct, _ = in_process(capsys, "bake", "one/walk.gltf")
+    assert status == 0 and direct.startswith("one/walk.gltf at 30 fps")
+    for given in ("one", "one/*.gltf"):
+        assert in_process(capsys, "bake", given) == (0, direct, "")
+    assert in_process(capsys, "bake", "one", "--out", "one.npz")[0] == 0
+    with np.load(tmp_path / "one.npz") as saved:
+        assert "walk/time" in saved.files
+    # an output folder still asks for the many-file layout
+    assert in_process(capsys, "bake", "one", "--out", "baked")[0] == 0
+    assert (tmp_path / "baked" / "manifest.csv").exists()
 
 
 @pytest.mark.parametrize("command", [["demo"], ["bake"], ["bench", "--list"]])
@@ -143,8 +181,8 @@ def test_closed_pipe_ends_quietly(command):
 
 def test_bake_checks_the_frame_count_before_allocating(tmp_path, capsys):
     status, _, stderr = in_process(capsys, "bake", "--fps", "1e9", "--out", tmp_path / "o.npz")
-    assert status == 2
-    assert ("bake: clip 'walk': 1.5 s at fps=1e+09 would be 1.5e+09 frames, more than its "
+    assert status == 1
+    assert ("python -m animcore bake: error: clip 'walk': 1.5 s at fps=1e+09 would be 1.5e+09 frames, more than its "
             "4 key(s) and max_frames=1,000,000 justify") in stderr
     assert "Traceback" not in stderr and not (tmp_path / "o.npz").exists()
 
@@ -243,3 +281,31 @@ def test_package_text_describes_the_behaviour_itself(path):
     text = path.read_text(encoding="utf-8")
     found = re.findall(r"(?i)\barticles?\b|\bissue'?s?\b|section \d+\.\d+", text)
     assert not found, found
+
+
+def test_enum_results_print_as_names():
+    from animcore import PushResult, SampleMode
+
+    timeline = animcore.SnapshotTimeline()
+    pushed = timeline.push(100, 0, 1.0)
+    timeline.push(102, 0, 3.0)
+    late = timeline.push(101, 0, 2.0)
+    sampled = timeline.sample(101.0)
+    assert f"{pushed} {late} {sampled.mode}" == "ACCEPTED OUT_OF_ORDER INTERPOLATE"
+    assert str(SampleMode.SEGMENT_CUT) == f"{SampleMode.SEGMENT_CUT}" == "SEGMENT_CUT"
+    assert f"{PushResult.OUT_OF_ORDER:>14}" == "  OUT_OF_ORDER"
+    assert f"{SampleMode.EXTRAPOLATE:d}" == "5" and SampleMode.EXTRAPOLATE == 5  # still ints
+    assert repr(SampleMode.EMPTY) == "<SampleMode.EMPTY: 0>"
+
+
+def test_bench_below_full_scale_does_not_call_a_target_missed():
+    slow = bench.Comparison("kernel", 10, 2.0, "baseline", 1.0, target=8)
+    fast = bench.Comparison("kernel", 10, 1.0, "baseline", 9.0, target=8)
+    assert slow.line().endswith("target >= 8x MISSED")
+    assert slow.line(scale=1.0).endswith("target >= 8x MISSED")
+    assert slow.line(scale=0.01).endswith("target >= 8x n/a at this scale")
+    assert fast.line(scale=0.01).endswith("target >= 8x ok")
+    lines = []
+    bench.run(["hermite"], scale=1e-4, repeats=1, write=lines.append)
+    assert "targets are for --scale 1" in lines[0]
+    assert not any("MISSED" in line for line in lines)

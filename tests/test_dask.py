@@ -45,8 +45,10 @@ def assert_complete(rows, out_dir, fps):
     other output or temporary file is in the folder, and the manifest on disk
     holds the rows."""
     outputs = {row.output for row in rows if not row.error}
-    assert outputs == {name for name in os.listdir(out_dir) if name.endswith(".npz")}
-    assert [name for name in os.listdir(out_dir) if name.startswith(".")] == []
+    below = [p.relative_to(out_dir).as_posix() for p in pathlib.Path(out_dir).rglob("*")
+             if p.is_file()]
+    assert outputs == {name for name in below if name.endswith(".npz")}
+    assert [name for name in below if name.rsplit("/", 1)[-1].startswith(".")] == []
     assert bake.read_manifest(out_dir) == rows
     cache = {}
     for row in rows:
@@ -89,6 +91,7 @@ def test_a_malformed_file_is_one_failed_row(client, tmp_path):
     rows = bake_many([folder], out, fps=30, client=client, batch=1, progress="always",
                      stream=bar)
     assert bar.getvalue().endswith("] 100% (4/4 files)\n")
+    assert bar.getvalue().count("\r") <= 4  # at most one draw per file
     failed = [row for row in rows if row.error]
     assert len(failed) == 1
     assert failed[0].file == str(folder / "broken.gltf")
@@ -125,7 +128,8 @@ def test_a_worker_killed_mid_job_still_gives_every_output_and_no_partial_one(cli
     def kill_once_outputs_appear():
         while not killed.is_set():
             try:
-                started = any(name.endswith(".npz") for name in os.listdir(out))
+                started = any(name.endswith(".npz") for _, _, names in os.walk(out)
+                              for name in names)
             except FileNotFoundError:
                 started = False
             if started:
@@ -192,6 +196,41 @@ def test_the_command_line_bakes_on_a_running_scheduler(client, tmp_path, capsys)
     assert capsys.readouterr().out.strip() == (f"baked 9 clip(s) from 7 of 7 file(s) at 30 fps "
                                                f"-> {tmp_path} (manifest.csv)")
     assert_complete(bake.read_manifest(tmp_path), tmp_path, 30)
+
+
+def _patch_reader(dask_worker=None):
+    """Makes load_input raise as a reader with a bug would (see
+    tests/test_bake_many.py), in the process this runs in."""
+    import test_bake_many
+    if not hasattr(bake, "_tested_load_input"):
+        bake._tested_load_input = bake.load_input
+        bake.load_input = test_bake_many.raising_reader(bake.load_input)
+
+
+def _unpatch_reader(dask_worker=None):
+    if hasattr(bake, "_tested_load_input"):
+        bake.load_input = bake._tested_load_input
+        del bake._tested_load_input
+
+
+@pytest.mark.slow  # a LocalCluster of worker processes
+def test_any_exception_a_file_raises_on_a_worker_is_its_row(client, tmp_path):
+    """RecursionError, AttributeError, TypeError, KeyError, USD's
+    Tf.ErrorException: the file's row; the other files of the same task
+    (one task here) are baked and reported ok."""
+    from test_bake_many import assert_bad_files_are_rows, library_with_bad_files
+
+    folder = tmp_path / "lib"
+    library_with_bad_files(folder)
+    client.run(_patch_reader)
+    try:
+        calls = []
+        rows = bake_many([folder], tmp_path / "out", fps=2, client=client, batch=100,
+                         progress=lambda done, total: calls.append((done, total)))
+    finally:
+        client.run(_unpatch_reader)
+    assert_bad_files_are_rows(rows, folder, tmp_path / "out")
+    assert calls[-1] == (len(rows), len(rows)) and len(calls) <= len(rows)
 
 
 # -- dask arrays -----------------------------------------------------------------------

@@ -990,26 +990,27 @@ def test_bake_progress_bar(tmp_path):
     assert run_cli("--out", tmp_path / "o.npz").stderr == ""  # not a terminal: no bar
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--clip", "run", "--out", "x.npz"], "bake: no clip named 'run' (available: 'walk', 'blink')"),
-    (["--out", "x.json"], "bake: --out must end in .npz or .csv, got 'x.json'"),
-    (["--fps", "0", "--out", "x.npz"], "bake: fps is 0.0 (must be a finite number > 0)"),
-    (["nope.glb", "--out", "x.npz"], "bake: [Errno 2] No such file or directory"),
-    (["--fps", "fast"], "argument --fps: invalid float value: 'fast'"),
+@pytest.mark.parametrize("args, status, message", [
+    (["--clip", "run", "--out", "x.npz"], 1, "no clip named 'run' (available: 'walk', 'blink')"),
+    (["--out", "x.json"], 2, "--out must end in .npz or .csv, got 'x.json'"),
+    (["--fps", "0", "--out", "x.npz"], 2, "fps is 0.0 (must be a finite number > 0)"),
+    (["nope.glb", "--out", "x.npz"], 1, "[Errno 2] No such file or directory"),
+    (["--fps", "fast"], 2, "argument --fps: invalid float value: 'fast'"),
 ])
-def test_bake_errors_exit_2(tmp_path, args, message):
+def test_bake_errors_exit_2_for_arguments_and_1_for_data(tmp_path, args, status, message):
     result = run_cli(*args, cwd=tmp_path)
-    assert result.returncode == 2
-    assert message in result.stderr
+    assert result.returncode == status
+    assert f"bake: error: {message}" in result.stderr
+    assert result.stderr.startswith("usage: ") == (status == 2)
     assert not (tmp_path / "x.npz").exists()
 
 
 @pytest.mark.parametrize("name", ["o.npz", "o.csv"])
-def test_bake_unwritable_out_exits_2(tmp_path, name):
+def test_bake_unwritable_out_exits_1(tmp_path, name):
     out = tmp_path / "missing dir" / name
     result = run_cli("--out", out, cwd=tmp_path)
-    assert result.returncode == 2
-    assert f"bake: cannot write {str(out)!r} (No such file or directory)" in result.stderr
+    assert result.returncode == 1
+    assert f"bake: error: cannot write {str(out)!r} (No such file or directory)" in result.stderr
 
 
 def test_bake_malformed_file_names_the_location(tmp_path):
@@ -1018,7 +1019,7 @@ def test_bake_malformed_file_names_the_location(tmp_path):
     doc["animations"][0]["samplers"][0]["interpolation"] = "BEZIER"
     path.write_text(json.dumps(doc))
     result = run_cli(path, "--out", tmp_path / "o.npz")
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert "animations[0].samplers[0].interpolation: 'BEZIER' is not LINEAR" in result.stderr
 
 
@@ -1052,7 +1053,7 @@ def test_bake_file_without_animations(tmp_path):
     path = tmp_path / "still.gltf"
     path.write_text(json.dumps({"asset": {"version": "2.0"}}))
     result = run_cli(path, "--out", tmp_path / "o.npz")
-    assert result.returncode == 2 and "has no animations" in result.stderr
+    assert result.returncode == 1 and "has no animations" in result.stderr
 
 
 def test_decoded_keys_are_read_only_and_shared_accessors_decode_once():

@@ -373,12 +373,14 @@ def test_bake_reports_unsupported_channels_and_strict_fails(tmp_path, capsys):
     assert cli.main(["bake", str(FOX), "--strict", "--clip", "Walk", "--out", str(tmp_path / "f.npz")]) == 0
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--nodes", "fox"], "bake: --nodes needs --world"),
-    (["--world", "--nodes", "tail"], "bake: --nodes: Scene.node_index: node 'tail' not in the scene"),
-    (["--root-motion", "tail"], "bake: --root-motion: extract_root_motion: joint 'tail' not in the scene"),
+@pytest.mark.parametrize("args, status, message", [
+    (["--nodes", "fox"], 2, "bake: error: --nodes needs --world"),
+    (["--world", "--nodes", "tail"], 1,
+     "bake: error: --nodes: Scene.node_index: node 'tail' not in the scene"),
+    (["--root-motion", "tail"], 1,
+     "bake: error: --root-motion: extract_root_motion: joint 'tail' not in the scene"),
 ])
-def test_bake_rig_option_errors(capsys, args, message):
+def test_bake_rig_option_errors(capsys, args, status, message):
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["bake", str(FOX), *args])
-    assert exit_info.value.code == 2 and message in capsys.readouterr().err
+    assert exit_info.value.code == status and message in capsys.readouterr().err
