@@ -1335,3 +1335,20 @@ def test_morph_weight_counts_that_disagree_are_refused(tmp_path):
                                          r"weights, but scene.nodes\[4\].weights gives it 3$"):
         gltf.save(tmp_path / "w.glb", scene.clips,
                   scene=_replace(scene, nodes=scene.nodes[:4] + (face,)))
+
+
+def test_a_node_matrix_rounded_to_float32_loads(tmp_path):
+    # a rotation written as float32 (what exporters store) is not orthonormal to 1e-9
+    from scipy.spatial.transform import Rotation
+    scene = gltf.load_scene(gltf.sample_path())
+    turn = Rotation.from_rotvec([0.3, 1.1, -0.7])
+    matrix = np.eye(4)
+    matrix[:3, :3] = turn.as_matrix().astype(np.float32)
+    matrix[:3, 3] = [0.1, 0.2, 0.3]
+    nodes = list(scene.nodes)
+    nodes[1] = _replace(nodes[1], matrix=matrix)
+    gltf.save(tmp_path / "m.glb", scene.clips, scene=_replace(scene, nodes=tuple(nodes)))
+    back = gltf.load_scene(tmp_path / "m.glb").nodes[1]
+    np.testing.assert_array_equal(back.matrix, matrix)
+    assert abs(abs(np.dot(back.rotation, turn.as_quat())) - 1) < 1e-12
+    np.testing.assert_allclose(back.scale, 1.0, atol=1e-6)
