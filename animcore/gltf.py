@@ -966,12 +966,12 @@ class _Writer:
                     "buffers": [], "bufferViews": [], "accessors": []}
         self.blob = bytearray()
         self._inputs: dict[bytes, int] = {}
+        self._point = None  # the accessor of placeholder meshes
 
-    def accessor(self, values: np.ndarray, kind: str, *, bounds: bool = False) -> int:
+    def accessor(self, values: np.ndarray, kind: str, *, bounds: bool = False,
+                 what: str = "a value") -> int:
         values = np.asarray(values, dtype=np.float64)
-        if values.size and not np.abs(values).max() <= np.finfo(np.float32).max:
-            raise OverflowError("save: a value does not fit in glTF's float32 "
-                                f"(largest magnitude {np.abs(values).max():.6g})")
+        _check_stored("save", what, values)
         data = np.ascontiguousarray(values, dtype="<f4")
         while len(self.blob) % 4:
             self.blob.append(0)
@@ -986,16 +986,78 @@ class _Writer:
         self.doc["accessors"].append(entry)
         return len(self.doc["accessors"]) - 1
 
-    def times(self, times: np.ndarray) -> int:
-        stored = np.asarray(times, dtype="<f4")
-        if np.any(np.diff(stored) <= 0):
-            k = int(np.argmax(np.diff(stored) <= 0)) + 1
-            raise ValueError(f"save: key times {float(times[k - 1])!r} and {float(times[k])!r} "
-                             "are equal in glTF's float32")
+    def times(self, times: np.ndarray, what: str) -> int:
+        stored = _save_times(times, what)
         key = stored.tobytes()
         if key not in self._inputs:  # samplers with the same key times share one accessor
-            self._inputs[key] = self.accessor(stored, "SCALAR", bounds=True)
+            self._inputs[key] = self.accessor(stored, "SCALAR", bounds=True, what=what)
         return self._inputs[key]
+
+    def placeholder_mesh(self, targets: int, weights, names) -> int:
+        """A mesh that carries ``targets`` morph targets and nothing else: one
+        point at the origin, every target a zero displacement of it (glTF lets
+        only a node with a mesh have morph weights; animcore writes no
+        geometry)."""
+        if self._point is None:
+            self._point = self.accessor(np.zeros((1, 3)), "VEC3", bounds=True)
+        primitive = {"attributes": {"POSITION": self._point}, "mode": 0,
+                     "targets": [{"POSITION": self._point} for _ in range(targets)]}
+        mesh = {"primitives": [primitive]}
+        if weights is not None:
+            mesh["weights"] = [float(w) for w in weights]
+        if names is not None:
+            mesh["extras"] = {"targetNames": [str(n) for n in names]}
+        self.doc.setdefault("meshes", []).append(mesh)
+        return len(self.doc["meshes"]) - 1
+
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _index_text(values: np.ndarray, flat: int) -> str:
+    index = np.unravel_index(flat, values.shape)
+    return "(" + ", ".join(str(int(i)) for i in index) + ("," if len(index) == 1 else "") + ")"
+
+
+def _check_stored(func: str, what: str, values: np.ndarray) -> None:
+    """Values that glTF's float32 accessors hold as finite numbers (what load reads)."""
+    if not values.size:
+        return
+    bad = ~np.isfinite(values)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"{func}: {what} at index {_index_text(values, k)} is "
+                         f"{float(values.reshape(-1)[k])!r} (must be finite)")
+    big = np.abs(values) > _FLOAT32_MAX
+    if big.any():
+        k = int(np.argmax(big))
+        raise OverflowError(f"{func}: a value does not fit in glTF's float32: {what} at index "
+                            f"{_index_text(values, k)} is {float(values.reshape(-1)[k])!r} "
+                            f"(largest float32 {_FLOAT32_MAX:.8g})")
+
+
+def _save_times(times, what: str) -> np.ndarray:
+    """Key times as glTF stores them (float32), refused as load refuses them:
+    at least one, finite, >= 0, within float32 and strictly increasing once
+    rounded to float32."""
+    times = np.asarray(times, dtype=np.float64)
+    if times.ndim != 1 or times.size == 0:
+        raise ValueError(f"save: {what} must be one or more key times, got shape {times.shape}")
+    for k, t in enumerate(times.tolist()):
+        if not (0.0 <= t <= _FLOAT32_MAX):
+            why = ("must be finite" if not math.isfinite(t) else "must be >= 0" if t < 0 else
+                   f"must be at most {_FLOAT32_MAX:.8g}, the largest float32")
+            raise ValueError(f"save: {what} at index ({k},) is {t!r} ({why})")
+    stored = times.astype("<f4")
+    steps = np.diff(stored) <= 0
+    if steps.any():
+        k = int(np.argmax(steps)) + 1
+        if stored[k] == stored[k - 1] and times[k] > times[k - 1]:
+            raise ValueError(f"save: key times {float(times[k - 1])!r} and {float(times[k])!r} "
+                             f"are equal in glTF's float32 ({what} at index ({k},))")
+        raise ValueError(f"save: {what} at index ({k},) is {float(times[k])!r} (must be "
+                         f"greater than the key time before it, {float(times[k - 1])!r})")
+    return stored
 
 
 def _node_entries(scene, clips):
@@ -1048,12 +1110,19 @@ def _document(clips, scene, fps) -> _Writer:
             skins.append(entry)
         writer.doc["skins"] = skins
     animations = []
-    for clip in clips:
-        samplers, channels = [], []
+    morphs = _morph_widths(clips, scene, len(nodes))
+    for k, clip in enumerate(clips):
+        samplers, channels, seen = [], [], {}
         for c, channel in enumerate(clip.channels):
-            if channel.node >= len(nodes):
+            if not 0 <= channel.node < len(nodes):
                 raise ValueError(f"save: clip {clip.name!r} channel {c} animates node "
                                  f"{channel.node}, but the scene has {len(nodes)} nodes")
+            if (channel.node, channel.path) in seen:  # load refuses a target used twice
+                raise ValueError(f"save: clip {clip.name!r} channel {c} animates "
+                                 f"{channel.path} of node {channel.node}, already animated by "
+                                 f"channel {seen[channel.node, channel.path]}")
+            seen[channel.node, channel.path] = c
+            what = f"clips[{k}] ({clip.name!r}) channel {c} ({channel.path} of node {channel.node})"
             interpolation, times, output = channel.interpolation, channel.times, channel.output
             if interpolation is None or output is None:
                 if fps is None:
@@ -1066,9 +1135,23 @@ def _document(clips, scene, fps) -> _Writer:
                 interpolation = "LINEAR"
             kind = {"translation": "VEC3", "rotation": "VEC4", "scale": "VEC3",
                     "weights": "SCALAR"}[channel.path]
-            sampler = {"input": writer.times(times),
+            output = np.asarray(output, dtype=np.float64)
+            if channel.path == "weights" and output.shape[-1] != morphs[channel.node]:
+                raise ValueError(f"save: {what} has {output.shape[-1]} morph weights, but node "
+                                 f"{channel.node} has {morphs[channel.node]} morph targets")
+            _check_stored("save", f"{what} output", output)
+            if channel.path == "rotation":  # load refuses a key that is 0 in float32
+                keys = output.astype(np.float32)
+                keys = keys[1::3] if interpolation == "CUBICSPLINE" else keys
+                zero = ~keys.any(axis=-1)
+                if zero.any():
+                    z = int(np.argmax(zero))
+                    raise ValueError(f"save: {what} output at key {z} is "
+                                     f"{keys[z].astype(float).tolist()!r} in glTF's float32 "
+                                     "(must not be a zero quaternion)")
+            sampler = {"input": writer.times(times, f"{what} times"),
                        "output": writer.accessor(output.reshape(-1) if kind == "SCALAR"
-                                                 else output, kind),
+                                                 else output, kind, what=f"{what} output"),
                        "interpolation": interpolation}
             samplers.append(sampler)
             channels.append({"sampler": len(samplers) - 1,
@@ -1081,9 +1164,70 @@ def _document(clips, scene, fps) -> _Writer:
         if not channels:
             raise ValueError(f"save: clip {clip.name!r} has no channels (glTF animations need "
                              "at least one)")
-        animations.append({"name": clip.name, "channels": channels, "samplers": samplers})
+        animation = {"channels": channels, "samplers": samplers}
+        if isinstance(clip.name, str):
+            animation["name"] = clip.name
+        animations.append(animation)
     writer.doc["animations"] = animations
+    for node, width in sorted(morphs.items()):  # only a node with a mesh has morph weights
+        entry = nodes[node]
+        known = scene.nodes[node] if scene is not None else None
+        weights = known.weights if known is not None else None
+        names = known.target_names if known is not None else None
+        entry["mesh"] = writer.placeholder_mesh(width, weights, names)
     return writer
+
+
+def _morph_widths(clips, scene, count: int) -> dict:
+    """The morph target count of every node that has morph weights (a weights
+    channel, or default weights in the scene): the count all of them agree on."""
+    widths, sources = {}, {}
+
+    def note(node, width, source):
+        if node in widths and widths[node] != width:
+            raise ValueError(f"save: {source} gives node {node} {width} morph weights, but "
+                             f"{sources[node]} gives it {widths[node]}")
+        widths.setdefault(node, width)
+        sources.setdefault(node, source)
+
+    if scene is not None:
+        for node in scene.nodes:
+            if node.weights is not None and len(node.weights):
+                _check_stored("save", f"scene.nodes[{node.index}].weights",
+                              np.asarray(node.weights, dtype=np.float64))
+                note(node.index, len(node.weights), f"scene.nodes[{node.index}].weights")
+    for clip in clips:
+        for c, channel in enumerate(clip.channels):
+            if channel.path == "weights" and 0 <= channel.node < count:
+                width = np.shape(channel.output)[-1] if channel.output is not None \
+                    else channel.width
+                if width == 0:
+                    raise ValueError(f"save: clip {clip.name!r} channel {c} animates 0 morph "
+                                     f"weights of node {channel.node}")
+                note(channel.node, width, f"clip {clip.name!r} channel {c}")
+    return widths
+
+
+def _glb_bytes(doc: dict, blob: bytes) -> bytes:
+    """A .glb file: the JSON chunk and the binary chunk, each padded to 4 bytes."""
+    text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 4)
+    binary = blob + b"\0" * (-len(blob) % 4)
+    data = struct.pack("<III", _GLB_MAGIC, 2, 12 + 8 + len(text) + 8 + len(binary))
+    data += struct.pack("<II", len(text), _CHUNK_JSON) + text
+    return data + struct.pack("<II", len(binary), _CHUNK_BIN) + binary
+
+
+def _loads_back(doc: dict, blob: bytes, path: str) -> None:
+    """What save writes, read back by load's own checks before anything is
+    written: a ValueError naming the first thing load would refuse."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)  # e.g. float32 overflow in a read
+            _load(_glb_bytes(dict(doc, buffers=[{"byteLength": len(blob)}]), blob), None, path,
+                  None, "raise", scene=True)
+    except (GltfError, RuntimeWarning) as error:
+        raise ValueError(f"save: the file would not load back: {error}") from None
 
 
 def save(path, clips, *, scene=None, fps=None, embed: bool = True) -> None:
@@ -1104,7 +1248,11 @@ def save(path, clips, *, scene=None, fps=None, embed: bool = True) -> None:
     scene : Scene, optional
         The nodes (names, hierarchy, rest transforms), scenes and skins to
         write; meshes are not written. Without it, one node per animated node
-        index, named after the channels' nodes.
+        index, named after the channels' nodes. glTF allows morph weights only
+        on a node with a mesh: a node with morph weights (a ``weights``
+        channel, or default weights in ``scene``) gets a placeholder mesh that
+        carries its morph targets (one point, zero displacements) with its
+        default weights and target names, so the weights load back.
     fps : float, optional
         The frame rate for curves glTF cannot express.
     embed : bool
@@ -1114,9 +1262,14 @@ def save(path, clips, *, scene=None, fps=None, embed: bool = True) -> None:
     Raises
     ------
     ValueError
-        A bad path extension, a clip without channels, a channel of a node
-        the scene does not have, key times that float32 cannot tell apart,
-        an inexpressible curve without ``fps``.
+        Before anything is written, for whatever :func:`load` would refuse
+        in the file: a bad path extension, a clip without channels, a channel
+        of a node the scene does not have or a target animated twice, key
+        times that are negative, not finite, beyond float32's range, not
+        increasing or that float32 cannot tell apart, values that are not
+        finite, a rotation key that is zero in float32, morph weight counts
+        that disagree, an inexpressible curve without ``fps``. The message
+        names the clip, the channel, the index and the value.
     OverflowError
         A value beyond float32's range.
     """
@@ -1132,17 +1285,12 @@ def save(path, clips, *, scene=None, fps=None, embed: bool = True) -> None:
             raise ValueError(f"save: clips must be Clip objects, got {type(clip).__name__}")
     writer = _document(clips, scene, fps)
     doc, blob = writer.doc, bytes(writer.blob)
+    _loads_back(doc, blob, path)
     buffer = {"byteLength": len(blob)}
     if extension == ".glb":
         doc["buffers"] = [buffer]
-        text = json.dumps(doc, separators=(",", ":")).encode("utf-8")
-        text += b" " * (-len(text) % 4)
-        binary = blob + b"\0" * (-len(blob) % 4)
-        data = struct.pack("<III", _GLB_MAGIC, 2, 12 + 8 + len(text) + 8 + len(binary))
-        data += struct.pack("<II", len(text), _CHUNK_JSON) + text
-        data += struct.pack("<II", len(binary), _CHUNK_BIN) + binary
         with open(path, "wb") as stream:
-            stream.write(data)
+            stream.write(_glb_bytes(doc, blob))
         return
     if embed:
         buffer["uri"] = "data:application/octet-stream;base64," + \

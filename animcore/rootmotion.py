@@ -488,8 +488,12 @@ class RootMotionCursor(ByValue):
             self._cycle, self._phase = cycle, phase
 
     def _state(self) -> dict:
-        # the exact state: integer cycles and bounded phases, not a float time
-        return {"track": self._track, "cycle": self._cycle, "phase": self._phase}
+        # the exact state: integer cycles and bounded phases, not a float time, read as
+        # one pair under the lock (copy, pickle and == never see half of a move); a move
+        # replaces the arrays rather than writing into them, so the pair stays as read
+        with self._lock:
+            cycle, phase = self._cycle, self._phase
+        return {"track": self._track, "cycle": cycle, "phase": phase}
 
     @classmethod
     def _from_state(cls, state: dict) -> "RootMotionCursor":
@@ -512,9 +516,11 @@ class RootMotionCursor(ByValue):
         return cursor
 
     def __repr__(self):
-        if self._phase.size == 1:
-            where = f"cycle={int(self._cycle.reshape(-1)[0])}, phase={float(self._phase.reshape(-1)[0])!r}"
+        with self._lock:
+            cycle, phase = self._cycle, self._phase
+        if phase.size == 1:
+            where = f"cycle={int(cycle.reshape(-1)[0])}, phase={float(phase.reshape(-1)[0])!r}"
         else:
-            where = f"shape={self._phase.shape}"
+            where = f"shape={phase.shape}"
         return f"RootMotionCursor({where}, duration={self._track.duration!r})"
 

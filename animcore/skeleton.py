@@ -41,8 +41,10 @@ def decompose(matrices) -> Transforms:
     Shape ``(..., 4, 4)`` -> ``(..., 3)``, ``(..., 4)``, ``(..., 3)``. Scales
     are the lengths of the columns (x negative for a mirror). A matrix whose
     last row is not ``0 0 0 1``, with a zero column, or sheared (columns not
-    orthogonal within a cosine of 1e-9, which no TRS expresses) is a
-    ValueError naming its index.
+    orthogonal within a cosine of ``2**-20``, which no TRS expresses) is a
+    ValueError naming its index. The tolerance is 8 units of float32's
+    epsilon: matrices and rest poses rounded to float32 (as glTF stores them,
+    and every Blender export's bone scales of 0.99999994) decompose.
 
     >>> decompose(np.diag([2.0, 2.0, 2.0, 1.0])).scale
     array([2., 2., 2.])
@@ -108,6 +110,16 @@ class Skeleton(ByValue):
             if p.dtype.kind != "f" or not np.all(np.isfinite(p)) or np.any(p != np.round(p)):
                 raise ValueError(f"{func}: parents must be integers (-1 for a root), got "
                                  f"an array of dtype {p.dtype}")
+        # in range before the cast: a uint64 2**64 - 1 must not wrap to -1 (a root), nor a
+        # float 1e300 become an arbitrary int64 (with a warning)
+        outside = p >= p.size
+        if p.dtype.kind != "u":  # (an unsigned array compared with -1 is an error in NumPy 2)
+            outside |= p < -1
+        if outside.any():
+            k = int(np.argmax(outside))
+            value = p[k].item()
+            raise ValueError(f"{func}: parents at index ({k},) is {value!r} (must be -1 (a "
+                             f"root) or a joint index in [0, {p.size}))")
         p = np.array(p, dtype=np.int64)
         joints = p.size
         rest = []

@@ -123,10 +123,40 @@ static ac_status check_range(ac_arg arg, double x, double hi, size_t i, ac_error
     return AC_OK;
 }
 
+/* The scale of a contact's fallback computation: velocities are divided by
+   2^CONTACT_SCALE_BITS, so that |w| <= 2 sqrt(3) max|v|, the normal speed and
+   the impulse (<= 2 |s|) and every partial sum of the result stay below
+   DBL_MAX for any finite inputs. A power of two: the scaled computation is
+   the plain one's bits times the scale wherever nothing is subnormal. */
+#define CONTACT_SCALE_BITS 4
+
+/* bounce_one in that scaled form, its result scaled back: for a contact whose
+   plain computation overflowed in an intermediate (the relative velocity,
+   its normal speed, the impulse) although the result exists. Returns 1 when
+   the result is representable. */
+static int64_t bounce_scaled(int dim, const double *v, const double *u, const double *n,
+                             double e, double mu, double threshold, double *out)
+{
+    double vs[3], us[3], sp;
+    int64_t ok;
+    for (int k = 0; k < dim; k++) {
+        vs[k] = ldexp(v[k], -CONTACT_SCALE_BITS);
+        us[k] = ldexp(u[k], -CONTACT_SCALE_BITS);
+    }
+    ok = bounce_one(dim, 0, 1, vs, us, n, e, mu, ldexp(threshold, -CONTACT_SCALE_BITS), out,
+                    &sp);
+    for (int k = 0; k < dim; k++) {
+        out[k] = ldexp(out[k], CONTACT_SCALE_BITS);
+        ok &= ac_finite(out[k]);
+    }
+    return ok;
+}
+
 /* Validates and computes element by element, in the documented order, with the
-   overflow-safe tangential length. Run only when the fast loop saw a failure;
-   returns AC_OK when the failure was an overflowing intermediate that the
-   careful computation avoids (every element is then rewritten). */
+   overflow-safe tangential length, and where an intermediate overflows, in
+   the scaled form. Run only when the fast loop saw a failure; returns AC_OK
+   when the failure was an overflowing intermediate and every result exists
+   (every element is then rewritten). */
 static ac_status bounce_careful(const double *v, const double *u, const double *nrm,
                                 const double *rest, const double *fric,
                                 const double *thr, const size_t s[6], int dim,
@@ -145,21 +175,13 @@ static ac_status bounce_careful(const double *v, const double *u, const double *
             (st = check_range(AC_ARG_FRICTION, mu, DBL_MAX, i, err)) ||
             (st = check_range(AC_ARG_THRESHOLD, th, DBL_MAX, i, err)))
             return st;
-        if (!bounce_one(dim, 0, 1, vi, ui, ni, e, mu, th, out + i * d, &sp)) {
-            for (int k = 0; k < dim; k++)
-                if (!ac_finite(vi[k] - ui[k]))
-                    return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_RELATIVE_VELOCITY,
-                                   vi[k] - ui[k],
-                                   "is not representable although the inputs are finite");
-            if (!ac_finite(sp))
-                return ac_fail(err, AC_ERR_OVERFLOW, i,
-                               AC_ARG_NORMAL_SPEED, sp,
-                               "is not representable although the inputs are finite");
+        if (!bounce_one(dim, 0, 1, vi, ui, ni, e, mu, th, out + i * d, &sp) &&
+            !bounce_scaled(dim, vi, ui, ni, e, mu, th, out + i * d)) {
             for (int k = 0; k < dim; k++)
                 if (!ac_finite(out[i * d + k]))
                     return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_RESULT, out[i * d + k],
                                    "is not representable although the inputs are finite");
-            AC_ASSERT(0 && "fast loop reported an overflow the careful pass did not find");
+            AC_ASSERT(0 && "the scaled bounce reported an overflow its result does not show");
             return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_RESULT, out[i * d],
                            "is not representable although the inputs are finite");
         }
@@ -712,6 +734,134 @@ static inline int collide_one(int dim, const rigid *a, const rigid *b, const dou
     return ok & ac_finite(jn);
 }
 
+/* The larger of *e and the binary exponent of x > 0 (x = 0 changes nothing). */
+static void raise_exponent(int *e, int *any, double x, int extra)
+{
+    if (x > 0.0 && (!*any || ilogb(x) + extra > *e)) {
+        *e = ilogb(x) + extra;
+        *any = 1;
+    }
+}
+
+/* The magnitudes within which collide_one neither overflows nor loses a
+   significant term to underflow: every nonzero inverse mass and largest
+   inertia entry in [2^-300, 2^300], arms up to 2^150, the largest velocity
+   and spin times arm in [2^-300, 2^300] (or all zero). Then K's entries are
+   below 2^601, the impulse below DBL_MAX, and an impulse that underflows
+   changes no velocity by more than 2^-700 of its size. Comparisons only:
+   the common case pays no more. */
+static int contact_ordinary(int dim, const rigid *a, const rigid *b, const double *p)
+{
+    const rigid *bodies[2] = {a, b};
+    const double lo = 0x1p-300, hi = 0x1p300;
+    double speed = 0.0;
+    int ok = 1;
+    for (int q = 0; q < 2; q++) {
+        const rigid *body = bodies[q];
+        const int count = body->tensor ? 9 : 1, da = dim == 2 ? 1 : 3;
+        double arm = 0.0, spin = 0.0, most = 0.0;
+        for (int c = 0; c < dim; c++) {
+            const double r = fabs(p[c] - body->c[c]), v = fabs(body->v[c]);
+            arm = r > arm ? r : arm;
+            speed = v > speed ? v : speed;
+        }
+        for (int c = 0; c < da; c++)
+            spin = fabs(body->w[c]) > spin ? fabs(body->w[c]) : spin;
+        for (int c = 0; c < count; c++)
+            most = fabs(body->inertia[c]) > most ? fabs(body->inertia[c]) : most;
+        ok &= (arm <= 0x1p150) & (spin <= hi) & ((most == 0.0) | ((most >= lo) & (most <= hi))) &
+              ((body->inverse_mass == 0.0) |
+               ((body->inverse_mass >= lo) & (body->inverse_mass <= hi)));
+        speed = spin * arm > speed ? spin * arm : speed;
+    }
+    return ok & ((speed == 0.0) | ((speed >= lo) & (speed <= hi)));
+}
+
+/* collide_one in a scaled form, its results scaled back: for a contact
+   outside contact_ordinary's range (inverse masses or inertias whose sum or
+   products with the arms overflow, velocities whose difference does, an
+   impulse that underflows where the velocity change it makes does not). The
+   inverse masses and inertias are divided by 2^E, E the exponent of the
+   largest entry of the effective mass K (so that K's entries are of order
+   1), and the velocities and angular velocities by 2^k, k the exponent of
+   the largest contact-point velocity; the impulse then comes out times
+   2^(E - k), the velocities times 2^-k. Powers of two: where nothing is
+   subnormal these are the plain computation's bits. Returns 1 when every
+   result is representable, the impulse only when `impulse` is set (arms that
+   overflow are not: then the plain computation's status and results). */
+static int collide_scaled(int dim, const rigid *a, const rigid *b, const double *n,
+                          const double *p, double e, double mu, double threshold, int impulse,
+                          double *va, double *wa, double *vb, double *wb, double *jn,
+                          double *jt)
+{
+    const int da = dim == 2 ? 1 : 3;
+    const rigid *bodies[2] = {a, b};
+    rigid scaled[2];
+    double v[2][3], w[2][3], inertia[2][9];
+    int mass = 0, any_mass = 0, speed = 0, any_speed = 0, ok = 1, k;
+    for (int q = 0; q < 2; q++) {
+        const rigid *body = bodies[q];
+        const int count = body->tensor ? 9 : 1;
+        double arm = 0.0, spin = 0.0, most = 0.0;
+        for (int c = 0; c < dim; c++) {
+            const double r = fabs(p[c] - body->c[c]);
+            if (!ac_finite(r))
+                return dim == 3 ? collide_one(3, a, b, n, p, e, mu, threshold, va, wa, vb, wb,
+                                              jn, jt)
+                                : collide_one(2, a, b, n, p, e, mu, threshold, va, wa, vb, wb,
+                                              jn, jt);
+            arm = r > arm ? r : arm;
+            raise_exponent(&speed, &any_speed, fabs(body->v[c]), 0);
+        }
+        for (int c = 0; c < da; c++)
+            spin = fabs(body->w[c]) > spin ? fabs(body->w[c]) : spin;
+        for (int c = 0; c < count; c++)
+            most = fabs(body->inertia[c]) > most ? fabs(body->inertia[c]) : most;
+        if (arm > 0.0) {
+            if (spin > 0.0)
+                raise_exponent(&speed, &any_speed, spin, ilogb(arm) + 1);
+            if (most > 0.0)
+                raise_exponent(&mass, &any_mass, most, 2 * ilogb(arm) + 2);
+        }
+        raise_exponent(&mass, &any_mass, body->inverse_mass, 0);
+    }
+    k = any_speed ? speed : 0;
+    if (!any_mass)
+        mass = 0;
+    for (int q = 0; q < 2; q++) {
+        const rigid *body = bodies[q];
+        const int count = body->tensor ? 9 : 1;
+        scaled[q] = *body;
+        for (int c = 0; c < dim; c++)
+            v[q][c] = ldexp(body->v[c], -k);
+        for (int c = 0; c < da; c++)
+            w[q][c] = ldexp(body->w[c], -k);
+        for (int c = 0; c < count; c++)
+            inertia[q][c] = ldexp(body->inertia[c], -mass);
+        scaled[q].v = v[q];
+        scaled[q].w = w[q];
+        scaled[q].inertia = inertia[q];
+        scaled[q].inverse_mass = ldexp(body->inverse_mass, -mass);
+    }
+    ok = dim == 3 ? collide_one(3, &scaled[0], &scaled[1], n, p, e, mu, ldexp(threshold, -k),
+                                va, wa, vb, wb, jn, jt)
+                  : collide_one(2, &scaled[0], &scaled[1], n, p, e, mu, ldexp(threshold, -k),
+                                va, wa, vb, wb, jn, jt);
+    for (int c = 0; c < dim; c++) {
+        va[c] = ldexp(va[c], k);
+        vb[c] = ldexp(vb[c], k);
+        jt[c] = ldexp(jt[c], k - mass);
+        ok &= ac_finite(va[c]) & ac_finite(vb[c]) & ((impulse == 0) | ac_finite(jt[c]));
+    }
+    for (int c = 0; c < da; c++) {
+        wa[c] = ldexp(wa[c], k);
+        wb[c] = ldexp(wb[c], k);
+        ok &= ac_finite(wa[c]) & ac_finite(wb[c]);
+    }
+    *jn = ldexp(*jn, k - mass);
+    return ok & ((impulse == 0) | ac_finite(*jn));
+}
+
 /* Inverse inertia tensors: finite, symmetric within 1e-12 of the largest
    diagonal entry, and positive semi-definite (every principal minor of the
    tensor scaled by that entry >= -1e-12). */
@@ -833,10 +983,13 @@ ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *n
             (st = check_range(AC_ARG_THRESHOLD, th, DBL_MAX, i, err))))
             return st;
         /* constant dimensions: straight code, and bounds the compiler can see */
-        if (!(id == 3 ? collide_one(3, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
-                                    normal_impulse + i, jt)
-                      : collide_one(2, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
-                                    normal_impulse + i, jt))) {
+        if (!(contact_ordinary(id, &ra, &rb, pi) &&
+              (id == 3 ? collide_one(3, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
+                                     normal_impulse + i, jt)
+                       : collide_one(2, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
+                                     normal_impulse + i, jt))) &&
+            !collide_scaled(id, &ra, &rb, ni, pi, e, mu, th, 1, va, wa, vb, wb,
+                            normal_impulse + i, jt)) {
             static const ac_arg outputs[6] = {
                 AC_ARG_VELOCITY_A, AC_ARG_ANGULAR_VELOCITY_A, AC_ARG_VELOCITY_B,
                 AC_ARG_ANGULAR_VELOCITY_B, AC_ARG_NORMAL_IMPULSE, AC_ARG_TANGENT_IMPULSE};
@@ -1234,8 +1387,13 @@ static void lane_contact(int dim, sphere_block *b, size_t i, const ac_planes *pl
     sphere.inverse_mass = 1.0, sphere.tensor = 0;
     plane.v = pl->velocity + hit * d, plane.w = zero, plane.c = point, plane.inertia = zero;
     plane.inverse_mass = 0.0, plane.tensor = 0;
-    ok = dim == 3 ? collide_one(3, &sphere, &plane, n, point, e, mu, 0.0, va, wa, vb, wb, &jn, jt)
-                  : collide_one(2, &sphere, &plane, n, point, e, mu, 0.0, va, wa, vb, wb, &jn, jt);
+    ok = contact_ordinary(dim, &sphere, &plane, point) &&
+         (dim == 3 ? collide_one(3, &sphere, &plane, n, point, e, mu, 0.0, va, wa, vb, wb, &jn, jt)
+                   : collide_one(2, &sphere, &plane, n, point, e, mu, 0.0, va, wa, vb, wb, &jn,
+                                 jt));
+    if (!ok)
+        ok = collide_scaled(dim, &sphere, &plane, n, point, e, mu, 0.0, b->events != NULL, va,
+                            wa, vb, wb, &jn, jt); /* the impulse only for the events */
     b->bad[i] |= (int64_t)!ok;
     for (int k = 0; k < dim; k++)
         b->v[k][i] = va[k];
@@ -1280,12 +1438,12 @@ CONTACT_INLINE int lane_resolve(int dim, sphere_block *b, size_t i, const ac_pla
         double v[3], out[3], sp;
         for (int k = 0; k < dim; k++)
             v[k] = b->v[k][i];
-        b->bad[i] |= (int64_t)bounce_one(
-                         dim, 0, 1, v, pl->velocity + hit * d, pl->normal + hit * d,
-                         pr->restitution[s * pr->restitution_steps[0] +
-                                         hit * pr->restitution_steps[1]],
-                         pr->friction[s * pr->friction_steps[0] + hit * pr->friction_steps[1]],
-                         0.0, out, &sp) ^ 1;
+        const double *u = pl->velocity + hit * d, *n = pl->normal + hit * d;
+        const double e = pr->restitution[s * pr->restitution_steps[0] +
+                                         hit * pr->restitution_steps[1]];
+        const double mu = pr->friction[s * pr->friction_steps[0] + hit * pr->friction_steps[1]];
+        if (!bounce_one(dim, 0, 1, v, u, n, e, mu, 0.0, out, &sp))
+            b->bad[i] |= (int64_t)bounce_scaled(dim, v, u, n, e, mu, 0.0, out) ^ 1;
         for (int k = 0; k < dim; k++)
             b->v[k][i] = out[k];
     }
@@ -1432,6 +1590,21 @@ ac_status ac_contact_advance_spin(double *position, double *velocity,
                            spin->angular_velocity[i * (d == 2 ? 1 : 3) + k],
                            "is not representable after a bounce although the inputs are "
                            "finite");
+    for (size_t slot = i * (events ? events->capacity : 0);
+         events && slot < (i + 1) * events->capacity; slot++) {
+        const size_t contact = slot - i * events->capacity;
+        if (!ac_finite(events->normal_impulse[slot]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_NORMAL_IMPULSE,
+                           events->normal_impulse[slot],
+                           "is not representable in event %zu although the inputs are finite",
+                           contact);
+        for (size_t k = 0; k < d; k++)
+            if (!ac_finite(events->tangent_impulse[slot * d + k]))
+                return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_TANGENT_IMPULSE,
+                               events->tangent_impulse[slot * d + k],
+                               "is not representable in event %zu although the inputs are "
+                               "finite", contact);
+    }
     return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_POSITION, position[i * d],
                    "is too far from a plane: the distance is not representable");
 }

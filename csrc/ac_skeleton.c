@@ -275,13 +275,35 @@ ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translati
                      err);
 }
 
-/* The inverse of a 4x4 affine matrix; 0 when its 3x3 part is singular. */
+/* The largest cosine between two columns of a matrix that decompose takes
+   as unsheared: 8 units of float32's epsilon (2^-23), so that matrices and
+   rest poses rounded to float32 (every Blender export: bone scales of
+   0.99999994, glTF node matrices) and the world transforms composed from
+   them along a chain decompose, while a real shear (a cosine of 1e-5 is
+   a skew of 0.0006 degrees) is still refused. */
+#define AC_SHEAR_TOLERANCE (8.0 * 0x1p-23)
+
+/* The inverse of a 4x4 affine matrix; 0 when its 3x3 part is singular. Each
+   column of the 3x3 part is first divided by a power of two near its largest
+   component (inv(A D) = D^-1 inv(A)), so that the determinant neither
+   overflows nor underflows however large or small the scales are (diag(1e308)
+   and diag(1e-300) are as regular as the identity): the test is on the
+   columns' directions, not their lengths. Powers of two: where nothing
+   overflows or underflows these are the unscaled computation's bits. */
 static int affine_inverse(const double *m, double out[16])
 {
     double a[9], det, inv[9];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            a[3 * r + c] = m[4 * r + c];
+    int shift[3];
+    for (int c = 0; c < 3; c++) {
+        double big = 0.0;
+        for (int r = 0; r < 3; r++)
+            big = fabs(m[4 * r + c]) > big ? fabs(m[4 * r + c]) : big;
+        if (!(big > 0.0))
+            return 0; /* a zero column */
+        shift[c] = ilogb(big);
+        for (int r = 0; r < 3; r++)
+            a[3 * r + c] = ldexp(m[4 * r + c], -shift[c]);
+    }
     inv[0] = a[4] * a[8] - a[5] * a[7];
     inv[1] = a[2] * a[7] - a[1] * a[8];
     inv[2] = a[1] * a[5] - a[2] * a[4];
@@ -297,7 +319,7 @@ static int affine_inverse(const double *m, double out[16])
     for (int r = 0; r < 3; r++) {
         double tr = 0.0;
         for (int c = 0; c < 3; c++) {
-            out[4 * r + c] = inv[3 * r + c] / det;
+            out[4 * r + c] = ldexp(inv[3 * r + c] / det, -shift[r]);
             tr += out[4 * r + c] * m[4 * c + 3];
         }
         out[4 * r + 3] = -tr;
@@ -372,7 +394,7 @@ ac_status ac_skeleton_decompose(const double *matrices, double *translation,
             for (int b = a + 1; b < 3; b++) {
                 double dot = col[a][0] * col[b][0] + col[a][1] * col[b][1] +
                              col[a][2] * col[b][2];
-                if (fabs(dot) > 1e-9)
+                if (fabs(dot) > AC_SHEAR_TOLERANCE)
                     return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX, dot,
                                    "is sheared: columns %d and %d are not orthogonal (the "
                                    "value is their cosine)", a, b);

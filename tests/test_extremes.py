@@ -458,3 +458,72 @@ def test_infinite_rate_inside_a_segment():
         [0.5], 1), [0.0])
     with pytest.raises(OverflowError, match=r"velocity at index \(0,\) is not representable"):
         ac.Curve([0, 1], [0, 1], ease="circ_in_out").evaluate([0.5], 1)
+
+
+# -- Skeleton: parents outside int64, scales at the ends of the range, float32 rigs -------
+
+@pytest.mark.parametrize("parents, shown", [
+    (np.array([2**64 - 1], dtype=np.uint64), "18446744073709551615"),  # not -1, a root
+    (np.array([-1.0, 1e300]), r"1e\+300"),
+    (np.array([-1, 0, -2], dtype=np.int8), "-2"),
+])
+def test_skeleton_refuses_parents_outside_the_joints_before_casting_them(parents, shown):
+    index = len(parents) - 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning from a cast on the way
+        with pytest.raises(ValueError, match=rf"^Skeleton: parents at index \({index},\) is "
+                                             rf"{shown} \(must be -1 \(a root\) or a joint "
+                                             rf"index in \[0, {len(parents)}\)\)$"):
+            ac.Skeleton(parents)
+
+
+@pytest.mark.parametrize("d", [1e308, 1e-300, 2.0**-1074 * 2**60])
+def test_skeleton_local_inverts_parents_of_any_scale(d):
+    # a parent diag(d): the child's local translation is its world one over d
+    skeleton = ac.Skeleton([-1, 0])
+    child = np.eye(4)
+    child[:3, 3] = [d, 2 * d, -d] if d < 1 else [1.0, 2.0, -1.0]
+    world = np.array([np.diag([d, d, d, 1.0]), child])
+    local = skeleton.local(world)
+    expected = [1.0, 2.0, -1.0] if d < 1 else [1 / d, 2 / d, -1 / d]
+    np.testing.assert_allclose(local.translation[1], expected, rtol=1e-15)
+    np.testing.assert_allclose(local.scale[1], np.full(3, 1 / d), rtol=1e-15)
+
+
+def test_skeleton_local_still_refuses_a_singular_parent():
+    flat = np.diag([1.0, 1.0, 0.0, 1.0])
+    flat[2, :3] = [1e300, 1e300, 0.0]  # rank 2 at any scale: columns 0 and 1 are parallel
+    flat[:2, :2] = [[1.0, 1.0], [2.0, 2.0]]
+    with pytest.raises(ValueError, match=r"must be invertible: the parent of joint 1 has a "
+                                         r"singular 3x3 part"):
+        ac.Skeleton([-1, 0]).local(np.array([flat, np.eye(4)]))
+
+
+def _quat_from_matrix(m):
+    from scipy.spatial.transform import Rotation
+    return Rotation.from_matrix(m).as_quat()
+
+
+def test_float32_rigs_decompose_and_real_shear_is_still_refused():
+    from scipy.spatial.transform import Rotation
+    rng = np.random.default_rng(28)
+    turns = Rotation.random(200, random_state=rng)
+    m = np.tile(np.eye(4), (200, 1, 1))
+    m[:, :3, :3] = turns.as_matrix().astype(np.float32)  # a glTF node `matrix`
+    got = ac.decompose(m)
+    q = turns.as_quat()
+    np.testing.assert_allclose(np.abs(np.einsum("ij,ij->i", got.rotation, q)), 1.0, atol=1e-12)
+    np.testing.assert_allclose(got.scale, 1.0, atol=1e-6)
+    # a chain of 40 joints with Blender's float32 bone scales and rotations
+    quats = Rotation.random(40, random_state=rng).as_quat().astype(np.float32)
+    scales = rng.choice([1.0, np.float32(0.99999994), np.float32(1.0000001)], (40, 3))
+    chain = ac.Skeleton(np.arange(40) - 1, rotation=quats, scale=scales)
+    world = chain.world_transforms()
+    np.testing.assert_allclose(world.scale, 1.0, atol=1e-5)
+    # a real skew of 0.001 rad (cosine 1e-3) and one of 1e-5 are refused
+    for skew in (1e-3, 1e-5):
+        sheared = np.eye(4)
+        sheared[:3, 1] = [math.sin(skew), math.cos(skew), 0.0]
+        with pytest.raises(ValueError, match=r"^decompose: matrix is .* \(is sheared: columns 0 "
+                                             r"and 1 are not orthogonal"):
+            ac.decompose(sheared)

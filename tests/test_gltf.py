@@ -1192,3 +1192,164 @@ def test_clip_to_dataframe_without_pandas(monkeypatch):
     with pytest.raises(ImportError, match=r"^Clip.to_dataframe needs pandas, which is not "
                                           r"installed: pip install pandas"):
         gltf.load_sample()[0].to_dataframe([0.0])
+
+
+# -- save refuses what load refuses; every file it writes loads back (#27 item 14) -----
+
+from dataclasses import replace as _replace  # noqa: E402
+
+
+def _moving(times, values=None, path="translation"):
+    values = np.zeros((len(times), 3)) if values is None else values
+    curve = animcore.Curve(times, values) if path != "rotation" else \
+        animcore.RotationCurve(times, values)
+    return gltf.Channel.from_curve(0, path, curve, node_name="hips")
+
+
+@pytest.mark.parametrize("times, match", [
+    ([-0.5, 1.0], r"^save: clips\[0\] \('c'\) channel 0 \(translation of node 0\) times at "
+                  r"index \(0,\) is -0.5 \(must be >= 0\)$"),
+    ([0.0, 3.5e38], r"^save: clips\[0\] \('c'\) channel 0 \(translation of node 0\) times at "
+                    r"index \(1,\) is 3.5e\+38 \(must be at most 3.4028235e\+38, the largest "
+                    r"float32\)$"),
+])
+def test_save_refuses_key_times_load_refuses(tmp_path, times, match):
+    clip = gltf.Clip("c", float(times[-1]), (_moving(times),))
+    with pytest.raises(ValueError, match=match):
+        gltf.save(tmp_path / "c.gltf", clip)
+    assert not (tmp_path / "c.gltf").exists()
+
+
+def test_save_refuses_times_that_do_not_increase_and_values_that_are_not_finite(tmp_path):
+    good = _moving([0.0, 0.5, 1.0])
+    backwards = _replace(good, times=np.array([0.0, 0.5, 0.25]))
+    with pytest.raises(ValueError, match=r"^save: clips\[0\] \('c'\) channel 0 \(translation of "
+                                         r"node 0\) times at index \(2,\) is 0.25 \(must be "
+                                         r"greater than the key time before it, 0.5\)$"):
+        gltf.save(tmp_path / "c.gltf", gltf.Clip("c", 1.0, (backwards,)))
+    output = good.output.copy()
+    output[1, 2] = np.nan
+    with pytest.raises(ValueError, match=r"^save: clips\[0\] \('c'\) channel 0 \(translation of "
+                                         r"node 0\) output at index \(1, 2\) is nan \(must be "
+                                         r"finite\)$"):
+        gltf.save(tmp_path / "c.gltf", gltf.Clip("c", 1.0, (_replace(good, output=output),)))
+    output[1, 2] = 1e39  # finite, but inf in float32
+    with pytest.raises(OverflowError, match=r"^save: a value does not fit in glTF's float32: "
+                                            r"clips\[0\] .* output at index \(1, 2\) is 1e\+39"):
+        gltf.save(tmp_path / "c.gltf", gltf.Clip("c", 1.0, (_replace(good, output=output),)))
+    assert not (tmp_path / "c.gltf").exists()
+
+
+def test_save_refuses_a_rotation_key_that_is_zero_in_float32(tmp_path):
+    turn = _moving([0.0, 1.0], [[0, 0, 0, 1], [0, 0, 0, 1]], path="rotation")
+    tiny = _replace(turn, output=np.array([[0, 0, 0, 1], [1e-46, 0, 0, 0]]))
+    with pytest.raises(ValueError, match=r"^save: clips\[0\] \('c'\) channel 0 \(rotation of "
+                                         r"node 0\) output at key 1 is \[0.0, 0.0, 0.0, 0.0\] in "
+                                         r"glTF's float32 \(must not be a zero quaternion\)$"):
+        gltf.save(tmp_path / "c.gltf", gltf.Clip("c", 1.0, (tiny,)))
+
+
+def test_save_refuses_a_target_animated_twice(tmp_path):
+    one = _moving([0.0, 1.0])
+    with pytest.raises(ValueError, match=r"^save: clip 'c' channel 1 animates translation of "
+                                         r"node 0, already animated by channel 0$"):
+        gltf.save(tmp_path / "c.gltf", gltf.Clip("c", 1.0, (one, one)))
+
+
+def test_save_checks_what_it_writes_against_load(tmp_path):
+    # a sheared node matrix: nothing in save refuses it by itself, load does
+    scene = gltf.load_scene(gltf.sample_path())
+    shear = np.eye(4)
+    shear[0, 1] = 0.5
+    nodes = list(scene.nodes)
+    nodes[2] = _replace(nodes[2], matrix=shear)
+    with pytest.raises(ValueError, match=r"^save: the file would not load back: .*c.glb: "
+                                         r"nodes\[2\].matrix: cannot be posed"):
+        gltf.save(tmp_path / "c.glb", scene.clips, scene=_replace(scene, nodes=tuple(nodes)))
+    assert not (tmp_path / "c.glb").exists()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.one_of(st.floats(-1e39, 1e39), st.sampled_from([np.nan, np.inf, 3.5e38])),
+                min_size=1, max_size=5),
+       st.lists(st.one_of(st.floats(-1e39, 1e39), st.sampled_from([np.nan, -np.inf])),
+                min_size=1, max_size=5))
+def test_every_file_save_writes_loads_back(tmp_path_factory, times, values):
+    times = np.array(times)
+    channel = _moving([0.0, 1.0])
+    channel = _replace(channel, times=times,
+                       output=np.resize(np.array(values), (len(times), 3)))
+    path = tmp_path_factory.mktemp("save") / "c.glb"
+    try:
+        gltf.save(path, gltf.Clip("c", 1.0, (channel,)))
+    except (ValueError, OverflowError) as error:
+        assert str(error).startswith("save: ")
+        assert not path.exists()
+        return
+    back = gltf.load(path)[0].channels[0]
+    np.testing.assert_array_equal(back.times, times.astype(np.float32))
+
+
+def _document(path):
+    data = pathlib.Path(path).read_bytes()
+    length = struct.unpack_from("<I", data, 12)[0]
+    return json.loads(data[20:20 + length])
+
+
+@pytest.mark.parametrize("with_scene", [False, True])
+def test_morph_weights_are_written_on_a_node_with_a_mesh_that_carries_the_targets(
+        tmp_path, with_scene):
+    scene = gltf.load_scene(gltf.sample_path())  # node 4 'face': 2 morph weights
+    face = _replace(scene.nodes[4], weights=np.array([0.25, 0.5]), target_names=("a", "b"))
+    scene = _replace(scene, nodes=scene.nodes[:4] + (face,))
+    path = tmp_path / "w.glb"
+    gltf.save(path, scene.clips, scene=scene if with_scene else None)
+    doc = _document(path)
+    # the glTF 2.0 rules: a node whose morph weights are animated has a mesh, whose
+    # primitives have that many targets (each with an attribute the primitive has)
+    for animation in doc["animations"]:
+        for channel in animation["channels"]:
+            if channel["target"]["path"] == "weights":
+                mesh = doc["meshes"][doc["nodes"][channel["target"]["node"]]["mesh"]]
+                for primitive in mesh["primitives"]:
+                    assert len(primitive["targets"]) == 2
+                    for target in primitive["targets"]:
+                        assert set(target) <= set(primitive["attributes"])
+                position = doc["accessors"][mesh["primitives"][0]["attributes"]["POSITION"]]
+                assert "min" in position and "max" in position  # required for POSITION
+    assert [("mesh" in node) for node in doc["nodes"]] == [False] * 4 + [True]
+    back = gltf.load_scene(path)
+    assert back.nodes[4].mesh is not None
+    if with_scene:
+        np.testing.assert_array_equal(back.nodes[4].weights, [0.25, 0.5])
+        assert back.nodes[4].target_names == ("a", "b")
+    t = np.linspace(0, 1.5, 13)
+    for a, b in zip(scene.clips, back.clips):
+        np.testing.assert_array_equal(b.sample(t)[("face", "weights")],
+                                      a.sample(t)[("face", "weights")])
+
+
+def test_morph_weight_counts_that_disagree_are_refused(tmp_path):
+    scene = gltf.load_scene(gltf.sample_path())
+    face = _replace(scene.nodes[4], weights=np.array([0.0, 0.0, 0.0]))
+    with pytest.raises(ValueError, match=r"^save: clip 'walk' channel 4 gives node 4 2 morph "
+                                         r"weights, but scene.nodes\[4\].weights gives it 3$"):
+        gltf.save(tmp_path / "w.glb", scene.clips,
+                  scene=_replace(scene, nodes=scene.nodes[:4] + (face,)))
+
+
+def test_a_node_matrix_rounded_to_float32_loads(tmp_path):
+    # a rotation written as float32 (what exporters store) is not orthonormal to 1e-9
+    from scipy.spatial.transform import Rotation
+    scene = gltf.load_scene(gltf.sample_path())
+    turn = Rotation.from_rotvec([0.3, 1.1, -0.7])
+    matrix = np.eye(4)
+    matrix[:3, :3] = turn.as_matrix().astype(np.float32)
+    matrix[:3, 3] = [0.1, 0.2, 0.3]
+    nodes = list(scene.nodes)
+    nodes[1] = _replace(nodes[1], matrix=matrix)
+    gltf.save(tmp_path / "m.glb", scene.clips, scene=_replace(scene, nodes=tuple(nodes)))
+    back = gltf.load_scene(tmp_path / "m.glb").nodes[1]
+    np.testing.assert_array_equal(back.matrix, matrix)
+    assert abs(abs(np.dot(back.rotation, turn.as_quat())) - 1) < 1e-12
+    np.testing.assert_allclose(back.scale, 1.0, atol=1e-6)

@@ -573,3 +573,82 @@ def test_any_curve_pickles_to_one_that_evaluates_bit_for_bit(values, interpolati
     t = np.linspace(-2, times[-1] + 5, 41)
     assert restored(t).tobytes() == curve(t).tobytes()
     assert restored.evaluate(t, 1).tobytes() == curve.evaluate(t, 1).tobytes()
+
+
+
+
+def _cursor_readers(probe):
+    """The ways to read a cursor's whole state: copies, a pickle round trip, ==."""
+    return {"copy": copy.copy, "deepcopy": copy.deepcopy,
+            "pickle": lambda c: pickle.loads(pickle.dumps(c)), "==": lambda c: c == probe,
+            "repr": repr}
+
+
+def test_copies_pickles_and_comparisons_of_an_advancing_cursor_see_only_states_it_had(
+        monkeypatch):
+    # dt = 0.3 of a 1 s loop: the unrolled times are multiples of 0.3, so a pair read
+    # half before and half after a move (the new cycle with the old phase, or the
+    # reverse) is one whole cycle away from every state the cursor passes through
+    import sys
+    import threading
+
+    import animcore._objects as objects
+
+    track = animcore.LoopTrack([0, 1], [0, 1])
+    seen = []
+    compare = objects.same_value
+
+    def recording(a, b):  # the state == read from the cursor (the left operand)
+        if isinstance(a, dict) and "phase" in a:
+            seen.append((int(a["cycle"]), float(a["phase"])))
+        return compare(a, b)
+
+    monkeypatch.setattr(objects, "same_value", recording)
+    readers = list(_cursor_readers(animcore.RootMotionCursor(track, 0.0)).values())[:4]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        for _ in range(3):  # the threads fall into step differently from round to round
+            cursor = animcore.RootMotionCursor(track, 0.0)
+            had = {(0, 0.0)}
+            done = threading.Event()
+
+            def advance():
+                for _ in range(10**6):  # bounded; stopped when the reads are done
+                    if done.is_set():
+                        break
+                    cursor.advance(0.3)
+                    had.add((int(cursor.cycle), float(cursor.phase)))  # the only writer
+
+            thread = threading.Thread(target=advance)
+            thread.start()
+            start = len(seen)
+            try:
+                for k in range(1500):
+                    result = readers[k % 4](cursor)
+                    if k % 4 != 3:
+                        seen.append((int(result.cycle), float(result.phase)))
+            finally:
+                done.set()
+                thread.join()
+            assert len(had) > 100
+            torn = [state for state in seen[start:] if state not in had]
+            assert not torn, f"{len(torn)} of 1500 reads, e.g. {torn[:3]}"
+    finally:
+        sys.setswitchinterval(interval)
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle", "==", "repr"])
+def test_reading_a_cursor_waits_for_a_move_in_progress(how):
+    import threading
+
+    track = animcore.LoopTrack([0, 1], [0, 1])
+    cursor = animcore.RootMotionCursor(track, 0.5)
+    read = _cursor_readers(animcore.RootMotionCursor(track, 0.5))[how]
+    finished = threading.Event()
+    thread = threading.Thread(target=lambda: (read(cursor), finished.set()))
+    with cursor._lock:  # as a move holds it from reading the state to committing it
+        thread.start()
+        assert not finished.wait(0.2), f"{how} read the state without the lock"
+    thread.join(5)
+    assert finished.is_set()

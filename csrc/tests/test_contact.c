@@ -133,8 +133,10 @@ static void layouts_agree(void)
           AC_ERR_VALUE);
     CHECK(err.index == 1001 && err.arg == AC_ARG_NORMAL);
     n[1001 * 3] = 1.0;
-    v[500 * 3 + 1] = -DBL_MAX; /* overflow inside the vector part */
-    u[500 * 3 + 1] = DBL_MAX;
+    for (int k = 0; k < 3; k++) { /* an approach whose result overflows: 2.4 DBL_MAX n */
+        v[500 * 3 + k] = -DBL_MAX * n[500 * 3 + k];
+        u[500 * 3 + k] = DBL_MAX * n[500 * 3 + k];
+    }
     CHECK(ac_contact_bounce(v, u, n, &e0, &zero, &th0, fast_steps, 3, fast, N, &err) ==
           AC_ERR_OVERFLOW);
     CHECK(err.index == 500);
@@ -338,11 +340,20 @@ static void bounce_errors(void)
     expect_bounce_error(ok, u, n, 0.5, INFINITY, 0, AC_ERR_VALUE, "friction");
     expect_bounce_error(ok, u, n, 0.5, 0, -1, AC_ERR_VALUE, "threshold");
     expect_bounce_error(ok, u, n, 0.5, 0, NAN, AC_ERR_VALUE, "threshold");
-    expect_bounce_error(big, nbig, n, 0.5, 0, 0, AC_ERR_OVERFLOW, "velocity - surface_velocity");
-    expect_bounce_error(diag, zero, dn, 0.5, 0, 0, AC_ERR_OVERFLOW,
-                        "(velocity - surface_velocity) . normal");
-    expect_bounce_error(huge, zero, n, 1.0, 0, 0, AC_ERR_OVERFLOW, "result");
-    expect_bounce_error(huge, zero, n, 1.0, 0.5, 0, AC_ERR_OVERFLOW, "result");
+    /* results that exist although v - u, its normal speed or the impulse overflow */
+    {
+        double out[2];
+        CHECK(bounce2(big, nbig, n, 0.5, 0, 0, out, &err) == AC_OK); /* separating */
+        CHECK(out[0] == 1e308 && out[1] == 0.0);
+        CHECK(bounce2(diag, zero, dn, 0.5, 0.3, 0, out, &err) == AC_OK);
+        CHECK(out[0] == 1.5e308 && out[1] == 1.5e308);
+        CHECK(bounce2(huge, zero, n, 1.0, 0, 0, out, &err) == AC_OK); /* impulse 3.4e308 */
+        CHECK(out[0] == 1.7e308 && out[1] == 0.0);
+        CHECK(bounce2(huge, zero, n, 1.0, 0.5, 0, out, &err) == AC_OK);
+        CHECK(out[0] == 1.7e308 && out[1] == 0.0);
+    }
+    expect_bounce_error(nbig, big, n, 1.0, 0, 0, AC_ERR_OVERFLOW, "result"); /* 3e308 */
+    expect_bounce_error(nbig, big, n, 1.0, 0.5, 0, AC_ERR_OVERFLOW, "result");
     /* the first failing element, by flat index */
     {
         double v[3][2] = {{-3, 4}, {-3, 4}, {-3, 4}}, e[3] = {0.5, 2, -1}, zero1 = 0, o[3][2];
