@@ -166,7 +166,7 @@ class Ease(ByValue, Easing):
                  variant: str = "penner"):
         self._kind = _kind_index("Ease", kind)
         name = EASING_KINDS[self._kind]
-        if variant not in _VARIANTS:
+        if not isinstance(variant, str) or variant not in _VARIANTS:
             raise ValueError(f"Ease: variant is {variant!r} (must be one of "
                              f"{', '.join(repr(v) for v in _VARIANTS)})")
         for arg, value, family in (("overshoot", overshoot, "back"),
@@ -225,6 +225,8 @@ class Ease(ByValue, Easing):
             where = f" at index {tuple(int(x) for x in i)}" if u.ndim else ""
             raise ValueError(f"{func}: u{where} is {float(u[i])!r} (must lie in [0, 1])")
         return self._curve.evaluate(u, int(rate), out=out)
+
+    _fields = (("kind", "overshoot", "amplitude", "period", "variant"), ())
 
     def _state(self) -> dict:
         o, a, p, flags = self._params
@@ -366,6 +368,8 @@ class CubicBezier(ByValue, Easing):
         # The inverse of the curve (x(t), y(t)) is (y(t), x(t)): swap the axes.
         return _core._bezier_value(func, (y1, x1, y2, x2), s, out, None)
 
+    _fields = (("x1", "y1", "x2", "y2"), ())
+
     def _state(self) -> dict:
         return dict(zip(("x1", "y1", "x2", "y2"), self._points))
 
@@ -431,6 +435,8 @@ class Steps(ByValue, Easing):
 
     def _inverse(self, func, s, out):
         raise ValueError(f"{func}: {self!r} is piecewise constant, so it has no inverse")
+
+    _fields = (("n", "position"), ())
 
     def _state(self) -> dict:
         return {"n": self._count, "position": self._position}
