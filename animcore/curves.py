@@ -720,6 +720,9 @@ class Curve(ByValue):
                  before_slope=None, after_slope=None, jumps: bool = False, ease=None,
                  auto_smoothing: Optional[str] = None):
         policy = tangents
+        if tangents is not None and not isinstance(tangents, (str, list, tuple)):
+            raise ValueError(f"Curve: tangents is {tangents!r} (must be a name such as "
+                             f"'catmull_rom' or 'auto', or one of Blender's per key)")
         if tangents is not None and (not isinstance(tangents, str)
                                      or tangents in _BLENDER_POLICIES):
             (tangents, in_velocities, out_velocities, in_weights,
@@ -1792,7 +1795,10 @@ class Curve(ByValue):
 
     @classmethod
     def from_dict(cls, data) -> "Curve":
-        """The curve that :meth:`to_dict` described."""
+        """The curve that :meth:`to_dict` described.
+
+        A field of the wrong kind or value is a ValueError naming
+        ``Curve.from_dict``, the field (and index) and the value."""
         func = "Curve.from_dict"
         check_fields(func, data, "Curve", ["times", "values"],
                      ["interpolation", "tangents", "in_velocities", "out_velocities", "before",
@@ -1800,37 +1806,55 @@ class Curve(ByValue):
                       "before_slope", "after_slope", "auto_smoothing", "long_handles"])
         interpolation = data.get("interpolation", "cubic")
         if isinstance(interpolation, list):
-            interpolation = [e if isinstance(e, str) else easing_from_data(e, func)
-                             for e in interpolation]
+            interpolation = [e if isinstance(e, str) else easing_from_data(
+                e, func, f"interpolation at index ({i},)") for i, e in enumerate(interpolation)]
         elif isinstance(interpolation, dict):
-            interpolation = easing_from_data(interpolation, func)
+            interpolation = easing_from_data(interpolation, func, "interpolation")
+        resolved = data.get("in_velocities") is not None or data.get("out_velocities") is not None
         tangents = data.get("tangents")
-        if isinstance(tangents, list):
-            tangents = tuple(tangents)
+        if tangents != "auto_ease":  # (computed again from the keys)
+            tangents = _stored_tangents(func, "tangents", tangents, resolved)
         options = dict(in_weights=data.get("in_weights"), out_weights=data.get("out_weights"),
                        before_slope=data.get("before_slope"),
                        after_slope=data.get("after_slope"))
         before, after = data.get("before", "clamp"), data.get("after", "clamp")
         jumps = data.get("jumps", False)
-        if tangents == "auto_ease":  # computed again from the keys
+        long_handles = _flag(func, "long_handles", data.get("long_handles", False))
+        smoothing = _stored_smoothing(func, data.get("auto_smoothing"), tangents)
+        if tangents == "auto_ease":
             curve = cls(data["times"], data["values"], interpolation=interpolation,
                         tangents=tangents, before=before, after=after, jumps=jumps, **options)
         else:  # the tools' automatic handles come resolved, as explicit ones
-            resolved = tangents is not None and (not isinstance(tangents, str)
-                                                 or tangents in _BLENDER_POLICIES)
+            policy = tangents is not None and (not isinstance(tangents, str)
+                                               or tangents in _BLENDER_POLICIES)
             curve = cls.__new__(cls)
             curve._build(func, data["times"], data["values"], interpolation,
-                         "explicit" if resolved else tangents, None,
+                         "explicit" if policy else tangents, None,
                          data.get("in_velocities"), data.get("out_velocities"), before, after,
-                         jumps, long_handles=bool(data.get("long_handles", False)), **options)
-            if resolved:
+                         jumps, long_handles=long_handles, **options)
+            if policy:
                 curve._tangents = tangents
-                curve._auto_smoothing = data.get("auto_smoothing")
+                curve._auto_smoothing = smoothing
         ease = data.get("ease")
-        curve._ease = None if ease is None else easing_from_data(ease, func)
-        for remap in reversed(data.get("remaps") or []):  # stored outermost first
-            curve = curve.remap_time(Curve.from_dict(remap) if remap.get("type") == "Curve"
-                                     else easing_from_data(remap, func))
+        curve._ease = None if ease is None else easing_from_data(ease, func, "ease")
+        remaps = data.get("remaps") or []
+        if not isinstance(remaps, list):
+            raise ValueError(f"{func}: remaps is {remaps!r} (must be a list of time curves and "
+                             f"easings, outermost first)")
+        for i in reversed(range(len(remaps))):  # stored outermost first
+            remap = remaps[i]
+            where = f"remaps at index ({i},)"
+            if isinstance(remap, dict) and remap.get("type") == "Curve":
+                try:
+                    remap = Curve.from_dict(remap)
+                except ValueError as error:
+                    raise ValueError(f"{func}: {where}: {error}") from None
+            else:
+                remap = easing_from_data(remap, func, where)
+            try:
+                curve = curve.remap_time(remap)
+            except ValueError as error:
+                raise ValueError(f"{func}: {where}: {error}") from None
         return curve
 
     # -- display -------------------------------------------------------------------------

@@ -586,16 +586,29 @@ def easing_to_data(easing: Easing) -> dict:
     raise ValueError(f"to_dict: cannot describe the easing {easing!r}")
 
 
-def easing_from_data(data, func: str = "from_dict") -> Easing:
-    """The easing object that :func:`easing_to_data` described."""
+def easing_from_data(data, func: str = "from_dict", name: str = "easing") -> Easing:
+    """The easing object that :func:`easing_to_data` described; a bad one is
+    a ValueError naming ``func`` and the field ``name``."""
     kind = data.get("type") if isinstance(data, dict) else None
-    if kind == "Ease":
-        check_fields(func, data, "Ease", ["kind"], ["overshoot", "amplitude", "period", "variant"])
-        return Ease(data["kind"], overshoot=data.get("overshoot"),
-                    amplitude=data.get("amplitude"), period=data.get("period"),
-                    variant=data.get("variant", "penner"))
-    if kind == "CubicBezier":
-        check_fields(func, data, "CubicBezier", ["points"])
-        return CubicBezier(*data["points"])
-    check_fields(func, data, "Steps", ["n", "position"])
-    return Steps(data["n"], data["position"])
+    if kind not in ("Ease", "CubicBezier", "Steps"):
+        raise ValueError(f"{func}: {name} is {data!r} (must be an easing's to_dict(): a dict "
+                         f"with type 'Ease', 'CubicBezier' or 'Steps')")
+    where = f"{func}: {name}"
+    try:
+        if kind == "Ease":
+            check_fields(where, data, "Ease", ["kind"],
+                         ["overshoot", "amplitude", "period", "variant"])
+            return Ease(data["kind"], overshoot=data.get("overshoot"),
+                        amplitude=data.get("amplitude"), period=data.get("period"),
+                        variant=data.get("variant", "penner"))
+        if kind == "CubicBezier":
+            check_fields(where, data, "CubicBezier", ["points"])
+            points = data["points"]
+            if not isinstance(points, list) or len(points) != 4:
+                raise ValueError(f"points is {points!r} (must be [x1, y1, x2, y2])")
+            return CubicBezier(*points)
+        check_fields(where, data, "Steps", ["n", "position"])
+        return Steps(data["n"], data["position"])
+    except ValueError as error:
+        text = str(error)
+        raise ValueError(text if text.startswith(where) else f"{where}: {text}") from None

@@ -745,6 +745,11 @@ class Scene(ByValue):
                 raise ValueError(f"{func}: a pickled state's skin {skin.index} has joints "
                                  f"beyond the {count} nodes")
         for clip in self.clips:
+            for channel in clip.channels:
+                if channel.path not in PATHS:
+                    raise ValueError(f"{func}: a pickled state's clip {clip.name!r} animates "
+                                     f"{_quote(repr(channel.path))} (a scene's clips animate "
+                                     f"{', '.join(PATHS)})")
             try:
                 self._own_clip(func, clip)
             except ValueError as error:

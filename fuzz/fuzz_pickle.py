@@ -318,8 +318,9 @@ def _array_edits(array, rng: random.Random):
     if roll < 0.65:
         return np.concatenate([array, array]) if array.ndim else array
     if roll < 0.75:
-        return array.astype(rng.choice([np.int64, np.float32, np.bool_, np.complex128,
-                                        np.uint8, object]))
+        with np.errstate(all="ignore"):
+            return array.astype(rng.choice([np.int64, np.float32, np.bool_, np.complex128,
+                                            np.uint8, object]))
     if roll < 0.85 and array.ndim and array.shape[0] > 1:
         return array[::-1].copy()
     return rng.choice([np.zeros(0), np.zeros((0, 3)), np.array(np.nan), np.zeros((2, 2, 2)),
