@@ -109,6 +109,12 @@ def _field_state(self) -> dict:
     return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+def _short_repr(value, limit: int = 80) -> str:
+    """repr of ``value``, cut to about ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _field_check(owner: str, name: str, value, hint) -> None:
     """A ValueError unless a restored field ``value`` has the annotated type
     ``hint`` (int, float, str, tuple, ndarray, object or a Union of them)."""
@@ -129,7 +135,7 @@ def _field_check(owner: str, name: str, value, hint) -> None:
             return
     names = " or ".join("None" if o is type(None) else "finite number" if o is float
                         else "real array" if o is np.ndarray else o.__name__ for o in options)
-    raise ValueError(f"{owner}: a pickled state's {name} is {_quote(repr(value))} "
+    raise ValueError(f"{owner}: a pickled state's {name} is {_short_repr(value)} "
                      f"(must be a {names})")
 
 
@@ -708,7 +714,7 @@ class Scene(ByValue):
     def _from_state(cls, state: dict) -> "Scene":
         skipped = state.get("skipped", ())
         if not (isinstance(skipped, tuple) and all(isinstance(e, str) for e in skipped)):
-            raise ValueError(f"Scene: a pickled state's skipped is {_quote(repr(skipped))} "
+            raise ValueError(f"Scene: a pickled state's skipped is {_short_repr(skipped)} "
                              f"(must be a tuple of messages)")
         errors = tuple(ReadError("", "", text) for text in skipped)
         scene = _from_fields(cls, {**state, "skipped": errors})
@@ -736,7 +742,7 @@ class Scene(ByValue):
                     isinstance(r, (int, np.integer)) and not isinstance(r, bool)
                     and 0 <= r < count for r in roots)):
                 raise ValueError(f"{func}: a pickled state's scenes at index ({i},) is "
-                                 f"{_quote(repr(roots))} (must be a tuple of node indices)")
+                                 f"{_short_repr(roots)} (must be a tuple of node indices)")
         if self.scene is not None and not 0 <= self.scene < max(len(self.scenes), 1):
             raise ValueError(f"{func}: a pickled state's scene is {self.scene} (must index "
                              f"scenes, {len(self.scenes)} of them)")
@@ -748,7 +754,7 @@ class Scene(ByValue):
             for channel in clip.channels:
                 if channel.path not in PATHS:
                     raise ValueError(f"{func}: a pickled state's clip {clip.name!r} animates "
-                                     f"{_quote(repr(channel.path))} (a scene's clips animate "
+                                     f"{_short_repr(channel.path)} (a scene's clips animate "
                                      f"{', '.join(PATHS)})")
             try:
                 self._own_clip(func, clip)
