@@ -356,7 +356,7 @@ class LoopTrack(ByValue):
         extra = "" if self._kind == "none" else f", rotations={self._kind}"
         shape = "x".join(map(str, self._positions.shape))
         return (f"LoopTrack({len(self._times)} keys, duration={self.duration!r}, "
-                f"positions {shape}, stride={[float(format(x, '.12g')) for x in self._stride]!r}, "
+                f"positions {shape}, stride={_rounded(self._stride)!r}, "
                 f"interpolation={self._interpolation!r}{extra})")
 
 
@@ -367,6 +367,15 @@ _DELTA = {"none": _core._rootmotion_delta, "yaw": _core._rootmotion_delta_yaw,
           "quaternion": _core._rootmotion_delta_quat}
 _ADVANCE = {"none": _core._rootmotion_advance, "yaw": _core._rootmotion_advance_yaw,
             "quaternion": _core._rootmotion_advance_quat}
+
+
+def _rounded(values):
+    """Values rounded to 12 decimals for display, as a float or a list (without
+    NumPy's overflow warning for magnitudes near DBL_MAX, shown as they are)."""
+    array = np.asarray(values, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        rounded = np.round(array, 12)
+    return np.where(np.isfinite(rounded), rounded, array).tolist()
 
 
 def _state_array(func: str, name: str, value) -> np.ndarray:

@@ -228,9 +228,9 @@ def _from_core_state(cls, state: dict):
     given the exact content the C core exported (validated there)."""
     state = dict(state)
     core = state.pop("core")
-    if not isinstance(core, bytes):
+    if not isinstance(core, (np.ndarray, bytes)):  # (its content is checked by the core)
         raise ValueError(f"{cls.__name__}: a pickled state's core is a {type(core).__name__} "
-                         f"(must be the bytes the C core exported)")
+                         f"(must be the array the C core exported)")
     obj = cls(**state)
     _core._snapshot_state_set(cls.__name__, obj._handle, core)
     return obj
