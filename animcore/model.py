@@ -185,10 +185,10 @@ class Channel(ByValue):
     node: int
     node_name: Union[str, None]
     path: str
-    interpolation: str
+    interpolation: Union[str, None]
     width: int
     times: np.ndarray = field(repr=False)
-    output: np.ndarray = field(repr=False)
+    output: Union[np.ndarray, None] = field(repr=False)
     curve: object = field(repr=False)
     target: Union[str, int, None] = None
 
