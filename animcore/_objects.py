@@ -11,6 +11,13 @@ A class takes part by inheriting :class:`ByValue` and defining two methods:
     A new object from such a dict, through the validating constructor where
     there is one, so a tampered or truncated pickle is a ValueError rather
     than a broken object.
+``_fields`` (a class attribute, optional)
+    The keys of the state: ``(required, optional)`` tuples of names. Before
+    ``_from_state`` runs, the state must be a dict with every required key
+    and no other than these (a dataclass's are its fields, those with a
+    default optional); anything else is a ValueError naming the class and
+    the key. ``_from_state`` then validates each value it does not hand to a
+    validating constructor.
 
 From these two, :class:`ByValue` gives:
 
@@ -30,14 +37,62 @@ even when their ``__init__`` takes other arguments than the message.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
-__all__ = ["ByValue", "PicklableError", "same_value"]
+__all__ = ["ByValue", "PicklableError", "same_value", "state_fields"]
 
 
-def _restore(cls, state):
-    """Unpickling and copying entry point: ``cls._from_state(state)``."""
+def _restore(*args):
+    """Unpickling and copying entry point: ``cls._from_state(state)`` for the
+    arguments ``(cls, state)``, after checking that ``cls`` is a value class
+    and ``state`` has its keys (so a tampered pickle is a ValueError, never a
+    KeyError or TypeError)."""
+    if len(args) != 2:
+        raise ValueError(f"unpickling: an animcore value is restored from (class, state), "
+                         f"got {len(args)} argument(s)")
+    cls, state = args
+    if not (isinstance(cls, type) and issubclass(cls, ByValue)):
+        raise ValueError(f"unpickling: {cls!r} is not an animcore value class")
+    check_state(cls, state)
     return cls._from_state(state)
+
+
+def state_fields(cls) -> tuple:
+    """(required, optional) state keys of a value class, or None when it does
+    not declare them (see the module documentation)."""
+    declared = cls.__dict__.get("_fields")  # each class its own (a subclass adds keys)
+    if declared is None and dataclasses.is_dataclass(cls):
+        missing = dataclasses.MISSING
+        every = dataclasses.fields(cls)
+        return (tuple(f.name for f in every if f.default is missing
+                      and f.default_factory is missing),
+                tuple(f.name for f in every if f.default is not missing
+                      or f.default_factory is not missing))
+    return declared
+
+
+def check_state(cls, state) -> None:
+    """A ValueError unless ``state`` is a dict with the keys of ``cls``'s state."""
+    name = cls.__name__
+    if not isinstance(state, dict):
+        raise ValueError(f"{name}: a pickled state must be a dict, got "
+                         f"{type(state).__name__}")
+    fields = state_fields(cls)
+    if fields is None:
+        bad = next((k for k in state if not isinstance(k, str)), None)
+        if bad is not None:
+            raise ValueError(f"{name}: a pickled state has the key {bad!r} (keys are names)")
+        return
+    required, optional = fields
+    missing = [k for k in required if k not in state]
+    if missing:
+        raise ValueError(f"{name}: a pickled state lacks {', '.join(map(repr, missing))}")
+    known = set(required) | set(optional)
+    unknown = [k for k in state if k not in known]
+    if unknown:
+        raise ValueError(f"{name}: a pickled state has the unknown key {unknown[0]!r}")
 
 
 def same_value(a, b) -> bool:
@@ -80,7 +135,19 @@ class ByValue:
     __hash__ = None  # equal objects must hash alike: classes that can, define it
 
 
-def _rebuild_error(cls, args, attributes):
+def _rebuild_error(*arguments):
+    if len(arguments) != 3:
+        raise ValueError(f"unpickling: an animcore error is restored from (class, args, "
+                         f"attributes), got {len(arguments)} argument(s)")
+    cls, args, attributes = arguments
+    if not (isinstance(cls, type) and issubclass(cls, PicklableError)
+            and issubclass(cls, BaseException)):
+        raise ValueError(f"unpickling: {cls!r} is not an animcore exception class")
+    if not isinstance(args, tuple) or not isinstance(attributes, dict) or not all(
+            isinstance(k, str) for k in attributes):
+        raise ValueError(f"{cls.__name__}: a pickled error needs a tuple of arguments and a "
+                         f"dict of attributes, got {type(args).__name__} and "
+                         f"{type(attributes).__name__}")
     error = cls.__new__(cls, *args)
     error.args = args
     error.__dict__.update(attributes)

@@ -378,6 +378,8 @@ class BlendSpace(ByValue):
                 raise ValueError(f"{func}: the points are collinear (a 2-D blend space needs "
                                  f"three points not on one line; give them as 1-D)")
 
+    _fields = (("points", "clips", "method"), ())
+
     def _state(self) -> dict:
         return {"points": self.points, "clips": tuple(self.clips), "method": self.method}
 

@@ -565,6 +565,69 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     return ("explicit", *out)
 
 
+def _flag(func: str, name: str, value) -> bool:
+    """``value`` as a bool, or a ValueError naming ``name``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{func}: {name} is {value!r} (must be True or False)")
+    return bool(value)
+
+
+def _stored_tangents(func: str, name: str, value, resolved: bool):
+    """The tangents a stored curve (pickled state or ``to_dict()``) names:
+    None, a rule's name, or -- for velocities resolved by Blender's or
+    OpenUSD's rules (``resolved``) -- the policy's name or one per key."""
+    if value is None or (isinstance(value, str) and not resolved):
+        return value  # (the constructor's rules check the name)
+    entries = [value] if isinstance(value, str) else value
+    if not isinstance(entries, (list, tuple)) or not entries:
+        raise ValueError(f"{func}: {name} is {value!r} (must be a name such as 'catmull_rom', "
+                         f"or Blender's policy per key)")
+    for i, entry in enumerate(entries):
+        if not (isinstance(entry, str) and (entry in _BLENDER_POLICIES or entry == "explicit")):
+            where = "" if isinstance(value, str) else f" at index ({i},)"
+            what = ("with resolved velocities" if resolved
+                    else "without velocities (in_velocities, out_velocities)")
+            raise ValueError(f"{func}: {name}{where} is {entry!r} (a stored curve "
+                             f"{what} takes 'explicit' or Blender's 'auto', 'auto_clamped', "
+                             f"'vector', 'auto_ease' or 'free')")
+    if not resolved:
+        raise ValueError(f"{func}: {name} is {value!r}, which needs the resolved velocities "
+                         f"(in_velocities and out_velocities)")
+    return value if isinstance(value, str) else tuple(value)
+
+
+def _stored_smoothing(func: str, value, tangents):
+    """The auto_smoothing of a stored curve: None, or Blender's name with its
+    policies."""
+    if value is None:
+        return None
+    policies = tangents is not None and (not isinstance(tangents, str)
+                                         or tangents in _BLENDER_POLICIES)
+    if value not in ("none", "cont_accel") or not policies:
+        raise ValueError(f"{func}: auto_smoothing is {value!r} (must be None, or 'none' or "
+                         f"'cont_accel' with Blender's tangents 'auto', 'auto_clamped' or "
+                         f"'vector')")
+    return value
+
+
+def _with_remaps(func: str, curve, remaps):
+    """``curve`` played through stored time remaps (outermost first), each a
+    one-channel Curve or an Easing."""
+    if not isinstance(remaps, (list, tuple)):
+        raise ValueError(f"{func}: remaps is {remaps!r} (must be a sequence of time curves "
+                         f"and easings, outermost first)")
+    for i in reversed(range(len(remaps))):
+        remap = remaps[i]
+        if not isinstance(remap, (Curve, Easing)):
+            raise ValueError(f"{func}: remaps at index ({i},) is {remap!r} (must be a Curve "
+                             f"or an Easing)")
+        try:
+            curve = curve.remap_time(remap)
+        except ValueError as error:
+            raise ValueError(f"{func}: remaps at index ({i},): {error}") from None
+    return curve
+
+
 class Curve(ByValue):
     """A keyframe track with step, linear or cubic (Hermite) interpolation.
 
@@ -657,6 +720,9 @@ class Curve(ByValue):
                  before_slope=None, after_slope=None, jumps: bool = False, ease=None,
                  auto_smoothing: Optional[str] = None):
         policy = tangents
+        if tangents is not None and not isinstance(tangents, (str, list, tuple)):
+            raise ValueError(f"Curve: tangents is {tangents!r} (must be a name such as "
+                             f"'catmull_rom' or 'auto', or one of Blender's per key)")
         if tangents is not None and (not isinstance(tangents, str)
                                      or tangents in _BLENDER_POLICIES):
             (tangents, in_velocities, out_velocities, in_weights,
@@ -1210,6 +1276,11 @@ class Curve(ByValue):
                                 np.isinf(rate))
         return np.where(inside, tau, t), rate, rest
 
+    _fields = (("times", "values", "interpolation", "tangents", "in_velocities",
+                "out_velocities", "given", "in_weights", "out_weights", "before_slope",
+                "after_slope", "long_handles", "before", "after", "jumps", "ease", "remaps"),
+               ("auto_smoothing",))  # (pickles made before it existed)
+
     def _state(self) -> dict:
         return {"times": self._times, "values": self._values,
                 "interpolation": self._interpolation, "tangents": self._tangents,
@@ -1223,22 +1294,31 @@ class Curve(ByValue):
 
     @classmethod
     def _from_state(cls, state: dict) -> "Curve":
-        given = state["given"] or (None, None)
-        tangents = state["tangents"]
-        if state["given"] is not None:  # Blender's policies: their velocities, as resolved
-            tangents = "explicit"
-        elif not isinstance(tangents, str) or tangents in _BLENDER_POLICIES:
+        func = "Curve"
+        given = state["given"]
+        if given is not None and not (isinstance(given, (tuple, list)) and len(given) == 2):
+            raise ValueError(f"{func}: a pickled state's given velocities are {given!r} "
+                             f"(must be None or an (in, out) pair of arrays)")
+        stored = _stored_tangents(func, "tangents", state["tangents"], given is not None)
+        tangents = "explicit" if given is not None else stored  # (Blender's: as resolved)
+        if given is None and stored is None:
             tangents = None
+        given = given or (None, None)
+        long_handles = _flag(func, "long_handles", state["long_handles"])
         curve = cls.__new__(cls)
-        curve._build("Curve", state["times"], state["values"], state["interpolation"],
+        curve._build(func, state["times"], state["values"], state["interpolation"],
                      tangents, None, given[0], given[1], state["before"], state["after"],
                      state["jumps"], in_weights=state["in_weights"],
                      out_weights=state["out_weights"], before_slope=state["before_slope"],
-                     after_slope=state["after_slope"], long_handles=state["long_handles"])
-        curve._tangents = state["tangents"]
-        curve._auto_smoothing = state.get("auto_smoothing")
-        curve._ease, curve._remaps = state["ease"], tuple(state["remaps"])
-        return curve
+                     after_slope=state["after_slope"], long_handles=long_handles)
+        curve._tangents = curve._tangents if stored is None else stored
+        curve._auto_smoothing = _stored_smoothing(func, state.get("auto_smoothing"), stored)
+        ease = state["ease"]
+        if ease is not None and not isinstance(ease, Easing):
+            raise ValueError(f"{func}: ease is {ease!r} (must be None or an Easing: Ease, "
+                             f"CubicBezier or Steps)")
+        curve._ease = ease
+        return _with_remaps(func, curve, state["remaps"])
 
     def _copy(self) -> "Curve":
         """A new Curve sharing this one's immutable keys and C curve."""
@@ -1715,7 +1795,10 @@ class Curve(ByValue):
 
     @classmethod
     def from_dict(cls, data) -> "Curve":
-        """The curve that :meth:`to_dict` described."""
+        """The curve that :meth:`to_dict` described.
+
+        A field of the wrong kind or value is a ValueError naming
+        ``Curve.from_dict``, the field (and index) and the value."""
         func = "Curve.from_dict"
         check_fields(func, data, "Curve", ["times", "values"],
                      ["interpolation", "tangents", "in_velocities", "out_velocities", "before",
@@ -1723,37 +1806,55 @@ class Curve(ByValue):
                       "before_slope", "after_slope", "auto_smoothing", "long_handles"])
         interpolation = data.get("interpolation", "cubic")
         if isinstance(interpolation, list):
-            interpolation = [e if isinstance(e, str) else easing_from_data(e, func)
-                             for e in interpolation]
+            interpolation = [e if isinstance(e, str) else easing_from_data(
+                e, func, f"interpolation at index ({i},)") for i, e in enumerate(interpolation)]
         elif isinstance(interpolation, dict):
-            interpolation = easing_from_data(interpolation, func)
+            interpolation = easing_from_data(interpolation, func, "interpolation")
+        resolved = data.get("in_velocities") is not None or data.get("out_velocities") is not None
         tangents = data.get("tangents")
-        if isinstance(tangents, list):
-            tangents = tuple(tangents)
+        if tangents != "auto_ease":  # (computed again from the keys)
+            tangents = _stored_tangents(func, "tangents", tangents, resolved)
         options = dict(in_weights=data.get("in_weights"), out_weights=data.get("out_weights"),
                        before_slope=data.get("before_slope"),
                        after_slope=data.get("after_slope"))
         before, after = data.get("before", "clamp"), data.get("after", "clamp")
         jumps = data.get("jumps", False)
-        if tangents == "auto_ease":  # computed again from the keys
+        long_handles = _flag(func, "long_handles", data.get("long_handles", False))
+        smoothing = _stored_smoothing(func, data.get("auto_smoothing"), tangents)
+        if tangents == "auto_ease":
             curve = cls(data["times"], data["values"], interpolation=interpolation,
                         tangents=tangents, before=before, after=after, jumps=jumps, **options)
         else:  # the tools' automatic handles come resolved, as explicit ones
-            resolved = tangents is not None and (not isinstance(tangents, str)
-                                                 or tangents in _BLENDER_POLICIES)
+            policy = tangents is not None and (not isinstance(tangents, str)
+                                               or tangents in _BLENDER_POLICIES)
             curve = cls.__new__(cls)
             curve._build(func, data["times"], data["values"], interpolation,
-                         "explicit" if resolved else tangents, None,
+                         "explicit" if policy else tangents, None,
                          data.get("in_velocities"), data.get("out_velocities"), before, after,
-                         jumps, long_handles=bool(data.get("long_handles", False)), **options)
-            if resolved:
+                         jumps, long_handles=long_handles, **options)
+            if policy:
                 curve._tangents = tangents
-                curve._auto_smoothing = data.get("auto_smoothing")
+                curve._auto_smoothing = smoothing
         ease = data.get("ease")
-        curve._ease = None if ease is None else easing_from_data(ease, func)
-        for remap in reversed(data.get("remaps") or []):  # stored outermost first
-            curve = curve.remap_time(Curve.from_dict(remap) if remap.get("type") == "Curve"
-                                     else easing_from_data(remap, func))
+        curve._ease = None if ease is None else easing_from_data(ease, func, "ease")
+        remaps = data.get("remaps") or []
+        if not isinstance(remaps, list):
+            raise ValueError(f"{func}: remaps is {remaps!r} (must be a list of time curves and "
+                             f"easings, outermost first)")
+        for i in reversed(range(len(remaps))):  # stored outermost first
+            remap = remaps[i]
+            where = f"remaps at index ({i},)"
+            if isinstance(remap, dict) and remap.get("type") == "Curve":
+                try:
+                    remap = Curve.from_dict(remap)
+                except ValueError as error:
+                    raise ValueError(f"{func}: {where}: {error}") from None
+            else:
+                remap = easing_from_data(remap, func, where)
+            try:
+                curve = curve.remap_time(remap)
+            except ValueError as error:
+                raise ValueError(f"{func}: {where}: {error}") from None
         return curve
 
     # -- display -------------------------------------------------------------------------
@@ -1885,6 +1986,8 @@ class CurveDerivative(ByValue):
         more = _order_argument("CurveDerivative.derivative", "nu", nu,
                                tuple(range(1, 3 - self._nu)))
         return CurveDerivative(self._curve, self._nu + more)
+
+    _fields = (("curve", "nu"), ())
 
     def _state(self) -> dict:
         return {"curve": self._curve, "nu": self._nu}

@@ -166,7 +166,7 @@ class Ease(ByValue, Easing):
                  variant: str = "penner"):
         self._kind = _kind_index("Ease", kind)
         name = EASING_KINDS[self._kind]
-        if variant not in _VARIANTS:
+        if not isinstance(variant, str) or variant not in _VARIANTS:
             raise ValueError(f"Ease: variant is {variant!r} (must be one of "
                              f"{', '.join(repr(v) for v in _VARIANTS)})")
         for arg, value, family in (("overshoot", overshoot, "back"),
@@ -225,6 +225,8 @@ class Ease(ByValue, Easing):
             where = f" at index {tuple(int(x) for x in i)}" if u.ndim else ""
             raise ValueError(f"{func}: u{where} is {float(u[i])!r} (must lie in [0, 1])")
         return self._curve.evaluate(u, int(rate), out=out)
+
+    _fields = (("kind", "overshoot", "amplitude", "period", "variant"), ())
 
     def _state(self) -> dict:
         o, a, p, flags = self._params
@@ -366,6 +368,8 @@ class CubicBezier(ByValue, Easing):
         # The inverse of the curve (x(t), y(t)) is (y(t), x(t)): swap the axes.
         return _core._bezier_value(func, (y1, x1, y2, x2), s, out, None)
 
+    _fields = (("x1", "y1", "x2", "y2"), ())
+
     def _state(self) -> dict:
         return dict(zip(("x1", "y1", "x2", "y2"), self._points))
 
@@ -431,6 +435,8 @@ class Steps(ByValue, Easing):
 
     def _inverse(self, func, s, out):
         raise ValueError(f"{func}: {self!r} is piecewise constant, so it has no inverse")
+
+    _fields = (("n", "position"), ())
 
     def _state(self) -> dict:
         return {"n": self._count, "position": self._position}
@@ -580,16 +586,29 @@ def easing_to_data(easing: Easing) -> dict:
     raise ValueError(f"to_dict: cannot describe the easing {easing!r}")
 
 
-def easing_from_data(data, func: str = "from_dict") -> Easing:
-    """The easing object that :func:`easing_to_data` described."""
+def easing_from_data(data, func: str = "from_dict", name: str = "easing") -> Easing:
+    """The easing object that :func:`easing_to_data` described; a bad one is
+    a ValueError naming ``func`` and the field ``name``."""
     kind = data.get("type") if isinstance(data, dict) else None
-    if kind == "Ease":
-        check_fields(func, data, "Ease", ["kind"], ["overshoot", "amplitude", "period", "variant"])
-        return Ease(data["kind"], overshoot=data.get("overshoot"),
-                    amplitude=data.get("amplitude"), period=data.get("period"),
-                    variant=data.get("variant", "penner"))
-    if kind == "CubicBezier":
-        check_fields(func, data, "CubicBezier", ["points"])
-        return CubicBezier(*data["points"])
-    check_fields(func, data, "Steps", ["n", "position"])
-    return Steps(data["n"], data["position"])
+    if kind not in ("Ease", "CubicBezier", "Steps"):
+        raise ValueError(f"{func}: {name} is {data!r} (must be an easing's to_dict(): a dict "
+                         f"with type 'Ease', 'CubicBezier' or 'Steps')")
+    where = f"{func}: {name}"
+    try:
+        if kind == "Ease":
+            check_fields(where, data, "Ease", ["kind"],
+                         ["overshoot", "amplitude", "period", "variant"])
+            return Ease(data["kind"], overshoot=data.get("overshoot"),
+                        amplitude=data.get("amplitude"), period=data.get("period"),
+                        variant=data.get("variant", "penner"))
+        if kind == "CubicBezier":
+            check_fields(where, data, "CubicBezier", ["points"])
+            points = data["points"]
+            if not isinstance(points, list) or len(points) != 4:
+                raise ValueError(f"points is {points!r} (must be [x1, y1, x2, y2])")
+            return CubicBezier(*points)
+        check_fields(where, data, "Steps", ["n", "position"])
+        return Steps(data["n"], data["position"])
+    except ValueError as error:
+        text = str(error)
+        raise ValueError(text if text.startswith(where) else f"{where}: {text}") from None

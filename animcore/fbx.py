@@ -675,6 +675,8 @@ class _Composed(ByValue):
         self.path, self.layers, self.defaults = path, tuple(layers), defaults
         self.order, self.pre, self.post = order, pre, post
 
+    _fields = (("path", "layers", "defaults", "order", "pre", "post"), ())
+
     def _state(self) -> dict:
         return {"path": self.path, "layers": self.layers, "defaults": self.defaults,
                 "order": self.order, "pre": self.pre, "post": self.post}

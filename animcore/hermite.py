@@ -169,6 +169,8 @@ class HermiteSegment(ByValue):
         return HermiteSegment(self._start, self._end, self._start_velocity / divisor,
                               self._end_velocity / divisor, self._duration * factor)
 
+    _fields = (("start", "end", "start_velocity", "end_velocity", "duration"), ())
+
     def _state(self) -> dict:
         return {"start": self._start, "end": self._end,
                 "start_velocity": self._start_velocity, "end_velocity": self._end_velocity,

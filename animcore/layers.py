@@ -311,6 +311,8 @@ class LayerStack(ByValue):
         self.action = action
         self.defaults = dict(defaults or {})
 
+    _fields = (("tracks", "action", "defaults"), ())
+
     def _state(self) -> dict:
         return {"tracks": tuple(self.tracks), "action": self.action,
                 "defaults": dict(self.defaults)}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields
+import typing
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
@@ -111,8 +112,45 @@ def _field_state(self) -> dict:
     return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+def _short_repr(value, limit: int = 80) -> str:
+    """repr of ``value``, cut to about ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _field_check(owner: str, name: str, value, hint) -> None:
+    """A ValueError unless a restored field ``value`` has the annotated type
+    ``hint`` (int, float, str, tuple, ndarray, object or a Union of them)."""
+    options = getattr(hint, "__args__", None) if getattr(hint, "__origin__", None) is Union \
+        else (hint,)
+    for option in options:
+        if option is object or (option is type(None) and value is None):
+            return
+        if option is int and isinstance(value, (int, np.integer)) \
+                and not isinstance(value, (bool, np.bool_)):
+            return
+        if option is float and isinstance(value, (int, float, np.integer, np.floating)) \
+                and not isinstance(value, (bool, np.bool_)) and math.isfinite(value):
+            return
+        if option in (str, tuple) and isinstance(value, option):
+            return
+        if option is np.ndarray and isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
+            return
+    names = " or ".join("None" if o is type(None) else "finite number" if o is float
+                        else "real array" if o is np.ndarray else o.__name__ for o in options)
+    raise ValueError(f"{owner}: a pickled state's {name} is {_short_repr(value)} "
+                     f"(must be a {names})")
+
+
 def _from_fields(cls, state: dict):
-    return cls(**state)
+    """A dataclass value from its pickled fields, each of its annotated type
+    (see animcore._objects), then checked by the class's ``_check_state``."""
+    hints = typing.get_type_hints(cls)
+    for name, value in state.items():
+        _field_check(cls.__name__, name, value, hints[name])
+    restored = cls(**state)
+    restored._check_state()
+    return restored
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,14 +188,30 @@ class Channel(ByValue):
     node: int
     node_name: Union[str, None]
     path: str
-    interpolation: str
+    interpolation: Union[str, None]
     width: int
     times: np.ndarray = field(repr=False)
-    output: np.ndarray = field(repr=False)
+    output: Union[np.ndarray, None] = field(repr=False)
     curve: object = field(repr=False)
     target: Union[str, int, None] = None
 
     _state, _from_state = _field_state, classmethod(_from_fields)
+
+    def _check_state(self) -> None:
+        """A restored channel: a node index, a known path and an evaluator
+        whose width is the channel's."""
+        func = "Channel"
+        if self.node < 0:
+            raise ValueError(f"{func}: a pickled state's node is {self.node} (must be >= 0)")
+        if not (isinstance(self.curve, ByValue) and callable(self.curve)):
+            raise ValueError(f"{func}: a pickled state's curve is a {type(self.curve).__name__} "
+                             f"(must be an animcore curve)")
+        width = (4 if isinstance(self.curve, RotationCurve) else self.curve.channels
+                 if isinstance(self.curve, Curve) else self.width)
+        expected = PATHS.get(self.path, self.width) or self.width
+        if not (self.width == width == expected and self.width >= 1):
+            raise ValueError(f"{func}: a pickled state's width is {self.width} (its curve has "
+                             f"{width} channels, a {self.path!r} channel {expected})")
 
     def sample(self, t) -> np.ndarray:
         """The channel's value at times ``t`` (seconds, any shape):
@@ -224,6 +278,10 @@ class Unsupported(ByValue):
 
     _state, _from_state = _field_state, classmethod(_from_fields)
 
+    def _check_state(self) -> None:
+        if self.keys < 0:
+            raise ValueError(f"Unsupported: a pickled state's keys is {self.keys} (must be >= 0)")
+
 
 @dataclass(frozen=True, eq=False)
 class Clip(ByValue):
@@ -242,6 +300,18 @@ class Clip(ByValue):
     unsupported: tuple = ()
 
     _state, _from_state = _field_state, classmethod(_from_fields)
+
+    def _check_state(self) -> None:
+        """A restored clip: a duration >= 0, channels and unsupported entries."""
+        if not self.duration >= 0:
+            raise ValueError(f"Clip: a pickled state's duration is {self.duration!r} (must be "
+                             f">= 0)")
+        for name, kind, items in (("channels", Channel, self.channels),
+                                  ("unsupported", Unsupported, self.unsupported)):
+            for i, item in enumerate(items):
+                if not isinstance(item, kind):
+                    raise ValueError(f"Clip: a pickled state's {name} at index ({i},) is a "
+                                     f"{type(item).__name__} (must be a {kind.__name__})")
 
     def sample(self, t) -> dict:
         """Every channel at times ``t`` (seconds, any shape).
@@ -382,6 +452,30 @@ class Node(ByValue):
 
     _state, _from_state = _field_state, classmethod(_from_fields)
 
+    def _check_state(self) -> None:
+        """A restored node: indices in range of their kind, finite arrays of
+        the transform's shapes."""
+        func = "Node"
+        for name, value, low in (("index", self.index, 0), ("parent", self.parent, -1),
+                                 ("mesh", self.mesh, 0), ("skin", self.skin, 0)):
+            if value is not None and value < low:
+                raise ValueError(f"{func}: a pickled state's {name} is {value} (must be >= {low})")
+        for i, child in enumerate(self.children):
+            _field_check(func, f"children at index ({i},)", child, int)
+        for name, shape in (("translation", (3,)), ("rotation", (4,)), ("scale", (3,)),
+                            ("matrix", (4, 4)), ("weights", None)):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if (shape is not None and value.shape != shape) or (shape is None and value.ndim != 1):
+                raise ValueError(f"{func}: a pickled state's {name} has shape {value.shape} "
+                                 f"(must be {shape or '(W,)'})")
+            if not np.isfinite(value).all():
+                raise ValueError(f"{func}: a pickled state's {name} is not finite: {value}")
+        if self.target_names is not None and not all(isinstance(n, str)
+                                                     for n in self.target_names):
+            raise ValueError(f"{func}: a pickled state's target_names must be strings")
+
 
 @dataclass(frozen=True, eq=False)
 class Skin(ByValue):
@@ -403,6 +497,11 @@ class Skin(ByValue):
                            _frozen(self.inverse_bind_matrices, (len(joints), 4, 4)))
 
     _state, _from_state = _field_state, classmethod(_from_fields)
+
+    def _check_state(self) -> None:
+        if (self.joints < 0).any() or not np.isfinite(self.inverse_bind_matrices).all():
+            raise ValueError(f"Skin: a pickled state has a negative joint index or a "
+                             f"non-finite inverse bind matrix")
 
     def joint_matrices(self, scene: "Scene", clip=None, t=0.0, *, node=None) -> np.ndarray:
         """Skinning matrices at times ``t``: ``t.shape + (J, 4, 4)``.
@@ -616,9 +715,58 @@ class Scene(ByValue):
 
     @classmethod
     def _from_state(cls, state: dict) -> "Scene":
-        errors = tuple(ReadError("", "", text) for text in state["skipped"])
-        return cls(state["nodes"], state["scenes"], state["scene"], state["skins"],
-                   tuple(state["clips"]), errors)
+        skipped = state.get("skipped", ())
+        if not (isinstance(skipped, tuple) and all(isinstance(e, str) for e in skipped)):
+            raise ValueError(f"Scene: a pickled state's skipped is {_short_repr(skipped)} "
+                             f"(must be a tuple of messages)")
+        errors = tuple(ReadError("", "", text) for text in skipped)
+        scene = _from_fields(cls, {**state, "skipped": errors})
+        return scene
+
+    def _check_state(self) -> None:
+        """A restored scene: its nodes, scenes, skins and clips refer to each
+        other by indices in range (so that posing and drawing cannot fail on
+        them), and the hierarchy is a forest."""
+        func = type(self).__name__
+        count = len(self.nodes)
+        for name, kind, items in (("nodes", Node, self.nodes), ("skins", Skin, self.skins),
+                                  ("clips", Clip, self.clips), ("skipped", ReadError, self.skipped)):
+            for i, item in enumerate(items):
+                if not isinstance(item, kind):
+                    raise ValueError(f"{func}: a pickled state's {name} at index ({i},) is a "
+                                     f"{type(item).__name__} (must be a {kind.__name__})")
+        for i, node in enumerate(self.nodes):
+            if node.index != i or node.parent >= count or any(c >= count for c in node.children):
+                raise ValueError(f"{func}: a pickled state's node {i} ({node.name!r}) has index "
+                                 f"{node.index}, parent {node.parent} and children "
+                                 f"{node.children} (must be node indices, its own index {i})")
+        for i, roots in enumerate(self.scenes):
+            if not (isinstance(roots, tuple) and all(
+                    isinstance(r, (int, np.integer)) and not isinstance(r, bool)
+                    and 0 <= r < count for r in roots)):
+                raise ValueError(f"{func}: a pickled state's scenes at index ({i},) is "
+                                 f"{_short_repr(roots)} (must be a tuple of node indices)")
+        if self.scene is not None and not 0 <= self.scene < max(len(self.scenes), 1):
+            raise ValueError(f"{func}: a pickled state's scene is {self.scene} (must index "
+                             f"scenes, {len(self.scenes)} of them)")
+        for skin in self.skins:
+            if (skin.joints >= count).any():
+                raise ValueError(f"{func}: a pickled state's skin {skin.index} has joints "
+                                 f"beyond the {count} nodes")
+        for clip in self.clips:
+            for channel in clip.channels:
+                if channel.path not in PATHS:
+                    raise ValueError(f"{func}: a pickled state's clip {clip.name!r} animates "
+                                     f"{_short_repr(channel.path)} (a scene's clips animate "
+                                     f"{', '.join(PATHS)})")
+            try:
+                self._own_clip(func, clip)
+            except ValueError as error:
+                raise ValueError(f"{func}: a pickled state's {error}") from None
+        try:
+            self.skeleton  # parents form a forest
+        except ValueError as error:
+            raise ValueError(f"{func}: a pickled state's nodes: {error}") from None
 
     def __repr__(self) -> str:
         return (f"Scene({len(self.nodes)} nodes, {len(self.scenes)} scene(s), "

@@ -295,6 +295,8 @@ class LoopTrack(ByValue):
 
     __call__ = delta
 
+    _fields = (("times", "positions", "rotations", "interpolation", "up_axis", "max_cycles"), ())
+
     def _state(self) -> dict:
         return {"times": self._times, "positions": self._positions,
                 "rotations": self._rotations, "interpolation": self._interpolation,
@@ -354,7 +356,7 @@ class LoopTrack(ByValue):
         extra = "" if self._kind == "none" else f", rotations={self._kind}"
         shape = "x".join(map(str, self._positions.shape))
         return (f"LoopTrack({len(self._times)} keys, duration={self.duration!r}, "
-                f"positions {shape}, stride={np.round(self._stride, 12).tolist()!r}, "
+                f"positions {shape}, stride={_rounded(self._stride)!r}, "
                 f"interpolation={self._interpolation!r}{extra})")
 
 
@@ -365,6 +367,27 @@ _DELTA = {"none": _core._rootmotion_delta, "yaw": _core._rootmotion_delta_yaw,
           "quaternion": _core._rootmotion_delta_quat}
 _ADVANCE = {"none": _core._rootmotion_advance, "yaw": _core._rootmotion_advance_yaw,
             "quaternion": _core._rootmotion_advance_quat}
+
+
+def _rounded(values):
+    """Values rounded to 12 decimals for display, as a float or a list (without
+    NumPy's overflow warning for magnitudes near DBL_MAX, shown as they are)."""
+    array = np.asarray(values, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        rounded = np.round(array, 12)
+    return np.where(np.isfinite(rounded), rounded, array).tolist()
+
+
+def _state_array(func: str, name: str, value) -> np.ndarray:
+    """A restored cursor's ``cycle`` or ``phase``: an array of real numbers
+    (integer or float dtype), or a ValueError naming it."""
+    array = np.asarray(value) if isinstance(value, (np.ndarray, int, float, list, tuple)) \
+        else None
+    if array is None or array.dtype.kind not in "iuf" or (array.dtype.kind == "u"
+                                                          and array.dtype.itemsize == 8):
+        raise ValueError(f"{func}: a pickled state's {name} is {value!r} (must be an array "
+                         f"of real numbers)")
+    return array
 
 
 class RootMotionCursor(ByValue):
@@ -487,6 +510,8 @@ class RootMotionCursor(ByValue):
         with self._lock:
             self._cycle, self._phase = cycle, phase
 
+    _fields = (("track", "cycle", "phase"), ())
+
     def _state(self) -> dict:
         # the exact state: integer cycles and bounded phases, not a float time, read as
         # one pair under the lock (copy, pickle and == never see half of a move); a move
@@ -501,8 +526,16 @@ class RootMotionCursor(ByValue):
         track, cycle, phase = state["track"], state["cycle"], state["phase"]
         if not isinstance(track, LoopTrack):
             raise ValueError(f"{func}: track must be a LoopTrack, got {type(track).__name__}")
-        cycle = np.array(cycle, dtype=np.int64)
-        phase = np.array(phase, dtype=np.float64)
+        cycle = _state_array(func, "cycle", cycle)
+        phase = _state_array(func, "phase", phase)
+        if cycle.dtype.kind == "f":  # counts stored as floats: whole numbers in int64's range
+            bad = ~(np.isfinite(cycle) & (cycle == np.round(cycle)) & (np.abs(cycle) < 2.0**62))
+            if bad.any():
+                index = np.unravel_index(int(np.flatnonzero(bad)[0]), cycle.shape)
+                raise ValueError(f"{func}: cycle at index {tuple(int(i) for i in index)} is "
+                                 f"{float(cycle[index])!r} (must be a whole number of cycles)")
+        cycle = cycle.astype(np.int64)
+        phase = phase.astype(np.float64)
         if cycle.shape != phase.shape:
             raise ValueError(f"{func}: cycle of shape {cycle.shape} and phase of shape "
                              f"{phase.shape} differ")

@@ -623,6 +623,9 @@ class RotationCurve(ByValue):
                     np.asarray(_core._quat_curve_omega(func, context, t, None, workers)))
         return RotationSample(*results(computed, out))
 
+    _fields = (("times", "quaternions", "interpolation", "in_tangents", "out_tangents",
+                "before", "after"), ())
+
     def _state(self) -> dict:
         return {"times": self._times, "quaternions": self._given,
                 "interpolation": self._interpolation, "in_tangents": self._in,

@@ -138,8 +138,8 @@ class Skeleton(ByValue):
             a.flags.writeable = False
             rest.append(a)
         if names is not None:
-            names = tuple(names)
-            if len(names) != joints or not all(isinstance(n, str) for n in names):
+            names = tuple(names) if isinstance(names, (list, tuple)) else names
+            if not isinstance(names, tuple) or len(names) != joints or not all(isinstance(n, str) for n in names):
                 raise ValueError(f"{func}: names must be {joints} strings, got {names!r}")
         self._handle = _core._skeleton_create(func, p)
         order = np.empty(joints, dtype=np.int64)
@@ -226,6 +226,8 @@ class Skeleton(ByValue):
 
     # -- value semantics ----------------------------------------------------
 
+    _fields = (("parents", "translation", "rotation", "scale", "names"), ())
+
     def _state(self) -> dict:
         translation, rotation, scale = self._rest
         return {"parents": self._parents, "translation": translation, "rotation": rotation,
@@ -233,6 +235,12 @@ class Skeleton(ByValue):
 
     @classmethod
     def _from_state(cls, state: dict) -> "Skeleton":
+        parents = state["parents"]
+        if not (isinstance(parents, np.ndarray) and parents.dtype.kind in "iu"
+                and parents.dtype.itemsize <= 8 and (parents.size == 0 or parents.dtype.kind == "i"
+                                                     or parents.max() < 2**63)):
+            raise ValueError(f"Skeleton: a pickled state's parents are {parents!r} (must be "
+                             f"an integer array)")
         return cls(state["parents"], state["translation"], state["rotation"], state["scale"],
                    names=state["names"])
 

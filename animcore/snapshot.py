@@ -243,6 +243,9 @@ def _from_core_state(cls, state: dict):
     given the exact content the C core exported (validated there)."""
     state = dict(state)
     core = state.pop("core")
+    if not isinstance(core, (np.ndarray, bytes)):  # (its content is checked by the core)
+        raise ValueError(f"{cls.__name__}: a pickled state's core is a {type(core).__name__} "
+                         f"(must be the array the C core exported)")
     obj = cls(**state)
     _core._snapshot_state_set(cls.__name__, obj._handle, core)
     return obj
@@ -426,6 +429,9 @@ class SnapshotTimeline(ByValue):
         if type(computed[2]) is not np.ndarray:  # 0-d arrays, not scalars, as for any shape
             computed = tuple(None if a is None else np.asarray(a) for a in computed)
         return SampleResult(*computed)
+
+    _fields = (("dim", "capacity", "rotations", "max_extrapolation", "reorder_window", "core"),
+               ())
 
     def _state(self) -> dict:
         # the retained and waiting snapshots as the C core exports them
@@ -618,6 +624,8 @@ class SnapshotBuffer(ByValue):
     def generation(self, entity: int) -> int:
         """The generation of one entity slot."""
         return self._read("SnapshotBuffer.generation", entity)[4]
+
+    _fields = (("entities", "dim", "capacity", "rotations", "max_extrapolation", "core"), ())
 
     def _state(self) -> dict:
         # every entity's snapshots and generation as the C core exports them
