@@ -193,14 +193,9 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
                 animated_sample(data + offset, path, track[1], s0, a);
                 animated_sample(data + offset, path, track[1], s1, b);
                 if (path == 1) {
-                    /* nlerp on the shorter arc, normalized */
-                    double sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
-                    for (size_t c = 0; c < 4; c++)
-                        out[c] = a[c] + u * (sign * b[c] - a[c]);
-                    if (!ac_normalize(out, 4, out)) {
-                        out[0] = out[1] = out[2] = 0.0;
-                        out[3] = 1.0;
-                    }
+                    /* the core's one slerp, on the shorter arc: the samples
+                       have |q| >= 1 (w rebuilt from x, y, z), never zero */
+                    ac_quat_slerp_any(a, b, u, out);
                 } else {
                     for (size_t c = 0; c < 3; c++)
                         out[c] = a[c] + u * (b[c] - a[c]);

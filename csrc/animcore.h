@@ -1406,8 +1406,9 @@ AC_API ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t
        packed least significant bit first and padded to a byte: the value is
        minimum + extent * q / (2^bits - 1).
    Sample s lies at start + s / rate; between samples translation and scale
-   are interpolated linearly and rotations by normalized lerp on the shorter
-   arc; times outside the samples clamp. Every read is checked against
+   are interpolated linearly and rotations by slerp on the shorter arc (as a
+   linear rotation track, so a clip sampled from one is matched between its
+   samples as well as at them); times outside the samples clamp. Every read is checked against
    `size` first: any inconsistency (magic, version, counts, kinds, bits,
    sizes, non-finite floats, negative extents) is AC_ERR_VALUE with arg
    "value", index the byte offset and the reason in detail. */
