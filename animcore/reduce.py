@@ -689,8 +689,8 @@ class CompressedClip(ByValue):
 
     __slots__ = ("_data", "raw_nbytes", "error", "nodes", "samples", "start", "rate")
 
-    def __init__(self, data, *, raw_nbytes=None):
-        self._data, info = _checked("CompressedClip", data)
+    def __init__(self, data, *, raw_nbytes=None, _func="CompressedClip"):
+        self._data, info = _checked(_func, data)
         self.nodes, self.samples, self.start, self.rate = info
         self.raw_nbytes = (RAW_BYTES_PER_NODE * self.nodes * self.samples
                            if raw_nbytes is None else int(raw_nbytes))
@@ -707,7 +707,7 @@ class CompressedClip(ByValue):
         """The clip stored in ``data`` (bytes-like), validated by the C core:
         a ValueError names the byte offset, the value found there and why
         it is refused."""
-        return cls(data)
+        return cls(data, _func="CompressedClip.from_bytes")
 
     def to_bytes(self) -> bytes:
         """The layout's bytes (``CompressedClip.from_bytes`` reads them back)."""
@@ -755,7 +755,4 @@ def _checked(func: str, data) -> tuple[bytes, tuple]:
         data = bytes(data)
     if not isinstance(data, bytes):
         raise ValueError(f"{func}: data must be bytes, got {type(data).__name__}")
-    try:
-        return data, _core._compressed_info(func, data)
-    except ValueError as error:
-        raise ValueError(str(error).replace(f"{func}: data", f"{func}: data", 1)) from None
+    return data, _core._compressed_info(func, data)

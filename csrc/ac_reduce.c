@@ -130,9 +130,13 @@ ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size, ac_compres
 static double quantized(const uint8_t *p, size_t comps, unsigned bits, size_t s, size_t c)
 {
     const uint8_t *packed = p + 8 * comps;
-    uint64_t bit = ((uint64_t)s * comps + c) * bits, q = 0;
-    for (unsigned b = 0; b < bits; b++, bit++)
-        q |= (uint64_t)((packed[bit >> 3] >> (bit & 7)) & 1u) << b;
+    const uint64_t bit = ((uint64_t)s * comps + c) * bits;
+    const size_t first = (size_t)(bit >> 3);
+    const unsigned shift = (unsigned)(bit & 7u), used = (shift + bits + 7u) / 8u; /* <= 4 */
+    uint32_t word = 0, q;
+    for (unsigned k = 0; k < used; k++) /* the bytes holding the value, all in the data */
+        word |= (uint32_t)packed[first + k] << (8u * k);
+    q = (word >> shift) & ((1u << bits) - 1u);
     return read_f32(p + 8 * c) +
            read_f32(p + 8 * c + 4) * ((double)q / (double)((1u << bits) - 1u));
 }
@@ -149,6 +153,27 @@ static void animated_sample(const uint8_t *p, int path, unsigned bits, size_t s,
 
 static const double IDENTITY[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 0}};
 
+/* Rotations waiting for their slerp: a block of them is interpolated in one
+   loop, whose iterations are independent (the slerp is long and branch-free:
+   one at a time, its latency dominated the decoding of a pose). */
+#define SLERP_BLOCK 32
+
+typedef struct slerp_block {
+    double a[SLERP_BLOCK][4], b[SLERP_BLOCK][4];
+    double *out[SLERP_BLOCK];
+    size_t count;
+} slerp_block;
+
+static void flush(slerp_block *block, double u)
+{
+    double result[SLERP_BLOCK][4];
+    for (size_t k = 0; k < block->count; k++) /* the core's one slerp, shorter arc */
+        ac_quat_slerp_any(block->a[k], block->b[k], u, result[k]);
+    for (size_t k = 0; k < block->count; k++)
+        memcpy(block->out[k], result[k], sizeof result[k]);
+    block->count = 0;
+}
+
 ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const double *t,
                                       size_t n, double *translation, double *rotation,
                                       double *scale, ac_error *err)
@@ -156,12 +181,14 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
     ac_compressed_info info;
     ac_status st = ac_reduce_compressed_info(data, size, &info, err);
     size_t last;
+    slerp_block block;
     if (st)
         return st;
     last = (size_t)info.samples - 1u;
     for (size_t i = 0; i < n; i++)
         if ((st = ac_check_finite(AC_ARG_T, t + i, 1, i, err)))
             return st;
+    block.count = 0;
     for (size_t i = 0; i < n; i++) {
         size_t offset = HEADER_SIZE + TRACK_SIZE * 3u * info.nodes;
         /* the sample pair and the fraction between them, clamped to the samples */
@@ -180,7 +207,6 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
             size_t node = k / 3, width = path == 1 ? 4u : 3u;
             double *out = (path == 0 ? translation : path == 1 ? rotation : scale) +
                           (i * info.nodes + node) * width;
-            double a[4], b[4];
             if (kind == AC_TRACK_DEFAULT) {
                 for (size_t c = 0; c < width; c++)
                     out[c] = IDENTITY[path][c];
@@ -189,20 +215,23 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
                     out[c] = read_f32(data + offset + 4 * c);
                 if (path == 1 && !ac_normalize(out, 4, out))
                     out[3] = 1.0; /* validated non-zero: not reached */
+            } else if (path == 1) {
+                /* the samples have |q| >= 1 (w rebuilt from x, y, z), never zero */
+                animated_sample(data + offset, path, track[1], s0, block.a[block.count]);
+                animated_sample(data + offset, path, track[1], s1, block.b[block.count]);
+                block.out[block.count++] = out;
+                if (block.count == SLERP_BLOCK)
+                    flush(&block, u);
             } else {
+                double a[4], b[4];
                 animated_sample(data + offset, path, track[1], s0, a);
                 animated_sample(data + offset, path, track[1], s1, b);
-                if (path == 1) {
-                    /* the core's one slerp, on the shorter arc: the samples
-                       have |q| >= 1 (w rebuilt from x, y, z), never zero */
-                    ac_quat_slerp_any(a, b, u, out);
-                } else {
-                    for (size_t c = 0; c < 3; c++)
-                        out[c] = a[c] + u * (b[c] - a[c]);
-                }
+                for (size_t c = 0; c < 3; c++)
+                    out[c] = a[c] + u * (b[c] - a[c]);
             }
             offset += track_bytes(path, kind, track[1], info.samples);
         }
+        flush(&block, u);
     }
     return AC_OK;
 }
