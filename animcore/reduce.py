@@ -349,10 +349,12 @@ def _quantize(values: np.ndarray, bits: int):
     return lo, extent, q.astype(np.uint32), lo + extent * (q / top)
 
 
-def _rebuild_w(xyz: np.ndarray) -> np.ndarray:
-    """Unit quaternions from stored x, y, z (w >= 0 rebuilt), as the decoder does."""
-    w2 = 1.0 - np.sum(xyz * xyz, axis=-1, keepdims=True)
-    q = np.concatenate([xyz, np.sqrt(np.maximum(w2, 0.0))], axis=-1)
+def _rebuild(stored: np.ndarray, rebuilt: int) -> np.ndarray:
+    """Unit quaternions from three stored components, the ``rebuilt`` one
+    (>= 0) from the others, as the decoder does."""
+    rest = np.sum(stored * stored, axis=-1)
+    q = np.insert(stored, rebuilt, np.where(rest < 1.0, np.sqrt(np.maximum(1.0 - rest, 0.0)),
+                                            0.0), axis=-1)
     return q / np.linalg.norm(q, axis=-1, keepdims=True)
 
 
@@ -368,9 +370,14 @@ class _Track:
 
     def __init__(self, path: int, values: np.ndarray, lever: float):
         self.path = path
-        if path == 1:  # the layout stores w >= 0
-            values = values * np.where(values[:, 3:] < 0, -1.0, 1.0)
+        self.rebuilt = 3  # index of a rotation's rebuilt component (w)
+        if path == 1:
+            # rebuild the component farthest from 0 at every sample (well
+            # conditioned), with each sample's sign making it >= 0
+            self.rebuilt = int(np.argmax(np.abs(values).min(axis=0)))
+            values = values * np.where(values[:, self.rebuilt:self.rebuilt + 1] < 0, -1.0, 1.0)
         self.values = values
+        self.stored = [c for c in range(4) if c != self.rebuilt][:3]
         self.lever = lever  # displacement per unit of error (1 for translation)
         samples = len(values)
         self.candidates = [(0, 0), (1, 0)] + [(2, b) for b in range(1, _MAX_BITS + 1)]
@@ -412,9 +419,9 @@ class _Track:
                     c = c / np.linalg.norm(c)
                 out = np.broadcast_to(c, self.values.shape)
             else:
-                out = _quantize(self.values[:, :3], bits)[3]
+                out = _quantize(self.values[:, self.stored], bits)[3]
                 if self.path == 1:
-                    out = _rebuild_w(out)
+                    out = _rebuild(out, self.rebuilt)
             self._decoded[k] = out
         return self._decoded[k]
 
@@ -437,12 +444,13 @@ class _Track:
     def encode(self, k: int) -> tuple[bytes, bytes]:
         """(table entry, data) of candidate k."""
         kind, bits = self.candidates[k]
-        entry = struct.pack("<BBH", kind, bits, 0)
+        rebuilt = (self.rebuilt + 1) % 4 if kind == 2 and self.path == 1 else 0  # 0: w
+        entry = struct.pack("<BBBB", kind, bits, rebuilt, 0)
         if kind == 0:
             return entry, b""
         if kind == 1:
             return entry, self.constant().astype("<f4").tobytes()
-        lo, extent, q, _ = _quantize(self.values[:, :3], bits)
+        lo, extent, q, _ = _quantize(self.values[:, self.stored], bits)
         ranges = np.stack([lo, extent], axis=-1).astype("<f4").tobytes()
         stream = ((q.reshape(-1)[:, None] >> np.arange(bits, dtype=np.uint32)) & 1).astype(np.uint8)
         return entry, ranges + np.packbits(stream.reshape(-1), bitorder="little").tobytes()
@@ -450,16 +458,22 @@ class _Track:
 
 def _grid(clip: Clip, oversample: int):
     """(start, rate, samples) of the uniform grid a clip is stored on: its key
-    times when they are evenly spaced (a BVH's frames), else as many samples
-    as distinct key times, times ``oversample``."""
+    times when they are evenly spaced (a BVH's frames); else the coarsest
+    grid, at most 16 steps per shortest key interval, that holds every key
+    time, or failing that as many samples as key times; times ``oversample``."""
     times = clip.key_times()
     if len(times) < 2:
         return float(times[0]), 1.0, 1
     span = float(times[-1] - times[0])
     steps = np.diff(times)
-    samples = (len(times) - 1) * oversample + 1
-    if oversample == 1 and np.ptp(steps) > 1e-6 * steps.mean():
-        samples = len(times)
+    intervals = len(times) - 1
+    if np.ptp(steps) > 1e-6 * steps.mean():
+        for m in range(1, 17):
+            x = (times - times[0]) / (steps.min() / m)
+            if np.abs(x - np.rint(x)).max() < 1e-3 and x[-1] < 2**27:
+                intervals = int(np.rint(x[-1]))
+                break
+    samples = intervals * oversample + 1
     return float(times[0]), (samples - 1) / span, samples
 
 
@@ -617,7 +631,7 @@ def _search(tracks, picks_at, fits, finest):
     the rig still fits. None when even the finest encoding does not fit."""
     factor, picks = 1.0, picks_at(1.0)
     while not fits(picks):
-        if picks == finest:
+        if picks == finest or factor < 1e-12:
             return None
         factor *= 0.5
         picks = picks_at(factor)

@@ -102,8 +102,12 @@ ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size, ac_compres
             return bad(err, at, kind, "track kind must be 0, 1 or 2");
         if (kind == AC_TRACK_ANIMATED ? bits < 1 || bits > MAX_BITS : bits != 0)
             return bad(err, at + 1, bits, "bits must lie in [1, 24] (animated) or be 0");
-        if (read_u16(data + at + 2) != 0)
-            return bad(err, at + 2, read_u16(data + at + 2), "reserved field must be 0");
+        if (data[at + 2] > (kind == AC_TRACK_ANIMATED && path == 1 ? 3 : 0))
+            return bad(err, at + 2, data[at + 2],
+                       "rebuilt component must be 0 (w) to 3 (z) on an animated rotation, "
+                       "else 0");
+        if (data[at + 3] != 0)
+            return bad(err, at + 3, data[at + 3], "reserved field must be 0");
         bytes = track_bytes(path, kind, bits, info->samples);
         if (bytes > size - offset)
             return bad(err, size, (double)size, "too short for the track data");
@@ -141,14 +145,28 @@ static double quantized(const uint8_t *p, size_t comps, unsigned bits, size_t s,
            read_f32(p + 8 * c + 4) * ((double)q / (double)((1u << bits) - 1u));
 }
 
-static void animated_sample(const uint8_t *p, int path, unsigned bits, size_t s, double *v)
+/* Sample s of an animated track at p; a rotation's `rebuilt` component
+   (0: w, 1: x, 2: y, 3: z) is sqrt(1 - the others' squares), the others
+   stored in x, y, z, w order. */
+static void animated_sample(const uint8_t *p, int path, unsigned rebuilt, unsigned bits,
+                            size_t s, double *v)
 {
-    for (size_t c = 0; c < 3; c++)
-        v[c] = quantized(p, 3, bits, s, c);
-    if (path == 1) {
-        double w2 = 1.0 - v[0] * v[0] - v[1] * v[1] - v[2] * v[2];
-        v[3] = w2 > 0.0 ? sqrt(w2) : 0.0;
+    double c[3], sum = 0.0;
+    size_t skip, at = 0;
+    for (size_t k = 0; k < 3; k++)
+        c[k] = quantized(p, 3, bits, s, k);
+    if (path != 1) {
+        memcpy(v, c, sizeof c);
+        return;
     }
+    skip = rebuilt == 0 ? 3u : rebuilt - 1u;
+    for (size_t k = 0; k < 4; k++) {
+        if (k == skip)
+            continue;
+        v[k] = c[at++];
+        sum += v[k] * v[k];
+    }
+    v[skip] = sum < 1.0 ? sqrt(1.0 - sum) : 0.0;
 }
 
 static const double IDENTITY[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 0}};
@@ -216,16 +234,16 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
                 if (path == 1 && !ac_normalize(out, 4, out))
                     out[3] = 1.0; /* validated non-zero: not reached */
             } else if (path == 1) {
-                /* the samples have |q| >= 1 (w rebuilt from x, y, z), never zero */
-                animated_sample(data + offset, path, track[1], s0, block.a[block.count]);
-                animated_sample(data + offset, path, track[1], s1, block.b[block.count]);
+                /* the samples have |q| >= 1 (one component rebuilt), never zero */
+                animated_sample(data + offset, path, track[2], track[1], s0, block.a[block.count]);
+                animated_sample(data + offset, path, track[2], track[1], s1, block.b[block.count]);
                 block.out[block.count++] = out;
                 if (block.count == SLERP_BLOCK)
                     flush(&block, u);
             } else {
                 double a[4], b[4];
-                animated_sample(data + offset, path, track[1], s0, a);
-                animated_sample(data + offset, path, track[1], s1, b);
+                animated_sample(data + offset, path, track[2], track[1], s0, a);
+                animated_sample(data + offset, path, track[2], track[1], s1, b);
                 for (size_t c = 0; c < 3; c++)
                     out[c] = a[c] + u * (b[c] - a[c]);
             }
