@@ -309,3 +309,49 @@ def test_compress_bad_input():
         cc.sample([0.0, np.nan])
     with pytest.raises(ValueError, match="CompressedClip.from_bytes: data must be bytes, got str"):
         CompressedClip.from_bytes("ACCC")
+
+
+def _fuzz_module():
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "fuzz"))
+    import fuzz_compressed
+    return fuzz_compressed
+
+
+def test_from_bytes_seeds_load():
+    fuzz = _fuzz_module()
+    for name, data in fuzz.seeds().items():
+        fuzz.check(data)
+        assert CompressedClip.from_bytes(data).nbytes == len(data)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_from_bytes_pure_python_mutation_run(seed):
+    runs, seconds = _fuzz_module().mutation_run(15000, seed)
+    assert runs == 15000
+
+
+def test_the_compressed_contract_check_catches_a_broken_reader(monkeypatch):
+    fuzz = _fuzz_module()
+
+    def broken(data):
+        raise IndexError("track table")
+    monkeypatch.setattr(CompressedClip, "from_bytes", staticmethod(broken))
+    with pytest.raises(AssertionError, match="IndexError"):
+        fuzz.mutation_run(1, 0)
+
+
+def test_from_bytes_atheris_bounded_run(tmp_path):
+    pytest.importorskip("atheris", reason="atheris is not installed (pip install -e '.[fuzz]')")
+    import subprocess
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        [sys.executable, str(root / "fuzz" / "fuzz_compressed.py"), "-runs=3000", "-seed=1",
+         "-rss_limit_mb=1024", "-timeout=10", f"-artifact_prefix={tmp_path}/",
+         str(tmp_path / "corpus")], cwd=root, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Done 3000 runs" in result.stderr
