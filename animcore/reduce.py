@@ -229,7 +229,8 @@ def _reduce_rotation(curve: RotationCurve, tolerance: float) -> RotationCurve:
 
 # --------------------------------------------------------------- whole rigs
 
-def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
+def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
+                interpolation: str = "auto") -> Clip:
     """Every channel of ``clip`` reduced so that ``clip_error(scene, clip,
     result, t, shell=shell).max() <= tolerance``.
 
@@ -242,8 +243,12 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
     having been checked on 20 per key interval); if that check
     fails (large scales) the budgets are halved and the reduction redone.
     Morph weights channels are reduced to ``tolerance`` in weight units.
+    ``interpolation`` is :func:`reduce_keys`'s, for translation, scale and
+    weights ("linear" keeps every curve writable as glTF LINEAR; "auto"
+    mixes segment kinds, which glTF cannot hold).
     """
     func = "reduce_clip"
+    choice(func, "interpolation", interpolation, ("auto", "linear", "step", "cubic"))
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
     tolerance = positive_number(func, "tolerance", tolerance)
@@ -269,7 +274,7 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
         if parents[j] >= 0:
             reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
     # morph weights do not move a point: reduced once, to tolerance, whatever the budgets
-    weights = {k: _reduce_curve(c.curve, tolerance, "auto", func)
+    weights = {k: _reduce_curve(c.curve, tolerance, interpolation, func)
                for k, c in enumerate(clip.channels) if c.path == "weights"}
     check = _subdivided(frames, CHECK)
     factor = 1.0
@@ -284,9 +289,9 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> Clip:
                 curve = weights[k]
             elif c.path == "scale":
                 curve = _reduce_curve(c.curve, share / (reach[c.node] + shell) / np.sqrt(3),
-                                      "auto", func)
+                                      interpolation, func)
             else:
-                curve = _reduce_curve(c.curve, share / np.sqrt(3), "auto", func)
+                curve = _reduce_curve(c.curve, share / np.sqrt(3), interpolation, func)
             channels.append(_channel_like(c, curve))
         reduced = Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
         if clip_error(scene, clip, reduced, check, shell=shell).max(initial=0.0) <= tolerance:
@@ -770,3 +775,21 @@ def _checked(func: str, data) -> tuple[bytes, tuple]:
     if not isinstance(data, bytes):
         raise ValueError(f"{func}: data must be bytes, got {type(data).__name__}")
     return data, _core._compressed_info(func, data)
+
+
+def reduce_report(scene: Scene, tolerance: float, shell: float,
+                  interpolation: str = "linear") -> tuple[list, list]:
+    """(report lines, reduced clips) of every clip of ``scene``: keys before
+    and after and the largest :func:`clip_error` on 20 points per frame (the
+    ``reduce`` command's output)."""
+    lines, clips = [], []
+    for clip in scene.clips:
+        reduced = reduce_clip(scene, clip, tolerance, shell=shell, interpolation=interpolation)
+        frames = clip.key_times()
+        error = clip_error(scene, clip, reduced, _subdivided(frames), shell=shell).max(initial=0.0)
+        before = sum(len(c.times) for c in clip.channels)
+        after = sum(len(c.times) for c in reduced.channels)
+        lines.append(f"{clip.name}: keys {before} -> {after} ({after / max(before, 1):.1%}), "
+                     f"max clip_error {error:.3g} (tolerance {tolerance:g}, shell {shell:g})")
+        clips.append(reduced)
+    return lines, clips

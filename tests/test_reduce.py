@@ -355,3 +355,31 @@ def test_from_bytes_atheris_bounded_run(tmp_path):
          str(tmp_path / "corpus")], cwd=root, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Done 3000 runs" in result.stderr
+
+
+def test_reduce_command_writes_gltf_within_tolerance(tmp_path, capsys):
+    from animcore import cli
+
+    out = tmp_path / "walk.glb"
+    src = DATA / "bvh" / "bvh_test2.bvh"
+    assert cli.main(["reduce", str(src), str(out), "--tolerance", "0.01", "--shell", "3"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("bvh_test2: keys 1464 -> ") and "max clip_error" in line
+    a, b = animcore.load(str(src)), animcore.load(str(out))
+    assert sum(len(c.times) for c in b.clips[0].channels) < 1464
+    t = dense_times(a.clips[0].key_times(), np.random.default_rng(6), extra=500)
+    assert clip_error(a, a.clips[0], b.clips[0], t, shell=3.0).max() <= 0.01
+    with pytest.raises(SystemExit):
+        cli.main(["reduce", str(src), str(tmp_path / "x.npz")])
+    assert "OUT must end in .gltf or .glb" in capsys.readouterr().err
+
+
+def test_bake_reduce_option(capsys):
+    from animcore import bake, cli
+
+    load_input = bake.load_input
+    src = DATA / "bvh" / "bvh_test2.bvh"
+    assert cli.main(["bake", str(src), "--reduce", "0.01"]) == 0
+    captured = capsys.readouterr()
+    assert "bvh_test2: keys 1464 -> " in captured.err and "16 frames" in captured.out
+    assert bake.load_input is load_input
