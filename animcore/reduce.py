@@ -756,11 +756,13 @@ class CompressedClip(ByValue):
                                                     None, None))
 
     def _state(self) -> dict:
-        return {"data": self._data, "raw_nbytes": self.raw_nbytes, "error": self.error}
+        # an array: pickle protocol 5 sends the bytes out of band
+        return {"data": np.frombuffer(self._data, np.uint8), "raw_nbytes": self.raw_nbytes,
+                "error": self.error}
 
     @classmethod
     def _from_state(cls, state: dict) -> "CompressedClip":
-        made = cls(state["data"], raw_nbytes=state["raw_nbytes"])
+        made = cls(np.asarray(state["data"], np.uint8).tobytes(), raw_nbytes=state["raw_nbytes"])
         made.error = state["error"]
         return made
 
