@@ -1526,6 +1526,57 @@ def _bench_layer_pose(scale: float, repeats: int) -> list[Comparison]:
                     repeats, target=3)]
 
 
+@dataclass
+class Ratio(Comparison):
+    """A measured size ratio (compression) against its target: ``items`` raw
+    bytes, ``compressed`` bytes, ``seconds`` the time compression took."""
+    compressed: int = 1
+    error: float = 0.0
+
+    @property
+    def ratio(self) -> float:
+        return self.items / self.compressed
+
+    def line(self) -> str:
+        return (f"{self.kernel:<44} {self.items:>10,d} raw bytes -> {self.compressed:,d} "
+                f"in {self.seconds:.2f} s (max error {self.error:.3g} m) | {self.ratio:6.2f}:1"
+                f"  target >= {self.target:g}:1 {'ok' if self.ratio >= self.target else 'MISSED'}")
+
+
+# metres per unit of the shared BVH clips (see tests/test_reduce.py)
+BVH_UNITS = {"cmu_12_01_walk.bvh": 0.0254 / 0.45, "bvh_test2.bvh": 0.01, "bvh_test1.bvh": 0.0254}
+
+
+def bench_compress(scale: float, repeats: int) -> list:
+    """compress at 0.1 mm and a 3 cm shell (ACL's default) on the shared
+    motion-capture clips: the ratio in ACL's units, and the decompression of
+    one pose (CompressedClip.sample) against Scene.pose on the clip."""
+    import pathlib
+
+    from .files import load
+    from .reduce import compress
+
+    folder = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "bvh"
+    if not folder.is_dir():
+        raise ImportError("the BVH clips (tests/data/bvh) are in a clone of the repository only")
+    rows: list = []
+    for name, unit in BVH_UNITS.items():
+        scene = load(str(folder / name))
+        clip = scene.clips[0]
+        start = time.perf_counter()
+        packed = compress(scene, clip, 1e-4 / unit, shell=0.03 / unit)
+        seconds = time.perf_counter() - start
+        rows.append(Ratio(f"compress ratio {name}", packed.raw_nbytes, seconds,
+                          "raw: 10 float32 per node per frame", seconds, 10.0,
+                          packed.nbytes, packed.error * unit))
+        if name.startswith("cmu"):
+            t = clip.duration * 0.37
+            rows.append(compare(f"compress sample one pose ({packed.nodes} nodes)", packed.nodes,
+                                lambda: packed.sample(t), "Scene.pose on the clip",
+                                lambda: scene.pose(clip, t), max(repeats, 5) * 20, target=10))
+    return rows
+
+
 CASES = {
     "hermite": bench_hermite,
     "curves": bench_curves,
@@ -1546,6 +1597,7 @@ CASES = {
     "blend": bench_blend,
     "ik": bench_ik,
     "cleanup": bench_cleanup,
+    "compress": bench_compress,
 }
 
 

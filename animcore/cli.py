@@ -1,4 +1,4 @@
-"""The command line: ``animcore demo | bench | bake`` (also ``python -m animcore ...``).
+"""The command line: ``animcore demo | bench | bake | reduce`` (also ``python -m animcore ...``).
 
 Each command is one ``_add_<command>`` function that declares its arguments and
 sets ``run``, a function ``run(args, parser)`` called with the command's own
@@ -155,8 +155,78 @@ def _run_bake(args, parser) -> int:
                     strict=args.strict, max_frames=args.max_frames, error=error)
 
 
+# -- reduce (and bake --reduce) ---------------------------------------------------
+
+def _add_reduce(commands) -> None:
+    reduce = commands.add_parser(
+        "reduce", help="reduce the keys of every clip of a glTF, BVH or FBX file within a "
+                       "tolerance and write glTF",
+        description="Reads IN (animcore.load), reduces every clip with reduce_clip so that "
+                    "ACL's object-space error (virtual points --shell from each node) stays "
+                    "within --tolerance on a dense check, writes OUT as glTF (animcore.save) "
+                    "and prints, per clip, the keys before and after and the largest error. "
+                    "Lengths are in the file's units as loaded (glTF and FBX: metres; BVH: "
+                    "the file's own, often centimetres: scale --tolerance and --shell).")
+    reduce.add_argument("input", metavar="IN", help=".gltf, .glb, .bvh or .fbx file")
+    reduce.add_argument("output", metavar="OUT", help=".gltf or .glb file to write")
+    reduce.add_argument("--tolerance", type=_positive_float, default=1e-4,
+                        help="largest error in scene units (default 1e-4: 0.1 mm in metres)")
+    reduce.add_argument("--shell", type=_positive_float, default=0.03,
+                        help="distance of the virtual points in scene units (default 0.03)")
+    reduce.set_defaults(run=_run_reduce)
+    # bake --reduce: the same reduction before sampling
+    commands.choices["bake"].add_argument(
+        "--reduce", type=_positive_float, default=None, metavar="TOL",
+        help="reduce every clip with reduce_clip to TOL (scene units, shell 0.03) before "
+             "sampling, and print the keys kept")
+    commands.choices["bake"].set_defaults(run=_run_bake_reduced)
+
+
+def _run_reduce(args, parser) -> int:
+    from . import reduce
+    from .files import load, save
+
+    try:
+        scene = load(args.input)
+    except (ValueError, OSError, ImportError) as error:
+        parser.error(f"reduce: {error}")
+    if not args.output.lower().endswith((".gltf", ".glb")):
+        parser.error(f"reduce: OUT must end in .gltf or .glb, got {args.output!r}")
+    report, clips = reduce.reduce_report(scene, args.tolerance, args.shell)
+    for line in report:
+        print(line)
+    try:
+        save(args.output, scene, clips)
+    except (ValueError, OSError) as error:
+        parser.error(f"reduce: cannot write {args.output!r} ({error})")
+    return 0
+
+
+def _run_bake_reduced(args, parser) -> int:
+    if args.reduce is None:
+        return _run_bake(args, parser)
+    from . import bake, reduce
+
+    if bake.is_many(args.file, args.workers, args.scheduler):
+        parser.error("bake: --reduce bakes one file at a time")
+    load_input = bake.load_input
+
+    def reduced_input(path, *, scene=False):  # the bake of the reduced clips
+        rig, _ = load_input(path, scene=True)
+        report, clips = reduce.reduce_report(rig, args.reduce, 0.03)
+        for line in report:
+            print(line, file=sys.stderr)
+        return rig, clips
+
+    bake.load_input = reduced_input
+    try:
+        return _run_bake(args, parser)
+    finally:
+        bake.load_input = load_input
+
+
 # The commands, in the order `--help` lists them.
-COMMANDS = [_add_demo, _add_bench, _add_bake]
+COMMANDS = [_add_demo, _add_bench, _add_bake, _add_reduce]
 
 
 def _prog() -> str:

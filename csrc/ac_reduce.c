@@ -102,8 +102,12 @@ ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size, ac_compres
             return bad(err, at, kind, "track kind must be 0, 1 or 2");
         if (kind == AC_TRACK_ANIMATED ? bits < 1 || bits > MAX_BITS : bits != 0)
             return bad(err, at + 1, bits, "bits must lie in [1, 24] (animated) or be 0");
-        if (read_u16(data + at + 2) != 0)
-            return bad(err, at + 2, read_u16(data + at + 2), "reserved field must be 0");
+        if (data[at + 2] > (kind == AC_TRACK_ANIMATED && path == 1 ? 3 : 0))
+            return bad(err, at + 2, data[at + 2],
+                       "rebuilt component must be 0 (w) to 3 (z) on an animated rotation, "
+                       "else 0");
+        if (data[at + 3] != 0)
+            return bad(err, at + 3, data[at + 3], "reserved field must be 0");
         bytes = track_bytes(path, kind, bits, info->samples);
         if (bytes > size - offset)
             return bad(err, size, (double)size, "too short for the track data");
@@ -130,24 +134,63 @@ ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size, ac_compres
 static double quantized(const uint8_t *p, size_t comps, unsigned bits, size_t s, size_t c)
 {
     const uint8_t *packed = p + 8 * comps;
-    uint64_t bit = ((uint64_t)s * comps + c) * bits, q = 0;
-    for (unsigned b = 0; b < bits; b++, bit++)
-        q |= (uint64_t)((packed[bit >> 3] >> (bit & 7)) & 1u) << b;
+    const uint64_t bit = ((uint64_t)s * comps + c) * bits;
+    const size_t first = (size_t)(bit >> 3);
+    const unsigned shift = (unsigned)(bit & 7u), used = (shift + bits + 7u) / 8u; /* <= 4 */
+    uint32_t word = 0, q;
+    for (unsigned k = 0; k < used; k++) /* the bytes holding the value, all in the data */
+        word |= (uint32_t)packed[first + k] << (8u * k);
+    q = (word >> shift) & ((1u << bits) - 1u);
     return read_f32(p + 8 * c) +
            read_f32(p + 8 * c + 4) * ((double)q / (double)((1u << bits) - 1u));
 }
 
-static void animated_sample(const uint8_t *p, int path, unsigned bits, size_t s, double *v)
+/* Sample s of an animated track at p; a rotation's `rebuilt` component
+   (0: w, 1: x, 2: y, 3: z) is sqrt(1 - the others' squares), the others
+   stored in x, y, z, w order. */
+static void animated_sample(const uint8_t *p, int path, unsigned rebuilt, unsigned bits,
+                            size_t s, double *v)
 {
-    for (size_t c = 0; c < 3; c++)
-        v[c] = quantized(p, 3, bits, s, c);
-    if (path == 1) {
-        double w2 = 1.0 - v[0] * v[0] - v[1] * v[1] - v[2] * v[2];
-        v[3] = w2 > 0.0 ? sqrt(w2) : 0.0;
+    double c[3], sum = 0.0;
+    size_t skip, at = 0;
+    for (size_t k = 0; k < 3; k++)
+        c[k] = quantized(p, 3, bits, s, k);
+    if (path != 1) {
+        memcpy(v, c, sizeof c);
+        return;
     }
+    skip = rebuilt == 0 ? 3u : rebuilt - 1u;
+    for (size_t k = 0; k < 4; k++) {
+        if (k == skip)
+            continue;
+        v[k] = c[at++];
+        sum += v[k] * v[k];
+    }
+    v[skip] = sum < 1.0 ? sqrt(1.0 - sum) : 0.0;
 }
 
 static const double IDENTITY[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 0}};
+
+/* Rotations waiting for their slerp: a block of them is interpolated in one
+   loop, whose iterations are independent (the slerp is long and branch-free:
+   one at a time, its latency dominated the decoding of a pose). */
+#define SLERP_BLOCK 32
+
+typedef struct slerp_block {
+    double a[SLERP_BLOCK][4], b[SLERP_BLOCK][4];
+    double *out[SLERP_BLOCK];
+    size_t count;
+} slerp_block;
+
+static void flush(slerp_block *block, double u)
+{
+    double result[SLERP_BLOCK][4];
+    for (size_t k = 0; k < block->count; k++) /* the core's one slerp, shorter arc */
+        ac_quat_slerp_any(block->a[k], block->b[k], u, result[k]);
+    for (size_t k = 0; k < block->count; k++)
+        memcpy(block->out[k], result[k], sizeof result[k]);
+    block->count = 0;
+}
 
 ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const double *t,
                                       size_t n, double *translation, double *rotation,
@@ -156,12 +199,14 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
     ac_compressed_info info;
     ac_status st = ac_reduce_compressed_info(data, size, &info, err);
     size_t last;
+    slerp_block block;
     if (st)
         return st;
     last = (size_t)info.samples - 1u;
     for (size_t i = 0; i < n; i++)
         if ((st = ac_check_finite(AC_ARG_T, t + i, 1, i, err)))
             return st;
+    block.count = 0;
     for (size_t i = 0; i < n; i++) {
         size_t offset = HEADER_SIZE + TRACK_SIZE * 3u * info.nodes;
         /* the sample pair and the fraction between them, clamped to the samples */
@@ -180,7 +225,6 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
             size_t node = k / 3, width = path == 1 ? 4u : 3u;
             double *out = (path == 0 ? translation : path == 1 ? rotation : scale) +
                           (i * info.nodes + node) * width;
-            double a[4], b[4];
             if (kind == AC_TRACK_DEFAULT) {
                 for (size_t c = 0; c < width; c++)
                     out[c] = IDENTITY[path][c];
@@ -189,25 +233,23 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
                     out[c] = read_f32(data + offset + 4 * c);
                 if (path == 1 && !ac_normalize(out, 4, out))
                     out[3] = 1.0; /* validated non-zero: not reached */
+            } else if (path == 1) {
+                /* the samples have |q| >= 1 (one component rebuilt), never zero */
+                animated_sample(data + offset, path, track[2], track[1], s0, block.a[block.count]);
+                animated_sample(data + offset, path, track[2], track[1], s1, block.b[block.count]);
+                block.out[block.count++] = out;
+                if (block.count == SLERP_BLOCK)
+                    flush(&block, u);
             } else {
-                animated_sample(data + offset, path, track[1], s0, a);
-                animated_sample(data + offset, path, track[1], s1, b);
-                if (path == 1) {
-                    /* nlerp on the shorter arc, normalized */
-                    double sign = ac_quat_dot4(a, b) < 0.0 ? -1.0 : 1.0;
-                    for (size_t c = 0; c < 4; c++)
-                        out[c] = a[c] + u * (sign * b[c] - a[c]);
-                    if (!ac_normalize(out, 4, out)) {
-                        out[0] = out[1] = out[2] = 0.0;
-                        out[3] = 1.0;
-                    }
-                } else {
-                    for (size_t c = 0; c < 3; c++)
-                        out[c] = a[c] + u * (b[c] - a[c]);
-                }
+                double a[4], b[4];
+                animated_sample(data + offset, path, track[2], track[1], s0, a);
+                animated_sample(data + offset, path, track[2], track[1], s1, b);
+                for (size_t c = 0; c < 3; c++)
+                    out[c] = a[c] + u * (b[c] - a[c]);
             }
             offset += track_bytes(path, kind, track[1], info.samples);
         }
+        flush(&block, u);
     }
     return AC_OK;
 }

@@ -1397,21 +1397,25 @@ AC_API ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t
        rate (samples per second, > 0);
      track table: for each node its translation, rotation and scale tracks,
        4 bytes each: u8 kind (AC_TRACK_*), u8 bits (1..24 when animated, else
-       0), u16 reserved (0);
+       0), u8 rebuilt (an animated rotation's rebuilt component, 0: w, 1: x,
+       2: y, 3: z; else 0), u8 reserved (0);
      track data, in table order: default tracks nothing (identity: zero
        translation, rotation (0, 0, 0, 1), unit scale); constant tracks 3 f32
        (translation, scale) or 4 f32 (rotation x, y, z, w); animated tracks
-       3 components (x, y, z; a rotation's w >= 0 is rebuilt as
-       sqrt(1 - x^2 - y^2 - z^2)) as f32 (minimum, extent) pairs, then every
-       sample's components, sample-major, as `bits`-bit unsigned integers q
-       packed least significant bit first and padded to a byte: the value is
-       minimum + extent * q / (2^bits - 1).
+       3 components as f32 (minimum, extent) pairs, then every sample's
+       components, sample-major, as `bits`-bit unsigned integers q packed
+       least significant bit first and padded to a byte: the value is
+       minimum + extent * q / (2^bits - 1). The components are x, y, z; a
+       rotation stores the three other than `rebuilt`, in x, y, z, w order,
+       and rebuilds that one (>= 0) as sqrt(1 - the others' squares), or 0.
    Sample s lies at start + s / rate; between samples translation and scale
-   are interpolated linearly and rotations by normalized lerp on the shorter
-   arc; times outside the samples clamp. Every read is checked against
-   `size` first: any inconsistency (magic, version, counts, kinds, bits,
-   sizes, non-finite floats, negative extents) is AC_ERR_VALUE with arg
-   "value", index the byte offset and the reason in detail. */
+   are interpolated linearly and rotations by slerp on the shorter arc (as a
+   linear rotation track, so a clip sampled from one is matched between its
+   samples as well as at them); times outside the samples clamp. Every read
+   is checked against `size` first: any inconsistency (magic, version,
+   counts, kinds, bits, sizes, non-finite floats, negative extents) is
+   AC_ERR_VALUE with arg "value", index the byte offset and the reason in
+   detail. */
 #define AC_COMPRESSED_VERSION 1
 enum { AC_TRACK_DEFAULT = 0, AC_TRACK_CONSTANT = 1, AC_TRACK_ANIMATED = 2 };
 typedef struct ac_compressed_info {

@@ -71,7 +71,18 @@ def blend_space(method):
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "gltf"
 FOX, SKIN = DATA / "Fox" / "Fox.glb", DATA / "SimpleSkin" / "SimpleSkin.gltf"
 
+def _compressed(rate):
+    """A one-node compressed clip: a constant translation, a 3-bit rotation (x rebuilt)."""
+    import struct
+
+    header = struct.pack("<4sHHIIdd", b"ACCC", 1, 0, 1, 2, 0.0, rate)
+    table = struct.pack("<12B", 1, 0, 0, 0, 2, 3, 1, 0, 0, 0, 0, 0)
+    data = struct.pack("<3f", 1.0, 2.0, 3.0) + struct.pack("<6f", 0, 1, 0, 0.5, 0, 0.1)
+    return animcore.CompressedClip.from_bytes(header + table + data + bytes([185, 50, 0]))
+
+
 EXAMPLES = {
+    animcore.CompressedClip: (lambda: _compressed(30.0), lambda: _compressed(24.0)),
     animcore.HermiteSegment: (lambda: animcore.HermiteSegment(0.0, 10.0, 2.0, 0.0, 2.0),
                               lambda: animcore.HermiteSegment(0.0, 10.0, 2.0, 0.5, 2.0)),
     animcore.Curve: (
@@ -170,6 +181,8 @@ def behaviour(obj):
         return [animcore.LayerStack([obj]).evaluate("location", 0, T)]
     if isinstance(obj, animcore.LayerStack):
         return [obj.evaluate("location", 0, T)]
+    if isinstance(obj, animcore.CompressedClip):
+        return [*obj.sample(T), np.frombuffer(obj.to_bytes(), np.uint8)]
     if isinstance(obj, animcore.BlendSpace):
         return [obj.weights(np.stack([T, T[::-1]], -1))]
     raise AssertionError(type(obj))

@@ -142,3 +142,244 @@ def test_bad_input():
     with pytest.raises(ValueError, match=r"clip_error: clip_b animates node \d+, but the scene "
                                          r"has 3 nodes"):
         clip_error(small, None, clip, 0.0)
+
+
+# ------------------------------------------------------------- compression
+
+import struct  # noqa: E402
+
+from animcore.reduce import CompressedClip, compress  # noqa: E402
+
+# metres per unit of each BVH: the CMU conversion's unit (1/0.45 inch), a
+# centimetre rig (1.82 units tall) and an inch rig (64 units tall)
+BVH_UNITS = {"cmu_12_01_walk.bvh": 0.0254 / 0.45, "bvh_test2.bvh": 0.01, "bvh_test1.bvh": 0.0254}
+# ACL's target is 10:1 on motion capture; the 30 fps inch rig reaches 9.2:1
+BVH_RATIO = {"cmu_12_01_walk.bvh": 10.0, "bvh_test2.bvh": 10.0, "bvh_test1.bvh": 9.0}
+_COMPRESSED = {}
+
+
+def compressed(name):
+    if name not in _COMPRESSED:
+        scene = animcore.load(str(DATA / "bvh" / name))
+        unit = BVH_UNITS[name]
+        clip = scene.clips[0]
+        _COMPRESSED[name] = scene, clip, unit, compress(scene, clip, 1e-4 / unit,
+                                                         shell=0.03 / unit)
+    return _COMPRESSED[name]
+
+
+def decode_layout(data):
+    """An independent reader of the layout documented in animcore.h: every
+    node's translation, rotation and scale at every sample (no interpolation)."""
+    magic, version, reserved, nodes, samples, start, rate = struct.unpack_from("<4sHHIIdd", data)
+    assert (magic, version, reserved) == (b"ACCC", 1, 0)
+    table = [struct.unpack_from("<BBBB", data, 32 + 4 * k) for k in range(3 * nodes)]
+    offset = 32 + 12 * nodes
+    out = [np.zeros((samples, nodes, w)) for w in (3, 4, 3)]
+    identity = ([0, 0, 0], [0, 0, 0, 1], [1, 1, 1])
+    for k, (kind, bits, rebuilt, _) in enumerate(table):
+        node, path = divmod(k, 3)
+        width = 4 if path == 1 else 3
+        if kind == 0:
+            out[path][:, node] = identity[path]
+        elif kind == 1:
+            value = np.array(struct.unpack_from(f"<{width}f", data, offset))
+            out[path][:, node] = value / np.linalg.norm(value) if path == 1 else value
+            offset += 4 * width
+        else:
+            ranges = np.array(struct.unpack_from("<6f", data, offset)).reshape(3, 2)
+            offset += 24
+            count = samples * 3 * bits
+            stream = int.from_bytes(data[offset:offset + (count + 7) // 8], "little")
+            q = [(stream >> (i * bits)) & ((1 << bits) - 1) for i in range(samples * 3)]
+            values = ranges[:, 0] + ranges[:, 1] * (np.array(q).reshape(samples, 3)
+                                                    / ((1 << bits) - 1))
+            offset += (count + 7) // 8
+            if path == 1:
+                at = 3 if rebuilt == 0 else rebuilt - 1
+                rest = np.sum(values ** 2, axis=-1)
+                q4 = np.insert(values, at, np.sqrt(np.clip(1 - rest, 0, None)), axis=-1)
+                values = q4 / np.linalg.norm(q4, axis=-1, keepdims=True)
+            out[path][:, node] = values
+    assert offset == len(data)
+    return start, rate, out
+
+
+@pytest.mark.parametrize("name", sorted(BVH_UNITS))
+def test_compress_ratio_and_dense_bound_on_motion_capture(name):
+    scene, clip, unit, cc = compressed(name)
+    frames = clip.key_times()
+    assert cc.raw_nbytes == 40 * len(scene.nodes) * len(frames)
+    assert cc.nbytes == len(cc.to_bytes())
+    assert cc.ratio == cc.raw_nbytes / cc.nbytes >= BVH_RATIO[name]
+    t = dense_times(frames, np.random.default_rng(4))
+    error = reference_clip_error_of(scene, clip, cc, t, 0.03 / unit)
+    assert error.max() * unit <= 1e-4
+
+
+def reference_clip_error_of(scene, clip, cc, t, shell):
+    points = np.concatenate([np.eye(3), -np.eye(3)]) * shell
+    homogeneous = np.concatenate([points, np.ones((6, 1))], axis=1)
+    wa = scene.world(clip, t) @ homogeneous.T
+    wb = scene.skeleton.world(*cc.sample(t)) @ homogeneous.T
+    return np.linalg.norm(wa[..., :3, :] - wb[..., :3, :], axis=-2).max(axis=-1)
+
+
+def test_compressed_samples_match_an_independent_reader():
+    scene, clip, unit, cc = compressed("bvh_test2.bvh")
+    start, rate, (translation, rotation, scale) = decode_layout(cc.to_bytes())
+    t = start + np.arange(len(translation)) / rate
+    got = cc.sample(t)
+    np.testing.assert_allclose(got.translation, translation, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(np.abs(np.sum(got.rotation * rotation, -1)), 1.0, atol=1e-12)
+    np.testing.assert_allclose(got.scale, scale, rtol=0, atol=1e-12)
+    # between samples: the slerp of the neighbouring samples (scipy's Slerp)
+    Slerp = pytest.importorskip("scipy.spatial.transform").Slerp
+    Rotation = pytest.importorskip("scipy.spatial.transform").Rotation
+    node = 5
+    mid = t[:-1] + 0.3 / rate
+    ref = Slerp(t, Rotation.from_quat(rotation[:, node]))(mid).as_quat()
+    np.testing.assert_allclose(np.abs(np.sum(cc.sample(mid).rotation[:, node] * ref, -1)), 1.0,
+                               atol=1e-12)
+    # outside the samples: clamped
+    np.testing.assert_allclose(cc.sample(t[0] - 1).translation, translation[0], atol=1e-12)
+    np.testing.assert_allclose(cc.sample(t[-1] + 1).translation, translation[-1], atol=1e-12)
+
+
+def test_constant_and_default_tracks_collapse():
+    scene, clip, unit, cc = compressed("cmu_12_01_walk.bvh")
+    table = np.frombuffer(cc.to_bytes()[32:32 + 12 * cc.nodes], np.uint8).reshape(-1, 3, 4)
+    kinds = table[..., 0]
+    animated_rotations = {c.node for c in clip.channels if c.path == "rotation"}
+    assert (kinds[:, 2] == 0).all()  # BVH scales: identity, stored as nothing
+    assert set(np.flatnonzero(kinds[:, 0] == 2)) == {0}  # only the root translates
+    assert set(np.flatnonzero(kinds[:, 1] == 2)) <= animated_rotations
+    assert (kinds[[j for j in range(cc.nodes) if j not in animated_rotations], 1] == 0).all()
+
+
+def test_compressed_clip_value_semantics_and_round_trip():
+    scene, clip, unit, cc = compressed("bvh_test2.bvh")
+    again = CompressedClip.from_bytes(bytearray(cc.to_bytes()))
+    assert again.to_bytes() == cc.to_bytes()
+    assert again.raw_nbytes == 40 * cc.nodes * cc.samples
+    np.testing.assert_array_equal(again.sample([0.1, 0.2]).rotation,
+                                  cc.sample([0.1, 0.2]).rotation)
+    assert pickle.loads(pickle.dumps(cc)) == cc
+    assert cc.sample(np.zeros((2, 0))).translation.shape == (2, 0, cc.nodes, 3)
+    assert "ratio" in repr(cc)
+
+
+def test_compress_gltf_in_metres_with_irregular_key_times():
+    scene = animcore.load(str(DATA / "gltf" / "Fox" / "Fox.glb"))
+    clip = scene.clip("Run")  # a gap of 4.8 frames: stored on a 120/s grid
+    cc = compress(scene, clip)
+    assert cc.raw_nbytes == 40 * len(scene.nodes) * len(clip.key_times())
+    t = dense_times(clip.key_times(), np.random.default_rng(5), extra=2000)
+    assert reference_clip_error_of(scene, clip, cc, t, 0.03).max() <= 1e-4
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d[:10], r"byte 10 is 10 \(too short for the 32-byte header\)"),
+    (lambda d: b"XCCC" + d[4:], r"byte 0 is 88 \(not a compressed clip"),
+    (lambda d: d[:4] + b"\x02" + d[5:], r"byte 4 is 2 \(unsupported version"),
+    (lambda d: d[:32] + b"\x07" + d[33:], r"byte 32 is 7 \(track kind must be 0, 1 or 2\)"),
+    (lambda d: d + b"\0", r"byte \d+ is \d+ \(trailing bytes after the track data\)"),
+    (lambda d: d[:-1], r"byte \d+ is \d+ \(too short for the track data\)"),
+])
+def test_from_bytes_refuses_corrupted_bytes(edit, message):
+    scene, clip, unit, cc = compressed("bvh_test2.bvh")
+    with pytest.raises(ValueError, match=r"CompressedClip.from_bytes: data at " + message):
+        CompressedClip.from_bytes(edit(cc.to_bytes()))
+
+
+def test_compress_bad_input():
+    scene, clip, unit, cc = compressed("bvh_test2.bvh")
+    with pytest.raises(ValueError, match=r"compress: tolerance is 0.0 \(must be finite and > 0\)"):
+        compress(scene, clip, 0.0)
+    with pytest.raises(ValueError, match=r"compress: tolerance is nan"):
+        compress(scene, clip, float("nan"))
+    with pytest.raises(ValueError, match=r"compress: shell is -3.0"):
+        compress(scene, clip, 1e-2, shell=-3.0)
+    with pytest.raises(ValueError, match="compress: scene must be a Scene"):
+        compress(None, clip)
+    other = animcore.load(str(WALK))
+    with pytest.raises(ValueError, match=r"compress: clip 'bvh_test2' animates node 'Chest'"):
+        compress(other, clip)
+    with pytest.raises(ValueError, match=r"CompressedClip.sample: t at index \(1,\) is nan"):
+        cc.sample([0.0, np.nan])
+    with pytest.raises(ValueError, match="CompressedClip.from_bytes: data must be bytes, got str"):
+        CompressedClip.from_bytes("ACCC")
+
+
+def _fuzz_module():
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "fuzz"))
+    import fuzz_compressed
+    return fuzz_compressed
+
+
+def test_from_bytes_seeds_load():
+    fuzz = _fuzz_module()
+    for name, data in fuzz.seeds().items():
+        fuzz.check(data)
+        assert CompressedClip.from_bytes(data).nbytes == len(data)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_from_bytes_pure_python_mutation_run(seed):
+    runs, seconds = _fuzz_module().mutation_run(15000, seed)
+    assert runs == 15000
+
+
+def test_the_compressed_contract_check_catches_a_broken_reader(monkeypatch):
+    fuzz = _fuzz_module()
+
+    def broken(data):
+        raise IndexError("track table")
+    monkeypatch.setattr(CompressedClip, "from_bytes", staticmethod(broken))
+    with pytest.raises(AssertionError, match="IndexError"):
+        fuzz.mutation_run(1, 0)
+
+
+def test_from_bytes_atheris_bounded_run(tmp_path):
+    pytest.importorskip("atheris", reason="atheris is not installed (pip install -e '.[fuzz]')")
+    import subprocess
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        [sys.executable, str(root / "fuzz" / "fuzz_compressed.py"), "-runs=3000", "-seed=1",
+         "-rss_limit_mb=1024", "-timeout=10", f"-artifact_prefix={tmp_path}/",
+         str(tmp_path / "corpus")], cwd=root, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Done 3000 runs" in result.stderr
+
+
+def test_reduce_command_writes_gltf_within_tolerance(tmp_path, capsys):
+    from animcore import cli
+
+    out = tmp_path / "walk.glb"
+    src = DATA / "bvh" / "bvh_test2.bvh"
+    assert cli.main(["reduce", str(src), str(out), "--tolerance", "0.01", "--shell", "3"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("bvh_test2: keys 1464 -> ") and "max clip_error" in line
+    a, b = animcore.load(str(src)), animcore.load(str(out))
+    assert sum(len(c.times) for c in b.clips[0].channels) < 1464
+    t = dense_times(a.clips[0].key_times(), np.random.default_rng(6), extra=500)
+    assert clip_error(a, a.clips[0], b.clips[0], t, shell=3.0).max() <= 0.01
+    with pytest.raises(SystemExit):
+        cli.main(["reduce", str(src), str(tmp_path / "x.npz")])
+    assert "OUT must end in .gltf or .glb" in capsys.readouterr().err
+
+
+def test_bake_reduce_option(capsys):
+    from animcore import bake, cli
+
+    load_input = bake.load_input
+    src = DATA / "bvh" / "bvh_test2.bvh"
+    assert cli.main(["bake", str(src), "--reduce", "0.01"]) == 0
+    captured = capsys.readouterr()
+    assert "bvh_test2: keys 1464 -> " in captured.err and "16 frames" in captured.out
+    assert bake.load_input is load_input

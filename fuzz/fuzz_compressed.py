@@ -1,0 +1,187 @@
+"""Fuzzing of compressed clips: ``CompressedClip.from_bytes`` on arbitrary bytes.
+
+The contract under test: any input either loads, and then samples to finite
+values of the right shapes (unit rotations) at times inside and outside its
+samples, or raises ``ValueError`` naming ``CompressedClip.from_bytes`` and a
+byte offset; never another exception, a warning, a crash, a hang or a large
+allocation (the C core checks every size against the data before reading).
+
+Coverage-guided, with atheris (``pip install -e '.[fuzz]'``), for a bounded
+time, seeding ``fuzz/corpus_compressed`` first if it is empty::
+
+    python fuzz/fuzz_compressed.py -max_total_time=60 fuzz/corpus_compressed
+
+Without atheris, a seeded pure-Python mutation run (byte flips, header and
+track-table field edits, truncation, splices) checks the same contract; the
+test suite runs a short one::
+
+    python fuzz/fuzz_compressed.py --mutate 2000 --seed 1
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import random
+import re
+import struct
+import sys
+import time
+import warnings
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # this checkout's animcore, built in place
+
+_MESSAGE = re.compile(r"^CompressedClip\.from_bytes: data at byte \d+ is ")
+
+
+def seeds() -> dict[str, bytes]:
+    """Small valid layouts covering every track kind and rebuilt component:
+    a two-joint clip written by compress, and hand-built tables."""
+    import numpy as np
+
+    import animcore
+
+    nodes = (animcore.Node(0, "root", -1, (1,), np.zeros(3), np.array([0, 0, 0, 1.0]),
+                           np.ones(3)),
+             animcore.Node(1, "arm", 0, (), np.array([0.0, 1.0, 0.0]),
+                           np.array([0, 0, 0, 1.0]), np.ones(3)))
+    times = np.linspace(0.0, 1.0, 9)
+    angle = np.sin(3 * times)
+    rotation = np.stack([np.zeros(9), np.zeros(9), np.sin(angle / 2), np.cos(angle / 2)], -1)
+    channels = (animcore.Channel.from_curve(0, "translation",
+                                            animcore.Curve(times, np.stack([times] * 3, -1),
+                                                           interpolation="linear")),
+                animcore.Channel.from_curve(1, "rotation", animcore.RotationCurve(times, rotation)))
+    clip = animcore.Clip("seed", 1.0, channels)
+    scene = animcore.Scene(nodes, ((0,),), 0, (), (clip,))
+    out = {"compressed.accc": animcore.compress(scene, clip, 1e-3).to_bytes()}
+    # one track of each kind on one node, a rotation rebuilding x, 3 bits, 2 samples
+    header = struct.pack("<4sHHIIdd", b"ACCC", 1, 0, 1, 2, 0.0, 30.0)
+    table = struct.pack("<4B4B4B", 1, 0, 0, 0, 2, 3, 1, 0, 0, 0, 0, 0)
+    data = struct.pack("<3f", 1.0, 2.0, 3.0) + struct.pack("<6f", 0, 1, 0, 0.5, 0, 0.1)
+    data += bytes([0b10111001, 0b00110010, 0b00000000])  # 2 samples x 3 components x 3 bits
+    out["kinds.accc"] = header + table + data
+    return out
+
+
+def write_seeds(directory: pathlib.Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, data in seeds().items():
+        (directory / name).write_bytes(data)
+
+
+def check(data: bytes) -> None:
+    """One input: loads and samples finite unit rotations, or is the ValueError
+    of the contract. Anything else raises."""
+    import numpy as np
+
+    from animcore import CompressedClip
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a RuntimeWarning is a bug
+        try:
+            clip = CompressedClip.from_bytes(data)
+        except ValueError as error:
+            if not _MESSAGE.match(str(error)):
+                raise AssertionError(f"error message off the contract: {error}") from None
+            return
+        end = clip.start + clip.duration
+        t = np.array([clip.start - 1.0, clip.start, (clip.start + end) / 2, end, end + 1.0])
+        t = t[np.isfinite(t)]
+        pose = clip.sample(t)
+        for name, values, width in zip(("translation", "rotation", "scale"), pose, (3, 4, 3)):
+            if values.shape != t.shape + (clip.nodes, width):
+                raise AssertionError(f"{name} has shape {values.shape}")
+        # finite float32 ranges cannot overflow float64 arithmetic: any
+        # non-finite value is a bug
+        if not all(np.all(np.isfinite(v)) for v in pose):
+            raise AssertionError(f"non-finite sample in {data[:64]!r}...")
+        norms = np.linalg.norm(pose.rotation, axis=-1)
+        if norms.size and not np.allclose(norms, 1.0, atol=1e-9):
+            raise AssertionError(f"rotations not unit: {norms.min()} .. {norms.max()}")
+
+
+# ---------------------------------------------------------------- pure-Python mutation
+
+_FIELDS = [(4, "<H"), (6, "<H"), (8, "<I"), (12, "<I"), (16, "<d"), (24, "<d")]
+_VALUES = [0, 1, 2, 3, 24, 25, 255, 65535, 2**20, 2**20 + 1, 2**28, 2**32 - 1]
+_FLOATS = [0.0, -0.0, -1.0, 1e-300, 1e300, float("inf"), float("nan"), 30.0]
+
+
+def mutate(data: bytes, corpus: list[bytes], rng: random.Random) -> bytes:
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        op = rng.random()
+        if op < 0.25 and len(out) >= 32:  # a header field
+            at, fmt = rng.choice(_FIELDS)
+            value = rng.choice(_FLOATS if fmt == "<d" else _VALUES)
+            try:
+                struct.pack_into(fmt, out, at, value)
+            except struct.error:
+                pass
+        elif op < 0.45 and len(out) > 32:  # a track-table byte
+            nodes = min(int.from_bytes(out[8:12], "little"), (len(out) - 32) // 12)
+            if nodes:
+                out[32 + rng.randrange(12 * nodes)] = rng.choice([0, 1, 2, 3, 4, 24, 25, 255])
+        elif op < 0.6 and out:
+            del out[rng.randrange(len(out)):]
+        elif op < 0.85 and out:
+            out[rng.randrange(len(out))] = rng.randrange(256)
+        else:
+            other = rng.choice(corpus)
+            i = rng.randrange(len(out) + 1)
+            j = rng.randrange(len(other) + 1)
+            out[i:i] = other[j:j + rng.randint(1, 32)]
+    return bytes(out)
+
+
+def mutation_run(executions: int, seed: int = 0) -> tuple[int, float]:
+    """``executions`` mutated inputs from the seeds; returns (executions, seconds).
+    Raises on the first input that breaks the contract, naming it."""
+    rng = random.Random(seed)
+    corpus = list(seeds().values())
+    start = time.perf_counter()
+    for n in range(executions):
+        data = mutate(rng.choice(corpus), corpus, rng)
+        try:
+            check(data)
+        except Exception as error:
+            raise AssertionError(f"input {n} of seed {seed} ({len(data)} bytes, "
+                                 f"{data[:120]!r}...) broke the contract: "
+                                 f"{type(error).__name__}: {error}") from error
+    return executions, time.perf_counter() - start
+
+
+# ---------------------------------------------------------------- atheris
+
+def atheris_main(argv: list[str]) -> None:
+    import atheris
+
+    with atheris.instrument_imports(include=["animcore"]):
+        import animcore  # noqa: F401  instrumented for coverage
+
+    for arg in argv[1:]:
+        if not arg.startswith("-") and os.path.isdir(arg) and not os.listdir(arg):
+            write_seeds(pathlib.Path(arg))
+    atheris.Setup(argv, lambda data: check(bytes(data)))
+    atheris.Fuzz()
+
+
+def main(argv: list[str]) -> None:
+    if "--mutate" in argv:
+        n = int(argv[argv.index("--mutate") + 1])
+        seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 0
+        runs, seconds = mutation_run(n, seed)
+        print(f"{runs} mutated inputs in {seconds:.1f} s, no contract violation")
+        return
+    if "--write-seeds" in argv:
+        write_seeds(pathlib.Path(argv[argv.index("--write-seeds") + 1]))
+        return
+    for arg in argv[1:]:  # a corpus folder named but not there yet
+        if not arg.startswith("-") and not os.path.exists(arg) and not arg.startswith("crash-"):
+            os.makedirs(arg)
+    atheris_main(argv)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
