@@ -1537,10 +1537,12 @@ class Ratio(Comparison):
     def ratio(self) -> float:
         return self.items / self.compressed
 
-    def line(self) -> str:
+    def line(self, scale: float = 1.0) -> str:
+        verdict = ("ok" if self.ratio >= self.target
+                   else "MISSED" if scale >= 1 else "n/a at this scale")
         return (f"{self.kernel:<44} {self.items:>10,d} raw bytes -> {self.compressed:,d} "
                 f"in {self.seconds:.2f} s (max error {self.error:.3g} m) | {self.ratio:6.2f}:1"
-                f"  target >= {self.target:g}:1 {'ok' if self.ratio >= self.target else 'MISSED'}")
+                f"  target >= {self.target:g}:1 {verdict}")
 
 
 # metres per unit of the shared BVH clips (see tests/test_reduce.py)

@@ -570,19 +570,22 @@ void ac_quat_curve_destroy(ac_quat_curve *curve)
     ac_mem_release(&mem, curve);
 }
 
-/* Each linear segment's slerp arc between its unit keys q (the key-only part
-   of every sample, as quat_slerp computes it for the two keys) and its
+/* Each linear segment's slerp arc between its keys (the key-only part of
+   every sample, as quat_slerp computes it for the two keys; arc[i].a and
+   arc[i].c hold the keys normalized as quat_slerp normalizes them) and its
    angular velocity: q(u) = (c a*)^u a, so omega is constant, 2 log(c a*) / dt,
    where the vector part of c a* is axis sin(w) and arc->inv = w / sin(w).
    One branch-free loop, so that it vectorizes. */
 AC_VECTORIZED
-static void linear_segments(const double *restrict q, const double *restrict times, size_t k,
+static void linear_segments(const double *restrict times, size_t k,
                             ac_slerp_arc *restrict arc, double *restrict omega)
 {
     for (size_t i = 0; i + 1 < k; i++) {
         ac_slerp_arc s;
-        double scale;
-        ac_slerp_arc_of(q + 4 * i, q + 4 * (i + 1), &s);
+        double scale, x[4], y[4];
+        for (int j = 0; j < 4; j++)
+            x[j] = arc[i].a[j], y[j] = arc[i].c[j];
+        ac_slerp_arc_of(x, y, &s);
         scale = 2.0 * s.inv / (times[i + 1] - times[i]);
         /* the vector part of c a*, a* = (-a.xyz, a.w) */
         omega[3 * i] = (s.a[3] * s.c[0] - s.c[3] * s.a[0] - (s.c[1] * s.a[2] - s.c[2] * s.a[1])) * scale;
@@ -686,7 +689,14 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
     }
     c->rates_finite = 1;
     if (interp == AC_CURVE_LINEAR && k > 1 && !st) {
-        linear_segments(c->quats, times, k, c->arc, c->omega);
+        for (size_t i = 0; i + 1 < k; i++) { /* each key normalized once, as quat_slerp does */
+            if (i == 0)
+                unit4(c->quats, c->arc[0].a);
+            unit4(c->quats + 4 * (i + 1), c->arc[i].c);
+            if (i + 2 < k)
+                memcpy(c->arc[i + 1].a, c->arc[i].c, sizeof c->arc[i].c);
+        }
+        linear_segments(times, k, c->arc, c->omega);
         for (size_t i = 0; i < 3 * (k - 1); i++)
             c->rates_finite &= ac_finite(c->omega[i]);
     }
