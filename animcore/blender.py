@@ -89,6 +89,7 @@ _CYCLE_MODES = {"NONE": None, "REPEAT": "cycle", "REPEAT_OFFSET": "cycle_offset"
                 "MIRROR": "oscillate"}
 _EASE_OUT_BY_DEFAULT = ("BACK", "BOUNCE", "ELASTIC")
 _BLENDER_FLAG = 1  # the C core's AC_CURVE_EASE_BLENDER
+_HOLD_FLAG = 4  # the C core's AC_CURVE_EASE_HOLD
 
 
 class _BlenderEase(Ease):
@@ -105,9 +106,44 @@ class _BlenderEase(Ease):
         o, a, p, _ = self._params
         return (_BlenderEase, (self.name, o, a, p))
 
+    def _state(self) -> dict:
+        o, a, p, _ = self._params
+        return {"kind": self.name, "overshoot": o, "amplitude": a, "period": p}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "_BlenderEase":
+        return cls(state["kind"], state["overshoot"], state["amplitude"], state["period"])
+
     def __repr__(self):
         o, a, p, _ = self._params
         return f"BlenderEase({self.name!r}, back={o:g}, amplitude={a:g}, period={p:g})"
+
+
+class _BlenderConstant(Ease):
+    """Blender's CONSTANT segment: it holds its first key and reaches the next
+    key at its end, so that the end key's value holds at its own time from
+    both sides (a step whose left side at the end is the end key; the C
+    core's AC_CURVE_EASE_HOLD). Blender evaluates a time on a key, the last
+    key and every cycle seam to that key's value."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        super().__init__("linear")
+        self._params = (0.0, 0.0, 0.0, _BLENDER_FLAG | _HOLD_FLAG)
+
+    def __reduce__(self):
+        return (_BlenderConstant, ())
+
+    def _state(self) -> dict:
+        return {}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "_BlenderConstant":
+        return cls()
+
+    def __repr__(self):
+        return "BlenderConstant()"
 
 
 def _per_key(func, name, value, k, options=None, number=False):
@@ -138,7 +174,7 @@ def _per_key(func, name, value, k, options=None, number=False):
 
 def _segment_interpolation(kind, easing, back, amplitude, period, scale):
     if kind == "CONSTANT":
-        return "step"
+        return _BlenderConstant()
     if kind == "LINEAR":
         return "linear"
     if kind == "BEZIER":

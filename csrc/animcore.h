@@ -352,6 +352,12 @@ typedef enum ac_curve_interpolation {
 #define AC_CURVE_EASE_RELATIVE 2 /* amplitude in units of |change|, period in units
                                     of the segment's duration (else value and
                                     time units) */
+#define AC_CURVE_EASE_HOLD 4     /* with AC_EASE_LINEAR: a step that holds the
+                                    segment's first key and reaches the next key
+                                    at the segment's end, so the left side there
+                                    is the end key's value (Blender's CONSTANT
+                                    segment, whose end key holds at its time,
+                                    at the last key and at cycle seams too) */
 
 /* The easing of an AC_CURVE_EASE segment. overshoot: back's s (Penner's
    1.70158; in_out multiplies it by 1.525); amplitude and period: elastic
