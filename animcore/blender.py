@@ -192,7 +192,8 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
                          handle_right_type="AUTO_CLAMPED", back=1.70158, amplitude=0.8,
                          period=4.1, extrapolation: str = "CONSTANT",
                          auto_smoothing: str = "NONE", cycles=None,
-                         recompute_handles: bool = True, fps=None) -> Curve:
+                         recompute_handles: bool = True, fps=None, select_left_handle=True,
+                         float32: bool = True) -> Curve:
     """The curve a Blender F-curve with these keyframes evaluates.
 
     Parameters
@@ -216,6 +217,17 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
         (True) or use the given ones as they are.
     fps : float, optional
         Frames per second: the curve's time is then in seconds.
+    select_left_handle : bool or sequence of K
+        bpy's ``select_left_handle`` of each key: which handle of an
+        ``"ALIGNED"`` pair Blender turns when it recomputes handles (selected:
+        the right handle follows the left; unselected: the left follows the
+        right).
+    float32 : bool
+        Blender's arithmetic (the default): keys and handles rounded to
+        float32 as Blender stores them, and the handle rules of
+        ``recompute_handles=True`` computed in float32 step by step as
+        Blender computes them. False: the same rules in float64 on the
+        values as given.
 
     Returns
     -------
@@ -256,15 +268,36 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
         raise ValueError(f"{func}: auto_smoothing is {auto_smoothing!r} (must be 'NONE' or "
                          f"'CONT_ACCEL')")
     if cycles is not None:
-        if isinstance(cycles, str) or len(cycles) != 2 or any(m not in _CYCLE_MODES
-                                                                for m in cycles):
+        if (not isinstance(cycles, (tuple, list)) or len(cycles) != 2
+                or any(not isinstance(m, str) or m not in _CYCLE_MODES for m in cycles)):
             raise ValueError(f"{func}: cycles is {cycles!r} (must be None or (mode_before, "
                              f"mode_after) with modes 'NONE', 'REPEAT', 'REPEAT_OFFSET', "
                              f"'MIRROR')")
     if fps is not None:
-        fps = float(fps)
-        if not (np.isfinite(fps) and fps > 0):
-            raise ValueError(f"{func}: fps is {fps!r} (must be a finite number > 0)")
+        fps = _fps(func, fps)
+    if isinstance(select_left_handle, (bool, np.bool_)):
+        selected = [bool(select_left_handle)] * k
+    else:
+        try:
+            selected = list(select_left_handle)
+        except TypeError:
+            selected = None
+        if (selected is None or len(selected) != k
+                or not all(isinstance(v, (bool, np.bool_)) for v in selected)):
+            raise ValueError(f"{func}: select_left_handle is {select_left_handle!r} (must be a "
+                             f"bool or a sequence of {k} bools, one per key)")
+        selected = [bool(v) for v in selected]
+    if not isinstance(float32, (bool, np.bool_)):
+        raise ValueError(f"{func}: float32 is {float32!r} (must be True or False)")
+    if float32:
+        co = _as_float32(func, "co", co)
+        same = np.flatnonzero(np.diff(co[:, 0]) <= 0)
+        if same.size:
+            i = int(same[0]) + 1
+            raise ValueError(f"{func}: co at index ({i}, 0) is {float(steps[i - 1] + co[i - 1, 0])!r}"
+                             f" (frames must differ in float32, as Blender stores them: the "
+                             f"previous key rounds to the same frame; pass float32=False to "
+                             f"use float64)")
     handles = {}
     for name, h, types in (("handle_left", handle_left, lt), ("handle_right", handle_right, rt)):
         if h is None:
@@ -284,16 +317,24 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
                 i = np.unravel_index(int(np.flatnonzero(~np.isfinite(h))[0]), h.shape)
                 raise ValueError(f"{func}: {name} at index {tuple(int(x) for x in i)} is "
                                  f"{float(h[i])!r} (must be finite)")
-            h = np.array(h)
+            h = _as_float32(func, name, h) if float32 else np.array(h)
         handles[name] = h
     left, right = handles["handle_left"], handles["handle_right"]
     modes = (None, None) if cycles is None else tuple(_CYCLE_MODES[m] for m in cycles)
     cyclic = cycles is not None and all(m in ("REPEAT", "REPEAT_OFFSET") for m in cycles)
     if recompute_handles and k > 1:
         _auto_handles(co, left, right, lt, rt, auto_smoothing, cyclic,
-                      extrapolation == "CONSTANT")
+                      extrapolation == "CONSTANT", float32=bool(float32), min_length=True,
+                      left_selected=selected)
     scale = 1.0 if fps is None else 1.0 / fps
-    times, values = co[:, 0] * scale, co[:, 1]
+    with np.errstate(over="ignore", under="ignore"):
+        times, values = co[:, 0] * scale, co[:, 1]
+        spans = scale * (np.ptp(left[:, 0]) + np.ptp(right[:, 0]))
+    if fps is not None and (not np.isfinite(times).all() or (np.diff(times) <= 0).any()
+                            or not np.isfinite(spans)):
+        raise ValueError(f"{func}: fps is {fps!r} (the key frames {float(co[0, 0])!r} to "
+                         f"{float(co[-1, 0])!r} in seconds at this rate are not distinct "
+                         f"finite times)")
     segments = [_segment_interpolation(interp[j], eases[j], backs[j], amps[j], periods[j],
                                        scale) for j in range(k - 1)]
     # handles as velocities (per time unit) and weights (fractions of the segment)
@@ -342,6 +383,37 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
                  after_slope=after_slope)
 
 
+def _fps(func, fps) -> float:
+    """fps as a positive float whose reciprocal is finite, or a ValueError."""
+    if isinstance(fps, (bool, np.bool_)) or not isinstance(fps, (int, float, np.integer,
+                                                                np.floating)):
+        raise ValueError(f"{func}: fps is {fps!r} (must be a finite number > 0)")
+    try:
+        value = float(fps)
+    except OverflowError:
+        value = float("inf")
+    if not (np.isfinite(value) and value > 0 and np.isfinite(1.0 / value)):
+        shown = (repr(fps) if not isinstance(fps, (int, np.integer)) or abs(fps) < 10**20
+                 else f"an integer of {len(str(abs(int(fps))))} digits")
+        raise ValueError(f"{func}: fps is {shown} (must be a finite number > 0 whose "
+                         f"reciprocal is finite)")
+    return value
+
+
+def _as_float32(func, name, array):
+    """A float64 copy of array rounded to float32 (Blender's storage), or a
+    ValueError naming the first entry beyond float32's range."""
+    with np.errstate(over="ignore"):
+        rounded = np.asarray(array, np.float64).astype(np.float32)
+    bad = ~np.isfinite(rounded)
+    if bad.any():
+        i = np.unravel_index(int(np.flatnonzero(bad)[0]), rounded.shape)
+        raise ValueError(f"{func}: {name} at index {tuple(int(x) for x in i)} is "
+                         f"{float(np.asarray(array)[i])!r} (beyond float32, in which Blender "
+                         f"stores keys; pass float32=False to use float64)")
+    return rounded.astype(np.float64)
+
+
 def curve_from_fcurve(fcurve, *, fps=None, recompute_handles: bool = False) -> Curve:
     """The curve of a live ``bpy.types.FCurve``.
 
@@ -380,7 +452,8 @@ def curve_from_fcurve(fcurve, *, fps=None, recompute_handles: bool = False) -> C
         back=[p.back for p in points], amplitude=[p.amplitude for p in points],
         period=[p.period for p in points], extrapolation=fcurve.extrapolation,
         auto_smoothing=fcurve.auto_smoothing, cycles=cycles,
-        recompute_handles=recompute_handles, fps=fps)
+        recompute_handles=recompute_handles, fps=fps,
+        select_left_handle=[bool(p.select_left_handle) for p in points])
 
 
 # -- Blender's NLA: AnimData read into a LayerStack (its rules in animcore.layers)

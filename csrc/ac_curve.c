@@ -786,7 +786,7 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
             ease_offset_at(segment_ease(cv, j), u, c[ch], cv->times[j + 1] - cv->times[j], deriv > 0, e);
             o[ch] = deriv == 0 ? d[ch] + e[0] : deriv == 1 ? e[1] * iT : e[2] * iT * iT;
         } else if (deriv == 0) {
-            o[ch] = kind == AC_CURVE_STEP && cv->lands && cv->lands[j] && u >= 1.0
+            o[ch] = kind == AC_CURVE_STEP && cv->lands && cv->lands[j] && t >= cv->times[j + 1]
                         ? cv->values[(j + 1) * C + ch] /* AC_CURVE_EASE_HOLD: the end key */
                         : AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
         } else if (deriv == 1) {
