@@ -12,7 +12,9 @@ and ``easing.cc``):
 
 Segments
     Each segment takes the interpolation of its left key. ``"CONSTANT"`` holds
-    the left key, ``"LINEAR"`` is a line, ``"BEZIER"`` the 2-D Bezier through
+    the left key and reaches the next key at its time (Blender's value at a
+    key is that key's, so a CONSTANT last segment gives the last key's value
+    at the last key and at cycle seams, on both sides), ``"LINEAR"`` is a line, ``"BEZIER"`` the 2-D Bezier through
     the right handle of the left key and the left handle of the right key,
     each handle first limited to the segment's length in time (scaled back
     along itself, ``BKE_fcurve_correct_bezpart``). The easing interpolations
@@ -49,7 +51,21 @@ Automatic handles
     seam. ``"FREE"`` handles are kept as given; an ``"ALIGNED"`` handle
     turns to stay opposite the other handle of its key, keeping its length
     (unless that one is free; with both aligned, the right one follows the
-    left, as Blender does when the left handle is selected).
+    left when the key's left handle is selected, ``select_left_handle``,
+    else the left one follows the right: Blender's order of calculation).
+    As Blender 5 does, a handle less than 0.001 frame from its key in time
+    is first moved out to 0.001 frame (its value kept).
+Arithmetic
+    Blender stores keys and handles in float32 and computes handles in
+    float32. By default (``float32=True``) the keys and given handles are
+    rounded to float32 and the handle rules run step by step in float32 as
+    Blender's code rounds them (the continuous-acceleration solve runs in
+    float64 on those float32 inputs, its results rounded to float32): keys a
+    few 1/256 frame apart, read far along a linear extrapolation, then give
+    Blender's value and not the float64 one (-556,304.6 instead of
+    -556,212.1 in one reported case). ``float32=False`` runs the same rules
+    in float64 on the values as given. The curve itself is evaluated in
+    float64.
 Extrapolation
     ``"CONSTANT"`` holds the end keys. ``"LINEAR"`` continues along the outer
     handle of a Bezier or eased end key, along the end segment of a linear
@@ -64,9 +80,12 @@ Where this differs from Blender: Blender evaluates in float32 and returns a
 key's value for any time within 1e-4 frames of it; animcore computes in
 float64 and solves the Bezier time polynomial to 1e-13 of the segment, so
 values agree to float32 rounding (about 1e-6 of the value range) except
-within 1e-4 frames of a key. At a cycle seam Blender takes the key where a
-cycle ends: evaluate with ``side="left"`` after the last key (and the
-default ``side="right"`` before the first) to get its value there exactly.
+within 1e-4 frames of a key; Blender also reads the frame itself as a float32.
+At a cycle seam Blender takes the key where a cycle ends: evaluate with
+``side="left"`` at and after the last key (and the default ``side="right"``
+before it) to get its value there exactly, whatever the last segment's
+interpolation. Keys closer than 0.01 frame are merged by Blender's
+``fcurve.update()``; here they are kept.
 A vertical handle (zero time length, non-zero height) has no curve of time
 and is an error.
 """
