@@ -472,7 +472,7 @@ def curve_from_fcurve(fcurve, *, fps=None, recompute_handles: bool = False) -> C
         period=[p.period for p in points], extrapolation=fcurve.extrapolation,
         auto_smoothing=fcurve.auto_smoothing, cycles=cycles,
         recompute_handles=recompute_handles, fps=fps,
-        select_left_handle=[bool(p.select_left_handle) for p in points])
+        select_left_handle=[bool(getattr(p, "select_left_handle", True)) for p in points])
 
 
 # -- Blender's NLA: AnimData read into a LayerStack (its rules in animcore.layers)
