@@ -12,7 +12,9 @@ and ``easing.cc``):
 
 Segments
     Each segment takes the interpolation of its left key. ``"CONSTANT"`` holds
-    the left key, ``"LINEAR"`` is a line, ``"BEZIER"`` the 2-D Bezier through
+    the left key and reaches the next key at its time (Blender's value at a
+    key is that key's, so a CONSTANT last segment gives the last key's value
+    at the last key and at cycle seams, on both sides), ``"LINEAR"`` is a line, ``"BEZIER"`` the 2-D Bezier through
     the right handle of the left key and the left handle of the right key,
     each handle first limited to the segment's length in time (scaled back
     along itself, ``BKE_fcurve_correct_bezpart``). The easing interpolations
@@ -49,7 +51,21 @@ Automatic handles
     seam. ``"FREE"`` handles are kept as given; an ``"ALIGNED"`` handle
     turns to stay opposite the other handle of its key, keeping its length
     (unless that one is free; with both aligned, the right one follows the
-    left, as Blender does when the left handle is selected).
+    left when the key's left handle is selected, ``select_left_handle``,
+    else the left one follows the right: Blender's order of calculation).
+    As Blender 5 does, a handle less than 0.001 frame from its key in time
+    is first moved out to 0.001 frame (its value kept).
+Arithmetic
+    Blender stores keys and handles in float32 and computes handles in
+    float32. By default (``float32=True``) the keys and given handles are
+    rounded to float32 and the handle rules run step by step in float32 as
+    Blender's code rounds them (the continuous-acceleration solve runs in
+    float64 on those float32 inputs, its results rounded to float32): keys a
+    few 1/256 frame apart, read far along a linear extrapolation, then give
+    Blender's value and not the float64 one (-556,304.6 instead of
+    -556,212.1 in one reported case). ``float32=False`` runs the same rules
+    in float64 on the values as given. The curve itself is evaluated in
+    float64.
 Extrapolation
     ``"CONSTANT"`` holds the end keys. ``"LINEAR"`` continues along the outer
     handle of a Bezier or eased end key, along the end segment of a linear
@@ -64,9 +80,12 @@ Where this differs from Blender: Blender evaluates in float32 and returns a
 key's value for any time within 1e-4 frames of it; animcore computes in
 float64 and solves the Bezier time polynomial to 1e-13 of the segment, so
 values agree to float32 rounding (about 1e-6 of the value range) except
-within 1e-4 frames of a key. At a cycle seam Blender takes the key where a
-cycle ends: evaluate with ``side="left"`` after the last key (and the
-default ``side="right"`` before the first) to get its value there exactly.
+within 1e-4 frames of a key; Blender also reads the frame itself as a float32.
+At a cycle seam Blender takes the key where a cycle ends: evaluate with
+``side="left"`` at and after the last key (and the default ``side="right"``
+before it) to get its value there exactly, whatever the last segment's
+interpolation. Keys closer than 0.01 frame are merged by Blender's
+``fcurve.update()``; here they are kept.
 A vertical handle (zero time length, non-zero height) has no curve of time
 and is an error.
 """
@@ -89,6 +108,7 @@ _CYCLE_MODES = {"NONE": None, "REPEAT": "cycle", "REPEAT_OFFSET": "cycle_offset"
                 "MIRROR": "oscillate"}
 _EASE_OUT_BY_DEFAULT = ("BACK", "BOUNCE", "ELASTIC")
 _BLENDER_FLAG = 1  # the C core's AC_CURVE_EASE_BLENDER
+_HOLD_FLAG = 4  # the C core's AC_CURVE_EASE_HOLD
 
 
 class _BlenderEase(Ease):
@@ -105,9 +125,44 @@ class _BlenderEase(Ease):
         o, a, p, _ = self._params
         return (_BlenderEase, (self.name, o, a, p))
 
+    def _state(self) -> dict:
+        o, a, p, _ = self._params
+        return {"kind": self.name, "overshoot": o, "amplitude": a, "period": p}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "_BlenderEase":
+        return cls(state["kind"], state["overshoot"], state["amplitude"], state["period"])
+
     def __repr__(self):
         o, a, p, _ = self._params
         return f"BlenderEase({self.name!r}, back={o:g}, amplitude={a:g}, period={p:g})"
+
+
+class _BlenderConstant(Ease):
+    """Blender's CONSTANT segment: it holds its first key and reaches the next
+    key at its end, so that the end key's value holds at its own time from
+    both sides (a step whose left side at the end is the end key; the C
+    core's AC_CURVE_EASE_HOLD). Blender evaluates a time on a key, the last
+    key and every cycle seam to that key's value."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        super().__init__("linear")
+        self._params = (0.0, 0.0, 0.0, _BLENDER_FLAG | _HOLD_FLAG)
+
+    def __reduce__(self):
+        return (_BlenderConstant, ())
+
+    def _state(self) -> dict:
+        return {}
+
+    @classmethod
+    def _from_state(cls, state: dict) -> "_BlenderConstant":
+        return cls()
+
+    def __repr__(self):
+        return "BlenderConstant()"
 
 
 def _per_key(func, name, value, k, options=None, number=False):
@@ -138,7 +193,7 @@ def _per_key(func, name, value, k, options=None, number=False):
 
 def _segment_interpolation(kind, easing, back, amplitude, period, scale):
     if kind == "CONSTANT":
-        return "step"
+        return _BlenderConstant()
     if kind == "LINEAR":
         return "linear"
     if kind == "BEZIER":
@@ -156,7 +211,8 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
                          handle_right_type="AUTO_CLAMPED", back=1.70158, amplitude=0.8,
                          period=4.1, extrapolation: str = "CONSTANT",
                          auto_smoothing: str = "NONE", cycles=None,
-                         recompute_handles: bool = True, fps=None) -> Curve:
+                         recompute_handles: bool = True, fps=None, select_left_handle=True,
+                         float32: bool = True) -> Curve:
     """The curve a Blender F-curve with these keyframes evaluates.
 
     Parameters
@@ -180,6 +236,17 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
         (True) or use the given ones as they are.
     fps : float, optional
         Frames per second: the curve's time is then in seconds.
+    select_left_handle : bool or sequence of K
+        bpy's ``select_left_handle`` of each key: which handle of an
+        ``"ALIGNED"`` pair Blender turns when it recomputes handles (selected:
+        the right handle follows the left; unselected: the left follows the
+        right).
+    float32 : bool
+        Blender's arithmetic (the default): keys and handles rounded to
+        float32 as Blender stores them, and the handle rules of
+        ``recompute_handles=True`` computed in float32 step by step as
+        Blender computes them. False: the same rules in float64 on the
+        values as given.
 
     Returns
     -------
@@ -220,15 +287,36 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
         raise ValueError(f"{func}: auto_smoothing is {auto_smoothing!r} (must be 'NONE' or "
                          f"'CONT_ACCEL')")
     if cycles is not None:
-        if isinstance(cycles, str) or len(cycles) != 2 or any(m not in _CYCLE_MODES
-                                                                for m in cycles):
+        if (not isinstance(cycles, (tuple, list)) or len(cycles) != 2
+                or any(not isinstance(m, str) or m not in _CYCLE_MODES for m in cycles)):
             raise ValueError(f"{func}: cycles is {cycles!r} (must be None or (mode_before, "
                              f"mode_after) with modes 'NONE', 'REPEAT', 'REPEAT_OFFSET', "
                              f"'MIRROR')")
     if fps is not None:
-        fps = float(fps)
-        if not (np.isfinite(fps) and fps > 0):
-            raise ValueError(f"{func}: fps is {fps!r} (must be a finite number > 0)")
+        fps = _fps(func, fps)
+    if isinstance(select_left_handle, (bool, np.bool_)):
+        selected = [bool(select_left_handle)] * k
+    else:
+        try:
+            selected = list(select_left_handle)
+        except TypeError:
+            selected = None
+        if (selected is None or len(selected) != k
+                or not all(isinstance(v, (bool, np.bool_)) for v in selected)):
+            raise ValueError(f"{func}: select_left_handle is {select_left_handle!r} (must be a "
+                             f"bool or a sequence of {k} bools, one per key)")
+        selected = [bool(v) for v in selected]
+    if not isinstance(float32, (bool, np.bool_)):
+        raise ValueError(f"{func}: float32 is {float32!r} (must be True or False)")
+    if float32:
+        co = _as_float32(func, "co", co)
+        same = np.flatnonzero(np.diff(co[:, 0]) <= 0)
+        if same.size:
+            i = int(same[0]) + 1
+            raise ValueError(f"{func}: co at index ({i}, 0) is {float(steps[i - 1] + co[i - 1, 0])!r}"
+                             f" (frames must differ in float32, as Blender stores them: the "
+                             f"previous key rounds to the same frame; pass float32=False to "
+                             f"use float64)")
     handles = {}
     for name, h, types in (("handle_left", handle_left, lt), ("handle_right", handle_right, rt)):
         if h is None:
@@ -248,16 +336,24 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
                 i = np.unravel_index(int(np.flatnonzero(~np.isfinite(h))[0]), h.shape)
                 raise ValueError(f"{func}: {name} at index {tuple(int(x) for x in i)} is "
                                  f"{float(h[i])!r} (must be finite)")
-            h = np.array(h)
+            h = _as_float32(func, name, h) if float32 else np.array(h)
         handles[name] = h
     left, right = handles["handle_left"], handles["handle_right"]
     modes = (None, None) if cycles is None else tuple(_CYCLE_MODES[m] for m in cycles)
     cyclic = cycles is not None and all(m in ("REPEAT", "REPEAT_OFFSET") for m in cycles)
     if recompute_handles and k > 1:
         _auto_handles(co, left, right, lt, rt, auto_smoothing, cyclic,
-                      extrapolation == "CONSTANT")
+                      extrapolation == "CONSTANT", float32=bool(float32), min_length=True,
+                      left_selected=selected)
     scale = 1.0 if fps is None else 1.0 / fps
-    times, values = co[:, 0] * scale, co[:, 1]
+    with np.errstate(over="ignore", under="ignore"):
+        times, values = co[:, 0] * scale, co[:, 1]
+        spans = scale * (np.ptp(left[:, 0]) + np.ptp(right[:, 0]))
+    if fps is not None and (not np.isfinite(times).all() or (np.diff(times) <= 0).any()
+                            or not np.isfinite(spans)):
+        raise ValueError(f"{func}: fps is {fps!r} (the key frames {float(co[0, 0])!r} to "
+                         f"{float(co[-1, 0])!r} in seconds at this rate are not distinct "
+                         f"finite times)")
     segments = [_segment_interpolation(interp[j], eases[j], backs[j], amps[j], periods[j],
                                        scale) for j in range(k - 1)]
     # handles as velocities (per time unit) and weights (fractions of the segment)
@@ -306,6 +402,37 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
                  after_slope=after_slope)
 
 
+def _fps(func, fps) -> float:
+    """fps as a positive float whose reciprocal is finite, or a ValueError."""
+    if isinstance(fps, (bool, np.bool_)) or not isinstance(fps, (int, float, np.integer,
+                                                                np.floating)):
+        raise ValueError(f"{func}: fps is {fps!r} (must be a finite number > 0)")
+    try:
+        value = float(fps)
+    except OverflowError:
+        value = float("inf")
+    if not (np.isfinite(value) and value > 0 and np.isfinite(1.0 / value)):
+        shown = (repr(fps) if not isinstance(fps, (int, np.integer)) or abs(fps) < 10**20
+                 else f"an integer of {len(str(abs(int(fps))))} digits")
+        raise ValueError(f"{func}: fps is {shown} (must be a finite number > 0 whose "
+                         f"reciprocal is finite)")
+    return value
+
+
+def _as_float32(func, name, array):
+    """A float64 copy of array rounded to float32 (Blender's storage), or a
+    ValueError naming the first entry beyond float32's range."""
+    with np.errstate(over="ignore"):
+        rounded = np.asarray(array, np.float64).astype(np.float32)
+    bad = ~np.isfinite(rounded)
+    if bad.any():
+        i = np.unravel_index(int(np.flatnonzero(bad)[0]), rounded.shape)
+        raise ValueError(f"{func}: {name} at index {tuple(int(x) for x in i)} is "
+                         f"{float(np.asarray(array)[i])!r} (beyond float32, in which Blender "
+                         f"stores keys; pass float32=False to use float64)")
+    return rounded.astype(np.float64)
+
+
 def curve_from_fcurve(fcurve, *, fps=None, recompute_handles: bool = False) -> Curve:
     """The curve of a live ``bpy.types.FCurve``.
 
@@ -344,7 +471,8 @@ def curve_from_fcurve(fcurve, *, fps=None, recompute_handles: bool = False) -> C
         back=[p.back for p in points], amplitude=[p.amplitude for p in points],
         period=[p.period for p in points], extrapolation=fcurve.extrapolation,
         auto_smoothing=fcurve.auto_smoothing, cycles=cycles,
-        recompute_handles=recompute_handles, fps=fps)
+        recompute_handles=recompute_handles, fps=fps,
+        select_left_handle=[bool(getattr(p, "select_left_handle", True)) for p in points])
 
 
 # -- Blender's NLA: AnimData read into a LayerStack (its rules in animcore.layers)

@@ -41,6 +41,9 @@ struct ac_curve {
     double *coef;
     double *delta;        /* c: values[k-1] - values[0], the cycle_offset shift */
     unsigned char *kind;  /* k - 1 segment kinds (ac_curve_interpolation) */
+    /* k - 1 flags, NULL unless a segment was given as AC_CURVE_EASE_HOLD: that
+       step segment reaches its end key at its end (its left side there) */
+    unsigned char *lands;
     /* Bezier segments (NULL when there are none): k - 1 blocks of BEZ_BLOCK c,
        time x(s) = ((ax s + bx) s + cx) s in units of the duration and value
        y(s) = ((ay s + by) s + cy) s + dy, stored cx, bx, ax, dy, cy, by, ay,
@@ -81,6 +84,7 @@ void ac_curve_destroy(ac_curve *curve)
     ac_mem_release(&mem, curve->kind);
     ac_mem_release(&mem, curve->bez);
     ac_mem_release(&mem, curve->ease);
+    ac_mem_release(&mem, curve->lands);
     ac_mem_release(&mem, curve->ease_index);
     ac_mem_release(&mem, curve->slopes);
     ac_mem_release(&mem, curve);
@@ -535,6 +539,14 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         }
         if (kind == AC_CURVE_EASE && spec_ease(spec, j)->kind == AC_CURVE_EASE_CUBIC_BEZIER)
             kind = KIND_CSS;
+        if (kind == AC_CURVE_EASE && (spec_ease(spec, j)->flags & AC_CURVE_EASE_HOLD)) {
+            kind = AC_CURVE_STEP; /* a step that reaches its end key at its end */
+            if (!cv->lands && !(cv->lands = ac_mem_zeroed(&cv->mem, k, 1))) {
+                ac_curve_destroy(cv);
+                return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
+            }
+            cv->lands[j] = 1;
+        }
         if (kind > AC_CURVE_CUBIC && !ac_finite(cv->times[j + 1] - cv->times[j])) {
             ac_curve_destroy(cv);
             return ac_fail(err, AC_ERR_VALUE, j + 1, AC_ARG_TIMES, spec->times[j + 1],
@@ -774,7 +786,9 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
             ease_offset_at(segment_ease(cv, j), u, c[ch], cv->times[j + 1] - cv->times[j], deriv > 0, e);
             o[ch] = deriv == 0 ? d[ch] + e[0] : deriv == 1 ? e[1] * iT : e[2] * iT * iT;
         } else if (deriv == 0) {
-            o[ch] = AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
+            o[ch] = kind == AC_CURVE_STEP && cv->lands && cv->lands[j] && t >= cv->times[j + 1]
+                        ? cv->values[(j + 1) * C + ch] /* AC_CURVE_EASE_HOLD: the end key */
+                        : AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
         } else if (deriv == 1) {
             o[ch] = AC_CURVE_DX(a[ch], b[ch], c[ch], u, iT);
         } else {

@@ -1,7 +1,8 @@
 /* The tools' automatic tangents: Blender's handle recalculation (auto,
    auto-clamped and vector handles, "none" and "continuous acceleration"
    smoothing, end keys and the Cycles wrap-around) and OpenUSD's AutoEase.
-   Blender computes in float32; this file follows its steps in float64. */
+   Blender computes in float32; this file follows its steps in float64, or
+   rounded to float32 as Blender rounds them (AC_HANDLES_FLOAT32). */
 #include "ac_internal.h"
 
 #define T(p, i) ((p)[2 * (i)])     /* time of point i in a (time, value) array */
@@ -17,40 +18,64 @@ static int is_computed(unsigned char type)
     return is_auto(type) || type == AC_HANDLE_VECTOR;
 }
 
+/* Blender computes its handles in float32: with `f32` every step below is
+   rounded to float32 as Blender's float code rounds it (a float32 operation
+   is the float64 one rounded once, exactly so for + - * / and sqrt); without
+   it the same steps run in float64. */
+static inline double rnd(int f32, double x)
+{
+    return f32 ? (double)(float)x : x;
+}
+
+/* Blender's float32 constants where f32, else the exact numbers. */
+#define K_CIRCLE(f32) ((f32) ? (double)2.5614f : 2.5614)
+#define K_THIRD(f32) ((f32) ? (double)(1.0f / 3.0f) : 1.0 / 3.0)
+
+/* |(dx, dy)| as Blender's len_v3v3: sqrt of the sum of squares. */
+static double length2(int f32, double dx, double dy)
+{
+    return f32 ? rnd(1, sqrt(rnd(1, rnd(1, dx * dx) + rnd(1, dy * dy)))) : hypot(dx, dy);
+}
+
 /* One key's handles without smoothing (BKE_nurb_handle_calc). prev/next are
-   the neighbouring key points or NULL at an open end; returns 1 when an
-   auto-clamped handle was flattened at an extremum (the key is "locked"). */
+   the neighbouring key points or NULL at an open end; left_first: the left
+   handle is selected, so of two aligned handles the right one follows the
+   left (else the left follows the right). Returns 1 when an auto-clamped
+   handle was flattened at an extremum (the key is "locked"). */
 static int key_handles(const double p2[2], const double *prev, const double *next,
-                       unsigned char h1, unsigned char h2, int smooth, double left[2],
-                       double right[2])
+                       unsigned char h1, unsigned char h2, int smooth, int left_first,
+                       int f32, double left[2], double right[2])
 {
     double p1[2], p3[2], da[2], db[2], la, lb;
     int locked = 0;
     for (int c = 0; c < 2; c++) {
-        p1[c] = prev ? prev[c] : 2.0 * p2[c] - next[c];
-        p3[c] = next ? next[c] : 2.0 * p2[c] - p1[c];
-        da[c] = p2[c] - p1[c];
-        db[c] = p3[c] - p2[c];
+        p1[c] = prev ? prev[c] : rnd(f32, 2.0 * p2[c] - next[c]);
+        p3[c] = next ? next[c] : rnd(f32, 2.0 * p2[c] - p1[c]);
+        da[c] = rnd(f32, p2[c] - p1[c]);
+        db[c] = rnd(f32, p3[c] - p2[c]);
     }
     la = da[0] != 0.0 ? da[0] : 1.0;
     lb = db[0] != 0.0 ? db[0] : 1.0;
     if (is_auto(h1) || is_auto(h2)) {
-        double tvec[2] = {db[0] / lb + da[0] / la, db[1] / lb + da[1] / la};
+        double tvec[2] = {rnd(f32, rnd(f32, db[0] / lb) + rnd(f32, da[0] / la)),
+                          rnd(f32, rnd(f32, db[1] / lb) + rnd(f32, da[1] / la))};
         /* the handle length: 2.5614 is Blender's circle-approximation ratio */
-        double length = (smooth ? 6.0 / 2.5614 : tvec[0]) * 2.5614;
+        double length = rnd(f32, (smooth ? rnd(f32, 6.0 / K_CIRCLE(f32)) : tvec[0]) *
+                                     K_CIRCLE(f32));
         if (length != 0.0) {
             int left_violate = 0, right_violate = 0;
             if (!smooth) { /* neighbour intervals within 5 times each other */
-                if (la > 5.0 * lb)
-                    la = 5.0 * lb;
-                if (lb > 5.0 * la)
-                    lb = 5.0 * la;
+                if (la > rnd(f32, 5.0 * lb))
+                    la = rnd(f32, 5.0 * lb);
+                if (lb > rnd(f32, 5.0 * la))
+                    lb = rnd(f32, 5.0 * la);
             }
             if (is_auto(h1)) {
-                left[0] = p2[0] - tvec[0] * (la / length);
-                left[1] = p2[1] - tvec[1] * (la / length);
+                double q = rnd(f32, la / length);
+                left[0] = rnd(f32, p2[0] + rnd(f32, tvec[0] * -q));
+                left[1] = rnd(f32, p2[1] + rnd(f32, tvec[1] * -q));
                 if (h1 == AC_HANDLE_AUTO_CLAMPED && prev && next) {
-                    double y1 = prev[1] - p2[1], y2 = next[1] - p2[1];
+                    double y1 = rnd(f32, prev[1] - p2[1]), y2 = rnd(f32, next[1] - p2[1]);
                     if ((y1 <= 0.0 && y2 <= 0.0) || (y1 >= 0.0 && y2 >= 0.0)) {
                         left[1] = p2[1];
                         locked = 1;
@@ -62,10 +87,11 @@ static int key_handles(const double p2[2], const double *prev, const double *nex
                 }
             }
             if (is_auto(h2)) {
-                right[0] = p2[0] + tvec[0] * (lb / length);
-                right[1] = p2[1] + tvec[1] * (lb / length);
+                double q = rnd(f32, lb / length);
+                right[0] = rnd(f32, p2[0] + rnd(f32, tvec[0] * q));
+                right[1] = rnd(f32, p2[1] + rnd(f32, tvec[1] * q));
                 if (h2 == AC_HANDLE_AUTO_CLAMPED && prev && next) {
-                    double y1 = prev[1] - p2[1], y2 = next[1] - p2[1];
+                    double y1 = rnd(f32, prev[1] - p2[1]), y2 = rnd(f32, next[1] - p2[1]);
                     if ((y1 <= 0.0 && y2 <= 0.0) || (y1 >= 0.0 && y2 >= 0.0)) {
                         right[1] = p2[1];
                         locked = 1;
@@ -77,42 +103,48 @@ static int key_handles(const double p2[2], const double *prev, const double *nex
                 }
             }
             if (left_violate || right_violate) { /* keep the two handles in line */
-                double h1x = left[0] - p2[0], h2x = p2[0] - right[0];
+                double h1x = rnd(f32, left[0] - p2[0]), h2x = rnd(f32, p2[0] - right[0]);
                 if (left_violate)
-                    right[1] = p2[1] + (p2[1] - left[1]) / h1x * h2x;
+                    right[1] = rnd(f32, p2[1] + rnd(f32, rnd(f32, rnd(f32, p2[1] - left[1]) / h1x)
+                                                         * h2x));
                 else
-                    left[1] = p2[1] + (p2[1] - right[1]) / h2x * h1x;
+                    left[1] = rnd(f32, p2[1] + rnd(f32, rnd(f32, rnd(f32, p2[1] - right[1]) / h2x)
+                                                        * h1x));
             }
         }
     }
     if (h1 == AC_HANDLE_VECTOR) {
-        left[0] = p2[0] - da[0] / 3.0;
-        left[1] = p2[1] - da[1] / 3.0;
+        left[0] = rnd(f32, p2[0] + rnd(f32, da[0] * -K_THIRD(f32)));
+        left[1] = rnd(f32, p2[1] + rnd(f32, da[1] * -K_THIRD(f32)));
     }
     if (h2 == AC_HANDLE_VECTOR) {
-        right[0] = p2[0] + db[0] / 3.0;
-        right[1] = p2[1] + db[1] / 3.0;
+        right[0] = rnd(f32, p2[0] + rnd(f32, db[0] * K_THIRD(f32)));
+        right[1] = rnd(f32, p2[1] + rnd(f32, db[1] * K_THIRD(f32)));
     }
     /* an aligned handle turns to stay opposite the other one, keeping its
-       length (none beside a free handle); of two aligned ones the right turns
-       (Blender's order when the left handle is selected) */
+       length (none beside a free handle); of two aligned ones the one whose
+       key side is not selected follows (Blender's order of calculation) */
     if (h1 != AC_HANDLE_FREE && h2 != AC_HANDLE_FREE &&
         (h1 == AC_HANDLE_ALIGNED || h2 == AC_HANDLE_ALIGNED)) {
-        double len_l = hypot(left[0] - p2[0], left[1] - p2[1]);
-        double len_r = hypot(right[0] - p2[0], right[1] - p2[1]);
+        double len_l = length2(f32, rnd(f32, p2[0] - left[0]), rnd(f32, p2[1] - left[1]));
+        double len_r = length2(f32, rnd(f32, p2[0] - right[0]), rnd(f32, p2[1] - right[1]));
         double ratio;
         if (len_l == 0.0)
             len_l = 1.0;
         if (len_r == 0.0)
             len_r = 1.0;
-        ratio = len_l / len_r;
-        if (h2 == AC_HANDLE_ALIGNED && len_l > 1e-5) {
-            right[0] = p2[0] + (p2[0] - left[0]) / ratio;
-            right[1] = p2[1] + (p2[1] - left[1]) / ratio;
-        }
-        if (h1 == AC_HANDLE_ALIGNED && len_r > 1e-5) {
-            left[0] = p2[0] + ratio * (p2[0] - right[0]);
-            left[1] = p2[1] + ratio * (p2[1] - right[1]);
+        ratio = rnd(f32, len_l / len_r);
+        for (int pass = 0; pass < 2; pass++) {
+            int turn_right = left_first ? pass == 0 : pass == 1;
+            if (turn_right && h2 == AC_HANDLE_ALIGNED && len_l > (f32 ? (double)1e-5f : 1e-5)) {
+                double f = rnd(f32, 1.0 / ratio);
+                right[0] = rnd(f32, p2[0] + rnd(f32, f * rnd(f32, p2[0] - left[0])));
+                right[1] = rnd(f32, p2[1] + rnd(f32, f * rnd(f32, p2[1] - left[1])));
+            }
+            if (!turn_right && h1 == AC_HANDLE_ALIGNED && len_r > (f32 ? (double)1e-5f : 1e-5)) {
+                left[0] = rnd(f32, p2[0] + rnd(f32, ratio * rnd(f32, p2[0] - right[0])));
+                left[1] = rnd(f32, p2[1] + rnd(f32, ratio * rnd(f32, p2[1] - right[1])));
+            }
         }
     }
     return locked;
@@ -492,8 +524,9 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
                                      const ac_allocator *allocator, ac_error *err)
 {
     int smooth = (flags & AC_HANDLES_CONT_ACCEL) != 0, cyclic;
-    unsigned char *locked = NULL;
-    double *scratch = NULL, first_last[2];
+    int f32 = (flags & AC_HANDLES_FLOAT32) != 0;
+    unsigned char *bytes = NULL, *locked = NULL, *lt, *rt;
+    double *scratch = NULL, *rounded = NULL, first_last[2], last_first[2];
     int lock_first = 0, lock_last = 0;
     for (size_t i = 0; i < 2 * k; i++)
         if (!ac_finite(keys[i]))
@@ -509,45 +542,67 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
             return ac_fail(err, AC_ERR_VALUE, 2 * i, AC_ARG_KEYS, T(keys, i),
                            "must be > the previous time %.15g", T(keys, i - 1));
     for (size_t i = 0; i < k; i++) {
-        if (left_types[i] > AC_HANDLE_AUTO_CLAMPED)
+        if ((left_types[i] & ~AC_HANDLE_UNSELECTED) > AC_HANDLE_AUTO_CLAMPED)
             return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_LEFT_TYPES, left_types[i],
                            "must be an ac_handle_type");
         if (right_types[i] > AC_HANDLE_AUTO_CLAMPED)
             return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_RIGHT_TYPES, right_types[i],
                            "must be an ac_handle_type");
     }
+    if (f32) /* keys that float32 cannot tell apart are no F-curve */
+        for (size_t i = 1; i < k; i++)
+            if (!((float)T(keys, i) > (float)T(keys, i - 1)))
+                return ac_fail(err, AC_ERR_VALUE, 2 * i, AC_ARG_KEYS, T(keys, i),
+                               "must be > the previous time %.15g in float32",
+                               T(keys, i - 1));
     if (k < 2)
         return AC_OK;
+    /* scratch: the types without selection bits and the locks (3k bytes), the
+       keys rounded to float32 (2k), the smoothing's work arrays */
+    bytes = ac_mem_zeroed(allocator, 3 * k, 1);
+    rounded = f32 ? ac_mem_zeroed(allocator, 2 * k, sizeof *rounded) : NULL;
+    scratch = smooth ? ac_mem_zeroed(allocator, 20 * (k + 1), sizeof *scratch) : NULL;
+    if (!bytes || (f32 && !rounded) || (smooth && !scratch)) {
+        ac_mem_release(allocator, bytes);
+        ac_mem_release(allocator, rounded);
+        ac_mem_release(allocator, scratch);
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_SCRATCH, (double)k,
+                       "keys need scratch memory");
+    }
+    lt = bytes, rt = bytes + k, locked = bytes + 2 * k;
+    for (size_t i = 0; i < k; i++) {
+        lt[i] = left_types[i] & ~AC_HANDLE_UNSELECTED;
+        rt[i] = right_types[i];
+    }
+    if (f32) { /* Blender stores keys and handles in float32 */
+        for (size_t i = 0; i < 2 * k; i++) {
+            rounded[i] = rnd(1, keys[i]);
+            left[i] = rnd(1, left[i]);
+            right[i] = rnd(1, right[i]);
+        }
+        keys = rounded;
+    }
     /* Blender's cyclic F-curve: the end keys see each other only when both are
        automatic on both sides */
-    cyclic = (flags & AC_HANDLES_CYCLIC) && is_auto(left_types[0]) &&
-             is_auto(right_types[0]) && is_auto(left_types[k - 1]) &&
-             is_auto(right_types[k - 1]);
-    if (smooth) {
-        locked = ac_mem_zeroed(allocator, k, 1);
-        scratch = ac_mem_zeroed(allocator, 20 * (k + 1), sizeof *scratch);
-        if (!locked || !scratch) {
-            ac_mem_release(allocator, locked);
-            ac_mem_release(allocator, scratch);
-            return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_SCRATCH, (double)k,
-                           "keys need scratch memory");
-        }
+    cyclic = (flags & AC_HANDLES_CYCLIC) && is_auto(lt[0]) && is_auto(rt[0]) &&
+             is_auto(lt[k - 1]) && is_auto(rt[k - 1]);
+    for (int c = 0; c < 2; c++) { /* the shifts of one cycle (cycle_offset_triple) */
+        first_last[c] = rnd(f32, keys[c] - keys[2 * (k - 1) + c]);
+        last_first[c] = rnd(f32, keys[2 * (k - 1) + c] - keys[c]);
     }
-    first_last[0] = T(keys, k - 1) - T(keys, 0);
-    first_last[1] = V(keys, k - 1) - V(keys, 0);
     for (size_t i = 0; i < k; i++) {
         double prev_wrap[2], next_wrap[2];
         const double *prev = i > 0 ? keys + 2 * (i - 1) : NULL;
         const double *next = i + 1 < k ? keys + 2 * (i + 1) : NULL;
         int lock;
         if (cyclic && !prev) { /* the key before the seam, one cycle earlier */
-            prev_wrap[0] = T(keys, k - 2) - first_last[0];
-            prev_wrap[1] = V(keys, k - 2) - first_last[1];
+            prev_wrap[0] = rnd(f32, T(keys, k - 2) + first_last[0]);
+            prev_wrap[1] = rnd(f32, V(keys, k - 2) + first_last[1]);
             prev = prev_wrap;
         }
         if (cyclic && !next) {
-            next_wrap[0] = T(keys, 1) + first_last[0];
-            next_wrap[1] = V(keys, 1) + first_last[1];
+            next_wrap[0] = rnd(f32, T(keys, 1) + last_first[0]);
+            next_wrap[1] = rnd(f32, V(keys, 1) + last_first[1]);
             next = next_wrap;
         }
         /* handles never cross their key in time */
@@ -555,16 +610,25 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
             T(left, i) = T(keys, i);
         if (T(right, i) < T(keys, i))
             T(right, i) = T(keys, i);
-        lock = key_handles(keys + 2 * i, prev, next, left_types[i], right_types[i], smooth,
-                           left + 2 * i, right + 2 * i);
-        if (!cyclic && (i == 0 || i == k - 1) && is_auto(left_types[i]) &&
-            is_auto(right_types[i]) &&
+        if (flags & AC_HANDLES_MIN_LENGTH) { /* Blender 5: at least 0.001 from the key */
+            double lo = f32 ? (double)nextafterf((float)T(keys, i) - 0.001f, -INFINITY)
+                            : T(keys, i) - 0.001;
+            double hi = f32 ? (double)nextafterf((float)T(keys, i) + 0.001f, INFINITY)
+                            : T(keys, i) + 0.001;
+            if (T(left, i) > lo)
+                T(left, i) = lo;
+            if (T(right, i) < hi)
+                T(right, i) = hi;
+        }
+        lock = key_handles(keys + 2 * i, prev, next, lt[i], rt[i], smooth,
+                           !(left_types[i] & AC_HANDLE_UNSELECTED), f32, left + 2 * i,
+                           right + 2 * i);
+        if (!cyclic && (i == 0 || i == k - 1) && is_auto(lt[i]) && is_auto(rt[i]) &&
             (flags & (i == 0 ? AC_HANDLES_FLAT_FIRST : AC_HANDLES_FLAT_LAST))) {
             V(left, i) = V(right, i) = V(keys, i); /* flat under constant extrapolation */
             lock = 1;
         }
-        if (locked)
-            locked[i] = (unsigned char)lock;
+        locked[i] = (unsigned char)lock;
         if (i == 0)
             lock_first = lock;
         if (i == k - 1)
@@ -574,8 +638,7 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
         for (size_t e = 0; e < 2; e++) {
             size_t i = e ? k - 1 : 0;
             V(left, i) = V(right, i) = V(keys, i);
-            if (locked)
-                locked[i] = 1;
+            locked[i] = 1;
         }
     }
     if (smooth) {
@@ -586,11 +649,17 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
                          scratch + 12 * m, scratch + 13 * m, scratch + 14 * m,
                          scratch + 15 * m, scratch + 16 * m, scratch + 17 * m,
                          scratch + 18 * m, scratch + 19 * m};
-        fcurve f = {keys, left, right, left_types, right_types, locked, k};
+        fcurve f = {keys, left, right, lt, rt, locked, k};
         smooth_cont_accel(&f, &w, cyclic);
-        ac_mem_release(allocator, locked);
-        ac_mem_release(allocator, scratch);
+        if (f32) /* the solve runs in float64; Blender stores float32 */
+            for (size_t i = 0; i < 2 * k; i++) {
+                left[i] = rnd(1, left[i]);
+                right[i] = rnd(1, right[i]);
+            }
     }
+    ac_mem_release(allocator, bytes);
+    ac_mem_release(allocator, rounded);
+    ac_mem_release(allocator, scratch);
     return AC_OK;
 }
 

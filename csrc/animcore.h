@@ -352,6 +352,12 @@ typedef enum ac_curve_interpolation {
 #define AC_CURVE_EASE_RELATIVE 2 /* amplitude in units of |change|, period in units
                                     of the segment's duration (else value and
                                     time units) */
+#define AC_CURVE_EASE_HOLD 4     /* with AC_EASE_LINEAR: a step that holds the
+                                    segment's first key and reaches the next key
+                                    at the segment's end, so the left side there
+                                    is the end key's value (Blender's CONSTANT
+                                    segment, whose end key holds at its time,
+                                    at the last key and at cycle seams too) */
 
 /* The easing of an AC_CURVE_EASE segment. overshoot: back's s (Penner's
    1.70158; in_out multiplies it by 1.525); amplitude and period: elastic
@@ -1203,6 +1209,24 @@ typedef enum ac_handle_type {
 #define AC_HANDLES_FLAT_FIRST 4 /* constant extrapolation before the first key: an
                                     automatic first key gets flat handles */
 #define AC_HANDLES_FLAT_LAST 8  /* the same after the last key */
+#define AC_HANDLES_FLOAT32 16   /* Blender's float32 arithmetic: keys and handles are
+                                    read rounded to float32 (as Blender stores them),
+                                    every step of the per-key rules is rounded to
+                                    float32 as Blender's float code rounds it, and
+                                    the results are float32 values (the continuous-
+                                    acceleration solve runs in float64 on the
+                                    float32 inputs); keys equal in float32 are an
+                                    error */
+#define AC_HANDLES_MIN_LENGTH 32 /* Blender 5: a handle less than 0.001 (time units:
+                                    frames) from its key in time is moved out to
+                                    just beyond 0.001 (one float32 step with
+                                    AC_HANDLES_FLOAT32) before the rules run */
+
+/* Or'ed into a left handle type of ac_tangents_blender: that key's left
+   handle is not selected, so of two ALIGNED handles the left one turns to
+   follow the right (Blender's order; by default the right one follows the
+   left, as when the left handle is selected). */
+#define AC_HANDLE_UNSELECTED 16
 
 /* Blender's handle recalculation (BKE_fcurve_handles_recalc) for k keys:
    keys holds k (time, value) pairs, times strictly increasing; left and right
@@ -1219,7 +1243,8 @@ typedef enum ac_handle_type {
    value; vector handles point a third of the way to their neighbour; an
    ALIGNED handle beside a non-FREE one turns to stay opposite it, keeping its
    length (when both are ALIGNED the right one follows the left, as Blender
-   does when the left handle is selected). Fewer than two keys leave the
+   does when the left handle is selected; the left one follows the right when
+   its left type carries AC_HANDLE_UNSELECTED). Fewer than two keys leave the
    handles as given. Scratch memory (O(k), only with
    AC_HANDLES_CONT_ACCEL) comes from `allocator` (NULL: malloc). Errors:
    AC_ERR_VALUE for non-finite keys or handles (AC_ARG_KEYS, AC_ARG_LEFT,

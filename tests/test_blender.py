@@ -9,6 +9,7 @@ the value where the cycle ends: there the curve is read on its left side.
 """
 import json
 import pathlib
+import warnings
 
 import numpy as np
 import pytest
@@ -80,7 +81,7 @@ def test_fps_converts_frames_to_seconds():
     ({"extrapolation": "CYCLIC"}, r"extrapolation is 'CYCLIC' \(must be 'CONSTANT' or 'LINEAR'\)"),
     ({"auto_smoothing": "SMOOTH"}, r"auto_smoothing is 'SMOOTH'"),
     ({"cycles": ("REPEAT",)}, r"cycles is \('REPEAT',\) \(must be None or \(mode_before, mode_after\)"),
-    ({"fps": 0}, r"fps is 0.0 \(must be a finite number > 0\)"),
+    ({"fps": 0}, r"fps is 0 \(must be a finite number > 0 whose reciprocal is finite\)"),
     ({"handle_left_type": "FREE"}, r"handle_left is needed for 'FREE' keys \(key 0 has no handle\)"),
     ({"recompute_handles": False}, r"handle_left is needed for recompute_handles=False"),
     ({"handle_left": [[0, 0]], "handle_right": [[1, 0], [2, 1]]}, r"handle_left has shape \(1, 2\), expected \(2, 2\)"),
@@ -91,6 +92,131 @@ def test_bad_input(kwargs, match):
     args = {"co": [[0, 0], [1, 1]], **kwargs}
     with pytest.raises(ValueError, match=match):
         curve_from_keyframes(**args)
+
+
+# ---- the rules of tests/data/blender_rules.json (make_blender_rules_fixtures.py) ----
+
+RULES = json.loads((pathlib.Path(__file__).parent / "data" / "blender_rules.json").read_text())
+RULE_ARGS = ARGS + ("select_left_handle",)
+# Blender returns float32 values: agreement to 2e-6 of the larger of the value
+# range and the value (the worst case seen is 9e-7)
+RULE_TOLERANCE = 2e-6
+
+
+def rule_error(case, **options):
+    """The worst relative difference from Blender over a case's frames, read
+    as Blender reads them: a float32 frame, the left side at and after the
+    last key (where a cycle ends)."""
+    kwargs = {k: case[k] for k in RULE_ARGS if case.get(k) is not None}
+    curve = curve_from_keyframes(case["co"], **{**kwargs, **options})
+    frames = np.array(case["frames"]).astype(np.float32).astype(np.float64)
+    expected = np.array(case["values"])
+    got = blender_side(curve, frames, float(np.float32(case["co"][-1][0])))
+    scale = np.maximum(np.ptp(np.array(case["co"])[:, 1]) or 1.0, np.abs(expected))
+    err = np.abs(got - expected) / scale
+    return err.max(), (frames[err.argmax()], got[err.argmax()], expected[err.argmax()])
+
+
+def test_rule_fixture_records_the_tool():
+    rules = [c["rule"] for c in RULES["cases"]]
+    assert RULES["version"] == "5.0.1"
+    assert all(rules.count(r) >= 30 for r in ("constant_seam", "aligned", "short", "float32"))
+
+
+@pytest.mark.parametrize("case", RULES["cases"], ids=[c["name"] for c in RULES["cases"]])
+def test_matches_blender_rules(case):
+    err, (frame, got, expected) = rule_error(case)
+    assert err <= RULE_TOLERANCE, f"worst at frame {frame}: animcore {got!r}, Blender {expected!r}"
+
+
+def test_the_rules_are_what_the_fixture_checks():
+    # each rule left out makes its cases fail: the fixture can tell
+    def worst(rule, **options):
+        return max(rule_error(c, **options)[0] for c in RULES["cases"] if c["rule"] == rule)
+
+    assert worst("float32", float32=False) > 1e-4
+    assert worst("aligned", select_left_handle=True) > 0.1
+    assert worst("short", select_left_handle=True, float32=False) > RULE_TOLERANCE
+
+
+def test_constant_last_segment_at_the_last_key_and_seams():
+    # issue #28: keys (0, 0), (10, 1), CONSTANT, Cycles REPEAT: Blender gives 1.0
+    # at frame 10 (fcm_cycles_time maps a seam to the last key, whose value holds)
+    frames = [0.0, 5.0, 10.0, 15.0, 20.0, 30.0, -10.0, -5.0]
+    blender = [0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0]
+    curve = curve_from_keyframes([(0, 0), (10, 1)], interpolation="CONSTANT",
+                                 cycles=("REPEAT", "REPEAT"))
+    np.testing.assert_array_equal(blender_side(curve, np.array(frames), 10.0), blender)
+    # without cycles both sides give the last key's value there
+    held = curve_from_keyframes([(0, 0), (10, 1)], interpolation="CONSTANT")
+    assert held(10.0) == held(10.0, side="left") == 1.0
+    assert held(9.999) == 0.0 and held(10.0, 1, side="left") == 0.0
+    # the offset of REPEAT_OFFSET applies to the seam's key value
+    offset = curve_from_keyframes([(0, 0), (10, 1)], interpolation="CONSTANT",
+                                  cycles=("REPEAT_OFFSET", "REPEAT_OFFSET"))
+    assert offset(20.0, side="left") == 2.0 and offset(-10.0) == -1.0
+
+
+def test_float32_handles_far_along_the_extrapolation():
+    # keys 7/256 frame apart, AUTO handles, LINEAR extrapolation: the slope of
+    # the outer handle comes from float32 handles; float64 handles differ by
+    # far more than float32 rounding of the result, 5000 frames out
+    co = [(0.0, 0.0), (7 / 256, 1.0), (14 / 256, -0.5)]
+    kwargs = dict(handle_left_type="AUTO", handle_right_type="AUTO", extrapolation="LINEAR")
+    f32 = curve_from_keyframes(co, **kwargs)(-5000.0)
+    f64 = curve_from_keyframes(co, float32=False, **kwargs)(-5000.0)
+    # the outer handle's slope, derived by hand in float32 steps
+    one = np.float32(7 / 256)
+    tvec = np.float32(np.float32(1.0) / one) + np.float32(np.float32(1.0) / one)  # (1/dt) * 2
+    length = np.float32(np.float32(2.0) * np.float32(2.5614))  # tvec[0] * 2.5614
+    q = np.float32(one / length)
+    handle = (np.float32(0.0 + np.float32(np.float32(2.0) * -q)),
+              np.float32(0.0 + np.float32(tvec * -q)))
+    slope = (0.0 - float(handle[1])) / (0.0 - float(handle[0]))
+    assert f32 == pytest.approx(-5000.0 * slope, rel=1e-12)
+    assert f32 != f64  # (the fixture's float32 cases differ by up to 3e-4 of the value)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"cycles": 5}, r"curve_from_keyframes: cycles is 5 \(must be None or \(mode_before, mode_after\)"),
+    ({"cycles": [["REPEAT"], "NONE"]}, r"curve_from_keyframes: cycles is \[\['REPEAT'\], 'NONE'\]"),
+    ({"fps": "abc"}, r"curve_from_keyframes: fps is 'abc' \(must be a finite number > 0\)"),
+    ({"fps": 10**400}, r"curve_from_keyframes: fps is an integer of 401 digits \(must be a finite number > 0"),
+    ({"fps": 5e-324}, r"curve_from_keyframes: fps is 5e-324 \(must be a finite number > 0 whose reciprocal is finite\)"),
+    ({"fps": float("nan")}, r"curve_from_keyframes: fps is nan"),
+    ({"fps": True}, r"curve_from_keyframes: fps is True"),
+    ({"fps": 1e-300, "co": [[0, 0], [1e10, 1]]}, r"curve_from_keyframes: fps is 1e-300 \(the key frames 0.0 to 10000000000.0 in seconds"),
+    ({"select_left_handle": [True]}, r"curve_from_keyframes: select_left_handle is \[True\] \(must be a bool or a sequence of 2 bools"),
+    ({"select_left_handle": "yes"}, r"curve_from_keyframes: select_left_handle is 'yes'"),
+    ({"float32": 1}, r"curve_from_keyframes: float32 is 1 \(must be True or False\)"),
+    ({"co": [[0, 0], [1, 1e39]]}, r"curve_from_keyframes: co at index \(1, 1\) is 1e\+39 \(beyond float32"),
+    ({"co": [[1, 0], [1 + 1e-12, 1]]}, r"curve_from_keyframes: co at index \(1, 0\) is 1.000000000001 \(frames must differ in float32"),
+])
+def test_bad_options_are_value_errors_without_warnings(kwargs, match):
+    args = {"co": [[0, 0], [1, 1]], **kwargs}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=match):
+            curve_from_keyframes(**args)
+
+
+def test_float32_off_keeps_float64_keys():
+    curve = curve_from_keyframes([[1, 0], [1 + 1e-12, 0.1]], float32=False)
+    assert curve.times[1] == 1 + 1e-12 and curve.values[1] == 0.1
+    assert curve_from_keyframes([[0, 0], [1, 0.1]]).values[1] == float(np.float32(0.1))
+
+
+def test_blender_curves_pickle_and_copy():
+    import copy
+    import pickle
+
+    for interpolation in ("CONSTANT", "ELASTIC", ["CONSTANT", "BACK", "BEZIER"]):
+        curve = curve_from_keyframes([(0, 0), (10, 1), (20, -1)], interpolation=interpolation,
+                                     cycles=("REPEAT", "MIRROR"))
+        for other in (pickle.loads(pickle.dumps(curve)), copy.deepcopy(curve)):
+            assert other == curve
+            np.testing.assert_array_equal(other([5.0, 10.0, 20.0, 40.0], side="left"),
+                                          curve([5.0, 10.0, 20.0, 40.0], side="left"))
 
 
 def test_live_bpy_when_installed():
@@ -172,7 +298,7 @@ def test_auto_clamped_never_passes_its_keys(pairs, smoothing):
     # Blender's promise for auto-clamped keys under constant extrapolation:
     # each segment stays between the values of its two keys
     co = _co(pairs)
-    curve = curve_from_keyframes(co, auto_smoothing=smoothing)
+    curve = curve_from_keyframes(co, auto_smoothing=smoothing, float32=False)
     for (t0, v0), (t1, v1) in zip(co[:-1], co[1:]):
         values = curve(np.linspace(t0, t1, 41))
         span = 1e-9 * max(1.0, abs(v0), abs(v1))
@@ -182,7 +308,8 @@ def test_auto_clamped_never_passes_its_keys(pairs, smoothing):
 @given(_keys)
 def test_vector_handles_point_a_third_of_the_way(pairs):
     co = _co(pairs)
-    curve = curve_from_keyframes(co, handle_left_type="VECTOR", handle_right_type="VECTOR")
+    curve = curve_from_keyframes(co, handle_left_type="VECTOR", handle_right_type="VECTOR",
+                                 float32=False)
     # each segment is then the straight line between its keys
     for (t0, v0), (t1, v1) in zip(co[:-1], co[1:]):
         t = np.linspace(t0, t1, 9)

@@ -582,8 +582,43 @@ static void eval_check(void)
     }
 }
 
+/* AC_CURVE_EASE_HOLD: a step that reaches its end key at its end, so the
+   left side there (at the last key, at a cycle seam) is the end key's value */
+static void hold_segment(void)
+{
+    const double t[2] = {0, 10}, v[2] = {0, 1};
+    double q[6] = {0, 5, 9.5, 10, 20, 30}, x[6];
+    const double left_expected[6] = {1, 0, 0, 1, 1, 1}, right_expected[6] = {0, 0, 0, 0, 0, 0};
+    int kinds[1] = {AC_CURVE_EASE};
+    ac_curve_ease hold[1];
+    ac_curve_spec spec;
+    ac_curve *cv;
+    ac_curve_cursor cursor = {0};
+    ac_error err;
+    memset(&spec, 0, sizeof spec);
+    memset(hold, 0, sizeof hold);
+    hold[0].kind = AC_EASE_LINEAR, hold[0].flags = AC_CURVE_EASE_HOLD;
+    spec.keys = 2, spec.channels = 1, spec.times = t, spec.values = v;
+    spec.interpolation = AC_CURVE_STEP, spec.segment_interpolation = kinds;
+    spec.segment_ease = hold, spec.before = spec.after = AC_EXTRAP_CYCLE;
+    CHECK(ac_curve_create(&cv, &spec, &err) == AC_OK);
+    CHECK(ac_curve_eval_side(cv, &cursor, q, 6, 0, AC_SIDE_LEFT, x, &err) == AC_OK);
+    for (int i = 0; i < 6; i++)
+        CHECK(x[i] == left_expected[i]);
+    cursor.segment = 0;
+    CHECK(ac_curve_eval_side(cv, &cursor, q, 6, 0, AC_SIDE_RIGHT, x, &err) == AC_OK);
+    for (int i = 0; i < 6; i++)
+        CHECK(x[i] == right_expected[i]);
+    cursor.segment = 0;
+    CHECK(ac_curve_eval_side(cv, &cursor, q, 6, 1, AC_SIDE_LEFT, x, &err) == AC_OK);
+    for (int i = 0; i < 6; i++)
+        CHECK(x[i] == 0.0);
+    ac_curve_destroy(cv);
+}
+
 int main(void)
 {
+    hold_segment();
     article_figures();
     extrapolation();
     orders_agree();

@@ -223,8 +223,65 @@ static void auto_ease_errors(void)
     CHECK(ac_tangents_auto_ease(t, v, 0, 1, s, &err) == AC_OK);
 }
 
+static void blender_selection_length_float32(void)
+{
+    /* one key with two aligned handles: left (-2, -1) from it, right (3, 0.5) */
+    double ll = sqrt(5.0), lr = sqrt(9.25);
+    unsigned char al = AC_HANDLE_ALIGNED, unsel = AC_HANDLE_ALIGNED | AC_HANDLE_UNSELECTED;
+    double keys2[4] = {10, 1, 20, 0}, l2[4], r2[4];
+    unsigned char lt[2] = {AC_HANDLE_FREE, AC_HANDLE_FREE};
+    /* left selected: the right handle turns opposite the left, keeping its length */
+    l2[0] = 8, l2[1] = 0, r2[0] = 13, r2[1] = 1.5, l2[2] = 19, l2[3] = 0, r2[2] = 21, r2[3] = 0;
+    lt[0] = al;
+    {
+        unsigned char rt[2] = {AC_HANDLE_ALIGNED, AC_HANDLE_FREE};
+        CHECK(ac_tangents_blender(keys2, lt, rt, 2, 0, l2, r2, NULL, NULL) == AC_OK);
+        CHECK_NEAR(r2[0], 10 + 2 * lr / ll, 1e-12);
+        CHECK_NEAR(r2[1], 1 + 1 * lr / ll, 1e-12);
+        CHECK_NEAR(l2[0], 8, 1e-12);
+        CHECK_NEAR(l2[1], 0, 1e-12);
+        /* unselected left handle: the left one turns opposite the right */
+        l2[0] = 8, l2[1] = 0, r2[0] = 13, r2[1] = 1.5;
+        lt[0] = unsel;
+        CHECK(ac_tangents_blender(keys2, lt, rt, 2, 0, l2, r2, NULL, NULL) == AC_OK);
+        CHECK_NEAR(l2[0], 10 - 3 * ll / lr, 1e-12);
+        CHECK_NEAR(l2[1], 1 - 0.5 * ll / lr, 1e-12);
+        CHECK_NEAR(r2[0], 13, 1e-12);
+        CHECK_NEAR(r2[1], 1.5, 1e-12);
+        /* Blender 5's shortest handle: 0.001 frame, one float32 step beyond */
+        lt[0] = AC_HANDLE_FREE;
+        rt[0] = AC_HANDLE_FREE;
+        l2[0] = 10, l2[1] = 0.5, r2[0] = 10.0002, r2[1] = 1.5;
+        CHECK(ac_tangents_blender(keys2, lt, rt, 2, AC_HANDLES_MIN_LENGTH, l2, r2, NULL,
+                                  NULL) == AC_OK);
+        CHECK_NEAR(l2[0], 9.999, 1e-12);
+        CHECK_NEAR(r2[0], 10.001, 1e-12);
+        CHECK(l2[1] == 0.5 && r2[1] == 1.5);
+        l2[0] = 10, r2[0] = 10;
+        CHECK(ac_tangents_blender(keys2, lt, rt, 2, AC_HANDLES_MIN_LENGTH | AC_HANDLES_FLOAT32,
+                                  l2, r2, NULL, NULL) == AC_OK);
+        CHECK(l2[0] == (double)nextafterf(10.0f - 0.001f, -INFINITY));
+        CHECK(r2[0] == (double)nextafterf(10.0f + 0.001f, INFINITY));
+    }
+    /* float32: the results are float32 values, the keys read as float32 */
+    {
+        double k3[6] = {0, 0.1, 0.02734375, 1, 0.0546875, -0.5}, l3[6], r3[6];
+        unsigned char t3[3] = {A, A, A};
+        memcpy(l3, k3, sizeof k3);
+        memcpy(r3, k3, sizeof k3);
+        CHECK(ac_tangents_blender(k3, t3, t3, 3, AC_HANDLES_FLOAT32, l3, r3, NULL, NULL) == AC_OK);
+        for (int i = 0; i < 6; i++)
+            CHECK(l3[i] == (double)(float)l3[i] && r3[i] == (double)(float)r3[i]);
+        CHECK(l3[1] != k3[1] || r3[1] != k3[1]);
+        k3[0] = 1.0, k3[2] = 1.0 + 1e-12, k3[4] = 2.0;
+        CHECK(ac_tangents_blender(k3, t3, t3, 3, AC_HANDLES_FLOAT32, l3, r3, NULL, NULL) ==
+              AC_ERR_VALUE);
+    }
+}
+
 int main(void)
 {
+    blender_selection_length_float32();
     blender_auto();
     blender_vector_and_clamped();
     blender_aligned();
