@@ -582,15 +582,18 @@ static void linear_segments(const double *restrict times, size_t k,
 {
     for (size_t i = 0; i + 1 < k; i++) {
         ac_slerp_arc s;
-        double scale, x[4], y[4];
+        double scale, dt, x[4], y[4];
         for (int j = 0; j < 4; j++)
             x[j] = arc[i].a[j], y[j] = arc[i].c[j];
         ac_slerp_arc_of(x, y, &s);
-        scale = 2.0 * s.inv / (times[i + 1] - times[i]);
+        /* (r 2 inv) / dt: a zero component stays 0 when keys too close
+           make the others infinite */
+        scale = 2.0 * s.inv;
+        dt = times[i + 1] - times[i];
         /* the vector part of c a*, a* = (-a.xyz, a.w) */
-        omega[3 * i] = (s.a[3] * s.c[0] - s.c[3] * s.a[0] - (s.c[1] * s.a[2] - s.c[2] * s.a[1])) * scale;
-        omega[3 * i + 1] = (s.a[3] * s.c[1] - s.c[3] * s.a[1] - (s.c[2] * s.a[0] - s.c[0] * s.a[2])) * scale;
-        omega[3 * i + 2] = (s.a[3] * s.c[2] - s.c[3] * s.a[2] - (s.c[0] * s.a[1] - s.c[1] * s.a[0])) * scale;
+        omega[3 * i] = (s.a[3] * s.c[0] - s.c[3] * s.a[0] - (s.c[1] * s.a[2] - s.c[2] * s.a[1])) * scale / dt;
+        omega[3 * i + 1] = (s.a[3] * s.c[1] - s.c[3] * s.a[1] - (s.c[2] * s.a[0] - s.c[0] * s.a[2])) * scale / dt;
+        omega[3 * i + 2] = (s.a[3] * s.c[2] - s.c[3] * s.a[2] - (s.c[0] * s.a[1] - s.c[1] * s.a[0])) * scale / dt;
         arc[i] = s;
     }
 }
