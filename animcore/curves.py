@@ -1871,7 +1871,9 @@ class Curve(ByValue):
             Also draw the per-second velocity, dashed, in the curve's colours, on a
             right-hand axis that every curve plotted on ``ax`` shares. With a
             ``label=``, each velocity line is in ``ax.legend()`` as
-            ``"<label> velocity"``.
+            ``"<label> velocity"``. The last sample's velocity is taken from the
+            left (``side="left"``): the velocity the curve arrives with, not the
+            extrapolation's that ``evaluate`` gives at the last key.
         keys : bool
             Mark the keys.
         samples : int

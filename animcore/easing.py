@@ -36,6 +36,8 @@ speeds vanish, the ratio of its second derivatives. circ's vertical tangents
 """
 from __future__ import annotations
 
+import html
+
 import numpy as np
 
 from . import _core
@@ -95,6 +97,12 @@ class Easing:
 
     #: True when the easing never decreases, so :meth:`inverse` exists.
     monotone: bool = False
+
+    def _repr_html_(self) -> str:
+        """The repr above a small graph of the easing on [0, 1]."""
+        from ._display import svg_graph
+        u = np.linspace(0.0, 1.0, 49)
+        return f"<pre>{html.escape(repr(self))}</pre>" + svg_graph(u, self(u))
 
     def __call__(self, u, *, derivative: int = 0, out=None) -> np.ndarray:
         """s = ease(u) (``derivative=0``), or ds/du (``derivative=1``); u in

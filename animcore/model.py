@@ -389,6 +389,19 @@ class Clip(ByValue):
         return (f"Clip(name={self.name!r}, duration={self.duration:.6g}, "
                 f"channels={len(self.channels)})")
 
+    def _repr_html_(self) -> str:
+        from ._display import html_table, names_preview
+        paths: dict = {}
+        for c in self.channels:
+            paths[c.path] = paths.get(c.path, 0) + 1
+        nodes = dict.fromkeys(str(c.target) for c in self.channels)
+        rows = [("duration", f"{self.duration:.6g} s"),
+                ("channels", ", ".join(f"{n} {p}" for p, n in paths.items()) or "none"),
+                ("nodes", names_preview(nodes))]
+        if self.unsupported:
+            rows.append(("unsupported", f"{len(self.unsupported)} channel(s) read, not evaluated"))
+        return html_table(f"Clip {self.name!r}", rows)
+
 
 def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path: str):
     """The evaluator of one sampler: ``output`` is (K, width), or (3K, width)
@@ -502,6 +515,12 @@ class Skin(ByValue):
         if (self.joints < 0).any() or not np.isfinite(self.inverse_bind_matrices).all():
             raise ValueError(f"Skin: a pickled state has a negative joint index or a "
                              f"non-finite inverse bind matrix")
+
+    def _repr_html_(self) -> str:
+        from ._display import html_table
+        return html_table(f"Skin {self.name!r}" if self.name else f"Skin {self.index}", [
+            ("joints", len(self.joints)),
+            ("skeleton root", "none" if self.skeleton is None else self.skeleton)])
 
     def joint_matrices(self, scene: "Scene", clip=None, t=0.0, *, node=None) -> np.ndarray:
         """Skinning matrices at times ``t``: ``t.shape + (J, 4, 4)``.
@@ -769,8 +788,48 @@ class Scene(ByValue):
             raise ValueError(f"{func}: a pickled state's nodes: {error}") from None
 
     def __repr__(self) -> str:
+        clips = [c.name for c in self.clips]
+        listed = (repr(clips) if len(clips) <= 8 else
+                  "[" + ", ".join(map(repr, clips[:8])) + f", ... {len(clips)} in all]")
         return (f"Scene({len(self.nodes)} nodes, {len(self.scenes)} scene(s), "
-                f"{len(self.skins)} skin(s), clips={[c.name for c in self.clips]})")
+                f"{len(self.skins)} skin(s), clips={listed})")
+
+    def _repr_html_(self) -> str:
+        from ._display import html_table, names_preview
+        roots = [self.joint_names[n.index] for n in self.nodes if n.parent < 0]
+        clips = [f"{c.name} ({c.duration:.3g} s)" for c in self.clips]
+        rows = [("nodes", len(self.nodes)), ("roots", names_preview(roots)),
+                ("skins", len(self.skins)), ("clips", names_preview(clips) or "none")]
+        if self.skipped:
+            rows.append(("skipped", f"{len(self.skipped)} animation(s) left out"))
+        return html_table("Scene", rows)
+
+    def plot(self, clip: Optional[Clip] = None, t: Any = 0.0, ax: Any = None, *,
+             up: str = "y", units: str = "m") -> Any:
+        """Draw the rig posed by ``clip`` at time(s) ``t`` (seconds; the rest
+        pose when ``clip`` is None) seen from the front: bones as lines from
+        each node to its parent, left joints red, right joints blue, the rest
+        grey, one pose per time labelled with its time.
+
+        ``up`` names the scene's up axis ("y": glTF, FBX and BVH as loaded;
+        "z": Blender's and many USD stages' convention); the horizontal axis is
+        x. ``units`` labels the axes: glTF and FBX (as loaded) are metres, a BVH
+        or USD file is in its own units (pass e.g. ``units="cm"``). Left and
+        right are read from the names by the patterns :func:`animcore.mirror`
+        pairs. Returns the matplotlib axes; needs matplotlib.
+        """
+        from .plotting import plot_rig
+        func = "Scene.plot"
+        axis = choice(func, "up", up, ("y", "z"))
+        times = np.atleast_1d(_query_times(func, t))
+        if times.ndim != 1:
+            raise ValueError(f"{func}: t must be a time or a 1-D array of times, got shape "
+                             f"{times.shape}")
+        positions = self.world(clip, times)[..., :3, 3]
+        parents = np.array([n.parent for n in self.nodes], dtype=np.int64)
+        return plot_rig(positions, parents, self.joint_names, times, ax,
+                        up=1 if axis == "y" else 2, units=units,
+                        title=None if clip is None else clip.name)
 
 
 def _sampler_of(curve):

@@ -8,10 +8,12 @@ from __future__ import annotations
 import base64
 import html
 import io
+import re
 
 import numpy as np
 
-__all__ = ["plot_curve", "plot_rotation_curve", "plot_loop_track", "plot_snapshot_timeline"]
+__all__ = ["plot_curve", "plot_rotation_curve", "plot_loop_track", "plot_snapshot_timeline",
+           "plot_rig", "joint_side"]
 
 
 def _axes(func: str, ax):
@@ -77,7 +79,11 @@ def plot_curve(curve, ax=None, *, velocity: bool = False, keys: bool = True,
     if not velocity:
         return ax
     twin = _velocity_axes(ax, "velocity (per s, dashed)")
-    _rate_lines(ax, twin, t, curve.evaluate(t, 1), colors, kwargs.get("label"), "velocity")
+    # the last sample from the left: at the end of the span the curve arrives there
+    # (from the right, the last key's velocity is its extrapolation's)
+    rates = curve.evaluate(t, 1)
+    rates[-1:] = curve.evaluate(t[-1:], 1, side="left")
+    _rate_lines(ax, twin, t, rates, colors, kwargs.get("label"), "velocity")
     return ax, twin
 
 
@@ -219,3 +225,49 @@ def html_figure(obj, **options) -> str | None:
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     return (f"<pre>{html.escape(repr(obj))}</pre>"
             f'<img src="data:image/png;base64,{data}" alt="{html.escape(type(obj).__name__)}"/>')
+
+
+# A name's side, by the patterns animcore.mirror pairs: Left/Right in any case,
+# an L_/R_ prefix, a .L/.R or _l/_r suffix, a leading L/R before a capital letter.
+_SIDE_PATTERNS = (re.compile(r"(left|right)", re.I), re.compile(r"^([LlRr])_"),
+                  re.compile(r"[._]([LlRr])$"), re.compile(r"^([LR])(?=[A-Z])"))
+
+
+def joint_side(name: str) -> str | None:
+    """"left", "right" or None (a joint on the middle line) from a joint's name."""
+    for pattern in _SIDE_PATTERNS:
+        found = pattern.search(name)
+        if found:
+            return "left" if found.group(1)[0] in "Ll" else "right"
+    return None
+
+
+_SIDE_COLORS = {"left": "tab:red", "right": "tab:blue", None: "0.35"}
+
+
+def plot_rig(positions, parents, names, times, ax=None, *, up: int = 1, units: str = "m",
+             title=None):
+    """Draw world joint positions (T, N, 3) as bones to their parents, seen from
+    the front (x across, axis ``up`` vertical); see :meth:`animcore.Scene.plot`."""
+    ax = _axes("Scene.plot", ax)
+    sides = [joint_side(str(n)) for n in names]
+    count = len(times)
+    for k, (time, pose) in enumerate(zip(times, positions)):
+        alpha = 1.0 if count == 1 else 0.35 + 0.65 * k / (count - 1)
+        for joint, parent in enumerate(parents):
+            if parent < 0:
+                continue
+            ax.plot(pose[[parent, joint], 0], pose[[parent, joint], up], "-o", lw=2,
+                    markersize=2.5, color=_SIDE_COLORS[sides[joint]], alpha=alpha)
+        top = int(np.argmax(pose[:, up]))
+        ax.annotate(f"t = {time:.3g} s", (pose[top, 0], pose[top, up]),
+                    textcoords="offset points", xytext=(0, 6 + 11 * k), ha="center",
+                    fontsize=8, alpha=alpha)  # stacked: poses often share their top
+    ax.plot([], [], color=_SIDE_COLORS["left"], label="left")
+    ax.plot([], [], color=_SIDE_COLORS["right"], label="right")
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.set(xlabel=f"x ({units})", ylabel=f"{'xyz'[up]} ({units})")
+    if title:
+        ax.set_title(title)
+    ax.legend(loc="best", fontsize=8)
+    return ax

@@ -548,6 +548,19 @@ class RootMotionCursor(ByValue):
         cursor._cycle, cursor._phase = cycle, phase
         return cursor
 
+    def _repr_html_(self) -> str:
+        from ._display import html_table
+        with self._lock:
+            cycle, phase = self._cycle.copy(), self._phase.copy()
+        if phase.size == 1:
+            where = [("cycle", int(cycle.reshape(-1)[0])),
+                     ("phase", f"{float(phase.reshape(-1)[0]):.6g}")]
+        else:
+            where = [("cursors", f"shape {phase.shape}"),
+                     ("cycles", f"{int(cycle.min())} to {int(cycle.max())}")]
+        return html_table("RootMotionCursor",
+                          where + [("track duration", f"{self._track.duration:g} s")])
+
     def __repr__(self):
         with self._lock:
             cycle, phase = self._cycle, self._phase

@@ -31,6 +31,17 @@ class Transforms(NamedTuple):
     rotation: np.ndarray
     scale: np.ndarray
 
+    def __repr__(self) -> str:
+        """Shapes, not values: a pose of many frames would print thousands of
+        numbers (index a field to see them)."""
+        shapes = ", ".join(f"{name}={_shape_text(getattr(self, name))}" for name in self._fields)
+        return f"Transforms({shapes})"
+
+
+def _shape_text(array) -> str:
+    shape = np.shape(array)
+    return f"<{np.asarray(array).dtype} array {'x'.join(map(str, shape)) or 'scalar'}>"
+
 
 _WIDTHS = {"translation": 3, "rotation": 4, "scale": 3}
 
@@ -246,6 +257,17 @@ class Skeleton(ByValue):
 
     def __repr__(self):
         return f"Skeleton({len(self)} joints, {self.roots.size} root(s))"
+
+    def _repr_html_(self) -> str:
+        from ._display import html_table, names_preview
+        depth = np.zeros(len(self), dtype=np.int64)
+        for j in self._order:  # parents before their children
+            parent = self._parents[j]
+            depth[j] = depth[parent] + 1 if parent >= 0 else 0
+        names = self._names if self._names is not None else range(len(self))
+        return html_table("Skeleton", [
+            ("joints", len(self)), ("roots", names_preview(np.asarray(names, dtype=object)[self.roots])),
+            ("depth", int(depth.max()) + 1 if len(self) else 0), ("names", names_preview(names))])
 
 
 # ---------------------------------------------------------------- rigid transforms

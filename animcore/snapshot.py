@@ -635,6 +635,15 @@ class SnapshotBuffer(ByValue):
 
     _from_state = classmethod(_from_core_state)
 
+    def _repr_html_(self) -> str:
+        from ._display import html_table
+        counts = self.counts
+        return html_table("SnapshotBuffer", [
+            ("entities", self._entities), ("dim", self._dim), ("capacity", self._capacity),
+            ("rotations", self._rotations), ("max_extrapolation", f"{self._extrapolation:g}"),
+            ("snapshots held", f"{int(counts.sum())} ({int((counts > 0).sum())} entities "
+                               f"with any)")])
+
     def __repr__(self):
         return (f"SnapshotBuffer(entities={self._entities}, dim={self._dim}, "
                 f"capacity={self._capacity}, rotations={self._rotations}, "

@@ -142,3 +142,91 @@ def test_plot_without_matplotlib_says_how_to_install_it(obj, monkeypatch):
     with pytest.raises(ImportError, match=rf"{type(obj).__name__}.plot needs matplotlib, which "
                                           r"is not installed: pip install matplotlib"):
         obj.plot()
+
+
+# -- the last velocity sample, rigs and the short displays of #28's newcomer items
+
+def test_curve_velocity_plot_ends_on_the_velocity_the_curve_arrives_with():
+    curve = animcore.Curve([0, 1, 2, 3], [0, 60, 60, 0], tangents="catmull_rom")
+    ax = axes()
+    _, twin = curve.plot(ax, velocity=True)
+    t, v = twin.lines[0].get_data()
+    assert t[-1] == 3.0
+    # Catmull-Rom: the last key's in-velocity is the slope of the last segment, -60
+    assert v[-1] == pytest.approx(-60.0) and v[-2] == pytest.approx(-60.0, rel=1e-2)
+
+
+def _node(i, name, parent, children, offset=(0.0, 0.0, 0.0)):
+    from animcore.model import Node
+    return Node(i, name, parent, children, np.array(offset, float), np.array([0, 0, 0, 1.0]),
+                np.ones(3))
+
+
+def _fork_scene():
+    from animcore.model import Scene
+    names = ["Hips", "LeftUpLeg", "RightUpLeg", "Spine"]
+    offsets = [[0, 1, 0], [0.2, -0.1, 0], [-0.2, -0.1, 0], [0, 0.3, 0]]
+    parents = [-1, 0, 0, 0]
+    nodes = tuple(_node(i, n, p, tuple(j for j, q in enumerate(parents) if q == i), o)
+                  for i, (n, o, p) in enumerate(zip(names, offsets, parents)))
+    return Scene(nodes=nodes, scenes=((0,),), scene=0, skins=(), clips=())
+
+
+def test_scene_plot_draws_each_bone_coloured_by_side_with_time_labels_and_units():
+    scene = _fork_scene()
+    ax = axes()
+    scene.plot(None, [0.0, 0.5], ax=ax, units="cm")
+    bones = [line for line in ax.lines if len(line.get_xdata()) == 2]
+    assert len(bones) == 2 * 3  # three bones per pose, two poses
+    by_end = {tuple(np.round(line.get_xydata()[1], 6)): line.get_color() for line in bones}
+    assert by_end[(0.2, 0.9)] == "tab:red" and by_end[(-0.2, 0.9)] == "tab:blue"
+    assert by_end[(0.0, 1.3)] == "0.35"
+    # the hip joint at (0, 1) is each bone's start: world positions of the rest pose
+    assert all(tuple(np.round(line.get_xydata()[0], 6)) == (0.0, 1.0) for line in bones)
+    assert sorted(text.get_text() for text in ax.texts) == ["t = 0 s", "t = 0.5 s"]
+    assert ax.get_xlabel() == "x (cm)" and ax.get_ylabel() == "y (cm)"
+    with pytest.raises(ValueError, match="Scene.plot: up is 'w'"):
+        scene.plot(up="w")
+
+
+@pytest.mark.parametrize("name, side", [("LeftArm", "left"), ("mixamorig:RightHand", "right"),
+                                        ("L_foot", "left"), ("hand.R", "right"),
+                                        ("LHipJoint", "left"), ("thigh_r", "right"),
+                                        ("Hips", None), ("Lower", None), ("Spine1", None)])
+def test_joint_side_reads_the_names_mirror_pairs(name, side):
+    from animcore.plotting import joint_side
+    assert joint_side(name) == side
+
+
+def test_rich_displays_stay_short_for_a_large_rig():
+    from animcore.model import Clip, Scene
+    count = 400
+    nodes = tuple(_node(i, f"joint{i}", i - 1, (i + 1,) if i + 1 < count else ())
+                  for i in range(count))
+    scene = Scene(nodes=nodes, scenes=((0,),), scene=0, skins=(),
+                  clips=tuple(Clip(f"take{i}", 1.0, ()) for i in range(50)))
+    shown = [scene, scene.skeleton, scene.clips[0], animcore.Ease("back_out"),
+             animcore.CubicBezier(0.3, -0.5, 0.7, 1.5), animcore.Steps(4),
+             animcore.SnapshotBuffer(1000, 3, capacity=8),
+             animcore.RootMotionCursor(animcore.LoopTrack([0, 1], [0, 1]), np.zeros(1000))]
+    for obj in shown:
+        text = obj._repr_html_()
+        assert text.startswith("<") and len(text) < 2000, (type(obj).__name__, len(text))
+    assert "and 392 more" in scene.skeleton._repr_html_()
+    assert len(repr(scene)) < 300
+    pose = scene.pose(None, np.linspace(0, 1, 23))
+    assert repr(pose) == ("Transforms(translation=<float64 array 23x400x3>, "
+                          "rotation=<float64 array 23x400x4>, scale=<float64 array 23x400x3>)")
+
+
+def test_easing_display_graphs_the_easing_it_names():
+    import re
+    text = animcore.Ease("back_out")._repr_html_()
+    points = np.array([p.split(",") for p in re.search(r"points='([^']*)'", text)[1].split()],
+                      float)
+    u = np.linspace(0, 1, 49)
+    s = animcore.ease("back_out", u)
+    # the drawing maps u and s linearly to pixels (y downwards): recover s from it
+    ys = points[:, 1]
+    recovered = (ys[0] - ys) / (ys[0] - ys[-1])
+    np.testing.assert_allclose(recovered, s, atol=0.01)
