@@ -29,7 +29,8 @@ import time
 import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))  # this checkout's animcore, built in place
+if any((HERE.parent / "animcore").glob("_core.*")):  # this checkout, when built in place
+    sys.path.insert(0, str(HERE.parent))  # (else the installed animcore)
 
 _MESSAGE = re.compile(r"^CompressedClip\.from_bytes: data at byte \d+ is ")
 

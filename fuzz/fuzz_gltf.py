@@ -31,7 +31,8 @@ import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))  # the independent glTF writer of the tests
-sys.path.insert(0, str(HERE.parent))  # this checkout's animcore, built in place
+if any((HERE.parent / "animcore").glob("_core.*")):  # this checkout, when built in place
+    sys.path.insert(0, str(HERE.parent))  # (else the installed animcore)
 
 
 def seeds() -> dict[str, bytes]:

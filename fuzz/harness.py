@@ -30,7 +30,8 @@ import warnings
 from typing import Callable
 
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))  # this checkout's animcore, built in place
+if any((HERE.parent / "animcore").glob("_core.*")):  # this checkout, when built in place
+    sys.path.insert(0, str(HERE.parent))  # (else the installed animcore)
 
 CORPUS = HERE / "corpus"
 
