@@ -55,6 +55,7 @@ import contextlib
 import csv
 import glob
 import math
+import dataclasses
 import os
 import re
 import sys
@@ -571,8 +572,10 @@ def bake_clips(scene, clips, fps: float, fail, *, world: bool = False, nodes=Non
 
 def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         world: bool = False, nodes=None, root_motion=None, strict: bool = False,
-        warn=None, max_frames=None, error=None) -> int:
-    """The ``bake`` command; ``fail(message)`` reports a usage error (an
+        warn=None, max_frames=None, error=None, reduce=None) -> int:
+    """The ``bake`` command; ``reduce`` (a tolerance in scene units, or None)
+    first reduces every clip with :func:`animcore.reduce_clip` (shell 0.03)
+    and reports the keys kept. ``fail(message)`` reports a usage error (an
     option that is wrong whatever the file: exit 2), ``error(message)`` one of
     the data (a file that does not read, a clip or node it does not have: exit
     1; default ``fail``); both must raise. Returns the exit status: 1 with
@@ -592,7 +595,7 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         fail(str(failure))
     try:
         scene, clips = load_input(file if file is not None else gltf.sample_path(),
-                                  scene=world or root_motion is not None)
+                                  scene=world or root_motion is not None or reduce is not None)
     except (ValueError, OSError, ImportError) as failure:
         error(f"bake: {failure}")
     if clip_name is not None:
@@ -603,6 +606,15 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         clips = chosen
     if not clips:
         error(f"bake: {file} has no animations")
+    if reduce is not None:
+        from .reduce import reduce_report
+        try:
+            lines, clips = reduce_report(dataclasses.replace(scene, clips=tuple(clips)),
+                                         reduce, 0.03)
+        except ValueError as failure:
+            error(f"bake: --reduce: {failure}")
+        for line in lines:
+            warn(line)
     report = _unsupported_report(clips)
     for line in report:
         warn(line)

@@ -141,6 +141,8 @@ def _run_bake(args, parser) -> int:
     from . import bake
     fail, error = _usage_error(parser), _data_error(parser)
     if bake.is_many(args.file, args.workers, args.scheduler, args.out):
+        if args.reduce is not None:
+            fail("bake: --reduce bakes one file at a time")
         from . import dask  # imports only animcore's part; the dask package when it runs
         return bake.run_many(args.file, args.fps, args.clip, args.out, args.progress,
                              fail, workers=args.workers, scheduler=args.scheduler,
@@ -152,7 +154,8 @@ def _run_bake(args, parser) -> int:
     file = bake.expand_inputs(args.file)[0] if args.file else None
     return bake.run(file, args.fps, args.clip, args.out, args.progress, fail,
                     world=args.world, nodes=args.nodes, root_motion=args.root_motion,
-                    strict=args.strict, max_frames=args.max_frames, error=error)
+                    strict=args.strict, max_frames=args.max_frames, error=error,
+                    reduce=args.reduce)
 
 
 # -- reduce (and bake --reduce) ---------------------------------------------------
@@ -179,7 +182,6 @@ def _add_reduce(commands) -> None:
         "--reduce", type=_positive_float, default=None, metavar="TOL",
         help="reduce every clip with reduce_clip to TOL (scene units, shell 0.03) before "
              "sampling, and print the keys kept")
-    commands.choices["bake"].set_defaults(run=_run_bake_reduced)
 
 
 def _run_reduce(args, parser) -> int:
@@ -200,29 +202,6 @@ def _run_reduce(args, parser) -> int:
     except (ValueError, OSError) as error:
         parser.error(f"reduce: cannot write {args.output!r} ({error})")
     return 0
-
-
-def _run_bake_reduced(args, parser) -> int:
-    if args.reduce is None:
-        return _run_bake(args, parser)
-    from . import bake, reduce
-
-    if bake.is_many(args.file, args.workers, args.scheduler):
-        parser.error("bake: --reduce bakes one file at a time")
-    load_input = bake.load_input
-
-    def reduced_input(path, *, scene=False):  # the bake of the reduced clips
-        rig, _ = load_input(path, scene=True)
-        report, clips = reduce.reduce_report(rig, args.reduce, 0.03)
-        for line in report:
-            print(line, file=sys.stderr)
-        return rig, clips
-
-    bake.load_input = reduced_input
-    try:
-        return _run_bake(args, parser)
-    finally:
-        bake.load_input = load_input
 
 
 # The commands, in the order `--help` lists them.

@@ -374,12 +374,13 @@ def test_reduce_command_writes_gltf_within_tolerance(tmp_path, capsys):
     assert "OUT must end in .gltf or .glb" in capsys.readouterr().err
 
 
-def test_bake_reduce_option(capsys):
-    from animcore import bake, cli
+def test_bake_reduce_option(capsys, tmp_path):
+    from animcore import cli
 
-    load_input = bake.load_input
     src = DATA / "bvh" / "bvh_test2.bvh"
     assert cli.main(["bake", str(src), "--reduce", "0.01"]) == 0
     captured = capsys.readouterr()
     assert "bvh_test2: keys 1464 -> " in captured.err and "16 frames" in captured.out
-    assert bake.load_input is load_input
+    with pytest.raises(SystemExit):  # a batch of files
+        cli.main(["bake", str(src), str(src), "--reduce", "0.01", "--out", str(tmp_path)])
+    assert "--reduce bakes one file at a time" in capsys.readouterr().err
