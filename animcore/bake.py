@@ -53,9 +53,10 @@ from __future__ import annotations
 import collections
 import contextlib
 import csv
-import glob
-import math
 import dataclasses
+import glob
+import importlib
+import math
 import os
 import re
 import sys
@@ -66,6 +67,7 @@ from typing import Callable, NamedTuple, Union
 
 import numpy as np
 
+from .files import READERS
 from .model import MAX_FRAMES  # noqa: F401 (bake.MAX_FRAMES)
 from .model import Channel, Clip, _check_fps, extract_root_motion, frame_times
 
@@ -499,10 +501,8 @@ def _node_key(name):
     return int(name) if isinstance(name, str) and name.isdigit() else name
 
 
-_GLTF_SUFFIXES = (".gltf", ".glb")
-_BVH_SUFFIXES = (".bvh",)
-_USD_SUFFIXES = (".usd", ".usda", ".usdc", ".usdz")
-INPUT_SUFFIXES = _GLTF_SUFFIXES + _BVH_SUFFIXES + _USD_SUFFIXES
+# every suffix animcore.load reads (one table for both: animcore.files.READERS)
+INPUT_SUFFIXES = tuple(READERS)
 
 
 def _xform_clip(path, curves: dict) -> Clip:
@@ -523,9 +523,9 @@ def _xform_clip(path, curves: dict) -> Clip:
 
 
 def load_input(path, *, scene: bool = False):
-    """``(scene, clips)`` of a file, read by the reader its extension names:
-    :func:`animcore.bvh.load` for ``.bvh``, :func:`animcore.usd.load` for
-    ``.usd``, ``.usda``, ``.usdc`` and ``.usdz``, glTF otherwise. ``scene`` is
+    """``(scene, clips)`` of a file, read by the reader its extension names in
+    :data:`animcore.files.READERS` (:func:`animcore.bvh.load`,
+    :func:`animcore.fbx.load`, :func:`animcore.usd.load`), glTF otherwise. ``scene`` is
     None for a glTF file unless ``scene=True`` (reading only the clips is
     cheaper, and enough without ``--world`` or ``--root-motion``).
 
@@ -538,10 +538,12 @@ def load_input(path, *, scene: bool = False):
     from . import gltf
 
     lower = str(path).lower()  # a path, a str or the sample's Traversable
-    if lower.endswith(_BVH_SUFFIXES):
-        from . import bvh
-        loaded = bvh.load(path)
-    elif lower.endswith(_USD_SUFFIXES):
+    module = READERS.get(os.path.splitext(lower)[1], ("gltf",))[0]
+    if module == "gltf":
+        if not scene:
+            return None, list(gltf.load(path))
+        loaded = gltf.load_scene(path)
+    elif module == "usd":
         from . import usd
         loaded = usd.load(path)
         if isinstance(loaded, dict):  # no Skeleton: the stage's animated xformOps
@@ -550,10 +552,8 @@ def load_input(path, *, scene: bool = False):
                                  "--world or --root-motion (its animated xformOps bake "
                                  "without them)")
             return None, [_xform_clip(path, loaded)]
-    elif scene:
-        loaded = gltf.load_scene(path)
-    else:
-        return None, list(gltf.load(path))
+    else:  # the other readers return a Scene: BVH, FBX
+        loaded = importlib.import_module(f".{module}", __package__).load(path)
     return loaded, list(loaded.clips)
 
 

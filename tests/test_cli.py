@@ -309,3 +309,23 @@ def test_bench_below_full_scale_does_not_call_a_target_missed():
     bench.run(["hermite"], scale=1e-4, repeats=1, write=lines.append)
     assert "targets are for --scale 1" in lines[0]
     assert not any("MISSED" in line for line in lines)
+
+
+def test_bake_reads_every_format_animcore_load_reads(tmp_path):
+    """One table of readers: an FBX file bakes through the FBX reader, and its
+    baked channels are the clip's own samples on the frame grid."""
+    from animcore import files
+    src = ROOT / "tests" / "data" / "fbx" / "maya_anim_interpolation_7700_binary.fbx"
+    assert set(bake.INPUT_SUFFIXES) == set(files.READERS)
+    out = tmp_path / "baked.npz"
+    result = run("bake", src, "--out", out, "--fps", 24)
+    assert result.returncode == 0, result.stderr
+    scene = animcore.load(src)
+    clip = scene.clips[0]
+    with np.load(out) as arrays:
+        times = arrays[bake.array_key(clip.name)]
+        for channel in clip.channels:
+            key = bake.array_key(clip.name, channel.target, channel.path)
+            np.testing.assert_allclose(arrays[key],
+                                       channel.sample(times).reshape(len(times), -1),
+                                       rtol=1e-12, atol=1e-12)
