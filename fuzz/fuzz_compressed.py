@@ -7,7 +7,7 @@ byte offset; never another exception, a warning, a crash, a hang or a large
 allocation (the C core checks every size against the data before reading).
 
 Coverage-guided, with atheris (``pip install -e '.[fuzz]'``), for a bounded
-time, seeding ``fuzz/corpus_compressed`` first if it is empty::
+time (the command line of fuzz/harness.py)::
 
     python fuzz/fuzz_compressed.py -max_total_time=60 fuzz/corpus_compressed
 
@@ -19,19 +19,20 @@ test suite runs a short one::
 """
 from __future__ import annotations
 
-import os
 import pathlib
 import random
 import re
 import struct
 import sys
-import time
 import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
 if any((HERE.parent / "animcore").glob("_core.*")):  # this checkout, when built in place
     sys.path.insert(0, str(HERE.parent))  # (else the installed animcore)
 
+import harness  # noqa: E402  (beside this file)
+
+NAME = "compressed"
 _MESSAGE = re.compile(r"^CompressedClip\.from_bytes: data at byte \d+ is ")
 
 
@@ -63,12 +64,6 @@ def seeds() -> dict[str, bytes]:
     data += bytes([0b10111001, 0b00110010, 0b00000000])  # 2 samples x 3 components x 3 bits
     out["kinds.accc"] = header + table + data
     return out
-
-
-def write_seeds(directory: pathlib.Path) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, data in seeds().items():
-        (directory / name).write_bytes(data)
 
 
 def check(data: bytes) -> None:
@@ -137,52 +132,10 @@ def mutate(data: bytes, corpus: list[bytes], rng: random.Random) -> bytes:
 
 
 def mutation_run(executions: int, seed: int = 0) -> tuple[int, float]:
-    """``executions`` mutated inputs from the seeds; returns (executions, seconds).
+    """The seeds, then ``executions`` mutated inputs; returns (inputs, seconds).
     Raises on the first input that breaks the contract, naming it."""
-    rng = random.Random(seed)
-    corpus = list(seeds().values())
-    start = time.perf_counter()
-    for n in range(executions):
-        data = mutate(rng.choice(corpus), corpus, rng)
-        try:
-            check(data)
-        except Exception as error:
-            raise AssertionError(f"input {n} of seed {seed} ({len(data)} bytes, "
-                                 f"{data[:120]!r}...) broke the contract: "
-                                 f"{type(error).__name__}: {error}") from error
-    return executions, time.perf_counter() - start
-
-
-# ---------------------------------------------------------------- atheris
-
-def atheris_main(argv: list[str]) -> None:
-    import atheris
-
-    with atheris.instrument_imports(include=["animcore"]):
-        import animcore  # noqa: F401  instrumented for coverage
-
-    for arg in argv[1:]:
-        if not arg.startswith("-") and os.path.isdir(arg) and not os.listdir(arg):
-            write_seeds(pathlib.Path(arg))
-    atheris.Setup(argv, lambda data: check(bytes(data)))
-    atheris.Fuzz()
-
-
-def main(argv: list[str]) -> None:
-    if "--mutate" in argv:
-        n = int(argv[argv.index("--mutate") + 1])
-        seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 0
-        runs, seconds = mutation_run(n, seed)
-        print(f"{runs} mutated inputs in {seconds:.1f} s, no contract violation")
-        return
-    if "--write-seeds" in argv:
-        write_seeds(pathlib.Path(argv[argv.index("--write-seeds") + 1]))
-        return
-    for arg in argv[1:]:  # a corpus folder named but not there yet
-        if not arg.startswith("-") and not os.path.exists(arg) and not arg.startswith("crash-"):
-            os.makedirs(arg)
-    atheris_main(argv)
+    return harness.mutation_run(NAME, check, seeds(), mutate, executions, seed, ".accc")
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    harness.main(NAME, sys.argv, check, seeds, mutate, ".accc")
