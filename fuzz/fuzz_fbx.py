@@ -24,14 +24,19 @@ HERE = pathlib.Path(__file__).resolve().parent
 if any((HERE.parent / "animcore").glob("_core.*")):  # this checkout, when built in place
     sys.path.insert(0, str(HERE.parent))  # (else the installed animcore)
 
+import harness  # noqa: E402  (beside this file)
+
 SEEDS = ["maya_cube_6100_binary.fbx", "maya_game_sausage_7500_binary_wiggle.fbx",
          "maya_scale_no_inherit_7700_ascii.fbx", "maya_anim_interpolation_6100_ascii.fbx",
          "maya_blend_inbetween_7500_binary.fbx"]
 
 
-def seeds() -> list[bytes]:
+NAME = "fbx"
+
+
+def seeds() -> dict[str, bytes]:
     folder = HERE.parent / "tests" / "data" / "fbx"
-    return [(folder / name).read_bytes() for name in SEEDS]
+    return {name: (folder / name).read_bytes() for name in SEEDS}
 
 
 def check(data: bytes) -> None:
@@ -52,7 +57,7 @@ def check(data: bytes) -> None:
         assert world.shape[-2:] == (4, 4)
 
 
-def mutate(data: bytes, rng: random.Random, pool: list[bytes]) -> bytes:
+def mutate(data: bytes, pool: list[bytes], rng: random.Random) -> bytes:
     b = bytearray(data)
     kind = rng.randrange(4)
     if kind == 0 or len(b) < 64:
@@ -70,34 +75,10 @@ def mutate(data: bytes, rng: random.Random, pool: list[bytes]) -> bytes:
     return bytes(b)
 
 
-def run_mutations(count: int, seed: int) -> int:
-    rng = random.Random(seed)
-    pool = seeds()
-    for _ in range(count):
-        check(mutate(rng.choice(pool), rng, pool))
-    return count
-
-
-def main(argv: list[str]) -> None:
-    if "--mutate" in argv:
-        count = int(argv[argv.index("--mutate") + 1])
-        seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 0
-        print(f"fuzz_fbx: {run_mutations(count, seed)} mutated inputs kept the contract")
-        return
-    import atheris
-
-    with atheris.instrument_imports():
-        import animcore.fbx  # noqa: F401
-    corpus = [a for a in argv[1:] if not a.startswith("-")]
-    if corpus:
-        folder = pathlib.Path(corpus[0])
-        folder.mkdir(parents=True, exist_ok=True)
-        if not any(folder.iterdir()):
-            for name, data in zip(SEEDS, seeds()):
-                (folder / name).write_bytes(data)
-    atheris.Setup(argv, lambda data: check(bytes(data)))
-    atheris.Fuzz()
+def mutation_run(count: int, seed: int = 0) -> tuple[int, float]:
+    """The seeds, then ``count`` mutated inputs; returns (inputs, seconds)."""
+    return harness.mutation_run(NAME, check, seeds(), mutate, count, seed, ".fbx")
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    harness.main(NAME, sys.argv, check, seeds, mutate, ".fbx")
