@@ -969,17 +969,16 @@ class GltfExportRow(NamedTuple):
     reason: str
 
 
-def _plain_inheritance(scene, clip, i, times) -> bool:
-    """Whether glTF's parent @ local gives node ``i``'s FBX world at ``times``:
-    inherit type RSrs, a root, or a parent whose world scale (RrSs) or local
-    scale (Rrs) is uniform there."""
+def _plain_inheritance(scene, pose, world, i) -> bool:
+    """Whether glTF's parent @ local gives node ``i``'s FBX world at the
+    times of ``pose`` and ``world``: inherit type RSrs, a root, or a parent
+    whose world scale (RrSs) or local scale (Rrs) is uniform there."""
     pv, parent = scene.pivots[i], scene.nodes[i].parent
     if pv.inherit == 1 or parent < 0:
         return True
     if pv.inherit == 2:
-        return bool(np.allclose(scene.pose(clip, times).scale[..., parent, :], 1.0,
-                                rtol=0, atol=1e-12))
-    lin = (np.linalg.inv(scene.conversion) @ scene.world(clip, times))[..., parent, :3, :3]
+        return bool(np.allclose(pose.scale[..., parent, :], 1.0, rtol=0, atol=1e-12))
+    lin = world[..., parent, :3, :3]
     norms = np.linalg.norm(lin, axis=-2)
     return bool(np.allclose(norms, norms[..., :1], rtol=1e-12, atol=0))
 
@@ -1053,12 +1052,17 @@ def _deviation(path, exact, written) -> float:
 
 
 def _dense(grid) -> np.ndarray:
-    """8 points per interval of ``grid`` (and its ends)."""
+    """8 points per interval of ``grid`` (and its ends); an interval of one
+    float32 step (where a sampled jump is, and where no float32 time lies)
+    only its ends."""
     if len(grid) < 2:
         return np.asarray(grid, dtype=np.float64)
     u = np.arange(8) / 8.0
-    inner = (grid[:-1, None] + u * np.diff(grid)[:, None]).reshape(-1)
-    return np.append(inner, grid[-1])
+    step = np.diff(grid)
+    tiny = step <= 2.0 * np.spacing(np.abs(grid[1:]).astype(np.float32)).astype(np.float64)
+    inner = grid[:-1, None] + u * np.where(tiny, 0.0, step)[:, None]
+    inner = np.where(tiny[:, None] & (u > 0), np.nan, inner).reshape(-1)
+    return np.append(inner[np.isfinite(inner)], grid[-1])
 
 
 def _for_gltf(scene, clips, fps) -> tuple:
@@ -1078,7 +1082,7 @@ def _for_gltf(scene, clips, fps) -> tuple:
     nodes.append(Node(count, "fbx_axes_and_units", -1, roots, conversion[:3, 3].copy(),
                       quat_from_matrix(conversion[:3, :3] / scale), np.full(3, scale),
                       None))
-    out_clips, report = [], []
+    out_clips, report, worlds = [], [], []
     chosen = scene.clips if clips is None else clips
     for clip in ([chosen] if isinstance(chosen, Clip) else list(chosen)):
         if not clip.channels:
@@ -1086,9 +1090,11 @@ def _for_gltf(scene, clips, fps) -> tuple:
         keyed_times = np.unique(np.concatenate([c.times for c in clip.channels]))
         grid = _grid(clip, fps, keyed_times)
         check = _dense(grid)
-        animated = sorted({c.node for c in clip.channels if c.path != "weights"})
-        special = {i for i in animated if _has_pivots(scene.pivots[i]) or
-                   not _plain_inheritance(scene, clip, i, check)}
+        animated = {c.node for c in clip.channels if c.path != "weights"}
+        fbx_world = scene.world(clip, check)
+        fbx_pose = scene.pose(clip, check)
+        special = {i for i in range(count) if (i in animated and _has_pivots(scene.pivots[i]))
+                   or not _plain_inheritance(scene, fbx_pose, fbx_world, i)}
         channels = []
         for channel in clip.channels:
             i, path = channel.node, channel.path
@@ -1097,6 +1103,8 @@ def _for_gltf(scene, clips, fps) -> tuple:
                 if i in special and path != "weights" else _keyed_reason(channel, clip)
             if not reason:
                 times = np.asarray(channel.times, dtype=np.float64)
+                if not len(times):  # curve nodes without curves: their constant value
+                    times = np.array([max(0.0, clip.start)])
                 kinds = {k for _, _, comps, _ in channel.curve.layers for c in comps
                          if c is not None for k in c.interpolation[:-1]}
                 values = channel.sample(times)
@@ -1119,37 +1127,96 @@ def _for_gltf(scene, clips, fps) -> tuple:
                 continue
             if i in special:
                 continue  # written below from the node's local matrices
-            values = channel.sample(grid)
+            own = _jump_grid(channel, grid)
+            values = channel.sample(own)
             if path == "rotation":
                 values = _same_hemisphere(values)
-            written = _keyed_channel(i, channel.node_name, path, grid, values, "LINEAR")
+            written = _keyed_channel(i, channel.node_name, path, own, values, "LINEAR")
+            own_check = _dense(own)
             report.append(GltfExportRow(clip.name, channel.node_name, path, "LINEAR", fps,
-                                        len(grid), _deviation(path, channel.sample(check),
-                                                              written.sample(check)), reason))
+                                        len(own), _deviation(path, channel.sample(own_check),
+                                                             written.sample(own_check)),
+                                        reason))
             channels.append(written)
         if special:
-            pose_grid, pose_check = scene.pose(clip, grid), scene.pose(clip, check)
+            grid_world = scene.world(clip, grid)
             for i in sorted(special):
                 pv, name = scene.pivots[i], scene.nodes[i].name
                 reason = "pivots or offsets" if _has_pivots(pv) else \
                     "scale inheritance glTF does not have"
-                locals_ = [_local_matrices(pv, p.translation[:, i], p.rotation[:, i],
-                                           p.scale[:, i]) for p in (pose_grid, pose_check)]
-                for path, get in (("translation", lambda p, m: m[:, :3, 3]),
-                                  ("rotation", lambda p, m: p.rotation[:, i]),
-                                  ("scale", lambda p, m: p.scale[:, i])):
-                    values = get(pose_grid, locals_[0])
+                # the local TRS glTF needs below the parent's world (its world's nearest
+                # TRS where FBX's inheritance gives a shear no TRS holds)
+                exact = [_nearest_trs(_parent_inverse(scene, w, i) @ w[:, i])
+                         for w in (grid_world, fbx_world)]
+                for k, path in enumerate(("translation", "rotation", "scale")):
+                    values = exact[0][k]
                     if path == "rotation":
                         values = _same_hemisphere(values)
                     written = _keyed_channel(i, name, path, grid, values, "LINEAR")
                     report.append(GltfExportRow(
                         clip.name, name, path, "LINEAR", fps, len(grid),
-                        _deviation(path, get(pose_check, locals_[1]), written.sample(check)),
-                        reason))
+                        _deviation(path, exact[1][k], written.sample(check)), reason))
                     channels.append(written)
         out_clips.append(Clip(clip.name, clip.duration, tuple(channels), clip.unsupported))
+        worlds.append((clip, out_clips[-1], check, fbx_world))
     out = Scene(tuple(nodes), ((count,),), 0, scene.skins, tuple(out_clips))
+    for clip, written, check, fbx_world in worlds:  # the whole rig, in the output units
+        error = out.world(written, check)[..., :count, :3, 3] - fbx_world[..., :3, 3]
+        report.append(GltfExportRow(clip.name, "", "world", "", fps, len(check),
+                                    float(np.max(np.linalg.norm(error, axis=-1))),
+                                    "world positions of every node"))
     return out, tuple(out_clips), tuple(report)
+
+
+def _parent_inverse(scene, world, i) -> np.ndarray:
+    """The inverse of node ``i``'s parent world (the axis and unit conversion
+    for a root), per time."""
+    parent = scene.nodes[i].parent
+    return np.linalg.inv(world[:, parent] if parent >= 0 else scene.conversion)
+
+
+def _nearest_trs(m) -> tuple:
+    """Translation, rotation and scale of matrices ``(T, 4, 4)``: the polar
+    decomposition's rotation (a column negated on a mirror) and the scales
+    along its axes; exact for matrices without shear."""
+    from .rotations import quat_from_matrix
+    lin = m[:, :3, :3]
+    u, _, vt = np.linalg.svd(lin)
+    rot = u @ vt
+    mirror = np.linalg.det(rot) < 0
+    rot[mirror, :, 0] *= -1.0
+    scale = np.einsum("tji,tji->ti", rot, lin)
+    return m[:, :3, 3].copy(), quat_from_matrix(rot), scale
+
+
+def _jump_grid(channel, grid) -> np.ndarray:
+    """``grid`` plus, around each key of a step segment, the float32 times
+    just before and after it (so a LINEAR sampler jumps within one float32
+    step, as the FBX curve does at the key)."""
+    keys = [np.zeros(0)]
+    for _, _, comps, _ in channel.curve.layers:
+        for c in comps:
+            if c is None:
+                continue
+            steps = np.flatnonzero([k.startswith("constant") for k in c.interpolation[:-1]])
+            keys += [c.times[steps], c.times[steps + 1]]
+            period = c.times[-1] - c.times[0]
+            if period > 0 and (c.pre not in ("constant", "keep_slope") or
+                               c.post not in ("constant", "keep_slope")):
+                # the seams of repeated cycles, where a curve whose ends differ jumps
+                k = np.arange(np.floor((grid[0] - c.times[0]) / period),
+                              np.ceil((grid[-1] - c.times[0]) / period) + 1)
+                keys.append(c.times[0] + k * period)
+    keys = np.concatenate(keys)
+    if not keys.size:
+        return grid
+    k32 = keys.astype(np.float32)
+    near = np.concatenate([np.nextafter(k32, np.float32(-np.inf)),
+                           np.nextafter(k32, np.float32(np.inf))]).astype(np.float64)
+    near = near[(near >= grid[0]) & (near <= grid[-1])]
+    out = np.unique(np.concatenate([grid, near]))
+    keep = np.concatenate([[True], np.diff(out.astype(np.float32)) > 0])
+    return out[keep]
 
 
 def _same_hemisphere(q: np.ndarray) -> np.ndarray:
