@@ -1075,6 +1075,13 @@ def _for_gltf(scene, clips, fps) -> tuple:
         nodes.append(Node(node.index, node.name, node.parent if node.parent >= 0 else count,
                           children, local[:3, 3].copy(), node.rotation, node.scale, None,
                           node.mesh, node.skin, node.weights, node.target_names))
+    rest_world = scene.world(None, np.zeros(1))
+    rest_pose = scene.pose(None, np.zeros(1))
+    for i in range(count):  # a rest pose whose inheritance glTF lacks: its nearest TRS
+        if not _plain_inheritance(scene, rest_pose, rest_world, i):
+            trs = _nearest_trs(_parent_inverse(scene, rest_world, i) @ rest_world[:, i])
+            nodes[i] = replace(nodes[i], translation=trs[0][0], rotation=trs[1][0],
+                               scale=trs[2][0])
     roots = tuple(n.index for n in scene.nodes if n.parent < 0)
     conversion = np.asarray(scene.conversion)
     scale = float(np.cbrt(abs(np.linalg.det(conversion[:3, :3]))))
