@@ -957,6 +957,13 @@ class GltfExportRow(NamedTuple):
     channel's own units (file units for translation, radians of rotation
     angle, scale factor, morph weight), measured at 8 points per interval of
     the grid. ``reason`` says why a channel was sampled ("" when keyed).
+
+    Rows with ``path`` "world" give, per clip (``clip`` "" for the rest
+    pose), the largest distance between a node's world position in the
+    written scene and in the FBX scene (output units), on the same check
+    grid: it includes what no channel shows, such as the shear that FBX's
+    RrSs inheritance makes under a non-uniform parent scale and no glTF
+    node holds.
     """
 
     clip: str
@@ -1167,6 +1174,10 @@ def _for_gltf(scene, clips, fps) -> tuple:
         out_clips.append(Clip(clip.name, clip.duration, tuple(channels), clip.unsupported))
         worlds.append((clip, out_clips[-1], check, fbx_world))
     out = Scene(tuple(nodes), ((count,),), 0, scene.skins, tuple(out_clips))
+    error = out.world(None, np.zeros(1))[..., :count, :3, 3] - rest_world[..., :3, 3]
+    report.append(GltfExportRow("", "", "world", "", None, 1,
+                                float(np.max(np.linalg.norm(error, axis=-1), initial=0.0)),
+                                "rest pose world positions of every node"))
     for clip, written, check, fbx_world in worlds:  # the whole rig, in the output units
         error = out.world(written, check)[..., :count, :3, 3] - fbx_world[..., :3, 3]
         report.append(GltfExportRow(clip.name, "", "world", "", fps, len(check),

@@ -401,8 +401,12 @@ def test_saved_gltf_world_matches_fbx_world(name, tmp_path):
     rng = np.random.default_rng(29)
     count = len(scene.nodes)
     rest = scene.world(None, 0.0)
-    np.testing.assert_allclose(saved.world(None, 0.0)[:count], rest, rtol=0,
-                               atol=2e-6 * rig_size(rest))
+    (row,) = [r for r in report if r.clip == "" and r.path == "world"]
+    error = np.linalg.norm(saved.world(None, 0.0)[:count, :3, 3] - rest[:, :3, 3], axis=-1)
+    assert error.max() <= 1.25 * row.deviation + 2e-6 * rig_size(rest)
+    if name != "motionbuilder_sausage_rrss_7700_binary.fbx":  # RrSs under scale 2, 1, 1
+        np.testing.assert_allclose(saved.world(None, 0.0)[:count], rest, rtol=0,
+                                   atol=2e-6 * rig_size(rest))
     for clip, written in zip(animated, saved.clips):
         (row,) = [r for r in report if r.clip == clip.name and r.path == "world"]
         # times as glTF holds them (float32), where a reader evaluates it
@@ -466,7 +470,7 @@ def test_save_warns_with_the_largest_deviation(tmp_path):
     scene = fbx.load(FILES / "walk.fbx")
     with pytest.warns(gltf.GltfWarning, match=r"sampled at 60 fps.*rotation [0-9.e-]+ "):
         report = animcore.save(tmp_path / "walk.gltf", scene, fps=60)
-    assert {r.fps for r in report if r.reason} == {60.0}
+    assert {r.fps for r in report if r.reason and r.path != "world"} == {60.0}
     with pytest.raises(ValueError, match="fps"):
         scene.for_gltf(fps=0)
 
