@@ -58,6 +58,10 @@ Conventions
   not expanded (the weights are the channels' own).
 - What is not read (other animated properties: visibility, camera roll,
   custom attributes) is listed in ``Clip.unsupported``.
+- **glTF out**: :meth:`FbxScene.for_gltf` (used by :func:`animcore.save`)
+  keeps curves as glTF keys where glTF expresses them exactly (step,
+  linear, unweighted cubic) and samples the rest on a stated grid, with a
+  report of each channel's and each clip's largest deviation.
 """
 from __future__ import annotations
 

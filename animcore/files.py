@@ -35,6 +35,7 @@ def load(path, **options) -> Scene:
     path : str or os.PathLike
         The file; its suffix (any case) picks the reader: ``.gltf``/``.glb``
         (:func:`animcore.gltf.load_scene`), ``.bvh`` (:func:`animcore.bvh.load`),
+        ``.fbx`` (:func:`animcore.fbx.load`),
         ``.usd``/``.usda``/``.usdc``/``.usdz`` (:func:`animcore.usd.load`,
         needs usd-core).
     **options

@@ -465,6 +465,7 @@ def test_save_keeps_cubic_blend_shape_curves_and_samples_euler_rotations(tmp_pat
     assert weighted and all(r.deviation > 0 for r in weighted)
 
 
+@pytest.mark.filterwarnings("ignore:.*animcore does not evaluate")
 def test_save_warns_with_the_largest_deviation(tmp_path):
     from animcore import gltf
     scene = fbx.load(FILES / "walk.fbx")
@@ -597,3 +598,30 @@ def test_override_and_additive_layers_with_weights_below_one(tmp_path):
     saved = gltf.load_scene(tmp_path / "layers.glb")
     np.testing.assert_allclose(saved.world(saved.clips[0], t)[:, 0, 0, 3],
                                (11.0 - 5.0 * t) / 100, atol=1e-7)
+
+
+def test_extrapolation_repeat_counts_are_read():
+    """Every curve of the Maya extrapolation file stores Repetition -1
+    (unbounded; counted here in the raw bytes); a finite count written in an
+    ASCII file is read as it stands."""
+    raw = (FILES / "maya_extrapolate_cube_7700_binary.fbx").read_bytes()
+    at, counts = 0, []
+    while (at := raw.find(b"\x0aRepetitionI", at) + 1) > 0:
+        counts.append(struct.unpack_from("<i", raw, at + 11)[0])
+    scene = fbx.load(FILES / "maya_extrapolate_cube_7700_binary.fbx")
+    curves = [c for ch in scene.clips[0].channels for c in ch.curves if c is not None]
+    assert counts and set(counts) == {-1}
+    assert all(c.repetitions == (-1, -1) for c in curves)
+    text = LAYERED.replace('''            a: 2
+        }
+    }
+    AnimationCurve: 41''', '''            a: 2
+        }
+        Post-Extrapolation:  {
+            Type: 82
+            Repetition: 3
+        }
+    }
+    AnimationCurve: 41''')
+    curve = fbx.load_bytes(text.encode()).clips[0].channel("hip", "translation").curves[0]
+    assert curve.post == "repetition" and curve.repetitions == (-1, 3)
