@@ -77,7 +77,8 @@ from ._objects import ByValue, PicklableError
 from .curves import Curve
 from .model import (Channel, Clip, Node, Scene, Skin, Unsupported, _keyed_channel,
                     _query_times, frame_times)
-from .rotations import quat_conjugate, quat_from_euler, quat_multiply, quat_to_matrix
+from .rotations import (quat_conjugate, quat_from_euler, quat_from_matrix, quat_multiply,
+                        quat_to_matrix)
 
 __all__ = ["FbxError", "FbxCurve", "FbxChannel", "FbxClip", "FbxScene", "GltfExportRow",
            "load", "load_bytes", "TICKS_PER_SECOND"]
@@ -1077,7 +1078,6 @@ def _dense(grid) -> np.ndarray:
 
 
 def _for_gltf(scene, clips, fps) -> tuple:
-    from .model import _sampler_of  # noqa: F401  (the glTF sampler vocabulary)
     count = len(scene.nodes)
     nodes = []
     for node in scene.nodes:
@@ -1096,7 +1096,6 @@ def _for_gltf(scene, clips, fps) -> tuple:
     roots = tuple(n.index for n in scene.nodes if n.parent < 0)
     conversion = np.asarray(scene.conversion)
     scale = float(np.cbrt(abs(np.linalg.det(conversion[:3, :3]))))
-    from .rotations import quat_from_matrix
     nodes.append(Node(count, "fbx_axes_and_units", -1, roots, conversion[:3, 3].copy(),
                       quat_from_matrix(conversion[:3, :3] / scale), np.full(3, scale),
                       None))
@@ -1201,7 +1200,6 @@ def _nearest_trs(m) -> tuple:
     """Translation, rotation and scale of matrices ``(T, 4, 4)``: the polar
     decomposition's rotation (a column negated on a mirror) and the scales
     along its axes; exact for matrices without shear."""
-    from .rotations import quat_from_matrix
     lin = m[:, :3, :3]
     u, _, vt = np.linalg.svd(lin)
     rot = u @ vt
