@@ -58,24 +58,30 @@ Conventions
   not expanded (the weights are the channels' own).
 - What is not read (other animated properties: visibility, camera roll,
   custom attributes) is listed in ``Clip.unsupported``.
+- **glTF out**: :meth:`FbxScene.for_gltf` (used by :func:`animcore.save`)
+  keeps curves as glTF keys where glTF expresses them exactly (step,
+  linear, unweighted cubic) and samples the rest on a stated grid, with a
+  report of each channel's and each clip's largest deviation.
 """
 from __future__ import annotations
 
 import os
 import zlib
 from dataclasses import dataclass, field, replace
-from typing import Union
+from typing import NamedTuple, Union
 
 import numpy as np
 
 from . import _core
 from ._objects import ByValue, PicklableError
 from .curves import Curve
-from .model import Channel, Clip, Node, Scene, Skin, Unsupported, _query_times
-from .rotations import quat_conjugate, quat_from_euler, quat_multiply, quat_to_matrix
+from .model import (Channel, Clip, Node, Scene, Skin, Unsupported, _keyed_channel,
+                    _query_times, frame_times)
+from .rotations import (quat_conjugate, quat_from_euler, quat_from_matrix, quat_multiply,
+                        quat_to_matrix)
 
-__all__ = ["FbxError", "FbxCurve", "FbxChannel", "FbxClip", "FbxScene", "load", "load_bytes",
-           "TICKS_PER_SECOND"]
+__all__ = ["FbxError", "FbxCurve", "FbxChannel", "FbxClip", "FbxScene", "GltfExportRow",
+           "load", "load_bytes", "TICKS_PER_SECOND"]
 
 TICKS_PER_SECOND = 46186158000
 
@@ -892,6 +898,35 @@ class FbxScene(Scene):
                    tuple(state["clips"]), (), state["node_types"], state["conversion"],
                    state["pivots"], state["version"])
 
+    def for_gltf(self, clips=None, *, fps: float = 30.0) -> tuple:
+        """This scene as glTF can hold it: ``(scene, clips, report)``.
+
+        ``scene`` is a plain :class:`Scene` whose nodes are the FBX nodes
+        (same indices, rest transforms as translation, rotation, scale) under
+        one more root, ``"fbx_axes_and_units"`` (the last node: ``conversion``
+        as a transform), so that its ``world`` equals :meth:`world`. Each clip
+        (default: every clip with channels; clips without channels are left
+        out) keeps its curves as glTF keys where glTF expresses them exactly:
+        all-step curves as STEP, all-linear as LINEAR, linear and cubic
+        unweighted Bezier curves as CUBICSPLINE with per-key in/out tangents
+        (on the union of the X, Y, Z and layers' key times: a cubic split at
+        another component's key is still exact). Other channels are sampled
+        as LINEAR keys on the grid of frames at ``fps`` over the clip's span
+        plus every key time: Euler rotation curves that are not all steps
+        (their composed quaternion is not a glTF sampler), weighted tangents,
+        constant-next keys, steps mixed with other segments, non-constant
+        extrapolation inside the clip, and every channel of a node with
+        pivots or offsets or with a scale inheritance (RrSs, Rrs under a
+        non-uniform parent scale) that glTF lacks (then translation, rotation
+        and scale of its local matrix). ``report`` has one
+        :class:`GltfExportRow` per written channel with its largest
+        deviation. :func:`animcore.save` uses this for an FbxScene.
+        """
+        fps = float(fps)
+        if not (np.isfinite(fps) and fps > 0):
+            raise ValueError(f"FbxScene.for_gltf: fps is {fps!r} (must be a finite number > 0)")
+        return _for_gltf(self, clips, fps)
+
     def __repr__(self):
         return (f"FbxScene({len(self.nodes)} nodes, {len(self.skins)} skin(s), "
                 f"clips={[c.name for c in self.clips]}, version={self.version})")
@@ -911,6 +946,306 @@ def _componentwise(parent: np.ndarray, local: np.ndarray) -> np.ndarray:
                                 local[..., :3, 3]) + parent[..., :3, 3]
     out[..., 3, :] = (0.0, 0.0, 0.0, 1.0)
     return out
+
+
+# --------------------------------------------------------------- glTF export
+
+class GltfExportRow(NamedTuple):
+    """How one channel of an FBX clip went to glTF (see :meth:`FbxScene.for_gltf`).
+
+    ``clip`` and ``node`` are names, ``path`` the glTF path; ``interpolation``
+    the glTF sampler written; ``fps`` None when the channel is the file's
+    keys (exact to float32 rounding), else the frame rate of the grid it was
+    sampled on (frames from the clip's start to its stop, plus every key
+    time); ``keys`` the sampler's key count; ``deviation`` the largest
+    difference between the written sampler and the FBX channel, in the
+    channel's own units (file units for translation, radians of rotation
+    angle, scale factor, morph weight), measured at 8 points per interval of
+    the grid. ``reason`` says why a channel was sampled ("" when keyed).
+
+    Rows with ``path`` "world" give, per clip (``clip`` "" for the rest
+    pose), the largest distance between a node's world position in the
+    written scene and in the FBX scene (output units), on the same check
+    grid: it includes what no channel shows, such as the shear that FBX's
+    RrSs inheritance makes under a non-uniform parent scale and no glTF
+    node holds.
+    """
+
+    clip: str
+    node: str
+    path: str
+    interpolation: str
+    fps: Union[float, None]
+    keys: int
+    deviation: float
+    reason: str
+
+
+def _plain_inheritance(scene, pose, world, i) -> bool:
+    """Whether glTF's parent @ local gives node ``i``'s FBX world at the
+    times of ``pose`` and ``world``: inherit type RSrs, a root, or a parent
+    whose world scale (RrSs) or local scale (Rrs) is uniform there."""
+    pv, parent = scene.pivots[i], scene.nodes[i].parent
+    if pv.inherit == 1 or parent < 0:
+        return True
+    if pv.inherit == 2:
+        return bool(np.allclose(pose.scale[..., parent, :], 1.0, rtol=0, atol=1e-12))
+    lin = world[..., parent, :3, :3]
+    norms = np.linalg.norm(lin, axis=-2)
+    return bool(np.allclose(norms, norms[..., :1], rtol=1e-12, atol=0))
+
+
+def _has_pivots(pv) -> bool:
+    return any(np.any(v != 0) for v in (pv.rotation_offset, pv.rotation_pivot,
+                                        pv.scaling_offset, pv.scaling_pivot))
+
+
+def _keyed_reason(channel, clip) -> str:
+    """Why the FBX channel's layers are not glTF keys ("" when they are)."""
+    curves = [c for _, _, comps, _ in channel.curve.layers for c in comps if c is not None]
+    kinds = {k for c in curves for k in c.interpolation[:-1]}
+    if "constant_next" in kinds:
+        return "constant-next keys"
+    if channel.path == "rotation" and kinds - {"constant"}:
+        return "Euler rotation curves (their quaternion is no glTF sampler)"
+    if "constant" in kinds and kinds - {"constant"}:
+        return "step segments mixed with others"
+    for c in curves:
+        cubic = np.array([k == "cubic" for k in c.interpolation[:-1]], dtype=bool)
+        if np.any(c.right_weights[:-1][cubic] != 1.0 / 3.0) or \
+                np.any(c.next_left_weights[:-1][cubic] != 1.0 / 3.0):
+            return "weighted tangents"
+        if np.any(~np.isfinite(c.in_slopes)) or np.any(~np.isfinite(c.out_slopes)):
+            return "non-finite tangents"
+        if (c.times[0] > clip.start and c.pre != "constant") or \
+                (c.times[-1] < clip.stop and c.post != "constant"):
+            return f"{c.pre}/{c.post} extrapolation inside the clip"
+    if np.any(channel.times < 0):
+        return "key times before 0"
+    return ""
+
+
+def _composed_slopes(channel, t, side) -> np.ndarray:
+    """The time derivative of an FBX vector channel (layers combined as
+    :class:`_Composed` combines them) on one side of ``t``."""
+    composed = channel.curve
+    slope = None
+    for index, (weight, mode, comps, _) in enumerate(composed.layers):
+        layer = np.zeros(t.shape + (len(comps),))
+        for c, curve in enumerate(comps):
+            if curve is not None and curve.curve is not None:
+                layer[:, c] = curve.curve(t, 1, side=side)
+        if index == 0 or mode == "override":
+            slope = slope + weight * (layer - slope) if index else layer
+        else:
+            slope = slope + weight * layer
+    return slope / 100.0 if channel.path == "weights" else slope
+
+
+def _grid(clip, fps, times) -> np.ndarray:
+    """Frames at ``fps`` over the clip's span (and the keys' span), plus the key
+    times, none before 0, distinct in float32."""
+    lo = max(0.0, min(clip.start, float(times[0]) if len(times) else clip.start))
+    hi = max(lo, clip.stop, float(times[-1]) if len(times) else lo)
+    grid = np.concatenate([lo + frame_times(hi - lo, fps), times[times >= 0]])
+    grid = np.unique(grid)
+    keep = np.concatenate([[True], np.diff(grid.astype(np.float32)) > 0])
+    return grid[keep]
+
+
+def _deviation(path, exact, written) -> float:
+    if not len(exact):
+        return 0.0
+    if path == "rotation":
+        dot = np.abs(np.sum(exact * written, axis=-1)) / (
+            np.linalg.norm(exact, axis=-1) * np.linalg.norm(written, axis=-1))
+        return float(np.max(2.0 * np.arccos(np.clip(dot, -1.0, 1.0))))
+    return float(np.max(np.abs(exact - written)))
+
+
+def _dense(grid) -> np.ndarray:
+    """8 points per interval of ``grid`` (and its ends); an interval of one
+    float32 step (where a sampled jump is, and where no float32 time lies)
+    only its ends."""
+    if len(grid) < 2:
+        return np.asarray(grid, dtype=np.float64)
+    u = np.arange(8) / 8.0
+    step = np.diff(grid)
+    tiny = step <= 2.0 * np.spacing(np.abs(grid[1:]).astype(np.float32)).astype(np.float64)
+    inner = grid[:-1, None] + u * np.where(tiny, 0.0, step)[:, None]
+    inner = np.where(tiny[:, None] & (u > 0), np.nan, inner).reshape(-1)
+    return np.append(inner[np.isfinite(inner)], grid[-1])
+
+
+def _for_gltf(scene, clips, fps) -> tuple:
+    count = len(scene.nodes)
+    nodes = []
+    for node in scene.nodes:
+        local = node.matrix
+        children = node.children
+        nodes.append(Node(node.index, node.name, node.parent if node.parent >= 0 else count,
+                          children, local[:3, 3].copy(), node.rotation, node.scale, None,
+                          node.mesh, node.skin, node.weights, node.target_names))
+    rest_world = scene.world(None, np.zeros(1))
+    rest_pose = scene.pose(None, np.zeros(1))
+    for i in range(count):  # a rest pose whose inheritance glTF lacks: its nearest TRS
+        if not _plain_inheritance(scene, rest_pose, rest_world, i):
+            trs = _nearest_trs(_parent_inverse(scene, rest_world, i) @ rest_world[:, i])
+            nodes[i] = replace(nodes[i], translation=trs[0][0], rotation=trs[1][0],
+                               scale=trs[2][0])
+    roots = tuple(n.index for n in scene.nodes if n.parent < 0)
+    conversion = np.asarray(scene.conversion)
+    scale = float(np.cbrt(abs(np.linalg.det(conversion[:3, :3]))))
+    nodes.append(Node(count, "fbx_axes_and_units", -1, roots, conversion[:3, 3].copy(),
+                      quat_from_matrix(conversion[:3, :3] / scale), np.full(3, scale),
+                      None))
+    out_clips, report, worlds = [], [], []
+    chosen = scene.clips if clips is None else clips
+    for clip in ([chosen] if isinstance(chosen, Clip) else list(chosen)):
+        if not clip.channels:
+            continue
+        keyed_times = np.unique(np.concatenate([c.times for c in clip.channels]))
+        grid = _grid(clip, fps, keyed_times)
+        check = _dense(grid)
+        animated = {c.node for c in clip.channels if c.path != "weights"}
+        fbx_world = scene.world(clip, check)
+        fbx_pose = scene.pose(clip, check)
+        special = {i for i in range(count) if (i in animated and _has_pivots(scene.pivots[i]))
+                   or not _plain_inheritance(scene, fbx_pose, fbx_world, i)}
+        channels = []
+        for channel in clip.channels:
+            i, path = channel.node, channel.path
+            reason = ("pivots or offsets" if _has_pivots(scene.pivots[i]) else
+                      "scale inheritance glTF does not have") \
+                if i in special and path != "weights" else _keyed_reason(channel, clip)
+            if not reason:
+                times = np.asarray(channel.times, dtype=np.float64)
+                if not len(times):  # curve nodes without curves: their constant value
+                    times = np.array([max(0.0, clip.start)])
+                kinds = {k for _, _, comps, _ in channel.curve.layers for c in comps
+                         if c is not None for k in c.interpolation[:-1]}
+                values = channel.sample(times)
+                if kinds <= {"constant"}:
+                    interpolation, output = "STEP", values
+                elif kinds <= {"linear"}:
+                    interpolation, output = "LINEAR", values
+                else:
+                    interpolation = "CUBICSPLINE"
+                    left = _composed_slopes(channel, times, "left")
+                    right = _composed_slopes(channel, times, "right")
+                    output = np.stack([left, values, right], axis=1).reshape(-1, values.shape[1])
+                written = _keyed_channel(i, channel.node_name, path, times, output,
+                                         interpolation)
+                exact = channel.sample(check)
+                report.append(GltfExportRow(clip.name, channel.node_name, path, interpolation,
+                                            None, len(times),
+                                            _deviation(path, exact, written.sample(check)), ""))
+                channels.append(written)
+                continue
+            if i in special:
+                continue  # written below from the node's local matrices
+            own = _jump_grid(channel, grid)
+            values = channel.sample(own)
+            if path == "rotation":
+                values = _same_hemisphere(values)
+            written = _keyed_channel(i, channel.node_name, path, own, values, "LINEAR")
+            own_check = _dense(own)
+            report.append(GltfExportRow(clip.name, channel.node_name, path, "LINEAR", fps,
+                                        len(own), _deviation(path, channel.sample(own_check),
+                                                             written.sample(own_check)),
+                                        reason))
+            channels.append(written)
+        if special:
+            grid_world = scene.world(clip, grid)
+            for i in sorted(special):
+                pv, name = scene.pivots[i], scene.nodes[i].name
+                reason = "pivots or offsets" if _has_pivots(pv) else \
+                    "scale inheritance glTF does not have"
+                # the local TRS glTF needs below the parent's world (its world's nearest
+                # TRS where FBX's inheritance gives a shear no TRS holds)
+                exact = [_nearest_trs(_parent_inverse(scene, w, i) @ w[:, i])
+                         for w in (grid_world, fbx_world)]
+                for k, path in enumerate(("translation", "rotation", "scale")):
+                    values = exact[0][k]
+                    if path == "rotation":
+                        values = _same_hemisphere(values)
+                    written = _keyed_channel(i, name, path, grid, values, "LINEAR")
+                    report.append(GltfExportRow(
+                        clip.name, name, path, "LINEAR", fps, len(grid),
+                        _deviation(path, exact[1][k], written.sample(check)), reason))
+                    channels.append(written)
+        out_clips.append(Clip(clip.name, clip.duration, tuple(channels), clip.unsupported))
+        worlds.append((clip, out_clips[-1], check, fbx_world))
+    out = Scene(tuple(nodes), ((count,),), 0, scene.skins, tuple(out_clips))
+    error = out.world(None, np.zeros(1))[..., :count, :3, 3] - rest_world[..., :3, 3]
+    report.append(GltfExportRow("", "", "world", "", None, 1,
+                                float(np.max(np.linalg.norm(error, axis=-1), initial=0.0)),
+                                "rest pose world positions of every node"))
+    for clip, written, check, fbx_world in worlds:  # the whole rig, in the output units
+        error = out.world(written, check)[..., :count, :3, 3] - fbx_world[..., :3, 3]
+        report.append(GltfExportRow(clip.name, "", "world", "", fps, len(check),
+                                    float(np.max(np.linalg.norm(error, axis=-1))),
+                                    "world positions of every node"))
+    return out, tuple(out_clips), tuple(report)
+
+
+def _parent_inverse(scene, world, i) -> np.ndarray:
+    """The inverse of node ``i``'s parent world (the axis and unit conversion
+    for a root), per time."""
+    parent = scene.nodes[i].parent
+    return np.linalg.inv(world[:, parent] if parent >= 0 else scene.conversion)
+
+
+def _nearest_trs(m) -> tuple:
+    """Translation, rotation and scale of matrices ``(T, 4, 4)``: the polar
+    decomposition's rotation (a column negated on a mirror) and the scales
+    along its axes; exact for matrices without shear."""
+    lin = m[:, :3, :3]
+    u, _, vt = np.linalg.svd(lin)
+    rot = u @ vt
+    mirror = np.linalg.det(rot) < 0
+    rot[mirror, :, 0] *= -1.0
+    scale = np.einsum("tji,tji->ti", rot, lin)
+    return m[:, :3, 3].copy(), quat_from_matrix(rot), scale
+
+
+def _jump_grid(channel, grid) -> np.ndarray:
+    """``grid`` plus, around each key of a step segment, the float32 times
+    just before and after it (so a LINEAR sampler jumps within one float32
+    step, as the FBX curve does at the key)."""
+    keys = [np.zeros(0)]
+    for _, _, comps, _ in channel.curve.layers:
+        for c in comps:
+            if c is None:
+                continue
+            steps = np.flatnonzero([k.startswith("constant") for k in c.interpolation[:-1]])
+            keys += [c.times[steps], c.times[steps + 1]]
+            period = c.times[-1] - c.times[0]
+            if period > 0 and (c.pre not in ("constant", "keep_slope") or
+                               c.post not in ("constant", "keep_slope")):
+                # the seams of repeated cycles, where a curve whose ends differ jumps
+                k = np.arange(np.floor((grid[0] - c.times[0]) / period),
+                              np.ceil((grid[-1] - c.times[0]) / period) + 1)
+                keys.append(c.times[0] + k * period)
+    keys = np.concatenate(keys)
+    if not keys.size:
+        return grid
+    k32 = keys.astype(np.float32)
+    near = np.concatenate([np.nextafter(k32, np.float32(-np.inf)),
+                           np.nextafter(k32, np.float32(np.inf))]).astype(np.float64)
+    near = near[(near >= grid[0]) & (near <= grid[-1])]
+    out = np.unique(np.concatenate([grid, near]))
+    keep = np.concatenate([[True], np.diff(out.astype(np.float32)) > 0])
+    return out[keep]
+
+
+def _same_hemisphere(q: np.ndarray) -> np.ndarray:
+    """Quaternion samples with each one's sign flipped to lie within 90
+    degrees of the one before (so that glTF's slerp takes the short way)."""
+    q = np.array(q, dtype=np.float64)
+    flip = np.sum(q[1:] * q[:-1], axis=-1) < 0
+    sign = np.concatenate([[1.0], np.where(np.cumsum(flip) % 2, -1.0, 1.0)])
+    return q * sign[:, None]
 
 
 # ---------------------------------------------------------------------- scene

@@ -35,6 +35,7 @@ def load(path, **options) -> Scene:
     path : str or os.PathLike
         The file; its suffix (any case) picks the reader: ``.gltf``/``.glb``
         (:func:`animcore.gltf.load_scene`), ``.bvh`` (:func:`animcore.bvh.load`),
+        ``.fbx`` (:func:`animcore.fbx.load`),
         ``.usd``/``.usda``/``.usdc``/``.usdz`` (:func:`animcore.usd.load`,
         needs usd-core).
     **options
@@ -82,15 +83,44 @@ def load(path, **options) -> Scene:
     return scene
 
 
-def save(path, scene: Scene, clips=None, **options) -> None:
+def save(path, scene: Scene, clips=None, **options):
     """Write a scene's rig and clips as glTF 2.0 (``.gltf`` or ``.glb``).
 
     ``clips`` (default: ``scene.clips``) picks what to write; ``options``
     (``fps``, ``embed``) go to :func:`animcore.gltf.save`, which documents
     what glTF can hold. ``load(path)`` reads the file back.
+
+    A scene read from FBX (:class:`animcore.fbx.FbxScene`) is first turned
+    into what glTF holds by :meth:`~animcore.fbx.FbxScene.for_gltf`
+    (``fps``, default 30, is the grid of the channels glTF cannot express
+    as keys); clips without channels are left out. Then ``save`` returns
+    that report (a tuple of :class:`animcore.fbx.GltfExportRow`: clip, node,
+    path, sampler, grid, keys, largest deviation, reason) and, when a
+    channel was sampled, warns (``GltfWarning``) with the count of sampled
+    channels and the largest deviation of each path. For other scenes it
+    returns None.
     """
     from . import gltf
 
     if not isinstance(scene, Scene):
         raise ValueError(f"save: scene must be an animcore Scene, got {type(scene).__name__}")
-    gltf.save(path, scene.clips if clips is None else clips, scene=scene, **options)
+    convert = getattr(scene, "for_gltf", None)
+    if convert is None:
+        gltf.save(path, scene.clips if clips is None else clips, scene=scene, **options)
+        return None
+    fps = options.pop("fps", None)
+    plain, chosen, report = convert(clips, fps=30.0 if fps is None else fps)
+    gltf.save(path, chosen, scene=plain, **options)
+    sampled = [row for row in report if row.fps is not None]
+    if sampled:
+        worst = {}
+        for row in sampled:
+            if row.deviation >= worst.get(row.path, (-1.0, None))[0]:
+                worst[row.path] = (row.deviation, row)
+        text = "; ".join(f"{path} {dev:.3g} ({row.clip!r} {row.node!r}, {row.reason})"
+                         for path, (dev, row) in sorted(worst.items()))
+        import warnings
+        warnings.warn(f"save: {len(sampled)} FBX channel(s) glTF cannot express as keys were "
+                      f"sampled at {sampled[0].fps:g} fps plus their key times; largest "
+                      f"deviation per path: {text}", gltf.GltfWarning, stacklevel=2)
+    return report

@@ -367,3 +367,264 @@ def test_bad_arguments(kwargs, match):
 def test_not_fbx():
     with pytest.raises(fbx.FbxError, match="line 1"):
         fbx.load_bytes(b"\x89PNG\r\n")
+
+
+# ------------------------------------------------------------ glTF export
+
+def _saved(name, tmp_path):
+    """An FBX file saved by animcore.save and read back by the glTF reader."""
+    import warnings
+
+    from animcore import gltf
+    scene = fbx.load(FILES / name)
+    out = tmp_path / (name + ".glb")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = animcore.save(out, scene)
+    return scene, gltf.load_scene(out), report
+
+
+def _query_times(clip, rng):
+    keys = np.unique(np.concatenate([c.times for c in clip.channels]))
+    lo = max(0.0, min(clip.start, keys[0]))
+    hi = max(clip.stop, keys[-1])
+    return np.concatenate([keys[keys >= 0], rng.uniform(lo, hi, 40)])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_saved_gltf_world_matches_fbx_world(name, tmp_path):
+    """save -> glTF reader -> Scene.world equals the FBX reader's world at key
+    times and random times, within the deviation the report states for the
+    clip (plus float32 rounding: glTF stores times and values as float32)."""
+    scene, saved, report = _saved(name, tmp_path)
+    animated = [c for c in scene.clips if c.channels]
+    assert [c.name for c in saved.clips] == [c.name for c in animated]
+    assert saved.joint_names[:len(scene.nodes)] == tuple(scene.joint_names) or \
+        list(saved.joint_names[:len(scene.nodes)]) == scene.joint_names
+    rng = np.random.default_rng(29)
+    count = len(scene.nodes)
+    rest = scene.world(None, 0.0)
+    (row,) = [r for r in report if r.clip == "" and r.path == "world"]
+    error = np.linalg.norm(saved.world(None, 0.0)[:count, :3, 3] - rest[:, :3, 3], axis=-1)
+    assert error.max() <= 1.25 * row.deviation + 2e-6 * rig_size(rest)
+    if name != "motionbuilder_sausage_rrss_7700_binary.fbx":  # RrSs under scale 2, 1, 1
+        np.testing.assert_allclose(saved.world(None, 0.0)[:count], rest, rtol=0,
+                                   atol=2e-6 * rig_size(rest))
+    for clip, written in zip(animated, saved.clips):
+        (row,) = [r for r in report if r.clip == clip.name and r.path == "world"]
+        # times as glTF holds them (float32), where a reader evaluates it
+        t = _query_times(clip, rng).astype(np.float32).astype(np.float64)
+        got = saved.world(written, t)[:, :count]
+        # float32 key times move a jump (a step, a cycle seam) and a key's own value by
+        # up to 1e-7 s: the FBX world at t, within 1e-6 s of it, or at a key that close
+        keys = np.unique(np.concatenate([c.times for c in clip.channels]))
+        nearest = keys[np.argmin(np.abs(t[:, None] - keys[None, :]), axis=1)]
+        snapped = np.where(np.abs(nearest - t) < 1e-6, nearest, t)
+        errors = []
+        for moved in (t, t - 1e-6, t + 1e-6, snapped):
+            expected = scene.world(clip, moved)
+            errors.append(np.linalg.norm(got[..., :3, 3] - expected[..., :3, 3],
+                                         axis=-1).max(axis=-1))
+        size = rig_size(expected)
+        error = np.min(errors, axis=0).max()
+        assert error <= 1.25 * row.deviation + 2e-6 * size, (clip.name, error, row)
+        if all(r.fps is None for r in report if r.clip == clip.name and r.path != "world"):
+            assert row.deviation <= 1e-9 * size  # every channel kept as keys
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if META["files"][n]["stacks"]])
+def test_keyed_channels_are_exact_to_float32(name, tmp_path):
+    """Channels the report lists as keys (no grid) give the FBX channel's
+    values at any time, to float32 rounding of values and key times."""
+    scene, saved, report = _saved(name, tmp_path)
+    rng = np.random.default_rng(7)
+    for clip, written in zip([c for c in scene.clips if c.channels], saved.clips):
+        for row in (r for r in report if r.clip == clip.name and r.fps is None and
+                    r.path != "world"):
+            source = clip.channel(row.node, row.path)
+            channel = written.channel(row.node, row.path)
+            assert channel.interpolation == row.interpolation
+            t = _query_times(clip, rng)
+            # away from steps' jumps, where float32 key times move the jump
+            step = t[:, None] - source.times[None, :]
+            t = t[np.all(np.abs(step) > 1e-6, axis=1)] if row.interpolation == "STEP" else t
+            a, b = source.sample(t), channel.sample(t)
+            if row.path == "rotation":
+                b = b * np.sign(np.sum(a * b, axis=-1))[:, None]
+            scale = max(1.0, float(np.abs(a).max()))
+            np.testing.assert_allclose(b, a, rtol=0, atol=2e-6 * scale, err_msg=str(row))
+            assert row.deviation <= 1e-9 * scale
+
+
+def test_save_keeps_cubic_blend_shape_curves_and_samples_euler_rotations(tmp_path):
+    _, saved, report = _saved("maya_blend_shape_cube_7100_ascii.fbx", tmp_path)
+    (row,) = [r for r in report if r.path == "weights"]
+    assert row.interpolation == "CUBICSPLINE" and row.fps is None and row.reason == ""
+    _, _, report = _saved("walk.fbx", tmp_path)
+    rotations = [r for r in report if r.path == "rotation"]
+    assert rotations and all(r.fps == 30.0 and r.interpolation == "LINEAR" and
+                             "Euler" in r.reason for r in rotations)
+    weighted = [r for r in report if r.reason == "weighted tangents"]
+    assert weighted and all(r.deviation > 0 for r in weighted)
+
+
+@pytest.mark.filterwarnings("ignore:.*animcore does not evaluate")
+def test_save_warns_with_the_largest_deviation(tmp_path):
+    from animcore import gltf
+    scene = fbx.load(FILES / "walk.fbx")
+    with pytest.warns(gltf.GltfWarning, match=r"sampled at 60 fps.*rotation [0-9.e-]+ "):
+        report = animcore.save(tmp_path / "walk.gltf", scene, fps=60)
+    assert {r.fps for r in report if r.reason and r.path != "world"} == {60.0}
+    with pytest.raises(ValueError, match="fps"):
+        scene.for_gltf(fps=0)
+
+
+# ------------------------------------------------------------------ layers
+
+LAYERED = ASCII_HEADER + """Objects:  {
+    Model: 1, "Model::hip", "Null" {
+    }
+    AnimationStack: 10, "AnimStack::Take", "" {
+        Properties70:  {
+            P: "LocalStop", "KTime", "Time", "",46186158000
+        }
+    }
+    AnimationLayer: 20, "AnimLayer::Base", "" {
+    }
+    AnimationLayer: 21, "AnimLayer::Over", "" {
+        Properties70:  {
+            P: "Weight", "Number", "", "A",50
+            P: "BlendMode", "enum", "", "",1
+        }
+    }
+    AnimationLayer: 22, "AnimLayer::Add", "" {
+        Properties70:  {
+            P: "Weight", "Number", "", "A",25
+            P: "BlendMode", "enum", "", "",0
+        }
+    }
+    AnimationCurveNode: 30, "AnimCurveNode::T", "" {
+    }
+    AnimationCurveNode: 31, "AnimCurveNode::T", "" {
+    }
+    AnimationCurveNode: 32, "AnimCurveNode::T", "" {
+    }
+    AnimationCurve: 40, "AnimCurve::", "" {
+        KeyTime: *2 {
+            a: 0,46186158000
+        }
+        KeyValueFloat: *2 {
+            a: 0,10
+        }
+        KeyAttrFlags: *1 {
+            a: 4
+        }
+        KeyAttrDataFloat: *4 {
+            a: 0,0,0,0
+        }
+        KeyAttrRefCount: *1 {
+            a: 2
+        }
+    }
+    AnimationCurve: 41, "AnimCurve::", "" {
+        KeyTime: *2 {
+            a: 0,46186158000
+        }
+        KeyValueFloat: *2 {
+            a: 20,0
+        }
+        KeyAttrFlags: *1 {
+            a: 4
+        }
+        KeyAttrDataFloat: *4 {
+            a: 0,0,0,0
+        }
+        KeyAttrRefCount: *1 {
+            a: 2
+        }
+    }
+    AnimationCurve: 42, "AnimCurve::", "" {
+        KeyTime: *2 {
+            a: 0,46186158000
+        }
+        KeyValueFloat: *2 {
+            a: 4,4
+        }
+        KeyAttrFlags: *1 {
+            a: 4
+        }
+        KeyAttrDataFloat: *4 {
+            a: 0,0,0,0
+        }
+        KeyAttrRefCount: *1 {
+            a: 2
+        }
+    }
+}
+Connections:  {
+    C: "OO",1,0
+    C: "OO",20,10
+    C: "OO",21,10
+    C: "OO",22,10
+    C: "OO",30,20
+    C: "OO",31,21
+    C: "OO",32,22
+    C: "OP",30,1,"Lcl Translation"
+    C: "OP",31,1,"Lcl Translation"
+    C: "OP",32,1,"Lcl Translation"
+    C: "OP",40,30,"d|X"
+    C: "OP",41,31,"d|X"
+    C: "OP",42,32,"d|X"
+}
+"""
+
+
+def test_override_and_additive_layers_with_weights_below_one(tmp_path):
+    """MotionBuilder's layer blending, derived by hand: base 10 t; an override
+    layer 20 - 20 t at 50 % gives 0.5 * 10 t + 0.5 * (20 - 20 t) = 10 - 5 t;
+    an additive layer 4 at 25 % adds 1: x(t) = 11 - 5 t. Saved as glTF, the
+    three linear layers are one LINEAR sampler with the same values."""
+    scene = fbx.load_bytes(LAYERED.encode())
+    (clip,) = scene.clips
+    assert [(name, weight, mode) for name, weight, mode, _ in clip.layers] == [
+        ("Base", 1.0, "additive"), ("Over", 0.5, "override"), ("Add", 0.25, "additive")]
+    t = np.array([0.0, 0.25, 0.5, 1.0])
+    x = clip.channel("hip", "translation").sample(t)[:, 0]
+    np.testing.assert_allclose(x, 11.0 - 5.0 * t, rtol=0, atol=1e-12)
+    # world: centimetres (no UnitScaleFactor) to metres
+    np.testing.assert_allclose(scene.world(clip, t)[:, 0, 0, 3], (11.0 - 5.0 * t) / 100,
+                               atol=1e-14)
+    from animcore import gltf
+    report = animcore.save(tmp_path / "layers.glb", scene)
+    (row,) = [r for r in report if r.path == "translation"]
+    assert row.interpolation == "LINEAR" and row.fps is None
+    saved = gltf.load_scene(tmp_path / "layers.glb")
+    np.testing.assert_allclose(saved.world(saved.clips[0], t)[:, 0, 0, 3],
+                               (11.0 - 5.0 * t) / 100, atol=1e-7)
+
+
+def test_extrapolation_repeat_counts_are_read():
+    """Every curve of the Maya extrapolation file stores Repetition -1
+    (unbounded; counted here in the raw bytes); a finite count written in an
+    ASCII file is read as it stands."""
+    raw = (FILES / "maya_extrapolate_cube_7700_binary.fbx").read_bytes()
+    at, counts = 0, []
+    while (at := raw.find(b"\x0aRepetitionI", at) + 1) > 0:
+        counts.append(struct.unpack_from("<i", raw, at + 11)[0])
+    scene = fbx.load(FILES / "maya_extrapolate_cube_7700_binary.fbx")
+    curves = [c for ch in scene.clips[0].channels for c in ch.curves if c is not None]
+    assert counts and set(counts) == {-1}
+    assert all(c.repetitions == (-1, -1) for c in curves)
+    text = LAYERED.replace('''            a: 2
+        }
+    }
+    AnimationCurve: 41''', '''            a: 2
+        }
+        Post-Extrapolation:  {
+            Type: 82
+            Repetition: 3
+        }
+    }
+    AnimationCurve: 41''')
+    curve = fbx.load_bytes(text.encode()).clips[0].channel("hip", "translation").curves[0]
+    assert curve.post == "repetition" and curve.repetitions == (-1, 3)
