@@ -69,6 +69,29 @@ def test_reduce_keys_step():
     np.testing.assert_array_equal(reduced(t), curve(t))
 
 
+def test_reduce_keys_step_reaches_its_limit_at_the_next_key():
+    """A step held up to a key of a continuous original differs from it by
+    the whole rise at that key (0.5 here), more than the tolerance, although
+    every check point before the key is within it (0.475 at 1.95)."""
+    curve = animcore.Curve([0.0, 1.0, 2.0], [0.0, 0.0, 0.5], interpolation="linear")
+    reduced = reduce_keys(curve, 0.49, interpolation="step")
+    t = np.linspace(0.0, 2.0, 20001)[:-1]
+    assert np.abs(reduced(t) - curve(t)).max() <= 0.49
+    assert len(reduced) == 3
+
+
+def test_reduce_keys_fitted_tangents_keep_the_bound_between_check_points():
+    """Samples of a sine keyed linearly: cubic keys with fitted end tangents
+    need far fewer keys than lines, and the bound holds at 10^5 times."""
+    times = np.arange(121.0)
+    curve = animcore.Curve(times, np.sin(times / 9.0), interpolation="linear")
+    cubic = reduce_keys(curve, 1e-3, interpolation="cubic")
+    linear = reduce_keys(curve, 1e-3, interpolation="linear")
+    assert len(cubic) < 0.7 * len(linear)
+    t = np.random.default_rng(5).uniform(0, 120, 100_000)
+    assert np.abs(cubic(t) - curve(t)).max() <= 1e-3
+
+
 @pytest.mark.parametrize("interpolation", ["auto", "linear", "cubic"])
 def test_reduce_keys_dense_bound_on_a_cubic_curve(interpolation):
     rng = np.random.default_rng(0)
@@ -467,7 +490,7 @@ def test_blender_decimate_margin_holds_only_at_the_sampled_frames(decimate_runs)
     over = [r for r in decimate_runs if r["dense_error_input"] > r["margin"] * (1 + 1e-6)]
     over_frames = [r for r in decimate_runs if r["frame_error"] > r["margin"] * (1 + 1e-6)]
     ratio = max(r["dense_error_input"] / r["margin"] for r in decimate_runs)
-    assert len(over) >= 30 and ratio > 3
+    assert len(over) >= 25 and ratio > 3  # 30 of 124 runs, up to 10x
     assert len(over_frames) < len(over)
     # against the linear interpolation of the samples, more still
     assert sum(r["dense_error_linear"] > r["margin"] for r in decimate_runs) > len(over)
@@ -478,11 +501,12 @@ def _dense_error(result, reference, run, rng):
     return np.abs(result(t) - reference(t)).max()
 
 
-def decimate_comparison(runs):
+def decimate_comparison(runs, linear_reference=False):
     """Per run: Blender's keys and dense error, animcore's keys and dense
     error at Blender's dense error and at Blender's margin (reference: the
-    given F-curve), and at Blender's dense error against the linear
-    interpolation of the samples (reference: that interpolation)."""
+    given F-curve); with ``linear_reference``, also at Blender's dense error
+    against the linear interpolation of the samples (reference: that
+    interpolation)."""
     rng = np.random.default_rng(32)
     rows = []
     for run in runs:
@@ -490,41 +514,48 @@ def decimate_comparison(runs):
         tol = max(run["dense_error_input"], floor)
         at_error = reduce_keys(run["given"], tol)
         at_margin = reduce_keys(run["given"], run["margin"])
-        linear = animcore.Curve(run["frames"], run["samples"], interpolation="linear")
-        tol_lin = max(run["dense_error_linear"], floor)
-        at_linear = reduce_keys(linear, tol_lin)
-        rows.append(dict(
-            source=run["source"], margin=run["margin"], blender=run["keys"],
-            blender_error=run["dense_error_input"], tol=tol, keys=len(at_error),
-            error=_dense_error(at_error, run["given"], run, rng),
-            keys_margin=len(at_margin),
-            error_margin=_dense_error(at_margin, run["given"], run, rng),
-            tol_linear=tol_lin, keys_linear=len(at_linear),
-            error_linear=_dense_error(at_linear, linear, run, rng)))
+        row = dict(source=run["source"], margin=run["margin"], blender=run["keys"],
+                   blender_error=run["dense_error_input"], tol=tol, keys=len(at_error),
+                   error=_dense_error(at_error, run["given"], run, rng),
+                   keys_margin=len(at_margin),
+                   error_margin=_dense_error(at_margin, run["given"], run, rng))
+        if linear_reference:
+            linear = animcore.Curve(run["frames"], run["samples"], interpolation="linear")
+            row["tol_linear"] = max(run["dense_error_linear"], floor)
+            at_linear = reduce_keys(linear, row["tol_linear"])
+            row["keys_linear"] = len(at_linear)
+            row["error_linear"] = _dense_error(at_linear, linear, run, rng)
+        rows.append(row)
     return rows
 
 
 def test_fewer_keys_than_blender_decimate_at_equal_dense_error(decimate_runs):
     rows = decimate_comparison(decimate_runs)
-    for r in rows:  # the bound holds everywhere checked
+    for r in rows:  # the bound holds on 20 points per frame and 10^4 random times
         assert r["error"] <= r["tol"] * (1 + 1e-9), r["source"]
         assert r["error_margin"] <= r["margin"] * (1 + 1e-9), r["source"]
-        assert r["error_linear"] <= r["tol_linear"] * (1 + 1e-9), r["source"]
     blender = sum(r["blender"] for r in rows)
-    ours = sum(r["keys"] for r in rows)
-    # aggregate, at Blender's own dense error: 3181 keys against Blender's 3506
-    assert ours < 0.95 * blender
-    # per run it holds on most; where it does not, by at most 2 keys
-    assert sum(r["keys"] <= r["blender"] for r in rows) >= 0.8 * len(rows)
+    # aggregate, at Blender's own dense error: 2637 keys against Blender's 3506
+    assert sum(r["keys"] for r in rows) <= 0.8 * blender
+    # per run: no more keys on 119 of 124; on the others at most 2 more
+    assert sum(r["keys"] <= r["blender"] for r in rows) >= 0.95 * len(rows)
     assert max(r["keys"] - r["blender"] for r in rows) <= 2
-    # at Blender's margin (which Blender itself exceeds between frames)
-    assert sum(r["keys_margin"] for r in rows) < blender
-    # against the linear interpolation as reference
-    assert sum(r["keys_linear"] for r in rows) < blender
+    # at Blender's margin, which animcore's result keeps everywhere and Blender's
+    # does not: 2688 keys
+    assert sum(r["keys_margin"] for r in rows) <= 0.8 * blender
 
 
-if __name__ == "__main__":  # the comparison table: python tests/test_reduce.py
-    table = decimate_comparison(_decimate_runs())
+def test_fewer_keys_than_blender_decimate_against_the_linear_reference(decimate_runs):
+    """The other reference: the linear interpolation of the samples, with
+    tolerance = Blender's dense error against it (one run in four, to stay fast)."""
+    rows = decimate_comparison(decimate_runs[::4], linear_reference=True)
+    for r in rows:
+        assert r["error_linear"] <= r["tol_linear"] * (1 + 1e-9), r["source"]
+    assert sum(r["keys_linear"] for r in rows) < 0.7 * sum(r["blender"] for r in rows)
+
+
+if __name__ == "__main__":  # the comparison table: PYTHONPATH=. python tests/test_reduce.py
+    table = decimate_comparison(_decimate_runs(), linear_reference=True)
     for r in table:
         print(f"{r['source'][:40]:40s} margin {r['margin']:<7.2g} blender {r['blender']:4d} "
               f"err {r['blender_error']:<9.3g} animcore {r['keys']:4d} err {r['error']:<9.3g}"
