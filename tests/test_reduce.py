@@ -490,7 +490,7 @@ def test_blender_decimate_margin_holds_only_at_the_sampled_frames(decimate_runs)
     over = [r for r in decimate_runs if r["dense_error_input"] > r["margin"] * (1 + 1e-6)]
     over_frames = [r for r in decimate_runs if r["frame_error"] > r["margin"] * (1 + 1e-6)]
     ratio = max(r["dense_error_input"] / r["margin"] for r in decimate_runs)
-    assert len(over) >= 25 and ratio > 3  # 30 of 124 runs, up to 10x
+    assert len(over) >= 25 and ratio > 3  # 32 of 124 runs, up to 10x (27 at the frames)
     assert len(over_frames) < len(over)
     # against the linear interpolation of the samples, more still
     assert sum(r["dense_error_linear"] > r["margin"] for r in decimate_runs) > len(over)
