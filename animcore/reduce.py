@@ -5,10 +5,11 @@ reports: per joint, the largest distance between two poses' world positions
 of virtual points ``shell`` along each local axis (+-x, +-y, +-z).
 :func:`reduce_keys` keeps as few keys of a curve as it can while the result
 stays within a tolerance of the original on a dense check (20 points per
-original key interval, every original key included): for linear and step
-originals, whose difference to a linear or step result is piecewise linear
-between the original keys, that check is a proof; for cubic ones it is a
-check. :func:`reduce_clip` does it for every channel of a clip with a budget
+original key interval, every original key included): where the difference
+is piecewise linear between those points (a linear or step result of a
+linear or step original) that check is a proof; elsewhere each local maximum
+of the difference on the check is refined by zooming in on it, so that the
+bound holds between the check's points too. :func:`reduce_clip` does it for every channel of a clip with a budget
 per joint down the hierarchy, then verifies :func:`clip_error` densely.
 
 Units: ``tolerance`` and ``shell`` are in the scene's length units (glTF:
@@ -131,17 +132,67 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     kinds = ("step", "linear", "cubic") if interpolation == "auto" else (interpolation,)
     limit = tolerance * (1 - 1e-9)
 
-    def error(kind, i, j):
-        a, b = DENSE * i, DENSE * j
-        if kind == "step":  # holds values[i] up to, not at, key j
-            return np.abs(values[i] - dense[a:b]).max(initial=0.0)
+    # for linear and step originals the difference is piecewise linear between
+    # the grid's key times, so its maximum is on the grid; for other originals
+    # the grid's local maxima are refined (_refined_error)
+    piecewise_linear = all(_original_kind(curve, k) != "cubic" for k in range(len(times) - 1))
+
+    def predict(kind, i, j, t, v0=None, v1=None):
+        if kind == "step":
+            return np.broadcast_to(values[i], (len(t), values.shape[1]))
         h = times[j] - times[i]
-        elapsed = (grid[a:b + 1] - times[i])[:, None]
+        elapsed = (t - times[i])[:, None]
         if kind == "linear":
-            pred = values[i] + (elapsed / h) * (values[j] - values[i])
-        else:  # the one Hermite segment, per-second velocities
-            pred = hermite(values[i], values[j], vout[i], vin[j], h, np.minimum(elapsed, h))[0]
-        return np.abs(pred - dense[a:b + 1]).max(initial=0.0)
+            return values[i] + (elapsed / h) * (values[j] - values[i])
+        # the one Hermite segment, per-second velocities
+        return hermite(values[i], values[j], v0, v1, h, np.minimum(elapsed, h))[0]
+
+    def measured(kind, err, pred):
+        """The error on the grid, its local maxima refined unless it is
+        piecewise linear between grid points (a linear or step result of a
+        linear or step original)."""
+        worst = err.max(initial=0.0)
+        if (piecewise_linear and kind != "cubic") or worst > limit:
+            return worst
+        return _refined_error(curve, pred, grid[a_b[0]:a_b[0] + len(err)], err, 0.5 * limit)
+
+    a_b = [0, 0]
+    starts = {0: vout[0]}  # velocity leaving each kept key (continuous after a cubic)
+    ends = {}  # (i, j) -> velocity arriving at j of an accepted cubic segment
+
+    def start_of(i):
+        if i not in starts:  # the accepted segment into i is the last one tried;
+            # none: the original segment (the greedy's fallback), velocities kept
+            into = [p for (p, q) in chosen if q == i]
+            cubic = into and chosen[(max(into), i)] == "cubic"
+            starts[i] = ends[(max(into), i)] if cubic else vout[i]
+        return starts[i]
+
+    def error(kind, i, j):
+        a, b = a_b[0], a_b[1] = DENSE * i, DENSE * j
+        if kind == "step":  # holds values[i] up to, not at, key j; where the
+            # original is continuous at key j, its value there is the step's limit
+            end = b if _original_kind(curve, j - 1) == "step" else b + 1
+            err = np.abs(values[i] - dense[a:end]).max(axis=1)
+            return measured(kind, err, lambda x: predict(kind, i, j, x))
+        t = grid[a:b + 1]
+        if kind == "linear":
+            err = np.abs(predict(kind, i, j, t) - dense[a:b + 1]).max(axis=1)
+            return measured(kind, err, lambda x: predict(kind, i, j, x))
+        v0 = start_of(i)
+        for v1 in (vin[j], None):  # the original's velocity at j, else a fitted one
+            if v1 is None:
+                v1 = _feasible_velocity(predict(kind, i, j, t, v0, np.zeros_like(v0)),
+                                        dense[a:b + 1], t - times[i], times[j] - times[i],
+                                        limit)
+                if v1 is None:
+                    break
+            err = np.abs(predict(kind, i, j, t, v0, v1) - dense[a:b + 1]).max(axis=1)
+            worst = measured(kind, err, lambda x: predict(kind, i, j, x, v0, v1))
+            if worst <= limit:
+                ends[(i, j)] = v1
+                return worst
+        return worst
 
     chosen = {}
 
@@ -160,12 +211,65 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         new_values = new_values[:, 0]
     velocities = {}
     if "cubic" in segments:
-        velocities = dict(in_velocities=vin[keep].reshape(new_values.shape),
-                          out_velocities=vout[keep].reshape(new_values.shape))
+        # a fitted velocity is the in and out velocity of its key, except
+        # before an original segment kept as it is (its own velocities)
+        fitted = [chosen.get((i, j)) == "cubic" for i, j in zip(kept, kept[1:])]
+        v_in = [vin[kept[0]]] + [ends[(i, j)] if f else vin[j]
+                                 for i, j, f in zip(kept, kept[1:], fitted)]
+        v_out = [start_of(i) if f else vout[i] for i, f in zip(kept, fitted)] + [vout[kept[-1]]]
+        velocities = dict(in_velocities=np.array(v_in).reshape(new_values.shape),
+                          out_velocities=np.array(v_out).reshape(new_values.shape))
     if len(set(segments)) == 1:
         segments = segments[0]
     return Curve(times[keep], new_values, interpolation=segments, before=curve.before,
                  after=curve.after, **velocities)
+
+
+def _feasible_velocity(base: np.ndarray, target: np.ndarray, elapsed: np.ndarray,
+                       h: float, limit: float):
+    """Per channel, an end velocity v of a Hermite segment with
+    ``|target - base - v * h11(u) * h| <= limit`` at every point (``base`` is
+    the segment with v = 0): the middle of the interval where every point's
+    condition holds, or None when that interval is empty."""
+    u = np.minimum(elapsed / h, 1.0)
+    basis = ((u ** 3 - u ** 2) * h)[:, None]  # h11(u) * h, negative inside
+    resid = target - base
+    free = basis[:, 0] != 0.0
+    if (np.abs(resid[~free]) > limit).any():
+        return None
+    bound_a = (resid[free] - limit) / basis[free]
+    bound_b = (resid[free] + limit) / basis[free]
+    lo = np.minimum(bound_a, bound_b).max(axis=0, initial=-np.inf)
+    hi = np.maximum(bound_a, bound_b).min(axis=0, initial=np.inf)
+    if not (lo <= hi).all():
+        return None
+    return np.where(np.isfinite(lo) & np.isfinite(hi), 0.5 * (lo + hi),
+                    np.where(np.isfinite(lo), lo, np.where(np.isfinite(hi), hi, 0.0)))
+
+
+def _refined_error(curve: Curve, predict, grid: np.ndarray, err: np.ndarray,
+                   floor: float) -> float:
+    """The largest error between ``predict(t)`` and ``curve(t)`` on the closed
+    range of ``grid``, given its values ``err`` on the grid: each local
+    maximum of ``err`` above ``floor`` is refined by zooming in, six times, on
+    the best of 9 points of the bracket around it (to 1/4**6 of the two grid
+    steps), all brackets at once."""
+    worst = float(err.max(initial=0.0))
+    inner = np.flatnonzero((err[1:-1] >= err[:-2]) & (err[1:-1] >= err[2:])
+                           & (err[1:-1] > floor)) + 1
+    if inner.size == 0:
+        return worst
+    lo, hi = grid[inner - 1], grid[inner + 1]
+    u = np.linspace(0.0, 1.0, 9)
+    for _ in range(6):
+        t = (lo[:, None] + u * (hi - lo)[:, None]).reshape(-1)
+        values = np.asarray(curve(t), dtype=np.float64).reshape(len(t), -1)
+        e = np.abs(predict(t) - values).max(axis=1).reshape(len(lo), 9)
+        worst = max(worst, float(e.max()))
+        k = np.clip(e.argmax(axis=1), 1, 7)
+        width = hi - lo
+        lo, hi = lo + u[k - 1] * width, lo + u[k + 1] * width
+    return worst
 
 
 def _original_kind(curve, i: int) -> str:
@@ -187,7 +291,9 @@ def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
     interpolation : {"auto", "linear", "step", "cubic"}
         The segments the result may use. "auto" picks per segment, preferring
         step, then linear, then cubic keys whose tangents are the original
-        curve's velocities at the kept keys. (A RotationCurve result is linear.)
+        curve's velocities at the kept keys, then cubic keys with a fitted
+        tangent at the segment's end (the next segment leaves with it, so the
+        result is smooth there). (A RotationCurve result is linear.)
 
     Returns
     -------
