@@ -373,6 +373,8 @@ def load(path_or_stage, *, interpolation: str = "linear", errors: str = "raise"
             stage = Usd.Stage.Open(path)
         except RuntimeError as error:  # (pxr.Tf.ErrorException: a file USD cannot parse)
             raise _open_error(path, error) from None
+        except UnicodeDecodeError:  # (pxr's message quotes bytes that are not UTF-8)
+            raise _open_error(path, None) from None
         if stage is None:
             raise UsdError(path, "", "USD cannot open the file")
     skipped = [] if errors == "skip" else None
@@ -390,8 +392,22 @@ def load(path_or_stage, *, interpolation: str = "linear", errors: str = "raise"
 
 
 def _open_error(path: str, error) -> UsdError:
-    """The UsdError of a file USD cannot open: its line for a text syntax error."""
-    text = str(error)
+    """The UsdError of a file USD cannot open: its line for a text syntax error
+    (``error`` None: the first bytes that are not UTF-8)."""
+    text = _tf_text(error) if error is not None else None
+    if text is None:
+        try:
+            with open(path, "rb") as stream:
+                data = stream.read()
+            data.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            line = data.count(b"\n", 0, bad.start) + 1
+            return UsdError(path, f"line {line}", f"is not UTF-8 text (byte "
+                                                  f"0x{data[bad.start]:02x})")
+        except OSError:
+            pass
+        return UsdError(path, "", "USD cannot open the file (its error message is not "
+                                  "UTF-8 text)")
     match = re.search(r":(\d+):\d+: (.*?)'?\s*$", text, re.MULTILINE)
     if match:
         return UsdError(path, f"line {match.group(1)}", _quote(match.group(2)))
@@ -535,8 +551,8 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
         _finite(location, "sample", values)
         _finite(location, "time sample", times)
         for k, j in enumerate(index):
-            channels.append(model._keyed_channel(j, joints[j], path_name, times,
-                                                 values[:, k], kind))
+            channels.append(_channel(location, j, joints[j], path_name, times,
+                                     values[:, k], kind))
     location = str(anim.GetBlendShapeWeightsAttr().GetPath())
     with _at(location):
         shapes = [str(s) for s in (anim.GetBlendShapesAttr().Get() or [])]
@@ -548,17 +564,37 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
             raise _Fault(location, f"has {values.shape[1]} values per sample for "
                                    f"{len(shapes)} blendShapes")
         _finite(location, "sample", values)
-        channels.append(model._keyed_channel(roots[0], joints[roots[0]], "weights", times,
-                                             values, kind))
+        channels.append(_channel(location, roots[0], joints[roots[0]], "weights", times,
+                                 values, kind))
         target_names = tuple(shapes)
     channels.sort(key=lambda c: (c.node, c.path))
     return channels, target_names
 
 
+def _channel(location, *args):
+    """model._keyed_channel, its refusal (times that collapse to equal
+    seconds, a velocity beyond the double range) a _Fault at ``location``."""
+    try:
+        return model._keyed_channel(*args)
+    except (ValueError, OverflowError) as error:
+        raise _Fault(location, f"cannot be read: {type(error).__name__}: "
+                               f"{_quote(str(error), 160)}") from None
+
+
 def _tf_message(error) -> str:
     """The first meaningful line of a pxr.Tf.ErrorException, shortened."""
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    text = _tf_text(error)
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
     return _quote(lines[-1] if lines else type(error).__name__)
+
+
+def _tf_text(error):
+    """``str(error)``, or None where pxr's message is not UTF-8 (Tf's
+    ErrorException decodes it on the way)."""
+    try:
+        return str(error)
+    except UnicodeDecodeError:
+        return None
 
 
 def _name(enum_value) -> str:
@@ -639,6 +675,20 @@ def _extrapolation_modes(func, spline, knots) -> list:
     return modes
 
 
+def _per_second_slopes(func, slopes, scale) -> np.ndarray:
+    """Slopes per time code times ``scale`` (time codes per second); a product
+    beyond the double range is an OverflowError naming ``func``."""
+    slopes = np.asarray(slopes, dtype=np.float64)
+    with np.errstate(over="ignore", under="ignore"):
+        result = slopes * scale
+    bad = np.flatnonzero(~np.isfinite(result))
+    if bad.size:
+        raise OverflowError(f"{func}: slope {float(slopes[bad[0]])!r} times "
+                            f"time_codes_per_second={scale!r} is not representable (a "
+                            f"velocity per second beyond the double range)")
+    return result
+
+
 def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
     """The curve a ``pxr.Ts.Spline`` evaluates.
 
@@ -659,6 +709,9 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
         that is not an end knot, an extrapolation Ts gives no value for, and
         inner loops Ts cannot bake (see the module documentation for why
         each is not a curve).
+    OverflowError
+        A velocity or polynomial beyond the double range (a slope times
+        ``time_codes_per_second``, huge values over close knots).
     """
     func = "curve_from_spline"
     if spline.IsEmpty():
@@ -775,17 +828,20 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
                 slope = (end_value - a.GetValue()) / (b.GetTime() - a.GetTime())
             else:
                 slope = 0.0
-            sides.append(("sloped", slope * scale))
+            sides.append(("sloped", float(_per_second_slopes(func, [slope], scale)[0])))
             continue
-        sides.append((_EXTRAPOLATION[mode], extrap.slope * scale if mode == "Sloped" else None))
+        sides.append((_EXTRAPOLATION[mode],
+                      float(_per_second_slopes(func, [extrap.slope], scale)[0])
+                      if mode == "Sloped" else None))
     if t.size == 1:
         kinds = "step"
     bezier = "bezier" in kinds
     handles = bezier or "cubic" in kinds  # otherwise the segments set the velocities
     curve = Curve.__new__(Curve)
     curve._build(func, t / scale, np.array(values, float), kinds, None, None,
-                 np.array(vin) * scale if handles else None,
-                 np.array(vout) * scale if handles else None, sides[0][0], sides[1][0],
+                 _per_second_slopes(func, vin, scale) if handles else None,
+                 _per_second_slopes(func, vout, scale) if handles else None, sides[0][0],
+                 sides[1][0],
                  bool((dt == 0).any()), in_weights=win if bezier else None,
                  out_weights=wout if bezier else None, before_slope=sides[0][1],
                  after_slope=sides[1][1], long_handles=True)

@@ -1,10 +1,11 @@
 """Fuzzing of the USD reader: ``animcore.usd.load`` on USD ASCII (.usda) text.
 
 The contract under test: any .usda file either loads, and then its clips'
-world matrices sample to finite values (or a ValueError), or raises
-ValueError (a malformed stage) or OSError (text USD cannot parse); never
-another exception (IndexError, TypeError, LinAlgError, pxr's
-Tf.ErrorException) or a RuntimeWarning. Needs OpenUSD's bindings (``pip
+world matrices sample to finite values (or a ValueError), or raises the
+reader's UsdError (a ValueError naming the file and the prim, attribute or
+line) or OSError; never another exception (a bare ValueError or
+OverflowError, IndexError, TypeError, LinAlgError, UnicodeDecodeError,
+pxr's Tf.ErrorException) or a RuntimeWarning. Needs OpenUSD's bindings (``pip
 install usd-core``); without them the run is skipped.
 
 Plain, deterministic run (the test suite runs a short one)::
@@ -54,7 +55,7 @@ def seeds() -> dict[str, bytes]:
 
 
 def check(data: bytes) -> None:
-    """One .usda file: loads and samples finite, or raises ValueError/OSError."""
+    """One .usda file: loads and samples finite, or raises UsdError/OSError."""
     import numpy as np
 
     from animcore import usd
@@ -65,7 +66,7 @@ def check(data: bytes) -> None:
             stream.write(data)
         try:
             scene = usd.load(path)
-        except (ValueError, OSError):
+        except (usd.UsdError, OSError):
             return
     finally:
         os.unlink(path)

@@ -455,6 +455,20 @@ def test_time_codes_per_second():
     check(curve, np.array(case["times"]) / 24, case["right"], case["left"])
 
 
+def test_slopes_beyond_the_double_range_per_second_overflow_without_warnings():
+    import warnings
+
+    case = next(c for c in SPLINES["cases"]
+                if any(abs(k["post_slope"]) > 2 and k["next_interpolation"] == "InterpCurve"
+                       for k in c["knots"][:-1]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (no "overflow encountered in multiply")
+        with pytest.raises(OverflowError, match=r"^curve_from_spline: slope .* times "
+                                                r"time_codes_per_second=1e\+308 is not "
+                                                r"representable"):
+            curve_from_spline(StandInSpline(case), time_codes_per_second=1e308)
+
+
 def test_bad_splines():
     case = dict(SPLINES["cases"][0])
     with pytest.raises(ValueError, match=r"curve_from_spline: the spline has no knots"):
@@ -786,6 +800,16 @@ def test_load_refuses_a_zero_time_codes_per_second_without_warnings(tmp_path):
     (("( (1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 1, 0, 1) )",
       "( (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 1) )"),
      r"/Walker/Skel.(bindTransforms|restTransforms)"),
+    # samples 1e-300 s apart: a key velocity beyond the double range (not Curve's
+    # OverflowError)
+    (("                4: [(0.1, -0.1, 0), (0, 1.0433012,",
+      "                1e-298: [(0.1, -0.1, 0), (0, 3e38,"),
+     r"/Walker/Skel/Walk.translations: cannot be read: OverflowError: .*not representable"),
+    # time codes that collapse to one second after a huge startTimeCode (not
+    # Curve's ValueError)
+    (("startTimeCode = 0", "startTimeCode = -1e308"),
+     r"/Walker/Skel/Walk.(translations|rotations|scales): cannot be read: ValueError: "
+     r".*key times must be sorted"),
 ])
 def test_load_names_the_attribute_of_a_malformed_rig(tmp_path, edit, match):
     pytest.importorskip("pxr", reason=NEEDS_USD)
@@ -794,6 +818,17 @@ def test_load_names_the_attribute_of_a_malformed_rig(tmp_path, edit, match):
     bad = tmp_path / "rig.usda"
     bad.write_text(text.replace(edit[0], edit[1], 1))
     with pytest.raises(usd.UsdError, match=r"rig.usda: " + match):
+        usd.load(bad)
+
+
+def test_load_names_the_line_of_bytes_that_are_not_utf8(tmp_path):
+    pytest.importorskip("pxr", reason=NEEDS_USD)
+    lines = (DATA / "walker.usda").read_bytes().split(b"\n")
+    lines[14] = lines[14][:20] + b"\x9e" + lines[14][20:]  # (not UnicodeDecodeError)
+    bad = tmp_path / "bytes.usda"
+    bad.write_bytes(b"\n".join(lines))
+    with pytest.raises(usd.UsdError, match=r"bytes.usda: line 15: is not UTF-8 text "
+                                           r"\(byte 0x9e\)"):
         usd.load(bad)
 
 
