@@ -271,22 +271,61 @@ def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -
         acc_t = acc_t + wi[..., None] * p.translation
         acc_s = acc_s + wi[..., None] * p.scale
 
-    for wi, p in zip(w, poses):
-        wi = np.where(wi > 0.0, wi, 0.0)
-        add(wi, p)
-        total = total + wi
-    if rest is not None:
-        fill = np.where(total < threshold, threshold - total, 0.0)
-        none = total == 0.0  # ozz copies the rest pose where no layer contributed
-        add(fill, named[-1][1])
-        total = np.where(none | (fill > 0.0), threshold, total)
+    used = []  # (weight, pose) as added, for the scaled form below
+    with np.errstate(over="ignore", invalid="ignore"):  # (sums beyond the range: below)
+        for wi, p in zip(w, poses):
+            wi = np.where(wi > 0.0, wi, 0.0)
+            add(wi, p)
+            used.append((wi, p))
+            total = total + wi
+        if rest is not None:
+            fill = np.where(total < threshold, threshold - total, 0.0)
+            none = total == 0.0  # ozz copies the rest pose where no layer contributed
+            add(fill, named[-1][1])
+            used.append((fill, named[-1][1]))
+            total = np.where(none | (fill > 0.0), threshold, total)
     zero = np.argwhere(total == 0.0)
     if zero.size:
         index = tuple(int(i) for i in zero[0])
         raise ValueError(f"{func}: weights at index {index} sum to 0 with no rest pose "
                          f"(give rest= or a positive weight)")
-    norm = np.linalg.norm(acc_q, axis=-1, keepdims=True)
-    return Transforms(acc_t / total[..., None], acc_q / norm, acc_s / total[..., None])
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        norm = np.linalg.norm(acc_q, axis=-1, keepdims=True)
+        t, q, s = acc_t / total[..., None], acc_q / norm, acc_s / total[..., None]
+    bad = ~(np.isfinite(t).all(-1) & np.isfinite(q).all(-1) & np.isfinite(s).all(-1))
+    if bad.any():  # extreme weights, values or quaternions: the scaled form there
+        t2, q2, s2 = _blend_scaled(used, shape)
+        t, q, s = (np.where(bad[..., None], b, a) for a, b in ((t, t2), (q, q2), (s, s2)))
+    return Transforms(t, q, s)
+
+
+def _blend_scaled(used, shape):
+    """blend_many's weighted means with no intermediate beyond the double range:
+    convex coefficients (weights over their largest, then over their sum) times
+    the translations and scales; rotations in units of their largest component."""
+    with np.errstate(under="ignore", invalid="ignore", divide="ignore"):
+        top = np.max([wi for wi, _ in used], axis=0)
+        u = [np.where(top > 0, wi / np.where(top > 0, top, 1.0), 0.0) for wi, _ in used]
+        total = np.sum(u, axis=0)
+        c = [ui / total for ui in u]
+        t = sum(ci[..., None] * np.broadcast_to(p.translation, shape + (3,))
+                for ci, (_, p) in zip(c, used))
+        s = sum(ci[..., None] * np.broadcast_to(p.scale, shape + (3,))
+                for ci, (_, p) in zip(c, used))
+        # w_i q_i = (w_i |q_i|_max) (q_i / |q_i|_max), the first factor through logs
+        rotations = [np.broadcast_to(p.rotation, shape + (4,)) for _, p in used]
+        size = [np.abs(r).max(axis=-1) for r in rotations]
+        logs = [np.log(wi) + np.log(a) for (wi, _), a in zip(used, size)]
+        top = np.max(logs, axis=0)
+        acc = np.zeros(shape + (4,))
+        for lg, a, r in zip(logs, size, rotations):
+            ci = np.exp(lg - top)
+            r = r / a[..., None]
+            sign = np.where(np.einsum("...i,...i->...", acc, r) < 0.0, -1.0, 1.0)
+            acc = acc + (ci * sign)[..., None] * r
+        acc = acc / np.abs(acc).max(axis=-1, keepdims=True)
+        q = acc / np.linalg.norm(acc, axis=-1, keepdims=True)
+    return t, q, s
 
 
 # ------------------------------------------------------------------ blend spaces
@@ -410,7 +449,12 @@ class BlendSpace(ByValue):
         s = self.points[order]
         xc = np.clip(x, s[0], s[-1])
         k = np.clip(np.searchsorted(s, xc, side="right") - 1, 0, len(s) - 2)
-        u = (xc - s[k]) / (s[k + 1] - s[k])
+        with np.errstate(over="ignore", invalid="ignore"):
+            span = s[k + 1] - s[k]
+            u = (xc - s[k]) / span
+        wide = ~np.isfinite(span)  # points ~1e308 apart: the same ratio of halves
+        if wide.any():
+            u = np.where(wide, (xc * 0.5 - s[k] * 0.5) / (s[k + 1] * 0.5 - s[k] * 0.5), u)
         w = np.zeros(x.shape + (len(s),))
         np.put_along_axis(w, order[k][..., None], (1.0 - u)[..., None], axis=-1)
         lo = np.take_along_axis(w, order[k + 1][..., None], axis=-1)

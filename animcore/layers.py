@@ -413,7 +413,10 @@ class LayerStack(ByValue):
         (:func:`animcore.make_additive`, then :func:`animcore.apply_additive`
         at ``w``, ``-w`` and, for COMBINE, ``w`` with the ``"blender_combine"``
         convention). MULTIPLY is a channel mode: a ValueError here.
-        Timing follows the rules of :meth:`evaluate` in float64.
+        Timing follows the rules of :meth:`evaluate` in float64. A REPLACE
+        layer whose constant influence exceeds 1 is a ValueError naming the
+        layer; frames whose clip time is not representable (a strip over
+        frames near the double range) an OverflowError.
 
         Returns
         -------
@@ -432,11 +435,23 @@ class LayerStack(ByValue):
         if alone:  # the action as if there were no NLA: its pose as is
             stack = [Track([Layer(self.action.source, time_map=False, name="action")])]
         for track in stack:
-            for layer, idx, w, lt in track._active(flat):
+            with np.errstate(over="ignore", invalid="ignore"):  # (checked below)
+                active = list(track._active(flat))
+            for layer, idx, w, lt in active:
                 if layer.mode == "MULTIPLY":
                     raise ValueError(f"{func}: layer {layer.name!r} mode is 'MULTIPLY' (a "
                                      f"channel mode; poses take REPLACE, ADD, SUBTRACT or "
                                      f"COMBINE)")
+                if not (np.isfinite(lt).all() and np.isfinite(w).all()):
+                    raise OverflowError(
+                        f"{func}: layer {layer.name!r}: its frames [{layer.frame_start!r}, "
+                        f"{layer.frame_end!r}] (action frames [{layer.action_frame_start!r}, "
+                        f"{layer.action_frame_end!r}]) give a clip time or weight that is not "
+                        f"representable")
+                if layer.mode == "REPLACE" and (w > 1.0).any():
+                    raise ValueError(f"{func}: layer {layer.name!r} influence is "
+                                     f"{float(w[w > 1.0][0])!r} (a REPLACE layer's weight "
+                                     f"must lie in [0, 1])")
                 clip = scene.clip(layer.source)
                 sampled = scene.pose(clip, lt)
                 whole = idx.size == flat.size  # every frame: no gather, no scatter

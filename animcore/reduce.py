@@ -56,7 +56,8 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
     ndarray, shape ``t.shape + (J,)``
         Per scene node, the largest distance between the two poses' world
         positions of the six points ``+-shell`` along the node's local x, y
-        and z axes.
+        and z axes (an OverflowError where that distance exceeds the double
+        range).
     """
     func = "clip_error"
     if not isinstance(scene, Scene):
@@ -76,6 +77,12 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
         chunk = flat[start:start + 4096]
         out[start:start + chunk.size] = _shell_error(scene.world(clip_a, chunk),
                                                      scene.world(clip_b, chunk), shell)
+    bad = np.flatnonzero(~np.isfinite(out))
+    if bad.size:
+        index = tuple(int(i) for i in np.unravel_index(int(bad[0]),
+                                                        t.shape + (len(scene.nodes),)))
+        raise OverflowError(f"{func}: the error at index {index} is not representable "
+                            f"(world positions further apart than the double range)")
     return out.reshape(t.shape + (len(scene.nodes),))
 
 
@@ -85,7 +92,13 @@ def _subdivided(times: np.ndarray, count: int = DENSE) -> np.ndarray:
     """``count`` points per interval of ``times`` and the last time: time k at
     index count * k."""
     u = np.arange(count) / count
-    return np.append((times[:-1, None] + u * np.diff(times)[:, None]).reshape(-1), times[-1:])
+    with np.errstate(over="ignore", invalid="ignore"):
+        step = np.diff(times)[:, None]
+        grid = times[:-1, None] + u * step
+    wide = ~np.isfinite(step[:, 0])  # keys ~1e308 apart: weights of both ends instead
+    if wide.any():
+        grid[wide] = times[:-1][wide, None] * (1 - u) + times[1:][wide, None] * u
+    return np.append(grid.reshape(-1), times[-1:])
 
 
 def _greedy(count: int, fits) -> list:
@@ -169,6 +182,16 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         return starts[i]
 
     def error(kind, i, j):
+        # (a prediction beyond the double range does not fit: NaN and inf fail <= limit)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            if not np.isfinite(times[j] - times[i]):  # (a span beyond the range)
+                return np.inf
+            try:
+                return _error(kind, i, j)
+            except OverflowError:  # (hermite: a tangent or result not representable)
+                return np.inf
+
+    def _error(kind, i, j):
         a, b = a_b[0], a_b[1] = DENSE * i, DENSE * j
         if kind == "step":  # holds values[i] up to, not at, key j; where the
             # original is continuous at key j, its value there is the step's limit
@@ -426,7 +449,19 @@ RAW_BYTES_PER_NODE = 40  # ACL's raw size: 10 float32 (3 + 4 + 3) per node per s
 def _shell_error(wa: np.ndarray, wb: np.ndarray, shell: float) -> np.ndarray:
     """ACL's error between world matrices (..., J, 4, 4): per node the largest
     distance between the images of the six points +-shell on the local axes."""
-    d = wa[..., :3, :] - wb[..., :3, :]
+    with np.errstate(over="ignore", invalid="ignore"):  # (checked below)
+        d = wa[..., :3, :] - wb[..., :3, :]
+        error = _shell_distance(d, shell)
+        wide = ~np.isfinite(error)
+        if wide.any():  # squares beyond the double range: the same in units of max |d|
+            dw = d[wide]
+            m = np.abs(dw).max(axis=(-2, -1))
+            error[wide] = _shell_distance(dw / m[:, None, None], shell) * m
+    return error  # (inf where the distance is beyond the double range)
+
+
+def _shell_distance(d: np.ndarray, shell: float) -> np.ndarray:
+    """_shell_error's distance from the differences d (..., 3, 4) of the matrices."""
     origin = d[..., 3]
     axes = shell * d[..., :3]  # columns: the local axes' images
     # |o +- a|^2 = |o|^2 + |a|^2 +- 2 o.a: the larger sign adds 2 |o.a| (no cancellation)

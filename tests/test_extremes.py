@@ -274,7 +274,7 @@ def test_float16_tick_pushes_without_a_warning():
 # finite numbers or raises OverflowError / ValueError whose message names the
 # function; never NaN, infinity, another exception or a RuntimeWarning.
 
-from hypothesis import Phase, given, settings  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 EXTREMES = [1e308, -1e308, 1.7e308, -1.7e308, 1e-310, -1e-310, 5e-324, 1e154, -1e154,
@@ -521,29 +521,12 @@ def _numbers(result):
             yield array
 
 
-# Defects these properties found in this round's operations, open until fixed:
-KNOWN = {
-    "LayerStack.pose": "layers.py: a strip over frames ~1e308 warns (overflow in a1 - a0), and "
-                       "an influence above 1 is reported as blend_poses' weight",
-    "blend_many": "blend.py: overflow RuntimeWarnings for translations of 1e308",
-    "BlendSpace": "blend.py: points ~1e308 apart warn (overflow in a scalar subtract)",
-    "euler_filter": "cleanup: angles of 1e308 filter to inf",
-    "clip_error": "reduce.py: an overflow RuntimeWarning for translations of 1e308",
-    "reduce_keys": "reduce.py: keys ~1e308 apart raise hermite's OverflowError, not one "
-                   "naming reduce_keys",
-}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN[n], strict=False)) if n in KNOWN
-    else n for n in sorted(CALLS)])
+@pytest.mark.parametrize("name", sorted(CALLS))
 def test_extreme_finite_inputs_give_finite_results_or_a_named_error(name):
     strategy, call = CALLS[name]
     func = name.split("(")[0]
 
-    # (a known defect is not shrunk: its reason says what fails)
-    @settings(max_examples=25, deadline=None, database=None,
-              phases=(Phase.generate,) if name in KNOWN else tuple(Phase))
+    @settings(max_examples=25, deadline=None, database=None)
     @given(strategy)
     def check(args):
         with warnings.catch_warnings():
@@ -646,3 +629,92 @@ def test_float32_rigs_decompose_and_real_shear_is_still_refused():
         with pytest.raises(ValueError, match=r"^decompose: matrix is .* \(is sheared: columns 0 "
                                              r"and 1 are not orthogonal"):
             ac.decompose(sheared)
+
+
+# -- operations at the ends of the range: values where they exist, else a named error ----
+
+def test_layer_pose_over_frames_near_the_double_range():
+    scene, clip = _scene([1.0, 1.0, 1.0], 0.5, 1.0)
+    layer = ac.Layer(clip, influence=0.5, frame_start=-1e308, frame_end=1e308)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (was: overflow in a scalar subtract)
+        try:
+            pose = ac.LayerStack([ac.Track([layer])]).pose(scene, 0.0)
+        except OverflowError as error:
+            assert str(error).startswith("LayerStack.pose: layer ")
+            return
+    assert np.isfinite(pose.translation).all() and np.isfinite(pose.rotation).all()
+
+
+def test_layer_pose_names_a_replace_influence_above_one():
+    scene, clip = _scene([1.0, 1.0, 1.0], 0.5, 1.0)
+    layer = ac.Layer(clip, influence=1.5, frame_start=0.0, frame_end=1.0, name="walk")
+    with pytest.raises(ValueError, match=r"^LayerStack.pose: layer 'walk' influence is 1.5 "
+                                         r"\(a REPLACE layer's weight must lie in \[0, 1\]\)"):
+        ac.LayerStack([ac.Track([layer])]).pose(scene, 0.5)
+
+
+def test_blend_space_points_near_the_double_range():
+    space = ac.BlendSpace([-1.7e308, -1e308, 1e308], ["a", "b", "c"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # halfway from -1e308 to 1e308 (by hand); at a point exactly its weight
+        np.testing.assert_array_equal(space.weights([0.0, 1e308, -1.7e308]),
+                                      [[0.0, 0.5, 0.5], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
+
+
+def test_blend_many_with_sums_beyond_the_double_range():
+    big = ac.Transforms(np.array([[1e308, -1e308, 3.0]]), np.array([[0.0, 0, 0, 1]]),
+                        np.array([[1e308, 1.0, 1.0]]))
+    other = ac.Transforms(np.array([[1e308, 1e308, 3.0]]), np.array([[0.0, 0, 0, 1]]),
+                          np.array([[1e308, 1.0, 1.0]]))
+    tiny = ac.Transforms(np.array([[1.0, 2.0, 3.0]]), np.array([[1e-170] * 4]),
+                         np.array([[1.0, 1.0, 1.0]]))
+    huge = ac.Transforms(np.array([[0.0, 0.0, 0.0]]), np.array([[1e200, 0, 0, 0]]),
+                         np.array([[1.0, 1.0, 1.0]]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (was: overflow in multiply)
+        # equal weights of 1.7e308: the plain mean (by hand)
+        mean = ac.blend_many([big, other], [1.7e308, 1.7e308])
+        np.testing.assert_allclose(mean.translation, [[1e308, 0.0, 3.0]], rtol=1e-15)
+        np.testing.assert_allclose(mean.scale, [[1e308, 1.0, 1.0]], rtol=1e-15)
+        np.testing.assert_allclose(mean.rotation, [[0.0, 0.0, 0.0, 1.0]], atol=1e-15)
+        # a weight-0 pose with a huge quaternion beside a tiny one (was: NaN)
+        alone = ac.blend_many([huge, tiny], [0.0, 1e154])
+        np.testing.assert_allclose(alone.translation, [[1.0, 2.0, 3.0]], rtol=1e-15)
+        np.testing.assert_allclose(alone.rotation, [[0.5, 0.5, 0.5, 0.5]], rtol=1e-15)
+
+
+def test_euler_filter_names_angles_it_cannot_move_by_whole_turns():
+    with pytest.raises(OverflowError, match=r"^euler_filter: angles at index \(1, 0\) is "
+                                            r"-1.7e\+308"):
+        ac.euler_filter([[1.7e308] * 3, [-1.7e308] * 3], "XYZ")
+
+
+def test_clip_error_of_positions_whose_squares_overflow():
+    scene, clip = _scene([1e200, 0.0, 0.0], 0.0, 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # the hips and the arm both move by (1e200, -1, 0) at t = 1 (by hand)
+        np.testing.assert_allclose(ac.clip_error(scene, clip, None, [0.0, 1.0]),
+                                   [[0.0, 0.0], [1e200, 1e200]], rtol=1e-12, atol=1e-12)
+        far = _scene([1.7e308, -0.5, -1e308], 0.0, 1.0)[1]
+        with pytest.raises(OverflowError, match=r"^clip_error: the error at index \(1, 0\) "
+                                                r"is not representable"):
+            ac.clip_error(scene, far, _scene([-1.7e308, 1, 0], 0.0, 1.0)[1], [0.0, 1.0])
+
+
+@pytest.mark.parametrize("times, values, tolerance", [
+    ([-1.7e308, 1e-154, 3.0, 1e308], [3.0, -0.5, 1e308, 1e154], 1e308),  # spans overflow
+    ([-1.0, -1e-310, 3.0, 1e308], [-1.0, 3.0, -1.0, 3.0], 3.0),  # hermite's tangent overflows
+    ([-1e308, 0.0, 1e-154, 3.0], [-1.7e308, 1e154, 1e154, 1e154], 1e154),
+])
+def test_reduce_keys_near_the_double_range(times, values, tolerance):
+    curve = ac.Curve(times, values, interpolation="linear")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reduced = ac.reduce_keys(curve, tolerance)
+    # the kept keys are original keys with their values, the ends among them
+    assert reduced.times[0] == times[0] and reduced.times[-1] == times[-1]
+    for t, v in zip(reduced.times, reduced.values):
+        assert v == values[times.index(t)]
