@@ -1073,20 +1073,43 @@ static double wrap_pi(double x)
     return x < -pi ? x + 2.0 * pi : x > pi ? x - 2.0 * pi : x;
 }
 
+/* The parts of an Euler sequence that every item shares, worked out once
+   per batch: the axes i, j, k of the method below, whether the sequence is
+   symmetric (first axis = third), the sign of the permutation, and which of
+   the output angles is the first and the third turn. */
+typedef struct euler_plan {
+    int i, j, k, symmetric, extrinsic, first, third;
+    double sign;
+} euler_plan;
+
+static euler_plan euler_plan_of(const int axes[3], int extrinsic)
+{
+    euler_plan p;
+    p.extrinsic = extrinsic;
+    p.i = extrinsic ? axes[0] : axes[2];
+    p.j = axes[1];
+    p.k = extrinsic ? axes[2] : axes[0];
+    p.symmetric = p.i == p.k;
+    p.first = extrinsic ? 0 : 2;
+    p.third = extrinsic ? 2 : 0;
+    if (p.symmetric)
+        p.k = 3 - p.i - p.j;
+    p.sign = (double)((p.i - p.j) * (p.j - p.k) * (p.k - p.i) / 2);
+    return p;
+}
+
 /* Bernardes and Ehrmann (2022), "Quaternion to Euler angles conversion: a
    direct, general and computationally efficient method", as scipy applies it:
    at the gimbal lock (middle angle within 1e-7 of 0 or pi) the third angle is
    0 and the first takes the whole turn. */
-static void euler_of_unit(const double q[4], const int axes[3], int extrinsic, double out[3])
+static AC_FORCE_INLINE void euler_of_unit(const double q[4], const euler_plan *p,
+                                          double out[3])
 {
-    const double pi = AC_PI, eps = 1e-7;
-    int i = extrinsic ? axes[0] : axes[2], j = axes[1], k = extrinsic ? axes[2] : axes[0];
-    int symmetric = i == k, first = extrinsic ? 0 : 2, third = extrinsic ? 2 : 0, case0;
-    double sign, a, b, c, d, half_sum, half_diff, ang[3] = {0.0, 0.0, 0.0}, a3;
-    if (symmetric)
-        k = 3 - i - j;
-    sign = (double)((i - j) * (j - k) * (k - i) / 2);
-    if (symmetric) {
+    const double pi = AC_PI, eps = 1e-7, sign = p->sign;
+    const int i = p->i, j = p->j, k = p->k;
+    int case0;
+    double a, b, c, d, half_sum, half_diff, ang[3] = {0.0, 0.0, 0.0}, a3;
+    if (p->symmetric) {
         a = q[3], b = q[i], c = q[j], d = q[k] * sign;
     } else {
         a = q[3] - q[j], b = q[i] + q[k] * sign, c = q[j] + q[3], d = q[k] * sign - q[i];
@@ -1095,31 +1118,41 @@ static void euler_of_unit(const double q[4], const int axes[3], int extrinsic, d
     half_diff = atan2(d, c);
     ang[1] = 2.0 * atan2(hypot(c, d), hypot(a, b));
     case0 = !(fabs(ang[1]) <= eps || fabs(ang[1] - pi) <= eps);
-    ang[0] = fabs(ang[1]) <= eps ? 2.0 * half_sum : 2.0 * half_diff * (extrinsic ? -1.0 : 1.0);
+    ang[0] = fabs(ang[1]) <= eps ? 2.0 * half_sum : 2.0 * half_diff * (p->extrinsic ? -1.0 : 1.0);
     if (case0)
-        ang[first] = half_sum - half_diff;
-    a3 = case0 ? half_sum + half_diff : ang[third];
-    if (!symmetric) {
+        ang[p->first] = half_sum - half_diff;
+    a3 = case0 ? half_sum + half_diff : ang[p->third];
+    if (!p->symmetric) {
         a3 *= sign;
         ang[1] -= 0.5 * pi;
     }
-    ang[third] = a3;
+    ang[p->third] = a3;
     for (int m = 0; m < 3; m++)
         out[m] = wrap_pi(ang[m]);
 }
 
+/* Items converted per block: their unit quaternions (ac_quat_batch_normalize,
+   in lanes where the CPU has them) fit in a small stack buffer. */
+#define EULER_BLOCK 256
+
 ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int extrinsic,
                                  double *angles, size_t n, ac_error *err)
 {
+    euler_plan plan;
     if (!euler_axes_ok(axes))
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_AXES, 0.0,
                        "must be three axes 0..2, consecutive ones different");
-    for (size_t i = 0; i < n; i++) {
-        double u[4];
-        ac_status st = unit_arg(AC_ARG_Q, AC_ARG_Q_NORM, q + 4 * i, u, i, err);
-        if (st)
+    plan = euler_plan_of(axes, extrinsic);
+    for (size_t start = 0; start < n; start += EULER_BLOCK) {
+        size_t count = n - start < EULER_BLOCK ? n - start : EULER_BLOCK;
+        double u[4 * EULER_BLOCK];
+        ac_status st = ac_quat_batch_normalize(q + 4 * start, u, count, err);
+        if (st) {
+            err->index += start;
             return st;
-        euler_of_unit(u, axes, extrinsic, angles + 3 * i);
+        }
+        for (size_t i = 0; i < count; i++)
+            euler_of_unit(u + 4 * i, &plan, angles + 3 * (start + i));
     }
     return AC_OK;
 }
