@@ -1160,7 +1160,8 @@ ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int extrins
         double u[4 * EULER_BLOCK], sum[EULER_BLOCK], diff[EULER_BLOCK], middle[EULER_BLOCK];
         ac_status st = ac_quat_batch_normalize(q + 4 * start, u, count, err);
         if (st) {
-            err->index += start;
+            if (err) /* the core takes err == NULL */
+                err->index += start;
             return st;
         }
         for (size_t i = 0; i < count; i++)
