@@ -20,7 +20,7 @@ from .curves import Curve
 from .easing import CubicBezier, ease
 from .hermite import hermite
 from .rootmotion import LoopTrack, RootMotionCursor
-from .rotations import quat_multiply, quat_normalize, quat_rotate, quat_slerp
+from .rotations import quat_multiply, quat_normalize, quat_rotate, quat_slerp, quat_to_euler
 from .skeleton import Skeleton
 from .snapshot import SnapshotBuffer, SnapshotTimeline
 
@@ -613,6 +613,7 @@ def bench_rotations(scale: float, repeats: int) -> list:
     t = rng.uniform(0.0, 1.0, n)
     v = rng.normal(size=(n, 3))
     slerps = np.empty_like(q0)
+    products = np.empty_like(q0)
     rows: list = [
         compare("rotations quat_slerp(q0, q1, t)", n, lambda: quat_slerp(q0, q1, t),
                 "shortest-arc slerp in plain NumPy", lambda: numpy_slerp(q0, q1, t),
@@ -633,6 +634,7 @@ def bench_rotations(scale: float, repeats: int) -> list:
         p0, p1 = quaternion.as_quat_array(q0[:, wxyz]), quaternion.as_quat_array(q1[:, wxyz])
         u0 = quaternion.as_quat_array(quat_normalize(q0)[:, wxyz])
         u1 = quaternion.as_quat_array(quat_normalize(q1)[:, wxyz])
+        pout = np.empty_like(p0)
         rows += [
             compare("rotations quat_multiply(a, b)", n, lambda: quat_multiply(q0, q1),
                     "numpy-quaternion a * b", lambda: p0 * p1, repeats, target=1.5),
@@ -640,6 +642,11 @@ def bench_rotations(scale: float, repeats: int) -> list:
             compare("rotations quat_multiply(a, b)", n, lambda: quat_multiply(q0, q1),
                     "np.add(a, b): the same bytes moved", lambda: np.add(q0, q1), repeats,
                     target=1.3),
+            # out= proves the call succeeds before the caller's array is written
+            compare("rotations quat_multiply(a, b, out=)", n,
+                    lambda: quat_multiply(q0, q1, out=products),
+                    "numpy-quaternion np.multiply(a, b, out=)",
+                    lambda: np.multiply(p0, p1, out=pout), repeats, target=1),
             compare("rotations quat_multiply(a, b, workers=-1)", n,
                     lambda: quat_multiply(q0, q1, workers=-1), "numpy-quaternion a * b",
                     lambda: p0 * p1, repeats),
@@ -657,6 +664,12 @@ def bench_rotations(scale: float, repeats: int) -> list:
         rows.append(compare("rotations quat_rotate(q, v)", n, lambda: quat_rotate(q0, v),
                             "scipy Rotation.apply (prebuilt)", lambda: rotation.apply(v),
                             repeats, target=3))
+        # the sequences of BVH channels (intrinsic) and FBX's default (extrinsic)
+        for seq in ("ZXY", "xyz"):
+            rows.append(compare(f"rotations quat_to_euler(q, {seq!r})", n,
+                                lambda seq=seq: quat_to_euler(q0, seq),
+                                f"scipy Rotation.as_euler({seq!r}) (prebuilt)",
+                                lambda seq=seq: rotation.as_euler(seq), repeats, target=1))
     return rows
 
 

@@ -196,6 +196,17 @@ static inline int ac_items_within(const double *x, size_t width, size_t step, si
     return ac_all_within(x, width * (step ? n : 1), -bound, bound);
 }
 
+/* True when every value of x[0..n) and of y[0..n) lies in [-bound, bound]
+   (NaN fails), the two read side by side: two streams of loads, which
+   measured faster than eight parts of each (64 MB: 1.9 ms against 2.3). */
+static inline int ac_pair_within(const double *x, const double *y, size_t n, double bound)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= (fabs(x[i]) <= bound) & (fabs(y[i]) <= bound);
+    return ok != 0;
+}
+
 /* Cubic Hermite on the unit interval: position and d(position)/du for end
    values p0, p1 and tangents m0, m1 (per unit u). Shared by every domain that
    evaluates Hermite segments so all of them agree to the last bit. */

@@ -147,6 +147,8 @@ static AC_FORCE_INLINE int units_ok(const double *q, size_t step, size_t n)
 AC_VECTORIZED
 static int multiply_ok(const double *a, const double *b, const size_t s[2], size_t n)
 {
+    if (s[0] && s[1])
+        return ac_pair_within(a, b, 4 * n, 0x1p510);
     return ac_items_within(a, 4, s[0], n, 0x1p510) && ac_items_within(b, 4, s[1], n, 0x1p510);
 }
 
@@ -1066,60 +1068,106 @@ ac_status ac_quat_batch_from_euler(const double *angles, const int axes[3], int 
 }
 
 /* x (an angle in (-3 pi, 3 pi)) wrapped to [-pi, pi] as scipy does: one turn
-   added or removed when outside, so pi stays pi. */
-static double wrap_pi(double x)
+   added or removed when outside, so pi stays pi. Selects, not branches: the
+   batch loop below runs it on every angle. */
+static AC_FORCE_INLINE double wrap_pi(double x)
 {
-    const double pi = AC_PI;
-    return x < -pi ? x + 2.0 * pi : x > pi ? x - 2.0 * pi : x;
+    const double pi = AC_PI, up = x + 2.0 * pi, down = x - 2.0 * pi;
+    double r = x > pi ? down : x;
+    return x < -pi ? up : r;
+}
+
+/* The parts of an Euler sequence that every item shares, worked out once
+   per batch: the axes i, j, k of the method below, whether the sequence is
+   symmetric (first axis = third), the sign of the permutation, and which of
+   the output angles is the first and the third turn. */
+typedef struct euler_plan {
+    int i, j, k, symmetric, extrinsic, first, third;
+    double sign;
+} euler_plan;
+
+static euler_plan euler_plan_of(const int axes[3], int extrinsic)
+{
+    euler_plan p;
+    p.extrinsic = extrinsic;
+    p.i = extrinsic ? axes[0] : axes[2];
+    p.j = axes[1];
+    p.k = extrinsic ? axes[2] : axes[0];
+    p.symmetric = p.i == p.k;
+    p.first = extrinsic ? 0 : 2;
+    p.third = extrinsic ? 2 : 0;
+    if (p.symmetric)
+        p.k = 3 - p.i - p.j;
+    p.sign = (double)((p.i - p.j) * (p.j - p.k) * (p.k - p.i) / 2);
+    return p;
 }
 
 /* Bernardes and Ehrmann (2022), "Quaternion to Euler angles conversion: a
-   direct, general and computationally efficient method", as scipy applies it:
-   at the gimbal lock (middle angle within 1e-7 of 0 or pi) the third angle is
-   0 and the first takes the whole turn. */
-static void euler_of_unit(const double q[4], const int axes[3], int extrinsic, double out[3])
+   direct, general and computationally efficient method", as scipy applies it,
+   in two steps. First the three angles the libm computes for unit q: the half
+   sum and half difference of the outer turns and the middle angle. */
+static AC_FORCE_INLINE void euler_halves(const double q[4], const euler_plan *p,
+                                         double *half_sum, double *half_diff, double *middle)
 {
-    const double pi = AC_PI, eps = 1e-7;
-    int i = extrinsic ? axes[0] : axes[2], j = axes[1], k = extrinsic ? axes[2] : axes[0];
-    int symmetric = i == k, first = extrinsic ? 0 : 2, third = extrinsic ? 2 : 0, case0;
-    double sign, a, b, c, d, half_sum, half_diff, ang[3] = {0.0, 0.0, 0.0}, a3;
-    if (symmetric)
-        k = 3 - i - j;
-    sign = (double)((i - j) * (j - k) * (k - i) / 2);
-    if (symmetric) {
+    const double sign = p->sign;
+    const int i = p->i, j = p->j, k = p->k;
+    double a, b, c, d;
+    if (p->symmetric) {
         a = q[3], b = q[i], c = q[j], d = q[k] * sign;
     } else {
         a = q[3] - q[j], b = q[i] + q[k] * sign, c = q[j] + q[3], d = q[k] * sign - q[i];
     }
-    half_sum = atan2(b, a);
-    half_diff = atan2(d, c);
-    ang[1] = 2.0 * atan2(hypot(c, d), hypot(a, b));
-    case0 = !(fabs(ang[1]) <= eps || fabs(ang[1] - pi) <= eps);
-    ang[0] = fabs(ang[1]) <= eps ? 2.0 * half_sum : 2.0 * half_diff * (extrinsic ? -1.0 : 1.0);
-    if (case0)
-        ang[first] = half_sum - half_diff;
-    a3 = case0 ? half_sum + half_diff : ang[third];
-    if (!symmetric) {
-        a3 *= sign;
-        ang[1] -= 0.5 * pi;
-    }
-    ang[third] = a3;
-    for (int m = 0; m < 3; m++)
-        out[m] = wrap_pi(ang[m]);
+    *half_sum = atan2(b, a);
+    *half_diff = atan2(d, c);
+    *middle = 2.0 * atan2(hypot(c, d), hypot(a, b));
 }
+
+/* Then the angles in the sequence's order, wrapped to [-pi, pi]: at the
+   gimbal lock (middle angle within 1e-7 of 0 or pi) the third angle is 0 and
+   the first takes the whole turn. Every case is a select, so that the loop
+   over a block runs without branches. */
+static AC_FORCE_INLINE void euler_combine(const euler_plan *p, double half_sum,
+                                          double half_diff, double middle, double out[3])
+{
+    const double pi = AC_PI, eps = 1e-7;
+    int near0 = fabs(middle) <= eps, case0 = !(near0 || fabs(middle - pi) <= eps);
+    double lock = near0 ? 2.0 * half_sum : 2.0 * half_diff * (p->extrinsic ? -1.0 : 1.0);
+    double outer = case0 ? half_sum - half_diff : p->extrinsic ? lock : 0.0;
+    double a3 = case0 ? half_sum + half_diff : p->extrinsic ? 0.0 : lock;
+    if (!p->symmetric) {
+        a3 *= p->sign;
+        middle -= 0.5 * pi;
+    }
+    out[p->first] = wrap_pi(outer);
+    out[1] = wrap_pi(middle);
+    out[p->third] = wrap_pi(a3);
+}
+
+/* Items converted per block: their unit quaternions (ac_quat_batch_normalize,
+   in lanes where the CPU has them) and their libm angles fit on the stack. */
+#define EULER_BLOCK 256
 
 ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int extrinsic,
                                  double *angles, size_t n, ac_error *err)
 {
+    euler_plan plan;
     if (!euler_axes_ok(axes))
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_AXES, 0.0,
                        "must be three axes 0..2, consecutive ones different");
-    for (size_t i = 0; i < n; i++) {
-        double u[4];
-        ac_status st = unit_arg(AC_ARG_Q, AC_ARG_Q_NORM, q + 4 * i, u, i, err);
-        if (st)
+    plan = euler_plan_of(axes, extrinsic);
+    for (size_t start = 0; start < n; start += EULER_BLOCK) {
+        size_t count = n - start < EULER_BLOCK ? n - start : EULER_BLOCK;
+        double u[4 * EULER_BLOCK], sum[EULER_BLOCK], diff[EULER_BLOCK], middle[EULER_BLOCK];
+        ac_status st = ac_quat_batch_normalize(q + 4 * start, u, count, err);
+        if (st) {
+            if (err) /* the core takes err == NULL */
+                err->index += start;
             return st;
-        euler_of_unit(u, axes, extrinsic, angles + 3 * i);
+        }
+        for (size_t i = 0; i < count; i++)
+            euler_halves(u + 4 * i, &plan, sum + i, diff + i, middle + i);
+        for (size_t i = 0; i < count; i++)
+            euler_combine(&plan, sum[i], diff[i], middle[i], angles + 3 * (start + i));
     }
     return AC_OK;
 }
