@@ -513,8 +513,8 @@ class Skin(ByValue):
 
     def _check_state(self) -> None:
         if (self.joints < 0).any() or not np.isfinite(self.inverse_bind_matrices).all():
-            raise ValueError(f"Skin: a pickled state has a negative joint index or a "
-                             f"non-finite inverse bind matrix")
+            raise ValueError("Skin: a pickled state has a negative joint index or a "
+                             "non-finite inverse bind matrix")
 
     def _repr_html_(self) -> str:
         from ._display import html_table

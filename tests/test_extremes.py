@@ -424,7 +424,7 @@ def _fbx_load(a):
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        scene = ac.fbx.load(path)
+        scene = fbx.load(path)
     finally:
         os.unlink(path)
     return [scene.world(clip, np.array([clip.start, clip.stop])) for clip in scene.clips]

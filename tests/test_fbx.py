@@ -13,7 +13,7 @@ import pytest
 
 import animcore
 from animcore import fbx
-from animcore.rotations import quat_from_euler, quat_to_matrix
+from animcore.rotations import quat_to_matrix
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 FILES = DATA / "fbx"
