@@ -69,7 +69,9 @@ def test_bench_runs_every_case_at_small_scale():
     assert {r.kernel.split()[0] for r in results} >= set(bench.CASES)
     assert all(r.seconds > 0 and r.baseline_seconds > 0 for r in results)
     skipped = [line for line in lines if " skipped: " in line]  # a peer library absent
-    assert len(lines) == len(results) + len(skipped) + 1
+    budgets = [line for line in lines if "| budget " in line]  # absolute time budgets
+    assert budgets and all(" ms " in line for line in budgets)
+    assert len(lines) == len(results) + len(skipped) + len(budgets) + 1
 
 
 def test_bench_rejects_unknown_case(capsys):
