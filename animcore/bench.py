@@ -1644,7 +1644,37 @@ def bench_compress(scale: float, repeats: int) -> list:
             rows.append(compare(f"compress sample one pose ({packed.nodes} nodes)", packed.nodes,
                                 lambda: packed.sample(t), "Scene.pose on the clip",
                                 lambda: scene.pose(clip, t), max(repeats, 5) * 20, target=10))
+            rows.append(_bench_reduce_minute(scene, clip, unit, scale, repeats))
     return rows
+
+
+def _bench_reduce_minute(scene, clip, unit: float, scale: float, repeats: int) -> Budget:
+    """reduce_clip at 0.1 mm and a 3 cm shell of a 1-minute 30 fps capture
+    (the walk looped and sampled at 30 fps: every channel keyed on every
+    frame), within a budget of 2 s."""
+    import dataclasses
+
+    from .curves import Curve
+    from .model import Channel, Clip
+    from .reduce import reduce_clip
+    from .rotations import RotationCurve
+
+    frames = max(2, int(1800 * scale))
+    t = np.arange(frames) / 30.0
+    looped = t % clip.duration
+    channels = []
+    for c in clip.channels:
+        v = c.sample(looped).reshape(frames, -1)
+        curve = (RotationCurve(t, v) if c.path == "rotation"
+                 else Curve(t, v, interpolation="linear"))
+        channels.append(Channel(c.node, c.node_name, c.path, "linear", c.width, t, v, curve,
+                                c.target))
+    minute = Clip(f"{clip.name} (1 min)", float(t[-1]), tuple(channels))
+    rig = dataclasses.replace(scene, clips=(minute,))
+    seconds = median_seconds(
+        lambda: reduce_clip(rig, minute, 1e-4 / unit, shell=0.03 / unit), max(1, min(repeats, 3)))
+    return Budget(f"reduce reduce_clip ({frames} frames x {len(scene.nodes)} nodes)",
+                  frames * len(scene.nodes), seconds, 2.0)
 
 
 CASES = {
