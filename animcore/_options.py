@@ -25,6 +25,7 @@ defaults to "clamp" (what glTF does outside the keys) and the side to
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Iterable, Mapping, Optional
 
 import numpy as np
@@ -32,8 +33,8 @@ import numpy as np
 __all__ = ["EXTRAPOLATIONS", "EXTRAPOLATION_ALIASES", "INTERPOLATIONS",
            "INTERPOLATION_ALIASES", "INTERPOLATION_HINTS", "SIDES", "TANGENT_ALIASES",
            "TANGENT_HINTS", "aliases_for", "check_fields", "check_sorted", "derivative_order",
-           "did_you_mean", "extrapolation_option", "fold", "interpolation_option", "option",
-           "side_option", "suggest"]
+           "did_you_mean", "extrapolation_option", "fold", "interpolation_option", "joint_side",
+           "option", "side_option", "side_swaps", "suggest"]
 
 
 def fold(text: str) -> str:
@@ -244,3 +245,42 @@ def check_fields(func: str, data, kind: str, required: Iterable[str],
     if unknown:
         hints = "".join(did_you_mean(suggest(f, known)) for f in unknown[:1])
         raise ValueError(f"{func}: data has unknown field {unknown[0]!r}{hints}")
+
+
+# -- left and right in joint names: one rule for mirror's pairs and the rig drawings' colours
+
+_SIDE_WORDS = (("Left", "Right"), ("left", "right"), ("LEFT", "RIGHT"))
+_SIDE_WORD = re.compile("|".join(w for pair in _SIDE_WORDS for w in pair))
+# a side letter (group 1): an L_/R_ prefix, a .L/.R or _l/_r suffix, a leading L/R before a capital
+_SIDE_LETTERS = (re.compile(r"^([LlRr])_"), re.compile(r"[._]([LlRr])$"),
+                 re.compile(r"^([LR])(?=[A-Z])"))
+_OTHER_LETTER = {"L": "R", "R": "L", "l": "r", "r": "l"}
+
+
+def joint_side(name: str) -> Optional[str]:
+    """"left", "right" or None (the middle line) from a joint's name, by the
+    patterns :func:`side_swaps` swaps (the first Left/Right word, else a letter)."""
+    word = _SIDE_WORD.search(name)
+    if word:
+        return "left" if word.group()[0] in "Ll" else "right"
+    for pattern in _SIDE_LETTERS:
+        found = pattern.search(name)
+        if found:
+            return "left" if found.group(1) in "Ll" else "right"
+    return None
+
+
+def side_swaps(name: str) -> list:
+    """The names of the other side that ``name`` may pair with, most likely
+    first: Left/Right words swapped (each casing), then a side letter swapped."""
+    out = []
+    for a, b in _SIDE_WORDS:
+        for x, y in ((a, b), (b, a)):
+            if x in name:
+                out.append(name.replace(x, y))
+    for pattern in _SIDE_LETTERS:
+        found = pattern.search(name)
+        if found:
+            out.append(name[:found.start(1)] + _OTHER_LETTER[found.group(1)] +
+                       name[found.end(1):])
+    return out

@@ -8,9 +8,10 @@ from __future__ import annotations
 import base64
 import html
 import io
-import re
 
 import numpy as np
+
+from ._options import joint_side
 
 __all__ = ["plot_curve", "plot_rotation_curve", "plot_loop_track", "plot_snapshot_timeline",
            "plot_rig", "joint_side"]
@@ -225,21 +226,6 @@ def html_figure(obj, **options) -> str | None:
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     return (f"<pre>{html.escape(repr(obj))}</pre>"
             f'<img src="data:image/png;base64,{data}" alt="{html.escape(type(obj).__name__)}"/>')
-
-
-# A name's side, by the patterns animcore.mirror pairs: Left/Right in any case,
-# an L_/R_ prefix, a .L/.R or _l/_r suffix, a leading L/R before a capital letter.
-_SIDE_PATTERNS = (re.compile(r"(left|right)", re.I), re.compile(r"^([LlRr])_"),
-                  re.compile(r"[._]([LlRr])$"), re.compile(r"^([LR])(?=[A-Z])"))
-
-
-def joint_side(name: str) -> str | None:
-    """"left", "right" or None (a joint on the middle line) from a joint's name."""
-    for pattern in _SIDE_PATTERNS:
-        found = pattern.search(name)
-        if found:
-            return "left" if found.group(1)[0] in "Ll" else "right"
-    return None
 
 
 _SIDE_COLORS = {"left": "tab:red", "right": "tab:blue", None: "0.35"}

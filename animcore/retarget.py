@@ -12,6 +12,7 @@ from typing import Optional, Union
 
 import numpy as np
 
+from ._options import side_swaps
 from .curves import Curve
 from .model import Channel, Clip, Scene, _closest_text
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
@@ -309,32 +310,6 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
 
 # ------------------------------------------------------------------ mirror
 
-_SWAPS = [("Left", "Right"), ("left", "right"), ("LEFT", "RIGHT")]
-
-
-def _partner_candidates(name: str) -> list:
-    out = []
-    for a, b in _SWAPS:
-        for x, y in ((a, b), (b, a)):
-            if x in name:
-                out.append(name.replace(x, y))
-    for pattern, swap in ((r"^([LlRr])_", "{}_"), (r"([._])([LlRr])$", None),
-                          (r"^([LR])(?=[A-Z])", "{}")):
-        m = re.search(pattern, name)
-        if not m:
-            continue
-        if swap is None:  # .L / _r suffixes
-            side = m.group(2)
-            other = {"L": "R", "R": "L", "l": "r", "r": "l"}[side]
-            out.append(name[:m.start(2)] + other)
-        else:
-            side = m.group(1)
-            other = {"L": "R", "R": "L", "l": "r", "r": "l"}[side]
-            out.append(swap.format(other) + name[m.end():] if swap == "{}_"
-                       else other + name[m.end():])
-    return out
-
-
 def mirror_pairs(scene: Scene) -> dict:
     """Left/right partners by name: ``{name: partner}`` for every joint (a
     joint without a partner is its own).
@@ -356,12 +331,12 @@ def mirror_pairs(scene: Scene) -> dict:
     pairs = {}
     for n in names:
         partner = n
-        for candidate in _partner_candidates(n):
+        for candidate in side_swaps(n):
             if candidate in present:
                 partner = candidate
                 break
         else:
-            for candidate in _partner_candidates(base(n)):
+            for candidate in side_swaps(base(n)):
                 if len(by_base.get(candidate, ())) == 1:
                     partner = by_base[candidate][0]
                     break

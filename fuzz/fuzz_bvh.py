@@ -44,8 +44,6 @@ def seeds() -> dict[str, bytes]:
 
 def check(data: bytes) -> None:
     """One file: loads and samples finite, or is a BvhError. Anything else raises."""
-    import numpy as np
-
     from animcore import bvh
 
     handle, path = tempfile.mkstemp(suffix=".bvh")
@@ -60,38 +58,23 @@ def check(data: bytes) -> None:
                 return
     finally:
         os.unlink(path)
-    for clip in scene.clips:
-        try:
-            world = scene.world(clip, np.array([0.0, clip.duration / 2, clip.duration]))
-        except (ValueError, OverflowError):
-            continue
-        assert np.isfinite(world).all(), f"non-finite world matrices of clip {clip.name!r}"
+    harness.check_world(scene)
+
+
+def _edit_word(line: bytes, rng: random.Random) -> bytes | None:
+    words = line.split()
+    if not words:
+        return None
+    words[rng.randrange(len(words))] = rng.choice(
+        WORDS + [str(rng.choice([0, 1, 2, 3, 7, 10**9])).encode()])
+    return b" ".join(words)
 
 
 def mutate(data: bytes, pool: list[bytes], rng: random.Random) -> bytes:
     """Line and word edits (mostly), or byte edits."""
     if rng.random() < 0.3:
         return harness.mutate_bytes(data, pool, rng)
-    lines = data.split(b"\n")
-    for _ in range(rng.randint(1, 3)):
-        i = rng.randrange(len(lines))
-        roll = rng.random()
-        words = lines[i].split()
-        if roll < 0.4 and words:
-            j = rng.randrange(len(words))
-            words[j] = rng.choice(WORDS + [str(rng.choice([0, 1, 2, 3, 7, 10**9])).encode()])
-            lines[i] = b" ".join(words)
-        elif roll < 0.55:
-            del lines[i]
-        elif roll < 0.7:
-            lines.insert(i, lines[rng.randrange(len(lines))])
-        elif roll < 0.85:
-            other = rng.choice(pool).split(b"\n")
-            k = rng.randrange(len(other))
-            lines[i:i] = other[k:k + rng.randint(1, 6)]
-        else:
-            lines.insert(i, rng.choice(WORDS))
-    return b"\n".join(lines)
+    return harness.mutate_lines(data, pool, rng, _edit_word)
 
 
 def mutation_run(count: int, seed: int = 0) -> tuple[int, float]:

@@ -27,10 +27,8 @@ import sys
 import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
-if any((HERE.parent / "animcore").glob("_core.*")):  # this checkout, when built in place
-    sys.path.insert(0, str(HERE.parent))  # (else the installed animcore)
 
-import harness  # noqa: E402  (beside this file)
+import harness  # noqa: E402  (beside this file: it puts a built checkout on the path)
 
 NAME = "compressed"
 _MESSAGE = re.compile(r"^CompressedClip\.from_bytes: data at byte \d+ is ")

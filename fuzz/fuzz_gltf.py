@@ -31,8 +31,8 @@ import warnings
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))  # the independent glTF writer of the tests
-if any((HERE.parent / "animcore").glob("_core.*")):  # this checkout, when built in place
-    sys.path.insert(0, str(HERE.parent))  # (else the installed animcore)
+sys.path.insert(0, str(HERE))
+import harness  # noqa: E402  (beside this file: it also puts a built checkout on the path)
 
 
 def seeds() -> dict[str, bytes]:
@@ -149,23 +149,7 @@ def mutate(data: bytes, corpus: list[bytes], rng: random.Random) -> bytes:
         mutated = _mutate_structure(data, rng)
         if mutated is not None:
             return mutated
-    out = bytearray(data)
-    for _ in range(rng.randint(1, 8)):
-        if not out:
-            break
-        op = rng.random()
-        i = rng.randrange(len(out))
-        if op < 0.5:
-            out[i] = rng.randrange(256)
-        elif op < 0.7:
-            del out[i:i + rng.randint(1, 16)]
-        elif op < 0.85:
-            out[i:i] = rng.randbytes(rng.randint(1, 8))
-        else:
-            other = rng.choice(corpus)
-            j = rng.randrange(len(other)) if other else 0
-            out[i:] = other[j:j + rng.randint(1, 64)] + out[i:]
-    return bytes(out)
+    return harness.mutate_bytes(data, corpus, rng)
 
 
 def mutation_run(executions: int, seed: int = 0) -> tuple[int, float]:

@@ -79,39 +79,25 @@ def check(data: bytes) -> None:
                 continue
             assert np.isfinite(values).all(), f"non-finite values of {key}"
         return
-    for clip in scene.clips:
-        try:
-            world = scene.world(clip, np.array([0.0, clip.duration / 2, clip.duration]))
-        except (ValueError, OverflowError):
-            continue
-        assert np.isfinite(world).all(), f"non-finite world matrices of clip {clip.name!r}"
+    harness.check_world(scene)
+
+
+def _edit_number(line: bytes, rng: random.Random) -> bytes | None:
+    """A number replaced by a hostile one, or a word by a keyword."""
+    numbers = list(_NUMBER.finditer(line))
+    if numbers and rng.random() < 0.75:
+        m = rng.choice(numbers)
+        return line[:m.start()] + rng.choice(WORDS[:9]) + line[m.end():]
+    words = line.split(b" ")
+    words[rng.randrange(len(words))] = rng.choice(WORDS)
+    return b" ".join(words)
 
 
 def mutate(data: bytes, pool: list[bytes], rng: random.Random) -> bytes:
     """Edits of numbers, lines and words (mostly), or byte edits."""
     if rng.random() < 0.15:
         return harness.mutate_bytes(data, pool, rng)
-    lines = data.split(b"\n")
-    for _ in range(rng.randint(1, 3)):
-        i = rng.randrange(len(lines))
-        roll = rng.random()
-        numbers = list(_NUMBER.finditer(lines[i]))
-        if roll < 0.45 and numbers:
-            m = rng.choice(numbers)
-            lines[i] = lines[i][:m.start()] + rng.choice(WORDS[:9]) + lines[i][m.end():]
-        elif roll < 0.6:
-            del lines[i]
-        elif roll < 0.75:
-            lines.insert(i, lines[rng.randrange(len(lines))])
-        elif roll < 0.9:
-            words = lines[i].split(b" ")
-            words[rng.randrange(len(words))] = rng.choice(WORDS)
-            lines[i] = b" ".join(words)
-        else:
-            other = rng.choice(pool).split(b"\n")
-            k = rng.randrange(len(other))
-            lines[i:i] = other[k:k + rng.randint(1, 8)]
-    return b"\n".join(lines)
+    return harness.mutate_lines(data, pool, rng, _edit_number)
 
 
 def mutation_run(count: int, seed: int = 0) -> tuple[int, float]:

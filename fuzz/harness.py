@@ -99,6 +99,42 @@ def mutate_bytes(data: bytes, pool: list[bytes], rng: random.Random) -> bytes:
     return bytes(out)
 
 
+def mutate_lines(data: bytes, pool: list[bytes], rng: random.Random,
+                 edit_line: Callable[[bytes, random.Random], bytes | None]) -> bytes:
+    """Line edits of a text format: ``edit_line(line, rng)`` (the format's own
+    edit of a word or number, None to skip it; chosen 45% of the time), or a line
+    deleted, duplicated, or spliced in from another seed."""
+    lines = data.split(b"\n")
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(lines))
+        roll = rng.random()
+        edited = edit_line(lines[i], rng) if roll < 0.45 else None
+        if edited is not None:
+            lines[i] = edited
+        elif roll < 0.65:
+            del lines[i]
+        elif roll < 0.8:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        else:
+            other = rng.choice(pool).split(b"\n")
+            k = rng.randrange(len(other))
+            lines[i:i] = other[k:k + rng.randint(1, 8)]
+    return b"\n".join(lines)
+
+
+def check_world(scene) -> None:
+    """Every clip of a loaded scene at its start, middle and end: finite world
+    matrices, or the documented ValueError / OverflowError."""
+    import numpy as np
+
+    for clip in scene.clips:
+        try:
+            world = scene.world(clip, np.array([0.0, clip.duration / 2, clip.duration]))
+        except (ValueError, OverflowError):
+            continue
+        assert np.isfinite(world).all(), f"non-finite world matrices of clip {clip.name!r}"
+
+
 def failures_folder(name: str) -> pathlib.Path:
     return pathlib.Path(os.environ.get("ANIMCORE_FUZZ_FAILURES", HERE / "failures" / name))
 
