@@ -164,6 +164,7 @@ _VECTOR_OPS = ("Translate", "Scale", "RotateXYZ", "RotateXZY", "RotateYXZ", "Rot
                "RotateZXY", "RotateZYX")
 _SCALAR_OPS = ("TranslateX", "TranslateY", "TranslateZ", "ScaleX", "ScaleY", "ScaleZ",
                "RotateX", "RotateY", "RotateZ")
+_SAMPLED_OPS = _VECTOR_OPS + _SCALAR_OPS + ("Orient", "Transform")
 _INTERPOLATIONS = {"linear": "linear", "held": "step", "step": "step"}
 
 
@@ -235,12 +236,16 @@ def _finite(location: str, name: str, array: np.ndarray) -> None:
 
 
 def _xform_op(attribute, kind, interpolation, per_second, name):
-    """The curve of one animated xformOp attribute, or None (no time samples)."""
+    """The curve of one animated xformOp attribute, or None (no time samples,
+    or an op type read by none of the curves); an unknown type's samples are
+    not read."""
     if attribute.HasSpline():
         try:
             return curve_from_spline(attribute.GetSpline(), time_codes_per_second=per_second)
         except ValueError as error:
             raise _Fault(name, str(error)) from None
+    if kind not in _SAMPLED_OPS:
+        return None
     codes = attribute.GetTimeSamples()
     if not codes:
         return None
@@ -258,9 +263,7 @@ def _xform_op(attribute, kind, interpolation, per_second, name):
     _finite(name, "sample", values)
     if kind == "Orient":
         return RotationCurve(times, values, interpolation=interpolation)
-    if kind in _VECTOR_OPS or kind in _SCALAR_OPS or kind == "Transform":
-        return Curve(times, values, interpolation=interpolation)
-    return None
+    return Curve(times, values, interpolation=interpolation)
 
 
 def _xform_channels(stage, interpolation, skipped):
