@@ -309,11 +309,11 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
     if not isinstance(float32, (bool, np.bool_)):
         raise ValueError(f"{func}: float32 is {float32!r} (must be True or False)")
     if float32:
-        co = _as_float32(func, "co", co)
+        given, co = co, _as_float32(func, "co", co)
         same = np.flatnonzero(np.diff(co[:, 0]) <= 0)
         if same.size:
             i = int(same[0]) + 1
-            raise ValueError(f"{func}: co at index ({i}, 0) is {float(steps[i - 1] + co[i - 1, 0])!r}"
+            raise ValueError(f"{func}: co at index ({i}, 0) is {float(given[i, 0])!r}"
                              f" (frames must differ in float32, as Blender stores them: the "
                              f"previous key rounds to the same frame; pass float32=False to "
                              f"use float64)")

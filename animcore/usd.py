@@ -106,6 +106,7 @@ no value there), inner loops Ts cannot bake.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import math
@@ -163,6 +164,7 @@ _VECTOR_OPS = ("Translate", "Scale", "RotateXYZ", "RotateXZY", "RotateYXZ", "Rot
                "RotateZXY", "RotateZYX")
 _SCALAR_OPS = ("TranslateX", "TranslateY", "TranslateZ", "ScaleX", "ScaleY", "ScaleZ",
                "RotateX", "RotateY", "RotateZ")
+_SAMPLED_OPS = _VECTOR_OPS + _SCALAR_OPS + ("Orient", "Transform")
 _INTERPOLATIONS = {"linear": "linear", "held": "step", "step": "step"}
 
 
@@ -234,12 +236,16 @@ def _finite(location: str, name: str, array: np.ndarray) -> None:
 
 
 def _xform_op(attribute, kind, interpolation, per_second, name):
-    """The curve of one animated xformOp attribute, or None (no time samples)."""
+    """The curve of one animated xformOp attribute, or None (no time samples,
+    or an op type read by none of the curves); an unknown type's samples are
+    not read."""
     if attribute.HasSpline():
         try:
             return curve_from_spline(attribute.GetSpline(), time_codes_per_second=per_second)
         except ValueError as error:
             raise _Fault(name, str(error)) from None
+    if kind not in _SAMPLED_OPS:
+        return None
     codes = attribute.GetTimeSamples()
     if not codes:
         return None
@@ -257,9 +263,7 @@ def _xform_op(attribute, kind, interpolation, per_second, name):
     _finite(name, "sample", values)
     if kind == "Orient":
         return RotationCurve(times, values, interpolation=interpolation)
-    if kind in _VECTOR_OPS or kind in _SCALAR_OPS or kind == "Transform":
-        return Curve(times, values, interpolation=interpolation)
-    return None
+    return Curve(times, values, interpolation=interpolation)
 
 
 def _xform_channels(stage, interpolation, skipped):
@@ -437,9 +441,7 @@ def _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped):
         joints = [str(j) for j in tokens]
         parents = [int(p) for p in UsdSkel.Topology(tokens).GetParentIndices()]
     count = len(joints)
-    if len(set(joints)) != count:
-        duplicate = next(j for j in joints if joints.count(j) > 1)
-        raise _Fault(where, f"names joint {duplicate!r} twice")
+    _unique_joints(where, joints)
     bind = local = None
     for name, attribute in (("restTransforms", skel.GetRestTransformsAttr()),
                             ("bindTransforms", skel.GetBindTransformsAttr())):
@@ -469,11 +471,12 @@ def _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped):
                           for b, p in zip(bind, parents)]).reshape(-1, 4, 4)
     elif local is None:
         local = np.broadcast_to(np.eye(4), (count, 4, 4)).copy()
-    with _at(str(skel.GetRestTransformsAttr().GetPath())):
+    rest_location = str(skel.GetRestTransformsAttr().GetPath())
+    with _at(rest_location):
         try:
             trs = _decompose("usd.load", local)
         except ValueError as error:
-            raise _Fault(str(skel.GetRestTransformsAttr().GetPath()), str(error)) from None
+            raise _Fault(rest_location, str(error)) from None
     children = [tuple(k for k, p in enumerate(parents) if p == j) for j in range(count)]
     roots = [j for j in range(count) if parents[j] < 0]
     anim = None
@@ -516,18 +519,16 @@ def _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped):
 def _animation(stage, anim, joints, skel_path, roots, interpolation):
     """(channels, blend-shape names) of a SkelAnimation bound to the skeleton."""
     anim_path = str(anim.GetPath())
-    start = None
     per_second = _per_second(stage)
     with _at("startTimeCode"):
         start = float(stage.GetStartTimeCode())
     if not math.isfinite(start):
         raise _Fault("startTimeCode", f"is {start!r} (must be finite)")
     kind = "LINEAR" if interpolation == "linear" else "STEP"
-    with _at(str(anim.GetJointsAttr().GetPath())):
+    joints_location = str(anim.GetJointsAttr().GetPath())
+    with _at(joints_location):
         anim_joints = [str(j) for j in (anim.GetJointsAttr().Get() or [])]
-    if len(set(anim_joints)) != len(anim_joints):
-        duplicate = next(j for j in anim_joints if anim_joints.count(j) > 1)
-        raise _Fault(str(anim.GetJointsAttr().GetPath()), f"names joint {duplicate!r} twice")
+    _unique_joints(joints_location, anim_joints)
     unknown = [j for j in anim_joints if j not in joints]
     if unknown:
         raise _Fault(anim_path, f"animates joint {unknown[0]!r}, which {skel_path} does "
@@ -569,6 +570,14 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
         target_names = tuple(shapes)
     channels.sort(key=lambda c: (c.node, c.path))
     return channels, target_names
+
+
+def _unique_joints(location: str, joints: list) -> None:
+    """A _Fault naming the first joint of ``joints`` that is listed twice."""
+    counts = collections.Counter(joints)
+    duplicate = next((j for j in joints if counts[j] > 1), None)
+    if duplicate is not None:
+        raise _Fault(location, f"names joint {duplicate!r} twice")
 
 
 def _channel(location, *args):

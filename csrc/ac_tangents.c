@@ -30,6 +30,7 @@ static inline double rnd(int f32, double x)
 /* Blender's float32 constants where f32, else the exact numbers. */
 #define K_CIRCLE(f32) ((f32) ? (double)2.5614f : 2.5614)
 #define K_THIRD(f32) ((f32) ? (double)(1.0f / 3.0f) : 1.0 / 3.0)
+#define K_TINY(f32) ((f32) ? (double)1e-5f : 1e-5) /* an aligned pair's shortest handle */
 
 /* |(dx, dy)| as Blender's len_v3v3: sqrt of the sum of squares. */
 static double length2(int f32, double dx, double dy)
@@ -136,12 +137,12 @@ static int key_handles(const double p2[2], const double *prev, const double *nex
         ratio = rnd(f32, len_l / len_r);
         for (int pass = 0; pass < 2; pass++) {
             int turn_right = left_first ? pass == 0 : pass == 1;
-            if (turn_right && h2 == AC_HANDLE_ALIGNED && len_l > (f32 ? (double)1e-5f : 1e-5)) {
+            if (turn_right && h2 == AC_HANDLE_ALIGNED && len_l > K_TINY(f32)) {
                 double f = rnd(f32, 1.0 / ratio);
                 right[0] = rnd(f32, p2[0] + rnd(f32, f * rnd(f32, p2[0] - left[0])));
                 right[1] = rnd(f32, p2[1] + rnd(f32, f * rnd(f32, p2[1] - left[1])));
             }
-            if (!turn_right && h1 == AC_HANDLE_ALIGNED && len_r > (f32 ? (double)1e-5f : 1e-5)) {
+            if (!turn_right && h1 == AC_HANDLE_ALIGNED && len_r > K_TINY(f32)) {
                 left[0] = rnd(f32, p2[0] + rnd(f32, ratio * rnd(f32, p2[0] - right[0])));
                 left[1] = rnd(f32, p2[1] + rnd(f32, ratio * rnd(f32, p2[1] - right[1])));
             }

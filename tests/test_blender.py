@@ -191,6 +191,7 @@ def test_float32_handles_far_along_the_extrapolation():
     ({"float32": 1}, r"curve_from_keyframes: float32 is 1 \(must be True or False\)"),
     ({"co": [[0, 0], [1, 1e39]]}, r"curve_from_keyframes: co at index \(1, 1\) is 1e\+39 \(beyond float32"),
     ({"co": [[1, 0], [1 + 1e-12, 1]]}, r"curve_from_keyframes: co at index \(1, 0\) is 1.000000000001 \(frames must differ in float32"),
+    ({"co": [[0.1, 0], [0.1 + 1e-12, 1]]}, r"curve_from_keyframes: co at index \(1, 0\) is 0.10000000000100001 \(frames must differ in float32"),
 ])
 def test_bad_options_are_value_errors_without_warnings(kwargs, match):
     args = {"co": [[0, 0], [1, 1]], **kwargs}

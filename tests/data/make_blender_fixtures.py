@@ -160,26 +160,44 @@ def cases():
     return out
 
 
-def main():
-    records = []
-    for case in cases():
-        fc = build(case)
-        fr = frames(case["co"], case.get("cycles"))
-        case["blender_handle_left"] = [[float(f"{x:.9g}") for x in p.handle_left]
-                                       for p in fc.keyframe_points]
-        case["blender_handle_right"] = [[float(f"{x:.9g}") for x in p.handle_right]
-                                        for p in fc.keyframe_points]
-        for name in ("back", "amplitude", "period"):  # as stored (float32)
-            case[name] = [float(f"{getattr(p, name):.9g}") for p in fc.keyframe_points]
-        case["frames"] = fr
-        case["values"] = [float(f"{fc.evaluate(f):.9g}") for f in fr]
-        assert all(math.isfinite(v) for v in case["values"])
-        records.append(case)
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "blender_fcurves.json")
+def nine(x):
+    """x to 9 significant digits: a float32 exactly, short in JSON."""
+    return float(f"{x:.9g}")
+
+
+def record_handles(case, fc):
+    """Blender's handles of each key, as it stored them, into case."""
+    case["blender_handle_left"] = [[nine(x) for x in p.handle_left] for p in fc.keyframe_points]
+    case["blender_handle_right"] = [[nine(x) for x in p.handle_right]
+                                    for p in fc.keyframe_points]
+
+
+def record_values(case, fc):
+    """Blender's values at case["frames"] into case."""
+    case["values"] = [nine(fc.evaluate(f)) for f in case["frames"]]
+    assert all(math.isfinite(v) for v in case["values"])
+
+
+def write(name, records):
+    """records as tests/data/<name> with the tool's version."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
     with open(path, "w") as f:
         json.dump({"tool": "Blender (bpy from PyPI)", "version": bpy.app.version_string,
                    "cases": records}, f, separators=(",", ":"))
     print(f"wrote {len(records)} cases to {path}")
+
+
+def main():
+    records = []
+    for case in cases():
+        fc = build(case)
+        record_handles(case, fc)
+        for name in ("back", "amplitude", "period"):  # as stored (float32)
+            case[name] = [nine(getattr(p, name)) for p in fc.keyframe_points]
+        case["frames"] = frames(case["co"], case.get("cycles"))
+        record_values(case, fc)
+        records.append(case)
+    write("blender_fcurves.json", records)
 
 
 if __name__ == "__main__":

@@ -19,15 +19,10 @@ Each case records the keyframe settings as curve_from_keyframes takes them
 computed, and fcurve.evaluate(frame). Keys are never closer than 0.012 frame:
 fcurve.update() merges keys within 0.01 frame (BKE_fcurve_deduplicate_keys).
 """
-import json
-import math
-import os
 import random
 import struct
 
-import bpy
-
-from make_blender_fixtures import new_fcurve
+from make_blender_fixtures import new_fcurve, nine, record_handles, record_values, write
 
 INTERPOLATIONS = ["CONSTANT", "LINEAR", "BEZIER", "SINE", "QUAD"]
 TYPES = ["FREE", "ALIGNED", "VECTOR", "AUTO", "AUTO_CLAMPED"]
@@ -165,19 +160,11 @@ def main():
     for case in cases():
         fc = build(case)
         case["frames"] = frames(case)
-        case["blender_co"] = [[float(f"{x:.9g}") for x in p.co] for p in fc.keyframe_points]
-        case["blender_handle_left"] = [[float(f"{x:.9g}") for x in p.handle_left]
-                                       for p in fc.keyframe_points]
-        case["blender_handle_right"] = [[float(f"{x:.9g}") for x in p.handle_right]
-                                        for p in fc.keyframe_points]
-        case["values"] = [float(f"{fc.evaluate(f):.9g}") for f in case["frames"]]
-        assert all(math.isfinite(v) for v in case["values"])
+        case["blender_co"] = [[nine(x) for x in p.co] for p in fc.keyframe_points]
+        record_handles(case, fc)
+        record_values(case, fc)
         records.append(case)
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "blender_rules.json")
-    with open(path, "w") as f:
-        json.dump({"tool": "Blender (bpy from PyPI)", "version": bpy.app.version_string,
-                   "cases": records}, f, separators=(",", ":"))
-    print(f"wrote {len(records)} cases to {path}")
+    write("blender_rules.json", records)
 
 
 if __name__ == "__main__":
