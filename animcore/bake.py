@@ -926,13 +926,9 @@ def _bake_file(file, prefix, out_dir, fps, clip, format, token, path, strict, ri
             target = os.path.join(out_dir, *output.split("/"))
             if format == "npz":
                 write_atomic(target, lambda temporary: write_npz(temporary, arrays), token)
-                keys = [(str(ch.target), ch.path, array_key(c.name, ch.target, ch.path))
-                        for ch in described[0].channels]
             else:
                 write_atomic(target, lambda temporary: write_csv(temporary, described, arrays),
                              token)
-                keys = [(str(ch.target), ch.path, _channel_key(ch.target, ch.path))
-                        for ch in described[0].channels]
         except MemoryError:
             rows.append(BakeRow(file, c.name, 0, len(c.channels), "",
                                 f"not enough memory for {c.duration * fps:.4g} frames at "
@@ -941,10 +937,13 @@ def _bake_file(file, prefix, out_dir, fps, clip, format, token, path, strict, ri
         except Exception as error:  # this clip's failure; the file's other clips go on
             rows.append(BakeRow(file, c.name, 0, len(c.channels), "", _error_text(error)))
             continue
-        time_key = array_key(c.name) if format == "npz" else "time"
+        # the .npz keys are array_key's; a .csv's column prefixes drop the "<clip>/"
+        clip_part = f"{_clip_key(c.name)}/" if format == "npz" else ""
+        keys = [(str(ch.target), ch.path, clip_part + _channel_key(ch.target, ch.path))
+                for ch in described[0].channels]
         rows.append(BakeRow(file, c.name, len(arrays[array_key(c.name)]),
                             len(described[0].channels), output, "",
-                            (("", "time", time_key), *keys)))
+                            (("", "time", clip_part + "time"), *keys)))
     return rows
 
 
