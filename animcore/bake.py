@@ -876,6 +876,12 @@ def _error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+def failed_rows(files, error: BaseException) -> list[BakeRow]:
+    """One failed :class:`BakeRow` per file of ``files``, saying ``error``
+    (see :func:`_error_text`): a file, or a batch whose task failed as a whole."""
+    return [BakeRow(f, "", 0, 0, "", _error_text(error)) for f in files]
+
+
 def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
               format: str = "npz", token: str = "bake", path=None, world: bool = False,
               nodes=None, root_motion=None, strict: bool = False,
@@ -901,7 +907,7 @@ def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
     except MemoryError:
         raise
     except Exception as error:  # a reader's or the file's failure, whatever its type
-        return [BakeRow(file, "", 0, 0, "", _error_text(error))]
+        return failed_rows([file], error)
 
 
 def _bake_file(file, prefix, out_dir, fps, clip, format, token, path, strict, rig):
@@ -1065,8 +1071,7 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
                 try:
                     done[i] = future.result()
                 except Exception as error:  # a crashed worker: its files failed
-                    done[i] = [BakeRow(f, "", 0, 0, "", _error_text(error))
-                               for f, _, _ in work[i]]
+                    done[i] = failed_rows([f for f, _, _ in work[i]], error)
                 bar.update(len(work[i]))
     bar.close()
     rows = [row for i in range(len(work)) for row in done[i]]
