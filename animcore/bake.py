@@ -450,7 +450,8 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
     arrays, described = {}, []
     for clip in clips:
         grid = frame_times(clip.duration, fps)
-        arrays[array_key(clip.name)] = grid
+        time_key = array_key(clip.name)
+        arrays[time_key] = grid
         extra = []
         if root_motion is not None:
             try:
@@ -488,7 +489,7 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
         else:
             channels = list(clip.channels)
             for key, value in bake([clip], fps, max_frames=max_frames).items():
-                if key in arrays and key != array_key(clip.name):  # a node named root_motion
+                if key in arrays and key != time_key:  # a node named root_motion
                     fail(f"bake: --root-motion: a node named 'root_motion' has the key "
                          f"{key!r} of the root motion")
                 arrays[key] = value
