@@ -450,7 +450,8 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
     arrays, described = {}, []
     for clip in clips:
         grid = frame_times(clip.duration, fps)
-        arrays[array_key(clip.name)] = grid
+        time_key = array_key(clip.name)
+        arrays[time_key] = grid
         extra = []
         if root_motion is not None:
             try:
@@ -488,7 +489,7 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
         else:
             channels = list(clip.channels)
             for key, value in bake([clip], fps, max_frames=max_frames).items():
-                if key in arrays and key != array_key(clip.name):  # a node named root_motion
+                if key in arrays and key != time_key:  # a node named root_motion
                     fail(f"bake: --root-motion: a node named 'root_motion' has the key "
                          f"{key!r} of the root motion")
                 arrays[key] = value
@@ -876,6 +877,12 @@ def _error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+def failed_rows(files, error: BaseException) -> list[BakeRow]:
+    """One failed :class:`BakeRow` per file of ``files``, saying ``error``
+    (see :func:`_error_text`): a file, or a batch whose task failed as a whole."""
+    return [BakeRow(f, "", 0, 0, "", _error_text(error)) for f in files]
+
+
 def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
               format: str = "npz", token: str = "bake", path=None, world: bool = False,
               nodes=None, root_motion=None, strict: bool = False,
@@ -901,7 +908,7 @@ def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
     except MemoryError:
         raise
     except Exception as error:  # a reader's or the file's failure, whatever its type
-        return [BakeRow(file, "", 0, 0, "", _error_text(error))]
+        return failed_rows([file], error)
 
 
 def _bake_file(file, prefix, out_dir, fps, clip, format, token, path, strict, rig):
@@ -926,13 +933,9 @@ def _bake_file(file, prefix, out_dir, fps, clip, format, token, path, strict, ri
             target = os.path.join(out_dir, *output.split("/"))
             if format == "npz":
                 write_atomic(target, lambda temporary: write_npz(temporary, arrays), token)
-                keys = [(str(ch.target), ch.path, array_key(c.name, ch.target, ch.path))
-                        for ch in described[0].channels]
             else:
                 write_atomic(target, lambda temporary: write_csv(temporary, described, arrays),
                              token)
-                keys = [(str(ch.target), ch.path, _channel_key(ch.target, ch.path))
-                        for ch in described[0].channels]
         except MemoryError:
             rows.append(BakeRow(file, c.name, 0, len(c.channels), "",
                                 f"not enough memory for {c.duration * fps:.4g} frames at "
@@ -941,10 +944,13 @@ def _bake_file(file, prefix, out_dir, fps, clip, format, token, path, strict, ri
         except Exception as error:  # this clip's failure; the file's other clips go on
             rows.append(BakeRow(file, c.name, 0, len(c.channels), "", _error_text(error)))
             continue
-        time_key = array_key(c.name) if format == "npz" else "time"
+        # the .npz keys are array_key's; a .csv's column prefixes drop the "<clip>/"
+        clip_part = f"{_clip_key(c.name)}/" if format == "npz" else ""
+        keys = [(str(ch.target), ch.path, clip_part + _channel_key(ch.target, ch.path))
+                for ch in described[0].channels]
         rows.append(BakeRow(file, c.name, len(arrays[array_key(c.name)]),
                             len(described[0].channels), output, "",
-                            (("", "time", time_key), *keys)))
+                            (("", "time", clip_part + "time"), *keys)))
     return rows
 
 
@@ -1066,8 +1072,7 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
                 try:
                     done[i] = future.result()
                 except Exception as error:  # a crashed worker: its files failed
-                    done[i] = [BakeRow(f, "", 0, 0, "", _error_text(error))
-                               for f, _, _ in work[i]]
+                    done[i] = failed_rows([f for f, _, _ in work[i]], error)
                 bar.update(len(work[i]))
     bar.close()
     rows = [row for i in range(len(work)) for row in done[i]]

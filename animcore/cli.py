@@ -114,6 +114,10 @@ def _add_bake(commands) -> None:
                            "needs animcore[dask])")
     from .bake import add_rig_options
     add_rig_options(bake)
+    bake.add_argument("--reduce", type=_positive_float, default=None, metavar="TOL",
+                      help="reduce every clip with reduce_clip to TOL (scene units, shell "
+                           "0.03) before sampling, as the reduce command does, and print the "
+                           "keys kept")
     bake.set_defaults(run=_run_bake)
 
 
@@ -158,7 +162,7 @@ def _run_bake(args, parser) -> int:
                     reduce=args.reduce)
 
 
-# -- reduce (and bake --reduce) ---------------------------------------------------
+# -- reduce --------------------------------------------------------------------
 
 def _add_reduce(commands) -> None:
     reduce = commands.add_parser(
@@ -177,11 +181,6 @@ def _add_reduce(commands) -> None:
     reduce.add_argument("--shell", type=_positive_float, default=0.03,
                         help="distance of the virtual points in scene units (default 0.03)")
     reduce.set_defaults(run=_run_reduce)
-    # bake --reduce: the same reduction before sampling
-    commands.choices["bake"].add_argument(
-        "--reduce", type=_positive_float, default=None, metavar="TOL",
-        help="reduce every clip with reduce_clip to TOL (scene units, shell 0.03) before "
-             "sampling, and print the keys kept")
 
 
 def _run_reduce(args, parser) -> int:

@@ -131,8 +131,8 @@ def _gather_rows(client, futures, index, work, done) -> None:
             try:
                 results.append(future.result())
             except Exception as error:
-                results.append([BakeRow(f, "", 0, 0, "", _bake._error_text(error))
-                                for f, _, _ in work[index[future.key]]])
+                results.append(_bake.failed_rows([f for f, _, _ in work[index[future.key]]],
+                                                 error))
     for future, rows in zip(futures, results):
         done[index[future.key]] = rows
 
