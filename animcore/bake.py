@@ -887,7 +887,7 @@ def bake_file(file: str, prefix: str, out_dir: str, fps: float, *, clip=None,
               format: str = "npz", token: str = "bake", path=None, world: bool = False,
               nodes=None, root_motion=None, strict: bool = False,
               max_frames=None) -> list[BakeRow]:
-    """Bakes every clip of one glTF, BVH or USD file (or the one named
+    """Bakes every clip of one glTF, BVH, FBX or USD file (or the one named
     ``clip``) into the folder ``out_dir/<prefix>`` (see :func:`plan_outputs`),
     one ``<clip>.<format>`` per clip (its name escaped by
     :func:`output_name`; names a case-insensitive file system would confuse
@@ -1110,8 +1110,8 @@ def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, worke
     if nodes and not world:
         fail("bake: --nodes needs --world")
     if out is None and len(patterns) == 1 and not expand_inputs(patterns):
-        error(f"bake: {os.fspath(patterns[0])!r} holds no file to bake (.gltf, .glb, .bvh, "
-              ".usd, .usda, .usdc, .usdz)")
+        error(f"bake: {os.fspath(patterns[0])!r} holds no file to bake "
+              f"({', '.join(INPUT_SUFFIXES)})")
     if out is None or os.path.splitext(out)[1].lower() in (".npz", ".csv"):
         fail("bake: several inputs (or --workers, --scheduler) need --out DIR, a folder "
              "that receives a folder per input with one .npz per clip, manifest.csv and "

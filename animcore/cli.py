@@ -82,7 +82,7 @@ def _run_bench(args, parser) -> None:
 
 def _add_bake(commands) -> None:
     bake = commands.add_parser(
-        "bake", help="sample the animations of glTF, BVH or USD files on a frame grid and "
+        "bake", help="sample the animations of glTF, BVH, FBX or USD files on a frame grid and "
                      "save them (.npz or .csv)",
         description="Samples every channel of every clip (or of --clip) at frames 0, 1/fps, "
                     "... up to the clip's duration, the last frame exactly at its end. "
@@ -91,7 +91,7 @@ def _add_bake(commands) -> None:
                     "then '<node>/<path>/<component>'. Without FILE the built-in sample is "
                     "used; without --out a summary is printed.")
     bake.add_argument("file", nargs="*", default=[],
-                      help=".gltf, .glb, .bvh or .usd/.usda/.usdc/.usdz files (read by "
+                      help=".gltf, .glb, .bvh, .fbx or .usd/.usda/.usdc/.usdz files (read by "
                            "extension), glob patterns or folders (default: the built-in "
                            "sample); several bake in parallel into --out DIR with the same "
                            "options; a folder or pattern holding one file bakes as that file")

@@ -4,7 +4,7 @@ Install with ``pip install 'animcore[dask]'`` (``dask[array]`` and
 ``distributed``); this module imports them only when used.
 
 :func:`bake_many`
-    bakes many glTF, BVH and USD files as one task graph on a ``distributed``
+    bakes many glTF, BVH, FBX and USD files as one task graph on a ``distributed``
     cluster (:func:`local_cluster` on this machine when no client is
     given). A task is a batch of input paths; its worker loads each file,
     bakes every clip and writes one output per clip into the output folder
@@ -142,7 +142,7 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
               strict: bool = False, workers: int | None = None, batch: int | None = None,
               progress: _bake.ProgressOption = "auto", stream=None,
               max_frames=None) -> list[BakeRow]:
-    """Bake many glTF, BVH and USD files on a Dask cluster: one output per clip
+    """Bake many glTF, BVH, FBX and USD files on a Dask cluster: one output per clip
     and a manifest.
 
     Parameters

@@ -141,7 +141,8 @@ def test_bake_argument_errors_show_the_bake_usage(args, message, tmp_path, capsy
                                      "its nodes are 'root', 'hips', 'spine', 'hand', 'face'"),
     (["--root-motion", "nope"], "--root-motion: extract_root_motion: joint 'nope' not in the "
                                 "scene; its nodes are 'root', 'hips', 'spine', 'hand', 'face'"),
-    (["empty"], "'empty' holds no file to bake (.gltf, .glb, .bvh, .usd, .usda, .usdc, .usdz)"),
+    (["empty"], "'empty' holds no file to bake (.gltf, .glb, .bvh, .fbx, .usd, .usda, .usdc, "
+                ".usdz)"),
 ])
 def test_bake_data_errors_are_one_line_without_the_usage(args, message, tmp_path, capsys,
                                                          monkeypatch):
