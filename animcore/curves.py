@@ -1841,8 +1841,8 @@ class Curve(ByValue):
         if not isinstance(remaps, list):
             raise ValueError(f"{func}: remaps is {remaps!r} (must be a list of time curves and "
                              f"easings, outermost first)")
-        for i in reversed(range(len(remaps))):  # stored outermost first
-            remap = remaps[i]
+        objects = []
+        for i, remap in enumerate(remaps):
             where = f"remaps at index ({i},)"
             if isinstance(remap, dict) and remap.get("type") == "Curve":
                 try:
@@ -1851,11 +1851,8 @@ class Curve(ByValue):
                     raise ValueError(f"{func}: {where}: {error}") from None
             else:
                 remap = easing_from_data(remap, func, where)
-            try:
-                curve = curve.remap_time(remap)
-            except ValueError as error:
-                raise ValueError(f"{func}: {where}: {error}") from None
-        return curve
+            objects.append(remap)
+        return _with_remaps(func, curve, objects)  # (stored outermost first)
 
     # -- display -------------------------------------------------------------------------
 

@@ -1043,11 +1043,13 @@ def _save_times(times, what: str) -> np.ndarray:
     times = np.asarray(times, dtype=np.float64)
     if times.ndim != 1 or times.size == 0:
         raise ValueError(f"save: {what} must be one or more key times, got shape {times.shape}")
-    for k, t in enumerate(times.tolist()):
-        if not (0.0 <= t <= _FLOAT32_MAX):
-            why = ("must be finite" if not math.isfinite(t) else "must be >= 0" if t < 0 else
-                   f"must be at most {_FLOAT32_MAX:.8g}, the largest float32")
-            raise ValueError(f"save: {what} at index ({k},) is {t!r} ({why})")
+    outside = ~((times >= 0.0) & (times <= _FLOAT32_MAX))  # (NaN included)
+    if outside.any():
+        k = int(np.argmax(outside))
+        t = float(times[k])
+        why = ("must be finite" if not math.isfinite(t) else "must be >= 0" if t < 0 else
+               f"must be at most {_FLOAT32_MAX:.8g}, the largest float32")
+        raise ValueError(f"save: {what} at index ({k},) is {t!r} ({why})")
     stored = times.astype("<f4")
     steps = np.diff(stored) <= 0
     if steps.any():

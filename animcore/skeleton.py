@@ -149,9 +149,10 @@ class Skeleton(ByValue):
             a.flags.writeable = False
             rest.append(a)
         if names is not None:
-            names = tuple(names) if isinstance(names, (list, tuple)) else names
-            if not isinstance(names, tuple) or len(names) != joints or not all(isinstance(n, str) for n in names):
+            if not isinstance(names, (list, tuple)) or len(names) != joints or not all(
+                    isinstance(n, str) for n in names):
                 raise ValueError(f"{func}: names must be {joints} strings, got {names!r}")
+            names = tuple(names)
         self._handle = _core._skeleton_create(func, p)
         order = np.empty(joints, dtype=np.int64)
         _core._skeleton_order(self._handle, order)
@@ -247,9 +248,8 @@ class Skeleton(ByValue):
     @classmethod
     def _from_state(cls, state: dict) -> "Skeleton":
         parents = state["parents"]
-        if not (isinstance(parents, np.ndarray) and parents.dtype.kind in "iu"
-                and parents.dtype.itemsize <= 8 and (parents.size == 0 or parents.dtype.kind == "i"
-                                                     or parents.max() < 2**63)):
+        # (an integer array's range is the constructor's check)
+        if not (isinstance(parents, np.ndarray) and parents.dtype.kind in "iu"):
             raise ValueError(f"Skeleton: a pickled state's parents are {parents!r} (must be "
                              f"an integer array)")
         return cls(state["parents"], state["translation"], state["rotation"], state["scale"],

@@ -481,6 +481,28 @@ def test_save_warns_with_the_largest_deviation(tmp_path):
 
 # ------------------------------------------------------------------ layers
 
+def _linear_curve(oid, values):
+    """An ASCII AnimationCurve of two linear keys at 0 s and 1 s."""
+    return f"""    AnimationCurve: {oid}, "AnimCurve::", "" {{
+        KeyTime: *2 {{
+            a: 0,46186158000
+        }}
+        KeyValueFloat: *2 {{
+            a: {values}
+        }}
+        KeyAttrFlags: *1 {{
+            a: 4
+        }}
+        KeyAttrDataFloat: *4 {{
+            a: 0,0,0,0
+        }}
+        KeyAttrRefCount: *1 {{
+            a: 2
+        }}
+    }}
+"""
+
+
 LAYERED = ASCII_HEADER + """Objects:  {
     Model: 1, "Model::hip", "Null" {
     }
@@ -509,58 +531,8 @@ LAYERED = ASCII_HEADER + """Objects:  {
     }
     AnimationCurveNode: 32, "AnimCurveNode::T", "" {
     }
-    AnimationCurve: 40, "AnimCurve::", "" {
-        KeyTime: *2 {
-            a: 0,46186158000
-        }
-        KeyValueFloat: *2 {
-            a: 0,10
-        }
-        KeyAttrFlags: *1 {
-            a: 4
-        }
-        KeyAttrDataFloat: *4 {
-            a: 0,0,0,0
-        }
-        KeyAttrRefCount: *1 {
-            a: 2
-        }
-    }
-    AnimationCurve: 41, "AnimCurve::", "" {
-        KeyTime: *2 {
-            a: 0,46186158000
-        }
-        KeyValueFloat: *2 {
-            a: 20,0
-        }
-        KeyAttrFlags: *1 {
-            a: 4
-        }
-        KeyAttrDataFloat: *4 {
-            a: 0,0,0,0
-        }
-        KeyAttrRefCount: *1 {
-            a: 2
-        }
-    }
-    AnimationCurve: 42, "AnimCurve::", "" {
-        KeyTime: *2 {
-            a: 0,46186158000
-        }
-        KeyValueFloat: *2 {
-            a: 4,4
-        }
-        KeyAttrFlags: *1 {
-            a: 4
-        }
-        KeyAttrDataFloat: *4 {
-            a: 0,0,0,0
-        }
-        KeyAttrRefCount: *1 {
-            a: 2
-        }
-    }
-}
+""" + _linear_curve(40, "0,10") + _linear_curve(41, "20,0") + _linear_curve(42, "4,4") \
+    + """}
 Connections:  {
     C: "OO",1,0
     C: "OO",20,10
