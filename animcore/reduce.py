@@ -383,25 +383,13 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
     tolerance = positive_number(func, "tolerance", tolerance)
     shell = positive_number(func, "shell", shell)
     clip = scene._own_clip(func, clip)  # a clip of this scene's nodes, as posing checks it
-    count = len(scene.nodes)
-    parents = np.array([n.parent for n in scene.nodes], dtype=int)  # -1: a root
     animated = np.bincount([c.node for c in clip.channels if c.path != "weights"],
-                           minlength=count)
+                           minlength=len(scene.nodes))
     # the most animated channels from the root to any node
-    depth = np.zeros(count, dtype=int)
-    order = scene.skeleton.order
-    for j in order:
-        depth[j] = animated[j] + (depth[parents[j]] if parents[j] >= 0 else 0)
-    chain = max(int(depth.max(initial=0)), 1)
-    # each node's reach: the farthest descendant from it over the clip's frames
-    # (every key time of its transform channels)
+    chain = max(int(_depths(scene.skeleton, animated).max(initial=0)), 1)
+    # each node's reach over the clip's frames (every key time of its transform channels)
     frames = clip.key_times()
-    world = scene.world(clip, frames)[..., :3, 3]
-    bone = np.linalg.norm(world - world[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
-    reach = np.zeros(count)
-    for j in reversed(order):
-        if parents[j] >= 0:
-            reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    reach = _reach(scene.skeleton, scene.world(clip, frames)[..., :3, 3])
     # morph weights do not move a point: reduced once, to tolerance, whatever the budgets
     weights = {k: _reduce_curve(c.curve, tolerance, interpolation, func)
                for k, c in enumerate(clip.channels) if c.path == "weights"}
@@ -427,6 +415,28 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
             return reduced
         factor *= 0.5
     return clip  # no reduction met the bound: the original, which does
+
+
+def _depths(skeleton, counts: np.ndarray) -> np.ndarray:
+    """Per node, the sum of ``counts`` over the path from its root to it."""
+    parents = skeleton.parents
+    depth = np.zeros(len(parents), dtype=int)
+    for j in skeleton.order:
+        depth[j] = counts[j] + (depth[parents[j]] if parents[j] >= 0 else 0)
+    return depth
+
+
+def _reach(skeleton, positions: np.ndarray) -> np.ndarray:
+    """Per node, the farthest any descendant gets from it along the bones,
+    given world positions (frames, J, 3): the longest chain of each bone's
+    largest length over the frames."""
+    parents = skeleton.parents
+    bone = np.linalg.norm(positions - positions[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
+    reach = np.zeros(len(parents))
+    for j in reversed(skeleton.order):
+        if parents[j] >= 0:
+            reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    return reach
 
 
 def _channel_like(channel: Channel, curve) -> Channel:
@@ -634,16 +644,13 @@ def _budget_shares(scene: Scene, tracks, tolerance: float) -> np.ndarray:
     tracks on a root-to-leaf path through the node (ACL's hierarchical budget,
     as reduce_clip splits it)."""
     count = len(scene.nodes)
-    parents = np.array([n.parent for n in scene.nodes], dtype=int)
     moving = np.zeros(count, dtype=int)
     for j in range(count):
         moving[j] = sum(tracks[3 * j + p].errors[1] > 0 for p in range(3))
-    depth = np.zeros(count, dtype=int)
-    order = scene.skeleton.order
-    for j in order:
-        depth[j] = moving[j] + (depth[parents[j]] if parents[j] >= 0 else 0)
-    deepest = depth.copy()
-    for j in reversed(order):
+    skeleton = scene.skeleton
+    parents = skeleton.parents
+    deepest = _depths(skeleton, moving)
+    for j in reversed(skeleton.order):
         if parents[j] >= 0:
             deepest[parents[j]] = max(deepest[parents[j]], deepest[j])
     return tolerance / np.maximum(deepest, 1)
@@ -728,15 +735,9 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
                              f"{j} at index ({s},) (t={times[s]!r}): {values[s, j].tolist()}")
     skeleton = scene.skeleton
     world = skeleton.world(*pose)
-    parents = np.array([n.parent for n in scene.nodes], dtype=int)
-    positions = world[..., :3, 3]
-    bone = np.linalg.norm(positions - positions[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
-    reach = np.zeros(len(parents))
-    for j in reversed(skeleton.order):
-        if parents[j] >= 0:
-            reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    reach = _reach(skeleton, world[..., :3, 3])
     tracks = []
-    for j in range(len(parents)):
+    for j in range(len(reach)):
         lever = reach[j] + shell
         tracks += [_Track(0, pose.translation[:, j], 1.0),
                    _Track(1, pose.rotation[:, j], lever),
