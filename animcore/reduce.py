@@ -160,16 +160,15 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         # the one Hermite segment, per-second velocities
         return hermite(values[i], values[j], v0, v1, h, np.minimum(elapsed, h))[0]
 
-    def measured(kind, err, pred):
-        """The error on the grid, its local maxima refined unless it is
-        piecewise linear between grid points (a linear or step result of a
-        linear or step original)."""
+    def measured(kind, err, pred, a):
+        """The error ``err`` on the grid from point ``a`` on, its local maxima
+        refined unless it is piecewise linear between grid points (a linear or
+        step result of a linear or step original)."""
         worst = err.max(initial=0.0)
         if (piecewise_linear and kind != "cubic") or worst > limit:
             return worst
-        return _refined_error(curve, pred, grid[a_b[0]:a_b[0] + len(err)], err, 0.5 * limit)
+        return _refined_error(curve, pred, grid[a:a + len(err)], err, 0.5 * limit)
 
-    a_b = [0, 0]
     starts = {0: vout[0]}  # velocity leaving each kept key (continuous after a cubic)
     ends = {}  # (i, j) -> velocity arriving at j of an accepted cubic segment
 
@@ -192,16 +191,16 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
                 return np.inf
 
     def _error(kind, i, j):
-        a, b = a_b[0], a_b[1] = DENSE * i, DENSE * j
+        a, b = DENSE * i, DENSE * j
         if kind == "step":  # holds values[i] up to, not at, key j; where the
             # original is continuous at key j, its value there is the step's limit
             end = b if _original_kind(curve, j - 1) == "step" else b + 1
             err = np.abs(values[i] - dense[a:end]).max(axis=1)
-            return measured(kind, err, lambda x: predict(kind, i, j, x))
+            return measured(kind, err, lambda x: predict(kind, i, j, x), a)
         t = grid[a:b + 1]
         if kind == "linear":
             err = np.abs(predict(kind, i, j, t) - dense[a:b + 1]).max(axis=1)
-            return measured(kind, err, lambda x: predict(kind, i, j, x))
+            return measured(kind, err, lambda x: predict(kind, i, j, x), a)
         v0 = start_of(i)
         for v1 in (vin[j], None):  # the original's velocity at j, else a fitted one
             if v1 is None:
@@ -211,7 +210,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
                 if v1 is None:
                     break
             err = np.abs(predict(kind, i, j, t, v0, v1) - dense[a:b + 1]).max(axis=1)
-            worst = measured(kind, err, lambda x: predict(kind, i, j, x, v0, v1))
+            worst = measured(kind, err, lambda x: predict(kind, i, j, x, v0, v1), a)
             if worst <= limit:
                 ends[(i, j)] = v1
                 return worst
