@@ -24,7 +24,7 @@ import struct
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, choice, positive_number
+from ._arrays import as_float64, check_finite, choice, index_text, positive_number
 from .curves import Curve
 from .hermite import hermite
 from ._objects import ByValue
@@ -79,9 +79,8 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
                                                      scene.world(clip_b, chunk), shell)
     bad = np.flatnonzero(~np.isfinite(out))
     if bad.size:
-        index = tuple(int(i) for i in np.unravel_index(int(bad[0]),
-                                                        t.shape + (len(scene.nodes),)))
-        raise OverflowError(f"{func}: the error at index {index} is not representable "
+        where = index_text(t.shape + (len(scene.nodes),), int(bad[0]))
+        raise OverflowError(f"{func}: the error{where} is not representable "
                             f"(world positions further apart than the double range)")
     return out.reshape(t.shape + (len(scene.nodes),))
 
