@@ -531,7 +531,7 @@ class _Track:
             self.rebuilt = int(np.argmax(np.abs(values).min(axis=0)))
             values = values * np.where(values[:, self.rebuilt:self.rebuilt + 1] < 0, -1.0, 1.0)
         self.values = values
-        self.stored = [c for c in range(4) if c != self.rebuilt][:3]
+        self.stored = [c for c in range(4) if c != self.rebuilt]  # 3 components
         self.lever = lever  # displacement per unit of error (1 for translation)
         samples = len(values)
         self.candidates = [(0, 0), (1, 0)] + [(2, b) for b in range(1, _MAX_BITS + 1)]
@@ -629,12 +629,6 @@ def _grid(clip: Clip, oversample: int):
                 break
     samples = intervals * oversample + 1
     return float(times[0]), (samples - 1) / span, samples
-
-
-def _dense(start: float, rate: float, samples: int, count: int = DENSE) -> np.ndarray:
-    """``count`` points per sample interval and every sample."""
-    return _subdivided(start + np.arange(samples) / rate, count) if samples > 1 \
-        else np.array([start])
 
 
 def _budget_shares(scene: Scene, tracks, tolerance: float) -> np.ndarray:
@@ -753,7 +747,7 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
         return tuple(t.pick(factor * s) for t, s in zip(tracks, shares))
 
     finest = tuple(len(t.candidates) - 1 for t in tracks)
-    dense = _dense(start, rate, samples)
+    dense = _subdivided(times) if samples > 1 else times  # 20 points per sample interval
     limit = tolerance
     for _ in range(12):
         picks = _search(tracks, picks_at, lambda p: fits(p, limit), finest)
