@@ -478,25 +478,19 @@ def _shell_distance(d: np.ndarray, shell: float) -> np.ndarray:
     return np.sqrt(np.einsum("...r,...r->...", origin, origin) + square.max(axis=-1))
 
 
-def _f32_below(x: np.ndarray) -> np.ndarray:
-    """float32 values <= x (as float64)."""
+def _f32_toward(x: np.ndarray, side: float) -> np.ndarray:
+    """The float32 values nearest x on one side of it (as float64): <= x for
+    ``side`` -1, >= x for +1."""
     y = x.astype(np.float32)
-    y = np.where(y.astype(np.float64) > x, np.nextafter(y, np.float32(-np.inf)), y)
-    return y.astype(np.float64)
-
-
-def _f32_above(x: np.ndarray) -> np.ndarray:
-    """float32 values >= x (as float64)."""
-    y = x.astype(np.float32)
-    y = np.where(y.astype(np.float64) < x, np.nextafter(y, np.float32(np.inf)), y)
-    return y.astype(np.float64)
+    past = (y.astype(np.float64) - x) * side < 0
+    return np.where(past, np.nextafter(y, np.float32(side * np.inf)), y).astype(np.float64)
 
 
 def _quantize(values: np.ndarray, bits: int):
     """(minimum, extent, q, decoded) of (S, 3) values at ``bits`` bits per
     component, decoded exactly as ac_reduce_compressed_sample decodes them."""
-    lo = _f32_below(values.min(axis=0))
-    extent = _f32_above(values.max(axis=0) - lo)
+    lo = _f32_toward(values.min(axis=0), -1.0)
+    extent = _f32_toward(values.max(axis=0) - lo, 1.0)
     top = float((1 << bits) - 1)
     ratio = np.divide(values - lo, extent, out=np.zeros_like(values), where=extent > 0)
     q = np.clip(np.rint(ratio * top), 0, top)
