@@ -836,6 +836,7 @@ class CompressedClip(ByValue):
     """
 
     __slots__ = ("_data", "raw_nbytes", "error", "nodes", "samples", "start", "rate")
+    _fields = (("data", "raw_nbytes", "error"), ())
 
     def __init__(self, data, *, raw_nbytes=None, _func="CompressedClip"):
         self._data, info = _checked(_func, data)
@@ -878,8 +879,8 @@ class CompressedClip(ByValue):
         """Local translation, rotation and scale of every node at times ``t``
         (seconds, any shape): :class:`~animcore.Transforms` of shapes
         ``t.shape + (nodes, 3)``, ``(nodes, 4)``, ``(nodes, 3)``, decoded by
-        the C core (linear between samples, normalized lerp for rotations,
-        clamped outside them). ``scene.skeleton.world(*clip.sample(t))``
+        the C core (linear between samples, slerp on the shorter arc for
+        rotations, clamped outside them). ``scene.skeleton.world(*clip.sample(t))``
         gives world matrices."""
         return Transforms(*_core._compressed_sample("CompressedClip.sample", self._data, t,
                                                     None, None))
@@ -891,9 +892,8 @@ class CompressedClip(ByValue):
 
     @classmethod
     def _from_state(cls, state: dict) -> "CompressedClip":
-        made = cls(np.asarray(state["data"], np.uint8).tobytes(), raw_nbytes=state["raw_nbytes"])
-        made.error = state["error"]
-        return made
+        return cls._made(np.asarray(state["data"], np.uint8).tobytes(), state["raw_nbytes"],
+                         state["error"])
 
     def __repr__(self) -> str:
         return (f"CompressedClip({self.nodes} nodes, {self.samples} samples at "
