@@ -24,7 +24,7 @@ import struct
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, choice, positive_number
+from ._arrays import as_float64, check_finite, choice, index_text, positive_number
 from .curves import Curve
 from .hermite import hermite
 from ._objects import ByValue
@@ -79,9 +79,8 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
                                                      scene.world(clip_b, chunk), shell)
     bad = np.flatnonzero(~np.isfinite(out))
     if bad.size:
-        index = tuple(int(i) for i in np.unravel_index(int(bad[0]),
-                                                        t.shape + (len(scene.nodes),)))
-        raise OverflowError(f"{func}: the error at index {index} is not representable "
+        where = index_text(t.shape + (len(scene.nodes),), int(bad[0]))
+        raise OverflowError(f"{func}: the error{where} is not representable "
                             f"(world positions further apart than the double range)")
     return out.reshape(t.shape + (len(scene.nodes),))
 
@@ -160,16 +159,15 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         # the one Hermite segment, per-second velocities
         return hermite(values[i], values[j], v0, v1, h, np.minimum(elapsed, h))[0]
 
-    def measured(kind, err, pred):
-        """The error on the grid, its local maxima refined unless it is
-        piecewise linear between grid points (a linear or step result of a
-        linear or step original)."""
+    def measured(kind, err, pred, a):
+        """The error ``err`` on the grid from point ``a`` on, its local maxima
+        refined unless it is piecewise linear between grid points (a linear or
+        step result of a linear or step original)."""
         worst = err.max(initial=0.0)
         if (piecewise_linear and kind != "cubic") or worst > limit:
             return worst
-        return _refined_error(curve, pred, grid[a_b[0]:a_b[0] + len(err)], err, 0.5 * limit)
+        return _refined_error(curve, pred, grid[a:a + len(err)], err, 0.5 * limit)
 
-    a_b = [0, 0]
     starts = {0: vout[0]}  # velocity leaving each kept key (continuous after a cubic)
     ends = {}  # (i, j) -> velocity arriving at j of an accepted cubic segment
 
@@ -192,16 +190,16 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
                 return np.inf
 
     def _error(kind, i, j):
-        a, b = a_b[0], a_b[1] = DENSE * i, DENSE * j
+        a, b = DENSE * i, DENSE * j
         if kind == "step":  # holds values[i] up to, not at, key j; where the
             # original is continuous at key j, its value there is the step's limit
             end = b if _original_kind(curve, j - 1) == "step" else b + 1
             err = np.abs(values[i] - dense[a:end]).max(axis=1)
-            return measured(kind, err, lambda x: predict(kind, i, j, x))
+            return measured(kind, err, lambda x: predict(kind, i, j, x), a)
         t = grid[a:b + 1]
         if kind == "linear":
             err = np.abs(predict(kind, i, j, t) - dense[a:b + 1]).max(axis=1)
-            return measured(kind, err, lambda x: predict(kind, i, j, x))
+            return measured(kind, err, lambda x: predict(kind, i, j, x), a)
         v0 = start_of(i)
         for v1 in (vin[j], None):  # the original's velocity at j, else a fitted one
             if v1 is None:
@@ -211,7 +209,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
                 if v1 is None:
                     break
             err = np.abs(predict(kind, i, j, t, v0, v1) - dense[a:b + 1]).max(axis=1)
-            worst = measured(kind, err, lambda x: predict(kind, i, j, x, v0, v1))
+            worst = measured(kind, err, lambda x: predict(kind, i, j, x, v0, v1), a)
             if worst <= limit:
                 ends[(i, j)] = v1
                 return worst
@@ -383,25 +381,13 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
     tolerance = positive_number(func, "tolerance", tolerance)
     shell = positive_number(func, "shell", shell)
     clip = scene._own_clip(func, clip)  # a clip of this scene's nodes, as posing checks it
-    count = len(scene.nodes)
-    parents = np.array([n.parent for n in scene.nodes], dtype=int)  # -1: a root
     animated = np.bincount([c.node for c in clip.channels if c.path != "weights"],
-                           minlength=count)
+                           minlength=len(scene.nodes))
     # the most animated channels from the root to any node
-    depth = np.zeros(count, dtype=int)
-    order = scene.skeleton.order
-    for j in order:
-        depth[j] = animated[j] + (depth[parents[j]] if parents[j] >= 0 else 0)
-    chain = max(int(depth.max(initial=0)), 1)
-    # each node's reach: the farthest descendant from it over the clip's frames
-    # (every key time of its transform channels)
+    chain = max(int(_depths(scene.skeleton, animated).max(initial=0)), 1)
+    # each node's reach over the clip's frames (every key time of its transform channels)
     frames = clip.key_times()
-    world = scene.world(clip, frames)[..., :3, 3]
-    bone = np.linalg.norm(world - world[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
-    reach = np.zeros(count)
-    for j in reversed(order):
-        if parents[j] >= 0:
-            reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    reach = _reach(scene.skeleton, scene.world(clip, frames)[..., :3, 3])
     # morph weights do not move a point: reduced once, to tolerance, whatever the budgets
     weights = {k: _reduce_curve(c.curve, tolerance, interpolation, func)
                for k, c in enumerate(clip.channels) if c.path == "weights"}
@@ -427,6 +413,28 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
             return reduced
         factor *= 0.5
     return clip  # no reduction met the bound: the original, which does
+
+
+def _depths(skeleton, counts: np.ndarray) -> np.ndarray:
+    """Per node, the sum of ``counts`` over the path from its root to it."""
+    parents = skeleton.parents
+    depth = np.zeros(len(parents), dtype=int)
+    for j in skeleton.order:
+        depth[j] = counts[j] + (depth[parents[j]] if parents[j] >= 0 else 0)
+    return depth
+
+
+def _reach(skeleton, positions: np.ndarray) -> np.ndarray:
+    """Per node, the farthest any descendant gets from it along the bones,
+    given world positions (frames, J, 3): the longest chain of each bone's
+    largest length over the frames."""
+    parents = skeleton.parents
+    bone = np.linalg.norm(positions - positions[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
+    reach = np.zeros(len(parents))
+    for j in reversed(skeleton.order):
+        if parents[j] >= 0:
+            reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    return reach
 
 
 def _channel_like(channel: Channel, curve) -> Channel:
@@ -470,25 +478,19 @@ def _shell_distance(d: np.ndarray, shell: float) -> np.ndarray:
     return np.sqrt(np.einsum("...r,...r->...", origin, origin) + square.max(axis=-1))
 
 
-def _f32_below(x: np.ndarray) -> np.ndarray:
-    """float32 values <= x (as float64)."""
+def _f32_toward(x: np.ndarray, side: float) -> np.ndarray:
+    """The float32 values nearest x on one side of it (as float64): <= x for
+    ``side`` -1, >= x for +1."""
     y = x.astype(np.float32)
-    y = np.where(y.astype(np.float64) > x, np.nextafter(y, np.float32(-np.inf)), y)
-    return y.astype(np.float64)
-
-
-def _f32_above(x: np.ndarray) -> np.ndarray:
-    """float32 values >= x (as float64)."""
-    y = x.astype(np.float32)
-    y = np.where(y.astype(np.float64) < x, np.nextafter(y, np.float32(np.inf)), y)
-    return y.astype(np.float64)
+    past = (y.astype(np.float64) - x) * side < 0
+    return np.where(past, np.nextafter(y, np.float32(side * np.inf)), y).astype(np.float64)
 
 
 def _quantize(values: np.ndarray, bits: int):
     """(minimum, extent, q, decoded) of (S, 3) values at ``bits`` bits per
     component, decoded exactly as ac_reduce_compressed_sample decodes them."""
-    lo = _f32_below(values.min(axis=0))
-    extent = _f32_above(values.max(axis=0) - lo)
+    lo = _f32_toward(values.min(axis=0), -1.0)
+    extent = _f32_toward(values.max(axis=0) - lo, 1.0)
     top = float((1 << bits) - 1)
     ratio = np.divide(values - lo, extent, out=np.zeros_like(values), where=extent > 0)
     q = np.clip(np.rint(ratio * top), 0, top)
@@ -523,7 +525,7 @@ class _Track:
             self.rebuilt = int(np.argmax(np.abs(values).min(axis=0)))
             values = values * np.where(values[:, self.rebuilt:self.rebuilt + 1] < 0, -1.0, 1.0)
         self.values = values
-        self.stored = [c for c in range(4) if c != self.rebuilt][:3]
+        self.stored = [c for c in range(4) if c != self.rebuilt]  # 3 components
         self.lever = lever  # displacement per unit of error (1 for translation)
         samples = len(values)
         self.candidates = [(0, 0), (1, 0)] + [(2, b) for b in range(1, _MAX_BITS + 1)]
@@ -623,27 +625,18 @@ def _grid(clip: Clip, oversample: int):
     return float(times[0]), (samples - 1) / span, samples
 
 
-def _dense(start: float, rate: float, samples: int, count: int = DENSE) -> np.ndarray:
-    """``count`` points per sample interval and every sample."""
-    return _subdivided(start + np.arange(samples) / rate, count) if samples > 1 \
-        else np.array([start])
-
-
 def _budget_shares(scene: Scene, tracks, tolerance: float) -> np.ndarray:
     """Per node, its share of the tolerance: tolerance over the most animated
     tracks on a root-to-leaf path through the node (ACL's hierarchical budget,
     as reduce_clip splits it)."""
     count = len(scene.nodes)
-    parents = np.array([n.parent for n in scene.nodes], dtype=int)
     moving = np.zeros(count, dtype=int)
     for j in range(count):
         moving[j] = sum(tracks[3 * j + p].errors[1] > 0 for p in range(3))
-    depth = np.zeros(count, dtype=int)
-    order = scene.skeleton.order
-    for j in order:
-        depth[j] = moving[j] + (depth[parents[j]] if parents[j] >= 0 else 0)
-    deepest = depth.copy()
-    for j in reversed(order):
+    skeleton = scene.skeleton
+    parents = skeleton.parents
+    deepest = _depths(skeleton, moving)
+    for j in reversed(skeleton.order):
         if parents[j] >= 0:
             deepest[parents[j]] = max(deepest[parents[j]], deepest[j])
     return tolerance / np.maximum(deepest, 1)
@@ -728,15 +721,9 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
                              f"{j} at index ({s},) (t={times[s]!r}): {values[s, j].tolist()}")
     skeleton = scene.skeleton
     world = skeleton.world(*pose)
-    parents = np.array([n.parent for n in scene.nodes], dtype=int)
-    positions = world[..., :3, 3]
-    bone = np.linalg.norm(positions - positions[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
-    reach = np.zeros(len(parents))
-    for j in reversed(skeleton.order):
-        if parents[j] >= 0:
-            reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    reach = _reach(skeleton, world[..., :3, 3])
     tracks = []
-    for j in range(len(parents)):
+    for j in range(len(reach)):
         lever = reach[j] + shell
         tracks += [_Track(0, pose.translation[:, j], 1.0),
                    _Track(1, pose.rotation[:, j], lever),
@@ -754,7 +741,7 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
         return tuple(t.pick(factor * s) for t, s in zip(tracks, shares))
 
     finest = tuple(len(t.candidates) - 1 for t in tracks)
-    dense = _dense(start, rate, samples)
+    dense = _subdivided(times) if samples > 1 else times  # 20 points per sample interval
     limit = tolerance
     for _ in range(12):
         picks = _search(tracks, picks_at, lambda p: fits(p, limit), finest)
@@ -849,6 +836,7 @@ class CompressedClip(ByValue):
     """
 
     __slots__ = ("_data", "raw_nbytes", "error", "nodes", "samples", "start", "rate")
+    _fields = (("data", "raw_nbytes", "error"), ())
 
     def __init__(self, data, *, raw_nbytes=None, _func="CompressedClip"):
         self._data, info = _checked(_func, data)
@@ -891,8 +879,8 @@ class CompressedClip(ByValue):
         """Local translation, rotation and scale of every node at times ``t``
         (seconds, any shape): :class:`~animcore.Transforms` of shapes
         ``t.shape + (nodes, 3)``, ``(nodes, 4)``, ``(nodes, 3)``, decoded by
-        the C core (linear between samples, normalized lerp for rotations,
-        clamped outside them). ``scene.skeleton.world(*clip.sample(t))``
+        the C core (linear between samples, slerp on the shorter arc for
+        rotations, clamped outside them). ``scene.skeleton.world(*clip.sample(t))``
         gives world matrices."""
         return Transforms(*_core._compressed_sample("CompressedClip.sample", self._data, t,
                                                     None, None))
@@ -904,9 +892,8 @@ class CompressedClip(ByValue):
 
     @classmethod
     def _from_state(cls, state: dict) -> "CompressedClip":
-        made = cls(np.asarray(state["data"], np.uint8).tobytes(), raw_nbytes=state["raw_nbytes"])
-        made.error = state["error"]
-        return made
+        return cls._made(np.asarray(state["data"], np.uint8).tobytes(), state["raw_nbytes"],
+                         state["error"])
 
     def __repr__(self) -> str:
         return (f"CompressedClip({self.nodes} nodes, {self.samples} samples at "
