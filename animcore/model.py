@@ -14,6 +14,7 @@ every bake uses) and :func:`extract_root_motion`.
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, fields
 import typing
@@ -142,10 +143,17 @@ def _field_check(owner: str, name: str, value, hint) -> None:
                      f"(must be a {names})")
 
 
+@functools.lru_cache(maxsize=None)
+def _field_types(cls) -> dict:
+    """The resolved annotations of a model class (resolved once: a scene's
+    pickle restores one object per node, channel and clip)."""
+    return typing.get_type_hints(cls)
+
+
 def _from_fields(cls, state: dict):
     """A dataclass value from its pickled fields, each of its annotated type
     (see animcore._objects), then checked by the class's ``_check_state``."""
-    hints = typing.get_type_hints(cls)
+    hints = _field_types(cls)
     for name, value in state.items():
         _field_check(cls.__name__, name, value, hints[name])
     restored = cls(**state)
