@@ -65,6 +65,70 @@ def test_animated_world_matches_ufbx(name):
         np.testing.assert_allclose(world, expected, rtol=0, atol=1e-5 * rig_size(expected))
 
 
+BLENDER = json.loads((DATA / "fbx_blender.json").read_text())
+BLENDER_READ = sorted(n for n, rec in BLENDER["files"].items() if "error" not in rec)
+
+
+def blender_exact(scene, clip, t):
+    """(frames, nodes) mask of where Blender's import is exact, picked from the
+    file's own keys: its importer evaluates a node's curves at the union of the
+    node's key times, interpolating linearly between keys, so a world position
+    is exact where every curve of the node and of its ancestors has a key. It
+    does not reproduce RrSs scale inheritance (inherit type 0): nodes below one
+    are left out, as are meshes bound to a skin (Blender parents them to the
+    armature at their bind pose)."""
+    keyed = np.ones((len(t), len(scene.nodes)), bool)
+    for channel in clip.channels if clip is not None else ():
+        for curve in channel.curves:
+            if curve is not None and len(curve.times) > 1:
+                keyed[:, channel.node] &= np.isclose(t[:, None], curve.times, rtol=0,
+                                                     atol=1e-7).any(axis=1)
+    exact = keyed.copy()
+    parents = scene.skeleton.parents
+    for i, node in enumerate(scene.nodes):
+        exact[:, i] &= node.skin is None
+        j = i
+        while parents[j] >= 0:
+            exact[:, i] &= keyed[:, parents[j]] & (scene.pivots[j].inherit != 0)
+            j = parents[j]
+    return exact
+
+
+@pytest.mark.parametrize("name", BLENDER_READ)
+def test_world_positions_match_blenders_import(name):
+    """Every node's world position at key times equals Blender 5.0.1's FBX import
+    (tests/fixtures/record_fbx_blender.py), in Blender's frame (metres, Z up)."""
+    record = BLENDER["files"][name]
+    scene = fbx.load(FILES / name, up="z")
+    if record["stacks"]:  # Blender names its actions "object|stack" or "object|stack|layer"
+        (clip,) = [c for c in scene.clips if any(s == c.name or s.startswith(c.name + "|")
+                                                  for s in record["stacks"])]
+    else:
+        clip = None
+    # an "Armature" object is Blender's own: the parent it gives root bones
+    names = [n for n in record["names"] if n != "Armature"]
+    columns = [record["names"].index(n) for n in names]
+    nodes = [scene.node_index(n) for n in names]
+    t = np.array(record["frames"]) / record["fps"]
+    expected = np.array(record["positions"])[:, columns]
+    world = np.broadcast_to(scene.world(clip, t)[..., :3, 3], (len(t), len(scene.nodes), 3))
+    world = world[:, nodes]
+    exact = blender_exact(scene, clip, t)[:, nodes]
+    assert exact.any()  # something is compared
+    size = max(1.0, float(np.ptp(expected.reshape(-1, 3), axis=0).max()))
+    # Blender keeps float32: 1e-5 of the rig size, as for ufbx
+    np.testing.assert_allclose(world[exact], expected[exact], rtol=0, atol=1e-5 * size)
+
+
+def test_blender_reads_the_binary_files_it_supports():
+    """The recorded import covers every binary FBX 7100+ without in-between
+    shapes; the others are the importer's documented refusals."""
+    refused = {n: rec["error"] for n, rec in BLENDER["files"].items() if "error" in rec}
+    assert len(BLENDER_READ) == 15
+    for name, error in refused.items():
+        assert ("ASCII" in error or "6100" in error or "in-between" in error), (name, error)
+
+
 @pytest.mark.parametrize("name", ["maya_blend_inbetween_7500_binary.fbx",
                                   "maya_blend_shape_cube_7100_ascii.fbx"])
 def test_blend_shape_weights_match_ufbx(name):
