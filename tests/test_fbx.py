@@ -120,6 +120,47 @@ def test_world_positions_match_blenders_import(name):
     np.testing.assert_allclose(world[exact], expected[exact], rtol=0, atol=1e-5 * size)
 
 
+MAYA = json.loads((FILES / "maya_tables.json").read_text())
+
+
+# The 7700 file packs the first key's tangent weight as 2021 ten-thousandths,
+# where the 6100 file writes it as a float, 0.20212021 (2021/9999): the table
+# agrees with the first to its printed digits and the second to 1e-4.
+@pytest.mark.parametrize("name, rtol", [("maya_anim_interpolation_7700_binary.fbx", 5e-6),
+                                        ("maya_anim_interpolation_6100_ascii.fbx", 1e-4)])
+def test_curve_values_match_mayas_table(name, rtol):
+    """Cubic, linear, constant and constant-next keys as Maya evaluates them
+    (a table printed to 6 significant digits)."""
+    table = MAYA["maya_anim_interpolation"]
+    shift = {"-": -0.001, "+": 0.001}
+    t = np.array([float(str(f).rstrip("+-")) / table["fps"] + shift.get(str(f)[-1], 0.0)
+                  for f, _ in table["frames_values"]])
+    expected = np.array([v for _, v in table["frames_values"]])
+    scene = fbx.load(FILES / name)
+    x = scene.clips[0].channel("pCube1", "translation").sample(t)[:, 0]
+    np.testing.assert_allclose(x, expected, rtol=rtol, atol=1e-6)
+    np.testing.assert_array_equal(x[10:], expected[10:])  # linear and constant: exact
+
+
+def test_extrapolation_matches_mayas_exported_cube():
+    """Maya's OBJ exports of the animated unit cube at frames past the keys of
+    its curves (their repeat, mirror, relative repeat and slope extrapolations):
+    the vertices are the node's world matrix applied to the cube's corners."""
+    table = MAYA["maya_extrapolate_cube"]
+    corners = np.array([(-1, -1, 1), (1, -1, 1), (-1, 1, 1), (1, 1, 1),
+                        (-1, 1, -1), (1, 1, -1), (-1, -1, -1), (1, -1, -1)]) * 0.5
+    scene = fbx.load(FILES / "maya_extrapolate_cube_7700_binary.fbx")
+    clip = scene.clips[0]
+    for frame, vertices in table["vertices"].items():
+        t = int(frame) / table["fps"]
+        assert t > min(c.times[-1] for ch in clip.channels for c in ch.curves)
+        world = in_file_frame(scene, scene.world(clip, t))[scene.node_index("pCube1")]
+        vertices = np.array(vertices)
+        # printed to 6 decimals of a centimetre
+        np.testing.assert_allclose(corners @ world[:, :3].T + world[:, 3], vertices, rtol=0,
+                                   atol=2e-6)
+
+
 def test_blender_reads_the_binary_files_it_supports():
     """The recorded import covers every binary FBX 7100+ without in-between
     shapes; the others are the importer's documented refusals."""
@@ -631,7 +672,8 @@ def test_override_and_additive_layers_with_weights_below_one(tmp_path):
     np.testing.assert_allclose(scene.world(clip, t)[:, 0, 0, 3], (11.0 - 5.0 * t) / 100,
                                atol=1e-14)
     from animcore import gltf
-    report = animcore.save(tmp_path / "layers.glb", scene)
+    with pytest.warns(gltf.GltfWarning, match="world positions"):  # a layered node's world
+        report = animcore.save(tmp_path / "layers.glb", scene)
     (row,) = [r for r in report if r.path == "translation"]
     assert row.interpolation == "LINEAR" and row.fps is None
     saved = gltf.load_scene(tmp_path / "layers.glb")
