@@ -53,9 +53,18 @@ Conventions
   skinned mesh node has ``Node.skin`` and is ``Skin.skeleton``. Geometric
   (mesh-only) transforms are not applied to node matrices.
 - **Blend shapes**: each mesh node's BlendShapeChannels (or FBX 7.1 Shapes)
-  give ``Node.weights`` (DeformPercent / 100) and ``Node.target_names``;
-  animated DeformPercent is a ``"weights"`` channel. In-between targets are
-  not expanded (the weights are the channels' own).
+  give ``Node.weights`` and ``Node.target_names``, one per target shape;
+  animated DeformPercent is a ``"weights"`` channel. A channel with one
+  shape at full weight 100 is one target named after the channel, weighing
+  DeformPercent / 100. A channel with in-between shapes (its FullWeights,
+  in percent, one per shape in connection order) is one target per shape,
+  named after the shape, weighted as Maya interpolates in-betweens: with
+  the channel's weight ``w`` (DeformPercent / 100) placed among the sorted
+  full weights and 0 (the base mesh), the two neighbours around ``w`` share
+  it linearly (``(w_hi - w) / (w_hi - w_lo)`` and ``(w - w_lo) / (w_hi -
+  w_lo)``) and every other shape weighs 0; past the first or last full
+  weight the outermost pair extrapolates linearly (the base's share is
+  dropped).
 - What is not read (other animated properties: visibility, camera roll,
   custom attributes) is listed in ``Clip.unsupported``.
 - **glTF out**: :meth:`FbxScene.for_gltf` (used by :func:`animcore.save`)
@@ -677,15 +686,17 @@ class _Composed(ByValue):
     """The callable a channel samples: its layers' component curves combined
     per component, then turned into the channel's value."""
 
-    def __init__(self, path, layers, defaults, order, pre, post):
+    def __init__(self, path, layers, defaults, order, pre, post, inbetweens=None):
         self.path, self.layers, self.defaults = path, tuple(layers), defaults
         self.order, self.pre, self.post = order, pre, post
+        self.inbetweens = inbetweens  # of a weights channel's blend shape channels
 
-    _fields = (("path", "layers", "defaults", "order", "pre", "post"), ())
+    _fields = (("path", "layers", "defaults", "order", "pre", "post"), ("inbetweens",))
 
     def _state(self) -> dict:
         return {"path": self.path, "layers": self.layers, "defaults": self.defaults,
-                "order": self.order, "pre": self.pre, "post": self.post}
+                "order": self.order, "pre": self.pre, "post": self.post,
+                "inbetweens": self.inbetweens}
 
     @classmethod
     def _from_state(cls, state: dict) -> "_Composed":
@@ -724,8 +735,9 @@ class _Composed(ByValue):
     def __call__(self, t) -> np.ndarray:
         t = np.asarray(t, dtype=np.float64)
         value = self.components(t)
-        if self.path == "weights":
-            return value / 100.0  # DeformPercent
+        if self.path == "weights":  # DeformPercent
+            return value / 100.0 if self.inbetweens is None else \
+                _target_weights(value / 100.0, self.inbetweens)
         if self.path != "rotation":
             return value
         return _node_rotation(value, self.order, self.pre, self.post)
@@ -1002,6 +1014,8 @@ def _has_pivots(pv) -> bool:
 
 def _keyed_reason(channel, clip) -> str:
     """Why the FBX channel's layers are not glTF keys ("" when they are)."""
+    if getattr(channel.curve, "inbetweens", None) is not None:
+        return "in-between targets (piecewise linear in the channel's weight)"
     curves = [c for _, _, comps, _ in channel.curve.layers for c in comps if c is not None]
     kinds = {k for c in curves for k in c.interpolation[:-1]}
     if "constant_next" in kinds:
@@ -1370,8 +1384,9 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
         pivots.append(pv)
     blends = _blend_channels(objects, index_of)
     for node, entries in blends.items():
-        nodes[node] = replace(nodes[node], weights=np.array([e[2] for e in entries]) / 100.0,
-                              target_names=tuple(e[1] for e in entries))
+        percent = np.array([e[2] for e in entries])
+        nodes[node] = replace(nodes[node], weights=_target_weights(percent / 100.0, entries),
+                              target_names=_target_names(entries))
     skins = _read_skins(f, objects, index_of)
     for skin in skins:  # the mesh a skin deforms (kept in Skin.skeleton until the model has a field)
         if skin.skeleton is not None:
@@ -1419,21 +1434,30 @@ _PATHS = {"Lcl Translation": "translation", "Lcl Rotation": "rotation",
 
 
 def _blend_channels(objects: _Objects, index_of: dict) -> dict:
-    """{mesh node: [((target id, property), name, percent)]} of its blend
-    shape channels in file order: Model <- Geometry <- Deformer BlendShape <-
-    SubDeformer BlendShapeChannel (its DeformPercent), or FBX 7.1's Shape
-    records inside the Geometry (a Geometry property of the shape's name)."""
+    """{mesh node: [((target id, property), name, percent, in-betweens)]} of
+    its blend shape channels in file order: Model <- Geometry <- Deformer
+    BlendShape <- SubDeformer BlendShapeChannel (its DeformPercent), or FBX
+    7.1's Shape records inside the Geometry (a Geometry property of the
+    shape's name). ``in-betweens`` is None for a channel with one shape at
+    full weight 100, else ((shape name, full weight / 100), ...)."""
     out: dict = {}
     for oid in objects.order:
         r, name, sub = objects.by_id[oid]
         if r.name == "Deformer" and sub == "BlendShapeChannel":
             percent = _scalar(_properties(r), "DeformPercent", 0.0)
+            shapes = [objects.by_id[c][1] for c, prop in objects.children.get(oid, ())
+                      if prop is None and objects.kind(c) == "Geometry"]
+            full = _child_value(r, "FullWeights", None, lambda v: np.asarray(v, np.float64))
+            inbetweens = None
+            if full is not None and len(full) == len(shapes) and (
+                    len(shapes) > 1 or full[0] != 100.0):
+                inbetweens = tuple(zip(shapes, (full / 100.0).tolist()))
             for blend, _ in objects.parents.get(oid, ()):
                 for geometry, _ in objects.parents.get(blend, ()):
                     for model, _ in objects.parents.get(geometry, ()):
                         if model in index_of:
                             out.setdefault(index_of[model], []).append(
-                                ((oid, "DeformPercent"), name, percent))
+                                ((oid, "DeformPercent"), name, percent, inbetweens))
         elif r.name == "Geometry":
             shapes = [c.values[0] for c in r.children if c.name == "Shape" and c.values]
             props = _properties(r)
@@ -1441,8 +1465,52 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
                 if model in index_of:
                     for shape in shapes:
                         out.setdefault(index_of[model], []).append(
-                            ((oid, shape), shape, _scalar(props, shape, 0.0)))
+                            ((oid, shape), shape, _scalar(props, shape, 0.0), None))
     return out
+
+
+def _inbetweens(entries):
+    """The channels' entries when one has in-between shapes (what
+    :func:`_target_weights` expands), else None."""
+    if all(shapes is None for *_, shapes in entries):
+        return None
+    return tuple((None, name, percent, shapes) for _, name, percent, shapes in entries)
+
+
+def _target_names(entries) -> tuple:
+    """One name per target: a channel's own, or its in-between shapes'."""
+    return tuple(n for _, name, _, shapes in entries
+                 for n in ([name] if shapes is None else [s for s, _ in shapes]))
+
+
+def _target_weights(weights: np.ndarray, entries) -> np.ndarray:
+    """Channel weights (..., channels) to target weights (..., targets): a
+    plain channel's weight as it is, an in-between channel's shared between
+    the two full weights around it (see the module notes)."""
+    if all(shapes is None for _, _, _, shapes in entries):
+        return weights
+    columns = []
+    for c, (_, _, _, shapes) in enumerate(entries):
+        w = weights[..., c]
+        if shapes is None:
+            columns.append(w[..., None])
+            continue
+        points = np.array([f for _, f in shapes] + [0.0])  # the base mesh at 0
+        rank = np.argsort(points, kind="stable")
+        ordered = points[rank]
+        # the segment around w; outside the points, the outermost one
+        hi = np.clip(np.searchsorted(ordered, w, side="right"), 1, len(points) - 1)
+        lo = hi - 1
+        width = ordered[hi] - ordered[lo]
+        share = np.divide(w - ordered[lo], width, out=np.zeros(w.shape), where=width != 0)
+        shares = np.zeros(w.shape + (len(points),))
+        np.put_along_axis(shares, lo[..., None], (1.0 - share)[..., None], axis=-1)
+        np.put_along_axis(shares, hi[..., None], share[..., None], axis=-1)
+        per_shape = np.empty_like(shares)
+        per_shape[..., rank] = shares  # back to the shapes' order, the base last
+        per_shape = per_shape[..., :-1]
+        columns.append(per_shape)
+    return np.concatenate(columns, axis=-1)
 
 
 def _key_times(layers) -> np.ndarray:
@@ -1534,15 +1602,16 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                     for (node, path), layers in per_target.items()]
         for node, per_layer in weight_layers.items():
             rest = nodes[node]
-            base = np.asarray(rest.weights) * 100.0
+            base = np.array([entry[2] for entry in blends[node]])  # DeformPercent per channel
             layers = []
             for weight, mode, slots in per_layer.values():
                 comps = tuple(slots.get(i, (None, 0.0))[0] for i in range(len(base)))
                 defaults = np.array([slots[i][1] if i in slots else base[i]
                                      for i in range(len(base))])
                 layers.append((weight, mode, comps, defaults))
-            composed = _Composed("weights", layers, base, "xyz", None, None)
-            channels.append(FbxChannel(node, rest.name, "weights", None, len(base),
+            composed = _Composed("weights", layers, base, "xyz", None, None,
+                                 _inbetweens(blends[node]))
+            channels.append(FbxChannel(node, rest.name, "weights", None, len(rest.weights),
                                        _key_times(layers), None, composed, rest.name,
                                        layers[0][2]))
         clips.append(FbxClip(stack_name, stop - start, tuple(channels), tuple(unsupported),

@@ -721,14 +721,15 @@ class Scene(ByValue):
                                 for n in nodes], :, :]
         return world
 
-    def weights(self, clip, t=0.0) -> dict:
+    def weights(self, clip=None, t=0.0) -> dict:
         """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have
-        morph targets, animated where the clip has a weights channel."""
+        morph targets, animated where the clip has a weights channel; ``clip``
+        None gives the rest weights at every time, as in :meth:`pose`."""
         t = _query_times("Scene.weights", t)
-        clip = self._own_clip("Scene.weights", clip)
+        channels = () if clip is None else self._own_clip("Scene.weights", clip).channels
         result = {n.index: np.array(np.broadcast_to(n.weights, t.shape + n.weights.shape))
                   for n in self.nodes if n.weights is not None}
-        for channel in clip.channels:
+        for channel in channels:
             if channel.path == "weights":
                 result[channel.node] = channel._sample(t)
         return result

@@ -173,12 +173,23 @@ def test_blender_reads_the_binary_files_it_supports():
 @pytest.mark.parametrize("name", ["maya_blend_inbetween_7500_binary.fbx",
                                   "maya_blend_shape_cube_7100_ascii.fbx"])
 def test_blend_shape_weights_match_ufbx(name):
+    """One weight per target: a channel's DeformPercent / 100, or for a channel
+    with in-between shapes (the 7500 file: full weights 50/100 and -49.9/-24.9/
+    100, driven from -100% to 200%) each shape's share as ufbx interpolates it."""
     stack = META["files"][name]["stacks"][0]
     scene = fbx.load(FILES / name)
     (node,) = [n for n in scene.nodes if n.weights is not None]
-    assert list(node.target_names) == stack["blend_names"]
     weights = scene.weights(scene.clips[0], np.array(stack["times"]))[node.index]
-    np.testing.assert_allclose(weights, stack["blend_weights"], atol=1e-6)
+    expected = np.array([[shapes[target] if target in shapes else
+                          channels[stack["blend_names"].index(target)]
+                          for target in node.target_names]
+                         for shapes, channels in zip(stack["shape_weights"],
+                                                     stack["blend_weights"])])
+    np.testing.assert_allclose(weights, expected, rtol=1e-5, atol=1e-6)  # ufbx: float32
+    # the rest weights are the file's DeformPercent, expanded the same way
+    rest = scene.weights(None)[node.index]
+    assert rest.shape == (len(node.target_names),)
+    np.testing.assert_allclose(node.weights, rest)
 
 
 def test_fbx6_and_fbx7_files_of_the_same_curves_agree():
