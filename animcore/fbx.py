@@ -1422,8 +1422,9 @@ def _read_skins(f: _File, objects: _Objects, index_of: dict) -> list:
             # on the shared files, TransformLink being BindPose(joint).
             inverse_binds.append(mesh_bind)
         if joints:
+            # FBX 7: Model <- Geometry <- Skin; FBX 6 keeps the geometry in the Model
             meshes = [index_of[m] for g, _ in objects.parents.get(oid, ())
-                      for m, _ in objects.parents.get(g, ()) if m in index_of]
+                      for m, _ in [(g, None)] + objects.parents.get(g, []) if m in index_of]
             skins.append(Skin(len(skins), name, np.array(joints), np.array(inverse_binds),
                               meshes[0] if meshes else None))
     return skins

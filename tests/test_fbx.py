@@ -374,6 +374,17 @@ def test_skins_inverse_bind_matrices_from_transform_link():
         np.testing.assert_allclose(pose[joint] @ inverse_bind, pose[mesh[0]], atol=1e-9)
 
 
+def test_fbx6_skin_is_the_fbx7_skin():
+    """FBX 6 keeps a mesh's geometry (and its skin deformer) in the Model."""
+    old = fbx.load(FILES / "maya_transformed_skin_6100_ascii.fbx")
+    new = fbx.load(FILES / "maya_transformed_skin_7700_binary.fbx")
+    assert [n.skin for n in old.nodes] == [n.skin for n in new.nodes] == [0, None, None, None]
+    (a,), (b,) = old.skins, new.skins
+    assert a.skeleton == b.skeleton == old.node_index("pCube1")
+    np.testing.assert_array_equal(a.joints, b.joints)
+    np.testing.assert_allclose(a.inverse_bind_matrices, b.inverse_bind_matrices, atol=1e-12)
+
+
 def test_pickle_and_repr():
     scene = fbx.load(FILES / "maya_game_sausage_7500_binary_wiggle.fbx")
     copy = pickle.loads(pickle.dumps(scene))
