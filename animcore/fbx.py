@@ -44,8 +44,10 @@ Conventions
   key is not weighted), as Maya and MotionBuilder evaluate them; the stored
   slopes are those the DCC computed for auto, TCB, clamped and user
   tangents. Pre/post extrapolation: constant, repetition, mirror
-  repetition, relative repetition and keep slope (repeat counts are
-  recorded in ``FbxCurve.repetitions`` but cycles do not stop).
+  repetition, relative repetition and keep slope; a finite repeat count
+  (``FbxCurve.repetitions``) stops the repetitions after that many key
+  spans, holding the value the last one ends with (a count of 0 holds the
+  end key's value).
 - **Skins** come from Deformer Skin / SubDeformer Cluster: the linked
   joints and, as inverse bind matrices, the clusters' ``Transform`` (on
   Maya, MotionBuilder and Blender exports ``BindPose(joint) @ Transform =
@@ -391,11 +393,29 @@ class FbxCurve(ByValue):
             return None
         return _joined([self])
 
+    def held_after(self) -> tuple:
+        """(before, after): the times past which a finite repetition count
+        holds the curve (None where it repeats forever or does not repeat).
+        ``n`` repetitions end ``n`` key spans past the end key; from there
+        the value of the last repetition's end holds (0: the end key's)."""
+        span = float(self.times[-1] - self.times[0])
+        held = []
+        for mode, count, end, sign in ((self.pre, self.repetitions[0], self.times[0], -1),
+                                       (self.post, self.repetitions[1], self.times[-1], 1)):
+            repeats = mode in ("repetition", "mirror_repetition", "relative_repetition")
+            held.append(float(end) + sign * count * span if repeats and count >= 0 else None)
+        return tuple(held)
+
     def __call__(self, t) -> np.ndarray:
         t = np.asarray(t, dtype=np.float64)
         if len(self.times) == 1:
             return np.full(t.shape, float(self.values[0]))
         values = np.asarray(self.curve(t), dtype=np.float64).reshape(t.shape)
+        before, after = self.held_after()
+        for limit, past, side in ((before, t < before if before is not None else None, "right"),
+                                  (after, t > after if after is not None else None, "left")):
+            if past is not None and past.any():  # the end of the last repetition holds
+                values = np.where(past, float(self.curve(limit, side=side)), values)
         nexts = [i for i, kind in enumerate(self.interpolation) if kind == "constant_next"]
         for i in nexts:  # held at the next key's value inside the segment
             inside = (t > self.times[i]) & (t < self.times[i + 1])
@@ -531,7 +551,7 @@ def _joined(curves: list) -> Union[Curve, None]:
     if len(curves) > 1 and ("constant_next" in first.interpolation or any(
             c.interpolation != first.interpolation or c.pre != first.pre or
             c.post != first.post or not np.array_equal(c.times, first.times)
-            for c in curves[1:])):
+            for c in curves[1:]) or any(c.held_after() != (None, None) for c in curves)):
         return None
     times = first.times
     kinds = [_SEGMENT_KINDS[kind] for kind in first.interpolation[:-1]]

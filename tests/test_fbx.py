@@ -728,3 +728,34 @@ def test_extrapolation_repeat_counts_are_read():
     AnimationCurve: 41''')
     curve = fbx.load_bytes(text.encode()).clips[0].channel("hip", "translation").curves[0]
     assert curve.post == "repetition" and curve.repetitions == (-1, 3)
+
+
+@pytest.mark.parametrize("mode, count, expected", [
+    # keys (0, 0) and (1, 1): repetitions end `count` key spans past the end key
+    ("repetition", 2, {2.5: 0.5, 2.999: 0.999, 3.5: 1.0, 50.0: 1.0}),
+    ("relative_repetition", 2, {2.5: 2.5, 3.5: 3.0, 50.0: 3.0}),
+    ("mirror_repetition", 1, {1.25: 0.75, 1.999: 0.001, 2.5: 0.0, 9.0: 0.0}),
+    ("mirror_repetition", 2, {2.5: 0.5, 3.5: 1.0}),
+    ("repetition", 0, {1.5: 1.0}),
+    ("repetition", -1, {3.5: 0.5, 50.25: 0.25}),  # unbounded
+])
+def test_finite_repeat_counts_hold_the_last_repetition(mode, count, expected):
+    from dataclasses import replace
+
+    scene = fbx.load_bytes(LAYERED.encode())
+    curve = scene.clips[0].channel("hip", "translation").curves[0]
+    line = replace(curve, times=np.array([0.0, 1.0]), values=np.array([0.0, 1.0]),
+                   interpolation=("linear", "linear"), tangent_modes=("none", "none"),
+                   right_slopes=np.zeros(2), next_left_slopes=np.zeros(2),
+                   right_weights=np.full(2, 1 / 3), next_left_weights=np.full(2, 1 / 3),
+                   in_slopes=np.ones(2), out_slopes=np.ones(2), pre=mode, post=mode,
+                   repetitions=(count, count))
+    t = np.array(list(expected))
+    np.testing.assert_allclose(line(t), list(expected.values()), atol=1e-12)
+    # before the first key, the same rule mirrored in time
+    if mode == "repetition" and count == 2:
+        np.testing.assert_allclose(line(np.array([-1.5, -2.0, -2.5, -40.0])),
+                                   [0.5, 0.0, 0.0, 0.0], atol=1e-12)
+    if mode == "relative_repetition" and count == 2:
+        np.testing.assert_allclose(line(np.array([-1.5, -2.5, -40.0])), [-1.5, -2.0, -2.0],
+                                   atol=1e-12)
