@@ -53,7 +53,8 @@ Conventions
   Maya, MotionBuilder and Blender exports ``BindPose(joint) @ Transform =
   BindPose(mesh)``, ``TransformLink`` being the joint's bind pose); the
   skinned mesh node has ``Node.skin`` and is ``Skin.skeleton``. Geometric
-  (mesh-only) transforms are not applied to node matrices.
+  (mesh-only) transforms are ``FbxScene.geometric``, not part of the node
+  matrices: ``FbxScene.geometry_world`` places the geometry.
 - **Blend shapes**: each mesh node's BlendShapeChannels (or FBX 7.1 Shapes)
   give ``Node.weights`` and ``Node.target_names``, one per target shape;
   animated DeformPercent is a ``"weights"`` channel. A channel with one
@@ -822,6 +823,10 @@ class _Pivots(ByValue):
         return cls(**state)
 
 
+_NO_PIVOTS = _Pivots(*(np.zeros(3),) * 4, np.array([0.0, 0, 0, 1]), np.array([0.0, 0, 0, 1]),
+                    "xyz", 1, np.zeros(3))
+
+
 def _local_matrices(pv: _Pivots, t, q, s) -> np.ndarray:
     """FBX local matrices for translation t, whole rotation quaternion q
     (Rpre R Rpost^-1) and scale s (leading shapes broadcast)."""
@@ -879,6 +884,16 @@ class FbxScene(Scene):
     conversion: np.ndarray = field(default_factory=lambda: np.eye(4), repr=False)
     pivots: tuple = field(default=(), repr=False)
     version: int = 0
+    geometric: Union[np.ndarray, None] = field(default=None, repr=False)
+
+    def geometry_world(self, clip=None, t=0.0) -> np.ndarray:
+        """Where each node's geometry is: ``world(clip, t) @ geometric``
+        (``t.shape + (N, 4, 4)``). ``geometric`` holds each node's geometric
+        transform (GeometricTranslation x GeometricRotation, XYZ order, x
+        GeometricScaling), which moves a mesh's vertices and not its
+        children; identity for every node when it is None (older pickles)."""
+        world = self.world(clip, t)
+        return world if self.geometric is None else world @ self.geometric
 
     @property
     def joint_names(self) -> list:
@@ -921,14 +936,14 @@ class FbxScene(Scene):
     def _state(self) -> dict:
         state = super()._state()
         state.update(node_types=self.node_types, conversion=self.conversion,
-                     pivots=self.pivots, version=self.version)
+                     pivots=self.pivots, version=self.version, geometric=self.geometric)
         return state
 
     @classmethod
     def _from_state(cls, state: dict) -> "FbxScene":
         return cls(state["nodes"], state["scenes"], state["scene"], state["skins"],
                    tuple(state["clips"]), (), state["node_types"], state["conversion"],
-                   state["pivots"], state["version"])
+                   state["pivots"], state["version"], state.get("geometric"))
 
     def for_gltf(self, clips=None, *, fps: float = 30.0) -> tuple:
         """This scene as glTF can hold it: ``(scene, clips, report)``.
@@ -1384,6 +1399,7 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     for i, p in enumerate(parents):
         if p >= 0:
             children[p].append(i)
+    geometric = []
     for i, oid in enumerate(model_ids):
         props = props_of[i]
         order_code = _scalar(props, "RotationOrder", 0)
@@ -1395,6 +1411,10 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
                      _vec(props, "ScalingOffset", (0, 0, 0)),
                      _vec(props, "ScalingPivot", (0, 0, 0)), pre, post, order,
                      _scalar(props, "InheritType", 0), _vec(props, "Lcl Rotation", (0, 0, 0)))
+        geometric.append(_local_matrices(
+            _NO_PIVOTS, _vec(props, "GeometricTranslation", (0, 0, 0)),
+            _euler_quat(_vec(props, "GeometricRotation", (0, 0, 0)), "xyz"),
+            _vec(props, "GeometricScaling", (1, 1, 1))))
         rotation = _node_rotation(pv.euler, order, pre, post)
         translation = _vec(props, "Lcl Translation", (0, 0, 0))
         scale = _vec(props, "Lcl Scaling", (1, 1, 1))
@@ -1416,7 +1436,8 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
         clips = _read_takes(f, objects, index_of, nodes, pivots)
     roots = tuple(i for i, p in enumerate(parents) if p < 0)
     return FbxScene(tuple(nodes), (roots,), 0 if nodes else None, tuple(skins), tuple(clips),
-                    (), tuple(types), _frozen(conversion), tuple(pivots), int(f.version))
+                    (), tuple(types), _frozen(conversion), tuple(pivots), int(f.version),
+                    _frozen(np.reshape(geometric, (-1, 4, 4))))
 
 
 def _read_skins(f: _File, objects: _Objects, index_of: dict) -> list:

@@ -759,3 +759,42 @@ def test_finite_repeat_counts_hold_the_last_repetition(mode, count, expected):
     if mode == "relative_repetition" and count == 2:
         np.testing.assert_allclose(line(np.array([-1.5, -2.5, -40.0])), [-1.5, -2.0, -2.0],
                                    atol=1e-12)
+
+
+def test_geometric_transforms_move_the_geometry_not_the_children():
+    """GeometricTranslation x GeometricRotation (XYZ) x GeometricScaling sits
+    after the node's world matrix and is not inherited."""
+    from scipy.spatial.transform import Rotation
+
+    text = ASCII_HEADER + """Objects:  {
+    Model: 1, "Model::body", "Mesh" {
+        Properties70:  {
+            P: "Lcl Translation", "Lcl Translation", "", "A",1,2,3
+            P: "GeometricTranslation", "Vector3D", "Vector", "",10,0,-4
+            P: "GeometricRotation", "Vector3D", "Vector", "",30,-45,60
+            P: "GeometricScaling", "Vector3D", "Vector", "",2,3,0.5
+        }
+    }
+    Model: 2, "Model::child", "Null" {
+        Properties70:  {
+            P: "Lcl Translation", "Lcl Translation", "", "A",0,1,0
+        }
+    }
+}
+Connections:  {
+    C: "OO",1,0
+    C: "OO",2,1
+}
+"""
+    scene = fbx.load_bytes(text.encode(), units="cm")
+    geometric = np.eye(4)
+    geometric[:3, :3] = Rotation.from_euler("xyz", [30, -45, 60], degrees=True).as_matrix() \
+        @ np.diag([2, 3, 0.5])
+    geometric[:3, 3] = [10, 0, -4]
+    np.testing.assert_allclose(scene.geometric[0], geometric, atol=1e-14)
+    np.testing.assert_array_equal(scene.geometric[1], np.eye(4))
+    world = scene.world(None, [0.0, 1.0])
+    np.testing.assert_allclose(world[..., 1, :3, 3], [[1, 3, 3]] * 2, atol=1e-14)  # not moved
+    placed = scene.geometry_world(None, [0.0, 1.0])
+    np.testing.assert_allclose(placed[..., 0, :, :], world[..., 0, :, :] @ geometric, atol=1e-13)
+    assert pickle.loads(pickle.dumps(scene)) == scene
