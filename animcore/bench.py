@@ -1137,6 +1137,116 @@ def bench_rig(scale: float, repeats: int) -> list[Comparison]:
                     lambda: [numpy_skeleton_world(parents, *p) for p in poses], repeats)]
 
 
+def _usdskel_rig(folder: str, joints: int, frames: int):
+    """A random rig of ``joints`` joints animated over ``frames`` frames at 30
+    fps (every joint translated, rotated and scaled), written as a UsdSkel
+    stage: returns its path, or None when usd-core is not installed."""
+    rng = np.random.default_rng(2)
+    parents = [-1] + [int(rng.integers(0, j)) for j in range(1, joints)]
+    paths = []
+    for j, p in enumerate(parents):
+        paths.append(f"j{j}" if p < 0 else f"{paths[p]}/j{j}")
+    rest = rng.normal(size=(joints, 3))
+    moves = rng.normal(size=(frames, joints, 3)).astype(np.float32)
+    turns = rng.normal(size=(frames, joints, 4))
+    turns = (turns / np.linalg.norm(turns, axis=-1, keepdims=True)).astype(np.float32)
+    sizes = rng.uniform(0.9, 1.1, size=(frames, joints, 3)).astype(np.float16)
+    try:
+        from pxr import Gf, Usd, UsdSkel, Vt
+    except ImportError:
+        return None
+    import os
+
+    path = os.path.join(folder, "rig.usdc")
+    stage = Usd.Stage.CreateNew(path)
+    stage.SetTimeCodesPerSecond(30)
+    stage.SetStartTimeCode(0)
+    stage.SetEndTimeCode(frames - 1)
+    UsdSkel.Root.Define(stage, "/Rig")
+    skeleton = UsdSkel.Skeleton.Define(stage, "/Rig/Skel")
+    skeleton.CreateJointsAttr(Vt.TokenArray(paths))
+    matrices = Vt.Matrix4dArray([Gf.Matrix4d(1).SetTranslate(Gf.Vec3d(*map(float, r)))
+                                 for r in rest])
+    skeleton.CreateRestTransformsAttr(matrices)
+    skeleton.CreateBindTransformsAttr(matrices)
+    animation = UsdSkel.Animation.Define(stage, "/Rig/Skel/Anim")
+    animation.CreateJointsAttr(Vt.TokenArray(paths))
+    translations = animation.CreateTranslationsAttr()
+    rotations = animation.CreateRotationsAttr()
+    scales = animation.CreateScalesAttr()
+    for f in range(frames):
+        translations.Set(Vt.Vec3fArray.FromNumpy(moves[f]), f)
+        rotations.Set(Vt.QuatfArray([Gf.Quatf(float(q[3]), *map(float, q[:3]))
+                                     for q in turns[f]]), f)
+        scales.Set(Vt.Vec3hArray.FromNumpy(sizes[f]), f)
+    UsdSkel.BindingAPI.Apply(skeleton.GetPrim()).CreateAnimationSourceRel().SetTargets(
+        [animation.GetPath()])
+    stage.GetRootLayer().Save()
+    return path
+
+
+def bench_usdskel(scale: float, repeats: int) -> list:
+    """A 200-joint UsdSkel rig over 500 frames: usd.load + Scene.world and
+    Skin.joint_matrices against OpenUSD's own C++ queries, asked frame by
+    frame as UsdSkel is (usd-core installed), and Scene.world against the same
+    poses composed in NumPy."""
+    import tempfile
+
+    from . import usd
+
+    joints, frames = 200, max(2, int(500 * scale))
+    with tempfile.TemporaryDirectory() as folder:
+        path = _usdskel_rig(folder, joints, frames)
+        if path is None:
+            raise ImportError("usd-core is not installed (pip install 'animcore[usd]')")
+        from pxr import Usd, UsdGeom, UsdSkel
+
+        def open_query():
+            stage = Usd.Stage.Open(path)
+            cache = UsdSkel.Cache()
+            cache.Populate(UsdSkel.Root(stage.GetPrimAtPath("/Rig")),
+                           Usd.TraverseInstanceProxies())
+            return stage, cache.GetSkelQuery(UsdSkel.Skeleton(stage.GetPrimAtPath("/Rig/Skel")))
+
+        stage, query = open_query()  # kept alive for the per-frame rows
+        codes = range(frames)
+        scene = usd.load(path)
+        clip, skin = scene.clips[0], scene.skins[0]
+        t = np.arange(frames) / 30.0
+        parents = scene.skeleton.parents
+        pose = scene.pose(clip, t)
+        items = frames * joints
+
+        def theirs_loaded():
+            _, q = open_query()
+            return [q.ComputeJointWorldTransforms(UsdGeom.XformCache(c)) for c in codes]
+
+        def ours_loaded():
+            loaded = usd.load(path)
+            return loaded.world(loaded.clips[0], t)
+
+        return [
+            compare(f"usdskel Scene.world ({joints} joints, {frames} frames)", items,
+                    lambda: scene.world(clip, t), "UsdSkel ComputeJointWorldTransforms/frame",
+                    lambda: [query.ComputeJointWorldTransforms(UsdGeom.XformCache(c))
+                             for c in codes], repeats, target=3),
+            compare("usdskel Skin.joint_matrices", items,
+                    lambda: skin.joint_matrices(scene, clip, t),
+                    "UsdSkel ComputeSkinningTransforms/frame",
+                    lambda: [query.ComputeSkinningTransforms(c) for c in codes], repeats,
+                    target=2),
+            compare("usdskel usd.load + Scene.world", items, ours_loaded,
+                    "Stage.Open + UsdSkel.Cache + queries", theirs_loaded,
+                    max(1, min(repeats, 3)), target=1),
+            compare("usdskel Scene.world", items, lambda: scene.world(clip, t),
+                    "Scene.pose + NumPy level by level",
+                    lambda: numpy_skeleton_world(parents, *scene.pose(clip, t)), repeats),
+            compare("usdskel world of sampled poses", items, lambda: scene.skeleton.world(*pose),
+                    "NumPy level by level, batched 4x4",
+                    lambda: numpy_skeleton_world(parents, *pose), repeats),
+        ]
+
+
 FBX_MOCAP = "tests/data/fbx/walk.fbx"
 
 
@@ -1691,6 +1801,7 @@ CASES = {
     "binding": bench_binding,
     "skeleton": bench_skeleton,
     "rig": bench_rig,
+    "usdskel": bench_usdskel,
     "fbx": bench_fbx,
     "bake": bench_bake,
     "ingest": bench_ingest,

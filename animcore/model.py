@@ -266,6 +266,15 @@ class Channel(ByValue):
         values = np.asarray(self.curve(t), dtype=np.float64)
         return values.reshape(t.shape + (self.width,))
 
+    def _sample_into(self, t: np.ndarray, target: np.ndarray) -> None:
+        """:meth:`_sample` written into ``target`` (``t.shape + (width,)``, a
+        strided view of a pose): the curve kernels write there directly."""
+        curve = self.curve
+        if self.width > 1 and (type(curve) is Curve or type(curve) is RotationCurve):
+            curve(t, out=target)
+        else:
+            target[...] = self._sample(t)
+
     def __repr__(self) -> str:
         name = f"{self.node_name!r}" if self.node_name is not None else "None"
         return (f"Channel(node={self.node}, node_name={name}, path={self.path!r}, "
@@ -701,14 +710,19 @@ class Scene(ByValue):
     def _pose(self, func: str, clip, t) -> Transforms:
         """:meth:`pose`, with errors naming ``func`` (the public caller)."""
         t = _query_times(func, t)
-        rest = self.skeleton.rest
-        pose = {path: np.array(np.broadcast_to(value, t.shape + value.shape), order="C")
-                for path, value in zip(("translation", "rotation", "scale"), rest)}
-        if clip is not None:
-            clip = self._own_clip(func, clip)
-            for channel in clip.channels:
-                if channel.path != "weights":
-                    pose[channel.path][..., channel.node, :] = channel._sample(t)
+        channels = () if clip is None else [c for c in self._own_clip(func, clip).channels
+                                            if c.path != "weights"]
+        pose = {}
+        for path, value in zip(("translation", "rotation", "scale"), self.skeleton.rest):
+            pose[path] = np.empty(t.shape + value.shape)
+            still = np.ones(len(value), dtype=bool)  # the nodes no channel writes: at rest
+            still[[c.node for c in channels if c.path == path]] = False
+            if still.all():
+                pose[path][...] = value
+            elif still.any():
+                pose[path][..., still, :] = value[still]
+        for channel in channels:
+            channel._sample_into(t, pose[channel.path][..., channel.node, :])
         return Transforms(pose["translation"], pose["rotation"], pose["scale"])
 
     def world(self, clip=None, t=0.0, *, nodes=None) -> np.ndarray:

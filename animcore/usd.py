@@ -136,16 +136,37 @@ def _pxr():
     return Usd, UsdSkel
 
 
+def _buffer(values, width: int):
+    """A Vt array's numbers through its buffer (no Python object per element),
+    as float64 rows of ``width``; None for anything else."""
+    if not type(values).__name__.endswith("Array"):
+        return None
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError, BufferError):
+        return None
+    if array.dtype.kind != "f" or array.size != len(values) * width:
+        return None
+    return array.astype(np.float64).reshape(len(values), width)
+
+
 def _matrices(values) -> np.ndarray:
     """Gf.Matrix4d values (row vectors) as (N, 4, 4) column-vector matrices."""
-    return np.array([[[m[i][j] for j in range(4)] for i in range(4)] for m in values],
-                    dtype=np.float64).reshape(-1, 4, 4).transpose(0, 2, 1)
+    rows = _buffer(values, 16)
+    if rows is None:
+        rows = np.array([[[m[i][j] for j in range(4)] for i in range(4)] for m in values],
+                        dtype=np.float64)
+    return rows.reshape(-1, 4, 4).transpose(0, 2, 1)
 
 
 def _quats(values) -> np.ndarray:
-    """Gf.Quat values (real, imaginary) as (N, 4) (x, y, z, w)."""
-    return np.array([[*q.GetImaginary(), q.GetReal()] for q in values],
-                    dtype=np.float64).reshape(-1, 4)
+    """Gf.Quat values (real, imaginary) as (N, 4) (x, y, z, w): a Vt array's
+    buffer holds each quaternion as imaginary, then real."""
+    rows = _buffer(values, 4)
+    if rows is None:
+        rows = np.array([[*q.GetImaginary(), q.GetReal()] for q in values],
+                        dtype=np.float64)
+    return rows.reshape(-1, 4)
 
 
 def _samples(attribute, convert, start, per_second):

@@ -46,6 +46,23 @@ def test_without_openusd_the_error_says_how_to_install(monkeypatch):
         usd.load(DATA / "walker.usda")
 
 
+def test_vt_arrays_convert_element_by_element_values():
+    """Quaternion and matrix arrays read through their buffers give the values
+    Gf's accessors give one element at a time (half, float and double)."""
+    pytest.importorskip("pxr", reason="usd-core is not installed")
+    from pxr import Gf, Vt
+
+    rng = np.random.default_rng(3)
+    for array, quat in ((Vt.QuathArray, Gf.Quath), (Vt.QuatfArray, Gf.Quatf),
+                        (Vt.QuatdArray, Gf.Quatd)):
+        values = array([quat(*map(float, q)) for q in rng.normal(size=(5, 4))])
+        expected = [[*q.GetImaginary(), q.GetReal()] for q in values]
+        np.testing.assert_array_equal(usd._quats(values), expected)
+    matrices = Vt.Matrix4dArray([Gf.Matrix4d(*map(float, m)) for m in rng.normal(size=(3, 16))])
+    expected = [[[m[i][j] for i in range(4)] for j in range(4)] for m in matrices]
+    np.testing.assert_array_equal(usd._matrices(matrices), expected)  # column vectors
+
+
 def test_poses_match_usdskel():
     pytest.importorskip("pxr", reason="OpenUSD's Python bindings (usd-core) are not installed: "
                                       "pip install 'animcore[usd]'")
