@@ -173,6 +173,16 @@ def test_overshoot_of_huge_values_is_found():
     assert huge.high[0] > 1e200
 
 
+def test_bezier_keys_near_the_double_range():
+    # Blender's handles on keys within 1e307 of DBL_MAX: the segment's polynomial is
+    # formed from differences of its control values (2 * 1.797e308 is not finite)
+    c = ac.Curve([0, 1, 2, 3], [1.6e308, 1.797e308, 1.797e308, 1.6e308],
+                 interpolation="bezier", tangents="auto_clamped")
+    assert c(1.5) == 1.797e308 and c.evaluate(1.5, 1) == 0.0
+    assert c(0.5) == pytest.approx(1.6985e308, rel=1e-15)  # halfway, by symmetry
+    assert np.isfinite(c(np.linspace(0, 3, 61))).all()
+
+
 def test_stretched_beyond_the_double_range_is_an_overflow_error():
     with pytest.raises(OverflowError, match="Curve.stretched"):
         ac.Curve([0, 1, 2], [0, 1, 0]).stretched(1e308)
