@@ -1472,23 +1472,50 @@ class Curve(ByValue):
         """Each segment's exact extreme values against its keys' value range.
 
         Extremes are found from the roots of the derivative of each segment's
-        cubic (closed form), not by sampling.
+        cubic (closed form), not by sampling: for a Bezier segment the cubic
+        of its value in the curve parameter, whose roots give the values and,
+        through its time polynomial, the times. Step, linear, cubic and
+        Bezier segments, mixed per segment too; not eased segments.
         """
-        if self._kinds is not None:
-            raise ValueError("Curve.overshoot: exact extremes are computed for curves of one "
-                             "step, linear or cubic interpolation, not "
-                             f"interpolation={_interpolation_text(self._interpolation)}")
         t, v = self._times, self._values
+        if self._kinds is None:
+            kinds = np.full(max(t.size - 1, 0), _SEGMENT_KINDS[self._interpolation])
+        else:
+            kinds = self._kinds.astype(int)
+            entries = (self._interpolation if isinstance(self._interpolation, tuple)
+                       else (self._interpolation,) * kinds.size)
+            # (a "linear" entry among others is the linear easing: a line)
+            kinds[[e == "linear" for e in entries]] = _SEGMENT_KINDS["linear"]
+            if (kinds == _EASED).any():
+                raise ValueError("Curve.overshoot: exact extremes are computed for step, "
+                                 "linear, cubic and bezier segments, not "
+                                 f"interpolation={_interpolation_text(self._interpolation)}")
         seg = np.flatnonzero(t[1:] > t[:-1])
+        kinds = kinds[seg]
         t0, t1 = t[seg], t[seg + 1]
         half = 0.5 * t1 - 0.5 * t0  # half the durations: finite even for +-1e308 keys
         p0, p1 = v[seg], v[seg + 1]
-        Tc = half if v.ndim == 1 else half[:, None]
-        if self._interpolation == "cubic":  # tangents T v, as the evaluator forms them
-            with np.errstate(over="ignore"):
-                m0, m1 = (Tc * self._out[seg]) * 2.0, (Tc * self._in[seg + 1]) * 2.0
-        else:
-            m0, m1 = np.zeros_like(p0), np.zeros_like(p1)
+        column = (lambda x: x) if v.ndim == 1 else (lambda x: x[:, None])
+        Tc = column(half)
+        curved, bezier = column(kinds >= 2), column(kinds == 3)
+        with np.errstate(over="ignore", invalid="ignore"):
+            m0, m1 = (Tc * self._out[seg]) * 2.0, (Tc * self._in[seg + 1]) * 2.0
+            m0, m1 = np.where(curved, m0, 0.0), np.where(curved, m1, 0.0)
+        # A Bezier segment's value in its parameter s is the Hermite cubic of
+        # the tangents 3 w m (w its handles' time lengths, as the evaluator
+        # limits them); its time is t0 + T x(s), with x the cubic through
+        # 0, wo, 1 - wi, 1.
+        wo = wi = np.full(p0.shape, 1.0 / 3.0)
+        if bezier.any():
+            weights = []
+            for w, rows in ((self._out_weights, seg), (self._in_weights, seg + 1)):
+                w = np.full(v.shape, 1.0 / 3.0) if w is None else np.broadcast_to(
+                    w if w.ndim == v.ndim else w[:, None], v.shape)
+                w = w[rows] if self._long_handles else np.minimum(w[rows], 1.0)
+                weights.append(np.where(bezier, w, 1.0 / 3.0))
+            wo, wi = weights
+            with np.errstate(over="ignore", invalid="ignore"):
+                m0, m1 = np.where(bezier, 3.0 * wo * m0, m0), np.where(bezier, 3.0 * wi * m1, m1)
         # Each segment is scaled by its largest magnitude first (the roots in u
         # do not change), so that values near 1e300 do not overflow in b * b.
         scale = np.maximum.reduce([np.abs(p0), np.abs(p1), np.abs(m0), np.abs(m1)])
@@ -1502,20 +1529,21 @@ class Curve(ByValue):
             q = -(b + np.where(b >= 0, 1.0, -1.0) * np.sqrt(np.maximum(disc, 0.0)))
             r1, r2 = q / (3.0 * a), m0 / q
         candidates = [np.zeros_like(p0), np.ones_like(p0)]
-        if self._interpolation == "cubic":
-            for r in (r1, r2):
-                candidates.append(np.where((disc >= 0) & (r > 0) & (r < 1), r, 0.0))
+        for r in (r1, r2):
+            candidates.append(np.where(curved & (disc >= 0) & (r > 0) & (r < 1), r, 0.0))
         u = np.stack(candidates, axis=-1)
         P0, P1, M0, M1 = (x[..., None] for x in (p0, p1, m0, m1))
-        if self._interpolation == "cubic":
-            u2, u3 = u * u, u * u * u
-            x = ((2 * u3 - 3 * u2 + 1) * P0 + (u3 - 2 * u2 + u) * M0
+        u2, u3 = u * u, u * u * u
+        cubic = ((2 * u3 - 3 * u2 + 1) * P0 + (u3 - 2 * u2 + u) * M0
                  + (-2 * u3 + 3 * u2) * P1 + (u3 - u2) * M1)
-        elif self._interpolation == "linear":
-            x = P0 + u * (P1 - P0)
-        else:  # step: the segment holds its first key
-            x = np.broadcast_to(P0, u.shape).copy()
-            u = np.zeros_like(u)
+        step = column(kinds == 0)[..., None]
+        x = np.where(column(kinds >= 2)[..., None], cubic,
+                     np.where(step, np.broadcast_to(P0, u.shape), P0 + u * (P1 - P0)))
+        u = np.where(step, 0.0, u)  # (a step segment holds its first key)
+        # the time of each candidate: u itself, or x(s) of a Bezier segment
+        X1, X2 = wo[..., None], 1.0 - wi[..., None]
+        along = 3.0 * X1 * u * (1 - u) ** 2 + 3.0 * X2 * u2 * (1 - u) + u3
+        frac = np.where(bezier[..., None], np.clip(along, 0.0, 1.0), u)
         lo_i, hi_i = x.argmin(axis=-1)[..., None], x.argmax(axis=-1)[..., None]
         with np.errstate(over="ignore"):
             low = np.take_along_axis(x, lo_i, -1)[..., 0] * scale
@@ -1523,9 +1551,9 @@ class Curve(ByValue):
         p0, p1 = v[seg], v[seg + 1]  # the keys as given
         for name, extreme in (("low", low), ("high", high)):
             _first_overflow("Curve.overshoot", name, extreme)
-        T0, T1 = (t0, t1) if v.ndim == 1 else (t0[:, None], t1[:, None])
-        time_low = _between(T0, T1, np.take_along_axis(u, lo_i, -1)[..., 0])
-        time_high = _between(T0, T1, np.take_along_axis(u, hi_i, -1)[..., 0])
+        T0, T1 = column(t0), column(t1)
+        time_low = _between(T0, T1, np.take_along_axis(frac, lo_i, -1)[..., 0])
+        time_high = _between(T0, T1, np.take_along_axis(frac, hi_i, -1)[..., 0])
         key_low, key_high = np.minimum(p0, p1), np.maximum(p0, p1)
         with np.errstate(over="ignore"):
             over = np.maximum(np.maximum(high - key_high, key_low - low), 0.0)

@@ -111,6 +111,33 @@ def test_overshoot_matches_dense_sampling():
         np.testing.assert_allclose(c(o.time_high[j][0])[0], o.high[j][0], atol=1e-9)
 
 
+def test_overshoot_of_bezier_and_mixed_segments_matches_dense_sampling():
+    rng = np.random.default_rng(6)
+    times, values, velocities = random_track(rng, 8, 2)
+    weights = rng.uniform(0.05, 1.4, (2, 8))  # (above 1: limited to the segment, as evaluated)
+    curves = [Curve(times, values, interpolation="bezier", velocities=velocities,
+                    in_weights=weights[0], out_weights=weights[1]),
+              Curve(times, values, velocities=velocities, out_weights=weights[1] / 2,
+                    interpolation=["bezier", "cubic", "linear", "step", "bezier", "linear",
+                                   "cubic"])]
+    for c in curves:
+        o = c.overshoot()
+        for j in range(len(times) - 1):
+            t = np.linspace(times[j], times[j + 1], 20001)
+            x = np.concatenate([c(t[:-1]), c(t[-1:], side="left")])  # (a step holds to its end)
+            assert np.all(o.high[j] >= x.max(axis=0) - 1e-12)
+            assert np.all(o.low[j] <= x.min(axis=0) + 1e-12)
+            np.testing.assert_allclose(o.high[j], x.max(axis=0), rtol=0, atol=1e-6)
+            np.testing.assert_allclose(o.low[j], x.min(axis=0), rtol=0, atol=1e-6)
+            for ch in range(2):
+                assert c(o.time_high[j][ch])[ch] == pytest.approx(o.high[j][ch], abs=1e-9)
+                assert c(o.time_low[j][ch])[ch] == pytest.approx(o.low[j][ch], abs=1e-9)
+    with pytest.raises(ValueError, match=r"^Curve.overshoot: exact extremes are computed for "
+                                         r"step, linear, cubic and bezier segments, not "
+                                         r"interpolation=per segment \(quad_in x1, linear x1\)"):
+        Curve([0, 1, 2], [0, 1, 0], interpolation=["quad_in", "linear"]).overshoot()
+
+
 # -- independent references ------------------------------------------------------
 
 @pytest.mark.parametrize("seed", range(8))
