@@ -482,19 +482,15 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
                     auto_smoothing):
     """Velocities and weights from Blender's handle rules, channel by channel:
     ("explicit", in, out, in_weights, out_weights)."""
-    from ._handles import _auto_handles
+    from ._handles import _HANDLE_CODES, _auto_handles
 
-    t = as_float64(func, "times", times)
-    v = as_float64(func, "values", values)
-    if t.ndim != 1 or v.ndim not in (1, 2) or v.shape[:1] != t.shape or t.size < 2:
-        raise ValueError(f"{func}: tangents={tangents!r} needs at least two keys with times "
-                         f"(K,) and values (K,) or (K, C)")
+    t, v = _key_arrays(func, times, values)
     for name, array in (("times", t), ("values", v)):  # named before the C rules see them
         _first_bad(func, name, array)
     check_sorted(func, "times", t, equal="allowed")
     k = t.size
-    entries = [tangents] * k if isinstance(tangents, str) else list(tangents)
-    if len(entries) != k:
+    entries = [tangents] if isinstance(tangents, str) else list(tangents)  # (one: every key)
+    if len(entries) != k and not isinstance(tangents, str):
         raise ValueError(f"{func}: tangents has {len(entries)} entries, expected one per key "
                          f"({k})")
     for i, e in enumerate(entries):
@@ -518,20 +514,27 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     if smoothing is None:
         raise ValueError(f"{func}: auto_smoothing is {auto_smoothing!r} (must be 'none' or "
                          f"'cont_accel')")
-    check_sorted(func, "times", t)  # (Blender's keys have no jumps)
     codes = _segments(func, interpolation, k - 1)[0]
+    if k == 1:  # no segment: no handle lengths, no handles (a free key keeps its own)
+        if velocities is not None:
+            in_velocities = out_velocities = velocities
+        if entries[0] != "free" or in_velocities is None or out_velocities is None:
+            in_velocities = out_velocities = np.zeros(v.shape)
+        return "explicit", in_velocities, out_velocities, None, None
     if codes is None or not (codes == 3).any():
         raise ValueError(f"{func}: tangents={tangents!r} sets Blender's handles, of free "
                          f"time length: it needs 'bezier' segments (interpolation="
                          f"{_interpolation_text(interpolation)})")
-    free = [e == "free" for e in entries]
-    eased = [i for i, e in enumerate(entries) if e == "auto_ease"]
-    if any(free) and (in_velocities is None or out_velocities is None) and velocities is None:
+    eased = [i for i, e in enumerate(entries) if e == "auto_ease"]  # (a sequence's)
+    if ("free" in entries and (in_velocities is None or out_velocities is None)
+            and velocities is None):
         raise ValueError(f"{func}: 'free' keys keep given handles: give in_velocities and "
                          f"out_velocities (and weights) for them")
     if velocities is not None:
         in_velocities = out_velocities = velocities
-    types = [_BLENDER_POLICIES[e] for e in entries]
+    # Blender's handle type of each key, as the C rules take them
+    types = np.array([_HANDLE_CODES[_BLENDER_POLICIES[e]] for e in entries], np.uint8)
+    types = np.broadcast_to(types, (k,))
     cols = v.reshape(k, -1)
     shape = cols.shape
     vin = np.zeros(shape) if in_velocities is None else np.array(
@@ -545,24 +548,68 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
         slopes = _core._tangents_auto_ease(func, contiguous(t), contiguous(cols))
         vin[eased] = vout[eased] = slopes[eased]
         w[0][eased] = w[1][eased] = 1 / 3
-    seg = np.diff(t)
-    prev_t = np.r_[seg[:1], seg]  # the neighbouring interval of each side
-    next_t = np.r_[seg, seg[-1:]]
-    cyclic = before in _CYCLING and after in _CYCLING
+    # Blender's keys have no jumps: the rules run on each piece between jumps,
+    # whose keys at a jump are end keys that keep their segment's slope (the
+    # end rule without flattening); a piece of one key is flat
+    cuts = [0, *(np.flatnonzero(t[1:] == t[:-1]) + 1).tolist(), k]
+    pieces = [(a, b) for a, b in zip(cuts, cuts[1:]) if b - a >= 2]
+    before, after = (_named_extrapolation(func, n, x) for n, x in (("before", before),
+                                                                     ("after", after)))
+    cyclic = before in _CYCLING and after in _CYCLING and len(cuts) == 2
     for c in range(shape[1]):
-        co = np.stack([t, cols[:, c]], axis=1)
-        # given handles (free keys) as points; auto and vector ones are recomputed
-        left = co - np.stack([w[0][:, c] * prev_t, vin[:, c] * w[0][:, c] * prev_t], axis=1)
-        right = co + np.stack([w[1][:, c] * next_t, vout[:, c] * w[1][:, c] * next_t], axis=1)
-        _auto_handles(co, left, right, types, types, smoothing, cyclic,
-                      (before == "clamp", after == "clamp"), func)
-        dt_in, dt_out = t - left[:, 0], right[:, 0] - t
-        with np.errstate(divide="ignore", invalid="ignore"):
-            vin[:, c] = np.where(dt_in > 0, (co[:, 1] - left[:, 1]) / dt_in, 0.0)
-            vout[:, c] = np.where(dt_out > 0, (right[:, 1] - co[:, 1]) / dt_out, 0.0)
-        w[0][:, c], w[1][:, c] = dt_in / prev_t, dt_out / next_t
+        for a, b in pieces:
+            tp = t[a:b]
+            seg = np.diff(tp)
+            prev_t = np.r_[seg[:1], seg]  # the neighbouring interval of each side
+            next_t = np.r_[seg, seg[-1:]]
+            co = np.stack([tp, cols[a:b, c]], axis=1)
+            win, wout = w[0][a:b, c], w[1][a:b, c]
+            # given handles (free keys) as points; auto and vector ones are recomputed
+            left = co - np.stack([win * prev_t, vin[a:b, c] * win * prev_t], axis=1)
+            right = co + np.stack([wout * next_t, vout[a:b, c] * wout * next_t], axis=1)
+            _auto_handles(co, left, right, types[a:b], types[a:b], smoothing, cyclic,
+                          (a == 0 and before == "clamp", b == k and after == "clamp"), func)
+            dt_in, dt_out = tp - left[:, 0], right[:, 0] - tp
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                vin[a:b, c] = np.where(dt_in > 0, (co[:, 1] - left[:, 1]) / dt_in, 0.0)
+                vout[a:b, c] = np.where(dt_out > 0, (right[:, 1] - co[:, 1]) / dt_out, 0.0)
+            w[0][a:b, c], w[1][a:b, c] = dt_in / prev_t, dt_out / next_t
+    for x in (vin, vout):  # (the C rules' message for a velocity beyond the double range)
+        if not np.isfinite(x).all():
+            i = np.unravel_index(int(np.flatnonzero(~np.isfinite(x))[0]), x.shape)
+            where = i[:1] if v.ndim == 1 else i
+            raise OverflowError(f"{func}: velocity at index {tuple(int(j) for j in where)} is "
+                                f"{float(x[i])!r} (the values and times give a key velocity "
+                                f"that is not representable)")
     out = [x.reshape(v.shape) for x in (vin, vout, w[0], w[1])]
     return ("explicit", *out)
+
+
+def _named_extrapolation(func: str, name: str, value):
+    """An extrapolation as its name ("constant" -> "clamp", "loop" -> "cycle"),
+    or the value as given when it names none (the curve's checks refuse it)."""
+    try:
+        return _extrapolation(func, name, value)
+    except ValueError:
+        return value
+
+
+def _key_arrays(func: str, times, values):
+    """times (K,) and values (K,) or (K, C) as float64, K >= 1, C >= 1, or a
+    ValueError naming the argument and its shape."""
+    times = as_float64(func, "times", times)
+    if times.ndim != 1:
+        raise ValueError(f"{func}: times must be a 1-D array of key times, got shape "
+                         f"{times.shape}")
+    if times.size < 1:
+        raise ValueError(f"{func}: times must hold at least one key")
+    values = as_float64(func, "values", values)
+    if values.ndim not in (1, 2) or values.shape[0] != times.size:
+        raise ValueError(f"{func}: values has shape {values.shape}, expected (K,) or "
+                         f"(K, C) with K={times.size} keys")
+    if values.ndim == 2 and values.shape[1] == 0:
+        raise ValueError(f"{func}: values must have at least one channel")
+    return times, values
 
 
 def _flag(func: str, name: str, value) -> bool:
@@ -746,18 +793,7 @@ class Curve(ByValue):
     def _build(self, func, times, values, interpolation, tangents, velocities,
                in_velocities, out_velocities, before, after, jumps, *, in_weights=None,
                out_weights=None, before_slope=None, after_slope=None, long_handles=False):
-        times = as_float64(func, "times", times)
-        if times.ndim != 1:
-            raise ValueError(f"{func}: times must be a 1-D array of key times, got shape "
-                             f"{times.shape}")
-        if times.size < 1:
-            raise ValueError(f"{func}: times must hold at least one key")
-        values = as_float64(func, "values", values)
-        if values.ndim not in (1, 2) or values.shape[0] != times.size:
-            raise ValueError(f"{func}: values has shape {values.shape}, expected (K,) or "
-                             f"(K, C) with K={times.size} keys")
-        if values.ndim == 2 and values.shape[1] == 0:
-            raise ValueError(f"{func}: values must have at least one channel")
+        times, values = _key_arrays(func, times, values)
         codes, eases, interpolation = _segments(func, interpolation, times.size - 1)
         if codes is None:
             interp = _INTERPOLATION[interpolation]

@@ -138,6 +138,25 @@ def test_overshoot_of_bezier_and_mixed_segments_matches_dense_sampling():
         Curve([0, 1, 2], [0, 1, 0], interpolation=["quad_in", "linear"]).overshoot()
 
 
+def test_blender_rules_on_one_key_jumps_and_the_tools_words():
+    bezier = dict(interpolation="bezier", tangents="auto_clamped")
+    one = Curve([1.0], [5.0], **bezier)
+    assert one(0.0) == one(9.0) == 5.0 and one.evaluate(1.0, 1) == 0.0
+    # Blender's keys have no jumps: each piece on its own, a key at a jump keeping its
+    # segment's slope (an end key's under "linear")
+    times, values = [0.0, 1.0, 1.0, 2.0, 3.0], [0.0, 1.0, 5.0, 6.0, 6.5]
+    c = Curve(times, values, jumps=True, **bezier)
+    t = np.linspace(-1, 4, 201)
+    close(c(t[t < 1]), Curve(times[:2], values[:2], after="linear", **bezier)(t[t < 1]))
+    close(c(t[t >= 1]), Curve(times[2:], values[2:], before="linear", **bezier)(t[t >= 1]))
+    # the tools' words for an extrapolation flatten or wrap the end handles as its name does
+    for word, name in (("constant", "clamp"), ("loop", "cycle"), ("repeatOffset", "cycle_offset")):
+        named = Curve([0, 1, 2.5], [0, 2, 1], before=name, after=name, **bezier)
+        worded = Curve([0, 1, 2.5], [0, 2, 1], before=word, after=word, **bezier)
+        np.testing.assert_array_equal(worded.in_velocities, named.in_velocities)
+        np.testing.assert_array_equal(worded(t), named(t))
+
+
 # -- independent references ------------------------------------------------------
 
 @pytest.mark.parametrize("seed", range(8))
@@ -755,6 +774,7 @@ def test_any_shape_dtype_and_layout(t, dtype, mode):
     (([0, 10], [0, 1]), {"velocities": [1e308, 0]}, OverflowError, r"Curve: out_velocities at index \(0,\) is 1e\+308 \(times duration=10 gives a tangent"),
     (([0, 1e-300, 1], [0, 1e300, 0]), {}, OverflowError, r"Curve: velocity at index \(0,\) is inf \(the values and times give a key velocity that is not representable\)"),
     (([0, 1, 2], [0, 1.7e308, -1.7e308]), {}, OverflowError, r"Curve: velocity at index \(2,\) is -inf \(the values and times give a key velocity that is not representable\)"),
+    (([0, 1e-300, 2e-300], [[0, 0], [1, 1e300], [2, 2e300]]), {"tangents": "auto", "interpolation": "bezier"}, OverflowError, r"^Curve: velocity at index \(1, 1\) is inf \(the values and times"),
     (([0, 1, 2, 3], [0, 1.7976931348623157e308, -1.7976931348623157e308, 0]), {}, OverflowError, r"Curve: values at index \(1,\) is 1.7976931348623157e\+308 \(makes segment 0's polynomial not representable\)"),
 ])
 def test_bad_construction(args, kwargs, exc, match):
