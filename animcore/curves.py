@@ -9,9 +9,19 @@ spacing. The curve is validated and built once in C; every query then finds
 its segment and normalized parameter ``u`` once and reuses them for all
 channels.
 
-Tangent policies (``tangents=``), all velocities per second:
+Tangent policies (``tangents=``), all velocities per second. By default a
+curve has clamped automatic tangents, the keys Blender, Maya and Unity make by
+default, by Blender's rule: ``"auto_clamped"`` handles on ``"bezier"``
+segments (the default interpolation), smooth, and never beyond the values of
+a segment's two keys (a hold holds). ``tangents="catmull_rom"`` is the
+default of earlier versions (cubic segments, exactly as before; it
+overshoots holds). Without tangents, Hermite ``"cubic"`` segments
+(``interpolation="cubic"``, or a per-segment sequence with cubic and no
+bezier segments), and bezier segments whose ``in_weights`` /
+``out_weights`` are given, take ``"clamped"``; given velocities make the
+tangents ``"explicit"``.
 
-``"catmull_rom"`` (default)
+``"catmull_rom"``
     interior key ``i``: ``(v[i+1] - v[i-1]) / (t[i+1] - t[i-1])``, the same on
     both sides, so the curve is C1 on any key spacing. End rule: an end key
     takes the slope of its segment, ``(v[1] - v[0]) / (t[1] - t[0])`` (a
@@ -26,8 +36,9 @@ Tangent policies (``tangents=``), all velocities per second:
     neighbouring slopes, zero at a local extremum; shape-preserving
     three-point ends).
 ``"clamped"``
-    never overshoots the values of a segment's two keys: zero velocity at a
-    local extremum or next to a hold (a neighbouring key of equal value);
+    a Hermite rule (not Blender's, whose handles are longer) that never
+    overshoots the values of a segment's two keys: zero velocity at a local
+    extremum or next to a hold (a neighbouring key of equal value);
     elsewhere the catmull_rom velocity, its magnitude limited to three times
     the smaller neighbouring segment slope (the Fritsch-Carlson bound, under
     which each segment is monotone). End keys take their segment's slope.
@@ -37,15 +48,42 @@ Tangent policies (``tangents=``), all velocities per second:
 ``"natural"``
     the C2 cubic spline with zero second derivative at both ends (equal to
     ``scipy.interpolate.CubicSpline(bc_type="natural")``).
-``"auto"``, ``"auto_clamped"``, ``"vector"``
-    Blender's automatic handles (see :mod:`animcore.blender` for the rules),
-    for ``"bezier"`` segments: they set each handle's slope and time length.
-    ``auto_smoothing="cont_accel"`` is Blender's "continuous acceleration"
-    smoothing (``"none"`` by default). End keys of auto handles are flat
-    under ``"clamp"`` extrapolation; with cycling extrapolation on both
-    sides the end keys see each other across the seam. A sequence of K
-    entries mixes them per key, with ``"free"`` for a key that keeps its
-    given ``in_velocities`` / ``out_velocities`` and weights.
+``"auto_clamped"`` (the default), ``"auto"``, ``"vector"``
+    Blender's automatic handles (``BKE_fcurve_handles_recalc``, in the C
+    core; see :mod:`animcore.blender`), for ``"bezier"`` segments: they set
+    each handle's slope and time length, and the default interpolation is
+    then "bezier". An auto handle points along the mean of the slopes of
+    its key's two segments and is 0.3904 of the neighbouring interval long
+    (Blender's ``2 / 5.1228``, with neighbouring intervals limited to 5 times
+    each other), so the curve is C1 but not a Hermite cubic (whose handles
+    are a third of the segment). ``"auto_clamped"`` also flattens the
+    handles at a local extremum or next to a hold, and cuts a handle that
+    would pass its neighbour's value to that value (the other one turns to
+    stay in line), so no segment leaves its keys' range; ``"vector"`` points
+    a third of the way to the neighbour. End keys of auto handles are flat
+    under ``"clamp"`` extrapolation and keep their segment's slope under the
+    others; with cycling extrapolation on both sides the end keys see each
+    other across the seam. ``auto_smoothing="cont_accel"`` is Blender's
+    "continuous acceleration" smoothing (``"none"`` by default). A sequence
+    of K entries mixes them per key, with ``"free"`` for a key that keeps
+    its given ``in_velocities`` / ``out_velocities`` and weights.
+    ``"auto_clamped"`` on the default bezier segments is the curve Blender
+    evaluates for an F-curve of AUTO_CLAMPED keys with Blender's default
+    settings (auto smoothing None, constant extrapolation), with times in
+    seconds for frames, to Blender's float32 rounding: Blender computes
+    handles in float32 and animcore in float64 (a difference of about 1e-7
+    of the value range on Blender's recorded curves; up to 1e-4 far along a
+    linear extrapolation from keys a few thousandths of a frame apart;
+    :func:`animcore.blender.curve_from_keyframes` repeats Blender's float32
+    steps and reads frames), and Blender 5's shortest handle of 0.001 frame
+    does not apply. Blender's keys have no jumps: with ``jumps=True`` the
+    rules run on each piece, whose keys at a jump keep their segment's
+    slope. A curve of one key is constant. Each query on a
+    Bezier segment solves its time polynomial: such curves cost more to
+    build and three to four times as much to evaluate as "cubic" ones, and
+    glTF, whose samplers are Hermite, stores them only as samples (see
+    :func:`animcore.gltf.save`); ``interpolation="cubic"`` (tangents
+    "clamped") is the fast Hermite curve that never overshoots either.
 ``"auto_ease"``
     OpenUSD's AutoEase (Ts's ``TsTangentAlgorithmAutoEase``, Maya's "auto
     ease"), for cubic and bezier segments: at an interior key with slopes
@@ -612,6 +650,36 @@ def _key_arrays(func: str, times, values):
     return times, values
 
 
+def _default_tangents(func: str, interpolation, weighted: bool) -> str:
+    """The tangents of a curve given neither tangents nor velocities: Blender's
+    auto-clamped handles on "bezier" segments (the default interpolation,
+    None) whose handle lengths are not given (``weighted``); "clamped" on
+    Hermite "cubic" segments (their handles are a third of the segment, so
+    they cannot take the lengths of Blender's handles); "catmull_rom", the
+    name every earlier version gave them, where no segment uses velocities."""
+    if interpolation is None:
+        return "clamped" if weighted else "auto_clamped"
+    try:
+        single = isinstance(interpolation, (str, Easing))
+        codes, _, name = _segments(func, interpolation, 1 if single else len(interpolation))
+    except (ValueError, TypeError):
+        return "clamped"  # (the interpolation's own error is raised when it is built)
+    if codes is None:
+        return "clamped" if name == "cubic" else "catmull_rom"
+    if (codes == 3).any():
+        return "clamped" if weighted else "auto_clamped"
+    return "clamped" if (codes == 2).any() else "catmull_rom"
+
+
+def _handle_lengths(tangents) -> bool:
+    """Whether ``tangents`` (a name or one per key) set Blender's handles, whose
+    time lengths need "bezier" segments (OpenUSD's AutoEase alone does not)."""
+    entries = [tangents] if isinstance(tangents, str) else tangents
+    return (isinstance(entries, (list, tuple)) and bool(entries)
+            and all(isinstance(e, str) and e in _BLENDER_POLICIES for e in entries)
+            and any(e != "auto_ease" for e in entries))
+
+
 def _flag(func: str, name: str, value) -> bool:
     """``value`` as a bool, or a ValueError naming ``name``."""
     if not isinstance(value, (bool, np.bool_)):
@@ -685,18 +753,24 @@ class Curve(ByValue):
         is a constant curve).
     values : array_like, shape (K,) or (K, C)
         Key values, one column per channel.
-    interpolation : str, Easing or sequence of K-1 of them
+    interpolation : str, Easing or sequence of K-1 of them, optional
         One interpolation for every segment or one per segment: "step"
         (alias "constant") holds the value of the segment's first key,
         "linear", "cubic", "bezier" (weighted handles), or an easing of the
         value (kind name, Ease or CubicBezier); see the module documentation.
-    tangents : {"catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat", "natural", "explicit"}
-        or Blender's "auto", "auto_clamped", "vector" and OpenUSD's
-        "auto_ease" (per key too)
-        How cubic key velocities are chosen (see the module documentation
-        for each rule, including the end rules). The default is
-        "catmull_rom", or "explicit" when velocities are given; "explicit"
-        needs them, and a policy cannot be combined with them.
+        The default is "bezier" under Blender's tangents (the default ones),
+        else "cubic".
+    tangents : {"auto_clamped", "catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat", "natural", "explicit"}
+        or Blender's "auto", "vector" and OpenUSD's "auto_ease" (per key too)
+        How the key velocities (and, for Blender's rules, the handle
+        lengths) are chosen (see the module documentation for each rule,
+        including the end rules). The default is Blender's "auto_clamped"
+        on bezier segments: the curve of Blender's default keys, which never
+        overshoots a hold; "clamped" on Hermite cubic segments or bezier
+        segments given weights; "explicit" when velocities are given.
+        ``tangents="catmull_rom"`` gives the default of earlier versions
+        exactly. "explicit" needs velocities, and a policy cannot be
+        combined with them.
     velocities : array_like, shape of values, optional
         Per-second key velocities (cubic only).
     in_velocities, out_velocities : array_like, shape of values, optional
@@ -752,7 +826,9 @@ class Curve(ByValue):
     30.0
     >>> float(c(0.5, 1)), float(c.derivative()(0.5))  # velocity, as scipy's nu
     (60.0, 60.0)
-    >>> float(Curve([0, 1, 2, 3], [0, 60, 60, 0])(1.5))  # the hold overshoots
+    >>> float(Curve([0, 1, 2, 3], [0, 60, 60, 0])(1.5))  # Blender's keys: the hold holds
+    60.0
+    >>> float(Curve([0, 1, 2, 3], [0, 60, 60, 0], tangents="catmull_rom")(1.5))  # overshoots
     67.5
     """
 
@@ -761,11 +837,24 @@ class Curve(ByValue):
                  "_in_weights", "_out_weights", "_slopes", "_long_handles", "_plans",
                  "_auto_smoothing")
 
-    def __init__(self, times, values, *, interpolation="cubic", tangents=None,
+    def __init__(self, times, values, *, interpolation=None, tangents=None,
                  velocities=None, in_velocities=None, out_velocities=None, in_weights=None,
                  out_weights=None, before: str = "clamp", after: str = "clamp",
                  before_slope=None, after_slope=None, jumps: bool = False, ease=None,
                  auto_smoothing: Optional[str] = None):
+        given = (velocities is not None or in_velocities is not None
+                 or out_velocities is not None)
+        if tangents is None and not given:
+            tangents = _default_tangents("Curve", interpolation,
+                                         in_weights is not None or out_weights is not None)
+        if isinstance(tangents, str) and tangents not in _BLENDER_POLICIES:
+            # every rule's name, the tools' spellings ("AUTO_CLAMPED", "CatmullRom")
+            tangents = option("Curve", "tangents", tangents,
+                              ["auto_clamped", *_TANGENTS, "explicit", "auto", "vector",
+                               "auto_ease", "free"], aliases_for(TANGENT_ALIASES, _TANGENTS),
+                              {k: v for k, v in TANGENT_HINTS.items() if k != "auto"})
+        if interpolation is None:
+            interpolation = "bezier" if _handle_lengths(tangents) else "cubic"
         policy = tangents
         if tangents is not None and not isinstance(tangents, (str, list, tuple)):
             raise ValueError(f"Curve: tangents is {tangents!r} (must be a name such as "
@@ -1861,8 +1950,13 @@ class Curve(ByValue):
     def from_dict(cls, data) -> "Curve":
         """The curve that :meth:`to_dict` described.
 
-        A field of the wrong kind or value is a ValueError naming
-        ``Curve.from_dict``, the field (and index) and the value."""
+        A field left out takes the value it has always had in these
+        documents, not the constructor's default: ``interpolation`` "cubic"
+        and, without velocities, ``tangents`` "catmull_rom" (what such a
+        document meant before Blender's auto-clamped tangents became
+        ``Curve``'s default), ``before`` and ``after`` "clamp". A field of
+        the wrong kind or value is a ValueError naming ``Curve.from_dict``,
+        the field (and index) and the value."""
         func = "Curve.from_dict"
         check_fields(func, data, "Curve", ["times", "values"],
                      ["interpolation", "tangents", "in_velocities", "out_velocities", "before",
@@ -1876,6 +1970,8 @@ class Curve(ByValue):
             interpolation = easing_from_data(interpolation, func, "interpolation")
         resolved = data.get("in_velocities") is not None or data.get("out_velocities") is not None
         tangents = data.get("tangents")
+        if tangents is None and not resolved:
+            tangents = "catmull_rom"  # (what a dict without them has always meant)
         if tangents != "auto_ease":  # (computed again from the keys)
             tangents = _stored_tangents(func, "tangents", tangents, resolved)
         options = dict(in_weights=data.get("in_weights"), out_weights=data.get("out_weights"),
