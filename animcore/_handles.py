@@ -19,7 +19,8 @@ def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends,
                   left_selected=None):
     """Blender's handle recalculation (BKE_fcurve_handles_recalc), in C
     (ac_tangents_blender): left/right (K, 2) float64 are updated in place for
-    auto and vector keys. cyclic: a Cycles modifier repeats both ways;
+    auto and vector keys; lt, rt: each key's handle type names (or their
+    codes, a uint8 array). cyclic: a Cycles modifier repeats both ways;
     constant_ends: flatten auto end keys, a bool or (first, last); float32:
     Blender's float32 arithmetic; min_length: Blender 5's 0.001-frame
     shortest handle; left_selected: K bools (None: all selected), which
@@ -29,7 +30,8 @@ def _auto_handles(co, left, right, lt, rt, smoothing, cyclic, constant_ends,
     flags = ((_CONT_ACCEL if smoothing != "NONE" else 0) | (_CYCLIC if cyclic else 0)
              | (_FLAT_FIRST if constant_ends[0] else 0) | (_FLAT_LAST if constant_ends[1] else 0)
              | (_FLOAT32 if float32 else 0) | (_MIN_LENGTH if min_length else 0))
-    types = [np.array([_HANDLE_CODES[t] for t in side], np.uint8) for side in (lt, rt)]
+    types = [np.array(side, np.uint8) if isinstance(side, np.ndarray)  # (codes already)
+             else np.array([_HANDLE_CODES[t] for t in side], np.uint8) for side in (lt, rt)]
     if left_selected is not None:
         types[0] |= np.where(np.asarray(left_selected, bool), 0, _UNSELECTED).astype(np.uint8)
     left[:], right[:] = _core._tangents_blender(

@@ -148,7 +148,7 @@ INTERPOLATION_HINTS = {
     "slerp": "did you mean 'linear'? (a RotationCurve slerps between keys)",
 }
 TANGENT_ALIASES = {
-    "autoclamped": "clamped", "monotone": "pchip", "monotonic": "pchip", "zero": "flat",
+    "monotone": "pchip", "monotonic": "pchip", "zero": "flat",
     "catmull": "catmull_rom", "catmullrom": "catmull_rom", "uniform": "catmull_rom_uniform",
 }
 TANGENT_HINTS = {

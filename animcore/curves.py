@@ -9,9 +9,19 @@ spacing. The curve is validated and built once in C; every query then finds
 its segment and normalized parameter ``u`` once and reuses them for all
 channels.
 
-Tangent policies (``tangents=``), all velocities per second:
+Tangent policies (``tangents=``), all velocities per second. By default a
+curve has clamped automatic tangents, the keys Blender, Maya and Unity make by
+default, by Blender's rule: ``"auto_clamped"`` handles on ``"bezier"``
+segments (the default interpolation), smooth, and never beyond the values of
+a segment's two keys (a hold holds). ``tangents="catmull_rom"`` is the
+default of earlier versions (cubic segments, exactly as before; it
+overshoots holds). Without tangents, Hermite ``"cubic"`` segments
+(``interpolation="cubic"``, or a per-segment sequence with cubic and no
+bezier segments), and bezier segments whose ``in_weights`` /
+``out_weights`` are given, take ``"clamped"``; given velocities make the
+tangents ``"explicit"``.
 
-``"catmull_rom"`` (default)
+``"catmull_rom"``
     interior key ``i``: ``(v[i+1] - v[i-1]) / (t[i+1] - t[i-1])``, the same on
     both sides, so the curve is C1 on any key spacing. End rule: an end key
     takes the slope of its segment, ``(v[1] - v[0]) / (t[1] - t[0])`` (a
@@ -26,8 +36,9 @@ Tangent policies (``tangents=``), all velocities per second:
     neighbouring slopes, zero at a local extremum; shape-preserving
     three-point ends).
 ``"clamped"``
-    never overshoots the values of a segment's two keys: zero velocity at a
-    local extremum or next to a hold (a neighbouring key of equal value);
+    a Hermite rule (not Blender's, whose handles are longer) that never
+    overshoots the values of a segment's two keys: zero velocity at a local
+    extremum or next to a hold (a neighbouring key of equal value);
     elsewhere the catmull_rom velocity, its magnitude limited to three times
     the smaller neighbouring segment slope (the Fritsch-Carlson bound, under
     which each segment is monotone). End keys take their segment's slope.
@@ -37,15 +48,42 @@ Tangent policies (``tangents=``), all velocities per second:
 ``"natural"``
     the C2 cubic spline with zero second derivative at both ends (equal to
     ``scipy.interpolate.CubicSpline(bc_type="natural")``).
-``"auto"``, ``"auto_clamped"``, ``"vector"``
-    Blender's automatic handles (see :mod:`animcore.blender` for the rules),
-    for ``"bezier"`` segments: they set each handle's slope and time length.
-    ``auto_smoothing="cont_accel"`` is Blender's "continuous acceleration"
-    smoothing (``"none"`` by default). End keys of auto handles are flat
-    under ``"clamp"`` extrapolation; with cycling extrapolation on both
-    sides the end keys see each other across the seam. A sequence of K
-    entries mixes them per key, with ``"free"`` for a key that keeps its
-    given ``in_velocities`` / ``out_velocities`` and weights.
+``"auto_clamped"`` (the default), ``"auto"``, ``"vector"``
+    Blender's automatic handles (``BKE_fcurve_handles_recalc``, in the C
+    core; see :mod:`animcore.blender`), for ``"bezier"`` segments: they set
+    each handle's slope and time length, and the default interpolation is
+    then "bezier". An auto handle points along the mean of the slopes of
+    its key's two segments and is 0.3904 of the neighbouring interval long
+    (Blender's ``2 / 5.1228``, with neighbouring intervals limited to 5 times
+    each other), so the curve is C1 but not a Hermite cubic (whose handles
+    are a third of the segment). ``"auto_clamped"`` also flattens the
+    handles at a local extremum or next to a hold, and cuts a handle that
+    would pass its neighbour's value to that value (the other one turns to
+    stay in line), so no segment leaves its keys' range; ``"vector"`` points
+    a third of the way to the neighbour. End keys of auto handles are flat
+    under ``"clamp"`` extrapolation and keep their segment's slope under the
+    others; with cycling extrapolation on both sides the end keys see each
+    other across the seam. ``auto_smoothing="cont_accel"`` is Blender's
+    "continuous acceleration" smoothing (``"none"`` by default). A sequence
+    of K entries mixes them per key, with ``"free"`` for a key that keeps
+    its given ``in_velocities`` / ``out_velocities`` and weights.
+    ``"auto_clamped"`` on the default bezier segments is the curve Blender
+    evaluates for an F-curve of AUTO_CLAMPED keys with Blender's default
+    settings (auto smoothing None, constant extrapolation), with times in
+    seconds for frames, to Blender's float32 rounding: Blender computes
+    handles in float32 and animcore in float64 (a difference of about 1e-7
+    of the value range on Blender's recorded curves; up to 1e-4 far along a
+    linear extrapolation from keys a few thousandths of a frame apart;
+    :func:`animcore.blender.curve_from_keyframes` repeats Blender's float32
+    steps and reads frames), and Blender 5's shortest handle of 0.001 frame
+    does not apply. Blender's keys have no jumps: with ``jumps=True`` the
+    rules run on each piece, whose keys at a jump keep their segment's
+    slope. A curve of one key is constant. Each query on a
+    Bezier segment solves its time polynomial: such curves cost more to
+    build and three to four times as much to evaluate as "cubic" ones, and
+    glTF, whose samplers are Hermite, stores them only as samples (see
+    :func:`animcore.gltf.save`); ``interpolation="cubic"`` (tangents
+    "clamped") is the fast Hermite curve that never overshoots either.
 ``"auto_ease"``
     OpenUSD's AutoEase (Ts's ``TsTangentAlgorithmAutoEase``, Maya's "auto
     ease"), for cubic and bezier segments: at an interior key with slopes
@@ -482,19 +520,15 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
                     auto_smoothing):
     """Velocities and weights from Blender's handle rules, channel by channel:
     ("explicit", in, out, in_weights, out_weights)."""
-    from ._handles import _auto_handles
+    from ._handles import _HANDLE_CODES, _auto_handles
 
-    t = as_float64(func, "times", times)
-    v = as_float64(func, "values", values)
-    if t.ndim != 1 or v.ndim not in (1, 2) or v.shape[:1] != t.shape or t.size < 2:
-        raise ValueError(f"{func}: tangents={tangents!r} needs at least two keys with times "
-                         f"(K,) and values (K,) or (K, C)")
+    t, v = _key_arrays(func, times, values)
     for name, array in (("times", t), ("values", v)):  # named before the C rules see them
         _first_bad(func, name, array)
     check_sorted(func, "times", t, equal="allowed")
     k = t.size
-    entries = [tangents] * k if isinstance(tangents, str) else list(tangents)
-    if len(entries) != k:
+    entries = [tangents] if isinstance(tangents, str) else list(tangents)  # (one: every key)
+    if len(entries) != k and not isinstance(tangents, str):
         raise ValueError(f"{func}: tangents has {len(entries)} entries, expected one per key "
                          f"({k})")
     for i, e in enumerate(entries):
@@ -518,20 +552,27 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     if smoothing is None:
         raise ValueError(f"{func}: auto_smoothing is {auto_smoothing!r} (must be 'none' or "
                          f"'cont_accel')")
-    check_sorted(func, "times", t)  # (Blender's keys have no jumps)
     codes = _segments(func, interpolation, k - 1)[0]
+    if k == 1:  # no segment: no handle lengths, no handles (a free key keeps its own)
+        if velocities is not None:
+            in_velocities = out_velocities = velocities
+        if entries[0] != "free" or in_velocities is None or out_velocities is None:
+            in_velocities = out_velocities = np.zeros(v.shape)
+        return "explicit", in_velocities, out_velocities, None, None
     if codes is None or not (codes == 3).any():
         raise ValueError(f"{func}: tangents={tangents!r} sets Blender's handles, of free "
                          f"time length: it needs 'bezier' segments (interpolation="
                          f"{_interpolation_text(interpolation)})")
-    free = [e == "free" for e in entries]
-    eased = [i for i, e in enumerate(entries) if e == "auto_ease"]
-    if any(free) and (in_velocities is None or out_velocities is None) and velocities is None:
+    eased = [i for i, e in enumerate(entries) if e == "auto_ease"]  # (a sequence's)
+    if ("free" in entries and (in_velocities is None or out_velocities is None)
+            and velocities is None):
         raise ValueError(f"{func}: 'free' keys keep given handles: give in_velocities and "
                          f"out_velocities (and weights) for them")
     if velocities is not None:
         in_velocities = out_velocities = velocities
-    types = [_BLENDER_POLICIES[e] for e in entries]
+    # Blender's handle type of each key, as the C rules take them
+    types = np.array([_HANDLE_CODES[_BLENDER_POLICIES[e]] for e in entries], np.uint8)
+    types = np.broadcast_to(types, (k,))
     cols = v.reshape(k, -1)
     shape = cols.shape
     vin = np.zeros(shape) if in_velocities is None else np.array(
@@ -545,24 +586,98 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
         slopes = _core._tangents_auto_ease(func, contiguous(t), contiguous(cols))
         vin[eased] = vout[eased] = slopes[eased]
         w[0][eased] = w[1][eased] = 1 / 3
-    seg = np.diff(t)
-    prev_t = np.r_[seg[:1], seg]  # the neighbouring interval of each side
-    next_t = np.r_[seg, seg[-1:]]
-    cyclic = before in _CYCLING and after in _CYCLING
+    # Blender's keys have no jumps: the rules run on each piece between jumps,
+    # whose keys at a jump are end keys that keep their segment's slope (the
+    # end rule without flattening); a piece of one key is flat
+    cuts = [0, *(np.flatnonzero(t[1:] == t[:-1]) + 1).tolist(), k]
+    pieces = [(a, b) for a, b in zip(cuts, cuts[1:]) if b - a >= 2]
+    before, after = (_named_extrapolation(func, n, x) for n, x in (("before", before),
+                                                                     ("after", after)))
+    cyclic = before in _CYCLING and after in _CYCLING and len(cuts) == 2
     for c in range(shape[1]):
-        co = np.stack([t, cols[:, c]], axis=1)
-        # given handles (free keys) as points; auto and vector ones are recomputed
-        left = co - np.stack([w[0][:, c] * prev_t, vin[:, c] * w[0][:, c] * prev_t], axis=1)
-        right = co + np.stack([w[1][:, c] * next_t, vout[:, c] * w[1][:, c] * next_t], axis=1)
-        _auto_handles(co, left, right, types, types, smoothing, cyclic,
-                      (before == "clamp", after == "clamp"), func)
-        dt_in, dt_out = t - left[:, 0], right[:, 0] - t
-        with np.errstate(divide="ignore", invalid="ignore"):
-            vin[:, c] = np.where(dt_in > 0, (co[:, 1] - left[:, 1]) / dt_in, 0.0)
-            vout[:, c] = np.where(dt_out > 0, (right[:, 1] - co[:, 1]) / dt_out, 0.0)
-        w[0][:, c], w[1][:, c] = dt_in / prev_t, dt_out / next_t
+        for a, b in pieces:
+            tp = t[a:b]
+            seg = np.diff(tp)
+            prev_t = np.r_[seg[:1], seg]  # the neighbouring interval of each side
+            next_t = np.r_[seg, seg[-1:]]
+            co = np.stack([tp, cols[a:b, c]], axis=1)
+            win, wout = w[0][a:b, c], w[1][a:b, c]
+            # given handles (free keys) as points; auto and vector ones are recomputed
+            left = co - np.stack([win * prev_t, vin[a:b, c] * win * prev_t], axis=1)
+            right = co + np.stack([wout * next_t, vout[a:b, c] * wout * next_t], axis=1)
+            _auto_handles(co, left, right, types[a:b], types[a:b], smoothing, cyclic,
+                          (a == 0 and before == "clamp", b == k and after == "clamp"), func)
+            dt_in, dt_out = tp - left[:, 0], right[:, 0] - tp
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                vin[a:b, c] = np.where(dt_in > 0, (co[:, 1] - left[:, 1]) / dt_in, 0.0)
+                vout[a:b, c] = np.where(dt_out > 0, (right[:, 1] - co[:, 1]) / dt_out, 0.0)
+            w[0][a:b, c], w[1][a:b, c] = dt_in / prev_t, dt_out / next_t
+    for x in (vin, vout):  # (the C rules' message for a velocity beyond the double range)
+        if not np.isfinite(x).all():
+            i = np.unravel_index(int(np.flatnonzero(~np.isfinite(x))[0]), x.shape)
+            where = i[:1] if v.ndim == 1 else i
+            raise OverflowError(f"{func}: velocity at index {tuple(int(j) for j in where)} is "
+                                f"{float(x[i])!r} (the values and times give a key velocity "
+                                f"that is not representable)")
     out = [x.reshape(v.shape) for x in (vin, vout, w[0], w[1])]
     return ("explicit", *out)
+
+
+def _named_extrapolation(func: str, name: str, value):
+    """An extrapolation as its name ("constant" -> "clamp", "loop" -> "cycle"),
+    or the value as given when it names none (the curve's checks refuse it)."""
+    try:
+        return _extrapolation(func, name, value)
+    except ValueError:
+        return value
+
+
+def _key_arrays(func: str, times, values):
+    """times (K,) and values (K,) or (K, C) as float64, K >= 1, C >= 1, or a
+    ValueError naming the argument and its shape."""
+    times = as_float64(func, "times", times)
+    if times.ndim != 1:
+        raise ValueError(f"{func}: times must be a 1-D array of key times, got shape "
+                         f"{times.shape}")
+    if times.size < 1:
+        raise ValueError(f"{func}: times must hold at least one key")
+    values = as_float64(func, "values", values)
+    if values.ndim not in (1, 2) or values.shape[0] != times.size:
+        raise ValueError(f"{func}: values has shape {values.shape}, expected (K,) or "
+                         f"(K, C) with K={times.size} keys")
+    if values.ndim == 2 and values.shape[1] == 0:
+        raise ValueError(f"{func}: values must have at least one channel")
+    return times, values
+
+
+def _default_tangents(func: str, interpolation, weighted: bool) -> str:
+    """The tangents of a curve given neither tangents nor velocities: Blender's
+    auto-clamped handles on "bezier" segments (the default interpolation,
+    None) whose handle lengths are not given (``weighted``); "clamped" on
+    Hermite "cubic" segments (their handles are a third of the segment, so
+    they cannot take the lengths of Blender's handles); "catmull_rom", the
+    name every earlier version gave them, where no segment uses velocities."""
+    if interpolation is None:
+        return "clamped" if weighted else "auto_clamped"
+    try:
+        single = isinstance(interpolation, (str, Easing))
+        codes, _, name = _segments(func, interpolation, 1 if single else len(interpolation))
+    except (ValueError, TypeError):
+        return "clamped"  # (the interpolation's own error is raised when it is built)
+    if codes is None:
+        return "clamped" if name == "cubic" else "catmull_rom"
+    if (codes == 3).any():
+        return "clamped" if weighted else "auto_clamped"
+    return "clamped" if (codes == 2).any() else "catmull_rom"
+
+
+def _handle_lengths(tangents) -> bool:
+    """Whether ``tangents`` (a name or one per key) set Blender's handles, whose
+    time lengths need "bezier" segments (OpenUSD's AutoEase alone does not)."""
+    entries = [tangents] if isinstance(tangents, str) else tangents
+    return (isinstance(entries, (list, tuple)) and bool(entries)
+            and all(isinstance(e, str) and e in _BLENDER_POLICIES for e in entries)
+            and any(e != "auto_ease" for e in entries))
 
 
 def _flag(func: str, name: str, value) -> bool:
@@ -638,18 +753,24 @@ class Curve(ByValue):
         is a constant curve).
     values : array_like, shape (K,) or (K, C)
         Key values, one column per channel.
-    interpolation : str, Easing or sequence of K-1 of them
+    interpolation : str, Easing or sequence of K-1 of them, optional
         One interpolation for every segment or one per segment: "step"
         (alias "constant") holds the value of the segment's first key,
         "linear", "cubic", "bezier" (weighted handles), or an easing of the
         value (kind name, Ease or CubicBezier); see the module documentation.
-    tangents : {"catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat", "natural", "explicit"}
-        or Blender's "auto", "auto_clamped", "vector" and OpenUSD's
-        "auto_ease" (per key too)
-        How cubic key velocities are chosen (see the module documentation
-        for each rule, including the end rules). The default is
-        "catmull_rom", or "explicit" when velocities are given; "explicit"
-        needs them, and a policy cannot be combined with them.
+        The default is "bezier" under Blender's tangents (the default ones),
+        else "cubic".
+    tangents : {"auto_clamped", "catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat", "natural", "explicit"}
+        or Blender's "auto", "vector" and OpenUSD's "auto_ease" (per key too)
+        How the key velocities (and, for Blender's rules, the handle
+        lengths) are chosen (see the module documentation for each rule,
+        including the end rules). The default is Blender's "auto_clamped"
+        on bezier segments: the curve of Blender's default keys, which never
+        overshoots a hold; "clamped" on Hermite cubic segments or bezier
+        segments given weights; "explicit" when velocities are given.
+        ``tangents="catmull_rom"`` gives the default of earlier versions
+        exactly. "explicit" needs velocities, and a policy cannot be
+        combined with them.
     velocities : array_like, shape of values, optional
         Per-second key velocities (cubic only).
     in_velocities, out_velocities : array_like, shape of values, optional
@@ -705,7 +826,9 @@ class Curve(ByValue):
     30.0
     >>> float(c(0.5, 1)), float(c.derivative()(0.5))  # velocity, as scipy's nu
     (60.0, 60.0)
-    >>> float(Curve([0, 1, 2, 3], [0, 60, 60, 0])(1.5))  # the hold overshoots
+    >>> float(Curve([0, 1, 2, 3], [0, 60, 60, 0])(1.5))  # Blender's keys: the hold holds
+    60.0
+    >>> float(Curve([0, 1, 2, 3], [0, 60, 60, 0], tangents="catmull_rom")(1.5))  # overshoots
     67.5
     """
 
@@ -714,11 +837,24 @@ class Curve(ByValue):
                  "_in_weights", "_out_weights", "_slopes", "_long_handles", "_plans",
                  "_auto_smoothing")
 
-    def __init__(self, times, values, *, interpolation="cubic", tangents=None,
+    def __init__(self, times, values, *, interpolation=None, tangents=None,
                  velocities=None, in_velocities=None, out_velocities=None, in_weights=None,
                  out_weights=None, before: str = "clamp", after: str = "clamp",
                  before_slope=None, after_slope=None, jumps: bool = False, ease=None,
                  auto_smoothing: Optional[str] = None):
+        given = (velocities is not None or in_velocities is not None
+                 or out_velocities is not None)
+        if tangents is None and not given:
+            tangents = _default_tangents("Curve", interpolation,
+                                         in_weights is not None or out_weights is not None)
+        if isinstance(tangents, str) and tangents not in _BLENDER_POLICIES:
+            # every rule's name, the tools' spellings ("AUTO_CLAMPED", "CatmullRom")
+            tangents = option("Curve", "tangents", tangents,
+                              ["auto_clamped", *_TANGENTS, "explicit", "auto", "vector",
+                               "auto_ease", "free"], aliases_for(TANGENT_ALIASES, _TANGENTS),
+                              {k: v for k, v in TANGENT_HINTS.items() if k != "auto"})
+        if interpolation is None:
+            interpolation = "bezier" if _handle_lengths(tangents) else "cubic"
         policy = tangents
         if tangents is not None and not isinstance(tangents, (str, list, tuple)):
             raise ValueError(f"Curve: tangents is {tangents!r} (must be a name such as "
@@ -746,18 +882,7 @@ class Curve(ByValue):
     def _build(self, func, times, values, interpolation, tangents, velocities,
                in_velocities, out_velocities, before, after, jumps, *, in_weights=None,
                out_weights=None, before_slope=None, after_slope=None, long_handles=False):
-        times = as_float64(func, "times", times)
-        if times.ndim != 1:
-            raise ValueError(f"{func}: times must be a 1-D array of key times, got shape "
-                             f"{times.shape}")
-        if times.size < 1:
-            raise ValueError(f"{func}: times must hold at least one key")
-        values = as_float64(func, "values", values)
-        if values.ndim not in (1, 2) or values.shape[0] != times.size:
-            raise ValueError(f"{func}: values has shape {values.shape}, expected (K,) or "
-                             f"(K, C) with K={times.size} keys")
-        if values.ndim == 2 and values.shape[1] == 0:
-            raise ValueError(f"{func}: values must have at least one channel")
+        times, values = _key_arrays(func, times, values)
         codes, eases, interpolation = _segments(func, interpolation, times.size - 1)
         if codes is None:
             interp = _INTERPOLATION[interpolation]
@@ -1472,23 +1597,50 @@ class Curve(ByValue):
         """Each segment's exact extreme values against its keys' value range.
 
         Extremes are found from the roots of the derivative of each segment's
-        cubic (closed form), not by sampling.
+        cubic (closed form), not by sampling: for a Bezier segment the cubic
+        of its value in the curve parameter, whose roots give the values and,
+        through its time polynomial, the times. Step, linear, cubic and
+        Bezier segments, mixed per segment too; not eased segments.
         """
-        if self._kinds is not None:
-            raise ValueError("Curve.overshoot: exact extremes are computed for curves of one "
-                             "step, linear or cubic interpolation, not "
-                             f"interpolation={_interpolation_text(self._interpolation)}")
         t, v = self._times, self._values
+        if self._kinds is None:
+            kinds = np.full(max(t.size - 1, 0), _SEGMENT_KINDS[self._interpolation])
+        else:
+            kinds = self._kinds.astype(int)
+            entries = (self._interpolation if isinstance(self._interpolation, tuple)
+                       else (self._interpolation,) * kinds.size)
+            # (a "linear" entry among others is the linear easing: a line)
+            kinds[[e == "linear" for e in entries]] = _SEGMENT_KINDS["linear"]
+            if (kinds == _EASED).any():
+                raise ValueError("Curve.overshoot: exact extremes are computed for step, "
+                                 "linear, cubic and bezier segments, not "
+                                 f"interpolation={_interpolation_text(self._interpolation)}")
         seg = np.flatnonzero(t[1:] > t[:-1])
+        kinds = kinds[seg]
         t0, t1 = t[seg], t[seg + 1]
         half = 0.5 * t1 - 0.5 * t0  # half the durations: finite even for +-1e308 keys
         p0, p1 = v[seg], v[seg + 1]
-        Tc = half if v.ndim == 1 else half[:, None]
-        if self._interpolation == "cubic":  # tangents T v, as the evaluator forms them
-            with np.errstate(over="ignore"):
-                m0, m1 = (Tc * self._out[seg]) * 2.0, (Tc * self._in[seg + 1]) * 2.0
-        else:
-            m0, m1 = np.zeros_like(p0), np.zeros_like(p1)
+        column = (lambda x: x) if v.ndim == 1 else (lambda x: x[:, None])
+        Tc = column(half)
+        curved, bezier = column(kinds >= 2), column(kinds == 3)
+        with np.errstate(over="ignore", invalid="ignore"):
+            m0, m1 = (Tc * self._out[seg]) * 2.0, (Tc * self._in[seg + 1]) * 2.0
+            m0, m1 = np.where(curved, m0, 0.0), np.where(curved, m1, 0.0)
+        # A Bezier segment's value in its parameter s is the Hermite cubic of
+        # the tangents 3 w m (w its handles' time lengths, as the evaluator
+        # limits them); its time is t0 + T x(s), with x the cubic through
+        # 0, wo, 1 - wi, 1.
+        wo = wi = np.full(p0.shape, 1.0 / 3.0)
+        if bezier.any():
+            weights = []
+            for w, rows in ((self._out_weights, seg), (self._in_weights, seg + 1)):
+                w = np.full(v.shape, 1.0 / 3.0) if w is None else np.broadcast_to(
+                    w if w.ndim == v.ndim else w[:, None], v.shape)
+                w = w[rows] if self._long_handles else np.minimum(w[rows], 1.0)
+                weights.append(np.where(bezier, w, 1.0 / 3.0))
+            wo, wi = weights
+            with np.errstate(over="ignore", invalid="ignore"):
+                m0, m1 = np.where(bezier, 3.0 * wo * m0, m0), np.where(bezier, 3.0 * wi * m1, m1)
         # Each segment is scaled by its largest magnitude first (the roots in u
         # do not change), so that values near 1e300 do not overflow in b * b.
         scale = np.maximum.reduce([np.abs(p0), np.abs(p1), np.abs(m0), np.abs(m1)])
@@ -1502,20 +1654,21 @@ class Curve(ByValue):
             q = -(b + np.where(b >= 0, 1.0, -1.0) * np.sqrt(np.maximum(disc, 0.0)))
             r1, r2 = q / (3.0 * a), m0 / q
         candidates = [np.zeros_like(p0), np.ones_like(p0)]
-        if self._interpolation == "cubic":
-            for r in (r1, r2):
-                candidates.append(np.where((disc >= 0) & (r > 0) & (r < 1), r, 0.0))
+        for r in (r1, r2):
+            candidates.append(np.where(curved & (disc >= 0) & (r > 0) & (r < 1), r, 0.0))
         u = np.stack(candidates, axis=-1)
         P0, P1, M0, M1 = (x[..., None] for x in (p0, p1, m0, m1))
-        if self._interpolation == "cubic":
-            u2, u3 = u * u, u * u * u
-            x = ((2 * u3 - 3 * u2 + 1) * P0 + (u3 - 2 * u2 + u) * M0
+        u2, u3 = u * u, u * u * u
+        cubic = ((2 * u3 - 3 * u2 + 1) * P0 + (u3 - 2 * u2 + u) * M0
                  + (-2 * u3 + 3 * u2) * P1 + (u3 - u2) * M1)
-        elif self._interpolation == "linear":
-            x = P0 + u * (P1 - P0)
-        else:  # step: the segment holds its first key
-            x = np.broadcast_to(P0, u.shape).copy()
-            u = np.zeros_like(u)
+        step = column(kinds == 0)[..., None]
+        x = np.where(column(kinds >= 2)[..., None], cubic,
+                     np.where(step, np.broadcast_to(P0, u.shape), P0 + u * (P1 - P0)))
+        u = np.where(step, 0.0, u)  # (a step segment holds its first key)
+        # the time of each candidate: u itself, or x(s) of a Bezier segment
+        X1, X2 = wo[..., None], 1.0 - wi[..., None]
+        along = 3.0 * X1 * u * (1 - u) ** 2 + 3.0 * X2 * u2 * (1 - u) + u3
+        frac = np.where(bezier[..., None], np.clip(along, 0.0, 1.0), u)
         lo_i, hi_i = x.argmin(axis=-1)[..., None], x.argmax(axis=-1)[..., None]
         with np.errstate(over="ignore"):
             low = np.take_along_axis(x, lo_i, -1)[..., 0] * scale
@@ -1523,9 +1676,9 @@ class Curve(ByValue):
         p0, p1 = v[seg], v[seg + 1]  # the keys as given
         for name, extreme in (("low", low), ("high", high)):
             _first_overflow("Curve.overshoot", name, extreme)
-        T0, T1 = (t0, t1) if v.ndim == 1 else (t0[:, None], t1[:, None])
-        time_low = _between(T0, T1, np.take_along_axis(u, lo_i, -1)[..., 0])
-        time_high = _between(T0, T1, np.take_along_axis(u, hi_i, -1)[..., 0])
+        T0, T1 = column(t0), column(t1)
+        time_low = _between(T0, T1, np.take_along_axis(frac, lo_i, -1)[..., 0])
+        time_high = _between(T0, T1, np.take_along_axis(frac, hi_i, -1)[..., 0])
         key_low, key_high = np.minimum(p0, p1), np.maximum(p0, p1)
         with np.errstate(over="ignore"):
             over = np.maximum(np.maximum(high - key_high, key_low - low), 0.0)
@@ -1797,8 +1950,13 @@ class Curve(ByValue):
     def from_dict(cls, data) -> "Curve":
         """The curve that :meth:`to_dict` described.
 
-        A field of the wrong kind or value is a ValueError naming
-        ``Curve.from_dict``, the field (and index) and the value."""
+        A field left out takes the value it has always had in these
+        documents, not the constructor's default: ``interpolation`` "cubic"
+        and, without velocities, ``tangents`` "catmull_rom" (what such a
+        document meant before Blender's auto-clamped tangents became
+        ``Curve``'s default), ``before`` and ``after`` "clamp". A field of
+        the wrong kind or value is a ValueError naming ``Curve.from_dict``,
+        the field (and index) and the value."""
         func = "Curve.from_dict"
         check_fields(func, data, "Curve", ["times", "values"],
                      ["interpolation", "tangents", "in_velocities", "out_velocities", "before",
@@ -1812,6 +1970,8 @@ class Curve(ByValue):
             interpolation = easing_from_data(interpolation, func, "interpolation")
         resolved = data.get("in_velocities") is not None or data.get("out_velocities") is not None
         tangents = data.get("tangents")
+        if tangents is None and not resolved:
+            tangents = "catmull_rom"  # (what a dict without them has always meant)
         if tangents != "auto_ease":  # (computed again from the keys)
             tangents = _stored_tangents(func, "tangents", tangents, resolved)
         options = dict(in_weights=data.get("in_weights"), out_weights=data.get("out_weights"),

@@ -35,18 +35,22 @@ def hermite_lines() -> list[str]:
 def curves_lines() -> list[str]:
     theta0 = [0.0, 60.0, 60.0, 0.0]
     linear = Curve([0, 1, 2, 3], theta0, interpolation="linear")
-    smooth = Curve([0, 1, 2, 3], theta0)
+    smooth = Curve([0, 1, 2, 3], theta0, tangents="catmull_rom")
+    held = Curve([0, 1, 2, 3], theta0)  # the default: Blender's auto-clamped keys
     jump = linear.key_slopes().jump
     peak = smooth.overshoot()
     # Uneven spacing 1/1/2: the legacy uniform Catmull-Rom kinks at t = 2,
     # the time-aware one does not.
     legacy = Curve([0, 1, 2, 4], theta0, tangents="catmull_rom_uniform").key_slopes()
-    aware = Curve([0, 1, 2, 4], theta0).key_slopes()
+    aware = Curve([0, 1, 2, 4], theta0, tangents="catmull_rom").key_slopes()
     return [
         f"curve keys 0,60,60,0 at t=0..3: linear x(0.5)={_fmt(linear(0.5))}, slope jumps "
         f"{_fmt(abs(jump[0]))} and {_fmt(abs(jump[1]))} deg/s at t=1, 2 | Catmull-Rom: "
         f"jumps 0, hold peak {_fmt(peak.high[1])} at t={_fmt(peak.time_high[1])} "
         f"(overshoot {_fmt(peak.overshoot[1])} = (b-a)/8)",
+        f"curve keys 0,60,60,0, default tangents (Blender's auto-clamped): x(1.5)="
+        f"{_fmt(held(1.5))}, largest overshoot {_fmt(held.overshoot().overshoot.max())}, slope "
+        f"jumps {_fmt(abs(held.key_slopes().jump).max())} (flat at the hold's keys)",
         f"curve spacing 1/1/2 at t=2: uniform Catmull-Rom left {_fmt(legacy.left[1])} "
         f"right {_fmt(legacy.right[1])} jump {_fmt(legacy.jump[1])} deg/s | time-aware: "
         f"left {_fmt(aware.left[1])} right {_fmt(aware.right[1])} jump {_fmt(aware.jump[1])}",

@@ -1131,7 +1131,9 @@ def _document(clips, scene, fps) -> _Writer:
                     raise ValueError(
                         f"save: clip {clip.name!r} channel {c} ({channel.path} of node "
                         f"{channel.target!r}) is a curve glTF cannot express (easing, a time "
-                        "remap or jumps); pass fps= to write it as LINEAR samples")
+                        "remap, jumps or Bezier handles, which a Curve has by default; "
+                        "interpolation='cubic' is glTF's CUBICSPLINE); pass fps= to write "
+                        "it as LINEAR samples")
                 times = frame_times(clip.duration, fps)
                 output = channel._sample(times)
                 interpolation = "LINEAR"
@@ -1244,9 +1246,12 @@ def save(path, clips, *, scene=None, fps=None, embed: bool = True) -> None:
         CUBICSPLINE with per-second tangents), so ``load(save(...))`` gives
         the same values (to glTF's float32 precision; exactly for clips read
         from glTF). Channels made with :meth:`Channel.from_curve` from curves
-        glTF cannot express (easing, time remaps, jumps) are written as LINEAR
-        samples on the frame grid of ``fps`` (as ``bake``), or rejected with a
-        ValueError when ``fps`` is None.
+        glTF cannot express (easing, time remaps, jumps, Bezier handles: a
+        ``Curve``'s default tangents, Blender's auto-clamped ones, are Bezier
+        handles; cubic Hermite curves, ``interpolation="cubic"``, are glTF's
+        CUBICSPLINE) are written as LINEAR samples on the frame grid of
+        ``fps`` (as ``bake``), or rejected with a ValueError when ``fps`` is
+        None.
     scene : Scene, optional
         The nodes (names, hierarchy, rest transforms), scenes and skins to
         write; meshes are not written. Without it, one node per animated node

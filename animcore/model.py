@@ -234,7 +234,7 @@ class Channel(ByValue):
         ``curve`` is a :class:`animcore.Curve` (translation, scale, weights)
         or :class:`animcore.RotationCurve` (rotation). When glTF can express
         it (step, linear or cubic keys, no easing, time remap, jumps or
-        weighted handles), the
+        Bezier handles, which a ``Curve`` has by default), the
         channel's ``interpolation``, ``times`` and ``output`` are its glTF
         sampler (CUBICSPLINE tangents per second); otherwise ``interpolation``
         and ``output`` are None and :func:`save` samples it at ``fps=``.

@@ -675,7 +675,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                     bz[ch] = 3.0 * x1, bz[C + ch] = 3.0 * (x2 - 2.0 * x1);
                     bz[2 * C + ch] = 1.0 + 3.0 * (x1 - x2);
                     bz[3 * C + ch] = y0, bz[4 * C + ch] = 3.0 * (y1 - y0);
-                    bz[5 * C + ch] = 3.0 * (y0 - 2.0 * y1 + y2);
+                    /* differences first: finite for keys near DBL_MAX (2 y1 is not) */
+                    bz[5 * C + ch] = 3.0 * ((y0 - y1) + (y2 - y1));
                     bz[6 * C + ch] = y3 - y0 + 3.0 * (y1 - y2);
                     a = bz[6 * C + ch], b = bz[5 * C + ch], c = bz[4 * C + ch];
                 } else {

@@ -39,7 +39,8 @@ def documents() -> dict[str, dict]:
     import animcore as ac
 
     out = {
-        "curve_cubic": ac.Curve([0, 1, 2.5], [[0, 1], [2, 0], [1, 1]], after="cycle"),
+        "curve_cubic": ac.Curve([0, 1, 2.5], [[0, 1], [2, 0], [1, 1]], after="cycle",
+                                tangents="catmull_rom"),
         "curve_explicit": ac.Curve([0, 1, 1, 2], [0, 1, 3, 2], in_velocities=[1, 0, 0, 2],
                                    out_velocities=[1, 2, 0, 2], jumps=True,
                                    before="linear", after="cycle_offset"),

@@ -54,7 +54,7 @@ def objects() -> dict[str, object]:
     from animcore import model
 
     out = {}
-    out["curve_cubic"] = ac.Curve([0, 1, 2.5], [[0, 1], [2, 0], [1, 1]])
+    out["curve_cubic"] = ac.Curve([0, 1, 2.5], [[0, 1], [2, 0], [1, 1]], tangents="catmull_rom")
     out["curve_explicit"] = ac.Curve([0, 1, 1, 2], [0, 1, 3, 2], velocities=[1, 0, 0, 2],
                                      jumps=True, after="cycle_offset")
     out["curve_bezier"] = ac.Curve([0, 1, 2], [0, 1, 0], interpolation="bezier",

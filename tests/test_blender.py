@@ -262,8 +262,41 @@ def test_curve_tangent_policies_match_blender(case):
     check_case(curve, case)
 
 
+def _default_settings(case):
+    """Whether Blender made the case's keys with its defaults for new keys:
+    BEZIER interpolation, AUTO_CLAMPED handles, auto smoothing None."""
+    return (case["interpolation"] == "BEZIER" and case["handle_left_type"] == "AUTO_CLAMPED"
+            and case["handle_right_type"] == "AUTO_CLAMPED"
+            and case["auto_smoothing"] == "NONE")
+
+
+@pytest.mark.parametrize("case", [c for c in DATA["cases"] if _default_settings(c)],
+                         ids=lambda c: c["name"])
+def test_default_curve_is_blenders_default_keys(case):
+    # Curve(times, values) with no options against the F-curve Blender evaluated for
+    # the same keys (frames read as seconds); Blender's constant extrapolation is
+    # the default "clamp", its LINEAR extrapolation and Cycles modes are named
+    co = np.array(case["co"])
+    extrap = "clamp" if case["extrapolation"] == "CONSTANT" else "linear"
+    modes = ([CURVE_MODES.get(m, extrap) for m in case["cycles"]] if case.get("cycles")
+             else [extrap] * 2)
+    options = {} if modes == ["clamp", "clamp"] else {"before": modes[0], "after": modes[1]}
+    curve = Curve(co[:, 0], co[:, 1], **options)
+    assert (curve.interpolation, curve.tangents) == ("bezier", "auto_clamped")
+    check_case(curve, case)
+    # no segment leaves its keys' range (auto-clamped handles never pass a neighbour)
+    segments = curve.overshoot()
+    assert segments.overshoot.max() <= 1e-12 * np.ptp(co[:, 1])
+
+
+def test_the_default_cases_are_in_the_fixture():
+    defaults = [c for c in DATA["cases"] if _default_settings(c)]
+    assert sum(c["extrapolation"] == "CONSTANT" and not c.get("cycles") for c in defaults) >= 4
+    assert len(defaults) >= 12
+
+
 @pytest.mark.parametrize("times, values, match", [
-    ([0, 1, 1], [0, 1, 2], r"Curve: times at index \(2,\) is 1.0, which equals times\[1\] = 1.0: key times must be sorted in strictly increasing order"),
+    ([0, 1, 1], [0, 1, 2], r"Curve: times at index \(2,\) is 1.0 \(equals the previous time \(a jump needs jumps=True\)\)"),
     ([0, 2, 1], [0, 1, 2], r"Curve: times at index \(2,\) is 1.0, which is less than times\[1\] = 2.0"),
     ([0, 1, 2], [0, np.nan, 2], r"Curve: values at index \(1,\) is nan \(must be finite\)"),
 ])
@@ -273,7 +306,7 @@ def test_curve_tangent_policy_key_errors(times, values, match):
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"tangents": "auto"}, r"Curve: tangents='auto' sets Blender's handles, of free time length: it needs 'bezier' segments"),
+    ({"tangents": "auto", "interpolation": "cubic"}, r"Curve: tangents='auto' sets Blender's handles, of free time length: it needs 'bezier' segments"),
     ({"tangents": ["auto", "spline"], "interpolation": "bezier"}, r"Curve: tangents at index \(1,\) is 'spline'"),
     ({"tangents": ["auto"], "interpolation": "bezier"}, r"Curve: tangents has 1 entries, expected one per key \(2\)"),
     ({"tangents": "auto", "interpolation": "bezier", "auto_smoothing": "smooth"}, r"Curve: auto_smoothing is 'smooth'"),

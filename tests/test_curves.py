@@ -74,7 +74,8 @@ def test_uniform_kink_is_15_degrees_per_second():
 
 @pytest.mark.parametrize("values, peak", [(THETA0, 67.5), (THETA1, 5.0)])
 def test_hold_overshoot(values, peak):
-    c = Curve(EVEN, values)
+    # the article's numbers: Catmull-Rom tangents (the default before Blender's)
+    c = Curve(EVEN, values, tangents="catmull_rom")
     assert c(1.5) == pytest.approx(peak, abs=1e-12)
     o = c.overshoot()
     assert o.high[1] == pytest.approx(peak, abs=1e-12)
@@ -88,13 +89,49 @@ def test_hold_overshoot(values, peak):
 def test_hold_closed_form_on_random_keys():
     rng = np.random.default_rng(4)
     for a, b in rng.uniform(-100, 100, (200, 2)):
-        c = Curve(EVEN, [a, b, b, a])
+        c = Curve(EVEN, [a, b, b, a], tangents="catmull_rom")
         expected = b + (b - a) / 8
         assert c(1.5) == pytest.approx(expected, rel=1e-12, abs=1e-12)
         o = c.overshoot()
         extreme = o.high[1] if b > a else o.low[1]
         assert extreme == pytest.approx(expected, rel=1e-12, abs=1e-12)
         assert o.overshoot[1] == pytest.approx(abs(b - a) / 8, rel=1e-12, abs=1e-12)
+
+
+# Blender's auto handle on unit spacing: a time length of 2 / (2 * 2.5614) of the
+# interval (its circle-approximation ratio), and flat handles at a hold's keys
+# and at the end keys under "clamp". Segment 0 of keys a, b, b, a is then the
+# Bezier (0, a), (w, a), (1 - w, b), (1, b): y = a + (b - a)(3s^2 - 2s^3) and
+# x = 3w s(1-s)^2 + 3(1-w) s^2(1-s) + s^3, so at s = 1/2 (t = 1/2) the value
+# is (a + b)/2 and the velocity (dy/ds)/(dx/ds) = (3/2)(b - a) / ((3/2)(1 - w)).
+BLENDER_W = 1 / 2.5614
+
+
+@pytest.mark.parametrize("values", [THETA0, THETA1])
+def test_default_tangents_hold_the_hold(values):
+    c = Curve(EVEN, values)
+    assert (c.tangents, c.interpolation) == ("auto_clamped", "bezier")
+    a, b = values[0], values[1]
+    assert c(1.5) == b and c.evaluate(1.5, 1) == 0.0  # the hold holds
+    np.testing.assert_array_equal(c.overshoot().overshoot, 0.0)
+    assert c(0.5) == pytest.approx((a + b) / 2, abs=1e-12)
+    assert c.evaluate(0.5, 1) == pytest.approx((b - a) / (1 - BLENDER_W), rel=1e-12)
+    close(c.in_weights, BLENDER_W)
+    close(c.out_weights, BLENDER_W)
+    # the lower is the raise mirrored in time
+    t = np.linspace(0, 1, 11)
+    close(c(3 - t), c(t))
+
+
+def test_default_tangents_on_random_holds():
+    rng = np.random.default_rng(4)
+    t = np.linspace(0, 3, 61)
+    for a, b in rng.uniform(-100, 100, (50, 2)):
+        c = Curve(EVEN, [a, b, b, a])
+        assert c(1.5) == b
+        x = c(t)
+        assert x.min() >= min(a, b) and x.max() <= max(a, b)
+        assert c.evaluate(0.5, 1) == pytest.approx((b - a) / (1 - BLENDER_W), rel=1e-12)
 
 
 def test_overshoot_matches_dense_sampling():
@@ -109,6 +146,52 @@ def test_overshoot_matches_dense_sampling():
         assert np.all(o.low[j] <= x.min(axis=0) + 1e-12)
         np.testing.assert_allclose(o.high[j], x.max(axis=0), rtol=0, atol=1e-6)
         np.testing.assert_allclose(c(o.time_high[j][0])[0], o.high[j][0], atol=1e-9)
+
+
+def test_overshoot_of_bezier_and_mixed_segments_matches_dense_sampling():
+    rng = np.random.default_rng(6)
+    times, values, velocities = random_track(rng, 8, 2)
+    weights = rng.uniform(0.05, 1.4, (2, 8))  # (above 1: limited to the segment, as evaluated)
+    curves = [Curve(times, values, interpolation="bezier", velocities=velocities,
+                    in_weights=weights[0], out_weights=weights[1]),
+              Curve(times, values, velocities=velocities, out_weights=weights[1] / 2,
+                    interpolation=["bezier", "cubic", "linear", "step", "bezier", "linear",
+                                   "cubic"])]
+    for c in curves:
+        o = c.overshoot()
+        for j in range(len(times) - 1):
+            t = np.linspace(times[j], times[j + 1], 20001)
+            x = np.concatenate([c(t[:-1]), c(t[-1:], side="left")])  # (a step holds to its end)
+            assert np.all(o.high[j] >= x.max(axis=0) - 1e-12)
+            assert np.all(o.low[j] <= x.min(axis=0) + 1e-12)
+            np.testing.assert_allclose(o.high[j], x.max(axis=0), rtol=0, atol=1e-6)
+            np.testing.assert_allclose(o.low[j], x.min(axis=0), rtol=0, atol=1e-6)
+            for ch in range(2):
+                assert c(o.time_high[j][ch])[ch] == pytest.approx(o.high[j][ch], abs=1e-9)
+                assert c(o.time_low[j][ch])[ch] == pytest.approx(o.low[j][ch], abs=1e-9)
+    with pytest.raises(ValueError, match=r"^Curve.overshoot: exact extremes are computed for "
+                                         r"step, linear, cubic and bezier segments, not "
+                                         r"interpolation=per segment \(quad_in x1, linear x1\)"):
+        Curve([0, 1, 2], [0, 1, 0], interpolation=["quad_in", "linear"]).overshoot()
+
+
+def test_blender_rules_on_one_key_jumps_and_the_tools_words():
+    bezier = dict(interpolation="bezier", tangents="auto_clamped")
+    one = Curve([1.0], [5.0], **bezier)
+    assert one(0.0) == one(9.0) == 5.0 and one.evaluate(1.0, 1) == 0.0
+    # Blender's keys have no jumps: each piece on its own, a key at a jump keeping its
+    # segment's slope (an end key's under "linear")
+    times, values = [0.0, 1.0, 1.0, 2.0, 3.0], [0.0, 1.0, 5.0, 6.0, 6.5]
+    c = Curve(times, values, jumps=True, **bezier)
+    t = np.linspace(-1, 4, 201)
+    close(c(t[t < 1]), Curve(times[:2], values[:2], after="linear", **bezier)(t[t < 1]))
+    close(c(t[t >= 1]), Curve(times[2:], values[2:], before="linear", **bezier)(t[t >= 1]))
+    # the tools' words for an extrapolation flatten or wrap the end handles as its name does
+    for word, name in (("constant", "clamp"), ("loop", "cycle"), ("repeatOffset", "cycle_offset")):
+        named = Curve([0, 1, 2.5], [0, 2, 1], before=name, after=name, **bezier)
+        worded = Curve([0, 1, 2.5], [0, 2, 1], before=word, after=word, **bezier)
+        np.testing.assert_array_equal(worded.in_velocities, named.in_velocities)
+        np.testing.assert_array_equal(worded(t), named(t))
 
 
 # -- independent references ------------------------------------------------------
@@ -179,7 +262,7 @@ def test_catmull_rom_matches_reference():
     rng = np.random.default_rng(7)
     times, values, _ = random_track(rng, 25, 2)
     v = catmull_rom_velocities(times, values)
-    c = Curve(times, values)
+    c = Curve(times, values, tangents="catmull_rom")
     close(c.in_velocities, v)
     close(c.out_velocities, v)
     t = rng.uniform(times[0], times[-1], 300)
@@ -376,13 +459,23 @@ def test_jumps():
     np.testing.assert_array_equal(s.right, [1.0, 0.5])
     assert len(c.overshoot().start) == 3  # the zero-length segment is left out
     # cubic: each side of the jump is its own piece (a two-key piece is a line)
-    cc = Curve(times, values, jumps=True)
+    cc = Curve(times, values, jumps=True, tangents="catmull_rom")
     assert cc(0.5) == pytest.approx(0.5) and cc(1.0) == 5.0
     close(cc.in_velocities[:2], [1.0, 1.0])
     close(cc.out_velocities[2:], catmull_rom_velocities(times[2:], values[2:]))
     # sorted and unsorted agree across the jump
     t = np.linspace(-1, 4, 1001)
     np.testing.assert_array_equal(cc(t[::-1]), cc(t)[::-1])
+    # the default tangents (Blender's, whose keys have no jumps) run on each piece: a
+    # key at the jump keeps its segment's slope, as an end key under "linear" does
+    dc = Curve(times, values, jumps=True)
+    assert dc.tangents == "auto_clamped" and dc(1.0) == 5.0
+    first = Curve(times[:2], values[:2], after="linear")
+    second = Curve(times[2:], values[2:], before="linear")
+    inside = t[(t > 0) & (t < 1)]
+    close(dc(inside), first(inside))
+    close(dc(t[t >= 1]), second(t[t >= 1]))
+    np.testing.assert_array_equal(dc(t[::-1]), dc(t)[::-1])
 
 
 # -- stretched, sample, plot, repr ---------------------------------------------------
@@ -607,7 +700,8 @@ OVERFLOWS = {
         lambda: Curve([0.0, 1.0], [-1e300, 1e300], interpolation="linear", after="cycle_offset"),
         1e5, 1e9),
     "inside the keys": (
-        lambda: Curve([0.0, 1.0, 2.0, 3.0], [1.6e308, 1.797e308, 1.797e308, 1.6e308]),
+        lambda: Curve([0.0, 1.0, 2.0, 3.0], [1.6e308, 1.797e308, 1.797e308, 1.6e308],
+                      tangents="catmull_rom"),  # (the hold overshoots past DBL_MAX)
         0.5, 1.5),
 }
 
@@ -713,7 +807,7 @@ def test_any_shape_dtype_and_layout(t, dtype, mode):
     (([0, 1, 1, 1, 2], [0, 1, 2, 3, 4]), {"jumps": True}, ValueError, r"times at index \(3,\) is 1.0 \(is the third equal time"),
     (([0, 1, 2], [[0, 0], [1, np.inf], [2, 2]]), {}, ValueError, r"Curve: values at index \(1, 1\) is inf \(must be finite\)"),
     (([0, 1], [0, 1]), {"interpolation": "cubic_splin"}, ValueError, r"^Curve: interpolation is 'cubic_splin' \(must be one of 'step', 'linear', 'cubic', 'bezier'; did you mean 'cubic'\?; or an easing"),
-    (([0, 1], [0, 1]), {"tangents": "clampd"}, ValueError, r"^Curve: tangents is 'clampd' \(must be one of 'catmull_rom', .*'natural', 'explicit'; did you mean 'clamped'\?\)"),
+    (([0, 1], [0, 1]), {"tangents": "clampd"}, ValueError, r"^Curve: tangents is 'clampd' \(must be one of 'auto_clamped', 'catmull_rom', .*'natural', 'explicit', 'auto', 'vector', 'auto_ease', 'free'; did you mean 'clamped' or 'auto_clamped'\?\)"),
     (([0, 1], [0, 1]), {"before": "pingpnog"}, ValueError, r"^Curve: before is 'pingpnog' \(must be one of 'clamp', 'linear', 'cycle', 'cycle_offset', 'oscillate', 'error', 'sloped'; did you mean 'oscillate'\?\)"),
     (([0, 1], [0, 1]), {"after": None}, ValueError, r"Curve: after is None"),
     (([0, 1], [0, 1]), {"jumps": "yes"}, ValueError, r"Curve: jumps is 'yes' \(must be True or False\)"),
@@ -726,8 +820,10 @@ def test_any_shape_dtype_and_layout(t, dtype, mode):
     (([0, 1], [0, 1]), {"in_velocities": [0, 1], "out_velocities": [np.inf, 0]}, ValueError, r"Curve: out_velocities at index \(0,\) is inf"),
     (([0, 1], [0, 1]), {"in_velocities": [0, "a"], "out_velocities": [0, 1]}, ValueError, r"Curve: in_velocities must be real numbers"),
     (([0, 10], [0, 1]), {"velocities": [1e308, 0]}, OverflowError, r"Curve: out_velocities at index \(0,\) is 1e\+308 \(times duration=10 gives a tangent"),
-    (([0, 1e-300, 1], [0, 1e300, 0]), {}, OverflowError, r"Curve: velocity at index \(0,\) is inf \(the values and times give a key velocity that is not representable\)"),
-    (([0, 1, 2], [0, 1.7e308, -1.7e308]), {}, OverflowError, r"Curve: velocity at index \(2,\) is -inf \(the values and times give a key velocity that is not representable\)"),
+    (([0, 1e-300, 1], [0, 1e300, 0]), {"tangents": "catmull_rom"}, OverflowError, r"Curve: velocity at index \(0,\) is inf \(the values and times give a key velocity that is not representable\)"),
+    (([0, 1, 2], [0, 1.7e308, -1.7e308]), {"tangents": "catmull_rom"}, OverflowError, r"Curve: velocity at index \(2,\) is -inf \(the values and times give a key velocity that is not representable\)"),
+    (([0, 1e-300, 2e-300], [0, 1e300, 2e300]), {}, OverflowError, r"^Curve: velocity at index \(1,\) is inf \(the values and times give a key velocity that is not representable\)$"),
+    (([0, 1e-300, 2e-300], [[0, 0], [1, 1e300], [2, 2e300]]), {"tangents": "auto", "interpolation": "bezier"}, OverflowError, r"^Curve: velocity at index \(1, 1\) is inf \(the values and times"),
     (([0, 1, 2, 3], [0, 1.7976931348623157e308, -1.7976931348623157e308, 0]), {}, OverflowError, r"Curve: values at index \(1,\) is 1.7976931348623157e\+308 \(makes segment 0's polynomial not representable\)"),
 ])
 def test_bad_construction(args, kwargs, exc, match):
@@ -749,7 +845,7 @@ def test_bad_construction(args, kwargs, exc, match):
     (lambda c: c([1.0], out=np.empty(1, dtype=int)), ValueError, r"Curve: out\[0\] has dtype int64"),
     (lambda c: Curve([0, 1], [0, 1e300], before="linear")(-1e300), OverflowError, r"Curve: value is -inf \(is not representable"),
     (lambda c: Curve([0, 1], [0, 1e300], after="linear").evaluate([1.0, 1e300]), OverflowError, r"Curve.evaluate: value at index \(1,\) is inf"),
-    (lambda c: Curve([0, 1, 2, 3], [1.6e308, 1.797e308, 1.797e308, 1.6e308])([0.5, 1.5]), OverflowError, r"Curve: value at index \(1,\) is inf"),
+    (lambda c: Curve([0, 1, 2, 3], [1.6e308, 1.797e308, 1.797e308, 1.6e308], tangents="catmull_rom")([0.5, 1.5]), OverflowError, r"Curve: value at index \(1,\) is inf"),
     (lambda c: Curve([0, 1e-10], [0, 1e300], velocities=[0, 0]).evaluate([0.0, 0.5e-10], 1), OverflowError, r"Curve.evaluate: velocity at index \(1,\) is inf"),
     (lambda c: Curve([0, 1e-160], [0, 0], velocities=[1e200, 0]).evaluate(0.0, 2), OverflowError, r"Curve.evaluate: acceleration is -inf"),
 ])
@@ -824,6 +920,8 @@ def test_demo_lines():
     text = "\n".join(curves_lines())
     assert "linear x(0.5)=30, slope jumps 60 and 60 deg/s" in text
     assert "hold peak 67.5 at t=1.5" in text
+    assert ("default tangents (Blender's auto-clamped): x(1.5)=60, largest overshoot 0, "
+            "slope jumps 0") in text
     assert "uniform Catmull-Rom left -30 right -15 jump 15 deg/s" in text
     assert "time-aware: left -20 right -20 jump 0" in text
 
@@ -1087,7 +1185,7 @@ def test_interpolation_aliases(word, name):
                                   r"'linear', 'cubic', 'bezier'; did you mean 'bezier'\?"),
     ({"after": "cylce"}, r"^Curve: after is 'cylce' \(must be one of .*; did you mean 'cycle'"),
     ({"tangents": "pchp"}, r"^Curve: tangents is 'pchp' \(.*; did you mean 'pchip'\?\)"),
-    ({"tangents": "auto_clamp"}, r"did you mean 'clamped'"),
+    ({"tangents": "auto_clamp"}, r"did you mean 'auto_clamped', 'clamped' or 'auto'\?"),
 ])
 def test_unknown_options_suggest(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -1125,7 +1223,9 @@ def test_len_and_iteration():
     assert len(c) == 3
     keys = list(c)
     assert [k.time for k in keys] == [0.0, 1.0, 3.0] and [k.value for k in keys] == [0.0, 2.0, 1.0]
-    assert keys[1].in_velocity == pytest.approx((1.0 - 0.0) / 3.0)  # catmull_rom
+    assert keys[1].in_velocity == pytest.approx(0.0)  # auto_clamped: flat at a peak
+    keys = list(Curve([0.0, 1.0, 3.0], [0.0, 2.0, 1.0], tangents="catmull_rom"))
+    assert keys[1].in_velocity == pytest.approx((1.0 - 0.0) / 3.0)
     multi = Curve([0, 1], [[0, 1], [2, 3]])
     (t0, v0, _, _), _ = list(multi)
     assert t0 == 0.0 and v0.tolist() == [0.0, 1.0]
@@ -1153,7 +1253,7 @@ def test_with_key_on_explicit_velocities():
     expected, _ = piecewise_hermite([0, 1, 2], [0, 3, 2], [1, 0, 1], [1, 0, 1], t)
     close(d(t), expected)
     with pytest.raises(ValueError, match=r"^Curve.with_key: this curve's tangents are "
-                                         r"'catmull_rom', which compute every key velocity"):
+                                         r"'auto_clamped', which compute every key velocity"):
         Curve([0, 1], [0, 1]).with_key(0.5, 1.0, velocity=2.0)
     with pytest.raises(ValueError, match=r"^Curve.with_key: value has shape \(2,\), expected "
                                          r"\(\)"):
@@ -1211,6 +1311,93 @@ def test_to_dict_round_trips_through_json(make):
     assert json.dumps(d.to_dict()) == text
 
 
+# A Curve([0, 1, 2, 3], [0, 60, 60, 0]) pickled and described by to_dict() when its
+# default tangents were Catmull-Rom (animcore before Blender's auto-clamped default).
+OLD_DEFAULT_PICKLE = (
+    "gASVqAIAAAAAAACMEWFuaW1jb3JlLl9vYmplY3RzlIwIX3Jlc3RvcmWUk5SMD2FuaW1jb3JlLmN1cnZlc5SMBUN1"
+    "cnZllJOUfZQojAV0aW1lc5SMFm51bXB5Ll9jb3JlLm11bHRpYXJyYXmUjAxfcmVjb25zdHJ1Y3SUk5SMBW51bXB5"
+    "lIwHbmRhcnJheZSTlEsAhZRDAWKUh5RSlChLAUsEhZRoC4wFZHR5cGWUk5SMAmY4lImIh5RSlChLA4wBPJROTk5K"
+    "/////0r/////SwB0lGKJQyAAAAAAAAAAAAAAAAAAAPA/AAAAAAAAAEAAAAAAAAAIQJR0lGKMBnZhbHVlc5RoCmgN"
+    "SwCFlGgPh5RSlChLAUsEhZRoF4lDIAAAAAAAAAAAAAAAAAAATkAAAAAAAABOQAAAAAAAAAAAlHSUYowNaW50ZXJw"
+    "b2xhdGlvbpSMBWN1YmljlIwIdGFuZ2VudHOUjAtjYXRtdWxsX3JvbZSMDWluX3ZlbG9jaXRpZXOUaApoDUsAhZRo"
+    "D4eUUpQoSwFLBIWUaBeJQyAAAAAAAABOQAAAAAAAAD5AAAAAAAAAPsAAAAAAAABOwJR0lGKMDm91dF92ZWxvY2l0"
+    "aWVzlGgKaA1LAIWUaA+HlFKUKEsBSwSFlGgXiUMgAAAAAAAATkAAAAAAAAA+QAAAAAAAAD7AAAAAAAAATsCUdJRi"
+    "jAVnaXZlbpROjAppbl93ZWlnaHRzlE6MC291dF93ZWlnaHRzlE6MDGJlZm9yZV9zbG9wZZROjAthZnRlcl9zbG9w"
+    "ZZROjAxsb25nX2hhbmRsZXOUiYwOYXV0b19zbW9vdGhpbmeUTowGYmVmb3JllIwFY2xhbXCUjAVhZnRlcpRoPYwF"
+    "anVtcHOUiYwEZWFzZZROjAZyZW1hcHOUKXWGlFKULg==")
+OLD_DEFAULT_DICT = {"type": "Curve", "times": [0.0, 1.0, 2.0, 3.0],
+                    "values": [0.0, 60.0, 60.0, 0.0], "interpolation": "cubic",
+                    "tangents": "catmull_rom", "before": "clamp", "after": "clamp",
+                    "jumps": False, "ease": None, "remaps": []}
+
+
+def test_curves_saved_with_the_old_default_keep_their_values():
+    import base64
+    import pickle
+    t = np.linspace(-0.5, 3.5, 81)
+    # the article's Catmull-Rom curve: velocities 30, -30 at the hold keys, peak 67.5
+    expected = CubicHermiteSpline(EVEN, THETA0, [60.0, 30.0, -30.0, -60.0])
+    inside = (t >= 0) & (t <= 3)
+    for old in (pickle.loads(base64.b64decode(OLD_DEFAULT_PICKLE)),
+                Curve.from_dict(OLD_DEFAULT_DICT),
+                # a document without tangents (or interpolation) means what it always did
+                Curve.from_dict({k: v for k, v in OLD_DEFAULT_DICT.items()
+                                 if k not in ("tangents", "interpolation")}),
+                Curve.from_dict({**OLD_DEFAULT_DICT, "tangents": None})):
+        assert (old.interpolation, old.tangents) == ("cubic", "catmull_rom")
+        assert old(1.5) == pytest.approx(67.5, abs=1e-12)
+        close(old(t[inside]), expected(t[inside]))
+        assert old == Curve(EVEN, THETA0, tangents="catmull_rom")
+        np.testing.assert_array_equal(old(t), Curve(EVEN, THETA0, tangents="catmull_rom")(t))
+    # a default curve today round-trips as itself, its handles resolved
+    new = Curve(EVEN, THETA0)
+    again = Curve.from_dict(new.to_dict())
+    assert again == new and again.to_dict()["tangents"] == "auto_clamped"
+    assert pickle.loads(pickle.dumps(new)) == new
+    np.testing.assert_array_equal(again(t), new(t))
+
+
+def test_which_tangents_a_curve_gets_by_default():
+    keys = ([0.0, 1.0, 3.0], [0.0, 2.0, 1.0])
+
+    def rule(**options):
+        c = Curve(*keys, **options)
+        return c.interpolation, c.tangents
+
+    assert rule() == ("bezier", "auto_clamped")
+    assert rule(interpolation="bezier") == ("bezier", "auto_clamped")
+    assert rule(interpolation=["bezier", "linear"]) == (("bezier", "linear"), "auto_clamped")
+    # Hermite segments cannot take Blender's handle lengths; given weights are kept
+    assert rule(interpolation="cubic") == ("cubic", "clamped")
+    assert rule(interpolation=["cubic", "linear"]) == (("cubic", "linear"), "clamped")
+    assert rule(interpolation="bezier", out_weights=[0.5] * 3) == ("bezier", "clamped")
+    assert rule(velocities=[0, 0, 0]) == ("cubic", "explicit")
+    # no segment uses velocities: the name every earlier version gave
+    assert rule(interpolation="linear") == ("linear", "catmull_rom")
+    # Blender's rules without interpolation= are on Bezier segments; other rules on cubic ones
+    assert rule(tangents="auto") == ("bezier", "auto")
+    assert rule(tangents="AUTO_CLAMPED") == ("bezier", "auto_clamped")
+    assert rule(tangents="auto_ease") == ("cubic", "auto_ease")
+    assert rule(tangents="pchip") == ("cubic", "pchip")
+    assert rule(auto_smoothing="cont_accel")[1] == "auto_clamped"
+    # one key: a constant, which takes the rule again when keys are added
+    one = Curve([1.0], [5.0])
+    assert (one.interpolation, one.tangents) == ("bezier", "auto_clamped")
+    assert one(-3.0) == one(7.0) == 5.0 and one.evaluate(1.0, 1) == 0.0
+    two = one.with_key(2.0, 7.0)
+    assert two == Curve([1.0, 2.0], [5.0, 7.0])
+    # with clamped ends: a smooth step with flat ends, (a + b)/2 halfway
+    assert two(1.5) == pytest.approx(6.0, abs=1e-12) and two.evaluate([1.0, 2.0], 1).tolist() == [0, 0]
+
+
+def test_the_module_examples_run():
+    import doctest
+
+    import animcore.curves
+    result = doctest.testmod(animcore.curves)
+    assert result.attempted > 0 and result.failed == 0
+
+
 @pytest.mark.parametrize("data, match", [
     ({"type": "RotationCurve", "times": [0], "values": [0]},
      r"^Curve.from_dict: data describes 'RotationCurve', not 'Curve'"),
@@ -1234,11 +1421,13 @@ def test_edits_and_json_on_random_curves(data):
     channels = data.draw(st.sampled_from([None, 2]))
     shape = (k,) if channels is None else (k, channels)
     values = data.draw(hnp.arrays(np.float64, shape, elements=st.floats(-100, 100)))
-    options = dict(interpolation=data.draw(st.sampled_from(["step", "linear", "cubic"])),
+    options = dict(interpolation=data.draw(st.sampled_from(["step", "linear", "cubic", None])),
                    before=data.draw(st.sampled_from(["clamp", "linear", "cycle", "oscillate"])),
                    after=data.draw(st.sampled_from(["clamp", "cycle_offset", "linear"])))
     if options["interpolation"] == "cubic":
         options["tangents"] = data.draw(st.sampled_from(["catmull_rom", "pchip", "flat"]))
+    if options["interpolation"] is None:  # the defaults: Blender's auto-clamped keys
+        del options["interpolation"]
     curve = Curve(times, values, **options)
     t = np.linspace(-2, times[-1] + 2, 23)
     again = Curve.from_dict(json.loads(json.dumps(curve.to_dict())))
@@ -1389,7 +1578,7 @@ def test_derivative_callable_matches_scipys_derivative(seed):
 
 
 def test_derivative_callable_keeps_sides():
-    c = Curve([0, 1, 2, 3], [0, 60, 60, 0], after="clamp")
+    c = Curve([0, 1, 2, 3], [0, 60, 60, 0], after="clamp", tangents="catmull_rom")
     d = c.derivative()
     np.testing.assert_array_equal(d([3.0, 1.0], side="left"),
                                   c.evaluate([3.0, 1.0], 1, side="left"))

@@ -160,17 +160,32 @@ def test_moving_curve_under_an_infinite_easing_rate_is_an_overflow_error():
         curve.evaluate([0.0], 1)
 
 
-def test_overshoot_of_huge_values_is_found():
-    unit = ac.Curve([0, 1, 2, 3], [0, 1, -1, 0]).overshoot()
-    huge = ac.Curve([0, 1, 2, 3], [0, 1e200, -1e200, 0]).overshoot()
+@pytest.mark.parametrize("tangents", ["catmull_rom", None])
+def test_overshoot_of_huge_values_is_found(tangents):
+    # Catmull-Rom overshoots the peak keys (the default tangents do not: 0 there)
+    unit = ac.Curve([0, 1, 2, 3], [0, 1, -1, 0], tangents=tangents).overshoot()
+    huge = ac.Curve([0, 1, 2, 3], [0, 1e200, -1e200, 0], tangents=tangents).overshoot()
     np.testing.assert_allclose(huge.high, unit.high * 1e200, rtol=1e-14)
     np.testing.assert_allclose(huge.overshoot, unit.overshoot * 1e200, rtol=1e-12)
     np.testing.assert_array_equal(huge.time_high, unit.time_high)
     # against dense sampling of the curve itself
-    curve = ac.Curve([0, 1, 2, 3], [0, 1e200, -1e200, 0])
+    curve = ac.Curve([0, 1, 2, 3], [0, 1e200, -1e200, 0], tangents=tangents)
     sampled = curve(np.linspace(0, 1, 20001)).max()
     assert huge.high[0] == pytest.approx(sampled, rel=1e-8)
-    assert huge.high[0] > 1e200
+    if tangents == "catmull_rom":
+        assert huge.high[0] > 1e200
+    else:
+        assert huge.high[0] == 1e200 and huge.overshoot.max() == 0.0
+
+
+def test_bezier_keys_near_the_double_range():
+    # Blender's handles on keys within 1e307 of DBL_MAX: the segment's polynomial is
+    # formed from differences of its control values (2 * 1.797e308 is not finite)
+    c = ac.Curve([0, 1, 2, 3], [1.6e308, 1.797e308, 1.797e308, 1.6e308],
+                 interpolation="bezier", tangents="auto_clamped")
+    assert c(1.5) == 1.797e308 and c.evaluate(1.5, 1) == 0.0
+    assert c(0.5) == pytest.approx(1.6985e308, rel=1e-15)  # halfway, by symmetry
+    assert np.isfinite(c(np.linspace(0, 3, 61))).all()
 
 
 def test_stretched_beyond_the_double_range_is_an_overflow_error():

@@ -1201,7 +1201,8 @@ from dataclasses import replace as _replace  # noqa: E402
 
 def _moving(times, values=None, path="translation"):
     values = np.zeros((len(times), 3)) if values is None else values
-    curve = animcore.Curve(times, values) if path != "rotation" else \
+    # (a cubic Hermite curve is a CUBICSPLINE sampler, written as keys)
+    curve = animcore.Curve(times, values, interpolation="cubic") if path != "rotation" else \
         animcore.RotationCurve(times, values)
     return gltf.Channel.from_curve(0, path, curve, node_name="hips")
 

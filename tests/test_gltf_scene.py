@@ -281,6 +281,29 @@ def test_save_curves_glTF_can_and_cannot_express(tmp_path):
     np.testing.assert_allclose(back.channels[2].sample(frames), eased(frames), atol=1e-6)
 
 
+def test_save_a_default_curve_samples_it(tmp_path):
+    # a Curve's default tangents are Blender's Bezier handles, which no glTF sampler
+    # (Hermite, handles a third of the segment) reproduces: written as samples;
+    # interpolation="cubic" is written as CUBICSPLINE keys
+    keys = ([0, 1, 2, 3], [[0, 0, 0], [1, 2, 0], [1, 2, 0], [0, 1, 1]])
+    default, hermite = animcore.Curve(*keys), animcore.Curve(*keys, interpolation="cubic")
+    channels = (gltf.Channel.from_curve(0, "translation", default),
+                gltf.Channel.from_curve(0, "scale", hermite))
+    assert [c.interpolation for c in channels] == [None, "CUBICSPLINE"]
+    clip = gltf.Clip("hold", 3.0, channels)
+    with pytest.raises(ValueError, match=r"^save: clip 'hold' channel 0 \(translation of node 0\) "
+                                         r"is a curve glTF cannot express \(easing, a time remap, "
+                                         r"jumps or Bezier handles, which a Curve has by default; "
+                                         r"interpolation='cubic' is glTF's CUBICSPLINE\); pass fps="):
+        gltf.save(tmp_path / "x.gltf", clip)
+    gltf.save(tmp_path / "x.gltf", clip, fps=30)
+    back = gltf.load(tmp_path / "x.gltf")[0]
+    frames = np.arange(91) / 30
+    assert [c.interpolation for c in back.channels] == ["LINEAR", "CUBICSPLINE"]
+    np.testing.assert_allclose(back.channels[0].sample(frames), default(frames), atol=1e-6)
+    np.testing.assert_allclose(back.channels[1].sample(frames), hermite(frames), atol=1e-6)
+
+
 def test_save_a_bvh_clip(tmp_path):
     scene = animcore.bvh.load(pathlib.Path(__file__).parent / "data" / "bvh" / "bvh_test2.bvh")
     gltf.save(tmp_path / "mocap.glb", scene.clips, scene=scene)
@@ -302,10 +325,12 @@ def test_save_errors(tmp_path):
         gltf.save(tmp_path / "x.gltf", clips, scene=small)
     with pytest.raises(ValueError, match=r"save: clip 'empty' has no channels"):
         gltf.save(tmp_path / "x.gltf", gltf.Clip("empty", 0.0, ()))
-    big = gltf.Channel.from_curve(0, "translation", animcore.Curve([0, 1], [[0, 0, 0], [1e39, 0, 0]]))
+    big = gltf.Channel.from_curve(0, "translation", animcore.Curve([0, 1], [[0, 0, 0], [1e39, 0, 0]],
+                                                                   interpolation="cubic"))
     with pytest.raises(OverflowError, match=r"save: a value does not fit in glTF's float32"):
         gltf.save(tmp_path / "x.gltf", gltf.Clip("big", 1.0, (big,)))
-    close = gltf.Channel.from_curve(0, "scale", animcore.Curve([0, 1, 1 + 1e-12], np.ones((3, 3))))
+    close = gltf.Channel.from_curve(0, "scale", animcore.Curve([0, 1, 1 + 1e-12], np.ones((3, 3)),
+                                                               interpolation="cubic"))
     with pytest.raises(ValueError, match=r"save: key times 1.0 and 1.000000000001 are equal in glTF's float32"):
         gltf.save(tmp_path / "x.gltf", gltf.Clip("close", 1.0, (close,)))
     with pytest.raises(ValueError, match=r"Channel.from_curve: a rotation channel needs a RotationCurve, got Curve"):

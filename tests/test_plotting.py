@@ -32,12 +32,16 @@ def test_curve_velocity_shares_one_axis_honours_colour_and_is_in_the_legend():
     assert [line.get_color() for line in twin.get_lines()] == ["tab:red", "tab:green"]
     legend = [text.get_text() for text in ax.legend().get_texts()]
     assert legend == ["a", "a velocity", "b", "b velocity"]
-    # the velocity line is the slope of the value line (a finite difference of what is drawn)
+    # the velocity line is the slope of the value line (a finite difference of what is
+    # drawn), away from the keys: the default (Blender's) handles bend sharply into the
+    # flat keys of the hold, where a central difference across a key is not the slope
     value, rate = lines_by_label(ax)["a"], twin.get_lines()[0]
     t, x = value.get_data()
     np.testing.assert_array_equal(rate.get_xdata(), t)
     inner = slice(5, -5)
-    np.testing.assert_allclose(rate.get_ydata()[inner], np.gradient(x, t)[inner], atol=0.2)
+    clear = (np.abs(t[:, None] - np.array([1.0, 2.0])) > 0.02).all(axis=1)[inner]
+    np.testing.assert_allclose(rate.get_ydata()[inner][clear], np.gradient(x, t)[inner][clear],
+                               atol=0.2)
 
 
 def test_curve_plot_without_velocity_returns_its_axes_and_marks_the_keys():

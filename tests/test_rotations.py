@@ -1050,10 +1050,11 @@ def test_track_classes_share_one_vocabulary():
     assert (rotation.interpolation, rotation.before, rotation.after) == \
         (curve.interpolation, curve.before, curve.after) == ("linear", "clamp", "oscillate")
     assert loop.interpolation == "linear"
-    # the defaults follow one rule: the interpolation the usual source stores
+    # the defaults follow one rule: the interpolation the usual source stores (samplers
+    # of rotations and root tracks; keys an animator sets in Blender for a Curve)
     assert RotationCurve(times, random_quats(3)).interpolation == "linear"
     assert LoopTrack(times, [0.0, 1.0, 2.0]).interpolation == "linear"
-    assert Curve(times, [0.0, 1.0, 0.5]).interpolation == "cubic"
+    assert Curve(times, [0.0, 1.0, 0.5]).interpolation == "bezier"
     assert set(INTERPOLATIONS) == {"step", "linear", "cubic"} and set(SIDES) == {"right", "left"}
     assert {"clamp", "linear", "cycle", "oscillate", "error"} < set(EXTRAPOLATIONS)
     # a name of the shared set that a class has no use for says so
