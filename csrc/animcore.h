@@ -1416,32 +1416,59 @@ AC_API ac_status ac_cleanup_euler_filter(const double *angles, int proper, doubl
 AC_API ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t frames,
                                             ac_error *err);
 
-/* Compressed clips (animcore.compress). Layout version 1, little-endian:
-     header, 32 bytes: "ACCC", u16 version (1), u16 reserved (0), u32 nodes
-       (<= 2^20), u32 samples (1 .. 2^28), f64 start time (s), f64 sample
-       rate (samples per second, > 0);
+/* Compressed clips (animcore.compress). Layout version 2, little-endian:
+     header, 32 bytes: "ACCC", u16 version (2), u16 samples per segment L
+       (>= 1), u32 nodes (<= 2^20), u32 samples (1 .. 2^28), f64 start time
+       (s), f64 sample rate (samples per second, > 0);
      track table: for each node its translation, rotation and scale tracks,
-       4 bytes each: u8 kind (AC_TRACK_*), u8 bits (1..24 when animated, else
-       0), u8 rebuilt (an animated rotation's rebuilt component, 0: w, 1: x,
-       2: y, 3: z; else 0), u8 reserved (0);
-     track data, in table order: default tracks nothing (identity: zero
+       one byte each: bits 0-1 the kind (AC_TRACK_*), bits 2-3 an animated
+       rotation's rebuilt component (0: w, 1: x, 2: y, 3: z; else 0), bits
+       4-7 zero;
+     clip data, in table order: default tracks nothing (identity: zero
        translation, rotation (0, 0, 0, 1), unit scale); constant tracks 3 f32
        (translation, scale) or 4 f32 (rotation x, y, z, w); animated tracks
-       3 components as f32 (minimum, extent) pairs, then every sample's
-       components, sample-major, as `bits`-bit unsigned integers q packed
-       least significant bit first and padded to a byte: the value is
-       minimum + extent * q / (2^bits - 1). The components are x, y, z; a
-       rotation stores the three other than `rebuilt`, in x, y, z, w order,
-       and rebuilds that one (>= 0) as sqrt(1 - the others' squares), or 0.
+       their clip range: 3 components as f32 (minimum, extent >= 0) pairs.
+       The components are x, y, z; a rotation stores the three other than
+       `rebuilt`, in x, y, z, w order, and rebuilds that one (>= 0) as
+       sqrt(1 - the others' squares), or 0;
+     segment offset table: u32 per segment (G = ceil(samples / L); segment
+       g holds samples g L .. min((g + 1) L, samples) - 1), the byte offset
+       of the segment from the end of this table: 0 for the first, each
+       segment ending where the next starts and the last at the end of the
+       data;
+     segments: for each animated track, in table order, 8 bytes: u16 bit
+       counts b_x | b_y << 5 | b_z << 10 (each 0..24, bit 15 zero), then per
+       component c its segment range as u8 m_c, u8 e_c (in 255ths of the
+       clip range); then the
+       samples of every animated track, in table order, each track's
+       samples in order, each sample's components c in order as b_c-bit
+       unsigned integers q, the whole packed least significant bit first
+       and padded to a byte at the segment's end. The component's value is
+         minimum + extent * ((m_c + e_c * ((q + 0.5) / 2^b_c)) / 255),
+       evaluated in double in that order (a 0-bit component is the middle
+       of its segment range).
+   Layout version 1 (one range and bit rate per track; still read):
+     the same header with u16 reserved (0) for L and no segments; track
+       table entries of 4 bytes: u8 kind, u8 bits (1..24 when animated, else
+       0), u8 rebuilt (as above), u8 reserved (0); then per track its data:
+       constant and default tracks as above, animated tracks their clip range
+       followed by every sample's 3 components, sample-major, as `bits`-bit
+       unsigned integers q packed least significant bit first and padded to
+       a byte, the value minimum + extent * q / (2^bits - 1).
    Sample s lies at start + s / rate; between samples translation and scale
    are interpolated linearly and rotations by slerp on the shorter arc (as a
    linear rotation track, so a clip sampled from one is matched between its
    samples as well as at them); times outside the samples clamp. Every read
    is checked against `size` first: any inconsistency (magic, version,
-   counts, kinds, bits, sizes, non-finite floats, negative extents) is
-   AC_ERR_VALUE with arg "value", index the byte offset and the reason in
-   detail. */
-#define AC_COMPRESSED_VERSION 1
+   counts, kinds, bits, sizes, offsets, non-finite floats, negative extents)
+   is AC_ERR_VALUE with arg "value", index the byte offset and the reason in
+   detail. ac_reduce_compressed_info checks the whole layout (O(size));
+   ac_reduce_compressed_sample checks the header, the table, the clip data
+   and the segments it reads, with the same checks, so it is safe on any
+   bytes (check a layout once with ac_reduce_compressed_info when loading
+   it: sampling a layout that it refuses may succeed on the segments that
+   pass). */
+#define AC_COMPRESSED_VERSION 2
 enum { AC_TRACK_DEFAULT = 0, AC_TRACK_CONSTANT = 1, AC_TRACK_ANIMATED = 2 };
 typedef struct ac_compressed_info {
     uint32_t nodes;
@@ -1451,6 +1478,12 @@ typedef struct ac_compressed_info {
 } ac_compressed_info;
 AC_API ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size,
                                            ac_compressed_info *info, ac_error *err);
+/* The checks ac_reduce_compressed_sample makes before it reads a segment
+   (the header, the track table, the clip data, the segment offset table's
+   size) and the info they give: O(nodes), for a caller that checked the
+   whole layout once already. */
+AC_API ac_status ac_reduce_compressed_header(const uint8_t *data, size_t size,
+                                             ac_compressed_info *info, ac_error *err);
 /* Poses at n times t: translation (n, nodes, 3), rotation (n, nodes, 4),
    scale (n, nodes, 3). Errors: those of ac_reduce_compressed_info, and
    AC_ERR_VALUE "t" for a non-finite time. */

@@ -17,10 +17,14 @@ static int bytes_of(const char *func, PyObject *arg, const uint8_t **data, size_
     return 1;
 }
 
-static int check(const char *func, const uint8_t *data, size_t size, ac_compressed_info *info)
+/* The whole layout checked (whole) or only what sampling checks before it
+   reads a segment (the segments it reads are checked as it reads them). */
+static int check(const char *func, const uint8_t *data, size_t size, ac_compressed_info *info,
+                 int whole)
 {
     ac_error err;
-    if (ac_reduce_compressed_info(data, size, info, &err) == AC_OK)
+    if ((whole ? ac_reduce_compressed_info : ac_reduce_compressed_header)(data, size, info,
+                                                                           &err) == AC_OK)
         return 1;
     char value[32];
     snprintf(value, sizeof value, "%.17g", err.value);
@@ -39,7 +43,7 @@ static PyObject *compressed_info(PyObject *self, PyObject *args)
     ac_compressed_info info;
     (void)self;
     if (!PyArg_ParseTuple(args, "sO:_compressed_info", &func, &bytes) ||
-        !bytes_of(func, bytes, &data, &size) || !check(func, data, size, &info))
+        !bytes_of(func, bytes, &data, &size) || !check(func, data, size, &info, 1))
         return NULL;
     return Py_BuildValue("(IIdd)", info.nodes, info.samples, info.start, info.rate);
 }
@@ -49,7 +53,8 @@ static int sample_context(const char *func, PyObject *arg, acpy_context *ctx)
     const uint8_t *data;
     size_t size;
     ac_compressed_info info;
-    if (!bytes_of(func, arg, &data, &size) || !check(func, data, size, &info))
+    /* (CompressedClip checked the whole layout when it was made) */
+    if (!bytes_of(func, arg, &data, &size) || !check(func, data, size, &info, 0))
         return 0;
     ctx->object = data;
     ctx->option[0] = (long)size;
