@@ -1,11 +1,156 @@
-/* Compressed clips: validation and sampling of the byte layouts that
-   animcore.compress writes (version 2) and wrote (version 1); both are
-   documented in animcore.h. */
+/* Keyframe reduction and compression: ACL's object-space metric, the error
+   of a candidate segment, and the validation and sampling of the byte
+   layouts that animcore.compress writes (version 2) and wrote (version 1);
+   all are documented in animcore.h. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "ac_internal.h"
+
+/* ------------------------------------------------------------ the metric */
+
+static const size_t all_items[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+
+/* The shell distance from the differences d (3 rows of 4: the local axes'
+   images in columns 0-2, the translation in column 3). */
+static double shell_distance(const double d[12], double shell)
+{
+    double origin = 0.0, widest = 0.0;
+    for (int r = 0; r < 3; r++)
+        origin += d[4 * r + 3] * d[4 * r + 3];
+    for (int k = 0; k < 3; k++) {
+        double square = 0.0, across = 0.0;
+        for (int r = 0; r < 3; r++) {
+            const double axis = shell * d[4 * r + k];
+            across += d[4 * r + 3] * axis;
+            square += axis * axis;
+        }
+        /* |o +- a|^2 = |o|^2 + |a|^2 +- 2 o.a: the larger sign adds 2 |o.a| */
+        square += 2.0 * fabs(across);
+        widest = square > widest || isnan(square) ? square : widest; /* NaN: overflow */
+    }
+    return sqrt(origin + widest);
+}
+
+ac_status ac_reduce_shell_error(const double *a, const double *b, const double *shell,
+                                const size_t steps[3], double *error, size_t n, ac_error *err)
+{
+    const size_t *s = steps ? steps : all_items;
+    ac_status st;
+    for (size_t i = 0; i < n; i++) {
+        const double *x = a + 16 * i * s[0], *y = b + 16 * i * s[1], h = shell[i * s[2]];
+        double d[12], distance;
+        if ((st = ac_check_finite(AC_ARG_A, x, 12, i, err)) ||
+            (st = ac_check_finite(AC_ARG_B, y, 12, i, err)) ||
+            (st = ac_check_finite(AC_ARG_SHELL, &h, 1, i, err)))
+            return st;
+        for (int k = 0; k < 12; k++)
+            d[k] = x[k] - y[k];
+        distance = shell_distance(d, h);
+        if (!ac_finite(distance)) { /* squares beyond the range: in units of max |d| */
+            double m = 0.0;
+            for (int k = 0; k < 12; k++)
+                m = fabs(d[k]) > m ? fabs(d[k]) : m;
+            if (ac_finite(m)) {
+                for (int k = 0; k < 12; k++)
+                    d[k] /= m;
+                distance = shell_distance(d, h) * m;
+            }
+            if (!ac_finite(distance)) /* (a difference or the result beyond the range) */
+                distance = INFINITY;
+        }
+        error[i] = distance;
+    }
+    return AC_OK;
+}
+
+ac_status ac_reduce_segment_error(ac_curve_interpolation kind, size_t channels,
+                                  const double *t, const double *target, const double *t0,
+                                  const double *t1, const double *start, const double *end,
+                                  const double *start_velocity, const double *end_velocity,
+                                  const size_t steps[8], double *error, size_t n,
+                                  ac_error *err)
+{
+    const size_t *s = steps ? steps : all_items, c = channels;
+    if (kind != AC_CURVE_STEP && kind != AC_CURVE_LINEAR && kind != AC_CURVE_CUBIC)
+        return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_KIND, (double)kind,
+                       "must be AC_CURVE_STEP, AC_CURVE_LINEAR or AC_CURVE_CUBIC");
+    for (size_t i = 0; i < n; i++) {
+        const double ti = t[i * s[0]], a = t0[i * s[2]], b = t1[i * s[3]];
+        const double *y = target + c * i * s[1], *p0 = start + c * i * s[4],
+                     *p1 = end + c * i * s[5], *v0 = start_velocity + c * i * s[6],
+                     *v1 = end_velocity + c * i * s[7];
+        const double h = b - a, elapsed = ti - a;
+        double worst = 0.0;
+        ac_status st;
+        if ((st = ac_check_finite(AC_ARG_T, &ti, 1, i, err)) ||
+            (st = ac_check_finite(AC_ARG_TARGET, y, c, i, err)) ||
+            (st = ac_check_finite(AC_ARG_T0, &a, 1, i, err)) ||
+            (st = ac_check_finite(AC_ARG_T1, &b, 1, i, err)) ||
+            (st = ac_check_finite(AC_ARG_START, p0, c, i, err)) ||
+            (st = ac_check_finite(AC_ARG_END, p1, c, i, err)) ||
+            (st = ac_check_finite(AC_ARG_START_VELOCITY, v0, c, i, err)) ||
+            (st = ac_check_finite(AC_ARG_END_VELOCITY, v1, c, i, err)))
+            return st;
+        for (size_t k = 0; k < c; k++) {
+            double x = p0[k], dxdu, d;
+            if (kind == AC_CURVE_LINEAR)
+                x = p0[k] + (elapsed / h) * (p1[k] - p0[k]);
+            else if (kind == AC_CURVE_CUBIC) /* the core's one Hermite, as ac_hermite_eval */
+                ac_hermite_unit((elapsed < h ? elapsed : h) / h, p0[k], h * v0[k], p1[k],
+                                h * v1[k], &x, &dxdu);
+            d = fabs(x - y[k]);
+            if (!ac_finite(d)) {
+                worst = INFINITY;
+                break;
+            }
+            worst = d > worst ? d : worst;
+        }
+        error[i] = worst;
+    }
+    return AC_OK;
+}
+
+ac_status ac_reduce_rotation_error(const double *t, const double *target, const double *t0,
+                                   const double *t1, const double *start, const double *end,
+                                   const size_t steps[6], double *error, size_t n,
+                                   ac_error *err)
+{
+    enum { BLOCK = 256 };
+    const size_t *s = steps ? steps : all_items;
+    const size_t slerp_steps[3] = {s[4], s[5], 1};
+    double u[BLOCK], rotation[4 * BLOCK];
+    for (size_t first = 0; first < n; first += BLOCK) {
+        const size_t m = n - first < BLOCK ? n - first : BLOCK;
+        ac_status st;
+        for (size_t k = 0; k < m; k++) {
+            const size_t i = first + k;
+            const double ti = t[i * s[0]], a = t0[i * s[2]], b = t1[i * s[3]];
+            if ((st = ac_check_finite(AC_ARG_T, &ti, 1, i, err)) ||
+                (st = ac_check_finite(AC_ARG_TARGET, target + 4 * i * s[1], 4, i, err)) ||
+                (st = ac_check_finite(AC_ARG_T0, &a, 1, i, err)) ||
+                (st = ac_check_finite(AC_ARG_T1, &b, 1, i, err)))
+                return st;
+            u[k] = (ti - a) / (b - a);
+        }
+        /* the core's one slerp (of the quaternion kernels, bit for bit) */
+        if ((st = ac_quat_batch_slerp(start + 4 * first * s[4], end + 4 * first * s[5], u,
+                                      slerp_steps, rotation, m, err))) {
+            if (err)
+                err->index += first;
+            return st;
+        }
+        for (size_t k = 0; k < m; k++) {
+            const double *q = rotation + 4 * k, *y = target + 4 * (first + k) * s[1];
+            const double dot = fabs(q[0] * y[0] + q[1] * y[1] + q[2] * y[2] + q[3] * y[3]);
+            error[first + k] = 2.0 * acos(dot < 1.0 ? dot : 1.0);
+        }
+    }
+    return AC_OK;
+}
+
+/* ------------------------------------------------------ compressed clips */
 
 #define HEADER_SIZE 32u
 #define MAX_NODES (1u << 20)

@@ -253,6 +253,8 @@ typedef enum ac_arg {
     AC_ARG_TOLERANCE,
     AC_ARG_MAX_ITERATIONS,
     AC_ARG_METHOD,
+    /* reduction */
+    AC_ARG_SHELL,
     AC_ARG_ID_COUNT /* one past the last id */
 } ac_arg;
 
@@ -1415,6 +1417,55 @@ AC_API ac_status ac_cleanup_euler_filter(const double *angles, int proper, doubl
                                          size_t frames, ac_error *err);
 AC_API ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t frames,
                                             ac_error *err);
+
+/* Keyframe reduction and its metric (animcore.reduce_keys, clip_error).
+
+   ac_reduce_shell_error: ACL's object-space error between n pairs of affine
+   matrices a, b (row-major 4x4; only the top three rows are read): per pair
+   the largest distance between the images under a and under b of the six
+   points +-shell along the local x, y and z axes, computed from the
+   differences o (translations) and s d_k (axes k scaled by shell) as
+   sqrt(|o|^2 + max_k (|s d_k|^2 + 2 |o . s d_k|)) (no cancellation), in
+   units of the largest difference where the squares would overflow, +inf
+   where the distance itself exceeds the double range. steps[3] (a, b,
+   shell): 1 for an input per pair, 0 for one shared by all (NULL: all 1).
+   AC_ERR_VALUE "a", "b" or "shell" names the first non-finite input's pair.
+
+   ac_reduce_segment_error: the error of a candidate segment at n points:
+   error[i] = the largest over `channels` channels of |x - target| where x
+   is the segment from (t0, start) to (t1, end) at t of `kind`:
+   AC_CURVE_STEP start; AC_CURVE_LINEAR start + ((t - t0) / (t1 - t0))
+   (end - start); AC_CURVE_CUBIC the Hermite segment of ac_hermite_eval
+   with per-second velocities start_velocity and end_velocity, duration
+   t1 - t0 and elapsed min(t - t0, t1 - t0). +inf where x or the difference
+   is beyond the double range (such a segment fits no tolerance). steps[8]
+   (t, target, t0, t1, start, end, start_velocity, end_velocity): 1 for an
+   input per point, 0 for one shared by all (NULL: all 1); target and the
+   four key inputs hold `channels` values per point. AC_ERR_VALUE names the
+   first non-finite input's point, or "kind" when it is none of the three.
+
+   ac_reduce_rotation_error: the same for a rotation segment: the angle
+   (radians, 2 acos(min(1, |dot|))) between target and the slerp of
+   ac_quat_batch_slerp from start to end (quaternions (x, y, z, w)) at
+   u = (t - t0) / (t1 - t0). steps[6] (t, target, t0, t1, start, end) as
+   above, target, start and end 4 values per point. AC_ERR_VALUE names the
+   first non-finite t, target, t0 or t1 and ac_quat_batch_slerp's errors
+   ("q0", "q1", "t" for start, end and u) its point. */
+AC_API ac_status ac_reduce_shell_error(const double *a, const double *b, const double *shell,
+                                       const size_t steps[3], double *error, size_t n,
+                                       ac_error *err);
+AC_API ac_status ac_reduce_segment_error(ac_curve_interpolation kind, size_t channels,
+                                         const double *t, const double *target,
+                                         const double *t0, const double *t1,
+                                         const double *start, const double *end,
+                                         const double *start_velocity,
+                                         const double *end_velocity, const size_t steps[8],
+                                         double *error, size_t n, ac_error *err);
+AC_API ac_status ac_reduce_rotation_error(const double *t, const double *target,
+                                          const double *t0, const double *t1,
+                                          const double *start, const double *end,
+                                          const size_t steps[6], double *error, size_t n,
+                                          ac_error *err);
 
 /* Compressed clips (animcore.compress). Layout version 2, little-endian:
      header, 32 bytes: "ACCC", u16 version (2), u16 samples per segment L
