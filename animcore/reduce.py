@@ -11,6 +11,10 @@ linear or step original) that check is a proof; elsewhere each local maximum
 of the difference on the check is refined by zooming in on it, so that the
 bound holds between the check's points too. :func:`reduce_clip` does it for every channel of a clip with a budget
 per joint down the hierarchy, then verifies :func:`clip_error` densely.
+The numbers are the C core's (``csrc/ac_reduce.c``): the metric's distance
+between two sets of world matrices, and a candidate segment's error at the
+check's points (step, linear and Hermite segments; slerps for rotations);
+Python picks the keys.
 
 Units: ``tolerance`` and ``shell`` are in the scene's length units (glTF:
 metres; BVH as loaded: the file's units, often centimetres, so pass
@@ -29,13 +33,14 @@ from .curves import Curve
 from .hermite import hermite
 from ._objects import ByValue
 from .model import Channel, Clip, Scene
-from .rotations import RotationCurve, quat_slerp
+from .rotations import RotationCurve
 from .skeleton import Transforms
 
 __all__ = ["clip_error", "reduce_keys", "reduce_clip", "compress", "CompressedClip"]
 
 DENSE = 20  # check points per original key interval
 CHECK = 5  # points per frame of the whole-clip safety check (channels are checked at DENSE)
+_KINDS = {"step": 0, "linear": 1, "cubic": 2}  # AC_CURVE_* of a candidate segment
 
 
 def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
@@ -76,7 +81,7 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
     for start in range(0, flat.size, 4096):  # bounded memory for dense checks
         chunk = flat[start:start + 4096]
         out[start:start + chunk.size] = _shell_error(scene.world(clip_a, chunk),
-                                                     scene.world(clip_b, chunk), shell)
+                                                     scene.world(clip_b, chunk), shell, func)
     bad = np.flatnonzero(~np.isfinite(out))
     if bad.size:
         where = index_text(t.shape + (len(scene.nodes),), int(bad[0]))
@@ -149,24 +154,29 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     # the grid's local maxima are refined (_refined_error)
     piecewise_linear = all(_original_kind(curve, k) != "cubic" for k in range(len(times) - 1))
 
-    def predict(kind, i, j, t, v0=None, v1=None):
-        if kind == "step":
-            return np.broadcast_to(values[i], (len(t), values.shape[1]))
-        h = times[j] - times[i]
-        elapsed = (t - times[i])[:, None]
-        if kind == "linear":
-            return values[i] + (elapsed / h) * (values[j] - values[i])
-        # the one Hermite segment, per-second velocities
-        return hermite(values[i], values[j], v0, v1, h, np.minimum(elapsed, h))[0]
+    context = {kind: (code, values.shape[1]) for kind, code in _KINDS.items()}
 
-    def measured(kind, err, pred, a):
-        """The error ``err`` on the grid from point ``a`` on, its local maxima
-        refined unless it is piecewise linear between grid points (a linear or
-        step result of a linear or step original)."""
+    def error_at(kind, i, j, v0=None, v1=None):
+        """The candidate segment (i, j) of ``kind``'s difference from ``target``
+        at times t, per point the largest over the channels (the C core; the
+        velocities are the cubic's)."""
+        v0 = values[i] if v0 is None else v0
+        v1 = values[j] if v1 is None else v1
+        if not (np.isfinite(v0).all() and np.isfinite(v1).all()):
+            return lambda t, target: np.full(len(t), np.inf)  # (a fitted velocity overflowed)
+        return lambda t, target: _core._reduce_segment_error(
+            func, context[kind], t, target, times[i], times[j], values[i], values[j], v0, v1,
+            None, None)
+
+    def measured(kind, at, a, b):
+        """The error of ``at`` (an error_at) on the grid's points a to b - 1,
+        its local maxima refined unless it is piecewise linear between grid
+        points (a linear or step result of a linear or step original)."""
+        err = at(grid[a:b], dense[a:b])
         worst = err.max(initial=0.0)
         if (piecewise_linear and kind != "cubic") or worst > limit:
             return worst
-        return _refined_error(curve, pred, grid[a:a + len(err)], err, 0.5 * limit)
+        return _refined_error(curve, at, grid[a:b], err, 0.5 * limit)
 
     starts = {0: vout[0]}  # velocity leaving each kept key (continuous after a cubic)
     ends = {}  # (i, j) -> velocity arriving at j of an accepted cubic segment
@@ -194,22 +204,21 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         if kind == "step":  # holds values[i] up to, not at, key j; where the
             # original is continuous at key j, its value there is the step's limit
             end = b if _original_kind(curve, j - 1) == "step" else b + 1
-            err = np.abs(values[i] - dense[a:end]).max(axis=1)
-            return measured(kind, err, lambda x: predict(kind, i, j, x), a)
-        t = grid[a:b + 1]
+            return measured(kind, error_at(kind, i, j), a, end)
         if kind == "linear":
-            err = np.abs(predict(kind, i, j, t) - dense[a:b + 1]).max(axis=1)
-            return measured(kind, err, lambda x: predict(kind, i, j, x), a)
+            return measured(kind, error_at(kind, i, j), a, b + 1)
+        t = grid[a:b + 1]
+        h = times[j] - times[i]
         v0 = start_of(i)
         for v1 in (vin[j], None):  # the original's velocity at j, else a fitted one
             if v1 is None:
-                v1 = _feasible_velocity(predict(kind, i, j, t, v0, np.zeros_like(v0)),
-                                        dense[a:b + 1], t - times[i], times[j] - times[i],
-                                        limit)
+                # the one Hermite segment with v1 = 0, per-second velocities
+                base = hermite(values[i], values[j], v0, np.zeros_like(v0), h,
+                               np.minimum(t - times[i], h)[:, None])[0]
+                v1 = _feasible_velocity(base, dense[a:b + 1], t - times[i], h, limit)
                 if v1 is None:
                     break
-            err = np.abs(predict(kind, i, j, t, v0, v1) - dense[a:b + 1]).max(axis=1)
-            worst = measured(kind, err, lambda x: predict(kind, i, j, x, v0, v1), a)
+            worst = measured(kind, error_at(kind, i, j, v0, v1), a, b + 1)
             if worst <= limit:
                 ends[(i, j)] = v1
                 return worst
@@ -268,10 +277,10 @@ def _feasible_velocity(base: np.ndarray, target: np.ndarray, elapsed: np.ndarray
                     np.where(np.isfinite(lo), lo, np.where(np.isfinite(hi), hi, 0.0)))
 
 
-def _refined_error(curve: Curve, predict, grid: np.ndarray, err: np.ndarray,
+def _refined_error(curve: Curve, error_at, grid: np.ndarray, err: np.ndarray,
                    floor: float) -> float:
-    """The largest error between ``predict(t)`` and ``curve(t)`` on the closed
-    range of ``grid``, given its values ``err`` on the grid: each local
+    """The largest error ``error_at(t, curve(t))`` on the closed range of
+    ``grid``, given its values ``err`` on the grid: each local
     maximum of ``err`` above ``floor`` is refined by zooming in, six times, on
     the best of 9 points of the bracket around it (to 1/4**6 of the two grid
     steps), all brackets at once."""
@@ -285,7 +294,7 @@ def _refined_error(curve: Curve, predict, grid: np.ndarray, err: np.ndarray,
     for _ in range(6):
         t = (lo[:, None] + u * (hi - lo)[:, None]).reshape(-1)
         values = np.asarray(curve(t), dtype=np.float64).reshape(len(t), -1)
-        e = np.abs(predict(t) - values).max(axis=1).reshape(len(lo), 9)
+        e = error_at(t, values).reshape(len(lo), 9)
         worst = max(worst, float(e.max()))
         k = np.clip(e.argmax(axis=1), 1, 7)
         width = hi - lo
@@ -327,27 +336,27 @@ def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
     tolerance = positive_number(func, "tolerance", tolerance)
     choice(func, "interpolation", interpolation, ("auto", "linear", "step", "cubic"))
     if isinstance(curve, RotationCurve):
-        return _reduce_rotation(curve, tolerance)
+        return _reduce_rotation(curve, tolerance, func)
     if not isinstance(curve, Curve):
         raise ValueError(f"{func}: curve must be a Curve or RotationCurve, got "
                          f"{type(curve).__name__}")
     return _reduce_curve(curve, tolerance, interpolation, func)
 
 
-def _reduce_rotation(curve: RotationCurve, tolerance: float) -> RotationCurve:
+def _reduce_rotation(curve: RotationCurve, tolerance: float, func: str) -> RotationCurve:
     times = np.asarray(curve.times, dtype=np.float64)
     if len(times) < 3:
         return curve
     grid = _subdivided(times)
     dense = np.asarray(curve(grid), dtype=np.float64)
     keys = dense[::DENSE]
-    cos_limit = np.cos(tolerance * (1 - 1e-9) / 2)
+    limit = tolerance * (1 - 1e-9)
 
-    def fits(i, j):
+    def fits(i, j):  # the angle from the slerp of keys i and j on the grid (C core)
         a, b = DENSE * i, DENSE * j
-        u = (grid[a:b + 1] - times[i]) / (times[j] - times[i])
-        pred = quat_slerp(keys[i], keys[j], u)
-        return bool((np.abs(np.sum(pred * dense[a:b + 1], -1)) >= cos_limit).all())
+        angle = _core._reduce_rotation_error(func, grid[a:b + 1], dense[a:b + 1],
+                                             times[i], times[j], keys[i], keys[j], None, None)
+        return bool(angle.max() <= limit)
 
     keep = np.array(_greedy(len(times), fits))
     return RotationCurve(times[keep], keys[keep], interpolation="linear", before=curve.before,
@@ -398,7 +407,7 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
         channels = []
         for k, c in enumerate(clip.channels):
             if c.path == "rotation":
-                curve = _reduce_rotation(c.curve, share / (reach[c.node] + shell)) \
+                curve = _reduce_rotation(c.curve, share / (reach[c.node] + shell), func) \
                     if isinstance(c.curve, RotationCurve) else c.curve
             elif c.path == "weights":
                 curve = weights[k]
@@ -455,28 +464,11 @@ _SEGMENT = 16  # samples per segment (layout version 2)
 RAW_BYTES_PER_NODE = 40  # ACL's raw size: 10 float32 (3 + 4 + 3) per node per sample
 
 
-def _shell_error(wa: np.ndarray, wb: np.ndarray, shell: float) -> np.ndarray:
+def _shell_error(wa: np.ndarray, wb: np.ndarray, shell: float, func: str = "compress"):
     """ACL's error between world matrices (..., J, 4, 4): per node the largest
-    distance between the images of the six points +-shell on the local axes."""
-    with np.errstate(over="ignore", invalid="ignore"):  # (checked below)
-        d = wa[..., :3, :] - wb[..., :3, :]
-        error = _shell_distance(d, shell)
-        wide = ~np.isfinite(error)
-        if wide.any():  # squares beyond the double range: the same in units of max |d|
-            dw = d[wide]
-            m = np.abs(dw).max(axis=(-2, -1))
-            error[wide] = _shell_distance(dw / m[:, None, None], shell) * m
-    return error  # (inf where the distance is beyond the double range)
-
-
-def _shell_distance(d: np.ndarray, shell: float) -> np.ndarray:
-    """_shell_error's distance from the differences d (..., 3, 4) of the matrices."""
-    origin = d[..., 3]
-    axes = shell * d[..., :3]  # columns: the local axes' images
-    # |o +- a|^2 = |o|^2 + |a|^2 +- 2 o.a: the larger sign adds 2 |o.a| (no cancellation)
-    across = np.abs(np.einsum("...r,...rk->...k", origin, axes))
-    square = np.einsum("...rk,...rk->...k", axes, axes) + 2.0 * across
-    return np.sqrt(np.einsum("...r,...r->...", origin, origin) + square.max(axis=-1))
+    distance between the images of the six points +-shell on the local axes
+    (inf where it is beyond the double range), by the C core."""
+    return _core._reduce_shell_error(func, wa, wb, shell, None, None)
 
 
 def _f32_toward(x: np.ndarray, side: float) -> np.ndarray:

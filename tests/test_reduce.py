@@ -48,6 +48,110 @@ def test_clip_error_matches_reference_and_is_zero_on_itself():
                                rtol=1e-12, atol=1e-9)
 
 
+# ------------------------------------------------- the C kernels of reduction
+#
+# clip_error and compress measure with _core._reduce_shell_error, reduce_keys
+# judges candidate segments with _core._reduce_segment_error and
+# _core._reduce_rotation_error: each against a NumPy re-derivation here.
+
+from animcore import _core  # noqa: E402
+
+from reference import hermite_bezier  # noqa: E402
+
+
+def _affine(rng, shape):
+    """Random affine matrices: a rotation times a scale, and a translation."""
+    q = rng.normal(size=shape + (4,))
+    m = np.zeros(shape + (4, 4))
+    m[..., :3, :3] = animcore.quat_to_matrix(q / np.linalg.norm(q, axis=-1, keepdims=True))
+    m[..., :3, :3] *= rng.uniform(0.5, 2.0, shape + (1, 3))
+    m[..., :3, 3] = rng.normal(size=shape + (3,))
+    m[..., 3, 3] = 1.0
+    return m
+
+
+def _six_points(a, b, shell):
+    points = np.concatenate([np.eye(3), -np.eye(3)]) * shell
+    homogeneous = np.concatenate([points, np.ones((6, 1))], axis=1)
+    return np.linalg.norm((a @ homogeneous.T - b @ homogeneous.T)[..., :3, :],
+                          axis=-2).max(axis=-1)
+
+
+def test_shell_error_kernel_moves_the_six_points():
+    rng = np.random.default_rng(7)
+    a = _affine(rng, (5, 3))
+    b = a + 1e-3 * _affine(rng, (5, 3))
+    got = _core._reduce_shell_error("f", a, b, 0.7, None, None)
+    np.testing.assert_allclose(got, _six_points(a, b, 0.7), rtol=1e-12)
+    # broadcasting (one b for all, a shell per row) and non-contiguous input
+    shells = np.array([[0.1], [1.0], [3.0], [0.5], [2.0]])
+    got = _core._reduce_shell_error("f", a[:, ::2], b[0, 0], shells, None, None)
+    expected = [_six_points(a[k, ::2], b[0, 0], shells[k, 0]) for k in range(5)]
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    # squares beyond the double range, and a distance beyond it
+    far = np.eye(4)
+    far[0, 3] = 1e300
+    assert _core._reduce_shell_error("f", far, np.eye(4), 1.0, None, None) == pytest.approx(1e300)
+    far[0, 3], near = 1.5e308, np.eye(4)
+    near[0, 3] = -1.5e308
+    assert _core._reduce_shell_error("f", far, near, 1.0, None, None) == np.inf
+    b[1, 2, 0, 1] = np.nan
+    with pytest.raises(ValueError, match=r"^f: b at index \(1, 2\) is nan \(must be finite\)"):
+        _core._reduce_shell_error("f", a, b, 0.7, None, None)
+
+
+@pytest.mark.parametrize("kind", ["step", "linear", "cubic"])
+def test_segment_error_kernel_matches_numpy(kind):
+    rng = np.random.default_rng(8)
+    t0, t1 = 0.5, 2.0
+    t = np.linspace(0.5, 2.3, 37)  # past t1 too: the cubic holds its end there
+    p0, p1, v0, v1 = rng.normal(size=(4, 3))
+    target = rng.normal(size=(37, 3))
+    code = {"step": 0, "linear": 1, "cubic": 2}[kind]
+    got = _core._reduce_segment_error("f", (code, 3), t, target, t0, t1, p0, p1, v0, v1,
+                                      None, None)
+    elapsed = (t - t0)[:, None]
+    if kind == "step":
+        predicted = np.broadcast_to(p0, target.shape)
+    elif kind == "linear":
+        predicted = p0 + elapsed / (t1 - t0) * (p1 - p0)
+    else:
+        predicted = hermite_bezier(p0, p1, v0, v1, t1 - t0, np.minimum(elapsed, t1 - t0))[0]
+    np.testing.assert_allclose(got, np.abs(predicted - target).max(axis=1), rtol=1e-12,
+                               atol=1e-14)
+
+
+def test_segment_error_kernel_bad_input():
+    args = (np.zeros(3), np.zeros((3, 2)), 0.0, 1.0, [0.0, 0.0], [1.0, 1.0], [0, 0], [0, 0])
+    with pytest.raises(ValueError, match=r"^f: the context's kind 3 is none of step"):
+        _core._reduce_segment_error("f", (3, 2), *args, None, None)
+    target = np.zeros((3, 2))
+    target[2, 1] = np.inf
+    with pytest.raises(ValueError, match=r"^f: target at index \(2,\) is inf \(must be finite"):
+        _core._reduce_segment_error("f", (1, 2), args[0], target, *args[2:], None, None)
+    # a cubic whose tangent (4 s * 1e308 per s) is beyond the double range fits nothing
+    huge = _core._reduce_segment_error("f", (2, 2), [0.0, 2.0, 4.0], np.zeros((3, 2)), 0.0,
+                                       4.0, [0, 0], [1, 1], [1e308, 0.0], [0, 0], None, None)
+    assert huge[1] == np.inf
+
+
+def test_rotation_error_kernel_matches_scipy_slerp():
+    transform = pytest.importorskip("scipy.spatial.transform")
+    rng = np.random.default_rng(9)
+    q = rng.normal(size=(2, 4))
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)
+    t = np.linspace(1.0, 3.0, 21)
+    target = rng.normal(size=(21, 4))
+    target /= np.linalg.norm(target, axis=-1, keepdims=True)
+    got = _core._reduce_rotation_error("f", t, target, 1.0, 3.0, q[0], q[1], None, None)
+    slerp = transform.Slerp([1.0, 3.0], transform.Rotation.from_quat(q))(t)
+    expected = (slerp.inv() * transform.Rotation.from_quat(target)).magnitude()
+    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-9)
+    with pytest.raises(ValueError, match=r"^f: t at index \(4,\) is nan"):
+        _core._reduce_rotation_error("f", np.where(t == t[4], np.nan, t), target, 1.0, 3.0,
+                                     q[0], q[1], None, None)
+
+
 def test_reduce_keys_linear_corners():
     times = np.arange(11.0)
     values = np.array([0, 1, 2, 3, 4, 5, 4, 3, 2, 1, 0], dtype=float)
