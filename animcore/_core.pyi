@@ -495,6 +495,20 @@ def _quat_continuous(
     func: str, context: tuple[int, int], q: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
 
+# keyframe reduction (declared kernels): ACL's metric and a candidate segment's error
+def _reduce_shell_error(
+    func: str, a: ArrayLike, b: ArrayLike, shell: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _reduce_segment_error(
+    func: str, context: tuple[int, int], t: ArrayLike, target: ArrayLike, t0: ArrayLike,
+    t1: ArrayLike, start: ArrayLike, end: ArrayLike, start_velocity: ArrayLike,
+    end_velocity: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+def _reduce_rotation_error(
+    func: str, t: ArrayLike, target: ArrayLike, t0: ArrayLike, t1: ArrayLike,
+    start: ArrayLike, end: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
+
 # compressed clips: the layout of animcore.h, validated by the core
 def _compressed_info(func: str, data: bytes) -> tuple[int, int, float, float]: ...
 def _compressed_sample(

@@ -11,6 +11,10 @@ linear or step original) that check is a proof; elsewhere each local maximum
 of the difference on the check is refined by zooming in on it, so that the
 bound holds between the check's points too. :func:`reduce_clip` does it for every channel of a clip with a budget
 per joint down the hierarchy, then verifies :func:`clip_error` densely.
+The numbers are the C core's (``csrc/ac_reduce.c``): the metric's distance
+between two sets of world matrices, and a candidate segment's error at the
+check's points (step, linear and Hermite segments; slerps for rotations);
+Python picks the keys.
 
 Units: ``tolerance`` and ``shell`` are in the scene's length units (glTF:
 metres; BVH as loaded: the file's units, often centimetres, so pass
@@ -29,13 +33,14 @@ from .curves import Curve
 from .hermite import hermite
 from ._objects import ByValue
 from .model import Channel, Clip, Scene
-from .rotations import RotationCurve, quat_slerp
+from .rotations import RotationCurve
 from .skeleton import Transforms
 
 __all__ = ["clip_error", "reduce_keys", "reduce_clip", "compress", "CompressedClip"]
 
 DENSE = 20  # check points per original key interval
 CHECK = 5  # points per frame of the whole-clip safety check (channels are checked at DENSE)
+_KINDS = {"step": 0, "linear": 1, "cubic": 2}  # AC_CURVE_* of a candidate segment
 
 
 def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
@@ -76,7 +81,7 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
     for start in range(0, flat.size, 4096):  # bounded memory for dense checks
         chunk = flat[start:start + 4096]
         out[start:start + chunk.size] = _shell_error(scene.world(clip_a, chunk),
-                                                     scene.world(clip_b, chunk), shell)
+                                                     scene.world(clip_b, chunk), shell, func)
     bad = np.flatnonzero(~np.isfinite(out))
     if bad.size:
         where = index_text(t.shape + (len(scene.nodes),), int(bad[0]))
@@ -149,24 +154,29 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     # the grid's local maxima are refined (_refined_error)
     piecewise_linear = all(_original_kind(curve, k) != "cubic" for k in range(len(times) - 1))
 
-    def predict(kind, i, j, t, v0=None, v1=None):
-        if kind == "step":
-            return np.broadcast_to(values[i], (len(t), values.shape[1]))
-        h = times[j] - times[i]
-        elapsed = (t - times[i])[:, None]
-        if kind == "linear":
-            return values[i] + (elapsed / h) * (values[j] - values[i])
-        # the one Hermite segment, per-second velocities
-        return hermite(values[i], values[j], v0, v1, h, np.minimum(elapsed, h))[0]
+    context = {kind: (code, values.shape[1]) for kind, code in _KINDS.items()}
 
-    def measured(kind, err, pred, a):
-        """The error ``err`` on the grid from point ``a`` on, its local maxima
-        refined unless it is piecewise linear between grid points (a linear or
-        step result of a linear or step original)."""
+    def error_at(kind, i, j, v0=None, v1=None):
+        """The candidate segment (i, j) of ``kind``'s difference from ``target``
+        at times t, per point the largest over the channels (the C core; the
+        velocities are the cubic's)."""
+        v0 = values[i] if v0 is None else v0
+        v1 = values[j] if v1 is None else v1
+        if not (np.isfinite(v0).all() and np.isfinite(v1).all()):
+            return lambda t, target: np.full(len(t), np.inf)  # (a fitted velocity overflowed)
+        return lambda t, target: _core._reduce_segment_error(
+            func, context[kind], t, target, times[i], times[j], values[i], values[j], v0, v1,
+            None, None)
+
+    def measured(kind, at, a, b):
+        """The error of ``at`` (an error_at) on the grid's points a to b - 1,
+        its local maxima refined unless it is piecewise linear between grid
+        points (a linear or step result of a linear or step original)."""
+        err = at(grid[a:b], dense[a:b])
         worst = err.max(initial=0.0)
         if (piecewise_linear and kind != "cubic") or worst > limit:
             return worst
-        return _refined_error(curve, pred, grid[a:a + len(err)], err, 0.5 * limit)
+        return _refined_error(curve, at, grid[a:b], err, 0.5 * limit)
 
     starts = {0: vout[0]}  # velocity leaving each kept key (continuous after a cubic)
     ends = {}  # (i, j) -> velocity arriving at j of an accepted cubic segment
@@ -194,22 +204,21 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         if kind == "step":  # holds values[i] up to, not at, key j; where the
             # original is continuous at key j, its value there is the step's limit
             end = b if _original_kind(curve, j - 1) == "step" else b + 1
-            err = np.abs(values[i] - dense[a:end]).max(axis=1)
-            return measured(kind, err, lambda x: predict(kind, i, j, x), a)
-        t = grid[a:b + 1]
+            return measured(kind, error_at(kind, i, j), a, end)
         if kind == "linear":
-            err = np.abs(predict(kind, i, j, t) - dense[a:b + 1]).max(axis=1)
-            return measured(kind, err, lambda x: predict(kind, i, j, x), a)
+            return measured(kind, error_at(kind, i, j), a, b + 1)
+        t = grid[a:b + 1]
+        h = times[j] - times[i]
         v0 = start_of(i)
         for v1 in (vin[j], None):  # the original's velocity at j, else a fitted one
             if v1 is None:
-                v1 = _feasible_velocity(predict(kind, i, j, t, v0, np.zeros_like(v0)),
-                                        dense[a:b + 1], t - times[i], times[j] - times[i],
-                                        limit)
+                # the one Hermite segment with v1 = 0, per-second velocities
+                base = hermite(values[i], values[j], v0, np.zeros_like(v0), h,
+                               np.minimum(t - times[i], h)[:, None])[0]
+                v1 = _feasible_velocity(base, dense[a:b + 1], t - times[i], h, limit)
                 if v1 is None:
                     break
-            err = np.abs(predict(kind, i, j, t, v0, v1) - dense[a:b + 1]).max(axis=1)
-            worst = measured(kind, err, lambda x: predict(kind, i, j, x, v0, v1), a)
+            worst = measured(kind, error_at(kind, i, j, v0, v1), a, b + 1)
             if worst <= limit:
                 ends[(i, j)] = v1
                 return worst
@@ -268,10 +277,10 @@ def _feasible_velocity(base: np.ndarray, target: np.ndarray, elapsed: np.ndarray
                     np.where(np.isfinite(lo), lo, np.where(np.isfinite(hi), hi, 0.0)))
 
 
-def _refined_error(curve: Curve, predict, grid: np.ndarray, err: np.ndarray,
+def _refined_error(curve: Curve, error_at, grid: np.ndarray, err: np.ndarray,
                    floor: float) -> float:
-    """The largest error between ``predict(t)`` and ``curve(t)`` on the closed
-    range of ``grid``, given its values ``err`` on the grid: each local
+    """The largest error ``error_at(t, curve(t))`` on the closed range of
+    ``grid``, given its values ``err`` on the grid: each local
     maximum of ``err`` above ``floor`` is refined by zooming in, six times, on
     the best of 9 points of the bracket around it (to 1/4**6 of the two grid
     steps), all brackets at once."""
@@ -285,7 +294,7 @@ def _refined_error(curve: Curve, predict, grid: np.ndarray, err: np.ndarray,
     for _ in range(6):
         t = (lo[:, None] + u * (hi - lo)[:, None]).reshape(-1)
         values = np.asarray(curve(t), dtype=np.float64).reshape(len(t), -1)
-        e = np.abs(predict(t) - values).max(axis=1).reshape(len(lo), 9)
+        e = error_at(t, values).reshape(len(lo), 9)
         worst = max(worst, float(e.max()))
         k = np.clip(e.argmax(axis=1), 1, 7)
         width = hi - lo
@@ -327,27 +336,27 @@ def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
     tolerance = positive_number(func, "tolerance", tolerance)
     choice(func, "interpolation", interpolation, ("auto", "linear", "step", "cubic"))
     if isinstance(curve, RotationCurve):
-        return _reduce_rotation(curve, tolerance)
+        return _reduce_rotation(curve, tolerance, func)
     if not isinstance(curve, Curve):
         raise ValueError(f"{func}: curve must be a Curve or RotationCurve, got "
                          f"{type(curve).__name__}")
     return _reduce_curve(curve, tolerance, interpolation, func)
 
 
-def _reduce_rotation(curve: RotationCurve, tolerance: float) -> RotationCurve:
+def _reduce_rotation(curve: RotationCurve, tolerance: float, func: str) -> RotationCurve:
     times = np.asarray(curve.times, dtype=np.float64)
     if len(times) < 3:
         return curve
     grid = _subdivided(times)
     dense = np.asarray(curve(grid), dtype=np.float64)
     keys = dense[::DENSE]
-    cos_limit = np.cos(tolerance * (1 - 1e-9) / 2)
+    limit = tolerance * (1 - 1e-9)
 
-    def fits(i, j):
+    def fits(i, j):  # the angle from the slerp of keys i and j on the grid (C core)
         a, b = DENSE * i, DENSE * j
-        u = (grid[a:b + 1] - times[i]) / (times[j] - times[i])
-        pred = quat_slerp(keys[i], keys[j], u)
-        return bool((np.abs(np.sum(pred * dense[a:b + 1], -1)) >= cos_limit).all())
+        angle = _core._reduce_rotation_error(func, grid[a:b + 1], dense[a:b + 1],
+                                             times[i], times[j], keys[i], keys[j], None, None)
+        return bool(angle.max() <= limit)
 
     keep = np.array(_greedy(len(times), fits))
     return RotationCurve(times[keep], keys[keep], interpolation="linear", before=curve.before,
@@ -398,7 +407,7 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
         channels = []
         for k, c in enumerate(clip.channels):
             if c.path == "rotation":
-                curve = _reduce_rotation(c.curve, share / (reach[c.node] + shell)) \
+                curve = _reduce_rotation(c.curve, share / (reach[c.node] + shell), func) \
                     if isinstance(c.curve, RotationCurve) else c.curve
             elif c.path == "weights":
                 curve = weights[k]
@@ -451,31 +460,15 @@ _HEADER = struct.Struct("<4sHHIIdd")
 _PATHS = ("translation", "rotation", "scale")
 _IDENTITY = (np.zeros(3), np.array([0.0, 0.0, 0.0, 1.0]), np.ones(3))
 _MAX_BITS = 24
+_SEGMENT = 16  # samples per segment (layout version 2)
 RAW_BYTES_PER_NODE = 40  # ACL's raw size: 10 float32 (3 + 4 + 3) per node per sample
 
 
-def _shell_error(wa: np.ndarray, wb: np.ndarray, shell: float) -> np.ndarray:
+def _shell_error(wa: np.ndarray, wb: np.ndarray, shell: float, func: str = "compress"):
     """ACL's error between world matrices (..., J, 4, 4): per node the largest
-    distance between the images of the six points +-shell on the local axes."""
-    with np.errstate(over="ignore", invalid="ignore"):  # (checked below)
-        d = wa[..., :3, :] - wb[..., :3, :]
-        error = _shell_distance(d, shell)
-        wide = ~np.isfinite(error)
-        if wide.any():  # squares beyond the double range: the same in units of max |d|
-            dw = d[wide]
-            m = np.abs(dw).max(axis=(-2, -1))
-            error[wide] = _shell_distance(dw / m[:, None, None], shell) * m
-    return error  # (inf where the distance is beyond the double range)
-
-
-def _shell_distance(d: np.ndarray, shell: float) -> np.ndarray:
-    """_shell_error's distance from the differences d (..., 3, 4) of the matrices."""
-    origin = d[..., 3]
-    axes = shell * d[..., :3]  # columns: the local axes' images
-    # |o +- a|^2 = |o|^2 + |a|^2 +- 2 o.a: the larger sign adds 2 |o.a| (no cancellation)
-    across = np.abs(np.einsum("...r,...rk->...k", origin, axes))
-    square = np.einsum("...rk,...rk->...k", axes, axes) + 2.0 * across
-    return np.sqrt(np.einsum("...r,...r->...", origin, origin) + square.max(axis=-1))
+    distance between the images of the six points +-shell on the local axes
+    (inf where it is beyond the double range), by the C core."""
+    return _core._reduce_shell_error(func, wa, wb, shell, None, None)
 
 
 def _f32_toward(x: np.ndarray, side: float) -> np.ndarray:
@@ -484,17 +477,6 @@ def _f32_toward(x: np.ndarray, side: float) -> np.ndarray:
     y = x.astype(np.float32)
     past = (y.astype(np.float64) - x) * side < 0
     return np.where(past, np.nextafter(y, np.float32(side * np.inf)), y).astype(np.float64)
-
-
-def _quantize(values: np.ndarray, bits: int):
-    """(minimum, extent, q, decoded) of (S, 3) values at ``bits`` bits per
-    component, decoded exactly as ac_reduce_compressed_sample decodes them."""
-    lo = _f32_toward(values.min(axis=0), -1.0)
-    extent = _f32_toward(values.max(axis=0) - lo, 1.0)
-    top = float((1 << bits) - 1)
-    ratio = np.divide(values - lo, extent, out=np.zeros_like(values), where=extent > 0)
-    q = np.clip(np.rint(ratio * top), 0, top)
-    return lo, extent, q.astype(np.uint32), lo + extent * (q / top)
 
 
 def _rebuild(stored: np.ndarray, rebuilt: int) -> np.ndarray:
@@ -511,12 +493,18 @@ def _angle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return 2.0 * np.arccos(np.minimum(np.abs(np.sum(a * b, axis=-1)), 1.0))
 
 
-class _Track:
-    """One node property at every sample, and its encodings: candidate k is
-    (kind, bits) with its size in bytes and its largest error (in scene
-    units of displacement, once scaled by ``lever``)."""
+_DEFAULT, _CONSTANT, _ANIMATED = 0, 1, 2  # track kinds (AC_TRACK_*)
 
-    def __init__(self, path: int, values: np.ndarray, lever: float):
+
+class _Track:
+    """One node property at every sample and its encodings: default (the
+    identity), constant (one float32 value) or animated (a float32 range per
+    component for the clip, then per segment a range in 255ths of it and a
+    bit count per component, as layout version 2 stores them). Errors are
+    per segment, in scene units of displacement (the property's error times
+    ``lever``)."""
+
+    def __init__(self, path: int, values: np.ndarray, lever: float, starts: np.ndarray):
         self.path = path
         self.rebuilt = 3  # index of a rotation's rebuilt component (w)
         if path == 1:
@@ -527,24 +515,24 @@ class _Track:
         self.values = values
         self.stored = [c for c in range(4) if c != self.rebuilt]  # 3 components
         self.lever = lever  # displacement per unit of error (1 for translation)
-        samples = len(values)
-        self.candidates = [(0, 0), (1, 0)] + [(2, b) for b in range(1, _MAX_BITS + 1)]
-        width = 4 if path == 1 else 3
-        self.sizes = np.array([0, 4 * width] +
-                              [24 + (samples * 3 * b + 7) // 8 for b in range(1, _MAX_BITS + 1)])
-        self._decoded = {}
-        self.errors = np.array([self._error(self.decoded(k)) for k in range(2)] +
-                               [np.inf] * _MAX_BITS)
-        self._bits_known = False
+        self.starts = starts  # each segment's first sample
+        self.counts = np.diff(np.append(starts, len(values)))
+        self.fixed = {_DEFAULT: np.broadcast_to(_IDENTITY[path], values.shape)}
+        c = self.constant()
+        self.fixed[_CONSTANT] = np.broadcast_to(c / np.linalg.norm(c) if path == 1 else c,
+                                               values.shape)
+        self.errors = {k: self._errors(v) for k, v in self.fixed.items()}
+        self.uniform = None  # (25, segments): errors at b bits in every component
 
-    def _error(self, decoded: np.ndarray) -> float:
+    def _errors(self, decoded: np.ndarray) -> np.ndarray:
+        """Per segment, the largest error of ``decoded`` at its samples."""
         if self.path == 1:
-            e = 2.0 * np.sin(_angle(self.values, decoded).max(initial=0.0) / 2.0)
+            e = 2.0 * np.sin(_angle(self.values, decoded) / 2.0)
         elif self.path == 0:
-            e = np.linalg.norm(self.values - decoded, axis=-1).max(initial=0.0)
+            e = np.linalg.norm(self.values - decoded, axis=-1)
         else:
-            e = np.abs(self.values - decoded).max(initial=0.0)
-        return float(e) * self.lever
+            e = np.abs(self.values - decoded).max(axis=-1)
+        return np.maximum.reduceat(e, self.starts) * self.lever
 
     def constant(self) -> np.ndarray:
         v = self.values
@@ -555,53 +543,270 @@ class _Track:
             return mean.astype(np.float32).astype(np.float64)
         return ((v.min(axis=0) + v.max(axis=0)) / 2).astype(np.float32).astype(np.float64)
 
-    def decoded(self, k: int) -> np.ndarray:
-        """The values the decoder gives at the samples for candidate k."""
-        if k not in self._decoded:
-            kind, bits = self.candidates[k]
-            if kind == 0:
-                out = np.broadcast_to(_IDENTITY[self.path], self.values.shape)
-            elif kind == 1:
-                c = self.constant()
-                if self.path == 1:
-                    c = c / np.linalg.norm(c)
-                out = np.broadcast_to(c, self.values.shape)
+    def prepare(self) -> None:
+        """The animated encoding's ranges: the clip's (float32, rounded
+        outward) and each segment's (in 255ths of the clip's, rounded
+        outward), and the errors at every uniform bit count."""
+        if self.uniform is not None:
+            return
+        v = self.values[:, self.stored]
+        self.lo = _f32_toward(v.min(axis=0), -1.0)
+        self.extent = _f32_toward(v.max(axis=0) - self.lo, 1.0)
+        x = np.divide(v - self.lo, self.extent, out=np.zeros_like(v), where=self.extent > 0)
+        x255 = x * 255.0
+        low = np.clip(np.floor(np.minimum.reduceat(x255, self.starts)), 0, 255)
+        high = np.clip(np.ceil(np.maximum.reduceat(x255, self.starts)), low, 255)
+        self.m, self.e = low, high - low  # (segments, 3)
+        self._m = np.repeat(self.m, self.counts, axis=0)
+        self._e = np.repeat(self.e, self.counts, axis=0)
+        self._r = np.divide(x255 - self._m, self._e, out=np.zeros_like(v), where=self._e > 0)
+        shape = (len(self.starts), 3)
+        self.uniform = np.array([self._errors(self.decoded(np.full(shape, b)))
+                                 for b in range(_MAX_BITS + 1)])
+
+    def quantized(self, bits: np.ndarray):
+        """(q, stored components decoded as ac_reduce_compressed_sample does)
+        at ``bits`` (segments, 3)."""
+        scale = np.repeat(np.exp2(bits.astype(np.float64)), self.counts, axis=0)
+        q = np.clip(np.floor(self._r * scale), 0.0, scale - 1.0)
+        x = (self._m + self._e * ((q + 0.5) / scale)) / 255.0
+        return q, self.lo + self.extent * x
+
+    def decoded(self, bits: np.ndarray) -> np.ndarray:
+        """The values the decoder gives at the samples at ``bits`` (segments, 3)."""
+        out = self.quantized(bits)[1]
+        return _rebuild(out, self.rebuilt) if self.path == 1 else out
+
+    def uniform_bits(self, allowance: np.ndarray) -> np.ndarray:
+        """Per segment, the fewest bits (the same in each component) whose
+        error is within ``allowance`` (per segment), 24 if none is."""
+        fits = self.uniform <= allowance
+        return np.where(fits.any(axis=0), fits.argmax(axis=0), _MAX_BITS)
+
+
+class _Rig:
+    """The whole rig's error per segment of an encoding (a kind, and bits per
+    segment, for every track) against the original world matrices at the
+    samples. ``apply`` sets a track's encoding (decoded again only when it
+    changes) and ``errors`` measures everything; ``trial`` measures one
+    track's other encoding on some segments only (the samples there, the
+    nodes below the track's), and ``commit`` keeps it where it fits."""
+
+    def __init__(self, skeleton, world: np.ndarray, shell: float, tracks: list,
+                 starts: np.ndarray):
+        samples, nodes = world.shape[:2]
+        self.skeleton, self.world, self.shell, self.tracks = skeleton, world, shell, tracks
+        self.starts = starts
+        self.segment = np.repeat(np.arange(len(starts)), tracks[0].counts)  # of each sample
+        self.local = [np.empty((samples, nodes, w)) for w in (3, 4, 3)]
+        self.state = [None] * len(tracks)
+        self.node_error = None  # (samples, nodes) of the encoding applied
+        below = [[j] for j in range(nodes)]  # each node and its descendants
+        for j in reversed(skeleton.order):
+            if skeleton.parents[j] >= 0:
+                below[skeleton.parents[j]] += below[j]
+        self.below = [np.array(sorted(b)) for b in below]
+
+    def _values(self, k: int, kind: int, bits) -> np.ndarray:
+        track = self.tracks[k]
+        return track.fixed[kind] if kind != _ANIMATED else track.decoded(bits)
+
+    def apply(self, k: int, kind: int, bits: np.ndarray = None) -> None:
+        state = (kind, None if kind != _ANIMATED else bits.tobytes())
+        if self.state[k] != state:
+            self.local[self.tracks[k].path][:, k // 3] = self._values(k, kind, bits)
+            self.state[k] = state
+            self.node_error = None
+
+    def errors(self) -> np.ndarray:
+        if self.node_error is None:
+            self.node_error = _shell_error(self.world, self.skeleton.world(*self.local),
+                                           self.shell)
+        return np.maximum.reduceat(self.node_error.max(axis=1), self.starts)
+
+    def trial(self, k: int, kind: int, bits, segments: np.ndarray) -> np.ndarray:
+        """Per segment, the error with track k encoded so on ``segments``
+        (a mask; the others keep their error)."""
+        self.errors()
+        track, j = self.tracks[k], k // 3
+        rows = np.flatnonzero(segments[self.segment])
+        values = np.asarray(self._values(k, kind, bits))[rows]
+        local = [a[rows] for a in self.local]
+        local[track.path][:, j] = values
+        below = self.below[j]
+        node = self.node_error[rows]
+        node[:, below] = _shell_error(self.world[rows][:, below],
+                                      self.skeleton.world(*local)[:, below], self.shell)
+        self._pending = (k, kind, bits, rows, values, node)
+        sample = self.node_error.max(axis=1)
+        sample[rows] = node.max(axis=1)
+        return np.maximum.reduceat(sample, self.starts)
+
+    def commit(self, segments: np.ndarray, kind: int, bits=None) -> None:
+        """Keeps the last trial on ``segments``; the track's encoding is then
+        ``kind`` with ``bits`` (the trial's where kept)."""
+        k, _, _, rows, values, node = self._pending
+        keep = segments[self.segment[rows]]
+        self.local[self.tracks[k].path][rows[keep], k // 3] = values[keep]
+        self.node_error[rows[keep]] = node[keep]
+        self.state[k] = (kind, None if kind != _ANIMATED else bits.tobytes())
+
+
+def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
+    """(kinds, bits (tracks, segments, 3)) whose rig error at the samples is
+    within ``limit`` (per segment), or None when even 24 bits everywhere
+    miss it. First the largest common factor of the budget shares (within
+    2%) that fits every segment, which fixes each track's kind; then the
+    fewest constant and default tracks can become; then per segment the
+    largest factor that fits it; then one bit less component by component
+    (the largest tracks first) in every segment where the rig still fits."""
+    tracks = rig.tracks
+    segments = len(limit)
+
+    def at(factor):
+        kinds = np.empty(len(tracks), dtype=int)
+        bits = np.zeros((len(tracks), segments, 3), dtype=int)
+        for k, (track, share) in enumerate(zip(tracks, shares)):
+            allowance = factor * share
+            if track.errors[_DEFAULT].max() <= allowance:
+                kinds[k] = _DEFAULT
+            elif track.errors[_CONSTANT].max() <= allowance:
+                kinds[k] = _CONSTANT
             else:
-                out = _quantize(self.values[:, self.stored], bits)[3]
-                if self.path == 1:
-                    out = _rebuild(out, self.rebuilt)
-            self._decoded[k] = out
-        return self._decoded[k]
+                kinds[k] = _ANIMATED
+                track.prepare()
+                bits[k] = track.uniform_bits(np.full(segments, allowance))[:, None]
+        return kinds, bits
 
-    def errors_all(self) -> np.ndarray:
-        if not self._bits_known:
-            for k in range(2, len(self.candidates)):
-                self.errors[k] = self._error(self.decoded(k))
-                self._decoded.pop(k)
-            self._bits_known = True
-        return self.errors
+    def errors(kinds, bits):
+        for k, kind in enumerate(kinds):
+            rig.apply(k, kind, bits[k])
+        return rig.errors()
 
-    def pick(self, allowance: float) -> int:
-        """The smallest candidate within ``allowance`` (the finest if none is)."""
-        errors = self.errors if self.errors[1] <= allowance else self.errors_all()
-        good = np.flatnonzero(errors <= allowance)
-        if good.size == 0:
-            return len(self.candidates) - 1
-        return int(good[np.argmin(self.sizes[good])])
+    def fits(picks):
+        return bool((errors(*picks) <= limit).all())
 
-    def encode(self, k: int) -> tuple[bytes, bytes]:
-        """(table entry, data) of candidate k."""
-        kind, bits = self.candidates[k]
-        rebuilt = (self.rebuilt + 1) % 4 if kind == 2 and self.path == 1 else 0  # 0: w
-        entry = struct.pack("<BBBB", kind, bits, rebuilt, 0)
-        if kind == 0:
-            return entry, b""
-        if kind == 1:
-            return entry, self.constant().astype("<f4").tobytes()
-        lo, extent, q, _ = _quantize(self.values[:, self.stored], bits)
-        ranges = np.stack([lo, extent], axis=-1).astype("<f4").tobytes()
-        stream = ((q.reshape(-1)[:, None] >> np.arange(bits, dtype=np.uint32)) & 1).astype(np.uint8)
-        return entry, ranges + np.packbits(stream.reshape(-1), bitorder="little").tobytes()
+    def same(a, b):
+        return np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+    finest = (np.full(len(tracks), _ANIMATED), np.full((len(tracks), segments, 3), _MAX_BITS))
+    factor, picks = 1.0, at(1.0)
+    while not fits(picks):
+        if same(picks, finest) or factor < 1e-12:
+            if not fits(finest):
+                return None
+            picks = finest
+            break
+        factor *= 0.5
+        picks = at(factor)
+    low, high = factor, None
+    while high is None or high / low > 1.02:
+        trial = low * 2 if high is None else np.sqrt(low * high)
+        trial_picks = at(trial)
+        if same(trial_picks, picks) and high is None and trial > 1e6 * factor:
+            break  # every track at its cheapest
+        if same(trial_picks, picks) or fits(trial_picks):
+            low, picks = trial, trial_picks
+        else:
+            high = trial
+    kinds, bits = picks
+    errors(kinds, bits)
+
+    # animated tracks that can be constant, constant ones that can be default
+    everywhere = np.ones(segments, dtype=bool)
+    for k in sorted(np.flatnonzero(kinds == _ANIMATED), key=lambda k: -bits[k].sum()):
+        if tracks[k].errors[_CONSTANT].max() <= limit.max():
+            if (rig.trial(k, _CONSTANT, None, everywhere) <= limit).all():
+                kinds[k] = _CONSTANT
+                rig.commit(everywhere, _CONSTANT)
+    for k in np.flatnonzero(kinds == _CONSTANT):
+        if tracks[k].errors[_DEFAULT].max() <= limit.max():
+            if (rig.trial(k, _DEFAULT, None, everywhere) <= limit).all():
+                kinds[k] = _DEFAULT
+                rig.commit(everywhere, _DEFAULT)
+    animated = np.flatnonzero(kinds == _ANIMATED)
+
+    # per segment: the largest factor (within 2%) that fits it
+    def bits_at(factors):
+        out = bits.copy()
+        for k in animated:
+            out[k] = tracks[k].uniform_bits(factors * shares[k])[:, None]
+        return out
+
+    low, high = np.full(segments, low), np.full(segments, np.inf)
+    for _ in range(64):
+        open_ = ~(high / low <= 1.02) & (low <= 1e6 * factor)
+        if not open_.any():
+            break
+        trial = np.where(open_, np.where(np.isinf(high), 2 * low, np.sqrt(low * high)), low)
+        good = errors(kinds, bits_at(trial)) <= limit
+        low = np.where(open_ & good, trial, low)
+        high = np.where(open_ & ~good, trial, high)
+    bits = bits_at(low)
+    errors(kinds, bits)
+
+    # one bit less per component and segment while the rig fits there
+    for _ in range(3):
+        changed = False
+        for k in sorted(animated, key=lambda k: -bits[k].sum()):
+            for c in range(3):
+                active = bits[k, :, c] > 0
+                while active.any():
+                    trial = bits[k].copy()
+                    trial[active, c] -= 1
+                    good = active & (rig.trial(k, _ANIMATED, trial, active) <= limit)
+                    bits[k, good, c] -= 1
+                    rig.commit(good, _ANIMATED, bits[k])
+                    changed |= bool(good.any())
+                    active = good & (bits[k, :, c] > 0)
+        if not changed:
+            break
+    return kinds, bits
+
+
+def _pack(values: np.ndarray, widths: np.ndarray) -> bytes:
+    """Unsigned integers ``values`` of ``widths`` bits each, packed least
+    significant bit first and padded to a byte."""
+    values = values.astype(np.uint32)
+    widths = widths.astype(np.int64)
+    ends = np.cumsum(widths)
+    index = np.repeat(np.arange(len(values)), widths)
+    shift = np.arange(ends[-1] if len(ends) else 0) - np.repeat(ends - widths, widths)
+    stream = ((values[index] >> shift.astype(np.uint32)) & 1).astype(np.uint8)
+    return np.packbits(stream, bitorder="little").tobytes()
+
+
+def _layout(start, rate, samples, tracks, kinds, bits) -> bytes:
+    """Layout version 2 (csrc/animcore.h) of an encoding."""
+    starts = tracks[0].starts
+    table, clip = [], []
+    animated = np.flatnonzero(kinds == _ANIMATED)
+    for k, (track, kind) in enumerate(zip(tracks, kinds)):
+        rebuilt = (track.rebuilt + 1) % 4 if kind == _ANIMATED and track.path == 1 else 0
+        table.append(kind | rebuilt << 2)
+        if kind == _CONSTANT:
+            clip.append(track.constant().astype("<f4").tobytes())
+        elif kind == _ANIMATED:
+            clip.append(np.stack([track.lo, track.extent], -1).astype("<f4").tobytes())
+    quantized = {k: tracks[k].quantized(bits[k])[0] for k in animated}
+    segments = []
+    for g, (first, count) in enumerate(zip(starts, tracks[0].counts)):
+        heads, values, widths = [], [], []
+        for k in animated:
+            track = tracks[k]
+            b = bits[k, g]
+            ranges = np.stack([track.m[g], track.e[g]], -1).reshape(-1).astype(np.uint8)
+            heads.append(struct.pack("<H", b[0] | b[1] << 5 | b[2] << 10) + ranges.tobytes())
+            values.append(quantized[k][first:first + count].reshape(-1))
+            widths.append(np.tile(bits[k, g], count))
+        packed = _pack(np.concatenate(values), np.concatenate(widths)) if heads else b""
+        segments.append(b"".join(heads) + packed)
+    offsets = np.cumsum([0] + [len(s) for s in segments[:-1]])
+    if offsets[-1] >= 2**32:
+        raise ValueError("compress: the clip is too large for the layout's 32-bit offsets")
+    header = _HEADER.pack(b"ACCC", 2, _SEGMENT, len(tracks) // 3, samples, start, rate)
+    return b"".join([header, bytes(table)] + clip + [offsets.astype("<u4").tobytes()]
+                    + segments)
 
 
 def _grid(clip: Clip, oversample: int):
@@ -632,7 +837,7 @@ def _budget_shares(scene: Scene, tracks, tolerance: float) -> np.ndarray:
     count = len(scene.nodes)
     moving = np.zeros(count, dtype=int)
     for j in range(count):
-        moving[j] = sum(tracks[3 * j + p].errors[1] > 0 for p in range(3))
+        moving[j] = sum(tracks[3 * j + p].errors[_CONSTANT].max() > 0 for p in range(3))
     skeleton = scene.skeleton
     parents = skeleton.parents
     deepest = _depths(skeleton, moving)
@@ -649,18 +854,24 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     Every node of the scene gets a translation, rotation and scale track on a
     uniform grid of samples (a BVH's frames; for a clip whose key times are
     not evenly spaced, as many samples as key times, doubled while that
-    misses the bound). A track that never leaves the identity is stored as
-    nothing, one that does not move as one float32 value, an animated one as
-    its range per component (range reduction) and every sample's components
-    at the fewest bits (1 to 24) that keep its share of the error budget:
-    the tolerance over the most animated tracks on any root-to-leaf path
-    through its node, scaled by how far its node's error carries (the
-    farthest point below it plus the shell, for rotation and scale). The
-    shares are then all scaled by the largest factor for which the whole
-    rig's error at the samples stays within ``tolerance``, and the result is
-    checked with :func:`clip_error`'s metric on 20 points per sample interval
-    through the C decoder (the factor is lowered when that check fails).
-    Morph weights are not stored.
+    misses the bound), split into segments of 16 samples (layout version 2,
+    documented in ``csrc/animcore.h``). A track that never leaves the
+    identity is stored as nothing, one that does not move as one float32
+    value, an animated one as its range per component for the clip, then in
+    each segment a range per component in 255ths of the clip's (range
+    reduction at two levels) and every sample's components at their own bit
+    count (0 to 24) per segment. The bit counts start from each track's
+    share of the error budget (the tolerance over the most animated tracks
+    on any root-to-leaf path through its node, scaled by how far its node's
+    error carries: the farthest point below it plus the shell, for rotation
+    and scale), all shares scaled by the largest factor for which the whole
+    rig's error at the samples stays within ``tolerance`` (per segment:
+    segments are independent), then lowered one bit at a time, component by
+    component and segment by segment, while the whole rig's error at the
+    samples there still fits. The result is checked with
+    :func:`clip_error`'s metric through the C decoder on 20 points per
+    sample interval and at the clip's key times (a segment's budget is
+    lowered when that check fails there). Morph weights are not stored.
 
     Parameters
     ----------
@@ -681,14 +892,14 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     Notes
     -----
     On the CMU walk (12_01, 120 fps) at 0.1 mm and a 3 cm shell the ratio is
-    13.3:1 against ACL's 21.77:1 on the CMU database at its default settings
-    (about 60% of ACL's; 14.7:1 on a 120 fps centimetre clip, 9.2:1 on a
-    30 fps one, where each sample carries more motion). The layout (version 1) is what holds it back: one range and one
-    bit rate per track for the whole clip, where ACL splits each clip into
-    segments of about 16 samples with their own ranges and bit rates (a
-    segment's range is a small part of the clip's, so it needs fewer bits),
-    and its bit rates are chosen joint by joint against the error measured
-    on the whole rig rather than by a fixed share of the budget.
+    19.8:1 against ACL's 21.77:1 on the CMU database at its default settings
+    (about 90% of ACL's); 18.2:1 on a 120 fps centimetre clip and 11.0:1 on
+    a 30 fps one, where each sample carries four times the motion (8.3 bits
+    per stored component against 5.7 on the walk). The samples are 79% of
+    the walk's bytes, the segments' bit counts and ranges 18% (8 bytes per
+    animated track and segment), the clip ranges, constants, table and
+    header the rest; the comparison with ACL is of figures, not of the same
+    clips (ACL's is over the whole database).
     """
     func = "compress"
     if not isinstance(scene, Scene):
@@ -722,100 +933,57 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
     skeleton = scene.skeleton
     world = skeleton.world(*pose)
     reach = _reach(skeleton, world[..., :3, 3])
+    starts = np.arange(0, samples, _SEGMENT)
     tracks = []
     for j in range(len(reach)):
         lever = reach[j] + shell
-        tracks += [_Track(0, pose.translation[:, j], 1.0),
-                   _Track(1, pose.rotation[:, j], lever),
-                   _Track(2, pose.scale[:, j], lever)]
+        tracks += [_Track(0, pose.translation[:, j], 1.0, starts),
+                   _Track(1, pose.rotation[:, j], lever, starts),
+                   _Track(2, pose.scale[:, j], lever, starts)]
     shares = np.repeat(_budget_shares(scene, tracks, tolerance), 3)
-
-    def assemble(picks):
-        decoded = [t.decoded(k) for t, k in zip(tracks, picks)]
-        return tuple(np.stack(decoded[p::3], axis=1) for p in range(3))
-
-    def fits(picks, limit):
-        return _shell_error(world, skeleton.world(*assemble(picks)), shell).max() <= limit
-
-    def picks_at(factor):
-        return tuple(t.pick(factor * s) for t, s in zip(tracks, shares))
-
-    finest = tuple(len(t.candidates) - 1 for t in tracks)
-    dense = _subdivided(times) if samples > 1 else times  # 20 points per sample interval
-    limit = tolerance
+    rig = _Rig(skeleton, world, shell, tracks, starts)
+    # 20 points per sample interval, and the clip's key times (where the
+    # original's kinks are, if they are not samples)
+    dense = np.union1d(_subdivided(times) if samples > 1 else times, clip.key_times())
+    # the segments each dense point depends on: those of the samples around it
+    position = np.clip((dense - start) * rate, 0, samples - 1)
+    around = (np.floor(position).astype(int) // _SEGMENT, np.ceil(position).astype(int) // _SEGMENT)
+    limit = np.full(len(starts), tolerance)
     for _ in range(12):
-        picks = _search(tracks, picks_at, lambda p: fits(p, limit), finest)
+        picks = _search(rig, shares, limit)
         if picks is None:
             return None
-        data = _layout(start, rate, samples, tracks, picks)
+        data = _layout(start, rate, samples, tracks, *picks)
         # the dense check through the C decoder; between samples the error can
-        # exceed the samples' error a little: aim lower at the samples then
+        # exceed the samples' error a little: aim lower at the samples there
         error = _dense_error(scene, clip, data, dense, shell)
-        if error <= tolerance:
-            return data, error
-        if picks == finest:
+        if error.max(initial=0.0) <= tolerance:
+            return data, float(error.max(initial=0.0))
+        worst = np.zeros(len(starts))
+        for g in around:
+            np.maximum.at(worst, g, error)
+        if (picks[0] == _ANIMATED).all() and (picks[1] == _MAX_BITS).all():
             return None
-        limit *= 0.9
+        limit = np.where(worst > tolerance, 0.9 * limit, limit)
     return None
 
 
-def _search(tracks, picks_at, fits, finest):
-    """Picks that fit: the largest common factor of the budget shares (within
-    2%) that does, then one bit less track by track (the largest first) while
-    the rig still fits. None when even the finest encoding does not fit."""
-    factor, picks = 1.0, picks_at(1.0)
-    while not fits(picks):
-        if picks == finest or factor < 1e-12:
-            return None
-        factor *= 0.5
-        picks = picks_at(factor)
-    low, high = factor, None
-    while high is None or high / low > 1.02:
-        trial = low * 2 if high is None else np.sqrt(low * high)
-        trial_picks = picks_at(trial)
-        if trial_picks == picks and high is None and trial > 1e6 * factor:
-            break  # every track at its cheapest
-        if trial_picks == picks or fits(trial_picks):
-            low, picks = trial, trial_picks
-        else:
-            high = trial
-    picks = list(picks)
-    changed = True
-    while changed:
-        changed = False
-        for i in sorted(range(len(picks)), key=lambda i: -tracks[i].sizes[picks[i]]):
-            while picks[i] > 0:
-                trial = picks[:i] + [picks[i] - 1] + picks[i + 1:]
-                if tracks[i].errors_all()[picks[i] - 1] == np.inf or not fits(tuple(trial)):
-                    break
-                picks, changed = trial, True
-    return tuple(picks)
-
-
-def _layout(start, rate, samples, tracks, picks) -> bytes:
-    entries, payload = [], []
-    for track, k in zip(tracks, picks):
-        entry, data = track.encode(k)
-        entries.append(entry)
-        payload.append(data)
-    header = _HEADER.pack(b"ACCC", 1, 0, len(tracks) // 3, samples, start, rate)
-    return b"".join([header] + entries + payload)
-
-
-def _dense_error(scene, clip, data: bytes, t: np.ndarray, shell: float) -> float:
-    error = 0.0
+def _dense_error(scene, clip, data: bytes, t: np.ndarray, shell: float) -> np.ndarray:
+    """Per time, the largest error over the nodes of the decoded clip."""
+    error = np.empty(t.size)
     for start in range(0, t.size, 4096):
         chunk = t[start:start + 4096]
         decoded = _core._compressed_sample("compress", data, chunk, None, None)
-        error = max(error, float(_shell_error(scene.world(clip, chunk),
-                                              scene.skeleton.world(*decoded), shell).max()))
+        error[start:start + chunk.size] = _shell_error(
+            scene.world(clip, chunk), scene.skeleton.world(*decoded), shell).max(axis=1)
     return error
 
 
 class CompressedClip(ByValue):
     """A clip stored by :func:`compress`: bytes in animcore's compressed-clip
-    layout (version 1, documented in ``csrc/animcore.h``), which the C core
-    validates and samples, so an engine can decompress without Python.
+    layout (version 2, documented in ``csrc/animcore.h``; bytes of version 1
+    load too), which the C core validates and samples, so an engine can
+    decompress without Python.
 
     Attributes
     ----------

@@ -253,6 +253,8 @@ typedef enum ac_arg {
     AC_ARG_TOLERANCE,
     AC_ARG_MAX_ITERATIONS,
     AC_ARG_METHOD,
+    /* reduction */
+    AC_ARG_SHELL,
     AC_ARG_ID_COUNT /* one past the last id */
 } ac_arg;
 
@@ -1416,32 +1418,108 @@ AC_API ac_status ac_cleanup_euler_filter(const double *angles, int proper, doubl
 AC_API ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t frames,
                                             ac_error *err);
 
-/* Compressed clips (animcore.compress). Layout version 1, little-endian:
-     header, 32 bytes: "ACCC", u16 version (1), u16 reserved (0), u32 nodes
-       (<= 2^20), u32 samples (1 .. 2^28), f64 start time (s), f64 sample
-       rate (samples per second, > 0);
+/* Keyframe reduction and its metric (animcore.reduce_keys, clip_error).
+
+   ac_reduce_shell_error: ACL's object-space error between n pairs of affine
+   matrices a, b (row-major 4x4; only the top three rows are read): per pair
+   the largest distance between the images under a and under b of the six
+   points +-shell along the local x, y and z axes, computed from the
+   differences o (translations) and s d_k (axes k scaled by shell) as
+   sqrt(|o|^2 + max_k (|s d_k|^2 + 2 |o . s d_k|)) (no cancellation), in
+   units of the largest difference where the squares would overflow, +inf
+   where the distance itself exceeds the double range. steps[3] (a, b,
+   shell): 1 for an input per pair, 0 for one shared by all (NULL: all 1).
+   AC_ERR_VALUE "a", "b" or "shell" names the first non-finite input's pair.
+
+   ac_reduce_segment_error: the error of a candidate segment at n points:
+   error[i] = the largest over `channels` channels of |x - target| where x
+   is the segment from (t0, start) to (t1, end) at t of `kind`:
+   AC_CURVE_STEP start; AC_CURVE_LINEAR start + ((t - t0) / (t1 - t0))
+   (end - start); AC_CURVE_CUBIC the Hermite segment of ac_hermite_eval
+   with per-second velocities start_velocity and end_velocity, duration
+   t1 - t0 and elapsed min(t - t0, t1 - t0). +inf where x or the difference
+   is beyond the double range (such a segment fits no tolerance). steps[8]
+   (t, target, t0, t1, start, end, start_velocity, end_velocity): 1 for an
+   input per point, 0 for one shared by all (NULL: all 1); target and the
+   four key inputs hold `channels` values per point. AC_ERR_VALUE names the
+   first non-finite input's point, or "kind" when it is none of the three.
+
+   ac_reduce_rotation_error: the same for a rotation segment: the angle
+   (radians, 2 acos(min(1, |dot|))) between target and the slerp of
+   ac_quat_batch_slerp from start to end (quaternions (x, y, z, w)) at
+   u = (t - t0) / (t1 - t0). steps[6] (t, target, t0, t1, start, end) as
+   above, target, start and end 4 values per point. AC_ERR_VALUE names the
+   first non-finite t, target, t0 or t1 and ac_quat_batch_slerp's errors
+   ("q0", "q1", "t" for start, end and u) its point. */
+AC_API ac_status ac_reduce_shell_error(const double *a, const double *b, const double *shell,
+                                       const size_t steps[3], double *error, size_t n,
+                                       ac_error *err);
+AC_API ac_status ac_reduce_segment_error(ac_curve_interpolation kind, size_t channels,
+                                         const double *t, const double *target,
+                                         const double *t0, const double *t1,
+                                         const double *start, const double *end,
+                                         const double *start_velocity,
+                                         const double *end_velocity, const size_t steps[8],
+                                         double *error, size_t n, ac_error *err);
+AC_API ac_status ac_reduce_rotation_error(const double *t, const double *target,
+                                          const double *t0, const double *t1,
+                                          const double *start, const double *end,
+                                          const size_t steps[6], double *error, size_t n,
+                                          ac_error *err);
+
+/* Compressed clips (animcore.compress). Layout version 2, little-endian:
+     header, 32 bytes: "ACCC", u16 version (2), u16 samples per segment L
+       (>= 1), u32 nodes (<= 2^20), u32 samples (1 .. 2^28), f64 start time
+       (s), f64 sample rate (samples per second, > 0);
      track table: for each node its translation, rotation and scale tracks,
-       4 bytes each: u8 kind (AC_TRACK_*), u8 bits (1..24 when animated, else
-       0), u8 rebuilt (an animated rotation's rebuilt component, 0: w, 1: x,
-       2: y, 3: z; else 0), u8 reserved (0);
-     track data, in table order: default tracks nothing (identity: zero
+       one byte each: bits 0-1 the kind (AC_TRACK_*), bits 2-3 an animated
+       rotation's rebuilt component (0: w, 1: x, 2: y, 3: z; else 0), bits
+       4-7 zero;
+     clip data, in table order: default tracks nothing (identity: zero
        translation, rotation (0, 0, 0, 1), unit scale); constant tracks 3 f32
        (translation, scale) or 4 f32 (rotation x, y, z, w); animated tracks
-       3 components as f32 (minimum, extent) pairs, then every sample's
-       components, sample-major, as `bits`-bit unsigned integers q packed
-       least significant bit first and padded to a byte: the value is
-       minimum + extent * q / (2^bits - 1). The components are x, y, z; a
-       rotation stores the three other than `rebuilt`, in x, y, z, w order,
-       and rebuilds that one (>= 0) as sqrt(1 - the others' squares), or 0.
+       their clip range: 3 components as f32 (minimum, extent >= 0) pairs.
+       The components are x, y, z; a rotation stores the three other than
+       `rebuilt`, in x, y, z, w order, and rebuilds that one (>= 0) as
+       sqrt(1 - the others' squares), or 0;
+     segment offset table: u32 per segment (G = ceil(samples / L); segment
+       g holds samples g L .. min((g + 1) L, samples) - 1), the byte offset
+       of the segment from the end of this table: 0 for the first, each
+       segment ending where the next starts and the last at the end of the
+       data;
+     segments: for each animated track, in table order, 8 bytes: u16 bit
+       counts b_x | b_y << 5 | b_z << 10 (each 0..24, bit 15 zero), then per
+       component c its segment range as u8 m_c, u8 e_c (in 255ths of the
+       clip range); then the
+       samples of every animated track, in table order, each track's
+       samples in order, each sample's components c in order as b_c-bit
+       unsigned integers q, the whole packed least significant bit first
+       and padded to a byte at the segment's end. The component's value is
+         minimum + extent * ((m_c + e_c * ((q + 0.5) / 2^b_c)) / 255),
+       evaluated in double in that order (a 0-bit component is the middle
+       of its segment range).
+   Layout version 1 (one range and bit rate per track; still read):
+     the same header with u16 reserved (0) for L and no segments; track
+       table entries of 4 bytes: u8 kind, u8 bits (1..24 when animated, else
+       0), u8 rebuilt (as above), u8 reserved (0); then per track its data:
+       constant and default tracks as above, animated tracks their clip range
+       followed by every sample's 3 components, sample-major, as `bits`-bit
+       unsigned integers q packed least significant bit first and padded to
+       a byte, the value minimum + extent * q / (2^bits - 1).
    Sample s lies at start + s / rate; between samples translation and scale
    are interpolated linearly and rotations by slerp on the shorter arc (as a
    linear rotation track, so a clip sampled from one is matched between its
    samples as well as at them); times outside the samples clamp. Every read
    is checked against `size` first: any inconsistency (magic, version,
-   counts, kinds, bits, sizes, non-finite floats, negative extents) is
-   AC_ERR_VALUE with arg "value", index the byte offset and the reason in
-   detail. */
-#define AC_COMPRESSED_VERSION 1
+   counts, kinds, bits, sizes, offsets, non-finite floats, negative extents)
+   is AC_ERR_VALUE with arg "value", index the byte offset and the reason in
+   detail. ac_reduce_compressed_info checks the whole layout (O(size));
+   ac_reduce_compressed_sample checks the header, the table, the clip data
+   and the segments it reads, with the same checks, so it is safe on any
+   bytes (check a layout once with ac_reduce_compressed_info when loading
+   it: sampling a layout that it refuses may succeed on the segments that
+   pass). */
+#define AC_COMPRESSED_VERSION 2
 enum { AC_TRACK_DEFAULT = 0, AC_TRACK_CONSTANT = 1, AC_TRACK_ANIMATED = 2 };
 typedef struct ac_compressed_info {
     uint32_t nodes;
@@ -1451,6 +1529,12 @@ typedef struct ac_compressed_info {
 } ac_compressed_info;
 AC_API ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size,
                                            ac_compressed_info *info, ac_error *err);
+/* The checks ac_reduce_compressed_sample makes before it reads a segment
+   (the header, the track table, the clip data, the segment offset table's
+   size) and the info they give: O(nodes), for a caller that checked the
+   whole layout once already. */
+AC_API ac_status ac_reduce_compressed_header(const uint8_t *data, size_t size,
+                                             ac_compressed_info *info, ac_error *err);
 /* Poses at n times t: translation (n, nodes, 3), rotation (n, nodes, 4),
    scale (n, nodes, 3). Errors: those of ac_reduce_compressed_info, and
    AC_ERR_VALUE "t" for a non-finite time. */

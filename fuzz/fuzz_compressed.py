@@ -35,8 +35,9 @@ _MESSAGE = re.compile(r"^CompressedClip\.from_bytes: data at byte \d+ is ")
 
 
 def seeds() -> dict[str, bytes]:
-    """Small valid layouts covering every track kind and rebuilt component:
-    a two-joint clip written by compress, and hand-built tables."""
+    """Small valid layouts covering every track kind, rebuilt components,
+    0-bit components and a short last segment: a two-joint clip written by
+    compress, and hand-built layouts of versions 2 and 1."""
     import numpy as np
 
     import animcore
@@ -55,13 +56,33 @@ def seeds() -> dict[str, bytes]:
     clip = animcore.Clip("seed", 1.0, channels)
     scene = animcore.Scene(nodes, ((0,),), 0, (), (clip,))
     out = {"compressed.accc": animcore.compress(scene, clip, 1e-3).to_bytes()}
-    # one track of each kind on one node, a rotation rebuilding x, 3 bits, 2 samples
+    out["kinds.accc"] = kinds_v2()
+    out["kinds_v1.accc"] = kinds_v1()
+    return out
+
+
+def kinds_v2() -> bytes:
+    """Layout version 2 by hand: one node with a constant translation, an
+    animated rotation rebuilding x and a default scale; 3 samples in
+    segments of 2 (the last one shorter), a 0-bit component."""
+    header = struct.pack("<4sHHIIdd", b"ACCC", 2, 2, 1, 3, 0.0, 30.0)
+    table = bytes([1, 2 | 1 << 2, 0])
+    clip = struct.pack("<3f", 1.0, 2.0, 3.0) + struct.pack("<6f", 0, 1, 0, 0.5, 0, 0.1)
+    first = struct.pack("<H6B", 3 | 0 << 5 | 2 << 10, 0, 255, 10, 20, 0, 255)
+    first += bytes([0b10111001, 0b00000010])  # 2 samples x (3 + 0 + 2) bits
+    second = struct.pack("<H6B", 1 | 1 << 5 | 1 << 10, 0, 255, 0, 255, 0, 255) + bytes([0b101])
+    offsets = struct.pack("<2I", 0, len(first))
+    return header + table + clip + offsets + first + second
+
+
+def kinds_v1() -> bytes:
+    """Layout version 1 (still read) by hand: one track of each kind on one
+    node, a rotation rebuilding x, 3 bits, 2 samples."""
     header = struct.pack("<4sHHIIdd", b"ACCC", 1, 0, 1, 2, 0.0, 30.0)
     table = struct.pack("<4B4B4B", 1, 0, 0, 0, 2, 3, 1, 0, 0, 0, 0, 0)
     data = struct.pack("<3f", 1.0, 2.0, 3.0) + struct.pack("<6f", 0, 1, 0, 0.5, 0, 0.1)
     data += bytes([0b10111001, 0b00110010, 0b00000000])  # 2 samples x 3 components x 3 bits
-    out["kinds.accc"] = header + table + data
-    return out
+    return header + table + data
 
 
 def check(data: bytes) -> None:
@@ -98,26 +119,59 @@ def check(data: bytes) -> None:
 # ---------------------------------------------------------------- pure-Python mutation
 
 _FIELDS = [(4, "<H"), (6, "<H"), (8, "<I"), (12, "<I"), (16, "<d"), (24, "<d")]
-_VALUES = [0, 1, 2, 3, 24, 25, 255, 65535, 2**20, 2**20 + 1, 2**28, 2**32 - 1]
+_VALUES = [0, 1, 2, 3, 16, 24, 25, 255, 65535, 2**20, 2**20 + 1, 2**28, 2**32 - 1]
 _FLOATS = [0.0, -0.0, -1.0, 1e-300, 1e300, float("inf"), float("nan"), 30.0]
+_ENTRIES = [0, 1, 2, 3, 4, 6, 10, 14, 16, 24, 25, 255]
+_BIT_COUNTS = [0, 24, 25, 31, 24 | 24 << 5 | 24 << 10, 25 << 10, 1 << 15, 0xFFFF]
+
+
+def _segment_fields(data: bytearray) -> list[tuple[int, str]]:
+    """Where a version 2 layout's segment offsets and segment bit counts lie
+    (as far as the bytes go), for targeted edits."""
+    if len(data) < 32 or int.from_bytes(data[4:6], "little") != 2:
+        return []
+    length = int.from_bytes(data[6:8], "little")
+    nodes = int.from_bytes(data[8:12], "little")
+    samples = int.from_bytes(data[12:16], "little")
+    if not length or nodes > 1000 or len(data) < 32 + 3 * nodes:
+        return []
+    kinds = [b & 3 for b in data[32:32 + 3 * nodes]]
+    at = 32 + 3 * nodes + sum(24 if k == 2 else (16 if i % 3 == 1 else 12) if k == 1 else 0
+                              for i, k in enumerate(kinds))
+    segments = min(-(-samples // length), 64)
+    fields = [(at + 4 * g, "<I") for g in range(segments)]
+    area = at + 4 * segments
+    if area + 4 <= len(data):
+        start = area + int.from_bytes(data[at:at + 4], "little")
+        fields += [(start + 8 * a, "<H") for a in range(kinds.count(2))]
+    return [(f, fmt) for f, fmt in fields if f + struct.calcsize(fmt) <= len(data)]
 
 
 def mutate(data: bytes, corpus: list[bytes], rng: random.Random) -> bytes:
     out = bytearray(data)
     for _ in range(rng.randint(1, 4)):
         op = rng.random()
-        if op < 0.25 and len(out) >= 32:  # a header field
+        if op < 0.2 and len(out) >= 32:  # a header field
             at, fmt = rng.choice(_FIELDS)
             value = rng.choice(_FLOATS if fmt == "<d" else _VALUES)
             try:
                 struct.pack_into(fmt, out, at, value)
             except struct.error:
                 pass
-        elif op < 0.45 and len(out) > 32:  # a track-table byte
-            nodes = min(int.from_bytes(out[8:12], "little"), (len(out) - 32) // 12)
+        elif op < 0.35 and len(out) > 32:  # a track-table entry
+            entry = 4 if out[4:6] == b"\x01\x00" else 1
+            nodes = min(int.from_bytes(out[8:12], "little"), (len(out) - 32) // (3 * entry))
             if nodes:
-                out[32 + rng.randrange(12 * nodes)] = rng.choice([0, 1, 2, 3, 4, 24, 25, 255])
-        elif op < 0.6 and out:
+                out[32 + rng.randrange(3 * entry * nodes)] = rng.choice(_ENTRIES)
+        elif op < 0.5 and (fields := _segment_fields(out)):  # a segment offset or bit count
+            at, fmt = rng.choice(fields)
+            if fmt == "<H":
+                value = rng.choice(_BIT_COUNTS)
+            else:
+                value = int.from_bytes(out[at:at + 4], "little") + rng.choice([-1, 1, 8, 2**31])
+                value = rng.choice([value % 2**32, 0, 2**32 - 1])
+            struct.pack_into(fmt, out, at, value)
+        elif op < 0.62 and out:
             del out[rng.randrange(len(out)):]
         elif op < 0.85 and out:
             out[rng.randrange(len(out))] = rng.randrange(256)
