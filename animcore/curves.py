@@ -848,6 +848,10 @@ class Curve(ByValue):
         self._long_handles = bool(long_handles)
         if vin is None:
             self._given = None
+        elif codes is None and interp == 2 and times.size > 1:
+            # every segment cubic: the C curve stores the velocities as given
+            # (velocities= once for both sides), read-only views, not a copy
+            self._given = _core._curve_velocities(capsule)
         else:  # velocities= gives one array for both sides: one copy
             given_in = _frozen(vin)
             self._given = (given_in, given_in if vout is vin else _frozen(vout))
@@ -1018,11 +1022,16 @@ class Curve(ByValue):
     after = property(lambda self: self._after, doc="Extrapolation after the last key.")
     jumps = property(lambda self: self._jumps, doc="Whether equal-time key pairs are jumps.")
     def _key_velocities(self):
-        """The C curve's key velocities (in, out), read once, read-only."""
+        """The C curve's key velocities (in, out), read once, read-only: views
+        of those it stores, else (step and linear curves) computed."""
         if self._key_in is None:
-            key_in, key_out = np.empty(self._values.shape), np.empty(self._values.shape)
-            _core._curve_key_velocities(self._capsule, key_in, key_out)
-            key_in.flags.writeable = key_out.flags.writeable = False
+            stored = _core._curve_velocities(self._capsule)
+            if stored is None:
+                key_in, key_out = np.empty(self._values.shape), np.empty(self._values.shape)
+                _core._curve_key_velocities(self._capsule, key_in, key_out)
+                key_in.flags.writeable = key_out.flags.writeable = False
+            else:
+                key_in, key_out = stored
             self._key_in, self._key_out = key_in, key_out
         return self._key_in, self._key_out
 

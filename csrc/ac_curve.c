@@ -24,6 +24,8 @@
 
 #define REMAP_BLOCK 512                       /* queries per block of a remapped evaluation */
 
+/* A curve is one block (ac_curve_create): this struct, then its key arrays
+   (times to slopes, then kind); bez, lands and the easings have their own. */
 struct ac_curve {
     size_t k, c;
     ac_curve_interpolation interp; /* the interpolation used for key velocities */
@@ -70,6 +72,8 @@ size_t ac_curve_keys(const ac_curve *curve) { return curve->k; }
 size_t ac_curve_channels(const ac_curve *curve) { return curve->c; }
 const double *ac_curve_times(const ac_curve *curve) { return curve->times; }
 const double *ac_curve_values(const ac_curve *curve) { return curve->values; }
+const double *ac_curve_in_velocities(const ac_curve *curve) { return curve->in_velocity; }
+const double *ac_curve_out_velocities(const ac_curve *curve) { return curve->out_velocity; }
 
 void ac_curve_destroy(ac_curve *curve)
 {
@@ -77,19 +81,10 @@ void ac_curve_destroy(ac_curve *curve)
     if (!curve)
         return;
     mem = curve->mem;
-    ac_mem_release(&mem, curve->times);
-    ac_mem_release(&mem, curve->values);
-    if (curve->out_velocity != curve->in_velocity)
-        ac_mem_release(&mem, curve->out_velocity);
-    ac_mem_release(&mem, curve->in_velocity);
-    ac_mem_release(&mem, curve->ends);
-    ac_mem_release(&mem, curve->delta);
-    ac_mem_release(&mem, curve->kind);
-    ac_mem_release(&mem, curve->bez);
+    ac_mem_release(&mem, curve->bez); /* the key arrays share the curve's block */
     ac_mem_release(&mem, curve->ease);
     ac_mem_release(&mem, curve->lands);
     ac_mem_release(&mem, curve->ease_index);
-    ac_mem_release(&mem, curve->slopes);
     ac_mem_release(&mem, curve);
 }
 
@@ -114,6 +109,14 @@ static double pchip_end(double h0, double h1, double m0, double m1)
     return d;
 }
 
+/* The slope dv / dt of segment j, channel ch: a linear segment's velocity. */
+static AC_FORCE_INLINE double segment_slope(const ac_curve *cv, size_t j, size_t ch)
+{
+    const size_t C = cv->c;
+    return (cv->values[(j + 1) * C + ch] - cv->values[j * C + ch]) /
+           (cv->times[j + 1] - cv->times[j]);
+}
+
 /* Velocities of keys a..b (a piece of strictly increasing times, b > a) of
    channel ch, following the policy. Segment slopes d[j] = dv / dt. */
 static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_t a,
@@ -122,7 +125,7 @@ static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_
     const double *t = cv->times;
     const size_t C = cv->c;
 #define V(i) (cv->values[(i) * C + ch])
-#define SLOPE(j) ((V((j) + 1) - V(j)) / (t[(j) + 1] - t[j]))
+#define SLOPE(j) segment_slope(cv, j, ch)
     if (a == b) { /* a lone key between jumps or at a jumping end */
         vin[a * C + ch] = vout[a * C + ch] = 0.0;
         return;
@@ -262,10 +265,10 @@ void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
    keys more than DBL_MAX apart 1 / (duration / 2), see wide_run). */
 static AC_FORCE_INLINE double inv_duration(const double *times, size_t j)
 {
-    double T = times[j + 1] - times[j];
-    if (!ac_finite(T))
-        return 1.0 / (0.5 * times[j + 1] - 0.5 * times[j]);
-    return T > 0.0 ? 1.0 / T : 0.0;
+    const double t0 = times[j], t1 = times[j + 1], T = t1 - t0;
+    const int64_t wide = !ac_finite(T), positive = T > 0.0;
+    const double r = 1.0 / ac_pick(wide, 0.5 * t1 - 0.5 * t0, ac_pick(positive, T, 1.0));
+    return ac_pick(wide | positive, r, 0.0); /* (selects, so that loops vectorize) */
 }
 
 /* Hermite tangents m = duration * velocity of a segment from t0 to t1 (for
@@ -274,13 +277,10 @@ static AC_FORCE_INLINE double inv_duration(const double *times, size_t j)
 static AC_FORCE_INLINE void hermite_tangents(double t0, double t1, double v0, double v1,
                                              double *m0, double *m1)
 {
-    double T = t1 - t0;
-    if (ac_finite(T)) {
-        *m0 = T * v0, *m1 = T * v1;
-    } else {
-        double half = 0.5 * t1 - 0.5 * t0;
-        *m0 = (v0 * half) * 2.0, *m1 = (v1 * half) * 2.0;
-    }
+    const double T = t1 - t0, half = 0.5 * t1 - 0.5 * t0;
+    const int64_t wide = !ac_finite(T);
+    *m0 = ac_pick(wide, (v0 * half) * 2.0, T * v0);
+    *m1 = ac_pick(wide, (v1 * half) * 2.0, T * v1);
 }
 
 /* The polynomial of channel ch of segment j in u = (t - times[j]) /
@@ -294,21 +294,54 @@ static AC_FORCE_INLINE void segment_poly(const ac_curve *cv, size_t j, size_t ch
     const size_t C = cv->c;
     const double p0 = cv->values[j * C + ch], p1 = cv->values[(j + 1) * C + ch];
     const int kind = cv->kind[j];
-    p[0] = p0, p[1] = p[2] = p[3] = 0.0;
-    if (kind == AC_CURVE_CUBIC) {
-        double m0, m1;
+    const int64_t cubic = kind == AC_CURVE_CUBIC,
+                  line = kind == AC_CURVE_LINEAR || kind >= AC_CURVE_EASE;
+    double m0 = 0.0, m1 = 0.0;
+    if (cv->in_velocity) /* (a curve without them has no cubic segment) */
         hermite_tangents(cv->times[j], cv->times[j + 1], cv->out_velocity[j * C + ch],
                          cv->in_velocity[(j + 1) * C + ch], &m0, &m1);
-        p[1] = m0;
-        p[2] = 3.0 * (p1 - p0) - 2.0 * m0 - m1;
-        p[3] = 2.0 * (p0 - p1) + m0 + m1;
-    } else if (kind == AC_CURVE_LINEAR || kind >= AC_CURVE_EASE) {
-        p[1] = p1 - p0;
-    }
+    p[0] = p0; /* (selects, so that loops vectorize) */
+    p[1] = ac_pick(cubic, m0, ac_pick(line, p1 - p0, 0.0));
+    p[2] = ac_pick(cubic, 3.0 * (p1 - p0) - 2.0 * m0 - m1, 0.0);
+    p[3] = ac_pick(cubic, 2.0 * (p0 - p1) + m0 + m1, 0.0);
+}
+
+/* Bounds on |x|, |x'| and |x''| for u in [0, 1] of a segment's polynomial
+   p (d, c, b, a) and 1 / duration iT, with a margin for rounding: within
+   them no result can overflow. */
+static AC_FORCE_INLINE void poly_bounds(const double *p, double iT, double bound[3])
+{
+    const double a = fabs(p[3]), b = fabs(p[2]), c = fabs(p[1]), d = fabs(p[0]);
+    bound[0] = a + b + c + d;
+    bound[1] = (3.0 * a + 2.0 * b + c) * iT;
+    bound[2] = (6.0 * a + 2.0 * b) * iT * iT;
+}
+
+/* 1 when every t[0..n) is finite. */
+AC_VECTORIZED
+static int all_finite(const double *t, size_t n)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= ac_finite(t[i]);
+    return (int)ok;
+}
+
+/* 1 when t[0..k) is finite and strictly increasing: the proof that the
+   common keys are valid, in one branch-free pass. */
+AC_VECTORIZED
+static int increasing(const double *t, size_t k)
+{
+    int64_t ok = ac_finite(t[0]);
+    for (size_t i = 1; i < k; i++)
+        ok &= (t[i] > t[i - 1]) & ac_finite(t[i]);
+    return (int)ok;
 }
 
 static ac_status check_times(const double *t, size_t k, int jumps, ac_error *err)
 {
+    if (increasing(t, k))
+        return AC_OK;
     for (size_t i = 0; i < k; i++) {
         if (!ac_finite(t[i]))
             return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, t[i], "must be finite");
@@ -331,6 +364,8 @@ static ac_status check_times(const double *t, size_t k, int jumps, ac_error *err
 static ac_status check_all_finite(ac_arg arg, const double *x, size_t n,
                                   ac_error *err)
 {
+    if (all_finite(x, n))
+        return AC_OK;
     for (size_t i = 0; i < n; i++)
         if (!ac_finite(x[i]))
             return ac_fail(err, AC_ERR_VALUE, i, arg, x[i], "must be finite");
@@ -500,13 +535,39 @@ static void set_reach(ac_curve *cv)
     }
 }
 
-/* The slope of a linear curve's segment j, channel ch (the key velocities
-   of its piece: piece_velocities). */
-static double segment_slope(const ac_curve *cv, size_t j, size_t ch)
+/* The checks and bounds of the segment loop of ac_curve_create for a curve
+   whose segments are steps, linear or cubic (none Bezier or eased), in one
+   branch-free pass that vectorizes: 1 when every slope of a linear curve
+   (its key velocities), every tangent and every polynomial is
+   representable, safe[] then and'ed with the segments' bounds; 0 when one
+   is not, and the loop finds the first. */
+AC_VECTORIZED
+static int plain_segments(const ac_curve *cv, int safe[3])
 {
-    const size_t C = cv->c;
-    return (cv->values[(j + 1) * C + ch] - cv->values[j * C + ch]) /
-           (cv->times[j + 1] - cv->times[j]);
+    const size_t k = cv->k, C = cv->c;
+    const int64_t slopes = !cv->in_velocity && cv->interp == AC_CURVE_LINEAR;
+    int64_t ok = 1, s0 = 1, s1 = 1, s2 = 1;
+    for (size_t j = 0; j + 1 < k; j++) {
+        const double iT = inv_duration(cv->times, j), T = cv->times[j + 1] - cv->times[j];
+        const int64_t finite_iT = ac_finite(iT), cubic = cv->kind[j] == AC_CURVE_CUBIC,
+                      sloped = slopes & (T > 0.0);
+        for (size_t ch = 0; ch < C; ch++) {
+            double p[4], bound[3], m0 = 0.0, m1 = 0.0;
+            if (cv->in_velocity)
+                hermite_tangents(cv->times[j], cv->times[j + 1], cv->out_velocity[j * C + ch],
+                                 cv->in_velocity[(j + 1) * C + ch], &m0, &m1);
+            segment_poly(cv, j, ch, p);
+            poly_bounds(p, iT, bound);
+            ok &= ac_finite(p[1]) & ac_finite(p[2]) & ac_finite(p[3]) &
+                  ((cubic == 0) | (ac_finite(m0) & ac_finite(m1))) &
+                  ((sloped == 0) | ac_finite(segment_slope(cv, j, ch)));
+            s0 &= (bound[0] <= DBL_MAX / 4.0) & finite_iT;
+            s1 &= (bound[1] <= DBL_MAX / 4.0) & finite_iT;
+            s2 &= (bound[2] <= DBL_MAX / 4.0) & finite_iT;
+        }
+    }
+    safe[0] &= (int)s0, safe[1] &= (int)s1, safe[2] &= (int)s2;
+    return (int)ok;
 }
 
 ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error *err)
@@ -515,7 +576,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     ac_status st;
     size_t k = spec->keys, C = spec->channels, kc;
     int explicit_v = spec->tangents == AC_TANGENTS_EXPLICIT, any_cubic = 0, any_bez = 0,
-        any_ease = 0, mixed = spec->segment_interpolation != NULL, keyed_v, shared_v;
+        any_ease = 0, mixed = spec->segment_interpolation != NULL, keyed_v, shared_v, plain;
     double *scratch = NULL;
     *result = NULL;
     if (k < 1)
@@ -531,7 +592,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                        (double)((unsigned)spec->before > AC_EXTRAP_SLOPED ? spec->before
                                                                           : spec->after),
                        "is not a known extrapolation mode");
-    if (C != 0 && k > SIZE_MAX / 8 / C / sizeof(double))
+    if (k > SIZE_MAX / 64 || (C != 0 && k > SIZE_MAX / 8 / C / sizeof(double)))
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_VALUES, (double)k, "too many keys");
     kc = k * C;
     if ((st = check_times(spec->times, k, spec->jumps, err)) ||
@@ -549,7 +610,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                            spec->in_velocities ? AC_ARG_OUT_VELOCITIES : AC_ARG_IN_VELOCITIES, 0.0,
                            "must be given for explicit tangents (the array is NULL)");
         if ((st = check_all_finite(AC_ARG_IN_VELOCITIES, spec->in_velocities, kc, err)) ||
-            (st = check_all_finite(AC_ARG_OUT_VELOCITIES, spec->out_velocities, kc, err)))
+            (spec->out_velocities != spec->in_velocities &&
+             (st = check_all_finite(AC_ARG_OUT_VELOCITIES, spec->out_velocities, kc, err))))
             return st;
     }
     /* Key velocities are stored unless every segment is a step or linear
@@ -561,9 +623,32 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                (explicit_v ? k == 1 || spec->in_velocities == spec->out_velocities
                            : spec->tangents != AC_TANGENTS_CATMULL_ROM_UNIFORM);
 
-    cv = ac_mem_zeroed(spec->allocator, 1, sizeof *cv);
-    if (!cv)
-        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
+    /* One block holds the curve and its key arrays side by side: times,
+       values, key velocities, the outer velocities, delta and slopes, then
+       the segment kinds. (Bezier blocks and easings, where there are any,
+       have blocks of their own.) */
+    {
+        size_t velocities = keyed_v ? (shared_v ? kc : 2 * kc) : 0;
+        size_t doubles = k + kc + velocities + 5 * C;
+        double *d;
+        cv = ac_mem_alloc(spec->allocator, sizeof *cv + doubles * sizeof(double) + k);
+        if (!cv)
+            return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
+        memset(cv, 0, sizeof *cv);
+        d = (double *)(cv + 1);
+        cv->times = d, d += k;
+        cv->values = d, d += kc;
+        if (keyed_v) {
+            cv->in_velocity = d, d += kc;
+            cv->out_velocity = shared_v ? cv->in_velocity : d;
+            d += shared_v ? 0 : kc;
+        }
+        cv->ends = d, d += 2 * C;
+        cv->delta = d, d += C;
+        cv->slopes = d, d += 2 * C;
+        memset(cv->ends, 0, 5 * C * sizeof(double));
+        cv->kind = (unsigned char *)d;
+    }
     if (spec->allocator)
         cv->mem = *spec->allocator;
     cv->k = k, cv->c = C;
@@ -573,17 +658,6 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                      ? (any_cubic ? AC_CURVE_CUBIC : AC_CURVE_LINEAR)
                      : spec->interpolation;
     cv->before = spec->before, cv->after = spec->after;
-    cv->times = ac_mem_alloc(&cv->mem, k * sizeof(double));
-    cv->values = ac_mem_alloc(&cv->mem, (kc ? kc : 1) * sizeof(double));
-    if (keyed_v) {
-        cv->in_velocity = ac_mem_alloc(&cv->mem, (kc ? kc : 1) * sizeof(double));
-        cv->out_velocity = shared_v ? cv->in_velocity
-                                    : ac_mem_alloc(&cv->mem, (kc ? kc : 1) * sizeof(double));
-    }
-    cv->ends = alloc(&cv->mem, 2 * C);
-    cv->delta = alloc(&cv->mem, C);
-    cv->slopes = alloc(&cv->mem, 2 * C);
-    cv->kind = ac_mem_alloc(&cv->mem, k);
     /* the natural spline's 2k scratch values */
     if (cv->interp == AC_CURVE_CUBIC && spec->tangents == AC_TANGENTS_NATURAL &&
         !(explicit_v && any_cubic) && k > 1)
@@ -596,9 +670,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             (cv->ease_index = ac_mem_alloc(&cv->mem, k * sizeof *cv->ease_index)) != NULL)
             memcpy(cv->ease_index, spec->segment_ease_index, (k - 1) * sizeof *cv->ease_index);
     }
-    if (!cv->times || !cv->values || (keyed_v && (!cv->in_velocity || !cv->out_velocity)) ||
-        !cv->ends || !cv->delta || !cv->slopes || !cv->kind ||
-        (cv->interp == AC_CURVE_CUBIC && spec->tangents == AC_TANGENTS_NATURAL &&
+    if ((cv->interp == AC_CURVE_CUBIC && spec->tangents == AC_TANGENTS_NATURAL &&
          !(explicit_v && any_cubic) && k > 1 && !scratch) ||
         (any_ease && (!cv->ease || (spec->segment_ease_index && !cv->ease_index)))) {
         ac_mem_release(&cv->mem, scratch);
@@ -617,7 +689,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         cv->slopes[ch] = spec->before == AC_EXTRAP_SLOPED ? spec->before_slopes[ch] : 0.0;
         cv->slopes[C + ch] = spec->after == AC_EXTRAP_SLOPED ? spec->after_slopes[ch] : 0.0;
     }
-    for (size_t j = 0; j + 1 < k; j++) {
+    /* Segment kinds: as given, but a jump's zero-length segment is a step,
+       a Bezier one with handles of 1/3 cubic, a CSS easing a Bezier one,
+       an AC_CURVE_EASE_HOLD easing a step that lands */
+    plain = !mixed && spec->interpolation <= AC_CURVE_CUBIC && increasing(cv->times, k);
+    if (plain && k > 1) /* every segment as given */
+        memset(cv->kind, (int)spec->interpolation, k - 1);
+    for (size_t j = 0; j + 1 < k && !plain; j++) {
         int kind = mixed ? spec->segment_interpolation[j] : (int)spec->interpolation;
         if (!(cv->times[j + 1] > cv->times[j]))
             kind = AC_CURVE_STEP; /* the zero-length segment of a jump */
@@ -672,20 +750,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
 
     /* Key velocities, piece by piece (jumps split the keys into pieces). */
     if (!keyed_v) {
-        /* step and linear segments: only the slopes, checked (the first
-           segment whose slope overflows is the first key whose velocity
-           does, on its out side) */
-        for (size_t j = 0; cv->interp == AC_CURVE_LINEAR && j + 1 < k; j++)
-            for (size_t ch = 0; ch < C && cv->times[j + 1] > cv->times[j]; ch++) {
-                double v = segment_slope(cv, j, ch);
-                if (!ac_finite(v)) {
-                    ac_curve_destroy(cv);
-                    return ac_fail(err, AC_ERR_OVERFLOW, j * C + ch, AC_ARG_VELOCITY, v,
-                                   "the values and times give a key velocity that is not "
-                                   "representable");
-                }
-            }
-        /* the outer sides of the end keys: a lone end key (a jump there) and
+        /* step and linear segments: only the slopes, checked with the
+           segments below; the outer sides of the end keys: a lone end key (a jump there) and
            steps have 0, else the end segment's slope */
         for (size_t ch = 0; ch < C; ch++) {
             int linear = cv->interp == AC_CURVE_LINEAR && k > 1;
@@ -695,11 +761,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                                    : 0.0;
         }
     } else {
-        if (k == 1 || (explicit_v && any_cubic)) {
-            for (size_t i = 0; i < kc; i++) {
-                cv->in_velocity[i] = k == 1 ? 0.0 : spec->in_velocities[i];
-                cv->out_velocity[i] = k == 1 ? 0.0 : spec->out_velocities[i];
-            }
+        if (k == 1) {
+            for (size_t i = 0; i < kc; i++)
+                cv->in_velocity[i] = cv->out_velocity[i] = 0.0;
+        } else if (explicit_v && any_cubic) {
+            memcpy(cv->in_velocity, spec->in_velocities, kc * sizeof(double));
+            if (cv->out_velocity != cv->in_velocity)
+                memcpy(cv->out_velocity, spec->out_velocities, kc * sizeof(double));
         } else {
             key_velocities(cv, spec->tangents, cv->in_velocity, cv->out_velocity, scratch);
         }
@@ -731,6 +799,26 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
        that leave [0, 1] and CSS curves); rates: every step, linear, cubic
        and Bezier segment with bounds below (not eased segments) */
     cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
+    if (!any_bez && !any_ease && plain_segments(cv, cv->safe)) {
+        set_reach(cv);
+        *result = cv;
+        return AC_OK;
+    }
+    /* one that fails, or Bezier and eased segments: one at a time */
+    cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
+    /* a linear curve's slopes are its key velocities: the first segment
+       whose slope overflows is the first key whose velocity does (on its
+       out side) */
+    for (size_t j = 0; !keyed_v && cv->interp == AC_CURVE_LINEAR && j + 1 < k; j++)
+        for (size_t ch = 0; ch < C && cv->times[j + 1] > cv->times[j]; ch++) {
+            double v = segment_slope(cv, j, ch);
+            if (!ac_finite(v)) {
+                ac_curve_destroy(cv);
+                return ac_fail(err, AC_ERR_OVERFLOW, j * C + ch, AC_ARG_VELOCITY, v,
+                               "the values and times give a key velocity that is not "
+                               "representable");
+            }
+        }
     for (size_t j = 0; j + 1 < k; j++) {
         double T = cv->times[j + 1] - cv->times[j], iT = inv_duration(cv->times, j);
         int kind = cv->kind[j];
@@ -801,12 +889,11 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                rounding: within them no result can overflow. A Bezier value is
                its value cubic at an s in [0, 1] (a, b, c: ay, by, cy here); an
                easing of [0, 1] into [0, 1] gives d + g c with |g| <= 1. */
-            bound[0] = fabs(a) + fabs(b) + fabs(c) + fabs(d);
+            poly[0] = d, poly[1] = c, poly[2] = b, poly[3] = a;
+            poly_bounds(poly, iT, bound);
             if (kind == KIND_CSS || (kind == AC_CURVE_EASE && !(segment_ease(cv, j)->kind >= AC_EASE_LINEAR &&
                                                                  segment_ease(cv, j)->kind <= AC_EASE_CUBIC_IN_OUT)))
                 bound[0] = INFINITY;
-            bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
-            bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
             if (kind == AC_CURVE_BEZIER)
                 bezier_rate_bounds(cv->bez + j * BEZ_BLOCK * C, C, ch, iT, bound);
             else if (kind > AC_CURVE_CUBIC) /* eased: the rates of an easing are not bounded */
@@ -929,16 +1016,6 @@ static void ease_unit(const ac_curve_ease *e, const double *unit_block, double u
         r.flags |= AC_CURVE_EASE_RELATIVE;
         ease_offset_at(&r, u, 1.0, 1.0, rates, g);
     }
-}
-
-/* 1 when every t[0..n) is finite. */
-AC_VECTORIZED
-static int all_finite(const double *t, size_t n)
-{
-    int64_t ok = 1;
-    for (size_t i = 0; i < n; i++)
-        ok &= ac_finite(t[i]);
-    return (int)ok;
 }
 
 /* g = ease(u) and its derivatives for m values of u in [0, 1] (g1, g2 NULL
@@ -1281,9 +1358,6 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, int 
     }
     return check_out(o, C, i, deriv, err);
 }
-
-/* The first non-finite result among queries [0, n). */
-static int all_finite(const double *t, size_t n);
 
 static ac_status check_results(const ac_curve *cv, const double *out, size_t n, int deriv,
                                ac_error *err)

@@ -485,6 +485,14 @@ AC_API const double *ac_curve_values(const ac_curve *curve);
    own segment duration. Either output may be NULL. */
 AC_API void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
                                     double *out_velocities);
+/* The curve's own key velocities (K x C), those ac_curve_key_velocities
+   copies, where it stores them: a curve with cubic, Bezier or eased
+   segments (the same array for both sides where they are equal by
+   construction, as for one velocity per key given). NULL for step and
+   linear curves, whose velocities follow from their keys. Read-only, alive
+   as long as the curve. */
+AC_API const double *ac_curve_in_velocities(const ac_curve *curve);
+AC_API const double *ac_curve_out_velocities(const ac_curve *curve);
 
 /* Value (derivative 0), per-second velocity (1) or acceleration (2) of the
    curve at n times t, written to out (n x C). Any order of t: a

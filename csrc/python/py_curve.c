@@ -432,7 +432,39 @@ static PyObject *curve_keys(PyObject *self, PyObject *capsule)
     return Py_BuildValue("(NN)", times, values);
 }
 
+/* _curve_velocities(capsule) -> (in, out) read-only views of the key
+   velocities the curve stores (the same array twice where it stores one),
+   shaped as its values, or None when it stores none (step and linear). */
+static PyObject *curve_velocities(PyObject *self, PyObject *capsule)
+{
+    ac_curve *curve = get_curve(capsule);
+    const double *vin, *vout;
+    PyObject *in, *out;
+    npy_intp k, c;
+    (void)self;
+    if (!curve)
+        return NULL;
+    vin = ac_curve_in_velocities(curve), vout = ac_curve_out_velocities(curve);
+    if (!vin)
+        Py_RETURN_NONE;
+    k = (npy_intp)ac_curve_keys(curve);
+    c = PyCapsule_GetContext(capsule) != NULL ? 0 : (npy_intp)ac_curve_channels(curve);
+    if (!(in = key_view(capsule, vin, k, c)))
+        return NULL;
+    if (vout == vin) {
+        Py_INCREF(in);
+        out = in;
+    } else if (!(out = key_view(capsule, vout, k, c))) {
+        Py_DECREF(in);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", in, out);
+}
+
 static PyMethodDef methods[] = {
+    {"_curve_velocities", curve_velocities, METH_O,
+     "_curve_velocities(capsule) -> (in, out) read-only views of the stored key velocities, "
+     "or None"},
     {"_curve_keys", curve_keys, METH_O,
      "_curve_keys(capsule) -> (times, values): read-only views of the curve's own keys"},
     {"_curve_create", curve_create, METH_VARARGS,
