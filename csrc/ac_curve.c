@@ -110,11 +110,15 @@ static double pchip_end(double h0, double h1, double m0, double m1)
 }
 
 /* The slope dv / dt of segment j, channel ch: a linear segment's velocity. */
+static AC_FORCE_INLINE double slope_of(double t0, double t1, double p0, double p1)
+{
+    return (p1 - p0) / (t1 - t0);
+}
 static AC_FORCE_INLINE double segment_slope(const ac_curve *cv, size_t j, size_t ch)
 {
     const size_t C = cv->c;
-    return (cv->values[(j + 1) * C + ch] - cv->values[j * C + ch]) /
-           (cv->times[j + 1] - cv->times[j]);
+    return slope_of(cv->times[j], cv->times[j + 1], cv->values[j * C + ch],
+                    cv->values[(j + 1) * C + ch]);
 }
 
 /* Velocities of keys a..b (a piece of strictly increasing times, b > a) of
@@ -289,21 +293,28 @@ static AC_FORCE_INLINE void hermite_tangents(double t0, double t1, double v0, do
    c = m0, b = 3(p1 - p0) - 2 m0 - m1, a = 2(p0 - p1) + m0 + m1); linear and
    eased segments c = p1 - p0, d = p0; steps d = p0; Bezier segments (whose
    values come from bez) d = p0. */
+static AC_FORCE_INLINE void poly_of(int kind, double t0, double t1, double p0, double p1,
+                                    double v0, double v1, double *p, double *m0, double *m1)
+{
+    const int64_t cubic = kind == AC_CURVE_CUBIC,
+                  line = kind == AC_CURVE_LINEAR || kind >= AC_CURVE_EASE;
+    hermite_tangents(t0, t1, v0, v1, m0, m1);
+    p[0] = p0; /* (selects, so that loops vectorize) */
+    p[1] = ac_pick(cubic, *m0, ac_pick(line, p1 - p0, 0.0));
+    p[2] = ac_pick(cubic, 3.0 * (p1 - p0) - 2.0 * *m0 - *m1, 0.0);
+    p[3] = ac_pick(cubic, 2.0 * (p0 - p1) + *m0 + *m1, 0.0);
+}
+
+/* poly_of for channel ch of segment j (a curve without key velocities has
+   no cubic segment). */
 static AC_FORCE_INLINE void segment_poly(const ac_curve *cv, size_t j, size_t ch, double *p)
 {
     const size_t C = cv->c;
-    const double p0 = cv->values[j * C + ch], p1 = cv->values[(j + 1) * C + ch];
-    const int kind = cv->kind[j];
-    const int64_t cubic = kind == AC_CURVE_CUBIC,
-                  line = kind == AC_CURVE_LINEAR || kind >= AC_CURVE_EASE;
-    double m0 = 0.0, m1 = 0.0;
-    if (cv->in_velocity) /* (a curve without them has no cubic segment) */
-        hermite_tangents(cv->times[j], cv->times[j + 1], cv->out_velocity[j * C + ch],
-                         cv->in_velocity[(j + 1) * C + ch], &m0, &m1);
-    p[0] = p0; /* (selects, so that loops vectorize) */
-    p[1] = ac_pick(cubic, m0, ac_pick(line, p1 - p0, 0.0));
-    p[2] = ac_pick(cubic, 3.0 * (p1 - p0) - 2.0 * m0 - m1, 0.0);
-    p[3] = ac_pick(cubic, 2.0 * (p0 - p1) + m0 + m1, 0.0);
+    const int keyed = cv->in_velocity != NULL;
+    double m0, m1;
+    poly_of(cv->kind[j], cv->times[j], cv->times[j + 1], cv->values[j * C + ch],
+            cv->values[(j + 1) * C + ch], keyed ? cv->out_velocity[j * C + ch] : 0.0,
+            keyed ? cv->in_velocity[(j + 1) * C + ch] : 0.0, p, &m0, &m1);
 }
 
 /* Bounds on |x|, |x'| and |x''| for u in [0, 1] of a segment's polynomial
@@ -399,7 +410,8 @@ static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
                 return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_INTERPOLATION,
                                (double)spec->segment_interpolation[j],
                                "is not a known interpolation");
-    for (size_t j = 0; j + 1 < k; j++) {
+    int eased = spec->segment_interpolation || spec->interpolation == AC_CURVE_EASE;
+    for (size_t j = 0; eased && j + 1 < k; j++) {
         int kind = spec->segment_interpolation ? spec->segment_interpolation[j]
                                                : (int)spec->interpolation;
         const ac_curve_ease *e;
@@ -535,39 +547,58 @@ static void set_reach(ac_curve *cv)
     }
 }
 
+/* The checks and bounds of plain_segments for channel ch of segment j:
+   ok (slope, tangents and polynomial representable) and the three safe
+   flags and'ed into acc[0..3]. */
+static AC_FORCE_INLINE void plain_segment(const double *times, const double *values,
+                                          const double *vin, const double *vout,
+                                          const unsigned char *kinds, size_t j, size_t ch,
+                                          size_t C, int keyed, int64_t slopes, int64_t acc[4])
+{
+    const double t0 = times[j], t1 = times[j + 1], T = t1 - t0, iT = inv_duration(times, j);
+    const double p0 = values[j * C + ch], p1 = values[(j + 1) * C + ch];
+    const int64_t finite_iT = ac_finite(iT), cubic = kinds[j] == AC_CURVE_CUBIC,
+                  sloped = slopes & (T > 0.0);
+    double p[4], bound[3], m0, m1;
+    poly_of(kinds[j], t0, t1, p0, p1, keyed ? vout[j * C + ch] : 0.0,
+            keyed ? vin[(j + 1) * C + ch] : 0.0, p, &m0, &m1);
+    poly_bounds(p, iT, bound);
+    acc[0] &= ac_finite(p[1]) & ac_finite(p[2]) & ac_finite(p[3]) &
+              ((cubic == 0) | (ac_finite(m0) & ac_finite(m1))) &
+              ((sloped == 0) | ac_finite(slope_of(t0, t1, p0, p1)));
+    acc[1] &= (bound[0] <= DBL_MAX / 4.0) & finite_iT;
+    acc[2] &= (bound[1] <= DBL_MAX / 4.0) & finite_iT;
+    acc[3] &= (bound[2] <= DBL_MAX / 4.0) & finite_iT;
+}
+
 /* The checks and bounds of the segment loop of ac_curve_create for a curve
    whose segments are steps, linear or cubic (none Bezier or eased), in one
-   branch-free pass that vectorizes: 1 when every slope of a linear curve
-   (its key velocities), every tangent and every polynomial is
-   representable, safe[] then and'ed with the segments' bounds; 0 when one
-   is not, and the loop finds the first. */
+   branch-free pass that vectorizes (over segments for one channel): 1 when
+   every slope of a linear curve (its key velocities), every tangent and
+   every polynomial is representable, safe[] then and'ed with the segments'
+   bounds; 0 when one is not, and the loop finds the first. */
 AC_VECTORIZED
 static int plain_segments(const ac_curve *cv, int safe[3])
 {
     const size_t k = cv->k, C = cv->c;
-    const int64_t slopes = !cv->in_velocity && cv->interp == AC_CURVE_LINEAR;
-    int64_t ok = 1, s0 = 1, s1 = 1, s2 = 1;
-    for (size_t j = 0; j + 1 < k; j++) {
-        const double iT = inv_duration(cv->times, j), T = cv->times[j + 1] - cv->times[j];
-        const int64_t finite_iT = ac_finite(iT), cubic = cv->kind[j] == AC_CURVE_CUBIC,
-                      sloped = slopes & (T > 0.0);
-        for (size_t ch = 0; ch < C; ch++) {
-            double p[4], bound[3], m0 = 0.0, m1 = 0.0;
-            if (cv->in_velocity)
-                hermite_tangents(cv->times[j], cv->times[j + 1], cv->out_velocity[j * C + ch],
-                                 cv->in_velocity[(j + 1) * C + ch], &m0, &m1);
-            segment_poly(cv, j, ch, p);
-            poly_bounds(p, iT, bound);
-            ok &= ac_finite(p[1]) & ac_finite(p[2]) & ac_finite(p[3]) &
-                  ((cubic == 0) | (ac_finite(m0) & ac_finite(m1))) &
-                  ((sloped == 0) | ac_finite(segment_slope(cv, j, ch)));
-            s0 &= (bound[0] <= DBL_MAX / 4.0) & finite_iT;
-            s1 &= (bound[1] <= DBL_MAX / 4.0) & finite_iT;
-            s2 &= (bound[2] <= DBL_MAX / 4.0) & finite_iT;
-        }
-    }
-    safe[0] &= (int)s0, safe[1] &= (int)s1, safe[2] &= (int)s2;
-    return (int)ok;
+    const double *times = cv->times, *values = cv->values, *vin = cv->in_velocity,
+                 *vout = cv->out_velocity;
+    const unsigned char *kinds = cv->kind;
+    const int64_t slopes = !vin && cv->interp == AC_CURVE_LINEAR;
+    int64_t acc[4] = {1, 1, 1, 1};
+    if (C == 1 && vin)
+        for (size_t j = 0; j + 1 < k; j++)
+            plain_segment(times, values, vin, vout, kinds, j, 0, 1, 1, slopes, acc);
+    else if (C == 1)
+        for (size_t j = 0; j + 1 < k; j++)
+            plain_segment(times, values, NULL, NULL, kinds, j, 0, 1, 0, slopes, acc);
+    else
+        for (size_t j = 0; j + 1 < k; j++)
+            for (size_t ch = 0; ch < C; ch++)
+                plain_segment(times, values, vin, vout, kinds, j, ch, C, vin != NULL, slopes,
+                              acc);
+    safe[0] &= (int)acc[1], safe[1] &= (int)acc[2], safe[2] &= (int)acc[3];
+    return (int)acc[0];
 }
 
 ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error *err)
@@ -599,10 +630,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         (st = check_all_finite(AC_ARG_VALUES, spec->values, kc, err)) ||
         (st = check_keyed(spec, err)))
         return st;
-    for (size_t j = 0; j + 1 < k; j++) {
-        int kind = mixed ? spec->segment_interpolation[j] : (int)spec->interpolation;
-        any_cubic |= is_cubic_kind(kind);
-        any_ease |= kind == AC_CURVE_EASE;
+    if (!mixed) {
+        any_cubic = k > 1 && is_cubic_kind((int)spec->interpolation);
+        any_ease = k > 1 && spec->interpolation == AC_CURVE_EASE;
+    }
+    for (size_t j = 0; mixed && j + 1 < k; j++) {
+        any_cubic |= is_cubic_kind(spec->segment_interpolation[j]);
+        any_ease |= spec->segment_interpolation[j] == AC_CURVE_EASE;
     }
     if (explicit_v && any_cubic) {
         if (!spec->in_velocities || !spec->out_velocities)
@@ -735,7 +769,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     }
-    for (size_t j = 0; j + 1 < k; j++) {
+    for (size_t j = 0; any_bez && j + 1 < k; j++) {
         const ac_curve_ease *e;
         if (cv->kind[j] != KIND_CSS)
             continue;
