@@ -294,13 +294,31 @@ def _first_overflow(func: str, name: str, array: np.ndarray):
                             f"representable although the keys are finite")
 
 
-def _key_array(func: str, name: str, value, shape) -> np.ndarray:
+def _key_array(func: str, name: str, value, shape, pending=None) -> np.ndarray:
+    """A per-key array of the shape of values; its finiteness checked now, or
+    deferred into ``pending`` when the C constructor checks it too."""
     array = as_float64(func, name, value)
     if array.shape != shape:
         raise ValueError(f"{func}: {name} has shape {array.shape}, expected {shape} "
                          f"(the shape of values)")
-    _first_bad(func, name, array)
+    if pending is None:
+        _first_bad(func, name, array)
+    else:
+        pending.append(lambda: _first_bad(func, name, array))
     return contiguous(array)
+
+
+def _scan(pending: list) -> None:
+    """Runs the deferred scans of whole arrays in the order they were
+    deferred, so that the first that fails raises its error.
+
+    A constructor defers the scans (finite values, sorted times) that the C
+    constructor repeats: they run only after something failed, before the
+    failure is raised, so an input is still reported as it always was (the
+    first check in the order of the code names it) and a valid one is read
+    once, by the C constructor."""
+    for check in pending:
+        check()
 
 
 def _edited_keys(array: np.ndarray, edit, fill: float) -> np.ndarray:
@@ -745,7 +763,24 @@ class Curve(ByValue):
 
     def _build(self, func, times, values, interpolation, tangents, velocities,
                in_velocities, out_velocities, before, after, jumps, *, in_weights=None,
-               out_weights=None, before_slope=None, after_slope=None, long_handles=False):
+               out_weights=None, before_slope=None, after_slope=None, long_handles=False,
+               pending=None):
+        """Validates and builds the C curve. ``pending``: scans the caller
+        deferred (see _scan), run before those of this method on failure."""
+        pending = [] if pending is None else pending
+        try:
+            self._make(func, pending, times, values, interpolation, tangents, velocities,
+                       in_velocities, out_velocities, before, after, jumps,
+                       in_weights=in_weights, out_weights=out_weights,
+                       before_slope=before_slope, after_slope=after_slope,
+                       long_handles=long_handles)
+        except Exception:
+            _scan(pending)
+            raise
+
+    def _make(self, func, pending, times, values, interpolation, tangents, velocities,
+              in_velocities, out_velocities, before, after, jumps, *, in_weights,
+              out_weights, before_slope, after_slope, long_handles):
         times = as_float64(func, "times", times)
         if times.ndim != 1:
             raise ValueError(f"{func}: times must be a 1-D array of key times, got shape "
@@ -783,7 +818,7 @@ class Curve(ByValue):
         modes = [_EXTRAPOLATION[before], _EXTRAPOLATION[after]]
         if not isinstance(jumps, (bool, np.bool_)):
             raise ValueError(f"{func}: jumps is {jumps!r} (must be True or False)")
-        check_sorted(func, "times", times, equal="allowed")
+        pending.append(lambda: check_sorted(func, "times", times, equal="allowed"))
         vin = vout = None
         if velocities is not None and (in_velocities is not None
                                        or out_velocities is not None):
@@ -797,11 +832,13 @@ class Curve(ByValue):
             if not cubic_like:
                 raise ValueError(f"{func}: velocities apply only to cubic and bezier "
                                  f"segments, and interpolation={_interpolation_text(interpolation)} has none")
+            # with cubic segments (two keys or more) the C constructor checks them
+            later = pending if times.size > 1 else None
             if velocities is not None:
-                vin = vout = _key_array(func, "velocities", velocities, values.shape)
+                vin = vout = _key_array(func, "velocities", velocities, values.shape, later)
             else:
-                vin = _key_array(func, "in_velocities", in_velocities, values.shape)
-                vout = _key_array(func, "out_velocities", out_velocities, values.shape)
+                vin = _key_array(func, "in_velocities", in_velocities, values.shape, later)
+                vout = _key_array(func, "out_velocities", out_velocities, values.shape, later)
             policy_code = _EXPLICIT
         else:
             policy_code = _TANGENTS[tangents]
@@ -983,8 +1020,17 @@ class Curve(ByValue):
         if times.ndim != 1 or times.size < 1:
             raise ValueError(f"{func}: input must be a 1-D array of at least one key time, "
                              f"got shape {times.shape}")
-        _first_bad(func, "input", times)
-        check_sorted(func, "input", times, values="output")
+        pending = [lambda: _first_bad(func, "input", times),
+                   lambda: check_sorted(func, "input", times, values="output")]
+        try:
+            return cls._from_gltf(func, mode, times, output, pending)
+        except Exception:
+            _scan(pending)
+            raise
+
+    @classmethod
+    def _from_gltf(cls, func, mode, times, output, pending):
+        """from_gltf after its first checks; the scans it deferred in ``pending``."""
         out = as_float64(func, "output", output)
         k = times.size
         rows = 3 * k if mode == "CUBICSPLINE" else k
@@ -994,15 +1040,19 @@ class Curve(ByValue):
                     if mode == "CUBICSPLINE" else f"{k} rows (one value per key)")
             raise ValueError(f"{func}: output has shape {out.shape}, expected {what} for "
                              f"{mode}, as (rows,) or (rows, components)")
-        _first_bad(func, "output", out)
+        if k == 1 and mode == "CUBICSPLINE":  # (the C curve checks no lone key's tangents)
+            _first_bad(func, "output", out)
+        else:
+            pending.append(lambda: _first_bad(func, "output", out))
         curve = cls.__new__(cls)
         if mode == "CUBICSPLINE":
             triplets = out.reshape((k, 3) + out.shape[1:])
             curve._build(func, times, triplets[:, 1], "cubic", "explicit", None,
-                         triplets[:, 0], triplets[:, 2], "clamp", "clamp", False)
+                         triplets[:, 0], triplets[:, 2], "clamp", "clamp", False,
+                         pending=pending)
         else:
             curve._build(func, times, out, _GLTF[mode], None, None, None, None,
-                         "clamp", "clamp", False)
+                         "clamp", "clamp", False, pending=pending)
         return curve
 
     # -- properties --------------------------------------------------------------

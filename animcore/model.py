@@ -411,11 +411,14 @@ class Clip(ByValue):
         return html_table(f"Clip {self.name!r}", rows)
 
 
-def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path: str):
+def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path: str,
+                copy: bool = True):
     """The evaluator of one sampler: ``output`` is (K, width), or (3K, width)
-    for CUBICSPLINE with in-tangent / value / out-tangent rows per key."""
+    for CUBICSPLINE with in-tangent / value / out-tangent rows per key.
+    ``copy`` False: the arrays are the caller's own (a reader's, read-only),
+    which a rotation curve then keeps instead of copies."""
     if path == "rotation":
-        return RotationCurve.from_gltf(times, output, interpolation)
+        return RotationCurve._gltf(times, output, interpolation, "clamp", "clamp", copy)
     return Curve.from_gltf(times, output, interpolation)
 
 

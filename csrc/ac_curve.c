@@ -586,12 +586,24 @@ static int plain_segments(const ac_curve *cv, int safe[3])
     const unsigned char *kinds = cv->kind;
     const int64_t slopes = !vin && cv->interp == AC_CURVE_LINEAR;
     int64_t acc[4] = {1, 1, 1, 1};
+    /* the common channel counts with the count known to the compiler */
+#define PLAIN_LOOP(C_, keyed_)                                                           \
+    for (size_t j = 0; j + 1 < k; j++)                                                    \
+        for (size_t ch = 0; ch < (C_); ch++)                                              \
+            plain_segment(times, values, vin, vout, kinds, j, ch, (C_), (keyed_), slopes, acc)
     if (C == 1 && vin)
-        for (size_t j = 0; j + 1 < k; j++)
-            plain_segment(times, values, vin, vout, kinds, j, 0, 1, 1, slopes, acc);
+        PLAIN_LOOP(1, 1);
     else if (C == 1)
-        for (size_t j = 0; j + 1 < k; j++)
-            plain_segment(times, values, NULL, NULL, kinds, j, 0, 1, 0, slopes, acc);
+        PLAIN_LOOP(1, 0);
+    else if (C == 3 && vin)
+        PLAIN_LOOP(3, 1);
+    else if (C == 3)
+        PLAIN_LOOP(3, 0);
+    else if (C == 4 && vin)
+        PLAIN_LOOP(4, 1);
+    else if (C == 4)
+        PLAIN_LOOP(4, 0);
+#undef PLAIN_LOOP
     else
         for (size_t j = 0; j + 1 < k; j++)
             for (size_t ch = 0; ch < C; ch++)
