@@ -764,23 +764,25 @@ class Curve(ByValue):
     def _build(self, func, times, values, interpolation, tangents, velocities,
                in_velocities, out_velocities, before, after, jumps, *, in_weights=None,
                out_weights=None, before_slope=None, after_slope=None, long_handles=False,
-               pending=None):
+               pending=None, borrow=False):
         """Validates and builds the C curve. ``pending``: scans the caller
-        deferred (see _scan), run before those of this method on failure."""
+        deferred (see _scan), run before those of this method on failure.
+        ``borrow``: times and values are the caller's own read-only arrays
+        (a reader's), which the C curve may read in place instead of copying."""
         pending = [] if pending is None else pending
         try:
             self._make(func, pending, times, values, interpolation, tangents, velocities,
                        in_velocities, out_velocities, before, after, jumps,
                        in_weights=in_weights, out_weights=out_weights,
                        before_slope=before_slope, after_slope=after_slope,
-                       long_handles=long_handles)
+                       long_handles=long_handles, borrow=borrow)
         except Exception:
             _scan(pending)
             raise
 
     def _make(self, func, pending, times, values, interpolation, tangents, velocities,
               in_velocities, out_velocities, before, after, jumps, *, in_weights,
-              out_weights, before_slope, after_slope, long_handles):
+              out_weights, before_slope, after_slope, long_handles, borrow):
         times = as_float64(func, "times", times)
         if times.ndim != 1:
             raise ValueError(f"{func}: times must be a 1-D array of key times, got shape "
@@ -864,8 +866,10 @@ class Curve(ByValue):
                   _slope(func, "after_slope", after_slope, after, "after", channels)]
         times, values = contiguous(times), contiguous(values)  # (copied only if strided)
         if codes is None and all(x is None for x in weights + slopes) and not long_handles:
+            # borrowed keys: read in place by the C curve, which the capsule keeps
+            borrow = borrow and not (times.flags.writeable or values.flags.writeable)
             capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
-                                          modes[0], modes[1], bool(jumps))
+                                          modes[0], modes[1], bool(jumps), borrow)
         else:
             capsule = _core._curve_create_keyed(
                 func, times, values, interp, policy_code, vin, vout, modes[0], modes[1],
@@ -1014,6 +1018,12 @@ class Curve(ByValue):
             row count, non-finite numbers, times not strictly increasing,
             unknown interpolation.
         """
+        return cls._gltf(input, output, interpolation, copy=True)
+
+    @classmethod
+    def _gltf(cls, input, output, interpolation: str, copy: bool) -> "Curve":
+        """from_gltf; ``copy`` False for a reader's own read-only arrays, which
+        the curve then reads in place (borrowed keys) where it can."""
         func = "Curve.from_gltf"
         mode = option(func, "interpolation", interpolation, _GLTF, _GLTF_ALIASES)
         times = as_float64(func, "input", input)
@@ -1023,13 +1033,13 @@ class Curve(ByValue):
         pending = [lambda: _first_bad(func, "input", times),
                    lambda: check_sorted(func, "input", times, values="output")]
         try:
-            return cls._from_gltf(func, mode, times, output, pending)
+            return cls._from_gltf(func, mode, times, output, pending, not copy)
         except Exception:
             _scan(pending)
             raise
 
     @classmethod
-    def _from_gltf(cls, func, mode, times, output, pending):
+    def _from_gltf(cls, func, mode, times, output, pending, borrow):
         """from_gltf after its first checks; the scans it deferred in ``pending``."""
         out = as_float64(func, "output", output)
         k = times.size
@@ -1047,12 +1057,16 @@ class Curve(ByValue):
         curve = cls.__new__(cls)
         if mode == "CUBICSPLINE":
             triplets = out.reshape((k, 3) + out.shape[1:])
-            curve._build(func, times, triplets[:, 1], "cubic", "explicit", None,
+            keys = triplets[:, 1]
+            if borrow and not keys.flags.c_contiguous:  # a private copy, read in place
+                keys = np.ascontiguousarray(keys)
+                keys.flags.writeable = False
+            curve._build(func, times, keys, "cubic", "explicit", None,
                          triplets[:, 0], triplets[:, 2], "clamp", "clamp", False,
-                         pending=pending)
+                         pending=pending, borrow=borrow)
         else:
             curve._build(func, times, out, _GLTF[mode], None, None, None, None,
-                         "clamp", "clamp", False, pending=pending)
+                         "clamp", "clamp", False, pending=pending, borrow=borrow)
         return curve
 
     # -- properties --------------------------------------------------------------

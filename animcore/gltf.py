@@ -578,6 +578,11 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
             raise _Fault(location, str(error)) from None
         raise
     reader.checked_times.add(input_index)
+    if path != "rotation" and interpolation != "CUBICSPLINE":
+        # the keys the curve reads in place, as read-only views that keep it alive
+        times, values = curve.times, curve.values
+    else:
+        times = curve.times  # a rotation curve's (or a cubic curve's) own times
     return Channel(node_index, node_name, path, interpolation, width, times, values, curve)
 
 

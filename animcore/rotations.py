@@ -473,11 +473,10 @@ class RotationCurve(ByValue):
                                  f"not {interpolation!r}")
             else:
                 tangents.append(_keys(func, name, value, k, copy))
-        t = np.array(t, order="C") if copy else contiguous(t)
-        self._times = t
-        self._curve = _core._quat_curve_create(func, t, q, tangents[0], tangents[1],
-                                               _INTERP[interpolation], _EXTRAP[before],
-                                               _EXTRAP[after])
+        self._curve = _core._quat_curve_create(func, contiguous(t), q, tangents[0],
+                                               tangents[1], _INTERP[interpolation],
+                                               _EXTRAP[before], _EXTRAP[after])
+        self._times = _core._quat_curve_times(self._curve)  # the C curve's, a read-only view
         self._quats = None  # the stored keys, read when first asked for (_stored_keys)
         self._in, self._out = tangents
         self._given = q

@@ -30,8 +30,8 @@ struct ac_curve {
     size_t k, c;
     ac_curve_interpolation interp; /* the interpolation used for key velocities */
     ac_curve_extrapolation before, after;
-    double *times;        /* k */
-    double *values;       /* k x c */
+    const double *times;  /* k */
+    const double *values; /* k x c (both the spec's own with borrow_keys) */
     /* k x c, per second, arriving at and leaving each key; NULL for a curve
        of step or linear segments alone, whose key velocities follow from the
        values (piece_velocities). out_velocity is in_velocity where the two
@@ -675,15 +675,22 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
        have blocks of their own.) */
     {
         size_t velocities = keyed_v ? (shared_v ? kc : 2 * kc) : 0;
-        size_t doubles = k + kc + velocities + 5 * C;
+        size_t doubles = (spec->borrow_keys ? 0 : k + kc) + velocities + 5 * C;
         double *d;
         cv = ac_mem_alloc(spec->allocator, sizeof *cv + doubles * sizeof(double) + k);
         if (!cv)
             return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
         memset(cv, 0, sizeof *cv);
         d = (double *)(cv + 1);
-        cv->times = d, d += k;
-        cv->values = d, d += kc;
+        if (spec->borrow_keys) {
+            cv->times = spec->times, cv->values = spec->values;
+        } else {
+            memcpy(d, spec->times, k * sizeof(double));
+            cv->times = d, d += k;
+            if (kc)
+                memcpy(d, spec->values, kc * sizeof(double));
+            cv->values = d, d += kc;
+        }
         if (keyed_v) {
             cv->in_velocity = d, d += kc;
             cv->out_velocity = shared_v ? cv->in_velocity : d;
@@ -723,9 +730,6 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     }
-    memcpy(cv->times, spec->times, k * sizeof(double));
-    if (kc)
-        memcpy(cv->values, spec->values, kc * sizeof(double));
     /* the cycle_offset shift: from the right side of the first key time to
        the left side of the last (jumps at the end keys excluded) */
     size_t first_right = (k > 1 && cv->times[1] == cv->times[0]) ? 1 : 0;

@@ -561,6 +561,9 @@ struct ac_quat_curve {
     ac_allocator mem; /* where the block came from */
 };
 
+size_t ac_quat_curve_keys(const ac_quat_curve *curve) { return curve->k; }
+const double *ac_quat_curve_times(const ac_quat_curve *curve) { return curve->times; }
+
 void ac_quat_curve_destroy(ac_quat_curve *curve)
 {
     ac_allocator mem;
