@@ -587,28 +587,21 @@ static int plain_segments(const ac_curve *cv, int safe[3])
     const int64_t slopes = !vin && cv->interp == AC_CURVE_LINEAR;
     int64_t acc[4] = {1, 1, 1, 1};
     /* the common channel counts with the count known to the compiler */
+    /* channel by channel: a loop over segments that vectorizes (reading
+       every C-th value), with its loop-invariant flags known to the compiler */
 #define PLAIN_LOOP(C_, keyed_)                                                           \
-    for (size_t j = 0; j + 1 < k; j++)                                                    \
-        for (size_t ch = 0; ch < (C_); ch++)                                              \
+    for (size_t ch = 0; ch < (C_); ch++)                                                  \
+        for (size_t j = 0; j + 1 < k; j++)                                                \
             plain_segment(times, values, vin, vout, kinds, j, ch, (C_), (keyed_), slopes, acc)
     if (C == 1 && vin)
         PLAIN_LOOP(1, 1);
     else if (C == 1)
         PLAIN_LOOP(1, 0);
-    else if (C == 3 && vin)
-        PLAIN_LOOP(3, 1);
-    else if (C == 3)
-        PLAIN_LOOP(3, 0);
-    else if (C == 4 && vin)
-        PLAIN_LOOP(4, 1);
-    else if (C == 4)
-        PLAIN_LOOP(4, 0);
-#undef PLAIN_LOOP
+    else if (vin)
+        PLAIN_LOOP(C, 1);
     else
-        for (size_t j = 0; j + 1 < k; j++)
-            for (size_t ch = 0; ch < C; ch++)
-                plain_segment(times, values, vin, vout, kinds, j, ch, C, vin != NULL, slopes,
-                              acc);
+        PLAIN_LOOP(C, 0);
+#undef PLAIN_LOOP
     safe[0] &= (int)acc[1], safe[1] &= (int)acc[2], safe[2] &= (int)acc[3];
     return (int)acc[0];
 }

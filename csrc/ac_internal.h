@@ -315,20 +315,19 @@ static inline void ac_quat_conj(const double q[4], double out[4])
    the core: every domain normalizes with it. */
 static inline int ac_normalize(const double *x, size_t n, double *out)
 {
-    double m = 0.0, sum = 0.0, len;
+    double m = 0.0, sum = 0.0, len, s;
+    int64_t ok;
     for (size_t k = 0; k < n; k++)
-        m = fabs(x[k]) > m ? fabs(x[k]) : m;
-    if (!(m > 0.0)) {
-        for (size_t k = 0; k < n; k++)
-            out[k] = 0.0;
-        return 0;
-    }
+        m = ac_pick(fabs(x[k]) > m, fabs(x[k]), m);
+    /* selects rather than an early return for 0, so that loops of it vectorize */
+    ok = m > 0.0;
+    s = ac_pick(ok, m, 1.0);
     for (size_t k = 0; k < n; k++)
-        sum += (x[k] / m) * (x[k] / m);
+        sum += (x[k] / s) * (x[k] / s);
     len = sqrt(sum); /* in [1, sqrt(n)] */
     for (size_t k = 0; k < n; k++)
-        out[k] = (x[k] / m) / len;
-    return 1;
+        out[k] = ac_pick(ok, (x[k] / s) / len, 0.0);
+    return (int)ok;
 }
 
 /* |x| for n components, scaled first by the largest component (as

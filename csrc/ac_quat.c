@@ -622,9 +622,25 @@ static int linear_segments(const double *restrict times, size_t k,
     return (int)finite;
 }
 
+/* Each key made unit (ac_quat_normalize), as unit_arg makes it: 1 when
+   every key is finite and non-zero (else unit_arg names the first that is
+   not). Branch-free, so that it vectorizes. */
+AC_VECTORIZED
+static int unit_keys(const double *restrict quats, size_t k, double *restrict out)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < k; i++) {
+        const double *q = quats + 4 * i;
+        ok &= ac_finite(q[0]) & ac_finite(q[1]) & ac_finite(q[2]) & ac_finite(q[3]);
+        ok &= unit4(q, out + 4 * i);
+    }
+    return (int)ok;
+}
+
 /* Each unit key as the slerp takes it (ac_slerp_arc_of's scaling of the
    key normalized as quat_slerp normalizes it; in range: a unit key's
    |x|^2 is about 1). */
+AC_VECTORIZED
 static void slerp_keys(const double *restrict quats, size_t k, double *restrict keys)
 {
     for (size_t i = 0; i < k; i++) {
@@ -704,7 +720,7 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
         c->angles = d;
     }
     memcpy(c->times, times, k * sizeof(double));
-    for (size_t i = 0; i < k && !st; i++)
+    for (size_t i = 0, ok = unit_keys(quats, k, c->quats); i < k && !st && !ok; i++)
         st = unit_arg(AC_ARG_QUATERNIONS, AC_ARG_QUATERNIONS_NORM, quats + 4 * i, c->quats + 4 * i, i, err);
     if (interp == AC_CURVE_CUBIC) {
         /* glTF Appendix C splines the stored values and normalizes only the
