@@ -332,13 +332,31 @@ def _first_overflow(func: str, name: str, array: np.ndarray):
                             f"representable although the keys are finite")
 
 
-def _key_array(func: str, name: str, value, shape) -> np.ndarray:
+def _key_array(func: str, name: str, value, shape, pending=None) -> np.ndarray:
+    """A per-key array of the shape of values; its finiteness checked now, or
+    deferred into ``pending`` when the C constructor checks it too."""
     array = as_float64(func, name, value)
     if array.shape != shape:
         raise ValueError(f"{func}: {name} has shape {array.shape}, expected {shape} "
                          f"(the shape of values)")
-    _first_bad(func, name, array)
+    if pending is None:
+        _first_bad(func, name, array)
+    else:
+        pending.append(lambda: _first_bad(func, name, array))
     return contiguous(array)
+
+
+def _scan(pending: list) -> None:
+    """Runs the deferred scans of whole arrays in the order they were
+    deferred, so that the first that fails raises its error.
+
+    A constructor defers the scans (finite values, sorted times) that the C
+    constructor repeats: they run only after something failed, before the
+    failure is raised, so an input is still reported as it always was (the
+    first check in the order of the code names it) and a valid one is read
+    once, by the C constructor."""
+    for check in pending:
+        check()
 
 
 def _edited_keys(array: np.ndarray, edit, fill: float) -> np.ndarray:
@@ -881,7 +899,26 @@ class Curve(ByValue):
 
     def _build(self, func, times, values, interpolation, tangents, velocities,
                in_velocities, out_velocities, before, after, jumps, *, in_weights=None,
-               out_weights=None, before_slope=None, after_slope=None, long_handles=False):
+               out_weights=None, before_slope=None, after_slope=None, long_handles=False,
+               pending=None, borrow=False):
+        """Validates and builds the C curve. ``pending``: scans the caller
+        deferred (see _scan), run before those of this method on failure.
+        ``borrow``: times and values are the caller's own read-only arrays
+        (a reader's), which the C curve may read in place instead of copying."""
+        pending = [] if pending is None else pending
+        try:
+            self._make(func, pending, times, values, interpolation, tangents, velocities,
+                       in_velocities, out_velocities, before, after, jumps,
+                       in_weights=in_weights, out_weights=out_weights,
+                       before_slope=before_slope, after_slope=after_slope,
+                       long_handles=long_handles, borrow=borrow)
+        except Exception:
+            _scan(pending)
+            raise
+
+    def _make(self, func, pending, times, values, interpolation, tangents, velocities,
+              in_velocities, out_velocities, before, after, jumps, *, in_weights,
+              out_weights, before_slope, after_slope, long_handles, borrow):
         times, values = _key_arrays(func, times, values)
         codes, eases, interpolation = _segments(func, interpolation, times.size - 1)
         if codes is None:
@@ -908,7 +945,7 @@ class Curve(ByValue):
         modes = [_EXTRAPOLATION[before], _EXTRAPOLATION[after]]
         if not isinstance(jumps, (bool, np.bool_)):
             raise ValueError(f"{func}: jumps is {jumps!r} (must be True or False)")
-        check_sorted(func, "times", times, equal="allowed")
+        pending.append(lambda: check_sorted(func, "times", times, equal="allowed"))
         vin = vout = None
         if velocities is not None and (in_velocities is not None
                                        or out_velocities is not None):
@@ -922,11 +959,13 @@ class Curve(ByValue):
             if not cubic_like:
                 raise ValueError(f"{func}: velocities apply only to cubic and bezier "
                                  f"segments, and interpolation={_interpolation_text(interpolation)} has none")
+            # with cubic segments (two keys or more) the C constructor checks them
+            later = pending if times.size > 1 else None
             if velocities is not None:
-                vin = vout = _key_array(func, "velocities", velocities, values.shape)
+                vin = vout = _key_array(func, "velocities", velocities, values.shape, later)
             else:
-                vin = _key_array(func, "in_velocities", in_velocities, values.shape)
-                vout = _key_array(func, "out_velocities", out_velocities, values.shape)
+                vin = _key_array(func, "in_velocities", in_velocities, values.shape, later)
+                vout = _key_array(func, "out_velocities", out_velocities, values.shape, later)
             policy_code = _EXPLICIT
         else:
             policy_code = _TANGENTS[tangents]
@@ -952,8 +991,10 @@ class Curve(ByValue):
                   _slope(func, "after_slope", after_slope, after, "after", channels)]
         times, values = contiguous(times), contiguous(values)  # (copied only if strided)
         if codes is None and all(x is None for x in weights + slopes) and not long_handles:
+            # borrowed keys: read in place by the C curve, which the capsule keeps
+            borrow = borrow and not (times.flags.writeable or values.flags.writeable)
             capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
-                                          modes[0], modes[1], bool(jumps))
+                                          modes[0], modes[1], bool(jumps), borrow)
         else:
             capsule = _core._curve_create_keyed(
                 func, times, values, interp, policy_code, vin, vout, modes[0], modes[1],
@@ -973,6 +1014,10 @@ class Curve(ByValue):
         self._long_handles = bool(long_handles)
         if vin is None:
             self._given = None
+        elif codes is None and interp == 2 and times.size > 1:
+            # every segment cubic: the C curve stores the velocities as given
+            # (velocities= once for both sides), read-only views, not a copy
+            self._given = _core._curve_velocities(capsule)
         else:  # velocities= gives one array for both sides: one copy
             given_in = _frozen(vin)
             self._given = (given_in, given_in if vout is vin else _frozen(vout))
@@ -1098,14 +1143,29 @@ class Curve(ByValue):
             row count, non-finite numbers, times not strictly increasing,
             unknown interpolation.
         """
+        return cls._gltf(input, output, interpolation, copy=True)
+
+    @classmethod
+    def _gltf(cls, input, output, interpolation: str, copy: bool) -> "Curve":
+        """from_gltf; ``copy`` False for a reader's own read-only arrays, which
+        the curve then reads in place (borrowed keys) where it can."""
         func = "Curve.from_gltf"
         mode = option(func, "interpolation", interpolation, _GLTF, _GLTF_ALIASES)
         times = as_float64(func, "input", input)
         if times.ndim != 1 or times.size < 1:
             raise ValueError(f"{func}: input must be a 1-D array of at least one key time, "
                              f"got shape {times.shape}")
-        _first_bad(func, "input", times)
-        check_sorted(func, "input", times, values="output")
+        pending = [lambda: _first_bad(func, "input", times),
+                   lambda: check_sorted(func, "input", times, values="output")]
+        try:
+            return cls._from_gltf(func, mode, times, output, pending, not copy)
+        except Exception:
+            _scan(pending)
+            raise
+
+    @classmethod
+    def _from_gltf(cls, func, mode, times, output, pending, borrow):
+        """from_gltf after its first checks; the scans it deferred in ``pending``."""
         out = as_float64(func, "output", output)
         k = times.size
         rows = 3 * k if mode == "CUBICSPLINE" else k
@@ -1115,15 +1175,23 @@ class Curve(ByValue):
                     if mode == "CUBICSPLINE" else f"{k} rows (one value per key)")
             raise ValueError(f"{func}: output has shape {out.shape}, expected {what} for "
                              f"{mode}, as (rows,) or (rows, components)")
-        _first_bad(func, "output", out)
+        if k == 1 and mode == "CUBICSPLINE":  # (the C curve checks no lone key's tangents)
+            _first_bad(func, "output", out)
+        else:
+            pending.append(lambda: _first_bad(func, "output", out))
         curve = cls.__new__(cls)
         if mode == "CUBICSPLINE":
             triplets = out.reshape((k, 3) + out.shape[1:])
-            curve._build(func, times, triplets[:, 1], "cubic", "explicit", None,
-                         triplets[:, 0], triplets[:, 2], "clamp", "clamp", False)
+            keys = triplets[:, 1]
+            if borrow and not keys.flags.c_contiguous:  # a private copy, read in place
+                keys = np.ascontiguousarray(keys)
+                keys.flags.writeable = False
+            curve._build(func, times, keys, "cubic", "explicit", None,
+                         triplets[:, 0], triplets[:, 2], "clamp", "clamp", False,
+                         pending=pending, borrow=borrow)
         else:
             curve._build(func, times, out, _GLTF[mode], None, None, None, None,
-                         "clamp", "clamp", False)
+                         "clamp", "clamp", False, pending=pending, borrow=borrow)
         return curve
 
     # -- properties --------------------------------------------------------------
@@ -1143,11 +1211,16 @@ class Curve(ByValue):
     after = property(lambda self: self._after, doc="Extrapolation after the last key.")
     jumps = property(lambda self: self._jumps, doc="Whether equal-time key pairs are jumps.")
     def _key_velocities(self):
-        """The C curve's key velocities (in, out), read once, read-only."""
+        """The C curve's key velocities (in, out), read once, read-only: views
+        of those it stores, else (step and linear curves) computed."""
         if self._key_in is None:
-            key_in, key_out = np.empty(self._values.shape), np.empty(self._values.shape)
-            _core._curve_key_velocities(self._capsule, key_in, key_out)
-            key_in.flags.writeable = key_out.flags.writeable = False
+            stored = _core._curve_velocities(self._capsule)
+            if stored is None:
+                key_in, key_out = np.empty(self._values.shape), np.empty(self._values.shape)
+                _core._curve_key_velocities(self._capsule, key_in, key_out)
+                key_in.flags.writeable = key_out.flags.writeable = False
+            else:
+                key_in, key_out = stored
             self._key_in, self._key_out = key_in, key_out
         return self._key_in, self._key_out
 

@@ -551,14 +551,46 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
     input_index = _field(sampler, "input", location, "index")
     output_index = _field(sampler, "output", location, "index")
     times = reader.accessor(input_index, input_location, "SCALAR")[:, 0]
-    if input_index not in reader.checked_times:  # samplers often share their key times
-        _check_times(times, input_location, input_index)
-        reader.checked_times.add(input_index)
-
-    # The element count of the output follows from the keys and the width the
-    # node allows; it is checked before the output is decoded (allocated).
-    keys = len(times)
     per_key = 3 if interpolation == "CUBICSPLINE" else 1
+    # Samplers often share their key times. The curve checks what _check_times
+    # checks but the sign of the first time; the file's own messages are found
+    # only when the curve fails (see _explain below).
+    check_times = input_index not in reader.checked_times
+    if check_times and len(times) and times[0] < 0:
+        _check_times(times, input_location, input_index)
+
+    try:
+        width, output = _output(doc, reader, node, node_index, node_location, target_location,
+                                path, output_index, output_location, len(times), per_key)
+    except Exception:  # a fault in the key times is named first, as it always was
+        if check_times:
+            _check_times(times, input_location, input_index)
+        raise
+    values = output.reshape(len(times) * per_key, width) if path == "weights" else output
+    try:  # the reader's own arrays: a rotation curve keeps them without copies
+        curve = _make_curve(times, values, interpolation, path, copy=False)
+    except Exception as error:
+        # the file's own checks name the fault as they always did; the curve's
+        # (which check all they check: finite, increasing, non-zero keys) follow
+        _explain(times if check_times else None, input_location, input_index, output,
+                 output_location, output_index, path, per_key)
+        if isinstance(error, ValueError):
+            raise _Fault(location, str(error)) from None
+        raise
+    reader.checked_times.add(input_index)
+    if path != "rotation" and interpolation != "CUBICSPLINE":
+        # the keys the curve reads in place, as read-only views that keep it alive
+        times, values = curve.times, curve.values
+    else:
+        times = curve.times  # a rotation curve's (or a cubic curve's) own times
+    return Channel(node_index, node_name, path, interpolation, width, times, values, curve)
+
+
+def _output(doc, reader, node, node_index: int, node_location: str, target_location: str,
+            path: str, output_index: int, output_location: str, keys: int, per_key: int):
+    """(width, output accessor) of a sampler of ``keys`` key times. The
+    element count of the output follows from the keys and the width the node
+    allows; it is checked before the output is decoded (allocated)."""
     width = PATHS[path]
     expected = f"{keys} keys" + (" x 3" if per_key == 3 else "")
     if path == "weights":
@@ -577,9 +609,18 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
         what = f"{expected} x {width} morph weights" if path == "weights" else expected
         output = reader.accessor(output_index, output_location, _OUTPUT_TYPES[path],
                                  keys * per_key * (width if path == "weights" else 1), what)
+    return width, output
+
+
+def _explain(times, input_location: str, input_index: int, output: np.ndarray,
+             output_location: str, output_index: int, path: str, per_key: int) -> None:
+    """The checks of a sampler's arrays, in the order that names the first
+    fault: key times (unless already found valid: None), finite output,
+    non-zero rotation keys. Run when its curve could not be built: the curve
+    checks the same properties of a valid file once, in C."""
+    if times is not None:
+        _check_times(times, input_location, input_index)
     _check_finite(output, output_location, output_index)
-    if path == "weights":
-        output = output.reshape(keys * per_key, width)
     if path == "rotation":
         key_values = output[1::3] if per_key == 3 else output
         zero = np.einsum("ij,ij->i", key_values, key_values) == 0  # squares: 0 iff all 0
@@ -587,11 +628,6 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
             k = int(np.argmax(zero))
             raise _Fault(output_location, f"accessor {output_index} rotation key {k} is a "
                          "zero quaternion")
-    try:
-        curve = _make_curve(times, output, interpolation, path)
-    except ValueError as error:
-        raise _Fault(location, str(error)) from None
-    return Channel(node_index, node_name, path, interpolation, width, times, output, curve)
 
 
 def _clips(doc: dict, reader: _Reader, skipped: list | None = None) -> list[Clip]:

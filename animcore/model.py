@@ -420,12 +420,15 @@ class Clip(ByValue):
         return html_table(f"Clip {self.name!r}", rows)
 
 
-def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path: str):
+def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path: str,
+                copy: bool = True):
     """The evaluator of one sampler: ``output`` is (K, width), or (3K, width)
-    for CUBICSPLINE with in-tangent / value / out-tangent rows per key."""
+    for CUBICSPLINE with in-tangent / value / out-tangent rows per key.
+    ``copy`` False: the arrays are the caller's own (a reader's, read-only),
+    which the curve then keeps or reads in place instead of copying them."""
     if path == "rotation":
-        return RotationCurve.from_gltf(times, output, interpolation)
-    return Curve.from_gltf(times, output, interpolation)
+        return RotationCurve._gltf(times, output, interpolation, "clamp", "clamp", copy)
+    return Curve._gltf(times, output, interpolation, copy)
 
 
 def _keyed_channel(node: int, name, path: str, times, values, interpolation: str = "LINEAR",

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, check_out, results
+from ._arrays import as_float64, check_out, contiguous, results
 from ._objects import ByValue
 from ._options import (EXTRAPOLATIONS, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
                        INTERPOLATIONS, check_fields, check_sorted, derivative_order,
@@ -429,6 +429,13 @@ class RotationCurve(ByValue):
     def __init__(self, times, quaternions, *, interpolation: str = "linear",
                  in_tangents=None, out_tangents=None, before: str = "clamp",
                  after: str = "clamp"):
+        self._build(times, quaternions, interpolation, in_tangents, out_tangents, before,
+                    after, copy=True)
+
+    def _build(self, times, quaternions, interpolation, in_tangents, out_tangents, before,
+               after, copy: bool) -> None:
+        """The constructor; ``copy`` False for arrays no one else holds (a
+        reader's), which the curve then keeps as they are."""
         func = "RotationCurve"
         interpolation = interpolation_option(
             func, interpolation, _INTERP, "a RotationCurve",
@@ -442,9 +449,19 @@ class RotationCurve(ByValue):
         if t.ndim != 1 or t.size < 1:
             raise ValueError(f"{func}: times must be a 1-D array of at least one key time, "
                              f"got shape {t.shape}")
-        check_sorted(func, "times", t, values="quaternions")
+        try:
+            self._make(func, t, quaternions, interpolation, in_tangents, out_tangents, before,
+                       after, copy)
+        except Exception:
+            # the C constructor checks the times too: the scan that names unsorted
+            # ones as before runs only when something failed (see curves._scan)
+            check_sorted(func, "times", t, values="quaternions")
+            raise
+
+    def _make(self, func, t, quaternions, interpolation, in_tangents, out_tangents, before,
+              after, copy):
         k = t.size
-        q = _keys(func, "quaternions", quaternion_input(quaternions), k)
+        q = _keys(func, "quaternions", quaternion_input(quaternions), k, copy)
         tangents = []
         for name, value in (("in_tangents", in_tangents), ("out_tangents", out_tangents)):
             if value is None:
@@ -455,12 +472,11 @@ class RotationCurve(ByValue):
                 raise ValueError(f"{func}: {name} are only used with interpolation='cubic', "
                                  f"not {interpolation!r}")
             else:
-                tangents.append(_keys(func, name, value, k))
-        t = np.array(t, order="C")
-        self._times = t
-        self._curve = _core._quat_curve_create(func, t, q, tangents[0], tangents[1],
-                                               _INTERP[interpolation], _EXTRAP[before],
-                                               _EXTRAP[after])
+                tangents.append(_keys(func, name, value, k, copy))
+        self._curve = _core._quat_curve_create(func, contiguous(t), q, tangents[0],
+                                               tangents[1], _INTERP[interpolation],
+                                               _EXTRAP[before], _EXTRAP[after])
+        self._times = _core._quat_curve_times(self._curve)  # the C curve's, a read-only view
         self._quats = None  # the stored keys, read when first asked for (_stored_keys)
         self._in, self._out = tangents
         self._given = q
@@ -508,6 +524,11 @@ class RotationCurve(ByValue):
         >>> RotationCurve.from_gltf([0.0, 1.0], [0, 0, 0, 1, 0, 0, 1, 0], "STEP")
         RotationCurve(2 keys in [0, 1] s, interpolation='step', before='clamp', after='clamp')
         """
+        return cls._gltf(input, output, interpolation, before, after, copy=True)
+
+    @classmethod
+    def _gltf(cls, input, output, interpolation, before, after, copy: bool):
+        """from_gltf; ``copy`` False for a reader's own arrays (kept as they are)."""
         func = "RotationCurve.from_gltf"
         interpolation = option(func, "interpolation", interpolation, _GLTF, _GLTF_ALIASES)
         kind = _GLTF[interpolation]
@@ -520,10 +541,13 @@ class RotationCurve(ByValue):
             raise ValueError(f"{func}: output has {values.size} values, expected {expected} "
                              f"= {per_key * 4 * k} for {interpolation}")
         values = values.reshape(k * per_key, 4)
+        curve = cls.__new__(cls)
         if kind != "cubic":
-            return cls(times, values, interpolation=kind, before=before, after=after)
-        return cls(times, values[1::3], interpolation="cubic", in_tangents=values[0::3],
-                   out_tangents=values[2::3], before=before, after=after)
+            curve._build(times, values, kind, None, None, before, after, copy)
+        else:
+            curve._build(times, values[1::3], "cubic", values[0::3], values[2::3], before,
+                         after, copy)
+        return curve
 
     times = property(lambda self: self._times, doc="Key times in seconds (read-only).")
     quaternions = property(lambda self: self._stored_keys(),
@@ -692,9 +716,10 @@ class RotationCurve(ByValue):
                 f"before={self._before!r}, after={self._after!r})")
 
 
-def _keys(func: str, name: str, value, k: int) -> np.ndarray:
+def _keys(func: str, name: str, value, k: int, copy: bool = True) -> np.ndarray:
     a = as_float64(func, name, value)
     if a.shape != (k, 4):
         raise ValueError(f"{func}: {name} must have shape ({k}, 4), one (x, y, z, w) per key "
                          f"time, got {a.shape}")
-    return np.array(a, order="C")  # a private, contiguous copy
+    # a private, contiguous copy; a reader's own array as it is (copied if strided)
+    return np.array(a, order="C") if copy else contiguous(a)

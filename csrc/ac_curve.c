@@ -24,21 +24,26 @@
 
 #define REMAP_BLOCK 512                       /* queries per block of a remapped evaluation */
 
+/* A curve is one block (ac_curve_create): this struct, then its key arrays
+   (times to slopes, then kind); bez, lands and the easings have their own. */
 struct ac_curve {
     size_t k, c;
     ac_curve_interpolation interp; /* the interpolation used for key velocities */
     ac_curve_extrapolation before, after;
-    double *times;        /* k */
-    double *values;       /* k x c */
-    double *in_velocity;  /* k x c, per second, arriving at each key */
-    double *out_velocity; /* k x c, per second, leaving each key */
-    double *inv_duration; /* k - 1: 1 / duration (0 for the zero-length segment of a jump) */
-    /* k - 1 blocks of 4c: the segment as a polynomial in u = (t - times[j]) /
-       duration, x(u) = ((a u + b) u + c) u + d, stored d, c, b, a. Cubic:
-       d = p0, c = m0, b = 3(p1 - p0) - 2 m0 - m1, a = 2(p0 - p1) + m0 + m1
-       (tangents m = duration * velocity); linear: c = p1 - p0; step: d.
-       Eased segments: d = p0, c = p1 - p0. */
-    double *coef;
+    const double *times;  /* k */
+    const double *values; /* k x c (both the spec's own with borrow_keys) */
+    /* k x c, per second, arriving at and leaving each key; NULL for a curve
+       of step or linear segments alone, whose key velocities follow from the
+       values (piece_velocities). out_velocity is in_velocity where the two
+       are equal by construction (one velocity per key given, or a tangent
+       policy with one velocity per key, on cubic or Bezier segments). */
+    double *in_velocity;
+    double *out_velocity;
+    /* Nothing per segment is stored but Bezier blocks: a segment's
+       polynomial in u = (t - times[j]) / duration is made from its keys
+       where it is evaluated (segment_poly), its duration's inverse too
+       (inv_duration). */
+    double *ends;         /* 2c: the velocity arriving at the first key, leaving the last */
     double *delta;        /* c: values[k-1] - values[0], the cycle_offset shift */
     unsigned char *kind;  /* k - 1 segment kinds (ac_curve_interpolation) */
     /* k - 1 flags, NULL unless a segment was given as AC_CURVE_EASE_HOLD: that
@@ -67,6 +72,8 @@ size_t ac_curve_keys(const ac_curve *curve) { return curve->k; }
 size_t ac_curve_channels(const ac_curve *curve) { return curve->c; }
 const double *ac_curve_times(const ac_curve *curve) { return curve->times; }
 const double *ac_curve_values(const ac_curve *curve) { return curve->values; }
+const double *ac_curve_in_velocities(const ac_curve *curve) { return curve->in_velocity; }
+const double *ac_curve_out_velocities(const ac_curve *curve) { return curve->out_velocity; }
 
 void ac_curve_destroy(ac_curve *curve)
 {
@@ -74,30 +81,11 @@ void ac_curve_destroy(ac_curve *curve)
     if (!curve)
         return;
     mem = curve->mem;
-    ac_mem_release(&mem, curve->times);
-    ac_mem_release(&mem, curve->values);
-    ac_mem_release(&mem, curve->in_velocity);
-    ac_mem_release(&mem, curve->out_velocity);
-    ac_mem_release(&mem, curve->inv_duration);
-    ac_mem_release(&mem, curve->coef);
-    ac_mem_release(&mem, curve->delta);
-    ac_mem_release(&mem, curve->kind);
-    ac_mem_release(&mem, curve->bez);
+    ac_mem_release(&mem, curve->bez); /* the key arrays share the curve's block */
     ac_mem_release(&mem, curve->ease);
     ac_mem_release(&mem, curve->lands);
     ac_mem_release(&mem, curve->ease_index);
-    ac_mem_release(&mem, curve->slopes);
     ac_mem_release(&mem, curve);
-}
-
-void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
-                             double *out_velocities)
-{
-    size_t bytes = curve->k * curve->c * sizeof(double);
-    if (in_velocities && bytes)
-        memcpy(in_velocities, curve->in_velocity, bytes);
-    if (out_velocities && bytes)
-        memcpy(out_velocities, curve->out_velocity, bytes);
 }
 
 /* ------------------------------------------------------------- building */
@@ -121,6 +109,18 @@ static double pchip_end(double h0, double h1, double m0, double m1)
     return d;
 }
 
+/* The slope dv / dt of segment j, channel ch: a linear segment's velocity. */
+static AC_FORCE_INLINE double slope_of(double t0, double t1, double p0, double p1)
+{
+    return (p1 - p0) / (t1 - t0);
+}
+static AC_FORCE_INLINE double segment_slope(const ac_curve *cv, size_t j, size_t ch)
+{
+    const size_t C = cv->c;
+    return slope_of(cv->times[j], cv->times[j + 1], cv->values[j * C + ch],
+                    cv->values[(j + 1) * C + ch]);
+}
+
 /* Velocities of keys a..b (a piece of strictly increasing times, b > a) of
    channel ch, following the policy. Segment slopes d[j] = dv / dt. */
 static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_t a,
@@ -129,7 +129,7 @@ static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_
     const double *t = cv->times;
     const size_t C = cv->c;
 #define V(i) (cv->values[(i) * C + ch])
-#define SLOPE(j) ((V((j) + 1) - V(j)) / (t[(j) + 1] - t[j]))
+#define SLOPE(j) segment_slope(cv, j, ch)
     if (a == b) { /* a lone key between jumps or at a jumping end */
         vin[a * C + ch] = vout[a * C + ch] = 0.0;
         return;
@@ -162,15 +162,17 @@ static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_
         }
         return;
     }
-    if (cv->interp != AC_CURVE_CUBIC) {
+    if (cv->interp != AC_CURVE_CUBIC) { /* the slopes of linear segments, 0 for steps */
         for (size_t i = a; i <= b; i++) {
             double left = 0.0, right = 0.0;
             if (cv->interp == AC_CURVE_LINEAR) {
                 left = SLOPE(i > a ? i - 1 : a);
                 right = SLOPE(i < b ? i : b - 1);
             }
-            vin[i * C + ch] = left;
-            vout[i * C + ch] = right;
+            if (vin)
+                vin[i * C + ch] = left;
+            if (vout)
+                vout[i * C + ch] = right;
         }
         return;
     }
@@ -234,8 +236,123 @@ static void piece_velocities(const ac_curve *cv, ac_curve_tangents policy, size_
 #undef V
 }
 
+/* Key velocities of every piece (jumps split the keys into pieces) by the
+   policy, into vin and vout (the same array where they are equal). */
+static void key_velocities(const ac_curve *cv, ac_curve_tangents policy, double *vin,
+                           double *vout, double *scratch)
+{
+    size_t a = 0;
+    for (size_t i = 1; i <= cv->k; i++) {
+        if (i < cv->k && cv->times[i] > cv->times[i - 1])
+            continue;
+        for (size_t ch = 0; ch < cv->c; ch++)
+            piece_velocities(cv, policy, a, i - 1, ch, vin, vout, scratch);
+        a = i;
+    }
+}
+
+void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
+                             double *out_velocities)
+{
+    size_t bytes = curve->k * curve->c * sizeof(double);
+    if (!curve->in_velocity) { /* step and linear segments alone: from the values */
+        key_velocities(curve, AC_TANGENTS_FLAT, in_velocities, out_velocities, NULL);
+        return;
+    }
+    if (in_velocities && bytes)
+        memcpy(in_velocities, curve->in_velocity, bytes);
+    if (out_velocities && bytes)
+        memcpy(out_velocities, curve->out_velocity, bytes);
+}
+
+/* 1 / duration of segment j (0 for the zero-length segment of a jump; for
+   keys more than DBL_MAX apart 1 / (duration / 2), see wide_run). */
+static AC_FORCE_INLINE double inv_duration(const double *times, size_t j)
+{
+    const double t0 = times[j], t1 = times[j + 1], T = t1 - t0;
+    const int64_t wide = !ac_finite(T), positive = T > 0.0;
+    const double r = 1.0 / ac_pick(wide, 0.5 * t1 - 0.5 * t0, ac_pick(positive, T, 1.0));
+    return ac_pick(wide | positive, r, 0.0); /* (selects, so that loops vectorize) */
+}
+
+/* Hermite tangents m = duration * velocity of a segment from t0 to t1 (for
+   keys more than DBL_MAX apart, on half the duration twice: finite
+   whenever the tangent is). */
+static AC_FORCE_INLINE void hermite_tangents(double t0, double t1, double v0, double v1,
+                                             double *m0, double *m1)
+{
+    const double T = t1 - t0, half = 0.5 * t1 - 0.5 * t0;
+    const int64_t wide = !ac_finite(T);
+    *m0 = ac_pick(wide, (v0 * half) * 2.0, T * v0);
+    *m1 = ac_pick(wide, (v1 * half) * 2.0, T * v1);
+}
+
+/* The polynomial of channel ch of segment j in u = (t - times[j]) /
+   duration, x(u) = ((a u + b) u + c) u + d, as p[0..3] = d, c, b, a, made
+   from the keys: a cubic segment's from its values and tangents (d = p0,
+   c = m0, b = 3(p1 - p0) - 2 m0 - m1, a = 2(p0 - p1) + m0 + m1); linear and
+   eased segments c = p1 - p0, d = p0; steps d = p0; Bezier segments (whose
+   values come from bez) d = p0. */
+static AC_FORCE_INLINE void poly_of(int kind, double t0, double t1, double p0, double p1,
+                                    double v0, double v1, double *p, double *m0, double *m1)
+{
+    const int64_t cubic = kind == AC_CURVE_CUBIC,
+                  line = kind == AC_CURVE_LINEAR || kind >= AC_CURVE_EASE;
+    hermite_tangents(t0, t1, v0, v1, m0, m1);
+    p[0] = p0; /* (selects, so that loops vectorize) */
+    p[1] = ac_pick(cubic, *m0, ac_pick(line, p1 - p0, 0.0));
+    p[2] = ac_pick(cubic, 3.0 * (p1 - p0) - 2.0 * *m0 - *m1, 0.0);
+    p[3] = ac_pick(cubic, 2.0 * (p0 - p1) + *m0 + *m1, 0.0);
+}
+
+/* poly_of for channel ch of segment j (a curve without key velocities has
+   no cubic segment). */
+static AC_FORCE_INLINE void segment_poly(const ac_curve *cv, size_t j, size_t ch, double *p)
+{
+    const size_t C = cv->c;
+    const int keyed = cv->in_velocity != NULL;
+    double m0, m1;
+    poly_of(cv->kind[j], cv->times[j], cv->times[j + 1], cv->values[j * C + ch],
+            cv->values[(j + 1) * C + ch], keyed ? cv->out_velocity[j * C + ch] : 0.0,
+            keyed ? cv->in_velocity[(j + 1) * C + ch] : 0.0, p, &m0, &m1);
+}
+
+/* Bounds on |x|, |x'| and |x''| for u in [0, 1] of a segment's polynomial
+   p (d, c, b, a) and 1 / duration iT, with a margin for rounding: within
+   them no result can overflow. */
+static AC_FORCE_INLINE void poly_bounds(const double *p, double iT, double bound[3])
+{
+    const double a = fabs(p[3]), b = fabs(p[2]), c = fabs(p[1]), d = fabs(p[0]);
+    bound[0] = a + b + c + d;
+    bound[1] = (3.0 * a + 2.0 * b + c) * iT;
+    bound[2] = (6.0 * a + 2.0 * b) * iT * iT;
+}
+
+/* 1 when every t[0..n) is finite. */
+AC_VECTORIZED
+static int all_finite(const double *t, size_t n)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= ac_finite(t[i]);
+    return (int)ok;
+}
+
+/* 1 when t[0..k) is finite and strictly increasing: the proof that the
+   common keys are valid, in one branch-free pass. */
+AC_VECTORIZED
+static int increasing(const double *t, size_t k)
+{
+    int64_t ok = ac_finite(t[0]);
+    for (size_t i = 1; i < k; i++)
+        ok &= (t[i] > t[i - 1]) & ac_finite(t[i]);
+    return (int)ok;
+}
+
 static ac_status check_times(const double *t, size_t k, int jumps, ac_error *err)
 {
+    if (increasing(t, k))
+        return AC_OK;
     for (size_t i = 0; i < k; i++) {
         if (!ac_finite(t[i]))
             return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_TIMES, t[i], "must be finite");
@@ -258,6 +375,8 @@ static ac_status check_times(const double *t, size_t k, int jumps, ac_error *err
 static ac_status check_all_finite(ac_arg arg, const double *x, size_t n,
                                   ac_error *err)
 {
+    if (all_finite(x, n))
+        return AC_OK;
     for (size_t i = 0; i < n; i++)
         if (!ac_finite(x[i]))
             return ac_fail(err, AC_ERR_VALUE, i, arg, x[i], "must be finite");
@@ -291,7 +410,8 @@ static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
                 return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_INTERPOLATION,
                                (double)spec->segment_interpolation[j],
                                "is not a known interpolation");
-    for (size_t j = 0; j + 1 < k; j++) {
+    int eased = spec->segment_interpolation || spec->interpolation == AC_CURVE_EASE;
+    for (size_t j = 0; eased && j + 1 < k; j++) {
         int kind = spec->segment_interpolation ? spec->segment_interpolation[j]
                                                : (int)spec->interpolation;
         const ac_curve_ease *e;
@@ -404,8 +524,7 @@ static void set_reach(ac_curve *cv)
         ac_curve_extrapolation mode = end ? cv->after : cv->before;
         const double *key = cv->values + (end ? (k - 1) * C : 0);
         const double *v = mode == AC_EXTRAP_SLOPED ? cv->slopes + (end ? C : 0)
-                          : end                    ? cv->out_velocity + (k - 1) * C
-                                                   : cv->in_velocity;
+                                                   : cv->ends + (end ? C : 0);
         double *r = cv->reach[end], big = 0.0, fast = 0.0;
         for (size_t ch = 0; ch < C; ch++) {
             big = fmax(big, fabs(key[ch]));
@@ -428,13 +547,72 @@ static void set_reach(ac_curve *cv)
     }
 }
 
+/* The checks and bounds of plain_segments for channel ch of segment j:
+   ok (slope, tangents and polynomial representable) and the three safe
+   flags and'ed into acc[0..3]. */
+static AC_FORCE_INLINE void plain_segment(const double *times, const double *values,
+                                          const double *vin, const double *vout,
+                                          const unsigned char *kinds, size_t j, size_t ch,
+                                          size_t C, int keyed, int64_t slopes, int64_t acc[4])
+{
+    const double t0 = times[j], t1 = times[j + 1], T = t1 - t0, iT = inv_duration(times, j);
+    const double p0 = values[j * C + ch], p1 = values[(j + 1) * C + ch];
+    const int64_t finite_iT = ac_finite(iT), cubic = kinds[j] == AC_CURVE_CUBIC,
+                  sloped = slopes & (T > 0.0);
+    double p[4], bound[3], m0, m1;
+    poly_of(kinds[j], t0, t1, p0, p1, keyed ? vout[j * C + ch] : 0.0,
+            keyed ? vin[(j + 1) * C + ch] : 0.0, p, &m0, &m1);
+    poly_bounds(p, iT, bound);
+    acc[0] &= ac_finite(p[1]) & ac_finite(p[2]) & ac_finite(p[3]) &
+              ((cubic == 0) | (ac_finite(m0) & ac_finite(m1))) &
+              ((sloped == 0) | ac_finite(slope_of(t0, t1, p0, p1)));
+    acc[1] &= (bound[0] <= DBL_MAX / 4.0) & finite_iT;
+    acc[2] &= (bound[1] <= DBL_MAX / 4.0) & finite_iT;
+    acc[3] &= (bound[2] <= DBL_MAX / 4.0) & finite_iT;
+}
+
+/* The checks and bounds of the segment loop of ac_curve_create for a curve
+   whose segments are steps, linear or cubic (none Bezier or eased), in one
+   branch-free pass that vectorizes (over segments for one channel): 1 when
+   every slope of a linear curve (its key velocities), every tangent and
+   every polynomial is representable, safe[] then and'ed with the segments'
+   bounds; 0 when one is not, and the loop finds the first. */
+AC_VECTORIZED
+static int plain_segments(const ac_curve *cv, int safe[3])
+{
+    const size_t k = cv->k, C = cv->c;
+    const double *times = cv->times, *values = cv->values, *vin = cv->in_velocity,
+                 *vout = cv->out_velocity;
+    const unsigned char *kinds = cv->kind;
+    const int64_t slopes = !vin && cv->interp == AC_CURVE_LINEAR;
+    int64_t acc[4] = {1, 1, 1, 1};
+    /* the common channel counts with the count known to the compiler */
+    /* channel by channel: a loop over segments that vectorizes (reading
+       every C-th value), with its loop-invariant flags known to the compiler */
+#define PLAIN_LOOP(C_, keyed_)                                                           \
+    for (size_t ch = 0; ch < (C_); ch++)                                                  \
+        for (size_t j = 0; j + 1 < k; j++)                                                \
+            plain_segment(times, values, vin, vout, kinds, j, ch, (C_), (keyed_), slopes, acc)
+    if (C == 1 && vin)
+        PLAIN_LOOP(1, 1);
+    else if (C == 1)
+        PLAIN_LOOP(1, 0);
+    else if (vin)
+        PLAIN_LOOP(C, 1);
+    else
+        PLAIN_LOOP(C, 0);
+#undef PLAIN_LOOP
+    safe[0] &= (int)acc[1], safe[1] &= (int)acc[2], safe[2] &= (int)acc[3];
+    return (int)acc[0];
+}
+
 ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error *err)
 {
     ac_curve *cv;
     ac_status st;
     size_t k = spec->keys, C = spec->channels, kc;
     int explicit_v = spec->tangents == AC_TANGENTS_EXPLICIT, any_cubic = 0, any_bez = 0,
-        any_ease = 0, mixed = spec->segment_interpolation != NULL;
+        any_ease = 0, mixed = spec->segment_interpolation != NULL, keyed_v, shared_v, plain;
     double *scratch = NULL;
     *result = NULL;
     if (k < 1)
@@ -450,17 +628,20 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                        (double)((unsigned)spec->before > AC_EXTRAP_SLOPED ? spec->before
                                                                           : spec->after),
                        "is not a known extrapolation mode");
-    if (C != 0 && k > SIZE_MAX / 8 / C / sizeof(double))
+    if (k > SIZE_MAX / 64 || (C != 0 && k > SIZE_MAX / 8 / C / sizeof(double)))
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_VALUES, (double)k, "too many keys");
     kc = k * C;
     if ((st = check_times(spec->times, k, spec->jumps, err)) ||
         (st = check_all_finite(AC_ARG_VALUES, spec->values, kc, err)) ||
         (st = check_keyed(spec, err)))
         return st;
-    for (size_t j = 0; j + 1 < k; j++) {
-        int kind = mixed ? spec->segment_interpolation[j] : (int)spec->interpolation;
-        any_cubic |= is_cubic_kind(kind);
-        any_ease |= kind == AC_CURVE_EASE;
+    if (!mixed) {
+        any_cubic = k > 1 && is_cubic_kind((int)spec->interpolation);
+        any_ease = k > 1 && spec->interpolation == AC_CURVE_EASE;
+    }
+    for (size_t j = 0; mixed && j + 1 < k; j++) {
+        any_cubic |= is_cubic_kind(spec->segment_interpolation[j]);
+        any_ease |= spec->segment_interpolation[j] == AC_CURVE_EASE;
     }
     if (explicit_v && any_cubic) {
         if (!spec->in_velocities || !spec->out_velocities)
@@ -468,13 +649,52 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                            spec->in_velocities ? AC_ARG_OUT_VELOCITIES : AC_ARG_IN_VELOCITIES, 0.0,
                            "must be given for explicit tangents (the array is NULL)");
         if ((st = check_all_finite(AC_ARG_IN_VELOCITIES, spec->in_velocities, kc, err)) ||
-            (st = check_all_finite(AC_ARG_OUT_VELOCITIES, spec->out_velocities, kc, err)))
+            (spec->out_velocities != spec->in_velocities &&
+             (st = check_all_finite(AC_ARG_OUT_VELOCITIES, spec->out_velocities, kc, err))))
             return st;
     }
+    /* Key velocities are stored unless every segment is a step or linear
+       (then they follow from the values); once where both sides are equal
+       by construction. */
+    keyed_v = mixed || spec->interpolation > AC_CURVE_LINEAR;
+    shared_v = keyed_v && !mixed &&
+               (spec->interpolation == AC_CURVE_CUBIC || spec->interpolation == AC_CURVE_BEZIER) &&
+               (explicit_v ? k == 1 || spec->in_velocities == spec->out_velocities
+                           : spec->tangents != AC_TANGENTS_CATMULL_ROM_UNIFORM);
 
-    cv = ac_mem_zeroed(spec->allocator, 1, sizeof *cv);
-    if (!cv)
-        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
+    /* One block holds the curve and its key arrays side by side: times,
+       values, key velocities, the outer velocities, delta and slopes, then
+       the segment kinds. (Bezier blocks and easings, where there are any,
+       have blocks of their own.) */
+    {
+        size_t velocities = keyed_v ? (shared_v ? kc : 2 * kc) : 0;
+        size_t doubles = (spec->borrow_keys ? 0 : k + kc) + velocities + 5 * C;
+        double *d;
+        cv = ac_mem_alloc(spec->allocator, sizeof *cv + doubles * sizeof(double) + k);
+        if (!cv)
+            return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
+        memset(cv, 0, sizeof *cv);
+        d = (double *)(cv + 1);
+        if (spec->borrow_keys) {
+            cv->times = spec->times, cv->values = spec->values;
+        } else {
+            memcpy(d, spec->times, k * sizeof(double));
+            cv->times = d, d += k;
+            if (kc)
+                memcpy(d, spec->values, kc * sizeof(double));
+            cv->values = d, d += kc;
+        }
+        if (keyed_v) {
+            cv->in_velocity = d, d += kc;
+            cv->out_velocity = shared_v ? cv->in_velocity : d;
+            d += shared_v ? 0 : kc;
+        }
+        cv->ends = d, d += 2 * C;
+        cv->delta = d, d += C;
+        cv->slopes = d, d += 2 * C;
+        memset(cv->ends, 0, 5 * C * sizeof(double));
+        cv->kind = (unsigned char *)d;
+    }
     if (spec->allocator)
         cv->mem = *spec->allocator;
     cv->k = k, cv->c = C;
@@ -484,19 +704,10 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                      ? (any_cubic ? AC_CURVE_CUBIC : AC_CURVE_LINEAR)
                      : spec->interpolation;
     cv->before = spec->before, cv->after = spec->after;
-    cv->times = alloc(&cv->mem, k);
-    cv->values = alloc(&cv->mem, kc);
-    cv->in_velocity = alloc(&cv->mem, kc);
-    cv->out_velocity = alloc(&cv->mem, kc);
-    cv->inv_duration = alloc(&cv->mem, k - 1);
-    cv->coef = alloc(&cv->mem, (k - 1) * 4 * C);
-    cv->delta = alloc(&cv->mem, C);
-    cv->slopes = alloc(&cv->mem, 2 * C);
-    cv->kind = ac_mem_alloc(&cv->mem, k);
-    /* the natural spline's 2k scratch values borrow the coefficient block,
-       filled only after the key velocities (4 (k - 1) C >= 2k whenever a
-       piece has two keys and a channel) */
-    scratch = cv->coef;
+    /* the natural spline's 2k scratch values */
+    if (cv->interp == AC_CURVE_CUBIC && spec->tangents == AC_TANGENTS_NATURAL &&
+        !(explicit_v && any_cubic) && k > 1)
+        scratch = ac_mem_alloc(&cv->mem, 2 * k * sizeof(double));
     if (any_ease) { /* the table and the index as given, or one easing per segment */
         size_t count = spec->segment_ease_index ? spec->ease_count : k - 1;
         if ((cv->ease = ac_mem_alloc(&cv->mem, count * sizeof *cv->ease)) != NULL)
@@ -505,15 +716,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             (cv->ease_index = ac_mem_alloc(&cv->mem, k * sizeof *cv->ease_index)) != NULL)
             memcpy(cv->ease_index, spec->segment_ease_index, (k - 1) * sizeof *cv->ease_index);
     }
-    if (!cv->times || !cv->values || !cv->in_velocity || !cv->out_velocity ||
-        !cv->inv_duration || !cv->coef || !cv->delta || !cv->slopes || !cv->kind ||
+    if ((cv->interp == AC_CURVE_CUBIC && spec->tangents == AC_TANGENTS_NATURAL &&
+         !(explicit_v && any_cubic) && k > 1 && !scratch) ||
         (any_ease && (!cv->ease || (spec->segment_ease_index && !cv->ease_index)))) {
+        ac_mem_release(&cv->mem, scratch);
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     }
-    memcpy(cv->times, spec->times, k * sizeof(double));
-    if (kc)
-        memcpy(cv->values, spec->values, kc * sizeof(double));
     /* the cycle_offset shift: from the right side of the first key time to
        the left side of the last (jumps at the end keys excluded) */
     size_t first_right = (k > 1 && cv->times[1] == cv->times[0]) ? 1 : 0;
@@ -523,7 +732,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         cv->slopes[ch] = spec->before == AC_EXTRAP_SLOPED ? spec->before_slopes[ch] : 0.0;
         cv->slopes[C + ch] = spec->after == AC_EXTRAP_SLOPED ? spec->after_slopes[ch] : 0.0;
     }
-    for (size_t j = 0; j + 1 < k; j++) {
+    /* Segment kinds: as given, but a jump's zero-length segment is a step,
+       a Bezier one with handles of 1/3 cubic, a CSS easing a Bezier one,
+       an AC_CURVE_EASE_HOLD easing a step that lands */
+    plain = !mixed && spec->interpolation <= AC_CURVE_CUBIC && increasing(cv->times, k);
+    if (plain && k > 1) /* every segment as given */
+        memset(cv->kind, (int)spec->interpolation, k - 1);
+    for (size_t j = 0; j + 1 < k && !plain; j++) {
         int kind = mixed ? spec->segment_interpolation[j] : (int)spec->interpolation;
         if (!(cv->times[j + 1] > cv->times[j]))
             kind = AC_CURVE_STEP; /* the zero-length segment of a jump */
@@ -542,12 +757,14 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         if (kind == AC_CURVE_EASE && (spec_ease(spec, j)->flags & AC_CURVE_EASE_HOLD)) {
             kind = AC_CURVE_STEP; /* a step that reaches its end key at its end */
             if (!cv->lands && !(cv->lands = ac_mem_zeroed(&cv->mem, k, 1))) {
+                ac_mem_release(&cv->mem, scratch);
                 ac_curve_destroy(cv);
                 return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
             }
             cv->lands[j] = 1;
         }
         if (kind > AC_CURVE_CUBIC && !ac_finite(cv->times[j + 1] - cv->times[j])) {
+            ac_mem_release(&cv->mem, scratch);
             ac_curve_destroy(cv);
             return ac_fail(err, AC_ERR_VALUE, j + 1, AC_ARG_TIMES, spec->times[j + 1],
                            "is more than DBL_MAX after the previous key: segment %zu "
@@ -557,10 +774,11 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         any_bez |= kind == AC_CURVE_BEZIER || kind == KIND_CSS;
     }
     if (any_bez && !(cv->bez = alloc(&cv->mem, (k - 1) * BEZ_BLOCK * C))) {
+        ac_mem_release(&cv->mem, scratch);
         ac_curve_destroy(cv);
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     }
-    for (size_t j = 0; j + 1 < k; j++) {
+    for (size_t j = 0; any_bez && j + 1 < k; j++) {
         const ac_curve_ease *e;
         if (cv->kind[j] != KIND_CSS)
             continue;
@@ -574,57 +792,83 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     }
 
     /* Key velocities, piece by piece (jumps split the keys into pieces). */
-    if (k == 1 || (explicit_v && any_cubic)) {
-        for (size_t i = 0; i < kc; i++) {
-            cv->in_velocity[i] = k == 1 ? 0.0 : spec->in_velocities[i];
-            cv->out_velocity[i] = k == 1 ? 0.0 : spec->out_velocities[i];
+    if (!keyed_v) {
+        /* step and linear segments: only the slopes, checked with the
+           segments below; the outer sides of the end keys: a lone end key (a jump there) and
+           steps have 0, else the end segment's slope */
+        for (size_t ch = 0; ch < C; ch++) {
+            int linear = cv->interp == AC_CURVE_LINEAR && k > 1;
+            cv->ends[ch] = linear && cv->times[1] > cv->times[0] ? segment_slope(cv, 0, ch) : 0.0;
+            cv->ends[C + ch] = linear && cv->times[k - 1] > cv->times[k - 2]
+                                   ? segment_slope(cv, k - 2, ch)
+                                   : 0.0;
         }
     } else {
-        size_t a = 0;
-        for (size_t i = 1; i <= k; i++) {
-            if (i < k && cv->times[i] > cv->times[i - 1])
-                continue;
-            for (size_t ch = 0; ch < C; ch++)
-                piece_velocities(cv, spec->tangents, a, i - 1, ch, cv->in_velocity,
-                                 cv->out_velocity, scratch);
-            a = i;
+        if (k == 1) {
+            for (size_t i = 0; i < kc; i++)
+                cv->in_velocity[i] = cv->out_velocity[i] = 0.0;
+        } else if (explicit_v && any_cubic) {
+            memcpy(cv->in_velocity, spec->in_velocities, kc * sizeof(double));
+            if (cv->out_velocity != cv->in_velocity)
+                memcpy(cv->out_velocity, spec->out_velocities, kc * sizeof(double));
+        } else {
+            key_velocities(cv, spec->tangents, cv->in_velocity, cv->out_velocity, scratch);
+        }
+        ac_mem_release(&cv->mem, scratch);
+        scratch = NULL;
+        if (!(explicit_v && any_cubic))
+            for (size_t i = 0; i < kc; i++)
+                if (!ac_finite(cv->in_velocity[i]) || !ac_finite(cv->out_velocity[i])) {
+                    double v = ac_finite(cv->in_velocity[i]) ? cv->out_velocity[i]
+                                                              : cv->in_velocity[i];
+                    ac_curve_destroy(cv);
+                    return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_VELOCITY, v,
+                                   "the values and times give a key velocity that is not "
+                                   "representable");
+                }
+        if (cv->interp != spec->interpolation || mixed) /* may be infinite: circ_in's end */
+            for (size_t j = 0; j + 1 < k; j++)
+                if (!is_cubic_kind(cv->kind[j]) && cv->times[j + 1] > cv->times[j])
+                    segment_velocities(cv, j, cv->kind[j], cv->times[j + 1] - cv->times[j]);
+        for (size_t ch = 0; ch < C; ch++) {
+            cv->ends[ch] = cv->in_velocity[ch];
+            cv->ends[C + ch] = cv->out_velocity[(k - 1) * C + ch];
         }
     }
-    if (kc && k > 1)
-        memset(cv->coef, 0, (k - 1) * 4 * C * sizeof(double));
-    if (!(explicit_v && any_cubic))
-        for (size_t i = 0; i < kc; i++)
-            if (!ac_finite(cv->in_velocity[i]) || !ac_finite(cv->out_velocity[i])) {
-                double v = ac_finite(cv->in_velocity[i]) ? cv->out_velocity[i]
-                                                          : cv->in_velocity[i];
-                ac_curve_destroy(cv);
-                return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_VELOCITY, v,
-                               "the values and times give a key velocity that is not "
-                               "representable");
-            }
-    if (cv->interp != spec->interpolation || mixed) /* may be infinite: circ_in's end */
-        for (size_t j = 0; j + 1 < k; j++)
-            if (!is_cubic_kind(cv->kind[j]) && cv->times[j + 1] > cv->times[j])
-                segment_velocities(cv, j, cv->kind[j], cv->times[j + 1] - cv->times[j]);
 
-    /* Segments: tangents = duration * velocity, then polynomial coefficients. */
+    /* Segments: the tangents (duration * velocity) and polynomial of each,
+       checked, and bounds on its values and rates. */
     /* values: every segment whose value has a bound below (all but easings
        that leave [0, 1] and CSS curves); rates: every step, linear, cubic
        and Bezier segment with bounds below (not eased segments) */
     cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
+    if (!any_bez && !any_ease && plain_segments(cv, cv->safe)) {
+        set_reach(cv);
+        *result = cv;
+        return AC_OK;
+    }
+    /* one that fails, or Bezier and eased segments: one at a time */
+    cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
+    /* a linear curve's slopes are its key velocities: the first segment
+       whose slope overflows is the first key whose velocity does (on its
+       out side) */
+    for (size_t j = 0; !keyed_v && cv->interp == AC_CURVE_LINEAR && j + 1 < k; j++)
+        for (size_t ch = 0; ch < C && cv->times[j + 1] > cv->times[j]; ch++) {
+            double v = segment_slope(cv, j, ch);
+            if (!ac_finite(v)) {
+                ac_curve_destroy(cv);
+                return ac_fail(err, AC_ERR_OVERFLOW, j * C + ch, AC_ARG_VELOCITY, v,
+                               "the values and times give a key velocity that is not "
+                               "representable");
+            }
+        }
     for (size_t j = 0; j + 1 < k; j++) {
-        double T = cv->times[j + 1] - cv->times[j], iT = T > 0.0 ? 1.0 / T : 0.0;
-        if (!ac_finite(T)) /* keys more than DBL_MAX apart: see wide_run */
-            iT = 1.0 / (0.5 * cv->times[j + 1] - 0.5 * cv->times[j]);
-        double *s = cv->coef + j * 4 * C;
+        double T = cv->times[j + 1] - cv->times[j], iT = inv_duration(cv->times, j);
         int kind = cv->kind[j];
-        cv->inv_duration[j] = iT;
         for (size_t ch = 0; ch < C; ch++) {
             double p0 = cv->values[j * C + ch], p1 = cv->values[(j + 1) * C + ch];
-            double m0 = 0.0, m1 = 0.0, a = 0.0, b = 0.0, c = 0.0, d = p0, bound[3];
-            if (kind == AC_CURVE_LINEAR || kind == AC_CURVE_EASE || kind == KIND_CSS) {
-                c = p1 - p0;
-            } else if (kind == AC_CURVE_CUBIC || kind == AC_CURVE_BEZIER) {
+            double m0 = 0.0, m1 = 0.0, a = 0.0, b = 0.0, c = 0.0, d = p0, bound[3], poly[4];
+            if (kind == AC_CURVE_CUBIC || kind == AC_CURVE_BEZIER) {
                 double wo = 1.0 / 3.0, wi = 1.0 / 3.0;
                 double v0 = cv->out_velocity[j * C + ch], v1 = cv->in_velocity[(j + 1) * C + ch];
                 if (kind == AC_CURVE_BEZIER) {
@@ -646,12 +890,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                         }
                     }
                 }
-                if (ac_finite(T)) {
-                    m0 = T * v0, m1 = T * v1;
-                } else { /* half the duration, twice: finite whenever the tangent is */
-                    double half = 0.5 * cv->times[j + 1] - 0.5 * cv->times[j];
-                    m0 = (v0 * half) * 2.0, m1 = (v1 * half) * 2.0;
-                }
+                hermite_tangents(cv->times[j], cv->times[j + 1], v0, v1, &m0, &m1);
                 if (!ac_finite(m0) || !ac_finite(m1) || !ac_finite(m0 * wo) ||
                     !ac_finite(m1 * wi)) {
                     int first = !ac_finite(m0) || !ac_finite(m0 * wo);
@@ -679,11 +918,11 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                     bz[5 * C + ch] = 3.0 * ((y0 - y1) + (y2 - y1));
                     bz[6 * C + ch] = y3 - y0 + 3.0 * (y1 - y2);
                     a = bz[6 * C + ch], b = bz[5 * C + ch], c = bz[4 * C + ch];
-                } else {
-                    c = m0;
-                    b = 3.0 * (p1 - p0) - 2.0 * m0 - m1;
-                    a = 2.0 * (p0 - p1) + m0 + m1;
                 }
+            }
+            if (kind != AC_CURVE_BEZIER) { /* the polynomial evaluation makes */
+                segment_poly(cv, j, ch, poly);
+                d = poly[0], c = poly[1], b = poly[2], a = poly[3];
             }
             if (!ac_finite(a) || !ac_finite(b) || !ac_finite(c)) {
                 ac_curve_destroy(cv);
@@ -694,19 +933,15 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                rounding: within them no result can overflow. A Bezier value is
                its value cubic at an s in [0, 1] (a, b, c: ay, by, cy here); an
                easing of [0, 1] into [0, 1] gives d + g c with |g| <= 1. */
-            bound[0] = fabs(a) + fabs(b) + fabs(c) + fabs(d);
+            poly[0] = d, poly[1] = c, poly[2] = b, poly[3] = a;
+            poly_bounds(poly, iT, bound);
             if (kind == KIND_CSS || (kind == AC_CURVE_EASE && !(segment_ease(cv, j)->kind >= AC_EASE_LINEAR &&
                                                                  segment_ease(cv, j)->kind <= AC_EASE_CUBIC_IN_OUT)))
                 bound[0] = INFINITY;
-            bound[1] = (3.0 * fabs(a) + 2.0 * fabs(b) + fabs(c)) * iT;
-            bound[2] = (6.0 * fabs(a) + 2.0 * fabs(b)) * iT * iT;
             if (kind == AC_CURVE_BEZIER)
                 bezier_rate_bounds(cv->bez + j * BEZ_BLOCK * C, C, ch, iT, bound);
             else if (kind > AC_CURVE_CUBIC) /* eased: the rates of an easing are not bounded */
                 bound[1] = bound[2] = INFINITY;
-            if (kind == AC_CURVE_BEZIER)
-                a = b = c = 0.0, d = p0; /* evaluated from bez */
-            s[ch] = d, s[C + ch] = c, s[2 * C + ch] = b, s[3 * C + ch] = a;
             for (int r = 0; r < 3; r++) /* 1 / duration overflows: u is not finite */
                 cv->safe[r] &= bound[r] <= DBL_MAX / 4.0 && ac_finite(iT);
         }
@@ -737,14 +972,16 @@ static void wide_run(const ac_curve *cv, size_t j, const double *t, size_t m, in
                      double *o)
 {
     const size_t C = cv->c;
-    const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
-    const double t0 = cv->times[j], iT2 = cv->inv_duration[j], iT = 0.5 * iT2;
+    const double t0 = cv->times[j], iT2 = inv_duration(cv->times, j), iT = 0.5 * iT2;
     for (size_t r = 0; r < m; r++) {
         double u = (0.5 * t[r] - 0.5 * t0) * iT2;
         for (size_t ch = 0; ch < C; ch++) {
-            double x = deriv == 0 ? (((a[ch] * u) + b[ch]) * u + c[ch]) * u + d[ch]
-                     : deriv == 1 ? ((3.0 * a[ch] * u + 2.0 * b[ch]) * u + c[ch]) * iT
-                                  : ((6.0 * a[ch] * u + 2.0 * b[ch]) * iT) * iT;
+            double p[4], d, c, b, a, x;
+            segment_poly(cv, j, ch, p);
+            d = p[0], c = p[1], b = p[2], a = p[3];
+            x = deriv == 0 ? (((a * u) + b) * u + c) * u + d
+              : deriv == 1 ? ((3.0 * a * u + 2.0 * b) * u + c) * iT
+                           : ((6.0 * a * u + 2.0 * b) * iT) * iT;
             o[r * C + ch] = x;
         }
     }
@@ -764,8 +1001,7 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
                  double cycles, double *restrict o)
 {
     const size_t C = cv->c;
-    const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
-    const double t0 = cv->times[j], iT = cv->inv_duration[j];
+    const double t0 = cv->times[j], iT = inv_duration(cv->times, j);
     const double u = (t - t0) * iT;
     int kind = cv->kind[j];
     if (is_wide(cv, j)) {
@@ -780,20 +1016,23 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
         return;
     }
     for (size_t ch = 0; ch < C; ch++) {
+        double p[4];
+        if (kind != AC_CURVE_BEZIER && kind != KIND_CSS)
+            segment_poly(cv, j, ch, p);
         if (kind == AC_CURVE_BEZIER || kind == KIND_CSS) {
             o[ch] = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, u, iT, deriv);
         } else if (kind == AC_CURVE_EASE) {
             double e[3];
-            ease_offset_at(segment_ease(cv, j), u, c[ch], cv->times[j + 1] - cv->times[j], deriv > 0, e);
-            o[ch] = deriv == 0 ? d[ch] + e[0] : deriv == 1 ? e[1] * iT : e[2] * iT * iT;
+            ease_offset_at(segment_ease(cv, j), u, p[1], cv->times[j + 1] - cv->times[j], deriv > 0, e);
+            o[ch] = deriv == 0 ? p[0] + e[0] : deriv == 1 ? e[1] * iT : e[2] * iT * iT;
         } else if (deriv == 0) {
             o[ch] = kind == AC_CURVE_STEP && cv->lands && cv->lands[j] && t >= cv->times[j + 1]
                         ? cv->values[(j + 1) * C + ch] /* AC_CURVE_EASE_HOLD: the end key */
-                        : AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
+                        : AC_CURVE_X(p[3], p[2], p[1], p[0], u);
         } else if (deriv == 1) {
-            o[ch] = AC_CURVE_DX(a[ch], b[ch], c[ch], u, iT);
+            o[ch] = AC_CURVE_DX(p[3], p[2], p[1], u, iT);
         } else {
-            o[ch] = AC_CURVE_DDX(a[ch], b[ch], u, iT);
+            o[ch] = AC_CURVE_DDX(p[3], p[2], u, iT);
         }
         if (deriv == 0 && cycles != 0.0 && cv->delta[ch] != 0.0) /* inf cycles x 0: no shift */
             o[ch] += cycles * cv->delta[ch];
@@ -821,16 +1060,6 @@ static void ease_unit(const ac_curve_ease *e, const double *unit_block, double u
         r.flags |= AC_CURVE_EASE_RELATIVE;
         ease_offset_at(&r, u, 1.0, 1.0, rates, g);
     }
-}
-
-/* 1 when every t[0..n) is finite. */
-AC_VECTORIZED
-static int all_finite(const double *t, size_t n)
-{
-    int64_t ok = 1;
-    for (size_t i = 0; i < n; i++)
-        ok &= ac_finite(t[i]);
-    return (int)ok;
 }
 
 /* g = ease(u) and its derivatives for m values of u in [0, 1] (g1, g2 NULL
@@ -976,13 +1205,15 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
 {
     enum { CHUNK = 128 };
     const size_t C = cv->c;
-    const double *d = cv->coef + j * 4 * C, *c = d + C;
-    const double t0 = cv->times[j], iT = cv->inv_duration[j];
+    /* the polynomial d + g c of the eased value (segment_poly): d = p0,
+       c = p1 - p0 */
+    const double *d = cv->values + j * C, *p1 = d + C;
+    const double t0 = cv->times[j], iT = inv_duration(cv->times, j);
     double u[CHUNK], g0[CHUNK], g1[CHUNK], g2[CHUNK];
 #ifdef AC_SIMD
     if (deriv == 0 && C == 1 && m >= AC_LANES && has_ease_lanes(segment_ease(cv, j)->kind) &&
         ac_simd_available()) {
-        ease_run_lanes(segment_ease(cv, j)->kind, t0, iT, d[0], c[0], t, m, o);
+        ease_run_lanes(segment_ease(cv, j)->kind, t0, iT, d[0], p1[0] - d[0], t, m, o);
         return;
     }
 #endif
@@ -993,7 +1224,7 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
             u[r] = (t[r0 + r] - t0) * iT;
         ease_block(segment_ease(cv, j), u, n, g0, deriv ? g1 : NULL, deriv ? g2 : NULL);
         if (C == 1) { /* one loop per order, which vectorizes */
-            const double d0 = d[0], c0 = c[0];
+            const double d0 = d[0], c0 = p1[0] - d[0];
             if (deriv == 0)
                 for (size_t r = 0; r < n; r++)
                     x[r] = d0 + g0[r] * c0;
@@ -1006,9 +1237,11 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
             continue;
         }
         for (size_t r = 0; r < n; r++)
-            for (size_t ch = 0; ch < C; ch++)
-                x[r * C + ch] = deriv == 0 ? d[ch] + g0[r] * c[ch]
-                                : deriv == 1 ? (g1[r] * c[ch]) * iT : (g2[r] * c[ch]) * iT * iT;
+            for (size_t ch = 0; ch < C; ch++) {
+                const double c = p1[ch] - d[ch];
+                x[r * C + ch] = deriv == 0 ? d[ch] + g0[r] * c
+                                : deriv == 1 ? (g1[r] * c) * iT : (g2[r] * c) * iT * iT;
+            }
     }
 }
 
@@ -1018,9 +1251,9 @@ AC_VECTORIZED
 static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, size_t m,
                      int deriv, double *restrict o)
 {
+    enum { BLOCK = 64 }; /* channels whose polynomials are made at a time */
     const size_t C = cv->c;
-    const double *d = cv->coef + j * 4 * C, *c = d + C, *b = c + C, *a = b + C;
-    const double t0 = cv->times[j], iT = cv->inv_duration[j];
+    const double t0 = cv->times[j], iT = inv_duration(cv->times, j);
     if (is_wide(cv, j)) {
         wide_run(cv, j, t, m, deriv, o);
         return;
@@ -1039,7 +1272,9 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
         return;
     }
     if (C == 1) {
-        const double a0 = a[0], b0 = b[0], c0 = c[0], d0 = d[0];
+        double p[4];
+        segment_poly(cv, j, 0, p);
+        const double a0 = p[3], b0 = p[2], c0 = p[1], d0 = p[0];
         if (deriv == 0 && cv->kind[j] == AC_CURVE_STEP) {
             /* AC_CURVE_X with a = b = c = 0 at u >= 0 is 0 + d */
             const double v = 0.0 + d0;
@@ -1068,18 +1303,27 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
         }
         return;
     }
-    for (size_t r = 0; r < m; r++) {
-        double u = (t[r] - t0) * iT;
-        double *restrict out = o + r * C;
-        if (deriv == 0)
-            for (size_t ch = 0; ch < C; ch++)
-                out[ch] = AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
-        else if (deriv == 1)
-            for (size_t ch = 0; ch < C; ch++)
-                out[ch] = AC_CURVE_DX(a[ch], b[ch], c[ch], u, iT);
-        else
-            for (size_t ch = 0; ch < C; ch++)
-                out[ch] = AC_CURVE_DDX(a[ch], b[ch], u, iT);
+    for (size_t ch0 = 0; ch0 < C; ch0 += BLOCK) {
+        const size_t nc = C - ch0 < BLOCK ? C - ch0 : BLOCK;
+        double a[BLOCK], b[BLOCK], c[BLOCK], d[BLOCK];
+        for (size_t ch = 0; ch < nc; ch++) {
+            double p[4];
+            segment_poly(cv, j, ch0 + ch, p);
+            d[ch] = p[0], c[ch] = p[1], b[ch] = p[2], a[ch] = p[3];
+        }
+        for (size_t r = 0; r < m; r++) {
+            double u = (t[r] - t0) * iT;
+            double *restrict out = o + r * C + ch0;
+            if (deriv == 0)
+                for (size_t ch = 0; ch < nc; ch++)
+                    out[ch] = AC_CURVE_X(a[ch], b[ch], c[ch], d[ch], u);
+            else if (deriv == 1)
+                for (size_t ch = 0; ch < nc; ch++)
+                    out[ch] = AC_CURVE_DX(a[ch], b[ch], c[ch], u, iT);
+            else
+                for (size_t ch = 0; ch < nc; ch++)
+                    out[ch] = AC_CURVE_DDX(a[ch], b[ch], u, iT);
+        }
     }
 }
 
@@ -1140,8 +1384,7 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, int 
         /* along the outer side of the end key: the velocity arriving at the
            first key, leaving the last, or the given slope */
         const double *v = p.mode == AC_EXTRAP_SLOPED ? cv->slopes + (p.after ? C : 0)
-                          : p.after                  ? cv->out_velocity + p.key * C
-                                                     : cv->in_velocity;
+                                                     : cv->ends + (p.after ? C : 0);
         for (size_t ch = 0; ch < C; ch++) {
             double vel = v[ch];
             o[ch] = deriv == 0 ? cv->values[p.key * C + ch] + vel * (t - cv->times[p.key])
@@ -1159,9 +1402,6 @@ static ac_status outside(const ac_curve *cv, double t, size_t i, int deriv, int 
     }
     return check_out(o, C, i, deriv, err);
 }
-
-/* The first non-finite result among queries [0, n). */
-static int all_finite(const double *t, size_t n);
 
 static ac_status check_results(const ac_curve *cv, const double *out, size_t n, int deriv,
                                ac_error *err)
@@ -1367,7 +1607,7 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
     }
     if (eased) {
         size_t j = *hint = ac_segment_find(cv->times, k, local, *hint);
-        double y = (local - cv->times[j]) * cv->inv_duration[j];
+        double y = (local - cv->times[j]) * inv_duration(cv->times, j);
         *u = y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y;
         *base = cv->times[j];
         *sgn = sign, *dur = cv->times[j + 1] - cv->times[j], *shift = cycles;
@@ -1496,7 +1736,7 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
         while (i < i1) {
             size_t j = *hint = ac_segment_find(cv->times, k, tau[i], *hint);
             size_t r = ac_track_run_end(tau, i, i1, cv->times[j + 1]);
-            const double t0 = cv->times[j], iT = cv->inv_duration[j], T = cv->times[j + 1] - t0;
+            const double t0 = cv->times[j], iT = inv_duration(cv->times, j), T = cv->times[j + 1] - t0;
             for (; i < r; i++) {
                 double y = (tau[i] - t0) * iT;
                 u[i] = ac_pick(y > 1.0, 1.0, y);
@@ -1575,14 +1815,15 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
     const size_t k = cv->k, C = cv->c;
     for (size_t i = 0, r; i < m; i = r) {
         size_t j = *hint = ac_segment_find(cv->times, k, t[i], *hint);
-        const double t0 = cv->times[j], t1 = cv->times[j + 1], iT = cv->inv_duration[j];
+        const double t0 = cv->times[j], t1 = cv->times[j + 1], iT = inv_duration(cv->times, j);
         const double T = t1 - t0;
         const size_t n = (r = t[i] < t1 ? ac_track_run_end(t, i, m, t1) : i) - i;
         int64_t inside = n > 0;
 #ifdef AC_SIMD
         if (deriv == 0 && C == 1 && cv->kind[j] <= AC_CURVE_CUBIC && !is_wide(cv, j) &&
             has_ease_lanes(seg->kind) && n >= AC_LANES && ac_simd_available()) {
-            const double *d = cv->coef + j * 4;
+            double d[4];
+            segment_poly(cv, j, 0, d);
             if (!seg_ease_lanes(seg->kind, t0, t1, iT, d, side, t + i, n, o + i))
                 return 0;
             continue;
@@ -1599,7 +1840,8 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
         if (deriv == 0 && C == 1 && cv->kind[j] <= AC_CURVE_CUBIC && !is_wide(cv, j)) {
             /* the common case: eval_run's value loop on each eased time as it
                is made, without storing and reloading the times */
-            const double *d = cv->coef + j * 4;
+            double d[4];
+            segment_poly(cv, j, 0, d);
             const double a0 = d[3], b0 = d[2], c0 = d[1], d0 = d[0];
             for (size_t q = i; q < r; q++) {
                 double x = t0 + g0[q] * T, v = (x - t0) * iT;

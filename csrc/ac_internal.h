@@ -315,20 +315,19 @@ static inline void ac_quat_conj(const double q[4], double out[4])
    the core: every domain normalizes with it. */
 static inline int ac_normalize(const double *x, size_t n, double *out)
 {
-    double m = 0.0, sum = 0.0, len;
+    double m = 0.0, sum = 0.0, len, s;
+    int64_t ok;
     for (size_t k = 0; k < n; k++)
-        m = fabs(x[k]) > m ? fabs(x[k]) : m;
-    if (!(m > 0.0)) {
-        for (size_t k = 0; k < n; k++)
-            out[k] = 0.0;
-        return 0;
-    }
+        m = ac_pick(fabs(x[k]) > m, fabs(x[k]), m);
+    /* selects rather than an early return for 0, so that loops of it vectorize */
+    ok = m > 0.0;
+    s = ac_pick(ok, m, 1.0);
     for (size_t k = 0; k < n; k++)
-        sum += (x[k] / m) * (x[k] / m);
+        sum += (x[k] / s) * (x[k] / s);
     len = sqrt(sum); /* in [1, sqrt(n)] */
     for (size_t k = 0; k < n; k++)
-        out[k] = (x[k] / m) / len;
-    return 1;
+        out[k] = ac_pick(ok, (x[k] / s) / len, 0.0);
+    return (int)ok;
 }
 
 /* |x| for n components, scaled first by the largest component (as
@@ -452,28 +451,34 @@ typedef struct ac_slerp_arc {
     double a[4], c[4], w, inv;
 } ac_slerp_arc;
 
-static AC_FORCE_INLINE int64_t ac_slerp_arc_of(const double *x, const double *y,
-                                               ac_slerp_arc *arc)
+/* The parts of ac_slerp_arc_of, for a track that keeps each key's part
+   once: x scaled to unit length as the slerp scales it (when `ok`, that is
+   when both ends' |x|^2 are in range)... */
+static AC_FORCE_INLINE void ac_slerp_arc_unit(const double *x, int64_t ok, double *a)
 {
-    double na = 0.0, nb = 0.0, d = 0.0, ia, ib, dd = 0.0, ss = 0.0, x1, x2, sign;
-    int64_t ok;
-    for (int k = 0; k < 4; k++) {
-        arc->a[k] = x[k];
-        arc->c[k] = y[k];
-        na += arc->a[k] * arc->a[k];
-        nb += arc->c[k] * arc->c[k];
-    }
-    ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200);
+    double na = 0.0, ia;
+    for (int k = 0; k < 4; k++)
+        na += x[k] * x[k];
     ia = ac_rsqrt(ac_pick(ok, na, 1.0));
-    ib = ac_rsqrt(ac_pick(ok, nb, 1.0));
+    for (int k = 0; k < 4; k++)
+        a[k] = x[k] * ia;
+}
+
+/* ... the sign that brings unit c into unit a's hemisphere ... */
+static AC_FORCE_INLINE double ac_slerp_arc_sign(const double *a, const double *c)
+{
+    double d = 0.0;
+    for (int k = 0; k < 4; k++)
+        d += a[k] * c[k];
+    return ac_pick(d < 0.0, -1.0, 1.0);
+}
+
+/* ... and the angle w and 1 / sinc(w) of arc->a and arc->c (in one
+   hemisphere). */
+static AC_FORCE_INLINE void ac_slerp_arc_angle(ac_slerp_arc *arc)
+{
+    double dd = 0.0, ss = 0.0, x1, x2;
     for (int k = 0; k < 4; k++) {
-        arc->a[k] *= ia;
-        arc->c[k] *= ib;
-        d += arc->a[k] * arc->c[k];
-    }
-    sign = ac_pick(d < 0.0, -1.0, 1.0);
-    for (int k = 0; k < 4; k++) {
-        arc->c[k] *= sign;
         dd += (arc->a[k] - arc->c[k]) * (arc->a[k] - arc->c[k]);
         ss += (arc->a[k] + arc->c[k]) * (arc->a[k] + arc->c[k]);
     }
@@ -481,6 +486,24 @@ static AC_FORCE_INLINE int64_t ac_slerp_arc_of(const double *x, const double *y,
     x2 = x1 / (1.0 + ac_sqrt_small(1.0 + x1 * x1));    /* tan(w/8) */
     arc->w = 8.0 * ac_atan_series(x2);
     arc->inv = 1.0 / ac_sinc_series(arc->w * arc->w);
+}
+
+static AC_FORCE_INLINE int64_t ac_slerp_arc_of(const double *x, const double *y,
+                                               ac_slerp_arc *arc)
+{
+    double na = 0.0, nb = 0.0, sign;
+    int64_t ok;
+    for (int k = 0; k < 4; k++) {
+        na += x[k] * x[k];
+        nb += y[k] * y[k];
+    }
+    ok = (na >= 1e-200) & (na <= 1e200) & (nb >= 1e-200) & (nb <= 1e200);
+    ac_slerp_arc_unit(x, ok, arc->a);
+    ac_slerp_arc_unit(y, ok, arc->c);
+    sign = ac_slerp_arc_sign(arc->a, arc->c);
+    for (int k = 0; k < 4; k++)
+        arc->c[k] *= sign;
+    ac_slerp_arc_angle(arc);
     return ok;
 }
 

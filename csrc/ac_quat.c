@@ -540,6 +540,7 @@ ac_status ac_quat_batch_nlerp(const double *q0, const double *q1, const double *
 
 /* ------------------------------------------------------ rotation tracks */
 
+/* A rotation curve is one block: this struct, then its arrays. */
 struct ac_quat_curve {
     size_t k;
     ac_curve_interpolation interp;
@@ -548,14 +549,20 @@ struct ac_quat_curve {
     double *quats; /* 4k: unit, except for cubic, which keeps the keys as given */
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
-    double *omega; /* linear: 3(k-1), the constant angular velocity of segment i */
-    ac_slerp_arc *arc; /* linear: k-1, the slerp's key-only part of each segment */
+    /* linear: each key as the slerp takes it (ac_slerp_arc_unit of the unit
+       key), 4k, and each segment's angle w and 1 / sinc(w), 2(k-1): with
+       the keys, the slerp's key-only part (segment_arc) */
+    double *keys;
+    double *angles;
     int flip_odd;  /* cycle: the last key and the first lie in opposite hemispheres, so
                       odd cycles are negated to stay sign-continuous at each seam */
     int rates_finite; /* linear: every segment's omega is finite (keys not too close for
                          their rotation), so angular velocities inside cannot fail */
-    ac_allocator mem; /* what every block above came from */
+    ac_allocator mem; /* where the block came from */
 };
+
+size_t ac_quat_curve_keys(const ac_quat_curve *curve) { return curve->k; }
+const double *ac_quat_curve_times(const ac_quat_curve *curve) { return curve->times; }
 
 void ac_quat_curve_destroy(ac_quat_curve *curve)
 {
@@ -563,41 +570,95 @@ void ac_quat_curve_destroy(ac_quat_curve *curve)
     if (!curve)
         return;
     mem = curve->mem;
-    ac_mem_release(&mem, curve->times);
-    ac_mem_release(&mem, curve->quats);
-    ac_mem_release(&mem, curve->m0);
-    ac_mem_release(&mem, curve->m1);
-    ac_mem_release(&mem, curve->omega);
-    ac_mem_release(&mem, curve->arc);
     ac_mem_release(&mem, curve);
 }
 
-/* Each linear segment's slerp arc between its keys (the key-only part of
-   every sample, as quat_slerp computes it for the two keys; arc[i].a and
-   arc[i].c hold the keys normalized as quat_slerp normalizes them) and its
-   angular velocity: q(u) = (c a*)^u a, so omega is constant, 2 log(c a*) / dt,
-   where the vector part of c a* is axis sin(w) and arc->inv = w / sin(w).
-   One branch-free loop, so that it vectorizes. */
-AC_VECTORIZED
-static void linear_segments(const double *restrict times, size_t k,
-                            ac_slerp_arc *restrict arc, double *restrict omega)
+/* The slerp arc of linear segment j, what ac_slerp_arc_of gives for its two
+   unit keys: the keys as the slerp takes them, the second one brought into
+   the first one's hemisphere, and the angle stored at create. */
+static AC_FORCE_INLINE void segment_arc(const double *keys, const double *angles, size_t j,
+                                        ac_slerp_arc *arc)
 {
+    const double *a = keys + 4 * j, *c = a + 4;
+    const double sign = ac_slerp_arc_sign(a, c);
+    for (int k = 0; k < 4; k++)
+        arc->a[k] = a[k], arc->c[k] = c[k] * sign;
+    arc->w = angles[2 * j], arc->inv = angles[2 * j + 1];
+}
+
+/* The constant angular velocity of a linear segment of duration dt:
+   q(u) = (c a*)^u a, so omega = 2 log(c a*) / dt, where the vector part of
+   c a* is axis sin(w) and arc->inv = w / sin(w). (r 2 inv) / dt: a zero
+   component stays 0 when keys too close make the others infinite. */
+static AC_FORCE_INLINE void arc_omega(const ac_slerp_arc *s, double dt, double omega[3])
+{
+    const double scale = 2.0 * s->inv;
+    /* the vector part of c a*, a* = (-a.xyz, a.w) */
+    omega[0] = (s->a[3] * s->c[0] - s->c[3] * s->a[0] - (s->c[1] * s->a[2] - s->c[2] * s->a[1])) * scale / dt;
+    omega[1] = (s->a[3] * s->c[1] - s->c[3] * s->a[1] - (s->c[2] * s->a[0] - s->c[0] * s->a[2])) * scale / dt;
+    omega[2] = (s->a[3] * s->c[2] - s->c[3] * s->a[2] - (s->c[0] * s->a[1] - s->c[1] * s->a[0])) * scale / dt;
+}
+
+/* Each linear segment's angle (the key-only part of every sample, as
+   quat_slerp computes it for the two keys), from the keys as the slerp
+   takes them; 1 when every segment's angular velocity is finite. One
+   branch-free loop, so that it vectorizes. */
+AC_VECTORIZED
+static int linear_segments(const double *restrict times, size_t k,
+                           const double *restrict keys, double *restrict angles)
+{
+    int64_t finite = 1;
     for (size_t i = 0; i + 1 < k; i++) {
         ac_slerp_arc s;
-        double scale, dt, x[4], y[4];
+        double omega[3];
+        const double sign = ac_slerp_arc_sign(keys + 4 * i, keys + 4 * i + 4);
         for (int j = 0; j < 4; j++)
-            x[j] = arc[i].a[j], y[j] = arc[i].c[j];
-        ac_slerp_arc_of(x, y, &s);
-        /* (r 2 inv) / dt: a zero component stays 0 when keys too close
-           make the others infinite */
-        scale = 2.0 * s.inv;
-        dt = times[i + 1] - times[i];
-        /* the vector part of c a*, a* = (-a.xyz, a.w) */
-        omega[3 * i] = (s.a[3] * s.c[0] - s.c[3] * s.a[0] - (s.c[1] * s.a[2] - s.c[2] * s.a[1])) * scale / dt;
-        omega[3 * i + 1] = (s.a[3] * s.c[1] - s.c[3] * s.a[1] - (s.c[2] * s.a[0] - s.c[0] * s.a[2])) * scale / dt;
-        omega[3 * i + 2] = (s.a[3] * s.c[2] - s.c[3] * s.a[2] - (s.c[0] * s.a[1] - s.c[1] * s.a[0])) * scale / dt;
-        arc[i] = s;
+            s.a[j] = keys[4 * i + j], s.c[j] = keys[4 * i + 4 + j] * sign;
+        ac_slerp_arc_angle(&s);
+        angles[2 * i] = s.w, angles[2 * i + 1] = s.inv;
+        arc_omega(&s, times[i + 1] - times[i], omega);
+        finite &= ac_finite(omega[0]) & ac_finite(omega[1]) & ac_finite(omega[2]);
     }
+    return (int)finite;
+}
+
+/* Each key made unit (ac_quat_normalize), as unit_arg makes it: 1 when
+   every key is finite and non-zero (else unit_arg names the first that is
+   not). Branch-free, so that it vectorizes. */
+AC_VECTORIZED
+static int unit_keys(const double *restrict quats, size_t k, double *restrict out)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < k; i++) {
+        const double *q = quats + 4 * i;
+        ok &= ac_finite(q[0]) & ac_finite(q[1]) & ac_finite(q[2]) & ac_finite(q[3]);
+        ok &= unit4(q, out + 4 * i);
+    }
+    return (int)ok;
+}
+
+/* Each unit key as the slerp takes it (ac_slerp_arc_of's scaling of the
+   key normalized as quat_slerp normalizes it; in range: a unit key's
+   |x|^2 is about 1). */
+AC_VECTORIZED
+static void slerp_keys(const double *restrict quats, size_t k, double *restrict keys)
+{
+    for (size_t i = 0; i < k; i++) {
+        double x[4];
+        unit4(quats + 4 * i, x);
+        ac_slerp_arc_unit(x, 1, keys + 4 * i);
+    }
+}
+
+/* 1 when t[0..k) is finite and strictly increasing, in one branch-free
+   pass (the loop below names the first failure). */
+AC_VECTORIZED
+static int increasing(const double *t, size_t k)
+{
+    int64_t ok = ac_finite(t[0]);
+    for (size_t i = 1; i < k; i++)
+        ok &= (t[i] > t[i - 1]) & ac_finite(t[i]);
+    return (int)ok;
 }
 
 ac_status ac_quat_curve_create(const double *times, const double *quats,
@@ -609,6 +670,8 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
 {
     ac_quat_curve *c;
     ac_status st = AC_OK;
+    size_t doubles;
+    double *d;
     if (k < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, 0.0, "needs at least one key");
     if ((unsigned)interp > AC_CURVE_CUBIC)
@@ -625,7 +688,7 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
     if (interp == AC_CURVE_CUBIC && (!in_tangents || !out_tangents))
         return ac_fail(err, AC_ERR_VALUE, 0, in_tangents ? AC_ARG_OUT_TANGENTS : AC_ARG_IN_TANGENTS, 0.0,
                        "are required for cubic interpolation");
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0, sorted = increasing(times, k); i < k && !sorted; i++) {
         if ((st = ac_check_finite(AC_ARG_TIMES, times + i, 1, i, err)))
             return st;
         if (i > 0 && !(times[i] > times[i - 1]))
@@ -633,29 +696,31 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                            "must be > times[%zu]=%.15g: key times strictly increase", i - 1,
                            times[i - 1]);
     }
-    c = ac_mem_zeroed(allocator, 1, sizeof *c);
+    if (k > SIZE_MAX / 128)
+        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "too many keys");
+    /* times and quats; cubic: m0, m1; linear: keys and angles */
+    doubles = 5 * k + (k > 1 && interp == AC_CURVE_CUBIC ? 8 * (k - 1) : 0) +
+              (k > 1 && interp == AC_CURVE_LINEAR ? 4 * k + 2 * (k - 1) : 0);
+    c = ac_mem_alloc(allocator, sizeof *c + doubles * sizeof(double));
     if (!c)
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
+    memset(c, 0, sizeof *c);
     c->k = k, c->interp = interp, c->before = before, c->after = after;
     if (allocator)
         c->mem = *allocator;
-    c->times = ac_mem_alloc(&c->mem, k * sizeof(double));
-    c->quats = ac_mem_alloc(&c->mem, 4 * k * sizeof(double));
+    d = (double *)(c + 1);
+    c->times = d, d += k;
+    c->quats = d, d += 4 * k;
     if (interp == AC_CURVE_CUBIC && k > 1) {
-        c->m0 = ac_mem_alloc(&c->mem, 4 * (k - 1) * sizeof(double));
-        c->m1 = ac_mem_alloc(&c->mem, 4 * (k - 1) * sizeof(double));
+        c->m0 = d, d += 4 * (k - 1);
+        c->m1 = d, d += 4 * (k - 1);
     }
     if (interp == AC_CURVE_LINEAR && k > 1) {
-        c->omega = ac_mem_alloc(&c->mem, 3 * (k - 1) * sizeof(double));
-        c->arc = ac_mem_alloc(&c->mem, (k - 1) * sizeof *c->arc);
-    }
-    if (!c->times || !c->quats || (interp == AC_CURVE_CUBIC && k > 1 && (!c->m0 || !c->m1)) ||
-        (interp == AC_CURVE_LINEAR && k > 1 && (!c->omega || !c->arc))) {
-        ac_quat_curve_destroy(c);
-        return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
+        c->keys = d, d += 4 * k;
+        c->angles = d;
     }
     memcpy(c->times, times, k * sizeof(double));
-    for (size_t i = 0; i < k && !st; i++)
+    for (size_t i = 0, ok = unit_keys(quats, k, c->quats); i < k && !st && !ok; i++)
         st = unit_arg(AC_ARG_QUATERNIONS, AC_ARG_QUATERNIONS_NORM, quats + 4 * i, c->quats + 4 * i, i, err);
     if (interp == AC_CURVE_CUBIC) {
         /* glTF Appendix C splines the stored values and normalizes only the
@@ -693,17 +758,9 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
         c->flip_odd = ac_quat_dot4(last, first) < 0.0;
     }
     c->rates_finite = 1;
-    if (interp == AC_CURVE_LINEAR && k > 1 && !st) {
-        for (size_t i = 0; i + 1 < k; i++) { /* each key normalized once, as quat_slerp does */
-            if (i == 0)
-                unit4(c->quats, c->arc[0].a);
-            unit4(c->quats + 4 * (i + 1), c->arc[i].c);
-            if (i + 2 < k)
-                memcpy(c->arc[i + 1].a, c->arc[i].c, sizeof c->arc[i].c);
-        }
-        linear_segments(times, k, c->arc, c->omega);
-        for (size_t i = 0; i < 3 * (k - 1); i++)
-            c->rates_finite &= ac_finite(c->omega[i]);
+    if (interp == AC_CURVE_LINEAR && k > 1 && !st) { /* each key normalized once */
+        slerp_keys(c->quats, k, c->keys);
+        c->rates_finite = linear_segments(times, k, c->keys, c->angles);
     }
     if (st) {
         ac_quat_curve_destroy(c);
@@ -737,13 +794,16 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, int side, 
     case AC_CURVE_STEP:
         memcpy(q, side == AC_SIDE_RIGHT && t >= c->times[seg + 1] ? b : a, 4 * sizeof(double));
         return AC_OK;
-    case AC_CURVE_LINEAR:
+    case AC_CURVE_LINEAR: {
+        ac_slerp_arc arc;
+        segment_arc(c->keys, c->angles, seg, &arc);
         if (u >= 1.0) /* the last key itself, not its negation */
             memcpy(q, b, 4 * sizeof(double));
         else /* what quat_slerp gives for the two keys */
-            ac_slerp_arc_at(&c->arc[seg], u, q);
-        memcpy(omega, c->omega + 3 * seg, 3 * sizeof(double));
+            ac_slerp_arc_at(&arc, u, q);
+        arc_omega(&arc, dt, omega);
         return AC_OK;
+    }
     default: { /* cubic */
         const double *m0 = c->m0 + 4 * seg, *m1 = c->m1 + 4 * seg;
         double p[4], dp[4], m = 0.0, keys = 0.0, len = 0.0, dq[4], proj;
@@ -850,8 +910,9 @@ AC_VECTORIZED
 static void linear_run(const ac_quat_curve *c, size_t j, const double *restrict t, size_t m,
                        double *restrict q)
 {
-    const ac_slerp_arc arc = c->arc[j];
     const double t0 = c->times[j], dt = c->times[j + 1] - t0, *b = c->quats + 4 * (j + 1);
+    ac_slerp_arc arc;
+    segment_arc(c->keys, c->angles, j, &arc);
     for (size_t r = 0; r < m; r++) {
         double u = (t[r] - t0) / dt, x[4];
         u = ac_pick(u < 0.0, 0.0, u);
@@ -888,11 +949,14 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, ac_curve_cursor *cursor, co
             continue;
         }
         if (omega) {
-            const double *w = c->omega + 3 * j;
+            ac_slerp_arc arc;
+            double w[3];
+            segment_arc(c->keys, c->angles, j, &arc);
+            arc_omega(&arc, c->times[j + 1] - c->times[j], w);
             if ((st = check_result(AC_ARG_ANGULAR_VELOCITY, w, 3, i, err)))
                 return st;
             for (size_t x = i; x < r; x++)
-                memcpy(omega + 3 * x, w, 3 * sizeof *w);
+                memcpy(omega + 3 * x, w, sizeof w);
         }
         if (q)
             linear_run(c, j, t + i, r - i, q + 4 * i);

@@ -459,9 +459,14 @@ typedef struct ac_curve_spec {
        eased by segment_ease[segment_ease_index[j]]. NULL: one per segment. */
     const size_t *segment_ease_index;
     size_t ease_count;
+    /* true: the curve reads `times` and `values` where they are instead of
+       copying them (an engine's key data, a file reader's arrays): the caller
+       keeps both alive and unchanged until ac_curve_destroy, and
+       ac_curve_times / ac_curve_values return them. */
+    bool borrow_keys;
 } ac_curve_spec;
 
-typedef struct ac_curve ac_curve; /* opaque; owns its memory */
+typedef struct ac_curve ac_curve; /* opaque; owns its memory (but borrowed keys) */
 
 /* Search state of a forward (sorted) sweep: start with {0}. */
 typedef struct ac_curve_cursor {
@@ -476,8 +481,9 @@ AC_API void ac_curve_destroy(ac_curve *curve);
 
 AC_API size_t ac_curve_keys(const ac_curve *curve);
 AC_API size_t ac_curve_channels(const ac_curve *curve);
-/* The curve's own copies of the key times (K) and values (K x C), as given:
-   read-only, alive as long as the curve. */
+/* The curve's key times (K) and values (K x C), as given: its own copies
+   (or the borrowed arrays, spec.borrow_keys), read-only, alive as long as
+   the curve. */
 AC_API const double *ac_curve_times(const ac_curve *curve);
 AC_API const double *ac_curve_values(const ac_curve *curve);
 
@@ -487,6 +493,14 @@ AC_API const double *ac_curve_values(const ac_curve *curve);
    own segment duration. Either output may be NULL. */
 AC_API void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
                                     double *out_velocities);
+/* The curve's own key velocities (K x C), those ac_curve_key_velocities
+   copies, where it stores them: a curve with cubic, Bezier or eased
+   segments (the same array for both sides where they are equal by
+   construction, as for one velocity per key given). NULL for step and
+   linear curves, whose velocities follow from their keys. Read-only, alive
+   as long as the curve. */
+AC_API const double *ac_curve_in_velocities(const ac_curve *curve);
+AC_API const double *ac_curve_out_velocities(const ac_curve *curve);
 
 /* Value (derivative 0), per-second velocity (1) or acceleration (2) of the
    curve at n times t, written to out (n x C). Any order of t: a
@@ -671,6 +685,10 @@ AC_API ac_status ac_quat_curve_create(const double *times, const double *quats,
                                       ac_curve_extrapolation after, ac_quat_curve **curve,
                                       const ac_allocator *allocator, ac_error *err);
 AC_API void ac_quat_curve_destroy(ac_quat_curve *curve);
+/* The number of keys and the curve's own copy of the key times (K, as
+   given): read-only, alive as long as the curve. */
+AC_API size_t ac_quat_curve_keys(const ac_quat_curve *curve);
+AC_API const double *ac_quat_curve_times(const ac_quat_curve *curve);
 
 /* Unit quaternions q (4n, may be NULL) and angular velocities omega (3n, rad/s,
    may be NULL) at n times t (seconds), on `side` (ac_curve_side) of keys and

@@ -9,9 +9,53 @@ static ac_curve *get_curve(PyObject *capsule)
     return (ac_curve *)PyCapsule_GetPointer(capsule, CAPSULE_NAME);
 }
 
+/* What a curve's capsule carries besides the curve (its context): whether
+   it was made from 1-D values (results without a channel axis), and the
+   arrays it borrows its keys from (spec.borrow_keys; NULL: none), released
+   with it. */
+typedef struct curve_extra {
+    int flat;
+    PyObject *borrowed;
+} curve_extra;
+
 static void capsule_destroy(PyObject *capsule)
 {
+    curve_extra *extra = PyCapsule_GetContext(capsule);
     ac_curve_destroy(get_curve(capsule));
+    if (extra) {
+        Py_XDECREF(extra->borrowed);
+        PyMem_Free(extra);
+    }
+}
+
+/* 1 when the capsule's curve was made from 1-D values. */
+static int is_flat(PyObject *capsule)
+{
+    curve_extra *extra = PyCapsule_GetContext(capsule);
+    return extra && extra->flat;
+}
+
+/* The capsule owning a new curve; `borrowed` (a new reference or NULL) is
+   kept until the capsule goes. NULL with an exception (the curve and
+   `borrowed` then released). */
+static PyObject *wrap_curve(ac_curve *curve, int flat, PyObject *borrowed)
+{
+    curve_extra *extra = PyMem_Malloc(sizeof *extra);
+    PyObject *capsule = extra ? PyCapsule_New(curve, CAPSULE_NAME, capsule_destroy) : NULL;
+    if (!capsule) {
+        ac_curve_destroy(curve);
+        Py_XDECREF(borrowed);
+        PyMem_Free(extra);
+        return extra ? NULL : PyErr_NoMemory();
+    }
+    extra->flat = flat, extra->borrowed = borrowed;
+    if (PyCapsule_SetContext(capsule, extra) < 0) { /* (only for a capsule that is not one) */
+        Py_XDECREF(borrowed);
+        PyMem_Free(extra);
+        Py_DECREF(capsule);
+        return NULL;
+    }
+    return capsule;
 }
 
 /* The fields of a curve spec that every create path sets the same way. */
@@ -55,23 +99,28 @@ static PyObject *raise_create(const char *func, const ac_error *err, PyArrayObje
 }
 
 /* _curve_create(func, times, values, interpolation, tangents, in_velocities,
-   out_velocities, before, after, jumps) -> capsule. values is (K,) or (K, C);
-   the velocities are None or arrays of the shape of values. */
+   out_velocities, before, after, jumps[, borrow]) -> capsule. values is (K,)
+   or (K, C); the velocities are None or arrays of the shape of values. With
+   borrow true the curve reads times and values in place (both read-only
+   arrays, which the capsule keeps) instead of copying them. */
 static PyObject *curve_create(PyObject *self, PyObject *args)
 {
     const char *func;
     PyArrayObject *times, *values, *vin = NULL, *vout = NULL;
-    int interp, tangents, before, after, jumps;
+    int interp, tangents, before, after, jumps, borrow = 0;
     ac_curve_spec spec;
     ac_curve *curve = NULL;
     ac_error err;
     ac_status st;
-    PyObject *capsule;
     (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iip:_curve_create", &func, acpy_f64, &times,
+    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iip|p:_curve_create", &func, acpy_f64, &times,
                           acpy_f64, &values, &interp, &tangents, acpy_f64_or_none, &vin,
-                          acpy_f64_or_none, &vout, &before, &after, &jumps))
+                          acpy_f64_or_none, &vout, &before, &after, &jumps, &borrow))
         return NULL;
+    if (borrow && (PyArray_ISWRITEABLE(times) || PyArray_ISWRITEABLE(values))) {
+        PyErr_Format(PyExc_ValueError, "%s: borrowed times and values must be read-only", func);
+        return NULL;
+    }
     if (PyArray_NDIM(times) != 1 || PyArray_NDIM(values) < 1 || PyArray_NDIM(values) > 2 ||
         PyArray_DIM(values, 0) != PyArray_DIM(times, 0)) {
         PyErr_Format(PyExc_ValueError, "%s: times must be (K,) and values (K,) or (K, C)",
@@ -85,16 +134,13 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     spec.keys = (size_t)PyArray_DIM(times, 0);
     spec.channels = PyArray_NDIM(values) == 2 ? (size_t)PyArray_DIM(values, 1) : 1;
     set_key_spec(&spec, times, values, interp, tangents, vin, vout, before, after, jumps);
+    spec.borrow_keys = borrow;
     ACPY_RUN(spec.keys * spec.channels, st = ac_curve_create(&curve, &spec, &err));
     if (st)
         return raise_create(func, &err, times, values, 1, 1);
-    capsule = PyCapsule_New(curve, CAPSULE_NAME, capsule_destroy);
-    if (!capsule)
-        ac_curve_destroy(curve);
     /* 1-D values give results without a channel axis. */
-    else if (PyArray_NDIM(values) == 1 && PyCapsule_SetContext(capsule, capsule) < 0)
-        Py_CLEAR(capsule);
-    return capsule;
+    return wrap_curve(curve, PyArray_NDIM(values) == 1,
+                      borrow ? Py_BuildValue("(OO)", times, values) : NULL);
 }
 
 /* _curve_create_keyed(func, times, values, interpolation, tangents,
@@ -116,7 +162,6 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     ac_curve *curve = NULL;
     ac_error err;
     ac_status st;
-    PyObject *capsule;
     int *kinds = NULL;
     ac_curve_ease *easing = NULL;
     size_t k, nseg, neases, *rows = NULL;
@@ -199,13 +244,8 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     if (st)
         return raise_create(func, &err, times, values, (npy_intp)(nseg ? nseg : 1),
                             (npy_intp)spec.channels);
-    capsule = PyCapsule_New(curve, CAPSULE_NAME, capsule_destroy);
-    if (!capsule)
-        ac_curve_destroy(curve);
     /* 1-D values give results without a channel axis. */
-    else if (PyArray_NDIM(values) == 1 && PyCapsule_SetContext(capsule, capsule) < 0)
-        Py_CLEAR(capsule);
-    return capsule;
+    return wrap_curve(curve, PyArray_NDIM(values) == 1, NULL);
 }
 
 /* Time remaps of an evaluation (ac_curve_eval_remapped): whole-clip remaps,
@@ -295,7 +335,7 @@ static int curve_context(const char *func, PyObject *arg, acpy_context *ctx)
         return 0;
     ctx->option[0] = side;
     ctx->channels = (npy_intp)ac_curve_channels(ctx->object);
-    ctx->bare = PyCapsule_GetContext(capsule) != NULL;
+    ctx->bare = is_flat(capsule);
     return 1;
 }
 
@@ -422,7 +462,7 @@ static PyObject *curve_keys(PyObject *self, PyObject *capsule)
     if (!curve)
         return NULL;
     k = (npy_intp)ac_curve_keys(curve);
-    c = PyCapsule_GetContext(capsule) != NULL ? 0 : (npy_intp)ac_curve_channels(curve);
+    c = is_flat(capsule) ? 0 : (npy_intp)ac_curve_channels(curve);
     if (!(times = key_view(capsule, ac_curve_times(curve), k, 0)))
         return NULL;
     if (!(values = key_view(capsule, ac_curve_values(curve), k, c))) {
@@ -432,7 +472,39 @@ static PyObject *curve_keys(PyObject *self, PyObject *capsule)
     return Py_BuildValue("(NN)", times, values);
 }
 
+/* _curve_velocities(capsule) -> (in, out) read-only views of the key
+   velocities the curve stores (the same array twice where it stores one),
+   shaped as its values, or None when it stores none (step and linear). */
+static PyObject *curve_velocities(PyObject *self, PyObject *capsule)
+{
+    ac_curve *curve = get_curve(capsule);
+    const double *vin, *vout;
+    PyObject *in, *out;
+    npy_intp k, c;
+    (void)self;
+    if (!curve)
+        return NULL;
+    vin = ac_curve_in_velocities(curve), vout = ac_curve_out_velocities(curve);
+    if (!vin)
+        Py_RETURN_NONE;
+    k = (npy_intp)ac_curve_keys(curve);
+    c = is_flat(capsule) ? 0 : (npy_intp)ac_curve_channels(curve);
+    if (!(in = key_view(capsule, vin, k, c)))
+        return NULL;
+    if (vout == vin) {
+        Py_INCREF(in);
+        out = in;
+    } else if (!(out = key_view(capsule, vout, k, c))) {
+        Py_DECREF(in);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", in, out);
+}
+
 static PyMethodDef methods[] = {
+    {"_curve_velocities", curve_velocities, METH_O,
+     "_curve_velocities(capsule) -> (in, out) read-only views of the stored key velocities, "
+     "or None"},
     {"_curve_keys", curve_keys, METH_O,
      "_curve_keys(capsule) -> (times, values): read-only views of the curve's own keys"},
     {"_curve_create", curve_create, METH_VARARGS,

@@ -185,7 +185,33 @@ static const acpy_kernel curve_omega = {
     curve_context,
 };
 
+/* _quat_curve_times(capsule) -> the curve's own key times, a read-only view
+   (kept alive by the capsule). */
+static PyObject *quat_curve_times(PyObject *self, PyObject *capsule)
+{
+    const ac_quat_curve *curve = PyCapsule_GetPointer(capsule, CURVE_CAPSULE);
+    npy_intp k;
+    PyObject *view;
+    (void)self;
+    if (!curve)
+        return NULL;
+    k = (npy_intp)ac_quat_curve_keys(curve);
+    view = PyArray_New(&PyArray_Type, 1, &k, NPY_FLOAT64, NULL,
+                       (void *)ac_quat_curve_times(curve), 0,
+                       NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED, NULL);
+    if (!view)
+        return NULL;
+    Py_INCREF(capsule); /* taken by PyArray_SetBaseObject, also when it fails */
+    if (PyArray_SetBaseObject((PyArrayObject *)view, capsule) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
+
 static PyMethodDef methods[] = {
+    {"_quat_curve_times", quat_curve_times, METH_O,
+     "_quat_curve_times(capsule) -> read-only view of the curve's key times"},
     {"_quat_curve_create", quat_curve_create, METH_VARARGS,
      "_quat_curve_create(func, times, quats, in_tangents, out_tangents, interp, before, "
      "after) -> capsule"},
