@@ -316,6 +316,14 @@ def collide(a, b, normal, point, restitution, *, friction=0.0, threshold=0.0,
       direction is found by a bisection).
     - When neither body can translate (both inverse masses 0) the contact is
       frictionless.
+    - Inverse masses and inertias may span the whole double range: a body that
+      turns far more easily than it translates (an inverse inertia 1e17 or
+      1e308 times its inverse mass) hit off its arm makes the effective mass
+      too ill-conditioned to form in world axes, and such a contact is solved
+      in the frame of that body's arm, term by term, with exponents of their
+      own; its results are those of exact arithmetic to a few ulps (a result
+      beyond the double range is still an OverflowError). Ordinary contacts
+      never take that route and keep their results bit for bit.
 
     Raises
     ------

@@ -169,16 +169,17 @@ def _quats(values) -> np.ndarray:
     return rows.reshape(-1, 4)
 
 
-def _samples(attribute, convert, start, per_second):
+def _samples(attribute, convert, start, per_second, location):
     """(times in seconds, stacked values) of an attribute's time samples, or None."""
     if not attribute or not attribute.HasAuthoredValue():
         return None
     codes = attribute.GetTimeSamples()
     if not codes:
-        value = attribute.Get()
+        value = _typed(attribute, attribute.Get(), location)
         return None if value is None else (np.zeros(1), convert(value)[None])
     times = (np.array(codes, dtype=np.float64) - start) / per_second
-    return times, np.stack([convert(attribute.Get(code)) for code in codes])
+    return times, np.stack([convert(_typed(attribute, attribute.Get(code), location, code))
+                            for code in codes])
 
 
 _VECTOR_OPS = ("Translate", "Scale", "RotateXYZ", "RotateXZY", "RotateYXZ", "RotateYZX",
@@ -186,6 +187,10 @@ _VECTOR_OPS = ("Translate", "Scale", "RotateXYZ", "RotateXZY", "RotateYXZ", "Rot
 _SCALAR_OPS = ("TranslateX", "TranslateY", "TranslateZ", "ScaleX", "ScaleY", "ScaleZ",
                "RotateX", "RotateY", "RotateZ")
 _SAMPLED_OPS = _VECTOR_OPS + _SCALAR_OPS + ("Orient", "Transform")
+# the value types of each kind of op (UsdGeomXformOp's precisions)
+_OP_TYPES = {**{op: ("double3", "float3", "half3") for op in _VECTOR_OPS},
+             **{op: ("double", "float", "half") for op in _SCALAR_OPS},
+             "Orient": ("quatd", "quatf", "quath"), "Transform": ("matrix4d",)}
 _INTERPOLATIONS = {"linear": "linear", "held": "step", "step": "step"}
 
 
@@ -256,6 +261,60 @@ def _finite(location: str, name: str, array: np.ndarray) -> None:
         raise _Fault(location, f"has non-finite values ({name} {int(bad[0])})")
 
 
+def _spec_kinds(prop) -> set:
+    """The kinds of spec ("AttributeSpec", "RelationshipSpec") a property is
+    authored with in the layer stack."""
+    return {type(spec).__name__ for spec in prop.GetPropertyStack()} if prop else set()
+
+
+def _checked(attribute, location: str) -> None:
+    """Refuses what USD reads as "no value" although something is authored: a
+    relationship where the schema has an attribute, or a connection without a
+    value (usd.load reads values, not connections)."""
+    with _at(location):
+        kinds = _spec_kinds(attribute)
+        if "RelationshipSpec" in kinds:
+            raise _Fault(location, f"is a relationship where a {attribute.GetTypeName()} "
+                                   f"attribute is expected")
+        if attribute and not attribute.HasAuthoredValue() and attribute.HasAuthoredConnections():
+            targets = ", ".join(f"<{path}>" for path in attribute.GetConnections())
+            raise _Fault(location, f"is connected to {targets} but has no value (usd.load reads "
+                                   f"values, not connections)")
+
+
+def _uniform(attribute, location: str):
+    """The value of an attribute read without a time (None when none is
+    authored), checked (_checked, _typed); time samples alone are refused
+    (joints, blendShapes, rest and bind transforms and xformOpOrder are
+    uniform: USD reads no value from them)."""
+    _checked(attribute, location)
+    with _at(location):
+        value = attribute.Get() if attribute else None
+        if value is None and attribute and attribute.GetTimeSamples():
+            raise _Fault(location, "has time samples but no value (it is read as a uniform "
+                                   "attribute)")
+    return _typed(attribute, value, location)
+
+
+def _typed(attribute, value, location: str, code=None):
+    """``value`` as read from ``attribute``, or a _Fault when USD holds it as
+    another type than the attribute's (a path, an asset path, a string where
+    numbers are expected): USD hands such values back as they are."""
+    if value is None:
+        return None
+    type_name = attribute.GetTypeName()
+    expected = type_name.type.pythonClass
+    if (isinstance(value, expected) if expected is not None
+            else isinstance(value, (int, float, np.number)) and not isinstance(value, bool)):
+        return value
+    from pxr import Sdf
+
+    what = (f"the path <{value}>" if isinstance(value, Sdf.Path)
+            else f"a value of type {type(value).__name__}")
+    sample = "" if code is None else f" at time code {code!r}"
+    raise _Fault(location, f"holds {what}{sample} where {type_name} values are expected")
+
+
 def _xform_op(attribute, kind, interpolation, per_second, name):
     """The curve of one animated xformOp attribute, or None (no time samples,
     or an op type read by none of the curves); an unknown type's samples are
@@ -270,14 +329,19 @@ def _xform_op(attribute, kind, interpolation, per_second, name):
     codes = attribute.GetTimeSamples()
     if not codes:
         return None
+    type_name = str(attribute.GetTypeName())
+    if type_name not in _OP_TYPES[kind]:
+        raise _Fault(name, f"is an attribute of type {type_name}; a {kind} op takes "
+                           f"{', '.join(_OP_TYPES[kind])}")
     times = np.array(codes, dtype=np.float64) / per_second
     _finite(name, "time sample", times)
+    samples = [_typed(attribute, attribute.Get(code), name, code) for code in codes]
     if kind == "Orient":
-        values = _quats([attribute.Get(code) for code in codes])
+        values = _quats(samples)
     elif kind == "Transform":  # column-vector matrices, row by row
-        values = _matrices([attribute.Get(code) for code in codes]).reshape(-1, 16)
+        values = _matrices(samples).reshape(-1, 16)
     else:
-        values = np.array([attribute.Get(code) for code in codes], dtype=np.float64)
+        values = np.array(samples, dtype=np.float64)
         if (values.shape[1:] != (() if kind in _SCALAR_OPS else (3,))
                 or len(values) != len(codes)):
             raise _Fault(name, f"holds values of shape {values.shape[1:]} for a {kind} op")
@@ -294,10 +358,31 @@ def _xform_channels(stage, interpolation, skipped):
 
     per_second = None
     channels = XformChannels()
-    for prim in stage.Traverse():
+    with _at("/"):
+        prims = list(stage.Traverse())
+    for prim in prims:
         with _at(str(prim.GetPath()) if hasattr(prim, "GetPath") else "xformOpOrder"):
             xformable = UsdGeom.Xformable(prim)
             ops = xformable.GetOrderedXformOps() if xformable else ()
+            order = xformable.GetXformOpOrderAttr() if xformable else None
+        try:
+            named = [str(t) for t in (_uniform(order, str(order.GetPath())) or ())] if order else []
+        except _Fault as fault:  # (the prim's ops are left out with it)
+            if skipped is None:
+                raise
+            skipped.append(fault)
+            continue
+        missing = set(named) - {op.GetOpName() for op in ops} - {"!resetXformStack!"}
+        for token in sorted(missing):  # (USD leaves them out of the ordered ops, and warns)
+            name = f"{prim.GetPath()}.{token.replace('!invert!', '')}"
+            relationship = prim.GetRelationship(token.replace("!invert!", ""))
+            fault = _Fault(name, "is named by xformOpOrder but is a relationship, not an "
+                                 "xformOp attribute" if relationship else
+                                 f"is named by xformOpOrder but {prim.GetPath()} has no such "
+                                 f"attribute")
+            if skipped is None:
+                raise fault
+            skipped.append(fault)
         for op in ops:
             attribute = op.GetAttr()
             name = str(attribute.GetPath())
@@ -374,7 +459,13 @@ def load(path_or_stage, *, interpolation: str = "linear", errors: str = "raise"
         animation joint the skeleton does not have, arrays whose lengths do
         not match the joints, non-finite values, singular bind transforms,
         a ``timeCodesPerSecond`` that is not a finite number > 0, a spline
-        :func:`curve_from_spline` refuses, values of the wrong type or shape.
+        :func:`curve_from_spline` refuses, values of the wrong type or shape
+        (a path or an asset where numbers or tokens are expected), a property
+        that holds no value where one is read (authored as a relationship
+        where the schema has an attribute, connected without a value, time
+        samples alone on a uniform attribute), ``skel:animationSource``
+        authored as an attribute or targeting a property, an ``xformOpOrder``
+        naming an op the prim does not have as an attribute.
     ValueError
         An unknown interpolation or ``errors``.
     OSError
@@ -457,8 +548,8 @@ def _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped):
     skel_path = str(skel.GetPath())
     joints_attr = skel.GetJointsAttr()
     where = str(joints_attr.GetPath())
+    tokens = _uniform(joints_attr, where) or []
     with _at(where):
-        tokens = joints_attr.Get() or []
         joints = [str(j) for j in tokens]
         parents = [int(p) for p in UsdSkel.Topology(tokens).GetParentIndices()]
     count = len(joints)
@@ -467,8 +558,8 @@ def _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped):
     for name, attribute in (("restTransforms", skel.GetRestTransformsAttr()),
                             ("bindTransforms", skel.GetBindTransformsAttr())):
         location = str(attribute.GetPath())
+        value = _uniform(attribute, location)
         with _at(location):
-            value = attribute.Get()
             array = _matrices(value) if value else None
         if array is None:
             continue
@@ -503,7 +594,14 @@ def _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped):
     anim = None
     with _at(skel_path):
         binding = UsdSkel.BindingAPI(skel.GetPrim())
-        targets = binding.GetAnimationSourceRel().GetTargets() if binding else []
+        source = binding.GetAnimationSourceRel() if binding else None
+        if "AttributeSpec" in _spec_kinds(source):
+            raise _Fault(f"{skel_path}.skel:animationSource",
+                         "is an attribute where a relationship is expected")
+        targets = source.GetTargets() if source else []
+        if targets and not targets[0].IsPrimPath():
+            raise _Fault(f"{skel_path}.skel:animationSource",
+                         f"targets <{targets[0]}>, which is not a prim")
         if targets:
             prim = stage.GetPrimAtPath(targets[0])
             anim = UsdSkel.Animation(prim) if prim and prim.IsA(UsdSkel.Animation) else None
@@ -547,8 +645,7 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
         raise _Fault("startTimeCode", f"is {start!r} (must be finite)")
     kind = "LINEAR" if interpolation == "linear" else "STEP"
     joints_location = str(anim.GetJointsAttr().GetPath())
-    with _at(joints_location):
-        anim_joints = [str(j) for j in (anim.GetJointsAttr().Get() or [])]
+    anim_joints = [str(j) for j in (_uniform(anim.GetJointsAttr(), joints_location) or [])]
     _unique_joints(joints_location, anim_joints)
     unknown = [j for j in anim_joints if j not in joints]
     if unknown:
@@ -562,8 +659,9 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
             ("rotation", anim.GetRotationsAttr(), _quats),
             ("scale", anim.GetScalesAttr(), vectors)):
         location = str(attribute.GetPath())
+        _checked(attribute, location)
         with _at(location):
-            sampled = _samples(attribute, convert, start, per_second)
+            sampled = _samples(attribute, convert, start, per_second, location)
         if sampled is None:
             continue
         times, values = sampled
@@ -576,10 +674,12 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
             channels.append(_channel(location, j, joints[j], path_name, times,
                                      values[:, k], kind))
     location = str(anim.GetBlendShapeWeightsAttr().GetPath())
+    shapes_attr = anim.GetBlendShapesAttr()
+    shapes = [str(s) for s in (_uniform(shapes_attr, str(shapes_attr.GetPath())) or [])]
+    _checked(anim.GetBlendShapeWeightsAttr(), location)
     with _at(location):
-        shapes = [str(s) for s in (anim.GetBlendShapesAttr().Get() or [])]
         sampled = _samples(anim.GetBlendShapeWeightsAttr(),
-                           lambda v: np.array(v, float).reshape(-1), start, per_second)
+                           lambda v: np.array(v, float).reshape(-1), start, per_second, location)
     if shapes and sampled is not None and roots:
         times, values = sampled
         if values.shape[1] != len(shapes):

@@ -510,11 +510,23 @@ static void add_rotational_mass(int dim, const rigid *b, const double *r, double
     }
 }
 
+/* A quantity computed as a difference that cancelled all but this fraction
+   of its terms has lost too many of its bits to be trusted: the effective mass
+   K is graded along axes that are not the coordinate axes (an inverse inertia
+   far above the inverse masses, an arm off the normal), and collide_structured
+   takes the contact. Above it the plain computation loses at most about 20 of
+   its 53 bits in such a difference, and a well-conditioned contact never
+   comes near it. */
+#define CANCELLED 0x1p-20
+
 /* Solves K x = y for a symmetric positive definite K by LDL^T (no square
-   roots: a diagonal K is solved by plain division). */
-static void spd_solve(int dim, double K[3][3], const double *y, double *x)
+   roots: a diagonal K is solved by plain division). Returns 0 when a pivot
+   cancelled below CANCELLED of its diagonal entry (x is then not to be
+   trusted). */
+static int spd_solve(int dim, double K[3][3], const double *y, double *x)
 {
     double L[3][3] = {{0.0}}, D[3], z[3];
+    int trusted = 1;
     for (int i = 0; i < dim; i++) {
         double diag = K[i][i];
         for (int j = 0; j < i; j++) {
@@ -525,6 +537,7 @@ static void spd_solve(int dim, double K[3][3], const double *y, double *x)
             diag -= L[i][j] * L[i][j] * D[j];
         }
         D[i] = diag;
+        trusted &= diag >= CANCELLED * K[i][i];
     }
     for (int i = 0; i < dim; i++) {
         double sum = y[i];
@@ -538,6 +551,7 @@ static void spd_solve(int dim, double K[3][3], const double *y, double *x)
             sum -= L[k][i] * x[k];
         x[i] = sum;
     }
+    return trusted;
 }
 
 static int all_zero(int count, const double *x)
@@ -558,12 +572,14 @@ static int all_zero(int count, const double *x)
    c's direction (m -> inf), and m makes |(S + m I)^-1 c| equal to the
    Coulomb impulse rho = mu dn / (a - mu q . u): found by bisection, the sign
    of the difference changing between the two ends. When both ends agree
-   (spheres and discs hit in line with their centers) d is t1. */
-static void slip_direction(double K[3][3], const double *w, double dn, const double *n,
-                           double mu, const double *t1, double *d)
+   (spheres and discs hit in line with their centers) d is t1. Returns 0 when
+   S lost its accuracy to cancellation (CANCELLED). */
+static int slip_direction(double K[3][3], const double *w, double dn, const double *n,
+                          double mu, const double *t1, double *d)
 {
     double t2[3], Kn[3], K1[3], K2[3], a = 0.0, q0 = 0.0, q1 = 0.0, c0 = 0.0, c1 = 0.0;
     double s00 = 0.0, s01 = 0.0, s11 = 0.0, scale, lo = 0.0, hi = 1.0, u0 = -1.0, u1 = 0.0;
+    int trusted;
     t2[0] = n[1] * t1[2] - n[2] * t1[1];
     t2[1] = n[2] * t1[0] - n[0] * t1[2];
     t2[2] = n[0] * t1[1] - n[1] * t1[0];
@@ -584,6 +600,7 @@ static void slip_direction(double K[3][3], const double *w, double dn, const dou
     }
     /* products grouped so that masses near the ends of the range (K of
        order 1e200 or 1e-200) neither overflow nor underflow */
+    trusted = s00 - q0 * (q0 / a) >= CANCELLED * s00 && s11 - q1 * (q1 / a) >= CANCELLED * s11;
     s00 -= q0 * (q0 / a);
     s01 -= q0 * (q1 / a);
     s11 -= q1 * (q1 / a);
@@ -592,13 +609,14 @@ static void slip_direction(double K[3][3], const double *w, double dn, const dou
     for (int k = 0; k < 3; k++)
         d[k] = t1[k];
     if (!(fabs(c1) > 1e-15 * fabs(c0)))
-        return; /* the two ends agree */
+        return trusted; /* the two ends agree */
     /* S is divided by its mean diagonal: the determinant stays of order 1,
        and the unscaled length is len / scale */
     scale = 0.5 * (s00 + s11);
     s00 /= scale;
     s01 /= scale;
     s11 /= scale;
+    trusted &= s00 * s11 - s01 * s01 >= CANCELLED * (s00 * s11);
     for (int step = 0; step < 100; step++) {
         const double tau = 0.5 * (lo + hi), m = tau / (1.0 - tau);
         const double det = (s00 + m) * (s11 + m) - s01 * s01;
@@ -615,6 +633,7 @@ static void slip_direction(double K[3][3], const double *w, double dn, const dou
     }
     for (int k = 0; k < 3; k++)
         d[k] = -(u0 * t1[k] + u1 * t2[k]);
+    return trusted;
 }
 
 /* The impulse j on body a (b receives -j) at an approaching contact with
@@ -625,22 +644,27 @@ static void slip_direction(double K[3][3], const double *w, double dn, const dou
    mu j_n opposite the slip that remains (along j*_t in 2-D and whenever the
    tangential response is isotropic, else from slip_direction), and j_n comes
    from the restitution law. When neither body can translate (K may be
-   singular) the contact is frictionless. */
-static void contact_impulse(int dim, double K[3][3], int translates, const double *w,
-                            double s, double dn, const double *n, double mu, double *j)
+   singular) the contact is frictionless. Returns 0 when a step lost its
+   accuracy to cancellation (CANCELLED): collide_structured then takes the
+   contact. */
+static int contact_impulse(int dim, double K[3][3], int translates, const double *w,
+                           double s, double dn, const double *n, double mu, double *j)
 {
-    double rhs[3], jt[3], jn = 0.0, len, kn = 0.0, d[3];
+    double rhs[3], jt[3], jn = 0.0, len, kn = 0.0, size = 0.0, d[3];
+    int trusted;
     if (!translates) {
         for (int r = 0; r < dim; r++)
-            for (int c = 0; c < dim; c++)
+            for (int c = 0; c < dim; c++) {
                 kn += n[r] * K[r][c] * n[c];
+                size += fabs(n[r] * K[r][c] * n[c]);
+            }
         for (int k = 0; k < dim; k++)
             j[k] = kn > 0.0 ? dn / kn * n[k] : 0.0;
-        return;
+        return kn >= CANCELLED * size;
     }
     for (int k = 0; k < dim; k++)
         rhs[k] = dn * n[k] - (w[k] - s * n[k]);
-    spd_solve(dim, K, rhs, j);
+    trusted = spd_solve(dim, K, rhs, j);
     for (int k = 0; k < dim; k++)
         jn += j[k] * n[k];
     for (int k = 0; k < dim; k++)
@@ -649,26 +673,33 @@ static void contact_impulse(int dim, double K[3][3], int translates, const doubl
        none) or overflow to inf (friction lost) at extreme inverse masses */
     len = ac_length(jt, (size_t)dim);
     if (len <= mu * jn)
-        return; /* sticks */
+        return trusted; /* sticks */
     /* slips: j = j_n (n + mu d), with n . K j = dn; the denominator is > 0
        whenever the bound fails (K positive definite, dn > 0) */
     for (int k = 0; k < dim; k++)
         d[k] = jt[k] / len;
     if (dim == 3 && mu > 0.0) {
-        slip_direction(K, w, dn, n, mu, d, jt);
+        trusted &= slip_direction(K, w, dn, n, mu, d, jt);
         memcpy(d, jt, sizeof d);
     }
     for (int k = 0; k < dim; k++)
         d[k] = n[k] + mu * d[k];
     kn = 0.0;
     for (int r = 0; r < dim; r++)
-        for (int c = 0; c < dim; c++)
+        for (int c = 0; c < dim; c++) {
             kn += n[r] * K[r][c] * d[c];
+            size += fabs(n[r] * K[r][c] * d[c]);
+        }
     for (int k = 0; k < dim; k++)
         j[k] = dn / kn * d[k];
+    /* d is perpendicular to n only to rounding, which mu multiplies in kn:
+       beyond 1 / CANCELLED it is not trusted (nor is dn / kn below the normal
+       range, whose lost bits mu d would have restored) */
+    return trusted & (kn >= CANCELLED * size) & (mu <= 1.0 / CANCELLED) & !(dn / kn < DBL_MIN);
 }
 
-/* Relative velocity, normal speed and every result representable: 1. */
+/* Relative velocity, normal speed and every result representable, and the
+   impulse trusted (contact_impulse): 1. */
 static inline int collide_one(int dim, const rigid *a, const rigid *b, const double *n,
                        const double *p, double e, double mu, double threshold,
                        double *va, double *wa, double *vb, double *wb, double *jn_out,
@@ -710,7 +741,8 @@ static inline int collide_one(int dim, const rigid *a, const rigid *b, const dou
                 K[k][k] = m;
             add_rotational_mass(dim, a, ra, K);
             add_rotational_mass(dim, b, rb, K);
-            contact_impulse(dim, K, m > 0.0, w, s, normal_impulse(s, e, threshold), n, mu, j);
+            ok &= contact_impulse(dim, K, m > 0.0, w, s, normal_impulse(s, e, threshold), n, mu,
+                                  j);
         }
         for (int k = 0; k < dim; k++)
             va[k] = a->v[k] + a->inverse_mass * j[k];
@@ -788,7 +820,9 @@ static int contact_ordinary(int dim, const rigid *a, const rigid *b, const doubl
    2^(E - k), the velocities times 2^-k. Powers of two: where nothing is
    subnormal these are the plain computation's bits. Returns 1 when every
    result is representable, the impulse only when `impulse` is set (arms that
-   overflow are not: then the plain computation's status and results). */
+   overflow are not: then the plain computation's status and results); 0
+   without computing when an inverse mass or inertia entry would fall below
+   the normal range (it may be all K has in some direction). */
 static int collide_scaled(int dim, const rigid *a, const rigid *b, const double *n,
                           const double *p, double e, double mu, double threshold, int impulse,
                           double *va, double *wa, double *vb, double *wb, double *jn,
@@ -798,7 +832,7 @@ static int collide_scaled(int dim, const rigid *a, const rigid *b, const double 
     const rigid *bodies[2] = {a, b};
     rigid scaled[2];
     double v[2][3], w[2][3], inertia[2][9];
-    int mass = 0, any_mass = 0, speed = 0, any_speed = 0, ok = 1, k;
+    int mass = 0, any_mass = 0, speed = 0, any_speed = 0, ok = 1, lost = 0, k;
     for (int q = 0; q < 2; q++) {
         const rigid *body = bodies[q];
         const int count = body->tensor ? 9 : 1;
@@ -836,13 +870,18 @@ static int collide_scaled(int dim, const rigid *a, const rigid *b, const double 
             v[q][c] = ldexp(body->v[c], -k);
         for (int c = 0; c < da; c++)
             w[q][c] = ldexp(body->w[c], -k);
-        for (int c = 0; c < count; c++)
+        for (int c = 0; c < count; c++) {
             inertia[q][c] = ldexp(body->inertia[c], -mass);
+            lost |= body->inertia[c] != 0.0 && !(fabs(inertia[q][c]) >= DBL_MIN);
+        }
         scaled[q].v = v[q];
         scaled[q].w = w[q];
         scaled[q].inertia = inertia[q];
         scaled[q].inverse_mass = ldexp(body->inverse_mass, -mass);
+        lost |= body->inverse_mass != 0.0 && !(scaled[q].inverse_mass >= DBL_MIN);
     }
+    if (lost) /* a term of K below the normal range: collide_structured keeps it */
+        return 0;
     ok = dim == 3 ? collide_one(3, &scaled[0], &scaled[1], n, p, e, mu, ldexp(threshold, -k),
                                 va, wa, vb, wb, jn, jt)
                   : collide_one(2, &scaled[0], &scaled[1], n, p, e, mu, ldexp(threshold, -k),
@@ -860,6 +899,768 @@ static int collide_scaled(int dim, const rigid *a, const rigid *b, const double 
     }
     *jn = ldexp(*jn, k - mass);
     return ok & ((impulse == 0) | ac_finite(*jn));
+}
+
+/* ------------------------------------------- collide: the structured form */
+
+/* For contacts whose effective mass K no single power-of-two scaling makes
+   ordinary. Its terms, m I from the inverse masses and for each turning body
+   i |r|^2 (I - u u^T) (a tensor's [r]x^T T [r]x), may span more than the
+   double range, or span so much that their rounded sum loses the small ones
+   where they are all there is: a body that turns far more easily than it
+   translates (i |r|^2 >> m) makes K stiff across its arm and soft along it;
+   formed in world axes, the rounding of the stiff terms buries the soft one
+   (1 + 1e17 is 1e17), K looks singular, and the plain solve gives NaN or,
+   short of that, an impulse whose error the huge inverse inertia multiplies.
+
+   collide_structured resolves such a contact in the frame of the body with
+   the largest rotational term (the dominant lever): its first axis is that
+   body's arm, its second the direction of the body's largest principal term,
+   so that the body's term is exactly 0 in the first row and column and, for
+   a body that turns about one axis only, along the third. Each entry is
+   summed from its terms as `wide` numbers (a double with its own exponent),
+   the system is scaled by powers of two to a unit diagonal (K is symmetric
+   positive definite and graded along the frame's axes, where LDL^T is
+   accurate whatever the grading), and all of the contact law runs in the
+   frame: the sticking impulse; a slipping one, jn (n + mu d), its two parts
+   kept apart (d is perpendicular to n by construction, so the inverse masses
+   add nothing to n . K d however large mu); slip_direction's bisection,
+   through the resolvent of K itself; and each body's change of spin
+   i (r x j) = i |r| (u x j) from the impulse's frame components, so that the
+   dominant body's soft component never enters and its huge inverse inertia
+   meets the tiny stiff components as a product of wide numbers. Velocities
+   are scaled by a power of two as in collide_scaled. What the frame cannot
+   give are quantities below the rounding of the contact's own velocities (a
+   normal approach 1e-80 of a tangential slip) and the small eigenvalues of a
+   tensor given in rotated axes whose entries span more than the double's
+   precision: as in the plain form, those keep the accuracy the inputs' sizes
+   give them. */
+
+/* m 2^e: m is 0 (e 0) or 0.5 <= |m| < 1. Products and quotients round once;
+   a sum aligns on the larger exponent, dropping a term 2^1100 below. */
+typedef struct wide {
+    double m;
+    int e;
+} wide;
+
+static wide wide_make(double m, int e)
+{
+    wide r;
+    int k;
+    r.m = frexp(m, &k);
+    r.e = r.m == 0.0 ? 0 : e + k;
+    return r;
+}
+
+static wide wide_of(double x) { return wide_make(x, 0); }
+
+static wide wide_mul(wide a, wide b) { return wide_make(a.m * b.m, a.e + b.e); }
+
+static wide wide_div(wide a, wide b) { return wide_make(a.m / b.m, a.e - b.e); }
+
+static wide wide_scale(wide a, int k)
+{
+    a.e += a.m == 0.0 ? 0 : k;
+    return a;
+}
+
+static wide wide_add(wide a, wide b)
+{
+    if (a.m == 0.0)
+        return b;
+    if (b.m == 0.0)
+        return a;
+    if (a.e < b.e) {
+        const wide t = a;
+        a = b;
+        b = t;
+    }
+    return wide_make(a.m + ldexp(b.m, b.e - a.e < -1100 ? -1100 : b.e - a.e), a.e);
+}
+
+static wide wide_neg(wide a)
+{
+    a.m = -a.m;
+    return a;
+}
+
+static wide wide_sub(wide a, wide b) { return wide_add(a, wide_neg(b)); }
+
+/* a 2^k as a double (0 or +-inf beyond the range) */
+static double wide_double(wide a, int k)
+{
+    const long e = (long)a.e + k;
+    return ldexp(a.m, e < -2200 ? -2200 : e > 2200 ? 2200 : (int)e);
+}
+
+static wide wide_sqrt(wide a) /* a >= 0 */
+{
+    const int odd = a.e % 2 != 0;
+    return wide_make(sqrt(odd ? 2.0 * a.m : a.m), (a.e - odd) / 2);
+}
+
+static int wide_positive(wide a) { return a.m > 0.0; }
+
+static int wide_less(wide a, wide b) { return wide_sub(a, b).m < 0.0; }
+
+/* a b - c d within about an ulp of the result (Kahan's difference of products;
+   fma is exact). For the cross products of an arm with a nearly parallel
+   normal, whose size sets a soft contact's effective mass. */
+static double diff_of_products(double a, double b, double c, double d)
+{
+    const double cd = c * d;
+    return fma(a, b, -cd) + fma(-c, d, cd);
+}
+
+static void cross_exact(const double *x, const double *y, double *out)
+{
+    out[0] = diff_of_products(x[1], y[2], x[2], y[1]);
+    out[1] = diff_of_products(x[2], y[0], x[0], y[2]);
+    out[2] = diff_of_products(x[0], y[1], x[1], y[0]);
+}
+
+static void cross3(const double *x, const double *y, double *out)
+{
+    out[0] = x[1] * y[2] - x[2] * y[1];
+    out[1] = x[2] * y[0] - x[0] * y[2];
+    out[2] = x[0] * y[1] - x[1] * y[0];
+}
+
+/* One body's turning response: the impulse j at arm r changes its spin by
+   i (r x j), i = inertia t (t its tensor over the largest entry, or t[0] = 1).
+   In 2-D vectors carry z = 0 and only the z spin turns. */
+typedef struct lever {
+    double arm[3]; /* r 2^-shift, its largest component in [0.5, 1) (0: no arm) */
+    double u[3];   /* r / |r| (0: no arm) */
+    double t[9];
+    double axis[3][3], along[3]; /* t = sum along[i] axis[i] axis[i]^T (exact for a
+                                    diagonal tensor and a scalar) */
+    wide len, inertia; /* |r| and the largest inverse inertia entry (0: no turning) */
+    int shift, tensor, dim;
+} lever;
+
+/* The eigenvectors (rows of v) and eigenvalues (>= 0) of a symmetric 3x3 t of
+   order 1, by cyclic Jacobi rotations: none for a diagonal t, so that a body
+   that turns about one axis only keeps exact zeros. */
+static void principal_axes(const double *t, double v[3][3], double *lambda)
+{
+    double A[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            A[r][c] = t[3 * r + c];
+            v[r][c] = r == c ? 1.0 : 0.0;
+        }
+    for (int sweep = 0; sweep < 16; sweep++) {
+        int rotated = 0;
+        for (int p = 0; p < 2; p++)
+            for (int q = p + 1; q < 3; q++) {
+                double theta, tn, c, sn;
+                if (!(fabs(A[p][q]) > 0x1p-60 * (fabs(A[p][p]) + fabs(A[q][q]))) &&
+                    !(A[p][p] == 0.0 && A[q][q] == 0.0 && A[p][q] != 0.0))
+                    continue;
+                rotated = 1;
+                theta = (A[q][q] - A[p][p]) / (2.0 * A[p][q]);
+                tn = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+                if (!ac_finite(theta * theta))
+                    tn = 0.5 / theta;
+                c = 1.0 / sqrt(tn * tn + 1.0);
+                sn = tn * c;
+                for (int k = 0; k < 3; k++) { /* A <- J^T A J */
+                    const double akp = A[k][p], akq = A[k][q];
+                    A[k][p] = c * akp - sn * akq;
+                    A[k][q] = sn * akp + c * akq;
+                }
+                for (int k = 0; k < 3; k++) {
+                    const double apk = A[p][k], aqk = A[q][k];
+                    A[p][k] = c * apk - sn * aqk;
+                    A[q][k] = sn * apk + c * aqk;
+                }
+                A[p][q] = A[q][p] = 0.0;
+                for (int k = 0; k < 3; k++) {
+                    const double vp = v[p][k], vq = v[q][k];
+                    v[p][k] = c * vp - sn * vq;
+                    v[q][k] = sn * vp + c * vq;
+                }
+            }
+        if (!rotated)
+            break;
+    }
+    for (int k = 0; k < 3; k++)
+        lambda[k] = A[k][k] > 0.0 ? A[k][k] : 0.0;
+}
+
+static void lever_init(int dim, const rigid *body, const double *r, lever *lv)
+{
+    const int count = body->tensor ? 9 : 1;
+    double big = 0.0, most = 0.0, len;
+    memset(lv, 0, sizeof *lv);
+    lv->tensor = body->tensor;
+    lv->dim = dim;
+    for (int c = 0; c < dim; c++)
+        big = fabs(r[c]) > big ? fabs(r[c]) : big;
+    for (int c = 0; c < count; c++)
+        most = fabs(body->inertia[c]) > most ? fabs(body->inertia[c]) : most;
+    if (big > 0.0 && most > 0.0) {
+        frexp(big, &lv->shift);
+        for (int c = 0; c < dim; c++)
+            lv->arm[c] = ldexp(r[c], -lv->shift);
+        len = ac_length(lv->arm, (size_t)dim);
+        for (int c = 0; c < dim; c++)
+            lv->u[c] = lv->arm[c] / len;
+        lv->len = wide_scale(wide_of(len), lv->shift);
+        for (int c = 0; c < count; c++)
+            lv->t[c] = body->inertia[c] / most;
+        lv->inertia = wide_of(most);
+        if (lv->tensor)
+            principal_axes(lv->t, lv->axis, lv->along);
+        for (int k = 0; k < 3 && !lv->tensor; k++) {
+            lv->axis[k][k] = 1.0;
+            lv->along[k] = lv->t[0];
+        }
+    }
+}
+
+/* t x, for x of order 1 (3-D; in 2-D the z component alone) */
+static void lever_turn(const lever *lv, const double *x, double *out)
+{
+    for (int k = 0; k < 3; k++)
+        out[k] = lv->tensor ? lv->t[3 * k] * x[0] + lv->t[3 * k + 1] * x[1] +
+                                  lv->t[3 * k + 2] * x[2]
+                            : lv->t[0] * x[k];
+    if (lv->dim == 2)
+        out[0] = out[1] = 0.0;
+}
+
+/* (r x x) . i (r x y): the body's term of x . K y. `exact`: r as given, the
+   cross products to an ulp; else r = |r| u, so that r x u is exactly 0. */
+static wide lever_term(const lever *lv, const double *x, const double *y, int exact)
+{
+    double cx[3], cy[3], ty[3];
+    if (!wide_positive(lv->inertia))
+        return wide_of(0.0);
+    if (exact) {
+        cross_exact(lv->arm, x, cx);
+        cross_exact(lv->arm, y, cy);
+    } else {
+        cross3(lv->u, x, cx);
+        cross3(lv->u, y, cy);
+    }
+    lever_turn(lv, cy, ty);
+    return wide_mul(wide_mul(wide_of(cx[0] * ty[0] + cx[1] * ty[1] + cx[2] * ty[2]),
+                             lv->inertia),
+                    exact ? wide_make(1.0, 2 * lv->shift) : wide_mul(lv->len, lv->len));
+}
+
+/* i c for the cross product c = r x j given in wide components */
+static void lever_spin(const lever *lv, const wide c[3], wide out[3])
+{
+    int top = -100000;
+    double x[3], y[3];
+    for (int k = 0; k < 3; k++)
+        top = c[k].m != 0.0 && c[k].e > top ? c[k].e : top;
+    for (int k = 0; k < 3; k++)
+        x[k] = wide_double(c[k], -top);
+    lever_turn(lv, x, y);
+    for (int k = 0; k < 3; k++)
+        out[k] = wide_scale(wide_mul(wide_of(y[k]), lv->inertia), top);
+}
+
+/* n . K n for two bodies that cannot translate (K is the levers' terms
+   alone), from the arms as given */
+static wide turning_mass(const lever lv[2], const double *n)
+{
+    return wide_add(lever_term(&lv[0], n, n, 1), lever_term(&lv[1], n, n, 1));
+}
+
+/* The frame of the dominant lever: q[0] = u, its arm's direction (the
+   coordinate axes for no arm); in 3-D q[1] along g = axis x u of its largest
+   term along[i] |axis[i] x u|^2, and q[2] = u x q[1]. Returns that term's i
+   (-1 for none): lever_in_frame holds it to q[1] exactly. */
+static int frame_of(int dim, const lever *lv, double q[3][3])
+{
+    const double *u = lv->u;
+    int big = -1;
+    double len, most = 0.0;
+    memset(q, 0, 9 * sizeof(double));
+    if (u[0] == 0.0 && u[1] == 0.0 && u[2] == 0.0) {
+        for (int c = 0; c < 3; c++)
+            q[c][c] = 1.0;
+        return -1;
+    }
+    memcpy(q[0], u, 3 * sizeof(double));
+    if (dim == 2) {
+        q[1][0] = -u[1];
+        q[1][1] = u[0];
+        return -1;
+    }
+    for (int i = 0; i < 3; i++) {
+        double g[3], size;
+        cross3(lv->axis[i], u, g);
+        size = lv->along[i] * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+        if (size > most) {
+            most = size;
+            big = i;
+            memcpy(q[1], g, sizeof g);
+        }
+    }
+    if (big < 0) { /* u x e_k, e_k the axis least along u (exact components) */
+        int k = 0;
+        for (int c = 1; c < 3; c++)
+            k = fabs(u[c]) < fabs(u[k]) ? c : k;
+        q[1][(k + 1) % 3] = u[(k + 2) % 3];
+        q[1][(k + 2) % 3] = -u[(k + 1) % 3];
+    }
+    len = ac_length(q[1], 3);
+    for (int c = 0; c < 3; c++)
+        q[1][c] /= len;
+    cross3(u, q[1], q[2]);
+    return big;
+}
+
+/* The components (g_i . q[p]) of the dominant lever's terms g_i = axis[i] x u
+   in the frame: 0 along q[0] = u, and the term `big` exactly |g| along q[1]
+   and 0 along q[2], so that the frame holds the lever's stiff directions
+   apart from its soft ones (a body that turns about one axis only). */
+static void lever_in_frame(const lever *lv, double q[3][3], int big, double g[3][3])
+{
+    for (int i = 0; i < 3; i++) {
+        double gi[3];
+        cross3(lv->axis[i], lv->u, gi);
+        g[i][0] = 0.0;
+        g[i][1] = i == big ? ac_length(gi, 3) : dot(3, gi, q[1]);
+        g[i][2] = i == big ? 0.0 : dot(3, gi, q[2]);
+    }
+}
+
+/* Solves M x = y for a symmetric positive definite M given entry by entry:
+   rows and columns scaled by powers of two so that the diagonal lies in
+   [0.5, 2), LDL^T of that in doubles, the substitutions in wide numbers. A
+   pivot that rounding took to 0 or below (M singular to working accuracy, a
+   contact whose answer the rounding of its inputs decides) is kept at 2^-52
+   of its diagonal entry, so the result stays finite. */
+static void wide_solve(int dim, wide M[3][3], const wide *y, wide *x)
+{
+    double A[3][3], L[3][3] = {{0.0}}, D[3];
+    wide z[3];
+    int half[3];
+    for (int i = 0; i < dim; i++)
+        half[i] = M[i][i].e / 2 - (M[i][i].e % 2 < 0); /* rounded down */
+    for (int i = 0; i < dim; i++)
+        for (int j = 0; j < dim; j++)
+            A[i][j] = wide_double(M[i][j], -half[i] - half[j]);
+    for (int i = 0; i < dim; i++) {
+        double diag = A[i][i];
+        for (int j = 0; j < i; j++) {
+            double sum = A[i][j];
+            for (int k = 0; k < j; k++)
+                sum -= L[i][k] * L[j][k] * D[k];
+            L[i][j] = sum / D[j];
+            diag -= L[i][j] * L[i][j] * D[j];
+        }
+        D[i] = diag > 0x1p-52 * A[i][i] ? diag : 0x1p-52 * A[i][i];
+    }
+    for (int i = 0; i < dim; i++) {
+        wide sum = wide_scale(y[i], -half[i]);
+        for (int k = 0; k < i; k++)
+            sum = wide_sub(sum, wide_mul(wide_of(L[i][k]), z[k]));
+        z[i] = sum;
+    }
+    for (int i = dim - 1; i >= 0; i--) {
+        wide sum = wide_div(z[i], wide_of(D[i]));
+        for (int k = i + 1; k < dim; k++)
+            sum = wide_sub(sum, wide_mul(wide_of(L[k][i]), x[k]));
+        x[i] = sum;
+    }
+    for (int i = 0; i < dim; i++)
+        x[i] = wide_scale(x[i], -half[i]);
+}
+
+static wide wide_dot(int dim, const wide *x, const double *y)
+{
+    wide sum = wide_of(0.0);
+    for (int k = 0; k < dim; k++)
+        sum = wide_add(sum, wide_mul(x[k], wide_of(y[k])));
+    return sum;
+}
+
+/* The contact in the structured form, in the frame q: K = m I + R, R the
+   levers' terms (R holds the dominant lever's structure exactly), vectors by
+   their components along q. */
+typedef struct structured {
+    const lever *lv;
+    wide K[3][3], R[3][3], m;
+    double q[3][3], g[3][3]; /* g: lever_in_frame of the dominant lever (3-D) */
+    int dim, dominant;
+} structured;
+
+/* M x for a symmetric wide M and a wide or double x (frame components) */
+static void wide_apply(int dim, wide M[3][3], const wide *x, wide *out)
+{
+    for (int i = 0; i < dim; i++) {
+        out[i] = wide_of(0.0);
+        for (int k = 0; k < dim; k++)
+            out[i] = wide_add(out[i], wide_mul(M[i][k], x[k]));
+    }
+}
+
+static wide wide_dotw(int dim, const wide *x, const wide *y)
+{
+    wide sum = wide_of(0.0);
+    for (int k = 0; k < dim; k++)
+        sum = wide_add(sum, wide_mul(x[k], y[k]));
+    return sum;
+}
+
+/* the tangential part x - n (n . x) / |n|^2 of x */
+static void tangential(int dim, const double *n, const wide *x, wide *out)
+{
+    const wide along = wide_div(wide_dot(dim, x, n), wide_of(dot(dim, n, n)));
+    for (int k = 0; k < dim; k++)
+        out[k] = wide_sub(x[k], wide_mul(along, wide_of(n[k])));
+}
+
+/* |x| for wide components */
+static wide wide_length(int dim, const wide *x) { return wide_sqrt(wide_dotw(dim, x, x)); }
+
+/* slip_direction's bisection in the structured form, all in the frame (n,
+   w, t1 and the result d by their frame components): the friction direction
+   d of a slipping 3-D contact, t1 the direction of the sticking impulse's
+   tangential part. The direction of (S + m I)^-1 c in the tangent plane is
+   that of P (K + m P)^-1 (P w - dn n), P = I - n n^T, and d is its opposite
+   at the m where a |v| = mu (dn + q . v) (slip_direction's test): q = P R n
+   (the inverse masses add nothing between n and a tangent). d is formed as
+   -P z / |P z|, so that its component along a stiff axis in the tangent plane
+   keeps its size, however small. */
+static void slip_direction_structured(structured *st, const double *w, double dn,
+                                      const double *n, double mu, const wide *t1, wide *d)
+{
+    wide a, rn[3], q[3], wt[3], c[3], r[3], t2[3], c0, c1, nn, P[3][3], u[3];
+    double t1d[3];
+    int lo, hi, found, emin = 100000, emax = -100000;
+    double mlo = 1.0, mhi = 2.0;
+    const double n2 = dot(3, n, n);
+    wide nw[3];
+    for (int k = 0; k < 3; k++) {
+        nw[k] = wide_of(n[k]);
+        wt[k] = wide_of(w[k]);
+        t1d[k] = wide_double(t1[k], 0);
+        d[k] = u[k] = t1[k];
+    }
+    wide_apply(3, st->R, nw, rn);
+    a = wide_add(wide_mul(st->m, wide_of(n2)), wide_dot(3, rn, n));
+    tangential(3, n, rn, q);
+    tangential(3, n, wt, wt);
+    /* c = P w + q dn / a; both ends agree when c is along t1 (t2 = n x t1) */
+    for (int k = 0; k < 3; k++)
+        c[k] = wide_add(wt[k], wide_mul(q[k], wide_div(wide_of(dn), a)));
+    {
+        double t2d[3];
+        cross3(n, t1d, t2d);
+        for (int k = 0; k < 3; k++)
+            t2[k] = wide_of(t2d[k]);
+    }
+    c0 = wide_dotw(3, c, t1);
+    c1 = wide_dotw(3, c, t2);
+    if (!(c1.m != 0.0 && wide_less(wide_mul(wide_of(1e-15), wide_make(fabs(c0.m), c0.e)),
+                                   wide_make(fabs(c1.m), c1.e))))
+        return; /* the two ends agree */
+    for (int k = 0; k < 3; k++) /* r = P w - dn n */
+        r[k] = wide_sub(wt[k], wide_mul(wide_of(dn), nw[k]));
+    nn = wide_of(n2);
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) { /* P = I - n n^T / |n|^2, its diagonal as a sum of squares */
+            double other = 0.0;
+            for (int k = 0; k < 3; k++)
+                other += k != i ? n[k] * n[k] : 0.0;
+            P[i][j] = i == j ? wide_div(wide_of(other), nn)
+                             : wide_neg(wide_div(wide_of(n[i] * n[j]), nn));
+        }
+        emin = st->K[i][i].e < emin ? st->K[i][i].e : emin;
+        emax = st->K[i][i].e > emax ? st->K[i][i].e : emax;
+    }
+    /* slip_direction's test at m = mant 2^e: does the slip left after the
+       Coulomb impulse still exceed it (the direction then turns further)? */
+#define SLIP_TEST(mant, e, result)                                                            \
+    do {                                                                                      \
+        wide M[3][3], z[3], v[3], len, den, rho;                                              \
+        const wide mm = wide_make((mant), (e));                                               \
+        for (int i = 0; i < 3; i++)                                                           \
+            for (int j = 0; j < 3; j++)                                                       \
+                M[i][j] = wide_add(st->K[i][j], wide_mul(mm, P[i][j]));                       \
+        wide_solve(3, M, r, z);                                                               \
+        tangential(3, n, z, v);                                                               \
+        len = wide_length(3, v);                                                              \
+        for (int k = 0; k < 3 && wide_positive(len); k++)                                     \
+            u[k] = wide_div(v[k], len);                                                       \
+        den = wide_sub(a, wide_mul(wide_of(mu), wide_dotw(3, q, u)));                         \
+        rho = wide_positive(den) ? wide_div(wide_mul(wide_of(mu), wide_of(dn)), den)          \
+                                 : wide_of(0.0);                                              \
+        (result) = wide_positive(den) && wide_less(rho, len);                                 \
+    } while (0)
+    /* the root may lie far outside K's range (a huge friction coefficient
+       and a tiny normal speed put it near |q . c| / dn): 2^+-4400 around it
+       covers every ratio of doubles and their squares */
+    lo = emin - 4400;
+    hi = emax + 4400;
+    SLIP_TEST(1.0, lo, found);
+    if (found) {
+        SLIP_TEST(1.0, hi, found);
+        if (!found) {
+            while (hi - lo > 1) { /* the exponent: test(2^lo) holds, test(2^hi) fails */
+                const int mid = lo + (hi - lo) / 2;
+                SLIP_TEST(1.0, mid, found);
+                if (found)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            for (int step = 0; step < 64; step++) { /* then the mantissa */
+                const double mid = 0.5 * (mlo + mhi);
+                if (!(mid > mlo && mid < mhi))
+                    break;
+                SLIP_TEST(mid, lo, found);
+                if (found)
+                    mlo = mid;
+                else
+                    mhi = mid;
+            }
+        }
+    }
+#undef SLIP_TEST
+    for (int k = 0; k < 3; k++)
+        d[k] = wide_neg(u[k]);
+}
+
+/* i (r x j) for the impulse j = sum x_i q_i given in the frame: r = |r| u, so
+   that the component along u (the dominant body's soft one) never enters; for
+   the dominant lever in 3-D, sum along[k] axis[k] |r| (j . g_k) from its
+   structure. */
+static void turn_in_frame(const lever *lv, const structured *st, const wide *x, wide out[3])
+{
+    wide cr[3];
+    if (st->dim == 3 && lv == &st->lv[st->dominant]) {
+        for (int c = 0; c < 3; c++)
+            out[c] = wide_of(0.0);
+        for (int k = 0; k < 3; k++) {
+            const wide along = wide_mul(wide_add(wide_mul(x[1], wide_of(st->g[k][1])),
+                                                 wide_mul(x[2], wide_of(st->g[k][2]))),
+                                        wide_mul(wide_of(lv->along[k]),
+                                                 wide_mul(lv->inertia, lv->len)));
+            for (int c = 0; c < 3; c++)
+                out[c] = wide_add(out[c], wide_mul(along, wide_of(lv->axis[k][c])));
+        }
+        return;
+    }
+    for (int c = 0; c < 3; c++)
+        cr[c] = wide_of(0.0);
+    for (int i = 0; i < st->dim; i++) {
+        double uq[3];
+        cross3(lv->u, st->q[i], uq);
+        for (int c = 0; c < 3; c++)
+            cr[c] = wide_add(cr[c], wide_mul(x[i], wide_of(uq[c])));
+    }
+    for (int c = 0; c < 3; c++)
+        cr[c] = wide_mul(cr[c], lv->len);
+    lever_spin(lv, cr, out);
+}
+
+/* i (r x j) for the impulse j in world axes, from the arm as given */
+static void turn_exact(const lever *lv, int dim, const wide *j, wide out[3])
+{
+    int top = -100000;
+    double jd[3] = {0.0, 0.0, 0.0}, cr[3];
+    wide crw[3];
+    for (int c = 0; c < dim; c++)
+        top = j[c].m != 0.0 && j[c].e > top ? j[c].e : top;
+    for (int c = 0; c < dim; c++)
+        jd[c] = wide_double(j[c], -top);
+    cross_exact(lv->arm, jd, cr);
+    for (int c = 0; c < 3; c++)
+        crw[c] = wide_make(cr[c], top + lv->shift);
+    lever_spin(lv, crw, out);
+}
+
+/* The impulse of an approaching contact (s < 0, normal impulse dn) in the
+   structured form, as contact_impulse gives it: x its frame components, jn =
+   j . n and jt' the frame components of j - jn n. Returns 1 when it was
+   solved in the frame (always but for two bodies that cannot translate,
+   whose frictionless impulse is along n: then x holds j in world axes). A
+   slipping impulse jn (n + mu d) keeps its parts apart: d is perpendicular to
+   n by construction, and the rounding of n . d times a huge mu would
+   otherwise swamp jn. */
+static int structured_impulse(structured *st, const lever lv[2], const double *w, double dn,
+                              const double *n, double mu, wide *x, wide *jn, wide *jt)
+{
+    const int dim = st->dim;
+    double nq[3] = {0.0, 0.0, 0.0}, wq[3] = {0.0, 0.0, 0.0};
+    wide y[3], wt[3], rn[3], len, kn, coef, d[3];
+    for (int c = 0; c < 3; c++)
+        y[c] = wt[c] = rn[c] = wide_of(0.0);
+    int dominant, big;
+    for (int c = 0; c < 3; c++)
+        jt[c] = x[c] = wide_of(0.0);
+    if (!wide_positive(st->m)) { /* neither body translates: frictionless */
+        kn = turning_mass(lv, n);
+        coef = wide_positive(kn) ? wide_div(wide_of(dn), kn) : wide_of(0.0);
+        for (int c = 0; c < dim; c++)
+            x[c] = wide_mul(coef, wide_of(n[c]));
+        *jn = wide_mul(coef, wide_of(dot(dim, n, n)));
+        return 0;
+    }
+    dominant = st->dominant =
+        wide_less(wide_mul(lv[0].inertia, wide_mul(lv[0].len, lv[0].len)),
+                  wide_mul(lv[1].inertia, wide_mul(lv[1].len, lv[1].len)));
+    big = frame_of(dim, &lv[dominant], st->q);
+    if (dim == 3)
+        lever_in_frame(&lv[dominant], st->q, big, st->g);
+    for (int i = 0; i < dim; i++)
+        for (int c = 0; c < dim; c++) {
+            wide own = lever_term(&lv[dominant], st->q[i], st->q[c], 0);
+            if (dim == 3) { /* the dominant lever's term from its structure */
+                double sum = 0.0;
+                for (int k = 0; k < 3; k++)
+                    sum += lv[dominant].along[k] * st->g[k][i] * st->g[k][c];
+                own = wide_mul(wide_mul(wide_of(sum), lv[dominant].inertia),
+                               wide_mul(lv[dominant].len, lv[dominant].len));
+            }
+            st->R[i][c] = wide_add(own, lever_term(&lv[1 - dominant], st->q[i], st->q[c], 0));
+            st->K[i][c] = wide_add(i == c ? st->m : wide_of(0.0), st->R[i][c]);
+        }
+    for (int i = 0; i < dim; i++) {
+        nq[i] = dot(dim, st->q[i], n);
+        wq[i] = dot(dim, st->q[i], w);
+        wt[i] = wide_of(wq[i]);
+    }
+    /* sticks: K x = dn n - P w */
+    tangential(dim, nq, wt, wt);
+    for (int i = 0; i < dim; i++)
+        y[i] = wide_sub(wide_mul(wide_of(dn), wide_of(nq[i])), wt[i]);
+    wide_solve(dim, st->K, y, x);
+    *jn = wide_dot(dim, x, nq);
+    tangential(dim, nq, x, jt);
+    len = wide_length(dim, jt);
+    if (!wide_less(wide_mul(wide_of(mu), *jn), len))
+        return 1;
+    /* slips: j = coef (n + mu d), coef = dn / (n . K n + mu n . R d) */
+    for (int c = 0; c < 3; c++)
+        d[c] = c < dim ? wide_div(jt[c], len) : wide_of(0.0);
+    if (dim == 3 && mu > 0.0) {
+        const wide t1[3] = {d[0], d[1], d[2]};
+        slip_direction_structured(st, wq, dn, nq, mu, t1, d);
+    }
+    {
+        wide nw[3] = {wide_of(nq[0]), wide_of(nq[1]), wide_of(nq[2])};
+        wide_apply(dim, st->R, nw, rn);
+    }
+    kn = wide_add(wide_mul(st->m, wide_of(dot(dim, nq, nq))), wide_dot(dim, rn, nq));
+    if (mu > 0.0)
+        kn = wide_add(kn, wide_mul(wide_of(mu), wide_dotw(dim, rn, d)));
+    coef = wide_div(wide_of(dn), kn);
+    *jn = wide_mul(coef, wide_of(dot(dim, nq, nq)));
+    for (int c = 0; c < dim; c++) {
+        jt[c] = wide_mul(wide_mul(coef, wide_of(mu)), d[c]);
+        x[c] = wide_add(wide_mul(coef, wide_of(nq[c])), jt[c]);
+    }
+    return 1;
+}
+
+/* x + change 2^k, x = xs 2^k */
+static double add_change(double x, double xs, wide change, int k)
+{
+    const double sum = x + wide_double(change, k);
+    return ac_finite(sum) ? sum : ldexp(xs + wide_double(change, 0), k);
+}
+
+/* collide_one in the structured form (see above), velocities scaled as in
+   collide_scaled; returns 1 when every result is representable, the impulse
+   only when `impulse` is set (arms beyond the range are not: then the plain
+   form's status and results). */
+static int collide_structured(int dim, const rigid *a, const rigid *b, const double *n,
+                              const double *p, double e, double mu, double threshold,
+                              int impulse, double *va, double *wa, double *vb, double *wb,
+                              double *jn_out, double *jt_out)
+{
+    const int da = dim == 2 ? 1 : 3;
+    const rigid *bodies[2] = {a, b};
+    lever lv[2];
+    structured st;
+    double v[2][3] = {{0.0}}, w[2][3] = {{0.0}}, r[2][3] = {{0.0}}, rel[3] = {0.0, 0.0, 0.0};
+    double s = 0.0, n3[3] = {0.0, 0.0, 0.0};
+    wide mass[2], j[3], x[3], turn[2][3], jn = wide_of(0.0), jt[3], jtq[3];
+    int speed = 0, any = 0, ok = 1, k;
+    memcpy(n3, n, (size_t)dim * sizeof(double));
+    for (int q = 0; q < 2; q++) {
+        const rigid *body = bodies[q];
+        double arm = 0.0, spin = 0.0;
+        for (int c = 0; c < dim; c++) {
+            r[q][c] = p[c] - body->c[c];
+            if (!ac_finite(r[q][c]))
+                return dim == 3 ? collide_one(3, a, b, n, p, e, mu, threshold, va, wa, vb, wb,
+                                              jn_out, jt_out)
+                                : collide_one(2, a, b, n, p, e, mu, threshold, va, wa, vb, wb,
+                                              jn_out, jt_out);
+            arm = fabs(r[q][c]) > arm ? fabs(r[q][c]) : arm;
+            raise_exponent(&speed, &any, fabs(body->v[c]), 0);
+        }
+        for (int c = 0; c < da; c++)
+            spin = fabs(body->w[c]) > spin ? fabs(body->w[c]) : spin;
+        if (arm > 0.0 && spin > 0.0)
+            raise_exponent(&speed, &any, spin, ilogb(arm) + 1);
+        lever_init(dim, body, r[q], &lv[q]);
+        mass[q] = wide_of(body->inverse_mass);
+    }
+    k = any ? speed : 0;
+    for (int q = 0; q < 2; q++) { /* the contact-point velocities, scaled by 2^-k */
+        double spin[3];
+        for (int c = 0; c < dim; c++)
+            v[q][c] = ldexp(bodies[q]->v[c], -k);
+        for (int c = 0; c < da; c++)
+            w[q][c] = ldexp(bodies[q]->w[c], -k);
+        spin_velocity(dim, w[q], r[q], spin);
+        for (int c = 0; c < dim; c++)
+            rel[c] += q == 0 ? v[q][c] + spin[c] : -(v[q][c] + spin[c]);
+    }
+    for (int c = 0; c < dim; c++)
+        s += rel[c] * n[c];
+    for (int c = 0; c < 3; c++)
+        j[c] = jt[c] = turn[0][c] = turn[1][c] = wide_of(0.0);
+    st.lv = lv;
+    st.dim = dim;
+    st.m = wide_add(mass[0], mass[1]);
+    if (s < 0.0) {
+        const double dn = normal_impulse(s, e, ldexp(threshold, -k));
+        const int framed = structured_impulse(&st, lv, rel, dn, n3, mu, x, &jn, jtq);
+        for (int c = 0; c < 3; c++) { /* world axes */
+            j[c] = framed ? wide_of(0.0) : x[c];
+            for (int i = 0; i < dim && framed; i++) {
+                j[c] = wide_add(j[c], wide_mul(x[i], wide_of(st.q[i][c])));
+                jt[c] = wide_add(jt[c], wide_mul(jtq[i], wide_of(st.q[i][c])));
+            }
+        }
+        for (int q = 0; q < 2; q++)
+            if (wide_positive(lv[q].inertia)) {
+                if (framed)
+                    turn_in_frame(&lv[q], &st, x, turn[q]);
+                else
+                    turn_exact(&lv[q], dim, j, turn[q]);
+            }
+    }
+    /* the changes added to the inputs as given (a tiny component next to a
+       huge one is kept), or where that overflows, in the scaled units */
+    for (int c = 0; c < dim; c++) {
+        va[c] = add_change(a->v[c], v[0][c], wide_mul(mass[0], j[c]), k);
+        vb[c] = add_change(b->v[c], v[1][c], wide_neg(wide_mul(mass[1], j[c])), k);
+        jt_out[c] = wide_double(jt[c], k);
+        ok &= ac_finite(va[c]) & ac_finite(vb[c]) & ((impulse == 0) | ac_finite(jt_out[c]));
+    }
+    for (int c = 0; c < da; c++) {
+        const int axis = dim == 2 ? 2 : c;
+        wa[c] = add_change(a->w[c], w[0][c], turn[0][axis], k);
+        wb[c] = add_change(b->w[c], w[1][c], wide_neg(turn[1][axis]), k);
+        ok &= ac_finite(wa[c]) & ac_finite(wb[c]);
+    }
+    *jn_out = wide_double(jn, k);
+    return ok & ((impulse == 0) | ac_finite(*jn_out));
 }
 
 /* Inverse inertia tensors: finite, symmetric within 1e-12 of the largest
@@ -989,7 +1790,9 @@ ac_status ac_contact_collide(const ac_body *a, const ac_body *b, const double *n
                        : collide_one(2, &ra, &rb, ni, pi, e, mu, th, va, wa, vb, wb,
                                      normal_impulse + i, jt))) &&
             !collide_scaled(id, &ra, &rb, ni, pi, e, mu, th, 1, va, wa, vb, wb,
-                            normal_impulse + i, jt)) {
+                            normal_impulse + i, jt) &&
+            !collide_structured(id, &ra, &rb, ni, pi, e, mu, th, 1, va, wa, vb, wb,
+                                normal_impulse + i, jt)) {
             static const ac_arg outputs[6] = {
                 AC_ARG_VELOCITY_A, AC_ARG_ANGULAR_VELOCITY_A, AC_ARG_VELOCITY_B,
                 AC_ARG_ANGULAR_VELOCITY_B, AC_ARG_NORMAL_IMPULSE, AC_ARG_TANGENT_IMPULSE};
@@ -1391,9 +2194,11 @@ static void lane_contact(int dim, sphere_block *b, size_t i, const ac_planes *pl
          (dim == 3 ? collide_one(3, &sphere, &plane, n, point, e, mu, 0.0, va, wa, vb, wb, &jn, jt)
                    : collide_one(2, &sphere, &plane, n, point, e, mu, 0.0, va, wa, vb, wb, &jn,
                                  jt));
-    if (!ok)
+    if (!ok) /* the impulse only for the events */
         ok = collide_scaled(dim, &sphere, &plane, n, point, e, mu, 0.0, b->events != NULL, va,
-                            wa, vb, wb, &jn, jt); /* the impulse only for the events */
+                            wa, vb, wb, &jn, jt) ||
+             collide_structured(dim, &sphere, &plane, n, point, e, mu, 0.0, b->events != NULL,
+                                va, wa, vb, wb, &jn, jt);
     b->bad[i] |= (int64_t)!ok;
     for (int k = 0; k < dim; k++)
         b->v[k][i] = va[k];

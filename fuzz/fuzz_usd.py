@@ -37,7 +37,9 @@ WORDS = [b"0", b"-1", b"1e308", b"-1e308", b"5e-324", b"nan", b"inf", b"-inf", b
          b"timeCodesPerSecond = -24", b"startTimeCode = 1e308", b"endTimeCode = -1",
          b"xformOp:translate", b"xformOp:orient", b"xformOp:transform", b"!invert!",
          b"( (1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1) )", b"{ 0: (0, 0, 0) }",
-         b"{}", b"Skeleton", b"SkelAnimation", b"Xform", b"skel:animationSource"]
+         b"{}", b"Skeleton", b"SkelAnimation", b"Xform", b"skel:animationSource",
+         # properties that hold no value where one is read
+         b"rel ", b".connect = </World>", b".timeSamples = { 0: </World> }", b"@a.usd@"]
 _NUMBER = re.compile(rb"-?[0-9]+(\.[0-9]+)?(e-?[0-9]+)?")
 
 

@@ -754,6 +754,203 @@ def rigid_contacts(a, b, n, p, e, friction=0.0, threshold=0.0):
                           pick(friction, i), pick(threshold, i)) for i in range(count)]
     return tuple(np.array(col) for col in zip(*rows))
 
+
+def rigid_contact_exact(a, b, n, p, e, friction=0.0, threshold=0.0):
+    """rigid_contact's law in exact rational arithmetic (fractions), for
+    inputs at any magnitude: inverse masses and inertias from 1e-308 to
+    1e308 make the effective mass K as ill-conditioned as they like, and
+    nothing here rounds or overflows.
+
+    The normal is an axis (+-e_k), so that the tangent plane has an exact
+    orthonormal basis (t1, t2). Sticking and 2-D slipping impulses are
+    rational. A slipping 3-D contact's friction direction d is irrational:
+    it is found from the tangential effective mass S (K's Schur complement)
+    as the direction of (S + m I)^-1 c, m bisected in exact arithmetic on a
+    rational function, and d is then rounded to 2^-bits; the result is
+    checked against the law itself (the slip that remains is antiparallel to
+    d, to 2^-bits/2 of the velocities). Bodies as for rigid_contact (I a scalar or a 3x3
+    tensor; w a scalar in 2-D). Returns Fractions (va, wa, vb, wb, jn, jt):
+    vectors as lists, wa and wb scalars in 2-D."""
+    from fractions import Fraction as F
+    bits = 160
+    dim = len(n)
+    n = [F(x) for x in n]
+    assert sorted(abs(x) for x in n) == [0] * (dim - 1) + [1], "the normal must be an axis"
+
+    def vec3(x):
+        x = [F(float(c)) for c in np.ravel(x)]
+        return x + [F(0)] * (3 - len(x))
+
+    def cross(u, v):
+        return [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+
+    def dot(u, v):
+        return sum(x * y for x, y in zip(u, v))
+
+    def matvec(m, v):
+        return [dot(row, v) for row in m]
+
+    n3, p3 = vec3(n), vec3(p)
+    bodies = []
+    for body in (a, b):
+        inertia = np.asarray(body["I"], dtype=float)
+        if inertia.ndim == 0:
+            inertia = float(inertia) * np.eye(3)
+        w = np.ravel(np.asarray(body["w"], dtype=float))
+        bodies.append(dict(v=vec3(body["v"]), w=vec3([0.0, 0.0, w[0]] if dim == 2 else w),
+                           m=F(float(body["m"])),
+                           I=[[F(float(x)) for x in row] for row in inertia],
+                           r=[pc - cc for pc, cc in zip(p3, vec3(body["c"]))]))
+    A, B = bodies
+
+    def change(x, j):  # (dv, dw) of a body receiving the impulse j
+        dw = matvec(x["I"], cross(x["r"], j))
+        if dim == 2:
+            dw = [F(0), F(0), dw[2]]
+        return [x["m"] * c for c in j], dw
+
+    def point_change(j):  # change of a's contact-point velocity minus b's
+        dva, dwa = change(A, j)
+        dvb, dwb = change(B, [-c for c in j])
+        ua, ub = cross(dwa, A["r"]), cross(dwb, B["r"])
+        return [dva[k] + ua[k] - dvb[k] - ub[k] for k in range(3)]
+
+    axes = [[F(int(i == k)) for i in range(3)] for k in range(dim)]
+    K = [[point_change(axes[c])[r] for c in range(dim)] for r in range(dim)]
+    Kv = lambda v: [dot(K[r], v) for r in range(dim)]  # noqa: E731
+    ua = [A["v"][k] + c for k, c in enumerate(cross(A["w"], A["r"]))]
+    ub = [B["v"][k] + c for k, c in enumerate(cross(B["w"], B["r"]))]
+    w = [ua[k] - ub[k] for k in range(dim)]
+    s = dot(w, n)
+    j = [F(0)] * dim
+    mu = F(float(friction))
+    if s < 0:
+        e_eff = F(float(e)) if -s > F(float(threshold)) else F(0)
+        dn = -(1 + e_eff) * s
+
+        def along(d):  # the impulse j_n d with n . K j = dn
+            kn = dot(n, Kv(d))
+            return [dn / kn * c for c in d]
+
+        def remaining_slip(j):
+            after = [w[k] + c for k, c in enumerate(Kv(j))]
+            normal = dot(after, n)
+            return [after[k] - normal * n[k] for k in range(dim)]
+
+        if A["m"] + B["m"] == 0:
+            kn = dot(n, Kv(n))
+            j = [dn / kn * c for c in n] if kn > 0 else j
+        else:
+            target = [-e_eff * s * n[k] - w[k] for k in range(dim)]
+            stick = _exact_solve(K, target)
+            jn = dot(stick, n)
+            jt = [stick[k] - jn * n[k] for k in range(dim)]
+            if dot(jt, jt) <= (mu * jn) ** 2 and jn >= 0:
+                j = stick
+            elif mu == 0:
+                j = along(n)
+            else:
+                tangents = [ax for ax in axes if dot(ax, n) == 0]
+                if dim == 2:
+                    for sign in (1, -1):
+                        d = [n[k] + sign * mu * tangents[0][k] for k in range(dim)]
+                        j = along(d)
+                        if dot(j, n) >= 0 and sign * dot(remaining_slip(j), tangents[0]) <= 0:
+                            break
+                    else:
+                        raise AssertionError("no consistent slip")
+                else:
+                    j = _exact_slip_3d(K, Kv, n, w, dn, mu, tangents, remaining_slip, bits)
+    j3 = j + [F(0)] * (3 - dim)
+    dva, dwa = change(A, j3)
+    dvb, dwb = change(B, [-c for c in j3])
+    wa = [A["w"][k] + dwa[k] for k in range(3)]
+    wb = [B["w"][k] + dwb[k] for k in range(3)]
+    jn = dot(j, n)
+    return ([A["v"][k] + dva[k] for k in range(dim)], wa[2] if dim == 2 else wa,
+            [B["v"][k] + dvb[k] for k in range(dim)], wb[2] if dim == 2 else wb, jn,
+            [j[k] - jn * n[k] for k in range(dim)])
+
+
+def _exact_sqrt(x, bits):
+    """sqrt(x) for a Fraction x >= 0, to within 2^-bits of its size."""
+    from fractions import Fraction as F
+    if x == 0:
+        return F(0)
+    shift = bits + max(0, (x.denominator.bit_length() - x.numerator.bit_length()) // 2 + 2)
+    return F(math.isqrt((x.numerator << (2 * shift)) // x.denominator), 1 << shift)
+
+
+def _exact_slip_3d(K, Kv, n, w, dn, mu, tangents, remaining_slip, bits):
+    """The slipping 3-D impulse of rigid_contact_exact. With a = n.K n,
+    q = T^T K n, S = T^T K T - q q^T / a and c = T^T w + q dn / a in the
+    tangent basis T = (t1, t2), the friction impulse -rho u leaves the slip
+    c - rho S u, antiparallel to it when u runs along v(m) = (S + m I)^-1 c;
+    Coulomb's bound and the normal law give a |v| = mu (dn + q . v), that is
+    a^2 |v|^2 = mu^2 (dn + q . v)^2 with dn + q . v > 0: rational in m,
+    bisected exactly."""
+    from fractions import Fraction as F
+
+    def dot(u, v):
+        return sum(x * y for x, y in zip(u, v))
+
+    a = dot(n, Kv(n))
+    q = [dot(t, Kv(n)) for t in tangents]
+    S = [[dot(ti, Kv(tj)) - q[i] * q[k] / a for k, tj in enumerate(tangents)]
+         for i, ti in enumerate(tangents)]
+    c = [dot(t, w) + q[i] * dn / a for i, t in enumerate(tangents)]
+
+    def v_of(m):
+        s00, s01, s11 = S[0][0] + m, S[0][1], S[1][1] + m
+        det = s00 * s11 - s01 * s01
+        return [(s11 * c[0] - s01 * c[1]) / det, (s00 * c[1] - s01 * c[0]) / det]
+
+    def excess(m):  # > 0 while a |v| > mu (dn + q . v): the slip left exceeds
+        v = v_of(m)  # what Coulomb's impulse removes
+        bound = dn + dot(q, v)
+        return 1 if bound <= 0 else a * a * dot(v, v) - mu * mu * bound ** 2
+
+    low, high = -5000, 5000  # the power of two below the root, then the root
+    while high - low > 1:
+        mid = (low + high) // 2
+        if excess(F(2) ** mid) > 0:
+            low = mid
+        else:
+            high = mid
+    lo, hi = F(2) ** low, F(2) ** high
+    for _ in range(bits + 40):
+        mid = (lo + hi) / 2
+        if excess(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    v = v_of((lo + hi) / 2)
+    size = _exact_sqrt(dot(v, v), bits)
+    d = [-(v[0] * tangents[0][k] + v[1] * tangents[1][k]) / size for k in range(3)]
+    dd = [n[k] + mu * d[k] for k in range(3)]
+    j = [dn / dot(n, Kv(dd)) * x for x in dd]
+    rest = remaining_slip(j)
+    across = [rest[1] * d[2] - rest[2] * d[1], rest[2] * d[0] - rest[0] * d[2],
+              rest[0] * d[1] - rest[1] * d[0]]
+    assert dot(j, n) >= 0 and dot(rest, d) <= 0, "no consistent slip direction"
+    scale = dot(w, w) + dot(Kv(j), Kv(j))  # (the slip left may cancel all but a trace)
+    assert dot(across, across) <= scale * F(1, 1 << bits), "slip not antiparallel"
+    return j
+
+
+def _exact_solve(K, y):
+    """K x = y by Gaussian elimination in exact arithmetic (K square, nonsingular)."""
+    size = len(y)
+    m = [list(row) + [y[r]] for r, row in enumerate(K)]
+    for c in range(size):
+        pivot = next(r for r in range(c, size) if m[r][c] != 0)
+        m[c], m[pivot] = m[pivot], m[c]
+        for r in range(size):
+            if r != c and m[r][c] != 0:
+                f = m[r][c] / m[c][c]
+                m[r] = [x - f * yv for x, yv in zip(m[r], m[c])]
+    return [m[r][size] / m[r][r] for r in range(size)]
+
 # ---- gltf ----
 
 def gltf_spec_sample(times, output, interpolation, t, rotation=False):

@@ -1801,3 +1801,137 @@ def test_collide_in_line_matches_the_exact_closed_form_at_any_masses(ma, mb, spe
     np.testing.assert_allclose(got.velocity_b, [want[1], 0, 0], rtol=1e-14, atol=tiny)
     np.testing.assert_allclose(got.normal_impulse, want[2], rtol=1e-14, atol=tiny)
     np.testing.assert_array_equal(got.tangent_impulse, 0.0)
+
+
+# -- ill-conditioned effective masses (#27 item 11) -----------------------------------------
+# A body that turns far more easily than it translates (inverse inertia 1e12..1e308 per
+# unit inverse mass) hit off its arm: K = m I + i |r|^2 (I - u u^T) is stiff across the arm
+# and soft along it, and formed in world axes its soft entry drowns in the rounding of the
+# stiff ones. The results are of ordinary size; they are checked against the law in exact
+# rational arithmetic (reference.rigid_contact_exact).
+
+from reference import rigid_contact_exact  # noqa: E402
+
+
+def _collide_exactly(a, b, n, p, e, mu):
+    """(collide's result, the exact one as floats, each field's scale): a velocity's scale
+    is its size before plus its change, an impulse's its size."""
+    got = collide(Body(a["v"], a["m"], a["I"], a["w"], a["c"]),
+                  Body(b["v"], b["m"], b["I"], b["w"], b["c"]), n, p, e, friction=mu)
+    want = [np.array([float(x) for x in np.ravel(v)])
+            for v in rigid_contact_exact(a, b, n, p, e, friction=mu)]
+    before = [a["v"], a["w"], b["v"], b["w"]]
+    scales = [np.abs(np.ravel(x)).max() + np.abs(w - np.ravel(x)).max()
+              for x, w in zip(before, want[:4])]
+    impulse = np.abs(want[4]).max() + np.abs(want[5]).max()
+    return got, want, scales + [impulse, impulse]
+
+
+def _assert_close_to_exact(got, want, scales, rtol=1e-13):
+    for name, g, w, scale in zip(Collision._fields, got, want, scales):
+        err = np.abs(np.ravel(g) - w).max()
+        assert err <= rtol * scale, f"{name}: {np.ravel(g)} vs exact {w} (scale {scale:.3g})"
+
+
+@pytest.mark.parametrize("inertia", [1e12, 1e17, 1e100, 1e308, 1.7e308])
+@pytest.mark.parametrize("dim, arm", [(3, [1.0, 1.0, 0.0]), (3, [10.0, 0.0, 0.0]),
+                                      (3, [3.0, 1e-3, 0.5]), (2, [1.0, 1.0]), (2, [7.0, 0.1])])
+@pytest.mark.parametrize("mu", [0.0, 0.5, 5.0])
+def test_collide_a_body_that_turns_easily_hit_off_its_arm(inertia, dim, arm, mu):
+    # was "velocity_a is nan" from 1e16 on, and silently off (1.5002 for 1.5) at 1e12
+    a = dict(v=[1.0, -1.0, 0.3][:dim], w=[0.0] if dim == 2 else [0.0, 0.0, 0.0], m=1.0,
+             I=inertia, c=[-x for x in arm])
+    b = dict(v=[0.0] * dim, w=[0.0] if dim == 2 else [0.0, 0.0, 0.0], m=0.0, I=0.0,
+             c=[0.0] * dim)
+    n, p = [0.0, 1.0, 0.0][:dim], [0.0] * dim
+    got, want, scales = _collide_exactly(a, b, n, p, 0.5, mu)
+    _assert_close_to_exact(got, want, scales)
+    assert np.all(np.abs(got.velocity_a) < 10) and np.all(np.abs(got.angular_velocity_a) < 10)
+
+
+def test_collide_in_line_with_a_body_that_turns_easily_is_the_mass_law():
+    # a diagonal normal along the arm: the rotation takes no part, j = (1 + e) 1 / m
+    s = np.sqrt(0.5)
+    for inertia in (1e12, 1e17, 1e308):
+        r = collide(Body([-s, -s, 0.0], 1.0, inertia, [0.0, 0.0, 0.0], [-1.0, -1.0, 0.0]),
+                    Body([0.0, 0.0, 0.0]), [s, s, 0.0], [0.0, 0.0, 0.0], 0.5)
+        np.testing.assert_allclose(r.normal_impulse, 1.5, rtol=1e-13)
+        np.testing.assert_allclose(r.velocity_a, [0.5 * s, 0.5 * s, 0.0], rtol=1e-13,
+                                   atol=1e-15)
+
+
+def _ill_conditioned(rng, dim, tensor):
+    """A random contact whose inverse masses, inertias and arms span the double range
+    (velocities of comparable sizes): the normal an axis, so the exact law is rational."""
+    log = lambda lo, hi: 10.0 ** rng.uniform(lo, hi)  # noqa: E731
+    n = np.zeros(dim)
+    n[rng.integers(dim)] = rng.choice([-1.0, 1.0])
+    p = rng.normal(0, 1, dim)
+    speed = log(-100, 100)
+
+    def body():
+        if tensor:
+            q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+            inertia = q @ np.diag(rng.uniform(0.05, 3, 3)) @ q.T * log(-300, 300)
+            inertia = 0.5 * (inertia + inertia.T)
+            if rng.uniform() < 0.3:  # turns about one or two principal axes only
+                inertia = np.diag(rng.uniform(0.5, 1, 3) * (rng.uniform(size=3) < 0.6)) * log(-300, 300)
+        else:
+            inertia = rng.choice([0.0, log(-308, 308)])
+        arm = rng.normal(0, 1, dim) * log(-50, 50)
+        spin = rng.normal(0, 1) if dim == 2 else rng.normal(0, 1, 3)
+        return dict(v=rng.normal(0, 1, dim) * speed, w=spin * speed / np.linalg.norm(arm),
+                    m=rng.choice([0.0, 1.0, log(-308, 308)]), I=inertia, c=p - arm)
+
+    a, b = body(), body()
+    if a["m"] + b["m"] == 0.0 and rng.uniform() < 0.7:
+        a["m"] = 1.0
+    if rng.uniform() < 0.2:  # a sphere: its arm along the normal
+        a["c"] = p - n * log(-3, 3)
+    return a, b, n, p, rng.uniform(), rng.choice([0.0, 0.3, 5.0])
+
+
+@pytest.mark.parametrize("dim, tensor", [(2, False), (3, False), (3, True)])
+def test_collide_matches_exact_arithmetic_across_the_double_range(dim, tensor):
+    rng = np.random.default_rng(2700 + dim + tensor)
+    checked = 0
+    for _ in range(24):
+        a, b, n, p, e, mu = _ill_conditioned(rng, dim, tensor)
+        try:
+            got, want, scales = _collide_exactly(a, b, n, p, e, mu)
+        except OverflowError as error:  # then the exact result must not exist either
+            assert str(error).startswith("collide: ")
+            exact = rigid_contact_exact(a, b, n, p, e, friction=mu)
+            with pytest.raises(OverflowError):
+                [float(x) for v in exact for x in np.ravel(v)]
+            continue
+        _assert_close_to_exact(got, want, scales, rtol=1e-12)
+        checked += 1
+    assert checked >= 20
+
+
+def test_collide_a_result_beyond_the_double_range_is_still_an_overflow_error():
+    # the spin i (r x j) = 1e308 * 1e-10 * 2e12 ... is 2e310: it does not exist
+    a = dict(v=[0.0, -1e300, 0.0], w=[0.0, 0.0, 0.0], m=1.0, I=1e308, c=[-1e-10, 0.0, 0.0])
+    b = dict(v=[0.0, 0.0, 0.0], w=[0.0, 0.0, 0.0], m=0.0, I=0.0, c=[0.0, 0.0, 0.0])
+    with pytest.raises(OverflowError):
+        [float(x) for v in rigid_contact_exact(a, b, [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], 1.0,
+                                               friction=0.5) for x in np.ravel(v)]
+    with pytest.raises(OverflowError, match=r"^collide: angular_velocity_a is inf \(is not "
+                                            r"representable although the inputs are finite\)"):
+        collide(Body(a["v"], 1.0, 1e308, a["w"], a["c"]), Body([0.0, 0.0, 0.0]),
+                [0.0, 1.0, 0.0], [0.0, 0.0, 0.0], 1.0, friction=0.5)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_an_ill_conditioned_contact_leaves_the_other_contacts_bits_alone(dim):
+    a, b, n, p, e = _scene(dim, 50, seed=27)
+    alone = collide(*_bodies(a, b), n, p, e, friction=0.4)
+    a["I"] = a["I"].copy()
+    a["I"][17] = 1e300
+    together = collide(*_bodies(a, b), n, p, e, friction=0.4)
+    keep = np.arange(50) != 17
+    for field in Collision._fields:
+        np.testing.assert_array_equal(getattr(together, field)[keep],
+                                      getattr(alone, field)[keep])
+        assert np.all(np.isfinite(getattr(together, field)))

@@ -567,6 +567,31 @@ static void collide_cases(void)
     }
 }
 
+/* A body that turns far more easily than it translates (inverse inertia
+   1e308 per unit inverse mass) hit off its arm r = (1, 1, 0): K is stiff
+   across the arm and soft along it, and the results are of order 1. Sticking
+   (mu = 2), j -> (0.75, 0.75, 0): v' = (0.75, -0.25, 0), spin 0.75, and the
+   contact point leaves at -e s = 0.5 along n; frictionless, j n with
+   j = 1.5 / (1 + i) and spin i (r x n) j -> 1.5. */
+static void collide_easily_turned(void)
+{
+    const double zero[3] = {0, 0, 0}, none = 0.0, one = 1.0, huge = 1e308;
+    const double v[3] = {0, -1, 0}, c[3] = {-1, -1, 0}, n[3] = {0, 1, 0};
+    pair_result r;
+    ac_error err;
+    ac_body a = body(v, zero, &one, &huge, c, 0), b = body(zero, zero, &none, &none, zero, 0);
+    CHECK(collide1(3, &a, &b, n, zero, 0.5, 2.0, &r, &err) == AC_OK);
+    CHECK_NEAR(r.va[0], 0.75, 1e-15);
+    CHECK_NEAR(r.va[1], -0.25, 1e-15);
+    CHECK(r.va[2] == 0.0 && r.wa[0] == 0.0 && r.wa[1] == 0.0);
+    CHECK_NEAR(r.wa[2], 0.75, 1e-15);
+    CHECK_NEAR(r.jn, 0.75, 1e-15);
+    CHECK(collide1(3, &a, &b, n, zero, 0.5, 0.0, &r, &err) == AC_OK);
+    CHECK(r.va[0] == 0.0 && r.va[1] == -1.0 && r.va[2] == 0.0);
+    CHECK_NEAR(r.wa[2], 1.5, 1e-15);
+    CHECK_NEAR(r.jn / 1.5e-308, 1.0, 1e-15);
+}
+
 static void collide_errors(void)
 {
     const double zero[3] = {0, 0, 0}, v[3] = {-1, 0, 0}, c[3] = {1, 0, 0}, n[3] = {1, 0, 0};
@@ -636,6 +661,7 @@ int main(void)
     bounce_errors();
     stepping();
     collide_cases();
+    collide_easily_turned();
     collide_errors();
     stepping_with_spin();
     TEST_DONE("test_contact");
