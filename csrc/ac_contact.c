@@ -1322,6 +1322,34 @@ static void tangential(int dim, const double *n, const wide *x, wide *out)
 /* |x| for wide components */
 static wide wide_length(int dim, const wide *x) { return wide_sqrt(wide_dotw(dim, x, x)); }
 
+/* What slip_direction's test reads, in the frame: K, P = I - n n^T / |n|^2,
+   r = P w - dn n, a = n . K n and q = P R n. */
+typedef struct slip_problem {
+    const structured *st;
+    const double *n;
+    wide P[3][3], r[3], q[3], a;
+    double mu, dn;
+} slip_problem;
+
+/* slip_direction's test at the resolvent parameter m: does the slip left
+   after the Coulomb impulse still exceed it (the direction then turns
+   further)? u receives the unit slip direction at m (kept where that is 0). */
+static int slip_exceeds(const slip_problem *sp, wide m, wide u[3])
+{
+    wide M[3][3], z[3], v[3], len, den, rho;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            M[i][j] = wide_add(sp->st->K[i][j], wide_mul(m, sp->P[i][j]));
+    wide_solve(3, M, sp->r, z);
+    tangential(3, sp->n, z, v);
+    len = wide_length(3, v);
+    for (int k = 0; k < 3 && wide_positive(len); k++)
+        u[k] = wide_div(v[k], len);
+    den = wide_sub(sp->a, wide_mul(wide_of(sp->mu), wide_dotw(3, sp->q, u)));
+    rho = wide_positive(den) ? wide_div(wide_of(sp->mu * sp->dn), den) : wide_of(0.0);
+    return wide_positive(den) && wide_less(rho, len);
+}
+
 /* slip_direction's bisection in the structured form, all in the frame (n,
    w, t1 and the result d by their frame components): the friction direction
    d of a slipping 3-D contact, t1 the direction of the sticking impulse's
@@ -1330,16 +1358,19 @@ static wide wide_length(int dim, const wide *x) { return wide_sqrt(wide_dotw(dim
    at the m where a |v| = mu (dn + q . v) (slip_direction's test): q = P R n
    (the inverse masses add nothing between n and a tangent). d is formed as
    -P z / |P z|, so that its component along a stiff axis in the tangent plane
-   keeps its size, however small. */
+   keeps its size, however small. m runs over exponents first: the root may
+   lie far outside K's range (a huge friction coefficient and a tiny normal
+   speed put it near |q . c| / dn), and 2^+-4400 around K's diagonal covers
+   every ratio of doubles and their squares; then over the mantissa. */
 static void slip_direction_structured(structured *st, const double *w, double dn,
                                       const double *n, double mu, const wide *t1, wide *d)
 {
-    wide a, rn[3], q[3], wt[3], c[3], r[3], t2[3], c0, c1, nn, P[3][3], u[3];
-    double t1d[3];
-    int lo, hi, found, emin = 100000, emax = -100000;
-    double mlo = 1.0, mhi = 2.0;
+    slip_problem sp;
+    wide rn[3], wt[3], c[3], t2[3], c0, c1, nn, nw[3], u[3];
+    double t1d[3], t2d[3], mlo = 1.0, mhi = 2.0;
     const double n2 = dot(3, n, n);
-    wide nw[3];
+    int lo, hi, emin = 100000, emax = -100000;
+    sp.st = st, sp.n = n, sp.mu = mu, sp.dn = dn;
     for (int k = 0; k < 3; k++) {
         nw[k] = wide_of(n[k]);
         wt[k] = wide_of(w[k]);
@@ -1347,86 +1378,53 @@ static void slip_direction_structured(structured *st, const double *w, double dn
         d[k] = u[k] = t1[k];
     }
     wide_apply(3, st->R, nw, rn);
-    a = wide_add(wide_mul(st->m, wide_of(n2)), wide_dot(3, rn, n));
-    tangential(3, n, rn, q);
+    sp.a = wide_add(wide_mul(st->m, wide_of(n2)), wide_dot(3, rn, n));
+    tangential(3, n, rn, sp.q);
     tangential(3, n, wt, wt);
     /* c = P w + q dn / a; both ends agree when c is along t1 (t2 = n x t1) */
     for (int k = 0; k < 3; k++)
-        c[k] = wide_add(wt[k], wide_mul(q[k], wide_div(wide_of(dn), a)));
-    {
-        double t2d[3];
-        cross3(n, t1d, t2d);
-        for (int k = 0; k < 3; k++)
-            t2[k] = wide_of(t2d[k]);
-    }
+        c[k] = wide_add(wt[k], wide_mul(sp.q[k], wide_div(wide_of(dn), sp.a)));
+    cross3(n, t1d, t2d);
+    for (int k = 0; k < 3; k++)
+        t2[k] = wide_of(t2d[k]);
     c0 = wide_dotw(3, c, t1);
     c1 = wide_dotw(3, c, t2);
     if (!(c1.m != 0.0 && wide_less(wide_mul(wide_of(1e-15), wide_make(fabs(c0.m), c0.e)),
                                    wide_make(fabs(c1.m), c1.e))))
         return; /* the two ends agree */
-    for (int k = 0; k < 3; k++) /* r = P w - dn n */
-        r[k] = wide_sub(wt[k], wide_mul(wide_of(dn), nw[k]));
     nn = wide_of(n2);
     for (int i = 0; i < 3; i++) {
-        for (int j = 0; j < 3; j++) { /* P = I - n n^T / |n|^2, its diagonal as a sum of squares */
+        sp.r[i] = wide_sub(wt[i], wide_mul(wide_of(dn), nw[i]));
+        for (int j = 0; j < 3; j++) { /* the diagonal of P as a sum of squares */
             double other = 0.0;
             for (int k = 0; k < 3; k++)
                 other += k != i ? n[k] * n[k] : 0.0;
-            P[i][j] = i == j ? wide_div(wide_of(other), nn)
-                             : wide_neg(wide_div(wide_of(n[i] * n[j]), nn));
+            sp.P[i][j] = i == j ? wide_div(wide_of(other), nn)
+                                : wide_neg(wide_div(wide_of(n[i] * n[j]), nn));
         }
         emin = st->K[i][i].e < emin ? st->K[i][i].e : emin;
         emax = st->K[i][i].e > emax ? st->K[i][i].e : emax;
     }
-    /* slip_direction's test at m = mant 2^e: does the slip left after the
-       Coulomb impulse still exceed it (the direction then turns further)? */
-#define SLIP_TEST(mant, e, result)                                                            \
-    do {                                                                                      \
-        wide M[3][3], z[3], v[3], len, den, rho;                                              \
-        const wide mm = wide_make((mant), (e));                                               \
-        for (int i = 0; i < 3; i++)                                                           \
-            for (int j = 0; j < 3; j++)                                                       \
-                M[i][j] = wide_add(st->K[i][j], wide_mul(mm, P[i][j]));                       \
-        wide_solve(3, M, r, z);                                                               \
-        tangential(3, n, z, v);                                                               \
-        len = wide_length(3, v);                                                              \
-        for (int k = 0; k < 3 && wide_positive(len); k++)                                     \
-            u[k] = wide_div(v[k], len);                                                       \
-        den = wide_sub(a, wide_mul(wide_of(mu), wide_dotw(3, q, u)));                         \
-        rho = wide_positive(den) ? wide_div(wide_mul(wide_of(mu), wide_of(dn)), den)          \
-                                 : wide_of(0.0);                                              \
-        (result) = wide_positive(den) && wide_less(rho, len);                                 \
-    } while (0)
-    /* the root may lie far outside K's range (a huge friction coefficient
-       and a tiny normal speed put it near |q . c| / dn): 2^+-4400 around it
-       covers every ratio of doubles and their squares */
     lo = emin - 4400;
     hi = emax + 4400;
-    SLIP_TEST(1.0, lo, found);
-    if (found) {
-        SLIP_TEST(1.0, hi, found);
-        if (!found) {
-            while (hi - lo > 1) { /* the exponent: test(2^lo) holds, test(2^hi) fails */
-                const int mid = lo + (hi - lo) / 2;
-                SLIP_TEST(1.0, mid, found);
-                if (found)
-                    lo = mid;
-                else
-                    hi = mid;
-            }
-            for (int step = 0; step < 64; step++) { /* then the mantissa */
-                const double mid = 0.5 * (mlo + mhi);
-                if (!(mid > mlo && mid < mhi))
-                    break;
-                SLIP_TEST(mid, lo, found);
-                if (found)
-                    mlo = mid;
-                else
-                    mhi = mid;
-            }
+    if (slip_exceeds(&sp, wide_make(1.0, lo), u) && !slip_exceeds(&sp, wide_make(1.0, hi), u)) {
+        while (hi - lo > 1) { /* the exponent: the test holds at 2^lo, fails at 2^hi */
+            const int mid = lo + (hi - lo) / 2;
+            if (slip_exceeds(&sp, wide_make(1.0, mid), u))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        for (int step = 0; step < 64; step++) { /* then the mantissa */
+            const double mid = 0.5 * (mlo + mhi);
+            if (!(mid > mlo && mid < mhi))
+                break;
+            if (slip_exceeds(&sp, wide_make(mid, lo), u))
+                mlo = mid;
+            else
+                mhi = mid;
         }
     }
-#undef SLIP_TEST
     for (int k = 0; k < 3; k++)
         d[k] = wide_neg(u[k]);
 }

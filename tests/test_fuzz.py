@@ -1,5 +1,6 @@
 """Bounded fuzzing runs of the glTF reader (fuzz/fuzz_gltf.py): any input loads
 and samples finite, or raises GltfError; nothing else, no warning, no hang."""
+import os
 import pathlib
 import subprocess
 import sys
@@ -53,7 +54,8 @@ def test_atheris_bounded_run(tmp_path):
 def test_the_harness_fuzzes_this_checkout():
     code = "import fuzz_gltf, animcore; print(animcore.__file__)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT / "fuzz", capture_output=True,
-                         text=True, timeout=60, env={"PYTHONPATH": str(ROOT / "fuzz")}).stdout
+                         text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "fuzz")}).stdout
     # this checkout when it is built in place, else the animcore installed (a wheel)
     built = any((ROOT / "animcore").glob("_core.*"))
     expected = ROOT / "animcore" if built else pathlib.Path(animcore.__file__).resolve().parent
