@@ -157,6 +157,7 @@ curve, with second derivatives by the chain rule; a time ``Curve`` or a
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any, Iterator, NamedTuple, Optional
 
 import numpy as np
@@ -385,9 +386,38 @@ def _edited_segments(func: str, entries: list, edit) -> list:
     return entries[:dropped] + entries[dropped + 1:]
 
 
+class _PerSegment:
+    """A per-segment interpolation as a curve keeps it: its distinct entries
+    (in the order of their first appearance) and each segment's place among
+    them, which is what the curve is built from; the tuple of one entry per
+    segment (the ``interpolation`` given) is made when asked for."""
+
+    __slots__ = ("distinct", "places", "_entries")
+
+    def __init__(self, distinct: list, places: np.ndarray):
+        self.distinct, self.places, self._entries = distinct, places, None
+
+    def __len__(self) -> int:
+        return len(self.places)
+
+    def entries(self) -> tuple:
+        if self._entries is None:
+            places = self.places.tolist()
+            pick = operator.itemgetter(*places) if places else (lambda d: ())
+            entries = pick(self.distinct)
+            self._entries = entries if len(places) != 1 else (entries,)
+        return self._entries
+
+
+def _given(interpolation):
+    """The interpolation as given (a per-segment one as its tuple)."""
+    return interpolation.entries() if isinstance(interpolation, _PerSegment) else interpolation
+
+
 def _interpolation_text(interpolation) -> str:
     """The interpolation for a message or repr, summarized when it is given
     per segment (a long curve's sequence would fill the screen)."""
+    interpolation = _given(interpolation)
     if isinstance(interpolation, str) or not isinstance(interpolation, (list, tuple)):
         return repr(interpolation)
     names = [e if isinstance(e, str) else repr(e) for e in interpolation]
@@ -432,25 +462,12 @@ def _segment_entry(func: str, entry, where: str):
     return _EASED, _ease_row(entry)
 
 
-class _Places(dict):
-    """Each entry's place among the distinct entries, in order of first
-    appearance: a new entry takes the next place when first looked up."""
-
-    def __missing__(self, entry):
-        self[entry] = place = len(self)
-        return place
-
-
-def _distinct_entries(entries: list):
-    """(distinct entries, index of each entry among them), in one pass that
-    hashes each entry once at C speed; None when an entry cannot be hashed
-    (it is then refused entry by entry)."""
-    places = _Places()
-    try:
-        inverse = np.fromiter(map(places.__getitem__, entries), np.intp, len(entries))
-    except TypeError:
-        return None
-    return list(places), inverse
+def _distinct_entries(entries):
+    """(distinct entries in order of first appearance, index of each entry
+    among them) of a list or tuple, in one pass in C that hashes each entry
+    once, as a dict would take them as keys; None when an entry cannot be
+    hashed (it is then refused entry by entry)."""
+    return _core._distinct(entries)
 
 
 def _segments(func: str, interpolation, count: int):
@@ -472,20 +489,27 @@ def _segments(func: str, interpolation, count: int):
         if isinstance(interpolation, str) and interpolation in _INTERPOLATION:
             return None, None, interpolation  # the uniform kinds of every earlier version
         code, row = _segment_entry(func, interpolation, "")
-        codes = np.full(count, float(code))
-        eases = None if row is None else (np.array([row], dtype=np.float64), np.zeros(count))
+        codes = np.full(count, code, dtype=np.intc)
+        eases = None if row is None else (np.array([row], dtype=np.float64),
+                                          np.zeros(count, dtype=np.uintp))
         return codes, eases, interpolation
     if isinstance(interpolation, np.ndarray):
         interpolation = interpolation.tolist()
-    try:
-        entries = list(interpolation)
-    except TypeError:
-        raise ValueError(f"{func}: interpolation is {interpolation!r} (must be a name, an "
-                         f"easing, or a sequence with one of these per segment)") from None
+    if isinstance(interpolation, _PerSegment):  # a curve's own (a rebuilt curve)
+        entries, found = interpolation, (interpolation.distinct, interpolation.places)
+    else:
+        try:  # (a list or tuple as it is: read, not kept)
+            entries = (interpolation if isinstance(interpolation, (list, tuple))
+                       else list(interpolation))
+        except TypeError:
+            raise ValueError(f"{func}: interpolation is {interpolation!r} (must be a name, "
+                             f"an easing, or a sequence with one of these per segment)"
+                             ) from None
+        found = None
     if len(entries) != count:
         raise ValueError(f"{func}: interpolation has {len(entries)} entries, expected one per "
                          f"segment ({count} for {count + 1} keys)")
-    found = _distinct_entries(entries)
+    found = found or _distinct_entries(entries)
     if found is None:  # an unhashable entry: the first bad one is reported
         for j, entry in enumerate(entries):
             _segment_entry(func, entry, f" at index ({j},)")
@@ -496,17 +520,20 @@ def _segments(func: str, interpolation, count: int):
         try:
             parsed.append(_segment_entry(func, entry, ""))
         except ValueError:  # name the first segment that has it
-            j = next(j for j, e in enumerate(entries) if e is entry or e == entry)
+            j = next(j for j, e in enumerate(_given(entries)) if e is entry or e == entry)
             _segment_entry(func, entry, f" at index ({j},)")
             raise
-    kind_codes = np.array([code for code, _ in parsed], dtype=np.float64)
+    kind_codes = np.array([code for code, _ in parsed], dtype=np.intc)
     codes = kind_codes[inverse]
     eases = None
     if (kind_codes == _EASED).any():
         table = np.array([row if row is not None else [0.0] * 9 for _, row in parsed],
                          dtype=np.float64)
-        eases = (table, inverse.astype(np.float64))
-    return codes, eases, tuple(entries)
+        eases = (table, inverse.view(np.uintp))  # (places: never negative)
+    if not isinstance(entries, _PerSegment):
+        inverse.flags.writeable = False
+        entries = _PerSegment(distinct, inverse)
+    return codes, eases, entries
 
 
 def _slope(func: str, name: str, value, mode: str, side: str, channels: int):
@@ -924,9 +951,10 @@ class Curve(ByValue):
         if codes is None:
             interp = _INTERPOLATION[interpolation]
         else:
-            interp = int(codes[0]) if codes.size and (codes == codes[0]).all() else 2
+            counts = np.bincount(codes, minlength=_EASED + 1)  # segments of each kind
+            interp = int(codes[0]) if codes.size and counts[codes[0]] == codes.size else 2
         cubic_like = (interp == 2 if codes is None
-                      else bool(np.isin(codes, (2, 3)).any()) or codes.size == 0)
+                      else bool(counts[2] or counts[3]) or codes.size == 0)
         given = velocities is not None or in_velocities is not None or out_velocities is not None
         if tangents is None:
             tangents = "explicit" if given else "catmull_rom"
@@ -972,7 +1000,7 @@ class Curve(ByValue):
         weights = []
         for name, w in (("in_weights", in_weights), ("out_weights", out_weights)):
             if w is not None:
-                if codes is None or not (codes == 3).any():
+                if codes is None or not counts[3]:
                     raise ValueError(f"{func}: {name} apply only to 'bezier' segments, and "
                                      f"interpolation={_interpolation_text(interpolation)} has none")
                 w = as_float64(func, name, w)
@@ -1198,7 +1226,7 @@ class Curve(ByValue):
 
     times = property(lambda self: self._times, doc="Key times in seconds (K,), read-only.")
     values = property(lambda self: self._values, doc="Key values (K,) or (K, C), read-only.")
-    interpolation = property(lambda self: self._interpolation,
+    interpolation = property(lambda self: _given(self._interpolation),
                              doc="The interpolation as given: one entry, or a tuple of one "
                                  "per segment.")
     in_weights = property(lambda self: self._in_weights,
@@ -1481,7 +1509,7 @@ class Curve(ByValue):
 
     def _state(self) -> dict:
         return {"times": self._times, "values": self._values,
-                "interpolation": self._interpolation, "tangents": self._tangents,
+                "interpolation": _given(self._interpolation), "tangents": self._tangents,
                 "in_velocities": self._in, "out_velocities": self._out,
                 "given": self._given,  # the explicit velocities, as given
                 "in_weights": self._in_weights, "out_weights": self._out_weights,
@@ -1832,7 +1860,7 @@ class Curve(ByValue):
         left key). ``velocities`` is (velocities, in_velocities,
         out_velocities) for an explicit curve, else None: a tangent policy
         computes them from the new keys."""
-        interpolation, policy = self._interpolation, self._tangents
+        interpolation, policy = _given(self._interpolation), self._tangents
         if isinstance(interpolation, tuple):
             interpolation = tuple(_edited_segments(func, list(interpolation), edit))
             if velocities is not None and not any(e in ("cubic", "bezier")
@@ -1992,7 +2020,7 @@ class Curve(ByValue):
         def listed(x):
             return x.tolist() if isinstance(x, np.ndarray) else x
 
-        interpolation = self._interpolation
+        interpolation = _given(self._interpolation)
         if isinstance(interpolation, tuple):
             interpolation = [e if isinstance(e, str) else easing_to_data(e)
                              for e in interpolation]

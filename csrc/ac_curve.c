@@ -399,22 +399,166 @@ static inline const ac_curve_ease *segment_ease(const ac_curve *cv, size_t j)
     return &cv->ease[cv->ease_index ? cv->ease_index[j] : j];
 }
 
-/* The checks of the optional per-segment and per-key arrays. */
-static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
+/* The checks of an easing of segment j (the index of a failure). */
+static ac_status check_ease(const ac_curve_ease *e, size_t j, ac_error *err)
+{
+    if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
+        const double p[4] = {e->x1, e->y1, e->x2, e->y2};
+        const ac_arg names[4] = {AC_ARG_X1, AC_ARG_Y1, AC_ARG_X2, AC_ARG_Y2};
+        for (int r = 0; r < 4; r++)
+            if (!ac_finite(p[r]) || ((r == 0 || r == 2) && (p[r] < 0.0 || p[r] > 1.0)))
+                return ac_fail(err, AC_ERR_VALUE, j, names[r], p[r],
+                               r % 2 ? "must be finite" : "must lie in [0, 1]");
+        return AC_OK;
+    }
+    if (e->kind < AC_EASE_LINEAR || e->kind > AC_EASE_BOUNCE_IN_OUT)
+        return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_EASE, (double)e->kind,
+                       "is not a known easing kind");
+    if (!ac_finite(e->overshoot))
+        return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_OVERSHOOT, e->overshoot, "must be finite");
+    if (!ac_finite(e->amplitude) || e->amplitude < 0.0)
+        return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_AMPLITUDE, e->amplitude,
+                       "must be finite and >= 0");
+    if (!ac_finite(e->period) || e->period < 0.0)
+        return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_PERIOD, e->period,
+                       "must be finite and >= 0 (0: the default)");
+    return AC_OK;
+}
+
+/* What the constructor asks of each easing of a short table (a curve's
+   distinct easings, spec.segment_ease_index pointing each segment into it),
+   found once per easing instead of once per segment, as arrays the segment
+   loops read without branching: valid (check_ease), a CSS cubic-bezier, a
+   hold, bounded values (the kinds of [0, 1] into [0, 1] the segment bounds
+   take), and for easings whose shape does not depend on the change (all but
+   elastic) the rates at u = 0 and 1 per unit change (ease_offset's, which
+   scale by the change). */
+enum { FACTS = 64 };
+typedef struct ease_facts {
+    size_t count;
+    unsigned char valid[FACTS], css[FACTS], hold[FACTS], bounded[FACTS], rated[FACTS];
+    double rate0[FACTS], rate1[FACTS];
+} ease_facts;
+
+/* The facts of spec's easing table, 1; 0 (none found) without a short table. */
+static int find_facts(const ac_curve_spec *spec, ease_facts *f)
+{
+    if (!spec->segment_ease || !spec->segment_ease_index || spec->ease_count > FACTS)
+        return 0;
+    memset(f, 0, sizeof *f);
+    f->count = spec->ease_count;
+    for (size_t r = 0; r < spec->ease_count; r++) {
+        const ac_curve_ease *e = &spec->segment_ease[r];
+        f->valid[r] = check_ease(e, 0, NULL) == AC_OK;
+        f->css[r] = e->kind == AC_CURVE_EASE_CUBIC_BEZIER;
+        f->hold[r] = (e->flags & AC_CURVE_EASE_HOLD) != 0;
+        f->bounded[r] = e->kind >= AC_EASE_LINEAR && e->kind <= AC_EASE_CUBIC_IN_OUT;
+        f->rated[r] = f->valid[r] && !f->css[r] &&
+                      !(e->kind >= AC_EASE_ELASTIC_IN && e->kind <= AC_EASE_ELASTIC_IN_OUT);
+        if (f->rated[r]) {
+            double o[3];
+            ease_offset(e, 0.0, 1.0, 1.0, o);
+            f->rate0[r] = o[1];
+            ease_offset(e, 1.0, 1.0, 1.0, o);
+            f->rate1[r] = o[1];
+        }
+    }
+    return 1;
+}
+
+/* The table entry of segment j (0 for an index out of range: read, not used). */
+static AC_FORCE_INLINE size_t fact_of(const size_t *index, const ease_facts *f, size_t j)
+{
+    return index[j] < f->count ? index[j] : 0;
+}
+
+/* 1 when every segment's interpolation is known and every eased segment's
+   easing is in the table and valid: the checks of check_keyed in one
+   branch-free pass over the segments (check_keyed names the first failure). */
+AC_VECTORIZED
+static int keyed_valid(const ac_curve_spec *spec, const ease_facts *f)
+{
+    const size_t k = spec->keys;
+    const int *kinds = spec->segment_interpolation;
+    const size_t *index = spec->segment_ease_index;
+    int64_t ok = 1;
+    for (size_t j = 0; j + 1 < k; j++)
+        ok &= ((unsigned)kinds[j] <= AC_CURVE_EASE) &
+              ((kinds[j] != AC_CURVE_EASE) | ((index[j] < f->count) & f->valid[fact_of(index, f, j)]));
+    return (int)ok;
+}
+
+/* The segment kinds of a curve with per-segment interpolations, an easing
+   table without holds, no weights and no span beyond DBL_MAX, as the loop of
+   ac_curve_create finds them (a jump's segment a step, a Bezier segment
+   with handles of 1/3 cubic, a CSS easing KIND_CSS), in one branch-free
+   pass; 1 when a segment is a CSS one. */
+AC_VECTORIZED
+static int plain_kinds(ac_curve *cv, const int *restrict given, const size_t *restrict index,
+                       const ease_facts *restrict f)
+{
+    const double *restrict times = cv->times;
+    unsigned char *restrict kinds = cv->kind;
+    const size_t k = cv->k;
+    int64_t css = 0;
+    for (size_t j = 0; j + 1 < k; j++) {
+        int kind = given[j];
+        kind = times[j + 1] > times[j] ? kind : AC_CURVE_STEP;
+        kind = kind == AC_CURVE_BEZIER ? AC_CURVE_CUBIC : kind;
+        kind = (kind == AC_CURVE_EASE) & f->css[fact_of(index, f, j)] ? KIND_CSS : kind;
+        kinds[j] = (unsigned char)kind;
+        css |= kind == KIND_CSS;
+    }
+    return (int)css;
+}
+
+/* 1 when no segment is eased by an easing whose values leave [0, 1] (the
+   segment bounds of those are infinite); *eased: 1 when a segment is eased. */
+AC_VECTORIZED
+static int eased_bounded(const ac_curve *cv, const size_t *index, const ease_facts *f,
+                         int *eased)
+{
+    int64_t any = 0, bounded = 1;
+    for (size_t j = 0; j + 1 < cv->k; j++) {
+        const int64_t e = cv->kind[j] == AC_CURVE_EASE;
+        any |= e, bounded &= (e == 0) | f->bounded[fact_of(index, f, j)];
+    }
+    *eased = (int)any;
+    return (int)bounded;
+}
+
+/* 1 when one of n segment kinds is cubic or Bezier; *eased: 1 when one is
+   eased. */
+AC_VECTORIZED
+static int kinds_present(const int *kinds, size_t n, int *eased)
+{
+    int64_t cubic = 0, ease = 0;
+    for (size_t j = 0; j < n; j++) {
+        cubic |= (kinds[j] == AC_CURVE_CUBIC) | (kinds[j] == AC_CURVE_BEZIER);
+        ease |= kinds[j] == AC_CURVE_EASE;
+    }
+    *eased = (int)ease;
+    return (int)cubic;
+}
+
+/* The checks of the optional per-segment and per-key arrays (`facts`, the
+   easing table's, or NULL). */
+static ac_status check_keyed(const ac_curve_spec *spec, const ease_facts *facts,
+                             ac_error *err)
 {
     size_t k = spec->keys, C = spec->channels;
     ac_status st;
-    if (spec->segment_interpolation)
+    int quick = facts && spec->segment_interpolation && keyed_valid(spec, facts);
+    if (spec->segment_interpolation && !quick)
         for (size_t j = 0; j + 1 < k; j++)
             if ((unsigned)spec->segment_interpolation[j] > AC_CURVE_EASE)
                 return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_INTERPOLATION,
                                (double)spec->segment_interpolation[j],
                                "is not a known interpolation");
-    int eased = spec->segment_interpolation || spec->interpolation == AC_CURVE_EASE;
+    int eased = !quick && (spec->segment_interpolation || spec->interpolation == AC_CURVE_EASE);
     for (size_t j = 0; eased && j + 1 < k; j++) {
         int kind = spec->segment_interpolation ? spec->segment_interpolation[j]
                                                : (int)spec->interpolation;
-        const ac_curve_ease *e;
         if (kind != AC_CURVE_EASE)
             continue;
         if (!spec->segment_ease)
@@ -424,27 +568,8 @@ static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
             return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_EASE,
                            (double)spec->segment_ease_index[j],
                            "is not an index into the %zu easings", spec->ease_count);
-        e = spec_ease(spec, j);
-        if (e->kind == AC_CURVE_EASE_CUBIC_BEZIER) {
-            const double p[4] = {e->x1, e->y1, e->x2, e->y2};
-            const ac_arg names[4] = {AC_ARG_X1, AC_ARG_Y1, AC_ARG_X2, AC_ARG_Y2};
-            for (int r = 0; r < 4; r++)
-                if (!ac_finite(p[r]) || ((r == 0 || r == 2) && (p[r] < 0.0 || p[r] > 1.0)))
-                    return ac_fail(err, AC_ERR_VALUE, j, names[r], p[r],
-                                   r % 2 ? "must be finite" : "must lie in [0, 1]");
-            continue;
-        }
-        if (e->kind < AC_EASE_LINEAR || e->kind > AC_EASE_BOUNCE_IN_OUT)
-            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_EASE, (double)e->kind,
-                           "is not a known easing kind");
-        if (!ac_finite(e->overshoot))
-            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_OVERSHOOT, e->overshoot, "must be finite");
-        if (!ac_finite(e->amplitude) || e->amplitude < 0.0)
-            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_AMPLITUDE, e->amplitude,
-                           "must be finite and >= 0");
-        if (!ac_finite(e->period) || e->period < 0.0)
-            return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_PERIOD, e->period,
-                           "must be finite and >= 0 (0: the default)");
+        if ((st = check_ease(spec_ease(spec, j), j, err)))
+            return st;
     }
     for (int side = 0; side < 2; side++) {
         const double *w = side ? spec->out_weights : spec->in_weights;
@@ -471,14 +596,19 @@ static ac_status check_keyed(const ac_curve_spec *spec, ac_error *err)
 /* Overwrites the velocities on the sides of segment j that a non-cubic
    kind sets itself: a linear segment's slope, 0 for a step, the easing's
    end rates. End keys' outer sides follow their inner side. */
-static void segment_velocities(ac_curve *cv, size_t j, int kind, double T)
+static void segment_velocities(ac_curve *cv, size_t j, int kind, double T,
+                               const ease_facts *facts, size_t r)
 {
     const size_t C = cv->c, k = cv->k;
     for (size_t ch = 0; ch < C; ch++) {
         double p0 = cv->values[j * C + ch], p1 = cv->values[(j + 1) * C + ch];
         double v0 = 0.0, v1 = 0.0;
         if (T > 0.0 && kind == AC_CURVE_LINEAR) {
-            v0 = v1 = (p1 - p0) / T;
+            v0 = v1 = segment_slope(cv, j, ch);
+        } else if (T > 0.0 && kind == AC_CURVE_EASE && facts && facts->rated[r]) {
+            /* ease_offset's rate g'(u) (p1 - p0), g' found once per easing */
+            v0 = (facts->rate0[r] * (p1 - p0)) / T;
+            v1 = (facts->rate1[r] * (p1 - p0)) / T;
         } else if (T > 0.0 && kind == KIND_CSS) {
             v0 = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, 0.0, 1.0 / T, 1);
             v1 = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, 1.0, 1.0 / T, 1);
@@ -495,6 +625,42 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T)
             cv->in_velocity[ch] = v0;
         if (j + 2 == k)
             cv->out_velocity[(k - 1) * C + ch] = v1;
+    }
+}
+
+/* segment_velocities for every step, linear and eased segment of a curve
+   with per-segment kinds, none a CSS easing, whose easings all have their
+   rates in `facts`: the same expressions, selected rather than branched to,
+   so the loop runs without mispredictions (the kinds come in any order). */
+AC_VECTORIZED
+static void plain_velocities(ac_curve *cv, const ease_facts *restrict f,
+                             const size_t *restrict index)
+{
+    const size_t C = cv->c, k = cv->k;
+    const double *restrict times = cv->times, *restrict values = cv->values;
+    const unsigned char *restrict kinds = cv->kind;
+    double *restrict vin = cv->in_velocity, *restrict vout = cv->out_velocity;
+    for (size_t j = 0; j + 1 < k; j++) {
+        const int kind = kinds[j];
+        const double T = times[j + 1] - times[j];
+        const size_t r = fact_of(index, f, j);
+        const int64_t set = !is_cubic_kind(kind) & (T > 0.0), line = kind == AC_CURVE_LINEAR,
+                      eased = kind == AC_CURVE_EASE;
+        for (size_t ch = 0; ch < C; ch++) {
+            const double p0 = values[j * C + ch], p1 = values[(j + 1) * C + ch];
+            const double slope = slope_of(times[j], times[j + 1], p0, p1); /* segment_slope */
+            const double v0 = ac_pick(line, slope, ac_pick(eased, (f->rate0[r] * (p1 - p0)) / T, 0.0));
+            const double v1 = ac_pick(line, slope, ac_pick(eased, (f->rate1[r] * (p1 - p0)) / T, 0.0));
+            vout[j * C + ch] = ac_pick(set, v0, vout[j * C + ch]);
+            vin[(j + 1) * C + ch] = ac_pick(set, v1, vin[(j + 1) * C + ch]);
+        }
+    }
+    /* end keys' outer sides follow their inner side */
+    for (size_t ch = 0; k > 1 && ch < C; ch++) {
+        if (!is_cubic_kind(kinds[0]) && times[1] > times[0])
+            vin[ch] = vout[ch];
+        if (!is_cubic_kind(kinds[k - 2]) && times[k - 1] > times[k - 2])
+            vout[(k - 1) * C + ch] = vin[(k - 1) * C + ch];
     }
 }
 
@@ -612,8 +778,11 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     ac_status st;
     size_t k = spec->keys, C = spec->channels, kc;
     int explicit_v = spec->tangents == AC_TANGENTS_EXPLICIT, any_cubic = 0, any_bez = 0,
-        any_ease = 0, mixed = spec->segment_interpolation != NULL, keyed_v, shared_v, plain;
+        any_ease = 0, mixed = spec->segment_interpolation != NULL, keyed_v, shared_v, kinds_found;
     double *scratch = NULL;
+    ease_facts table;
+    const ease_facts *facts = find_facts(spec, &table) ? &table : NULL;
+    int any_hold = 0, all_rated = 1;
     *result = NULL;
     if (k < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, (double)k, "must hold at least one key");
@@ -633,16 +802,14 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     kc = k * C;
     if ((st = check_times(spec->times, k, spec->jumps, err)) ||
         (st = check_all_finite(AC_ARG_VALUES, spec->values, kc, err)) ||
-        (st = check_keyed(spec, err)))
+        (st = check_keyed(spec, facts, err)))
         return st;
     if (!mixed) {
         any_cubic = k > 1 && is_cubic_kind((int)spec->interpolation);
         any_ease = k > 1 && spec->interpolation == AC_CURVE_EASE;
     }
-    for (size_t j = 0; mixed && j + 1 < k; j++) {
-        any_cubic |= is_cubic_kind(spec->segment_interpolation[j]);
-        any_ease |= spec->segment_interpolation[j] == AC_CURVE_EASE;
-    }
+    if (mixed)
+        any_cubic = kinds_present(spec->segment_interpolation, k - 1, &any_ease);
     if (explicit_v && any_cubic) {
         if (!spec->in_velocities || !spec->out_velocities)
             return ac_fail(err, AC_ERR_VALUE, 0,
@@ -735,10 +902,17 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     /* Segment kinds: as given, but a jump's zero-length segment is a step,
        a Bezier one with handles of 1/3 cubic, a CSS easing a Bezier one,
        an AC_CURVE_EASE_HOLD easing a step that lands */
-    plain = !mixed && spec->interpolation <= AC_CURVE_CUBIC && increasing(cv->times, k);
-    if (plain && k > 1) /* every segment as given */
+    kinds_found = !mixed && spec->interpolation <= AC_CURVE_CUBIC && increasing(cv->times, k);
+    if (kinds_found && k > 1) /* every segment as given */
         memset(cv->kind, (int)spec->interpolation, k - 1);
-    for (size_t j = 0; j + 1 < k && !plain; j++) {
+    for (size_t r = 0; facts && r < facts->count; r++)
+        any_hold |= facts->hold[r], all_rated &= facts->rated[r];
+    if (!kinds_found && mixed && facts && !any_hold && !spec->in_weights && !spec->out_weights &&
+        ac_finite(cv->times[k - 1] - cv->times[0])) {
+        any_bez = plain_kinds(cv, spec->segment_interpolation, spec->segment_ease_index, facts);
+        kinds_found = 1;
+    }
+    for (size_t j = 0; j + 1 < k && !kinds_found; j++) {
         int kind = mixed ? spec->segment_interpolation[j] : (int)spec->interpolation;
         if (!(cv->times[j + 1] > cv->times[j]))
             kind = AC_CURVE_STEP; /* the zero-length segment of a jump */
@@ -826,10 +1000,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                                    "the values and times give a key velocity that is not "
                                    "representable");
                 }
-        if (cv->interp != spec->interpolation || mixed) /* may be infinite: circ_in's end */
+        if (mixed && facts && !any_bez && all_rated)
+            plain_velocities(cv, facts, spec->segment_ease_index);
+        else if (cv->interp != spec->interpolation || mixed) /* may be infinite: circ_in's end */
             for (size_t j = 0; j + 1 < k; j++)
                 if (!is_cubic_kind(cv->kind[j]) && cv->times[j + 1] > cv->times[j])
-                    segment_velocities(cv, j, cv->kind[j], cv->times[j + 1] - cv->times[j]);
+                    segment_velocities(cv, j, cv->kind[j], cv->times[j + 1] - cv->times[j],
+                                       facts, facts ? fact_of(spec->segment_ease_index, facts, j) : 0);
         for (size_t ch = 0; ch < C; ch++) {
             cv->ends[ch] = cv->in_velocity[ch];
             cv->ends[C + ch] = cv->out_velocity[(k - 1) * C + ch];
@@ -842,7 +1019,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
        that leave [0, 1] and CSS curves); rates: every step, linear, cubic
        and Bezier segment with bounds below (not eased segments) */
     cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
-    if (!any_bez && !any_ease && plain_segments(cv, cv->safe)) {
+    if (!any_bez && (!any_ease || facts) && plain_segments(cv, cv->safe)) {
+        /* eased segments: values bounded by a bounded easing's, rates not */
+        int eased = 0;
+        if (any_ease) {
+            cv->safe[0] &= eased_bounded(cv, spec->segment_ease_index, facts, &eased);
+            cv->safe[1] &= !eased, cv->safe[2] &= !eased;
+        }
         set_reach(cv);
         *result = cv;
         return AC_OK;

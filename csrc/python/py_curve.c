@@ -147,10 +147,152 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
    in_velocities, out_velocities, before, after, jumps, segments, eases,
    ease_index, in_weights, out_weights, before_slopes, after_slopes) ->
    capsule: the key model of _curve_create plus, each None or an array,
-   segments (K-1,) interpolation codes, eases (E, 9) rows (kind, flags,
-   overshoot, amplitude, period, x1, y1, x2, y2), one per segment (E = K-1)
-   or, with ease_index (K-1,) naming each segment's row, a table of the
-   distinct easings; weights of the shape of values and slopes (C,). */
+   segments (K-1,) interpolation codes (C ints), eases (E, 9) rows (kind,
+   flags, overshoot, amplitude, period, x1, y1, x2, y2), one per segment
+   (E = K-1) or, with ease_index (K-1,) of size_t (numpy's uintp) naming
+   each segment's row, a table of the distinct easings; weights of the
+   shape of values and slopes (C,). */
+/* _distinct(items) -> (distinct, places) or None: the distinct items of a
+   list or tuple, in the order of their first appearance, and each item's
+   place among them (an intp array), each item hashed once; None when an item
+   cannot be hashed or compared (TypeError). Items are the same when a dict
+   would take them for the same key (identity, else equal hash and ==). */
+typedef struct seen_item {
+    Py_hash_t hash;
+    PyObject *item;
+    npy_intp place;
+} seen_item;
+
+/* 1 when exact str objects a and b hold the same text. */
+static int same_text(PyObject *a, PyObject *b)
+{
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+    const int kind = PyUnicode_KIND(a);
+    const unsigned char *x = PyUnicode_DATA(a), *y = PyUnicode_DATA(b);
+    if (n != PyUnicode_GET_LENGTH(b) || kind != PyUnicode_KIND(b))
+        return 0;
+    for (Py_ssize_t i = 0; i < n * kind; i++) /* (short names: no call) */
+        if (x[i] != y[i])
+            return 0;
+    return 1;
+}
+
+static PyObject *distinct(PyObject *self, PyObject *arg)
+{
+    PyObject *list = NULL, *result = NULL, *held = NULL;
+    PyArrayObject *places = NULL;
+    seen_item *table = NULL;
+    size_t mask = 15, used = 0;
+    npy_intp n, *place;
+    (void)self;
+    if (!PyList_Check(arg) && !PyTuple_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "_distinct: expected a list or a tuple");
+        return NULL;
+    }
+    n = PySequence_Fast_GET_SIZE(arg);
+    if (!(list = PyList_New(0)) ||
+        !(places = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INTP)) ||
+        !(table = PyMem_Calloc(mask + 1, sizeof *table)))
+        goto done;
+    place = (npy_intp *)PyArray_DATA(places);
+    for (npy_intp i = 0; i < n; i++) {
+        PyObject *item, *previous;
+        int text;
+        Py_hash_t hash;
+        size_t slot;
+        /* (an __eq__ or __hash__ may change a list: its items are read afresh,
+           and an item not a str is held while it is looked up) */
+        if (PySequence_Fast_GET_SIZE(arg) != n) {
+            PyErr_SetString(PyExc_RuntimeError, "_distinct: the list changed size");
+            goto done;
+        }
+        item = PySequence_Fast_ITEMS(arg)[i];
+        previous = i > 0 ? PySequence_Fast_ITEMS(arg)[i - 1] : NULL;
+        if (item == previous) { /* runs of one object */
+            place[i] = place[i - 1];
+            continue;
+        }
+        if (!(text = PyUnicode_CheckExact(item))) {
+            Py_XSETREF(held, item);
+            Py_INCREF(held);
+        }
+        if ((hash = PyObject_Hash(item)) == -1)
+            goto done;
+        for (slot = (size_t)hash & mask;; slot = (slot + 1) & mask) {
+            seen_item *s = &table[slot];
+            int same;
+            if (!s->item) { /* new: a place of its own (the list holds it) */
+                s->hash = hash, s->item = item, s->place = (npy_intp)used++;
+                place[i] = s->place;
+                if (PyList_Append(list, item) < 0)
+                    goto done;
+                break;
+            }
+            if (s->hash != hash)
+                continue;
+            same = s->item == item ? 1
+                   : text && PyUnicode_CheckExact(s->item) ? same_text(s->item, item)
+                                                           : PyObject_RichCompareBool(s->item, item, Py_EQ);
+            if (same < 0)
+                goto done;
+            if (same) {
+                place[i] = s->place;
+                break;
+            }
+        }
+        if (2 * used > mask) { /* grow: at most half full */
+            size_t wider = 2 * mask + 1;
+            seen_item *grown = PyMem_Calloc(wider + 1, sizeof *grown);
+            if (!grown) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            for (size_t r = 0; r <= mask; r++)
+                if (table[r].item) {
+                    size_t t = (size_t)table[r].hash & wider;
+                    while (grown[t].item)
+                        t = (t + 1) & wider;
+                    grown[t] = table[r];
+                }
+            PyMem_Free(table);
+            table = grown, mask = wider;
+        }
+    }
+    result = Py_BuildValue("(OO)", list, places);
+done:
+    PyMem_Free(table);
+    Py_XDECREF(held);
+    Py_XDECREF(list);
+    Py_XDECREF(places);
+    if (!result && PyErr_ExceptionMatches(PyExc_TypeError)) { /* unhashable or incomparable */
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    return result;
+}
+
+_Static_assert(sizeof(npy_uintp) == sizeof(size_t), "ease indices are size_t");
+
+/* Converters of the per-segment arrays: C ints (interpolation codes) and
+   size_t indices (npy_uintp), or None. */
+static int ints_or_none(PyObject *obj, void *result)
+{
+    if (obj == Py_None) {
+        *(PyArrayObject **)result = NULL;
+        return 1;
+    }
+    return acpy_array(obj, (PyArrayObject **)result, NPY_INT, 0);
+}
+
+static int indices_or_none(PyObject *obj, void *result)
+{
+    if (obj == Py_None) {
+        *(PyArrayObject **)result = NULL;
+        return 1;
+    }
+    return acpy_array(obj, (PyArrayObject **)result, NPY_UINTP, 0);
+}
+
 static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
 {
     const char *func;
@@ -162,16 +304,15 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     ac_curve *curve = NULL;
     ac_error err;
     ac_status st;
-    int *kinds = NULL;
     ac_curve_ease *easing = NULL;
-    size_t k, nseg, neases, *rows = NULL;
+    size_t k, nseg, neases;
     (void)self;
     int long_handles = 0;
     if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iipO&O&O&O&O&O&O&|p:_curve_create_keyed", &func,
                           acpy_f64, &times, acpy_f64, &values, &interp, &tangents,
                           acpy_f64_or_none, &vin, acpy_f64_or_none, &vout, &before, &after,
-                          &jumps, acpy_f64_or_none, &segs, acpy_f64_or_none, &eases,
-                          acpy_f64_or_none, &index,
+                          &jumps, ints_or_none, &segs, acpy_f64_or_none, &eases,
+                          indices_or_none, &index,
                           acpy_f64_or_none, &win, acpy_f64_or_none, &wout, acpy_f64_or_none,
                           &sb, acpy_f64_or_none, &sa, &long_handles))
         return NULL;
@@ -202,23 +343,8 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
                      func);
         return NULL;
     }
-    kinds = PyMem_Malloc((nseg ? nseg : 1) * sizeof *kinds);
-    easing = PyMem_Calloc(neases ? neases : 1, sizeof *easing);
-    rows = index ? PyMem_Malloc((nseg ? nseg : 1) * sizeof *rows) : NULL;
-    if (!kinds || !easing || (index && !rows)) {
-        PyMem_Free(kinds);
-        PyMem_Free(easing);
-        PyMem_Free(rows);
+    if (!(easing = PyMem_Calloc(neases ? neases : 1, sizeof *easing)))
         return PyErr_NoMemory();
-    }
-    for (size_t j = 0; j < nseg; j++) {
-        if (segs)
-            kinds[j] = (int)ACPY_F64(segs)[j];
-        if (index) { /* out of range (the core names it): neases */
-            double r = ACPY_F64(index)[j];
-            rows[j] = r >= 0.0 && r < (double)neases ? (size_t)r : neases;
-        }
-    }
     for (size_t j = 0; eases && j < neases; j++) {
         const double *row = ACPY_F64(eases) + 9 * j;
         easing[j].kind = (int)row[0], easing[j].flags = (int)row[1];
@@ -228,9 +354,9 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
         easing[j].x2 = row[7], easing[j].y2 = row[8];
     }
     set_key_spec(&spec, times, values, interp, tangents, vin, vout, before, after, jumps);
-    spec.segment_interpolation = segs ? kinds : NULL;
+    spec.segment_interpolation = segs ? (const int *)PyArray_DATA(segs) : NULL;
     spec.segment_ease = eases ? easing : NULL;
-    spec.segment_ease_index = rows;
+    spec.segment_ease_index = index ? (const size_t *)PyArray_DATA(index) : NULL;
     spec.ease_count = neases;
     spec.in_weights = win ? ACPY_F64(win) : NULL;
     spec.out_weights = wout ? ACPY_F64(wout) : NULL;
@@ -238,9 +364,7 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     spec.after_slopes = sa ? ACPY_F64(sa) : NULL;
     spec.long_handles = long_handles;
     ACPY_RUN(spec.keys * spec.channels, st = ac_curve_create(&curve, &spec, &err));
-    PyMem_Free(kinds);
     PyMem_Free(easing);
-    PyMem_Free(rows);
     if (st)
         return raise_create(func, &err, times, values, (npy_intp)(nseg ? nseg : 1),
                             (npy_intp)spec.channels);
@@ -502,6 +626,8 @@ static PyObject *curve_velocities(PyObject *self, PyObject *capsule)
 }
 
 static PyMethodDef methods[] = {
+    {"_distinct", distinct, METH_O,
+     "_distinct(items) -> (distinct items, intp places) of a list or tuple, or None"},
     {"_curve_velocities", curve_velocities, METH_O,
      "_curve_velocities(capsule) -> (in, out) read-only views of the stored key velocities, "
      "or None"},
