@@ -1708,8 +1708,8 @@ class Curve(ByValue):
             kinds = np.full(max(t.size - 1, 0), _SEGMENT_KINDS[self._interpolation])
         else:
             kinds = self._kinds.astype(int)
-            entries = (self._interpolation if isinstance(self._interpolation, tuple)
-                       else (self._interpolation,) * kinds.size)
+            given = _given(self._interpolation)
+            entries = given if isinstance(given, tuple) else (given,) * kinds.size
             # (a "linear" entry among others is the linear easing: a line)
             kinds[[e == "linear" for e in entries]] = _SEGMENT_KINDS["linear"]
             if (kinds == _EASED).any():
