@@ -423,3 +423,72 @@ def test_float32_and_integer_inputs():
     np.testing.assert_array_equal(got.translation, a32.translation.astype(np.float64))
     ints = Transforms(np.ones((4, 3), int), np.tile([0, 0, 0, 1], (4, 1)), np.ones((4, 3), int))
     np.testing.assert_allclose(blend_poses(ints, ints, 1.0).translation, 1.0)
+
+
+# -- long inputs: the vector lanes against the scalar path ------------------------------------
+
+def long_poses(n, rng):
+    """n frames of one joint: zeros of both signs, rotations with a component
+    below the lanes' range (their blocks take the scalar path), |q|^2 off 1
+    by up to 8e-7 (within the tolerance, deltas too), weights of exactly 0
+    and 1."""
+    a, b = random_pose(rng, n, 1), random_pose(rng, n, 1)
+    a.translation[::7, 0, 1], b.translation[::11, 0, 2] = -0.0, 0.0
+    for q in (a.rotation, b.rotation):
+        q[::97, 0, 0] = 1e-170
+        q[::97, 0, 1:] /= np.linalg.norm(q[::97, 0, 1:], axis=-1, keepdims=True)
+        q *= 1 + rng.uniform(-2e-7, 2e-7, (n, 1, 1))
+    w = rng.uniform(0.0, 1.0, (n, 1))
+    w[::9], w[::10] = 0.0, 1.0
+    return a, b, w
+
+
+def item(pose, i):
+    return Transforms(*(x[i] for x in pose))
+
+
+def assert_items(whole, parts):
+    """Bit for bit (zeros' signs included)."""
+    for k in range(3):
+        np.testing.assert_array_equal(whole[k].view(np.int64),
+                                      np.stack([p[k] for p in parts]).view(np.int64))
+
+
+@pytest.mark.parametrize("n", [9, 203, 1030])
+def test_long_poses_equal_the_scalar_path_bit_for_bit(n):
+    # One item at a time always takes the scalar path: item by item, it is the reference.
+    rng = np.random.default_rng(n)
+    a, b, w = long_poses(n, rng)
+    shared = item(b, 3)  # read with step 0 by every item
+    assert_items(blend_poses(a, b, w), [blend_poses(item(a, i), item(b, i), w[i])
+                                        for i in range(n)])
+    assert_items(blend_poses(a, shared, w, mask=[0.7]),
+                 [blend_poses(item(a, i), shared, w[i], mask=[0.7]) for i in range(n)])
+    unit_scale = Transforms(a.translation, a.rotation, np.ones_like(a.scale))
+    for convention in ("local", "threejs", "blender_combine"):
+        assert_items(make_additive(a, shared, convention=convention),
+                     [make_additive(item(a, i), shared, convention=convention)
+                      for i in range(n)])
+        # scale deltas of 1 (the lanes) and others (a power: the scalar path)
+        for delta in (make_additive(a, b, convention=convention),
+                      make_additive(unit_scale, item(unit_scale, 5), convention=convention)):
+            for weight in (w, 3.0 * w - 1.0):  # some outside [0, 1]: the scalar path
+                assert_items(apply_additive(b, delta, weight, convention=convention),
+                             [apply_additive(item(b, i), item(delta, i), weight[i],
+                                             convention=convention) for i in range(n)])
+
+
+def test_long_poses_name_the_first_bad_item():
+    rng = np.random.default_rng(7)
+    a, b, w = long_poses(300, rng)
+    for k in (0, 13, 150, 299):
+        bad = Transforms(b.translation.copy(), b.rotation, b.scale)
+        bad.translation[k, 0, 2] = np.inf
+        with pytest.raises(ValueError, match=rf"blend_poses: b.translation at index \({k}, 0\)"):
+            blend_poses(a, bad, w)
+        with pytest.raises(ValueError,
+                           match=rf"make_additive: reference.translation at index \({k}, 0\)"):
+            make_additive(a, bad)
+        with pytest.raises(ValueError,
+                           match=rf"apply_additive: delta.translation at index \({k}, 0\)"):
+            apply_additive(a, bad, w)

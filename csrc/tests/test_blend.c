@@ -1,5 +1,6 @@
 /* Pose blending: hand-computed blends, the additive identities, weight 0 bit
    for bit, broadcasting by steps, and every error branch. */
+#include <stdint.h>
 #include <string.h>
 
 #include "ac_test.h"
@@ -128,10 +129,79 @@ static void errors(void)
                                   r, s, 1, &err) == AC_ERR_OVERFLOW);
 }
 
+/* Many items at once (vector lanes where the CPU has them, from 8 items on)
+   give the bits of one item at a time (the scalar path). */
+static double uniform(uint64_t *state, double lo, double hi)
+{
+    *state ^= *state << 13, *state ^= *state >> 7, *state ^= *state << 17;
+    return lo + (hi - lo) * (double)(*state >> 11) / 9007199254740992.0;
+}
+
+static void lanes_match_items(void)
+{
+    enum { N = 45 };
+    static double in[6][4 * N], w[N], ones[3 * N], t[3 * N], r[4 * N], s[3 * N];
+    double t1[3], r1[4], s1[3];
+    uint64_t state = 88172645463325252u;
+    ac_error err;
+    for (int k = 0; k < 6; k++)
+        for (int i = 0; i < N; i++) {
+            double *x = in[k] + (k % 3 == 1 ? 4 : 3) * i, n2 = 0.0;
+            for (int c = 0; c < (k % 3 == 1 ? 4 : 3); c++) {
+                x[c] = k % 3 == 2 ? uniform(&state, 0.5, 2.0) : uniform(&state, -1.0, 1.0);
+                n2 += x[c] * x[c];
+            }
+            for (int c = 0; k % 3 == 1 && c < 4; c++)
+                x[c] /= sqrt(n2);
+        }
+    for (int i = 0; i < N; i++) {
+        w[i] = i % 9 == 0 ? 0.0 : i % 10 == 0 ? 1.0 : uniform(&state, 0.0, 1.0);
+        ones[3 * i] = ones[3 * i + 1] = ones[3 * i + 2] = 1.0;
+    }
+    in[0][4] = -0.0; /* a, bit for bit, at weight 0 */
+    CHECK(ac_blend_poses(in[0], in[1], in[2], in[3], in[4], in[5], w, NULL, all8, t, r, s, N,
+                         &err) == AC_OK);
+    for (int i = 0; i < N; i++) {
+        CHECK(ac_blend_poses(in[0] + 3 * i, in[1] + 4 * i, in[2] + 3 * i, in[3] + 3 * i,
+                             in[4] + 4 * i, in[5] + 3 * i, w + i, NULL, all8, t1, r1, s1, 1,
+                             &err) == AC_OK);
+        CHECK(memcmp(t1, t + 3 * i, sizeof t1) == 0 && memcmp(r1, r + 4 * i, sizeof r1) == 0 &&
+              memcmp(s1, s + 3 * i, sizeof s1) == 0);
+    }
+    for (int mode = 0; mode < 3; mode++) {
+        CHECK(ac_blend_make_additive(in[0], in[1], in[2], in[3], in[4], in[5], all8,
+                                     (ac_blend_scale_mode)mode, t, r, s, N, &err) == AC_OK);
+        for (int i = 0; i < N; i++) {
+            CHECK(ac_blend_make_additive(in[0] + 3 * i, in[1] + 4 * i, in[2] + 3 * i,
+                                         in[3] + 3 * i, in[4] + 4 * i, in[5] + 3 * i, all8,
+                                         (ac_blend_scale_mode)mode, t1, r1, s1, 1, &err) == AC_OK);
+            CHECK(memcmp(t1, t + 3 * i, sizeof t1) == 0 &&
+                  memcmp(r1, r + 4 * i, sizeof r1) == 0 && memcmp(s1, s + 3 * i, sizeof s1) == 0);
+        }
+        /* scale deltas of 1: no power to raise, so the lanes take every weight in [0, 1] */
+        CHECK(ac_blend_apply_additive(in[3], in[4], in[5], in[0], in[1], ones, w, NULL, all8,
+                                      (ac_blend_scale_mode)mode, t, r, s, N, &err) == AC_OK);
+        for (int i = 0; i < N; i++) {
+            CHECK(ac_blend_apply_additive(in[3] + 3 * i, in[4] + 4 * i, in[5] + 3 * i,
+                                          in[0] + 3 * i, in[1] + 4 * i, ones + 3 * i, w + i,
+                                          NULL, all8, (ac_blend_scale_mode)mode, t1, r1, s1, 1,
+                                          &err) == AC_OK);
+            CHECK(memcmp(t1, t + 3 * i, sizeof t1) == 0 &&
+                  memcmp(r1, r + 4 * i, sizeof r1) == 0 && memcmp(s1, s + 3 * i, sizeof s1) == 0);
+        }
+    }
+    /* the first bad item is the one reported, after a run of good groups */
+    in[3][3 * 37 + 1] = INFINITY;
+    CHECK(ac_blend_poses(in[0], in[1], in[2], in[3], in[4], in[5], w, NULL, all8, t, r, s, N,
+                         &err) == AC_ERR_VALUE);
+    CHECK(err.arg == AC_ARG_B_TRANSLATION && err.index == 37);
+}
+
 int main(void)
 {
     blend();
     additive();
     errors();
+    lanes_match_items();
     TEST_DONE("test_blend");
 }
