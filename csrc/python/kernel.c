@@ -216,6 +216,15 @@ static void gather(const operand *o, const char *src, npy_intp outer, npy_intp s
         }
         return;
     }
+    if (type == T_F64 && o->packed) { /* an item's values side by side: no offsets */
+        for (npy_intp r = 0; r < rows; r++)
+            for (npy_intp i = 0; i < cols; i++) {
+                const char *item = src + r * outer + i * stride;
+                for (npy_intp c = 0; c < width; c++)
+                    memcpy(dst++, item + c * (npy_intp)sizeof *dst, sizeof *dst);
+            }
+        return;
+    }
     switch (type) {
     case T_F64: GATHER_LOOP(double) break;
     case T_F32: GATHER_LOOP(float) break;
@@ -252,6 +261,13 @@ static void scatter(const operand *o, char *dst, npy_intp outer, npy_intp stride
     }
     if (o->type == T_F32)
         SCATTER_LOOP(float)
+    else if (o->packed) /* an item's values side by side: no offsets */
+        for (npy_intp r = 0; r < rows; r++)
+            for (npy_intp i = 0; i < cols; i++) {
+                char *item = dst + r * outer + i * stride;
+                for (npy_intp c = 0; c < o->width; c++)
+                    memcpy(item + c * (npy_intp)sizeof *src, src++, sizeof *src);
+            }
     else
         SCATTER_LOOP(double)
 }
