@@ -906,7 +906,7 @@ static ac_status eval_one(const ac_quat_curve *c, const double *t, size_t i, int
 /* m sorted queries inside linear segment j (finite duration): the slerp's
    key-only part comes from create, so each query costs the weights and one
    normalization, in a loop that vectorizes. The same bits as sample(). */
-AC_VECTORIZED
+AC_VECTORIZED_WIDE
 static void linear_run(const ac_quat_curve *c, size_t j, const double *restrict t, size_t m,
                        double *restrict q)
 {
