@@ -53,7 +53,7 @@ import numpy as np
 from ._arrays import choice
 from ._objects import PicklableError
 from .model import (PATHS, Channel, Clip, Node, ReadError, Scene, Skin, Unsupported, _frozen,
-                    _make_curve, _positive, _quote, frame_times)
+                    _make_curve, _positive, _quote, _read_keys, frame_times)
 from .skeleton import _decompose
 
 __all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
@@ -578,11 +578,11 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
             raise _Fault(location, str(error)) from None
         raise
     reader.checked_times.add(input_index)
-    if path != "rotation" and interpolation != "CUBICSPLINE":
+    if interpolation != "CUBICSPLINE":
         # the keys the curve reads in place, as read-only views that keep it alive
-        times, values = curve.times, curve.values
-    else:
-        times = curve.times  # a rotation curve's (or a cubic curve's) own times
+        times, values = _read_keys(curve)
+    else:  # (the output holds the tangents too, which the curve does not read)
+        times = curve.times
     return Channel(node_index, node_name, path, interpolation, width, times, values, curve)
 
 

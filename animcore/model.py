@@ -431,6 +431,14 @@ def _make_curve(times: np.ndarray, output: np.ndarray, interpolation: str, path:
     return Curve._gltf(times, output, interpolation, copy)
 
 
+def _read_keys(curve):
+    """(times, values) that a curve made by _make_curve reads: read-only views
+    that keep it alive (a rotation curve's values are its keys as given)."""
+    if isinstance(curve, RotationCurve):
+        return curve.times, curve._given
+    return curve.times, curve.values
+
+
 def _keyed_channel(node: int, name, path: str, times, values, interpolation: str = "LINEAR",
                    target=None) -> Channel:
     """The channel of one sampler read from a file or computed: read-only

@@ -461,7 +461,8 @@ class RotationCurve(ByValue):
     def _make(self, func, t, quaternions, interpolation, in_tangents, out_tangents, before,
               after, copy):
         k = t.size
-        q = _keys(func, "quaternions", quaternion_input(quaternions), k, copy)
+        # the keys as given: the C curve's copy, or (a reader's own) borrowed
+        q = _keys(func, "quaternions", quaternion_input(quaternions), k, False)
         tangents = []
         for name, value in (("in_tangents", in_tangents), ("out_tangents", out_tangents)):
             if value is None:
@@ -473,13 +474,16 @@ class RotationCurve(ByValue):
                                  f"not {interpolation!r}")
             else:
                 tangents.append(_keys(func, name, value, k, copy))
-        self._curve = _core._quat_curve_create(func, contiguous(t), q, tangents[0],
-                                               tangents[1], _INTERP[interpolation],
-                                               _EXTRAP[before], _EXTRAP[after])
-        self._times = _core._quat_curve_times(self._curve)  # the C curve's, a read-only view
+        t = contiguous(t)
+        if not copy:  # borrowed: read-only (a copy made here for a strided one is ours)
+            t.flags.writeable = q.flags.writeable = False
+        self._curve = _core._quat_curve_create(func, t, q, tangents[0], tangents[1],
+                                               _INTERP[interpolation], _EXTRAP[before],
+                                               _EXTRAP[after], not copy)
+        # the keys as the C curve holds them, read-only views
+        self._times, self._given = _core._quat_curve_keys(self._curve)
         self._quats = None  # the stored keys, read when first asked for (_stored_keys)
         self._in, self._out = tangents
-        self._given = q
         for a in (self._times, self._in, self._out, self._given):
             if a is not None:
                 a.flags.writeable = False

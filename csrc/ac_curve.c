@@ -1,10 +1,13 @@
 /* Keyframe curves: multi-key, multi-channel tracks
    whose segments each have their own interpolation: step, linear, cubic
    Hermite, weighted 2-D Bezier in (time, value), or an easing of the value
-   (v0 + ease(u) (v1 - v0)). The constructor validates once, turns per-second
-   key velocities into tangents with each segment's own duration (m = T v) and
-   stores step, linear and cubic segments as cubic polynomials in u; a query
-   finds its segment and u once and reuses them for every channel. Sorted
+   (v0 + ease(u) (v1 - v0)). The constructor validates once and keeps the keys
+   (and key velocities where a segment needs them), nothing per segment but
+   Bezier blocks: a step, linear or cubic segment is the cubic polynomial in u
+   made from its keys where it is evaluated (segment_poly: tangents m = T v
+   with the segment's own duration), with the expressions the constructor
+   checks it with; a query finds its segment and u once and reuses them for
+   every channel. Sorted
    query arrays are swept segment by segment in vectorized runs; the Bezier
    and eased ones run in AVX-512 lanes where the CPU has them, each lane
    doing the scalar path's IEEE operations, so every path gives the same

@@ -545,8 +545,13 @@ struct ac_quat_curve {
     size_t k;
     ac_curve_interpolation interp;
     ac_curve_extrapolation before, after;
-    double *times; /* k */
-    double *quats; /* 4k: unit, except for cubic, which keeps the keys as given */
+    const double *times; /* k (the caller's, borrowed, or the curve's copy) */
+    const double *given; /* 4k: the keys as given (borrowed or copied) */
+    /* 4k: unit and sign-continuous for step (and one key), the keys as given
+       for cubic; NULL for linear, whose unit keys are made where they are
+       needed (key_quat: the given key unit, negated where `flips` says) */
+    const double *quats;
+    unsigned char *flips; /* linear: k, 1 where the unit key lies negated */
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
     /* linear: each key as the slerp takes it (ac_slerp_arc_unit of the unit
@@ -563,6 +568,20 @@ struct ac_quat_curve {
 
 size_t ac_quat_curve_keys(const ac_quat_curve *curve) { return curve->k; }
 const double *ac_quat_curve_times(const ac_quat_curve *curve) { return curve->times; }
+const double *ac_quat_curve_quats(const ac_quat_curve *curve) { return curve->given; }
+
+/* Unit key i as the curve stores it: made unit as unit_arg makes it, and
+   negated where sign continuity puts it in the other hemisphere. */
+static AC_FORCE_INLINE void key_quat(const ac_quat_curve *c, size_t i, double q[4])
+{
+    if (c->quats) {
+        memcpy(q, c->quats + 4 * i, 4 * sizeof(double));
+        return;
+    }
+    unit4(c->given + 4 * i, q);
+    for (int j = 0; j < 4; j++) /* (negation is exact) */
+        q[j] = c->flips[i] ? -q[j] : q[j];
+}
 
 void ac_quat_curve_destroy(ac_quat_curve *curve)
 {
@@ -637,16 +656,59 @@ static int unit_keys(const double *restrict quats, size_t k, double *restrict ou
     return (int)ok;
 }
 
-/* Each unit key as the slerp takes it (ac_slerp_arc_of's scaling of the
-   key normalized as quat_slerp normalizes it; in range: a unit key's
-   |x|^2 is about 1). */
+/* 1 when every key is finite and non-zero (what unit_arg requires; it
+   names the first that is not). Branch-free, so that it vectorizes. */
 AC_VECTORIZED
-static void slerp_keys(const double *restrict quats, size_t k, double *restrict keys)
+static int keys_valid(const double *restrict quats, size_t k)
 {
+    int64_t ok = 1;
     for (size_t i = 0; i < k; i++) {
+        const double *q = quats + 4 * i;
+        ok &= ac_finite(q[0]) & ac_finite(q[1]) & ac_finite(q[2]) & ac_finite(q[3]);
+        ok &= (q[0] != 0.0) | (q[1] != 0.0) | (q[2] != 0.0) | (q[3] != 0.0);
+    }
+    return (int)ok;
+}
+
+/* n valid keys made unit (as unit_arg does, into u) and each as the slerp
+   takes it (ac_slerp_arc_of's scaling of the unit key normalized as
+   quat_slerp normalizes it; in range: a unit key's |x|^2 is about 1), into
+   keys. Branch-free, so that it vectorizes. */
+AC_VECTORIZED
+static void slerp_keys(const double *restrict quats, size_t n, double *restrict u,
+                       double *restrict keys)
+{
+    for (size_t i = 0; i < n; i++) {
         double x[4];
-        unit4(quats + 4 * i, x);
+        unit4(quats + 4 * i, u + 4 * i);
+        unit4(u + 4 * i, x);
         ac_slerp_arc_unit(x, 1, keys + 4 * i);
+    }
+}
+
+/* A linear curve's keys as the slerp takes them and the keys that sign
+   continuity negates (flips): each unit key joins the hemisphere of the one
+   before, its dot with the unit key before (as that one lies) negative;
+   negating a key negates its slerp form exactly. In blocks, the unit keys
+   of a block on the stack. */
+static void linear_keys(const double *given, size_t k, double *keys, unsigned char *flips)
+{
+    enum { BLOCK = 256 };
+    double u[4 * (BLOCK + 1)]; /* u[0..4): the block before's last unit key */
+    double sign = 1.0;         /* the sign the key before lies with */
+    for (size_t b = 0; b < k; b += BLOCK) {
+        const size_t n = k - b < BLOCK ? k - b : BLOCK;
+        slerp_keys(given + 4 * b, n, u + 4, keys + 4 * b);
+        for (size_t i = 0; i < n; i++) {
+            const size_t g = b + i;
+            /* the key lies negated where its dot with the key before (as that
+               one lies, sign u_before: sign dot(u_before, u), exactly) is negative */
+            sign = g > 0 && sign * ac_quat_dot4(u + 4 * i, u + 4 * i + 4) < 0.0 ? -1.0 : 1.0;
+            flips[g] = sign < 0.0;
+            for (int j = 0; j < 4; j++)
+                keys[4 * g + j] = flips[g] ? -keys[4 * g + j] : keys[4 * g + j];
+        }
+        memcpy(u, u + 4 * n, 4 * sizeof(double));
     }
 }
 
@@ -661,17 +723,17 @@ static int increasing(const double *t, size_t k)
     return (int)ok;
 }
 
-ac_status ac_quat_curve_create(const double *times, const double *quats,
-                               const double *in_tangents, const double *out_tangents,
-                               size_t k, ac_curve_interpolation interp,
-                               ac_curve_extrapolation before, ac_curve_extrapolation after,
-                               ac_quat_curve **result,
-                               const ac_allocator *allocator, ac_error *err)
+/* ac_quat_curve_create, reading times and quats in place when `borrow`. */
+static ac_status make(const double *times, const double *quats, const double *in_tangents,
+                      const double *out_tangents, size_t k, ac_curve_interpolation interp,
+                      ac_curve_extrapolation before, ac_curve_extrapolation after, int borrow,
+                      ac_quat_curve **result, const ac_allocator *allocator, ac_error *err)
 {
     ac_quat_curve *c;
     ac_status st = AC_OK;
     size_t doubles;
-    double *d;
+    double *d, *unit = NULL;
+    int linear = interp == AC_CURVE_LINEAR && k > 1;
     if (k < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, 0.0, "needs at least one key");
     if ((unsigned)interp > AC_CURVE_CUBIC)
@@ -696,12 +758,19 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                            "must be > times[%zu]=%.15g: key times strictly increase", i - 1,
                            times[i - 1]);
     }
+    for (size_t i = 0, ok = keys_valid(quats, k); i < k && !ok; i++) {
+        double q[4];
+        if ((st = unit_arg(AC_ARG_QUATERNIONS, AC_ARG_QUATERNIONS_NORM, quats + 4 * i, q, i, err)))
+            return st;
+    }
     if (k > SIZE_MAX / 128)
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "too many keys");
-    /* times and quats; cubic: m0, m1; linear: keys and angles */
-    doubles = 5 * k + (k > 1 && interp == AC_CURVE_CUBIC ? 8 * (k - 1) : 0) +
-              (k > 1 && interp == AC_CURVE_LINEAR ? 4 * k + 2 * (k - 1) : 0);
-    c = ac_mem_alloc(allocator, sizeof *c + doubles * sizeof(double));
+    /* One block: times and the keys as given (unless borrowed); step: the
+       unit keys; cubic: m0, m1; linear: the slerp keys, angles and flips. */
+    doubles = (borrow ? 0 : 5 * k) + (interp == AC_CURVE_STEP || k == 1 ? 4 * k : 0) +
+              (k > 1 && interp == AC_CURVE_CUBIC ? 8 * (k - 1) : 0) +
+              (linear ? 4 * k + 2 * (k - 1) : 0);
+    c = ac_mem_alloc(allocator, sizeof *c + doubles * sizeof(double) + (linear ? k : 0));
     if (!c)
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
     memset(c, 0, sizeof *c);
@@ -709,23 +778,25 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
     if (allocator)
         c->mem = *allocator;
     d = (double *)(c + 1);
-    c->times = d, d += k;
-    c->quats = d, d += 4 * k;
-    if (interp == AC_CURVE_CUBIC && k > 1) {
-        c->m0 = d, d += 4 * (k - 1);
-        c->m1 = d, d += 4 * (k - 1);
+    if (borrow) {
+        c->times = times, c->given = quats;
+    } else {
+        memcpy(d, times, k * sizeof(double));
+        c->times = d, d += k;
+        memcpy(d, quats, 4 * k * sizeof(double));
+        c->given = d, d += 4 * k;
     }
-    if (interp == AC_CURVE_LINEAR && k > 1) {
-        c->keys = d, d += 4 * k;
-        c->angles = d;
-    }
-    memcpy(c->times, times, k * sizeof(double));
-    for (size_t i = 0, ok = unit_keys(quats, k, c->quats); i < k && !st && !ok; i++)
-        st = unit_arg(AC_ARG_QUATERNIONS, AC_ARG_QUATERNIONS_NORM, quats + 4 * i, c->quats + 4 * i, i, err);
+    if (interp == AC_CURVE_STEP || k == 1)
+        c->quats = unit = d, d += 4 * k;
     if (interp == AC_CURVE_CUBIC) {
         /* glTF Appendix C splines the stored values and normalizes only the
            result, so keys that are not exactly unit (float32) stay as given. */
-        memcpy(c->quats, quats, 4 * k * sizeof(double));
+        if (k > 1)
+            c->quats = c->given;
+        if (k > 1) {
+            c->m0 = d, d += 4 * (k - 1);
+            c->m1 = d, d += 4 * (k - 1);
+        }
         for (size_t i = 0; i < k && !st; i++)
             if (!(st = ac_check_finite(AC_ARG_IN_TANGENTS, in_tangents + 4 * i, 4, i, err)))
                 st = ac_check_finite(AC_ARG_OUT_TANGENTS, out_tangents + 4 * i, 4, i, err);
@@ -743,24 +814,34 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
                     err->index = i + 1;
         }
     }
-    /* Sign continuity: each unit key joins the hemisphere of the one before
-       (the same rotation), so the result never jumps from q to -q along the
-       curve, at a key included. Cubic keys are splined as given (glTF). */
-    if (interp != AC_CURVE_CUBIC)
-        for (size_t i = 1; i < k && !st; i++)
-            if (ac_quat_dot4(c->quats + 4 * (i - 1), c->quats + 4 * i) < 0.0)
+    if (unit) {
+        /* the keys made unit, then sign continuity: each unit key joins the
+           hemisphere of the one before (the same rotation), so the result
+           never jumps from q to -q along the curve, at a key included (cubic
+           keys are splined as given: glTF) */
+        unit_keys(quats, k, unit);
+        for (size_t i = 1; i < k && interp != AC_CURVE_CUBIC; i++)
+            if (ac_quat_dot4(unit + 4 * (i - 1), unit + 4 * i) < 0.0)
                 for (int j = 0; j < 4; j++)
-                    c->quats[4 * i + j] = -c->quats[4 * i + j];
-    if (!st && k > 1) {
-        double last[4], first[4];
-        unit4(c->quats + 4 * (k - 1), last);
-        unit4(c->quats, first);
-        c->flip_odd = ac_quat_dot4(last, first) < 0.0;
+                    unit[4 * i + j] = -unit[4 * i + j];
+        if (k == 1 && interp == AC_CURVE_CUBIC)
+            memcpy(unit, quats, 4 * sizeof(double));
     }
     c->rates_finite = 1;
-    if (interp == AC_CURVE_LINEAR && k > 1 && !st) { /* each key normalized once */
-        slerp_keys(c->quats, k, c->keys);
-        c->rates_finite = linear_segments(times, k, c->keys, c->angles);
+    if (linear) { /* each key normalized once */
+        c->keys = d, d += 4 * k;
+        c->angles = d, d += 2 * (k - 1);
+        c->flips = (unsigned char *)d;
+        linear_keys(c->given, k, c->keys, c->flips);
+        c->rates_finite = linear_segments(c->times, k, c->keys, c->angles);
+    }
+    if (!st && k > 1) {
+        double last[4], first[4];
+        key_quat(c, k - 1, last);
+        key_quat(c, 0, first);
+        unit4(last, last);
+        unit4(first, first);
+        c->flip_odd = ac_quat_dot4(last, first) < 0.0;
     }
     if (st) {
         ac_quat_curve_destroy(c);
@@ -768,6 +849,28 @@ ac_status ac_quat_curve_create(const double *times, const double *quats,
     }
     *result = c;
     return AC_OK;
+}
+
+ac_status ac_quat_curve_create(const double *times, const double *quats,
+                               const double *in_tangents, const double *out_tangents,
+                               size_t k, ac_curve_interpolation interp,
+                               ac_curve_extrapolation before, ac_curve_extrapolation after,
+                               ac_quat_curve **result,
+                               const ac_allocator *allocator, ac_error *err)
+{
+    return make(times, quats, in_tangents, out_tangents, k, interp, before, after, 0, result,
+                allocator, err);
+}
+
+ac_status ac_quat_curve_borrow(const double *times, const double *quats,
+                               const double *in_tangents, const double *out_tangents,
+                               size_t k, ac_curve_interpolation interp,
+                               ac_curve_extrapolation before, ac_curve_extrapolation after,
+                               ac_quat_curve **result,
+                               const ac_allocator *allocator, ac_error *err)
+{
+    return make(times, quats, in_tangents, out_tangents, k, interp, before, after, 1, result,
+                allocator, err);
 }
 
 /* omega = 2 (dq/dt) q*, the vector part (q unit, so the scalar part is 0). */
@@ -784,7 +887,7 @@ static void angular_velocity(const double q[4], const double dq[4], double omega
 static ac_status sample(const ac_quat_curve *c, double t, size_t seg, int side, size_t i,
                         double q[4], double omega[3], ac_error *err)
 {
-    const double *a = c->quats + 4 * seg, *b = a + 4;
+    const double *a = c->quats ? c->quats + 4 * seg : NULL, *b = a ? a + 4 : NULL;
     double t0 = c->times[seg], t1 = c->times[seg + 1], dt = t1 - t0, u;
     /* keys more than DBL_MAX apart: the same ratio on halves */
     u = ac_finite(dt) ? (t - t0) / dt : (0.5 * t - 0.5 * t0) / (0.5 * t1 - 0.5 * t0);
@@ -798,7 +901,7 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, int side, 
         ac_slerp_arc arc;
         segment_arc(c->keys, c->angles, seg, &arc);
         if (u >= 1.0) /* the last key itself, not its negation */
-            memcpy(q, b, 4 * sizeof(double));
+            key_quat(c, seg + 1, q);
         else /* what quat_slerp gives for the two keys */
             ac_slerp_arc_at(&arc, u, q);
         arc_omega(&arc, dt, omega);
@@ -910,8 +1013,10 @@ AC_VECTORIZED_WIDE
 static void linear_run(const ac_quat_curve *c, size_t j, const double *restrict t, size_t m,
                        double *restrict q)
 {
-    const double t0 = c->times[j], dt = c->times[j + 1] - t0, *b = c->quats + 4 * (j + 1);
+    const double t0 = c->times[j], dt = c->times[j + 1] - t0;
+    double b[4];
     ac_slerp_arc arc;
+    key_quat(c, j + 1, b);
     segment_arc(c->keys, c->angles, j, &arc);
     for (size_t r = 0; r < m; r++) {
         double u = (t[r] - t0) / dt, x[4];

@@ -684,11 +684,22 @@ AC_API ac_status ac_quat_curve_create(const double *times, const double *quats,
                                       ac_curve_extrapolation before,
                                       ac_curve_extrapolation after, ac_quat_curve **curve,
                                       const ac_allocator *allocator, ac_error *err);
+/* ac_quat_curve_create reading `times` and `quats` where they are instead of
+   copying them (an engine's key data, a file reader's arrays): the caller
+   keeps both alive and unchanged until ac_quat_curve_destroy. */
+AC_API ac_status ac_quat_curve_borrow(const double *times, const double *quats,
+                                      const double *in_tangents, const double *out_tangents,
+                                      size_t k, ac_curve_interpolation interp,
+                                      ac_curve_extrapolation before,
+                                      ac_curve_extrapolation after, ac_quat_curve **curve,
+                                      const ac_allocator *allocator, ac_error *err);
 AC_API void ac_quat_curve_destroy(ac_quat_curve *curve);
-/* The number of keys and the curve's own copy of the key times (K, as
-   given): read-only, alive as long as the curve. */
+/* The number of keys, the key times (K) and the keys as given (4K, not
+   normalized): the curve's own copies, or the borrowed arrays; read-only,
+   alive as long as the curve. */
 AC_API size_t ac_quat_curve_keys(const ac_quat_curve *curve);
 AC_API const double *ac_quat_curve_times(const ac_quat_curve *curve);
+AC_API const double *ac_quat_curve_quats(const ac_quat_curve *curve);
 
 /* Unit quaternions q (4n, may be NULL) and angular velocities omega (3n, rad/s,
    may be NULL) at n times t (seconds), on `side` (ac_curve_side) of keys and

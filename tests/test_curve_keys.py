@@ -239,6 +239,31 @@ def test_mixed_segments_each_follow_their_kind():
     assert c(1.0, side="left") == 0.0 and c(1.0) == 2.0
 
 
+def test_per_segment_entries_are_read_once_and_kept():
+    # equal entries that are different objects, as list(np.array(...)) makes them
+    names = np.array(["step", "linear", "quad_in_out", "cubic"])[[0, 1, 2, 3, 1, 2, 0]].tolist()
+    times, values = np.arange(8.0), np.sin(np.arange(8.0))
+    c = Curve(times, values, interpolation=names)
+    expected = tuple(names)
+    names[0] = "cubic"  # the caller's list changes; the curve keeps what it was given
+    assert c.interpolation == expected and c.to_dict()["interpolation"] == list(expected)
+    one_by_one = Curve(times, values, interpolation=list(expected))
+    q = np.linspace(-1, 9, 101)
+    np.testing.assert_array_equal(c(q), one_by_one(q))
+
+
+def test_distinct_entries_are_those_a_dict_keeps():
+    from animcore import _core
+    items = ["linear", "".join(["lin", "ear"]), "cubic", 1, 1.0, True, None, 2.5, "é",
+             "e\u0301", ("a", 1), ("a", 1), float("nan")]
+    distinct, places = _core._distinct(items)
+    keys = dict.fromkeys(items)  # the reference: a dict's keys, first appearance first
+    assert len(distinct) == len(keys) and all(d is k for d, k in zip(distinct, keys))
+    index = {key: i for i, key in enumerate(keys)}
+    assert places.tolist() == [index[item] for item in items]
+    assert _core._distinct(["linear", ["not", "hashable"]]) is None
+
+
 @pytest.mark.parametrize("kind", easing_kinds())
 def test_eased_segment_is_penner_on_the_value(kind):
     u = np.linspace(0, 1, 41)

@@ -1069,6 +1069,10 @@ def test_decoded_keys_are_read_only_and_shared_accessors_decode_once():
         a.times[0] = 5
     with pytest.raises(ValueError, match="read-only"):
         a.output[0, 0] = 5
+    # the curves read these arrays in place: no one can make them writeable
+    for array in (a.times, a.output, a.curve.times, a.curve.values):
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            array.flags.writeable = True
 
 
 @settings(max_examples=40)

@@ -84,28 +84,38 @@ static const acpy_kernel nlerp = {
 
 #define CURVE_CAPSULE "animcore.ac_quat_curve"
 
+/* The capsule's context: NULL, or the arrays the curve borrows (released
+   with it). */
 static void curve_free(PyObject *capsule)
 {
     ac_quat_curve_destroy((ac_quat_curve *)PyCapsule_GetPointer(capsule, CURVE_CAPSULE));
+    Py_XDECREF((PyObject *)PyCapsule_GetContext(capsule));
 }
 
 /* _quat_curve_create(func, times (K,), quats (K, 4), in_or_None, out_or_None,
-   interp, before, after) -> capsule owning the C curve. */
+   interp, before, after[, borrow]) -> capsule owning the C curve. With borrow
+   true the curve reads times and quats in place (both read-only arrays,
+   which the capsule keeps) instead of copying them. */
 static PyObject *quat_curve_create(PyObject *self, PyObject *args)
 {
     const char *func;
     PyArrayObject *times, *quats, *tin, *tout;
-    int interp, before, after;
+    int interp, before, after, borrow = 0;
     ac_quat_curve *curve = NULL;
     npy_intp k;
     ac_error err;
     ac_status st;
-    PyObject *capsule;
+    PyObject *capsule, *kept;
     (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&iii:_quat_curve_create", &func, acpy_f64, &times,
+    if (!PyArg_ParseTuple(args, "sO&O&O&O&iii|p:_quat_curve_create", &func, acpy_f64, &times,
                           acpy_f64, &quats, acpy_f64_or_none, &tin, acpy_f64_or_none,
-                          &tout, &interp, &before, &after))
+                          &tout, &interp, &before, &after, &borrow))
         return NULL;
+    if (borrow && (PyArray_ISWRITEABLE(times) || PyArray_ISWRITEABLE(quats))) {
+        PyErr_Format(PyExc_ValueError, "%s: borrowed times and quaternions must be read-only",
+                     func);
+        return NULL;
+    }
     k = PyArray_SIZE(times);
     if (PyArray_SIZE(quats) != 4 * k || (tin && PyArray_SIZE(tin) != 4 * k) ||
         (tout && PyArray_SIZE(tout) != 4 * k)) {
@@ -113,17 +123,26 @@ static PyObject *quat_curve_create(PyObject *self, PyObject *args)
                      func);
         return NULL;
     }
-    ACPY_RUN(k, st = ac_quat_curve_create(ACPY_F64(times), ACPY_F64(quats),
-                                          tin ? ACPY_F64(tin) : NULL,
-                                          tout ? ACPY_F64(tout) : NULL, (size_t)k,
-                                          (ac_curve_interpolation)interp,
-                                          (ac_curve_extrapolation)before,
-                                          (ac_curve_extrapolation)after, &curve, NULL, &err));
+    ACPY_RUN(k, st = (borrow ? ac_quat_curve_borrow : ac_quat_curve_create)(
+                    ACPY_F64(times), ACPY_F64(quats), tin ? ACPY_F64(tin) : NULL,
+                    tout ? ACPY_F64(tout) : NULL, (size_t)k, (ac_curve_interpolation)interp,
+                    (ac_curve_extrapolation)before, (ac_curve_extrapolation)after, &curve, NULL,
+                    &err));
     if (st)
         return acpy_raise(func, &err, 1, &k);
     capsule = PyCapsule_New(curve, CURVE_CAPSULE, curve_free);
-    if (!capsule)
+    if (!capsule) {
         ac_quat_curve_destroy(curve);
+        return NULL;
+    }
+    if (borrow) {
+        if (!(kept = Py_BuildValue("(OO)", times, quats)) ||
+            PyCapsule_SetContext(capsule, kept) < 0) {
+            Py_XDECREF(kept);
+            Py_DECREF(capsule); /* (frees the curve, which has read nothing yet) */
+            return NULL;
+        }
+    }
     return capsule;
 }
 
@@ -185,20 +204,14 @@ static const acpy_kernel curve_omega = {
     curve_context,
 };
 
-/* _quat_curve_times(capsule) -> the curve's own key times, a read-only view
-   (kept alive by the capsule). */
-static PyObject *quat_curve_times(PyObject *self, PyObject *capsule)
+/* A read-only view of n x c doubles (c == 0: n) of the curve in capsule,
+   which the view keeps alive. */
+static PyObject *curve_view(PyObject *capsule, const double *data, npy_intp n, npy_intp c)
 {
-    const ac_quat_curve *curve = PyCapsule_GetPointer(capsule, CURVE_CAPSULE);
-    npy_intp k;
-    PyObject *view;
-    (void)self;
-    if (!curve)
-        return NULL;
-    k = (npy_intp)ac_quat_curve_keys(curve);
-    view = PyArray_New(&PyArray_Type, 1, &k, NPY_FLOAT64, NULL,
-                       (void *)ac_quat_curve_times(curve), 0,
-                       NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED, NULL);
+    npy_intp dims[2] = {n, c};
+    PyObject *view = PyArray_New(&PyArray_Type, c ? 2 : 1, dims, NPY_FLOAT64, NULL,
+                                 (void *)data, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED,
+                                 NULL);
     if (!view)
         return NULL;
     Py_INCREF(capsule); /* taken by PyArray_SetBaseObject, also when it fails */
@@ -209,9 +222,29 @@ static PyObject *quat_curve_times(PyObject *self, PyObject *capsule)
     return view;
 }
 
+/* _quat_curve_keys(capsule) -> (times (K,), quaternions as given (K, 4)):
+   read-only views of the curve's keys (kept alive by the capsule). */
+static PyObject *quat_curve_keys(PyObject *self, PyObject *capsule)
+{
+    const ac_quat_curve *curve = PyCapsule_GetPointer(capsule, CURVE_CAPSULE);
+    PyObject *times, *quats;
+    npy_intp k;
+    (void)self;
+    if (!curve)
+        return NULL;
+    k = (npy_intp)ac_quat_curve_keys(curve);
+    if (!(times = curve_view(capsule, ac_quat_curve_times(curve), k, 0)))
+        return NULL;
+    if (!(quats = curve_view(capsule, ac_quat_curve_quats(curve), k, 4))) {
+        Py_DECREF(times);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", times, quats);
+}
+
 static PyMethodDef methods[] = {
-    {"_quat_curve_times", quat_curve_times, METH_O,
-     "_quat_curve_times(capsule) -> read-only view of the curve's key times"},
+    {"_quat_curve_keys", quat_curve_keys, METH_O,
+     "_quat_curve_keys(capsule) -> read-only views (times, quaternions as given)"},
     {"_quat_curve_create", quat_curve_create, METH_VARARGS,
      "_quat_curve_create(func, times, quats, in_tangents, out_tangents, interp, before, "
      "after) -> capsule"},

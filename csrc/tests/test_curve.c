@@ -616,8 +616,56 @@ static void hold_segment(void)
     ac_curve_destroy(cv);
 }
 
+/* Borrowed keys (spec.borrow_keys) are read where they are, and a curve on
+   them gives what a curve on its own copies gives; the stored velocities are
+   exposed where the curve keeps them, once where both sides are equal. */
+static void borrowed_keys(void)
+{
+    const double t[5] = {0.0, 0.5, 1.25, 2.0, 3.0};
+    const double v[10] = {0, 1, 2, -1, 0.5, 3, 4, 0, -2, 2};
+    const double vel[10] = {1, 0, -1, 2, 0.5, 0, 0, 1, 3, -3};
+    const double q[7] = {-0.5, 0.0, 0.3, 1.25, 1.9, 2.0, 3.5};
+    for (int interp = AC_CURVE_STEP; interp <= AC_CURVE_CUBIC; interp++) {
+        ac_curve_spec spec;
+        ac_curve *own = NULL, *lent = NULL;
+        ac_error err;
+        double a[14], b[14];
+        memset(&spec, 0, sizeof spec);
+        spec.keys = 5, spec.channels = 2, spec.times = t, spec.values = v;
+        spec.interpolation = (ac_curve_interpolation)interp;
+        spec.tangents = interp == AC_CURVE_CUBIC ? AC_TANGENTS_EXPLICIT : AC_TANGENTS_CATMULL_ROM;
+        spec.in_velocities = spec.out_velocities = vel;
+        spec.before = AC_EXTRAP_LINEAR, spec.after = AC_EXTRAP_CYCLE;
+        CHECK(ac_curve_create(&own, &spec, &err) == AC_OK);
+        spec.borrow_keys = true;
+        CHECK(ac_curve_create(&lent, &spec, &err) == AC_OK);
+        CHECK(ac_curve_times(lent) == t && ac_curve_values(lent) == v);
+        CHECK(ac_curve_times(own) != t && ac_curve_values(own) != v);
+        for (int d = 0; d < 3; d++) {
+            CHECK(ac_curve_eval(own, q, 7, d, a, &err) == AC_OK);
+            CHECK(ac_curve_eval(lent, q, 7, d, b, &err) == AC_OK);
+            CHECK(memcmp(a, b, sizeof a) == 0);
+        }
+        /* linear and step curves keep no velocities; explicit ones are kept
+           once when one array gives both sides, and read back as given */
+        CHECK((ac_curve_in_velocities(own) == NULL) == (interp != AC_CURVE_CUBIC));
+        if (interp == AC_CURVE_CUBIC) {
+            CHECK(ac_curve_in_velocities(own) == ac_curve_out_velocities(own));
+            CHECK(memcmp(ac_curve_in_velocities(own), vel, sizeof vel) == 0);
+        } else { /* computed from the keys: the slopes, or 0 for steps */
+            double vin[10], vout[10];
+            ac_curve_key_velocities(own, vin, vout);
+            CHECK(vout[0] == (interp == AC_CURVE_LINEAR ? (v[2] - v[0]) / (t[1] - t[0]) : 0.0));
+            CHECK(vin[2] == vout[0] && vin[0] == vout[0]);
+        }
+        ac_curve_destroy(own);
+        ac_curve_destroy(lent);
+    }
+}
+
 int main(void)
 {
+    borrowed_keys();
     hold_segment();
     article_figures();
     extrapolation();

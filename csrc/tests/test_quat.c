@@ -575,8 +575,40 @@ static void curve_eval_check(void)
     CHECK(vouched > trials / 10);
 }
 
+/* ac_quat_curve_borrow reads the caller's keys where they are and gives
+   what a curve on its own copies gives, for every interpolation; the keys
+   as given read back from either. */
+static void borrowed_curves(void)
+{
+    const double times[4] = {0.0, 0.5, 1.5, 2.0};
+    const double keys[16] = {0, 0, 0, 2, 0.3, 0.1, 0, -0.9, 0, 1, 1, 0, 0.2, -0.5, 0.1, 0.4};
+    const double tangents[16] = {0.1, 0, 0, 0, 0, 0.2, 0, 0, 0, 0, 0.3, 0, 0, 0, 0, 0.4};
+    const double t[6] = {-0.25, 0.0, 0.4, 0.5, 1.75, 2.5};
+    for (int interp = AC_CURVE_STEP; interp <= AC_CURVE_CUBIC; interp++) {
+        ac_quat_curve *own = NULL, *lent = NULL;
+        ac_error err;
+        const double *tin = interp == AC_CURVE_CUBIC ? tangents : NULL;
+        for (int side = AC_SIDE_RIGHT; side <= AC_SIDE_LEFT; side++) {
+            double a[24], b[24], wa[18], wb[18];
+            CHECK(ac_quat_curve_create(times, keys, tin, tin, 4, (ac_curve_interpolation)interp,
+                                       AC_EXTRAP_LINEAR, AC_EXTRAP_CYCLE, &own, NULL, &err) == AC_OK);
+            CHECK(ac_quat_curve_borrow(times, keys, tin, tin, 4, (ac_curve_interpolation)interp,
+                                       AC_EXTRAP_LINEAR, AC_EXTRAP_CYCLE, &lent, NULL, &err) == AC_OK);
+            CHECK(ac_quat_curve_times(lent) == times && ac_quat_curve_quats(lent) == keys);
+            CHECK(ac_quat_curve_times(own) != times && ac_quat_curve_keys(own) == 4);
+            CHECK(memcmp(ac_quat_curve_quats(own), keys, sizeof keys) == 0);
+            CHECK(ac_quat_curve_eval(own, NULL, t, 6, side, a, wa, &err) == AC_OK);
+            CHECK(ac_quat_curve_eval(lent, NULL, t, 6, side, b, wb, &err) == AC_OK);
+            CHECK(memcmp(a, b, sizeof a) == 0 && memcmp(wa, wb, sizeof wa) == 0);
+            ac_quat_curve_destroy(own);
+            ac_quat_curve_destroy(lent);
+        }
+    }
+}
+
 int main(void)
 {
+    borrowed_curves();
     batch();
     other_steps();
     slerp_paths();
