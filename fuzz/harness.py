@@ -30,7 +30,8 @@ import warnings
 from typing import Callable
 
 HERE = pathlib.Path(__file__).resolve().parent
-if any((HERE.parent / "animcore").glob("_core.*")):  # this checkout, when built in place
+# this checkout when its extension is built in place (not its _core.pyi stub alone)
+if any(p.suffix in (".so", ".pyd") for p in (HERE.parent / "animcore").glob("_core.*")):
     sys.path.insert(0, str(HERE.parent))  # (else the installed animcore)
 
 CORPUS = HERE / "corpus"

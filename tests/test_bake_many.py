@@ -12,12 +12,13 @@ import pytest
 from animcore import bake, cli, gltf
 
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "gltf"
-ROOT = str(pathlib.Path(__file__).resolve().parent.parent)
 
 
 def run(*args):
+    # from the tests' folder: run from a source tree whose extension is not
+    # built in place (an sdist's), `python -m` would import that tree
     return subprocess.run([sys.executable, "-m", "animcore", "bake", *map(str, args)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+                          capture_output=True, text=True, cwd=DATA.parent.parent, timeout=120)
 
 
 def refused(capsys, *args):

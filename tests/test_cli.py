@@ -66,9 +66,11 @@ def test_bench_runs_every_case_at_small_scale():
     # only checks that every case runs and compares against its baseline.
     lines = []
     results = bench.run(scale=1e-4, repeats=1, write=lines.append)
-    assert {r.kernel.split()[0] for r in results} >= set(bench.CASES)
-    assert all(r.seconds > 0 and r.baseline_seconds > 0 for r in results)
     skipped = [line for line in lines if " skipped: " in line]  # a peer library absent
+    # (or, outside a clone, the repository's files a case reads)
+    ran = {r.kernel.split()[0] for r in results} | {line.split()[0] for line in skipped}
+    assert ran >= set(bench.CASES)
+    assert all(r.seconds > 0 and r.baseline_seconds > 0 for r in results)
     budgets = [line for line in lines if "| budget " in line]  # absolute time budgets
     assert budgets and all(" ms " in line for line in budgets)
     assert len(lines) == len(results) + len(skipped) + len(budgets) + 1

@@ -57,7 +57,7 @@ def test_the_harness_fuzzes_this_checkout():
                          text=True, timeout=60,
                          env={**os.environ, "PYTHONPATH": str(ROOT / "fuzz")}).stdout
     # this checkout when it is built in place, else the animcore installed (a wheel)
-    built = any((ROOT / "animcore").glob("_core.*"))
+    built = any(p.suffix in (".so", ".pyd") for p in (ROOT / "animcore").glob("_core.*"))
     expected = ROOT / "animcore" if built else pathlib.Path(animcore.__file__).resolve().parent
     assert out.startswith(str(expected)), out
 
