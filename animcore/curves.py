@@ -389,13 +389,14 @@ def _edited_segments(func: str, entries: list, edit) -> list:
 class _PerSegment:
     """A per-segment interpolation as a curve keeps it: its distinct entries
     (in the order of their first appearance) and each segment's place among
-    them, which is what the curve is built from; the tuple of one entry per
-    segment (the ``interpolation`` given) is made when asked for."""
+    them, which is what the curve is built from, and the segment kinds
+    among them (codes of _SEGMENT_KINDS, or _EASED); the tuple of one entry
+    per segment (the ``interpolation`` given) is made when asked for."""
 
-    __slots__ = ("distinct", "places", "_entries")
+    __slots__ = ("distinct", "places", "kinds", "_entries")
 
-    def __init__(self, distinct: list, places: np.ndarray):
-        self.distinct, self.places, self._entries = distinct, places, None
+    def __init__(self, distinct: list, places: np.ndarray, kinds: frozenset):
+        self.distinct, self.places, self.kinds, self._entries = distinct, places, kinds, None
 
     def __len__(self) -> int:
         return len(self.places)
@@ -532,7 +533,7 @@ def _segments(func: str, interpolation, count: int):
         eases = (table, inverse.view(np.uintp))  # (places: never negative)
     if not isinstance(entries, _PerSegment):
         inverse.flags.writeable = False
-        entries = _PerSegment(distinct, inverse)
+        entries = _PerSegment(distinct, inverse, frozenset(kind_codes.tolist()))
     return codes, eases, entries
 
 
@@ -951,10 +952,12 @@ class Curve(ByValue):
         if codes is None:
             interp = _INTERPOLATION[interpolation]
         else:
-            counts = np.bincount(codes, minlength=_EASED + 1)  # segments of each kind
-            interp = int(codes[0]) if codes.size and counts[codes[0]] == codes.size else 2
+            # the kinds the segments have (every distinct entry has a segment)
+            present = (interpolation.kinds if isinstance(interpolation, _PerSegment)
+                       else {int(codes[0])} if codes.size else set())
+            interp = next(iter(present)) if len(present) == 1 else 2
         cubic_like = (interp == 2 if codes is None
-                      else bool(counts[2] or counts[3]) or codes.size == 0)
+                      else bool(present & {2, 3}) or codes.size == 0)
         given = velocities is not None or in_velocities is not None or out_velocities is not None
         if tangents is None:
             tangents = "explicit" if given else "catmull_rom"
@@ -1000,7 +1003,7 @@ class Curve(ByValue):
         weights = []
         for name, w in (("in_weights", in_weights), ("out_weights", out_weights)):
             if w is not None:
-                if codes is None or not counts[3]:
+                if codes is None or 3 not in present:
                     raise ValueError(f"{func}: {name} apply only to 'bezier' segments, and "
                                      f"interpolation={_interpolation_text(interpolation)} has none")
                 w = as_float64(func, name, w)

@@ -42,6 +42,10 @@ struct ac_curve {
        policy with one velocity per key, on cubic or Bezier segments). */
     double *in_velocity;
     double *out_velocity;
+    /* k - 1: inv_duration of each segment, kept by the curves that keep key
+       velocities (cubic, Bezier, eased: the most work per query), so that a
+       query does not divide; NULL for step and linear ones (seg_inv) */
+    double *inv;
     /* Nothing per segment is stored but Bezier blocks: a segment's
        polynomial in u = (t - times[j]) / duration is made from its keys
        where it is evaluated (segment_poly), its duration's inverse too
@@ -276,6 +280,20 @@ static AC_FORCE_INLINE double inv_duration(const double *times, size_t j)
     const int64_t wide = !ac_finite(T), positive = T > 0.0;
     const double r = 1.0 / ac_pick(wide, 0.5 * t1 - 0.5 * t0, ac_pick(positive, T, 1.0));
     return ac_pick(wide | positive, r, 0.0); /* (selects, so that loops vectorize) */
+}
+
+/* inv_duration of segment j, as the curve keeps it or made here. */
+static AC_FORCE_INLINE double seg_inv(const ac_curve *cv, size_t j)
+{
+    return cv->inv ? cv->inv[j] : inv_duration(cv->times, j);
+}
+
+/* inv_duration of every segment, in a loop that vectorizes. */
+AC_VECTORIZED
+static void inv_durations(const double *restrict times, size_t k, double *restrict inv)
+{
+    for (size_t j = 0; j + 1 < k; j++)
+        inv[j] = inv_duration(times, j);
 }
 
 /* Hermite tangents m = duration * velocity of a segment from t0 to t1 (for
@@ -837,7 +855,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
        the segment kinds. (Bezier blocks and easings, where there are any,
        have blocks of their own.) */
     {
-        size_t velocities = keyed_v ? (shared_v ? kc : 2 * kc) : 0;
+        size_t velocities = keyed_v ? (shared_v ? kc : 2 * kc) + (k - 1) : 0;
         size_t doubles = (spec->borrow_keys ? 0 : k + kc) + velocities + 5 * C;
         double *d;
         cv = ac_mem_alloc(spec->allocator, sizeof *cv + doubles * sizeof(double) + k);
@@ -858,6 +876,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             cv->in_velocity = d, d += kc;
             cv->out_velocity = shared_v ? cv->in_velocity : d;
             d += shared_v ? 0 : kc;
+            inv_durations(cv->times, k, d);
+            cv->inv = d, d += k - 1;
         }
         cv->ends = d, d += 2 * C;
         cv->delta = d, d += C;
@@ -1158,7 +1178,7 @@ static void wide_run(const ac_curve *cv, size_t j, const double *t, size_t m, in
                      double *o)
 {
     const size_t C = cv->c;
-    const double t0 = cv->times[j], iT2 = inv_duration(cv->times, j), iT = 0.5 * iT2;
+    const double t0 = cv->times[j], iT2 = seg_inv(cv, j), iT = 0.5 * iT2;
     for (size_t r = 0; r < m; r++) {
         double u = (0.5 * t[r] - 0.5 * t0) * iT2;
         for (size_t ch = 0; ch < C; ch++) {
@@ -1187,7 +1207,7 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
                  double cycles, double *restrict o)
 {
     const size_t C = cv->c;
-    const double t0 = cv->times[j], iT = inv_duration(cv->times, j);
+    const double t0 = cv->times[j], iT = seg_inv(cv, j);
     const double u = (t - t0) * iT;
     int kind = cv->kind[j];
     if (is_wide(cv, j)) {
@@ -1394,7 +1414,7 @@ static void ease_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     /* the polynomial d + g c of the eased value (segment_poly): d = p0,
        c = p1 - p0 */
     const double *d = cv->values + j * C, *p1 = d + C;
-    const double t0 = cv->times[j], iT = inv_duration(cv->times, j);
+    const double t0 = cv->times[j], iT = seg_inv(cv, j);
     double u[CHUNK], g0[CHUNK], g1[CHUNK], g2[CHUNK];
 #ifdef AC_SIMD
     if (deriv == 0 && C == 1 && m >= AC_LANES && has_ease_lanes(segment_ease(cv, j)->kind) &&
@@ -1439,7 +1459,7 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
 {
     enum { BLOCK = 64 }; /* channels whose polynomials are made at a time */
     const size_t C = cv->c;
-    const double t0 = cv->times[j], iT = inv_duration(cv->times, j);
+    const double t0 = cv->times[j], iT = seg_inv(cv, j);
     if (is_wide(cv, j)) {
         wide_run(cv, j, t, m, deriv, o);
         return;
@@ -1793,7 +1813,7 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
     }
     if (eased) {
         size_t j = *hint = ac_segment_find(cv->times, k, local, *hint);
-        double y = (local - cv->times[j]) * inv_duration(cv->times, j);
+        double y = (local - cv->times[j]) * seg_inv(cv, j);
         *u = y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y;
         *base = cv->times[j];
         *sgn = sign, *dur = cv->times[j + 1] - cv->times[j], *shift = cycles;
@@ -1922,7 +1942,7 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
         while (i < i1) {
             size_t j = *hint = ac_segment_find(cv->times, k, tau[i], *hint);
             size_t r = ac_track_run_end(tau, i, i1, cv->times[j + 1]);
-            const double t0 = cv->times[j], iT = inv_duration(cv->times, j), T = cv->times[j + 1] - t0;
+            const double t0 = cv->times[j], iT = seg_inv(cv, j), T = cv->times[j + 1] - t0;
             for (; i < r; i++) {
                 double y = (tau[i] - t0) * iT;
                 u[i] = ac_pick(y > 1.0, 1.0, y);
@@ -2001,7 +2021,7 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
     const size_t k = cv->k, C = cv->c;
     for (size_t i = 0, r; i < m; i = r) {
         size_t j = *hint = ac_segment_find(cv->times, k, t[i], *hint);
-        const double t0 = cv->times[j], t1 = cv->times[j + 1], iT = inv_duration(cv->times, j);
+        const double t0 = cv->times[j], t1 = cv->times[j + 1], iT = seg_inv(cv, j);
         const double T = t1 - t0;
         const size_t n = (r = t[i] < t1 ? ac_track_run_end(t, i, m, t1) : i) - i;
         int64_t inside = n > 0;
