@@ -1491,10 +1491,10 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
             percent = _scalar(_properties(r), "DeformPercent", 0.0)
             shapes = [objects.by_id[c][1] for c, prop in objects.children.get(oid, ())
                       if prop is None and objects.kind(c) == "Geometry"]
-            full = _child_value(r, "FullWeights", None, lambda v: np.asarray(v, np.float64))
+            full = _child_value(r, "FullWeights", None, _full_weights)
             inbetweens = None
             if full is not None and len(full) == len(shapes) and (
-                    len(shapes) > 1 or full[0] != 100.0):
+                    len(shapes) > 1 or (shapes and full[0] != 100.0)):
                 inbetweens = tuple(zip(shapes, (full / 100.0).tolist()))
             for blend, _ in objects.parents.get(oid, ()):
                 for geometry, _ in objects.parents.get(blend, ()):
@@ -1511,6 +1511,15 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
                         out.setdefault(index_of[model], []).append(
                             ((oid, shape), shape, _scalar(props, shape, 0.0), None))
     return out
+
+
+def _full_weights(value):
+    """A FullWeights value as a float64 vector; None (as if absent) when it
+    is not numbers."""
+    try:
+        return np.asarray(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        return None
 
 
 def _inbetweens(entries):
