@@ -1585,7 +1585,6 @@ def _bench_retarget(scale: float, repeats: int) -> Budget:
     """retarget of a 1-minute 30 fps clip (every joint rotated, the root
     translated) between two 60-joint rigs of different proportions, within a
     budget of 100 ms."""
-    from .curves import Curve
     from .model import Channel, Clip, Node, Scene
     from .retarget import retarget
     from .rotations import RotationCurve
@@ -1764,7 +1763,6 @@ def _bench_reduce_minute(scene, clip, unit: float, scale: float, repeats: int) -
     frame), within a budget of 2 s."""
     import dataclasses
 
-    from .curves import Curve
     from .model import Channel, Clip
     from .reduce import reduce_clip
     from .rotations import RotationCurve

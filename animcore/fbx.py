@@ -399,13 +399,16 @@ class FbxCurve(ByValue):
         holds the curve (None where it repeats forever or does not repeat).
         ``n`` repetitions end ``n`` key spans past the end key; from there
         the value of the last repetition's end holds (0: the end key's)."""
-        span = float(self.times[-1] - self.times[0])
-        held = []
-        for mode, count, end, sign in ((self.pre, self.repetitions[0], self.times[0], -1),
-                                       (self.post, self.repetitions[1], self.times[-1], 1)):
-            repeats = mode in ("repetition", "mirror_repetition", "relative_repetition")
-            held.append(float(end) + sign * count * span if repeats and count >= 0 else None)
-        return tuple(held)
+        held = self.__dict__.get("_held")
+        if held is None:
+            span = float(self.times[-1] - self.times[0])
+            sides = ((self.pre, self.repetitions[0], self.times[0], -1),
+                     (self.post, self.repetitions[1], self.times[-1], 1))
+            held = tuple(float(end) + sign * count * span
+                         if mode in ("repetition", "mirror_repetition", "relative_repetition")
+                         and count >= 0 else None for mode, count, end, sign in sides)
+            object.__setattr__(self, "_held", held)
+        return held
 
     def __call__(self, t) -> np.ndarray:
         t = np.asarray(t, dtype=np.float64)
@@ -413,9 +416,9 @@ class FbxCurve(ByValue):
             return np.full(t.shape, float(self.values[0]))
         values = np.asarray(self.curve(t), dtype=np.float64).reshape(t.shape)
         before, after = self.held_after()
-        for limit, past, side in ((before, t < before if before is not None else None, "right"),
-                                  (after, t > after if after is not None else None, "left")):
-            if past is not None and past.any():  # the end of the last repetition holds
+        for past, limit, side in ((before is not None and t < before, before, "right"),
+                                  (after is not None and t > after, after, "left")):
+            if np.any(past):  # the end of the last repetition holds
                 values = np.where(past, float(self.curve(limit, side=side)), values)
         nexts = [i for i, kind in enumerate(self.interpolation) if kind == "constant_next"]
         for i in nexts:  # held at the next key's value inside the segment
@@ -757,8 +760,7 @@ class _Composed(ByValue):
         t = np.asarray(t, dtype=np.float64)
         value = self.components(t)
         if self.path == "weights":  # DeformPercent
-            return value / 100.0 if self.inbetweens is None else \
-                _target_weights(value / 100.0, self.inbetweens)
+            return _target_weights(value / 100.0, self.inbetweens)
         if self.path != "rotation":
             return value
         return _node_rotation(value, self.order, self.pre, self.post)
@@ -1424,8 +1426,8 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
         pivots.append(pv)
     blends = _blend_channels(objects, index_of)
     for node, entries in blends.items():
-        percent = np.array([e[2] for e in entries])
-        nodes[node] = replace(nodes[node], weights=_target_weights(percent / 100.0, entries),
+        weights = np.array([e[2] for e in entries]) / 100.0  # DeformPercent
+        nodes[node] = replace(nodes[node], weights=_target_weights(weights, _inbetweens(entries)),
                               target_names=_target_names(entries))
     skins = _read_skins(f, objects, index_of)
     for skin in skins:  # the mesh a skin deforms (kept in Skin.skeleton until the model has a field)
@@ -1489,10 +1491,10 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
             percent = _scalar(_properties(r), "DeformPercent", 0.0)
             shapes = [objects.by_id[c][1] for c, prop in objects.children.get(oid, ())
                       if prop is None and objects.kind(c) == "Geometry"]
-            full = _child_value(r, "FullWeights", None, lambda v: np.asarray(v, np.float64))
+            full = _child_value(r, "FullWeights", None, _full_weights)
             inbetweens = None
             if full is not None and len(full) == len(shapes) and (
-                    len(shapes) > 1 or full[0] != 100.0):
+                    len(shapes) > 1 or (shapes and full[0] != 100.0)):
                 inbetweens = tuple(zip(shapes, (full / 100.0).tolist()))
             for blend, _ in objects.parents.get(oid, ()):
                 for geometry, _ in objects.parents.get(blend, ()):
@@ -1511,12 +1513,20 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
     return out
 
 
-def _inbetweens(entries):
-    """The channels' entries when one has in-between shapes (what
-    :func:`_target_weights` expands), else None."""
-    if all(shapes is None for *_, shapes in entries):
+def _full_weights(value):
+    """A FullWeights value as a float64 vector; None (as if absent) when it
+    is not numbers."""
+    try:
+        return np.asarray(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
         return None
-    return tuple((None, name, percent, shapes) for _, name, percent, shapes in entries)
+
+
+def _inbetweens(entries):
+    """Each channel's in-between shapes (None for a plain channel), or None
+    when no channel has any: what :func:`_target_weights` expands."""
+    shapes = tuple(entry[3] for entry in entries)
+    return None if all(s is None for s in shapes) else shapes
 
 
 def _target_names(entries) -> tuple:
@@ -1525,14 +1535,15 @@ def _target_names(entries) -> tuple:
                  for n in ([name] if shapes is None else [s for s, _ in shapes]))
 
 
-def _target_weights(weights: np.ndarray, entries) -> np.ndarray:
+def _target_weights(weights: np.ndarray, inbetweens) -> np.ndarray:
     """Channel weights (..., channels) to target weights (..., targets): a
     plain channel's weight as it is, an in-between channel's shared between
-    the two full weights around it (see the module notes)."""
-    if all(shapes is None for _, _, _, shapes in entries):
+    the two full weights around it (see the module notes). ``inbetweens``
+    is :func:`_inbetweens` of the channels."""
+    if inbetweens is None:
         return weights
     columns = []
-    for c, (_, _, _, shapes) in enumerate(entries):
+    for c, shapes in enumerate(inbetweens):
         w = weights[..., c]
         if shapes is None:
             columns.append(w[..., None])

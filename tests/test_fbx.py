@@ -192,6 +192,37 @@ def test_blend_shape_weights_match_ufbx(name):
     np.testing.assert_allclose(node.weights, rest)
 
 
+@pytest.mark.parametrize("full_weights", ['*0 {\n a: \n}', "100", '"abc"'])
+def test_a_blend_shape_channel_without_usable_full_weights_is_one_target(full_weights):
+    """A BlendShapeChannel whose FullWeights are empty, a lone number for no
+    shape, or not numbers has no in-betweens: one target named after the
+    channel, weighing DeformPercent / 100 (not an IndexError or TypeError)."""
+    text = ASCII_HEADER + """Objects:  {
+    Geometry: 10, "Geometry::body", "Mesh" {
+    }
+    Model: 1, "Model::body", "Mesh" {
+    }
+    Deformer: 20, "Deformer::blend", "BlendShape" {
+    }
+    Deformer: 30, "SubDeformer::smile", "BlendShapeChannel" {
+        Properties70:  {
+            P: "DeformPercent", "Number", "", "A",50
+        }
+        FullWeights: %s
+    }
+}
+Connections:  {
+    C: "OO",1,0
+    C: "OO",10,1
+    C: "OO",20,10
+    C: "OO",30,20
+}
+""" % full_weights
+    (node,) = fbx.load_bytes(text.encode()).nodes
+    assert node.target_names == ("smile",)
+    np.testing.assert_array_equal(node.weights, [0.5])
+
+
 def test_fbx6_and_fbx7_files_of_the_same_curves_agree():
     """The 6100 ASCII key lists (doubles) and the 7700 binary curves (float32)
     of the same Maya scene: different readers of different layouts."""
