@@ -76,12 +76,8 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
                 if c.node >= len(scene.nodes):
                     raise ValueError(f"{func}: {name} animates node {c.node}, but the scene "
                                      f"has {len(scene.nodes)} nodes")
-    flat = t.reshape(-1)
-    out = np.empty((flat.size, len(scene.nodes)))
-    for start in range(0, flat.size, 4096):  # bounded memory for dense checks
-        chunk = flat[start:start + 4096]
-        out[start:start + chunk.size] = _shell_error(scene.world(clip_a, chunk),
-                                                     scene.world(clip_b, chunk), shell, func)
+    out = _chunked_error(t.reshape(-1), len(scene.nodes), lambda c: scene.world(clip_a, c),
+                         lambda c: scene.world(clip_b, c), shell, func)
     bad = np.flatnonzero(~np.isfinite(out))
     if bad.size:
         where = index_text(t.shape + (len(scene.nodes),), int(bad[0]))
@@ -469,6 +465,19 @@ def _shell_error(wa: np.ndarray, wb: np.ndarray, shell: float, func: str = "comp
     distance between the images of the six points +-shell on the local axes
     (inf where it is beyond the double range), by the C core."""
     return _core._reduce_shell_error(func, wa, wb, shell, None, None)
+
+
+def _chunked_error(t: np.ndarray, nodes: int, world_a, world_b, shell: float, func: str,
+                   worst: bool = False) -> np.ndarray:
+    """:func:`_shell_error` between ``world_a(chunk)`` and ``world_b(chunk)``
+    over chunks of 4096 times of ``t`` (bounded memory for dense checks):
+    (len(t), nodes), or with ``worst`` (len(t),), the largest over the nodes."""
+    out = np.empty((t.size,) if worst else (t.size, nodes))
+    for start in range(0, t.size, 4096):
+        chunk = t[start:start + 4096]
+        error = _shell_error(world_a(chunk), world_b(chunk), shell, func)
+        out[start:start + chunk.size] = error.max(axis=1) if worst else error
+    return out
 
 
 def _f32_toward(x: np.ndarray, side: float) -> np.ndarray:
@@ -970,13 +979,12 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
 
 def _dense_error(scene, clip, data: bytes, t: np.ndarray, shell: float) -> np.ndarray:
     """Per time, the largest error over the nodes of the decoded clip."""
-    error = np.empty(t.size)
-    for start in range(0, t.size, 4096):
-        chunk = t[start:start + 4096]
-        decoded = _core._compressed_sample("compress", data, chunk, None, None)
-        error[start:start + chunk.size] = _shell_error(
-            scene.world(clip, chunk), scene.skeleton.world(*decoded), shell).max(axis=1)
-    return error
+    def decoded(chunk):
+        return scene.skeleton.world(*_core._compressed_sample("compress", data, chunk, None,
+                                                              None))
+
+    return _chunked_error(t, len(scene.nodes), lambda c: scene.world(clip, c), decoded, shell,
+                          "compress", worst=True)
 
 
 class CompressedClip(ByValue):

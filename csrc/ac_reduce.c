@@ -561,8 +561,8 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
             } else if (kind == AC_TRACK_CONSTANT) {
                 for (size_t c = 0; c < width; c++)
                     out[c] = read_f32(data + offset + 4 * c);
-                if (path == 1 && !ac_normalize(out, 4, out))
-                    out[3] = 1.0; /* validated non-zero: not reached */
+                if (path == 1) /* (parse checked that it is non-zero) */
+                    (void)ac_normalize(out, 4, out);
             } else {
                 double a[3], b[3];
                 if (l.version == 1) {
