@@ -345,6 +345,22 @@ AC_SIMD_FN int apply_groups(const vectors3 *v, const double *const p[6], const d
     return 1;
 }
 
+/* Kernel `kind` on `groups` groups of lanes from item i (make_group takes
+   one group at a time: 0 for more); 0 (nothing stored) unless every lane
+   passed. */
+AC_SIMD_FN int kind_groups(int kind, const vectors3 *v, const double *const p[6],
+                           const double *weight, const double *mask, const size_t *s,
+                           ac_blend_scale_mode mode, size_t i, double *translation,
+                           double *rotation, double *scale, int groups)
+{
+    if (kind == BLEND)
+        return blend_groups(v, p, weight, mask, s, i, translation, rotation, scale, groups);
+    if (kind == APPLY)
+        return apply_groups(v, p, weight, mask, s, mode, i, translation, rotation, scale,
+                            groups);
+    return groups == 1 && make_group(v, p, s, mode, i, translation, rotation, scale);
+}
+
 /* The items from `start` on that the lanes do (whole groups, while every
    lane passes) of kernel `kind`: 0 without AVX-512F. */
 AC_SIMD_KERNEL size_t lanes(int kind, const double *const p[6], const double *weight,
@@ -359,22 +375,13 @@ AC_SIMD_KERNEL size_t lanes(int kind, const double *const p[6], const double *we
         return 0;
     vectors3_init(&v, p, s);
     for (;;) {
-        const int four = n - i >= AC_GROUPS * AC_LANES, one = n - i >= AC_LANES;
-        if (kind == BLEND && four &&
-            blend_groups(&v, p, weight, mask, s, i, translation, rotation, scale, AC_GROUPS))
+        if (n - i >= AC_GROUPS * AC_LANES &&
+            kind_groups(kind, &v, p, weight, mask, s, mode, i, translation, rotation, scale,
+                        AC_GROUPS))
             i += AC_GROUPS * AC_LANES;
-        else if (kind == BLEND && one &&
-                 blend_groups(&v, p, weight, mask, s, i, translation, rotation, scale, 1))
-            i += AC_LANES;
-        else if (kind == APPLY && four &&
-                 apply_groups(&v, p, weight, mask, s, mode, i, translation, rotation, scale,
-                              AC_GROUPS))
-            i += AC_GROUPS * AC_LANES;
-        else if (kind == APPLY && one &&
-                 apply_groups(&v, p, weight, mask, s, mode, i, translation, rotation, scale, 1))
-            i += AC_LANES;
-        else if (kind == MAKE && one &&
-                 make_group(&v, p, s, mode, i, translation, rotation, scale))
+        else if (n - i >= AC_LANES &&
+                 kind_groups(kind, &v, p, weight, mask, s, mode, i, translation, rotation,
+                             scale, 1))
             i += AC_LANES;
         else
             return i - start;

@@ -519,6 +519,26 @@ static void add_rotational_mass(int dim, const rigid *b, const double *r, double
    comes near it. */
 #define CANCELLED 0x1p-20
 
+/* LDL^T of a symmetric matrix A (no square roots; L unit lower triangular,
+   its strict lower part written). With pivot_floor > 0, a pivot not above
+   pivot_floor times its diagonal entry is raised to that before the later
+   rows use it; pivot_floor = 0 keeps every pivot as computed. */
+static void ldl_factor(int dim, double A[3][3], double pivot_floor, double L[3][3], double *D)
+{
+    for (int i = 0; i < dim; i++) {
+        double diag = A[i][i];
+        for (int j = 0; j < i; j++) {
+            double sum = A[i][j];
+            for (int k = 0; k < j; k++)
+                sum -= L[i][k] * L[j][k] * D[k];
+            L[i][j] = sum / D[j];
+            diag -= L[i][j] * L[i][j] * D[j];
+        }
+        double low = pivot_floor * A[i][i];
+        D[i] = pivot_floor > 0.0 && !(diag > low) ? low : diag;
+    }
+}
+
 /* Solves K x = y for a symmetric positive definite K by LDL^T (no square
    roots: a diagonal K is solved by plain division). Returns 0 when a pivot
    cancelled below CANCELLED of its diagonal entry (x is then not to be
@@ -527,18 +547,9 @@ static int spd_solve(int dim, double K[3][3], const double *y, double *x)
 {
     double L[3][3] = {{0.0}}, D[3], z[3];
     int trusted = 1;
-    for (int i = 0; i < dim; i++) {
-        double diag = K[i][i];
-        for (int j = 0; j < i; j++) {
-            double sum = K[i][j];
-            for (int k = 0; k < j; k++)
-                sum -= L[i][k] * L[j][k] * D[k];
-            L[i][j] = sum / D[j];
-            diag -= L[i][j] * L[i][j] * D[j];
-        }
-        D[i] = diag;
-        trusted &= diag >= CANCELLED * K[i][i];
-    }
+    ldl_factor(dim, K, 0.0, L, D);
+    for (int i = 0; i < dim; i++)
+        trusted &= D[i] >= CANCELLED * K[i][i];
     for (int i = 0; i < dim; i++) {
         double sum = y[i];
         for (int k = 0; k < i; k++)
@@ -1248,17 +1259,7 @@ static void wide_solve(int dim, wide M[3][3], const wide *y, wide *x)
     for (int i = 0; i < dim; i++)
         for (int j = 0; j < dim; j++)
             A[i][j] = wide_double(M[i][j], -half[i] - half[j]);
-    for (int i = 0; i < dim; i++) {
-        double diag = A[i][i];
-        for (int j = 0; j < i; j++) {
-            double sum = A[i][j];
-            for (int k = 0; k < j; k++)
-                sum -= L[i][k] * L[j][k] * D[k];
-            L[i][j] = sum / D[j];
-            diag -= L[i][j] * L[i][j] * D[j];
-        }
-        D[i] = diag > 0x1p-52 * A[i][i] ? diag : 0x1p-52 * A[i][i];
-    }
+    ldl_factor(dim, A, 0x1p-52, L, D);
     for (int i = 0; i < dim; i++) {
         wide sum = wide_scale(y[i], -half[i]);
         for (int k = 0; k < i; k++)
