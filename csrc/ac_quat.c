@@ -780,9 +780,8 @@ static ac_status make(const double *times, const double *quats, const double *in
     if (interp == AC_CURVE_CUBIC) {
         /* glTF Appendix C splines the stored values and normalizes only the
            result, so keys that are not exactly unit (float32) stay as given. */
-        if (k > 1)
-            c->quats = c->given;
         if (k > 1) {
+            c->quats = c->given;
             c->m0 = d, d += 4 * (k - 1);
             c->m1 = d, d += 4 * (k - 1);
         }

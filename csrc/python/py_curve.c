@@ -143,15 +143,6 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
                       borrow ? Py_BuildValue("(OO)", times, values) : NULL);
 }
 
-/* _curve_create_keyed(func, times, values, interpolation, tangents,
-   in_velocities, out_velocities, before, after, jumps, segments, eases,
-   ease_index, in_weights, out_weights, before_slopes, after_slopes) ->
-   capsule: the key model of _curve_create plus, each None or an array,
-   segments (K-1,) interpolation codes (C ints), eases (E, 9) rows (kind,
-   flags, overshoot, amplitude, period, x1, y1, x2, y2), one per segment
-   (E = K-1) or, with ease_index (K-1,) of size_t (numpy's uintp) naming
-   each segment's row, a table of the distinct easings; weights of the
-   shape of values and slopes (C,). */
 /* _distinct(items) -> (distinct, places) or None: the distinct items of a
    list or tuple, in the order of their first appearance, and each item's
    place among them (an intp array), each item hashed once; None when an item
@@ -293,6 +284,15 @@ static int indices_or_none(PyObject *obj, void *result)
     return acpy_array(obj, (PyArrayObject **)result, NPY_UINTP, 0);
 }
 
+/* _curve_create_keyed(func, times, values, interpolation, tangents,
+   in_velocities, out_velocities, before, after, jumps, segments, eases,
+   ease_index, in_weights, out_weights, before_slopes, after_slopes) ->
+   capsule: the key model of _curve_create plus, each None or an array,
+   segments (K-1,) interpolation codes (C ints), eases (E, 9) rows (kind,
+   flags, overshoot, amplitude, period, x1, y1, x2, y2), one per segment
+   (E = K-1) or, with ease_index (K-1,) of size_t (numpy's uintp) naming
+   each segment's row, a table of the distinct easings; weights of the
+   shape of values and slopes (C,). */
 static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
 {
     const char *func;
