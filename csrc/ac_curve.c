@@ -359,20 +359,9 @@ static int all_finite(const double *t, size_t n)
     return (int)ok;
 }
 
-/* 1 when t[0..k) is finite and strictly increasing: the proof that the
-   common keys are valid, in one branch-free pass. */
-AC_VECTORIZED
-static int increasing(const double *t, size_t k)
-{
-    int64_t ok = ac_finite(t[0]);
-    for (size_t i = 1; i < k; i++)
-        ok &= (t[i] > t[i - 1]) & ac_finite(t[i]);
-    return (int)ok;
-}
-
 static ac_status check_times(const double *t, size_t k, int jumps, ac_error *err)
 {
-    if (increasing(t, k))
+    if (ac_track_increasing(t, k))
         return AC_OK;
     for (size_t i = 0; i < k; i++) {
         if (!ac_finite(t[i]))
@@ -925,7 +914,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     /* Segment kinds: as given, but a jump's zero-length segment is a step,
        a Bezier one with handles of 1/3 cubic, a CSS easing a Bezier one,
        an AC_CURVE_EASE_HOLD easing a step that lands */
-    kinds_found = !mixed && spec->interpolation <= AC_CURVE_CUBIC && increasing(cv->times, k);
+    kinds_found = !mixed && spec->interpolation <= AC_CURVE_CUBIC &&
+                  ac_track_increasing(cv->times, k);
     if (kinds_found && k > 1) /* every segment as given */
         memset(cv->kind, (int)spec->interpolation, k - 1);
     for (size_t r = 0; facts && r < facts->count; r++)

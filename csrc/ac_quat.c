@@ -712,17 +712,6 @@ static void linear_keys(const double *given, size_t k, double *keys, unsigned ch
     }
 }
 
-/* 1 when t[0..k) is finite and strictly increasing, in one branch-free
-   pass (the loop below names the first failure). */
-AC_VECTORIZED
-static int increasing(const double *t, size_t k)
-{
-    int64_t ok = ac_finite(t[0]);
-    for (size_t i = 1; i < k; i++)
-        ok &= (t[i] > t[i - 1]) & ac_finite(t[i]);
-    return (int)ok;
-}
-
 /* ac_quat_curve_create, reading times and quats in place when `borrow`. */
 static ac_status make(const double *times, const double *quats, const double *in_tangents,
                       const double *out_tangents, size_t k, ac_curve_interpolation interp,
@@ -750,7 +739,7 @@ static ac_status make(const double *times, const double *quats, const double *in
     if (interp == AC_CURVE_CUBIC && (!in_tangents || !out_tangents))
         return ac_fail(err, AC_ERR_VALUE, 0, in_tangents ? AC_ARG_OUT_TANGENTS : AC_ARG_IN_TANGENTS, 0.0,
                        "are required for cubic interpolation");
-    for (size_t i = 0, sorted = increasing(times, k); i < k && !sorted; i++) {
+    for (size_t i = 0, sorted = ac_track_increasing(times, k); i < k && !sorted; i++) {
         if ((st = ac_check_finite(AC_ARG_TIMES, times + i, 1, i, err)))
             return st;
         if (i > 0 && !(times[i] > times[i - 1]))
@@ -791,9 +780,8 @@ static ac_status make(const double *times, const double *quats, const double *in
     if (interp == AC_CURVE_CUBIC) {
         /* glTF Appendix C splines the stored values and normalizes only the
            result, so keys that are not exactly unit (float32) stay as given. */
-        if (k > 1)
-            c->quats = c->given;
         if (k > 1) {
+            c->quats = c->given;
             c->m0 = d, d += 4 * (k - 1);
             c->m1 = d, d += 4 * (k - 1);
         }

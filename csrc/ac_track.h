@@ -88,6 +88,18 @@ static inline int ac_track_sorted(const double *tq, size_t n)
     return (int)ok;
 }
 
+/* 1 when the key times t[0..k) (k >= 1) are finite and strictly increasing,
+   in one branch-free pass: the check of valid keys, whose callers then loop
+   to name the first failure only when it fails. */
+AC_VECTORIZED
+static inline int ac_track_increasing(const double *t, size_t k)
+{
+    int64_t ok = ac_finite(t[0]);
+    for (size_t i = 1; i < k; i++)
+        ok &= (t[i] > t[i - 1]) & ac_finite(t[i]);
+    return (int)ok;
+}
+
 /* The three consecutive runs of sorted finite queries: [0, *i0) before the
    first key, [*i0, *i1) inside [first, last), [*i1, n) at or after the
    last key. */

@@ -66,6 +66,22 @@ int acpy_i64_out(PyObject *obj, void *result)
     return acpy_array(obj, (PyArrayObject **)result, NPY_INT64, 1);
 }
 
+PyObject *acpy_f64_view(PyObject *owner, const double *data, npy_intp n, npy_intp c)
+{
+    npy_intp dims[2] = {n, c};
+    PyObject *view = PyArray_New(&PyArray_Type, c ? 2 : 1, dims, NPY_FLOAT64, NULL,
+                                 (void *)data, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED,
+                                 NULL);
+    if (!view)
+        return NULL;
+    Py_INCREF(owner); /* taken by PyArray_SetBaseObject, also when it fails */
+    if (PyArray_SetBaseObject((PyArrayObject *)view, owner) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
+
 int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
                     PyArrayObject *like)
 {

@@ -55,6 +55,11 @@ int acpy_f64_out_or_none(PyObject *obj, void *result);
 int acpy_i64(PyObject *obj, void *result);
 int acpy_i64_out(PyObject *obj, void *result);
 
+/* A read-only float64 view of n (c == 0) or n x c doubles at data, owned by
+   the object `owner` (a capsule), which the view keeps alive; NULL with an
+   exception set on failure. */
+PyObject *acpy_f64_view(PyObject *owner, const double *data, npy_intp n, npy_intp c);
+
 /* True when `a` has exactly the shape of `like`; else a ValueError naming it. */
 int acpy_same_shape(const char *func, const char *name, PyArrayObject *a,
                     PyArrayObject *like);

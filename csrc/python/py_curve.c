@@ -143,15 +143,6 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
                       borrow ? Py_BuildValue("(OO)", times, values) : NULL);
 }
 
-/* _curve_create_keyed(func, times, values, interpolation, tangents,
-   in_velocities, out_velocities, before, after, jumps, segments, eases,
-   ease_index, in_weights, out_weights, before_slopes, after_slopes) ->
-   capsule: the key model of _curve_create plus, each None or an array,
-   segments (K-1,) interpolation codes (C ints), eases (E, 9) rows (kind,
-   flags, overshoot, amplitude, period, x1, y1, x2, y2), one per segment
-   (E = K-1) or, with ease_index (K-1,) of size_t (numpy's uintp) naming
-   each segment's row, a table of the distinct easings; weights of the
-   shape of values and slopes (C,). */
 /* _distinct(items) -> (distinct, places) or None: the distinct items of a
    list or tuple, in the order of their first appearance, and each item's
    place among them (an intp array), each item hashed once; None when an item
@@ -293,6 +284,15 @@ static int indices_or_none(PyObject *obj, void *result)
     return acpy_array(obj, (PyArrayObject **)result, NPY_UINTP, 0);
 }
 
+/* _curve_create_keyed(func, times, values, interpolation, tangents,
+   in_velocities, out_velocities, before, after, jumps, segments, eases,
+   ease_index, in_weights, out_weights, before_slopes, after_slopes) ->
+   capsule: the key model of _curve_create plus, each None or an array,
+   segments (K-1,) interpolation codes (C ints), eases (E, 9) rows (kind,
+   flags, overshoot, amplitude, period, x1, y1, x2, y2), one per segment
+   (E = K-1) or, with ease_index (K-1,) of size_t (numpy's uintp) naming
+   each segment's row, a table of the distinct easings; weights of the
+   shape of values and slopes (C,). */
 static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
 {
     const char *func;
@@ -557,24 +557,6 @@ static PyObject *curve_key_velocities(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* A read-only view of n (c == 0) or n x c doubles of the curve in capsule,
-   which the view keeps alive. */
-static PyObject *key_view(PyObject *capsule, const double *data, npy_intp n, npy_intp c)
-{
-    npy_intp dims[2] = {n, c};
-    PyObject *view = PyArray_New(&PyArray_Type, c ? 2 : 1, dims, NPY_FLOAT64, NULL,
-                                 (void *)data, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED,
-                                 NULL);
-    if (!view)
-        return NULL;
-    Py_INCREF(capsule); /* taken by PyArray_SetBaseObject, also when it fails */
-    if (PyArray_SetBaseObject((PyArrayObject *)view, capsule) < 0) {
-        Py_DECREF(view);
-        return NULL;
-    }
-    return view;
-}
-
 /* _curve_keys(capsule) -> (times, values): the curve's own key arrays,
    read-only views (values (K,) for a curve made from 1-D values). */
 static PyObject *curve_keys(PyObject *self, PyObject *capsule)
@@ -587,9 +569,9 @@ static PyObject *curve_keys(PyObject *self, PyObject *capsule)
         return NULL;
     k = (npy_intp)ac_curve_keys(curve);
     c = is_flat(capsule) ? 0 : (npy_intp)ac_curve_channels(curve);
-    if (!(times = key_view(capsule, ac_curve_times(curve), k, 0)))
+    if (!(times = acpy_f64_view(capsule, ac_curve_times(curve), k, 0)))
         return NULL;
-    if (!(values = key_view(capsule, ac_curve_values(curve), k, c))) {
+    if (!(values = acpy_f64_view(capsule, ac_curve_values(curve), k, c))) {
         Py_DECREF(times);
         return NULL;
     }
@@ -613,12 +595,12 @@ static PyObject *curve_velocities(PyObject *self, PyObject *capsule)
         Py_RETURN_NONE;
     k = (npy_intp)ac_curve_keys(curve);
     c = is_flat(capsule) ? 0 : (npy_intp)ac_curve_channels(curve);
-    if (!(in = key_view(capsule, vin, k, c)))
+    if (!(in = acpy_f64_view(capsule, vin, k, c)))
         return NULL;
     if (vout == vin) {
         Py_INCREF(in);
         out = in;
-    } else if (!(out = key_view(capsule, vout, k, c))) {
+    } else if (!(out = acpy_f64_view(capsule, vout, k, c))) {
         Py_DECREF(in);
         return NULL;
     }

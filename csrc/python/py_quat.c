@@ -204,24 +204,6 @@ static const acpy_kernel curve_omega = {
     curve_context,
 };
 
-/* A read-only view of n x c doubles (c == 0: n) of the curve in capsule,
-   which the view keeps alive. */
-static PyObject *curve_view(PyObject *capsule, const double *data, npy_intp n, npy_intp c)
-{
-    npy_intp dims[2] = {n, c};
-    PyObject *view = PyArray_New(&PyArray_Type, c ? 2 : 1, dims, NPY_FLOAT64, NULL,
-                                 (void *)data, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED,
-                                 NULL);
-    if (!view)
-        return NULL;
-    Py_INCREF(capsule); /* taken by PyArray_SetBaseObject, also when it fails */
-    if (PyArray_SetBaseObject((PyArrayObject *)view, capsule) < 0) {
-        Py_DECREF(view);
-        return NULL;
-    }
-    return view;
-}
-
 /* _quat_curve_keys(capsule) -> (times (K,), quaternions as given (K, 4)):
    read-only views of the curve's keys (kept alive by the capsule). */
 static PyObject *quat_curve_keys(PyObject *self, PyObject *capsule)
@@ -233,9 +215,9 @@ static PyObject *quat_curve_keys(PyObject *self, PyObject *capsule)
     if (!curve)
         return NULL;
     k = (npy_intp)ac_quat_curve_keys(curve);
-    if (!(times = curve_view(capsule, ac_quat_curve_times(curve), k, 0)))
+    if (!(times = acpy_f64_view(capsule, ac_quat_curve_times(curve), k, 0)))
         return NULL;
-    if (!(quats = curve_view(capsule, ac_quat_curve_quats(curve), k, 4))) {
+    if (!(quats = acpy_f64_view(capsule, ac_quat_curve_quats(curve), k, 4))) {
         Py_DECREF(times);
         return NULL;
     }
