@@ -490,18 +490,26 @@ static const double IDENTITY[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 0}};
 #define SLERP_BLOCK 32
 
 typedef struct slerp_block {
-    double a[SLERP_BLOCK][4], b[SLERP_BLOCK][4];
+    double a[4][SLERP_BLOCK], b[4][SLERP_BLOCK]; /* by component: loads fill lanes */
     double *out[SLERP_BLOCK];
     size_t count;
 } slerp_block;
 
+AC_VECTORIZED_WIDE
 static void flush(slerp_block *block, double u)
 {
-    double result[SLERP_BLOCK][4];
-    for (size_t k = 0; k < block->count; k++) /* the core's one slerp, shorter arc */
-        ac_quat_slerp_any(block->a[k], block->b[k], u, result[k]);
+    double result[4][SLERP_BLOCK];
+    for (size_t k = 0; k < block->count; k++) { /* the core's one slerp, shorter arc */
+        const double x[4] = {block->a[0][k], block->a[1][k], block->a[2][k], block->a[3][k]};
+        const double y[4] = {block->b[0][k], block->b[1][k], block->b[2][k], block->b[3][k]};
+        double r[4];
+        ac_quat_slerp_any(x, y, u, r);
+        for (int c = 0; c < 4; c++)
+            result[c][k] = r[c];
+    }
     for (size_t k = 0; k < block->count; k++)
-        memcpy(block->out[k], result[k], sizeof result[k]);
+        for (int c = 0; c < 4; c++)
+            block->out[k][c] = result[c][k];
     block->count = 0;
 }
 
@@ -574,8 +582,13 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
                 }
                 if (path == 1) {
                     /* the samples have |q| >= 1 (one component rebuilt), never zero */
-                    rebuild(a, rebuilt_of(&l, data, k), block.a[block.count]);
-                    rebuild(b, rebuilt_of(&l, data, k), block.b[block.count]);
+                    double qa[4], qb[4];
+                    rebuild(a, rebuilt_of(&l, data, k), qa);
+                    rebuild(b, rebuilt_of(&l, data, k), qb);
+                    for (int c = 0; c < 4; c++) {
+                        block.a[c][block.count] = qa[c];
+                        block.b[c][block.count] = qb[c];
+                    }
                     block.out[block.count++] = out;
                     if (block.count == SLERP_BLOCK)
                         flush(&block, u);
