@@ -790,7 +790,7 @@ def rigid_contact_exact(a, b, n, p, e, friction=0.0, threshold=0.0):
     def matvec(m, v):
         return [dot(row, v) for row in m]
 
-    n3, p3 = vec3(n), vec3(p)
+    p3 = vec3(p)
     bodies = []
     for body in (a, b):
         inertia = np.asarray(body["I"], dtype=float)
