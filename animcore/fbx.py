@@ -125,29 +125,93 @@ class FbxError(PicklableError, ValueError):
 
 # ------------------------------------------------------------------- records
 
-class _Record:
-    __slots__ = ("name", "values", "children", "location", "parent")
+_SPAN_WIDTH = 48  # text up to this many bytes is decoded by one vectorized pass
 
-    def __init__(self, name, values, location, parent):
-        self.name, self.values, self.location, self.parent = name, values, location, parent
-        self.children = []
+
+def _decode_spans(buffer: np.ndarray, data: bytes, offsets: np.ndarray, lengths: np.ndarray,
+                  encoding: str) -> list:
+    """The texts ``data[offset:offset + length]`` decoded (``errors="replace"``),
+    as a list: each distinct short text decoded once (the file's names and
+    property strings repeat), longer ones one by one."""
+    n = len(offsets)
+    if n == 0:
+        return []
+    offsets = offsets.astype(np.intp)
+    lengths = lengths.astype(np.intp)
+    short = lengths <= _SPAN_WIDTH
+    width = int(lengths[short].max()) if short.any() else 0
+    out = [""] * n
+    picked = np.flatnonzero(short)
+    if picked.size:
+        # each text padded with zeros, then its length (never 0 for a text
+        # that is not empty, so that trailing NULs stay part of the text)
+        columns = np.arange(width)
+        inside = columns < lengths[picked, None]
+        where = np.where(inside, offsets[picked, None] + columns, 0)
+        table = np.zeros((picked.size, width + 1), dtype=np.uint8)
+        table[:, :width] = np.where(inside, buffer[where], 0)
+        table[:, width] = lengths[picked]
+        keys = table.view(f"S{width + 1}").reshape(-1)
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        texts = np.array([k[:k[-1]].decode(encoding, "replace") if k else ""
+                          for k in distinct.tolist()], dtype=object)
+        for i, text in zip(picked.tolist(), texts[inverse.reshape(-1)].tolist()):
+            out[i] = text
+    for i in np.flatnonzero(~short).tolist():
+        start = int(offsets[i])
+        out[i] = data[start:start + int(lengths[i])].decode(encoding, "replace")
+    return out
+
+
+class _Record:
+    """One record of a file's table (a view: its values and children are
+    read from the table when asked for)."""
+
+    __slots__ = ("file", "index", "name")
+
+    def __init__(self, file, index, name):
+        self.file, self.index, self.name = file, index, name
+
+    @property
+    def values(self) -> list:
+        return self.file.values(self.index)
+
+    @property
+    def children(self) -> list:
+        return self.file.children(self.index)
+
+    @property
+    def location(self) -> int:
+        return self.file.locations[self.index]
+
+    @property
+    def parent(self):
+        p = self.file.parents[self.index]
+        return self.file.record(p) if p >= 0 else None
 
     def child(self, name):
-        for c in self.children:
-            if c.name == name:
-                return c
+        f = self.file
+        names = f.names
+        for c in f.child_indices(self.index):
+            if names[c] == name:
+                return f.record(c)
         return None
 
     def path(self) -> str:
-        parts, r = [], self
-        while r is not None:
-            parts.append(r.name)
-            r = r.parent
+        f, parts, i = self.file, [], self.index
+        while i >= 0:
+            parts.append(f.names[i])
+            i = f.parents[i]
         return "/".join(reversed(parts))
 
 
 class _File:
-    """The record tree of one file and how to report a place in it."""
+    """The record table of one file and how to report a place in it.
+
+    The C parse gives the table as arrays; records are views of it
+    (:class:`_Record`), made when first asked for. Numbers and strings are
+    turned into Python values in one pass, arrays when their record's values
+    are first read (deflated arrays are inflated, and so checked, here)."""
 
     def __init__(self, data: bytes, source: str):
         self.source = source
@@ -162,44 +226,93 @@ class _File:
         records = records.view(_RECORD_DTYPE)
         properties = properties.view(_property_dtype())
         self.data, self.numbers = data, numbers
-        self.roots: list = []
-        table = []
-        # numbers straight from their columns (Python ints and floats made at C speed),
-        # strings in one loop, raw bytes and arrays one by one; each record's values
-        # are then a slice
+        buffer = np.frombuffer(data, dtype=np.uint8)
+        count = len(records)
+        self.parent_array = records["parent"].astype(np.intp)
+        self.parents = self.parent_array.tolist()
+        self.locations = records["location"].tolist()
+        self.first_array = records["first_property"].astype(np.intp)
+        self.count_array = records["property_count"].astype(np.intp)
+        self.firsts = self.first_array.tolist()
+        self.counts = self.count_array.tolist()
+        self.names = _decode_spans(buffer, data, records["name_offset"],
+                                   records["name_length"], "ascii")
+        # children in file order: the records sorted by parent (roots first)
+        order = np.argsort(self.parent_array, kind="stable")
+        starts = np.zeros(count + 2, dtype=np.intp)
+        np.cumsum(np.bincount(self.parent_array + 1, minlength=count + 1), out=starts[1:])
+        self.child_order = order
+        self._order = order.tolist()
+        self._starts = starts.tolist()
+        self._views = [None] * count
+        self._children = {}
+        self.properties = properties
+        # values: numbers straight from their columns, strings decoded together;
+        # raw bytes and arrays (None until asked for) per record
         kind = properties["type"]
+        self.kinds = kind
         integer = np.isin(kind, (b"Y", b"C", b"I", b"L"))
         text = np.isin(kind, (b"S", b"W"))
-        values = np.where(integer, properties["ivalue"].astype(object),
-                          properties["dvalue"].astype(object)).tolist()
+        values = properties["dvalue"].tolist()
+        integers = np.flatnonzero(integer)
+        for i, v in zip(integers.tolist(), properties["ivalue"][integers].tolist()):
+            values[i] = v
         strings = np.flatnonzero(text)
-        for i, start, end in zip(strings.tolist(), properties["offset"][strings].tolist(),
-                                 (properties["offset"] + properties["length"])[strings].tolist()):
-            values[i] = data[start:end].decode("utf-8", "replace")
-        other = np.flatnonzero(~integer & ~text & ~np.isin(kind, (b"F", b"D"))).tolist()
-        counts = records["property_count"].astype(np.intp)
+        for i, v in zip(strings.tolist(), _decode_spans(buffer, data,
+                                                        properties["offset"][strings],
+                                                        properties["length"][strings],
+                                                        "utf-8")):
+            values[i] = v
+        other = np.flatnonzero(~integer & ~text & ~np.isin(kind, (b"F", b"D")))
         holder = np.empty(len(properties), dtype=np.intp)  # the record of each value
-        holder[np.repeat(records["first_property"].astype(np.intp) - np.cumsum(counts) + counts,
-                        counts) + np.arange(int(counts.sum()))] = \
-            np.repeat(np.arange(len(records)), counts)
-        rows = properties[other].tolist()
-        records = records.tolist()
-        for r in records:
-            parent, name_offset, name_length, first, count, location = r
-            name = data[name_offset:name_offset + name_length].decode("ascii", "replace")
-            owner = table[parent] if parent >= 0 else None
-            record = _Record(name, None, location, owner)
-            (owner.children if owner is not None else self.roots).append(record)
-            table.append(record)
-        for i, row, r in zip(other, rows, holder[other].tolist()):
-            values[i] = self._value(row, table[r])
-        for record, (_, _, _, first, count, _) in zip(table, records):
-            record.values = values[first:first + count]
+        counts = self.count_array
+        holder[np.repeat(self.first_array - np.cumsum(counts) + counts, counts) +
+               np.arange(int(counts.sum()))] = np.repeat(np.arange(count), counts)
+        self.holder = holder
+        for i in other.tolist():
+            values[i] = None
+        self._values = values
+        self._pending = {}  # record -> its properties still None
+        for i, r in zip(other.tolist(), holder[other].tolist()):
+            self._pending.setdefault(r, []).append(i)
+        deflated = other[properties["encoding"][other] == 1]
+        for i, r in zip(deflated.tolist(), holder[deflated].tolist()):
+            values[i] = self._value(i, r)
         if self.ascii:
             header = self.find("FBXHeaderExtension")
             version = header.child("FBXVersion") if header is not None else None
             self.version = int(version.values[0]) if version is not None and version.values \
                 else 0
+
+    def record(self, index: int) -> _Record:
+        view = self._views[index]
+        if view is None:
+            view = self._views[index] = _Record(self, index, self.names[index])
+        return view
+
+    def child_indices(self, index: int) -> list:
+        """The indices of a record's children (-1: the top-level records)."""
+        return self._order[self._starts[index + 1]:self._starts[index + 2]]
+
+    def children(self, index: int) -> list:
+        out = self._children.get(index)
+        if out is None:
+            record = self.record
+            out = self._children[index] = [record(c) for c in self.child_indices(index)]
+        return list(out)
+
+    @property
+    def roots(self) -> list:
+        return self.children(-1)
+
+    def values(self, index: int) -> list:
+        first = self.firsts[index]
+        pending = self._pending.pop(index, None)
+        if pending is not None:
+            for i in pending:
+                if self._values[i] is None:
+                    self._values[i] = self._value(i, index)
+        return self._values[first:first + self.counts[index]]
 
     def where(self, record: _Record) -> str:
         unit = "line" if self.ascii else "byte"
@@ -209,13 +322,22 @@ class _File:
         return FbxError(self.source, self.where(record), detail)
 
     def find(self, name):
-        for r in self.roots:
-            if r.name == name:
-                return r
+        names = self.names
+        for i in self.child_indices(-1):
+            if names[i] == name:
+                return self.record(i)
         return None
 
-    def _value(self, row, record):
-        kind, encoding, start, length, count, ivalue, dvalue = row
+    def array(self, i: int) -> np.ndarray:
+        """The array of property ``i`` (an array property) as the file stores
+        it: a view of the file's bytes, or of its inflated copy."""
+        value = self._values[i]
+        if value is None:
+            value = self._values[i] = self._value(i, int(self.holder[i]))
+        return value
+
+    def _value(self, i, index):
+        kind, encoding, start, length, count, ivalue, dvalue = self.properties[i].tolist()
         if kind == b"R":
             return bytes(self.data[start:start + length])
         if encoding == 2:  # ASCII numbers
@@ -230,12 +352,14 @@ class _File:
         try:
             raw = inflater.decompress(self.data[start:start + stored], expected + 1)
         except zlib.error as exc:
-            raise self.error(record, f"deflated array of {count} '{kind}' values at byte "
-                                     f"{start}: {exc}") from None
+            raise self.error(self.record(index),
+                             f"deflated array of {count} '{kind}' values at byte "
+                             f"{start}: {exc}") from None
         if len(raw) != expected or not inflater.eof:
-            raise self.error(record, f"deflated array at byte {start} holds "
-                                     f"{'more than' if len(raw) > expected else len(raw)} "
-                                     f"bytes, not the {expected} of its {count} values")
+            raise self.error(self.record(index),
+                             f"deflated array at byte {start} holds "
+                             f"{'more than' if len(raw) > expected else len(raw)} "
+                             f"bytes, not the {expected} of its {count} values")
         return np.frombuffer(raw, dtype, count)
 
 
