@@ -125,44 +125,6 @@ class FbxError(PicklableError, ValueError):
 
 # ------------------------------------------------------------------- records
 
-_SPAN_WIDTH = 48  # text up to this many bytes is decoded by one vectorized pass
-
-
-def _decode_spans(buffer: np.ndarray, data: bytes, offsets: np.ndarray, lengths: np.ndarray,
-                  encoding: str) -> list:
-    """The texts ``data[offset:offset + length]`` decoded (``errors="replace"``),
-    as a list: each distinct short text decoded once (the file's names and
-    property strings repeat), longer ones one by one."""
-    n = len(offsets)
-    if n == 0:
-        return []
-    offsets = offsets.astype(np.intp)
-    lengths = lengths.astype(np.intp)
-    short = lengths <= _SPAN_WIDTH
-    width = int(lengths[short].max()) if short.any() else 0
-    out = [""] * n
-    picked = np.flatnonzero(short)
-    if picked.size:
-        # each text padded with zeros, then its length (never 0 for a text
-        # that is not empty, so that trailing NULs stay part of the text)
-        columns = np.arange(width)
-        inside = columns < lengths[picked, None]
-        where = np.where(inside, offsets[picked, None] + columns, 0)
-        table = np.zeros((picked.size, width + 1), dtype=np.uint8)
-        table[:, :width] = np.where(inside, buffer[where], 0)
-        table[:, width] = lengths[picked]
-        keys = table.view(f"S{width + 1}").reshape(-1)
-        distinct, inverse = np.unique(keys, return_inverse=True)
-        texts = np.array([k[:k[-1]].decode(encoding, "replace") if k else ""
-                          for k in distinct.tolist()], dtype=object)
-        for i, text in zip(picked.tolist(), texts[inverse.reshape(-1)].tolist()):
-            out[i] = text
-    for i in np.flatnonzero(~short).tolist():
-        start = int(offsets[i])
-        out[i] = data[start:start + int(lengths[i])].decode(encoding, "replace")
-    return out
-
-
 class _Record:
     """One record of a file's table (a view: its values and children are
     read from the table when asked for)."""
@@ -223,10 +185,12 @@ class _File:
             where = f"line {line}" if line else f"byte {offset}"
             raise FbxError(source, f"{where} ({path})" if path else where, message)
         self.version, self.ascii, records, properties, numbers = parsed
+        # names, numbers and strings as Python values in one pass in C; raw bytes
+        # and arrays (None there) when their record's values are first read
+        self.names, values = _core._fbx_texts(data, records, properties)
         records = records.view(_RECORD_DTYPE)
         properties = properties.view(_property_dtype())
         self.data, self.numbers = data, numbers
-        buffer = np.frombuffer(data, dtype=np.uint8)
         count = len(records)
         self.parent_array = records["parent"].astype(np.intp)
         self.parents = self.parent_array.tolist()
@@ -235,8 +199,6 @@ class _File:
         self.count_array = records["property_count"].astype(np.intp)
         self.firsts = self.first_array.tolist()
         self.counts = self.count_array.tolist()
-        self.names = _decode_spans(buffer, data, records["name_offset"],
-                                   records["name_length"], "ascii")
         # children in file order: the records sorted by parent (roots first)
         order = np.argsort(self.parent_array, kind="stable")
         starts = np.zeros(count + 2, dtype=np.intp)
@@ -247,30 +209,14 @@ class _File:
         self._views = [None] * count
         self._children = {}
         self.properties = properties
-        # values: numbers straight from their columns, strings decoded together;
-        # raw bytes and arrays (None until asked for) per record
         kind = properties["type"]
         self.kinds = kind
-        integer = np.isin(kind, (b"Y", b"C", b"I", b"L"))
-        text = np.isin(kind, (b"S", b"W"))
-        values = properties["dvalue"].tolist()
-        integers = np.flatnonzero(integer)
-        for i, v in zip(integers.tolist(), properties["ivalue"][integers].tolist()):
-            values[i] = v
-        strings = np.flatnonzero(text)
-        for i, v in zip(strings.tolist(), _decode_spans(buffer, data,
-                                                        properties["offset"][strings],
-                                                        properties["length"][strings],
-                                                        "utf-8")):
-            values[i] = v
-        other = np.flatnonzero(~integer & ~text & ~np.isin(kind, (b"F", b"D")))
-        holder = np.empty(len(properties), dtype=np.intp)  # the record of each value
+        other = np.flatnonzero(~np.isin(kind, (b"Y", b"C", b"I", b"L", b"F", b"D", b"S", b"W")))
         counts = self.count_array
+        holder = np.empty(len(properties), dtype=np.intp)  # the record of each value
         holder[np.repeat(self.first_array - np.cumsum(counts) + counts, counts) +
                np.arange(int(counts.sum()))] = np.repeat(np.arange(count), counts)
         self.holder = holder
-        for i in other.tolist():
-            values[i] = None
         self._values = values
         self._pending = {}  # record -> its properties still None
         for i, r in zip(other.tolist(), holder[other].tolist()):

@@ -1,5 +1,6 @@
 /* FBX record trees: ac_fbx_parse into NumPy tables that animcore.fbx reads. */
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "binding.h"
@@ -74,6 +75,87 @@ done:
     return result;
 }
 
+/* The text of `length` bytes at `offset` of the buffer, decoded with
+   errors="replace"; NULL with a ValueError when the span leaves the buffer. */
+static PyObject *span_text(const Py_buffer *view, uint64_t offset, uint64_t length, int ascii)
+{
+    const char *start = (const char *)view->buf + offset;
+    if (offset > (uint64_t)view->len || length > (uint64_t)view->len - offset) {
+        PyErr_Format(PyExc_ValueError, "_fbx_texts: text of %llu bytes at %llu leaves the "
+                     "%zd bytes of data", (unsigned long long)length,
+                     (unsigned long long)offset, view->len);
+        return NULL;
+    }
+    return ascii ? PyUnicode_DecodeASCII(start, (Py_ssize_t)length, "replace")
+                 : PyUnicode_DecodeUTF8(start, (Py_ssize_t)length, "replace");
+}
+
+/* _fbx_texts(data, records, properties) -> (names, values): the records'
+   names (ASCII, errors replaced) and one Python value per property of the
+   tables _fbx_parse gave for `data`: an int ('Y' 'C' 'I' 'L'), a float ('F'
+   'D'), a str ('S' 'W', UTF-8, errors replaced), or None (raw bytes and
+   arrays, which the caller reads from the buffer). */
+static PyObject *fbx_texts(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    PyObject *records_obj, *properties_obj, *names = NULL, *values = NULL, *result = NULL;
+    PyArrayObject *records = NULL, *properties = NULL;
+    const ac_fbx_record *r;
+    const ac_fbx_property *p;
+    size_t nr, np_;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OO:_fbx_texts", &view, &records_obj, &properties_obj))
+        return NULL;
+    if (!acpy_array(records_obj, &records, NPY_UINT8, 0) ||
+        !acpy_array(properties_obj, &properties, NPY_UINT8, 0))
+        goto done;
+    if (PyArray_NBYTES(records) % sizeof *r || PyArray_NBYTES(properties) % sizeof *p ||
+        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record) ||
+        (uintptr_t)PyArray_DATA(properties) % _Alignof(ac_fbx_property)) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_texts: tables are not whole, aligned records "
+                        "and properties");
+        goto done;
+    }
+    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
+    np_ = (size_t)PyArray_NBYTES(properties) / sizeof *p;
+    r = PyArray_DATA(records);
+    p = PyArray_DATA(properties);
+    if (!(names = PyList_New((Py_ssize_t)nr)) || !(values = PyList_New((Py_ssize_t)np_)))
+        goto done;
+    for (size_t i = 0; i < nr; i++) {
+        PyObject *name = span_text(&view, r[i].name_offset, r[i].name_length, 1);
+        if (!name)
+            goto done;
+        PyList_SET_ITEM(names, (Py_ssize_t)i, name);
+    }
+    for (size_t i = 0; i < np_; i++) {
+        PyObject *value;
+        switch (p[i].type) {
+        case 'Y': case 'C': case 'I': case 'L':
+            value = PyLong_FromLongLong((long long)p[i].ivalue);
+            break;
+        case 'F': case 'D':
+            value = PyFloat_FromDouble(p[i].dvalue);
+            break;
+        case 'S': case 'W':
+            value = span_text(&view, p[i].offset, p[i].length, 0);
+            break;
+        default:
+            Py_INCREF(Py_None);
+            value = Py_None;
+        }
+        if (!value)
+            goto done;
+        PyList_SET_ITEM(values, (Py_ssize_t)i, value);
+    }
+    result = PyTuple_Pack(2, names, values);
+done:
+    Py_XDECREF(names);
+    Py_XDECREF(values);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 /* _fbx_layout() -> (sizeof record, sizeof property, offsets of the property
    fields): the struct layout animcore.fbx views the tables with. */
 static PyObject *fbx_layout(PyObject *self, PyObject *unused)
@@ -95,6 +177,8 @@ static PyMethodDef methods[] = {
     {"_fbx_parse", fbx_parse, METH_VARARGS,
      "_fbx_parse(data) -> (version, ascii, records, properties, numbers) or "
      "(None, offset, line, path, message)"},
+    {"_fbx_texts", fbx_texts, METH_VARARGS,
+     "_fbx_texts(data, records, properties) -> (record names, property values)"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };
