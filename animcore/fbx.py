@@ -555,6 +555,13 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
         raise f.error(record, f"key attributes ({len(flags)} flags, {len(data)} data, "
                               f"reference counts summing to {int(counts.sum())}) do not "
                               f"describe {k} keys")
+    raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
+    return (times, values, flags, raw, counts, default) + _extrapolations(record)
+
+
+def _extrapolations(record: _Record) -> tuple:
+    """An AnimationCurve's pre and post extrapolation modes and repetition
+    counts (-1: unbounded)."""
     pre, post, reps = "constant", "constant", [-1, -1]
     for side, name in ((0, "Pre-Extrapolation"), (1, "Post-Extrapolation")):
         r = record.child(name)
@@ -572,20 +579,111 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
             post = mode
         if rep is not None and rep.values:
             reps[side] = int(rep.values[0])
+    return pre, post, tuple(reps)
+
+
+_CURVE_ARRAYS = ("KeyTime", "KeyValueFloat", "KeyAttrFlags", "KeyAttrDataFloat",
+                 "KeyAttrRefCount")
+_CURVE_TYPES = ((b"l", b"d"), (b"f",), (b"i",), (b"f",), (b"i",))
+
+
+def _gather(f: _File, props: np.ndarray, kind: bytes) -> np.ndarray:
+    """The raw arrays of binary properties ``props`` (all of type ``kind``),
+    one after the other in one array."""
+    dtype = np.dtype(_ARRAY_TYPES[kind.decode()])
+    table = f.properties
+    sizes = table["length"][props].astype(np.intp)
+    total = int(sizes.sum())
+    ends = np.cumsum(sizes)
+    index = np.repeat(table["offset"][props].astype(np.intp) - (ends - sizes), sizes) + \
+        np.arange(total)
+    return np.frombuffer(f.data, np.uint8)[index].view(dtype)
+
+
+def _curve_parts_together(f: _File, records: list):
+    """What :func:`_curve_parts` gives for each record, concatenated: (times,
+    values, flags, raw, counts, key counts, [(default, pre, post,
+    repetitions)]), the arrays of all the binary curves read at once; None
+    where a curve is not the common binary form (or breaks a rule), which
+    :func:`_curve_parts` then reads (and reports) one by one."""
+    if f.ascii or not records:
+        return None
+    names, firsts, counts, table = f.names, f.firsts, f.counts, f.properties
+    slots = [[] for _ in _CURVE_ARRAYS]
+    defaults, ends = [], []
+    wanted = {name: k for k, name in enumerate(_CURVE_ARRAYS)}
+    try:
+        for record in records:
+            found = [None] * len(_CURVE_ARRAYS)
+            default = None
+            extrapolated = False
+            for c in f.child_indices(record.index):
+                name = names[c]
+                k = wanted.get(name)
+                if k is not None:
+                    if found[k] is None:
+                        found[k] = c
+                elif name == "Default":
+                    if default is None:
+                        default = c
+                elif name in ("Pre-Extrapolation", "Post-Extrapolation"):
+                    extrapolated = True
+            if None in found:
+                return None
+            for k, c in enumerate(found):
+                if not counts[c]:
+                    return None
+                slots[k].append(firsts[c])
+            defaults.append(float(f.values(default)[0]) if default is not None and
+                            counts[default] else 0.0)
+            ends.append(_extrapolations(record) if extrapolated else
+                        ("constant", "constant", (-1, -1)))
+    except (TypeError, ValueError):
+        return None
+    arrays = []
+    for k, props in enumerate(slots):
+        props = np.array(props, dtype=np.intp)
+        kinds = table["type"][props]
+        if not (np.all(kinds == kinds[0]) and kinds[0] in _CURVE_TYPES[k] and
+                np.all(table["encoding"][props] == 0)):
+            return None
+        arrays.append((_gather(f, props, kinds[0]), table["count"][props].astype(np.intp)))
+    (ticks, k), (values, kv), (flags, kf), (data, kd), (refs, kr) = arrays
+    if not (np.array_equal(k, kv) and np.all(k > 0) and np.all(kf > 0) and
+            np.array_equal(kr, kf) and np.array_equal(kd, 4 * kf)):
+        return None
+    if ticks.dtype.kind == "f":
+        ticks = np.rint(ticks).astype(np.int64)
+    times = ticks.astype(np.int64) / TICKS_PER_SECOND
+    values = np.asarray(values, dtype=np.float64)
+    starts = np.cumsum(k) - k
+    steps = np.diff(times)
+    inside = np.ones(len(steps), dtype=bool)
+    inside[starts[1:] - 1] = False
+    flags = flags.astype(np.int64) & 0xFFFFFFFF
+    refs = refs.astype(np.int64)
+    if np.any(steps[inside] <= 0) or not np.all(np.isfinite(values)) or np.any(refs < 0) or \
+            not np.array_equal(np.add.reduceat(refs, np.cumsum(kf) - kf), k):
+        return None
     raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
-    return times, values, flags, raw, counts, default, pre, post, tuple(reps)
+    return times, values, flags, raw, refs, k, [(d,) + e for d, e in zip(defaults, ends)]
 
 
 def _read_curves(f: _File, records: list) -> list:
     """AnimationCurve records (FBX 7) as FbxCurves, their keys decoded
     together: each record is checked in turn, then the keys of all of them
     are one set of arrays (the curves' arrays are read-only views of it)."""
-    parts = [_curve_parts(f, r) for r in records]
-    if not parts:
-        return []
-    times, values, flags, raw, counts = (np.concatenate([p[i] for p in parts])
-                                         for i in range(5))
-    sizes = np.array([len(p[0]) for p in parts])
+    together = _curve_parts_together(f, records)
+    if together is None:
+        parts = [_curve_parts(f, r) for r in records]
+        if not parts:
+            return []
+        times, values, flags, raw, counts = (np.concatenate([p[i] for p in parts])
+                                             for i in range(5))
+        sizes = np.array([len(p[0]) for p in parts])
+        parts = [p[5:] for p in parts]
+    else:
+        times, values, flags, raw, counts, sizes, parts = together
     ends = np.cumsum(sizes)
     starts = ends - sizes
     per_key = np.repeat(np.arange(len(flags)), counts)
@@ -612,7 +710,7 @@ def _read_curves(f: _File, records: list) -> list:
     for p, a, b in zip(parts, starts.tolist(), ends.tolist()):
         t, v, right, left, wr, wl, ins, outs = (c[a:b] for c in columns)
         curves.append(FbxCurve(t, v, tuple(interpolation[a:b]), tuple(tangent_modes[a:b]),
-                               right, left, wr, wl, p[6], p[7], p[8], p[5], ins, outs))
+                               right, left, wr, wl, p[1], p[2], p[3], p[0], ins, outs))
     return curves
 
 
