@@ -323,13 +323,15 @@ def _properties(record: _Record, base: dict | None = None) -> dict:
     props = dict(base or {})
     if record is None:
         return props
+    f = record.file
+    names, firsts, counts, values = f.names, f.firsts, f.counts, f._values
     for block, entry, skip in (("Properties70", "P", 4), ("Properties60", "Property", 3)):
         b = record.child(block)
         if b is None:
             continue
-        for p in b.children:
-            if p.name == entry and p.values and isinstance(p.values[0], str):
-                props[p.values[0]] = p.values[skip:]
+        for p in f.child_indices(b.index):  # read from the table, without views
+            if names[p] == entry and counts[p] and isinstance(values[firsts[p]], str):
+                props[values[firsts[p]]] = f.values(p)[skip:]
     return props
 
 
@@ -1476,10 +1478,11 @@ class _Objects:
         self.by_id: dict = {}
         self.order: list = []
         objects = f.find("Objects")
-        for r in (objects.children if objects is not None else ()):
-            v = r.values
-            if not v:
+        counts, record = f.counts, f.record
+        for i in (f.child_indices(objects.index) if objects is not None else ()):
+            if not counts[i]:
                 continue
+            r, v = record(i), f.values(i)
             if isinstance(v[0], int):
                 oid, name, sub = v[0], v[1] if len(v) > 1 else "", v[2] if len(v) > 2 else ""
             else:
@@ -1489,10 +1492,11 @@ class _Objects:
         self.parents: dict = {}   # child -> [(parent, property or None)]
         self.children: dict = {}  # parent -> [(child, property or None)]
         connections = f.find("Connections")
-        for c in (connections.children if connections is not None else ()):
-            v = c.values
-            if c.name not in ("C", "Connect") or len(v) < 3:
+        names = f.names
+        for i in (f.child_indices(connections.index) if connections is not None else ()):
+            if names[i] not in ("C", "Connect") or counts[i] < 3:
                 continue
+            v = f.values(i)
             prop = v[3] if len(v) > 3 and v[0] == "OP" else None
             self.parents.setdefault(v[1], []).append((v[2], prop))
             self.children.setdefault(v[2], []).append((v[1], prop))
