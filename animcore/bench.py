@@ -1286,6 +1286,83 @@ def bench_fbx(scale: float, repeats: int) -> list:
     return rows
 
 
+def _fbx_long_clip(data: bytes, repeat: int) -> bytes:
+    """A binary FBX 7400 file with the records of ``data`` (a binary FBX 7
+    file), every animation curve's keys repeated ``repeat`` times one after
+    the other (a clip ``repeat`` times as long): a large file of the kind
+    mocap libraries hold. Arrays are written raw (not deflated)."""
+    import struct
+
+    from . import fbx
+
+    f = fbx._File(data, "long clip")
+    kinds = f.properties["type"].tolist()
+    offsets, lengths = f.properties["offset"].tolist(), f.properties["length"].tolist()
+    curves = {r for r in range(len(f.names)) if f.names[r] == "AnimationCurve"}
+    scalar = {b"Y": "<h", b"C": "<B", b"I": "<i", b"F": "<f", b"D": "<d", b"L": "<q"}
+
+    def value(i: int, longer: bool, name: str) -> bytes:
+        kind = kinds[i]
+        if kind in scalar:
+            return kind + struct.pack(scalar[kind], f._values[i])
+        if kind in (b"S", b"R"):
+            start, length = offsets[i], lengths[i]
+            return kind + struct.pack("<I", length) + data[start:start + length]
+        array = np.asarray(f.array(i))
+        if longer and name == "KeyTime":
+            span = int(array[-1] - array[0]) + int(array[-1] - array[-2] if len(array) > 1 else 1)
+            array = (array[None, :] + span * np.arange(repeat)[:, None]).reshape(-1)
+        elif longer and name in ("KeyValueFloat", "KeyValueDouble"):
+            array = np.tile(array, repeat)
+        elif longer and name == "KeyAttrRefCount":
+            array = array * repeat
+        raw = array.astype(array.dtype.newbyteorder("<")).tobytes()
+        return kind + struct.pack("<III", len(array), 0, len(raw)) + raw
+
+    def record(r: int, at: int, longer: bool) -> bytes:
+        name = f.names[r].encode("ascii")
+        first, count = f.firsts[r], f.counts[r]
+        props = b"".join(value(i, longer, f.names[r]) for i in range(first, first + count))
+        at += 13 + len(name) + len(props)
+        body = []
+        children = f.child_indices(r)
+        for c in children:
+            body.append(record(c, at, r in curves))
+            at += len(body[-1])
+        if children:
+            body.append(bytes(13))
+            at += 13
+        return b"".join([struct.pack("<IIIB", at, count, len(props), len(name)), name, props,
+                         *body])
+
+    out = [b"Kaydara FBX Binary  \x00\x1a\x00" + struct.pack("<I", 7400)]
+    at = len(out[0])
+    for r in f.child_indices(-1):
+        out.append(record(r, at, False))
+        at += len(out[-1])
+    return b"".join(out) + bytes(13)
+
+
+def bench_fbx_large(scale: float, repeats: int) -> list:
+    """animcore.fbx.load of a large binary file (the mocap walk with each
+    curve's keys repeated: about 24 MB at scale 1), in bytes per second,
+    against the C record parse alone and the budget of 20 MB/s."""
+    import pathlib
+
+    from . import _core, fbx
+
+    path = pathlib.Path(__file__).resolve().parent.parent / FBX_MOCAP
+    if not path.is_file():
+        raise ImportError(f"the mocap file ({FBX_MOCAP}) is in a clone of the repository only")
+    data = _fbx_long_clip(path.read_bytes(), max(1, int(64 * scale)))
+    rows = [compare(f"fbx load {len(data) / 1e6:.0f} MB long clip (bytes)", len(data),
+                    lambda: fbx.load_bytes(data), "C record parse only",
+                    lambda: _core._fbx_parse(data), max(1, min(repeats, 3)))]
+    rows.append(Budget(f"fbx load {len(data) / 1e6:.0f} MB at 20 MB/s (bytes)", len(data),
+                       rows[0].seconds, len(data) / 20e6))
+    return rows
+
+
 def _bake_library(folder: str, clips: int) -> tuple[list[str], int]:
     """Folders of hard links to the repository's glTF test assets (the built-in
     sample outside a checkout), repeated until they hold ``clips`` clips.
@@ -1801,6 +1878,7 @@ CASES = {
     "rig": bench_rig,
     "usdskel": bench_usdskel,
     "fbx": bench_fbx,
+    "fbx_large": bench_fbx_large,
     "bake": bench_bake,
     "ingest": bench_ingest,
     "blend": bench_blend,

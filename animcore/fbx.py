@@ -592,14 +592,10 @@ _CURVE_TYPES = ((b"l", b"d"), (b"f",), (b"i",), (b"f",), (b"i",))
 def _gather(f: _File, props: np.ndarray, kind: bytes) -> np.ndarray:
     """The raw arrays of binary properties ``props`` (all of type ``kind``),
     one after the other in one array."""
-    dtype = np.dtype(_ARRAY_TYPES[kind.decode()])
-    table = f.properties
-    sizes = table["length"][props].astype(np.intp)
-    total = int(sizes.sum())
-    ends = np.cumsum(sizes)
-    index = np.repeat(table["offset"][props].astype(np.intp) - (ends - sizes), sizes) + \
-        np.arange(total)
-    return np.frombuffer(f.data, np.uint8)[index].view(dtype)
+    table, view = f.properties, memoryview(f.data)
+    joined = b"".join([view[a:a + n] for a, n in zip(table["offset"][props].tolist(),
+                                                      table["length"][props].tolist())])
+    return np.frombuffer(joined, np.dtype(_ARRAY_TYPES[kind.decode()]))
 
 
 def _curve_parts_together(f: _File, records: list):
@@ -859,8 +855,11 @@ def _key_slopes(times, values, flags, data, right_w, left_w, starts=(0,)):
                 values[inner], values[inner + 1], left_w[inner - 1], right_w[inner])
         symmetric = np.abs(left[inner] + right[inner]) <= 0.0001
         out_s[inner] = _auto_slopes(*args, right[inner], flags[inner])
-        in_s[inner] = np.where(symmetric, out_s[inner],
-                               _auto_slopes(*args, -left[inner], flags[inner]))
+        in_s[inner] = out_s[inner]
+        broken = np.flatnonzero(~symmetric)  # a bias of its own on each side
+        if broken.size:
+            in_s[inner[broken]] = _auto_slopes(*(a[broken] for a in args),
+                                               -left[inner[broken]], flags[inner[broken]])
     head = np.flatnonzero(auto & first & has_next)  # auto keys with one neighbour
     if head.size:
         in_s[head] = out_s[head] = _end_slopes(times[head], times[head + 1], values[head],
