@@ -875,6 +875,78 @@ def _key_slopes(times, values, flags, data, right_w, left_w, starts=(0,)):
 
 # ------------------------------------------------------------------- channels
 
+class _SharedJoint:
+    """Component curves of several channels that share key times, segment
+    kinds and extrapolations, evaluated together: one :class:`Curve` with a
+    column per curve (see :func:`_joined`), built when first evaluated. The
+    channels of a clip are sampled at the same times one after the other,
+    so the last evaluation is kept and each channel takes its columns."""
+
+    def __init__(self, curves: list):
+        self.curves, self._curve, self._last = curves, None, None
+
+    def columns(self, t: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        last = self._last
+        if last is None or last[0].shape != t.shape or not np.array_equal(last[0], t):
+            if self._curve is None:
+                self._curve = _joined(self.curves)
+            values = np.asarray(self._curve(t), dtype=np.float64).reshape(
+                t.shape + (len(self.curves),))
+            last = self._last = (np.array(t), values)
+        return last[1][..., columns]  # (a copy: the kept values stay as they are)
+
+
+class _JointColumns:
+    """A channel layer's columns of a :class:`_SharedJoint`, called as the
+    layer's own joined curve would be."""
+
+    def __init__(self, shared: _SharedJoint, columns: list):
+        self.shared, self.columns = shared, np.array(columns, dtype=np.intp)
+
+    def __call__(self, t) -> np.ndarray:
+        return self.shared.columns(np.asarray(t, dtype=np.float64), self.columns)
+
+
+def _joinable(curves) -> bool:
+    """Whether a layer's component curves are one joined Curve (the
+    conditions of :meth:`_Composed._joints` and :func:`_joined`)."""
+    if len(curves) < 2 or not all(c is not None and len(c) > 1 for c in curves):
+        return False
+    first = curves[0]
+    return "constant_next" not in first.interpolation and all(
+        c.interpolation == first.interpolation and c.pre == first.pre and
+        c.post == first.post and np.array_equal(c.times, first.times) and
+        c.held_after() == (None, None) for c in curves)
+
+
+def _share_joints(channels) -> None:
+    """Gives the layers of a clip's channels whose curves join (see
+    :func:`_joinable`) columns of shared joined curves, one per set of key
+    times, segment kinds and extrapolations, in place of a joined curve
+    each (the same values, from one evaluation instead of one per channel)."""
+    groups: dict = {}
+    places = []
+    for channel in channels:
+        composed = channel.curve
+        if not isinstance(composed, _Composed):
+            continue
+        for index, (_, _, curves, _) in enumerate(composed.layers):
+            if not _joinable(curves):
+                continue
+            first = curves[0]
+            key = (first.times.tobytes(), first.interpolation, first.pre, first.post)
+            group = groups.setdefault(key, [])
+            places.append((composed, index, key, list(range(len(group),
+                                                             len(group) + len(curves)))))
+            group.extend(curves)
+    shared = {key: _SharedJoint(curves) for key, curves in groups.items()}
+    for composed, index, key, columns in places:
+        joints = composed.__dict__.get("_joint_curves")
+        if joints is None:
+            joints = composed.__dict__["_joint_curves"] = [None] * len(composed.layers)
+        joints[index] = _JointColumns(shared[key], columns)
+
+
 class _Composed(ByValue):
     """The callable a channel samples: its layers' component curves combined
     per component, then turned into the channel's value."""
@@ -1838,6 +1910,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
             channels.append(FbxChannel(node, rest.name, "weights", None, len(rest.weights),
                                        _key_times(layers), None, composed, rest.name,
                                        layers[0][2]))
+        _share_joints(channels)
         clips.append(FbxClip(stack_name, stop - start, tuple(channels), tuple(unsupported),
                              start, stop, tuple(layer_info)))
     return clips
@@ -2042,6 +2115,7 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
             curves = tuple(None if c is None else decoded[c] for c in comps)
             channels.append(_transform_channel(node, path, [(1.0, "override", curves, defaults)],
                                                nodes, pivots))
+        _share_joints(channels)
         clips.append(FbxClip(str(take.values[0]), stop - start, tuple(channels),
                              tuple(unsupported), start, stop,
                              (("BaseLayer", 1.0, "override",
