@@ -329,9 +329,12 @@ def _properties(record: _Record, base: dict | None = None) -> dict:
         b = record.child(block)
         if b is None:
             continue
+        pending = f._pending
         for p in f.child_indices(b.index):  # read from the table, without views
             if names[p] == entry and counts[p] and isinstance(values[firsts[p]], str):
-                props[values[firsts[p]]] = f.values(p)[skip:]
+                first = firsts[p]
+                props[values[first]] = (f.values(p)[skip:] if p in pending else
+                                        values[first + skip:first + counts[p]])
     return props
 
 
@@ -907,16 +910,23 @@ class _JointColumns:
         return self.shared.columns(np.asarray(t, dtype=np.float64), self.columns)
 
 
-def _joinable(curves) -> bool:
+def _joinable(curves):
     """Whether a layer's component curves are one joined Curve (the
-    conditions of :meth:`_Composed._joints` and :func:`_joined`)."""
+    conditions of :meth:`_Composed._joints` and :func:`_joined`): the key
+    of the set of curves they join with, None when they do not join, and
+    False when their key times are equal but not the same bytes (0.0 and
+    -0.0: they join, on their own)."""
     if len(curves) < 2 or not all(c is not None and len(c) > 1 for c in curves):
-        return False
+        return None
     first = curves[0]
-    return "constant_next" not in first.interpolation and all(
-        c.interpolation == first.interpolation and c.pre == first.pre and
-        c.post == first.post and np.array_equal(c.times, first.times) and
-        c.held_after() == (None, None) for c in curves)
+    if "constant_next" in first.interpolation or not all(
+            c.interpolation == first.interpolation and c.pre == first.pre and
+            c.post == first.post and c.held_after() == (None, None) for c in curves):
+        return None
+    stamp = first.times.tobytes()
+    if any(c.times is not first.times and c.times.tobytes() != stamp for c in curves[1:]):
+        return False if all(np.array_equal(c.times, first.times) for c in curves) else None
+    return stamp, first.interpolation, first.pre, first.post
 
 
 def _share_joints(channels) -> None:
@@ -930,11 +940,13 @@ def _share_joints(channels) -> None:
         composed = channel.curve
         if not isinstance(composed, _Composed):
             continue
-        for index, (_, _, curves, _) in enumerate(composed.layers):
-            if not _joinable(curves):
+        keys = [_joinable(curves) for _, _, curves, _ in composed.layers]
+        if False in keys:  # a layer joins on its own: the channel joins its layers itself
+            continue
+        for index, key in enumerate(keys):
+            if key is None:
                 continue
-            first = curves[0]
-            key = (first.times.tobytes(), first.interpolation, first.pre, first.post)
+            curves = composed.layers[index][2]
             group = groups.setdefault(key, [])
             places.append((composed, index, key, list(range(len(group),
                                                              len(group) + len(curves)))))
@@ -1812,6 +1824,8 @@ def _target_weights(weights: np.ndarray, inbetweens) -> np.ndarray:
 def _key_times(layers) -> np.ndarray:
     """The sorted union of the key times of the layers' curves."""
     times = [c.times for _, _, comps, _ in layers for c in comps if c is not None]
+    if times and all(t is times[0] for t in times[1:]):  # (a curve's times are increasing)
+        return _frozen(times[0])
     return _frozen(np.unique(np.concatenate(times)) if times else [])
 
 
