@@ -829,3 +829,42 @@ Connections:  {
     placed = scene.geometry_world(None, [0.0, 1.0])
     np.testing.assert_allclose(placed[..., 0, :, :], world[..., 0, :, :] @ geometric, atol=1e-13)
     assert pickle.loads(pickle.dumps(scene)) == scene
+
+
+# ------------------------------------------------------------- the record table
+
+@pytest.mark.parametrize("name", ["walk.fbx", "maya_anim_interpolation_7700_binary.fbx",
+                                  "maya_extrapolate_cube_7700_binary.fbx"])
+def test_curves_read_together_are_the_curves_read_one_by_one(name):
+    tree = fbx._File((FILES / name).read_bytes(), name)
+    objects = fbx._Objects(tree)
+    records = [r for r, _, _ in objects.by_id.values() if r.name == "AnimationCurve"]
+    together = fbx._curve_parts_together(tree, records)
+    assert together is not None
+    parts = [fbx._curve_parts(tree, r) for r in records]
+    for i in range(5):
+        np.testing.assert_array_equal(together[i], np.concatenate([p[i] for p in parts]))
+    np.testing.assert_array_equal(together[5], [len(p[0]) for p in parts])
+    assert together[6] == [p[5:] for p in parts]
+
+
+def test_record_values_match_a_plain_reading_of_the_file():
+    data = (FILES / "maya_cube_6100_binary.fbx").read_bytes()
+    tree = fbx._File(data, "x")
+    header = tree.find("FBXHeaderExtension")
+    assert header.child("FBXHeaderVersion").values == [1003]
+    creator = header.child("Creator").values[0]  # the first Creator record of the file
+    at = data.index(b"Creator") + len(b"Creator")
+    assert data[at] == ord("S")
+    length = struct.unpack_from("<I", data, at + 1)[0]
+    assert creator == data[at + 5:at + 5 + length].decode()
+    assert header.child("FBXHeaderVersion").parent.path() == "FBXHeaderExtension"
+
+
+def test_fbx_texts_refuses_spans_outside_the_data():
+    data = (FILES / "cube.fbx").read_bytes()
+    _, _, records, properties, _ = animcore._core._fbx_parse(data)
+    with pytest.raises(ValueError, match="_fbx_texts: text of .* leaves the"):
+        animcore._core._fbx_texts(data[:100], records, properties)
+    with pytest.raises(ValueError, match="_fbx_texts: tables are not whole"):
+        animcore._core._fbx_texts(data, records[:-1], properties)
