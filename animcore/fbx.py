@@ -1656,9 +1656,34 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     for i, p in enumerate(parents):
         if p >= 0:
             children[p].append(i)
-    geometric = []
-    for i, oid in enumerate(model_ids):
-        props = props_of[i]
+    try:  # every node at once; one by one where that meets a bad number (and reports it)
+        with np.errstate(all="raise"):
+            nodes, pivots, geometric = _node_transforms(props_of, names, parents, children)
+    except (ValueError, FloatingPointError):
+        nodes, pivots, geometric = _node_transforms_one_by_one(props_of, names, parents,
+                                                               children)
+    blends = _blend_channels(objects, index_of)
+    for node, entries in blends.items():
+        weights = np.array([e[2] for e in entries]) / 100.0  # DeformPercent
+        nodes[node] = replace(nodes[node], weights=_target_weights(weights, _inbetweens(entries)),
+                              target_names=_target_names(entries))
+    skins = _read_skins(f, objects, index_of)
+    for skin in skins:  # the mesh a skin deforms (kept in Skin.skeleton until the model has a field)
+        if skin.skeleton is not None:
+            nodes[skin.skeleton] = replace(nodes[skin.skeleton], skin=skin.index)
+    clips = _read_clips(f, objects, index_of, nodes, pivots, templates, blends)
+    if f.version < 7000:
+        clips = _read_takes(f, objects, index_of, nodes, pivots)
+    roots = tuple(i for i, p in enumerate(parents) if p < 0)
+    return FbxScene(tuple(nodes), (roots,), 0 if nodes else None, tuple(skins), tuple(clips),
+                    (), tuple(types), _frozen(conversion), tuple(pivots), int(f.version),
+                    _frozen(np.reshape(geometric, (-1, 4, 4))))
+
+
+def _node_transforms_one_by_one(props_of, names, parents, children) -> tuple:
+    """(nodes, pivots, geometric matrices) of the Model nodes' properties."""
+    nodes, pivots, geometric = [], [], []
+    for i, props in enumerate(props_of):
         order_code = _scalar(props, "RotationOrder", 0)
         order = _ORDERS[order_code] if 0 <= order_code < 6 else "xyz"
         pre = _euler_quat(_vec(props, "PreRotation", (0, 0, 0)), "xyz")
@@ -1679,22 +1704,53 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
         nodes.append(Node(i, names[i], parents[i], tuple(children[i]), translation, rotation,
                           scale, matrix))
         pivots.append(pv)
-    blends = _blend_channels(objects, index_of)
-    for node, entries in blends.items():
-        weights = np.array([e[2] for e in entries]) / 100.0  # DeformPercent
-        nodes[node] = replace(nodes[node], weights=_target_weights(weights, _inbetweens(entries)),
-                              target_names=_target_names(entries))
-    skins = _read_skins(f, objects, index_of)
-    for skin in skins:  # the mesh a skin deforms (kept in Skin.skeleton until the model has a field)
-        if skin.skeleton is not None:
-            nodes[skin.skeleton] = replace(nodes[skin.skeleton], skin=skin.index)
-    clips = _read_clips(f, objects, index_of, nodes, pivots, templates, blends)
-    if f.version < 7000:
-        clips = _read_takes(f, objects, index_of, nodes, pivots)
-    roots = tuple(i for i, p in enumerate(parents) if p < 0)
-    return FbxScene(tuple(nodes), (roots,), 0 if nodes else None, tuple(skins), tuple(clips),
-                    (), tuple(types), _frozen(conversion), tuple(pivots), int(f.version),
-                    _frozen(np.reshape(geometric, (-1, 4, 4))))
+    return nodes, pivots, geometric
+
+
+def _node_transforms(props_of, names, parents, children) -> tuple:
+    """:func:`_node_transforms_one_by_one`, each step over every node at
+    once (the same numbers: the steps are elementwise)."""
+    count = len(props_of)
+    if not count:
+        return [], [], []
+
+    def column(name, default):
+        out = np.array([_vec(props, name, default) for props in props_of]).reshape(count, 3)
+        out.flags.writeable = False
+        return out
+
+    def frozen(q):
+        q.flags.writeable = False
+        return q
+
+    orders = []
+    for props in props_of:
+        order_code = _scalar(props, "RotationOrder", 0)
+        orders.append(_ORDERS[order_code] if 0 <= order_code < 6 else "xyz")
+    pre = frozen(_euler_quat(column("PreRotation", (0, 0, 0)), "xyz"))
+    post = frozen(_euler_quat(column("PostRotation", (0, 0, 0)), "xyz"))
+    offsets = [column(name, (0, 0, 0)) for name in ("RotationOffset", "RotationPivot",
+                                                     "ScalingOffset", "ScalingPivot")]
+    euler = column("Lcl Rotation", (0, 0, 0))
+    geometric = _local_matrices(
+        _NO_PIVOTS, column("GeometricTranslation", (0, 0, 0)),
+        _euler_quat(column("GeometricRotation", (0, 0, 0)), "xyz"),
+        column("GeometricScaling", (1, 1, 1)))
+    turn = np.empty((count, 4))
+    for order in dict.fromkeys(orders):
+        rows = np.array([o == order for o in orders])
+        turn[rows] = _euler_quat(euler[rows], order)
+    rotation = frozen(quat_multiply(quat_multiply(pre, turn), quat_conjugate(post)))
+    translation = column("Lcl Translation", (0, 0, 0))
+    scale = column("Lcl Scaling", (1, 1, 1))
+    inherit = [_scalar(props, "InheritType", 0) for props in props_of]
+    every = _Pivots(*offsets, pre, post, "xyz", 1, euler)
+    matrix = frozen(_local_matrices(every, translation, rotation, scale))
+    pivots = [_Pivots(offsets[0][i], offsets[1][i], offsets[2][i], offsets[3][i], pre[i],
+                      post[i], orders[i], inherit[i], euler[i]) for i in range(count)]
+    nodes = [Node(i, names[i], parents[i], tuple(children[i]), translation[i], rotation[i],
+                  scale[i], matrix[i]) for i in range(count)]
+    return nodes, pivots, list(geometric)
 
 
 def _read_skins(f: _File, objects: _Objects, index_of: dict) -> list:
