@@ -218,9 +218,7 @@ class _File:
                np.arange(int(counts.sum()))] = np.repeat(np.arange(count), counts)
         self.holder = holder
         self._values = values
-        self._pending = {}  # record -> its properties still None
-        for i, r in zip(other.tolist(), holder[other].tolist()):
-            self._pending.setdefault(r, []).append(i)
+        self._pending = set(holder[other].tolist())  # records with values still None
         deflated = other[properties["encoding"][other] == 1]
         for i, r in zip(deflated.tolist(), holder[deflated].tolist()):
             values[i] = self._value(i, r)
@@ -253,11 +251,12 @@ class _File:
 
     def values(self, index: int) -> list:
         first = self.firsts[index]
-        pending = self._pending.pop(index, None)
-        if pending is not None:
-            for i in pending:
-                if self._values[i] is None:
-                    self._values[i] = self._value(i, index)
+        if index in self._pending:
+            values = self._values
+            for i in range(first, first + self.counts[index]):
+                if values[i] is None:
+                    values[i] = self._value(i, index)
+            self._pending.discard(index)
         return self._values[first:first + self.counts[index]]
 
     def where(self, record: _Record) -> str:
@@ -397,6 +396,7 @@ _CURVE_EXTRAPOLATION = {"constant": "clamp", "repetition": "cycle",
                         "relative_repetition": "cycle_offset"}
 
 
+_REPEATING = ("repetition", "mirror_repetition", "relative_repetition")
 _SEGMENT_KINDS = {"constant": "step", "constant_next": "step", "linear": "linear",
                   "cubic": "bezier"}  # Curve's name of the segment after a key
 
@@ -480,8 +480,8 @@ class FbxCurve(ByValue):
             sides = ((self.pre, self.repetitions[0], self.times[0], -1),
                      (self.post, self.repetitions[1], self.times[-1], 1))
             held = tuple(float(end) + sign * count * span
-                         if mode in ("repetition", "mirror_repetition", "relative_repetition")
-                         and count >= 0 else None for mode, count, end, sign in sides)
+                         if mode in _REPEATING and count >= 0 else None
+                         for mode, count, end, sign in sides)
             object.__setattr__(self, "_held", held)
         return held
 
@@ -508,6 +508,9 @@ class FbxCurve(ByValue):
         kinds = sorted(set(self.interpolation))
         return (f"FbxCurve(keys={len(self.times)}, interpolation={kinds}, pre={self.pre!r}, "
                 f"post={self.post!r})")
+
+
+_CURVE_FIELDS = tuple(FbxCurve.__dataclass_fields__)
 
 
 def _curve_parts(f: _File, record: _Record) -> tuple:
@@ -708,11 +711,21 @@ def _read_curves(f: _File, records: list) -> list:
     for c in columns:
         c.flags.writeable = False
     curves = []
+    names = _CURVE_FIELDS
     for p, a, b in zip(parts, starts.tolist(), ends.tolist()):
         t, v, right, left, wr, wl, ins, outs = (c[a:b] for c in columns)
-        curves.append(FbxCurve(t, v, tuple(interpolation[a:b]), tuple(tangent_modes[a:b]),
-                               right, left, wr, wl, p[1], p[2], p[3], p[0], ins, outs))
+        curves.append(_new_curve(dict(zip(names, (
+            t, v, tuple(interpolation[a:b]), tuple(tangent_modes[a:b]), right, left, wr, wl,
+            p[1], p[2], p[3], p[0], ins, outs)))))
     return curves
+
+
+def _new_curve(fields: dict) -> FbxCurve:
+    """``FbxCurve(**fields)`` (every field given) without the dataclass'
+    ``__init__``, which sets them one by one: a reader makes hundreds."""
+    curve = object.__new__(FbxCurve)
+    curve.__dict__.update(fields)
+    return curve
 
 
 def _joined(curves: list) -> Union[Curve, None]:
@@ -921,7 +934,10 @@ def _joinable(curves):
     first = curves[0]
     if "constant_next" in first.interpolation or not all(
             c.interpolation == first.interpolation and c.pre == first.pre and
-            c.post == first.post and c.held_after() == (None, None) for c in curves):
+            c.post == first.post for c in curves):
+        return None
+    if (first.pre in _REPEATING or first.post in _REPEATING) and any(
+            c.held_after() != (None, None) for c in curves):
         return None
     stamp = first.times.tobytes()
     if any(c.times is not first.times and c.times.tobytes() != stamp for c in curves[1:]):
