@@ -1178,11 +1178,12 @@ class FbxScene(Scene):
         pose = self.pose(clip, t)
         count = len(self.nodes)
         world = np.zeros(t.shape + (count, 4, 4))
+        locals_ = self._local_matrices(pose)
         for i in self.skeleton.order:
             node = self.nodes[i]
             pv = self.pivots[i]
-            local = _local_matrices(pv, pose.translation[..., i, :], pose.rotation[..., i, :],
-                                    pose.scale[..., i, :])
+            local = locals_[..., i, :, :] if locals_ is not None else _local_matrices(
+                pv, pose.translation[..., i, :], pose.rotation[..., i, :], pose.scale[..., i, :])
             p = node.parent
             if p < 0:
                 world[..., i, :, :] = self.conversion @ local
@@ -1203,6 +1204,25 @@ class FbxScene(Scene):
         if nodes is not None:
             world = world[..., [self.node_index(n) for n in nodes], :, :]
         return world
+
+    def _local_matrices(self, pose):
+        """Every node's local matrix at the times of ``pose`` (``t.shape +
+        (N, 4, 4)``), or None when the scene's pivots are not one per node."""
+        stacked = self.__dict__.get("_stacked_pivots")
+        if stacked is None:
+            if len(self.pivots) != len(self.nodes) or not self.pivots:
+                return None
+            try:
+                offsets = [np.array([getattr(pv, name) for pv in self.pivots], dtype=np.float64)
+                           for name in ("rotation_offset", "rotation_pivot", "scaling_offset",
+                                        "scaling_pivot")]
+            except (TypeError, ValueError):
+                return None
+            if any(a.shape != (len(self.nodes), 3) for a in offsets):
+                return None
+            stacked = _Pivots(*offsets, None, None, "xyz", 1, None)
+            object.__setattr__(self, "_stacked_pivots", stacked)
+        return _local_matrices(stacked, pose.translation, pose.rotation, pose.scale)
 
     def _state(self) -> dict:
         state = super()._state()
