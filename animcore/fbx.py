@@ -772,121 +772,31 @@ def _read_curve(f: _File, record: _Record) -> FbxCurve:
     return _read_curves(f, [record])[0]
 
 
-_CLAMP, _TIME_INDEPENDENT, _CLAMP_PROGRESSIVE = 0x1000, 0x2000, 0x4000
-_TCB, _USER = 0x200, 0x400
-_CLAMP_THRESHOLD = 1e-6
-
-
-def _auto_slopes(tp, t, tn, vp, v, vn, wl, wr, bias, flags) -> np.ndarray:
-    """The slopes MotionBuilder and Maya give interior auto keys (as the
-    ufbx reader reproduces them), one per entry of the arrays: the chord
-    between the neighbours, blended with the one-sided chords unless
-    time-independent, pulled by the stored auto bias (percent), clamped to 0
-    near a flat neighbour ("clamp") and limited so the handles do not pass
-    the neighbours' values ("clamp progressive")."""
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        slope = (vn - vp) / (tn - tp)
-        left, right = (v - vp) / (t - tp), (vn - v) / (tn - t)
-        d = (t - tp) / (tn - tp)
-        blended = 0.5 * slope + 0.5 * (left * (1.0 - d) + right * d)
-        bias_weight = np.abs(bias) / 100.0
-        target = np.where(bias > 0, right, left)
-        change = target - blended
-        biased = blended * (1.0 - bias_weight) + target * bias_weight
-        extra = bias_weight - 5.0
-        sign = np.where(np.where(np.abs(change) > 0.00001, change, bias) > 0, 1.0, -1.0)
-        biased = np.where(extra > 0.0, biased + extra * extra * sign * 40.0, biased)
-        blended = np.where(bias_weight > 0.0001, biased, blended)
-        slope = np.where(flags & _TIME_INDEPENDENT, slope, blended)
-        sign = np.where(slope >= 0.0, 1.0, -1.0)
-        span_left, span_right = wl * (t - tp), wr * (tn - t)
-        limit_left = np.where(span_left > 0, sign * (v - vp) / span_left, 0.0)
-        limit_right = np.where(span_right > 0, sign * (vn - v) / span_right, 0.0)
-        # min(size, max(limit_left, 0), max(limit_right, 0)), NaN kept as Python's min keeps it
-        size = sign * slope
-        for limit in (limit_left, limit_right):
-            limit = np.where(0.0 > limit, 0.0, limit)
-            size = np.where(limit < size, limit, size)
-        slope = np.where(flags & _CLAMP_PROGRESSIVE, sign * size, slope)
-    flat = (flags & _CLAMP != 0) & (np.minimum(np.abs(vp - v), np.abs(vn - v))
-                                    <= _CLAMP_THRESHOLD)
-    return np.where(flat, 0.0, slope)
-
-
-def _end_slopes(t0, t1, v0, v1, bias, flags) -> np.ndarray:
-    """Auto keys with one neighbour: the chord to it (0 when clamped)."""
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        slope = (v1 - v0) / (t1 - t0)
-        extra = np.abs(bias) / 100.0 - 5.0
-        biased = slope + extra * extra * np.where(bias > 0, 1.0, -1.0) * 40.0
-    slope = np.where((flags & _TIME_INDEPENDENT == 0) & (extra > 0.0), biased, slope)
-    flat = (flags & _CLAMP_PROGRESSIVE != 0) | ((flags & _CLAMP != 0) &
-                                                 (np.abs(v1 - v0) <= _CLAMP_THRESHOLD))
-    return np.where(flat, 0.0, slope)
+_TIME_INDEPENDENT, _CLAMP_PROGRESSIVE = 0x2000, 0x4000
+_USER = 0x400
 
 
 def _key_slopes(times, values, flags, data, right_w, left_w, starts=(0,)):
     """Per-key (in, out) slopes of curves (each one's times strictly
     increasing; ``starts`` are the indices of their first keys in the
-    arrays) from the key flags and attribute data ``(K, >= 3)``, over all
-    keys at once: user and break tangents as stored; auto tangents solved
-    from the neighbours (the stored slopes are the auto bias); TCB from
-    tension, continuity and bias (Kochanek-Bartels); linear segments along
-    their chord; constant segments flat. A key's in-slope is the next-left
-    slope of the key before it."""
+    arrays) from the key flags and attribute data ``(K, >= 2)`` (a third
+    column, TCB bias, read for TCB keys), over all keys at once in C
+    (``ac_tangents_fbx``, as MotionBuilder and Maya give them and the ufbx
+    reader reproduces them): user and break tangents as stored; auto
+    tangents solved from the neighbours (the stored slopes are the auto
+    bias); TCB from tension, continuity and bias (Kochanek-Bartels); linear
+    segments along their chord; constant segments flat. A key's in-slope is
+    the next-left slope of the key before it."""
     k = len(times)
-    d = np.asarray(data, dtype=np.float64)
-    flags = np.asarray(flags)
-    first = np.zeros(k, dtype=bool)
-    first[np.asarray(starts, dtype=np.intp)] = True
-    last = np.roll(first, -1)
-    has_prev, has_next = ~first, ~last
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # across curves
-        chord = np.diff(values) / np.diff(times)
-    chord_after = np.where(has_next, np.append(chord, 0.0), 0.0)
-    chord_before = np.where(has_prev, np.insert(chord, 0, 0.0), 0.0)
-    constant = flags & _CONSTANT != 0
-    cubic = ~constant & (flags & _CUBIC != 0)
-    linear = ~constant & ~cubic
-    tcb = cubic & (flags & _TCB != 0)
-    auto = cubic & ~tcb & (flags & _USER == 0)
-    right, next_left = d[:, 0].copy(), d[:, 1].copy()
-    right[constant] = next_left[constant] = 0.0
-    right[linear] = next_left[linear] = chord_after[linear]
-    next_left[tcb] = 0.0
-    left = np.where(first, 0.0, np.roll(next_left, 1))
-    in_s, out_s = left.copy(), right.copy()
-    if tcb.any():
-        tension, continuity, bias = d[tcb, 0], d[tcb, 1], d[tcb, 2]
-        chord_l, chord_r = chord_before[tcb], chord_after[tcb]
-        base = np.where(has_prev[tcb] & has_next[tcb], 0.5, 1.0) * (1.0 - tension)
-        with np.errstate(over="ignore", invalid="ignore"):  # as stored: inf or nan
-            in_s[tcb] = base * ((1 + bias) * (1 - continuity) * chord_l +
-                                (1 - bias) * (1 + continuity) * chord_r)
-            out_s[tcb] = base * ((1 + bias) * (1 + continuity) * chord_l +
-                                 (1 - bias) * (1 - continuity) * chord_r)
-    inner = np.flatnonzero(auto & has_prev & has_next)
-    if inner.size:
-        args = (times[inner - 1], times[inner], times[inner + 1], values[inner - 1],
-                values[inner], values[inner + 1], left_w[inner - 1], right_w[inner])
-        symmetric = np.abs(left[inner] + right[inner]) <= 0.0001
-        out_s[inner] = _auto_slopes(*args, right[inner], flags[inner])
-        in_s[inner] = out_s[inner]
-        broken = np.flatnonzero(~symmetric)  # a bias of its own on each side
-        if broken.size:
-            in_s[inner[broken]] = _auto_slopes(*(a[broken] for a in args),
-                                               -left[inner[broken]], flags[inner[broken]])
-    head = np.flatnonzero(auto & first & has_next)  # auto keys with one neighbour
-    if head.size:
-        in_s[head] = out_s[head] = _end_slopes(times[head], times[head + 1], values[head],
-                                               values[head + 1], right[head], flags[head])
-    tail = np.flatnonzero(auto & last & has_prev)
-    if tail.size:
-        in_s[tail] = out_s[tail] = _end_slopes(times[tail - 1], times[tail], values[tail - 1],
-                                               values[tail], -left[tail], flags[tail])
-    alone = auto & first & last
-    in_s[alone] = out_s[alone] = 0.0
-    return in_s, out_s
+    d = np.asarray(data, dtype=np.float64).reshape(k, -1)
+    if d.shape[1] != 3:
+        d = np.concatenate([d[:, :3], np.zeros((k, max(0, 3 - d.shape[1])))], axis=1)
+    first = np.zeros(k, dtype=np.uint8)
+    first[np.asarray(starts, dtype=np.intp)] = 1
+    as_keys = (lambda a: np.ascontiguousarray(a, dtype=np.float64))
+    return _core._tangents_fbx(as_keys(times), as_keys(values),
+                               np.ascontiguousarray(flags, dtype=np.int64), as_keys(d),
+                               as_keys(right_w), as_keys(left_w), first)
 
 
 # ------------------------------------------------------------------- channels

@@ -1,6 +1,7 @@
 /* The tools' automatic tangents: Blender's handle recalculation (auto,
    auto-clamped and vector handles, "none" and "continuous acceleration"
-   smoothing, end keys and the Cycles wrap-around) and OpenUSD's AutoEase.
+   smoothing, end keys and the Cycles wrap-around), OpenUSD's AutoEase and
+   the slopes of FBX curve keys (MotionBuilder's and Maya's).
    Blender computes in float32; this file follows its steps in float64, or
    rounded to float32 as Blender rounds them (AC_HANDLES_FLOAT32). */
 #include "ac_internal.h"
@@ -711,6 +712,160 @@ AC_API ac_status ac_tangents_auto_ease(const double *times, const double *values
             }
             slopes[i * c + ch] = slope;
         }
+    }
+    return AC_OK;
+}
+
+/* ------------------------------------------------------------------ FBX */
+
+/* KeyAttrFlags bits (FBX SDK's FbxAnimCurveDef) */
+#define FBX_CONSTANT 0x2
+#define FBX_CUBIC 0x8
+#define FBX_TCB 0x200
+#define FBX_USER 0x400
+#define FBX_CLAMP 0x1000
+#define FBX_TIME_INDEPENDENT 0x2000
+#define FBX_CLAMP_PROGRESSIVE 0x4000
+#define FBX_CLAMP_THRESHOLD 1e-6
+
+/* Python's min(a, b) for a test a <= threshold: NaN when either is NaN. */
+static double min_nan(double a, double b)
+{
+    return (a != a || b != b) ? (a != a ? a : b) : (a < b ? a : b);
+}
+
+/* An interior auto key's slope from its neighbours (see animcore.h). */
+static double fbx_auto_slope(double tp, double t, double tn, double vp, double v, double vn,
+                             double wl, double wr, double bias, int64_t flags)
+{
+    double slope = (vn - vp) / (tn - tp);
+    double left = (v - vp) / (t - tp), right = (vn - v) / (tn - t);
+    double d = (t - tp) / (tn - tp);
+    double blended = 0.5 * slope + 0.5 * (left * (1.0 - d) + right * d);
+    double bias_weight = fabs(bias) / 100.0;
+    double target = bias > 0 ? right : left;
+    double change = target - blended;
+    double biased = blended * (1.0 - bias_weight) + target * bias_weight;
+    double extra = bias_weight - 5.0;
+    double sign = ((fabs(change) > 0.00001 ? change : bias) > 0) ? 1.0 : -1.0;
+    double span_left, span_right, limit_left, limit_right, size;
+    if (extra > 0.0)
+        biased = biased + extra * extra * sign * 40.0;
+    if (bias_weight > 0.0001)
+        blended = biased;
+    if (!(flags & FBX_TIME_INDEPENDENT))
+        slope = blended;
+    sign = slope >= 0.0 ? 1.0 : -1.0;
+    span_left = wl * (t - tp);
+    span_right = wr * (tn - t);
+    limit_left = span_left > 0 ? sign * (v - vp) / span_left : 0.0;
+    limit_right = span_right > 0 ? sign * (vn - v) / span_right : 0.0;
+    /* min(size, max(limit_left, 0), max(limit_right, 0)), NaN kept as Python's min keeps it */
+    size = sign * slope;
+    if (0.0 > limit_left)
+        limit_left = 0.0;
+    if (limit_left < size)
+        size = limit_left;
+    if (0.0 > limit_right)
+        limit_right = 0.0;
+    if (limit_right < size)
+        size = limit_right;
+    if (flags & FBX_CLAMP_PROGRESSIVE)
+        slope = sign * size;
+    if ((flags & FBX_CLAMP) && min_nan(fabs(vp - v), fabs(vn - v)) <= FBX_CLAMP_THRESHOLD)
+        return 0.0;
+    return slope;
+}
+
+/* An auto key with one neighbour: the chord to it (0 when clamped). */
+static double fbx_end_slope(double t0, double t1, double v0, double v1, double bias,
+                            int64_t flags)
+{
+    double slope = (v1 - v0) / (t1 - t0);
+    double extra = fabs(bias) / 100.0 - 5.0;
+    double biased = slope + extra * extra * (bias > 0 ? 1.0 : -1.0) * 40.0;
+    if (!(flags & FBX_TIME_INDEPENDENT) && extra > 0.0)
+        slope = biased;
+    if ((flags & FBX_CLAMP_PROGRESSIVE) ||
+        ((flags & FBX_CLAMP) && fabs(v1 - v0) <= FBX_CLAMP_THRESHOLD))
+        return 0.0;
+    return slope;
+}
+
+static double fbx_chord(const double *times, const double *values, size_t i)
+{
+    return (values[i + 1] - values[i]) / (times[i + 1] - times[i]);
+}
+
+/* The slope stored for the left side of key i (the next-left slope of the
+   key before it), as the key kinds use it. */
+static double fbx_next_left(const double *times, const double *values, const int64_t *flags,
+                            const double *data, const unsigned char *first, size_t k, size_t i)
+{
+    int64_t f = flags[i];
+    int last = i + 1 == k || first[i + 1];
+    if (f & FBX_CONSTANT)
+        return 0.0;
+    if (!(f & FBX_CUBIC))                           /* linear */
+        return last ? 0.0 : fbx_chord(times, values, i);
+    if (f & FBX_TCB)
+        return 0.0;
+    return data[3 * i + 1];
+}
+
+ac_status ac_tangents_fbx(const double *times, const double *values, const int64_t *flags,
+                          const double *data, const double *right_weights,
+                          const double *next_left_weights, const unsigned char *first,
+                          size_t k, double *in_slopes, double *out_slopes, ac_error *err)
+{
+    (void)err;
+    for (size_t i = 0; i < k; i++) {
+        int64_t f = flags[i];
+        int has_prev = i > 0 && !first[i];
+        int has_next = i + 1 < k && !first[i + 1];
+        double chord_before = has_prev ? fbx_chord(times, values, i - 1) : 0.0;
+        double chord_after = has_next ? fbx_chord(times, values, i) : 0.0;
+        double left = has_prev ? fbx_next_left(times, values, flags, data, first, k, i - 1)
+                               : 0.0;
+        double right = data[3 * i];
+        double in_s, out_s;
+        if (f & FBX_CONSTANT)
+            right = 0.0;
+        else if (!(f & FBX_CUBIC))
+            right = chord_after;
+        in_s = left;
+        out_s = right;
+        if (!(f & FBX_CONSTANT) && (f & FBX_CUBIC)) {
+            if (f & FBX_TCB) { /* Kochanek-Bartels */
+                double tension = data[3 * i], continuity = data[3 * i + 1];
+                double bias = data[3 * i + 2];
+                double base = (has_prev && has_next ? 0.5 : 1.0) * (1.0 - tension);
+                in_s = base * ((1 + bias) * (1 - continuity) * chord_before +
+                               (1 - bias) * (1 + continuity) * chord_after);
+                out_s = base * ((1 + bias) * (1 + continuity) * chord_before +
+                                (1 - bias) * (1 - continuity) * chord_after);
+            } else if (!(f & FBX_USER)) { /* auto: the stored slopes are the bias */
+                if (has_prev && has_next) {
+                    double tp = times[i - 1], t = times[i], tn = times[i + 1];
+                    double vp = values[i - 1], v = values[i], vn = values[i + 1];
+                    double wl = next_left_weights[i - 1], wr = right_weights[i];
+                    out_s = fbx_auto_slope(tp, t, tn, vp, v, vn, wl, wr, right, f);
+                    in_s = fabs(left + right) <= 0.0001
+                               ? out_s
+                               : fbx_auto_slope(tp, t, tn, vp, v, vn, wl, wr, -left, f);
+                } else if (has_next) {
+                    in_s = out_s = fbx_end_slope(times[i], times[i + 1], values[i],
+                                                 values[i + 1], right, f);
+                } else if (has_prev) {
+                    in_s = out_s = fbx_end_slope(times[i - 1], times[i], values[i - 1],
+                                                 values[i], -left, f);
+                } else {
+                    in_s = out_s = 0.0;
+                }
+            }
+        }
+        in_slopes[i] = in_s;
+        out_slopes[i] = out_s;
     }
     return AC_OK;
 }

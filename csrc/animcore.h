@@ -1305,6 +1305,29 @@ AC_API ac_status ac_tangents_blender(const double *keys, const unsigned char *le
 AC_API ac_status ac_tangents_auto_ease(const double *times, const double *values, size_t k,
                                        size_t c, double *slopes, ac_error *err);
 
+/* The slopes (per second) FBX curve keys are evaluated with, on each side
+   of each key, as MotionBuilder and Maya (and the ufbx reader) give them:
+   k keys of curves laid one after the other (first[i] nonzero where a curve
+   starts; first[0] is taken as set), each curve's times increasing; per key
+   its KeyAttrFlags, its attribute data (k x 3: right slope, next-left slope,
+   and for TCB keys tension, continuity, bias) and its right and next-left
+   weights (fractions of the segment). User and break tangents as stored
+   (a key's in-slope is the next-left slope of the key before it); auto
+   keys solved from their neighbours (the stored slopes are the auto bias,
+   in percent): the chord between the neighbours blended with the
+   one-sided chords unless time-independent, pulled by the bias, 0 near a
+   flat neighbour when clamped, limited so the handles do not pass the
+   neighbours' values when clamped progressive; an auto key with one
+   neighbour the chord to it; TCB keys by Kochanek-Bartels; linear
+   segments along their chord; constant segments flat. Stored non-finite
+   numbers give non-finite slopes (the caller checks what it evaluates);
+   never fails. */
+AC_API ac_status ac_tangents_fbx(const double *times, const double *values,
+                                 const int64_t *flags, const double *data,
+                                 const double *right_weights, const double *next_left_weights,
+                                 const unsigned char *first, size_t k, double *in_slopes,
+                                 double *out_slopes, ac_error *err);
+
 /* ------------------------------------------------------------- blending
    Joint poses: translation (3), unit rotation (4, x y z w) and scale (3) per
    item. Every input is read through steps[i] (1: n items, 0: one item shared

@@ -111,12 +111,48 @@ static PyObject *tangents_auto_ease(PyObject *self, PyObject *args)
     return (PyObject *)slopes;
 }
 
+/* _tangents_fbx(times, values, flags, data, right_weights, next_left_weights,
+   first) -> (in_slopes, out_slopes): ac_tangents_fbx over k keys (data k x 3). */
+static PyObject *tangents_fbx(PyObject *self, PyObject *args)
+{
+    PyArrayObject *times, *values, *flags, *data, *wr, *wl, *first, *in = NULL, *out = NULL;
+    npy_intp k;
+    ac_error err;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O&O&O&O&O&O&O&:_tangents_fbx", acpy_f64, &times, acpy_f64,
+                          &values, acpy_i64, &flags, acpy_f64, &data, acpy_f64, &wr, acpy_f64,
+                          &wl, acpy_u8, &first))
+        return NULL;
+    k = PyArray_SIZE(times);
+    if (PyArray_SIZE(values) != k || PyArray_SIZE(flags) != k || PyArray_SIZE(data) != 3 * k ||
+        PyArray_SIZE(wr) != k || PyArray_SIZE(wl) != k || PyArray_SIZE(first) != k) {
+        PyErr_Format(PyExc_ValueError, "_tangents_fbx: every key array must have %zd "
+                     "entries (data %zd)", k, 3 * k);
+        return NULL;
+    }
+    in = (PyArrayObject *)PyArray_SimpleNew(1, &k, NPY_FLOAT64);
+    out = (PyArrayObject *)PyArray_SimpleNew(1, &k, NPY_FLOAT64);
+    if (!in || !out) {
+        Py_XDECREF(in);
+        Py_XDECREF(out);
+        return NULL;
+    }
+    ACPY_RUN(k, ac_tangents_fbx(ACPY_F64(times), ACPY_F64(values), PyArray_DATA(flags),
+                                ACPY_F64(data), ACPY_F64(wr), ACPY_F64(wl),
+                                PyArray_DATA(first), (size_t)k, ACPY_F64(in), ACPY_F64(out),
+                                &err));
+    return Py_BuildValue("(NN)", in, out);
+}
+
 static PyMethodDef methods[] = {
     {"_tangents_blender", tangents_blender, METH_VARARGS,
      "_tangents_blender(func, keys, left_types, right_types, flags, left, right) -> "
      "(left, right): Blender's handles of automatic and vector keys"},
     {"_tangents_auto_ease", tangents_auto_ease, METH_VARARGS,
      "_tangents_auto_ease(func, times, values) -> slopes: OpenUSD's AutoEase"},
+    {"_tangents_fbx", tangents_fbx, METH_VARARGS,
+     "_tangents_fbx(times, values, flags, data, right_weights, next_left_weights, first) -> "
+     "(in_slopes, out_slopes): the slopes of FBX curve keys"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -196,6 +196,38 @@ static void auto_ease(void)
     }
 }
 
+static void fbx_slopes(void)
+{
+    /* curve 1: linear keys (0,0) (1,2) (3,2); curve 2: auto keys (0,0) (1,1)
+       (2,0) (the middle one flat at the peak, the ends along their chord;
+       the last clamped progressive: flat), then one user key's stored slopes
+       after a third curve's first key */
+    double t[7] = {0, 1, 3, 0, 1, 2, 5}, v[7] = {0, 2, 2, 0, 1, 0, 7};
+    int64_t f[7] = {0x4, 0x4, 0x4, 0x108, 0x108, 0x4108, 0x408};
+    double data[21] = {0}, w[7], in[7], out[7];
+    unsigned char first[7] = {1, 0, 0, 1, 0, 0, 1};
+    for (int i = 0; i < 7; i++)
+        w[i] = 1.0 / 3.0;
+    data[18] = 0.25;
+    data[19] = -0.5;
+    CHECK(ac_tangents_fbx(t, v, f, data, w, w, first, 7, in, out, NULL) == AC_OK);
+    CHECK(in[0] == 0.0 && out[0] == 2.0 && in[1] == 2.0 && out[1] == 0.0);
+    CHECK(in[2] == 0.0 && out[2] == 0.0);
+    CHECK(in[3] == 1.0 && out[3] == 1.0);
+    CHECK(in[4] == 0.0 && out[4] == 0.0);
+    CHECK(in[5] == 0.0 && out[5] == 0.0);
+    CHECK(in[6] == 0.0 && out[6] == 0.25); /* a first key's in-slope: none stored */
+    /* a TCB key between chords 1 and 3 with tension, continuity and bias 0:
+       the mean chord on both sides */
+    {
+        double tt[3] = {0, 1, 2}, tv[3] = {0, 1, 4}, td[9] = {0}, ti[3], to[3];
+        int64_t tf[3] = {0x4, 0x208, 0x4};
+        unsigned char tfirst[3] = {1, 0, 0};
+        CHECK(ac_tangents_fbx(tt, tv, tf, td, w, w, tfirst, 3, ti, to, NULL) == AC_OK);
+        CHECK(ti[1] == 2.0 && to[1] == 2.0);
+    }
+}
+
 static void auto_ease_errors(void)
 {
     double t[3] = {0, 1, 2}, v[3] = {0, 1, 2}, s[3] = {7, 7, 7};
@@ -290,5 +322,6 @@ int main(void)
     blender_errors();
     auto_ease();
     auto_ease_errors();
+    fbx_slopes();
     TEST_DONE("test_tangents");
 }
