@@ -739,6 +739,12 @@ def _joined(curves: list) -> Union[Curve, None]:
             c.post != first.post or not np.array_equal(c.times, first.times)
             for c in curves[1:]) or any(c.held_after() != (None, None) for c in curves)):
         return None
+    return _join_columns(curves)
+
+
+def _join_columns(curves: list) -> Curve:
+    """:func:`_joined` of curves known to join."""
+    first = curves[0]
     times = first.times
     kinds = [_SEGMENT_KINDS[kind] for kind in first.interpolation[:-1]]
     values, in_v, out_v, out_w, next_w = (
@@ -814,8 +820,8 @@ class _SharedJoint:
     def columns(self, t: np.ndarray, columns: np.ndarray) -> np.ndarray:
         last = self._last
         if last is None or last[0].shape != t.shape or not np.array_equal(last[0], t):
-            if self._curve is None:
-                self._curve = _joined(self.curves)
+            if self._curve is None:  # (the curves were grouped as joining: see _joinable)
+                self._curve = _join_columns(self.curves)
             values = np.asarray(self._curve(t), dtype=np.float64).reshape(
                 t.shape + (len(self.curves),))
             last = self._last = (np.array(t), values)
