@@ -748,7 +748,8 @@ def _join_columns(curves: list) -> Curve:
     times = first.times
     kinds = [_SEGMENT_KINDS[kind] for kind in first.interpolation[:-1]]
     values, in_v, out_v, out_w, next_w = (
-        np.column_stack([getattr(c, name) for c in curves]) for name in
+        np.ascontiguousarray(np.array([getattr(c, name) for c in curves], dtype=np.float64).T)
+        for name in
         ("values", "in_slopes", "out_slopes", "right_weights", "next_left_weights"))
     # keep-slope extrapolation follows the end segment (linear or cubic)
     for v, end, a, b in ((in_v, 0, 0, 1), (out_v, -1, -2, -1)):
