@@ -1833,8 +1833,8 @@ def _target_weights(weights: np.ndarray, inbetweens) -> np.ndarray:
 def _key_times(layers) -> np.ndarray:
     """The sorted union of the key times of the layers' curves."""
     times = [c.times for _, _, comps, _ in layers for c in comps if c is not None]
-    if times and all(t is times[0] for t in times[1:]):  # (a curve's times are increasing)
-        return _frozen(times[0])
+    if times and all(t is times[0] or t.tobytes() == times[0].tobytes() for t in times[1:]):
+        return _frozen(times[0])  # (the union of one increasing set of times)
     return _frozen(np.unique(np.concatenate(times)) if times else [])
 
 
