@@ -77,6 +77,7 @@ Conventions
 """
 from __future__ import annotations
 
+import itertools
 import os
 import zlib
 from dataclasses import dataclass, field, replace
@@ -606,8 +607,8 @@ def _gather(f: _File, props: np.ndarray, kind: bytes) -> np.ndarray:
 
 def _curve_parts_together(f: _File, records: list):
     """What :func:`_curve_parts` gives for each record, concatenated: (times,
-    values, flags, raw, counts, key counts, [(default, pre, post,
-    repetitions)]), the arrays of all the binary curves read at once; None
+    values, flags, raw, counts, key counts, attribute counts, [(default,
+    pre, post, repetitions)]), the arrays of all the binary curves read at once; None
     where a curve is not the common binary form (or breaks a rule), which
     :func:`_curve_parts` then reads (and reports) one by one."""
     if f.ascii or not records:
@@ -670,7 +671,7 @@ def _curve_parts_together(f: _File, records: list):
             not np.array_equal(np.add.reduceat(refs, np.cumsum(kf) - kf), k):
         return None
     raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
-    return times, values, flags, raw, refs, k, [(d,) + e for d, e in zip(defaults, ends)]
+    return times, values, flags, raw, refs, k, kf, [(d,) + e for d, e in zip(defaults, ends)]
 
 
 def _read_curves(f: _File, records: list) -> list:
@@ -685,14 +686,15 @@ def _read_curves(f: _File, records: list) -> list:
         times, values, flags, raw, counts = (np.concatenate([p[i] for p in parts])
                                              for i in range(5))
         sizes = np.array([len(p[0]) for p in parts])
+        groups = np.array([len(p[2]) for p in parts])
         parts = [p[5:] for p in parts]
     else:
-        times, values, flags, raw, counts, sizes, parts = together
+        times, values, flags, raw, counts, sizes, groups, parts = together
     ends = np.cumsum(sizes)
     starts = ends - sizes
-    per_key = np.repeat(np.arange(len(flags)), counts)
-    key_flags = flags[per_key]
-    key_raw = raw[per_key]
+    key_group = np.repeat(np.arange(len(flags)), counts)
+    key_flags = flags[key_group]
+    key_raw = raw[key_group]
     right_s, left_s = key_raw[:, 0].astype(np.float64), key_raw[:, 1].astype(np.float64)
     packed = key_raw[:, 2].copy().view(np.uint32).astype(np.int64)
     # weights: two 4-digit decimal fixed-point numbers packed in the third float
@@ -703,8 +705,15 @@ def _read_curves(f: _File, records: list) -> list:
              for fl in flags.tolist()]
     modes = [_tangent_mode(fl) if kind == "cubic" else "none"
              for fl, kind in zip(flags.tolist(), kinds)]
-    interpolation = np.array(kinds, dtype=object)[per_key].tolist()
-    tangent_modes = np.array(modes, dtype=object)[per_key].tolist()
+    # each curve's keys are whole attribute groups: per key tuples of runs
+    group_ends = np.cumsum(groups).tolist()
+    runs = counts.tolist()
+
+    def per_key(names, a, b):
+        if b - a == 1:
+            return (names[a],) * runs[a]
+        return tuple(itertools.chain.from_iterable(
+            itertools.repeat(names[j], runs[j]) for j in range(a, b)))
     in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_raw, right_w, left_w,
                                         starts)
     columns = [times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes]
@@ -712,10 +721,11 @@ def _read_curves(f: _File, records: list) -> list:
         c.flags.writeable = False
     curves = []
     names = _CURVE_FIELDS
-    for p, a, b in zip(parts, starts.tolist(), ends.tolist()):
+    for p, a, b, ga, gb in zip(parts, starts.tolist(), ends.tolist(), [0] + group_ends,
+                               group_ends):
         t, v, right, left, wr, wl, ins, outs = (c[a:b] for c in columns)
         curves.append(_new_curve(dict(zip(names, (
-            t, v, tuple(interpolation[a:b]), tuple(tangent_modes[a:b]), right, left, wr, wl,
+            t, v, per_key(kinds, ga, gb), per_key(modes, ga, gb), right, left, wr, wl,
             p[1], p[2], p[3], p[0], ins, outs)))))
     return curves
 

@@ -845,7 +845,8 @@ def test_curves_read_together_are_the_curves_read_one_by_one(name):
     for i in range(5):
         np.testing.assert_array_equal(together[i], np.concatenate([p[i] for p in parts]))
     np.testing.assert_array_equal(together[5], [len(p[0]) for p in parts])
-    assert together[6] == [p[5:] for p in parts]
+    np.testing.assert_array_equal(together[6], [len(p[2]) for p in parts])
+    assert together[7] == [p[5:] for p in parts]
 
 
 def test_record_values_match_a_plain_reading_of_the_file():
