@@ -936,7 +936,7 @@ class _Composed(ByValue):
 
     def components(self, t: np.ndarray) -> np.ndarray:
         width = len(self.defaults)
-        value = np.broadcast_to(self.defaults, t.shape + (width,)).copy()
+        value = None  # the first layer's values (the defaults without a layer)
         joints = self._joints()
         for index, (weight, mode, curves, defaults) in enumerate(self.layers):
             if joints[index] is not None:
@@ -950,6 +950,8 @@ class _Composed(ByValue):
                 value = value + weight * (layer - value) if index else layer
             else:
                 value = value + weight * layer
+        if value is None:
+            value = np.broadcast_to(self.defaults, t.shape + (width,)).copy()
         return value
 
     def __call__(self, t) -> np.ndarray:
