@@ -103,6 +103,8 @@ _RECORD_DTYPE = np.dtype([("parent", "<i8"), ("name_offset", "<u8"), ("name_leng
                           ("location", "<u8")])
 _ARRAY_TYPES = {"f": "<f4", "d": "<f8", "l": "<i8", "i": "<i4", "b": "u1"}
 _ORDERS = ("xyz", "xzy", "yzx", "yxz", "zxy", "zyx")
+_SCALAR_TYPES = np.zeros(256, dtype=bool)  # property types the binding gives as values
+_SCALAR_TYPES[list(b"YCILFDSW")] = True
 
 
 def _property_dtype() -> np.dtype:
@@ -212,7 +214,7 @@ class _File:
         self.properties = properties
         kind = properties["type"]
         self.kinds = kind
-        other = np.flatnonzero(~np.isin(kind, (b"Y", b"C", b"I", b"L", b"F", b"D", b"S", b"W")))
+        other = np.flatnonzero(~_SCALAR_TYPES[kind.view(np.uint8)])
         counts = self.count_array
         holder = np.empty(len(properties), dtype=np.intp)  # the record of each value
         holder[np.repeat(self.first_array - np.cumsum(counts) + counts, counts) +
