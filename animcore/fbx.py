@@ -1528,11 +1528,13 @@ class _Objects:
         self.by_id: dict = {}
         self.order: list = []
         objects = f.find("Objects")
-        counts, record = f.counts, f.record
+        counts, firsts, record, values, pending = f.counts, f.firsts, f.record, f._values, \
+            f._pending
         for i in (f.child_indices(objects.index) if objects is not None else ()):
             if not counts[i]:
                 continue
-            r, v = record(i), f.values(i)
+            r = record(i)
+            v = f.values(i) if i in pending else values[firsts[i]:firsts[i] + counts[i]]
             if isinstance(v[0], int):
                 oid, name, sub = v[0], v[1] if len(v) > 1 else "", v[2] if len(v) > 2 else ""
             else:
@@ -1546,7 +1548,7 @@ class _Objects:
         for i in (f.child_indices(connections.index) if connections is not None else ()):
             if names[i] not in ("C", "Connect") or counts[i] < 3:
                 continue
-            v = f.values(i)
+            v = f.values(i) if i in pending else values[firsts[i]:firsts[i] + counts[i]]
             prop = v[3] if len(v) > 3 and v[0] == "OP" else None
             self.parents.setdefault(v[1], []).append((v[2], prop))
             self.children.setdefault(v[2], []).append((v[1], prop))
@@ -1681,8 +1683,13 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
     if not count:
         return [], [], []
 
-    def column(name, default):
-        out = np.array([_vec(props, name, default) for props in props_of]).reshape(count, 3)
+    def column(name, default):  # _vec of every node, as one array
+        rows = []
+        for props in props_of:
+            v = props.get(name)
+            rows.append(default if v is None or len(v) < 3 or not all(
+                isinstance(x, (int, float)) for x in v[:3]) else [float(x) for x in v[:3]])
+        out = np.array(rows, dtype=np.float64).reshape(count, 3)
         out.flags.writeable = False
         return out
 
