@@ -1355,10 +1355,10 @@ def bench_fbx_large(scale: float, repeats: int) -> list:
     if not path.is_file():
         raise ImportError(f"the mocap file ({FBX_MOCAP}) is in a clone of the repository only")
     data = _fbx_long_clip(path.read_bytes(), max(1, int(64 * scale)))
-    rows = [compare(f"fbx load {len(data) / 1e6:.0f} MB long clip (bytes)", len(data),
+    rows = [compare(f"fbx_large load {len(data) / 1e6:.1f} MB binary (bytes)", len(data),
                     lambda: fbx.load_bytes(data), "C record parse only",
                     lambda: _core._fbx_parse(data), max(1, min(repeats, 3)))]
-    rows.append(Budget(f"fbx load {len(data) / 1e6:.0f} MB at 20 MB/s (bytes)", len(data),
+    rows.append(Budget("fbx_large load at 20 MB/s (bytes)", len(data),
                        rows[0].seconds, len(data) / 20e6))
     return rows
 
