@@ -195,29 +195,24 @@ class _File:
         properties = properties.view(_property_dtype())
         self.data, self.numbers = data, numbers
         count = len(records)
-        self.parent_array = records["parent"].astype(np.intp)
-        self.parents = self.parent_array.tolist()
+        parents = records["parent"].astype(np.intp)
+        firsts = records["first_property"].astype(np.intp)
+        counts = records["property_count"].astype(np.intp)
+        self.parents, self.firsts, self.counts = parents.tolist(), firsts.tolist(), counts.tolist()
         self.locations = records["location"].tolist()
-        self.first_array = records["first_property"].astype(np.intp)
-        self.count_array = records["property_count"].astype(np.intp)
-        self.firsts = self.first_array.tolist()
-        self.counts = self.count_array.tolist()
         # children in file order: the records sorted by parent (roots first)
-        order = np.argsort(self.parent_array, kind="stable")
+        order = np.argsort(parents, kind="stable")
         starts = np.zeros(count + 2, dtype=np.intp)
-        np.cumsum(np.bincount(self.parent_array + 1, minlength=count + 1), out=starts[1:])
-        self.child_order = order
+        np.cumsum(np.bincount(parents + 1, minlength=count + 1), out=starts[1:])
         self._order = order.tolist()
         self._starts = starts.tolist()
         self._views = [None] * count
         self._children = {}
         self.properties = properties
         kind = properties["type"]
-        self.kinds = kind
         other = np.flatnonzero(~_SCALAR_TYPES[kind.view(np.uint8)])
-        counts = self.count_array
         holder = np.empty(len(properties), dtype=np.intp)  # the record of each value
-        holder[np.repeat(self.first_array - np.cumsum(counts) + counts, counts) +
+        holder[np.repeat(firsts - np.cumsum(counts) + counts, counts) +
                np.arange(int(counts.sum()))] = np.repeat(np.arange(count), counts)
         self.holder = holder
         self._values = values
