@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
+from . import _core
 from ._arrays import as_float64, check_finite, choice, real_number
 from ._objects import ByValue, PicklableError
 from ._options import did_you_mean, suggest
@@ -723,15 +724,19 @@ class Scene(ByValue):
         t = _query_times(func, t)
         channels = () if clip is None else [c for c in self._own_clip(func, clip).channels
                                             if c.path != "weights"]
-        pose = {}
-        for path, value in zip(("translation", "rotation", "scale"), self.skeleton.rest):
-            if len({c.node for c in channels if c.path == path}) == len(value):
-                pose[path] = np.empty(t.shape + value.shape)  # channels write every node
-            else:  # the rest pose at every time: whole rows copied by np.repeat, faster
-                # than setting only the nodes no channel writes (a masked assignment)
-                pose[path] = np.repeat(value.reshape(1, -1), t.size, axis=0).reshape(
-                    t.shape + value.shape)
-        for channel in channels:
+        pose, rest = {}, self.skeleton.rest
+        # one block of memory for the three arrays (each a contiguous part of it):
+        # one large allocation, which the allocator reuses from call to call,
+        # where three would each be mapped and faulted in afresh
+        block = np.empty(t.size * sum(value.size for value in rest))
+        start = 0
+        for path, value in zip(("translation", "rotation", "scale"), rest):
+            part = block[start:start + t.size * value.size].reshape(t.shape + value.shape)
+            start += t.size * value.size
+            if len({c.node for c in channels if c.path == path}) != len(value):
+                part[...] = value  # the rest pose where no channel writes, whole rows
+            pose[path] = part
+        for channel in _sample_clip(func, channels, t, pose):
             channel._sample_into(t, pose[channel.path][..., channel.node, :])
         return Transforms(pose["translation"], pose["rotation"], pose["scale"])
 
@@ -863,6 +868,45 @@ class Scene(ByValue):
         return plot_rig(positions, parents, self.joint_names, times, ax,
                         up=1 if axis == "y" else 2, units=units,
                         title=None if clip is None else clip.name)
+
+
+_POSE_OUTPUTS = {"translation": 0, "rotation": 1, "scale": 2}
+
+
+def _sample_clip(func: str, channels, t: np.ndarray, pose: dict) -> list:
+    """Samples the channels whose curves the C core evaluates as they are
+    (Curve without easing or time remaps, RotationCurve) into ``pose`` in
+    one call (ozz's sampling job: all tracks per block of times, the GIL
+    released), with the values each curve's own evaluation gives, to the
+    bit. Returns the channels left to sample one by one: the others, or all
+    of them when one node property has several channels (the last one wins,
+    as in file order) or when an evaluation fails (the curve then raises its
+    own error)."""
+    curves, slots, rest = [], [], []
+    for channel in channels:
+        curve, output = channel.curve, _POSE_OUTPUTS.get(channel.path)
+        if output is None:
+            rest.append(channel)
+        elif curve.__class__ is RotationCurve and output == 1:
+            curves.append(curve._curve)
+            slots.append((output, channel.node))
+        elif (curve.__class__ is Curve and output != 1 and not curve._remaps
+              and curve._ease is None and curve._values.ndim == 2
+              and curve._values.shape[1] == 3):
+            curves.append(curve._capsule)
+            slots.append((output, channel.node))
+        else:
+            rest.append(channel)
+    if not curves:
+        return rest
+    taken = set(slots)
+    if len(taken) < len(slots) or any((_POSE_OUTPUTS.get(c.path), c.node) in taken
+                                      for c in rest):
+        return list(channels)
+    done = _core._pose_sample(func, tuple(curves), np.array(slots, dtype=np.int64),
+                              np.ascontiguousarray(t).reshape(-1),
+                              (pose["translation"], pose["rotation"], pose["scale"]))
+    return rest if done else list(channels)
 
 
 def _sampler_of(curve):
