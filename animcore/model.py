@@ -566,7 +566,12 @@ class Skin(ByValue):
             users = [n.index for n in scene.nodes if n.skin == self.index]
             node = users[0] if users else None
         world = scene.world(clip, t)
-        joints = world[..., self.joints, :, :] @ self.inverse_bind_matrices
+        first = int(self.joints[0]) if len(self.joints) else 0
+        if np.array_equal(self.joints, np.arange(first, first + len(self.joints))):
+            chosen = world[..., first:first + len(self.joints), :, :]  # a view, not a copy
+        else:
+            chosen = world[..., self.joints, :, :]
+        joints = chosen @ self.inverse_bind_matrices
         if node is None:
             return joints
         mesh_inverse = np.linalg.inv(world[..., scene.node_index(
