@@ -447,9 +447,14 @@ def _keyed_channel(node: int, name, path: str, times, values, interpolation: str
     ``times`` (a copy) and ``values`` (K, width) float64, evaluated as glTF's
     ``interpolation``. ``target`` defaults to the node's ``name``."""
     values = np.ascontiguousarray(values, dtype=np.float64)
-    times = np.array(times, dtype=np.float64)
+    # read-only float64 times (a reader's, shared by the channels of one
+    # attribute) are kept and read in place by the curve: channels that share
+    # their key times then share one array, which sampling locates once
+    shared = (isinstance(times, np.ndarray) and times.dtype == np.float64 and times.ndim == 1
+              and times.flags.c_contiguous and not times.flags.writeable)
+    times = times if shared else np.array(times, dtype=np.float64)
     values.flags.writeable = times.flags.writeable = False
-    curve = _make_curve(times, values, interpolation, path)
+    curve = _make_curve(times, values, interpolation, path, copy=not shared)
     return Channel(node, name, path, interpolation, values.shape[1], times, values, curve,
                    name if target is None else target)
 

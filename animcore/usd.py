@@ -653,7 +653,7 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
                                 f"not have")
     index = [joints.index(j) for j in anim_joints]
     vectors = lambda v: np.array(v, float).reshape(-1, 3)  # noqa: E731
-    channels, target_names = [], None
+    channels, target_names, shared_times = [], None, []
     for path_name, attribute, convert in (
             ("translation", anim.GetTranslationsAttr(), vectors),
             ("rotation", anim.GetRotationsAttr(), _quats),
@@ -670,6 +670,13 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
                                    f"{len(anim_joints)} animated joints")
         _finite(location, "sample", values)
         _finite(location, "time sample", times)
+        # one read-only array of key times for every channel that has them
+        times = next((seen for seen in shared_times if seen.shape == times.shape
+                      and seen.tobytes() == times.tobytes()), times)
+        if times.flags.writeable:
+            times = np.ascontiguousarray(times, dtype=np.float64)
+            times.flags.writeable = False
+            shared_times.append(times)
         for k, j in enumerate(index):
             channels.append(_channel(location, j, joints[j], path_name, times,
                                      values[:, k], kind))

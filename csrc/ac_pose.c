@@ -87,12 +87,14 @@ static void locate(located *g, const double *tq, size_t m)
 static located *group_of(located *groups, size_t *next, const double *times, size_t k)
 {
     located *g;
+    for (int i = 0; i < GROUPS; i++) /* the same array: the common case */
+        if (groups[i].times == times)
+            return &groups[i];
     for (int i = 0; i < GROUPS; i++) {
         g = &groups[i];
-        if (g->times == times ||
-            (g->times && g->k == k && g->times[0] == times[0] &&
-             g->times[k - 1] == times[k - 1] &&
-             memcmp(g->times, times, k * sizeof(double)) == 0))
+        if (g->times && g->k == k && g->times[0] == times[0] &&
+            g->times[k - 1] == times[k - 1] &&
+            memcmp(g->times, times, k * sizeof(double)) == 0)
             return g;
     }
     g = &groups[*next];

@@ -741,36 +741,6 @@ AC_API ac_status ac_quat_batch_to_rotvec(const double *q, double *rotvec, size_t
 AC_API ac_status ac_quat_batch_from_rotvec(const double *rotvec, double *q, size_t n,
                                     ac_error *err);
 
-/* ----------------------------------------------------------------- poses */
-
-/* One track of a clip for ac_pose_sample: a curve of at most
-   AC_POSE_MAX_CHANNELS scalar channels (a translation, a scale) or a
-   rotation curve, exactly one of the two, and where its values go: `out`
-   receives the values at the first time and each next time's lie `stride`
-   doubles further on (a node's row in an array of poses). */
-#define AC_POSE_MAX_CHANNELS 16
-typedef struct ac_pose_track {
-    const ac_curve *curve;
-    const ac_quat_curve *rotation;
-    double *out;
-    size_t stride;
-} ac_pose_track;
-
-/* Every track of a clip at n times t (seconds) in one call, as
-   ozz-animation's sampling job samples all of an animation's tracks: each
-   value is the one the track's own evaluation gives (ac_curve_eval,
-   ac_quat_curve_eval on the right side), to the bit. Sorted times are taken
-   in blocks, and tracks that share their key times (the same values, not
-   necessarily the same array) locate each time once; any order of t is
-   correct. Reentrant: all its state is on the stack. Errors: AC_ERR_VALUE
-   "tracks" (index: the track) for a track with neither or both curves, a
-   NULL out, or more than AC_POSE_MAX_CHANNELS channels, before anything is
-   written; then the first failure of a track's own evaluation (a time
-   outside the keys with AC_EXTRAP_ERROR, an overflow), with index = track *
-   n + time, the values of other tracks and times then unspecified. */
-AC_API ac_status ac_pose_sample(const ac_pose_track *tracks, size_t count, const double *t,
-                                size_t n, ac_error *err);
-
 /* -------------------------------------------------------------- skeleton */
 
 /* A joint hierarchy: parents[j] is the parent of joint j or -1 for a root, in
@@ -812,6 +782,36 @@ AC_API ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *wo
    so that matrices rounded to float32 decompose). */
 AC_API ac_status ac_skeleton_decompose(const double *matrices, double *translation,
                                 double *rotation, double *scale, size_t n, ac_error *err);
+
+/* ----------------------------------------------------------------- poses */
+
+/* One track of a clip for ac_pose_sample: a curve of at most
+   AC_POSE_MAX_CHANNELS scalar channels (a translation, a scale) or a
+   rotation curve, exactly one of the two, and where its values go: `out`
+   receives the values at the first time and each next time's lie `stride`
+   doubles further on (a node's row in an array of poses). */
+#define AC_POSE_MAX_CHANNELS 16
+typedef struct ac_pose_track {
+    const ac_curve *curve;
+    const ac_quat_curve *rotation;
+    double *out;
+    size_t stride;
+} ac_pose_track;
+
+/* Every track of a clip at n times t (seconds) in one call, as
+   ozz-animation's sampling job samples all of an animation's tracks: each
+   value is the one the track's own evaluation gives (ac_curve_eval,
+   ac_quat_curve_eval on the right side), to the bit. Sorted times are taken
+   in blocks, and tracks that share their key times (the same values, not
+   necessarily the same array) locate each time once; any order of t is
+   correct. Reentrant: all its state is on the stack. Errors: AC_ERR_VALUE
+   "tracks" (index: the track) for a track with neither or both curves, a
+   NULL out, or more than AC_POSE_MAX_CHANNELS channels, before anything is
+   written; then the first failure of a track's own evaluation (a time
+   outside the keys with AC_EXTRAP_ERROR, an overflow), with index = track *
+   n + time, the values of other tracks and times then unspecified. */
+AC_API ac_status ac_pose_sample(const ac_pose_track *tracks, size_t count, const double *t,
+                                size_t n, ac_error *err);
 
 /* ----------------------------------------------------------- root motion */
 
