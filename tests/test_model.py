@@ -2,6 +2,7 @@
 load/save dispatch, and the checks that keep clips on the rig they belong to."""
 import os
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -311,3 +312,17 @@ def test_joint_matrices_are_world_times_inverse_bind(name, scene):
         if users:
             expected = np.linalg.inv(world[..., users[0], :, :])[..., None, :, :] @ expected
         assert _same_bits(skin.joint_matrices(scene, clip, t), expected)
+
+
+def test_pose_raises_the_error_of_the_curve_that_fails():
+    scene = animcore.load(RIGGED)
+    clip = scene.clips[0]
+    first = next(c for c in clip.channels if c.path == "rotation")
+    strict = animcore.RotationCurve(first.curve.times, first.curve.quaternions, after="error")
+    edited = model.Clip(clip.name, clip.duration, clip.channels + (
+        model.Channel.from_curve(first.node, "rotation", strict, node_name=first.node_name),))
+    t = np.array([0.0, clip.duration, clip.duration + 1.0])
+    with pytest.raises(ValueError) as expected:
+        strict(t)
+    with pytest.raises(ValueError, match=re.escape(str(expected.value))):
+        scene.pose(edited, t)
