@@ -1523,7 +1523,7 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     }
 }
 
-/* ac_curve_sample_located (ac_track.h): eval_run's expressions for C > 1
+/* ac_curve_eval_located: eval_run's expressions for C > 1
    (u from the segment's inv_duration, the segment's polynomial per
    channel), each query in its own segment. */
 static void located_any(const ac_curve *cv, const double *restrict t,
@@ -1655,25 +1655,6 @@ AC_SIMD_KERNEL void located_lanes(const ac_curve *cv, const double *t, const siz
 }
 #endif
 
-int ac_curve_sample_located(const ac_curve *curve, const double *t, const size_t *seg,
-                            size_t m, double *out, size_t stride)
-{
-    size_t lanes = 0;
-    /* eval_run's other paths: Bezier and eased segments (which have their
-       blocks), wide segments (none when the keys span less than DBL_MAX) */
-    if (curve->c < 2 || !curve->safe[0] || curve->bez || curve->ease ||
-        !ac_finite(curve->times[curve->k - 1] - curve->times[0]))
-        return 0;
-#ifdef AC_SIMD
-    if (curve->c == 3 && ac_simd_available()) {
-        lanes = m - m % AC_LANES;
-        located_lanes(curve, t, seg, lanes, out, stride);
-    }
-#endif
-    located_any(curve, t + lanes, seg + lanes, m - lanes, out + lanes * stride, stride);
-    return 1;
-}
-
 static const ac_arg result_names[3] = {AC_ARG_VALUE, AC_ARG_VELOCITY, AC_ARG_ACCELERATION};
 
 static ac_status check_out(const double *o, size_t C, size_t i, int deriv, ac_error *err)
@@ -1682,6 +1663,51 @@ static ac_status check_out(const double *o, size_t C, size_t i, int deriv, ac_er
         if (!ac_finite(o[ch]))
             return ac_fail(err, AC_ERR_OVERFLOW, i, result_names[deriv], o[ch],
                            "is not representable although the inputs are finite");
+    return AC_OK;
+}
+
+/* 1 when every segments[i] is t[i]'s: times[j] <= t < times[j + 1]. */
+static int located_ok(const double *times, size_t k, const double *t, const size_t *segments,
+                      size_t n, size_t *bad)
+{
+    for (size_t i = 0; i < n; i++) {
+        const size_t j = segments[i];
+        if (!(j + 1 < k && times[j] <= t[i] && t[i] < times[j + 1])) {
+            *bad = i;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+ac_status ac_curve_eval_located(const ac_curve *curve, const double *t, const size_t *segments,
+                                size_t n, double *out, size_t stride, ac_error *err)
+{
+    size_t lanes = 0, bad = 0;
+    if (!located_ok(curve->times, curve->k, t, segments, n, &bad))
+        return ac_fail(err, AC_ERR_VALUE, bad, AC_ARG_SEGMENTS, (double)segments[bad],
+                       "must be the segment of t[%zu] = %.17g (first <= t < last)", bad,
+                       t[bad]);
+    /* eval_run's other paths (Bezier and eased segments, which have their
+       blocks; wide segments, none when the keys span less than DBL_MAX; one
+       channel), and results that could overflow: emit, one time at a time */
+    if (curve->c < 2 || !curve->safe[0] || curve->bez || curve->ease ||
+        !ac_finite(curve->times[curve->k - 1] - curve->times[0])) {
+        for (size_t i = 0; i < n; i++) {
+            ac_status st;
+            emit(curve, segments[i], t[i], 0, 1.0, 0.0, out + i * stride);
+            if (!curve->safe[0] && (st = check_out(out + i * stride, curve->c, i, 0, err)))
+                return st;
+        }
+        return AC_OK;
+    }
+#ifdef AC_SIMD
+    if (curve->c == 3 && ac_simd_available()) {
+        lanes = n - n % AC_LANES;
+        located_lanes(curve, t, segments, lanes, out, stride);
+    }
+#endif
+    located_any(curve, t + lanes, segments + lanes, n - lanes, out + lanes * stride, stride);
     return AC_OK;
 }
 

@@ -3,12 +3,11 @@
    ozz-animation's SamplingJob samples all of an animation's tracks. Sorted
    times are located on each distinct set of key times once per block (the
    segment of every time, by the shared track's search), and each track then
-   evaluates its values at those segments with the expressions of its own
-   sorted path (ac_curve_sample_located, ac_quat_curve_sample_located), so
-   the values are those of the track's own evaluation to the bit. What those
-   paths do not take (times outside the keys, unsorted times, Bezier and
-   eased segments, step and cubic rotations) is evaluated by the track's
-   public evaluation into a block of scratch and copied to its place. */
+   evaluates its values at those segments (ac_curve_eval_located,
+   ac_quat_curve_eval_located), with its own evaluation's expressions, so
+   the values are those of the track's own evaluation to the bit. Times
+   outside the keys, and unsorted times, are evaluated by the track's own
+   evaluation into a block of scratch and copied to their places. */
 #include <string.h>
 
 #include "ac_internal.h"
@@ -103,21 +102,25 @@ static located *group_of(located *groups, size_t *next, const double *times, siz
     return g;
 }
 
-/* Block [b, b + m) of one track whose key times were located in g. */
+/* Block [b, b + m) of one track whose key times were located in g: the
+   times inside the keys at their segments, the others by the track's
+   public evaluation. */
 static ac_status sample_block(const ac_pose_track *tr, const located *g, const double *t,
                               size_t b, size_t m, ac_error *err)
 {
-    size_t a0 = b + g->i0, a1 = b + g->i1;
-    ac_status st;
-    int done = a1 > a0 &&
-               (tr->curve ? ac_curve_sample_located(tr->curve, t + a0, g->seg + g->i0,
+    const size_t a0 = b + g->i0, a1 = b + g->i1;
+    ac_status st = AC_OK;
+    if (a1 > a0)
+        st = tr->curve ? ac_curve_eval_located(tr->curve, t + a0, g->seg + g->i0, a1 - a0,
+                                               tr->out + a0 * tr->stride, tr->stride, err)
+                       : ac_quat_curve_eval_located(tr->rotation, t + a0, g->seg + g->i0,
                                                     a1 - a0, tr->out + a0 * tr->stride,
-                                                    tr->stride)
-                          : ac_quat_curve_sample_located(tr->rotation, t + a0, g->seg + g->i0,
-                                                         a1 - a0, tr->out + a0 * tr->stride,
-                                                         tr->stride));
-    if (!done)
-        a0 = a1 = b + m; /* the whole block by the public evaluation */
+                                                    tr->stride, err);
+    if (st) {
+        if (err)
+            err->index += a0;
+        return st;
+    }
     if ((st = evaluate(tr, t, b, a0, err)) || (st = evaluate(tr, t, a1, b + m, err)))
         return st;
     return AC_OK;

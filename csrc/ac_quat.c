@@ -1016,7 +1016,7 @@ static void linear_run(const ac_quat_curve *c, size_t j, const double *restrict 
     }
 }
 
-/* ac_quat_curve_sample_located (ac_track.h): linear_run's slerp for
+/* ac_quat_curve_eval_located: linear_run's slerp for
    queries each in its own segment (the scalar loop: sample()'s u and the
    arc at it); then, where u reached 1, the end key itself, as linear_run
    picks it. */
@@ -1118,21 +1118,38 @@ AC_SIMD_KERNEL void located_lanes(const ac_quat_curve *c, const double *t, const
 }
 #endif
 
-int ac_quat_curve_sample_located(const ac_quat_curve *c, const double *t, const size_t *seg,
-                                 size_t m, double *out, size_t stride)
+ac_status ac_quat_curve_eval_located(const ac_quat_curve *c, const double *t,
+                                     const size_t *segments, size_t n, double *q, size_t stride,
+                                     ac_error *err)
 {
     size_t lanes = 0;
-    /* linear, and no segment wider than DBL_MAX (see sample()) */
-    if (c->interp != AC_CURVE_LINEAR || c->k < 2 || !ac_finite(c->times[c->k - 1] - c->times[0]))
-        return 0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t j = segments[i];
+        if (!(j + 1 < c->k && c->times[j] <= t[i] && t[i] < c->times[j + 1]))
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_SEGMENTS, (double)j,
+                           "must be the segment of t[%zu] = %.17g (first <= t < last)", i,
+                           t[i]);
+    }
+    /* step and cubic, and segments wider than DBL_MAX (none when the keys
+       span less): sample(), as eval_one takes a time inside the keys */
+    if (c->interp != AC_CURVE_LINEAR || !ac_finite(c->times[c->k - 1] - c->times[0])) {
+        for (size_t i = 0; i < n; i++) {
+            double omega[3];
+            ac_status st = sample(c, t[i], segments[i], AC_SIDE_RIGHT, i, q + i * stride, omega,
+                                  err);
+            if (st)
+                return st;
+        }
+        return AC_OK;
+    }
 #ifdef AC_SIMD
     if (ac_simd_available()) {
-        lanes = m - m % AC_LANES;
-        located_lanes(c, t, seg, lanes, out, stride);
+        lanes = n - n % AC_LANES;
+        located_lanes(c, t, segments, lanes, q, stride);
     }
 #endif
-    located_linear(c, t + lanes, seg + lanes, m - lanes, out + lanes * stride, stride);
-    return 1;
+    located_linear(c, t + lanes, segments + lanes, n - lanes, q + lanes * stride, stride);
+    return AC_OK;
 }
 
 ac_status ac_quat_curve_eval(const ac_quat_curve *c, ac_curve_cursor *cursor, const double *t,

@@ -139,6 +139,7 @@ static const char *const arg_names[AC_ARG_ID_COUNT] = {
     [AC_ARG_SCALE] = "scale",
     [AC_ARG_ROTATION_NORM] = "|rotation|",
     [AC_ARG_TRACKS] = "tracks",
+    [AC_ARG_SEGMENTS] = "segments",
     [AC_ARG_SCRATCH] = "scratch",
     [AC_ARG_KEYS] = "keys",
     [AC_ARG_LEFT] = "left",

@@ -217,22 +217,4 @@ static inline ac_status ac_track_locate(const ac_track *tr, double t, int side, 
     return AC_OK;
 }
 
-/* ------------------------------------------------------- located queries
-   What the one-call pose sampler (ac_pose.c) asks of each value kind: m
-   queries t[r] that lie inside the keys on the right side, t in [first,
-   last), each with its segment seg[r] (ac_segment_find's: the last key at or
-   before t), evaluated as the kind's own sorted path evaluates them (the
-   same expressions, so the same bits), the values of query r written to
-   out + r * stride. The segments come from the caller, so tracks that share
-   their key times locate each query once. Each returns 0, having written
-   nothing, when the track or one of the segments needs a path of its own
-   (curves: Bezier or eased segments, keys more than DBL_MAX apart, one
-   channel, results that could overflow; rotations: step or cubic, keys more
-   than DBL_MAX apart): the caller then evaluates those queries by the
-   track's public evaluation. */
-int ac_curve_sample_located(const ac_curve *curve, const double *t, const size_t *seg,
-                            size_t m, double *out, size_t stride);
-int ac_quat_curve_sample_located(const ac_quat_curve *curve, const double *t,
-                                 const size_t *seg, size_t m, double *out, size_t stride);
-
 #endif /* AC_TRACK_H */

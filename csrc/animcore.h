@@ -223,6 +223,7 @@ typedef enum ac_arg {
     AC_ARG_SCALE,
     AC_ARG_ROTATION_NORM, /* |rotation| */
     AC_ARG_TRACKS,
+    AC_ARG_SEGMENTS,
     /* working memory */
     AC_ARG_SCRATCH,
     /* the tools' tangents */
@@ -528,6 +529,18 @@ AC_API ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *curs
                                     const double *t, size_t n, int derivative, int side,
                                     double *out, ac_error *err);
 
+/* Values at n times whose segments the caller has located, as a sampler
+   that locates each time once for all the tracks that share their key
+   times does (ac_pose_sample): segments[i] is the last key at or before
+   t[i], which lies inside the keys, first <= t[i] < last. The values of
+   time i (C of them) go to out + i * stride: ac_curve_eval's, to the bit.
+   Errors: AC_ERR_VALUE "segments" (index: the time) for a segment that is
+   not its time's, before anything is written; AC_ERR_OVERFLOW "value" as
+   ac_curve_eval. */
+AC_API ac_status ac_curve_eval_located(const ac_curve *curve, const double *t,
+                                       const size_t *segments, size_t n, double *out,
+                                       size_t stride, ac_error *err);
+
 
 /* ac_curve_eval_side through time remaps, as a clip plays a curve:
    `remaps` (nremap of them, outermost first) each map clip time t in [first
@@ -716,6 +729,16 @@ AC_API const double *ac_quat_curve_quats(const ac_quat_curve *curve);
 AC_API ac_status ac_quat_curve_eval(const ac_quat_curve *curve, ac_curve_cursor *cursor,
                                     const double *t, size_t n, int side, double *q,
                                     double *omega, ac_error *err);
+
+/* Unit quaternions at n times whose segments the caller has located, as
+   ac_curve_eval_located: segments[i] the last key at or before t[i], first
+   <= t[i] < last; quaternion i goes to q + i * stride, ac_quat_curve_eval's
+   on the right side, to the bit. Errors: AC_ERR_VALUE "segments" (index:
+   the time) before anything is written; a cubic spline passing through the
+   zero quaternion, as ac_quat_curve_eval. */
+AC_API ac_status ac_quat_curve_eval_located(const ac_quat_curve *curve, const double *t,
+                                            const size_t *segments, size_t n, double *q,
+                                            size_t stride, ac_error *err);
 
 
 /* Conversions. Matrices are 3x3 row-major acting on column vectors

@@ -126,6 +126,26 @@ static void errors(void)
     CHECK(err.arg == AC_ARG_T && err.index == 2);
     CHECK(ac_pose_sample(tracks, 2, t, 2, &err) == AC_OK);
     CHECK(out[0] == 0.5 && out[6 + 5] == 0.7);
+    {   /* a segment that is not its time's, before anything is written */
+        size_t segments[3] = {0, 0, 0};
+        double q[8] = {0, 0, 0, 1, 0, 0, 1, 0}, tq[3] = {0.5, 1.0, 0.25};
+        ac_quat_curve *rotation;
+        out[0] = -1.0;
+        CHECK(ac_curve_eval_located(curve, tq, segments, 2, out, 3, &err) == AC_ERR_VALUE);
+        CHECK(err.arg == AC_ARG_SEGMENTS && err.index == 1 && out[0] == -1.0);
+        segments[1] = 1;
+        CHECK(ac_curve_eval_located(curve, tq, segments, 2, out, 3, &err) == AC_ERR_VALUE);
+        CHECK(ac_curve_eval_located(curve, tq + 2, segments, 1, out, 3, &err) == AC_OK);
+        CHECK(out[0] == 0.25 && out[2] == 0.25);
+        CHECK(ac_quat_curve_create(times, q, NULL, NULL, 2, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                                   AC_EXTRAP_CLAMP, &rotation, NULL, &err) == AC_OK);
+        CHECK(ac_quat_curve_eval_located(rotation, tq, segments, 2, out, 4, &err) ==
+              AC_ERR_VALUE);
+        CHECK(err.arg == AC_ARG_SEGMENTS && err.index == 1);
+        CHECK(ac_quat_curve_eval_located(rotation, tq, segments, 1, out, 4, &err) == AC_OK);
+        CHECK_NEAR(out[2], sqrt(0.5), 1e-15);
+        ac_quat_curve_destroy(rotation);
+    }
     ac_curve_destroy(curve);
 }
 
