@@ -18,10 +18,12 @@ import functools
 import math
 from dataclasses import dataclass, field, fields
 import typing
+import weakref
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
+from . import _core
 from ._arrays import as_float64, check_finite, choice, real_number
 from ._objects import ByValue, PicklableError
 from ._options import did_you_mean, suggest
@@ -445,9 +447,14 @@ def _keyed_channel(node: int, name, path: str, times, values, interpolation: str
     ``times`` (a copy) and ``values`` (K, width) float64, evaluated as glTF's
     ``interpolation``. ``target`` defaults to the node's ``name``."""
     values = np.ascontiguousarray(values, dtype=np.float64)
-    times = np.array(times, dtype=np.float64)
+    # read-only float64 times (a reader's, shared by the channels of one
+    # attribute) are kept and read in place by the curve: channels that share
+    # their key times then share one array, which sampling locates once
+    shared = (isinstance(times, np.ndarray) and times.dtype == np.float64 and times.ndim == 1
+              and times.flags.c_contiguous and not times.flags.writeable)
+    times = times if shared else np.array(times, dtype=np.float64)
     values.flags.writeable = times.flags.writeable = False
-    curve = _make_curve(times, values, interpolation, path)
+    curve = _make_curve(times, values, interpolation, path, copy=not shared)
     return Channel(node, name, path, interpolation, values.shape[1], times, values, curve,
                    name if target is None else target)
 
@@ -564,7 +571,12 @@ class Skin(ByValue):
             users = [n.index for n in scene.nodes if n.skin == self.index]
             node = users[0] if users else None
         world = scene.world(clip, t)
-        joints = world[..., self.joints, :, :] @ self.inverse_bind_matrices
+        first = int(self.joints[0]) if len(self.joints) else 0
+        if np.array_equal(self.joints, np.arange(first, first + len(self.joints))):
+            chosen = world[..., first:first + len(self.joints), :, :]  # a view, not a copy
+        else:
+            chosen = world[..., self.joints, :, :]
+        joints = chosen @ self.inverse_bind_matrices
         if node is None:
             return joints
         mesh_inverse = np.linalg.inv(world[..., scene.node_index(
@@ -684,6 +696,13 @@ class Scene(ByValue):
         node have a name, the names agree (a clip of another file's rig would
         otherwise pose the wrong nodes)."""
         clip = self.clip(clip, func=func)
+        checked = self.__dict__.get("_own_clips")  # id -> weakref of the clips that passed
+        if checked is None:
+            checked = {}
+            object.__setattr__(self, "_own_clips", checked)
+        known = checked.get(id(clip))
+        if known is not None and known() is clip:
+            return clip
         count = len(self.nodes)
         for channel in clip.channels:
             if channel.node >= count:
@@ -699,6 +718,7 @@ class Scene(ByValue):
                                  f"{channel.node_name!r} (index {channel.node}), which the "
                                  f"scene does not have there (its node {channel.node} is "
                                  f"{name!r}){hint}")
+        checked[id(clip)] = weakref.ref(clip)
         return clip
 
     # -- posing ---------------------------------------------------------------
@@ -721,17 +741,20 @@ class Scene(ByValue):
     def _pose(self, func: str, clip, t) -> Transforms:
         """:meth:`pose`, with errors naming ``func`` (the public caller)."""
         t = _query_times(func, t)
-        channels = () if clip is None else [c for c in self._own_clip(func, clip).channels
-                                            if c.path != "weights"]
-        pose = {}
-        for path, value in zip(("translation", "rotation", "scale"), self.skeleton.rest):
-            if len({c.node for c in channels if c.path == path}) == len(value):
-                pose[path] = np.empty(t.shape + value.shape)  # channels write every node
-            else:  # the rest pose at every time: whole rows copied by np.repeat, faster
-                # than setting only the nodes no channel writes (a masked assignment)
-                pose[path] = np.repeat(value.reshape(1, -1), t.size, axis=0).reshape(
-                    t.shape + value.shape)
-        for channel in channels:
+        plan = _PosePlan.EMPTY if clip is None else _PosePlan.of(self._own_clip(func, clip))
+        pose, rest = {}, self.skeleton.rest
+        # one block of memory for the three arrays (each a contiguous part of it):
+        # one large allocation, which the allocator reuses from call to call,
+        # where three would each be mapped and faulted in afresh
+        block = np.empty(t.size * sum(value.size for value in rest))
+        start = 0
+        for path, value in zip(("translation", "rotation", "scale"), rest):
+            part = block[start:start + t.size * value.size].reshape(t.shape + value.shape)
+            start += t.size * value.size
+            if plan.animated[path] != len(value):
+                part[...] = value  # the rest pose where no channel writes, whole rows
+            pose[path] = part
+        for channel in plan.sample(func, t, pose):
             channel._sample_into(t, pose[channel.path][..., channel.node, :])
         return Transforms(pose["translation"], pose["rotation"], pose["scale"])
 
@@ -863,6 +886,70 @@ class Scene(ByValue):
         return plot_rig(positions, parents, self.joint_names, times, ax,
                         up=1 if axis == "y" else 2, units=units,
                         title=None if clip is None else clip.name)
+
+
+_POSE_OUTPUTS = {"translation": 0, "rotation": 1, "scale": 2}
+
+
+class _PosePlan:
+    """How a clip's transform channels are sampled into poses, made once per
+    clip (:meth:`of`): the curves the C core samples in one call as they are
+    (Curve without easing or time remaps, RotationCurve) with each one's
+    output and node, the channels left to sample one by one, and the number
+    of nodes each property's channels write."""
+
+    __slots__ = ("channels", "curves", "slots", "rest", "animated")
+
+    def __init__(self, channels):
+        self.channels = [c for c in channels if c.path != "weights"]
+        self.animated = {path: len({c.node for c in self.channels if c.path == path})
+                         for path in _POSE_OUTPUTS}
+        curves, slots, rest = [], [], []
+        for channel in self.channels:
+            curve, output = channel.curve, _POSE_OUTPUTS.get(channel.path)
+            if output is None:
+                rest.append(channel)
+            elif curve.__class__ is RotationCurve and output == 1:
+                curves.append(curve._curve)
+                slots.append((output, channel.node))
+            elif (curve.__class__ is Curve and output != 1 and not curve._remaps
+                  and curve._ease is None and curve._values.ndim == 2
+                  and curve._values.shape[1] == 3):
+                curves.append(curve._capsule)
+                slots.append((output, channel.node))
+            else:
+                rest.append(channel)
+        taken = set(slots)
+        if len(taken) < len(slots) or any((_POSE_OUTPUTS.get(c.path), c.node) in taken
+                                          for c in rest):
+            # a node property with several channels: the last one wins, in order
+            curves, slots, rest = [], [], self.channels
+        self.curves, self.rest = tuple(curves), rest
+        self.slots = np.array(slots, dtype=np.int64).reshape(-1, 2)
+
+    @classmethod
+    def of(cls, clip: "Clip") -> "_PosePlan":
+        plan = clip.__dict__.get("_pose_plan")
+        if plan is None:
+            plan = cls(clip.channels)
+            object.__setattr__(clip, "_pose_plan", plan)
+        return plan
+
+    def sample(self, func: str, t: np.ndarray, pose: dict) -> list:
+        """Samples the curves the core takes into ``pose`` in one call (ozz's
+        sampling job: all tracks per block of times, the GIL released), with
+        the values each curve's own evaluation gives, to the bit. Returns the
+        channels left to sample one by one: the others, or all of them when
+        an evaluation fails (each curve then raises its own error)."""
+        if not self.curves:
+            return self.rest
+        done = _core._pose_sample(func, self.curves, self.slots,
+                                  np.ascontiguousarray(t).reshape(-1),
+                                  (pose["translation"], pose["rotation"], pose["scale"]))
+        return self.rest if done else self.channels
+
+
+_PosePlan.EMPTY = _PosePlan(())
 
 
 def _sampler_of(curve):

@@ -589,7 +589,11 @@ def _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped):
             trs = _decompose("usd.load", local)
         except ValueError as error:
             raise _Fault(rest_location, str(error)) from None
-    children = [tuple(k for k, p in enumerate(parents) if p == j) for j in range(count)]
+    kids = [[] for _ in range(count)]
+    for k, p in enumerate(parents):
+        if p >= 0:
+            kids[p].append(k)
+    children = [tuple(c) for c in kids]
     roots = [j for j in range(count) if parents[j] < 0]
     anim = None
     with _at(skel_path):
@@ -653,7 +657,7 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
                                 f"not have")
     index = [joints.index(j) for j in anim_joints]
     vectors = lambda v: np.array(v, float).reshape(-1, 3)  # noqa: E731
-    channels, target_names = [], None
+    channels, target_names, shared_times = [], None, []
     for path_name, attribute, convert in (
             ("translation", anim.GetTranslationsAttr(), vectors),
             ("rotation", anim.GetRotationsAttr(), _quats),
@@ -670,9 +674,17 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
                                    f"{len(anim_joints)} animated joints")
         _finite(location, "sample", values)
         _finite(location, "time sample", times)
+        # one read-only array of key times for every channel that has them
+        times = next((seen for seen in shared_times if seen.shape == times.shape
+                      and seen.tobytes() == times.tobytes()), times)
+        if times.flags.writeable:
+            times = np.ascontiguousarray(times, dtype=np.float64)
+            times.flags.writeable = False
+            shared_times.append(times)
+        per_joint = np.ascontiguousarray(np.moveaxis(values, 1, 0))  # joint k: (F, width)
         for k, j in enumerate(index):
             channels.append(_channel(location, j, joints[j], path_name, times,
-                                     values[:, k], kind))
+                                     per_joint[k], kind))
     location = str(anim.GetBlendShapeWeightsAttr().GetPath())
     shapes_attr = anim.GetBlendShapesAttr()
     shapes = [str(s) for s in (_uniform(shapes_attr, str(shapes_attr.GetPath())) or [])]

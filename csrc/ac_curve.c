@@ -1523,6 +1523,138 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     }
 }
 
+/* ac_curve_eval_located: eval_run's expressions for C > 1
+   (u from the segment's inv_duration, the segment's polynomial per
+   channel), each query in its own segment. */
+static void located_any(const ac_curve *cv, const double *restrict t,
+                        const size_t *restrict seg, size_t m, double *restrict out,
+                        size_t stride)
+{
+    const double *times = cv->times;
+    for (size_t r = 0; r < m; r++) {
+        const size_t j = seg[r];
+        const double u = (t[r] - times[j]) * seg_inv(cv, j);
+        for (size_t ch = 0; ch < cv->c; ch++) {
+            double p[4];
+            segment_poly(cv, j, ch, p);
+            out[r * stride + ch] = AC_CURVE_X(p[3], p[2], p[1], p[0], u);
+        }
+    }
+}
+
+#ifdef AC_SIMD
+/* What one group of lanes reads of its segments, lane l of segment
+   seg[l]: key times t0, t1, values p0, p1 and velocities v0 (leaving the
+   first key), v1 (arriving at the second) of one channel. */
+typedef struct located_keys {
+    ac_vd t0, t1, iT, cubic, line;
+    ac_vd p0[3], p1[3], v0[3], v1[3];
+} located_keys;
+
+/* located_keys of a 3-channel curve for lanes whose segments lie in
+   [j0, j0 + AC_LANES) with j0 + AC_LANES + 1 <= k: each array loaded once
+   as a window from j0 on (no gathers) and permuted into the lanes. */
+AC_SIMD_FN void keys_window(const ac_curve *cv, size_t j0, __m512i d, located_keys *w)
+{
+    ac_vd rows[3];
+    const __m512i kinds = _mm512_permutexvar_epi64(
+        d, _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(cv->kind + j0))));
+    w->t0 = ac_vd_permute((ac_vd)_mm512_loadu_pd(cv->times + j0), d);
+    w->t1 = ac_vd_permute((ac_vd)_mm512_loadu_pd(cv->times + j0 + 1), d);
+    w->iT = cv->inv ? ac_vd_permute((ac_vd)_mm512_loadu_pd(cv->inv + j0), d) : ac_vd_splat(0.0);
+    w->cubic = (ac_vd)_mm512_maskz_mov_epi64(
+        _mm512_cmpeq_epi64_mask(kinds, _mm512_set1_epi64(AC_CURVE_CUBIC)), _mm512_set1_epi64(-1));
+    w->line = (ac_vd)_mm512_maskz_mov_epi64(
+        _mm512_cmpeq_epi64_mask(kinds, _mm512_set1_epi64(AC_CURVE_LINEAR)), _mm512_set1_epi64(-1));
+    ac_vd_load3(cv->values + 3 * j0, 1, rows);
+    for (int ch = 0; ch < 3; ch++)
+        w->p0[ch] = ac_vd_permute(rows[ch], d);
+    ac_vd_load3(cv->values + 3 * (j0 + 1), 1, rows);
+    for (int ch = 0; ch < 3; ch++)
+        w->p1[ch] = ac_vd_permute(rows[ch], d);
+    for (int ch = 0; ch < 3; ch++)
+        w->v0[ch] = w->v1[ch] = ac_vd_splat(0.0);
+    if (cv->in_velocity) {
+        ac_vd_load3(cv->out_velocity + 3 * j0, 1, rows);
+        for (int ch = 0; ch < 3; ch++)
+            w->v0[ch] = ac_vd_permute(rows[ch], d);
+        ac_vd_load3(cv->in_velocity + 3 * (j0 + 1), 1, rows);
+        for (int ch = 0; ch < 3; ch++)
+            w->v1[ch] = ac_vd_permute(rows[ch], d);
+    }
+}
+
+/* The same for any segments, one lane at a time. */
+AC_SIMD_FN void keys_lanes(const ac_curve *cv, const size_t *seg, located_keys *w)
+{
+    double x[16][AC_LANES];
+    int64_t m[2][AC_LANES];
+    for (int l = 0; l < AC_LANES; l++) {
+        const size_t j = seg[l];
+        x[0][l] = cv->times[j], x[1][l] = cv->times[j + 1];
+        x[2][l] = cv->inv ? cv->inv[j] : 0.0;
+        m[0][l] = -(int64_t)(cv->kind[j] == AC_CURVE_CUBIC);
+        m[1][l] = -(int64_t)(cv->kind[j] == AC_CURVE_LINEAR);
+        for (int ch = 0; ch < 3; ch++) {
+            x[3 + ch][l] = cv->values[3 * j + ch];
+            x[6 + ch][l] = cv->values[3 * (j + 1) + ch];
+            x[9 + ch][l] = cv->in_velocity ? cv->out_velocity[3 * j + ch] : 0.0;
+            x[12 + ch][l] = cv->in_velocity ? cv->in_velocity[3 * (j + 1) + ch] : 0.0;
+        }
+    }
+    w->t0 = (ac_vd)_mm512_loadu_pd(x[0]), w->t1 = (ac_vd)_mm512_loadu_pd(x[1]);
+    w->iT = (ac_vd)_mm512_loadu_pd(x[2]);
+    w->cubic = (ac_vd)_mm512_loadu_pd((const double *)m[0]);
+    w->line = (ac_vd)_mm512_loadu_pd((const double *)m[1]);
+    for (int ch = 0; ch < 3; ch++) {
+        w->p0[ch] = (ac_vd)_mm512_loadu_pd(x[3 + ch]);
+        w->p1[ch] = (ac_vd)_mm512_loadu_pd(x[6 + ch]);
+        w->v0[ch] = (ac_vd)_mm512_loadu_pd(x[9 + ch]);
+        w->v1[ch] = (ac_vd)_mm512_loadu_pd(x[12 + ch]);
+    }
+}
+
+/* located_any in lanes for the first m queries of a 3-channel curve, m a
+   multiple of AC_LANES, segments of step, linear and cubic kinds whose
+   keys lie less than DBL_MAX apart: each lane does seg_inv's, poly_of's
+   and AC_CURVE_X's operations in their order. */
+AC_SIMD_KERNEL void located_lanes(const ac_curve *cv, const double *t, const size_t *seg,
+                                  size_t m, double *out, size_t stride)
+{
+    for (size_t i = 0; i < m; i += AC_LANES) {
+        const size_t j0 = seg[i];
+        located_keys w;
+        ac_vd T, iT, u, x[3];
+        if (seg[i + AC_LANES - 1] - j0 < AC_LANES && j0 + AC_LANES + 1 <= cv->k)
+            keys_window(cv, j0, _mm512_sub_epi64(_mm512_loadu_si512((const void *)(seg + i)),
+                                                 _mm512_set1_epi64((long long)j0)), &w);
+        else
+            keys_lanes(cv, seg + i, &w);
+        T = w.t1 - w.t0;
+        /* seg_inv: the stored inverse, or inv_duration of a segment not wide */
+        iT = cv->inv ? w.iT
+                     : ac_vd_pick((ac_vm)(T > 0.0), 1.0 / ac_vd_pick((ac_vm)(T > 0.0), T,
+                                                                     ac_vd_splat(1.0)),
+                                  ac_vd_splat(0.0));
+        u = ((ac_vd)_mm512_loadu_pd(t + i) - w.t0) * iT;
+        for (int ch = 0; ch < 3; ch++) {
+            const ac_vd p0 = w.p0[ch], p1 = w.p1[ch];
+            const ac_vd m0 = T * w.v0[ch], m1 = T * w.v1[ch]; /* hermite_tangents */
+            const ac_vm cubic = (ac_vm)w.cubic, line = (ac_vm)w.line;
+            const ac_vd d = p0;
+            const ac_vd c = ac_vd_pick(cubic, m0, ac_vd_pick(line, p1 - p0, ac_vd_splat(0.0)));
+            const ac_vd b = ac_vd_pick(cubic, 3.0 * (p1 - p0) - 2.0 * m0 - m1, ac_vd_splat(0.0));
+            const ac_vd a = ac_vd_pick(cubic, 2.0 * (p0 - p1) + m0 + m1, ac_vd_splat(0.0));
+            x[ch] = ((a * u + b) * u + c) * u + d;
+        }
+        if (stride == 3)
+            ac_vd_store3(out + 3 * i, x);
+        else
+            ac_vd_store_rows(out + i * stride, stride, x, 3);
+    }
+}
+#endif
+
 static const ac_arg result_names[3] = {AC_ARG_VALUE, AC_ARG_VELOCITY, AC_ARG_ACCELERATION};
 
 static ac_status check_out(const double *o, size_t C, size_t i, int deriv, ac_error *err)
@@ -1531,6 +1663,51 @@ static ac_status check_out(const double *o, size_t C, size_t i, int deriv, ac_er
         if (!ac_finite(o[ch]))
             return ac_fail(err, AC_ERR_OVERFLOW, i, result_names[deriv], o[ch],
                            "is not representable although the inputs are finite");
+    return AC_OK;
+}
+
+/* 1 when every segments[i] is t[i]'s: times[j] <= t < times[j + 1]. */
+static int located_ok(const double *times, size_t k, const double *t, const size_t *segments,
+                      size_t n, size_t *bad)
+{
+    for (size_t i = 0; i < n; i++) {
+        const size_t j = segments[i];
+        if (!(j + 1 < k && times[j] <= t[i] && t[i] < times[j + 1])) {
+            *bad = i;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+ac_status ac_curve_eval_located(const ac_curve *curve, const double *t, const size_t *segments,
+                                size_t n, double *out, size_t stride, ac_error *err)
+{
+    size_t lanes = 0, bad = 0;
+    if (!located_ok(curve->times, curve->k, t, segments, n, &bad))
+        return ac_fail(err, AC_ERR_VALUE, bad, AC_ARG_SEGMENTS, (double)segments[bad],
+                       "must be the segment of t[%zu] = %.17g (first <= t < last)", bad,
+                       t[bad]);
+    /* eval_run's other paths (Bezier and eased segments, which have their
+       blocks; wide segments, none when the keys span less than DBL_MAX; one
+       channel), and results that could overflow: emit, one time at a time */
+    if (curve->c < 2 || !curve->safe[0] || curve->bez || curve->ease ||
+        !ac_finite(curve->times[curve->k - 1] - curve->times[0])) {
+        for (size_t i = 0; i < n; i++) {
+            ac_status st;
+            emit(curve, segments[i], t[i], 0, 1.0, 0.0, out + i * stride);
+            if (!curve->safe[0] && (st = check_out(out + i * stride, curve->c, i, 0, err)))
+                return st;
+        }
+        return AC_OK;
+    }
+#ifdef AC_SIMD
+    if (curve->c == 3 && ac_simd_available()) {
+        lanes = n - n % AC_LANES;
+        located_lanes(curve, t, segments, lanes, out, stride);
+    }
+#endif
+    located_any(curve, t + lanes, segments + lanes, n - lanes, out + lanes * stride, stride);
     return AC_OK;
 }
 

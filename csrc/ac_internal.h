@@ -696,6 +696,22 @@ AC_SIMD_FN void ac_vd_store4(double *p, const ac_vd v[4])
         _mm512_storeu_pd(p + 8 * k, (__m512d)o[k]);
 }
 
+/* Lane l of the `width` (3 or 4) vectors v as the row p + l * stride, for
+   rows that are not packed (a node's values in an array of poses): each
+   row written by one (masked) store, with no round trip through memory. */
+AC_SIMD_FN void ac_vd_store_rows(double *p, size_t stride, const ac_vd *v, int width)
+{
+    const ac_vd rows[4] = {v[0], v[1], v[2], width == 4 ? v[3] : ac_vd_splat(0.0)};
+    const __mmask8 mask = width == 4 ? 0x0F : 0x07;
+    ac_vd o[4];
+    ac_vd_interleave4(rows, o); /* o[k]: lanes 2k and 2k + 1, 4 values each */
+    for (int k = 0; k < 4; k++) {
+        _mm512_mask_storeu_pd(p + (size_t)(2 * k) * stride, mask, (__m512d)o[k]);
+        _mm512_mask_storeu_pd(p + (size_t)(2 * k + 1) * stride, mask,
+                              _mm512_castpd256_pd512(_mm512_extractf64x4_pd((__m512d)o[k], 1)));
+    }
+}
+
 /* Writing a long contiguous run of results past the caches (non-temporal
    stores): a run of a megabyte or more is not read again soon, and ordinary
    stores would first read every line they fill. Such stores need whole

@@ -1016,6 +1016,142 @@ static void linear_run(const ac_quat_curve *c, size_t j, const double *restrict 
     }
 }
 
+/* ac_quat_curve_eval_located: linear_run's slerp for
+   queries each in its own segment (the scalar loop: sample()'s u and the
+   arc at it); then, where u reached 1, the end key itself, as linear_run
+   picks it. */
+static void located_linear(const ac_quat_curve *c, const double *restrict t,
+                           const size_t *restrict seg, size_t m, double *restrict q,
+                           size_t stride)
+{
+    for (size_t r = 0; r < m; r++) {
+        const size_t j = seg[r];
+        const double t0 = c->times[j], dt = c->times[j + 1] - t0;
+        double u = (t[r] - t0) / dt;
+        ac_slerp_arc arc;
+        u = ac_pick(u < 0.0, 0.0, u);
+        u = ac_pick(u > 1.0, 1.0, u);
+        segment_arc(c->keys, c->angles, j, &arc);
+        if (u >= 1.0) /* the end key itself */
+            key_quat(c, j + 1, q + r * stride);
+        else
+            ac_slerp_arc_at(&arc, u, q + r * stride);
+    }
+}
+
+#ifdef AC_SIMD
+/* located_linear in lanes for the first m queries, m a multiple of
+   AC_LANES: each lane reads its segment's arc (segment_arc: from a window
+   of segments loaded once and permuted, or one lane at a time) and does
+   ac_slerp_arc_at's operations in their order. */
+AC_SIMD_KERNEL void located_lanes(const ac_quat_curve *c, const double *t, const size_t *seg,
+                                  size_t m, double *q, size_t stride)
+{
+    for (size_t i = 0; i < m; i += AC_LANES) {
+        const size_t j0 = seg[i];
+        ac_vd t0, t1, u, a[4], b[4], d, sign, w, inv, x[1], y[1], sa[1], sb[1], r[4];
+        __mmask8 ends;
+        if (seg[i + AC_LANES - 1] - j0 < AC_LANES && j0 + AC_LANES + 1 <= c->k) {
+            const __m512i k = _mm512_sub_epi64(_mm512_loadu_si512((const void *)(seg + i)),
+                                               _mm512_set1_epi64((long long)j0));
+            const __m512d w0 = _mm512_loadu_pd(c->angles + 2 * j0),
+                          w1 = _mm512_loadu_pd(c->angles + 2 * j0 + AC_LANES);
+            t0 = ac_vd_permute((ac_vd)_mm512_loadu_pd(c->times + j0), k);
+            t1 = ac_vd_permute((ac_vd)_mm512_loadu_pd(c->times + j0 + 1), k);
+            ac_vd_load4(c->keys + 4 * j0, 1, a);
+            ac_vd_load4(c->keys + 4 * (j0 + 1), 1, b);
+            for (int e = 0; e < 4; e++)
+                a[e] = ac_vd_permute(a[e], k), b[e] = ac_vd_permute(b[e], k);
+            w = ac_vd_permute(
+                (ac_vd)_mm512_permutex2var_pd(w0, AC_IDX(0, 2, 4, 6, 8, 10, 12, 14), w1), k);
+            inv = ac_vd_permute(
+                (ac_vd)_mm512_permutex2var_pd(w0, AC_IDX(1, 3, 5, 7, 9, 11, 13, 15), w1), k);
+        } else {
+            double z[12][AC_LANES];
+            for (int l = 0; l < AC_LANES; l++) {
+                const size_t j = seg[i + (size_t)l];
+                z[0][l] = c->times[j], z[1][l] = c->times[j + 1];
+                z[2][l] = c->angles[2 * j], z[3][l] = c->angles[2 * j + 1];
+                for (int e = 0; e < 4; e++)
+                    z[4 + e][l] = c->keys[4 * j + e], z[8 + e][l] = c->keys[4 * j + 4 + e];
+            }
+            t0 = (ac_vd)_mm512_loadu_pd(z[0]), t1 = (ac_vd)_mm512_loadu_pd(z[1]);
+            w = (ac_vd)_mm512_loadu_pd(z[2]), inv = (ac_vd)_mm512_loadu_pd(z[3]);
+            for (int e = 0; e < 4; e++) {
+                a[e] = (ac_vd)_mm512_loadu_pd(z[4 + e]);
+                b[e] = (ac_vd)_mm512_loadu_pd(z[8 + e]);
+            }
+        }
+        u = ((ac_vd)_mm512_loadu_pd(t + i) - t0) / (t1 - t0);
+        ends = _mm512_cmp_pd_mask((__m512d)u, _mm512_set1_pd(1.0), _CMP_GE_OQ);
+        u = ac_vd_pick((ac_vm)(u < 0.0), ac_vd_splat(0.0), u);
+        u = ac_vd_pick((ac_vm)(u > 1.0), ac_vd_splat(1.0), u);
+        d = ac_vd_splat(0.0); /* segment_arc's sign */
+        for (int e = 0; e < 4; e++)
+            d = d + a[e] * b[e];
+        sign = ac_vd_pick((ac_vm)(d < 0.0), ac_vd_splat(-1.0), ac_vd_splat(1.0));
+        for (int e = 0; e < 4; e++)
+            b[e] = b[e] * sign;
+        x[0] = (1.0 - u) * w * ((1.0 - u) * w);
+        y[0] = u * w * (u * w);
+        ac_vd_sinc_series(x, sa, 1);
+        ac_vd_sinc_series(y, sb, 1);
+        x[0] = (1.0 - u) * sa[0] * inv; /* the weights */
+        y[0] = u * sb[0] * inv;
+        for (int e = 0; e < 4; e++)
+            r[e] = x[0] * a[e] + y[0] * b[e];
+        d = ac_vd_splat(0.0);
+        for (int e = 0; e < 4; e++)
+            d = d + r[e] * r[e];
+        x[0] = d;
+        ac_vd_rsqrt(x, y, 1);
+        for (int e = 0; e < 4; e++)
+            r[e] = r[e] * y[0];
+        if (stride == 4)
+            ac_vd_store4(q + 4 * i, r);
+        else
+            ac_vd_store_rows(q + i * stride, stride, r, 4);
+        for (size_t l = 0; ends && l < AC_LANES; l++) /* u = 1: the end key itself */
+            if (ends >> l & 1)
+                key_quat(c, seg[i + l] + 1, q + (i + l) * stride);
+    }
+}
+#endif
+
+ac_status ac_quat_curve_eval_located(const ac_quat_curve *c, const double *t,
+                                     const size_t *segments, size_t n, double *q, size_t stride,
+                                     ac_error *err)
+{
+    size_t lanes = 0;
+    for (size_t i = 0; i < n; i++) {
+        const size_t j = segments[i];
+        if (!(j + 1 < c->k && c->times[j] <= t[i] && t[i] < c->times[j + 1]))
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_SEGMENTS, (double)j,
+                           "must be the segment of t[%zu] = %.17g (first <= t < last)", i,
+                           t[i]);
+    }
+    /* step and cubic, and segments wider than DBL_MAX (none when the keys
+       span less): sample(), as eval_one takes a time inside the keys */
+    if (c->interp != AC_CURVE_LINEAR || !ac_finite(c->times[c->k - 1] - c->times[0])) {
+        for (size_t i = 0; i < n; i++) {
+            double omega[3];
+            ac_status st = sample(c, t[i], segments[i], AC_SIDE_RIGHT, i, q + i * stride, omega,
+                                  err);
+            if (st)
+                return st;
+        }
+        return AC_OK;
+    }
+#ifdef AC_SIMD
+    if (ac_simd_available()) {
+        lanes = n - n % AC_LANES;
+        located_lanes(c, t, segments, lanes, q, stride);
+    }
+#endif
+    located_linear(c, t + lanes, segments + lanes, n - lanes, q + lanes * stride, stride);
+    return AC_OK;
+}
+
 ac_status ac_quat_curve_eval(const ac_quat_curve *c, ac_curve_cursor *cursor, const double *t,
                              size_t n, int side, double *q, double *omega, ac_error *err)
 {

@@ -222,6 +222,8 @@ typedef enum ac_arg {
     AC_ARG_WORLD,
     AC_ARG_SCALE,
     AC_ARG_ROTATION_NORM, /* |rotation| */
+    AC_ARG_TRACKS,
+    AC_ARG_SEGMENTS,
     /* working memory */
     AC_ARG_SCRATCH,
     /* the tools' tangents */
@@ -527,6 +529,18 @@ AC_API ac_status ac_curve_eval_side(const ac_curve *curve, ac_curve_cursor *curs
                                     const double *t, size_t n, int derivative, int side,
                                     double *out, ac_error *err);
 
+/* Values at n times whose segments the caller has located, as a sampler
+   that locates each time once for all the tracks that share their key
+   times does (ac_pose_sample): segments[i] is the last key at or before
+   t[i], which lies inside the keys, first <= t[i] < last. The values of
+   time i (C of them) go to out + i * stride: ac_curve_eval's, to the bit.
+   Errors: AC_ERR_VALUE "segments" (index: the time) for a segment that is
+   not its time's, before anything is written; AC_ERR_OVERFLOW "value" as
+   ac_curve_eval. */
+AC_API ac_status ac_curve_eval_located(const ac_curve *curve, const double *t,
+                                       const size_t *segments, size_t n, double *out,
+                                       size_t stride, ac_error *err);
+
 
 /* ac_curve_eval_side through time remaps, as a clip plays a curve:
    `remaps` (nremap of them, outermost first) each map clip time t in [first
@@ -716,6 +730,16 @@ AC_API ac_status ac_quat_curve_eval(const ac_quat_curve *curve, ac_curve_cursor 
                                     const double *t, size_t n, int side, double *q,
                                     double *omega, ac_error *err);
 
+/* Unit quaternions at n times whose segments the caller has located, as
+   ac_curve_eval_located: segments[i] the last key at or before t[i], first
+   <= t[i] < last; quaternion i goes to q + i * stride, ac_quat_curve_eval's
+   on the right side, to the bit. Errors: AC_ERR_VALUE "segments" (index:
+   the time) before anything is written; a cubic spline passing through the
+   zero quaternion, as ac_quat_curve_eval. */
+AC_API ac_status ac_quat_curve_eval_located(const ac_quat_curve *curve, const double *t,
+                                            const size_t *segments, size_t n, double *q,
+                                            size_t stride, ac_error *err);
+
 
 /* Conversions. Matrices are 3x3 row-major acting on column vectors
    (v' = M v); rotation vectors are axis * angle (radians). Euler angles
@@ -781,6 +805,36 @@ AC_API ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *wo
    so that matrices rounded to float32 decompose). */
 AC_API ac_status ac_skeleton_decompose(const double *matrices, double *translation,
                                 double *rotation, double *scale, size_t n, ac_error *err);
+
+/* ----------------------------------------------------------------- poses */
+
+/* One track of a clip for ac_pose_sample: a curve of at most
+   AC_POSE_MAX_CHANNELS scalar channels (a translation, a scale) or a
+   rotation curve, exactly one of the two, and where its values go: `out`
+   receives the values at the first time and each next time's lie `stride`
+   doubles further on (a node's row in an array of poses). */
+#define AC_POSE_MAX_CHANNELS 16
+typedef struct ac_pose_track {
+    const ac_curve *curve;
+    const ac_quat_curve *rotation;
+    double *out;
+    size_t stride;
+} ac_pose_track;
+
+/* Every track of a clip at n times t (seconds) in one call, as
+   ozz-animation's sampling job samples all of an animation's tracks: each
+   value is the one the track's own evaluation gives (ac_curve_eval,
+   ac_quat_curve_eval on the right side), to the bit. Sorted times are taken
+   in blocks, and tracks that share their key times (the same values, not
+   necessarily the same array) locate each time once; any order of t is
+   correct. Reentrant: all its state is on the stack. Errors: AC_ERR_VALUE
+   "tracks" (index: the track) for a track with neither or both curves, a
+   NULL out, or more than AC_POSE_MAX_CHANNELS channels, before anything is
+   written; then the first failure of a track's own evaluation (a time
+   outside the keys with AC_EXTRAP_ERROR, an overflow), with index = track *
+   n + time, the values of other tracks and times then unspecified. */
+AC_API ac_status ac_pose_sample(const ac_pose_track *tracks, size_t count, const double *t,
+                                size_t n, ac_error *err);
 
 /* ----------------------------------------------------------- root motion */
 

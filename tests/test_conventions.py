@@ -140,7 +140,7 @@ def test_curve_and_rotation_curve_fold_alike_far_away(mode):
 
 CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
 DOMAINS = ("status", "arg", "hermite", "curve", "ease", "quat", "rootmotion", "contact", "snapshot",
-           "collide", "skeleton", "tangents", "fbx", "blend", "ik", "cleanup", "reduce")
+           "collide", "skeleton", "tangents", "fbx", "blend", "ik", "cleanup", "reduce", "pose")
 
 
 def _declarations():

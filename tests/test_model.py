@@ -2,6 +2,7 @@
 load/save dispatch, and the checks that keep clips on the rig they belong to."""
 import os
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -207,3 +208,121 @@ def test_load_reads_fbx_through_the_same_dispatcher():
     t = np.linspace(0.0, 1.0, 5)
     clip = scene.clips[0] if scene.clips else None
     np.testing.assert_array_equal(scene.world(clip, t), direct.world(clip, t))
+
+
+# -- a clip sampled into poses in one C call -------------------------------------
+
+def _scenes_with_clips():
+    """(name, scene) of the glTF, BVH and USD files of tests/data that animate
+    their nodes (USD when usd-core is installed)."""
+    found = []
+    for folder, suffixes in (("gltf", (".gltf", ".glb")), ("bvh", (".bvh",)),
+                             ("usd", (".usda",))):
+        for root, _, files in os.walk(os.path.join(DATA, folder)):
+            for name in sorted(files):
+                if name.endswith(suffixes):
+                    found.append(os.path.join(root, name))
+    scenes = []
+    for path in found:
+        try:
+            scene = animcore.load(path)
+        except ImportError:  # a USD file without usd-core
+            continue
+        except ValueError:  # a file some tests read in parts (xforms.usda: ops, no rig)
+            continue
+        if any(c.path != "weights" for clip in scene.clips for c in clip.channels):
+            scenes.append((os.path.relpath(path, DATA), scene))
+    return scenes
+
+
+_SCENES = _scenes_with_clips()
+
+
+def _pose_channel_by_channel(scene, clip, t):
+    """The reference: the rest pose, then each channel's own curve evaluated
+    on its own and written over its node's values, in channel order."""
+    pose = [np.array(np.broadcast_to(value, t.shape + value.shape))
+            for value in scene.skeleton.rest]
+    for channel in clip.channels:
+        if channel.path in ("translation", "rotation", "scale"):
+            part = pose[("translation", "rotation", "scale").index(channel.path)]
+            part[..., channel.node, :] = channel.curve(t)
+    return pose
+
+
+def _same_bits(a, b):
+    return np.array_equal(a, b) and np.array_equal(np.signbit(a), np.signbit(b))
+
+
+def test_the_test_data_has_gltf_bvh_and_usd_scenes_to_sample():
+    kinds = {name.split(os.sep)[0] for name, _ in _SCENES}
+    assert {"gltf", "bvh"} <= kinds
+    try:
+        import pxr  # noqa: F401
+    except ImportError:
+        return
+    assert "usd" in kinds
+
+
+@pytest.mark.parametrize("name, scene", _SCENES, ids=[name for name, _ in _SCENES])
+def test_pose_samples_every_clip_as_its_channels_do_one_by_one(name, scene):
+    for clip in scene.clips:
+        end = clip.duration
+        keys = clip.key_times()
+        for t in (np.linspace(-0.25, end + 0.25, 97),          # before, inside, after
+                  keys,                                       # every key time itself
+                  np.arange(0.0, end, 1 / 60.0),              # a frame grid
+                  np.array([end, 0.0, end / 3, end / 3, -1.0]),  # unsorted, repeated
+                  np.linspace(0.0, end, 12).reshape(3, 4),    # any shape
+                  np.zeros(0), np.float64(end / 2)):
+            pose = scene.pose(clip, t)
+            for got, expected in zip(pose, _pose_channel_by_channel(scene, clip, np.asarray(t))):
+                assert got.shape == expected.shape
+                assert _same_bits(got, expected), (name, clip.name, t)
+
+
+def test_pose_takes_curves_the_core_does_not_sample_and_repeated_channels_in_order():
+    scene = animcore.load(RIGGED)
+    clip = scene.clips[0]
+    t = np.linspace(-0.1, clip.duration + 0.1, 41)
+    first = next(c for c in clip.channels if c.path == "translation")
+    curve = first.curve
+    eased = animcore.Curve(curve.times, curve.values, interpolation="linear", ease="quad_in_out")
+    shifted = curve.with_values(curve.values + 1.0)
+    for added in ([eased], [shifted], [eased, shifted], [shifted, eased]):
+        extra = tuple(model.Channel.from_curve(first.node, "translation", c,
+                                               node_name=first.node_name) for c in added)
+        edited = model.Clip(clip.name, clip.duration, clip.channels + extra)
+        for got, expected in zip(scene.pose(edited, t),
+                                 _pose_channel_by_channel(scene, edited, t)):
+            assert _same_bits(got, expected)
+        # the last channel of the node's translation wins, as in file order
+        assert _same_bits(scene.pose(edited, t).translation[:, first.node], added[-1](t))
+
+
+@pytest.mark.parametrize("name, scene", [(n, s) for n, s in _SCENES if s.skins],
+                         ids=[n for n, s in _SCENES if s.skins])
+def test_joint_matrices_are_world_times_inverse_bind(name, scene):
+    for skin in scene.skins:
+        clip = scene.clips[0]
+        t = np.linspace(0.0, clip.duration, 7)
+        world = scene.world(clip, t)
+        users = [n.index for n in scene.nodes if n.skin == skin.index]
+        expected = world[..., skin.joints, :, :] @ skin.inverse_bind_matrices
+        if users:
+            expected = np.linalg.inv(world[..., users[0], :, :])[..., None, :, :] @ expected
+        assert _same_bits(skin.joint_matrices(scene, clip, t), expected)
+
+
+def test_pose_raises_the_error_of_the_curve_that_fails():
+    scene = animcore.load(RIGGED)
+    clip = scene.clips[0]
+    first = next(c for c in clip.channels if c.path == "rotation")
+    strict = animcore.RotationCurve(first.curve.times, first.curve.quaternions, after="error")
+    edited = model.Clip(clip.name, clip.duration, clip.channels + (
+        model.Channel.from_curve(first.node, "rotation", strict, node_name=first.node_name),))
+    t = np.array([0.0, clip.duration, clip.duration + 1.0])
+    with pytest.raises(ValueError) as expected:
+        strict(t)
+    with pytest.raises(ValueError, match=re.escape(str(expected.value))):
+        scene.pose(edited, t)

@@ -302,6 +302,13 @@ int acpy_blend_init(PyObject *module);
 int acpy_ik_init(PyObject *module);
 int acpy_cleanup_init(PyObject *module);
 int acpy_reduce_init(PyObject *module);
+int acpy_pose_init(PyObject *module);
+
+/* The C curve of a capsule made by _curve_create (or _curve_create_keyed),
+   or of one made by _quat_curve_create; NULL, with no exception set, for
+   any other object. */
+const ac_curve *acpy_curve_of(PyObject *capsule);
+const ac_quat_curve *acpy_quat_curve_of(PyObject *capsule);
 
 /* The C objects behind a snapshot handle (py_snapshot.c), one of them NULL,
    held for reading or (`write`) for writing as its own samples and pushes

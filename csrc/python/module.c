@@ -27,6 +27,7 @@ static int (*const domains[])(PyObject *) = {
     acpy_ik_init,
     acpy_cleanup_init,
     acpy_reduce_init,
+    acpy_pose_init,
 };
 
 PyMODINIT_FUNC PyInit__core(void);

@@ -9,6 +9,13 @@ static ac_curve *get_curve(PyObject *capsule)
     return (ac_curve *)PyCapsule_GetPointer(capsule, CAPSULE_NAME);
 }
 
+const ac_curve *acpy_curve_of(PyObject *capsule)
+{
+    return PyCapsule_IsValid(capsule, CAPSULE_NAME)
+               ? (const ac_curve *)PyCapsule_GetPointer(capsule, CAPSULE_NAME)
+               : NULL;
+}
+
 /* What a curve's capsule carries besides the curve (its context): whether
    it was made from 1-D values (results without a channel axis), and the
    arrays it borrows its keys from (spec.borrow_keys; NULL: none), released

@@ -84,6 +84,13 @@ static const acpy_kernel nlerp = {
 
 #define CURVE_CAPSULE "animcore.ac_quat_curve"
 
+const ac_quat_curve *acpy_quat_curve_of(PyObject *capsule)
+{
+    return PyCapsule_IsValid(capsule, CURVE_CAPSULE)
+               ? (const ac_quat_curve *)PyCapsule_GetPointer(capsule, CURVE_CAPSULE)
+               : NULL;
+}
+
 /* The capsule's context: NULL, or the arrays the curve borrows (released
    with it). */
 static void curve_free(PyObject *capsule)
