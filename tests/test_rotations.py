@@ -295,6 +295,28 @@ def test_linear_curve_is_quat_slerp_of_its_keys():
     np.testing.assert_array_equal(curve(t), quat_slerp(keys[0], keys[1], (t - 1.0) / 2.0))
 
 
+@pytest.mark.parametrize("scale", ["unit", "mixed"])
+def test_long_linear_curve_is_quat_slerp_of_each_segment(scale):
+    # a long curve makes its keys in vector lanes where the CPU has them; keys
+    # of extreme lengths take the scalar path: both give quat_slerp's bits
+    # for each pair of keys, up to the sign continuity puts on the pair
+    rng = np.random.default_rng(17)
+    k = 203
+    times = np.cumsum(rng.uniform(0.01, 1.0, k))
+    keys = random_quats(k, rng)
+    if scale == "mixed":
+        keys *= rng.choice([1e-200, 1e-3, 1.0, 1e150], size=(k, 1))
+    curve = RotationCurve(times, keys)
+    j = rng.integers(0, k - 1, 500)
+    u = rng.uniform(0.0, 1.0, 500)
+    t = times[j] + u * (times[j + 1] - times[j])
+    u = (t - times[j]) / (times[j + 1] - times[j])  # the u the curve computes
+    units = quat_normalize(keys)
+    expected = quat_slerp(units[j], units[j + 1], u)
+    got = curve(t)
+    same = np.all(got == expected, axis=1) | np.all(got == -expected, axis=1)
+    assert same.all(), np.flatnonzero(~same)[:5]
+
 def test_linear_takes_shortest_arc_between_keys():
     q = quat_from_axis_angle([0, 0, 1], np.radians(170))
     curve = RotationCurve([0.0, 1.0], [[0, 0, 0, 1], -q])  # -q stored: same rotation
