@@ -89,6 +89,24 @@ class Budget:
                 f"| budget {self.budget * 1e3:.0f} ms {verdict}")
 
 
+@dataclass
+class Memory:
+    """Peak memory against a budget stated as a multiple of the data's size:
+    ``peak`` bytes above what the interpreter held before, ``data`` the bytes
+    read and written, at most ``limit`` times them."""
+    kernel: str
+    peak: int
+    data: int
+    limit: float
+
+    def line(self, scale: float = 1.0) -> str:
+        ratio = self.peak / self.data
+        verdict = ("ok" if ratio <= self.limit
+                   else "MISSED" if scale >= 1 else "n/a at this scale")
+        return (f"{self.kernel:<44} peak {self.peak / 1e6:8.0f} MB | file + output "
+                f"{self.data / 1e6:.0f} MB | {ratio:5.2f}x  target <= {self.limit:g}x {verdict}")
+
+
 def compare(kernel, items, fn, baseline, baseline_fn, repeats, target=None) -> Comparison:
     """fn against baseline_fn, timed in turn (see interleaved_medians)."""
     ours, theirs = interleaved_medians([fn, baseline_fn], repeats)
@@ -1591,7 +1609,39 @@ def bench_ingest(scale: float, repeats: int) -> list[Comparison]:
         return [compare(f"ingest gltf.load .glb ({size / 1e6:.1f} MB, {nodes}x3 ch)",
                         nodes * 3 * keys, lambda: gltf.load(path),
                         "json + np.frombuffer, float64 copies", lambda: trivial_glb_reader(path),
-                        runs, target=0.5)]
+                        runs, target=0.5),
+                _ingest_peak(path, size)]
+
+
+# gltf.load + bake.bake at 30 fps in a fresh interpreter: the peak resident
+# size above the one after the imports. VmHWM, the high-water mark of this
+# process's own memory (ru_maxrss would count the parent's, which exec keeps).
+_PEAK_SCRIPT = """
+import sys
+from animcore import bake, gltf
+def high_water():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
+base = high_water()
+arrays = bake.bake(gltf.load(sys.argv[1]), 30.0)
+print(high_water() - base, sum(a.nbytes for a in arrays.values()))
+"""
+
+
+def _ingest_peak(path: str, size: int):
+    """The peak memory of loading and baking the ingest file, against 3x the
+    file's bytes and the baked arrays' bytes (Linux: read from /proc)."""
+    import os
+    import subprocess
+    import sys
+
+    kernel = "ingest gltf.load + bake 30 fps, peak memory"
+    if not os.path.exists("/proc/self/status"):
+        return Skipped(kernel, "the peak is read from /proc/self/status (Linux)")
+    done = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, path], capture_output=True,
+                          text=True, check=True)
+    peak, output = (int(x) for x in done.stdout.split())
+    return Memory(kernel, peak, size + output, 3.0)
 def numpy_two_bone(start, mid, end, target, pole):
     """Two-bone IK in plain NumPy over (N, 3) arrays, the baseline of
     `ik_two_bone`: the end on the start-target line at the clamped reach, the

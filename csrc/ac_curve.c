@@ -728,15 +728,17 @@ static void set_reach(ac_curve *cv)
    flags and'ed into acc[0..3]. */
 static AC_FORCE_INLINE void plain_segment(const double *times, const double *values,
                                           const double *vin, const double *vout,
-                                          const unsigned char *kinds, size_t j, size_t ch,
-                                          size_t C, int keyed, int64_t slopes, int64_t acc[4])
+                                          const unsigned char *kinds, int one_kind, size_t j,
+                                          size_t ch, size_t C, int keyed, int64_t slopes,
+                                          int64_t acc[4])
 {
+    const int kind = one_kind >= 0 ? one_kind : kinds[j];
     const double t0 = times[j], t1 = times[j + 1], T = t1 - t0, iT = inv_duration(times, j);
     const double p0 = values[j * C + ch], p1 = values[(j + 1) * C + ch];
-    const int64_t finite_iT = ac_finite(iT), cubic = kinds[j] == AC_CURVE_CUBIC,
+    const int64_t finite_iT = ac_finite(iT), cubic = kind == AC_CURVE_CUBIC,
                   sloped = slopes & (T > 0.0);
     double p[4], bound[3], m0, m1;
-    poly_of(kinds[j], t0, t1, p0, p1, keyed ? vout[j * C + ch] : 0.0,
+    poly_of(kind, t0, t1, p0, p1, keyed ? vout[j * C + ch] : 0.0,
             keyed ? vin[(j + 1) * C + ch] : 0.0, p, &m0, &m1);
     poly_bounds(p, iT, bound);
     acc[0] &= ac_finite(p[1]) & ac_finite(p[2]) & ac_finite(p[3]) &
@@ -761,22 +763,31 @@ static int plain_segments(const ac_curve *cv, int safe[3])
                  *vout = cv->out_velocity;
     const unsigned char *kinds = cv->kind;
     const int64_t slopes = !vin && cv->interp == AC_CURVE_LINEAR;
-    int64_t acc[4] = {1, 1, 1, 1};
+    int64_t acc[4] = {1, 1, 1, 1}, all_linear = 1;
+    for (size_t j = 0; j + 1 < k; j++)
+        all_linear &= kinds[j] == AC_CURVE_LINEAR;
     /* the common channel counts with the count known to the compiler */
     /* channel by channel: a loop over segments that vectorizes (reading
-       every C-th value), with its loop-invariant flags known to the compiler */
-#define PLAIN_LOOP(C_, keyed_)                                                           \
+       every C-th value), with its loop-invariant flags known to the compiler
+       (and the kind, where every segment is linear: the most common curve,
+       whose loop then leaves out the other kinds' arithmetic) */
+#define PLAIN_LOOP(C_, keyed_, kind_)                                                     \
     for (size_t ch = 0; ch < (C_); ch++)                                                  \
         for (size_t j = 0; j + 1 < k; j++)                                                \
-            plain_segment(times, values, vin, vout, kinds, j, ch, (C_), (keyed_), slopes, acc)
+            plain_segment(times, values, vin, vout, kinds, (kind_), j, ch, (C_), (keyed_),  \
+                          slopes, acc)
     if (C == 1 && vin)
-        PLAIN_LOOP(1, 1);
+        PLAIN_LOOP(1, 1, -1);
+    else if (C == 1 && all_linear)
+        PLAIN_LOOP(1, 0, AC_CURVE_LINEAR);
     else if (C == 1)
-        PLAIN_LOOP(1, 0);
+        PLAIN_LOOP(1, 0, -1);
     else if (vin)
-        PLAIN_LOOP(C, 1);
+        PLAIN_LOOP(C, 1, -1);
+    else if (all_linear)
+        PLAIN_LOOP(C, 0, AC_CURVE_LINEAR);
     else
-        PLAIN_LOOP(C, 0);
+        PLAIN_LOOP(C, 0, -1);
 #undef PLAIN_LOOP
     safe[0] &= (int)acc[1], safe[1] &= (int)acc[2], safe[2] &= (int)acc[3];
     return (int)acc[0];
