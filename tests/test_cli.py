@@ -73,7 +73,9 @@ def test_bench_runs_every_case_at_small_scale():
     assert all(r.seconds > 0 and r.baseline_seconds > 0 for r in results)
     budgets = [line for line in lines if "| budget " in line]  # absolute time budgets
     assert budgets and all(" ms " in line for line in budgets)
-    assert len(lines) == len(results) + len(skipped) + len(budgets) + 1
+    memory = [line for line in lines if " peak " in line and " MB |" in line]  # peak memory
+    assert memory and all("target <= " in line for line in memory)
+    assert len(lines) == len(results) + len(skipped) + len(budgets) + len(memory) + 1
 
 
 def test_bench_rejects_unknown_case(capsys):
