@@ -175,22 +175,44 @@ static int same_text(PyObject *a, PyObject *b)
     return 1;
 }
 
-/* 1 when n bytes at a and b are the same, for the short texts of names:
-   4 to 16 bytes in four overlapping 4-byte words (at 0, 4 and the two last
-   ones before n, clamped into the text), without a branch on n. */
-static int same_bytes(const unsigned char *a, const unsigned char *b, size_t n)
+/* A distinct str of distinct_names: its hash, length, kind and text; a text
+   of 4 to 16 bytes also as four 4-byte words at offsets (0, 4 and the two
+   last ones, clamped into the text: they cover it), compared with those of
+   an item of its length without a branch on the length. */
+typedef struct seen_name {
+    Py_hash_t hash;
+    Py_ssize_t length;
+    int kind, words;
+    const unsigned char *data;
+    size_t at[4];
+    uint32_t word[4];
+} seen_name;
+
+static void seen_name_of(PyObject *s, Py_hash_t hash, seen_name *e)
 {
-    uint32_t diff = 0;
-    if (n < 4 || n > 16) {
-        for (size_t i = 0; i < n; i++)
-            diff |= (uint32_t)(a[i] ^ b[i]);
-        return diff == 0;
+    const size_t n = (size_t)PyUnicode_GET_LENGTH(s) * PyUnicode_KIND(s);
+    e->hash = hash, e->length = PyUnicode_GET_LENGTH(s), e->kind = PyUnicode_KIND(s);
+    e->data = PyUnicode_DATA(s);
+    e->words = n >= 4 && n <= 16;
+    if (e->words) {
+        e->at[0] = 0, e->at[1] = n - 4, e->at[2] = n >= 8 ? 4 : n - 4;
+        e->at[3] = n >= 8 ? n - 8 : 0;
+        for (int w = 0; w < 4; w++)
+            memcpy(&e->word[w], e->data + e->at[w], 4);
     }
-    const size_t at[4] = {0, n - 4, n >= 8 ? 4 : n - 4, n >= 8 ? n - 8 : 0};
+}
+
+/* 1 when str s, of e's hash, length and kind, has e's text. */
+static int same_name(const seen_name *e, PyObject *s)
+{
+    const unsigned char *data = PyUnicode_DATA(s);
+    uint32_t diff = 0;
+    if (!e->words)
+        return memcmp(e->data, data, (size_t)e->length * e->kind) == 0;
     for (int w = 0; w < 4; w++) {
-        uint32_t x, y;
-        memcpy(&x, a + at[w], 4), memcpy(&y, b + at[w], 4);
-        diff |= x ^ y;
+        uint32_t x;
+        memcpy(&x, data + e->at[w], 4);
+        diff |= x ^ e->word[w];
     }
     return diff == 0;
 }
@@ -210,16 +232,19 @@ enum { FEW = 16, SLOTS = 256 };
 static npy_intp distinct_names(PyObject *items, npy_intp n, npy_intp *place, PyObject *list)
 {
     PyObject *const *item = PySequence_Fast_ITEMS(items);
-    PyObject *address[SLOTS] = {NULL}, *seen[FEW + 1] = {NULL};
+    PyObject *address[SLOTS] = {NULL};
     unsigned char at_address[SLOTS] = {0}, at_hash[SLOTS] = {0};
-    Py_hash_t hashes[FEW + 1] = {0};
+    seen_name seen[FEW + 1];
     int used = 0;
     npy_intp i = 0;
     /* at_hash: the place of the text in a slot plus 1, 0 for none (seen[0]
-       and hashes[0] an empty entry no str matches) */
+       an entry no str matches) */
+    memset(&seen[0], 0, sizeof seen[0]);
+    seen[0].length = -1;
     for (; i < n; i++) {
-        PyObject *s = item[i], *t;
+        PyObject *s = item[i];
         const size_t a = ((uintptr_t)s >> 4) & (SLOTS - 1);
+        const seen_name *e;
         Py_hash_t h;
         size_t slot;
         int r;
@@ -233,11 +258,9 @@ static npy_intp distinct_names(PyObject *items, npy_intp n, npy_intp *place, PyO
         if (h == -1 && (h = PyObject_Hash(s)) == -1)
             break;
         slot = (size_t)h & (SLOTS - 1);
-        r = at_hash[slot], t = seen[r];
-        if (r > 0 && hashes[r] == h && PyUnicode_GET_LENGTH(t) == PyUnicode_GET_LENGTH(s) &&
-            PyUnicode_KIND(t) == PyUnicode_KIND(s) &&
-            same_bytes(PyUnicode_DATA(t), PyUnicode_DATA(s),
-                       (size_t)PyUnicode_GET_LENGTH(s) * PyUnicode_KIND(s))) {
+        r = at_hash[slot], e = &seen[r];
+        if (e->hash == h && e->length == PyUnicode_GET_LENGTH(s) &&
+            e->kind == (int)PyUnicode_KIND(s) && same_name(e, s)) {
             place[i] = r - 1;
             continue;
         }
@@ -246,7 +269,7 @@ static npy_intp distinct_names(PyObject *items, npy_intp n, npy_intp *place, PyO
         if (PyList_Append(list, s) < 0)
             break;
         r = ++used;
-        seen[r] = s, hashes[r] = h, at_hash[slot] = (unsigned char)r;
+        seen_name_of(s, h, &seen[r]), at_hash[slot] = (unsigned char)r;
         address[a] = s, at_address[a] = (unsigned char)(r - 1);
         place[i] = r - 1;
     }
