@@ -525,7 +525,7 @@ def _segments(func: str, interpolation, count: int):
             _segment_entry(func, entry, f" at index ({j},)")
             raise
     kind_codes = np.array([code for code, _ in parsed], dtype=np.intc)
-    codes = kind_codes[inverse]
+    codes = kind_codes.take(inverse, mode="wrap")  # (places are in range: no check)
     eases = None
     if (kind_codes == _EASED).any():
         table = np.array([row if row is not None else [0.0] * 9 for _, row in parsed],
