@@ -465,9 +465,10 @@ def _segment_entry(func: str, entry, where: str):
 
 def _distinct_entries(entries):
     """(distinct entries in order of first appearance, index of each entry
-    among them) of a list or tuple, in one pass in C that hashes each entry
-    once, as a dict would take them as keys; None when an entry cannot be
-    hashed (it is then refused entry by entry)."""
+    among them) of a list or tuple, in one pass in C, as a dict would take
+    them as keys (names, exact strs, by address or cached hash and text,
+    without a search per entry; other entries hashed once); None when an
+    entry cannot be hashed (it is then refused entry by entry)."""
     return _core._distinct(entries)
 
 
