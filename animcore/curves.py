@@ -465,9 +465,10 @@ def _segment_entry(func: str, entry, where: str):
 
 def _distinct_entries(entries):
     """(distinct entries in order of first appearance, index of each entry
-    among them) of a list or tuple, in one pass in C that hashes each entry
-    once, as a dict would take them as keys; None when an entry cannot be
-    hashed (it is then refused entry by entry)."""
+    among them) of a list or tuple, in one pass in C, as a dict would take
+    them as keys (names, exact strs, by address or cached hash and text,
+    without a search per entry; other entries hashed once); None when an
+    entry cannot be hashed (it is then refused entry by entry)."""
     return _core._distinct(entries)
 
 
@@ -525,7 +526,7 @@ def _segments(func: str, interpolation, count: int):
             _segment_entry(func, entry, f" at index ({j},)")
             raise
     kind_codes = np.array([code for code, _ in parsed], dtype=np.intc)
-    codes = kind_codes[inverse]
+    codes = kind_codes.take(inverse, mode="wrap")  # (places are in range: no check)
     eases = None
     if (kind_codes == _EASED).any():
         table = np.array([row if row is not None else [0.0] * 9 for _, row in parsed],

@@ -437,18 +437,25 @@ static ac_status check_ease(const ac_curve_ease *e, size_t j, ac_error *err)
 
 /* What the constructor asks of each easing of a short table (a curve's
    distinct easings, spec.segment_ease_index pointing each segment into it),
-   found once per easing instead of once per segment, as arrays the segment
-   loops read without branching: valid (check_ease), a CSS cubic-bezier, a
-   hold, bounded values (the kinds of [0, 1] into [0, 1] the segment bounds
-   take), and for easings whose shape does not depend on the change (all but
-   elastic) the rates at u = 0 and 1 per unit change (ease_offset's, which
-   scale by the change). */
+   found once per easing instead of once per segment, as bit sets (bit r:
+   easing r) and arrays the segment loops read without branching (a shift of
+   a bit set vectorizes where a load from a byte table does not): valid
+   (check_ease), a CSS cubic-bezier, a hold, bounded values (the kinds of
+   [0, 1] into [0, 1] the segment bounds take), and for easings whose shape
+   does not depend on the change (all but elastic) the rates at u = 0 and 1
+   per unit change (ease_offset's, which scale by the change). */
 enum { FACTS = 64 };
 typedef struct ease_facts {
     size_t count;
-    unsigned char valid[FACTS], css[FACTS], hold[FACTS], bounded[FACTS], rated[FACTS];
+    uint64_t valid, css, hold, bounded, rated;
     double rate0[FACTS], rate1[FACTS];
 } ease_facts;
+
+/* Bit r of a bit set of ease_facts, 0 or 1. */
+static AC_FORCE_INLINE int64_t fact(uint64_t bits, size_t r)
+{
+    return (int64_t)((bits >> r) & 1u);
+}
 
 /* The facts of spec's easing table, 1; 0 (none found) without a short table. */
 static int find_facts(const ac_curve_spec *spec, ease_facts *f)
@@ -459,13 +466,14 @@ static int find_facts(const ac_curve_spec *spec, ease_facts *f)
     f->count = spec->ease_count;
     for (size_t r = 0; r < spec->ease_count; r++) {
         const ac_curve_ease *e = &spec->segment_ease[r];
-        f->valid[r] = check_ease(e, 0, NULL) == AC_OK;
-        f->css[r] = e->kind == AC_CURVE_EASE_CUBIC_BEZIER;
-        f->hold[r] = (e->flags & AC_CURVE_EASE_HOLD) != 0;
-        f->bounded[r] = e->kind >= AC_EASE_LINEAR && e->kind <= AC_EASE_CUBIC_IN_OUT;
-        f->rated[r] = f->valid[r] && !f->css[r] &&
-                      !(e->kind >= AC_EASE_ELASTIC_IN && e->kind <= AC_EASE_ELASTIC_IN_OUT);
-        if (f->rated[r]) {
+        const uint64_t valid = check_ease(e, 0, NULL) == AC_OK,
+                       css = e->kind == AC_CURVE_EASE_CUBIC_BEZIER,
+                       rated = valid && !css && !(e->kind >= AC_EASE_ELASTIC_IN &&
+                                                  e->kind <= AC_EASE_ELASTIC_IN_OUT);
+        f->valid |= valid << r, f->css |= css << r, f->rated |= rated << r;
+        f->hold |= (uint64_t)((e->flags & AC_CURVE_EASE_HOLD) != 0) << r;
+        f->bounded |= (uint64_t)(e->kind >= AC_EASE_LINEAR && e->kind <= AC_EASE_CUBIC_IN_OUT) << r;
+        if (rated) {
             double o[3];
             ease_offset(e, 0.0, 1.0, 1.0, o);
             f->rate0[r] = o[1];
@@ -494,7 +502,7 @@ static int keyed_valid(const ac_curve_spec *spec, const ease_facts *f)
     int64_t ok = 1;
     for (size_t j = 0; j + 1 < k; j++)
         ok &= ((unsigned)kinds[j] <= AC_CURVE_EASE) &
-              ((kinds[j] != AC_CURVE_EASE) | ((index[j] < f->count) & f->valid[fact_of(index, f, j)]));
+              ((kinds[j] != AC_CURVE_EASE) | ((index[j] < f->count) & fact(f->valid, fact_of(index, f, j))));
     return (int)ok;
 }
 
@@ -512,12 +520,12 @@ static int plain_kinds(ac_curve *cv, const int *restrict given, const size_t *re
     const size_t k = cv->k;
     int64_t css = 0;
     for (size_t j = 0; j + 1 < k; j++) {
-        int kind = given[j];
-        kind = times[j + 1] > times[j] ? kind : AC_CURVE_STEP;
+        const int64_t g = given[j], open = times[j + 1] > times[j];
+        const int64_t is_css = open & (g == AC_CURVE_EASE) & fact(f->css, fact_of(index, f, j));
+        int64_t kind = open ? g : AC_CURVE_STEP;
         kind = kind == AC_CURVE_BEZIER ? AC_CURVE_CUBIC : kind;
-        kind = (kind == AC_CURVE_EASE) & f->css[fact_of(index, f, j)] ? KIND_CSS : kind;
-        kinds[j] = (unsigned char)kind;
-        css |= kind == KIND_CSS;
+        kinds[j] = (unsigned char)(is_css ? KIND_CSS : kind);
+        css |= is_css;
     }
     return (int)css;
 }
@@ -531,7 +539,7 @@ static int eased_bounded(const ac_curve *cv, const size_t *index, const ease_fac
     int64_t any = 0, bounded = 1;
     for (size_t j = 0; j + 1 < cv->k; j++) {
         const int64_t e = cv->kind[j] == AC_CURVE_EASE;
-        any |= e, bounded &= (e == 0) | f->bounded[fact_of(index, f, j)];
+        any |= e, bounded &= (e == 0) | fact(f->bounded, fact_of(index, f, j));
     }
     *eased = (int)any;
     return (int)bounded;
@@ -615,7 +623,7 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T,
         double v0 = 0.0, v1 = 0.0;
         if (T > 0.0 && kind == AC_CURVE_LINEAR) {
             v0 = v1 = segment_slope(cv, j, ch);
-        } else if (T > 0.0 && kind == AC_CURVE_EASE && facts && facts->rated[r]) {
+        } else if (T > 0.0 && kind == AC_CURVE_EASE && facts && fact(facts->rated, r)) {
             /* ease_offset's rate g'(u) (p1 - p0), g' found once per easing */
             v0 = (facts->rate0[r] * (p1 - p0)) / T;
             v1 = (facts->rate1[r] * (p1 - p0)) / T;
@@ -641,7 +649,29 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T,
 /* segment_velocities for every step, linear and eased segment of a curve
    with per-segment kinds, none a CSS easing, whose easings all have their
    rates in `facts`: the same expressions, selected rather than branched to,
-   so the loop runs without mispredictions (the kinds come in any order). */
+   so the loop runs without mispredictions (the kinds come in any order) and
+   vectorizes over segments (one channel: the count known to the compiler).
+   A linear segment's slope (p1 - p0) / T (slope_of) and an eased one's
+   rates (rate (p1 - p0)) / T share their two divisions. */
+static AC_FORCE_INLINE void plain_velocity(const double *restrict times,
+                                           const double *restrict values,
+                                           const unsigned char *restrict kinds, double rate0,
+                                           double rate1, double *restrict vin,
+                                           double *restrict vout, size_t j, size_t C)
+{
+    const int kind = kinds[j];
+    const double T = times[j + 1] - times[j];
+    const int64_t set = !is_cubic_kind(kind) & (T > 0.0), line = kind == AC_CURVE_LINEAR,
+                  eased = kind == AC_CURVE_EASE;
+    for (size_t ch = 0; ch < C; ch++) {
+        const double p0 = values[j * C + ch], p1 = values[(j + 1) * C + ch], dv = p1 - p0;
+        const double v0 = ac_pick(line | eased, ac_pick(line, dv, rate0 * dv) / T, 0.0);
+        const double v1 = ac_pick(line | eased, ac_pick(line, dv, rate1 * dv) / T, 0.0);
+        vout[j * C + ch] = ac_pick(set, v0, vout[j * C + ch]);
+        vin[(j + 1) * C + ch] = ac_pick(set, v1, vin[(j + 1) * C + ch]);
+    }
+}
+
 AC_VECTORIZED
 static void plain_velocities(ac_curve *cv, const ease_facts *restrict f,
                              const size_t *restrict index)
@@ -650,20 +680,22 @@ static void plain_velocities(ac_curve *cv, const ease_facts *restrict f,
     const double *restrict times = cv->times, *restrict values = cv->values;
     const unsigned char *restrict kinds = cv->kind;
     double *restrict vin = cv->in_velocity, *restrict vout = cv->out_velocity;
-    for (size_t j = 0; j + 1 < k; j++) {
-        const int kind = kinds[j];
-        const double T = times[j + 1] - times[j];
-        const size_t r = fact_of(index, f, j);
-        const int64_t set = !is_cubic_kind(kind) & (T > 0.0), line = kind == AC_CURVE_LINEAR,
-                      eased = kind == AC_CURVE_EASE;
-        for (size_t ch = 0; ch < C; ch++) {
-            const double p0 = values[j * C + ch], p1 = values[(j + 1) * C + ch];
-            const double slope = slope_of(times[j], times[j + 1], p0, p1); /* segment_slope */
-            const double v0 = ac_pick(line, slope, ac_pick(eased, (f->rate0[r] * (p1 - p0)) / T, 0.0));
-            const double v1 = ac_pick(line, slope, ac_pick(eased, (f->rate1[r] * (p1 - p0)) / T, 0.0));
-            vout[j * C + ch] = ac_pick(set, v0, vout[j * C + ch]);
-            vin[(j + 1) * C + ch] = ac_pick(set, v1, vin[(j + 1) * C + ch]);
+    /* blocks of segments: their easings' rates gathered first (a load per
+       segment: gathers do not vectorize), then the velocities */
+    enum { BLOCK = 256 };
+    double rate0[BLOCK], rate1[BLOCK];
+    for (size_t j0 = 0; j0 + 1 < k; j0 += BLOCK) {
+        const size_t m = k - 1 - j0 < BLOCK ? k - 1 - j0 : BLOCK;
+        for (size_t i = 0; i < m; i++) {
+            const size_t r = fact_of(index, f, j0 + i);
+            rate0[i] = f->rate0[r], rate1[i] = f->rate1[r];
         }
+        if (C == 1)
+            for (size_t i = 0; i < m; i++)
+                plain_velocity(times, values, kinds, rate0[i], rate1[i], vin, vout, j0 + i, 1);
+        else
+            for (size_t i = 0; i < m; i++)
+                plain_velocity(times, values, kinds, rate0[i], rate1[i], vin, vout, j0 + i, C);
     }
     /* end keys' outer sides follow their inner side */
     for (size_t ch = 0; k > 1 && ch < C; ch++) {
@@ -930,7 +962,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     if (kinds_found && k > 1) /* every segment as given */
         memset(cv->kind, (int)spec->interpolation, k - 1);
     for (size_t r = 0; facts && r < facts->count; r++)
-        any_hold |= facts->hold[r], all_rated &= facts->rated[r];
+        any_hold |= (int)fact(facts->hold, r), all_rated &= (int)fact(facts->rated, r);
     if (!kinds_found && mixed && facts && !any_hold && !spec->in_weights && !spec->out_weights &&
         ac_finite(cv->times[k - 1] - cv->times[0])) {
         any_bez = plain_kinds(cv, spec->segment_interpolation, spec->segment_ease_index, facts);

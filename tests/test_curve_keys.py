@@ -739,3 +739,118 @@ def test_errors_summarize_a_long_per_segment_interpolation():
                                          r"linear x1\) has none$"):
         Curve(np.arange(1000.0), np.zeros(1000), interpolation=["step"] * 998 + ["linear"],
               velocities=np.zeros(1000))
+
+
+# ---- per-segment interpolation names (issue #26) ----
+
+def _segment_reference(name, t0, t1, p0, p1, v0, v1, t):
+    """One segment re-derived in NumPy from its name: a step holds p0, linear
+    interpolates, cubic and bezier (handles of 1/3: Hermite) use the key
+    velocities, an easing kind is Penner's shape on the value."""
+    T = t1 - t0
+    u = (t - t0) / T
+    word = name.lower().replace("-", "").replace("_", "").replace(" ", "")
+    if word in ("step", "constant", "stepped", "hold"):
+        return np.full_like(u, p0)
+    if word in ("linear", "lerp"):
+        return p0 + u * (p1 - p0)
+    if word in ("cubic", "bezier", "hermite", "spline", "cubicspline"):
+        h00, h10 = 2 * u**3 - 3 * u**2 + 1, u**3 - 2 * u**2 + u
+        h01, h11 = -2 * u**3 + 3 * u**2, u**3 - u**2
+        return h00 * p0 + h10 * T * v0 + h01 * p1 + h11 * T * v1
+    return p0 + (p1 - p0) * penner(name, u)
+
+
+def _fresh(name):
+    """A str of the same text that is not the same object (as a file reader
+    or NumPy's tolist makes them)."""
+    return "".join(list(name))
+
+
+@pytest.mark.parametrize("form", ["list", "fresh", "tuple", "array"])
+def test_per_segment_names_give_each_segment_its_own_interpolation(form):
+    rng = np.random.default_rng(7)
+    pool = ["step", "linear", "cubic", "bezier", "quad_in_out", "sine_in", "Constant",
+            "LERP", "cubic-spline", "back_out"]
+    k = 400
+    times = np.cumsum(rng.random(k) + 0.2)
+    values, velocities = rng.normal(size=k), rng.normal(size=k)
+    names = [pool[i] for i in rng.integers(0, len(pool), k - 1)]
+    given = {"list": names, "fresh": [_fresh(n) for n in names], "tuple": tuple(names),
+             "array": np.array(names)}[form]
+    c = Curve(times, values, velocities=velocities, interpolation=given)
+    u = np.linspace(0.0, 1.0, 7)[:-1]  # inside each segment (its right side at the start)
+    t = (times[:-1, None] + u[None, :] * np.diff(times)[:, None])
+    expected = np.stack([_segment_reference(names[j], times[j], times[j + 1], values[j],
+                                            values[j + 1], velocities[j], velocities[j + 1],
+                                            t[j]) for j in range(k - 1)])
+    np.testing.assert_allclose(c(t.ravel()).reshape(t.shape), expected, rtol=0, atol=1e-12)
+    # the curve keeps the names as given
+    assert list(c.interpolation) == list(names)
+
+
+def test_per_segment_names_match_a_two_key_curve_per_segment():
+    names = ["cubic", "step", "quad_in_out", "linear", "bezier", "quad_in_out", "step", "cubic"]
+    times = np.array([0.0, 0.5, 1.5, 1.75, 3.0, 3.5, 5.0, 5.25, 6.0])
+    values = np.array([0.0, 2.0, -1.0, 0.5, 0.25, 3.0, -2.0, 1.0, 0.0])
+    velocities = np.array([1.0, -2.0, 0.5, 0.0, 3.0, -1.0, 0.25, 2.0, -0.5])
+    c = Curve(times, values, velocities=velocities, interpolation=[_fresh(n) for n in names])
+    for j, name in enumerate(names):
+        t = np.linspace(times[j], times[j + 1], 9)[:-1]
+        keyed = name in ("cubic", "bezier")  # (the others set their own velocities)
+        one = Curve(times[j:j + 2], values[j:j + 2],
+                    velocities=velocities[j:j + 2] if keyed else None, interpolation=name)
+        np.testing.assert_array_equal(c(t), one(t))
+
+
+@pytest.mark.parametrize("bad, where", [("smooth", 5), ("", 0), ("linears", 9), (3.5, 7),
+                                        (None, 2), ("quad_inn", 9)])
+def test_a_bad_name_in_a_per_segment_list_names_its_first_index(bad, where):
+    names = [_fresh(n) for n in ["step", "linear", "cubic", "quad_in_out"] * 3][:10]
+    names[where] = bad
+    if where < 9:
+        names[9] = bad  # the first one is reported
+    times = np.arange(11.0)
+    with pytest.raises(ValueError) as info:
+        Curve(times, np.sin(times), interpolation=names)
+    message = str(info.value)
+    assert message.startswith("Curve: interpolation at index ")
+    assert f"at index ({where},) is {bad!r} (must be one of" in message
+
+
+def test_many_distinct_entries_and_str_subclasses_keep_their_places():
+    # more distinct texts than the quick pass keeps, and items that are not
+    # exact strs, are placed as a dict would take them as keys
+    class Name(str):
+        pass
+
+    kinds = easing_kinds()[:24] + ("step", "linear", "cubic")
+    rng = np.random.default_rng(3)
+    items = [_fresh(kinds[i]) for i in rng.integers(0, len(kinds), 500)]
+    items[250] = Name(items[250])
+    from animcore import _core
+    distinct, places = _core._distinct(items)
+    keys = dict.fromkeys(items)
+    assert distinct == list(keys)
+    index = {key: i for i, key in enumerate(keys)}
+    assert places.tolist() == [index[item] for item in items]
+    times = np.linspace(0.0, 10.0, 501)
+    c = Curve(times, np.cos(times), interpolation=items)
+    one_by_one = Curve(times, np.cos(times), interpolation=[str(i) for i in items])
+    q = np.linspace(0.0, 10.0, 2001)
+    np.testing.assert_array_equal(c(q), one_by_one(q))
+
+
+def test_distinct_texts_whose_hashes_share_low_bits_stay_distinct():
+    from animcore import _core
+    words = [f"kind{i}" for i in range(2000)]
+    by_low = {}
+    for w in words:
+        by_low.setdefault(hash(w) & 0xFFFF, []).append(w)
+    pair = next(ws for ws in by_low.values() if len(ws) > 1)[:2]  # (a birthday pair)
+    items = [_fresh(pair[i % 2]) for i in range(50)] + ["step", _fresh(pair[0]), "step"]
+    distinct, places = _core._distinct(items)
+    keys = dict.fromkeys(items)
+    assert distinct == list(keys)
+    index = {key: i for i, key in enumerate(keys)}
+    assert places.tolist() == [index[item] for item in items]

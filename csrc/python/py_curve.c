@@ -175,13 +175,114 @@ static int same_text(PyObject *a, PyObject *b)
     return 1;
 }
 
+/* A distinct str of distinct_names: its hash, length, kind and text; a text
+   of 4 to 16 bytes also as four 4-byte words at offsets (0, 4 and the two
+   last ones, clamped into the text: they cover it), compared with those of
+   an item of its length without a branch on the length. */
+typedef struct seen_name {
+    Py_hash_t hash;
+    Py_ssize_t length;
+    int kind, words;
+    const unsigned char *data;
+    size_t at[4];
+    uint32_t word[4];
+} seen_name;
+
+static void seen_name_of(PyObject *s, Py_hash_t hash, seen_name *e)
+{
+    const size_t n = (size_t)PyUnicode_GET_LENGTH(s) * PyUnicode_KIND(s);
+    e->hash = hash, e->length = PyUnicode_GET_LENGTH(s), e->kind = PyUnicode_KIND(s);
+    e->data = PyUnicode_DATA(s);
+    e->words = n >= 4 && n <= 16;
+    if (e->words) {
+        e->at[0] = 0, e->at[1] = n - 4, e->at[2] = n >= 8 ? 4 : n - 4;
+        e->at[3] = n >= 8 ? n - 8 : 0;
+        for (int w = 0; w < 4; w++)
+            memcpy(&e->word[w], e->data + e->at[w], 4);
+    }
+}
+
+/* 1 when str s, of e's hash, length and kind, has e's text. */
+static int same_name(const seen_name *e, PyObject *s)
+{
+    const unsigned char *data = PyUnicode_DATA(s);
+    uint32_t diff = 0;
+    if (!e->words)
+        return memcmp(e->data, data, (size_t)e->length * e->kind) == 0;
+    for (int w = 0; w < 4; w++) {
+        uint32_t x;
+        memcpy(&x, data + e->at[w], 4);
+        diff |= x ^ e->word[w];
+    }
+    return diff == 0;
+}
+
+/* The places of the leading items of `items` that are exact str objects
+   among at most FEW distinct texts (a per-segment list of interpolation
+   names: a few names, repeated), found without a search per item: an item
+   is a distinct str found so far when it is that object (a small table by
+   address), else when its hash, length, kind and text are one's (a small
+   table by hash; a str caches its hash); otherwise it is a new distinct
+   str. Exact strs are the same for a dict exactly when their texts are, and
+   no code of the items runs here, so the list cannot change. Returns how
+   many items were placed, the distinct strs appended to `list`; the rest is
+   left to the general loop (an item not an exact str, more texts, texts
+   whose hashes share a slot). */
+enum { FEW = 16, SLOTS = 256 };
+static npy_intp distinct_names(PyObject *items, npy_intp n, npy_intp *place, PyObject *list)
+{
+    PyObject *const *item = PySequence_Fast_ITEMS(items);
+    PyObject *address[SLOTS] = {NULL};
+    unsigned char at_address[SLOTS] = {0}, at_hash[SLOTS] = {0};
+    seen_name seen[FEW + 1];
+    int used = 0;
+    npy_intp i = 0;
+    /* at_hash: the place of the text in a slot plus 1, 0 for none (seen[0]
+       an entry no str matches) */
+    memset(&seen[0], 0, sizeof seen[0]);
+    seen[0].length = -1;
+    for (; i < n; i++) {
+        PyObject *s = item[i];
+        const size_t a = ((uintptr_t)s >> 4) & (SLOTS - 1);
+        const seen_name *e;
+        Py_hash_t h;
+        size_t slot;
+        int r;
+        if (address[a] == s) {
+            place[i] = at_address[a];
+            continue;
+        }
+        if (!PyUnicode_CheckExact(s))
+            break;
+        h = ((PyASCIIObject *)s)->hash;
+        if (h == -1 && (h = PyObject_Hash(s)) == -1)
+            break;
+        slot = (size_t)h & (SLOTS - 1);
+        r = at_hash[slot], e = &seen[r];
+        if (e->hash == h && e->length == PyUnicode_GET_LENGTH(s) &&
+            e->kind == (int)PyUnicode_KIND(s) && same_name(e, s)) {
+            place[i] = r - 1;
+            continue;
+        }
+        if (r > 0 || used == FEW) /* a text whose slot is taken, or more texts */
+            break;
+        if (PyList_Append(list, s) < 0)
+            break;
+        r = ++used;
+        seen_name_of(s, h, &seen[r]), at_hash[slot] = (unsigned char)r;
+        address[a] = s, at_address[a] = (unsigned char)(r - 1);
+        place[i] = r - 1;
+    }
+    return i;
+}
+
 static PyObject *distinct(PyObject *self, PyObject *arg)
 {
     PyObject *list = NULL, *result = NULL, *held = NULL;
     PyArrayObject *places = NULL;
     seen_item *table = NULL;
     size_t mask = 15, used = 0;
-    npy_intp n, *place;
+    npy_intp n, *place, start;
     (void)self;
     if (!PyList_Check(arg) && !PyTuple_Check(arg)) {
         PyErr_SetString(PyExc_TypeError, "_distinct: expected a list or a tuple");
@@ -189,11 +290,35 @@ static PyObject *distinct(PyObject *self, PyObject *arg)
     }
     n = PySequence_Fast_GET_SIZE(arg);
     if (!(list = PyList_New(0)) ||
-        !(places = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INTP)) ||
-        !(table = PyMem_Calloc(mask + 1, sizeof *table)))
+        !(places = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INTP)))
         goto done;
     place = (npy_intp *)PyArray_DATA(places);
-    for (npy_intp i = 0; i < n; i++) {
+    start = distinct_names(arg, n, place, list);
+    if (PyErr_Occurred())
+        goto done;
+    if (start == n) {
+        result = Py_BuildValue("(OO)", list, places);
+        goto done;
+    }
+    /* the rest in a table that holds the distinct strs found so far */
+    used = (size_t)PyList_GET_SIZE(list);
+    while (2 * used > mask)
+        mask = 2 * mask + 1;
+    if (!(table = PyMem_Calloc(mask + 1, sizeof *table))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t r = 0; r < used; r++) {
+        PyObject *s = PyList_GET_ITEM(list, r);
+        Py_hash_t hash = PyObject_Hash(s); /* (an exact str: no code runs) */
+        size_t slot;
+        if (hash == -1)
+            goto done;
+        for (slot = (size_t)hash & mask; table[slot].item; slot = (slot + 1) & mask)
+            ;
+        table[slot].hash = hash, table[slot].item = s, table[slot].place = (npy_intp)r;
+    }
+    for (npy_intp i = start; i < n; i++) {
         PyObject *item, *previous;
         int text;
         Py_hash_t hash;
