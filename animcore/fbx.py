@@ -697,20 +697,23 @@ def _read_curves(f: _File, records: list) -> list:
     # weights: two 4-digit decimal fixed-point numbers packed in the third float
     right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
     left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
-    kinds = ["constant_next" if fl & _CONSTANT and fl & _CONSTANT_NEXT else
-             "constant" if fl & _CONSTANT else "linear" if fl & _LINEAR else "cubic"
-             for fl in flags.tolist()]
-    modes = [_tangent_mode(fl) if kind == "cubic" else "none"
-             for fl, kind in zip(flags.tolist(), kinds)]
-    # each curve's keys are whole attribute groups: per key tuples of runs
+    # per key tuples of the segment kinds and tangent modes, one per distinct
+    # run of attribute groups (curves keyed alike share them)
+    flag_list = flags.tolist()
+    named = {fl: _key_kind(fl) for fl in set(flag_list)}
     group_ends = np.cumsum(groups).tolist()
     runs = counts.tolist()
+    per_key_cache: dict = {}
 
-    def per_key(names, a, b):
-        if b - a == 1:
-            return (names[a],) * runs[a]
-        return tuple(itertools.chain.from_iterable(
-            itertools.repeat(names[j], runs[j]) for j in range(a, b)))
+    def per_key(a, b):
+        key = (flag_list[a], runs[a]) if b - a == 1 else \
+            tuple(zip(flag_list[a:b], runs[a:b]))
+        out = per_key_cache.get(key)
+        if out is None:
+            out = per_key_cache[key] = tuple(tuple(itertools.chain.from_iterable(
+                itertools.repeat(named[flag_list[j]][side], runs[j]) for j in range(a, b)))
+                for side in (0, 1))
+        return out
     in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_raw, right_w, left_w,
                                         starts)
     columns = [times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes]
@@ -718,13 +721,22 @@ def _read_curves(f: _File, records: list) -> list:
         c.flags.writeable = False
     curves = []
     names = _CURVE_FIELDS
+    same_times: dict = {}  # equal key times: one array (as the bytes are the same)
     for p, a, b, ga, gb in zip(parts, starts.tolist(), ends.tolist(), [0] + group_ends,
                                group_ends):
         t, v, right, left, wr, wl, ins, outs = (c[a:b] for c in columns)
+        t = same_times.setdefault(t.tobytes(), t)
+        kind, mode = per_key(ga, gb)
         curves.append(_new_curve(dict(zip(names, (
-            t, v, per_key(kinds, ga, gb), per_key(modes, ga, gb), right, left, wr, wl,
-            p[1], p[2], p[3], p[0], ins, outs)))))
+            t, v, kind, mode, right, left, wr, wl, p[1], p[2], p[3], p[0], ins, outs)))))
     return curves
+
+
+def _key_kind(flags: int) -> tuple:
+    """(segment kind, tangent mode) of a key's attribute flags."""
+    kind = ("constant_next" if flags & _CONSTANT and flags & _CONSTANT_NEXT else
+            "constant" if flags & _CONSTANT else "linear" if flags & _LINEAR else "cubic")
+    return kind, _tangent_mode(flags) if kind == "cubic" else "none"
 
 
 def _new_curve(fields: dict) -> FbxCurve:
@@ -1678,12 +1690,15 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
     if not count:
         return [], [], []
 
+    number = (int, float)
+
     def column(name, default):  # _vec of every node, as one array
         rows = []
         for props in props_of:
             v = props.get(name)
-            rows.append(default if v is None or len(v) < 3 or not all(
-                isinstance(x, (int, float)) for x in v[:3]) else [float(x) for x in v[:3]])
+            rows.append(default if v is None or len(v) < 3 or not (
+                isinstance(v[0], number) and isinstance(v[1], number) and
+                isinstance(v[2], number)) else [float(v[0]), float(v[1]), float(v[2])])
         out = np.array(rows, dtype=np.float64).reshape(count, 3)
         out.flags.writeable = False
         return out
@@ -1850,7 +1865,10 @@ def _key_times(layers) -> np.ndarray:
     """The sorted union of the key times of the layers' curves."""
     times = [c.times for _, _, comps, _ in layers for c in comps if c is not None]
     if times and all(t is times[0] or t.tobytes() == times[0].tobytes() for t in times[1:]):
-        return _frozen(times[0])  # (the union of one increasing set of times)
+        first = times[0]  # (the union of one increasing set of times)
+        if first.dtype == np.float64 and not first.flags.writeable:
+            return first  # (read-only already: shared, not copied)
+        return _frozen(first)
     return _frozen(np.unique(np.concatenate(times)) if times else [])
 
 
@@ -1862,8 +1880,13 @@ def _transform_channel(node: int, path: str, layers: list, nodes: list,
     pv, rest = pivots[node], nodes[node]
     base = {"translation": rest.translation, "scale": rest.scale}.get(path, pv.euler)
     composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
-    return FbxChannel(node, rest.name, path, None, 4 if path == "rotation" else 3,
-                      _key_times(layers), None, composed, rest.name, layers[0][2], pv.order)
+    # FbxChannel(...) without the frozen dataclass' __init__ (a reader makes hundreds)
+    channel = object.__new__(FbxChannel)
+    channel.__dict__.update(node=node, node_name=rest.name, path=path, interpolation=None,
+                            width=4 if path == "rotation" else 3, times=_key_times(layers),
+                            output=None, curve=composed, target=rest.name,
+                            curves=layers[0][2], order=pv.order)
+    return channel
 
 
 def _layer_ids(objects: _Objects, sid) -> list:
