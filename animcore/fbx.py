@@ -716,7 +716,7 @@ def _read_curves(f: _File, records: list) -> list:
         return out
     in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_raw, right_w, left_w,
                                         starts)
-    columns = [times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes]
+    columns = (times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes)
     for c in columns:
         c.flags.writeable = False
     curves = []
@@ -727,8 +727,10 @@ def _read_curves(f: _File, records: list) -> list:
         t, v, right, left, wr, wl, ins, outs = (c[a:b] for c in columns)
         t = same_times.setdefault(t.tobytes(), t)
         kind, mode = per_key(ga, gb)
-        curves.append(_new_curve(dict(zip(names, (
-            t, v, kind, mode, right, left, wr, wl, p[1], p[2], p[3], p[0], ins, outs)))))
+        fields = dict(zip(names, (t, v, kind, mode, right, left, wr, wl, p[1], p[2], p[3],
+                                  p[0], ins, outs)))
+        fields["_keys"] = (columns, a)  # where its keys are in the columns (see _join_columns)
+        curves.append(_new_curve(fields))
     return curves
 
 
@@ -766,10 +768,18 @@ def _join_columns(curves: list) -> Curve:
     first = curves[0]
     times = first.times
     kinds = [_SEGMENT_KINDS[kind] for kind in first.interpolation[:-1]]
-    values, in_v, out_v, out_w, next_w = (
-        np.ascontiguousarray(np.array([getattr(c, name) for c in curves], dtype=np.float64).T)
-        for name in
-        ("values", "in_slopes", "out_slopes", "right_weights", "next_left_weights"))
+    at = [c.__dict__.get("_keys") for c in curves]
+    if all(place is not None and place[0] is at[0][0] for place in at):
+        # curves read together: (keys, curves) gathered from the reader's columns at once
+        columns = at[0][0]
+        keys = np.arange(len(times))[:, None] + np.array([place[1] for place in at])
+        values, in_v, out_v, out_w, next_w = (columns[k][keys] for k in (1, 6, 7, 4, 5))
+    else:
+        values, in_v, out_v, out_w, next_w = (
+            np.ascontiguousarray(np.array([getattr(c, name) for c in curves],
+                                          dtype=np.float64).T)
+            for name in
+            ("values", "in_slopes", "out_slopes", "right_weights", "next_left_weights"))
     # keep-slope extrapolation follows the end segment (linear or cubic)
     for v, end, a, b in ((in_v, 0, 0, 1), (out_v, -1, -2, -1)):
         if kinds[end] == "linear":
