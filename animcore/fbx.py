@@ -1544,35 +1544,57 @@ class _Objects:
     def __init__(self, f: _File):
         self.by_id: dict = {}
         self.order: list = []
+        self.kinds: dict = {}  # id -> the object's record name
+        by_id, order, kinds = self.by_id, self.order, self.kinds
         objects = f.find("Objects")
-        counts, firsts, record, values, pending = f.counts, f.firsts, f.record, f._values, \
-            f._pending
+        counts, firsts, values, pending, names, views = f.counts, f.firsts, f._values, \
+            f._pending, f.names, f._views
         for i in (f.child_indices(objects.index) if objects is not None else ()):
-            if not counts[i]:
+            count = counts[i]
+            if not count:
                 continue
-            r = record(i)
-            v = f.values(i) if i in pending else values[firsts[i]:firsts[i] + counts[i]]
+            r = views[i]
+            if r is None:
+                r = views[i] = _Record(f, i, names[i])
+            first = firsts[i]
+            v = f.values(i) if i in pending else values[first:first + count]
             if isinstance(v[0], int):
-                oid, name, sub = v[0], v[1] if len(v) > 1 else "", v[2] if len(v) > 2 else ""
+                oid, name, sub = v[0], v[1] if count > 1 else "", v[2] if count > 2 else ""
             else:
-                oid, name, sub = v[0], v[0], v[1] if len(v) > 1 else ""
-            self.by_id[oid] = (r, _object_name(str(name)), str(sub))
-            self.order.append(oid)
+                oid, name, sub = v[0], v[0], v[1] if count > 1 else ""
+            text = str(name)  # _object_name
+            if "\x00\x01" in text:
+                text = text.split("\x00\x01", 1)[0]
+            elif "::" in text:
+                text = text.split("::", 1)[1]
+            by_id[oid] = (r, text, str(sub))
+            kinds[oid] = r.name
+            order.append(oid)
         self.parents: dict = {}   # child -> [(parent, property or None)]
         self.children: dict = {}  # parent -> [(child, property or None)]
+        parents_of, children_of = self.parents, self.children
         connections = f.find("Connections")
-        names = f.names
         for i in (f.child_indices(connections.index) if connections is not None else ()):
-            if names[i] not in ("C", "Connect") or counts[i] < 3:
+            count = counts[i]
+            if count < 3 or names[i] not in ("C", "Connect"):
                 continue
-            v = f.values(i) if i in pending else values[firsts[i]:firsts[i] + counts[i]]
-            prop = v[3] if len(v) > 3 and v[0] == "OP" else None
-            self.parents.setdefault(v[1], []).append((v[2], prop))
-            self.children.setdefault(v[2], []).append((v[1], prop))
+            first = firsts[i]
+            v = f.values(i) if i in pending else values[first:first + count]
+            prop = v[3] if count > 3 and v[0] == "OP" else None
+            child, parent = v[1], v[2]
+            entry = parents_of.get(child)
+            if entry is None:
+                parents_of[child] = [(parent, prop)]
+            else:
+                entry.append((parent, prop))
+            entry = children_of.get(parent)
+            if entry is None:
+                children_of[parent] = [(child, prop)]
+            else:
+                entry.append((child, prop))
 
     def kind(self, oid):
-        entry = self.by_id.get(oid)
-        return entry[0].name if entry else None
+        return self.kinds.get(oid)
 
 
 def _templates(f: _File) -> dict:
