@@ -317,21 +317,31 @@ def _object_name(text: str) -> str:
 
 def _properties(record: _Record, base: dict | None = None) -> dict:
     """{name: [values]} of a Properties70 / Properties60 block over ``base``."""
-    props = dict(base or {})
+    props = dict(base) if base else {}
     if record is None:
         return props
     f = record.file
-    names, firsts, counts, values = f.names, f.firsts, f.counts, f._values
-    for block, entry, skip in (("Properties70", "P", 4), ("Properties60", "Property", 3)):
-        b = record.child(block)
+    names, firsts, counts, values, pending = f.names, f.firsts, f.counts, f._values, f._pending
+    blocks = [None, None]  # the first Properties70 and Properties60 child
+    for c in f.child_indices(record.index):
+        name = names[c]
+        if name == "Properties70":
+            if blocks[0] is None:
+                blocks[0] = c
+        elif name == "Properties60":
+            if blocks[1] is None:
+                blocks[1] = c
+    for b, entry, skip in ((blocks[0], "P", 4), (blocks[1], "Property", 3)):
         if b is None:
             continue
-        pending = f._pending
-        for p in f.child_indices(b.index):  # read from the table, without views
-            if names[p] == entry and counts[p] and isinstance(values[firsts[p]], str):
+        for p in f.child_indices(b):  # read from the table, without views
+            count = counts[p]
+            if count and names[p] == entry:
                 first = firsts[p]
-                props[values[first]] = (f.values(p)[skip:] if p in pending else
-                                        values[first + skip:first + counts[p]])
+                key = values[first]
+                if isinstance(key, str):
+                    props[key] = (f.values(p)[skip:] if p in pending else
+                                  values[first + skip:first + count])
     return props
 
 
@@ -1937,12 +1947,13 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
     clips = []
     layer_template = templates.get("AnimationLayer", {})
     stack_template = templates.get("AnimationStack", {})
-    stacks = [sid for sid in objects.order if objects.kind(sid) == "AnimationStack"]
+    kinds = objects.kinds
+    stacks = [sid for sid in objects.order if kinds.get(sid) == "AnimationStack"]
     # every curve the stacks use, read once and decoded together
-    used = list(dict.fromkeys(c for sid in stacks for lid in _layer_ids(objects, sid)
-                              for cn, _ in objects.children.get(lid, ())
-                              if objects.kind(cn) == "AnimationCurveNode"
-                              for c, _ in _curve_ids(objects, cn)))
+    curve_ids = {cn: _curve_ids(objects, cn) for sid in stacks
+                 for lid in _layer_ids(objects, sid) for cn, _ in objects.children.get(lid, ())
+                 if kinds.get(cn) == "AnimationCurveNode"}
+    used = list(dict.fromkeys(c for ids in curve_ids.values() for c, _ in ids))
     read = dict(zip(used, _read_curves(f, [objects.by_id[c][0] for c in used])))
     blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
                   for i, entry in enumerate(entries)}
@@ -1963,11 +1974,11 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                 _scalar(lprops, "BlendMode", 0), "additive")
             layer_channels = []
             for cn, _ in objects.children.get(lid, ()):
-                if objects.kind(cn) != "AnimationCurveNode":
+                if kinds.get(cn) != "AnimationCurveNode":
                     continue
                 node_record = objects.by_id[cn][0]
                 cprops = _properties(node_record)
-                curves = {prop: read[c] for c, prop in _curve_ids(objects, cn)}
+                curves = {prop: read[c] for c, prop in curve_ids[cn]}
                 targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]
                 for target, prop in targets:
                     if (target, prop) in blend_slot:
