@@ -190,7 +190,9 @@ class _File:
         self.version, self.ascii, records, properties, numbers = parsed
         # names, numbers and strings as Python values in one pass in C; raw bytes
         # and arrays (None there) when their record's values are first read
-        self.names, values = _core._fbx_texts(data, records, properties)
+        self.names, values, self.name_ids, distinct = _core._fbx_texts(data, records,
+                                                                       properties)
+        self.name_codes = {name: code for code, name in enumerate(distinct)}
         records = records.view(_RECORD_DTYPE)
         properties = properties.view(_property_dtype())
         self.data, self.numbers = data, numbers
@@ -199,6 +201,7 @@ class _File:
         firsts = records["first_property"].astype(np.intp)
         counts = records["property_count"].astype(np.intp)
         self.parents, self.firsts, self.counts = parents.tolist(), firsts.tolist(), counts.tolist()
+        self.table = (parents, firsts, counts)  # the same as arrays
         self.locations = records["location"].tolist()
         # children in file order: the records sorted by parent (roots first)
         order = np.argsort(parents, kind="stable")
@@ -612,6 +615,29 @@ def _gather(f: _File, props: np.ndarray, kind: bytes) -> np.ndarray:
     return np.frombuffer(joined, np.dtype(_ARRAY_TYPES[kind.decode()]))
 
 
+def _first_children(f: _File, records: list, names: tuple):
+    """``(R, len(names))`` record indices: each record's first child of each
+    name (in file order), -1 where it has none; None when the records repeat."""
+    index = np.array([r.index for r in records], dtype=np.intp)
+    parents = f.table[0]
+    row = np.full(len(parents) + 1, -1, dtype=np.intp)
+    row[index] = np.arange(len(index))
+    if len(np.unique(index)) != len(index):
+        return None
+    rows = row[parents]  # each record's parent's row (-1: not a child of the records; the
+    # top-level records' parent -1 reads the spare last item)
+    found = np.full((len(index), len(names)), -1, dtype=np.intp)
+    codes = f.name_codes
+    for k, name in enumerate(names):
+        code = codes.get(name)
+        if code is None:
+            continue
+        children = np.flatnonzero((f.name_ids == code) & (rows >= 0))  # in file order
+        owners, first = np.unique(rows[children], return_index=True)
+        found[owners, k] = children[first]
+    return found
+
+
 def _curve_parts_together(f: _File, records: list):
     """What :func:`_curve_parts` gives for each record, concatenated: (times,
     values, flags, raw, counts, key counts, attribute counts, [(default,
@@ -620,36 +646,23 @@ def _curve_parts_together(f: _File, records: list):
     :func:`_curve_parts` then reads (and reports) one by one."""
     if f.ascii or not records:
         return None
-    names, firsts, counts, table = f.names, f.firsts, f.counts, f.properties
-    slots = [[] for _ in _CURVE_ARRAYS]
-    defaults, ends = [], []
-    wanted = {name: k for k, name in enumerate(_CURVE_ARRAYS)}
+    firsts, counts, table = f.firsts, f.counts, f.properties
+    found = _first_children(f, records, _CURVE_ARRAYS + ("Default", "Pre-Extrapolation",
+                                                         "Post-Extrapolation"))
+    if found is None or np.any(found[:, :len(_CURVE_ARRAYS)] < 0):
+        return None
+    arrays_found = found[:, :len(_CURVE_ARRAYS)]
+    if np.any(f.table[2][arrays_found] == 0):
+        return None
+    slots = f.table[1][arrays_found].T
+    values, pending = f._values, f._pending
     try:
-        for record in records:
-            found = [None] * len(_CURVE_ARRAYS)
-            default = None
-            extrapolated = False
-            for c in f.child_indices(record.index):
-                name = names[c]
-                k = wanted.get(name)
-                if k is not None:
-                    if found[k] is None:
-                        found[k] = c
-                elif name == "Default":
-                    if default is None:
-                        default = c
-                elif name in ("Pre-Extrapolation", "Post-Extrapolation"):
-                    extrapolated = True
-            if None in found:
-                return None
-            for k, c in enumerate(found):
-                if not counts[c]:
-                    return None
-                slots[k].append(firsts[c])
-            defaults.append(float(f.values(default)[0]) if default is not None and
-                            counts[default] else 0.0)
-            ends.append(_extrapolations(record) if extrapolated else
-                        ("constant", "constant", (-1, -1)))
+        defaults = [0.0 if d < 0 or not counts[d] else
+                    float(f.values(d)[0] if d in pending else values[firsts[d]])
+                    for d in found[:, len(_CURVE_ARRAYS)].tolist()]
+        extrapolated = (found[:, len(_CURVE_ARRAYS) + 1:] >= 0).any(axis=1).tolist()
+        ends = [_extrapolations(record) if e else ("constant", "constant", (-1, -1))
+                for record, e in zip(records, extrapolated)]
     except (TypeError, ValueError):
         return None
     arrays = []

@@ -90,19 +90,133 @@ static PyObject *span_text(const Py_buffer *view, uint64_t offset, uint64_t leng
                  : PyUnicode_DecodeUTF8(start, (Py_ssize_t)length, "replace");
 }
 
-/* _fbx_texts(data, records, properties) -> (names, values): the records'
-   names (ASCII, errors replaced) and one Python value per property of the
-   tables _fbx_parse gave for `data`: an int ('Y' 'C' 'I' 'L'), a float ('F'
-   'D'), a str ('S' 'W', UTF-8, errors replaced), or None (raw bytes and
-   arrays, which the caller reads from the buffer). */
+/* The distinct texts made so far by one call of _fbx_texts (nothing outlives
+   the call): open addressing on an FNV-1a hash of the bytes, grown to stay at
+   most half full. Equal bytes give the one str object and its id (the order
+   in which the distinct texts were first met). */
+typedef struct text_slot {
+    const char *bytes;
+    size_t length;
+    PyObject *text;  /* a reference the cache holds; NULL: an empty slot */
+    Py_ssize_t id;
+} text_slot;
+
+typedef struct text_cache {
+    text_slot *slots;
+    size_t mask;
+    Py_ssize_t distinct;
+} text_cache;
+
+static uint64_t text_hash(const char *bytes, size_t length)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < length; i++)
+        h = (h ^ (unsigned char)bytes[i]) * 1099511628211u;
+    return h;
+}
+
+static int cache_init(text_cache *c)
+{
+    c->mask = 255;
+    c->distinct = 0;
+    c->slots = PyMem_Calloc(c->mask + 1, sizeof *c->slots);
+    if (!c->slots)
+        PyErr_NoMemory();
+    return c->slots != NULL;
+}
+
+static void cache_free(text_cache *c)
+{
+    if (!c->slots)
+        return;
+    for (size_t i = 0; i <= c->mask; i++)
+        Py_XDECREF(c->slots[i].text);
+    PyMem_Free(c->slots);
+    c->slots = NULL;
+}
+
+/* The empty slot where `bytes` goes, or the slot holding them. */
+static text_slot *cache_slot(text_slot *slots, size_t mask, const char *bytes, size_t length)
+{
+    size_t i = (size_t)text_hash(bytes, length) & mask;
+    while (slots[i].text && (slots[i].length != length ||
+                             memcmp(slots[i].bytes, bytes, length) != 0))
+        i = (i + 1) & mask;
+    return &slots[i];
+}
+
+/* Doubles the table (its entries rehashed); 0 with MemoryError. */
+static int cache_grow(text_cache *c)
+{
+    size_t mask = c->mask * 2 + 1;
+    text_slot *slots = PyMem_Calloc(mask + 1, sizeof *slots);
+    if (!slots) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (size_t i = 0; i <= c->mask; i++)
+        if (c->slots[i].text)
+            *cache_slot(slots, mask, c->slots[i].bytes, c->slots[i].length) = c->slots[i];
+    PyMem_Free(c->slots);
+    c->slots = slots;
+    c->mask = mask;
+    return 1;
+}
+
+/* span_text through the cache: a new reference, its id in *id. */
+static PyObject *cached_text(text_cache *c, const Py_buffer *view, uint64_t offset,
+                             uint64_t length, int ascii, Py_ssize_t *id)
+{
+    const char *bytes = (const char *)view->buf + offset;
+    text_slot *slot;
+    PyObject *text;
+    if (offset > (uint64_t)view->len || length > (uint64_t)view->len - offset)
+        return span_text(view, offset, length, ascii); /* (raises) */
+    slot = cache_slot(c->slots, c->mask, bytes, (size_t)length);
+    if (slot->text) {
+        *id = slot->id;
+        Py_INCREF(slot->text);
+        return slot->text;
+    }
+    if (!(text = span_text(view, offset, length, ascii)))
+        return NULL;
+    if ((size_t)(c->distinct + 1) * 2 > c->mask + 1) {
+        if (!cache_grow(c)) {
+            Py_DECREF(text);
+            return NULL;
+        }
+        slot = cache_slot(c->slots, c->mask, bytes, (size_t)length);
+    }
+    slot->bytes = bytes;
+    slot->length = (size_t)length;
+    slot->id = *id = c->distinct++;
+    Py_INCREF(text);
+    slot->text = text;
+    return text;
+}
+
+/* String values up to this many bytes go through the cache (names of
+   properties, types and flags repeat; longer texts seldom do). */
+#define TEXT_CACHED_LENGTH 64
+
+/* _fbx_texts(data, records, properties) -> (names, values, name_ids,
+   distinct_names): the records' names (ASCII, errors replaced) and one
+   Python value per property of the tables _fbx_parse gave for `data`: an int
+   ('Y' 'C' 'I' 'L'), a float ('F' 'D'), a str ('S' 'W', UTF-8, errors
+   replaced), or None (raw bytes and arrays, which the caller reads from the
+   buffer). Equal names (and equal short strings) are one str object;
+   name_ids (intp, one per record) numbers the distinct names, which
+   distinct_names lists in that order. */
 static PyObject *fbx_texts(PyObject *self, PyObject *args)
 {
     Py_buffer view;
     PyObject *records_obj, *properties_obj, *names = NULL, *values = NULL, *result = NULL;
-    PyArrayObject *records = NULL, *properties = NULL;
+    PyObject *distinct = NULL;
+    PyArrayObject *records = NULL, *properties = NULL, *ids = NULL;
     const ac_fbx_record *r;
     const ac_fbx_property *p;
     size_t nr, np_;
+    text_cache name_cache = {NULL, 0, 0}, value_cache = {NULL, 0, 0};
     (void)self;
     if (!PyArg_ParseTuple(args, "y*OO:_fbx_texts", &view, &records_obj, &properties_obj))
         return NULL;
@@ -122,14 +236,34 @@ static PyObject *fbx_texts(PyObject *self, PyObject *args)
     p = PyArray_DATA(properties);
     if (!(names = PyList_New((Py_ssize_t)nr)) || !(values = PyList_New((Py_ssize_t)np_)))
         goto done;
+    {
+        npy_intp len = (npy_intp)nr;
+        if (!(ids = (PyArrayObject *)PyArray_SimpleNew(1, &len, NPY_INTP)))
+            goto done;
+    }
+    if (!cache_init(&name_cache) || !cache_init(&value_cache))
+        goto done;
     for (size_t i = 0; i < nr; i++) {
-        PyObject *name = span_text(&view, r[i].name_offset, r[i].name_length, 1);
+        Py_ssize_t id;
+        PyObject *name = cached_text(&name_cache, &view, r[i].name_offset, r[i].name_length,
+                                     1, &id);
         if (!name)
             goto done;
         PyList_SET_ITEM(names, (Py_ssize_t)i, name);
+        ((npy_intp *)PyArray_DATA(ids))[i] = (npy_intp)id;
+    }
+    if (!(distinct = PyList_New(name_cache.distinct)))
+        goto done;
+    for (size_t i = 0; i <= name_cache.mask; i++) {
+        text_slot *slot = &name_cache.slots[i];
+        if (slot->text) {
+            Py_INCREF(slot->text);
+            PyList_SET_ITEM(distinct, slot->id, slot->text);
+        }
     }
     for (size_t i = 0; i < np_; i++) {
         PyObject *value;
+        Py_ssize_t unused;
         switch (p[i].type) {
         case 'Y': case 'C': case 'I': case 'L':
             value = PyLong_FromLongLong((long long)p[i].ivalue);
@@ -138,7 +272,9 @@ static PyObject *fbx_texts(PyObject *self, PyObject *args)
             value = PyFloat_FromDouble(p[i].dvalue);
             break;
         case 'S': case 'W':
-            value = span_text(&view, p[i].offset, p[i].length, 0);
+            value = p[i].length <= TEXT_CACHED_LENGTH ?
+                cached_text(&value_cache, &view, p[i].offset, p[i].length, 0, &unused) :
+                span_text(&view, p[i].offset, p[i].length, 0);
             break;
         default:
             Py_INCREF(Py_None);
@@ -148,10 +284,14 @@ static PyObject *fbx_texts(PyObject *self, PyObject *args)
             goto done;
         PyList_SET_ITEM(values, (Py_ssize_t)i, value);
     }
-    result = PyTuple_Pack(2, names, values);
+    result = PyTuple_Pack(4, names, values, (PyObject *)ids, distinct);
 done:
+    cache_free(&name_cache);
+    cache_free(&value_cache);
     Py_XDECREF(names);
     Py_XDECREF(values);
+    Py_XDECREF(ids);
+    Py_XDECREF(distinct);
     PyBuffer_Release(&view);
     return result;
 }
@@ -178,7 +318,8 @@ static PyMethodDef methods[] = {
      "_fbx_parse(data) -> (version, ascii, records, properties, numbers) or "
      "(None, offset, line, path, message)"},
     {"_fbx_texts", fbx_texts, METH_VARARGS,
-     "_fbx_texts(data, records, properties) -> (record names, property values)"},
+     "_fbx_texts(data, records, properties) -> (record names, property values, name ids, "
+     "distinct names)"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };
