@@ -521,9 +521,6 @@ class FbxCurve(ByValue):
                 f"post={self.post!r})")
 
 
-_CURVE_FIELDS = tuple(FbxCurve.__dataclass_fields__)
-
-
 def _curve_parts(f: _File, record: _Record) -> tuple:
     """The checked arrays of an AnimationCurve record (FBX 7): key times
     (seconds), values, attribute flags, attribute data ``(A, 4)`` float32,
@@ -728,9 +725,11 @@ def _read_curves(f: _File, records: list) -> list:
     runs = counts.tolist()
     per_key_cache: dict = {}
 
+    # a run's key: the bytes of its groups' (flags, count) pairs
+    blob = np.column_stack([flags, counts]).astype(np.int64).tobytes()
+
     def per_key(a, b):
-        key = (flag_list[a], runs[a]) if b - a == 1 else \
-            tuple(zip(flag_list[a:b], runs[a:b]))
+        key = blob[16 * a:16 * b]
         out = per_key_cache.get(key)
         if out is None:
             out = per_key_cache[key] = tuple(tuple(itertools.chain.from_iterable(
@@ -743,17 +742,23 @@ def _read_curves(f: _File, records: list) -> list:
     for c in columns:
         c.flags.writeable = False
     curves = []
-    names = _CURVE_FIELDS
     same_times: dict = {}  # equal key times: one array (as the bytes are the same)
+    new, set_dict = object.__new__, object.__setattr__
     for p, a, b, ga, gb in zip(parts, starts.tolist(), ends.tolist(), [0] + group_ends,
                                group_ends):
-        t, v, right, left, wr, wl, ins, outs = (c[a:b] for c in columns)
+        t = times[a:b]
         t = same_times.setdefault(t.tobytes(), t)
         kind, mode = per_key(ga, gb)
-        fields = dict(zip(names, (t, v, kind, mode, right, left, wr, wl, p[1], p[2], p[3],
-                                  p[0], ins, outs)))
-        fields["_keys"] = (columns, a)  # where its keys are in the columns (see _join_columns)
-        curves.append(_new_curve(fields))
+        # FbxCurve(...) without the dataclass' __init__, which sets the fields one by one
+        curve = new(FbxCurve)
+        set_dict(curve, "__dict__", {
+            "times": t, "values": values[a:b], "interpolation": kind, "tangent_modes": mode,
+            "right_slopes": right_s[a:b], "next_left_slopes": left_s[a:b],
+            "right_weights": right_w[a:b], "next_left_weights": left_w[a:b], "pre": p[1],
+            "post": p[2], "repetitions": p[3], "default": p[0], "in_slopes": in_slopes[a:b],
+            "out_slopes": out_slopes[a:b],
+            "_keys": (columns, a)})  # where its keys are in the columns (see _join_columns)
+        curves.append(curve)
     return curves
 
 
@@ -762,14 +767,6 @@ def _key_kind(flags: int) -> tuple:
     kind = ("constant_next" if flags & _CONSTANT and flags & _CONSTANT_NEXT else
             "constant" if flags & _CONSTANT else "linear" if flags & _LINEAR else "cubic")
     return kind, _tangent_mode(flags) if kind == "cubic" else "none"
-
-
-def _new_curve(fields: dict) -> FbxCurve:
-    """``FbxCurve(**fields)`` (every field given) without the dataclass'
-    ``__init__``, which sets them one by one: a reader makes hundreds."""
-    curve = object.__new__(FbxCurve)
-    curve.__dict__.update(fields)
-    return curve
 
 
 def _joined(curves: list) -> Union[Curve, None]:
