@@ -867,7 +867,8 @@ class _SharedJoint:
     def __init__(self, curves: list):
         self.curves, self._curve, self._last = curves, None, None
 
-    def columns(self, t: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    def values(self, t: np.ndarray) -> np.ndarray:
+        """Every column at ``t`` (``t.shape + (curves,)``; kept: read only)."""
         last = self._last
         if last is None or last[0].shape != t.shape or not np.array_equal(last[0], t):
             if self._curve is None:  # (the curves were grouped as joining: see _joinable)
@@ -875,7 +876,10 @@ class _SharedJoint:
             values = np.asarray(self._curve(t), dtype=np.float64).reshape(
                 t.shape + (len(self.curves),))
             last = self._last = (np.array(t), values)
-        return last[1][..., columns]  # (a copy: the kept values stay as they are)
+        return last[1]
+
+    def columns(self, t: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        return self.values(t)[..., columns]  # (a copy: the kept values stay as they are)
 
 
 class _JointColumns:
@@ -939,6 +943,70 @@ def _share_joints(channels) -> None:
         if joints is None:
             joints = composed.__dict__["_joint_curves"] = [None] * len(composed.layers)
         joints[index] = _JointColumns(shared[key], columns)
+
+
+class _PoseBatch:
+    """The translation, rotation and scale channels of a clip whose one layer
+    is columns of a :class:`_SharedJoint` (see :func:`_share_joints`),
+    sampled together for :meth:`Scene.pose`, which samples every channel of
+    a clip at the same times one after the other: each shared curve is
+    evaluated once and the Euler angles of all the rotation channels of one
+    rotation order become quaternions in one call; the values at the last
+    times are kept and each channel takes its own. The numbers are those of
+    each channel's own evaluation (:meth:`_Composed.__call__`): every step
+    is elementwise."""
+
+    def __init__(self, entries: list):
+        # per channel: (path, shared joint, its columns, rotation order, pre, post)
+        self.entries, self._last = entries, None
+
+    def values(self, t: np.ndarray) -> list:
+        """Each channel's value at ``t`` (``t.shape + (3 or 4,)``, kept: read only)."""
+        last = self._last
+        if last is not None and last[0].shape == t.shape and (
+                last[0].tobytes() == t.tobytes() if t.size <= 4096 else
+                np.array_equal(last[0], t)):
+            return last[1]
+        shared_values: dict = {}
+        out, rotations = [], {}
+        for k, (path, shared, columns, order, _, _) in enumerate(self.entries):
+            full = shared_values.get(id(shared))
+            if full is None:
+                full = shared_values[id(shared)] = shared.values(t)
+            out.append(full[..., columns])
+            if path == "rotation":
+                rotations.setdefault(order, []).append(k)
+        for order, ks in rotations.items():  # _node_rotation of every such channel at once
+            entries = [self.entries[k] for k in ks]
+            angles = np.stack([out[k] for k in ks], axis=-2)
+            q = _node_rotation(angles, order, np.array([e[4] for e in entries]),
+                               np.array([e[5] for e in entries]))
+            for j, k in enumerate(ks):
+                out[k] = q[..., j, :]
+        self._last = (np.array(t), out)
+        return out
+
+
+def _batch_poses(channels) -> None:
+    """Gives the channels that :class:`_PoseBatch` samples their batch (after
+    :func:`_share_joints`)."""
+    entries, members = [], []
+    for channel in channels:
+        composed = channel.curve
+        if not isinstance(composed, _Composed) or len(composed.layers) != 1 or \
+                composed.path not in ("translation", "rotation", "scale"):
+            continue
+        joints = composed.__dict__.get("_joint_curves")
+        if not joints or not isinstance(joints[0], _JointColumns):
+            continue
+        joint = joints[0]
+        entries.append((composed.path, joint.shared, joint.columns, composed.order,
+                        composed.pre, composed.post))
+        members.append(channel)
+    if members:
+        batch = _PoseBatch(entries)
+        for k, channel in enumerate(members):
+            channel.__dict__["_batch"] = (batch, k)
 
 
 class _Composed(ByValue):
@@ -1013,6 +1081,13 @@ class FbxChannel(Channel):
 
     curves: tuple = field(default=(None, None, None), repr=False)
     order: str = "xyz"
+
+    def _sample_into(self, t: np.ndarray, target: np.ndarray) -> None:
+        batch = self.__dict__.get("_batch")  # (see _PoseBatch)
+        if batch is None:
+            super()._sample_into(t, target)
+        else:
+            target[...] = batch[0].values(t)[batch[1]]
 
     def components(self, t) -> np.ndarray:
         """The combined component values (Euler degrees for rotation) at ``t``."""
@@ -2026,6 +2101,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                                        _key_times(layers), None, composed, rest.name,
                                        layers[0][2]))
         _share_joints(channels)
+        _batch_poses(channels)
         clips.append(FbxClip(stack_name, stop - start, tuple(channels), tuple(unsupported),
                              start, stop, tuple(layer_info)))
     return clips
@@ -2231,6 +2307,7 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
             channels.append(_transform_channel(node, path, [(1.0, "override", curves, defaults)],
                                                nodes, pivots))
         _share_joints(channels)
+        _batch_poses(channels)
         clips.append(FbxClip(str(take.values[0]), stop - start, tuple(channels),
                              tuple(unsupported), start, stop,
                              (("BaseLayer", 1.0, "override",
