@@ -619,7 +619,7 @@ def _first_children(f: _File, records: list, names: tuple):
     parents = f.table[0]
     row = np.full(len(parents) + 1, -1, dtype=np.intp)
     row[index] = np.arange(len(index))
-    if len(np.unique(index)) != len(index):
+    if not np.array_equal(row[index], np.arange(len(index))):  # a record given twice
         return None
     rows = row[parents]  # each record's parent's row (-1: not a child of the records; the
     # top-level records' parent -1 reads the spare last item)
@@ -844,9 +844,12 @@ def _key_slopes(times, values, flags, data, right_w, left_w, starts=(0,)):
     segments along their chord; constant segments flat. A key's in-slope is
     the next-left slope of the key before it."""
     k = len(times)
-    d = np.asarray(data, dtype=np.float64).reshape(k, -1)
-    if d.shape[1] != 3:
-        d = np.concatenate([d[:, :3], np.zeros((k, max(0, 3 - d.shape[1])))], axis=1)
+    d = np.asarray(data).reshape(k, -1)
+    if d.shape[1] >= 3:
+        d = np.ascontiguousarray(d[:, :3], dtype=np.float64)
+    else:
+        d = np.asarray(d, dtype=np.float64)
+        d = np.concatenate([d, np.zeros((k, 3 - d.shape[1]))], axis=1)
     first = np.zeros(k, dtype=np.uint8)
     first[np.asarray(starts, dtype=np.intp)] = 1
     as_keys = (lambda a: np.ascontiguousarray(a, dtype=np.float64))
@@ -899,13 +902,19 @@ def _joinable(curves):
     of the set of curves they join with, None when they do not join, and
     False when their key times are equal but not the same bytes (0.0 and
     -0.0: they join, on their own)."""
-    if len(curves) < 2 or not all(c is not None and len(c) > 1 for c in curves):
+    if len(curves) < 2:
         return None
+    for c in curves:
+        if c is None or len(c.times) < 2:
+            return None
     first = curves[0]
-    if "constant_next" in first.interpolation or not all(
-            c.interpolation == first.interpolation and c.pre == first.pre and
-            c.post == first.post for c in curves):
+    kinds, pre, post = first.interpolation, first.pre, first.post
+    if "constant_next" in kinds:
         return None
+    for c in curves:
+        if not ((c.interpolation is kinds or c.interpolation == kinds) and c.pre == pre and
+                c.post == post):
+            return None
     if (first.pre in _REPEATING or first.post in _REPEATING) and any(
             c.held_after() != (None, None) for c in curves):
         return None
@@ -1738,7 +1747,7 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
             if r.name == "GlobalSettings":
                 settings = _properties(r)
     conversion = _axis_conversion(settings, units, up)
-    model_ids = [oid for oid in objects.order if objects.kind(oid) == "Model"]
+    model_ids = [oid for oid in objects.order if objects.kinds.get(oid) == "Model"]
     index_of = {oid: i for i, oid in enumerate(model_ids)}
     names = _unique_names([objects.by_id[oid][1] for oid in model_ids])
     model_template = templates.get("Model", {})
@@ -1912,7 +1921,7 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
         if r.name == "Deformer" and sub == "BlendShapeChannel":
             percent = _scalar(_properties(r), "DeformPercent", 0.0)
             shapes = [objects.by_id[c][1] for c, prop in objects.children.get(oid, ())
-                      if prop is None and objects.kind(c) == "Geometry"]
+                      if prop is None and objects.kinds.get(c) == "Geometry"]
             full = _child_value(r, "FullWeights", None, _full_weights)
             inbetweens = None
             if full is not None and len(full) == len(shapes) and (
@@ -2018,14 +2027,16 @@ def _transform_channel(node: int, path: str, layers: list, nodes: list,
 
 def _layer_ids(objects: _Objects, sid) -> list:
     """A stack's AnimationLayer ids in file order."""
-    ids = [c for c, p in objects.children.get(sid, ()) if objects.kind(c) == "AnimationLayer"]
+    kinds = objects.kinds
+    ids = [c for c, p in objects.children.get(sid, ()) if kinds.get(c) == "AnimationLayer"]
     return sorted(ids, key=objects.order.index)
 
 
 def _curve_ids(objects: _Objects, cn) -> list:
     """(AnimationCurve id, property) of an AnimationCurveNode."""
+    kinds = objects.kinds
     return [(c, prop) for c, prop in objects.children.get(cn, ())
-            if prop and objects.kind(c) == "AnimationCurve"]
+            if prop and kinds.get(c) == "AnimationCurve"]
 
 
 def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> list:
