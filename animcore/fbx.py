@@ -194,6 +194,7 @@ class _File:
                                                                        properties)
         self.name_codes = {name: code for code, name in enumerate(distinct)}
         records = records.view(_RECORD_DTYPE)
+        self.property_table = properties  # (the bytes ac_fbx_gather reads)
         properties = properties.view(_property_dtype())
         self.data, self.numbers = data, numbers
         count = len(records)
@@ -606,9 +607,7 @@ _CURVE_TYPES = ((b"l", b"d"), (b"f",), (b"i",), (b"f",), (b"i",))
 def _gather(f: _File, props: np.ndarray, kind: bytes) -> np.ndarray:
     """The raw arrays of binary properties ``props`` (all of type ``kind``),
     one after the other in one array."""
-    table, view = f.properties, memoryview(f.data)
-    joined = b"".join([view[a:a + n] for a, n in zip(table["offset"][props].tolist(),
-                                                      table["length"][props].tolist())])
+    joined = _core._fbx_gather(f.data, f.property_table, props.astype(np.int64))
     return np.frombuffer(joined, np.dtype(_ARRAY_TYPES[kind.decode()]))
 
 

@@ -869,3 +869,24 @@ def test_fbx_texts_refuses_spans_outside_the_data():
         animcore._core._fbx_texts(data[:100], records, properties)
     with pytest.raises(ValueError, match="_fbx_texts: tables are not whole"):
         animcore._core._fbx_texts(data, records[:-1], properties)
+
+
+def test_fbx_gather_joins_raw_arrays_and_refuses_other_properties():
+    """_fbx_gather: the stored bytes of raw binary arrays, one after the other
+    (compared with slices of the file), and a ValueError naming the index
+    for a property that is no raw array or lies outside the table."""
+    data = (FILES / "walk.fbx").read_bytes()
+    _, _, _, properties, _ = animcore._core._fbx_parse(data)
+    table = properties.view(fbx._property_dtype())
+    raw = np.flatnonzero(np.isin(table["type"], [b"d", b"f", b"i", b"l"]) &
+                         (table["encoding"] == 0))
+    assert len(raw) >= 2
+    picked = raw[[0, -1, 0]].astype(np.int64)
+    expected = b"".join(data[int(table["offset"][i]):int(table["offset"][i] + table["length"][i])]
+                        for i in picked)
+    assert animcore._core._fbx_gather(data, properties, picked) == expected
+    scalar = np.flatnonzero(table["type"] == b"I")[:1].astype(np.int64)
+    with pytest.raises(ValueError, match="_fbx_gather: indices at index 0 .*raw binary array"):
+        animcore._core._fbx_gather(data, properties, scalar)
+    with pytest.raises(ValueError, match="_fbx_gather: indices at index 1 "):
+        animcore._core._fbx_gather(data, properties, np.array([raw[0], len(table)]))

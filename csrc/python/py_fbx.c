@@ -296,6 +296,54 @@ done:
     return result;
 }
 
+/* _fbx_gather(data, properties, indices) -> bytes: the raw bytes of the
+   binary arrays properties[indices] (properties: the table _fbx_parse gave
+   for `data`; indices: int64) one after the other (ac_fbx_gather). */
+static PyObject *fbx_gather(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    PyObject *properties_obj, *result = NULL;
+    PyArrayObject *properties = NULL, *indices = NULL;
+    const ac_fbx_property *p;
+    const int64_t *idx;
+    size_t np_, n, total = 0;
+    ac_error err;
+    ac_status st;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OO&:_fbx_gather", &view, &properties_obj, acpy_i64,
+                          &indices))
+        return NULL;
+    if (!acpy_array(properties_obj, &properties, NPY_UINT8, 0))
+        goto done;
+    if (PyArray_NBYTES(properties) % sizeof *p ||
+        (uintptr_t)PyArray_DATA(properties) % _Alignof(ac_fbx_property)) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_gather: the table is not whole, aligned "
+                        "properties");
+        goto done;
+    }
+    np_ = (size_t)PyArray_NBYTES(properties) / sizeof *p;
+    p = PyArray_DATA(properties);
+    n = (size_t)PyArray_SIZE(indices);
+    idx = PyArray_DATA(indices);
+    for (size_t i = 0; i < n; i++) /* the output's size (ac_fbx_gather checks each span) */
+        if (idx[i] >= 0 && (uint64_t)idx[i] < np_ && p[idx[i]].length <= (uint64_t)view.len)
+            total += (size_t)p[idx[i]].length;
+    if (total > ((size_t)-1 >> 1))
+        total = 0; /* (then ac_fbx_gather reports the lengths) */
+    if (!(result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total)))
+        goto done;
+    ACPY_RUN(total, st = ac_fbx_gather(view.buf, (size_t)view.len, p, np_, idx, n,
+                                       (unsigned char *)PyBytes_AS_STRING(result), total, &err));
+    if (st != AC_OK) {
+        Py_CLEAR(result);
+        PyErr_Format(PyExc_ValueError, "_fbx_gather: indices at index %zu is %lld (%s)",
+                     err.index, err.index < n ? (long long)idx[err.index] : -1LL, err.detail);
+    }
+done:
+    PyBuffer_Release(&view);
+    return result;
+}
+
 /* _fbx_layout() -> (sizeof record, sizeof property, offsets of the property
    fields): the struct layout animcore.fbx views the tables with. */
 static PyObject *fbx_layout(PyObject *self, PyObject *unused)
@@ -320,6 +368,8 @@ static PyMethodDef methods[] = {
     {"_fbx_texts", fbx_texts, METH_VARARGS,
      "_fbx_texts(data, records, properties) -> (record names, property values, name ids, "
      "distinct names)"},
+    {"_fbx_gather", fbx_gather, METH_VARARGS,
+     "_fbx_gather(data, properties, indices) -> the raw arrays' bytes, joined"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };
