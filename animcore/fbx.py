@@ -193,6 +193,7 @@ class _File:
         self.names, values, self.name_ids, distinct = _core._fbx_texts(data, records,
                                                                        properties)
         self.name_codes = {name: code for code, name in enumerate(distinct)}
+        self.record_table = records  # (the bytes _fbx_block reads)
         records = records.view(_RECORD_DTYPE)
         self.property_table = properties  # (the bytes ac_fbx_gather reads)
         properties = properties.view(_property_dtype())
@@ -338,6 +339,11 @@ def _properties(record: _Record, base: dict | None = None) -> dict:
     for b, entry, skip in ((blocks[0], "P", 4), (blocks[1], "Property", 3)):
         if b is None:
             continue
+        code = f.name_codes.get(entry)
+        if code is None:  # no record has that name
+            continue
+        if _core._fbx_block(f.record_table, f.name_ids, values, b, code, skip, props):
+            continue  # (read in C; below, a block with values still to read)
         for p in f.child_indices(b):  # read from the table, without views
             count = counts[p]
             if count and names[p] == entry:

@@ -890,3 +890,26 @@ def test_fbx_gather_joins_raw_arrays_and_refuses_other_properties():
         animcore._core._fbx_gather(data, properties, scalar)
     with pytest.raises(ValueError, match="_fbx_gather: indices at index 1 "):
         animcore._core._fbx_gather(data, properties, np.array([raw[0], len(table)]))
+
+
+def test_fbx_block_reads_property_entries_as_the_python_reader_does():
+    """_fbx_block: a Properties70 block's entries as lists of their values
+    after the name and types (compared with the records' own values), False
+    and no entry when a value is still unread (None), and a ValueError for a
+    block outside the table."""
+    f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
+    block = next(r for r in range(len(f.names)) if f.names[r] == "Properties70")
+    code = f.name_codes["P"]
+    props = {}
+    assert animcore._core._fbx_block(f.record_table, f.name_ids, f._values, block, code, 4,
+                                     props) is True
+    entries = [f.values(p) for p in f.child_indices(block) if f.names[p] == "P"]
+    assert props and props == {v[0]: v[4:] for v in entries}
+    values = list(f._values)
+    first = f.firsts[f.child_indices(block)[0]]
+    values[first + 4] = None
+    props = {}
+    assert animcore._core._fbx_block(f.record_table, f.name_ids, values, block, code, 4,
+                                     props) is False and props == {}
+    with pytest.raises(ValueError, match="_fbx_block: block -1 is not a record"):
+        animcore._core._fbx_block(f.record_table, f.name_ids, values, -1, code, 4, {})

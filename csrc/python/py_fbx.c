@@ -344,6 +344,79 @@ done:
     return result;
 }
 
+/* _fbx_block(records, name_ids, values, block, entry, skip, props) -> bool:
+   the entries of a Properties70 / Properties60 record into the dict `props`,
+   as animcore.fbx._properties reads them: each child of record `block`
+   (records: the table _fbx_parse gave; name_ids: the numbers _fbx_texts gave
+   its names) named `entry` (a name id) whose first value (in `values`, the
+   list _fbx_texts gave) is a str sets props[that str] to the list of its
+   values from index `skip` on. False (props untouched) when one of those
+   values is still None (an array or raw bytes not yet read: the caller reads
+   the block itself). */
+static PyObject *fbx_block(PyObject *self, PyObject *args)
+{
+    PyObject *records_obj, *ids_obj, *values, *props;
+    PyArrayObject *records = NULL, *ids = NULL;
+    Py_ssize_t block, entry, skip, nvalues;
+    const ac_fbx_record *r;
+    const npy_intp *id;
+    size_t nr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!nnnO!:_fbx_block", &records_obj, &ids_obj, &PyList_Type,
+                          &values, &block, &entry, &skip, &PyDict_Type, &props))
+        return NULL;
+    if (!acpy_array(records_obj, &records, NPY_UINT8, 0) ||
+        !acpy_array(ids_obj, &ids, NPY_INTP, 0))
+        return NULL;
+    if (PyArray_NBYTES(records) % sizeof *r ||
+        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record) ||
+        (size_t)PyArray_SIZE(ids) != (size_t)PyArray_NBYTES(records) / sizeof *r) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_block: the table is not whole, aligned "
+                        "records with one name id each");
+        return NULL;
+    }
+    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
+    r = PyArray_DATA(records);
+    id = PyArray_DATA(ids);
+    nvalues = PyList_GET_SIZE(values);
+    if (block < 0 || (size_t)block >= nr || skip < 0) {
+        PyErr_Format(PyExc_ValueError, "_fbx_block: block %zd is not a record of the %zu, "
+                     "or skip %zd is negative", block, nr, skip);
+        return NULL;
+    }
+    /* the block's subtree is the records after it whose parent is it or a record
+       after it (parents come before their children, in file order) */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
+            uint64_t first = r[i].first_property, count = r[i].property_count;
+            PyObject *key;
+            if (r[i].parent != (int64_t)block || !count || id[i] != (npy_intp)entry)
+                continue;
+            if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
+                PyErr_Format(PyExc_ValueError, "_fbx_block: record %zu's values leave the "
+                             "list of %zd", i, nvalues);
+                return NULL;
+            }
+            key = PyList_GET_ITEM(values, (Py_ssize_t)first);
+            if (!PyUnicode_Check(key))
+                continue;
+            if (pass == 0) {
+                for (uint64_t k = first + (uint64_t)skip; k < first + count; k++)
+                    if (PyList_GET_ITEM(values, (Py_ssize_t)k) == Py_None)
+                        Py_RETURN_FALSE;
+            } else {
+                Py_ssize_t low = (Py_ssize_t)first + skip, high = (Py_ssize_t)(first + count);
+                PyObject *slice = PyList_GetSlice(values, low < high ? low : high, high);
+                int failed = !slice || PyDict_SetItem(props, key, slice) < 0;
+                Py_XDECREF(slice);
+                if (failed)
+                    return NULL;
+            }
+        }
+    }
+    Py_RETURN_TRUE;
+}
+
 /* _fbx_layout() -> (sizeof record, sizeof property, offsets of the property
    fields): the struct layout animcore.fbx views the tables with. */
 static PyObject *fbx_layout(PyObject *self, PyObject *unused)
@@ -370,6 +443,9 @@ static PyMethodDef methods[] = {
      "distinct names)"},
     {"_fbx_gather", fbx_gather, METH_VARARGS,
      "_fbx_gather(data, properties, indices) -> the raw arrays' bytes, joined"},
+    {"_fbx_block", fbx_block, METH_VARARGS,
+     "_fbx_block(records, name_ids, values, block, entry, skip, props) -> whether the "
+     "block's entries were read into props"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };
