@@ -472,6 +472,18 @@ class FbxCurve(ByValue):
     def _from_state(cls, state):
         return cls(**state)
 
+    def __getattr__(self, name: str):
+        # the key arrays a reader leaves to be made when first read (see _read_curves):
+        # views of its columns, at the curve's place in them
+        index = _LAZY_KEY_COLUMNS.get(name)
+        place = self.__dict__.get("_keys") if index is not None else None
+        if place is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        columns, start = place
+        value = columns[index][start:start + len(self.__dict__["times"])]
+        self.__dict__[name] = value
+        return value
+
     @property
     def curve(self):
         """The evaluator: an :class:`animcore.Curve` with one segment per
@@ -526,6 +538,13 @@ class FbxCurve(ByValue):
         kinds = sorted(set(self.interpolation))
         return (f"FbxCurve(keys={len(self.times)}, interpolation={kinds}, pre={self.pre!r}, "
                 f"post={self.post!r})")
+
+
+# FbxCurve fields a reader may leave to be made when first read: their columns in
+# the reader's (times, values, right slopes, next-left slopes, right weights,
+# next-left weights, in slopes, out slopes)
+_LAZY_KEY_COLUMNS = {"values": 1, "right_slopes": 2, "next_left_slopes": 3, "right_weights": 4,
+                     "next_left_weights": 5}
 
 
 def _curve_parts(f: _File, record: _Record) -> tuple:
@@ -756,10 +775,9 @@ def _read_curves(f: _File, records: list) -> list:
         kind, mode = per_key(ga, gb)
         # FbxCurve(...) without the dataclass' __init__, which sets the fields one by one
         curve = new(FbxCurve)
+        # values, slopes and weights: views made when first read (FbxCurve.__getattr__)
         set_dict(curve, "__dict__", {
-            "times": t, "values": values[a:b], "interpolation": kind, "tangent_modes": mode,
-            "right_slopes": right_s[a:b], "next_left_slopes": left_s[a:b],
-            "right_weights": right_w[a:b], "next_left_weights": left_w[a:b], "pre": p[1],
+            "times": t, "interpolation": kind, "tangent_modes": mode, "pre": p[1],
             "post": p[2], "repetitions": p[3], "default": p[0], "in_slopes": in_slopes[a:b],
             "out_slopes": out_slopes[a:b],
             "_keys": (columns, a)})  # where its keys are in the columns (see _join_columns)
