@@ -147,7 +147,7 @@ class _Record:
 
     @property
     def location(self) -> int:
-        return self.file.locations[self.index]
+        return int(self.file.records["location"][self.index])
 
     @property
     def parent(self):
@@ -204,7 +204,7 @@ class _File:
         counts = records["property_count"].astype(np.intp)
         self.parents, self.firsts, self.counts = parents.tolist(), firsts.tolist(), counts.tolist()
         self.table = (parents, firsts, counts)  # the same as arrays
-        self.locations = records["location"].tolist()
+        self.records = records  # (a record's location is read from here when asked for)
         # children in file order: the records sorted by parent (roots first)
         order = np.argsort(parents, kind="stable")
         starts = np.zeros(count + 2, dtype=np.intp)
@@ -216,9 +216,11 @@ class _File:
         self.properties = properties
         kind = properties["type"]
         other = np.flatnonzero(~_SCALAR_TYPES[kind.view(np.uint8)])
-        holder = np.empty(len(properties), dtype=np.intp)  # the record of each value
-        holder[np.repeat(firsts - np.cumsum(counts) + counts, counts) +
-               np.arange(int(counts.sum()))] = np.repeat(np.arange(count), counts)
+        holder = np.repeat(np.arange(count), counts)  # the record of each value
+        if len(holder) != len(properties) or not np.array_equal(firsts, np.cumsum(counts) - counts):
+            holder = np.empty(len(properties), dtype=np.intp)  # (values not in record order)
+            holder[np.repeat(firsts - np.cumsum(counts) + counts, counts) +
+                   np.arange(int(counts.sum()))] = np.repeat(np.arange(count), counts)
         self.holder = holder
         self._values = values
         self._pending = set(holder[other].tolist())  # records with values still None
