@@ -1171,6 +1171,7 @@ class _Pivots(ByValue):
         return cls(**state)
 
 
+_PIVOT_FIELDS = tuple(_Pivots.__dataclass_fields__)
 _NO_PIVOTS = _Pivots(*(np.zeros(3),) * 4, np.array([0.0, 0, 0, 1]), np.array([0.0, 0, 0, 1]),
                     "xyz", 1, np.zeros(3))
 
@@ -1891,8 +1892,12 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
     inherit = [_scalar(props, "InheritType", 0) for props in props_of]
     every = _Pivots(*offsets, pre, post, "xyz", 1, euler)
     matrix = frozen(_local_matrices(every, translation, rotation, scale))
-    pivots = [_Pivots(offsets[0][i], offsets[1][i], offsets[2][i], offsets[3][i], pre[i],
-                      post[i], orders[i], inherit[i], euler[i]) for i in range(count)]
+    new, set_dict = object.__new__, object.__setattr__
+    pivots = []
+    for row in zip(*offsets, pre, post, orders, inherit, euler):
+        pv = new(_Pivots)  # _Pivots(*row) without the frozen dataclass' __init__
+        set_dict(pv, "__dict__", dict(zip(_PIVOT_FIELDS, row)))
+        pivots.append(pv)
     nodes = [Node(i, names[i], parents[i], tuple(children[i]), translation[i], rotation[i],
                   scale[i], matrix[i]) for i in range(count)]
     return nodes, pivots, list(geometric)
