@@ -2044,7 +2044,8 @@ def _transform_channel(node: int, path: str, layers: list, nodes: list,
     ``(weight, mode, (X, Y, Z curves), defaults)`` (FBX 7 stacks and FBX 6
     takes alike)."""
     pv, rest = pivots[node], nodes[node]
-    base = {"translation": rest.translation, "scale": rest.scale}.get(path, pv.euler)
+    base = (rest.translation if path == "translation" else rest.scale if path == "scale"
+            else pv.euler)
     composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
     # FbxChannel(...) without the frozen dataclass' __init__ (a reader makes hundreds)
     channel = object.__new__(FbxChannel)
@@ -2076,9 +2077,11 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
     kinds = objects.kinds
     stacks = [sid for sid in objects.order if kinds.get(sid) == "AnimationStack"]
     # every curve the stacks use, read once and decoded together
-    curve_ids = {cn: _curve_ids(objects, cn) for sid in stacks
-                 for lid in _layer_ids(objects, sid) for cn, _ in objects.children.get(lid, ())
-                 if kinds.get(cn) == "AnimationCurveNode"}
+    children = objects.children
+    curve_ids = {cn: [(c, prop) for c, prop in children.get(cn, ())  # (_curve_ids)
+                      if prop and kinds.get(c) == "AnimationCurve"]
+                 for sid in stacks for lid in _layer_ids(objects, sid)
+                 for cn, _ in children.get(lid, ()) if kinds.get(cn) == "AnimationCurveNode"}
     used = list(dict.fromkeys(c for ids in curve_ids.values() for c, _ in ids))
     read = dict(zip(used, _read_curves(f, [objects.by_id[c][0] for c in used])))
     blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
@@ -2114,8 +2117,10 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                                         _scalar(cprops, f"d|{prop}", 0.0))
                         layer_channels.append((node, "weights"))
                     elif target in index_of and prop in _PATHS:
-                        comps = tuple(curves.get(f"d|{a}") for a in "XYZ")
-                        defaults = np.array([_scalar(cprops, f"d|{a}", 0.0) for a in "XYZ"])
+                        comps = (curves.get("d|X"), curves.get("d|Y"), curves.get("d|Z"))
+                        defaults = np.array([_scalar(cprops, "d|X", 0.0),
+                                             _scalar(cprops, "d|Y", 0.0),
+                                             _scalar(cprops, "d|Z", 0.0)])
                         key = (index_of[target], _PATHS[prop])
                         per_target.setdefault(key, []).append((weight, mode, comps, defaults))
                         layer_channels.append(key)
