@@ -322,8 +322,9 @@ def _object_name(text: str) -> str:
     return text
 
 
-def _properties(record: _Record, base: dict | None = None) -> dict:
-    """{name: [values]} of a Properties70 / Properties60 block over ``base``."""
+def _properties(record: _Record, base: dict | None = None, wanted=None) -> dict:
+    """{name: [values]} of a Properties70 / Properties60 block over ``base``
+    (only the names in the set ``wanted`` when it is given)."""
     props = dict(base) if base else {}
     if record is None:
         return props
@@ -344,14 +345,14 @@ def _properties(record: _Record, base: dict | None = None) -> dict:
         code = f.name_codes.get(entry)
         if code is None:  # no record has that name
             continue
-        if _core._fbx_block(f.record_table, f.name_ids, values, b, code, skip, props):
+        if _core._fbx_block(f.record_table, f.name_ids, values, b, code, skip, props, wanted):
             continue  # (read in C; below, a block with values still to read)
         for p in f.child_indices(b):  # read from the table, without views
             count = counts[p]
             if count and names[p] == entry:
                 first = firsts[p]
                 key = values[first]
-                if isinstance(key, str):
+                if isinstance(key, str) and (wanted is None or key in wanted):
                     props[key] = (f.values(p)[skip:] if p in pending else
                                   values[first + skip:first + count])
     return props
@@ -1776,12 +1777,14 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     model_ids = [oid for oid in objects.order if objects.kinds.get(oid) == "Model"]
     index_of = {oid: i for i, oid in enumerate(model_ids)}
     names = _unique_names([objects.by_id[oid][1] for oid in model_ids])
-    model_template = templates.get("Model", {})
+    # (only what _node_transforms reads)
+    model_template = {k: v for k, v in templates.get("Model", {}).items()
+                      if k in _MODEL_PROPERTIES}
     nodes, pivots, types, props_of = [], [], [], []
     parents = []
     for i, oid in enumerate(model_ids):
         r, _, sub = objects.by_id[oid]
-        props = _properties(r, model_template)
+        props = _properties(r, model_template, _MODEL_PROPERTIES)
         props_of.append(props)
         parent = -1
         for p, prop in objects.parents.get(oid, ()):
@@ -1816,6 +1819,13 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     return FbxScene(tuple(nodes), (roots,), 0 if nodes else None, tuple(skins), tuple(clips),
                     (), tuple(types), _frozen(conversion), tuple(pivots), int(f.version),
                     _frozen(np.reshape(geometric, (-1, 4, 4))))
+
+
+# the Model properties the node transforms are made of
+_MODEL_PROPERTIES = frozenset((
+    "RotationOrder", "PreRotation", "PostRotation", "RotationOffset", "RotationPivot",
+    "ScalingOffset", "ScalingPivot", "InheritType", "Lcl Translation", "Lcl Rotation",
+    "Lcl Scaling", "GeometricTranslation", "GeometricRotation", "GeometricScaling"))
 
 
 def _node_transforms_one_by_one(props_of, names, parents, children) -> tuple:

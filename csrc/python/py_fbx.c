@@ -344,7 +344,7 @@ done:
     return result;
 }
 
-/* _fbx_block(records, name_ids, values, block, entry, skip, props) -> bool:
+/* _fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> bool:
    the entries of a Properties70 / Properties60 record into the dict `props`,
    as animcore.fbx._properties reads them: each child of record `block`
    (records: the table _fbx_parse gave; name_ids: the numbers _fbx_texts gave
@@ -352,19 +352,23 @@ done:
    list _fbx_texts gave) is a str sets props[that str] to the list of its
    values from index `skip` on. False (props untouched) when one of those
    values is still None (an array or raw bytes not yet read: the caller reads
-   the block itself). */
+   the block itself). With `wanted` (a set), only the entries it holds. */
 static PyObject *fbx_block(PyObject *self, PyObject *args)
 {
-    PyObject *records_obj, *ids_obj, *values, *props;
+    PyObject *records_obj, *ids_obj, *values, *props, *wanted = Py_None;
     PyArrayObject *records = NULL, *ids = NULL;
     Py_ssize_t block, entry, skip, nvalues;
     const ac_fbx_record *r;
     const npy_intp *id;
     size_t nr;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOO!nnnO!:_fbx_block", &records_obj, &ids_obj, &PyList_Type,
-                          &values, &block, &entry, &skip, &PyDict_Type, &props))
+    if (!PyArg_ParseTuple(args, "OOO!nnnO!|O:_fbx_block", &records_obj, &ids_obj, &PyList_Type,
+                          &values, &block, &entry, &skip, &PyDict_Type, &props, &wanted))
         return NULL;
+    if (wanted != Py_None && !PyAnySet_Check(wanted)) {
+        PyErr_SetString(PyExc_TypeError, "_fbx_block: wanted must be a set or None");
+        return NULL;
+    }
     if (!acpy_array(records_obj, &records, NPY_UINT8, 0) ||
         !acpy_array(ids_obj, &ids, NPY_INTP, 0))
         return NULL;
@@ -400,6 +404,13 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
             key = PyList_GET_ITEM(values, (Py_ssize_t)first);
             if (!PyUnicode_Check(key))
                 continue;
+            if (wanted != Py_None) {
+                int has = PySet_Contains(wanted, key);
+                if (has < 0)
+                    return NULL;
+                if (!has)
+                    continue;
+            }
             if (pass == 0) {
                 for (uint64_t k = first + (uint64_t)skip; k < first + count; k++)
                     if (PyList_GET_ITEM(values, (Py_ssize_t)k) == Py_None)
