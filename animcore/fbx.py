@@ -1705,6 +1705,12 @@ class _Objects:
         self.children: dict = {}  # parent -> [(child, property or None)]
         parents_of, children_of = self.parents, self.children
         connections = f.find("Connections")
+        codes = {f.name_codes[n] for n in ("C", "Connect") if n in f.name_codes}
+        read = None if connections is None or not codes else _core._fbx_connections(
+            f.record_table, f.name_ids, values, connections.index, codes)
+        if read is not None:  # (read in C; below, connections with values still to read)
+            self.parents, self.children = read
+            return
         for i in (f.child_indices(connections.index) if connections is not None else ()):
             count = counts[i]
             if count < 3 or names[i] not in ("C", "Connect"):

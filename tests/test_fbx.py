@@ -913,3 +913,26 @@ def test_fbx_block_reads_property_entries_as_the_python_reader_does():
                                      props) is False and props == {}
     with pytest.raises(ValueError, match="_fbx_block: block -1 is not a record"):
         animcore._core._fbx_block(f.record_table, f.name_ids, values, -1, code, 4, {})
+
+
+def test_fbx_connections_reads_the_connection_records():
+    """_fbx_connections: each C record (kind, child, parent[, property]) in
+    both directions, property only for "OP" (re-derived from the records'
+    values), and None when a value is still unread."""
+    f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
+    block = f.find("Connections").index
+    codes = {f.name_codes["C"]}
+    parents, children = animcore._core._fbx_connections(f.record_table, f.name_ids, f._values,
+                                                         block, codes)
+    expected_parents, expected_children = {}, {}
+    for c in f.child_indices(block):
+        v = f.values(c)
+        prop = v[3] if len(v) > 3 and v[0] == "OP" else None
+        expected_parents.setdefault(v[1], []).append((v[2], prop))
+        expected_children.setdefault(v[2], []).append((v[1], prop))
+    assert parents == expected_parents and children == expected_children
+    assert any(p is not None for pairs in parents.values() for _, p in pairs)
+    values = list(f._values)
+    values[f.firsts[f.child_indices(block)[-1]] + 2] = None
+    assert animcore._core._fbx_connections(f.record_table, f.name_ids, values, block,
+                                           codes) is None

@@ -428,6 +428,121 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
     Py_RETURN_TRUE;
 }
 
+/* _fbx_connections(records, name_ids, values, block, names) -> (parents,
+   children) or None: the connection records among the children of record
+   `block` (tables as for _fbx_block; `names`: a set of name ids, those of
+   "C" and "Connect"), as animcore.fbx._Objects reads them: each one with
+   three values or more, (kind, child, parent[, property]), appends
+   (parent, property) to parents[child] and (child, property) to
+   children[parent], the property being the fourth value of an "OP"
+   connection and None otherwise. None when one of those values is still
+   None (not read yet: the caller reads the connections itself). */
+static PyObject *fbx_connections(PyObject *self, PyObject *args)
+{
+    PyObject *records_obj, *ids_obj, *values, *names, *op = NULL;
+    PyObject *parents = NULL, *children = NULL, *result = NULL;
+    PyArrayObject *records = NULL, *ids = NULL;
+    Py_ssize_t block, nvalues;
+    const ac_fbx_record *r;
+    const npy_intp *id;
+    size_t nr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!nO:_fbx_connections", &records_obj, &ids_obj,
+                          &PyList_Type, &values, &block, &names))
+        return NULL;
+    if (!acpy_array(records_obj, &records, NPY_UINT8, 0) ||
+        !acpy_array(ids_obj, &ids, NPY_INTP, 0))
+        return NULL;
+    if (PyArray_NBYTES(records) % sizeof *r ||
+        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record) ||
+        (size_t)PyArray_SIZE(ids) != (size_t)PyArray_NBYTES(records) / sizeof *r ||
+        !PyAnySet_Check(names)) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_connections: the table is not whole, aligned "
+                        "records with one name id each, or names is not a set");
+        return NULL;
+    }
+    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
+    r = PyArray_DATA(records);
+    id = PyArray_DATA(ids);
+    nvalues = PyList_GET_SIZE(values);
+    if (block < 0 || (size_t)block >= nr) {
+        PyErr_Format(PyExc_ValueError, "_fbx_connections: block %zd is not a record of the "
+                     "%zu", block, nr);
+        return NULL;
+    }
+    if (!(op = PyUnicode_FromString("OP")) || !(parents = PyDict_New()) ||
+        !(children = PyDict_New()))
+        goto done;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
+            uint64_t first = r[i].first_property, count = r[i].property_count;
+            PyObject *v[4] = {NULL, NULL, NULL, NULL}, *prop = Py_None, *code;
+            int has;
+            if (r[i].parent != (int64_t)block || count < 3)
+                continue;
+            if (!(code = PyLong_FromSsize_t((Py_ssize_t)id[i])))
+                goto done;
+            has = PySet_Contains(names, code);
+            Py_DECREF(code);
+            if (has < 0)
+                goto done;
+            if (!has)
+                continue;
+            if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
+                PyErr_Format(PyExc_ValueError, "_fbx_connections: record %zu's values leave "
+                             "the list of %zd", i, nvalues);
+                goto done;
+            }
+            for (uint64_t k = 0; k < 4 && k < count; k++)
+                v[k] = PyList_GET_ITEM(values, (Py_ssize_t)(first + k));
+            if (pass == 0) {
+                if (v[0] == Py_None || v[1] == Py_None || v[2] == Py_None ||
+                    (v[3] == Py_None)) {
+                    Py_INCREF(Py_None);
+                    result = Py_None;
+                    goto done;
+                }
+                continue;
+            }
+            if (v[3]) {
+                int is_op = PyObject_RichCompareBool(v[0], op, Py_EQ);
+                if (is_op < 0)
+                    goto done;
+                if (is_op)
+                    prop = v[3];
+            }
+            for (int side = 0; side < 2; side++) {
+                PyObject *table = side ? children : parents;
+                PyObject *key = side ? v[2] : v[1], *other = side ? v[1] : v[2];
+                PyObject *list = PyDict_GetItemWithError(table, key), *pair;
+                if (!list) {
+                    if (PyErr_Occurred())
+                        goto done;
+                    if (!(list = PyList_New(0)))
+                        goto done;
+                    if (PyDict_SetItem(table, key, list) < 0) {
+                        Py_DECREF(list);
+                        goto done;
+                    }
+                    Py_DECREF(list); /* (the dict holds it) */
+                }
+                if (!(pair = PyTuple_Pack(2, other, prop)))
+                    goto done;
+                has = PyList_Append(list, pair);
+                Py_DECREF(pair);
+                if (has < 0)
+                    goto done;
+            }
+        }
+    }
+    result = PyTuple_Pack(2, parents, children);
+done:
+    Py_XDECREF(op);
+    Py_XDECREF(parents);
+    Py_XDECREF(children);
+    return result;
+}
+
 /* _fbx_layout() -> (sizeof record, sizeof property, offsets of the property
    fields): the struct layout animcore.fbx views the tables with. */
 static PyObject *fbx_layout(PyObject *self, PyObject *unused)
@@ -457,6 +572,9 @@ static PyMethodDef methods[] = {
     {"_fbx_block", fbx_block, METH_VARARGS,
      "_fbx_block(records, name_ids, values, block, entry, skip, props) -> whether the "
      "block's entries were read into props"},
+    {"_fbx_connections", fbx_connections, METH_VARARGS,
+     "_fbx_connections(records, name_ids, values, block, names) -> (parents, children) or "
+     "None"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };
