@@ -324,12 +324,13 @@ def _object_name(text: str) -> str:
 
 def _properties(record: _Record, base: dict | None = None, wanted=None) -> dict:
     """{name: [values]} of a Properties70 / Properties60 block over ``base``
-    (only the names in the set ``wanted`` when it is given)."""
+    (only the names in the set ``wanted`` when it is given), read in C
+    (``_fbx_block``) once the values it needs are read."""
     props = dict(base) if base else {}
     if record is None:
         return props
     f = record.file
-    names, firsts, counts, values, pending = f.names, f.firsts, f.counts, f._values, f._pending
+    names = f.names
     blocks = [None, None]  # the first Properties70 and Properties60 child
     for c in f.child_indices(record.index):
         name = names[c]
@@ -345,16 +346,13 @@ def _properties(record: _Record, base: dict | None = None, wanted=None) -> dict:
         code = f.name_codes.get(entry)
         if code is None:  # no record has that name
             continue
-        if _core._fbx_block(f.record_table, f.name_ids, values, b, code, skip, props, wanted):
-            continue  # (read in C; below, a block with values still to read)
-        for p in f.child_indices(b):  # read from the table, without views
-            count = counts[p]
-            if count and names[p] == entry:
-                first = firsts[p]
-                key = values[first]
-                if isinstance(key, str) and (wanted is None or key in wanted):
-                    props[key] = (f.values(p)[skip:] if p in pending else
-                                  values[first + skip:first + count])
+        unread = _core._fbx_block(f.record_table, f.name_ids, f._values, b, code, skip, props,
+                                  wanted)
+        if unread:  # (arrays or raw bytes among the values: read, then the block)
+            for p in unread:
+                f.values(p)
+            _core._fbx_block(f.record_table, f.name_ids, f._values, b, code, skip, props,
+                             wanted)
     return props
 
 
@@ -1703,32 +1701,17 @@ class _Objects:
             order.append(oid)
         self.parents: dict = {}   # child -> [(parent, property or None)]
         self.children: dict = {}  # parent -> [(child, property or None)]
-        parents_of, children_of = self.parents, self.children
         connections = f.find("Connections")
         codes = {f.name_codes[n] for n in ("C", "Connect") if n in f.name_codes}
-        read = None if connections is None or not codes else _core._fbx_connections(
-            f.record_table, f.name_ids, values, connections.index, codes)
-        if read is not None:  # (read in C; below, connections with values still to read)
+        if connections is not None and codes:
+            read = _core._fbx_connections(f.record_table, f.name_ids, values,
+                                          connections.index, codes)
+            if isinstance(read, list):  # (arrays or raw bytes among the values: read first)
+                for i in read:
+                    f.values(i)
+                read = _core._fbx_connections(f.record_table, f.name_ids, values,
+                                              connections.index, codes)
             self.parents, self.children = read
-            return
-        for i in (f.child_indices(connections.index) if connections is not None else ()):
-            count = counts[i]
-            if count < 3 or names[i] not in ("C", "Connect"):
-                continue
-            first = firsts[i]
-            v = f.values(i) if i in pending else values[first:first + count]
-            prop = v[3] if count > 3 and v[0] == "OP" else None
-            child, parent = v[1], v[2]
-            entry = parents_of.get(child)
-            if entry is None:
-                parents_of[child] = [(parent, prop)]
-            else:
-                entry.append((parent, prop))
-            entry = children_of.get(parent)
-            if entry is None:
-                children_of[parent] = [(child, prop)]
-            else:
-                entry.append((child, prop))
 
     def kind(self, oid):
         return self.kinds.get(oid)

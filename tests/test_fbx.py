@@ -894,23 +894,23 @@ def test_fbx_gather_joins_raw_arrays_and_refuses_other_properties():
 
 def test_fbx_block_reads_property_entries_as_the_python_reader_does():
     """_fbx_block: a Properties70 block's entries as lists of their values
-    after the name and types (compared with the records' own values), False
-    and no entry when a value is still unread (None), and a ValueError for a
-    block outside the table."""
+    after the name and types (compared with the records' own values); no
+    entry, and the record to read first, when a value is still unread
+    (None); a ValueError for a block outside the table."""
     f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
     block = next(r for r in range(len(f.names)) if f.names[r] == "Properties70")
     code = f.name_codes["P"]
     props = {}
     assert animcore._core._fbx_block(f.record_table, f.name_ids, f._values, block, code, 4,
-                                     props) is True
+                                     props) == []
     entries = [f.values(p) for p in f.child_indices(block) if f.names[p] == "P"]
     assert props and props == {v[0]: v[4:] for v in entries}
     values = list(f._values)
-    first = f.firsts[f.child_indices(block)[0]]
-    values[first + 4] = None
+    entry = f.child_indices(block)[0]
+    values[f.firsts[entry] + 4] = None
     props = {}
     assert animcore._core._fbx_block(f.record_table, f.name_ids, values, block, code, 4,
-                                     props) is False and props == {}
+                                     props) == [entry] and props == {}
     with pytest.raises(ValueError, match="_fbx_block: block -1 is not a record"):
         animcore._core._fbx_block(f.record_table, f.name_ids, values, -1, code, 4, {})
 
@@ -918,7 +918,7 @@ def test_fbx_block_reads_property_entries_as_the_python_reader_does():
 def test_fbx_connections_reads_the_connection_records():
     """_fbx_connections: each C record (kind, child, parent[, property]) in
     both directions, property only for "OP" (re-derived from the records'
-    values), and None when a value is still unread."""
+    values); the records to read first when a value is still unread."""
     f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
     block = f.find("Connections").index
     codes = {f.name_codes["C"]}
@@ -933,6 +933,37 @@ def test_fbx_connections_reads_the_connection_records():
     assert parents == expected_parents and children == expected_children
     assert any(p is not None for pairs in parents.values() for _, p in pairs)
     values = list(f._values)
-    values[f.firsts[f.child_indices(block)[-1]] + 2] = None
+    last = f.child_indices(block)[-1]
+    values[f.firsts[last] + 2] = None
     assert animcore._core._fbx_connections(f.record_table, f.name_ids, values, block,
-                                           codes) is None
+                                           codes) == [last]
+
+
+def test_properties_and_connections_with_array_values_are_read():
+    """A property or connection record holding an array (read from the file
+    when first needed): the entries and links around it are read as usual,
+    and a vector property that is an array holds its default."""
+    text = ASCII_HEADER + """Objects:  {
+    Model: 1, "Model::a", "Null" {
+        Properties70:  {
+            P: "Lcl Translation", "Lcl Translation", "", "A",1,2,3
+            P: "Lcl Scaling", "Lcl Scaling", "", "A", *3 { a: 4,5,6 }
+        }
+    }
+    Model: 2, "Model::b", "Null" {
+        Properties70:  {
+            P: "Lcl Translation", "Lcl Translation", "", "A",7,8,9
+        }
+    }
+}
+Connections:  {
+    C: "OO",1,0
+    C: "OO",2,1, *1 { a: 5 }
+}
+"""
+    scene = fbx.load_bytes(text.encode(), units="cm")
+    assert [n.name for n in scene.nodes] == ["a", "b"]
+    assert [n.parent for n in scene.nodes] == [-1, 0]
+    np.testing.assert_array_equal(scene.nodes[0].translation, [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(scene.nodes[0].scale, [1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(scene.world(None, 0.0)[1, :3, 3], [8.0, 10.0, 12.0])

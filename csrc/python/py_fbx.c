@@ -344,18 +344,19 @@ done:
     return result;
 }
 
-/* _fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> bool:
+/* _fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> list:
    the entries of a Properties70 / Properties60 record into the dict `props`,
    as animcore.fbx._properties reads them: each child of record `block`
    (records: the table _fbx_parse gave; name_ids: the numbers _fbx_texts gave
    its names) named `entry` (a name id) whose first value (in `values`, the
    list _fbx_texts gave) is a str sets props[that str] to the list of its
-   values from index `skip` on. False (props untouched) when one of those
-   values is still None (an array or raw bytes not yet read: the caller reads
-   the block itself). With `wanted` (a set), only the entries it holds. */
+   values from index `skip` on, and returns []. When some of those values are
+   still None (arrays or raw bytes not read yet), props is left untouched and
+   the list holds the indices of their records (for the caller to read, then
+   call again). With `wanted` (a set), only the entries it holds. */
 static PyObject *fbx_block(PyObject *self, PyObject *args)
 {
-    PyObject *records_obj, *ids_obj, *values, *props, *wanted = Py_None;
+    PyObject *records_obj, *ids_obj, *values, *props, *wanted = Py_None, *unread;
     PyArrayObject *records = NULL, *ids = NULL;
     Py_ssize_t block, entry, skip, nvalues;
     const ac_fbx_record *r;
@@ -388,6 +389,8 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
                      "or skip %zd is negative", block, nr, skip);
         return NULL;
     }
+    if (!(unread = PyList_New(0)))
+        return NULL;
     /* the block's subtree is the records after it whose parent is it or a record
        after it (parents come before their children, in file order) */
     for (int pass = 0; pass < 2; pass++) {
@@ -399,7 +402,7 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
             if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
                 PyErr_Format(PyExc_ValueError, "_fbx_block: record %zu's values leave the "
                              "list of %zd", i, nvalues);
-                return NULL;
+                goto fail;
             }
             key = PyList_GET_ITEM(values, (Py_ssize_t)first);
             if (!PyUnicode_Check(key))
@@ -407,25 +410,36 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
             if (wanted != Py_None) {
                 int has = PySet_Contains(wanted, key);
                 if (has < 0)
-                    return NULL;
+                    goto fail;
                 if (!has)
                     continue;
             }
             if (pass == 0) {
                 for (uint64_t k = first + (uint64_t)skip; k < first + count; k++)
-                    if (PyList_GET_ITEM(values, (Py_ssize_t)k) == Py_None)
-                        Py_RETURN_FALSE;
+                    if (PyList_GET_ITEM(values, (Py_ssize_t)k) == Py_None) {
+                        PyObject *index = PyLong_FromSize_t(i);
+                        int failed = !index || PyList_Append(unread, index) < 0;
+                        Py_XDECREF(index);
+                        if (failed)
+                            goto fail;
+                        break;
+                    }
             } else {
                 Py_ssize_t low = (Py_ssize_t)first + skip, high = (Py_ssize_t)(first + count);
                 PyObject *slice = PyList_GetSlice(values, low < high ? low : high, high);
                 int failed = !slice || PyDict_SetItem(props, key, slice) < 0;
                 Py_XDECREF(slice);
                 if (failed)
-                    return NULL;
+                    goto fail;
             }
         }
+        if (PyList_GET_SIZE(unread))
+            break; /* (props untouched) */
     }
-    Py_RETURN_TRUE;
+    return unread;
+fail:
+    Py_DECREF(unread);
+    return NULL;
 }
 
 /* _fbx_connections(records, name_ids, values, block, names) -> (parents,
@@ -435,12 +449,13 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
    three values or more, (kind, child, parent[, property]), appends
    (parent, property) to parents[child] and (child, property) to
    children[parent], the property being the fourth value of an "OP"
-   connection and None otherwise. None when one of those values is still
-   None (not read yet: the caller reads the connections itself). */
+   connection and None otherwise. When some of those values are still None
+   (not read yet), a list of the indices of their records instead (for the
+   caller to read, then call again). */
 static PyObject *fbx_connections(PyObject *self, PyObject *args)
 {
     PyObject *records_obj, *ids_obj, *values, *names, *op = NULL;
-    PyObject *parents = NULL, *children = NULL, *result = NULL;
+    PyObject *parents = NULL, *children = NULL, *result = NULL, *unread = NULL;
     PyArrayObject *records = NULL, *ids = NULL;
     Py_ssize_t block, nvalues;
     const ac_fbx_record *r;
@@ -471,7 +486,7 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
         return NULL;
     }
     if (!(op = PyUnicode_FromString("OP")) || !(parents = PyDict_New()) ||
-        !(children = PyDict_New()))
+        !(children = PyDict_New()) || !(unread = PyList_New(0)))
         goto done;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
@@ -497,10 +512,12 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                 v[k] = PyList_GET_ITEM(values, (Py_ssize_t)(first + k));
             if (pass == 0) {
                 if (v[0] == Py_None || v[1] == Py_None || v[2] == Py_None ||
-                    (v[3] == Py_None)) {
-                    Py_INCREF(Py_None);
-                    result = Py_None;
-                    goto done;
+                    v[3] == Py_None) {
+                    PyObject *index = PyLong_FromSize_t(i);
+                    int failed = !index || PyList_Append(unread, index) < 0;
+                    Py_XDECREF(index);
+                    if (failed)
+                        goto done;
                 }
                 continue;
             }
@@ -534,9 +551,15 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                     goto done;
             }
         }
+        if (pass == 0 && PyList_GET_SIZE(unread)) {
+            Py_INCREF(unread);
+            result = unread;
+            goto done;
+        }
     }
     result = PyTuple_Pack(2, parents, children);
 done:
+    Py_XDECREF(unread);
     Py_XDECREF(op);
     Py_XDECREF(parents);
     Py_XDECREF(children);
@@ -570,11 +593,11 @@ static PyMethodDef methods[] = {
     {"_fbx_gather", fbx_gather, METH_VARARGS,
      "_fbx_gather(data, properties, indices) -> the raw arrays' bytes, joined"},
     {"_fbx_block", fbx_block, METH_VARARGS,
-     "_fbx_block(records, name_ids, values, block, entry, skip, props) -> whether the "
-     "block's entries were read into props"},
+     "_fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> the "
+     "records whose values are still to read ([]: props filled)"},
     {"_fbx_connections", fbx_connections, METH_VARARGS,
-     "_fbx_connections(records, name_ids, values, block, names) -> (parents, children) or "
-     "None"},
+     "_fbx_connections(records, name_ids, values, block, names) -> (parents, children), or "
+     "the records whose values are still to read"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };
