@@ -754,13 +754,9 @@ def _read_curves(f: _File, records: list) -> list:
     blob = np.column_stack([flags, counts]).astype(np.int64).tobytes()
 
     def per_key(a, b):
-        key = blob[16 * a:16 * b]
-        out = per_key_cache.get(key)
-        if out is None:
-            out = per_key_cache[key] = tuple(tuple(itertools.chain.from_iterable(
-                itertools.repeat(named[flag_list[j]][side], runs[j]) for j in range(a, b)))
-                for side in (0, 1))
-        return out
+        return tuple(tuple(itertools.chain.from_iterable(
+            itertools.repeat(named[flag_list[j]][side], runs[j]) for j in range(a, b)))
+            for side in (0, 1))
     in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_raw, right_w, left_w,
                                         starts)
     columns = (times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes)
@@ -773,7 +769,11 @@ def _read_curves(f: _File, records: list) -> list:
                                group_ends):
         t = times[a:b]
         t = same_times.setdefault(t.tobytes(), t)
-        kind, mode = per_key(ga, gb)
+        key = blob[16 * ga:16 * gb]
+        kinds = per_key_cache.get(key)
+        if kinds is None:
+            kinds = per_key_cache[key] = per_key(ga, gb)
+        kind, mode = kinds
         # FbxCurve(...) without the dataclass' __init__, which sets the fields one by one
         curve = new(FbxCurve)
         # values, slopes and weights: views made when first read (FbxCurve.__getattr__)
