@@ -2,8 +2,9 @@
 
 Each case times the animcore call and a baseline doing the same job (plain
 NumPy, scipy where it applies, a memory copy of the same bytes) in the same
-process, takes the median of several repeats after a warm-up, and prints the
-throughput and the speed ratio next to the ratio each kernel must reach.
+process (the ufbx wheel, an alpha, in a process of its own), takes the median
+of several repeats after a warm-up, and prints the throughput and the speed
+ratio next to the ratio each kernel must reach.
 """
 from __future__ import annotations
 

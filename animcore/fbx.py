@@ -217,7 +217,8 @@ class _File:
         kind = properties["type"]
         other = np.flatnonzero(~_SCALAR_TYPES[kind.view(np.uint8)])
         holder = np.repeat(np.arange(count), counts)  # the record of each value
-        if len(holder) != len(properties) or not np.array_equal(firsts, np.cumsum(counts) - counts):
+        if len(holder) != len(properties) or not np.array_equal(firsts,
+                                                                np.cumsum(counts) - counts):
             holder = np.empty(len(properties), dtype=np.intp)  # (values not in record order)
             holder[np.repeat(firsts - np.cumsum(counts) + counts, counts) +
                    np.arange(int(counts.sum()))] = np.repeat(np.arange(count), counts)
@@ -646,8 +647,9 @@ def _first_children(f: _File, records: list, names: tuple):
     row[index] = np.arange(len(index))
     if not np.array_equal(row[index], np.arange(len(index))):  # a record given twice
         return None
-    rows = row[parents]  # each record's parent's row (-1: not a child of the records; the
-    # top-level records' parent -1 reads the spare last item)
+    # each record's parent's row: -1 for a record that is no child of the records
+    # (a top-level record's parent, -1, reads the spare last item)
+    rows = row[parents]
     found = np.full((len(index), len(names)), -1, dtype=np.intp)
     codes = f.name_codes
     for k, name in enumerate(names):
