@@ -211,7 +211,7 @@ class _File:
         np.cumsum(np.bincount(parents + 1, minlength=count + 1), out=starts[1:])
         self._order = order.tolist()
         self._starts = starts.tolist()
-        self._views = [None] * count
+        self._views = {}  # record index -> its view, made when first asked for
         self._children = {}
         self.properties = properties
         kind = properties["type"]
@@ -234,8 +234,16 @@ class _File:
             self.version = int(version.values[0]) if version is not None and version.values \
                 else 0
 
+    def release(self) -> None:
+        """Drops the record views made so far (each refers back to this
+        table): once a reader is done, the table and its views are freed as
+        soon as nothing refers to them, without waiting for the cycle
+        collector (views asked for later are made afresh)."""
+        self._views = {}
+        self._children = {}
+
     def record(self, index: int) -> _Record:
-        view = self._views[index]
+        view = self._views.get(index)
         if view is None:
             view = self._views[index] = _Record(self, index, self.names[index])
         return view
@@ -478,11 +486,12 @@ class FbxCurve(ByValue):
         # the key arrays a reader leaves to be made when first read (see _read_curves):
         # views of its columns, at the curve's place in them
         index = _LAZY_KEY_COLUMNS.get(name)
-        place = self.__dict__.get("_keys") if index is not None else None
-        if place is None:
+        state = self.__dict__
+        columns = state.get("_columns") if index is not None else None
+        if columns is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        columns, start = place
-        value = columns[index][start:start + len(self.__dict__["times"])]
+        start = state["_start"]
+        value = columns[index][start:start + len(state["times"])]
         self.__dict__[name] = value
         return value
 
@@ -783,7 +792,8 @@ def _read_curves(f: _File, records: list) -> list:
             "times": t, "interpolation": kind, "tangent_modes": mode, "pre": p[1],
             "post": p[2], "repetitions": p[3], "default": p[0], "in_slopes": in_slopes[a:b],
             "out_slopes": out_slopes[a:b],
-            "_keys": (columns, a)})  # where its keys are in the columns (see _join_columns)
+            # where its keys are in the columns (see _join_columns)
+            "_columns": columns, "_start": a})
         curves.append(curve)
     return curves
 
@@ -814,11 +824,10 @@ def _join_columns(curves: list) -> Curve:
     first = curves[0]
     times = first.times
     kinds = [_SEGMENT_KINDS[kind] for kind in first.interpolation[:-1]]
-    at = [c.__dict__.get("_keys") for c in curves]
-    if all(place is not None and place[0] is at[0][0] for place in at):
+    columns = first.__dict__.get("_columns")
+    if columns is not None and all(c.__dict__.get("_columns") is columns for c in curves):
         # curves read together: (keys, curves) gathered from the reader's columns at once
-        columns = at[0][0]
-        keys = np.arange(len(times))[:, None] + np.array([place[1] for place in at])
+        keys = np.arange(len(times))[:, None] + np.array([c.__dict__["_start"] for c in curves])
         values, in_v, out_v, out_w, next_w = (columns[k][keys] for k in (1, 6, 7, 4, 5))
     else:
         values, in_v, out_v, out_w, next_w = (
@@ -1684,7 +1693,7 @@ class _Objects:
             count = counts[i]
             if not count:
                 continue
-            r = views[i]
+            r = views.get(i)
             if r is None:
                 r = views[i] = _Record(f, i, names[i])
             first = firsts[i]
@@ -2386,7 +2395,10 @@ def load_bytes(data: bytes, *, units: str = "m", up: str = "y", errors: str = "r
     if errors not in ("raise",):
         raise ValueError(f"fbx.load: errors is {errors!r} (must be 'raise')")
     f = _File(bytes(data), name)
-    return _read_scene(f, units, up, errors)
+    try:
+        return _read_scene(f, units, up, errors)
+    finally:
+        f.release()
 
 
 def load(path, *, units: str = "m", up: str = "y", errors: str = "raise") -> FbxScene:
