@@ -147,7 +147,7 @@ class _Record:
 
     @property
     def location(self) -> int:
-        return self.file.locations[self.index]
+        return int(self.file.records["location"][self.index])
 
     @property
     def parent(self):
@@ -190,8 +190,12 @@ class _File:
         self.version, self.ascii, records, properties, numbers = parsed
         # names, numbers and strings as Python values in one pass in C; raw bytes
         # and arrays (None there) when their record's values are first read
-        self.names, values = _core._fbx_texts(data, records, properties)
+        self.names, values, self.name_ids, distinct = _core._fbx_texts(data, records,
+                                                                       properties)
+        self.name_codes = {name: code for code, name in enumerate(distinct)}
+        self.record_table = records  # (the bytes _fbx_block reads)
         records = records.view(_RECORD_DTYPE)
+        self.property_table = properties  # (the bytes ac_fbx_gather reads)
         properties = properties.view(_property_dtype())
         self.data, self.numbers = data, numbers
         count = len(records)
@@ -199,21 +203,25 @@ class _File:
         firsts = records["first_property"].astype(np.intp)
         counts = records["property_count"].astype(np.intp)
         self.parents, self.firsts, self.counts = parents.tolist(), firsts.tolist(), counts.tolist()
-        self.locations = records["location"].tolist()
+        self.table = (parents, firsts, counts)  # the same as arrays
+        self.records = records  # (a record's location is read from here when asked for)
         # children in file order: the records sorted by parent (roots first)
         order = np.argsort(parents, kind="stable")
         starts = np.zeros(count + 2, dtype=np.intp)
         np.cumsum(np.bincount(parents + 1, minlength=count + 1), out=starts[1:])
         self._order = order.tolist()
         self._starts = starts.tolist()
-        self._views = [None] * count
+        self._views = {}  # record index -> its view, made when first asked for
         self._children = {}
         self.properties = properties
         kind = properties["type"]
         other = np.flatnonzero(~_SCALAR_TYPES[kind.view(np.uint8)])
-        holder = np.empty(len(properties), dtype=np.intp)  # the record of each value
-        holder[np.repeat(firsts - np.cumsum(counts) + counts, counts) +
-               np.arange(int(counts.sum()))] = np.repeat(np.arange(count), counts)
+        holder = np.repeat(np.arange(count), counts)  # the record of each value
+        if len(holder) != len(properties) or not np.array_equal(firsts,
+                                                                np.cumsum(counts) - counts):
+            holder = np.empty(len(properties), dtype=np.intp)  # (values not in record order)
+            holder[np.repeat(firsts - np.cumsum(counts) + counts, counts) +
+                   np.arange(int(counts.sum()))] = np.repeat(np.arange(count), counts)
         self.holder = holder
         self._values = values
         self._pending = set(holder[other].tolist())  # records with values still None
@@ -226,8 +234,16 @@ class _File:
             self.version = int(version.values[0]) if version is not None and version.values \
                 else 0
 
+    def release(self) -> None:
+        """Drops the record views made so far (each refers back to this
+        table): once a reader is done, the table and its views are freed as
+        soon as nothing refers to them, without waiting for the cycle
+        collector (views asked for later are made afresh)."""
+        self._views = {}
+        self._children = {}
+
     def record(self, index: int) -> _Record:
-        view = self._views[index]
+        view = self._views.get(index)
         if view is None:
             view = self._views[index] = _Record(self, index, self.names[index])
         return view
@@ -315,23 +331,37 @@ def _object_name(text: str) -> str:
     return text
 
 
-def _properties(record: _Record, base: dict | None = None) -> dict:
-    """{name: [values]} of a Properties70 / Properties60 block over ``base``."""
-    props = dict(base or {})
+def _properties(record: _Record, base: dict | None = None, wanted=None) -> dict:
+    """{name: [values]} of a Properties70 / Properties60 block over ``base``
+    (only the names in the set ``wanted`` when it is given), read in C
+    (``_fbx_block``) once the values it needs are read."""
+    props = dict(base) if base else {}
     if record is None:
         return props
     f = record.file
-    names, firsts, counts, values = f.names, f.firsts, f.counts, f._values
-    for block, entry, skip in (("Properties70", "P", 4), ("Properties60", "Property", 3)):
-        b = record.child(block)
+    names = f.names
+    blocks = [None, None]  # the first Properties70 and Properties60 child
+    for c in f.child_indices(record.index):
+        name = names[c]
+        if name == "Properties70":
+            if blocks[0] is None:
+                blocks[0] = c
+        elif name == "Properties60":
+            if blocks[1] is None:
+                blocks[1] = c
+    for b, entry, skip in ((blocks[0], "P", 4), (blocks[1], "Property", 3)):
         if b is None:
             continue
-        pending = f._pending
-        for p in f.child_indices(b.index):  # read from the table, without views
-            if names[p] == entry and counts[p] and isinstance(values[firsts[p]], str):
-                first = firsts[p]
-                props[values[first]] = (f.values(p)[skip:] if p in pending else
-                                        values[first + skip:first + counts[p]])
+        code = f.name_codes.get(entry)
+        if code is None:  # no record has that name
+            continue
+        unread = _core._fbx_block(f.record_table, f.name_ids, f._values, b, code, skip, props,
+                                  wanted)
+        if unread:  # (arrays or raw bytes among the values: read, then the block)
+            for p in unread:
+                f.values(p)
+            _core._fbx_block(f.record_table, f.name_ids, f._values, b, code, skip, props,
+                             wanted)
     return props
 
 
@@ -452,6 +482,19 @@ class FbxCurve(ByValue):
     def _from_state(cls, state):
         return cls(**state)
 
+    def __getattr__(self, name: str):
+        # the key arrays a reader leaves to be made when first read (see _read_curves):
+        # views of its columns, at the curve's place in them
+        index = _LAZY_KEY_COLUMNS.get(name)
+        state = self.__dict__
+        columns = state.get("_columns") if index is not None else None
+        if columns is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        start = state["_start"]
+        value = columns[index][start:start + len(state["times"])]
+        self.__dict__[name] = value
+        return value
+
     @property
     def curve(self):
         """The evaluator: an :class:`animcore.Curve` with one segment per
@@ -508,7 +551,11 @@ class FbxCurve(ByValue):
                 f"post={self.post!r})")
 
 
-_CURVE_FIELDS = tuple(FbxCurve.__dataclass_fields__)
+# FbxCurve fields a reader may leave to be made when first read: their columns in
+# the reader's (times, values, right slopes, next-left slopes, right weights,
+# next-left weights, in slopes, out slopes)
+_LAZY_KEY_COLUMNS = {"values": 1, "right_slopes": 2, "next_left_slopes": 3, "right_weights": 4,
+                     "next_left_weights": 5}
 
 
 def _curve_parts(f: _File, record: _Record) -> tuple:
@@ -596,10 +643,32 @@ _CURVE_TYPES = ((b"l", b"d"), (b"f",), (b"i",), (b"f",), (b"i",))
 def _gather(f: _File, props: np.ndarray, kind: bytes) -> np.ndarray:
     """The raw arrays of binary properties ``props`` (all of type ``kind``),
     one after the other in one array."""
-    table, view = f.properties, memoryview(f.data)
-    joined = b"".join([view[a:a + n] for a, n in zip(table["offset"][props].tolist(),
-                                                      table["length"][props].tolist())])
+    joined = _core._fbx_gather(f.data, f.property_table, props.astype(np.int64))
     return np.frombuffer(joined, np.dtype(_ARRAY_TYPES[kind.decode()]))
+
+
+def _first_children(f: _File, records: list, names: tuple):
+    """``(R, len(names))`` record indices: each record's first child of each
+    name (in file order), -1 where it has none; None when the records repeat."""
+    index = np.array([r.index for r in records], dtype=np.intp)
+    parents = f.table[0]
+    row = np.full(len(parents) + 1, -1, dtype=np.intp)
+    row[index] = np.arange(len(index))
+    if not np.array_equal(row[index], np.arange(len(index))):  # a record given twice
+        return None
+    # each record's parent's row: -1 for a record that is no child of the records
+    # (a top-level record's parent, -1, reads the spare last item)
+    rows = row[parents]
+    found = np.full((len(index), len(names)), -1, dtype=np.intp)
+    codes = f.name_codes
+    for k, name in enumerate(names):
+        code = codes.get(name)
+        if code is None:
+            continue
+        children = np.flatnonzero((f.name_ids == code) & (rows >= 0))  # in file order
+        owners, first = np.unique(rows[children], return_index=True)
+        found[owners, k] = children[first]
+    return found
 
 
 def _curve_parts_together(f: _File, records: list):
@@ -610,36 +679,23 @@ def _curve_parts_together(f: _File, records: list):
     :func:`_curve_parts` then reads (and reports) one by one."""
     if f.ascii or not records:
         return None
-    names, firsts, counts, table = f.names, f.firsts, f.counts, f.properties
-    slots = [[] for _ in _CURVE_ARRAYS]
-    defaults, ends = [], []
-    wanted = {name: k for k, name in enumerate(_CURVE_ARRAYS)}
+    firsts, counts, table = f.firsts, f.counts, f.properties
+    found = _first_children(f, records, _CURVE_ARRAYS + ("Default", "Pre-Extrapolation",
+                                                         "Post-Extrapolation"))
+    if found is None or np.any(found[:, :len(_CURVE_ARRAYS)] < 0):
+        return None
+    arrays_found = found[:, :len(_CURVE_ARRAYS)]
+    if np.any(f.table[2][arrays_found] == 0):
+        return None
+    slots = f.table[1][arrays_found].T
+    values, pending = f._values, f._pending
     try:
-        for record in records:
-            found = [None] * len(_CURVE_ARRAYS)
-            default = None
-            extrapolated = False
-            for c in f.child_indices(record.index):
-                name = names[c]
-                k = wanted.get(name)
-                if k is not None:
-                    if found[k] is None:
-                        found[k] = c
-                elif name == "Default":
-                    if default is None:
-                        default = c
-                elif name in ("Pre-Extrapolation", "Post-Extrapolation"):
-                    extrapolated = True
-            if None in found:
-                return None
-            for k, c in enumerate(found):
-                if not counts[c]:
-                    return None
-                slots[k].append(firsts[c])
-            defaults.append(float(f.values(default)[0]) if default is not None and
-                            counts[default] else 0.0)
-            ends.append(_extrapolations(record) if extrapolated else
-                        ("constant", "constant", (-1, -1)))
+        defaults = [0.0 if d < 0 or not counts[d] else
+                    float(f.values(d)[0] if d in pending else values[firsts[d]])
+                    for d in found[:, len(_CURVE_ARRAYS)].tolist()]
+        extrapolated = (found[:, len(_CURVE_ARRAYS) + 1:] >= 0).any(axis=1).tolist()
+        ends = [_extrapolations(record) if e else ("constant", "constant", (-1, -1))
+                for record, e in zip(records, extrapolated)]
     except (TypeError, ValueError):
         return None
     arrays = []
@@ -697,42 +753,56 @@ def _read_curves(f: _File, records: list) -> list:
     # weights: two 4-digit decimal fixed-point numbers packed in the third float
     right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
     left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
-    kinds = ["constant_next" if fl & _CONSTANT and fl & _CONSTANT_NEXT else
-             "constant" if fl & _CONSTANT else "linear" if fl & _LINEAR else "cubic"
-             for fl in flags.tolist()]
-    modes = [_tangent_mode(fl) if kind == "cubic" else "none"
-             for fl, kind in zip(flags.tolist(), kinds)]
-    # each curve's keys are whole attribute groups: per key tuples of runs
+    # per key tuples of the segment kinds and tangent modes, one per distinct
+    # run of attribute groups (curves keyed alike share them)
+    flag_list = flags.tolist()
+    named = {fl: _key_kind(fl) for fl in set(flag_list)}
     group_ends = np.cumsum(groups).tolist()
     runs = counts.tolist()
+    per_key_cache: dict = {}
 
-    def per_key(names, a, b):
-        if b - a == 1:
-            return (names[a],) * runs[a]
-        return tuple(itertools.chain.from_iterable(
-            itertools.repeat(names[j], runs[j]) for j in range(a, b)))
+    # a run's key: the bytes of its groups' (flags, count) pairs
+    blob = np.column_stack([flags, counts]).astype(np.int64).tobytes()
+
+    def per_key(a, b):
+        return tuple(tuple(itertools.chain.from_iterable(
+            itertools.repeat(named[flag_list[j]][side], runs[j]) for j in range(a, b)))
+            for side in (0, 1))
     in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_raw, right_w, left_w,
                                         starts)
-    columns = [times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes]
+    columns = (times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes)
     for c in columns:
         c.flags.writeable = False
     curves = []
-    names = _CURVE_FIELDS
+    same_times: dict = {}  # equal key times: one array (as the bytes are the same)
+    new, set_dict = object.__new__, object.__setattr__
     for p, a, b, ga, gb in zip(parts, starts.tolist(), ends.tolist(), [0] + group_ends,
                                group_ends):
-        t, v, right, left, wr, wl, ins, outs = (c[a:b] for c in columns)
-        curves.append(_new_curve(dict(zip(names, (
-            t, v, per_key(kinds, ga, gb), per_key(modes, ga, gb), right, left, wr, wl,
-            p[1], p[2], p[3], p[0], ins, outs)))))
+        t = times[a:b]
+        t = same_times.setdefault(t.tobytes(), t)
+        key = blob[16 * ga:16 * gb]
+        kinds = per_key_cache.get(key)
+        if kinds is None:
+            kinds = per_key_cache[key] = per_key(ga, gb)
+        kind, mode = kinds
+        # FbxCurve(...) without the dataclass' __init__, which sets the fields one by one
+        curve = new(FbxCurve)
+        # values, slopes and weights: views made when first read (FbxCurve.__getattr__)
+        set_dict(curve, "__dict__", {
+            "times": t, "interpolation": kind, "tangent_modes": mode, "pre": p[1],
+            "post": p[2], "repetitions": p[3], "default": p[0], "in_slopes": in_slopes[a:b],
+            "out_slopes": out_slopes[a:b],
+            # where its keys are in the columns (see _join_columns)
+            "_columns": columns, "_start": a})
+        curves.append(curve)
     return curves
 
 
-def _new_curve(fields: dict) -> FbxCurve:
-    """``FbxCurve(**fields)`` (every field given) without the dataclass'
-    ``__init__``, which sets them one by one: a reader makes hundreds."""
-    curve = object.__new__(FbxCurve)
-    curve.__dict__.update(fields)
-    return curve
+def _key_kind(flags: int) -> tuple:
+    """(segment kind, tangent mode) of a key's attribute flags."""
+    kind = ("constant_next" if flags & _CONSTANT and flags & _CONSTANT_NEXT else
+            "constant" if flags & _CONSTANT else "linear" if flags & _LINEAR else "cubic")
+    return kind, _tangent_mode(flags) if kind == "cubic" else "none"
 
 
 def _joined(curves: list) -> Union[Curve, None]:
@@ -754,10 +824,17 @@ def _join_columns(curves: list) -> Curve:
     first = curves[0]
     times = first.times
     kinds = [_SEGMENT_KINDS[kind] for kind in first.interpolation[:-1]]
-    values, in_v, out_v, out_w, next_w = (
-        np.ascontiguousarray(np.array([getattr(c, name) for c in curves], dtype=np.float64).T)
-        for name in
-        ("values", "in_slopes", "out_slopes", "right_weights", "next_left_weights"))
+    columns = first.__dict__.get("_columns")
+    if columns is not None and all(c.__dict__.get("_columns") is columns for c in curves):
+        # curves read together: (keys, curves) gathered from the reader's columns at once
+        keys = np.arange(len(times))[:, None] + np.array([c.__dict__["_start"] for c in curves])
+        values, in_v, out_v, out_w, next_w = (columns[k][keys] for k in (1, 6, 7, 4, 5))
+    else:
+        values, in_v, out_v, out_w, next_w = (
+            np.ascontiguousarray(np.array([getattr(c, name) for c in curves],
+                                          dtype=np.float64).T)
+            for name in
+            ("values", "in_slopes", "out_slopes", "right_weights", "next_left_weights"))
     # keep-slope extrapolation follows the end segment (linear or cubic)
     for v, end, a, b in ((in_v, 0, 0, 1), (out_v, -1, -2, -1)):
         if kinds[end] == "linear":
@@ -802,9 +879,12 @@ def _key_slopes(times, values, flags, data, right_w, left_w, starts=(0,)):
     segments along their chord; constant segments flat. A key's in-slope is
     the next-left slope of the key before it."""
     k = len(times)
-    d = np.asarray(data, dtype=np.float64).reshape(k, -1)
-    if d.shape[1] != 3:
-        d = np.concatenate([d[:, :3], np.zeros((k, max(0, 3 - d.shape[1])))], axis=1)
+    d = np.asarray(data).reshape(k, -1)
+    if d.shape[1] >= 3:
+        d = np.ascontiguousarray(d[:, :3], dtype=np.float64)
+    else:
+        d = np.asarray(d, dtype=np.float64)
+        d = np.concatenate([d, np.zeros((k, 3 - d.shape[1]))], axis=1)
     first = np.zeros(k, dtype=np.uint8)
     first[np.asarray(starts, dtype=np.intp)] = 1
     as_keys = (lambda a: np.ascontiguousarray(a, dtype=np.float64))
@@ -825,7 +905,8 @@ class _SharedJoint:
     def __init__(self, curves: list):
         self.curves, self._curve, self._last = curves, None, None
 
-    def columns(self, t: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    def values(self, t: np.ndarray) -> np.ndarray:
+        """Every column at ``t`` (``t.shape + (curves,)``; kept: read only)."""
         last = self._last
         if last is None or last[0].shape != t.shape or not np.array_equal(last[0], t):
             if self._curve is None:  # (the curves were grouped as joining: see _joinable)
@@ -833,7 +914,10 @@ class _SharedJoint:
             values = np.asarray(self._curve(t), dtype=np.float64).reshape(
                 t.shape + (len(self.curves),))
             last = self._last = (np.array(t), values)
-        return last[1][..., columns]  # (a copy: the kept values stay as they are)
+        return last[1]
+
+    def columns(self, t: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        return self.values(t)[..., columns]  # (a copy: the kept values stay as they are)
 
 
 class _JointColumns:
@@ -853,13 +937,19 @@ def _joinable(curves):
     of the set of curves they join with, None when they do not join, and
     False when their key times are equal but not the same bytes (0.0 and
     -0.0: they join, on their own)."""
-    if len(curves) < 2 or not all(c is not None and len(c) > 1 for c in curves):
+    if len(curves) < 2:
         return None
+    for c in curves:
+        if c is None or len(c.times) < 2:
+            return None
     first = curves[0]
-    if "constant_next" in first.interpolation or not all(
-            c.interpolation == first.interpolation and c.pre == first.pre and
-            c.post == first.post for c in curves):
+    kinds, pre, post = first.interpolation, first.pre, first.post
+    if "constant_next" in kinds:
         return None
+    for c in curves:
+        if not ((c.interpolation is kinds or c.interpolation == kinds) and c.pre == pre and
+                c.post == post):
+            return None
     if (first.pre in _REPEATING or first.post in _REPEATING) and any(
             c.held_after() != (None, None) for c in curves):
         return None
@@ -897,6 +987,70 @@ def _share_joints(channels) -> None:
         if joints is None:
             joints = composed.__dict__["_joint_curves"] = [None] * len(composed.layers)
         joints[index] = _JointColumns(shared[key], columns)
+
+
+class _PoseBatch:
+    """The translation, rotation and scale channels of a clip whose one layer
+    is columns of a :class:`_SharedJoint` (see :func:`_share_joints`),
+    sampled together for :meth:`Scene.pose`, which samples every channel of
+    a clip at the same times one after the other: each shared curve is
+    evaluated once and the Euler angles of all the rotation channels of one
+    rotation order become quaternions in one call; the values at the last
+    times are kept and each channel takes its own. The numbers are those of
+    each channel's own evaluation (:meth:`_Composed.__call__`): every step
+    is elementwise."""
+
+    def __init__(self, entries: list):
+        # per channel: (path, shared joint, its columns, rotation order, pre, post)
+        self.entries, self._last = entries, None
+
+    def values(self, t: np.ndarray) -> list:
+        """Each channel's value at ``t`` (``t.shape + (3 or 4,)``, kept: read only)."""
+        last = self._last
+        if last is not None and last[0].shape == t.shape and (
+                last[0].tobytes() == t.tobytes() if t.size <= 4096 else
+                np.array_equal(last[0], t)):
+            return last[1]
+        shared_values: dict = {}
+        out, rotations = [], {}
+        for k, (path, shared, columns, order, _, _) in enumerate(self.entries):
+            full = shared_values.get(id(shared))
+            if full is None:
+                full = shared_values[id(shared)] = shared.values(t)
+            out.append(full[..., columns])
+            if path == "rotation":
+                rotations.setdefault(order, []).append(k)
+        for order, ks in rotations.items():  # _node_rotation of every such channel at once
+            entries = [self.entries[k] for k in ks]
+            angles = np.stack([out[k] for k in ks], axis=-2)
+            q = _node_rotation(angles, order, np.array([e[4] for e in entries]),
+                               np.array([e[5] for e in entries]))
+            for j, k in enumerate(ks):
+                out[k] = q[..., j, :]
+        self._last = (np.array(t), out)
+        return out
+
+
+def _batch_poses(channels) -> None:
+    """Gives the channels that :class:`_PoseBatch` samples their batch (after
+    :func:`_share_joints`)."""
+    entries, members = [], []
+    for channel in channels:
+        composed = channel.curve
+        if not isinstance(composed, _Composed) or len(composed.layers) != 1 or \
+                composed.path not in ("translation", "rotation", "scale"):
+            continue
+        joints = composed.__dict__.get("_joint_curves")
+        if not joints or not isinstance(joints[0], _JointColumns):
+            continue
+        joint = joints[0]
+        entries.append((composed.path, joint.shared, joint.columns, composed.order,
+                        composed.pre, composed.post))
+        members.append(channel)
+    if members:
+        batch = _PoseBatch(entries)
+        for k, channel in enumerate(members):
+            channel.__dict__["_batch"] = (batch, k)
 
 
 class _Composed(ByValue):
@@ -972,6 +1126,13 @@ class FbxChannel(Channel):
     curves: tuple = field(default=(None, None, None), repr=False)
     order: str = "xyz"
 
+    def _sample_into(self, t: np.ndarray, target: np.ndarray) -> None:
+        batch = self.__dict__.get("_batch")  # (see _PoseBatch)
+        if batch is None:
+            super()._sample_into(t, target)
+        else:
+            target[...] = batch[0].values(t)[batch[1]]
+
     def components(self, t) -> np.ndarray:
         """The combined component values (Euler degrees for rotation) at ``t``."""
         t = _query_times("FbxChannel.components", t)
@@ -1020,6 +1181,7 @@ class _Pivots(ByValue):
         return cls(**state)
 
 
+_PIVOT_FIELDS = tuple(_Pivots.__dataclass_fields__)
 _NO_PIVOTS = _Pivots(*(np.zeros(3),) * 4, np.array([0.0, 0, 0, 1]), np.array([0.0, 0, 0, 1]),
                     "xyz", 1, np.zeros(3))
 
@@ -1522,35 +1684,48 @@ class _Objects:
     def __init__(self, f: _File):
         self.by_id: dict = {}
         self.order: list = []
+        self.kinds: dict = {}  # id -> the object's record name
+        by_id, order, kinds = self.by_id, self.order, self.kinds
         objects = f.find("Objects")
-        counts, firsts, record, values, pending = f.counts, f.firsts, f.record, f._values, \
-            f._pending
+        counts, firsts, values, pending, names, views = f.counts, f.firsts, f._values, \
+            f._pending, f.names, f._views
         for i in (f.child_indices(objects.index) if objects is not None else ()):
-            if not counts[i]:
+            count = counts[i]
+            if not count:
                 continue
-            r = record(i)
-            v = f.values(i) if i in pending else values[firsts[i]:firsts[i] + counts[i]]
+            r = views.get(i)
+            if r is None:
+                r = views[i] = _Record(f, i, names[i])
+            first = firsts[i]
+            v = f.values(i) if i in pending else values[first:first + count]
             if isinstance(v[0], int):
-                oid, name, sub = v[0], v[1] if len(v) > 1 else "", v[2] if len(v) > 2 else ""
+                oid, name, sub = v[0], v[1] if count > 1 else "", v[2] if count > 2 else ""
             else:
-                oid, name, sub = v[0], v[0], v[1] if len(v) > 1 else ""
-            self.by_id[oid] = (r, _object_name(str(name)), str(sub))
-            self.order.append(oid)
+                oid, name, sub = v[0], v[0], v[1] if count > 1 else ""
+            text = str(name)  # _object_name
+            if "\x00\x01" in text:
+                text = text.split("\x00\x01", 1)[0]
+            elif "::" in text:
+                text = text.split("::", 1)[1]
+            by_id[oid] = (r, text, str(sub))
+            kinds[oid] = r.name
+            order.append(oid)
         self.parents: dict = {}   # child -> [(parent, property or None)]
         self.children: dict = {}  # parent -> [(child, property or None)]
         connections = f.find("Connections")
-        names = f.names
-        for i in (f.child_indices(connections.index) if connections is not None else ()):
-            if names[i] not in ("C", "Connect") or counts[i] < 3:
-                continue
-            v = f.values(i) if i in pending else values[firsts[i]:firsts[i] + counts[i]]
-            prop = v[3] if len(v) > 3 and v[0] == "OP" else None
-            self.parents.setdefault(v[1], []).append((v[2], prop))
-            self.children.setdefault(v[2], []).append((v[1], prop))
+        codes = {f.name_codes[n] for n in ("C", "Connect") if n in f.name_codes}
+        if connections is not None and codes:
+            read = _core._fbx_connections(f.record_table, f.name_ids, values,
+                                          connections.index, codes)
+            if isinstance(read, list):  # (arrays or raw bytes among the values: read first)
+                for i in read:
+                    f.values(i)
+                read = _core._fbx_connections(f.record_table, f.name_ids, values,
+                                              connections.index, codes)
+            self.parents, self.children = read
 
     def kind(self, oid):
-        entry = self.by_id.get(oid)
-        return entry[0].name if entry else None
+        return self.kinds.get(oid)
 
 
 def _templates(f: _File) -> dict:
@@ -1599,15 +1774,17 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
             if r.name == "GlobalSettings":
                 settings = _properties(r)
     conversion = _axis_conversion(settings, units, up)
-    model_ids = [oid for oid in objects.order if objects.kind(oid) == "Model"]
+    model_ids = [oid for oid in objects.order if objects.kinds.get(oid) == "Model"]
     index_of = {oid: i for i, oid in enumerate(model_ids)}
     names = _unique_names([objects.by_id[oid][1] for oid in model_ids])
-    model_template = templates.get("Model", {})
+    # (only what _node_transforms reads)
+    model_template = {k: v for k, v in templates.get("Model", {}).items()
+                      if k in _MODEL_PROPERTIES}
     nodes, pivots, types, props_of = [], [], [], []
     parents = []
     for i, oid in enumerate(model_ids):
         r, _, sub = objects.by_id[oid]
-        props = _properties(r, model_template)
+        props = _properties(r, model_template, _MODEL_PROPERTIES)
         props_of.append(props)
         parent = -1
         for p, prop in objects.parents.get(oid, ()):
@@ -1644,6 +1821,13 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
                     _frozen(np.reshape(geometric, (-1, 4, 4))))
 
 
+# the Model properties the node transforms are made of
+_MODEL_PROPERTIES = frozenset((
+    "RotationOrder", "PreRotation", "PostRotation", "RotationOffset", "RotationPivot",
+    "ScalingOffset", "ScalingPivot", "InheritType", "Lcl Translation", "Lcl Rotation",
+    "Lcl Scaling", "GeometricTranslation", "GeometricRotation", "GeometricScaling"))
+
+
 def _node_transforms_one_by_one(props_of, names, parents, children) -> tuple:
     """(nodes, pivots, geometric matrices) of the Model nodes' properties."""
     nodes, pivots, geometric = [], [], []
@@ -1678,12 +1862,15 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
     if not count:
         return [], [], []
 
+    number = (int, float)
+
     def column(name, default):  # _vec of every node, as one array
         rows = []
         for props in props_of:
             v = props.get(name)
-            rows.append(default if v is None or len(v) < 3 or not all(
-                isinstance(x, (int, float)) for x in v[:3]) else [float(x) for x in v[:3]])
+            rows.append(default if v is None or len(v) < 3 or not (
+                isinstance(v[0], number) and isinstance(v[1], number) and
+                isinstance(v[2], number)) else [float(v[0]), float(v[1]), float(v[2])])
         out = np.array(rows, dtype=np.float64).reshape(count, 3)
         out.flags.writeable = False
         return out
@@ -1715,8 +1902,12 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
     inherit = [_scalar(props, "InheritType", 0) for props in props_of]
     every = _Pivots(*offsets, pre, post, "xyz", 1, euler)
     matrix = frozen(_local_matrices(every, translation, rotation, scale))
-    pivots = [_Pivots(offsets[0][i], offsets[1][i], offsets[2][i], offsets[3][i], pre[i],
-                      post[i], orders[i], inherit[i], euler[i]) for i in range(count)]
+    new, set_dict = object.__new__, object.__setattr__
+    pivots = []
+    for row in zip(*offsets, pre, post, orders, inherit, euler):
+        pv = new(_Pivots)  # _Pivots(*row) without the frozen dataclass' __init__
+        set_dict(pv, "__dict__", dict(zip(_PIVOT_FIELDS, row)))
+        pivots.append(pv)
     nodes = [Node(i, names[i], parents[i], tuple(children[i]), translation[i], rotation[i],
                   scale[i], matrix[i]) for i in range(count)]
     return nodes, pivots, list(geometric)
@@ -1770,7 +1961,7 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
         if r.name == "Deformer" and sub == "BlendShapeChannel":
             percent = _scalar(_properties(r), "DeformPercent", 0.0)
             shapes = [objects.by_id[c][1] for c, prop in objects.children.get(oid, ())
-                      if prop is None and objects.kind(c) == "Geometry"]
+                      if prop is None and objects.kinds.get(c) == "Geometry"]
             full = _child_value(r, "FullWeights", None, _full_weights)
             inbetweens = None
             if full is not None and len(full) == len(shapes) and (
@@ -1850,7 +2041,10 @@ def _key_times(layers) -> np.ndarray:
     """The sorted union of the key times of the layers' curves."""
     times = [c.times for _, _, comps, _ in layers for c in comps if c is not None]
     if times and all(t is times[0] or t.tobytes() == times[0].tobytes() for t in times[1:]):
-        return _frozen(times[0])  # (the union of one increasing set of times)
+        first = times[0]  # (the union of one increasing set of times)
+        if first.dtype == np.float64 and not first.flags.writeable:
+            return first  # (read-only already: shared, not copied)
+        return _frozen(first)
     return _frozen(np.unique(np.concatenate(times)) if times else [])
 
 
@@ -1860,34 +2054,45 @@ def _transform_channel(node: int, path: str, layers: list, nodes: list,
     ``(weight, mode, (X, Y, Z curves), defaults)`` (FBX 7 stacks and FBX 6
     takes alike)."""
     pv, rest = pivots[node], nodes[node]
-    base = {"translation": rest.translation, "scale": rest.scale}.get(path, pv.euler)
+    base = (rest.translation if path == "translation" else rest.scale if path == "scale"
+            else pv.euler)
     composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
-    return FbxChannel(node, rest.name, path, None, 4 if path == "rotation" else 3,
-                      _key_times(layers), None, composed, rest.name, layers[0][2], pv.order)
+    # FbxChannel(...) without the frozen dataclass' __init__ (a reader makes hundreds)
+    channel = object.__new__(FbxChannel)
+    channel.__dict__.update(node=node, node_name=rest.name, path=path, interpolation=None,
+                            width=4 if path == "rotation" else 3, times=_key_times(layers),
+                            output=None, curve=composed, target=rest.name,
+                            curves=layers[0][2], order=pv.order)
+    return channel
 
 
 def _layer_ids(objects: _Objects, sid) -> list:
     """A stack's AnimationLayer ids in file order."""
-    ids = [c for c, p in objects.children.get(sid, ()) if objects.kind(c) == "AnimationLayer"]
+    kinds = objects.kinds
+    ids = [c for c, p in objects.children.get(sid, ()) if kinds.get(c) == "AnimationLayer"]
     return sorted(ids, key=objects.order.index)
 
 
 def _curve_ids(objects: _Objects, cn) -> list:
     """(AnimationCurve id, property) of an AnimationCurveNode."""
+    kinds = objects.kinds
     return [(c, prop) for c, prop in objects.children.get(cn, ())
-            if prop and objects.kind(c) == "AnimationCurve"]
+            if prop and kinds.get(c) == "AnimationCurve"]
 
 
 def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> list:
     clips = []
     layer_template = templates.get("AnimationLayer", {})
     stack_template = templates.get("AnimationStack", {})
-    stacks = [sid for sid in objects.order if objects.kind(sid) == "AnimationStack"]
+    kinds = objects.kinds
+    stacks = [sid for sid in objects.order if kinds.get(sid) == "AnimationStack"]
     # every curve the stacks use, read once and decoded together
-    used = list(dict.fromkeys(c for sid in stacks for lid in _layer_ids(objects, sid)
-                              for cn, _ in objects.children.get(lid, ())
-                              if objects.kind(cn) == "AnimationCurveNode"
-                              for c, _ in _curve_ids(objects, cn)))
+    children = objects.children
+    curve_ids = {cn: [(c, prop) for c, prop in children.get(cn, ())  # (_curve_ids)
+                      if prop and kinds.get(c) == "AnimationCurve"]
+                 for sid in stacks for lid in _layer_ids(objects, sid)
+                 for cn, _ in children.get(lid, ()) if kinds.get(cn) == "AnimationCurveNode"}
+    used = list(dict.fromkeys(c for ids in curve_ids.values() for c, _ in ids))
     read = dict(zip(used, _read_curves(f, [objects.by_id[c][0] for c in used])))
     blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
                   for i, entry in enumerate(entries)}
@@ -1908,11 +2113,11 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                 _scalar(lprops, "BlendMode", 0), "additive")
             layer_channels = []
             for cn, _ in objects.children.get(lid, ()):
-                if objects.kind(cn) != "AnimationCurveNode":
+                if kinds.get(cn) != "AnimationCurveNode":
                     continue
                 node_record = objects.by_id[cn][0]
                 cprops = _properties(node_record)
-                curves = {prop: read[c] for c, prop in _curve_ids(objects, cn)}
+                curves = {prop: read[c] for c, prop in curve_ids[cn]}
                 targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]
                 for target, prop in targets:
                     if (target, prop) in blend_slot:
@@ -1922,8 +2127,10 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                                         _scalar(cprops, f"d|{prop}", 0.0))
                         layer_channels.append((node, "weights"))
                     elif target in index_of and prop in _PATHS:
-                        comps = tuple(curves.get(f"d|{a}") for a in "XYZ")
-                        defaults = np.array([_scalar(cprops, f"d|{a}", 0.0) for a in "XYZ"])
+                        comps = (curves.get("d|X"), curves.get("d|Y"), curves.get("d|Z"))
+                        defaults = np.array([_scalar(cprops, "d|X", 0.0),
+                                             _scalar(cprops, "d|Y", 0.0),
+                                             _scalar(cprops, "d|Z", 0.0)])
                         key = (index_of[target], _PATHS[prop])
                         per_target.setdefault(key, []).append((weight, mode, comps, defaults))
                         layer_channels.append(key)
@@ -1950,6 +2157,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                                        _key_times(layers), None, composed, rest.name,
                                        layers[0][2]))
         _share_joints(channels)
+        _batch_poses(channels)
         clips.append(FbxClip(stack_name, stop - start, tuple(channels), tuple(unsupported),
                              start, stop, tuple(layer_info)))
     return clips
@@ -2155,6 +2363,7 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
             channels.append(_transform_channel(node, path, [(1.0, "override", curves, defaults)],
                                                nodes, pivots))
         _share_joints(channels)
+        _batch_poses(channels)
         clips.append(FbxClip(str(take.values[0]), stop - start, tuple(channels),
                              tuple(unsupported), start, stop,
                              (("BaseLayer", 1.0, "override",
@@ -2186,7 +2395,10 @@ def load_bytes(data: bytes, *, units: str = "m", up: str = "y", errors: str = "r
     if errors not in ("raise",):
         raise ValueError(f"fbx.load: errors is {errors!r} (must be 'raise')")
     f = _File(bytes(data), name)
-    return _read_scene(f, units, up, errors)
+    try:
+        return _read_scene(f, units, up, errors)
+    finally:
+        f.release()
 
 
 def load(path, *, units: str = "m", up: str = "y", errors: str = "raise") -> FbxScene:

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "animcore.h"
+#include "ac_internal.h"
 
 #define BINARY_MAGIC "Kaydara FBX Binary  "
 #define BINARY_HEADER 27
@@ -566,4 +567,37 @@ ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *tab
         }
     }
     return st;
+}
+
+ac_status ac_fbx_gather(const unsigned char *data, size_t size,
+                        const ac_fbx_property *properties, size_t count,
+                        const int64_t *indices, size_t n, unsigned char *out,
+                        size_t out_size, ac_error *err)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) { /* every span checked before a byte is written */
+        const ac_fbx_property *q;
+        if (indices[i] < 0 || (uint64_t)indices[i] >= count)
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_NONE, (double)indices[i],
+                           "property index must lie in [0, %zu)", count);
+        q = &properties[indices[i]];
+        if (!strchr("fdlib", q->type) || q->type == '\0' || q->encoding != 0)
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_NONE, (double)indices[i],
+                           "property must be a raw binary array");
+        if (q->offset > size || q->length > size - q->offset || q->length > out_size - total)
+            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_NONE, (double)indices[i],
+                           "the array's bytes must lie in the data and the output");
+        total += (size_t)q->length;
+    }
+    if (total != out_size)
+        return ac_fail(err, AC_ERR_VALUE, n, AC_ARG_NONE, (double)total,
+                       "the arrays' lengths must sum to the output's %zu bytes", out_size);
+    for (size_t i = 0; i < n; i++) {
+        const ac_fbx_property *q = &properties[indices[i]];
+        if (q->length) {
+            memcpy(out, data + q->offset, (size_t)q->length);
+            out += q->length;
+        }
+    }
+    return AC_OK;
 }

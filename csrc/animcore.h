@@ -1857,6 +1857,18 @@ typedef struct ac_fbx_failure {
 AC_API ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *table,
                               ac_fbx_failure *failure, ac_error *err);
 
+/* The stored bytes of raw (encoding 0) binary array properties, one after the
+   other: properties[indices[i]] for i < n, copied from `data` (`size` bytes)
+   to `out`, whose `out_size` bytes must be their lengths' sum (a reader
+   joins the arrays of many records in one call). AC_ERR_VALUE (index = i)
+   for an index outside the `count` properties, a property that is not a raw
+   array ('f' 'd' 'l' 'i' 'b' with encoding 0), a span outside the data, or
+   lengths that do not sum to out_size; nothing is written then. */
+AC_API ac_status ac_fbx_gather(const unsigned char *data, size_t size,
+                               const ac_fbx_property *properties, size_t count,
+                               const int64_t *indices, size_t n, unsigned char *out,
+                               size_t out_size, ac_error *err);
+
 #ifdef __cplusplus
 }
 #endif

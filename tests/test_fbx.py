@@ -869,3 +869,101 @@ def test_fbx_texts_refuses_spans_outside_the_data():
         animcore._core._fbx_texts(data[:100], records, properties)
     with pytest.raises(ValueError, match="_fbx_texts: tables are not whole"):
         animcore._core._fbx_texts(data, records[:-1], properties)
+
+
+def test_fbx_gather_joins_raw_arrays_and_refuses_other_properties():
+    """_fbx_gather: the stored bytes of raw binary arrays, one after the other
+    (compared with slices of the file), and a ValueError naming the index
+    for a property that is no raw array or lies outside the table."""
+    data = (FILES / "walk.fbx").read_bytes()
+    _, _, _, properties, _ = animcore._core._fbx_parse(data)
+    table = properties.view(fbx._property_dtype())
+    raw = np.flatnonzero(np.isin(table["type"], [b"d", b"f", b"i", b"l"]) &
+                         (table["encoding"] == 0))
+    assert len(raw) >= 2
+    picked = raw[[0, -1, 0]].astype(np.int64)
+    expected = b"".join(data[int(table["offset"][i]):int(table["offset"][i] + table["length"][i])]
+                        for i in picked)
+    assert animcore._core._fbx_gather(data, properties, picked) == expected
+    scalar = np.flatnonzero(table["type"] == b"I")[:1].astype(np.int64)
+    with pytest.raises(ValueError, match="_fbx_gather: indices at index 0 .*raw binary array"):
+        animcore._core._fbx_gather(data, properties, scalar)
+    with pytest.raises(ValueError, match="_fbx_gather: indices at index 1 "):
+        animcore._core._fbx_gather(data, properties, np.array([raw[0], len(table)]))
+
+
+def test_fbx_block_reads_property_entries_as_the_python_reader_does():
+    """_fbx_block: a Properties70 block's entries as lists of their values
+    after the name and types (compared with the records' own values); no
+    entry, and the record to read first, when a value is still unread
+    (None); a ValueError for a block outside the table."""
+    f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
+    block = next(r for r in range(len(f.names)) if f.names[r] == "Properties70")
+    code = f.name_codes["P"]
+    props = {}
+    assert animcore._core._fbx_block(f.record_table, f.name_ids, f._values, block, code, 4,
+                                     props) == []
+    entries = [f.values(p) for p in f.child_indices(block) if f.names[p] == "P"]
+    assert props and props == {v[0]: v[4:] for v in entries}
+    values = list(f._values)
+    entry = f.child_indices(block)[0]
+    values[f.firsts[entry] + 4] = None
+    props = {}
+    assert animcore._core._fbx_block(f.record_table, f.name_ids, values, block, code, 4,
+                                     props) == [entry] and props == {}
+    with pytest.raises(ValueError, match="_fbx_block: block -1 is not a record"):
+        animcore._core._fbx_block(f.record_table, f.name_ids, values, -1, code, 4, {})
+
+
+def test_fbx_connections_reads_the_connection_records():
+    """_fbx_connections: each C record (kind, child, parent[, property]) in
+    both directions, property only for "OP" (re-derived from the records'
+    values); the records to read first when a value is still unread."""
+    f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
+    block = f.find("Connections").index
+    codes = {f.name_codes["C"]}
+    parents, children = animcore._core._fbx_connections(f.record_table, f.name_ids, f._values,
+                                                         block, codes)
+    expected_parents, expected_children = {}, {}
+    for c in f.child_indices(block):
+        v = f.values(c)
+        prop = v[3] if len(v) > 3 and v[0] == "OP" else None
+        expected_parents.setdefault(v[1], []).append((v[2], prop))
+        expected_children.setdefault(v[2], []).append((v[1], prop))
+    assert parents == expected_parents and children == expected_children
+    assert any(p is not None for pairs in parents.values() for _, p in pairs)
+    values = list(f._values)
+    last = f.child_indices(block)[-1]
+    values[f.firsts[last] + 2] = None
+    assert animcore._core._fbx_connections(f.record_table, f.name_ids, values, block,
+                                           codes) == [last]
+
+
+def test_properties_and_connections_with_array_values_are_read():
+    """A property or connection record holding an array (read from the file
+    when first needed): the entries and links around it are read as usual,
+    and a vector property that is an array holds its default."""
+    text = ASCII_HEADER + """Objects:  {
+    Model: 1, "Model::a", "Null" {
+        Properties70:  {
+            P: "Lcl Translation", "Lcl Translation", "", "A",1,2,3
+            P: "Lcl Scaling", "Lcl Scaling", "", "A", *3 { a: 4,5,6 }
+        }
+    }
+    Model: 2, "Model::b", "Null" {
+        Properties70:  {
+            P: "Lcl Translation", "Lcl Translation", "", "A",7,8,9
+        }
+    }
+}
+Connections:  {
+    C: "OO",1,0
+    C: "OO",2,1, *1 { a: 5 }
+}
+"""
+    scene = fbx.load_bytes(text.encode(), units="cm")
+    assert [n.name for n in scene.nodes] == ["a", "b"]
+    assert [n.parent for n in scene.nodes] == [-1, 0]
+    np.testing.assert_array_equal(scene.nodes[0].translation, [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(scene.nodes[0].scale, [1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(scene.world(None, 0.0)[1, :3, 3], [8.0, 10.0, 12.0])

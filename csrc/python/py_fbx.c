@@ -90,19 +90,133 @@ static PyObject *span_text(const Py_buffer *view, uint64_t offset, uint64_t leng
                  : PyUnicode_DecodeUTF8(start, (Py_ssize_t)length, "replace");
 }
 
-/* _fbx_texts(data, records, properties) -> (names, values): the records'
-   names (ASCII, errors replaced) and one Python value per property of the
-   tables _fbx_parse gave for `data`: an int ('Y' 'C' 'I' 'L'), a float ('F'
-   'D'), a str ('S' 'W', UTF-8, errors replaced), or None (raw bytes and
-   arrays, which the caller reads from the buffer). */
+/* The distinct texts made so far by one call of _fbx_texts (nothing outlives
+   the call): open addressing on an FNV-1a hash of the bytes, grown to stay at
+   most half full. Equal bytes give the one str object and its id (the order
+   in which the distinct texts were first met). */
+typedef struct text_slot {
+    const char *bytes;
+    size_t length;
+    PyObject *text;  /* a reference the cache holds; NULL: an empty slot */
+    Py_ssize_t id;
+} text_slot;
+
+typedef struct text_cache {
+    text_slot *slots;
+    size_t mask;
+    Py_ssize_t distinct;
+} text_cache;
+
+static uint64_t text_hash(const char *bytes, size_t length)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < length; i++)
+        h = (h ^ (unsigned char)bytes[i]) * 1099511628211u;
+    return h;
+}
+
+static int cache_init(text_cache *c)
+{
+    c->mask = 255;
+    c->distinct = 0;
+    c->slots = PyMem_Calloc(c->mask + 1, sizeof *c->slots);
+    if (!c->slots)
+        PyErr_NoMemory();
+    return c->slots != NULL;
+}
+
+static void cache_free(text_cache *c)
+{
+    if (!c->slots)
+        return;
+    for (size_t i = 0; i <= c->mask; i++)
+        Py_XDECREF(c->slots[i].text);
+    PyMem_Free(c->slots);
+    c->slots = NULL;
+}
+
+/* The empty slot where `bytes` goes, or the slot holding them. */
+static text_slot *cache_slot(text_slot *slots, size_t mask, const char *bytes, size_t length)
+{
+    size_t i = (size_t)text_hash(bytes, length) & mask;
+    while (slots[i].text && (slots[i].length != length ||
+                             memcmp(slots[i].bytes, bytes, length) != 0))
+        i = (i + 1) & mask;
+    return &slots[i];
+}
+
+/* Doubles the table (its entries rehashed); 0 with MemoryError. */
+static int cache_grow(text_cache *c)
+{
+    size_t mask = c->mask * 2 + 1;
+    text_slot *slots = PyMem_Calloc(mask + 1, sizeof *slots);
+    if (!slots) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (size_t i = 0; i <= c->mask; i++)
+        if (c->slots[i].text)
+            *cache_slot(slots, mask, c->slots[i].bytes, c->slots[i].length) = c->slots[i];
+    PyMem_Free(c->slots);
+    c->slots = slots;
+    c->mask = mask;
+    return 1;
+}
+
+/* span_text through the cache: a new reference, its id in *id. */
+static PyObject *cached_text(text_cache *c, const Py_buffer *view, uint64_t offset,
+                             uint64_t length, int ascii, Py_ssize_t *id)
+{
+    const char *bytes = (const char *)view->buf + offset;
+    text_slot *slot;
+    PyObject *text;
+    if (offset > (uint64_t)view->len || length > (uint64_t)view->len - offset)
+        return span_text(view, offset, length, ascii); /* (raises) */
+    slot = cache_slot(c->slots, c->mask, bytes, (size_t)length);
+    if (slot->text) {
+        *id = slot->id;
+        Py_INCREF(slot->text);
+        return slot->text;
+    }
+    if (!(text = span_text(view, offset, length, ascii)))
+        return NULL;
+    if ((size_t)(c->distinct + 1) * 2 > c->mask + 1) {
+        if (!cache_grow(c)) {
+            Py_DECREF(text);
+            return NULL;
+        }
+        slot = cache_slot(c->slots, c->mask, bytes, (size_t)length);
+    }
+    slot->bytes = bytes;
+    slot->length = (size_t)length;
+    slot->id = *id = c->distinct++;
+    Py_INCREF(text);
+    slot->text = text;
+    return text;
+}
+
+/* String values up to this many bytes go through the cache (names of
+   properties, types and flags repeat; longer texts seldom do). */
+#define TEXT_CACHED_LENGTH 64
+
+/* _fbx_texts(data, records, properties) -> (names, values, name_ids,
+   distinct_names): the records' names (ASCII, errors replaced) and one
+   Python value per property of the tables _fbx_parse gave for `data`: an int
+   ('Y' 'C' 'I' 'L'), a float ('F' 'D'), a str ('S' 'W', UTF-8, errors
+   replaced), or None (raw bytes and arrays, which the caller reads from the
+   buffer). Equal names (and equal short strings) are one str object;
+   name_ids (intp, one per record) numbers the distinct names, which
+   distinct_names lists in that order. */
 static PyObject *fbx_texts(PyObject *self, PyObject *args)
 {
     Py_buffer view;
     PyObject *records_obj, *properties_obj, *names = NULL, *values = NULL, *result = NULL;
-    PyArrayObject *records = NULL, *properties = NULL;
+    PyObject *distinct = NULL;
+    PyArrayObject *records = NULL, *properties = NULL, *ids = NULL;
     const ac_fbx_record *r;
     const ac_fbx_property *p;
     size_t nr, np_;
+    text_cache name_cache = {NULL, 0, 0}, value_cache = {NULL, 0, 0};
     (void)self;
     if (!PyArg_ParseTuple(args, "y*OO:_fbx_texts", &view, &records_obj, &properties_obj))
         return NULL;
@@ -122,14 +236,34 @@ static PyObject *fbx_texts(PyObject *self, PyObject *args)
     p = PyArray_DATA(properties);
     if (!(names = PyList_New((Py_ssize_t)nr)) || !(values = PyList_New((Py_ssize_t)np_)))
         goto done;
+    {
+        npy_intp len = (npy_intp)nr;
+        if (!(ids = (PyArrayObject *)PyArray_SimpleNew(1, &len, NPY_INTP)))
+            goto done;
+    }
+    if (!cache_init(&name_cache) || !cache_init(&value_cache))
+        goto done;
     for (size_t i = 0; i < nr; i++) {
-        PyObject *name = span_text(&view, r[i].name_offset, r[i].name_length, 1);
+        Py_ssize_t id;
+        PyObject *name = cached_text(&name_cache, &view, r[i].name_offset, r[i].name_length,
+                                     1, &id);
         if (!name)
             goto done;
         PyList_SET_ITEM(names, (Py_ssize_t)i, name);
+        ((npy_intp *)PyArray_DATA(ids))[i] = (npy_intp)id;
+    }
+    if (!(distinct = PyList_New(name_cache.distinct)))
+        goto done;
+    for (size_t i = 0; i <= name_cache.mask; i++) {
+        text_slot *slot = &name_cache.slots[i];
+        if (slot->text) {
+            Py_INCREF(slot->text);
+            PyList_SET_ITEM(distinct, slot->id, slot->text);
+        }
     }
     for (size_t i = 0; i < np_; i++) {
         PyObject *value;
+        Py_ssize_t unused;
         switch (p[i].type) {
         case 'Y': case 'C': case 'I': case 'L':
             value = PyLong_FromLongLong((long long)p[i].ivalue);
@@ -138,7 +272,9 @@ static PyObject *fbx_texts(PyObject *self, PyObject *args)
             value = PyFloat_FromDouble(p[i].dvalue);
             break;
         case 'S': case 'W':
-            value = span_text(&view, p[i].offset, p[i].length, 0);
+            value = p[i].length <= TEXT_CACHED_LENGTH ?
+                cached_text(&value_cache, &view, p[i].offset, p[i].length, 0, &unused) :
+                span_text(&view, p[i].offset, p[i].length, 0);
             break;
         default:
             Py_INCREF(Py_None);
@@ -148,11 +284,285 @@ static PyObject *fbx_texts(PyObject *self, PyObject *args)
             goto done;
         PyList_SET_ITEM(values, (Py_ssize_t)i, value);
     }
-    result = PyTuple_Pack(2, names, values);
+    result = PyTuple_Pack(4, names, values, (PyObject *)ids, distinct);
 done:
+    cache_free(&name_cache);
+    cache_free(&value_cache);
     Py_XDECREF(names);
     Py_XDECREF(values);
+    Py_XDECREF(ids);
+    Py_XDECREF(distinct);
     PyBuffer_Release(&view);
+    return result;
+}
+
+/* _fbx_gather(data, properties, indices) -> bytes: the raw bytes of the
+   binary arrays properties[indices] (properties: the table _fbx_parse gave
+   for `data`; indices: int64) one after the other (ac_fbx_gather). */
+static PyObject *fbx_gather(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    PyObject *properties_obj, *result = NULL;
+    PyArrayObject *properties = NULL, *indices = NULL;
+    const ac_fbx_property *p;
+    const int64_t *idx;
+    size_t np_, n, total = 0;
+    ac_error err;
+    ac_status st;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*OO&:_fbx_gather", &view, &properties_obj, acpy_i64,
+                          &indices))
+        return NULL;
+    if (!acpy_array(properties_obj, &properties, NPY_UINT8, 0))
+        goto done;
+    if (PyArray_NBYTES(properties) % sizeof *p ||
+        (uintptr_t)PyArray_DATA(properties) % _Alignof(ac_fbx_property)) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_gather: the table is not whole, aligned "
+                        "properties");
+        goto done;
+    }
+    np_ = (size_t)PyArray_NBYTES(properties) / sizeof *p;
+    p = PyArray_DATA(properties);
+    n = (size_t)PyArray_SIZE(indices);
+    idx = PyArray_DATA(indices);
+    for (size_t i = 0; i < n; i++) /* the output's size (ac_fbx_gather checks each span) */
+        if (idx[i] >= 0 && (uint64_t)idx[i] < np_ && p[idx[i]].length <= (uint64_t)view.len)
+            total += (size_t)p[idx[i]].length;
+    if (total > ((size_t)-1 >> 1))
+        total = 0; /* (then ac_fbx_gather reports the lengths) */
+    if (!(result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total)))
+        goto done;
+    ACPY_RUN(total, st = ac_fbx_gather(view.buf, (size_t)view.len, p, np_, idx, n,
+                                       (unsigned char *)PyBytes_AS_STRING(result), total, &err));
+    if (st != AC_OK) {
+        Py_CLEAR(result);
+        PyErr_Format(PyExc_ValueError, "_fbx_gather: indices at index %zu is %lld (%s)",
+                     err.index, err.index < n ? (long long)idx[err.index] : -1LL, err.detail);
+    }
+done:
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* _fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> list:
+   the entries of a Properties70 / Properties60 record into the dict `props`,
+   as animcore.fbx._properties reads them: each child of record `block`
+   (records: the table _fbx_parse gave; name_ids: the numbers _fbx_texts gave
+   its names) named `entry` (a name id) whose first value (in `values`, the
+   list _fbx_texts gave) is a str sets props[that str] to the list of its
+   values from index `skip` on, and returns []. When some of those values are
+   still None (arrays or raw bytes not read yet), props is left untouched and
+   the list holds the indices of their records (for the caller to read, then
+   call again). With `wanted` (a set), only the entries it holds. */
+static PyObject *fbx_block(PyObject *self, PyObject *args)
+{
+    PyObject *records_obj, *ids_obj, *values, *props, *wanted = Py_None, *unread;
+    PyArrayObject *records = NULL, *ids = NULL;
+    Py_ssize_t block, entry, skip, nvalues;
+    const ac_fbx_record *r;
+    const npy_intp *id;
+    size_t nr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!nnnO!|O:_fbx_block", &records_obj, &ids_obj, &PyList_Type,
+                          &values, &block, &entry, &skip, &PyDict_Type, &props, &wanted))
+        return NULL;
+    if (wanted != Py_None && !PyAnySet_Check(wanted)) {
+        PyErr_SetString(PyExc_TypeError, "_fbx_block: wanted must be a set or None");
+        return NULL;
+    }
+    if (!acpy_array(records_obj, &records, NPY_UINT8, 0) ||
+        !acpy_array(ids_obj, &ids, NPY_INTP, 0))
+        return NULL;
+    if (PyArray_NBYTES(records) % sizeof *r ||
+        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record) ||
+        (size_t)PyArray_SIZE(ids) != (size_t)PyArray_NBYTES(records) / sizeof *r) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_block: the table is not whole, aligned "
+                        "records with one name id each");
+        return NULL;
+    }
+    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
+    r = PyArray_DATA(records);
+    id = PyArray_DATA(ids);
+    nvalues = PyList_GET_SIZE(values);
+    if (block < 0 || (size_t)block >= nr || skip < 0) {
+        PyErr_Format(PyExc_ValueError, "_fbx_block: block %zd is not a record of the %zu, "
+                     "or skip %zd is negative", block, nr, skip);
+        return NULL;
+    }
+    if (!(unread = PyList_New(0)))
+        return NULL;
+    /* the block's subtree is the records after it whose parent is it or a record
+       after it (parents come before their children, in file order) */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
+            uint64_t first = r[i].first_property, count = r[i].property_count;
+            PyObject *key;
+            if (r[i].parent != (int64_t)block || !count || id[i] != (npy_intp)entry)
+                continue;
+            if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
+                PyErr_Format(PyExc_ValueError, "_fbx_block: record %zu's values leave the "
+                             "list of %zd", i, nvalues);
+                goto fail;
+            }
+            key = PyList_GET_ITEM(values, (Py_ssize_t)first);
+            if (!PyUnicode_Check(key))
+                continue;
+            if (wanted != Py_None) {
+                int has = PySet_Contains(wanted, key);
+                if (has < 0)
+                    goto fail;
+                if (!has)
+                    continue;
+            }
+            if (pass == 0) {
+                for (uint64_t k = first + (uint64_t)skip; k < first + count; k++)
+                    if (PyList_GET_ITEM(values, (Py_ssize_t)k) == Py_None) {
+                        PyObject *index = PyLong_FromSize_t(i);
+                        int failed = !index || PyList_Append(unread, index) < 0;
+                        Py_XDECREF(index);
+                        if (failed)
+                            goto fail;
+                        break;
+                    }
+            } else {
+                Py_ssize_t low = (Py_ssize_t)first + skip, high = (Py_ssize_t)(first + count);
+                PyObject *slice = PyList_GetSlice(values, low < high ? low : high, high);
+                int failed = !slice || PyDict_SetItem(props, key, slice) < 0;
+                Py_XDECREF(slice);
+                if (failed)
+                    goto fail;
+            }
+        }
+        if (PyList_GET_SIZE(unread))
+            break; /* (props untouched) */
+    }
+    return unread;
+fail:
+    Py_DECREF(unread);
+    return NULL;
+}
+
+/* _fbx_connections(records, name_ids, values, block, names) -> (parents,
+   children) or None: the connection records among the children of record
+   `block` (tables as for _fbx_block; `names`: a set of name ids, those of
+   "C" and "Connect"), as animcore.fbx._Objects reads them: each one with
+   three values or more, (kind, child, parent[, property]), appends
+   (parent, property) to parents[child] and (child, property) to
+   children[parent], the property being the fourth value of an "OP"
+   connection and None otherwise. When some of those values are still None
+   (not read yet), a list of the indices of their records instead (for the
+   caller to read, then call again). */
+static PyObject *fbx_connections(PyObject *self, PyObject *args)
+{
+    PyObject *records_obj, *ids_obj, *values, *names, *op = NULL;
+    PyObject *parents = NULL, *children = NULL, *result = NULL, *unread = NULL;
+    PyArrayObject *records = NULL, *ids = NULL;
+    Py_ssize_t block, nvalues;
+    const ac_fbx_record *r;
+    const npy_intp *id;
+    size_t nr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!nO:_fbx_connections", &records_obj, &ids_obj,
+                          &PyList_Type, &values, &block, &names))
+        return NULL;
+    if (!acpy_array(records_obj, &records, NPY_UINT8, 0) ||
+        !acpy_array(ids_obj, &ids, NPY_INTP, 0))
+        return NULL;
+    if (PyArray_NBYTES(records) % sizeof *r ||
+        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record) ||
+        (size_t)PyArray_SIZE(ids) != (size_t)PyArray_NBYTES(records) / sizeof *r ||
+        !PyAnySet_Check(names)) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_connections: the table is not whole, aligned "
+                        "records with one name id each, or names is not a set");
+        return NULL;
+    }
+    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
+    r = PyArray_DATA(records);
+    id = PyArray_DATA(ids);
+    nvalues = PyList_GET_SIZE(values);
+    if (block < 0 || (size_t)block >= nr) {
+        PyErr_Format(PyExc_ValueError, "_fbx_connections: block %zd is not a record of the "
+                     "%zu", block, nr);
+        return NULL;
+    }
+    if (!(op = PyUnicode_FromString("OP")) || !(parents = PyDict_New()) ||
+        !(children = PyDict_New()) || !(unread = PyList_New(0)))
+        goto done;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
+            uint64_t first = r[i].first_property, count = r[i].property_count;
+            PyObject *v[4] = {NULL, NULL, NULL, NULL}, *prop = Py_None, *code;
+            int has;
+            if (r[i].parent != (int64_t)block || count < 3)
+                continue;
+            if (!(code = PyLong_FromSsize_t((Py_ssize_t)id[i])))
+                goto done;
+            has = PySet_Contains(names, code);
+            Py_DECREF(code);
+            if (has < 0)
+                goto done;
+            if (!has)
+                continue;
+            if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
+                PyErr_Format(PyExc_ValueError, "_fbx_connections: record %zu's values leave "
+                             "the list of %zd", i, nvalues);
+                goto done;
+            }
+            for (uint64_t k = 0; k < 4 && k < count; k++)
+                v[k] = PyList_GET_ITEM(values, (Py_ssize_t)(first + k));
+            if (pass == 0) {
+                if (v[0] == Py_None || v[1] == Py_None || v[2] == Py_None ||
+                    v[3] == Py_None) {
+                    PyObject *index = PyLong_FromSize_t(i);
+                    int failed = !index || PyList_Append(unread, index) < 0;
+                    Py_XDECREF(index);
+                    if (failed)
+                        goto done;
+                }
+                continue;
+            }
+            if (v[3]) {
+                int is_op = PyObject_RichCompareBool(v[0], op, Py_EQ);
+                if (is_op < 0)
+                    goto done;
+                if (is_op)
+                    prop = v[3];
+            }
+            for (int side = 0; side < 2; side++) {
+                PyObject *table = side ? children : parents;
+                PyObject *key = side ? v[2] : v[1], *other = side ? v[1] : v[2];
+                PyObject *list = PyDict_GetItemWithError(table, key), *pair;
+                if (!list) {
+                    if (PyErr_Occurred())
+                        goto done;
+                    if (!(list = PyList_New(0)))
+                        goto done;
+                    if (PyDict_SetItem(table, key, list) < 0) {
+                        Py_DECREF(list);
+                        goto done;
+                    }
+                    Py_DECREF(list); /* (the dict holds it) */
+                }
+                if (!(pair = PyTuple_Pack(2, other, prop)))
+                    goto done;
+                has = PyList_Append(list, pair);
+                Py_DECREF(pair);
+                if (has < 0)
+                    goto done;
+            }
+        }
+        if (pass == 0 && PyList_GET_SIZE(unread)) {
+            Py_INCREF(unread);
+            result = unread;
+            goto done;
+        }
+    }
+    result = PyTuple_Pack(2, parents, children);
+done:
+    Py_XDECREF(unread);
+    Py_XDECREF(op);
+    Py_XDECREF(parents);
+    Py_XDECREF(children);
     return result;
 }
 
@@ -178,7 +588,16 @@ static PyMethodDef methods[] = {
      "_fbx_parse(data) -> (version, ascii, records, properties, numbers) or "
      "(None, offset, line, path, message)"},
     {"_fbx_texts", fbx_texts, METH_VARARGS,
-     "_fbx_texts(data, records, properties) -> (record names, property values)"},
+     "_fbx_texts(data, records, properties) -> (record names, property values, name ids, "
+     "distinct names)"},
+    {"_fbx_gather", fbx_gather, METH_VARARGS,
+     "_fbx_gather(data, properties, indices) -> the raw arrays' bytes, joined"},
+    {"_fbx_block", fbx_block, METH_VARARGS,
+     "_fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> the "
+     "records whose values are still to read ([]: props filled)"},
+    {"_fbx_connections", fbx_connections, METH_VARARGS,
+     "_fbx_connections(records, name_ids, values, block, names) -> (parents, children), or "
+     "the records whose values are still to read"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };

@@ -117,6 +117,28 @@ static void binary(int wide)
     CHECK(v == -2.0);
     CHECK(r[1].parent == 0 && r[1].first_property == 3 && p[3].type == 'L' && p[3].ivalue == -5);
 
+    { /* the raw array's bytes, twice over, in one call; refusals write nothing */
+        unsigned char out[33];
+        int64_t twice[2] = {2, 2}, scalar[1] = {0}, outside[1] = {4};
+        ac_error err;
+        double back[4];
+        memset(out, 0xAB, sizeof out);
+        CHECK(ac_fbx_gather(w.b, w.n, p, t.properties_used, twice, 2, out, 32, &err) == AC_OK);
+        memcpy(back, out, 32);
+        CHECK(back[0] == 1.5 && back[1] == -2.0 && back[2] == 1.5 && back[3] == -2.0);
+        CHECK(out[32] == 0xAB);
+        memset(out, 0xAB, sizeof out);
+        CHECK(ac_fbx_gather(w.b, w.n, p, t.properties_used, scalar, 1, out, 4, &err) ==
+              AC_ERR_VALUE && err.index == 0 && strstr(err.detail, "raw binary array") != NULL);
+        CHECK(ac_fbx_gather(w.b, w.n, p, t.properties_used, outside, 1, out, 16, &err) ==
+              AC_ERR_VALUE && err.index == 0);
+        CHECK(ac_fbx_gather(w.b, w.n, p, t.properties_used, twice, 2, out, 31, &err) ==
+              AC_ERR_VALUE);
+        CHECK(ac_fbx_gather(w.b, 40, p, t.properties_used, twice, 1, out, 16, &err) ==
+              AC_ERR_VALUE && strstr(err.detail, "lie in the data") != NULL);
+        CHECK(out[0] == 0xAB && out[31] == 0xAB);
+    }
+
     /* every truncation fails with a location inside the buffer, never reads past it */
     for (size_t n = 0; n < w.n - (wide ? 25 : 13); n++) {
         unsigned char *copy = malloc(n ? n : 1);
