@@ -527,13 +527,13 @@ def _segments(func: str, interpolation, count: int):
             raise
     kind_codes = np.array([code for code, _ in parsed], dtype=np.intc)
     codes = kind_codes.take(inverse, mode="wrap")  # (places are in range: no check)
+    inverse.flags.writeable = False  # (kept: the C curve may read it in place)
     eases = None
     if (kind_codes == _EASED).any():
         table = np.array([row if row is not None else [0.0] * 9 for _, row in parsed],
                          dtype=np.float64)
         eases = (table, inverse.view(np.uintp))  # (places: never negative)
     if not isinstance(entries, _PerSegment):
-        inverse.flags.writeable = False
         entries = _PerSegment(distinct, inverse, frozenset(kind_codes.tolist()))
     return codes, eases, entries
 
@@ -1028,10 +1028,13 @@ class Curve(ByValue):
             capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
                                           modes[0], modes[1], bool(jumps), borrow)
         else:
+            # a read-only ease index (a per-segment interpolation's places) is
+            # read in place by the C curve, which the capsule keeps
             capsule = _core._curve_create_keyed(
                 func, times, values, interp, policy_code, vin, vout, modes[0], modes[1],
                 bool(jumps), codes, *(eases or (None, None)), weights[0], weights[1],
-                slopes[0], slopes[1], bool(long_handles))
+                slopes[0], slopes[1], bool(long_handles),
+                eases is not None and not eases[1].flags.writeable)
         # times and values as the C curve stores them: read-only views, not a second copy
         self._times, self._values = _core._curve_keys(capsule)
         self._interpolation, self._tangents = interpolation, tangents

@@ -64,9 +64,11 @@ struct ac_curve {
        bezier_accept's bound. */
     double *bez;
     /* easings (NULL when no segment is eased): one per segment, or a table
-       that ease_index (k - 1 entries, else NULL) points each segment into */
+       that ease_index (k - 1 entries, else NULL) points each segment into
+       (its own copy, own_index, or the spec's with borrow_ease_index) */
     ac_curve_ease *ease;
-    size_t *ease_index;
+    const size_t *ease_index;
+    size_t *own_index;
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
     int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
     /* how far before the first key (first - t) and after the last (t - last)
@@ -91,7 +93,7 @@ void ac_curve_destroy(ac_curve *curve)
     ac_mem_release(&mem, curve->bez); /* the key arrays share the curve's block */
     ac_mem_release(&mem, curve->ease);
     ac_mem_release(&mem, curve->lands);
-    ac_mem_release(&mem, curve->ease_index);
+    ac_mem_release(&mem, curve->own_index);
     ac_mem_release(&mem, curve);
 }
 
@@ -961,9 +963,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         size_t count = spec->segment_ease_index ? spec->ease_count : k - 1;
         if ((cv->ease = ac_mem_alloc(&cv->mem, count * sizeof *cv->ease)) != NULL)
             memcpy(cv->ease, spec->segment_ease, count * sizeof *cv->ease);
-        if (spec->segment_ease_index &&
-            (cv->ease_index = ac_mem_alloc(&cv->mem, k * sizeof *cv->ease_index)) != NULL)
-            memcpy(cv->ease_index, spec->segment_ease_index, (k - 1) * sizeof *cv->ease_index);
+        if (spec->segment_ease_index && spec->borrow_ease_index)
+            cv->ease_index = spec->segment_ease_index;
+        else if (spec->segment_ease_index &&
+                 (cv->own_index = ac_mem_alloc(&cv->mem, k * sizeof *cv->own_index)) != NULL) {
+            memcpy(cv->own_index, spec->segment_ease_index, (k - 1) * sizeof *cv->own_index);
+            cv->ease_index = cv->own_index;
+        }
     }
     if ((cv->interp == AC_CURVE_CUBIC && spec->tangents == AC_TANGENTS_NATURAL &&
          !(explicit_v && any_cubic) && k > 1 && !scratch) ||
