@@ -494,17 +494,22 @@ static AC_FORCE_INLINE size_t fact_of(const size_t *index, const ease_facts *f, 
 
 /* 1 when every segment's interpolation is known and every eased segment's
    easing is in the table and valid: the checks of check_keyed in one
-   branch-free pass over the segments (check_keyed names the first failure). */
+   branch-free pass over the segments (check_keyed names the first failure);
+   in the same pass, kinds_present's answers: *cubic, *eased. */
 AC_VECTORIZED
-static int keyed_valid(const ac_curve_spec *spec, const ease_facts *f)
+static int keyed_valid(const ac_curve_spec *spec, const ease_facts *f, int *cubic, int *eased)
 {
     const size_t k = spec->keys;
     const int *kinds = spec->segment_interpolation;
     const size_t *index = spec->segment_ease_index;
-    int64_t ok = 1;
-    for (size_t j = 0; j + 1 < k; j++)
+    int64_t ok = 1, any_cubic = 0, any_ease = 0;
+    for (size_t j = 0; j + 1 < k; j++) {
         ok &= ((unsigned)kinds[j] <= AC_CURVE_EASE) &
               ((kinds[j] != AC_CURVE_EASE) | ((index[j] < f->count) & fact(f->valid, fact_of(index, f, j))));
+        any_cubic |= (kinds[j] == AC_CURVE_CUBIC) | (kinds[j] == AC_CURVE_BEZIER);
+        any_ease |= kinds[j] == AC_CURVE_EASE;
+    }
+    *cubic = (int)any_cubic, *eased = (int)any_ease;
     return (int)ok;
 }
 
@@ -538,7 +543,14 @@ AC_VECTORIZED
 static int eased_bounded(const ac_curve *cv, const size_t *index, const ease_facts *f,
                          int *eased)
 {
+    const uint64_t table = f->count >= FACTS ? ~(uint64_t)0 : ((uint64_t)1 << f->count) - 1;
     int64_t any = 0, bounded = 1;
+    if ((f->bounded & table) == table) { /* every easing bounded: the kinds alone */
+        for (size_t j = 0; j + 1 < cv->k; j++)
+            any |= cv->kind[j] == AC_CURVE_EASE;
+        *eased = (int)any;
+        return 1;
+    }
     for (size_t j = 0; j + 1 < cv->k; j++) {
         const int64_t e = cv->kind[j] == AC_CURVE_EASE;
         any |= e, bounded &= (e == 0) | fact(f->bounded, fact_of(index, f, j));
@@ -564,11 +576,12 @@ static int kinds_present(const int *kinds, size_t n, int *eased)
 /* The checks of the optional per-segment and per-key arrays (`facts`, the
    easing table's, or NULL). */
 static ac_status check_keyed(const ac_curve_spec *spec, const ease_facts *facts,
-                             ac_error *err)
+                             int present[2], ac_error *err)
 {
     size_t k = spec->keys, C = spec->channels;
     ac_status st;
-    int quick = facts && spec->segment_interpolation && keyed_valid(spec, facts);
+    int quick = facts && spec->segment_interpolation &&
+                keyed_valid(spec, facts, &present[0], &present[1]);
     if (spec->segment_interpolation && !quick)
         for (size_t j = 0; j + 1 < k; j++)
             if ((unsigned)spec->segment_interpolation[j] > AC_CURVE_EASE)
@@ -865,6 +878,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     ease_facts table;
     const ease_facts *facts = find_facts(spec, &table) ? &table : NULL;
     int any_hold = 0, all_rated = 1, plain_v;
+    /* the kinds present (cubic, eased) where check_keyed found them; -1: not */
+    int present[2] = {-1, -1};
     *result = NULL;
     if (k < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, (double)k, "must hold at least one key");
@@ -884,13 +899,15 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     kc = k * C;
     if ((st = check_times(spec->times, k, spec->jumps, err)) ||
         (st = check_all_finite(AC_ARG_VALUES, spec->values, kc, err)) ||
-        (st = check_keyed(spec, facts, err)))
+        (st = check_keyed(spec, facts, present, err)))
         return st;
     if (!mixed) {
         any_cubic = k > 1 && is_cubic_kind((int)spec->interpolation);
         any_ease = k > 1 && spec->interpolation == AC_CURVE_EASE;
     }
-    if (mixed)
+    if (mixed && present[0] >= 0) /* found by check_keyed */
+        any_cubic = present[0], any_ease = present[1];
+    else if (mixed)
         any_cubic = kinds_present(spec->segment_interpolation, k - 1, &any_ease);
     if (explicit_v && any_cubic) {
         if (!spec->in_velocities || !spec->out_velocities)
