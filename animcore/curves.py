@@ -1022,6 +1022,14 @@ class Curve(ByValue):
         slopes = [_slope(func, "before_slope", before_slope, before, "before", channels),
                   _slope(func, "after_slope", after_slope, after, "after", channels)]
         times, values = contiguous(times), contiguous(values)  # (copied only if strided)
+        # every segment cubic: the C curve stores the velocities as given
+        # (velocities= once for both sides), kept as read-only views of it
+        stored = codes is None and interp == 2 and times.size > 1
+        if vin is not None and not stored:
+            # else the curve keeps a copy of them, made first: the C curve
+            # then reads that copy, just written, instead of the caller's
+            given_in = _frozen(vin)
+            vin, vout = given_in, given_in if vout is vin else _frozen(vout)
         if codes is None and all(x is None for x in weights + slopes) and not long_handles:
             # borrowed keys: read in place by the C curve, which the capsule keeps
             borrow = borrow and not (times.flags.writeable or values.flags.writeable)
@@ -1049,13 +1057,10 @@ class Curve(ByValue):
         self._long_handles = bool(long_handles)
         if vin is None:
             self._given = None
-        elif codes is None and interp == 2 and times.size > 1:
-            # every segment cubic: the C curve stores the velocities as given
-            # (velocities= once for both sides), read-only views, not a copy
+        elif stored:  # read-only views, not a copy
             self._given = _core._curve_velocities(capsule)
-        else:  # velocities= gives one array for both sides: one copy
-            given_in = _frozen(vin)
-            self._given = (given_in, given_in if vout is vin else _frozen(vout))
+        else:  # the copy made above (velocities= gives one array for both sides: one copy)
+            self._given = (vin, vout)
         self._auto_smoothing = None
 
     # -- glTF ------------------------------------------------------------------
