@@ -671,8 +671,9 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T,
 static AC_FORCE_INLINE void plain_velocity(const double *restrict times,
                                            const double *restrict values,
                                            const unsigned char *restrict kinds, double rate0,
-                                           double rate1, double *restrict vin,
-                                           double *restrict vout, size_t j, size_t C)
+                                           double rate1, const double *given_in,
+                                           const double *given_out, double *vin, double *vout,
+                                           size_t j, size_t C)
 {
     const int kind = kinds[j];
     const double T = times[j + 1] - times[j];
@@ -682,19 +683,22 @@ static AC_FORCE_INLINE void plain_velocity(const double *restrict times,
         const double p0 = values[j * C + ch], p1 = values[(j + 1) * C + ch], dv = p1 - p0;
         const double v0 = ac_pick(line | eased, ac_pick(line, dv, rate0 * dv) / T, 0.0);
         const double v1 = ac_pick(line | eased, ac_pick(line, dv, rate1 * dv) / T, 0.0);
-        vout[j * C + ch] = ac_pick(set, v0, vout[j * C + ch]);
-        vin[(j + 1) * C + ch] = ac_pick(set, v1, vin[(j + 1) * C + ch]);
+        vout[j * C + ch] = ac_pick(set, v0, given_out[j * C + ch]);
+        vin[(j + 1) * C + ch] = ac_pick(set, v1, given_in[(j + 1) * C + ch]);
     }
 }
 
-AC_VECTORIZED
-static void plain_velocities(ac_curve *cv, const ease_facts *restrict f,
-                             const size_t *restrict index)
+/* The passes of plain_velocities over the curve's velocities: from those
+   in vin and vout (given_in, given_out: vin, vout) or from given ones,
+   copied where a cubic side keeps them (each caller's pointers restrict). */
+static AC_FORCE_INLINE void velocity_blocks(const ac_curve *cv, const ease_facts *restrict f,
+                                            const size_t *restrict index,
+                                            const double *given_in, const double *given_out,
+                                            double *vin, double *vout)
 {
     const size_t C = cv->c, k = cv->k;
     const double *restrict times = cv->times, *restrict values = cv->values;
     const unsigned char *restrict kinds = cv->kind;
-    double *restrict vin = cv->in_velocity, *restrict vout = cv->out_velocity;
     /* blocks of segments: their easings' rates gathered first (a load per
        segment: gathers do not vectorize), then the velocities */
     enum { BLOCK = 256 };
@@ -707,11 +711,51 @@ static void plain_velocities(ac_curve *cv, const ease_facts *restrict f,
         }
         if (C == 1)
             for (size_t i = 0; i < m; i++)
-                plain_velocity(times, values, kinds, rate0[i], rate1[i], vin, vout, j0 + i, 1);
+                plain_velocity(times, values, kinds, rate0[i], rate1[i], given_in, given_out,
+                               vin, vout, j0 + i, 1);
         else
             for (size_t i = 0; i < m; i++)
-                plain_velocity(times, values, kinds, rate0[i], rate1[i], vin, vout, j0 + i, C);
+                plain_velocity(times, values, kinds, rate0[i], rate1[i], given_in, given_out,
+                               vin, vout, j0 + i, C);
     }
+}
+
+/* The velocity passes of the two sources, two functions so that each loop's
+   aliasing is known to the compiler (both vectorize). */
+AC_VECTORIZED
+static void velocities_in_place(const ac_curve *cv, const ease_facts *restrict f,
+                                const size_t *restrict index, double *restrict vin,
+                                double *restrict vout)
+{
+    velocity_blocks(cv, f, index, vin, vout, vin, vout);
+}
+
+AC_VECTORIZED
+static void velocities_given(const ac_curve *cv, const ease_facts *restrict f,
+                             const size_t *restrict index, const double *restrict given_in,
+                             const double *restrict given_out, double *restrict vin,
+                             double *restrict vout)
+{
+    const size_t C = cv->c, k = cv->k;
+    for (size_t ch = 0; ch < C; ch++) /* the sides no segment sets */
+        vin[ch] = given_in[ch], vout[(k - 1) * C + ch] = given_out[(k - 1) * C + ch];
+    velocity_blocks(cv, f, index, given_in, given_out, vin, vout);
+}
+
+/* `given_in`, `given_out`: the explicit velocities, not yet in the curve's
+   (copied in the same pass), or NULL (the curve's hold those of the tangent
+   policy). */
+static void plain_velocities(ac_curve *cv, const ease_facts *f, const size_t *index,
+                             const double *given_in, const double *given_out)
+{
+    const size_t C = cv->c, k = cv->k;
+    const double *times = cv->times;
+    const unsigned char *kinds = cv->kind;
+    double *vin = cv->in_velocity, *vout = cv->out_velocity;
+    if (given_in)
+        velocities_given(cv, f, index, given_in, given_out, vin, vout);
+    else
+        velocities_in_place(cv, f, index, vin, vout);
     /* end keys' outer sides follow their inner side */
     for (size_t ch = 0; k > 1 && ch < C; ch++) {
         if (!is_cubic_kind(kinds[0]) && times[1] > times[0])
@@ -850,7 +894,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     double *scratch = NULL;
     ease_facts table;
     const ease_facts *facts = find_facts(spec, &table) ? &table : NULL;
-    int any_hold = 0, all_rated = 1;
+    int any_hold = 0, all_rated = 1, plain_v;
     /* the kinds present (cubic, eased) where check_keyed found them; -1: not */
     int present[2] = {-1, -1};
     *result = NULL;
@@ -1045,6 +1089,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     }
 
     /* Key velocities, piece by piece (jumps split the keys into pieces). */
+    plain_v = mixed && facts && !any_bez && all_rated && k > 1;
     if (!keyed_v) {
         /* step and linear segments: only the slopes, checked with the
            segments below; the outer sides of the end keys: a lone end key (a jump there) and
@@ -1060,6 +1105,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         if (k == 1) {
             for (size_t i = 0; i < kc; i++)
                 cv->in_velocity[i] = cv->out_velocity[i] = 0.0;
+        } else if (explicit_v && any_cubic && plain_v) {
+            /* copied by plain_velocities, in its pass */
         } else if (explicit_v && any_cubic) {
             memcpy(cv->in_velocity, spec->in_velocities, kc * sizeof(double));
             if (cv->out_velocity != cv->in_velocity)
@@ -1079,8 +1126,10 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                                    "the values and times give a key velocity that is not "
                                    "representable");
                 }
-        if (mixed && facts && !any_bez && all_rated)
-            plain_velocities(cv, facts, spec->segment_ease_index);
+        if (plain_v)
+            plain_velocities(cv, facts, spec->segment_ease_index,
+                             explicit_v && any_cubic ? spec->in_velocities : NULL,
+                             explicit_v && any_cubic ? spec->out_velocities : NULL);
         else if (cv->interp != spec->interpolation || mixed) /* may be infinite: circ_in's end */
             for (size_t j = 0; j + 1 < k; j++)
                 if (!is_cubic_kind(cv->kind[j]) && cv->times[j + 1] > cv->times[j])
