@@ -527,13 +527,13 @@ def _segments(func: str, interpolation, count: int):
             raise
     kind_codes = np.array([code for code, _ in parsed], dtype=np.intc)
     codes = kind_codes.take(inverse, mode="wrap")  # (places are in range: no check)
+    inverse.flags.writeable = False  # (kept: the C curve may read it in place)
     eases = None
     if (kind_codes == _EASED).any():
         table = np.array([row if row is not None else [0.0] * 9 for _, row in parsed],
                          dtype=np.float64)
         eases = (table, inverse.view(np.uintp))  # (places: never negative)
     if not isinstance(entries, _PerSegment):
-        inverse.flags.writeable = False
         entries = _PerSegment(distinct, inverse, frozenset(kind_codes.tolist()))
     return codes, eases, entries
 
@@ -1022,16 +1022,27 @@ class Curve(ByValue):
         slopes = [_slope(func, "before_slope", before_slope, before, "before", channels),
                   _slope(func, "after_slope", after_slope, after, "after", channels)]
         times, values = contiguous(times), contiguous(values)  # (copied only if strided)
+        # every segment cubic: the C curve stores the velocities as given
+        # (velocities= once for both sides), kept as read-only views of it
+        stored = codes is None and interp == 2 and times.size > 1
+        if vin is not None and not stored:
+            # else the curve keeps a copy of them, made first: the C curve
+            # then reads that copy, just written, instead of the caller's
+            given_in = _frozen(vin)
+            vin, vout = given_in, given_in if vout is vin else _frozen(vout)
         if codes is None and all(x is None for x in weights + slopes) and not long_handles:
             # borrowed keys: read in place by the C curve, which the capsule keeps
             borrow = borrow and not (times.flags.writeable or values.flags.writeable)
             capsule = _core._curve_create(func, times, values, interp, policy_code, vin, vout,
                                           modes[0], modes[1], bool(jumps), borrow)
         else:
+            # a read-only ease index (a per-segment interpolation's places) is
+            # read in place by the C curve, which the capsule keeps
             capsule = _core._curve_create_keyed(
                 func, times, values, interp, policy_code, vin, vout, modes[0], modes[1],
                 bool(jumps), codes, *(eases or (None, None)), weights[0], weights[1],
-                slopes[0], slopes[1], bool(long_handles))
+                slopes[0], slopes[1], bool(long_handles),
+                eases is not None and not eases[1].flags.writeable)
         # times and values as the C curve stores them: read-only views, not a second copy
         self._times, self._values = _core._curve_keys(capsule)
         self._interpolation, self._tangents = interpolation, tangents
@@ -1046,13 +1057,10 @@ class Curve(ByValue):
         self._long_handles = bool(long_handles)
         if vin is None:
             self._given = None
-        elif codes is None and interp == 2 and times.size > 1:
-            # every segment cubic: the C curve stores the velocities as given
-            # (velocities= once for both sides), read-only views, not a copy
+        elif stored:  # read-only views, not a copy
             self._given = _core._curve_velocities(capsule)
-        else:  # velocities= gives one array for both sides: one copy
-            given_in = _frozen(vin)
-            self._given = (given_in, given_in if vout is vin else _frozen(vout))
+        else:  # the copy made above (velocities= gives one array for both sides: one copy)
+            self._given = (vin, vout)
         self._auto_smoothing = None
 
     # -- glTF ------------------------------------------------------------------

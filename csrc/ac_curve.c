@@ -64,9 +64,11 @@ struct ac_curve {
        bezier_accept's bound. */
     double *bez;
     /* easings (NULL when no segment is eased): one per segment, or a table
-       that ease_index (k - 1 entries, else NULL) points each segment into */
+       that ease_index (k - 1 entries, else NULL) points each segment into
+       (its own copy, own_index, or the spec's with borrow_ease_index) */
     ac_curve_ease *ease;
-    size_t *ease_index;
+    const size_t *ease_index;
+    size_t *own_index;
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
     int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
     /* how far before the first key (first - t) and after the last (t - last)
@@ -91,7 +93,7 @@ void ac_curve_destroy(ac_curve *curve)
     ac_mem_release(&mem, curve->bez); /* the key arrays share the curve's block */
     ac_mem_release(&mem, curve->ease);
     ac_mem_release(&mem, curve->lands);
-    ac_mem_release(&mem, curve->ease_index);
+    ac_mem_release(&mem, curve->own_index);
     ac_mem_release(&mem, curve);
 }
 
@@ -492,17 +494,22 @@ static AC_FORCE_INLINE size_t fact_of(const size_t *index, const ease_facts *f, 
 
 /* 1 when every segment's interpolation is known and every eased segment's
    easing is in the table and valid: the checks of check_keyed in one
-   branch-free pass over the segments (check_keyed names the first failure). */
+   branch-free pass over the segments (check_keyed names the first failure);
+   in the same pass, kinds_present's answers: *cubic, *eased. */
 AC_VECTORIZED
-static int keyed_valid(const ac_curve_spec *spec, const ease_facts *f)
+static int keyed_valid(const ac_curve_spec *spec, const ease_facts *f, int *cubic, int *eased)
 {
     const size_t k = spec->keys;
     const int *kinds = spec->segment_interpolation;
     const size_t *index = spec->segment_ease_index;
-    int64_t ok = 1;
-    for (size_t j = 0; j + 1 < k; j++)
+    int64_t ok = 1, any_cubic = 0, any_ease = 0;
+    for (size_t j = 0; j + 1 < k; j++) {
         ok &= ((unsigned)kinds[j] <= AC_CURVE_EASE) &
               ((kinds[j] != AC_CURVE_EASE) | ((index[j] < f->count) & fact(f->valid, fact_of(index, f, j))));
+        any_cubic |= (kinds[j] == AC_CURVE_CUBIC) | (kinds[j] == AC_CURVE_BEZIER);
+        any_ease |= kinds[j] == AC_CURVE_EASE;
+    }
+    *cubic = (int)any_cubic, *eased = (int)any_ease;
     return (int)ok;
 }
 
@@ -536,7 +543,14 @@ AC_VECTORIZED
 static int eased_bounded(const ac_curve *cv, const size_t *index, const ease_facts *f,
                          int *eased)
 {
+    const uint64_t table = f->count >= FACTS ? ~(uint64_t)0 : ((uint64_t)1 << f->count) - 1;
     int64_t any = 0, bounded = 1;
+    if ((f->bounded & table) == table) { /* every easing bounded: the kinds alone */
+        for (size_t j = 0; j + 1 < cv->k; j++)
+            any |= cv->kind[j] == AC_CURVE_EASE;
+        *eased = (int)any;
+        return 1;
+    }
     for (size_t j = 0; j + 1 < cv->k; j++) {
         const int64_t e = cv->kind[j] == AC_CURVE_EASE;
         any |= e, bounded &= (e == 0) | fact(f->bounded, fact_of(index, f, j));
@@ -562,11 +576,12 @@ static int kinds_present(const int *kinds, size_t n, int *eased)
 /* The checks of the optional per-segment and per-key arrays (`facts`, the
    easing table's, or NULL). */
 static ac_status check_keyed(const ac_curve_spec *spec, const ease_facts *facts,
-                             ac_error *err)
+                             int present[2], ac_error *err)
 {
     size_t k = spec->keys, C = spec->channels;
     ac_status st;
-    int quick = facts && spec->segment_interpolation && keyed_valid(spec, facts);
+    int quick = facts && spec->segment_interpolation &&
+                keyed_valid(spec, facts, &present[0], &present[1]);
     if (spec->segment_interpolation && !quick)
         for (size_t j = 0; j + 1 < k; j++)
             if ((unsigned)spec->segment_interpolation[j] > AC_CURVE_EASE)
@@ -656,8 +671,9 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T,
 static AC_FORCE_INLINE void plain_velocity(const double *restrict times,
                                            const double *restrict values,
                                            const unsigned char *restrict kinds, double rate0,
-                                           double rate1, double *restrict vin,
-                                           double *restrict vout, size_t j, size_t C)
+                                           double rate1, const double *given_in,
+                                           const double *given_out, double *vin, double *vout,
+                                           size_t j, size_t C)
 {
     const int kind = kinds[j];
     const double T = times[j + 1] - times[j];
@@ -667,19 +683,22 @@ static AC_FORCE_INLINE void plain_velocity(const double *restrict times,
         const double p0 = values[j * C + ch], p1 = values[(j + 1) * C + ch], dv = p1 - p0;
         const double v0 = ac_pick(line | eased, ac_pick(line, dv, rate0 * dv) / T, 0.0);
         const double v1 = ac_pick(line | eased, ac_pick(line, dv, rate1 * dv) / T, 0.0);
-        vout[j * C + ch] = ac_pick(set, v0, vout[j * C + ch]);
-        vin[(j + 1) * C + ch] = ac_pick(set, v1, vin[(j + 1) * C + ch]);
+        vout[j * C + ch] = ac_pick(set, v0, given_out[j * C + ch]);
+        vin[(j + 1) * C + ch] = ac_pick(set, v1, given_in[(j + 1) * C + ch]);
     }
 }
 
-AC_VECTORIZED
-static void plain_velocities(ac_curve *cv, const ease_facts *restrict f,
-                             const size_t *restrict index)
+/* The passes of plain_velocities over the curve's velocities: from those
+   in vin and vout (given_in, given_out: vin, vout) or from given ones,
+   copied where a cubic side keeps them (each caller's pointers restrict). */
+static AC_FORCE_INLINE void velocity_blocks(const ac_curve *cv, const ease_facts *restrict f,
+                                            const size_t *restrict index,
+                                            const double *given_in, const double *given_out,
+                                            double *vin, double *vout)
 {
     const size_t C = cv->c, k = cv->k;
     const double *restrict times = cv->times, *restrict values = cv->values;
     const unsigned char *restrict kinds = cv->kind;
-    double *restrict vin = cv->in_velocity, *restrict vout = cv->out_velocity;
     /* blocks of segments: their easings' rates gathered first (a load per
        segment: gathers do not vectorize), then the velocities */
     enum { BLOCK = 256 };
@@ -692,11 +711,51 @@ static void plain_velocities(ac_curve *cv, const ease_facts *restrict f,
         }
         if (C == 1)
             for (size_t i = 0; i < m; i++)
-                plain_velocity(times, values, kinds, rate0[i], rate1[i], vin, vout, j0 + i, 1);
+                plain_velocity(times, values, kinds, rate0[i], rate1[i], given_in, given_out,
+                               vin, vout, j0 + i, 1);
         else
             for (size_t i = 0; i < m; i++)
-                plain_velocity(times, values, kinds, rate0[i], rate1[i], vin, vout, j0 + i, C);
+                plain_velocity(times, values, kinds, rate0[i], rate1[i], given_in, given_out,
+                               vin, vout, j0 + i, C);
     }
+}
+
+/* The velocity passes of the two sources, two functions so that each loop's
+   aliasing is known to the compiler (both vectorize). */
+AC_VECTORIZED
+static void velocities_in_place(const ac_curve *cv, const ease_facts *restrict f,
+                                const size_t *restrict index, double *restrict vin,
+                                double *restrict vout)
+{
+    velocity_blocks(cv, f, index, vin, vout, vin, vout);
+}
+
+AC_VECTORIZED
+static void velocities_given(const ac_curve *cv, const ease_facts *restrict f,
+                             const size_t *restrict index, const double *restrict given_in,
+                             const double *restrict given_out, double *restrict vin,
+                             double *restrict vout)
+{
+    const size_t C = cv->c, k = cv->k;
+    for (size_t ch = 0; ch < C; ch++) /* the sides no segment sets */
+        vin[ch] = given_in[ch], vout[(k - 1) * C + ch] = given_out[(k - 1) * C + ch];
+    velocity_blocks(cv, f, index, given_in, given_out, vin, vout);
+}
+
+/* `given_in`, `given_out`: the explicit velocities, not yet in the curve's
+   (copied in the same pass), or NULL (the curve's hold those of the tangent
+   policy). */
+static void plain_velocities(ac_curve *cv, const ease_facts *f, const size_t *index,
+                             const double *given_in, const double *given_out)
+{
+    const size_t C = cv->c, k = cv->k;
+    const double *times = cv->times;
+    const unsigned char *kinds = cv->kind;
+    double *vin = cv->in_velocity, *vout = cv->out_velocity;
+    if (given_in)
+        velocities_given(cv, f, index, given_in, given_out, vin, vout);
+    else
+        velocities_in_place(cv, f, index, vin, vout);
     /* end keys' outer sides follow their inner side */
     for (size_t ch = 0; k > 1 && ch < C; ch++) {
         if (!is_cubic_kind(kinds[0]) && times[1] > times[0])
@@ -835,7 +894,9 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     double *scratch = NULL;
     ease_facts table;
     const ease_facts *facts = find_facts(spec, &table) ? &table : NULL;
-    int any_hold = 0, all_rated = 1;
+    int any_hold = 0, all_rated = 1, plain_v;
+    /* the kinds present (cubic, eased) where check_keyed found them; -1: not */
+    int present[2] = {-1, -1};
     *result = NULL;
     if (k < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, (double)k, "must hold at least one key");
@@ -855,13 +916,15 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     kc = k * C;
     if ((st = check_times(spec->times, k, spec->jumps, err)) ||
         (st = check_all_finite(AC_ARG_VALUES, spec->values, kc, err)) ||
-        (st = check_keyed(spec, facts, err)))
+        (st = check_keyed(spec, facts, present, err)))
         return st;
     if (!mixed) {
         any_cubic = k > 1 && is_cubic_kind((int)spec->interpolation);
         any_ease = k > 1 && spec->interpolation == AC_CURVE_EASE;
     }
-    if (mixed)
+    if (mixed && present[0] >= 0) /* found by check_keyed */
+        any_cubic = present[0], any_ease = present[1];
+    else if (mixed)
         any_cubic = kinds_present(spec->segment_interpolation, k - 1, &any_ease);
     if (explicit_v && any_cubic) {
         if (!spec->in_velocities || !spec->out_velocities)
@@ -934,9 +997,13 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         size_t count = spec->segment_ease_index ? spec->ease_count : k - 1;
         if ((cv->ease = ac_mem_alloc(&cv->mem, count * sizeof *cv->ease)) != NULL)
             memcpy(cv->ease, spec->segment_ease, count * sizeof *cv->ease);
-        if (spec->segment_ease_index &&
-            (cv->ease_index = ac_mem_alloc(&cv->mem, k * sizeof *cv->ease_index)) != NULL)
-            memcpy(cv->ease_index, spec->segment_ease_index, (k - 1) * sizeof *cv->ease_index);
+        if (spec->segment_ease_index && spec->borrow_ease_index)
+            cv->ease_index = spec->segment_ease_index;
+        else if (spec->segment_ease_index &&
+                 (cv->own_index = ac_mem_alloc(&cv->mem, k * sizeof *cv->own_index)) != NULL) {
+            memcpy(cv->own_index, spec->segment_ease_index, (k - 1) * sizeof *cv->own_index);
+            cv->ease_index = cv->own_index;
+        }
     }
     if ((cv->interp == AC_CURVE_CUBIC && spec->tangents == AC_TANGENTS_NATURAL &&
          !(explicit_v && any_cubic) && k > 1 && !scratch) ||
@@ -1022,6 +1089,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     }
 
     /* Key velocities, piece by piece (jumps split the keys into pieces). */
+    plain_v = mixed && facts && !any_bez && all_rated && k > 1;
     if (!keyed_v) {
         /* step and linear segments: only the slopes, checked with the
            segments below; the outer sides of the end keys: a lone end key (a jump there) and
@@ -1037,6 +1105,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         if (k == 1) {
             for (size_t i = 0; i < kc; i++)
                 cv->in_velocity[i] = cv->out_velocity[i] = 0.0;
+        } else if (explicit_v && any_cubic && plain_v) {
+            /* copied by plain_velocities, in its pass */
         } else if (explicit_v && any_cubic) {
             memcpy(cv->in_velocity, spec->in_velocities, kc * sizeof(double));
             if (cv->out_velocity != cv->in_velocity)
@@ -1056,8 +1126,10 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
                                    "the values and times give a key velocity that is not "
                                    "representable");
                 }
-        if (mixed && facts && !any_bez && all_rated)
-            plain_velocities(cv, facts, spec->segment_ease_index);
+        if (plain_v)
+            plain_velocities(cv, facts, spec->segment_ease_index,
+                             explicit_v && any_cubic ? spec->in_velocities : NULL,
+                             explicit_v && any_cubic ? spec->out_velocities : NULL);
         else if (cv->interp != spec->interpolation || mixed) /* may be infinite: circ_in's end */
             for (size_t j = 0; j + 1 < k; j++)
                 if (!is_cubic_kind(cv->kind[j]) && cv->times[j + 1] > cv->times[j])

@@ -466,6 +466,10 @@ typedef struct ac_curve_spec {
        keeps both alive and unchanged until ac_curve_destroy, and
        ac_curve_times / ac_curve_values return them. */
     bool borrow_keys;
+    /* true: the curve reads segment_ease_index where it is instead of
+       copying it; the caller keeps it alive and unchanged until
+       ac_curve_destroy. */
+    bool borrow_ease_index;
 } ac_curve_spec;
 
 typedef struct ac_curve ac_curve; /* opaque; owns its memory (but borrowed keys) */

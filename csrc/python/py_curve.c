@@ -18,8 +18,8 @@ const ac_curve *acpy_curve_of(PyObject *capsule)
 
 /* What a curve's capsule carries besides the curve (its context): whether
    it was made from 1-D values (results without a channel axis), and the
-   arrays it borrows its keys from (spec.borrow_keys; NULL: none), released
-   with it. */
+   arrays it borrows its keys or ease index from (spec.borrow_keys,
+   spec.borrow_ease_index; NULL: none), released with it. */
 typedef struct curve_extra {
     int flat;
     PyObject *borrowed;
@@ -228,7 +228,7 @@ static int same_name(const seen_name *e, PyObject *s)
    many items were placed, the distinct strs appended to `list`; the rest is
    left to the general loop (an item not an exact str, more texts, texts
    whose hashes share a slot). */
-enum { FEW = 16, SLOTS = 256 };
+enum { FEW = 16, SLOTS = 256, AHEAD = 16 };
 static npy_intp distinct_names(PyObject *items, npy_intp n, npy_intp *place, PyObject *list)
 {
     PyObject *const *item = PySequence_Fast_ITEMS(items);
@@ -248,6 +248,8 @@ static npy_intp distinct_names(PyObject *items, npy_intp n, npy_intp *place, PyO
         Py_hash_t h;
         size_t slot;
         int r;
+        if (i + AHEAD < n) /* (items lie apart in memory: a header fetched ahead) */
+            __builtin_prefetch(item[i + AHEAD]);
         if (address[a] == s) {
             place[i] = at_address[a];
             continue;
@@ -424,7 +426,9 @@ static int indices_or_none(PyObject *obj, void *result)
    flags, overshoot, amplitude, period, x1, y1, x2, y2), one per segment
    (E = K-1) or, with ease_index (K-1,) of size_t (numpy's uintp) naming
    each segment's row, a table of the distinct easings; weights of the
-   shape of values and slopes (C,). */
+   shape of values and slopes (C,). With borrow_index true the curve reads
+   ease_index (then read-only) in place, the capsule keeping it, instead of
+   copying it. */
 static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
 {
     const char *func;
@@ -439,15 +443,21 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     ac_curve_ease *easing = NULL;
     size_t k, nseg, neases;
     (void)self;
-    int long_handles = 0;
-    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iipO&O&O&O&O&O&O&|p:_curve_create_keyed", &func,
+    int long_handles = 0, borrow_index = 0;
+    PyObject *kept = NULL;
+    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iipO&O&O&O&O&O&O&|pp:_curve_create_keyed", &func,
                           acpy_f64, &times, acpy_f64, &values, &interp, &tangents,
                           acpy_f64_or_none, &vin, acpy_f64_or_none, &vout, &before, &after,
                           &jumps, ints_or_none, &segs, acpy_f64_or_none, &eases,
                           indices_or_none, &index,
                           acpy_f64_or_none, &win, acpy_f64_or_none, &wout, acpy_f64_or_none,
-                          &sb, acpy_f64_or_none, &sa, &long_handles))
+                          &sb, acpy_f64_or_none, &sa, &long_handles, &borrow_index))
         return NULL;
+    borrow_index = borrow_index && index;
+    if (borrow_index && PyArray_ISWRITEABLE(index)) {
+        PyErr_Format(PyExc_ValueError, "%s: a borrowed ease_index must be read-only", func);
+        return NULL;
+    }
     if (PyArray_NDIM(times) != 1 || PyArray_NDIM(values) < 1 || PyArray_NDIM(values) > 2 ||
         PyArray_DIM(values, 0) != PyArray_DIM(times, 0) || PyArray_DIM(times, 0) < 1) {
         PyErr_Format(PyExc_ValueError, "%s: times must be (K,) and values (K,) or (K, C)",
@@ -495,13 +505,18 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     spec.before_slopes = sb ? ACPY_F64(sb) : NULL;
     spec.after_slopes = sa ? ACPY_F64(sa) : NULL;
     spec.long_handles = long_handles;
+    spec.borrow_ease_index = borrow_index;
     ACPY_RUN(spec.keys * spec.channels, st = ac_curve_create(&curve, &spec, &err));
     PyMem_Free(easing);
     if (st)
         return raise_create(func, &err, times, values, (npy_intp)(nseg ? nseg : 1),
                             (npy_intp)spec.channels);
+    if (borrow_index && !(kept = Py_BuildValue("(O)", index))) {
+        ac_curve_destroy(curve);
+        return NULL;
+    }
     /* 1-D values give results without a channel axis. */
-    return wrap_curve(curve, PyArray_NDIM(values) == 1, NULL);
+    return wrap_curve(curve, PyArray_NDIM(values) == 1, kept);
 }
 
 /* Time remaps of an evaluation (ac_curve_eval_remapped): whole-clip remaps,
@@ -753,7 +768,8 @@ static PyMethodDef methods[] = {
     {"_curve_create_keyed", curve_create_keyed, METH_VARARGS,
      "_curve_create_keyed(func, times, values, interpolation, tangents, in_velocities, "
      "out_velocities, before, after, jumps, segments, eases, ease_index, in_weights, "
-     "out_weights, before_slopes, after_slopes[, long_handles]) -> capsule owning an "
+     "out_weights, before_slopes, after_slopes[, long_handles, borrow_index]) -> capsule "
+     "owning an "
      "ac_curve"},
     {"_curve_remaps", curve_remaps, METH_VARARGS,
      "_curve_remaps(func, remaps, segment) -> capsule of time remaps for a curve context"},

@@ -422,8 +422,25 @@ static void ease_table(void)
     /* the curve's own keys, as given */
     CHECK(ac_curve_times(b) != t && memcmp(ac_curve_times(b), t, sizeof t) == 0);
     CHECK(ac_curve_values(b) != v && memcmp(ac_curve_values(b), v, sizeof v) == 0);
-    ac_curve_destroy(a);
     ac_curve_destroy(b);
+    /* the index borrowed (read in place, not released with the curve): the
+       same curve */
+    {
+        size_t borrowed[4];
+        memcpy(borrowed, index, sizeof borrowed);
+        spec.borrow_ease_index = true;
+        spec.segment_ease_index = borrowed;
+        CHECK(ac_curve_create(&b, &spec, &err) == AC_OK);
+        for (int d = 0; d < 3; d++) {
+            CHECK(ac_curve_eval(a, q, 7, d, x, &err) == AC_OK);
+            CHECK(ac_curve_eval(b, q, 7, d, y, &err) == AC_OK);
+            CHECK(memcmp(x, y, sizeof x) == 0);
+        }
+        ac_curve_destroy(b);
+        spec.borrow_ease_index = false;
+        spec.segment_ease_index = index;
+    }
+    ac_curve_destroy(a);
     spec.segment_ease_index = bad;
     CHECK(ac_curve_create(&a, &spec, &err) == AC_ERR_VALUE && a == NULL);
     CHECK(err.arg == AC_ARG_EASE && err.index == 2 && err.value == 3.0);
