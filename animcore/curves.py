@@ -444,8 +444,26 @@ def _ease_row(easing) -> list:
     return [easing._kind, flags, overshoot, amplitude, period, 0.0, 0.0, 0.0, 0.0]
 
 
+# (code, row) of the names already parsed: a per-segment list repeats a few
+# names, each parsed once per process instead of once per curve
+_PARSED_NAMES: dict = {}
+
+
 def _segment_entry(func: str, entry, where: str):
     """(segment code, easing row or None) of one interpolation entry."""
+    if type(entry) is str:
+        parsed = _PARSED_NAMES.get(entry)
+        if parsed is None:
+            code, row = _parse_entry(func, entry, where)
+            parsed = code, None if row is None else tuple(row)  # (shared: immutable)
+            if len(_PARSED_NAMES) < 1024:  # (names are few: bounded all the same)
+                _PARSED_NAMES[entry] = parsed
+        return parsed
+    return _parse_entry(func, entry, where)
+
+
+def _parse_entry(func: str, entry, where: str):
+    """_segment_entry without the memo of names."""
     if isinstance(entry, str) and entry not in EASING_KINDS:
         try:  # the kind names and other tools' words for them
             name = option(func, "interpolation", entry, ["step", "linear", "cubic", "bezier"],
