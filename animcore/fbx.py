@@ -1678,40 +1678,120 @@ def _same_hemisphere(q: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------- scene
 
+class _Links:
+    """One side of a file's connections: child -> [(parent, property or
+    None)] (or parent -> [(child, property or None)]), in file order, as
+    ``_fbx_connections`` chains them; each object's list is made when first
+    asked for (a reader asks for few of them)."""
+
+    __slots__ = ("_heads", "_next", "_others", "_properties", "_made")
+
+    def __init__(self, heads: dict, nexts: list, others: list, properties: list):
+        self._heads, self._next, self._others = heads, nexts, others
+        self._properties, self._made = properties, {}
+
+    def get(self, key, default=None):
+        out = self._made.get(key)
+        if out is None:
+            j = self._heads.get(key)
+            if j is None:
+                return default
+            others, properties, nexts = self._others, self._properties, self._next
+            out = []
+            while j >= 0:
+                out.append((others[j], properties[j]))
+                j = nexts[j]
+            self._made[key] = out
+        return out
+
+    def __getitem__(self, key):
+        out = self.get(key)
+        if out is None:
+            raise KeyError(key)
+        return out
+
+    def __contains__(self, key) -> bool:
+        return key in self._heads
+
+    def __iter__(self):
+        return iter(self._heads)
+
+    def __len__(self) -> int:
+        return len(self._heads)
+
+    def items(self) -> list:
+        return [(key, self[key]) for key in self._heads]
+
+
+class _Entries:
+    """id -> (record, name, subtype) of a file's objects (see
+    :class:`_Objects`), each made when first asked for."""
+
+    __slots__ = ("_file", "_records", "_made")
+
+    def __init__(self, f: _File, records: dict):
+        self._file, self._records, self._made = f, records, {}
+
+    def get(self, oid, default=None):
+        entry = self._made.get(oid)
+        if entry is None:
+            i = self._records.get(oid)
+            if i is None:
+                return default
+            f = self._file
+            count = f.counts[i]
+            v = f.values(i)
+            if isinstance(v[0], int):
+                name, sub = v[1] if count > 1 else "", v[2] if count > 2 else ""
+            else:
+                name, sub = v[0], v[1] if count > 1 else ""
+            entry = self._made[oid] = (f.record(i), _object_name(str(name)), str(sub))
+        return entry
+
+    def __getitem__(self, oid):
+        entry = self.get(oid)
+        if entry is None:
+            raise KeyError(oid)
+        return entry
+
+    def __contains__(self, oid) -> bool:
+        return oid in self._records
+
+    def __iter__(self):
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def values(self) -> list:
+        return [self[oid] for oid in self._records]
+
+
 class _Objects:
-    """Objects and connections of a file (FBX 7 ids or FBX 6 names)."""
+    """Objects and connections of a file (FBX 7 ids or FBX 6 names), read
+    in C (``_fbx_objects``, ``_fbx_connections``): ``order`` (the ids in
+    file order), ``kinds`` (id -> the object's record name), ``by_id`` (id
+    -> (record, name, subtype)), ``parents`` (child -> [(parent, property
+    or None)]) and ``children`` (parent -> [(child, property or None)]);
+    the tuples and lists are made for the ids asked for."""
 
     def __init__(self, f: _File):
-        self.by_id: dict = {}
+        self.file = f
         self.order: list = []
-        self.kinds: dict = {}  # id -> the object's record name
-        by_id, order, kinds = self.by_id, self.order, self.kinds
+        self.records: dict = {}  # id -> its record's index
+        values = f._values
         objects = f.find("Objects")
-        counts, firsts, values, pending, names, views = f.counts, f.firsts, f._values, \
-            f._pending, f.names, f._views
-        for i in (f.child_indices(objects.index) if objects is not None else ()):
-            count = counts[i]
-            if not count:
-                continue
-            r = views.get(i)
-            if r is None:
-                r = views[i] = _Record(f, i, names[i])
-            first = firsts[i]
-            v = f.values(i) if i in pending else values[first:first + count]
-            if isinstance(v[0], int):
-                oid, name, sub = v[0], v[1] if count > 1 else "", v[2] if count > 2 else ""
-            else:
-                oid, name, sub = v[0], v[0], v[1] if count > 1 else ""
-            text = str(name)  # _object_name
-            if "\x00\x01" in text:
-                text = text.split("\x00\x01", 1)[0]
-            elif "::" in text:
-                text = text.split("::", 1)[1]
-            by_id[oid] = (r, text, str(sub))
-            kinds[oid] = r.name
-            order.append(oid)
-        self.parents: dict = {}   # child -> [(parent, property or None)]
-        self.children: dict = {}  # parent -> [(child, property or None)]
+        if objects is not None:
+            read = _core._fbx_objects(f.record_table, values, objects.index)
+            if isinstance(read, list):  # (arrays or raw bytes as first values: read first)
+                for i in read:
+                    f.values(i)
+                read = _core._fbx_objects(f.record_table, values, objects.index)
+            self.order, self.records = read
+        names = f.names
+        self.kinds: dict = {oid: names[i] for oid, i in self.records.items()}
+        self.by_id = _Entries(f, self.records)
+        self.parents = self.children = _Links({}, [], [], [])
         connections = f.find("Connections")
         codes = {f.name_codes[n] for n in ("C", "Connect") if n in f.name_codes}
         if connections is not None and codes:
@@ -1722,10 +1802,16 @@ class _Objects:
                     f.values(i)
                 read = _core._fbx_connections(f.record_table, f.name_ids, values,
                                               connections.index, codes)
-            self.parents, self.children = read
+            kids, parents, properties, parent_heads, parent_next, child_heads, child_next = read
+            self.parents = _Links(parent_heads, parent_next, parents, properties)
+            self.children = _Links(child_heads, child_next, kids, properties)
 
     def kind(self, oid):
         return self.kinds.get(oid)
+
+    def record(self, oid) -> _Record:
+        """The record of object ``oid``."""
+        return self.file.record(self.records[oid])
 
 
 def _templates(f: _File) -> dict:
@@ -1770,9 +1856,8 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     settings = _properties(f.find("GlobalSettings"))
     if not settings:  # FBX 6: the settings live under Objects
         for oid in objects.order:
-            r, _, _ = objects.by_id[oid]
-            if r.name == "GlobalSettings":
-                settings = _properties(r)
+            if objects.kinds[oid] == "GlobalSettings":
+                settings = _properties(objects.by_id[oid][0])
     conversion = _axis_conversion(settings, units, up)
     model_ids = [oid for oid in objects.order if objects.kinds.get(oid) == "Model"]
     index_of = {oid: i for i, oid in enumerate(model_ids)}
@@ -1916,8 +2001,10 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
 def _read_skins(f: _File, objects: _Objects, index_of: dict) -> list:
     skins = []
     for oid in objects.order:
+        if objects.kinds[oid] != "Deformer":
+            continue
         r, name, sub = objects.by_id[oid]
-        if r.name != "Deformer" or sub != "Skin":
+        if sub != "Skin":
             continue
         joints, inverse_binds = [], []
         for child, prop in objects.children.get(oid, ()):
@@ -1957,6 +2044,8 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
     full weight 100, else ((shape name, full weight / 100), ...)."""
     out: dict = {}
     for oid in objects.order:
+        if objects.kinds[oid] not in ("Deformer", "Geometry"):
+            continue
         r, name, sub = objects.by_id[oid]
         if r.name == "Deformer" and sub == "BlendShapeChannel":
             percent = _scalar(_properties(r), "DeformPercent", 0.0)
@@ -2093,7 +2182,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                  for sid in stacks for lid in _layer_ids(objects, sid)
                  for cn, _ in children.get(lid, ()) if kinds.get(cn) == "AnimationCurveNode"}
     used = list(dict.fromkeys(c for ids in curve_ids.values() for c, _ in ids))
-    read = dict(zip(used, _read_curves(f, [objects.by_id[c][0] for c in used])))
+    read = dict(zip(used, _read_curves(f, [objects.record(c) for c in used])))
     blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
                   for i, entry in enumerate(entries)}
     for sid in stacks:
@@ -2115,7 +2204,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
             for cn, _ in objects.children.get(lid, ()):
                 if kinds.get(cn) != "AnimationCurveNode":
                     continue
-                node_record = objects.by_id[cn][0]
+                node_record = objects.record(cn)
                 cprops = _properties(node_record)
                 curves = {prop: read[c] for c, prop in curve_ids[cn]}
                 targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]

@@ -917,13 +917,17 @@ def test_fbx_block_reads_property_entries_as_the_python_reader_does():
 
 def test_fbx_connections_reads_the_connection_records():
     """_fbx_connections: each C record (kind, child, parent[, property]) in
-    both directions, property only for "OP" (re-derived from the records'
-    values); the records to read first when a value is still unread."""
+    both directions (chained per object, in file order), property only for
+    "OP" (re-derived from the records' values); the records to read first
+    when a value is still unread."""
     f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
     block = f.find("Connections").index
     codes = {f.name_codes["C"]}
-    parents, children = animcore._core._fbx_connections(f.record_table, f.name_ids, f._values,
-                                                         block, codes)
+    kids, parent_ids, props, parent_heads, parent_next, child_heads, child_next = \
+        animcore._core._fbx_connections(f.record_table, f.name_ids, f._values, block, codes)
+    # (the links as the reader's per-object lists)
+    parents = dict(fbx._Links(parent_heads, parent_next, parent_ids, props).items())
+    children = dict(fbx._Links(child_heads, child_next, kids, props).items())
     expected_parents, expected_children = {}, {}
     for c in f.child_indices(block):
         v = f.values(c)
@@ -937,6 +941,22 @@ def test_fbx_connections_reads_the_connection_records():
     values[f.firsts[last] + 2] = None
     assert animcore._core._fbx_connections(f.record_table, f.name_ids, values, block,
                                            codes) == [last]
+
+
+def test_fbx_objects_lists_the_objects_records():
+    """_fbx_objects: each child of Objects with values, its first value the
+    id (re-derived from the records' values), in file order; the records to
+    read first when a first value is still unread."""
+    f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
+    block = f.find("Objects").index
+    order, records = animcore._core._fbx_objects(f.record_table, f._values, block)
+    expected = [(f.values(c)[0], c) for c in f.child_indices(block) if f.counts[c]]
+    assert len(expected) > 1000
+    assert order == [oid for oid, _ in expected] and records == dict(expected)
+    values = list(f._values)
+    last = f.child_indices(block)[-1]
+    values[f.firsts[last]] = None
+    assert animcore._core._fbx_objects(f.record_table, values, block) == [last]
 
 
 def test_properties_and_connections_with_array_values_are_read():

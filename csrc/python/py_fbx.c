@@ -442,22 +442,27 @@ fail:
     return NULL;
 }
 
-/* _fbx_connections(records, name_ids, values, block, names) -> (parents,
-   children) or None: the connection records among the children of record
-   `block` (tables as for _fbx_block; `names`: a set of name ids, those of
-   "C" and "Connect"), as animcore.fbx._Objects reads them: each one with
-   three values or more, (kind, child, parent[, property]), appends
-   (parent, property) to parents[child] and (child, property) to
-   children[parent], the property being the fourth value of an "OP"
-   connection and None otherwise. When some of those values are still None
-   (not read yet), a list of the indices of their records instead (for the
-   caller to read, then call again). */
+/* _fbx_connections(records, name_ids, values, block, names) -> (children,
+   parents, properties, parent_heads, parent_next, child_heads, child_next),
+   or a list: the connection records among the children of record `block`
+   (tables as for _fbx_block; `names`: a set of name ids, those of "C" and
+   "Connect"), as animcore.fbx._Objects reads them. Each one with three
+   values or more, (kind, child, parent[, property]), is one link j (in file
+   order): children[j], parents[j] and properties[j] (the fourth value of an
+   "OP" connection, None otherwise). The links of one child are a chain:
+   parent_heads[child] is its first link, parent_next[j] the next one of the
+   same child (-1: the last); child_heads and child_next chain the links of
+   one parent alike. No list per object is made here: the reader makes those
+   it asks for. When some of the values are still None (not read yet), a
+   list of the indices of their records instead (for the caller to read,
+   then call again). */
 static PyObject *fbx_connections(PyObject *self, PyObject *args)
 {
     PyObject *records_obj, *ids_obj, *values, *names, *op = NULL;
-    PyObject *parents = NULL, *children = NULL, *result = NULL, *unread = NULL;
+    PyObject *lists[4] = {NULL, NULL, NULL, NULL}; /* children, parents, properties, unread */
+    PyObject *heads[2] = {NULL, NULL}, *nexts[2] = {NULL, NULL}, *result = NULL;
     PyArrayObject *records = NULL, *ids = NULL;
-    Py_ssize_t block, nvalues;
+    Py_ssize_t block, nvalues, links;
     const ac_fbx_record *r;
     const npy_intp *id;
     size_t nr;
@@ -485,9 +490,11 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                      "%zu", block, nr);
         return NULL;
     }
-    if (!(op = PyUnicode_FromString("OP")) || !(parents = PyDict_New()) ||
-        !(children = PyDict_New()) || !(unread = PyList_New(0)))
+    if (!(op = PyUnicode_FromString("OP")))
         goto done;
+    for (int k = 0; k < 4; k++)
+        if (!(lists[k] = PyList_New(0)))
+            goto done;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
             uint64_t first = r[i].first_property, count = r[i].property_count;
@@ -514,7 +521,7 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                 if (v[0] == Py_None || v[1] == Py_None || v[2] == Py_None ||
                     v[3] == Py_None) {
                     PyObject *index = PyLong_FromSize_t(i);
-                    int failed = !index || PyList_Append(unread, index) < 0;
+                    int failed = !index || PyList_Append(lists[3], index) < 0;
                     Py_XDECREF(index);
                     if (failed)
                         goto done;
@@ -528,28 +535,120 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                 if (is_op)
                     prop = v[3];
             }
-            for (int side = 0; side < 2; side++) {
-                PyObject *table = side ? children : parents;
-                PyObject *key = side ? v[2] : v[1], *other = side ? v[1] : v[2];
-                PyObject *list = PyDict_GetItemWithError(table, key), *pair;
-                if (!list) {
-                    if (PyErr_Occurred())
-                        goto done;
-                    if (!(list = PyList_New(0)))
-                        goto done;
-                    if (PyDict_SetItem(table, key, list) < 0) {
-                        Py_DECREF(list);
-                        goto done;
-                    }
-                    Py_DECREF(list); /* (the dict holds it) */
-                }
-                if (!(pair = PyTuple_Pack(2, other, prop)))
-                    goto done;
-                has = PyList_Append(list, pair);
-                Py_DECREF(pair);
-                if (has < 0)
-                    goto done;
+            if (PyList_Append(lists[0], v[1]) < 0 || PyList_Append(lists[1], v[2]) < 0 ||
+                PyList_Append(lists[2], prop) < 0)
+                goto done;
+        }
+        if (pass == 0 && PyList_GET_SIZE(lists[3])) {
+            Py_INCREF(lists[3]);
+            result = lists[3];
+            goto done;
+        }
+    }
+    links = PyList_GET_SIZE(lists[0]);
+    /* the chains, made from the last link back (so that each runs in file order) */
+    for (int side = 0; side < 2; side++) {
+        if (!(heads[side] = PyDict_New()) || !(nexts[side] = PyList_New(links)))
+            goto done;
+        for (Py_ssize_t j = links - 1; j >= 0; j--) {
+            PyObject *key = PyList_GET_ITEM(lists[side], j); /* parents: keyed by the child */
+            PyObject *head = PyDict_GetItemWithError(heads[side], key), *index;
+            if (!head && PyErr_Occurred())
+                goto done;
+            if (head)
+                Py_INCREF(head);
+            else if (!(head = PyLong_FromLong(-1)))
+                goto done;
+            PyList_SET_ITEM(nexts[side], j, head);
+            if (!(index = PyLong_FromSsize_t(j)))
+                goto done;
+            if (PyDict_SetItem(heads[side], key, index) < 0) {
+                Py_DECREF(index);
+                goto done;
             }
+            Py_DECREF(index);
+        }
+    }
+    result = PyTuple_Pack(7, lists[0], lists[1], lists[2], heads[0], nexts[0], heads[1],
+                          nexts[1]);
+done:
+    for (int k = 0; k < 4; k++)
+        Py_XDECREF(lists[k]);
+    for (int side = 0; side < 2; side++) {
+        Py_XDECREF(heads[side]);
+        Py_XDECREF(nexts[side]);
+    }
+    Py_XDECREF(op);
+    return result;
+}
+
+/* _fbx_objects(records, values, block) -> (order, records) or a list: the
+   objects among the children of record `block` (the Objects record; tables
+   as for _fbx_block), as animcore.fbx._Objects reads them: each child with a
+   value gives an object whose id is its first value, `order` listing the ids
+   in file order and the dict `records` giving each id's record index (the
+   last record of an id given twice). When some first values are still None
+   (not read yet), a list of the indices of their records instead (for the
+   caller to read, then call again). */
+static PyObject *fbx_objects(PyObject *self, PyObject *args)
+{
+    PyObject *records_obj, *values, *order = NULL, *where = NULL, *unread = NULL;
+    PyObject *result = NULL;
+    PyArrayObject *records = NULL;
+    Py_ssize_t block, nvalues;
+    const ac_fbx_record *r;
+    size_t nr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!n:_fbx_objects", &records_obj, &PyList_Type, &values,
+                          &block))
+        return NULL;
+    if (!acpy_array(records_obj, &records, NPY_UINT8, 0))
+        return NULL;
+    if (PyArray_NBYTES(records) % sizeof *r ||
+        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record)) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_objects: the table is not whole, aligned "
+                        "records");
+        return NULL;
+    }
+    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
+    r = PyArray_DATA(records);
+    nvalues = PyList_GET_SIZE(values);
+    if (block < 0 || (size_t)block >= nr) {
+        PyErr_Format(PyExc_ValueError, "_fbx_objects: block %zd is not a record of the %zu",
+                     block, nr);
+        return NULL;
+    }
+    if (!(order = PyList_New(0)) || !(where = PyDict_New()) || !(unread = PyList_New(0)))
+        goto done;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
+            uint64_t first = r[i].first_property, count = r[i].property_count;
+            PyObject *oid, *index;
+            int failed;
+            if (r[i].parent != (int64_t)block || !count)
+                continue;
+            if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
+                PyErr_Format(PyExc_ValueError, "_fbx_objects: record %zu's values leave the "
+                             "list of %zd", i, nvalues);
+                goto done;
+            }
+            oid = PyList_GET_ITEM(values, (Py_ssize_t)first);
+            if (pass == 0) {
+                if (oid == Py_None) {
+                    index = PyLong_FromSize_t(i);
+                    failed = !index || PyList_Append(unread, index) < 0;
+                    Py_XDECREF(index);
+                    if (failed)
+                        goto done;
+                }
+                continue;
+            }
+            if (!(index = PyLong_FromSize_t(i)))
+                goto done;
+            failed = PyList_Append(order, oid) < 0 || PyDict_SetItem(where, oid, index) < 0;
+            Py_DECREF(index);
+            if (failed)
+                goto done;
         }
         if (pass == 0 && PyList_GET_SIZE(unread)) {
             Py_INCREF(unread);
@@ -557,12 +656,11 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    result = PyTuple_Pack(2, parents, children);
+    result = PyTuple_Pack(2, order, where);
 done:
+    Py_XDECREF(order);
+    Py_XDECREF(where);
     Py_XDECREF(unread);
-    Py_XDECREF(op);
-    Py_XDECREF(parents);
-    Py_XDECREF(children);
     return result;
 }
 
@@ -596,8 +694,12 @@ static PyMethodDef methods[] = {
      "_fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> the "
      "records whose values are still to read ([]: props filled)"},
     {"_fbx_connections", fbx_connections, METH_VARARGS,
-     "_fbx_connections(records, name_ids, values, block, names) -> (parents, children), or "
-     "the records whose values are still to read"},
+     "_fbx_connections(records, name_ids, values, block, names) -> (children, parents, "
+     "properties, parent_heads, parent_next, child_heads, child_next), or the records whose "
+     "values are still to read"},
+    {"_fbx_objects", fbx_objects, METH_VARARGS,
+     "_fbx_objects(records, values, block) -> (ids in file order, {id: record index}), or "
+     "the records whose first values are still to read"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };
