@@ -555,7 +555,10 @@ class FbxCurve(ByValue):
 # the reader's (times, values, right slopes, next-left slopes, right weights,
 # next-left weights, in slopes, out slopes)
 _LAZY_KEY_COLUMNS = {"values": 1, "right_slopes": 2, "next_left_slopes": 3, "right_weights": 4,
-                     "next_left_weights": 5}
+                     "next_left_weights": 5, "in_slopes": 6, "out_slopes": 7}
+# (no class attributes for the fields with defaults that may be left so: their
+# lookup then reaches FbxCurve.__getattr__; __init__ keeps the defaults)
+del FbxCurve.in_slopes, FbxCurve.out_slopes
 
 
 def _curve_parts(f: _File, record: _Record) -> tuple:
@@ -775,23 +778,24 @@ def _read_curves(f: _File, records: list) -> list:
         c.flags.writeable = False
     curves = []
     same_times: dict = {}  # equal key times: one array (as the bytes are the same)
+    stamps = times.tobytes()
     new, set_dict = object.__new__, object.__setattr__
-    for p, a, b, ga, gb in zip(parts, starts.tolist(), ends.tolist(), [0] + group_ends,
-                               group_ends):
-        t = times[a:b]
-        t = same_times.setdefault(t.tobytes(), t)
+    for (default, pre, post, repetitions), a, b, ga, gb in zip(
+            parts, starts.tolist(), ends.tolist(), [0] + group_ends, group_ends):
+        stamp = stamps[8 * a:8 * b]
+        t = same_times.get(stamp)
+        if t is None:
+            t = same_times[stamp] = times[a:b]
         key = blob[16 * ga:16 * gb]
         kinds = per_key_cache.get(key)
         if kinds is None:
             kinds = per_key_cache[key] = per_key(ga, gb)
-        kind, mode = kinds
         # FbxCurve(...) without the dataclass' __init__, which sets the fields one by one
         curve = new(FbxCurve)
         # values, slopes and weights: views made when first read (FbxCurve.__getattr__)
         set_dict(curve, "__dict__", {
-            "times": t, "interpolation": kind, "tangent_modes": mode, "pre": p[1],
-            "post": p[2], "repetitions": p[3], "default": p[0], "in_slopes": in_slopes[a:b],
-            "out_slopes": out_slopes[a:b],
+            "times": t, "interpolation": kinds[0], "tangent_modes": kinds[1], "pre": pre,
+            "post": post, "repetitions": repetitions, "default": default,
             # where its keys are in the columns (see _join_columns)
             "_columns": columns, "_start": a})
         curves.append(curve)
