@@ -762,8 +762,6 @@ def _read_curves(f: _File, records: list) -> list:
     named = {fl: _key_kind(fl) for fl in set(flag_list)}
     group_ends = np.cumsum(groups).tolist()
     runs = counts.tolist()
-    per_key_cache: dict = {}
-
     # a run's key: the bytes of its groups' (flags, count) pairs
     blob = np.column_stack([flags, counts]).astype(np.int64).tobytes()
 
@@ -776,30 +774,12 @@ def _read_curves(f: _File, records: list) -> list:
     columns = (times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes)
     for c in columns:
         c.flags.writeable = False
-    curves = []
-    same_times: dict = {}  # equal key times: one array (as the bytes are the same)
-    stamps = times.tobytes()
-    new, set_dict = object.__new__, object.__setattr__
-    for (default, pre, post, repetitions), a, b, ga, gb in zip(
-            parts, starts.tolist(), ends.tolist(), [0] + group_ends, group_ends):
-        stamp = stamps[8 * a:8 * b]
-        t = same_times.get(stamp)
-        if t is None:
-            t = same_times[stamp] = times[a:b]
-        key = blob[16 * ga:16 * gb]
-        kinds = per_key_cache.get(key)
-        if kinds is None:
-            kinds = per_key_cache[key] = per_key(ga, gb)
-        # FbxCurve(...) without the dataclass' __init__, which sets the fields one by one
-        curve = new(FbxCurve)
-        # values, slopes and weights: views made when first read (FbxCurve.__getattr__)
-        set_dict(curve, "__dict__", {
-            "times": t, "interpolation": kinds[0], "tangent_modes": kinds[1], "pre": pre,
-            "post": post, "repetitions": repetitions, "default": default,
-            # where its keys are in the columns (see _join_columns)
-            "_columns": columns, "_start": a})
-        curves.append(curve)
-    return curves
+    # FbxCurve(...) without the dataclass' __init__, which sets the fields one by one:
+    # key times shared by the curves whose times are the same bytes, per-key kinds by
+    # those keyed alike; values, slopes and weights are views made when first read
+    # (FbxCurve.__getattr__), from where the curve's keys are in the columns
+    return _core._fbx_curves(FbxCurve, columns, times, starts.tolist(), ends.tolist(),
+                             group_ends, blob, per_key, parts)
 
 
 def _key_kind(flags: int) -> tuple:

@@ -959,6 +959,38 @@ def test_fbx_objects_lists_the_objects_records():
     assert animcore._core._fbx_objects(f.record_table, values, block) == [last]
 
 
+def test_fbx_curves_makes_the_curves_of_the_columns():
+    """_fbx_curves: each curve's key times are its span of the times (one
+    array for equal bytes), its kinds what kinds_of gives for its groups
+    (asked once per distinct run), its ends from parts; a span outside the
+    columns is a ValueError."""
+    times = np.array([0.0, 1.0, 0.0, 1.0, 0.0, 2.0])
+    times.flags.writeable = False
+    blob = np.array([[8, 2], [8, 2], [4, 2]], dtype=np.int64).tobytes()
+    asked = []
+
+    def kinds_of(a, b):
+        asked.append((a, b))
+        return (("k",) * (b - a), ("m",) * (b - a))
+
+    parts = [(0.5, "constant", "repetition", (-1, 2)), (0.0, "constant", "constant", (-1, -1)),
+             (1.0, "keep_slope", "constant", (-1, -1))]
+    columns = (times,)
+    curves = animcore._core._fbx_curves(fbx.FbxCurve, columns, times, [0, 2, 4], [2, 4, 6],
+                                        [1, 2, 3], blob, kinds_of, parts)
+    assert [type(c) for c in curves] == [fbx.FbxCurve] * 3
+    assert curves[0].times is curves[1].times and curves[2].times is not curves[0].times
+    assert curves[2].times.tolist() == [0.0, 2.0]
+    assert asked == [(0, 1), (2, 3)]
+    assert curves[0].interpolation is curves[1].interpolation == ("k",)
+    for c, (default, pre, post, repetitions), start in zip(curves, parts, [0, 2, 4]):
+        assert (c.default, c.pre, c.post, c.repetitions) == (default, pre, post, repetitions)
+        assert c.__dict__["_columns"] is columns and c.__dict__["_start"] == start
+    with pytest.raises(ValueError, match="curve 1's keys 2:7"):
+        animcore._core._fbx_curves(fbx.FbxCurve, columns, times, [0, 2], [2, 7], [1, 2],
+                                   blob, kinds_of, parts[:2])
+
+
 def test_properties_and_connections_with_array_values_are_read():
     """A property or connection record holding an array (read from the file
     when first needed): the entries and links around it are read as usual,

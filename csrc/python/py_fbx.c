@@ -664,6 +664,139 @@ done:
     return result;
 }
 
+/* _fbx_curves(cls, columns, times, starts, ends, group_ends, blob, kinds_of, parts) ->
+   list: the FbxCurves animcore.fbx._read_curves makes of curves read
+   together, without their class's __init__ (instances of `cls` whose
+   __dict__ is set at once). Curve i has the keys starts[i]:ends[i] of the
+   float64 array `times` (curves whose key times are the same bytes share
+   one view of it) and the attribute groups group_ends[i-1]:group_ends[i]
+   (0 for the first), whose 16 bytes each in `blob` name its per-key segment
+   kinds and tangent modes: kinds_of(first, end) gives them as a pair, once
+   per distinct run of bytes. parts[i] is its (default, pre, post,
+   repetitions); `columns` (the reader's key columns) and its first key are
+   kept for the key arrays made when first read. */
+static PyObject *fbx_curves(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *columns, *times, *starts, *ends, *group_ends, *blob, *kinds_of, *parts;
+    PyObject *out = NULL, *same_times = NULL, *same_kinds = NULL, *empty = NULL;
+    PyObject *keys[10] = {NULL};
+    static const char *const names[10] = {"times", "interpolation", "tangent_modes", "pre",
+                                          "post", "repetitions", "default", "_columns",
+                                          "_start", "__dict__"};
+    Py_buffer tv = {0};
+    Py_ssize_t n, groups, keys_total;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!OOO!O!O!O!OO!:_fbx_curves", &PyType_Type, &cls, &columns,
+                          &times, &PyList_Type, &starts, &PyList_Type, &ends, &PyList_Type,
+                          &group_ends, &PyBytes_Type, &blob, &kinds_of, &PyList_Type, &parts))
+        return NULL;
+    n = PyList_GET_SIZE(starts);
+    if (PyList_GET_SIZE(ends) != n || PyList_GET_SIZE(group_ends) != n ||
+        PyList_GET_SIZE(parts) != n) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_curves: starts, ends, group_ends and parts "
+                        "must have one item per curve");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(times, &tv, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (tv.itemsize != 8 || !tv.format || strcmp(tv.format, "d") != 0) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_curves: times must be contiguous float64");
+        goto done;
+    }
+    keys_total = tv.len / 8;
+    groups = PyBytes_GET_SIZE(blob) / 16;
+    for (int k = 0; k < 10; k++)
+        if (!(keys[k] = PyUnicode_InternFromString(names[k])))
+            goto done;
+    if (!(out = PyList_New(n)) || !(same_times = PyDict_New()) ||
+        !(same_kinds = PyDict_New()) || !(empty = PyTuple_New(0)))
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t a = PyLong_AsSsize_t(PyList_GET_ITEM(starts, i));
+        Py_ssize_t b = PyLong_AsSsize_t(PyList_GET_ITEM(ends, i));
+        Py_ssize_t gb = PyLong_AsSsize_t(PyList_GET_ITEM(group_ends, i));
+        Py_ssize_t ga = i ? PyLong_AsSsize_t(PyList_GET_ITEM(group_ends, i - 1)) : 0;
+        PyObject *part = PyList_GET_ITEM(parts, i), *stamp, *t, *run, *kinds, *curve, *dict;
+        PyObject *start, *values[9];
+        int failed;
+        if (PyErr_Occurred())
+            goto fail;
+        if (a < 0 || b < a || b > keys_total || ga < 0 || gb < ga || gb > groups ||
+            !PyTuple_Check(part) || PyTuple_GET_SIZE(part) != 4) {
+            PyErr_Format(PyExc_ValueError, "_fbx_curves: curve %zd's keys %zd:%zd (of %zd), "
+                         "groups %zd:%zd (of %zd) or parts are not a curve's", i, a, b,
+                         keys_total, ga, gb, groups);
+            goto fail;
+        }
+        if (!(stamp = PyBytes_FromStringAndSize((const char *)tv.buf + 8 * a, 8 * (b - a))))
+            goto fail;
+        t = PyDict_GetItemWithError(same_times, stamp); /* (borrowed) */
+        if (!t && !PyErr_Occurred()) {
+            t = PySequence_GetSlice(times, a, b);
+            failed = !t || PyDict_SetItem(same_times, stamp, t) < 0;
+            Py_XDECREF(t); /* (the dict holds it) */
+            if (failed)
+                t = NULL;
+        }
+        Py_DECREF(stamp);
+        if (!t)
+            goto fail;
+        if (!(run = PyBytes_FromStringAndSize(PyBytes_AS_STRING(blob) + 16 * ga,
+                                              16 * (gb - ga))))
+            goto fail;
+        kinds = PyDict_GetItemWithError(same_kinds, run);
+        if (!kinds && !PyErr_Occurred()) {
+            kinds = PyObject_CallFunction(kinds_of, "nn", ga, gb);
+            if (kinds && (!PyTuple_Check(kinds) || PyTuple_GET_SIZE(kinds) != 2)) {
+                PyErr_SetString(PyExc_ValueError, "_fbx_curves: kinds_of must give a pair");
+                Py_CLEAR(kinds);
+            }
+            failed = !kinds || PyDict_SetItem(same_kinds, run, kinds) < 0;
+            Py_XDECREF(kinds);
+            if (failed)
+                kinds = NULL;
+        }
+        Py_DECREF(run);
+        if (!kinds)
+            goto fail;
+        if (!(start = PyLong_FromSsize_t(a)))
+            goto fail;
+        values[0] = t;
+        values[1] = PyTuple_GET_ITEM(kinds, 0);
+        values[2] = PyTuple_GET_ITEM(kinds, 1);
+        values[3] = PyTuple_GET_ITEM(part, 1);
+        values[4] = PyTuple_GET_ITEM(part, 2);
+        values[5] = PyTuple_GET_ITEM(part, 3);
+        values[6] = PyTuple_GET_ITEM(part, 0);
+        values[7] = columns;
+        values[8] = start;
+        dict = PyDict_New();
+        failed = !dict;
+        for (int k = 0; k < 9 && !failed; k++)
+            failed = PyDict_SetItem(dict, keys[k], values[k]) < 0;
+        Py_DECREF(start);
+        curve = failed ? NULL : ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, empty, NULL);
+        /* (object.__setattr__(curve, "__dict__", dict): past a frozen class's __setattr__) */
+        if (curve && PyObject_GenericSetAttr(curve, keys[9], dict) < 0)
+            Py_CLEAR(curve);
+        Py_XDECREF(dict);
+        if (!curve)
+            goto fail;
+        PyList_SET_ITEM(out, i, curve);
+    }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    for (int k = 0; k < 10; k++)
+        Py_XDECREF(keys[k]);
+    Py_XDECREF(same_times);
+    Py_XDECREF(same_kinds);
+    Py_XDECREF(empty);
+    PyBuffer_Release(&tv);
+    return out;
+}
+
 /* _fbx_layout() -> (sizeof record, sizeof property, offsets of the property
    fields): the struct layout animcore.fbx views the tables with. */
 static PyObject *fbx_layout(PyObject *self, PyObject *unused)
@@ -700,6 +833,9 @@ static PyMethodDef methods[] = {
     {"_fbx_objects", fbx_objects, METH_VARARGS,
      "_fbx_objects(records, values, block) -> (ids in file order, {id: record index}), or "
      "the records whose first values are still to read"},
+    {"_fbx_curves", fbx_curves, METH_VARARGS,
+     "_fbx_curves(cls, columns, times, starts, ends, group_ends, blob, kinds_of, parts) -> "
+     "the curves, made without cls.__init__"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };
