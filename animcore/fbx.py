@@ -900,19 +900,22 @@ class _SharedJoint:
             last = self._last = (np.array(t), values)
         return last[1]
 
-    def columns(self, t: np.ndarray, columns: np.ndarray) -> np.ndarray:
-        return self.values(t)[..., columns]  # (a copy: the kept values stay as they are)
+    def columns(self, t: np.ndarray, start: int, stop: int) -> np.ndarray:
+        # (a copy: the kept values stay as they are)
+        return self.values(t)[..., start:stop].copy()
 
 
 class _JointColumns:
-    """A channel layer's columns of a :class:`_SharedJoint`, called as the
-    layer's own joined curve would be."""
+    """A channel layer's columns ``start:stop`` of a :class:`_SharedJoint`,
+    called as the layer's own joined curve would be."""
 
-    def __init__(self, shared: _SharedJoint, columns: list):
-        self.shared, self.columns = shared, np.array(columns, dtype=np.intp)
+    __slots__ = ("shared", "start", "stop")
+
+    def __init__(self, shared: _SharedJoint, start: int, stop: int):
+        self.shared, self.start, self.stop = shared, start, stop
 
     def __call__(self, t) -> np.ndarray:
-        return self.shared.columns(np.asarray(t, dtype=np.float64), self.columns)
+        return self.shared.columns(np.asarray(t, dtype=np.float64), self.start, self.stop)
 
 
 def _joinable(curves):
@@ -923,24 +926,28 @@ def _joinable(curves):
     -0.0: they join, on their own)."""
     if len(curves) < 2:
         return None
-    for c in curves:
-        if c is None or len(c.times) < 2:
-            return None
     first = curves[0]
-    kinds, pre, post = first.interpolation, first.pre, first.post
-    if "constant_next" in kinds:
+    if first is None:
         return None
+    times, kinds, pre, post = first.times, first.interpolation, first.pre, first.post
+    if len(times) < 2 or "constant_next" in kinds:
+        return None
+    same = True  # (all the same array of key times)
     for c in curves:
-        if not ((c.interpolation is kinds or c.interpolation == kinds) and c.pre == pre and
+        if c is None or len(c.times) < 2 or not (
+                (c.interpolation is kinds or c.interpolation == kinds) and c.pre == pre and
                 c.post == post):
             return None
-    if (first.pre in _REPEATING or first.post in _REPEATING) and any(
+        if c.times is not times:
+            same = False
+    if (pre in _REPEATING or post in _REPEATING) and any(
             c.held_after() != (None, None) for c in curves):
         return None
-    stamp = first.times.tobytes()
-    if any(c.times is not first.times and c.times.tobytes() != stamp for c in curves[1:]):
-        return False if all(np.array_equal(c.times, first.times) for c in curves) else None
-    return stamp, first.interpolation, first.pre, first.post
+    stamp = times.tobytes()
+    if not same and any(c.times is not times and c.times.tobytes() != stamp
+                        for c in curves[1:]):
+        return False if all(np.array_equal(c.times, times) for c in curves) else None
+    return stamp, kinds, pre, post
 
 
 def _share_joints(channels) -> None:
@@ -962,15 +969,14 @@ def _share_joints(channels) -> None:
                 continue
             curves = composed.layers[index][2]
             group = groups.setdefault(key, [])
-            places.append((composed, index, key, list(range(len(group),
-                                                             len(group) + len(curves)))))
+            places.append((composed, index, key, len(group), len(group) + len(curves)))
             group.extend(curves)
     shared = {key: _SharedJoint(curves) for key, curves in groups.items()}
-    for composed, index, key, columns in places:
+    for composed, index, key, start, stop in places:
         joints = composed.__dict__.get("_joint_curves")
         if joints is None:
             joints = composed.__dict__["_joint_curves"] = [None] * len(composed.layers)
-        joints[index] = _JointColumns(shared[key], columns)
+        joints[index] = _JointColumns(shared[key], start, stop)
 
 
 class _PoseBatch:
@@ -984,9 +990,12 @@ class _PoseBatch:
     each channel's own evaluation (:meth:`_Composed.__call__`): every step
     is elementwise."""
 
-    def __init__(self, entries: list):
-        # per channel: (path, shared joint, its columns, rotation order, pre, post)
-        self.entries, self._last = entries, None
+    def __init__(self, paths: list, joints: list, orders: list, pre: list, post: list):
+        # per channel: its path, its layer's _JointColumns, rotation order, pre and
+        # post rotations
+        self.paths, self.joints, self.orders, self.pre, self.post = paths, joints, orders, \
+            pre, post
+        self._last = None
 
     def values(self, t: np.ndarray) -> list:
         """Each channel's value at ``t`` (``t.shape + (3 or 4,)``, kept: read only)."""
@@ -997,18 +1006,18 @@ class _PoseBatch:
             return last[1]
         shared_values: dict = {}
         out, rotations = [], {}
-        for k, (path, shared, columns, order, _, _) in enumerate(self.entries):
+        for k, (path, joint, order) in enumerate(zip(self.paths, self.joints, self.orders)):
+            shared = joint.shared
             full = shared_values.get(id(shared))
             if full is None:
                 full = shared_values[id(shared)] = shared.values(t)
-            out.append(full[..., columns])
+            out.append(full[..., joint.start:joint.stop])  # (views of the kept values)
             if path == "rotation":
                 rotations.setdefault(order, []).append(k)
         for order, ks in rotations.items():  # _node_rotation of every such channel at once
-            entries = [self.entries[k] for k in ks]
             angles = np.stack([out[k] for k in ks], axis=-2)
-            q = _node_rotation(angles, order, np.array([e[4] for e in entries]),
-                               np.array([e[5] for e in entries]))
+            q = _node_rotation(angles, order, np.array([self.pre[k] for k in ks]),
+                               np.array([self.post[k] for k in ks]))
             for j, k in enumerate(ks):
                 out[k] = q[..., j, :]
         self._last = (np.array(t), out)
@@ -1018,7 +1027,7 @@ class _PoseBatch:
 def _batch_poses(channels) -> None:
     """Gives the channels that :class:`_PoseBatch` samples their batch (after
     :func:`_share_joints`)."""
-    entries, members = [], []
+    paths, joints_, orders, pre, post, members = [], [], [], [], [], []
     for channel in channels:
         composed = channel.curve
         if not isinstance(composed, _Composed) or len(composed.layers) != 1 or \
@@ -1027,14 +1036,17 @@ def _batch_poses(channels) -> None:
         joints = composed.__dict__.get("_joint_curves")
         if not joints or not isinstance(joints[0], _JointColumns):
             continue
-        joint = joints[0]
-        entries.append((composed.path, joint.shared, joint.columns, composed.order,
-                        composed.pre, composed.post))
+        paths.append(composed.path)
+        joints_.append(joints[0])
+        orders.append(composed.order)
+        pre.append(composed.pre)
+        post.append(composed.post)
         members.append(channel)
     if members:
-        batch = _PoseBatch(entries)
+        batch = _PoseBatch(paths, joints_, orders, pre, post)
         for k, channel in enumerate(members):
-            channel.__dict__["_batch"] = (batch, k)
+            state = channel.__dict__
+            state["_batch"], state["_batch_index"] = batch, k
 
 
 class _Composed(ByValue):
@@ -1111,11 +1123,12 @@ class FbxChannel(Channel):
     order: str = "xyz"
 
     def _sample_into(self, t: np.ndarray, target: np.ndarray) -> None:
-        batch = self.__dict__.get("_batch")  # (see _PoseBatch)
+        state = self.__dict__
+        batch = state.get("_batch")  # (see _PoseBatch)
         if batch is None:
             super()._sample_into(t, target)
         else:
-            target[...] = batch[0].values(t)[batch[1]]
+            target[...] = batch.values(t)[state["_batch_index"]]
 
     def components(self, t) -> np.ndarray:
         """The combined component values (Euler degrees for rotation) at ``t``."""
