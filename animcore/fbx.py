@@ -202,15 +202,17 @@ class _File:
         parents = records["parent"].astype(np.intp)
         firsts = records["first_property"].astype(np.intp)
         counts = records["property_count"].astype(np.intp)
-        self.parents, self.firsts, self.counts = parents.tolist(), firsts.tolist(), counts.tolist()
+        # (read item by item as Python ints, not turned into lists of every record's)
+        self.parents, self.firsts, self.counts = (memoryview(parents), memoryview(firsts),
+                                                  memoryview(counts))
         self.table = (parents, firsts, counts)  # the same as arrays
         self.records = records  # (a record's location is read from here when asked for)
         # children in file order: the records sorted by parent (roots first)
         order = np.argsort(parents, kind="stable")
         starts = np.zeros(count + 2, dtype=np.intp)
         np.cumsum(np.bincount(parents + 1, minlength=count + 1), out=starts[1:])
-        self._order = order.tolist()
-        self._starts = starts.tolist()
+        self._order = memoryview(order)
+        self._starts = memoryview(starts)
         self._views = {}  # record index -> its view, made when first asked for
         self._children = {}
         self.properties = properties
@@ -250,7 +252,7 @@ class _File:
 
     def child_indices(self, index: int) -> list:
         """The indices of a record's children (-1: the top-level records)."""
-        return self._order[self._starts[index + 1]:self._starts[index + 2]]
+        return self._order[self._starts[index + 1]:self._starts[index + 2]].tolist()
 
     def children(self, index: int) -> list:
         out = self._children.get(index)
