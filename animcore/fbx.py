@@ -750,14 +750,11 @@ def _read_curves(f: _File, records: list) -> list:
         times, values, flags, raw, counts, sizes, groups, parts = together
     ends = np.cumsum(sizes)
     starts = ends - sizes
-    key_group = np.repeat(np.arange(len(flags)), counts)
-    key_flags = flags[key_group]
-    key_raw = raw[key_group]
-    right_s, left_s = key_raw[:, 0].astype(np.float64), key_raw[:, 1].astype(np.float64)
-    packed = key_raw[:, 2].copy().view(np.uint32).astype(np.int64)
-    # weights: two 4-digit decimal fixed-point numbers packed in the third float
-    right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
-    left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
+    # each attribute group's flags, slopes and weights (two 4-digit decimal fixed-point
+    # numbers packed in the third float) for each of its keys, in C
+    key_flags, right_s, left_s, right_w, left_w, key_data = _core._fbx_key_attributes(
+        np.ascontiguousarray(flags, dtype=np.int64), np.ascontiguousarray(raw, dtype=np.float32),
+        np.ascontiguousarray(counts, dtype=np.int64), len(times))
     # per key tuples of the segment kinds and tangent modes, one per distinct
     # run of attribute groups (curves keyed alike share them)
     flag_list = flags.tolist()
@@ -771,7 +768,7 @@ def _read_curves(f: _File, records: list) -> list:
         return tuple(tuple(itertools.chain.from_iterable(
             itertools.repeat(named[flag_list[j]][side], runs[j]) for j in range(a, b)))
             for side in (0, 1))
-    in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_raw, right_w, left_w,
+    in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_data, right_w, left_w,
                                         starts)
     columns = (times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes)
     for c in columns:

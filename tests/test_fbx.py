@@ -991,6 +991,31 @@ def test_fbx_curves_makes_the_curves_of_the_columns():
                                    blob, kinds_of, parts[:2])
 
 
+def test_fbx_key_attributes_repeats_each_group_over_its_keys():
+    """_fbx_key_attributes: per key its group's flags, first two floats (as
+    float64) and the weights packed in the third (re-derived with NumPy from
+    the file's attribute groups); counts that do not sum to the keys are a
+    ValueError naming the group."""
+    f = fbx._File((FILES / "maya_anim_interpolation_7700_binary.fbx").read_bytes(), "x")
+    objects = fbx._Objects(f)
+    records = [objects.record(c) for c in objects.order if objects.kinds[c] == "AnimationCurve"]
+    _, _, flags, raw, counts, keys, _, _ = fbx._curve_parts_together(f, records)
+    out = animcore._core._fbx_key_attributes(flags, raw, counts, int(keys.sum()))
+    group = np.repeat(np.arange(len(flags)), counts)
+    bits = raw[group, 2].view(np.uint32).astype(np.int64)
+    expected = (flags[group], raw[group, 0].astype(np.float64), raw[group, 1].astype(np.float64),
+                np.where(flags[group] & 0x01000000, (bits & 0xFFFF) * 0.0001, 1 / 3),
+                np.where(flags[group] & 0x02000000, (bits >> 16) * 0.0001, 1 / 3),
+                raw[group, :3].astype(np.float64))
+    for got, want in zip(out, expected):
+        np.testing.assert_array_equal(got, want)
+    assert np.any(expected[3] != 1 / 3)  # (the file has weighted keys)
+    wrong = counts.copy()
+    wrong[1] = -1
+    with pytest.raises(ValueError, match="counts at index 1 is -1"):
+        animcore._core._fbx_key_attributes(flags, raw, wrong, int(keys.sum()))
+
+
 def test_properties_and_connections_with_array_values_are_read():
     """A property or connection record holding an array (read from the file
     when first needed): the entries and links around it are read as usual,

@@ -797,6 +797,58 @@ done:
     return out;
 }
 
+/* _fbx_key_attributes(flags, data, counts, keys) -> (key_flags, right_slopes,
+   next_left_slopes, right_weights, next_left_weights, attributes): the
+   per-key attributes of curves read together (ac_fbx_key_attributes) from
+   their attribute groups: flags and counts int64 (G,), data float32 (G, 4). */
+static PyObject *fbx_key_attributes(PyObject *self, PyObject *args)
+{
+    PyArrayObject *flags, *counts, *data = NULL, *out[6] = {NULL};
+    PyObject *data_obj, *result = NULL;
+    Py_ssize_t keys;
+    npy_intp groups;
+    ac_error err;
+    ac_status st;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O&OO&n:_fbx_key_attributes", acpy_i64, &flags, &data_obj,
+                          acpy_i64, &counts, &keys))
+        return NULL;
+    if (!acpy_array(data_obj, &data, NPY_FLOAT32, 0))
+        return NULL;
+    groups = PyArray_SIZE(flags);
+    if (PyArray_SIZE(counts) != groups || PyArray_SIZE(data) != 4 * groups || keys < 0) {
+        PyErr_Format(PyExc_ValueError, "_fbx_key_attributes: counts must have the %zd "
+                     "entries of flags and data 4 per entry (keys %zd)", (Py_ssize_t)groups,
+                     keys);
+        return NULL;
+    }
+    for (int i = 0; i < 6; i++) {
+        npy_intp dims[2] = {(npy_intp)keys, 3};
+        out[i] = (PyArrayObject *)PyArray_SimpleNew(i == 5 ? 2 : 1, dims,
+                                                     i == 0 ? NPY_INT64 : NPY_FLOAT64);
+        if (!out[i])
+            goto done;
+    }
+    ACPY_RUN(keys, st = ac_fbx_key_attributes(PyArray_DATA(flags), PyArray_DATA(data),
+                                              PyArray_DATA(counts), (size_t)groups,
+                                              (size_t)keys, PyArray_DATA(out[0]),
+                                              ACPY_F64(out[1]), ACPY_F64(out[2]),
+                                              ACPY_F64(out[3]), ACPY_F64(out[4]),
+                                              ACPY_F64(out[5]), &err));
+    if (st != AC_OK) {
+        PyErr_Format(PyExc_ValueError, "_fbx_key_attributes: counts at index %zu is %lld (%s)",
+                     err.index, err.index < (size_t)groups ?
+                     (long long)((const int64_t *)PyArray_DATA(counts))[err.index] : -1LL,
+                     err.detail);
+        goto done;
+    }
+    result = PyTuple_Pack(6, out[0], out[1], out[2], out[3], out[4], out[5]);
+done:
+    for (int i = 0; i < 6; i++)
+        Py_XDECREF(out[i]);
+    return result;
+}
+
 /* _fbx_layout() -> (sizeof record, sizeof property, offsets of the property
    fields): the struct layout animcore.fbx views the tables with. */
 static PyObject *fbx_layout(PyObject *self, PyObject *unused)
@@ -836,6 +888,9 @@ static PyMethodDef methods[] = {
     {"_fbx_curves", fbx_curves, METH_VARARGS,
      "_fbx_curves(cls, columns, times, starts, ends, group_ends, blob, kinds_of, parts) -> "
      "the curves, made without cls.__init__"},
+    {"_fbx_key_attributes", fbx_key_attributes, METH_VARARGS,
+     "_fbx_key_attributes(flags, data, counts, keys) -> (key_flags, right_slopes, "
+     "next_left_slopes, right_weights, next_left_weights, attributes)"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };
