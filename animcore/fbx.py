@@ -652,10 +652,11 @@ def _gather(f: _File, props: np.ndarray, kind: bytes) -> np.ndarray:
     return np.frombuffer(joined, np.dtype(_ARRAY_TYPES[kind.decode()]))
 
 
-def _first_children(f: _File, records: list, names: tuple):
-    """``(R, len(names))`` record indices: each record's first child of each
-    name (in file order), -1 where it has none; None when the records repeat."""
-    index = np.array([r.index for r in records], dtype=np.intp)
+def _first_children(f: _File, rows: list, names: tuple):
+    """``(R, len(names))`` record indices: each record's (``rows``: record
+    indices) first child of each name (in file order), -1 where it has
+    none; None when the records repeat."""
+    index = np.array(rows, dtype=np.intp)
     parents = f.table[0]
     row = np.full(len(parents) + 1, -1, dtype=np.intp)
     row[index] = np.arange(len(index))
@@ -676,16 +677,17 @@ def _first_children(f: _File, records: list, names: tuple):
     return found
 
 
-def _curve_parts_together(f: _File, records: list):
-    """What :func:`_curve_parts` gives for each record, concatenated: (times,
+def _curve_parts_together(f: _File, rows: list):
+    """What :func:`_curve_parts` gives for each record (``rows``: record
+    indices), concatenated: (times,
     values, flags, raw, counts, key counts, attribute counts, [(default,
     pre, post, repetitions)]), the arrays of all the binary curves read at once; None
     where a curve is not the common binary form (or breaks a rule), which
     :func:`_curve_parts` then reads (and reports) one by one."""
-    if f.ascii or not records:
+    if f.ascii or not rows:
         return None
     firsts, counts, table = f.firsts, f.counts, f.properties
-    found = _first_children(f, records, _CURVE_ARRAYS + ("Default", "Pre-Extrapolation",
+    found = _first_children(f, rows, _CURVE_ARRAYS + ("Default", "Pre-Extrapolation",
                                                          "Post-Extrapolation"))
     if found is None or np.any(found[:, :len(_CURVE_ARRAYS)] < 0):
         return None
@@ -699,8 +701,8 @@ def _curve_parts_together(f: _File, records: list):
                     float(f.values(d)[0] if d in pending else values[firsts[d]])
                     for d in found[:, len(_CURVE_ARRAYS)].tolist()]
         extrapolated = (found[:, len(_CURVE_ARRAYS) + 1:] >= 0).any(axis=1).tolist()
-        ends = [_extrapolations(record) if e else ("constant", "constant", (-1, -1))
-                for record, e in zip(records, extrapolated)]
+        ends = [_extrapolations(f.record(r)) if e else ("constant", "constant", (-1, -1))
+                for r, e in zip(rows, extrapolated)]
     except (TypeError, ValueError):
         return None
     arrays = []
@@ -732,13 +734,14 @@ def _curve_parts_together(f: _File, records: list):
     return times, values, flags, raw, refs, k, kf, [(d,) + e for d, e in zip(defaults, ends)]
 
 
-def _read_curves(f: _File, records: list) -> list:
-    """AnimationCurve records (FBX 7) as FbxCurves, their keys decoded
-    together: each record is checked in turn, then the keys of all of them
-    are one set of arrays (the curves' arrays are read-only views of it)."""
-    together = _curve_parts_together(f, records)
+def _read_curves(f: _File, rows: list) -> list:
+    """AnimationCurve records (FBX 7; ``rows``: their indices) as FbxCurves,
+    their keys decoded together: each record is checked in turn, then the
+    keys of all of them are one set of arrays (the curves' arrays are
+    read-only views of it)."""
+    together = _curve_parts_together(f, rows)
     if together is None:
-        parts = [_curve_parts(f, r) for r in records]
+        parts = [_curve_parts(f, f.record(r)) for r in rows]
         if not parts:
             return []
         times, values, flags, raw, counts = (np.concatenate([p[i] for p in parts])
@@ -843,7 +846,7 @@ def _join_columns(curves: list) -> Curve:
 
 def _read_curve(f: _File, record: _Record) -> FbxCurve:
     """An AnimationCurve record (FBX 7) as an FbxCurve."""
-    return _read_curves(f, [record])[0]
+    return _read_curves(f, [record.index])[0]
 
 
 _TIME_INDEPENDENT, _CLAMP_PROGRESSIVE = 0x2000, 0x4000
@@ -2178,7 +2181,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                  for sid in stacks for lid in _layer_ids(objects, sid)
                  for cn, _ in children.get(lid, ()) if kinds.get(cn) == "AnimationCurveNode"}
     used = list(dict.fromkeys(c for ids in curve_ids.values() for c, _ in ids))
-    read = dict(zip(used, _read_curves(f, [objects.record(c) for c in used])))
+    read = dict(zip(used, _read_curves(f, [objects.records[c] for c in used])))
     blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
                   for i, entry in enumerate(entries)}
     for sid in stacks:

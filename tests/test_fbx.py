@@ -839,7 +839,7 @@ def test_curves_read_together_are_the_curves_read_one_by_one(name):
     tree = fbx._File((FILES / name).read_bytes(), name)
     objects = fbx._Objects(tree)
     records = [r for r, _, _ in objects.by_id.values() if r.name == "AnimationCurve"]
-    together = fbx._curve_parts_together(tree, records)
+    together = fbx._curve_parts_together(tree, [r.index for r in records])
     assert together is not None
     parts = [fbx._curve_parts(tree, r) for r in records]
     for i in range(5):
@@ -999,7 +999,8 @@ def test_fbx_key_attributes_repeats_each_group_over_its_keys():
     f = fbx._File((FILES / "maya_anim_interpolation_7700_binary.fbx").read_bytes(), "x")
     objects = fbx._Objects(f)
     records = [objects.record(c) for c in objects.order if objects.kinds[c] == "AnimationCurve"]
-    _, _, flags, raw, counts, keys, _, _ = fbx._curve_parts_together(f, records)
+    _, _, flags, raw, counts, keys, _, _ = fbx._curve_parts_together(
+        f, [r.index for r in records])
     out = animcore._core._fbx_key_attributes(flags, raw, counts, int(keys.sum()))
     group = np.repeat(np.arange(len(flags)), counts)
     bits = raw[group, 2].view(np.uint32).astype(np.int64)
