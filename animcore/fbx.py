@@ -367,6 +367,31 @@ def _properties(record: _Record, base: dict | None = None, wanted=None) -> dict:
     return props
 
 
+def _properties_of(f: _File, rows: list, base: dict | None = None, wanted=None) -> list:
+    """:func:`_properties` of many records (``rows``: record indices) at
+    once: their first Properties70 and Properties60 blocks found together,
+    the entries of each kind of block read in one C call (``_fbx_blocks``)."""
+    if not rows:
+        return []
+    found = _first_children(f, rows, ("Properties70", "Properties60"))
+    if found is None:  # (a record given twice)
+        return [_properties(f.record(r), base, wanted) for r in rows]
+    props = [dict(base) if base else {} for _ in rows]
+    for k, (entry, skip) in enumerate((("P", 4), ("Property", 3))):
+        code = f.name_codes.get(entry)
+        blocks = found[:, k].tolist()
+        if code is None or max(blocks) < 0:  # no record has that name, or no such block
+            continue
+        unread = _core._fbx_blocks(f.record_table, f.name_ids, f._values, blocks, code, skip,
+                                   props, wanted)
+        if unread:  # (arrays or raw bytes among the values: read, then the blocks)
+            for p in unread:
+                f.values(p)
+            _core._fbx_blocks(f.record_table, f.name_ids, f._values, blocks, code, skip,
+                              props, wanted)
+    return props
+
+
 def _child_value(record: _Record, name: str, default, kind=float):
     """The first value of the child record ``name`` as ``kind``, or
     ``default`` without one."""
@@ -1864,12 +1889,12 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     # (only what _node_transforms reads)
     model_template = {k: v for k, v in templates.get("Model", {}).items()
                       if k in _MODEL_PROPERTIES}
-    nodes, pivots, types, props_of = [], [], [], []
+    nodes, pivots, types = [], [], []
     parents = []
+    props_of = _properties_of(f, [objects.records[oid] for oid in model_ids], model_template,
+                              _MODEL_PROPERTIES)
     for i, oid in enumerate(model_ids):
-        r, _, sub = objects.by_id[oid]
-        props = _properties(r, model_template, _MODEL_PROPERTIES)
-        props_of.append(props)
+        sub = objects.by_id[oid][2]
         parent = -1
         for p, prop in objects.parents.get(oid, ()):
             if prop is None and p in index_of:
@@ -2182,6 +2207,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                  for cn, _ in children.get(lid, ()) if kinds.get(cn) == "AnimationCurveNode"}
     used = list(dict.fromkeys(c for ids in curve_ids.values() for c, _ in ids))
     read = dict(zip(used, _read_curves(f, [objects.records[c] for c in used])))
+    node_props = dict(zip(curve_ids, _properties_of(f, [objects.records[cn] for cn in curve_ids])))
     blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
                   for i, entry in enumerate(entries)}
     for sid in stacks:
@@ -2203,8 +2229,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
             for cn, _ in objects.children.get(lid, ()):
                 if kinds.get(cn) != "AnimationCurveNode":
                     continue
-                node_record = objects.record(cn)
-                cprops = _properties(node_record)
+                cprops = node_props[cn]
                 curves = {prop: read[c] for c, prop in curve_ids[cn]}
                 targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]
                 for target, prop in targets:

@@ -1017,6 +1017,32 @@ def test_fbx_key_attributes_repeats_each_group_over_its_keys():
         animcore._core._fbx_key_attributes(flags, raw, wrong, int(keys.sum()))
 
 
+def test_fbx_blocks_reads_many_blocks_as_fbx_block_reads_each():
+    """_fbx_blocks (through _properties_of): the properties of many records
+    at once are those _properties reads record by record, also with a base
+    and a wanted set; a value still unread names its record and touches no
+    dict."""
+    f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
+    objects = fbx._Objects(f)
+    rows = [objects.records[o] for o in objects.order
+            if objects.kinds[o] in ("Model", "AnimationCurveNode", "AnimationStack")]
+    assert len(rows) > 300
+    expected = [fbx._properties(f.record(r)) for r in rows]
+    assert fbx._properties_of(f, rows) == expected and any(len(e) > 3 for e in expected)
+    base, wanted = {"Lcl Scaling": [1.0, 1.0, 1.0], "x": [0]}, {"Lcl Scaling", "Lcl Rotation"}
+    assert fbx._properties_of(f, rows, base, wanted) == [
+        fbx._properties(f.record(r), base, wanted) for r in rows]
+    block = next(c for c in f.child_indices(rows[0]) if f.names[c] == "Properties70")
+    entry = next(c for c in f.child_indices(block) if f.counts[c] > 4)
+    values = list(f._values)
+    values[f.firsts[entry] + 4] = None
+    props = [{} for _ in rows]
+    blocks = [block] + [-1] * (len(rows) - 1)
+    assert animcore._core._fbx_blocks(f.record_table, f.name_ids, values, blocks,
+                                      f.name_codes["P"], 4, props) == [entry]
+    assert props == [{}] * len(rows)
+
+
 def test_properties_and_connections_with_array_values_are_read():
     """A property or connection record holding an array (read from the file
     when first needed): the entries and links around it are read as usual,

@@ -344,6 +344,79 @@ done:
     return result;
 }
 
+/* One pass of _fbx_block over the entries of record `block`: pass 0 appends
+   to `unread` the indices of the entries whose values (from `skip` on) are
+   still None, pass 1 sets props[key] to those values; 0, or -1 with an
+   exception set. */
+static int block_pass(const ac_fbx_record *r, size_t nr, const npy_intp *id, PyObject *values,
+                      size_t block, Py_ssize_t entry, Py_ssize_t skip, PyObject *props,
+                      PyObject *wanted, int pass, PyObject *unread)
+{
+    Py_ssize_t nvalues = PyList_GET_SIZE(values);
+    /* the block's subtree is the records after it whose parent is it or a record
+       after it (parents come before their children, in file order) */
+    for (size_t i = block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
+        uint64_t first = r[i].first_property, count = r[i].property_count;
+        PyObject *key;
+        if (r[i].parent != (int64_t)block || !count || id[i] != (npy_intp)entry)
+            continue;
+        if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
+            PyErr_Format(PyExc_ValueError, "_fbx_block: record %zu's values leave the "
+                         "list of %zd", i, nvalues);
+            return -1;
+        }
+        key = PyList_GET_ITEM(values, (Py_ssize_t)first);
+        if (!PyUnicode_Check(key))
+            continue;
+        if (wanted != Py_None) {
+            int has = PySet_Contains(wanted, key);
+            if (has < 0)
+                return -1;
+            if (!has)
+                continue;
+        }
+        if (pass == 0) {
+            for (uint64_t k = first + (uint64_t)skip; k < first + count; k++)
+                if (PyList_GET_ITEM(values, (Py_ssize_t)k) == Py_None) {
+                    PyObject *index = PyLong_FromSize_t(i);
+                    int failed = !index || PyList_Append(unread, index) < 0;
+                    Py_XDECREF(index);
+                    if (failed)
+                        return -1;
+                    break;
+                }
+        } else {
+            Py_ssize_t low = (Py_ssize_t)first + skip, high = (Py_ssize_t)(first + count);
+            PyObject *slice = PyList_GetSlice(values, low < high ? low : high, high);
+            int failed = !slice || PyDict_SetItem(props, key, slice) < 0;
+            Py_XDECREF(slice);
+            if (failed)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The checked record table and name ids of _fbx_block and _fbx_blocks; 0
+   with an exception set when they are not whole, aligned records with one
+   name id each. */
+static int block_tables(const char *func, PyObject *records_obj, PyObject *ids_obj,
+                        PyArrayObject **records, PyArrayObject **ids, size_t *nr)
+{
+    if (!acpy_array(records_obj, records, NPY_UINT8, 0) ||
+        !acpy_array(ids_obj, ids, NPY_INTP, 0))
+        return 0;
+    if (PyArray_NBYTES(*records) % sizeof(ac_fbx_record) ||
+        (uintptr_t)PyArray_DATA(*records) % _Alignof(ac_fbx_record) ||
+        (size_t)PyArray_SIZE(*ids) != (size_t)PyArray_NBYTES(*records) / sizeof(ac_fbx_record)) {
+        PyErr_Format(PyExc_ValueError, "%s: the table is not whole, aligned records with one "
+                     "name id each", func);
+        return 0;
+    }
+    *nr = (size_t)PyArray_NBYTES(*records) / sizeof(ac_fbx_record);
+    return 1;
+}
+
 /* _fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> list:
    the entries of a Properties70 / Properties60 record into the dict `props`,
    as animcore.fbx._properties reads them: each child of record `block`
@@ -358,9 +431,7 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
 {
     PyObject *records_obj, *ids_obj, *values, *props, *wanted = Py_None, *unread;
     PyArrayObject *records = NULL, *ids = NULL;
-    Py_ssize_t block, entry, skip, nvalues;
-    const ac_fbx_record *r;
-    const npy_intp *id;
+    Py_ssize_t block, entry, skip;
     size_t nr;
     (void)self;
     if (!PyArg_ParseTuple(args, "OOO!nnnO!|O:_fbx_block", &records_obj, &ids_obj, &PyList_Type,
@@ -370,20 +441,8 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "_fbx_block: wanted must be a set or None");
         return NULL;
     }
-    if (!acpy_array(records_obj, &records, NPY_UINT8, 0) ||
-        !acpy_array(ids_obj, &ids, NPY_INTP, 0))
+    if (!block_tables("_fbx_block", records_obj, ids_obj, &records, &ids, &nr))
         return NULL;
-    if (PyArray_NBYTES(records) % sizeof *r ||
-        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record) ||
-        (size_t)PyArray_SIZE(ids) != (size_t)PyArray_NBYTES(records) / sizeof *r) {
-        PyErr_SetString(PyExc_ValueError, "_fbx_block: the table is not whole, aligned "
-                        "records with one name id each");
-        return NULL;
-    }
-    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
-    r = PyArray_DATA(records);
-    id = PyArray_DATA(ids);
-    nvalues = PyList_GET_SIZE(values);
     if (block < 0 || (size_t)block >= nr || skip < 0) {
         PyErr_Format(PyExc_ValueError, "_fbx_block: block %zd is not a record of the %zu, "
                      "or skip %zd is negative", block, nr, skip);
@@ -391,55 +450,71 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
     }
     if (!(unread = PyList_New(0)))
         return NULL;
-    /* the block's subtree is the records after it whose parent is it or a record
-       after it (parents come before their children, in file order) */
     for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
-            uint64_t first = r[i].first_property, count = r[i].property_count;
-            PyObject *key;
-            if (r[i].parent != (int64_t)block || !count || id[i] != (npy_intp)entry)
-                continue;
-            if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
-                PyErr_Format(PyExc_ValueError, "_fbx_block: record %zu's values leave the "
-                             "list of %zd", i, nvalues);
-                goto fail;
-            }
-            key = PyList_GET_ITEM(values, (Py_ssize_t)first);
-            if (!PyUnicode_Check(key))
-                continue;
-            if (wanted != Py_None) {
-                int has = PySet_Contains(wanted, key);
-                if (has < 0)
-                    goto fail;
-                if (!has)
-                    continue;
-            }
-            if (pass == 0) {
-                for (uint64_t k = first + (uint64_t)skip; k < first + count; k++)
-                    if (PyList_GET_ITEM(values, (Py_ssize_t)k) == Py_None) {
-                        PyObject *index = PyLong_FromSize_t(i);
-                        int failed = !index || PyList_Append(unread, index) < 0;
-                        Py_XDECREF(index);
-                        if (failed)
-                            goto fail;
-                        break;
-                    }
-            } else {
-                Py_ssize_t low = (Py_ssize_t)first + skip, high = (Py_ssize_t)(first + count);
-                PyObject *slice = PyList_GetSlice(values, low < high ? low : high, high);
-                int failed = !slice || PyDict_SetItem(props, key, slice) < 0;
-                Py_XDECREF(slice);
-                if (failed)
-                    goto fail;
-            }
+        if (block_pass(PyArray_DATA(records), nr, PyArray_DATA(ids), values, (size_t)block,
+                       entry, skip, props, wanted, pass, unread) < 0) {
+            Py_DECREF(unread);
+            return NULL;
         }
         if (PyList_GET_SIZE(unread))
             break; /* (props untouched) */
     }
     return unread;
-fail:
-    Py_DECREF(unread);
-    return NULL;
+}
+
+/* _fbx_blocks(records, name_ids, values, blocks, entry, skip, props[, wanted]) -> list:
+   _fbx_block of many blocks at once: blocks[i] (a record index, or -1 for
+   none) into the dict props[i]. When some values are still None, no dict is
+   touched and the list holds the indices of their records. */
+static PyObject *fbx_blocks(PyObject *self, PyObject *args)
+{
+    PyObject *records_obj, *ids_obj, *values, *blocks, *props, *wanted = Py_None, *unread;
+    PyArrayObject *records = NULL, *ids = NULL;
+    Py_ssize_t entry, skip, n;
+    size_t nr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!O!nnO!|O:_fbx_blocks", &records_obj, &ids_obj,
+                          &PyList_Type, &values, &PyList_Type, &blocks, &entry, &skip,
+                          &PyList_Type, &props, &wanted))
+        return NULL;
+    if (wanted != Py_None && !PyAnySet_Check(wanted)) {
+        PyErr_SetString(PyExc_TypeError, "_fbx_blocks: wanted must be a set or None");
+        return NULL;
+    }
+    if (!block_tables("_fbx_blocks", records_obj, ids_obj, &records, &ids, &nr))
+        return NULL;
+    n = PyList_GET_SIZE(blocks);
+    if (PyList_GET_SIZE(props) != n || skip < 0) {
+        PyErr_Format(PyExc_ValueError, "_fbx_blocks: %zd blocks but %zd dicts, or skip %zd "
+                     "is negative", n, PyList_GET_SIZE(props), skip);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t block = PyLong_AsSsize_t(PyList_GET_ITEM(blocks, i));
+        if (block == -1 && PyErr_Occurred())
+            return NULL;
+        if (block < -1 || block >= (Py_ssize_t)nr || !PyDict_Check(PyList_GET_ITEM(props, i))) {
+            PyErr_Format(PyExc_ValueError, "_fbx_blocks: blocks at index %zd is %zd (must be "
+                         "-1 or a record of the %zu, with a dict in props)", i, block, nr);
+            return NULL;
+        }
+    }
+    if (!(unread = PyList_New(0)))
+        return NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_ssize_t block = PyLong_AsSsize_t(PyList_GET_ITEM(blocks, i));
+            if (block >= 0 &&
+                block_pass(PyArray_DATA(records), nr, PyArray_DATA(ids), values, (size_t)block,
+                           entry, skip, PyList_GET_ITEM(props, i), wanted, pass, unread) < 0) {
+                Py_DECREF(unread);
+                return NULL;
+            }
+        }
+        if (PyList_GET_SIZE(unread))
+            break; /* (no dict touched) */
+    }
+    return unread;
 }
 
 /* _fbx_connections(records, name_ids, values, block, names) -> (children,
@@ -878,6 +953,9 @@ static PyMethodDef methods[] = {
     {"_fbx_block", fbx_block, METH_VARARGS,
      "_fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> the "
      "records whose values are still to read ([]: props filled)"},
+    {"_fbx_blocks", fbx_blocks, METH_VARARGS,
+     "_fbx_blocks(records, name_ids, values, blocks, entry, skip, props[, wanted]) -> the "
+     "records whose values are still to read ([]: each props[i] filled from blocks[i])"},
     {"_fbx_connections", fbx_connections, METH_VARARGS,
      "_fbx_connections(records, name_ids, values, block, names) -> (children, parents, "
      "properties, parent_heads, parent_next, child_heads, child_next), or the records whose "
