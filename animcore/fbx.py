@@ -945,19 +945,26 @@ class _JointColumns:
         return self.shared.columns(np.asarray(t, dtype=np.float64), self.start, self.stop)
 
 
-def _joinable(curves):
+def _joinable(curves, seen=None):
     """Whether a layer's component curves are one joined Curve (the
     conditions of :meth:`_Composed._joints` and :func:`_joined`): the key
     of the set of curves they join with, None when they do not join, and
     False when their key times are equal but not the same bytes (0.0 and
-    -0.0: they join, on their own)."""
+    -0.0: they join, on their own). ``seen`` (a dict kept by the caller
+    while the curves live) keeps what was found of each tuple of segment
+    kinds and each array of key times met before."""
     if len(curves) < 2:
         return None
     first = curves[0]
     if first is None:
         return None
     times, kinds, pre, post = first.times, first.interpolation, first.pre, first.post
-    if len(times) < 2 or "constant_next" in kinds:
+    if seen is None:
+        seen = {}
+    stepped = seen.get(id(kinds))
+    if stepped is None:
+        stepped = seen[id(kinds)] = "constant_next" in kinds
+    if len(times) < 2 or stepped:
         return None
     same = True  # (all the same array of key times)
     for c in curves:
@@ -970,7 +977,9 @@ def _joinable(curves):
     if (pre in _REPEATING or post in _REPEATING) and any(
             c.held_after() != (None, None) for c in curves):
         return None
-    stamp = times.tobytes()
+    stamp = seen.get(id(times))
+    if stamp is None:
+        stamp = seen[id(times)] = times.tobytes()
     if not same and any(c.times is not times and c.times.tobytes() != stamp
                         for c in curves[1:]):
         return False if all(np.array_equal(c.times, times) for c in curves) else None
@@ -984,11 +993,12 @@ def _share_joints(channels) -> None:
     each (the same values, from one evaluation instead of one per channel)."""
     groups: dict = {}
     places = []
+    seen: dict = {}  # (see _joinable: the channels keep the curves alive meanwhile)
     for channel in channels:
         composed = channel.curve
         if not isinstance(composed, _Composed):
             continue
-        keys = [_joinable(curves) for _, _, curves, _ in composed.layers]
+        keys = [_joinable(curves, seen) for _, _, curves, _ in composed.layers]
         if False in keys:  # a layer joins on its own: the channel joins its layers itself
             continue
         for index, key in enumerate(keys):
@@ -2153,11 +2163,18 @@ def _target_weights(weights: np.ndarray, inbetweens) -> np.ndarray:
 def _key_times(layers) -> np.ndarray:
     """The sorted union of the key times of the layers' curves."""
     times = [c.times for _, _, comps, _ in layers for c in comps if c is not None]
-    if times and all(t is times[0] or t.tobytes() == times[0].tobytes() for t in times[1:]):
-        first = times[0]  # (the union of one increasing set of times)
-        if first.dtype == np.float64 and not first.flags.writeable:
-            return first  # (read-only already: shared, not copied)
-        return _frozen(first)
+    if times:
+        first = stamp = times[0]
+        for t in times:  # (the same array, or the same bytes)
+            if t is not first:
+                if stamp is first:
+                    stamp = first.tobytes()
+                if t.tobytes() != stamp:
+                    break
+        else:  # the union of one increasing set of times
+            if first.dtype == np.float64 and not first.flags.writeable:
+                return first  # (read-only already: shared, not copied)
+            return _frozen(first)
     return _frozen(np.unique(np.concatenate(times)) if times else [])
 
 
