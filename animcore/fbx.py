@@ -1985,11 +1985,19 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
 
     def column(name, default):  # _vec of every node, as one array
         rows = []
+        append = rows.append
         for props in props_of:
             v = props.get(name)
-            rows.append(default if v is None or len(v) < 3 or not (
-                isinstance(v[0], number) and isinstance(v[1], number) and
-                isinstance(v[2], number)) else [float(v[0]), float(v[1]), float(v[2])])
+            if v is None or len(v) < 3:
+                append(default)
+                continue
+            x, y, z = v[0], v[1], v[2]
+            if type(x) is float and type(y) is float and type(z) is float:
+                append((x, y, z))  # (the common case: float() would give them back)
+            elif isinstance(x, number) and isinstance(y, number) and isinstance(z, number):
+                append((float(x), float(y), float(z)))
+            else:
+                append(default)
         out = np.array(rows, dtype=np.float64).reshape(count, 3)
         out.flags.writeable = False
         return out
