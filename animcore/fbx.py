@@ -1301,7 +1301,51 @@ class FbxScene(Scene):
         count = len(self.nodes)
         world = np.zeros(t.shape + (count, 4, 4))
         locals_ = self._local_matrices(pose)
-        for i in self.skeleton.order:
+        steps = self._world_steps() if locals_ is not None else None
+        if steps is None:
+            self._world_nodes(world, pose, locals_, self.skeleton.order)
+        else:  # one level of the hierarchy after the other, its RSrs nodes at once
+            for depth, (joined, parents, others) in enumerate(steps):
+                if len(joined):
+                    above = self.conversion if depth == 0 else world[..., parents, :, :]
+                    world[..., joined, :, :] = above @ locals_[..., joined, :, :]
+                self._world_nodes(world, pose, locals_, others)
+        if nodes is not None:
+            world = world[..., [self.node_index(n) for n in nodes], :, :]
+        return world
+
+    def _world_steps(self):
+        """The levels of the hierarchy (roots first) as ``(nodes, their
+        parents, other nodes)``: the nodes that are roots (level 0) or
+        inherit RSrs (the product of their parent's world and their local
+        matrix, taken for all of them at once) and the other nodes of the
+        level; None when the skeleton's order does not put parents first."""
+        steps = self.__dict__.get("_world_steps_plan")
+        if steps is None:
+            depth: dict = {}
+            levels: dict = {}
+            for i in self.skeleton.order.tolist():
+                p = self.nodes[i].parent
+                if p >= 0 and p not in depth:
+                    return None
+                depth[i] = 0 if p < 0 else depth[p] + 1
+                levels.setdefault(depth[i], []).append(i)
+            steps = []
+            for level in range(len(levels)):
+                members = levels[level]
+                joined = [i for i in members if level == 0 or self.pivots[i].inherit == 1]
+                others = [i for i in members if level != 0 and self.pivots[i].inherit != 1]
+                steps.append((np.array(joined, dtype=np.intp),
+                              np.array([self.nodes[i].parent for i in joined], dtype=np.intp),
+                              others))
+            object.__setattr__(self, "_world_steps_plan", steps)
+        return steps
+
+    def _world_nodes(self, world, pose, locals_, order) -> None:
+        """The world matrices of the nodes ``order`` (in that order, their
+        parents' already in ``world``) into ``world``."""
+        t_shape = world.shape[:-3]
+        for i in order:
             node = self.nodes[i]
             pv = self.pivots[i]
             local = locals_[..., i, :, :] if locals_ is not None else _local_matrices(
@@ -1314,7 +1358,7 @@ class FbxScene(Scene):
                 if pv.inherit == 1:
                     world[..., i, :, :] = parent @ local
                 elif pv.inherit == 2:
-                    unscale = np.zeros(t.shape + (4, 4))
+                    unscale = np.zeros(t_shape + (4, 4))
                     ps = pose.scale[..., p, :]
                     unscale[..., :3, :3] = np.eye(3) / ps[..., None, :]
                     unscale[..., 3, 3] = 1.0
@@ -1323,9 +1367,6 @@ class FbxScene(Scene):
                     world[..., i, :, :] = parent @ adjusted
                 else:
                     world[..., i, :, :] = _componentwise(parent, local)
-        if nodes is not None:
-            world = world[..., [self.node_index(n) for n in nodes], :, :]
-        return world
 
     def _local_matrices(self, pose):
         """Every node's local matrix at the times of ``pose`` (``t.shape +
