@@ -1010,9 +1010,9 @@ def _share_joints(channels) -> None:
             group.extend(curves)
     shared = {key: _SharedJoint(curves) for key, curves in groups.items()}
     for composed, index, key, start, stop in places:
-        joints = composed.__dict__.get("_joint_curves")
+        joints = getattr(composed, "_joint_curves", None)
         if joints is None:
-            joints = composed.__dict__["_joint_curves"] = [None] * len(composed.layers)
+            joints = composed._joint_curves = [None] * len(composed.layers)
         joints[index] = _JointColumns(shared[key], start, stop)
 
 
@@ -1070,7 +1070,7 @@ def _batch_poses(channels) -> None:
         if not isinstance(composed, _Composed) or len(composed.layers) != 1 or \
                 composed.path not in ("translation", "rotation", "scale"):
             continue
-        joints = composed.__dict__.get("_joint_curves")
+        joints = getattr(composed, "_joint_curves", None)
         if not joints or not isinstance(joints[0], _JointColumns):
             continue
         paths.append(composed.path)
@@ -1089,6 +1089,10 @@ def _batch_poses(channels) -> None:
 class _Composed(ByValue):
     """The callable a channel samples: its layers' component curves combined
     per component, then turned into the channel's value."""
+
+    # (no __dict__: a reader makes one per channel; _joint_curves: see _joints)
+    __slots__ = ("path", "layers", "defaults", "order", "pre", "post", "inbetweens",
+                 "_joint_curves")
 
     def __init__(self, path, layers, defaults, order, pre, post, inbetweens=None):
         self.path, self.layers, self.defaults = path, tuple(layers), defaults
@@ -1110,12 +1114,12 @@ class _Composed(ByValue):
         """Per layer, one Curve for all its components when they can share
         one (see :func:`_joined`), else None: one evaluation instead of one
         per component, built once."""
-        joints = self.__dict__.get("_joint_curves")
+        joints = getattr(self, "_joint_curves", None)
         if joints is None:
             joints = [_joined(list(curves)) if len(curves) > 1 and all(
                 c is not None and len(c) > 1 for c in curves) else None
                 for _, _, curves, _ in self.layers]
-            self.__dict__["_joint_curves"] = joints
+            self._joint_curves = joints
         return joints
 
     def components(self, t: np.ndarray) -> np.ndarray:
