@@ -392,6 +392,26 @@ def _properties_of(f: _File, rows: list, base: dict | None = None, wanted=None) 
     return props
 
 
+def _scalars_of(f: _File, rows: list, names: tuple) -> np.ndarray:
+    """``(len(rows), len(names))`` float64: ``_scalar(_properties(record),
+    name, 0.0)`` of each record (``rows``: record indices) and name, read in
+    C (``_fbx_block_numbers``) without a dict or list per record; the
+    records whose values there are not plain numbers through
+    :func:`_properties`."""
+    found = _first_children(f, rows, ("Properties70", "Properties60")) if rows else None
+    if found is None:
+        odd, numbers = range(len(rows)), np.zeros((len(rows), len(names)))
+    else:
+        codes = f.name_codes
+        numbers, odd = _core._fbx_block_numbers(
+            f.record_table, f.name_ids, f._values, (found[:, 0].tolist(), found[:, 1].tolist()),
+            (codes.get("P", -1), codes.get("Property", -1)), (4, 3), names)
+    for k in odd:
+        props = _properties(f.record(rows[k]))
+        numbers[k] = [_scalar(props, name, 0.0) for name in names]
+    return numbers
+
+
 def _child_value(record: _Record, name: str, default, kind=float):
     """The first value of the child record ``name`` as ``kind``, or
     ``default`` without one."""
@@ -2277,7 +2297,9 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                  for cn, _ in children.get(lid, ()) if kinds.get(cn) == "AnimationCurveNode"}
     used = list(dict.fromkeys(c for ids in curve_ids.values() for c, _ in ids))
     read = dict(zip(used, _read_curves(f, [objects.records[c] for c in used])))
-    node_props = dict(zip(curve_ids, _properties_of(f, [objects.records[cn] for cn in curve_ids])))
+    # each curve node's d|X, d|Y, d|Z (the values of the components without a curve)
+    node_defaults = dict(zip(curve_ids, _scalars_of(f, [objects.records[cn] for cn in curve_ids],
+                                                    ("d|X", "d|Y", "d|Z"))))
     blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
                   for i, entry in enumerate(entries)}
     for sid in stacks:
@@ -2299,21 +2321,19 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
             for cn, _ in objects.children.get(lid, ()):
                 if kinds.get(cn) != "AnimationCurveNode":
                     continue
-                cprops = node_props[cn]
                 curves = {prop: read[c] for c, prop in curve_ids[cn]}
                 targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]
                 for target, prop in targets:
                     if (target, prop) in blend_slot:
                         node, slot = blend_slot[(target, prop)]
+                        cprops = _properties(objects.record(cn))
                         weight_layers.setdefault(node, {}).setdefault(lid, (weight, mode, {}))[
                             2][slot] = (curves.get(f"d|{prop}"),
                                         _scalar(cprops, f"d|{prop}", 0.0))
                         layer_channels.append((node, "weights"))
                     elif target in index_of and prop in _PATHS:
                         comps = (curves.get("d|X"), curves.get("d|Y"), curves.get("d|Z"))
-                        defaults = np.array([_scalar(cprops, "d|X", 0.0),
-                                             _scalar(cprops, "d|Y", 0.0),
-                                             _scalar(cprops, "d|Z", 0.0)])
+                        defaults = node_defaults[cn].copy()
                         key = (index_of[target], _PATHS[prop])
                         per_target.setdefault(key, []).append((weight, mode, comps, defaults))
                         layer_channels.append(key)

@@ -1043,6 +1043,34 @@ def test_fbx_blocks_reads_many_blocks_as_fbx_block_reads_each():
     assert props == [{}] * len(rows)
 
 
+def test_fbx_block_numbers_are_the_scalars_of_the_properties():
+    """_fbx_block_numbers (through _scalars_of): each record's number per
+    name is _scalar of its _properties (0.0 without the entry), for curve
+    nodes and models; an entry whose value is no plain number (a str, a
+    value not read yet) sends its record to the odd list."""
+    f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
+    objects = fbx._Objects(f)
+    rows = [objects.records[o] for o in objects.order
+            if objects.kinds[o] in ("Model", "AnimationCurveNode")]
+    names = ("d|X", "d|Y", "d|Z", "Lcl Translation", "RotationOrder", "InheritType", "none")
+    expected = [[fbx._scalar(fbx._properties(f.record(r)), n, 0.0) for n in names] for r in rows]
+    got = fbx._scalars_of(f, rows, names)
+    np.testing.assert_array_equal(got, expected)
+    assert np.any(got[:, 0] != 0) and np.any(got[:, 3] != 0)
+    found = fbx._first_children(f, rows, ("Properties70", "Properties60"))
+    blocks = (found[:, 0].tolist(), found[:, 1].tolist())
+    codes = (f.name_codes["P"], f.name_codes.get("Property", -1))
+    entry = next(c for c in f.child_indices(blocks[0][0])
+                 if f.counts[c] > 4 and f._values[f.firsts[c]] == "Lcl Translation")
+    for odd in ("1.5", None):
+        values = list(f._values)
+        values[f.firsts[entry] + 4] = odd
+        numbers, odd_rows = animcore._core._fbx_block_numbers(
+            f.record_table, f.name_ids, values, blocks, codes, (4, 3), names)
+        assert odd_rows == [0]
+        np.testing.assert_array_equal(numbers[1:], expected[1:])
+
+
 def test_properties_and_connections_with_array_values_are_read():
     """A property or connection record holding an array (read from the file
     when first needed): the entries and links around it are read as usual,

@@ -517,6 +517,137 @@ static PyObject *fbx_blocks(PyObject *self, PyObject *args)
     return unread;
 }
 
+/* _fbx_block_numbers(records, name_ids, values, blocks, entries, skips, names) ->
+   (numbers, odd): for each record i, the number each of `names` (a tuple of
+   str) has among the entries of its property blocks, as
+   animcore.fbx._scalar(_properties(record), name, 0.0) gives it: blocks[k][i]
+   is the record's block of kind k (-1: none), read in turn (entries[k]: the
+   name id of its entries, -1 when no record has that name; skips[k]: where
+   their values start), a later entry of a name replacing an earlier one.
+   numbers is float64 (records, names): the first value of the name's last
+   entry when it is a float or an int, 0.0 without an entry or value. odd
+   lists the records where some value of those entries is anything else (a
+   str, an array still unread, an int too large): the caller reads those
+   with _properties. */
+static PyObject *fbx_block_numbers(PyObject *self, PyObject *args)
+{
+    PyObject *records_obj, *ids_obj, *values, *blocks, *entries, *skips, *names;
+    PyObject *odd = NULL, *result = NULL;
+    PyArrayObject *records = NULL, *ids = NULL, *numbers = NULL;
+    const ac_fbx_record *r;
+    const npy_intp *id;
+    Py_ssize_t n = 0, kinds, width, nvalues;
+    size_t nr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!O!O!O!O!:_fbx_block_numbers", &records_obj, &ids_obj,
+                          &PyList_Type, &values, &PyTuple_Type, &blocks, &PyTuple_Type,
+                          &entries, &PyTuple_Type, &skips, &PyTuple_Type, &names))
+        return NULL;
+    if (!block_tables("_fbx_block_numbers", records_obj, ids_obj, &records, &ids, &nr))
+        return NULL;
+    kinds = PyTuple_GET_SIZE(blocks);
+    width = PyTuple_GET_SIZE(names);
+    if (PyTuple_GET_SIZE(entries) != kinds || PyTuple_GET_SIZE(skips) != kinds || !kinds) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_block_numbers: blocks, entries and skips "
+                        "must have one item per kind of block");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < kinds; k++) {
+        PyObject *list = PyTuple_GET_ITEM(blocks, k);
+        if (!PyList_Check(list) || (k && PyList_GET_SIZE(list) != n)) {
+            PyErr_SetString(PyExc_ValueError, "_fbx_block_numbers: blocks must be lists of "
+                            "one block per record");
+            return NULL;
+        }
+        n = PyList_GET_SIZE(list);
+    }
+    for (Py_ssize_t j = 0; j < width; j++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(names, j))) {
+            PyErr_SetString(PyExc_TypeError, "_fbx_block_numbers: names must be str");
+            return NULL;
+        }
+    r = PyArray_DATA(records);
+    id = PyArray_DATA(ids);
+    nvalues = PyList_GET_SIZE(values);
+    {
+        npy_intp dims[2] = {(npy_intp)n, (npy_intp)width};
+        if (!(numbers = (PyArrayObject *)PyArray_ZEROS(2, dims, NPY_FLOAT64, 0)))
+            return NULL;
+    }
+    if (!(odd = PyList_New(0)))
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double *row = (double *)PyArray_DATA(numbers) + i * width;
+        int is_odd = 0;
+        for (Py_ssize_t k = 0; k < kinds && !is_odd; k++) {
+            Py_ssize_t block = PyLong_AsSsize_t(PyList_GET_ITEM(PyTuple_GET_ITEM(blocks, k), i));
+            Py_ssize_t entry = PyLong_AsSsize_t(PyTuple_GET_ITEM(entries, k));
+            Py_ssize_t skip = PyLong_AsSsize_t(PyTuple_GET_ITEM(skips, k));
+            if (PyErr_Occurred())
+                goto done;
+            if (block < -1 || block >= (Py_ssize_t)nr || skip < 0) {
+                PyErr_Format(PyExc_ValueError, "_fbx_block_numbers: block %zd of record %zd "
+                             "is not a record of the %zu, or skip %zd is negative", block, i,
+                             nr, skip);
+                goto done;
+            }
+            if (block < 0 || entry < 0)
+                continue;
+            for (size_t c = (size_t)block + 1; c < nr && r[c].parent >= (int64_t)block; c++) {
+                uint64_t first = r[c].first_property, count = r[c].property_count;
+                PyObject *key;
+                if (r[c].parent != (int64_t)block || !count || id[c] != (npy_intp)entry)
+                    continue;
+                if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
+                    PyErr_Format(PyExc_ValueError, "_fbx_block_numbers: record %zu's values "
+                                 "leave the list of %zd", c, nvalues);
+                    goto done;
+                }
+                key = PyList_GET_ITEM(values, (Py_ssize_t)first);
+                if (!PyUnicode_Check(key))
+                    continue;
+                for (Py_ssize_t j = 0; j < width; j++) {
+                    PyObject *v;
+                    int same = PyUnicode_Compare(key, PyTuple_GET_ITEM(names, j));
+                    if (same == -1 && PyErr_Occurred())
+                        goto done;
+                    if (same != 0)
+                        continue;
+                    if (count <= (uint64_t)skip) { /* an entry without values */
+                        row[j] = 0.0;
+                        break;
+                    }
+                    v = PyList_GET_ITEM(values, (Py_ssize_t)(first + (uint64_t)skip));
+                    if (PyFloat_CheckExact(v)) {
+                        row[j] = PyFloat_AS_DOUBLE(v);
+                    } else if (PyLong_CheckExact(v)) {
+                        row[j] = PyLong_AsDouble(v);
+                        if (row[j] == -1.0 && PyErr_Occurred()) {
+                            PyErr_Clear();
+                            is_odd = 1;
+                        }
+                    } else {
+                        is_odd = 1;
+                    }
+                    break;
+                }
+            }
+        }
+        if (is_odd) {
+            PyObject *index = PyLong_FromSsize_t(i);
+            int failed = !index || PyList_Append(odd, index) < 0;
+            Py_XDECREF(index);
+            if (failed)
+                goto done;
+        }
+    }
+    result = PyTuple_Pack(2, (PyObject *)numbers, odd);
+done:
+    Py_XDECREF(numbers);
+    Py_XDECREF(odd);
+    return result;
+}
+
 /* _fbx_connections(records, name_ids, values, block, names) -> (children,
    parents, properties, parent_heads, parent_next, child_heads, child_next),
    or a list: the connection records among the children of record `block`
@@ -956,6 +1087,9 @@ static PyMethodDef methods[] = {
     {"_fbx_blocks", fbx_blocks, METH_VARARGS,
      "_fbx_blocks(records, name_ids, values, blocks, entry, skip, props[, wanted]) -> the "
      "records whose values are still to read ([]: each props[i] filled from blocks[i])"},
+    {"_fbx_block_numbers", fbx_block_numbers, METH_VARARGS,
+     "_fbx_block_numbers(records, name_ids, values, blocks, entries, skips, names) -> "
+     "(numbers, odd records)"},
     {"_fbx_connections", fbx_connections, METH_VARARGS,
      "_fbx_connections(records, name_ids, values, block, names) -> (children, parents, "
      "properties, parent_heads, parent_next, child_heads, child_next), or the records whose "
