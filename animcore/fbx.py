@@ -1803,6 +1803,24 @@ class _Links:
             self._made[key] = out
         return out
 
+    def labelled(self, key, kinds=None, kind=None) -> list:
+        """The links of ``key`` with a property, as :meth:`get` gives them
+        (only those to objects of ``kind`` when it is given, ``kinds``
+        mapping ids to kinds), made afresh and not kept."""
+        out = []
+        j = self._heads.get(key)
+        if j is None:
+            return out
+        others, properties, nexts = self._others, self._properties, self._next
+        while j >= 0:
+            prop = properties[j]
+            if prop:
+                other = others[j]
+                if kind is None or kinds.get(other) == kind:
+                    out.append((other, prop))
+            j = nexts[j]
+        return out
+
     def __getitem__(self, key):
         out = self.get(key)
         if out is None:
@@ -2291,8 +2309,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
     stacks = [sid for sid in objects.order if kinds.get(sid) == "AnimationStack"]
     # every curve the stacks use, read once and decoded together
     children = objects.children
-    curve_ids = {cn: [(c, prop) for c, prop in children.get(cn, ())  # (_curve_ids)
-                      if prop and kinds.get(c) == "AnimationCurve"]
+    curve_ids = {cn: children.labelled(cn, kinds, "AnimationCurve")  # (_curve_ids)
                  for sid in stacks for lid in _layer_ids(objects, sid)
                  for cn, _ in children.get(lid, ()) if kinds.get(cn) == "AnimationCurveNode"}
     used = list(dict.fromkeys(c for ids in curve_ids.values() for c, _ in ids))
@@ -2322,7 +2339,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                 if kinds.get(cn) != "AnimationCurveNode":
                     continue
                 curves = {prop: read[c] for c, prop in curve_ids[cn]}
-                targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]
+                targets = objects.parents.labelled(cn)
                 for target, prop in targets:
                     if (target, prop) in blend_slot:
                         node, slot = blend_slot[(target, prop)]

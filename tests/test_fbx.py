@@ -935,6 +935,12 @@ def test_fbx_connections_reads_the_connection_records():
         expected_parents.setdefault(v[1], []).append((v[2], prop))
         expected_children.setdefault(v[2], []).append((v[1], prop))
     assert parents == expected_parents and children == expected_children
+    links = fbx._Links(child_heads, child_next, kids, props)
+    kinds = {oid: "odd" if k % 2 else "even" for k, oid in enumerate(expected_parents)}
+    for key, pairs in expected_children.items():  # (the links with a property)
+        assert links.labelled(key) == [(o, p) for o, p in pairs if p]
+        assert links.labelled(key, kinds, "odd") == [(o, p) for o, p in pairs
+                                                     if p and kinds.get(o) == "odd"]
     assert any(p is not None for pairs in parents.values() for _, p in pairs)
     values = list(f._values)
     last = f.child_indices(block)[-1]
