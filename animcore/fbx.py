@@ -202,15 +202,17 @@ class _File:
         parents = records["parent"].astype(np.intp)
         firsts = records["first_property"].astype(np.intp)
         counts = records["property_count"].astype(np.intp)
-        self.parents, self.firsts, self.counts = parents.tolist(), firsts.tolist(), counts.tolist()
+        # (read item by item as Python ints, not turned into lists of every record's)
+        self.parents, self.firsts, self.counts = (memoryview(parents), memoryview(firsts),
+                                                  memoryview(counts))
         self.table = (parents, firsts, counts)  # the same as arrays
         self.records = records  # (a record's location is read from here when asked for)
         # children in file order: the records sorted by parent (roots first)
         order = np.argsort(parents, kind="stable")
         starts = np.zeros(count + 2, dtype=np.intp)
         np.cumsum(np.bincount(parents + 1, minlength=count + 1), out=starts[1:])
-        self._order = order.tolist()
-        self._starts = starts.tolist()
+        self._order = memoryview(order)
+        self._starts = memoryview(starts)
         self._views = {}  # record index -> its view, made when first asked for
         self._children = {}
         self.properties = properties
@@ -250,7 +252,7 @@ class _File:
 
     def child_indices(self, index: int) -> list:
         """The indices of a record's children (-1: the top-level records)."""
-        return self._order[self._starts[index + 1]:self._starts[index + 2]]
+        return self._order[self._starts[index + 1]:self._starts[index + 2]].tolist()
 
     def children(self, index: int) -> list:
         out = self._children.get(index)
@@ -363,6 +365,51 @@ def _properties(record: _Record, base: dict | None = None, wanted=None) -> dict:
             _core._fbx_block(f.record_table, f.name_ids, f._values, b, code, skip, props,
                              wanted)
     return props
+
+
+def _properties_of(f: _File, rows: list, base: dict | None = None, wanted=None) -> list:
+    """:func:`_properties` of many records (``rows``: record indices) at
+    once: their first Properties70 and Properties60 blocks found together,
+    the entries of each kind of block read in one C call (``_fbx_blocks``)."""
+    if not rows:
+        return []
+    found = _first_children(f, rows, ("Properties70", "Properties60"))
+    if found is None:  # (a record given twice)
+        return [_properties(f.record(r), base, wanted) for r in rows]
+    props = [dict(base) if base else {} for _ in rows]
+    for k, (entry, skip) in enumerate((("P", 4), ("Property", 3))):
+        code = f.name_codes.get(entry)
+        blocks = found[:, k].tolist()
+        if code is None or max(blocks) < 0:  # no record has that name, or no such block
+            continue
+        unread = _core._fbx_blocks(f.record_table, f.name_ids, f._values, blocks, code, skip,
+                                   props, wanted)
+        if unread:  # (arrays or raw bytes among the values: read, then the blocks)
+            for p in unread:
+                f.values(p)
+            _core._fbx_blocks(f.record_table, f.name_ids, f._values, blocks, code, skip,
+                              props, wanted)
+    return props
+
+
+def _scalars_of(f: _File, rows: list, names: tuple) -> np.ndarray:
+    """``(len(rows), len(names))`` float64: ``_scalar(_properties(record),
+    name, 0.0)`` of each record (``rows``: record indices) and name, read in
+    C (``_fbx_block_numbers``) without a dict or list per record; the
+    records whose values there are not plain numbers through
+    :func:`_properties`."""
+    found = _first_children(f, rows, ("Properties70", "Properties60")) if rows else None
+    if found is None:
+        odd, numbers = range(len(rows)), np.zeros((len(rows), len(names)))
+    else:
+        codes = f.name_codes
+        numbers, odd = _core._fbx_block_numbers(
+            f.record_table, f.name_ids, f._values, (found[:, 0].tolist(), found[:, 1].tolist()),
+            (codes.get("P", -1), codes.get("Property", -1)), (4, 3), names)
+    for k in odd:
+        props = _properties(f.record(rows[k]))
+        numbers[k] = [_scalar(props, name, 0.0) for name in names]
+    return numbers
 
 
 def _child_value(record: _Record, name: str, default, kind=float):
@@ -555,7 +602,10 @@ class FbxCurve(ByValue):
 # the reader's (times, values, right slopes, next-left slopes, right weights,
 # next-left weights, in slopes, out slopes)
 _LAZY_KEY_COLUMNS = {"values": 1, "right_slopes": 2, "next_left_slopes": 3, "right_weights": 4,
-                     "next_left_weights": 5}
+                     "next_left_weights": 5, "in_slopes": 6, "out_slopes": 7}
+# (no class attributes for the fields with defaults that may be left so: their
+# lookup then reaches FbxCurve.__getattr__; __init__ keeps the defaults)
+del FbxCurve.in_slopes, FbxCurve.out_slopes
 
 
 def _curve_parts(f: _File, record: _Record) -> tuple:
@@ -647,10 +697,11 @@ def _gather(f: _File, props: np.ndarray, kind: bytes) -> np.ndarray:
     return np.frombuffer(joined, np.dtype(_ARRAY_TYPES[kind.decode()]))
 
 
-def _first_children(f: _File, records: list, names: tuple):
-    """``(R, len(names))`` record indices: each record's first child of each
-    name (in file order), -1 where it has none; None when the records repeat."""
-    index = np.array([r.index for r in records], dtype=np.intp)
+def _first_children(f: _File, rows: list, names: tuple):
+    """``(R, len(names))`` record indices: each record's (``rows``: record
+    indices) first child of each name (in file order), -1 where it has
+    none; None when the records repeat."""
+    index = np.array(rows, dtype=np.intp)
     parents = f.table[0]
     row = np.full(len(parents) + 1, -1, dtype=np.intp)
     row[index] = np.arange(len(index))
@@ -671,16 +722,17 @@ def _first_children(f: _File, records: list, names: tuple):
     return found
 
 
-def _curve_parts_together(f: _File, records: list):
-    """What :func:`_curve_parts` gives for each record, concatenated: (times,
+def _curve_parts_together(f: _File, rows: list):
+    """What :func:`_curve_parts` gives for each record (``rows``: record
+    indices), concatenated: (times,
     values, flags, raw, counts, key counts, attribute counts, [(default,
     pre, post, repetitions)]), the arrays of all the binary curves read at once; None
     where a curve is not the common binary form (or breaks a rule), which
     :func:`_curve_parts` then reads (and reports) one by one."""
-    if f.ascii or not records:
+    if f.ascii or not rows:
         return None
     firsts, counts, table = f.firsts, f.counts, f.properties
-    found = _first_children(f, records, _CURVE_ARRAYS + ("Default", "Pre-Extrapolation",
+    found = _first_children(f, rows, _CURVE_ARRAYS + ("Default", "Pre-Extrapolation",
                                                          "Post-Extrapolation"))
     if found is None or np.any(found[:, :len(_CURVE_ARRAYS)] < 0):
         return None
@@ -694,8 +746,8 @@ def _curve_parts_together(f: _File, records: list):
                     float(f.values(d)[0] if d in pending else values[firsts[d]])
                     for d in found[:, len(_CURVE_ARRAYS)].tolist()]
         extrapolated = (found[:, len(_CURVE_ARRAYS) + 1:] >= 0).any(axis=1).tolist()
-        ends = [_extrapolations(record) if e else ("constant", "constant", (-1, -1))
-                for record, e in zip(records, extrapolated)]
+        ends = [_extrapolations(f.record(r)) if e else ("constant", "constant", (-1, -1))
+                for r, e in zip(rows, extrapolated)]
     except (TypeError, ValueError):
         return None
     arrays = []
@@ -727,13 +779,14 @@ def _curve_parts_together(f: _File, records: list):
     return times, values, flags, raw, refs, k, kf, [(d,) + e for d, e in zip(defaults, ends)]
 
 
-def _read_curves(f: _File, records: list) -> list:
-    """AnimationCurve records (FBX 7) as FbxCurves, their keys decoded
-    together: each record is checked in turn, then the keys of all of them
-    are one set of arrays (the curves' arrays are read-only views of it)."""
-    together = _curve_parts_together(f, records)
+def _read_curves(f: _File, rows: list) -> list:
+    """AnimationCurve records (FBX 7; ``rows``: their indices) as FbxCurves,
+    their keys decoded together: each record is checked in turn, then the
+    keys of all of them are one set of arrays (the curves' arrays are
+    read-only views of it)."""
+    together = _curve_parts_together(f, rows)
     if together is None:
-        parts = [_curve_parts(f, r) for r in records]
+        parts = [_curve_parts(f, f.record(r)) for r in rows]
         if not parts:
             return []
         times, values, flags, raw, counts = (np.concatenate([p[i] for p in parts])
@@ -745,22 +798,17 @@ def _read_curves(f: _File, records: list) -> list:
         times, values, flags, raw, counts, sizes, groups, parts = together
     ends = np.cumsum(sizes)
     starts = ends - sizes
-    key_group = np.repeat(np.arange(len(flags)), counts)
-    key_flags = flags[key_group]
-    key_raw = raw[key_group]
-    right_s, left_s = key_raw[:, 0].astype(np.float64), key_raw[:, 1].astype(np.float64)
-    packed = key_raw[:, 2].copy().view(np.uint32).astype(np.int64)
-    # weights: two 4-digit decimal fixed-point numbers packed in the third float
-    right_w = np.where(key_flags & _WEIGHTED_RIGHT, (packed & 0xFFFF) * 0.0001, 1.0 / 3.0)
-    left_w = np.where(key_flags & _WEIGHTED_NEXT_LEFT, (packed >> 16) * 0.0001, 1.0 / 3.0)
+    # each attribute group's flags, slopes and weights (two 4-digit decimal fixed-point
+    # numbers packed in the third float) for each of its keys, in C
+    key_flags, right_s, left_s, right_w, left_w, key_data = _core._fbx_key_attributes(
+        np.ascontiguousarray(flags, dtype=np.int64), np.ascontiguousarray(raw, dtype=np.float32),
+        np.ascontiguousarray(counts, dtype=np.int64), len(times))
     # per key tuples of the segment kinds and tangent modes, one per distinct
     # run of attribute groups (curves keyed alike share them)
     flag_list = flags.tolist()
     named = {fl: _key_kind(fl) for fl in set(flag_list)}
     group_ends = np.cumsum(groups).tolist()
     runs = counts.tolist()
-    per_key_cache: dict = {}
-
     # a run's key: the bytes of its groups' (flags, count) pairs
     blob = np.column_stack([flags, counts]).astype(np.int64).tobytes()
 
@@ -768,34 +816,17 @@ def _read_curves(f: _File, records: list) -> list:
         return tuple(tuple(itertools.chain.from_iterable(
             itertools.repeat(named[flag_list[j]][side], runs[j]) for j in range(a, b)))
             for side in (0, 1))
-    in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_raw, right_w, left_w,
+    in_slopes, out_slopes = _key_slopes(times, values, key_flags, key_data, right_w, left_w,
                                         starts)
     columns = (times, values, right_s, left_s, right_w, left_w, in_slopes, out_slopes)
     for c in columns:
         c.flags.writeable = False
-    curves = []
-    same_times: dict = {}  # equal key times: one array (as the bytes are the same)
-    new, set_dict = object.__new__, object.__setattr__
-    for p, a, b, ga, gb in zip(parts, starts.tolist(), ends.tolist(), [0] + group_ends,
-                               group_ends):
-        t = times[a:b]
-        t = same_times.setdefault(t.tobytes(), t)
-        key = blob[16 * ga:16 * gb]
-        kinds = per_key_cache.get(key)
-        if kinds is None:
-            kinds = per_key_cache[key] = per_key(ga, gb)
-        kind, mode = kinds
-        # FbxCurve(...) without the dataclass' __init__, which sets the fields one by one
-        curve = new(FbxCurve)
-        # values, slopes and weights: views made when first read (FbxCurve.__getattr__)
-        set_dict(curve, "__dict__", {
-            "times": t, "interpolation": kind, "tangent_modes": mode, "pre": p[1],
-            "post": p[2], "repetitions": p[3], "default": p[0], "in_slopes": in_slopes[a:b],
-            "out_slopes": out_slopes[a:b],
-            # where its keys are in the columns (see _join_columns)
-            "_columns": columns, "_start": a})
-        curves.append(curve)
-    return curves
+    # FbxCurve(...) without the dataclass' __init__, which sets the fields one by one:
+    # key times shared by the curves whose times are the same bytes, per-key kinds by
+    # those keyed alike; values, slopes and weights are views made when first read
+    # (FbxCurve.__getattr__), from where the curve's keys are in the columns
+    return _core._fbx_curves(FbxCurve, columns, times, starts.tolist(), ends.tolist(),
+                             group_ends, blob, per_key, parts)
 
 
 def _key_kind(flags: int) -> tuple:
@@ -860,7 +891,7 @@ def _join_columns(curves: list) -> Curve:
 
 def _read_curve(f: _File, record: _Record) -> FbxCurve:
     """An AnimationCurve record (FBX 7) as an FbxCurve."""
-    return _read_curves(f, [record])[0]
+    return _read_curves(f, [record.index])[0]
 
 
 _TIME_INDEPENDENT, _CLAMP_PROGRESSIVE = 0x2000, 0x4000
@@ -916,47 +947,63 @@ class _SharedJoint:
             last = self._last = (np.array(t), values)
         return last[1]
 
-    def columns(self, t: np.ndarray, columns: np.ndarray) -> np.ndarray:
-        return self.values(t)[..., columns]  # (a copy: the kept values stay as they are)
+    def columns(self, t: np.ndarray, start: int, stop: int) -> np.ndarray:
+        # (a copy: the kept values stay as they are)
+        return self.values(t)[..., start:stop].copy()
 
 
 class _JointColumns:
-    """A channel layer's columns of a :class:`_SharedJoint`, called as the
-    layer's own joined curve would be."""
+    """A channel layer's columns ``start:stop`` of a :class:`_SharedJoint`,
+    called as the layer's own joined curve would be."""
 
-    def __init__(self, shared: _SharedJoint, columns: list):
-        self.shared, self.columns = shared, np.array(columns, dtype=np.intp)
+    __slots__ = ("shared", "start", "stop")
+
+    def __init__(self, shared: _SharedJoint, start: int, stop: int):
+        self.shared, self.start, self.stop = shared, start, stop
 
     def __call__(self, t) -> np.ndarray:
-        return self.shared.columns(np.asarray(t, dtype=np.float64), self.columns)
+        return self.shared.columns(np.asarray(t, dtype=np.float64), self.start, self.stop)
 
 
-def _joinable(curves):
+def _joinable(curves, seen=None):
     """Whether a layer's component curves are one joined Curve (the
     conditions of :meth:`_Composed._joints` and :func:`_joined`): the key
     of the set of curves they join with, None when they do not join, and
     False when their key times are equal but not the same bytes (0.0 and
-    -0.0: they join, on their own)."""
+    -0.0: they join, on their own). ``seen`` (a dict kept by the caller
+    while the curves live) keeps what was found of each tuple of segment
+    kinds and each array of key times met before."""
     if len(curves) < 2:
         return None
-    for c in curves:
-        if c is None or len(c.times) < 2:
-            return None
     first = curves[0]
-    kinds, pre, post = first.interpolation, first.pre, first.post
-    if "constant_next" in kinds:
+    if first is None:
         return None
+    times, kinds, pre, post = first.times, first.interpolation, first.pre, first.post
+    if seen is None:
+        seen = {}
+    stepped = seen.get(id(kinds))
+    if stepped is None:
+        stepped = seen[id(kinds)] = "constant_next" in kinds
+    if len(times) < 2 or stepped:
+        return None
+    same = True  # (all the same array of key times)
     for c in curves:
-        if not ((c.interpolation is kinds or c.interpolation == kinds) and c.pre == pre and
+        if c is None or len(c.times) < 2 or not (
+                (c.interpolation is kinds or c.interpolation == kinds) and c.pre == pre and
                 c.post == post):
             return None
-    if (first.pre in _REPEATING or first.post in _REPEATING) and any(
+        if c.times is not times:
+            same = False
+    if (pre in _REPEATING or post in _REPEATING) and any(
             c.held_after() != (None, None) for c in curves):
         return None
-    stamp = first.times.tobytes()
-    if any(c.times is not first.times and c.times.tobytes() != stamp for c in curves[1:]):
-        return False if all(np.array_equal(c.times, first.times) for c in curves) else None
-    return stamp, first.interpolation, first.pre, first.post
+    stamp = seen.get(id(times))
+    if stamp is None:
+        stamp = seen[id(times)] = times.tobytes()
+    if not same and any(c.times is not times and c.times.tobytes() != stamp
+                        for c in curves[1:]):
+        return False if all(np.array_equal(c.times, times) for c in curves) else None
+    return stamp, kinds, pre, post
 
 
 def _share_joints(channels) -> None:
@@ -966,11 +1013,12 @@ def _share_joints(channels) -> None:
     each (the same values, from one evaluation instead of one per channel)."""
     groups: dict = {}
     places = []
+    seen: dict = {}  # (see _joinable: the channels keep the curves alive meanwhile)
     for channel in channels:
         composed = channel.curve
         if not isinstance(composed, _Composed):
             continue
-        keys = [_joinable(curves) for _, _, curves, _ in composed.layers]
+        keys = [_joinable(curves, seen) for _, _, curves, _ in composed.layers]
         if False in keys:  # a layer joins on its own: the channel joins its layers itself
             continue
         for index, key in enumerate(keys):
@@ -978,15 +1026,14 @@ def _share_joints(channels) -> None:
                 continue
             curves = composed.layers[index][2]
             group = groups.setdefault(key, [])
-            places.append((composed, index, key, list(range(len(group),
-                                                             len(group) + len(curves)))))
+            places.append((composed, index, key, len(group), len(group) + len(curves)))
             group.extend(curves)
     shared = {key: _SharedJoint(curves) for key, curves in groups.items()}
-    for composed, index, key, columns in places:
-        joints = composed.__dict__.get("_joint_curves")
+    for composed, index, key, start, stop in places:
+        joints = getattr(composed, "_joint_curves", None)
         if joints is None:
-            joints = composed.__dict__["_joint_curves"] = [None] * len(composed.layers)
-        joints[index] = _JointColumns(shared[key], columns)
+            joints = composed._joint_curves = [None] * len(composed.layers)
+        joints[index] = _JointColumns(shared[key], start, stop)
 
 
 class _PoseBatch:
@@ -1000,9 +1047,12 @@ class _PoseBatch:
     each channel's own evaluation (:meth:`_Composed.__call__`): every step
     is elementwise."""
 
-    def __init__(self, entries: list):
-        # per channel: (path, shared joint, its columns, rotation order, pre, post)
-        self.entries, self._last = entries, None
+    def __init__(self, paths: list, joints: list, orders: list, pre: list, post: list):
+        # per channel: its path, its layer's _JointColumns, rotation order, pre and
+        # post rotations
+        self.paths, self.joints, self.orders, self.pre, self.post = paths, joints, orders, \
+            pre, post
+        self._last = None
 
     def values(self, t: np.ndarray) -> list:
         """Each channel's value at ``t`` (``t.shape + (3 or 4,)``, kept: read only)."""
@@ -1013,18 +1063,18 @@ class _PoseBatch:
             return last[1]
         shared_values: dict = {}
         out, rotations = [], {}
-        for k, (path, shared, columns, order, _, _) in enumerate(self.entries):
+        for k, (path, joint, order) in enumerate(zip(self.paths, self.joints, self.orders)):
+            shared = joint.shared
             full = shared_values.get(id(shared))
             if full is None:
                 full = shared_values[id(shared)] = shared.values(t)
-            out.append(full[..., columns])
+            out.append(full[..., joint.start:joint.stop])  # (views of the kept values)
             if path == "rotation":
                 rotations.setdefault(order, []).append(k)
         for order, ks in rotations.items():  # _node_rotation of every such channel at once
-            entries = [self.entries[k] for k in ks]
             angles = np.stack([out[k] for k in ks], axis=-2)
-            q = _node_rotation(angles, order, np.array([e[4] for e in entries]),
-                               np.array([e[5] for e in entries]))
+            q = _node_rotation(angles, order, np.array([self.pre[k] for k in ks]),
+                               np.array([self.post[k] for k in ks]))
             for j, k in enumerate(ks):
                 out[k] = q[..., j, :]
         self._last = (np.array(t), out)
@@ -1034,28 +1084,35 @@ class _PoseBatch:
 def _batch_poses(channels) -> None:
     """Gives the channels that :class:`_PoseBatch` samples their batch (after
     :func:`_share_joints`)."""
-    entries, members = [], []
+    paths, joints_, orders, pre, post, members = [], [], [], [], [], []
     for channel in channels:
         composed = channel.curve
         if not isinstance(composed, _Composed) or len(composed.layers) != 1 or \
                 composed.path not in ("translation", "rotation", "scale"):
             continue
-        joints = composed.__dict__.get("_joint_curves")
+        joints = getattr(composed, "_joint_curves", None)
         if not joints or not isinstance(joints[0], _JointColumns):
             continue
-        joint = joints[0]
-        entries.append((composed.path, joint.shared, joint.columns, composed.order,
-                        composed.pre, composed.post))
+        paths.append(composed.path)
+        joints_.append(joints[0])
+        orders.append(composed.order)
+        pre.append(composed.pre)
+        post.append(composed.post)
         members.append(channel)
     if members:
-        batch = _PoseBatch(entries)
+        batch = _PoseBatch(paths, joints_, orders, pre, post)
         for k, channel in enumerate(members):
-            channel.__dict__["_batch"] = (batch, k)
+            state = channel.__dict__
+            state["_batch"], state["_batch_index"] = batch, k
 
 
 class _Composed(ByValue):
     """The callable a channel samples: its layers' component curves combined
     per component, then turned into the channel's value."""
+
+    # (no __dict__: a reader makes one per channel; _joint_curves: see _joints)
+    __slots__ = ("path", "layers", "defaults", "order", "pre", "post", "inbetweens",
+                 "_joint_curves")
 
     def __init__(self, path, layers, defaults, order, pre, post, inbetweens=None):
         self.path, self.layers, self.defaults = path, tuple(layers), defaults
@@ -1077,12 +1134,12 @@ class _Composed(ByValue):
         """Per layer, one Curve for all its components when they can share
         one (see :func:`_joined`), else None: one evaluation instead of one
         per component, built once."""
-        joints = self.__dict__.get("_joint_curves")
+        joints = getattr(self, "_joint_curves", None)
         if joints is None:
             joints = [_joined(list(curves)) if len(curves) > 1 and all(
                 c is not None and len(c) > 1 for c in curves) else None
                 for _, _, curves, _ in self.layers]
-            self.__dict__["_joint_curves"] = joints
+            self._joint_curves = joints
         return joints
 
     def components(self, t: np.ndarray) -> np.ndarray:
@@ -1127,11 +1184,12 @@ class FbxChannel(Channel):
     order: str = "xyz"
 
     def _sample_into(self, t: np.ndarray, target: np.ndarray) -> None:
-        batch = self.__dict__.get("_batch")  # (see _PoseBatch)
+        state = self.__dict__
+        batch = state.get("_batch")  # (see _PoseBatch)
         if batch is None:
             super()._sample_into(t, target)
         else:
-            target[...] = batch[0].values(t)[batch[1]]
+            target[...] = batch.values(t)[state["_batch_index"]]
 
     def components(self, t) -> np.ndarray:
         """The combined component values (Euler degrees for rotation) at ``t``."""
@@ -1267,7 +1325,51 @@ class FbxScene(Scene):
         count = len(self.nodes)
         world = np.zeros(t.shape + (count, 4, 4))
         locals_ = self._local_matrices(pose)
-        for i in self.skeleton.order:
+        steps = self._world_steps() if locals_ is not None else None
+        if steps is None:
+            self._world_nodes(world, pose, locals_, self.skeleton.order)
+        else:  # one level of the hierarchy after the other, its RSrs nodes at once
+            for depth, (joined, parents, others) in enumerate(steps):
+                if len(joined):
+                    above = self.conversion if depth == 0 else world[..., parents, :, :]
+                    world[..., joined, :, :] = above @ locals_[..., joined, :, :]
+                self._world_nodes(world, pose, locals_, others)
+        if nodes is not None:
+            world = world[..., [self.node_index(n) for n in nodes], :, :]
+        return world
+
+    def _world_steps(self):
+        """The levels of the hierarchy (roots first) as ``(nodes, their
+        parents, other nodes)``: the nodes that are roots (level 0) or
+        inherit RSrs (the product of their parent's world and their local
+        matrix, taken for all of them at once) and the other nodes of the
+        level; None when the skeleton's order does not put parents first."""
+        steps = self.__dict__.get("_world_steps_plan")
+        if steps is None:
+            depth: dict = {}
+            levels: dict = {}
+            for i in self.skeleton.order.tolist():
+                p = self.nodes[i].parent
+                if p >= 0 and p not in depth:
+                    return None
+                depth[i] = 0 if p < 0 else depth[p] + 1
+                levels.setdefault(depth[i], []).append(i)
+            steps = []
+            for level in range(len(levels)):
+                members = levels[level]
+                joined = [i for i in members if level == 0 or self.pivots[i].inherit == 1]
+                others = [i for i in members if level != 0 and self.pivots[i].inherit != 1]
+                steps.append((np.array(joined, dtype=np.intp),
+                              np.array([self.nodes[i].parent for i in joined], dtype=np.intp),
+                              others))
+            object.__setattr__(self, "_world_steps_plan", steps)
+        return steps
+
+    def _world_nodes(self, world, pose, locals_, order) -> None:
+        """The world matrices of the nodes ``order`` (in that order, their
+        parents' already in ``world``) into ``world``."""
+        t_shape = world.shape[:-3]
+        for i in order:
             node = self.nodes[i]
             pv = self.pivots[i]
             local = locals_[..., i, :, :] if locals_ is not None else _local_matrices(
@@ -1280,7 +1382,7 @@ class FbxScene(Scene):
                 if pv.inherit == 1:
                     world[..., i, :, :] = parent @ local
                 elif pv.inherit == 2:
-                    unscale = np.zeros(t.shape + (4, 4))
+                    unscale = np.zeros(t_shape + (4, 4))
                     ps = pose.scale[..., p, :]
                     unscale[..., :3, :3] = np.eye(3) / ps[..., None, :]
                     unscale[..., 3, 3] = 1.0
@@ -1289,9 +1391,6 @@ class FbxScene(Scene):
                     world[..., i, :, :] = parent @ adjusted
                 else:
                     world[..., i, :, :] = _componentwise(parent, local)
-        if nodes is not None:
-            world = world[..., [self.node_index(n) for n in nodes], :, :]
-        return world
 
     def _local_matrices(self, pose):
         """Every node's local matrix at the times of ``pose`` (``t.shape +
@@ -1678,40 +1777,138 @@ def _same_hemisphere(q: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------- scene
 
+class _Links:
+    """One side of a file's connections: child -> [(parent, property or
+    None)] (or parent -> [(child, property or None)]), in file order, as
+    ``_fbx_connections`` chains them; each object's list is made when first
+    asked for (a reader asks for few of them)."""
+
+    __slots__ = ("_heads", "_next", "_others", "_properties", "_made")
+
+    def __init__(self, heads: dict, nexts: list, others: list, properties: list):
+        self._heads, self._next, self._others = heads, nexts, others
+        self._properties, self._made = properties, {}
+
+    def get(self, key, default=None):
+        out = self._made.get(key)
+        if out is None:
+            j = self._heads.get(key)
+            if j is None:
+                return default
+            others, properties, nexts = self._others, self._properties, self._next
+            out = []
+            while j >= 0:
+                out.append((others[j], properties[j]))
+                j = nexts[j]
+            self._made[key] = out
+        return out
+
+    def labelled(self, key, kinds=None, kind=None) -> list:
+        """The links of ``key`` with a property, as :meth:`get` gives them
+        (only those to objects of ``kind`` when it is given, ``kinds``
+        mapping ids to kinds), made afresh and not kept."""
+        out = []
+        j = self._heads.get(key)
+        if j is None:
+            return out
+        others, properties, nexts = self._others, self._properties, self._next
+        while j >= 0:
+            prop = properties[j]
+            if prop:
+                other = others[j]
+                if kind is None or kinds.get(other) == kind:
+                    out.append((other, prop))
+            j = nexts[j]
+        return out
+
+    def __getitem__(self, key):
+        out = self.get(key)
+        if out is None:
+            raise KeyError(key)
+        return out
+
+    def __contains__(self, key) -> bool:
+        return key in self._heads
+
+    def __iter__(self):
+        return iter(self._heads)
+
+    def __len__(self) -> int:
+        return len(self._heads)
+
+    def items(self) -> list:
+        return [(key, self[key]) for key in self._heads]
+
+
+class _Entries:
+    """id -> (record, name, subtype) of a file's objects (see
+    :class:`_Objects`), each made when first asked for."""
+
+    __slots__ = ("_file", "_records", "_made")
+
+    def __init__(self, f: _File, records: dict):
+        self._file, self._records, self._made = f, records, {}
+
+    def get(self, oid, default=None):
+        entry = self._made.get(oid)
+        if entry is None:
+            i = self._records.get(oid)
+            if i is None:
+                return default
+            f = self._file
+            count = f.counts[i]
+            v = f.values(i)
+            if isinstance(v[0], int):
+                name, sub = v[1] if count > 1 else "", v[2] if count > 2 else ""
+            else:
+                name, sub = v[0], v[1] if count > 1 else ""
+            entry = self._made[oid] = (f.record(i), _object_name(str(name)), str(sub))
+        return entry
+
+    def __getitem__(self, oid):
+        entry = self.get(oid)
+        if entry is None:
+            raise KeyError(oid)
+        return entry
+
+    def __contains__(self, oid) -> bool:
+        return oid in self._records
+
+    def __iter__(self):
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def values(self) -> list:
+        return [self[oid] for oid in self._records]
+
+
 class _Objects:
-    """Objects and connections of a file (FBX 7 ids or FBX 6 names)."""
+    """Objects and connections of a file (FBX 7 ids or FBX 6 names), read
+    in C (``_fbx_objects``, ``_fbx_connections``): ``order`` (the ids in
+    file order), ``kinds`` (id -> the object's record name), ``by_id`` (id
+    -> (record, name, subtype)), ``parents`` (child -> [(parent, property
+    or None)]) and ``children`` (parent -> [(child, property or None)]);
+    the tuples and lists are made for the ids asked for."""
 
     def __init__(self, f: _File):
-        self.by_id: dict = {}
+        self.file = f
         self.order: list = []
-        self.kinds: dict = {}  # id -> the object's record name
-        by_id, order, kinds = self.by_id, self.order, self.kinds
+        self.records: dict = {}  # id -> its record's index
+        values = f._values
         objects = f.find("Objects")
-        counts, firsts, values, pending, names, views = f.counts, f.firsts, f._values, \
-            f._pending, f.names, f._views
-        for i in (f.child_indices(objects.index) if objects is not None else ()):
-            count = counts[i]
-            if not count:
-                continue
-            r = views.get(i)
-            if r is None:
-                r = views[i] = _Record(f, i, names[i])
-            first = firsts[i]
-            v = f.values(i) if i in pending else values[first:first + count]
-            if isinstance(v[0], int):
-                oid, name, sub = v[0], v[1] if count > 1 else "", v[2] if count > 2 else ""
-            else:
-                oid, name, sub = v[0], v[0], v[1] if count > 1 else ""
-            text = str(name)  # _object_name
-            if "\x00\x01" in text:
-                text = text.split("\x00\x01", 1)[0]
-            elif "::" in text:
-                text = text.split("::", 1)[1]
-            by_id[oid] = (r, text, str(sub))
-            kinds[oid] = r.name
-            order.append(oid)
-        self.parents: dict = {}   # child -> [(parent, property or None)]
-        self.children: dict = {}  # parent -> [(child, property or None)]
+        if objects is not None:
+            read = _core._fbx_objects(f.record_table, values, objects.index)
+            if isinstance(read, list):  # (arrays or raw bytes as first values: read first)
+                for i in read:
+                    f.values(i)
+                read = _core._fbx_objects(f.record_table, values, objects.index)
+            self.order, self.records = read
+        names = f.names
+        self.kinds: dict = {oid: names[i] for oid, i in self.records.items()}
+        self.by_id = _Entries(f, self.records)
+        self.parents = self.children = _Links({}, [], [], [])
         connections = f.find("Connections")
         codes = {f.name_codes[n] for n in ("C", "Connect") if n in f.name_codes}
         if connections is not None and codes:
@@ -1722,10 +1919,16 @@ class _Objects:
                     f.values(i)
                 read = _core._fbx_connections(f.record_table, f.name_ids, values,
                                               connections.index, codes)
-            self.parents, self.children = read
+            kids, parents, properties, parent_heads, parent_next, child_heads, child_next = read
+            self.parents = _Links(parent_heads, parent_next, parents, properties)
+            self.children = _Links(child_heads, child_next, kids, properties)
 
     def kind(self, oid):
         return self.kinds.get(oid)
+
+    def record(self, oid) -> _Record:
+        """The record of object ``oid``."""
+        return self.file.record(self.records[oid])
 
 
 def _templates(f: _File) -> dict:
@@ -1770,9 +1973,8 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     settings = _properties(f.find("GlobalSettings"))
     if not settings:  # FBX 6: the settings live under Objects
         for oid in objects.order:
-            r, _, _ = objects.by_id[oid]
-            if r.name == "GlobalSettings":
-                settings = _properties(r)
+            if objects.kinds[oid] == "GlobalSettings":
+                settings = _properties(objects.by_id[oid][0])
     conversion = _axis_conversion(settings, units, up)
     model_ids = [oid for oid in objects.order if objects.kinds.get(oid) == "Model"]
     index_of = {oid: i for i, oid in enumerate(model_ids)}
@@ -1780,12 +1982,12 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     # (only what _node_transforms reads)
     model_template = {k: v for k, v in templates.get("Model", {}).items()
                       if k in _MODEL_PROPERTIES}
-    nodes, pivots, types, props_of = [], [], [], []
+    nodes, pivots, types = [], [], []
     parents = []
+    props_of = _properties_of(f, [objects.records[oid] for oid in model_ids], model_template,
+                              _MODEL_PROPERTIES)
     for i, oid in enumerate(model_ids):
-        r, _, sub = objects.by_id[oid]
-        props = _properties(r, model_template, _MODEL_PROPERTIES)
-        props_of.append(props)
+        sub = objects.by_id[oid][2]
         parent = -1
         for p, prop in objects.parents.get(oid, ()):
             if prop is None and p in index_of:
@@ -1866,11 +2068,19 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
 
     def column(name, default):  # _vec of every node, as one array
         rows = []
+        append = rows.append
         for props in props_of:
             v = props.get(name)
-            rows.append(default if v is None or len(v) < 3 or not (
-                isinstance(v[0], number) and isinstance(v[1], number) and
-                isinstance(v[2], number)) else [float(v[0]), float(v[1]), float(v[2])])
+            if v is None or len(v) < 3:
+                append(default)
+                continue
+            x, y, z = v[0], v[1], v[2]
+            if type(x) is float and type(y) is float and type(z) is float:
+                append((x, y, z))  # (the common case: float() would give them back)
+            elif isinstance(x, number) and isinstance(y, number) and isinstance(z, number):
+                append((float(x), float(y), float(z)))
+            else:
+                append(default)
         out = np.array(rows, dtype=np.float64).reshape(count, 3)
         out.flags.writeable = False
         return out
@@ -1916,8 +2126,10 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
 def _read_skins(f: _File, objects: _Objects, index_of: dict) -> list:
     skins = []
     for oid in objects.order:
+        if objects.kinds[oid] != "Deformer":
+            continue
         r, name, sub = objects.by_id[oid]
-        if r.name != "Deformer" or sub != "Skin":
+        if sub != "Skin":
             continue
         joints, inverse_binds = [], []
         for child, prop in objects.children.get(oid, ()):
@@ -1957,6 +2169,8 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
     full weight 100, else ((shape name, full weight / 100), ...)."""
     out: dict = {}
     for oid in objects.order:
+        if objects.kinds[oid] not in ("Deformer", "Geometry"):
+            continue
         r, name, sub = objects.by_id[oid]
         if r.name == "Deformer" and sub == "BlendShapeChannel":
             percent = _scalar(_properties(r), "DeformPercent", 0.0)
@@ -2040,11 +2254,18 @@ def _target_weights(weights: np.ndarray, inbetweens) -> np.ndarray:
 def _key_times(layers) -> np.ndarray:
     """The sorted union of the key times of the layers' curves."""
     times = [c.times for _, _, comps, _ in layers for c in comps if c is not None]
-    if times and all(t is times[0] or t.tobytes() == times[0].tobytes() for t in times[1:]):
-        first = times[0]  # (the union of one increasing set of times)
-        if first.dtype == np.float64 and not first.flags.writeable:
-            return first  # (read-only already: shared, not copied)
-        return _frozen(first)
+    if times:
+        first = stamp = times[0]
+        for t in times:  # (the same array, or the same bytes)
+            if t is not first:
+                if stamp is first:
+                    stamp = first.tobytes()
+                if t.tobytes() != stamp:
+                    break
+        else:  # the union of one increasing set of times
+            if first.dtype == np.float64 and not first.flags.writeable:
+                return first  # (read-only already: shared, not copied)
+            return _frozen(first)
     return _frozen(np.unique(np.concatenate(times)) if times else [])
 
 
@@ -2088,12 +2309,14 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
     stacks = [sid for sid in objects.order if kinds.get(sid) == "AnimationStack"]
     # every curve the stacks use, read once and decoded together
     children = objects.children
-    curve_ids = {cn: [(c, prop) for c, prop in children.get(cn, ())  # (_curve_ids)
-                      if prop and kinds.get(c) == "AnimationCurve"]
+    curve_ids = {cn: children.labelled(cn, kinds, "AnimationCurve")  # (_curve_ids)
                  for sid in stacks for lid in _layer_ids(objects, sid)
                  for cn, _ in children.get(lid, ()) if kinds.get(cn) == "AnimationCurveNode"}
     used = list(dict.fromkeys(c for ids in curve_ids.values() for c, _ in ids))
-    read = dict(zip(used, _read_curves(f, [objects.by_id[c][0] for c in used])))
+    read = dict(zip(used, _read_curves(f, [objects.records[c] for c in used])))
+    # each curve node's d|X, d|Y, d|Z (the values of the components without a curve)
+    node_defaults = dict(zip(curve_ids, _scalars_of(f, [objects.records[cn] for cn in curve_ids],
+                                                    ("d|X", "d|Y", "d|Z"))))
     blend_slot = {entry[0]: (node, i) for node, entries in (blends or {}).items()
                   for i, entry in enumerate(entries)}
     for sid in stacks:
@@ -2115,22 +2338,19 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
             for cn, _ in objects.children.get(lid, ()):
                 if kinds.get(cn) != "AnimationCurveNode":
                     continue
-                node_record = objects.by_id[cn][0]
-                cprops = _properties(node_record)
                 curves = {prop: read[c] for c, prop in curve_ids[cn]}
-                targets = [(p, prop) for p, prop in objects.parents.get(cn, ()) if prop]
+                targets = objects.parents.labelled(cn)
                 for target, prop in targets:
                     if (target, prop) in blend_slot:
                         node, slot = blend_slot[(target, prop)]
+                        cprops = _properties(objects.record(cn))
                         weight_layers.setdefault(node, {}).setdefault(lid, (weight, mode, {}))[
                             2][slot] = (curves.get(f"d|{prop}"),
                                         _scalar(cprops, f"d|{prop}", 0.0))
                         layer_channels.append((node, "weights"))
                     elif target in index_of and prop in _PATHS:
                         comps = (curves.get("d|X"), curves.get("d|Y"), curves.get("d|Z"))
-                        defaults = np.array([_scalar(cprops, "d|X", 0.0),
-                                             _scalar(cprops, "d|Y", 0.0),
-                                             _scalar(cprops, "d|Z", 0.0)])
+                        defaults = node_defaults[cn].copy()
                         key = (index_of[target], _PATHS[prop])
                         per_target.setdefault(key, []).append((weight, mode, comps, defaults))
                         layer_channels.append(key)

@@ -601,3 +601,42 @@ ac_status ac_fbx_gather(const unsigned char *data, size_t size,
     }
     return AC_OK;
 }
+
+ac_status ac_fbx_key_attributes(const int64_t *flags, const float *data,
+                                const int64_t *counts, size_t groups, size_t keys,
+                                int64_t *key_flags, double *right_slopes,
+                                double *next_left_slopes, double *right_weights,
+                                double *next_left_weights, double *attributes, ac_error *err)
+{
+    size_t total = 0, k = 0;
+    for (size_t g = 0; g < groups; g++) { /* every count checked before a key is written */
+        if (counts[g] < 0 || (uint64_t)counts[g] > keys - total)
+            return ac_fail(err, AC_ERR_VALUE, g, AC_ARG_NONE, (double)counts[g],
+                           "the attribute groups' key counts must be >= 0 and sum to the "
+                           "%zu keys", keys);
+        total += (size_t)counts[g];
+    }
+    if (total != keys)
+        return ac_fail(err, AC_ERR_VALUE, groups, AC_ARG_NONE, (double)total,
+                       "the attribute groups' key counts must sum to the %zu keys", keys);
+    for (size_t g = 0; g < groups; g++) {
+        const float *d = data + 4 * g;
+        int64_t f = flags[g];
+        uint32_t packed;
+        double right, left;
+        memcpy(&packed, &d[2], sizeof packed); /* (the third float's bits) */
+        right = (f & 0x01000000) ? (double)(packed & 0xFFFFu) * 0.0001 : 1.0 / 3.0;
+        left = (f & 0x02000000) ? (double)(packed >> 16) * 0.0001 : 1.0 / 3.0;
+        for (int64_t n = 0; n < counts[g]; n++, k++) {
+            key_flags[k] = f;
+            right_slopes[k] = (double)d[0];
+            next_left_slopes[k] = (double)d[1];
+            right_weights[k] = right;
+            next_left_weights[k] = left;
+            attributes[3 * k] = (double)d[0];
+            attributes[3 * k + 1] = (double)d[1];
+            attributes[3 * k + 2] = (double)d[2];
+        }
+    }
+    return AC_OK;
+}

@@ -1873,6 +1873,23 @@ AC_API ac_status ac_fbx_gather(const unsigned char *data, size_t size,
                                const int64_t *indices, size_t n, unsigned char *out,
                                size_t out_size, ac_error *err);
 
+/* Per-key attributes of FBX animation curves from their attribute groups
+   (KeyAttrFlags, KeyAttrDataFloat, KeyAttrRefCount): group g, with flags[g]
+   and the four floats data[4 g .. 4 g + 3], applies to counts[g] keys in
+   turn, and the counts sum to `keys`. Writes per key: its flags, its right
+   and next-left slopes (the first two floats, as doubles), its right and
+   next-left weights (the two 4-digit decimal fixed-point numbers packed in
+   the bits of the third float, times 0.0001, where flags hold the bits
+   0x01000000 and 0x02000000; 1/3 otherwise) and the first three floats as
+   doubles (`attributes`, keys x 3). AC_ERR_VALUE (index = g) for a negative
+   count or counts that do not sum to `keys`; nothing is written then. */
+AC_API ac_status ac_fbx_key_attributes(const int64_t *flags, const float *data,
+                                       const int64_t *counts, size_t groups, size_t keys,
+                                       int64_t *key_flags, double *right_slopes,
+                                       double *next_left_slopes, double *right_weights,
+                                       double *next_left_weights, double *attributes,
+                                       ac_error *err);
+
 #ifdef __cplusplus
 }
 #endif

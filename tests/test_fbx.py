@@ -839,7 +839,7 @@ def test_curves_read_together_are_the_curves_read_one_by_one(name):
     tree = fbx._File((FILES / name).read_bytes(), name)
     objects = fbx._Objects(tree)
     records = [r for r, _, _ in objects.by_id.values() if r.name == "AnimationCurve"]
-    together = fbx._curve_parts_together(tree, records)
+    together = fbx._curve_parts_together(tree, [r.index for r in records])
     assert together is not None
     parts = [fbx._curve_parts(tree, r) for r in records]
     for i in range(5):
@@ -917,13 +917,17 @@ def test_fbx_block_reads_property_entries_as_the_python_reader_does():
 
 def test_fbx_connections_reads_the_connection_records():
     """_fbx_connections: each C record (kind, child, parent[, property]) in
-    both directions, property only for "OP" (re-derived from the records'
-    values); the records to read first when a value is still unread."""
+    both directions (chained per object, in file order), property only for
+    "OP" (re-derived from the records' values); the records to read first
+    when a value is still unread."""
     f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
     block = f.find("Connections").index
     codes = {f.name_codes["C"]}
-    parents, children = animcore._core._fbx_connections(f.record_table, f.name_ids, f._values,
-                                                         block, codes)
+    kids, parent_ids, props, parent_heads, parent_next, child_heads, child_next = \
+        animcore._core._fbx_connections(f.record_table, f.name_ids, f._values, block, codes)
+    # (the links as the reader's per-object lists)
+    parents = dict(fbx._Links(parent_heads, parent_next, parent_ids, props).items())
+    children = dict(fbx._Links(child_heads, child_next, kids, props).items())
     expected_parents, expected_children = {}, {}
     for c in f.child_indices(block):
         v = f.values(c)
@@ -931,12 +935,146 @@ def test_fbx_connections_reads_the_connection_records():
         expected_parents.setdefault(v[1], []).append((v[2], prop))
         expected_children.setdefault(v[2], []).append((v[1], prop))
     assert parents == expected_parents and children == expected_children
+    links = fbx._Links(child_heads, child_next, kids, props)
+    kinds = {oid: "odd" if k % 2 else "even" for k, oid in enumerate(expected_parents)}
+    for key, pairs in expected_children.items():  # (the links with a property)
+        assert links.labelled(key) == [(o, p) for o, p in pairs if p]
+        assert links.labelled(key, kinds, "odd") == [(o, p) for o, p in pairs
+                                                     if p and kinds.get(o) == "odd"]
     assert any(p is not None for pairs in parents.values() for _, p in pairs)
     values = list(f._values)
     last = f.child_indices(block)[-1]
     values[f.firsts[last] + 2] = None
     assert animcore._core._fbx_connections(f.record_table, f.name_ids, values, block,
                                            codes) == [last]
+
+
+def test_fbx_objects_lists_the_objects_records():
+    """_fbx_objects: each child of Objects with values, its first value the
+    id (re-derived from the records' values), in file order; the records to
+    read first when a first value is still unread."""
+    f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
+    block = f.find("Objects").index
+    order, records = animcore._core._fbx_objects(f.record_table, f._values, block)
+    expected = [(f.values(c)[0], c) for c in f.child_indices(block) if f.counts[c]]
+    assert len(expected) > 1000
+    assert order == [oid for oid, _ in expected] and records == dict(expected)
+    values = list(f._values)
+    last = f.child_indices(block)[-1]
+    values[f.firsts[last]] = None
+    assert animcore._core._fbx_objects(f.record_table, values, block) == [last]
+
+
+def test_fbx_curves_makes_the_curves_of_the_columns():
+    """_fbx_curves: each curve's key times are its span of the times (one
+    array for equal bytes), its kinds what kinds_of gives for its groups
+    (asked once per distinct run), its ends from parts; a span outside the
+    columns is a ValueError."""
+    times = np.array([0.0, 1.0, 0.0, 1.0, 0.0, 2.0])
+    times.flags.writeable = False
+    blob = np.array([[8, 2], [8, 2], [4, 2]], dtype=np.int64).tobytes()
+    asked = []
+
+    def kinds_of(a, b):
+        asked.append((a, b))
+        return (("k",) * (b - a), ("m",) * (b - a))
+
+    parts = [(0.5, "constant", "repetition", (-1, 2)), (0.0, "constant", "constant", (-1, -1)),
+             (1.0, "keep_slope", "constant", (-1, -1))]
+    columns = (times,)
+    curves = animcore._core._fbx_curves(fbx.FbxCurve, columns, times, [0, 2, 4], [2, 4, 6],
+                                        [1, 2, 3], blob, kinds_of, parts)
+    assert [type(c) for c in curves] == [fbx.FbxCurve] * 3
+    assert curves[0].times is curves[1].times and curves[2].times is not curves[0].times
+    assert curves[2].times.tolist() == [0.0, 2.0]
+    assert asked == [(0, 1), (2, 3)]
+    assert curves[0].interpolation is curves[1].interpolation == ("k",)
+    for c, (default, pre, post, repetitions), start in zip(curves, parts, [0, 2, 4]):
+        assert (c.default, c.pre, c.post, c.repetitions) == (default, pre, post, repetitions)
+        assert c.__dict__["_columns"] is columns and c.__dict__["_start"] == start
+    with pytest.raises(ValueError, match="curve 1's keys 2:7"):
+        animcore._core._fbx_curves(fbx.FbxCurve, columns, times, [0, 2], [2, 7], [1, 2],
+                                   blob, kinds_of, parts[:2])
+
+
+def test_fbx_key_attributes_repeats_each_group_over_its_keys():
+    """_fbx_key_attributes: per key its group's flags, first two floats (as
+    float64) and the weights packed in the third (re-derived with NumPy from
+    the file's attribute groups); counts that do not sum to the keys are a
+    ValueError naming the group."""
+    f = fbx._File((FILES / "maya_anim_interpolation_7700_binary.fbx").read_bytes(), "x")
+    objects = fbx._Objects(f)
+    records = [objects.record(c) for c in objects.order if objects.kinds[c] == "AnimationCurve"]
+    _, _, flags, raw, counts, keys, _, _ = fbx._curve_parts_together(
+        f, [r.index for r in records])
+    out = animcore._core._fbx_key_attributes(flags, raw, counts, int(keys.sum()))
+    group = np.repeat(np.arange(len(flags)), counts)
+    bits = raw[group, 2].view(np.uint32).astype(np.int64)
+    expected = (flags[group], raw[group, 0].astype(np.float64), raw[group, 1].astype(np.float64),
+                np.where(flags[group] & 0x01000000, (bits & 0xFFFF) * 0.0001, 1 / 3),
+                np.where(flags[group] & 0x02000000, (bits >> 16) * 0.0001, 1 / 3),
+                raw[group, :3].astype(np.float64))
+    for got, want in zip(out, expected):
+        np.testing.assert_array_equal(got, want)
+    assert np.any(expected[3] != 1 / 3)  # (the file has weighted keys)
+    wrong = counts.copy()
+    wrong[1] = -1
+    with pytest.raises(ValueError, match="counts at index 1 is -1"):
+        animcore._core._fbx_key_attributes(flags, raw, wrong, int(keys.sum()))
+
+
+def test_fbx_blocks_reads_many_blocks_as_fbx_block_reads_each():
+    """_fbx_blocks (through _properties_of): the properties of many records
+    at once are those _properties reads record by record, also with a base
+    and a wanted set; a value still unread names its record and touches no
+    dict."""
+    f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
+    objects = fbx._Objects(f)
+    rows = [objects.records[o] for o in objects.order
+            if objects.kinds[o] in ("Model", "AnimationCurveNode", "AnimationStack")]
+    assert len(rows) > 300
+    expected = [fbx._properties(f.record(r)) for r in rows]
+    assert fbx._properties_of(f, rows) == expected and any(len(e) > 3 for e in expected)
+    base, wanted = {"Lcl Scaling": [1.0, 1.0, 1.0], "x": [0]}, {"Lcl Scaling", "Lcl Rotation"}
+    assert fbx._properties_of(f, rows, base, wanted) == [
+        fbx._properties(f.record(r), base, wanted) for r in rows]
+    block = next(c for c in f.child_indices(rows[0]) if f.names[c] == "Properties70")
+    entry = next(c for c in f.child_indices(block) if f.counts[c] > 4)
+    values = list(f._values)
+    values[f.firsts[entry] + 4] = None
+    props = [{} for _ in rows]
+    blocks = [block] + [-1] * (len(rows) - 1)
+    assert animcore._core._fbx_blocks(f.record_table, f.name_ids, values, blocks,
+                                      f.name_codes["P"], 4, props) == [entry]
+    assert props == [{}] * len(rows)
+
+
+def test_fbx_block_numbers_are_the_scalars_of_the_properties():
+    """_fbx_block_numbers (through _scalars_of): each record's number per
+    name is _scalar of its _properties (0.0 without the entry), for curve
+    nodes and models; an entry whose value is no plain number (a str, a
+    value not read yet) sends its record to the odd list."""
+    f = fbx._File((FILES / "walk.fbx").read_bytes(), "walk.fbx")
+    objects = fbx._Objects(f)
+    rows = [objects.records[o] for o in objects.order
+            if objects.kinds[o] in ("Model", "AnimationCurveNode")]
+    names = ("d|X", "d|Y", "d|Z", "Lcl Translation", "RotationOrder", "InheritType", "none")
+    expected = [[fbx._scalar(fbx._properties(f.record(r)), n, 0.0) for n in names] for r in rows]
+    got = fbx._scalars_of(f, rows, names)
+    np.testing.assert_array_equal(got, expected)
+    assert np.any(got[:, 0] != 0) and np.any(got[:, 3] != 0)
+    found = fbx._first_children(f, rows, ("Properties70", "Properties60"))
+    blocks = (found[:, 0].tolist(), found[:, 1].tolist())
+    codes = (f.name_codes["P"], f.name_codes.get("Property", -1))
+    entry = next(c for c in f.child_indices(blocks[0][0])
+                 if f.counts[c] > 4 and f._values[f.firsts[c]] == "Lcl Translation")
+    for odd in ("1.5", None):
+        values = list(f._values)
+        values[f.firsts[entry] + 4] = odd
+        numbers, odd_rows = animcore._core._fbx_block_numbers(
+            f.record_table, f.name_ids, values, blocks, codes, (4, 3), names)
+        assert odd_rows == [0]
+        np.testing.assert_array_equal(numbers[1:], expected[1:])
 
 
 def test_properties_and_connections_with_array_values_are_read():

@@ -344,6 +344,79 @@ done:
     return result;
 }
 
+/* One pass of _fbx_block over the entries of record `block`: pass 0 appends
+   to `unread` the indices of the entries whose values (from `skip` on) are
+   still None, pass 1 sets props[key] to those values; 0, or -1 with an
+   exception set. */
+static int block_pass(const ac_fbx_record *r, size_t nr, const npy_intp *id, PyObject *values,
+                      size_t block, Py_ssize_t entry, Py_ssize_t skip, PyObject *props,
+                      PyObject *wanted, int pass, PyObject *unread)
+{
+    Py_ssize_t nvalues = PyList_GET_SIZE(values);
+    /* the block's subtree is the records after it whose parent is it or a record
+       after it (parents come before their children, in file order) */
+    for (size_t i = block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
+        uint64_t first = r[i].first_property, count = r[i].property_count;
+        PyObject *key;
+        if (r[i].parent != (int64_t)block || !count || id[i] != (npy_intp)entry)
+            continue;
+        if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
+            PyErr_Format(PyExc_ValueError, "_fbx_block: record %zu's values leave the "
+                         "list of %zd", i, nvalues);
+            return -1;
+        }
+        key = PyList_GET_ITEM(values, (Py_ssize_t)first);
+        if (!PyUnicode_Check(key))
+            continue;
+        if (wanted != Py_None) {
+            int has = PySet_Contains(wanted, key);
+            if (has < 0)
+                return -1;
+            if (!has)
+                continue;
+        }
+        if (pass == 0) {
+            for (uint64_t k = first + (uint64_t)skip; k < first + count; k++)
+                if (PyList_GET_ITEM(values, (Py_ssize_t)k) == Py_None) {
+                    PyObject *index = PyLong_FromSize_t(i);
+                    int failed = !index || PyList_Append(unread, index) < 0;
+                    Py_XDECREF(index);
+                    if (failed)
+                        return -1;
+                    break;
+                }
+        } else {
+            Py_ssize_t low = (Py_ssize_t)first + skip, high = (Py_ssize_t)(first + count);
+            PyObject *slice = PyList_GetSlice(values, low < high ? low : high, high);
+            int failed = !slice || PyDict_SetItem(props, key, slice) < 0;
+            Py_XDECREF(slice);
+            if (failed)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The checked record table and name ids of _fbx_block and _fbx_blocks; 0
+   with an exception set when they are not whole, aligned records with one
+   name id each. */
+static int block_tables(const char *func, PyObject *records_obj, PyObject *ids_obj,
+                        PyArrayObject **records, PyArrayObject **ids, size_t *nr)
+{
+    if (!acpy_array(records_obj, records, NPY_UINT8, 0) ||
+        !acpy_array(ids_obj, ids, NPY_INTP, 0))
+        return 0;
+    if (PyArray_NBYTES(*records) % sizeof(ac_fbx_record) ||
+        (uintptr_t)PyArray_DATA(*records) % _Alignof(ac_fbx_record) ||
+        (size_t)PyArray_SIZE(*ids) != (size_t)PyArray_NBYTES(*records) / sizeof(ac_fbx_record)) {
+        PyErr_Format(PyExc_ValueError, "%s: the table is not whole, aligned records with one "
+                     "name id each", func);
+        return 0;
+    }
+    *nr = (size_t)PyArray_NBYTES(*records) / sizeof(ac_fbx_record);
+    return 1;
+}
+
 /* _fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> list:
    the entries of a Properties70 / Properties60 record into the dict `props`,
    as animcore.fbx._properties reads them: each child of record `block`
@@ -358,9 +431,7 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
 {
     PyObject *records_obj, *ids_obj, *values, *props, *wanted = Py_None, *unread;
     PyArrayObject *records = NULL, *ids = NULL;
-    Py_ssize_t block, entry, skip, nvalues;
-    const ac_fbx_record *r;
-    const npy_intp *id;
+    Py_ssize_t block, entry, skip;
     size_t nr;
     (void)self;
     if (!PyArg_ParseTuple(args, "OOO!nnnO!|O:_fbx_block", &records_obj, &ids_obj, &PyList_Type,
@@ -370,20 +441,8 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_TypeError, "_fbx_block: wanted must be a set or None");
         return NULL;
     }
-    if (!acpy_array(records_obj, &records, NPY_UINT8, 0) ||
-        !acpy_array(ids_obj, &ids, NPY_INTP, 0))
+    if (!block_tables("_fbx_block", records_obj, ids_obj, &records, &ids, &nr))
         return NULL;
-    if (PyArray_NBYTES(records) % sizeof *r ||
-        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record) ||
-        (size_t)PyArray_SIZE(ids) != (size_t)PyArray_NBYTES(records) / sizeof *r) {
-        PyErr_SetString(PyExc_ValueError, "_fbx_block: the table is not whole, aligned "
-                        "records with one name id each");
-        return NULL;
-    }
-    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
-    r = PyArray_DATA(records);
-    id = PyArray_DATA(ids);
-    nvalues = PyList_GET_SIZE(values);
     if (block < 0 || (size_t)block >= nr || skip < 0) {
         PyErr_Format(PyExc_ValueError, "_fbx_block: block %zd is not a record of the %zu, "
                      "or skip %zd is negative", block, nr, skip);
@@ -391,73 +450,225 @@ static PyObject *fbx_block(PyObject *self, PyObject *args)
     }
     if (!(unread = PyList_New(0)))
         return NULL;
-    /* the block's subtree is the records after it whose parent is it or a record
-       after it (parents come before their children, in file order) */
     for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
-            uint64_t first = r[i].first_property, count = r[i].property_count;
-            PyObject *key;
-            if (r[i].parent != (int64_t)block || !count || id[i] != (npy_intp)entry)
-                continue;
-            if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
-                PyErr_Format(PyExc_ValueError, "_fbx_block: record %zu's values leave the "
-                             "list of %zd", i, nvalues);
-                goto fail;
-            }
-            key = PyList_GET_ITEM(values, (Py_ssize_t)first);
-            if (!PyUnicode_Check(key))
-                continue;
-            if (wanted != Py_None) {
-                int has = PySet_Contains(wanted, key);
-                if (has < 0)
-                    goto fail;
-                if (!has)
-                    continue;
-            }
-            if (pass == 0) {
-                for (uint64_t k = first + (uint64_t)skip; k < first + count; k++)
-                    if (PyList_GET_ITEM(values, (Py_ssize_t)k) == Py_None) {
-                        PyObject *index = PyLong_FromSize_t(i);
-                        int failed = !index || PyList_Append(unread, index) < 0;
-                        Py_XDECREF(index);
-                        if (failed)
-                            goto fail;
-                        break;
-                    }
-            } else {
-                Py_ssize_t low = (Py_ssize_t)first + skip, high = (Py_ssize_t)(first + count);
-                PyObject *slice = PyList_GetSlice(values, low < high ? low : high, high);
-                int failed = !slice || PyDict_SetItem(props, key, slice) < 0;
-                Py_XDECREF(slice);
-                if (failed)
-                    goto fail;
-            }
+        if (block_pass(PyArray_DATA(records), nr, PyArray_DATA(ids), values, (size_t)block,
+                       entry, skip, props, wanted, pass, unread) < 0) {
+            Py_DECREF(unread);
+            return NULL;
         }
         if (PyList_GET_SIZE(unread))
             break; /* (props untouched) */
     }
     return unread;
-fail:
-    Py_DECREF(unread);
-    return NULL;
 }
 
-/* _fbx_connections(records, name_ids, values, block, names) -> (parents,
-   children) or None: the connection records among the children of record
-   `block` (tables as for _fbx_block; `names`: a set of name ids, those of
-   "C" and "Connect"), as animcore.fbx._Objects reads them: each one with
-   three values or more, (kind, child, parent[, property]), appends
-   (parent, property) to parents[child] and (child, property) to
-   children[parent], the property being the fourth value of an "OP"
-   connection and None otherwise. When some of those values are still None
-   (not read yet), a list of the indices of their records instead (for the
-   caller to read, then call again). */
+/* _fbx_blocks(records, name_ids, values, blocks, entry, skip, props[, wanted]) -> list:
+   _fbx_block of many blocks at once: blocks[i] (a record index, or -1 for
+   none) into the dict props[i]. When some values are still None, no dict is
+   touched and the list holds the indices of their records. */
+static PyObject *fbx_blocks(PyObject *self, PyObject *args)
+{
+    PyObject *records_obj, *ids_obj, *values, *blocks, *props, *wanted = Py_None, *unread;
+    PyArrayObject *records = NULL, *ids = NULL;
+    Py_ssize_t entry, skip, n;
+    size_t nr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!O!nnO!|O:_fbx_blocks", &records_obj, &ids_obj,
+                          &PyList_Type, &values, &PyList_Type, &blocks, &entry, &skip,
+                          &PyList_Type, &props, &wanted))
+        return NULL;
+    if (wanted != Py_None && !PyAnySet_Check(wanted)) {
+        PyErr_SetString(PyExc_TypeError, "_fbx_blocks: wanted must be a set or None");
+        return NULL;
+    }
+    if (!block_tables("_fbx_blocks", records_obj, ids_obj, &records, &ids, &nr))
+        return NULL;
+    n = PyList_GET_SIZE(blocks);
+    if (PyList_GET_SIZE(props) != n || skip < 0) {
+        PyErr_Format(PyExc_ValueError, "_fbx_blocks: %zd blocks but %zd dicts, or skip %zd "
+                     "is negative", n, PyList_GET_SIZE(props), skip);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t block = PyLong_AsSsize_t(PyList_GET_ITEM(blocks, i));
+        if (block == -1 && PyErr_Occurred())
+            return NULL;
+        if (block < -1 || block >= (Py_ssize_t)nr || !PyDict_Check(PyList_GET_ITEM(props, i))) {
+            PyErr_Format(PyExc_ValueError, "_fbx_blocks: blocks at index %zd is %zd (must be "
+                         "-1 or a record of the %zu, with a dict in props)", i, block, nr);
+            return NULL;
+        }
+    }
+    if (!(unread = PyList_New(0)))
+        return NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_ssize_t block = PyLong_AsSsize_t(PyList_GET_ITEM(blocks, i));
+            if (block >= 0 &&
+                block_pass(PyArray_DATA(records), nr, PyArray_DATA(ids), values, (size_t)block,
+                           entry, skip, PyList_GET_ITEM(props, i), wanted, pass, unread) < 0) {
+                Py_DECREF(unread);
+                return NULL;
+            }
+        }
+        if (PyList_GET_SIZE(unread))
+            break; /* (no dict touched) */
+    }
+    return unread;
+}
+
+/* _fbx_block_numbers(records, name_ids, values, blocks, entries, skips, names) ->
+   (numbers, odd): for each record i, the number each of `names` (a tuple of
+   str) has among the entries of its property blocks, as
+   animcore.fbx._scalar(_properties(record), name, 0.0) gives it: blocks[k][i]
+   is the record's block of kind k (-1: none), read in turn (entries[k]: the
+   name id of its entries, -1 when no record has that name; skips[k]: where
+   their values start), a later entry of a name replacing an earlier one.
+   numbers is float64 (records, names): the first value of the name's last
+   entry when it is a float or an int, 0.0 without an entry or value. odd
+   lists the records where some value of those entries is anything else (a
+   str, an array still unread, an int too large): the caller reads those
+   with _properties. */
+static PyObject *fbx_block_numbers(PyObject *self, PyObject *args)
+{
+    PyObject *records_obj, *ids_obj, *values, *blocks, *entries, *skips, *names;
+    PyObject *odd = NULL, *result = NULL;
+    PyArrayObject *records = NULL, *ids = NULL, *numbers = NULL;
+    const ac_fbx_record *r;
+    const npy_intp *id;
+    Py_ssize_t n = 0, kinds, width, nvalues;
+    size_t nr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOO!O!O!O!O!:_fbx_block_numbers", &records_obj, &ids_obj,
+                          &PyList_Type, &values, &PyTuple_Type, &blocks, &PyTuple_Type,
+                          &entries, &PyTuple_Type, &skips, &PyTuple_Type, &names))
+        return NULL;
+    if (!block_tables("_fbx_block_numbers", records_obj, ids_obj, &records, &ids, &nr))
+        return NULL;
+    kinds = PyTuple_GET_SIZE(blocks);
+    width = PyTuple_GET_SIZE(names);
+    if (PyTuple_GET_SIZE(entries) != kinds || PyTuple_GET_SIZE(skips) != kinds || !kinds) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_block_numbers: blocks, entries and skips "
+                        "must have one item per kind of block");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < kinds; k++) {
+        PyObject *list = PyTuple_GET_ITEM(blocks, k);
+        if (!PyList_Check(list) || (k && PyList_GET_SIZE(list) != n)) {
+            PyErr_SetString(PyExc_ValueError, "_fbx_block_numbers: blocks must be lists of "
+                            "one block per record");
+            return NULL;
+        }
+        n = PyList_GET_SIZE(list);
+    }
+    for (Py_ssize_t j = 0; j < width; j++)
+        if (!PyUnicode_Check(PyTuple_GET_ITEM(names, j))) {
+            PyErr_SetString(PyExc_TypeError, "_fbx_block_numbers: names must be str");
+            return NULL;
+        }
+    r = PyArray_DATA(records);
+    id = PyArray_DATA(ids);
+    nvalues = PyList_GET_SIZE(values);
+    {
+        npy_intp dims[2] = {(npy_intp)n, (npy_intp)width};
+        if (!(numbers = (PyArrayObject *)PyArray_ZEROS(2, dims, NPY_FLOAT64, 0)))
+            return NULL;
+    }
+    if (!(odd = PyList_New(0)))
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double *row = (double *)PyArray_DATA(numbers) + i * width;
+        int is_odd = 0;
+        for (Py_ssize_t k = 0; k < kinds && !is_odd; k++) {
+            Py_ssize_t block = PyLong_AsSsize_t(PyList_GET_ITEM(PyTuple_GET_ITEM(blocks, k), i));
+            Py_ssize_t entry = PyLong_AsSsize_t(PyTuple_GET_ITEM(entries, k));
+            Py_ssize_t skip = PyLong_AsSsize_t(PyTuple_GET_ITEM(skips, k));
+            if (PyErr_Occurred())
+                goto done;
+            if (block < -1 || block >= (Py_ssize_t)nr || skip < 0) {
+                PyErr_Format(PyExc_ValueError, "_fbx_block_numbers: block %zd of record %zd "
+                             "is not a record of the %zu, or skip %zd is negative", block, i,
+                             nr, skip);
+                goto done;
+            }
+            if (block < 0 || entry < 0)
+                continue;
+            for (size_t c = (size_t)block + 1; c < nr && r[c].parent >= (int64_t)block; c++) {
+                uint64_t first = r[c].first_property, count = r[c].property_count;
+                PyObject *key;
+                if (r[c].parent != (int64_t)block || !count || id[c] != (npy_intp)entry)
+                    continue;
+                if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
+                    PyErr_Format(PyExc_ValueError, "_fbx_block_numbers: record %zu's values "
+                                 "leave the list of %zd", c, nvalues);
+                    goto done;
+                }
+                key = PyList_GET_ITEM(values, (Py_ssize_t)first);
+                if (!PyUnicode_Check(key))
+                    continue;
+                for (Py_ssize_t j = 0; j < width; j++) {
+                    PyObject *v;
+                    int same = PyUnicode_Compare(key, PyTuple_GET_ITEM(names, j));
+                    if (same == -1 && PyErr_Occurred())
+                        goto done;
+                    if (same != 0)
+                        continue;
+                    if (count <= (uint64_t)skip) { /* an entry without values */
+                        row[j] = 0.0;
+                        break;
+                    }
+                    v = PyList_GET_ITEM(values, (Py_ssize_t)(first + (uint64_t)skip));
+                    if (PyFloat_CheckExact(v)) {
+                        row[j] = PyFloat_AS_DOUBLE(v);
+                    } else if (PyLong_CheckExact(v)) {
+                        row[j] = PyLong_AsDouble(v);
+                        if (row[j] == -1.0 && PyErr_Occurred()) {
+                            PyErr_Clear();
+                            is_odd = 1;
+                        }
+                    } else {
+                        is_odd = 1;
+                    }
+                    break;
+                }
+            }
+        }
+        if (is_odd) {
+            PyObject *index = PyLong_FromSsize_t(i);
+            int failed = !index || PyList_Append(odd, index) < 0;
+            Py_XDECREF(index);
+            if (failed)
+                goto done;
+        }
+    }
+    result = PyTuple_Pack(2, (PyObject *)numbers, odd);
+done:
+    Py_XDECREF(numbers);
+    Py_XDECREF(odd);
+    return result;
+}
+
+/* _fbx_connections(records, name_ids, values, block, names) -> (children,
+   parents, properties, parent_heads, parent_next, child_heads, child_next),
+   or a list: the connection records among the children of record `block`
+   (tables as for _fbx_block; `names`: a set of name ids, those of "C" and
+   "Connect"), as animcore.fbx._Objects reads them. Each one with three
+   values or more, (kind, child, parent[, property]), is one link j (in file
+   order): children[j], parents[j] and properties[j] (the fourth value of an
+   "OP" connection, None otherwise). The links of one child are a chain:
+   parent_heads[child] is its first link, parent_next[j] the next one of the
+   same child (-1: the last); child_heads and child_next chain the links of
+   one parent alike. No list per object is made here: the reader makes those
+   it asks for. When some of the values are still None (not read yet), a
+   list of the indices of their records instead (for the caller to read,
+   then call again). */
 static PyObject *fbx_connections(PyObject *self, PyObject *args)
 {
     PyObject *records_obj, *ids_obj, *values, *names, *op = NULL;
-    PyObject *parents = NULL, *children = NULL, *result = NULL, *unread = NULL;
+    PyObject *lists[4] = {NULL, NULL, NULL, NULL}; /* children, parents, properties, unread */
+    PyObject *heads[2] = {NULL, NULL}, *nexts[2] = {NULL, NULL}, *result = NULL;
     PyArrayObject *records = NULL, *ids = NULL;
-    Py_ssize_t block, nvalues;
+    Py_ssize_t block, nvalues, links;
     const ac_fbx_record *r;
     const npy_intp *id;
     size_t nr;
@@ -485,9 +696,11 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                      "%zu", block, nr);
         return NULL;
     }
-    if (!(op = PyUnicode_FromString("OP")) || !(parents = PyDict_New()) ||
-        !(children = PyDict_New()) || !(unread = PyList_New(0)))
+    if (!(op = PyUnicode_FromString("OP")))
         goto done;
+    for (int k = 0; k < 4; k++)
+        if (!(lists[k] = PyList_New(0)))
+            goto done;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
             uint64_t first = r[i].first_property, count = r[i].property_count;
@@ -514,7 +727,7 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                 if (v[0] == Py_None || v[1] == Py_None || v[2] == Py_None ||
                     v[3] == Py_None) {
                     PyObject *index = PyLong_FromSize_t(i);
-                    int failed = !index || PyList_Append(unread, index) < 0;
+                    int failed = !index || PyList_Append(lists[3], index) < 0;
                     Py_XDECREF(index);
                     if (failed)
                         goto done;
@@ -528,28 +741,120 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                 if (is_op)
                     prop = v[3];
             }
-            for (int side = 0; side < 2; side++) {
-                PyObject *table = side ? children : parents;
-                PyObject *key = side ? v[2] : v[1], *other = side ? v[1] : v[2];
-                PyObject *list = PyDict_GetItemWithError(table, key), *pair;
-                if (!list) {
-                    if (PyErr_Occurred())
-                        goto done;
-                    if (!(list = PyList_New(0)))
-                        goto done;
-                    if (PyDict_SetItem(table, key, list) < 0) {
-                        Py_DECREF(list);
-                        goto done;
-                    }
-                    Py_DECREF(list); /* (the dict holds it) */
-                }
-                if (!(pair = PyTuple_Pack(2, other, prop)))
-                    goto done;
-                has = PyList_Append(list, pair);
-                Py_DECREF(pair);
-                if (has < 0)
-                    goto done;
+            if (PyList_Append(lists[0], v[1]) < 0 || PyList_Append(lists[1], v[2]) < 0 ||
+                PyList_Append(lists[2], prop) < 0)
+                goto done;
+        }
+        if (pass == 0 && PyList_GET_SIZE(lists[3])) {
+            Py_INCREF(lists[3]);
+            result = lists[3];
+            goto done;
+        }
+    }
+    links = PyList_GET_SIZE(lists[0]);
+    /* the chains, made from the last link back (so that each runs in file order) */
+    for (int side = 0; side < 2; side++) {
+        if (!(heads[side] = PyDict_New()) || !(nexts[side] = PyList_New(links)))
+            goto done;
+        for (Py_ssize_t j = links - 1; j >= 0; j--) {
+            PyObject *key = PyList_GET_ITEM(lists[side], j); /* parents: keyed by the child */
+            PyObject *head = PyDict_GetItemWithError(heads[side], key), *index;
+            if (!head && PyErr_Occurred())
+                goto done;
+            if (head)
+                Py_INCREF(head);
+            else if (!(head = PyLong_FromLong(-1)))
+                goto done;
+            PyList_SET_ITEM(nexts[side], j, head);
+            if (!(index = PyLong_FromSsize_t(j)))
+                goto done;
+            if (PyDict_SetItem(heads[side], key, index) < 0) {
+                Py_DECREF(index);
+                goto done;
             }
+            Py_DECREF(index);
+        }
+    }
+    result = PyTuple_Pack(7, lists[0], lists[1], lists[2], heads[0], nexts[0], heads[1],
+                          nexts[1]);
+done:
+    for (int k = 0; k < 4; k++)
+        Py_XDECREF(lists[k]);
+    for (int side = 0; side < 2; side++) {
+        Py_XDECREF(heads[side]);
+        Py_XDECREF(nexts[side]);
+    }
+    Py_XDECREF(op);
+    return result;
+}
+
+/* _fbx_objects(records, values, block) -> (order, records) or a list: the
+   objects among the children of record `block` (the Objects record; tables
+   as for _fbx_block), as animcore.fbx._Objects reads them: each child with a
+   value gives an object whose id is its first value, `order` listing the ids
+   in file order and the dict `records` giving each id's record index (the
+   last record of an id given twice). When some first values are still None
+   (not read yet), a list of the indices of their records instead (for the
+   caller to read, then call again). */
+static PyObject *fbx_objects(PyObject *self, PyObject *args)
+{
+    PyObject *records_obj, *values, *order = NULL, *where = NULL, *unread = NULL;
+    PyObject *result = NULL;
+    PyArrayObject *records = NULL;
+    Py_ssize_t block, nvalues;
+    const ac_fbx_record *r;
+    size_t nr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!n:_fbx_objects", &records_obj, &PyList_Type, &values,
+                          &block))
+        return NULL;
+    if (!acpy_array(records_obj, &records, NPY_UINT8, 0))
+        return NULL;
+    if (PyArray_NBYTES(records) % sizeof *r ||
+        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record)) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_objects: the table is not whole, aligned "
+                        "records");
+        return NULL;
+    }
+    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
+    r = PyArray_DATA(records);
+    nvalues = PyList_GET_SIZE(values);
+    if (block < 0 || (size_t)block >= nr) {
+        PyErr_Format(PyExc_ValueError, "_fbx_objects: block %zd is not a record of the %zu",
+                     block, nr);
+        return NULL;
+    }
+    if (!(order = PyList_New(0)) || !(where = PyDict_New()) || !(unread = PyList_New(0)))
+        goto done;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = (size_t)block + 1; i < nr && r[i].parent >= (int64_t)block; i++) {
+            uint64_t first = r[i].first_property, count = r[i].property_count;
+            PyObject *oid, *index;
+            int failed;
+            if (r[i].parent != (int64_t)block || !count)
+                continue;
+            if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
+                PyErr_Format(PyExc_ValueError, "_fbx_objects: record %zu's values leave the "
+                             "list of %zd", i, nvalues);
+                goto done;
+            }
+            oid = PyList_GET_ITEM(values, (Py_ssize_t)first);
+            if (pass == 0) {
+                if (oid == Py_None) {
+                    index = PyLong_FromSize_t(i);
+                    failed = !index || PyList_Append(unread, index) < 0;
+                    Py_XDECREF(index);
+                    if (failed)
+                        goto done;
+                }
+                continue;
+            }
+            if (!(index = PyLong_FromSize_t(i)))
+                goto done;
+            failed = PyList_Append(order, oid) < 0 || PyDict_SetItem(where, oid, index) < 0;
+            Py_DECREF(index);
+            if (failed)
+                goto done;
         }
         if (pass == 0 && PyList_GET_SIZE(unread)) {
             Py_INCREF(unread);
@@ -557,12 +862,196 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    result = PyTuple_Pack(2, parents, children);
+    result = PyTuple_Pack(2, order, where);
 done:
+    Py_XDECREF(order);
+    Py_XDECREF(where);
     Py_XDECREF(unread);
-    Py_XDECREF(op);
-    Py_XDECREF(parents);
-    Py_XDECREF(children);
+    return result;
+}
+
+/* _fbx_curves(cls, columns, times, starts, ends, group_ends, blob, kinds_of, parts) ->
+   list: the FbxCurves animcore.fbx._read_curves makes of curves read
+   together, without their class's __init__ (instances of `cls` whose
+   __dict__ is set at once). Curve i has the keys starts[i]:ends[i] of the
+   float64 array `times` (curves whose key times are the same bytes share
+   one view of it) and the attribute groups group_ends[i-1]:group_ends[i]
+   (0 for the first), whose 16 bytes each in `blob` name its per-key segment
+   kinds and tangent modes: kinds_of(first, end) gives them as a pair, once
+   per distinct run of bytes. parts[i] is its (default, pre, post,
+   repetitions); `columns` (the reader's key columns) and its first key are
+   kept for the key arrays made when first read. */
+static PyObject *fbx_curves(PyObject *self, PyObject *args)
+{
+    PyObject *cls, *columns, *times, *starts, *ends, *group_ends, *blob, *kinds_of, *parts;
+    PyObject *out = NULL, *same_times = NULL, *same_kinds = NULL, *empty = NULL;
+    PyObject *keys[10] = {NULL};
+    static const char *const names[10] = {"times", "interpolation", "tangent_modes", "pre",
+                                          "post", "repetitions", "default", "_columns",
+                                          "_start", "__dict__"};
+    Py_buffer tv = {0};
+    Py_ssize_t n, groups, keys_total;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!OOO!O!O!O!OO!:_fbx_curves", &PyType_Type, &cls, &columns,
+                          &times, &PyList_Type, &starts, &PyList_Type, &ends, &PyList_Type,
+                          &group_ends, &PyBytes_Type, &blob, &kinds_of, &PyList_Type, &parts))
+        return NULL;
+    n = PyList_GET_SIZE(starts);
+    if (PyList_GET_SIZE(ends) != n || PyList_GET_SIZE(group_ends) != n ||
+        PyList_GET_SIZE(parts) != n) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_curves: starts, ends, group_ends and parts "
+                        "must have one item per curve");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(times, &tv, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (tv.itemsize != 8 || !tv.format || strcmp(tv.format, "d") != 0) {
+        PyErr_SetString(PyExc_ValueError, "_fbx_curves: times must be contiguous float64");
+        goto done;
+    }
+    keys_total = tv.len / 8;
+    groups = PyBytes_GET_SIZE(blob) / 16;
+    for (int k = 0; k < 10; k++)
+        if (!(keys[k] = PyUnicode_InternFromString(names[k])))
+            goto done;
+    if (!(out = PyList_New(n)) || !(same_times = PyDict_New()) ||
+        !(same_kinds = PyDict_New()) || !(empty = PyTuple_New(0)))
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t a = PyLong_AsSsize_t(PyList_GET_ITEM(starts, i));
+        Py_ssize_t b = PyLong_AsSsize_t(PyList_GET_ITEM(ends, i));
+        Py_ssize_t gb = PyLong_AsSsize_t(PyList_GET_ITEM(group_ends, i));
+        Py_ssize_t ga = i ? PyLong_AsSsize_t(PyList_GET_ITEM(group_ends, i - 1)) : 0;
+        PyObject *part = PyList_GET_ITEM(parts, i), *stamp, *t, *run, *kinds, *curve, *dict;
+        PyObject *start, *values[9];
+        int failed;
+        if (PyErr_Occurred())
+            goto fail;
+        if (a < 0 || b < a || b > keys_total || ga < 0 || gb < ga || gb > groups ||
+            !PyTuple_Check(part) || PyTuple_GET_SIZE(part) != 4) {
+            PyErr_Format(PyExc_ValueError, "_fbx_curves: curve %zd's keys %zd:%zd (of %zd), "
+                         "groups %zd:%zd (of %zd) or parts are not a curve's", i, a, b,
+                         keys_total, ga, gb, groups);
+            goto fail;
+        }
+        if (!(stamp = PyBytes_FromStringAndSize((const char *)tv.buf + 8 * a, 8 * (b - a))))
+            goto fail;
+        t = PyDict_GetItemWithError(same_times, stamp); /* (borrowed) */
+        if (!t && !PyErr_Occurred()) {
+            t = PySequence_GetSlice(times, a, b);
+            failed = !t || PyDict_SetItem(same_times, stamp, t) < 0;
+            Py_XDECREF(t); /* (the dict holds it) */
+            if (failed)
+                t = NULL;
+        }
+        Py_DECREF(stamp);
+        if (!t)
+            goto fail;
+        if (!(run = PyBytes_FromStringAndSize(PyBytes_AS_STRING(blob) + 16 * ga,
+                                              16 * (gb - ga))))
+            goto fail;
+        kinds = PyDict_GetItemWithError(same_kinds, run);
+        if (!kinds && !PyErr_Occurred()) {
+            kinds = PyObject_CallFunction(kinds_of, "nn", ga, gb);
+            if (kinds && (!PyTuple_Check(kinds) || PyTuple_GET_SIZE(kinds) != 2)) {
+                PyErr_SetString(PyExc_ValueError, "_fbx_curves: kinds_of must give a pair");
+                Py_CLEAR(kinds);
+            }
+            failed = !kinds || PyDict_SetItem(same_kinds, run, kinds) < 0;
+            Py_XDECREF(kinds);
+            if (failed)
+                kinds = NULL;
+        }
+        Py_DECREF(run);
+        if (!kinds)
+            goto fail;
+        if (!(start = PyLong_FromSsize_t(a)))
+            goto fail;
+        values[0] = t;
+        values[1] = PyTuple_GET_ITEM(kinds, 0);
+        values[2] = PyTuple_GET_ITEM(kinds, 1);
+        values[3] = PyTuple_GET_ITEM(part, 1);
+        values[4] = PyTuple_GET_ITEM(part, 2);
+        values[5] = PyTuple_GET_ITEM(part, 3);
+        values[6] = PyTuple_GET_ITEM(part, 0);
+        values[7] = columns;
+        values[8] = start;
+        dict = PyDict_New();
+        failed = !dict;
+        for (int k = 0; k < 9 && !failed; k++)
+            failed = PyDict_SetItem(dict, keys[k], values[k]) < 0;
+        Py_DECREF(start);
+        curve = failed ? NULL : ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, empty, NULL);
+        /* (object.__setattr__(curve, "__dict__", dict): past a frozen class's __setattr__) */
+        if (curve && PyObject_GenericSetAttr(curve, keys[9], dict) < 0)
+            Py_CLEAR(curve);
+        Py_XDECREF(dict);
+        if (!curve)
+            goto fail;
+        PyList_SET_ITEM(out, i, curve);
+    }
+    goto done;
+fail:
+    Py_CLEAR(out);
+done:
+    for (int k = 0; k < 10; k++)
+        Py_XDECREF(keys[k]);
+    Py_XDECREF(same_times);
+    Py_XDECREF(same_kinds);
+    Py_XDECREF(empty);
+    PyBuffer_Release(&tv);
+    return out;
+}
+
+/* _fbx_key_attributes(flags, data, counts, keys) -> (key_flags, right_slopes,
+   next_left_slopes, right_weights, next_left_weights, attributes): the
+   per-key attributes of curves read together (ac_fbx_key_attributes) from
+   their attribute groups: flags and counts int64 (G,), data float32 (G, 4). */
+static PyObject *fbx_key_attributes(PyObject *self, PyObject *args)
+{
+    PyArrayObject *flags, *counts, *data = NULL, *out[6] = {NULL};
+    PyObject *data_obj, *result = NULL;
+    Py_ssize_t keys;
+    npy_intp groups;
+    ac_error err;
+    ac_status st;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O&OO&n:_fbx_key_attributes", acpy_i64, &flags, &data_obj,
+                          acpy_i64, &counts, &keys))
+        return NULL;
+    if (!acpy_array(data_obj, &data, NPY_FLOAT32, 0))
+        return NULL;
+    groups = PyArray_SIZE(flags);
+    if (PyArray_SIZE(counts) != groups || PyArray_SIZE(data) != 4 * groups || keys < 0) {
+        PyErr_Format(PyExc_ValueError, "_fbx_key_attributes: counts must have the %zd "
+                     "entries of flags and data 4 per entry (keys %zd)", (Py_ssize_t)groups,
+                     keys);
+        return NULL;
+    }
+    for (int i = 0; i < 6; i++) {
+        npy_intp dims[2] = {(npy_intp)keys, 3};
+        out[i] = (PyArrayObject *)PyArray_SimpleNew(i == 5 ? 2 : 1, dims,
+                                                     i == 0 ? NPY_INT64 : NPY_FLOAT64);
+        if (!out[i])
+            goto done;
+    }
+    ACPY_RUN(keys, st = ac_fbx_key_attributes(PyArray_DATA(flags), PyArray_DATA(data),
+                                              PyArray_DATA(counts), (size_t)groups,
+                                              (size_t)keys, PyArray_DATA(out[0]),
+                                              ACPY_F64(out[1]), ACPY_F64(out[2]),
+                                              ACPY_F64(out[3]), ACPY_F64(out[4]),
+                                              ACPY_F64(out[5]), &err));
+    if (st != AC_OK) {
+        PyErr_Format(PyExc_ValueError, "_fbx_key_attributes: counts at index %zu is %lld (%s)",
+                     err.index, err.index < (size_t)groups ?
+                     (long long)((const int64_t *)PyArray_DATA(counts))[err.index] : -1LL,
+                     err.detail);
+        goto done;
+    }
+    result = PyTuple_Pack(6, out[0], out[1], out[2], out[3], out[4], out[5]);
+done:
+    for (int i = 0; i < 6; i++)
+        Py_XDECREF(out[i]);
     return result;
 }
 
@@ -595,9 +1084,25 @@ static PyMethodDef methods[] = {
     {"_fbx_block", fbx_block, METH_VARARGS,
      "_fbx_block(records, name_ids, values, block, entry, skip, props[, wanted]) -> the "
      "records whose values are still to read ([]: props filled)"},
+    {"_fbx_blocks", fbx_blocks, METH_VARARGS,
+     "_fbx_blocks(records, name_ids, values, blocks, entry, skip, props[, wanted]) -> the "
+     "records whose values are still to read ([]: each props[i] filled from blocks[i])"},
+    {"_fbx_block_numbers", fbx_block_numbers, METH_VARARGS,
+     "_fbx_block_numbers(records, name_ids, values, blocks, entries, skips, names) -> "
+     "(numbers, odd records)"},
     {"_fbx_connections", fbx_connections, METH_VARARGS,
-     "_fbx_connections(records, name_ids, values, block, names) -> (parents, children), or "
-     "the records whose values are still to read"},
+     "_fbx_connections(records, name_ids, values, block, names) -> (children, parents, "
+     "properties, parent_heads, parent_next, child_heads, child_next), or the records whose "
+     "values are still to read"},
+    {"_fbx_objects", fbx_objects, METH_VARARGS,
+     "_fbx_objects(records, values, block) -> (ids in file order, {id: record index}), or "
+     "the records whose first values are still to read"},
+    {"_fbx_curves", fbx_curves, METH_VARARGS,
+     "_fbx_curves(cls, columns, times, starts, ends, group_ends, blob, kinds_of, parts) -> "
+     "the curves, made without cls.__init__"},
+    {"_fbx_key_attributes", fbx_key_attributes, METH_VARARGS,
+     "_fbx_key_attributes(flags, data, counts, keys) -> (key_flags, right_slopes, "
+     "next_left_slopes, right_weights, next_left_weights, attributes)"},
     {"_fbx_layout", fbx_layout, METH_NOARGS, "_fbx_layout() -> struct sizes and offsets"},
     {NULL, NULL, 0, NULL},
 };

@@ -269,8 +269,34 @@ static void ascii(void)
     }
 }
 
+/* Per-key attributes from attribute groups: each group's floats and decoded
+   weights repeated over its keys (weights worked out by hand: 0x0D05 = 3333,
+   0x1A0A = 6666). */
+static void key_attributes(void)
+{
+    int64_t flags[2] = {0x08 | 0x01000000 | 0x02000000, 0x04};
+    float data[8] = {1.5f, -2.0f, 0.0f, 0.0f, 0.25f, 4.0f, 7.0f, 0.0f};
+    int64_t counts[2] = {2, 1}, bad[2] = {2, 2};
+    int64_t kf[3];
+    double r[3], l[3], wr[3], wl[3], at[9];
+    uint32_t packed = (0x1A0Au << 16) | 0x0D05u;
+    ac_error err;
+    memcpy(&data[2], &packed, sizeof packed);
+    CHECK(ac_fbx_key_attributes(flags, data, counts, 2, 3, kf, r, l, wr, wl, at, &err) == AC_OK);
+    CHECK(kf[0] == flags[0] && kf[1] == flags[0] && kf[2] == 0x04);
+    CHECK(r[0] == 1.5 && r[1] == 1.5 && l[1] == -2.0 && r[2] == 0.25 && l[2] == 4.0);
+    CHECK(wr[0] == 3333 * 0.0001 && wl[1] == 6666 * 0.0001);
+    CHECK(wr[2] == 1.0 / 3.0 && wl[2] == 1.0 / 3.0);
+    CHECK(at[0] == 1.5 && at[4] == -2.0 && at[6] == 0.25 && at[7] == 4.0 && at[8] == 7.0);
+    kf[2] = -1;
+    CHECK(ac_fbx_key_attributes(flags, data, bad, 2, 3, kf, r, l, wr, wl, at, &err) ==
+          AC_ERR_VALUE);
+    CHECK(err.index == 1 && kf[2] == -1); /* nothing written */
+}
+
 int main(void)
 {
+    key_attributes();
     binary(0);
     binary(1);
     deep();
