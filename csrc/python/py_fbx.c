@@ -397,20 +397,21 @@ static int block_pass(const ac_fbx_record *r, size_t nr, const npy_intp *id, PyO
     return 0;
 }
 
-/* The checked record table and name ids of _fbx_block and _fbx_blocks; 0
-   with an exception set when they are not whole, aligned records with one
-   name id each. */
+/* The checked record table (and name ids, unless ids_obj is NULL) of the
+   functions below; 0 with an exception set when they are not whole, aligned
+   records (with one name id each). */
 static int block_tables(const char *func, PyObject *records_obj, PyObject *ids_obj,
                         PyArrayObject **records, PyArrayObject **ids, size_t *nr)
 {
     if (!acpy_array(records_obj, records, NPY_UINT8, 0) ||
-        !acpy_array(ids_obj, ids, NPY_INTP, 0))
+        (ids_obj && !acpy_array(ids_obj, ids, NPY_INTP, 0)))
         return 0;
     if (PyArray_NBYTES(*records) % sizeof(ac_fbx_record) ||
         (uintptr_t)PyArray_DATA(*records) % _Alignof(ac_fbx_record) ||
-        (size_t)PyArray_SIZE(*ids) != (size_t)PyArray_NBYTES(*records) / sizeof(ac_fbx_record)) {
-        PyErr_Format(PyExc_ValueError, "%s: the table is not whole, aligned records with one "
-                     "name id each", func);
+        (ids_obj &&
+         (size_t)PyArray_SIZE(*ids) != (size_t)PyArray_NBYTES(*records) / sizeof(ac_fbx_record))) {
+        PyErr_Format(PyExc_ValueError, "%s: the table is not whole, aligned records%s", func,
+                     ids_obj ? " with one name id each" : "");
         return 0;
     }
     *nr = (size_t)PyArray_NBYTES(*records) / sizeof(ac_fbx_record);
@@ -676,18 +677,12 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOO!nO:_fbx_connections", &records_obj, &ids_obj,
                           &PyList_Type, &values, &block, &names))
         return NULL;
-    if (!acpy_array(records_obj, &records, NPY_UINT8, 0) ||
-        !acpy_array(ids_obj, &ids, NPY_INTP, 0))
+    if (!block_tables("_fbx_connections", records_obj, ids_obj, &records, &ids, &nr))
         return NULL;
-    if (PyArray_NBYTES(records) % sizeof *r ||
-        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record) ||
-        (size_t)PyArray_SIZE(ids) != (size_t)PyArray_NBYTES(records) / sizeof *r ||
-        !PyAnySet_Check(names)) {
-        PyErr_SetString(PyExc_ValueError, "_fbx_connections: the table is not whole, aligned "
-                        "records with one name id each, or names is not a set");
+    if (!PyAnySet_Check(names)) {
+        PyErr_SetString(PyExc_TypeError, "_fbx_connections: names must be a set");
         return NULL;
     }
-    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
     r = PyArray_DATA(records);
     id = PyArray_DATA(ids);
     nvalues = PyList_GET_SIZE(values);
@@ -808,15 +803,8 @@ static PyObject *fbx_objects(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OO!n:_fbx_objects", &records_obj, &PyList_Type, &values,
                           &block))
         return NULL;
-    if (!acpy_array(records_obj, &records, NPY_UINT8, 0))
+    if (!block_tables("_fbx_objects", records_obj, NULL, &records, NULL, &nr))
         return NULL;
-    if (PyArray_NBYTES(records) % sizeof *r ||
-        (uintptr_t)PyArray_DATA(records) % _Alignof(ac_fbx_record)) {
-        PyErr_SetString(PyExc_ValueError, "_fbx_objects: the table is not whole, aligned "
-                        "records");
-        return NULL;
-    }
-    nr = (size_t)PyArray_NBYTES(records) / sizeof *r;
     r = PyArray_DATA(records);
     nvalues = PyList_GET_SIZE(values);
     if (block < 0 || (size_t)block >= nr) {
