@@ -552,16 +552,17 @@ struct ac_quat_curve {
        needed (key_quat: the given key unit, negated where `flips` says) */
     const double *quats;
     unsigned char *flips; /* linear: k, 1 where the unit key lies negated */
-    /* linear: each key as the slerp takes it (ac_slerp_arc_unit of the unit
-       key), 4k: with a segment's angle (made where it is needed), the
-       slerp's key-only part (segment_arc) */
-    double *keys;
     double *m0;    /* cubic: 4(k-1), out-tangent of key i times the interval */
     double *m1;    /* cubic: 4(k-1), in-tangent of key i+1 times the interval */
+    /* linear: each key as the slerp takes it (ac_slerp_arc_unit of the unit
+       key), 4k, and each segment's angle w and 1 / sinc(w), 2(k-1): with
+       the keys, the slerp's key-only part (segment_arc) */
+    double *keys;
+    double *angles;
     int flip_odd;  /* cycle: the last key and the first lie in opposite hemispheres, so
                       odd cycles are negated to stay sign-continuous at each seam */
-    int rates_finite; /* linear: no segment's omega can overflow (gaps_at_least), so
-                         angular velocities inside cannot fail */
+    int rates_finite; /* linear: every segment's omega is finite (keys not too close for
+                         their rotation), so angular velocities inside cannot fail */
     ac_allocator mem; /* where the block came from */
 };
 
@@ -593,16 +594,15 @@ void ac_quat_curve_destroy(ac_quat_curve *curve)
 
 /* The slerp arc of linear segment j, what ac_slerp_arc_of gives for its two
    unit keys: the keys as the slerp takes them, the second one brought into
-   the first one's hemisphere, and the angle between them (made here: a
-   table of angles would cost a long curve's creation more than its
-   evaluations gain). */
-static AC_FORCE_INLINE void segment_arc(const ac_quat_curve *c, size_t j, ac_slerp_arc *arc)
+   the first one's hemisphere, and the angle stored at create. */
+static AC_FORCE_INLINE void segment_arc(const double *keys, const double *angles, size_t j,
+                                        ac_slerp_arc *arc)
 {
-    const double *a = c->keys + 4 * j, *b = a + 4;
-    const double sign = ac_slerp_arc_sign(a, b);
+    const double *a = keys + 4 * j, *c = a + 4;
+    const double sign = ac_slerp_arc_sign(a, c);
     for (int k = 0; k < 4; k++)
-        arc->a[k] = a[k], arc->c[k] = b[k] * sign;
-    ac_slerp_arc_angle(arc);
+        arc->a[k] = a[k], arc->c[k] = c[k] * sign;
+    arc->w = angles[2 * j], arc->inv = angles[2 * j + 1];
 }
 
 /* The constant angular velocity of a linear segment of duration dt:
@@ -618,17 +618,100 @@ static AC_FORCE_INLINE void arc_omega(const ac_slerp_arc *s, double dt, double o
     omega[2] = (s->a[3] * s->c[2] - s->c[3] * s->a[2] - (s->c[0] * s->a[1] - s->c[1] * s->a[0])) * scale / dt;
 }
 
-/* Whether no linear segment's angular velocity can overflow, which lets
-   eval_check promise the rates: |omega| = |v| 2 (w / sin w) / dt where the
-   vector part v of c a* has |v| <= 1 and w <= pi / 2 (one hemisphere), so
-   |omega| < 4 / dt, finite for every gap of at least 1e-300 s. */
-AC_VECTORIZED
-static int gaps_at_least(const double *restrict times, size_t k, double gap)
+#ifdef AC_SIMD
+/* segments_from of segments [0, n), n a multiple of AC_LANES, in lanes:
+   each lane does the scalar loop's operations in its order. */
+AC_SIMD_KERNEL int64_t segments_lanes(const double *restrict times, size_t n,
+                                      const double *restrict keys, double *restrict angles)
 {
-    int64_t ok = 1;
-    for (size_t i = 0; i + 1 < k; i++)
-        ok &= times[i + 1] - times[i] >= gap;
-    return (int)ok;
+    ac_vm finite = ~(ac_vm){0};
+    for (size_t i = 0; i < n;) {
+        const int groups = n - i >= AC_GROUPS * AC_LANES ? AC_GROUPS : 1;
+        ac_vd a[AC_GROUPS][4], c[AC_GROUPS][4], d[AC_GROUPS], dd[AC_GROUPS], ss[AC_GROUPS];
+        ac_vd t1[AC_GROUPS], t2[AC_GROUPS], x1[AC_GROUPS], w[AC_GROUPS], inv[AC_GROUPS];
+        ac_vd dt[AC_GROUPS], om[AC_GROUPS][3];
+        AC_EACH ac_vd_load4(keys + 4 * (i + (size_t)g * AC_LANES), 1, a[g]);
+        AC_EACH ac_vd_load4(keys + 4 * (i + (size_t)g * AC_LANES) + 4, 1, c[g]);
+        AC_EACH d[g] = ac_vd_splat(0.0); /* ac_slerp_arc_sign */
+        for (int k = 0; k < 4; k++) {
+            AC_EACH d[g] = d[g] + a[g][k] * c[g][k];
+        }
+        AC_EACH d[g] = ac_vd_pick((ac_vm)(d[g] < 0.0), ac_vd_splat(-1.0), ac_vd_splat(1.0));
+        AC_EACH dd[g] = ss[g] = ac_vd_splat(0.0); /* ac_slerp_arc_angle */
+        for (int k = 0; k < 4; k++) {
+            AC_EACH c[g][k] = c[g][k] * d[g];
+            AC_EACH dd[g] = dd[g] + (a[g][k] - c[g][k]) * (a[g][k] - c[g][k]);
+            AC_EACH ss[g] = ss[g] + (a[g][k] + c[g][k]) * (a[g][k] + c[g][k]);
+        }
+        ac_vd_sqrt_small(dd, t1, groups);
+        ac_vd_sqrt_small(ss, t2, groups);
+        AC_EACH x1[g] = t1[g] / (2.0 + t2[g]); /* tan(w/4) */
+        AC_EACH t1[g] = 1.0 + x1[g] * x1[g];
+        ac_vd_sqrt_small(t1, t2, groups);
+        AC_EACH x1[g] = x1[g] / (1.0 + t2[g]); /* tan(w/8) */
+        ac_vd_atan_series(x1, t1, groups);
+        AC_EACH w[g] = 8.0 * t1[g];
+        AC_EACH t1[g] = w[g] * w[g];
+        ac_vd_sinc_series(t1, t2, groups);
+        AC_EACH inv[g] = 1.0 / t2[g];
+        /* arc_omega */
+        AC_EACH dt[g] = ac_vd_load1(times + i + (size_t)g * AC_LANES + 1, 1) -
+                        ac_vd_load1(times + i + (size_t)g * AC_LANES, 1);
+        AC_EACH t1[g] = 2.0 * inv[g];
+        for (int k = 0; k < 3; k++) {
+            const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+            AC_EACH om[g][k] = (a[g][3] * c[g][k] - c[g][3] * a[g][k] -
+                                (c[g][k1] * a[g][k2] - c[g][k2] * a[g][k1])) * t1[g] / dt[g];
+        }
+        AC_EACH finite &= ac_vd_finite(om[g], 3);
+        for (int g = 0; g < groups; g++)
+            for (int l = 0; l < AC_LANES; l++) {
+                const size_t j = i + (size_t)g * AC_LANES + (size_t)l;
+                angles[2 * j] = w[g][l], angles[2 * j + 1] = inv[g][l];
+            }
+        i += (size_t)groups * AC_LANES;
+    }
+    return !ac_vm_any(~finite);
+}
+#endif
+
+/* linear_segments from segment i on: one branch-free loop, so that it
+   vectorizes. */
+AC_VECTORIZED
+static int64_t segments_from(size_t i, const double *restrict times, size_t k,
+                             const double *restrict keys, double *restrict angles)
+{
+    int64_t finite = 1;
+    for (; i + 1 < k; i++) {
+        ac_slerp_arc s;
+        double omega[3];
+        const double sign = ac_slerp_arc_sign(keys + 4 * i, keys + 4 * i + 4);
+        for (int j = 0; j < 4; j++)
+            s.a[j] = keys[4 * i + j], s.c[j] = keys[4 * i + 4 + j] * sign;
+        ac_slerp_arc_angle(&s);
+        angles[2 * i] = s.w, angles[2 * i + 1] = s.inv;
+        arc_omega(&s, times[i + 1] - times[i], omega);
+        finite &= ac_finite(omega[0]) & ac_finite(omega[1]) & ac_finite(omega[2]);
+    }
+    return finite;
+}
+
+/* Each linear segment's angle (the key-only part of every sample, as
+   quat_slerp computes it for the two keys), from the keys as the slerp
+   takes them; 1 when every segment's angular velocity is finite. In vector
+   lanes where the CPU has them. */
+static int linear_segments(const double *restrict times, size_t k,
+                           const double *restrict keys, double *restrict angles)
+{
+    size_t start = 0;
+    int64_t finite = 1;
+#ifdef AC_SIMD
+    if (k > AC_LANES && ac_simd_available()) {
+        start = (k - 1) - (k - 1) % AC_LANES;
+        finite = segments_lanes(times, start, keys, angles);
+    }
+#endif
+    return (int)(finite & segments_from(start, times, k, keys, angles));
 }
 
 /* Each key made unit (ac_quat_normalize), as unit_arg makes it: 1 when
@@ -697,7 +780,7 @@ AC_SIMD_KERNEL int slerp_keys_lanes(const double *restrict quats, size_t n,
 /* n valid keys made unit (as unit_arg does, into u) and each as the slerp
    takes it (ac_slerp_arc_of's scaling of the unit key normalized as
    quat_slerp normalizes it; in range: a unit key's |x|^2 is about 1), into
-   keys. */
+   keys. In vector lanes where the CPU has them. */
 static void slerp_keys(const double *restrict quats, size_t n, double *restrict u,
                        double *restrict keys)
 {
@@ -786,9 +869,10 @@ static ac_status make(const double *times, const double *quats, const double *in
     if (k > SIZE_MAX / 128)
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "too many keys");
     /* One block: times and the keys as given (unless borrowed); step: the
-       unit keys; cubic: m0, m1; linear: the slerp keys and flips. */
+       unit keys; cubic: m0, m1; linear: the slerp keys, angles and flips. */
     doubles = (borrow ? 0 : 5 * k) + (interp == AC_CURVE_STEP || k == 1 ? 4 * k : 0) +
-              (k > 1 && interp == AC_CURVE_CUBIC ? 8 * (k - 1) : 0) + (linear ? 4 * k : 0);
+              (k > 1 && interp == AC_CURVE_CUBIC ? 8 * (k - 1) : 0) +
+              (linear ? 4 * k + 2 * (k - 1) : 0);
     c = ac_mem_alloc(allocator, sizeof *c + doubles * sizeof(double) + (linear ? k : 0));
     if (!c)
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "out of memory");
@@ -846,11 +930,12 @@ static ac_status make(const double *times, const double *quats, const double *in
             memcpy(unit, quats, 4 * sizeof(double));
     }
     c->rates_finite = 1;
-    if (linear) {
+    if (linear) { /* each key normalized once */
         c->keys = d, d += 4 * k;
+        c->angles = d, d += 2 * (k - 1);
         c->flips = (unsigned char *)d;
         linear_keys(c->given, k, c->keys, c->flips);
-        c->rates_finite = gaps_at_least(c->times, k, 1e-300);
+        c->rates_finite = linear_segments(c->times, k, c->keys, c->angles);
     }
     if (!st && k > 1) {
         double last[4], first[4];
@@ -916,7 +1001,7 @@ static ac_status sample(const ac_quat_curve *c, double t, size_t seg, int side, 
         return AC_OK;
     case AC_CURVE_LINEAR: {
         ac_slerp_arc arc;
-        segment_arc(c, seg, &arc);
+        segment_arc(c->keys, c->angles, seg, &arc);
         if (u >= 1.0) /* the last key itself, not its negation */
             key_quat(c, seg + 1, q);
         else /* what quat_slerp gives for the two keys */
@@ -1034,7 +1119,7 @@ static void linear_run(const ac_quat_curve *c, size_t j, const double *restrict 
     double b[4];
     ac_slerp_arc arc;
     key_quat(c, j + 1, b);
-    segment_arc(c, j, &arc);
+    segment_arc(c->keys, c->angles, j, &arc);
     for (size_t r = 0; r < m; r++) {
         double u = (t[r] - t0) / dt, x[4];
         u = ac_pick(u < 0.0, 0.0, u);
@@ -1060,7 +1145,7 @@ static void located_linear(const ac_quat_curve *c, const double *restrict t,
         ac_slerp_arc arc;
         u = ac_pick(u < 0.0, 0.0, u);
         u = ac_pick(u > 1.0, 1.0, u);
-        segment_arc(c, j, &arc);
+        segment_arc(c->keys, c->angles, j, &arc);
         if (u >= 1.0) /* the end key itself */
             key_quat(c, j + 1, q + r * stride);
         else
@@ -1070,9 +1155,9 @@ static void located_linear(const ac_quat_curve *c, const double *restrict t,
 
 #ifdef AC_SIMD
 /* located_linear in lanes for the first m queries, m a multiple of
-   AC_LANES: each lane reads its segment's keys (from a window of segments
-   loaded once and permuted, or one lane at a time), makes its arc as
-   segment_arc does and does ac_slerp_arc_at's operations in their order. */
+   AC_LANES: each lane reads its segment's arc (segment_arc: from a window
+   of segments loaded once and permuted, or one lane at a time) and does
+   ac_slerp_arc_at's operations in their order. */
 AC_SIMD_KERNEL void located_lanes(const ac_quat_curve *c, const double *t, const size_t *seg,
                                   size_t m, double *q, size_t stride)
 {
@@ -1083,24 +1168,32 @@ AC_SIMD_KERNEL void located_lanes(const ac_quat_curve *c, const double *t, const
         if (seg[i + AC_LANES - 1] - j0 < AC_LANES && j0 + AC_LANES + 1 <= c->k) {
             const __m512i k = _mm512_sub_epi64(_mm512_loadu_si512((const void *)(seg + i)),
                                                _mm512_set1_epi64((long long)j0));
+            const __m512d w0 = _mm512_loadu_pd(c->angles + 2 * j0),
+                          w1 = _mm512_loadu_pd(c->angles + 2 * j0 + AC_LANES);
             t0 = ac_vd_permute((ac_vd)_mm512_loadu_pd(c->times + j0), k);
             t1 = ac_vd_permute((ac_vd)_mm512_loadu_pd(c->times + j0 + 1), k);
             ac_vd_load4(c->keys + 4 * j0, 1, a);
             ac_vd_load4(c->keys + 4 * (j0 + 1), 1, b);
             for (int e = 0; e < 4; e++)
                 a[e] = ac_vd_permute(a[e], k), b[e] = ac_vd_permute(b[e], k);
+            w = ac_vd_permute(
+                (ac_vd)_mm512_permutex2var_pd(w0, AC_IDX(0, 2, 4, 6, 8, 10, 12, 14), w1), k);
+            inv = ac_vd_permute(
+                (ac_vd)_mm512_permutex2var_pd(w0, AC_IDX(1, 3, 5, 7, 9, 11, 13, 15), w1), k);
         } else {
-            double z[10][AC_LANES];
+            double z[12][AC_LANES];
             for (int l = 0; l < AC_LANES; l++) {
                 const size_t j = seg[i + (size_t)l];
                 z[0][l] = c->times[j], z[1][l] = c->times[j + 1];
+                z[2][l] = c->angles[2 * j], z[3][l] = c->angles[2 * j + 1];
                 for (int e = 0; e < 4; e++)
-                    z[2 + e][l] = c->keys[4 * j + e], z[6 + e][l] = c->keys[4 * j + 4 + e];
+                    z[4 + e][l] = c->keys[4 * j + e], z[8 + e][l] = c->keys[4 * j + 4 + e];
             }
             t0 = (ac_vd)_mm512_loadu_pd(z[0]), t1 = (ac_vd)_mm512_loadu_pd(z[1]);
+            w = (ac_vd)_mm512_loadu_pd(z[2]), inv = (ac_vd)_mm512_loadu_pd(z[3]);
             for (int e = 0; e < 4; e++) {
-                a[e] = (ac_vd)_mm512_loadu_pd(z[2 + e]);
-                b[e] = (ac_vd)_mm512_loadu_pd(z[6 + e]);
+                a[e] = (ac_vd)_mm512_loadu_pd(z[4 + e]);
+                b[e] = (ac_vd)_mm512_loadu_pd(z[8 + e]);
             }
         }
         u = ((ac_vd)_mm512_loadu_pd(t + i) - t0) / (t1 - t0);
@@ -1113,22 +1206,6 @@ AC_SIMD_KERNEL void located_lanes(const ac_quat_curve *c, const double *t, const
         sign = ac_vd_pick((ac_vm)(d < 0.0), ac_vd_splat(-1.0), ac_vd_splat(1.0));
         for (int e = 0; e < 4; e++)
             b[e] = b[e] * sign;
-        x[0] = y[0] = ac_vd_splat(0.0); /* ac_slerp_arc_angle */
-        for (int e = 0; e < 4; e++) {
-            x[0] = x[0] + (a[e] - b[e]) * (a[e] - b[e]);
-            y[0] = y[0] + (a[e] + b[e]) * (a[e] + b[e]);
-        }
-        ac_vd_sqrt_small(x, sa, 1);
-        ac_vd_sqrt_small(y, sb, 1);
-        x[0] = sa[0] / (2.0 + sb[0]); /* tan(w/4) */
-        y[0] = 1.0 + x[0] * x[0];
-        ac_vd_sqrt_small(y, sb, 1);
-        x[0] = x[0] / (1.0 + sb[0]); /* tan(w/8) */
-        ac_vd_atan_series(x, sa, 1);
-        w = 8.0 * sa[0];
-        x[0] = w * w;
-        ac_vd_sinc_series(x, sa, 1);
-        inv = 1.0 / sa[0];
         x[0] = (1.0 - u) * w * ((1.0 - u) * w);
         y[0] = u * w * (u * w);
         ac_vd_sinc_series(x, sa, 1);
@@ -1217,7 +1294,7 @@ ac_status ac_quat_curve_eval(const ac_quat_curve *c, ac_curve_cursor *cursor, co
         if (omega) {
             ac_slerp_arc arc;
             double w[3];
-            segment_arc(c, j, &arc);
+            segment_arc(c->keys, c->angles, j, &arc);
             arc_omega(&arc, c->times[j + 1] - c->times[j], w);
             if ((st = check_result(AC_ARG_ANGULAR_VELOCITY, w, 3, i, err)))
                 return st;
