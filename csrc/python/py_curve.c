@@ -248,8 +248,10 @@ static npy_intp distinct_names(PyObject *items, npy_intp n, npy_intp *place, PyO
         Py_hash_t h;
         size_t slot;
         int r;
+#if defined(__GNUC__) || defined(__clang__)
         if (i + AHEAD < n) /* (items lie apart in memory: a header fetched ahead) */
             __builtin_prefetch(item[i + AHEAD]);
+#endif
         if (address[a] == s) {
             place[i] = at_address[a];
             continue;
