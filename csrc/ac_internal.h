@@ -907,31 +907,16 @@ AC_SIMD_FN void ac_vd_atan_series(const ac_vd x[], ac_vd out[], int groups)
     AC_EACH out[g] = x[g] * r[g];
 }
 
-/* ac_quat_slerp_any per lane (a and c are overwritten); ok is its return
-   value. */
-AC_SIMD_FN void ac_vd_quat_slerp_any(ac_vd a[][4], ac_vd c[][4], const ac_vd u[],
-                                     ac_vd out[][4], ac_vm ok[], int groups)
+/* ac_slerp_arc_sign and ac_slerp_arc_angle per lane (a is read only): c (unit, as a) brought
+   into a's hemisphere in place, then the 4-D angle w between them and
+   1 / sinc(w). */
+AC_SIMD_FN void ac_vd_slerp_arc_angle(ac_vd a[][4], ac_vd c[][4], ac_vd w[], ac_vd inv[],
+                                      int groups)
 {
-    ac_vd na[AC_GROUPS], nb[AC_GROUPS], d[AC_GROUPS], dd[AC_GROUPS], ss[AC_GROUPS];
-    ac_vd ia[AC_GROUPS], ib[AC_GROUPS], x1[AC_GROUPS], w[AC_GROUPS], inv[AC_GROUPS];
-    ac_vd wa[AC_GROUPS], wb[AC_GROUPS], r[AC_GROUPS][4], t1[AC_GROUPS], t2[AC_GROUPS];
-    AC_EACH na[g] = a[g][0] * a[g][0];
-    AC_EACH nb[g] = c[g][0] * c[g][0];
-    for (int k = 1; k < 4; k++) {
-        AC_EACH na[g] = na[g] + a[g][k] * a[g][k];
-        AC_EACH nb[g] = nb[g] + c[g][k] * c[g][k];
-    }
-    AC_EACH ok[g] = (ac_vm)(na[g] >= 1e-200) & (ac_vm)(na[g] <= 1e200) &
-                    (ac_vm)(nb[g] >= 1e-200) & (ac_vm)(nb[g] <= 1e200) &
-                    (ac_vm)(u[g] >= 0.0) & (ac_vm)(u[g] <= 1.0);
-    AC_EACH t1[g] = ac_vd_pick(ok[g], na[g], ac_vd_splat(1.0));
-    AC_EACH t2[g] = ac_vd_pick(ok[g], nb[g], ac_vd_splat(1.0));
-    ac_vd_rsqrt(t1, ia, groups);
-    ac_vd_rsqrt(t2, ib, groups);
+    ac_vd d[AC_GROUPS], dd[AC_GROUPS], ss[AC_GROUPS], x1[AC_GROUPS], t1[AC_GROUPS],
+        t2[AC_GROUPS];
     AC_EACH d[g] = ac_vd_splat(0.0);
     for (int k = 0; k < 4; k++) {
-        AC_EACH a[g][k] = a[g][k] * ia[g];
-        AC_EACH c[g][k] = c[g][k] * ib[g];
         AC_EACH d[g] = d[g] + a[g][k] * c[g][k];
     }
     AC_EACH d[g] = ac_vd_pick((ac_vm)(d[g] < 0.0), ac_vd_splat(-1.0), ac_vd_splat(1.0));
@@ -955,6 +940,34 @@ AC_SIMD_FN void ac_vd_quat_slerp_any(ac_vd a[][4], ac_vd c[][4], const ac_vd u[]
     AC_EACH t1[g] = w[g] * w[g];
     ac_vd_sinc_series(t1, t2, groups);
     AC_EACH inv[g] = 1.0 / t2[g];
+}
+
+/* ac_quat_slerp_any per lane (a and c are overwritten); ok is its return
+   value. */
+AC_SIMD_FN void ac_vd_quat_slerp_any(ac_vd a[][4], ac_vd c[][4], const ac_vd u[],
+                                     ac_vd out[][4], ac_vm ok[], int groups)
+{
+    ac_vd na[AC_GROUPS], nb[AC_GROUPS];
+    ac_vd ia[AC_GROUPS], ib[AC_GROUPS], w[AC_GROUPS], inv[AC_GROUPS];
+    ac_vd wa[AC_GROUPS], wb[AC_GROUPS], r[AC_GROUPS][4], t1[AC_GROUPS], t2[AC_GROUPS];
+    AC_EACH na[g] = a[g][0] * a[g][0];
+    AC_EACH nb[g] = c[g][0] * c[g][0];
+    for (int k = 1; k < 4; k++) {
+        AC_EACH na[g] = na[g] + a[g][k] * a[g][k];
+        AC_EACH nb[g] = nb[g] + c[g][k] * c[g][k];
+    }
+    AC_EACH ok[g] = (ac_vm)(na[g] >= 1e-200) & (ac_vm)(na[g] <= 1e200) &
+                    (ac_vm)(nb[g] >= 1e-200) & (ac_vm)(nb[g] <= 1e200) &
+                    (ac_vm)(u[g] >= 0.0) & (ac_vm)(u[g] <= 1.0);
+    AC_EACH t1[g] = ac_vd_pick(ok[g], na[g], ac_vd_splat(1.0));
+    AC_EACH t2[g] = ac_vd_pick(ok[g], nb[g], ac_vd_splat(1.0));
+    ac_vd_rsqrt(t1, ia, groups);
+    ac_vd_rsqrt(t2, ib, groups);
+    for (int k = 0; k < 4; k++) {
+        AC_EACH a[g][k] = a[g][k] * ia[g];
+        AC_EACH c[g][k] = c[g][k] * ib[g];
+    }
+    ac_vd_slerp_arc_angle(a, c, w, inv, groups);
     AC_EACH t1[g] = (1.0 - u[g]) * w[g] * ((1.0 - u[g]) * w[g]);
     ac_vd_sinc_series(t1, t2, groups);
     AC_EACH wa[g] = (1.0 - u[g]) * t2[g] * inv[g];

@@ -627,41 +627,19 @@ AC_SIMD_KERNEL int64_t segments_lanes(const double *restrict times, size_t n,
     ac_vm finite = ~(ac_vm){0};
     for (size_t i = 0; i < n;) {
         const int groups = n - i >= AC_GROUPS * AC_LANES ? AC_GROUPS : 1;
-        ac_vd a[AC_GROUPS][4], c[AC_GROUPS][4], d[AC_GROUPS], dd[AC_GROUPS], ss[AC_GROUPS];
-        ac_vd t1[AC_GROUPS], t2[AC_GROUPS], x1[AC_GROUPS], w[AC_GROUPS], inv[AC_GROUPS];
-        ac_vd dt[AC_GROUPS], om[AC_GROUPS][3];
+        ac_vd a[AC_GROUPS][4], c[AC_GROUPS][4], w[AC_GROUPS], inv[AC_GROUPS];
+        ac_vd dt[AC_GROUPS], scale[AC_GROUPS], om[AC_GROUPS][3];
         AC_EACH ac_vd_load4(keys + 4 * (i + (size_t)g * AC_LANES), 1, a[g]);
         AC_EACH ac_vd_load4(keys + 4 * (i + (size_t)g * AC_LANES) + 4, 1, c[g]);
-        AC_EACH d[g] = ac_vd_splat(0.0); /* ac_slerp_arc_sign */
-        for (int k = 0; k < 4; k++) {
-            AC_EACH d[g] = d[g] + a[g][k] * c[g][k];
-        }
-        AC_EACH d[g] = ac_vd_pick((ac_vm)(d[g] < 0.0), ac_vd_splat(-1.0), ac_vd_splat(1.0));
-        AC_EACH dd[g] = ss[g] = ac_vd_splat(0.0); /* ac_slerp_arc_angle */
-        for (int k = 0; k < 4; k++) {
-            AC_EACH c[g][k] = c[g][k] * d[g];
-            AC_EACH dd[g] = dd[g] + (a[g][k] - c[g][k]) * (a[g][k] - c[g][k]);
-            AC_EACH ss[g] = ss[g] + (a[g][k] + c[g][k]) * (a[g][k] + c[g][k]);
-        }
-        ac_vd_sqrt_small(dd, t1, groups);
-        ac_vd_sqrt_small(ss, t2, groups);
-        AC_EACH x1[g] = t1[g] / (2.0 + t2[g]); /* tan(w/4) */
-        AC_EACH t1[g] = 1.0 + x1[g] * x1[g];
-        ac_vd_sqrt_small(t1, t2, groups);
-        AC_EACH x1[g] = x1[g] / (1.0 + t2[g]); /* tan(w/8) */
-        ac_vd_atan_series(x1, t1, groups);
-        AC_EACH w[g] = 8.0 * t1[g];
-        AC_EACH t1[g] = w[g] * w[g];
-        ac_vd_sinc_series(t1, t2, groups);
-        AC_EACH inv[g] = 1.0 / t2[g];
+        ac_vd_slerp_arc_angle(a, c, w, inv, groups);
         /* arc_omega */
         AC_EACH dt[g] = ac_vd_load1(times + i + (size_t)g * AC_LANES + 1, 1) -
                         ac_vd_load1(times + i + (size_t)g * AC_LANES, 1);
-        AC_EACH t1[g] = 2.0 * inv[g];
+        AC_EACH scale[g] = 2.0 * inv[g];
         for (int k = 0; k < 3; k++) {
             const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
             AC_EACH om[g][k] = (a[g][3] * c[g][k] - c[g][3] * a[g][k] -
-                                (c[g][k1] * a[g][k2] - c[g][k2] * a[g][k1])) * t1[g] / dt[g];
+                                (c[g][k1] * a[g][k2] - c[g][k2] * a[g][k1])) * scale[g] / dt[g];
         }
         AC_EACH finite &= ac_vd_finite(om[g], 3);
         for (int g = 0; g < groups; g++)
