@@ -1317,6 +1317,30 @@ print(statistics.median(spent))
 """
 
 
+def _child_numbers(what: str, script: str, *args) -> list | str:
+    """The numbers that ``script`` prints, run by this Python in a process of
+    its own (``args`` its argv), or a string saying why there are none (the
+    process crashed, failed, took over 600 s or printed something else)."""
+    import subprocess
+    import sys
+
+    try:
+        result = subprocess.run([sys.executable, "-c", script, *map(str, args)],
+                                capture_output=True, text=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return f"the {what} process did not finish in 600 s"
+    if result.returncode != 0:
+        how = (f"signal {-result.returncode}" if result.returncode < 0 else
+               f"exit status {result.returncode}")
+        last = result.stderr.strip().splitlines()[-1:] or [""]
+        return f"the {what} process failed ({how}) {last[0]}".strip()
+    try:
+        numbers = [float(x) for x in result.stdout.split()]
+    except ValueError:
+        numbers = []
+    return numbers or f"the {what} process printed no numbers ({result.stdout.strip()!r})"
+
+
 def _ufbx_seconds(path, repeats: int):
     """The median seconds of ufbx's load + bake of the file at ``path`` (one
     warm-up, then ``repeats`` timed runs), timed in a process of its own: the
@@ -1324,26 +1348,13 @@ def _ufbx_seconds(path, repeats: int):
     bench, or the test run calling it) down with it. A string says why there
     is no time (ufbx not installed, or its process failed)."""
     import importlib.util
-    import subprocess
-    import sys
 
     if importlib.util.find_spec("ufbx") is None:
         return "ufbx is not installed"
-    try:
-        result = subprocess.run([sys.executable, "-c", _UFBX_TIMING, str(path),
-                                 str(max(1, repeats))], capture_output=True, text=True,
-                                timeout=600)
-    except subprocess.TimeoutExpired:
-        return "the ufbx process did not finish in 600 s"
-    if result.returncode != 0:
-        how = (f"signal {-result.returncode}" if result.returncode < 0 else
-               f"exit status {result.returncode}")
-        last = result.stderr.strip().splitlines()[-1:] or [""]
-        return f"the ufbx process failed ({how}) {last[0]}".strip()
-    try:
-        seconds = float(result.stdout.split()[-1])
-    except (IndexError, ValueError):
-        return f"the ufbx process printed no time ({result.stdout.strip()!r})"
+    numbers = _child_numbers("ufbx", _UFBX_TIMING, path, max(1, repeats))
+    if isinstance(numbers, str):
+        return numbers
+    seconds = numbers[-1]
     return seconds if seconds > 0 else f"the ufbx process timed {seconds!r} s"
 
 
@@ -1675,15 +1686,14 @@ def _ingest_peak(path: str, size: int):
     """The peak memory of loading and baking the ingest file, against 3x the
     file's bytes and the baked arrays' bytes (Linux: read from /proc)."""
     import os
-    import subprocess
-    import sys
 
     kernel = "ingest gltf.load + bake 30 fps, peak memory"
     if not os.path.exists("/proc/self/status"):
         return Skipped(kernel, "the peak is read from /proc/self/status (Linux)")
-    done = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, path], capture_output=True,
-                          text=True, check=True)
-    peak, output = (int(x) for x in done.stdout.split())
+    numbers = _child_numbers("gltf.load + bake", _PEAK_SCRIPT, path)
+    if isinstance(numbers, str) or len(numbers) != 2:
+        return Skipped(kernel, numbers if isinstance(numbers, str) else f"printed {numbers}")
+    peak, output = (int(x) for x in numbers)
     return Memory(kernel, peak, size + output, 3.0)
 def numpy_two_bone(start, mid, end, target, pole):
     """Two-bone IK in plain NumPy over (N, 3) arrays, the baseline of
