@@ -681,13 +681,11 @@ static int64_t segments_from(size_t i, const double *restrict times, size_t k,
 static int linear_segments(const double *restrict times, size_t k,
                            const double *restrict keys, double *restrict angles)
 {
-    size_t start = 0;
+    const size_t start = k > 1 ? lane_items(k - 1, all_arrays, 1) : 0;
     int64_t finite = 1;
 #ifdef AC_SIMD
-    if (k > AC_LANES && ac_simd_available()) {
-        start = (k - 1) - (k - 1) % AC_LANES;
+    if (start)
         finite = segments_lanes(times, start, keys, angles);
-    }
 #endif
     return (int)(finite & segments_from(start, times, k, keys, angles));
 }
@@ -762,13 +760,10 @@ AC_SIMD_KERNEL int slerp_keys_lanes(const double *restrict quats, size_t n,
 static void slerp_keys(const double *restrict quats, size_t n, double *restrict u,
                        double *restrict keys)
 {
-    size_t start = 0;
+    size_t start = lane_items(n, all_arrays, 1);
 #ifdef AC_SIMD
-    if (n >= AC_LANES && ac_simd_available()) {
-        start = n - n % AC_LANES;
-        if (!slerp_keys_lanes(quats, start, u, keys))
-            start = 0;
-    }
+    if (start && !slerp_keys_lanes(quats, start, u, keys))
+        start = 0; /* an extreme length: the scalar loop does them all */
 #endif
     for (size_t i = start; i < n; i++) {
         double x[4];
