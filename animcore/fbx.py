@@ -1777,22 +1777,55 @@ def _same_hemisphere(q: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------- scene
 
-class _Links:
+class _LazyMap:
+    """A read-only mapping over the keys of the dict ``_keys``, whose values
+    the subclass's ``get`` makes (keeping them in ``_made``) when first
+    asked for."""
+
+    __slots__ = ("_keys", "_made")
+
+    def get(self, key, default=None):
+        raise NotImplementedError
+
+    def __getitem__(self, key):
+        out = self.get(key)
+        if out is None:
+            raise KeyError(key)
+        return out
+
+    def __contains__(self, key) -> bool:
+        return key in self._keys
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def items(self) -> list:
+        return [(key, self[key]) for key in self._keys]
+
+    def values(self) -> list:
+        return [self[key] for key in self._keys]
+
+
+class _Links(_LazyMap):
     """One side of a file's connections: child -> [(parent, property or
     None)] (or parent -> [(child, property or None)]), in file order, as
-    ``_fbx_connections`` chains them; each object's list is made when first
-    asked for (a reader asks for few of them)."""
+    ``_fbx_connections`` chains them (``_keys``: each object's first link);
+    each object's list is made when first asked for (a reader asks for few
+    of them)."""
 
-    __slots__ = ("_heads", "_next", "_others", "_properties", "_made")
+    __slots__ = ("_next", "_others", "_properties")
 
     def __init__(self, heads: dict, nexts: list, others: list, properties: list):
-        self._heads, self._next, self._others = heads, nexts, others
+        self._keys, self._next, self._others = heads, nexts, others
         self._properties, self._made = properties, {}
 
     def get(self, key, default=None):
         out = self._made.get(key)
         if out is None:
-            j = self._heads.get(key)
+            j = self._keys.get(key)
             if j is None:
                 return default
             others, properties, nexts = self._others, self._properties, self._next
@@ -1808,7 +1841,7 @@ class _Links:
         (only those to objects of ``kind`` when it is given, ``kinds``
         mapping ids to kinds), made afresh and not kept."""
         out = []
-        j = self._heads.get(key)
+        j = self._keys.get(key)
         if j is None:
             return out
         others, properties, nexts = self._others, self._properties, self._next
@@ -1821,38 +1854,21 @@ class _Links:
             j = nexts[j]
         return out
 
-    def __getitem__(self, key):
-        out = self.get(key)
-        if out is None:
-            raise KeyError(key)
-        return out
 
-    def __contains__(self, key) -> bool:
-        return key in self._heads
-
-    def __iter__(self):
-        return iter(self._heads)
-
-    def __len__(self) -> int:
-        return len(self._heads)
-
-    def items(self) -> list:
-        return [(key, self[key]) for key in self._heads]
-
-
-class _Entries:
+class _Entries(_LazyMap):
     """id -> (record, name, subtype) of a file's objects (see
-    :class:`_Objects`), each made when first asked for."""
+    :class:`_Objects`; ``_keys``: id -> its record's index), each made when
+    first asked for."""
 
-    __slots__ = ("_file", "_records", "_made")
+    __slots__ = ("_file",)
 
     def __init__(self, f: _File, records: dict):
-        self._file, self._records, self._made = f, records, {}
+        self._file, self._keys, self._made = f, records, {}
 
     def get(self, oid, default=None):
         entry = self._made.get(oid)
         if entry is None:
-            i = self._records.get(oid)
+            i = self._keys.get(oid)
             if i is None:
                 return default
             f = self._file
@@ -1864,24 +1880,6 @@ class _Entries:
                 name, sub = v[0], v[1] if count > 1 else ""
             entry = self._made[oid] = (f.record(i), _object_name(str(name)), str(sub))
         return entry
-
-    def __getitem__(self, oid):
-        entry = self.get(oid)
-        if entry is None:
-            raise KeyError(oid)
-        return entry
-
-    def __contains__(self, oid) -> bool:
-        return oid in self._records
-
-    def __iter__(self):
-        return iter(self._records)
-
-    def __len__(self) -> int:
-        return len(self._records)
-
-    def values(self) -> list:
-        return [self[oid] for oid in self._records]
 
 
 class _Objects:
