@@ -275,6 +275,18 @@ class _File:
             self._pending.discard(index)
         return self._values[first:first + self.counts[index]]
 
+    def read(self, function, *args):
+        """``function(*args)`` of a C reader of the value list (``_fbx_block``,
+        ``_fbx_objects``, ...), called again after reading the values of the
+        records it lists when it gives a list of records (arrays or raw bytes
+        not read yet)."""
+        out = function(*args)
+        if isinstance(out, list) and out:
+            for i in out:
+                self.values(i)
+            out = function(*args)
+        return out
+
     def where(self, record: _Record) -> str:
         unit = "line" if self.ascii else "byte"
         return f"{unit} {record.location} ({record.path()})"
@@ -357,13 +369,8 @@ def _properties(record: _Record, base: dict | None = None, wanted=None) -> dict:
         code = f.name_codes.get(entry)
         if code is None:  # no record has that name
             continue
-        unread = _core._fbx_block(f.record_table, f.name_ids, f._values, b, code, skip, props,
-                                  wanted)
-        if unread:  # (arrays or raw bytes among the values: read, then the block)
-            for p in unread:
-                f.values(p)
-            _core._fbx_block(f.record_table, f.name_ids, f._values, b, code, skip, props,
-                             wanted)
+        f.read(_core._fbx_block, f.record_table, f.name_ids, f._values, b, code, skip, props,
+               wanted)
     return props
 
 
@@ -382,13 +389,8 @@ def _properties_of(f: _File, rows: list, base: dict | None = None, wanted=None) 
         blocks = found[:, k].tolist()
         if code is None or max(blocks) < 0:  # no record has that name, or no such block
             continue
-        unread = _core._fbx_blocks(f.record_table, f.name_ids, f._values, blocks, code, skip,
-                                   props, wanted)
-        if unread:  # (arrays or raw bytes among the values: read, then the blocks)
-            for p in unread:
-                f.values(p)
-            _core._fbx_blocks(f.record_table, f.name_ids, f._values, blocks, code, skip,
-                              props, wanted)
+        f.read(_core._fbx_blocks, f.record_table, f.name_ids, f._values, blocks, code, skip,
+               props, wanted)
     return props
 
 
@@ -1897,12 +1899,8 @@ class _Objects:
         values = f._values
         objects = f.find("Objects")
         if objects is not None:
-            read = _core._fbx_objects(f.record_table, values, objects.index)
-            if isinstance(read, list):  # (arrays or raw bytes as first values: read first)
-                for i in read:
-                    f.values(i)
-                read = _core._fbx_objects(f.record_table, values, objects.index)
-            self.order, self.records = read
+            self.order, self.records = f.read(_core._fbx_objects, f.record_table, values,
+                                              objects.index)
         names = f.names
         self.kinds: dict = {oid: names[i] for oid, i in self.records.items()}
         self.by_id = _Entries(f, self.records)
@@ -1910,13 +1908,8 @@ class _Objects:
         connections = f.find("Connections")
         codes = {f.name_codes[n] for n in ("C", "Connect") if n in f.name_codes}
         if connections is not None and codes:
-            read = _core._fbx_connections(f.record_table, f.name_ids, values,
-                                          connections.index, codes)
-            if isinstance(read, list):  # (arrays or raw bytes among the values: read first)
-                for i in read:
-                    f.values(i)
-                read = _core._fbx_connections(f.record_table, f.name_ids, values,
-                                              connections.index, codes)
+            read = f.read(_core._fbx_connections, f.record_table, f.name_ids, values,
+                          connections.index, codes)
             kids, parents, properties, parent_heads, parent_next, child_heads, child_next = read
             self.parents = _Links(parent_heads, parent_next, parents, properties)
             self.children = _Links(child_heads, child_next, kids, properties)
