@@ -464,7 +464,7 @@ _CONSTANT_NEXT = 0x100
 _TANGENT_BITS = ((0x4000 | 0x2000, "clamped_progressive"), (0x2000, "time_independent"),
                  (0x1000, "clamped"), (0x900, "auto_break"), (0xC00, "break"),
                  (0x800, "generic_break"), (0x400, "user"), (0x200, "tcb"), (0x100, "auto"))
-_WEIGHTED_RIGHT, _WEIGHTED_NEXT_LEFT = 0x01000000, 0x02000000
+# (the weight bits, 0x01000000 and 0x02000000, are read in C: ac_fbx_key_attributes)
 _VELOCITY_RIGHT, _VELOCITY_NEXT_LEFT = 0x10000000, 0x20000000
 _EXTRAPOLATIONS = {67: "constant", 82: "repetition", 77: "mirror_repetition",
                    75: "keep_slope", 65: "relative_repetition"}
