@@ -275,6 +275,18 @@ class _File:
             self._pending.discard(index)
         return self._values[first:first + self.counts[index]]
 
+    def read(self, function, *args):
+        """``function(*args)`` of a C reader of the value list (``_fbx_block``,
+        ``_fbx_objects``, ...), called again after reading the values of the
+        records it lists when it gives a list of records (arrays or raw bytes
+        not read yet)."""
+        out = function(*args)
+        if isinstance(out, list) and out:
+            for i in out:
+                self.values(i)
+            out = function(*args)
+        return out
+
     def where(self, record: _Record) -> str:
         unit = "line" if self.ascii else "byte"
         return f"{unit} {record.location} ({record.path()})"
@@ -357,13 +369,8 @@ def _properties(record: _Record, base: dict | None = None, wanted=None) -> dict:
         code = f.name_codes.get(entry)
         if code is None:  # no record has that name
             continue
-        unread = _core._fbx_block(f.record_table, f.name_ids, f._values, b, code, skip, props,
-                                  wanted)
-        if unread:  # (arrays or raw bytes among the values: read, then the block)
-            for p in unread:
-                f.values(p)
-            _core._fbx_block(f.record_table, f.name_ids, f._values, b, code, skip, props,
-                             wanted)
+        f.read(_core._fbx_block, f.record_table, f.name_ids, f._values, b, code, skip, props,
+               wanted)
     return props
 
 
@@ -382,13 +389,8 @@ def _properties_of(f: _File, rows: list, base: dict | None = None, wanted=None) 
         blocks = found[:, k].tolist()
         if code is None or max(blocks) < 0:  # no record has that name, or no such block
             continue
-        unread = _core._fbx_blocks(f.record_table, f.name_ids, f._values, blocks, code, skip,
-                                   props, wanted)
-        if unread:  # (arrays or raw bytes among the values: read, then the blocks)
-            for p in unread:
-                f.values(p)
-            _core._fbx_blocks(f.record_table, f.name_ids, f._values, blocks, code, skip,
-                              props, wanted)
+        f.read(_core._fbx_blocks, f.record_table, f.name_ids, f._values, blocks, code, skip,
+               props, wanted)
     return props
 
 
@@ -462,7 +464,7 @@ _CONSTANT_NEXT = 0x100
 _TANGENT_BITS = ((0x4000 | 0x2000, "clamped_progressive"), (0x2000, "time_independent"),
                  (0x1000, "clamped"), (0x900, "auto_break"), (0xC00, "break"),
                  (0x800, "generic_break"), (0x400, "user"), (0x200, "tcb"), (0x100, "auto"))
-_WEIGHTED_RIGHT, _WEIGHTED_NEXT_LEFT = 0x01000000, 0x02000000
+# (the weight bits, 0x01000000 and 0x02000000, are read in C: ac_fbx_key_attributes)
 _VELOCITY_RIGHT, _VELOCITY_NEXT_LEFT = 0x10000000, 0x20000000
 _EXTRAPOLATIONS = {67: "constant", 82: "repetition", 77: "mirror_repetition",
                    75: "keep_slope", 65: "relative_repetition"}
@@ -1777,22 +1779,55 @@ def _same_hemisphere(q: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------- scene
 
-class _Links:
+class _LazyMap:
+    """A read-only mapping over the keys of the dict ``_keys``, whose values
+    the subclass's ``get`` makes (keeping them in ``_made``) when first
+    asked for."""
+
+    __slots__ = ("_keys", "_made")
+
+    def get(self, key, default=None):
+        raise NotImplementedError
+
+    def __getitem__(self, key):
+        out = self.get(key)
+        if out is None:
+            raise KeyError(key)
+        return out
+
+    def __contains__(self, key) -> bool:
+        return key in self._keys
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def items(self) -> list:
+        return [(key, self[key]) for key in self._keys]
+
+    def values(self) -> list:
+        return [self[key] for key in self._keys]
+
+
+class _Links(_LazyMap):
     """One side of a file's connections: child -> [(parent, property or
     None)] (or parent -> [(child, property or None)]), in file order, as
-    ``_fbx_connections`` chains them; each object's list is made when first
-    asked for (a reader asks for few of them)."""
+    ``_fbx_connections`` chains them (``_keys``: each object's first link);
+    each object's list is made when first asked for (a reader asks for few
+    of them)."""
 
-    __slots__ = ("_heads", "_next", "_others", "_properties", "_made")
+    __slots__ = ("_next", "_others", "_properties")
 
     def __init__(self, heads: dict, nexts: list, others: list, properties: list):
-        self._heads, self._next, self._others = heads, nexts, others
+        self._keys, self._next, self._others = heads, nexts, others
         self._properties, self._made = properties, {}
 
     def get(self, key, default=None):
         out = self._made.get(key)
         if out is None:
-            j = self._heads.get(key)
+            j = self._keys.get(key)
             if j is None:
                 return default
             others, properties, nexts = self._others, self._properties, self._next
@@ -1808,7 +1843,7 @@ class _Links:
         (only those to objects of ``kind`` when it is given, ``kinds``
         mapping ids to kinds), made afresh and not kept."""
         out = []
-        j = self._heads.get(key)
+        j = self._keys.get(key)
         if j is None:
             return out
         others, properties, nexts = self._others, self._properties, self._next
@@ -1821,38 +1856,21 @@ class _Links:
             j = nexts[j]
         return out
 
-    def __getitem__(self, key):
-        out = self.get(key)
-        if out is None:
-            raise KeyError(key)
-        return out
 
-    def __contains__(self, key) -> bool:
-        return key in self._heads
-
-    def __iter__(self):
-        return iter(self._heads)
-
-    def __len__(self) -> int:
-        return len(self._heads)
-
-    def items(self) -> list:
-        return [(key, self[key]) for key in self._heads]
-
-
-class _Entries:
+class _Entries(_LazyMap):
     """id -> (record, name, subtype) of a file's objects (see
-    :class:`_Objects`), each made when first asked for."""
+    :class:`_Objects`; ``_keys``: id -> its record's index), each made when
+    first asked for."""
 
-    __slots__ = ("_file", "_records", "_made")
+    __slots__ = ("_file",)
 
     def __init__(self, f: _File, records: dict):
-        self._file, self._records, self._made = f, records, {}
+        self._file, self._keys, self._made = f, records, {}
 
     def get(self, oid, default=None):
         entry = self._made.get(oid)
         if entry is None:
-            i = self._records.get(oid)
+            i = self._keys.get(oid)
             if i is None:
                 return default
             f = self._file
@@ -1864,24 +1882,6 @@ class _Entries:
                 name, sub = v[0], v[1] if count > 1 else ""
             entry = self._made[oid] = (f.record(i), _object_name(str(name)), str(sub))
         return entry
-
-    def __getitem__(self, oid):
-        entry = self.get(oid)
-        if entry is None:
-            raise KeyError(oid)
-        return entry
-
-    def __contains__(self, oid) -> bool:
-        return oid in self._records
-
-    def __iter__(self):
-        return iter(self._records)
-
-    def __len__(self) -> int:
-        return len(self._records)
-
-    def values(self) -> list:
-        return [self[oid] for oid in self._records]
 
 
 class _Objects:
@@ -1899,12 +1899,8 @@ class _Objects:
         values = f._values
         objects = f.find("Objects")
         if objects is not None:
-            read = _core._fbx_objects(f.record_table, values, objects.index)
-            if isinstance(read, list):  # (arrays or raw bytes as first values: read first)
-                for i in read:
-                    f.values(i)
-                read = _core._fbx_objects(f.record_table, values, objects.index)
-            self.order, self.records = read
+            self.order, self.records = f.read(_core._fbx_objects, f.record_table, values,
+                                              objects.index)
         names = f.names
         self.kinds: dict = {oid: names[i] for oid, i in self.records.items()}
         self.by_id = _Entries(f, self.records)
@@ -1912,13 +1908,8 @@ class _Objects:
         connections = f.find("Connections")
         codes = {f.name_codes[n] for n in ("C", "Connect") if n in f.name_codes}
         if connections is not None and codes:
-            read = _core._fbx_connections(f.record_table, f.name_ids, values,
-                                          connections.index, codes)
-            if isinstance(read, list):  # (arrays or raw bytes among the values: read first)
-                for i in read:
-                    f.values(i)
-                read = _core._fbx_connections(f.record_table, f.name_ids, values,
-                                              connections.index, codes)
+            read = f.read(_core._fbx_connections, f.record_table, f.name_ids, values,
+                          connections.index, codes)
             kids, parents, properties, parent_heads, parent_next, child_heads, child_next = read
             self.parents = _Links(parent_heads, parent_next, parents, properties)
             self.children = _Links(child_heads, child_next, kids, properties)

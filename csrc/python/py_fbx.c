@@ -344,6 +344,28 @@ done:
     return result;
 }
 
+/* 0, or -1 with a ValueError naming `func` when the values of record i
+   leave the list of `nvalues` (the one _fbx_texts gave). */
+static int values_inside(const char *func, const ac_fbx_record *r, size_t i, Py_ssize_t nvalues)
+{
+    if (r[i].first_property > (uint64_t)nvalues ||
+        r[i].property_count > (uint64_t)nvalues - r[i].first_property) {
+        PyErr_Format(PyExc_ValueError, "%s: record %zu's values leave the list of %zd", func, i,
+                     nvalues);
+        return -1;
+    }
+    return 0;
+}
+
+/* Appends the int i to `list`: 0, or -1 with an exception set. */
+static int append_index(PyObject *list, size_t i)
+{
+    PyObject *index = PyLong_FromSize_t(i);
+    int failed = !index || PyList_Append(list, index) < 0;
+    Py_XDECREF(index);
+    return failed ? -1 : 0;
+}
+
 /* One pass of _fbx_block over the entries of record `block`: pass 0 appends
    to `unread` the indices of the entries whose values (from `skip` on) are
    still None, pass 1 sets props[key] to those values; 0, or -1 with an
@@ -360,11 +382,8 @@ static int block_pass(const ac_fbx_record *r, size_t nr, const npy_intp *id, PyO
         PyObject *key;
         if (r[i].parent != (int64_t)block || !count || id[i] != (npy_intp)entry)
             continue;
-        if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
-            PyErr_Format(PyExc_ValueError, "_fbx_block: record %zu's values leave the "
-                         "list of %zd", i, nvalues);
+        if (values_inside("_fbx_block", r, i, nvalues) < 0)
             return -1;
-        }
         key = PyList_GET_ITEM(values, (Py_ssize_t)first);
         if (!PyUnicode_Check(key))
             continue;
@@ -378,10 +397,7 @@ static int block_pass(const ac_fbx_record *r, size_t nr, const npy_intp *id, PyO
         if (pass == 0) {
             for (uint64_t k = first + (uint64_t)skip; k < first + count; k++)
                 if (PyList_GET_ITEM(values, (Py_ssize_t)k) == Py_None) {
-                    PyObject *index = PyLong_FromSize_t(i);
-                    int failed = !index || PyList_Append(unread, index) < 0;
-                    Py_XDECREF(index);
-                    if (failed)
+                    if (append_index(unread, i) < 0)
                         return -1;
                     break;
                 }
@@ -599,11 +615,8 @@ static PyObject *fbx_block_numbers(PyObject *self, PyObject *args)
                 PyObject *key;
                 if (r[c].parent != (int64_t)block || !count || id[c] != (npy_intp)entry)
                     continue;
-                if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
-                    PyErr_Format(PyExc_ValueError, "_fbx_block_numbers: record %zu's values "
-                                 "leave the list of %zd", c, nvalues);
+                if (values_inside("_fbx_block_numbers", r, c, nvalues) < 0)
                     goto done;
-                }
                 key = PyList_GET_ITEM(values, (Py_ssize_t)first);
                 if (!PyUnicode_Check(key))
                     continue;
@@ -634,13 +647,8 @@ static PyObject *fbx_block_numbers(PyObject *self, PyObject *args)
                 }
             }
         }
-        if (is_odd) {
-            PyObject *index = PyLong_FromSsize_t(i);
-            int failed = !index || PyList_Append(odd, index) < 0;
-            Py_XDECREF(index);
-            if (failed)
-                goto done;
-        }
+        if (is_odd && append_index(odd, (size_t)i) < 0)
+            goto done;
     }
     result = PyTuple_Pack(2, (PyObject *)numbers, odd);
 done:
@@ -711,22 +719,14 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                 goto done;
             if (!has)
                 continue;
-            if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
-                PyErr_Format(PyExc_ValueError, "_fbx_connections: record %zu's values leave "
-                             "the list of %zd", i, nvalues);
+            if (values_inside("_fbx_connections", r, i, nvalues) < 0)
                 goto done;
-            }
             for (uint64_t k = 0; k < 4 && k < count; k++)
                 v[k] = PyList_GET_ITEM(values, (Py_ssize_t)(first + k));
             if (pass == 0) {
-                if (v[0] == Py_None || v[1] == Py_None || v[2] == Py_None ||
-                    v[3] == Py_None) {
-                    PyObject *index = PyLong_FromSize_t(i);
-                    int failed = !index || PyList_Append(lists[3], index) < 0;
-                    Py_XDECREF(index);
-                    if (failed)
-                        goto done;
-                }
+                if ((v[0] == Py_None || v[1] == Py_None || v[2] == Py_None ||
+                     v[3] == Py_None) && append_index(lists[3], i) < 0)
+                    goto done;
                 continue;
             }
             if (v[3]) {
@@ -821,20 +821,12 @@ static PyObject *fbx_objects(PyObject *self, PyObject *args)
             int failed;
             if (r[i].parent != (int64_t)block || !count)
                 continue;
-            if (first > (uint64_t)nvalues || count > (uint64_t)nvalues - first) {
-                PyErr_Format(PyExc_ValueError, "_fbx_objects: record %zu's values leave the "
-                             "list of %zd", i, nvalues);
+            if (values_inside("_fbx_objects", r, i, nvalues) < 0)
                 goto done;
-            }
             oid = PyList_GET_ITEM(values, (Py_ssize_t)first);
             if (pass == 0) {
-                if (oid == Py_None) {
-                    index = PyLong_FromSize_t(i);
-                    failed = !index || PyList_Append(unread, index) < 0;
-                    Py_XDECREF(index);
-                    if (failed)
-                        goto done;
-                }
+                if (oid == Py_None && append_index(unread, i) < 0)
+                    goto done;
                 continue;
             }
             if (!(index = PyLong_FromSize_t(i)))
