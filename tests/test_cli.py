@@ -353,3 +353,12 @@ def test_bench_fbx_survives_a_crash_of_ufbx(monkeypatch):
     assert len(rows) == 2 and isinstance(rows[1], bench.Skipped)
     assert f"(signal {int(signal.SIGABRT)})" in rows[1].reason
     assert " skipped: " in rows[1].line()
+
+
+def test_a_bench_child_process_that_crashes_or_prints_nothing_is_a_reason():
+    import signal
+
+    crashed = bench._child_numbers("probe", "import os\nos.abort()\n")
+    assert isinstance(crashed, str) and f"(signal {int(signal.SIGABRT)})" in crashed
+    assert "printed no numbers" in bench._child_numbers("probe", "print('hello')")
+    assert bench._child_numbers("probe", "import sys\nprint(sys.argv[1], 2.5)", 7) == [7.0, 2.5]
