@@ -433,15 +433,15 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _ease_row(easing) -> list:
+def _ease_row(easing) -> tuple:
     """The C description (kind, flags, overshoot, amplitude, period, x1, y1,
-    x2, y2) of a segment easing."""
+    x2, y2) of a segment easing (a tuple: a memo of names may share it)."""
     if isinstance(easing, CubicBezier):
         x1, y1, x2, y2 = easing.x1, easing.y1, easing.x2, easing.y2
-        return [-1, 0, 0.0, 0.0, 0.0, x1, y1, x2, y2]
+        return (-1, 0, 0.0, 0.0, 0.0, x1, y1, x2, y2)
     params = getattr(easing, "_params", None) or (1.70158, 0.0, 0.0, 0)
     overshoot, amplitude, period, flags = params
-    return [easing._kind, flags, overshoot, amplitude, period, 0.0, 0.0, 0.0, 0.0]
+    return (easing._kind, flags, overshoot, amplitude, period, 0.0, 0.0, 0.0, 0.0)
 
 
 # (code, row) of the names already parsed: a per-segment list repeats a few
@@ -451,15 +451,14 @@ _PARSED_NAMES: dict = {}
 
 def _segment_entry(func: str, entry, where: str):
     """(segment code, easing row or None) of one interpolation entry."""
-    if type(entry) is str:
-        parsed = _PARSED_NAMES.get(entry)
-        if parsed is None:
-            code, row = _parse_entry(func, entry, where)
-            parsed = code, None if row is None else tuple(row)  # (shared: immutable)
-            if len(_PARSED_NAMES) < 1024:  # (names are few: bounded all the same)
-                _PARSED_NAMES[entry] = parsed
-        return parsed
-    return _parse_entry(func, entry, where)
+    if type(entry) is not str:
+        return _parse_entry(func, entry, where)
+    parsed = _PARSED_NAMES.get(entry)
+    if parsed is None:
+        parsed = _parse_entry(func, entry, where)
+        if len(_PARSED_NAMES) < 1024:  # (names are few: bounded all the same)
+            _PARSED_NAMES[entry] = parsed
+    return parsed
 
 
 def _parse_entry(func: str, entry, where: str):

@@ -506,7 +506,7 @@ static int keyed_valid(const ac_curve_spec *spec, const ease_facts *f, int *cubi
     for (size_t j = 0; j + 1 < k; j++) {
         ok &= ((unsigned)kinds[j] <= AC_CURVE_EASE) &
               ((kinds[j] != AC_CURVE_EASE) | ((index[j] < f->count) & fact(f->valid, fact_of(index, f, j))));
-        any_cubic |= (kinds[j] == AC_CURVE_CUBIC) | (kinds[j] == AC_CURVE_BEZIER);
+        any_cubic |= is_cubic_kind(kinds[j]);
         any_ease |= kinds[j] == AC_CURVE_EASE;
     }
     *cubic = (int)any_cubic, *eased = (int)any_ease;
@@ -566,7 +566,7 @@ static int kinds_present(const int *kinds, size_t n, int *eased)
 {
     int64_t cubic = 0, ease = 0;
     for (size_t j = 0; j < n; j++) {
-        cubic |= (kinds[j] == AC_CURVE_CUBIC) | (kinds[j] == AC_CURVE_BEZIER);
+        cubic |= is_cubic_kind(kinds[j]);
         ease |= kinds[j] == AC_CURVE_EASE;
     }
     *eased = (int)ease;
@@ -574,7 +574,8 @@ static int kinds_present(const int *kinds, size_t n, int *eased)
 }
 
 /* The checks of the optional per-segment and per-key arrays (`facts`, the
-   easing table's, or NULL). */
+   easing table's, or NULL); with per-segment kinds, present[0], present[1]:
+   1 when one is cubic or Bezier, one eased (kinds_present's answers). */
 static ac_status check_keyed(const ac_curve_spec *spec, const ease_facts *facts,
                              int present[2], ac_error *err)
 {
@@ -582,12 +583,14 @@ static ac_status check_keyed(const ac_curve_spec *spec, const ease_facts *facts,
     ac_status st;
     int quick = facts && spec->segment_interpolation &&
                 keyed_valid(spec, facts, &present[0], &present[1]);
-    if (spec->segment_interpolation && !quick)
+    if (spec->segment_interpolation && !quick) {
         for (size_t j = 0; j + 1 < k; j++)
             if ((unsigned)spec->segment_interpolation[j] > AC_CURVE_EASE)
                 return ac_fail(err, AC_ERR_VALUE, j, AC_ARG_INTERPOLATION,
                                (double)spec->segment_interpolation[j],
                                "is not a known interpolation");
+        present[0] = kinds_present(spec->segment_interpolation, k - 1, &present[1]);
+    }
     int eased = !quick && (spec->segment_interpolation || spec->interpolation == AC_CURVE_EASE);
     for (size_t j = 0; eased && j + 1 < k; j++) {
         int kind = spec->segment_interpolation ? spec->segment_interpolation[j]
@@ -895,8 +898,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     ease_facts table;
     const ease_facts *facts = find_facts(spec, &table) ? &table : NULL;
     int any_hold = 0, all_rated = 1, plain_v;
-    /* the kinds present (cubic, eased) where check_keyed found them; -1: not */
-    int present[2] = {-1, -1};
+    int present[2] = {0, 0}; /* per-segment kinds: cubic ones, eased ones (check_keyed) */
     *result = NULL;
     if (k < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, (double)k, "must hold at least one key");
@@ -918,14 +920,12 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         (st = check_all_finite(AC_ARG_VALUES, spec->values, kc, err)) ||
         (st = check_keyed(spec, facts, present, err)))
         return st;
-    if (!mixed) {
+    if (mixed) {
+        any_cubic = present[0], any_ease = present[1];
+    } else {
         any_cubic = k > 1 && is_cubic_kind((int)spec->interpolation);
         any_ease = k > 1 && spec->interpolation == AC_CURVE_EASE;
     }
-    if (mixed && present[0] >= 0) /* found by check_keyed */
-        any_cubic = present[0], any_ease = present[1];
-    else if (mixed)
-        any_cubic = kinds_present(spec->segment_interpolation, k - 1, &any_ease);
     if (explicit_v && any_cubic) {
         if (!spec->in_velocities || !spec->out_velocities)
             return ac_fail(err, AC_ERR_VALUE, 0,

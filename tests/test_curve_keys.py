@@ -7,7 +7,7 @@ import pytest
 from scipy.interpolate import CubicSpline
 
 from animcore import CubicBezier, Curve, Ease, easing_kinds
-from reference import bezier_2d, css_cubic_bezier, penner
+from reference import bezier_2d, css_cubic_bezier, hermite_bezier, penner
 
 
 def central(c, t, d, h=1e-5, **kw):
@@ -745,8 +745,9 @@ def test_errors_summarize_a_long_per_segment_interpolation():
 
 def _segment_reference(name, t0, t1, p0, p1, v0, v1, t):
     """One segment re-derived in NumPy from its name: a step holds p0, linear
-    interpolates, cubic and bezier (handles of 1/3: Hermite) use the key
-    velocities, an easing kind is Penner's shape on the value."""
+    interpolates, cubic and bezier (handles of 1/3: Hermite, in its Bezier
+    form) use the key velocities, an easing kind is Penner's shape on the
+    value."""
     T = t1 - t0
     u = (t - t0) / T
     word = name.lower().replace("-", "").replace("_", "").replace(" ", "")
@@ -755,9 +756,7 @@ def _segment_reference(name, t0, t1, p0, p1, v0, v1, t):
     if word in ("linear", "lerp"):
         return p0 + u * (p1 - p0)
     if word in ("cubic", "bezier", "hermite", "spline", "cubicspline"):
-        h00, h10 = 2 * u**3 - 3 * u**2 + 1, u**3 - 2 * u**2 + u
-        h01, h11 = -2 * u**3 + 3 * u**2, u**3 - u**2
-        return h00 * p0 + h10 * T * v0 + h01 * p1 + h11 * T * v1
+        return hermite_bezier(p0, p1, v0, v1, T, t - t0)[0]
     return p0 + (p1 - p0) * penner(name, u)
 
 
@@ -818,6 +817,17 @@ def test_a_bad_name_in_a_per_segment_list_names_its_first_index(bad, where):
     assert f"at index ({where},) is {bad!r} (must be one of" in message
 
 
+def _assert_distinct_like_dict(items):
+    """_distinct's distinct items and places are a dict's keys (first
+    appearance first) and each item's place among them."""
+    from animcore import _core
+    distinct, places = _core._distinct(items)
+    keys = dict.fromkeys(items)
+    assert distinct == list(keys)
+    index = {key: i for i, key in enumerate(keys)}
+    assert places.tolist() == [index[item] for item in items]
+
+
 def test_many_distinct_entries_and_str_subclasses_keep_their_places():
     # more distinct texts than the quick pass keeps, and items that are not
     # exact strs, are placed as a dict would take them as keys
@@ -828,12 +838,7 @@ def test_many_distinct_entries_and_str_subclasses_keep_their_places():
     rng = np.random.default_rng(3)
     items = [_fresh(kinds[i]) for i in rng.integers(0, len(kinds), 500)]
     items[250] = Name(items[250])
-    from animcore import _core
-    distinct, places = _core._distinct(items)
-    keys = dict.fromkeys(items)
-    assert distinct == list(keys)
-    index = {key: i for i, key in enumerate(keys)}
-    assert places.tolist() == [index[item] for item in items]
+    _assert_distinct_like_dict(items)
     times = np.linspace(0.0, 10.0, 501)
     c = Curve(times, np.cos(times), interpolation=items)
     one_by_one = Curve(times, np.cos(times), interpolation=[str(i) for i in items])
@@ -842,15 +847,10 @@ def test_many_distinct_entries_and_str_subclasses_keep_their_places():
 
 
 def test_distinct_texts_whose_hashes_share_low_bits_stay_distinct():
-    from animcore import _core
     words = [f"kind{i}" for i in range(2000)]
     by_low = {}
     for w in words:
         by_low.setdefault(hash(w) & 0xFFFF, []).append(w)
     pair = next(ws for ws in by_low.values() if len(ws) > 1)[:2]  # (a birthday pair)
     items = [_fresh(pair[i % 2]) for i in range(50)] + ["step", _fresh(pair[0]), "step"]
-    distinct, places = _core._distinct(items)
-    keys = dict.fromkeys(items)
-    assert distinct == list(keys)
-    index = {key: i for i, key in enumerate(keys)}
-    assert places.tolist() == [index[item] for item in items]
+    _assert_distinct_like_dict(items)

@@ -175,7 +175,19 @@ static int same_text(PyObject *a, PyObject *b)
     return 1;
 }
 
-/* A distinct str of distinct_names: its hash, length, kind and text; a text
+/* Puts item (of hash `hash`, place `place`) in the first free slot of its
+   run in table (mask + 1 slots, at most half full). */
+static void seen_put(seen_item *table, size_t mask, Py_hash_t hash, PyObject *item,
+                     npy_intp place)
+{
+    size_t slot = (size_t)hash & mask;
+    while (table[slot].item)
+        slot = (slot + 1) & mask;
+    table[slot].hash = hash, table[slot].item = item, table[slot].place = place;
+}
+
+/* A distinct str of distinct_names: its hash, length, kind and the str (a
+   long text compared with same_text); a text
    of 4 to 16 bytes also as four 4-byte words at offsets (0, 4 and the two
    last ones, clamped into the text: they cover it), compared with those of
    an item of its length without a branch on the length. */
@@ -183,7 +195,7 @@ typedef struct seen_name {
     Py_hash_t hash;
     Py_ssize_t length;
     int kind, words;
-    const unsigned char *data;
+    PyObject *str;
     size_t at[4];
     uint32_t word[4];
 } seen_name;
@@ -191,14 +203,15 @@ typedef struct seen_name {
 static void seen_name_of(PyObject *s, Py_hash_t hash, seen_name *e)
 {
     const size_t n = (size_t)PyUnicode_GET_LENGTH(s) * PyUnicode_KIND(s);
+    const unsigned char *data = PyUnicode_DATA(s);
     e->hash = hash, e->length = PyUnicode_GET_LENGTH(s), e->kind = PyUnicode_KIND(s);
-    e->data = PyUnicode_DATA(s);
+    e->str = s;
     e->words = n >= 4 && n <= 16;
     if (e->words) {
         e->at[0] = 0, e->at[1] = n - 4, e->at[2] = n >= 8 ? 4 : n - 4;
         e->at[3] = n >= 8 ? n - 8 : 0;
         for (int w = 0; w < 4; w++)
-            memcpy(&e->word[w], e->data + e->at[w], 4);
+            memcpy(&e->word[w], data + e->at[w], 4);
     }
 }
 
@@ -208,7 +221,7 @@ static int same_name(const seen_name *e, PyObject *s)
     const unsigned char *data = PyUnicode_DATA(s);
     uint32_t diff = 0;
     if (!e->words)
-        return memcmp(e->data, data, (size_t)e->length * e->kind) == 0;
+        return same_text(e->str, s);
     for (int w = 0; w < 4; w++) {
         uint32_t x;
         memcpy(&x, data + e->at[w], 4);
@@ -315,12 +328,9 @@ static PyObject *distinct(PyObject *self, PyObject *arg)
     for (size_t r = 0; r < used; r++) {
         PyObject *s = PyList_GET_ITEM(list, r);
         Py_hash_t hash = PyObject_Hash(s); /* (an exact str: no code runs) */
-        size_t slot;
         if (hash == -1)
             goto done;
-        for (slot = (size_t)hash & mask; table[slot].item; slot = (slot + 1) & mask)
-            ;
-        table[slot].hash = hash, table[slot].item = s, table[slot].place = (npy_intp)r;
+        seen_put(table, mask, hash, s, (npy_intp)r);
     }
     for (npy_intp i = start; i < n; i++) {
         PyObject *item, *previous;
@@ -375,12 +385,8 @@ static PyObject *distinct(PyObject *self, PyObject *arg)
                 goto done;
             }
             for (size_t r = 0; r <= mask; r++)
-                if (table[r].item) {
-                    size_t t = (size_t)table[r].hash & wider;
-                    while (grown[t].item)
-                        t = (t + 1) & wider;
-                    grown[t] = table[r];
-                }
+                if (table[r].item)
+                    seen_put(grown, wider, table[r].hash, table[r].item, table[r].place);
             PyMem_Free(table);
             table = grown, mask = wider;
         }
