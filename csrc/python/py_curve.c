@@ -117,6 +117,7 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     int interp, tangents, before, after, jumps, borrow = 0;
     ac_curve_spec spec;
     ac_curve *curve = NULL;
+    PyObject *kept = NULL; /* (times, values) when the curve reads them in place */
     ac_error err;
     ac_status st;
     (void)self;
@@ -145,9 +146,12 @@ static PyObject *curve_create(PyObject *self, PyObject *args)
     ACPY_RUN(spec.keys * spec.channels, st = ac_curve_create(&curve, &spec, &err));
     if (st)
         return raise_create(func, &err, times, values, 1, 1);
+    if (borrow && !(kept = Py_BuildValue("(OO)", times, values))) {
+        ac_curve_destroy(curve); /* (it would read arrays nothing keeps alive) */
+        return NULL;
+    }
     /* 1-D values give results without a channel axis. */
-    return wrap_curve(curve, PyArray_NDIM(values) == 1,
-                      borrow ? Py_BuildValue("(OO)", times, values) : NULL);
+    return wrap_curve(curve, PyArray_NDIM(values) == 1, kept);
 }
 
 /* _distinct(items) -> (distinct, places) or None: the distinct items of a
