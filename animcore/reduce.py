@@ -574,7 +574,7 @@ class _Track:
                                  for b in range(_MAX_BITS + 1)])
 
     def quantized(self, bits: np.ndarray):
-        """(q, stored components decoded as ac_reduce_compressed_sample does)
+        """(q, stored components decoded as ac_reduce_compressed_decode does)
         at ``bits`` (segments, 3)."""
         scale = np.repeat(np.exp2(bits.astype(np.float64)), self.counts, axis=0)
         q = np.clip(np.floor(self._r * scale), 0.0, scale - 1.0)
@@ -979,8 +979,10 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
 
 def _dense_error(scene, clip, data: bytes, t: np.ndarray, shell: float) -> np.ndarray:
     """Per time, the largest error over the nodes of the decoded clip."""
+    opened = _core._compressed_open("compress", data)[0]
+
     def decoded(chunk):
-        return scene.skeleton.world(*_core._compressed_sample("compress", data, chunk, None,
+        return scene.skeleton.world(*_core._compressed_sample("compress", opened, chunk, None,
                                                               None))
 
     return _chunked_error(t, len(scene.nodes), lambda c: scene.world(clip, c), decoded, shell,
@@ -1011,12 +1013,14 @@ class CompressedClip(ByValue):
         interval), None for bytes read by :meth:`from_bytes`.
     """
 
-    __slots__ = ("_data", "raw_nbytes", "error", "nodes", "samples", "start", "rate")
+    __slots__ = ("_data", "_opened", "raw_nbytes", "error", "nodes", "samples", "start", "rate")
     _fields = (("data", "raw_nbytes", "error"), ())
 
     def __init__(self, data, *, raw_nbytes=None, _func="CompressedClip"):
-        self._data, info = _checked(_func, data)
-        self.nodes, self.samples, self.start, self.rate = info
+        self._data = _checked(_func, data)
+        # the layout checked and opened once: sampling reads only its samples
+        self._opened, self.nodes, self.samples, self.start, self.rate = _core._compressed_open(
+            _func, self._data)
         self.raw_nbytes = (RAW_BYTES_PER_NODE * self.nodes * self.samples
                            if raw_nbytes is None else int(raw_nbytes))
         self.error = None
@@ -1058,8 +1062,11 @@ class CompressedClip(ByValue):
         the C core (linear between samples, slerp on the shorter arc for
         rotations, clamped outside them). ``scene.skeleton.world(*clip.sample(t))``
         gives world matrices."""
-        return Transforms(*_core._compressed_sample("CompressedClip.sample", self._data, t,
-                                                    None, None))
+        pose = _core._compressed_pose(self._opened, t, Transforms)  # one float time: fast
+        if pose is None:
+            pose = Transforms(*_core._compressed_sample("CompressedClip.sample", self._opened, t,
+                                                        None, None))
+        return pose
 
     def _state(self) -> dict:
         # an array: pickle protocol 5 sends the bytes out of band
@@ -1076,12 +1083,12 @@ class CompressedClip(ByValue):
                 f"{self.rate:.6g}/s, {self.nbytes:,d} bytes, ratio {self.ratio:.2f}:1)")
 
 
-def _checked(func: str, data) -> tuple[bytes, tuple]:
+def _checked(func: str, data) -> bytes:
     if isinstance(data, (bytearray, memoryview)):
         data = bytes(data)
     if not isinstance(data, bytes):
         raise ValueError(f"{func}: data must be bytes, got {type(data).__name__}")
-    return data, _core._compressed_info(func, data)
+    return data
 
 
 def reduce_report(scene: Scene, tolerance: float, shell: float,

@@ -166,12 +166,15 @@ static uint32_t read_u32(const uint8_t *p)
            ((uint32_t)p[3] << 24);
 }
 
+static uint64_t read_u64(const uint8_t *p)
+{
+    return (uint64_t)read_u32(p) | (uint64_t)read_u32(p + 4) << 32;
+}
+
 static double read_f64(const uint8_t *p)
 {
-    uint64_t bits = 0;
+    uint64_t bits = read_u64(p);
     double x;
-    for (int i = 7; i >= 0; i--)
-        bits = (bits << 8) | p[i];
     memcpy(&x, &bits, sizeof x);
     return x;
 }
@@ -184,16 +187,20 @@ static double read_f32(const uint8_t *p)
     return (double)x;
 }
 
-/* `bits` (1..24) bits of a stream packed least significant bit first, from
-   bit `at`; every byte holding them lies in the stream. */
-static uint32_t read_bits(const uint8_t *stream, uint64_t at, unsigned bits)
+/* `bits` (0..24) bits of a stream packed least significant bit first, from
+   bit `at`; every byte holding them lies before `end`. One little-endian
+   word where 4 bytes lie there (a shift <= 7 and 24 bits fit in it). */
+static uint32_t read_bits(const uint8_t *stream, const uint8_t *end, uint64_t at,
+                          unsigned bits)
 {
-    const size_t first = (size_t)(at >> 3);
-    const unsigned shift = (unsigned)(at & 7u), used = (shift + bits + 7u) / 8u; /* <= 4 */
+    const uint8_t *p = stream + (size_t)(at >> 3);
     uint32_t word = 0;
-    for (unsigned k = 0; k < used; k++)
-        word |= (uint32_t)stream[first + k] << (8u * k);
-    return (word >> shift) & ((1u << bits) - 1u);
+    if (end - p >= 4)
+        word = read_u32(p);
+    else
+        for (ptrdiff_t k = 0; k < end - p; k++)
+            word |= (uint32_t)p[k] << (8 * k);
+    return (word >> (at & 7u)) & ((1u << bits) - 1u);
 }
 
 /* What the header and the track table say, and where the parts lie. */
@@ -387,17 +394,6 @@ static ac_status check_segment(const layout *l, const uint8_t *data, size_t size
     return AC_OK;
 }
 
-ac_status ac_reduce_compressed_header(const uint8_t *data, size_t size,
-                                      ac_compressed_info *info, ac_error *err)
-{
-    layout l;
-    ac_status st = parse(data, size, &l, err);
-    if (st)
-        return st;
-    *info = l.info;
-    return AC_OK;
-}
-
 ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size, ac_compressed_info *info,
                                     ac_error *err)
 {
@@ -430,14 +426,16 @@ static void rebuild(const double c[3], unsigned rebuilt, double v[4])
     v[skip] = sum < 1.0 ? sqrt(1.0 - sum) : 0.0;
 }
 
-/* Version 1: the components of sample s of an animated track at p. */
-static void v1_sample(const uint8_t *p, unsigned bits, size_t s, double c[3])
+/* Version 1: the components of sample s of animated track `tr` (its
+   samples follow its clip ranges) as fractions of its ranges. */
+static void v1_sample(const ac_compressed_clip *clip, const ac_compressed_track *tr, size_t s,
+                      double x[3])
 {
-    const uint8_t *packed = p + 24;
+    const uint8_t *packed = clip->data + tr->data + 24;
     for (size_t k = 0; k < 3; k++) {
-        uint32_t q = read_bits(packed, ((uint64_t)s * 3u + k) * bits, bits);
-        c[k] = read_f32(p + 8 * k) +
-               read_f32(p + 8 * k + 4) * ((double)q / (double)((1u << bits) - 1u));
+        uint32_t q = read_bits(packed, clip->data + clip->size,
+                               ((uint64_t)s * 3u + k) * tr->bits, tr->bits);
+        x[k] = (double)q / (double)((1u << tr->bits) - 1u);
     }
 }
 
@@ -445,38 +443,50 @@ static void v1_sample(const uint8_t *p, unsigned bits, size_t s, double c[3])
 typedef struct cursor {
     const uint8_t *head;   /* the current track's 8 bytes: bit counts, then (min, extent) */
     const uint8_t *stream; /* the segment's packed samples */
+    const uint8_t *end;    /* the end of the layout: reads of whole words stop before it */
     uint64_t bit;          /* where the current track's samples start */
     size_t count, local;   /* samples in the segment, the sample's index there */
 } cursor;
 
-static void cursor_at(const layout *l, const uint8_t *data, size_t s, cursor *cur)
+static void cursor_at(const ac_compressed_clip *clip, size_t s, cursor *cur)
 {
-    const size_t g = s / l->length;
-    cur->head = data + l->area + read_u32(data + l->offsets + 4u * g);
-    cur->stream = cur->head + SEGMENT_HEAD * l->animated;
+    const size_t g = s / clip->length, first = g * clip->length, rest = clip->info.samples - first;
+    cur->head = clip->data + clip->area + read_u32(clip->data + clip->offsets + 4u * g);
+    cur->stream = cur->head + SEGMENT_HEAD * clip->animated;
+    cur->end = clip->data + clip->size;
     cur->bit = 0;
-    cur->count = segment_samples(l, g);
-    cur->local = s - g * l->length;
+    cur->count = rest < clip->length ? rest : clip->length;
+    cur->local = s - first;
 }
 
-/* The components of the cursor's sample of the current track, whose clip
-   ranges (three f32 (minimum, extent) pairs) are at `range`; then on to
-   the next track. */
-static void cursor_sample(cursor *cur, const uint8_t *range, double c[3])
+/* 2^-b for the bit counts 0..24: (q + 0.5) / 2^b as an exact product */
+static const double INVERSE_POWER[MAX_BITS + 1] = {
+    0x1p-0,  0x1p-1,  0x1p-2,  0x1p-3,  0x1p-4,  0x1p-5,  0x1p-6,  0x1p-7,  0x1p-8,
+    0x1p-9,  0x1p-10, 0x1p-11, 0x1p-12, 0x1p-13, 0x1p-14, 0x1p-15, 0x1p-16, 0x1p-17,
+    0x1p-18, 0x1p-19, 0x1p-20, 0x1p-21, 0x1p-22, 0x1p-23, 0x1p-24};
+
+/* The components of the cursor's sample of the current track as the
+   numerators m + e ((q + 0.5) / 2^b) of their fractions (of 255) of the
+   clip ranges; then on to the next track. */
+static void cursor_sample(cursor *cur, double num[3])
 {
     const uint8_t *h = cur->head;
     const unsigned packed = read_u16(h);
     const unsigned b[3] = {packed & 31u, packed >> 5 & 31u, packed >> 10 & 31u};
     const unsigned width = b[0] + b[1] + b[2];
-    uint64_t at = cur->bit + (uint64_t)cur->local * width;
+    const uint64_t at = cur->bit + (uint64_t)cur->local * width;
+    const uint8_t *p = cur->stream + (size_t)(at >> 3);
+    unsigned shift = (unsigned)(at & 7u);
+    uint64_t word = 0;
+    const int whole = shift + width <= 64 && cur->end - p >= 8;
+    if (whole) /* the sample in one word */
+        word = read_u64(p);
     for (size_t k = 0; k < 3; k++) {
-        const unsigned bits = b[k];
-        const uint32_t q = bits ? read_bits(cur->stream, at, bits) : 0u;
-        const double x = ((double)h[2 + 2 * k] +
-                          (double)h[3 + 2 * k] * (((double)q + 0.5) / (double)(1u << bits))) /
-                         255.0;
-        c[k] = read_f32(range + 8 * k) + read_f32(range + 8 * k + 4) * x;
-        at += bits;
+        const uint32_t q = whole ? (uint32_t)(word >> shift) & ((1u << b[k]) - 1u)
+                                 : read_bits(p, cur->end, shift, b[k]);
+        num[k] = (double)h[2 + 2 * k] +
+                 (double)h[3 + 2 * k] * (((double)q + 0.5) * INVERSE_POWER[b[k]]);
+        shift += b[k];
     }
     cur->bit += (uint64_t)cur->count * width;
     cur->head += SEGMENT_HEAD;
@@ -484,54 +494,192 @@ static void cursor_sample(cursor *cur, const uint8_t *range, double c[3])
 
 static const double IDENTITY[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 0}};
 
-/* Rotations waiting for their slerp: a block of them is interpolated in one
-   loop, whose iterations are independent (the slerp is long and branch-free:
-   one at a time, its latency dominated the decoding of a pose). */
-#define SLERP_BLOCK 32
-
-typedef struct slerp_block {
-    double a[4][SLERP_BLOCK], b[4][SLERP_BLOCK]; /* by component: loads fill lanes */
-    double *out[SLERP_BLOCK];
-    size_t count;
-} slerp_block;
-
-AC_VECTORIZED_WIDE
-static void flush(slerp_block *block, double u)
-{
-    double result[4][SLERP_BLOCK];
-    for (size_t k = 0; k < block->count; k++) { /* the core's one slerp, shorter arc */
-        const double x[4] = {block->a[0][k], block->a[1][k], block->a[2][k], block->a[3][k]};
-        const double y[4] = {block->b[0][k], block->b[1][k], block->b[2][k], block->b[3][k]};
-        double r[4];
-        ac_quat_slerp_any(x, y, u, r);
-        for (int c = 0; c < 4; c++)
-            result[c][k] = r[c];
-    }
-    for (size_t k = 0; k < block->count; k++)
-        for (int c = 0; c < 4; c++)
-            block->out[k][c] = result[c][k];
-    block->count = 0;
-}
-
-ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const double *t,
-                                      size_t n, double *translation, double *rotation,
-                                      double *scale, ac_error *err)
+ac_status ac_reduce_compressed_open(const uint8_t *data, size_t size,
+                                    ac_compressed_track *tracks, double *rest,
+                                    ac_compressed_clip *clip, ac_error *err)
 {
     layout l;
+    size_t offset, animated = 0;
     ac_status st = parse(data, size, &l, err);
-    size_t last, checked[2] = {SIZE_MAX, SIZE_MAX}; /* the segments checked last */
-    slerp_block block;
     if (st)
         return st;
-    last = (size_t)l.info.samples - 1u;
+    if (l.version == 2)
+        for (size_t g = 0; g < l.segments; g++)
+            if ((st = check_segment(&l, data, size, g, err)))
+                return st;
+    offset = l.data;
+    for (size_t k = 0; k < 3u * l.info.nodes; k++) {
+        const int path = (int)(k % 3), kind = kind_of(&l, data, k);
+        const unsigned bits = l.version == 1 ? data[HEADER_SIZE + l.entry * k + 1] : 0u;
+        const size_t width = path == 1 ? 4u : 3u, node = k / 3;
+        static const size_t first[3] = {0, 3, 7}; /* each path's part of rest, per node */
+        double *out = rest + first[path] * l.info.nodes + node * width;
+        if (kind == AC_TRACK_ANIMATED) {
+            ac_compressed_track *tr = tracks + animated++;
+            for (size_t c = 0; c < 6; c++)
+                tr->range[c] = read_f32(data + offset + 4 * c);
+            tr->data = offset;
+            tr->out = node * width;
+            tr->path = (uint8_t)path;
+            tr->rebuilt = (uint8_t)rebuilt_of(&l, data, k);
+            tr->bits = (uint8_t)bits;
+        }
+        for (size_t c = 0; c < width; c++) /* what an animated track leaves is never read */
+            out[c] = kind == AC_TRACK_CONSTANT ? read_f32(data + offset + 4 * c)
+                                               : IDENTITY[path][c];
+        if (kind == AC_TRACK_CONSTANT && path == 1) /* (parse checked that it is non-zero) */
+            (void)ac_normalize(out, 4, out);
+        offset += track_bytes(&l, path, kind, bits);
+    }
+    clip->info = l.info;
+    clip->data = data;
+    clip->size = size;
+    clip->version = l.version;
+    clip->length = l.length;
+    clip->offsets = l.offsets;
+    clip->area = l.area;
+    clip->animated = animated;
+    clip->tracks = tracks;
+    clip->rest = rest;
+    return AC_OK;
+}
+
+/* Up to POSE_BLOCK animated tracks of one pose, finished together (the
+   slerp is a long branch-free chain: one track at a time, its latency
+   dominated the decoding of a pose): the samples either side of the time
+   as numerators of fractions of a common denominator (255, or 1 for
+   version 1's fractions), the clip ranges, the rebuilt component of a
+   rotation (-1: a vector), and where each value goes. */
+#ifdef AC_SIMD
+#define POSE_BLOCK (AC_GROUPS * AC_LANES)
+#else
+#define POSE_BLOCK 32
+#endif
+
+typedef struct pose_block {
+    double num[2][3][POSE_BLOCK]; /* by sample, component, track: loads fill lanes */
+    double lo[3][POSE_BLOCK], extent[3][POSE_BLOCK], rebuilt[POSE_BLOCK];
+    double value[4][POSE_BLOCK]; /* the results */
+    double *out[POSE_BLOCK];
+    size_t count;
+} pose_block;
+
+/* Track k's values at u: each component minimum + extent * (num / den),
+   then a rotation rebuilt at both samples and slerped, a vector lerped. */
+AC_VECTORIZED_WIDE
+static void finish_items(pose_block *b, double den, double u)
+{
+    for (size_t k = 0; k < b->count; k++) {
+        double v[2][3], r[4];
+        for (int j = 0; j < 2; j++)
+            for (int c = 0; c < 3; c++)
+                v[j][c] = b->lo[c][k] + b->extent[c][k] * (b->num[j][c][k] / den);
+        if (b->rebuilt[k] >= 0.0) {
+            double qa[4], qb[4];
+            rebuild(v[0], (unsigned)b->rebuilt[k], qa);
+            rebuild(v[1], (unsigned)b->rebuilt[k], qb);
+            ac_quat_slerp_any(qa, qb, u, r); /* the core's one slerp, shorter arc */
+        } else {
+            for (int c = 0; c < 3; c++)
+                r[c] = v[0][c] + u * (v[1][c] - v[0][c]);
+            r[3] = 0.0;
+        }
+        for (int c = 0; c < 4; c++)
+            b->value[c][k] = r[c];
+    }
+}
+
+#ifdef AC_SIMD
+/* finish_items in lanes, the whole block (unused lanes zero: a vector). The
+   division by a correctly rounded reciprocal and two corrections (the
+   numerators are 0 or >= 2^-25, the fractions normal), sqrt and the slerp
+   are the scalar path's IEEE operations, so the results are its bits. */
+AC_SIMD_KERNEL void finish_lanes(pose_block *b, double den, double u)
+{
+    const int groups = AC_GROUPS;
+    const ac_vd d = ac_vd_splat(den), y = ac_vd_splat(1.0 / den), w = ac_vd_splat(u);
+    ac_vd qa[AC_GROUPS][4], qb[AC_GROUPS][4], r[AC_GROUPS][4], lerp[AC_GROUPS][3], uu[AC_GROUPS];
+    ac_vm ok[AC_GROUPS], vector[AC_GROUPS];
+    for (size_t k = b->count; k < POSE_BLOCK; k++) {
+        for (int c = 0; c < 3; c++)
+            b->num[0][c][k] = b->num[1][c][k] = b->lo[c][k] = b->extent[c][k] = 0.0;
+        b->rebuilt[k] = -1.0;
+    }
+    AC_EACH {
+        const size_t at = (size_t)g * AC_LANES;
+        const ac_vd rebuilt = ac_vd_load1(b->rebuilt + at, 1);
+        const ac_vd skip = ac_vd_pick((ac_vm)(rebuilt == 0.0), ac_vd_splat(3.0), rebuilt - 1.0);
+        ac_vd v[2][3];
+        for (int j = 0; j < 2; j++) {
+            ac_vd sum = ac_vd_splat(0.0), last;
+            ac_vd *q = j ? qb[g] : qa[g];
+            for (int c = 0; c < 3; c++) {
+                v[j][c] = ac_vd_load1(b->lo[c] + at, 1) +
+                          ac_vd_load1(b->extent[c] + at, 1) *
+                              ac_vd_div_by(ac_vd_load1(b->num[j][c] + at, 1), d, y);
+                sum = sum + v[j][c] * v[j][c];
+            }
+            last = ac_vd_sqrt(ac_vd_pick((ac_vm)(sum < 1.0), 1.0 - sum, ac_vd_splat(0.0)));
+            /* component k is v[k] before the rebuilt one, v[k - 1] after */
+            for (int k = 0; k < 4; k++) {
+                const ac_vd before = k < 3 ? v[j][k] : last, after = k > 0 ? v[j][k - 1] : last;
+                q[k] = ac_vd_pick((ac_vm)(skip == (double)k), last,
+                                  ac_vd_pick((ac_vm)(skip > (double)k), before, after));
+            }
+        }
+        vector[g] = (ac_vm)(rebuilt < 0.0);
+        for (int c = 0; c < 3; c++)
+            lerp[g][c] = v[0][c] + w * (v[1][c] - v[0][c]);
+        uu[g] = w;
+    }
+    ac_vd_quat_slerp_any(qa, qb, uu, r, ok, AC_GROUPS);
+    AC_EACH for (int c = 0; c < 4; c++) {
+        const ac_vd vec = c < 3 ? lerp[g][c] : ac_vd_splat(0.0);
+        _mm512_storeu_pd(b->value[c] + (size_t)g * AC_LANES,
+                         (__m512d)ac_vd_pick(vector[g], vec, r[g][c]));
+    }
+}
+#endif
+
+/* The block's values, each written to its place. */
+static void finish(pose_block *b, double den, double u, int lanes)
+{
+    if (!b->count)
+        return;
+#ifdef AC_SIMD
+    if (lanes)
+        finish_lanes(b, den, u);
+    else
+#endif
+        finish_items(b, den, u);
+    (void)lanes;
+    for (size_t k = 0; k < b->count; k++)
+        for (int c = 0; c < (b->rebuilt[k] >= 0.0 ? 4 : 3); c++)
+            b->out[k][c] = b->value[c][k];
+    b->count = 0;
+}
+
+ac_status ac_reduce_compressed_decode(const ac_compressed_clip *clip, const double *t, size_t n,
+                                      double *translation, double *rotation, double *scale,
+                                      ac_error *err)
+{
+    const size_t nodes = clip->info.nodes, last = (size_t)clip->info.samples - 1u;
+    const double den = clip->version == 1 ? 1.0 : 255.0; /* version 1 stores the fractions */
+    pose_block block;
+    int lanes = 0;
+    ac_status st;
     for (size_t i = 0; i < n; i++)
         if ((st = ac_check_finite(AC_ARG_T, t + i, 1, i, err)))
             return st;
+#ifdef AC_SIMD
+    lanes = ac_simd_available();
+#endif
     block.count = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t offset = l.data;
+        double *const out[3] = {translation + i * nodes * 3, rotation + i * nodes * 4,
+                                scale + i * nodes * 3};
         /* the sample pair and the fraction between them, clamped to the samples */
-        double x = (t[i] - l.info.start) * l.info.rate, u = 0.0;
+        double x = (t[i] - clip->info.start) * clip->info.rate, u = 0.0;
         size_t s0 = 0, s1 = 0;
         cursor c0, c1;
         if (x >= (double)last) {
@@ -541,65 +689,36 @@ ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const do
             s1 = s0 + 1;
             u = x - (double)s0;
         }
-        if (l.version == 2) {
-            /* the segments read are checked first (ac_reduce_compressed_info
-               checks them all) */
-            const size_t g[2] = {s0 / l.length, s1 / l.length};
-            for (size_t k = 0; k < 2; k++) {
-                if (g[k] == checked[0] || g[k] == checked[1])
-                    continue;
-                if ((st = check_segment(&l, data, size, g[k], err)))
-                    return st;
-                checked[1] = checked[0];
-                checked[0] = g[k];
-            }
-            cursor_at(&l, data, s0, &c0);
-            cursor_at(&l, data, s1, &c1);
+        memcpy(out[0], clip->rest, 3 * nodes * sizeof(double));
+        memcpy(out[1], clip->rest + 3 * nodes, 4 * nodes * sizeof(double));
+        memcpy(out[2], clip->rest + 7 * nodes, 3 * nodes * sizeof(double));
+        if (clip->version == 2) {
+            cursor_at(clip, s0, &c0);
+            cursor_at(clip, s1, &c1);
         }
-        for (size_t k = 0; k < 3u * l.info.nodes; k++) {
-            const uint8_t *entry = data + HEADER_SIZE + l.entry * k;
-            const int path = (int)(k % 3), kind = kind_of(&l, data, k);
-            const unsigned bits = l.version == 1 ? entry[1] : 0u;
-            size_t node = k / 3, width = path == 1 ? 4u : 3u;
-            double *out = (path == 0 ? translation : path == 1 ? rotation : scale) +
-                          (i * l.info.nodes + node) * width;
-            if (kind == AC_TRACK_DEFAULT) {
-                for (size_t c = 0; c < width; c++)
-                    out[c] = IDENTITY[path][c];
-            } else if (kind == AC_TRACK_CONSTANT) {
-                for (size_t c = 0; c < width; c++)
-                    out[c] = read_f32(data + offset + 4 * c);
-                if (path == 1) /* (parse checked that it is non-zero) */
-                    (void)ac_normalize(out, 4, out);
+        for (size_t k = 0; k < clip->animated; k++) {
+            const ac_compressed_track *tr = clip->tracks + k;
+            const size_t at = block.count++;
+            double a[3], b[3];
+            if (clip->version == 1) {
+                v1_sample(clip, tr, s0, a);
+                v1_sample(clip, tr, s1, b);
             } else {
-                double a[3], b[3];
-                if (l.version == 1) {
-                    v1_sample(data + offset, bits, s0, a);
-                    v1_sample(data + offset, bits, s1, b);
-                } else {
-                    cursor_sample(&c0, data + offset, a);
-                    cursor_sample(&c1, data + offset, b);
-                }
-                if (path == 1) {
-                    /* the samples have |q| >= 1 (one component rebuilt), never zero */
-                    double qa[4], qb[4];
-                    rebuild(a, rebuilt_of(&l, data, k), qa);
-                    rebuild(b, rebuilt_of(&l, data, k), qb);
-                    for (int c = 0; c < 4; c++) {
-                        block.a[c][block.count] = qa[c];
-                        block.b[c][block.count] = qb[c];
-                    }
-                    block.out[block.count++] = out;
-                    if (block.count == SLERP_BLOCK)
-                        flush(&block, u);
-                } else {
-                    for (size_t c = 0; c < 3; c++)
-                        out[c] = a[c] + u * (b[c] - a[c]);
-                }
+                cursor_sample(&c0, a);
+                cursor_sample(&c1, b);
             }
-            offset += track_bytes(&l, path, kind, bits);
+            for (int c = 0; c < 3; c++) {
+                block.num[0][c][at] = a[c];
+                block.num[1][c][at] = b[c];
+                block.lo[c][at] = tr->range[2 * c];
+                block.extent[c][at] = tr->range[2 * c + 1];
+            }
+            block.rebuilt[at] = tr->path == 1 ? (double)tr->rebuilt : -1.0;
+            block.out[at] = out[tr->path] + tr->out;
+            if (block.count == POSE_BLOCK)
+                finish(&block, den, u, lanes);
         }
-        flush(&block, u);
+        finish(&block, den, u, lanes);
     }
     return AC_OK;
 }

@@ -1623,12 +1623,11 @@ AC_API ac_status ac_reduce_rotation_error(const double *t, const double *target,
    is checked against `size` first: any inconsistency (magic, version,
    counts, kinds, bits, sizes, offsets, non-finite floats, negative extents)
    is AC_ERR_VALUE with arg "value", index the byte offset and the reason in
-   detail. ac_reduce_compressed_info checks the whole layout (O(size));
-   ac_reduce_compressed_sample checks the header, the table, the clip data
-   and the segments it reads, with the same checks, so it is safe on any
-   bytes (check a layout once with ac_reduce_compressed_info when loading
-   it: sampling a layout that it refuses may succeed on the segments that
-   pass). */
+   detail. ac_reduce_compressed_info checks the whole layout (O(size)) and
+   gives its counts; ac_reduce_compressed_open checks it again and keeps
+   what decoding needs, so that ac_reduce_compressed_decode reads only the
+   samples of the poses it makes (an engine opens a clip once, when it
+   loads it, and decodes a pose per frame). */
 #define AC_COMPRESSED_VERSION 2
 enum { AC_TRACK_DEFAULT = 0, AC_TRACK_CONSTANT = 1, AC_TRACK_ANIMATED = 2 };
 typedef struct ac_compressed_info {
@@ -1639,16 +1638,40 @@ typedef struct ac_compressed_info {
 } ac_compressed_info;
 AC_API ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size,
                                            ac_compressed_info *info, ac_error *err);
-/* The checks ac_reduce_compressed_sample makes before it reads a segment
-   (the header, the track table, the clip data, the segment offset table's
-   size) and the info they give: O(nodes), for a caller that checked the
-   whole layout once already. */
-AC_API ac_status ac_reduce_compressed_header(const uint8_t *data, size_t size,
-                                             ac_compressed_info *info, ac_error *err);
-/* Poses at n times t: translation (n, nodes, 3), rotation (n, nodes, 4),
-   scale (n, nodes, 3). Errors: those of ac_reduce_compressed_info, and
-   AC_ERR_VALUE "t" for a non-finite time. */
-AC_API ac_status ac_reduce_compressed_sample(const uint8_t *data, size_t size, const double *t,
+/* An animated track of an opened clip. */
+typedef struct ac_compressed_track {
+    double range[6];   /* its clip ranges: (minimum, extent) per component */
+    size_t data;       /* the byte offset of its clip data */
+    size_t out;        /* its first value's index in its path's pose row: node * width */
+    uint8_t path;      /* 0 translation, 1 rotation, 2 scale */
+    uint8_t rebuilt;   /* a rotation's rebuilt component */
+    uint8_t bits;      /* version 1: bits per component */
+} ac_compressed_track;
+/* An opened clip: its bytes (the caller keeps them alive and unchanged),
+   where their parts lie, its animated tracks in table order, and the pose
+   of its constant and default tracks. */
+typedef struct ac_compressed_clip {
+    ac_compressed_info info;
+    const uint8_t *data;
+    size_t size;
+    unsigned version;
+    size_t length;   /* version 2: samples per segment */
+    size_t offsets;  /* version 2: the segment offset table */
+    size_t area;     /* version 2: the first segment */
+    size_t animated; /* the animated tracks */
+    const ac_compressed_track *tracks;
+    const double *rest; /* translation (nodes, 3), rotation (nodes, 4), scale (nodes, 3) */
+} ac_compressed_clip;
+/* Opens the layout in data: checks all of it as ac_reduce_compressed_info
+   does, then fills the caller's storage, `tracks` (room for 3 * nodes) and
+   `rest` (10 * nodes doubles), with what decoding reads, and *clip. */
+AC_API ac_status ac_reduce_compressed_open(const uint8_t *data, size_t size,
+                                           ac_compressed_track *tracks, double *rest,
+                                           ac_compressed_clip *clip, ac_error *err);
+/* Poses of an opened clip at n times t: translation (n, nodes, 3),
+   rotation (n, nodes, 4), scale (n, nodes, 3). Errors: AC_ERR_VALUE "t"
+   for a non-finite time (nothing written). */
+AC_API ac_status ac_reduce_compressed_decode(const ac_compressed_clip *clip, const double *t,
                                              size_t n, double *translation, double *rotation,
                                              double *scale, ac_error *err);
 

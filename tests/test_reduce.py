@@ -414,6 +414,28 @@ def test_compressed_samples_match_an_independent_reader():
     np.testing.assert_allclose(cc.sample(t[-1] + 1).translation, translation[-1], atol=1e-12)
 
 
+@pytest.mark.parametrize("name", sorted(BVH_UNITS))
+def test_one_pose_equals_the_batch_bit_for_bit(name):
+    # a float time takes the one-pose call; arrays, 0-d arrays and ints the
+    # batch kernel: the same decoder, the same bits
+    scene, clip, unit, cc = compressed(name)
+    rng = np.random.default_rng(7)
+    t = np.concatenate([rng.uniform(cc.start - 0.1, cc.start + cc.duration + 0.1, 40),
+                        cc.start + np.arange(3) / cc.rate])
+    batch = cc.sample(t)
+    for i, ti in enumerate(t):
+        for one in (cc.sample(float(ti)), cc.sample(np.float64(ti)), cc.sample(np.array(ti))):
+            assert type(one) is animcore.Transforms
+            for got, whole in zip(one, batch):
+                assert got.shape == whole.shape[1:] and got.flags.writeable
+                np.testing.assert_array_equal(got, whole[i])
+    assert np.array_equal(cc.sample(1).rotation, cc.sample(np.array([1.0])).rotation[0])
+    with pytest.raises(ValueError, match=r"CompressedClip.sample: t is nan"):
+        cc.sample(float("nan"))
+    with pytest.raises(ValueError, match=r"CompressedClip.sample: t is inf"):
+        cc.sample(np.float64("inf"))
+
+
 def test_constant_and_default_tracks_collapse():
     scene, clip, unit, cc = compressed("cmu_12_01_walk.bvh")
     kinds = np.frombuffer(cc.to_bytes()[32:32 + 3 * cc.nodes], np.uint8).reshape(-1, 3) & 3

@@ -5,8 +5,8 @@
 
 /* Binding of the reduction kernels: ACL's metric and the error of a
    candidate segment, declared and served by acpy_call; compressed clips,
-   whose layout is read and validated by the core (the context of the
-   sampling kernel is the clip's bytes). */
+   whose layout is validated and opened by the core (the context of the
+   sampling kernel is the opened clip). */
 
 static ac_status rotation_loop(const acpy_context *ctx, const double *const *in,
                                const size_t *steps, double *const *out, size_t n,
@@ -90,49 +90,86 @@ static int bytes_of(const char *func, PyObject *arg, const uint8_t **data, size_
     return 1;
 }
 
-/* The whole layout checked (whole) or only what sampling checks before it
-   reads a segment (the segments it reads are checked as it reads them). */
-static int check(const char *func, const uint8_t *data, size_t size, ac_compressed_info *info,
-                 int whole)
+/* A layout's refusal as a ValueError naming the byte. */
+static PyObject *refused(const char *func, const ac_error *err)
 {
-    ac_error err;
-    if ((whole ? ac_reduce_compressed_info : ac_reduce_compressed_header)(data, size, info,
-                                                                           &err) == AC_OK)
-        return 1;
     char value[32];
-    snprintf(value, sizeof value, "%.17g", err.value);
-    PyErr_Format(PyExc_ValueError, "%s: data at byte %zu is %s (%s)", func, err.index, value,
-                 err.detail);
-    return 0;
+    snprintf(value, sizeof value, "%.17g", err->value);
+    return PyErr_Format(PyExc_ValueError, "%s: data at byte %zu is %s (%s)", func, err->index,
+                        value, err->detail);
 }
 
-/* _compressed_info(func, data) -> (nodes, samples, start, rate) */
-static PyObject *compressed_info(PyObject *self, PyObject *args)
+#define CLIP_NAME "animcore.ac_compressed_clip"
+
+/* An opened clip with the storage it reads (its tracks, then its rest
+   pose, in the same block) and the bytes object it reads from, kept alive. */
+typedef struct opened {
+    ac_compressed_clip clip;
+    PyObject *bytes;
+} opened;
+
+static void opened_destroy(PyObject *capsule)
+{
+    opened *o = PyCapsule_GetPointer(capsule, CLIP_NAME);
+    Py_XDECREF(o->bytes);
+    PyMem_Free(o);
+}
+
+/* _compressed_open(func, data) -> (clip, nodes, samples, start, rate): the
+   layout checked whole and opened for decoding. */
+static PyObject *compressed_open(PyObject *self, PyObject *args)
 {
     const char *func;
-    PyObject *bytes;
+    PyObject *bytes, *capsule;
     const uint8_t *data;
-    size_t size;
+    size_t size, nodes;
     ac_compressed_info info;
+    ac_compressed_track *tracks;
+    ac_status st;
+    ac_error err;
+    opened *o;
     (void)self;
-    if (!PyArg_ParseTuple(args, "sO:_compressed_info", &func, &bytes) ||
-        !bytes_of(func, bytes, &data, &size) || !check(func, data, size, &info, 1))
+    if (!PyArg_ParseTuple(args, "sO:_compressed_open", &func, &bytes) ||
+        !bytes_of(func, bytes, &data, &size))
         return NULL;
-    return Py_BuildValue("(IIdd)", info.nodes, info.samples, info.start, info.rate);
+    Py_BEGIN_ALLOW_THREADS /* (bytes do not change) */
+    st = ac_reduce_compressed_info(data, size, &info, &err);
+    Py_END_ALLOW_THREADS
+    if (st)
+        return refused(func, &err);
+    nodes = info.nodes; /* <= 2^20: the sizes below cannot overflow */
+    o = PyMem_Malloc(sizeof *o + 3 * nodes * sizeof *tracks + 10 * nodes * sizeof(double));
+    if (!o)
+        return PyErr_NoMemory();
+    tracks = (ac_compressed_track *)(o + 1);
+    Py_BEGIN_ALLOW_THREADS
+    st = ac_reduce_compressed_open(data, size, tracks, (double *)(tracks + 3 * nodes), &o->clip,
+                                   &err);
+    Py_END_ALLOW_THREADS
+    if (st) { /* (not after ac_reduce_compressed_info passed) */
+        PyMem_Free(o);
+        return refused(func, &err);
+    }
+    Py_INCREF(bytes);
+    o->bytes = bytes;
+    capsule = PyCapsule_New(o, CLIP_NAME, opened_destroy);
+    if (!capsule) {
+        Py_DECREF(bytes);
+        PyMem_Free(o);
+        return NULL;
+    }
+    return Py_BuildValue("(NIIdd)", capsule, info.nodes, info.samples, info.start, info.rate);
 }
 
 static int sample_context(const char *func, PyObject *arg, acpy_context *ctx)
 {
-    const uint8_t *data;
-    size_t size;
-    ac_compressed_info info;
-    /* (CompressedClip checked the whole layout when it was made) */
-    if (!bytes_of(func, arg, &data, &size) || !check(func, data, size, &info, 0))
+    const ac_compressed_clip *clip = PyCapsule_GetPointer(arg, CLIP_NAME);
+    (void)func;
+    if (!clip)
         return 0;
-    ctx->object = data;
-    ctx->option[0] = (long)size;
-    ctx->channels = (npy_intp)info.nodes;
-    ctx->work = (npy_intp)info.nodes * 3;
+    ctx->object = clip;
+    ctx->channels = (npy_intp)clip->info.nodes;
+    ctx->work = (npy_intp)clip->info.nodes * 3;
     return 1;
 }
 
@@ -146,23 +183,64 @@ static ac_status sample_loop(const acpy_context *ctx, const double *const *in,
                 return acpy_unchecked(err);
         return AC_OK;
     }
-    return ac_reduce_compressed_sample(ctx->object, (size_t)ctx->option[0], in[0], n, out[0],
-                                       out[1], out[2], err);
+    return ac_reduce_compressed_decode(ctx->object, in[0], n, out[0], out[1], out[2], err);
 }
 
 static const acpy_kernel sample = {
-    "_compressed_sample", "_compressed_sample(func, data, t, out, workers) -> (translation, "
+    "_compressed_sample", "_compressed_sample(func, clip, t, out, workers) -> (translation, "
     "rotation, scale)", 1, 3, {{"t", 1}},
     {{"translation", ACPY_C3}, {"rotation", ACPY_C4}, {"scale", ACPY_C3}}, sample_loop,
     ACPY_CHECKS, sample_context,
 };
 
+/* _compressed_pose(clip, t, cls) -> cls(translation, rotation, scale): the
+   pose at one finite float t, with none of a kernel's array handling (an
+   engine's per-frame call); None for any other t, which _compressed_sample
+   takes (its errors name the argument). cls is a tuple type (Transforms). */
+static PyObject *compressed_pose(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    const ac_compressed_clip *clip;
+    PyTypeObject *cls;
+    PyObject *arrays[3] = {NULL, NULL, NULL}, *pose;
+    double t;
+    ac_error err;
+    (void)self;
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "_compressed_pose takes 3 arguments");
+    if (!(clip = PyCapsule_GetPointer(args[0], CLIP_NAME)))
+        return NULL;
+    if (!PyType_Check(args[2]) || !PyType_IsSubtype((PyTypeObject *)args[2], &PyTuple_Type))
+        return PyErr_Format(PyExc_TypeError, "_compressed_pose: cls must be a tuple type");
+    cls = (PyTypeObject *)args[2];
+    if (!PyFloat_Check(args[1]) || !isfinite(t = PyFloat_AS_DOUBLE(args[1])))
+        Py_RETURN_NONE;
+    for (int k = 0; k < 3; k++) {
+        npy_intp dims[2] = {(npy_intp)clip->info.nodes, k == 1 ? 4 : 3};
+        if (!(arrays[k] = PyArray_SimpleNew(2, dims, NPY_FLOAT64)))
+            goto fail;
+    }
+    (void)ac_reduce_compressed_decode(clip, &t, 1, PyArray_DATA((PyArrayObject *)arrays[0]),
+                                      PyArray_DATA((PyArrayObject *)arrays[1]),
+                                      PyArray_DATA((PyArrayObject *)arrays[2]), &err);
+    if (!(pose = cls->tp_alloc(cls, 3))) /* as tuple.__new__(cls, arrays) makes it */
+        goto fail;
+    for (int k = 0; k < 3; k++)
+        PyTuple_SET_ITEM(pose, k, arrays[k]);
+    return pose;
+fail:
+    for (int k = 0; k < 3; k++)
+        Py_XDECREF(arrays[k]);
+    return NULL;
+}
+
 static const acpy_kernel *const kernels[] = {&shell_error, &segment_error, &rotation_error,
                                              &sample};
 
 static PyMethodDef methods[] = {
-    {"_compressed_info", compressed_info, METH_VARARGS,
-     "_compressed_info(func, data) -> (nodes, samples, start, rate)"},
+    {"_compressed_open", compressed_open, METH_VARARGS,
+     "_compressed_open(func, data) -> (clip, nodes, samples, start, rate)"},
+    {"_compressed_pose", (PyCFunction)(void (*)(void))compressed_pose, METH_FASTCALL,
+     "_compressed_pose(clip, t, cls) -> cls(translation, rotation, scale) or None"},
     {NULL, NULL, 0, NULL},
 };
 

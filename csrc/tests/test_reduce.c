@@ -62,6 +62,148 @@ static void version2(uint8_t *buf)
     memcpy(buf + 89, second, sizeof second);
 }
 
+/* Version 2 with many nodes, every one animated (rotation and translation),
+   so that a pose fills more than one block of lanes and part of another:
+   NODES nodes, 3 samples at 4 Hz from t = 1 in one segment. Track k's
+   component c has b = (k + 3 c) % 9 bits, segment range (m, e) =
+   (7 k % 50, 200 - 2 k), clip range (-0.4 + 0.01 k, 0.7) (rotations) or
+   (-2 + k, 3.5) (translations), and sample s the integer q = (5 s + 11 k +
+   3 c) mod 2^b. */
+#define MANY_NODES 37
+#define MANY_TRACKS (2 * MANY_NODES)
+#define MANY_SIZE (32 + 3 * MANY_NODES + 24 * MANY_TRACKS + 4 + 8 * MANY_TRACKS + 9 * MANY_TRACKS)
+
+static unsigned many_bits(size_t k, int c) { return (unsigned)((k + 3u * (unsigned)c) % 9u); }
+static uint32_t many_q(size_t s, size_t k, int c)
+{
+    return (uint32_t)((5 * s + 11 * k + 3 * (size_t)c) & ((1u << many_bits(k, c)) - 1u));
+}
+static double many_lo(size_t k) { return k % 2 ? -0.4 + 0.01 * (double)k : -2.0 + (double)k; }
+static double many_extent(size_t k) { return k % 2 ? 0.7 : 3.5; }
+
+/* the layout's bytes (tracks in table order: node j's translation is
+   animated track 2 j, its rotation 2 j + 1, rebuilt component j % 4) in
+   buf (MANY_SIZE bytes, at least the layout's); its size */
+static size_t many(uint8_t *buf)
+{
+    size_t at = 32 + 3 * MANY_NODES, bit = 0;
+    uint8_t *stream;
+    memset(buf, 0, MANY_SIZE);
+    memcpy(buf, "ACCC", 4);
+    buf[4] = 2;
+    buf[6] = 3;
+    buf[8] = MANY_NODES;
+    buf[12] = 3;
+    put_f64(buf + 16, 1.0);
+    put_f64(buf + 24, 4.0);
+    for (size_t j = 0; j < MANY_NODES; j++) {
+        buf[32 + 3 * j] = AC_TRACK_ANIMATED;
+        buf[33 + 3 * j] = (uint8_t)(AC_TRACK_ANIMATED | (j % 4) << 2);
+    }
+    for (size_t k = 0; k < MANY_TRACKS; k++, at += 24)
+        for (int c = 0; c < 3; c++) {
+            put_f32(buf + at + 8 * c, (float)many_lo(k));
+            put_f32(buf + at + 8 * c + 4, (float)many_extent(k));
+        }
+    put_u32(buf + at, 0); /* one segment */
+    at += 4;
+    stream = buf + at + 8 * MANY_TRACKS;
+    for (size_t k = 0; k < MANY_TRACKS; k++) {
+        uint8_t *h = buf + at + 8 * k;
+        unsigned packed = many_bits(k, 0) | many_bits(k, 1) << 5 | many_bits(k, 2) << 10;
+        h[0] = (uint8_t)packed;
+        h[1] = (uint8_t)(packed >> 8);
+        for (int c = 0; c < 3; c++) {
+            h[2 + 2 * c] = (uint8_t)(7 * k % 50);
+            h[3 + 2 * c] = (uint8_t)(200 - 2 * k);
+        }
+        for (size_t s = 0; s < 3; s++)
+            for (int c = 0; c < 3; c++)
+                for (unsigned b = 0; b < many_bits(k, c); b++, bit++)
+                    if (many_q(s, k, c) >> b & 1u)
+                        stream[bit / 8] |= (uint8_t)(1u << (bit % 8));
+    }
+    return (size_t)(stream - buf) + (bit + 7) / 8;
+}
+
+/* Component c of track k at sample s, by the layout's formula. */
+static double many_value(size_t s, size_t k, int c)
+{
+    const double m = (double)(7 * k % 50), e = (double)(200 - 2 * k);
+    const double x = (m + e * (((double)many_q(s, k, c) + 0.5) / (double)(1u << many_bits(k, c)))) /
+                     255.0;
+    return (double)(float)many_lo(k) + (double)(float)many_extent(k) * x;
+}
+
+/* Rotation of node j at sample s: the stored components in x, y, z, w
+   order around the rebuilt one, which is sqrt(1 - their squares) or 0. */
+static void many_rotation(size_t s, size_t j, double q[4])
+{
+    const size_t k = 2 * j + 1, skip = j % 4 == 0 ? 3 : j % 4 - 1;
+    double sum = 0.0;
+    for (size_t i = 0, c = 0; i < 4; i++)
+        if (i != skip) {
+            q[i] = many_value(s, k, (int)c++);
+            sum += q[i] * q[i];
+        }
+    q[skip] = sum < 1.0 ? sqrt(1.0 - sum) : 0.0;
+}
+
+/* Many animated tracks decode to the re-derived values bit for bit: the
+   blocks of lanes (where the CPU has them) give the scalar slerp's bits. */
+static void test_many_tracks(void)
+{
+    static uint8_t buf[MANY_SIZE];
+    const double t[5] = {0.5, 1.0, 1.1, 1.3125, 2.0};
+    double tr[5 * MANY_NODES * 3], rot[5 * MANY_NODES * 4], sc[5 * MANY_NODES * 3];
+    ac_compressed_track tracks[3 * MANY_NODES];
+    ac_compressed_clip clip;
+    ac_compressed_info info;
+    ac_error err;
+    double rest[10 * MANY_NODES];
+    size_t size = many(buf);
+    CHECK(ac_reduce_compressed_info(buf, size, &info, &err) == AC_OK);
+    CHECK(ac_reduce_compressed_open(buf, size, tracks, rest, &clip, &err) == AC_OK);
+    CHECK(clip.animated == MANY_TRACKS);
+    CHECK(ac_reduce_compressed_decode(&clip, t, 5, tr, rot, sc, &err) == AC_OK);
+    for (size_t i = 0; i < 5; i++) {
+        double x = (t[i] - 1.0) * 4.0, u = 0.0;
+        size_t s0 = 0, s1 = 0;
+        if (x >= 2.0)
+            s0 = s1 = 2;
+        else if (x > 0.0)
+            s0 = (size_t)x, s1 = s0 + 1, u = x - (double)s0;
+        for (size_t j = 0; j < MANY_NODES; j++) {
+            double qa[4], qb[4], want[4];
+            many_rotation(s0, j, qa);
+            many_rotation(s1, j, qb);
+            ac_quat_slerp_any(qa, qb, u, want);
+            CHECK(memcmp(rot + 4 * (i * MANY_NODES + j), want, sizeof want) == 0);
+            for (int c = 0; c < 3; c++) {
+                double a = many_value(s0, 2 * j, c), b = many_value(s1, 2 * j, c);
+                CHECK(tr[3 * (i * MANY_NODES + j) + (size_t)c] == a + u * (b - a));
+                CHECK(sc[3 * (i * MANY_NODES + j) + (size_t)c] == 1.0);
+            }
+        }
+    }
+}
+
+/* Poses of a layout of at most 4 nodes: opened, then decoded. */
+static ac_status sample_layout(const uint8_t *data, size_t size, const double *t, size_t n,
+                               double *tr, double *rot, double *sc, ac_error *err)
+{
+    ac_compressed_track tracks[12];
+    ac_compressed_info info;
+    ac_compressed_clip clip;
+    double rest[40];
+    ac_status st = ac_reduce_compressed_info(data, size, &info, err);
+    if (!st && info.nodes > 4)
+        return AC_ERR_VALUE;
+    if (!st)
+        st = ac_reduce_compressed_open(data, size, tracks, rest, &clip, err);
+    return st ? st : ac_reduce_compressed_decode(&clip, t, n, tr, rot, sc, err);
+}
+
 /* The rotation of sample 0 of version2, re-derived from the layout's formula. */
 static void version2_sample0(double q[4])
 {
@@ -80,7 +222,7 @@ static void test_version2(void)
     version2(buf);
     CHECK(ac_reduce_compressed_info(buf, sizeof buf, &info, &err) == AC_OK);
     CHECK(info.nodes == 1 && info.samples == 3 && info.rate == 1.0);
-    CHECK(ac_reduce_compressed_sample(buf, sizeof buf, t, 4, tr, rot, sc, &err) == AC_OK);
+    CHECK(sample_layout(buf, sizeof buf, t, 4, tr, rot, sc, &err) == AC_OK);
     version2_sample0(q0);
     for (int c = 0; c < 4; c++)
         CHECK_NEAR(rot[c], q0[c], 1e-15);
@@ -122,14 +264,12 @@ static void test_version2(void)
     CHECK(ac_reduce_compressed_info(buf, sizeof buf, &info, &err) == AC_ERR_VALUE &&
           err.index == 75);
     buf[75] = 10;
-    /* bits 25 in segment 1: the layout is refused at that byte, and sampling
-       fails in segment 1 only (it checks the segments it reads) */
+    /* bits 25 in segment 1: the layout is refused at that byte, by opening too */
     buf[89] = 25;
     CHECK(ac_reduce_compressed_info(buf, sizeof buf, &info, &err) == AC_ERR_VALUE &&
           err.index == 89);
-    CHECK(ac_reduce_compressed_sample(buf, sizeof buf, t, 1, tr, rot, sc, &err) == AC_OK);
-    CHECK(ac_reduce_compressed_sample(buf, sizeof buf, t + 2, 1, tr, rot, sc, &err) ==
-              AC_ERR_VALUE && err.index == 89);
+    CHECK(sample_layout(buf, sizeof buf, t, 1, tr, rot, sc, &err) == AC_ERR_VALUE &&
+          err.index == 89);
     buf[89] = 1 | 1 << 5;
     buf[90] = 1 << 2 | 0x80; /* bit 15 of the bit counts */
     CHECK(ac_reduce_compressed_info(buf, sizeof buf, &info, &err) == AC_ERR_VALUE &&
@@ -297,7 +437,7 @@ int main(void)
         put_f32(buf + 69 + 4 * c, 2.0f);
     CHECK(ac_reduce_compressed_info(buf, sizeof buf, &info, &err) == AC_OK);
     CHECK(info.nodes == 1 && info.samples == 2);
-    CHECK(ac_reduce_compressed_sample(buf, sizeof buf, t, 3, tr, rot, sc, &err) == AC_OK);
+    CHECK(sample_layout(buf, sizeof buf, t, 3, tr, rot, sc, &err) == AC_OK);
     CHECK(tr[0] == 0.0 && tr[3] == 0.25 && tr[6] == 1.0);
     CHECK(rot[3] == 1.0 && sc[4] == 2.0);
     for (size_t n = 0; n < sizeof buf; n++) /* every truncation is refused */
@@ -315,8 +455,9 @@ int main(void)
           err.index == 48);
     put_f32(buf + 48, 1.0f);
     t[1] = NAN;
-    CHECK(ac_reduce_compressed_sample(buf, sizeof buf, t, 3, tr, rot, sc, &err) ==
+    CHECK(sample_layout(buf, sizeof buf, t, 3, tr, rot, sc, &err) ==
               AC_ERR_VALUE && err.index == 1 && err.arg == AC_ARG_T);
     test_version2();
+    test_many_tracks();
     TEST_DONE("test_reduce");
 }
