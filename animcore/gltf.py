@@ -578,7 +578,10 @@ def _check_finite(values: np.ndarray, location: str, index: int) -> None:
                      f"{values[row, col]:.17g} (must be finite)")
 
 
-def _channel(doc, reader, samplers, animation_location, channel_location, channel):
+def _channel(doc, reader, samplers, animation_location, channel_location, channel,
+             unique: set):
+    """The Channel (or Unsupported) of a channel; ``unique``: the node names
+    no other node shares."""
     sampler_index = _field(channel, "sampler", channel_location, "index")
     if sampler_index >= len(samplers):
         raise _Fault(_join(channel_location, "sampler"), f"index {sampler_index} out of "
@@ -641,7 +644,10 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
         times, values = _read_keys(curve)
     else:  # (the output holds the tangents too, which the curve does not read)
         times = curve.times
-    return Channel(node_index, node_name, path, interpolation, width, times, values, curve)
+    # A name is the key when it is unique and cannot be read as another node's index.
+    name_ok = node_name in unique and not (node_name.isdigit() and node_name != str(node_index))
+    return Channel(node_index, node_name, path, interpolation, width, times, values, curve,
+                   node_name if name_ok else node_index)
 
 
 def _output(doc, reader, node, node_index: int, node_location: str, target_location: str,
@@ -732,7 +738,7 @@ def _clip(doc: dict, reader: _Reader, a: int, animation, used: set, unique: set)
     built, seen, unsupported = [], {}, []
     for c, channel in enumerate(channels):
         channel_location = f"{location}.channels[{c}]"
-        result = _channel(doc, reader, samplers, location, channel_location, channel)
+        result = _channel(doc, reader, samplers, location, channel_location, channel, unique)
         if isinstance(result, Unsupported):
             unsupported.append(result)
             continue
@@ -741,11 +747,7 @@ def _clip(doc: dict, reader: _Reader, a: int, animation, used: set, unique: set)
             raise _Fault(channel_location, f"animates {result.path} of node {result.node}, "
                          f"already animated by channels[{seen[key]}]")
         seen[key] = c
-        # A name is the key when it is unique and cannot be read as another node's index.
-        name_ok = result.node_name in unique and not (
-            result.node_name.isdigit() and result.node_name != str(result.node))
-        target = result.node_name if name_ok else result.node
-        built.append(replace(result, target=target))
+        built.append(result)
     duration = max((float(ch.times[-1]) for ch in built), default=0.0)
     return Clip(name, duration, tuple(built), tuple(unsupported))
 
