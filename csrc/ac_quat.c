@@ -834,7 +834,7 @@ static int linear_keys(const double *given, size_t k, double *keys, unsigned cha
     return ok;
 }
 
-/* The error of the first key that is not finite or zero (unit_arg's). */
+/* The error of the first key that is not finite or is zero (unit_arg's). */
 static ac_status check_keys(const double *quats, size_t k, ac_error *err)
 {
     ac_status st = AC_OK;
@@ -952,6 +952,7 @@ static ac_status make(const double *times, const double *quats, const double *in
         c->angles = d, d += 2 * (k - 1);
         c->flips = (unsigned char *)d;
         if (!linear_keys(c->given, k, c->keys, c->flips)) {
+            /* (a key is then not finite or is zero: check_keys names it) */
             st = check_keys(quats, k, err);
             ac_quat_curve_destroy(c);
             return st;
