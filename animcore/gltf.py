@@ -179,13 +179,69 @@ def _item(doc: dict, collection: str, index: int, referrer: str):
 
 # ---------------------------------------------------------------- container
 
-def _parse_glb(data: bytes) -> tuple[dict, bytes | None]:
-    """The JSON document and the BIN chunk of a GLB container."""
+class _FileBytes:
+    """Bytes [start, stop) of an open file, read when asked for (:func:`_window`).
+    A .glb file is read this way: its binary chunk, most of the file, is then
+    read accessor by accessor through one reused buffer instead of into a copy
+    of the whole file. Slices are windows of the same file."""
+
+    def __init__(self, stream, start: int, stop: int, scratch: list):
+        # scratch: [bytearray], the buffer every window of the file reads into
+        self._stream, self._start, self._stop, self._scratch = stream, start, stop, scratch
+
+    @classmethod
+    def of(cls, stream) -> "_FileBytes":
+        return cls(stream, 0, os.fstat(stream.fileno()).st_size, [bytearray()])
+
+    def __len__(self) -> int:
+        return self._stop - self._start
+
+    def __getitem__(self, key: slice) -> "_FileBytes":
+        start, stop, _ = key.indices(len(self))
+        return _FileBytes(self._stream, self._start + start, self._start + max(start, stop),
+                          self._scratch)
+
+    def read(self, start: int, stop: int) -> memoryview:
+        """Bytes [start, stop) of the window, valid until the next read."""
+        start, stop, _ = slice(start, stop).indices(len(self))
+        n = max(0, stop - start)
+        if len(self._scratch[0]) < n:
+            self._scratch[0] = bytearray(n)
+        view = memoryview(self._scratch[0])[:n]
+        self._stream.seek(self._start + start)
+        done = 0
+        while done < n:
+            got = self._stream.readinto(view[done:])
+            if not got:
+                raise _Fault("", f"the file ended at byte {self._start + start + done} "
+                                 "while it was read (it changed meanwhile)")
+            done += got
+        return view
+
+
+def _window(data, start: int, stop: int):
+    """Bytes [start, stop) of bytes, a memoryview or a _FileBytes, as a buffer."""
+    return data.read(start, stop) if isinstance(data, _FileBytes) else data[start:stop]
+
+
+def _viewed(data):
+    """A memoryview of bytes (slices of it are views, not copies), or the _FileBytes."""
+    return data if isinstance(data, _FileBytes) else memoryview(data)
+
+
+def _is_glb(head, source: str) -> bool:
+    """Whether a file that starts with ``head`` (its first 4 bytes) is read as GLB."""
+    return bytes(head) == b"glTF" or source.lower().endswith(".glb")
+
+
+def _parse_glb(data) -> tuple[dict, bytes | None]:
+    """The JSON document and the BIN chunk of a GLB container (bytes or a
+    _FileBytes, whose BIN chunk is then a _FileBytes too)."""
     if len(data) < 12:
         raise _Fault("GLB header", f"file has {len(data)} bytes, a GLB header needs 12")
-    magic, version, length = struct.unpack_from("<III", data, 0)
+    magic, version, length = struct.unpack_from("<III", _window(data, 0, 12))
     if magic != _GLB_MAGIC:
-        raise _Fault("GLB header", f"magic is {data[:4]!r}, expected b'glTF'")
+        raise _Fault("GLB header", f"magic is {bytes(_window(data, 0, 4))!r}, expected b'glTF'")
     if version != 2:
         raise _Fault("GLB header", f"version is {version}, expected 2")
     if length > len(data):
@@ -193,14 +249,14 @@ def _parse_glb(data: bytes) -> tuple[dict, bytes | None]:
                                    f"(truncated)")
     # Views, not copies, of the chunks (the binary one is most of the file); bytes
     # after the declared length are not part of it.
-    data = memoryview(data)[:length]
+    data = _viewed(data)[:length]
     offset, chunks = 12, []
     while offset < length:
         name = f"GLB chunk {len(chunks)}"
         if offset + 8 > length:
             raise _Fault(name, f"header at byte {offset} is cut off by the end of the file "
                                f"(truncated)")
-        size, kind = struct.unpack_from("<II", data, offset)
+        size, kind = struct.unpack_from("<II", _window(data, offset, offset + 8))
         if offset + 8 + size > length:
             raise _Fault(name, f"declares {size} bytes at byte {offset + 8} but only "
                                f"{length - offset - 8} remain (truncated)")
@@ -215,7 +271,8 @@ def _parse_glb(data: bytes) -> tuple[dict, bytes | None]:
         if chunks[1][0] == _CHUNK_BIN:
             binary = chunks[1][1]
         # Chunks of other types are extensions' business and are skipped.
-    return _parse_json(bytes(chunks[0][1]), "GLB chunk 0"), binary
+    text = chunks[0][1]
+    return _parse_json(bytes(_window(text, 0, len(text))), "GLB chunk 0"), binary
 
 
 def _parse_json(data: bytes, where: str) -> dict:
@@ -285,7 +342,7 @@ class _Reader:
         if len(data) < length:
             raise _Fault(_join(location, "byteLength"), f"is {length} but {source} has only "
                          f"{len(data)} bytes (truncated)")
-        view = memoryview(data)[:length]
+        view = _viewed(data)[:length]
         self._buffers[index] = view
         return view
 
@@ -418,7 +475,8 @@ class _Reader:
                 raise _Fault(location, f"needs {needed} bytes of bufferViews[{view_index}] "
                              f"(byteOffset {offset}, {count} elements of {element} bytes, "
                              f"stride {step}) but it has {len(data)}")
-            values = np.ndarray((count, width), dtype=dtype, buffer=data, offset=offset,
+            values = np.ndarray((count, width), dtype=dtype,
+                                buffer=_window(data, offset, needed),
                                 strides=(step, dtype.itemsize)).astype(np.float64)
         sparse = _field(accessor, "sparse", location, "dict", None)
         if sparse is not None:  # stored components convert to float64 exactly
@@ -472,7 +530,7 @@ class _Reader:
             raise _Fault(location, f"needs {needed} bytes of bufferViews[{view_index}] "
                          f"(byteOffset {offset}, {n} items of {dtype.itemsize} bytes) but it "
                          f"has {len(data)}")
-        return np.frombuffer(data, dtype=dtype, count=n, offset=offset)
+        return np.frombuffer(_window(data, offset, needed), dtype=dtype, count=n)
 
 
 # ---------------------------------------------------------------- clips
@@ -520,7 +578,10 @@ def _check_finite(values: np.ndarray, location: str, index: int) -> None:
                      f"{values[row, col]:.17g} (must be finite)")
 
 
-def _channel(doc, reader, samplers, animation_location, channel_location, channel):
+def _channel(doc, reader, samplers, animation_location, channel_location, channel,
+             unique: set):
+    """The Channel (or Unsupported) of a channel; ``unique``: the node names
+    no other node shares."""
     sampler_index = _field(channel, "sampler", channel_location, "index")
     if sampler_index >= len(samplers):
         raise _Fault(_join(channel_location, "sampler"), f"index {sampler_index} out of "
@@ -583,7 +644,10 @@ def _channel(doc, reader, samplers, animation_location, channel_location, channe
         times, values = _read_keys(curve)
     else:  # (the output holds the tangents too, which the curve does not read)
         times = curve.times
-    return Channel(node_index, node_name, path, interpolation, width, times, values, curve)
+    # A name is the key when it is unique and cannot be read as another node's index.
+    name_ok = node_name in unique and not (node_name.isdigit() and node_name != str(node_index))
+    return Channel(node_index, node_name, path, interpolation, width, times, values, curve,
+                   node_name if name_ok else node_index)
 
 
 def _output(doc, reader, node, node_index: int, node_location: str, target_location: str,
@@ -674,7 +738,7 @@ def _clip(doc: dict, reader: _Reader, a: int, animation, used: set, unique: set)
     built, seen, unsupported = [], {}, []
     for c, channel in enumerate(channels):
         channel_location = f"{location}.channels[{c}]"
-        result = _channel(doc, reader, samplers, location, channel_location, channel)
+        result = _channel(doc, reader, samplers, location, channel_location, channel, unique)
         if isinstance(result, Unsupported):
             unsupported.append(result)
             continue
@@ -683,22 +747,18 @@ def _clip(doc: dict, reader: _Reader, a: int, animation, used: set, unique: set)
             raise _Fault(channel_location, f"animates {result.path} of node {result.node}, "
                          f"already animated by channels[{seen[key]}]")
         seen[key] = c
-        # A name is the key when it is unique and cannot be read as another node's index.
-        name_ok = result.node_name in unique and not (
-            result.node_name.isdigit() and result.node_name != str(result.node))
-        target = result.node_name if name_ok else result.node
-        built.append(replace(result, target=target))
+        built.append(result)
     duration = max((float(ch.times[-1]) for ch in built), default=0.0)
     return Clip(name, duration, tuple(built), tuple(unsupported))
 
 
-def _load(data: bytes, base_dir: str | None, source: str, root: str | None = None,
+def _load(data, base_dir: str | None, source: str, root: str | None = None,
           errors: str = "raise", scene: bool = False):
     """The clips of a file (or its Scene, with scene=True)."""
     choice("load", "errors", errors, ("raise", "skip"))
     skipped = [] if errors == "skip" else None
     try:
-        if data[:4] == b"glTF" or source.lower().endswith(".glb"):
+        if isinstance(data, _FileBytes) or _is_glb(data[:4], source):
             doc, binary = _parse_glb(data)
         else:
             doc, binary = _parse_json(data, "JSON"), None
@@ -775,12 +835,22 @@ def load(path, *, base_dir=None, allow_outside: bool = False,
     >>> [c.name for c in clips]
     ['walk', 'blink']
     """
+    return _load_file(path, base_dir, allow_outside, errors)
+
+
+def _load_file(path, base_dir, allow_outside: bool, errors: str, scene: bool = False):
+    """load or load_scene of a path. A .glb file is read as it is decoded
+    (_FileBytes); a .gltf file whole."""
     path = os.fspath(path)
-    with open(path, "rb") as stream:
-        data = stream.read()
     folder = os.path.dirname(os.path.abspath(path))
     root = None if allow_outside else folder if base_dir is None else os.fspath(base_dir)
-    return _load(data, folder, path, root, errors)
+    with open(path, "rb") as stream:
+        if _is_glb(stream.read(4), path):
+            data = _FileBytes.of(stream)
+        else:
+            stream.seek(0)
+            data = stream.read()
+        return _load(data, folder, path, root, errors, scene)
 
 
 def load_bytes(data: bytes, *, base_dir=None, name: str = "<bytes>",
@@ -984,12 +1054,7 @@ def load_scene(path, *, base_dir=None, allow_outside: bool = False,
     >>> [n.name for n in scene.nodes][:3]
     ['root', 'hips', 'spine']
     """
-    path = os.fspath(path)
-    with open(path, "rb") as stream:
-        data = stream.read()
-    folder = os.path.dirname(os.path.abspath(path))
-    root = None if allow_outside else folder if base_dir is None else os.fspath(base_dir)
-    return _load(data, folder, path, root, errors, scene=True)
+    return _load_file(path, base_dir, allow_outside, errors, scene=True)
 
 
 # ---------------------------------------------------------------- export

@@ -384,6 +384,40 @@ static ac_status check_times(const double *t, size_t k, int jumps, ac_error *err
     return AC_OK;
 }
 
+/* The largest |x[i]| (0 for n == 0), a NaN when one is a NaN, in one
+   vectorized pass: the magnitudes' bit patterns order as the numbers do
+   (NaNs above infinity). */
+AC_VECTORIZED
+static double largest_magnitude(const double *x, size_t n)
+{
+    uint64_t top = 0;
+    double r;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bits;
+        memcpy(&bits, x + i, sizeof bits);
+        bits &= ~(UINT64_C(1) << 63);
+        top = bits > top ? bits : top;
+    }
+    memcpy(&r, &top, sizeof r);
+    return r;
+}
+
+/* 1 when plain_segments surely passes a linear curve (without jumps or key
+   velocities) whose values are at most `largest` in magnitude, without
+   looking at its segments: with T >= shortest >= 2^-1000 (so 1/T is
+   finite) and largest <= 2^-6 DBL_MAX min(shortest, 1), a segment's
+   |p1 - p0| <= 2 largest, its slope and bound[1] (|p1 - p0| / T) are at most
+   about DBL_MAX / 32, bound[0] (|p1 - p0| + |p0|) about 3 DBL_MAX / 64, and
+   bound[2] is 0: every check holds, and safe[] keeps its value. */
+static int linear_surely_plain(const ac_curve *cv, double largest)
+{
+    double shortest;
+    if (cv->interp != AC_CURVE_LINEAR || cv->in_velocity || cv->k < 2)
+        return 0;
+    shortest = ac_track_shortest(cv->times, cv->k);
+    return shortest >= 0x1p-1000 && largest <= 0x1p-6 * DBL_MAX * fmin(shortest, 1.0);
+}
+
 static ac_status check_all_finite(ac_arg arg, const double *x, size_t n,
                                   ac_error *err)
 {
@@ -898,6 +932,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     ease_facts table;
     const ease_facts *facts = find_facts(spec, &table) ? &table : NULL;
     int any_hold = 0, all_rated = 1, plain_v;
+    double largest; /* the largest |value| */
     int present[2] = {0, 0}; /* per-segment kinds: cubic ones, eased ones (check_keyed) */
     *result = NULL;
     if (k < 1)
@@ -916,8 +951,10 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     if (k > SIZE_MAX / 64 || (C != 0 && k > SIZE_MAX / 8 / C / sizeof(double)))
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_VALUES, (double)k, "too many keys");
     kc = k * C;
-    if ((st = check_times(spec->times, k, spec->jumps, err)) ||
-        (st = check_all_finite(AC_ARG_VALUES, spec->values, kc, err)) ||
+    if ((st = check_times(spec->times, k, spec->jumps, err)))
+        return st;
+    largest = largest_magnitude(spec->values, kc);
+    if ((!(largest <= DBL_MAX) && (st = check_all_finite(AC_ARG_VALUES, spec->values, kc, err))) ||
         (st = check_keyed(spec, facts, present, err)))
         return st;
     if (mixed) {
@@ -1147,7 +1184,8 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
        that leave [0, 1] and CSS curves); rates: every step, linear, cubic
        and Bezier segment with bounds below (not eased segments) */
     cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
-    if (!any_bez && (!any_ease || facts) && plain_segments(cv, cv->safe)) {
+    if (!any_bez && (!any_ease || facts) &&
+        ((!mixed && linear_surely_plain(cv, largest)) || plain_segments(cv, cv->safe))) {
         /* eased segments: values bounded by a bounded easing's, rates not */
         int eased = 0;
         if (any_ease) {

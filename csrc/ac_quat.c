@@ -622,7 +622,8 @@ static AC_FORCE_INLINE void arc_omega(const ac_slerp_arc *s, double dt, double o
 /* segments_from of segments [0, n), n a multiple of AC_LANES, in lanes:
    each lane does the scalar loop's operations in its order. */
 AC_SIMD_KERNEL int64_t segments_lanes(const double *restrict times, size_t n,
-                                      const double *restrict keys, double *restrict angles)
+                                      const double *restrict keys, double *restrict angles,
+                                      int rates)
 {
     ac_vm finite = ~(ac_vm){0};
     for (size_t i = 0; i < n;) {
@@ -632,16 +633,18 @@ AC_SIMD_KERNEL int64_t segments_lanes(const double *restrict times, size_t n,
         AC_EACH ac_vd_load4(keys + 4 * (i + (size_t)g * AC_LANES), 1, a[g]);
         AC_EACH ac_vd_load4(keys + 4 * (i + (size_t)g * AC_LANES) + 4, 1, c[g]);
         ac_vd_slerp_arc_angle(a, c, w, inv, groups);
-        /* arc_omega */
-        AC_EACH dt[g] = ac_vd_load1(times + i + (size_t)g * AC_LANES + 1, 1) -
-                        ac_vd_load1(times + i + (size_t)g * AC_LANES, 1);
-        AC_EACH scale[g] = 2.0 * inv[g];
-        for (int k = 0; k < 3; k++) {
-            const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-            AC_EACH om[g][k] = (a[g][3] * c[g][k] - c[g][3] * a[g][k] -
-                                (c[g][k1] * a[g][k2] - c[g][k2] * a[g][k1])) * scale[g] / dt[g];
+        if (rates) { /* arc_omega */
+            AC_EACH dt[g] = ac_vd_load1(times + i + (size_t)g * AC_LANES + 1, 1) -
+                            ac_vd_load1(times + i + (size_t)g * AC_LANES, 1);
+            AC_EACH scale[g] = 2.0 * inv[g];
+            for (int k = 0; k < 3; k++) {
+                const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+                AC_EACH om[g][k] = (a[g][3] * c[g][k] - c[g][3] * a[g][k] -
+                                    (c[g][k1] * a[g][k2] - c[g][k2] * a[g][k1])) * scale[g] /
+                                   dt[g];
+            }
+            AC_EACH finite &= ac_vd_finite(om[g], 3);
         }
-        AC_EACH finite &= ac_vd_finite(om[g], 3);
         for (int g = 0; g < groups; g++)
             for (int l = 0; l < AC_LANES; l++) {
                 const size_t j = i + (size_t)g * AC_LANES + (size_t)l;
@@ -677,7 +680,9 @@ static int64_t segments_from(size_t i, const double *restrict times, size_t k,
 /* Each linear segment's angle (the key-only part of every sample, as
    quat_slerp computes it for the two keys), from the keys as the slerp
    takes them; 1 when every segment's angular velocity is finite. In vector
-   lanes where the CPU has them. */
+   lanes where the CPU has them. The velocities are computed only where an
+   interval is tiny: the keys are unit and the angle at most pi/2, so
+   |omega| <= 4 * 2 (pi/2) / dt (about 13 / dt), finite for dt >= 1e-300. */
 static int linear_segments(const double *restrict times, size_t k,
                            const double *restrict keys, double *restrict angles)
 {
@@ -685,7 +690,8 @@ static int linear_segments(const double *restrict times, size_t k,
     int64_t finite = 1;
 #ifdef AC_SIMD
     if (start)
-        finite = segments_lanes(times, start, keys, angles);
+        finite = segments_lanes(times, start, keys, angles,
+                                !(ac_track_shortest(times, k) >= 1e-300));
 #endif
     return (int)(finite & segments_from(start, times, k, keys, angles));
 }
@@ -753,50 +759,90 @@ AC_SIMD_KERNEL int slerp_keys_lanes(const double *restrict quats, size_t n,
 }
 #endif
 
-/* n valid keys made unit (as unit_arg does, into u) and each as the slerp
-   takes it (ac_slerp_arc_of's scaling of the unit key normalized as
-   quat_slerp normalizes it; in range: a unit key's |x|^2 is about 1), into
-   keys. In vector lanes where the CPU has them. */
-static void slerp_keys(const double *restrict quats, size_t n, double *restrict u,
-                       double *restrict keys)
+/* n keys made unit (as unit_arg does, into u) and each as the slerp takes
+   it (ac_slerp_arc_of's scaling of the unit key normalized as quat_slerp
+   normalizes it; in range: a unit key's |x|^2 is about 1), into keys; 1
+   when every key is finite and non-zero (what unit_arg requires; the
+   results of others are garbage). In vector lanes where the CPU has them. */
+static int slerp_keys(const double *restrict quats, size_t n, double *restrict u,
+                      double *restrict keys)
 {
     size_t start = lane_items(n, all_arrays, 1);
+    int64_t ok = 1;
 #ifdef AC_SIMD
+    /* (a lane's ok: finite, non-zero and in range) */
     if (start && !slerp_keys_lanes(quats, start, u, keys))
-        start = 0; /* an extreme length: the scalar loop does them all */
+        start = 0; /* an invalid key or an extreme length: the scalar loop does them all */
 #endif
     for (size_t i = start; i < n; i++) {
+        const double *q = quats + 4 * i;
         double x[4];
-        unit4(quats + 4 * i, u + 4 * i);
+        ok &= ac_finite(q[0]) & ac_finite(q[1]) & ac_finite(q[2]) & ac_finite(q[3]);
+        ok &= unit4(q, u + 4 * i);
         unit4(u + 4 * i, x);
         ac_slerp_arc_unit(x, 1, keys + 4 * i);
     }
+    return (int)ok;
+}
+
+/* The dot products of each unit key with the one before: dots[i] of u[i]
+   and u[i + 1] (u: n + 1 keys). Branch-free, so that it vectorizes. */
+AC_VECTORIZED
+static void key_dots(const double *restrict u, size_t n, double *restrict dots)
+{
+    for (size_t i = 0; i < n; i++)
+        dots[i] = ac_quat_dot4(u + 4 * i, u + 4 * i + 4);
+}
+
+/* keys[i] times signs[i], 1 or -1: negated exactly where -1. Branch-free,
+   so that it vectorizes. */
+AC_VECTORIZED
+static void sign_keys(double *restrict keys, const double *restrict signs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < 4; j++)
+            keys[4 * i + j] *= signs[i];
 }
 
 /* A linear curve's keys as the slerp takes them and the keys that sign
    continuity negates (flips): each unit key joins the hemisphere of the one
    before, its dot with the unit key before (as that one lies) negative;
    negating a key negates its slerp form exactly. In blocks, the unit keys
-   of a block on the stack. */
-static void linear_keys(const double *given, size_t k, double *keys, unsigned char *flips)
+   of a block on the stack. 1 when every key is valid (see slerp_keys). */
+static int linear_keys(const double *given, size_t k, double *keys, unsigned char *flips)
 {
     enum { BLOCK = 256 };
-    double u[4 * (BLOCK + 1)]; /* u[0..4): the block before's last unit key */
-    double sign = 1.0;         /* the sign the key before lies with */
+    double u[4 * (BLOCK + 1)] = {0}; /* u[0..4): the block before's last unit key */
+    double dots[BLOCK], signs[BLOCK];
+    int ok = 1, flip = 0; /* flip: whether the key before lies negated */
     for (size_t b = 0; b < k; b += BLOCK) {
         const size_t n = k - b < BLOCK ? k - b : BLOCK;
-        slerp_keys(given + 4 * b, n, u + 4, keys + 4 * b);
+        ok &= slerp_keys(given + 4 * b, n, u + 4, keys + 4 * b);
+        key_dots(u, n, dots);
         for (size_t i = 0; i < n; i++) {
-            const size_t g = b + i;
             /* the key lies negated where its dot with the key before (as that
-               one lies, sign u_before: sign dot(u_before, u), exactly) is negative */
-            sign = g > 0 && sign * ac_quat_dot4(u + 4 * i, u + 4 * i + 4) < 0.0 ? -1.0 : 1.0;
-            flips[g] = sign < 0.0;
-            for (int j = 0; j < 4; j++)
-                keys[4 * g + j] = flips[g] ? -keys[4 * g + j] : keys[4 * g + j];
+               one lies: the dot negated when that one is) is negative; the
+               first key as it is */
+            const int below = dots[i] < 0.0, above = dots[i] > 0.0;
+            flip = (b + i > 0) & ((flip & above) | ((flip ^ 1) & below));
+            flips[b + i] = (unsigned char)flip;
+            signs[i] = 1.0 - 2.0 * flip;
         }
+        sign_keys(keys + 4 * b, signs, n);
         memcpy(u, u + 4 * n, 4 * sizeof(double));
     }
+    return ok;
+}
+
+/* The error of the first key that is not finite or is zero (unit_arg's). */
+static ac_status check_keys(const double *quats, size_t k, ac_error *err)
+{
+    ac_status st = AC_OK;
+    for (size_t i = 0, ok = keys_valid(quats, k); i < k && !ok && !st; i++) {
+        double q[4];
+        st = unit_arg(AC_ARG_QUATERNIONS, AC_ARG_QUATERNIONS_NORM, quats + 4 * i, q, i, err);
+    }
+    return st;
 }
 
 /* ac_quat_curve_create, reading times and quats in place when `borrow`. */
@@ -834,11 +880,9 @@ static ac_status make(const double *times, const double *quats, const double *in
                            "must be > times[%zu]=%.15g: key times strictly increase", i - 1,
                            times[i - 1]);
     }
-    for (size_t i = 0, ok = keys_valid(quats, k); i < k && !ok; i++) {
-        double q[4];
-        if ((st = unit_arg(AC_ARG_QUATERNIONS, AC_ARG_QUATERNIONS_NORM, quats + 4 * i, q, i, err)))
-            return st;
-    }
+    /* (linear curves check their keys as they make them unit, below) */
+    if (!linear && (st = check_keys(quats, k, err)))
+        return st;
     if (k > SIZE_MAX / 128)
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "too many keys");
     /* One block: times and the keys as given (unless borrowed); step: the
@@ -907,7 +951,12 @@ static ac_status make(const double *times, const double *quats, const double *in
         c->keys = d, d += 4 * k;
         c->angles = d, d += 2 * (k - 1);
         c->flips = (unsigned char *)d;
-        linear_keys(c->given, k, c->keys, c->flips);
+        if (!linear_keys(c->given, k, c->keys, c->flips)) {
+            /* (a key is then not finite or is zero: check_keys names it) */
+            st = check_keys(quats, k, err);
+            ac_quat_curve_destroy(c);
+            return st;
+        }
         c->rates_finite = linear_segments(c->times, k, c->keys, c->angles);
     }
     if (!st && k > 1) {

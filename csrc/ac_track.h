@@ -100,6 +100,24 @@ static inline int ac_track_increasing(const double *t, size_t k)
     return (int)ok;
 }
 
+/* The shortest interval t[i] - t[i - 1] of non-decreasing finite key times
+   (k >= 2), in one vectorized pass: the intervals are >= +0, whose bit
+   patterns order as the numbers do. */
+AC_VECTORIZED
+static inline double ac_track_shortest(const double *t, size_t k)
+{
+    uint64_t low = UINT64_MAX;
+    double r;
+    for (size_t i = 1; i < k; i++) {
+        const double dt = t[i] - t[i - 1];
+        uint64_t bits;
+        memcpy(&bits, &dt, sizeof bits);
+        low = bits < low ? bits : low;
+    }
+    memcpy(&r, &low, sizeof r);
+    return r;
+}
+
 /* The three consecutive runs of sorted finite queries: [0, *i0) before the
    first key, [*i0, *i1) inside [first, last), [*i1, n) at or after the
    last key. */
