@@ -518,7 +518,9 @@ class _Reader:
                                        n * width).reshape(n, width)
 
     def _packed(self, spec, location, dtype, n):
-        """n tightly packed items of a sparse indices/values block."""
+        """n tightly packed items of a sparse indices/values block (of a .glb
+        read from its file: a view of the one read buffer, which the caller
+        copies before the next read)."""
         view_index = _field(spec, "bufferView", location, "index")
         offset = _field(spec, "byteOffset", location, "index", 0)
         data, stride = self.view(view_index, _join(location, "bufferView"))
