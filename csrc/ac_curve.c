@@ -1819,25 +1819,11 @@ static ac_status check_out(const double *o, size_t C, size_t i, int deriv, ac_er
     return AC_OK;
 }
 
-/* 1 when every segments[i] is t[i]'s: times[j] <= t < times[j + 1]. */
-static int located_ok(const double *times, size_t k, const double *t, const size_t *segments,
-                      size_t n, size_t *bad)
-{
-    for (size_t i = 0; i < n; i++) {
-        const size_t j = segments[i];
-        if (!(j + 1 < k && times[j] <= t[i] && t[i] < times[j + 1])) {
-            *bad = i;
-            return 0;
-        }
-    }
-    return 1;
-}
-
 ac_status ac_curve_eval_located(const ac_curve *curve, const double *t, const size_t *segments,
                                 size_t n, double *out, size_t stride, ac_error *err)
 {
     size_t lanes = 0, bad = 0;
-    if (!located_ok(curve->times, curve->k, t, segments, n, &bad))
+    if (!ac_track_located(curve->times, curve->k, t, segments, n, &bad))
         return ac_fail(err, AC_ERR_VALUE, bad, AC_ARG_SEGMENTS, (double)segments[bad],
                        "must be the segment of t[%zu] = %.17g (first <= t < last)", bad,
                        t[bad]);

@@ -1258,14 +1258,11 @@ ac_status ac_quat_curve_eval_located(const ac_quat_curve *c, const double *t,
                                      const size_t *segments, size_t n, double *q, size_t stride,
                                      ac_error *err)
 {
-    size_t lanes = 0;
-    for (size_t i = 0; i < n; i++) {
-        const size_t j = segments[i];
-        if (!(j + 1 < c->k && c->times[j] <= t[i] && t[i] < c->times[j + 1]))
-            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_SEGMENTS, (double)j,
-                           "must be the segment of t[%zu] = %.17g (first <= t < last)", i,
-                           t[i]);
-    }
+    size_t lanes = 0, bad = 0;
+    if (!ac_track_located(c->times, c->k, t, segments, n, &bad))
+        return ac_fail(err, AC_ERR_VALUE, bad, AC_ARG_SEGMENTS, (double)segments[bad],
+                       "must be the segment of t[%zu] = %.17g (first <= t < last)", bad,
+                       t[bad]);
     /* step and cubic, and segments wider than DBL_MAX (none when the keys
        span less): sample(), as eval_one takes a time inside the keys */
     if (c->interp != AC_CURVE_LINEAR || !ac_finite(c->times[c->k - 1] - c->times[0])) {

@@ -118,6 +118,23 @@ static inline double ac_track_shortest(const double *t, size_t k)
     return r;
 }
 
+/* Whether every segments[i] is the one of t[i] inside the keys: j + 1 < k
+   and times[j] <= t[i] < times[j + 1] (as ac_curve_eval_located and
+   ac_quat_curve_eval_located take them); else 0 with *bad the first i that
+   is not. */
+static inline int ac_track_located(const double *times, size_t k, const double *t,
+                                   const size_t *segments, size_t n, size_t *bad)
+{
+    for (size_t i = 0; i < n; i++) {
+        const size_t j = segments[i];
+        if (!(j + 1 < k && times[j] <= t[i] && t[i] < times[j + 1])) {
+            *bad = i;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The three consecutive runs of sorted finite queries: [0, *i0) before the
    first key, [*i0, *i1) inside [first, last), [*i1, n) at or after the
    last key. */
