@@ -336,11 +336,11 @@ static ac_status parse(const uint8_t *data, size_t size, layout *l, ac_error *er
     return AC_OK;
 }
 
-/* Samples in segment g. */
-static size_t segment_samples(const layout *l, size_t g)
+/* Samples in segment g of `samples` in segments of `length`. */
+static size_t segment_samples(size_t samples, size_t length, size_t g)
 {
-    size_t first = g * l->length, rest = (size_t)l->info.samples - first;
-    return rest < l->length ? rest : l->length;
+    size_t rest = samples - g * length;
+    return rest < length ? rest : length;
 }
 
 /* Segment g of a version 2 layout: it starts at its offset (0 for the first)
@@ -380,7 +380,7 @@ static ac_status check_segment(const layout *l, const uint8_t *data, size_t size
         bits += (packed & 31u) + (packed >> 5 & 31u) + (packed >> 10 & 31u);
     }
     /* <= 2^16 samples * 72 bits * 3 * 2^20 tracks: no overflow */
-    need = head + (segment_samples(l, g) * bits + 7u) / 8u;
+    need = head + (segment_samples(l->info.samples, l->length, g) * bits + 7u) / 8u;
     if ((uint64_t)(end - start) < need)
         return bad(err, l->area + end, (double)(end - start),
                    "too short for the segment's samples");
@@ -450,13 +450,13 @@ typedef struct cursor {
 
 static void cursor_at(const ac_compressed_clip *clip, size_t s, cursor *cur)
 {
-    const size_t g = s / clip->length, first = g * clip->length, rest = clip->info.samples - first;
+    const size_t g = s / clip->length;
     cur->head = clip->data + clip->area + read_u32(clip->data + clip->offsets + 4u * g);
     cur->stream = cur->head + SEGMENT_HEAD * clip->animated;
     cur->end = clip->data + clip->size;
     cur->bit = 0;
-    cur->count = rest < clip->length ? rest : clip->length;
-    cur->local = s - first;
+    cur->count = segment_samples(clip->info.samples, clip->length, g);
+    cur->local = s - g * clip->length;
 }
 
 /* 2^-b for the bit counts 0..24: (q + 0.5) / 2^b as an exact product */
