@@ -650,19 +650,13 @@ AC_SIMD_FN ac_vd ac_vd_div_by(ac_vd a, ac_vd b, ac_vd y)
     return ac_vd_pick((ac_vm)(a == 0.0), (ac_vd)q0, (ac_vd)q); /* the sign of a zero */
 }
 
-/* Item i of each of AC_LANES items (4 values each, `step` items apart: 0
-   repeats one item) as 4 vectors of lanes, and back. */
 #define AC_IDX(a, b, c, d, e, f, g, h) _mm512_set_epi64(h, g, f, e, d, c, b, a)
-AC_SIMD_FN void ac_vd_load4(const double *p, size_t step, ac_vd v[4])
+
+/* The 4 values of item 2k in the low half of r[k] and of item 2k + 1 in
+   its high half, as 4 vectors of lanes. */
+AC_SIMD_FN void ac_vd_untangle4(const __m512d r[4], ac_vd v[4])
 {
-    __m512d r[4], t[4];
-    if (!step) {
-        for (int k = 0; k < 4; k++)
-            v[k] = ac_vd_splat(p[k]);
-        return;
-    }
-    for (int k = 0; k < 4; k++)
-        r[k] = _mm512_loadu_pd(p + 8 * k);
+    __m512d t[4];
     for (int k = 0; k < 4; k += 2) { /* x y of 4 items | z w of 4 items */
         t[k] = _mm512_permutex2var_pd(r[k], AC_IDX(0, 4, 8, 12, 1, 5, 9, 13), r[k + 1]);
         t[k + 1] = _mm512_permutex2var_pd(r[k], AC_IDX(2, 6, 10, 14, 3, 7, 11, 15), r[k + 1]);
@@ -671,6 +665,21 @@ AC_SIMD_FN void ac_vd_load4(const double *p, size_t step, ac_vd v[4])
     v[1] = (ac_vd)_mm512_permutex2var_pd(t[0], AC_IDX(4, 5, 6, 7, 12, 13, 14, 15), t[2]);
     v[2] = (ac_vd)_mm512_permutex2var_pd(t[1], AC_IDX(0, 1, 2, 3, 8, 9, 10, 11), t[3]);
     v[3] = (ac_vd)_mm512_permutex2var_pd(t[1], AC_IDX(4, 5, 6, 7, 12, 13, 14, 15), t[3]);
+}
+
+/* Item i of each of AC_LANES items (4 values each, `step` items apart: 0
+   repeats one item) as 4 vectors of lanes, and back. */
+AC_SIMD_FN void ac_vd_load4(const double *p, size_t step, ac_vd v[4])
+{
+    __m512d r[4];
+    if (!step) {
+        for (int k = 0; k < 4; k++)
+            v[k] = ac_vd_splat(p[k]);
+        return;
+    }
+    for (int k = 0; k < 4; k++)
+        r[k] = _mm512_loadu_pd(p + 8 * k);
+    ac_vd_untangle4(r, v);
 }
 
 /* 4 vectors of lanes as AC_LANES items of 4 values, in memory order: the

@@ -174,6 +174,69 @@ def test_world_batch_mixing_ordinary_and_extreme_poses():
         skeleton.world(t, r, s)
 
 
+def _world_alone(skeleton, t, r, s, i):
+    """Pose i by itself (one pose takes the scalar path): its world, or the
+    error it raises with the index it would have among all the poses."""
+    try:
+        return skeleton.world(t[i:i + 1], r[i:i + 1], s[i:i + 1])[0]
+    except (ValueError, OverflowError) as e:
+        return type(e), str(e).replace("at index (0, ", f"at index ({i}, ")
+
+
+def _check_against_each_pose(skeleton, t, r, s):
+    alone = [_world_alone(skeleton, t, r, s, i) for i in range(len(t))]
+    failed = [a for a in alone if isinstance(a, tuple)]
+    if failed:  # the first bad pose is named, as pose by pose
+        with pytest.raises(failed[0][0]) as e:
+            skeleton.world(t, r, s)
+        assert str(e.value) == failed[0][1]
+    else:
+        world = skeleton.world(t, r, s)
+        assert world.tobytes() == np.stack(alone).tobytes()
+
+
+@pytest.mark.parametrize("poses", [8, 9, 23, 64, 101])
+def test_many_poses_give_the_bits_and_the_errors_of_each_pose_alone(poses):
+    # Many poses go through vector lanes, AC_LANES at a time where the CPU has
+    # AVX-512F; one pose alone takes the scalar path, the definition.
+    rng = np.random.default_rng(poses)
+    tree = [-1] + [int(rng.integers(-1, j)) for j in range(1, 37)]  # a few roots
+    at = rng.permutation(len(tree))  # joints renumbered: parents listed anywhere
+    parents = [-1] * len(tree)
+    for j, p in enumerate(tree):
+        parents[at[j]] = -1 if p < 0 else int(at[p])
+    skeleton = Skeleton(parents)
+    t, r, s = random_pose((poses,), len(parents), rng)
+    s *= rng.choice([-1.0, 1.0], size=s.shape)  # mirrors
+    s[rng.random(s.shape) < 0.02] = 0.0
+    _check_against_each_pose(skeleton, t, r, s)
+    # tiny and huge rotations: those poses need the careful path
+    r2 = r.copy()
+    r2[1, 3] *= 1e-170
+    r2[poses - 1, 0] *= 1e160
+    r2[poses // 2, 7] *= 1e-300
+    _check_against_each_pose(skeleton, t, r2, s)
+    # rest translations and scales, shared by every pose (a step of 0)
+    world = skeleton.world(rotation=r)
+    for i in range(0, poses, 5):
+        assert world[i].tobytes() == skeleton.world(rotation=r[i]).tobytes()
+    # a world that overflows, then non-finite and zero inputs: the first bad pose
+    # (by pose, then by joint index) is named, whatever the lanes saw
+    s3 = s.copy()
+    s3[poses - 1, 0], s3[poses - 1, 1:] = 1e300, 1e300
+    _check_against_each_pose(skeleton, t, r2, s3)
+    for name, value in (("t", np.nan), ("r", np.inf), ("s", -np.inf), ("r", 0.0)):
+        t4, r4, s4 = t.copy(), r2.copy(), s3.copy()
+        a = {"t": t4, "r": r4, "s": s4}[name]
+        i = poses - 1 - poses // 3
+        if name == "r" and value == 0.0:
+            a[i, 30] = 0.0
+        else:
+            a[i, 30, 1] = value
+        a[i, 31, 0] = value  # a later joint too: the first by index is named
+        _check_against_each_pose(skeleton, t4, r4, s4)
+
+
 @settings(max_examples=30)
 @given(lead=hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3),
        seed=st.integers(0, 2**31), contiguous_input=st.booleans(), dtype=st.sampled_from(["f4", "f8"]))

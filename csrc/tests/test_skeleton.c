@@ -103,10 +103,69 @@ static void conversions(void)
     CHECK(err.arg == AC_ARG_ANGLES);
 }
 
+/* Many poses at once (vector lanes where the CPU has them, 8 poses at a
+   time) give the bits of one pose at a time (the scalar path), and the same
+   error: random poses with mirrors and zero scales, a shared (step 0)
+   translation, poses that need the careful path (tiny and huge rotations),
+   and in later rounds a world that overflows or a bad input. */
+static uint64_t pose_state = 0x2545F4914F6CDD1Du;
+
+static double pose_value(void)
+{
+    pose_state ^= pose_state << 13, pose_state ^= pose_state >> 7, pose_state ^= pose_state << 17;
+    return (double)(pose_state >> 11) / 4503599627370496.0 - 1.0; /* [-1, 1) */
+}
+
+static void lanes_match_poses(void)
+{
+    enum { J = 13, N = 29 };
+    int64_t parents[J] = {-1, 0, 1, 0, 3, 4, -1, 6, 2, 8, 9, 5, 11};
+    static double t[N * J * 3], q[N * J * 4], s[N * J * 3], all[N * J * 16], one[J * 16];
+    const size_t steps[3] = {0, 1, 1};
+    ac_skeleton *sk = NULL;
+    ac_error err, err_one;
+    CHECK(ac_skeleton_create(parents, J, &sk, NULL, &err) == AC_OK);
+    for (int round = 0; round < 8; round++) {
+        size_t bad_pose = N, i;
+        ac_status st, st_one = AC_OK;
+        for (i = 0; i < N * J * 3; i++)
+            t[i] = 10.0 * pose_value(), s[i] = pose_value() < -0.9 ? 0.0 : 2.0 * pose_value();
+        for (i = 0; i < N * J * 4; i++)
+            q[i] = pose_value();
+        q[4 * (J * 3 + 5)] *= 1e-170; /* tiny and huge: the careful path */
+        for (int k = 0; k < 4; k++)
+            q[4 * (J * 17 + 2) + k] *= 1e-170, q[4 * (J * 20 + 12) + k] *= 1e170;
+        if (round == 1)
+            s[3 * (J * 11 + 4)] = 1e300, s[3 * (J * 11 + 5)] = 1e300; /* overflows */
+        if (round == 2)
+            q[4 * (J * 18 + 9) + 2] = NAN, s[3 * (J * 18 + 7)] = INFINITY;
+        if (round == 3)
+            memset(q + 4 * (J * 26 + 10), 0, 4 * sizeof *q); /* no rotation */
+        if (round == 4)
+            t[1] = NAN; /* the translation every pose shares */
+        st = ac_skeleton_world(sk, t, q, s, steps, all, N, &err);
+        for (i = 0; i < N && !st_one; i++) {
+            st_one = ac_skeleton_world(sk, t, q + 4 * J * i, s + 3 * J * i, steps, one, 1,
+                                       &err_one);
+            if (st_one)
+                bad_pose = i;
+            else
+                CHECK(memcmp(one, all + 16 * J * i, sizeof one) == 0);
+        }
+        CHECK(st == st_one);
+        CHECK((round >= 1 && round <= 4) == (bad_pose < N));
+        if (st)
+            CHECK(err.index == bad_pose * J + err_one.index && err.arg == err_one.arg &&
+                  strcmp(err.detail, err_one.detail) == 0);
+    }
+    ac_skeleton_destroy(sk);
+}
+
 int main(void)
 {
     hierarchy();
     errors();
     conversions();
+    lanes_match_poses();
     TEST_DONE("test_skeleton");
 }
