@@ -66,7 +66,11 @@ AC_API const char *ac_version(void);
    release frees a block alloc returned. Every create function takes one (as
    its argument before `err`, or in its spec); the object keeps a copy and
    frees through it when destroyed; a NULL allocator means malloc and free.
-   Batch kernels allocate nothing: they write into the caller's buffers. */
+   Batch kernels allocate nothing: they write into the caller's buffers
+   (ac_skeleton_world on 8 or more poses of a skeleton of more than 32
+   joints borrows scratch from the skeleton's allocator for its vector
+   lanes, released before it returns; without it, the same results come
+   more slowly). */
 typedef struct ac_allocator {
     void *(*alloc)(size_t size, void *user);
     void (*release)(void *ptr, void *user);
