@@ -573,11 +573,13 @@ static inline void ac_quat_slerp(const double a[4], const double b[4], double t,
 
 /* The 3x3 rotation matrix (row-major) of q / |q| for a finite non-zero q,
    without a square root: the entries scale by s = 2 / |q|^2. Returns 0 (and
-   leaves m unset) when |q|^2 is 0 or not finite. */
+   leaves m unset) when |q|^2 is not finite or below 2^-960, where the
+   squares of its components lose bits as subnormals and s can overflow
+   (callers rescale such a q first). */
 static inline int ac_quat_matrix3(const double q[4], double m[9])
 {
     double n = ac_quat_dot4(q, q), s, xs, ys, zs;
-    if (!(n > 0.0 && n <= DBL_MAX))
+    if (!(n >= 0x1p-960 && n <= DBL_MAX))
         return 0;
     s = 2.0 / n;
     xs = q[0] * s, ys = q[1] * s, zs = q[2] * s;

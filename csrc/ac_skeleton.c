@@ -329,7 +329,7 @@ AC_SIMD_KERNEL unsigned world_lanes(const ac_skeleton *skeleton, const double *t
         { /* ac_quat_matrix3 */
             ac_vd xs, ys, zs, wx, wy, wz, xx, xy, xz, yy, yz, zz;
             n = qv[0] * qv[0] + qv[1] * qv[1] + qv[2] * qv[2] + qv[3] * qv[3];
-            ok &= (ac_vm)(n > 0.0) & (ac_vm)(n <= DBL_MAX);
+            ok &= (ac_vm)(n >= 0x1p-960) & (ac_vm)(n <= DBL_MAX);
             f = 2.0 / n;
             xs = qv[0] * f, ys = qv[1] * f, zs = qv[2] * f;
             wx = qv[3] * xs, wy = qv[3] * ys, wz = qv[3] * zs;

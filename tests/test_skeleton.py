@@ -160,6 +160,9 @@ def test_world_batch_mixing_ordinary_and_extreme_poses():
     r[2, 3] *= 1e-200
     r[5, 0] *= 1e200
     r[6] *= 1e-170  # every |q|^2 underflows
+    r[8, 1] *= 1e-157  # |q|^2 a subnormal (was refused as a zero quaternion)
+    r[8, 2] *= 1e-160
+    r[8, 3] = [3e-320, -1e-320, 0.0, 2e-320]  # subnormal components
     world = skeleton.world(t, r, s)
     for i in range(9):
         np.testing.assert_array_equal(world[i], skeleton.world(t[i], r[i], s[i]))
