@@ -394,19 +394,24 @@ static ac_status check_segment(const layout *l, const uint8_t *data, size_t size
     return AC_OK;
 }
 
+/* parse and every segment's check: the whole layout. */
+static ac_status parse_whole(const uint8_t *data, size_t size, layout *l, ac_error *err)
+{
+    ac_status st = parse(data, size, l, err);
+    if (!st && l->version == 2)
+        for (size_t g = 0; g < l->segments && !st; g++)
+            st = check_segment(l, data, size, g, err);
+    return st;
+}
+
 ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size, ac_compressed_info *info,
                                     ac_error *err)
 {
     layout l;
-    ac_status st = parse(data, size, &l, err);
-    if (st)
-        return st;
-    if (l.version == 2)
-        for (size_t g = 0; g < l.segments; g++)
-            if ((st = check_segment(&l, data, size, g, err)))
-                return st;
-    *info = l.info;
-    return AC_OK;
+    ac_status st = parse_whole(data, size, &l, err);
+    if (!st)
+        *info = l.info;
+    return st;
 }
 
 /* A rotation from three stored components: the `rebuilt` one (0: w, 1: x,
@@ -500,13 +505,9 @@ ac_status ac_reduce_compressed_open(const uint8_t *data, size_t size,
 {
     layout l;
     size_t offset, animated = 0;
-    ac_status st = parse(data, size, &l, err);
+    ac_status st = parse_whole(data, size, &l, err);
     if (st)
         return st;
-    if (l.version == 2)
-        for (size_t g = 0; g < l.segments; g++)
-            if ((st = check_segment(&l, data, size, g, err)))
-                return st;
     offset = l.data;
     for (size_t k = 0; k < 3u * l.info.nodes; k++) {
         const int path = (int)(k % 3), kind = kind_of(&l, data, k);
