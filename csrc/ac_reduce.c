@@ -323,6 +323,7 @@ static ac_status parse(const uint8_t *data, size_t size, layout *l, ac_error *er
         l->animated += kind == AC_TRACK_ANIMATED;
         offset += bytes;
     }
+    info->animated = (uint32_t)l->animated; /* <= 3 * 2^20 */
     if (l->version == 1) {
         if (offset != size)
             return bad(err, offset, (double)size, "trailing bytes after the track data");
@@ -457,7 +458,7 @@ static void cursor_at(const ac_compressed_clip *clip, size_t s, cursor *cur)
 {
     const size_t g = s / clip->length;
     cur->head = clip->data + clip->area + read_u32(clip->data + clip->offsets + 4u * g);
-    cur->stream = cur->head + SEGMENT_HEAD * clip->animated;
+    cur->stream = cur->head + SEGMENT_HEAD * clip->info.animated;
     cur->end = clip->data + clip->size;
     cur->bit = 0;
     cur->count = segment_samples(clip->info.samples, clip->length, g);
@@ -539,7 +540,6 @@ ac_status ac_reduce_compressed_open(const uint8_t *data, size_t size,
     clip->length = l.length;
     clip->offsets = l.offsets;
     clip->area = l.area;
-    clip->animated = animated;
     clip->tracks = tracks;
     clip->rest = rest;
     return AC_OK;
@@ -697,7 +697,7 @@ ac_status ac_reduce_compressed_decode(const ac_compressed_clip *clip, const doub
             cursor_at(clip, s0, &c0);
             cursor_at(clip, s1, &c1);
         }
-        for (size_t k = 0; k < clip->animated; k++) {
+        for (size_t k = 0; k < clip->info.animated; k++) {
             const ac_compressed_track *tr = clip->tracks + k;
             const size_t at = block.count++;
             double a[3], b[3];

@@ -1637,6 +1637,7 @@ enum { AC_TRACK_DEFAULT = 0, AC_TRACK_CONSTANT = 1, AC_TRACK_ANIMATED = 2 };
 typedef struct ac_compressed_info {
     uint32_t nodes;
     uint32_t samples;
+    uint32_t animated; /* animated tracks (the entries ac_reduce_compressed_open fills) */
     double start;
     double rate;
 } ac_compressed_info;
@@ -1662,13 +1663,13 @@ typedef struct ac_compressed_clip {
     size_t length;   /* version 2: samples per segment */
     size_t offsets;  /* version 2: the segment offset table */
     size_t area;     /* version 2: the first segment */
-    size_t animated; /* the animated tracks */
-    const ac_compressed_track *tracks;
+    const ac_compressed_track *tracks; /* info.animated of them */
     const double *rest; /* translation (nodes, 3), rotation (nodes, 4), scale (nodes, 3) */
 } ac_compressed_clip;
 /* Opens the layout in data: checks all of it as ac_reduce_compressed_info
-   does, then fills the caller's storage, `tracks` (room for 3 * nodes) and
-   `rest` (10 * nodes doubles), with what decoding reads, and *clip. */
+   does, then fills the caller's storage, `tracks` (room for the info's
+   `animated`) and `rest` (10 * nodes doubles: a pose), with what decoding
+   reads, and *clip. */
 AC_API ac_status ac_reduce_compressed_open(const uint8_t *data, size_t size,
                                            ac_compressed_track *tracks, double *rest,
                                            ac_compressed_clip *clip, ac_error *err);

@@ -137,14 +137,17 @@ static PyObject *compressed_open(PyObject *self, PyObject *args)
     Py_END_ALLOW_THREADS
     if (st)
         return refused(func, &err);
-    nodes = info.nodes; /* <= 2^20: the sizes below cannot overflow */
-    o = PyMem_Malloc(sizeof *o + 3 * nodes * sizeof *tracks + 10 * nodes * sizeof(double));
+    /* nodes <= 2^20, animated <= 3 * 2^20: the size cannot overflow; it is
+       proportionate to the layout's (animated tracks take 32 bytes of it at
+       least) and to a decoded pose (the rest pose) */
+    nodes = info.nodes;
+    o = PyMem_Malloc(sizeof *o + info.animated * sizeof *tracks + 10 * nodes * sizeof(double));
     if (!o)
         return PyErr_NoMemory();
     tracks = (ac_compressed_track *)(o + 1);
     Py_BEGIN_ALLOW_THREADS
-    st = ac_reduce_compressed_open(data, size, tracks, (double *)(tracks + 3 * nodes), &o->clip,
-                                   &err);
+    st = ac_reduce_compressed_open(data, size, tracks, (double *)(tracks + info.animated),
+                                   &o->clip, &err);
     Py_END_ALLOW_THREADS
     if (st) { /* (not after ac_reduce_compressed_info passed) */
         PyMem_Free(o);

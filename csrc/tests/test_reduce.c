@@ -164,7 +164,7 @@ static void test_many_tracks(void)
     size_t size = many(buf);
     CHECK(ac_reduce_compressed_info(buf, size, &info, &err) == AC_OK);
     CHECK(ac_reduce_compressed_open(buf, size, tracks, rest, &clip, &err) == AC_OK);
-    CHECK(clip.animated == MANY_TRACKS);
+    CHECK(info.animated == MANY_TRACKS && clip.info.animated == MANY_TRACKS);
     CHECK(ac_reduce_compressed_decode(&clip, t, 5, tr, rot, sc, &err) == AC_OK);
     for (size_t i = 0; i < 5; i++) {
         double x = (t[i] - 1.0) * 4.0, u = 0.0;
@@ -221,7 +221,7 @@ static void test_version2(void)
     ac_error err;
     version2(buf);
     CHECK(ac_reduce_compressed_info(buf, sizeof buf, &info, &err) == AC_OK);
-    CHECK(info.nodes == 1 && info.samples == 3 && info.rate == 1.0);
+    CHECK(info.nodes == 1 && info.samples == 3 && info.animated == 1 && info.rate == 1.0);
     CHECK(sample_layout(buf, sizeof buf, t, 4, tr, rot, sc, &err) == AC_OK);
     version2_sample0(q0);
     for (int c = 0; c < 4; c++)
