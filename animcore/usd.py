@@ -178,8 +178,9 @@ def _samples(attribute, convert, start, per_second, location):
         value = _typed(attribute, attribute.Get(), location)
         return None if value is None else (np.zeros(1), convert(value)[None])
     times = (np.array(codes, dtype=np.float64) - start) / per_second
-    return times, np.stack([convert(_typed(attribute, attribute.Get(code), location, code))
-                            for code in codes])
+    value_type = _value_type(attribute)  # (once: asking USD for it costs more than a sample)
+    return times, np.stack([convert(_typed(attribute, attribute.Get(code), location, code,
+                                           value_type)) for code in codes])
 
 
 _VECTOR_OPS = ("Translate", "Scale", "RotateXYZ", "RotateXZY", "RotateYXZ", "RotateYZX",
@@ -296,14 +297,20 @@ def _uniform(attribute, location: str):
     return _typed(attribute, value, location)
 
 
-def _typed(attribute, value, location: str, code=None):
+def _value_type(attribute) -> tuple:
+    """(type name, the Python class of its values or None) of an attribute."""
+    type_name = attribute.GetTypeName()
+    return type_name, type_name.type.pythonClass
+
+
+def _typed(attribute, value, location: str, code=None, value_type=None):
     """``value`` as read from ``attribute``, or a _Fault when USD holds it as
     another type than the attribute's (a path, an asset path, a string where
-    numbers are expected): USD hands such values back as they are."""
+    numbers are expected): USD hands such values back as they are.
+    ``value_type``: the attribute's _value_type, when the caller has it."""
     if value is None:
         return None
-    type_name = attribute.GetTypeName()
-    expected = type_name.type.pythonClass
+    type_name, expected = _value_type(attribute) if value_type is None else value_type
     if (isinstance(value, expected) if expected is not None
             else isinstance(value, (int, float, np.number)) and not isinstance(value, bool)):
         return value
@@ -335,7 +342,8 @@ def _xform_op(attribute, kind, interpolation, per_second, name):
                            f"{', '.join(_OP_TYPES[kind])}")
     times = np.array(codes, dtype=np.float64) / per_second
     _finite(name, "time sample", times)
-    samples = [_typed(attribute, attribute.Get(code), name, code) for code in codes]
+    value_type = _value_type(attribute)
+    samples = [_typed(attribute, attribute.Get(code), name, code, value_type) for code in codes]
     if kind == "Orient":
         values = _quats(samples)
     elif kind == "Transform":  # column-vector matrices, row by row
