@@ -421,7 +421,7 @@ def test_one_pose_equals_the_batch_bit_for_bit(name):
     scene, clip, unit, cc = compressed(name)
     rng = np.random.default_rng(7)
     t = np.concatenate([rng.uniform(cc.start - 0.1, cc.start + cc.duration + 0.1, 40),
-                        cc.start + np.arange(3) / cc.rate])
+                        cc.start + np.arange(3) / cc.rate, [-1e308, 1e308, -0.0]])
     batch = cc.sample(t)
     for i, ti in enumerate(t):
         for one in (cc.sample(float(ti)), cc.sample(np.float64(ti)), cc.sample(np.array(ti))):
