@@ -1695,6 +1695,8 @@ def _ingest_peak(path: str, size: int):
         return Skipped(kernel, numbers if isinstance(numbers, str) else f"printed {numbers}")
     peak, output = (int(x) for x in numbers)
     return Memory(kernel, peak, size + output, 3.0)
+
+
 def numpy_two_bone(start, mid, end, target, pole):
     """Two-bone IK in plain NumPy over (N, 3) arrays, the baseline of
     `ik_two_bone`: the end on the start-target line at the clamped reach, the
