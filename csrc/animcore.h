@@ -1646,7 +1646,7 @@ AC_API ac_status ac_reduce_compressed_info(const uint8_t *data, size_t size,
 /* An animated track of an opened clip. */
 typedef struct ac_compressed_track {
     double range[6];   /* its clip ranges: (minimum, extent) per component */
-    size_t data;       /* the byte offset of its clip data */
+    size_t data;       /* the byte offset of its clip data (version 1: its samples follow) */
     size_t out;        /* its first value's index in its path's pose row: node * width */
     uint8_t path;      /* 0 translation, 1 rotation, 2 scale */
     uint8_t rebuilt;   /* a rotation's rebuilt component */

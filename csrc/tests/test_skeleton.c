@@ -108,12 +108,10 @@ static void conversions(void)
    error: random poses with mirrors and zero scales, a shared (step 0)
    translation, poses that need the careful path (tiny and huge rotations),
    and in later rounds a world that overflows or a bad input. */
-static uint64_t pose_state = 0x2545F4914F6CDD1Du;
-
-static double pose_value(void)
+static double pose_value(uint64_t *state)
 {
-    pose_state ^= pose_state << 13, pose_state ^= pose_state >> 7, pose_state ^= pose_state << 17;
-    return (double)(pose_state >> 11) / 4503599627370496.0 - 1.0; /* [-1, 1) */
+    *state ^= *state << 13, *state ^= *state >> 7, *state ^= *state << 17;
+    return (double)(*state >> 11) / 4503599627370496.0 - 1.0; /* [-1, 1) */
 }
 
 static void lanes_match_poses(void)
@@ -124,14 +122,16 @@ static void lanes_match_poses(void)
     const size_t steps[3] = {0, 1, 1};
     ac_skeleton *sk = NULL;
     ac_error err, err_one;
+    uint64_t state = 0x2545F4914F6CDD1Du;
     CHECK(ac_skeleton_create(parents, J, &sk, NULL, &err) == AC_OK);
     for (int round = 0; round < 8; round++) {
         size_t bad_pose = N, i;
         ac_status st, st_one = AC_OK;
         for (i = 0; i < N * J * 3; i++)
-            t[i] = 10.0 * pose_value(), s[i] = pose_value() < -0.9 ? 0.0 : 2.0 * pose_value();
+            t[i] = 10.0 * pose_value(&state),
+            s[i] = pose_value(&state) < -0.9 ? 0.0 : 2.0 * pose_value(&state);
         for (i = 0; i < N * J * 4; i++)
-            q[i] = pose_value();
+            q[i] = pose_value(&state);
         q[4 * (J * 3 + 5)] *= 1e-170; /* tiny and huge: the careful path */
         for (int k = 0; k < 4; k++)
             q[4 * (J * 17 + 2) + k] *= 1e-170, q[4 * (J * 20 + 12) + k] *= 1e170;
