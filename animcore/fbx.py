@@ -922,12 +922,9 @@ def _key_slopes(times, values, flags, data, right_w, left_w, starts=(0,)):
     segments along their chord; constant segments flat. A key's in-slope is
     the next-left slope of the key before it."""
     k = len(times)
-    d = np.asarray(data).reshape(k, -1)
-    if d.shape[1] >= 3:
-        d = np.ascontiguousarray(d[:, :3], dtype=np.float64)
-    else:
-        d = np.asarray(d, dtype=np.float64)
-        d = np.concatenate([d, np.zeros((k, 3 - d.shape[1]))], axis=1)
+    d = np.asarray(data, dtype=np.float64).reshape(k, -1)
+    if d.shape[1] != 3:
+        d = np.concatenate([d[:, :3], np.zeros((k, max(0, 3 - d.shape[1])))], axis=1)
     first = np.zeros(k, dtype=np.uint8)
     first[np.asarray(starts, dtype=np.intp)] = 1
     as_keys = (lambda a: np.ascontiguousarray(a, dtype=np.float64))
