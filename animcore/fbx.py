@@ -712,13 +712,15 @@ def _first_children(f: _File, rows: list, names: tuple):
     # each record's parent's row: -1 for a record that is no child of the records
     # (a top-level record's parent, -1, reads the spare last item)
     rows = row[parents]
+    inside = np.flatnonzero(rows >= 0)  # the children of the records, in file order
+    inside_ids = f.name_ids[inside]
     found = np.full((len(index), len(names)), -1, dtype=np.intp)
     codes = f.name_codes
     for k, name in enumerate(names):
         code = codes.get(name)
         if code is None:
             continue
-        children = np.flatnonzero((f.name_ids == code) & (rows >= 0))  # in file order
+        children = inside[inside_ids == code]  # in file order
         owners, first = np.unique(rows[children], return_index=True)
         found[owners, k] = children[first]
     return found
@@ -831,6 +833,14 @@ def _read_curves(f: _File, rows: list) -> list:
                              group_ends, blob, per_key, parts)
 
 
+def _new(cls, fields: dict):
+    """``cls(**fields)`` (every field given) without the dataclass'
+    ``__init__``, which sets them one by one: a reader makes hundreds."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
+
+
 def _key_kind(flags: int) -> tuple:
     """(segment kind, tangent mode) of a key's attribute flags."""
     kind = ("constant_next" if flags & _CONSTANT and flags & _CONSTANT_NEXT else
@@ -912,12 +922,9 @@ def _key_slopes(times, values, flags, data, right_w, left_w, starts=(0,)):
     segments along their chord; constant segments flat. A key's in-slope is
     the next-left slope of the key before it."""
     k = len(times)
-    d = np.asarray(data).reshape(k, -1)
-    if d.shape[1] >= 3:
-        d = np.ascontiguousarray(d[:, :3], dtype=np.float64)
-    else:
-        d = np.asarray(d, dtype=np.float64)
-        d = np.concatenate([d, np.zeros((k, 3 - d.shape[1]))], axis=1)
+    d = np.asarray(data, dtype=np.float64).reshape(k, -1)
+    if d.shape[1] != 3:
+        d = np.concatenate([d[:, :3], np.zeros((k, max(0, 3 - d.shape[1])))], axis=1)
     first = np.zeros(k, dtype=np.uint8)
     first[np.asarray(starts, dtype=np.intp)] = 1
     as_keys = (lambda a: np.ascontiguousarray(a, dtype=np.float64))
@@ -1051,9 +1058,15 @@ class _PoseBatch:
 
     def __init__(self, paths: list, joints: list, orders: list, pre: list, post: list):
         # per channel: its path, its layer's _JointColumns, rotation order, pre and
-        # post rotations
-        self.paths, self.joints, self.orders, self.pre, self.post = paths, joints, orders, \
-            pre, post
+        # post rotations; the rotation channels grouped by order, with their pre and
+        # post rotations stacked
+        self.joints = joints
+        groups: dict = {}
+        for k, (path, order) in enumerate(zip(paths, orders)):
+            if path == "rotation":
+                groups.setdefault(order, []).append(k)
+        self.rotations = [(order, ks, np.array([pre[k] for k in ks]),
+                           np.array([post[k] for k in ks])) for order, ks in groups.items()]
         self._last = None
 
     def values(self, t: np.ndarray) -> list:
@@ -1064,19 +1077,16 @@ class _PoseBatch:
                 np.array_equal(last[0], t)):
             return last[1]
         shared_values: dict = {}
-        out, rotations = [], {}
-        for k, (path, joint, order) in enumerate(zip(self.paths, self.joints, self.orders)):
+        out = []
+        for joint in self.joints:
             shared = joint.shared
             full = shared_values.get(id(shared))
             if full is None:
                 full = shared_values[id(shared)] = shared.values(t)
             out.append(full[..., joint.start:joint.stop])  # (views of the kept values)
-            if path == "rotation":
-                rotations.setdefault(order, []).append(k)
-        for order, ks in rotations.items():  # _node_rotation of every such channel at once
+        for order, ks, pre, post in self.rotations:  # _node_rotation of each group at once
             angles = np.stack([out[k] for k in ks], axis=-2)
-            q = _node_rotation(angles, order, np.array([self.pre[k] for k in ks]),
-                               np.array([self.post[k] for k in ks]))
+            q = _node_rotation(angles, order, pre, post)
             for j, k in enumerate(ks):
                 out[k] = q[..., j, :]
         self._last = (np.array(t), out)
@@ -1781,13 +1791,22 @@ def _same_hemisphere(q: np.ndarray) -> np.ndarray:
 
 class _LazyMap:
     """A read-only mapping over the keys of the dict ``_keys``, whose values
-    the subclass's ``get`` makes (keeping them in ``_made``) when first
-    asked for."""
+    the subclass's ``_make`` makes of ``_keys[key]`` (kept in ``_made``)
+    when first asked for."""
 
     __slots__ = ("_keys", "_made")
 
-    def get(self, key, default=None):
+    def _make(self, j):
         raise NotImplementedError
+
+    def get(self, key, default=None):
+        out = self._made.get(key)
+        if out is None:
+            j = self._keys.get(key)
+            if j is None:
+                return default
+            out = self._made[key] = self._make(j)
+        return out
 
     def __getitem__(self, key):
         out = self.get(key)
@@ -1824,18 +1843,12 @@ class _Links(_LazyMap):
         self._keys, self._next, self._others = heads, nexts, others
         self._properties, self._made = properties, {}
 
-    def get(self, key, default=None):
-        out = self._made.get(key)
-        if out is None:
-            j = self._keys.get(key)
-            if j is None:
-                return default
-            others, properties, nexts = self._others, self._properties, self._next
-            out = []
-            while j >= 0:
-                out.append((others[j], properties[j]))
-                j = nexts[j]
-            self._made[key] = out
+    def _make(self, j) -> list:
+        others, properties, nexts = self._others, self._properties, self._next
+        out = []
+        while j >= 0:
+            out.append((others[j], properties[j]))
+            j = nexts[j]
         return out
 
     def labelled(self, key, kinds=None, kind=None) -> list:
@@ -1867,21 +1880,15 @@ class _Entries(_LazyMap):
     def __init__(self, f: _File, records: dict):
         self._file, self._keys, self._made = f, records, {}
 
-    def get(self, oid, default=None):
-        entry = self._made.get(oid)
-        if entry is None:
-            i = self._keys.get(oid)
-            if i is None:
-                return default
-            f = self._file
-            count = f.counts[i]
-            v = f.values(i)
-            if isinstance(v[0], int):
-                name, sub = v[1] if count > 1 else "", v[2] if count > 2 else ""
-            else:
-                name, sub = v[0], v[1] if count > 1 else ""
-            entry = self._made[oid] = (f.record(i), _object_name(str(name)), str(sub))
-        return entry
+    def _make(self, i) -> tuple:
+        f = self._file
+        count = f.counts[i]
+        v = f.values(i)
+        if isinstance(v[0], int):
+            name, sub = v[1] if count > 1 else "", v[2] if count > 2 else ""
+        else:
+            name, sub = v[0], v[1] if count > 1 else ""
+        return f.record(i), _object_name(str(name)), str(sub)
 
 
 class _Objects:
@@ -2103,12 +2110,8 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
     inherit = [_scalar(props, "InheritType", 0) for props in props_of]
     every = _Pivots(*offsets, pre, post, "xyz", 1, euler)
     matrix = frozen(_local_matrices(every, translation, rotation, scale))
-    new, set_dict = object.__new__, object.__setattr__
-    pivots = []
-    for row in zip(*offsets, pre, post, orders, inherit, euler):
-        pv = new(_Pivots)  # _Pivots(*row) without the frozen dataclass' __init__
-        set_dict(pv, "__dict__", dict(zip(_PIVOT_FIELDS, row)))
-        pivots.append(pv)
+    pivots = [_new(_Pivots, dict(zip(_PIVOT_FIELDS, row)))  # _Pivots(*row)
+              for row in zip(*offsets, pre, post, orders, inherit, euler)]
     nodes = [Node(i, names[i], parents[i], tuple(children[i]), translation[i], rotation[i],
                   scale[i], matrix[i]) for i in range(count)]
     return nodes, pivots, list(geometric)
@@ -2269,13 +2272,10 @@ def _transform_channel(node: int, path: str, layers: list, nodes: list,
     base = (rest.translation if path == "translation" else rest.scale if path == "scale"
             else pv.euler)
     composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
-    # FbxChannel(...) without the frozen dataclass' __init__ (a reader makes hundreds)
-    channel = object.__new__(FbxChannel)
-    channel.__dict__.update(node=node, node_name=rest.name, path=path, interpolation=None,
-                            width=4 if path == "rotation" else 3, times=_key_times(layers),
-                            output=None, curve=composed, target=rest.name,
-                            curves=layers[0][2], order=pv.order)
-    return channel
+    return _new(FbxChannel, dict(node=node, node_name=rest.name, path=path, interpolation=None,
+                                 width=4 if path == "rotation" else 3, times=_key_times(layers),
+                                 output=None, curve=composed, target=rest.name,
+                                 curves=layers[0][2], order=pv.order))
 
 
 def _layer_ids(objects: _Objects, sid) -> list:
@@ -2287,9 +2287,7 @@ def _layer_ids(objects: _Objects, sid) -> list:
 
 def _curve_ids(objects: _Objects, cn) -> list:
     """(AnimationCurve id, property) of an AnimationCurveNode."""
-    kinds = objects.kinds
-    return [(c, prop) for c, prop in objects.children.get(cn, ())
-            if prop and kinds.get(c) == "AnimationCurve"]
+    return objects.children.labelled(cn, objects.kinds, "AnimationCurve")
 
 
 def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> list:
@@ -2300,7 +2298,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
     stacks = [sid for sid in objects.order if kinds.get(sid) == "AnimationStack"]
     # every curve the stacks use, read once and decoded together
     children = objects.children
-    curve_ids = {cn: children.labelled(cn, kinds, "AnimationCurve")  # (_curve_ids)
+    curve_ids = {cn: _curve_ids(objects, cn)
                  for sid in stacks for lid in _layer_ids(objects, sid)
                  for cn, _ in children.get(lid, ()) if kinds.get(cn) == "AnimationCurveNode"}
     used = list(dict.fromkeys(c for ids in curve_ids.values() for c, _ in ids))
