@@ -408,14 +408,12 @@ static double largest_magnitude(const double *x, size_t n)
    finite) and largest <= 2^-6 DBL_MAX min(shortest, 1), a segment's
    |p1 - p0| <= 2 largest, its slope and bound[1] (|p1 - p0| / T) are at most
    about DBL_MAX / 32, bound[0] (|p1 - p0| + |p0|) about 3 DBL_MAX / 64, and
-   bound[2] is 0: every check holds, and safe[] keeps its value. */
-static int linear_surely_plain(const ac_curve *cv, double largest)
+   bound[2] is 0: every check holds, and safe[] keeps its value (`shortest`:
+   the shortest key interval). */
+static int linear_surely_plain(const ac_curve *cv, double largest, double shortest)
 {
-    double shortest;
-    if (cv->interp != AC_CURVE_LINEAR || cv->in_velocity || cv->k < 2)
-        return 0;
-    shortest = ac_track_shortest(cv->times, cv->k);
-    return shortest >= 0x1p-1000 && largest <= 0x1p-6 * DBL_MAX * fmin(shortest, 1.0);
+    return cv->interp == AC_CURVE_LINEAR && !cv->in_velocity && cv->k >= 2 &&
+           shortest >= 0x1p-1000 && largest <= 0x1p-6 * DBL_MAX * fmin(shortest, 1.0);
 }
 
 static ac_status check_all_finite(ac_arg arg, const double *x, size_t n,
@@ -933,6 +931,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     const ease_facts *facts = find_facts(spec, &table) ? &table : NULL;
     int any_hold = 0, all_rated = 1, plain_v;
     double largest; /* the largest |value| */
+    double shortest = 0.0; /* one kind for all segments: the shortest key interval */
     int present[2] = {0, 0}; /* per-segment kinds: cubic ones, eased ones (check_keyed) */
     *result = NULL;
     if (k < 1)
@@ -1061,8 +1060,9 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
     /* Segment kinds: as given, but a jump's zero-length segment is a step,
        a Bezier one with handles of 1/3 cubic, a CSS easing a Bezier one,
        an AC_CURVE_EASE_HOLD easing a step that lands */
-    kinds_found = !mixed && spec->interpolation <= AC_CURVE_CUBIC &&
-                  ac_track_increasing(cv->times, k);
+    if (!mixed && spec->interpolation <= AC_CURVE_CUBIC && k > 1)
+        shortest = ac_track_shortest(cv->times, k); /* (the times are valid) */
+    kinds_found = !mixed && spec->interpolation <= AC_CURVE_CUBIC && (k == 1 || shortest > 0.0);
     if (kinds_found && k > 1) /* every segment as given */
         memset(cv->kind, (int)spec->interpolation, k - 1);
     for (size_t r = 0; facts && r < facts->count; r++)
@@ -1185,7 +1185,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
        and Bezier segment with bounds below (not eased segments) */
     cv->safe[0] = cv->safe[1] = cv->safe[2] = 1;
     if (!any_bez && (!any_ease || facts) &&
-        ((!mixed && linear_surely_plain(cv, largest)) || plain_segments(cv, cv->safe))) {
+        ((!mixed && linear_surely_plain(cv, largest, shortest)) || plain_segments(cv, cv->safe))) {
         /* eased segments: values bounded by a bounded easing's, rates not */
         int eased = 0;
         if (any_ease) {

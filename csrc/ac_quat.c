@@ -619,32 +619,18 @@ static AC_FORCE_INLINE void arc_omega(const ac_slerp_arc *s, double dt, double o
 }
 
 #ifdef AC_SIMD
-/* segments_from of segments [0, n), n a multiple of AC_LANES, in lanes:
-   each lane does the scalar loop's operations in its order. */
-AC_SIMD_KERNEL int64_t segments_lanes(const double *restrict times, size_t n,
-                                      const double *restrict keys, double *restrict angles,
-                                      int rates)
+/* segments_from's angles of segments [0, n), n a multiple of AC_LANES, in
+   lanes (not their velocities): each lane does the scalar loop's operations
+   in its order. */
+AC_SIMD_KERNEL void segments_lanes(size_t n, const double *restrict keys,
+                                   double *restrict angles)
 {
-    ac_vm finite = ~(ac_vm){0};
     for (size_t i = 0; i < n;) {
         const int groups = n - i >= AC_GROUPS * AC_LANES ? AC_GROUPS : 1;
         ac_vd a[AC_GROUPS][4], c[AC_GROUPS][4], w[AC_GROUPS], inv[AC_GROUPS];
-        ac_vd dt[AC_GROUPS], scale[AC_GROUPS], om[AC_GROUPS][3];
         AC_EACH ac_vd_load4(keys + 4 * (i + (size_t)g * AC_LANES), 1, a[g]);
         AC_EACH ac_vd_load4(keys + 4 * (i + (size_t)g * AC_LANES) + 4, 1, c[g]);
         ac_vd_slerp_arc_angle(a, c, w, inv, groups);
-        if (rates) { /* arc_omega */
-            AC_EACH dt[g] = ac_vd_load1(times + i + (size_t)g * AC_LANES + 1, 1) -
-                            ac_vd_load1(times + i + (size_t)g * AC_LANES, 1);
-            AC_EACH scale[g] = 2.0 * inv[g];
-            for (int k = 0; k < 3; k++) {
-                const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-                AC_EACH om[g][k] = (a[g][3] * c[g][k] - c[g][3] * a[g][k] -
-                                    (c[g][k1] * a[g][k2] - c[g][k2] * a[g][k1])) * scale[g] /
-                                   dt[g];
-            }
-            AC_EACH finite &= ac_vd_finite(om[g], 3);
-        }
         for (int g = 0; g < groups; g++)
             for (int l = 0; l < AC_LANES; l++) {
                 const size_t j = i + (size_t)g * AC_LANES + (size_t)l;
@@ -652,7 +638,6 @@ AC_SIMD_KERNEL int64_t segments_lanes(const double *restrict times, size_t n,
             }
         i += (size_t)groups * AC_LANES;
     }
-    return !ac_vm_any(~finite);
 }
 #endif
 
@@ -680,20 +665,21 @@ static int64_t segments_from(size_t i, const double *restrict times, size_t k,
 /* Each linear segment's angle (the key-only part of every sample, as
    quat_slerp computes it for the two keys), from the keys as the slerp
    takes them; 1 when every segment's angular velocity is finite. In vector
-   lanes where the CPU has them. The velocities are computed only where an
-   interval is tiny: the keys are unit and the angle at most pi/2, so
-   |omega| <= 4 * 2 (pi/2) / dt (about 13 / dt), finite for dt >= 1e-300. */
+   lanes where the CPU has them, unless an interval is tiny: the lanes leave
+   out the velocities, finite elsewhere (the keys are unit and the angle at
+   most pi/2, so |omega| <= 4 * 2 (pi/2) / dt, about 13 / dt, finite for
+   dt >= 1e-300). */
 static int linear_segments(const double *restrict times, size_t k,
                            const double *restrict keys, double *restrict angles)
 {
-    const size_t start = k > 1 ? lane_items(k - 1, all_arrays, 1) : 0;
-    int64_t finite = 1;
+    size_t start = k > 1 ? lane_items(k - 1, all_arrays, 1) : 0;
 #ifdef AC_SIMD
-    if (start)
-        finite = segments_lanes(times, start, keys, angles,
-                                !(ac_track_shortest(times, k) >= 1e-300));
+    if (start && ac_track_shortest(times, k) >= 1e-300)
+        segments_lanes(start, keys, angles);
+    else
+        start = 0;
 #endif
-    return (int)(finite & segments_from(start, times, k, keys, angles));
+    return (int)segments_from(start, times, k, keys, angles);
 }
 
 /* Each key made unit (ac_quat_normalize), as unit_arg makes it: 1 when
@@ -812,9 +798,10 @@ static void sign_keys(double *restrict keys, const double *restrict signs, size_
 static int linear_keys(const double *given, size_t k, double *keys, unsigned char *flips)
 {
     enum { BLOCK = 256 };
-    double u[4 * (BLOCK + 1)] = {0}; /* u[0..4): the block before's last unit key */
+    double u[4 * (BLOCK + 1)]; /* u[0..4): the block before's last unit key */
     double dots[BLOCK], signs[BLOCK];
     int ok = 1, flip = 0; /* flip: whether the key before lies negated */
+    memset(u, 0, 4 * sizeof(double)); /* (the first block's: read by key_dots, not used) */
     for (size_t b = 0; b < k; b += BLOCK) {
         const size_t n = k - b < BLOCK ? k - b : BLOCK;
         ok &= slerp_keys(given + 4 * b, n, u + 4, keys + 4 * b);
