@@ -1058,8 +1058,7 @@ class Curve(ByValue):
             capsule = _core._curve_create_keyed(
                 func, times, values, interp, policy_code, vin, vout, modes[0], modes[1],
                 bool(jumps), codes, *(eases or (None, None)), weights[0], weights[1],
-                slopes[0], slopes[1], bool(long_handles),
-                eases is not None and not eases[1].flags.writeable)
+                slopes[0], slopes[1], bool(long_handles))
         # times and values as the C curve stores them: read-only views, not a second copy
         self._times, self._values = _core._curve_keys(capsule)
         self._interpolation, self._tangents = interpolation, tangents

@@ -438,9 +438,8 @@ static int indices_or_none(PyObject *obj, void *result)
    flags, overshoot, amplitude, period, x1, y1, x2, y2), one per segment
    (E = K-1) or, with ease_index (K-1,) of size_t (numpy's uintp) naming
    each segment's row, a table of the distinct easings; weights of the
-   shape of values and slopes (C,). With borrow_index true the curve reads
-   ease_index (then read-only) in place, the capsule keeping it, instead of
-   copying it. */
+   shape of values and slopes (C,). A read-only ease_index is read in place
+   by the curve, the capsule keeping it, instead of copied. */
 static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
 {
     const char *func;
@@ -455,21 +454,17 @@ static PyObject *curve_create_keyed(PyObject *self, PyObject *args)
     ac_curve_ease *easing = NULL;
     size_t k, nseg, neases;
     (void)self;
-    int long_handles = 0, borrow_index = 0;
+    int long_handles = 0, borrow_index;
     PyObject *kept = NULL;
-    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iipO&O&O&O&O&O&O&|pp:_curve_create_keyed", &func,
+    if (!PyArg_ParseTuple(args, "sO&O&iiO&O&iipO&O&O&O&O&O&O&|p:_curve_create_keyed", &func,
                           acpy_f64, &times, acpy_f64, &values, &interp, &tangents,
                           acpy_f64_or_none, &vin, acpy_f64_or_none, &vout, &before, &after,
                           &jumps, ints_or_none, &segs, acpy_f64_or_none, &eases,
                           indices_or_none, &index,
                           acpy_f64_or_none, &win, acpy_f64_or_none, &wout, acpy_f64_or_none,
-                          &sb, acpy_f64_or_none, &sa, &long_handles, &borrow_index))
+                          &sb, acpy_f64_or_none, &sa, &long_handles))
         return NULL;
-    borrow_index = borrow_index && index;
-    if (borrow_index && PyArray_ISWRITEABLE(index)) {
-        PyErr_Format(PyExc_ValueError, "%s: a borrowed ease_index must be read-only", func);
-        return NULL;
-    }
+    borrow_index = index && !PyArray_ISWRITEABLE(index);
     if (PyArray_NDIM(times) != 1 || PyArray_NDIM(values) < 1 || PyArray_NDIM(values) > 2 ||
         PyArray_DIM(values, 0) != PyArray_DIM(times, 0) || PyArray_DIM(times, 0) < 1) {
         PyErr_Format(PyExc_ValueError, "%s: times must be (K,) and values (K,) or (K, C)",
@@ -780,7 +775,7 @@ static PyMethodDef methods[] = {
     {"_curve_create_keyed", curve_create_keyed, METH_VARARGS,
      "_curve_create_keyed(func, times, values, interpolation, tangents, in_velocities, "
      "out_velocities, before, after, jumps, segments, eases, ease_index, in_weights, "
-     "out_weights, before_slopes, after_slopes[, long_handles, borrow_index]) -> capsule "
+     "out_weights, before_slopes, after_slopes[, long_handles]) -> capsule "
      "owning an "
      "ac_curve"},
     {"_curve_remaps", curve_remaps, METH_VARARGS,
