@@ -435,6 +435,9 @@ def _skeleton_local(
 def _skeleton_decompose(
     func: str, matrices: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
+def _matrix_multiply(
+    func: str, a: ArrayLike, b: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
 
 # a clip's curves sampled into pose arrays in one call
 def _pose_sample(

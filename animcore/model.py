@@ -566,22 +566,29 @@ class Skin(ByValue):
         first node that uses this skin; when none does, as in USD and BVH
         rigs, the skeleton's own space: ``world[joint] @ inverse_bind_matrix``).
         ``clip`` None poses the rest pose.
+
+        Each product is the C core's 4x4 product (``ac_matrix_batch_multiply``):
+        every element's four products summed in order, without fused
+        multiply-adds, so the bits are the same on every machine (NumPy's
+        ``@`` calls the BLAS, whose kernels differ by CPU).
         """
+        func = "Skin.joint_matrices"
         if node is None:
             users = [n.index for n in scene.nodes if n.skin == self.index]
             node = users[0] if users else None
         world = scene.world(clip, t)
-        first = int(self.joints[0]) if len(self.joints) else 0
-        if np.array_equal(self.joints, np.arange(first, first + len(self.joints))):
-            chosen = world[..., first:first + len(self.joints), :, :]  # a view, not a copy
+        if node is not None:  # (before world is overwritten below)
+            mesh_inverse = np.linalg.inv(world[..., scene.node_index(node, func=func), :, :])
+        count = len(self.joints)
+        if count == len(scene.nodes) and np.array_equal(self.joints, np.arange(count)):
+            chosen = world  # every node in order
         else:
-            chosen = world[..., self.joints, :, :]
-        joints = chosen @ self.inverse_bind_matrices
+            chosen = world[..., self.joints, :, :]  # (a copy)
+        # in place: no second array of this size to allocate
+        joints = _core._matrix_multiply(func, chosen, self.inverse_bind_matrices, chosen, None)
         if node is None:
             return joints
-        mesh_inverse = np.linalg.inv(world[..., scene.node_index(
-            node, func="Skin.joint_matrices"), :, :])
-        return mesh_inverse[..., None, :, :] @ joints
+        return _core._matrix_multiply(func, mesh_inverse[..., None, :, :], joints, joints, None)
 
 
 @dataclass(frozen=True, eq=False)

@@ -515,6 +515,76 @@ ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *world, do
     return AC_OK;
 }
 
+/* r = a b of one pair of 4x4 matrices, each element its four products
+   summed in order k = 0..3; 1 when every element is finite. */
+static AC_FORCE_INLINE int matrix_product(const double *a, const double *b, double r[16])
+{
+    int64_t ok = 1;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            r[4 * i + j] = ((a[4 * i] * b[j] + a[4 * i + 1] * b[4 + j]) +
+                            a[4 * i + 2] * b[8 + j]) +
+                           a[4 * i + 3] * b[12 + j];
+    for (int c = 0; c < 16; c++)
+        ok &= fabs(r[c]) <= DBL_MAX;
+    return ok != 0;
+}
+
+/* The products of n pairs up to the first that is not finite, which is not
+   written (out may be a or b: each pair is read before its product is
+   written); returns how many were written. */
+AC_VECTORIZED
+static size_t matrix_products(const double *a, const double *b, const size_t s[2], double *out,
+                              size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double r[16];
+        if (!matrix_product(a + 16 * i * s[0], b + 16 * i * s[1], r))
+            return i;
+        memcpy(out + 16 * i, r, sizeof r);
+    }
+    return n;
+}
+
+ac_status ac_matrix_batch_multiply(const double *a, const double *b, const size_t steps[2],
+                                   double *out, size_t n, ac_error *err)
+{
+    static const size_t all_arrays[2] = {1, 1};
+    const size_t *s = steps ? steps : all_arrays;
+    const size_t i = matrix_products(a, b, s, out, n);
+    const double *x = a + 16 * i * s[0], *y = b + 16 * i * s[1];
+    double r[16];
+    ac_status st;
+    if (i == n)
+        return AC_OK;
+    /* every element of a and b enters the product: a non-finite one shows there */
+    if ((st = ac_check_finite(AC_ARG_A, x, 16, i, err)) ||
+        (st = ac_check_finite(AC_ARG_B, y, 16, i, err)))
+        return st;
+    (void)matrix_product(x, y, r);
+    for (int c = 0; c < 16; c++)
+        if (!ac_finite(r[c]))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_PRODUCT, r[c],
+                           "is not representable although the inputs are finite");
+    return AC_OK;
+}
+
+/* Elements within 2^510: products within 2^1020, sums of four within 2^1022. */
+AC_VECTORIZED
+static int matrix_pairs_ok(const double *a, const double *b, const size_t s[2], size_t n)
+{
+    if (s[0] && s[1])
+        return ac_pair_within(a, b, 16 * n, 0x1p510);
+    return ac_items_within(a, 16, s[0], n, 0x1p510) && ac_items_within(b, 16, s[1], n, 0x1p510);
+}
+
+bool ac_matrix_batch_multiply_check(const double *a, const double *b, const size_t steps[2],
+                                    size_t n)
+{
+    static const size_t all_arrays[2] = {1, 1};
+    return n == 0 || matrix_pairs_ok(a, b, steps ? steps : all_arrays, n);
+}
+
 ac_status ac_skeleton_decompose(const double *matrices, double *translation,
                                 double *rotation, double *scale, size_t n, ac_error *err)
 {

@@ -813,6 +813,16 @@ AC_API ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *wo
    so that matrices rounded to float32 decompose). */
 AC_API ac_status ac_skeleton_decompose(const double *matrices, double *translation,
                                 double *rotation, double *scale, size_t n, ac_error *err);
+/* Products a b of n pairs of 4x4 row-major matrices (skinning matrices:
+   world * inverse bind); steps[k] is 1 when input k holds n matrices and 0
+   when one is shared. Each element is its four products summed in order
+   k = 0..3, each rounded (no fused multiply-add), so a plain re-derivation
+   gives the same bits on any machine. out may be a or b (each pair is read
+   before its product is written). Errors (index: the pair): AC_ERR_VALUE "a",
+   "b" (non-finite), AC_ERR_OVERFLOW "product"; the products before it are
+   written. */
+AC_API ac_status ac_matrix_batch_multiply(const double *a, const double *b, const size_t steps[2],
+                                          double *out, size_t n, ac_error *err);
 
 /* ----------------------------------------------------------------- poses */
 
@@ -1728,6 +1738,10 @@ AC_API bool ac_ease_check(const double *u, size_t n);
    false even when the products are representable. */
 AC_API bool ac_quat_batch_multiply_check(const double *a, const double *b,
                                          const size_t steps[2], size_t n);
+/* The same for ac_matrix_batch_multiply (conservative: an element beyond
+   2^510 in magnitude gives false). */
+AC_API bool ac_matrix_batch_multiply_check(const double *a, const double *b,
+                                           const size_t steps[2], size_t n);
 
 /* The checks below answer, as ac_quat_batch_multiply_check, whether the
    kernels named are certain to succeed on these inputs (same arguments):

@@ -92,6 +92,16 @@ static ac_status decompose_loop(const acpy_context *ctx, const double *const *in
     return ac_skeleton_decompose(in[0], out[0], out[1], out[2], n, err);
 }
 
+static ac_status multiply_loop(const acpy_context *ctx, const double *const *in,
+                               const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    (void)ctx;
+    if (!out)
+        return ac_matrix_batch_multiply_check(in[0], in[1], steps, n) ? AC_OK
+                                                                       : acpy_unchecked(err);
+    return ac_matrix_batch_multiply(in[0], in[1], steps, out[0], n, err);
+}
+
 static const acpy_kernel world = {
     "_skeleton_world",
     "_skeleton_world(func, skeleton, translation, rotation, scale, out, workers) -> world",
@@ -109,7 +119,13 @@ static const acpy_kernel decompose = {
     decompose_loop, 0, NULL,
 };
 
-static const acpy_kernel *const kernels[] = {&world, &local, &decompose};
+static const acpy_kernel multiply = {
+    "_matrix_multiply", "_matrix_multiply(func, a, b, out, workers) -> product", 2, 1,
+    {{"a", ACPY_4X4}, {"b", ACPY_4X4}}, {{"product", ACPY_4X4}}, multiply_loop,
+    ACPY_SHARED | ACPY_CHECKS | ACPY_IN_PLACE, NULL,
+};
+
+static const acpy_kernel *const kernels[] = {&world, &local, &decompose, &multiply};
 
 static PyMethodDef methods[] = {
     {"_skeleton_create", skeleton_create, METH_VARARGS, "_skeleton_create(func, parents)"},
