@@ -567,7 +567,7 @@ class Skin(ByValue):
         rigs, the skeleton's own space: ``world[joint] @ inverse_bind_matrix``).
         ``clip`` None poses the rest pose.
 
-        Each product is the C core's 4x4 product (``ac_matrix_batch_multiply``):
+        Each product is the C core's 4x4 product (``ac_skeleton_multiply``):
         every element's four products summed in order, without fused
         multiply-adds, so the bits are the same on every machine (NumPy's
         ``@`` calls the BLAS, whose kernels differ by CPU).

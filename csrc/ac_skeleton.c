@@ -546,8 +546,8 @@ static size_t matrix_products(const double *a, const double *b, const size_t s[2
     return n;
 }
 
-ac_status ac_matrix_batch_multiply(const double *a, const double *b, const size_t steps[2],
-                                   double *out, size_t n, ac_error *err)
+ac_status ac_skeleton_multiply(const double *a, const double *b, const size_t steps[2],
+                               double *out, size_t n, ac_error *err)
 {
     static const size_t all_arrays[2] = {1, 1};
     const size_t *s = steps ? steps : all_arrays;
@@ -578,8 +578,8 @@ static int matrix_pairs_ok(const double *a, const double *b, const size_t s[2], 
     return ac_items_within(a, 16, s[0], n, 0x1p510) && ac_items_within(b, 16, s[1], n, 0x1p510);
 }
 
-bool ac_matrix_batch_multiply_check(const double *a, const double *b, const size_t steps[2],
-                                    size_t n)
+bool ac_skeleton_multiply_check(const double *a, const double *b, const size_t steps[2],
+                                size_t n)
 {
     static const size_t all_arrays[2] = {1, 1};
     return n == 0 || matrix_pairs_ok(a, b, steps ? steps : all_arrays, n);

@@ -821,8 +821,8 @@ AC_API ac_status ac_skeleton_decompose(const double *matrices, double *translati
    before its product is written). Errors (index: the pair): AC_ERR_VALUE "a",
    "b" (non-finite), AC_ERR_OVERFLOW "product"; the products before it are
    written. */
-AC_API ac_status ac_matrix_batch_multiply(const double *a, const double *b, const size_t steps[2],
-                                          double *out, size_t n, ac_error *err);
+AC_API ac_status ac_skeleton_multiply(const double *a, const double *b, const size_t steps[2],
+                                      double *out, size_t n, ac_error *err);
 
 /* ----------------------------------------------------------------- poses */
 
@@ -1738,10 +1738,10 @@ AC_API bool ac_ease_check(const double *u, size_t n);
    false even when the products are representable. */
 AC_API bool ac_quat_batch_multiply_check(const double *a, const double *b,
                                          const size_t steps[2], size_t n);
-/* The same for ac_matrix_batch_multiply (conservative: an element beyond
+/* The same for ac_skeleton_multiply (conservative: an element beyond
    2^510 in magnitude gives false). */
-AC_API bool ac_matrix_batch_multiply_check(const double *a, const double *b,
-                                           const size_t steps[2], size_t n);
+AC_API bool ac_skeleton_multiply_check(const double *a, const double *b,
+                                       const size_t steps[2], size_t n);
 
 /* The checks below answer, as ac_quat_batch_multiply_check, whether the
    kernels named are certain to succeed on these inputs (same arguments):

@@ -97,9 +97,9 @@ static ac_status multiply_loop(const acpy_context *ctx, const double *const *in,
 {
     (void)ctx;
     if (!out)
-        return ac_matrix_batch_multiply_check(in[0], in[1], steps, n) ? AC_OK
+        return ac_skeleton_multiply_check(in[0], in[1], steps, n) ? AC_OK
                                                                        : acpy_unchecked(err);
-    return ac_matrix_batch_multiply(in[0], in[1], steps, out[0], n, err);
+    return ac_skeleton_multiply(in[0], in[1], steps, out[0], n, err);
 }
 
 static const acpy_kernel world = {

@@ -174,27 +174,27 @@ static void matrix_products(void)
     ac_error err;
     memcpy(two, a, sizeof a);
     memcpy(two + 16, b, sizeof b);
-    CHECK(ac_matrix_batch_multiply(two, b, shared, out, 2, &err) == AC_OK);
+    CHECK(ac_skeleton_multiply(two, b, shared, out, 2, &err) == AC_OK);
     CHECK(memcmp(out, ab, sizeof ab) == 0);
     for (int i = 0; i < 4; i++) /* b b: the scale squared, the column (0, 0, 2 + 1) */
         for (int j = 0; j < 4; j++)
             CHECK(out[16 + 4 * i + j] == (i == j ? (i < 3 ? 4.0 : 1.0) : i == 2 && j == 3 ? 3.0
                                                                                           : 0.0));
-    CHECK(ac_matrix_batch_multiply_check(two, b, shared, 2));
-    CHECK(ac_matrix_batch_multiply(two, b, shared, two, 2, &err) == AC_OK); /* in place */
+    CHECK(ac_skeleton_multiply_check(two, b, shared, 2));
+    CHECK(ac_skeleton_multiply(two, b, shared, two, 2, &err) == AC_OK); /* in place */
     CHECK(memcmp(two, out, sizeof out) == 0);
     two[16 + 6] = NAN;
-    CHECK(!ac_matrix_batch_multiply_check(two, b, shared, 2));
-    CHECK(ac_matrix_batch_multiply(two, b, shared, out, 2, &err) == AC_ERR_VALUE);
+    CHECK(!ac_skeleton_multiply_check(two, b, shared, 2));
+    CHECK(ac_skeleton_multiply(two, b, shared, out, 2, &err) == AC_ERR_VALUE);
     CHECK(err.index == 1 && err.arg == AC_ARG_A);
     memcpy(big, b, sizeof b);
     big[0] = 0x1p600; /* 2^600 * 2^600: no double */
     two[16 + 6] = 0.0;
     two[16] = 0x1p600;
-    CHECK(!ac_matrix_batch_multiply_check(two, big, shared, 2));
-    CHECK(ac_matrix_batch_multiply(two, big, shared, out, 2, &err) == AC_ERR_OVERFLOW);
+    CHECK(!ac_skeleton_multiply_check(two, big, shared, 2));
+    CHECK(ac_skeleton_multiply(two, big, shared, out, 2, &err) == AC_ERR_OVERFLOW);
     CHECK(err.index == 1 && err.arg == AC_ARG_PRODUCT);
-    CHECK(ac_matrix_batch_multiply(two, big, NULL, out, 0, &err) == AC_OK);
+    CHECK(ac_skeleton_multiply(two, big, NULL, out, 0, &err) == AC_OK);
 }
 
 int main(void)
