@@ -1156,20 +1156,58 @@ def bench_rig(scale: float, repeats: int) -> list[Comparison]:
                     lambda: [numpy_skeleton_world(parents, *p) for p in poses], repeats)]
 
 
-def _usdskel_rig(folder: str, joints: int, frames: int):
+def _rig_data(joints: int, frames: int) -> tuple:
     """A random rig of ``joints`` joints animated over ``frames`` frames at 30
-    fps (every joint translated, rotated and scaled), written as a UsdSkel
-    stage: returns its path, or None when usd-core is not installed."""
+    fps, every joint translated, rotated and scaled: (parents, rest
+    translations, translations, rotations (x, y, z, w), scales), the animated
+    values in the precisions UsdSkel stores them in (float, float, half)."""
     rng = np.random.default_rng(2)
     parents = [-1] + [int(rng.integers(0, j)) for j in range(1, joints)]
-    paths = []
-    for j, p in enumerate(parents):
-        paths.append(f"j{j}" if p < 0 else f"{paths[p]}/j{j}")
     rest = rng.normal(size=(joints, 3))
     moves = rng.normal(size=(frames, joints, 3)).astype(np.float32)
     turns = rng.normal(size=(frames, joints, 4))
     turns = (turns / np.linalg.norm(turns, axis=-1, keepdims=True)).astype(np.float32)
     sizes = rng.uniform(0.9, 1.1, size=(frames, joints, 3)).astype(np.float16)
+    return parents, rest, moves, turns, sizes
+
+
+def _rig_scene(joints: int, frames: int):
+    """The rig of :func:`_rig_data` as a Scene built in memory (the rig that
+    :func:`_usdskel_rig` writes, usd-core or not), with a skin of every joint
+    bound at the rest pose."""
+    from . import model
+    from .rotations import RotationCurve
+
+    parents, rest, moves, turns, sizes = _rig_data(joints, frames)
+    times = np.arange(frames) / 30.0
+    children: list = [[] for _ in parents]
+    for j, p in enumerate(parents[1:], 1):
+        children[p].append(j)
+    nodes, channels = [], []
+    for j, p in enumerate(parents):
+        nodes.append(model.Node(j, f"j{j}", p, tuple(children[j]), rest[j].copy(),
+                                np.array([0.0, 0.0, 0.0, 1.0]), np.ones(3)))
+        for path, curve in (("translation", Curve(times, moves[:, j].astype(np.float64),
+                                                  interpolation="linear")),
+                            ("rotation", RotationCurve(times, turns[:, j].astype(np.float64),
+                                                       interpolation="linear")),
+                            ("scale", Curve(times, sizes[:, j].astype(np.float64),
+                                            interpolation="linear"))):
+            channels.append(model.Channel.from_curve(j, path, curve, node_name=f"j{j}"))
+    bind = np.repeat(np.eye(4)[None], joints, axis=0)
+    bind[:, :3, 3] = -rest
+    skin = model.Skin(0, "rig", np.arange(joints), bind)
+    clip = model.Clip("rig", float(times[-1]), tuple(channels))
+    return model.Scene(tuple(nodes), ((0,),), 0, (skin,), (clip,))
+
+
+def _usdskel_rig(folder: str, joints: int, frames: int):
+    """The rig of :func:`_rig_data` written as a UsdSkel stage: returns its
+    path, or None when usd-core is not installed."""
+    parents, rest, moves, turns, sizes = _rig_data(joints, frames)
+    paths: list = []
+    for j, p in enumerate(parents):
+        paths.append(f"j{j}" if p < 0 else f"{paths[p]}/j{j}")
     try:
         from pxr import Gf, Usd, UsdSkel, Vt
     except ImportError:
@@ -1205,19 +1243,24 @@ def _usdskel_rig(folder: str, joints: int, frames: int):
 
 
 def bench_usdskel(scale: float, repeats: int) -> list:
-    """A 200-joint UsdSkel rig over 500 frames: usd.load + Scene.world and
-    Skin.joint_matrices against OpenUSD's own C++ queries, asked frame by
-    frame as UsdSkel is (usd-core installed), and Scene.world against the same
-    poses composed in NumPy."""
+    """A 200-joint rig over 500 frames: Scene.world and Skin.joint_matrices
+    against the same poses composed and skinned in batched NumPy (a rig
+    built in memory), and, with usd-core installed, usd.load + Scene.world
+    and Skin.joint_matrices of the rig as a UsdSkel stage against OpenUSD's
+    own C++ queries, asked frame by frame as UsdSkel is."""
     import tempfile
 
     from . import usd
 
     joints, frames = 200, max(2, int(500 * scale))
+    t = np.arange(frames) / 30.0
+    items = frames * joints
+    rows = _rig_numpy_rows(_rig_scene(joints, frames), t, repeats)
     with tempfile.TemporaryDirectory() as folder:
         path = _usdskel_rig(folder, joints, frames)
         if path is None:
-            raise ImportError("usd-core is not installed (pip install 'animcore[usd]')")
+            return [Skipped("usdskel against UsdSkel", "usd-core is not installed (pip install "
+                                                       "'animcore[usd]')")] + rows
         from pxr import Usd, UsdGeom, UsdSkel
 
         def open_query():
@@ -1231,10 +1274,6 @@ def bench_usdskel(scale: float, repeats: int) -> list:
         codes = range(frames)
         scene = usd.load(path)
         clip, skin = scene.clips[0], scene.skins[0]
-        t = np.arange(frames) / 30.0
-        parents = scene.skeleton.parents
-        pose = scene.pose(clip, t)
-        items = frames * joints
 
         def theirs_loaded():
             _, q = open_query()
@@ -1257,13 +1296,29 @@ def bench_usdskel(scale: float, repeats: int) -> list:
             compare("usdskel usd.load + Scene.world", items, ours_loaded,
                     "Stage.Open + UsdSkel.Cache + queries", theirs_loaded,
                     max(1, min(repeats, 3)), target=1),
-            compare("usdskel Scene.world", items, lambda: scene.world(clip, t),
-                    "Scene.pose + NumPy level by level",
-                    lambda: numpy_skeleton_world(parents, *scene.pose(clip, t)), repeats),
-            compare("usdskel world of sampled poses", items, lambda: scene.skeleton.world(*pose),
-                    "NumPy level by level, batched 4x4",
-                    lambda: numpy_skeleton_world(parents, *pose), repeats),
-        ]
+        ] + rows
+
+
+def _rig_numpy_rows(scene, t: np.ndarray, repeats: int) -> list:
+    """Scene.world, Skeleton.world and Skin.joint_matrices of the scene's
+    first clip against batched NumPy doing the same work."""
+    clip, skin = scene.clips[0], scene.skins[0]
+    parents = scene.skeleton.parents
+    pose = scene.pose(clip, t)
+    items = t.size * len(parents)
+    return [
+        compare("usdskel Scene.world", items, lambda: scene.world(clip, t),
+                "Scene.pose + NumPy level by level",
+                lambda: numpy_skeleton_world(parents, *scene.pose(clip, t)), repeats),
+        compare("usdskel world of sampled poses", items, lambda: scene.skeleton.world(*pose),
+                "NumPy level by level, batched 4x4",
+                lambda: numpy_skeleton_world(parents, *pose), repeats),
+        compare("usdskel Skin.joint_matrices", items,
+                lambda: skin.joint_matrices(scene, clip, t),
+                "Scene.pose + NumPy level by level, @ bind",
+                lambda: numpy_skeleton_world(parents, *scene.pose(clip, t))
+                @ skin.inverse_bind_matrices, repeats),
+    ]
 
 
 FBX_MOCAP = "tests/data/fbx/walk.fbx"
