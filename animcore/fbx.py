@@ -78,6 +78,7 @@ Conventions
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import zlib
 from dataclasses import dataclass, field, replace
@@ -1396,7 +1397,9 @@ class FbxScene(Scene):
                 elif pv.inherit == 2:
                     unscale = np.zeros(t_shape + (4, 4))
                     ps = pose.scale[..., p, :]
-                    unscale[..., :3, :3] = np.eye(3) / ps[..., None, :]
+                    # a zero scale has no inverse: that axis is not compensated (as
+                    # _componentwise takes a zero scale's axis as it is)
+                    unscale[..., :3, :3] = np.eye(3) / np.where(ps == 0, 1.0, ps)[..., None, :]
                     unscale[..., 3, 3] = 1.0
                     adjusted = local.copy()
                     adjusted[..., :3, :3] = (unscale @ local)[..., :3, :3]
@@ -1982,8 +1985,8 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
                       if k in _MODEL_PROPERTIES}
     nodes, pivots, types = [], [], []
     parents = []
-    props_of = _properties_of(f, [objects.records[oid] for oid in model_ids], model_template,
-                              _MODEL_PROPERTIES)
+    model_rows = [objects.records[oid] for oid in model_ids]
+    props_of = _properties_of(f, model_rows, model_template, _MODEL_PROPERTIES)
     for i, oid in enumerate(model_ids):
         sub = objects.by_id[oid][2]
         parent = -1
@@ -1997,12 +2000,16 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     for i, p in enumerate(parents):
         if p >= 0:
             children[p].append(i)
-    try:  # every node at once; one by one where that meets a bad number (and reports it)
+    try:  # every node at once; one by one where that meets an extreme number
         with np.errstate(all="raise"):
             nodes, pivots, geometric = _node_transforms(props_of, names, parents, children)
     except (ValueError, FloatingPointError):
+        _finite_properties(f, model_rows, props_of)  # (a NaN or infinity is an FbxError)
         nodes, pivots, geometric = _node_transforms_one_by_one(props_of, names, parents,
                                                                children)
+    if not (np.isfinite(geometric).all() and
+            np.isfinite(np.stack([n.matrix for n in nodes] or [np.eye(4)])).all()):
+        _finite_properties(f, model_rows, props_of)
     blends = _blend_channels(objects, index_of)
     for node, entries in blends.items():
         weights = np.array([e[2] for e in entries]) / 100.0  # DeformPercent
@@ -2026,6 +2033,17 @@ _MODEL_PROPERTIES = frozenset((
     "RotationOrder", "PreRotation", "PostRotation", "RotationOffset", "RotationPivot",
     "ScalingOffset", "ScalingPivot", "InheritType", "Lcl Translation", "Lcl Rotation",
     "Lcl Scaling", "GeometricTranslation", "GeometricRotation", "GeometricScaling"))
+
+
+def _finite_properties(f: _File, rows: list, props_of: list) -> None:
+    """An FbxError at the first Model record (``rows``: record indices) whose
+    transform properties hold a NaN or an infinity; nothing when none does."""
+    for row, props in zip(rows, props_of):
+        for name, values in props.items():
+            for x in values[:3] if isinstance(values, (list, tuple)) else ():
+                if isinstance(x, float) and not math.isfinite(x):
+                    raise f.error(f.record(row), f"property {name!r} holds {x!r} (must be "
+                                                 f"finite)")
 
 
 def _node_transforms_one_by_one(props_of, names, parents, children) -> tuple:

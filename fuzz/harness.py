@@ -213,10 +213,12 @@ def main(name: str, argv: list[str], check, seeds: Callable[[], dict[str, bytes]
     def one_input(data: bytes) -> None:
         checked(name, check, bytes(data), suffix)
 
+    pool = list(seeds().values())  # (made once: a harness's seeds may take a while)
+
     def custom_mutator(data: bytes, max_size: int, seed: int) -> bytes:
         rng = random.Random(seed)  # half ours (structure-aware), half libFuzzer's
         if rng.random() < 0.5:
-            mutated = mutate(bytes(data), list(seeds().values()), rng)
+            mutated = mutate(bytes(data), pool, rng)
             if len(mutated) <= max_size:
                 return mutated
         return atheris.Mutate(data, max_size)

@@ -371,6 +371,58 @@ def test_vector_property_that_is_not_three_numbers_holds_its_default():
     np.testing.assert_array_equal(node.scale, [4.0, 5.0, 6.0])
 
 
+@pytest.mark.parametrize("value", ["1e999", "-1e999"])
+@pytest.mark.parametrize("name", ["Lcl Translation", "GeometricRotation", "PreRotation",
+                                  "RotationPivot"])
+def test_a_transform_property_that_is_not_finite_is_an_fbx_error(name, value):
+    # fuzz/fuzz_fbx.py (atheris) found a NaN in GeometricRotation raising a bare
+    # ValueError from quat_from_euler, and one in a pivot loading as NaN matrices
+    text = ASCII_HEADER + f"""Objects:  {{
+    Model: 1, "Model::hip", "LimbNode" {{
+        Properties70:  {{
+            P: "{name}", "Vector3D", "Vector", "",0,{value},0
+        }}
+    }}
+}}
+"""
+    with pytest.raises(fbx.FbxError, match=rf"line 6 \(Objects/Model\): property '{name}' "
+                                           rf"holds -?inf \(must be finite\)"):
+        fbx.load_bytes(text.encode())
+
+
+def test_a_zero_parent_scale_is_not_compensated_on_its_axis():
+    # Rrs (InheritType 2) divides by the parent's scale: fuzz/fuzz_fbx.py found a zero
+    # one giving a RuntimeWarning and NaN world matrices
+    text = ASCII_HEADER + """Objects:  {
+    Model: 1, "Model::hip", "LimbNode" {
+        Properties70:  {
+            P: "Lcl Scaling", "Lcl Scaling", "", "A",0,2,1
+        }
+    }
+    Model: 2, "Model::knee", "LimbNode" {
+        Properties70:  {
+            P: "Lcl Translation", "Lcl Translation", "", "A",1,1,1
+            P: "InheritType", "enum", "", "",2
+        }
+    }
+}
+Connections:  {
+    C: "OO",2,1
+}
+"""
+    scene = fbx.load_bytes(text.encode(), units="cm")
+    with np.errstate(all="raise"):
+        world = scene.world()
+    hip, knee = world
+    # the child's rotation and scale are compensated on y (1 / 2), not on the zero
+    # x scale (no inverse); its position stays in the parent's scaled frame
+    local = scene.nodes[1].matrix.copy()
+    local[:3, :3] = np.diag([1.0, 0.5, 1.0]) @ local[:3, :3]
+    expected = hip @ local
+    np.testing.assert_array_equal(knee, expected)
+    assert np.all(np.isfinite(world))
+
+
 @pytest.mark.parametrize("up", ["y", "z"])
 def test_units_and_axes(up):
     # Blender's frame: Z up, -Y front, X right, in metres (UnitScaleFactor 100)
