@@ -435,7 +435,7 @@ def _skeleton_local(
 def _skeleton_decompose(
     func: str, matrices: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
-def _matrix_multiply(
+def _skeleton_multiply(
     func: str, a: ArrayLike, b: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
 

@@ -585,10 +585,10 @@ class Skin(ByValue):
         else:
             chosen = world[..., self.joints, :, :]  # (a copy)
         # in place: no second array of this size to allocate
-        joints = _core._matrix_multiply(func, chosen, self.inverse_bind_matrices, chosen, None)
+        joints = _core._skeleton_multiply(func, chosen, self.inverse_bind_matrices, chosen, None)
         if node is None:
             return joints
-        return _core._matrix_multiply(func, mesh_inverse[..., None, :, :], joints, joints, None)
+        return _core._skeleton_multiply(func, mesh_inverse[..., None, :, :], joints, joints, None)
 
 
 @dataclass(frozen=True, eq=False)

@@ -515,6 +515,8 @@ ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *world, do
     return AC_OK;
 }
 
+static const size_t all_arrays[2] = {1, 1}; /* steps NULL: n items of each input */
+
 /* r = a b of one pair of 4x4 matrices, each element its four products
    summed in order k = 0..3; 1 when every element is finite. */
 static AC_FORCE_INLINE int matrix_product(const double *a, const double *b, double r[16])
@@ -549,14 +551,14 @@ static size_t matrix_products(const double *a, const double *b, const size_t s[2
 ac_status ac_skeleton_multiply(const double *a, const double *b, const size_t steps[2],
                                double *out, size_t n, ac_error *err)
 {
-    static const size_t all_arrays[2] = {1, 1};
     const size_t *s = steps ? steps : all_arrays;
     const size_t i = matrix_products(a, b, s, out, n);
-    const double *x = a + 16 * i * s[0], *y = b + 16 * i * s[1];
+    const double *x, *y;
     double r[16];
     ac_status st;
     if (i == n)
         return AC_OK;
+    x = a + 16 * i * s[0], y = b + 16 * i * s[1];
     /* every element of a and b enters the product: a non-finite one shows there */
     if ((st = ac_check_finite(AC_ARG_A, x, 16, i, err)) ||
         (st = ac_check_finite(AC_ARG_B, y, 16, i, err)))
@@ -581,7 +583,6 @@ static int matrix_pairs_ok(const double *a, const double *b, const size_t s[2], 
 bool ac_skeleton_multiply_check(const double *a, const double *b, const size_t steps[2],
                                 size_t n)
 {
-    static const size_t all_arrays[2] = {1, 1};
     return n == 0 || matrix_pairs_ok(a, b, steps ? steps : all_arrays, n);
 }
 

@@ -120,7 +120,7 @@ static const acpy_kernel decompose = {
 };
 
 static const acpy_kernel multiply = {
-    "_matrix_multiply", "_matrix_multiply(func, a, b, out, workers) -> product", 2, 1,
+    "_skeleton_multiply", "_skeleton_multiply(func, a, b, out, workers) -> product", 2, 1,
     {{"a", ACPY_4X4}, {"b", ACPY_4X4}}, {{"product", ACPY_4X4}}, multiply_loop,
     ACPY_SHARED | ACPY_CHECKS | ACPY_IN_PLACE, NULL,
 };
