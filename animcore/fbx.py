@@ -234,8 +234,13 @@ class _File:
         if self.ascii:
             header = self.find("FBXHeaderExtension")
             version = header.child("FBXVersion") if header is not None else None
-            self.version = int(version.values[0]) if version is not None and version.values \
-                else 0
+            self.version = 0
+            if version is not None and version.values:
+                number = version.values[0]
+                if not (isinstance(number, (int, float)) and math.isfinite(number)
+                        and number == int(number)):
+                    raise self.error(version, f"is {number!r} (must be a whole number)")
+                self.version = int(number)
 
     def release(self) -> None:
         """Drops the record views made so far (each refers back to this
@@ -2546,6 +2551,8 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
         span = take.child("LocalTime")
         start = stop = 0.0
         if span is not None and len(span.values) >= 2:
+            if not all(isinstance(v, (int, float)) for v in span.values[:2]):
+                raise f.error(span, f"is {span.values[:2]!r} (must be two times in ticks)")
             start, stop = (float(v) / TICKS_PER_SECOND for v in span.values[:2])
         unsupported = []
         pending, targets = [], []  # the take's keys, decoded together below

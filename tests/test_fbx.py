@@ -499,6 +499,25 @@ def test_bad_ascii_names_line():
         fbx.load_bytes(text.encode())
 
 
+@pytest.mark.parametrize("value", ["x", "1e999", "7400.5"])
+def test_an_ascii_version_that_is_no_whole_number_is_an_fbx_error(value):
+    # (a mutated file raised a bare ValueError or OverflowError from int())
+    text = f"; FBX 7.4.0 project file\nFBXHeaderExtension:  {{\n    FBXVersion: {value}\n}}\n"
+    with pytest.raises(fbx.FbxError, match=r"line 3 \(FBXHeaderExtension/FBXVersion\): is "
+                                           r".* \(must be a whole number\)"):
+        fbx.load_bytes(text.encode())
+
+
+def test_an_fbx6_take_span_that_is_not_two_times_is_an_fbx_error():
+    # found by fuzz/fuzz_fbx.py (atheris): a bare ValueError from float()
+    text = (FILES / "maya_anim_interpolation_6100_ascii.fbx").read_text()
+    assert "LocalTime: 0,92372316000" in text
+    text = text.replace("LocalTime: 0,92372316000", "LocalTime: 0,L", 1)
+    with pytest.raises(fbx.FbxError, match=r"\(Takes/Take/LocalTime\): is \[0, 'L'\] \(must "
+                                           r"be two times in ticks\)"):
+        fbx.load_bytes(text.encode())
+
+
 def test_corrupt_deflate_array():
     data = bytearray(SMALL7)
     at = data.index(b"Normalsd") + len(b"Normals")
