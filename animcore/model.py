@@ -569,8 +569,9 @@ class Skin(ByValue):
 
         Each product is the C core's 4x4 product (``ac_skeleton_multiply``):
         every element's four products summed in order, without fused
-        multiply-adds, so the bits are the same on every machine (NumPy's
-        ``@`` calls the BLAS, whose kernels differ by CPU).
+        multiply-adds, so that a product's bits are the same on every machine
+        (NumPy's ``@`` calls the BLAS, whose kernels differ by CPU; the mesh
+        node's inverse is ``np.linalg.inv``'s).
         """
         func = "Skin.joint_matrices"
         if node is None:
