@@ -591,7 +591,8 @@ class FbxCurve(ByValue):
                                   (after is not None and t > after, after, "left")):
             if np.any(past):  # the end of the last repetition holds
                 values = np.where(past, float(self.curve(limit, side=side)), values)
-        nexts = [i for i, kind in enumerate(self.interpolation) if kind == "constant_next"]
+        # (the last key's kind has no segment after it)
+        nexts = [i for i, kind in enumerate(self.interpolation[:-1]) if kind == "constant_next"]
         for i in nexts:  # held at the next key's value inside the segment
             inside = (t > self.times[i]) & (t < self.times[i + 1])
             values = np.where(inside, self.values[i + 1], values)

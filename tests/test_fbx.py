@@ -257,6 +257,19 @@ def test_curves_are_the_files_keys():
                                                                "constant_next")
 
 
+def test_the_last_keys_kind_does_not_index_past_the_keys():
+    # fuzz/fuzz_fbx.py (atheris) found a last key flagged constant-next raising an
+    # IndexError: the last key has no segment after it, so its kind changes nothing
+    import dataclasses
+
+    curve = fbx.load(FILES / "maya_anim_interpolation_7700_binary.fbx").clips[0].channel(
+        "pCube1", "translation").curves[0]
+    edited = dataclasses.replace(curve, interpolation=curve.interpolation[:-1]
+                                 + ("constant_next",))
+    t = np.linspace(curve.times[0] - 1.0, curve.times[-1] + 1.0, 301)
+    np.testing.assert_array_equal(edited(t), curve(t))
+
+
 def test_time_is_file_time():
     scene = fbx.load(FILES / "maya_extrapolate_cube_7700_binary.fbx")
     clip = scene.clips[0]
