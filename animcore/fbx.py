@@ -1900,6 +1900,17 @@ class _Entries(_LazyMap):
         return f.record(i), _object_name(str(name)), str(sub)
 
 
+def _array_id(f: _File, block: _Record, count: int) -> Exception:
+    """The FbxError at the first child of ``block`` (Objects, Connections)
+    whose first ``count`` values hold an array where ids (numbers or names)
+    are; a TypeError when none does."""
+    for child in block.children:
+        if any(isinstance(v, np.ndarray) for v in child.values[:count]):
+            return f.error(child, "holds an array where an id (a number or a name) is "
+                                  "expected")
+    return TypeError(f"{block.name}: an id that is not a number or a name")
+
+
 class _Objects:
     """Objects and connections of a file (FBX 7 ids or FBX 6 names), read
     in C (``_fbx_objects``, ``_fbx_connections``): ``order`` (the ids in
@@ -1915,8 +1926,11 @@ class _Objects:
         values = f._values
         objects = f.find("Objects")
         if objects is not None:
-            self.order, self.records = f.read(_core._fbx_objects, f.record_table, values,
-                                              objects.index)
+            try:
+                self.order, self.records = f.read(_core._fbx_objects, f.record_table, values,
+                                                  objects.index)
+            except TypeError:  # (an id no dict takes)
+                raise _array_id(f, objects, 1) from None
         names = f.names
         self.kinds: dict = {oid: names[i] for oid, i in self.records.items()}
         self.by_id = _Entries(f, self.records)
@@ -1924,8 +1938,11 @@ class _Objects:
         connections = f.find("Connections")
         codes = {f.name_codes[n] for n in ("C", "Connect") if n in f.name_codes}
         if connections is not None and codes:
-            read = f.read(_core._fbx_connections, f.record_table, f.name_ids, values,
-                          connections.index, codes)
+            try:
+                read = f.read(_core._fbx_connections, f.record_table, f.name_ids, values,
+                              connections.index, codes)
+            except TypeError:
+                raise _array_id(f, connections, 3) from None
             kids, parents, properties, parent_heads, parent_next, child_heads, child_next = read
             self.parents = _Links(parent_heads, parent_next, parents, properties)
             self.children = _Links(child_heads, child_next, kids, properties)

@@ -531,6 +531,18 @@ def test_an_fbx6_take_span_that_is_not_two_times_is_an_fbx_error():
         fbx.load_bytes(text.encode())
 
 
+@pytest.mark.parametrize("objects, connections, line", [
+    ('Model: *2 {\n a: 1,2\n}, "Model::hip", "LimbNode" {\n}\n', "", r"line 6 \(Objects/Model\)"),
+    ('Model: 1, "Model::hip", "LimbNode" {\n}\nModel: 2, "Model::knee", "LimbNode" {\n}\n',
+     'C: "OO",2,*2 {\n a: 1,2\n}\n', r"line 12 \(Connections/C\)")])
+def test_an_id_that_is_an_array_is_an_fbx_error(objects, connections, line):
+    # found by fuzz/fuzz_fbx.py (atheris): a TypeError from the dict of ids
+    text = (ASCII_HEADER + "Objects:  {\n" + objects + "}\nConnections:  {\n" + connections
+            + "}\n")
+    with pytest.raises(fbx.FbxError, match=line + ": holds an array where an id"):
+        fbx.load_bytes(text.encode())
+
+
 def test_corrupt_deflate_array():
     data = bytearray(SMALL7)
     at = data.index(b"Normalsd") + len(b"Normals")
