@@ -90,7 +90,7 @@ from . import _core
 from ._objects import ByValue, PicklableError
 from .curves import Curve
 from .model import (Channel, Clip, Node, Scene, Skin, Unsupported, _keyed_channel,
-                    _query_times, frame_times)
+                    _query_times, _quote, frame_times)
 from .rotations import (quat_conjugate, quat_from_euler, quat_from_matrix, quat_multiply,
                         quat_to_matrix)
 
@@ -422,9 +422,19 @@ def _scalars_of(f: _File, rows: list, names: tuple) -> np.ndarray:
 
 def _child_value(record: _Record, name: str, default, kind=float):
     """The first value of the child record ``name`` as ``kind``, or
-    ``default`` without one."""
+    ``default`` without one; an FbxError at the child when ``kind`` does not
+    take it (a name where a number is, a NaN for a count)."""
     child = record.child(name)
-    return kind(child.values[0]) if child is not None and child.values else default
+    if child is None or not child.values:
+        return default
+    value = child.values[0]
+    try:
+        return kind(value)
+    except (TypeError, ValueError, OverflowError):
+        shown = _quote(value, 40) if isinstance(value, str) else repr(value)[:40]
+        raise record.file.error(child, f"is {shown} (must be "
+                                       f"{'a whole number' if kind is int else 'a number'})"
+                                ) from None
 
 
 def _vec(props: dict, name: str, default) -> np.ndarray:

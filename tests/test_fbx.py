@@ -531,6 +531,19 @@ def test_an_fbx6_take_span_that_is_not_two_times_is_an_fbx_error():
         fbx.load_bytes(text.encode())
 
 
+@pytest.mark.parametrize("child, value, what", [("Default", "p", "a number"),
+                                                  ("KeyCount", "x", "a whole number")])
+def test_an_fbx6_channel_value_of_the_wrong_kind_is_an_fbx_error(child, value, what):
+    # found by fuzz/fuzz_fbx.py (atheris): a bare ValueError from float()
+    text = (FILES / "maya_anim_interpolation_6100_ascii.fbx").read_text()
+    start = text.index(f"{child}: ", text.index("Takes:"))
+    end = text.index("\n", start)
+    text = text[:start] + f"{child}: {value}" + text[end:]
+    with pytest.raises(fbx.FbxError, match=rf"/Channel/{child}\): is '?{value}'? \(must be "
+                                           rf"{what}\)"):
+        fbx.load_bytes(text.encode())
+
+
 @pytest.mark.parametrize("objects, connections, line", [
     ('Model: *2 {\n a: 1,2\n}, "Model::hip", "LimbNode" {\n}\n', "", r"line 6 \(Objects/Model\)"),
     ('Model: 1, "Model::hip", "LimbNode" {\n}\nModel: 2, "Model::knee", "LimbNode" {\n}\n',
