@@ -649,6 +649,11 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
         values = array("KeyValueDouble")
     ticks = np.asarray(ticks)
     if ticks.dtype.kind == "f":
+        outside = ~(np.abs(ticks) < 2.0**63)  # (NaN included)
+        if np.any(outside):
+            i = int(np.argmax(outside))
+            raise f.error(record, f"key time at index {i} is {float(ticks[i])!r} ticks (must "
+                                  f"be finite, below 2^63 in magnitude)")
         ticks = np.rint(ticks).astype(np.int64)
     k = len(ticks)
     if len(values) != k:
@@ -658,12 +663,14 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
     times = ticks.astype(np.int64) / TICKS_PER_SECOND
     if np.any(np.diff(times) <= 0):
         i = int(np.argmax(np.diff(times) <= 0)) + 1
-        raise f.error(record, f"key time at index {i} ({times[i]!r} s) does not follow the "
-                              f"previous one ({times[i - 1]!r} s)")
-    values = np.asarray(values, dtype=np.float64)
+        raise f.error(record, f"key time at index {i} ({float(times[i])!r} s) does not "
+                              f"follow the previous one ({float(times[i - 1])!r} s)")
+    with np.errstate(invalid="ignore"):  # (a float32 signalling NaN is refused below)
+        values = np.asarray(values, dtype=np.float64)
     if not np.all(np.isfinite(values)):
         i = int(np.argmax(~np.isfinite(values)))
-        raise f.error(record, f"key value at index {i} is {values[i]!r} (must be finite)")
+        raise f.error(record, f"key value at index {i} is {float(values[i])!r} (must be "
+                              f"finite)")
     flags = array("KeyAttrFlags", required=False)
     data = array("KeyAttrDataFloat", required=False)
     counts = array("KeyAttrRefCount", required=False)
@@ -784,9 +791,12 @@ def _curve_parts_together(f: _File, rows: list):
             np.array_equal(kr, kf) and np.array_equal(kd, 4 * kf)):
         return None
     if ticks.dtype.kind == "f":
+        if not np.all(np.abs(ticks) < 2.0**63):  # (NaN included: _curve_parts names it)
+            return None
         ticks = np.rint(ticks).astype(np.int64)
     times = ticks.astype(np.int64) / TICKS_PER_SECOND
-    values = np.asarray(values, dtype=np.float64)
+    with np.errstate(invalid="ignore"):  # (a float32 signalling NaN is refused below)
+        values = np.asarray(values, dtype=np.float64)
     starts = np.cumsum(k) - k
     steps = np.diff(times)
     inside = np.ones(len(steps), dtype=bool)
@@ -2523,8 +2533,8 @@ def _take_keys(f: _File, record: _Record) -> Union[tuple, None]:
     times_a, values_a = np.array(times), np.array(values)
     if np.any(np.diff(times_a) <= 0):
         i = int(np.argmax(np.diff(times_a) <= 0)) + 1
-        raise f.error(keys, f"key time at index {i} ({times_a[i]!r} s) does not follow the "
-                            f"previous one")
+        raise f.error(keys, f"key time at index {i} ({float(times_a[i])!r} s) does not "
+                            f"follow the previous one")
     codes = {"cubic": _CUBIC | _USER, "linear": _LINEAR, "constant": _CONSTANT,
              "constant_next": _CONSTANT | _CONSTANT_NEXT}
     # auto keys as FBX 7's time-independent, clamped progressive ones (no bias)

@@ -6,6 +6,7 @@ import json
 import pathlib
 import pickle
 import struct
+import warnings
 import zlib
 
 import numpy as np
@@ -595,6 +596,42 @@ def test_bad_curve_times():
     with pytest.raises(fbx.FbxError, match=r"AnimationCurve\): key time at index 1"):
         fbx._read_curve(fbx._File(text.encode(), "x"), fbx._File(text.encode(), "x")
                         .find("Objects").children[0])
+
+
+def test_a_signalling_nan_key_value_is_an_fbx_error_without_a_warning():
+    # found by fuzz/fuzz_fbx.py (atheris): widening a float32 signalling NaN to float64
+    # warned (RuntimeWarning: invalid value) before the error
+    raw = bytearray(SMALL7)
+    at = raw.index(b"KeyValueFloat")  # (7500: 4-byte record header fields; a raw array)
+    assert raw[at + 13:at + 14] == b"f"
+    count, encoding, _ = struct.unpack_from("<III", raw, at + 14)
+    assert encoding == 0 and count > 3
+    struct.pack_into("<I", raw, at + 26 + 4 * 3, 0x7FA00000)  # value 3: a signalling NaN
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(fbx.FbxError, match=r"\(Objects/AnimationCurve\): key value at "
+                                               r"index 3 is nan \(must be finite\)"):
+            fbx.load_bytes(bytes(raw))
+
+
+def test_a_key_time_beyond_int64_ticks_is_an_fbx_error():
+    text = ASCII_HEADER + """Objects:  {
+    AnimationCurve: 5, "AnimCurve::", "" {
+        KeyTime: *2 {
+            a: 1e999,5.0
+        }
+        KeyValueFloat: *2 {
+            a: 0,1
+        }
+    }
+}
+"""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(fbx.FbxError, match=r"AnimationCurve\): key time at index 0 is inf "
+                                               r"ticks"):
+            fbx._read_curve(fbx._File(text.encode(), "x"), fbx._File(text.encode(), "x")
+                            .find("Objects").children[0])
 
 
 @pytest.mark.parametrize("original", [SMALL, SMALL7], ids=["6100", "7500"])
