@@ -107,6 +107,8 @@ def mutate_lines(data: bytes, pool: list[bytes], rng: random.Random,
     deleted, duplicated, or spliced in from another seed."""
     lines = data.split(b"\n")
     for _ in range(rng.randint(1, 3)):
+        if not lines:  # (every line deleted)
+            break
         i = rng.randrange(len(lines))
         roll = rng.random()
         edited = edit_line(lines[i], rng) if roll < 0.45 else None
