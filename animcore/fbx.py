@@ -1363,16 +1363,23 @@ class FbxScene(Scene):
         pose = self.pose(clip, t)
         count = len(self.nodes)
         world = np.zeros(t.shape + (count, 4, 4))
-        locals_ = self._local_matrices(pose)
-        steps = self._world_steps() if locals_ is not None else None
-        if steps is None:
-            self._world_nodes(world, pose, locals_, self.skeleton.order)
-        else:  # one level of the hierarchy after the other, its RSrs nodes at once
-            for depth, (joined, parents, others) in enumerate(steps):
-                if len(joined):
-                    above = self.conversion if depth == 0 else world[..., parents, :, :]
-                    world[..., joined, :, :] = above @ locals_[..., joined, :, :]
-                self._world_nodes(world, pose, locals_, others)
+        with np.errstate(over="ignore", invalid="ignore"):  # (an overflow is raised below)
+            locals_ = self._local_matrices(pose)
+            steps = self._world_steps() if locals_ is not None else None
+            if steps is None:
+                self._world_nodes(world, pose, locals_, self.skeleton.order)
+            else:  # one level of the hierarchy after the other, its RSrs nodes at once
+                for depth, (joined, parents, others) in enumerate(steps):
+                    if len(joined):
+                        above = self.conversion if depth == 0 else world[..., parents, :, :]
+                        world[..., joined, :, :] = above @ locals_[..., joined, :, :]
+                    self._world_nodes(world, pose, locals_, others)
+        if not np.isfinite(world).all():
+            at = np.argwhere(~np.isfinite(world))[0]
+            raise OverflowError(f"FbxScene.world: the world matrix of node "
+                                f"{self.nodes[at[-3]].name!r} at index {tuple(at[:-3].tolist())} "
+                                f"is not representable (its transforms multiply past the "
+                                f"double range)")
         if nodes is not None:
             world = world[..., [self.node_index(n) for n in nodes], :, :]
         return world

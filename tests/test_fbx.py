@@ -404,6 +404,25 @@ def test_a_transform_property_that_is_not_finite_is_an_fbx_error(name, value):
         fbx.load_bytes(text.encode())
 
 
+def test_world_matrices_beyond_the_double_range_are_an_overflow_error():
+    # the fuzz contract: finite world matrices or an error, never a RuntimeWarning
+    # (here millimetres, 10 to a centimetre, take a translation near the largest double past it)
+    text = ASCII_HEADER + """Objects:  {
+    Model: 1, "Model::hip", "LimbNode" {
+        Properties70:  {
+            P: "Lcl Translation", "Lcl Translation", "", "A",1e308,0,0
+        }
+    }
+}
+"""
+    scene = fbx.load_bytes(text.encode(), units="mm")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(OverflowError, match=r"FbxScene.world: the world matrix of node "
+                                                r"'hip' at index \(\) is not representable"):
+            scene.world()
+
+
 def test_a_zero_parent_scale_is_not_compensated_on_its_axis():
     # Rrs (InheritType 2) divides by the parent's scale: fuzz/fuzz_fbx.py found a zero
     # one giving a RuntimeWarning and NaN world matrices
