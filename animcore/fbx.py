@@ -649,12 +649,8 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
         values = array("KeyValueDouble")
     ticks = np.asarray(ticks)
     if ticks.dtype.kind == "f":
-        outside = ~(np.abs(ticks) < 2.0**63)  # (NaN included)
-        if np.any(outside):
-            i = int(np.argmax(outside))
-            raise f.error(record, f"key time at index {i} is {float(ticks[i])!r} ticks (must "
-                                  f"be finite, below 2^63 in magnitude)")
-        ticks = np.rint(ticks).astype(np.int64)
+        ticks = np.rint(ticks)
+    ticks = _whole_numbers(f, record, "KeyTime", ticks)
     k = len(ticks)
     if len(values) != k:
         raise f.error(record, f"{k} key times but {len(values)} values")
@@ -676,16 +672,30 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
     counts = array("KeyAttrRefCount", required=False)
     if flags is None or counts is None or data is None:
         flags, data, counts = np.array([_CUBIC | 0x100]), np.zeros(4), np.array([k])
-    flags = np.asarray(flags).astype(np.int64) & 0xFFFFFFFF
-    counts = np.asarray(counts).astype(np.int64)
+    flags = _whole_numbers(f, record, "KeyAttrFlags", flags) & 0xFFFFFFFF
+    counts = _whole_numbers(f, record, "KeyAttrRefCount", counts)
     data = np.asarray(data)
     if len(counts) != len(flags) or len(data) != 4 * len(flags) or np.any(counts < 0) or \
             int(counts.sum()) != k:
         raise f.error(record, f"key attributes ({len(flags)} flags, {len(data)} data, "
                               f"reference counts summing to {int(counts.sum())}) do not "
                               f"describe {k} keys")
-    raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
+    with np.errstate(over="ignore"):  # (beyond float32: infinite, as float32 files hold it)
+        raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
     return (times, values, flags, raw, counts, default) + _extrapolations(record)
+
+
+def _whole_numbers(f: _File, record: _Record, name: str, values) -> np.ndarray:
+    """An array of whole numbers as int64 (fractions dropped); an FbxError at
+    the first that is NaN, infinite or beyond int64."""
+    values = np.asarray(values)
+    if values.dtype.kind == "f":
+        outside = ~(np.abs(values) < 2.0**63)  # (NaN included)
+        if np.any(outside):
+            i = int(np.argmax(outside))
+            raise f.error(record, f"{name} at index {i} is {float(values[i])!r} (must be a "
+                                  f"whole number below 2^63 in magnitude)")
+    return values.astype(np.int64)
 
 
 def _extrapolations(record: _Record) -> tuple:
@@ -697,17 +707,18 @@ def _extrapolations(record: _Record) -> tuple:
         if r is None:
             continue
         kind = r.child("Type")
-        rep = r.child("Repetition")
         code = kind.values[0] if kind is not None and kind.values else 67
         if isinstance(code, str):
             code = ord(code[0]) if code else 67
+        elif not (isinstance(code, (int, float)) and math.isfinite(code)):
+            raise record.file.error(kind, f"is {repr(code)[:40]} (must be a mode's letter "
+                                          f"or its code)")
         mode = _EXTRAPOLATIONS.get(int(code), "constant")
         if side == 0:
             pre = mode
         else:
             post = mode
-        if rep is not None and rep.values:
-            reps[side] = int(rep.values[0])
+        reps[side] = _child_value(r, "Repetition", reps[side], int)
     return pre, post, tuple(reps)
 
 
@@ -791,7 +802,7 @@ def _curve_parts_together(f: _File, rows: list):
             np.array_equal(kr, kf) and np.array_equal(kd, 4 * kf)):
         return None
     if ticks.dtype.kind == "f":
-        if not np.all(np.abs(ticks) < 2.0**63):  # (NaN included: _curve_parts names it)
+        if not np.all(np.abs(ticks) < 2.0**63):  # (NaN included: _whole_numbers names it)
             return None
         ticks = np.rint(ticks).astype(np.int64)
     times = ticks.astype(np.int64) / TICKS_PER_SECOND

@@ -647,8 +647,8 @@ def test_a_key_time_beyond_int64_ticks_is_an_fbx_error():
 """
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(fbx.FbxError, match=r"AnimationCurve\): key time at index 0 is inf "
-                                               r"ticks"):
+        with pytest.raises(fbx.FbxError, match=r"AnimationCurve\): KeyTime at index 0 is inf "
+                                               r"\(must be a whole number"):
             fbx._read_curve(fbx._File(text.encode(), "x"), fbx._File(text.encode(), "x")
                             .find("Objects").children[0])
 
@@ -924,6 +924,29 @@ def test_extrapolation_repeat_counts_are_read():
     AnimationCurve: 41''')
     curve = fbx.load_bytes(text.encode()).clips[0].channel("hip", "translation").curves[0]
     assert curve.post == "repetition" and curve.repetitions == (-1, 3)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("KeyAttrFlags: *1 {\n            a: 4", "KeyAttrFlags: *1 {\n            a: 1e999",
+     r"AnimationCurve\): KeyAttrFlags at index 0 is inf \(must be a whole number"),
+    ("KeyAttrRefCount: *1 {\n            a: 2", "KeyAttrRefCount: *1 {\n            a: -1e999",
+     r"AnimationCurve\): KeyAttrRefCount at index 0 is -inf \(must be a whole number"),
+    ("            a: 2\n        }\n    }\n    AnimationCurve: 41",
+     "            a: 2\n        }\n        Post-Extrapolation:  {\n            Type: 1e999\n"
+     "        }\n    }\n    AnimationCurve: 41",
+     r"Post-Extrapolation/Type\): is inf \(must be a mode's letter or its code\)"),
+    ("            a: 2\n        }\n    }\n    AnimationCurve: 41",
+     "            a: 2\n        }\n        Post-Extrapolation:  {\n            Type: 82\n"
+     "            Repetition: \"x\"\n        }\n    }\n    AnimationCurve: 41",
+     r"Post-Extrapolation/Repetition\): is 'x' \(must be a whole number\)")])
+def test_curve_attributes_of_the_wrong_kind_are_fbx_errors(old, new, message):
+    # found by fuzz/fuzz_fbx.py (atheris): casts that warned and gave garbage, or raised
+    # a bare ValueError
+    assert old in LAYERED
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(fbx.FbxError, match=message):
+            fbx.load_bytes(LAYERED.replace(old, new, 1).encode())
 
 
 @pytest.mark.parametrize("mode, count, expected", [
