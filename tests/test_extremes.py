@@ -188,6 +188,23 @@ def test_bezier_keys_near_the_double_range():
     assert np.isfinite(c(np.linspace(0, 3, 61))).all()
 
 
+def test_a_cubic_bezier_eased_segment_near_the_double_range():
+    # fuzz/fuzz_from_dict.py (atheris) found such a curve built with NaN key velocities
+    # (its rate's terms overflowed), unequal to itself after a round trip
+    ease = ac.CubicBezier(0.2, 0.0, 0.8, 1.0)
+    for span in (1e307, 2e307, -2e307):
+        c = ac.Curve([0, 1], [0, span], interpolation=[ease])
+        t = np.linspace(0, 1, 101)
+        assert np.isfinite(c(t)).all() and np.isfinite(c.evaluate(t, 1)).all()
+        # the easing's end slopes are 0 (y1 = 0 at x1 = 0.2, y2 = 1 at x2 = 0.8)
+        assert c.in_velocities.tolist() == [0.0, 0.0] == c.out_velocities.tolist()
+        assert ac.Curve.from_dict(c.to_dict()) == c
+    for span in (5e307, 1e308):
+        with pytest.raises(OverflowError, match=r"Curve: values at index \(1,\) is .* \(makes "
+                                                r"segment 0's polynomial not representable\)"):
+            ac.Curve([0, 1], [0, span], interpolation=[ease])
+
+
 def test_stretched_beyond_the_double_range_is_an_overflow_error():
     with pytest.raises(OverflowError, match="Curve.stretched"):
         ac.Curve([0, 1, 2], [0, 1, 0]).stretched(1e308)
