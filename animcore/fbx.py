@@ -2032,11 +2032,17 @@ def _matrix16(record, f: _File) -> np.ndarray:
 def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     objects = _Objects(f)
     templates = _templates(f)
-    settings = _properties(f.find("GlobalSettings"))
+    settings_record = f.find("GlobalSettings")
+    settings = _properties(settings_record)
     if not settings:  # FBX 6: the settings live under Objects
         for oid in objects.order:
             if objects.kinds[oid] == "GlobalSettings":
-                settings = _properties(objects.by_id[oid][0])
+                settings_record = objects.by_id[oid][0]
+                settings = _properties(settings_record)
+    factor = _scalar(settings, "UnitScaleFactor", 1.0)
+    if not (math.isfinite(factor) and factor > 0.0):
+        raise f.error(settings_record, f"property 'UnitScaleFactor' is {factor!r} (must be a "
+                                       f"finite number > 0)")
     conversion = _axis_conversion(settings, units, up)
     model_ids = [oid for oid in objects.order if objects.kinds.get(oid) == "Model"]
     index_of = {oid: i for i, oid in enumerate(model_ids)}

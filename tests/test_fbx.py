@@ -368,6 +368,17 @@ Connections:  {{
 """
 
 
+@pytest.mark.parametrize("unit", ["0", "-1", "1e999"])
+def test_a_unit_scale_that_is_not_finite_and_positive_is_an_fbx_error(unit):
+    # found by fuzz/fuzz_fbx.py (atheris): an infinite factor warned (inf * 0) and gave NaN
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(fbx.FbxError, match=r"line 5 \(GlobalSettings\): property "
+                                               r"'UnitScaleFactor' is .* \(must be a finite "
+                                               r"number > 0\)"):
+            fbx.load_bytes(settings(1, 1, 2, 1, 0, 1, unit).encode())
+
+
 def test_vector_property_that_is_not_three_numbers_holds_its_default():
     # a mutated file from fuzz/fuzz_fbx.py (--mutate 3000 --seed 11) once raised a bare
     # ValueError here instead of loading or raising FbxError
