@@ -233,14 +233,8 @@ class _File:
             values[i] = self._value(i, r)
         if self.ascii:
             header = self.find("FBXHeaderExtension")
-            version = header.child("FBXVersion") if header is not None else None
-            self.version = 0
-            if version is not None and version.values:
-                number = version.values[0]
-                if not (isinstance(number, (int, float)) and math.isfinite(number)
-                        and number == int(number)):
-                    raise self.error(version, f"is {number!r} (must be a whole number)")
-                self.version = int(number)
+            self.version = _child_value(header, "FBXVersion", 0, int) if header is not None \
+                else 0
 
     def release(self) -> None:
         """Drops the record views made so far (each refers back to this
