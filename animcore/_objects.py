@@ -97,11 +97,13 @@ def check_state(cls, state) -> None:
 
 def same_value(a, b) -> bool:
     """True when a and b are equal values: arrays by shape, dtype and
-    elements, dicts, tuples and lists item by item, anything else by ``==``."""
+    elements (NaN equal to NaN in the same place: a state derived with a NaN,
+    such as the key velocity of a flat circ_in segment, equals its copy),
+    dicts, tuples and lists item by item, anything else by ``==``."""
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
                 and a.shape == b.shape and a.dtype == b.dtype
-                and bool(np.array_equal(a, b)))
+                and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))
     if isinstance(a, dict):
         return (isinstance(b, dict) and a.keys() == b.keys()
                 and all(same_value(a[k], b[k]) for k in a))

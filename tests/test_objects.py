@@ -682,3 +682,14 @@ def test_reading_a_cursor_waits_for_a_move_in_progress(how):
         assert not finished.wait(0.2), f"{how} read the state without the lock"
     thread.join(5)
     assert finished.is_set()
+
+
+def test_a_state_with_nan_equals_its_copy():
+    # a flat circ_in segment's key velocity is NaN (an infinite rate times no change):
+    # fuzz/fuzz_from_dict.py (atheris) found such curves unequal to their own round trip
+    curve = animcore.Curve([0, 1, 2], [0, 0, 1], interpolation="circ_in")
+    assert np.isnan(curve.in_velocities[1])
+    assert copy.deepcopy(curve) == curve
+    assert pickle.loads(pickle.dumps(curve)) == curve
+    assert animcore.Curve.from_dict(curve.to_dict()) == curve
+    assert curve != animcore.Curve([0, 1, 2], [0, 0, 2], interpolation="circ_in")
