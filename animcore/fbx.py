@@ -2549,6 +2549,11 @@ def _take_keys(f: _File, record: _Record) -> Union[tuple, None]:
         raise f.error(keys, f"key list of {len(stream)} values holds {len(times)} keys, "
                             f"not the {count} of KeyCount")
     times_a, values_a = np.array(times), np.array(values)
+    for name, numbers in (("key time", times_a), ("key value", values_a)):
+        if not np.all(np.isfinite(numbers)):
+            i = int(np.argmax(~np.isfinite(numbers)))
+            raise f.error(keys, f"{name} at index {i} is {float(numbers[i])!r} (must be "
+                                f"finite)")
     if np.any(np.diff(times_a) <= 0):
         i = int(np.argmax(np.diff(times_a) <= 0)) + 1
         raise f.error(keys, f"key time at index {i} ({float(times_a[i])!r} s) does not "

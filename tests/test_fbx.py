@@ -562,6 +562,19 @@ def test_an_fbx6_take_span_that_is_not_two_times_is_an_fbx_error():
         fbx.load_bytes(text.encode())
 
 
+@pytest.mark.parametrize("old, new, what", [("Key: 0,0,U", "Key: 1e999,0,U", "key time"),
+                                            ("Key: 0,0,U", "Key: 0,-1e999,U", "key value")])
+def test_an_fbx6_key_that_is_not_finite_is_an_fbx_error(old, new, what):
+    # found by fuzz/fuzz_fbx.py (atheris): a RuntimeWarning (inf - inf) before the error
+    text = (FILES / "maya_anim_interpolation_6100_ascii.fbx").read_text()
+    assert old in text
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(fbx.FbxError, match=rf"/Channel/Key\): {what} at index 0 is -?inf "
+                                               rf"\(must be finite\)"):
+            fbx.load_bytes(text.replace(old, new, 1).encode())
+
+
 @pytest.mark.parametrize("child, value, what", [("Default", "p", "a number"),
                                                   ("KeyCount", "x", "a whole number")])
 def test_an_fbx6_channel_value_of_the_wrong_kind_is_an_fbx_error(child, value, what):
