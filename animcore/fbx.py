@@ -446,7 +446,7 @@ def _scalar(props: dict, name: str, default):
         return default
     try:
         return type(default)(v[0])
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # (int of an infinity)
         return default
 
 

@@ -950,6 +950,16 @@ def test_extrapolation_repeat_counts_are_read():
     assert curve.post == "repetition" and curve.repetitions == (-1, 3)
 
 
+def test_a_stack_time_that_is_no_whole_number_of_ticks_is_taken_as_absent():
+    # found by fuzz/fuzz_fbx.py (atheris): int() of an infinity raised OverflowError; a
+    # property that is not what it should be holds its default, as elsewhere (_scalar)
+    old = 'P: "LocalStop", "KTime", "Time", "",46186158000'
+    assert old in LAYERED
+    clip = fbx.load_bytes(LAYERED.replace(old, old + '\n            P: "LocalStart", "KTime", '
+                                                    '"Time", "",1e999', 1).encode()).clips[0]
+    assert (clip.start, clip.stop) == (0.0, 1.0)
+
+
 @pytest.mark.parametrize("old, new, message", [
     ("KeyAttrFlags: *1 {\n            a: 4", "KeyAttrFlags: *1 {\n            a: 1e999",
      r"AnimationCurve\): KeyAttrFlags at index 0 is inf \(must be a whole number"),
