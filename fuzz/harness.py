@@ -71,7 +71,9 @@ def _edit(tree, rng, values):
     elif roll < 0.7:
         del tree[key]
     elif roll < 0.8 and isinstance(tree, dict):
-        tree[rng.choice(["extra", "type", "times", "values", key + "_"])] = rng.choice(values)
+        # (a copy: edits of the tree must not reach the shared hostile values)
+        tree[rng.choice(["extra", "type", "times", "values", key + "_"])] = copy.deepcopy(
+            rng.choice(values))
     elif roll < 0.9 and isinstance(tree, list):
         tree.insert(key, copy.deepcopy(tree[key]))
     else:
