@@ -1704,7 +1704,10 @@ class Curve(ByValue):
         with the limit of _chain_rule where the rate is infinite."""
         rate = float(self._ease(float(end), derivative=1))
         if np.isfinite(rate):
-            return velocity * rate + 0.0  # no -0.0
+            # (an infinite velocity times a zero rate has no value: NaN, which
+            # key_slopes reports as a jump that is not representable)
+            with np.errstate(invalid="ignore", over="ignore"):
+                return velocity * rate + 0.0  # no -0.0
         func = "Curve.key_slopes"
         inside = np.nextafter(key_times, -np.inf if end else np.inf)
         acceleration = np.asarray(_core._curve_acceleration(func, self._capsule, inside, None,

@@ -205,6 +205,20 @@ def test_a_cubic_bezier_eased_segment_near_the_double_range():
             ac.Curve([0, 1], [0, span], interpolation=[ease])
 
 
+def test_key_slopes_of_an_infinite_velocity_times_a_zero_rate():
+    # fuzz/fuzz_from_dict.py (atheris) found a RuntimeWarning (inf * 0) before the error:
+    # CubicBezier(1, 0, 1, 1) leaves its start vertically, elastic_in's rate at 1 is 0
+    curve = ac.Curve([0, 1, 2, 3], [3, 0, 3, 2],
+                     interpolation=["cubic", ac.CubicBezier(1, 0, 1, 1),
+                                    ac.CubicBezier(0.2, 0.0, 0.8, 0.0)],
+                     ease=ac.Ease("elastic_in", amplitude=3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(OverflowError, match=r"Curve.key_slopes: jump at index \(1,\) "
+                                                r"\(key time 2.0\) is not representable"):
+            curve.key_slopes()
+
+
 def test_stretched_beyond_the_double_range_is_an_overflow_error():
     with pytest.raises(OverflowError, match="Curve.stretched"):
         ac.Curve([0, 1, 2], [0, 1, 0]).stretched(1e308)
