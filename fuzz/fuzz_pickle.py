@@ -194,8 +194,9 @@ def check(data: bytes) -> None:
     """One pickle: restores an object that works, or its restoring call raises
     ValueError; anything else (from animcore) raises."""
     try:  # a malformed opcode stream is the pickle module's business (and CPython's
-        for _ in pickletools.genops(data):  # reader leaks a buffer on some truncations)
-            pass
+        for op, arg, _ in pickletools.genops(data):  # reader leaks a buffer on some truncations)
+            if op.name in ("PUT", "BINPUT", "LONG_BINPUT") and int(arg) > len(data):
+                return  # (CPython's memo grows to the index: gigabytes for 4 bytes)
         obj = _SafeUnpickler(data, _guarded).load()
     except _Refused:
         return
