@@ -1119,15 +1119,15 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
         e = spec_ease(spec, j); /* given: the segment is eased */
         for (size_t ch = 0; ch < C; ch++) {
             double p0 = cv->values[j * C + ch], dv = cv->values[(j + 1) * C + ch] - p0;
-            double *bz = cv->bez + j * BEZ_BLOCK * C;
+            double *bz = cv->bez + j * BEZ_BLOCK * C, a, b, c;
             bezier_css_block(bz, C, ch, e->x1, e->y1, e->x2, e->y2, p0, dv);
             /* the value cubic ((a s + b) s + c) s + d and its rate (3 a s + 2 b) s
                + c: their terms and their partial sums at s = 1 finite (from s = 0 to
                1 the partial sums a s + b, 3 a s + 2 b run between finite ends; the key
                velocities are the rates at the ends) */
-            if (!(ac_finite(3.0 * bz[6 * C + ch]) && ac_finite(2.0 * bz[5 * C + ch]) &&
-                  ac_finite(3.0 * bz[6 * C + ch] + 2.0 * bz[5 * C + ch] + bz[4 * C + ch]) &&
-                  ac_finite(bz[6 * C + ch] + bz[5 * C + ch] + bz[4 * C + ch]))) {
+            a = bz[6 * C + ch], b = bz[5 * C + ch], c = bz[4 * C + ch];
+            if (!(ac_finite(3.0 * a) && ac_finite(2.0 * b) && ac_finite(3.0 * a + 2.0 * b + c) &&
+                  ac_finite(a + b + c))) {
                 ac_mem_release(&cv->mem, scratch);
                 ac_curve_destroy(cv);
                 return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, AC_ARG_VALUES,

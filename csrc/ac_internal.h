@@ -212,6 +212,17 @@ static inline int ac_pair_within(const double *x, const double *y, size_t n, dou
     return ok != 0;
 }
 
+/* True when every value of two inputs of `width` values per item, each
+   holding n items (step 1) or one item they share (step 0), lies in
+   [-bound, bound] (NaN fails): the proof of a product's check. */
+static inline int ac_pairs_within(const double *a, const double *b, size_t width,
+                                  const size_t s[2], size_t n, double bound)
+{
+    if (s[0] && s[1])
+        return ac_pair_within(a, b, width * n, bound);
+    return ac_items_within(a, width, s[0], n, bound) && ac_items_within(b, width, s[1], n, bound);
+}
+
 /* Cubic Hermite on the unit interval: position and d(position)/du for end
    values p0, p1 and tangents m0, m1 (per unit u). Shared by every domain that
    evaluates Hermite segments so all of them agree to the last bit. */

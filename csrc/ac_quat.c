@@ -147,9 +147,7 @@ static AC_FORCE_INLINE int units_ok(const double *q, size_t step, size_t n)
 AC_VECTORIZED
 static int multiply_ok(const double *a, const double *b, const size_t s[2], size_t n)
 {
-    if (s[0] && s[1])
-        return ac_pair_within(a, b, 4 * n, 0x1p510);
-    return ac_items_within(a, 4, s[0], n, 0x1p510) && ac_items_within(b, 4, s[1], n, 0x1p510);
+    return ac_pairs_within(a, b, 4, s, n, 0x1p510);
 }
 
 bool ac_quat_batch_multiply_check(const double *a, const double *b, const size_t steps[2],

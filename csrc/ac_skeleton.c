@@ -575,9 +575,7 @@ ac_status ac_skeleton_multiply(const double *a, const double *b, const size_t st
 AC_VECTORIZED
 static int matrix_pairs_ok(const double *a, const double *b, const size_t s[2], size_t n)
 {
-    if (s[0] && s[1])
-        return ac_pair_within(a, b, 16 * n, 0x1p510);
-    return ac_items_within(a, 16, s[0], n, 0x1p510) && ac_items_within(b, 16, s[1], n, 0x1p510);
+    return ac_pairs_within(a, b, 16, s, n, 0x1p510);
 }
 
 bool ac_skeleton_multiply_check(const double *a, const double *b, const size_t steps[2],
