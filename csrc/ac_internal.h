@@ -1088,7 +1088,7 @@ AC_SIMD_FN ac_vd ac_vd_blend(ac_vk cond, ac_vd a, ac_vd b)
 /* lane 0 */
 AC_SIMD_FN double ac_vd_first(ac_vd x) { return x[0]; }
 
-/* p[0 .. count) in the first lanes (0 < count <= AC_LANES), zeros in the
+/* p[0 .. count) in the first lanes (0 <= count <= AC_LANES), zeros in the
    others: nothing past them is read */
 AC_SIMD_FN ac_vd ac_vd_load_first(const double *p, int count)
 {

@@ -465,22 +465,22 @@ static void cursor_at(const ac_compressed_clip *clip, size_t s, cursor *cur)
     cur->local = s - g * clip->length;
 }
 
-/* 2^-b for the bit counts 0..24: (q + 0.5) / 2^b as an exact product */
-static const double INVERSE_POWER[MAX_BITS + 1] = {
-    0x1p-0,  0x1p-1,  0x1p-2,  0x1p-3,  0x1p-4,  0x1p-5,  0x1p-6,  0x1p-7,  0x1p-8,
-    0x1p-9,  0x1p-10, 0x1p-11, 0x1p-12, 0x1p-13, 0x1p-14, 0x1p-15, 0x1p-16, 0x1p-17,
-    0x1p-18, 0x1p-19, 0x1p-20, 0x1p-21, 0x1p-22, 0x1p-23, 0x1p-24};
+/* 2^-(b + 1) for the bit counts b = 0..24 */
+static const double HALF_INVERSE_POWER[MAX_BITS + 1] = {
+    0x1p-1,  0x1p-2,  0x1p-3,  0x1p-4,  0x1p-5,  0x1p-6,  0x1p-7,  0x1p-8,  0x1p-9,
+    0x1p-10, 0x1p-11, 0x1p-12, 0x1p-13, 0x1p-14, 0x1p-15, 0x1p-16, 0x1p-17, 0x1p-18,
+    0x1p-19, 0x1p-20, 0x1p-21, 0x1p-22, 0x1p-23, 0x1p-24, 0x1p-25};
 
-/* The components of the cursor's sample of the current track as the
-   numerators m + e ((q + 0.5) / 2^b) of their fractions (of 255) of the
-   clip ranges; then on to the next track. */
-static void cursor_sample(cursor *cur, double num[3])
+/* The components of sample `local` of the cursor's current track (bit
+   counts b, `width` their sum) as the numerators m + e ((q + 0.5) / 2^b) of
+   their fractions (of 255) of the clip ranges. Every step of that formula
+   is exact in double (m, e <= 255, q < 2^24), so it equals the integer
+   (m 2^(b+1) + e (2q + 1)) < 2^34 scaled by 2^-(b+1): one conversion. */
+static AC_FORCE_INLINE void track_sample(const cursor *cur, const unsigned b[3], unsigned width,
+                                         size_t local, double num[3])
 {
     const uint8_t *h = cur->head;
-    const unsigned packed = read_u16(h);
-    const unsigned b[3] = {packed & 31u, packed >> 5 & 31u, packed >> 10 & 31u};
-    const unsigned width = b[0] + b[1] + b[2];
-    const uint64_t at = cur->bit + (uint64_t)cur->local * width;
+    const uint64_t at = cur->bit + (uint64_t)local * width;
     const uint8_t *p = cur->stream + (size_t)(at >> 3);
     unsigned shift = (unsigned)(at & 7u);
     uint64_t word = 0;
@@ -488,14 +488,47 @@ static void cursor_sample(cursor *cur, double num[3])
     if (whole) /* the sample in one word */
         word = read_u64(p);
     for (size_t k = 0; k < 3; k++) {
-        const uint32_t q = whole ? (uint32_t)(word >> shift) & ((1u << b[k]) - 1u)
+        const uint64_t q = whole ? (word >> shift) & ((1u << b[k]) - 1u)
                                  : read_bits(p, cur->end, shift, b[k]);
-        num[k] = (double)h[2 + 2 * k] +
-                 (double)h[3 + 2 * k] * (((double)q + 0.5) * INVERSE_POWER[b[k]]);
+        const uint64_t scaled = ((uint64_t)h[2 + 2 * k] << (b[k] + 1)) + h[3 + 2 * k] * (2 * q + 1);
+        num[k] = (double)(int64_t)scaled * HALF_INVERSE_POWER[b[k]];
         shift += b[k];
     }
+}
+
+/* The current track's bit counts and their sum; then on to the next track. */
+static AC_FORCE_INLINE unsigned track_bits(const cursor *cur, unsigned b[3])
+{
+    const unsigned packed = read_u16(cur->head);
+    b[0] = packed & 31u;
+    b[1] = packed >> 5 & 31u;
+    b[2] = packed >> 10 & 31u;
+    return b[0] + b[1] + b[2];
+}
+
+static AC_FORCE_INLINE void next_track(cursor *cur, unsigned width)
+{
     cur->bit += (uint64_t)cur->count * width;
     cur->head += SEGMENT_HEAD;
+}
+
+/* The two cursors' samples of the current track as numerators (see
+   track_sample); then both on to the next track. Cursors in one segment
+   share its head. */
+static AC_FORCE_INLINE void cursor_samples(cursor *c0, cursor *c1, double a[3], double b[3])
+{
+    unsigned bits0[3], bits1[3];
+    const unsigned width0 = track_bits(c0, bits0);
+    track_sample(c0, bits0, width0, c0->local, a);
+    if (c1->head == c0->head) {
+        track_sample(c0, bits0, width0, c1->local, b);
+        next_track(c1, width0);
+    } else {
+        const unsigned width1 = track_bits(c1, bits1);
+        track_sample(c1, bits1, width1, c1->local, b);
+        next_track(c1, width1);
+    }
+    next_track(c0, width0);
 }
 
 static const double IDENTITY[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1, 0}};
@@ -591,33 +624,30 @@ static void finish_items(pose_block *b, double den, double u)
 }
 
 #ifdef AC_SIMD
-/* finish_items in lanes, the whole block (unused lanes zero: a vector). The
+/* finish_items in lanes, `groups` groups of them. The
    division by a correctly rounded reciprocal and two corrections (the
    numerators are 0 or >= 2^-25, the fractions normal), sqrt and the slerp
    are the scalar path's IEEE operations, so the results are its bits. */
-AC_SIMD_KERNEL void finish_lanes(pose_block *b, double den, double u)
+AC_SIMD_FN void finish_groups(pose_block *b, double den, double u, int groups)
 {
-    const int groups = AC_GROUPS;
     const ac_vd d = ac_vd_splat(den), y = ac_vd_splat(1.0 / den), w = ac_vd_splat(u);
     ac_vd qa[AC_GROUPS][4], qb[AC_GROUPS][4], r[AC_GROUPS][4], lerp[AC_GROUPS][3], uu[AC_GROUPS];
     ac_vm ok[AC_GROUPS], vector[AC_GROUPS];
-    for (size_t k = b->count; k < POSE_BLOCK; k++) {
-        for (int c = 0; c < 3; c++)
-            b->num[0][c][k] = b->num[1][c][k] = b->lo[c][k] = b->extent[c][k] = 0.0;
-        b->rebuilt[k] = -1.0;
-    }
     AC_EACH {
         const size_t at = (size_t)g * AC_LANES;
-        const ac_vd rebuilt = ac_vd_load1(b->rebuilt + at, 1);
+        /* the group's tracks; lanes beyond the block's count load zeros */
+        const int live = at >= b->count ? 0 : (int)(b->count - at < AC_LANES ? b->count - at
+                                                                               : AC_LANES);
+        const ac_vd rebuilt = ac_vd_load_first(b->rebuilt + at, live);
         const ac_vd skip = ac_vd_pick((ac_vm)(rebuilt == 0.0), ac_vd_splat(3.0), rebuilt - 1.0);
         ac_vd v[2][3];
         for (int j = 0; j < 2; j++) {
             ac_vd sum = ac_vd_splat(0.0), last;
             ac_vd *q = j ? qb[g] : qa[g];
             for (int c = 0; c < 3; c++) {
-                v[j][c] = ac_vd_load1(b->lo[c] + at, 1) +
-                          ac_vd_load1(b->extent[c] + at, 1) *
-                              ac_vd_div_by(ac_vd_load1(b->num[j][c] + at, 1), d, y);
+                v[j][c] = ac_vd_load_first(b->lo[c] + at, live) +
+                          ac_vd_load_first(b->extent[c] + at, live) *
+                              ac_vd_div_by(ac_vd_load_first(b->num[j][c] + at, live), d, y);
                 sum = sum + v[j][c] * v[j][c];
             }
             last = ac_vd_sqrt(ac_vd_pick((ac_vm)(sum < 1.0), 1.0 - sum, ac_vd_splat(0.0)));
@@ -639,6 +669,18 @@ AC_SIMD_KERNEL void finish_lanes(pose_block *b, double den, double u)
         _mm512_storeu_pd(b->value[c] + (size_t)g * AC_LANES,
                          (__m512d)ac_vd_pick(vector[g], vec, r[g][c]));
     }
+}
+
+/* finish_groups on as few groups as hold the block's tracks (a clip often
+   has fewer animated tracks than a block holds). */
+AC_SIMD_KERNEL void finish_lanes(pose_block *b, double den, double u)
+{
+    if (b->count <= AC_LANES)
+        finish_groups(b, den, u, 1);
+    else if (b->count <= 2 * AC_LANES)
+        finish_groups(b, den, u, 2);
+    else
+        finish_groups(b, den, u, AC_GROUPS);
 }
 #endif
 
@@ -682,7 +724,7 @@ ac_status ac_reduce_compressed_decode(const ac_compressed_clip *clip, const doub
         /* the sample pair and the fraction between them, clamped to the samples */
         double x = (t[i] - clip->info.start) * clip->info.rate, u = 0.0;
         size_t s0 = 0, s1 = 0;
-        cursor c0, c1;
+        cursor c0 = {0}, c1 = {0}; /* (read for version 2 only) */
         if (x >= (double)last) {
             s0 = s1 = last;
         } else if (x > 0.0) {
@@ -705,8 +747,7 @@ ac_status ac_reduce_compressed_decode(const ac_compressed_clip *clip, const doub
                 v1_sample(clip, tr, s0, a);
                 v1_sample(clip, tr, s1, b);
             } else {
-                cursor_sample(&c0, a);
-                cursor_sample(&c1, b);
+                cursor_samples(&c0, &c1, a, b);
             }
             for (int c = 0; c < 3; c++) {
                 block.num[0][c][at] = a[c];
