@@ -108,25 +108,30 @@ class Memory:
                 f"{self.data / 1e6:.0f} MB | {ratio:5.2f}x  target <= {self.limit:g}x {verdict}")
 
 
-def compare(kernel, items, fn, baseline, baseline_fn, repeats, target=None) -> Comparison:
+def compare(kernel, items, fn, baseline, baseline_fn, repeats, target=None,
+            calls: int = 1) -> Comparison:
     """fn against baseline_fn, timed in turn (see interleaved_medians)."""
-    ours, theirs = interleaved_medians([fn, baseline_fn], repeats)
+    ours, theirs = interleaved_medians([fn, baseline_fn], repeats, calls)
     return Comparison(kernel, items, ours, baseline, theirs, target)
 
 
-def interleaved_medians(fns, repeats: int) -> list[float]:
+def interleaved_medians(fns, repeats: int, calls: int = 1) -> list[float]:
     """Median seconds of each function, timed in turn, one repeat of each
     (after one warm-up each): on a machine shared with other work, a change of
     load during the run then weighs on every function alike instead of on
-    whichever ran through it."""
+    whichever ran through it. A repeat times ``calls`` calls in a row and
+    counts their mean, as timeit does: a call of a microsecond or two is
+    otherwise measured together with the clock's reads and the caches the
+    other function left behind."""
     for fn in fns:
         fn()
     times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeats):
         for spent, fn in zip(times, fns):
             start = time.perf_counter()
-            fn()
-            spent.append(time.perf_counter() - start)
+            for _ in range(calls):
+                fn()
+            spent.append((time.perf_counter() - start) / calls)
     return [statistics.median(spent) for spent in times]
 
 
@@ -1989,7 +1994,8 @@ def bench_compress(scale: float, repeats: int) -> list:
             t = clip.duration * 0.37
             rows.append(compare(f"compress sample one pose ({packed.nodes} nodes)", packed.nodes,
                                 lambda: packed.sample(t), "Scene.pose on the clip",
-                                lambda: scene.pose(clip, t), max(repeats, 5) * 20, target=10))
+                                lambda: scene.pose(clip, t), max(repeats, 5) * 4, target=10,
+                                calls=100))
             rows.append(_bench_reduce_minute(scene, clip, unit, scale, repeats))
     return rows
 
