@@ -429,6 +429,10 @@ def _skeleton_world(
     func: str, skeleton: Any, translation: ArrayLike, rotation: ArrayLike, scale: ArrayLike,
     out: _Out, workers: Optional[int],
 ) -> Any: ...
+def _skeleton_skin(
+    func: str, skeleton: Any, translation: ArrayLike, rotation: ArrayLike, scale: ArrayLike,
+    bind: ArrayLike, out: _Out, workers: Optional[int],
+) -> Any: ...
 def _skeleton_local(
     func: str, skeleton: Any, world: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...

@@ -577,14 +577,17 @@ class Skin(ByValue):
         if node is None:
             users = [n.index for n in scene.nodes if n.skin == self.index]
             node = users[0] if users else None
+        count = len(self.joints)
+        every = count == len(scene.nodes) and np.array_equal(self.joints, np.arange(count))
+        if every and node is None:
+            # the products made with the world matrices, which are never stored
+            # (the same bits as the products below)
+            return _core._skeleton_skin(func, scene.skeleton._handle, *scene._pose(func, clip, t),
+                                        self.inverse_bind_matrices, None, None)
         world = scene.world(clip, t)
         if node is not None:  # (before world is overwritten below)
             mesh_inverse = np.linalg.inv(world[..., scene.node_index(node, func=func), :, :])
-        count = len(self.joints)
-        if count == len(scene.nodes) and np.array_equal(self.joints, np.arange(count)):
-            chosen = world  # every node in order
-        else:
-            chosen = world[..., self.joints, :, :]  # (a copy)
+        chosen = world if every else world[..., self.joints, :, :]  # (a copy)
         # in place: no second array of this size to allocate
         joints = _core._skeleton_multiply(func, chosen, self.inverse_bind_matrices, chosen, None)
         if node is None:

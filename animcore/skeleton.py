@@ -220,6 +220,26 @@ class Skeleton(ByValue):
             rest.rotation if rotation is None else quaternion_input(rotation),
             rest.scale if scale is None else scale, out, threads)
 
+    def skinning(self, translation=None, rotation=None, scale=None, *, bind, out=None,
+                 workers=None) -> np.ndarray:
+        """Skinning matrices of local poses: ``(..., J, 4, 4)``, each joint's
+        world matrix (as :meth:`world` makes it) times its matrix of ``bind``
+        (``(..., J, 4, 4)``, broadcast with the poses: the inverse bind
+        matrices). Each product is that of
+        ``animcore.Skin.joint_matrices``, so the result is
+        ``world(...) @ bind`` to the bit without a pass over the world
+        matrices of its own: they are made a few poses at a time and used
+        while they are in cache. Arguments and errors as :meth:`world`'s,
+        and a non-finite ``bind`` (or a product beyond the float range) is a
+        ValueError naming it."""
+        func = "Skeleton.skinning"
+        threads = _workers(func, workers)
+        rest = self._rest
+        return _core._skeleton_skin(
+            func, self._handle, rest.translation if translation is None else translation,
+            rest.rotation if rotation is None else quaternion_input(rotation),
+            rest.scale if scale is None else scale, bind, out, threads)
+
     def world_transforms(self, translation=None, rotation=None, scale=None) -> Transforms:
         """World translation, rotation and scale of local poses, where they
         exist: a non-uniform scale above a rotated joint shears its world

@@ -243,20 +243,81 @@ static ac_status world_pose(size_t joints, const int64_t *parents, const size_t 
     return AC_OK;
 }
 
-/* Pose i: by the common case, else with every check. */
+static const size_t all_arrays[2] = {1, 1}; /* steps NULL: n items of each input */
+
+/* r = a b of one pair of 4x4 matrices, each element its four products
+   summed in order k = 0..3; 1 when every element is finite. */
+static AC_FORCE_INLINE int matrix_product(const double *a, const double *b, double r[16])
+{
+    int64_t ok = 1;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            r[4 * i + j] = ((a[4 * i] * b[j] + a[4 * i + 1] * b[4 + j]) +
+                            a[4 * i + 2] * b[8 + j]) +
+                           a[4 * i + 3] * b[12 + j];
+    for (int c = 0; c < 16; c++)
+        ok &= fabs(r[c]) <= DBL_MAX;
+    return ok != 0;
+}
+
+/* The products of n pairs up to the first that is not finite, which is not
+   written (out may be a or b: each pair is read before its product is
+   written); returns how many were written. */
+AC_VECTORIZED
+static size_t matrix_products(const double *a, const double *b, const size_t s[2], double *out,
+                              size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double r[16];
+        if (!matrix_product(a + 16 * i * s[0], b + 16 * i * s[1], r))
+            return i;
+        memcpy(out + 16 * i, r, sizeof r);
+    }
+    return n;
+}
+
+/* The error of the product a b of a finite a that matrix_product turned
+   down: b (argument `arg`) not finite, or the product overflowing. */
+static ac_status product_error(const double *a, const double *b, size_t index, ac_arg arg,
+                               ac_error *err)
+{
+    double r[16];
+    ac_status st = ac_check_finite(arg, b, 16, index, err);
+    if (st)
+        return st;
+    (void)matrix_product(a, b, r);
+    for (int c = 0; c < 16; c++)
+        if (!ac_finite(r[c]))
+            return ac_fail(err, AC_ERR_OVERFLOW, index, AC_ARG_PRODUCT, r[c],
+                           "is not representable although the inputs are finite");
+    return AC_OK;
+}
+
+/* Pose i: by the common case, else with every check; with bind, each
+   joint's world matrix then times its bind matrix, in place. */
 static AC_FORCE_INLINE ac_status world_one(const ac_skeleton *skeleton,
                                            const double *translation, const double *rotation,
-                                           const double *scale, const size_t st[3],
-                                           double *world, size_t i, ac_error *err)
+                                           const double *scale, const double *bind,
+                                           const size_t st[4], double *world, size_t i,
+                                           ac_error *err)
 {
     const size_t joints = skeleton->joints;
     const double *t = translation + 3 * joints * i * st[0];
     const double *q = rotation + 4 * joints * i * st[1];
     const double *s = scale + 3 * joints * i * st[2];
     double *w = world + 16 * joints * i;
-    if (world_pose_fast(joints, skeleton->parents, skeleton->order, t, q, s, w))
+    const double *b;
+    size_t done;
+    ac_status status = AC_OK;
+    if (!world_pose_fast(joints, skeleton->parents, skeleton->order, t, q, s, w))
+        status = world_pose(joints, skeleton->parents, skeleton->order, t, q, s, w, i, err);
+    if (status || !bind)
+        return status;
+    b = bind + 16 * joints * i * st[3];
+    if ((done = matrix_products(w, b, all_arrays, w, joints)) == joints)
         return AC_OK;
-    return world_pose(joints, skeleton->parents, skeleton->order, t, q, s, w, i, err);
+    /* the world matrix is finite: the bind matrix is not, or the product overflows */
+    return product_error(w + 16 * done, b + 16 * done, i * joints + done, AC_ARG_BIND, err);
 }
 
 #ifdef AC_SIMD
@@ -287,35 +348,52 @@ AC_SIMD_FN void load_lanes(const double *p, size_t stride, int width, ac_vd v[4]
     ac_vd_untangle4(r, v);
 }
 
-/* The 4x4 matrices of the AC_LANES lanes whose first 3 rows are m (12
-   vectors of lanes), lane l's at p + l * stride: a row a store (whole
-   vectors would straddle two cache lines each, NumPy's arrays starting 16
-   bytes into one). */
-AC_SIMD_FN void store_lanes(double *p, size_t stride, const ac_vd m[12])
+/* The 4x4 matrices of the AC_LANES lanes whose rows are m (12 vectors of
+   lanes, or 16 with `rows` 4; else the last row is 0 0 0 1), lane l's at
+   p + l * stride: a row a store (whole vectors would straddle two cache
+   lines each, NumPy's arrays starting 16 bytes into one). */
+AC_SIMD_FN void store_lanes(double *p, size_t stride, const ac_vd *m, int rows)
 {
     const __m512d last = _mm512_set_pd(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0); /* 0 0 0 1 */
     ac_vd row[4];
     for (int r = 0; r < 4; r++) {
-        if (r < 3)
+        if (r < rows)
             ac_vd_interleave4(m + 4 * r, row); /* row[k]: lanes 2k and 2k + 1 */
         for (int k = 0; k < 4; k++) {
             double *even = p + (size_t)(2 * k) * stride + 4 * r, *odd = even + stride;
-            __m512d v = r < 3 ? (__m512d)row[k] : last;
+            __m512d v = r < rows ? (__m512d)row[k] : last;
             _mm256_storeu_pd(even, _mm512_castpd512_pd256(v));
             _mm256_storeu_pd(odd, _mm512_extractf64x4_pd(v, 1));
         }
     }
 }
 
+/* The products of the lanes' world matrices m (12 vectors: the last row is
+   0 0 0 1) and their bind matrices b (16), as matrix_product makes each
+   one (the last row's zeros multiplied too: the signs of zeros), into x. */
+AC_SIMD_FN void product_lanes(const ac_vd m[12], const ac_vd b[16], ac_vd x[16])
+{
+    const ac_vd zero = ac_vd_splat(0.0), one = ac_vd_splat(1.0);
+    for (int r = 0; r < 4; r++) {
+        const ac_vd a0 = r < 3 ? m[4 * r] : zero, a1 = r < 3 ? m[4 * r + 1] : zero,
+                    a2 = r < 3 ? m[4 * r + 2] : zero, a3 = r < 3 ? m[4 * r + 3] : one;
+        for (int c = 0; c < 4; c++)
+            x[4 * r + c] = ((a0 * b[c] + a1 * b[4 + c]) + a2 * b[8 + c]) + a3 * b[12 + c];
+    }
+}
+
 /* world_pose_fast on poses [i, i + AC_LANES), every lane written out, with
-   scratch 12 vectors a joint; returns the lanes it turns down (bit l: pose
-   i + l). */
+   scratch 12 vectors a joint; with bind, each world matrix times its bind
+   matrix is written instead (world_one's). Returns the lanes it turns down
+   (bit l: pose i + l). */
 AC_SIMD_KERNEL unsigned world_lanes(const ac_skeleton *skeleton, const double *translation,
                                     const double *rotation, const double *scale,
-                                    const size_t st[3], double *world, size_t i, void *scratch)
+                                    const double *bind, const size_t st[4], double *world,
+                                    size_t i, void *scratch)
 {
     const size_t joints = skeleton->joints;
     const size_t ts = 3 * joints * st[0], qs = 4 * joints * st[1], ss = 3 * joints * st[2];
+    const size_t bs = 16 * joints * st[3];
     const double *t = translation + ts * i, *q = rotation + qs * i, *s = scale + ss * i;
     double *out = world + 16 * joints * i;
     ac_vd *w = scratch, nonfinite = ac_vd_splat(0.0);
@@ -374,7 +452,19 @@ AC_SIMD_KERNEL unsigned world_lanes(const ac_skeleton *skeleton, const double *t
             sum = ((e[0] + e[3]) + (e[1] + e[4])) + (e[2] + e[5]);
             nonfinite += sum - sum;
         }
-        store_lanes(out + 16 * j, 16 * joints, m);
+        if (bind) {
+            ac_vd b[16], x[16], e[8], sum;
+            for (int r = 0; r < 4; r++)
+                load_lanes(bind + bs * i + 16 * j + 4 * r, bs, 4, b + 4 * r);
+            product_lanes(m, b, x);
+            for (int c = 0; c < 8; c++)
+                e[c] = x[c] + x[c + 8];
+            sum = ((e[0] + e[4]) + (e[1] + e[5])) + ((e[2] + e[6]) + (e[3] + e[7]));
+            nonfinite += sum - sum;
+            store_lanes(out + 16 * j, 16 * joints, x, 4);
+        } else {
+            store_lanes(out + 16 * j, 16 * joints, m, 3);
+        }
     }
     ok &= (ac_vm)(nonfinite == 0.0);
     return (unsigned)_mm512_test_epi64_mask((__m512i)~ok, (__m512i)~ok);
@@ -385,11 +475,12 @@ AC_SIMD_KERNEL unsigned world_lanes(const ac_skeleton *skeleton, const double *t
    larger skeleton's comes from its allocator, once a call. */
 #define STACK_JOINTS 32
 
-/* ac_skeleton_world (static: the dispatched clones stay private) */
+/* ac_skeleton_world, or with bind ac_skeleton_skin (static: the dispatched
+   clones stay private) */
 AC_VECTORIZED
 static ac_status world_all(const ac_skeleton *skeleton, const double *translation,
-                           const double *rotation, const double *scale, const size_t st[3],
-                           double *world, size_t n, ac_error *err)
+                           const double *rotation, const double *scale, const double *bind,
+                           const size_t st[4], double *world, size_t n, ac_error *err)
 {
     ac_status status = AC_OK;
     size_t i = 0;
@@ -406,17 +497,17 @@ static ac_status world_all(const ac_skeleton *skeleton, const double *translatio
         scratch = raw ? (char *)raw + (vector - (uintptr_t)raw % vector) % vector : NULL;
     }
     for (; scratch && n - i >= AC_LANES && !status; i += AC_LANES) {
-        unsigned redo = world_lanes(skeleton, translation, rotation, scale, st, world, i,
+        unsigned redo = world_lanes(skeleton, translation, rotation, scale, bind, st, world, i,
                                     scratch);
         for (size_t l = 0; redo && !status; l++, redo >>= 1)
             if (redo & 1)
-                status = world_one(skeleton, translation, rotation, scale, st, world, i + l,
-                                   err);
+                status = world_one(skeleton, translation, rotation, scale, bind, st, world,
+                                   i + l, err);
     }
     ac_mem_release(&skeleton->mem, raw);
 #endif
     for (; i < n && !status; i++)
-        status = world_one(skeleton, translation, rotation, scale, st, world, i, err);
+        status = world_one(skeleton, translation, rotation, scale, bind, st, world, i, err);
     return status;
 }
 
@@ -424,8 +515,16 @@ ac_status ac_skeleton_world(const ac_skeleton *skeleton, const double *translati
                             const double *rotation, const double *scale,
                             const size_t steps[3], double *world, size_t n, ac_error *err)
 {
-    static const size_t all[3] = {1, 1, 1};
-    return world_all(skeleton, translation, rotation, scale, steps ? steps : all, world, n,
+    const size_t st[4] = {steps ? steps[0] : 1, steps ? steps[1] : 1, steps ? steps[2] : 1, 0};
+    return world_all(skeleton, translation, rotation, scale, NULL, st, world, n, err);
+}
+
+ac_status ac_skeleton_skin(const ac_skeleton *skeleton, const double *translation,
+                           const double *rotation, const double *scale, const double *bind,
+                           const size_t steps[4], double *out, size_t n, ac_error *err)
+{
+    static const size_t all[4] = {1, 1, 1, 1};
+    return world_all(skeleton, translation, rotation, scale, bind, steps ? steps : all, out, n,
                      err);
 }
 
@@ -515,60 +614,19 @@ ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *world, do
     return AC_OK;
 }
 
-static const size_t all_arrays[2] = {1, 1}; /* steps NULL: n items of each input */
-
-/* r = a b of one pair of 4x4 matrices, each element its four products
-   summed in order k = 0..3; 1 when every element is finite. */
-static AC_FORCE_INLINE int matrix_product(const double *a, const double *b, double r[16])
-{
-    int64_t ok = 1;
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 4; j++)
-            r[4 * i + j] = ((a[4 * i] * b[j] + a[4 * i + 1] * b[4 + j]) +
-                            a[4 * i + 2] * b[8 + j]) +
-                           a[4 * i + 3] * b[12 + j];
-    for (int c = 0; c < 16; c++)
-        ok &= fabs(r[c]) <= DBL_MAX;
-    return ok != 0;
-}
-
-/* The products of n pairs up to the first that is not finite, which is not
-   written (out may be a or b: each pair is read before its product is
-   written); returns how many were written. */
-AC_VECTORIZED
-static size_t matrix_products(const double *a, const double *b, const size_t s[2], double *out,
-                              size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        double r[16];
-        if (!matrix_product(a + 16 * i * s[0], b + 16 * i * s[1], r))
-            return i;
-        memcpy(out + 16 * i, r, sizeof r);
-    }
-    return n;
-}
-
 ac_status ac_skeleton_multiply(const double *a, const double *b, const size_t steps[2],
                                double *out, size_t n, ac_error *err)
 {
     const size_t *s = steps ? steps : all_arrays;
     const size_t i = matrix_products(a, b, s, out, n);
     const double *x, *y;
-    double r[16];
     ac_status st;
     if (i == n)
         return AC_OK;
     x = a + 16 * i * s[0], y = b + 16 * i * s[1];
-    /* every element of a and b enters the product: a non-finite one shows there */
-    if ((st = ac_check_finite(AC_ARG_A, x, 16, i, err)) ||
-        (st = ac_check_finite(AC_ARG_B, y, 16, i, err)))
+    if ((st = ac_check_finite(AC_ARG_A, x, 16, i, err)))
         return st;
-    (void)matrix_product(x, y, r);
-    for (int c = 0; c < 16; c++)
-        if (!ac_finite(r[c]))
-            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_PRODUCT, r[c],
-                           "is not representable although the inputs are finite");
-    return AC_OK;
+    return product_error(x, y, i, AC_ARG_B, err);
 }
 
 /* Elements within 2^510: products within 2^1020, sums of four within 2^1022. */

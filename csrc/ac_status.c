@@ -168,6 +168,7 @@ static const char *const arg_names[AC_ARG_ID_COUNT] = {
     [AC_ARG_MAX_ITERATIONS] = "max_iterations",
     [AC_ARG_METHOD] = "method",
     [AC_ARG_SHELL] = "shell",
+    [AC_ARG_BIND] = "bind",
 };
 
 const char *ac_arg_name(ac_arg arg)

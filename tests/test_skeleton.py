@@ -177,6 +177,74 @@ def test_world_batch_mixing_ordinary_and_extreme_poses():
         skeleton.world(t, r, s)
 
 
+def _products_in_order(a, b):
+    """a @ b with each element's four products summed in order k = 0..3
+    (NumPy's elementwise operations: no fused multiply-add)."""
+    out = a[..., :, 0, None] * b[..., None, 0, :]
+    for k in range(1, 4):
+        out = out + a[..., :, k, None] * b[..., None, k, :]
+    return out
+
+
+@pytest.mark.parametrize("poses", [1, 7, 8, 19])
+@pytest.mark.parametrize("joints", [5, 40])  # 40: the lanes' scratch off the stack
+@pytest.mark.parametrize("per_pose", [False, True])
+def test_skinning_is_world_times_bind_bit_for_bit(poses, joints, per_pose):
+    # Lanes (8 poses at a time) and the scalar path (the rest, and poses with
+    # tiny rotations) make the same bits as the world matrices and their
+    # products in order; zeros of both signs in bind keep their signs.
+    rng = np.random.default_rng(joints * 100 + poses)
+    parents = [-1] + [int(rng.integers(0, j)) for j in range(1, joints)]
+    skeleton = Skeleton(parents)
+    t, r, s = random_pose((poses,), joints, rng)
+    r[poses // 2, joints // 2] *= 1e-170  # |q|^2 underflows: the scalar path
+    bind = rng.normal(size=((poses,) if per_pose else ()) + (joints, 4, 4))
+    bind[..., 1, 2] = -0.0
+    bind[..., 3, :] = [0.0, -0.0, 0.0, 1.0]
+    got = skeleton.skinning(t, r, s, bind=bind)
+    world = skeleton.world(t, r, s)
+    expected = _products_in_order(world, bind)
+    assert got.shape == (poses, joints, 4, 4)
+    assert got.tobytes() == expected.tobytes()
+    np.testing.assert_allclose(got, world @ bind, rtol=0, atol=1e-13 * np.abs(expected).max())
+    out = np.empty_like(got)
+    assert skeleton.skinning(t, r, s, bind=bind, out=out) is out
+    assert out.tobytes() == got.tobytes()
+
+
+def test_skinning_broadcasts_and_defaults_to_the_rest_pose():
+    t, r, s = random_pose((), len(PARENTS))
+    skeleton = Skeleton(PARENTS, t, r, s)
+    bind = RNG.normal(size=(len(PARENTS), 4, 4))
+    rest = skeleton.skinning(bind=bind)
+    assert rest.tobytes() == _products_in_order(skeleton.world(), bind).tobytes()
+    moved = random_pose((3, 1), len(PARENTS))[1]
+    got = skeleton.skinning(rotation=moved, bind=bind[None, None])
+    assert got.shape == (3, 1, len(PARENTS), 4, 4)
+    assert got.tobytes() == _products_in_order(skeleton.world(rotation=moved), bind).tobytes()
+
+
+def test_skinning_errors_name_the_pose_and_joint_and_leave_out_untouched():
+    skeleton = Skeleton(PARENTS)
+    t, r, s = random_pose((10,), len(PARENTS))
+    bind = np.broadcast_to(RNG.normal(size=(len(PARENTS), 4, 4)), (10, len(PARENTS), 4, 4)).copy()
+    out = np.zeros((10, len(PARENTS), 4, 4))
+    bad = bind.copy()
+    bad[9, 2, 1, 1] = np.nan
+    with pytest.raises(ValueError, match=r"Skeleton.skinning: bind at index \(9, 2\) is nan"):
+        skeleton.skinning(t, r, s, bind=bad, out=out)
+    huge = bind.copy()
+    huge[4, 5, 3, 0], t[4, 5, 0] = 1e300, 1e300  # world[4, 5] is finite, its product is not
+    with pytest.raises(OverflowError,
+                       match=r"Skeleton.skinning: product at index \(4, 5\) is"):
+        skeleton.skinning(t, r, s, bind=huge, out=out)
+    t[4, 5, 0] = 0.0
+    r[6, 3] = 0.0
+    with pytest.raises(ValueError, match=r"Skeleton.skinning: \|rotation\| at index \(6, 3\)"):
+        skeleton.skinning(t, r, s, bind=bind, out=out)
+    assert not out.any()
+
+
 def _world_alone(skeleton, t, r, s, i):
     """Pose i by itself (one pose takes the scalar path): its world, or the
     error it raises with the index it would have among all the poses."""

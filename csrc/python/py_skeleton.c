@@ -77,6 +77,12 @@ static ac_status world_loop(const acpy_context *ctx, const double *const *in,
     return ac_skeleton_world(ctx->object, in[0], in[1], in[2], steps, out[0], n, err);
 }
 
+static ac_status skin_loop(const acpy_context *ctx, const double *const *in,
+                           const size_t *steps, double *const *out, size_t n, ac_error *err)
+{
+    return ac_skeleton_skin(ctx->object, in[0], in[1], in[2], in[3], steps, out[0], n, err);
+}
+
 static ac_status local_loop(const acpy_context *ctx, const double *const *in,
                             const size_t *steps, double *const *out, size_t n, ac_error *err)
 {
@@ -108,6 +114,12 @@ static const acpy_kernel world = {
     3, 1, {{"translation", ACPY_C3}, {"rotation", ACPY_C4}, {"scale", ACPY_C3}},
     {{"world", ACPY_C4X4}}, world_loop, 1, skeleton_context,
 };
+static const acpy_kernel skin = {
+    "_skeleton_skin",
+    "_skeleton_skin(func, skeleton, translation, rotation, scale, bind, out, workers) -> skin",
+    4, 1, {{"translation", ACPY_C3}, {"rotation", ACPY_C4}, {"scale", ACPY_C3}, {"bind", ACPY_C4X4}},
+    {{"skin", ACPY_C4X4}}, skin_loop, ACPY_SHARED, skeleton_context,
+};
 static const acpy_kernel local = {
     "_skeleton_local", "_skeleton_local(func, skeleton, world, out, workers) -> local", 1, 1,
     {{"world", ACPY_C4X4}}, {{"local", ACPY_C4X4}}, local_loop, 0, skeleton_context,
@@ -125,7 +137,7 @@ static const acpy_kernel multiply = {
     ACPY_SHARED | ACPY_CHECKS | ACPY_IN_PLACE, NULL,
 };
 
-static const acpy_kernel *const kernels[] = {&world, &local, &decompose, &multiply};
+static const acpy_kernel *const kernels[] = {&world, &skin, &local, &decompose, &multiply};
 
 static PyMethodDef methods[] = {
     {"_skeleton_create", skeleton_create, METH_VARARGS, "_skeleton_create(func, parents)"},

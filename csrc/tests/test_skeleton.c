@@ -119,9 +119,10 @@ static void lanes_match_poses(void)
     enum { J = 13, N = 29 };
     int64_t parents[J] = {-1, 0, 1, 0, 3, 4, -1, 6, 2, 8, 9, 5, 11};
     static double t[N * J * 3], q[N * J * 4], s[N * J * 3], all[N * J * 16], one[J * 16];
-    const size_t steps[3] = {0, 1, 1};
+    static double bind[J * 16], skin[N * J * 16];
+    const size_t steps[3] = {0, 1, 1}, skin_steps[4] = {0, 1, 1, 0};
     ac_skeleton *sk = NULL;
-    ac_error err, err_one;
+    ac_error err, err_one, err_skin;
     uint64_t state = 0x2545F4914F6CDD1Du;
     CHECK(ac_skeleton_create(parents, J, &sk, NULL, &err) == AC_OK);
     for (int round = 0; round < 8; round++) {
@@ -143,7 +144,17 @@ static void lanes_match_poses(void)
             memset(q + 4 * (J * 26 + 10), 0, 4 * sizeof *q); /* no rotation */
         if (round == 4)
             t[1] = NAN; /* the translation every pose shares */
+        for (i = 0; i < J * 16; i++)
+            bind[i] = pose_value(&state);
         st = ac_skeleton_world(sk, t, q, s, steps, all, N, &err);
+        /* skinning: the world matrices times bind, pose by pose, or world's error */
+        CHECK(ac_skeleton_skin(sk, t, q, s, bind, skin_steps, skin, N, &err_skin) == st);
+        if (st)
+            CHECK(err_skin.index == err.index && err_skin.arg == err.arg);
+        for (i = 0; i < N && !st; i++) {
+            CHECK(ac_skeleton_multiply(all + 16 * J * i, bind, NULL, one, J, &err_one) == AC_OK);
+            CHECK(memcmp(one, skin + 16 * J * i, sizeof one) == 0);
+        }
         for (i = 0; i < N && !st_one; i++) {
             st_one = ac_skeleton_world(sk, t, q + 4 * J * i, s + 3 * J * i, steps, one, 1,
                                        &err_one);
@@ -197,6 +208,32 @@ static void matrix_products(void)
     CHECK(ac_skeleton_multiply(two, big, NULL, out, 0, &err) == AC_OK);
 }
 
+/* ac_skeleton_skin's own errors: a bind matrix that is not finite, a
+   product beyond the doubles, each named by pose and joint. */
+static void skin_errors(void)
+{
+    int64_t parents[2] = {-1, 0};
+    double t[6] = {0}, q[8] = {0, 0, 0, 1, 0, 0, 0, 1}, s[6] = {1, 1, 1, 1, 1, 1};
+    double bind[64] = {0}, out[64];
+    const size_t steps[4] = {0, 0, 0, 1}; /* one pose, two sets of bind matrices */
+    ac_skeleton *sk = NULL;
+    ac_error err;
+    CHECK(ac_skeleton_create(parents, 2, &sk, NULL, &err) == AC_OK);
+    for (int m = 0; m < 4; m++)
+        for (int k = 0; k < 4; k++)
+            bind[16 * m + 5 * k] = 1.0;
+    CHECK(ac_skeleton_skin(sk, t, q, s, bind, steps, out, 2, &err) == AC_OK);
+    CHECK(out[0] == 1.0 && out[63] == 1.0);
+    bind[16 * 3 + 2] = NAN; /* pose 1, joint 1 */
+    CHECK(ac_skeleton_skin(sk, t, q, s, bind, steps, out, 2, &err) == AC_ERR_VALUE);
+    CHECK(err.index == 3 && err.arg == AC_ARG_BIND);
+    bind[16 * 3 + 2] = 0.0;
+    bind[16 * 3 + 12] = 0x1p600, t[3] = 0x1p600; /* world row 0 x bind column 0 */
+    CHECK(ac_skeleton_skin(sk, t, q, s, bind, steps, out, 2, &err) == AC_ERR_OVERFLOW);
+    CHECK(err.index == 3 && err.arg == AC_ARG_PRODUCT);
+    ac_skeleton_destroy(sk);
+}
+
 int main(void)
 {
     hierarchy();
@@ -204,5 +241,6 @@ int main(void)
     conversions();
     lanes_match_poses();
     matrix_products();
+    skin_errors();
     TEST_DONE("test_skeleton");
 }
