@@ -490,8 +490,8 @@ static AC_FORCE_INLINE void track_sample(const cursor *cur, const unsigned b[3],
     for (size_t k = 0; k < 3; k++) {
         const uint64_t q = whole ? (word >> shift) & ((1u << b[k]) - 1u)
                                  : read_bits(p, cur->end, shift, b[k]);
-        const uint64_t scaled = ((uint64_t)h[2 + 2 * k] << (b[k] + 1)) + h[3 + 2 * k] * (2 * q + 1);
-        num[k] = (double)(int64_t)scaled * HALF_INVERSE_POWER[b[k]];
+        const uint64_t m = h[2 + 2 * k], e = h[3 + 2 * k];
+        num[k] = (double)(int64_t)((m << (b[k] + 1)) + e * (2 * q + 1)) * HALF_INVERSE_POWER[b[k]];
         shift += b[k];
     }
 }
@@ -624,10 +624,10 @@ static void finish_items(pose_block *b, double den, double u)
 }
 
 #ifdef AC_SIMD
-/* finish_items in lanes, `groups` groups of them. The
-   division by a correctly rounded reciprocal and two corrections (the
-   numerators are 0 or >= 2^-25, the fractions normal), sqrt and the slerp
-   are the scalar path's IEEE operations, so the results are its bits. */
+/* finish_items in lanes, `groups` groups of them. The division by a
+   correctly rounded reciprocal and two corrections (the numerators are 0 or
+   >= 2^-25, the fractions normal), sqrt and the slerp are the scalar path's
+   IEEE operations, so the results are its bits. */
 AC_SIMD_FN void finish_groups(pose_block *b, double den, double u, int groups)
 {
     const ac_vd d = ac_vd_splat(den), y = ac_vd_splat(1.0 / den), w = ac_vd_splat(u);

@@ -828,12 +828,11 @@ AC_API ac_status ac_skeleton_multiply(const double *a, const double *b, const si
 /* Skinning matrices of n poses: each joint's world matrix (as
    ac_skeleton_world makes it) times its matrix of `bind` (16 J per pose:
    inverse bind matrices), each product as ac_skeleton_multiply's, so the
-   bits are those of the two calls; the world matrices stay in cache, a few
-   poses at a time, instead of making a pass of their own. steps[0..2] as
-   ac_skeleton_world's, steps[3] for bind (0: one set for every pose).
-   Errors: ac_skeleton_world's; AC_ERR_VALUE "bind" (non-finite),
-   AC_ERR_OVERFLOW "product" (index = pose * J + joint); AC_ERR_NOMEM
-   "scratch". The poses before the failing one are written. */
+   bits are those of the two calls; each product is made as its world
+   matrix is, with no pass over the world matrices of its own. steps[0..2]
+   as ac_skeleton_world's, steps[3] for bind (0: one set for every pose).
+   Errors (index = pose * J + joint): ac_skeleton_world's; AC_ERR_VALUE
+   "bind" (non-finite), AC_ERR_OVERFLOW "product". */
 AC_API ac_status ac_skeleton_skin(const ac_skeleton *skeleton, const double *translation,
                                   const double *rotation, const double *scale,
                                   const double *bind, const size_t steps[4], double *out,

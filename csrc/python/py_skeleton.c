@@ -117,7 +117,8 @@ static const acpy_kernel world = {
 static const acpy_kernel skin = {
     "_skeleton_skin",
     "_skeleton_skin(func, skeleton, translation, rotation, scale, bind, out, workers) -> skin",
-    4, 1, {{"translation", ACPY_C3}, {"rotation", ACPY_C4}, {"scale", ACPY_C3}, {"bind", ACPY_C4X4}},
+    4, 1,
+    {{"translation", ACPY_C3}, {"rotation", ACPY_C4}, {"scale", ACPY_C3}, {"bind", ACPY_C4X4}},
     {{"skin", ACPY_C4X4}}, skin_loop, ACPY_SHARED, skeleton_context,
 };
 static const acpy_kernel local = {
