@@ -318,10 +318,10 @@ def _array_edits(array, rng: random.Random):
         return array[: rng.randrange(array.shape[0] + 1)] if array.ndim else array[None]
     if roll < 0.65:
         return np.concatenate([array, array]) if array.ndim else array
-    if roll < 0.75:
+    if roll < 0.75:  # (strings, which earlier edits put in, cast to object only)
+        kinds = [np.int64, np.float32, np.bool_, np.complex128, np.uint8, object]
         with np.errstate(all="ignore"):
-            return array.astype(rng.choice([np.int64, np.float32, np.bool_, np.complex128,
-                                            np.uint8, object]))
+            return array.astype(rng.choice(kinds) if array.dtype.kind in "fiubc" else object)
     if roll < 0.85 and array.ndim and array.shape[0] > 1:
         return array[::-1].copy()
     return rng.choice([np.zeros(0), np.zeros((0, 3)), np.array(np.nan), np.zeros((2, 2, 2)),
