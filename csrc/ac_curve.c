@@ -1835,18 +1835,11 @@ static ac_status check_out(const double *o, size_t C, size_t i, int deriv, ac_er
 ac_status ac_curve_eval_located(const ac_curve *curve, const double *t, const size_t *segments,
                                 size_t n, double *out, size_t stride, ac_error *err)
 {
-    size_t bad = 0;
+    size_t lanes = 0, bad = 0;
     if (!ac_track_located(curve->times, curve->k, t, segments, n, &bad))
         return ac_fail(err, AC_ERR_VALUE, bad, AC_ARG_SEGMENTS, (double)segments[bad],
                        "must be the segment of t[%zu] = %.17g (first <= t < last)", bad,
                        t[bad]);
-    return ac_curve_eval_at(curve, t, segments, n, out, stride, err);
-}
-
-ac_status ac_curve_eval_at(const ac_curve *curve, const double *t, const size_t *segments,
-                           size_t n, double *out, size_t stride, ac_error *err)
-{
-    size_t lanes = 0;
     /* eval_run's other paths (Bezier and eased segments, which have their
        blocks; wide segments, none when the keys span less than DBL_MAX; one
        channel), and results that could overflow: emit, one time at a time */

@@ -1144,13 +1144,4 @@ AC_SIMD_FN void ac_prefetch_write(const void *p, size_t ahead)
 }
 #endif /* AC_SIMD */
 
-/* ac_curve_eval_located and ac_quat_curve_eval_located without their check
-   that each time lies in its segment (a read of every segment's keys): for
-   ac_pose_sample, which located the times on the keys itself. */
-ac_status ac_curve_eval_at(const ac_curve *curve, const double *t, const size_t *segments,
-                           size_t n, double *out, size_t stride, ac_error *err);
-ac_status ac_quat_curve_eval_at(const ac_quat_curve *curve, const double *t,
-                                const size_t *segments, size_t n, double *q, size_t stride,
-                                ac_error *err);
-
 #endif /* AC_INTERNAL_H */

@@ -3,9 +3,8 @@
    ozz-animation's SamplingJob samples all of an animation's tracks. Sorted
    times are located on each distinct set of key times once per block (the
    segment of every time, by the shared track's search), and each track then
-   evaluates its values at those segments (ac_curve_eval_located's and
-   ac_quat_curve_eval_located's evaluation, without their check of the
-   segments: locate made them), with its own evaluation's expressions, so
+   evaluates its values at those segments (ac_curve_eval_located,
+   ac_quat_curve_eval_located), with its own evaluation's expressions, so
    the values are those of the track's own evaluation to the bit. Times
    outside the keys, and unsorted times, are evaluated by the track's own
    evaluation into a block of scratch and copied to their places. */
@@ -112,10 +111,11 @@ static ac_status sample_block(const ac_pose_track *tr, const located *g, const d
     const size_t a0 = b + g->i0, a1 = b + g->i1;
     ac_status st = AC_OK;
     if (a1 > a0)
-        st = tr->curve ? ac_curve_eval_at(tr->curve, t + a0, g->seg + g->i0, a1 - a0,
-                                          tr->out + a0 * tr->stride, tr->stride, err)
-                       : ac_quat_curve_eval_at(tr->rotation, t + a0, g->seg + g->i0, a1 - a0,
-                                               tr->out + a0 * tr->stride, tr->stride, err);
+        st = tr->curve ? ac_curve_eval_located(tr->curve, t + a0, g->seg + g->i0, a1 - a0,
+                                               tr->out + a0 * tr->stride, tr->stride, err)
+                       : ac_quat_curve_eval_located(tr->rotation, t + a0, g->seg + g->i0,
+                                                    a1 - a0, tr->out + a0 * tr->stride,
+                                                    tr->stride, err);
     if (st) {
         if (err)
             err->index += a0;

@@ -1243,19 +1243,11 @@ ac_status ac_quat_curve_eval_located(const ac_quat_curve *c, const double *t,
                                      const size_t *segments, size_t n, double *q, size_t stride,
                                      ac_error *err)
 {
-    size_t bad = 0;
+    size_t lanes = 0, bad = 0;
     if (!ac_track_located(c->times, c->k, t, segments, n, &bad))
         return ac_fail(err, AC_ERR_VALUE, bad, AC_ARG_SEGMENTS, (double)segments[bad],
                        "must be the segment of t[%zu] = %.17g (first <= t < last)", bad,
                        t[bad]);
-    return ac_quat_curve_eval_at(c, t, segments, n, q, stride, err);
-}
-
-ac_status ac_quat_curve_eval_at(const ac_quat_curve *c, const double *t,
-                                const size_t *segments, size_t n, double *q, size_t stride,
-                                ac_error *err)
-{
-    size_t lanes = 0;
     /* step and cubic, and segments wider than DBL_MAX (none when the keys
        span less): sample(), as eval_one takes a time inside the keys */
     if (c->interp != AC_CURVE_LINEAR || !ac_finite(c->times[c->k - 1] - c->times[0])) {
