@@ -682,6 +682,78 @@ AC_SIMD_KERNEL void finish_lanes(pose_block *b, double den, double u)
     else
         finish_groups(b, den, u, AC_GROUPS);
 }
+
+/* cursor_samples for `live` (1..AC_LANES) tracks at once, both cursors in
+   one segment (sample c0->local and `local1`): the numerators into the
+   block's slots from `at`, the cursors on past the tracks. The tracks'
+   heads are one load, their first bits a running sum in the lanes, each
+   sample's word a gather; the numerators are track_sample's integers,
+   converted exactly (below 2^52) and scaled by 2^-(b + 1), so their bits
+   are track_sample's. 0, with nothing done, where a sample is not in one
+   whole word of the data (track_sample reads it by parts). */
+AC_SIMD_KERNEL int samples_lanes(cursor *c0, cursor *c1, int live, pose_block *b, size_t at)
+{
+    const __mmask8 k = (__mmask8)((1u << live) - 1u);
+    const __m512i five = _mm512_set1_epi64(31), zero = _mm512_setzero_si512();
+    const __m512i head = _mm512_maskz_loadu_epi64(k, c0->head);
+    const __m512i bits[3] = {_mm512_and_si512(head, five),
+                             _mm512_and_si512(_mm512_srli_epi64(head, 5), five),
+                             _mm512_and_si512(_mm512_srli_epi64(head, 10), five)};
+    const __m512i width = _mm512_add_epi64(_mm512_add_epi64(bits[0], bits[1]), bits[2]);
+    const __m512i span = _mm512_mul_epu32(width, _mm512_set1_epi64((long long)c0->count));
+    const __m512i room = _mm512_set1_epi64((long long)(c0->end - c0->stream) - 8);
+    __m512i sum = span, first, at_bits[2];
+    /* the tracks' first bits: the cursor's, then a running sum of the spans */
+    for (int shift = 1; shift < AC_LANES; shift *= 2)
+        sum = _mm512_add_epi64(sum, _mm512_maskz_permutexvar_epi64(
+                                        (__mmask8)(0xFFu << shift),
+                                        _mm512_sub_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+                                                         _mm512_set1_epi64(shift)),
+                                        sum));
+    first = _mm512_add_epi64(_mm512_sub_epi64(sum, span), _mm512_set1_epi64((long long)c0->bit));
+    for (int j = 0; j < 2; j++) {
+        const size_t local = j ? c1->local : c0->local;
+        at_bits[j] = _mm512_add_epi64(first, _mm512_mul_epu32(width,
+                                                              _mm512_set1_epi64((long long)local)));
+        /* whole words only: shift + width <= 64 and 8 bytes inside the data */
+        if (_mm512_mask_cmpgt_epi64_mask(
+                k, _mm512_add_epi64(_mm512_and_si512(at_bits[j], _mm512_set1_epi64(7)), width),
+                _mm512_set1_epi64(64)) ||
+            _mm512_mask_cmpgt_epi64_mask(k, _mm512_srli_epi64(at_bits[j], 3), room))
+            return 0;
+    }
+    for (int j = 0; j < 2; j++) {
+        const __m512i bytes = _mm512_srli_epi64(at_bits[j], 3);
+        __m512i word = _mm512_mask_i64gather_epi64(zero, k, bytes, c0->stream, 1);
+        word = _mm512_srlv_epi64(word, _mm512_and_si512(at_bits[j], _mm512_set1_epi64(7)));
+        for (int c = 0; c < 3; c++) {
+            const __m512i one = _mm512_set1_epi64(1);
+            const __m512i q = _mm512_and_si512(
+                word, _mm512_sub_epi64(_mm512_sllv_epi64(one, bits[c]), one));
+            const __m512i m = _mm512_and_si512(_mm512_srli_epi64(head, 16 + 16 * c),
+                                               _mm512_set1_epi64(255));
+            const __m512i e = _mm512_and_si512(_mm512_srli_epi64(head, 24 + 16 * c),
+                                               _mm512_set1_epi64(255));
+            const __m512i whole = _mm512_add_epi64(
+                _mm512_sllv_epi64(m, _mm512_add_epi64(bits[c], one)),
+                _mm512_mul_epu32(e, _mm512_add_epi64(_mm512_add_epi64(q, q), one)));
+            /* (double)whole, exact below 2^52, times 2^-(b + 1) (its exponent field) */
+            const __m512i magic = _mm512_set1_epi64(0x4330000000000000);
+            const __m512d value = _mm512_sub_pd(
+                _mm512_castsi512_pd(_mm512_or_si512(whole, magic)), _mm512_set1_pd(0x1p52));
+            const __m512d scale = _mm512_castsi512_pd(_mm512_slli_epi64(
+                _mm512_sub_epi64(_mm512_set1_epi64(1022), bits[c]), 52));
+            _mm512_mask_storeu_pd(b->num[j][c] + at, k, _mm512_mul_pd(value, scale));
+            word = _mm512_srlv_epi64(word, bits[c]);
+        }
+    }
+    {
+        const uint64_t total = (uint64_t)_mm512_reduce_add_epi64(_mm512_maskz_mov_epi64(k, span));
+        c0->bit += total, c1->bit += total;
+        c0->head += SEGMENT_HEAD * (size_t)live, c1->head += SEGMENT_HEAD * (size_t)live;
+    }
+    return 1;
+}
 #endif
 
 /* The block's values, each written to its place. */
@@ -739,24 +811,43 @@ ac_status ac_reduce_compressed_decode(const ac_compressed_clip *clip, const doub
             cursor_at(clip, s0, &c0);
             cursor_at(clip, s1, &c1);
         }
-        for (size_t k = 0; k < clip->info.animated; k++) {
-            const ac_compressed_track *tr = clip->tracks + k;
-            const size_t at = block.count++;
-            double a[3], b[3];
-            if (clip->version == 1) {
-                v1_sample(clip, tr, s0, a);
-                v1_sample(clip, tr, s1, b);
-            } else {
-                cursor_samples(&c0, &c1, a, b);
+        for (size_t k = 0; k < clip->info.animated;) {
+            /* the next tracks (up to a group of lanes) whose numerators the
+               lanes read, or one track by the scalar path */
+            size_t many = 0;
+#ifdef AC_SIMD
+            if (lanes && clip->version == 2 && c0.head == c1.head) {
+                const size_t room = POSE_BLOCK - block.count, left = clip->info.animated - k;
+                many = left < room ? left : room;
+                many = many < AC_LANES ? many : AC_LANES;
+                if (!samples_lanes(&c0, &c1, (int)many, &block, block.count))
+                    many = 0;
             }
-            for (int c = 0; c < 3; c++) {
-                block.num[0][c][at] = a[c];
-                block.num[1][c][at] = b[c];
-                block.lo[c][at] = tr->range[2 * c];
-                block.extent[c][at] = tr->range[2 * c + 1];
+#endif
+            if (!many) {
+                double a[3], b[3];
+                if (clip->version == 1) {
+                    v1_sample(clip, clip->tracks + k, s0, a);
+                    v1_sample(clip, clip->tracks + k, s1, b);
+                } else {
+                    cursor_samples(&c0, &c1, a, b);
+                }
+                for (int c = 0; c < 3; c++) {
+                    block.num[0][c][block.count] = a[c];
+                    block.num[1][c][block.count] = b[c];
+                }
+                many = 1;
             }
-            block.rebuilt[at] = tr->path == 1 ? (double)tr->rebuilt : -1.0;
-            block.out[at] = out[tr->path] + tr->out;
+            for (size_t end = k + many; k < end; k++) {
+                const ac_compressed_track *tr = clip->tracks + k;
+                const size_t at = block.count++;
+                for (int c = 0; c < 3; c++) {
+                    block.lo[c][at] = tr->range[2 * c];
+                    block.extent[c][at] = tr->range[2 * c + 1];
+                }
+                block.rebuilt[at] = tr->path == 1 ? (double)tr->rebuilt : -1.0;
+                block.out[at] = out[tr->path] + tr->out;
+            }
             if (block.count == POSE_BLOCK)
                 finish(&block, den, u, lanes);
         }

@@ -414,6 +414,55 @@ def test_compressed_samples_match_an_independent_reader():
     np.testing.assert_allclose(cc.sample(t[-1] + 1).translation, translation[-1], atol=1e-12)
 
 
+def _translation_rig(nodes=41, frames=70, rate=32.0):
+    """A scene of unparented nodes whose translations wander on ranges from
+    millimetres to a kilometre, node after node (bit counts from a few to 24
+    per component: samples that fit one word of the data, then samples that
+    do not), one component of some held (0 bits), keyed at a power-of-two
+    rate so that sample times are exact."""
+    from animcore import model
+
+    rng = np.random.default_rng(11)
+    times = np.arange(frames) / rate
+    nodes_, channels = [], []
+    for j, reach in enumerate(np.logspace(-3, 3, nodes)):  # the widest tracks last
+        moves = np.cumsum(rng.normal(size=(frames, 3)), axis=0) * reach / np.sqrt(frames)
+        if j % 5 == 0:
+            moves[:, 1] = 0.25
+        nodes_.append(model.Node(j, f"n{j}", -1, (), np.zeros(3), np.array([0, 0, 0, 1.0]),
+                                 np.ones(3)))
+        channels.append(model.Channel.from_curve(
+            j, "translation", animcore.Curve(times, moves, interpolation="linear"),
+            node_name=f"n{j}"))
+    clip = model.Clip("wander", float(times[-1]), tuple(channels))
+    return model.Scene(tuple(nodes_), (tuple(range(nodes)),), 0, (), (clip,)), clip
+
+
+def test_decoded_translations_are_the_layout_formula_bit_for_bit():
+    # Translations at and between samples are the layout's values (an
+    # independent reader) and their lerp to the bit: a pose's tracks read in
+    # groups of lanes (41 tracks: more than a block of 32, groups of 8 and a
+    # partial one), samples wider than a word of the data read one by one,
+    # and sample pairs in one segment or across a segment boundary.
+    scene, clip = _translation_rig()
+    cc = compress(scene, clip, 1e-4, shell=0.03)
+    start, rate, (translation, _, _) = decode_layout(cc.to_bytes())
+    assert start == 0.0 and rate == 32.0
+    data = cc.to_bytes()
+    assert struct.unpack_from("<H", data, 6)[0] < len(translation)  # several segments
+    s = np.arange(len(translation))
+    for f in (0.0, 0.25, 0.5, 0.75):
+        t = (s + f) / rate
+        last = s + 1 >= len(s)
+        v0, v1 = translation[s], translation[np.minimum(s + 1, len(s) - 1)]
+        u = np.where(last, 0.0, f)[:, None, None]
+        expected = v0 + u * (v1 - v0)
+        got = cc.sample(t).translation
+        assert got.tobytes() == expected.tobytes()
+        for i in (0, len(s) // 2, len(s) - 1):  # the one-pose call too
+            assert cc.sample(float(t[i])).translation.tobytes() == expected[i].tobytes()
+
+
 @pytest.mark.parametrize("name", sorted(BVH_UNITS))
 def test_one_pose_equals_the_batch_bit_for_bit(name):
     # a float time takes the one-pose call; arrays, 0-d arrays and ints the
