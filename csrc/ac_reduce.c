@@ -684,8 +684,8 @@ AC_SIMD_KERNEL void finish_lanes(pose_block *b, double den, double u)
 }
 
 /* cursor_samples for `live` (1..AC_LANES) tracks at once, both cursors in
-   one segment (sample c0->local and `local1`): the numerators into the
-   block's slots from `at`, the cursors on past the tracks. The tracks'
+   one segment: the numerators into the block's slots from `at`, the
+   cursors on past the tracks. The tracks'
    heads are one load, their first bits a running sum in the lanes, each
    sample's word a gather; the numerators are track_sample's integers,
    converted exactly (below 2^52) and scaled by 2^-(b + 1), so their bits
@@ -694,11 +694,11 @@ AC_SIMD_KERNEL void finish_lanes(pose_block *b, double den, double u)
 AC_SIMD_KERNEL int samples_lanes(cursor *c0, cursor *c1, int live, pose_block *b, size_t at)
 {
     const __mmask8 k = (__mmask8)((1u << live) - 1u);
-    const __m512i five = _mm512_set1_epi64(31), zero = _mm512_setzero_si512();
+    const __m512i low5 = _mm512_set1_epi64(31), zero = _mm512_setzero_si512();
     const __m512i head = _mm512_maskz_loadu_epi64(k, c0->head);
-    const __m512i bits[3] = {_mm512_and_si512(head, five),
-                             _mm512_and_si512(_mm512_srli_epi64(head, 5), five),
-                             _mm512_and_si512(_mm512_srli_epi64(head, 10), five)};
+    const __m512i bits[3] = {_mm512_and_si512(head, low5),
+                             _mm512_and_si512(_mm512_srli_epi64(head, 5), low5),
+                             _mm512_and_si512(_mm512_srli_epi64(head, 10), low5)};
     const __m512i width = _mm512_add_epi64(_mm512_add_epi64(bits[0], bits[1]), bits[2]);
     const __m512i span = _mm512_mul_epu32(width, _mm512_set1_epi64((long long)c0->count));
     const __m512i room = _mm512_set1_epi64((long long)(c0->end - c0->stream) - 8);
@@ -734,13 +734,13 @@ AC_SIMD_KERNEL int samples_lanes(cursor *c0, cursor *c1, int live, pose_block *b
                                                _mm512_set1_epi64(255));
             const __m512i e = _mm512_and_si512(_mm512_srli_epi64(head, 24 + 16 * c),
                                                _mm512_set1_epi64(255));
-            const __m512i whole = _mm512_add_epi64(
+            const __m512i integer = _mm512_add_epi64(
                 _mm512_sllv_epi64(m, _mm512_add_epi64(bits[c], one)),
                 _mm512_mul_epu32(e, _mm512_add_epi64(_mm512_add_epi64(q, q), one)));
-            /* (double)whole, exact below 2^52, times 2^-(b + 1) (its exponent field) */
+            /* (double)integer, exact below 2^52, times 2^-(b + 1) (its exponent field) */
             const __m512i magic = _mm512_set1_epi64(0x4330000000000000);
             const __m512d value = _mm512_sub_pd(
-                _mm512_castsi512_pd(_mm512_or_si512(whole, magic)), _mm512_set1_pd(0x1p52));
+                _mm512_castsi512_pd(_mm512_or_si512(integer, magic)), _mm512_set1_pd(0x1p52));
             const __m512d scale = _mm512_castsi512_pd(_mm512_slli_epi64(
                 _mm512_sub_epi64(_mm512_set1_epi64(1022), bits[c]), 52));
             _mm512_mask_storeu_pd(b->num[j][c] + at, k, _mm512_mul_pd(value, scale));
