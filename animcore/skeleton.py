@@ -214,11 +214,9 @@ class Skeleton(ByValue):
         """
         func = "Skeleton.world"
         threads = _workers(func, workers)
-        rest = self._rest
-        return _core._skeleton_world(
-            func, self._handle, rest.translation if translation is None else translation,
-            rest.rotation if rotation is None else quaternion_input(rotation),
-            rest.scale if scale is None else scale, out, threads)
+        return _core._skeleton_world(func, self._handle,
+                                     *self._pose_or_rest(translation, rotation, scale), out,
+                                     threads)
 
     def skinning(self, translation=None, rotation=None, scale=None, *, bind, out=None,
                  workers=None) -> np.ndarray:
@@ -234,11 +232,16 @@ class Skeleton(ByValue):
         ValueError naming it."""
         func = "Skeleton.skinning"
         threads = _workers(func, workers)
+        return _core._skeleton_skin(func, self._handle,
+                                    *self._pose_or_rest(translation, rotation, scale), bind, out,
+                                    threads)
+
+    def _pose_or_rest(self, translation, rotation, scale) -> tuple:
+        """The local pose as given, the rest pose's property where one is None."""
         rest = self._rest
-        return _core._skeleton_skin(
-            func, self._handle, rest.translation if translation is None else translation,
-            rest.rotation if rotation is None else quaternion_input(rotation),
-            rest.scale if scale is None else scale, bind, out, threads)
+        return (rest.translation if translation is None else translation,
+                rest.rotation if rotation is None else quaternion_input(rotation),
+                rest.scale if scale is None else scale)
 
     def world_transforms(self, translation=None, rotation=None, scale=None) -> Transforms:
         """World translation, rotation and scale of local poses, where they

@@ -1049,6 +1049,15 @@ def trs_matrix(translation, rotation, scale):
     return m
 
 
+def products_in_order(a, b):
+    """a @ b with each element's four products summed in order k = 0..3
+    (NumPy's elementwise operations: no fused multiply-add)."""
+    out = a[..., :, 0, None] * b[..., None, 0, :]
+    for k in range(1, 4):
+        out = out + a[..., :, k, None] * b[..., None, k, :]
+    return out
+
+
 def world_loop(parents, local):
     """World matrices by a plain loop over poses and joints: each joint's parent
     is resolved recursively (memoized), so no evaluation order is needed."""

@@ -9,6 +9,7 @@ import pytest
 
 import animcore
 from animcore import gltf, model
+from reference import products_in_order
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 RIGGED = os.path.join(DATA, "gltf", "RiggedSimple", "RiggedSimple.gltf")
@@ -308,26 +309,17 @@ def test_joint_matrices_are_world_times_inverse_bind(name, scene):
         t = np.linspace(0.0, clip.duration, 7)
         world = scene.world(clip, t)
         users = [n.index for n in scene.nodes if n.skin == skin.index]
-        expected = _products_in_order(world[..., skin.joints, :, :], skin.inverse_bind_matrices)
+        expected = products_in_order(world[..., skin.joints, :, :], skin.inverse_bind_matrices)
         by_blas = world[..., skin.joints, :, :] @ skin.inverse_bind_matrices
         if users:
             mesh_inverse = np.linalg.inv(world[..., users[0], :, :])[..., None, :, :]
-            expected = _products_in_order(mesh_inverse, expected)
+            expected = products_in_order(mesh_inverse, expected)
             by_blas = mesh_inverse @ by_blas
         got = skin.joint_matrices(scene, clip, t)
         assert _same_bits(got, expected)
         # NumPy's @ (the BLAS, fused multiply-adds or not) within rounding
         scale = np.abs(by_blas).max()
         np.testing.assert_allclose(got, by_blas, rtol=0, atol=1e-14 * scale)
-
-
-def _products_in_order(a, b):
-    """a @ b with each element's four products summed in order k = 0..3
-    (NumPy's elementwise operations: no fused multiply-add)."""
-    out = a[..., :, 0, None] * b[..., None, 0, :]
-    for k in range(1, 4):
-        out = out + a[..., :, k, None] * b[..., None, k, :]
-    return out
 
 
 def test_pose_raises_the_error_of_the_curve_that_fails():

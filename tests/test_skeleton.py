@@ -11,7 +11,7 @@ from scipy.spatial.transform import Rotation
 import animcore
 from animcore import Skeleton, decompose
 
-from reference import trs_matrix, world_loop
+from reference import products_in_order, trs_matrix, world_loop
 
 RNG = np.random.default_rng(12)
 # Parents listed after their children, two trees.
@@ -177,15 +177,6 @@ def test_world_batch_mixing_ordinary_and_extreme_poses():
         skeleton.world(t, r, s)
 
 
-def _products_in_order(a, b):
-    """a @ b with each element's four products summed in order k = 0..3
-    (NumPy's elementwise operations: no fused multiply-add)."""
-    out = a[..., :, 0, None] * b[..., None, 0, :]
-    for k in range(1, 4):
-        out = out + a[..., :, k, None] * b[..., None, k, :]
-    return out
-
-
 @pytest.mark.parametrize("poses", [1, 7, 8, 19])
 @pytest.mark.parametrize("joints", [5, 40])  # 40: the lanes' scratch off the stack
 @pytest.mark.parametrize("per_pose", [False, True])
@@ -203,7 +194,7 @@ def test_skinning_is_world_times_bind_bit_for_bit(poses, joints, per_pose):
     bind[..., 3, :] = [0.0, -0.0, 0.0, 1.0]
     got = skeleton.skinning(t, r, s, bind=bind)
     world = skeleton.world(t, r, s)
-    expected = _products_in_order(world, bind)
+    expected = products_in_order(world, bind)
     assert got.shape == (poses, joints, 4, 4)
     assert got.tobytes() == expected.tobytes()
     np.testing.assert_allclose(got, world @ bind, rtol=0, atol=1e-13 * np.abs(expected).max())
@@ -217,11 +208,11 @@ def test_skinning_broadcasts_and_defaults_to_the_rest_pose():
     skeleton = Skeleton(PARENTS, t, r, s)
     bind = RNG.normal(size=(len(PARENTS), 4, 4))
     rest = skeleton.skinning(bind=bind)
-    assert rest.tobytes() == _products_in_order(skeleton.world(), bind).tobytes()
+    assert rest.tobytes() == products_in_order(skeleton.world(), bind).tobytes()
     moved = random_pose((3, 1), len(PARENTS))[1]
     got = skeleton.skinning(rotation=moved, bind=bind[None, None])
     assert got.shape == (3, 1, len(PARENTS), 4, 4)
-    assert got.tobytes() == _products_in_order(skeleton.world(rotation=moved), bind).tobytes()
+    assert got.tobytes() == products_in_order(skeleton.world(rotation=moved), bind).tobytes()
 
 
 def test_skinning_errors_name_the_pose_and_joint_and_leave_out_untouched():
