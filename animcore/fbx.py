@@ -651,16 +651,10 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
     if k == 0:
         raise f.error(record, "animation curve without keys")
     times = ticks.astype(np.int64) / TICKS_PER_SECOND
-    if np.any(np.diff(times) <= 0):
-        i = int(np.argmax(np.diff(times) <= 0)) + 1
-        raise f.error(record, f"key time at index {i} ({float(times[i])!r} s) does not "
-                              f"follow the previous one ({float(times[i - 1])!r} s)")
+    _increasing_keys(f, record, times)
     with np.errstate(invalid="ignore"):  # (a float32 signalling NaN is refused below)
         values = np.asarray(values, dtype=np.float64)
-    if not np.all(np.isfinite(values)):
-        i = int(np.argmax(~np.isfinite(values)))
-        raise f.error(record, f"key value at index {i} is {float(values[i])!r} (must be "
-                              f"finite)")
+    _finite_keys(f, record, "key value", values)
     flags = array("KeyAttrFlags", required=False)
     data = array("KeyAttrDataFloat", required=False)
     counts = array("KeyAttrRefCount", required=False)
@@ -677,6 +671,23 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
     with np.errstate(over="ignore"):  # (beyond float32: infinite, as float32 files hold it)
         raw = np.asarray(data, dtype=np.float32).reshape(-1, 4)
     return (times, values, flags, raw, counts, default) + _extrapolations(record)
+
+
+def _finite_keys(f: _File, record: _Record, name: str, numbers: np.ndarray) -> None:
+    """An FbxError at the first of a curve's key times or values (``name``)
+    that is NaN or infinite."""
+    if not np.all(np.isfinite(numbers)):
+        i = int(np.argmax(~np.isfinite(numbers)))
+        raise f.error(record, f"{name} at index {i} is {float(numbers[i])!r} (must be finite)")
+
+
+def _increasing_keys(f: _File, record: _Record, times: np.ndarray) -> None:
+    """An FbxError at the first key time (seconds) that does not follow the
+    one before it."""
+    if np.any(np.diff(times) <= 0):
+        i = int(np.argmax(np.diff(times) <= 0)) + 1
+        raise f.error(record, f"key time at index {i} ({float(times[i])!r} s) does not "
+                              f"follow the previous one ({float(times[i - 1])!r} s)")
 
 
 def _whole_numbers(f: _File, record: _Record, name: str, values) -> np.ndarray:
@@ -2549,15 +2560,9 @@ def _take_keys(f: _File, record: _Record) -> Union[tuple, None]:
         raise f.error(keys, f"key list of {len(stream)} values holds {len(times)} keys, "
                             f"not the {count} of KeyCount")
     times_a, values_a = np.array(times), np.array(values)
-    for name, numbers in (("key time", times_a), ("key value", values_a)):
-        if not np.all(np.isfinite(numbers)):
-            i = int(np.argmax(~np.isfinite(numbers)))
-            raise f.error(keys, f"{name} at index {i} is {float(numbers[i])!r} (must be "
-                                f"finite)")
-    if np.any(np.diff(times_a) <= 0):
-        i = int(np.argmax(np.diff(times_a) <= 0)) + 1
-        raise f.error(keys, f"key time at index {i} ({float(times_a[i])!r} s) does not "
-                            f"follow the previous one")
+    _finite_keys(f, keys, "key time", times_a)
+    _finite_keys(f, keys, "key value", values_a)
+    _increasing_keys(f, keys, times_a)
     codes = {"cubic": _CUBIC | _USER, "linear": _LINEAR, "constant": _CONSTANT,
              "constant_next": _CONSTANT | _CONSTANT_NEXT}
     # auto keys as FBX 7's time-independent, clamped progressive ones (no bias)

@@ -578,8 +578,9 @@ class Skin(ByValue):
             users = [n.index for n in scene.nodes if n.skin == self.index]
             node = users[0] if users else None
         count = len(self.joints)
-        every = count == len(scene.nodes) and np.array_equal(self.joints, np.arange(count))
-        if every and node is None:
+        first = int(self.joints[0]) if count else 0
+        run = np.array_equal(self.joints, np.arange(first, first + count))  # joints in order
+        if run and count == len(scene.nodes) and node is None:
             # the products made with the world matrices, which are never stored
             # (the same bits as the products below)
             return _core._skeleton_skin(func, scene.skeleton._handle, *scene._pose(func, clip, t),
@@ -587,8 +588,9 @@ class Skin(ByValue):
         world = scene.world(clip, t)
         if node is not None:  # (before world is overwritten below)
             mesh_inverse = np.linalg.inv(world[..., scene.node_index(node, func=func), :, :])
-        chosen = world if every else world[..., self.joints, :, :]  # (a copy)
-        # in place: no second array of this size to allocate
+        # a run of joints a view, others a copy; multiplied in place: no second
+        # array of this size to allocate
+        chosen = world[..., first:first + count, :, :] if run else world[..., self.joints, :, :]
         joints = _core._skeleton_multiply(func, chosen, self.inverse_bind_matrices, chosen, None)
         if node is None:
             return joints

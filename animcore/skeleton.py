@@ -223,13 +223,13 @@ class Skeleton(ByValue):
         """Skinning matrices of local poses: ``(..., J, 4, 4)``, each joint's
         world matrix (as :meth:`world` makes it) times its matrix of ``bind``
         (``(..., J, 4, 4)``, broadcast with the poses: the inverse bind
-        matrices). Each product is that of
-        ``animcore.Skin.joint_matrices``, so the result is
-        ``world(...) @ bind`` to the bit without a pass over the world
-        matrices of its own: they are made a few poses at a time and used
-        while they are in cache. Arguments and errors as :meth:`world`'s,
-        and a non-finite ``bind`` (or a product beyond the float range) is a
-        ValueError naming it."""
+        matrices). Each product is that of ``animcore.Skin.joint_matrices``
+        (its four terms summed in order, no fused multiply-add), made as its
+        world matrix is, so the result is ``world(...)`` times ``bind`` to the
+        bit without a pass over the world matrices of its own. Arguments and
+        errors as :meth:`world`'s; a non-finite ``bind`` is a ValueError and a
+        product beyond the double range an OverflowError, each naming the
+        pose and joint."""
         func = "Skeleton.skinning"
         threads = _workers(func, workers)
         return _core._skeleton_skin(func, self._handle,

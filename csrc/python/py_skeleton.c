@@ -112,7 +112,7 @@ static const acpy_kernel world = {
     "_skeleton_world",
     "_skeleton_world(func, skeleton, translation, rotation, scale, out, workers) -> world",
     3, 1, {{"translation", ACPY_C3}, {"rotation", ACPY_C4}, {"scale", ACPY_C3}},
-    {{"world", ACPY_C4X4}}, world_loop, 1, skeleton_context,
+    {{"world", ACPY_C4X4}}, world_loop, ACPY_SHARED, skeleton_context,
 };
 static const acpy_kernel skin = {
     "_skeleton_skin",
