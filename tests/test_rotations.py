@@ -1,3 +1,5 @@
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -707,6 +709,55 @@ def test_euler_matches_scipy_in_every_order(seq):
                                Rotation.from_euler(seq, angles).as_quat(), rtol=0, atol=1e-15)
     np.testing.assert_allclose(quat_from_euler(seq, np.rad2deg(angles), degrees=True),
                                Rotation.from_euler(seq, angles).as_quat(), rtol=0, atol=1e-15)
+
+
+_atan2 = np.frompyfunc(math.atan2, 2, 1)  # the libm's (np.arctan2 may use its own)
+_hypot = np.frompyfunc(math.hypot, 2, 1)
+
+
+def euler_with_libm_atan2(q, seq):
+    """Bernardes and Ehrmann's three angles of unit q with the libm's atan2
+    and hypot, as scipy combines them away from the gimbal lock."""
+    extrinsic = seq.islower()
+    axes = ["xyz".index(c) for c in seq.lower()]
+    i, j, k = (axes[0], axes[1], axes[2]) if extrinsic else (axes[2], axes[1], axes[0])
+    symmetric = i == k
+    if symmetric:
+        k = 3 - i - j
+    sign = (i - j) * (j - k) * (k - i) // 2
+    if symmetric:
+        a, b, c, d = q[:, 3], q[:, i], q[:, j], q[:, k] * sign
+    else:
+        a, b, c, d = q[:, 3] - q[:, j], q[:, i] + q[:, k] * sign, q[:, j] + q[:, 3], \
+            q[:, k] * sign - q[:, i]
+    half_sum, half_diff = _atan2(b, a).astype(float), _atan2(d, c).astype(float)
+    middle = 2 * _atan2(_hypot(c, d), _hypot(a, b)).astype(float)
+    outer, third = half_sum - half_diff, half_sum + half_diff
+    if not symmetric:
+        third, middle = third * sign, middle - np.pi / 2
+    angles = np.stack([outer, middle, third] if extrinsic else [third, middle, outer], axis=1)
+    return (angles + np.pi) % (2 * np.pi) - np.pi
+
+
+@pytest.mark.parametrize("seq", ["xyz", "ZXY", "zxz", "YXY"])
+def test_euler_angles_are_within_ulps_of_libm_atan2_on_every_path(seq):
+    # the vector lanes (8 items at a time) and the scalar items after them
+    # compute atan2 from a series: within a few ulp of the libm's, with its
+    # signs (an axis quaternion's -0 and +0 give -pi and pi)
+    q = RNG.normal(size=(20_003, 4))  # made unit by quat_to_euler as by quat_normalize
+    axes = np.eye(4)
+    specials = np.concatenate([axes, -axes, np.where(axes == 0, -0.0, axes),
+                               np.where(axes == 0, -0.0, -axes)])
+    q = np.concatenate([q, specials, specials[:5]])
+    got = quat_to_euler(q, seq)
+    expected = euler_with_libm_atan2(quat_normalize(q[:20_003]), seq)  # (not at the lock)
+    difference = np.abs(got[:20_003] - expected)
+    difference = np.minimum(difference, 2 * np.pi - difference)  # pi and -pi alike here
+    assert difference.max() <= 8 * np.spacing(np.pi)
+    lock = Rotation.from_quat(specials).as_euler(seq)  # (warns of the lock)
+    np.testing.assert_array_equal(got[20_003:20_003 + len(specials)], lock)
+    for n in (1, 7, 9, 20_003 + 5):  # as many lanes, and scalar items after them
+        np.testing.assert_array_equal(quat_to_euler(q[-n:], seq), got[-n:])
 
 
 @pytest.mark.parametrize("seq", ["zyx", "ZXZ", "xyz", "YXY"])

@@ -118,6 +118,32 @@ static void quaternions(void)
     CHECK_NEAR(out[3], 1.0, 1e-15);
 }
 
+/* ac_atan2_series against the libm's atan2: the same value at the axes,
+   the diagonals and the origin with every sign of zero, and within 4 ulp of
+   pi elsewhere (quotients from 2^-60 to 2^60, and the small and large
+   magnitudes of quaternion parts). */
+static void atan2_series(void)
+{
+    const double edge[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 1e-300, -1e-300};
+    const int n = (int)(sizeof edge / sizeof edge[0]);
+    uint64_t state = 0x2545F4914F6CDD1Du;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double y = edge[i], x = edge[j], got = ac_atan2_series(y, x);
+            if (fabs(y) == fabs(x) || y == 0.0 || x == 0.0)
+                CHECK(memcmp(&got, &(double){atan2(y, x)}, sizeof got) == 0);
+        }
+    for (int i = 0; i < 200000; i++) {
+        double y, x;
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        y = ldexp((double)(state >> 11) / 9007199254740992.0, (int)(state % 121) - 60);
+        x = (double)(state & 0xFFFF) / 32768.0 - 1.0;
+        y = state & (1u << 20) ? -y : y;
+        CHECK(fabs(ac_atan2_series(y, x) - atan2(y, x)) <= 4 * 0x1p-51);
+        CHECK(fabs(ac_atan2_series(x, y) - atan2(x, y)) <= 4 * 0x1p-51);
+    }
+}
+
 /* The library reports the version of the header it was built from. */
 static void version(void)
 {
@@ -403,6 +429,23 @@ AC_SIMD_KERNEL void lanes_on_this_cpu(void)
         for (int l = 0; l < AC_LANES; l++)
             CHECK(got[l] == a[l] / b[l]);
     }
+    /* atan2 per lane is the scalar one, bit for bit */
+    for (int i = 0; i < 20000; i++) {
+        double y[AC_LANES], x[AC_LANES], got[AC_LANES];
+        ac_vd vy[1], vx[1], r[1];
+        for (int l = 0; l < AC_LANES; l++) {
+            int kind = (int)(lane_bits() % 8);
+            y[l] = kind == 0 ? 0.0 : kind == 1 ? -0.0 : lane_value(-40, 2);
+            x[l] = kind == 2 ? -0.0 : kind == 3 ? y[l] : kind == 4 ? -y[l] : lane_value(-40, 2);
+        }
+        vy[0] = ac_vd_load1(y, 1), vx[0] = ac_vd_load1(x, 1);
+        ac_vd_atan2_series(vy, vx, r, 1);
+        memcpy(got, &r[0], sizeof got);
+        for (int l = 0; l < AC_LANES; l++) {
+            double expect = ac_atan2_series(y[l], x[l]);
+            CHECK(memcmp(&got[l], &expect, sizeof expect) == 0);
+        }
+    }
     /* out of range: a zero, a subnormal or a huge component clears the lane */
     {
         double odd[4 * AC_LANES] = {0};
@@ -466,6 +509,7 @@ int main(void)
     segment_find();
     track();
     quaternions();
+    atan2_series();
     normalize();
     fold();
     all_within();
