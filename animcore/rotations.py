@@ -278,7 +278,8 @@ def quat_to_euler(q, seq: str, *, degrees: bool = False, out=None,
                   workers: Optional[int] = None) -> np.ndarray:
     """Euler angles of quaternions in the sequence ``seq``, ``(..., 4) -> (..., 3)``.
 
-    Same convention and results as scipy's ``Rotation.as_euler``: ``seq`` is
+    Same convention as scipy's ``Rotation.as_euler`` and the same angles up
+    to rounding (its method, with atan2 computed in vector lanes): ``seq`` is
     three axes, lower case (``"xyz"``) for rotations about the fixed frame's
     axes (extrinsic), upper case (``"XYZ"``) about the rotating frame's
     (intrinsic); all 12 orders (6 Tait-Bryan such as ``"zyx"``, 6 proper
