@@ -1614,12 +1614,12 @@ ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int extrins
                 err->index += start;
             return st;
         }
-        size_t i = lane_items(count, all_arrays, 1);
+        size_t lanes = lane_items(count, all_arrays, 1);
 #ifdef AC_SIMD
-        if (i)
-            euler_halves_lanes(u, &plan, i, sum, diff, middle);
+        if (lanes)
+            euler_halves_lanes(u, &plan, lanes, sum, diff, middle);
 #endif
-        for (; i < count; i++)
+        for (size_t i = lanes; i < count; i++)
             euler_halves(u + 4 * i, &plan, sum + i, diff + i, middle + i);
         for (size_t i = 0; i < count; i++)
             euler_combine(&plan, sum[i], diff[i], middle[i], angles + 3 * (start + i));
