@@ -2085,8 +2085,12 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     blends = _blend_channels(objects, index_of)
     for node, entries in blends.items():
         weights = np.array([e[2] for e in entries]) / 100.0  # DeformPercent
-        nodes[node] = replace(nodes[node], weights=_target_weights(weights, _inbetweens(entries)),
-                              target_names=_target_names(entries))
+        try:
+            targets = _target_weights(weights, _inbetweens(entries))
+        except _WeightOverflow as error:  # (named after the channel's record)
+            record = objects.by_id[entries[error.channel][0][0]][0]
+            raise record.file.error(record, str(error)) from None
+        nodes[node] = replace(nodes[node], weights=targets, target_names=_target_names(entries))
     skins = _read_skins(f, objects, index_of)
     for skin in skins:  # the mesh a skin deforms (kept in Skin.skeleton until the model has a field)
         if skin.skeleton is not None:
@@ -2261,6 +2265,10 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
             shapes = [objects.by_id[c][1] for c, prop in objects.children.get(oid, ())
                       if prop is None and objects.kinds.get(c) == "Geometry"]
             full = _child_value(r, "FullWeights", None, _full_weights)
+            if full is not None and not np.isfinite(full).all():
+                bad = int(np.argmin(np.isfinite(full)))
+                raise r.file.error(r.child("FullWeights"), f"FullWeights[{bad}] is "
+                                   f"{full[bad]} (must be finite)")
             inbetweens = None
             if full is not None and len(full) == len(shapes) and (
                     len(shapes) > 1 or (shapes and full[0] != 100.0)):
@@ -2304,6 +2312,15 @@ def _target_names(entries) -> tuple:
                  for n in ([name] if shapes is None else [s for s, _ in shapes]))
 
 
+class _WeightOverflow(OverflowError):
+    """In-between target weights that overflow, and the blend shape channel
+    (its index among the node's) whose weight they share."""
+
+    def __init__(self, channel: int, message: str):
+        super().__init__(message)
+        self.channel = channel
+
+
 def _target_weights(weights: np.ndarray, inbetweens) -> np.ndarray:
     """Channel weights (..., channels) to target weights (..., targets): a
     plain channel's weight as it is, an in-between channel's shared between
@@ -2324,7 +2341,14 @@ def _target_weights(weights: np.ndarray, inbetweens) -> np.ndarray:
         hi = np.clip(np.searchsorted(ordered, w, side="right"), 1, len(points) - 1)
         lo = hi - 1
         width = ordered[hi] - ordered[lo]
-        share = np.divide(w - ordered[lo], width, out=np.zeros(w.shape), where=width != 0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            share = np.divide(w - ordered[lo], width, out=np.zeros(w.shape), where=width != 0)
+        if not np.isfinite(share).all():  # far outside full weights very close together
+            at = np.unravel_index(int(np.argmin(np.isfinite(share))), share.shape)
+            raise _WeightOverflow(c, f"the in-between weights of DeformPercent "
+                                f"{100 * w[at]:.17g} overflow (its shape's full weights "
+                                f"{100 * ordered[lo][at]:.17g} and {100 * ordered[hi][at]:.17g} "
+                                f"extrapolated)")
         shares = np.zeros(w.shape + (len(points),))
         np.put_along_axis(shares, lo[..., None], (1.0 - share)[..., None], axis=-1)
         np.put_along_axis(shares, hi[..., None], share[..., None], axis=-1)

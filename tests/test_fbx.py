@@ -223,6 +223,54 @@ Connections:  {
     np.testing.assert_array_equal(node.weights, [0.5])
 
 
+def _inbetween_channel(full_weights: str, percent: float) -> bytes:
+    """A mesh with one BlendShapeChannel of two in-between shapes."""
+    return (ASCII_HEADER + """Objects:  {
+    Geometry: 10, "Geometry::body", "Mesh" {
+    }
+    Geometry: 40, "Geometry::smile_half", "Shape" {
+    }
+    Geometry: 41, "Geometry::smile_full", "Shape" {
+    }
+    Model: 1, "Model::body", "Mesh" {
+    }
+    Deformer: 20, "Deformer::blend", "BlendShape" {
+    }
+    Deformer: 30, "SubDeformer::smile", "BlendShapeChannel" {
+        Properties70:  {
+            P: "DeformPercent", "Number", "", "A",%r
+        }
+        FullWeights: *2 {
+            a: %s
+        }
+    }
+}
+Connections:  {
+    C: "OO",1,0
+    C: "OO",10,1
+    C: "OO",20,10
+    C: "OO",30,20
+    C: "OO",40,30
+    C: "OO",41,30
+}
+""" % (percent, full_weights)).encode()
+
+
+def test_in_between_weights_share_a_channel_weight_and_refuse_what_overflows():
+    # Maya's rule (see the module notes): 75 % lies between the shapes at 50 and 100
+    (node,) = fbx.load_bytes(_inbetween_channel("50,100", 75.0)).nodes
+    assert node.target_names == ("smile_half", "smile_full")
+    np.testing.assert_allclose(node.weights, [0.5, 0.5])
+    # below the first full weight the base and the first shape extrapolate, so
+    # full weights 1e-307 % apart turn -50 % into a share beyond the doubles
+    with pytest.raises(fbx.FbxError, match=r"\(Objects/Deformer\): the in-between weights of "
+                                           r"DeformPercent -50 overflow"):
+        fbx.load_bytes(_inbetween_channel("1e-307,100", -50.0))
+    with pytest.raises(fbx.FbxError, match=r"FullWeights\): FullWeights\[1\] is inf \(must "
+                                           r"be finite\)"):
+        fbx.load_bytes(_inbetween_channel("50,1e400", 75.0))  # (read as inf)
+
+
 def test_fbx6_and_fbx7_files_of_the_same_curves_agree():
     """The 6100 ASCII key lists (doubles) and the 7700 binary curves (float32)
     of the same Maya scene: different readers of different layouts."""
