@@ -1566,6 +1566,18 @@ def _close_cluster_process(process) -> None:
         process.wait()
 
 
+# bake --workers 2 in a fresh interpreter, which then prints the largest
+# resident size (KB) of its pool's workers: in this process RUSAGE_CHILDREN
+# would also count every process the run has started before, and workers
+# forked from a process that has grown through the other cases.
+_POOL_PEAK_SCRIPT = """
+import resource, sys
+from animcore.bake import bake_local
+bake_local(sys.argv[2:], sys.argv[1], workers=2)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
 def bench_bake(scale: float, repeats: int) -> list[Comparison]:
     """2,000 clips (the test assets repeated) baked to one .npz per clip with
     two local workers against one process, same run: local processes
@@ -1575,8 +1587,9 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
     a running cluster (as with ``--scheduler``: a LocalCluster started
     beforehand in a process of its own). Every path is timed once per
     repeat, in turn. Dask is left out of small runs (under 200 clips). Peak
-    memory: the largest resident size of the pool's workers, and of each
-    Dask worker of the running cluster."""
+    memory: the largest resident size of the pool's workers (a run of its
+    own, in a fresh interpreter), and of each Dask worker of the running
+    cluster."""
     import resource
     import shutil
     import tempfile
@@ -1597,8 +1610,8 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
             shutil.rmtree(out, ignore_errors=True)
             return bake_local(inputs, out, workers=2)
 
-        processes()  # the pool's workers are reaped: their peak, before any Dask worker's
-        pool_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        peak = _child_numbers("bake --workers 2", _POOL_PEAK_SCRIPT, out, *inputs)
+        pool_peak = f"{peak[0] / 1024:.0f}" if isinstance(peak, list) else "unknown"
         try:
             import distributed
 
@@ -1607,7 +1620,7 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
             distributed = None
         if distributed is None or n < 200:
             baseline, seconds = interleaved_medians([one_process, processes], repeats)
-            return [Comparison(f"bake --workers 2 ({n} clips, peak {pool_peak:.0f} MB/worker)",
+            return [Comparison(f"bake --workers 2 ({n} clips, peak {pool_peak} MB/worker)",
                                n, seconds, "one process", baseline, 1.7)]
         cluster, address = _cluster_process(2)
         try:
@@ -1627,7 +1640,7 @@ def bench_bake(scale: float, repeats: int) -> list[Comparison]:
             _close_cluster_process(cluster)
         peaks = ", ".join(f"{p / 1024:.0f}" for p in peaks.values())
         return [
-            Comparison(f"bake --workers 2 ({n} clips, peak {pool_peak:.0f} MB/worker)", n,
+            Comparison(f"bake --workers 2 ({n} clips, peak {pool_peak} MB/worker)", n,
                        pool, "one process", baseline, 1.7),
             Comparison("bake_many, 2 Dask workers started in the call", n, dask,
                        "one process", baseline, 1.7),
