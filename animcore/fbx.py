@@ -67,7 +67,9 @@ Conventions
   it linearly (``(w_hi - w) / (w_hi - w_lo)`` and ``(w - w_lo) / (w_hi -
   w_lo)``) and every other shape weighs 0; past the first or last full
   weight the outermost pair extrapolates linearly (the base's share is
-  dropped).
+  dropped). Full weights must be finite, and shares must stay within the
+  doubles: otherwise an FbxError (rest weights) or an OverflowError
+  (sampled weights).
 - What is not read (other animated properties: visibility, camera roll,
   custom attributes) is listed in ``Clip.unsupported``.
 - **glTF out**: :meth:`FbxScene.for_gltf` (used by :func:`animcore.save`)
