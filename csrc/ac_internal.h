@@ -442,18 +442,21 @@ static inline double ac_atan_series(double x)
    unfolded (pi/2 - w above the diagonal, pi - w for x < 0 or x = -0) and
    given y's sign. On a diagonal w is pi/4 itself, so that the angles of the
    axes, the diagonals and the origin are the libm's exactly. Selects, not
-   branches, so that batch loops vectorize. */
+   branches, so that batch loops vectorize (with the same bits in every
+   lane width). */
 static inline double ac_atan2_series(double y, double x)
 {
     const double pi = AC_PI, ax = fabs(x), ay = fabs(y);
-    const int64_t steep = ay > ax, left = signbit(x) != 0;
+    const int64_t steep = ay > ax;
     const double lo = ac_pick(steep, ax, ay), hi = ac_pick(steep, ay, ax);
     double t = lo / ac_pick(hi > 0.0, hi, 1.0), w;
+    uint64_t left; /* x's sign bit (signbit() keeps GCC's loops from vectorizing) */
+    memcpy(&left, &x, sizeof left);
     for (int k = 0; k < 2; k++)
         t = t / (1.0 + sqrt(1.0 + t * t));
     w = ac_pick((lo == hi) & (hi > 0.0), 0.25 * pi, 4.0 * ac_atan_series(t));
     w = ac_pick(steep, 0.5 * pi - w, w);
-    w = ac_pick(left, pi - w, w);
+    w = ac_pick((int64_t)(left >> 63), pi - w, w);
     return copysign(w, y);
 }
 
@@ -949,31 +952,6 @@ AC_SIMD_FN void ac_vd_atan_series(const ac_vd x[], ac_vd out[], int groups)
         AC_EACH r[g] = r[g] * z[g] + c[k];
     }
     AC_EACH out[g] = x[g] * r[g];
-}
-
-/* ac_atan2_series per lane. */
-AC_SIMD_FN void ac_vd_atan2_series(const ac_vd y[], const ac_vd x[], ac_vd out[], int groups)
-{
-    const ac_vd pi = ac_vd_splat(AC_PI), sign = (ac_vd)_mm512_set1_epi64(INT64_MIN);
-    ac_vd t[AC_GROUPS], w[AC_GROUPS];
-    ac_vm steep[AC_GROUPS], diagonal[AC_GROUPS];
-    AC_EACH {
-        const ac_vd ax = ac_vd_abs(x[g]), ay = ac_vd_abs(y[g]);
-        const ac_vd lo = ac_vd_pick(steep[g] = (ac_vm)(ay > ax), ax, ay);
-        const ac_vd hi = ac_vd_pick(steep[g], ay, ax);
-        t[g] = lo / ac_vd_pick((ac_vm)(hi > 0.0), hi, ac_vd_splat(1.0));
-        diagonal[g] = (ac_vm)(lo == hi) & (ac_vm)(hi > 0.0);
-    }
-    for (int k = 0; k < 2; k++) {
-        AC_EACH t[g] = t[g] / (1.0 + ac_vd_sqrt(1.0 + t[g] * t[g]));
-    }
-    ac_vd_atan_series(t, w, groups);
-    AC_EACH {
-        w[g] = ac_vd_pick(diagonal[g], 0.25 * pi, 4.0 * w[g]);
-        w[g] = ac_vd_pick(steep[g], 0.5 * pi - w[g], w[g]);
-        w[g] = ac_vd_pick((ac_vm)x[g] < 0, pi - w[g], w[g]);
-        out[g] = (ac_vd)(((ac_vu)w[g] & ~(ac_vu)sign) | ((ac_vu)y[g] & (ac_vu)sign));
-    }
 }
 
 /* ac_slerp_arc_sign and ac_slerp_arc_angle per lane (a is read only): c (unit, as a) brought

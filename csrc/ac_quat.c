@@ -1513,64 +1513,41 @@ static euler_plan euler_plan_of(const int axes[3], int extrinsic)
     return p;
 }
 
+/* Items converted per block: their unit quaternions (ac_quat_batch_normalize,
+   in lanes where the CPU has them), their components and angles fit on the
+   stack. */
+#define EULER_BLOCK 256
+
 /* Bernardes and Ehrmann (2022), "Quaternion to Euler angles conversion: a
    direct, general and computationally efficient method", as scipy applies it,
-   in two steps. First three angles of unit q: the half sum and half
-   difference of the outer turns and the middle angle, as atan2 of the four
+   in two steps. First three angles of each unit quaternion: the half sum and
+   half difference of the outer turns and the middle angle, as atan2 of four
    numbers a, b, c, d (each within [-2, 2], so their squares neither
-   overflow nor, where it matters, lose precision: hypot is not needed). */
-static AC_FORCE_INLINE void euler_halves(const double q[4], const euler_plan *p,
-                                         double *half_sum, double *half_diff, double *middle)
+   overflow nor, where it matters, lose precision: hypot is not needed).
+   The components go to columns first, so that the arithmetic is one loop of
+   selects that vectorizes. */
+AC_VECTORIZED_WIDE
+static void euler_halves(const double *restrict u, const euler_plan *p, size_t n,
+                         double *restrict half_sum, double *restrict half_diff,
+                         double *restrict middle)
 {
+    double qi[EULER_BLOCK], qj[EULER_BLOCK], qk[EULER_BLOCK], qw[EULER_BLOCK];
     const double sign = p->sign;
-    const int i = p->i, j = p->j, k = p->k;
-    double a, b, c, d;
-    if (p->symmetric) {
-        a = q[3], b = q[i], c = q[j], d = q[k] * sign;
-    } else {
-        a = q[3] - q[j], b = q[i] + q[k] * sign, c = q[j] + q[3], d = q[k] * sign - q[i];
+    const int64_t symmetric = p->symmetric;
+    for (size_t m = 0; m < n; m++) {
+        qi[m] = u[4 * m + p->i], qj[m] = u[4 * m + p->j];
+        qk[m] = u[4 * m + p->k], qw[m] = u[4 * m + 3];
     }
-    *half_sum = ac_atan2_series(b, a);
-    *half_diff = ac_atan2_series(d, c);
-    *middle = 2.0 * ac_atan2_series(sqrt(c * c + d * d), sqrt(a * a + b * b));
-}
-
-#ifdef AC_SIMD
-/* euler_halves of the first n unit quaternions u, n a multiple of AC_LANES,
-   in lanes: each lane does the scalar operations in their order. */
-AC_SIMD_KERNEL void euler_halves_lanes(const double *restrict u, const euler_plan *p, size_t n,
-                                       double *restrict half_sum, double *restrict half_diff,
-                                       double *restrict middle)
-{
-    const int i0 = p->i, j0 = p->j, k0 = p->k;
-    for (size_t i = 0; i < n;) {
-        const int groups = n - i >= AC_GROUPS * AC_LANES ? AC_GROUPS : 1;
-        ac_vd q[AC_GROUPS][4], a[AC_GROUPS], b[AC_GROUPS], c[AC_GROUPS], d[AC_GROUPS];
-        ac_vd ab[AC_GROUPS], cd[AC_GROUPS], r[3][AC_GROUPS];
-        AC_EACH ac_vd_load4(u + 4 * (i + (size_t)g * AC_LANES), 1, q[g]);
-        AC_EACH {
-            if (p->symmetric) {
-                a[g] = q[g][3], b[g] = q[g][i0], c[g] = q[g][j0], d[g] = q[g][k0] * p->sign;
-            } else {
-                a[g] = q[g][3] - q[g][j0], b[g] = q[g][i0] + q[g][k0] * p->sign;
-                c[g] = q[g][j0] + q[g][3], d[g] = q[g][k0] * p->sign - q[g][i0];
-            }
-            cd[g] = ac_vd_sqrt(c[g] * c[g] + d[g] * d[g]);
-            ab[g] = ac_vd_sqrt(a[g] * a[g] + b[g] * b[g]);
-        }
-        ac_vd_atan2_series(b, a, r[0], groups);
-        ac_vd_atan2_series(d, c, r[1], groups);
-        ac_vd_atan2_series(cd, ab, r[2], groups);
-        AC_EACH {
-            const size_t at = i + (size_t)g * AC_LANES;
-            _mm512_storeu_pd(half_sum + at, (__m512d)r[0][g]);
-            _mm512_storeu_pd(half_diff + at, (__m512d)r[1][g]);
-            _mm512_storeu_pd(middle + at, (__m512d)(2.0 * r[2][g]));
-        }
-        i += (size_t)groups * AC_LANES;
+    for (size_t m = 0; m < n; m++) {
+        const double a = ac_pick(symmetric, qw[m], qw[m] - qj[m]);
+        const double b = ac_pick(symmetric, qi[m], qi[m] + qk[m] * sign);
+        const double c = ac_pick(symmetric, qj[m], qj[m] + qw[m]);
+        const double d = ac_pick(symmetric, qk[m] * sign, qk[m] * sign - qi[m]);
+        half_sum[m] = ac_atan2_series(b, a);
+        half_diff[m] = ac_atan2_series(d, c);
+        middle[m] = 2.0 * ac_atan2_series(sqrt(c * c + d * d), sqrt(a * a + b * b));
     }
 }
-#endif
 
 /* Then the angles in the sequence's order, wrapped to [-pi, pi]: at the
    gimbal lock (middle angle within 1e-7 of 0 or pi) the third angle is 0 and
@@ -1593,9 +1570,6 @@ static AC_FORCE_INLINE void euler_combine(const euler_plan *p, double half_sum,
     out[p->third] = wrap_pi(a3);
 }
 
-/* Items converted per block: their unit quaternions (ac_quat_batch_normalize,
-   in lanes where the CPU has them) and their libm angles fit on the stack. */
-#define EULER_BLOCK 256
 
 ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int extrinsic,
                                  double *angles, size_t n, ac_error *err)
@@ -1614,13 +1588,7 @@ ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int extrins
                 err->index += start;
             return st;
         }
-        size_t lanes = lane_items(count, all_arrays, 1);
-#ifdef AC_SIMD
-        if (lanes)
-            euler_halves_lanes(u, &plan, lanes, sum, diff, middle);
-#endif
-        for (size_t i = lanes; i < count; i++)
-            euler_halves(u + 4 * i, &plan, sum + i, diff + i, middle + i);
+        euler_halves(u, &plan, count, sum, diff, middle);
         for (size_t i = 0; i < count; i++)
             euler_combine(&plan, sum[i], diff[i], middle[i], angles + 3 * (start + i));
     }

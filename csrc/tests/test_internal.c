@@ -429,23 +429,6 @@ AC_SIMD_KERNEL void lanes_on_this_cpu(void)
         for (int l = 0; l < AC_LANES; l++)
             CHECK(got[l] == a[l] / b[l]);
     }
-    /* atan2 per lane is the scalar one, bit for bit */
-    for (int i = 0; i < 20000; i++) {
-        double y[AC_LANES], x[AC_LANES], got[AC_LANES];
-        ac_vd vy[1], vx[1], r[1];
-        for (int l = 0; l < AC_LANES; l++) {
-            int kind = (int)(lane_bits() % 8);
-            y[l] = kind == 0 ? 0.0 : kind == 1 ? -0.0 : lane_value(-40, 2);
-            x[l] = kind == 2 ? -0.0 : kind == 3 ? y[l] : kind == 4 ? -y[l] : lane_value(-40, 2);
-        }
-        vy[0] = ac_vd_load1(y, 1), vx[0] = ac_vd_load1(x, 1);
-        ac_vd_atan2_series(vy, vx, r, 1);
-        memcpy(got, &r[0], sizeof got);
-        for (int l = 0; l < AC_LANES; l++) {
-            double expect = ac_atan2_series(y[l], x[l]);
-            CHECK(memcmp(&got[l], &expect, sizeof expect) == 0);
-        }
-    }
     /* out of range: a zero, a subnormal or a huge component clears the lane */
     {
         double odd[4 * AC_LANES] = {0};
