@@ -628,6 +628,21 @@ def test_an_fbx6_channel_value_of_the_wrong_kind_is_an_fbx_error(child, value, w
         fbx.load_bytes(text.encode())
 
 
+@pytest.mark.parametrize("old, new, place", [
+    ('Channel: "X" {', 'Channel: *2 {\n a: 0.5,1\n} {', "Takes/Take/Model/Channel/Channel/Channel"),
+    ('Channel: "T" {', "Channel: 7 {", "Takes/Take/Model/Channel/Channel"),
+    ('ObjectType: "Model" {', "ObjectType: *1 {\n a: 2\n} {", "Definitions/ObjectType")])
+def test_a_record_named_by_a_number_is_an_fbx_error(old, new, place):
+    # found by fuzz/fuzz_fbx.py --mutate: a ValueError from comparing an array
+    name = ("maya_blend_shape_cube_7100_ascii.fbx" if "ObjectType" in old else
+            "maya_anim_interpolation_6100_ascii.fbx")
+    text = (FILES / name).read_text()
+    assert old in text
+    with pytest.raises(fbx.FbxError, match=rf"\({place}\): is named .{{1,40}} \(must be a "
+                                           rf"string\)"):
+        fbx.load_bytes(text.replace(old, new, 1).encode())
+
+
 @pytest.mark.parametrize("objects, connections, line", [
     ('Model: *2 {\n a: 1,2\n}, "Model::hip", "LimbNode" {\n}\n', "", r"line 6 \(Objects/Model\)"),
     ('Model: 1, "Model::hip", "LimbNode" {\n}\nModel: 2, "Model::knee", "LimbNode" {\n}\n',
