@@ -1570,7 +1570,6 @@ static AC_FORCE_INLINE void euler_combine(const euler_plan *p, double half_sum,
     out[p->third] = wrap_pi(a3);
 }
 
-
 ac_status ac_quat_batch_to_euler(const double *q, const int axes[3], int extrinsic,
                                  double *angles, size_t n, ac_error *err)
 {
