@@ -655,6 +655,17 @@ def test_an_id_that_is_an_array_is_an_fbx_error(objects, connections, line):
         fbx.load_bytes(text.encode())
 
 
+def test_a_connection_whose_kind_is_an_array_is_a_plain_link():
+    # found by a mutation run of the ASCII files: a bare ValueError from comparing
+    # the array with "OP"
+    text = (ASCII_HEADER + 'Objects:  {\nModel: 1, "Model::hip", "LimbNode" {\n}\n'
+            'Model: 2, "Model::knee", "LimbNode" {\n}\n}\nConnections:  {\n'
+            'C: "OO",1,0\nC: *2 {\n a: 1,2\n},2,1,"Lcl Rotation"\n}\n')
+    scene = fbx.load_bytes(text.encode())
+    assert list(scene.joint_names) == ["hip", "knee"]
+    assert [node.parent for node in scene.nodes] == [-1, 0]
+
+
 def test_corrupt_deflate_array():
     data = bytearray(SMALL7)
     at = data.index(b"Normalsd") + len(b"Normals")

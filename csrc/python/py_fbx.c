@@ -729,7 +729,8 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                     goto done;
                 continue;
             }
-            if (v[3]) {
+            /* (a kind that is not a string, such as an array, is not "OP") */
+            if (v[3] && PyUnicode_Check(v[0])) {
                 int is_op = PyObject_RichCompareBool(v[0], op, Py_EQ);
                 if (is_op < 0)
                     goto done;
