@@ -11,7 +11,8 @@ small shared FBX files in tests/data/fbx::
     python fuzz/fuzz_fbx.py -max_total_time=60 fuzz/corpus_fbx
 
 Without atheris, a seeded pure-Python mutation run (byte flips, truncations,
-splices of the seed files) checks the same contract::
+splices of the seed files, and in ASCII files a token replaced by an array,
+a number or a string of the wrong kind) checks the same contract::
 
     python fuzz/fuzz_fbx.py --mutate 2000 --seed 1
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import pathlib
 import random
+import re
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -56,7 +58,21 @@ def check(data: bytes) -> None:
         assert world.shape[-2:] == (4, 4) and np.isfinite(world).all()
 
 
+# What an ASCII file's token may become: arrays (empty, of numbers, of
+# strings), numbers and strings of the wrong kind, extremes and the names the
+# reader looks for.
+ASCII_TOKENS = [b'*2 {\n a: 1,2\n}', b'*0 {\n a: \n}', b'*3 {\n a: "a","b","c"\n}', b'"x"',
+                b'""', b'7', b'-1', b'0', b'1e999', b'-1e999', b'1e-320', b'L',
+                b'9223372036854775807', b'"Model::x"', b'"Transform"', b'"T"', b'"X"', b'"OP"']
+ASCII_TOKEN = re.compile(rb'"[^"\n]*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\b[A-Za-z_]\w*\b')
+
+
 def mutate(data: bytes, pool: list[bytes], rng: random.Random) -> bytes:
+    if data.startswith(b"; FBX") and rng.random() < 0.5:  # a token of an ASCII file replaced
+        spans = [m.span() for m in ASCII_TOKEN.finditer(data)]
+        if spans:
+            start, end = rng.choice(spans)
+            return data[:start] + rng.choice(ASCII_TOKENS) + data[end:]
     b = bytearray(data)
     kind = rng.randrange(4)
     if kind == 0 or len(b) < 64:
