@@ -655,12 +655,14 @@ def test_an_id_that_is_an_array_is_an_fbx_error(objects, connections, line):
         fbx.load_bytes(text.encode())
 
 
-def test_a_connection_whose_kind_is_an_array_is_a_plain_link():
+@pytest.mark.parametrize("link", ['*2 {\n a: 1,2\n},2,1,"Lcl Rotation"',
+                                  '"OP",2,1,*0 {\n a: \n}', '"OP",2,1,*2 {\n a: 1,2\n}'])
+def test_a_connection_whose_kind_or_property_is_an_array_is_a_plain_link(link):
     # found by a mutation run of the ASCII files: a bare ValueError from comparing
-    # the array with "OP"
+    # the array with "OP", or from its truth value
     text = (ASCII_HEADER + 'Objects:  {\nModel: 1, "Model::hip", "LimbNode" {\n}\n'
             'Model: 2, "Model::knee", "LimbNode" {\n}\n}\nConnections:  {\n'
-            'C: "OO",1,0\nC: *2 {\n a: 1,2\n},2,1,"Lcl Rotation"\n}\n')
+            'C: "OO",1,0\nC: ' + link + '\n}\n')
     scene = fbx.load_bytes(text.encode())
     assert list(scene.joint_names) == ["hip", "knee"]
     assert [node.parent for node in scene.nodes] == [-1, 0]

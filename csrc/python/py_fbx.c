@@ -664,7 +664,7 @@ done:
    "Connect"), as animcore.fbx._Objects reads them. Each one with three
    values or more, (kind, child, parent[, property]), is one link j (in file
    order): children[j], parents[j] and properties[j] (the fourth value of an
-   "OP" connection, None otherwise). The links of one child are a chain:
+   "OP" connection when it is a string, None otherwise). The links of one child are a chain:
    parent_heads[child] is its first link, parent_next[j] the next one of the
    same child (-1: the last); child_heads and child_next chain the links of
    one parent alike. No list per object is made here: the reader makes those
@@ -729,8 +729,9 @@ static PyObject *fbx_connections(PyObject *self, PyObject *args)
                     goto done;
                 continue;
             }
-            /* (a kind that is not a string, such as an array, is not "OP") */
-            if (v[3] && PyUnicode_Check(v[0])) {
+            /* (a kind or a property that is not a string, such as an array,
+               makes a plain link) */
+            if (v[3] && PyUnicode_Check(v[0]) && PyUnicode_Check(v[3])) {
                 int is_op = PyObject_RichCompareBool(v[0], op, Py_EQ);
                 if (is_op < 0)
                     goto done;
