@@ -153,10 +153,33 @@ def _guarded(function):
     return restore
 
 
-class _SafeUnpickler(pickle.Unpickler):
+class _NotNumpysDtypeState(pickle.UnpicklingError):
+    """A dtype's pickled state that NumPy did not write: NumPy's own
+    ``dtype.__setstate__`` crashes the process on some (numpy 2.4: a copied
+    float64 dtype given ``(3, '<', None, -1, -1, 0)``), so it never sees one."""
+
+
+def _build(self):
+    """The BUILD opcode, with a dtype's state checked first: the state NumPy
+    writes for that dtype, but for its byte order."""
+    import numpy as np
+
+    state, target = self.stack[-1], self.stack[-2]
+    if isinstance(target, np.dtype):
+        own = target.__reduce__()[2]
+        if not (isinstance(state, tuple) and len(state) == len(own) and state[0] == own[0]
+                and state[1] in ("<", ">", "|", "=") and state[2:] == own[2:]):
+            raise _NotNumpysDtypeState(f"dtype state {state!r:.80}")
+    pickle._Unpickler.load_build(self)
+
+
+class _SafeUnpickler(pickle._Unpickler):
     """Resolves only animcore's classes and restoring functions, NumPy's array
     reconstruction and a few builtin containers; the restoring calls are
-    watched (see :func:`_guarded`)."""
+    watched (see :func:`_guarded`). The pure-Python unpickler, so that BUILD
+    can check a dtype's state before NumPy reads it (see :func:`_build`)."""
+
+    dispatch = {**pickle._Unpickler.dispatch, pickle.BUILD[0]: _build}
 
     def __init__(self, data: bytes, restore=None):
         super().__init__(io.BytesIO(data))
