@@ -36,6 +36,7 @@ import pickle
 import pickletools
 import random
 import sys
+import warnings
 
 import harness
 
@@ -343,7 +344,8 @@ def _array_edits(array, rng: random.Random):
         return np.concatenate([array, array]) if array.ndim else array
     if roll < 0.75:  # (strings, which earlier edits put in, cast to object only)
         kinds = [np.int64, np.float32, np.bool_, np.complex128, np.uint8, object]
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)  # (meant)
             return array.astype(rng.choice(kinds) if array.dtype.kind in "fiubc" else object)
     if roll < 0.85 and array.ndim and array.shape[0] > 1:
         return array[::-1].copy()
