@@ -442,6 +442,14 @@ def _vec(props: dict, name: str, default) -> np.ndarray:
     return np.array([float(x) for x in v[:3]], dtype=np.float64)
 
 
+def _record_text(record: _Record) -> str:
+    """A record's first value, a name or a kind: an FbxError unless a string."""
+    value = record.values[0]
+    if not isinstance(value, str):
+        raise record.file.error(record, f"is named {repr(value)[:40]} (must be a string)")
+    return value
+
+
 def _scalar(props: dict, name: str, default):
     v = props.get(name)
     if not v:
@@ -2009,7 +2017,7 @@ def _templates(f: _File) -> dict:
             continue
         for p in t.children:
             if p.name == "PropertyTemplate" and p.values:
-                out[_record_text(f, t)] = _properties(p)
+                out[_record_text(t)] = _properties(p)
     return out
 
 
@@ -2282,7 +2290,7 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
                             out.setdefault(index_of[model], []).append(
                                 ((oid, "DeformPercent"), name, percent, inbetweens))
         elif r.name == "Geometry":
-            shapes = [_record_text(r.file, c) for c in r.children
+            shapes = [_record_text(c) for c in r.children
                       if c.name == "Shape" and c.values]
             props = _properties(r)
             for model, _ in objects.parents.get(oid, ()):
@@ -2657,7 +2665,7 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
             for channel in model.children:
                 if channel.name != "Channel" or not channel.values:
                     continue
-                kind = _record_text(f, channel)
+                kind = _record_text(channel)
                 parts = [c for c in channel.children if c.name == "Channel" and c.values] \
                     if kind == "Transform" else []
                 if node is None or kind != "Transform":
@@ -2668,14 +2676,14 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
                     continue
                 for part in parts:
                     path = {"T": "translation", "R": "rotation", "S": "scale"}.get(
-                        _record_text(f, part))
+                        _record_text(part))
                     if path is None:
                         continue
                     comps = []
                     defaults = []
                     for axis in "XYZ":
                         sub = [c for c in part.children if c.name == "Channel" and
-                               c.values and _record_text(f, c) == axis]
+                               c.values and _record_text(c) == axis]
                         keys = _take_keys(f, sub[0]) if sub else None
                         comps.append(None if keys is None else len(pending))
                         if keys is not None:
@@ -2696,14 +2704,6 @@ def _read_takes(f, objects, index_of, nodes, pivots) -> list:
                              (("BaseLayer", 1.0, "override",
                                tuple((c.node, c.path) for c in channels)),)))
     return clips
-
-
-def _record_text(f: _File, record: _Record) -> str:
-    """A record's first value, a name or a kind: an FbxError unless a string."""
-    value = record.values[0]
-    if not isinstance(value, str):
-        raise f.error(record, f"is named {repr(value)[:40]} (must be a string)")
-    return value
 
 
 def _take_channel_keys(f, channel):
