@@ -457,7 +457,15 @@ class RootMotionCursor(ByValue):
         state itself is the cycle and phase)."""
         with self._lock:  # a consistent pair while another thread moves the cursors
             cycle, phase = self._cycle, self._phase
-        return (cycle.astype(np.float64) + phase) * self._track.duration
+        with np.errstate(over="ignore"):
+            time = (cycle.astype(np.float64) + phase) * self._track.duration
+        if not np.isfinite(time).all():  # (cycles far past what a double of seconds holds)
+            at = np.unravel_index(int(np.argmin(np.isfinite(time))), time.shape)
+            raise OverflowError(f"RootMotionCursor.time: the cursor at index "
+                                f"{tuple(int(i) for i in at)} is at cycle {int(cycle[at])} of "
+                                f"a {self._track.duration!r} s track: its time is beyond the "
+                                f"double range")
+        return time
 
     def _per_cursor(self, func, name, value) -> np.ndarray:
         """float64 `value` that broadcasts to the cursors' shape (not broadcast yet)."""

@@ -288,6 +288,24 @@ def test_cursor_article_frames(walk):
     assert float(cursor.time) == pytest.approx(0.9)
 
 
+def test_a_cursor_time_beyond_the_doubles_is_an_overflow_error():
+    # found by fuzz/fuzz_pickle.py: a restored cursor 2^61 cycles into a track
+    # of 1e300 s gave inf with a RuntimeWarning
+    import pickle
+    cursor = RootMotionCursor(square(T=1e300), [0.5e300, 1.5e300])
+    function, (cls, state) = cursor.__reduce_ex__(pickle.HIGHEST_PROTOCOL)[:2]
+    state = dict(state, cycle=np.array([1, 2**61]))
+    far = function(cls, state)
+    with pytest.raises(OverflowError, match=r"^RootMotionCursor.time: the cursor at index "
+                                            r"\(1,\) is at cycle 2305843009213693952 of a "
+                                            r"1e\+300 s track: its time is beyond the double "
+                                            r"range$"):
+        far.time
+    np.testing.assert_array_equal(far.cycle, [1, 2**61])  # the state itself is whole
+    assert pickle.loads(pickle.dumps(far)) == far
+    np.testing.assert_array_equal(cursor.time, [0.5e300, 1.5e300])
+
+
 def test_cursor_reset_emits_nothing(walk):
     cursor = RootMotionCursor(walk, 0.0)
     cursor.advance(0.5)
