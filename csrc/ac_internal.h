@@ -435,15 +435,14 @@ static inline double ac_atan_series(double x)
     return x * (r * z + 1.0);
 }
 
-/* atan2(y, x) for finite y, x whose squares do not overflow, within a few
-   ulp of the libm's and with its signs: the angle of (|x|, |y|) folded to
-   [0, pi/4] (its tangent min / max; 0 at the origin), halved twice by
-   tan(w/2) = t / (1 + sqrt(1 + t^2)) into ac_atan_series's range, then
-   unfolded (pi/2 - w above the diagonal, pi - w for x < 0 or x = -0) and
-   given y's sign. On a diagonal w is pi/4 itself, so that the angles of the
-   axes, the diagonals and the origin are the libm's exactly. Selects, not
-   branches, so that batch loops vectorize (with the same bits in every
-   lane width). */
+/* atan2(y, x) within a few ulp of the libm's, with its signs: the angle of
+   (|x|, |y|) folded to [0, pi/4] (its tangent min / max; 0 at the origin),
+   halved twice by tan(w/2) = t / (1 + sqrt(1 + t^2)) into ac_atan_series's
+   range, then unfolded (pi/2 - w above the diagonal, pi - w for x < 0 or
+   x = -0) and given y's sign. On a diagonal w is pi/4 itself, so that the
+   angles of the axes, the diagonals, the origin and the infinities are the
+   libm's exactly. Selects, not branches, so that batch loops vectorize
+   (with the same bits in every lane width). */
 static inline double ac_atan2_series(double y, double x)
 {
     const double pi = AC_PI, ax = fabs(x), ay = fabs(y);

@@ -119,18 +119,19 @@ static void quaternions(void)
 }
 
 /* ac_atan2_series against the libm's atan2: the same value at the axes,
-   the diagonals and the origin with every sign of zero, and within 4 ulp of
+   the diagonals, the origin and infinities with every sign, and within 4 ulp of
    pi elsewhere (quotients from 2^-60 to 2^60, and the small and large
    magnitudes of quaternion parts). */
 static void atan2_series(void)
 {
-    const double edge[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 1e-300, -1e-300};
+    const double edge[] = {0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 1e-300, -1e-300, INFINITY,
+                           -INFINITY};
     const int n = (int)(sizeof edge / sizeof edge[0]);
     uint64_t state = 0x2545F4914F6CDD1Du;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             double y = edge[i], x = edge[j], got = ac_atan2_series(y, x);
-            if (fabs(y) == fabs(x) || y == 0.0 || x == 0.0)
+            if (fabs(y) == fabs(x) || y == 0.0 || x == 0.0 || isinf(y) || isinf(x))
                 CHECK(memcmp(&got, &(double){atan2(y, x)}, sizeof got) == 0);
         }
     for (int i = 0; i < 200000; i++) {
