@@ -14,7 +14,8 @@ pool, rng)``. This module runs them:
   and reported by an AssertionError naming the file;
 - :func:`main` the command line: ``--mutate N [--seed S]``, ``--write-seeds
   DIR``, a saved input's path to replay it, or atheris (libFuzzer options and a
-  corpus folder, seeded from ``fuzz/corpus/<name>`` when empty).
+  corpus folder, seeded when empty from ``fuzz/corpus/<name>``, or from the
+  harness's seeds where there is none).
 """
 from __future__ import annotations
 
@@ -208,16 +209,20 @@ def main(name: str, argv: list[str], check, seeds: Callable[[], dict[str, bytes]
 
     with atheris.instrument_imports(include=["animcore"]):
         import animcore  # noqa: F401  instrumented for coverage
-    for folder in files:
+    seeded = seeds()  # (made once: a harness's seeds may take a while)
+    for folder in files:  # an empty corpus starts from the stored one, else from the seeds
         os.makedirs(folder, exist_ok=True)
         if not os.listdir(folder) and (CORPUS / name).is_dir():
             for p in (CORPUS / name).iterdir():
                 shutil.copy(p, folder)
+        elif not os.listdir(folder):
+            for file, data in seeded.items():
+                pathlib.Path(folder, file).write_bytes(data)
 
     def one_input(data: bytes) -> None:
         checked(name, check, bytes(data), suffix)
 
-    pool = list(seeds().values())  # (made once: a harness's seeds may take a while)
+    pool = list(seeded.values())
 
     def custom_mutator(data: bytes, max_size: int, seed: int) -> bytes:
         rng = random.Random(seed)  # half ours (structure-aware), half libFuzzer's
