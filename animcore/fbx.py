@@ -664,7 +664,7 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
     _increasing_keys(f, record, times)
     with np.errstate(invalid="ignore"):  # (a float32 signalling NaN is refused below)
         values = np.asarray(values, dtype=np.float64)
-    _finite_keys(f, record, "key value", values)
+    _finite_numbers(f, record, "key value", values)
     flags = array("KeyAttrFlags", required=False)
     data = array("KeyAttrDataFloat", required=False)
     counts = array("KeyAttrRefCount", required=False)
@@ -683,9 +683,10 @@ def _curve_parts(f: _File, record: _Record) -> tuple:
     return (times, values, flags, raw, counts, default) + _extrapolations(record)
 
 
-def _finite_keys(f: _File, record: _Record, name: str, numbers: np.ndarray) -> None:
-    """An FbxError at the first of a curve's key times or values (``name``)
-    that is NaN or infinite."""
+def _finite_numbers(f: _File, record: _Record, name: str, numbers: np.ndarray) -> None:
+    """An FbxError at the first of the numbers ``name`` read from ``record``
+    (a curve's key times or values, a channel's full weights) that is NaN or
+    infinite."""
     if not np.all(np.isfinite(numbers)):
         i = int(np.argmax(~np.isfinite(numbers)))
         raise f.error(record, f"{name} at index {i} is {float(numbers[i])!r} (must be finite)")
@@ -2275,10 +2276,8 @@ def _blend_channels(objects: _Objects, index_of: dict) -> dict:
             shapes = [objects.by_id[c][1] for c, prop in objects.children.get(oid, ())
                       if prop is None and objects.kinds.get(c) == "Geometry"]
             full = _child_value(r, "FullWeights", None, _full_weights)
-            if full is not None and not np.isfinite(full).all():
-                bad = int(np.argmin(np.isfinite(full)))
-                raise r.file.error(r.child("FullWeights"), f"FullWeights[{bad}] is "
-                                   f"{full[bad]} (must be finite)")
+            if full is not None:
+                _finite_numbers(r.file, r.child("FullWeights"), "FullWeights", full)
             inbetweens = None
             if full is not None and len(full) == len(shapes) and (
                     len(shapes) > 1 or (shapes and full[0] != 100.0)):
@@ -2595,8 +2594,8 @@ def _take_keys(f: _File, record: _Record) -> Union[tuple, None]:
         raise f.error(keys, f"key list of {len(stream)} values holds {len(times)} keys, "
                             f"not the {count} of KeyCount")
     times_a, values_a = np.array(times), np.array(values)
-    _finite_keys(f, keys, "key time", times_a)
-    _finite_keys(f, keys, "key value", values_a)
+    _finite_numbers(f, keys, "key time", times_a)
+    _finite_numbers(f, keys, "key value", values_a)
     _increasing_keys(f, keys, times_a)
     codes = {"cubic": _CUBIC | _USER, "linear": _LINEAR, "constant": _CONSTANT,
              "constant_next": _CONSTANT | _CONSTANT_NEXT}

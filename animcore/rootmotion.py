@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, check_out, results
+from ._arrays import as_float64, check_out, index_text, results
 from ._objects import ByValue
 from ._options import INTERPOLATIONS, check_fields, check_sorted, interpolation_option
 from .rotations import quaternion_input
@@ -460,10 +460,10 @@ class RootMotionCursor(ByValue):
         with np.errstate(over="ignore"):
             time = (cycle.astype(np.float64) + phase) * self._track.duration
         if not np.isfinite(time).all():  # (cycles far past what a double of seconds holds)
-            at = np.unravel_index(int(np.argmin(np.isfinite(time))), time.shape)
-            raise OverflowError(f"RootMotionCursor.time: the cursor at index "
-                                f"{tuple(int(i) for i in at)} is at cycle {int(cycle[at])} of "
-                                f"a {self._track.duration!r} s track: its time is beyond the "
+            first = int(np.flatnonzero(~np.isfinite(time))[0])
+            raise OverflowError(f"RootMotionCursor.time: the cursor{index_text(time.shape, first)}"
+                                f" is at cycle {int(cycle.reshape(-1)[first])} of a "
+                                f"{self._track.duration!r} s track: its time is beyond the "
                                 f"double range")
         return time
 
