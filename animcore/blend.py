@@ -276,7 +276,7 @@ def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -
         for wi, p in zip(w, poses):
             wi = np.where(wi > 0.0, wi, 0.0)
             add(wi, p)
-            used.append((wi, p))
+            used.append((np.broadcast_to(wi, shape), p))  # (one shape, with the rest's fill)
             total = total + wi
         if rest is not None:
             fill = np.where(total < threshold, threshold - total, 0.0)

@@ -173,6 +173,23 @@ def test_blend_many_matches_ozz_rules():
             np.testing.assert_allclose(x, y, atol=1e-13)
 
 
+def test_blend_many_near_the_double_range_with_a_rest_pose():
+    # the sums overflow, so the scaled form gives the means; the rest pose's fill
+    # (one weight per joint) and the poses' weights (one per pose) have other shapes
+    rng = np.random.default_rng(15)
+    rest = random_pose(rng, 2)
+    poses = [random_pose(rng, 2) for _ in range(2)]
+    for p in poses:
+        p.translation[:] = 1e308
+    got = blend_many(poses, [2.0, 3.0], rest=rest, threshold=10.0)
+    # joint by joint: 1e308 at weights 2 and 3, the rest at 5 (of 10)
+    expected = (0.5 * rest.translation.astype(object) + 0.5 * 1e308).astype(float)
+    np.testing.assert_allclose(got.translation, expected, rtol=1e-15)
+    np.testing.assert_allclose(got.translation, numpy_ozz_blend(
+        [p._replace(translation=p.translation / 1e308) for p in poses], [2.0, 3.0],
+        rest._replace(translation=rest.translation / 1e308), 10.0)[0] * 1e308, rtol=1e-13)
+
+
 # ------------------------------------------------------------------ errors
 
 def test_mismatched_joints():
