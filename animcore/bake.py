@@ -438,7 +438,7 @@ def _unsupported_report(clips) -> list[str]:
     lines = []
     for clip in clips:
         if clip.unsupported:
-            pointers = sorted({str(u.pointer) for u in clip.unsupported})
+            pointers = sorted({str(u) for u in clip.unsupported})
             shown = ", ".join(pointers[:3]) + (", ..." if len(pointers) > 3 else "")
             lines.append(f"bake: warning: clip {clip.name!r} has {len(clip.unsupported)} "
                          f"channel(s) animcore does not bake ({shown})")

@@ -1266,7 +1266,7 @@ def _document(clips, scene, fps) -> _Writer:
         if clip.unsupported:
             warnings.warn(f"save: clip {clip.name!r} has {len(clip.unsupported)} channel(s) "
                           "animcore does not evaluate (e.g. "
-                          f"{clip.unsupported[0].pointer!r}); they are not written",
+                          f"{str(clip.unsupported[0])!r}); they are not written",
                           GltfWarning, stacklevel=4)
         if not channels:
             raise ValueError(f"save: clip {clip.name!r} has no channels (glTF animations need "

@@ -297,6 +297,10 @@ class Unsupported(ByValue):
 
     _state, _from_state = _field_state, classmethod(_from_fields)
 
+    def __str__(self) -> str:
+        """The pointer, or what the channel is when it has none."""
+        return self.pointer if self.pointer is not None else "a target another extension defines"
+
     def _check_state(self) -> None:
         if self.keys < 0:
             raise ValueError(f"Unsupported: a pickled state's keys is {self.keys} (must be >= 0)")

@@ -340,6 +340,13 @@ def test_save_errors(tmp_path):
     pointer = gltf.load(POINTER)
     with pytest.warns(gltf.GltfWarning, match=r"47 channel\(s\) animcore does not evaluate"):
         gltf.save(tmp_path / "p.glb", pointer)
+    # a channel whose target another extension defines has no pointer: said in words
+    moved = gltf.Channel.from_curve(0, "translation", animcore.Curve([0, 1], np.zeros((2, 3)),
+                                                                     interpolation="linear"))
+    other = gltf.Clip("other", 1.0, (moved,), (animcore.model.Unsupported(None, 5),))
+    with pytest.warns(gltf.GltfWarning, match=r"does not evaluate \(e.g. 'a target another "
+                                              r"extension defines'\)"):
+        gltf.save(tmp_path / "o.glb", other)
 
 
 # -- bake --world / --root-motion / --strict ---------------------------------------
