@@ -52,10 +52,13 @@ def decompose(matrices) -> Transforms:
     Shape ``(..., 4, 4)`` -> ``(..., 3)``, ``(..., 4)``, ``(..., 3)``. Scales
     are the lengths of the columns (x negative for a mirror). A matrix whose
     last row is not ``0 0 0 1``, with a zero column, or sheared (columns not
-    orthogonal within a cosine of ``2**-20``, which no TRS expresses) is a
-    ValueError naming its index. The tolerance is 8 units of float32's
+    orthogonal within a cosine of ``2**-16``, which no TRS expresses) is a
+    ValueError naming its index. The tolerance is 128 units of float32's
     epsilon: matrices and rest poses rounded to float32 (as glTF stores them,
-    and every Blender export's bone scales of 0.99999994) decompose.
+    every Blender export's bone scales of 0.99999994, MotionBuilder's scales
+    a dozen units off 1) and the world transforms composed from them along a
+    chain decompose; a real shear (a 1% non-uniform scale above a turned
+    bone: a cosine of about 0.005) is refused.
 
     >>> decompose(np.diag([2.0, 2.0, 2.0, 1.0])).scale
     array([2., 2., 2.])

@@ -529,12 +529,14 @@ ac_status ac_skeleton_skin(const ac_skeleton *skeleton, const double *translatio
 }
 
 /* The largest cosine between two columns of a matrix that decompose takes
-   as unsheared: 8 units of float32's epsilon (2^-23), so that matrices and
+   as unsheared: 2^-16 (128 units of float32's epsilon), so that matrices and
    rest poses rounded to float32 (every Blender export: bone scales of
-   0.99999994, glTF node matrices) and the world transforms composed from
-   them along a chain decompose, while a real shear (a cosine of 1e-5 is
-   a skew of 0.0006 degrees) is still refused. */
-#define AC_SHEAR_TOLERANCE (8.0 * 0x1p-23)
+   0.99999994, glTF node matrices; MotionBuilder's scales a dozen units off 1)
+   and the world transforms composed from them along a chain decompose (a
+   MotionBuilder mocap's fingertip reaches a cosine of 1e-6), while a real
+   shear is still refused (a 1% non-uniform scale above a bone turned 45
+   degrees gives a cosine of 0.005; 1e-4 is a skew of 0.006 degrees). */
+#define AC_SHEAR_TOLERANCE 0x1p-16
 
 /* The inverse of a 4x4 affine matrix; 0 when its 3x3 part is singular. Each
    column of the 3x3 part is first divided by a power of two near its largest

@@ -811,8 +811,9 @@ AC_API ac_status ac_skeleton_local(const ac_skeleton *skeleton, const double *wo
 /* Translation (3n), unit rotation (4n) and scale (3n) of n affine matrices
    M = T R S: scales are the column lengths (x negative for a mirror).
    Errors: "matrix" non-finite, not affine, a zero column, or sheared
-   (columns not orthogonal within a cosine of 8 float32 epsilons, 2^-20,
-   so that matrices rounded to float32 decompose). */
+   (columns not orthogonal within a cosine of 2^-16, so that matrices
+   rounded to float32, and world transforms composed from them along a
+   chain, decompose). */
 AC_API ac_status ac_skeleton_decompose(const double *matrices, double *translation,
                                 double *rotation, double *scale, size_t n, ac_error *err);
 /* Products a b of n pairs of 4x4 row-major matrices (skinning matrices:

@@ -666,8 +666,12 @@ def test_float32_rigs_decompose_and_real_shear_is_still_refused():
     chain = ac.Skeleton(np.arange(40) - 1, rotation=quats, scale=scales)
     world = chain.world_transforms()
     np.testing.assert_allclose(world.scale, 1.0, atol=1e-5)
-    # a real skew of 0.001 rad (cosine 1e-3) and one of 1e-5 are refused
-    for skew in (1e-3, 1e-5):
+    # MotionBuilder's float32 scales, a dozen units off 1, down a chain of 40 joints
+    scales = 1.0 + rng.integers(-12, 13, (40, 3)) * np.float32(2.0**-23)
+    world = ac.Skeleton(np.arange(40) - 1, rotation=quats, scale=scales).world_transforms()
+    np.testing.assert_allclose(world.scale, 1.0, atol=1e-4)
+    # a real skew of 0.001 rad (cosine 1e-3) and one of 1e-4 are refused
+    for skew in (1e-3, 1e-4):
         sheared = np.eye(4)
         sheared[:3, 1] = [math.sin(skew), math.cos(skew), 0.0]
         with pytest.raises(ValueError, match=r"^decompose: matrix is .* \(is sheared: columns 0 "

@@ -49,6 +49,25 @@ def test_rest_pose_matches_ufbx(name):
     assert [order.index(p) if p >= 0 else -1 for p in parents] == info["parents"]
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_world_transforms_decompose_into_what_rebuilds_them(name):
+    """bake --world, retarget, mirror and IK decompose world matrices: the float32
+    noise of real files (MotionBuilder's scales a dozen units off 1, composed down
+    to a fingertip) is no shear, and the TRS rebuilds each matrix."""
+    from scipy.spatial.transform import Rotation
+
+    scene = fbx.load(FILES / name)
+    for clip in [c for c in scene.clips if c.channels] or [None]:
+        t = np.linspace(clip.start, clip.stop, 25) if clip is not None else np.zeros(1)
+        world = scene.world(clip, t)
+        trs = animcore.decompose(world)
+        turn = Rotation.from_quat(trs.rotation.reshape(-1, 4)).as_matrix()
+        rebuilt = turn.reshape(world.shape[:-2] + (3, 3)) * trs.scale[..., None, :]
+        scale = np.abs(world[..., :3, :3]).max()
+        np.testing.assert_allclose(rebuilt, world[..., :3, :3], rtol=0, atol=1e-5 * scale)
+        np.testing.assert_array_equal(trs.translation, world[..., :3, 3])
+
+
 @pytest.mark.parametrize("name", [n for n in NAMES if META["files"][n]["stacks"]])
 def test_animated_world_matches_ufbx(name):
     info = META["files"][name]
