@@ -115,8 +115,10 @@ def _lfilter(b: np.ndarray, a: np.ndarray, x: np.ndarray, state: np.ndarray) -> 
     return y
 
 
-def _filtfilt(b: np.ndarray, a: np.ndarray, x: np.ndarray, func: str) -> np.ndarray:
-    """scipy.signal.filtfilt(b, a, x, axis=0) with its default odd padding."""
+def _filtfilt(b: np.ndarray, a: np.ndarray, x: np.ndarray, func: str, cutoff: float,
+              fps: float) -> np.ndarray:
+    """scipy.signal.filtfilt(b, a, x, axis=0) with its default odd padding (the
+    Butterworth filter of ``cutoff`` Hz at ``fps``, for the error message)."""
     pad = 3 * max(len(a), len(b))
     if len(x) <= pad:
         raise ValueError(f"{func}: values has {len(x)} frames; the Butterworth filter of "
@@ -129,7 +131,13 @@ def _filtfilt(b: np.ndarray, a: np.ndarray, x: np.ndarray, func: str) -> np.ndar
     companion = np.zeros((n - 1, n - 1))
     companion[0] = -a[1:]
     companion[1:, :-1] += np.eye(n - 2)
-    zi = np.linalg.solve(np.eye(n - 1) - companion.T, b[1:] - a[1:] * b[0])
+    try:
+        zi = np.linalg.solve(np.eye(n - 1) - companion.T, b[1:] - a[1:] * b[0])
+    except np.linalg.LinAlgError:  # poles at 1 in double precision: no steady state
+        zi = np.full(n - 1, np.nan)
+    if not np.all(np.isfinite(zi)):
+        raise ValueError(f"{func}: cutoff is {cutoff!r} Hz at fps={fps:g}: a Butterworth filter "
+                         f"that low has no steady state in double precision (raise cutoff)")
     shape = (n - 1,) + (1,) * (x.ndim - 1)
     y = _lfilter(b, a, ext, zi.reshape(shape) * ext[0])
     y = _lfilter(b, a, y[::-1], zi.reshape(shape) * y[-1])[::-1]
@@ -174,7 +182,7 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
     ----------
     values : array_like, shape (N, ...)
         Frames along the first axis. With ``rotation=True`` the last axis holds
-        unit quaternions (x, y, z, w), smoothed on the sphere: the rotations'
+        quaternions (x, y, z, w; made unit first), smoothed on the sphere: the rotations'
         continuous rotation vectors relative to the first frame are filtered
         and mapped back, so the result stays unit length and a turn about one
         axis smooths as its angle does.
@@ -217,7 +225,7 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
         b, a = _butter(order, hz, rate)
 
         def run(data):
-            return _filtfilt(b, a, data, func)
+            return _filtfilt(b, a, data, func, hz, rate)
     else:
         if window is None:
             raise ValueError(f"{func}: method 'savgol' needs window (an odd frame count)")
@@ -233,7 +241,8 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
         return x.copy()
     if not rotation:
         return run(x)
-    base, rotvec = _rotation_log(x)
+    # unit first (any finite non-zero length: as every quat_* function takes them)
+    base, rotvec = _rotation_log(_core._quat_normalize(func, x, None, None))
     return quat_multiply(base, quat_from_rotvec(run(rotvec)))
 
 

@@ -3,6 +3,8 @@
 References: scipy.signal for the filters, a plain NumPy loop for the Euler
 filter, and round trips through quat_from_euler / quat_to_euler."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -131,6 +133,12 @@ def test_smooth_rotations_on_the_sphere(method):
     expected = quat_from_axis_angle(axis, smooth(angle, 30, method=method, **kw))
     np.testing.assert_allclose(np.abs(np.sum(got * expected, -1)), 1.0, atol=1e-12)
     np.testing.assert_allclose(np.linalg.norm(got, axis=-1), 1.0, atol=1e-12)
+    # quaternions of any finite length smooth as their unit ones (made unit first)
+    lengths = np.exp(rng.uniform(-600, 600, size=(90, 1)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scaled = smooth(q * lengths, 30, method=method, rotation=True, **kw)
+    np.testing.assert_allclose(np.abs(np.sum(scaled * expected, -1)), 1.0, atol=1e-12)
 
 
 def test_smooth_bad_input():
@@ -155,6 +163,15 @@ def test_smooth_bad_input():
         smooth(bad, 30, cutoff=3)
     with pytest.raises(ValueError, match="smooth: rotation=True needs quaternions"):
         smooth(x, 30, cutoff=3, rotation=True)
+    turns = np.tile([0.0, 0.0, 0.0, 1.0], (40, 1))
+    turns[3] = 0.0
+    with pytest.raises(ValueError, match=r"smooth: \|q\| at index \(3,\) is 0.0"):
+        smooth(turns, 30, cutoff=3, rotation=True)
+    # a cutoff so low that the filter's poles are 1 in double precision (scipy's
+    # filtfilt raises LinAlgError there)
+    with pytest.raises(ValueError, match=r"smooth: cutoff is 1e-08 Hz at fps=30: .* no steady "
+                                         r"state"):
+        smooth(np.random.default_rng(0).normal(size=(40, 3)), 30, cutoff=1e-8)
 
 
 def test_foot_contacts():
