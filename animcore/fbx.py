@@ -89,6 +89,7 @@ from typing import NamedTuple, Union
 import numpy as np
 
 from . import _core
+from ._arrays import choice, positive_number
 from ._objects import ByValue, PicklableError
 from .curves import Curve
 from .model import (Channel, Clip, Node, Scene, Skin, Unsupported, _keyed_channel,
@@ -596,7 +597,7 @@ class FbxCurve(ByValue):
         return held
 
     def __call__(self, t) -> np.ndarray:
-        t = np.asarray(t, dtype=np.float64)
+        t = _query_times("FbxCurve", t)
         if len(self.times) == 1:
             return np.full(t.shape, float(self.values[0]))
         values = np.asarray(self.curve(t), dtype=np.float64).reshape(t.shape)
@@ -1375,7 +1376,7 @@ class FbxScene(Scene):
         transform (GeometricTranslation x GeometricRotation, XYZ order, x
         GeometricScaling), which moves a mesh's vertices and not its
         children; identity for every node when it is None (older pickles)."""
-        world = self.world(clip, t)
+        world = self._world("FbxScene.geometry_world", clip, t)
         return world if self.geometric is None else world @ self.geometric
 
     @property
@@ -1386,8 +1387,16 @@ class FbxScene(Scene):
     def world(self, clip=None, t=0.0, *, nodes=None) -> np.ndarray:
         """World matrices ``t.shape + (N, 4, 4)`` (row-major, column vectors)
         in the requested units and axes; ``clip`` None is the rest pose."""
-        t = _query_times("FbxScene.world", t)
-        pose = self.pose(clip, t)
+        world = self._world("FbxScene.world", clip, t)
+        if nodes is not None:
+            world = world[..., [self.node_index(n, func="FbxScene.world", argument="nodes")
+                                for n in nodes], :, :]
+        return world
+
+    def _world(self, func: str, clip, t) -> np.ndarray:
+        """:meth:`world` of every node, with errors naming ``func`` (the public caller)."""
+        t = _query_times(func, t)
+        pose = self._pose(func, clip, t)
         count = len(self.nodes)
         world = np.zeros(t.shape + (count, 4, 4))
         with np.errstate(over="ignore", invalid="ignore"):  # (an overflow is raised below)
@@ -1403,12 +1412,10 @@ class FbxScene(Scene):
                     self._world_nodes(world, pose, locals_, others)
         if not np.isfinite(world).all():
             at = np.argwhere(~np.isfinite(world))[0]
-            raise OverflowError(f"FbxScene.world: the world matrix of node "
+            raise OverflowError(f"{func}: the world matrix of node "
                                 f"{self.nodes[at[-3]].name!r} at index {tuple(at[:-3].tolist())} "
                                 f"is not representable (its transforms multiply past the "
                                 f"double range)")
-        if nodes is not None:
-            world = world[..., [self.node_index(n) for n in nodes], :, :]
         return world
 
     def _world_steps(self):
@@ -1522,10 +1529,7 @@ class FbxScene(Scene):
         :class:`GltfExportRow` per written channel with its largest
         deviation. :func:`animcore.save` uses this for an FbxScene.
         """
-        fps = float(fps)
-        if not (np.isfinite(fps) and fps > 0):
-            raise ValueError(f"FbxScene.for_gltf: fps is {fps!r} (must be a finite number > 0)")
-        return _for_gltf(self, clips, fps)
+        return _for_gltf(self, clips, positive_number("FbxScene.for_gltf", "fps", fps))
 
     def __repr__(self):
         return (f"FbxScene({len(self.nodes)} nodes, {len(self.skins)} skin(s), "
@@ -2722,12 +2726,9 @@ def _take_channel_keys(f, channel):
 def load_bytes(data: bytes, *, units: str = "m", up: str = "y", errors: str = "raise",
                name: str = "<bytes>") -> FbxScene:
     """An FBX file's content as an :class:`FbxScene` (see :func:`load`)."""
-    if units not in _UNITS:
-        raise ValueError(f"fbx.load: units is {units!r} (must be one of {sorted(_UNITS)})")
-    if up not in ("y", "z"):
-        raise ValueError(f"fbx.load: up is {up!r} (must be 'y' or 'z')")
-    if errors not in ("raise",):
-        raise ValueError(f"fbx.load: errors is {errors!r} (must be 'raise')")
+    choice("fbx.load", "units", units, sorted(_UNITS))
+    choice("fbx.load", "up", up, ("y", "z"))
+    choice("fbx.load", "errors", errors, ("raise",))
     f = _File(bytes(data), name)
     try:
         return _read_scene(f, units, up, errors)

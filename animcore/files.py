@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 
+from ._arrays import positive_number
 from .model import Scene
 
 __all__ = ["READERS", "load", "save"]
@@ -109,7 +110,8 @@ def save(path, scene: Scene, clips=None, **options):
         gltf.save(path, scene.clips if clips is None else clips, scene=scene, **options)
         return None
     fps = options.pop("fps", None)
-    plain, chosen, report = convert(clips, fps=30.0 if fps is None else fps)
+    fps = 30.0 if fps is None else positive_number("save", "fps", fps)
+    plain, chosen, report = convert(clips, fps=fps)
     gltf.save(path, chosen, scene=plain, **options)
     sampled = [row for row in report if row.fps is not None]
     if sampled:

@@ -774,10 +774,35 @@ def test_fuzz_harness_short_run():
 
 @pytest.mark.parametrize("kwargs, match", [({"units": "km"}, "units is 'km'"),
                                            ({"up": "x"}, "up is 'x'"),
-                                           ({"errors": "skip"}, "errors is 'skip'")])
+                                           ({"errors": "skip"}, "errors is 'skip'"),
+                                           ({"units": np.array([1.0, 2.0])}, "units is array"),
+                                           ({"up": np.array([1.0, 2.0])}, "up is array")])
 def test_bad_arguments(kwargs, match):
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(ValueError, match="^fbx.load: " + match):
         fbx.load_bytes(SMALL, **kwargs)
+
+
+def test_bad_times_and_rates_name_the_method():
+    scene = fbx.load(FILES / "maya_anim_interpolation_7700_binary.fbx")
+    clip = scene.clips[0]
+    curve = clip.channels[0].curves[0]
+    with pytest.raises(ValueError, match=r"^FbxCurve: t at index \(1,\) is nan"):
+        curve([0.0, np.nan])
+    with pytest.raises(ValueError, match=r"^FbxCurve: t must be real numbers"):
+        curve("x")
+    with pytest.raises(OverflowError, match=r"^FbxCurve: t is an integer of 401 digits"):
+        curve(10**400)
+    with pytest.raises(ValueError, match=r"^FbxScene.geometry_world: t is inf"):
+        scene.geometry_world(clip, np.inf)
+    with pytest.raises(KeyError, match=r"FbxScene.geometry_world: no clip named 'nope'"):
+        scene.geometry_world("nope", 0.0)
+    with pytest.raises(ValueError, match=r"^FbxScene.world: nodes"):
+        scene.world(clip, 0.0, nodes=["nope"])
+    for fps, error in (("x", ValueError), (np.nan, ValueError), (10**400, OverflowError)):
+        with pytest.raises(error, match=r"^FbxScene.for_gltf: fps"):
+            scene.for_gltf(fps=fps)
+        with pytest.raises(error, match=r"^save: fps"):
+            animcore.save("never-written.glb", scene, fps=fps)
 
 
 def test_not_fbx():
