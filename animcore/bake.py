@@ -67,6 +67,7 @@ from typing import Callable, NamedTuple, Union
 
 import numpy as np
 
+from ._arrays import integer
 from .files import READERS
 from .model import MAX_FRAMES  # noqa: F401 (bake.MAX_FRAMES)
 from .model import Channel, Clip, _check_fps, extract_root_motion, frame_times
@@ -848,15 +849,19 @@ def remove_parts(out_dir: str, token: str) -> int:
 
 
 def check_options(func: str, fps: float, format: str = "npz", *, world: bool = False,
-                  nodes=None, root_motion=None, max_frames=None, progress="never") -> None:
+                  nodes=None, root_motion=None, max_frames=None, progress="never",
+                  workers=None) -> None:
     """The options of a many-file bake, checked before any file is read."""
     check_frames(func, [], fps, max_frames)
     check_progress(func, progress)
-    if format not in ("npz", "csv"):
+    if workers is not None:
+        integer(func, "workers", workers, 1)
+    if not (isinstance(format, str) and format in ("npz", "csv")):
         raise ValueError(f"{func}: format is {format!r} (must be 'npz' or 'csv')")
     if nodes is not None and not world:
         raise ValueError(f"{func}: nodes needs world=True")
-    if nodes is not None and (isinstance(nodes, (str, int)) or not len(nodes)):
+    listed = isinstance(nodes, (list, tuple)) or getattr(nodes, "ndim", None) == 1
+    if nodes is not None and not (listed and len(nodes)):
         raise ValueError(f"{func}: nodes is {nodes!r} (must be a non-empty list of node "
                          f"names or indices)")
     if root_motion is not None and not isinstance(root_motion, (str, int)):
@@ -1044,19 +1049,18 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
     import uuid
 
     files = expand_inputs(patterns)
-    workers = (os.cpu_count() or 1) if workers is None else int(workers)
-    if workers < 1:
-        raise ValueError(f"bake: workers is {workers} (must be >= 1)")
     check_options("bake", fps, format, world=world, nodes=nodes, root_motion=root_motion,
-                  max_frames=max_frames, progress=progress)
+                  max_frames=max_frames, progress=progress, workers=workers)
+    workers = (os.cpu_count() or 1) if workers is None else int(workers)
     os.makedirs(out_dir, exist_ok=True)
     token = uuid.uuid4().hex[:12]
     work = batches(files, plan_outputs(files), batch_sizes(len(files), workers))
+    workers = min(workers, len(work))  # (a fork per process: none without a batch)
     bar = Progress(len(files), progress, stream, unit="files")
     done: dict[int, list[BakeRow]] = {}
     options = dict(clip=clip, format=format, token=token, world=world, nodes=nodes,
                    root_motion=root_motion, strict=strict, max_frames=max_frames)
-    if workers == 1:
+    if workers <= 1:
         for i, jobs in enumerate(work):
             done[i] = bake_batch(jobs, out_dir, fps, **options)
             bar.update(len(jobs))

@@ -219,7 +219,8 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
     """
     distributed = _import("distributed")
     _bake.check_options("bake_many", fps, format, world=world, nodes=nodes,
-                        root_motion=root_motion, max_frames=max_frames, progress=progress)
+                        root_motion=root_motion, max_frames=max_frames, progress=progress,
+                        workers=workers)
     files = _bake.expand_inputs(paths)
     out_dir = os.fspath(out_dir)
     os.makedirs(out_dir, exist_ok=True)

@@ -140,6 +140,32 @@ def test_zero_workers_is_refused(tmp_path, capsys):
 def test_zero_workers_is_refused_by_the_function(tmp_path):
     with pytest.raises(ValueError, match=r"^bake: workers is 0 \(must be >= 1\)$"):
         bake.bake_local([DATA], tmp_path, workers=0)
+    for workers in (np.nan, "2", 2.5):
+        with pytest.raises(ValueError, match=r"^bake: workers must be an integer"):
+            bake.bake_local([DATA], tmp_path, workers=workers)
+    with pytest.raises(ValueError, match=r"^bake: nodes is 3.0 \(must be a non-empty list"):
+        bake.bake_local([DATA], tmp_path, world=True, nodes=3.0)
+    with pytest.raises(ValueError, match=r"^bake: format is array"):
+        bake.bake_local([DATA], tmp_path, format=np.array(["npz", "csv"]))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_more_processes_than_batches(tmp_path, monkeypatch):
+    """workers=2**40 on one file starts one process, not 2**40 (each a fork)."""
+    import concurrent.futures
+    started = []
+
+    class Counted(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, workers, **kwargs):
+            started.append(workers)
+            super().__init__(workers, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counted)
+    rows = bake.bake_local([DATA / "Fox" / "Fox.glb"], tmp_path, workers=2**40)
+    assert started == [] and [r.error for r in rows] == ["", "", ""]
+    rows = bake.bake_local([DATA / "Fox" / "Fox.glb", DATA / "SimpleSkin" / "SimpleSkin.gltf"],
+                           tmp_path / "two", workers=2**40)
+    assert started == [2] and not any(r.error for r in rows)
 
 
 def test_an_interrupted_write_leaves_no_file(tmp_path):
