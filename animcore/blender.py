@@ -191,7 +191,7 @@ def _per_key(func, name, value, k, options=None, number=False):
 
 # -- building the curve ---------------------------------------------------------------
 
-def _segment_interpolation(kind, easing, back, amplitude, period, scale):
+def _segment_interpolation(kind, easing, back, amplitude, period):
     if kind == "CONSTANT":
         return _BlenderConstant()
     if kind == "LINEAR":
@@ -203,7 +203,7 @@ def _segment_interpolation(kind, easing, back, amplitude, period, scale):
     suffix = {"EASE_IN": "in", "EASE_OUT": "out", "EASE_IN_OUT": "in_out"}[easing]
     name = f"{kind.lower()}_{suffix}"
     assert name in EASING_KINDS
-    return _BlenderEase(name, back, amplitude, period * scale)
+    return _BlenderEase(name, back, amplitude, period)
 
 
 def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_left=None,
@@ -354,11 +354,17 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
         raise ValueError(f"{func}: fps is {fps!r} (the key frames {float(co[0, 0])!r} to "
                          f"{float(co[-1, 0])!r} in seconds at this rate are not distinct "
                          f"finite times)")
-    segments = [_segment_interpolation(interp[j], eases[j], backs[j], amps[j], periods[j],
-                                       scale) for j in range(k - 1)]
-    # handles as velocities (per time unit) and weights (fractions of the segment)
-    dt_in, dt_out = (co[:, 0] - left[:, 0]) * scale, (right[:, 0] - co[:, 0]) * scale
-    dv_in, dv_out = co[:, 1] - left[:, 1], right[:, 1] - co[:, 1]
+    with np.errstate(over="ignore"):  # (beyond the double range: refused below)
+        seconds = np.asarray(periods, dtype=np.float64) * scale
+        # handles as velocities (per time unit) and weights (fractions of the segment)
+        dt_in, dt_out = (co[:, 0] - left[:, 0]) * scale, (right[:, 0] - co[:, 0]) * scale
+        dv_in, dv_out = co[:, 1] - left[:, 1], right[:, 1] - co[:, 1]
+    if not np.isfinite(seconds[:k - 1]).all():
+        j = int(np.flatnonzero(~np.isfinite(seconds[:k - 1]))[0])
+        raise OverflowError(f"{func}: period at index ({j},) is {float(periods[j])!r} frames, "
+                            f"beyond the double range in seconds at fps={fps!r}")
+    segments = [_segment_interpolation(interp[j], eases[j], backs[j], amps[j],
+                                       float(seconds[j])) for j in range(k - 1)]
     for name, dt, dv in (("handle_left", dt_in, dv_in), ("handle_right", dt_out, dv_out)):
         if (dt < 0).any():
             i = int(np.flatnonzero(dt < 0)[0])
@@ -370,12 +376,20 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"{func}: {name} at index ({i},) is a vertical handle (same "
                              f"frame as its key, value offset {float(dv[i])!r})")
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         vin = np.where(dt_in > 0, dv_in / np.where(dt_in > 0, dt_in, 1.0), 0.0)
         vout = np.where(dt_out > 0, dv_out / np.where(dt_out > 0, dt_out, 1.0), 0.0)
-    seg = np.diff(times)
-    w_in, w_out = np.full(k, 1.0 / 3.0), np.full(k, 1.0 / 3.0)
-    w_in[1:], w_out[:-1] = dt_in[1:] / seg, dt_out[:-1] / seg
+        seg = np.diff(times)
+        w_in, w_out = np.full(k, 1.0 / 3.0), np.full(k, 1.0 / 3.0)
+        w_in[1:], w_out[:-1] = dt_in[1:] / seg, dt_out[:-1] / seg
+    for name, numbers in (("handle_left", np.column_stack([dt_in, dv_in, vin, w_in])),
+                          ("handle_right", np.column_stack([dt_out, dv_out, vout, w_out]))):
+        if not np.isfinite(numbers).all():
+            i = int(np.argwhere(~np.isfinite(numbers))[0, 0])
+            raise OverflowError(f"{func}: {name} at index ({i},) is "
+                                f"{handles[name][i].tolist()!r}: its slope or length is "
+                                f"beyond the double range (key {co[i].tolist()!r}"
+                                f"{'' if fps is None else f', fps={fps!r}'})")
     # extrapolation slopes (fcurve_eval_keyframes_extrapolate)
     sides = []
     for end, handle_slope, neighbour in ((0, vin[0], 1), (k - 1, vout[-1], k - 2)):

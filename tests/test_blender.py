@@ -201,6 +201,21 @@ def test_bad_options_are_value_errors_without_warnings(kwargs, match):
             curve_from_keyframes(**args)
 
 
+@pytest.mark.parametrize("kwargs, match", [
+    ({"interpolation": "ELASTIC", "period": 1e308, "fps": 1e-3},
+     r"curve_from_keyframes: period at index \(0,\) is 1e\+308 frames, beyond the double range"),
+    ({"recompute_handles": False, "float32": False, "handle_left_type": "FREE",
+      "handle_right_type": "FREE", "handle_left": [[-1, 0], [0.5, 1]],
+      "handle_right": [[1e-300, 1e308], [2, 1]]},
+     r"curve_from_keyframes: handle_right at index \(0,\) is \[1e-300, 1e\+308\]: its slope"),
+])
+def test_parameters_beyond_the_double_range_are_overflow_errors(kwargs, match):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (was: a RuntimeWarning, then inf)
+        with pytest.raises(OverflowError, match=match):
+            curve_from_keyframes([[0, 0], [1, 1]], **kwargs)
+
+
 def test_float32_off_keeps_float64_keys():
     curve = curve_from_keyframes([[1, 0], [1 + 1e-12, 0.1]], float32=False)
     assert curve.times[1] == 1 + 1e-12 and curve.values[1] == 0.1
