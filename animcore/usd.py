@@ -480,10 +480,10 @@ def load(path_or_stage, *, interpolation: str = "linear", errors: str = "raise"
         If the file cannot be read (FileNotFoundError if it does not exist).
     """
     Usd, UsdSkel = _pxr()
-    if interpolation not in _INTERPOLATIONS:
+    if not (isinstance(interpolation, str) and interpolation in _INTERPOLATIONS):
         raise ValueError(f"usd.load: interpolation is {interpolation!r} (must be 'linear' or "
                          f"'held')")
-    if errors not in ("raise", "skip"):
+    if not (isinstance(errors, str) and errors in ("raise", "skip")):
         raise ValueError(f"usd.load: errors is {errors!r} (must be 'raise' or 'skip')")
     interpolation = _INTERPOLATIONS[interpolation]
     if isinstance(path_or_stage, Usd.Stage):

@@ -332,6 +332,9 @@ def test_xform_load_errors(tmp_path):
     with pytest.raises(ValueError, match=r"usd.load: interpolation is 'cubic' \(must be "
                                          r"'linear' or 'held'\)"):
         usd.load(DATA / "xforms.usda", interpolation="cubic")
+    for option in ("interpolation", "errors"):  # (an array raised NumPy's errors)
+        with pytest.raises(ValueError, match=rf"usd.load: {option} is array\(\[1, 2\]\)"):
+            usd.load(DATA / "xforms.usda", **{option: np.array([1, 2])})
     still = tmp_path / "still.usda"
     still.write_text('#usda 1.0\ndef Xform "A" {\ndouble3 xformOp:translate = (1, 2, 3)\n'
                      'uniform token[] xformOpOrder = ["xformOp:translate"]\n}\n')
