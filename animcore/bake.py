@@ -419,8 +419,9 @@ def add_rig_options(parser) -> None:
     parser.add_argument("--nodes", nargs="+", default=None, metavar="NAME",
                         help="with --world: only these nodes (names or indices)")
     parser.add_argument("--root-motion", default=None, metavar="JOINT",
-                        help="extract the ground-plane motion and turn of JOINT (y up): baked "
-                             "as '<clip>/root_motion/translation' and '.../yaw', the clip "
+                        help="extract the ground-plane motion and turn of JOINT (a name, or "
+                             "an index when all digits; y up): baked as "
+                             "'<clip>/root_motion/translation' and '.../yaw', the clip "
                              "keeping JOINT in place")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 1 when a clip has channels animcore does not "
@@ -456,7 +457,7 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
         extra = []
         if root_motion is not None:
             try:
-                track, clip = extract_root_motion(scene, clip, root_motion)
+                track, clip = extract_root_motion(scene, clip, _node_key(root_motion))
             except (KeyError, ValueError) as error:
                 fail(f"bake: --root-motion: {error.args[0] if error.args else error}")
             pose = track.sample(np.minimum(grid / track.duration, 1.0))
@@ -499,7 +500,8 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
 
 
 def _node_key(name):
-    """A node given on the command line: an index when it is all digits."""
+    """A node given on the command line (--nodes, --root-motion): an index when
+    it is all digits."""
     return int(name) if isinstance(name, str) and name.isdigit() else name
 
 

@@ -394,6 +394,14 @@ def test_bake_root_motion(tmp_path):
         assert baked["Run/root_motion/yaw"].shape == (len(grid), 1)
         np.testing.assert_allclose(baked["Run/b_Hip_01/translation"],
                                    in_place.channel("b_Hip_01", "translation").sample(grid))
+    # the joint by its index, as --nodes takes them
+    hip = str(scene.node_index("b_Hip_01"))
+    assert cli.main(["bake", str(FOX), "--root-motion", hip, "--clip", "Run", "--fps", "30",
+                     "--out", str(tmp_path / "by_index.npz")]) == 0
+    with np.load(out) as by_name, np.load(tmp_path / "by_index.npz") as by_index:
+        assert sorted(by_name) == sorted(by_index)
+        for key in by_name:
+            np.testing.assert_array_equal(by_name[key], by_index[key])
 
 
 def test_bake_reports_unsupported_channels_and_strict_fails(tmp_path, capsys):
