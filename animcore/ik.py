@@ -266,7 +266,7 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
     """
 
     func = "ik_two_bone_clip"
-    clip = scene.clip(clip)
+    clip = scene.clip(clip, func=func)
     joints = []
     for which, name in (("start", start), ("mid", mid), ("end", end)):
         try:

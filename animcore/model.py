@@ -65,9 +65,9 @@ def _quote(text: str, limit: int = 80) -> str:
 
 
 class NodeLookupError(PicklableError, KeyError, ValueError):
-    """A node name or index that the scene does not have. Both a KeyError (as
-    in earlier versions) and a ValueError (bad input); ``str()`` is the
-    plain message."""
+    """A node or clip, by name or index, that the scene does not have. Both a
+    KeyError (as in earlier versions) and a ValueError (bad input); ``str()``
+    is the plain message."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
@@ -589,7 +589,7 @@ class Skin(ByValue):
             # (the same bits as the products below)
             return _core._skeleton_skin(func, scene.skeleton._handle, *scene._pose(func, clip, t),
                                         self.inverse_bind_matrices, None, None)
-        world = scene.world(clip, t)
+        world = scene._world(func, clip, t)
         if node is not None:  # (before world is overwritten below)
             mesh_inverse = np.linalg.inv(world[..., scene.node_index(node, func=func), :, :])
         # a run of joints a view, others a copy; multiplied in place: no second
@@ -689,10 +689,11 @@ class Scene(ByValue):
                                   f"[0, {len(self.nodes)}) nor a node name")
         return int(node)
 
-    def clip(self, clip, *, func: str = "Scene") -> Clip:
+    def clip(self, clip, *, func: str = "Scene.clip") -> Clip:
         """A clip given by name, index or as a :class:`Clip` (returned as is).
-        An unknown one is a KeyError naming ``func`` (the calling function)
-        and listing the scene's clips."""
+        An unknown one is a :class:`NodeLookupError` (both a KeyError and a
+        ValueError) naming ``func`` (the calling function) and listing the
+        scene's clips."""
         if isinstance(clip, Clip):
             return clip
         if isinstance(clip, str):
@@ -700,12 +701,12 @@ class Scene(ByValue):
                 if c.name == clip:
                     return c
             names = ", ".join(repr(c.name) for c in self.clips) or "none"
-            raise KeyError(f"{func}: no clip named {clip!r} (available: {names})")
-        if isinstance(clip, (int, np.integer)) and not isinstance(clip, bool) \
+            raise NodeLookupError(f"{func}: no clip named {clip!r} (available: {names})")
+        if isinstance(clip, (int, np.integer)) and not isinstance(clip, (bool, np.bool_)) \
                 and 0 <= clip < len(self.clips):
             return self.clips[int(clip)]
-        raise KeyError(f"{func}: clip {clip!r} is neither a clip name nor an index in "
-                       f"[0, {len(self.clips)})")
+        raise NodeLookupError(f"{func}: clip {clip!r} is neither a clip name nor an index in "
+                              f"[0, {len(self.clips)})")
 
     def _own_clip(self, func: str, clip) -> Clip:
         """The clip (name, index or Clip), checked to animate this scene's nodes:
@@ -779,11 +780,17 @@ class Scene(ByValue):
         """World matrices of every node (or of ``nodes``, names or indices) at
         times ``t``: ``t.shape + (N, 4, 4)``, row-major, acting on column
         vectors. Forward kinematics over the node hierarchy in C."""
-        world = self.skeleton.world(*self._pose("Scene.world", clip, t))
+        func = "Scene.world"
+        world = self._world(func, clip, t)
         if nodes is not None:
-            world = world[..., [self.node_index(n, func="Scene.world", argument="nodes")
+            world = world[..., [self.node_index(n, func=func, argument="nodes")
                                 for n in nodes], :, :]
         return world
+
+    def _world(self, func: str, clip, t) -> np.ndarray:
+        """:meth:`world` of every node, with errors naming ``func`` (the public caller)."""
+        return _core._skeleton_world(func, self.skeleton._handle, *self._pose(func, clip, t),
+                                     None, 1)
 
     def weights(self, clip=None, t=0.0) -> dict:
         """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have

@@ -269,7 +269,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
         With ``return_mapping``, ``(clip, mapping)``.
     """
     func = "retarget"
-    clip = source.clip(clip)
+    clip = source.clip(clip, func=func)
     if up_axis not in (0, 1, 2):
         raise ValueError(f"{func}: up_axis is {up_axis!r} (must be 0, 1 or 2)")
     pairs = match_joints(source, target, mapping)
@@ -366,7 +366,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
         mirror onto themselves.
     """
     func = "mirror"
-    clip = scene.clip(clip)
+    clip = scene.clip(clip, func=func)
     if axis not in ("x", "y", "z"):
         raise ValueError(f"{func}: axis is {axis!r} (must be 'x', 'y' or 'z')")
     names = _joint_names(scene)

@@ -2,11 +2,14 @@
 formula, rotation matrices) and hand-worked scenarios in the manner of
 ozz-animation's two-bone and aim tests (pole on either side, twist, weight
 0, 0.5, 1, aligned and degenerate chains)."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import animcore as ac
 
+DATA = Path(__file__).parent / "data"
 SQ = np.sqrt(0.5)
 
 
@@ -490,3 +493,14 @@ def test_two_bone_unrepresentable_bones_overflow():
         ac.ik_two_bone([-1e308, 0, 0], [1e308, 0, 0], [0, 0, 0], [1, 1, 1], [0, 0, 1])
     with pytest.raises(OverflowError, match=r"ik_two_bone: target is 1\.5e\+308 \(target or pole"):
         ac.ik_two_bone([-1e308, 0, 0], [-1e308, 1, 0], [-1e308, 2, 0], [1.5e308, 0, 0], [0, 0, 1])
+
+
+def test_two_bone_clip_names_an_unknown_clip():
+    scene = ac.bvh.load(DATA / "bvh" / "cmu_12_01_walk.bvh")
+    from animcore.model import NodeLookupError
+
+    with pytest.raises(NodeLookupError, match=r"^ik_two_bone_clip: clip 7 is neither a clip "
+                                              r"name nor an index in \[0, 1\)$"):
+        ac.ik_two_bone_clip(scene, 7, "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])
+    with pytest.raises(ValueError, match=r"^ik_two_bone_clip: no clip named 'run'"):
+        ac.ik_two_bone_clip(scene, "run", "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])

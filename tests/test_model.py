@@ -334,3 +334,39 @@ def test_pose_raises_the_error_of_the_curve_that_fails():
         strict(t)
     with pytest.raises(ValueError, match=re.escape(str(expected.value))):
         scene.pose(edited, t)
+
+
+# -- the error contract of clip lookups, posing and skinning ---------------------------
+
+BVH1 = os.path.join(DATA, "bvh", "bvh_test1.bvh")
+WALK = os.path.join(DATA, "bvh", "cmu_12_01_walk.bvh")
+
+
+def _lookup_error(match):
+    """A clip or node that the scene does not have: a ValueError (bad input)
+    that is a KeyError too, as before."""
+    return pytest.raises(model.NodeLookupError, match=match)
+
+
+def test_an_unknown_clip_is_a_value_error_and_a_key_error_naming_the_caller():
+    scene = animcore.load(BVH1)
+    rigged = animcore.load(RIGGED)
+    calls = {
+        "Scene.clip": lambda clip: scene.clip(clip),
+        "Scene.world": lambda clip: scene.world(clip, 0.0),
+        "Scene.pose": lambda clip: scene.pose(clip, 0.0),
+        "Scene.weights": lambda clip: scene.weights(clip, 0.0),
+        "Skin.joint_matrices": lambda clip: rigged.skins[0].joint_matrices(rigged, clip),
+        "extract_root_motion": lambda clip: animcore.extract_root_motion(scene, clip, 0),
+    }
+    for name, call in calls.items():
+        with _lookup_error(rf"^{re.escape(name)}: no clip named 'nope' \(available: "):
+            call("nope")
+        with _lookup_error(rf"^{re.escape(name)}: clip 5 is neither a clip name nor an index "
+                           r"in \[0, 1\)$"):
+            call(5)
+    for bad in (True, 1.0, None):
+        with pytest.raises(ValueError, match=r"^Scene.clip: clip .* is neither"):
+            scene.clip(bad)
+    with pytest.raises(KeyError):  # `except KeyError` callers keep working
+        scene.clip("nope")

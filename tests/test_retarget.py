@@ -308,3 +308,21 @@ def test_fox_mirror_pairs_and_twice(fox):
     twice = mirror(scene, mirror(scene, clip))
     np.testing.assert_allclose(positions(scene, twice, times), positions(scene, clip, times),
                                atol=1e-12 * rig_size(scene))
+
+
+# ------------------------------------------------------------------ the error contract
+
+def test_an_unknown_clip_is_a_value_error_and_a_key_error_naming_the_caller(walk):
+    scene, _, _ = walk
+    from animcore.model import NodeLookupError
+
+    for name, call in (("retarget", lambda clip: retarget(scene, clip, scene)),
+                       ("mirror", lambda clip: mirror(scene, clip))):
+        with pytest.raises(NodeLookupError, match=rf"^{name}: clip 5 is neither a clip name "
+                                                  r"nor an index in \[0, 1\)$"):
+            call(5)
+        with pytest.raises(ValueError, match=rf"^{name}: no clip named 'run' \(available: "
+                                             r"'cmu_12_01_walk'\)$"):
+            call("run")
+        with pytest.raises(KeyError, match=rf"^{name}: no clip named 'run'"):
+            call("run")
