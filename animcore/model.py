@@ -781,11 +781,14 @@ class Scene(ByValue):
         times ``t``: ``t.shape + (N, 4, 4)``, row-major, acting on column
         vectors. Forward kinematics over the node hierarchy in C."""
         func = "Scene.world"
-        world = self._world(func, clip, t)
         if nodes is not None:
-            world = world[..., [self.node_index(n, func=func, argument="nodes")
-                                for n in nodes], :, :]
-        return world
+            if isinstance(nodes, (str, bytes)) or not isinstance(nodes, typing.Iterable) \
+                    or (isinstance(nodes, np.ndarray) and nodes.ndim == 0):
+                raise ValueError(f"{func}: nodes must be a sequence of node names or indices, "
+                                 f"got {_short_repr(nodes)}")
+            nodes = [self.node_index(n, func=func, argument="nodes") for n in nodes]
+        world = self._world(func, clip, t)
+        return world if nodes is None else world[..., nodes, :, :]
 
     def _world(self, func: str, clip, t) -> np.ndarray:
         """:meth:`world` of every node, with errors naming ``func`` (the public caller)."""

@@ -342,6 +342,15 @@ BVH1 = os.path.join(DATA, "bvh", "bvh_test1.bvh")
 WALK = os.path.join(DATA, "bvh", "cmu_12_01_walk.bvh")
 
 
+def _mutated(scene, index, **fields):
+    """The scene with fields of node ``index`` replaced."""
+    from dataclasses import replace
+
+    nodes = list(scene.nodes)
+    nodes[index] = replace(nodes[index], **fields)
+    return replace(scene, nodes=tuple(nodes))
+
+
 def _lookup_error(match):
     """A clip or node that the scene does not have: a ValueError (bad input)
     that is a KeyError too, as before."""
@@ -370,3 +379,30 @@ def test_an_unknown_clip_is_a_value_error_and_a_key_error_naming_the_caller():
             scene.clip(bad)
     with pytest.raises(KeyError):  # `except KeyError` callers keep working
         scene.clip("nope")
+
+
+def test_joint_matrices_and_world_name_themselves_and_their_arguments():
+    rigged = animcore.load(RIGGED)
+    skin = rigged.skins[0]
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: t is nan \(must be finite\)$"):
+        skin.joint_matrices(rigged, 0, np.nan)
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: t at index \(1,\) is inf"):
+        skin.joint_matrices(rigged, None, [0.0, np.inf])
+    big = _mutated(rigged, 1, scale=[1e200] * 3)
+    far = model.Clip("far", 1.0, (model.Channel.from_curve(
+        4, "translation", animcore.Curve([0.0, 1.0], [[0, 0, 1e200]] * 2, interpolation="linear"),
+        node_name="Bone.001"),))
+    with pytest.raises(OverflowError, match=r"^Skin.joint_matrices: world at index \(0, 4\) is "
+                                            r"inf"):
+        big.skins[0].joint_matrices(big, far, [0.5, 0.5])
+    scene = animcore.load(BVH1)
+    for nodes in (0, np.int64(2), np.array(1), "Hips", 3.5):
+        with pytest.raises(ValueError, match=r"^Scene.world: nodes must be a sequence of node "
+                                             r"names or indices, got "):
+            scene.world(0, 0.0, nodes=nodes)
+    with _lookup_error(r"^Scene.world: nodes 'Hipz' not in the scene; closest: 'Hips'$"):
+        scene.world(0, 0.0, nodes=["Hipz"])
+    np.testing.assert_array_equal(scene.world(0, [0.0, 0.1], nodes=np.array([2, 0])),
+                                  scene.world(0, [0.0, 0.1])[:, [2, 0]])
+    np.testing.assert_array_equal(scene.world(0, 0.1, nodes=("Hips",)),
+                                  scene.world(0, 0.1)[[0]])
