@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, choice, real_number
+from ._arrays import as_float64, check_finite, choice, index_text, real_number
 from ._objects import ByValue, PicklableError
 from ._options import did_you_mean, suggest
 from .cleanup import quat_continuous
@@ -108,6 +108,30 @@ def _query_times(func: str, t) -> np.ndarray:
     t = as_float64(func, "t", t)
     check_finite(func, "t", t)
     return t
+
+
+def _inverse(func: str, what: str, matrices: np.ndarray) -> np.ndarray:
+    """``np.linalg.inv`` of 4x4 ``matrices`` (..., 4, 4), or an error naming
+    ``what`` (the matrices) and the index of the first without one: a
+    ValueError for a singular matrix, an OverflowError for an inverse beyond
+    the double range."""
+    try:
+        inverse = np.linalg.inv(matrices)
+        if np.isfinite(inverse).all():
+            return inverse
+    except np.linalg.LinAlgError:  # some matrix is singular: found below
+        pass
+    shape = matrices.shape[:-2]
+    for flat, matrix in enumerate(matrices.reshape(-1, 4, 4)):
+        try:
+            if np.isfinite(np.linalg.inv(matrix)).all():
+                continue
+        except np.linalg.LinAlgError:
+            raise ValueError(f"{func}: {what}{index_text(shape, flat)} is singular (it has "
+                             f"no inverse)") from None
+        raise OverflowError(f"{func}: {what}{index_text(shape, flat)} has an inverse beyond "
+                            f"the double range")
+    raise AssertionError("unreachable: some matrix had no finite inverse")
 
 
 def _field_state(self) -> dict:
@@ -575,7 +599,9 @@ class Skin(ByValue):
         every element's four products summed in order, without fused
         multiply-adds, so that a product's bits are the same on every machine
         (NumPy's ``@`` calls the BLAS, whose kernels differ by CPU; the mesh
-        node's inverse is ``np.linalg.inv``'s).
+        node's inverse is ``np.linalg.inv``'s). A mesh node whose world matrix
+        has no inverse (a zero scale) is a ValueError naming it and the time's
+        index.
         """
         func = "Skin.joint_matrices"
         if node is None:
@@ -591,7 +617,9 @@ class Skin(ByValue):
                                         self.inverse_bind_matrices, None, None)
         world = scene._world(func, clip, t)
         if node is not None:  # (before world is overwritten below)
-            mesh_inverse = np.linalg.inv(world[..., scene.node_index(node, func=func), :, :])
+            node = scene.node_index(node, func=func)
+            mesh_inverse = _inverse(func, f"the world matrix of mesh node {node} "
+                                          f"({scene.joint_names[node]!r})", world[..., node, :, :])
         # a run of joints a view, others a copy; multiplied in place: no second
         # array of this size to allocate
         chosen = world[..., first:first + count, :, :] if run else world[..., self.joints, :, :]

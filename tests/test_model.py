@@ -406,3 +406,25 @@ def test_joint_matrices_and_world_name_themselves_and_their_arguments():
                                   scene.world(0, [0.0, 0.1])[:, [2, 0]])
     np.testing.assert_array_equal(scene.world(0, 0.1, nodes=("Hips",)),
                                   scene.world(0, 0.1)[[0]])
+
+
+def test_joint_matrices_name_a_mesh_node_whose_world_has_no_inverse():
+    rigged = animcore.load(RIGGED)
+    flat = _mutated(rigged, 0, scale=[0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: the world matrix of mesh node "
+                                         r"2 \('Cylinder'\) is singular \(it has no inverse\)$"):
+        flat.skins[0].joint_matrices(flat)
+    squashed = model.Clip("squashed", 1.0, (model.Channel.from_curve(
+        1, "scale", animcore.Curve([0.0, 1.0], [[1, 1, 1], [1, 0, 1]], interpolation="linear"),
+        node_name="Armature"),))
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: the world matrix of mesh node "
+                                         r"2 \('Cylinder'\) at index \(2,\) is singular"):
+        rigged.skins[0].joint_matrices(rigged, squashed, [0.0, 0.5, 1.0])
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: the world matrix of mesh node 1 "
+                                         r"\('Armature'\) is singular"):
+        rigged.skins[0].joint_matrices(rigged, squashed, 1.0, node="Armature")
+    tiny = _mutated(rigged, 1, scale=[1e-310, 1.0, 1.0])
+    with pytest.raises(OverflowError, match=r"^Skin.joint_matrices: the world matrix of mesh "
+                                            r"node 2 \('Cylinder'\) has an inverse beyond the "
+                                            r"double range$"):
+        tiny.skins[0].joint_matrices(tiny)
