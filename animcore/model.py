@@ -29,7 +29,7 @@ from ._objects import ByValue, PicklableError
 from ._options import did_you_mean, suggest
 from .cleanup import quat_continuous
 from .curves import Curve
-from .rootmotion import LoopTrack
+from .rootmotion import LoopTrack, _up_axis
 from .rotations import RotationCurve
 from .skeleton import (Skeleton, Transforms, _axis_matrices, _decompose, _rigid_inverse,
                        _rigid_matrices)
@@ -1117,8 +1117,7 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
     """
     func = "extract_root_motion"
     mode = choice(func, "mode", mode, ("ground", "full"))
-    if isinstance(up_axis, bool) or up_axis not in (0, 1, 2):
-        raise ValueError(f"{func}: up_axis is {up_axis!r} (must be 0, 1 or 2)")
+    up_axis = _up_axis(func, up_axis)
     clip = scene.clip(clip, func=func)
     j = scene.node_index(joint, func=func, argument="joint")
     if not clip.duration > 0:

@@ -15,6 +15,7 @@ import numpy as np
 from ._options import side_swaps
 from .curves import Curve
 from .model import Channel, Clip, Scene, _closest_text
+from .rootmotion import _up_axis
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import decompose
 
@@ -270,8 +271,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     """
     func = "retarget"
     clip = source.clip(clip, func=func)
-    if up_axis not in (0, 1, 2):
-        raise ValueError(f"{func}: up_axis is {up_axis!r} (must be 0, 1 or 2)")
+    up_axis = _up_axis(func, up_axis)
     pairs = match_joints(source, target, mapping)
     src_index = {name: j for j, name in enumerate(_joint_names(source))}
     tgt_index = {name: j for j, name in enumerate(_joint_names(target))}

@@ -71,6 +71,15 @@ def _scalar_int(func, name, value) -> int:
     return int(value)
 
 
+def _up_axis(func: str, value) -> int:
+    """An ``up_axis`` argument as 0, 1 or 2 (an int or NumPy integer, not a
+    bool), or a ValueError naming ``func``."""
+    axis = _scalar_int(func, "up_axis", value)
+    if axis not in (0, 1, 2):
+        raise ValueError(f"{func}: up_axis is {axis} (must be 0, 1 or 2)")
+    return axis
+
+
 class LoopTrack(ByValue):
     """A looping root track: key times, root positions and optional rotations.
 
@@ -147,9 +156,7 @@ class LoopTrack(ByValue):
             raise ValueError(f"{func}: positions must have at least 1 channel")
         interpolation = interpolation_option(func, interpolation, _INTERPOLATIONS, "a LoopTrack")
         check_sorted(func, "times", times, values="positions")
-        up_axis = _scalar_int(func, "up_axis", up_axis)
-        if up_axis not in (0, 1, 2):
-            raise ValueError(f"{func}: up_axis is {up_axis} (must be 0, 1 or 2)")
+        up_axis = _up_axis(func, up_axis)
         try:
             max_cycles = float(max_cycles)
         except (TypeError, ValueError):

@@ -428,3 +428,14 @@ def test_joint_matrices_name_a_mesh_node_whose_world_has_no_inverse():
                                             r"node 2 \('Cylinder'\) has an inverse beyond the "
                                             r"double range$"):
         tiny.skins[0].joint_matrices(tiny)
+
+
+@pytest.mark.parametrize("bad", [1.0, True, np.array(1), np.float64(2.0), 3, -1, "y", None])
+def test_extract_root_motion_takes_an_integer_up_axis(bad):
+    walk = animcore.bvh.load(WALK)
+    with pytest.raises(ValueError, match=rf"^extract_root_motion: up_axis "
+                                         rf"(is {re.escape(repr(bad))} \(must be 0, 1 or 2\)|"
+                                         rf"must be an integer, got {re.escape(repr(bad))})$"):
+        animcore.extract_root_motion(walk, 0, "Hips", up_axis=bad)
+    track, _ = animcore.extract_root_motion(walk, 0, "Hips", up_axis=np.int8(2))
+    assert track.up_axis == 2 and type(track.up_axis) is int

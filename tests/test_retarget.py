@@ -2,6 +2,7 @@
 a rest-pose rewrite with every joint frame rotated, done here in plain
 NumPy, a uniformly scaled copy), mirror twice, name presets and pairs."""
 import dataclasses
+import re
 from pathlib import Path
 
 import numpy as np
@@ -326,3 +327,16 @@ def test_an_unknown_clip_is_a_value_error_and_a_key_error_naming_the_caller(walk
             call("run")
         with pytest.raises(KeyError, match=rf"^{name}: no clip named 'run'"):
             call("run")
+
+
+@pytest.mark.parametrize("bad", [1.0, True, np.array(1), np.float64(2.0), 3, -1, "y", None])
+def test_retarget_takes_an_integer_up_axis(walk, bad):
+    scene, clip, _ = walk
+    with pytest.raises(ValueError, match=rf"^retarget: up_axis "
+                                         rf"(is {re.escape(repr(bad))} \(must be 0, 1 or 2\)|"
+                                         rf"must be an integer, got {re.escape(repr(bad))})$"):
+        retarget(scene, clip, scene, up_axis=bad)
+    same = retarget(scene, clip, scene, up_axis=np.int64(1))
+    expected = retarget(scene, clip, scene)
+    for a, b in zip(same.channels, expected.channels):
+        np.testing.assert_array_equal(a.output, b.output)
