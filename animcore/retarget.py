@@ -101,6 +101,14 @@ def _joint_names(scene: Scene) -> list:
     return [n.name if n.name is not None else str(n.index) for n in scene.nodes]
 
 
+def _check_name(func: str, where: str, name) -> None:
+    """A ValueError unless the joint ``name`` given by ``where`` (such as
+    "mapping['Hips']") is a string, as joint names are."""
+    if not isinstance(name, str):
+        raise ValueError(f"{func}: {where} names joint {name!r}, which is not a name (joint "
+                         f"names are strings)")
+
+
 def match_joints(source: Scene, target: Scene, mapping: Union[None, str, dict] = "auto") -> dict:
     """The joint mapping ``{target joint name: source joint name}``.
 
@@ -112,12 +120,17 @@ def match_joints(source: Scene, target: Scene, mapping: Union[None, str, dict] =
     (every key a target joint, every value a source joint; a source joint may
     drive several target joints) and returned as a new dict.
     """
-    func = "retarget"
+    return _match_joints("match_joints", source, target, mapping)
+
+
+def _match_joints(func: str, source: Scene, target: Scene, mapping) -> dict:
+    """:func:`match_joints`, with errors naming ``func`` (the public caller)."""
     src_names, tgt_names = _joint_names(source), _joint_names(target)
     if isinstance(mapping, dict):
         result = {}
         for t, s in mapping.items():
             for name, names, side in ((t, tgt_names, "target"), (s, src_names, "source")):
+                _check_name(func, f"mapping[{t!r}]", name)
                 if name not in names:
                     hint = "; " + _closest_text(name, names)
                     raise ValueError(f"{func}: mapping[{t!r}] names {side} joint {name!r}, "
@@ -272,7 +285,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     func = "retarget"
     clip = source.clip(clip, func=func)
     up_axis = _up_axis(func, up_axis)
-    pairs = match_joints(source, target, mapping)
+    pairs = _match_joints(func, source, target, mapping)
     src_index = {name: j for j, name in enumerate(_joint_names(source))}
     tgt_index = {name: j for j, name in enumerate(_joint_names(target))}
     driven = {tgt_index[t]: src_index[s] for t, s in pairs.items()}
@@ -377,6 +390,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
         partner_of = {n: n for n in names}
         for a, b in pairs.items():
             for name in (a, b):
+                _check_name(func, f"pairs[{a!r}]", name)
                 if name not in index:
                     hint = "; " + _closest_text(name, names)
                     raise ValueError(f"{func}: pairs[{a!r}] names joint {name!r}, which the "

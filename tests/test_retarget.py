@@ -340,3 +340,26 @@ def test_retarget_takes_an_integer_up_axis(walk, bad):
     expected = retarget(scene, clip, scene)
     for a, b in zip(same.channels, expected.channels):
         np.testing.assert_array_equal(a.output, b.output)
+
+
+def test_joint_names_must_be_strings(walk):
+    scene, clip, _ = walk
+    for call, prefix, what in (
+            (lambda m: match_joints(scene, scene, m), "match_joints", "mapping"),
+            (lambda m: retarget(scene, clip, scene, mapping=m), "retarget", "mapping"),
+            (lambda m: mirror(scene, clip, pairs=m), "mirror", "pairs")):
+        with pytest.raises(ValueError, match=rf"^{prefix}: {what}\[1\] names joint 1, which is "
+                                             r"not a name \(joint names are strings\)$"):
+            call({1: "Hips"})
+        with pytest.raises(ValueError, match=rf"^{prefix}: {what}\['Hips'\] names joint "
+                                             r"b'Spine', which is not a name"):
+            call({"Hips": b"Spine"})
+
+
+def test_match_joints_names_itself(walk):
+    scene, _, _ = walk
+    with pytest.raises(ValueError, match=r"^match_joints: mapping\['Lefleg'\] names target "
+                                         r"joint 'Lefleg', which the target rig does not have"):
+        match_joints(scene, scene, {"Lefleg": "LeftLeg"})
+    with pytest.raises(ValueError, match=r"^match_joints: mapping is 'fuzzy' \(must be None, "):
+        match_joints(scene, scene, "fuzzy")
