@@ -134,6 +134,25 @@ def _inverse(func: str, what: str, matrices: np.ndarray) -> np.ndarray:
     raise AssertionError("unreachable: some matrix had no finite inverse")
 
 
+def _renamed(func: str, error: Exception) -> Exception:
+    """An animcore error ("name: detail") as raised by ``func``: its class
+    (NodeLookupError, OverflowError or ValueError) and detail, its name
+    replaced. For errors of a method a subclass may override, which cannot be
+    told the name of its caller."""
+    kind = (NodeLookupError if isinstance(error, NodeLookupError) else
+            OverflowError if isinstance(error, OverflowError) else ValueError)
+    return kind(f"{func}: {str(error).split(': ', 1)[-1]}")
+
+
+def _scene_world(func: str, scene, clip, t) -> np.ndarray:
+    """``scene.world(clip, t)``, a subclass's own included (FbxScene's
+    evaluates FBX's transform formula), with errors naming ``func``."""
+    try:
+        return scene.world(clip, t)
+    except (ValueError, OverflowError) as error:
+        raise _renamed(func, error) from None
+
+
 def _field_state(self) -> dict:
     """The state of a dataclass value (see animcore._objects): its fields."""
     return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -615,7 +634,7 @@ class Skin(ByValue):
             # (the same bits as the products below)
             return _core._skeleton_skin(func, scene.skeleton._handle, *scene._pose(func, clip, t),
                                         self.inverse_bind_matrices, None, None)
-        world = scene._world(func, clip, t)
+        world = _scene_world(func, scene, clip, t)
         if node is not None:  # (before world is overwritten below)
             node = scene.node_index(node, func=func)
             mesh_inverse = _inverse(func, f"the world matrix of mesh node {node} "
@@ -815,13 +834,9 @@ class Scene(ByValue):
                 raise ValueError(f"{func}: nodes must be a sequence of node names or indices, "
                                  f"got {_short_repr(nodes)}")
             nodes = [self.node_index(n, func=func, argument="nodes") for n in nodes]
-        world = self._world(func, clip, t)
+        world = _core._skeleton_world(func, self.skeleton._handle, *self._pose(func, clip, t),
+                                      None, 1)
         return world if nodes is None else world[..., nodes, :, :]
-
-    def _world(self, func: str, clip, t) -> np.ndarray:
-        """:meth:`world` of every node, with errors naming ``func`` (the public caller)."""
-        return _core._skeleton_world(func, self.skeleton._handle, *self._pose(func, clip, t),
-                                     None, 1)
 
     def weights(self, clip=None, t=0.0) -> dict:
         """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have

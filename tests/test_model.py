@@ -439,3 +439,19 @@ def test_extract_root_motion_takes_an_integer_up_axis(bad):
         animcore.extract_root_motion(walk, 0, "Hips", up_axis=bad)
     track, _ = animcore.extract_root_motion(walk, 0, "Hips", up_axis=np.int8(2))
     assert track.up_axis == 2 and type(track.up_axis) is int
+
+
+def test_joint_matrices_of_an_fbx_scene_use_its_own_world_and_name_themselves():
+    scene = animcore.load(os.path.join(DATA, "fbx", "maya_transformed_skin_7700_binary.fbx"))
+    skin = scene.skins[0]
+    clip = scene.clips[0]
+    t = np.linspace(0.0, clip.duration, 5)
+    world = scene.world(clip, t)  # FBX's transform formula, not the plain node hierarchy
+    assert not np.array_equal(world, animcore.model.Scene.world(scene, clip, t))
+    mesh = [n.index for n in scene.nodes if n.skin == skin.index][0]
+    expected = products_in_order(np.linalg.inv(world[..., mesh, :, :])[..., None, :, :],
+                                 products_in_order(world[..., skin.joints, :, :],
+                                                   skin.inverse_bind_matrices))
+    assert _same_bits(skin.joint_matrices(scene, clip, t), expected)
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: t at index \(1,\) is nan"):
+        skin.joint_matrices(scene, clip, [0.0, np.nan])
