@@ -1148,19 +1148,20 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         times = times[(times >= 0) & (times <= clip.duration)]
     else:
         times = frame_times(clip.duration, _positive(func, "fps", fps))
-    world = scene.world(clip, times)
+    world = _scene_world(func, scene, clip, times)
     joint_world = world[:, j]
     trs = _decompose(func, joint_world)
+    named = f"{func}: the root track of joint {scene.joint_names[j]!r}"
     if mode == "ground":
         position = trs.translation.copy()
         position[:, up_axis] = 0.0
         q = trs.rotation
         yaw = np.unwrap(2.0 * np.arctan2(q[:, up_axis], q[:, 3]))
-        track = LoopTrack(times, position, rotations=yaw, up_axis=up_axis)
+        track = LoopTrack._named(named, times, position, rotations=yaw, up_axis=up_axis)
         motion = _axis_matrices(position, yaw, up_axis)
     else:
         q = quat_continuous(trs.rotation)  # one hemisphere key to key: shortest-arc slerp
-        track = LoopTrack(times, trs.translation, rotations=q)
+        track = LoopTrack._named(named, times, trs.translation, rotations=q)
         motion = _rigid_matrices(trs.translation, q)
     in_place = _rigid_inverse(motion) @ joint_world
     parent = scene.nodes[j].parent

@@ -14,10 +14,10 @@ import numpy as np
 
 from ._options import side_swaps
 from .curves import Curve
-from .model import Channel, Clip, Scene, _closest_text
+from .model import Channel, Clip, Scene, _closest_text, _scene_world
 from .rootmotion import _up_axis
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
-from .skeleton import decompose
+from .skeleton import _decompose
 
 __all__ = ["retarget", "mirror", "match_joints", "mirror_pairs", "PRESETS"]
 
@@ -157,8 +157,8 @@ def _match_joints(func: str, source: Scene, target: Scene, mapping) -> dict:
 
 # ------------------------------------------------------------------ poses
 
-def _rest(scene: Scene):
-    rest = decompose(scene.world(None, 0.0))
+def _rest(func: str, scene: Scene):
+    rest = _decompose(func, _scene_world(func, scene, None, 0.0))
     return rest.translation, rest.rotation
 
 
@@ -194,14 +194,15 @@ def _world_rotations(scene: Scene, nodes, deltas: np.ndarray,
     return quat_multiply(np.concatenate([deltas, identity], axis=1)[:, which], rest_rot)
 
 
-def _root_translation(scene: Scene, local_rot: np.ndarray, root: int,
+def _root_translation(func: str, scene: Scene, local_rot: np.ndarray, root: int,
                       world_position: np.ndarray) -> np.ndarray:
     """The local translation (F, 3) that puts node `root` at `world_position`
     (F, 3) under its parent posed with `local_rot`."""
     parent = scene.nodes[root].parent
     if parent < 0:
         return world_position
-    parent_world = scene.skeleton.world(rotation=local_rot)[:, parent]  # rest translation, scale
+    # rest translation and scale
+    parent_world = scene.skeleton._world(func, rotation=local_rot)[:, parent]
     homogeneous = np.concatenate([world_position, np.ones((len(world_position), 1))], axis=1)
     return np.einsum("fij,fj->fi", np.linalg.inv(parent_world), homogeneous)[:, :3]
 
@@ -290,9 +291,9 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     tgt_index = {name: j for j, name in enumerate(_joint_names(target))}
     driven = {tgt_index[t]: src_index[s] for t, s in pairs.items()}
     times = clip.key_times()
-    src_world = decompose(source.world(clip, times))
-    src_rest_pos, src_rest_rot = _rest(source)
-    tgt_rest_pos, tgt_rest_rot = _rest(target)
+    src_world = _decompose(func, _scene_world(func, source, clip, times))
+    src_rest_pos, src_rest_rot = _rest(func, source)
+    tgt_rest_pos, tgt_rest_rot = _rest(func, target)
     tgt_nodes = sorted(driven)
     src_nodes = [driven[j] for j in tgt_nodes]
     deltas = quat_multiply(src_world.rotation[:, src_nodes], quat_conjugate(src_rest_rot[src_nodes]))
@@ -315,7 +316,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
                 h_tgt = _hip_height(tgt_rest_pos, tgt_root, up_axis)
                 ratio = h_tgt / h_src if h_src > 0 else 1.0
             offset = src_world.translation[:, src_root] - src_rest_pos[src_root]
-            translation = _root_translation(target, local, tgt_root,
+            translation = _root_translation(func, target, local, tgt_root,
                                             tgt_rest_pos[tgt_root] + ratio * offset)
     result = _clip_of(target, clip.name, times, local, tgt_nodes, tgt_root, translation)
     return (result, pairs) if return_mapping else result
@@ -403,8 +404,8 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     flip[k] = 1.0  # a reflection across plane k keeps the k component, negates the others
     flip[3] = 1.0
     times = clip.key_times()
-    posed = decompose(scene.world(clip, times))
-    rest_pos, rest_rot = _rest(scene)
+    posed = _decompose(func, _scene_world(func, scene, clip, times))
+    rest_pos, rest_rot = _rest(func, scene)
     animated = sorted({c.node for c in clip.channels if c.path == "rotation"}
                       | {index[partner_of[names[c.node]]] for c in clip.channels
                          if c.path == "rotation"})
@@ -418,5 +419,5 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
         src = index[partner_of[names[root]]]
         offset = posed.translation[:, src] - rest_pos[src]
         offset[:, k] = -offset[:, k]
-        translation = _root_translation(scene, local, root, rest_pos[root] + offset)
+        translation = _root_translation(func, scene, local, root, rest_pos[root] + offset)
     return _clip_of(scene, clip.name, times, local, animated, root, translation)

@@ -141,7 +141,19 @@ class LoopTrack(ByValue):
 
     def __init__(self, times, positions, *, interpolation: str = "linear", rotations=None,
                  up_axis: int = 1, max_cycles: float = 1_000_000):
-        func = "LoopTrack"
+        self._build("LoopTrack", times, positions, interpolation, rotations, up_axis, max_cycles)
+
+    @classmethod
+    def _named(cls, func: str, times, positions, *, interpolation: str = "linear",
+               rotations=None, up_axis: int = 1, max_cycles: float = 1_000_000) -> "LoopTrack":
+        """A track made as the constructor makes it, with errors naming ``func``
+        (the public caller) instead of ``LoopTrack``."""
+        track = cls.__new__(cls)
+        track._build(func, times, positions, interpolation, rotations, up_axis, max_cycles)
+        return track
+
+    def _build(self, func: str, times, positions, interpolation, rotations, up_axis,
+               max_cycles) -> None:
         times = np.array(as_float64(func, "times", times), dtype=np.float64)
         positions = np.array(as_float64(func, "positions", positions), dtype=np.float64)
         if times.ndim != 1:

@@ -216,7 +216,11 @@ class Skeleton(ByValue):
             for bit, and so is the error a bad input raises.
         """
         func = "Skeleton.world"
-        threads = _workers(func, workers)
+        return self._world(func, translation, rotation, scale, out, _workers(func, workers))
+
+    def _world(self, func: str, translation=None, rotation=None, scale=None, out=None,
+               threads: int = 1) -> np.ndarray:
+        """:meth:`world`, with errors naming ``func`` (the public caller)."""
         return _core._skeleton_world(func, self._handle,
                                      *self._pose_or_rest(translation, rotation, scale), out,
                                      threads)

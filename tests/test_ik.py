@@ -504,3 +504,20 @@ def test_two_bone_clip_names_an_unknown_clip():
         ac.ik_two_bone_clip(scene, 7, "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])
     with pytest.raises(ValueError, match=r"^ik_two_bone_clip: no clip named 'run'"):
         ac.ik_two_bone_clip(scene, "run", "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])
+
+
+def test_two_bone_clip_names_itself_in_the_errors_of_what_it_calls():
+    import dataclasses
+
+    scene = ac.bvh.load(DATA / "bvh" / "cmu_12_01_walk.bvh")
+    survey = ac.load(DATA / "gltf" / "Fox" / "Fox.glb").clip("Survey")
+    with pytest.raises(ValueError, match=r"^ik_two_bone_clip: clip 'Survey' animates node "
+                                         r"'b_Head_05' \(index 8\), which the scene does not "
+                                         r"have there"):
+        ac.ik_two_bone_clip(scene, survey, "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])
+    nodes = list(scene.nodes)
+    nodes[3] = dataclasses.replace(nodes[3], scale=np.zeros(3))
+    flat = dataclasses.replace(scene, nodes=tuple(nodes))
+    with pytest.raises(ValueError, match=r"^ik_two_bone_clip: matrix at index \(0, 3\) is 0.0 "
+                                         r"\(has a zero column 0"):
+        ac.ik_two_bone_clip(flat, 0, "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])

@@ -455,3 +455,21 @@ def test_joint_matrices_of_an_fbx_scene_use_its_own_world_and_name_themselves():
     assert _same_bits(skin.joint_matrices(scene, clip, t), expected)
     with pytest.raises(ValueError, match=r"^Skin.joint_matrices: t at index \(1,\) is nan"):
         skin.joint_matrices(scene, clip, [0.0, np.nan])
+
+
+def test_extract_root_motion_names_itself_in_the_errors_of_what_it_calls():
+    scene = animcore.load(BVH1)
+    far = _mutated(scene, 22, translation=[1e308, 0, 0])
+    with pytest.raises(OverflowError, match=r"^extract_root_motion: the root track of joint "
+                                            rf"'{scene.joint_names[22]}': positions at index "
+                                            r"\(0, 0\) is "):
+        animcore.extract_root_motion(far, 0, 22)
+    fox = animcore.load(os.path.join(DATA, "gltf", "Fox", "Fox.glb"))
+    with pytest.raises(ValueError, match=r"^extract_root_motion: clip 'Survey' animates node "
+                                         r"'b_Head_05' \(index 8\), which the scene does not "
+                                         r"have there"):
+        animcore.extract_root_motion(animcore.load(WALK), fox.clip("Survey"), "Hips")
+    flat = _mutated(scene, 0, scale=[0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match=r"^extract_root_motion: matrix at index \(0,\) is 0.0 "
+                                         r"\(has a zero column 0"):
+        animcore.extract_root_motion(flat, 0, 1)

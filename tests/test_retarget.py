@@ -363,3 +363,28 @@ def test_match_joints_names_itself(walk):
         match_joints(scene, scene, {"Lefleg": "LeftLeg"})
     with pytest.raises(ValueError, match=r"^match_joints: mapping is 'fuzzy' \(must be None, "):
         match_joints(scene, scene, "fuzzy")
+
+
+def _mutated(scene, index, **fields):
+    nodes = list(scene.nodes)
+    nodes[index] = dataclasses.replace(nodes[index], **fields)
+    return dataclasses.replace(scene, nodes=tuple(nodes))
+
+
+def test_retarget_and_mirror_name_themselves_in_the_errors_of_what_they_call(walk):
+    scene, clip, _ = walk
+    survey = ac.load(DATA / "gltf" / "Fox" / "Fox.glb").clip("Survey")
+    flat = _mutated(scene, 3, scale=np.zeros(3))
+    for name, call in (("retarget", lambda s, c: retarget(s, c, s)),
+                       ("mirror", lambda s, c: mirror(s, c))):
+        with pytest.raises(ValueError, match=rf"^{name}: clip 'Survey' animates node "
+                                             r"'b_Head_05' \(index 8\), which the scene does "
+                                             r"not have there"):
+            call(scene, survey)
+        with pytest.raises(ValueError, match=rf"^{name}: matrix at index \(0, 3\) is 0.0 \(has "
+                                             r"a zero column 0"):
+            call(flat, clip)
+    # the target rig's rest pose
+    with pytest.raises(ValueError, match=r"^retarget: matrix at index \(3,\) is 0.0 \(has a "
+                                         r"zero column 0"):
+        retarget(scene, clip, flat)
