@@ -1163,9 +1163,18 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         q = quat_continuous(trs.rotation)  # one hemisphere key to key: shortest-arc slerp
         track = LoopTrack._named(named, times, trs.translation, rotations=q)
         motion = _rigid_matrices(trs.translation, q)
-    in_place = _rigid_inverse(motion) @ joint_world
     parent = scene.nodes[j].parent
-    local = in_place if parent < 0 else np.linalg.inv(world[:, parent]) @ in_place
+    if parent >= 0:
+        inverse = _inverse(func, f"the world matrix of the joint's parent {parent} "
+                                 f"({scene.joint_names[parent]!r})", world[:, parent])
+    with np.errstate(over="ignore", invalid="ignore"):  # (beyond the double range: below)
+        in_place = _rigid_inverse(motion) @ joint_world
+        local = in_place if parent < 0 else inverse @ in_place
+    bad = ~np.isfinite(local).all(axis=(-2, -1))
+    if bad.any():
+        raise OverflowError(f"{func}: joint {scene.joint_names[j]!r} without the root motion"
+                            f"{index_text(bad.shape, int(np.argmax(bad)))} is beyond the "
+                            f"double range")
     new = _decompose(func, local)
     rotation = quat_continuous(new.rotation)
     node = scene.nodes[j]

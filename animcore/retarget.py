@@ -12,9 +12,10 @@ from typing import Optional, Union
 
 import numpy as np
 
+from ._arrays import index_text
 from ._options import side_swaps
 from .curves import Curve
-from .model import Channel, Clip, Scene, _closest_text, _scene_world
+from .model import Channel, Clip, Scene, _closest_text, _inverse, _scene_world
 from .rootmotion import _up_axis
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import _decompose
@@ -194,6 +195,26 @@ def _world_rotations(scene: Scene, nodes, deltas: np.ndarray,
     return quat_multiply(np.concatenate([deltas, identity], axis=1)[:, which], rest_rot)
 
 
+def _finite(func: str, what: str, values: np.ndarray) -> np.ndarray:
+    """``values`` (F, 3), computed with overflow warnings off, or an
+    OverflowError naming ``what`` and the first frame beyond the double range."""
+    bad = ~np.isfinite(values).all(axis=-1)
+    if bad.any():
+        raise OverflowError(f"{func}: {what}{index_text(bad.shape, int(np.argmax(bad)))} is "
+                            f"beyond the double range")
+    return values
+
+
+def _root_position(func: str, rest: np.ndarray, start: np.ndarray, end: np.ndarray,
+                   scale) -> np.ndarray:
+    """The root's world position ``rest + scale * (end - start)`` (F, 3), by
+    halves (the same bits): the offset of positions near the double range can
+    overflow where the position does not."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        position = 2.0 * (rest / 2 + scale * (end / 2 - start / 2))
+    return _finite(func, "the root's world position", position)
+
+
 def _root_translation(func: str, scene: Scene, local_rot: np.ndarray, root: int,
                       world_position: np.ndarray) -> np.ndarray:
     """The local translation (F, 3) that puts node `root` at `world_position`
@@ -203,8 +224,12 @@ def _root_translation(func: str, scene: Scene, local_rot: np.ndarray, root: int,
         return world_position
     # rest translation and scale
     parent_world = scene.skeleton._world(func, rotation=local_rot)[:, parent]
+    inverse = _inverse(func, f"the world matrix of the root's parent {parent} "
+                             f"({scene.joint_names[parent]!r})", parent_world)
     homogeneous = np.concatenate([world_position, np.ones((len(world_position), 1))], axis=1)
-    return np.einsum("fij,fj->fi", np.linalg.inv(parent_world), homogeneous)[:, :3]
+    with np.errstate(over="ignore", invalid="ignore"):
+        local = np.einsum("fij,fj->fi", inverse, homogeneous)[:, :3]
+    return _finite(func, "the root's local translation", local)
 
 
 def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
@@ -214,8 +239,11 @@ def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
     return moved[0] if moved else None
 
 
-def _hip_height(positions: np.ndarray, root: int, up: int) -> float:
-    return float(positions[root, up] - positions[:, up].min())
+def _half_hip_height(positions: np.ndarray, root: int, up: int) -> float:
+    """Half the root's height above the lowest joint (a height of positions
+    near the double range overflows; the ratio of two halves is that of the
+    heights)."""
+    return float(positions[root, up] / 2 - positions[:, up].min() / 2)
 
 
 def _clip_of(scene: Scene, name: str, times: np.ndarray, local_rot: np.ndarray, nodes,
@@ -312,12 +340,12 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
             tgt_root = min(candidates, key=lambda j: (_depth(tgt_parents, j), j))
             ratio = 1.0
             if scale_root:
-                h_src = _hip_height(src_rest_pos, src_root, up_axis)
-                h_tgt = _hip_height(tgt_rest_pos, tgt_root, up_axis)
+                h_src = _half_hip_height(src_rest_pos, src_root, up_axis)
+                h_tgt = _half_hip_height(tgt_rest_pos, tgt_root, up_axis)
                 ratio = h_tgt / h_src if h_src > 0 else 1.0
-            offset = src_world.translation[:, src_root] - src_rest_pos[src_root]
-            translation = _root_translation(func, target, local, tgt_root,
-                                            tgt_rest_pos[tgt_root] + ratio * offset)
+            position = _root_position(func, tgt_rest_pos[tgt_root], src_rest_pos[src_root],
+                                      src_world.translation[:, src_root], ratio)
+            translation = _root_translation(func, target, local, tgt_root, position)
     result = _clip_of(target, clip.name, times, local, tgt_nodes, tgt_root, translation)
     return (result, pairs) if return_mapping else result
 
@@ -417,7 +445,9 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     translation = None
     if root is not None:
         src = index[partner_of[names[root]]]
-        offset = posed.translation[:, src] - rest_pos[src]
-        offset[:, k] = -offset[:, k]
-        translation = _root_translation(func, scene, local, root, rest_pos[root] + offset)
+        reflect = np.ones(3)
+        reflect[k] = -1.0  # the offset from rest reflected across plane k
+        position = _root_position(func, rest_pos[root], rest_pos[src], posed.translation[:, src],
+                                  reflect)
+        translation = _root_translation(func, scene, local, root, position)
     return _clip_of(scene, clip.name, times, local, animated, root, translation)

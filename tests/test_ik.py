@@ -521,3 +521,39 @@ def test_two_bone_clip_names_itself_in_the_errors_of_what_it_calls():
     with pytest.raises(ValueError, match=r"^ik_two_bone_clip: matrix at index \(0, 3\) is 0.0 "
                                          r"\(has a zero column 0"):
         ac.ik_two_bone_clip(flat, 0, "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])
+
+
+def _chain(translations):
+    """Three nodes in a chain at these local translations, the first one turning
+    a quarter about z over a 1 s clip."""
+    from animcore.model import Channel, Clip, Node, Scene
+
+    nodes = tuple(Node(i, f"j{i}", i - 1, (i + 1,) if i < 2 else (), t, [0, 0, 0, 1.0],
+                       [1.0, 1, 1]) for i, t in enumerate(translations))
+    turn = ac.RotationCurve([0.0, 1.0], [[0, 0, 0, 1.0], [0, 0, SQ, SQ]], interpolation="linear")
+    clip = Clip("turn", 1.0, (Channel.from_curve(0, "rotation", turn, node_name="j0"),))
+    return Scene(nodes, ((0,),), 0, (), (clip,))
+
+
+def test_two_bone_clip_default_pole_of_joints_near_the_double_range():
+    import warnings
+
+    scene = _chain([[1e308, 0, 0], [0, 1, 0], [0.5, 1, 0]])
+    times = ac.ik_clip_times(scene.clips[0])
+    world = scene.world(0, times)
+    s, m, e = (world[:, j, :3, 3] for j in range(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (s + e) / 2 overflowed, with a RuntimeWarning
+        got = ac.ik_two_bone_clip(scene, 0, 0, 1, 2, [1e308, 1, 1])
+        pole = m + (m - (s / 2 + e / 2))
+        assert np.isfinite(pole).all()
+        given = ac.ik_two_bone_clip(scene, 0, 0, 1, 2, [1e308, 1, 1], pole=pole)
+        for a, b in zip(got.channels, given.channels):
+            np.testing.assert_array_equal(a.output, b.output)
+        # bones of a representable length, but a default pole beyond the double range
+        far = _chain([[1e308, 0, 0], [5e307, 0, 0], [-5e307, 1, 0]])
+        with pytest.raises(OverflowError, match=r"^ik_two_bone_clip: the default pole at index "
+                                                r"\(0,\) \(the mid joint pushed away from the "
+                                                r"start-end midpoint\) is beyond the double "
+                                                r"range; pass pole=$"):
+            ac.ik_two_bone_clip(far, 0, 0, 1, 2, [1e308, 1, 1])

@@ -473,3 +473,24 @@ def test_extract_root_motion_names_itself_in_the_errors_of_what_it_calls():
     with pytest.raises(ValueError, match=r"^extract_root_motion: matrix at index \(0,\) is 0.0 "
                                          r"\(has a zero column 0"):
         animcore.extract_root_motion(flat, 0, 1)
+
+
+def test_extract_root_motion_near_the_double_range_raises_named_errors_not_warnings():
+    import warnings
+
+    rigged = animcore.load(RIGGED)
+    tiny = _mutated(rigged, 1, scale=[1e-310, 1.0, 1.0])
+    far = _mutated(rigged, 1, translation=[1.7e308, -1.0, 1.7e308])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (NumPy's inverse and products gave RuntimeWarnings)
+        with pytest.raises(OverflowError, match=r"^extract_root_motion: the world matrix of the "
+                                                r"joint's parent 1 \('Armature'\) at index "
+                                                r"\(0,\) has an inverse beyond the double "
+                                                r"range$"):
+            animcore.extract_root_motion(tiny, 0, 2)
+        with pytest.raises(OverflowError, match=r"^extract_root_motion: joint 'Bone.001' "
+                                                r"without the root motion at index \(4,\) is "
+                                                r"beyond the double range$"):
+            animcore.extract_root_motion(far, 0, 4, mode="full")
+        track, _ = animcore.extract_root_motion(far, 0, 4)  # ground: representable
+        assert np.isfinite(track.positions).all()

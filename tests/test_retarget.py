@@ -388,3 +388,65 @@ def test_retarget_and_mirror_name_themselves_in_the_errors_of_what_they_call(wal
     with pytest.raises(ValueError, match=r"^retarget: matrix at index \(3,\) is 0.0 \(has a "
                                          r"zero column 0"):
         retarget(scene, clip, flat)
+
+
+def _sliding_chain():
+    """Three nodes in a chain whose root rests at x = -1e308 and a clip that
+    moves it to x = +1e308 (its offset from rest is beyond the double range)."""
+    nodes = tuple(Node(i, f"j{i}", i - 1, (i + 1,) if i < 2 else (), np.array(t, float),
+                       np.array([0, 0, 0, 1.0]), np.ones(3))
+                  for i, t in enumerate([[-1e308, 0, 0], [0, 1, 0], [0.5, 1, 0]]))
+    times = np.array([0.0, 1.0])
+    slide = ac.Curve(times, [[1e308, 0, 0], [1e308, 2, 0]], interpolation="linear")
+    clip = ac.gltf.Clip("slide", 1.0, (ac.gltf.Channel.from_curve(0, "translation", slide,
+                                                                  node_name="j0"),))
+    return Scene(nodes, ((0,),), 0, (), (clip,)), clip, times
+
+
+def test_root_offsets_beyond_the_double_range_are_carried_by_halves():
+    import warnings
+
+    scene, clip, times = _sliding_chain()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (posed - rest) overflowed, with RuntimeWarnings
+        same = retarget(scene, clip, scene)
+        np.testing.assert_array_equal(scene.pose(same, times).translation[:, 0],
+                                      [[1e308, 0, 0], [1e308, 2, 0]])
+        flipped = mirror(scene, clip, axis="y")  # y reflected about the rest's y = 0
+        np.testing.assert_array_equal(scene.pose(flipped, times).translation[:, 0],
+                                      [[1e308, 0, 0], [1e308, -2, 0]])
+        # reflected across x = 0: 2 * rest - posed = -3e308
+        with pytest.raises(OverflowError, match=r"^mirror: the root's world position at index "
+                                                r"\(0,\) is beyond the double range$"):
+            mirror(scene, clip)
+
+
+def test_mirror_of_a_rest_pose_near_the_double_range_warns_not():
+    import warnings
+
+    rigged = ac.load(DATA / "gltf" / "RiggedSimple" / "RiggedSimple.gltf")
+    far = _mutated(rigged, 4, translation=[-1e308, 1e308, 0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(OverflowError, match=r"^mirror: the root's world position at index "
+                                                r"\(0,\) is beyond the double range$"):
+            mirror(far, 0)
+
+
+def test_hip_heights_near_the_double_range_scale_the_root_without_warnings():
+    import warnings
+
+    nodes = (Node(0, "Hips", -1, (), np.array([0, 1e308, 0.0]), np.array([0, 0, 0, 1.0]),
+                  np.ones(3)),
+             Node(1, "Lamp", -1, (), np.array([0, -1e308, 0.0]), np.array([0, 0, 0, 1.0]),
+                  np.ones(3)))
+    times = np.array([0.0, 1.0])
+    walk = ac.Curve(times, [[0, 1e308, 0], [1, 1e308, 0]], interpolation="linear")
+    clip = ac.gltf.Clip("walk", 1.0, (ac.gltf.Channel.from_curve(0, "translation", walk,
+                                                                 node_name="Hips"),))
+    scene = Scene(nodes, ((0, 1),), 0, (), (clip,))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the hip height 2e308 overflowed
+        same = retarget(scene, clip, scene)
+    np.testing.assert_array_equal(scene.pose(same, times).translation[:, 0],
+                                  [[0, 1e308, 0], [1, 1e308, 0]])
