@@ -31,8 +31,8 @@ from .cleanup import quat_continuous
 from .curves import Curve
 from .rootmotion import LoopTrack, _up_axis
 from .rotations import RotationCurve
-from .skeleton import (Skeleton, Transforms, _axis_matrices, _decompose, _rigid_inverse,
-                       _rigid_matrices)
+from .skeleton import (NodeLookupError, Skeleton, Transforms, _axis_matrices, _decompose,
+                       _rigid_inverse, _rigid_matrices)
 
 if TYPE_CHECKING:
     import pandas
@@ -62,15 +62,6 @@ def _quote(text: str, limit: int = 80) -> str:
     """repr of at most ``limit`` characters of ``text`` (an ellipsis marks a
     cut): what a reader's error quotes from a file stays short."""
     return repr(text if len(text) <= limit else text[:limit] + "...")
-
-
-class NodeLookupError(PicklableError, KeyError, ValueError):
-    """A node or clip, by name or index, that the scene does not have. Both a
-    KeyError (as in earlier versions) and a ValueError (bad input); ``str()``
-    is the plain message."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
 
 
 def _prefixed(long: str, short: str) -> bool:
