@@ -1059,26 +1059,36 @@ def _check_fps(fps: float) -> None:
     _positive("bake", "fps", fps)
 
 
-def frame_times(duration: float, fps: float) -> np.ndarray:
+def frame_times(duration: float, fps: float, *, func: str = "frame_times") -> np.ndarray:
     """Frame times in seconds: ``k / fps`` for ``k = 0 .. n - 1``, then ``duration``
     itself as frame ``n``, where ``n = ceil(duration * fps)``.
 
     glTF stores key times as float32, so a 0.4 s clip lasts 0.4000000060 s; a
     product within a relative 1e-6 of an integer counts as that integer
     (0.4 s at 30 fps is 13 frames, not 14 with a last one 2e-7 frames later).
-    The last frame is always the clip's end, so the final pose is baked exactly.
+    The last frame is always the clip's end, so the final pose is baked exactly;
+    a clip shorter than one frame gives its start and end, ``[0, duration]``,
+    and a clip of duration 0 the one frame ``[0]``.
+
+    Errors name ``func`` (the calling function): ``duration`` and ``fps``
+    must be finite real numbers, ``duration >= 0`` and ``fps > 0``, and the
+    grid at most :data:`MAX_FRAMES` frames.
     """
-    _check_fps(fps)
+    fps = _positive(func, "fps", fps)
+    duration = real_number(func, "duration", duration)
     if not (math.isfinite(duration) and duration >= 0):
-        raise ValueError(f"bake: duration is {duration!r} (must be a finite number >= 0)")
+        raise ValueError(f"{func}: duration is {duration!r} (must be a finite number >= 0)")
     frames = duration * fps
     if not frames <= MAX_FRAMES:  # before allocating: also catches an infinite product
-        raise ValueError(f"bake: {duration:g} s at fps={fps:g} would be {frames:.4g} frames "
+        raise ValueError(f"{func}: {duration:g} s at fps={fps:g} would be {frames:.4g} frames "
                          f"(at most {MAX_FRAMES:,} per clip; lower the fps)")
     nearest = round(frames)
     last = nearest if abs(frames - nearest) <= 1e-6 * max(1.0, frames) else math.ceil(frames)
-    grid = np.arange(last + 1, dtype=np.float64) / fps
-    grid[-1] = duration
+    if duration > 0:  # the start and the end, also for less than a frame
+        last = max(last, 1)
+    grid = np.empty(last + 1)
+    grid[:last] = np.arange(last, dtype=np.float64) / fps  # (before the end: no overflow)
+    grid[last] = duration
     return grid
 
 # ---------------------------------------------------------------- root motion
@@ -1138,7 +1148,7 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         times = np.unique(np.concatenate(keys + [[0.0, clip.duration]]))
         times = times[(times >= 0) & (times <= clip.duration)]
     else:
-        times = frame_times(clip.duration, _positive(func, "fps", fps))
+        times = frame_times(clip.duration, fps, func=func)
     world = _scene_world(func, scene, clip, times)
     joint_world = world[:, j]
     trs = _decompose(func, joint_world)

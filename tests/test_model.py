@@ -494,3 +494,41 @@ def test_extract_root_motion_near_the_double_range_raises_named_errors_not_warni
             animcore.extract_root_motion(far, 0, 4, mode="full")
         track, _ = animcore.extract_root_motion(far, 0, 4)  # ground: representable
         assert np.isfinite(track.positions).all()
+
+
+# -- the frame grid --------------------------------------------------------------------
+
+@pytest.mark.parametrize("duration, fps, kind, message", [
+    (np.nan, 30, ValueError, r"duration is nan \(must be a finite number >= 0\)"),
+    (-1.0, 30, ValueError, r"duration is -1.0 \(must be a finite number >= 0\)"),
+    ("1s", 30, ValueError, r"duration must be a real number, got '1s'"),
+    (10**400, 30, OverflowError, r"duration is an integer of 401 digits \(must be "
+                                 r"representable as float64"),
+    (1.0, 0, ValueError, r"fps is 0.0 \(must be a finite number > 0\)"),
+    (1.0, "30x", ValueError, r"fps must be a real number, got '30x'"),
+    (1.0, 10**400, OverflowError, r"fps is an integer of 401 digits"),
+    (2.0, 1e9, ValueError, r"2 s at fps=1e\+09 would be 2e\+09 frames \(at most 100,000,000 "
+                           r"per clip; lower the fps\)"),
+])
+def test_frame_times_names_itself_or_its_caller(duration, fps, kind, message):
+    with pytest.raises(kind, match=rf"^frame_times: {message}"):
+        model.frame_times(duration, fps)
+    with pytest.raises(kind, match=rf"^caller: {message}"):
+        model.frame_times(duration, fps, func="caller")
+
+
+def test_frame_times_of_a_clip_shorter_than_a_frame_are_its_start_and_end():
+    for duration, fps in ((1.0, 1e-7), (1e-300, 1e-300), (1e-9, 30.0), (5e-324, 1e-310),
+                          (3e-7, 1.0)):
+        grid = model.frame_times(duration, fps)
+        assert grid.tolist() == [0.0, duration], (duration, fps)
+    assert model.frame_times(0.0, 1e-7).tolist() == [0.0]
+    # a product within a relative 1e-6 of an integer still counts as that integer
+    assert len(model.frame_times(float(np.float32(0.4)), 30)) == 13
+    walk = animcore.bvh.load(WALK)
+    track, _ = animcore.extract_root_motion(walk, 0, "Hips", fps=1e-7)
+    assert track.times.tolist() == [0.0, walk.clips[0].duration]
+    with pytest.raises(ValueError, match=r"^extract_root_motion: 4.35832 s at fps=1e\+09 would be "
+                                         r"4.358e\+09 frames \(at most 100,000,000 per clip; "
+                                         r"lower the fps\)$"):
+        animcore.extract_root_motion(walk, 0, "Hips", fps=1e9)
