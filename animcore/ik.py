@@ -12,8 +12,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import choice, index_text, integer, real_number
-from .model import Channel, Clip, _scene_world
+from ._arrays import choice, integer, real_number
+from .model import Channel, Clip, _representable, _scene_world
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import _decompose
 
@@ -292,13 +292,9 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
     s, m, e = (world[:, j, :3, 3] for j in joints)
     if pole is None:  # the midpoint by halves: (s + e) would overflow near the double range
         with np.errstate(over="ignore", invalid="ignore"):
-            pole = m + (m - (s / 2 + e / 2))
-        bad = ~np.isfinite(pole).all(axis=-1)
-        if bad.any():
-            where = index_text(bad.shape, int(np.argmax(bad)))
-            raise OverflowError(f"{func}: the default pole{where} (the mid joint pushed away "
-                                f"from the start-end midpoint) is beyond the double range; "
-                                f"pass pole=")
+            pole = _representable(func, "the default pole (the mid joint pushed away from the "
+                                        "start-end midpoint; give pole=)",
+                                  m + (m - (s / 2 + e / 2)))
     rs, rm, _ = _two_bone(func, s, m, e, target, pole, weight, soften, twist, None, None)
     if rs.shape != (len(times), 4):
         raise ValueError(f"{func}: target, pole, weight, soften and twist must broadcast to "

@@ -125,6 +125,17 @@ def _inverse(func: str, what: str, matrices: np.ndarray) -> np.ndarray:
     raise AssertionError("unreachable: some matrix had no finite inverse")
 
 
+def _representable(func: str, what: str, values: np.ndarray, item_ndim: int = 1) -> np.ndarray:
+    """``values``, computed with overflow warnings off, or an OverflowError
+    naming ``what`` and the index of the first item (of the last
+    ``item_ndim`` axes) that is beyond the double range."""
+    bad = ~np.isfinite(values).all(axis=tuple(range(-item_ndim, 0)))
+    if bad.any():
+        raise OverflowError(f"{func}: {what}{index_text(bad.shape, int(np.argmax(bad)))} is "
+                            f"beyond the double range")
+    return values
+
+
 def _renamed(func: str, error: Exception) -> Exception:
     """An animcore error ("name: detail") as raised by ``func``: its class
     (NodeLookupError, OverflowError or ValueError) and detail, its name
@@ -1171,11 +1182,7 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
     with np.errstate(over="ignore", invalid="ignore"):  # (beyond the double range: below)
         in_place = _rigid_inverse(motion) @ joint_world
         local = in_place if parent < 0 else inverse @ in_place
-    bad = ~np.isfinite(local).all(axis=(-2, -1))
-    if bad.any():
-        raise OverflowError(f"{func}: joint {scene.joint_names[j]!r} without the root motion"
-                            f"{index_text(bad.shape, int(np.argmax(bad)))} is beyond the "
-                            f"double range")
+    _representable(func, f"joint {scene.joint_names[j]!r} without the root motion", local, 2)
     new = _decompose(func, local)
     rotation = quat_continuous(new.rotation)
     node = scene.nodes[j]

@@ -12,10 +12,10 @@ from typing import Optional, Union
 
 import numpy as np
 
-from ._arrays import index_text
 from ._options import side_swaps
 from .curves import Curve
-from .model import Channel, Clip, Scene, _closest_text, _inverse, _scene_world
+from .model import (Channel, Clip, Scene, _closest_text, _inverse, _representable,
+                    _scene_world)
 from .rootmotion import _up_axis
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import _decompose
@@ -195,16 +195,6 @@ def _world_rotations(scene: Scene, nodes, deltas: np.ndarray,
     return quat_multiply(np.concatenate([deltas, identity], axis=1)[:, which], rest_rot)
 
 
-def _finite(func: str, what: str, values: np.ndarray) -> np.ndarray:
-    """``values`` (F, 3), computed with overflow warnings off, or an
-    OverflowError naming ``what`` and the first frame beyond the double range."""
-    bad = ~np.isfinite(values).all(axis=-1)
-    if bad.any():
-        raise OverflowError(f"{func}: {what}{index_text(bad.shape, int(np.argmax(bad)))} is "
-                            f"beyond the double range")
-    return values
-
-
 def _root_position(func: str, rest: np.ndarray, start: np.ndarray, end: np.ndarray,
                    scale) -> np.ndarray:
     """The root's world position ``rest + scale * (end - start)`` (F, 3), by
@@ -212,7 +202,7 @@ def _root_position(func: str, rest: np.ndarray, start: np.ndarray, end: np.ndarr
     overflow where the position does not."""
     with np.errstate(over="ignore", invalid="ignore"):
         position = 2.0 * (rest / 2 + scale * (end / 2 - start / 2))
-    return _finite(func, "the root's world position", position)
+    return _representable(func, "the root's world position", position)
 
 
 def _root_translation(func: str, scene: Scene, local_rot: np.ndarray, root: int,
@@ -229,7 +219,7 @@ def _root_translation(func: str, scene: Scene, local_rot: np.ndarray, root: int,
     homogeneous = np.concatenate([world_position, np.ones((len(world_position), 1))], axis=1)
     with np.errstate(over="ignore", invalid="ignore"):
         local = np.einsum("fij,fj->fi", inverse, homogeneous)[:, :3]
-    return _finite(func, "the root's local translation", local)
+    return _representable(func, "the root's local translation", local)
 
 
 def _default_root(scene: Scene, clip: Clip) -> Optional[int]:

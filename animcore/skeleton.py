@@ -12,11 +12,10 @@ leading axis of the poses (frames, characters, ...).
 """
 from __future__ import annotations
 
+import operator
 from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
-
-import operator
 
 from . import _core
 from ._arrays import as_float64
