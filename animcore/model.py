@@ -108,10 +108,13 @@ def _inverse(func: str, what: str, matrices: np.ndarray) -> np.ndarray:
     the double range."""
     try:
         inverse = np.linalg.inv(matrices)
-        if np.isfinite(inverse).all():
-            return inverse
     except np.linalg.LinAlgError:  # some matrix is singular: found below
-        pass
+        inverse = None
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = np.sum(inverse)  # (finite or not without an array of flags)
+        if np.isfinite(total):
+            return inverse
     shape = matrices.shape[:-2]
     for flat, matrix in enumerate(matrices.reshape(-1, 4, 4)):
         try:
@@ -122,7 +125,7 @@ def _inverse(func: str, what: str, matrices: np.ndarray) -> np.ndarray:
                              f"no inverse)") from None
         raise OverflowError(f"{func}: {what}{index_text(shape, flat)} has an inverse beyond "
                             f"the double range")
-    raise AssertionError("unreachable: some matrix had no finite inverse")
+    return inverse  # every inverse is finite: only their sum overflowed
 
 
 def _representable(func: str, what: str, values: np.ndarray, item_ndim: int = 1) -> np.ndarray:
