@@ -532,3 +532,11 @@ def test_frame_times_of_a_clip_shorter_than_a_frame_are_its_start_and_end():
                                          r"4.358e\+09 frames \(at most 100,000,000 per clip; "
                                          r"lower the fps\)$"):
         animcore.extract_root_motion(walk, 0, "Hips", fps=1e9)
+
+
+def test_inverses_whose_sum_alone_overflows_are_returned():
+    matrices = np.stack([np.diag([1e-308, 1e-308, 1e-308, 1.0]), np.eye(4)])
+    inverse = model._inverse("f", "the matrix", matrices)
+    np.testing.assert_array_equal(inverse, np.linalg.inv(matrices))
+    with pytest.raises(ValueError, match=r"^f: the matrix at index \(1,\) is singular"):
+        model._inverse("f", "the matrix", np.stack([np.eye(4), np.zeros((4, 4))]))
