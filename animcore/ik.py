@@ -13,9 +13,9 @@ from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import choice, integer, real_number
-from .model import Channel, Clip
+from .model import Channel, Clip, _representable, _scene_world
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
-from .skeleton import decompose
+from .skeleton import _decompose
 
 __all__ = ["ik_two_bone", "ik_aim", "ik_chain", "ik_two_bone_clip", "ik_clip_times",
            "IKTwoBoneResult", "IKChainResult"]
@@ -266,7 +266,7 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
     """
 
     func = "ik_two_bone_clip"
-    clip = scene.clip(clip)
+    clip = scene.clip(clip, func=func)
     joints = []
     for which, name in (("start", start), ("mid", mid), ("end", end)):
         try:
@@ -287,11 +287,14 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
         raise ValueError(f"{func}: {start!r}, {mid!r}, {end!r} is not a chain (each joint "
                          f"must be below the one before)")
     times = ik_clip_times(clip)
-    world = scene.world(clip, times)
-    rotation = decompose(world).rotation
+    world = _scene_world(func, scene, clip, times)
+    rotation = _decompose(func, world).rotation
     s, m, e = (world[:, j, :3, 3] for j in joints)
-    if pole is None:
-        pole = m + (m - (s + e) / 2)
+    if pole is None:  # the midpoint by halves: (s + e) would overflow near the double range
+        with np.errstate(over="ignore", invalid="ignore"):
+            pole = _representable(func, "the default pole (the mid joint pushed away from the "
+                                        "start-end midpoint; give pole=)",
+                                  m + (m - (s / 2 + e / 2)))
     rs, rm, _ = _two_bone(func, s, m, e, target, pole, weight, soften, twist, None, None)
     if rs.shape != (len(times), 4):
         raise ValueError(f"{func}: target, pole, weight, soften and twist must broadcast to "

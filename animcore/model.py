@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, choice, real_number
+from ._arrays import as_float64, check_finite, choice, index_text, real_number
 from ._objects import ByValue, PicklableError
 from ._options import did_you_mean, suggest
 from .cleanup import quat_continuous
 from .curves import Curve
-from .rootmotion import LoopTrack
+from .rootmotion import LoopTrack, _up_axis
 from .rotations import RotationCurve
-from .skeleton import (Skeleton, Transforms, _axis_matrices, _decompose, _rigid_inverse,
-                       _rigid_matrices)
+from .skeleton import (NodeLookupError, Skeleton, Transforms, _axis_matrices, _decompose,
+                       _rigid_inverse, _rigid_matrices)
 
 if TYPE_CHECKING:
     import pandas
@@ -62,15 +62,6 @@ def _quote(text: str, limit: int = 80) -> str:
     """repr of at most ``limit`` characters of ``text`` (an ellipsis marks a
     cut): what a reader's error quotes from a file stays short."""
     return repr(text if len(text) <= limit else text[:limit] + "...")
-
-
-class NodeLookupError(PicklableError, KeyError, ValueError):
-    """A node name or index that the scene does not have. Both a KeyError (as
-    in earlier versions) and a ValueError (bad input); ``str()`` is the
-    plain message."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
 
 
 def _prefixed(long: str, short: str) -> bool:
@@ -108,6 +99,63 @@ def _query_times(func: str, t) -> np.ndarray:
     t = as_float64(func, "t", t)
     check_finite(func, "t", t)
     return t
+
+
+def _inverse(func: str, what: str, matrices: np.ndarray) -> np.ndarray:
+    """``np.linalg.inv`` of 4x4 ``matrices`` (..., 4, 4), or an error naming
+    ``what`` (the matrices) and the index of the first without one: a
+    ValueError for a singular matrix, an OverflowError for an inverse beyond
+    the double range."""
+    try:
+        inverse = np.linalg.inv(matrices)
+    except np.linalg.LinAlgError:  # some matrix is singular: found below
+        inverse = None
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = np.sum(inverse)  # (finite or not without an array of flags)
+        if np.isfinite(total):
+            return inverse
+    shape = matrices.shape[:-2]
+    for flat, matrix in enumerate(matrices.reshape(-1, 4, 4)):
+        try:
+            if np.isfinite(np.linalg.inv(matrix)).all():
+                continue
+        except np.linalg.LinAlgError:
+            raise ValueError(f"{func}: {what}{index_text(shape, flat)} is singular (it has "
+                             f"no inverse)") from None
+        raise OverflowError(f"{func}: {what}{index_text(shape, flat)} has an inverse beyond "
+                            f"the double range")
+    return inverse  # every inverse is finite: only their sum overflowed
+
+
+def _representable(func: str, what: str, values: np.ndarray, item_ndim: int = 1) -> np.ndarray:
+    """``values``, computed with overflow warnings off, or an OverflowError
+    naming ``what`` and the index of the first item (of the last
+    ``item_ndim`` axes) that is beyond the double range."""
+    bad = ~np.isfinite(values).all(axis=tuple(range(-item_ndim, 0)))
+    if bad.any():
+        raise OverflowError(f"{func}: {what}{index_text(bad.shape, int(np.argmax(bad)))} is "
+                            f"beyond the double range")
+    return values
+
+
+def _renamed(func: str, error: Exception) -> Exception:
+    """An animcore error ("name: detail") as raised by ``func``: its class
+    (NodeLookupError, OverflowError or ValueError) and detail, its name
+    replaced. For errors of a method a subclass may override, which cannot be
+    told the name of its caller."""
+    kind = (NodeLookupError if isinstance(error, NodeLookupError) else
+            OverflowError if isinstance(error, OverflowError) else ValueError)
+    return kind(f"{func}: {str(error).split(': ', 1)[-1]}")
+
+
+def _scene_world(func: str, scene, clip, t) -> np.ndarray:
+    """``scene.world(clip, t)``, a subclass's own included (FbxScene's
+    evaluates FBX's transform formula), with errors naming ``func``."""
+    try:
+        return scene.world(clip, t)
+    except (ValueError, OverflowError) as error:
+        raise _renamed(func, error) from None
 
 
 def _field_state(self) -> dict:
@@ -575,7 +623,9 @@ class Skin(ByValue):
         every element's four products summed in order, without fused
         multiply-adds, so that a product's bits are the same on every machine
         (NumPy's ``@`` calls the BLAS, whose kernels differ by CPU; the mesh
-        node's inverse is ``np.linalg.inv``'s).
+        node's inverse is ``np.linalg.inv``'s). A mesh node whose world matrix
+        has no inverse (a zero scale) is a ValueError naming it and the time's
+        index.
         """
         func = "Skin.joint_matrices"
         if node is None:
@@ -589,9 +639,11 @@ class Skin(ByValue):
             # (the same bits as the products below)
             return _core._skeleton_skin(func, scene.skeleton._handle, *scene._pose(func, clip, t),
                                         self.inverse_bind_matrices, None, None)
-        world = scene.world(clip, t)
+        world = _scene_world(func, scene, clip, t)
         if node is not None:  # (before world is overwritten below)
-            mesh_inverse = np.linalg.inv(world[..., scene.node_index(node, func=func), :, :])
+            node = scene.node_index(node, func=func)
+            mesh_inverse = _inverse(func, f"the world matrix of mesh node {node} "
+                                          f"({scene.joint_names[node]!r})", world[..., node, :, :])
         # a run of joints a view, others a copy; multiplied in place: no second
         # array of this size to allocate
         chosen = world[..., first:first + count, :, :] if run else world[..., self.joints, :, :]
@@ -689,10 +741,11 @@ class Scene(ByValue):
                                   f"[0, {len(self.nodes)}) nor a node name")
         return int(node)
 
-    def clip(self, clip, *, func: str = "Scene") -> Clip:
+    def clip(self, clip, *, func: str = "Scene.clip") -> Clip:
         """A clip given by name, index or as a :class:`Clip` (returned as is).
-        An unknown one is a KeyError naming ``func`` (the calling function)
-        and listing the scene's clips."""
+        An unknown one is a :class:`NodeLookupError` (both a KeyError and a
+        ValueError) naming ``func`` (the calling function) and listing the
+        scene's clips."""
         if isinstance(clip, Clip):
             return clip
         if isinstance(clip, str):
@@ -700,12 +753,12 @@ class Scene(ByValue):
                 if c.name == clip:
                     return c
             names = ", ".join(repr(c.name) for c in self.clips) or "none"
-            raise KeyError(f"{func}: no clip named {clip!r} (available: {names})")
-        if isinstance(clip, (int, np.integer)) and not isinstance(clip, bool) \
+            raise NodeLookupError(f"{func}: no clip named {clip!r} (available: {names})")
+        if isinstance(clip, (int, np.integer)) and not isinstance(clip, (bool, np.bool_)) \
                 and 0 <= clip < len(self.clips):
             return self.clips[int(clip)]
-        raise KeyError(f"{func}: clip {clip!r} is neither a clip name nor an index in "
-                       f"[0, {len(self.clips)})")
+        raise NodeLookupError(f"{func}: clip {clip!r} is neither a clip name nor an index in "
+                              f"[0, {len(self.clips)})")
 
     def _own_clip(self, func: str, clip) -> Clip:
         """The clip (name, index or Clip), checked to animate this scene's nodes:
@@ -779,11 +832,16 @@ class Scene(ByValue):
         """World matrices of every node (or of ``nodes``, names or indices) at
         times ``t``: ``t.shape + (N, 4, 4)``, row-major, acting on column
         vectors. Forward kinematics over the node hierarchy in C."""
-        world = self.skeleton.world(*self._pose("Scene.world", clip, t))
+        func = "Scene.world"
         if nodes is not None:
-            world = world[..., [self.node_index(n, func="Scene.world", argument="nodes")
-                                for n in nodes], :, :]
-        return world
+            if isinstance(nodes, (str, bytes)) or not isinstance(nodes, typing.Iterable) \
+                    or (isinstance(nodes, np.ndarray) and nodes.ndim == 0):
+                raise ValueError(f"{func}: nodes must be a sequence of node names or indices, "
+                                 f"got {_short_repr(nodes)}")
+            nodes = [self.node_index(n, func=func, argument="nodes") for n in nodes]
+        world = _core._skeleton_world(func, self.skeleton._handle, *self._pose(func, clip, t),
+                                      None, 1)
+        return world if nodes is None else world[..., nodes, :, :]
 
     def weights(self, clip=None, t=0.0) -> dict:
         """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have
@@ -1015,26 +1073,36 @@ def _check_fps(fps: float) -> None:
     _positive("bake", "fps", fps)
 
 
-def frame_times(duration: float, fps: float) -> np.ndarray:
+def frame_times(duration: float, fps: float, *, func: str = "frame_times") -> np.ndarray:
     """Frame times in seconds: ``k / fps`` for ``k = 0 .. n - 1``, then ``duration``
     itself as frame ``n``, where ``n = ceil(duration * fps)``.
 
     glTF stores key times as float32, so a 0.4 s clip lasts 0.4000000060 s; a
     product within a relative 1e-6 of an integer counts as that integer
     (0.4 s at 30 fps is 13 frames, not 14 with a last one 2e-7 frames later).
-    The last frame is always the clip's end, so the final pose is baked exactly.
+    The last frame is always the clip's end, so the final pose is baked exactly;
+    a clip shorter than one frame gives its start and end, ``[0, duration]``,
+    and a clip of duration 0 the one frame ``[0]``.
+
+    Errors name ``func`` (the calling function): ``duration`` and ``fps``
+    must be finite real numbers, ``duration >= 0`` and ``fps > 0``, and the
+    grid at most :data:`MAX_FRAMES` frames.
     """
-    _check_fps(fps)
+    fps = _positive(func, "fps", fps)
+    duration = real_number(func, "duration", duration)
     if not (math.isfinite(duration) and duration >= 0):
-        raise ValueError(f"bake: duration is {duration!r} (must be a finite number >= 0)")
+        raise ValueError(f"{func}: duration is {duration!r} (must be a finite number >= 0)")
     frames = duration * fps
     if not frames <= MAX_FRAMES:  # before allocating: also catches an infinite product
-        raise ValueError(f"bake: {duration:g} s at fps={fps:g} would be {frames:.4g} frames "
+        raise ValueError(f"{func}: {duration:g} s at fps={fps:g} would be {frames:.4g} frames "
                          f"(at most {MAX_FRAMES:,} per clip; lower the fps)")
     nearest = round(frames)
     last = nearest if abs(frames - nearest) <= 1e-6 * max(1.0, frames) else math.ceil(frames)
-    grid = np.arange(last + 1, dtype=np.float64) / fps
-    grid[-1] = duration
+    if duration > 0:  # the start and the end, also for less than a frame
+        last = max(last, 1)
+    grid = np.empty(last + 1)
+    grid[:last] = np.arange(last, dtype=np.float64) / fps  # (before the end: no overflow)
+    grid[last] = duration
     return grid
 
 # ---------------------------------------------------------------- root motion
@@ -1079,8 +1147,7 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
     """
     func = "extract_root_motion"
     mode = choice(func, "mode", mode, ("ground", "full"))
-    if isinstance(up_axis, bool) or up_axis not in (0, 1, 2):
-        raise ValueError(f"{func}: up_axis is {up_axis!r} (must be 0, 1 or 2)")
+    up_axis = _up_axis(func, up_axis)
     clip = scene.clip(clip, func=func)
     j = scene.node_index(joint, func=func, argument="joint")
     if not clip.duration > 0:
@@ -1095,24 +1162,30 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         times = np.unique(np.concatenate(keys + [[0.0, clip.duration]]))
         times = times[(times >= 0) & (times <= clip.duration)]
     else:
-        times = frame_times(clip.duration, _positive(func, "fps", fps))
-    world = scene.world(clip, times)
+        times = frame_times(clip.duration, fps, func=func)
+    world = _scene_world(func, scene, clip, times)
     joint_world = world[:, j]
     trs = _decompose(func, joint_world)
+    named = f"{func}: the root track of joint {scene.joint_names[j]!r}"
     if mode == "ground":
         position = trs.translation.copy()
         position[:, up_axis] = 0.0
         q = trs.rotation
         yaw = np.unwrap(2.0 * np.arctan2(q[:, up_axis], q[:, 3]))
-        track = LoopTrack(times, position, rotations=yaw, up_axis=up_axis)
+        track = LoopTrack._named(named, times, position, rotations=yaw, up_axis=up_axis)
         motion = _axis_matrices(position, yaw, up_axis)
     else:
         q = quat_continuous(trs.rotation)  # one hemisphere key to key: shortest-arc slerp
-        track = LoopTrack(times, trs.translation, rotations=q)
+        track = LoopTrack._named(named, times, trs.translation, rotations=q)
         motion = _rigid_matrices(trs.translation, q)
-    in_place = _rigid_inverse(motion) @ joint_world
     parent = scene.nodes[j].parent
-    local = in_place if parent < 0 else np.linalg.inv(world[:, parent]) @ in_place
+    if parent >= 0:
+        inverse = _inverse(func, f"the world matrix of the joint's parent {parent} "
+                                 f"({scene.joint_names[parent]!r})", world[:, parent])
+    with np.errstate(over="ignore", invalid="ignore"):  # (beyond the double range: below)
+        in_place = _rigid_inverse(motion) @ joint_world
+        local = in_place if parent < 0 else inverse @ in_place
+    _representable(func, f"joint {scene.joint_names[j]!r} without the root motion", local, 2)
     new = _decompose(func, local)
     rotation = quat_continuous(new.rotation)
     node = scene.nodes[j]

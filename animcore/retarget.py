@@ -14,9 +14,11 @@ import numpy as np
 
 from ._options import side_swaps
 from .curves import Curve
-from .model import Channel, Clip, Scene, _closest_text
+from .model import (Channel, Clip, Scene, _closest_text, _inverse, _representable,
+                    _scene_world)
+from .rootmotion import _up_axis
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
-from .skeleton import decompose
+from .skeleton import _decompose
 
 __all__ = ["retarget", "mirror", "match_joints", "mirror_pairs", "PRESETS"]
 
@@ -100,6 +102,14 @@ def _joint_names(scene: Scene) -> list:
     return [n.name if n.name is not None else str(n.index) for n in scene.nodes]
 
 
+def _check_name(func: str, where: str, name) -> None:
+    """A ValueError unless the joint ``name`` given by ``where`` (such as
+    "mapping['Hips']") is a string, as joint names are."""
+    if not isinstance(name, str):
+        raise ValueError(f"{func}: {where} names joint {name!r}, which is not a name (joint "
+                         f"names are strings)")
+
+
 def match_joints(source: Scene, target: Scene, mapping: Union[None, str, dict] = "auto") -> dict:
     """The joint mapping ``{target joint name: source joint name}``.
 
@@ -111,12 +121,17 @@ def match_joints(source: Scene, target: Scene, mapping: Union[None, str, dict] =
     (every key a target joint, every value a source joint; a source joint may
     drive several target joints) and returned as a new dict.
     """
-    func = "retarget"
+    return _match_joints("match_joints", source, target, mapping)
+
+
+def _match_joints(func: str, source: Scene, target: Scene, mapping) -> dict:
+    """:func:`match_joints`, with errors naming ``func`` (the public caller)."""
     src_names, tgt_names = _joint_names(source), _joint_names(target)
     if isinstance(mapping, dict):
         result = {}
         for t, s in mapping.items():
             for name, names, side in ((t, tgt_names, "target"), (s, src_names, "source")):
+                _check_name(func, f"mapping[{t!r}]", name)
                 if name not in names:
                     hint = "; " + _closest_text(name, names)
                     raise ValueError(f"{func}: mapping[{t!r}] names {side} joint {name!r}, "
@@ -143,8 +158,8 @@ def match_joints(source: Scene, target: Scene, mapping: Union[None, str, dict] =
 
 # ------------------------------------------------------------------ poses
 
-def _rest(scene: Scene):
-    rest = decompose(scene.world(None, 0.0))
+def _rest(func: str, scene: Scene):
+    rest = _decompose(func, _scene_world(func, scene, None, 0.0))
     return rest.translation, rest.rotation
 
 
@@ -180,16 +195,31 @@ def _world_rotations(scene: Scene, nodes, deltas: np.ndarray,
     return quat_multiply(np.concatenate([deltas, identity], axis=1)[:, which], rest_rot)
 
 
-def _root_translation(scene: Scene, local_rot: np.ndarray, root: int,
+def _root_position(func: str, rest: np.ndarray, start: np.ndarray, end: np.ndarray,
+                   scale) -> np.ndarray:
+    """The root's world position ``rest + scale * (end - start)`` (F, 3), by
+    halves (the same bits): the offset of positions near the double range can
+    overflow where the position does not."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        position = 2.0 * (rest / 2 + scale * (end / 2 - start / 2))
+    return _representable(func, "the root's world position", position)
+
+
+def _root_translation(func: str, scene: Scene, local_rot: np.ndarray, root: int,
                       world_position: np.ndarray) -> np.ndarray:
     """The local translation (F, 3) that puts node `root` at `world_position`
     (F, 3) under its parent posed with `local_rot`."""
     parent = scene.nodes[root].parent
     if parent < 0:
         return world_position
-    parent_world = scene.skeleton.world(rotation=local_rot)[:, parent]  # rest translation, scale
+    # rest translation and scale
+    parent_world = scene.skeleton._world(func, rotation=local_rot)[:, parent]
+    inverse = _inverse(func, f"the world matrix of the root's parent {parent} "
+                             f"({scene.joint_names[parent]!r})", parent_world)
     homogeneous = np.concatenate([world_position, np.ones((len(world_position), 1))], axis=1)
-    return np.einsum("fij,fj->fi", np.linalg.inv(parent_world), homogeneous)[:, :3]
+    with np.errstate(over="ignore", invalid="ignore"):
+        local = np.einsum("fij,fj->fi", inverse, homogeneous)[:, :3]
+    return _representable(func, "the root's local translation", local)
 
 
 def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
@@ -199,8 +229,11 @@ def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
     return moved[0] if moved else None
 
 
-def _hip_height(positions: np.ndarray, root: int, up: int) -> float:
-    return float(positions[root, up] - positions[:, up].min())
+def _half_hip_height(positions: np.ndarray, root: int, up: int) -> float:
+    """Half the root's height above the lowest joint (a height of positions
+    near the double range overflows; the ratio of two halves is that of the
+    heights)."""
+    return float(positions[root, up] / 2 - positions[:, up].min() / 2)
 
 
 def _clip_of(scene: Scene, name: str, times: np.ndarray, local_rot: np.ndarray, nodes,
@@ -269,17 +302,16 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
         With ``return_mapping``, ``(clip, mapping)``.
     """
     func = "retarget"
-    clip = source.clip(clip)
-    if up_axis not in (0, 1, 2):
-        raise ValueError(f"{func}: up_axis is {up_axis!r} (must be 0, 1 or 2)")
-    pairs = match_joints(source, target, mapping)
+    clip = source.clip(clip, func=func)
+    up_axis = _up_axis(func, up_axis)
+    pairs = _match_joints(func, source, target, mapping)
     src_index = {name: j for j, name in enumerate(_joint_names(source))}
     tgt_index = {name: j for j, name in enumerate(_joint_names(target))}
     driven = {tgt_index[t]: src_index[s] for t, s in pairs.items()}
     times = clip.key_times()
-    src_world = decompose(source.world(clip, times))
-    src_rest_pos, src_rest_rot = _rest(source)
-    tgt_rest_pos, tgt_rest_rot = _rest(target)
+    src_world = _decompose(func, _scene_world(func, source, clip, times))
+    src_rest_pos, src_rest_rot = _rest(func, source)
+    tgt_rest_pos, tgt_rest_rot = _rest(func, target)
     tgt_nodes = sorted(driven)
     src_nodes = [driven[j] for j in tgt_nodes]
     deltas = quat_multiply(src_world.rotation[:, src_nodes], quat_conjugate(src_rest_rot[src_nodes]))
@@ -298,12 +330,12 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
             tgt_root = min(candidates, key=lambda j: (_depth(tgt_parents, j), j))
             ratio = 1.0
             if scale_root:
-                h_src = _hip_height(src_rest_pos, src_root, up_axis)
-                h_tgt = _hip_height(tgt_rest_pos, tgt_root, up_axis)
+                h_src = _half_hip_height(src_rest_pos, src_root, up_axis)
+                h_tgt = _half_hip_height(tgt_rest_pos, tgt_root, up_axis)
                 ratio = h_tgt / h_src if h_src > 0 else 1.0
-            offset = src_world.translation[:, src_root] - src_rest_pos[src_root]
-            translation = _root_translation(target, local, tgt_root,
-                                            tgt_rest_pos[tgt_root] + ratio * offset)
+            position = _root_position(func, tgt_rest_pos[tgt_root], src_rest_pos[src_root],
+                                      src_world.translation[:, src_root], ratio)
+            translation = _root_translation(func, target, local, tgt_root, position)
     result = _clip_of(target, clip.name, times, local, tgt_nodes, tgt_root, translation)
     return (result, pairs) if return_mapping else result
 
@@ -366,7 +398,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
         mirror onto themselves.
     """
     func = "mirror"
-    clip = scene.clip(clip)
+    clip = scene.clip(clip, func=func)
     if axis not in ("x", "y", "z"):
         raise ValueError(f"{func}: axis is {axis!r} (must be 'x', 'y' or 'z')")
     names = _joint_names(scene)
@@ -377,6 +409,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
         partner_of = {n: n for n in names}
         for a, b in pairs.items():
             for name in (a, b):
+                _check_name(func, f"pairs[{a!r}]", name)
                 if name not in index:
                     hint = "; " + _closest_text(name, names)
                     raise ValueError(f"{func}: pairs[{a!r}] names joint {name!r}, which the "
@@ -389,8 +422,8 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     flip[k] = 1.0  # a reflection across plane k keeps the k component, negates the others
     flip[3] = 1.0
     times = clip.key_times()
-    posed = decompose(scene.world(clip, times))
-    rest_pos, rest_rot = _rest(scene)
+    posed = _decompose(func, _scene_world(func, scene, clip, times))
+    rest_pos, rest_rot = _rest(func, scene)
     animated = sorted({c.node for c in clip.channels if c.path == "rotation"}
                       | {index[partner_of[names[c.node]]] for c in clip.channels
                          if c.path == "rotation"})
@@ -402,7 +435,9 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     translation = None
     if root is not None:
         src = index[partner_of[names[root]]]
-        offset = posed.translation[:, src] - rest_pos[src]
-        offset[:, k] = -offset[:, k]
-        translation = _root_translation(scene, local, root, rest_pos[root] + offset)
+        reflect = np.ones(3)
+        reflect[k] = -1.0  # the offset from rest reflected across plane k
+        position = _root_position(func, rest_pos[root], rest_pos[src], posed.translation[:, src],
+                                  reflect)
+        translation = _root_translation(func, scene, local, root, position)
     return _clip_of(scene, clip.name, times, local, animated, root, translation)

@@ -29,7 +29,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, check_out, index_text, results
+from ._arrays import (as_float64, broadcast_named, check_out, index_text, real_number, results,
+                      shapes)
 from ._objects import ByValue
 from ._options import INTERPOLATIONS, check_fields, check_sorted, interpolation_option
 from .rotations import quaternion_input
@@ -69,6 +70,15 @@ def _scalar_int(func, name, value) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{func}: {name} must be an integer, got {value!r}")
     return int(value)
+
+
+def _up_axis(func: str, value) -> int:
+    """An ``up_axis`` argument as 0, 1 or 2 (an int or NumPy integer, not a
+    bool), or a ValueError naming ``func``."""
+    axis = _scalar_int(func, "up_axis", value)
+    if axis not in (0, 1, 2):
+        raise ValueError(f"{func}: up_axis is {axis} (must be 0, 1 or 2)")
+    return axis
 
 
 class LoopTrack(ByValue):
@@ -132,7 +142,19 @@ class LoopTrack(ByValue):
 
     def __init__(self, times, positions, *, interpolation: str = "linear", rotations=None,
                  up_axis: int = 1, max_cycles: float = 1_000_000):
-        func = "LoopTrack"
+        self._build("LoopTrack", times, positions, interpolation, rotations, up_axis, max_cycles)
+
+    @classmethod
+    def _named(cls, func: str, times, positions, *, interpolation: str = "linear",
+               rotations=None, up_axis: int = 1, max_cycles: float = 1_000_000) -> "LoopTrack":
+        """A track made as the constructor makes it, with errors naming ``func``
+        (the public caller) instead of ``LoopTrack``."""
+        track = cls.__new__(cls)
+        track._build(func, times, positions, interpolation, rotations, up_axis, max_cycles)
+        return track
+
+    def _build(self, func: str, times, positions, interpolation, rotations, up_axis,
+               max_cycles) -> None:
         times = np.array(as_float64(func, "times", times), dtype=np.float64)
         positions = np.array(as_float64(func, "positions", positions), dtype=np.float64)
         if times.ndim != 1:
@@ -147,13 +169,8 @@ class LoopTrack(ByValue):
             raise ValueError(f"{func}: positions must have at least 1 channel")
         interpolation = interpolation_option(func, interpolation, _INTERPOLATIONS, "a LoopTrack")
         check_sorted(func, "times", times, values="positions")
-        up_axis = _scalar_int(func, "up_axis", up_axis)
-        if up_axis not in (0, 1, 2):
-            raise ValueError(f"{func}: up_axis is {up_axis} (must be 0, 1 or 2)")
-        try:
-            max_cycles = float(max_cycles)
-        except (TypeError, ValueError):
-            raise ValueError(f"{func}: max_cycles must be a real number, got {max_cycles!r}") from None
+        up_axis = _up_axis(func, up_axis)
+        max_cycles = real_number(func, "max_cycles", max_cycles)
         if not (math.isfinite(max_cycles) and 0 < max_cycles <= 2.0**50):
             raise ValueError(f"{func}: max_cycles is {max_cycles!r} (must lie in (0, 2^50])")
         vector = positions.ndim == 2
@@ -243,7 +260,7 @@ class LoopTrack(ByValue):
         """
         func = "LoopTrack.sample"
         if out is not None:
-            self._check_out(func, out, np.shape(phase))
+            self._check_out(func, out, shapes(func, phase=phase)["phase"])
         kernel = _SAMPLE[self._kind]
         if self._kind == "none":
             return kernel(func, self._handle, phase, out, None)
@@ -287,7 +304,7 @@ class LoopTrack(ByValue):
         """
         func = "LoopTrack.delta"
         if out is not None:
-            self._check_out(func, out, np.broadcast_shapes(np.shape(t0), np.shape(t1)))
+            self._check_out(func, out, broadcast_named(func, shapes(func, t0=t0, t1=t1)))
         kernel = _DELTA[self._kind]
         if self._kind == "none":
             return kernel(func, self._handle, t0, t1, out, None)
@@ -325,12 +342,13 @@ class LoopTrack(ByValue):
     @classmethod
     def from_dict(cls, data) -> "LoopTrack":
         """The track that :meth:`to_dict` described."""
-        check_fields("LoopTrack.from_dict", data, "LoopTrack", ["times", "positions"],
+        func = "LoopTrack.from_dict"
+        check_fields(func, data, "LoopTrack", ["times", "positions"],
                      ["interpolation", "rotations", "up_axis", "max_cycles"])
-        return cls(data["times"], data["positions"],
-                   interpolation=data.get("interpolation", "linear"),
-                   rotations=data.get("rotations"), up_axis=data.get("up_axis", 1),
-                   max_cycles=data.get("max_cycles", 1_000_000))
+        return cls._named(func, data["times"], data["positions"],
+                          interpolation=data.get("interpolation", "linear"),
+                          rotations=data.get("rotations"), up_axis=data.get("up_axis", 1),
+                          max_cycles=data.get("max_cycles", 1_000_000))
 
     def plot(self, ax=None, *, cycles: float = 3, start: float = 0.0, samples: int = 600,
              **kwargs):
@@ -563,9 +581,9 @@ class RootMotionCursor(ByValue):
         if phase.size == 1:
             where = [("cycle", int(cycle.reshape(-1)[0])),
                      ("phase", f"{float(phase.reshape(-1)[0]):.6g}")]
-        else:
-            where = [("cursors", f"shape {phase.shape}"),
-                     ("cycles", f"{int(cycle.min())} to {int(cycle.max())}")]
+        else:  # (no range of cycles for no cursors)
+            where = [("cursors", f"shape {phase.shape}")] + (
+                [("cycles", f"{int(cycle.min())} to {int(cycle.max())}")] if phase.size else [])
         return html_table("RootMotionCursor",
                           where + [("track duration", f"{self._track.duration:g} s")])
 

@@ -12,16 +12,28 @@ leading axis of the poses (frames, characters, ...).
 """
 from __future__ import annotations
 
+import operator
 from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
 
 from . import _core
 from ._arrays import as_float64
-from ._objects import ByValue
+from ._objects import ByValue, PicklableError
+from ._options import did_you_mean, suggest
 from .rotations import quaternion_input
 
 __all__ = ["Skeleton", "Transforms", "decompose"]
+
+
+class NodeLookupError(PicklableError, KeyError, ValueError):
+    """A node (joint) or clip, by name or index, that a scene or skeleton
+    does not have (:meth:`animcore.Scene.node_index`, :meth:`Skeleton.index`).
+    Both a KeyError (as in earlier versions) and a ValueError (bad input);
+    ``str()`` is the plain message. Also ``animcore.model.NodeLookupError``."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class Transforms(NamedTuple):
@@ -181,18 +193,35 @@ class Skeleton(ByValue):
         return np.flatnonzero(self._parents < 0)
 
     def children(self, joint: int) -> np.ndarray:
-        """Indices of the children of ``joint``."""
-        return np.flatnonzero(self._parents == self.index(joint))
+        """Indices of the children of ``joint`` (as :meth:`index` takes it)."""
+        return np.flatnonzero(self._parents == self._index("Skeleton.children", joint))
 
     def index(self, joint) -> int:
-        """The index of a joint given by index or name (KeyError if unknown)."""
+        """The index of a joint given by index or name. An unknown name or an
+        index out of range is a :class:`NodeLookupError` (a KeyError and a
+        ValueError); anything else than a name or an integer (a float, a
+        bool) is a ValueError."""
+        return self._index("Skeleton.index", joint)
+
+    def _index(self, func: str, joint) -> int:
+        """:meth:`index`, with errors naming ``func`` (the public caller)."""
         if isinstance(joint, str):
-            if self._names is None or joint not in self._names:
-                raise KeyError(f"Skeleton: no joint named {joint!r}")
+            if self._names is None:
+                raise NodeLookupError(f"{func}: no joint named {joint!r} (the skeleton has "
+                                      f"no names)")
+            if joint not in self._names:
+                raise NodeLookupError(f"{func}: no joint named {joint!r}"
+                                      f"{did_you_mean(suggest(joint, self._names))}")
             return self._names.index(joint)
-        j = int(joint)
+        try:
+            if isinstance(joint, (bool, np.bool_)):
+                raise TypeError
+            j = operator.index(joint)
+        except TypeError:
+            raise ValueError(f"{func}: joint must be a joint name or an integer index, got "
+                             f"{joint!r}") from None
         if not 0 <= j < len(self):
-            raise KeyError(f"Skeleton: joint index {joint!r} is out of range [0, {len(self)})")
+            raise NodeLookupError(f"{func}: joint index {j} is out of range [0, {len(self)})")
         return j
 
     # -- kinematics ---------------------------------------------------------
@@ -216,7 +245,11 @@ class Skeleton(ByValue):
             for bit, and so is the error a bad input raises.
         """
         func = "Skeleton.world"
-        threads = _workers(func, workers)
+        return self._world(func, translation, rotation, scale, out, _workers(func, workers))
+
+    def _world(self, func: str, translation=None, rotation=None, scale=None, out=None,
+               threads: int = 1) -> np.ndarray:
+        """:meth:`world`, with errors naming ``func`` (the public caller)."""
         return _core._skeleton_world(func, self._handle,
                                      *self._pose_or_rest(translation, rotation, scale), out,
                                      threads)
@@ -251,7 +284,8 @@ class Skeleton(ByValue):
         exist: a non-uniform scale above a rotated joint shears its world
         transform, which no TRS expresses (a ValueError naming the joint).
         Same arguments as :meth:`world`."""
-        return _decompose("Skeleton.world_transforms", self.world(translation, rotation, scale))
+        func = "Skeleton.world_transforms"
+        return _decompose(func, self._world(func, translation, rotation, scale))
 
     def local(self, world) -> Transforms:
         """Local translation, rotation and scale from world matrices

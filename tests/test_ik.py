@@ -2,11 +2,14 @@
 formula, rotation matrices) and hand-worked scenarios in the manner of
 ozz-animation's two-bone and aim tests (pole on either side, twist, weight
 0, 0.5, 1, aligned and degenerate chains)."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import animcore as ac
 
+DATA = Path(__file__).parent / "data"
 SQ = np.sqrt(0.5)
 
 
@@ -490,3 +493,67 @@ def test_two_bone_unrepresentable_bones_overflow():
         ac.ik_two_bone([-1e308, 0, 0], [1e308, 0, 0], [0, 0, 0], [1, 1, 1], [0, 0, 1])
     with pytest.raises(OverflowError, match=r"ik_two_bone: target is 1\.5e\+308 \(target or pole"):
         ac.ik_two_bone([-1e308, 0, 0], [-1e308, 1, 0], [-1e308, 2, 0], [1.5e308, 0, 0], [0, 0, 1])
+
+
+def test_two_bone_clip_names_an_unknown_clip():
+    scene = ac.bvh.load(DATA / "bvh" / "cmu_12_01_walk.bvh")
+    from animcore.model import NodeLookupError
+
+    with pytest.raises(NodeLookupError, match=r"^ik_two_bone_clip: clip 7 is neither a clip "
+                                              r"name nor an index in \[0, 1\)$"):
+        ac.ik_two_bone_clip(scene, 7, "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])
+    with pytest.raises(ValueError, match=r"^ik_two_bone_clip: no clip named 'run'"):
+        ac.ik_two_bone_clip(scene, "run", "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])
+
+
+def test_two_bone_clip_names_itself_in_the_errors_of_what_it_calls():
+    import dataclasses
+
+    scene = ac.bvh.load(DATA / "bvh" / "cmu_12_01_walk.bvh")
+    survey = ac.load(DATA / "gltf" / "Fox" / "Fox.glb").clip("Survey")
+    with pytest.raises(ValueError, match=r"^ik_two_bone_clip: clip 'Survey' animates node "
+                                         r"'b_Head_05' \(index 8\), which the scene does not "
+                                         r"have there"):
+        ac.ik_two_bone_clip(scene, survey, "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])
+    nodes = list(scene.nodes)
+    nodes[3] = dataclasses.replace(nodes[3], scale=np.zeros(3))
+    flat = dataclasses.replace(scene, nodes=tuple(nodes))
+    with pytest.raises(ValueError, match=r"^ik_two_bone_clip: matrix at index \(0, 3\) is 0.0 "
+                                         r"\(has a zero column 0"):
+        ac.ik_two_bone_clip(flat, 0, "LeftUpLeg", "LeftLeg", "LeftFoot", [0, 1, 0])
+
+
+def _chain(translations):
+    """Three nodes in a chain at these local translations, the first one turning
+    a quarter about z over a 1 s clip."""
+    from animcore.model import Channel, Clip, Node, Scene
+
+    nodes = tuple(Node(i, f"j{i}", i - 1, (i + 1,) if i < 2 else (), t, [0, 0, 0, 1.0],
+                       [1.0, 1, 1]) for i, t in enumerate(translations))
+    turn = ac.RotationCurve([0.0, 1.0], [[0, 0, 0, 1.0], [0, 0, SQ, SQ]], interpolation="linear")
+    clip = Clip("turn", 1.0, (Channel.from_curve(0, "rotation", turn, node_name="j0"),))
+    return Scene(nodes, ((0,),), 0, (), (clip,))
+
+
+def test_two_bone_clip_default_pole_of_joints_near_the_double_range():
+    import warnings
+
+    scene = _chain([[1e308, 0, 0], [0, 1, 0], [0.5, 1, 0]])
+    times = ac.ik_clip_times(scene.clips[0])
+    world = scene.world(0, times)
+    s, m, e = (world[:, j, :3, 3] for j in range(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (s + e) / 2 overflowed, with a RuntimeWarning
+        got = ac.ik_two_bone_clip(scene, 0, 0, 1, 2, [1e308, 1, 1])
+        pole = m + (m - (s / 2 + e / 2))
+        assert np.isfinite(pole).all()
+        given = ac.ik_two_bone_clip(scene, 0, 0, 1, 2, [1e308, 1, 1], pole=pole)
+        for a, b in zip(got.channels, given.channels):
+            np.testing.assert_array_equal(a.output, b.output)
+        # bones of a representable length, but a default pole beyond the double range
+        far = _chain([[1e308, 0, 0], [5e307, 0, 0], [-5e307, 1, 0]])
+        with pytest.raises(OverflowError, match=r"^ik_two_bone_clip: the default pole \(the "
+                                                r"mid joint pushed away from the start-end "
+                                                r"midpoint; give pole=\) at index \(0,\) is "
+                                                r"beyond the double range$"):
+            ac.ik_two_bone_clip(far, 0, 0, 1, 2, [1e308, 1, 1])

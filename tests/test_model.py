@@ -334,3 +334,209 @@ def test_pose_raises_the_error_of_the_curve_that_fails():
         strict(t)
     with pytest.raises(ValueError, match=re.escape(str(expected.value))):
         scene.pose(edited, t)
+
+
+# -- the error contract of clip lookups, posing and skinning ---------------------------
+
+BVH1 = os.path.join(DATA, "bvh", "bvh_test1.bvh")
+WALK = os.path.join(DATA, "bvh", "cmu_12_01_walk.bvh")
+
+
+def _mutated(scene, index, **fields):
+    """The scene with fields of node ``index`` replaced."""
+    from dataclasses import replace
+
+    nodes = list(scene.nodes)
+    nodes[index] = replace(nodes[index], **fields)
+    return replace(scene, nodes=tuple(nodes))
+
+
+def _lookup_error(match):
+    """A clip or node that the scene does not have: a ValueError (bad input)
+    that is a KeyError too, as before."""
+    return pytest.raises(model.NodeLookupError, match=match)
+
+
+def test_an_unknown_clip_is_a_value_error_and_a_key_error_naming_the_caller():
+    scene = animcore.load(BVH1)
+    rigged = animcore.load(RIGGED)
+    calls = {
+        "Scene.clip": lambda clip: scene.clip(clip),
+        "Scene.world": lambda clip: scene.world(clip, 0.0),
+        "Scene.pose": lambda clip: scene.pose(clip, 0.0),
+        "Scene.weights": lambda clip: scene.weights(clip, 0.0),
+        "Skin.joint_matrices": lambda clip: rigged.skins[0].joint_matrices(rigged, clip),
+        "extract_root_motion": lambda clip: animcore.extract_root_motion(scene, clip, 0),
+    }
+    for name, call in calls.items():
+        with _lookup_error(rf"^{re.escape(name)}: no clip named 'nope' \(available: "):
+            call("nope")
+        with _lookup_error(rf"^{re.escape(name)}: clip 5 is neither a clip name nor an index "
+                           r"in \[0, 1\)$"):
+            call(5)
+    for bad in (True, 1.0, None):
+        with pytest.raises(ValueError, match=r"^Scene.clip: clip .* is neither"):
+            scene.clip(bad)
+    with pytest.raises(KeyError):  # `except KeyError` callers keep working
+        scene.clip("nope")
+
+
+def test_joint_matrices_and_world_name_themselves_and_their_arguments():
+    rigged = animcore.load(RIGGED)
+    skin = rigged.skins[0]
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: t is nan \(must be finite\)$"):
+        skin.joint_matrices(rigged, 0, np.nan)
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: t at index \(1,\) is inf"):
+        skin.joint_matrices(rigged, None, [0.0, np.inf])
+    big = _mutated(rigged, 1, scale=[1e200] * 3)
+    far = model.Clip("far", 1.0, (model.Channel.from_curve(
+        4, "translation", animcore.Curve([0.0, 1.0], [[0, 0, 1e200]] * 2, interpolation="linear"),
+        node_name="Bone.001"),))
+    with pytest.raises(OverflowError, match=r"^Skin.joint_matrices: world at index \(0, 4\) is "
+                                            r"inf"):
+        big.skins[0].joint_matrices(big, far, [0.5, 0.5])
+    scene = animcore.load(BVH1)
+    for nodes in (0, np.int64(2), np.array(1), "Hips", 3.5):
+        with pytest.raises(ValueError, match=r"^Scene.world: nodes must be a sequence of node "
+                                             r"names or indices, got "):
+            scene.world(0, 0.0, nodes=nodes)
+    with _lookup_error(r"^Scene.world: nodes 'Hipz' not in the scene; closest: 'Hips'$"):
+        scene.world(0, 0.0, nodes=["Hipz"])
+    np.testing.assert_array_equal(scene.world(0, [0.0, 0.1], nodes=np.array([2, 0])),
+                                  scene.world(0, [0.0, 0.1])[:, [2, 0]])
+    np.testing.assert_array_equal(scene.world(0, 0.1, nodes=("Hips",)),
+                                  scene.world(0, 0.1)[[0]])
+
+
+def test_joint_matrices_name_a_mesh_node_whose_world_has_no_inverse():
+    rigged = animcore.load(RIGGED)
+    flat = _mutated(rigged, 0, scale=[0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: the world matrix of mesh node "
+                                         r"2 \('Cylinder'\) is singular \(it has no inverse\)$"):
+        flat.skins[0].joint_matrices(flat)
+    squashed = model.Clip("squashed", 1.0, (model.Channel.from_curve(
+        1, "scale", animcore.Curve([0.0, 1.0], [[1, 1, 1], [1, 0, 1]], interpolation="linear"),
+        node_name="Armature"),))
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: the world matrix of mesh node "
+                                         r"2 \('Cylinder'\) at index \(2,\) is singular"):
+        rigged.skins[0].joint_matrices(rigged, squashed, [0.0, 0.5, 1.0])
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: the world matrix of mesh node 1 "
+                                         r"\('Armature'\) is singular"):
+        rigged.skins[0].joint_matrices(rigged, squashed, 1.0, node="Armature")
+    tiny = _mutated(rigged, 1, scale=[1e-310, 1.0, 1.0])
+    with pytest.raises(OverflowError, match=r"^Skin.joint_matrices: the world matrix of mesh "
+                                            r"node 2 \('Cylinder'\) has an inverse beyond the "
+                                            r"double range$"):
+        tiny.skins[0].joint_matrices(tiny)
+
+
+@pytest.mark.parametrize("bad", [1.0, True, np.array(1), np.float64(2.0), 3, -1, "y", None])
+def test_extract_root_motion_takes_an_integer_up_axis(bad):
+    walk = animcore.bvh.load(WALK)
+    with pytest.raises(ValueError, match=rf"^extract_root_motion: up_axis "
+                                         rf"(is {re.escape(repr(bad))} \(must be 0, 1 or 2\)|"
+                                         rf"must be an integer, got {re.escape(repr(bad))})$"):
+        animcore.extract_root_motion(walk, 0, "Hips", up_axis=bad)
+    track, _ = animcore.extract_root_motion(walk, 0, "Hips", up_axis=np.int8(2))
+    assert track.up_axis == 2 and type(track.up_axis) is int
+
+
+def test_joint_matrices_of_an_fbx_scene_use_its_own_world_and_name_themselves():
+    scene = animcore.load(os.path.join(DATA, "fbx", "maya_transformed_skin_7700_binary.fbx"))
+    skin = scene.skins[0]
+    clip = scene.clips[0]
+    t = np.linspace(0.0, clip.duration, 5)
+    world = scene.world(clip, t)  # FBX's transform formula, not the plain node hierarchy
+    assert not np.array_equal(world, animcore.model.Scene.world(scene, clip, t))
+    mesh = [n.index for n in scene.nodes if n.skin == skin.index][0]
+    expected = products_in_order(np.linalg.inv(world[..., mesh, :, :])[..., None, :, :],
+                                 products_in_order(world[..., skin.joints, :, :],
+                                                   skin.inverse_bind_matrices))
+    assert _same_bits(skin.joint_matrices(scene, clip, t), expected)
+    with pytest.raises(ValueError, match=r"^Skin.joint_matrices: t at index \(1,\) is nan"):
+        skin.joint_matrices(scene, clip, [0.0, np.nan])
+
+
+def test_extract_root_motion_names_itself_in_the_errors_of_what_it_calls():
+    scene = animcore.load(BVH1)
+    far = _mutated(scene, 22, translation=[1e308, 0, 0])
+    with pytest.raises(OverflowError, match=r"^extract_root_motion: the root track of joint "
+                                            rf"'{scene.joint_names[22]}': positions at index "
+                                            r"\(0, 0\) is "):
+        animcore.extract_root_motion(far, 0, 22)
+    fox = animcore.load(os.path.join(DATA, "gltf", "Fox", "Fox.glb"))
+    with pytest.raises(ValueError, match=r"^extract_root_motion: clip 'Survey' animates node "
+                                         r"'b_Head_05' \(index 8\), which the scene does not "
+                                         r"have there"):
+        animcore.extract_root_motion(animcore.load(WALK), fox.clip("Survey"), "Hips")
+    flat = _mutated(scene, 0, scale=[0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match=r"^extract_root_motion: matrix at index \(0,\) is 0.0 "
+                                         r"\(has a zero column 0"):
+        animcore.extract_root_motion(flat, 0, 1)
+
+
+def test_extract_root_motion_near_the_double_range_raises_named_errors_not_warnings():
+    import warnings
+
+    rigged = animcore.load(RIGGED)
+    tiny = _mutated(rigged, 1, scale=[1e-310, 1.0, 1.0])
+    far = _mutated(rigged, 1, translation=[1.7e308, -1.0, 1.7e308])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (NumPy's inverse and products gave RuntimeWarnings)
+        with pytest.raises(OverflowError, match=r"^extract_root_motion: the world matrix of the "
+                                                r"joint's parent 1 \('Armature'\) at index "
+                                                r"\(0,\) has an inverse beyond the double "
+                                                r"range$"):
+            animcore.extract_root_motion(tiny, 0, 2)
+        with pytest.raises(OverflowError, match=r"^extract_root_motion: joint 'Bone.001' "
+                                                r"without the root motion at index \(4,\) is "
+                                                r"beyond the double range$"):
+            animcore.extract_root_motion(far, 0, 4, mode="full")
+        track, _ = animcore.extract_root_motion(far, 0, 4)  # ground: representable
+        assert np.isfinite(track.positions).all()
+
+
+# -- the frame grid --------------------------------------------------------------------
+
+@pytest.mark.parametrize("duration, fps, kind, message", [
+    (np.nan, 30, ValueError, r"duration is nan \(must be a finite number >= 0\)"),
+    (-1.0, 30, ValueError, r"duration is -1.0 \(must be a finite number >= 0\)"),
+    ("1s", 30, ValueError, r"duration must be a real number, got '1s'"),
+    (10**400, 30, OverflowError, r"duration is an integer of 401 digits \(must be "
+                                 r"representable as float64"),
+    (1.0, 0, ValueError, r"fps is 0.0 \(must be a finite number > 0\)"),
+    (1.0, "30x", ValueError, r"fps must be a real number, got '30x'"),
+    (1.0, 10**400, OverflowError, r"fps is an integer of 401 digits"),
+    (2.0, 1e9, ValueError, r"2 s at fps=1e\+09 would be 2e\+09 frames \(at most 100,000,000 "
+                           r"per clip; lower the fps\)"),
+])
+def test_frame_times_names_itself_or_its_caller(duration, fps, kind, message):
+    with pytest.raises(kind, match=rf"^frame_times: {message}"):
+        model.frame_times(duration, fps)
+    with pytest.raises(kind, match=rf"^caller: {message}"):
+        model.frame_times(duration, fps, func="caller")
+
+
+def test_frame_times_of_a_clip_shorter_than_a_frame_are_its_start_and_end():
+    for duration, fps in ((1.0, 1e-7), (1e-300, 1e-300), (1e-9, 30.0), (5e-324, 1e-310),
+                          (3e-7, 1.0)):
+        grid = model.frame_times(duration, fps)
+        assert grid.tolist() == [0.0, duration], (duration, fps)
+    assert model.frame_times(0.0, 1e-7).tolist() == [0.0]
+    # a product within a relative 1e-6 of an integer still counts as that integer
+    assert len(model.frame_times(float(np.float32(0.4)), 30)) == 13
+    walk = animcore.bvh.load(WALK)
+    track, _ = animcore.extract_root_motion(walk, 0, "Hips", fps=1e-7)
+    assert track.times.tolist() == [0.0, walk.clips[0].duration]
+    with pytest.raises(ValueError, match=r"^extract_root_motion: 4.35832 s at fps=1e\+09 would be "
+                                         r"4.358e\+09 frames \(at most 100,000,000 per clip; "
+                                         r"lower the fps\)$"):
+        animcore.extract_root_motion(walk, 0, "Hips", fps=1e9)
+
+
+def test_inverses_whose_sum_alone_overflows_are_returned():
+    matrices = np.stack([np.diag([1e-308, 1e-308, 1e-308, 1.0]), np.eye(4)])
+    inverse = model._inverse("f", "the matrix", matrices)
+    np.testing.assert_array_equal(inverse, np.linalg.inv(matrices))
+    with pytest.raises(ValueError, match=r"^f: the matrix at index \(1,\) is singular"):
+        model._inverse("f", "the matrix", np.stack([np.eye(4), np.zeros((4, 4))]))

@@ -2,6 +2,7 @@
 a rest-pose rewrite with every joint frame rotated, done here in plain
 NumPy, a uniformly scaled copy), mirror twice, name presets and pairs."""
 import dataclasses
+import re
 from pathlib import Path
 
 import numpy as np
@@ -308,3 +309,144 @@ def test_fox_mirror_pairs_and_twice(fox):
     twice = mirror(scene, mirror(scene, clip))
     np.testing.assert_allclose(positions(scene, twice, times), positions(scene, clip, times),
                                atol=1e-12 * rig_size(scene))
+
+
+# ------------------------------------------------------------------ the error contract
+
+def test_an_unknown_clip_is_a_value_error_and_a_key_error_naming_the_caller(walk):
+    scene, _, _ = walk
+    from animcore.model import NodeLookupError
+
+    for name, call in (("retarget", lambda clip: retarget(scene, clip, scene)),
+                       ("mirror", lambda clip: mirror(scene, clip))):
+        with pytest.raises(NodeLookupError, match=rf"^{name}: clip 5 is neither a clip name "
+                                                  r"nor an index in \[0, 1\)$"):
+            call(5)
+        with pytest.raises(ValueError, match=rf"^{name}: no clip named 'run' \(available: "
+                                             r"'cmu_12_01_walk'\)$"):
+            call("run")
+        with pytest.raises(KeyError, match=rf"^{name}: no clip named 'run'"):
+            call("run")
+
+
+@pytest.mark.parametrize("bad", [1.0, True, np.array(1), np.float64(2.0), 3, -1, "y", None])
+def test_retarget_takes_an_integer_up_axis(walk, bad):
+    scene, clip, _ = walk
+    with pytest.raises(ValueError, match=rf"^retarget: up_axis "
+                                         rf"(is {re.escape(repr(bad))} \(must be 0, 1 or 2\)|"
+                                         rf"must be an integer, got {re.escape(repr(bad))})$"):
+        retarget(scene, clip, scene, up_axis=bad)
+    same = retarget(scene, clip, scene, up_axis=np.int64(1))
+    expected = retarget(scene, clip, scene)
+    for a, b in zip(same.channels, expected.channels):
+        np.testing.assert_array_equal(a.output, b.output)
+
+
+def test_joint_names_must_be_strings(walk):
+    scene, clip, _ = walk
+    for call, prefix, what in (
+            (lambda m: match_joints(scene, scene, m), "match_joints", "mapping"),
+            (lambda m: retarget(scene, clip, scene, mapping=m), "retarget", "mapping"),
+            (lambda m: mirror(scene, clip, pairs=m), "mirror", "pairs")):
+        with pytest.raises(ValueError, match=rf"^{prefix}: {what}\[1\] names joint 1, which is "
+                                             r"not a name \(joint names are strings\)$"):
+            call({1: "Hips"})
+        with pytest.raises(ValueError, match=rf"^{prefix}: {what}\['Hips'\] names joint "
+                                             r"b'Spine', which is not a name"):
+            call({"Hips": b"Spine"})
+
+
+def test_match_joints_names_itself(walk):
+    scene, _, _ = walk
+    with pytest.raises(ValueError, match=r"^match_joints: mapping\['Lefleg'\] names target "
+                                         r"joint 'Lefleg', which the target rig does not have"):
+        match_joints(scene, scene, {"Lefleg": "LeftLeg"})
+    with pytest.raises(ValueError, match=r"^match_joints: mapping is 'fuzzy' \(must be None, "):
+        match_joints(scene, scene, "fuzzy")
+
+
+def _mutated(scene, index, **fields):
+    nodes = list(scene.nodes)
+    nodes[index] = dataclasses.replace(nodes[index], **fields)
+    return dataclasses.replace(scene, nodes=tuple(nodes))
+
+
+def test_retarget_and_mirror_name_themselves_in_the_errors_of_what_they_call(walk):
+    scene, clip, _ = walk
+    survey = ac.load(DATA / "gltf" / "Fox" / "Fox.glb").clip("Survey")
+    flat = _mutated(scene, 3, scale=np.zeros(3))
+    for name, call in (("retarget", lambda s, c: retarget(s, c, s)),
+                       ("mirror", lambda s, c: mirror(s, c))):
+        with pytest.raises(ValueError, match=rf"^{name}: clip 'Survey' animates node "
+                                             r"'b_Head_05' \(index 8\), which the scene does "
+                                             r"not have there"):
+            call(scene, survey)
+        with pytest.raises(ValueError, match=rf"^{name}: matrix at index \(0, 3\) is 0.0 \(has "
+                                             r"a zero column 0"):
+            call(flat, clip)
+    # the target rig's rest pose
+    with pytest.raises(ValueError, match=r"^retarget: matrix at index \(3,\) is 0.0 \(has a "
+                                         r"zero column 0"):
+        retarget(scene, clip, flat)
+
+
+def _sliding_chain():
+    """Three nodes in a chain whose root rests at x = -1e308 and a clip that
+    moves it to x = +1e308 (its offset from rest is beyond the double range)."""
+    nodes = tuple(Node(i, f"j{i}", i - 1, (i + 1,) if i < 2 else (), np.array(t, float),
+                       np.array([0, 0, 0, 1.0]), np.ones(3))
+                  for i, t in enumerate([[-1e308, 0, 0], [0, 1, 0], [0.5, 1, 0]]))
+    times = np.array([0.0, 1.0])
+    slide = ac.Curve(times, [[1e308, 0, 0], [1e308, 2, 0]], interpolation="linear")
+    clip = ac.gltf.Clip("slide", 1.0, (ac.gltf.Channel.from_curve(0, "translation", slide,
+                                                                  node_name="j0"),))
+    return Scene(nodes, ((0,),), 0, (), (clip,)), clip, times
+
+
+def test_root_offsets_beyond_the_double_range_are_carried_by_halves():
+    import warnings
+
+    scene, clip, times = _sliding_chain()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (posed - rest) overflowed, with RuntimeWarnings
+        same = retarget(scene, clip, scene)
+        np.testing.assert_array_equal(scene.pose(same, times).translation[:, 0],
+                                      [[1e308, 0, 0], [1e308, 2, 0]])
+        flipped = mirror(scene, clip, axis="y")  # y reflected about the rest's y = 0
+        np.testing.assert_array_equal(scene.pose(flipped, times).translation[:, 0],
+                                      [[1e308, 0, 0], [1e308, -2, 0]])
+        # reflected across x = 0: 2 * rest - posed = -3e308
+        with pytest.raises(OverflowError, match=r"^mirror: the root's world position at index "
+                                                r"\(0,\) is beyond the double range$"):
+            mirror(scene, clip)
+
+
+def test_mirror_of_a_rest_pose_near_the_double_range_warns_not():
+    import warnings
+
+    rigged = ac.load(DATA / "gltf" / "RiggedSimple" / "RiggedSimple.gltf")
+    far = _mutated(rigged, 4, translation=[-1e308, 1e308, 0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(OverflowError, match=r"^mirror: the root's world position at index "
+                                                r"\(0,\) is beyond the double range$"):
+            mirror(far, 0)
+
+
+def test_hip_heights_near_the_double_range_scale_the_root_without_warnings():
+    import warnings
+
+    nodes = (Node(0, "Hips", -1, (), np.array([0, 1e308, 0.0]), np.array([0, 0, 0, 1.0]),
+                  np.ones(3)),
+             Node(1, "Lamp", -1, (), np.array([0, -1e308, 0.0]), np.array([0, 0, 0, 1.0]),
+                  np.ones(3)))
+    times = np.array([0.0, 1.0])
+    walk = ac.Curve(times, [[0, 1e308, 0], [1, 1e308, 0]], interpolation="linear")
+    clip = ac.gltf.Clip("walk", 1.0, (ac.gltf.Channel.from_curve(0, "translation", walk,
+                                                                 node_name="Hips"),))
+    scene = Scene(nodes, ((0, 1),), 0, (), (clip,))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the hip height 2e308 overflowed
+        same = retarget(scene, clip, scene)
+    np.testing.assert_array_equal(scene.pose(same, times).translation[:, 0],
+                                  [[0, 1e308, 0], [1, 1e308, 0]])

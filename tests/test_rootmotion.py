@@ -816,3 +816,52 @@ def test_cursor_out_untouched_when_the_motion_overflows(where):
         cursor.advance(dt, out=out)
     _untouched(out)
     assert cursor == before
+
+
+# -- the error contract: every message names the method called ---------------------------
+
+@pytest.mark.parametrize("call, match", [
+    (lambda w, out: w.delta(np.zeros(2), np.zeros(3), out=out[0]),
+     r"^LoopTrack.delta: cannot broadcast t0 \(2,\), t1 \(3,\) together$"),
+    (lambda w, out: w.delta([[0], [0, 1]], 0, out=out[0]),
+     r"^LoopTrack.delta: t0 is a ragged nested sequence"),
+    (lambda w, out: w.sample([[0], [0, 1]], out=out[0]),
+     r"^LoopTrack.sample: phase is a ragged nested sequence"),
+    (lambda w, out: square().delta(np.zeros(2), np.zeros(3), out=out),
+     r"^LoopTrack.delta: cannot broadcast t0 \(2,\), t1 \(3,\) together$"),
+])
+def test_out_with_inputs_that_do_not_broadcast(walk, call, match):
+    out = (np.zeros(2), np.zeros(2))
+    with pytest.raises(ValueError, match=match):
+        call(walk, out)
+    np.testing.assert_array_equal(out, 0)
+
+
+def test_max_cycles_beyond_the_double_range_is_named():
+    with pytest.raises(OverflowError, match=r"^LoopTrack: max_cycles is an integer of 401 digits "
+                                            r"\(must be representable as float64"):
+        LoopTrack([0, 1], [0, 1], max_cycles=10**400)
+    with pytest.raises(ValueError, match=r"^LoopTrack: max_cycles must be a real number, got "
+                                         r"'x'$"):
+        LoopTrack([0, 1], [0, 1], max_cycles="x")
+
+
+def test_an_empty_cursor_array_shows_in_html():
+    cursor = RootMotionCursor(LoopTrack([0, 1], [0, 1]), np.zeros((0, 3)))
+    html = cursor._repr_html_()
+    assert "shape (0, 3)" in html and "cycles" not in html
+    assert "cycles" in RootMotionCursor(LoopTrack([0, 1], [0, 1]), [0.5, 2.5])._repr_html_()
+
+
+@pytest.mark.parametrize("data, kind, match", [
+    (dict(times=[0], positions=[0]), ValueError, r"times must hold at least 2 keys, got 1"),
+    (dict(times=[0, 1], positions=[0, 1], up_axis=1.0), ValueError,
+     r"up_axis must be an integer, got 1.0"),
+    (dict(times=[0, 1], positions=[0, 1], interpolation="step"), ValueError,
+     r"interpolation is 'step'"),
+    (dict(times=[0, 1], positions=[0, 1], max_cycles=10**400), OverflowError,
+     r"max_cycles is an integer of 401 digits"),
+])
+def test_from_dict_names_itself(data, kind, match):
+    with pytest.raises(kind, match=rf"^LoopTrack.from_dict: {match}"):
+        LoopTrack.from_dict({"type": "LoopTrack", **data})

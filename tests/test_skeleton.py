@@ -482,3 +482,44 @@ def test_root_motion_errors(tmp_path):
         extract_root_motion(scene, "walk", "hips", fps=0)
     with pytest.raises(KeyError, match="no clip named 'run'"):
         extract_root_motion(scene, "run", "hips")
+
+
+# -- the error contract of joint lookups and world transforms --------------------------
+
+def test_index_and_children_name_the_method_and_refuse_what_is_not_a_joint():
+    from animcore.model import NodeLookupError
+
+    skeleton = Skeleton([-1, 0, 1], names=["Hips", "Spine", "Neck"])
+    assert skeleton.index("Spine") == 1 and skeleton.index(np.int64(2)) == 2
+    assert list(skeleton.children("Hips")) == [1] and list(skeleton.children(np.uint8(1))) == [2]
+    for method in ("index", "children"):
+        call = getattr(skeleton, method)
+        with pytest.raises(NodeLookupError, match=rf"^Skeleton.{method}: no joint named 'Nek'; "
+                                                  r"did you mean 'Neck'\?$"):
+            call("Nek")
+        with pytest.raises(NodeLookupError, match=rf"^Skeleton.{method}: joint index 3 is out "
+                                                  r"of range \[0, 3\)$"):
+            call(3)
+        with pytest.raises(KeyError, match=rf"^Skeleton.{method}: joint index -1 is out"):
+            call(-1)  # also a KeyError, as before
+        for bad in (1.7, 1.0, np.nan, np.inf, None, True, np.float64(1), [1]):
+            with pytest.raises(ValueError, match=rf"^Skeleton.{method}: joint must be a joint "
+                                                 r"name or an integer index, got "):
+                call(bad)
+    with pytest.raises(NodeLookupError, match=r"^Skeleton.index: no joint named 'Hips' \(the "
+                                              r"skeleton has no names\)$"):
+        Skeleton([-1]).index("Hips")
+
+
+def test_world_transforms_name_themselves():
+    skeleton = Skeleton([-1, 0])
+    with pytest.raises(ValueError, match=r"^Skeleton.world_transforms: translation at index "
+                                         r"\(1,\) is nan"):
+        skeleton.world_transforms(translation=[[0, 0, 0], [np.nan, 0, 0]])
+    with pytest.raises(OverflowError, match=r"^Skeleton.world_transforms: world at index \(1,\) "
+                                            r"is inf"):
+        skeleton.world_transforms(translation=[[1e308, 0, 0], [1e308, 0, 0]])
+    with pytest.raises(ValueError, match=r"^Skeleton.world_transforms: matrix at index \(1,\) "
+                                         r"is .* \(is sheared"):
+        skeleton.world_transforms(rotation=[[0, 0, 0, 1], [0, 0, 0.4, 1]],
+                                  scale=[[1, 2, 1], [1, 1, 1]])
