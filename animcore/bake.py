@@ -307,7 +307,7 @@ def bake(clips: list[Clip], fps: float, *, progress: ProgressOption = "never",
     grids = []
     for clip in clips:  # every grid's size is checked before any channel is sampled
         try:
-            grids.append(frame_times(clip.duration, fps))
+            grids.append(frame_times(clip.duration, fps, func="bake"))
         except ValueError as error:
             raise ValueError(f"bake: clip {clip.name!r}: "
                              f"{str(error).replace('bake: ', '', 1)}") from None
@@ -451,7 +451,7 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
     """Baked arrays and the clips describing them, for --world / --root-motion."""
     arrays, described = {}, []
     for clip in clips:
-        grid = frame_times(clip.duration, fps)
+        grid = frame_times(clip.duration, fps, func="bake")
         time_key = array_key(clip.name)
         arrays[time_key] = grid
         extra = []

@@ -1653,7 +1653,8 @@ def _grid(clip, fps, times) -> np.ndarray:
     times, none before 0, distinct in float32."""
     lo = max(0.0, min(clip.start, float(times[0]) if len(times) else clip.start))
     hi = max(lo, clip.stop, float(times[-1]) if len(times) else lo)
-    grid = np.concatenate([lo + frame_times(hi - lo, fps), times[times >= 0]])
+    grid = np.concatenate([lo + frame_times(hi - lo, fps, func="FbxScene.for_gltf"),
+                           times[times >= 0]])
     grid = np.unique(grid)
     keep = np.concatenate([[True], np.diff(grid.astype(np.float32)) > 0])
     return grid[keep]

@@ -1237,7 +1237,7 @@ def _document(clips, scene, fps) -> _Writer:
                         "remap, jumps or Bezier handles, which a Curve has by default; "
                         "interpolation='cubic' is glTF's CUBICSPLINE); pass fps= to write "
                         "it as LINEAR samples")
-                times = frame_times(clip.duration, fps)
+                times = frame_times(clip.duration, fps, func="save")
                 output = channel._sample(times)
                 interpolation = "LINEAR"
             kind = {"translation": "VEC3", "rotation": "VEC4", "scale": "VEC3",

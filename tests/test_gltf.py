@@ -899,7 +899,7 @@ def test_frame_grid(duration, fps, expected):
 
 @pytest.mark.parametrize("fps", [0, -1, np.inf, np.nan])
 def test_frame_grid_rejects_bad_fps(fps):
-    with pytest.raises(ValueError, match=r"bake: fps is .* \(must be a finite number > 0\)"):
+    with pytest.raises(ValueError, match=r"^frame_times: fps is .* \(must be a finite number > 0\)"):
         bake.frame_times(1.0, fps)
 
 
