@@ -634,7 +634,8 @@ class Skin(ByValue):
         count = len(self.joints)
         first = int(self.joints[0]) if count else 0
         run = np.array_equal(self.joints, np.arange(first, first + count))  # joints in order
-        if run and count == len(scene.nodes) and node is None:
+        if run and count == len(scene.nodes) and node is None and \
+                type(scene).world is Scene.world:  # (not FBX's formula, with pivots)
             # the products made with the world matrices, which are never stored
             # (the same bits as the products below)
             return _core._skeleton_skin(func, scene.skeleton._handle, *scene._pose(func, clip, t),

@@ -68,6 +68,22 @@ def test_world_transforms_decompose_into_what_rebuilds_them(name):
         np.testing.assert_array_equal(trs.translation, world[..., :3, 3])
 
 
+def test_joint_matrices_of_a_skin_over_every_node_use_fbx_world():
+    """A skin whose joints are every node in order (no mesh node) is posed by
+    the FBX formula (pivots, offsets), as every other skin is."""
+    import dataclasses
+
+    from animcore.model import Skin
+
+    scene = fbx.load(FILES / "maya_pivots_7500_binary.fbx")
+    bind = np.linalg.inv(scene.world(None, 0.0))  # (1, 4, 4): node 0 at rest
+    skin = Skin(0, "all", np.array([0]), bind, None)
+    skinned = dataclasses.replace(scene, skins=(skin,))
+    t = np.linspace(scene.clips[0].start, scene.clips[0].stop, 7)
+    np.testing.assert_allclose(skin.joint_matrices(skinned, 0, t),
+                               skinned.world(0, t) @ bind, rtol=0, atol=1e-12)
+
+
 @pytest.mark.parametrize("name", [n for n in NAMES if META["files"][n]["stacks"]])
 def test_animated_world_matches_ufbx(name):
     info = META["files"][name]
