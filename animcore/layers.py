@@ -49,15 +49,18 @@ channel's default (0, scale 1, quaternion ``(1, 0, 0, 0)``, axis-angle
 """
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ._arrays import check_finite
+from ._arrays import check_finite, real_number
 from ._objects import ByValue
 from ._options import option
 from .blend import apply_additive, blend_poses, make_additive
+from .model import Clip
 from .skeleton import Transforms
 
 __all__ = ["BLEND_MODES", "EXTRAPOLATIONS", "Layer", "LayerStack", "Track"]
@@ -142,10 +145,26 @@ class Layer(ByValue):
         self.mode = option(func, "mode", self.mode, BLEND_MODES, _MODE_ALIASES)
         self.extrapolation = option(func, "extrapolation", self.extrapolation, EXTRAPOLATIONS,
                                     _EXTRAPOLATION_ALIASES)
-        for name in ("blend_in", "blend_out", "frame_start", "frame_end", "repeat", "scale"):
+        if not isinstance(self.source, (Mapping, Clip)):
+            raise ValueError(f"{func}: source is a {type(self.source).__name__} (must be a "
+                             f"mapping {{(data_path, index): curve}} or a Clip)")
+        if isinstance(self.source, Mapping):
+            for key, curve in self.source.items():
+                if not callable(curve):
+                    raise ValueError(f"{func}: source[{key!r}] is a {type(curve).__name__} "
+                                     f"(must be a curve: a callable of the source time)")
+        numbers = ("blend_in", "blend_out", "frame_start", "frame_end", "action_frame_start",
+                   "action_frame_end", "repeat", "scale") + (() if callable(self.influence)
+                                                              else ("influence",))
+        for name in numbers:
             value = getattr(self, name)
-            if not np.isfinite(value):
-                raise ValueError(f"{func}: {name} is {value!r} (must be finite)")
+            if value is None and name.startswith("action_"):
+                continue  # the layer's own range, below
+            value = real_number(func, name, value)
+            if not math.isfinite(value):
+                raise ValueError(f"{func}: {name} is {value!r} (must be finite"
+                                 f"{' or a curve' if name == 'influence' else ''})")
+            setattr(self, name, value)
         if self.frame_end < self.frame_start:
             raise ValueError(f"{func}: frame_end is {self.frame_end!r} (must not be before "
                              f"frame_start={self.frame_start!r})")
@@ -153,9 +172,6 @@ class Layer(ByValue):
             self.action_frame_start = self.frame_start
         if self.action_frame_end is None:
             self.action_frame_end = self.frame_end
-        if not callable(self.influence) and not np.isfinite(self.influence):
-            raise ValueError(f"{func}: influence is {self.influence!r} (must be finite or a "
-                             f"curve)")
 
     def _state(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -212,3 +212,30 @@ def test_live_blender_stacks():
                 got = stack.evaluate(path, index, frames)
                 span = max(np.nanmax(expected[:, index]) - np.nanmin(expected[:, index]), 1.0)
                 np.testing.assert_allclose(got, expected[:, index], atol=1e-5 * span, rtol=0)
+
+
+# ------------------------------------------------------------------ the error contract
+
+FIELDS = ("blend_in", "blend_out", "frame_start", "frame_end", "action_frame_start",
+          "action_frame_end", "repeat", "scale", "influence")
+
+
+@pytest.mark.parametrize("name", FIELDS)
+def test_layer_numeric_fields_are_checked(name):
+    for value, error, text in (("a", ValueError, r"must be a real number, got 'a'"),
+                               (np.array([1.0, 2.0]), ValueError, r"must be a real number"),
+                               (float("nan"), ValueError, r"is nan \(must be finite"),
+                               (-float("inf"), ValueError, r"is -inf \(must be finite"),
+                               (10**400, OverflowError, r"is an integer of 401 digits")):
+        with pytest.raises(error, match=rf"^Layer: {name} {text}"):
+            _curve_layer(**{name: value})
+    layer = _curve_layer(**{name: np.float32(0.5) if name != "frame_end" else 2})
+    assert type(getattr(layer, name)) is float
+
+
+def test_layer_source_kind_is_checked():
+    with pytest.raises(ValueError, match=r"^Layer: source is a str \(must be a mapping "):
+        Layer("Walk")
+    with pytest.raises(ValueError, match=r"^Layer: source\[\('location', 0\)\] is a float "
+                                         r"\(must be a curve"):
+        Layer({("location", 0): 1.0})
