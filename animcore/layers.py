@@ -56,7 +56,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ._arrays import check_finite, real_number
+from ._arrays import as_float64, check_finite, real_number
 from ._objects import ByValue
 from ._options import option
 from .blend import apply_additive, blend_poses, make_additive
@@ -237,7 +237,7 @@ class Track(ByValue):
     name: str = ""
 
     def __post_init__(self):
-        self.layers = list(self.layers)
+        self.layers = _items("Track", "layers", self.layers, Layer)
         for i in range(1, len(self.layers)):
             if self.layers[i].frame_start < self.layers[i - 1].frame_end:
                 raise ValueError(f"Track: layers[{i}] starts at {self.layers[i].frame_start!r}"
@@ -319,11 +319,22 @@ class LayerStack(ByValue):
 
     def __init__(self, tracks: Sequence[Track] = (), *, action: Optional[Layer] = None,
                  defaults: Optional[Mapping[str, Any]] = None):
-        self.tracks = list(tracks)
-        for i, track in enumerate(self.tracks):
-            if not isinstance(track, Track):
-                raise ValueError(f"LayerStack: tracks[{i}] is a {type(track).__name__} (must "
-                                 f"be a Track)")
+        func = "LayerStack"
+        self.tracks = _items(func, "tracks", tracks, Track)
+        if action is not None and not isinstance(action, Layer):
+            raise ValueError(f"{func}: action is a {type(action).__name__} (must be a Layer or "
+                             f"None)")
+        if defaults is not None and not isinstance(defaults, Mapping):
+            raise ValueError(f"{func}: defaults is a {type(defaults).__name__} (must be a "
+                             f"mapping {{data_path: value or sequence}})")
+        for path, value in (defaults or {}).items():
+            name = f"defaults[{path!r}]"
+            value = as_float64(func, name, value)
+            check_finite(func, name, value)
+            width = _WIDTHS.get(path)
+            if value.ndim > 1 or (width is not None and value.size not in (1, width)):
+                raise ValueError(f"{func}: {name} has shape {value.shape} (must be one value "
+                                 f"or {width or 'one per index'})")
         self.action = action
         self.defaults = dict(defaults or {})
 
@@ -490,6 +501,20 @@ class LayerStack(ByValue):
                     a[idx] = b
         return Transforms(*(np.array(a).reshape(shape + a.shape[1:]) if not a.flags.writeable
                             else a.reshape(shape + a.shape[1:]) for a in pose))
+
+
+def _items(func: str, name: str, items, kind) -> list:
+    """``items`` as a list whose every element is a ``kind``, or a ValueError."""
+    try:
+        items = list(items)
+    except TypeError:
+        raise ValueError(f"{func}: {name} is a {type(items).__name__} (must be a sequence of "
+                         f"{kind.__name__})") from None
+    for i, item in enumerate(items):
+        if not isinstance(item, kind):
+            raise ValueError(f"{func}: {name}[{i}] is a {type(item).__name__} (must be a "
+                             f"{kind.__name__})")
+    return items
 
 
 def _blend(mode: str, kind: str, lower: np.ndarray, source: dict, w: np.ndarray,

@@ -239,3 +239,28 @@ def test_layer_source_kind_is_checked():
     with pytest.raises(ValueError, match=r"^Layer: source\[\('location', 0\)\] is a float "
                                          r"\(must be a curve"):
         Layer({("location", 0): 1.0})
+
+
+def test_track_and_stack_arguments_are_checked():
+    with pytest.raises(ValueError, match=r"^Track: layers\[0\] is a int \(must be a Layer\)"):
+        Track([1, 2])
+    with pytest.raises(ValueError, match=r"^Track: layers is a int \(must be a sequence of "
+                                         r"Layer\)"):
+        Track(5)
+    with pytest.raises(ValueError, match=r"^LayerStack: action is a int \(must be a Layer or "
+                                         r"None\)"):
+        LayerStack([], action=5)
+    with pytest.raises(ValueError, match=r"^LayerStack: tracks is a int \(must be a sequence "
+                                         r"of Track\)"):
+        LayerStack(5)
+    with pytest.raises(ValueError, match=r"^LayerStack: defaults is a list \(must be a mapping "):
+        LayerStack([], defaults=[1, 2])
+    with pytest.raises(ValueError, match=r"^LayerStack: defaults\['\[\"p\"\]'\] must be real "
+                                         r"numbers, got an array of dtype <U1"):
+        LayerStack([], defaults={'["p"]': "a"})
+    with pytest.raises(ValueError, match=r"^LayerStack: defaults\['scale'\] at index \(1,\) is "
+                                         r"nan \(must be finite\)"):
+        LayerStack([], defaults={"scale": [1.0, np.nan, 1.0]})
+    with pytest.raises(ValueError, match=r"^LayerStack: defaults\['scale'\] has shape \(2,\) "
+                                         r"\(must be one value or 3\)"):
+        LayerStack([], defaults={"scale": [1.0, 2.0]})
