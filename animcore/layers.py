@@ -60,7 +60,7 @@ from ._arrays import as_float64, check_finite, real_number
 from ._objects import ByValue
 from ._options import option
 from .blend import apply_additive, blend_poses, make_additive
-from .model import Clip
+from .model import Clip, Scene
 from .skeleton import Transforms
 
 __all__ = ["BLEND_MODES", "EXTRAPOLATIONS", "Layer", "LayerStack", "Track"]
@@ -451,6 +451,8 @@ class LayerStack(ByValue):
             Shapes ``t.shape + (N, 3)``, ``(N, 4)``, ``(N, 3)``.
         """
         func = "LayerStack.pose"
+        if not isinstance(scene, Scene):
+            raise ValueError(f"{func}: scene is a {type(scene).__name__} (must be a Scene)")
         tt = np.asarray(t, dtype=np.float64)
         check_finite(func, "t", tt)
         shape = tt.shape
@@ -465,6 +467,9 @@ class LayerStack(ByValue):
             with np.errstate(over="ignore", invalid="ignore"):  # (checked below)
                 active = list(track._active(flat))
             for layer, idx, w, lt in active:
+                if not isinstance(layer.source, Clip):
+                    raise ValueError(f"{func}: layer {layer.name!r} holds channel curves; pose "
+                                     f"reads Clip layers (use evaluate for channels)")
                 if layer.mode == "MULTIPLY":
                     raise ValueError(f"{func}: layer {layer.name!r} mode is 'MULTIPLY' (a "
                                      f"channel mode; poses take REPLACE, ADD, SUBTRACT or "
@@ -479,8 +484,7 @@ class LayerStack(ByValue):
                     raise ValueError(f"{func}: layer {layer.name!r} influence is "
                                      f"{float(w[w > 1.0][0])!r} (a REPLACE layer's weight "
                                      f"must lie in [0, 1])")
-                clip = scene.clip(layer.source)
-                sampled = scene.pose(clip, lt)
+                sampled = scene._pose(func, layer.source, lt)
                 whole = idx.size == flat.size  # every frame: no gather, no scatter
                 lower = Transforms(*pose) if whole else Transforms(*(a[idx] for a in pose))
                 ww = w[:, None]

@@ -264,3 +264,21 @@ def test_track_and_stack_arguments_are_checked():
     with pytest.raises(ValueError, match=r"^LayerStack: defaults\['scale'\] has shape \(2,\) "
                                          r"\(must be one value or 3\)"):
         LayerStack([], defaults={"scale": [1.0, 2.0]})
+
+
+def test_pose_needs_clip_layers_of_the_scene():
+    from animcore.gltf import load_scene
+
+    fox = load_scene(FOX)
+    skin = load_scene(os.path.join(os.path.dirname(FOX), "..", "SimpleSkin", "SimpleSkin.gltf"))
+    stack = LayerStack([Track([_curve_layer(name="curves")])])
+    with pytest.raises(ValueError, match=r"^LayerStack.pose: layer 'curves' holds channel "
+                                         r"curves; pose reads Clip layers \(use evaluate for "
+                                         r"channels\)"):
+        stack.pose(fox, 0.1)
+    with pytest.raises(ValueError, match=r"^LayerStack.pose: layer 'action' holds channel "):
+        LayerStack([], action=_curve_layer(name="action")).pose(fox, 0.1)
+    with pytest.raises(ValueError, match=r"^LayerStack.pose: clip .* animates node"):
+        LayerStack([Track([Layer(fox.clips[0])])]).pose(skin, 0.1)
+    with pytest.raises(ValueError, match=r"^LayerStack.pose: scene is a str \(must be a Scene"):
+        LayerStack([Track([Layer(fox.clips[0])])]).pose("fox", 0.1)
