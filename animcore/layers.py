@@ -395,7 +395,7 @@ class LayerStack(ByValue):
             Scene frames (subframes allowed).
         """
         func = "LayerStack.evaluate"
-        f = np.asarray(frames, dtype=np.float64)
+        f = as_float64(func, "frames", frames)
         check_finite(func, "frames", f)
         width = _WIDTHS.get(data_path, 1)
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
@@ -453,7 +453,7 @@ class LayerStack(ByValue):
         func = "LayerStack.pose"
         if not isinstance(scene, Scene):
             raise ValueError(f"{func}: scene is a {type(scene).__name__} (must be a Scene)")
-        tt = np.asarray(t, dtype=np.float64)
+        tt = as_float64(func, "t", t)
         check_finite(func, "t", tt)
         shape = tt.shape
         flat = tt.reshape(-1)
@@ -488,15 +488,20 @@ class LayerStack(ByValue):
                 whole = idx.size == flat.size  # every frame: no gather, no scatter
                 lower = Transforms(*pose) if whole else Transforms(*(a[idx] for a in pose))
                 ww = w[:, None]
-                if layer.mode == "REPLACE" and whole and (w == 1.0).all():
-                    out = sampled  # full influence replaces (blend_poses would return it)
-                elif layer.mode == "REPLACE":
-                    out = blend_poses(lower, sampled, ww)
-                else:
-                    delta = make_additive(sampled, rest)
-                    out = apply_additive(lower, delta, -ww if layer.mode == "SUBTRACT" else ww,
-                                         convention="blender_combine"
-                                         if layer.mode == "COMBINE" else "local")
+                try:  # (a delta or pose beyond the double range, a scale delta of 0)
+                    if layer.mode == "REPLACE" and whole and (w == 1.0).all():
+                        out = sampled  # full influence replaces (blend_poses would return it)
+                    elif layer.mode == "REPLACE":
+                        out = blend_poses(lower, sampled, ww)
+                    else:
+                        delta = make_additive(sampled, rest)
+                        out = apply_additive(lower, delta,
+                                             -ww if layer.mode == "SUBTRACT" else ww,
+                                             convention="blender_combine"
+                                             if layer.mode == "COMBINE" else "local")
+                except (ValueError, OverflowError) as error:
+                    kind = OverflowError if isinstance(error, OverflowError) else ValueError
+                    raise kind(f"{func}: layer {layer.name!r} ({layer.mode}): {error}") from None
                 if whole:
                     pose = list(out)
                     continue

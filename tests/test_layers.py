@@ -2,6 +2,7 @@
 bpy by tests/fixtures/record_nla.py), and the stack's own rules."""
 import json
 import os
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -282,3 +283,36 @@ def test_pose_needs_clip_layers_of_the_scene():
         LayerStack([Track([Layer(fox.clips[0])])]).pose(skin, 0.1)
     with pytest.raises(ValueError, match=r"^LayerStack.pose: scene is a str \(must be a Scene"):
         LayerStack([Track([Layer(fox.clips[0])])]).pose("fox", 0.1)
+
+
+def _fox():
+    from animcore.gltf import load_scene
+
+    return load_scene(FOX)
+
+
+def test_time_arguments_get_the_methods_names():
+    stack = LayerStack([Track([_curve_layer()])])
+    fox = _fox()
+    clips = LayerStack([Track([Layer(fox.clips[0])])])
+    for call, name in ((lambda t: stack.evaluate("location", 0, t), "LayerStack.evaluate: frames"),
+                       (lambda t: clips.pose(fox, t), "LayerStack.pose: t")):
+        with pytest.raises(ValueError, match=rf"^{name} must be real numbers, got an array of "
+                                             r"dtype <U1"):
+            call("x")
+        with pytest.raises(ValueError, match=rf"^{name} is a ragged nested sequence"):
+            call([[1.0], [1.0, 2.0]])
+        with pytest.raises(OverflowError, match=rf"^{name} is an integer of 401 digits"):
+            call(10**400)
+        with pytest.raises(ValueError, match=rf"^{name} at index \(1,\) is nan"):
+            call([0.5, np.nan])
+
+
+def test_pose_names_the_layer_whose_influence_leaves_the_double_range():
+    fox = _fox()
+    stack = LayerStack([Track([Layer(fox.clips[0], mode="ADD", influence=1e308, name="big")])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(OverflowError, match=r"^LayerStack.pose: layer 'big' \(ADD\): .*"
+                                                r"beyond the float64 range"):
+            stack.pose(fox, 0.5)
