@@ -56,7 +56,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ._arrays import as_float64, check_finite, real_number
+from ._arrays import as_float64, check_finite, index_text, real_number
 from ._objects import ByValue
 from ._options import option
 from .blend import apply_additive, blend_poses, make_additive
@@ -87,6 +87,11 @@ def _kind(data_path: str) -> str:
     if data_path in ("scale", "delta_scale"):
         return "multiply"
     return "add"
+
+
+# Frames, ramps and layer times in Blender's float32 (and pose's float64): a
+# value beyond the range becomes inf or nan, which Track._active refuses.
+_unchecked = np.errstate(over="ignore", invalid="ignore")
 
 
 @dataclass(eq=False)
@@ -195,6 +200,11 @@ class Layer(ByValue):
                 else np.full(c.shape, float(self.influence))
             return np.clip(np.asarray(value, dtype=np.float64), 0.0, 1.0) \
                 if callable(self.influence) else value
+        return self._ramp(c)
+
+    @_unchecked
+    def _ramp(self, c: np.ndarray) -> np.ndarray:
+        """The blend-in/out ramp at clamped frames c."""
         dt = c.dtype.type
         start, end = dt(self.frame_start), dt(self.frame_end)
         bin_, bout = dt(abs(self.blend_in)), dt(abs(self.blend_out))
@@ -207,6 +217,7 @@ class Layer(ByValue):
             w[ramp_out] = np.abs(end - c[ramp_out]) / bout
         return w.astype(np.float64)
 
+    @_unchecked
     def _time(self, c: np.ndarray) -> np.ndarray:
         """Source time at clamped frames c (nlastrip_get_frame_actionclip)."""
         if not self.time_map:
@@ -257,6 +268,7 @@ class Track(ByValue):
         flags = "".join([", muted" if self.mute else "", ", solo" if self.solo else ""])
         return f"Track({self.name!r}, {len(self.layers)} layers{flags})"
 
+    @_unchecked
     def _select(self, f: np.ndarray):
         """(layer index or -1, clamped frame) per frame (nlastrips_ctime_get_strip)."""
         chosen = np.full(f.shape, -1)
@@ -285,9 +297,10 @@ class Track(ByValue):
                 done |= after
         return chosen, c
 
-    def _active(self, f: np.ndarray):
+    def _active(self, func: str, f: np.ndarray):
         """Yields (layer, frame indices, weights, source times) of the layers
-        that apply, skipping muted layers and influence <= 0."""
+        that apply, skipping muted layers and influence <= 0; an OverflowError
+        naming ``func`` and the layer where a weight or time is not finite."""
         chosen, c = self._select(f)
         for i, layer in enumerate(self.layers):
             idx = np.flatnonzero(chosen == i)
@@ -295,9 +308,15 @@ class Track(ByValue):
                 continue
             w = layer._weight(c[idx])
             keep = w > 0.0
+            t = layer._time(c[idx][keep])
+            if not (np.isfinite(w).all() and np.isfinite(t).all()):
+                raise OverflowError(
+                    f"{func}: layer {layer.name!r}: its frames [{layer.frame_start!r}, "
+                    f"{layer.frame_end!r}] (action frames [{layer.action_frame_start!r}, "
+                    f"{layer.action_frame_end!r}]) give a source time or weight that is not "
+                    f"representable")
             if keep.any():
-                idx, ci = idx[keep], c[idx][keep]
-                yield layer, idx, w[keep], layer._time(ci)
+                yield layer, idx[keep], w[keep], t
 
 
 class LayerStack(ByValue):
@@ -404,7 +423,14 @@ class LayerStack(ByValue):
                              f"{data_path!r})")
         width = max(width, int(index) + 1)
         shape = f.shape
-        f32 = f.reshape(-1).astype(np.float32)
+        with np.errstate(over="ignore"):  # frames are float32, as Blender's: checked here
+            f32 = f.reshape(-1).astype(np.float32)
+        if not np.isfinite(f32).all():
+            first = int(np.flatnonzero(~np.isfinite(f32))[0])
+            raise OverflowError(f"{func}: frames{index_text(shape, first)} is "
+                                f"{float(f.reshape(-1)[first])!r} (must be representable as "
+                                f"float32, as Blender's frames, |value| <= "
+                                f"{float(np.finfo(np.float32).max):.6g})")
         default = self._default(data_path, width)
         values = np.tile(default, (f32.size, 1))
         kind = _kind(data_path)
@@ -415,10 +441,17 @@ class LayerStack(ByValue):
                 values[:, k] = v
             return values[:, index].reshape(shape)
         for track in tracks + ([Track([action])] if action is not None else []):
-            for layer, idx, w, t in track._active(f32):
+            for layer, idx, w, t in track._active(func, f32):
                 source = self._read(layer, data_path, width, t)
-                if source:
-                    values[idx] = _blend(layer.mode, kind, values[idx], source, w, default)
+                if not source:
+                    continue
+                blended, overflow = _blend(layer.mode, kind, values[idx], source, w, default)
+                if overflow.any():
+                    row, k = (int(i[0]) for i in np.nonzero(overflow))
+                    raise OverflowError(f"{func}: layer {layer.name!r} ({layer.mode}) gives "
+                                        f"{data_path}[{k}] beyond the float64 range at frame "
+                                        f"{float(f.reshape(-1)[idx[row]])!r}")
+                values[idx] = blended
         return values[:, index].reshape(shape)
 
     @staticmethod
@@ -464,9 +497,7 @@ class LayerStack(ByValue):
         if alone:  # the action as if there were no NLA: its pose as is
             stack = [Track([Layer(self.action.source, time_map=False, name="action")])]
         for track in stack:
-            with np.errstate(over="ignore", invalid="ignore"):  # (checked below)
-                active = list(track._active(flat))
-            for layer, idx, w, lt in active:
+            for layer, idx, w, lt in list(track._active(func, flat)):
                 if not isinstance(layer.source, Clip):
                     raise ValueError(f"{func}: layer {layer.name!r} holds channel curves; pose "
                                      f"reads Clip layers (use evaluate for channels)")
@@ -474,12 +505,6 @@ class LayerStack(ByValue):
                     raise ValueError(f"{func}: layer {layer.name!r} mode is 'MULTIPLY' (a "
                                      f"channel mode; poses take REPLACE, ADD, SUBTRACT or "
                                      f"COMBINE)")
-                if not (np.isfinite(lt).all() and np.isfinite(w).all()):
-                    raise OverflowError(
-                        f"{func}: layer {layer.name!r}: its frames [{layer.frame_start!r}, "
-                        f"{layer.frame_end!r}] (action frames [{layer.action_frame_start!r}, "
-                        f"{layer.action_frame_end!r}]) give a clip time or weight that is not "
-                        f"representable")
                 if layer.mode == "REPLACE" and (w > 1.0).any():
                     raise ValueError(f"{func}: layer {layer.name!r} influence is "
                                      f"{float(w[w > 1.0][0])!r} (a REPLACE layer's weight "
@@ -527,12 +552,16 @@ def _items(func: str, name: str, items, kind) -> list:
 
 
 def _blend(mode: str, kind: str, lower: np.ndarray, source: dict, w: np.ndarray,
-           default: np.ndarray) -> np.ndarray:
-    """Blender's nla_blend_value / nla_combine_value on the keyed components."""
+           default: np.ndarray):
+    """Blender's nla_blend_value / nla_combine_value on the keyed components:
+    the values, and where they left the double range (a finite value below
+    that became inf or nan, other than Blender's nan of a negative scale
+    ratio to a fractional power)."""
     out = lower.copy()
+    overflow = np.zeros(lower.shape, bool)
     if mode == "COMBINE" and kind == "quaternion":
         if len(source) < 4:
-            return out  # Blender combines a quaternion only when all 4 are keyed
+            return out, overflow  # Blender combines a quaternion only when all 4 are keyed
         v = np.stack([source[k] for k in range(4)], axis=-1)
         lo = lower[:, :4] / np.linalg.norm(lower[:, :4], axis=-1, keepdims=True)
         v = v / np.linalg.norm(v, axis=-1, keepdims=True)
@@ -544,25 +573,30 @@ def _blend(mode: str, kind: str, lower: np.ndarray, source: dict, w: np.ndarray,
                                  Transforms(zero, v[:, None, xyzw], one), w[:, None],
                                  convention="blender_combine").rotation[:, 0]
         out[:, :4] = product[:, [3, 0, 1, 2]]
-        return out
+        return out, overflow
     for k, v in source.items():
         p = lower[:, k]
-        if mode == "REPLACE":
-            r = p * (1.0 - w) + v * w
-        elif mode == "ADD":
-            r = p + v * w
-        elif mode == "SUBTRACT":
-            r = p - v * w
-        elif mode == "MULTIPLY":
-            r = w * (p * v) + (1.0 - w) * p
-        elif kind == "multiply":
-            d = default[k] if default[k] != 0.0 else 1.0
-            with np.errstate(invalid="ignore"):  # powf of a negative ratio: nan, as Blender
-                r = p * np.power(v / d, w)
-        else:
-            r = p + (v - default[k]) * w
+        powered = False
+        with np.errstate(over="ignore", invalid="ignore"):  # (checked below)
+            if mode == "REPLACE":
+                r = p * (1.0 - w) + v * w
+            elif mode == "ADD":
+                r = p + v * w
+            elif mode == "SUBTRACT":
+                r = p - v * w
+            elif mode == "MULTIPLY":
+                r = w * (p * v) + (1.0 - w) * p
+            elif kind == "multiply":
+                d = default[k] if default[k] != 0.0 else 1.0
+                ratio = v / d
+                r = p * np.power(ratio, w)
+                powered = True
+            else:
+                r = p + (v - default[k]) * w
         out[:, k] = r
-    return out
+        blender_nan = (ratio < 0.0) & np.isnan(r) if powered else False  # powf, as Blender
+        overflow[:, k] = ~np.isfinite(r) & np.isfinite(p) & ~blender_nan
+    return out, overflow
 
 
 # ------------------------------------------------------------------ bpy reading

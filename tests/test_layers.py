@@ -316,3 +316,39 @@ def test_pose_names_the_layer_whose_influence_leaves_the_double_range():
         with pytest.raises(OverflowError, match=r"^LayerStack.pose: layer 'big' \(ADD\): .*"
                                                 r"beyond the float64 range"):
             stack.pose(fox, 0.5)
+
+
+def test_evaluate_beyond_the_float32_and_double_ranges():
+    """Frames are float32, as Blender's: beyond its range an OverflowError; a
+    source time, or a value, beyond the double range one naming the layer."""
+    from animcore import Curve
+
+    curve = Curve([0, 1], [0, 1])
+    stack = LayerStack([Track([Layer({("location", 0): curve})])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(OverflowError, match=r"^LayerStack.evaluate: frames is 1e\+308 "
+                                                r"\(must be representable as float32"):
+            stack.evaluate("location", 0, 1e308)
+        with pytest.raises(OverflowError, match=r"^LayerStack.evaluate: frames at index \(1,\) "
+                                                r"is 1e\+39 \(must be representable as float32"):
+            stack.evaluate("location", 0, [0.0, 1e39])
+        # a source range beyond float32: the offset from action_frame_start is still right
+        far = LayerStack([Track([Layer({("location", 0): curve}, action_frame_end=1e300,
+                                       name="far")])])
+        assert far.evaluate("location", 0, 0.5) == curve(0.5)
+        with pytest.raises(OverflowError, match=r"^LayerStack.evaluate: layer 'far': its frames "
+                                                r".* not representable"):
+            far.evaluate("location", 0, 1.0)  # its end: action_frame_end itself
+        big = {("location", 0): Curve([0, 1], [1e300, 2e300]),
+               ("scale", 0): Curve([0, 1], [1e300, 2e300])}
+        for mode, path, influence in (("ADD", "location", 1e10), ("SUBTRACT", "location", 1e10),
+                                      ("MULTIPLY", "location", 1.0),
+                                      ("REPLACE", "location", 1e10),
+                                      ("COMBINE", "scale", 2.0), ("COMBINE", "location", 1e10)):
+            layers = [Track([Layer(big, name="base")]),
+                      Track([Layer(big, mode=mode, influence=influence, name="top")])]
+            with pytest.raises(OverflowError, match=rf"^LayerStack.evaluate: layer 'top' "
+                                                    rf"\({mode}\) gives {path}\[0\] beyond the "
+                                                    rf"float64 range at frame 0.5"):
+                LayerStack(layers).evaluate(path, 0, [0.5, 0.75])
