@@ -193,13 +193,13 @@ class Layer(ByValue):
 
     # -- the rules, vectorized over frames --------------------------------------
 
-    def _weight(self, c: np.ndarray) -> np.ndarray:
+    def _weight(self, func: str, c: np.ndarray) -> np.ndarray:
         """Influence at clamped frames c (float32 where Blender computes so)."""
+        if self.use_influence and callable(self.influence):
+            value = _call(func, self, "influence", self.influence, c.astype(np.float64), "frame")
+            return np.clip(value, 0.0, 1.0)
         if self.use_influence:
-            value = self.influence(c.astype(np.float64)) if callable(self.influence) \
-                else np.full(c.shape, float(self.influence))
-            return np.clip(np.asarray(value, dtype=np.float64), 0.0, 1.0) \
-                if callable(self.influence) else value
+            return np.full(c.shape, float(self.influence))
         return self._ramp(c)
 
     @_unchecked
@@ -306,7 +306,7 @@ class Track(ByValue):
             idx = np.flatnonzero(chosen == i)
             if layer.mute or idx.size == 0:
                 continue
-            w = layer._weight(c[idx])
+            w = layer._weight(func, c[idx])
             keep = w > 0.0
             t = layer._time(c[idx][keep])
             if not (np.isfinite(w).all() and np.isfinite(t).all()):
@@ -459,7 +459,8 @@ class LayerStack(ByValue):
         if hasattr(layer.source, "channels"):
             raise ValueError(f"LayerStack.evaluate: layer {layer.name!r} holds a Clip; "
                              f"evaluate reads channel layers (use pose for clips)")
-        return {k: np.asarray(layer.source[(data_path, k)](t), dtype=np.float64)
+        return {k: _call("LayerStack.evaluate", layer, f"curve {(data_path, k)!r}",
+                         layer.source[(data_path, k)], t, "source time")
                 for k in range(width) if (data_path, k) in layer.source}
 
     def pose(self, scene, t):
@@ -535,6 +536,30 @@ class LayerStack(ByValue):
                     a[idx] = b
         return Transforms(*(np.array(a).reshape(shape + a.shape[1:]) if not a.flags.writeable
                             else a.reshape(shape + a.shape[1:]) for a in pose))
+
+
+def _call(func: str, layer: Layer, what: str, curve, x: np.ndarray, at: str) -> np.ndarray:
+    """``curve(x)``, a callable of ``layer`` (its keyed influence, a channel's
+    curve), as finite float64 values of x's shape, or an error naming
+    ``func``, the layer and ``what`` (``at`` says what x holds)."""
+    name = f"layer {layer.name!r} {what}"
+    try:
+        value = curve(x)
+    except (ValueError, OverflowError) as error:
+        kind = OverflowError if isinstance(error, OverflowError) else ValueError
+        raise kind(f"{func}: {name}: {error}") from None
+    value = as_float64(func, name, value)
+    try:
+        value = np.broadcast_to(value, x.shape)
+    except ValueError:
+        raise ValueError(f"{func}: {name} gives shape {value.shape} for {x.size} {at}s (must "
+                         f"give one value per {at})") from None
+    bad = np.flatnonzero(~np.isfinite(value))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"{func}: {name} is {float(value.reshape(-1)[i])!r} at {at} "
+                         f"{float(x.reshape(-1)[i])!r} (must be finite)")
+    return value
 
 
 def _items(func: str, name: str, items, kind) -> list:

@@ -352,3 +352,41 @@ def test_evaluate_beyond_the_float32_and_double_ranges():
                                                     rf"\({mode}\) gives {path}\[0\] beyond the "
                                                     rf"float64 range at frame 0.5"):
                 LayerStack(layers).evaluate(path, 0, [0.5, 0.75])
+
+
+def test_curves_of_a_layer_that_misbehave_name_the_layer():
+    """A keyed influence or a channel's curve that gives values of the wrong
+    shape, no numbers, non-finite numbers or an error of its own."""
+    from animcore import Curve
+
+    frames = [0.1, 0.2, 0.3]
+    for influence, error, text in (
+            (lambda c: [1.0, 1.0], ValueError,
+             r"influence gives shape \(2,\) for 3 frames \(must give one value per frame\)"),
+            (lambda c: ["a"] * len(c), ValueError, r"influence must be real numbers"),
+            (lambda c: np.where(c > 0.15, np.nan, 0.5), ValueError,
+             r"influence is nan at frame 0.2"),
+            (Curve([0, 0.15], [0, 1], after="error"), ValueError,
+             r"influence: Curve: .*")):
+        stack = LayerStack([Track([_curve_layer(influence=influence, name="keyed")])])
+        with pytest.raises(error, match=rf"^LayerStack.evaluate: layer 'keyed' {text}"):
+            stack.evaluate("location", 0, frames)
+    fox = _fox()
+    stack = LayerStack([Track([Layer(fox.clips[0], influence=lambda c: [1.0, 1.0],
+                                     name="keyed")])])
+    with pytest.raises(ValueError, match=r"^LayerStack.pose: layer 'keyed' influence gives shape "
+                                         r"\(2,\) for 3 frames"):
+        stack.pose(fox, frames)
+    source = Layer({("location", 0): lambda t: [1.0, 2.0]}, name="src")
+    with pytest.raises(ValueError, match=r"^LayerStack.evaluate: layer 'src' curve \('location', "
+                                         r"0\) gives shape \(2,\) for 3 source times"):
+        LayerStack([Track([source])]).evaluate("location", 0, frames)
+    # one value for every frame (a scalar, a list of one) is that value at each
+    for one in (lambda c: 0.5, lambda c: [0.5]):
+        np.testing.assert_array_equal(
+            LayerStack([Track([_curve_layer(influence=one)])]).evaluate("location", 0, frames),
+            LayerStack([Track([_curve_layer(influence=0.5)])]).evaluate("location", 0, frames))
+    keyed = LayerStack([Track([Layer(fox.clips[0], influence=lambda c: [1.0])])])
+    constant = LayerStack([Track([Layer(fox.clips[0])])])
+    for a, b in zip(keyed.pose(fox, frames), constant.pose(fox, frames)):
+        np.testing.assert_array_equal(a, b)
