@@ -562,6 +562,23 @@ def _call(func: str, layer: Layer, what: str, curve, x: np.ndarray, at: str) -> 
     return value
 
 
+def _normalize_qt(q: np.ndarray) -> np.ndarray:
+    """Rows of (w, x, y, z) over their length, as Blender's normalize_qt: a
+    zero quaternion becomes (0, 1, 0, 0). Lengths whose square would leave the
+    double range are taken in units of the largest component."""
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        n = np.linalg.norm(q, axis=-1, keepdims=True)
+        out = q / n
+    odd = ~((n[:, 0] >= 1e-150) & (n[:, 0] <= 1e150))
+    if odd.any():
+        top = np.abs(q[odd]).max(axis=-1, keepdims=True)
+        zero = top[:, 0] == 0.0
+        units = q[odd] / np.where(zero[:, None], 1.0, top)  # largest |component| 1
+        units[zero] = (0.0, 1.0, 0.0, 0.0)
+        out[odd] = units / np.linalg.norm(units, axis=-1, keepdims=True)
+    return out
+
+
 def _items(func: str, name: str, items, kind) -> list:
     """``items`` as a list whose every element is a ``kind``, or a ValueError."""
     try:
@@ -587,9 +604,8 @@ def _blend(mode: str, kind: str, lower: np.ndarray, source: dict, w: np.ndarray,
     if mode == "COMBINE" and kind == "quaternion":
         if len(source) < 4:
             return out, overflow  # Blender combines a quaternion only when all 4 are keyed
-        v = np.stack([source[k] for k in range(4)], axis=-1)
-        lo = lower[:, :4] / np.linalg.norm(lower[:, :4], axis=-1, keepdims=True)
-        v = v / np.linalg.norm(v, axis=-1, keepdims=True)
+        lo = _normalize_qt(lower[:, :4])
+        v = _normalize_qt(np.stack([source[k] for k in range(4)], axis=-1))
         # Blender stores (w, x, y, z); the package's poses take (x, y, z, w).
         # One joint per frame: lo * v^w is apply_additive's Combine rotation.
         xyzw = [1, 2, 3, 0]

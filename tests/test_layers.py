@@ -390,3 +390,30 @@ def test_curves_of_a_layer_that_misbehave_name_the_layer():
     constant = LayerStack([Track([Layer(fox.clips[0])])])
     for a, b in zip(keyed.pose(fox, frames), constant.pose(fox, frames)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_combine_normalizes_quaternions_as_blender():
+    """Blender's normalize_qt: a zero quaternion becomes (0, 1, 0, 0) (w first),
+    others their direction at any scale (no underflow or overflow)."""
+    from animcore import Curve
+
+    def quaternion(values, **options):
+        return Layer({("rotation_quaternion", k): Curve([0, 1], [v, v])
+                      for k, v in enumerate(values)}, **options)
+
+    def evaluate(*layers):
+        stack = LayerStack([Track([layer]) for layer in layers])
+        return np.array([stack.evaluate("rotation_quaternion", k, 0.5) for k in range(4)])
+
+    half = [np.cos(np.pi / 4), np.sin(np.pi / 4), 0.0, 0.0]  # (0, 1, 0, 0) to the power 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_allclose(evaluate(quaternion([0, 0, 0, 0], mode="COMBINE",
+                                                       influence=0.5)), half, atol=1e-15)
+        np.testing.assert_allclose(  # a zero quaternion below
+            evaluate(quaternion([0, 0, 0, 0]), quaternion([1, 0, 0, 0], mode="COMBINE")),
+            [0, 1, 0, 0], atol=1e-15)
+        for scale in (1e-200, 1e-320, 1e200, 1e308):
+            np.testing.assert_allclose(
+                evaluate(quaternion([scale, scale, 0, 0], mode="COMBINE", influence=1.0)),
+                [np.sqrt(0.5), np.sqrt(0.5), 0, 0], atol=1e-15)
