@@ -331,7 +331,8 @@ class LayerStack(ByValue):
         constant ``influence`` and ``mode``.
     defaults : mapping, optional
         ``{data_path: value or sequence}``: the value below the lowest layer
-        for channels other than Blender's transform properties (0 otherwise).
+        for channels other than Blender's transform properties (0 otherwise);
+        a sequence gives one value per index.
 
     See the module documentation for the rules.
     """
@@ -396,9 +397,17 @@ class LayerStack(ByValue):
         return any(not hasattr(layer.source, "channels") and (data_path, index) in layer.source
                    for layer in layers)
 
-    def _default(self, data_path: str, width: int) -> np.ndarray:
-        value = self.defaults.get(data_path, _DEFAULTS.get(data_path, 0.0))
-        return np.broadcast_to(np.asarray(value, dtype=np.float64), (width,)).copy()
+    def _default(self, data_path: str, components) -> np.ndarray:
+        """The value below the lowest layer of each of the channel's ``components``."""
+        value = np.asarray(self.defaults.get(data_path, _DEFAULTS.get(data_path, 0.0)),
+                           dtype=np.float64)
+        if data_path in _WIDTHS or value.size == 1:
+            return np.broadcast_to(value.reshape(-1), (len(components),)).copy()
+        k = components[0]  # a custom property: one value per index
+        if k >= value.size:
+            raise ValueError(f"LayerStack.evaluate: defaults[{data_path!r}] has {value.size} "
+                             f"values (no index {k})")
+        return value[[k]]
 
     def evaluate(self, data_path: str, index: int, frames) -> np.ndarray:
         """The value Blender's NLA gives channel ``data_path[index]`` at ``frames``.
@@ -416,12 +425,15 @@ class LayerStack(ByValue):
         func = "LayerStack.evaluate"
         f = as_float64(func, "frames", frames)
         check_finite(func, "frames", f)
-        width = _WIDTHS.get(data_path, 1)
+        width = _WIDTHS.get(data_path)
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
-                or not 0 <= index < max(width, index + 1 if data_path not in _WIDTHS else 0):
-            raise ValueError(f"{func}: index is {index!r} (must be in [0, {width}) for "
-                             f"{data_path!r})")
-        width = max(width, int(index) + 1)
+                or index < 0 or (width is not None and index >= width):
+            raise ValueError(f"{func}: index is {index!r} (must be "
+                             f"{f'in [0, {width})' if width else '>= 0'} for {data_path!r})")
+        # a transform property's components blend together (quaternions); any other
+        # channel alone: only the one asked for is evaluated
+        components = range(width) if width else (int(index),)
+        column = int(index) if width else 0
         shape = f.shape
         with np.errstate(over="ignore"):  # frames are float32, as Blender's: checked here
             f32 = f.reshape(-1).astype(np.float32)
@@ -431,18 +443,18 @@ class LayerStack(ByValue):
                                 f"{float(f.reshape(-1)[first])!r} (must be representable as "
                                 f"float32, as Blender's frames, |value| <= "
                                 f"{float(np.finfo(np.float32).max):.6g})")
-        default = self._default(data_path, width)
+        default = self._default(data_path, components)
         values = np.tile(default, (f32.size, 1))
         kind = _kind(data_path)
         tracks, action, alone = self._plan()
         if alone:
-            out = self._read(self.action, data_path, width, f32.astype(np.float64))
+            out = self._read(self.action, data_path, components, f32.astype(np.float64))
             for k, v in out.items():
                 values[:, k] = v
-            return values[:, index].reshape(shape)
+            return values[:, column].reshape(shape)
         for track in tracks + ([Track([action])] if action is not None else []):
             for layer, idx, w, t in track._active(func, f32):
-                source = self._read(layer, data_path, width, t)
+                source = self._read(layer, data_path, components, t)
                 if not source:
                     continue
                 blended, overflow = _blend(layer.mode, kind, values[idx], source, w, default)
@@ -452,16 +464,17 @@ class LayerStack(ByValue):
                                         f"{data_path}[{k}] beyond the float64 range at frame "
                                         f"{float(f.reshape(-1)[idx[row]])!r}")
                 values[idx] = blended
-        return values[:, index].reshape(shape)
+        return values[:, column].reshape(shape)
 
     @staticmethod
-    def _read(layer: Layer, data_path: str, width: int, t: np.ndarray) -> dict:
+    def _read(layer: Layer, data_path: str, components, t: np.ndarray) -> dict:
+        """{column: values at t} of the layer's curves of ``components``."""
         if hasattr(layer.source, "channels"):
             raise ValueError(f"LayerStack.evaluate: layer {layer.name!r} holds a Clip; "
                              f"evaluate reads channel layers (use pose for clips)")
-        return {k: _call("LayerStack.evaluate", layer, f"curve {(data_path, k)!r}",
+        return {j: _call("LayerStack.evaluate", layer, f"curve {(data_path, k)!r}",
                          layer.source[(data_path, k)], t, "source time")
-                for k in range(width) if (data_path, k) in layer.source}
+                for j, k in enumerate(components) if (data_path, k) in layer.source}
 
     def pose(self, scene, t):
         """The blended local pose of ``scene``'s nodes at times ``t``.

@@ -417,3 +417,26 @@ def test_combine_normalizes_quaternions_as_blender():
             np.testing.assert_allclose(
                 evaluate(quaternion([scale, scale, 0, 0], mode="COMBINE", influence=1.0)),
                 [np.sqrt(0.5), np.sqrt(0.5), 0, 0], atol=1e-15)
+
+
+def test_custom_property_indices_evaluate_only_that_channel():
+    from animcore import Curve
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert LayerStack([]).evaluate('["p"]', 10**12, 0.5) == 0.0
+        assert LayerStack([], defaults={'["p"]': 2.0}).evaluate('["p"]', np.int64(2**62),
+                                                                  0.5) == 2.0
+        far = Layer({('["p"]', 10**12): Curve([0, 1], [3, 3])})
+        assert LayerStack([Track([far])]).evaluate('["p"]', 10**12, [0.5]) == [3.0]
+        stack = LayerStack([], defaults={'["p"]': [1.0, 2.0, 3.0]})  # one per index
+        assert [stack.evaluate('["p"]', k, 0.5) for k in range(3)] == [1.0, 2.0, 3.0]
+    with pytest.raises(ValueError, match=r"^LayerStack.evaluate: defaults\['\[\"p\"\]'\] has 3 "
+                                         r"values \(no index 5\)"):
+        stack.evaluate('["p"]', 5, 0.5)
+    with pytest.raises(ValueError, match=r"^LayerStack.evaluate: index is -1 \(must be >= 0 for "
+                                         r"'\[\"p\"\]'\)"):
+        stack.evaluate('["p"]', -1, 0.5)
+    with pytest.raises(ValueError, match=r"^LayerStack.evaluate: index is 1.0 \(must be in "
+                                         r"\[0, 3\) for 'location'\)"):
+        stack.evaluate("location", 1.0, 0.5)
