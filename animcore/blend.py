@@ -34,6 +34,7 @@ ozz-animation's additive builder does.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Optional, Sequence
 
 import numpy as np
@@ -333,6 +334,98 @@ def _blend_scaled(used, shape):
 BLEND_SPACE_METHODS = ("barycentric", "gradient_band")
 
 
+# Blend-space geometry at any finite parameter: a number is a mantissa and a
+# power of two, (m, e) for m * 2**e with |m| in [0.5, 1) or m = 0, so that
+# no difference, product or sum leaves the double range. For normal numbers
+# the mantissas hold the bits of the plain arithmetic scaled by powers of two
+# (exact), so results there are the plain formulas' bits.
+_NO_TERM = np.iinfo(np.int32).min
+
+
+def _difference(a, b):
+    """``a - b`` elementwise as (m, e) (from the halves where it overflows)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = a - b
+    wide = ~np.isfinite(d)
+    m, e = np.frexp(np.where(wide, a * 0.5 - b * 0.5, d))
+    return m, e + wide
+
+
+def _sum(*terms):
+    """The sum of terms ``(m, e)`` (products of mantissas, |m| < 1) as (m, e),
+    taken in units of the largest non-zero term: a smaller one loses only
+    what lies below the sum's precision."""
+    top = np.max([np.where(m != 0.0, e, _NO_TERM) for m, e in terms], axis=0)
+    top = np.where(top == _NO_TERM, 0, top)
+    with np.errstate(under="ignore"):
+        total = sum(np.ldexp(m, e - top) for m, e in terms)
+    m, e = np.frexp(total)
+    return m, e + top
+
+
+def _dot(a, b, sign=1.0):
+    """``a0 b0 + a1 b1`` of (m, e) 2-vectors (``a0 b1 - a1 b0`` for
+    ``_cross``), as (m, e)."""
+    (ma, ea), (mb, eb) = a, b
+    return _sum((ma[..., 0] * mb[..., 0], ea[..., 0] + eb[..., 0]),
+                (sign * (ma[..., 1] * mb[..., 1]), ea[..., 1] + eb[..., 1]))
+
+
+def _cross(a, b):
+    (mb, eb) = b
+    return _dot(a, (mb[..., ::-1], eb[..., ::-1]), -1.0)
+
+
+def _ratio(a, b):
+    """``a / b`` of (m, e) numbers as a float: +-inf or 0 beyond the range."""
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(a[0] / b[0], a[1] - b[1])
+
+
+def _nearest_edge(p, x, i0, i1, seg):
+    """(k, u) for each row of ``x``: the point ``p[i0[k]] + u * (p[i1[k]] -
+    p[i0[k]])`` (``u`` in [0, 1]) is the nearest of the segments (``seg``,
+    their (m, e)) to the row.
+
+    Distances within rounding of the nearest, at different points (far from
+    the points, those to an edge and to its corners are one double), are
+    compared in exact rational arithmetic."""
+    r = _difference(x[:, None, :], p[i0])
+    u = np.clip(_ratio(_dot(r, seg), _dot(seg, seg)), 0.0, 1.0)
+    gap = [_sum((r[0][..., c], r[1][..., c]), (-u * seg[0][:, c], seg[1][:, c])) for c in (0, 1)]
+    gap = (np.stack([g[0] for g in gap], -1), np.stack([g[1] for g in gap], -1))  # x - y
+    dist, power = _dot(gap, gap)
+    lowest = np.where(dist != 0.0, power, np.iinfo(np.int32).max).min(axis=1, keepdims=True)
+    with np.errstate(over="ignore"):
+        dist = np.ldexp(dist, power - np.where(dist != 0.0, lowest, power))  # nearest: [0.5, 1)
+    rows = np.arange(len(x))
+    k = np.argmin(dist, axis=1)
+    ties = dist <= dist[rows, k][:, None] * (1.0 + 64 * np.finfo(np.float64).eps)
+    # ties at one corner of the hull (the edges that end there) are one point
+    corner = np.where(u == 0.0, i0, np.where(u == 1.0, i1, -1))
+    low = np.where(ties, corner, len(p)).min(axis=1)
+    one = (low == np.where(ties, corner, -1).max(axis=1)) & (low != -1)
+    along = u[rows, k]
+    for row in np.flatnonzero((ties.sum(axis=1) > 1) & ~one):
+        X = [Fraction(c) for c in x[row]]
+        best = None
+        for j in np.flatnonzero(ties[row]):
+            a, b = ([Fraction(c) for c in p[i]] for i in (i0[j], i1[j]))
+            d = [bc - ac for ac, bc in zip(a, b)]
+            t = sum((xc - ac) * dc for xc, ac, dc in zip(X, a, d)) / sum(dc * dc for dc in d)
+            t = min(max(t, Fraction(0)), Fraction(1))
+            squared = sum((xc - ac - t * dc) ** 2 for xc, ac, dc in zip(X, a, d))
+            if best is None or squared < best[0]:
+                best = (squared, j, t)
+        k[row], along[row] = best[1], float(best[2])
+    return k, along
+
+
+def _blocks(rows, width):
+    """``rows`` in blocks of about 2**16 / width (arrays of rows x width)."""
+    return np.array_split(rows, max(1, len(rows) * width // 65536))
+
+
 def delaunay(points) -> np.ndarray:
     """Delaunay triangles ``(T, 3)`` (indices, counter-clockwise) of 2-D points.
 
@@ -345,6 +438,7 @@ def delaunay(points) -> np.ndarray:
     """
     p = np.asarray(points, dtype=np.float64)
     n = len(p)
+    p = np.ldexp(p, -np.frexp(np.abs(p).max())[1])  # |p| < 1: a power of two, exact
     centre = p.mean(axis=0)
     extent = max(float(np.abs(p - centre).max()), 1e-300)
     q = (p - centre) / extent
@@ -474,36 +568,37 @@ class BlendSpace(ByValue):
         return h / h.sum(axis=1, keepdims=True)
 
     def _barycentric(self, x):
+        """Differences, products and sums as mantissas and powers of two
+        (``_difference``, ``_sum``): no intermediate leaves the double range
+        at any finite parameter."""
         p, tri = self.points, self.triangles
         w = np.zeros((len(x), len(p)))
-        a, b, c = p[tri[:, 0]], p[tri[:, 1]], p[tri[:, 2]]
-        det = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
-        for q, point in enumerate(x):
-            l1 = ((point[0] - a[:, 0]) * (c[:, 1] - a[:, 1])
-                  - (point[1] - a[:, 1]) * (c[:, 0] - a[:, 0])) / det
-            l2 = ((b[:, 0] - a[:, 0]) * (point[1] - a[:, 1])
-                  - (b[:, 1] - a[:, 1]) * (point[0] - a[:, 0])) / det
+        a = p[tri[:, 0]]
+        u, v = _difference(p[tri[:, 1]], a), _difference(p[tri[:, 2]], a)
+        det = _cross(u, v)
+        # the edges, each triangle's (0, 1), then (1, 2), then (2, 0)
+        i0, i1 = tri.T.reshape(-1), tri[:, [1, 2, 0]].T.reshape(-1)
+        seg = _difference(p[i1], p[i0])
+        # beyond twice the points' largest coordinate x is far outside every triangle
+        near = (np.abs(x) * 0.5 <= np.abs(p).max()).all(axis=1)
+        outside = ~near
+        for rows in _blocks(np.flatnonzero(near), len(tri)):
+            r = _difference(x[rows, None, :], a)
+            l1, l2 = _ratio(_cross(r, v), det), _ratio(_cross(u, r), det)
             l0 = 1.0 - l1 - l2
-            lam = np.stack([l0, l1, l2], axis=1)
-            worst = lam.min(axis=1)
-            t = int(np.argmax(worst))
-            if worst[t] >= -1e-12:
-                lam_t = np.clip(lam[t], 0.0, None)
-                w[q, tri[t]] = lam_t / lam_t.sum()
-                continue
-            # outside the hull: the nearest point of any triangle edge
-            best = (np.inf, None, None)
-            for e0, e1 in ((0, 1), (1, 2), (2, 0)):
-                i0, i1 = tri[:, e0], tri[:, e1]
-                seg = p[i1] - p[i0]
-                u = np.clip(((point - p[i0]) * seg).sum(1) / (seg ** 2).sum(1), 0.0, 1.0)
-                dist = ((p[i0] + u[:, None] * seg - point) ** 2).sum(1)
-                m = int(np.argmin(dist))
-                if dist[m] < best[0]:
-                    best = (dist[m], (i0[m], i1[m]), u[m])
-            (i0, i1), u = best[1], best[2]
-            w[q, i0] += 1.0 - u
-            w[q, i1] += u
+            lam = np.stack([l0, l1, l2], axis=-1)
+            worst = lam.min(axis=-1)
+            t = np.argmax(worst, axis=1)
+            lam_t = lam[np.arange(len(rows)), t]
+            found = worst[np.arange(len(rows)), t] >= -1e-12
+            lam_t = np.clip(lam_t[found], 0.0, None)
+            w[rows[found, None], tri[t[found]]] = lam_t / lam_t.sum(axis=1, keepdims=True)
+            outside[rows[~found]] = True
+        # outside the hull: the nearest point of any triangle edge
+        for rows in _blocks(np.flatnonzero(outside), len(i0)):
+            k, along = _nearest_edge(p, x[rows], i0, i1, seg)
+            w[rows, i0[k]] += 1.0 - along
+            w[rows, i1[k]] += along
         return w
 
     def sample(self, parameters, t, *, scene=None, sync: bool = False):
