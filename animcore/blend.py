@@ -421,6 +421,18 @@ def _nearest_edge(p, x, i0, i1, seg):
     return k, along
 
 
+def _exact_projection(x, a, b) -> float:
+    """``(x - a) . (b - a) / |b - a|^2`` in exact rational arithmetic, rounded
+    (+-inf beyond the double range)."""
+    x, a, b = ([Fraction(c) for c in v] for v in (x, a, b))
+    d = [bc - ac for ac, bc in zip(a, b)]
+    t = sum((xc - ac) * dc for xc, ac, dc in zip(x, a, d)) / sum(dc * dc for dc in d)
+    try:
+        return float(t)
+    except OverflowError:
+        return np.inf if t > 0 else -np.inf
+
+
 def _blocks(rows, width):
     """``rows`` in blocks of about 2**16 / width (arrays of rows x width)."""
     return np.array_split(rows, max(1, len(rows) * width // 65536))
@@ -556,16 +568,36 @@ class BlendSpace(ByValue):
         return w
 
     def _gradient_band(self, x):
+        """In mantissas and powers of two, as ``_barycentric``: at any scale
+        of the points and any finite parameter. An h beyond the double range
+        (a parameter far out) leaves every other h at 0 (``h_ij + h_ji = 1``):
+        that point has all the weight."""
         p = self.points
-        d = p[None, :, :] - p[:, None, :]  # d[i, j] = p_j - p_i
-        n2 = (d ** 2).sum(-1)
-        np.fill_diagonal(n2, 1.0)
-        rel = x[:, None, :] - p[None, :, :]  # (Q, N, 2): p - p_i
-        h = 1.0 - np.einsum("qic,ijc->qij", rel, d) / n2[None]
+        d = _difference(p[None, :, :], p[:, None, :])  # d[i, j] = p_j - p_i
+        n2 = _dot(d, d)
         idx = np.arange(len(p))
-        h[:, idx, idx] = np.inf
-        h = np.maximum(h.min(axis=2), 0.0)
-        return h / h.sum(axis=1, keepdims=True)
+        n2[0][idx, idx] = 1.0
+        w = np.empty((len(x), len(p)))
+        for rows in _blocks(np.arange(len(x)), len(p) ** 2):
+            rel = _difference(x[rows, None, :], p)  # (Q, N, 2): p - p_i
+            rel = (rel[0][:, :, None], rel[1][:, :, None])
+            along = _dot(rel, d)
+            t = _ratio(along, n2)
+            # Where the dot product cancels below 2**-30 of its terms (a
+            # parameter far out, at right angles to p_j - p_i), the rounding
+            # of p - p_i decides it: those exactly.
+            terms = np.where(rel[0] * d[0] != 0.0, rel[1] + d[1], _NO_TERM).max(axis=-1)
+            lost = (terms != _NO_TERM) & ((along[0] == 0.0) | (along[1] < terms - 30))
+            lost[:, idx, idx] = False
+            for q, i, j in zip(*np.nonzero(lost)):
+                t[q, i, j] = _exact_projection(x[rows[q]], p[i], p[j])
+            h = 1.0 - t
+            h[:, idx, idx] = np.inf
+            h = np.maximum(h.min(axis=2), 0.0)
+            far = np.isinf(h).any(axis=1)
+            h[far] = np.isinf(h[far])
+            w[rows] = h / h.sum(axis=1, keepdims=True)
+        return w
 
     def _barycentric(self, x):
         """Differences, products and sums as mantissas and powers of two

@@ -427,6 +427,53 @@ def gradient_band_reference(points, x):
     return h / h.sum()
 
 
+def exact_gradient_band(points, x):
+    """Johansen's gradient band weights in exact rational arithmetic."""
+    from fractions import Fraction
+
+    p = [[Fraction(c) for c in pi] for pi in points]
+    x = [Fraction(c) for c in x]
+    h = []
+    for i, pi in enumerate(p):
+        values = []
+        for j, pj in enumerate(p):
+            if j != i:
+                d = [b - a for a, b in zip(pi, pj)]
+                values.append(1 - sum((xc - a) * dc for xc, a, dc in zip(x, pi, d))
+                              / sum(dc * dc for dc in d))
+        h.append(max(Fraction(0), min(values)))
+    return np.array([float(hi / sum(h)) for hi in h])
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0**-1030, 2.0**-600, 2.0**600, 2.0**1022])
+def test_gradient_band_weights_at_any_scale_against_exact_arithmetic(scale):
+    """The points and parameters at any scale, parameters up to the double
+    range: no warning, the exact weights (a point far out has all the weight
+    where its h overflows)."""
+    import warnings
+
+    rng = np.random.default_rng(41)
+    p = rng.uniform(-1, 1, (8, 2)) * scale
+    space = BlendSpace(p, list(range(8)), method="gradient_band")
+    directions = rng.normal(size=(12, 2))
+    q = np.concatenate([rng.uniform(-1.5, 1.5, (30, 2)) * scale,
+                        np.clip([d * r for d in directions for r in (1e10 * scale, 1e300)],
+                                -BIG, BIG), [[BIG, -BIG], [0.0, BIG]]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = space.weights(q)
+    expected = np.array([exact_gradient_band(p, x) for x in q])
+    np.testing.assert_allclose(got, expected, atol=1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tiny = BlendSpace([[0, 0], [1e-310, 0], [0, 1e-310]], list("abc"),
+                          method="gradient_band")
+        np.testing.assert_array_equal(tiny.weights([1.0, 0.5]), [0, 1, 0])
+        square = BlendSpace([[0, 0], [1, 0], [0, 1], [1, 1]], list("abcd"),
+                            method="gradient_band")
+        np.testing.assert_array_equal(square.weights([1e200, 0.5]), [0, 0.5, 0, 0.5])
+
+
 @pytest.mark.parametrize("method", ["barycentric", "gradient_band"])
 def test_weights_sum_to_one_are_continuous_and_one_hot_at_points(method):
     rng = np.random.default_rng(22)
