@@ -40,9 +40,10 @@ from typing import Optional, Sequence
 import numpy as np
 
 from . import _core
-from ._arrays import check_finite
+from ._arrays import as_float64, check_finite, index_text
 from ._objects import ByValue
 from ._options import option
+from .model import Scene
 from .rotations import quaternion_input
 from .skeleton import Transforms
 
@@ -538,8 +539,11 @@ class BlendSpace(ByValue):
 
     def weights(self, parameters) -> np.ndarray:
         """Weights ``(..., N)`` at parameters ``(...)`` (1-D) or ``(..., 2)``."""
-        func = "BlendSpace.weights"
-        x = np.asarray(parameters, dtype=np.float64)
+        return self._weights("BlendSpace.weights", parameters)
+
+    def _weights(self, func: str, parameters) -> np.ndarray:
+        """:meth:`weights`, with errors naming ``func`` (the public caller)."""
+        x = as_float64(func, "parameters", parameters)
         if self.points.ndim == 2 and (x.ndim == 0 or x.shape[-1] != 2):
             raise ValueError(f"{func}: parameters has shape {x.shape} (must end with 2)")
         check_finite(func, "parameters", x)
@@ -647,19 +651,38 @@ class BlendSpace(ByValue):
         and Unreal's synchronized blend spaces).
         """
         func = "BlendSpace.sample"
-        w = self.weights(parameters)
+        w = self._weights(func, parameters)
         if w.ndim != 1:
             raise ValueError(f"{func}: parameters must be one point (got weights of shape "
                              f"{w.shape})")
-        tt = np.asarray(t, dtype=np.float64)
+        tt = as_float64(func, "t", t)
+        check_finite(func, "t", tt)
         used = [i for i in range(len(w)) if w[i] > 0.0]
+        if scene is not None and not isinstance(scene, Scene):
+            raise ValueError(f"{func}: scene is a {type(scene).__name__} (must be a Scene)")
+        for i in used if scene is None else ():
+            if not callable(getattr(self.clips[i], "sample", None)):
+                raise ValueError(f"{func}: clips[{i}] is a {type(self.clips[i]).__name__} "
+                                 f"(without scene=, every clip needs a sample method: a Clip)")
         durations = np.array([float(getattr(self.clips[i], "duration", 1.0)) for i in used])
         times = [tt] * len(used)
-        if sync:
-            total = float((w[used] * durations).sum())
-            times = [tt * d / total if total > 0 else tt for d in durations]
+        total = float((w[used] * durations).sum()) if sync else 0.0
+        if total > 0:
+            times = []
+            for i, d in zip(used, durations):
+                with np.errstate(over="ignore"):
+                    ti = tt * d / total
+                    if not np.isfinite(ti).all():  # t d beyond the range: the ratio first
+                        ti = tt * (d / total)
+                if not np.isfinite(ti).all():
+                    k = int(np.flatnonzero(~np.isfinite(ti))[0])
+                    raise OverflowError(f"{func}: t{index_text(tt.shape, k)} is "
+                                        f"{float(tt.reshape(-1)[k])!r}: with sync=True "
+                                        f"clips[{i}] plays at {d / total:.6g} times that, "
+                                        f"beyond the float64 range")
+                times.append(ti)
         if scene is not None:
-            poses = [scene.pose(self.clips[i], ti) for i, ti in zip(used, times)]
+            poses = [scene._pose(func, self.clips[i], ti) for i, ti in zip(used, times)]
             return blend_many(poses, w[used])
         samples = [self.clips[i].sample(ti) for i, ti in zip(used, times)]
         keys = list(samples[0])

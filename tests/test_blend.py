@@ -646,3 +646,56 @@ def test_long_poses_name_the_first_bad_item():
         with pytest.raises(ValueError,
                            match=rf"apply_additive: delta.translation at index \({k}, 0\)"):
             apply_additive(a, bad, w)
+
+
+def test_blend_space_arguments_get_the_methods_names():
+    import os
+    import warnings
+
+    from animcore.gltf import load_scene
+
+    data = os.path.join(os.path.dirname(__file__), "data", "gltf")
+    fox = load_scene(os.path.join(data, "Fox", "Fox.glb"))
+    skin = load_scene(os.path.join(data, "SimpleSkin", "SimpleSkin.gltf"))
+    survey, walk = fox.clip("Survey"), fox.clip("Walk")
+    space = BlendSpace([0.0, 1.0], [survey, walk])
+    for scene in (None, fox):
+        for t, error, text in (("x", ValueError, r"t must be real numbers"),
+                               ([[1.0], [1.0, 2.0]], ValueError, r"t is a ragged nested"),
+                               (10**400, OverflowError, r"t is an integer of 401 digits"),
+                               ([0.5, np.nan], ValueError, r"t at index \(1,\) is nan")):
+            with pytest.raises(error, match=rf"^BlendSpace.sample: {text}"):
+                space.sample(0.5, t, scene=scene)
+        with pytest.raises(ValueError, match=r"^BlendSpace.sample: parameters is nan"):
+            space.sample(np.nan, 0.5, scene=scene)
+        with pytest.raises(ValueError, match=r"^BlendSpace.sample: parameters must be real "
+                                             r"numbers"):
+            space.sample("fast", 0.5, scene=scene)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            # synchronized: clip i at t d_i / D, the ratio first where t d_i overflows
+            total = 0.5 * survey.duration + 0.5 * walk.duration
+            got = space.sample(0.5, 1e308, scene=scene, sync=True)
+            times = 1e308 * (survey.duration / total), 1e308 * walk.duration / total
+            if scene is None:
+                a, b = survey.sample(times[0]), walk.sample(times[1])
+                key = next(k for k in got if k[1] == "translation")
+                np.testing.assert_array_equal(got[key], 0.5 * a[key] + 0.5 * b[key])
+            else:
+                expected = blend_many([fox.pose(survey, times[0]), fox.pose(walk, times[1])],
+                                      [0.5, 0.5])
+                for x, y in zip(got, expected):
+                    np.testing.assert_array_equal(x, y)
+            with pytest.raises(OverflowError, match=r"^BlendSpace.sample: t is 1.7e\+308: with "
+                                                    r"sync=True clips\[0\] plays at"):
+                space.sample(0.5, 1.7e308, scene=scene, sync=True)
+    with pytest.raises(ValueError, match=r"^BlendSpace.weights: parameters must be real numbers"):
+        space.weights("fast")
+    with pytest.raises(ValueError, match=r"^BlendSpace.sample: clips\[0\] is a str \(without "
+                                         r"scene=, every clip needs a sample method"):
+        BlendSpace([0.0, 1.0], ["a", "b"]).sample(0.5, 0.1)
+    with pytest.raises(ValueError, match=r"^BlendSpace.sample: clip .* animates node"):
+        space.sample(0.5, 0.1, scene=skin)
+    with pytest.raises(ValueError, match=r"^BlendSpace.sample: scene is a str \(must be a "
+                                         r"Scene"):
+        space.sample(0.5, 0.1, scene="fox")
