@@ -355,19 +355,23 @@ def _difference(a, b):
 def _sum(*terms):
     """The sum of terms ``(m, e)`` (products of mantissas, |m| < 1) as (m, e),
     taken in units of the largest non-zero term: a smaller one loses only
-    what lies below the sum's precision."""
-    top = np.max([np.where(m != 0.0, e, _NO_TERM) for m, e in terms], axis=0)
-    top = np.where(top == _NO_TERM, 0, top)
+    what lies below the sum's precision. Third, that term's power (``e`` is
+    below it by the bits that cancelled; ``_NO_TERM`` where all are 0)."""
+    largest = np.max([np.where(m != 0.0, e, _NO_TERM) for m, e in terms], axis=0)
+    top = np.where(largest == _NO_TERM, 0, largest)
     with np.errstate(under="ignore"):
-        total = sum(np.ldexp(m, e - top) for m, e in terms)
+        parts = [np.ldexp(m, e - top) for m, e in terms]
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
     m, e = np.frexp(total)
-    return m, e + top
+    return m, e + top, largest
 
 
 def _dot(a, b, sign=1.0):
     """``a0 b0 + a1 b1`` of (m, e) 2-vectors (``a0 b1 - a1 b0`` for
-    ``_cross``), as (m, e)."""
-    (ma, ea), (mb, eb) = a, b
+    ``_cross``), as ``_sum`` gives it."""
+    (ma, ea), (mb, eb) = a[:2], b[:2]
     return _sum((ma[..., 0] * mb[..., 0], ea[..., 0] + eb[..., 0]),
                 (sign * (ma[..., 1] * mb[..., 1]), ea[..., 1] + eb[..., 1]))
 
@@ -395,7 +399,7 @@ def _nearest_edge(p, x, i0, i1, seg):
     u = np.clip(_ratio(_dot(r, seg), _dot(seg, seg)), 0.0, 1.0)
     gap = [_sum((r[0][..., c], r[1][..., c]), (-u * seg[0][:, c], seg[1][:, c])) for c in (0, 1)]
     gap = (np.stack([g[0] for g in gap], -1), np.stack([g[1] for g in gap], -1))  # x - y
-    dist, power = _dot(gap, gap)
+    dist, power, _ = _dot(gap, gap)
     lowest = np.where(dist != 0.0, power, np.iinfo(np.int32).max).min(axis=1, keepdims=True)
     with np.errstate(over="ignore"):
         dist = np.ldexp(dist, power - np.where(dist != 0.0, lowest, power))  # nearest: [0.5, 1)
@@ -408,30 +412,23 @@ def _nearest_edge(p, x, i0, i1, seg):
     one = (low == np.where(ties, corner, -1).max(axis=1)) & (low != -1)
     along = u[rows, k]
     for row in np.flatnonzero((ties.sum(axis=1) > 1) & ~one):
-        X = [Fraction(c) for c in x[row]]
         best = None
         for j in np.flatnonzero(ties[row]):
-            a, b = ([Fraction(c) for c in p[i]] for i in (i0[j], i1[j]))
-            d = [bc - ac for ac, bc in zip(a, b)]
-            t = sum((xc - ac) * dc for xc, ac, dc in zip(X, a, d)) / sum(dc * dc for dc in d)
+            t, r, d = _exact_projection(x[row], p[i0[j]], p[i1[j]])
             t = min(max(t, Fraction(0)), Fraction(1))
-            squared = sum((xc - ac - t * dc) ** 2 for xc, ac, dc in zip(X, a, d))
+            squared = sum((rc - t * dc) ** 2 for rc, dc in zip(r, d))
             if best is None or squared < best[0]:
                 best = (squared, j, t)
         k[row], along[row] = best[1], float(best[2])
     return k, along
 
 
-def _exact_projection(x, a, b) -> float:
-    """``(x - a) . (b - a) / |b - a|^2`` in exact rational arithmetic, rounded
-    (+-inf beyond the double range)."""
+def _exact_projection(x, a, b):
+    """``(x - a) . (b - a) / |b - a|^2``, ``x - a`` and ``b - a`` in exact
+    rational arithmetic."""
     x, a, b = ([Fraction(c) for c in v] for v in (x, a, b))
-    d = [bc - ac for ac, bc in zip(a, b)]
-    t = sum((xc - ac) * dc for xc, ac, dc in zip(x, a, d)) / sum(dc * dc for dc in d)
-    try:
-        return float(t)
-    except OverflowError:
-        return np.inf if t > 0 else -np.inf
+    r, d = [xc - ac for xc, ac in zip(x, a)], [bc - ac for ac, bc in zip(a, b)]
+    return sum(rc * dc for rc, dc in zip(r, d)) / sum(dc * dc for dc in d), r, d
 
 
 def _blocks(rows, width):
@@ -590,11 +587,14 @@ class BlendSpace(ByValue):
             # Where the dot product cancels below 2**-30 of its terms (a
             # parameter far out, at right angles to p_j - p_i), the rounding
             # of p - p_i decides it: those exactly.
-            terms = np.where(rel[0] * d[0] != 0.0, rel[1] + d[1], _NO_TERM).max(axis=-1)
-            lost = (terms != _NO_TERM) & ((along[0] == 0.0) | (along[1] < terms - 30))
+            lost = (along[2] != _NO_TERM) & ((along[0] == 0.0) | (along[2] - along[1] > 30))
             lost[:, idx, idx] = False
             for q, i, j in zip(*np.nonzero(lost)):
-                t[q, i, j] = _exact_projection(x[rows[q]], p[i], p[j])
+                exact = _exact_projection(x[rows[q]], p[i], p[j])[0]
+                try:
+                    t[q, i, j] = float(exact)
+                except OverflowError:  # beyond the double range, as _ratio gives it
+                    t[q, i, j] = np.inf if exact > 0 else -np.inf
             h = 1.0 - t
             h[:, idx, idx] = np.inf
             h = np.maximum(h.min(axis=2), 0.0)
