@@ -49,15 +49,18 @@ channel's default (0, scale 1, quaternion ``(1, 0, 0, 0)``, axis-angle
 """
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ._arrays import check_finite
+from ._arrays import as_float64, check_finite, index_text, real_number
 from ._objects import ByValue
 from ._options import option
 from .blend import apply_additive, blend_poses, make_additive
+from .model import Clip, Scene
 from .skeleton import Transforms
 
 __all__ = ["BLEND_MODES", "EXTRAPOLATIONS", "Layer", "LayerStack", "Track"]
@@ -84,6 +87,11 @@ def _kind(data_path: str) -> str:
     if data_path in ("scale", "delta_scale"):
         return "multiply"
     return "add"
+
+
+# Frames, ramps and layer times in Blender's float32 (and pose's float64): a
+# value beyond the range becomes inf or nan, which Track._active refuses.
+_unchecked = np.errstate(over="ignore", invalid="ignore")
 
 
 @dataclass(eq=False)
@@ -142,10 +150,26 @@ class Layer(ByValue):
         self.mode = option(func, "mode", self.mode, BLEND_MODES, _MODE_ALIASES)
         self.extrapolation = option(func, "extrapolation", self.extrapolation, EXTRAPOLATIONS,
                                     _EXTRAPOLATION_ALIASES)
-        for name in ("blend_in", "blend_out", "frame_start", "frame_end", "repeat", "scale"):
+        if not isinstance(self.source, (Mapping, Clip)):
+            raise ValueError(f"{func}: source is a {type(self.source).__name__} (must be a "
+                             f"mapping {{(data_path, index): curve}} or a Clip)")
+        if isinstance(self.source, Mapping):
+            for key, curve in self.source.items():
+                if not callable(curve):
+                    raise ValueError(f"{func}: source[{key!r}] is a {type(curve).__name__} "
+                                     f"(must be a curve: a callable of the source time)")
+        numbers = ("blend_in", "blend_out", "frame_start", "frame_end", "action_frame_start",
+                   "action_frame_end", "repeat", "scale") + (() if callable(self.influence)
+                                                              else ("influence",))
+        for name in numbers:
             value = getattr(self, name)
-            if not np.isfinite(value):
-                raise ValueError(f"{func}: {name} is {value!r} (must be finite)")
+            if value is None and name.startswith("action_"):
+                continue  # the layer's own range, below
+            value = real_number(func, name, value)
+            if not math.isfinite(value):
+                raise ValueError(f"{func}: {name} is {value!r} (must be finite"
+                                 f"{' or a curve' if name == 'influence' else ''})")
+            setattr(self, name, value)
         if self.frame_end < self.frame_start:
             raise ValueError(f"{func}: frame_end is {self.frame_end!r} (must not be before "
                              f"frame_start={self.frame_start!r})")
@@ -153,9 +177,6 @@ class Layer(ByValue):
             self.action_frame_start = self.frame_start
         if self.action_frame_end is None:
             self.action_frame_end = self.frame_end
-        if not callable(self.influence) and not np.isfinite(self.influence):
-            raise ValueError(f"{func}: influence is {self.influence!r} (must be finite or a "
-                             f"curve)")
 
     def _state(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -172,13 +193,18 @@ class Layer(ByValue):
 
     # -- the rules, vectorized over frames --------------------------------------
 
-    def _weight(self, c: np.ndarray) -> np.ndarray:
+    def _weight(self, func: str, c: np.ndarray) -> np.ndarray:
         """Influence at clamped frames c (float32 where Blender computes so)."""
+        if self.use_influence and callable(self.influence):
+            value = _call(func, self, "influence", self.influence, c.astype(np.float64), "frame")
+            return np.clip(value, 0.0, 1.0)
         if self.use_influence:
-            value = self.influence(c.astype(np.float64)) if callable(self.influence) \
-                else np.full(c.shape, float(self.influence))
-            return np.clip(np.asarray(value, dtype=np.float64), 0.0, 1.0) \
-                if callable(self.influence) else value
+            return np.full(c.shape, float(self.influence))
+        return self._ramp(c)
+
+    @_unchecked
+    def _ramp(self, c: np.ndarray) -> np.ndarray:
+        """The blend-in/out ramp at clamped frames c."""
         dt = c.dtype.type
         start, end = dt(self.frame_start), dt(self.frame_end)
         bin_, bout = dt(abs(self.blend_in)), dt(abs(self.blend_out))
@@ -191,6 +217,7 @@ class Layer(ByValue):
             w[ramp_out] = np.abs(end - c[ramp_out]) / bout
         return w.astype(np.float64)
 
+    @_unchecked
     def _time(self, c: np.ndarray) -> np.ndarray:
         """Source time at clamped frames c (nlastrip_get_frame_actionclip)."""
         if not self.time_map:
@@ -221,7 +248,7 @@ class Track(ByValue):
     name: str = ""
 
     def __post_init__(self):
-        self.layers = list(self.layers)
+        self.layers = _items("Track", "layers", self.layers, Layer)
         for i in range(1, len(self.layers)):
             if self.layers[i].frame_start < self.layers[i - 1].frame_end:
                 raise ValueError(f"Track: layers[{i}] starts at {self.layers[i].frame_start!r}"
@@ -241,6 +268,7 @@ class Track(ByValue):
         flags = "".join([", muted" if self.mute else "", ", solo" if self.solo else ""])
         return f"Track({self.name!r}, {len(self.layers)} layers{flags})"
 
+    @_unchecked
     def _select(self, f: np.ndarray):
         """(layer index or -1, clamped frame) per frame (nlastrips_ctime_get_strip)."""
         chosen = np.full(f.shape, -1)
@@ -269,19 +297,26 @@ class Track(ByValue):
                 done |= after
         return chosen, c
 
-    def _active(self, f: np.ndarray):
+    def _active(self, func: str, f: np.ndarray):
         """Yields (layer, frame indices, weights, source times) of the layers
-        that apply, skipping muted layers and influence <= 0."""
+        that apply, skipping muted layers and influence <= 0; an OverflowError
+        naming ``func`` and the layer where a weight or time is not finite."""
         chosen, c = self._select(f)
         for i, layer in enumerate(self.layers):
             idx = np.flatnonzero(chosen == i)
             if layer.mute or idx.size == 0:
                 continue
-            w = layer._weight(c[idx])
+            w = layer._weight(func, c[idx])
             keep = w > 0.0
+            t = layer._time(c[idx][keep])
+            if not (np.isfinite(w).all() and np.isfinite(t).all()):
+                raise OverflowError(
+                    f"{func}: layer {layer.name!r}: its frames [{layer.frame_start!r}, "
+                    f"{layer.frame_end!r}] (action frames [{layer.action_frame_start!r}, "
+                    f"{layer.action_frame_end!r}]) give a source time or weight that is not "
+                    f"representable")
             if keep.any():
-                idx, ci = idx[keep], c[idx][keep]
-                yield layer, idx, w[keep], layer._time(ci)
+                yield layer, idx[keep], w[keep], t
 
 
 class LayerStack(ByValue):
@@ -296,18 +331,30 @@ class LayerStack(ByValue):
         constant ``influence`` and ``mode``.
     defaults : mapping, optional
         ``{data_path: value or sequence}``: the value below the lowest layer
-        for channels other than Blender's transform properties (0 otherwise).
+        for channels other than Blender's transform properties (0 otherwise);
+        a sequence gives one value per index.
 
     See the module documentation for the rules.
     """
 
     def __init__(self, tracks: Sequence[Track] = (), *, action: Optional[Layer] = None,
                  defaults: Optional[Mapping[str, Any]] = None):
-        self.tracks = list(tracks)
-        for i, track in enumerate(self.tracks):
-            if not isinstance(track, Track):
-                raise ValueError(f"LayerStack: tracks[{i}] is a {type(track).__name__} (must "
-                                 f"be a Track)")
+        func = "LayerStack"
+        self.tracks = _items(func, "tracks", tracks, Track)
+        if action is not None and not isinstance(action, Layer):
+            raise ValueError(f"{func}: action is a {type(action).__name__} (must be a Layer or "
+                             f"None)")
+        if defaults is not None and not isinstance(defaults, Mapping):
+            raise ValueError(f"{func}: defaults is a {type(defaults).__name__} (must be a "
+                             f"mapping {{data_path: value or sequence}})")
+        for path, value in (defaults or {}).items():
+            name = f"defaults[{path!r}]"
+            value = as_float64(func, name, value)
+            check_finite(func, name, value)
+            width = _WIDTHS.get(path)
+            if value.ndim > 1 or (width is not None and value.size not in (1, width)):
+                raise ValueError(f"{func}: {name} has shape {value.shape} (must be one value "
+                                 f"or {width or 'one per index'})")
         self.action = action
         self.defaults = dict(defaults or {})
 
@@ -350,9 +397,17 @@ class LayerStack(ByValue):
         return any(not hasattr(layer.source, "channels") and (data_path, index) in layer.source
                    for layer in layers)
 
-    def _default(self, data_path: str, width: int) -> np.ndarray:
-        value = self.defaults.get(data_path, _DEFAULTS.get(data_path, 0.0))
-        return np.broadcast_to(np.asarray(value, dtype=np.float64), (width,)).copy()
+    def _default(self, data_path: str, components) -> np.ndarray:
+        """The value below the lowest layer of each of the channel's ``components``."""
+        value = np.asarray(self.defaults.get(data_path, _DEFAULTS.get(data_path, 0.0)),
+                           dtype=np.float64)
+        if data_path in _WIDTHS or value.size == 1:
+            return np.broadcast_to(value.reshape(-1), (len(components),)).copy()
+        k = components[0]  # a custom property: one value per index
+        if k >= value.size:
+            raise ValueError(f"LayerStack.evaluate: defaults[{data_path!r}] has {value.size} "
+                             f"values (no index {k})")
+        return value[[k]]
 
     def evaluate(self, data_path: str, index: int, frames) -> np.ndarray:
         """The value Blender's NLA gives channel ``data_path[index]`` at ``frames``.
@@ -368,39 +423,58 @@ class LayerStack(ByValue):
             Scene frames (subframes allowed).
         """
         func = "LayerStack.evaluate"
-        f = np.asarray(frames, dtype=np.float64)
+        f = as_float64(func, "frames", frames)
         check_finite(func, "frames", f)
-        width = _WIDTHS.get(data_path, 1)
+        width = _WIDTHS.get(data_path)
         if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) \
-                or not 0 <= index < max(width, index + 1 if data_path not in _WIDTHS else 0):
-            raise ValueError(f"{func}: index is {index!r} (must be in [0, {width}) for "
-                             f"{data_path!r})")
-        width = max(width, int(index) + 1)
+                or index < 0 or (width is not None and index >= width):
+            raise ValueError(f"{func}: index is {index!r} (must be "
+                             f"{f'in [0, {width})' if width else '>= 0'} for {data_path!r})")
+        # a transform property's components blend together (quaternions); any other
+        # channel alone: only the one asked for is evaluated
+        components = range(width) if width else (int(index),)
+        column = int(index) if width else 0
         shape = f.shape
-        f32 = f.reshape(-1).astype(np.float32)
-        default = self._default(data_path, width)
+        with np.errstate(over="ignore"):  # frames are float32, as Blender's: checked here
+            f32 = f.reshape(-1).astype(np.float32)
+        if not np.isfinite(f32).all():
+            first = int(np.flatnonzero(~np.isfinite(f32))[0])
+            raise OverflowError(f"{func}: frames{index_text(shape, first)} is "
+                                f"{float(f.reshape(-1)[first])!r} (must be representable as "
+                                f"float32, as Blender's frames, |value| <= "
+                                f"{float(np.finfo(np.float32).max):.6g})")
+        default = self._default(data_path, components)
         values = np.tile(default, (f32.size, 1))
         kind = _kind(data_path)
         tracks, action, alone = self._plan()
         if alone:
-            out = self._read(self.action, data_path, width, f32.astype(np.float64))
+            out = self._read(self.action, data_path, components, f32.astype(np.float64))
             for k, v in out.items():
                 values[:, k] = v
-            return values[:, index].reshape(shape)
+            return values[:, column].reshape(shape)
         for track in tracks + ([Track([action])] if action is not None else []):
-            for layer, idx, w, t in track._active(f32):
-                source = self._read(layer, data_path, width, t)
-                if source:
-                    values[idx] = _blend(layer.mode, kind, values[idx], source, w, default)
-        return values[:, index].reshape(shape)
+            for layer, idx, w, t in track._active(func, f32):
+                source = self._read(layer, data_path, components, t)
+                if not source:
+                    continue
+                blended, overflow = _blend(layer.mode, kind, values[idx], source, w, default)
+                if overflow.any():
+                    row, k = (int(i[0]) for i in np.nonzero(overflow))
+                    raise OverflowError(f"{func}: layer {layer.name!r} ({layer.mode}) gives "
+                                        f"{data_path}[{k}] beyond the float64 range at frame "
+                                        f"{float(f.reshape(-1)[idx[row]])!r}")
+                values[idx] = blended
+        return values[:, column].reshape(shape)
 
     @staticmethod
-    def _read(layer: Layer, data_path: str, width: int, t: np.ndarray) -> dict:
+    def _read(layer: Layer, data_path: str, components, t: np.ndarray) -> dict:
+        """{column: values at t} of the layer's curves of ``components``."""
         if hasattr(layer.source, "channels"):
             raise ValueError(f"LayerStack.evaluate: layer {layer.name!r} holds a Clip; "
                              f"evaluate reads channel layers (use pose for clips)")
-        return {k: np.asarray(layer.source[(data_path, k)](t), dtype=np.float64)
-                for k in range(width) if (data_path, k) in layer.source}
+        return {j: _call("LayerStack.evaluate", layer, f"curve {(data_path, k)!r}",
+                         layer.source[(data_path, k)], t, "source time")
+                for j, k in enumerate(components) if (data_path, k) in layer.source}
 
     def pose(self, scene, t):
         """The blended local pose of ``scene``'s nodes at times ``t``.
@@ -424,7 +498,9 @@ class LayerStack(ByValue):
             Shapes ``t.shape + (N, 3)``, ``(N, 4)``, ``(N, 3)``.
         """
         func = "LayerStack.pose"
-        tt = np.asarray(t, dtype=np.float64)
+        if not isinstance(scene, Scene):
+            raise ValueError(f"{func}: scene is a {type(scene).__name__} (must be a Scene)")
+        tt = as_float64(func, "t", t)
         check_finite(func, "t", tt)
         shape = tt.shape
         flat = tt.reshape(-1)
@@ -435,37 +511,36 @@ class LayerStack(ByValue):
         if alone:  # the action as if there were no NLA: its pose as is
             stack = [Track([Layer(self.action.source, time_map=False, name="action")])]
         for track in stack:
-            with np.errstate(over="ignore", invalid="ignore"):  # (checked below)
-                active = list(track._active(flat))
-            for layer, idx, w, lt in active:
+            for layer, idx, w, lt in list(track._active(func, flat)):
+                if not isinstance(layer.source, Clip):
+                    raise ValueError(f"{func}: layer {layer.name!r} holds channel curves; pose "
+                                     f"reads Clip layers (use evaluate for channels)")
                 if layer.mode == "MULTIPLY":
                     raise ValueError(f"{func}: layer {layer.name!r} mode is 'MULTIPLY' (a "
                                      f"channel mode; poses take REPLACE, ADD, SUBTRACT or "
                                      f"COMBINE)")
-                if not (np.isfinite(lt).all() and np.isfinite(w).all()):
-                    raise OverflowError(
-                        f"{func}: layer {layer.name!r}: its frames [{layer.frame_start!r}, "
-                        f"{layer.frame_end!r}] (action frames [{layer.action_frame_start!r}, "
-                        f"{layer.action_frame_end!r}]) give a clip time or weight that is not "
-                        f"representable")
                 if layer.mode == "REPLACE" and (w > 1.0).any():
                     raise ValueError(f"{func}: layer {layer.name!r} influence is "
                                      f"{float(w[w > 1.0][0])!r} (a REPLACE layer's weight "
                                      f"must lie in [0, 1])")
-                clip = scene.clip(layer.source)
-                sampled = scene.pose(clip, lt)
+                sampled = scene._pose(func, layer.source, lt)
                 whole = idx.size == flat.size  # every frame: no gather, no scatter
                 lower = Transforms(*pose) if whole else Transforms(*(a[idx] for a in pose))
                 ww = w[:, None]
-                if layer.mode == "REPLACE" and whole and (w == 1.0).all():
-                    out = sampled  # full influence replaces (blend_poses would return it)
-                elif layer.mode == "REPLACE":
-                    out = blend_poses(lower, sampled, ww)
-                else:
-                    delta = make_additive(sampled, rest)
-                    out = apply_additive(lower, delta, -ww if layer.mode == "SUBTRACT" else ww,
-                                         convention="blender_combine"
-                                         if layer.mode == "COMBINE" else "local")
+                try:  # (a delta or pose beyond the double range, a scale delta of 0)
+                    if layer.mode == "REPLACE" and whole and (w == 1.0).all():
+                        out = sampled  # full influence replaces (blend_poses would return it)
+                    elif layer.mode == "REPLACE":
+                        out = blend_poses(lower, sampled, ww)
+                    else:
+                        delta = make_additive(sampled, rest)
+                        out = apply_additive(lower, delta,
+                                             -ww if layer.mode == "SUBTRACT" else ww,
+                                             convention="blender_combine"
+                                             if layer.mode == "COMBINE" else "local")
+                except (ValueError, OverflowError) as error:
+                    kind = OverflowError if isinstance(error, OverflowError) else ValueError
+                    raise kind(f"{func}: layer {layer.name!r} ({layer.mode}): {error}") from None
                 if whole:
                     pose = list(out)
                     continue
@@ -476,16 +551,74 @@ class LayerStack(ByValue):
                             else a.reshape(shape + a.shape[1:]) for a in pose))
 
 
+def _call(func: str, layer: Layer, what: str, curve, x: np.ndarray, at: str) -> np.ndarray:
+    """``curve(x)``, a callable of ``layer`` (its keyed influence, a channel's
+    curve), as finite float64 values of x's shape, or an error naming
+    ``func``, the layer and ``what`` (``at`` says what x holds)."""
+    name = f"layer {layer.name!r} {what}"
+    try:
+        value = curve(x)
+    except (ValueError, OverflowError) as error:
+        kind = OverflowError if isinstance(error, OverflowError) else ValueError
+        raise kind(f"{func}: {name}: {error}") from None
+    value = as_float64(func, name, value)
+    try:
+        value = np.broadcast_to(value, x.shape)
+    except ValueError:
+        raise ValueError(f"{func}: {name} gives shape {value.shape} for {x.size} {at}s (must "
+                         f"give one value per {at})") from None
+    bad = np.flatnonzero(~np.isfinite(value))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"{func}: {name} is {float(value.reshape(-1)[i])!r} at {at} "
+                         f"{float(x.reshape(-1)[i])!r} (must be finite)")
+    return value
+
+
+def _normalize_qt(q: np.ndarray) -> np.ndarray:
+    """Rows of (w, x, y, z) over their length, as Blender's normalize_qt: a
+    zero quaternion becomes (0, 1, 0, 0). Lengths whose square would leave the
+    double range are taken in units of the largest component."""
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        n = np.linalg.norm(q, axis=-1, keepdims=True)
+        out = q / n
+    odd = ~((n[:, 0] >= 1e-150) & (n[:, 0] <= 1e150))
+    if odd.any():
+        top = np.abs(q[odd]).max(axis=-1, keepdims=True)
+        zero = top[:, 0] == 0.0
+        units = q[odd] / np.where(zero[:, None], 1.0, top)  # largest |component| 1
+        units[zero] = (0.0, 1.0, 0.0, 0.0)
+        out[odd] = units / np.linalg.norm(units, axis=-1, keepdims=True)
+    return out
+
+
+def _items(func: str, name: str, items, kind) -> list:
+    """``items`` as a list whose every element is a ``kind``, or a ValueError."""
+    try:
+        items = list(items)
+    except TypeError:
+        raise ValueError(f"{func}: {name} is a {type(items).__name__} (must be a sequence of "
+                         f"{kind.__name__})") from None
+    for i, item in enumerate(items):
+        if not isinstance(item, kind):
+            raise ValueError(f"{func}: {name}[{i}] is a {type(item).__name__} (must be a "
+                             f"{kind.__name__})")
+    return items
+
+
 def _blend(mode: str, kind: str, lower: np.ndarray, source: dict, w: np.ndarray,
-           default: np.ndarray) -> np.ndarray:
-    """Blender's nla_blend_value / nla_combine_value on the keyed components."""
+           default: np.ndarray):
+    """Blender's nla_blend_value / nla_combine_value on the keyed components:
+    the values, and where they left the double range (a finite value below
+    that became inf or nan, other than Blender's nan of a negative scale
+    ratio to a fractional power)."""
     out = lower.copy()
+    overflow = np.zeros(lower.shape, bool)
     if mode == "COMBINE" and kind == "quaternion":
         if len(source) < 4:
-            return out  # Blender combines a quaternion only when all 4 are keyed
-        v = np.stack([source[k] for k in range(4)], axis=-1)
-        lo = lower[:, :4] / np.linalg.norm(lower[:, :4], axis=-1, keepdims=True)
-        v = v / np.linalg.norm(v, axis=-1, keepdims=True)
+            return out, overflow  # Blender combines a quaternion only when all 4 are keyed
+        lo = _normalize_qt(lower[:, :4])
+        v = _normalize_qt(np.stack([source[k] for k in range(4)], axis=-1))
         # Blender stores (w, x, y, z); the package's poses take (x, y, z, w).
         # One joint per frame: lo * v^w is apply_additive's Combine rotation.
         xyzw = [1, 2, 3, 0]
@@ -494,25 +627,30 @@ def _blend(mode: str, kind: str, lower: np.ndarray, source: dict, w: np.ndarray,
                                  Transforms(zero, v[:, None, xyzw], one), w[:, None],
                                  convention="blender_combine").rotation[:, 0]
         out[:, :4] = product[:, [3, 0, 1, 2]]
-        return out
+        return out, overflow
     for k, v in source.items():
         p = lower[:, k]
-        if mode == "REPLACE":
-            r = p * (1.0 - w) + v * w
-        elif mode == "ADD":
-            r = p + v * w
-        elif mode == "SUBTRACT":
-            r = p - v * w
-        elif mode == "MULTIPLY":
-            r = w * (p * v) + (1.0 - w) * p
-        elif kind == "multiply":
-            d = default[k] if default[k] != 0.0 else 1.0
-            with np.errstate(invalid="ignore"):  # powf of a negative ratio: nan, as Blender
-                r = p * np.power(v / d, w)
-        else:
-            r = p + (v - default[k]) * w
+        powered = False
+        with np.errstate(over="ignore", invalid="ignore"):  # (checked below)
+            if mode == "REPLACE":
+                r = p * (1.0 - w) + v * w
+            elif mode == "ADD":
+                r = p + v * w
+            elif mode == "SUBTRACT":
+                r = p - v * w
+            elif mode == "MULTIPLY":
+                r = w * (p * v) + (1.0 - w) * p
+            elif kind == "multiply":
+                d = default[k] if default[k] != 0.0 else 1.0
+                ratio = v / d
+                r = p * np.power(ratio, w)
+                powered = True
+            else:
+                r = p + (v - default[k]) * w
         out[:, k] = r
-    return out
+        blender_nan = (ratio < 0.0) & np.isnan(r) if powered else False  # powf, as Blender
+        overflow[:, k] = ~np.isfinite(r) & np.isfinite(p) & ~blender_nan
+    return out, overflow
 
 
 # ------------------------------------------------------------------ bpy reading

@@ -326,6 +326,96 @@ def test_barycentric_weights_against_scipy():
     np.testing.assert_allclose(space.weights(q[inside]), expected, atol=1e-12)
 
 
+def exact_blend_weights(points, x, simplices):
+    """The docstring's barycentric weights in exact rational arithmetic: in
+    the triangle of ``simplices`` that holds x, else at the nearest point of
+    the hull's boundary (the nearest point of any segment between two points)."""
+    from fractions import Fraction
+
+    p = [(Fraction(a), Fraction(b)) for a, b in points]
+    x = (Fraction(x[0]), Fraction(x[1]))
+    w = np.zeros(len(p))
+
+    def cross(u, v):
+        return u[0] * v[1] - u[1] * v[0]
+
+    def sub(u, v):
+        return (u[0] - v[0], u[1] - v[1])
+
+    for i, j, k in simplices:
+        det = cross(sub(p[j], p[i]), sub(p[k], p[i]))
+        l1 = cross(sub(x, p[i]), sub(p[k], p[i])) / det
+        l2 = cross(sub(p[j], p[i]), sub(x, p[i])) / det
+        if min(l1, l2, 1 - l1 - l2) >= 0:
+            w[[i, j, k]] = [float(1 - l1 - l2), float(l1), float(l2)]
+            return w
+    best = None
+    for i in range(len(p)):
+        for j in range(i + 1, len(p)):
+            d = sub(p[j], p[i])
+            u = min(max((sub(x, p[i])[0] * d[0] + sub(x, p[i])[1] * d[1])
+                        / (d[0] ** 2 + d[1] ** 2), Fraction(0)), Fraction(1))
+            r = sub(x, (p[i][0] + u * d[0], p[i][1] + u * d[1]))
+            dist = r[0] ** 2 + r[1] ** 2
+            if best is None or dist < best[0]:
+                best = (dist, i, j, u)
+    _, i, j, u = best
+    w[i], w[j] = float(1 - u), float(u)
+    return w
+
+
+BIG = np.finfo(np.float64).max
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0**-1030, 2.0**-600, 2.0**600, 2.0**1022])
+def test_barycentric_weights_at_any_parameter_against_exact_arithmetic(scale):
+    """Inside (scipy's triangle, exact barycentric coordinates) and outside up
+    to the double range (the exact nearest point of the hull), for point sets
+    from subnormal to the double range: no warning, the exact weights."""
+    import warnings
+
+    from scipy.spatial import Delaunay
+
+    rng = np.random.default_rng(40)
+    unit = rng.uniform(-1, 1, (12, 2))
+    p = unit * scale
+    space = BlendSpace(p, list(range(12)))
+    simplices = Delaunay(unit).simplices  # general position: the one Delaunay triangulation
+    inside = rng.uniform(-0.4, 0.4, (30, 2))
+    directions = rng.normal(size=(30, 2))
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    near = directions * rng.uniform(1.05, 3.0, (30, 1))
+    far = [d * r for d in directions[:8] for r in (1e10, 1e200, 1e300, BIG / 2)]
+    q = np.concatenate([inside * scale, near * scale, np.clip(far, -BIG, BIG),
+                        [[BIG, -BIG], [-BIG, -BIG], [BIG, 0.5], [0.0, -BIG]]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = space.weights(q)
+    expected = np.array([exact_blend_weights(p, x, simplices) for x in q])
+    np.testing.assert_allclose(got, expected, atol=1e-9)
+    np.testing.assert_allclose(got.sum(1), 1.0, atol=1e-12)
+
+
+def test_barycentric_weights_where_the_nearest_edge_ties_in_floating_point():
+    """Far beyond an edge of a square (or of a thin triangle) the distances to
+    the edge and to its corners are one double: the edge is still the nearest."""
+    import warnings
+
+    square = BlendSpace([[0, 0], [1, 0], [0, 1], [1, 1]], list("abcd"))
+    thin = BlendSpace([[0, 0], [1, 0], [0.5, 1e-12]], list("abc"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(
+            square.weights([[1e200, 0.5], [0.25, -1e308], [-BIG, 0.75], [1e308, 1e308],
+                            [-1e308, 1e308], [0.5, BIG]]),
+            [[0, 0.5, 0, 0.5], [0.75, 0.25, 0, 0], [0.25, 0, 0.75, 0], [0, 0, 0, 1],
+             [0, 0, 1, 0], [0, 0, 0.5, 0.5]])
+        np.testing.assert_array_equal(
+            thin.weights([[0.25, -1e300], [1e300, 1e-13], [0.5, 1e300], [0.25, 1e300]]),
+            [[0.75, 0.25, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1]])
+        np.testing.assert_allclose(thin.weights([0.5, 5e-13]), [0.25, 0.25, 0.5], atol=1e-12)
+
+
 def gradient_band_reference(points, x):
     """Johansen's gradient band weights, one point at a time in plain Python."""
     h = []
@@ -335,6 +425,53 @@ def gradient_band_reference(points, x):
         h.append(max(0.0, min(values)))
     h = np.array(h)
     return h / h.sum()
+
+
+def exact_gradient_band(points, x):
+    """Johansen's gradient band weights in exact rational arithmetic."""
+    from fractions import Fraction
+
+    p = [[Fraction(c) for c in pi] for pi in points]
+    x = [Fraction(c) for c in x]
+    h = []
+    for i, pi in enumerate(p):
+        values = []
+        for j, pj in enumerate(p):
+            if j != i:
+                d = [b - a for a, b in zip(pi, pj)]
+                values.append(1 - sum((xc - a) * dc for xc, a, dc in zip(x, pi, d))
+                              / sum(dc * dc for dc in d))
+        h.append(max(Fraction(0), min(values)))
+    return np.array([float(hi / sum(h)) for hi in h])
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0**-1030, 2.0**-600, 2.0**600, 2.0**1022])
+def test_gradient_band_weights_at_any_scale_against_exact_arithmetic(scale):
+    """The points and parameters at any scale, parameters up to the double
+    range: no warning, the exact weights (a point far out has all the weight
+    where its h overflows)."""
+    import warnings
+
+    rng = np.random.default_rng(41)
+    p = rng.uniform(-1, 1, (8, 2)) * scale
+    space = BlendSpace(p, list(range(8)), method="gradient_band")
+    directions = rng.normal(size=(12, 2))
+    q = np.concatenate([rng.uniform(-1.5, 1.5, (30, 2)) * scale,
+                        np.clip([d * r for d in directions for r in (1e10 * scale, 1e300)],
+                                -BIG, BIG), [[BIG, -BIG], [0.0, BIG]]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = space.weights(q)
+    expected = np.array([exact_gradient_band(p, x) for x in q])
+    np.testing.assert_allclose(got, expected, atol=1e-9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tiny = BlendSpace([[0, 0], [1e-310, 0], [0, 1e-310]], list("abc"),
+                          method="gradient_band")
+        np.testing.assert_array_equal(tiny.weights([1.0, 0.5]), [0, 1, 0])
+        square = BlendSpace([[0, 0], [1, 0], [0, 1], [1, 1]], list("abcd"),
+                            method="gradient_band")
+        np.testing.assert_array_equal(square.weights([1e200, 0.5]), [0, 0.5, 0, 0.5])
 
 
 @pytest.mark.parametrize("method", ["barycentric", "gradient_band"])
@@ -509,3 +646,56 @@ def test_long_poses_name_the_first_bad_item():
         with pytest.raises(ValueError,
                            match=rf"apply_additive: delta.translation at index \({k}, 0\)"):
             apply_additive(a, bad, w)
+
+
+def test_blend_space_arguments_get_the_methods_names():
+    import os
+    import warnings
+
+    from animcore.gltf import load_scene
+
+    data = os.path.join(os.path.dirname(__file__), "data", "gltf")
+    fox = load_scene(os.path.join(data, "Fox", "Fox.glb"))
+    skin = load_scene(os.path.join(data, "SimpleSkin", "SimpleSkin.gltf"))
+    survey, walk = fox.clip("Survey"), fox.clip("Walk")
+    space = BlendSpace([0.0, 1.0], [survey, walk])
+    for scene in (None, fox):
+        for t, error, text in (("x", ValueError, r"t must be real numbers"),
+                               ([[1.0], [1.0, 2.0]], ValueError, r"t is a ragged nested"),
+                               (10**400, OverflowError, r"t is an integer of 401 digits"),
+                               ([0.5, np.nan], ValueError, r"t at index \(1,\) is nan")):
+            with pytest.raises(error, match=rf"^BlendSpace.sample: {text}"):
+                space.sample(0.5, t, scene=scene)
+        with pytest.raises(ValueError, match=r"^BlendSpace.sample: parameters is nan"):
+            space.sample(np.nan, 0.5, scene=scene)
+        with pytest.raises(ValueError, match=r"^BlendSpace.sample: parameters must be real "
+                                             r"numbers"):
+            space.sample("fast", 0.5, scene=scene)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            # synchronized: clip i at t d_i / D, the ratio first where t d_i overflows
+            total = 0.5 * survey.duration + 0.5 * walk.duration
+            got = space.sample(0.5, 1e308, scene=scene, sync=True)
+            times = 1e308 * (survey.duration / total), 1e308 * walk.duration / total
+            if scene is None:
+                a, b = survey.sample(times[0]), walk.sample(times[1])
+                key = next(k for k in got if k[1] == "translation")
+                np.testing.assert_array_equal(got[key], 0.5 * a[key] + 0.5 * b[key])
+            else:
+                expected = blend_many([fox.pose(survey, times[0]), fox.pose(walk, times[1])],
+                                      [0.5, 0.5])
+                for x, y in zip(got, expected):
+                    np.testing.assert_array_equal(x, y)
+            with pytest.raises(OverflowError, match=r"^BlendSpace.sample: t is 1.7e\+308: with "
+                                                    r"sync=True clips\[0\] plays at"):
+                space.sample(0.5, 1.7e308, scene=scene, sync=True)
+    with pytest.raises(ValueError, match=r"^BlendSpace.weights: parameters must be real numbers"):
+        space.weights("fast")
+    with pytest.raises(ValueError, match=r"^BlendSpace.sample: clips\[0\] is a str \(without "
+                                         r"scene=, every clip needs a sample method"):
+        BlendSpace([0.0, 1.0], ["a", "b"]).sample(0.5, 0.1)
+    with pytest.raises(ValueError, match=r"^BlendSpace.sample: clip .* animates node"):
+        space.sample(0.5, 0.1, scene=skin)
+    with pytest.raises(ValueError, match=r"^BlendSpace.sample: scene is a str \(must be a "
+                                         r"Scene"):
+        space.sample(0.5, 0.1, scene="fox")
