@@ -906,14 +906,23 @@ class Curve(ByValue):
                  out_weights=None, before: str = "clamp", after: str = "clamp",
                  before_slope=None, after_slope=None, jumps: bool = False, ease=None,
                  auto_smoothing: Optional[str] = None):
+        self._init("Curve", times, values, interpolation, tangents, velocities,
+                   in_velocities, out_velocities, in_weights, out_weights, before, after,
+                   before_slope, after_slope, jumps, auto_smoothing)
+        self._ease = None if ease is None else as_easing_for("Curve", ease)
+
+    def _init(self, func, times, values, interpolation, tangents, velocities, in_velocities,
+              out_velocities, in_weights, out_weights, before, after, before_slope,
+              after_slope, jumps, auto_smoothing):
+        """The constructor's body (without ``ease``), its errors naming ``func``."""
         given = (velocities is not None or in_velocities is not None
                  or out_velocities is not None)
         if tangents is None and not given:
-            tangents = _default_tangents("Curve", interpolation,
+            tangents = _default_tangents(func, interpolation,
                                          in_weights is not None or out_weights is not None)
         if isinstance(tangents, str) and tangents not in _BLENDER_POLICIES:
             # every rule's name, the tools' spellings ("AUTO_CLAMPED", "CatmullRom")
-            tangents = option("Curve", "tangents", tangents,
+            tangents = option(func, "tangents", tangents,
                               ["auto_clamped", *_TANGENTS, "explicit", "auto", "vector",
                                "auto_ease", "free"], aliases_for(TANGENT_ALIASES, _TANGENTS),
                               {k: v for k, v in TANGENT_HINTS.items() if k != "auto"})
@@ -921,27 +930,26 @@ class Curve(ByValue):
             interpolation = "bezier" if _handle_lengths(tangents) else "cubic"
         policy = tangents
         if tangents is not None and not isinstance(tangents, (str, list, tuple)):
-            raise ValueError(f"Curve: tangents is {tangents!r} (must be a name such as "
+            raise ValueError(f"{func}: tangents is {tangents!r} (must be a name such as "
                              f"'catmull_rom' or 'auto', or one of Blender's per key)")
         if tangents is not None and (not isinstance(tangents, str)
                                      or tangents in _BLENDER_POLICIES):
             (tangents, in_velocities, out_velocities, in_weights,
-             out_weights) = _blender_policy("Curve", times, values, interpolation, tangents,
+             out_weights) = _blender_policy(func, times, values, interpolation, tangents,
                                             velocities, in_velocities, out_velocities,
                                             in_weights, out_weights, before, after,
                                             auto_smoothing)
             velocities = None
         elif auto_smoothing is not None:
-            raise ValueError(f"Curve: auto_smoothing applies to the tangents 'auto', "
+            raise ValueError(f"{func}: auto_smoothing applies to the tangents 'auto', "
                              f"'auto_clamped' and 'vector', not {tangents!r}")
-        self._build("Curve", times, values, interpolation, tangents, velocities,
+        self._build(func, times, values, interpolation, tangents, velocities,
                     in_velocities, out_velocities, before, after, jumps,
                     in_weights=in_weights, out_weights=out_weights,
                     before_slope=before_slope, after_slope=after_slope)
         if policy is not tangents:  # Blender's rules: keep their name(s)
             self._tangents = policy if isinstance(policy, str) else tuple(policy)
             self._auto_smoothing = auto_smoothing
-        self._ease = None if ease is None else as_easing_for("Curve", ease)
 
     def _build(self, func, times, values, interpolation, tangents, velocities,
                in_velocities, out_velocities, before, after, jumps, *, in_weights=None,
@@ -1912,10 +1920,11 @@ class Curve(ByValue):
                     policy = policy[:edit[1]] + policy[edit[1] + 1:]
             free = policy == "free" or (isinstance(policy, tuple) and "free" in policy)
             given = [_edited_keys(g, edit, 0.0) for g in self._given] if free else (None, None)
-            curve = Curve(times, values, interpolation=interpolation, tangents=policy,
-                          in_velocities=given[0], out_velocities=given[1],
-                          in_weights=weights[0], out_weights=weights[1],
-                          auto_smoothing=self._auto_smoothing, **options)
+            curve = Curve.__new__(Curve)
+            curve._init(func, times, values, interpolation, policy, None, given[0], given[1],
+                        weights[0], weights[1], options["before"], options["after"],
+                        options["before_slope"], options["after_slope"], options["jumps"],
+                        self._auto_smoothing)
         else:
             curve = Curve.__new__(Curve)
             curve._build(func, times, values, interpolation,
@@ -2114,8 +2123,10 @@ class Curve(ByValue):
         long_handles = _flag(func, "long_handles", data.get("long_handles", False))
         smoothing = _stored_smoothing(func, data.get("auto_smoothing"), tangents)
         if tangents == "auto_ease":
-            curve = cls(data["times"], data["values"], interpolation=interpolation,
-                        tangents=tangents, before=before, after=after, jumps=jumps, **options)
+            curve = cls.__new__(cls)
+            curve._init(func, data["times"], data["values"], interpolation, tangents, None,
+                        None, None, options["in_weights"], options["out_weights"], before,
+                        after, options["before_slope"], options["after_slope"], jumps, None)
         else:  # the tools' automatic handles come resolved, as explicit ones
             policy = tangents is not None and (not isinstance(tangents, str)
                                                or tangents in _BLENDER_POLICIES)

@@ -1620,3 +1620,44 @@ def test_rotation_curve_call_takes_the_derivative_order_second():
     np.testing.assert_array_equal(r(t, 0), r.evaluate(t))
     with pytest.raises(ValueError, match=r"^RotationCurve: derivative is 2 \(must be 0 or 1"):
         r(t, 2)
+
+
+# -- errors name the method called ----------------------------------------------
+
+@pytest.mark.parametrize("tangents", [None, "auto", "vector", "auto_ease", "catmull_rom"])
+def test_edits_name_the_method_whatever_the_tangents(tangents):
+    # Blender's and OpenUSD's rules (the default) rebuild the curve as the
+    # Hermite rules do: a failure names the edit, not the constructor
+    c = Curve([0.0, 1.0], [0.0, 0.0], tangents=tangents)
+    with pytest.raises(ValueError, match=r"^Curve\.with_values: values at index \(1,\) is inf "
+                                         r"\(must be finite\)"):
+        c.with_values([0.0, np.inf])
+    with pytest.raises(ValueError, match=r"^Curve\.with_key: values at index \(1,\) is nan "
+                                         r"\(must be finite\)"):
+        c.with_key(0.5, np.nan)
+    with pytest.raises(OverflowError, match=r"^Curve\.with_values: (values|velocity) at "
+                                            r"index \((0|1),\) is "):
+        c.with_values([-1.7e308, 1.7e308])  # (a segment or a key velocity overflows)
+
+
+def test_edits_that_leave_blenders_tangents_no_bezier_segment_name_the_method():
+    # one key and an easing interpolation: no segment yet, so no handles to refuse
+    one = Curve([0.0], [0.0], tangents="auto", interpolation="smoothstep")
+    with pytest.raises(ValueError, match=r"^Curve\.with_key: tangents='auto' sets Blender's "
+                                         r"handles, .* it needs 'bezier' segments"):
+        one.with_key(1.0, 1.0)
+    mixed = Curve([0, 1, 2], [0, 1, 0], interpolation=["linear", "bezier"])
+    with pytest.raises(ValueError, match=r"^Curve\.without_key: tangents='auto_clamped' sets "
+                                         r"Blender's handles, .* it needs 'bezier' segments"):
+        mixed.without_key(1)
+
+
+def test_from_dict_of_auto_ease_tangents_names_from_dict():
+    data = {"type": "Curve", "times": [0, 1], "values": [0, 1], "tangents": "auto_ease"}
+    assert Curve.from_dict(data) == Curve([0, 1], [0, 1], tangents="auto_ease",
+                                          interpolation="cubic")
+    with pytest.raises(ValueError, match=r"^Curve\.from_dict: values at index \(1,\) is inf"):
+        Curve.from_dict(dict(data, values=[0, np.inf]))
+    with pytest.raises(ValueError, match=r"^Curve\.from_dict: tangents='auto_ease' sets the "
+                                         r"velocities of cubic and bezier segments"):
+        Curve.from_dict(dict(data, interpolation="linear"))
