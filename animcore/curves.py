@@ -1412,7 +1412,7 @@ class Curve(ByValue):
         infinite = np.broadcast_to(np.isinf(rate), velocity.shape)
         moving = infinite & (velocity != 0)
         with np.errstate(over="ignore", invalid="ignore"):
-            result = velocity * rate
+            result = np.asarray(velocity * rate)  # (an array: a scalar query's product is not)
         if infinite.any() and not moving.any() and len(rests) == 1 and rests[0] is not None:
             mask, inside, limit = rests[0]  # one remapping stage: the limit is exact
             acceleration = np.asarray(_core._curve_acceleration(func, self._capsule, inside, None,

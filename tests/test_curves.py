@@ -1661,3 +1661,21 @@ def test_from_dict_of_auto_ease_tangents_names_from_dict():
     with pytest.raises(ValueError, match=r"^Curve\.from_dict: tangents='auto_ease' sets the "
                                          r"velocities of cubic and bezier segments"):
         Curve.from_dict(dict(data, interpolation="linear"))
+
+
+
+# -- scalar queries where an easing's rate is infinite ----------------------------
+
+def test_scalar_velocity_where_the_easing_rate_is_infinite():
+    # CubicBezier(0, ...) leaves u = 0 vertically: at the first key the curve
+    # is at rest (flat end handle) and the velocity is the limit, as for arrays
+    c = Curve([1.0, 2.0], [0.0, 1.0], ease=CubicBezier(0.0, 0.5, 1.0, 0.5))
+    expected = c.evaluate([1.0], 1)[0]
+    assert np.isfinite(expected)
+    for velocity in (c.evaluate(1.0, 1), c(1.0, 1), c.derivative()(1.0), c.sample(1.0).velocity):
+        assert isinstance(velocity, np.float64) and velocity == expected
+    assert c.sample(1.0).value == c(1.0) == 0.0
+    two = Curve([1.0, 2.0], [[0.0, 0.0], [1.0, 2.0]], ease=CubicBezier(0.0, 0.5, 1.0, 0.5))
+    np.testing.assert_array_equal(two.evaluate(1.0, 1), two.evaluate([1.0], 1)[0])
+    out = np.full((), 7.0)
+    assert c.evaluate(1.0, 1, out=out) is out and out == expected
