@@ -156,6 +156,7 @@ curve, with second derivatives by the chain rule; a time ``Curve`` or a
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 from typing import Any, Iterator, NamedTuple, Optional
@@ -584,7 +585,7 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
                     auto_smoothing):
     """Velocities and weights from Blender's handle rules, channel by channel:
     ("explicit", in, out, in_weights, out_weights)."""
-    from ._handles import _HANDLE_CODES, _auto_handles
+    from ._handles import _HANDLE_CODES
 
     t, v = _key_arrays(func, times, values)
     for name, array in (("times", t), ("values", v)):  # named before the C rules see them
@@ -658,24 +659,20 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     before, after = (_named_extrapolation(func, n, x) for n, x in (("before", before),
                                                                      ("after", after)))
     cyclic = before in _CYCLING and after in _CYCLING and len(cuts) == 2
-    for c in range(shape[1]):
-        for a, b in pieces:
-            tp = t[a:b]
-            seg = np.diff(tp)
-            prev_t = np.r_[seg[:1], seg]  # the neighbouring interval of each side
-            next_t = np.r_[seg, seg[-1:]]
-            co = np.stack([tp, cols[a:b, c]], axis=1)
-            win, wout = w[0][a:b, c], w[1][a:b, c]
-            # given handles (free keys) as points; auto and vector ones are recomputed
-            left = co - np.stack([win * prev_t, vin[a:b, c] * win * prev_t], axis=1)
-            right = co + np.stack([wout * next_t, vout[a:b, c] * wout * next_t], axis=1)
-            _auto_handles(co, left, right, types[a:b], types[a:b], smoothing, cyclic,
-                          (a == 0 and before == "clamp", b == k and after == "clamp"), func)
-            dt_in, dt_out = tp - left[:, 0], right[:, 0] - tp
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                vin[a:b, c] = np.where(dt_in > 0, (co[:, 1] - left[:, 1]) / dt_in, 0.0)
-                vout[a:b, c] = np.where(dt_out > 0, (right[:, 1] - co[:, 1]) / dt_out, 0.0)
-            w[0][a:b, c], w[1][a:b, c] = dt_in / prev_t, dt_out / next_t
+    # handle points may leave the double range only for keys near it (an end
+    # key's neighbour mirrored past it, 2 t - t_next, overflows): where they
+    # do, the rules run on the times scaled down, as they scale with time
+    # exactly in powers of two (velocities per scaled second, scaled back)
+    rules = (types, pieces, smoothing, cyclic, (before == "clamp", after == "clamp"))
+    near = max(abs(float(t[0])), abs(float(t[-1]))) >= 2.0 ** 1000
+    placed = _blender_pieces(func, t, cols, (vin, vout, *w), *rules, check=near)
+    if placed is None:
+        s = 2.0 ** -8
+        placed = _blender_pieces(func, t * s, cols, (vin / s, vout / s, *w), *rules,
+                                 check=False)
+        placed[0] *= s
+        placed[1] *= s
+    vin, vout, *w = placed
     for x in (vin, vout):  # (the C rules' message for a velocity beyond the double range)
         if not np.isfinite(x).all():
             i = np.unravel_index(int(np.flatnonzero(~np.isfinite(x))[0]), x.shape)
@@ -685,6 +682,48 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
                                 f"that is not representable)")
     out = [x.reshape(v.shape) for x in (vin, vout, w[0], w[1])]
     return ("explicit", *out)
+
+
+def _blender_pieces(func, t, cols, given, types, pieces, smoothing, cyclic, flat, check):
+    """Blender's handles of the keys ``t`` and values ``cols`` (K, C), the
+    rules run on each piece of keys between jumps: (in velocities, out
+    velocities, in weights, out weights) from those four as ``given`` (a
+    free key keeps its handle, the others are recomputed; written in place
+    unless ``check``); ``flat``: whether the first and last keys are
+    flattened. With ``check``, None where a handle point's time is not
+    finite."""
+    from ._handles import _auto_handles
+
+    placed = [np.array(x) for x in given] if check else list(given)
+    vin, vout, win, wout = placed
+    for c in range(cols.shape[1]):
+        for a, b in pieces:
+            tp = t[a:b]
+            if check and not math.isfinite(float(tp[-1]) - float(tp[0])):
+                return None  # (intervals beyond DBL_MAX)
+            seg = np.diff(tp)
+            prev_t = np.r_[seg[:1], seg]  # the neighbouring interval of each side
+            next_t = np.r_[seg, seg[-1:]]
+            co = np.stack([tp, cols[a:b, c]], axis=1)
+            w_in, w_out = given[2][a:b, c], given[3][a:b, c]
+            # given handles (free keys) as points; auto and vector ones are recomputed
+            with np.errstate(over="ignore") if check else contextlib.nullcontext():
+                left = co - np.stack([w_in * prev_t, given[0][a:b, c] * w_in * prev_t], axis=1)
+                right = co + np.stack([w_out * next_t, given[1][a:b, c] * w_out * next_t],
+                                      axis=1)
+            if check and not (np.isfinite(left[:, 0]).all() and np.isfinite(right[:, 0]).all()):
+                return None
+            _auto_handles(co, left, right, types[a:b], types[a:b], smoothing, cyclic,
+                          (a == 0 and flat[0], b == t.size and flat[1]), func)
+            dt_in, dt_out = tp - left[:, 0], right[:, 0] - tp
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                vin[a:b, c] = np.where(dt_in > 0, (co[:, 1] - left[:, 1]) / dt_in, 0.0)
+                vout[a:b, c] = np.where(dt_out > 0, (right[:, 1] - co[:, 1]) / dt_out, 0.0)
+            win[a:b, c], wout[a:b, c] = dt_in / prev_t, dt_out / next_t
+            if check and not (np.isfinite(win[a:b, c]).all() and
+                              np.isfinite(wout[a:b, c]).all()):
+                return None
+    return placed
 
 
 def _named_extrapolation(func: str, name: str, value):

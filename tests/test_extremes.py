@@ -766,3 +766,55 @@ def test_reduce_keys_near_the_double_range(times, values, tolerance):
     assert reduced.times[0] == times[0] and reduced.times[-1] == times[-1]
     for t, v in zip(reduced.times, reduced.values):
         assert v == values[times.index(t)]
+
+
+# ------------------------------------------------ curves at the ends of the range
+
+# the last key's neighbour mirrored past it, 2 t - t_prev, is beyond DBL_MAX
+# (intervals up to 2^1022: the inverse of a longer one is not a normal double)
+WIDE = [0.0, 4e307, 8e307, 1.2e308, 1.6e308]
+
+
+@pytest.mark.parametrize("times, options", [
+    (WIDE, {}),
+    (list(np.arange(-4, 5) * 4e307), {}),  # a span beyond DBL_MAX
+    (WIDE, {"tangents": "vector"}),
+    (WIDE, {"tangents": "auto", "auto_smoothing": "cont_accel"}),
+    (WIDE, {"before": "cycle", "after": "cycle"}),  # the ends see each other
+    (WIDE, {"after": "linear", "before": "linear"}),
+    (WIDE, {"tangents": ["free", "auto_clamped", "auto", "vector", "free"],
+            "in_velocities": [0.0, 0.0, 0.0, 0.0, -1e-290],
+            "out_velocities": [1e-290, 0.0, 0.0, 0.0, 0.0]}),
+])
+def test_blenders_handles_on_keys_up_to_the_double_range(times, options):
+    # Blender's rules place handles in time: the keys scaled down by 2^-10 give the
+    # same handle weights, velocities 2^10 times as large and the same values at the
+    # scaled times, exactly (the rules scale with time, in powers of two exactly)
+    scale = 2.0**-10
+    # (key velocities of normal doubles, about 1e-298)
+    values = 1e10 * np.array([0.0, 1.0, 0.0, 0.5, 0.2, 0.9, 0.1, 0.7, 0.3])[:len(times)]
+    big = ac.Curve(times, values, **options)
+    small = dict(options)
+    for name in ("in_velocities", "out_velocities"):
+        if name in small:
+            small[name] = np.array(small[name]) / scale
+    ref = ac.Curve(np.array(times) * scale, values, **small)
+    np.testing.assert_array_equal(big.in_weights, ref.in_weights)
+    np.testing.assert_array_equal(big.out_weights, ref.out_weights)
+    np.testing.assert_array_equal(big.in_velocities, ref.in_velocities * scale)
+    np.testing.assert_array_equal(big.out_velocities, ref.out_velocities * scale)
+    t = np.linspace(times[0] / 2, times[-1] / 2, 41) * 2  # (a span beyond DBL_MAX)
+    np.testing.assert_array_equal(big(t), ref(t * scale))
+    assert np.isfinite(big.evaluate(t, 1)).all()
+
+
+def test_a_key_near_the_double_range_keeps_blenders_handles():
+    # handle weights are fractions of intervals: the same on any scale
+    c = ac.Curve([0.0, 1.0, 2.0, BIG], [0.0, 1.0, 0.0, 0.0])
+    ref = ac.Curve(np.array([0.0, 1.0, 2.0, BIG]) * 2.0**-10, [0.0, 1.0, 0.0, 0.0])
+    np.testing.assert_array_equal(c.in_weights, ref.in_weights)
+    np.testing.assert_array_equal(c.out_weights, ref.out_weights)
+    assert ac.Curve([0.0, 1.0, 2.0], [0.0, 1.0, 0.0]).with_key(BIG, 0.0) == c
+    t = np.linspace(0.0, BIG, 41)
+    assert np.isfinite(c(t)).all() and np.isfinite(c.evaluate(t, 1)).all()
+    np.testing.assert_array_equal(c([0.0, 1.0, 2.0, BIG]), [0.0, 1.0, 0.0, 0.0])
