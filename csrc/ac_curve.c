@@ -2453,6 +2453,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
         size_t m = n - i0 < block ? n - i0 : block;
         const double *tb = t + i0;
         double *o = out + i0 * C;
+        int shifted = 0;
         int fused = nremap == 0 && segment_ease && k > 1 &&
                     seg_ease_block(curve, tb, m, segment_ease, derivative, side, &hint, tau,
                                    r1, r2, u, g0, g1, g2, o, first);
@@ -2467,7 +2468,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
             }
             cursor->segment = hint;
         } else {
-            int sorted, shifted;
+            int sorted;
             if (!remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
                              derivative ? r1 : NULL, r2, u, base, g0, g1, g2, shift, &shifted,
                              &sorted)) {
@@ -2495,7 +2496,8 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
             for (size_t i = 0; i < m; i++)
                 for (size_t ch = 0; ch < C; ch++)
                     o[i * C + ch] = o[i * C + ch] * r1[i] * r1[i] + first[i * C + ch] * r2[i];
-        if (derivative && (st = check_results(curve, o, m, derivative, err))) {
+        /* (values are checked by run, but the cycles' shift is added after it) */
+        if ((derivative || shifted) && (st = check_results(curve, o, m, derivative, err))) {
             err->index += i0;
             st = bad_time(t, i0 + m, n, err, st);
             break;

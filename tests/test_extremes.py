@@ -818,3 +818,22 @@ def test_a_key_near_the_double_range_keeps_blenders_handles():
     t = np.linspace(0.0, BIG, 41)
     assert np.isfinite(c(t)).all() and np.isfinite(c.evaluate(t, 1)).all()
     np.testing.assert_array_equal(c([0.0, 1.0, 2.0, BIG]), [0.0, 1.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("ease", ["smoothstep", ac.CubicBezier(0.3, 0.0, 0.7, 1.0),
+                                  ac.Ease("back_out"), ac.Steps(3), None])
+def test_cycle_offset_that_overflows_under_an_easing_is_an_overflow_error(ease):
+    # the cycles' shift is added after the eased segment is evaluated: it is
+    # checked there too, as without an easing
+    curve = ac.Curve([0.0, 1.0], [0.0, 1e150], interpolation="linear", after="cycle_offset",
+                     ease=ease)
+    with pytest.raises(OverflowError, match=r"^Curve: value is inf \(is not representable"):
+        curve(1e300)
+    t = np.r_[np.linspace(0.0, 5.0, 700), 1e300, 2.0]
+    out = np.full(t.shape, 7.0)
+    with pytest.raises(OverflowError, match=r"^Curve\.evaluate: value at index \(700,\) is inf"):
+        curve.evaluate(t, out=out)
+    assert (out == 7.0).all()
+    with pytest.raises(OverflowError, match=r"^Curve\.sample: value at index \(0,\) is inf"):
+        curve.sample([1e300, 0.5])
+    assert np.isfinite(curve(np.linspace(-3.0, 1e3, 999))).all()
