@@ -837,3 +837,25 @@ def test_cycle_offset_that_overflows_under_an_easing_is_an_overflow_error(ease):
     with pytest.raises(OverflowError, match=r"^Curve\.sample: value at index \(0,\) is inf"):
         curve.sample([1e300, 0.5])
     assert np.isfinite(curve(np.linspace(-3.0, 1e3, 999))).all()
+
+
+@pytest.mark.parametrize("interpolation, ease", [
+    (None, "smoothstep"), (None, "linear"), (None, "back_out"),
+    (None, ac.CubicBezier(0.3, 0.0, 0.7, 1.0)),
+    # (unsorted queries at the keys of step segments this short are NaN without an
+    # easing too, and an overshooting easing's times are unsorted)
+    ("step", "smoothstep"), ("step", ac.CubicBezier(0.3, 0.0, 0.7, 1.0))])
+def test_eased_segments_shorter_than_the_inverse_of_the_double_range(interpolation, ease):
+    # 1 / 1e-320 is not finite: an eased segment's u is its offset over its duration
+    times = [0.0, 1e-320, 2e-320]
+    plain = ac.Curve(times, [2.0, 0.0, 2.0], interpolation=interpolation)
+    curve = ac.Curve(times, [2.0, 0.0, 2.0], interpolation=interpolation, ease=ease)
+    keys = [0.0, 1e-320, 2e-320, 3e-320]  # an easing keeps the keys' times
+    np.testing.assert_array_equal(curve(keys), plain(keys))
+    for t in keys:
+        assert curve(t) == plain(t)
+        assert curve.evaluate(t) == plain(t)
+    assert np.isfinite(curve(np.linspace(0.0, 2e-320, 50))).all()
+    if interpolation is None:
+        np.testing.assert_array_equal(curve(keys[::-1]), plain(keys[::-1]))
+        assert np.isfinite(curve(np.linspace(0.0, 2e-320, 50)[::-1])).all()
