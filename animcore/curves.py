@@ -149,7 +149,9 @@ remaps time inside every segment: at clip time ``t`` in segment ``i`` with
 instead, and brakes only at its ends. Either way the curve passes through the
 same poses, only at other times; an easing that leaves [0, 1] (back, elastic)
 samples the curve's own neighbouring segment or extrapolation there, so the
-path is still the curve's. Cycling extrapolation repeats the eased keys.
+path is still the curve's (under ``"error"`` extrapolation a time whose
+remapped time leaves the keys is refused, naming both). Cycling
+extrapolation repeats the eased keys.
 Easing and cubic-bezier remaps run in the C core in the same pass as the
 curve, with second derivatives by the chain rule; a time ``Curve`` or a
 ``Steps`` easing is applied in NumPy first.
@@ -1413,7 +1415,7 @@ class Curve(ByValue):
                                  f"by a time Curve or a Steps easing (only their first "
                                  f"derivative is used)")
             _first_bad(func, "t", t)
-            rate = np.ones(t.shape)
+            clip, rate = t, np.ones(t.shape)
             # (a 0 x inf product of two stages' rates is NaN here: _chain_rule refuses it)
             with np.errstate(invalid="ignore", over="ignore"):
                 for remap in self._remaps:  # whole-clip remaps, outermost first
@@ -1424,6 +1426,7 @@ class Curve(ByValue):
                     t, r, rest = self._ease_segments(t)
                     rate *= r
                     rests.append(rest)
+            self._remapped_outside(func, clip, t)
             if self._values.ndim == 2:
                 rate = rate[..., None]
         computed = []
@@ -1434,6 +1437,25 @@ class Curve(ByValue):
                 result = self._chain_rule(func, result, rate, rests)
             computed.append(result)
         return tuple(computed)
+
+    def _remapped_outside(self, func, clip, t):
+        """The remaps applied here may take a clip time inside the keys
+        outside them: the first remapped time ``t`` that "error"
+        extrapolation refuses is refused naming the clip time given, in the
+        C core's words for its remaps (a time refused as it is is left to
+        the evaluation's own error)."""
+        lo, hi = self._times[0], self._times[-1]
+        outside = ((t < lo) & (self._before == "error")) | ((t > hi) & (self._after == "error"))
+        if not outside.any():
+            return
+        index = np.unravel_index(int(np.flatnonzero(outside)[0]), t.shape)
+        x = float(t[index])
+        if x == float(clip[index]):
+            return
+        where = f" at index {tuple(int(i) for i in index)}" if t.ndim else ""
+        raise ValueError(f"{func}: t{where} is {float(clip[index])!r} (its remapped time "
+                         f"{x:.15g} lies {'before' if x < lo else 'after'} the keys, where "
+                         f"extrapolation is an error)")
 
     def _chain_rule(self, func, velocity, rate, rests):
         """velocity * rate, where an infinite rate (an easing leaving or reaching
@@ -1664,7 +1686,9 @@ class Curve(ByValue):
         ------
         ValueError
             A non-finite ``t`` or, with ``before``/``after="error"``, one outside
-            the keys; the message names its index in ``t``.
+            the keys, or one whose remapped time is (an easing that leaves
+            [0, 1], such as elastic or back, in an end segment); the message
+            names its index in ``t``.
         OverflowError
             A result that is not representable (huge extrapolation).
         """

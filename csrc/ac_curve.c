@@ -2424,6 +2424,20 @@ static ac_status bad_time(const double *t, size_t i, size_t n, ac_error *err, ac
     return i < n ? ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite") : st;
 }
 
+/* A remapped time that run refused as outside the keys under "error"
+   extrapolation, where the caller's time t[err->index] is another one (an
+   easing that leaves [0, 1] in an end segment): the failure names the
+   caller's time, and the remapped one in its words. */
+static void remapped_outside(const double *t, ac_error *err)
+{
+    const double x = err->value;
+    if ((err->reason == AC_REASON_BEFORE_ERROR || err->reason == AC_REASON_AFTER_ERROR) &&
+        x != t[err->index])
+        ac_fail(err, AC_ERR_VALUE, err->index, AC_ARG_T, t[err->index],
+                "its remapped time %.15g lies %s the keys, where extrapolation is an error", x,
+                err->reason == AC_REASON_BEFORE_ERROR ? "before" : "after");
+}
+
 ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                                  const double *t, size_t n, int derivative, int side,
                                  const ac_curve_ease *remaps, size_t nremap,
@@ -2488,6 +2502,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                 (derivative == 2 &&
                  (st = run(curve, &cursor->segment, tau, m, sorted, 1, side, first, err)))) {
                 err->index += i0;
+                remapped_outside(t, err);
                 st = bad_time(t, i0 + m, n, err, st);
                 break;
             }

@@ -1679,3 +1679,54 @@ def test_scalar_velocity_where_the_easing_rate_is_infinite():
     np.testing.assert_array_equal(two.evaluate(1.0, 1), two.evaluate([1.0], 1)[0])
     out = np.full((), 7.0)
     assert c.evaluate(1.0, 1, out=out) is out and out == expected
+
+
+# -- a remapped time beyond an "error" end ----------------------------------------
+
+def test_an_eased_time_outside_error_ends_names_the_time_given():
+    # elastic_out overshoots its segment's end: at t = 2.5, inside the keys, the
+    # last segment samples 3.015625, where after='error' has no curve to sample
+    c = Curve([0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 0.0, 1.0], after="error", ease="elastic_out")
+    eased = r"its remapped time 3\.015625 lies after the keys, where extrapolation is an error\)$"
+    with pytest.raises(ValueError, match=rf"^Curve: t is 2\.5 \({eased}"):
+        c(2.5)
+    out = np.full(3, 7.0)
+    with pytest.raises(ValueError, match=rf"^Curve\.evaluate: t at index \(2,\) is 2\.5 "
+                                         rf"\({eased}"):
+        c.evaluate([0.5, 1.5, 2.5], out=out)
+    assert (out == 7.0).all()
+    with pytest.raises(ValueError, match=rf"^Curve\.evaluate: t is 2\.5 \({eased}"):
+        c.evaluate(2.5, 1)
+    with pytest.raises(ValueError, match=rf"^Curve\.sample: t at index \(0,\) is 2\.5 "
+                                         rf"\({eased}"):
+        c.sample([2.5])
+    # elsewhere it is the curve that extrapolates (the same handles as for "error")
+    extrapolated = Curve(c.times, c.values, after="linear", ease="elastic_out")
+    np.testing.assert_array_equal(c([0.5, 1.5]), extrapolated([0.5, 1.5]))
+    # a time outside the keys is refused as it is, eased or not
+    with pytest.raises(ValueError, match=r"^Curve: t is 4\.0 \(must lie in \[0, 3\] "
+                                         r"\(after='error'\)\)"):
+        c(4.0)
+    back = Curve([0.0, 1.0, 2.0], [0.0, 1.0, 0.0], before="error", ease="back_in")
+    with pytest.raises(ValueError, match=r"^Curve: t is 0\.5 \(its remapped time "
+                                         r"-0\.0876975 lies before the keys, where"):
+        back(0.5)
+
+
+def test_a_remapped_time_outside_error_ends_names_the_time_given():
+    # a time curve (remapped in NumPy) that maps clip time 2.5 past the last key
+    c = Curve([0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 0.0, 1.0], after="error")
+    remapped = c.remap_time(Curve([0.0, 3.0], [0.0, 4.0], interpolation="linear"))
+    with pytest.raises(ValueError, match=r"^Curve\.evaluate: t at index \(1,\) is 2\.5 \(its "
+                                         r"remapped time 3\.33333333333333 lies after the "
+                                         r"keys, where extrapolation is an error\)$"):
+        remapped.evaluate([1.0, 2.5])
+    assert remapped(1.5) == c(2.0)
+    # an eased span beyond DBL_MAX is remapped in NumPy too
+    wide = Curve([-1e308, 0.0, 1e308], [0.0, 1.0, 0.0], after="error", ease="elastic_out")
+    with pytest.raises(ValueError, match=r"^Curve: t is 5e\+307 \(its remapped time "
+                                         r"1\.015625e\+308 lies after the keys, where "
+                                         r"extrapolation is an error\)$"):
+        wide(5e307)
+    with pytest.raises(ValueError, match=r"^Curve: t is 1\.7e\+308 \(must lie in "):
+        wide(1.7e308)
