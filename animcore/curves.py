@@ -149,13 +149,16 @@ remaps time inside every segment: at clip time ``t`` in segment ``i`` with
 instead, and brakes only at its ends. Either way the curve passes through the
 same poses, only at other times; an easing that leaves [0, 1] (back, elastic)
 samples the curve's own neighbouring segment or extrapolation there, so the
-path is still the curve's. Cycling extrapolation repeats the eased keys.
+path is still the curve's (under ``"error"`` extrapolation a time whose
+remapped time leaves the keys is refused, naming both). Cycling
+extrapolation repeats the eased keys.
 Easing and cubic-bezier remaps run in the C core in the same pass as the
 curve, with second derivatives by the chain rule; a time ``Curve`` or a
 ``Steps`` easing is applied in NumPy first.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 from typing import Any, Iterator, NamedTuple, Optional
@@ -584,7 +587,7 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
                     auto_smoothing):
     """Velocities and weights from Blender's handle rules, channel by channel:
     ("explicit", in, out, in_weights, out_weights)."""
-    from ._handles import _HANDLE_CODES, _auto_handles
+    from ._handles import _HANDLE_CODES
 
     t, v = _key_arrays(func, times, values)
     for name, array in (("times", t), ("values", v)):  # named before the C rules see them
@@ -658,24 +661,20 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
     before, after = (_named_extrapolation(func, n, x) for n, x in (("before", before),
                                                                      ("after", after)))
     cyclic = before in _CYCLING and after in _CYCLING and len(cuts) == 2
-    for c in range(shape[1]):
-        for a, b in pieces:
-            tp = t[a:b]
-            seg = np.diff(tp)
-            prev_t = np.r_[seg[:1], seg]  # the neighbouring interval of each side
-            next_t = np.r_[seg, seg[-1:]]
-            co = np.stack([tp, cols[a:b, c]], axis=1)
-            win, wout = w[0][a:b, c], w[1][a:b, c]
-            # given handles (free keys) as points; auto and vector ones are recomputed
-            left = co - np.stack([win * prev_t, vin[a:b, c] * win * prev_t], axis=1)
-            right = co + np.stack([wout * next_t, vout[a:b, c] * wout * next_t], axis=1)
-            _auto_handles(co, left, right, types[a:b], types[a:b], smoothing, cyclic,
-                          (a == 0 and before == "clamp", b == k and after == "clamp"), func)
-            dt_in, dt_out = tp - left[:, 0], right[:, 0] - tp
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                vin[a:b, c] = np.where(dt_in > 0, (co[:, 1] - left[:, 1]) / dt_in, 0.0)
-                vout[a:b, c] = np.where(dt_out > 0, (right[:, 1] - co[:, 1]) / dt_out, 0.0)
-            w[0][a:b, c], w[1][a:b, c] = dt_in / prev_t, dt_out / next_t
+    # handle points may leave the double range only for keys near it (an end
+    # key's neighbour mirrored past it, 2 t - t_next, overflows): where they
+    # do, the rules run on the times scaled down, as they scale with time
+    # exactly in powers of two (velocities per scaled second, scaled back)
+    rules = (types, pieces, smoothing, cyclic, (before == "clamp", after == "clamp"))
+    near = max(abs(float(t[0])), abs(float(t[-1]))) >= 2.0 ** 1000
+    placed = _blender_pieces(func, t, cols, (vin, vout, *w), *rules, check=near)
+    if placed is None:
+        s = 2.0 ** -8
+        placed = _blender_pieces(func, t * s, cols, (vin / s, vout / s, *w), *rules,
+                                 check=False)
+        placed[0] *= s
+        placed[1] *= s
+    vin, vout, *w = placed
     for x in (vin, vout):  # (the C rules' message for a velocity beyond the double range)
         if not np.isfinite(x).all():
             i = np.unravel_index(int(np.flatnonzero(~np.isfinite(x))[0]), x.shape)
@@ -685,6 +684,48 @@ def _blender_policy(func, times, values, interpolation, tangents, velocities,
                                 f"that is not representable)")
     out = [x.reshape(v.shape) for x in (vin, vout, w[0], w[1])]
     return ("explicit", *out)
+
+
+def _blender_pieces(func, t, cols, given, types, pieces, smoothing, cyclic, flat, check):
+    """Blender's handles of the keys ``t`` and values ``cols`` (K, C), the
+    rules run on each piece of keys between jumps: (in velocities, out
+    velocities, in weights, out weights) from those four as ``given`` (a
+    free key keeps its handle, the others are recomputed; written in place
+    unless ``check``); ``flat``: whether the first and last keys are
+    flattened. With ``check``, None where a handle point's time is not
+    finite."""
+    from ._handles import _auto_handles
+
+    placed = [np.array(x) for x in given] if check else list(given)
+    vin, vout, win, wout = placed
+    for c in range(cols.shape[1]):
+        for a, b in pieces:
+            tp = t[a:b]
+            if check and not math.isfinite(float(tp[-1]) - float(tp[0])):
+                return None  # (intervals beyond DBL_MAX)
+            seg = np.diff(tp)
+            prev_t = np.r_[seg[:1], seg]  # the neighbouring interval of each side
+            next_t = np.r_[seg, seg[-1:]]
+            co = np.stack([tp, cols[a:b, c]], axis=1)
+            w_in, w_out = given[2][a:b, c], given[3][a:b, c]
+            # given handles (free keys) as points; auto and vector ones are recomputed
+            with np.errstate(over="ignore") if check else contextlib.nullcontext():
+                left = co - np.stack([w_in * prev_t, given[0][a:b, c] * w_in * prev_t], axis=1)
+                right = co + np.stack([w_out * next_t, given[1][a:b, c] * w_out * next_t],
+                                      axis=1)
+            if check and not (np.isfinite(left[:, 0]).all() and np.isfinite(right[:, 0]).all()):
+                return None
+            _auto_handles(co, left, right, types[a:b], types[a:b], smoothing, cyclic,
+                          (a == 0 and flat[0], b == t.size and flat[1]), func)
+            dt_in, dt_out = tp - left[:, 0], right[:, 0] - tp
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                vin[a:b, c] = np.where(dt_in > 0, (co[:, 1] - left[:, 1]) / dt_in, 0.0)
+                vout[a:b, c] = np.where(dt_out > 0, (right[:, 1] - co[:, 1]) / dt_out, 0.0)
+            win[a:b, c], wout[a:b, c] = dt_in / prev_t, dt_out / next_t
+            if check and not (np.isfinite(win[a:b, c]).all() and
+                              np.isfinite(wout[a:b, c]).all()):
+                return None
+    return placed
 
 
 def _named_extrapolation(func: str, name: str, value):
@@ -906,14 +947,23 @@ class Curve(ByValue):
                  out_weights=None, before: str = "clamp", after: str = "clamp",
                  before_slope=None, after_slope=None, jumps: bool = False, ease=None,
                  auto_smoothing: Optional[str] = None):
+        self._init("Curve", times, values, interpolation, tangents, velocities,
+                   in_velocities, out_velocities, in_weights, out_weights, before, after,
+                   before_slope, after_slope, jumps, auto_smoothing)
+        self._ease = None if ease is None else as_easing_for("Curve", ease)
+
+    def _init(self, func, times, values, interpolation, tangents, velocities, in_velocities,
+              out_velocities, in_weights, out_weights, before, after, before_slope,
+              after_slope, jumps, auto_smoothing):
+        """The constructor's body (without ``ease``), its errors naming ``func``."""
         given = (velocities is not None or in_velocities is not None
                  or out_velocities is not None)
         if tangents is None and not given:
-            tangents = _default_tangents("Curve", interpolation,
+            tangents = _default_tangents(func, interpolation,
                                          in_weights is not None or out_weights is not None)
         if isinstance(tangents, str) and tangents not in _BLENDER_POLICIES:
             # every rule's name, the tools' spellings ("AUTO_CLAMPED", "CatmullRom")
-            tangents = option("Curve", "tangents", tangents,
+            tangents = option(func, "tangents", tangents,
                               ["auto_clamped", *_TANGENTS, "explicit", "auto", "vector",
                                "auto_ease", "free"], aliases_for(TANGENT_ALIASES, _TANGENTS),
                               {k: v for k, v in TANGENT_HINTS.items() if k != "auto"})
@@ -921,27 +971,26 @@ class Curve(ByValue):
             interpolation = "bezier" if _handle_lengths(tangents) else "cubic"
         policy = tangents
         if tangents is not None and not isinstance(tangents, (str, list, tuple)):
-            raise ValueError(f"Curve: tangents is {tangents!r} (must be a name such as "
+            raise ValueError(f"{func}: tangents is {tangents!r} (must be a name such as "
                              f"'catmull_rom' or 'auto', or one of Blender's per key)")
         if tangents is not None and (not isinstance(tangents, str)
                                      or tangents in _BLENDER_POLICIES):
             (tangents, in_velocities, out_velocities, in_weights,
-             out_weights) = _blender_policy("Curve", times, values, interpolation, tangents,
+             out_weights) = _blender_policy(func, times, values, interpolation, tangents,
                                             velocities, in_velocities, out_velocities,
                                             in_weights, out_weights, before, after,
                                             auto_smoothing)
             velocities = None
         elif auto_smoothing is not None:
-            raise ValueError(f"Curve: auto_smoothing applies to the tangents 'auto', "
+            raise ValueError(f"{func}: auto_smoothing applies to the tangents 'auto', "
                              f"'auto_clamped' and 'vector', not {tangents!r}")
-        self._build("Curve", times, values, interpolation, tangents, velocities,
+        self._build(func, times, values, interpolation, tangents, velocities,
                     in_velocities, out_velocities, before, after, jumps,
                     in_weights=in_weights, out_weights=out_weights,
                     before_slope=before_slope, after_slope=after_slope)
         if policy is not tangents:  # Blender's rules: keep their name(s)
             self._tangents = policy if isinstance(policy, str) else tuple(policy)
             self._auto_smoothing = auto_smoothing
-        self._ease = None if ease is None else as_easing_for("Curve", ease)
 
     def _build(self, func, times, values, interpolation, tangents, velocities,
                in_velocities, out_velocities, before, after, jumps, *, in_weights=None,
@@ -1366,7 +1415,7 @@ class Curve(ByValue):
                                  f"by a time Curve or a Steps easing (only their first "
                                  f"derivative is used)")
             _first_bad(func, "t", t)
-            rate = np.ones(t.shape)
+            clip, rate = t, np.ones(t.shape)
             # (a 0 x inf product of two stages' rates is NaN here: _chain_rule refuses it)
             with np.errstate(invalid="ignore", over="ignore"):
                 for remap in self._remaps:  # whole-clip remaps, outermost first
@@ -1377,6 +1426,7 @@ class Curve(ByValue):
                     t, r, rest = self._ease_segments(t)
                     rate *= r
                     rests.append(rest)
+            self._remapped_outside(func, clip, t)
             if self._values.ndim == 2:
                 rate = rate[..., None]
         computed = []
@@ -1387,6 +1437,25 @@ class Curve(ByValue):
                 result = self._chain_rule(func, result, rate, rests)
             computed.append(result)
         return tuple(computed)
+
+    def _remapped_outside(self, func, clip, t):
+        """The remaps applied here may take a clip time inside the keys
+        outside them: the first remapped time ``t`` that "error"
+        extrapolation refuses is refused naming the clip time given, in the
+        C core's words for its remaps (a time refused as it is is left to
+        the evaluation's own error)."""
+        lo, hi = self._times[0], self._times[-1]
+        outside = ((t < lo) & (self._before == "error")) | ((t > hi) & (self._after == "error"))
+        if not outside.any():
+            return
+        index = np.unravel_index(int(np.flatnonzero(outside)[0]), t.shape)
+        x = float(t[index])
+        if x == float(clip[index]):
+            return
+        where = f" at index {tuple(int(i) for i in index)}" if t.ndim else ""
+        raise ValueError(f"{func}: t{where} is {float(clip[index])!r} (its remapped time "
+                         f"{x:.15g} lies {'before' if x < lo else 'after'} the keys, where "
+                         f"extrapolation is an error)")
 
     def _chain_rule(self, func, velocity, rate, rests):
         """velocity * rate, where an infinite rate (an easing leaving or reaching
@@ -1404,7 +1473,7 @@ class Curve(ByValue):
         infinite = np.broadcast_to(np.isinf(rate), velocity.shape)
         moving = infinite & (velocity != 0)
         with np.errstate(over="ignore", invalid="ignore"):
-            result = velocity * rate
+            result = np.asarray(velocity * rate)  # (an array: a scalar query's product is not)
         if infinite.any() and not moving.any() and len(rests) == 1 and rests[0] is not None:
             mask, inside, limit = rests[0]  # one remapping stage: the limit is exact
             acceleration = np.asarray(_core._curve_acceleration(func, self._capsule, inside, None,
@@ -1617,7 +1686,9 @@ class Curve(ByValue):
         ------
         ValueError
             A non-finite ``t`` or, with ``before``/``after="error"``, one outside
-            the keys; the message names its index in ``t``.
+            the keys, or one whose remapped time is (an easing that leaves
+            [0, 1], such as elastic or back, in an end segment); the message
+            names its index in ``t``.
         OverflowError
             A result that is not representable (huge extrapolation).
         """
@@ -1912,10 +1983,11 @@ class Curve(ByValue):
                     policy = policy[:edit[1]] + policy[edit[1] + 1:]
             free = policy == "free" or (isinstance(policy, tuple) and "free" in policy)
             given = [_edited_keys(g, edit, 0.0) for g in self._given] if free else (None, None)
-            curve = Curve(times, values, interpolation=interpolation, tangents=policy,
-                          in_velocities=given[0], out_velocities=given[1],
-                          in_weights=weights[0], out_weights=weights[1],
-                          auto_smoothing=self._auto_smoothing, **options)
+            curve = Curve.__new__(Curve)
+            curve._init(func, times, values, interpolation, policy, None, given[0], given[1],
+                        weights[0], weights[1], options["before"], options["after"],
+                        options["before_slope"], options["after_slope"], options["jumps"],
+                        self._auto_smoothing)
         else:
             curve = Curve.__new__(Curve)
             curve._build(func, times, values, interpolation,
@@ -2114,8 +2186,10 @@ class Curve(ByValue):
         long_handles = _flag(func, "long_handles", data.get("long_handles", False))
         smoothing = _stored_smoothing(func, data.get("auto_smoothing"), tangents)
         if tangents == "auto_ease":
-            curve = cls(data["times"], data["values"], interpolation=interpolation,
-                        tangents=tangents, before=before, after=after, jumps=jumps, **options)
+            curve = cls.__new__(cls)
+            curve._init(func, data["times"], data["values"], interpolation, tangents, None,
+                        None, None, options["in_weights"], options["out_weights"], before,
+                        after, options["before_slope"], options["after_slope"], jumps, None)
         else:  # the tools' automatic handles come resolved, as explicit ones
             policy = tangents is not None and (not isinstance(tangents, str)
                                                or tangents in _BLENDER_POLICIES)

@@ -2132,7 +2132,10 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
     }
     if (eased) {
         size_t j = *hint = ac_segment_find(cv->times, k, local, *hint);
-        double y = (local - cv->times[j]) * seg_inv(cv, j);
+        const double t0 = cv->times[j], iT = seg_inv(cv, j);
+        /* a duration below 1 / DBL_MAX has no finite inverse: divide by it
+           (its offsets are exact; (t0 - t0) * inf would be NaN) */
+        double y = ac_finite(iT) ? (local - t0) * iT : (local - t0) / (cv->times[j + 1] - t0);
         *u = y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y;
         *base = cv->times[j];
         *sgn = sign, *dur = cv->times[j + 1] - cv->times[j], *shift = cycles;
@@ -2262,6 +2265,9 @@ static int remap_block(const ac_curve *cv, const double *restrict t, size_t m,
             size_t j = *hint = ac_segment_find(cv->times, k, tau[i], *hint);
             size_t r = ac_track_run_end(tau, i, i1, cv->times[j + 1]);
             const double t0 = cv->times[j], iT = seg_inv(cv, j), T = cv->times[j + 1] - t0;
+            if (!ac_finite(iT)) /* a duration below 1 / DBL_MAX: seg_point divides by it */
+                for (; i < r; i++)
+                    seg_point(cv, tau[i], hint, &u[i], &base[i], &sgn[i], &dur[i], &shift[i]);
             for (; i < r; i++) {
                 double y = (tau[i] - t0) * iT;
                 u[i] = ac_pick(y > 1.0, 1.0, y);
@@ -2328,8 +2334,9 @@ AC_SIMD_KERNEL int seg_ease_lanes(int kind, double t0, double t1, double iT, con
    `first` for derivative 2) are those that remap_block and run give (tau is
    scratch). 0 when
    a time is not in its run's segment (unsorted, outside the keys, at the
-   last key) or an eased time leaves it on this side (an overshooting easing,
-   one rounded onto the next key): the block then takes the general path. */
+   last key), an eased time leaves it on this side (an overshooting easing,
+   one rounded onto the next key) or its duration has no finite inverse:
+   the block then takes the general path. */
 AC_VECTORIZED
 static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m,
                           const ac_curve_ease *seg, int deriv, int side, size_t *hint,
@@ -2344,6 +2351,8 @@ static int seg_ease_block(const ac_curve *cv, const double *restrict t, size_t m
         const double T = t1 - t0;
         const size_t n = (r = t[i] < t1 ? ac_track_run_end(t, i, m, t1) : i) - i;
         int64_t inside = n > 0;
+        if (!ac_finite(iT)) /* (a duration below 1 / DBL_MAX: see seg_point) */
+            return 0;
 #ifdef AC_SIMD
         if (deriv == 0 && C == 1 && cv->kind[j] <= AC_CURVE_CUBIC && !is_wide(cv, j) &&
             has_ease_lanes(seg->kind) && n >= AC_LANES && ac_simd_available()) {
@@ -2415,6 +2424,20 @@ static ac_status bad_time(const double *t, size_t i, size_t n, ac_error *err, ac
     return i < n ? ac_fail(err, AC_ERR_VALUE, i, AC_ARG_T, t[i], "must be finite") : st;
 }
 
+/* A remapped time that run refused as outside the keys under "error"
+   extrapolation, where the caller's time t[err->index] is another one (an
+   easing that leaves [0, 1] in an end segment): the failure names the
+   caller's time, and the remapped one in its words. */
+static void remapped_outside(const double *t, ac_error *err)
+{
+    const double x = err->value;
+    if ((err->reason == AC_REASON_BEFORE_ERROR || err->reason == AC_REASON_AFTER_ERROR) &&
+        x != t[err->index])
+        ac_fail(err, AC_ERR_VALUE, err->index, AC_ARG_T, t[err->index],
+                "its remapped time %.15g lies %s the keys, where extrapolation is an error", x,
+                err->reason == AC_REASON_BEFORE_ERROR ? "before" : "after");
+}
+
 ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                                  const double *t, size_t n, int derivative, int side,
                                  const ac_curve_ease *remaps, size_t nremap,
@@ -2453,6 +2476,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
         size_t m = n - i0 < block ? n - i0 : block;
         const double *tb = t + i0;
         double *o = out + i0 * C;
+        int shifted = 0;
         int fused = nremap == 0 && segment_ease && k > 1 &&
                     seg_ease_block(curve, tb, m, segment_ease, derivative, side, &hint, tau,
                                    r1, r2, u, g0, g1, g2, o, first);
@@ -2467,7 +2491,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
             }
             cursor->segment = hint;
         } else {
-            int sorted, shifted;
+            int sorted;
             if (!remap_block(curve, tb, m, remaps, nremap, segment_ease, &hint, tau,
                              derivative ? r1 : NULL, r2, u, base, g0, g1, g2, shift, &shifted,
                              &sorted)) {
@@ -2478,6 +2502,7 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
                 (derivative == 2 &&
                  (st = run(curve, &cursor->segment, tau, m, sorted, 1, side, first, err)))) {
                 err->index += i0;
+                remapped_outside(t, err);
                 st = bad_time(t, i0 + m, n, err, st);
                 break;
             }
@@ -2495,7 +2520,8 @@ ac_status ac_curve_eval_remapped(const ac_curve *curve, ac_curve_cursor *cursor,
             for (size_t i = 0; i < m; i++)
                 for (size_t ch = 0; ch < C; ch++)
                     o[i * C + ch] = o[i * C + ch] * r1[i] * r1[i] + first[i * C + ch] * r2[i];
-        if (derivative && (st = check_results(curve, o, m, derivative, err))) {
+        /* (values are checked by run, but the cycles' shift is added after it) */
+        if ((derivative || shifted) && (st = check_results(curve, o, m, derivative, err))) {
             err->index += i0;
             st = bad_time(t, i0 + m, n, err, st);
             break;

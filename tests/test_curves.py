@@ -1620,3 +1620,113 @@ def test_rotation_curve_call_takes_the_derivative_order_second():
     np.testing.assert_array_equal(r(t, 0), r.evaluate(t))
     with pytest.raises(ValueError, match=r"^RotationCurve: derivative is 2 \(must be 0 or 1"):
         r(t, 2)
+
+
+# -- errors name the method called ----------------------------------------------
+
+@pytest.mark.parametrize("tangents", [None, "auto", "vector", "auto_ease", "catmull_rom"])
+def test_edits_name_the_method_whatever_the_tangents(tangents):
+    # Blender's and OpenUSD's rules (the default) rebuild the curve as the
+    # Hermite rules do: a failure names the edit, not the constructor
+    c = Curve([0.0, 1.0], [0.0, 0.0], tangents=tangents)
+    with pytest.raises(ValueError, match=r"^Curve\.with_values: values at index \(1,\) is inf "
+                                         r"\(must be finite\)"):
+        c.with_values([0.0, np.inf])
+    with pytest.raises(ValueError, match=r"^Curve\.with_key: values at index \(1,\) is nan "
+                                         r"\(must be finite\)"):
+        c.with_key(0.5, np.nan)
+    with pytest.raises(OverflowError, match=r"^Curve\.with_values: (values|velocity) at "
+                                            r"index \((0|1),\) is "):
+        c.with_values([-1.7e308, 1.7e308])  # (a segment or a key velocity overflows)
+
+
+def test_edits_that_leave_blenders_tangents_no_bezier_segment_name_the_method():
+    # one key and an easing interpolation: no segment yet, so no handles to refuse
+    one = Curve([0.0], [0.0], tangents="auto", interpolation="smoothstep")
+    with pytest.raises(ValueError, match=r"^Curve\.with_key: tangents='auto' sets Blender's "
+                                         r"handles, .* it needs 'bezier' segments"):
+        one.with_key(1.0, 1.0)
+    mixed = Curve([0, 1, 2], [0, 1, 0], interpolation=["linear", "bezier"])
+    with pytest.raises(ValueError, match=r"^Curve\.without_key: tangents='auto_clamped' sets "
+                                         r"Blender's handles, .* it needs 'bezier' segments"):
+        mixed.without_key(1)
+
+
+def test_from_dict_of_auto_ease_tangents_names_from_dict():
+    data = {"type": "Curve", "times": [0, 1], "values": [0, 1], "tangents": "auto_ease"}
+    assert Curve.from_dict(data) == Curve([0, 1], [0, 1], tangents="auto_ease",
+                                          interpolation="cubic")
+    with pytest.raises(ValueError, match=r"^Curve\.from_dict: values at index \(1,\) is inf"):
+        Curve.from_dict(dict(data, values=[0, np.inf]))
+    with pytest.raises(ValueError, match=r"^Curve\.from_dict: tangents='auto_ease' sets the "
+                                         r"velocities of cubic and bezier segments"):
+        Curve.from_dict(dict(data, interpolation="linear"))
+
+
+
+# -- scalar queries where an easing's rate is infinite ----------------------------
+
+def test_scalar_velocity_where_the_easing_rate_is_infinite():
+    # CubicBezier(0, ...) leaves u = 0 vertically: at the first key the curve
+    # is at rest (flat end handle) and the velocity is the limit, as for arrays
+    c = Curve([1.0, 2.0], [0.0, 1.0], ease=CubicBezier(0.0, 0.5, 1.0, 0.5))
+    expected = c.evaluate([1.0], 1)[0]
+    assert np.isfinite(expected)
+    for velocity in (c.evaluate(1.0, 1), c(1.0, 1), c.derivative()(1.0), c.sample(1.0).velocity):
+        assert isinstance(velocity, np.float64) and velocity == expected
+    assert c.sample(1.0).value == c(1.0) == 0.0
+    two = Curve([1.0, 2.0], [[0.0, 0.0], [1.0, 2.0]], ease=CubicBezier(0.0, 0.5, 1.0, 0.5))
+    np.testing.assert_array_equal(two.evaluate(1.0, 1), two.evaluate([1.0], 1)[0])
+    out = np.full((), 7.0)
+    assert c.evaluate(1.0, 1, out=out) is out and out == expected
+
+
+# -- a remapped time beyond an "error" end ----------------------------------------
+
+def test_an_eased_time_outside_error_ends_names_the_time_given():
+    # elastic_out overshoots its segment's end: at t = 2.5, inside the keys, the
+    # last segment samples 3.015625, where after='error' has no curve to sample
+    c = Curve([0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 0.0, 1.0], after="error", ease="elastic_out")
+    eased = r"its remapped time 3\.015625 lies after the keys, where extrapolation is an error\)$"
+    with pytest.raises(ValueError, match=rf"^Curve: t is 2\.5 \({eased}"):
+        c(2.5)
+    out = np.full(3, 7.0)
+    with pytest.raises(ValueError, match=rf"^Curve\.evaluate: t at index \(2,\) is 2\.5 "
+                                         rf"\({eased}"):
+        c.evaluate([0.5, 1.5, 2.5], out=out)
+    assert (out == 7.0).all()
+    with pytest.raises(ValueError, match=rf"^Curve\.evaluate: t is 2\.5 \({eased}"):
+        c.evaluate(2.5, 1)
+    with pytest.raises(ValueError, match=rf"^Curve\.sample: t at index \(0,\) is 2\.5 "
+                                         rf"\({eased}"):
+        c.sample([2.5])
+    # elsewhere it is the curve that extrapolates (the same handles as for "error")
+    extrapolated = Curve(c.times, c.values, after="linear", ease="elastic_out")
+    np.testing.assert_array_equal(c([0.5, 1.5]), extrapolated([0.5, 1.5]))
+    # a time outside the keys is refused as it is, eased or not
+    with pytest.raises(ValueError, match=r"^Curve: t is 4\.0 \(must lie in \[0, 3\] "
+                                         r"\(after='error'\)\)"):
+        c(4.0)
+    back = Curve([0.0, 1.0, 2.0], [0.0, 1.0, 0.0], before="error", ease="back_in")
+    with pytest.raises(ValueError, match=r"^Curve: t is 0\.5 \(its remapped time "
+                                         r"-0\.0876975 lies before the keys, where"):
+        back(0.5)
+
+
+def test_a_remapped_time_outside_error_ends_names_the_time_given():
+    # a time curve (remapped in NumPy) that maps clip time 2.5 past the last key
+    c = Curve([0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 0.0, 1.0], after="error")
+    remapped = c.remap_time(Curve([0.0, 3.0], [0.0, 4.0], interpolation="linear"))
+    with pytest.raises(ValueError, match=r"^Curve\.evaluate: t at index \(1,\) is 2\.5 \(its "
+                                         r"remapped time 3\.33333333333333 lies after the "
+                                         r"keys, where extrapolation is an error\)$"):
+        remapped.evaluate([1.0, 2.5])
+    assert remapped(1.5) == c(2.0)
+    # an eased span beyond DBL_MAX is remapped in NumPy too
+    wide = Curve([-1e308, 0.0, 1e308], [0.0, 1.0, 0.0], after="error", ease="elastic_out")
+    with pytest.raises(ValueError, match=r"^Curve: t is 5e\+307 \(its remapped time "
+                                         r"1\.015625e\+308 lies after the keys, where "
+                                         r"extrapolation is an error\)$"):
+        wide(5e307)
+    with pytest.raises(ValueError, match=r"^Curve: t is 1\.7e\+308 \(must lie in "):
+        wide(1.7e308)

@@ -766,3 +766,96 @@ def test_reduce_keys_near_the_double_range(times, values, tolerance):
     assert reduced.times[0] == times[0] and reduced.times[-1] == times[-1]
     for t, v in zip(reduced.times, reduced.values):
         assert v == values[times.index(t)]
+
+
+# ------------------------------------------------ curves at the ends of the range
+
+# the last key's neighbour mirrored past it, 2 t - t_prev, is beyond DBL_MAX
+# (intervals up to 2^1022: the inverse of a longer one is not a normal double)
+WIDE = [0.0, 4e307, 8e307, 1.2e308, 1.6e308]
+
+
+@pytest.mark.parametrize("times, options", [
+    (WIDE, {}),
+    (list(np.arange(-4, 5) * 4e307), {}),  # a span beyond DBL_MAX
+    (WIDE, {"tangents": "vector"}),
+    (WIDE, {"tangents": "auto", "auto_smoothing": "cont_accel"}),
+    (WIDE, {"before": "cycle", "after": "cycle"}),  # the ends see each other
+    (WIDE, {"after": "linear", "before": "linear"}),
+    (WIDE, {"tangents": ["free", "auto_clamped", "auto", "vector", "free"],
+            "in_velocities": [0.0, 0.0, 0.0, 0.0, -1e-290],
+            "out_velocities": [1e-290, 0.0, 0.0, 0.0, 0.0]}),
+])
+def test_blenders_handles_on_keys_up_to_the_double_range(times, options):
+    # Blender's rules place handles in time: the keys scaled down by 2^-10 give the
+    # same handle weights, velocities 2^10 times as large and the same values at the
+    # scaled times, exactly (the rules scale with time, in powers of two exactly)
+    scale = 2.0**-10
+    # (key velocities of normal doubles, about 1e-298)
+    values = 1e10 * np.array([0.0, 1.0, 0.0, 0.5, 0.2, 0.9, 0.1, 0.7, 0.3])[:len(times)]
+    big = ac.Curve(times, values, **options)
+    small = dict(options)
+    for name in ("in_velocities", "out_velocities"):
+        if name in small:
+            small[name] = np.array(small[name]) / scale
+    ref = ac.Curve(np.array(times) * scale, values, **small)
+    np.testing.assert_array_equal(big.in_weights, ref.in_weights)
+    np.testing.assert_array_equal(big.out_weights, ref.out_weights)
+    np.testing.assert_array_equal(big.in_velocities, ref.in_velocities * scale)
+    np.testing.assert_array_equal(big.out_velocities, ref.out_velocities * scale)
+    t = np.linspace(times[0] / 2, times[-1] / 2, 41) * 2  # (a span beyond DBL_MAX)
+    np.testing.assert_array_equal(big(t), ref(t * scale))
+    assert np.isfinite(big.evaluate(t, 1)).all()
+
+
+def test_a_key_near_the_double_range_keeps_blenders_handles():
+    # handle weights are fractions of intervals: the same on any scale
+    c = ac.Curve([0.0, 1.0, 2.0, BIG], [0.0, 1.0, 0.0, 0.0])
+    ref = ac.Curve(np.array([0.0, 1.0, 2.0, BIG]) * 2.0**-10, [0.0, 1.0, 0.0, 0.0])
+    np.testing.assert_array_equal(c.in_weights, ref.in_weights)
+    np.testing.assert_array_equal(c.out_weights, ref.out_weights)
+    assert ac.Curve([0.0, 1.0, 2.0], [0.0, 1.0, 0.0]).with_key(BIG, 0.0) == c
+    t = np.linspace(0.0, BIG, 41)
+    assert np.isfinite(c(t)).all() and np.isfinite(c.evaluate(t, 1)).all()
+    np.testing.assert_array_equal(c([0.0, 1.0, 2.0, BIG]), [0.0, 1.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("ease", ["smoothstep", ac.CubicBezier(0.3, 0.0, 0.7, 1.0),
+                                  ac.Ease("back_out"), ac.Steps(3), None])
+def test_cycle_offset_that_overflows_under_an_easing_is_an_overflow_error(ease):
+    # the cycles' shift is added after the eased segment is evaluated: it is
+    # checked there too, as without an easing
+    curve = ac.Curve([0.0, 1.0], [0.0, 1e150], interpolation="linear", after="cycle_offset",
+                     ease=ease)
+    with pytest.raises(OverflowError, match=r"^Curve: value is inf \(is not representable"):
+        curve(1e300)
+    t = np.r_[np.linspace(0.0, 5.0, 700), 1e300, 2.0]
+    out = np.full(t.shape, 7.0)
+    with pytest.raises(OverflowError, match=r"^Curve\.evaluate: value at index \(700,\) is inf"):
+        curve.evaluate(t, out=out)
+    assert (out == 7.0).all()
+    with pytest.raises(OverflowError, match=r"^Curve\.sample: value at index \(0,\) is inf"):
+        curve.sample([1e300, 0.5])
+    assert np.isfinite(curve(np.linspace(-3.0, 1e3, 999))).all()
+
+
+@pytest.mark.parametrize("interpolation, ease", [
+    (None, "smoothstep"), (None, "linear"), (None, "back_out"),
+    (None, ac.CubicBezier(0.3, 0.0, 0.7, 1.0)),
+    # (unsorted queries at the keys of step segments this short are NaN without an
+    # easing too, and an overshooting easing's times are unsorted)
+    ("step", "smoothstep"), ("step", ac.CubicBezier(0.3, 0.0, 0.7, 1.0))])
+def test_eased_segments_shorter_than_the_inverse_of_the_double_range(interpolation, ease):
+    # 1 / 1e-320 is not finite: an eased segment's u is its offset over its duration
+    times = [0.0, 1e-320, 2e-320]
+    plain = ac.Curve(times, [2.0, 0.0, 2.0], interpolation=interpolation)
+    curve = ac.Curve(times, [2.0, 0.0, 2.0], interpolation=interpolation, ease=ease)
+    keys = [0.0, 1e-320, 2e-320, 3e-320]  # an easing keeps the keys' times
+    np.testing.assert_array_equal(curve(keys), plain(keys))
+    for t in keys:
+        assert curve(t) == plain(t)
+        assert curve.evaluate(t) == plain(t)
+    assert np.isfinite(curve(np.linspace(0.0, 2e-320, 50))).all()
+    if interpolation is None:
+        np.testing.assert_array_equal(curve(keys[::-1]), plain(keys[::-1]))
+        assert np.isfinite(curve(np.linspace(0.0, 2e-320, 50)[::-1])).all()
