@@ -376,16 +376,37 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
     fails (large scales) the budgets are halved and the reduction redone.
     Morph weights channels are reduced to ``tolerance`` in weight units.
     ``interpolation`` is :func:`reduce_keys`'s, for translation, scale and
-    weights ("linear" keeps every curve writable as glTF LINEAR; "auto"
+    weights ("linear" keeps a linear curve writable as glTF LINEAR, and a
+    step or cubic one keeps its own segments where no line fits; "auto"
     mixes segment kinds, which glTF cannot hold).
+
+    An FBX clip's channels are per-component curves: reduce the clips of
+    ``scene.for_gltf()`` (:meth:`animcore.fbx.FbxScene.for_gltf`), which
+    holds them as glTF keys, in that plain scene.
     """
     func = "reduce_clip"
     choice(func, "interpolation", interpolation, ("auto", "linear", "step", "cubic"))
+    return _reduce_clip(func, scene, clip, tolerance, shell, interpolation)
+
+
+def _reduce_clip(func: str, scene: Scene, clip, tolerance, shell, interpolation) -> Clip:
+    """:func:`reduce_clip`; ``interpolation`` None reduces each curve to its
+    own segment kind (:func:`_own_kind`)."""
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
     tolerance = positive_number(func, "tolerance", tolerance)
     shell = positive_number(func, "shell", shell)
     clip = scene._own_clip(func, clip)  # a clip of this scene's nodes, as posing checks it
+    for k, c in enumerate(clip.channels):
+        expected = RotationCurve if c.path == "rotation" else Curve
+        if not isinstance(c.curve, expected):
+            raise ValueError(f"{func}: channel {k} ({c.path} of {c.node_name!r}) " + (
+                "keeps FBX's per-component curves; reduce the clips of scene.for_gltf(), "
+                "which holds them as glTF keys" if _is_fbx(scene) else
+                f"is a {type(c.curve).__name__} (must be a {expected.__name__})"))
+
+    def kind(curve):
+        return interpolation or _own_kind(curve)
     animated = np.bincount([c.node for c in clip.channels if c.path != "weights"],
                            minlength=len(scene.nodes))
     # the most animated channels from the root to any node
@@ -394,7 +415,7 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
     frames = clip.key_times()
     reach = _reach(scene.skeleton, scene.world(clip, frames)[..., :3, 3])
     # morph weights do not move a point: reduced once, to tolerance, whatever the budgets
-    weights = {k: _reduce_curve(c.curve, tolerance, interpolation, func)
+    weights = {k: _reduce_curve(c.curve, tolerance, kind(c.curve), func)
                for k, c in enumerate(clip.channels) if c.path == "weights"}
     check = _subdivided(frames, CHECK)
     factor = 1.0
@@ -403,21 +424,34 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
         channels = []
         for k, c in enumerate(clip.channels):
             if c.path == "rotation":
-                curve = _reduce_rotation(c.curve, share / (reach[c.node] + shell), func) \
-                    if isinstance(c.curve, RotationCurve) else c.curve
+                curve = _reduce_rotation(c.curve, share / (reach[c.node] + shell), func)
             elif c.path == "weights":
                 curve = weights[k]
             elif c.path == "scale":
                 curve = _reduce_curve(c.curve, share / (reach[c.node] + shell) / np.sqrt(3),
-                                      interpolation, func)
+                                      kind(c.curve), func)
             else:
-                curve = _reduce_curve(c.curve, share / np.sqrt(3), interpolation, func)
+                curve = _reduce_curve(c.curve, share / np.sqrt(3), kind(c.curve), func)
             channels.append(_channel_like(c, curve))
         reduced = Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
         if clip_error(scene, clip, reduced, check, shell=shell).max(initial=0.0) <= tolerance:
             return reduced
         factor *= 0.5
     return clip  # no reduction met the bound: the original, which does
+
+
+def _own_kind(curve) -> str:
+    """The one segment kind of a step, linear or cubic curve, which its
+    reduction keeps (glTF's STEP, LINEAR or CUBICSPLINE); "linear" for other
+    curves."""
+    kind = curve.interpolation
+    return kind if kind in ("step", "linear", "cubic") else "linear"
+
+
+def _is_fbx(scene) -> bool:
+    """A scene read from FBX: its clips are FBX curves and its world FBX's
+    transform formula; ``scene.for_gltf()`` gives its glTF form."""
+    return getattr(scene, "for_gltf", None) is not None
 
 
 def _depths(skeleton, counts: np.ndarray) -> np.ndarray:
@@ -881,6 +915,9 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     :func:`clip_error`'s metric through the C decoder on 20 points per
     sample interval and at the clip's key times (a segment's budget is
     lowered when that check fails there). Morph weights are not stored.
+    A scene read from FBX is refused (its world is FBX's transform formula,
+    which the stored local transforms do not give through ``scene.skeleton``):
+    compress the clips of ``scene.for_gltf()``, in that plain scene.
 
     Parameters
     ----------
@@ -913,6 +950,12 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     func = "compress"
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
+    if _is_fbx(scene):
+        raise ValueError(f"{func}: scene is an {type(scene).__name__}, whose world (FBX's "
+                         "pivots, inherit types and axes and units conversion) is not the "
+                         "skeleton's composition of the local transforms a CompressedClip "
+                         "stores; compress the clips of scene.for_gltf(), which holds them "
+                         "as glTF keys")
     tolerance = positive_number(func, "tolerance", tolerance)
     shell = positive_number(func, "shell", shell)
     clip = scene._own_clip(func, clip)
@@ -1091,19 +1134,34 @@ def _checked(func: str, data) -> bytes:
     return data
 
 
-def reduce_report(scene: Scene, tolerance: float, shell: float,
-                  interpolation: str = "linear") -> tuple[list, list]:
-    """(report lines, reduced clips) of every clip of ``scene``: keys before
-    and after and the largest :func:`clip_error` on 20 points per frame (the
-    ``reduce`` command's output)."""
+def reduce_report(scene: Scene, tolerance: float, shell: float, *,
+                  fps: float = 30.0) -> tuple[list, Scene, list]:
+    """(report lines, scene, reduced clips) of every clip of ``scene``: keys
+    before and after and the largest :func:`clip_error` on 20 points per frame
+    (the ``reduce`` command's output). Each curve keeps its one segment kind
+    (step, linear or cubic: glTF's STEP, LINEAR or CUBICSPLINE), other curves
+    become linear. A scene read from FBX is reduced in its glTF form
+    (:meth:`animcore.fbx.FbxScene.for_gltf` at ``fps``), the scene returned;
+    its lines also give that form's largest world position deviation from the
+    FBX scene (the error the glTF form adds)."""
+    deviations = {}
+    if _is_fbx(scene):
+        scene, _, rows = scene.for_gltf(None, fps=fps)
+        for row in rows:  # each clip's "world" row (the rest pose's has no grid)
+            if row.path == "world" and row.fps is not None:
+                deviations[row.clip] = max(deviations.get(row.clip, 0.0), row.deviation)
     lines, clips = [], []
     for clip in scene.clips:
-        reduced = reduce_clip(scene, clip, tolerance, shell=shell, interpolation=interpolation)
+        reduced = _reduce_clip("reduce_clip", scene, clip, tolerance, shell, None)
         frames = clip.key_times()
         error = clip_error(scene, clip, reduced, _subdivided(frames), shell=shell).max(initial=0.0)
         before = sum(len(c.times) for c in clip.channels)
         after = sum(len(c.times) for c in reduced.channels)
-        lines.append(f"{clip.name}: keys {before} -> {after} ({after / max(before, 1):.1%}), "
-                     f"max clip_error {error:.3g} (tolerance {tolerance:g}, shell {shell:g})")
+        line = (f"{clip.name}: keys {before} -> {after} ({after / max(before, 1):.1%}), "
+                f"max clip_error {error:.3g} (tolerance {tolerance:g}, shell {shell:g})")
+        if clip.name in deviations:
+            line += (f"; its glTF form's world positions deviate up to "
+                     f"{deviations[clip.name]:.3g} from the FBX scene's")
+        lines.append(line)
         clips.append(reduced)
-    return lines, clips
+    return lines, scene, clips

@@ -6,6 +6,8 @@ interval and 10^4 random times) for the bound."""
 
 import pathlib
 import pickle
+import re
+import warnings
 
 import numpy as np
 import pytest
@@ -680,6 +682,96 @@ def test_bake_reduce_option(capsys, tmp_path):
     with pytest.raises(SystemExit):  # a batch of files
         cli.main(["bake", str(src), str(src), "--reduce", "0.01", "--out", str(tmp_path)])
     assert "--reduce bakes one file at a time" in capsys.readouterr().err
+
+
+
+# --------------------------------------------------------- FBX in, glTF out
+
+FBX = DATA / "fbx"
+FBX_FILES = ["walk.fbx", "jog.fbx", "maya_game_sausage_7500_binary_wiggle.fbx"]
+
+
+def _fbx_line(line):
+    """(keys before, keys after, the glTF form's world deviation) of a report line."""
+    keys = re.search(r": keys (\d+) -> (\d+) ", line)
+    deviation = re.search(r"glTF form's world positions deviate up to ([^ ]+) from", line)
+    return int(keys[1]), int(keys[2]), float(deviation[1])
+
+
+@pytest.mark.parametrize("name", FBX_FILES)
+def test_reduce_command_reduces_the_gltf_form_of_an_fbx_scene(name, tmp_path, capsys):
+    """An FBX scene is reduced in the form glTF holds (FbxScene.for_gltf):
+    the written file's world positions are within the tolerance plus that
+    form's reported deviation of the FBX scene's, at its frames and keys."""
+    from animcore import cli
+
+    tol = 1e-3
+    src, out = FBX / name, tmp_path / "out.glb"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        # (channels animcore does not evaluate, a camera's: "they are not written")
+        warnings.simplefilter("ignore", animcore.gltf.GltfWarning)
+        assert cli.main(["reduce", str(src), str(out), "--tolerance", str(tol)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    fbx, written = animcore.load(str(src)), animcore.load(str(out))
+    clips = [c for c in fbx.clips if c.channels]
+    assert len(lines) == len(clips) == len(written.clips)
+    count = len(fbx.nodes)
+    assert [n.name for n in written.nodes[:count]] == [n.name for n in fbx.nodes]
+    for clip, reduced, line in zip(clips, written.clips, lines):
+        before, after, deviation = _fbx_line(line)
+        assert line.startswith(f"{clip.name}: ") and after < before
+        assert after == sum(len(c.times) for c in reduced.channels)
+        t = np.union1d(np.arange(0.0, clip.duration, 1 / 30), clip.key_times())
+        t = t[(t >= 0) & (t <= clip.duration)]
+        moved = written.world(reduced, t)[..., :count, :3, 3] - fbx.world(clip, t)[..., :3, 3]
+        assert np.linalg.norm(moved, axis=-1).max() <= tol + deviation
+
+
+def test_bake_reduce_of_an_fbx_scene_bakes_its_gltf_form(tmp_path, capsys):
+    from animcore import bake, cli
+
+    tol = 1e-3
+    src = FBX / "maya_game_sausage_7500_binary_wiggle.fbx"
+    for world in ([], ["--world"]):
+        out = tmp_path / f"baked{len(world)}.npz"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            assert cli.main(["bake", str(src), "--reduce", str(tol), "--out",
+                             str(out)] + world) == 0
+        err = capsys.readouterr().err
+        fbx = animcore.load(str(src))
+        clip = fbx.clips[0]
+        _, _, deviation = _fbx_line(err.splitlines()[0])
+        with np.load(out) as arrays:
+            t = arrays[bake.array_key(clip.name)]
+            if world:  # the world of the glTF form: the FBX world within its deviation
+                expected = fbx.world(clip, t)[..., :3, 3]
+                for j, node in enumerate(fbx.nodes):
+                    got = arrays[bake.array_key(clip.name, node.name, "world_translation")]
+                    assert np.linalg.norm(got - expected[:, j], axis=-1).max() <= tol + deviation
+            else:
+                assert all(bake.array_key(clip.name, c.target, c.path) in arrays
+                           for c in clip.channels)
+
+
+def test_reduce_clip_and_compress_refuse_fbx_curves():
+    """An FBX clip's channels are per-component curves and an FBX scene's
+    world is FBX's transform formula: both functions point to
+    FbxScene.for_gltf, whose plain scene and clips they reduce."""
+    scene = animcore.load(str(FBX / "walk.fbx"))
+    channel = scene.clips[0].channels[0]
+    first = rf"channel 0 \({channel.path} of {channel.node_name!r}\) keeps FBX's per-component"
+    with pytest.raises(ValueError, match=rf"^reduce_clip: {first} curves; reduce the clips of "
+                                         r"scene.for_gltf\(\), which holds them as glTF keys"):
+        reduce_clip(scene, 0, 1e-3)
+    with pytest.raises(ValueError, match=r"^compress: scene is an FbxScene, whose world"):
+        compress(scene, 0, 1e-3)
+    plain, clips, _ = scene.for_gltf()
+    reduced = reduce_clip(plain, clips[0], 1e-3)
+    t = np.linspace(0, clips[0].duration, 301)
+    assert clip_error(plain, clips[0], reduced, t).max() <= 1e-3
+    assert compress(plain, clips[0], 1e-3).error <= 1e-3
 
 
 # ------------------------------------------- against Blender's Decimate (#32)
