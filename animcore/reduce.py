@@ -319,7 +319,8 @@ def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
         step, then linear, then cubic keys whose tangents are the original
         curve's velocities at the kept keys, then cubic keys with a fitted
         tangent at the segment's end (the next segment leaves with it, so the
-        result is smooth there). (A RotationCurve result is linear.)
+        result is smooth there). (A RotationCurve result is linear, or step
+        for a step curve.)
 
     Returns
     -------
@@ -347,16 +348,20 @@ def _reduce_rotation(curve: RotationCurve, tolerance: float, func: str) -> Rotat
     dense = np.asarray(curve(grid), dtype=np.float64)
     keys = dense[::DENSE]
     limit = tolerance * (1 - 1e-9)
+    step = curve.interpolation == "step"  # held between kept keys, as between its own
 
     def fits(i, j):  # the angle from the slerp of keys i and j on the grid (C core)
         a, b = DENSE * i, DENSE * j
-        angle = _core._reduce_rotation_error(func, grid[a:b + 1], dense[a:b + 1],
-                                             times[i], times[j], keys[i], keys[j], None, None)
+        # a step: key i held (slerped to itself) up to, not at, key j, where the
+        # original has changed too
+        end, stop = (keys[i], b) if step else (keys[j], b + 1)
+        angle = _core._reduce_rotation_error(func, grid[a:stop], dense[a:stop], times[i],
+                                             times[j], keys[i], end, None, None)
         return bool(angle.max() <= limit)
 
     keep = np.array(_greedy(len(times), fits))
-    return RotationCurve(times[keep], keys[keep], interpolation="linear", before=curve.before,
-                         after=curve.after)
+    return RotationCurve(times[keep], keys[keep], interpolation="step" if step else "linear",
+                         before=curve.before, after=curve.after)
 
 
 # --------------------------------------------------------------- whole rigs

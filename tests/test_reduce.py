@@ -225,6 +225,21 @@ def test_reduce_keys_rotation_curve():
     assert (2 * np.arccos(np.minimum(dot, 1.0))).max() <= 1e-3
 
 
+
+def test_reduce_keys_step_rotation_curve_stays_a_step():
+    """A step RotationCurve (an FBX scene's constant Euler keys in glTF form)
+    is held between its kept keys, as it holds between its own: not slerped."""
+    times = np.arange(8.0)
+    angle = np.array([0, 0, 0, 1, 1, 1, 1, 2.0])
+    curve = animcore.RotationCurve(times, animcore.quat_from_axis_angle([0.0, 0.0, 1.0], angle),
+                                   interpolation="step")
+    reduced = reduce_keys(curve, 1e-3)
+    assert reduced.interpolation == "step"
+    np.testing.assert_array_equal(reduced.times, [0, 3, 7])
+    t = np.linspace(-1, 8, 9001)
+    dot = np.abs(np.sum(reduced(t) * curve(t), -1))
+    assert (2 * np.arccos(np.minimum(dot, 1.0))).max() <= 1e-3
+
 def test_reduce_clip_bound_holds_on_the_walk():
     scene, clip = walk()
     tol, shell = 0.01, 3.0  # the BVH is in centimetres: 1e-4 m and a 3 cm shell
