@@ -230,25 +230,29 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         return False
 
     kept = _greedy(len(times), fits)
-    segments = [chosen.get((i, j)) or _original_kind(curve, i) for i, j in zip(kept, kept[1:])]
+    # a segment no candidate fits is the original's own (i, i + 1), as it is
+    segments = [chosen.get((i, j)) or _original_entry(curve, i) for i, j in zip(kept, kept[1:])]
     keep = np.array(kept)
     new_values = values[keep]
     if one_d:
         new_values = new_values[:, 0]
-    velocities = {}
-    if "cubic" in segments:
+    options = {}
+    if "cubic" in segments or "bezier" in segments:
         # a fitted velocity is the in and out velocity of its key, except
         # before an original segment kept as it is (its own velocities)
         fitted = [chosen.get((i, j)) == "cubic" for i, j in zip(kept, kept[1:])]
         v_in = [vin[kept[0]]] + [ends[(i, j)] if f else vin[j]
                                  for i, j, f in zip(kept, kept[1:], fitted)]
         v_out = [start_of(i) if f else vout[i] for i, f in zip(kept, fitted)] + [vout[kept[-1]]]
-        velocities = dict(in_velocities=np.array(v_in).reshape(new_values.shape),
-                          out_velocities=np.array(v_out).reshape(new_values.shape))
+        options = dict(in_velocities=np.array(v_in).reshape(new_values.shape),
+                       out_velocities=np.array(v_out).reshape(new_values.shape))
+    if "bezier" in segments:  # (only original segments: their handles' own weights)
+        options.update(in_weights=None if curve.in_weights is None else curve.in_weights[keep],
+                       out_weights=None if curve.out_weights is None else curve.out_weights[keep])
     if len(set(segments)) == 1:
         segments = segments[0]
     return Curve(times[keep], new_values, interpolation=segments, before=curve.before,
-                 after=curve.after, **velocities)
+                 after=curve.after, **options)
 
 
 def _feasible_velocity(base: np.ndarray, target: np.ndarray, elapsed: np.ndarray,
@@ -298,10 +302,15 @@ def _refined_error(curve: Curve, error_at, grid: np.ndarray, err: np.ndarray,
     return worst
 
 
-def _original_kind(curve, i: int) -> str:
+def _original_entry(curve, i: int):
+    """The interpolation of segment i as the curve was given it: a name or an
+    easing."""
     kind = curve.interpolation
-    if not isinstance(kind, str):
-        kind = kind[i]
+    return kind if isinstance(kind, str) or not isinstance(kind, tuple) else kind[i]
+
+
+def _original_kind(curve, i: int) -> str:
+    kind = _original_entry(curve, i)
     return kind if kind in ("step", "linear") else "cubic"
 
 
@@ -319,8 +328,9 @@ def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
         step, then linear, then cubic keys whose tangents are the original
         curve's velocities at the kept keys, then cubic keys with a fitted
         tangent at the segment's end (the next segment leaves with it, so the
-        result is smooth there). (A RotationCurve result is linear, or step
-        for a step curve.)
+        result is smooth there). Where none fits, the original segment is kept
+        as it is (its interpolation, velocities and Bezier handle weights). (A
+        RotationCurve result is linear, or step for a step curve.)
 
     Returns
     -------

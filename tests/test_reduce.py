@@ -213,6 +213,25 @@ def test_reduce_keys_dense_bound_on_a_cubic_curve(interpolation):
         assert len(reduced) <= len(reduce_keys(curve, tol, interpolation="linear"))
 
 
+
+@pytest.mark.parametrize("tol", [1e-6, 1e-3, 0.05])
+def test_reduce_keys_keeps_the_original_segments_it_keeps(tol):
+    """A segment no candidate fits is the original's own, as it is: a Bezier
+    segment (a default Curve's) with its handles' weights and velocities, an
+    easing interpolation with its easing; the bound holds between the check's
+    points too."""
+    rng = np.random.default_rng(9)
+    times = np.concatenate([[0.0, 1.0, 3.0, 3.5], 3.5 + np.cumsum(rng.uniform(0.1, 1.0, 20))])
+    values = np.concatenate([[0.0, 1.0, 0.5, 2.0], rng.normal(size=20)])
+    t = dense_times(times, rng, extra=20_000)
+    eased = ["linear", "back_out", "bezier", "cubic", "elastic_out", "step"] * 4
+    for curve in (animcore.Curve(times, values),  # Blender's auto-clamped Bezier keys
+                  animcore.Curve(times, values, interpolation=eased[:23])):
+        reduced = reduce_keys(curve, tol)
+        assert np.abs(reduced(t) - curve(t)).max() <= tol
+    reduced = reduce_keys(animcore.Curve(times[:4], values[:4]), 1e-6)
+    assert reduced.interpolation == "bezier" and len(reduced) == 4
+
 def test_reduce_keys_rotation_curve():
     times = np.linspace(0, 2, 61)
     angle = np.sin(times) * 2
