@@ -136,6 +136,9 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         return curve
     if curve.jumps:
         raise ValueError(f"{func}: curve has jumps (equal key times); not supported")
+    if curve._remaps:
+        raise ValueError(f"{func}: curve is played through a time remap (Curve.remap_time); "
+                         f"reduce the curve before remapping it")
     one_d = np.asarray(curve.values).ndim == 1
     grid = _subdivided(times)
     dense = np.asarray(curve(grid), dtype=np.float64).reshape(len(grid), -1)
@@ -145,10 +148,21 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     kinds = ("step", "linear", "cubic") if interpolation == "auto" else (interpolation,)
     limit = tolerance * (1 - 1e-9)
 
+    # the curve's easing (a time remap within each segment) stays the result's:
+    # a candidate segment (i, j) is judged at the times it plays, eased over (i, j)
+    ease = curve._ease
+
+    def played(i, j, t):
+        if ease is None:
+            return t
+        h = times[j] - times[i]
+        return times[i] + np.asarray(ease(np.clip((t - times[i]) / h, 0.0, 1.0))) * h
+
     # for linear and step originals the difference is piecewise linear between
     # the grid's key times, so its maximum is on the grid; for other originals
     # the grid's local maxima are refined (_refined_error)
-    piecewise_linear = all(_original_kind(curve, k) != "cubic" for k in range(len(times) - 1))
+    piecewise_linear = ease is None and all(_original_kind(curve, k) != "cubic"
+                                            for k in range(len(times) - 1))
 
     context = {kind: (code, values.shape[1]) for kind, code in _KINDS.items()}
 
@@ -161,8 +175,8 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         if not (np.isfinite(v0).all() and np.isfinite(v1).all()):
             return lambda t, target: np.full(len(t), np.inf)  # (a fitted velocity overflowed)
         return lambda t, target: _core._reduce_segment_error(
-            func, context[kind], t, target, times[i], times[j], values[i], values[j], v0, v1,
-            None, None)
+            func, context[kind], played(i, j, t), target, times[i], times[j], values[i],
+            values[j], v0, v1, None, None)
 
     def measured(kind, at, a, b):
         """The error of ``at`` (an error_at) on the grid's points a to b - 1,
@@ -203,7 +217,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
             return measured(kind, error_at(kind, i, j), a, end)
         if kind == "linear":
             return measured(kind, error_at(kind, i, j), a, b + 1)
-        t = grid[a:b + 1]
+        t = played(i, j, grid[a:b + 1])
         h = times[j] - times[i]
         v0 = start_of(i)
         for v1 in (vin[j], None):  # the original's velocity at j, else a fitted one
@@ -251,8 +265,10 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
                        out_weights=None if curve.out_weights is None else curve.out_weights[keep])
     if len(set(segments)) == 1:
         segments = segments[0]
+    before_slope, after_slope = curve._slopes
     return Curve(times[keep], new_values, interpolation=segments, before=curve.before,
-                 after=curve.after, **options)
+                 after=curve.after, before_slope=before_slope, after_slope=after_slope,
+                 ease=ease, **options)
 
 
 def _feasible_velocity(base: np.ndarray, target: np.ndarray, elapsed: np.ndarray,
@@ -337,7 +353,10 @@ def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
     Curve or RotationCurve
         A normal curve (edits, evaluates, saves and pickles as any) whose keys
         are a subset of the original key times, equal to the original there,
-        and within ``tolerance`` on 20 points per original key interval.
+        and within ``tolerance`` on 20 points per original key interval. It
+        keeps the original's extrapolation (with its slopes) and easing
+        (``ease=``, which each of its segments plays through); a curve played
+        through a whole-clip remap (:meth:`Curve.remap_time`) is refused.
     """
     func = "reduce_keys"
     tolerance = positive_number(func, "tolerance", tolerance)

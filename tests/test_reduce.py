@@ -232,6 +232,34 @@ def test_reduce_keys_keeps_the_original_segments_it_keeps(tol):
     reduced = reduce_keys(animcore.Curve(times[:4], values[:4]), 1e-6)
     assert reduced.interpolation == "bezier" and len(reduced) == 4
 
+
+def test_reduce_keys_keeps_sloped_extrapolation_and_easing():
+    """The result extrapolates with the original's slopes and plays every
+    segment through its easing (a time remap within each segment), and the
+    candidates are judged through it: the bound holds. A curve played through
+    a whole-clip remap is refused."""
+    curve = animcore.Curve([0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 3.0, 2.0], interpolation="linear",
+                           before="sloped", before_slope=-2.0, after="sloped", after_slope=1.0)
+    reduced = reduce_keys(curve, 0.1)
+    t = np.linspace(-2.0, 5.0, 7001)
+    assert np.abs(reduced(t) - curve(t)).max() <= 0.1
+    times = np.arange(12.0)
+    rng = np.random.default_rng(4)
+    t = dense_times(times, rng, extra=20_000)
+    for interpolation in ("linear", "cubic", "step", "bezier"):
+        for ease in ("smoothstep", animcore.CubicBezier(0.3, 0.0, 0.2, 1.0)):
+            curve = animcore.Curve(times, 3 * np.sin(times / 2), interpolation=interpolation,
+                                   ease=ease)
+            for tol in (1e-3, 0.1, 0.5):
+                for kinds in ("auto", "linear", "cubic"):
+                    reduced = reduce_keys(curve, tol, interpolation=kinds)
+                    assert np.abs(reduced(t) - curve(t)).max() <= tol, (interpolation, tol)
+    assert len(reduce_keys(animcore.Curve(times, times % 2, interpolation="linear",
+                                          ease="smoothstep"), 1e-9)) == 12
+    with pytest.raises(ValueError, match=r"^reduce_keys: curve is played through a time remap "
+                                         r"\(Curve.remap_time\)"):
+        reduce_keys(animcore.Curve(times, np.sin(times)).remap_time("smoothstep"), 1e-3)
+
 def test_reduce_keys_rotation_curve():
     times = np.linspace(0, 2, 61)
     angle = np.sin(times) * 2
