@@ -141,7 +141,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
                          f"reduce the curve before remapping it")
     one_d = np.asarray(curve.values).ndim == 1
     grid = _subdivided(times)
-    dense = np.asarray(curve(grid), dtype=np.float64).reshape(len(grid), -1)
+    dense = _evaluated(curve, grid, func).reshape(len(grid), -1)
     values = dense[::DENSE]  # the curve at its keys (right side)
     vin = np.asarray(curve.in_velocities, dtype=np.float64).reshape(len(times), -1)
     vout = np.asarray(curve.out_velocities, dtype=np.float64).reshape(len(times), -1)
@@ -186,7 +186,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         worst = err.max(initial=0.0)
         if (piecewise_linear and kind != "cubic") or worst > limit:
             return worst
-        return _refined_error(curve, at, grid[a:b], err, 0.5 * limit)
+        return _refined_error(curve, at, grid[a:b], err, 0.5 * limit, func)
 
     starts = {0: vout[0]}  # velocity leaving each kept key (continuous after a cubic)
     ends = {}  # (i, j) -> velocity arriving at j of an accepted cubic segment
@@ -294,7 +294,7 @@ def _feasible_velocity(base: np.ndarray, target: np.ndarray, elapsed: np.ndarray
 
 
 def _refined_error(curve: Curve, error_at, grid: np.ndarray, err: np.ndarray,
-                   floor: float) -> float:
+                   floor: float, func: str) -> float:
     """The largest error ``error_at(t, curve(t))`` on the closed range of
     ``grid``, given its values ``err`` on the grid: each local
     maximum of ``err`` above ``floor`` is refined by zooming in, six times, on
@@ -309,13 +309,21 @@ def _refined_error(curve: Curve, error_at, grid: np.ndarray, err: np.ndarray,
     u = np.linspace(0.0, 1.0, 9)
     for _ in range(6):
         t = (lo[:, None] + u * (hi - lo)[:, None]).reshape(-1)
-        values = np.asarray(curve(t), dtype=np.float64).reshape(len(t), -1)
+        values = _evaluated(curve, t, func).reshape(len(t), -1)
         e = error_at(t, values).reshape(len(lo), 9)
         worst = max(worst, float(e.max()))
         k = np.clip(e.argmax(axis=1), 1, 7)
         width = hi - lo
         lo, hi = lo + u[k - 1] * width, lo + u[k + 1] * width
     return worst
+
+
+def _evaluated(curve, t: np.ndarray, func: str) -> np.ndarray:
+    """The curve's values at times ``t``, its errors named by ``func`` (the
+    curves' own evaluation entry)."""
+    if isinstance(curve, RotationCurve):
+        return np.asarray(curve._eval(func, t, None, 0, "right"), dtype=np.float64)
+    return np.asarray(curve._evaluate(func, t, (0,), None)[0], dtype=np.float64)
 
 
 def _original_entry(curve, i: int):
@@ -374,7 +382,7 @@ def _reduce_rotation(curve: RotationCurve, tolerance: float, func: str) -> Rotat
     if len(times) < 3:
         return curve
     grid = _subdivided(times)
-    dense = np.asarray(curve(grid), dtype=np.float64)
+    dense = _evaluated(curve, grid, func)
     keys = dense[::DENSE]
     limit = tolerance * (1 - 1e-9)
     step = curve.interpolation == "step"  # held between kept keys, as between its own

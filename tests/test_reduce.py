@@ -260,6 +260,33 @@ def test_reduce_keys_keeps_sloped_extrapolation_and_easing():
                                          r"\(Curve.remap_time\)"):
         reduce_keys(animcore.Curve(times, np.sin(times)).remap_time("smoothstep"), 1e-3)
 
+
+def test_reduce_keys_names_itself_in_the_curve_s_evaluation_errors():
+    """An error evaluating the curve on the check grid (or where a maximum
+    is refined) names the function called, not Curve or RotationCurve."""
+    overshoot = animcore.Curve([0.0, 1.0, 2.0, 3.0], [0.0, 1.7e308, 1.7e308, 0.0],
+                               interpolation="back_out")
+    with pytest.raises(OverflowError, match=r"^reduce_keys: value at index \(\d+,\) is inf"):
+        reduce_keys(overshoot, 0.5)
+    zero = np.array([[0, 0, 0, 1.0], [0, 0, 0, -1.0], [0, 0, 0, 1.0]])
+    spline = animcore.RotationCurve([0.0, 1.0, 2.0], zero, interpolation="cubic",
+                                    in_tangents=np.zeros((3, 4)), out_tangents=np.zeros((3, 4)))
+    with pytest.raises(ValueError, match=r"^reduce_keys: t at index \(10,\) is 0.5 \(is where "
+                                         r"the cubic spline passes through the zero quaternion"):
+        reduce_keys(spline, 0.1)
+    tiny = animcore.Curve([0.0, 1e-320, 2e-320], [2.0, 0.0, 2.0], ease="smoothstep")
+    try:  # (an eased curve on subnormal key intervals)
+        reduce_keys(tiny, 0.5)
+    except (ValueError, OverflowError) as error:
+        assert str(error).startswith("reduce_keys: ")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            reduce_keys(animcore.Curve([0.0, 1.0, 2.0, 3.0], [0.0, 8e307, -8e307, 0.0],
+                                       interpolation="linear"), 1.0, interpolation="cubic")
+        except (ValueError, OverflowError) as error:
+            assert str(error).startswith("reduce_keys: ")
+
 def test_reduce_keys_rotation_curve():
     times = np.linspace(0, 2, 61)
     angle = np.sin(times) * 2
