@@ -532,6 +532,7 @@ _HEADER = struct.Struct("<4sHHIIdd")
 _PATHS = ("translation", "rotation", "scale")
 _IDENTITY = (np.zeros(3), np.array([0.0, 0.0, 0.0, 1.0]), np.ones(3))
 _MAX_BITS = 24
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 _SEGMENT = 16  # samples per segment (layout version 2)
 RAW_BYTES_PER_NODE = 40  # ACL's raw size: 10 float32 (3 + 4 + 3) per node per sample
 
@@ -1024,6 +1025,16 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
             s, j = np.argwhere(bad)[0][:2]
             raise ValueError(f"{func}: clip {clip.name!r} samples a non-finite {path} for node "
                              f"{j} at index ({s},) (t={times[s]!r}): {values[s, j].tolist()}")
+        # the layout stores each component's range, hence its ends, as float32
+        lo, hi = values.min(axis=0), values.max(axis=0)
+        with np.errstate(over="ignore"):
+            wide = (np.maximum(-lo, hi) > _FLOAT32_MAX) | (hi - lo > _FLOAT32_MAX)
+        if wide.any():
+            j, c = np.argwhere(wide)[0]
+            raise ValueError(f"{func}: clip {clip.name!r} moves the {path} of node {j} "
+                             f"({scene.nodes[j].name!r}) beyond float32's range, which the "
+                             f"layout stores: its component {c} spans {float(lo[j, c])!r} to "
+                             f"{float(hi[j, c])!r}")
     skeleton = scene.skeleton
     world = skeleton.world(*pose)
     reach = _reach(skeleton, world[..., :3, 3])

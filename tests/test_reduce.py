@@ -697,6 +697,47 @@ def test_compress_bad_input():
         CompressedClip.from_bytes("ACCC")
 
 
+
+# ------------------------------------------------ extreme values and options
+
+FRAMES = np.array([0.0, 1 / 30, 2 / 30])
+
+
+def _rig(path, values, *, nodes=1, extra=()):
+    """A chain of ``nodes`` nodes whose last one has a linear channel on
+    ``path`` keyed at 0, 1/30 and 2/30 s (``values`` a curve, or its keys),
+    plus the ``(path, curve)`` channels of ``extra``; clip 'c'."""
+    from animcore import model
+
+    chain = [model.Node(j, f"n{j}", j - 1, (j + 1,) if j + 1 < nodes else (), np.zeros(3),
+                        np.array([0, 0, 0, 1.0]), np.ones(3)) for j in range(nodes)]
+    if not isinstance(values, (animcore.Curve, animcore.RotationCurve)):
+        kind = animcore.RotationCurve if path == "rotation" else animcore.Curve
+        values = kind(FRAMES, np.array(values, dtype=float), interpolation="linear")
+    last = nodes - 1
+    channels = tuple(model.Channel.from_curve(last, p, curve, node_name=f"n{last}")
+                     for p, curve in ((path, values),) + tuple(extra))
+    clip = model.Clip("c", float(FRAMES[-1]), channels)
+    return model.Scene(tuple(chain), ((0,),), 0, (), (clip,)), clip
+
+
+@pytest.fixture
+def strict():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+@pytest.mark.parametrize("path, values", [
+    ("translation", [[0, 0, 0], [1e39, 0, 0], [0, 0, 0]]),
+    ("scale", [[1, 1, 1], [1, -2e38, 1], [1, 2e38, 1]]),  # a range float32 cannot hold
+])
+def test_compress_refuses_values_beyond_float32(strict, path, values):
+    scene, clip = _rig(path, values, nodes=2)
+    with pytest.raises(ValueError, match=rf"^compress: clip 'c' moves the {path} of node 1 "
+                                         rf"\('n1'\) beyond float32's range"):
+        compress(scene, clip, 1e-3)
+
 def _fuzz_module():
     import sys
 
