@@ -695,7 +695,10 @@ class _Rig:
 
     def _values(self, k: int, kind: int, bits) -> np.ndarray:
         track = self.tracks[k]
-        return track.fixed[kind] if kind != _ANIMATED else track.decoded(bits)
+        if kind != _ANIMATED:
+            return track.fixed[kind]
+        track.prepare()  # (the ranges, made once: the finest encoding may come first)
+        return track.decoded(bits)
 
     def apply(self, k: int, kind: int, bits: np.ndarray = None) -> None:
         state = (kind, None if kind != _ANIMATED else bits.tobytes())

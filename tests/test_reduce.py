@@ -738,6 +738,17 @@ def test_compress_refuses_values_beyond_float32(strict, path, values):
                                          rf"\('n1'\) beyond float32's range"):
         compress(scene, clip, 1e-3)
 
+
+def test_compress_with_a_huge_shell_measures_the_finest_encoding(strict):
+    """With a shell of 1e300 every encoding of a moving scale misses a
+    tolerance of 1: the finest one (24 bits everywhere) is measured last,
+    its tracks' ranges made first, and the clip refused by name."""
+    scene, clip = _rig("scale", [[1, 1, 1], [0.5, 1, 1], [1.5, 1, 1]])
+    with pytest.raises(ValueError, match=r"^compress: clip 'c' cannot be stored within "
+                                         r"tolerance=1.0 \(24 bits per component"):
+        compress(scene, clip, 1.0, shell=1e300)
+    assert compress(scene, clip, 1e-3, shell=1.0).error <= 1e-3
+
 def _fuzz_module():
     import sys
 
