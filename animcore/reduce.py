@@ -756,7 +756,8 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
         kinds = np.empty(len(tracks), dtype=int)
         bits = np.zeros((len(tracks), segments, 3), dtype=int)
         for k, (track, share) in enumerate(zip(tracks, shares)):
-            allowance = factor * share
+            with np.errstate(over="ignore"):  # (beyond the double range: anything fits)
+                allowance = factor * share
             if track.errors[_DEFAULT].max() <= allowance:
                 kinds[k] = _DEFAULT
             elif track.errors[_CONSTANT].max() <= allowance:
@@ -819,7 +820,8 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
     def bits_at(factors):
         out = bits.copy()
         for k in animated:
-            out[k] = tracks[k].uniform_bits(factors * shares[k])[:, None]
+            with np.errstate(over="ignore"):  # (as in at)
+                out[k] = tracks[k].uniform_bits(factors * shares[k])[:, None]
         return out
 
     low, high = np.full(segments, low), np.full(segments, np.inf)

@@ -749,6 +749,16 @@ def test_compress_with_a_huge_shell_measures_the_finest_encoding(strict):
         compress(scene, clip, 1.0, shell=1e300)
     assert compress(scene, clip, 1e-3, shell=1.0).error <= 1e-3
 
+
+def test_compress_with_a_huge_tolerance_stores_the_cheapest_tracks(strict):
+    """A tolerance near the double range: budgets scaled past it are
+    infinite (anything fits), not an overflow."""
+    scene, clip = _rig("translation", [[0, 0, 0], [1.0, 0, 0], [3.0, 0, 0]])
+    cc = compress(scene, clip, 1e308)
+    assert cc.error <= 1e308
+    kinds = np.frombuffer(cc.to_bytes()[32:35], np.uint8) & 3
+    assert (kinds == 0).all()  # every track the identity
+
 def _fuzz_module():
     import sys
 
