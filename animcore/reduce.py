@@ -463,15 +463,18 @@ def _reduce_clip(func: str, scene: Scene, clip, tolerance, shell, interpolation)
     factor = 1.0
     for _ in range(6):
         share = factor * tolerance / chain
+        # per node, the share as a rotation angle or scale factor: over the
+        # farthest point it moves (beyond the double range: anything fits)
+        with np.errstate(over="ignore"):
+            angle = share / (reach + shell)
         channels = []
         for k, c in enumerate(clip.channels):
             if c.path == "rotation":
-                curve = _reduce_rotation(c.curve, share / (reach[c.node] + shell), func)
+                curve = _reduce_rotation(c.curve, angle[c.node], func)
             elif c.path == "weights":
                 curve = weights[k]
             elif c.path == "scale":
-                curve = _reduce_curve(c.curve, share / (reach[c.node] + shell) / np.sqrt(3),
-                                      kind(c.curve), func)
+                curve = _reduce_curve(c.curve, angle[c.node] / np.sqrt(3), kind(c.curve), func)
             else:
                 curve = _reduce_curve(c.curve, share / np.sqrt(3), kind(c.curve), func)
             channels.append(_channel_like(c, curve))

@@ -759,6 +759,18 @@ def test_compress_with_a_huge_tolerance_stores_the_cheapest_tracks(strict):
     kinds = np.frombuffer(cc.to_bytes()[32:35], np.uint8) & 3
     assert (kinds == 0).all()  # every track the identity
 
+
+@pytest.mark.parametrize("path, values", [
+    ("rotation", [[0, 0, 0, 1], [0, 0, 0.6, 0.8], [0, 0, 0, 1]]),
+    ("scale", [[1, 1, 1], [0.5, 1, 1], [1.5, 1, 1]]),
+])
+def test_reduce_clip_with_a_huge_tolerance_keeps_the_ends(strict, path, values):
+    """A budget whose angle (or scale factor) is beyond the double range lets
+    anything fit: the ends are kept."""
+    scene, clip = _rig(path, values)
+    reduced = reduce_clip(scene, clip, 1e308)
+    np.testing.assert_array_equal(reduced.channels[0].times, [0.0, 2 / 30])
+
 def _fuzz_module():
     import sys
 
