@@ -455,7 +455,7 @@ def _reduce_clip(func: str, scene: Scene, clip, tolerance, shell, interpolation)
     chain = max(int(_depths(scene.skeleton, animated).max(initial=0)), 1)
     # each node's reach over the clip's frames (every key time of its transform channels)
     frames = clip.key_times()
-    reach = _reach(scene.skeleton, scene.world(clip, frames)[..., :3, 3])
+    reach = _reach(scene, scene.world(clip, frames)[..., :3, 3], func)
     # morph weights do not move a point: reduced once, to tolerance, whatever the budgets
     weights = {k: _reduce_curve(c.curve, tolerance, kind(c.curve), func)
                for k, c in enumerate(clip.channels) if c.path == "weights"}
@@ -508,16 +508,31 @@ def _depths(skeleton, counts: np.ndarray) -> np.ndarray:
     return depth
 
 
-def _reach(skeleton, positions: np.ndarray) -> np.ndarray:
+def _reach(scene: Scene, positions: np.ndarray, func: str) -> np.ndarray:
     """Per node, the farthest any descendant gets from it along the bones,
     given world positions (frames, J, 3): the longest chain of each bone's
-    largest length over the frames."""
+    largest length over the frames (an OverflowError where that is beyond
+    the double range)."""
+    skeleton = scene.skeleton
     parents = skeleton.parents
-    bone = np.linalg.norm(positions - positions[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
-    reach = np.zeros(len(parents))
-    for j in reversed(skeleton.order):
-        if parents[j] >= 0:
-            reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    with np.errstate(over="ignore", invalid="ignore"):
+        step = positions - positions[:, np.maximum(parents, 0)]
+        bone = np.linalg.norm(step, axis=-1)
+        wide = np.isinf(bone) & np.isfinite(step).all(axis=-1)
+        if wide.any():  # squares beyond the range: in units of the largest component
+            m = np.abs(step[wide]).max(axis=-1)
+            bone[wide] = m * np.linalg.norm(step[wide] / m[:, None], axis=-1)
+        bone = bone.max(axis=0)
+        reach = np.zeros(len(parents))
+        for j in reversed(skeleton.order):
+            if parents[j] >= 0:
+                reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    far = np.flatnonzero(~np.isfinite(reach))
+    if far.size:
+        j = int(far[0])
+        raise OverflowError(f"{func}: the nodes below node {j} ({scene.nodes[j].name!r}) get "
+                            f"farther from it than the double range along the bones (their "
+                            f"world positions in the clip)")
     return reach
 
 
@@ -1045,7 +1060,7 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
                              f"{float(hi[j, c])!r}")
     skeleton = scene.skeleton
     world = skeleton.world(*pose)
-    reach = _reach(skeleton, world[..., :3, 3])
+    reach = _reach(scene, world[..., :3, 3], func)
     starts = np.arange(0, samples, _SEGMENT)
     tracks = []
     for j in range(len(reach)):

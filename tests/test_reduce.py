@@ -771,6 +771,32 @@ def test_reduce_clip_with_a_huge_tolerance_keeps_the_ends(strict, path, values):
     reduced = reduce_clip(scene, clip, 1e308)
     np.testing.assert_array_equal(reduced.channels[0].times, [0.0, 2 / 30])
 
+
+def test_reach_beyond_the_squares_range(strict):
+    """A bone longer than 1.3e154 (its length's square beyond the double
+    range) is measured on a scaled norm: reduce_clip keeps its bound; a reach
+    beyond the double range is an OverflowError naming the node."""
+    scene, clip = _rig("translation", [[0, 0, 0], [1e300, 0, 0], [0, 0, 0]], nodes=2)
+    reduced = reduce_clip(scene, clip, 1e-3)
+    t = np.linspace(0.0, FRAMES[-1], 61)
+    assert clip_error(scene, clip, reduced, t).max() <= 1e-3
+    # two bones of 1.7e308 in a row
+    from animcore import model
+
+    curve = animcore.Curve([0.0, 1.0, 2.0], [[0, 0, 0], [1.7e308, 0, 0], [0, 0, 0]],
+                           interpolation="linear")
+    nodes = (model.Node(0, "n0", -1, (1,), np.zeros(3), np.array([0, 0, 0, 1.0]), np.ones(3)),
+             model.Node(1, "n1", 0, (2,), np.zeros(3), np.array([0, 0, 0, 1.0]), np.ones(3)),
+             model.Node(2, "n2", 1, (), np.array([-1.7e308, 0, 0]), np.array([0, 0, 0, 1.0]),
+                        np.ones(3)))
+    clip = model.Clip("c", 2.0, (model.Channel.from_curve(1, "translation", curve,
+                                                                 node_name="n1"),))
+    scene = model.Scene(nodes, ((0,),), 0, (), (clip,))
+    with pytest.raises(OverflowError, match=r"^reduce_clip: the nodes below node 0 \('n0'\) "
+                                            r"get farther from it than the double range"):
+        reduce_clip(scene, clip, 1e-3)
+
+
 def _fuzz_module():
     import sys
 
