@@ -799,11 +799,12 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
 
     finest = (np.full(len(tracks), _ANIMATED), np.full((len(tracks), segments, 3), _MAX_BITS))
     factor, picks = 1.0, at(1.0)
+    scaled = True  # picks are at(low): the shares scaled by one factor
     while not fits(picks):
         if same(picks, finest) or factor < 1e-12:
             if not fits(finest):
                 return None
-            picks = finest
+            picks, scaled = finest, False
             break
         factor *= 0.5
         picks = at(factor)
@@ -814,7 +815,7 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
         if same(trial_picks, picks) and high is None and trial > 1e6 * factor:
             break  # every track at its cheapest
         if same(trial_picks, picks) or fits(trial_picks):
-            low, picks = trial, trial_picks
+            low, picks, scaled = trial, trial_picks, True
         else:
             high = trial
     kinds, bits = picks
@@ -834,7 +835,9 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
                 rig.commit(everywhere, _DEFAULT)
     animated = np.flatnonzero(kinds == _ANIMATED)
 
-    # per segment: the largest factor (within 2%) that fits it
+    # per segment: the largest factor (within 2%) that fits it (from the
+    # factor that fits; the finest encoding, when that alone fits, is where
+    # the bits are lowered from)
     def bits_at(factors):
         out = bits.copy()
         for k in animated:
@@ -842,17 +845,18 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
                 out[k] = tracks[k].uniform_bits(factors * shares[k])[:, None]
         return out
 
-    low, high = np.full(segments, low), np.full(segments, np.inf)
-    for _ in range(64):
-        open_ = ~(high / low <= 1.02) & (low <= 1e6 * factor)
-        if not open_.any():
-            break
-        trial = np.where(open_, np.where(np.isinf(high), 2 * low, np.sqrt(low * high)), low)
-        good = errors(kinds, bits_at(trial)) <= limit
-        low = np.where(open_ & good, trial, low)
-        high = np.where(open_ & ~good, trial, high)
-    bits = bits_at(low)
-    errors(kinds, bits)
+    if scaled:
+        low, high = np.full(segments, low), np.full(segments, np.inf)
+        for _ in range(64):
+            open_ = ~(high / low <= 1.02) & (low <= 1e6 * factor)
+            if not open_.any():
+                break
+            trial = np.where(open_, np.where(np.isinf(high), 2 * low, np.sqrt(low * high)), low)
+            good = errors(kinds, bits_at(trial)) <= limit
+            low = np.where(open_ & good, trial, low)
+            high = np.where(open_ & ~good, trial, high)
+        bits = bits_at(low)
+        errors(kinds, bits)
 
     # one bit less per component and segment while the rig fits there
     for _ in range(3):

@@ -797,6 +797,29 @@ def test_reach_beyond_the_squares_range(strict):
         reduce_clip(scene, clip, 1e-3)
 
 
+
+@pytest.mark.parametrize("power", [50, 100])
+def test_compress_keeps_the_finest_encoding_when_it_alone_fits(strict, power):
+    """Rest scales of 2^power (exact in float32) down a chain multiply the
+    leaf translation's error, which its budget share does not see: no
+    common factor of the shares fits, the finest encoding (24 bits) does,
+    and the search goes on from it (world positions up to 3e188 at 2^100:
+    their squares beyond the double range)."""
+    from animcore import model
+
+    scene, clip = _rig("translation", [[0, 0, 0], [1e38, 0, 0], [0, 0, 0]], nodes=6)
+    nodes = [n if n.index == 5 else model.Node(n.index, n.name, n.parent, n.children, np.zeros(3),
+                                                 np.array([0, 0, 0, 1.0]), np.full(3, 2.0**power))
+             for n in scene.nodes]
+    scene = model.Scene(tuple(nodes), scene.scenes, 0, (), (clip,))
+    tol = 1e38 * 2.0 ** (5 * power) * 1e-3
+    cc = compress(scene, clip, tol)
+    t = np.linspace(0.0, FRAMES[-1], 61)
+    decoded = scene.skeleton.world(*cc.sample(t))
+    assert cc.error <= tol
+    assert _core._reduce_shell_error("f", scene.world(clip, t), decoded, 0.03, None,
+                                     None).max() <= tol
+
 def _fuzz_module():
     import sys
 
