@@ -97,6 +97,17 @@ def test_shell_error_kernel_moves_the_six_points():
     far[0, 3], near = 1.5e308, np.eye(4)
     near[0, 3] = -1.5e308
     assert _core._reduce_shell_error("f", far, near, 1.0, None, None) == np.inf
+    # a shell so wide that the points' squares overflow, not their distance
+    turned = np.eye(4)
+    turned[:3, :3] = animcore.quat_to_matrix(animcore.quat_from_axis_angle([0, 0, 1.0], 1e-16))
+    for shell, offset in ((1e300, 0.0), (1e300, 3e283), (1e200, 1e150), (3.0, 1e200)):
+        turned[0, 3] = offset
+        scale = max(shell, offset)  # the same points in units of the larger
+        unit = turned.copy()
+        unit[0, 3] /= scale
+        expected = scale * _six_points(unit, np.eye(4), shell / scale)
+        got = _core._reduce_shell_error("f", turned, np.eye(4), shell, None, None)
+        assert got == pytest.approx(expected, rel=1e-9)
     b[1, 2, 0, 1] = np.nan
     with pytest.raises(ValueError, match=r"^f: b at index \(1, 2\) is nan \(must be finite\)"):
         _core._reduce_shell_error("f", a, b, 0.7, None, None)
