@@ -614,7 +614,7 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         try:
             lines, scene, clips = reduce_report(dataclasses.replace(scene, clips=tuple(clips)),
                                                 reduce, 0.03, fps=fps)
-        except ValueError as failure:
+        except (ValueError, OverflowError) as failure:
             error(f"bake: --reduce: {failure}")
         for line in lines:
             warn(line)

@@ -196,7 +196,10 @@ def _run_reduce(args, parser) -> int:
         parser.error(f"reduce: {error}")
     if not args.output.lower().endswith((".gltf", ".glb")):
         parser.error(f"reduce: OUT must end in .gltf or .glb, got {args.output!r}")
-    report, scene, clips = reduce.reduce_report(scene, args.tolerance, args.shell)
+    try:
+        report, scene, clips = reduce.reduce_report(scene, args.tolerance, args.shell)
+    except (ValueError, OverflowError) as error:
+        parser.error(f"reduce: {error}")
     for line in report:
         print(line)
     try:

@@ -64,7 +64,11 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
         and z axes (an OverflowError where that distance exceeds the double
         range).
     """
-    func = "clip_error"
+    return _clip_error("clip_error", scene, clip_a, clip_b, t, shell)
+
+
+def _clip_error(func: str, scene: Scene, clip_a, clip_b, t, shell) -> np.ndarray:
+    """:func:`clip_error`, its errors named by ``func``."""
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
     shell = positive_number(func, "shell", shell)
@@ -479,7 +483,7 @@ def _reduce_clip(func: str, scene: Scene, clip, tolerance, shell, interpolation)
                 curve = _reduce_curve(c.curve, share / np.sqrt(3), kind(c.curve), func)
             channels.append(_channel_like(c, curve))
         reduced = Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
-        if clip_error(scene, clip, reduced, check, shell=shell).max(initial=0.0) <= tolerance:
+        if _clip_error(func, scene, clip, reduced, check, shell).max(initial=0.0) <= tolerance:
             return reduced
         factor *= 0.5
     return clip  # no reduction met the bound: the original, which does
@@ -1234,7 +1238,8 @@ def reduce_report(scene: Scene, tolerance: float, shell: float, *,
     for clip in scene.clips:
         reduced = _reduce_clip("reduce_clip", scene, clip, tolerance, shell, None)
         frames = clip.key_times()
-        error = clip_error(scene, clip, reduced, _subdivided(frames), shell=shell).max(initial=0.0)
+        error = _clip_error("reduce_clip", scene, clip, reduced, _subdivided(frames),
+                            shell).max(initial=0.0)
         before = sum(len(c.times) for c in clip.channels)
         after = sum(len(c.times) for c in reduced.channels)
         line = (f"{clip.name}: keys {before} -> {after} ({after / max(before, 1):.1%}), "

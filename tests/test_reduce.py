@@ -831,6 +831,20 @@ def test_compress_keeps_the_finest_encoding_when_it_alone_fits(strict, power):
     assert _core._reduce_shell_error("f", scene.world(clip, t), decoded, 0.03, None,
                                      None).max() <= tol
 
+
+def test_reduce_clip_names_itself_in_its_clip_error_check(monkeypatch):
+    """reduce_clip's check of the whole rig reports an error beyond the
+    double range (the C metric's +inf, made here for every distance) under
+    its own name."""
+    scene, clip = _rig("translation", [[0, 0, 0], [1.0, 0, 0], [3.0, 0, 0]])
+    monkeypatch.setattr(animcore.reduce, "_shell_error",
+                        lambda wa, wb, shell, func: np.full(wa.shape[:-2], np.inf))
+    with pytest.raises(OverflowError, match=r"^reduce_clip: the error at index \(0, 0\) is not "
+                                            r"representable"):
+        reduce_clip(scene, clip, 1e-3)
+    with pytest.raises(OverflowError, match=r"^clip_error: the error at index \(0, 0\)"):
+        clip_error(scene, clip, None, [0.0])
+
 def _fuzz_module():
     import sys
 
@@ -893,6 +907,53 @@ def test_reduce_command_writes_gltf_within_tolerance(tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.main(["reduce", str(src), str(tmp_path / "x.npz")])
     assert "OUT must end in .gltf or .glb" in capsys.readouterr().err
+
+
+FAR_BVH = """HIERARCHY
+ROOT a
+{
+  OFFSET 0 0 0
+  CHANNELS 3 Xposition Yposition Zposition
+  JOINT b
+  {
+    OFFSET -1.7e308 0 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    JOINT c
+    {
+      OFFSET 1.7e308 0 0
+      CHANNELS 3 Zrotation Xrotation Yrotation
+      End Site
+      {
+        OFFSET 0 0 0
+      }
+    }
+  }
+}
+MOTION
+Frames: 3
+Frame Time: 1
+0 0 0 0 0 0 0 0 0
+1.7e308 0 0 0 0 0 0 0 0
+0 0 0 0 0 0 0 0 0
+"""
+
+
+def test_reduce_command_and_bake_reduce_report_an_overflow(tmp_path, capsys):
+    """Two bones of 1.7e308 in a row: the rig reaches beyond the double
+    range, which both commands report as an error of the data, not a
+    traceback."""
+    from animcore import cli
+
+    src = tmp_path / "far.bvh"
+    src.write_text(FAR_BVH)
+    message = ("reduce_clip: the nodes below node 0 ('a') get farther from it than the "
+               "double range")
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["reduce", str(src), str(tmp_path / "far.glb")])
+    assert stop.value.code == 2 and f"reduce: {message}" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["bake", str(src), "--reduce", "1e-3"])
+    assert stop.value.code == 1 and f"--reduce: {message}" in capsys.readouterr().err
 
 
 def test_bake_reduce_option(capsys, tmp_path):
