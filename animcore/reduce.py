@@ -334,7 +334,7 @@ def _original_entry(curve, i: int):
     """The interpolation of segment i as the curve was given it: a name or an
     easing."""
     kind = curve.interpolation
-    return kind if isinstance(kind, str) or not isinstance(kind, tuple) else kind[i]
+    return kind[i] if isinstance(kind, tuple) else kind
 
 
 def _original_kind(curve, i: int) -> str:
