@@ -579,11 +579,13 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         warn=None, max_frames=None, error=None, reduce=None) -> int:
     """The ``bake`` command; ``reduce`` (a tolerance in scene units, or None)
     first reduces every clip with :func:`animcore.reduce_clip` (shell 0.03)
-    and reports the keys kept. ``fail(message)`` reports a usage error (an
-    option that is wrong whatever the file: exit 2), ``error(message)`` one of
-    the data (a file that does not read, a clip or node it does not have: exit
-    1; default ``fail``); both must raise. Returns the exit status: 1 with
-    ``strict`` when a clip has channels that are not baked, else 0."""
+    and reports the keys kept (a scene read from FBX is reduced and baked in
+    its glTF form, ``FbxScene.for_gltf`` at ``fps``). ``fail(message)``
+    reports a usage error (an option that is wrong whatever the file: exit
+    2), ``error(message)`` one of the data (a file that does not read, a clip
+    or node it does not have: exit 1; default ``fail``); both must raise.
+    Returns the exit status: 1 with ``strict`` when a clip has channels that
+    are not baked, else 0."""
     from . import gltf
 
     warn = warn or (lambda line: print(line, file=sys.stderr))
@@ -613,9 +615,9 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
     if reduce is not None:
         from .reduce import reduce_report
         try:
-            lines, clips = reduce_report(dataclasses.replace(scene, clips=tuple(clips)),
-                                         reduce, 0.03)
-        except ValueError as failure:
+            lines, scene, clips = reduce_report(dataclasses.replace(scene, clips=tuple(clips)),
+                                                reduce, 0.03, fps=fps)
+        except (ValueError, OverflowError) as failure:
             error(f"bake: --reduce: {failure}")
         for line in lines:
             warn(line)

@@ -172,8 +172,11 @@ def _add_reduce(commands) -> None:
                     "ACL's object-space error (virtual points --shell from each node) stays "
                     "within --tolerance on a dense check, writes OUT as glTF (animcore.save) "
                     "and prints, per clip, the keys before and after and the largest error. "
-                    "Lengths are in the file's units as loaded (glTF and FBX: metres; BVH: "
-                    "the file's own, often centimetres: scale --tolerance and --shell).")
+                    "An FBX file is reduced in the form glTF holds (FbxScene.for_gltf at 30 "
+                    "fps), whose largest world position deviation from the FBX scene is "
+                    "printed too. Lengths are in the file's units as loaded (glTF and FBX: "
+                    "metres; BVH: the file's own, often centimetres: scale --tolerance and "
+                    "--shell).")
     reduce.add_argument("input", metavar="IN", help=".gltf, .glb, .bvh or .fbx file")
     reduce.add_argument("output", metavar="OUT", help=".gltf or .glb file to write")
     reduce.add_argument("--tolerance", type=_positive_float, default=1e-4,
@@ -193,7 +196,10 @@ def _run_reduce(args, parser) -> int:
         parser.error(f"reduce: {error}")
     if not args.output.lower().endswith((".gltf", ".glb")):
         parser.error(f"reduce: OUT must end in .gltf or .glb, got {args.output!r}")
-    report, clips = reduce.reduce_report(scene, args.tolerance, args.shell)
+    try:
+        report, scene, clips = reduce.reduce_report(scene, args.tolerance, args.shell)
+    except (ValueError, OverflowError) as error:
+        parser.error(f"reduce: {error}")
     for line in report:
         print(line)
     try:

@@ -64,7 +64,11 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
         and z axes (an OverflowError where that distance exceeds the double
         range).
     """
-    func = "clip_error"
+    return _clip_error("clip_error", scene, clip_a, clip_b, t, shell)
+
+
+def _clip_error(func: str, scene: Scene, clip_a, clip_b, t, shell) -> np.ndarray:
+    """:func:`clip_error`, its errors named by ``func``."""
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
     shell = positive_number(func, "shell", shell)
@@ -136,19 +140,33 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         return curve
     if curve.jumps:
         raise ValueError(f"{func}: curve has jumps (equal key times); not supported")
+    if curve._remaps:
+        raise ValueError(f"{func}: curve is played through a time remap (Curve.remap_time); "
+                         f"reduce the curve before remapping it")
     one_d = np.asarray(curve.values).ndim == 1
     grid = _subdivided(times)
-    dense = np.asarray(curve(grid), dtype=np.float64).reshape(len(grid), -1)
+    dense = _evaluated(curve, grid, func).reshape(len(grid), -1)
     values = dense[::DENSE]  # the curve at its keys (right side)
     vin = np.asarray(curve.in_velocities, dtype=np.float64).reshape(len(times), -1)
     vout = np.asarray(curve.out_velocities, dtype=np.float64).reshape(len(times), -1)
     kinds = ("step", "linear", "cubic") if interpolation == "auto" else (interpolation,)
     limit = tolerance * (1 - 1e-9)
 
+    # the curve's easing (a time remap within each segment) stays the result's:
+    # a candidate segment (i, j) is judged at the times it plays, eased over (i, j)
+    ease = curve._ease
+
+    def played(i, j, t):
+        if ease is None:
+            return t
+        h = times[j] - times[i]
+        return times[i] + np.asarray(ease(np.clip((t - times[i]) / h, 0.0, 1.0))) * h
+
     # for linear and step originals the difference is piecewise linear between
     # the grid's key times, so its maximum is on the grid; for other originals
     # the grid's local maxima are refined (_refined_error)
-    piecewise_linear = all(_original_kind(curve, k) != "cubic" for k in range(len(times) - 1))
+    piecewise_linear = ease is None and all(_original_kind(curve, k) != "cubic"
+                                            for k in range(len(times) - 1))
 
     context = {kind: (code, values.shape[1]) for kind, code in _KINDS.items()}
 
@@ -161,8 +179,8 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         if not (np.isfinite(v0).all() and np.isfinite(v1).all()):
             return lambda t, target: np.full(len(t), np.inf)  # (a fitted velocity overflowed)
         return lambda t, target: _core._reduce_segment_error(
-            func, context[kind], t, target, times[i], times[j], values[i], values[j], v0, v1,
-            None, None)
+            func, context[kind], played(i, j, t), target, times[i], times[j], values[i],
+            values[j], v0, v1, None, None)
 
     def measured(kind, at, a, b):
         """The error of ``at`` (an error_at) on the grid's points a to b - 1,
@@ -172,7 +190,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         worst = err.max(initial=0.0)
         if (piecewise_linear and kind != "cubic") or worst > limit:
             return worst
-        return _refined_error(curve, at, grid[a:b], err, 0.5 * limit)
+        return _refined_error(curve, at, grid[a:b], err, 0.5 * limit, func)
 
     starts = {0: vout[0]}  # velocity leaving each kept key (continuous after a cubic)
     ends = {}  # (i, j) -> velocity arriving at j of an accepted cubic segment
@@ -203,7 +221,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
             return measured(kind, error_at(kind, i, j), a, end)
         if kind == "linear":
             return measured(kind, error_at(kind, i, j), a, b + 1)
-        t = grid[a:b + 1]
+        t = played(i, j, grid[a:b + 1])
         h = times[j] - times[i]
         v0 = start_of(i)
         for v1 in (vin[j], None):  # the original's velocity at j, else a fitted one
@@ -230,25 +248,31 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         return False
 
     kept = _greedy(len(times), fits)
-    segments = [chosen.get((i, j)) or _original_kind(curve, i) for i, j in zip(kept, kept[1:])]
+    # a segment no candidate fits is the original's own (i, i + 1), as it is
+    segments = [chosen.get((i, j)) or _original_entry(curve, i) for i, j in zip(kept, kept[1:])]
     keep = np.array(kept)
     new_values = values[keep]
     if one_d:
         new_values = new_values[:, 0]
-    velocities = {}
-    if "cubic" in segments:
+    options = {}
+    if "cubic" in segments or "bezier" in segments:
         # a fitted velocity is the in and out velocity of its key, except
         # before an original segment kept as it is (its own velocities)
         fitted = [chosen.get((i, j)) == "cubic" for i, j in zip(kept, kept[1:])]
         v_in = [vin[kept[0]]] + [ends[(i, j)] if f else vin[j]
                                  for i, j, f in zip(kept, kept[1:], fitted)]
         v_out = [start_of(i) if f else vout[i] for i, f in zip(kept, fitted)] + [vout[kept[-1]]]
-        velocities = dict(in_velocities=np.array(v_in).reshape(new_values.shape),
-                          out_velocities=np.array(v_out).reshape(new_values.shape))
+        options = dict(in_velocities=np.array(v_in).reshape(new_values.shape),
+                       out_velocities=np.array(v_out).reshape(new_values.shape))
+    if "bezier" in segments:  # (only original segments: their handles' own weights)
+        options.update(in_weights=None if curve.in_weights is None else curve.in_weights[keep],
+                       out_weights=None if curve.out_weights is None else curve.out_weights[keep])
     if len(set(segments)) == 1:
         segments = segments[0]
+    before_slope, after_slope = curve._slopes
     return Curve(times[keep], new_values, interpolation=segments, before=curve.before,
-                 after=curve.after, **velocities)
+                 after=curve.after, before_slope=before_slope, after_slope=after_slope,
+                 ease=ease, **options)
 
 
 def _feasible_velocity(base: np.ndarray, target: np.ndarray, elapsed: np.ndarray,
@@ -274,7 +298,7 @@ def _feasible_velocity(base: np.ndarray, target: np.ndarray, elapsed: np.ndarray
 
 
 def _refined_error(curve: Curve, error_at, grid: np.ndarray, err: np.ndarray,
-                   floor: float) -> float:
+                   floor: float, func: str) -> float:
     """The largest error ``error_at(t, curve(t))`` on the closed range of
     ``grid``, given its values ``err`` on the grid: each local
     maximum of ``err`` above ``floor`` is refined by zooming in, six times, on
@@ -289,7 +313,7 @@ def _refined_error(curve: Curve, error_at, grid: np.ndarray, err: np.ndarray,
     u = np.linspace(0.0, 1.0, 9)
     for _ in range(6):
         t = (lo[:, None] + u * (hi - lo)[:, None]).reshape(-1)
-        values = np.asarray(curve(t), dtype=np.float64).reshape(len(t), -1)
+        values = _evaluated(curve, t, func).reshape(len(t), -1)
         e = error_at(t, values).reshape(len(lo), 9)
         worst = max(worst, float(e.max()))
         k = np.clip(e.argmax(axis=1), 1, 7)
@@ -298,10 +322,23 @@ def _refined_error(curve: Curve, error_at, grid: np.ndarray, err: np.ndarray,
     return worst
 
 
-def _original_kind(curve, i: int) -> str:
+def _evaluated(curve, t: np.ndarray, func: str) -> np.ndarray:
+    """The curve's values at times ``t``, its errors named by ``func`` (the
+    curves' own evaluation entry)."""
+    if isinstance(curve, RotationCurve):
+        return np.asarray(curve._eval(func, t, None, 0, "right"), dtype=np.float64)
+    return np.asarray(curve._evaluate(func, t, (0,), None)[0], dtype=np.float64)
+
+
+def _original_entry(curve, i: int):
+    """The interpolation of segment i as the curve was given it: a name or an
+    easing."""
     kind = curve.interpolation
-    if not isinstance(kind, str):
-        kind = kind[i]
+    return kind[i] if isinstance(kind, tuple) else kind
+
+
+def _original_kind(curve, i: int) -> str:
+    kind = _original_entry(curve, i)
     return kind if kind in ("step", "linear") else "cubic"
 
 
@@ -319,14 +356,19 @@ def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
         step, then linear, then cubic keys whose tangents are the original
         curve's velocities at the kept keys, then cubic keys with a fitted
         tangent at the segment's end (the next segment leaves with it, so the
-        result is smooth there). (A RotationCurve result is linear.)
+        result is smooth there). Where none fits, the original segment is kept
+        as it is (its interpolation, velocities and Bezier handle weights). (A
+        RotationCurve result is linear, or step for a step curve.)
 
     Returns
     -------
     Curve or RotationCurve
         A normal curve (edits, evaluates, saves and pickles as any) whose keys
         are a subset of the original key times, equal to the original there,
-        and within ``tolerance`` on 20 points per original key interval.
+        and within ``tolerance`` on 20 points per original key interval. It
+        keeps the original's extrapolation (with its slopes) and easing
+        (``ease=``, which each of its segments plays through); a curve played
+        through a whole-clip remap (:meth:`Curve.remap_time`) is refused.
     """
     func = "reduce_keys"
     tolerance = positive_number(func, "tolerance", tolerance)
@@ -344,19 +386,23 @@ def _reduce_rotation(curve: RotationCurve, tolerance: float, func: str) -> Rotat
     if len(times) < 3:
         return curve
     grid = _subdivided(times)
-    dense = np.asarray(curve(grid), dtype=np.float64)
+    dense = _evaluated(curve, grid, func)
     keys = dense[::DENSE]
     limit = tolerance * (1 - 1e-9)
+    step = curve.interpolation == "step"  # held between kept keys, as between its own
 
     def fits(i, j):  # the angle from the slerp of keys i and j on the grid (C core)
         a, b = DENSE * i, DENSE * j
-        angle = _core._reduce_rotation_error(func, grid[a:b + 1], dense[a:b + 1],
-                                             times[i], times[j], keys[i], keys[j], None, None)
+        # a step: key i held (slerped to itself) up to, not at, key j, where the
+        # original has changed too
+        end, stop = (keys[i], b) if step else (keys[j], b + 1)
+        angle = _core._reduce_rotation_error(func, grid[a:stop], dense[a:stop], times[i],
+                                             times[j], keys[i], end, None, None)
         return bool(angle.max() <= limit)
 
     keep = np.array(_greedy(len(times), fits))
-    return RotationCurve(times[keep], keys[keep], interpolation="linear", before=curve.before,
-                         after=curve.after)
+    return RotationCurve(times[keep], keys[keep], interpolation="step" if step else "linear",
+                         before=curve.before, after=curve.after)
 
 
 # --------------------------------------------------------------- whole rigs
@@ -376,48 +422,85 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
     fails (large scales) the budgets are halved and the reduction redone.
     Morph weights channels are reduced to ``tolerance`` in weight units.
     ``interpolation`` is :func:`reduce_keys`'s, for translation, scale and
-    weights ("linear" keeps every curve writable as glTF LINEAR; "auto"
+    weights ("linear" keeps a linear curve writable as glTF LINEAR, and a
+    step or cubic one keeps its own segments where no line fits; "auto"
     mixes segment kinds, which glTF cannot hold).
+
+    An FBX clip's channels are per-component curves: reduce the clips of
+    ``scene.for_gltf()`` (:meth:`animcore.fbx.FbxScene.for_gltf`), which
+    holds them as glTF keys, in that plain scene.
     """
     func = "reduce_clip"
     choice(func, "interpolation", interpolation, ("auto", "linear", "step", "cubic"))
+    return _reduce_clip(func, scene, clip, tolerance, shell, interpolation)
+
+
+def _reduce_clip(func: str, scene: Scene, clip, tolerance, shell, interpolation) -> Clip:
+    """:func:`reduce_clip`; ``interpolation`` None reduces each curve to its
+    own segment kind (:func:`_own_kind`)."""
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
     tolerance = positive_number(func, "tolerance", tolerance)
     shell = positive_number(func, "shell", shell)
     clip = scene._own_clip(func, clip)  # a clip of this scene's nodes, as posing checks it
+    for k, c in enumerate(clip.channels):
+        expected = RotationCurve if c.path == "rotation" else Curve
+        if not isinstance(c.curve, expected):
+            raise ValueError(f"{func}: channel {k} ({c.path} of {c.node_name!r}) " + (
+                "keeps FBX's per-component curves; reduce the clips of scene.for_gltf(), "
+                "which holds them as glTF keys" if _is_fbx(scene) else
+                f"is a {type(c.curve).__name__} (must be a {expected.__name__})"))
+
+    def kind(curve):
+        return interpolation or _own_kind(curve)
     animated = np.bincount([c.node for c in clip.channels if c.path != "weights"],
                            minlength=len(scene.nodes))
     # the most animated channels from the root to any node
     chain = max(int(_depths(scene.skeleton, animated).max(initial=0)), 1)
     # each node's reach over the clip's frames (every key time of its transform channels)
     frames = clip.key_times()
-    reach = _reach(scene.skeleton, scene.world(clip, frames)[..., :3, 3])
+    reach = _reach(scene, scene.world(clip, frames)[..., :3, 3], func)
     # morph weights do not move a point: reduced once, to tolerance, whatever the budgets
-    weights = {k: _reduce_curve(c.curve, tolerance, interpolation, func)
+    weights = {k: _reduce_curve(c.curve, tolerance, kind(c.curve), func)
                for k, c in enumerate(clip.channels) if c.path == "weights"}
     check = _subdivided(frames, CHECK)
     factor = 1.0
     for _ in range(6):
         share = factor * tolerance / chain
+        # per node, the share as a rotation angle or scale factor: over the
+        # farthest point it moves (beyond the double range: anything fits)
+        with np.errstate(over="ignore"):
+            angle = share / (reach + shell)
         channels = []
         for k, c in enumerate(clip.channels):
             if c.path == "rotation":
-                curve = _reduce_rotation(c.curve, share / (reach[c.node] + shell), func) \
-                    if isinstance(c.curve, RotationCurve) else c.curve
+                curve = _reduce_rotation(c.curve, angle[c.node], func)
             elif c.path == "weights":
                 curve = weights[k]
             elif c.path == "scale":
-                curve = _reduce_curve(c.curve, share / (reach[c.node] + shell) / np.sqrt(3),
-                                      interpolation, func)
+                curve = _reduce_curve(c.curve, angle[c.node] / np.sqrt(3), kind(c.curve), func)
             else:
-                curve = _reduce_curve(c.curve, share / np.sqrt(3), interpolation, func)
+                curve = _reduce_curve(c.curve, share / np.sqrt(3), kind(c.curve), func)
             channels.append(_channel_like(c, curve))
         reduced = Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
-        if clip_error(scene, clip, reduced, check, shell=shell).max(initial=0.0) <= tolerance:
+        if _clip_error(func, scene, clip, reduced, check, shell).max(initial=0.0) <= tolerance:
             return reduced
         factor *= 0.5
     return clip  # no reduction met the bound: the original, which does
+
+
+def _own_kind(curve) -> str:
+    """The one segment kind of a step, linear or cubic curve, which its
+    reduction keeps (glTF's STEP, LINEAR or CUBICSPLINE); "linear" for other
+    curves."""
+    kind = curve.interpolation
+    return kind if kind in ("step", "linear", "cubic") else "linear"
+
+
+def _is_fbx(scene) -> bool:
+    """A scene read from FBX: its clips are FBX curves and its world FBX's
+    transform formula; ``scene.for_gltf()`` gives its glTF form."""
+    return getattr(scene, "for_gltf", None) is not None
 
 
 def _depths(skeleton, counts: np.ndarray) -> np.ndarray:
@@ -429,16 +512,31 @@ def _depths(skeleton, counts: np.ndarray) -> np.ndarray:
     return depth
 
 
-def _reach(skeleton, positions: np.ndarray) -> np.ndarray:
+def _reach(scene: Scene, positions: np.ndarray, func: str) -> np.ndarray:
     """Per node, the farthest any descendant gets from it along the bones,
     given world positions (frames, J, 3): the longest chain of each bone's
-    largest length over the frames."""
+    largest length over the frames (an OverflowError where that is beyond
+    the double range)."""
+    skeleton = scene.skeleton
     parents = skeleton.parents
-    bone = np.linalg.norm(positions - positions[:, np.maximum(parents, 0)], axis=-1).max(axis=0)
-    reach = np.zeros(len(parents))
-    for j in reversed(skeleton.order):
-        if parents[j] >= 0:
-            reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    with np.errstate(over="ignore", invalid="ignore"):
+        step = positions - positions[:, np.maximum(parents, 0)]
+        bone = np.linalg.norm(step, axis=-1)
+        wide = np.isinf(bone) & np.isfinite(step).all(axis=-1)
+        if wide.any():  # squares beyond the range: in units of the largest component
+            m = np.abs(step[wide]).max(axis=-1)
+            bone[wide] = m * np.linalg.norm(step[wide] / m[:, None], axis=-1)
+        bone = bone.max(axis=0)
+        reach = np.zeros(len(parents))
+        for j in reversed(skeleton.order):
+            if parents[j] >= 0:
+                reach[parents[j]] = max(reach[parents[j]], reach[j] + bone[j])
+    far = np.flatnonzero(~np.isfinite(reach))
+    if far.size:
+        j = int(far[0])
+        raise OverflowError(f"{func}: the nodes below node {j} ({scene.nodes[j].name!r}) get "
+                            f"farther from it than the double range along the bones (their "
+                            f"world positions in the clip)")
     return reach
 
 
@@ -456,6 +554,7 @@ _HEADER = struct.Struct("<4sHHIIdd")
 _PATHS = ("translation", "rotation", "scale")
 _IDENTITY = (np.zeros(3), np.array([0.0, 0.0, 0.0, 1.0]), np.ones(3))
 _MAX_BITS = 24
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 _SEGMENT = 16  # samples per segment (layout version 2)
 RAW_BYTES_PER_NODE = 40  # ACL's raw size: 10 float32 (3 + 4 + 3) per node per sample
 
@@ -618,7 +717,10 @@ class _Rig:
 
     def _values(self, k: int, kind: int, bits) -> np.ndarray:
         track = self.tracks[k]
-        return track.fixed[kind] if kind != _ANIMATED else track.decoded(bits)
+        if kind != _ANIMATED:
+            return track.fixed[kind]
+        track.prepare()  # (the ranges, made once: the finest encoding may come first)
+        return track.decoded(bits)
 
     def apply(self, k: int, kind: int, bits: np.ndarray = None) -> None:
         state = (kind, None if kind != _ANIMATED else bits.tobytes())
@@ -676,7 +778,8 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
         kinds = np.empty(len(tracks), dtype=int)
         bits = np.zeros((len(tracks), segments, 3), dtype=int)
         for k, (track, share) in enumerate(zip(tracks, shares)):
-            allowance = factor * share
+            with np.errstate(over="ignore"):  # (beyond the double range: anything fits)
+                allowance = factor * share
             if track.errors[_DEFAULT].max() <= allowance:
                 kinds[k] = _DEFAULT
             elif track.errors[_CONSTANT].max() <= allowance:
@@ -700,11 +803,12 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
 
     finest = (np.full(len(tracks), _ANIMATED), np.full((len(tracks), segments, 3), _MAX_BITS))
     factor, picks = 1.0, at(1.0)
+    scaled = True  # picks are at(low): the shares scaled by one factor
     while not fits(picks):
         if same(picks, finest) or factor < 1e-12:
             if not fits(finest):
                 return None
-            picks = finest
+            picks, scaled = finest, False
             break
         factor *= 0.5
         picks = at(factor)
@@ -715,7 +819,7 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
         if same(trial_picks, picks) and high is None and trial > 1e6 * factor:
             break  # every track at its cheapest
         if same(trial_picks, picks) or fits(trial_picks):
-            low, picks = trial, trial_picks
+            low, picks, scaled = trial, trial_picks, True
         else:
             high = trial
     kinds, bits = picks
@@ -735,24 +839,28 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
                 rig.commit(everywhere, _DEFAULT)
     animated = np.flatnonzero(kinds == _ANIMATED)
 
-    # per segment: the largest factor (within 2%) that fits it
+    # per segment: the largest factor (within 2%) that fits it (from the
+    # factor that fits; the finest encoding, when that alone fits, is where
+    # the bits are lowered from)
     def bits_at(factors):
         out = bits.copy()
         for k in animated:
-            out[k] = tracks[k].uniform_bits(factors * shares[k])[:, None]
+            with np.errstate(over="ignore"):  # (as in at)
+                out[k] = tracks[k].uniform_bits(factors * shares[k])[:, None]
         return out
 
-    low, high = np.full(segments, low), np.full(segments, np.inf)
-    for _ in range(64):
-        open_ = ~(high / low <= 1.02) & (low <= 1e6 * factor)
-        if not open_.any():
-            break
-        trial = np.where(open_, np.where(np.isinf(high), 2 * low, np.sqrt(low * high)), low)
-        good = errors(kinds, bits_at(trial)) <= limit
-        low = np.where(open_ & good, trial, low)
-        high = np.where(open_ & ~good, trial, high)
-    bits = bits_at(low)
-    errors(kinds, bits)
+    if scaled:
+        low, high = np.full(segments, low), np.full(segments, np.inf)
+        for _ in range(64):
+            open_ = ~(high / low <= 1.02) & (low <= 1e6 * factor)
+            if not open_.any():
+                break
+            trial = np.where(open_, np.where(np.isinf(high), 2 * low, np.sqrt(low * high)), low)
+            good = errors(kinds, bits_at(trial)) <= limit
+            low = np.where(open_ & good, trial, low)
+            high = np.where(open_ & ~good, trial, high)
+        bits = bits_at(low)
+        errors(kinds, bits)
 
     # one bit less per component and segment while the rig fits there
     for _ in range(3):
@@ -881,6 +989,9 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     :func:`clip_error`'s metric through the C decoder on 20 points per
     sample interval and at the clip's key times (a segment's budget is
     lowered when that check fails there). Morph weights are not stored.
+    A scene read from FBX is refused (its world is FBX's transform formula,
+    which the stored local transforms do not give through ``scene.skeleton``):
+    compress the clips of ``scene.for_gltf()``, in that plain scene.
 
     Parameters
     ----------
@@ -913,6 +1024,12 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     func = "compress"
     if not isinstance(scene, Scene):
         raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
+    if _is_fbx(scene):
+        raise ValueError(f"{func}: scene is an {type(scene).__name__}, whose world (FBX's "
+                         "pivots, inherit types and axes and units conversion) is not the "
+                         "skeleton's composition of the local transforms a CompressedClip "
+                         "stores; compress the clips of scene.for_gltf(), which holds them "
+                         "as glTF keys")
     tolerance = positive_number(func, "tolerance", tolerance)
     shell = positive_number(func, "shell", shell)
     clip = scene._own_clip(func, clip)
@@ -939,9 +1056,19 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
             s, j = np.argwhere(bad)[0][:2]
             raise ValueError(f"{func}: clip {clip.name!r} samples a non-finite {path} for node "
                              f"{j} at index ({s},) (t={times[s]!r}): {values[s, j].tolist()}")
+        # the layout stores each component's range, hence its ends, as float32
+        lo, hi = values.min(axis=0), values.max(axis=0)
+        with np.errstate(over="ignore"):
+            wide = (np.maximum(-lo, hi) > _FLOAT32_MAX) | (hi - lo > _FLOAT32_MAX)
+        if wide.any():
+            j, c = np.argwhere(wide)[0]
+            raise ValueError(f"{func}: clip {clip.name!r} moves the {path} of node {j} "
+                             f"({scene.nodes[j].name!r}) beyond float32's range, which the "
+                             f"layout stores: its component {c} spans {float(lo[j, c])!r} to "
+                             f"{float(hi[j, c])!r}")
     skeleton = scene.skeleton
     world = skeleton.world(*pose)
-    reach = _reach(skeleton, world[..., :3, 3])
+    reach = _reach(scene, world[..., :3, 3], func)
     starts = np.arange(0, samples, _SEGMENT)
     tracks = []
     for j in range(len(reach)):
@@ -1091,19 +1218,35 @@ def _checked(func: str, data) -> bytes:
     return data
 
 
-def reduce_report(scene: Scene, tolerance: float, shell: float,
-                  interpolation: str = "linear") -> tuple[list, list]:
-    """(report lines, reduced clips) of every clip of ``scene``: keys before
-    and after and the largest :func:`clip_error` on 20 points per frame (the
-    ``reduce`` command's output)."""
+def reduce_report(scene: Scene, tolerance: float, shell: float, *,
+                  fps: float = 30.0) -> tuple[list, Scene, list]:
+    """(report lines, scene, reduced clips) of every clip of ``scene``: keys
+    before and after and the largest :func:`clip_error` on 20 points per frame
+    (the ``reduce`` command's output). Each curve keeps its one segment kind
+    (step, linear or cubic: glTF's STEP, LINEAR or CUBICSPLINE), other curves
+    become linear. A scene read from FBX is reduced in its glTF form
+    (:meth:`animcore.fbx.FbxScene.for_gltf` at ``fps``), the scene returned;
+    its lines also give that form's largest world position deviation from the
+    FBX scene (the error the glTF form adds)."""
+    deviations = {}
+    if _is_fbx(scene):
+        scene, _, rows = scene.for_gltf(None, fps=fps)
+        for row in rows:  # each clip's "world" row (the rest pose's has no grid)
+            if row.path == "world" and row.fps is not None:
+                deviations[row.clip] = max(deviations.get(row.clip, 0.0), row.deviation)
     lines, clips = [], []
     for clip in scene.clips:
-        reduced = reduce_clip(scene, clip, tolerance, shell=shell, interpolation=interpolation)
+        reduced = _reduce_clip("reduce_clip", scene, clip, tolerance, shell, None)
         frames = clip.key_times()
-        error = clip_error(scene, clip, reduced, _subdivided(frames), shell=shell).max(initial=0.0)
+        error = _clip_error("reduce_clip", scene, clip, reduced, _subdivided(frames),
+                            shell).max(initial=0.0)
         before = sum(len(c.times) for c in clip.channels)
         after = sum(len(c.times) for c in reduced.channels)
-        lines.append(f"{clip.name}: keys {before} -> {after} ({after / max(before, 1):.1%}), "
-                     f"max clip_error {error:.3g} (tolerance {tolerance:g}, shell {shell:g})")
+        line = (f"{clip.name}: keys {before} -> {after} ({after / max(before, 1):.1%}), "
+                f"max clip_error {error:.3g} (tolerance {tolerance:g}, shell {shell:g})")
+        if clip.name in deviations:
+            line += (f"; its glTF form's world positions deviate up to "
+                     f"{deviations[clip.name]:.3g} from the FBX scene's")
+        lines.append(line)
         clips.append(reduced)
-    return lines, clips
+    return lines, scene, clips

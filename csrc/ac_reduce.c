@@ -48,10 +48,15 @@ ac_status ac_reduce_shell_error(const double *a, const double *b, const double *
         for (int k = 0; k < 12; k++)
             d[k] = x[k] - y[k];
         distance = shell_distance(d, h);
-        if (!ac_finite(distance)) { /* squares beyond the range: in units of max |d| */
+        if (!ac_finite(distance)) {
+            /* squares beyond the range: in units of the largest of |d|, with the
+               axes' columns weighed by a shell above 1 (their points' offsets) */
+            const double weight = h > 1.0 ? h : 1.0;
             double m = 0.0;
-            for (int k = 0; k < 12; k++)
-                m = fabs(d[k]) > m ? fabs(d[k]) : m;
+            for (int k = 0; k < 12; k++) {
+                const double v = fabs(d[k]) * (k % 4 == 3 ? 1.0 : weight);
+                m = v > m ? v : m;
+            }
             if (ac_finite(m)) {
                 for (int k = 0; k < 12; k++)
                     d[k] /= m;

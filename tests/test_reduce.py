@@ -6,6 +6,8 @@ interval and 10^4 random times) for the bound."""
 
 import pathlib
 import pickle
+import re
+import warnings
 
 import numpy as np
 import pytest
@@ -95,6 +97,17 @@ def test_shell_error_kernel_moves_the_six_points():
     far[0, 3], near = 1.5e308, np.eye(4)
     near[0, 3] = -1.5e308
     assert _core._reduce_shell_error("f", far, near, 1.0, None, None) == np.inf
+    # a shell so wide that the points' squares overflow, not their distance
+    turned = np.eye(4)
+    turned[:3, :3] = animcore.quat_to_matrix(animcore.quat_from_axis_angle([0, 0, 1.0], 1e-16))
+    for shell, offset in ((1e300, 0.0), (1e300, 3e283), (1e200, 1e150), (3.0, 1e200)):
+        turned[0, 3] = offset
+        scale = max(shell, offset)  # the same points in units of the larger
+        unit = turned.copy()
+        unit[0, 3] /= scale
+        expected = scale * _six_points(unit, np.eye(4), shell / scale)
+        got = _core._reduce_shell_error("f", turned, np.eye(4), shell, None, None)
+        assert got == pytest.approx(expected, rel=1e-9)
     b[1, 2, 0, 1] = np.nan
     with pytest.raises(ValueError, match=r"^f: b at index \(1, 2\) is nan \(must be finite\)"):
         _core._reduce_shell_error("f", a, b, 0.7, None, None)
@@ -211,6 +224,80 @@ def test_reduce_keys_dense_bound_on_a_cubic_curve(interpolation):
         assert len(reduced) <= len(reduce_keys(curve, tol, interpolation="linear"))
 
 
+
+@pytest.mark.parametrize("tol", [1e-6, 1e-3, 0.05])
+def test_reduce_keys_keeps_the_original_segments_it_keeps(tol):
+    """A segment no candidate fits is the original's own, as it is: a Bezier
+    segment (a default Curve's) with its handles' weights and velocities, an
+    easing interpolation with its easing; the bound holds between the check's
+    points too."""
+    rng = np.random.default_rng(9)
+    times = np.concatenate([[0.0, 1.0, 3.0, 3.5], 3.5 + np.cumsum(rng.uniform(0.1, 1.0, 20))])
+    values = np.concatenate([[0.0, 1.0, 0.5, 2.0], rng.normal(size=20)])
+    t = dense_times(times, rng, extra=20_000)
+    eased = ["linear", "back_out", "bezier", "cubic", "elastic_out", "step"] * 4
+    for curve in (animcore.Curve(times, values),  # Blender's auto-clamped Bezier keys
+                  animcore.Curve(times, values, interpolation=eased[:23])):
+        reduced = reduce_keys(curve, tol)
+        assert np.abs(reduced(t) - curve(t)).max() <= tol
+    reduced = reduce_keys(animcore.Curve(times[:4], values[:4]), 1e-6)
+    assert reduced.interpolation == "bezier" and len(reduced) == 4
+
+
+def test_reduce_keys_keeps_sloped_extrapolation_and_easing():
+    """The result extrapolates with the original's slopes and plays every
+    segment through its easing (a time remap within each segment), and the
+    candidates are judged through it: the bound holds. A curve played through
+    a whole-clip remap is refused."""
+    curve = animcore.Curve([0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 3.0, 2.0], interpolation="linear",
+                           before="sloped", before_slope=-2.0, after="sloped", after_slope=1.0)
+    reduced = reduce_keys(curve, 0.1)
+    t = np.linspace(-2.0, 5.0, 7001)
+    assert np.abs(reduced(t) - curve(t)).max() <= 0.1
+    times = np.arange(12.0)
+    rng = np.random.default_rng(4)
+    t = dense_times(times, rng, extra=20_000)
+    for interpolation in ("linear", "cubic", "step", "bezier"):
+        for ease in ("smoothstep", animcore.CubicBezier(0.3, 0.0, 0.2, 1.0)):
+            curve = animcore.Curve(times, 3 * np.sin(times / 2), interpolation=interpolation,
+                                   ease=ease)
+            for tol in (1e-3, 0.1, 0.5):
+                for kinds in ("auto", "linear", "cubic"):
+                    reduced = reduce_keys(curve, tol, interpolation=kinds)
+                    assert np.abs(reduced(t) - curve(t)).max() <= tol, (interpolation, tol)
+    assert len(reduce_keys(animcore.Curve(times, times % 2, interpolation="linear",
+                                          ease="smoothstep"), 1e-9)) == 12
+    with pytest.raises(ValueError, match=r"^reduce_keys: curve is played through a time remap "
+                                         r"\(Curve.remap_time\)"):
+        reduce_keys(animcore.Curve(times, np.sin(times)).remap_time("smoothstep"), 1e-3)
+
+
+def test_reduce_keys_names_itself_in_the_curve_s_evaluation_errors():
+    """An error evaluating the curve on the check grid (or where a maximum
+    is refined) names the function called, not Curve or RotationCurve."""
+    overshoot = animcore.Curve([0.0, 1.0, 2.0, 3.0], [0.0, 1.7e308, 1.7e308, 0.0],
+                               interpolation="back_out")
+    with pytest.raises(OverflowError, match=r"^reduce_keys: value at index \(\d+,\) is inf"):
+        reduce_keys(overshoot, 0.5)
+    zero = np.array([[0, 0, 0, 1.0], [0, 0, 0, -1.0], [0, 0, 0, 1.0]])
+    spline = animcore.RotationCurve([0.0, 1.0, 2.0], zero, interpolation="cubic",
+                                    in_tangents=np.zeros((3, 4)), out_tangents=np.zeros((3, 4)))
+    with pytest.raises(ValueError, match=r"^reduce_keys: t at index \(10,\) is 0.5 \(is where "
+                                         r"the cubic spline passes through the zero quaternion"):
+        reduce_keys(spline, 0.1)
+    tiny = animcore.Curve([0.0, 1e-320, 2e-320], [2.0, 0.0, 2.0], ease="smoothstep")
+    try:  # (an eased curve on subnormal key intervals)
+        reduce_keys(tiny, 0.5)
+    except (ValueError, OverflowError) as error:
+        assert str(error).startswith("reduce_keys: ")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            reduce_keys(animcore.Curve([0.0, 1.0, 2.0, 3.0], [0.0, 8e307, -8e307, 0.0],
+                                       interpolation="linear"), 1.0, interpolation="cubic")
+        except (ValueError, OverflowError) as error:
+            assert str(error).startswith("reduce_keys: ")
+
 def test_reduce_keys_rotation_curve():
     times = np.linspace(0, 2, 61)
     angle = np.sin(times) * 2
@@ -222,6 +309,21 @@ def test_reduce_keys_rotation_curve():
     dot = np.abs(np.sum(reduced(t) * curve(t), -1))
     assert (2 * np.arccos(np.minimum(dot, 1.0))).max() <= 1e-3
 
+
+
+def test_reduce_keys_step_rotation_curve_stays_a_step():
+    """A step RotationCurve (an FBX scene's constant Euler keys in glTF form)
+    is held between its kept keys, as it holds between its own: not slerped."""
+    times = np.arange(8.0)
+    angle = np.array([0, 0, 0, 1, 1, 1, 1, 2.0])
+    curve = animcore.RotationCurve(times, animcore.quat_from_axis_angle([0.0, 0.0, 1.0], angle),
+                                   interpolation="step")
+    reduced = reduce_keys(curve, 1e-3)
+    assert reduced.interpolation == "step"
+    np.testing.assert_array_equal(reduced.times, [0, 3, 7])
+    t = np.linspace(-1, 8, 9001)
+    dot = np.abs(np.sum(reduced(t) * curve(t), -1))
+    assert (2 * np.arccos(np.minimum(dot, 1.0))).max() <= 1e-3
 
 def test_reduce_clip_bound_holds_on_the_walk():
     scene, clip = walk()
@@ -606,6 +708,143 @@ def test_compress_bad_input():
         CompressedClip.from_bytes("ACCC")
 
 
+
+# ------------------------------------------------ extreme values and options
+
+FRAMES = np.array([0.0, 1 / 30, 2 / 30])
+
+
+def _rig(path, values, *, nodes=1, extra=()):
+    """A chain of ``nodes`` nodes whose last one has a linear channel on
+    ``path`` keyed at 0, 1/30 and 2/30 s (``values`` a curve, or its keys),
+    plus the ``(path, curve)`` channels of ``extra``; clip 'c'."""
+    from animcore import model
+
+    chain = [model.Node(j, f"n{j}", j - 1, (j + 1,) if j + 1 < nodes else (), np.zeros(3),
+                        np.array([0, 0, 0, 1.0]), np.ones(3)) for j in range(nodes)]
+    if not isinstance(values, (animcore.Curve, animcore.RotationCurve)):
+        kind = animcore.RotationCurve if path == "rotation" else animcore.Curve
+        values = kind(FRAMES, np.array(values, dtype=float), interpolation="linear")
+    last = nodes - 1
+    channels = tuple(model.Channel.from_curve(last, p, curve, node_name=f"n{last}")
+                     for p, curve in ((path, values),) + tuple(extra))
+    clip = model.Clip("c", float(FRAMES[-1]), channels)
+    return model.Scene(tuple(chain), ((0,),), 0, (), (clip,)), clip
+
+
+@pytest.fixture
+def strict():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+@pytest.mark.parametrize("path, values", [
+    ("translation", [[0, 0, 0], [1e39, 0, 0], [0, 0, 0]]),
+    ("scale", [[1, 1, 1], [1, -2e38, 1], [1, 2e38, 1]]),  # a range float32 cannot hold
+])
+def test_compress_refuses_values_beyond_float32(strict, path, values):
+    scene, clip = _rig(path, values, nodes=2)
+    with pytest.raises(ValueError, match=rf"^compress: clip 'c' moves the {path} of node 1 "
+                                         rf"\('n1'\) beyond float32's range"):
+        compress(scene, clip, 1e-3)
+
+
+def test_compress_with_a_huge_shell_measures_the_finest_encoding(strict):
+    """With a shell of 1e300 every encoding of a moving scale misses a
+    tolerance of 1: the finest one (24 bits everywhere) is measured last,
+    its tracks' ranges made first, and the clip refused by name."""
+    scene, clip = _rig("scale", [[1, 1, 1], [0.5, 1, 1], [1.5, 1, 1]])
+    with pytest.raises(ValueError, match=r"^compress: clip 'c' cannot be stored within "
+                                         r"tolerance=1.0 \(24 bits per component"):
+        compress(scene, clip, 1.0, shell=1e300)
+    assert compress(scene, clip, 1e-3, shell=1.0).error <= 1e-3
+
+
+def test_compress_with_a_huge_tolerance_stores_the_cheapest_tracks(strict):
+    """A tolerance near the double range: budgets scaled past it are
+    infinite (anything fits), not an overflow."""
+    scene, clip = _rig("translation", [[0, 0, 0], [1.0, 0, 0], [3.0, 0, 0]])
+    cc = compress(scene, clip, 1e308)
+    assert cc.error <= 1e308
+    kinds = np.frombuffer(cc.to_bytes()[32:35], np.uint8) & 3
+    assert (kinds == 0).all()  # every track the identity
+
+
+@pytest.mark.parametrize("path, values", [
+    ("rotation", [[0, 0, 0, 1], [0, 0, 0.6, 0.8], [0, 0, 0, 1]]),
+    ("scale", [[1, 1, 1], [0.5, 1, 1], [1.5, 1, 1]]),
+])
+def test_reduce_clip_with_a_huge_tolerance_keeps_the_ends(strict, path, values):
+    """A budget whose angle (or scale factor) is beyond the double range lets
+    anything fit: the ends are kept."""
+    scene, clip = _rig(path, values)
+    reduced = reduce_clip(scene, clip, 1e308)
+    np.testing.assert_array_equal(reduced.channels[0].times, [0.0, 2 / 30])
+
+
+def test_reach_beyond_the_squares_range(strict):
+    """A bone longer than 1.3e154 (its length's square beyond the double
+    range) is measured on a scaled norm: reduce_clip keeps its bound; a reach
+    beyond the double range is an OverflowError naming the node."""
+    scene, clip = _rig("translation", [[0, 0, 0], [1e300, 0, 0], [0, 0, 0]], nodes=2)
+    reduced = reduce_clip(scene, clip, 1e-3)
+    t = np.linspace(0.0, FRAMES[-1], 61)
+    assert clip_error(scene, clip, reduced, t).max() <= 1e-3
+    # two bones of 1.7e308 in a row
+    from animcore import model
+
+    curve = animcore.Curve([0.0, 1.0, 2.0], [[0, 0, 0], [1.7e308, 0, 0], [0, 0, 0]],
+                           interpolation="linear")
+    nodes = (model.Node(0, "n0", -1, (1,), np.zeros(3), np.array([0, 0, 0, 1.0]), np.ones(3)),
+             model.Node(1, "n1", 0, (2,), np.zeros(3), np.array([0, 0, 0, 1.0]), np.ones(3)),
+             model.Node(2, "n2", 1, (), np.array([-1.7e308, 0, 0]), np.array([0, 0, 0, 1.0]),
+                        np.ones(3)))
+    clip = model.Clip("c", 2.0, (model.Channel.from_curve(1, "translation", curve,
+                                                                 node_name="n1"),))
+    scene = model.Scene(nodes, ((0,),), 0, (), (clip,))
+    with pytest.raises(OverflowError, match=r"^reduce_clip: the nodes below node 0 \('n0'\) "
+                                            r"get farther from it than the double range"):
+        reduce_clip(scene, clip, 1e-3)
+
+
+
+@pytest.mark.parametrize("power", [50, 100])
+def test_compress_keeps_the_finest_encoding_when_it_alone_fits(strict, power):
+    """Rest scales of 2^power (exact in float32) down a chain multiply the
+    leaf translation's error, which its budget share does not see: no
+    common factor of the shares fits, the finest encoding (24 bits) does,
+    and the search goes on from it (world positions up to 3e188 at 2^100:
+    their squares beyond the double range)."""
+    from animcore import model
+
+    scene, clip = _rig("translation", [[0, 0, 0], [1e38, 0, 0], [0, 0, 0]], nodes=6)
+    nodes = [n if n.index == 5 else model.Node(n.index, n.name, n.parent, n.children, np.zeros(3),
+                                                 np.array([0, 0, 0, 1.0]), np.full(3, 2.0**power))
+             for n in scene.nodes]
+    scene = model.Scene(tuple(nodes), scene.scenes, 0, (), (clip,))
+    tol = 1e38 * 2.0 ** (5 * power) * 1e-3
+    cc = compress(scene, clip, tol)
+    t = np.linspace(0.0, FRAMES[-1], 61)
+    decoded = scene.skeleton.world(*cc.sample(t))
+    assert cc.error <= tol
+    assert _core._reduce_shell_error("f", scene.world(clip, t), decoded, 0.03, None,
+                                     None).max() <= tol
+
+
+def test_reduce_clip_names_itself_in_its_clip_error_check(monkeypatch):
+    """reduce_clip's check of the whole rig reports an error beyond the
+    double range (the C metric's +inf, made here for every distance) under
+    its own name."""
+    scene, clip = _rig("translation", [[0, 0, 0], [1.0, 0, 0], [3.0, 0, 0]])
+    monkeypatch.setattr(animcore.reduce, "_shell_error",
+                        lambda wa, wb, shell, func: np.full(wa.shape[:-2], np.inf))
+    with pytest.raises(OverflowError, match=r"^reduce_clip: the error at index \(0, 0\) is not "
+                                            r"representable"):
+        reduce_clip(scene, clip, 1e-3)
+    with pytest.raises(OverflowError, match=r"^clip_error: the error at index \(0, 0\)"):
+        clip_error(scene, clip, None, [0.0])
+
 def _fuzz_module():
     import sys
 
@@ -670,6 +909,53 @@ def test_reduce_command_writes_gltf_within_tolerance(tmp_path, capsys):
     assert "OUT must end in .gltf or .glb" in capsys.readouterr().err
 
 
+FAR_BVH = """HIERARCHY
+ROOT a
+{
+  OFFSET 0 0 0
+  CHANNELS 3 Xposition Yposition Zposition
+  JOINT b
+  {
+    OFFSET -1.7e308 0 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    JOINT c
+    {
+      OFFSET 1.7e308 0 0
+      CHANNELS 3 Zrotation Xrotation Yrotation
+      End Site
+      {
+        OFFSET 0 0 0
+      }
+    }
+  }
+}
+MOTION
+Frames: 3
+Frame Time: 1
+0 0 0 0 0 0 0 0 0
+1.7e308 0 0 0 0 0 0 0 0
+0 0 0 0 0 0 0 0 0
+"""
+
+
+def test_reduce_command_and_bake_reduce_report_an_overflow(tmp_path, capsys):
+    """Two bones of 1.7e308 in a row: the rig reaches beyond the double
+    range, which both commands report as an error of the data, not a
+    traceback."""
+    from animcore import cli
+
+    src = tmp_path / "far.bvh"
+    src.write_text(FAR_BVH)
+    message = ("reduce_clip: the nodes below node 0 ('a') get farther from it than the "
+               "double range")
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["reduce", str(src), str(tmp_path / "far.glb")])
+    assert stop.value.code == 2 and f"reduce: {message}" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["bake", str(src), "--reduce", "1e-3"])
+    assert stop.value.code == 1 and f"--reduce: {message}" in capsys.readouterr().err
+
+
 def test_bake_reduce_option(capsys, tmp_path):
     from animcore import cli
 
@@ -680,6 +966,96 @@ def test_bake_reduce_option(capsys, tmp_path):
     with pytest.raises(SystemExit):  # a batch of files
         cli.main(["bake", str(src), str(src), "--reduce", "0.01", "--out", str(tmp_path)])
     assert "--reduce bakes one file at a time" in capsys.readouterr().err
+
+
+
+# --------------------------------------------------------- FBX in, glTF out
+
+FBX = DATA / "fbx"
+FBX_FILES = ["walk.fbx", "jog.fbx", "maya_game_sausage_7500_binary_wiggle.fbx"]
+
+
+def _fbx_line(line):
+    """(keys before, keys after, the glTF form's world deviation) of a report line."""
+    keys = re.search(r": keys (\d+) -> (\d+) ", line)
+    deviation = re.search(r"glTF form's world positions deviate up to ([^ ]+) from", line)
+    return int(keys[1]), int(keys[2]), float(deviation[1])
+
+
+@pytest.mark.parametrize("name", FBX_FILES)
+def test_reduce_command_reduces_the_gltf_form_of_an_fbx_scene(name, tmp_path, capsys):
+    """An FBX scene is reduced in the form glTF holds (FbxScene.for_gltf):
+    the written file's world positions are within the tolerance plus that
+    form's reported deviation of the FBX scene's, at its frames and keys."""
+    from animcore import cli
+
+    tol = 1e-3
+    src, out = FBX / name, tmp_path / "out.glb"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        # (channels animcore does not evaluate, a camera's: "they are not written")
+        warnings.simplefilter("ignore", animcore.gltf.GltfWarning)
+        assert cli.main(["reduce", str(src), str(out), "--tolerance", str(tol)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    fbx, written = animcore.load(str(src)), animcore.load(str(out))
+    clips = [c for c in fbx.clips if c.channels]
+    assert len(lines) == len(clips) == len(written.clips)
+    count = len(fbx.nodes)
+    assert [n.name for n in written.nodes[:count]] == [n.name for n in fbx.nodes]
+    for clip, reduced, line in zip(clips, written.clips, lines):
+        before, after, deviation = _fbx_line(line)
+        assert line.startswith(f"{clip.name}: ") and after < before
+        assert after == sum(len(c.times) for c in reduced.channels)
+        t = np.union1d(np.arange(0.0, clip.duration, 1 / 30), clip.key_times())
+        t = t[(t >= 0) & (t <= clip.duration)]
+        moved = written.world(reduced, t)[..., :count, :3, 3] - fbx.world(clip, t)[..., :3, 3]
+        assert np.linalg.norm(moved, axis=-1).max() <= tol + deviation
+
+
+def test_bake_reduce_of_an_fbx_scene_bakes_its_gltf_form(tmp_path, capsys):
+    from animcore import bake, cli
+
+    tol = 1e-3
+    src = FBX / "maya_game_sausage_7500_binary_wiggle.fbx"
+    for world in ([], ["--world"]):
+        out = tmp_path / f"baked{len(world)}.npz"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            assert cli.main(["bake", str(src), "--reduce", str(tol), "--out",
+                             str(out)] + world) == 0
+        err = capsys.readouterr().err
+        fbx = animcore.load(str(src))
+        clip = fbx.clips[0]
+        _, _, deviation = _fbx_line(err.splitlines()[0])
+        with np.load(out) as arrays:
+            t = arrays[bake.array_key(clip.name)]
+            if world:  # the world of the glTF form: the FBX world within its deviation
+                expected = fbx.world(clip, t)[..., :3, 3]
+                for j, node in enumerate(fbx.nodes):
+                    got = arrays[bake.array_key(clip.name, node.name, "world_translation")]
+                    assert np.linalg.norm(got - expected[:, j], axis=-1).max() <= tol + deviation
+            else:
+                assert all(bake.array_key(clip.name, c.target, c.path) in arrays
+                           for c in clip.channels)
+
+
+def test_reduce_clip_and_compress_refuse_fbx_curves():
+    """An FBX clip's channels are per-component curves and an FBX scene's
+    world is FBX's transform formula: both functions point to
+    FbxScene.for_gltf, whose plain scene and clips they reduce."""
+    scene = animcore.load(str(FBX / "walk.fbx"))
+    channel = scene.clips[0].channels[0]
+    first = rf"channel 0 \({channel.path} of {channel.node_name!r}\) keeps FBX's per-component"
+    with pytest.raises(ValueError, match=rf"^reduce_clip: {first} curves; reduce the clips of "
+                                         r"scene.for_gltf\(\), which holds them as glTF keys"):
+        reduce_clip(scene, 0, 1e-3)
+    with pytest.raises(ValueError, match=r"^compress: scene is an FbxScene, whose world"):
+        compress(scene, 0, 1e-3)
+    plain, clips, _ = scene.for_gltf()
+    reduced = reduce_clip(plain, clips[0], 1e-3)
+    t = np.linspace(0, clips[0].duration, 301)
+    assert clip_error(plain, clips[0], reduced, t).max() <= 1e-3
+    assert compress(plain, clips[0], 1e-3).error <= 1e-3
 
 
 # ------------------------------------------- against Blender's Decimate (#32)
