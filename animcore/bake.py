@@ -12,7 +12,8 @@ install 'animcore[usd]'``): the reader is picked by the file's extension (see
 Every channel of every clip (or of one named clip) is evaluated at the frames
 ``0, 1/fps, 2/fps, ...`` up to the clip's duration, the last frame placed
 exactly at the duration so that the final pose is always included (see
-:func:`frame_times`).
+:func:`frame_times`); an FBX clip's frames run from its stack's start to its
+stop, in the file's own time (:meth:`animcore.fbx.FbxClip.frames`).
 
 Output formats, chosen by the extension of ``--out``:
 
@@ -71,6 +72,7 @@ from ._arrays import integer
 from .files import READERS
 from .model import MAX_FRAMES  # noqa: F401 (bake.MAX_FRAMES)
 from .model import Channel, Clip, _check_fps, extract_root_motion, frame_times
+from .skeleton import decompose
 
 __all__ = ["BakeRow", "array_key", "bake", "bake_local", "frame_times", "read_manifest",
            "split_key", "write_csv", "write_npz"]
@@ -307,7 +309,7 @@ def bake(clips: list[Clip], fps: float, *, progress: ProgressOption = "never",
     grids = []
     for clip in clips:  # every grid's size is checked before any channel is sampled
         try:
-            grids.append(frame_times(clip.duration, fps, func="bake"))
+            grids.append(clip.frames(fps, func="bake"))
         except ValueError as error:
             raise ValueError(f"bake: clip {clip.name!r}: "
                              f"{str(error).replace('bake: ', '', 1)}") from None
@@ -451,7 +453,7 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
     """Baked arrays and the clips describing them, for --world / --root-motion."""
     arrays, described = {}, []
     for clip in clips:
-        grid = frame_times(clip.duration, fps, func="bake")
+        grid = clip.frames(fps, func="bake")
         time_key = array_key(clip.name)
         arrays[time_key] = grid
         extra = []
@@ -460,7 +462,7 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
                 track, clip = extract_root_motion(scene, clip, _node_key(root_motion))
             except (KeyError, ValueError) as error:
                 fail(f"bake: --root-motion: {error.args[0] if error.args else error}")
-            pose = track.sample(np.minimum(grid / track.duration, 1.0))
+            pose = track.sample(np.minimum((grid - grid[0]) / track.duration, 1.0))
             arrays[array_key(clip.name, "root_motion", "translation")] = pose.position
             arrays[array_key(clip.name, "root_motion", "yaw")] = pose.rotation[:, None]
             extra = [_Baked("root_motion", "translation", 3, "root"),
@@ -472,7 +474,8 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
             except KeyError as error:
                 fail(f"bake: --nodes: {error.args[0]}")
             try:
-                trs = scene.skeleton.world_transforms(*scene.pose(clip, grid))
+                # the scene's own world (FbxScene: FBX's transform formula, in its units)
+                trs = decompose(scene.world(clip, grid))
             except ValueError as error:
                 fail(f"bake: --world: {error}")
             channels = []

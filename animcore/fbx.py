@@ -1279,6 +1279,11 @@ class FbxClip(Clip):
     stop: float = 0.0
     layers: tuple = field(default=(), repr=False)
 
+    def frames(self, fps: float, *, func: str = "FbxClip.frames") -> np.ndarray:
+        """The stack's frames at ``fps``: from ``start`` to ``stop`` (the file's
+        own time, as the channels take it)."""
+        return self.start + frame_times(self.duration, fps, func=func)
+
     def __repr__(self) -> str:
         return (f"FbxClip(name={self.name!r}, start={self.start:.6g}, stop={self.stop:.6g}, "
                 f"channels={len(self.channels)}, layers={len(self.layers)})")

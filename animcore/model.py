@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 import typing
 import weakref
 from typing import TYPE_CHECKING, Any, Optional, Union
@@ -400,6 +400,12 @@ class Clip(ByValue):
         """
         t = _query_times("Clip.sample", t)
         return {(c.target, c.path): c._sample(t) for c in self.channels}
+
+    def frames(self, fps: float, *, func: str = "Clip.frames") -> np.ndarray:
+        """The clip's frames at ``fps`` (seconds), the grid :func:`animcore.bake.bake`
+        samples: :func:`frame_times` over its duration, from its start (0 here;
+        an FBX clip starts at its stack's start, in the file's own time)."""
+        return frame_times(self.duration, fps, func=func)
 
     def key_times(self) -> np.ndarray:
         """Every key time of the clip's transform channels (translation,
@@ -1135,7 +1141,8 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
     Returns
     -------
     track : LoopTrack
-        Key times from 0 to the clip's duration; positions ``(K, 3)`` with
+        Key times from 0 to the clip's duration (0 is the clip's start: an
+        FBX clip's stack start, see :meth:`Clip.frames`); positions ``(K, 3)`` with
         yaw angles about ``up_axis`` (``"ground"``, unwrapped, the up
         component 0) or quaternions (``"full"``), linear between keys. Its
         ``delta`` gives the exact motion across any number of cycles.
@@ -1158,12 +1165,13 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
     while node >= 0:
         chain.add(node)
         node = scene.nodes[node].parent
+    frames = clip.frames(1.0, func=func)  # (its first and last frames: its start and end)
     if fps is None:
         keys = [c.times for c in clip.channels if c.node in chain and c.path != "weights"]
-        times = np.unique(np.concatenate(keys + [[0.0, clip.duration]]))
-        times = times[(times >= 0) & (times <= clip.duration)]
+        times = np.unique(np.concatenate(keys + [frames[[0, -1]]]))
+        times = times[(times >= frames[0]) & (times <= frames[-1])]
     else:
-        times = frame_times(clip.duration, fps, func=func)
+        times = clip.frames(fps, func=func)
     world = _scene_world(func, scene, clip, times)
     joint_world = world[:, j]
     trs = _decompose(func, joint_world)
@@ -1173,11 +1181,12 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         position[:, up_axis] = 0.0
         q = trs.rotation
         yaw = np.unwrap(2.0 * np.arctan2(q[:, up_axis], q[:, 3]))
-        track = LoopTrack._named(named, times, position, rotations=yaw, up_axis=up_axis)
+        track = LoopTrack._named(named, times - frames[0], position, rotations=yaw,
+                                 up_axis=up_axis)
         motion = _axis_matrices(position, yaw, up_axis)
     else:
         q = quat_continuous(trs.rotation)  # one hemisphere key to key: shortest-arc slerp
-        track = LoopTrack._named(named, times, trs.translation, rotations=q)
+        track = LoopTrack._named(named, times - frames[0], trs.translation, rotations=q)
         motion = _rigid_matrices(trs.translation, q)
     parent = scene.nodes[j].parent
     if parent >= 0:
@@ -1198,5 +1207,5 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
     channels = [replaced.pop(c.path) if c.node == j and c.path in replaced else c
                 for c in clip.channels]
     channels += list(replaced.values())
-    return track, Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
+    return track, replace(clip, channels=tuple(channels))  # (an FBX clip keeps its span)
 

@@ -84,6 +84,38 @@ def test_joint_matrices_of_a_skin_over_every_node_use_fbx_world():
                                skinned.world(0, t) @ bind, rtol=0, atol=1e-12)
 
 
+def test_bake_samples_the_stack_from_its_start_to_its_stop(tmp_path):
+    """A Maya stack starting at frame 1 bakes frames 1..20 (the file's own time),
+    not frames 0..19; --world bakes the FBX world (pivots, units, axes)."""
+    from animcore import bake, cli
+
+    src = FILES / "maya_game_sausage_7500_binary_wiggle.fbx"
+    scene = fbx.load(src)
+    clip = scene.clips[0]
+    assert clip.start == pytest.approx(1 / 24) and clip.stop == pytest.approx(20 / 24)
+    frames = np.arange(1, 21) / 24
+    np.testing.assert_allclose(clip.frames(24), frames, rtol=0, atol=1e-15)
+    out = tmp_path / "wiggle.npz"
+    assert cli.main(["bake", str(src), "--fps", "24", "--out", str(out)]) == 0
+    with np.load(out) as baked:
+        times = baked[bake.array_key(clip.name)]
+        np.testing.assert_allclose(times, frames, rtol=0, atol=1e-15)
+        for channel in clip.channels:
+            key = bake.array_key(clip.name, channel.target, channel.path)
+            np.testing.assert_array_equal(baked[key], channel.sample(times))
+    out = tmp_path / "world.npz"
+    assert cli.main(["bake", str(src), "--fps", "24", "--world", "--out", str(out)]) == 0
+    world = scene.world(clip, frames)
+    with np.load(out) as baked:
+        for j, node in enumerate(scene.nodes):
+            np.testing.assert_allclose(
+                baked[bake.array_key(clip.name, node.name, "world_translation")],
+                world[:, j, :3, 3], rtol=0, atol=1e-12)
+    track, in_place = animcore.extract_root_motion(scene, clip, "joint1", fps=24)
+    np.testing.assert_allclose(track.times, frames - frames[0], rtol=0, atol=1e-15)
+    assert (in_place.start, in_place.stop) == (clip.start, clip.stop)
+
+
 @pytest.mark.parametrize("name", [n for n in NAMES if META["files"][n]["stacks"]])
 def test_animated_world_matches_ufbx(name):
     info = META["files"][name]
