@@ -1786,7 +1786,10 @@ def _for_gltf(scene, clips, fps) -> tuple:
                         clip.name, name, path, "LINEAR", fps, len(grid),
                         _deviation(path, exact[1][k], written.sample(check)), reason))
                     channels.append(written)
-        out_clips.append(Clip(clip.name, clip.duration, tuple(channels), clip.unsupported))
+        # a glTF clip starts at 0 and lasts to its last key (as gltf.load reads it
+        # back), here the stack's stop or beyond
+        last = max((float(c.times[-1]) for c in channels), default=0.0)
+        out_clips.append(Clip(clip.name, last, tuple(channels), clip.unsupported))
         worlds.append((clip, out_clips[-1], check, fbx_world))
     out = Scene(tuple(nodes), ((count,),), 0, scene.skins, tuple(out_clips))
     error = out.world(None, np.zeros(1))[..., :count, :3, 3] - rest_world[..., :3, 3]

@@ -114,6 +114,9 @@ def test_bake_samples_the_stack_from_its_start_to_its_stop(tmp_path):
     track, in_place = animcore.extract_root_motion(scene, clip, "joint1", fps=24)
     np.testing.assert_allclose(track.times, frames - frames[0], rtol=0, atol=1e-15)
     assert (in_place.start, in_place.stop) == (clip.start, clip.stop)
+    # its glTF form starts at 0, as glTF clips do, and lasts to the stack's stop
+    _, (written,), _ = scene.for_gltf()
+    assert written.duration == clip.stop
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if META["files"][n]["stacks"]])
