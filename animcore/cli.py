@@ -10,6 +10,7 @@ import argparse
 import math
 import os
 import sys
+import warnings
 
 
 def _positive_int(text: str) -> int:
@@ -238,8 +239,16 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
 def main(argv=None, prog: str | None = None) -> int:
     parser = build_parser(prog)
     args = parser.parse_args(argv)
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        # one line, as the commands print their own warnings (Python's form adds
+        # the file and the source line that raised it, of no use to a command's user)
+        print(f"{args.command}: warning: {message}", file=sys.stderr)
+
     try:
-        status = args.run(args, args.parser)
+        with warnings.catch_warnings():
+            warnings.showwarning = show
+            status = args.run(args, args.parser)
         sys.stdout.flush()  # a closed pipe shows here rather than at exit
     except BrokenPipeError:
         # The reader went away (`animcore demo | head`): stop quietly, as the

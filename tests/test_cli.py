@@ -318,6 +318,17 @@ def test_bench_below_full_scale_does_not_call_a_target_missed():
     assert not any("MISSED" in line for line in lines)
 
 
+def test_commands_print_warnings_as_one_line(tmp_path):
+    """A library warning (here save's: channels glTF does not hold) reads as the
+    commands' own warnings, without Python's file, line and source."""
+    src = ROOT / "tests" / "data" / "fbx" / "maya_game_sausage_7500_binary_wiggle.fbx"
+    result = run("reduce", src, tmp_path / "out.glb", "--tolerance", "1e-3")
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines and all(line.startswith("reduce: warning: save: ") for line in lines), lines
+    assert "GltfWarning" not in result.stderr and ".py:" not in result.stderr
+
+
 def test_bake_reads_every_format_animcore_load_reads(tmp_path):
     """One table of readers: an FBX file bakes through the FBX reader, and its
     baked channels are the clip's own samples on the frame grid."""
