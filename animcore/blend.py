@@ -34,7 +34,6 @@ ozz-animation's additive builder does.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Optional, Sequence
 
 import numpy as np
@@ -335,100 +334,26 @@ def _blend_scaled(used, shape):
 BLEND_SPACE_METHODS = ("barycentric", "gradient_band")
 
 
-# Blend-space geometry at any finite parameter: a number is a mantissa and a
-# power of two, (m, e) for m * 2**e with |m| in [0.5, 1) or m = 0, so that
-# no difference, product or sum leaves the double range. For normal numbers
-# the mantissas hold the bits of the plain arithmetic scaled by powers of two
-# (exact), so results there are the plain formulas' bits.
-_NO_TERM = np.iinfo(np.int32).min
+def _exponent(points) -> int:
+    """k with the points' largest |coordinate| in [2**(k-1), 2**k): divided
+    by 2**k (exact) they lie in (-1, 1) at any scale."""
+    return int(np.frexp(np.abs(points).max())[1])
 
 
-def _difference(a, b):
-    """``a - b`` elementwise as (m, e) (from the halves where it overflows)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        d = a - b
-    wide = ~np.isfinite(d)
-    m, e = np.frexp(np.where(wide, a * 0.5 - b * 0.5, d))
-    return m, e + wide
+def _parameters(x, k):
+    """Parameters ``(Q, 2)`` divided by 2**k, the points' power of two (exact).
 
-
-def _sum(*terms):
-    """The sum of terms ``(m, e)`` (products of mantissas, |m| < 1) as (m, e),
-    taken in units of the largest non-zero term: a smaller one loses only
-    what lies below the sum's precision. Third, that term's power (``e`` is
-    below it by the bits that cancelled; ``_NO_TERM`` where all are 0)."""
-    largest = np.max([np.where(m != 0.0, e, _NO_TERM) for m, e in terms], axis=0)
-    top = np.where(largest == _NO_TERM, 0, largest)
-    with np.errstate(under="ignore"):
-        parts = [np.ldexp(m, e - top) for m, e in terms]
-    total = parts[0]
-    for part in parts[1:]:
-        total = total + part
-    m, e = np.frexp(total)
-    return m, e + top, largest
-
-
-def _dot(a, b, sign=1.0):
-    """``a0 b0 + a1 b1`` of (m, e) 2-vectors (``a0 b1 - a1 b0`` for
-    ``_cross``), as ``_sum`` gives it."""
-    (ma, ea), (mb, eb) = a[:2], b[:2]
-    return _sum((ma[..., 0] * mb[..., 0], ea[..., 0] + eb[..., 0]),
-                (sign * (ma[..., 1] * mb[..., 1]), ea[..., 1] + eb[..., 1]))
-
-
-def _cross(a, b):
-    (mb, eb) = b
-    return _dot(a, (mb[..., ::-1], eb[..., ::-1]), -1.0)
-
-
-def _ratio(a, b):
-    """``a / b`` of (m, e) numbers as a float: +-inf or 0 beyond the range."""
-    with np.errstate(over="ignore", under="ignore"):
-        return np.ldexp(a[0] / b[0], a[1] - b[1])
-
-
-def _nearest_edge(p, x, i0, i1, seg):
-    """(k, u) for each row of ``x``: the point ``p[i0[k]] + u * (p[i1[k]] -
-    p[i0[k]])`` (``u`` in [0, 1]) is the nearest of the segments (``seg``,
-    their (m, e)) to the row.
-
-    Distances within rounding of the nearest, at different points (far from
-    the points, those to an edge and to its corners are one double), are
-    compared in exact rational arithmetic."""
-    r = _difference(x[:, None, :], p[i0])
-    u = np.clip(_ratio(_dot(r, seg), _dot(seg, seg)), 0.0, 1.0)
-    gap = [_sum((r[0][..., c], r[1][..., c]), (-u * seg[0][:, c], seg[1][:, c])) for c in (0, 1)]
-    gap = (np.stack([g[0] for g in gap], -1), np.stack([g[1] for g in gap], -1))  # x - y
-    dist, power, _ = _dot(gap, gap)
-    lowest = np.where(dist != 0.0, power, np.iinfo(np.int32).max).min(axis=1, keepdims=True)
-    with np.errstate(over="ignore"):
-        dist = np.ldexp(dist, power - np.where(dist != 0.0, lowest, power))  # nearest: [0.5, 1)
-    rows = np.arange(len(x))
-    k = np.argmin(dist, axis=1)
-    ties = dist <= dist[rows, k][:, None] * (1.0 + 64 * np.finfo(np.float64).eps)
-    # ties at one corner of the hull (the edges that end there) are one point
-    corner = np.where(u == 0.0, i0, np.where(u == 1.0, i1, -1))
-    low = np.where(ties, corner, len(p)).min(axis=1)
-    one = (low == np.where(ties, corner, -1).max(axis=1)) & (low != -1)
-    along = u[rows, k]
-    for row in np.flatnonzero((ties.sum(axis=1) > 1) & ~one):
-        best = None
-        for j in np.flatnonzero(ties[row]):
-            t, r, d = _exact_projection(x[row], p[i0[j]], p[i1[j]])
-            t = min(max(t, Fraction(0)), Fraction(1))
-            squared = sum((rc - t * dc) ** 2 for rc, dc in zip(r, d))
-            if best is None or squared < best[0]:
-                best = (squared, j, t)
-        k[row], along[row] = best[1], float(best[2])
-    return k, along
-
-
-def _exact_projection(x, a, b):
-    """``(x - a) . (b - a) / |b - a|^2``, ``x - a`` and ``b - a`` in exact
-    rational arithmetic."""
-    x, a, b = ([Fraction(c) for c in v] for v in (x, a, b))
-    r, d = [xc - ac for xc, ac in zip(x, a)], [bc - ac for ac, bc in zip(a, b)]
-    return sum(rc * dc for rc, dc in zip(r, d)) / sum(dc * dc for dc in d), r, d
+    A row further out than 2**500 moves in to 2**500 along its direction, so
+    that products stay far inside the double range; its nearest point of the
+    hull and its weights stay the same to double precision. The points lie in
+    (-1, 1): a coordinate there stays as it is (it places a row beyond a side
+    along that side, as [1e200, 0.5] beyond a unit square), one beyond stays
+    beyond (at least 1)."""
+    e = np.frexp(np.abs(x).max(axis=1))[1] - k
+    shift = np.where(e > 500, 500 - e, 0) - k
+    with np.errstate(over="ignore"):  # (x / 2**k beyond the range: 1)
+        inside = np.minimum(np.abs(np.ldexp(x, -k)), 1.0)
+    return np.copysign(np.maximum(np.abs(np.ldexp(x, shift[:, None])), inside), x)
 
 
 def _blocks(rows, width):
@@ -448,7 +373,7 @@ def delaunay(points) -> np.ndarray:
     """
     p = np.asarray(points, dtype=np.float64)
     n = len(p)
-    p = np.ldexp(p, -np.frexp(np.abs(p).max())[1])  # |p| < 1: a power of two, exact
+    p = np.ldexp(p, -_exponent(p))  # in (-1, 1): subnormal points, and no overflow in the mean
     centre = p.mean(axis=0)
     extent = max(float(np.abs(p - centre).max()), 1e-300)
     q = (p - centre) / extent
@@ -546,9 +471,9 @@ class BlendSpace(ByValue):
         check_finite(func, "parameters", x)
         if self.points.ndim == 1:
             return self._weights_1d(x)
-        flat = x.reshape(-1, 2)
-        w = (self._gradient_band(flat) if self.method == "gradient_band"
-             else self._barycentric(flat))
+        k = _exponent(self.points)
+        p, y = np.ldexp(self.points, -k), _parameters(x.reshape(-1, 2), k)
+        w = self._gradient_band(p, y) if self.method == "gradient_band" else self._barycentric(p, y)
         return w.reshape(x.shape[:-1] + (len(self.points),))
 
     def _weights_1d(self, x):
@@ -568,59 +493,35 @@ class BlendSpace(ByValue):
         np.put_along_axis(w, order[k + 1][..., None], lo + u[..., None], axis=-1)
         return w
 
-    def _gradient_band(self, x):
-        """In mantissas and powers of two, as ``_barycentric``: at any scale
-        of the points and any finite parameter. An h beyond the double range
-        (a parameter far out) leaves every other h at 0 (``h_ij + h_ji = 1``):
-        that point has all the weight."""
-        p = self.points
-        d = _difference(p[None, :, :], p[:, None, :])  # d[i, j] = p_j - p_i
-        n2 = _dot(d, d)
+    def _gradient_band(self, p, x):
+        """Points ``p`` and parameters ``x`` in the points' units (``_parameters``)."""
+        d = p[None, :, :] - p[:, None, :]  # d[i, j] = p_j - p_i
+        n2 = (d ** 2).sum(-1)
+        np.fill_diagonal(n2, 1.0)
         idx = np.arange(len(p))
-        n2[0][idx, idx] = 1.0
         w = np.empty((len(x), len(p)))
         for rows in _blocks(np.arange(len(x)), len(p) ** 2):
-            rel = _difference(x[rows, None, :], p)  # (Q, N, 2): p - p_i
-            rel = (rel[0][:, :, None], rel[1][:, :, None])
-            along = _dot(rel, d)
-            t = _ratio(along, n2)
-            # Where the dot product cancels below 2**-30 of its terms (a
-            # parameter far out, at right angles to p_j - p_i), the rounding
-            # of p - p_i decides it: those exactly.
-            lost = (along[2] != _NO_TERM) & ((along[0] == 0.0) | (along[2] - along[1] > 30))
-            lost[:, idx, idx] = False
-            for q, i, j in zip(*np.nonzero(lost)):
-                exact = _exact_projection(x[rows[q]], p[i], p[j])[0]
-                try:
-                    t[q, i, j] = float(exact)
-                except OverflowError:  # beyond the double range, as _ratio gives it
-                    t[q, i, j] = np.inf if exact > 0 else -np.inf
-            h = 1.0 - t
+            rel = x[rows, None, :] - p[None, :, :]  # (Q, N, 2): x - p_i
+            h = 1.0 - np.einsum("qic,ijc->qij", rel, d) / n2[None]
             h[:, idx, idx] = np.inf
             h = np.maximum(h.min(axis=2), 0.0)
-            far = np.isinf(h).any(axis=1)
-            h[far] = np.isinf(h[far])
             w[rows] = h / h.sum(axis=1, keepdims=True)
         return w
 
-    def _barycentric(self, x):
-        """Differences, products and sums as mantissas and powers of two
-        (``_difference``, ``_sum``): no intermediate leaves the double range
-        at any finite parameter."""
-        p, tri = self.points, self.triangles
+    def _barycentric(self, p, x):
+        """Points ``p`` and parameters ``x`` in the points' units (``_parameters``)."""
+        tri = self.triangles
         w = np.zeros((len(x), len(p)))
         a = p[tri[:, 0]]
-        u, v = _difference(p[tri[:, 1]], a), _difference(p[tri[:, 2]], a)
-        det = _cross(u, v)
-        # the edges, each triangle's (0, 1), then (1, 2), then (2, 0)
-        i0, i1 = tri.T.reshape(-1), tri[:, [1, 2, 0]].T.reshape(-1)
-        seg = _difference(p[i1], p[i0])
+        ab, ac = p[tri[:, 1]] - a, p[tri[:, 2]] - a
+        det = ab[:, 0] * ac[:, 1] - ab[:, 1] * ac[:, 0]
         # beyond twice the points' largest coordinate x is far outside every triangle
         near = (np.abs(x) * 0.5 <= np.abs(p).max()).all(axis=1)
         outside = ~near
         for rows in _blocks(np.flatnonzero(near), len(tri)):
-            r = _difference(x[rows, None, :], a)
-            l1, l2 = _ratio(_cross(r, v), det), _ratio(_cross(u, r), det)
+            r = x[rows, None, :] - a
+            l1 = (r[..., 0] * ac[:, 1] - r[..., 1] * ac[:, 0]) / det
+            l2 = (ab[:, 0] * r[..., 1] - ab[:, 1] * r[..., 0]) / det
             l0 = 1.0 - l1 - l2
             lam = np.stack([l0, l1, l2], axis=-1)
             worst = lam.min(axis=-1)
@@ -630,9 +531,26 @@ class BlendSpace(ByValue):
             lam_t = np.clip(lam_t[found], 0.0, None)
             w[rows[found, None], tri[t[found]]] = lam_t / lam_t.sum(axis=1, keepdims=True)
             outside[rows[~found]] = True
-        # outside the hull: the nearest point of any triangle edge
+        # outside the hull: the nearest point of its boundary, the triangles' edges
+        # (counter-clockwise) that no other triangle shares
+        i0, i1 = tri.ravel(), tri[:, [1, 2, 0]].ravel()
+        hull = ~np.isin(i0 * len(p) + i1, i1 * len(p) + i0)
+        i0, i1 = i0[hull], i1[hull]
+        before = np.empty(len(p), dtype=np.intp)
+        before[i1] = np.arange(len(i1))
+        before = before[i0]  # the edge that ends where each edge starts
+        seg = p[i1] - p[i0]
         for rows in _blocks(np.flatnonzero(outside), len(i0)):
-            k, along = _nearest_edge(p, x[rows], i0, i1, seg)
+            r = x[rows, None, :] - p[i0]
+            u = (r * seg).sum(-1) / (seg ** 2).sum(-1)
+            facing = r[..., 0] * seg[:, 1] - r[..., 1] * seg[:, 0] > 0.0  # outside its line
+            # The nearest point is on the edge x faces, or the corner where an
+            # edge starts (x beyond the edge before it and behind this one,
+            # outside either): decided by projections, which far out keep what
+            # squared distances round away.
+            corner = (u[:, before] >= 1.0) & (u <= 0.0) & (facing[:, before] | facing)
+            k = np.argmax(((u >= 0.0) & (u <= 1.0) & facing) | corner, axis=1)
+            along = np.clip(u[np.arange(len(rows)), k], 0.0, 1.0)
             w[rows, i0[k]] += 1.0 - along
             w[rows, i1[k]] += along
         return w

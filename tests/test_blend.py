@@ -475,6 +475,44 @@ def test_gradient_band_weights_at_any_scale_against_exact_arithmetic(scale):
 
 
 @pytest.mark.parametrize("method", ["barycentric", "gradient_band"])
+def test_parameters_beyond_2_500_move_in_along_their_direction(method):
+    """Beyond 2**500 times the points' scale a parameter moves in to 2**500:
+    the weights are the same further in and further out along one direction
+    (and exact), and a coordinate within the points' range keeps its place
+    along the side the parameter faces (a grid's side, a point in its middle)."""
+    import warnings
+
+    rng = np.random.default_rng(42)
+    grid = np.stack(np.meshgrid([-1.0, 0, 1], [-1.0, 0, 1]), -1).reshape(-1, 2)
+    for unit in (rng.uniform(-1, 1, (10, 2)), grid):
+        for scale in (1.0, 2.0**-1060, 2.0**100):
+            p = unit * scale
+            space = BlendSpace(p, list(range(len(p))), method=method)
+            directions = rng.normal(size=(30, 2))
+            side = np.column_stack([rng.choice([-1.0, 1.0], 30), rng.uniform(-1, 1, 30)])
+            for far in (lambda j: directions * 2.0**j, lambda j: side * [2.0**j, 1.0],
+                        lambda j: side[:, ::-1] * [1.0, 2.0**j]):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    got = [space.weights(far(j) * scale) for j in (460, 500, 501, 540, 900)]
+                for w in got[1:]:
+                    np.testing.assert_allclose(w, got[0], rtol=0, atol=1e-15)
+            if method == "gradient_band":
+                expected = [exact_gradient_band(p, x) for x in directions[:10] * 2.0**900 * scale]
+            elif unit is not grid:  # (exact_blend_weights takes any two points as a side)
+                expected = [exact_blend_weights(p, x, space.triangles)
+                            for x in directions[:10] * 2.0**900 * scale]
+            else:
+                continue
+            np.testing.assert_allclose(space.weights(directions[:10] * 2.0**900 * scale), expected,
+                                       rtol=0, atol=1e-15)
+    space = BlendSpace(grid, list(range(9)), method=method)
+    np.testing.assert_array_equal(space.weights([[1e300, 0.5], [1e200, 1e-300], [-0.25, BIG]]),
+                                  [[0, 0, 0, 0, 0, 0.5, 0, 0, 0.5], [0, 0, 0, 0, 0, 1, 0, 0, 0],
+                                   [0, 0, 0, 0, 0, 0, 0.25, 0.75, 0]])
+
+
+@pytest.mark.parametrize("method", ["barycentric", "gradient_band"])
 def test_weights_sum_to_one_are_continuous_and_one_hot_at_points(method):
     rng = np.random.default_rng(22)
     p = rng.uniform(-1, 1, (8, 2))
