@@ -365,11 +365,13 @@ def delaunay(points) -> np.ndarray:
     """Delaunay triangles ``(T, 3)`` (indices, counter-clockwise) of 2-D points.
 
     The lower convex hull of the points lifted onto the paraboloid
-    ``z = x^2 + y^2``. Heights get a tiny fixed perturbation (1e-9 of the
-    squared extent, by index) so that four or more points on one circle
-    still give one triangulation (the regular triangulation of the
-    perturbed heights) rather than overlapping triangles. O(N^4): meant
-    for blend spaces of a few dozen clips.
+    ``z = x^2 + y^2``. Heights get a tiny fixed perturbation (up to 1e-9 of
+    the squared extent, the same pseudo-random numbers on every call) so
+    that four or more points on one circle (a grid's cells) still give one
+    triangulation (the regular triangulation of the perturbed heights)
+    rather than overlapping triangles: a perturbation linear in the index
+    cancels on a grid cell, whose diagonals' indices have equal sums.
+    O(N^4): meant for blend spaces of a few dozen clips.
     """
     p = np.asarray(points, dtype=np.float64)
     n = len(p)
@@ -377,7 +379,7 @@ def delaunay(points) -> np.ndarray:
     centre = p.mean(axis=0)
     extent = max(float(np.abs(p - centre).max()), 1e-300)
     q = (p - centre) / extent
-    z = (q ** 2).sum(axis=1) + 1e-9 * (((np.arange(n) * 7919) % 1009) / 1009.0)
+    z = (q ** 2).sum(axis=1) + 1e-9 * np.random.default_rng(0).random(n)
     lifted = np.column_stack([q, z])
     triangles = []
     for i in range(n):

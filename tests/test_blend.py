@@ -287,6 +287,19 @@ def test_blend_many_bad_input():
 from animcore.blend import BlendSpace, delaunay  # noqa: E402
 
 
+@pytest.mark.parametrize("nx, ny", [(3, 3), (4, 4), (5, 5), (3, 5), (2, 6), (6, 6)])
+def test_delaunay_of_a_grid_tiles_it_once(nx, ny):
+    # every cell's four corners lie on one circle: two triangles per cell, no overlap
+    grid = np.array([[x, y] for y in range(ny) for x in range(nx)], dtype=np.float64)
+    for points in (grid, grid * [1.5, 0.3] + [2.0, -1.0]):
+        corners = points[delaunay(points)]
+        u, v = corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]
+        area = 0.5 * (u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])
+        cell = abs(np.linalg.det([points[1] - points[0], points[nx] - points[0]]))
+        assert len(area) == 2 * (nx - 1) * (ny - 1) and (area > 0).all()
+        assert area.sum() == pytest.approx((nx - 1) * (ny - 1) * cell, rel=1e-12)
+
+
 def test_delaunay_matches_scipy():
     from scipy.spatial import Delaunay
 
