@@ -70,6 +70,10 @@ struct ac_curve {
     const size_t *ease_index;
     size_t *own_index;
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
+    /* 1 when a segment may be shorter than 1 / DBL_MAX, its inverse
+       duration not finite (is_odd), as creation finds from passes it makes
+       anyway; 0 spares every other curve the check. */
+    int shorts;
     int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
     /* how far before the first key (first - t) and after the last (t - last)
        each derivative order is sure to be representable (set_reach) */
@@ -275,7 +279,7 @@ void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
 }
 
 /* 1 / duration of segment j (0 for the zero-length segment of a jump; for
-   keys more than DBL_MAX apart 1 / (duration / 2), see wide_run). */
+   keys more than DBL_MAX apart 1 / (duration / 2), see odd_at). */
 static AC_FORCE_INLINE double inv_duration(const double *times, size_t j)
 {
     const double t0 = times[j], t1 = times[j + 1], T = t1 - t0;
@@ -290,12 +294,30 @@ static AC_FORCE_INLINE double seg_inv(const ac_curve *cv, size_t j)
     return cv->inv ? cv->inv[j] : inv_duration(cv->times, j);
 }
 
-/* inv_duration of every segment, in a loop that vectorizes. */
+/* 1 when a positive interval of the key times t[0..k) is below 2^-1023
+   (1 / T overflows from 2^-1024 down), in one pass that vectorizes. */
 AC_VECTORIZED
-static void inv_durations(const double *restrict times, size_t k, double *restrict inv)
+static int any_short(const double *t, size_t k)
 {
-    for (size_t j = 0; j + 1 < k; j++)
+    int64_t any = 0;
+    for (size_t i = 1; i < k; i++) {
+        const double dt = t[i] - t[i - 1];
+        any |= (dt > 0.0) & (dt < 0x1p-1023);
+    }
+    return (int)any;
+}
+
+/* inv_duration of every segment, in a loop that vectorizes; 1 when one is
+   not finite (a duration below 1 / DBL_MAX). */
+AC_VECTORIZED
+static int inv_durations(const double *restrict times, size_t k, double *restrict inv)
+{
+    int64_t short_one = 0;
+    for (size_t j = 0; j + 1 < k; j++) {
         inv[j] = inv_duration(times, j);
+        short_one |= !ac_finite(inv[j]);
+    }
+    return (int)short_one;
 }
 
 /* Hermite tangents m = duration * velocity of a segment from t0 to t1 (for
@@ -678,8 +700,13 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T,
             v0 = (facts->rate0[r] * (p1 - p0)) / T;
             v1 = (facts->rate1[r] * (p1 - p0)) / T;
         } else if (T > 0.0 && kind == KIND_CSS) {
-            v0 = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, 0.0, 1.0 / T, 1);
-            v1 = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, 1.0, 1.0 / T, 1);
+            /* the rates per unit u over T; divided by T where 1 / T overflows
+               (a duration below 1 / DBL_MAX), as odd_at does */
+            const double *bz = cv->bez + j * BEZ_BLOCK * C, iT = 1.0 / T;
+            v0 = ac_finite(iT) ? bezier_at(bz, C, ch, 0.0, iT, 1)
+                               : bezier_at(bz, C, ch, 0.0, 1.0, 1) / T;
+            v1 = ac_finite(iT) ? bezier_at(bz, C, ch, 1.0, iT, 1)
+                               : bezier_at(bz, C, ch, 1.0, 1.0, 1) / T;
         } else if (T > 0.0 && kind == AC_CURVE_EASE) {
             double o[3];
             ease_offset(segment_ease(cv, j), 0.0, p1 - p0, T, o);
@@ -1007,7 +1034,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             cv->in_velocity = d, d += kc;
             cv->out_velocity = shared_v ? cv->in_velocity : d;
             d += shared_v ? 0 : kc;
-            inv_durations(cv->times, k, d);
+            cv->shorts = inv_durations(cv->times, k, d);
             cv->inv = d, d += k - 1;
         }
         cv->ends = d, d += 2 * C;
@@ -1062,6 +1089,11 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
        an AC_CURVE_EASE_HOLD easing a step that lands */
     if (!mixed && spec->interpolation <= AC_CURVE_CUBIC && k > 1)
         shortest = ac_track_shortest(cv->times, k); /* (the times are valid) */
+    /* short segments: from the inverse durations where they are kept (key
+       velocities), else from the shortest interval (step and linear curves;
+       a pass of its own only where that is a jump's 0) */
+    if (!keyed_v && k > 1)
+        cv->shorts = shortest > 0.0 ? shortest < 0x1p-1023 : any_short(cv->times, k);
     kinds_found = !mixed && spec->interpolation <= AC_CURVE_CUBIC && (k == 1 || shortest > 0.0);
     if (kinds_found && k > 1) /* every segment as given */
         memset(cv->kind, (int)spec->interpolation, k - 1);
@@ -1322,31 +1354,26 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
 
 /* ------------------------------------------------------------- evaluation */
 
-/* A segment whose keys lie more than DBL_MAX apart (-1e308 to 1e308): t - t0
-   and the duration overflow, so u is computed on halves (inv_duration holds
-   1 / (duration / 2)). Rare, so this scalar path keeps the others unchanged. */
+/* A segment whose keys lie more than DBL_MAX apart (-1e308 to 1e308). */
 static inline int is_wide(const ac_curve *cv, size_t j)
 {
     return !ac_finite(cv->times[j + 1] - cv->times[j]);
 }
 
-static void wide_run(const ac_curve *cv, size_t j, const double *t, size_t m, int deriv,
-                     double *o)
+/* 1 when segment j, of inverse duration iT (seg_inv), is wide or shorter
+   than 1 / DBL_MAX (iT not finite, looked at only where ac_curve.shorts
+   says it may be): odd_at evaluates it. */
+static AC_FORCE_INLINE int is_odd(const ac_curve *cv, size_t j, double iT)
 {
-    const size_t C = cv->c;
-    const double t0 = cv->times[j], iT2 = seg_inv(cv, j), iT = 0.5 * iT2;
-    for (size_t r = 0; r < m; r++) {
-        double u = (0.5 * t[r] - 0.5 * t0) * iT2;
-        for (size_t ch = 0; ch < C; ch++) {
-            double p[4], d, c, b, a, x;
-            segment_poly(cv, j, ch, p);
-            d = p[0], c = p[1], b = p[2], a = p[3];
-            x = deriv == 0 ? (((a * u) + b) * u + c) * u + d
-              : deriv == 1 ? ((3.0 * a * u + 2.0 * b) * u + c) * iT
-                           : ((6.0 * a * u + 2.0 * b) * iT) * iT;
-            o[r * C + ch] = x;
-        }
-    }
+    return is_wide(cv, j) || (cv->shorts && !ac_finite(iT));
+}
+
+/* u of time t in segment j where the inverse duration is not finite: the
+   offset over the duration (the offsets of times this close are exact;
+   (t0 - t0) * inf would be NaN). */
+static AC_FORCE_INLINE double short_u(const ac_curve *cv, size_t j, double t)
+{
+    return (t - cv->times[j]) / (cv->times[j + 1] - cv->times[j]);
 }
 
 /* The polynomial of one segment and its derivatives. The scalar path (emit)
@@ -1355,6 +1382,57 @@ static void wide_run(const ac_curve *cv, size_t j, const double *t, size_t m, in
 #define AC_CURVE_X(a, b, c, d, u) (((a) * (u) + (b)) * (u) + (c)) * (u) + (d)
 #define AC_CURVE_DX(a, b, c, u, iT) (((3.0 * (a)) * (u) + 2.0 * (b)) * (u) + (c)) * (iT)
 #define AC_CURVE_DDX(a, b, u, iT) (((6.0 * (a)) * (u) + 2.0 * (b)) * (iT)) * (iT)
+
+/* Channel ch of segment j (of kind `kind`) at time t, at u in the segment,
+   into x: the value, or a derivative with the factor iT per unit of u (the
+   inverse duration: per second). A macro, so that emit's loop keeps the
+   code it had (the same as a function, even inlined, ran slower). */
+#define AC_CURVE_CHANNEL(cv, j, kind, ch, t, u, iT, deriv, x)                          \
+    do {                                                                               \
+        const size_t C_ = (cv)->c;                                                     \
+        double p_[4];                                                                  \
+        if ((kind) != AC_CURVE_BEZIER && (kind) != KIND_CSS)                           \
+            segment_poly(cv, j, ch, p_);                                               \
+        if ((kind) == AC_CURVE_BEZIER || (kind) == KIND_CSS) {                         \
+            (x) = bezier_at((cv)->bez + (j) * BEZ_BLOCK * C_, C_, ch, u, iT, deriv);   \
+        } else if ((kind) == AC_CURVE_EASE) {                                          \
+            double e_[3];                                                              \
+            ease_offset_at(segment_ease(cv, j), u, p_[1],                              \
+                           (cv)->times[(j) + 1] - (cv)->times[j], (deriv) > 0, e_);    \
+            (x) = (deriv) == 0   ? p_[0] + e_[0]                                       \
+                  : (deriv) == 1 ? e_[1] * (iT)                                        \
+                                 : e_[2] * (iT) * (iT);                                \
+        } else if ((deriv) == 0) { /* AC_CURVE_EASE_HOLD: the end key at the end */    \
+            (x) = (kind) == AC_CURVE_STEP && (cv)->lands && (cv)->lands[j] &&          \
+                          (t) >= (cv)->times[(j) + 1]                                  \
+                      ? (cv)->values[((j) + 1) * C_ + (ch)]                            \
+                      : AC_CURVE_X(p_[3], p_[2], p_[1], p_[0], u);                     \
+        } else if ((deriv) == 1) {                                                     \
+            (x) = AC_CURVE_DX(p_[3], p_[2], p_[1], u, iT);                             \
+        } else {                                                                       \
+            (x) = AC_CURVE_DDX(p_[3], p_[2], u, iT);                                   \
+        }                                                                              \
+    } while (0)
+
+/* The value or derivative of an odd segment j (is_odd) at time t into
+   o[0..c). Rare, so this scalar path keeps the others unchanged. Keys more
+   than DBL_MAX apart (step, linear or cubic): t - t0 and the duration
+   overflow, so u is computed on halves (inv_duration holds 1 / (duration /
+   2)). Keys less than 1 / DBL_MAX apart: the inverse duration overflows, so
+   u is short_u and the rates per unit u are divided by the duration, once
+   per order (a zero rate stays 0, one too large for a double overflows). */
+static void odd_at(const ac_curve *cv, size_t j, double t, int deriv, double *o)
+{
+    const double t0 = cv->times[j], T = cv->times[j + 1] - t0, iT2 = seg_inv(cv, j);
+    const int kind = cv->kind[j], wide = !ac_finite(T);
+    const double u = wide ? (0.5 * t - 0.5 * t0) * iT2 : short_u(cv, j, t);
+    const double r = wide ? 0.5 * iT2 : 1.0; /* rates per second, or per unit u */
+    for (size_t ch = 0; ch < cv->c; ch++) {
+        double x;
+        AC_CURVE_CHANNEL(cv, j, kind, ch, t, u, r, deriv, x);
+        o[ch] = wide || deriv == 0 ? x : deriv == 1 ? x / T : x / T / T;
+    }
+}
 
 /* Writes the value or derivative of segment j at time t into o[0..c).
    `sign` flips the first derivative (mirrored cycles), `cycles` adds that
@@ -1366,8 +1444,8 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
     const double t0 = cv->times[j], iT = seg_inv(cv, j);
     const double u = (t - t0) * iT;
     int kind = cv->kind[j];
-    if (is_wide(cv, j)) {
-        wide_run(cv, j, &t, 1, deriv, o);
+    if (is_odd(cv, j, iT)) {
+        odd_at(cv, j, t, deriv, o);
         if (deriv == 1 && sign < 0.0)
             for (size_t ch = 0; ch < C; ch++)
                 o[ch] = -o[ch];
@@ -1378,24 +1456,7 @@ static void emit(const ac_curve *cv, size_t j, double t, int deriv, double sign,
         return;
     }
     for (size_t ch = 0; ch < C; ch++) {
-        double p[4];
-        if (kind != AC_CURVE_BEZIER && kind != KIND_CSS)
-            segment_poly(cv, j, ch, p);
-        if (kind == AC_CURVE_BEZIER || kind == KIND_CSS) {
-            o[ch] = bezier_at(cv->bez + j * BEZ_BLOCK * C, C, ch, u, iT, deriv);
-        } else if (kind == AC_CURVE_EASE) {
-            double e[3];
-            ease_offset_at(segment_ease(cv, j), u, p[1], cv->times[j + 1] - cv->times[j], deriv > 0, e);
-            o[ch] = deriv == 0 ? p[0] + e[0] : deriv == 1 ? e[1] * iT : e[2] * iT * iT;
-        } else if (deriv == 0) {
-            o[ch] = kind == AC_CURVE_STEP && cv->lands && cv->lands[j] && t >= cv->times[j + 1]
-                        ? cv->values[(j + 1) * C + ch] /* AC_CURVE_EASE_HOLD: the end key */
-                        : AC_CURVE_X(p[3], p[2], p[1], p[0], u);
-        } else if (deriv == 1) {
-            o[ch] = AC_CURVE_DX(p[3], p[2], p[1], u, iT);
-        } else {
-            o[ch] = AC_CURVE_DDX(p[3], p[2], u, iT);
-        }
+        AC_CURVE_CHANNEL(cv, j, kind, ch, t, u, iT, deriv, o[ch]);
         if (deriv == 0 && cycles != 0.0 && cv->delta[ch] != 0.0) /* inf cycles x 0: no shift */
             o[ch] += cycles * cv->delta[ch];
         else if (deriv == 1 && sign < 0.0)
@@ -1616,8 +1677,9 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     enum { BLOCK = 64 }; /* channels whose polynomials are made at a time */
     const size_t C = cv->c;
     const double t0 = cv->times[j], iT = seg_inv(cv, j);
-    if (is_wide(cv, j)) {
-        wide_run(cv, j, t, m, deriv, o);
+    if (is_odd(cv, j, iT)) {
+        for (size_t r = 0; r < m; r++)
+            odd_at(cv, j, t[r], deriv, o + r * C);
         return;
     }
     if (cv->kind[j] == AC_CURVE_BEZIER || cv->kind[j] == KIND_CSS) {
@@ -1841,9 +1903,10 @@ ac_status ac_curve_eval_located(const ac_curve *curve, const double *t, const si
                        "must be the segment of t[%zu] = %.17g (first <= t < last)", bad,
                        t[bad]);
     /* eval_run's other paths (Bezier and eased segments, which have their
-       blocks; wide segments, none when the keys span less than DBL_MAX; one
-       channel), and results that could overflow: emit, one time at a time */
-    if (curve->c < 2 || !curve->safe[0] || curve->bez || curve->ease ||
+       blocks; odd segments: short ones, wide ones, none when the keys span
+       less than DBL_MAX; one channel), and results that could overflow:
+       emit, one time at a time */
+    if (curve->c < 2 || !curve->safe[0] || curve->bez || curve->ease || curve->shorts ||
         !ac_finite(curve->times[curve->k - 1] - curve->times[0])) {
         for (size_t i = 0; i < n; i++) {
             ac_status st;
@@ -2133,9 +2196,7 @@ static void seg_point(const ac_curve *cv, double x, size_t *hint, double *u, dou
     if (eased) {
         size_t j = *hint = ac_segment_find(cv->times, k, local, *hint);
         const double t0 = cv->times[j], iT = seg_inv(cv, j);
-        /* a duration below 1 / DBL_MAX has no finite inverse: divide by it
-           (its offsets are exact; (t0 - t0) * inf would be NaN) */
-        double y = ac_finite(iT) ? (local - t0) * iT : (local - t0) / (cv->times[j + 1] - t0);
+        double y = ac_finite(iT) ? (local - t0) * iT : short_u(cv, j, local);
         *u = y < 0.0 ? 0.0 : y > 1.0 ? 1.0 : y;
         *base = cv->times[j];
         *sgn = sign, *dur = cv->times[j + 1] - cv->times[j], *shift = cycles;

@@ -842,8 +842,6 @@ def test_cycle_offset_that_overflows_under_an_easing_is_an_overflow_error(ease):
 @pytest.mark.parametrize("interpolation, ease", [
     (None, "smoothstep"), (None, "linear"), (None, "back_out"),
     (None, ac.CubicBezier(0.3, 0.0, 0.7, 1.0)),
-    # (unsorted queries at the keys of step segments this short are NaN without an
-    # easing too, and an overshooting easing's times are unsorted)
     ("step", "smoothstep"), ("step", ac.CubicBezier(0.3, 0.0, 0.7, 1.0))])
 def test_eased_segments_shorter_than_the_inverse_of_the_double_range(interpolation, ease):
     # 1 / 1e-320 is not finite: an eased segment's u is its offset over its duration
@@ -856,6 +854,159 @@ def test_eased_segments_shorter_than_the_inverse_of_the_double_range(interpolati
         assert curve(t) == plain(t)
         assert curve.evaluate(t) == plain(t)
     assert np.isfinite(curve(np.linspace(0.0, 2e-320, 50))).all()
-    if interpolation is None:
-        np.testing.assert_array_equal(curve(keys[::-1]), plain(keys[::-1]))
-        assert np.isfinite(curve(np.linspace(0.0, 2e-320, 50)[::-1])).all()
+    np.testing.assert_array_equal(curve(keys[::-1]), plain(keys[::-1]))
+    assert np.isfinite(curve(np.linspace(0.0, 2e-320, 50)[::-1])).all()
+
+
+# ------------------------------------- keys closer than 1 / DBL_MAX (no easing)
+
+# Every rule of a curve is scale-free in time: a curve over keys less than
+# 1 / DBL_MAX apart, whose inverse durations are not finite, is the curve over
+# its key times scaled up by 2^1000, its values the same, its velocities
+# 2^1000 and its accelerations 2^2000 times larger (an OverflowError where
+# those are not representable). Key spacings that are powers of two make the
+# scaled-up inverse durations exact, so the two agree to the bit.
+UP = 1000
+SHORT = 2.0 ** -1064  # 1 / SHORT overflows
+SHORT_TIMES = SHORT * np.array([16.0, 18, 19, 21, 22])
+SHORT_QUERIES = SHORT / 8 * np.arange(16 * 8 - 20, 22 * 8 + 21)  # around and between the keys
+
+
+def _scaled_up(big, t, derivative, side):
+    """big's results at t scaled up by 2^1000, each scaled up by 2^(1000
+    derivative); None where that is not representable."""
+    expected = []
+    for x in t:
+        try:
+            r = float(big.evaluate(math.ldexp(x, UP), derivative, side=side))
+            expected.append(math.ldexp(r, UP * derivative))
+        except OverflowError:
+            expected.append(None)
+    return expected
+
+
+def _assert_scale_free(tiny, big, t, derivatives=(0, 1, 2)):
+    """tiny (keys less than 1 / DBL_MAX apart) at t is big (the same keys
+    2^1000 times further apart) at 2^1000 t, to the bit: sorted, unsorted and
+    one time at a time, on both sides."""
+    for side in ("right", "left"):
+        for derivative in derivatives:
+            expected = _scaled_up(big, t, derivative, side)
+            fine = np.array([e is not None for e in expected])
+            want = np.array([e for e in expected if e is not None])
+            assert fine.any()
+            np.testing.assert_array_equal(tiny.evaluate(t[fine], derivative, side=side), want)
+            np.testing.assert_array_equal(  # unsorted: the point path
+                tiny.evaluate(t[fine][::-1], derivative, side=side)[::-1], want)
+            for x, e in zip(t, expected):
+                if e is None:
+                    with pytest.raises(OverflowError):
+                        tiny.evaluate(x, derivative, side=side)
+                else:
+                    assert float(tiny.evaluate(x, derivative, side=side)) == e
+
+
+@pytest.mark.parametrize("options", [
+    dict(interpolation="linear"), dict(interpolation="step"), dict(interpolation="cubic"),
+    dict(tangents="catmull_rom"), dict(interpolation="cubic", tangents="pchip"),
+    dict(interpolation="cubic", tangents="flat"),
+    dict(interpolation="bezier", velocities=np.zeros(5), out_weights=[0.5] * 5,
+         in_weights=[0.25] * 5),
+    dict(interpolation="smoothstep"), dict(interpolation="bounce_in"),
+    dict(interpolation=ac.CubicBezier(0.3, 0.0, 0.7, 1.0), before="linear", after="linear"),
+    dict(interpolation=["cubic", "linear", "step", "quad_in_out"]),
+    dict(interpolation="cubic", before="cycle", after="oscillate"),
+    dict(tangents="catmull_rom", before="linear", after="cycle_offset"),
+    dict(interpolation="step", before="cycle", after="cycle"),
+], ids=repr)
+@pytest.mark.parametrize("values", [[3.0, 1, 4, 1, 5], [3.0, 3, 3, 3, 3]], ids=["moving", "flat"])
+def test_curve_keys_closer_than_the_inverse_of_the_double_range(options, values):
+    # u was (t - t0) * (1 / duration): NaN at the key (0 * inf), 0 or inf
+    # elsewhere; rates by the infinite inverse were inf or NaN where 0
+    values = np.ldexp(values, -100)  # velocities then representable
+    tiny = ac.Curve(SHORT_TIMES, values, **options)
+    big = ac.Curve(np.ldexp(SHORT_TIMES, UP), values, **options)
+    _assert_scale_free(tiny, big, SHORT_QUERIES)
+
+
+@pytest.mark.parametrize("interpolation", ["step", "linear", "cubic"])
+def test_short_segment_among_ordinary_ones(interpolation):
+    # the curve's other segments keep their arithmetic (scaled up, their
+    # accelerations, and a cubic's velocities near the short segment,
+    # underflow: not compared)
+    times = np.array([-1.0, 0.0, SHORT, 1.0])
+    values = [1.0, 2.0, 2.0, 3.0]  # flat across the short segment
+    tiny = ac.Curve(times, values, interpolation=interpolation)
+    big = ac.Curve(np.ldexp(times, UP), values, interpolation=interpolation)
+    t = np.r_[-1.5, -0.75, -2 * SHORT, SHORT / 8 * np.arange(-4, 13), 0.5, 1.0, 2.0]
+    _assert_scale_free(tiny, big, t, derivatives=(0,) if interpolation == "cubic" else (0, 1))
+
+
+def test_curves_over_keys_closer_than_the_inverse_of_the_double_range_in_any_spacing():
+    # 1e-320 (not a power of two): the scaled-up curve's u rounds through its
+    # inverse duration, this one's is the exact quotient rounded
+    times = np.array([0.0, 1e-320, 2e-320])
+    curve = ac.Curve(times, [2.0, 0.0, 2.0])  # Blender's auto-clamped handles
+    big = ac.Curve(np.ldexp(times, UP), [2.0, 0.0, 2.0])
+    assert curve(0.5e-320) == pytest.approx(1.0, rel=4 * 2.0 ** -52)  # was 0
+    np.testing.assert_array_max_ulp(curve(0.5e-320), big(math.ldexp(0.5e-320, UP)), 4)
+    # (Blender's handles are not scale-free this close: their arithmetic on
+    # the times loses digits in subnormal numbers; the rules below are)
+    times = np.array([0.0, 1e-320, 2e-320, 2.5e-320])
+    values = np.ldexp([2.0, 0.0, 2.0, 1.0], -100)
+    t = np.linspace(-0.5e-320, 3e-320, 36)
+    for interpolation in ("linear", "cubic", "smoothstep"):
+        curve = ac.Curve(times, values, interpolation=interpolation)
+        big = ac.Curve(np.ldexp(times, UP), values, interpolation=interpolation)
+        for q in (t, t[::-1]):  # within a few ulp of the values (near 0, of 2^-99)
+            np.testing.assert_allclose(curve(q), big(np.ldexp(q, UP)), rtol=0,
+                                       atol=4 * np.spacing(2.0 ** -99))
+    # a flat linear segment: was "value is nan"
+    line = ac.Curve([0.0, 1e-320], [1.0, 1.0], interpolation="linear")
+    assert line(0.0) == 1.0 and line(0.5e-320) == 1.0 and line(1e-320, side="left") == 1.0
+    assert line.evaluate(0.0, 1) == 0.0 and line.evaluate(0.0, 2) == 0.0
+    # steps, unsorted and one at a time: were NaN, velocities "velocity is nan"
+    step = ac.Curve([0.0, 1e-320, 2e-320], [1.0, 2.0, 3.0], interpolation="step")
+    np.testing.assert_array_equal(step([1e-320, 0.0, 0.5e-320, 2e-320, 1.5e-320]),
+                                  [2.0, 1.0, 1.0, 3.0, 2.0])
+    np.testing.assert_array_equal(step([1e-320, 0.0, 2e-320], side="left"), [1.0, 1.0, 2.0])
+    assert step.evaluate(0.0, 1) == 0.0
+    np.testing.assert_array_equal(step.evaluate([1e-320, 0.0, 0.5e-320], 2), [0.0, 0.0, 0.0])
+
+
+def test_rotation_curve_keys_closer_than_the_inverse_of_the_double_range():
+    # rotation curves divide by the duration: the scaled-up curve's bits,
+    # angular velocities 2^1000 times larger
+    a = 2.0 ** -100  # turns this small keep the angular velocities representable
+    half = [a / 2, a, a / 4, 0.0, 0.0]
+    keys = np.array([[0.0, 0.0, math.sin(h), math.cos(h)] for h in [0.0] + half[:4]])
+    for interpolation in ("step", "linear", "cubic"):
+        tangents = np.tile([0.0, 0.0, 2.0 ** -101, 0.0], (5, 1))  # per second
+        extra = {} if interpolation != "cubic" else dict(in_tangents=tangents,
+                                                         out_tangents=tangents)
+        scaled = {k: np.ldexp(v, UP) for k, v in extra.items()}
+        tiny = ac.RotationCurve(SHORT_TIMES, keys, interpolation=interpolation,
+                                before="cycle", after="oscillate", **scaled)
+        big = ac.RotationCurve(np.ldexp(SHORT_TIMES, UP), keys, interpolation=interpolation,
+                               before="cycle", after="oscillate", **extra)
+        for side in ("right", "left"):
+            for t in (SHORT_QUERIES, SHORT_QUERIES[::-1]):
+                np.testing.assert_array_equal(tiny.evaluate(t, side=side),
+                                              big.evaluate(np.ldexp(t, UP), side=side))
+                np.testing.assert_array_equal(
+                    tiny.angular_velocity(t, side=side),
+                    np.ldexp(big.angular_velocity(np.ldexp(t, UP), side=side), UP))
+
+
+def test_pose_over_keys_closer_than_the_inverse_of_the_double_range():
+    # the one-call pose sampler evaluates each track at its located segments
+    translation = [math.ldexp(3.0, -100), 1.0, math.ldexp(-1.0, -100)]  # from (0, 1, 0)
+    scene, clip = _scene(translation, 2.0 ** -100, SHORT)
+    big_scene, big_clip = _scene(translation, 2.0 ** -100, math.ldexp(SHORT, UP))
+    t = SHORT / 16 * np.arange(-8, 25)
+    for times in (t, t[::-1]):
+        pose = scene.pose(clip, times)  # was "value is nan" at the first key
+        expected = big_scene.pose(big_clip, np.ldexp(times, UP))
+        for got, want in zip(pose, expected):
+            np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(pose.translation[:, 0], clip.channels[0].curve(times))

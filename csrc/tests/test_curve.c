@@ -633,6 +633,16 @@ static void hold_segment(void)
     for (int i = 0; i < 6; i++)
         CHECK(x[i] == 0.0);
     ac_curve_destroy(cv);
+    /* the same over keys more than DBL_MAX apart (evaluated on halves) */
+    {
+        const double wide[2] = {-1e308, 1e308}, ends[2] = {1e308, 0.0};
+        spec.times = wide, spec.before = spec.after = AC_EXTRAP_CLAMP;
+        CHECK(ac_curve_create(&cv, &spec, &err) == AC_OK);
+        cursor.segment = 0;
+        CHECK(ac_curve_eval_side(cv, &cursor, ends, 2, 0, AC_SIDE_LEFT, x, &err) == AC_OK);
+        CHECK(x[0] == 1.0 && x[1] == 0.0);
+        ac_curve_destroy(cv);
+    }
 }
 
 /* Borrowed keys (spec.borrow_keys) are read where they are, and a curve on
@@ -677,8 +687,111 @@ static void borrowed_keys(void)
     }
 }
 
+/* Keys less than 1 / DBL_MAX apart, whose inverse durations are not finite:
+   u is the offset over the duration and the rates are divided by it. Every
+   rule being scale-free in time, such a curve is the one over its key times
+   scaled up by 2^1000 (to the bit where the spacings are powers of two), its
+   velocities 2^1000 times larger; a flat segment's rates are 0. */
+static void short_segments(void)
+{
+    enum { N = 40 };
+    const double s = 0x1p-1064, t[4] = {16 * s, 18 * s, 19 * s, 21 * s};
+    const double v[12] = {3, 0, 1, 1, 0, 4, 4, 0, -1, -1, 0, 5}; /* x 2^-100 below */
+    const ac_curve_interpolation kinds[3] = {AC_CURVE_STEP, AC_CURVE_LINEAR, AC_CURVE_CUBIC};
+    double vals[12], up[4], q[N], qup[N], x[3 * N], y[3 * N], z[3 * N];
+    size_t seg[N];
+    for (int i = 0; i < 12; i++)
+        vals[i] = ldexp(v[i], -100); /* velocities then representable */
+    for (int i = 0; i < 4; i++)
+        up[i] = ldexp(t[i], 1000);
+    for (int i = 0; i < N; i++) { /* before, between and after the keys, every 8th of s */
+        q[i] = t[0] + (i - 6) * (s / 8);
+        qup[i] = ldexp(q[i], 1000);
+    }
+    for (int kind = 0; kind < 3; kind++)
+        for (int side = AC_SIDE_RIGHT; side <= AC_SIDE_LEFT; side++)
+            for (int d = 0; d < 2; d++) {
+                ac_curve *tiny = make(t, vals, 4, 3, kinds[kind], AC_TANGENTS_CATMULL_ROM,
+                                      AC_EXTRAP_CYCLE, AC_EXTRAP_OSCILLATE);
+                ac_curve *big = make(up, vals, 4, 3, kinds[kind], AC_TANGENTS_CATMULL_ROM,
+                                     AC_EXTRAP_CYCLE, AC_EXTRAP_OSCILLATE);
+                ac_curve_cursor c0 = {0}, c1 = {0};
+                double rev[N];
+                CHECK(ac_curve_eval_side(tiny, &c0, q, N, d, side, x, NULL) == AC_OK);
+                CHECK(ac_curve_eval_side(big, &c1, qup, N, d, side, y, NULL) == AC_OK);
+                for (int i = 0; i < 3 * N; i++)
+                    CHECK(x[i] == ldexp(y[i], 1000 * d));
+                for (int i = 0; i < N; i++) /* unsorted: the point path */
+                    rev[i] = q[N - 1 - i];
+                c0.segment = 0;
+                CHECK(ac_curve_eval_side(tiny, &c0, rev, N, d, side, z, NULL) == AC_OK);
+                for (int i = 0; i < N; i++)
+                    for (int ch = 0; ch < 3; ch++)
+                        CHECK(z[3 * (N - 1 - i) + ch] == x[3 * i + ch]);
+                if (d == 0 && side == AC_SIDE_RIGHT) { /* located (the pose sampler) */
+                    size_t n = 0;
+                    for (int i = 0; i < N; i++)
+                        if (q[i] >= t[0] && q[i] < t[3]) {
+                            seg[n] = q[i] < t[1] ? 0 : q[i] < t[2] ? 1 : 2;
+                            rev[n++] = q[i];
+                        }
+                    CHECK(ac_curve_eval_located(tiny, rev, seg, n, z, 3, NULL) == AC_OK);
+                    for (size_t i = 0; i < n; i++)
+                        for (int ch = 0; ch < 3; ch++)
+                            CHECK(z[3 * i + ch] == x[3 * (i + 6) + ch]);
+                }
+                ac_curve_destroy(tiny);
+                ac_curve_destroy(big);
+            }
+    /* u = 0.5 exactly: flat tangents from 2 down to 0 and back give 1 */
+    {
+        const double tt[3] = {0.0, 1e-320, 2e-320}, vv[3] = {2, 0, 2};
+        ac_curve *cubic = make(tt, vv, 3, 1, AC_CURVE_CUBIC, AC_TANGENTS_FLAT, 0, 0);
+        CHECK(at(cubic, 0.5e-320, 0) == 1.0 && at(cubic, 0.0, 0) == 2.0);
+        CHECK(at(cubic, 0.0, 1) == 0.0 && at(cubic, 1e-320, 1) == 0.0);
+        ac_curve_destroy(cubic);
+    }
+    /* a flat linear segment: the value, and rates of 0 */
+    {
+        const double tt[2] = {0.0, 1e-320}, vv[2] = {1, 1};
+        ac_curve *line = make(tt, vv, 2, 1, AC_CURVE_LINEAR, 0, 0, 0);
+        for (int d = 0; d < 3; d++)
+            CHECK(at(line, 0.0, d) == (d == 0 ? 1.0 : 0.0) &&
+                  at(line, 0.5e-320, d) == at(line, 0.0, d));
+        ac_curve_destroy(line);
+    }
+    /* steps, unsorted */
+    {
+        const double tt[3] = {0.0, 1e-320, 2e-320}, vv[3] = {1, 2, 3};
+        const double qq[4] = {1e-320, 0.0, 0.5e-320, 2e-320}, want[4] = {2, 1, 1, 3};
+        double out[4];
+        ac_curve *step = make(tt, vv, 3, 1, AC_CURVE_STEP, 0, 0, 0);
+        CHECK(ac_curve_eval(step, qq, 4, 0, out, NULL) == AC_OK);
+        for (int i = 0; i < 4; i++)
+            CHECK(out[i] == want[i]);
+        CHECK(ac_curve_eval(step, qq, 4, 1, out, NULL) == AC_OK);
+        for (int i = 0; i < 4; i++)
+            CHECK(out[i] == 0.0);
+        ac_curve_destroy(step);
+    }
+    /* the edge: 1 / 2^-1024 overflows, the next duration up has an inverse */
+    {
+        const double tt[2] = {0.0, 0x1p-1024}, vv[2] = {0.0, 0x1p-60};
+        const double next[2] = {0.0, 0x1p-1024 + 0x1p-1074};
+        ac_curve *line = make(tt, vv, 2, 1, AC_CURVE_LINEAR, 0, 0, 0);
+        CHECK(at(line, 0x1p-1025, 0) == 0x1p-61 && at(line, 0.0, 1) == 0x1p964);
+        CHECK(at(line, 0.0, 0) == 0.0);
+        ac_curve_destroy(line);
+        line = make(next, vv, 2, 1, AC_CURVE_LINEAR, 0, 0, 0);
+        CHECK(at(line, 0.0, 0) == 0.0 && at(line, 0x1p-1025, 0) == 0x1p-61 * (0x1p-1024 / next[1]));
+        CHECK(at(line, 0.0, 1) == 0x1p-60 / next[1]);
+        ac_curve_destroy(line);
+    }
+}
+
 int main(void)
 {
+    short_segments();
     borrowed_keys();
     hold_segment();
     article_figures();
