@@ -556,8 +556,8 @@ def load_input(path, *, scene: bool = False):
         if isinstance(loaded, dict):  # no Skeleton: the stage's animated xformOps
             if scene:
                 raise ValueError(f"{path}: a USD stage without a Skeleton has no rig for "
-                                 "--world or --root-motion (its animated xformOps bake "
-                                 "without them)")
+                                 "--world, --root-motion or --reduce (its animated xformOps "
+                                 "bake without them)")
             return None, [_xform_clip(path, loaded)]
     else:  # the other readers return a Scene: BVH, FBX
         loaded = importlib.import_module(f".{module}", __package__).load(path)
@@ -617,19 +617,26 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         error(f"bake: {file} has no animations")
     if reduce is not None:
         from .reduce import reduce_report
+        try:  # (the grids' sizes, before an FBX's glTF form is sampled on one)
+            check_frames("bake", clips, fps, max_frames)
+        except ValueError as failure:
+            error(str(failure))
         try:
             lines, scene, clips = reduce_report(dataclasses.replace(scene, clips=tuple(clips)),
                                                 reduce, 0.03, fps=fps)
         except (ValueError, OverflowError) as failure:
             error(f"bake: --reduce: {failure}")
+        except MemoryError:
+            error(f"bake: --reduce: not enough memory at fps={fps:g}: lower --fps")
+        if not clips:  # (an FBX clip without channels has no glTF form)
+            error(f"bake: --reduce: {file} has no animated channels to reduce")
         for line in lines:
             warn(line)
     report = _unsupported_report(clips)
     for line in report:
         warn(line)
     if report and strict:
-        warn("bake: --strict: not baking a file with channels animcore does not bake")
-        return 1
+        error("bake: --strict: not baking a file with channels animcore does not bake")
     try:
         if world or root_motion is not None:
             arrays, clips = bake_clips(scene, clips, fps, error, world=world, nodes=nodes,
@@ -647,11 +654,12 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
         for line in summary(clips, arrays, fps, source):
             write(line)
         return 0
-    try:
+    try:  # (renamed into place once whole: a failed write leaves no partial file)
         if extension == ".npz":
-            write_npz(out, arrays)
+            write_atomic(out, lambda temporary: write_npz(temporary, arrays), "bake")
         else:
-            write_csv(out, clips, arrays, progress=progress)
+            write_atomic(out, lambda temporary: write_csv(temporary, clips, arrays,
+                                                          progress=progress), "bake")
     except OSError as failure:
         error(f"bake: cannot write {out!r} ({failure.strerror or failure})")
     channels = sum(len(c.channels) for c in clips)
@@ -712,9 +720,10 @@ def _pattern_regex(pattern: str):
     """A glob pattern as a regular expression over '/'-separated paths: ``*``,
     ``?`` and ``[...]`` stay inside one component, ``**`` spans any number."""
     parts = []
-    for component in pattern.replace(os.sep, "/").split("/"):
-        if component == "**":
-            parts.append("(?:[^/]+/)*")
+    components = pattern.replace(os.sep, "/").split("/")
+    for k, component in enumerate(components):
+        if component == "**":  # (a last one: every file below)
+            parts.append("(?:[^/]+/)*[^/]+/" if k == len(components) - 1 else "(?:[^/]+/)*")
             continue
         out, i = "", 0
         while i < len(component):
@@ -742,8 +751,8 @@ def _glob_once(pattern: str) -> list[str]:
     parts = pattern.replace(os.sep, "/").split("/")
     fixed = next(i for i, part in enumerate(parts) if glob.has_magic(part))
     root = "/".join(parts[:fixed]) or ("/" if pattern.startswith("/") else ".")
-    if "**" not in parts:
-        return sorted(glob.glob(pattern))
+    if "**" not in parts:  # (files: a folder it matches is no input)
+        return sorted(p for p in glob.glob(pattern) if os.path.isfile(p))
     regex = _pattern_regex(pattern if fixed or pattern.startswith("/") else "./" + pattern)
     visited, found = set(), []
     for folder, dirs, names in os.walk(root, followlinks=True):
@@ -1143,6 +1152,8 @@ def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, worke
             rows = bake_many(patterns, out, client=scheduler, **options)
         except ImportError as failure:
             error(f"bake: {failure}")
+        except (OSError, ValueError) as failure:  # (an address that is wrong or not there)
+            error(f"bake: --scheduler {scheduler!r}: {failure}")
     else:
         rows = bake_local(patterns, out, workers=workers, **options)
     failed = [row for row in rows if row.error]

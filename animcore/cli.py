@@ -7,6 +7,7 @@ parser so that its usage errors show the command's usage.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -191,22 +192,33 @@ def _run_reduce(args, parser) -> int:
     from . import reduce
     from .files import load, save
 
+    error = _data_error(parser)
+    if not args.output.lower().endswith((".gltf", ".glb")):
+        parser.error(f"OUT must end in .gltf or .glb, got {args.output!r}")
     try:
         scene = load(args.input)
-    except (ValueError, OSError, ImportError) as error:
-        parser.error(f"reduce: {error}")
-    if not args.output.lower().endswith((".gltf", ".glb")):
-        parser.error(f"reduce: OUT must end in .gltf or .glb, got {args.output!r}")
+    except (ValueError, OSError, ImportError) as failure:
+        error(str(failure))
     try:
         report, scene, clips = reduce.reduce_report(scene, args.tolerance, args.shell)
-    except (ValueError, OverflowError) as error:
-        parser.error(f"reduce: {error}")
+    except (ValueError, OverflowError) as failure:
+        error(str(failure))
+    if not clips:
+        error(f"{args.input} has no animated channels to reduce")
     for line in report:
         print(line)
+    # written beside OUT (with its suffix, which save reads), then renamed into
+    # place once whole: a failed write leaves no partial file
+    folder, name = os.path.split(args.output)
+    stem, suffix = os.path.splitext(name)
+    temporary = os.path.join(folder, f".{stem}.{os.getpid()}.part{suffix}")
     try:
-        save(args.output, scene, clips)
-    except (ValueError, OSError) as error:
-        parser.error(f"reduce: cannot write {args.output!r} ({error})")
+        save(temporary, scene, clips)
+        os.replace(temporary, args.output)
+    except (ValueError, OSError) as failure:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        error(f"cannot write {args.output!r} ({failure})")
     return 0
 
 

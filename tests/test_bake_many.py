@@ -492,6 +492,18 @@ def test_a_double_star_glob_over_self_links_ends_and_bakes_each_real_file_once(t
     assert files == [str(folder / "deep" / "Fox.glb")]
 
 
+def test_globs_give_files_and_a_final_double_star_every_file_below(tmp_path):
+    folder = tmp_path / "clips"
+    (folder / "sub" / "deeper").mkdir(parents=True)
+    for place in (folder, folder / "sub", folder / "sub" / "deeper"):
+        shutil.copy(DATA / "Fox" / "Fox.glb", place)
+    everything = [str(folder / "Fox.glb"), str(folder / "sub" / "Fox.glb"),
+                  str(folder / "sub" / "deeper" / "Fox.glb")]
+    assert bake.expand_inputs([str(folder / "**")]) == everything
+    # a folder a pattern matches is no input (it was a failed row: IsADirectoryError)
+    assert bake.expand_inputs([str(folder / "*")]) == everything[:1]
+
+
 # -- one bad file never fails a batch ---------------------------------------------
 
 def tiny_clip_file(path, clips, nodes=("n",)):

@@ -187,6 +187,15 @@ def test_bake_many_refuses_bad_options_before_reading_any_file(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_the_command_line_names_a_scheduler_address_it_cannot_use(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["bake", str(DATA / "Fox" / "Fox.glb"), "--out", str(tmp_path / "out"),
+                  "--scheduler", "bogus", "--progress", "never"])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 1 and "Traceback" not in err
+    assert "bake: error: --scheduler 'bogus': " in err
+
+
 @pytest.mark.slow  # a LocalCluster of worker processes
 def test_the_command_line_bakes_on_a_running_scheduler(client, tmp_path, capsys):
     status = cli.main(["bake", str(DATA / "Animation_Node" / "*.gltf"),

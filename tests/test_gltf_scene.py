@@ -404,12 +404,32 @@ def test_bake_root_motion(tmp_path):
             np.testing.assert_array_equal(by_name[key], by_index[key])
 
 
+def test_bake_to_one_file_leaves_no_partial_file(tmp_path, monkeypatch, capsys):
+    """A write that fails (a full disk) leaves the earlier output as it was and
+    no partial file: the output is renamed into place once whole."""
+    out = tmp_path / "fox.npz"
+    out.write_bytes(b"earlier")
+
+    def half(path, arrays):
+        pathlib.Path(path).write_bytes(b"half")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(bake_module, "write_npz", half)
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["bake", str(FOX), "--clip", "Walk", "--out", str(out)])
+    assert stopped.value.code == 1 and "No space left on device" in capsys.readouterr().err
+    assert out.read_bytes() == b"earlier" and sorted(tmp_path.iterdir()) == [out]
+
+
 def test_bake_reports_unsupported_channels_and_strict_fails(tmp_path, capsys):
     assert cli.main(["bake", str(POINTER), "--out", str(tmp_path / "p.npz")]) == 0
     err = capsys.readouterr().err
     assert "bake: warning: clip 'AllAnimatedProperties' has 47 channel(s) animcore does not bake" in err
-    assert cli.main(["bake", str(POINTER), "--strict", "--out", str(tmp_path / "q.npz")]) == 1
-    assert "--strict" in capsys.readouterr().err and not (tmp_path / "q.npz").exists()
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["bake", str(POINTER), "--strict", "--out", str(tmp_path / "q.npz")])
+    assert stopped.value.code == 1 and not (tmp_path / "q.npz").exists()
+    assert capsys.readouterr().err.splitlines()[-1].endswith(
+        "bake: error: --strict: not baking a file with channels animcore does not bake")
     assert cli.main(["bake", str(FOX), "--strict", "--clip", "Walk", "--out", str(tmp_path / "f.npz")]) == 0
 
 

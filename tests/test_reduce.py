@@ -950,10 +950,34 @@ def test_reduce_command_and_bake_reduce_report_an_overflow(tmp_path, capsys):
                "double range")
     with pytest.raises(SystemExit) as stop:
         cli.main(["reduce", str(src), str(tmp_path / "far.glb")])
-    assert stop.value.code == 2 and f"reduce: {message}" in capsys.readouterr().err
+    assert stop.value.code == 1 and f"reduce: error: {message}" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         cli.main(["bake", str(src), "--reduce", "1e-3"])
     assert stop.value.code == 1 and f"--reduce: {message}" in capsys.readouterr().err
+
+
+def test_reduce_command_errors_of_the_data_and_no_partial_output(tmp_path, capsys,
+                                                                   monkeypatch):
+    """A file that does not read is an error of the data (exit 1, no usage); a
+    failed write leaves the earlier OUT as it was and no partial file."""
+    from animcore import cli, files
+
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["reduce", str(tmp_path / "missing.glb"), str(tmp_path / "out.glb")])
+    err = capsys.readouterr().err
+    assert stop.value.code == 1 and "usage:" not in err and "No such file" in err
+    out = tmp_path / "out.glb"
+    out.write_bytes(b"earlier")
+
+    def half(path, *args, **kwargs):
+        pathlib.Path(path).write_bytes(b"half")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files, "save", half)
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["reduce", str(DATA / "bvh" / "bvh_test2.bvh"), str(out), "--tolerance", "1"])
+    assert stop.value.code == 1 and "No space left on device" in capsys.readouterr().err
+    assert out.read_bytes() == b"earlier" and sorted(tmp_path.iterdir()) == [out]
 
 
 def test_bake_reduce_option(capsys, tmp_path):
@@ -1037,6 +1061,25 @@ def test_bake_reduce_of_an_fbx_scene_bakes_its_gltf_form(tmp_path, capsys):
             else:
                 assert all(bake.array_key(clip.name, c.target, c.path) in arrays
                            for c in clip.channels)
+
+
+def test_bake_reduce_checks_the_grid_first_and_refuses_a_file_left_without_clips(tmp_path,
+                                                                                capsys):
+    """An FBX's glTF form is sampled at --fps: a grid too large is refused before
+    (it filled the memory); a file whose clips have no channels leaves nothing
+    to reduce (it exited 0 with an empty output)."""
+    from animcore import cli
+    for args, message in (
+            (["--fps", "1e9"], r"bake: error: clip 'walk': 1.33333 s at fps=1e\+09 would be "
+                               r"1.333e\+09 frames"),
+            (["--clip", "Take 001"], r"bake: error: --reduce: .*cube.fbx has no animated "
+                                     r"channels to reduce")):
+        out = tmp_path / "out.npz"
+        with pytest.raises(SystemExit) as stopped:
+            cli.main(["bake", str(FBX / ("walk.fbx" if "--fps" in args else "cube.fbx")),
+                      "--reduce", "1e-3", "--out", str(out), *args])
+        assert stopped.value.code == 1 and not out.exists()
+        assert re.search(message, capsys.readouterr().err)
 
 
 def test_reduce_clip_and_compress_refuse_fbx_curves():
