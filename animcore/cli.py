@@ -146,6 +146,9 @@ def _data_error(parser):
 def _run_bake(args, parser) -> int:
     from . import bake
     fail, error = _usage_error(parser), _data_error(parser)
+    if not args.file and any(os.path.isfile(n) for n in args.nodes or ()):
+        # (--nodes takes every word after it: `--nodes 0 walk.glb` has no FILE)
+        fail("bake: FILE was read as a --nodes name: give the files before --nodes")
     if bake.is_many(args.file, args.workers, args.scheduler, args.out):
         if args.reduce is not None:
             fail("bake: --reduce bakes one file at a time")

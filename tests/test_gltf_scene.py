@@ -433,6 +433,15 @@ def test_bake_reports_unsupported_channels_and_strict_fails(tmp_path, capsys):
     assert cli.main(["bake", str(FOX), "--strict", "--clip", "Walk", "--out", str(tmp_path / "f.npz")]) == 0
 
 
+def test_bake_says_when_the_file_was_read_as_a_node_name(capsys):
+    # --nodes takes every word after it: the file given after them is no FILE
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["bake", "--world", "--nodes", "0", str(FOX)])
+    assert exit_info.value.code == 2
+    assert "bake: error: FILE was read as a --nodes name: give the files before --nodes" in \
+        capsys.readouterr().err
+
+
 @pytest.mark.parametrize("args, status, message", [
     (["--nodes", "fox"], 2, "bake: error: --nodes needs --world"),
     (["--world", "--nodes", "tail"], 1,
