@@ -1129,7 +1129,7 @@ def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, worke
     error = error or fail
     if nodes and not world:
         fail("bake: --nodes needs --world")
-    if out is None and len(patterns) == 1 and not expand_inputs(patterns):
+    if len(patterns) == 1 and not expand_inputs(patterns):  # (a folder without inputs)
         error(f"bake: {os.fspath(patterns[0])!r} holds no file to bake "
               f"({', '.join(INPUT_SUFFIXES)})")
     if out is None or os.path.splitext(out)[1].lower() in (".npz", ".csv"):

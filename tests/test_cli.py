@@ -147,6 +147,8 @@ def test_bake_argument_errors_show_the_bake_usage(args, message, tmp_path, capsy
                                 "scene; its nodes are 'root', 'hips', 'spine', 'hand', 'face'"),
     (["empty"], "'empty' holds no file to bake (.gltf, .glb, .bvh, .fbx, .usd, .usda, .usdc, "
                 ".usdz)"),
+    (["empty", "--out", "baked"], "'empty' holds no file to bake (.gltf, .glb, .bvh, .fbx, "
+                                  ".usd, .usda, .usdc, .usdz)"),
 ])
 def test_bake_data_errors_are_one_line_without_the_usage(args, message, tmp_path, capsys,
                                                          monkeypatch):
