@@ -170,10 +170,10 @@ def real_number(func: str, name: str, value) -> float:
 
 def positive_number(func: str, name: str, value) -> float:
     """`value` as a finite Python float > 0, or an error naming the function and
-    argument ("func: tolerance is 0.0 (must be finite and > 0)")."""
+    argument ("func: tolerance is 0.0 (must be a finite number > 0)")."""
     number = real_number(func, name, value)
     if not (math.isfinite(number) and number > 0):
-        raise ValueError(f"{func}: {name} is {number!r} (must be finite and > 0)")
+        raise ValueError(f"{func}: {name} is {number!r} (must be a finite number > 0)")
     return number
 
 

@@ -476,7 +476,7 @@ def _rig_arrays(scene, clips, fps, world, nodes, root_motion, fail, max_frames=N
             try:
                 # the scene's own world (FbxScene: FBX's transform formula, in its units)
                 trs = decompose(scene.world(clip, grid))
-            except ValueError as error:
+            except (ValueError, OverflowError) as error:
                 fail(f"bake: --world: {error}")
             channels = []
             names = [node.name for node in scene.nodes]
@@ -586,9 +586,9 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
     its glTF form, ``FbxScene.for_gltf`` at ``fps``). ``fail(message)``
     reports a usage error (an option that is wrong whatever the file: exit
     2), ``error(message)`` one of the data (a file that does not read, a clip
-    or node it does not have: exit 1; default ``fail``); both must raise.
-    Returns the exit status: 1 with ``strict`` when a clip has channels that
-    are not baked, else 0."""
+    or node it does not have: exit 1; default ``fail``); both must raise
+    (``strict`` with channels that are not baked is one of the data). Returns
+    0."""
     from . import gltf
 
     warn = warn or (lambda line: print(line, file=sys.stderr))
@@ -836,12 +836,13 @@ def output_name(clip: str) -> str:
     return name or "%"  # no other name gives a lone "%"
 
 
-def write_atomic(path: str, write, token: str) -> None:
+def write_atomic(path: str, write, token: str, suffix: str = "") -> None:
     """``write(temporary_path)``, then rename it to ``path``: a reader (or a
     process killed while writing) never leaves a partial ``path``. Temporary
-    files are ``.<name>.<token>.<pid>.part`` beside it (see :func:`remove_parts`)."""
+    files are ``.<name>.<token>.<pid>.part`` beside it (see :func:`remove_parts`),
+    then ``suffix`` (for a writer that reads the format off the name)."""
     folder, name = os.path.split(path)
-    temporary = os.path.join(folder, f".{name}.{token}.{os.getpid()}.part")
+    temporary = os.path.join(folder, f".{name}.{token}.{os.getpid()}.part{suffix}")
     try:
         write(temporary)
         os.replace(temporary, path)

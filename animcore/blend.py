@@ -42,7 +42,7 @@ from . import _core
 from ._arrays import as_float64, check_finite, index_text
 from ._objects import ByValue
 from ._options import option
-from .model import Scene
+from .model import Scene, _query_times
 from .rotations import quaternion_input
 from .skeleton import Transforms
 
@@ -575,8 +575,7 @@ class BlendSpace(ByValue):
         if w.ndim != 1:
             raise ValueError(f"{func}: parameters must be one point (got weights of shape "
                              f"{w.shape})")
-        tt = as_float64(func, "t", t)
-        check_finite(func, "t", tt)
+        tt = _query_times(func, t)
         used = [i for i in range(len(w)) if w[i] > 0.0]
         if scene is not None and not isinstance(scene, Scene):
             raise ValueError(f"{func}: scene is a {type(scene).__name__} (must be a Scene)")

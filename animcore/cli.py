@@ -7,7 +7,6 @@ parser so that its usage errors show the command's usage.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import math
 import os
 import sys
@@ -193,6 +192,7 @@ def _add_reduce(commands) -> None:
 
 def _run_reduce(args, parser) -> int:
     from . import reduce
+    from .bake import write_atomic
     from .files import load, save
 
     error = _data_error(parser)
@@ -210,17 +210,10 @@ def _run_reduce(args, parser) -> int:
         error(f"{args.input} has no animated channels to reduce")
     for line in report:
         print(line)
-    # written beside OUT (with its suffix, which save reads), then renamed into
-    # place once whole: a failed write leaves no partial file
-    folder, name = os.path.split(args.output)
-    stem, suffix = os.path.splitext(name)
-    temporary = os.path.join(folder, f".{stem}.{os.getpid()}.part{suffix}")
-    try:
-        save(temporary, scene, clips)
-        os.replace(temporary, args.output)
+    try:  # (renamed into place once whole; save reads the format off the suffix)
+        write_atomic(args.output, lambda temporary: save(temporary, scene, clips), "reduce",
+                     suffix=os.path.splitext(args.output)[1])
     except (ValueError, OSError) as failure:
-        with contextlib.suppress(OSError):
-            os.remove(temporary)
         error(f"cannot write {args.output!r} ({failure})")
     return 0
 

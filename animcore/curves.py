@@ -158,7 +158,6 @@ curve, with second derivatives by the chain rule; a time ``Curve`` or a
 """
 from __future__ import annotations
 
-import contextlib
 import math
 import operator
 from typing import Any, Iterator, NamedTuple, Optional
@@ -709,7 +708,7 @@ def _blender_pieces(func, t, cols, given, types, pieces, smoothing, cyclic, flat
             co = np.stack([tp, cols[a:b, c]], axis=1)
             w_in, w_out = given[2][a:b, c], given[3][a:b, c]
             # given handles (free keys) as points; auto and vector ones are recomputed
-            with np.errstate(over="ignore") if check else contextlib.nullcontext():
+            with np.errstate(over="ignore" if check else None):
                 left = co - np.stack([w_in * prev_t, given[0][a:b, c] * w_in * prev_t], axis=1)
                 right = co + np.stack([w_out * next_t, given[1][a:b, c] * w_out * next_t],
                                       axis=1)
@@ -1444,6 +1443,8 @@ class Curve(ByValue):
         extrapolation refuses is refused naming the clip time given, in the
         C core's words for its remaps (a time refused as it is is left to
         the evaluation's own error)."""
+        if self._before != "error" and self._after != "error":
+            return  # (nothing is refused)
         lo, hi = self._times[0], self._times[-1]
         outside = ((t < lo) & (self._before == "error")) | ((t > hi) & (self._after == "error"))
         if not outside.any():

@@ -189,7 +189,7 @@ class Ease(ByValue, Easing):
         if not (np.isfinite(a) and a >= 0):
             raise ValueError(f"Ease: amplitude is {a!r} (must be finite and >= 0)")
         if period is not None and not (np.isfinite(p) and p > 0):
-            raise ValueError(f"Ease: period is {p!r} (must be finite and > 0)")
+            raise ValueError(f"Ease: period is {p!r} (must be a finite number > 0)")
         if not np.isfinite(o):
             raise ValueError(f"Ease: overshoot is {o!r} (must be finite)")
         # (overshoot, amplitude, period, flags); 2 = amplitude and period relative

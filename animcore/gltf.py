@@ -50,10 +50,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from ._arrays import choice
+from ._arrays import choice, positive_number
 from ._objects import PicklableError
 from .model import (PATHS, Channel, Clip, Node, ReadError, Scene, Skin, Unsupported, _frozen,
-                    _make_curve, _positive, _quote, _read_keys, frame_times)
+                    _make_curve, _quote, _read_keys, frame_times)
 from .skeleton import _decompose
 
 __all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
@@ -1388,7 +1388,7 @@ def save(path, clips, *, scene=None, fps=None, embed: bool = True) -> None:
     if extension not in (".gltf", ".glb"):
         raise ValueError(f"save: path must end in .gltf or .glb, got {path!r}")
     if fps is not None:
-        fps = _positive("save", "fps", fps)
+        fps = positive_number("save", "fps", fps)
     clips = [clips] if isinstance(clips, Clip) else list(clips)
     for clip in clips:
         if not isinstance(clip, Clip):

@@ -6,14 +6,15 @@ the ``quat_*`` functions). Rotations are world-space corrections
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NamedTuple, Optional
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import choice, integer, real_number
-from .model import Channel, Clip, _representable, _scene_world
+from ._arrays import choice, integer, positive_number
+from .model import Channel, _representable
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import _decompose
 
@@ -214,9 +215,7 @@ def ik_chain(positions: ArrayLike, target: ArrayLike, *, tolerance: float = 1e-6
     func = "ik_chain"
     kind = _METHODS[choice(func, "method", method, tuple(_METHODS))]
     iterations = integer(func, "max_iterations", max_iterations, 0, 2**31 - 1)
-    tol = real_number(func, "tolerance", tolerance)
-    if not (tol > 0 and np.isfinite(tol)):
-        raise ValueError(f"{func}: tolerance is {tol!r} (must be finite and > 0)")
+    tol = positive_number(func, "tolerance", tolerance)
     shape = np.shape(positions)
     if len(shape) < 2 or shape[-1] != 3 or shape[-2] < 1:
         raise ValueError(f"{func}: positions has shape {shape} (must be (..., K, 3), K >= 1)")
@@ -287,7 +286,7 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
         raise ValueError(f"{func}: {start!r}, {mid!r}, {end!r} is not a chain (each joint "
                          f"must be below the one before)")
     times = ik_clip_times(clip)
-    world = _scene_world(func, scene, clip, times)
+    world = scene._world(func, clip, times)
     rotation = _decompose(func, world).rotation
     s, m, e = (world[:, j, :3, 3] for j in joints)
     if pole is None:  # the midpoint by halves: (s + e) would overflow near the double range
@@ -315,7 +314,7 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
         channels.append(Channel.from_curve(
             j, "rotation", RotationCurve(times, local, interpolation="linear"),
             node_name=scene.nodes[j].name))
-    return Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
+    return replace(clip, channels=tuple(channels))  # (an FBX clip keeps its span)
 
 
 def ik_clip_times(clip) -> np.ndarray:

@@ -49,6 +49,7 @@ channel's default (0, scale 1, quaternion ``(1, 0, 0, 0)``, axis-angle
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -60,7 +61,7 @@ from ._arrays import as_float64, check_finite, index_text, real_number
 from ._objects import ByValue
 from ._options import option
 from .blend import apply_additive, blend_poses, make_additive
-from .model import Clip, Scene
+from .model import Clip, Scene, _query_times
 from .skeleton import Transforms
 
 __all__ = ["BLEND_MODES", "EXTRAPOLATIONS", "Layer", "LayerStack", "Track"]
@@ -91,7 +92,14 @@ def _kind(data_path: str) -> str:
 
 # Frames, ramps and layer times in Blender's float32 (and pose's float64): a
 # value beyond the range becomes inf or nan, which Track._active refuses.
-_unchecked = np.errstate(over="ignore", invalid="ignore")
+def _unchecked(method):
+    """``method`` with overflow and invalid warnings off, a fresh errstate per
+    call (one shared errstate keeps its saved state: threads would mix them)."""
+    @functools.wraps(method)
+    def unchecked(*args, **kwargs):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return method(*args, **kwargs)
+    return unchecked
 
 
 @dataclass(eq=False)
@@ -306,9 +314,10 @@ class Track(ByValue):
             idx = np.flatnonzero(chosen == i)
             if layer.mute or idx.size == 0:
                 continue
-            w = layer._weight(func, c[idx])
+            frames = c[idx]
+            w = layer._weight(func, frames)
             keep = w > 0.0
-            t = layer._time(c[idx][keep])
+            t = layer._time(frames[keep])
             if not (np.isfinite(w).all() and np.isfinite(t).all()):
                 raise OverflowError(
                     f"{func}: layer {layer.name!r}: its frames [{layer.frame_start!r}, "
@@ -500,8 +509,7 @@ class LayerStack(ByValue):
         func = "LayerStack.pose"
         if not isinstance(scene, Scene):
             raise ValueError(f"{func}: scene is a {type(scene).__name__} (must be a Scene)")
-        tt = as_float64(func, "t", t)
-        check_finite(func, "t", tt)
+        tt = _query_times(func, t)
         shape = tt.shape
         flat = tt.reshape(-1)
         rest = scene.pose(None, 0.0)
@@ -539,8 +547,7 @@ class LayerStack(ByValue):
                                              convention="blender_combine"
                                              if layer.mode == "COMBINE" else "local")
                 except (ValueError, OverflowError) as error:
-                    kind = OverflowError if isinstance(error, OverflowError) else ValueError
-                    raise kind(f"{func}: layer {layer.name!r} ({layer.mode}): {error}") from None
+                    raise _within(f"{func}: layer {layer.name!r} ({layer.mode})", error) from None
                 if whole:
                     pose = list(out)
                     continue
@@ -551,6 +558,13 @@ class LayerStack(ByValue):
                             else a.reshape(shape + a.shape[1:]) for a in pose))
 
 
+def _within(place: str, error: Exception) -> Exception:
+    """An inner error (a curve's, a blend's) as raised at ``place`` (the method
+    and the layer): its kind kept, its message after the place."""
+    return (OverflowError if isinstance(error, OverflowError) else ValueError)(
+        f"{place}: {error}")
+
+
 def _call(func: str, layer: Layer, what: str, curve, x: np.ndarray, at: str) -> np.ndarray:
     """``curve(x)``, a callable of ``layer`` (its keyed influence, a channel's
     curve), as finite float64 values of x's shape, or an error naming
@@ -559,8 +573,7 @@ def _call(func: str, layer: Layer, what: str, curve, x: np.ndarray, at: str) -> 
     try:
         value = curve(x)
     except (ValueError, OverflowError) as error:
-        kind = OverflowError if isinstance(error, OverflowError) else ValueError
-        raise kind(f"{func}: {name}: {error}") from None
+        raise _within(f"{func}: {name}", error) from None
     value = as_float64(func, name, value)
     try:
         value = np.broadcast_to(value, x.shape)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, choice, index_text, real_number
+from ._arrays import as_float64, check_finite, choice, index_text, positive_number, real_number
 from ._objects import ByValue, PicklableError
 from ._options import did_you_mean, suggest
 from .cleanup import quat_continuous
@@ -111,9 +111,7 @@ def _inverse(func: str, what: str, matrices: np.ndarray) -> np.ndarray:
     except np.linalg.LinAlgError:  # some matrix is singular: found below
         inverse = None
     else:
-        with np.errstate(over="ignore", invalid="ignore"):
-            total = np.sum(inverse)  # (finite or not without an array of flags)
-        if np.isfinite(total):
+        if np.isfinite(inverse).all():
             return inverse
     shape = matrices.shape[:-2]
     for flat, matrix in enumerate(matrices.reshape(-1, 4, 4)):
@@ -125,7 +123,7 @@ def _inverse(func: str, what: str, matrices: np.ndarray) -> np.ndarray:
                              f"no inverse)") from None
         raise OverflowError(f"{func}: {what}{index_text(shape, flat)} has an inverse beyond "
                             f"the double range")
-    return inverse  # every inverse is finite: only their sum overflowed
+    return inverse  # (not reached: the batch failed on one of its matrices)
 
 
 def _representable(func: str, what: str, values: np.ndarray, item_ndim: int = 1) -> np.ndarray:
@@ -137,25 +135,6 @@ def _representable(func: str, what: str, values: np.ndarray, item_ndim: int = 1)
         raise OverflowError(f"{func}: {what}{index_text(bad.shape, int(np.argmax(bad)))} is "
                             f"beyond the double range")
     return values
-
-
-def _renamed(func: str, error: Exception) -> Exception:
-    """An animcore error ("name: detail") as raised by ``func``: its class
-    (NodeLookupError, OverflowError or ValueError) and detail, its name
-    replaced. For errors of a method a subclass may override, which cannot be
-    told the name of its caller."""
-    kind = (NodeLookupError if isinstance(error, NodeLookupError) else
-            OverflowError if isinstance(error, OverflowError) else ValueError)
-    return kind(f"{func}: {str(error).split(': ', 1)[-1]}")
-
-
-def _scene_world(func: str, scene, clip, t) -> np.ndarray:
-    """``scene.world(clip, t)``, a subclass's own included (FbxScene's
-    evaluates FBX's transform formula), with errors naming ``func``."""
-    try:
-        return scene.world(clip, t)
-    except (ValueError, OverflowError) as error:
-        raise _renamed(func, error) from None
 
 
 def _field_state(self) -> dict:
@@ -641,12 +620,12 @@ class Skin(ByValue):
         first = int(self.joints[0]) if count else 0
         run = np.array_equal(self.joints, np.arange(first, first + count))  # joints in order
         if run and count == len(scene.nodes) and node is None and \
-                type(scene).world is Scene.world:  # (not FBX's formula, with pivots)
+                type(scene)._world is Scene._world:  # (not FBX's formula, with pivots)
             # the products made with the world matrices, which are never stored
             # (the same bits as the products below)
             return _core._skeleton_skin(func, scene.skeleton._handle, *scene._pose(func, clip, t),
                                         self.inverse_bind_matrices, None, None)
-        world = _scene_world(func, scene, clip, t)
+        world = scene._world(func, clip, t)
         if node is not None:  # (before world is overwritten below)
             node = scene.node_index(node, func=func)
             mesh_inverse = _inverse(func, f"the world matrix of mesh node {node} "
@@ -846,9 +825,13 @@ class Scene(ByValue):
                 raise ValueError(f"{func}: nodes must be a sequence of node names or indices, "
                                  f"got {_short_repr(nodes)}")
             nodes = [self.node_index(n, func=func, argument="nodes") for n in nodes]
-        world = _core._skeleton_world(func, self.skeleton._handle, *self._pose(func, clip, t),
-                                      None, 1)
+        world = self._world(func, clip, t)
         return world if nodes is None else world[..., nodes, :, :]
+
+    def _world(self, func: str, clip, t) -> np.ndarray:
+        """:meth:`world` of every node, with errors naming ``func`` (the public
+        caller); a subclass with another transform formula (FbxScene) overrides it."""
+        return self.skeleton._world(func, *self._pose(func, clip, t))
 
     def weights(self, clip=None, t=0.0) -> dict:
         """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have
@@ -1064,20 +1047,13 @@ def _sampler_of(curve):
     return _GLTF_NAMES[curve.interpolation], output
 
 
-def _positive(func: str, name: str, value) -> float:
-    value = real_number(func, name, value)
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{func}: {name} is {value!r} (must be a finite number > 0)")
-    return value
-
-
 # ---------------------------------------------------------------- frames
 
 MAX_FRAMES = 100_000_000  # per clip: more is a mistyped --fps, not an animation
 
 
 def _check_fps(fps: float) -> None:
-    _positive("bake", "fps", fps)
+    positive_number("bake", "fps", fps)
 
 
 def frame_times(duration: float, fps: float, *, func: str = "frame_times") -> np.ndarray:
@@ -1095,7 +1071,7 @@ def frame_times(duration: float, fps: float, *, func: str = "frame_times") -> np
     must be finite real numbers, ``duration >= 0`` and ``fps > 0``, and the
     grid at most :data:`MAX_FRAMES` frames.
     """
-    fps = _positive(func, "fps", fps)
+    fps = positive_number(func, "fps", fps)
     duration = real_number(func, "duration", duration)
     if not (math.isfinite(duration) and duration >= 0):
         raise ValueError(f"{func}: duration is {duration!r} (must be a finite number >= 0)")
@@ -1172,21 +1148,21 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         times = times[(times >= frames[0]) & (times <= frames[-1])]
     else:
         times = clip.frames(fps, func=func)
-    world = _scene_world(func, scene, clip, times)
+    world = scene._world(func, clip, times)
     joint_world = world[:, j]
     trs = _decompose(func, joint_world)
     named = f"{func}: the root track of joint {scene.joint_names[j]!r}"
+    keys = times - frames[0]  # (the track's time 0 is the clip's start)
     if mode == "ground":
         position = trs.translation.copy()
         position[:, up_axis] = 0.0
         q = trs.rotation
         yaw = np.unwrap(2.0 * np.arctan2(q[:, up_axis], q[:, 3]))
-        track = LoopTrack._named(named, times - frames[0], position, rotations=yaw,
-                                 up_axis=up_axis)
+        track = LoopTrack._named(named, keys, position, rotations=yaw, up_axis=up_axis)
         motion = _axis_matrices(position, yaw, up_axis)
     else:
         q = quat_continuous(trs.rotation)  # one hemisphere key to key: shortest-arc slerp
-        track = LoopTrack._named(named, times - frames[0], trs.translation, rotations=q)
+        track = LoopTrack._named(named, keys, trs.translation, rotations=q)
         motion = _rigid_matrices(trs.translation, q)
     parent = scene.nodes[j].parent
     if parent >= 0:

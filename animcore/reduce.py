@@ -29,7 +29,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_finite, choice, index_text, positive_number
-from .curves import Curve
+from .curves import Curve, _between, _ratio
 from .hermite import hermite
 from ._objects import ByValue
 from .model import Channel, Clip, Scene
@@ -159,8 +159,8 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     def played(i, j, t):
         if ease is None:
             return t
-        h = times[j] - times[i]
-        return times[i] + np.asarray(ease(np.clip((t - times[i]) / h, 0.0, 1.0))) * h
+        return _between(times[i], times[j], ease(np.clip(_ratio(t, times[i], times[j]), 0.0,
+                                                          1.0)))
 
     # for linear and step originals the difference is piecewise linear between
     # the grid's key times, so its maximum is on the grid; for other originals
@@ -803,12 +803,11 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
 
     finest = (np.full(len(tracks), _ANIMATED), np.full((len(tracks), segments, 3), _MAX_BITS))
     factor, picks = 1.0, at(1.0)
-    scaled = True  # picks are at(low): the shares scaled by one factor
     while not fits(picks):
         if same(picks, finest) or factor < 1e-12:
             if not fits(finest):
                 return None
-            picks, scaled = finest, False
+            picks = finest
             break
         factor *= 0.5
         picks = at(factor)
@@ -819,7 +818,7 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
         if same(trial_picks, picks) and high is None and trial > 1e6 * factor:
             break  # every track at its cheapest
         if same(trial_picks, picks) or fits(trial_picks):
-            low, picks, scaled = trial, trial_picks, True
+            low, picks = trial, trial_picks
         else:
             high = trial
     kinds, bits = picks
@@ -849,7 +848,7 @@ def _search(rig: _Rig, shares: np.ndarray, limit: np.ndarray):
                 out[k] = tracks[k].uniform_bits(factors * shares[k])[:, None]
         return out
 
-    if scaled:
+    if picks is not finest:  # picks are at(low): the shares scaled by one factor
         low, high = np.full(segments, low), np.full(segments, np.inf)
         for _ in range(64):
             open_ = ~(high / low <= 1.02) & (low <= 1e6 * factor)

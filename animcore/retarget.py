@@ -14,8 +14,7 @@ import numpy as np
 
 from ._options import side_swaps
 from .curves import Curve
-from .model import (Channel, Clip, Scene, _closest_text, _inverse, _representable,
-                    _scene_world)
+from .model import Channel, Clip, Scene, _closest_text, _inverse, _representable
 from .rootmotion import _up_axis
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import _decompose
@@ -159,7 +158,7 @@ def _match_joints(func: str, source: Scene, target: Scene, mapping) -> dict:
 # ------------------------------------------------------------------ poses
 
 def _rest(func: str, scene: Scene):
-    rest = _decompose(func, _scene_world(func, scene, None, 0.0))
+    rest = _decompose(func, scene._world(func, None, 0.0))
     return rest.translation, rest.rotation
 
 
@@ -309,7 +308,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     tgt_index = {name: j for j, name in enumerate(_joint_names(target))}
     driven = {tgt_index[t]: src_index[s] for t, s in pairs.items()}
     times = clip.key_times()
-    src_world = _decompose(func, _scene_world(func, source, clip, times))
+    src_world = _decompose(func, source._world(func, clip, times))
     src_rest_pos, src_rest_rot = _rest(func, source)
     tgt_rest_pos, tgt_rest_rot = _rest(func, target)
     tgt_nodes = sorted(driven)
@@ -422,7 +421,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     flip[k] = 1.0  # a reflection across plane k keeps the k component, negates the others
     flip[3] = 1.0
     times = clip.key_times()
-    posed = _decompose(func, _scene_world(func, scene, clip, times))
+    posed = _decompose(func, scene._world(func, clip, times))
     rest_pos, rest_rot = _rest(func, scene)
     animated = sorted({c.node for c in clip.channels if c.path == "rotation"}
                       | {index[partner_of[names[c.node]]] for c in clip.channels
@@ -435,8 +434,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     translation = None
     if root is not None:
         src = index[partner_of[names[root]]]
-        reflect = np.ones(3)
-        reflect[k] = -1.0  # the offset from rest reflected across plane k
+        reflect = -flip[:3]  # the offset from rest reflected across plane k
         position = _root_position(func, rest_pos[root], rest_pos[src], posed.translation[:, src],
                                   reflect)
         translation = _root_translation(func, scene, local, root, position)

@@ -436,7 +436,7 @@ def test_ease_blender_variants():
 @pytest.mark.parametrize("args, kwargs, match", [
     (("quad_in",), {"overshoot": 2.0}, r"Ease: overshoot applies to the back kinds, not 'quad_in'"),
     (("back_in",), {"amplitude": 2.0}, r"Ease: amplitude applies to the elastic kinds, not 'back_in'"),
-    (("elastic_in",), {"period": 0.0}, r"Ease: period is 0.0 \(must be finite and > 0\)"),
+    (("elastic_in",), {"period": 0.0}, r"Ease: period is 0.0 \(must be a finite number > 0\)"),
     (("elastic_in",), {"amplitude": -1.0}, r"Ease: amplitude is -1.0 \(must be finite and >= 0\)"),
     (("back_in",), {"overshoot": np.inf}, r"Ease: overshoot is inf \(must be finite\)"),
     (("quad_in",), {"variant": "maya"}, r"Ease: variant is 'maya' \(must be one of 'penner', 'blender'\)"),

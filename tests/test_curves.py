@@ -501,7 +501,7 @@ def test_stretched_keep_velocity_keeps_key_velocities():
 
 
 @pytest.mark.parametrize("factor, keep, match", [
-    (0, "velocity", r"Curve.stretched: factor is 0.0 \(must be finite and > 0\)"),
+    (0, "velocity", r"Curve.stretched: factor is 0.0 \(must be a finite number > 0\)"),
     (np.nan, "velocity", r"factor is nan"),
     ("x", "velocity", r"factor must be a real number"),
     (2, "speed", r"Curve.stretched: keep is 'speed'"),

@@ -423,7 +423,7 @@ def test_chain_bad_input():
     p = np.array([[0, 0, 0], [1, 0, 0], [2, 0, 0.0]])
     with pytest.raises(ValueError, match=r"ik_chain: method is 'jacobian' \(must be one of 'fabrik', 'ccd'\)"):
         ac.ik_chain(p, [1, 1, 0], method="jacobian")
-    with pytest.raises(ValueError, match=r"ik_chain: tolerance is 0.0 \(must be finite and > 0\)"):
+    with pytest.raises(ValueError, match=r"ik_chain: tolerance is 0.0 \(must be a finite number > 0\)"):
         ac.ik_chain(p, [1, 1, 0], tolerance=0)
     with pytest.raises(ValueError, match=r"ik_chain: max_iterations is -1 \(must be >= 0\)"):
         ac.ik_chain(p, [1, 1, 0], max_iterations=-1)

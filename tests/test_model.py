@@ -447,7 +447,7 @@ def test_joint_matrices_of_an_fbx_scene_use_its_own_world_and_name_themselves():
     clip = scene.clips[0]
     t = np.linspace(0.0, clip.duration, 5)
     world = scene.world(clip, t)  # FBX's transform formula, not the plain node hierarchy
-    assert not np.array_equal(world, animcore.model.Scene.world(scene, clip, t))
+    assert not np.array_equal(world, scene.skeleton.world(*scene.pose(clip, t)))
     mesh = [n.index for n in scene.nodes if n.skin == skin.index][0]
     expected = products_in_order(np.linalg.inv(world[..., mesh, :, :])[..., None, :, :],
                                  products_in_order(world[..., skin.joints, :, :],

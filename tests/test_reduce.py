@@ -349,7 +349,7 @@ def test_reduce_clip_gltf_in_metres():
 
 def test_bad_input():
     curve = animcore.Curve([0, 1, 2], [0, 1, 0])
-    with pytest.raises(ValueError, match=r"reduce_keys: tolerance is 0.0 \(must be finite and > 0\)"):
+    with pytest.raises(ValueError, match=r"reduce_keys: tolerance is 0.0 \(must be a finite number > 0\)"):
         reduce_keys(curve, 0)
     with pytest.raises(ValueError, match=r"reduce_keys: tolerance is nan"):
         reduce_keys(curve, float("nan"))
@@ -691,7 +691,7 @@ def test_hand_built_version_2_matches_the_independent_reader():
 
 def test_compress_bad_input():
     scene, clip, unit, cc = compressed("bvh_test2.bvh")
-    with pytest.raises(ValueError, match=r"compress: tolerance is 0.0 \(must be finite and > 0\)"):
+    with pytest.raises(ValueError, match=r"compress: tolerance is 0.0 \(must be a finite number > 0\)"):
         compress(scene, clip, 0.0)
     with pytest.raises(ValueError, match=r"compress: tolerance is nan"):
         compress(scene, clip, float("nan"))
