@@ -70,10 +70,6 @@ struct ac_curve {
     const size_t *ease_index;
     size_t *own_index;
     double *slopes;       /* 2c: before_slopes, after_slopes (AC_EXTRAP_SLOPED) */
-    /* 1 when a segment may be shorter than 1 / DBL_MAX, its inverse
-       duration not finite (is_odd), as creation finds from passes it makes
-       anyway; 0 spares every other curve the check. */
-    int shorts;
     int safe[3];          /* no value / velocity / acceleration inside the keys can overflow */
     /* how far before the first key (first - t) and after the last (t - last)
        each derivative order is sure to be representable (set_reach) */
@@ -294,30 +290,12 @@ static AC_FORCE_INLINE double seg_inv(const ac_curve *cv, size_t j)
     return cv->inv ? cv->inv[j] : inv_duration(cv->times, j);
 }
 
-/* 1 when a positive interval of the key times t[0..k) is below 2^-1023
-   (1 / T overflows from 2^-1024 down), in one pass that vectorizes. */
+/* inv_duration of every segment, in a loop that vectorizes. */
 AC_VECTORIZED
-static int any_short(const double *t, size_t k)
+static void inv_durations(const double *restrict times, size_t k, double *restrict inv)
 {
-    int64_t any = 0;
-    for (size_t i = 1; i < k; i++) {
-        const double dt = t[i] - t[i - 1];
-        any |= (dt > 0.0) & (dt < 0x1p-1023);
-    }
-    return (int)any;
-}
-
-/* inv_duration of every segment, in a loop that vectorizes; 1 when one is
-   not finite (a duration below 1 / DBL_MAX). */
-AC_VECTORIZED
-static int inv_durations(const double *restrict times, size_t k, double *restrict inv)
-{
-    int64_t short_one = 0;
-    for (size_t j = 0; j + 1 < k; j++) {
+    for (size_t j = 0; j + 1 < k; j++)
         inv[j] = inv_duration(times, j);
-        short_one |= !ac_finite(inv[j]);
-    }
-    return (int)short_one;
 }
 
 /* Hermite tangents m = duration * velocity of a segment from t0 to t1 (for
@@ -703,10 +681,10 @@ static void segment_velocities(ac_curve *cv, size_t j, int kind, double T,
             /* the rates per unit u over T; divided by T where 1 / T overflows
                (a duration below 1 / DBL_MAX), as odd_at does */
             const double *bz = cv->bez + j * BEZ_BLOCK * C, iT = 1.0 / T;
-            v0 = ac_finite(iT) ? bezier_at(bz, C, ch, 0.0, iT, 1)
-                               : bezier_at(bz, C, ch, 0.0, 1.0, 1) / T;
-            v1 = ac_finite(iT) ? bezier_at(bz, C, ch, 1.0, iT, 1)
-                               : bezier_at(bz, C, ch, 1.0, 1.0, 1) / T;
+            const int over = !ac_finite(iT);
+            const double rate = over ? 1.0 : iT, per = over ? T : 1.0;
+            v0 = bezier_at(bz, C, ch, 0.0, rate, 1) / per;
+            v1 = bezier_at(bz, C, ch, 1.0, rate, 1) / per;
         } else if (T > 0.0 && kind == AC_CURVE_EASE) {
             double o[3];
             ease_offset(segment_ease(cv, j), 0.0, p1 - p0, T, o);
@@ -1034,7 +1012,7 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             cv->in_velocity = d, d += kc;
             cv->out_velocity = shared_v ? cv->in_velocity : d;
             d += shared_v ? 0 : kc;
-            cv->shorts = inv_durations(cv->times, k, d);
+            inv_durations(cv->times, k, d);
             cv->inv = d, d += k - 1;
         }
         cv->ends = d, d += 2 * C;
@@ -1089,11 +1067,6 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
        an AC_CURVE_EASE_HOLD easing a step that lands */
     if (!mixed && spec->interpolation <= AC_CURVE_CUBIC && k > 1)
         shortest = ac_track_shortest(cv->times, k); /* (the times are valid) */
-    /* short segments: from the inverse durations where they are kept (key
-       velocities), else from the shortest interval (step and linear curves;
-       a pass of its own only where that is a jump's 0) */
-    if (!keyed_v && k > 1)
-        cv->shorts = shortest > 0.0 ? shortest < 0x1p-1023 : any_short(cv->times, k);
     kinds_found = !mixed && spec->interpolation <= AC_CURVE_CUBIC && (k == 1 || shortest > 0.0);
     if (kinds_found && k > 1) /* every segment as given */
         memset(cv->kind, (int)spec->interpolation, k - 1);
@@ -1361,11 +1334,11 @@ static inline int is_wide(const ac_curve *cv, size_t j)
 }
 
 /* 1 when segment j, of inverse duration iT (seg_inv), is wide or shorter
-   than 1 / DBL_MAX (iT not finite, looked at only where ac_curve.shorts
-   says it may be): odd_at evaluates it. */
+   than 1 / DBL_MAX (iT not finite: a jump's is 0, a wide one's 1 / (T / 2)):
+   odd_at evaluates it. */
 static AC_FORCE_INLINE int is_odd(const ac_curve *cv, size_t j, double iT)
 {
-    return is_wide(cv, j) || (cv->shorts && !ac_finite(iT));
+    return is_wide(cv, j) || !ac_finite(iT);
 }
 
 /* u of time t in segment j where the inverse duration is not finite: the
@@ -1903,10 +1876,10 @@ ac_status ac_curve_eval_located(const ac_curve *curve, const double *t, const si
                        "must be the segment of t[%zu] = %.17g (first <= t < last)", bad,
                        t[bad]);
     /* eval_run's other paths (Bezier and eased segments, which have their
-       blocks; odd segments: short ones, wide ones, none when the keys span
-       less than DBL_MAX; one channel), and results that could overflow:
-       emit, one time at a time */
-    if (curve->c < 2 || !curve->safe[0] || curve->bez || curve->ease || curve->shorts ||
+       blocks; odd segments: wide ones, none when the keys span less than
+       DBL_MAX, and short ones, whose infinite 1 / T leaves safe[0] unset;
+       one channel), and results that could overflow: emit, one time at a time */
+    if (curve->c < 2 || !curve->safe[0] || curve->bez || curve->ease ||
         !ac_finite(curve->times[curve->k - 1] - curve->times[0])) {
         for (size_t i = 0; i < n; i++) {
             ac_status st;
