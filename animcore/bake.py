@@ -621,6 +621,7 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
             check_frames("bake", clips, fps, max_frames)
         except ValueError as failure:
             error(str(failure))
+        stacks = {c.name: c for c in clips}
         try:
             lines, scene, clips = reduce_report(dataclasses.replace(scene, clips=tuple(clips)),
                                                 reduce, 0.03, fps=fps)
@@ -632,6 +633,7 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
             error(f"bake: --reduce: {file} has no animated channels to reduce")
         for line in lines:
             warn(line)
+        clips = [_on_stack(c, stacks[c.name]) for c in clips]
     report = _unsupported_report(clips)
     for line in report:
         warn(line)
@@ -667,6 +669,18 @@ def run(file, fps: float, clip_name, out, progress: str, fail, write=print, *,
     write(f"baked {len(clips)} clip(s), {channels} channel(s), {frames} frame(s) at "
           f"{fps:g} fps from {source} -> {out}")
     return 0
+
+
+def _on_stack(reduced: Clip, original: Clip) -> Clip:
+    """A reduced clip baked on the frames of the clip it reduces: an FBX clip's
+    glTF form lasts to its last key from time 0, where the stack that bake
+    samples without --reduce has its own start and stop."""
+    from .fbx import FbxClip
+
+    if not isinstance(original, FbxClip):
+        return reduced  # (the same span: from 0 to the last key)
+    return dataclasses.replace(original, channels=reduced.channels,
+                               unsupported=reduced.unsupported, layers=())
 
 
 # -- many files: one output per clip, written atomically, and a manifest ------------

@@ -86,7 +86,8 @@ def _add_bake(commands) -> None:
         "bake", help="sample the animations of glTF, BVH, FBX or USD files on a frame grid and "
                      "save them (.npz or .csv)",
         description="Samples every channel of every clip (or of --clip) at frames 0, 1/fps, "
-                    "... up to the clip's duration, the last frame exactly at its end. "
+                    "... up to the clip's duration, the last frame exactly at its end (an FBX "
+                    "clip: from its stack's start to its stop, in the file's time). "
                     ".npz: one (frames, width) array per channel keyed '<clip>/<node>/<path>' "
                     "plus '<clip>/time'. .csv: one row per frame, columns clip, frame, time, "
                     "then '<node>/<path>/<component>'. Without FILE the built-in sample is "
@@ -246,7 +247,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv=None, prog: str | None = None) -> int:
     parser = build_parser(prog)
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said by the command they were given to, with its usage
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
 
     def show(message, category, filename, lineno, file=None, line=None):
         # one line, as the commands print their own warnings (Python's form adds

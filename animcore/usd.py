@@ -881,8 +881,10 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
         if not (np.isfinite(scale) and scale > 0):
             raise ValueError(f"{func}: time_codes_per_second is {time_codes_per_second!r} "
                              f"(must be a finite number > 0)")
+    # (HasLoops first: Ts prints a deprecation warning at every HasInnerLoops call)
+    inner_loops = spline.HasLoops() and spline.HasInnerLoops()
     try:
-        knots = list((spline.GetKnotsWithInnerLoopsBaked() if spline.HasInnerLoops()
+        knots = list((spline.GetKnotsWithInnerLoopsBaked() if inner_loops
                       else spline.GetKnots()).values())
     except RuntimeError as error:  # (pxr.Tf.ErrorException: Ts fails on its own spline)
         raise ValueError(f"{func}: Ts cannot bake the spline's inner loops: "
@@ -904,7 +906,7 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
         times.append(knot.GetTime())
         values.append(knot.GetValue())
     auto = [[_algorithm(k, side) == "AutoEase" for k in knots] for side in ("Pre", "Post")]
-    if (any(auto[0]) or any(auto[1])) and not spline.HasInnerLoops():
+    if (any(auto[0]) or any(auto[1])) and not inner_loops:
         # (baked inner loops keep their prototype's tangents, as Ts copies them)
         slopes = _core._tangents_auto_ease(func, np.array(times, float),
                                            np.array(values, float))
@@ -942,7 +944,7 @@ def curve_from_spline(spline, *, time_codes_per_second=None) -> Curve:
             win[i] = w_in[i] / dt[i - 1]
         if i < t.size - 1 and dt[i] > 0 and w_out[i] is not None:
             wout[i] = w_out[i] / dt[i]
-    if not hermite and spline.HasInnerLoops():
+    if not hermite and inner_loops:
         # Ts's bake copies the prototype's tangents into the loop's knots, whose
         # intervals may be shorter: regressive Bezier segments (a + b -
         # sqrt(a b) > 1 for the handles' fractions a, b of the interval)

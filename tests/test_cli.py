@@ -375,3 +375,15 @@ def test_a_bench_child_process_that_crashes_or_prints_nothing_is_a_reason():
     assert isinstance(crashed, str) and f"(signal {int(signal.SIGABRT)})" in crashed
     assert "printed no numbers" in bench._child_numbers("probe", "print('hello')")
     assert bench._child_numbers("probe", "import sys\nprint(sys.argv[1], 2.5)", 7) == [7.0, 2.5]
+
+
+def test_an_unknown_option_is_said_by_its_command(capsys):
+    """An option no parser knows is reported by the command it was given to,
+    with that command's usage (it was the top-level parser's, which lists no
+    options of the command)."""
+    for command, *args in (("bake",), ("reduce", "in.glb", "out.glb"), ("demo",)):
+        status, err = refused(capsys, command, *args, "--no-such-option")
+        assert status == 2
+        assert f"python -m animcore {command}: error: unrecognized arguments: " \
+               "--no-such-option" in err
+        assert err.startswith(f"usage: python -m animcore {command} ")

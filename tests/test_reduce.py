@@ -1063,6 +1063,25 @@ def test_bake_reduce_of_an_fbx_scene_bakes_its_gltf_form(tmp_path, capsys):
                            for c in clip.channels)
 
 
+def test_bake_reduce_of_an_fbx_clip_keeps_its_stack_frames(tmp_path, capsys):
+    """The reduced glTF form of an FBX clip is baked on the stack's frames, as
+    bake without --reduce bakes them: walk's stack ends at 1.33 s while its
+    keys run to 1.9 s (the form's own duration, the last key), and a Maya
+    stack starts at frame 1."""
+    from animcore import bake, cli
+
+    for name in ("walk.fbx", "maya_game_sausage_7500_binary_wiggle.fbx"):
+        clip = animcore.load(str(FBX / name)).clips[0]
+        for world in ([], ["--world"]):
+            out = tmp_path / "baked.npz"
+            assert cli.main(["bake", str(FBX / name), "--reduce", "1e-3", "--out", str(out)]
+                            + world) == 0
+            capsys.readouterr()
+            with np.load(out) as arrays:
+                np.testing.assert_array_equal(arrays[bake.array_key(clip.name)],
+                                              clip.frames(30))
+
+
 def test_bake_reduce_checks_the_grid_first_and_refuses_a_file_left_without_clips(tmp_path,
                                                                                 capsys):
     """An FBX's glTF form is sampled at --fps: a grid too large is refused before

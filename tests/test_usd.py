@@ -86,6 +86,15 @@ def test_poses_match_usdskel():
     np.testing.assert_allclose(matrices, np.broadcast_to(np.eye(4), matrices.shape), atol=1e-12)
 
 
+def test_loading_prints_nothing(capfd):
+    """Ts prints a deprecation warning on stderr whenever a spline is asked
+    whether it has inner loops: the reader asks only splines that loop."""
+    pytest.importorskip("pxr", reason="OpenUSD's Python bindings (usd-core) are not installed")
+    for name in ("walker.usda", "xforms.usda"):
+        assert usd.load(DATA / name) is not None
+    assert capfd.readouterr().err == ""
+
+
 def test_usd_errors(tmp_path):
     pytest.importorskip("pxr", reason="OpenUSD's Python bindings (usd-core) are not installed")
     with pytest.raises(FileNotFoundError, match="usd.load: no such file"):
@@ -400,6 +409,9 @@ class StandInSpline:
     def HasValueBlocks(self): return False  # noqa: E704
     def HasRegressiveTangents(self): return False  # noqa: E704
     def HasInnerLoops(self): return self.case.get("inner_loops", False)  # noqa: E704
+    def HasLoops(self):  # noqa: E301 (Ts: inner loops or looping extrapolation)
+        return self.HasInnerLoops() or any(self.case[side]["mode"].startswith("ExtrapLoop")
+                                           for side in ("pre", "post"))
     def GetKnotsWithInnerLoopsBaked(self): return self.GetKnots()  # noqa: E704 (recorded baked)
     def GetCurveType(self): return _Enum(self.case["curve_type"])  # noqa: E704
     def GetPreExtrapolation(self): return _Extrapolation(self.case["pre"])  # noqa: E704
