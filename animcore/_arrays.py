@@ -157,6 +157,8 @@ def shapes(func: str, **values) -> dict:
 def real_number(func: str, name: str, value) -> float:
     """`value` as a Python float, or an error naming the function and argument
     (OverflowError for an integer beyond float64, ValueError otherwise)."""
+    if isinstance(value, np.ndarray) and value.ndim:  # (NumPy < 2 converts size-1 arrays)
+        raise ValueError(f"{func}: {name} must be a real number, got {value!r}")
     try:
         return float(value)
     except OverflowError:

@@ -2024,8 +2024,8 @@ class Curve(ByValue):
         'free' handles need the new key's own, so inserting a key into such a
         curve is an error (build it with ``Curve(...)``).
 
-        >>> Curve([0, 2], [0, 2], interpolation="linear").with_key(1, 5)(0.5)
-        np.float64(2.5)
+        >>> float(Curve([0, 2], [0, 2], interpolation="linear").with_key(1, 5)(0.5))
+        2.5
         """
         func = "Curve.with_key"
         t = as_float64(func, "t", t)

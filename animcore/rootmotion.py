@@ -133,8 +133,9 @@ class LoopTrack(ByValue):
     >>> track = LoopTrack([0, 0.25, 0.75, 1], [0, 0.2, 1.7, 2])
     >>> track.delta([0.9, 0.9, 1.1], [1.1, 3.1, 0.9]).round(12)
     array([ 0.2,  4.2, -0.2])
-    >>> track.split(-0.1)
-    (np.int64(-1), np.float64(0.9))
+    >>> cycle, phase = track.split(-0.1)
+    >>> int(cycle), float(phase)
+    (-1, 0.9)
     """
 
     __slots__ = ("_handle", "_times", "_positions", "_rotations", "_kind", "_interpolation",

@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -405,3 +407,13 @@ def test_conversion_errors():
 def test_public_api():
     for name in animcore.__all__:
         assert getattr(animcore, name).__doc__, name
+
+
+def test_a_size_one_array_is_not_a_number():
+    """NumPy 1.x converts a size-1 array to a float with a DeprecationWarning
+    (NumPy 2 refuses it): the segment refuses it on either."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"^HermiteSegment: start_velocity must be a real "
+                                             r"number, got array\(\[2\.\]\)"):
+            HermiteSegment(0.0, 1.0, np.array([2.0]), 0.0, 1.0)

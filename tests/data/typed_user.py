@@ -1,18 +1,19 @@
 """A small user script touching every public function and class."""
 import numpy as np
+import numpy.typing as npt
 
 import animcore
 from animcore import gltf
 
 t = np.linspace(0.0, 2.0, 5)
 sample = animcore.hermite(0.0, 10.0, 2.0, 0.0, 2.0, t, workers=1)
-position: np.ndarray = sample.position
+position: npt.NDArray[np.float64] = sample.position
 segment = animcore.HermiteSegment(0.0, 10.0, 2.0, 0.0, 2.0)
 print(segment.evaluate(1.0).velocity, segment.stretched(2.0).duration)
 print(animcore.velocity_to_tangent(2.0, t + 1), animcore.tangent_to_velocity(4.0, t + 1))
 
 curve = animcore.Curve([0, 1, 2, 3], [0, 60, 60, 0])
-values: np.ndarray = curve(t)
+values: npt.NDArray[np.float64] = curve(t)
 print(curve.evaluate(t, 1), curve.sample(t).velocity, curve.key_slopes(), curve.overshoot())
 print(animcore.CurveSample, animcore.KeySlopes, animcore.Overshoot)
 
