@@ -784,6 +784,17 @@ _EXTRAPOLATION = {"Held": "clamp", "Linear": "linear", "Sloped": "sloped",
                   "LoopOscillate": "oscillate"}
 
 
+def _loop_boundary(func: str, side: str, extrap):
+    """A looping extrapolation's ``loopBoundaryTime`` (OpenUSD 26 and later;
+    None before), or a ValueError where the bindings cannot convert it (some
+    builds register no converter for its std::optional<double>)."""
+    try:
+        return getattr(extrap, "loopBoundaryTime", None)
+    except TypeError as error:
+        raise ValueError(f"{func}: the {side}-extrapolation's loopBoundaryTime cannot be read "
+                         f"by these OpenUSD bindings ({error})") from None
+
+
 def _extrapolation_modes(func, spline, knots) -> list:
     """The two ends' extrapolation modes ("Held", "Linear", "LoopRepeat", ...)
     as the curve reproduces them, after Ts's loop parameters: a loop whose
@@ -797,7 +808,7 @@ def _extrapolation_modes(func, spline, knots) -> list:
         if mode not in _EXTRAPOLATION:
             raise ValueError(f"{func}: {side}-extrapolation {mode!r} is not represented by a "
                              f"curve")
-        boundary = getattr(extrap, "loopBoundaryTime", None)  # (OpenUSD 26 and later)
+        boundary = _loop_boundary(func, side, extrap) if mode.startswith("Loop") else None
         valid = getattr(spline, f"Is{side.capitalize()}ExtrapolationValid", None)
         if mode.startswith("Loop") and boundary is not None and len(knots) > 1:
             full, near = (times[-1], times[0]) if end == 0 else (times[0], times[-1])
