@@ -661,8 +661,9 @@ def _blend(mode: str, kind: str, lower: np.ndarray, source: dict, w: np.ndarray,
             else:
                 r = p + (v - default[k]) * w
         out[:, k] = r
-        blender_nan = (ratio < 0.0) & np.isnan(r) if powered else False  # powf, as Blender
-        overflow[:, k] = ~np.isfinite(r) & np.isfinite(p) & ~blender_nan
+        overflow[:, k] = ~np.isfinite(r) & np.isfinite(p)
+        if powered:  # a negative ratio's NaN is powf's, as in Blender: no overflow
+            overflow[:, k] &= ~((ratio < 0.0) & np.isnan(r))
     return out, overflow
 
 
