@@ -11,8 +11,13 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import warnings
 
 import numpy as np
+
+# NumPy before 1.24 makes an object array of a ragged nested list, with a
+# VisibleDeprecationWarning, where later versions raise a ValueError
+_RAGGED_WARNS = np.lib.NumpyVersion(np.__version__) < "1.24.0"
 
 
 def index_text(shape: tuple[int, ...], flat: int) -> str:
@@ -58,8 +63,13 @@ def as_float64(func: str, name: str, value) -> np.ndarray:
     (Aligned here, so that any later contiguous copy or view is aligned too: a
     view into a byte buffer may not be.)"""
     try:
-        array = np.asarray(value)
-    except ValueError:
+        if _RAGGED_WARNS and isinstance(value, (list, tuple)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", np.VisibleDeprecationWarning)
+                array = np.asarray(value)
+        else:
+            array = np.asarray(value)
+    except (ValueError, Warning):
         raise ValueError(f"{func}: {name} is a ragged nested sequence (its rows have "
                          f"different lengths); expected a rectangular array of real "
                          f"numbers") from None
