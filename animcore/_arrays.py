@@ -15,9 +15,10 @@ import warnings
 
 import numpy as np
 
-# NumPy before 1.24 makes an object array of a ragged nested list, with a
-# VisibleDeprecationWarning, where later versions raise a ValueError
-_RAGGED_WARNS = np.lib.NumpyVersion(np.__version__) < "1.24.0"
+# NumPy before 1.24 makes an object array of a ragged nested list, with this
+# warning, where later versions raise a ValueError
+_RAGGED_WARNING = (np.VisibleDeprecationWarning
+                   if np.lib.NumpyVersion(np.__version__) < "1.24.0" else None)
 
 
 def index_text(shape: tuple[int, ...], flat: int) -> str:
@@ -63,13 +64,13 @@ def as_float64(func: str, name: str, value) -> np.ndarray:
     (Aligned here, so that any later contiguous copy or view is aligned too: a
     view into a byte buffer may not be.)"""
     try:
-        if _RAGGED_WARNS and isinstance(value, (list, tuple)):
+        if _RAGGED_WARNING is not None and isinstance(value, (list, tuple)):
             with warnings.catch_warnings():
-                warnings.simplefilter("error", np.VisibleDeprecationWarning)
+                warnings.simplefilter("error", _RAGGED_WARNING)
                 array = np.asarray(value)
         else:
             array = np.asarray(value)
-    except (ValueError, Warning):
+    except (ValueError, _RAGGED_WARNING or ValueError):
         raise ValueError(f"{func}: {name} is a ragged nested sequence (its rows have "
                          f"different lengths); expected a rectangular array of real "
                          f"numbers") from None
