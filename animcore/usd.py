@@ -810,7 +810,7 @@ def _extrapolation_modes(func, spline, knots) -> list:
                              f"curve")
         boundary = _loop_boundary(func, side, extrap) if mode.startswith("Loop") else None
         valid = getattr(spline, f"Is{side.capitalize()}ExtrapolationValid", None)
-        if mode.startswith("Loop") and boundary is not None and len(knots) > 1:
+        if boundary is not None and len(knots) > 1:
             full, near = (times[-1], times[0]) if end == 0 else (times[0], times[-1])
             if boundary == near:  # a loop without span: Ts holds the end knot
                 mode = "Held"

@@ -345,7 +345,8 @@ def _array_edits(array, rng: random.Random):
     if roll < 0.75:  # (strings, which earlier edits put in, cast to object only)
         kinds = [np.int64, np.float32, np.bool_, np.complex128, np.uint8, object]
         with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", getattr(np, "exceptions", np).ComplexWarning)  # (meant)
+            # (meant; np.exceptions from NumPy 1.25)
+            warnings.simplefilter("ignore", getattr(np, "exceptions", np).ComplexWarning)
             return array.astype(rng.choice(kinds) if array.dtype.kind in "fiubc" else object)
     if roll < 0.85 and array.ndim and array.shape[0] > 1:
         return array[::-1].copy()

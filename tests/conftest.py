@@ -88,6 +88,17 @@ def pytest_unconfigure(config):
     _BACKGROUND.close()
 
 
+@pytest.fixture
+def numpy2_pickles():
+    """For a test that loads pickles recorded with NumPy 2: skips it before
+    NumPy 1.26, which cannot read them (no numpy._core)."""
+    import numpy as np
+
+    if np.lib.NumpyVersion(np.__version__) < "1.26.0":
+        pytest.skip("the recorded pickle holds NumPy 2 arrays, which NumPy before 1.26 "
+                    "cannot read (no numpy._core)")
+
+
 @pytest.fixture(scope="session")
 def background():
     """The jobs of BACKGROUND_JOBS, started when collection ended."""

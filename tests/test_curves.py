@@ -1331,10 +1331,7 @@ OLD_DEFAULT_DICT = {"type": "Curve", "times": [0.0, 1.0, 2.0, 3.0],
                     "jumps": False, "ease": None, "remaps": []}
 
 
-def test_curves_saved_with_the_old_default_keep_their_values():
-    if np.lib.NumpyVersion(np.__version__) < "1.26.0":
-        pytest.skip("the recorded pickle holds NumPy 2 arrays, which NumPy before 1.26 "
-                    "cannot read (no numpy._core)")
+def test_curves_saved_with_the_old_default_keep_their_values(numpy2_pickles):
     import base64
     import pickle
     t = np.linspace(-0.5, 3.5, 81)

@@ -17,10 +17,7 @@ RIGGED = os.path.join(DATA, "gltf", "RiggedSimple", "RiggedSimple.gltf")
 
 # -- pickles written before the classes moved out of gltf.py ---------------------
 
-def test_pickles_written_when_the_classes_lived_in_gltf_still_load():
-    if np.lib.NumpyVersion(np.__version__) < "1.26.0":
-        pytest.skip("the recorded pickle holds NumPy 2 arrays, which NumPy before 1.26 "
-                    "cannot read (no numpy._core)")
+def test_pickles_written_when_the_classes_lived_in_gltf_still_load(numpy2_pickles):
     # Recorded by tests/data/make_model_pickle.py with the code of commit 8c1076c,
     # where these classes were animcore.gltf.Channel and so on.
     with open(os.path.join(DATA, "model_pickle_v0.pkl"), "rb") as stream:
