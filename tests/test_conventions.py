@@ -41,9 +41,16 @@ CASES = {
     "quat_from_matrix": (lambda x: animcore.quat_from_matrix(x), np.eye(3)[None]),
     "Skeleton.world": (lambda x: animcore.Skeleton([-1, 0]).world(x),
                        np.array([[1.0, 2.0, 3.0], [0.5, 0.0, -1.0]])),
-    "SnapshotTimeline.sample_many": (
-        lambda x: animcore.SnapshotTimeline(1).sample_many(x).position, U),
+    "SnapshotTimeline.sample_many": (lambda x: _two_snapshots().sample_many(x).position, U),
 }
+
+
+def _two_snapshots():
+    """A timeline to interpolate in (an empty one samples zeros whatever the ticks)."""
+    timeline = animcore.SnapshotTimeline(1)
+    timeline.push(0, 0, 0.0)
+    timeline.push(1, 0, 2.0)
+    return timeline
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -218,7 +218,7 @@ def test_result_is_out():
 def test_out_untouched_on_error():
     t = np.array([0.0, 1.0, 2.5, 1.0])
     out = (np.full(4, -7.0), np.full(4, -8.0))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^hermite: elapsed at index \(2,\) is 2.5 "):
         hermite(0, 10, 2, 0, 2, t, out=out)
     np.testing.assert_array_equal(out[0], -7.0)
     np.testing.assert_array_equal(out[1], -8.0)

@@ -120,12 +120,15 @@ def test_pose_replace_blend_in():
     got = stack.pose(scene, t)
     lower = scene.pose(walk, t)
     top = scene.pose(run, t - 0.2)
-    w = np.array([0.0, 0.5, 1.0])  # nothing before the strip, then the ramp
-    np.testing.assert_allclose(got.translation[0], lower.translation[0], atol=1e-12)
-    np.testing.assert_allclose(
-        got.translation[1], 0.5 * lower.translation[1] + 0.5 * top.translation[1], atol=1e-9)
-    np.testing.assert_allclose(got.translation[2], top.translation[2], atol=1e-9)
-    assert w.shape == (3,)
+    # the strip's weight: 0 before it starts, then blend_in's ramp (t - 0.2) / 0.4, then 1
+    w = np.array([0.0, 0.5, 1.0])[:, None, None]
+    np.testing.assert_allclose(got.translation, (1 - w) * lower.translation + w * top.translation,
+                               rtol=0, atol=1e-9)
+    np.testing.assert_allclose(got.translation[0], lower.translation[0], rtol=0, atol=1e-12)
+    # at the ends of the ramp the rotations are the clips' own (q and -q alike)
+    same = np.abs(np.sum(got.rotation[[0, 2]] * np.stack([lower.rotation[0], top.rotation[2]]),
+                         axis=-1))
+    np.testing.assert_allclose(same, 1.0, rtol=0, atol=1e-9)
 
 
 # ------------------------------------------------------------------ errors

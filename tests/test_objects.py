@@ -285,7 +285,7 @@ def test_equality_is_by_value(cls):
 
 
 def test_objects_holding_arrays_are_not_hashable_but_easings_are():
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^unhashable type: 'Curve'$"):
         hash(EXAMPLES[animcore.Curve][0]())
     assert len({animcore.Ease("smoothstep"), pickle.loads(pickle.dumps(animcore.Ease("smoothstep")))}) == 1
 

@@ -341,7 +341,7 @@ def test_out_receives_the_result_and_is_untouched_on_error():
     before = out.copy()
     bad = np.ones((3, 2, 3))
     bad[2, 1, 0] = np.nan
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^Skeleton.world: scale at index \(2, 1\) is nan"):
         skeleton.world(scale=bad, out=out)
     np.testing.assert_array_equal(out, before)
 
