@@ -8,7 +8,7 @@ import pytest
 
 import animcore
 from animcore import bvh
-from reference import bvh_world_positions
+from reference import bvh_world_positions, quat_power_slerp
 
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "bvh"
 # frames, "Frame Time:" as written, joints (End Sites aside)
@@ -49,7 +49,7 @@ def test_mixed_rotation_orders_and_hierarchy():
     # Frames are keys: halfway between two frames is the slerp of their rotations.
     q0, q1 = (clip.channel("Spine", "rotation").sample(clip.channels[0].times[k]) for k in (3, 4))
     half = clip.channel("Spine", "rotation").sample(clip.channels[0].times[3:5].mean())
-    np.testing.assert_allclose(half, animcore.quat_slerp(q0, q1, 0.5), atol=1e-12)
+    np.testing.assert_allclose(half, quat_power_slerp(q0, q1, 0.5), atol=1e-12)
 
 
 def test_cmu_walk_root_motion():
@@ -238,3 +238,11 @@ def test_bake_a_bvh_file(tmp_path):
                                    scene.clips[0].channel("Hips", "rotation").sample(grid))
     assert cli.main(["bake", str(DATA / "bvh_test2.bvh"), "--world", "--nodes", "Head",
                      "--out", str(tmp_path / "w.npz")]) == 0
+    # only the node asked for, at its world position on the grid
+    with np.load(tmp_path / "w.npz") as baked:
+        assert {k.split("/")[1] for k in baked.files if k != "bvh_test2/time"} == {"Head"}
+        times = baked["bvh_test2/time"]
+        head = scene.node_index("Head")
+        np.testing.assert_allclose(baked["bvh_test2/Head/world_translation"],
+                                   scene.world(scene.clips[0], times)[:, head, :3, 3],
+                                   rtol=0, atol=1e-12)

@@ -23,11 +23,11 @@ def test_moving_wall_article_case():
 
 
 def test_naive_world_reflection_regression():
-    naive = np.array([-0.5 * -3.0, 4.0])  # flip and damp the world x-velocity
-    np.testing.assert_array_equal(naive, [1.5, 4.0])
-    assert naive[0] - 2.0 < 0  # still approaching the wall: the bug
+    # Flipping and damping the world x-velocity gives (1.5, 4), which still
+    # approaches the wall (1.5 - 2 < 0): the bug. bounce must leave it.
     v = bounce([-3.0, 4.0], [2.0, 0.0], [1.0, 0.0], 0.5)
-    assert not np.allclose(v, naive)
+    assert v[0] - 2.0 > 0
+    assert not np.allclose(v, [1.5, 4.0])
 
 
 def test_world_positive_but_approaching():
@@ -344,7 +344,8 @@ def test_out_untouched_on_error():
     with pytest.raises(ValueError, match=r"bounce: restitution at index \(2,\) is 1.5"):
         bounce([[-3.0, 4.0]] * 3, [2.0, 0.0], [1.0, 0.0], [0.5, 0.5, 1.5], out=out)
     np.testing.assert_array_equal(out, -7.0)
-    with pytest.raises(OverflowError):  # v' = 2 u - v = 3e308
+    # v' = 2 u - v = 3e308
+    with pytest.raises(OverflowError, match=r"bounce: result at index \(0,\) is inf"):
         bounce([[-1e308, 0.0]] * 3, [1e308, 0.0], [1.0, 0.0], 1.0, out=out)
     np.testing.assert_array_equal(out, -7.0)
 
@@ -1194,14 +1195,23 @@ def test_collide_driven_kinematic_body_and_static_pair():
                 Body([0.0, 0.0], 0.0, 0.0, 3.0, [0.0, 0.0]), [0.0, 1.0], [0.5, 0.0], 1.0,
                 friction=0.3)
     assert r.angular_velocity_b == 3.0 and np.all(r.velocity_b == 0.0)
-    assert r.velocity_a[1] > 4.0
+    # (by hand) the rim moves at 3 * 0.5 = 1.5 m/s up, the ball arrives at 5.5 m/s
+    # relative and leaves at 1.5 + 5.5 = 7 m/s (no slip: the arm is along n)
+    np.testing.assert_allclose(r.velocity_a, [0.0, 7.0], rtol=0, atol=1e-12)
+    assert r.normal_impulse == pytest.approx(11.0, rel=1e-14)
     # two kinematic bodies: nothing moves, no impulse
     r = collide(Body([1.0, 0.0]), Body([-1.0, 0.0]), [1.0, 0.0], [0.0, 0.0], 0.5)
     assert r.normal_impulse == 0.0 and r.velocity_a[0] == 1.0 and r.velocity_b[0] == -1.0
-    # pinned wheels (no translation, free rotation): frictionless
-    r = collide(Body([0.0, 0.0], 0.0, 1.0, 0.0, [0.0, 1.0]), Body([0.0, 0.0], 0.0, 1.0, 2.0, [2.0, 0.0]),
+    # pinned wheels (no translation, free rotation): frictionless. Approaching
+    # and slipping, (1, -1) relative at the point: arms (1, -1) and (-1, 0) give
+    # n.K.n = 1 + 1, so j = 2 * 1 / 2 = 1 and the spins become 1 + 1, -2 + 1 (by hand)
+    r = collide(Body([0.0, 0.0], 0.0, 1.0, 1.0, [0.0, 1.0]), Body([0.0, 0.0], 0.0, 1.0, -2.0, [2.0, 0.0]),
                 [0.0, 1.0], [1.0, 0.0], 1.0, friction=1.0)
-    assert np.all(r.tangent_impulse == 0.0) and r.normal_impulse >= 0.0
+    np.testing.assert_array_equal(r.tangent_impulse, 0.0)
+    assert r.normal_impulse == pytest.approx(1.0, rel=1e-14)
+    assert r.angular_velocity_a == pytest.approx(2.0, rel=1e-14)
+    assert r.angular_velocity_b == pytest.approx(-1.0, rel=1e-14)
+    np.testing.assert_array_equal(np.r_[r.velocity_a, r.velocity_b], 0.0)
 
 
 @settings(max_examples=25)

@@ -1,3 +1,4 @@
+import math
 import re
 
 import warnings
@@ -532,7 +533,7 @@ def test_out_untouched_on_error_and_input_not_modified():
     t = np.array([0.5, 1.0, 7.0])
     keep = t.copy()
     out = np.full(3, -7.0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Curve.evaluate: t at index \(2,\) is 7.0"):
         c.evaluate(t, out=out)
     np.testing.assert_array_equal(out, -7.0)
     np.testing.assert_array_equal(t, keep)
@@ -540,8 +541,8 @@ def test_out_untouched_on_error_and_input_not_modified():
     c = Curve(times, values)
     times[0] = 99.0
     assert c.times[0] == 0.0  # the curve holds copies
-    with pytest.raises(ValueError):
-        c.times[0] = 1.0  # read-only
+    with pytest.raises(ValueError, match="read-only"):
+        c.times[0] = 1.0
     t2 = np.linspace(0, 3, 7)
     c(t2, out=t2)  # out may alias the input
     close(t2, c(np.linspace(0, 3, 7)))
@@ -555,7 +556,7 @@ def test_key_arrays_are_the_curves_own():
     c = Curve(given[:, 0], given[::-1, 1], interpolation="linear")
     times, values = c.times, c.values
     assert times.shape == (3,) and values.shape == (3,)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="read-only"):
         values[0] = 1.0
     wide = Curve([0.0, 1.0, 2.0], given)
     assert wide.values.shape == (3, 2) and not wide.values.flags.writeable
@@ -734,7 +735,25 @@ def test_plot_draws(monkeypatch):
     fig, ax = plt.subplots()
     value_axes, velocity_axes = Curve(EVEN, np.c_[THETA0, THETA1]).plot(ax, velocity=True)
     assert value_axes is ax and velocity_axes is not ax  # the velocity axes it made
-    assert Curve([0, 1, 1, 2], [0, 1, 2, 3], jumps=True).plot(span=(-1, 3)) is not None
+    # one line per channel from the first key to the last, inside the keys' range
+    # (the default tangents never overshoot), and the keys marked
+    for line, keys in zip(ax.get_lines()[:2], (THETA0, THETA1)):
+        t, x = line.get_data()
+        assert (t[0], t[-1]) == (0.0, 3.0) and (x[0], x[-1]) == (keys[0], keys[-1])
+        assert min(keys) <= x.min() and x.max() <= max(keys)
+    markers = [line for line in ax.get_lines() if line.get_marker() == "o"]
+    np.testing.assert_array_equal([m.get_ydata() for m in markers], [THETA0, THETA1])
+    assert len(velocity_axes.get_lines()) == 2
+    # a jump is drawn on both sides, and the span is clamped beyond the keys
+    # (no axes given: the current axes of a new figure)
+    plt.figure()
+    jumped = Curve([0, 1, 1, 2], [0, 1, 2, 3], jumps=True).plot(span=(-1, 3))
+    assert jumped is plt.gca()
+    t, x = jumped.get_lines()[0].get_data()
+    assert (t[0], t[-1]) == (-1.0, 3.0) and (x[0], x[-1]) == (0.0, 3.0)
+    at = np.flatnonzero(t == 1.0)[0]
+    assert t[at - 1] == np.nextafter(1.0, 0) and x[at] == 2.0
+    assert x[at - 1] == pytest.approx(1.0, abs=1e-9)
     plt.close("all")
 
 
@@ -929,14 +948,26 @@ def test_demo_lines():
 def test_bench_cases_run():
     from animcore.bench import bench_curves
     results = bench_curves(1e-4, 1)
-    assert len(results) == 6 and all(r.target for r in results)
+    # 10^6 queries scaled by 1e-4, 16 channels in the second case; every call timed
+    assert [r.items for r in results] == [100, 1600, 100, 100, 100, 100]
+    assert all(r.seconds > 0 and r.baseline_seconds > 0 for r in results)
 
 
 def test_far_cycles_stay_inside_the_keys():
     c = Curve([0.1, 0.4, 1.3], [0.0, 5.0, 1.0], before="oscillate", after="cycle")
     t = np.array([-1e18, -12345.678, 1e15, 1e20, 3.3e7])
     x = c(t)
-    assert np.all((x >= -1.0) & (x <= 6.0))
+    assert np.all((x >= 0.0) & (x <= 5.0))  # the default tangents never overshoot
+    # the curve at the time folded by exact fmod (odd periods before the keys mirrored)
+    period = 1.2
+    folded = []
+    for offset in t - 0.1:
+        if offset > 0:
+            folded.append(0.1 + math.fmod(offset, period))
+        else:
+            y = math.fmod(offset, 2 * period) + 2 * period
+            folded.append(0.1 + (y if y <= period else 2 * period - y))
+    np.testing.assert_allclose(x, c(np.array(folded)), rtol=0, atol=1e-12)
     off = Curve([0.1, 0.4, 1.3], [0.0, 5.0, 1.0], after="cycle_offset")
     assert off(0.1 + 1.2 * 1000 + 0.3) == pytest.approx(5.0 + 1000.0, rel=1e-12)
 
@@ -1582,7 +1613,8 @@ def test_derivative_callable_keeps_sides():
     d = c.derivative()
     np.testing.assert_array_equal(d([3.0, 1.0], side="left"),
                                   c.evaluate([3.0, 1.0], 1, side="left"))
-    assert d(3.0) == 0.0 and d(3.0, side="left") != 0.0
+    # clamped after the last key; arriving there, the last segment's slope (Catmull-Rom)
+    assert d(3.0) == 0.0 and d(3.0, side="left") == pytest.approx(-60.0)
 
 
 @pytest.mark.parametrize("nu", [3, -1, 1.5, "x", True])
