@@ -47,6 +47,8 @@ def test_blend_poses_broadcasts_a_rest_pose_and_scalar_weight():
     assert got.rotation.shape == (4, 3, 4)
     np.testing.assert_allclose(got.translation, 0.75 * a.translation + 0.25 * b.translation,
                                atol=1e-14)
+    rest = np.broadcast_to(b.rotation, a.rotation.shape)
+    same_rotation(got.rotation, scipy_slerp(a.rotation, rest, np.full((4, 3), 0.25)), 1e-12)
 
 
 def test_weight_zero_and_zero_mask_give_a_bit_for_bit():
@@ -246,7 +248,9 @@ def test_bad_scales_and_non_finite():
     b.scale[1, 2] = -2.0
     with pytest.raises(ValueError, match=r"apply_additive: delta.scale at index \(1,\) is -2"):
         apply_additive(a, b, 0.5)
-    apply_additive(a, b, 1.0)  # a mirror applies whole
+    whole = apply_additive(a, b, 1.0)  # a mirror applies whole
+    np.testing.assert_allclose(whole.scale, a.scale * b.scale, rtol=1e-15)
+    np.testing.assert_allclose(whole.translation, a.translation + b.translation, atol=1e-15)
     a.translation[0, 0] = np.inf
     with pytest.raises(ValueError, match=r"blend_poses: a.translation at index \(0,\) is inf"):
         blend_poses(a, b, 0.5)
@@ -571,6 +575,14 @@ def test_blend_space_samples_fox_clips():
     np.testing.assert_allclose(pose.translation, scene.pose(walk, t).translation, atol=1e-12)
     synced = space.sample(2.0, t, scene=scene, sync=True)
     assert synced.rotation.shape == (6, len(scene.nodes), 4)
+    # halfway: each clip at t d_i / D with D the mean duration, weights 1/2 each
+    total = 0.5 * (walk.duration + run.duration)
+    pw, pr = scene.pose(walk, t * walk.duration / total), scene.pose(run, t * run.duration / total)
+    np.testing.assert_allclose(synced.translation, 0.5 * (pw.translation + pr.translation),
+                               atol=1e-12)
+    sign = np.where(np.sum(pw.rotation * pr.rotation, -1, keepdims=True) < 0, -1.0, 1.0)
+    q = pw.rotation + sign * pr.rotation
+    same_rotation(synced.rotation, q / np.linalg.norm(q, axis=-1, keepdims=True), 1e-12)
     assert "2 clips, 1-D" in repr(space)
 
 

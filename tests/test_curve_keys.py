@@ -399,6 +399,17 @@ def penner_elastic_out(u, a, p):
     return np.where(u == 0, 0.0, np.where(u == 1, 1.0, out))
 
 
+def penner_elastic_in(u, a, p):
+    """Penner's easeInElastic with b = 0, c = 1, d = 1 and his a / p rule."""
+    u = np.asarray(u, float)
+    if a < 1:
+        a, s = 1.0, p / 4
+    else:
+        s = p / (2 * np.pi) * np.arcsin(1 / a)
+    out = -(a * 2 ** (10 * (u - 1)) * np.sin((u - 1 - s) * (2 * np.pi) / p))
+    return np.where(u == 0, 0.0, np.where(u == 1, 1.0, out))
+
+
 def test_ease_parameters_follow_penner():
     u = np.linspace(0, 1, 51)
     np.testing.assert_allclose(Ease("back_in", overshoot=3.0)(u), penner_back_in(u, 3.0),
@@ -426,7 +437,9 @@ def test_ease_blender_variants():
                                atol=1e-15)
     # above the change Blender's elastic is Penner's; below it is damped
     np.testing.assert_allclose(Ease("elastic_in", amplitude=2.0, period=0.3, variant="blender")(u),
-                               Ease("elastic_in", amplitude=2.0, period=0.3)(u), atol=1e-15)
+                               penner_elastic_in(u, 2.0, 0.3), atol=1e-13)
+    np.testing.assert_allclose(Ease("elastic_in", amplitude=2.0, period=0.3)(u),
+                               penner_elastic_in(u, 2.0, 0.3), atol=1e-13)
     damped = Ease("elastic_out", amplitude=0.5, period=0.3, variant="blender")(u)
     plain = Ease("elastic_out", amplitude=0.5, period=0.3)(u)
     far = u > 0.075 + 1e-9  # beyond a quarter period of the start: half the swing

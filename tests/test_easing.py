@@ -355,6 +355,7 @@ def test_out_semantics(easing):
     np.testing.assert_array_equal(sentinel, -7.0)  # untouched on error
     f32 = np.zeros(7, dtype=np.float32)
     assert ease(easing, keep, out=f32) is f32
+    np.testing.assert_array_equal(f32, ease(easing, keep).astype(np.float32))
 
 
 @pytest.mark.parametrize("out, match", [

@@ -806,14 +806,24 @@ def test_concurrent_sampling_and_pushing_is_safe():
 
     thread = threading.Thread(target=sampler)
     thread.start()
+    applied = []
     for k in range(20):
         try:
-            buf.push(ent, k, 0, np.zeros((20000, 3)))
+            buf.push(ent, k, 0, np.full((20000, 3), float(k)))
+            applied.append(k)
         except RuntimeError as error:  # refused while another thread samples
             errors.append(str(error))
     thread.join()
     assert all("another thread is sampling" in e for e in errors)
     assert all("another thread is pushing" in e for e in refused)
+    # a refused push applies nothing; every other one is whole, for every entity
+    assert len(applied) + len(errors) == 20
+    assert (buf.push(ent, 20, 0, np.full((20000, 3), 20.0)) == ACCEPTED).all()
+    applied.append(20)
+    np.testing.assert_array_equal(buf.counts, len(applied))
+    assert buf.snapshots(0).tick.tolist() == buf.snapshots(19999).tick.tolist() == applied
+    last = buf.sample(float(applied[-1]))
+    np.testing.assert_array_equal(last.position, float(applied[-1]))
 
 
 class _Unreadable(Exception):
