@@ -913,6 +913,15 @@ def _error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+def _without_file(message: str, file: str) -> str:
+    """A row's error without the file it starts with (a reader's errors name
+    the file read, as given or absolute), for a line that names it already."""
+    for name in (file, os.path.abspath(file)):
+        if message.startswith(name + ": "):
+            return message[len(name) + 2:]
+    return message
+
+
 def failed_rows(files, error: BaseException) -> list[BakeRow]:
     """One failed :class:`BakeRow` per file of ``files``, saying ``error``
     (see :func:`_error_text`): a file, or a batch whose task failed as a whole."""
@@ -1173,7 +1182,7 @@ def run_many(patterns, fps: float, clip_name, out, progress: str, fail, *, worke
         rows = bake_local(patterns, out, workers=workers, **options)
     failed = [row for row in rows if row.error]
     for row in failed:
-        write(f"failed: {row.file}: {row.error}")
+        write(f"failed: {row.file}: {_without_file(row.error, row.file)}")
     baked = [row for row in rows if not row.error]
     files = len({row.file for row in rows})
     write(f"baked {len(baked)} clip(s) from {files - len({r.file for r in failed})} of "
