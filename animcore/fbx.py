@@ -1423,6 +1423,13 @@ class FbxScene(Scene):
                                 f"double range)")
         return world
 
+    def _linear_above(self, world: np.ndarray, node: int) -> np.ndarray:
+        """Scene._linear_above with ``conversion`` above the roots (every
+        inherit type moves a node's origin by its parent's world matrix)."""
+        if self.nodes[node].parent < 0:
+            return np.broadcast_to(self.conversion[:3, :3], world.shape[:-3] + (3, 3))
+        return super()._linear_above(world, node)
+
     def _world_steps(self):
         """The levels of the hierarchy (roots first) as ``(nodes, their
         parents, other nodes)``: the nodes that are roots (level 0) or

@@ -833,6 +833,16 @@ class Scene(ByValue):
         caller); a subclass with another transform formula (FbxScene) overrides it."""
         return self.skeleton._world(func, *self._pose(func, clip, t))
 
+    def _linear_above(self, world: np.ndarray, node: int) -> np.ndarray:
+        """``world.shape[:-3] + (3, 3)``: how node ``node``'s world position
+        moves with its local translation, given the scene's ``world``
+        matrices: its parent's world rotation and scale, the identity above
+        a root (a subclass that puts a transform above its roots overrides it)."""
+        parent = self.nodes[node].parent
+        if parent >= 0:
+            return world[..., parent, :3, :3]
+        return np.broadcast_to(np.eye(3), world.shape[:-3] + (3, 3))
+
     def weights(self, clip=None, t=0.0) -> dict:
         """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have
         morph targets, animated where the clip has a weights channel; ``clip``

@@ -204,28 +204,43 @@ def _root_position(func: str, rest: np.ndarray, start: np.ndarray, end: np.ndarr
     return _representable(func, "the root's world position", position)
 
 
-def _root_translation(func: str, scene: Scene, local_rot: np.ndarray, root: int,
+def _root_translation(func: str, scene: Scene, name: str, times: np.ndarray,
+                      local_rot: np.ndarray, nodes, root: int,
                       world_position: np.ndarray) -> np.ndarray:
     """The local translation (F, 3) that puts node `root` at `world_position`
-    (F, 3) under its parent posed with `local_rot`."""
+    (F, 3) in the scene's own world (with FBX's pivots and conversion too),
+    the clip's nodes `nodes` posed with `local_rot`. The node's world
+    position is A (T + c) + d, affine in its translation T: with the clip at
+    T = 0 it is b = A c + d, so T = A^-1 (world_position - b)."""
+    at_zero = _clip_of(scene, name, times, local_rot, nodes, root, np.zeros((len(times), 3)))
+    world = scene._world(func, at_zero, times)
+    linear = np.zeros((len(times), 4, 4))
+    linear[:, :3, :3] = scene._linear_above(world, root)
+    linear[:, 3, 3] = 1.0
     parent = scene.nodes[root].parent
-    if parent < 0:
-        return world_position
-    # rest translation and scale
-    parent_world = scene.skeleton._world(func, rotation=local_rot)[:, parent]
-    inverse = _inverse(func, f"the world matrix of the root's parent {parent} "
-                             f"({scene.joint_names[parent]!r})", parent_world)
-    homogeneous = np.concatenate([world_position, np.ones((len(world_position), 1))], axis=1)
+    what = (f"the world matrix of the root's parent {parent} ({scene.joint_names[parent]!r})"
+            if parent >= 0 else "the transform above the root")
+    inverse = _inverse(func, what, linear)[:, :3, :3]
     with np.errstate(over="ignore", invalid="ignore"):
-        local = np.einsum("fij,fj->fi", inverse, homogeneous)[:, :3]
+        local = np.einsum("fij,fj->fi", inverse, world_position - world[:, root, :3, 3])
     return _representable(func, "the root's local translation", local)
 
 
 def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
+    """The node the clip translates that carries the most of the rig (the
+    most descendants; then the highest, then the first), among those whose
+    translation moves if any does: a capture's cameras and lights are
+    translated too, and a rig's top node may be keyed in place."""
     parents = scene.skeleton.parents
-    moved = sorted({c.node for c in clip.channels if c.path == "translation"},
-                   key=lambda j: (_depth(parents, j), j))
-    return moved[0] if moved else None
+    below = np.zeros(len(parents), dtype=int)
+    for j in reversed(scene.skeleton.order):
+        if parents[j] >= 0:
+            below[parents[j]] += below[j] + 1
+    times = clip.key_times()
+    translated = [c for c in clip.channels if c.path == "translation"]
+    moving = [c for c in translated if (np.asarray(c.sample(times)) != c.sample(times[:1])).any()]
+    nodes = {c.node for c in (moving or translated)}
+    return min(nodes, key=lambda j: (-below[j], _depth(parents, j), j), default=None)
 
 
 def _half_hip_height(positions: np.ndarray, root: int, up: int) -> float:
@@ -278,9 +293,10 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
         rest rotation.
     root : str or int, optional
         The source joint whose translation is carried over; by default the
-        highest joint the clip translates (a glTF rig often translates its
-        hips, not its scene root). Its target is the highest target joint it
-        drives.
+        joint the clip translates that has the most descendants, among those
+        whose translation moves (a glTF rig often translates its hips, not its
+        scene root; a capture also moves its cameras). Its target is the
+        highest target joint it drives.
     scale_root : bool
         Scale the root's world-space offset from its rest position by the
         ratio of the rigs' hip heights (the root's rest height above the
@@ -334,7 +350,8 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
                 ratio = h_tgt / h_src if h_src > 0 else 1.0
             position = _root_position(func, tgt_rest_pos[tgt_root], src_rest_pos[src_root],
                                       src_world.translation[:, src_root], ratio)
-            translation = _root_translation(func, target, local, tgt_root, position)
+            translation = _root_translation(func, target, clip.name, times, local, tgt_nodes,
+                                            tgt_root, position)
     result = _clip_of(target, clip.name, times, local, tgt_nodes, tgt_root, translation)
     return (result, pairs) if return_mapping else result
 
@@ -437,5 +454,6 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
         reflect = -flip[:3]  # the offset from rest reflected across plane k
         position = _root_position(func, rest_pos[root], rest_pos[src], posed.translation[:, src],
                                   reflect)
-        translation = _root_translation(func, scene, local, root, position)
+        translation = _root_translation(func, scene, clip.name, times, local, animated, root,
+                                        position)
     return _clip_of(scene, clip.name, times, local, animated, root, translation)

@@ -450,3 +450,25 @@ def test_hip_heights_near_the_double_range_scale_the_root_without_warnings():
         same = retarget(scene, clip, scene)
     np.testing.assert_array_equal(scene.pose(same, times).translation[:, 0],
                                   [[0, 1e308, 0], [1, 1e308, 0]])
+
+
+def test_fbx_captures_carry_the_hips_in_the_file_units():
+    """A MotionBuilder capture translates its cameras too: the root is the hips
+    (the translated node with the most descendants), and its translation goes
+    into the FBX channel in the file's units (centimetres) so that the scene's
+    own world (metres, FBX's formula) puts it where the rule says: the target's
+    rest position plus the source's offset from its rest (scale_root off), and
+    for mirror that offset reflected across x."""
+    run, walk = ac.load(DATA / "fbx" / "run.fbx"), ac.load(DATA / "fbx" / "walk.fbx")
+    clip = run.clips[0]
+    t = clip.key_times()[:50]
+    hips_run, hips_walk = run.node_index("Hips"), walk.node_index("Hips")
+    rest_run, rest_walk = run.world()[hips_run, :3, 3], walk.world()[hips_walk, :3, 3]
+    offset = run.world(clip, t)[:, hips_run, :3, 3] - rest_run
+    carried = retarget(run, clip, walk, scale_root=False)
+    assert [c.node_name for c in carried.channels if c.path == "translation"] == ["Hips"]
+    np.testing.assert_allclose(walk.world(carried, t)[:, hips_walk, :3, 3], rest_walk + offset,
+                               rtol=0, atol=1e-12)
+    flipped = mirror(run, clip)
+    np.testing.assert_allclose(run.world(flipped, t)[:, hips_run, :3, 3],
+                               rest_run + offset * [-1.0, 1.0, 1.0], rtol=0, atol=1e-12)
