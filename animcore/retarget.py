@@ -243,11 +243,17 @@ def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
     return min(nodes, key=lambda j: (-below[j], _depth(parents, j), j), default=None)
 
 
-def _half_hip_height(positions: np.ndarray, root: int, up: int) -> float:
-    """Half the root's height above the lowest joint (a height of positions
-    near the double range overflows; the ratio of two halves is that of the
-    heights)."""
-    return float(positions[root, up] / 2 - positions[:, up].min() / 2)
+def _half_hip_height(scene: Scene, positions: np.ndarray, root: int, up: int) -> float:
+    """Half the root's height above the lowest joint below it (not above the
+    scene's other nodes: a capture's cameras and lights); a height of
+    positions near the double range overflows, the ratio of two halves is
+    that of the heights."""
+    parents = scene.skeleton.parents
+    inside = np.zeros(len(parents), dtype=bool)
+    inside[root] = True
+    for j in scene.skeleton.order:  # parents first
+        inside[j] |= parents[j] >= 0 and inside[parents[j]]
+    return float(positions[root, up] / 2 - positions[inside, up].min() / 2)
 
 
 def _clip_of(scene: Scene, name: str, times: np.ndarray, local_rot: np.ndarray, nodes,
@@ -300,7 +306,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     scale_root : bool
         Scale the root's world-space offset from its rest position by the
         ratio of the rigs' hip heights (the root's rest height above the
-        lowest rest joint along ``up_axis``); 1 when the source's is 0.
+        lowest rest joint below it along ``up_axis``); 1 when the source's is 0.
     up_axis : int
         0, 1 (default, Y up as in glTF and BVH) or 2.
     return_mapping : bool
@@ -345,8 +351,8 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
             tgt_root = min(candidates, key=lambda j: (_depth(tgt_parents, j), j))
             ratio = 1.0
             if scale_root:
-                h_src = _half_hip_height(src_rest_pos, src_root, up_axis)
-                h_tgt = _half_hip_height(tgt_rest_pos, tgt_root, up_axis)
+                h_src = _half_hip_height(source, src_rest_pos, src_root, up_axis)
+                h_tgt = _half_hip_height(target, tgt_rest_pos, tgt_root, up_axis)
                 ratio = h_tgt / h_src if h_src > 0 else 1.0
             position = _root_position(func, tgt_rest_pos[tgt_root], src_rest_pos[src_root],
                                       src_world.translation[:, src_root], ratio)

@@ -436,17 +436,18 @@ def test_mirror_of_a_rest_pose_near_the_double_range_warns_not():
 def test_hip_heights_near_the_double_range_scale_the_root_without_warnings():
     import warnings
 
-    nodes = (Node(0, "Hips", -1, (), np.array([0, 1e308, 0.0]), np.array([0, 0, 0, 1.0]),
+    # the toe 1.5e308 below the hips, at -0.5e308
+    nodes = (Node(0, "Hips", -1, (1,), np.array([0, 1e308, 0.0]), np.array([0, 0, 0, 1.0]),
                   np.ones(3)),
-             Node(1, "Lamp", -1, (), np.array([0, -1e308, 0.0]), np.array([0, 0, 0, 1.0]),
+             Node(1, "Toe", 0, (), np.array([0, -1.5e308, 0.0]), np.array([0, 0, 0, 1.0]),
                   np.ones(3)))
     times = np.array([0.0, 1.0])
     walk = ac.Curve(times, [[0, 1e308, 0], [1, 1e308, 0]], interpolation="linear")
     clip = ac.gltf.Clip("walk", 1.0, (ac.gltf.Channel.from_curve(0, "translation", walk,
                                                                  node_name="Hips"),))
-    scene = Scene(nodes, ((0, 1),), 0, (), (clip,))
+    scene = Scene(nodes, ((0,),), 0, (), (clip,))
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # the hip height 2e308 overflowed
+        warnings.simplefilter("error")  # (a hip height near the double range)
         same = retarget(scene, clip, scene)
     np.testing.assert_array_equal(scene.pose(same, times).translation[:, 0],
                                   [[0, 1e308, 0], [1, 1e308, 0]])
@@ -472,3 +473,18 @@ def test_fbx_captures_carry_the_hips_in_the_file_units():
     flipped = mirror(run, clip)
     np.testing.assert_allclose(run.world(flipped, t)[:, hips_run, :3, 3],
                                rest_run + offset * [-1.0, 1.0, 1.0], rtol=0, atol=1e-12)
+    # scaled by the ratio of the hips' rest heights above the lowest joint below
+    # them (not above the cameras and lights elsewhere in the files)
+
+    def height(scene, hips):
+        below, grown = {hips}, True
+        while grown:
+            more = {n.index for n in scene.nodes if n.parent in below} - below
+            below, grown = below | more, bool(more)
+        rest = scene.world()[:, :3, 3]
+        return rest[hips, 1] - rest[sorted(below), 1].min()
+
+    ratio = height(walk, hips_walk) / height(run, hips_run)
+    assert 0.9 < ratio < 1.1  # the same performer's rig
+    np.testing.assert_allclose(walk.world(retarget(run, clip, walk), t)[:, hips_walk, :3, 3],
+                               rest_walk + ratio * offset, rtol=0, atol=1e-12)
