@@ -96,6 +96,7 @@ from .model import (Channel, Clip, Node, Scene, Skin, Unsupported, _keyed_channe
                     _query_times, _quote, frame_times)
 from .rotations import (quat_conjugate, quat_from_euler, quat_from_matrix, quat_multiply,
                         quat_to_matrix)
+from .skeleton import Transforms, _decompose
 
 __all__ = ["FbxError", "FbxCurve", "FbxChannel", "FbxClip", "FbxScene", "GltfExportRow",
            "load", "load_bytes", "TICKS_PER_SECOND"]
@@ -1423,12 +1424,22 @@ class FbxScene(Scene):
                                 f"double range)")
         return world
 
-    def _linear_above(self, world: np.ndarray, node: int) -> np.ndarray:
-        """Scene._linear_above with ``conversion`` above the roots (every
-        inherit type moves a node's origin by its parent's world matrix)."""
-        if self.nodes[node].parent < 0:
-            return np.broadcast_to(self.conversion[:3, :3], world.shape[:-3] + (3, 3))
-        return super()._linear_above(world, node)
+    @property
+    def _root_frame(self) -> np.ndarray:
+        return self.conversion
+
+    def _local_transforms(self, func: str, node: int, local: np.ndarray) -> Transforms:
+        """Scene._local_transforms through the node's pivots and offsets
+        (_local_matrices inverted): the rotation is the whole one (Rpre R
+        Rpost^-1), as a plain rotation channel of this scene poses it."""
+        trs = _decompose(func, local)
+        pv = self.pivots[node]
+        rot = quat_to_matrix(trs.rotation)
+        inner = pv.scaling_offset + pv.scaling_pivot - pv.rotation_pivot - \
+            trs.scale * pv.scaling_pivot
+        translation = trs.translation - pv.rotation_offset - pv.rotation_pivot - \
+            np.einsum("...ij,...j->...i", rot, inner)
+        return Transforms(translation, trs.rotation, trs.scale)
 
     def _world_steps(self):
         """The levels of the hierarchy (roots first) as ``(nodes, their

@@ -833,15 +833,24 @@ class Scene(ByValue):
         caller); a subclass with another transform formula (FbxScene) overrides it."""
         return self.skeleton._world(func, *self._pose(func, clip, t))
 
-    def _linear_above(self, world: np.ndarray, node: int) -> np.ndarray:
-        """``world.shape[:-3] + (3, 3)``: how node ``node``'s world position
-        moves with its local translation, given the scene's ``world``
-        matrices: its parent's world rotation and scale, the identity above
-        a root (a subclass that puts a transform above its roots overrides it)."""
+    # What sits above the roots' local matrices in the world (a subclass that
+    # converts units or axes there, FbxScene, overrides it).
+    _root_frame = np.eye(4)
+
+    def _above(self, world: np.ndarray, node: int) -> np.ndarray:
+        """``world.shape[:-3] + (4, 4)``: the matrix that takes node ``node``'s
+        local matrix to its world matrix, given the scene's ``world``
+        matrices: its parent's world matrix, or what sits above the roots."""
         parent = self.nodes[node].parent
         if parent >= 0:
-            return world[..., parent, :3, :3]
-        return np.broadcast_to(np.eye(3), world.shape[:-3] + (3, 3))
+            return world[..., parent, :, :]
+        return np.broadcast_to(self._root_frame, world.shape[:-3] + (4, 4))
+
+    def _local_transforms(self, func: str, node: int, local: np.ndarray) -> Transforms:
+        """The translation, rotation and scale channel values that give node
+        ``node`` the local matrices ``local`` (..., 4, 4): their TRS (a
+        subclass whose local matrix has other parts, FbxScene, overrides it)."""
+        return _decompose(func, local)
 
     def weights(self, clip=None, t=0.0) -> dict:
         """Morph weights ``{node index: t.shape + (W,)}`` of the nodes that have
@@ -1175,14 +1184,13 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         track = LoopTrack._named(named, keys, trs.translation, rotations=q)
         motion = _rigid_matrices(trs.translation, q)
     parent = scene.nodes[j].parent
-    if parent >= 0:
-        inverse = _inverse(func, f"the world matrix of the joint's parent {parent} "
-                                 f"({scene.joint_names[parent]!r})", world[:, parent])
+    inverse = _inverse(func, f"the world matrix of the joint's parent {parent} "
+                             f"({scene.joint_names[parent]!r})" if parent >= 0 else
+                       "the transform above the roots", scene._above(world, j))
     with np.errstate(over="ignore", invalid="ignore"):  # (beyond the double range: below)
-        in_place = _rigid_inverse(motion) @ joint_world
-        local = in_place if parent < 0 else inverse @ in_place
+        local = inverse @ (_rigid_inverse(motion) @ joint_world)
     _representable(func, f"joint {scene.joint_names[j]!r} without the root motion", local, 2)
-    new = _decompose(func, local)
+    new = scene._local_transforms(func, j, local)
     rotation = quat_continuous(new.rotation)
     node = scene.nodes[j]
     old = {c.path: c for c in clip.channels if c.node == j}

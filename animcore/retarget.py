@@ -170,12 +170,14 @@ def _depth(parents: np.ndarray, j: int) -> int:
 
 
 def _locals_from_world(scene: Scene, world: np.ndarray) -> np.ndarray:
-    """Local rotations (F, N, 4) of world rotations (F, N, 4)."""
+    """Local rotations (F, N, 4) of world rotations (F, N, 4): under the
+    parent's, or under what sits above the roots (an FBX file's axes)."""
     parents = scene.skeleton.parents
-    local = world.copy()
     child = parents >= 0
-    local[:, child] = quat_multiply(quat_conjugate(world[:, parents[child]]), world[:, child])
-    return local
+    above = np.empty_like(world)
+    above[:, child] = world[:, parents[child]]
+    above[:, ~child] = _decompose("retarget", scene._root_frame).rotation
+    return quat_multiply(quat_conjugate(above), world)
 
 
 def _world_rotations(scene: Scene, nodes, deltas: np.ndarray,
@@ -207,16 +209,16 @@ def _root_position(func: str, rest: np.ndarray, start: np.ndarray, end: np.ndarr
 def _root_translation(func: str, scene: Scene, name: str, times: np.ndarray,
                       local_rot: np.ndarray, nodes, root: int,
                       world_position: np.ndarray) -> np.ndarray:
-    """The local translation (F, 3) that puts node `root` at `world_position`
-    (F, 3) in the scene's own world (with FBX's pivots and conversion too),
-    the clip's nodes `nodes` posed with `local_rot`. The node's world
-    position is A (T + c) + d, affine in its translation T: with the clip at
-    T = 0 it is b = A c + d, so T = A^-1 (world_position - b)."""
+    """The translation channel (F, 3) that puts node `root` at `world_position`
+    (F, 3) in the scene's own world (with FBX's pivots and units too), the
+    clip's nodes `nodes` posed with `local_rot`. The node's world position is
+    A (T + c) + d, affine in its translation T (A: the linear part of what is
+    above it): with the clip at T = 0 it is b = A c + d, so T = A^-1
+    (world_position - b)."""
     at_zero = _clip_of(scene, name, times, local_rot, nodes, root, np.zeros((len(times), 3)))
     world = scene._world(func, at_zero, times)
-    linear = np.zeros((len(times), 4, 4))
-    linear[:, :3, :3] = scene._linear_above(world, root)
-    linear[:, 3, 3] = 1.0
+    linear = np.array(scene._above(world, root))
+    linear[:, :3, 3] = 0.0
     parent = scene.nodes[root].parent
     what = (f"the world matrix of the root's parent {parent} ({scene.joint_names[parent]!r})"
             if parent >= 0 else "the transform above the root")

@@ -1470,3 +1470,27 @@ Connections:  {
     np.testing.assert_array_equal(scene.nodes[0].translation, [1.0, 2.0, 3.0])
     np.testing.assert_array_equal(scene.nodes[0].scale, [1.0, 1.0, 1.0])
     np.testing.assert_array_equal(scene.world(None, 0.0)[1, :3, 3], [8.0, 10.0, 12.0])
+
+
+@pytest.mark.parametrize("name, joint", [("walk.fbx", "Hips"),
+                                         ("maya_pivots_7500_binary.fbx", "pCube1")])
+def test_root_motion_channels_are_read_through_the_fbx_transform(name, joint):
+    """extract_root_motion writes the joint's channels as the FBX scene reads
+    them (file units, through the node's pivots and what is above the roots):
+    the track's motion composed with the new clip's world of the joint is the
+    original world at every key time (its contract), rebuilt here from the
+    track's samples."""
+    scene = fbx.load(FILES / name)
+    clip = scene.clips[0]
+    track, in_place = animcore.extract_root_motion(scene, clip, joint)
+    pose = track.sample(track.times / track.duration)
+    c, s = np.cos(pose.rotation), np.sin(pose.rotation)
+    motion = np.zeros((len(c), 4, 4))  # a turn about y by the yaw, then the position
+    motion[:, 0, 0], motion[:, 0, 2], motion[:, 2, 0], motion[:, 2, 2] = c, s, -s, c
+    motion[:, 1, 1] = motion[:, 3, 3] = 1.0
+    motion[:, :3, 3] = pose.position
+    t = clip.frames(1.0)[0] + track.times
+    j = scene.node_index(joint)
+    expected = scene.world(clip, t)[:, j]
+    np.testing.assert_allclose(motion @ scene.world(in_place, t)[:, j], expected, rtol=0,
+                               atol=1e-9 * np.abs(expected).max())

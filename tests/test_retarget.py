@@ -488,3 +488,19 @@ def test_fbx_captures_carry_the_hips_in_the_file_units():
     assert 0.9 < ratio < 1.1  # the same performer's rig
     np.testing.assert_allclose(walk.world(retarget(run, clip, walk), t)[:, hips_walk, :3, 3],
                                rest_walk + ratio * offset, rtol=0, atol=1e-12)
+
+
+def test_fbx_roots_are_posed_under_the_requested_axes():
+    """Loaded Z up, an FBX scene puts a turn above its roots: a clip carried
+    onto its own rig gives back the source's world rotations (to the float32
+    keys' rounding) and the hips' positions, the root's rotation taken under
+    that turn."""
+    run = ac.fbx.load(DATA / "fbx" / "run.fbx", up="z")
+    clip = run.clips[0]
+    t = clip.key_times()[:30]
+    expected, got = run.world(clip, t), run.world(retarget(run, clip, run), t)
+    joints = [run.node_index(n) for n in ("Hips", "Spine", "Head", "LeftFoot")]
+    np.testing.assert_allclose(got[:, joints, :3, :3], expected[:, joints, :3, :3], rtol=0,
+                               atol=1e-8)
+    hips = joints[0]
+    np.testing.assert_allclose(got[:, hips, :3, 3], expected[:, hips, :3, 3], rtol=0, atol=1e-12)
