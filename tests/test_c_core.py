@@ -2,7 +2,6 @@
 and UndefinedBehaviorSanitizer, through `make test`, the command engine users
 run. It starts in the background when collection ends (see conftest.py); each
 test file is then its own pytest test, so a failure names its file."""
-import os
 import pathlib
 import shutil
 import subprocess
@@ -11,7 +10,7 @@ import pytest
 
 CSRC = pathlib.Path(__file__).resolve().parent.parent / "csrc"
 C_TESTS = sorted(CSRC.glob("tests/test_*.c"))
-JOBS = f"-j{os.cpu_count() or 2}"
+JOBS = "-j1"  # one compiler at a time: the build runs beside the tests (see conftest.py)
 
 
 def _make_test(folder):

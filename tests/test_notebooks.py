@@ -26,9 +26,10 @@ def _missing_requirement(path):
 
 
 def _execute_runnable(folder):
-    """Every runnable notebook, two kernels at a time (they mostly wait)."""
+    """Every runnable notebook, one kernel at a time: they run beside the
+    tests (see conftest.py), which a second kernel slowed more than it gained."""
     runnable = [path for path in NOTEBOOKS if _missing_requirement(path) is None]
-    return _render().execute_all(runnable, workers=2)
+    return _render().execute_all(runnable, workers=1)
 
 
 BACKGROUND_JOBS = {"notebooks": _execute_runnable}
