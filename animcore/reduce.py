@@ -709,11 +709,7 @@ class _Rig:
         self.local = [np.empty((samples, nodes, w)) for w in (3, 4, 3)]
         self.state = [None] * len(tracks)
         self.node_error = None  # (samples, nodes) of the encoding applied
-        below = [[j] for j in range(nodes)]  # each node and its descendants
-        for j in reversed(skeleton.order):
-            if skeleton.parents[j] >= 0:
-                below[skeleton.parents[j]] += below[j]
-        self.below = [np.array(sorted(b)) for b in below]
+        self.below = [np.flatnonzero(row) for row in skeleton._subtrees()]  # node and descendants
 
     def _values(self, k: int, kind: int, bits) -> np.ndarray:
         track = self.tracks[k]

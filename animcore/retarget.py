@@ -234,10 +234,7 @@ def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
     translation moves if any does: a capture's cameras and lights are
     translated too, and a rig's top node may be keyed in place."""
     parents = scene.skeleton.parents
-    below = np.zeros(len(parents), dtype=int)
-    for j in reversed(scene.skeleton.order):
-        if parents[j] >= 0:
-            below[parents[j]] += below[j] + 1
+    below = scene.skeleton._subtrees().sum(axis=1)
     times = clip.key_times()
     translated = [c for c in clip.channels if c.path == "translation"]
     moving = [c for c in translated if (np.asarray(c.sample(times)) != c.sample(times[:1])).any()]
@@ -250,11 +247,7 @@ def _half_hip_height(scene: Scene, positions: np.ndarray, root: int, up: int) ->
     scene's other nodes: a capture's cameras and lights); a height of
     positions near the double range overflows, the ratio of two halves is
     that of the heights."""
-    parents = scene.skeleton.parents
-    inside = np.zeros(len(parents), dtype=bool)
-    inside[root] = True
-    for j in scene.skeleton.order:  # parents first
-        inside[j] |= parents[j] >= 0 and inside[parents[j]]
+    inside = scene.skeleton._subtrees()[root]
     return float(positions[root, up] / 2 - positions[inside, up].min() / 2)
 
 

@@ -187,6 +187,14 @@ class Skeleton(ByValue):
     def __len__(self) -> int:
         return self._parents.size
 
+    def _subtrees(self) -> np.ndarray:
+        """(J, J) bool: row j marks joint j and its descendants."""
+        inside = np.eye(len(self), dtype=bool)
+        for j in self._order[::-1]:  # children before their parents
+            if self._parents[j] >= 0:
+                inside[self._parents[j]] |= inside[j]
+        return inside
+
     @property
     def roots(self) -> np.ndarray:
         """Indices of the root joints."""
