@@ -301,8 +301,10 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
     new_start = quat_multiply(rs, rotation[:, j_start])
     new_mid = quat_multiply(rm, quat_multiply(rs, rotation[:, j_mid]))
     start_parent, mid_parent = parents[j_start], parents[j_mid]
-    local_start = new_start if start_parent < 0 else quat_multiply(
-        quat_conjugate(rotation[:, start_parent]), new_start)
+    # under the start's parent, or under what sits above the roots (an FBX file's axes)
+    above = (rotation[:, start_parent] if start_parent >= 0
+             else _decompose(func, scene._root_frame).rotation)
+    local_start = quat_multiply(quat_conjugate(above), new_start)
     # the mid's parent (the start, or a joint between) turned rigidly with rs
     mid_parent_world = new_start if mid_parent == j_start else quat_multiply(
         rs, rotation[:, mid_parent])

@@ -564,3 +564,19 @@ def test_two_bone_clip_default_pole_of_joints_near_the_double_range():
                                                 r"midpoint; give pole=\) at index \(0,\) is "
                                                 r"beyond the double range$"):
             ac.ik_two_bone_clip(far, 0, 0, 1, 2, [1e308, 1, 1])
+
+
+def test_two_bone_clip_from_a_root_under_the_requested_axes():
+    """Loaded Z up, an FBX scene puts a turn above its roots: a chain that
+    starts at the root (the hips) still reaches the target, the root's new
+    rotation taken under that turn."""
+    scene = ac.fbx.load(DATA / "fbx" / "walk.fbx", up="z")
+    clip = scene.clips[0]
+    start, mid, end = (scene.node_index(n) for n in ("Hips", "LeftUpLeg", "LeftLeg"))
+    times = ac.ik_clip_times(clip)
+    world = scene.world(clip, times)
+    # a tenth of the way from the knee towards the hips: within reach
+    target = world[:, end, :3, 3] + 0.1 * (world[:, start, :3, 3] - world[:, end, :3, 3])
+    solved = ac.ik_two_bone_clip(scene, clip, start, mid, end, target)
+    np.testing.assert_allclose(scene.world(solved, times)[:, end, :3, 3], target, rtol=0,
+                               atol=1e-6)
