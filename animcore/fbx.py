@@ -1547,8 +1547,11 @@ class FbxScene(Scene):
         constant-next keys, steps mixed with other segments, non-constant
         extrapolation inside the clip, and every channel of a node with
         pivots or offsets or with a scale inheritance (RrSs, Rrs under a
-        non-uniform parent scale) that glTF lacks (then translation, rotation
-        and scale of its local matrix). ``report`` has one
+        non-uniform parent scale) that glTF lacks, or with plain channels
+        that are not FBX curves (what :func:`animcore.retarget`,
+        :func:`animcore.ik_two_bone_clip` or :func:`animcore.extract_root_motion`
+        write; then translation, rotation and scale of its local matrix; a
+        plain weights channel is written as it is). ``report`` has one
         :class:`GltfExportRow` per written channel with its largest
         deviation. :func:`animcore.save` uses this for an FbxScene.
         """
@@ -1674,8 +1677,9 @@ def _composed_slopes(channel, t, side) -> np.ndarray:
 def _grid(clip, fps, times) -> np.ndarray:
     """Frames at ``fps`` over the clip's span (and the keys' span), plus the key
     times, none before 0, distinct in float32."""
-    lo = max(0.0, min(clip.start, float(times[0]) if len(times) else clip.start))
-    hi = max(lo, clip.stop, float(times[-1]) if len(times) else lo)
+    start, stop = (clip.start, clip.stop) if isinstance(clip, FbxClip) else (0.0, clip.duration)
+    lo = max(0.0, min(start, float(times[0]) if len(times) else start))
+    hi = max(lo, stop, float(times[-1]) if len(times) else lo)
     grid = np.concatenate([lo + frame_times(hi - lo, fps, func="FbxScene.for_gltf"),
                            times[times >= 0]])
     grid = np.unique(grid)
@@ -1740,11 +1744,23 @@ def _for_gltf(scene, clips, fps) -> tuple:
         animated = {c.node for c in clip.channels if c.path != "weights"}
         fbx_world = scene.world(clip, check)
         fbx_pose = scene.pose(clip, check)
-        special = {i for i in range(count) if (i in animated and _has_pivots(scene.pivots[i]))
-                   or not _plain_inheritance(scene, fbx_pose, fbx_world, i)}
+        # plain channels (retarget's, IK's, extract_root_motion's) have no FBX
+        # curves to keep: their nodes are written from their local matrices,
+        # as those with pivots are
+        plain = {c.node for c in clip.channels
+                 if c.path != "weights" and not isinstance(c, FbxChannel)}
+        special = plain | {i for i in range(count) if (i in animated and _has_pivots(
+            scene.pivots[i])) or not _plain_inheritance(scene, fbx_pose, fbx_world, i)}
         channels = []
         for channel in clip.channels:
             i, path = channel.node, channel.path
+            if not isinstance(channel, FbxChannel):
+                if path == "weights":  # a glTF channel already
+                    channels.append(channel)
+                    report.append(GltfExportRow(clip.name, channel.node_name, path,
+                                                channel.interpolation, None,
+                                                len(channel.times), 0.0, ""))
+                continue
             reason = ("pivots or offsets" if _has_pivots(scene.pivots[i]) else
                       "scale inheritance glTF does not have") \
                 if i in special and path != "weights" else _keyed_reason(channel, clip)
@@ -1789,8 +1805,9 @@ def _for_gltf(scene, clips, fps) -> tuple:
             grid_world = scene.world(clip, grid)
             for i in sorted(special):
                 pv, name = scene.pivots[i], scene.nodes[i].name
-                reason = "pivots or offsets" if _has_pivots(pv) else \
-                    "scale inheritance glTF does not have"
+                reason = ("pivots or offsets" if _has_pivots(pv) else
+                          "channels that are not FBX curves" if i in plain else
+                          "scale inheritance glTF does not have")
                 # the local TRS glTF needs below the parent's world (its world's nearest
                 # TRS where FBX's inheritance gives a shear no TRS holds)
                 exact = [_nearest_trs(_parent_inverse(scene, w, i) @ w[:, i])

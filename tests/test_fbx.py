@@ -6,6 +6,7 @@ import json
 import pathlib
 import pickle
 import struct
+import warnings
 import zlib
 
 import numpy as np
@@ -1494,3 +1495,34 @@ def test_root_motion_channels_are_read_through_the_fbx_transform(name, joint):
     expected = scene.world(clip, t)[:, j]
     np.testing.assert_allclose(motion @ scene.world(in_place, t)[:, j], expected, rtol=0,
                                atol=1e-9 * np.abs(expected).max())
+
+
+def _operated(scene, clip, which):
+    """The clip after an operation that writes plain channels into it."""
+    if which == "extract_root_motion":
+        return animcore.extract_root_motion(scene, clip, "Hips")[1]
+    if which == "ik_two_bone_clip":
+        times = animcore.ik_clip_times(clip)
+        world = scene.world(clip, times)
+        hip, knee, foot = (scene.node_index(n) for n in ("LeftUpLeg", "LeftLeg", "LeftFoot"))
+        target = world[:, foot, :3, 3] + 0.1 * (world[:, hip, :3, 3] - world[:, foot, :3, 3])
+        return animcore.ik_two_bone_clip(scene, clip, hip, knee, foot, target)
+    run = fbx.load(FILES / "run.fbx")
+    return animcore.retarget(run, run.clips[0], scene)  # a plain Clip
+
+
+@pytest.mark.parametrize("which", ["extract_root_motion", "ik_two_bone_clip", "retarget"])
+def test_save_writes_the_plain_channels_an_operation_put_into_an_fbx_clip(tmp_path, which):
+    """An FBX clip edited by an operation (or one made for the FBX rig) holds
+    plain channels beside its FBX curves: save writes their nodes from the
+    local matrices, and the glTF file's world is the FBX scene's (to float32)."""
+    scene = fbx.load(FILES / "walk.fbx")
+    clip = _operated(scene, scene.clips[0], which)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # (the sampled channels, reported)
+        animcore.save(tmp_path / "out.glb", scene, clips=[clip])
+    written = animcore.load(tmp_path / "out.glb")
+    t = clip.frames(30)
+    expected = scene.world(clip, t)[..., :3, 3]
+    np.testing.assert_allclose(written.world(written.clips[0], t)[:, :len(scene.nodes), :3, 3],
+                               expected, rtol=0, atol=1e-6 * np.abs(expected).max())
