@@ -8,6 +8,7 @@ the world since its rest pose turns its target joint by the same D.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Optional, Union
 
 import numpy as np
@@ -206,16 +207,14 @@ def _root_position(func: str, rest: np.ndarray, start: np.ndarray, end: np.ndarr
     return _representable(func, "the root's world position", position)
 
 
-def _root_translation(func: str, scene: Scene, name: str, times: np.ndarray,
-                      local_rot: np.ndarray, nodes, root: int,
-                      world_position: np.ndarray) -> np.ndarray:
+def _root_translation(func: str, scene: Scene, rotations: Clip, times: np.ndarray,
+                      root: int, world_position: np.ndarray) -> np.ndarray:
     """The translation channel (F, 3) that puts node `root` at `world_position`
-    (F, 3) in the scene's own world (with FBX's pivots and units too), the
-    clip's nodes `nodes` posed with `local_rot`. The node's world position is
-    A (T + c) + d, affine in its translation T (A: the linear part of what is
-    above it): with the clip at T = 0 it is b = A c + d, so T = A^-1
-    (world_position - b)."""
-    at_zero = _clip_of(scene, name, times, local_rot, nodes, root, np.zeros((len(times), 3)))
+    (F, 3) in the scene's own world (with FBX's pivots and units too), posed
+    with the clip `rotations`. The node's world position is A (T + c) + d,
+    affine in its translation T (A: the linear part of what is above it):
+    with T = 0 it is b = A c + d, so T = A^-1 (world_position - b)."""
+    at_zero = _with_root(scene, rotations, times, root, np.zeros((len(times), 3)))
     world = scene._world(func, at_zero, times)
     linear = np.array(scene._above(world, root))
     linear[:, :3, 3] = 0.0
@@ -251,18 +250,24 @@ def _half_hip_height(scene: Scene, positions: np.ndarray, root: int, up: int) ->
     return float(positions[root, up] / 2 - positions[inside, up].min() / 2)
 
 
-def _clip_of(scene: Scene, name: str, times: np.ndarray, local_rot: np.ndarray, nodes,
-             root: Optional[int], root_translation: Optional[np.ndarray]) -> Clip:
-    names = [n.name for n in scene.nodes]
-    channels = []
-    if root is not None:
-        channels.append(Channel.from_curve(root, "translation",
-                                           Curve(times, root_translation, interpolation="linear"),
-                                           node_name=names[root]))
-    for j in nodes:
-        curve = RotationCurve(times, local_rot[:, j], interpolation="linear")
-        channels.append(Channel.from_curve(j, "rotation", curve, node_name=names[j]))
-    return Clip(name, float(times[-1]), tuple(channels))
+def _rotation_clip(scene: Scene, name: str, times: np.ndarray, local_rot: np.ndarray,
+                   nodes) -> Clip:
+    """The clip of the local rotations of `nodes`, keyed at `times`, linear."""
+    channels = tuple(Channel.from_curve(j, "rotation", RotationCurve(
+        times, local_rot[:, j], interpolation="linear"), node_name=scene.nodes[j].name)
+        for j in nodes)
+    return Clip(name, float(times[-1]), channels)
+
+
+def _with_root(scene: Scene, clip: Clip, times: np.ndarray, root: Optional[int],
+               translation: Optional[np.ndarray]) -> Clip:
+    """`clip` with the root's translation channel first (none: as it is)."""
+    if root is None:
+        return clip
+    channel = Channel.from_curve(root, "translation", Curve(times, translation,
+                                                            interpolation="linear"),
+                                 node_name=scene.nodes[root].name)
+    return replace(clip, channels=(channel,) + clip.channels)
 
 
 def _node(func: str, scene: Scene, which: str, name) -> int:
@@ -333,6 +338,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     deltas = quat_multiply(src_world.rotation[:, src_nodes], quat_conjugate(src_rest_rot[src_nodes]))
     world = _world_rotations(target, tgt_nodes, deltas, tgt_rest_rot)
     local = _locals_from_world(target, world)
+    rotations = _rotation_clip(target, clip.name, times, local, tgt_nodes)
     src_root = _default_root(source, clip) if root is None else _node(func, source, "root", root)
     tgt_root = translation = None
     if src_root is not None:
@@ -351,9 +357,8 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
                 ratio = h_tgt / h_src if h_src > 0 else 1.0
             position = _root_position(func, tgt_rest_pos[tgt_root], src_rest_pos[src_root],
                                       src_world.translation[:, src_root], ratio)
-            translation = _root_translation(func, target, clip.name, times, local, tgt_nodes,
-                                            tgt_root, position)
-    result = _clip_of(target, clip.name, times, local, tgt_nodes, tgt_root, translation)
+            translation = _root_translation(func, target, rotations, times, tgt_root, position)
+    result = _with_root(target, rotations, times, tgt_root, translation)
     return (result, pairs) if return_mapping else result
 
 
@@ -448,6 +453,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     deltas = quat_multiply(posed.rotation[:, sources], quat_conjugate(rest_rot[sources])) * flip
     world = _world_rotations(scene, animated, deltas, rest_rot)
     local = _locals_from_world(scene, world)
+    rotations = _rotation_clip(scene, clip.name, times, local, animated)
     root = _default_root(scene, clip)
     translation = None
     if root is not None:
@@ -455,6 +461,5 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
         reflect = -flip[:3]  # the offset from rest reflected across plane k
         position = _root_position(func, rest_pos[root], rest_pos[src], posed.translation[:, src],
                                   reflect)
-        translation = _root_translation(func, scene, clip.name, times, local, animated, root,
-                                        position)
-    return _clip_of(scene, clip.name, times, local, animated, root, translation)
+        translation = _root_translation(func, scene, rotations, times, root, position)
+    return _with_root(scene, rotations, times, root, translation)
