@@ -388,24 +388,25 @@ def penner_back_in(u, s):
     return u * u * ((s + 1) * u - s)
 
 
-def penner_elastic_out(u, a, p):
-    """Penner's easeOutElastic with b = 0, c = 1, d = 1 and his a / p rule."""
-    u = np.asarray(u, float)
+def penner_amplitude(a, p):
+    """Penner's a / p rule: (amplitude, phase shift s) of his elastic equations."""
     if a < 1:
-        a, s = 1.0, p / 4
-    else:
-        s = p / (2 * np.pi) * np.arcsin(1 / a)
+        return 1.0, p / 4
+    return a, p / (2 * np.pi) * np.arcsin(1 / a)
+
+
+def penner_elastic_out(u, a, p):
+    """Penner's easeOutElastic with b = 0, c = 1, d = 1."""
+    u = np.asarray(u, float)
+    a, s = penner_amplitude(a, p)
     out = a * 2 ** (-10 * u) * np.sin((u - s) * (2 * np.pi) / p) + 1
     return np.where(u == 0, 0.0, np.where(u == 1, 1.0, out))
 
 
 def penner_elastic_in(u, a, p):
-    """Penner's easeInElastic with b = 0, c = 1, d = 1 and his a / p rule."""
+    """Penner's easeInElastic with b = 0, c = 1, d = 1."""
     u = np.asarray(u, float)
-    if a < 1:
-        a, s = 1.0, p / 4
-    else:
-        s = p / (2 * np.pi) * np.arcsin(1 / a)
+    a, s = penner_amplitude(a, p)
     out = -(a * 2 ** (10 * (u - 1)) * np.sin((u - 1 - s) * (2 * np.pi) / p))
     return np.where(u == 0, 0.0, np.where(u == 1, 1.0, out))
 
