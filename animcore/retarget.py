@@ -17,7 +17,8 @@ from ._options import side_swaps
 from .curves import Curve
 from .model import Channel, Clip, Scene, _closest_text, _inverse, _representable
 from .rootmotion import _up_axis
-from .rotations import RotationCurve, quat_conjugate, quat_multiply
+from .rotations import (RotationCurve, quat_conjugate, quat_from_matrix, quat_multiply,
+                        quat_to_matrix)
 from .skeleton import _decompose
 
 __all__ = ["retarget", "mirror", "match_joints", "mirror_pairs", "PRESETS"]
@@ -170,15 +171,30 @@ def _depth(parents: np.ndarray, j: int) -> int:
     return d
 
 
-def _locals_from_world(scene: Scene, world: np.ndarray) -> np.ndarray:
+def _locals_from_world(func: str, scene: Scene, world: np.ndarray) -> np.ndarray:
     """Local rotations (F, N, 4) of world rotations (F, N, 4): under the
     parent's, or under what sits above the roots (an FBX file's axes)."""
     parents = scene.skeleton.parents
     child = parents >= 0
     above = np.empty_like(world)
     above[:, child] = world[:, parents[child]]
-    above[:, ~child] = _decompose("retarget", scene._root_frame).rotation
-    return quat_multiply(quat_conjugate(above), world)
+    above[:, ~child] = _decompose(func, scene._root_frame).rotation
+    local = quat_multiply(quat_conjugate(above), world)
+    # A mirrored world (a negative scale, here or above) is taken as a rotation
+    # with the x scale negated (_decompose), while the scene poses each node
+    # with its own scale's signs: local = S_parent R S_world S_own, S_ the sign
+    # matrices (3ds Max's "Nub" end joints have scale (-1, -1, -1)).
+    rest = scene._world(func, None, 0.0)
+    mirrored = np.linalg.det(rest[:, :3, :3]) < 0
+    above_mirrored = np.where(child, mirrored[np.maximum(parents, 0)],
+                              np.linalg.det(scene._root_frame[:3, :3]) < 0)
+    own = np.where(scene._pose(func, None, 0.0).scale < 0, -1.0, 1.0)
+    x_negated = np.array([-1.0, 1.0, 1.0])
+    for j in np.flatnonzero(above_mirrored | mirrored | (own < 0).any(axis=-1)):
+        left = x_negated if above_mirrored[j] else np.ones(3)
+        right = (x_negated if mirrored[j] else np.ones(3)) * own[j]
+        local[:, j] = quat_from_matrix(left[:, None] * quat_to_matrix(local[:, j]) * right)
+    return local
 
 
 def _world_rotations(scene: Scene, nodes, deltas: np.ndarray,
@@ -337,7 +353,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     src_nodes = [driven[j] for j in tgt_nodes]
     deltas = quat_multiply(src_world.rotation[:, src_nodes], quat_conjugate(src_rest_rot[src_nodes]))
     world = _world_rotations(target, tgt_nodes, deltas, tgt_rest_rot)
-    local = _locals_from_world(target, world)
+    local = _locals_from_world(func, target, world)
     rotations = _rotation_clip(target, clip.name, times, local, tgt_nodes)
     src_root = _default_root(source, clip) if root is None else _node(func, source, "root", root)
     tgt_root = translation = None
@@ -452,7 +468,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     sources = [index[partner_of[names[j]]] for j in animated]
     deltas = quat_multiply(posed.rotation[:, sources], quat_conjugate(rest_rot[sources])) * flip
     world = _world_rotations(scene, animated, deltas, rest_rot)
-    local = _locals_from_world(scene, world)
+    local = _locals_from_world(func, scene, world)
     rotations = _rotation_clip(scene, clip.name, times, local, animated)
     root = _default_root(scene, clip)
     translation = None

@@ -504,3 +504,24 @@ def test_fbx_roots_are_posed_under_the_requested_axes():
                                atol=1e-8)
     hips = joints[0]
     np.testing.assert_allclose(got[:, hips, :3, 3], expected[:, hips, :3, 3], rtol=0, atol=1e-12)
+
+
+def test_joints_with_a_negative_scale_keep_their_world_rotation():
+    """Six of walk.fbx's "Nub" end joints (right fingers, left toe) have scale
+    (-1, -1, -1): their world matrices mirror, which a rotation carries only
+    with the sign matrices of the node and its parent. Carried onto its own
+    rig, every joint's world linear part is the source's."""
+    walk = ac.load(DATA / "fbx" / "walk.fbx")
+    clip = walk.clips[0]
+    t = clip.key_times()[:30]
+    nubs = [j for j, name in enumerate(walk.joint_names) if name.endswith("Nub")
+            and (walk.pose(None, 0.0).scale[j] < 0).all()]
+    assert len(nubs) == 6
+    expected, got = walk.world(clip, t), walk.world(retarget(walk, clip, walk), t)
+    rotated = sorted({c.node for c in clip.channels if c.path == "rotation"})
+    assert set(nubs) <= set(rotated)
+    # relative to the file's cm-to-m scale: the keys are float32, and the source
+    # animates scales near 1 that a retarget keeps at rest (a mirror is off by 2)
+    scale = np.abs(expected[:, rotated, :3, :3]).max()
+    np.testing.assert_allclose(got[:, rotated, :3, :3], expected[:, rotated, :3, :3], rtol=0,
+                               atol=1e-5 * scale)
