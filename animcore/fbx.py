@@ -1317,6 +1317,16 @@ _NO_PIVOTS = _Pivots(*(np.zeros(3),) * 4, np.array([0.0, 0, 0, 1]), np.array([0.
                     "xyz", 1, np.zeros(3))
 
 
+def _pivot_turn(pv: _Pivots, rot, s) -> np.ndarray:
+    """The part of a local matrix's translation that turns with the node,
+    for rotation matrices ``rot`` and scales ``s``: rot (Soff + Sp - Rp - s Sp)
+    (the rest, Roff + Rp, is a constant)."""
+    shape = np.broadcast_shapes(np.shape(rot)[:-2], np.shape(s)[:-1])
+    inner = pv.scaling_offset + pv.scaling_pivot - pv.rotation_pivot - \
+        np.asarray(s) * pv.scaling_pivot
+    return np.einsum("...ij,...j->...i", rot, np.broadcast_to(inner, shape + (3,)))
+
+
 def _local_matrices(pv: _Pivots, t, q, s) -> np.ndarray:
     """FBX local matrices for translation t, whole rotation quaternion q
     (Rpre R Rpost^-1) and scale s (leading shapes broadcast)."""
@@ -1324,10 +1334,8 @@ def _local_matrices(pv: _Pivots, t, q, s) -> np.ndarray:
     shape = np.broadcast_shapes(np.shape(t)[:-1], np.shape(q)[:-1], np.shape(s)[:-1])
     m = np.zeros(shape + (4, 4))
     m[..., :3, :3] = rot * np.asarray(s)[..., None, :]
-    inner = pv.scaling_offset + pv.scaling_pivot - pv.rotation_pivot - \
-        np.asarray(s) * pv.scaling_pivot
     m[..., :3, 3] = np.asarray(t) + pv.rotation_offset + pv.rotation_pivot + \
-        np.einsum("...ij,...j->...i", rot, np.broadcast_to(inner, shape + (3,)))
+        _pivot_turn(pv, rot, s)
     m[..., 3, 3] = 1.0
     return m
 
@@ -1434,11 +1442,8 @@ class FbxScene(Scene):
         Rpost^-1), as a plain rotation channel of this scene poses it."""
         trs = _decompose(func, local)
         pv = self.pivots[node]
-        rot = quat_to_matrix(trs.rotation)
-        inner = pv.scaling_offset + pv.scaling_pivot - pv.rotation_pivot - \
-            trs.scale * pv.scaling_pivot
         translation = trs.translation - pv.rotation_offset - pv.rotation_pivot - \
-            np.einsum("...ij,...j->...i", rot, inner)
+            _pivot_turn(pv, quat_to_matrix(trs.rotation), trs.scale)
         return Transforms(translation, trs.rotation, trs.scale)
 
     def _world_steps(self):
@@ -1677,7 +1682,8 @@ def _composed_slopes(channel, t, side) -> np.ndarray:
 def _grid(clip, fps, times) -> np.ndarray:
     """Frames at ``fps`` over the clip's span (and the keys' span), plus the key
     times, none before 0, distinct in float32."""
-    start, stop = (clip.start, clip.stop) if isinstance(clip, FbxClip) else (0.0, clip.duration)
+    span = clip.frames(1.0, func="FbxScene.for_gltf")  # (its first and last: start and stop)
+    start, stop = float(span[0]), float(span[-1])
     lo = max(0.0, min(start, float(times[0]) if len(times) else start))
     hi = max(lo, stop, float(times[-1]) if len(times) else lo)
     grid = np.concatenate([lo + frame_times(hi - lo, fps, func="FbxScene.for_gltf"),

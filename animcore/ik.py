@@ -300,10 +300,9 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
                          f"one value per frame ({len(times)}), got {rs.shape[:-1]}")
     new_start = quat_multiply(rs, rotation[:, j_start])
     new_mid = quat_multiply(rm, quat_multiply(rs, rotation[:, j_mid]))
-    start_parent, mid_parent = parents[j_start], parents[j_mid]
+    mid_parent = parents[j_mid]
     # under the start's parent, or under what sits above the roots (an FBX file's axes)
-    above = (rotation[:, start_parent] if start_parent >= 0
-             else _decompose(func, scene._root_frame).rotation)
+    above = _decompose(func, scene._above(world, j_start)).rotation
     local_start = quat_multiply(quat_conjugate(above), new_start)
     # the mid's parent (the start, or a joint between) turned rigidly with rs
     mid_parent_world = new_start if mid_parent == j_start else quat_multiply(

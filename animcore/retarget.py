@@ -160,8 +160,10 @@ def _match_joints(func: str, source: Scene, target: Scene, mapping) -> dict:
 # ------------------------------------------------------------------ poses
 
 def _rest(func: str, scene: Scene):
-    rest = _decompose(func, scene._world(func, None, 0.0))
-    return rest.translation, rest.rotation
+    """The rest pose's world matrices (N, 4, 4), translations and rotations."""
+    world = scene._world(func, None, 0.0)
+    rest = _decompose(func, world)
+    return world, rest.translation, rest.rotation
 
 
 def _depth(parents: np.ndarray, j: int) -> int:
@@ -171,9 +173,11 @@ def _depth(parents: np.ndarray, j: int) -> int:
     return d
 
 
-def _locals_from_world(func: str, scene: Scene, world: np.ndarray) -> np.ndarray:
+def _locals_from_world(func: str, scene: Scene, world: np.ndarray,
+                       rest: np.ndarray) -> np.ndarray:
     """Local rotations (F, N, 4) of world rotations (F, N, 4): under the
-    parent's, or under what sits above the roots (an FBX file's axes)."""
+    parent's, or under what sits above the roots (an FBX file's axes);
+    `rest` is the scene's rest world (N, 4, 4)."""
     parents = scene.skeleton.parents
     child = parents >= 0
     above = np.empty_like(world)
@@ -184,7 +188,6 @@ def _locals_from_world(func: str, scene: Scene, world: np.ndarray) -> np.ndarray
     # with the x scale negated (_decompose), while the scene poses each node
     # with its own scale's signs: local = S_parent R S_world S_own, S_ the sign
     # matrices (3ds Max's "Nub" end joints have scale (-1, -1, -1)).
-    rest = scene._world(func, None, 0.0)
     mirrored = np.linalg.det(rest[:, :3, :3]) < 0
     above_mirrored = np.where(child, mirrored[np.maximum(parents, 0)],
                               np.linalg.det(scene._root_frame[:3, :3]) < 0)
@@ -347,13 +350,13 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     driven = {tgt_index[t]: src_index[s] for t, s in pairs.items()}
     times = clip.key_times()
     src_world = _decompose(func, source._world(func, clip, times))
-    src_rest_pos, src_rest_rot = _rest(func, source)
-    tgt_rest_pos, tgt_rest_rot = _rest(func, target)
+    _, src_rest_pos, src_rest_rot = _rest(func, source)
+    tgt_rest, tgt_rest_pos, tgt_rest_rot = _rest(func, target)
     tgt_nodes = sorted(driven)
     src_nodes = [driven[j] for j in tgt_nodes]
     deltas = quat_multiply(src_world.rotation[:, src_nodes], quat_conjugate(src_rest_rot[src_nodes]))
     world = _world_rotations(target, tgt_nodes, deltas, tgt_rest_rot)
-    local = _locals_from_world(func, target, world)
+    local = _locals_from_world(func, target, world, tgt_rest)
     rotations = _rotation_clip(target, clip.name, times, local, tgt_nodes)
     src_root = _default_root(source, clip) if root is None else _node(func, source, "root", root)
     tgt_root = translation = None
@@ -461,14 +464,14 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     flip[3] = 1.0
     times = clip.key_times()
     posed = _decompose(func, scene._world(func, clip, times))
-    rest_pos, rest_rot = _rest(func, scene)
+    rest, rest_pos, rest_rot = _rest(func, scene)
     animated = sorted({c.node for c in clip.channels if c.path == "rotation"}
                       | {index[partner_of[names[c.node]]] for c in clip.channels
                          if c.path == "rotation"})
     sources = [index[partner_of[names[j]]] for j in animated]
     deltas = quat_multiply(posed.rotation[:, sources], quat_conjugate(rest_rot[sources])) * flip
     world = _world_rotations(scene, animated, deltas, rest_rot)
-    local = _locals_from_world(func, scene, world)
+    local = _locals_from_world(func, scene, world, rest)
     rotations = _rotation_clip(scene, clip.name, times, local, animated)
     root = _default_root(scene, clip)
     translation = None
