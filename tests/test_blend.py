@@ -398,11 +398,11 @@ def test_barycentric_weights_at_any_parameter_against_exact_arithmetic(scale):
     p = unit * scale
     space = BlendSpace(p, list(range(12)))
     simplices = Delaunay(unit).simplices  # general position: the one Delaunay triangulation
-    inside = rng.uniform(-0.4, 0.4, (16, 2))
-    directions = rng.normal(size=(16, 2))
+    inside = rng.uniform(-0.4, 0.4, (30, 2))
+    directions = rng.normal(size=(30, 2))
     directions /= np.linalg.norm(directions, axis=1, keepdims=True)
-    near = directions * rng.uniform(1.05, 3.0, (16, 1))
-    far = [d * r for d in directions[:4] for r in (1e10, 1e200, 1e300, BIG / 2)]
+    near = directions * rng.uniform(1.05, 3.0, (30, 1))
+    far = [d * r for d in directions[:8] for r in (1e10, 1e200, 1e300, BIG / 2)]
     q = np.concatenate([inside * scale, near * scale, np.clip(far, -BIG, BIG),
                         [[BIG, -BIG], [-BIG, -BIG], [BIG, 0.5], [0.0, -BIG]]])
     with warnings.catch_warnings():
