@@ -308,6 +308,8 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
     mid_parent_world = new_start if mid_parent == j_start else quat_multiply(
         rs, rotation[:, mid_parent])
     local_mid = quat_multiply(quat_conjugate(mid_parent_world), new_mid)
+    local_start, local_mid = np.moveaxis(scene._as_posed(
+        func, (j_start, j_mid), np.stack([local_start, local_mid], axis=1)), 1, 0)
     replaced = {j_start: local_start, j_mid: local_mid}
     channels = [c for c in clip.channels
                 if not (c.path == "rotation" and c.node in replaced)]

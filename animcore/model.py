@@ -30,7 +30,7 @@ from ._options import did_you_mean, suggest
 from .cleanup import quat_continuous
 from .curves import Curve
 from .rootmotion import LoopTrack, _up_axis
-from .rotations import RotationCurve
+from .rotations import RotationCurve, quat_from_matrix, quat_to_matrix
 from .skeleton import (NodeLookupError, Skeleton, Transforms, _axis_matrices, _decompose,
                        _rigid_inverse, _rigid_matrices)
 
@@ -845,6 +845,30 @@ class Scene(ByValue):
         if parent >= 0:
             return world[..., parent, :, :]
         return np.broadcast_to(self._root_frame, world.shape[:-3] + (4, 4))
+
+    def _as_posed(self, func: str, nodes, local: np.ndarray, rest=None) -> np.ndarray:
+        """Local rotations ``local`` (F, len(nodes), 4) of ``nodes``, found from
+        world rotations as _decompose gives them, as this scene poses them.
+        A mirrored world matrix (a negative scale, the node's own or above it)
+        is decomposed with its x scale negated, while the scene poses each
+        node with its own scale's signs: the pose's rotation is then S_above R
+        S_world S_own, S_ the sign matrices (3ds Max's "Nub" end joints have
+        scale (-1, -1, -1)). ``rest``: the rest world, when the caller has it."""
+        rest = self._world(func, None, 0.0) if rest is None else rest
+        mirrored = np.linalg.det(rest[:, :3, :3]) < 0
+        own = self._pose(func, None, 0.0).scale < 0
+        x_negated = np.array([-1.0, 1.0, 1.0])
+        out = local
+        for k, j in enumerate(nodes):
+            parent = self.nodes[j].parent
+            above = (mirrored[parent] if parent >= 0
+                     else np.linalg.det(self._root_frame[:3, :3]) < 0)
+            if above or mirrored[j] or own[j].any():
+                out = np.array(local) if out is local else out  # (the caller's stays)
+                left = x_negated if above else np.ones(3)
+                right = (x_negated if mirrored[j] else np.ones(3)) * np.where(own[j], -1.0, 1.0)
+                out[:, k] = quat_from_matrix(left[:, None] * quat_to_matrix(local[:, k]) * right)
+        return out
 
     def _local_transforms(self, func: str, node: int, local: np.ndarray) -> Transforms:
         """The translation, rotation and scale channel values that give node

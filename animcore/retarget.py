@@ -17,8 +17,7 @@ from ._options import side_swaps
 from .curves import Curve
 from .model import Channel, Clip, Scene, _closest_text, _inverse, _representable
 from .rootmotion import _up_axis
-from .rotations import (RotationCurve, quat_conjugate, quat_from_matrix, quat_multiply,
-                        quat_to_matrix)
+from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import _decompose
 
 __all__ = ["retarget", "mirror", "match_joints", "mirror_pairs", "PRESETS"]
@@ -184,20 +183,7 @@ def _locals_from_world(func: str, scene: Scene, world: np.ndarray,
     above[:, child] = world[:, parents[child]]
     above[:, ~child] = _decompose(func, scene._root_frame).rotation
     local = quat_multiply(quat_conjugate(above), world)
-    # A mirrored world (a negative scale, here or above) is taken as a rotation
-    # with the x scale negated (_decompose), while the scene poses each node
-    # with its own scale's signs: local = S_parent R S_world S_own, S_ the sign
-    # matrices (3ds Max's "Nub" end joints have scale (-1, -1, -1)).
-    mirrored = np.linalg.det(rest[:, :3, :3]) < 0
-    above_mirrored = np.where(child, mirrored[np.maximum(parents, 0)],
-                              np.linalg.det(scene._root_frame[:3, :3]) < 0)
-    own = np.where(scene._pose(func, None, 0.0).scale < 0, -1.0, 1.0)
-    x_negated = np.array([-1.0, 1.0, 1.0])
-    for j in np.flatnonzero(above_mirrored | mirrored | (own < 0).any(axis=-1)):
-        left = x_negated if above_mirrored[j] else np.ones(3)
-        right = (x_negated if mirrored[j] else np.ones(3)) * own[j]
-        local[:, j] = quat_from_matrix(left[:, None] * quat_to_matrix(local[:, j]) * right)
-    return local
+    return scene._as_posed(func, range(len(parents)), local, rest)
 
 
 def _world_rotations(scene: Scene, nodes, deltas: np.ndarray,

@@ -580,3 +580,25 @@ def test_two_bone_clip_from_a_root_under_the_requested_axes():
     solved = ac.ik_two_bone_clip(scene, clip, start, mid, end, target)
     np.testing.assert_allclose(scene.world(solved, times)[:, end, :3, 3], target, rtol=0,
                                atol=1e-6)
+
+
+def test_two_bone_clip_through_a_joint_with_a_negative_scale():
+    """A mid joint with scale (-1, -1, -1) mirrors its world matrix: its new
+    local rotation takes the signs of its own scale in, and the end still
+    reaches the target."""
+    from animcore.gltf import Clip, Node, Scene
+
+    nodes = (Node(0, "A", -1, (1,), np.zeros(3), np.array([0, 0, 0, 1.0]), np.ones(3)),
+             Node(1, "B", 0, (2,), np.array([0, 1.0, 0]), np.array([0, 0, 0, 1.0]),
+                  -np.ones(3)),
+             Node(2, "C", 1, (), np.array([0.3, 1.0, 0]), np.array([0, 0, 0, 1.0]), np.ones(3)))
+    times = np.array([0.0, 1.0])
+    turn = ac.quat_from_axis_angle([[0, 0, 1], [0, 0, 1]], [0.1, 0.3])
+    clip = Clip("turn", 1.0, (ac.Channel.from_curve(0, "rotation", ac.RotationCurve(times, turn),
+                                                   node_name="A"),))
+    scene = Scene(nodes, ((0,),), 0, (), (clip,))
+    t = ac.ik_clip_times(clip)
+    world = scene.world(clip, t)
+    target = world[:, 2, :3, 3] + 0.1 * (world[:, 0, :3, 3] - world[:, 2, :3, 3])
+    solved = ac.ik_two_bone_clip(scene, clip, 0, 1, 2, target)
+    np.testing.assert_allclose(scene.world(solved, t)[:, 2, :3, 3], target, rtol=0, atol=1e-12)
