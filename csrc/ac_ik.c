@@ -225,10 +225,15 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
         v_reject(ps, a, pp);
         memcpy(qt, identity, sizeof identity);
         if (v_norm(c) > 1e-12 * l1 && v_norm(pp) > 1e-12 * v_norm(ps)) {
-            double cu[3], pu[3];
+            /* a turn about a itself, by the angle from c to pp around it: a
+               shortest arc from c to pp would tilt off a by c's rounding
+               error over its length, which for a chain all but straight
+               moves the end off the target line (1e-5 of the chain) */
+            double cu[3], pu[3], x[3];
             v_unit(c, cu);
             v_unit(pp, pu);
-            quat_from_to(cu, pu, a, qt); /* both are perpendicular to a: a turn about a */
+            v_cross(cu, pu, x);
+            quat_axis_angle(a, atan2(v_dot(x, a), v_dot(cu, pu)), qt);
         }
         if (twist != 0.0) {
             double qtw[4];

@@ -100,6 +100,38 @@ def test_two_bone_reaches_reachable_targets_law_of_cosines():
     np.testing.assert_allclose(np.linalg.norm(rs, axis=-1), 1, atol=1e-14)
 
 
+def test_two_bone_reaches_full_reach_targets_of_nearly_straight_chains():
+    # a walk's leg at full stride (CMU 12_01, frame 170): the chain all but
+    # straight and the target at L1 + L2; the roll toward the pole once tilted
+    # off the target line and left the end 1.2e-5 of the chain away
+    s = np.array([1.8190590860439866, 14.874071370348268, -2.3751450766036646])
+    m = np.array([1.2580558727005065, 9.272035509251705, -4.3117815493074])
+    e = np.array([0.5022154686247602, 1.7244274090054628, -6.921007360283511])
+    pole = np.array([-7.602529634291153, 24.07362831080635, 7.298554938776525])
+    far = np.array([-4.592750160682235, 18.029494262059938, -14.385311015634734])
+    length = np.linalg.norm(m - s) + np.linalg.norm(e - m)
+    # and random nearly straight chains, each target at full reach or just inside
+    rng = np.random.default_rng(7)
+    bend = rng.normal(size=(200, 3)) * 1e-7
+    s2 = rng.normal(size=(200, 3))
+    axis = rng.normal(size=(200, 3))
+    axis /= np.linalg.norm(axis, axis=-1, keepdims=True)
+    m2 = s2 + axis + bend
+    e2 = m2 + 0.7 * axis
+    l1, l2 = np.linalg.norm(m2 - s2, axis=-1), np.linalg.norm(e2 - m2, axis=-1)
+    direction = rng.normal(size=(200, 3))
+    direction /= np.linalg.norm(direction, axis=-1, keepdims=True)
+    inside = np.where(np.arange(200) % 2, 1 - 1e-9, 1.0)
+    t2 = s2 + ((l1 + l2) * inside)[:, None] * direction
+    p2 = s2 + rng.normal(size=(200, 3))
+    for s_, m_, e_, t_, p_, scale in ((s, m, e, far, pole, length),
+                                      (s2, m2, e2, t2, p2, (l1 + l2)[:, None])):
+        rs, rm, reached = ac.ik_two_bone(s_, m_, e_, t_, p_)
+        _, ef = solved(s_, m_, e_, rs, rm)
+        np.testing.assert_allclose((ef - t_) / scale, 0, atol=1e-9)
+        assert np.all(reached)
+
+
 def test_two_bone_mid_on_pole_side_of_the_plane():
     rng, s, m, e, p = random_chains(300, seed=1)
     t = s + rng.normal(size=(300, 3))
