@@ -210,7 +210,9 @@ def ik_chain(positions: ArrayLike, target: ArrayLike, *, tolerance: float = 1e-6
         ``positions`` (..., K, 3), segment lengths kept (each joint placed at
         its length along a unit direction), and ``converged`` (..., bool).
         A target beyond reach (without limits) gets the chain straight toward
-        it and ``converged`` False.
+        it and ``converged`` False; so does one within ``tolerance`` of full
+        reach, which is then converged (FABRIK would near it only as one
+        over its passes).
     """
     func = "ik_chain"
     kind = _METHODS[choice(func, "method", method, tuple(_METHODS))]

@@ -564,8 +564,10 @@ ac_status ac_ik_chain(const double *positions, const double *target, const doubl
         if (!ac_normalize(reach, 3, fallback))
             fallback[0] = 1.0, fallback[1] = fallback[2] = 0.0;
         done = end_distance(p, k, t) <= tolerance;
-        if (!done && !lim && v_norm(reach) >= total) {
-            /* beyond reach: straight toward the target */
+        if (!done && !lim && v_norm(reach) >= total - tolerance) {
+            /* beyond reach, or within tolerance of it: straight toward the
+               target (FABRIK nears a target at full reach only as 1 /
+               iterations: 1e6 of them left 2e-6) */
             for (size_t j = 0; j + 1 < k; j++)
                 for (int c = 0; c < 3; c++)
                     p[3 * (j + 1) + c] = p[3 * j + c] + lengths[j] * fallback[c];

@@ -427,6 +427,23 @@ def test_chain_reaches_and_keeps_lengths(method):
     np.testing.assert_array_equal(res.positions[:, 0], positions[:, 0])
 
 
+@pytest.mark.parametrize("method", ["fabrik", "ccd"])
+def test_chain_meets_targets_at_full_reach(method):
+    # targets at the chain's full length, to the last bit: FABRIK's passes
+    # near them only as 1 / passes (1e6 passes once left 2e-6)
+    positions, lengths, _ = random_chain(40, 5, seed=11)
+    rng = np.random.default_rng(12)
+    direction = rng.normal(size=(40, 3))
+    direction /= np.linalg.norm(direction, axis=-1, keepdims=True)
+    total = lengths.sum(-1)
+    target = positions[:, 0] + direction * (total * np.where(np.arange(40) % 2, 1 - 1e-15, 1.0))[:, None]
+    result = ac.ik_chain(positions, target, tolerance=1e-6, method=method)
+    assert result.converged.all()
+    np.testing.assert_array_less(np.linalg.norm(result.positions[:, -1] - target, axis=-1), 1e-6)
+    np.testing.assert_allclose(np.linalg.norm(np.diff(result.positions, axis=1), axis=-1), lengths,
+                               rtol=1e-12)
+
+
 def test_chain_unreachable_straight_and_not_converged():
     positions, lengths, _ = random_chain(20, 4, 11)
     target = positions[:, 0] + 10 * lengths.sum(-1, keepdims=True) * np.array([0, 0, 1.0])
