@@ -1069,7 +1069,8 @@ class _Writer:
                     "buffers": [], "bufferViews": [], "accessors": []}
         self.blob = bytearray()
         self._inputs: dict[bytes, int] = {}
-        self._point = None  # the accessor of placeholder meshes
+        self._point = None  # the accessors of placeholder meshes
+        self._skinning = None
 
     def accessor(self, values: np.ndarray, kind: str, *, bounds: bool = False,
                  what: str = "a value") -> int:
@@ -1096,15 +1097,23 @@ class _Writer:
             self._inputs[key] = self.accessor(stored, "SCALAR", bounds=True, what=what)
         return self._inputs[key]
 
-    def placeholder_mesh(self, targets: int, weights, names) -> int:
-        """A mesh that carries ``targets`` morph targets and nothing else: one
-        point at the origin, every target a zero displacement of it (glTF lets
-        only a node with a mesh have morph weights; animcore writes no
-        geometry)."""
+    def placeholder_mesh(self, targets: int, weights, names, skinned: bool) -> int:
+        """A mesh that carries ``targets`` morph targets and, when
+        ``skinned``, the skinning attributes, and nothing else: one point at
+        the origin, every target a zero displacement of it, bound to the
+        skin's first joint (glTF lets only a node with a mesh have morph
+        weights or a skin, and a skinned mesh needs JOINTS_0 and WEIGHTS_0;
+        animcore writes no geometry)."""
         if self._point is None:
             self._point = self.accessor(np.zeros((1, 3)), "VEC3", bounds=True)
-        primitive = {"attributes": {"POSITION": self._point}, "mode": 0,
-                     "targets": [{"POSITION": self._point} for _ in range(targets)]}
+        attributes = {"POSITION": self._point}
+        if skinned:
+            if self._skinning is None:
+                self._skinning = (self._joints_zero(), self.accessor(np.eye(4)[:1], "VEC4"))
+            attributes["JOINTS_0"], attributes["WEIGHTS_0"] = self._skinning
+        primitive = {"attributes": attributes, "mode": 0}
+        if targets:
+            primitive["targets"] = [{"POSITION": self._point} for _ in range(targets)]
         mesh = {"primitives": [primitive]}
         if weights is not None:
             mesh["weights"] = [float(w) for w in weights]
@@ -1112,6 +1121,17 @@ class _Writer:
             mesh["extras"] = {"targetNames": [str(n) for n in names]}
         self.doc.setdefault("meshes", []).append(mesh)
         return len(self.doc["meshes"]) - 1
+
+    def _joints_zero(self) -> int:
+        """An accessor of one JOINTS_0 entry, (0, 0, 0, 0) as unsigned bytes."""
+        while len(self.blob) % 4:
+            self.blob.append(0)
+        self.doc["bufferViews"].append({"buffer": 0, "byteOffset": len(self.blob),
+                                        "byteLength": 4})
+        self.blob += bytes(4)
+        self.doc["accessors"].append({"bufferView": len(self.doc["bufferViews"]) - 1,
+                                      "componentType": 5121, "count": 1, "type": "VEC4"})
+        return len(self.doc["accessors"]) - 1
 
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -1276,12 +1296,17 @@ def _document(clips, scene, fps) -> _Writer:
             animation["name"] = clip.name
         animations.append(animation)
     writer.doc["animations"] = animations
-    for node, width in sorted(morphs.items()):  # only a node with a mesh has morph weights
+    skinned = {n.index: n.skin for n in scene.nodes if n.skin is not None} if scene else {}
+    # only a node with a mesh has morph weights or a skin
+    for node in sorted(set(morphs) | set(skinned)):
         entry = nodes[node]
         known = scene.nodes[node] if scene is not None else None
-        weights = known.weights if known is not None else None
-        names = known.target_names if known is not None else None
-        entry["mesh"] = writer.placeholder_mesh(width, weights, names)
+        weights = known.weights if known is not None and node in morphs else None
+        names = known.target_names if known is not None and node in morphs else None
+        entry["mesh"] = writer.placeholder_mesh(morphs.get(node, 0), weights, names,
+                                                node in skinned)
+        if node in skinned:
+            entry["skin"] = int(skinned[node])
     return writer
 
 
@@ -1362,7 +1387,10 @@ def save(path, clips, *, scene=None, fps=None, embed: bool = True) -> None:
         on a node with a mesh: a node with morph weights (a ``weights``
         channel, or default weights in ``scene``) gets a placeholder mesh that
         carries its morph targets (one point, zero displacements) with its
-        default weights and target names, so the weights load back.
+        default weights and target names, so the weights load back; a node
+        that a skin is applied to keeps its skin, on such a mesh bound to the
+        skin's first joint, so that :meth:`Skin.joint_matrices` (relative to
+        that node) is the same after loading back.
     fps : float, optional
         The frame rate for curves glTF cannot express.
     embed : bool

@@ -267,6 +267,34 @@ def test_save_a_rig_with_its_scene(tmp_path):
         np.testing.assert_array_equal(back.world(clip.name, t), scene.world(clip, t))
 
 
+def test_save_keeps_the_node_a_skin_is_applied_to(tmp_path):
+    # CesiumMan's skin is applied to a mesh node under a Z-up turn: joint
+    # matrices are relative to that node, and were relative to the skeleton's
+    # space once the link was lost on the way through save
+    scene = gltf.load_scene(DATA / "CesiumMan" / "CesiumMan.gltf")
+    skinned = [n.index for n in scene.nodes if n.skin is not None]
+    assert skinned
+    gltf.save(tmp_path / "man.glb", scene.clips, scene=scene)
+    back = gltf.load_scene(tmp_path / "man.glb")
+    assert [(n.index, n.skin) for n in back.nodes if n.skin is not None] == \
+        [(i, scene.nodes[i].skin) for i in skinned]
+    t = np.linspace(0, 2, 9)
+    world = scene.world(scene.clips[0], t)
+    skin = scene.skins[0]
+    # the glTF joint matrix: inverse(world[mesh node]) @ world[joint] @ inverse bind
+    want = np.linalg.inv(world[:, skinned[0]])[:, None] @ world[:, skin.joints] \
+        @ skin.inverse_bind_matrices
+    got = back.skins[0].joint_matrices(back, back.clips[0], t)
+    np.testing.assert_allclose(got, want, atol=1e-12)
+    # a skinned mesh's primitives need JOINTS_0 and WEIGHTS_0 (glTF 2.0, 3.7.3.3)
+    doc = pygltf_document(tmp_path / "man.glb")
+    node = doc.nodes[skinned[0]]
+    attributes = doc.meshes[node.mesh].primitives[0].attributes
+    joints = doc.accessors[attributes.JOINTS_0]
+    assert (joints.componentType, joints.type, joints.count) == (5121, "VEC4", 1)
+    np.testing.assert_array_equal(pygltf_accessor(doc, attributes.WEIGHTS_0), [[1, 0, 0, 0]])
+
+
 def test_save_curves_glTF_can_and_cannot_express(tmp_path):
     cubic = animcore.Curve([0, 0.5, 2], [[0, 0, 0], [1, 2, 0], [0, 1, 1]],
                            in_velocities=np.ones((3, 3)), out_velocities=-np.ones((3, 3)))
