@@ -921,6 +921,9 @@ def _layout(start, rate, samples, tracks, kinds, bits) -> bytes:
                     + segments)
 
 
+_SMALL_GRID = 1025  # samples a grid may be doubled to beyond 8 times the key intervals
+
+
 def _grid(clip: Clip, oversample: int):
     """(start, rate, samples) of the uniform grid a clip is stored on: its key
     times when they are evenly spaced (a BVH's frames); else the coarsest
@@ -965,8 +968,9 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
 
     Every node of the scene gets a translation, rotation and scale track on a
     uniform grid of samples (a BVH's frames; for a clip whose key times are
-    not evenly spaced, as many samples as key times, doubled while that
-    misses the bound), split into segments of 16 samples (layout version 2,
+    not evenly spaced, as many samples as key times), doubled while that
+    misses the bound (up to 8 times, and further while the grid has at most
+    1025 samples: a clip of a few cubic keys), split into segments of 16 samples (layout version 2,
     documented in ``csrc/animcore.h``). A track that never leaves the
     identity is stored as nothing, one that does not move as one float32
     value, an animated one as its range per component for the clip, then in
@@ -1029,13 +1033,19 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     shell = positive_number(func, "shell", shell)
     clip = scene._own_clip(func, clip)
     raw_samples = len(clip.key_times())
-    for oversample in (1, 2, 4, 8):
+    oversample = 1
+    while True:
         start, rate, samples = _grid(clip, oversample)
         result = _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
         if result is not None:
             data, error = result
             return CompressedClip._made(data, RAW_BYTES_PER_NODE * len(scene.nodes) * raw_samples,
                                         error)
+        # 8 times the key intervals, and beyond while the grid stays small
+        # (a few cubic keys: 3 keys of a turn need 65 samples for 1 cm)
+        if oversample >= 8 and 2 * samples - 1 > _SMALL_GRID:
+            break
+        oversample *= 2
     raise ValueError(f"{func}: clip {clip.name!r} cannot be stored within tolerance="
                      f"{tolerance!r} (24 bits per component at {samples} samples miss it)")
 

@@ -731,6 +731,20 @@ def _rig(path, values, *, nodes=1, extra=()):
     return model.Scene(tuple(chain), ((0,),), 0, (), (clip,)), clip
 
 
+def test_compress_samples_a_few_cubic_keys_as_finely_as_they_need():
+    # three cubic Hermite keys of a swing (Blender's CUBICSPLINE exports):
+    # linear samples between them need more than 8 per key interval for 1 mm
+    # (once refused: the grid stopped at 8 times the key intervals)
+    swing = animcore.Curve(FRAMES * 30, [[0, 0, 0], [1.0, 0, 0], [0, 0, 0]],
+                           velocities=[[6.0, 0, 0], [0, 0, 0], [-6.0, 0, 0]],
+                           interpolation="cubic")
+    scene, clip = _rig("translation", swing)
+    cc = compress(scene, clip, 1e-3)
+    assert cc.samples > 17
+    t = dense_times(clip.key_times(), np.random.default_rng(8), extra=2000)
+    assert reference_clip_error_of(scene, clip, cc, t, 0.03).max() <= 1e-3
+
+
 @pytest.fixture
 def strict():
     with warnings.catch_warnings():
