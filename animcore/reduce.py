@@ -146,6 +146,9 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     one_d = np.asarray(curve.values).ndim == 1
     grid = _subdivided(times)
     dense = _evaluated(curve, grid, func).reshape(len(grid), -1)
+    # the last key as the last segment reaches it, not the extrapolation after
+    # it (a cycle starts over there)
+    dense[-1] = np.asarray(curve.values, dtype=np.float64).reshape(len(times), -1)[-1]
     values = dense[::DENSE]  # the curve at its keys (right side)
     vin = np.asarray(curve.in_velocities, dtype=np.float64).reshape(len(times), -1)
     vout = np.asarray(curve.out_velocities, dtype=np.float64).reshape(len(times), -1)
@@ -182,12 +185,21 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
             func, context[kind], played(i, j, t), target, times[i], times[j], values[i],
             values[j], v0, v1, None, None)
 
+    # the keys a step segment of the original ends at, where the original
+    # jumps: its value just before them is the key before's
+    jumps_at = np.array([k for k in range(1, len(times)) if _original_kind(curve, k - 1) == "step"],
+                        dtype=np.intp)
+
     def measured(kind, at, a, b):
-        """The error of ``at`` (an error_at) on the grid's points a to b - 1,
-        its local maxima refined unless it is piecewise linear between grid
-        points (a linear or step result of a linear or step original)."""
+        """The error of ``at`` (an error_at) on the grid's points a to b - 1
+        and at the left limits of the original's steps there, its local
+        maxima refined unless it is piecewise linear between grid points (a
+        linear or step result of a linear or step original)."""
         err = at(grid[a:b], dense[a:b])
         worst = err.max(initial=0.0)
+        ends = jumps_at[(DENSE * jumps_at > a) & (DENSE * jumps_at < b)]
+        if ends.size:  # (a candidate is continuous there, or holds its own value)
+            worst = max(worst, at(times[ends], values[ends - 1]).max())
         if (piecewise_linear and kind != "cubic") or worst > limit:
             return worst
         return _refined_error(curve, at, grid[a:b], err, 0.5 * limit, func)
@@ -387,6 +399,7 @@ def _reduce_rotation(curve: RotationCurve, tolerance: float, func: str) -> Rotat
         return curve
     grid = _subdivided(times)
     dense = _evaluated(curve, grid, func)
+    dense[-1] = curve._stored_keys()[-1]  # the last key, not a cycle's start after it
     keys = dense[::DENSE]
     limit = tolerance * (1 - 1e-9)
     step = curve.interpolation == "step"  # held between kept keys, as between its own

@@ -197,6 +197,43 @@ def test_reduce_keys_step_reaches_its_limit_at_the_next_key():
     assert len(reduced) == 3
 
 
+@pytest.mark.parametrize("interpolation", ["linear", "auto"])
+def test_reduce_keys_of_steps_holds_the_bound_just_before_each_step(interpolation):
+    # a line through the steps' corners misses the value held just before a
+    # key by as much as the step there: the original's left limit at key k is
+    # key k - 1's value, a point the check grid alone never has
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        times = np.cumsum(rng.uniform(0.02, 0.2, 40))
+        values = np.cumsum(rng.normal(size=40)) * 0.1
+        curve = animcore.Curve(times, values, interpolation="step")
+        reduced = reduce_keys(curve, 0.05, interpolation=interpolation)
+        before = np.nextafter(times[1:], -np.inf)
+        assert np.abs(reduced(before) - values[:-1]).max() <= 0.05
+        t = dense_times(times, rng, extra=2000)
+        assert np.abs(reduced(t) - curve(t)).max() <= 0.05
+
+
+@pytest.mark.parametrize("after", ["cycle", "cycle_offset", "oscillate", "clamp"])
+def test_reduce_keys_keeps_the_last_key_of_a_cycling_curve(after):
+    # the curve's value at its last key time is the next cycle's (right side);
+    # the reduction once took that for the last key's value
+    times = np.arange(5.0)
+    values = np.array([0.0, 1.0, 3.0, 2.0, 5.0])
+    curve = animcore.Curve(times, values, interpolation="linear", after=after)
+    reduced = reduce_keys(curve, 0.01)
+    np.testing.assert_array_equal(reduced.values, values[np.isin(times, reduced.times)])
+    t = np.linspace(0, 4, 4001)[:-1]
+    assert np.abs(reduced(t) - np.interp(t, times, values)).max() <= 0.01
+    angles = np.array([0.0, 0.4, 0.9, 1.5, 2.2])  # turns about z, 0.5 rad apart at most
+    quats = np.stack([np.zeros(5), np.zeros(5), np.sin(angles / 2), np.cos(angles / 2)], -1)
+    rotation = animcore.RotationCurve(times, quats, after="cycle" if after == "cycle_offset"
+                                      else after)
+    got = reduce_keys(rotation, 1e-3)(t)
+    want = np.interp(t, times, angles)
+    assert np.abs(2 * np.arctan2(got[:, 2], got[:, 3]) - want).max() <= 1e-3
+
+
 def test_reduce_keys_fitted_tangents_keep_the_bound_between_check_points():
     """Samples of a sine keyed linearly: cubic keys with fitted end tangents
     need far fewer keys than lines, and the bound holds at 10^5 times."""
