@@ -5,7 +5,8 @@ reports: per joint, the largest distance between two poses' world positions
 of virtual points ``shell`` along each local axis (+-x, +-y, +-z).
 :func:`reduce_keys` keeps as few keys of a curve as it can while the result
 stays within a tolerance of the original on a dense check (20 points per
-original key interval, every original key included): where the difference
+original key interval, every original key included, and the value a step
+holds just before the key it ends at): where the difference
 is piecewise linear between those points (a linear or step result of a
 linear or step original) that check is a proof; elsewhere each local maximum
 of the difference on the check is refined by zooming in on it, so that the
