@@ -39,7 +39,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, index_text
+from ._arrays import as_float64, check_finite, index_text, positive_number
 from ._objects import ByValue
 from ._options import option
 from .model import Scene, _query_times
@@ -66,7 +66,7 @@ def _pose(func: str, name: str, pose) -> Transforms:
     for part, value, width in (("translation", t, 3), ("rotation", r, 4), ("scale", s, 3)):
         if part == "rotation":
             value = quaternion_input(value)
-        a = np.asarray(value, dtype=np.float64)
+        a = as_float64(func, f"{name}.{part}", value)
         if a.ndim < 2 or a.shape[-1] != width:
             raise ValueError(f"{func}: {name}.{part} has shape {a.shape} (must be "
                              f"(..., J, {width}))")
@@ -92,7 +92,7 @@ def _joints(func: str, named: Sequence[tuple[str, Transforms]]) -> int:
 def _mask(func: str, mask, joints: int):
     if mask is None:
         return 1.0
-    m = np.asarray(mask, dtype=np.float64)
+    m = as_float64(func, "mask", mask)
     if m.shape != (joints,):
         raise ValueError(f"{func}: mask has shape {m.shape} (must be ({joints},), one "
                          f"weight per joint)")
@@ -237,8 +237,10 @@ def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -
     ------
     ValueError
         No poses, a weight count that differs from the pose count, a
-        non-positive or non-finite threshold, mismatched joints, or, without
-        a rest pose, a joint whose accumulated weight is 0.
+        non-positive or non-finite threshold, mismatched joints, shapes that
+        do not broadcast, a value that is not finite or a zero rotation in a
+        pose (named by its index), or, without a rest pose, a joint whose
+        accumulated weight is 0.
     """
     func = "blend_many"
     poses = [_pose(func, f"poses[{i}]", p) for i, p in enumerate(poses)]
@@ -248,16 +250,27 @@ def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -
     if rest is not None:
         named.append(("rest", _pose(func, "rest", rest)))
     _joints(func, named)
-    if not (np.isfinite(threshold) and threshold > 0):
-        raise ValueError(f"{func}: threshold is {threshold!r} (must be positive and finite)")
-    w = np.asarray(weights, dtype=np.float64)
+    for name, pose in named:  # (the sums below are NumPy's: no kernel checks them)
+        for part, value in zip(("translation", "rotation", "scale"), pose):
+            check_finite(func, f"{name}.{part}", value)
+        zero = ~pose.rotation.any(axis=-1)
+        if zero.any():
+            raise ValueError(f"{func}: {name}.rotation{index_text(zero.shape, int(np.argmax(zero)))}"
+                             f" is (0, 0, 0, 0) (a rotation must be a non-zero quaternion)")
+    threshold = positive_number(func, "threshold", threshold)
+    w = as_float64(func, "weights", weights)
     if w.ndim == 0 or w.shape[0] != len(poses):
         raise ValueError(f"{func}: weights has shape {w.shape} (must start with the pose "
                          f"count {len(poses)})")
     check_finite(func, "weights", w)
     if w.ndim == 1:
         w = w[:, None]  # one weight per pose, for every joint
-    shape = np.broadcast_shapes(*(a.shape[:-1] for p in poses for a in p), w.shape[1:])
+    try:
+        shape = np.broadcast_shapes(*(a.shape[:-1] for p in poses for a in p), w.shape[1:])
+    except ValueError:
+        raise ValueError(f"{func}: the poses' shapes "
+                         f"{[tuple(p.translation.shape) for p in poses]} and the weights' "
+                         f"{w.shape} do not broadcast (weights: (L,) or (L, ..., J))") from None
     acc_t = np.zeros(shape + (3,))
     acc_s = np.zeros(shape + (3,))
     acc_q = np.zeros(shape + (4,))
@@ -421,7 +434,7 @@ class BlendSpace(ByValue):
 
     def __init__(self, points, clips: Sequence, *, method: str = "barycentric"):
         func = "BlendSpace"
-        p = np.asarray(points, dtype=np.float64)
+        p = as_float64(func, "points", points)
         if p.ndim == 2 and p.shape[1] == 1:
             p = p[:, 0]
         if p.ndim not in (1, 2) or (p.ndim == 2 and p.shape[1] != 2) or len(p) < 2:

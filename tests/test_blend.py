@@ -284,6 +284,29 @@ def test_blend_many_bad_input():
         blend_many([p], [0.0])
     with pytest.raises(ValueError, match=r"make_additive: reference is frame 5"):
         make_additive(random_pose(rng, 2, 3), 5)
+    # a pose's values are summed in NumPy: checked there, even at weight 0
+    bad = Transforms(p.translation.copy(), p.rotation.copy(), p.scale)
+    bad.translation[1, 2] = np.nan
+    for weights in ([0.5, 0.5], [1.0, 0.0]):
+        with pytest.raises(ValueError, match=r"blend_many: poses\[1\]\.translation at index "
+                                             r"\(1, 2\) is nan \(must be finite\)"):
+            blend_many([p, bad], weights)
+    bad.translation[1, 2] = 0.0
+    bad.rotation[2] = 0.0
+    with pytest.raises(ValueError, match=r"blend_many: poses\[1\]\.rotation at index \(2,\) "
+                                         r"is \(0, 0, 0, 0\)"):
+        blend_many([p, bad], [0.5, 0.5])
+    with pytest.raises(ValueError, match=r"blend_many: threshold must be"):
+        blend_many([p, p], [1, 1], threshold="a")
+    with pytest.raises(ValueError, match=r"blend_many: weights must be real numbers"):
+        blend_many([p, p], ["x", "y"])
+    with pytest.raises(ValueError, match=r"blend_many: the poses' shapes .* do not broadcast"):
+        blend_many([p, p], np.ones((2, 4)))
+    with pytest.raises(ValueError, match=r"blend_poses: a\.translation must be real numbers, "
+                                         r"got an array of dtype complex128"):
+        blend_poses(Transforms(p.translation + 5j, p.rotation, p.scale), p, 0.5)
+    with pytest.raises(ValueError, match=r"blend_poses: mask must be real numbers"):
+        blend_poses(p, p, 0.5, mask=["a", "b", "c"])
 
 
 # ------------------------------------------------------------------ blend spaces
