@@ -265,8 +265,13 @@ static ac_status binary_list(parser *p, size_t *pos, size_t end, int64_t parent,
     size_t header = p->wide ? 25 : 13;
     while (!done) {
         ac_status st;
-        /* a top-level list may end without its null record before the footer */
-        if (*pos >= end || (top && end - *pos < header))
+        /* the top-level list ends with its null record, before the footer: a
+           file cut at a record's end would otherwise read as a whole one
+           without what followed (its objects, connections or takes) */
+        if (top && end - *pos < header)
+            return fail(p, *pos, "the file ends before the top-level list's null record "
+                                 "(it is cut short)");
+        if (*pos >= end)
             return AC_OK;
         st = binary_record(p, pos, end, parent, &done);
         if (st)
@@ -532,6 +537,8 @@ static ac_status parse_ascii(parser *p)
     st = ascii_list(p, -1);
     if (st == AC_OK && !at_end(p))
         st = fail(p, p->pos, "'}' without a record to close");
+    if (st == AC_OK && p->table->records_used == 0)
+        st = fail(p, p->pos, "no records (an empty file)");
     return st;
 }
 

@@ -650,6 +650,40 @@ def test_truncated_binary_names_byte_and_path():
         fbx.load_bytes(SMALL7[:len(SMALL7) // 2])
 
 
+def _top_level_ends(data: bytes) -> list:
+    """Where each top-level record of a binary FBX ends (read here with
+    struct, from the record headers' end offsets)."""
+    version = struct.unpack_from("<I", data, 23)[0]
+    wide = version >= 7500
+    at, ends = 27, []
+    while True:
+        end = struct.unpack_from("<Q" if wide else "<I", data, at)[0]
+        if end == 0:
+            return ends
+        ends.append(end)
+        at = end
+
+
+@pytest.mark.parametrize("data", [SMALL, SMALL7], ids=["6100", "7500"])
+def test_a_binary_cut_at_a_record_s_end_is_an_fbx_error(data):
+    # a file cut after its Objects, say, once loaded its nodes without their
+    # connections and its clip without channels
+    ends = _top_level_ends(data)
+    assert len(ends) > 5
+    for end in ends:
+        with pytest.raises(fbx.FbxError, match=r"the file ends before the top-level list's "
+                                               r"null record \(it is cut short\)"):
+            fbx.load_bytes(data[:end])
+
+
+@pytest.mark.parametrize("text", [b"", b"\n  \n", b"; FBX 7.4.0 project file\n"])
+def test_an_empty_file_is_an_fbx_error(tmp_path, text):
+    path = tmp_path / "empty.fbx"
+    path.write_bytes(text)
+    with pytest.raises(fbx.FbxError, match=r"no records \(an empty file\)"):
+        animcore.load(path)
+
+
 def test_bad_ascii_names_line():
     text = ASCII_HEADER + "Objects:  {\n    Model: 1, \"Model::a\n"
     with pytest.raises(fbx.FbxError, match=r"line 6 \(Objects/Model\): string without"):
