@@ -1912,7 +1912,8 @@ typedef struct ac_fbx_failure {
 } ac_fbx_failure;
 
 /* Parses `size` bytes. Returns AC_OK, or AC_ERR_VALUE for malformed input
-   (and for tables shorter than needed) with *failure filled (when not NULL)
+   (a binary file whose top-level list does not end with its null record, an
+   ASCII file without records, and tables shorter than needed) with *failure filled (when not NULL)
    and *err (when not NULL): index = the byte offset (binary) or line
    (ASCII), detail = the start of the message. */
 AC_API ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *table,
