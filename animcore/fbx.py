@@ -2104,11 +2104,13 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
     templates = _templates(f)
     settings_record = f.find("GlobalSettings")
     settings = _properties(settings_record)
-    if not settings:  # FBX 6: the settings live under Objects
-        for oid in objects.order:
-            if objects.kinds[oid] == "GlobalSettings":
-                settings_record = objects.by_id[oid][0]
+    top = f.find("Objects")
+    if not settings and top is not None:  # FBX 6: the settings are a record of Objects, with no id
+        for c in f.child_indices(top.index):
+            if f.names[c] == "GlobalSettings":
+                settings_record = f.record(c)
                 settings = _properties(settings_record)
+                break
     factor = _scalar(settings, "UnitScaleFactor", 1.0)
     if not (math.isfinite(factor) and factor > 0.0):
         raise f.error(settings_record, f"property 'UnitScaleFactor' is {factor!r} (must be a "

@@ -50,6 +50,36 @@ def test_rest_pose_matches_ufbx(name):
     assert [order.index(p) if p >= 0 else -1 for p in parents] == info["parents"]
 
 
+# ufbx's coordinate axes: +X, -X, +Y, -Y, +Z, -Z
+UFBX_AXES = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1.0]])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_conversion_matches_ufbx_units_and_axes(name):
+    # the conversion takes the file's right, up and front axes, at its unit,
+    # to metres with X right, Y up, Z front (cube.fbx, FBX 6, is in inches:
+    # its settings were once missed)
+    info = META["files"][name]
+    scene = fbx.load(FILES / name)
+    basis = np.column_stack([UFBX_AXES[a] for a in info["axes"]])
+    np.testing.assert_allclose(scene.conversion[:3, :3] @ basis,
+                               info["unit_meters"] * np.eye(3), rtol=1e-15, atol=0)
+
+
+def test_fbx6_settings_under_objects_set_the_conversion():
+    text = (FILES / "maya_anim_interpolation_6100_ascii.fbx").read_text()
+    edited = text.replace('"UnitScaleFactor", "double", "",1', '"UnitScaleFactor", "double", "",100') \
+        .replace('"UpAxis", "int", "",1', '"UpAxis", "int", "",2') \
+        .replace('"FrontAxis", "int", "",2', '"FrontAxis", "int", "",1') \
+        .replace('"FrontAxisSign", "int", "",1', '"FrontAxisSign", "int", "",-1')
+    assert edited.count("UnitScaleFactor\", \"double\", \"\",100") == 1
+    scene = fbx.load_bytes(edited.encode())
+    # metres, Z up, -Y front: the file's z goes to y and its -y to z
+    want = np.eye(4)
+    want[:3, :3] = [[1, 0, 0], [0, 0, 1], [0, -1, 0]]
+    np.testing.assert_array_equal(scene.conversion, want)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_world_transforms_decompose_into_what_rebuilds_them(name):
     """bake --world, retarget, mirror and IK decompose world matrices: the float32
