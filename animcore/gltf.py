@@ -1377,7 +1377,10 @@ def save(path, clips, *, scene=None, fps=None, embed: bool = True) -> None:
         glTF cannot express (easing, time remaps, jumps, Bezier handles: a
         ``Curve``'s default tangents, Blender's auto-clamped ones, are Bezier
         handles; cubic Hermite curves, ``interpolation="cubic"``, are glTF's
-        CUBICSPLINE) are written as LINEAR samples on the frame grid of
+        CUBICSPLINE, and so are curves of linear and cubic segments mixed, as
+        :func:`animcore.reduce_clip` makes them, a linear segment's velocities
+        its slope; a step segment among others has no glTF form) are written
+        as LINEAR samples on the frame grid of
         ``fps`` (as ``bake``), or rejected with a ValueError when ``fps`` is
         None.
     scene : Scene, optional

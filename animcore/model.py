@@ -1064,7 +1064,12 @@ def _sampler_of(curve):
     """(interpolation, output) of the glTF sampler that evaluates like
     ``curve``, or (None, None) when glTF cannot express it."""
     kind = curve.interpolation
-    if not isinstance(kind, str) or kind not in _GLTF_NAMES:  # e.g. one kind per segment
+    # linear and cubic segments mixed (reduce_clip's results): glTF's
+    # CUBICSPLINE, a linear segment a Hermite one whose velocities at both
+    # ends are its slope (glTF keeps a key's in and out tangents apart)
+    mixed = (isinstance(curve, Curve) and isinstance(kind, tuple)
+             and all(isinstance(k, str) and k in ("linear", "cubic") for k in kind))
+    if not mixed and (not isinstance(kind, str) or kind not in _GLTF_NAMES):
         return None, None
     if isinstance(curve, Curve):
         # easing, time remaps, jumps and weighted (free-length) handles have no glTF form
@@ -1073,9 +1078,16 @@ def _sampler_of(curve):
                 or getattr(curve, "out_weights", None) is not None):
             return None, None
         values = curve.values.reshape(len(curve.times), -1)
-        if curve.interpolation == "cubic":
-            rows = np.stack([curve.in_velocities.reshape(values.shape), values,
-                             curve.out_velocities.reshape(values.shape)], axis=1)
+        if mixed or curve.interpolation == "cubic":
+            v_in = np.array(curve.in_velocities, dtype=np.float64).reshape(values.shape)
+            v_out = np.array(curve.out_velocities, dtype=np.float64).reshape(values.shape)
+            if mixed:
+                times = np.asarray(curve.times, dtype=np.float64)
+                linear = np.array([k == "linear" for k in kind])
+                slope = np.diff(values, axis=0) / np.diff(times)[:, None]
+                v_out[:-1][linear] = slope[linear]
+                v_in[1:][linear] = slope[linear]
+            rows = np.stack([v_in, values, v_out], axis=1)
             output = rows.reshape(-1, values.shape[1])
         else:
             output = np.array(values)
@@ -1087,7 +1099,7 @@ def _sampler_of(curve):
             output = np.array(curve.quaternions)
     output = np.array(output, dtype=np.float64)
     output.flags.writeable = False
-    return _GLTF_NAMES[curve.interpolation], output
+    return _GLTF_NAMES["cubic" if mixed else curve.interpolation], output
 
 
 # ---------------------------------------------------------------- frames

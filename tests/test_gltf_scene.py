@@ -295,6 +295,33 @@ def test_save_keeps_the_node_a_skin_is_applied_to(tmp_path):
     np.testing.assert_array_equal(pygltf_accessor(doc, attributes.WEIGHTS_0), [[1, 0, 0, 0]])
 
 
+def test_save_keeps_the_keys_of_linear_and_cubic_segments_mixed(tmp_path):
+    # reduce_clip's curves mix linear and cubic segments: glTF's CUBICSPLINE
+    # holds them, a linear segment's velocities at both ends its slope
+    times = np.array([0.0, 0.4, 1.0, 1.5, 2.0])
+    values = np.array([[0, 0, 0], [1, 2, 0], [0, 1, 1], [2, 0, 1], [1, 1, 1.0]])
+    mixed = animcore.Curve(times, values, interpolation=("linear", "cubic", "cubic", "linear"),
+                           velocities=np.array([[1, 0, 0], [0, 1, 0], [2, 0, 1], [0, 0, 3],
+                                                [1, 1, 1.0]]))
+    channel = gltf.Channel.from_curve(0, "translation", mixed, node_name="hips")
+    assert channel.interpolation == "CUBICSPLINE"
+    gltf.save(tmp_path / "mixed.glb", gltf.Clip("mixed", 2.0, (channel,)))
+    back = gltf.load(tmp_path / "mixed.glb")[0].channels[0]
+    np.testing.assert_array_equal(back.times, times.astype(np.float32))  # every key kept
+    t = np.linspace(0, 2, 401)
+    # the file evaluated by the specification's formula, against the curve itself
+    doc = pygltf_document(tmp_path / "mixed.glb")
+    sampler = doc.animations[0].samplers[0]
+    output = pygltf_accessor(doc, sampler.output)
+    want = mixed(t)
+    np.testing.assert_allclose(gltf_spec_sample(times, output, "CUBICSPLINE", t), want, atol=2e-6)
+    np.testing.assert_allclose(back.sample(t), want, atol=2e-6)
+    line = (t > 0) & (t < 0.4)  # the first segment is the straight line between its keys
+    np.testing.assert_allclose(back.sample(t[line]), values[0] + np.outer(t[line] / 0.4,
+                                                                          values[1] - values[0]),
+                               atol=2e-6)
+
+
 def test_save_curves_glTF_can_and_cannot_express(tmp_path):
     cubic = animcore.Curve([0, 0.5, 2], [[0, 0, 0], [1, 2, 0], [0, 1, 1]],
                            in_velocities=np.ones((3, 3)), out_velocities=-np.ones((3, 3)))
