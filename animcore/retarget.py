@@ -411,8 +411,9 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     (for the x plane, quaternion ``(x, y, z, w) -> (x, -y, -z, w)``), applied
     to its own rest world rotation, so a rig whose rest pose is not symmetric
     mirrors too; the root's world-space offset from its rest position is
-    reflected. Mirroring twice gives the clip's poses back; bone lengths stay
-    (translations other than the root's stay at rest). On a symmetric rig the
+    reflected, and so is that of every other top node the clip translates.
+    Mirroring twice gives the clip's poses back; bone lengths stay
+    (translations of other nodes stay at rest). On a symmetric rig the
     mirrored world positions are the partners' positions reflected.
 
     Parameters
@@ -459,12 +460,20 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     world = _world_rotations(scene, animated, deltas, rest_rot)
     local = _locals_from_world(func, scene, world, rest)
     rotations = _rotation_clip(scene, clip.name, times, local, animated)
+    # the root, and every other top node the clip translates (a capture's
+    # aim and target nulls): each one's world offset from rest reflected,
+    # solved in order down the hierarchy (a node's above its descendants)
     root = _default_root(scene, clip)
-    translation = None
-    if root is not None:
-        src = index[partner_of[names[root]]]
-        reflect = -flip[:3]  # the offset from rest reflected across plane k
-        position = _root_position(func, rest_pos[root], rest_pos[src], posed.translation[:, src],
+    parents = scene.skeleton.parents
+    roots = sorted({c.node for c in clip.channels if c.path == "translation"
+                    and (parents[c.node] < 0 or c.node == root)},
+                   key=lambda j: _depth(parents, j))
+    reflect = -flip[:3]  # the offset from rest reflected across plane k
+    result = rotations
+    for j in roots:
+        src = index[partner_of[names[j]]]
+        position = _root_position(func, rest_pos[j], rest_pos[src], posed.translation[:, src],
                                   reflect)
-        translation = _root_translation(func, scene, rotations, times, root, position)
-    return _with_root(scene, rotations, times, root, translation)
+        result = _with_root(scene, result, times, j,
+                            _root_translation(func, scene, result, times, j, position))
+    return result

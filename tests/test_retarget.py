@@ -242,6 +242,30 @@ def symmetric_rig():
     return Scene(tuple(nodes), ((0,),), 0, (), (clip,)), clip, times
 
 
+def test_mirror_reflects_every_top_node_the_clip_translates():
+    # robot.fbx animates an aim and a target null beside the rig: the aim's
+    # 0.36 m once stayed at rest, and mirroring twice missed it by 0.38 m
+    scene = ac.load(DATA / "fbx" / "robot.fbx")
+    clip = scene.clips[0]
+    t = clip.key_times()
+    world = scene.world(clip, t)[..., :3, 3]
+    rest = scene.world(None, 0.0)[..., :3, 3]
+    tops = sorted({c.node for c in clip.channels
+                   if c.path == "translation" and scene.nodes[c.node].parent < 0})
+    names = [scene.nodes[j].name for j in tops]
+    assert {"aim", "target"} <= set(names)
+    once = mirror(scene, clip)
+    twice = mirror(scene, once)
+    x = np.array([-1.0, 1, 1])
+    size = np.ptp(rest, axis=0).max()
+    for j, name in zip(tops, names):
+        partner = scene.node_index(ac.mirror_pairs(scene)[name])
+        want = rest[j] + (world[:, partner] - rest[partner]) * x
+        np.testing.assert_allclose(scene.world(once, t)[:, j, :3, 3], want, atol=1e-9 * size)
+        np.testing.assert_allclose(scene.world(twice, t)[:, j, :3, 3], world[:, j],
+                                   atol=1e-9 * size)
+
+
 def test_mirror_symmetric_rig_gives_partners_reflected():
     scene, clip, times = symmetric_rig()
     # the rest pose is symmetric
