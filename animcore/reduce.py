@@ -54,8 +54,12 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
     t : array_like
         Times in seconds.
     shell : float
-        Distance of the virtual points from each node along its local axes
-        (scene units, > 0; ACL's default is 3 cm).
+        Distance of the virtual points from each node along its local axes,
+        in the scene's units at rest (> 0; ACL's default is 3 cm): a node
+        whose rest world matrix carries a scale (an FBX file's unit
+        conversion, an armature scaled by 0.01) has its points at ``shell``
+        over that scale along its axes, so that they lie ``shell`` from it in
+        the scene's units; an unscaled rig's are ACL's.
 
     Returns
     -------
@@ -82,7 +86,7 @@ def _clip_error(func: str, scene: Scene, clip_a, clip_b, t, shell) -> np.ndarray
                     raise ValueError(f"{func}: {name} animates node {c.node}, but the scene "
                                      f"has {len(scene.nodes)} nodes")
     out = _chunked_error(t.reshape(-1), len(scene.nodes), lambda c: scene.world(clip_a, c),
-                         lambda c: scene.world(clip_b, c), shell, func)
+                         lambda c: scene.world(clip_b, c), _node_shells(scene, shell), func)
     bad = np.flatnonzero(~np.isfinite(out))
     if bad.size:
         where = index_text(t.shape + (len(scene.nodes),), int(bad[0]))
@@ -573,10 +577,30 @@ _SEGMENT = 16  # samples per segment (layout version 2)
 RAW_BYTES_PER_NODE = 40  # ACL's raw size: 10 float32 (3 + 4 + 3) per node per sample
 
 
-def _shell_error(wa: np.ndarray, wb: np.ndarray, shell: float, func: str = "compress"):
+def _node_shells(scene: Scene, shell: float) -> np.ndarray:
+    """Per node, ``shell`` in the node's own units: over the scale its rest
+    world matrix has (the cube root of its determinant's size), so that the
+    virtual points lie ``shell`` from it in the scene's units whatever scale
+    sits above it: an FBX file's unit conversion, a glTF armature scaled by
+    0.01 (once 0.3 mm for a 3 cm shell, which let a rotation 4.8 degrees
+    off pass at 0.1 mm). A scale within 1e-9 of 1 counts as 1: ACL's points
+    of an unscaled rig, to the bit."""
+    rest = scene.world(None, 0.0)[..., :3, :3]
+    # in units of a power of two near the largest entry: no overflow of the
+    # determinant, however large or small the scales are
+    exponent = np.frexp(np.abs(rest).max(axis=(-2, -1), initial=0.0))[1]
+    scaled = np.ldexp(rest, -exponent[:, None, None])
+    size = np.cbrt(np.abs(np.linalg.det(scaled))) * np.exp2(exponent.astype(np.float64))
+    size = np.where((np.abs(size - 1.0) <= 1e-9) | ~(size > 0.0) | ~np.isfinite(size), 1.0,
+                    size)
+    return shell / size
+
+
+def _shell_error(wa: np.ndarray, wb: np.ndarray, shell, func: str = "compress"):
     """ACL's error between world matrices (..., J, 4, 4): per node the largest
     distance between the images of the six points +-shell on the local axes
-    (inf where it is beyond the double range), by the C core."""
+    (``shell``: one for every node, or one per node, :func:`_node_shells`;
+    inf where it is beyond the double range), by the C core."""
     return _core._reduce_shell_error(func, wa, wb, shell, None, None)
 
 
@@ -757,7 +781,8 @@ class _Rig:
         below = self.below[j]
         node = self.node_error[rows]
         node[:, below] = _shell_error(self.world[rows][:, below],
-                                      self.skeleton.world(*local)[:, below], self.shell)
+                                      self.skeleton.world(*local)[:, below],
+                                      self.shell[below])
         self._pending = (k, kind, bits, rows, values, node)
         sample = self.node_error.max(axis=1)
         sample[rows] = node.max(axis=1)
@@ -1016,7 +1041,8 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
         files' unit is 0.056444 m, many others centimetres), so scale both
         ``tolerance`` and ``shell`` (``shell=3.0`` for a centimetre rig).
     shell : float
-        Distance of ACL's virtual points from each node (> 0, ACL's default 3 cm).
+        Distance of ACL's virtual points from each node, in the scene's units
+        at rest as :func:`clip_error` places them (> 0, ACL's default 3 cm).
 
     Returns
     -------
@@ -1096,7 +1122,7 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
                    _Track(1, pose.rotation[:, j], lever, starts),
                    _Track(2, pose.scale[:, j], lever, starts)]
     shares = np.repeat(_budget_shares(scene, tracks, tolerance), 3)
-    rig = _Rig(skeleton, world, shell, tracks, starts)
+    rig = _Rig(skeleton, world, _node_shells(scene, shell), tracks, starts)
     # 20 points per sample interval, and the clip's key times (where the
     # original's kinks are, if they are not samples)
     dense = np.union1d(_subdivided(times) if samples > 1 else times, clip.key_times())
@@ -1131,8 +1157,8 @@ def _dense_error(scene, clip, data: bytes, t: np.ndarray, shell: float) -> np.nd
         return scene.skeleton.world(*_core._compressed_sample("compress", opened, chunk, None,
                                                               None))
 
-    return _chunked_error(t, len(scene.nodes), lambda c: scene.world(clip, c), decoded, shell,
-                          "compress", worst=True)
+    return _chunked_error(t, len(scene.nodes), lambda c: scene.world(clip, c), decoded,
+                          _node_shells(scene, shell), "compress", worst=True)
 
 
 class CompressedClip(ByValue):

@@ -531,6 +531,28 @@ def reference_clip_error_of(scene, clip, cc, t, shell):
     return np.linalg.norm(wa[..., :3, :] - wb[..., :3, :], axis=-2).max(axis=-1)
 
 
+@pytest.mark.parametrize("units, shell", [("m", 0.03), ("cm", 3.0)])
+def test_clip_error_shell_lies_in_scene_units_under_a_unit_conversion(units, shell):
+    # walk.fbx in metres puts FBX's centimetres under a scale of 0.01: the
+    # 3 cm points once lay 0.3 mm from each joint, and a leaf's 10 degree turn
+    # measured 100 times less than in centimetres
+    scene, (clip,), _ = animcore.load(DATA / "fbx" / "walk.fbx", units=units).for_gltf()
+    leaf = scene.node_index("Bip01HeadNub")
+    turn = np.array([0, 0, np.sin(np.radians(5)), np.cos(np.radians(5))])
+    channels = []
+    for c in clip.channels:
+        if c.node == leaf and c.path == "rotation":
+            keys = animcore.quat_multiply(c.output, turn)
+            c = animcore.Channel.from_curve(leaf, "rotation", animcore.RotationCurve(c.times, keys),
+                                            node_name=c.node_name)
+        channels.append(c)
+    turned = animcore.Clip(clip.name, clip.duration, tuple(channels))
+    t = np.linspace(0, 1.3, 27)
+    # the chord of a 10 degree turn at the shell's distance
+    np.testing.assert_allclose(clip_error(scene, clip, turned, t, shell=shell)[:, leaf],
+                               2 * shell * np.sin(np.radians(5)), rtol=1e-6)
+
+
 def test_compressed_samples_match_an_independent_reader():
     scene, clip, unit, cc = compressed("bvh_test2.bvh")
     start, rate, (translation, rotation, scale) = decode_layout(cc.to_bytes())
