@@ -209,6 +209,8 @@ class Ease(ByValue, Easing):
 
     @property
     def monotone(self) -> bool:  # type: ignore[override]
+        """True when the kind never decreases over [0, 1] (the back and
+        elastic kinds overshoot; see :func:`easing_kinds`)."""
         return _MONOTONE[self.name]
 
     def _evaluate(self, func, u, derivative, out):

@@ -1216,10 +1216,12 @@ class CompressedClip(ByValue):
 
     @property
     def nbytes(self) -> int:
+        """Bytes of the compressed layout (``len(to_bytes())``)."""
         return len(self._data)
 
     @property
     def ratio(self) -> float:
+        """The compression ratio: ``raw_nbytes / nbytes``."""
         return self.raw_nbytes / self.nbytes
 
     @property

@@ -409,6 +409,28 @@ def test_public_api():
         assert getattr(animcore, name).__doc__, name
 
 
+def test_every_public_method_and_property_of_a_public_class_has_a_docstring():
+    import inspect
+
+    missing = []
+    for name in animcore.__all__:
+        owner = getattr(animcore, name)
+        if not inspect.isclass(owner):
+            continue
+        for attribute, value in vars(owner).items():
+            if attribute.startswith("_"):
+                continue
+            if isinstance(value, property):  # (its doc=, or its getter's)
+                if not value.__doc__:
+                    missing.append(f"{name}.{attribute}")
+                continue
+            if isinstance(value, (staticmethod, classmethod)):
+                value = value.__func__
+            if callable(value) and not inspect.isclass(value) and not value.__doc__:
+                missing.append(f"{name}.{attribute}")
+    assert not missing
+
+
 def test_a_size_one_array_is_not_a_number():
     """NumPy 1.x converts a size-1 array to a float with a DeprecationWarning
     (NumPy 2 refuses it): the segment refuses it on either."""
