@@ -79,6 +79,8 @@ def _clip_error(func: str, scene: Scene, clip_a, clip_b, t, shell) -> np.ndarray
     shell = positive_number(func, "shell", shell)
     t = as_float64(func, "t", t)
     check_finite(func, "t", t)
+    clip_a = None if clip_a is None else scene.clip(clip_a, func=func)
+    clip_b = None if clip_b is None else scene.clip(clip_b, func=func)
     for name, clip in (("clip_a", clip_a), ("clip_b", clip_b)):
         if isinstance(clip, Clip):
             for c in clip.channels:

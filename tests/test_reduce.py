@@ -398,6 +398,10 @@ def test_bad_input():
         clip_error(scene, clip, clip, 0.0, shell=-1)
     with pytest.raises(ValueError, match=r"clip_error: t at index \(1,\) is nan"):
         clip_error(scene, clip, clip, [0.0, np.nan])
+    with pytest.raises(ValueError, match=r"^clip_error: no clip named 'nope'"):
+        clip_error(scene, "nope", None, [0.0])
+    with pytest.raises(ValueError, match=r"^clip_error: clip 3 is neither"):
+        clip_error(scene, clip, 3, [0.0])
     with pytest.raises(ValueError, match="reduce_clip: tolerance is -0.1"):
         reduce_clip(scene, clip, -0.1)
     small = animcore.gltf.Scene(scene.nodes[:3], ((0,),), 0, (), ())
