@@ -58,6 +58,10 @@ def _out_arrays(func: str, out, count: int) -> tuple:
     flags = out[count] if len(out) > count else None
     if flags is not None and (not isinstance(flags, np.ndarray) or not flags.flags.writeable):
         raise ValueError(f"{func}: out[{count}] must be a writeable numpy array")
+    for i, array in enumerate(out[:count]):  # (their shape is the flags')
+        if flags is not None and not isinstance(array, np.ndarray):
+            raise ValueError(f"{func}: out[{i}] must be a numpy array when out[{count}] "
+                             f"receives the flags, got {type(array).__name__}")
     return out[:count] + (None,), flags
 
 

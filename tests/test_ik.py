@@ -302,6 +302,17 @@ def test_two_bone_broadcasting_and_out():
     np.testing.assert_array_equal(out[0], before)
     empty = ac.ik_two_bone(np.zeros((0, 3)), m[0], e[0], t[0, 0], p[0])
     assert empty.rotation_start.shape == (0, 4)
+    # a flags array beside a None or a list (an AttributeError once), untouched
+    flags = np.ones((5, 4), dtype=bool)
+    for first in (None, [0.0] * 80):
+        with pytest.raises(ValueError, match=r"^ik_two_bone: out\[0\] must be a numpy array "
+                                             r"when out\[2\] receives the flags"):
+            ac.ik_two_bone(s, m, e, t, p, out=(first, out[1], flags))
+        with pytest.raises(ValueError, match=r"^ik_chain: out\[0\] must be a numpy array "
+                                             r"when out\[1\] receives the flags"):
+            ac.ik_chain(np.zeros((5, 3, 3)), np.ones((5, 3)), out=(first, flags[:, 0]))
+    assert flags.all()
+    np.testing.assert_array_equal(out[0], before)
 
 
 @pytest.mark.parametrize("kwargs, match", [
