@@ -49,6 +49,20 @@ class Transforms(NamedTuple):
         shapes = ", ".join(f"{name}={_shape_text(getattr(self, name))}" for name in self._fields)
         return f"Transforms({shapes})"
 
+    def __eq__(self, other) -> bool:
+        """By value, as every animcore object: the three arrays' shapes and
+        values equal (a tuple's comparison of arrays would raise)."""
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return len(other) == 3 and all(np.array_equal(a, b) for a, b in zip(self, other))
+
+    def __ne__(self, other) -> bool:
+        """The negation of ``==``."""
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None  # (arrays are not hashable)
+
 
 def _shape_text(array) -> str:
     shape = np.shape(array)

@@ -284,6 +284,22 @@ def test_equality_is_by_value(cls):
     assert a != "something else" and a != 1
 
 
+def test_transforms_compare_by_value():
+    # a tuple of arrays: its own comparison asked each array for one truth value
+    def pose(scale):
+        return animcore.Transforms(np.zeros((2, 3)), np.tile([0, 0, 0, 1.0], (2, 1)),
+                                   np.full((2, 3), scale))
+
+    a = pose(1.0)
+    assert a == pose(1.0) and not a != pose(1.0)
+    assert a == pickle.loads(pickle.dumps(a, 5))
+    assert a != pose(2.0) and not a == pose(2.0)
+    assert a != (1, 2) and a != "pose" and a != a[:2]
+    assert a != animcore.Transforms(a.translation[:1], a.rotation[:1], a.scale[:1])
+    with pytest.raises(TypeError, match=r"unhashable"):
+        hash(a)
+
+
 def test_objects_holding_arrays_are_not_hashable_but_easings_are():
     with pytest.raises(TypeError, match=r"^unhashable type: 'Curve'$"):
         hash(EXAMPLES[animcore.Curve][0]())
