@@ -274,10 +274,7 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
     clip = scene.clip(clip, func=func)
     joints = []
     for which, name in (("start", start), ("mid", mid), ("end", end)):
-        try:
-            joints.append(scene.node_index(name))
-        except KeyError:
-            raise ValueError(f"{func}: {which} {name!r} is not a joint of the rig") from None
+        joints.append(scene.node_index(name, func=func, argument=which))
     j_start, j_mid, j_end = joints
     parents = [n.parent for n in scene.nodes]
 
