@@ -253,7 +253,8 @@ _SIDE_WORDS = (("Left", "Right"), ("left", "right"), ("LEFT", "RIGHT"))
 _SIDE_WORD = re.compile("|".join(w for pair in _SIDE_WORDS for w in pair))
 # a side letter (group 1): an L_/R_ prefix, a .L/.R or _l/_r suffix, a leading L/R before a capital
 _SIDE_LETTERS = (re.compile(r"^([LlRr])_"), re.compile(r"[._]([LlRr])$"),
-                 re.compile(r"^([LR])(?=[A-Z])"))
+                 re.compile(r"^([LR])(?=[A-Z])"),
+                 re.compile(r"[._]([LlRr])[._]"))  # leg_joint_L_1, thigh.L.001
 _OTHER_LETTER = {"L": "R", "R": "L", "l": "r", "r": "l"}
 
 

@@ -374,7 +374,8 @@ def mirror_pairs(scene: Scene) -> dict:
     joint without a partner is its own).
 
     Names pair when they differ by Left/Right (any case), an ``L_``/``R_``
-    prefix, a ``.L``/``.R`` or ``_l``/``_r`` suffix, a leading ``L``/``R``
+    prefix, a ``.L``/``.R`` or ``_l``/``_r`` suffix, a side letter between
+    separators (``leg_joint_L_1``, ``thigh.L.001``), a leading ``L``/``R``
     before a capital letter (``LHipJoint``), or by Left/Right and a trailing
     numeric index (``b_LeftLeg01_015`` and ``b_RightLeg01_019``).
     """

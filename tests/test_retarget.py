@@ -277,10 +277,21 @@ def test_mirror_symmetric_rig_gives_partners_reflected():
     np.testing.assert_allclose(got, want, atol=1e-12)
 
 
+def test_mirror_pairs_side_letters_between_separators_with_indices():
+    # CesiumMan's legs, leg_joint_L_1 to _5: mirrored each onto itself once
+    scene = ac.load(DATA / "gltf" / "CesiumMan" / "CesiumMan.gltf")
+    pairs = mirror_pairs(scene)
+    legs = [n for n in scene.joint_names if n.startswith("leg_joint_L_")]
+    assert len(legs) >= 4
+    for name in legs:
+        assert pairs[name] == name.replace("_L_", "_R_")
+        assert pairs[pairs[name]] == name
+
+
 @pytest.mark.parametrize("left, right", [
     ("LeftArm", "RightArm"), ("L_hand", "R_hand"), ("hand.L", "hand.R"), ("foot_l", "foot_r"),
     ("LHipJoint", "RHipJoint"), ("b_LeftLeg01_015", "b_RightLeg01_019"),
-    ("upperarm_left", "upperarm_right"),
+    ("upperarm_left", "upperarm_right"), ("leg_joint_L_1", "leg_joint_R_1"), ("thigh.L.001", "thigh.R.001"),
 ])
 def test_mirror_pairs_patterns(left, right):
     nodes = tuple(Node(i, n, -1, (), np.zeros(3), np.array([0, 0, 0, 1.0]), np.ones(3))
