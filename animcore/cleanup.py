@@ -15,7 +15,8 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_finite, choice, integer, positive_number, real_number
-from .rotations import _sequence, quat_conjugate, quat_from_rotvec, quat_multiply
+from .rotations import (_sequence, quat_conjugate, quat_from_rotvec, quat_multiply,
+                        quaternion_input)
 
 __all__ = ["euler_filter", "quat_continuous", "smooth", "foot_contacts"]
 
@@ -75,14 +76,18 @@ def euler_filter(angles, order: str = "XYZ") -> np.ndarray:
 def quat_continuous(q) -> np.ndarray:
     """Unit quaternions ``(..., N, 4)`` (x, y, z, w) with signs flipped so that
     neighbouring frames never have a negative dot product (the same rotations).
+    ``q`` is array_like or a scipy Rotation (of N rotations); each is made
+    unit first, and a zero quaternion is a ValueError naming its index.
 
     >>> quat_continuous([[0, 0, 0, 1], [0, 0, 0, -1]])
     array([[0., 0., 0., 1.],
            [0., 0., 0., 1.]])
     """
     func = "quat_continuous"
-    array = _series(func, "q", q, 4)
-    return _core._quat_continuous(func, (0, array.shape[-2]), array, None, None)
+    array = _series(func, "q", quaternion_input(q), 4)
+    # unit first, a zero quaternion named by its index (the rule of every quat_ function)
+    unit = _core._quat_normalize(func, array, None, None)
+    return _core._quat_continuous(func, (0, array.shape[-2]), unit, None, None)
 
 
 # ------------------------------------------------------------------ filters
@@ -208,7 +213,7 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
     func = "smooth"
     choice(func, "method", method, ("butterworth", "savgol"))
     rate = positive_number(func, "fps", fps)
-    x = as_float64(func, "values", values)
+    x = as_float64(func, "values", quaternion_input(values) if rotation else values)
     if x.ndim == 0:
         raise ValueError(f"{func}: values must have a frame axis, got a scalar")
     check_finite(func, "values", x)

@@ -89,6 +89,15 @@ def test_quat_continuous():
     np.testing.assert_allclose(out, hemisphere_chain(q), rtol=0, atol=1e-15)
     with pytest.raises(ValueError, match=r"quat_continuous: q at index \(1,\) is inf"):
         quat_continuous([[0, 0, 0, 1], [np.inf, 0, 0, 1]])
+    # unit, as documented, and a zero quaternion named (once passed through)
+    scaled = quat_continuous(q * rng.uniform(0.1, 10.0, (100, 1)))
+    np.testing.assert_allclose(scaled, hemisphere_chain(q), rtol=0, atol=1e-15)
+    with pytest.raises(ValueError, match=r"^quat_continuous: \|q\| at index \(1,\) is 0.0"):
+        quat_continuous([[0, 0, 0, 1.0], [0, 0, 0, 0], [0, 0, 0, -2]])
+    # a scipy Rotation, as every quaternion argument
+    from scipy.spatial.transform import Rotation
+    np.testing.assert_array_equal(quat_continuous(Rotation.from_quat(q)),
+                                  quat_continuous(Rotation.from_quat(q).as_quat()))
 
 
 @pytest.mark.parametrize("order", [1, 2, 3, 5])
