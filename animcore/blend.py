@@ -169,11 +169,16 @@ def make_additive(pose, reference=None, *, convention: str = "local",
     pose = _pose(func, "pose", pose)
     if reference is None or isinstance(reference, (int, np.integer)):
         k = 0 if reference is None else int(reference)
-        frames = pose.translation.shape[0] if pose.translation.ndim > 2 else 0
+        try:  # (the properties' leading axes broadcast: one rotation for every frame)
+            lead = np.broadcast_shapes(*(a.shape[:-2] for a in pose))
+        except ValueError:
+            raise ValueError(f"{func}: pose's translation, rotation and scale have shapes "
+                             f"{[a.shape for a in pose]}, which do not broadcast") from None
+        frames = lead[0] if lead else 0
         if not -frames <= k < frames:
             raise ValueError(f"{func}: reference is frame {k} (pose has {frames} frames "
                              f"on its first axis)")
-        reference = Transforms(*(a[k] for a in pose))
+        reference = Transforms(*(np.broadcast_to(a, lead + a.shape[-2:])[k] for a in pose))
     reference = _pose(func, "reference", reference)
     _joints(func, [("pose", pose), ("reference", reference)])
     return Transforms(*_core._blend_make_additive(func, _MODE[conv], *pose, *reference,

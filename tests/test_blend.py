@@ -284,6 +284,15 @@ def test_blend_many_bad_input():
         blend_many([p], [0.0])
     with pytest.raises(ValueError, match=r"make_additive: reference is frame 5"):
         make_additive(random_pose(rng, 2, 3), 5)
+    # frame k of a pose whose properties broadcast: one rotation and scale for
+    # every frame (the joint axis was indexed once), or a leading axis of 1
+    moving = random_pose(rng, 5, 3)
+    for rotation in (moving.rotation[0], moving.rotation[:1]):
+        pose = Transforms(moving.translation, rotation, moving.scale[0])
+        whole = Transforms(moving.translation, np.broadcast_to(rotation, (5, 3, 4)),
+                           np.broadcast_to(moving.scale[0], (5, 3, 3)))
+        for a, b in zip(make_additive(pose, 2), make_additive(whole, 2)):
+            np.testing.assert_array_equal(a, b)
     # a pose's values are summed in NumPy: checked there, even at weight 0
     bad = Transforms(p.translation.copy(), p.rotation.copy(), p.scale)
     bad.translation[1, 2] = np.nan
