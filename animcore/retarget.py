@@ -8,6 +8,7 @@ the world since its rest pose turns its target joint by the same D.
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import replace
 from typing import Optional, Union
 
@@ -117,7 +118,9 @@ def match_joints(source: Scene, target: Scene, mapping: Union[None, str, dict] =
     normalization (case, punctuation, namespaces such as ``mixamorig:``, a
     trailing node index) and through the name presets (:data:`PRESETS`:
     Mixamo, the CMU BVH names, Unreal's mannequin, SMPL's 24 joints), each
-    rig read with the preset that knows most of its names. A dict is checked
+    rig read with the preset that knows most of its names (an equal name
+    pairs unless the two presets give it different meanings: SMPL's
+    ``RightShoulder`` is CMU's ``RightArm``). A dict is checked
     (every key a target joint, every value a source joint; a source joint may
     drive several target joints) and returned as a new dict.
     """
@@ -144,9 +147,11 @@ def _match_joints(func: str, source: Scene, target: Scene, mapping) -> dict:
     if mapping != "auto":
         raise ValueError(f"{func}: mapping is {mapping!r} (must be None, 'auto' or a dict "
                          f"of target joint -> source joint names)")
-    result = {n: n for n in tgt_names if n in set(src_names)}
     src_canon, _ = _canonical(src_names)
     tgt_canon, _ = _canonical(tgt_names)
+    # equal names pair where the two rigs' presets agree on what they mean
+    # (SMPL's RightShoulder is the upper arm, CMU's the collar bone)
+    result = {n: n for n in tgt_names if n in src_canon and src_canon[n] == tgt_canon[n]}
     by_canon: dict = {}
     for name in src_names:
         by_canon.setdefault(src_canon[name], name)
@@ -331,6 +336,11 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     clip = source.clip(clip, func=func)
     up_axis = _up_axis(func, up_axis)
     pairs = _match_joints(func, source, target, mapping)
+    if not pairs:  # (an empty clip would play as the rest pose, saying nothing)
+        how = "equal names" if mapping is None else "mapping='auto'" if mapping == "auto" \
+            else "the mapping"
+        raise ValueError(f"{func}: {how} pair no joints of the two rigs; pass mapping as a "
+                         f"dict {{target joint: source joint}}")
     src_index = {name: j for j, name in enumerate(_joint_names(source))}
     tgt_index = {name: j for j, name in enumerate(_joint_names(target))}
     driven = {tgt_index[t]: src_index[s] for t, s in pairs.items()}
@@ -353,6 +363,9 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
             if root is not None:
                 raise ValueError(f"{func}: root {_joint_names(source)[src_root]!r} drives no "
                                  f"target joint (the mapping leaves it out)")
+            warnings.warn(f"{func}: the source root {_joint_names(source)[src_root]!r} drives no "
+                          f"target joint, so the target keeps its rest translation (map it, "
+                          f"or pass root=)", stacklevel=2)
         else:
             tgt_root = min(candidates, key=lambda j: (_depth(tgt_parents, j), j))
             ratio = 1.0

@@ -126,14 +126,28 @@ def test_retarget_unmapped_joints_stay_at_rest(walk):
 
 def test_retarget_one_source_joint_drives_several(walk):
     scene, clip, times = walk
-    out = retarget(scene, clip, scene, mapping={"LeftUpLeg": "LeftUpLeg",
-                                                "RightUpLeg": "LeftUpLeg"})
+    with pytest.warns(UserWarning, match=r"^retarget: the source root 'Hips' drives no target "
+                                         r"joint, so the target keeps its rest translation"):
+        out = retarget(scene, clip, scene, mapping={"LeftUpLeg": "LeftUpLeg",
+                                                    "RightUpLeg": "LeftUpLeg"})
     w = scene.world(out, times)
     rest = ac.decompose(scene.world(None, 0.0)).rotation
     world = ac.decompose(w).rotation
     d_left = qmul(world[:, scene.node_index("LeftUpLeg")], qconj(rest[scene.node_index("LeftUpLeg")]))
     d_right = qmul(world[:, scene.node_index("RightUpLeg")], qconj(rest[scene.node_index("RightUpLeg")]))
     same_rotations(d_left, d_right, 1e-12)
+
+
+def test_retarget_refuses_a_mapping_that_pairs_nothing(walk):
+    # CMU's names against CesiumMan's: auto matched none, and the clip was empty
+    scene, clip, _ = walk
+    man = ac.load(DATA / "gltf" / "CesiumMan" / "CesiumMan.gltf")
+    assert match_joints(scene, man, "auto") == {}
+    with pytest.raises(ValueError, match=r"^retarget: mapping='auto' pair no joints of the two "
+                                         r"rigs; pass mapping as a dict"):
+        retarget(scene, clip, man, mapping="auto")
+    with pytest.raises(ValueError, match=r"^retarget: equal names pair no joints"):
+        retarget(scene, clip, man)
 
 
 def renamed(scene, names):
@@ -164,6 +178,18 @@ def test_auto_mapping_presets(walk, preset, names):
     want = scene.world(clip, times)[:, scene.node_index("LeftLeg"), :3, :3]
     got = target.world(out, times)[:, j, :3, :3]
     np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_auto_mapping_reads_equal_names_through_each_rig_s_preset(walk):
+    # bvh_test2 reads as SMPL, whose RightShoulder is the upper arm: CMU's
+    # RightShoulder (a collar bone) once drove it, and CMU's arms drove nothing
+    scene, _, _ = walk
+    target = ac.load(DATA / "bvh" / "bvh_test2.bvh")
+    pairs = match_joints(scene, target, "auto")
+    for side in ("Right", "Left"):
+        assert pairs[f"{side}Shoulder"] == f"{side}Arm"
+        assert pairs[f"{side}Collar"] == f"{side}Shoulder"
+    assert pairs["Hips"] == "Hips"
 
 
 def test_none_mapping_pairs_equal_names(walk):
