@@ -331,6 +331,14 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
         is ``D * rest_world_target`` with ``D = world_source(t) *
         rest_world_source^-1`` of its source joint; scales stay at rest.
         With ``return_mapping``, ``(clip, mapping)``.
+
+    Notes
+    -----
+    Both rest poses count as standing: a BVH file's rest has its root at its
+    OFFSET, often the origin with the feet below the ground, and the root's
+    offset from that rest (the whole standing height) then lifts the target.
+    Stand such a source's rest on the ground first (move its root node up by
+    the lowest joint's depth), as the ``ik_retarget`` notebook does.
     """
     func = "retarget"
     clip = source.clip(clip, func=func)
