@@ -14,7 +14,8 @@ from typing import Optional
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, choice, integer, positive_number, real_number
+from ._arrays import (as_float64, check_finite, choice, index_text, integer, positive_number,
+                      real_number)
 from .rotations import (_sequence, quat_conjugate, quat_from_rotvec, quat_multiply,
                         quaternion_input)
 
@@ -245,7 +246,19 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
     if len(x) == 0:
         return x.copy()
     if not rotation:
-        return run(x)
+        # values near the double range: filtered in units of a power of two
+        # (exact), so that the padding's 2 x0 - x does not overflow
+        big = np.abs(x).max()
+        if big <= 2.0 ** 500:
+            return run(x)
+        scale = np.ldexp(1.0, int(np.frexp(big)[1]) - 1)  # (2^1024 is not a double)
+        with np.errstate(over="ignore"):
+            out = run(x / scale) * scale
+        bad = ~np.isfinite(out)
+        if bad.any():
+            raise OverflowError(f"{func}: the smoothed value{index_text(out.shape, int(np.argmax(bad)))}"
+                                f" is beyond the double range (values up to {big:.6g})")
+        return out
     # unit first (any finite non-zero length: as every quat_* function takes them)
     base, rotvec = _rotation_log(_core._quat_normalize(func, x, None, None))
     return quat_multiply(base, quat_from_rotvec(run(rotvec)))

@@ -110,6 +110,23 @@ def test_smooth_butterworth_equals_scipy(order):
                                atol=1e-9 * np.abs(x).max())
 
 
+def test_smooth_near_the_double_range_equals_scipy_scaled():
+    # the filters are linear: values near 1e308 smooth as the same values in
+    # units of 2^1000 do (scipy's own padding 2 x0 - x overflowed in ours once)
+    signal = pytest.importorskip("scipy.signal")
+    rng = np.random.default_rng(6)
+    x = np.cumsum(rng.normal(size=(80, 3)), axis=0)
+    x = x / np.abs(x).max() * 1.5
+    big = x * 2.0 ** 1022  # up to 1.5 * 2^1022, about 6.7e307
+    expected = signal.filtfilt(*signal.butter(2, 5.0, fs=30.0), x, axis=0) * 2.0 ** 1022
+    np.testing.assert_allclose(smooth(big, 30.0, cutoff=5.0), expected,
+                               rtol=0, atol=1e-9 * np.abs(big).max())
+    expected = signal.savgol_filter(x, 7, 2, axis=0) * 2.0 ** 1022
+    np.testing.assert_allclose(smooth(big, 30.0, method="savgol", window=7, order=2), expected,
+                               rtol=0, atol=1e-9 * np.abs(big).max())
+    np.testing.assert_array_equal(smooth(np.full(50, 1e308), 30.0, cutoff=5.0), 1e308)
+
+
 @pytest.mark.parametrize("window,order", [(5, 2), (9, 3), (7, 0), (11, 4)])
 def test_smooth_savgol_equals_scipy(window, order):
     signal = pytest.importorskip("scipy.signal")
