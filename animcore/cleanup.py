@@ -51,9 +51,9 @@ def euler_filter(angles, order: str = "XYZ") -> np.ndarray:
         turns to lie nearest the previous result, the one nearest it (least
         summed distance). So no angle steps by more than pi between frames
         and ``quat_from_euler(order, result)`` equals the input's rotation at
-        every frame. The first frame is kept. An angle that cannot be moved
-        by whole turns within the double range (near 1e308) is an
-        OverflowError.
+        every frame. The first frame is kept; an angle beyond 2^20 radians
+        (a million) is first taken as the angle of the same rotation in
+        [-pi, pi], where whole turns can still be added exactly.
 
     Examples
     --------
@@ -64,14 +64,7 @@ def euler_filter(angles, order: str = "XYZ") -> np.ndarray:
     func = "euler_filter"
     first, _, last, _ = _sequence(func, order)
     array = _series(func, "angles", angles, 3)
-    result = _core._euler_filter(func, (int(first == last), array.shape[-2]), array, None, None)
-    bad = np.argwhere(~np.isfinite(result))
-    if bad.size:  # (angles near the double range moved by whole turns)
-        index = tuple(int(i) for i in bad[0])
-        raise OverflowError(f"euler_filter: angles at index {index} is "
-                            f"{float(array[index])!r}: moved by whole turns to lie nearest "
-                            f"the previous frame it is not representable")
-    return result
+    return _core._euler_filter(func, (int(first == last), array.shape[-2]), array, None, None)
 
 
 def quat_continuous(q) -> np.ndarray:

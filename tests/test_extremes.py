@@ -733,10 +733,18 @@ def test_blend_many_with_sums_beyond_the_double_range():
         np.testing.assert_allclose(alone.rotation, [[0.5, 0.5, 0.5, 0.5]], rtol=1e-15)
 
 
-def test_euler_filter_names_angles_it_cannot_move_by_whole_turns():
-    with pytest.raises(OverflowError, match=r"^euler_filter: angles at index \(1, 0\) is "
-                                            r"-1.7e\+308"):
-        ac.euler_filter([[1.7e308] * 3, [-1.7e308] * 3], "XYZ")
+@pytest.mark.parametrize("big", [1e10, 1e15, 1e16, 1e20, 1.7e308])
+def test_euler_filter_keeps_the_rotation_of_huge_angles(big):
+    # whole turns as multiples of the double 2 pi moved 1e10 radians by 5e-7
+    # and 1e20 by 0.7 radians; near 1e308 they overflowed
+    angles = np.array([[0.3, -0.2, 0.1], [0.0, 0.0, big], [big, -big, big / 3]])
+    out = ac.euler_filter(angles, "XYZ")
+    from scipy.spatial.transform import Rotation
+    want = Rotation.from_euler("XYZ", angles)  # (scipy reduces each angle by sin and cos)
+    got = Rotation.from_euler("XYZ", out)
+    assert np.abs((got * want.inv()).magnitude()).max() < 1e-12
+    assert np.abs(np.diff(out, axis=0)).max() <= np.pi + 1e-12
+    np.testing.assert_array_equal(out[0], angles[0])
 
 
 def test_clip_error_of_positions_whose_squares_overflow():
