@@ -710,15 +710,16 @@ class BakeRow(NamedTuple):
 def expand_inputs(patterns) -> list[str]:
     """Input files from paths, glob patterns and folders (their glTF, BVH and
     USD files, sorted: see :data:`INPUT_SUFFIXES`), in the order given, each
-    once. A pattern that matches nothing is kept as it is, so that it is
-    reported as a failed file."""
+    once. A path that names an existing file is that file, even when it reads
+    as a pattern (``take[1].bvh``); a pattern that matches nothing is kept as
+    it is, so that it is reported as a failed file."""
     files: list[str] = []
     seen: set[str] = set()  # a list's `in` would make thousands of files quadratic
     for pattern in [os.fspath(p) for p in patterns]:
         if os.path.isdir(pattern):
             matches = sorted(os.path.join(pattern, name) for name in os.listdir(pattern)
                              if name.lower().endswith(INPUT_SUFFIXES))
-        elif glob.has_magic(pattern):
+        elif glob.has_magic(pattern) and not os.path.isfile(pattern):
             matches = _glob_once(pattern) or [pattern]
         else:
             matches = [pattern]

@@ -506,6 +506,16 @@ def test_globs_give_files_and_a_final_double_star_every_file_below(tmp_path):
     assert bake.expand_inputs([str(folder / "*")]) == everything[:1]
 
 
+def test_a_file_whose_name_reads_as_a_pattern_is_that_file(tmp_path):
+    # take[1].glb once baked take1.glb, the other file its name matches as a glob
+    literal = tmp_path / "take[1].glb"
+    shutil.copy(DATA / "Fox" / "Fox.glb", literal)
+    shutil.copy(DATA / "Fox" / "Fox.glb", tmp_path / "take1.glb")
+    assert bake.expand_inputs([str(literal)]) == [str(literal)]
+    # a pattern still matches when no file has its name
+    assert bake.expand_inputs([str(tmp_path / "take[12].glb")]) == [str(tmp_path / "take1.glb")]
+
+
 # -- one bad file never fails a batch ---------------------------------------------
 
 def tiny_clip_file(path, clips, nodes=("n",)):
