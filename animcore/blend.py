@@ -260,8 +260,9 @@ def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -
             check_finite(func, f"{name}.{part}", value)
         zero = ~pose.rotation.any(axis=-1)
         if zero.any():
-            raise ValueError(f"{func}: {name}.rotation{index_text(zero.shape, int(np.argmax(zero)))}"
-                             f" is (0, 0, 0, 0) (a rotation must be a non-zero quaternion)")
+            where = index_text(zero.shape, int(np.argmax(zero)))
+            raise ValueError(f"{func}: {name}.rotation{where} is (0, 0, 0, 0) (a rotation must "
+                             f"be a non-zero quaternion)")
     threshold = positive_number(func, "threshold", threshold)
     w = as_float64(func, "weights", weights)
     if w.ndim == 0 or w.shape[0] != len(poses):

@@ -249,8 +249,9 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
             out = run(x / scale) * scale
         bad = ~np.isfinite(out)
         if bad.any():
-            raise OverflowError(f"{func}: the smoothed value{index_text(out.shape, int(np.argmax(bad)))}"
-                                f" is beyond the double range (values up to {big:.6g})")
+            where = index_text(out.shape, int(np.argmax(bad)))
+            raise OverflowError(f"{func}: the smoothed value{where} is beyond the double range "
+                                f"(values up to {big:.6g})")
         return out
     # unit first (any finite non-zero length: as every quat_* function takes them)
     base, rotvec = _rotation_log(_core._quat_normalize(func, x, None, None))

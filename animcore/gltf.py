@@ -1296,7 +1296,8 @@ def _document(clips, scene, fps) -> _Writer:
             animation["name"] = clip.name
         animations.append(animation)
     writer.doc["animations"] = animations
-    skinned = {n.index: n.skin for n in scene.nodes if n.skin is not None} if scene else {}
+    skinned = {n.index: n.skin for n in scene.nodes if n.skin is not None} \
+        if scene is not None else {}
     # only a node with a mesh has morph weights or a skin
     for node in sorted(set(morphs) | set(skinned)):
         entry = nodes[node]

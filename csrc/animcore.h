@@ -1551,8 +1551,8 @@ AC_API ac_status ac_ik_chain(const double *positions, const double *target,
    (`proper` nonzero for sequences such as zxz), so no step exceeds pi per
    angle; an angle beyond 2^20 is first taken as the angle of its rotation
    in [-pi, pi] (the first frame too), and whole turns are added exactly
-   rounded, so every frame keeps its rotation. quat_continuous: signs flipped so that neighbours never have a
-   negative dot product. AC_ERR_VALUE ("angles", "q") names the first
+   rounded, so every frame keeps its rotation. quat_continuous: signs
+   flipped so that neighbours never have a negative dot product. AC_ERR_VALUE ("angles", "q") names the first
    non-finite input's frame. */
 AC_API ac_status ac_cleanup_euler_filter(const double *angles, int proper, double *out,
                                          size_t frames, ac_error *err);
