@@ -497,6 +497,15 @@ def load(path_or_stage, *, interpolation: str = "linear", errors: str = "raise"
         An unknown interpolation or ``errors``.
     OSError
         If the file cannot be read (FileNotFoundError if it does not exist).
+
+    Warns
+    -----
+    UsdWarning
+        A SkelAnimation that authors only some of translations, rotations and
+        scales: OpenUSD poses it at the rest pose (UsdSkel reads the three
+        together), and so does its clip. Rotation samples that are not unit
+        quaternions (off by more than 1e-3): normalized here, where OpenUSD
+        turns and scales the joint by the quaternion as it is.
     """
     Usd, UsdSkel = _pxr()
     if not (isinstance(interpolation, str) and interpolation in _INTERPOLATIONS):
@@ -684,7 +693,7 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
                                 f"not have")
     index = [joints.index(j) for j in anim_joints]
     vectors = lambda v: np.array(v, float).reshape(-1, 3)  # noqa: E731
-    channels, target_names, shared_times = [], None, []
+    channels, target_names, shared_times, authored = [], None, [], []
     for path_name, attribute, convert in (
             ("translation", anim.GetTranslationsAttr(), vectors),
             ("rotation", anim.GetRotationsAttr(), _quats),
@@ -701,6 +710,16 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
                                    f"{len(anim_joints)} animated joints")
         _finite(location, "sample", values)
         _finite(location, "time sample", times)
+        authored.append(path_name)
+        if path_name == "rotation":
+            length = np.linalg.norm(values, axis=-1)
+            off = np.abs(length - 1.0) > 1e-3
+            if off.any():
+                k, j = (int(i) for i in np.argwhere(off)[0])
+                warnings.warn(UsdWarning(
+                    f"usd.load: {location} sample {k} of joint {j} has length "
+                    f"{float(length[k, j]):.6g}, not a unit quaternion as the schema asks: "
+                    f"it is normalized here, where OpenUSD scales the joint by it"), stacklevel=2)
         # one read-only array of key times for every channel that has them
         times = next((seen for seen in shared_times if seen.shape == times.shape
                       and seen.tobytes() == times.tobytes()), times)
@@ -712,6 +731,14 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
         for k, j in enumerate(index):
             channels.append(_channel(location, j, joints[j], path_name, times,
                                      per_joint[k], kind))
+    if 0 < len(authored) < 3:  # UsdSkel reads the three together, or not at all
+        missing = [p for p in ("translation", "rotation", "scale") if p not in authored]
+        warnings.warn(UsdWarning(
+            f"usd.load: {anim_path} authors {' and '.join(authored)} but no "
+            f"{' or '.join(missing)}: OpenUSD poses such an animation at the skeleton's rest "
+            f"pose (UsdSkel reads translations, rotations and scales together), and so does "
+            f"this clip"), stacklevel=2)
+        channels = []
     location = str(anim.GetBlendShapeWeightsAttr().GetPath())
     shapes_attr = anim.GetBlendShapesAttr()
     shapes = [str(s) for s in (_uniform(shapes_attr, str(shapes_attr.GetPath())) or [])]

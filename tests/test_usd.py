@@ -86,6 +86,50 @@ def test_poses_match_usdskel():
     np.testing.assert_allclose(matrices, np.broadcast_to(np.eye(4), matrices.shape), atol=1e-12)
 
 
+def _skel_transforms(path, code):
+    """OpenUSD's own skeleton-space joint matrices of walker-like stage at a
+    time code (column vectors)."""
+    from pxr import Usd, UsdSkel
+
+    stage = Usd.Stage.Open(str(path))
+    skeleton = UsdSkel.Skeleton(stage.GetPrimAtPath("/Walker/Skel"))
+    query = UsdSkel.Cache().GetSkelQuery(skeleton)
+    return usd_matrices([[list(row) for row in m]
+                         for m in query.ComputeJointSkelTransforms(Usd.TimeCode(code))])
+
+
+def test_an_animation_without_one_of_its_transforms_poses_the_rest_as_usdskel(tmp_path):
+    # UsdSkel reads a SkelAnimation's translations, rotations and scales
+    # together: without one, the skeleton keeps its rest pose (the clip once
+    # played the two it had)
+    pytest.importorskip("pxr", reason=NEEDS_USD)
+    text = (DATA / "walker.usda").read_text()
+    start = text.index("            half3[] scales.timeSamples")
+    end = text.index("            float3[] translations.timeSamples")
+    path = tmp_path / "no_scales.usda"
+    path.write_text(text[:start] + text[end:])
+    with pytest.warns(usd.UsdWarning, match=r"/Walker/Skel/Walk authors translation and rotation "
+                                            r"but no scale: OpenUSD poses such an animation at "
+                                            r"the skeleton's rest pose"):
+        scene = usd.load(path)
+    (clip,) = scene.clips
+    for code in (0, 6, 12):
+        np.testing.assert_allclose(scene.world(clip, code / 24), _skel_transforms(path, code),
+                                   atol=2e-6)
+    np.testing.assert_allclose(scene.weights(clip, 0.5)[0], [0.5, 0.5], atol=1e-6)
+
+
+def test_rotations_that_are_not_unit_warn(tmp_path):
+    pytest.importorskip("pxr", reason=NEEDS_USD)
+    text = (DATA / "walker.usda").read_text().replace(
+        "4: [(-0.22478747, 0.9744078, 0, 0)", "4: [(-0.24726622, 1.0718486, 0, 0)", 1)
+    path = tmp_path / "long.usda"
+    path.write_text(text)
+    with pytest.warns(usd.UsdWarning, match=r"rotations sample 1 of joint 0 has length 1\.1\b.*"
+                                            r"not a unit quaternion"):
+        usd.load(path)
+
+
 def test_loading_prints_nothing(capfd):
     """Ts prints a deprecation warning on stderr whenever a spline is asked
     whether it has inner loops: the reader asks only splines that loop."""
