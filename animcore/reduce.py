@@ -1088,8 +1088,17 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
         if oversample >= 8 and 2 * samples - 1 > _SMALL_GRID:
             break
         oversample *= 2
+    # a rotation near zero in each of its components at some sample (a turn of
+    # about a full circle) is rebuilt from the other three near a zero, where
+    # the square root loses half the digits: no bit count helps it
+    rotation = scene.pose(clip, start + np.arange(samples) / rate).rotation
+    turning = [scene.joint_names[j] for j in range(rotation.shape[1])
+               if np.abs(rotation[:, j]).min(axis=0).max() < 0.01]
+    why = (f"; the rotation of {', '.join(map(repr, turning[:3]))} comes near 0 in every "
+           f"component (a turn of about a full circle), and the layout rebuilds one component "
+           f"of each rotation track from the other three" if turning else "")
     raise ValueError(f"{func}: clip {clip.name!r} cannot be stored within tolerance="
-                     f"{tolerance!r} (24 bits per component at {samples} samples miss it)")
+                     f"{tolerance!r} (24 bits per component at {samples} samples miss it{why})")
 
 
 def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples):
