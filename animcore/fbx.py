@@ -1174,6 +1174,29 @@ def _batch_poses(channels) -> None:
             state["_batch"], state["_batch_index"] = batch, k
 
 
+def _layered(layers, values):
+    """Per-layer values (``values``, in stack order) combined as MotionBuilder
+    combines a stack's layers: the first as it is, then each over what lies
+    below it, override (and override passthrough) ``v + w (layer - v)``,
+    additive ``v + w layer`` (``layers``: ``(weight, mode, curves,
+    defaults)``; a channel that the stack's base layer leaves starts from a
+    layer of the node's own values, :data:`_UNDER`). None without layers."""
+    value = None
+    for index, ((weight, mode, _, _), layer) in enumerate(zip(layers, values)):
+        if index == 0:
+            value = layer
+        elif mode == "additive":
+            value = value + weight * layer
+        else:
+            value = value + weight * (layer - value)
+    return value
+
+
+# The first layer of a channel that the stack's base layer does not animate:
+# the node's own values (its curves None, its defaults the channel's base).
+_UNDER = None
+
+
 class _Composed(ByValue):
     """The callable a channel samples: its layers' component curves combined
     per component, then turned into the channel's value."""
@@ -1212,21 +1235,20 @@ class _Composed(ByValue):
 
     def components(self, t: np.ndarray) -> np.ndarray:
         width = len(self.defaults)
-        value = None  # the first layer's values (the defaults without a layer)
         joints = self._joints()
-        for index, (weight, mode, curves, defaults) in enumerate(self.layers):
+
+        def layer_values(index, curves, defaults):
             if joints[index] is not None:
-                layer = np.asarray(joints[index](t), dtype=np.float64).reshape(
-                    t.shape + (width,))
-            else:
-                layer = np.empty(t.shape + (width,))
-                for c in range(width):
-                    layer[..., c] = curves[c](t) if curves[c] is not None else defaults[c]
-            if index == 0 or mode == "override":
-                value = value + weight * (layer - value) if index else layer
-            else:
-                value = value + weight * layer
-        if value is None:
+                return np.asarray(joints[index](t), dtype=np.float64).reshape(t.shape + (width,))
+            layer = np.empty(t.shape + (width,))
+            for c in range(width):
+                layer[..., c] = curves[c](t) if curves[c] is not None else defaults[c]
+            return layer
+
+        value = _layered(self.layers, (layer_values(i, curves, defaults) for i, (_, _, curves,
+                                                                               defaults)
+                                       in enumerate(self.layers)))
+        if value is None:  # (the defaults without a layer)
             value = np.broadcast_to(self.defaults, t.shape + (width,)).copy()
         return value
 
@@ -1665,17 +1687,15 @@ def _keyed_reason(channel, clip) -> str:
 def _composed_slopes(channel, t, side) -> np.ndarray:
     """The time derivative of an FBX vector channel (layers combined as
     :class:`_Composed` combines them) on one side of ``t``."""
-    composed = channel.curve
-    slope = None
-    for index, (weight, mode, comps, _) in enumerate(composed.layers):
+    def layer_slopes(comps):
         layer = np.zeros(t.shape + (len(comps),))
         for c, curve in enumerate(comps):
             if curve is not None and curve.curve is not None:
                 layer[:, c] = curve.curve(t, 1, side=side)
-        if index == 0 or mode == "override":
-            slope = slope + weight * (layer - slope) if index else layer
-        else:
-            slope = slope + weight * layer
+        return layer
+
+    layers = channel.curve.layers
+    slope = _layered(layers, (layer_slopes(comps) for _, _, comps, _ in layers))
     return slope / 100.0 if channel.path == "weights" else slope
 
 
@@ -2451,6 +2471,8 @@ def _transform_channel(node: int, path: str, layers: list, nodes: list,
     pv, rest = pivots[node], nodes[node]
     base = (rest.translation if path == "translation" else rest.scale if path == "scale"
             else pv.euler)
+    layers = [(1.0, "override", (None, None, None), np.array(base, dtype=np.float64))
+              if layer is _UNDER else layer for layer in layers]
     composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
     return _new(FbxChannel, dict(node=node, node_name=rest.name, path=path, interpolation=None,
                                  width=4 if path == "rotation" else 3, times=_key_times(layers),
@@ -2497,12 +2519,16 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
         per_target: dict = {}
         layer_info = []
         weight_layers: dict = {}
-        for lid in _layer_ids(objects, sid):
+        layer_ids = _layer_ids(objects, sid)
+        for lid in layer_ids:
             layer, layer_name, _ = objects.by_id[lid]
             lprops = _properties(layer, layer_template)
             weight = _scalar(lprops, "Weight", 100.0) / 100.0
             mode = {0: "additive", 1: "override", 2: "override_passthrough"}.get(
                 _scalar(lprops, "BlendMode", 0), "additive")
+            if _scalar(lprops, "Mute", 0):  # (MotionBuilder evaluates no muted layer)
+                layer_info.append((layer_name, weight, mode, ()))
+                continue
             layer_channels = []
             for cn, _ in objects.children.get(lid, ()):
                 if kinds.get(cn) != "AnimationCurveNode":
@@ -2521,6 +2547,9 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                         comps = (curves.get("d|X"), curves.get("d|Y"), curves.get("d|Z"))
                         defaults = node_defaults[cn].copy()
                         key = (index_of[target], _PATHS[prop])
+                        if key not in per_target and lid != layer_ids[0]:
+                            # the base layer leaves it: the node's own values under the layers
+                            per_target[key] = [_UNDER]
                         per_target.setdefault(key, []).append((weight, mode, comps, defaults))
                         layer_channels.append(key)
                     else:
@@ -2534,7 +2563,8 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
         for node, per_layer in weight_layers.items():
             rest = nodes[node]
             base = np.array([entry[2] for entry in blends[node]])  # DeformPercent per channel
-            layers = []
+            layers = [] if layer_ids[0] in per_layer else [
+                (1.0, "override", (None,) * len(base), base.astype(np.float64))]
             for weight, mode, slots in per_layer.values():
                 comps = tuple(slots.get(i, (None, 0.0))[0] for i in range(len(base)))
                 defaults = np.array([slots[i][1] if i in slots else base[i]

@@ -119,7 +119,7 @@ class HermiteSegment(ByValue):
     is ``r`` times the returned one.
 
     >>> seg = HermiteSegment(0.0, 10.0, 2.0, 0.0, duration=2.0)
-    >>> seg.start_tangent, seg.evaluate(1.0).position
+    >>> seg.start_tangent, float(seg.evaluate(1.0).position)
     (4.0, 5.5)
     """
 

@@ -70,8 +70,8 @@ ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t frames
     for (size_t i = 0; i < frames; i++) {
         if (i > 0 && ac_quat_dot4(q + 4 * i, q + 4 * (i - 1)) < 0.0)
             sign = -sign;
-        for (int j = 0; j < 4; j++)
-            out[4 * i + j] = sign * q[4 * i + j];
+        for (int j = 0; j < 4; j++) /* (0 - x: a zero component stays +0, not -0) */
+            out[4 * i + j] = sign > 0.0 ? q[4 * i + j] : 0.0 - q[4 * i + j];
     }
     return AC_OK;
 }

@@ -1421,13 +1421,6 @@ def test_which_tangents_a_curve_gets_by_default():
     assert two(1.5) == pytest.approx(6.0, abs=1e-12) and two.evaluate([1.0, 2.0], 1).tolist() == [0, 0]
 
 
-def test_the_module_examples_run():
-    import doctest
-
-    import animcore.curves
-    result = doctest.testmod(animcore.curves)
-    assert result.attempted > 0 and result.failed == 0
-
 
 @pytest.mark.parametrize("data, match", [
     ({"type": "RotationCurve", "times": [0], "values": [0]},

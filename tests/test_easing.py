@@ -459,13 +459,6 @@ def test_inverse_property(s, kind):
     assert np.all(np.diff(u[order]) >= -1e-15)
 
 
-def test_docstring_examples():
-    import doctest
-
-    import animcore.easing
-    result = doctest.testmod(animcore.easing)
-    assert result.attempted > 10 and result.failed == 0
-
 
 @pytest.mark.parametrize("kind", easing_kinds(monotone=True))
 def test_inverse_stays_in_unit_interval_near_the_ends(kind):

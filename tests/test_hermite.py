@@ -409,6 +409,23 @@ def test_public_api():
         assert getattr(animcore, name).__doc__, name
 
 
+def test_every_module_s_docstring_examples_run():
+    # (NumPy 2 prints a scalar as np.float64(5.5): the examples print Python
+    # floats where they show scalars, so they read the same on NumPy 1 and 2)
+    import doctest
+    import importlib
+    import pkgutil
+
+    attempted = 0
+    for info in pkgutil.iter_modules(animcore.__path__):
+        if info.name == "__main__":
+            continue
+        result = doctest.testmod(importlib.import_module(f"animcore.{info.name}"))
+        assert result.failed == 0, info.name
+        attempted += result.attempted
+    assert attempted > 80
+
+
 def test_every_public_method_and_property_of_a_public_class_has_a_docstring():
     import inspect
 

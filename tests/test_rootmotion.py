@@ -751,12 +751,6 @@ def test_more_bad_arguments(walk):
     np.testing.assert_array_equal(cursor.phase, [0.0, 0.5])
 
 
-def test_docstring_examples():
-    import doctest
-    import animcore.rootmotion
-    result = doctest.testmod(animcore.rootmotion)
-    assert result.attempted >= 5 and result.failed == 0
-
 
 def test_public_api():
     for name in ["LoopTrack", "RootDelta", "RootMotionCursor", "RootPose"]:
