@@ -34,9 +34,11 @@ Conventions
   vector, or the quaternion ``(x, y, z, w)`` of the node's whole local
   rotation ``Rpre * R(order) * Rpost^-1``. Stacks with several layers
   combine them per component as MotionBuilder does for translation
-  (override: ``v + w (layer - v)``, additive: ``v + w layer``, weights in
-  [0, 1] from the file's percent); ``Clip.layers`` lists each layer's name,
-  weight, mode and channels.
+  (override and override passthrough: ``v + w (layer - v)``, additive:
+  ``v + w layer``, weights in [0, 1] from the file's percent), each over
+  what lies below it: the base layer's values, or the node's own where the
+  base layer leaves the channel; a muted layer is not evaluated.
+  ``Clip.layers`` lists each layer's name, weight, mode and channels.
 - **Curves**: every key's time, value, interpolation (constant, constant
   next, linear, cubic), tangent mode, slopes and weights are kept; cubic
   segments are Bezier curves in time and value whose handles are the stored
@@ -1192,9 +1194,9 @@ def _layered(layers, values):
     return value
 
 
-# The first layer of a channel that the stack's base layer does not animate:
-# the node's own values (its curves None, its defaults the channel's base).
-_UNDER = None
+# Marks the first layer of a channel that the stack's base layer does not
+# animate: _transform_channel makes it a layer of the node's own values.
+_UNDER = object()
 
 
 class _Composed(ByValue):

@@ -491,6 +491,96 @@ FBXHeaderExtension:  {
 """
 
 
+TICKS = 46186158000
+
+
+def layered_file(layers, base=(1.0, 2.0, 3.0)) -> bytes:
+    """An ASCII FBX 7.4 file: node 'n' at Lcl Translation ``base`` and one
+    stack (0 to 1 s) of ``layers``: (weight percent, BlendMode, mute, the X
+    curve's (times, values) or None), each with linear keys."""
+    objects = [f'''    Model: 1, "Model::n", "Null" {{
+        Properties70:  {{
+            P: "Lcl Translation", "Lcl Translation", "", "A",{base[0]},{base[1]},{base[2]}
+        }}
+    }}
+    AnimationStack: 2, "AnimStack::take", "" {{
+        Properties70:  {{
+            P: "LocalStart", "KTime", "Time", "",0
+            P: "LocalStop", "KTime", "Time", "",{TICKS}
+        }}
+    }}
+''']
+    links = ['    C: "OO",1,0']
+    for i, (weight, mode, mute, curve) in enumerate(layers):
+        layer = 10 + i
+        objects.append(f'''    AnimationLayer: {layer}, "AnimLayer::L{i}", "" {{
+        Properties70:  {{
+            P: "Weight", "Number", "", "A",{weight}
+            P: "BlendMode", "enum", "", "",{mode}
+            P: "Mute", "bool", "", "",{int(mute)}
+        }}
+    }}
+''')
+        links.append(f'    C: "OO",{layer},2')
+        if curve is None:
+            continue
+        times, values = curve
+        node, key = 20 + i, 30 + i
+        objects.append(f'''    AnimationCurveNode: {node}, "AnimCurveNode::T", "" {{
+        Properties70:  {{
+            P: "d|X", "Number", "", "A",{base[0]}
+            P: "d|Y", "Number", "", "A",{base[1]}
+            P: "d|Z", "Number", "", "A",{base[2]}
+        }}
+    }}
+    AnimationCurve: {key}, "AnimCurve::", "" {{
+        KeyTime: *{len(times)} {{
+            a: {",".join(str(round(t * TICKS)) for t in times)}
+        }}
+        KeyValueFloat: *{len(values)} {{
+            a: {",".join(str(float(v)) for v in values)}
+        }}
+        KeyAttrFlags: *1 {{
+            a: 4
+        }}
+        KeyAttrDataFloat: *4 {{
+            a: 0,0,0,0
+        }}
+        KeyAttrRefCount: *1 {{
+            a: {len(times)}
+        }}
+    }}
+''')
+        links += [f'    C: "OO",{node},{layer}', f'    C: "OP",{node},1, "Lcl Translation"',
+                  f'    C: "OP",{key},{node}, "d|X"']
+    return (ASCII_HEADER + "Objects:  {\n" + "".join(objects) + "}\nConnections:  {\n"
+            + "\n".join(links) + "\n}\n").encode()
+
+
+@pytest.mark.parametrize("layers, want", [
+    # base animated, then override 50 % and additive 40 %: v + w (l - v), then v + w l
+    ([(100, 0, 0, ([0, 1], [0, 10])), (50, 1, 0, ([0, 1], [4, 8])), (40, 0, 0, ([0, 1], [1, 3]))],
+     lambda t: (10 * t + 0.5 * ((4 + 4 * t) - 10 * t)) + 0.4 * (1 + 2 * t)),
+    # the base layer leaves the channel: an override 50 % over the node's own X (1)
+    ([(100, 0, 0, None), (50, 1, 0, ([0, 1], [4, 8]))], lambda t: 1 + 0.5 * ((4 + 4 * t) - 1)),
+    # an additive 40 % over the node's own X
+    ([(100, 0, 0, None), (40, 0, 0, ([0, 1], [1, 3]))], lambda t: 1 + 0.4 * (1 + 2 * t)),
+    # override passthrough (BlendMode 2) combines as an override
+    ([(100, 0, 0, ([0, 1], [0, 10])), (50, 2, 0, ([0, 1], [4, 8]))],
+     lambda t: 10 * t + 0.5 * ((4 + 4 * t) - 10 * t)),
+    # a muted layer is not evaluated
+    ([(100, 0, 0, ([0, 1], [0, 10])), (100, 1, 1, ([0, 1], [4, 8]))], lambda t: 10 * t),
+], ids=["over-then-add", "override-over-rest", "additive-over-rest", "passthrough", "muted"])
+def test_layers_combine_as_motionbuilder_combines_them(layers, want):
+    # each case once combined otherwise: the first layer with curves was taken
+    # as the base whatever its weight and mode, passthrough added, mute ignored
+    scene = fbx.load_bytes(layered_file(layers), units="cm")
+    (clip,) = scene.clips
+    t = np.linspace(0, 1, 5)
+    got = clip.channels[0].sample(t)
+    np.testing.assert_allclose(got[:, 0], want(t), rtol=0, atol=1e-6)
+
+
 def settings(up, up_sign, front, front_sign, coord, coord_sign, unit):
     return ASCII_HEADER + f"""GlobalSettings:  {{
     Properties70:  {{
