@@ -1247,9 +1247,8 @@ class _Composed(ByValue):
                 layer[..., c] = curves[c](t) if curves[c] is not None else defaults[c]
             return layer
 
-        value = _layered(self.layers, (layer_values(i, curves, defaults) for i, (_, _, curves,
-                                                                               defaults)
-                                       in enumerate(self.layers)))
+        value = _layered(self.layers, [layer_values(i, curves, defaults)
+                                       for i, (_, _, curves, defaults) in enumerate(self.layers)])
         if value is None:  # (the defaults without a layer)
             value = np.broadcast_to(self.defaults, t.shape + (width,)).copy()
         return value
