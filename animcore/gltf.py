@@ -373,10 +373,13 @@ class _Reader:
             raise _Fault(location, f"cannot read {uri!r} "
                          f"({getattr(error, 'strerror', None) or error})") from None
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
                 raise _Fault(location, f"{uri!r} is not a regular file")
             with os.fdopen(fd, "rb", closefd=False) as stream:
-                return stream.read(length)  # never more than the buffer declares
+                # never more than the buffer declares, nor than the file holds (a
+                # declared 2^40 bytes was asked of the allocator before the read)
+                return stream.read(min(length, info.st_size))
         except OSError as error:
             raise _Fault(location, f"cannot read {uri!r} ({error.strerror or error})") from None
         finally:

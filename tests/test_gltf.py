@@ -695,6 +695,24 @@ def test_external_buffer_reads_only_byte_length_bytes(tmp_path):
     np.testing.assert_array_equal(clip.sample(1.0)[("t", "translation")], [1, 1, 1])
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs resource.setrlimit (POSIX)")
+def test_external_buffer_declaring_more_than_the_file_holds_allocates_nothing_for_it(tmp_path):
+    # a byteLength of 2^40 beside a small file: the read once asked the
+    # allocator for 2^40 bytes first (a MemoryError; 3 GiB of address space)
+    path = external(tmp_path, "a.bin", tmp_path / "art" / "a.bin")
+    doc = json.loads(path.read_text())
+    doc["buffers"][0]["byteLength"] = 2**40
+    path.write_text(json.dumps(doc))
+    code = ("import resource, sys; from animcore import gltf\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))\n"
+            "try: gltf.load(sys.argv[1])\n"
+            "except gltf.GltfError as e: print(e)\n")
+    result = subprocess.run([sys.executable, "-c", code, str(path)], timeout=60,
+                            capture_output=True, text=True)
+    assert "buffers[0].byteLength: is 1099511627776 but 'a.bin' has only" in result.stdout, \
+        result.stderr
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_external_buffer_from_a_device_is_rejected(tmp_path):
     path = external(tmp_path, "/dev/zero")
