@@ -504,16 +504,21 @@ static void ccd_pass(double *p, const double *limits, size_t k, const double *t,
     }
 }
 
+/* Chain i's inputs (errors: index i * k + joint for positions and limits,
+   i for the target). */
 static ac_status chain_check(const double *pos, const double *t, const double *lim, size_t k,
                              size_t i, ac_error *err)
 {
     ac_status status;
-    if ((status = ac_check_finite(AC_ARG_POSITIONS, pos, 3 * k, i, err)) ||
-        (status = ac_check_finite(AC_ARG_TARGET, t, 3, i, err)))
+    for (size_t j = 0; j < k; j++)
+        if ((status = ac_check_finite(AC_ARG_POSITIONS, pos + 3 * j, 3, i * k + j, err)))
+            return status;
+    if ((status = ac_check_finite(AC_ARG_TARGET, t, 3, i, err)))
         return status;
     for (size_t j = 0; lim && j < k; j++)
         if (!(lim[j] >= 0.0 && lim[j] <= AC_PI))
-            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_LIMITS, lim[j], "must lie in [0, pi]");
+            return ac_fail(err, AC_ERR_VALUE, i * k + j, AC_ARG_LIMITS, lim[j],
+                           "must lie in [0, pi]");
     return AC_OK;
 }
 
@@ -587,7 +592,7 @@ ac_status ac_ik_chain(const double *positions, const double *target, const doubl
         if (ac_check_finite(AC_ARG_POSITIONS, p, 3 * k, i, NULL) || !ac_finite(total) ||
             !ac_finite(v_norm(reach))) {
             free(lengths);
-            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_POSITIONS, pos[0],
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_TARGET, t[0],
                            "joints or target too far apart to represent");
         }
     }

@@ -1537,8 +1537,10 @@ typedef enum ac_ik_method { AC_IK_FABRIK = 0, AC_IK_CCD = 1 } ac_ik_method;
    (1 when the end ends within tolerance). A segment whose ends coincide takes
    the direction of the previous segment (or root -> target, or +x).
    steps[3]: positions, target, limits. Errors: AC_ERR_VALUE for non-finite
-   positions or target, limits outside [0, pi], tolerance not > 0 or not
-   finite, max_iterations < 0, an unknown method. */
+   positions or limits outside [0, pi] (index = chain * k + joint), a
+   non-finite target (index: the chain), tolerance not > 0 or not finite,
+   max_iterations < 0, an unknown method; AC_ERR_OVERFLOW "target" (the
+   chain) when joints or target lie too far apart to represent. */
 AC_API ac_status ac_ik_chain(const double *positions, const double *target,
                              const double *limits, size_t k, ac_ik_method method,
                              int max_iterations, double tolerance, const size_t steps[3],

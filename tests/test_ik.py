@@ -498,10 +498,20 @@ def test_chain_bad_input():
         ac.ik_chain(p[0], [1, 1, 0])
     with pytest.raises(ValueError, match=r"ik_chain: target at index \(1,\) is nan"):
         ac.ik_chain(p, [[1, 1, 0], [np.nan, 0, 0]])
-    with pytest.raises(ValueError, match=r"ik_chain: positions is inf"):
+    # positions and limits are named by their joint, in a batch by chain and joint
+    with pytest.raises(ValueError, match=r"ik_chain: positions at index \(2,\) is inf"):
         ac.ik_chain(p + [[0, 0, 0], [0, 0, 0], [np.inf, 0, 0]], [1, 1, 0])
-    with pytest.raises(ValueError, match=r"ik_chain: limits is 4.0 \(must lie in \[0, pi\]\)"):
+    with pytest.raises(ValueError, match=r"ik_chain: limits at index \(1,\) is 4.0 \(must lie in "
+                                         r"\[0, pi\]\)"):
         ac.ik_chain(p, [1, 1, 0], limits=[0, 4, 0])
+    batch = np.repeat(p[None], 4, axis=0)
+    batch[2, 1, 0] = np.nan
+    with pytest.raises(ValueError, match=r"ik_chain: positions at index \(2, 1\) is nan"):
+        ac.ik_chain(batch, [1, 1, 0])
+    limits = np.zeros((4, 3))
+    limits[3, 2] = -1.0
+    with pytest.raises(ValueError, match=r"ik_chain: limits at index \(3, 2\) is -1.0"):
+        ac.ik_chain(np.repeat(p[None], 4, axis=0), [1, 1, 0], limits=limits)
 
 
 # ----------------------------------------------------------- whole clips

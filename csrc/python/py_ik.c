@@ -37,6 +37,7 @@ static const acpy_arg_error chain_errors[] = {
     {AC_ARG_METHOD, ACPY_NO_INDEX, NULL, 1},
     {AC_ARG_MAX_ITERATIONS, ACPY_NO_INDEX, NULL, 1},
     {AC_ARG_TOLERANCE, ACPY_NO_INDEX, NULL, 0},
+    {AC_ARG_TARGET, ACPY_ITEMS, NULL, 0}, /* (positions and limits: the chain's joint) */
 };
 
 /* Context: (joints, method, max_iterations, tolerance, limited). */
@@ -64,6 +65,7 @@ static int chain_context(const char *func, PyObject *arg, acpy_context *ctx)
         return 0;
     }
     ctx->channels = 3;
+    ctx->error_items = v[0];
     ctx->slots = v[0];
     ctx->option[0] = v[1];
     ctx->option[1] = v[2];
