@@ -1152,7 +1152,8 @@ def bvh_world_positions(path, frames):
     matrices down the hierarchy."""
     from scipy.spatial.transform import Rotation
 
-    lines = [line.split() for line in open(path)]
+    with open(path) as stream:  # (closed: an open file left is a ResourceWarning)
+        lines = [line.split() for line in stream]
     joints, stack, i = [], [], 0
     while lines[i][:1] != ["MOTION"]:
         words = lines[i]
