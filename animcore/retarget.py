@@ -217,24 +217,31 @@ def _root_position(func: str, rest: np.ndarray, start: np.ndarray, end: np.ndarr
     return _representable(func, "the root's world position", position)
 
 
-def _root_translation(func: str, scene: Scene, rotations: Clip, times: np.ndarray,
-                      root: int, world_position: np.ndarray) -> np.ndarray:
-    """The translation channel (F, 3) that puts node `root` at `world_position`
-    (F, 3) in the scene's own world (with FBX's pivots and units too), posed
-    with the clip `rotations`. The node's world position is A (T + c) + d,
-    affine in its translation T (A: the linear part of what is above it):
-    with T = 0 it is b = A c + d, so T = A^-1 (world_position - b)."""
-    at_zero = _with_root(scene, rotations, times, root, np.zeros((len(times), 3)))
+def _with_translations(func: str, scene: Scene, clip: Clip, times: np.ndarray,
+                       positions: dict) -> Clip:
+    """`clip` with a translation channel for each node of `positions` ({node:
+    world positions (F, 3)}, none of them above another) that puts it there
+    in the scene's own world (with FBX's pivots and units too), keyed at
+    `times`. A node's world position is A (T + c) + d, affine in its
+    translation T (A: the linear part of what is above it): with T = 0 it is
+    b = A c + d, so T = A^-1 (position - b); one world at T = 0 serves them all."""
+    at_zero = clip
+    for j in positions:
+        at_zero = _with_root(scene, at_zero, times, j, np.zeros((len(times), 3)))
     world = scene._world(func, at_zero, times)
-    linear = np.array(scene._above(world, root))
-    linear[:, :3, 3] = 0.0
-    parent = scene.nodes[root].parent
-    what = (f"the world matrix of the root's parent {parent} ({scene.joint_names[parent]!r})"
-            if parent >= 0 else "the transform above the root")
-    inverse = _inverse(func, what, linear)[:, :3, :3]
-    with np.errstate(over="ignore", invalid="ignore"):
-        local = np.einsum("fij,fj->fi", inverse, world_position - world[:, root, :3, 3])
-    return _representable(func, "the root's local translation", local)
+    result = clip
+    for j, position in positions.items():
+        linear = np.array(scene._above(world, j))
+        linear[:, :3, 3] = 0.0
+        parent = scene.nodes[j].parent
+        what = (f"the world matrix of the root's parent {parent} ({scene.joint_names[parent]!r})"
+                if parent >= 0 else "the transform above the root")
+        inverse = _inverse(func, what, linear)[:, :3, :3]
+        with np.errstate(over="ignore", invalid="ignore"):
+            local = np.einsum("fij,fj->fi", inverse, position - world[:, j, :3, 3])
+        result = _with_root(scene, result, times, j,
+                            _representable(func, "the root's local translation", local))
+    return result
 
 
 def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
@@ -269,11 +276,9 @@ def _rotation_clip(scene: Scene, name: str, times: np.ndarray, local_rot: np.nda
     return Clip(name, float(times[-1]), channels)
 
 
-def _with_root(scene: Scene, clip: Clip, times: np.ndarray, root: Optional[int],
-               translation: Optional[np.ndarray]) -> Clip:
-    """`clip` with the root's translation channel first (none: as it is)."""
-    if root is None:
-        return clip
+def _with_root(scene: Scene, clip: Clip, times: np.ndarray, root: int,
+               translation: np.ndarray) -> Clip:
+    """`clip` with node `root`'s translation channel first, keyed at `times`."""
     channel = Channel.from_curve(root, "translation", Curve(times, translation,
                                                             interpolation="linear"),
                                  node_name=scene.nodes[root].name)
@@ -363,7 +368,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     local = _locals_from_world(func, target, world, tgt_rest)
     rotations = _rotation_clip(target, clip.name, times, local, tgt_nodes)
     src_root = _default_root(source, clip) if root is None else _node(func, source, "root", root)
-    tgt_root = translation = None
+    result = rotations
     if src_root is not None:
         tgt_parents = target.skeleton.parents
         candidates = [j for j in tgt_nodes if driven[j] == src_root]
@@ -383,8 +388,7 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
                 ratio = h_tgt / h_src if h_src > 0 else 1.0
             position = _root_position(func, tgt_rest_pos[tgt_root], src_rest_pos[src_root],
                                       src_world.translation[:, src_root], ratio)
-            translation = _root_translation(func, target, rotations, times, tgt_root, position)
-    result = _with_root(target, rotations, times, tgt_root, translation)
+            result = _with_translations(func, target, rotations, times, {tgt_root: position})
     return (result, pairs) if return_mapping else result
 
 
@@ -482,20 +486,21 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     world = _world_rotations(scene, animated, deltas, rest_rot)
     local = _locals_from_world(func, scene, world, rest)
     rotations = _rotation_clip(scene, clip.name, times, local, animated)
-    # the root, and every other top node the clip translates (a capture's
-    # aim and target nulls): each one's world offset from rest reflected,
-    # solved in order down the hierarchy (a node's above its descendants)
+    # every top node the clip translates (a capture's aim and target nulls),
+    # then the root if it lies below one: each one's world offset from rest
+    # reflected
+    reflect = -flip[:3]  # the offset from rest reflected across plane k
+
+    def reflected(j):
+        src = index[partner_of[names[j]]]
+        return _root_position(func, rest_pos[j], rest_pos[src], posed.translation[:, src],
+                              reflect)
+
     root = _default_root(scene, clip)
     parents = scene.skeleton.parents
-    roots = sorted({c.node for c in clip.channels if c.path == "translation"
-                    and (parents[c.node] < 0 or c.node == root)},
-                   key=lambda j: _depth(parents, j))
-    reflect = -flip[:3]  # the offset from rest reflected across plane k
-    result = rotations
-    for j in roots:
-        src = index[partner_of[names[j]]]
-        position = _root_position(func, rest_pos[j], rest_pos[src], posed.translation[:, src],
-                                  reflect)
-        result = _with_root(scene, result, times, j,
-                            _root_translation(func, scene, result, times, j, position))
+    tops = sorted({c.node for c in clip.channels if c.path == "translation"
+                   and parents[c.node] < 0})
+    result = _with_translations(func, scene, rotations, times, {j: reflected(j) for j in tops})
+    if root is not None and parents[root] >= 0:
+        result = _with_translations(func, scene, result, times, {root: reflected(root)})
     return result
