@@ -1182,7 +1182,7 @@ def _layered(layers, values):
     below it, override (and override passthrough) ``v + w (layer - v)``,
     additive ``v + w layer`` (``layers``: ``(weight, mode, curves,
     defaults)``; a channel that the stack's base layer leaves starts from a
-    layer of the node's own values, :data:`_UNDER`). None without layers."""
+    layer of the node's own values, :func:`_own_layer`). None without layers."""
     value = None
     for index, ((weight, mode, _, _), layer) in enumerate(zip(layers, values)):
         if index == 0:
@@ -1194,9 +1194,11 @@ def _layered(layers, values):
     return value
 
 
-# Marks the first layer of a channel that the stack's base layer does not
-# animate: _transform_channel makes it a layer of the node's own values.
-_UNDER = object()
+def _own_layer(values) -> tuple:
+    """A layer of a node's own values, without curves: what lies under the
+    layers of a channel that the stack's base layer does not animate."""
+    values = np.array(values, dtype=np.float64)
+    return (1.0, "override", (None,) * len(values), values)
 
 
 class _Composed(ByValue):
@@ -2465,15 +2467,15 @@ def _key_times(layers) -> np.ndarray:
 
 
 def _transform_channel(node: int, path: str, layers: list, nodes: list,
-                       pivots: list) -> FbxChannel:
+                       pivots: list, over_own: bool = False) -> FbxChannel:
     """The translation, rotation or scale channel of a node from its layers
     ``(weight, mode, (X, Y, Z curves), defaults)`` (FBX 7 stacks and FBX 6
-    takes alike)."""
+    takes alike), over the node's own values when ``over_own`` (the stack's
+    base layer does not animate it)."""
     pv, rest = pivots[node], nodes[node]
     base = (rest.translation if path == "translation" else rest.scale if path == "scale"
             else pv.euler)
-    layers = [(1.0, "override", (None, None, None), np.array(base, dtype=np.float64))
-              if layer is _UNDER else layer for layer in layers]
+    layers = [_own_layer(base)] + list(layers) if over_own else layers
     composed = _Composed(path, layers, base, pv.order, pv.pre, pv.post)
     return _new(FbxChannel, dict(node=node, node_name=rest.name, path=path, interpolation=None,
                                  width=4 if path == "rotation" else 3, times=_key_times(layers),
@@ -2518,6 +2520,7 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
         stop = _scalar(sprops, "LocalStop", 0) / TICKS_PER_SECOND
         unsupported = []
         per_target: dict = {}
+        based = set()  # the channels the stack's base layer animates
         layer_info = []
         weight_layers: dict = {}
         layer_ids = _layer_ids(objects, sid)
@@ -2548,9 +2551,8 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                         comps = (curves.get("d|X"), curves.get("d|Y"), curves.get("d|Z"))
                         defaults = node_defaults[cn].copy()
                         key = (index_of[target], _PATHS[prop])
-                        if key not in per_target and lid != layer_ids[0]:
-                            # the base layer leaves it: the node's own values under the layers
-                            per_target[key] = [_UNDER]
+                        if lid == layer_ids[0]:
+                            based.add(key)
                         per_target.setdefault(key, []).append((weight, mode, comps, defaults))
                         layer_channels.append(key)
                     else:
@@ -2559,13 +2561,13 @@ def _read_clips(f, objects, index_of, nodes, pivots, templates, blends=None) -> 
                         unsupported.append(Unsupported(label, sum(len(c) for c in
                                                                   curves.values())))
             layer_info.append((layer_name, weight, mode, tuple(layer_channels)))
-        channels = [_transform_channel(node, path, layers, nodes, pivots)
+        channels = [_transform_channel(node, path, layers, nodes, pivots,
+                                       (node, path) not in based)
                     for (node, path), layers in per_target.items()]
         for node, per_layer in weight_layers.items():
             rest = nodes[node]
             base = np.array([entry[2] for entry in blends[node]])  # DeformPercent per channel
-            layers = [] if layer_ids[0] in per_layer else [
-                (1.0, "override", (None,) * len(base), base.astype(np.float64))]
+            layers = [] if layer_ids[0] in per_layer else [_own_layer(base)]
             for weight, mode, slots in per_layer.values():
                 comps = tuple(slots.get(i, (None, 0.0))[0] for i in range(len(base)))
                 defaults = np.array([slots[i][1] if i in slots else base[i]

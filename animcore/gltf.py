@@ -1076,16 +1076,19 @@ class _Writer:
         self._skinning = None
 
     def accessor(self, values: np.ndarray, kind: str, *, bounds: bool = False,
-                 what: str = "a value") -> int:
+                 what: str = "a value", dtype: str = "<f4") -> int:
+        """An accessor of ``values`` as float32 (``dtype`` "u1": unsigned
+        bytes, a skin's JOINTS_0) in a buffer view of its own."""
         values = np.asarray(values, dtype=np.float64)
         _check_stored("save", what, values)
-        data = np.ascontiguousarray(values, dtype="<f4")
+        data = np.ascontiguousarray(values, dtype=dtype)
         while len(self.blob) % 4:
             self.blob.append(0)
         self.doc["bufferViews"].append({"buffer": 0, "byteOffset": len(self.blob),
                                         "byteLength": data.nbytes})
         self.blob += data.tobytes()
-        entry = {"bufferView": len(self.doc["bufferViews"]) - 1, "componentType": 5126,
+        entry = {"bufferView": len(self.doc["bufferViews"]) - 1,
+                 "componentType": 5126 if dtype == "<f4" else 5121,
                  "count": int(data.shape[0]), "type": kind}
         if bounds:  # required for animation inputs
             entry["min"] = [float(v) for v in data.reshape(len(data), -1).min(axis=0)]
@@ -1112,7 +1115,8 @@ class _Writer:
         attributes = {"POSITION": self._point}
         if skinned:
             if self._skinning is None:
-                self._skinning = (self._joints_zero(), self.accessor(np.eye(4)[:1], "VEC4"))
+                self._skinning = (self.accessor(np.zeros((1, 4)), "VEC4", dtype="u1"),
+                                  self.accessor(np.eye(4)[:1], "VEC4"))
             attributes["JOINTS_0"], attributes["WEIGHTS_0"] = self._skinning
         primitive = {"attributes": attributes, "mode": 0}
         if targets:
@@ -1124,17 +1128,6 @@ class _Writer:
             mesh["extras"] = {"targetNames": [str(n) for n in names]}
         self.doc.setdefault("meshes", []).append(mesh)
         return len(self.doc["meshes"]) - 1
-
-    def _joints_zero(self) -> int:
-        """An accessor of one JOINTS_0 entry, (0, 0, 0, 0) as unsigned bytes."""
-        while len(self.blob) % 4:
-            self.blob.append(0)
-        self.doc["bufferViews"].append({"buffer": 0, "byteOffset": len(self.blob),
-                                        "byteLength": 4})
-        self.blob += bytes(4)
-        self.doc["accessors"].append({"bufferView": len(self.doc["bufferViews"]) - 1,
-                                      "componentType": 5121, "count": 1, "type": "VEC4"})
-        return len(self.doc["accessors"]) - 1
 
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)

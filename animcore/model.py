@@ -856,13 +856,13 @@ class Scene(ByValue):
         scale (-1, -1, -1)). ``rest``: the rest world, when the caller has it."""
         rest = self._world(func, None, 0.0) if rest is None else rest
         mirrored = np.linalg.det(rest[:, :3, :3]) < 0
-        own = self._pose(func, None, 0.0).scale < 0
+        mirrored_above_roots = np.linalg.det(self._root_frame[:3, :3]) < 0
+        own = self.skeleton.rest.scale < 0
         x_negated = np.array([-1.0, 1.0, 1.0])
         out = local
         for k, j in enumerate(nodes):
             parent = self.nodes[j].parent
-            above = (mirrored[parent] if parent >= 0
-                     else np.linalg.det(self._root_frame[:3, :3]) < 0)
+            above = mirrored[parent] if parent >= 0 else mirrored_above_roots
             if above or mirrored[j] or own[j].any():
                 out = np.array(local) if out is local else out  # (the caller's stays)
                 left = x_negated if above else np.ones(3)

@@ -1011,8 +1011,8 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     uniform grid of samples (a BVH's frames; for a clip whose key times are
     not evenly spaced, as many samples as key times), doubled while that
     misses the bound (up to 8 times, and further while the grid has at most
-    1025 samples: a clip of a few cubic keys), split into segments of 16 samples (layout version 2,
-    documented in ``csrc/animcore.h``). A track that never leaves the
+    1025 samples: a clip of a few cubic keys), split into segments of 16
+    samples (layout version 2, documented in ``csrc/animcore.h``). A track that never leaves the
     identity is stored as nothing, one that does not move as one float32
     value, an animated one as its range per component for the clip, then in
     each segment a range per component in 255ths of the clip's (range
@@ -1075,10 +1075,12 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     shell = positive_number(func, "shell", shell)
     clip = scene._own_clip(func, clip)
     raw_samples = len(clip.key_times())
+    shells = _node_shells(scene, shell)
     oversample = 1
     while True:
         start, rate, samples = _grid(clip, oversample)
-        result = _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
+        result = _compress_on_grid(func, scene, clip, tolerance, shell, shells, start, rate,
+                                   samples)
         if result is not None:
             data, error = result
             return CompressedClip._made(data, RAW_BYTES_PER_NODE * len(scene.nodes) * raw_samples,
@@ -1101,9 +1103,9 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
                      f"{tolerance!r} (24 bits per component at {samples} samples miss it{why})")
 
 
-def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples):
+def _compress_on_grid(func, scene, clip, tolerance, shell, shells, start, rate, samples):
     """(bytes, dense error) of the clip on one grid, or None when even the
-    finest encoding misses the bound there."""
+    finest encoding misses the bound there (``shells``: :func:`_node_shells`)."""
     times = start + np.arange(samples) / rate
     pose = scene.pose(clip, times)
     for path, values in zip(_PATHS, pose):
@@ -1133,7 +1135,7 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
                    _Track(1, pose.rotation[:, j], lever, starts),
                    _Track(2, pose.scale[:, j], lever, starts)]
     shares = np.repeat(_budget_shares(scene, tracks, tolerance), 3)
-    rig = _Rig(skeleton, world, _node_shells(scene, shell), tracks, starts)
+    rig = _Rig(skeleton, world, shells, tracks, starts)
     # 20 points per sample interval, and the clip's key times (where the
     # original's kinks are, if they are not samples)
     dense = np.union1d(_subdivided(times) if samples > 1 else times, clip.key_times())
@@ -1148,7 +1150,7 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
         data = _layout(start, rate, samples, tracks, *picks)
         # the dense check through the C decoder; between samples the error can
         # exceed the samples' error a little: aim lower at the samples there
-        error = _dense_error(scene, clip, data, dense, shell)
+        error = _dense_error(scene, clip, data, dense, shells)
         if error.max(initial=0.0) <= tolerance:
             return data, float(error.max(initial=0.0))
         worst = np.zeros(len(starts))
@@ -1160,7 +1162,7 @@ def _compress_on_grid(func, scene, clip, tolerance, shell, start, rate, samples)
     return None
 
 
-def _dense_error(scene, clip, data: bytes, t: np.ndarray, shell: float) -> np.ndarray:
+def _dense_error(scene, clip, data: bytes, t: np.ndarray, shells: np.ndarray) -> np.ndarray:
     """Per time, the largest error over the nodes of the decoded clip."""
     opened = _core._compressed_open("compress", data)[0]
 
@@ -1168,8 +1170,8 @@ def _dense_error(scene, clip, data: bytes, t: np.ndarray, shell: float) -> np.nd
         return scene.skeleton.world(*_core._compressed_sample("compress", opened, chunk, None,
                                                               None))
 
-    return _chunked_error(t, len(scene.nodes), lambda c: scene.world(clip, c), decoded,
-                          _node_shells(scene, shell), "compress", worst=True)
+    return _chunked_error(t, len(scene.nodes), lambda c: scene.world(clip, c), decoded, shells,
+                          "compress", worst=True)
 
 
 class CompressedClip(ByValue):

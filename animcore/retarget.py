@@ -253,7 +253,7 @@ def _default_root(scene: Scene, clip: Clip) -> Optional[int]:
     below = scene.skeleton._subtrees().sum(axis=1)
     times = clip.key_times()
     translated = [c for c in clip.channels if c.path == "translation"]
-    moving = [c for c in translated if (np.asarray(c.sample(times)) != c.sample(times[:1])).any()]
+    moving = [c for c in translated if np.ptp(np.asarray(c.sample(times)), axis=0).any()]
     nodes = {c.node for c in (moving or translated)}
     return min(nodes, key=lambda j: (-below[j], _depth(parents, j), j), default=None)
 

@@ -693,13 +693,24 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
                                 f"not have")
     index = [joints.index(j) for j in anim_joints]
     vectors = lambda v: np.array(v, float).reshape(-1, 3)  # noqa: E731
-    channels, target_names, shared_times, authored = [], None, [], []
-    for path_name, attribute, convert in (
-            ("translation", anim.GetTranslationsAttr(), vectors),
-            ("rotation", anim.GetRotationsAttr(), _quats),
-            ("scale", anim.GetScalesAttr(), vectors)):
+    channels, target_names, shared_times = [], None, []
+    parts = (("translation", anim.GetTranslationsAttr(), vectors),
+             ("rotation", anim.GetRotationsAttr(), _quats),
+             ("scale", anim.GetScalesAttr(), vectors))
+    for _, attribute, _ in parts:
+        _checked(attribute, str(attribute.GetPath()))
+    authored = [name for name, attribute, _ in parts
+                if attribute and attribute.HasAuthoredValue()]
+    if 0 < len(authored) < 3:  # UsdSkel reads the three together, or not at all
+        missing = [name for name, _, _ in parts if name not in authored]
+        warnings.warn(UsdWarning(
+            f"usd.load: {anim_path} authors {' and '.join(authored)} but no "
+            f"{' or '.join(missing)}: OpenUSD poses such an animation at the skeleton's rest "
+            f"pose (UsdSkel reads translations, rotations and scales together), and so does "
+            f"this clip"), stacklevel=2)
+        parts = ()
+    for path_name, attribute, convert in parts:
         location = str(attribute.GetPath())
-        _checked(attribute, location)
         with _at(location):
             sampled = _samples(attribute, convert, start, per_second, location)
         if sampled is None:
@@ -710,7 +721,6 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
                                    f"{len(anim_joints)} animated joints")
         _finite(location, "sample", values)
         _finite(location, "time sample", times)
-        authored.append(path_name)
         if path_name == "rotation":
             length = np.linalg.norm(values, axis=-1)
             off = np.abs(length - 1.0) > 1e-3
@@ -731,14 +741,6 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
         for k, j in enumerate(index):
             channels.append(_channel(location, j, joints[j], path_name, times,
                                      per_joint[k], kind))
-    if 0 < len(authored) < 3:  # UsdSkel reads the three together, or not at all
-        missing = [p for p in ("translation", "rotation", "scale") if p not in authored]
-        warnings.warn(UsdWarning(
-            f"usd.load: {anim_path} authors {' and '.join(authored)} but no "
-            f"{' or '.join(missing)}: OpenUSD poses such an animation at the skeleton's rest "
-            f"pose (UsdSkel reads translations, rotations and scales together), and so does "
-            f"this clip"), stacklevel=2)
-        channels = []
     location = str(anim.GetBlendShapeWeightsAttr().GetPath())
     shapes_attr = anim.GetBlendShapesAttr()
     shapes = [str(s) for s in (_uniform(shapes_attr, str(shapes_attr.GetPath())) or [])]

@@ -107,6 +107,28 @@ static void quat_axis_angle(const double axis[3], double angle, double q[4])
     q[0] = axis[0] * s, q[1] = axis[1] * s, q[2] = axis[2] * s, q[3] = cos(0.5 * angle);
 }
 
+/* The turn about unit axis a that takes the part of `from` perpendicular to
+   a onto the direction of the part of `to` perpendicular to it: a turn about
+   a itself, by the angle between the parts around it (a shortest arc
+   between them would tilt off a by their rounding error, which for a chain
+   all but straight moves its end off the target line by 1e-5 of the
+   chain). The identity, and 0, when either part is below 1e-12 of its
+   vector: no direction to turn from or to. */
+static int turn_about(const double a[3], const double from[3], const double to[3], double q[4])
+{
+    double f[3], t[3], fu[3], tu[3], x[3];
+    memcpy(q, identity, sizeof identity);
+    v_reject(from, a, f);
+    v_reject(to, a, t);
+    if (!(v_norm(f) > 1e-12 * v_norm(from) && v_norm(t) > 1e-12 * v_norm(to)))
+        return 0;
+    v_unit(f, fu);
+    v_unit(t, tu);
+    v_cross(fu, tu, x);
+    quat_axis_angle(a, atan2(v_dot(x, a), v_dot(fu, tu)), q);
+    return 1;
+}
+
 /* The shortest-arc rotation taking unit u to unit v. Inputs more than 90
    degrees apart go through the half turn about the arc's axis (or, when u
    and v are opposite, about the part of `hint` perpendicular to u), which
@@ -160,8 +182,8 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
                          double qs[4], double qm[4], uint8_t *reached)
 {
     double sm[3], me[3], st[3], l1, l2, d, a[3], u1[3], u2[3], bend[3], n[3];
-    double r, cos_beta, sin_beta, u2_new[3], h[4], e1[3], v[3], vlen, qa[4], m2[3], c[3];
-    double ps[3], pp[3], qt[4], tmp[4], conj[4], mf[3], ef[3], w1[3], w2[3];
+    double r, cos_beta, sin_beta, u2_new[3], h[4], e1[3], v[3], vlen, qa[4], m2[3];
+    double ps[3], qt[4], tmp[4], conj[4], mf[3], ef[3], w1[3], w2[3];
     v_sub(m, s, sm);
     v_sub(e, m, me);
     l1 = v_norm(sm), l2 = v_norm(me);
@@ -221,20 +243,7 @@ static void two_bone_one(const double *s, const double *m, const double *e, cons
         }
         /* roll about that line: the mid toward the pole, then the twist */
         ac_quat_rotate(qa, sm, m2);
-        v_reject(m2, a, c);
-        v_reject(ps, a, pp);
-        memcpy(qt, identity, sizeof identity);
-        if (v_norm(c) > 1e-12 * l1 && v_norm(pp) > 1e-12 * v_norm(ps)) {
-            /* a turn about a itself, by the angle from c to pp around it: a
-               shortest arc from c to pp would tilt off a by c's rounding
-               error over its length, which for a chain all but straight
-               moves the end off the target line (1e-5 of the chain) */
-            double cu[3], pu[3], x[3];
-            v_unit(c, cu);
-            v_unit(pp, pu);
-            v_cross(cu, pu, x);
-            quat_axis_angle(a, atan2(v_dot(x, a), v_dot(cu, pu)), qt);
-        }
+        turn_about(a, m2, ps, qt);
         if (twist != 0.0) {
             double qtw[4];
             quat_axis_angle(a, twist, qtw);
@@ -386,17 +395,11 @@ ac_status ac_ik_aim(const double *joint_world, const double *forward, const doub
         }
         quat_from_to(fu, du, uw, q1);
         if (p) {
-            double u1[3], c[3], pp[3], ps[3], qt[4];
+            double u1[3], ps[3], qt[4];
             ac_quat_rotate(q1, uw, u1);
             v_sub(p, pos, ps);
-            v_reject(u1, du, c);
-            v_reject(ps, du, pp);
-            if (v_norm(c) > 1e-12 * v_norm(u1) && v_norm(pp) > 1e-12 * v_norm(ps)) {
-                double x[3];
-                v_cross(c, pp, x);
-                quat_axis_angle(du, atan2(v_dot(du, x), v_dot(c, pp)), qt);
+            if (turn_about(du, u1, ps, qt))
                 ac_quat_mul(qt, q1, q1);
-            }
         }
         if (w < 1.0)
             ac_quat_slerp(identity, q1, w, q1);

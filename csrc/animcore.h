@@ -1554,8 +1554,8 @@ AC_API ac_status ac_ik_chain(const double *positions, const double *target,
    angle; an angle beyond 2^20 is first taken as the angle of its rotation
    in [-pi, pi] (the first frame too), and whole turns are added exactly
    rounded, so every frame keeps its rotation. quat_continuous: signs
-   flipped so that neighbours never have a negative dot product. AC_ERR_VALUE ("angles", "q") names the first
-   non-finite input's frame. */
+   flipped so that neighbours never have a negative dot product.
+   AC_ERR_VALUE ("angles", "q") names the first non-finite input's frame. */
 AC_API ac_status ac_cleanup_euler_filter(const double *angles, int proper, double *out,
                                          size_t frames, ac_error *err);
 AC_API ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t frames,
@@ -1917,9 +1917,9 @@ typedef struct ac_fbx_failure {
 
 /* Parses `size` bytes. Returns AC_OK, or AC_ERR_VALUE for malformed input
    (a binary file whose top-level list does not end with its null record, an
-   ASCII file without records, and tables shorter than needed) with *failure filled (when not NULL)
-   and *err (when not NULL): index = the byte offset (binary) or line
-   (ASCII), detail = the start of the message. */
+   ASCII file without records, and tables shorter than needed) with
+   *failure filled (when not NULL) and *err (when not NULL): index = the
+   byte offset (binary) or line (ASCII), detail = the start of the message. */
 AC_API ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *table,
                               ac_fbx_failure *failure, ac_error *err);
 
