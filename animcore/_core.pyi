@@ -212,7 +212,6 @@ def _point_velocity2(
 ) -> Any: ...
 _point_velocity3 = _point_velocity2
 def _quat_conjugate(func: str, q: ArrayLike, out: _Out, workers: Optional[int]) -> Any: ...
-def _quat_curve_keys(curve: _Capsule) -> tuple[Any, Any]: ...
 def _quat_curve_create(
     func: str,
     times: Any,
@@ -222,7 +221,18 @@ def _quat_curve_create(
     interp: Any,
     before: Any,
     after: Any,
+    borrow: bool = ...,
 ) -> _Capsule: ...
+def _quat_curve_validate(
+    func: str,
+    times: Any,
+    quats: Any,
+    in_tangents: Any,
+    out_tangents: Any,
+    interp: Any,
+    before: Any,
+    after: Any,
+) -> None: ...
 def _quat_curve_omega(
     func: str,
     curve: Union[_Capsule, tuple[_Capsule, int]],

@@ -425,7 +425,7 @@ class RotationCurve(ByValue):
     """
 
     __slots__ = ("_times", "_quats", "_in", "_out", "_interpolation", "_before", "_after",
-                 "_curve", "_given")
+                 "_capsule", "_given")
 
     def __init__(self, times, quaternions, *, interpolation: str = "linear",
                  in_tangents=None, out_tangents=None, before: str = "clamp",
@@ -462,8 +462,8 @@ class RotationCurve(ByValue):
     def _make(self, func, t, quaternions, interpolation, in_tangents, out_tangents, before,
               after, copy):
         k = t.size
-        # the keys as given: the C curve's copy, or (a reader's own) borrowed
-        q = _keys(func, "quaternions", quaternion_input(quaternions), k, False)
+        # the keys as given: a private copy, or (a reader's own) kept as they are
+        q = _keys(func, "quaternions", quaternion_input(quaternions), k, copy)
         tangents = []
         for name, value in (("in_tangents", in_tangents), ("out_tangents", out_tangents)):
             if value is None:
@@ -475,20 +475,30 @@ class RotationCurve(ByValue):
                                  f"not {interpolation!r}")
             else:
                 tangents.append(_keys(func, name, value, k, copy))
-        t = contiguous(t)
-        if not copy:  # borrowed: read-only (a copy made here for a strided one is ours)
-            t.flags.writeable = q.flags.writeable = False
-        self._curve = _core._quat_curve_create(func, t, q, tangents[0], tangents[1],
-                                               _INTERP[interpolation], _EXTRAP[before],
-                                               _EXTRAP[after], not copy)
-        # the keys as the C curve holds them, read-only views
-        self._times, self._given = _core._quat_curve_keys(self._curve)
-        self._quats = None  # the stored keys, read when first asked for (_stored_keys)
-        self._in, self._out = tangents
-        for a in (self._times, self._in, self._out, self._given):
+        t = np.array(t) if copy else contiguous(t)
+        codes = _INTERP[interpolation], _EXTRAP[before], _EXTRAP[after]
+        # every check the C curve makes, now; the curve itself (for linear keys,
+        # an arc per segment) is built on first use: see _curve
+        _core._quat_curve_validate(func, t, q, tangents[0], tangents[1], *codes)
+        for a in (t, q, *tangents):
             if a is not None:
                 a.flags.writeable = False
+        self._times, self._given, (self._in, self._out) = t, q, tangents
+        self._capsule = self._quats = None  # made when first asked for
         self._interpolation, self._before, self._after = interpolation, before, after
+
+    @property
+    def _curve(self):
+        """The C curve, which reads the keys in place: built on first use, so
+        that a reader's curves cost their checks until they are sampled (the
+        slerp form of a linear curve's keys is three times their size)."""
+        capsule = self._capsule
+        if capsule is None:  # (two threads may both build one: either serves)
+            capsule = self._capsule = _core._quat_curve_create(
+                "RotationCurve", self._times, self._given, self._in, self._out,
+                _INTERP[self._interpolation], _EXTRAP[self._before], _EXTRAP[self._after],
+                True)
+        return capsule
 
     def _stored_keys(self) -> np.ndarray:
         """The keys as the core stores them, read-only: normalized, and for

@@ -680,19 +680,13 @@ static int linear_segments(const double *restrict times, size_t k,
     return (int)segments_from(start, times, k, keys, angles);
 }
 
-/* Each key made unit (ac_quat_normalize), as unit_arg makes it: 1 when
-   every key is finite and non-zero (else unit_arg names the first that is
-   not). Branch-free, so that it vectorizes. */
+/* Each valid key made unit (ac_quat_normalize), as unit_arg makes it.
+   Branch-free, so that it vectorizes. */
 AC_VECTORIZED
-static int unit_keys(const double *restrict quats, size_t k, double *restrict out)
+static void unit_keys(const double *restrict quats, size_t k, double *restrict out)
 {
-    int64_t ok = 1;
-    for (size_t i = 0; i < k; i++) {
-        const double *q = quats + 4 * i;
-        ok &= ac_finite(q[0]) & ac_finite(q[1]) & ac_finite(q[2]) & ac_finite(q[3]);
-        ok &= unit4(q, out + 4 * i);
-    }
-    return (int)ok;
+    for (size_t i = 0; i < k; i++)
+        unit4(quats + 4 * i, out + 4 * i);
 }
 
 /* 1 when every key is finite and non-zero (what unit_arg requires; it
@@ -743,30 +737,24 @@ AC_SIMD_KERNEL int slerp_keys_lanes(const double *restrict quats, size_t n,
 }
 #endif
 
-/* n keys made unit (as unit_arg does, into u) and each as the slerp takes
-   it (ac_slerp_arc_of's scaling of the unit key normalized as quat_slerp
-   normalizes it; in range: a unit key's |x|^2 is about 1), into keys; 1
-   when every key is finite and non-zero (what unit_arg requires; the
-   results of others are garbage). In vector lanes where the CPU has them. */
-static int slerp_keys(const double *restrict quats, size_t n, double *restrict u,
-                      double *restrict keys)
+/* n valid keys (ac_quat_curve_validate's) made unit (as unit_arg does,
+   into u) and each as the slerp takes it (ac_slerp_arc_of's scaling of the
+   unit key normalized as quat_slerp normalizes it; in range: a unit key's
+   |x|^2 is about 1), into keys. In vector lanes where the CPU has them. */
+static void slerp_keys(const double *restrict quats, size_t n, double *restrict u,
+                       double *restrict keys)
 {
     size_t start = lane_items(n, all_arrays, 1);
-    int64_t ok = 1;
 #ifdef AC_SIMD
-    /* (a lane's ok: finite, non-zero and in range) */
     if (start && !slerp_keys_lanes(quats, start, u, keys))
-        start = 0; /* an invalid key or an extreme length: the scalar loop does them all */
+        start = 0; /* an extreme length: the scalar loop does them all */
 #endif
     for (size_t i = start; i < n; i++) {
-        const double *q = quats + 4 * i;
         double x[4];
-        ok &= ac_finite(q[0]) & ac_finite(q[1]) & ac_finite(q[2]) & ac_finite(q[3]);
-        ok &= unit4(q, u + 4 * i);
+        unit4(quats + 4 * i, u + 4 * i);
         unit4(u + 4 * i, x);
         ac_slerp_arc_unit(x, 1, keys + 4 * i);
     }
-    return (int)ok;
 }
 
 /* The dot products of each unit key with the one before: dots[i] of u[i]
@@ -792,17 +780,17 @@ static void sign_keys(double *restrict keys, const double *restrict signs, size_
    continuity negates (flips): each unit key joins the hemisphere of the one
    before, its dot with the unit key before (as that one lies) negative;
    negating a key negates its slerp form exactly. In blocks, the unit keys
-   of a block on the stack. 1 when every key is valid (see slerp_keys). */
-static int linear_keys(const double *given, size_t k, double *keys, unsigned char *flips)
+   of a block on the stack. */
+static void linear_keys(const double *given, size_t k, double *keys, unsigned char *flips)
 {
     enum { BLOCK = 256 };
     double u[4 * (BLOCK + 1)]; /* u[0..4): the block before's last unit key */
     double dots[BLOCK], signs[BLOCK];
-    int ok = 1, flip = 0; /* flip: whether the key before lies negated */
+    int flip = 0; /* flip: whether the key before lies negated */
     memset(u, 0, 4 * sizeof(double)); /* (the first block's: read by key_dots, not used) */
     for (size_t b = 0; b < k; b += BLOCK) {
         const size_t n = k - b < BLOCK ? k - b : BLOCK;
-        ok &= slerp_keys(given + 4 * b, n, u + 4, keys + 4 * b);
+        slerp_keys(given + 4 * b, n, u + 4, keys + 4 * b);
         key_dots(u, n, dots);
         for (size_t i = 0; i < n; i++) {
             /* the key lies negated where its dot with the key before (as that
@@ -816,7 +804,6 @@ static int linear_keys(const double *given, size_t k, double *keys, unsigned cha
         sign_keys(keys + 4 * b, signs, n);
         memcpy(u, u + 4 * n, 4 * sizeof(double));
     }
-    return ok;
 }
 
 /* The error of the first key that is not finite or is zero (unit_arg's). */
@@ -830,17 +817,21 @@ static ac_status check_keys(const double *quats, size_t k, ac_error *err)
     return st;
 }
 
-/* ac_quat_curve_create, reading times and quats in place when `borrow`. */
-static ac_status make(const double *times, const double *quats, const double *in_tangents,
-                      const double *out_tangents, size_t k, ac_curve_interpolation interp,
-                      ac_curve_extrapolation before, ac_curve_extrapolation after, int borrow,
-                      ac_quat_curve **result, const ac_allocator *allocator, ac_error *err)
+/* A cubic key's per-second tangent times the key interval dt, as the
+   Hermite basis on the segment parameter takes it (glTF Appendix C); a zero
+   tangent stays zero for any dt. */
+static double scaled_tangent(double dt, double tangent)
 {
-    ac_quat_curve *c;
-    ac_status st = AC_OK;
-    size_t doubles;
-    double *d, *unit = NULL;
-    int linear = interp == AC_CURVE_LINEAR && k > 1;
+    return tangent == 0.0 ? 0.0 : dt * tangent;
+}
+
+ac_status ac_quat_curve_validate(const double *times, const double *quats,
+                                 const double *in_tangents, const double *out_tangents,
+                                 size_t k, ac_curve_interpolation interp,
+                                 ac_curve_extrapolation before, ac_curve_extrapolation after,
+                                 ac_error *err)
+{
+    ac_status st;
     if (k < 1)
         return ac_fail(err, AC_ERR_VALUE, 0, AC_ARG_TIMES, 0.0, "needs at least one key");
     if ((unsigned)interp > AC_CURVE_CUBIC)
@@ -865,11 +856,43 @@ static ac_status make(const double *times, const double *quats, const double *in
                            "must be > times[%zu]=%.15g: key times strictly increase", i - 1,
                            times[i - 1]);
     }
-    /* (linear curves check their keys as they make them unit, below) */
-    if (!linear && (st = check_keys(quats, k, err)))
+    if ((st = check_keys(quats, k, err)))
         return st;
     if (k > SIZE_MAX / 128)
         return ac_fail(err, AC_ERR_NOMEM, 0, AC_ARG_TIMES, (double)k, "too many keys");
+    if (interp != AC_CURVE_CUBIC)
+        return AC_OK;
+    for (size_t i = 0; i < k; i++)
+        if ((st = ac_check_finite(AC_ARG_IN_TANGENTS, in_tangents + 4 * i, 4, i, err)) ||
+            (st = ac_check_finite(AC_ARG_OUT_TANGENTS, out_tangents + 4 * i, 4, i, err)))
+            return st;
+    for (size_t i = 0; i + 1 < k; i++) {
+        double dt = times[i + 1] - times[i], m0[4], m1[4];
+        for (int j = 0; j < 4; j++) {
+            m0[j] = scaled_tangent(dt, out_tangents[4 * i + j]);
+            m1[j] = scaled_tangent(dt, in_tangents[4 * (i + 1) + j]);
+        }
+        if ((st = check_result(AC_ARG_OUT_TANGENTS, m0, 4, i, err)) ||
+            (st = check_result(AC_ARG_IN_TANGENTS, m1, 4, i + 1, err)))
+            return st;
+    }
+    return AC_OK;
+}
+
+/* ac_quat_curve_create, reading times and quats in place when `borrow`. */
+static ac_status make(const double *times, const double *quats, const double *in_tangents,
+                      const double *out_tangents, size_t k, ac_curve_interpolation interp,
+                      ac_curve_extrapolation before, ac_curve_extrapolation after, int borrow,
+                      ac_quat_curve **result, const ac_allocator *allocator, ac_error *err)
+{
+    ac_quat_curve *c;
+    size_t doubles;
+    double *d, *unit = NULL;
+    int linear = interp == AC_CURVE_LINEAR && k > 1;
+    ac_status st = ac_quat_curve_validate(times, quats, in_tangents, out_tangents, k, interp,
+                                          before, after, err);
+    if (st)
+        return st;
     /* One block: times and the keys as given (unless borrowed); step: the
        unit keys; cubic: m0, m1; linear: the slerp keys, angles and flips. */
     doubles = (borrow ? 0 : 5 * k) + (interp == AC_CURVE_STEP || k == 1 ? 4 * k : 0) +
@@ -901,21 +924,14 @@ static ac_status make(const double *times, const double *quats, const double *in
             c->m0 = d, d += 4 * (k - 1);
             c->m1 = d, d += 4 * (k - 1);
         }
-        for (size_t i = 0; i < k && !st; i++)
-            if (!(st = ac_check_finite(AC_ARG_IN_TANGENTS, in_tangents + 4 * i, 4, i, err)))
-                st = ac_check_finite(AC_ARG_OUT_TANGENTS, out_tangents + 4 * i, 4, i, err);
         /* glTF Appendix C: tangents are per second; the Hermite basis on the
            segment parameter takes them times the key interval. */
-        for (size_t i = 0; i + 1 < k && !st; i++) {
+        for (size_t i = 0; i + 1 < k; i++) {
             double dt = times[i + 1] - times[i];
-            for (int j = 0; j < 4; j++) { /* a zero tangent stays zero for any dt */
-                double out = out_tangents[4 * i + j], in = in_tangents[4 * (i + 1) + j];
-                c->m0[4 * i + j] = out == 0.0 ? 0.0 : dt * out;
-                c->m1[4 * i + j] = in == 0.0 ? 0.0 : dt * in;
+            for (int j = 0; j < 4; j++) {
+                c->m0[4 * i + j] = scaled_tangent(dt, out_tangents[4 * i + j]);
+                c->m1[4 * i + j] = scaled_tangent(dt, in_tangents[4 * (i + 1) + j]);
             }
-            if (!(st = check_result(AC_ARG_OUT_TANGENTS, c->m0 + 4 * i, 4, i, err)))
-                if ((st = check_result(AC_ARG_IN_TANGENTS, c->m1 + 4 * i, 4, i + 1, err)) && err)
-                    err->index = i + 1;
         }
     }
     if (unit) {
@@ -936,25 +952,16 @@ static ac_status make(const double *times, const double *quats, const double *in
         c->keys = d, d += 4 * k;
         c->angles = d, d += 2 * (k - 1);
         c->flips = (unsigned char *)d;
-        if (!linear_keys(c->given, k, c->keys, c->flips)) {
-            /* (a key is then not finite or is zero: check_keys names it) */
-            st = check_keys(quats, k, err);
-            ac_quat_curve_destroy(c);
-            return st;
-        }
+        linear_keys(c->given, k, c->keys, c->flips);
         c->rates_finite = linear_segments(c->times, k, c->keys, c->angles);
     }
-    if (!st && k > 1) {
+    if (k > 1) {
         double last[4], first[4];
         key_quat(c, k - 1, last);
         key_quat(c, 0, first);
         unit4(last, last);
         unit4(first, first);
         c->flip_odd = ac_quat_dot4(last, first) < 0.0;
-    }
-    if (st) {
-        ac_quat_curve_destroy(c);
-        return st;
     }
     *result = c;
     return AC_OK;

@@ -717,6 +717,16 @@ AC_API ac_status ac_quat_curve_borrow(const double *times, const double *quats,
                                       ac_curve_extrapolation before,
                                       ac_curve_extrapolation after, ac_quat_curve **curve,
                                       const ac_allocator *allocator, ac_error *err);
+/* Every check ac_quat_curve_create makes, with its errors, and nothing
+   built: for a caller that builds the curve later (a file reader that leaves
+   a linear curve's slerp precomputation to its first sample), whose
+   ac_quat_curve_create of the same arguments can then fail only for memory. */
+AC_API ac_status ac_quat_curve_validate(const double *times, const double *quats,
+                                        const double *in_tangents,
+                                        const double *out_tangents, size_t k,
+                                        ac_curve_interpolation interp,
+                                        ac_curve_extrapolation before,
+                                        ac_curve_extrapolation after, ac_error *err);
 AC_API void ac_quat_curve_destroy(ac_quat_curve *curve);
 /* The number of keys, the key times (K) and the keys as given (4K, not
    normalized): the curve's own copies, or the borrowed arrays; read-only,

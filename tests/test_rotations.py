@@ -1,5 +1,7 @@
 import math
+import threading
 import warnings
+
 
 import numpy as np
 import pytest
@@ -404,6 +406,46 @@ def test_from_gltf():
     assert RotationCurve.from_gltf(times, keys, "linear").interpolation == "linear"
     with pytest.raises(ValueError, match=r"^RotationCurve.from_gltf: interpolation is 'lineer' \(must be one of 'STEP', 'LINEAR', 'CUBICSPLINE'; did you mean 'LINEAR'\?\)"):
         RotationCurve.from_gltf(times, keys, "lineer")
+
+
+@pytest.mark.parametrize("interpolation", ["step", "linear", "cubic"])
+def test_a_curve_checks_its_keys_when_made_and_builds_its_c_curve_when_first_sampled(
+        interpolation):
+    times, keys = uneven_keys(5)
+    tangents = {} if interpolation != "cubic" else dict(in_tangents=np.zeros((5, 4)),
+                                                        out_tangents=np.zeros((5, 4)))
+    bad = keys.copy()
+    bad[3] = 0.0
+    with pytest.raises(ValueError, match=r"^RotationCurve: \|quaternions\| at index \(3,\) is 0.0"):
+        RotationCurve(times, bad, interpolation=interpolation, **tangents)
+    curve = RotationCurve(times, keys, interpolation=interpolation, **tangents)
+    assert curve._capsule is None  # (a reader's curve costs its checks until sampled)
+    # the caller's arrays are copied when made: changing them later changes nothing
+    expected = RotationCurve(times.copy(), keys.copy(), interpolation=interpolation,
+                             **tangents)(times)
+    times[:] = np.arange(5.0)
+    keys[:] = [0.0, 0.0, 0.0, 1.0]
+    np.testing.assert_array_equal(curve(curve.times), expected)
+    assert curve._capsule is not None
+
+
+def test_threads_sampling_a_curve_first_get_the_one_result():
+    times, keys = uneven_keys(64)
+    t = np.linspace(times[0], times[-1], 200_001)
+    expected = RotationCurve(times, keys)(t)
+    for _ in range(5):
+        curve, results = RotationCurve(times, keys), [None, None]
+
+        def sample(k):
+            results[k] = curve(t)
+
+        threads = [threading.Thread(target=sample, args=(k,)) for k in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for result in results:
+            np.testing.assert_array_equal(result, expected)
 
 
 def test_extrapolation_modes():

@@ -99,51 +99,85 @@ static void curve_free(PyObject *capsule)
     Py_XDECREF((PyObject *)PyCapsule_GetContext(capsule));
 }
 
+/* The arguments of _quat_curve_create and _quat_curve_validate. */
+typedef struct curve_args {
+    const char *func;
+    PyArrayObject *times, *quats, *tin, *tout;
+    int interp, before, after, borrow;
+    npy_intp k;
+} curve_args;
+
+static int parse_curve_args(PyObject *args, const char *format, curve_args *a)
+{
+    a->borrow = 0;
+    if (!PyArg_ParseTuple(args, format, &a->func, acpy_f64, &a->times, acpy_f64, &a->quats,
+                          acpy_f64_or_none, &a->tin, acpy_f64_or_none, &a->tout, &a->interp,
+                          &a->before, &a->after, &a->borrow))
+        return 0;
+    a->k = PyArray_SIZE(a->times);
+    if (PyArray_SIZE(a->quats) != 4 * a->k || (a->tin && PyArray_SIZE(a->tin) != 4 * a->k) ||
+        (a->tout && PyArray_SIZE(a->tout) != 4 * a->k)) {
+        PyErr_Format(PyExc_ValueError, "%s: quaternions and tangents must hold 4 values per key",
+                     a->func);
+        return 0;
+    }
+    return 1;
+}
+
+/* _quat_curve_validate(func, times (K,), quats (K, 4), in_or_None,
+   out_or_None, interp, before, after) -> None: ac_quat_curve_validate,
+   raising the error _quat_curve_create would. */
+static PyObject *quat_curve_validate(PyObject *self, PyObject *args)
+{
+    curve_args a;
+    ac_error err;
+    ac_status st;
+    (void)self;
+    if (!parse_curve_args(args, "sO&O&O&O&iii:_quat_curve_validate", &a))
+        return NULL;
+    ACPY_RUN(a.k, st = ac_quat_curve_validate(
+                      ACPY_F64(a.times), ACPY_F64(a.quats), a.tin ? ACPY_F64(a.tin) : NULL,
+                      a.tout ? ACPY_F64(a.tout) : NULL, (size_t)a.k,
+                      (ac_curve_interpolation)a.interp, (ac_curve_extrapolation)a.before,
+                      (ac_curve_extrapolation)a.after, &err));
+    if (st)
+        return acpy_raise(a.func, &err, 1, &a.k);
+    Py_RETURN_NONE;
+}
+
 /* _quat_curve_create(func, times (K,), quats (K, 4), in_or_None, out_or_None,
    interp, before, after[, borrow]) -> capsule owning the C curve. With borrow
    true the curve reads times and quats in place (both read-only arrays,
    which the capsule keeps) instead of copying them. */
 static PyObject *quat_curve_create(PyObject *self, PyObject *args)
 {
-    const char *func;
-    PyArrayObject *times, *quats, *tin, *tout;
-    int interp, before, after, borrow = 0;
+    curve_args a;
     ac_quat_curve *curve = NULL;
-    npy_intp k;
     ac_error err;
     ac_status st;
     PyObject *capsule, *kept;
     (void)self;
-    if (!PyArg_ParseTuple(args, "sO&O&O&O&iii|p:_quat_curve_create", &func, acpy_f64, &times,
-                          acpy_f64, &quats, acpy_f64_or_none, &tin, acpy_f64_or_none,
-                          &tout, &interp, &before, &after, &borrow))
+    if (!parse_curve_args(args, "sO&O&O&O&iii|p:_quat_curve_create", &a))
         return NULL;
-    if (borrow && (PyArray_ISWRITEABLE(times) || PyArray_ISWRITEABLE(quats))) {
+    if (a.borrow && (PyArray_ISWRITEABLE(a.times) || PyArray_ISWRITEABLE(a.quats))) {
         PyErr_Format(PyExc_ValueError, "%s: borrowed times and quaternions must be read-only",
-                     func);
+                     a.func);
         return NULL;
     }
-    k = PyArray_SIZE(times);
-    if (PyArray_SIZE(quats) != 4 * k || (tin && PyArray_SIZE(tin) != 4 * k) ||
-        (tout && PyArray_SIZE(tout) != 4 * k)) {
-        PyErr_Format(PyExc_ValueError, "%s: quaternions and tangents must hold 4 values per key",
-                     func);
-        return NULL;
-    }
-    ACPY_RUN(k, st = (borrow ? ac_quat_curve_borrow : ac_quat_curve_create)(
-                    ACPY_F64(times), ACPY_F64(quats), tin ? ACPY_F64(tin) : NULL,
-                    tout ? ACPY_F64(tout) : NULL, (size_t)k, (ac_curve_interpolation)interp,
-                    (ac_curve_extrapolation)before, (ac_curve_extrapolation)after, &curve, NULL,
-                    &err));
+    ACPY_RUN(a.k, st = (a.borrow ? ac_quat_curve_borrow : ac_quat_curve_create)(
+                      ACPY_F64(a.times), ACPY_F64(a.quats), a.tin ? ACPY_F64(a.tin) : NULL,
+                      a.tout ? ACPY_F64(a.tout) : NULL, (size_t)a.k,
+                      (ac_curve_interpolation)a.interp, (ac_curve_extrapolation)a.before,
+                      (ac_curve_extrapolation)a.after, &curve, NULL, &err));
     if (st)
-        return acpy_raise(func, &err, 1, &k);
+        return acpy_raise(a.func, &err, 1, &a.k);
     capsule = PyCapsule_New(curve, CURVE_CAPSULE, curve_free);
     if (!capsule) {
         ac_quat_curve_destroy(curve);
         return NULL;
     }
-    if (borrow) {
-        if (!(kept = Py_BuildValue("(OO)", times, quats)) ||
+    if (a.borrow) {
+        if (!(kept = Py_BuildValue("(OO)", a.times, a.quats)) ||
             PyCapsule_SetContext(capsule, kept) < 0) {
             Py_XDECREF(kept);
             Py_DECREF(capsule); /* (frees the curve, which has read nothing yet) */
@@ -211,29 +245,10 @@ static const acpy_kernel curve_omega = {
     curve_context,
 };
 
-/* _quat_curve_keys(capsule) -> (times (K,), quaternions as given (K, 4)):
-   read-only views of the curve's keys (kept alive by the capsule). */
-static PyObject *quat_curve_keys(PyObject *self, PyObject *capsule)
-{
-    const ac_quat_curve *curve = PyCapsule_GetPointer(capsule, CURVE_CAPSULE);
-    PyObject *times, *quats;
-    npy_intp k;
-    (void)self;
-    if (!curve)
-        return NULL;
-    k = (npy_intp)ac_quat_curve_keys(curve);
-    if (!(times = acpy_f64_view(capsule, ac_quat_curve_times(curve), k, 0)))
-        return NULL;
-    if (!(quats = acpy_f64_view(capsule, ac_quat_curve_quats(curve), k, 4))) {
-        Py_DECREF(times);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", times, quats);
-}
-
 static PyMethodDef methods[] = {
-    {"_quat_curve_keys", quat_curve_keys, METH_O,
-     "_quat_curve_keys(capsule) -> read-only views (times, quaternions as given)"},
+    {"_quat_curve_validate", quat_curve_validate, METH_VARARGS,
+     "_quat_curve_validate(func, times, quats, in_tangents, out_tangents, interp, before, "
+     "after) -> None"},
     {"_quat_curve_create", quat_curve_create, METH_VARARGS,
      "_quat_curve_create(func, times, quats, in_tangents, out_tangents, interp, before, "
      "after) -> capsule"},

@@ -606,6 +606,52 @@ static void borrowed_curves(void)
     }
 }
 
+/* ac_quat_curve_validate gives every error ac_quat_curve_create gives, the
+   same one, and accepts what it builds. */
+static void validate_matches_create(void)
+{
+    enum { K = 3 };
+    for (int fault = 0; fault < 9; fault++)
+        for (int interp = AC_CURVE_STEP; interp <= AC_CURVE_CUBIC; interp++) {
+            double times[K] = {0.0, 1.0, 11.0}, tan[4 * K] = {0};
+            double keys[4 * K] = {0, 0, 0, 1, 0, 0.6, 0, 0.8, 0, 0, -1, 0};
+            ac_curve_extrapolation after = AC_EXTRAP_CLAMP;
+            ac_quat_curve *curve = NULL;
+            ac_error made, checked;
+            ac_status st_made, st_checked;
+            size_t k = K;
+            switch (fault) {
+            case 1: times[2] = 1.0; break;              /* not increasing */
+            case 2: times[0] = NAN; break;              /* not finite */
+            case 3: keys[5] = INFINITY; break;          /* a key not finite */
+            case 4: memset(keys + 8, 0, 4 * sizeof(double)); break; /* a zero key */
+            case 5: tan[6] = NAN; break;                /* a tangent not finite */
+            case 6: tan[9] = 1e308; break;              /* dt * tangent overflows */
+            case 7: after = (ac_curve_extrapolation)9; break;
+            case 8: k = 0; break;
+            default: break;
+            }
+            memset(&made, 0, sizeof made);
+            memset(&checked, 0, sizeof checked);
+            st_made = ac_quat_curve_create(times, keys, tan, tan, k,
+                                           (ac_curve_interpolation)interp, AC_EXTRAP_CLAMP,
+                                           after, &curve, NULL, &made);
+            st_checked = ac_quat_curve_validate(times, keys, tan, tan, k,
+                                                (ac_curve_interpolation)interp,
+                                                AC_EXTRAP_CLAMP, after, &checked);
+            CHECK(st_made == st_checked);
+            CHECK((st_made == AC_OK) == (curve != NULL));
+            CHECK(st_made != AC_OK || fault == 0 || (fault >= 5 && fault <= 6 &&
+                                                     interp != AC_CURVE_CUBIC));
+            if (st_made) {
+                CHECK(made.arg == checked.arg && made.index == checked.index);
+                CHECK(strcmp(made.detail, checked.detail) == 0);
+                CHECK(memcmp(&made.value, &checked.value, sizeof made.value) == 0);
+            }
+            ac_quat_curve_destroy(curve);
+        }
+}
+
 int main(void)
 {
     borrowed_curves();
@@ -621,6 +667,7 @@ int main(void)
     curves();
     curve_sides();
     curve_errors();
+    validate_matches_create();
     curve_eval_check();
     TEST_DONE("test_quat");
 }
