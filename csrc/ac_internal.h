@@ -253,27 +253,25 @@ static inline void ac_hermite_unit(double u, double p0, double m0, double p1, do
    P = hi - lo and r in [0, P). Returns the local time lo + r, or hi - r in
    the odd (mirrored) cycles of oscillate, where *sign is -1 (else 1); *cycles
    is the cycle count (+-inf beyond the double range). fmod is exact, so r
-   and the parity are exact for any t, and when hi - lo or t - lo overflow
+   and the parity are exact for any t (the parity read from fmod's own
+   result, before any sum that rounds), and when hi - lo or t - lo overflow
    the same is done on halves (exact at such magnitudes). */
 static inline double ac_cycle_fold(double t, double lo, double hi, int oscillate,
                                    double *cycles, double *sign)
 {
     double h = ac_finite(hi - lo) && ac_finite(t - lo) ? 1.0 : 0.5;
     double P = hi * h - lo * h, x = t * h - lo * h, r = fmod(x, P), q, local;
-    int odd;
+    int odd, next;
     if (r < 0.0)
         r += P;
-    if (r >= P) /* -tiny + P rounded up: the start of the next cycle */
+    next = r >= P; /* -tiny + P rounded up: the start of the next cycle */
+    if (next)
         r = 0.0;
     *cycles = nearbyint((x - r) / P);
-    if (ac_finite(2.0 * P)) {
-        q = fmod(x, 2.0 * P);
-        if (q < 0.0)
-            q += 2.0 * P;
-        odd = q >= P && q < 2.0 * P;
-    } else { /* |x| <= DBL_MAX < 2P: x lies in [-2P, 2P) */
-        odd = x >= 0.0 ? x >= P : x >= -P;
-    }
+    /* the parity of floor(x / P): q = x mod 2P in (-2P, 2P), exact (when 2P
+       overflows, |x| <= DBL_MAX < 2P: x itself) */
+    q = ac_finite(2.0 * P) ? fmod(x, 2.0 * P) : x;
+    odd = (q >= 0.0 ? q >= P : q >= -P) != next;
     *sign = oscillate && odd ? -1.0 : 1.0;
     local = oscillate && odd ? (hi * h - r) / h : (lo * h + r) / h;
     return local > hi ? hi : local < lo ? lo : local;

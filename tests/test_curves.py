@@ -404,6 +404,35 @@ def test_cycle_and_oscillate_with_negative_times():
               -osc.evaluate(mirrored, 1) if k % 2 else osc.evaluate(t, 1), 1e-9)
 
 
+def test_cycles_fold_times_a_rounding_step_from_a_seam_by_exact_arithmetic():
+    # t - lo a few ulps below a multiple of the period: folded exactly (with
+    # Fraction) the cycle's parity decides the mirror of oscillate; a fold
+    # whose parity came from a sum that rounded mirrored the previous cycle
+    # as if it were even (at 1 - 2^-52 before keys at [1, 3]: 2.0 for ~0)
+    from fractions import Fraction
+    rng = np.random.default_rng(7)
+    for lo, P in [(1.0, 2.0), (0.0, 1.0), (-3.0, 0.5), *rng.uniform([-10, 0.1], [10, 5], (20, 2))]:
+        hi = lo + P
+        P = hi - lo
+        osc = Curve([lo, hi], [0.0, 1.0], interpolation="linear", before="oscillate",
+                    after="oscillate")
+        times, expected = [], []
+        for n in range(-4, 5):
+            t = lo + n * P
+            for _ in range(3):
+                t = np.nextafter(t, -np.inf)
+                u = (Fraction(t) - Fraction(lo)) / Fraction(P)
+                cycle = u.numerator // u.denominator
+                times.append(t)
+                expected.append(float(u - cycle) if cycle % 2 == 0 else float(1 - (u - cycle)))
+        np.testing.assert_allclose(osc(np.array(times)), expected, rtol=0, atol=1e-12)
+    keys = np.array([[0.0, 0.0, math.sin(a / 2), math.cos(a / 2)]
+                     for a in np.radians([0.0, 120.0, 240.0])])
+    cyc = RotationCurve([1.0, 2.0, 3.0], keys, before="cycle")  # odd cycles negated
+    near = cyc(np.array([1.0 - 2.0**-52, 1.0 - 2.0**-51, 1.0 - 1e-12]))
+    assert (near @ near[2] > 0.99).all()  # the same sign on both sides of a rounding step
+
+
 def test_one_key_is_a_constant():
     for mode in ("clamp", "linear", "cycle", "cycle_offset", "oscillate"):
         c = Curve([2.0], [[1.0, -3.0]], before=mode, after=mode)
