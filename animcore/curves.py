@@ -1410,8 +1410,9 @@ class Curve(ByValue):
                          for d in derivatives)
         if self._remaps or self._ease is not None:
             if 2 in derivatives:
-                raise ValueError(f"{func}: derivative=2 is not available on a curve remapped "
-                                 f"by a time Curve or a Steps easing (only their first "
+                raise ValueError(f"{func}: derivative=2 is not available on a curve eased "
+                                 f"or remapped by a time Curve, a Steps easing, a circ easing "
+                                 f"or a cubic Bezier with a vertical end (only their first "
                                  f"derivative is used)")
             _first_bad(func, "t", t)
             clip, rate = t, np.ones(t.shape)

@@ -544,6 +544,9 @@ static ac_status run(int kind, const double *const p[6], const double *weight,
                      double *translation, double *rotation, double *scale, size_t n,
                      ac_error *err)
 {
+    static const size_t all_arrays[8] = {1, 1, 1, 1, 1, 1, 1, 1}; /* steps NULL */
+    if (!steps)
+        steps = all_arrays;
     for (size_t start = 0; start < n;) {
         size_t m;
         ac_status st;

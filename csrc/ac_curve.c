@@ -1473,22 +1473,19 @@ static void ease_block(const ac_curve_ease *e, const double *restrict u, size_t 
             for (size_t i = 0; i < m; i++)
                 g1[i] = 1.0, g2[i] = 0.0;
         return;
-    case AC_EASE_SMOOTHSTEP:
+    case AC_EASE_SMOOTHSTEP: /* (the formulas of ac_ease_formulas.h, inlined) */
         for (size_t i = 0; i < m; i++)
-            g0[i] = u[i] * u[i] * (3.0 - 2.0 * u[i]);
+            g0[i] = f_smoothstep(u[i]);
         if (g1)
             for (size_t i = 0; i < m; i++)
-                g1[i] = 6.0 * u[i] * (1.0 - u[i]), g2[i] = 6.0 - 12.0 * u[i];
+                g1[i] = d_smoothstep(u[i]), g2[i] = dd_smoothstep(u[i]);
         return;
     case AC_EASE_SMOOTHERSTEP:
         for (size_t i = 0; i < m; i++)
-            g0[i] = u[i] * u[i] * u[i] * (u[i] * (6.0 * u[i] - 15.0) + 10.0);
+            g0[i] = f_smootherstep(u[i]);
         if (g1)
-            for (size_t i = 0; i < m; i++) {
-                double x = u[i];
-                g1[i] = 30.0 * x * x * (x - 1.0) * (x - 1.0);
-                g2[i] = 60.0 * x * (2.0 * x - 1.0) * (x - 1.0);
-            }
+            for (size_t i = 0; i < m; i++)
+                g1[i] = d_smootherstep(u[i]), g2[i] = dd_smootherstep(u[i]);
         return;
     case AC_EASE_QUAD_IN: case AC_EASE_QUAD_OUT: case AC_EASE_QUAD_IN_OUT:
     case AC_EASE_CUBIC_IN: case AC_EASE_CUBIC_OUT: case AC_EASE_CUBIC_IN_OUT:

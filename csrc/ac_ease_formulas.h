@@ -29,12 +29,14 @@ static inline double f_linear(double u) { return u; }
 static inline double d_linear(double u) { return 0.0 * u + 1.0; }
 static inline double f_smoothstep(double u) { return u * u * (3.0 - 2.0 * u); }
 static inline double d_smoothstep(double u) { return 6.0 * u * (1.0 - u); }
+static inline double dd_smoothstep(double u) { return 6.0 - 12.0 * u; }
 static inline double f_smootherstep(double u) { return u * u * u * (u * (6.0 * u - 15.0) + 10.0); }
 static inline double d_smootherstep(double u)
 {
     double v = u * (1.0 - u);
     return 30.0 * v * v;
 }
+static inline double dd_smootherstep(double u) { return 60.0 * u * (2.0 * u - 1.0) * (u - 1.0); }
 
 static inline double f_quad_in(double u) { return u * u; }
 static inline double d_quad_in(double u) { return 2.0 * u; }
@@ -429,10 +431,9 @@ static inline void ease_offset_at(const ac_curve_ease *e, double u, double chang
     if (kind == AC_EASE_LINEAR) {
         g[0] = u, g[1] = 1.0, g[2] = 0.0;
     } else if (kind == AC_EASE_SMOOTHSTEP) {
-        g[0] = f_smoothstep(u), g[1] = d_smoothstep(u), g[2] = 6.0 - 12.0 * u;
+        g[0] = f_smoothstep(u), g[1] = d_smoothstep(u), g[2] = dd_smoothstep(u);
     } else if (kind == AC_EASE_SMOOTHERSTEP) {
-        g[0] = f_smootherstep(u), g[1] = d_smootherstep(u);
-        g[2] = 60.0 * u * (2.0 * u - 1.0) * (u - 1.0);
+        g[0] = f_smootherstep(u), g[1] = d_smootherstep(u), g[2] = dd_smootherstep(u);
     } else {
         int family = (kind - AC_EASE_QUAD_IN) / 3, variant = (kind - AC_EASE_QUAD_IN) % 3;
         double os = e->overshoot * (variant == 2 ? 1.525 : 1.0);

@@ -86,8 +86,8 @@ static void locate(located *g, const double *tq, size_t m)
 static located *group_of(located *groups, size_t *next, const double *times, size_t k)
 {
     located *g;
-    for (int i = 0; i < GROUPS; i++) /* the same array: the common case */
-        if (groups[i].times == times)
+    for (int i = 0; i < GROUPS; i++) /* the same array and keys: the common case */
+        if (groups[i].times == times && groups[i].k == k)
             return &groups[i];
     for (int i = 0; i < GROUPS; i++) {
         g = &groups[i];

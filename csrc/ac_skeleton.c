@@ -55,7 +55,8 @@ ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton 
                      "cannot allocate the skeleton");
         goto done;
     }
-    memcpy(s->parents, parents, joints * sizeof *parents);
+    if (joints) /* (parents may be NULL for none) */
+        memcpy(s->parents, parents, joints * sizeof *parents);
     s->joints = joints;
     for (size_t j = 0; j < joints && !st; j++) {
         /* Walk up to a joint of known depth; more than `joints` steps is a cycle. */
@@ -653,9 +654,11 @@ ac_status ac_skeleton_decompose(const double *matrices, double *translation,
         ac_status st = ac_check_finite(AC_ARG_MATRIX, m, 16, i, err);
         if (st)
             return st;
-        if (m[12] != 0.0 || m[13] != 0.0 || m[14] != 0.0 || m[15] != 1.0)
-            return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX, m[12] + m[13] + m[14] + m[15],
-                           "must be affine: the last row must be 0 0 0 1");
+        for (int c = 0; c < 4; c++)
+            if (m[12 + c] != (c == 3 ? 1.0 : 0.0)) /* the first element off, and which */
+                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX, m[12 + c],
+                               "must be affine: the last row must be 0 0 0 1; this is "
+                               "its element [3, %d]", c);
         for (int c = 0; c < 3; c++) {
             double big = 0.0;
             for (int r2 = 0; r2 < 3; r2++) {

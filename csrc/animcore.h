@@ -70,7 +70,10 @@ AC_API const char *ac_version(void);
    (ac_skeleton_world on 8 or more poses of a skeleton of more than 32
    joints borrows scratch from the skeleton's allocator for its vector
    lanes, released before it returns; without it, the same results come
-   more slowly). */
+   more slowly). Three take scratch from malloc and free it before they
+   return, failing with AC_ERR_NOMEM when it cannot be had: ac_ik_chain
+   (k doubles, the bone lengths of one chain), ac_contact_advance and
+   ac_contact_advance_spin (a block per call, its size set by the planes). */
 typedef struct ac_allocator {
     void *(*alloc)(size_t size, void *user);
     void (*release)(void *ptr, void *user);
@@ -794,7 +797,8 @@ AC_API ac_status ac_quat_batch_from_rotvec(const double *rotvec, double *q, size
 typedef struct ac_skeleton ac_skeleton;
 
 /* Errors: AC_ERR_VALUE "parents" with the joint index (out of range, or a
-   joint on a cycle); AC_ERR_NOMEM. *skeleton is set on success only. Memory,
+   joint on a cycle); AC_ERR_NOMEM. No joints (parents may then be NULL) is
+   an empty skeleton. *skeleton is set on success only. Memory,
    the work space of the ordering included, comes from `allocator` (NULL:
    malloc). */
 AC_API ac_status ac_skeleton_create(const int64_t *parents, size_t joints, ac_skeleton **skeleton,
@@ -1719,6 +1723,104 @@ AC_API ac_status ac_reduce_compressed_decode(const ac_compressed_clip *clip, con
                                              size_t n, double *translation, double *rotation,
                                              double *scale, ac_error *err);
 
+/* ------------------------------------------------------------------ fbx
+   A reader of FBX files' record trees, binary (versions 6100 to 7700, 32-bit
+   record headers before 7500, 64-bit from 7500) and ASCII, into a flat
+   table that a caller walks: one ac_fbx_record per node record (in file
+   order, parents before children) and one ac_fbx_property per value.
+   Nothing is decoded beyond the record structure: binary arrays are
+   located in the buffer (encoding 0 raw, 1 zlib deflate; the caller
+   inflates the latter into count * element-size bytes, which the parser
+   has checked are at most 1032 times the stored bytes, deflate's largest
+   ratio); ASCII numbers of `*N { a: ... }` arrays are written to a table of
+   doubles. Hostile input is bounded: every offset and length is checked
+   against the buffer, nesting is at most AC_FBX_MAX_DEPTH records, and the
+   tables are as long as the file's records and values (call once with NULL
+   tables to count them, then with tables of those lengths). */
+#define AC_FBX_MAX_DEPTH 64
+#define AC_FBX_PATH_SIZE 256
+
+typedef struct ac_fbx_record {
+    int64_t parent;           /* index of the parent record, -1 at the top */
+    uint64_t name_offset;     /* the name's bytes in the buffer */
+    uint64_t name_length;
+    uint64_t first_property;  /* index of its first property */
+    uint64_t property_count;
+    uint64_t location;        /* byte offset of the record (binary), line (ASCII) */
+} ac_fbx_record;
+
+/* type: binary 'Y' 'C' 'I' 'F' 'D' 'L' (scalars in ivalue and dvalue), 'S' 'R'
+   (bytes at offset, length), 'f' 'd' 'l' 'i' 'b' (count elements stored at
+   offset, length bytes, encoding 0 raw or 1 zlib). ASCII: 'L' an integer,
+   'D' a real, 'S' a quoted string, 'W' a bare word (offset, length), 'd' an
+   array of count numbers at index offset of the number table (encoding 2). */
+typedef struct ac_fbx_property {
+    char type;
+    uint32_t encoding;
+    uint64_t offset;
+    uint64_t length;
+    uint64_t count;
+    int64_t ivalue;
+    double dvalue;
+} ac_fbx_property;
+
+typedef struct ac_fbx_table {
+    ac_fbx_record *records;     /* NULL to count */
+    ac_fbx_property *properties;
+    double *numbers;
+    size_t record_capacity, property_capacity, number_capacity;
+    size_t records_used, properties_used, numbers_used; /* out */
+    uint32_t version;           /* out: the header's FBXVersion (binary), 0 for ASCII */
+    int ascii;                  /* out */
+} ac_fbx_table;
+
+/* Where and why a parse failed: byte offset (binary) or line (ASCII, from 1),
+   the path of the records being read ("Objects/Model/Properties70/P") and a
+   message. */
+typedef struct ac_fbx_failure {
+    uint64_t offset;
+    uint64_t line;
+    char path[AC_FBX_PATH_SIZE];
+    char message[160];
+} ac_fbx_failure;
+
+/* Parses `size` bytes. Returns AC_OK, or AC_ERR_VALUE for malformed input
+   (a binary file whose top-level list does not end with its null record, an
+   ASCII file without records, and tables shorter than needed) with
+   *failure filled (when not NULL) and *err (when not NULL): index = the
+   byte offset (binary) or line (ASCII), detail = the start of the message. */
+AC_API ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *table,
+                              ac_fbx_failure *failure, ac_error *err);
+
+/* The stored bytes of raw (encoding 0) binary array properties, one after the
+   other: properties[indices[i]] for i < n, copied from `data` (`size` bytes)
+   to `out`, whose `out_size` bytes must be their lengths' sum (a reader
+   joins the arrays of many records in one call). AC_ERR_VALUE (index = i)
+   for an index outside the `count` properties, a property that is not a raw
+   array ('f' 'd' 'l' 'i' 'b' with encoding 0), a span outside the data, or
+   lengths that do not sum to out_size; nothing is written then. */
+AC_API ac_status ac_fbx_gather(const unsigned char *data, size_t size,
+                               const ac_fbx_property *properties, size_t count,
+                               const int64_t *indices, size_t n, unsigned char *out,
+                               size_t out_size, ac_error *err);
+
+/* Per-key attributes of FBX animation curves from their attribute groups
+   (KeyAttrFlags, KeyAttrDataFloat, KeyAttrRefCount): group g, with flags[g]
+   and the four floats data[4 g .. 4 g + 3], applies to counts[g] keys in
+   turn, and the counts sum to `keys`. Writes per key: its flags, its right
+   and next-left slopes (the first two floats, as doubles), its right and
+   next-left weights (the two 4-digit decimal fixed-point numbers packed in
+   the bits of the third float, times 0.0001, where flags hold the bits
+   0x01000000 and 0x02000000; 1/3 otherwise) and the first three floats as
+   doubles (`attributes`, keys x 3). AC_ERR_VALUE (index = g) for a negative
+   count or counts that do not sum to `keys`; nothing is written then. */
+AC_API ac_status ac_fbx_key_attributes(const int64_t *flags, const float *data,
+                                       const int64_t *counts, size_t groups, size_t keys,
+                                       int64_t *key_flags, double *right_slopes,
+                                       double *next_left_slopes, double *right_weights,
+                                       double *next_left_weights, double *attributes,
+                                       ac_error *err);
+
 /* ===============================================================   Binding support: read-only success proofs. Engines need not call these.
 
    Each *_check below answers, for the kernel it names and the same
@@ -1863,104 +1965,6 @@ AC_API ac_status ac_snapshot_buffer_push_check(const ac_snapshot_buffer *buffer,
 AC_API ac_status ac_snapshot_timeline_push_check(const ac_snapshot_timeline *timeline,
                                                  const int64_t *tick, const double *rotation,
                                                  size_t n, ac_error *err);
-
-/* ------------------------------------------------------------------ fbx
-   A reader of FBX files' record trees, binary (versions 6100 to 7700, 32-bit
-   record headers before 7500, 64-bit from 7500) and ASCII, into a flat
-   table that a caller walks: one ac_fbx_record per node record (in file
-   order, parents before children) and one ac_fbx_property per value.
-   Nothing is decoded beyond the record structure: binary arrays are
-   located in the buffer (encoding 0 raw, 1 zlib deflate; the caller
-   inflates the latter into count * element-size bytes, which the parser
-   has checked are at most 1032 times the stored bytes, deflate's largest
-   ratio); ASCII numbers of `*N { a: ... }` arrays are written to a table of
-   doubles. Hostile input is bounded: every offset and length is checked
-   against the buffer, nesting is at most AC_FBX_MAX_DEPTH records, and the
-   tables are as long as the file's records and values (call once with NULL
-   tables to count them, then with tables of those lengths). */
-#define AC_FBX_MAX_DEPTH 64
-#define AC_FBX_PATH_SIZE 256
-
-typedef struct ac_fbx_record {
-    int64_t parent;           /* index of the parent record, -1 at the top */
-    uint64_t name_offset;     /* the name's bytes in the buffer */
-    uint64_t name_length;
-    uint64_t first_property;  /* index of its first property */
-    uint64_t property_count;
-    uint64_t location;        /* byte offset of the record (binary), line (ASCII) */
-} ac_fbx_record;
-
-/* type: binary 'Y' 'C' 'I' 'F' 'D' 'L' (scalars in ivalue and dvalue), 'S' 'R'
-   (bytes at offset, length), 'f' 'd' 'l' 'i' 'b' (count elements stored at
-   offset, length bytes, encoding 0 raw or 1 zlib). ASCII: 'L' an integer,
-   'D' a real, 'S' a quoted string, 'W' a bare word (offset, length), 'd' an
-   array of count numbers at index offset of the number table (encoding 2). */
-typedef struct ac_fbx_property {
-    char type;
-    uint32_t encoding;
-    uint64_t offset;
-    uint64_t length;
-    uint64_t count;
-    int64_t ivalue;
-    double dvalue;
-} ac_fbx_property;
-
-typedef struct ac_fbx_table {
-    ac_fbx_record *records;     /* NULL to count */
-    ac_fbx_property *properties;
-    double *numbers;
-    size_t record_capacity, property_capacity, number_capacity;
-    size_t records_used, properties_used, numbers_used; /* out */
-    uint32_t version;           /* out: the header's FBXVersion (binary), 0 for ASCII */
-    int ascii;                  /* out */
-} ac_fbx_table;
-
-/* Where and why a parse failed: byte offset (binary) or line (ASCII, from 1),
-   the path of the records being read ("Objects/Model/Properties70/P") and a
-   message. */
-typedef struct ac_fbx_failure {
-    uint64_t offset;
-    uint64_t line;
-    char path[AC_FBX_PATH_SIZE];
-    char message[160];
-} ac_fbx_failure;
-
-/* Parses `size` bytes. Returns AC_OK, or AC_ERR_VALUE for malformed input
-   (a binary file whose top-level list does not end with its null record, an
-   ASCII file without records, and tables shorter than needed) with
-   *failure filled (when not NULL) and *err (when not NULL): index = the
-   byte offset (binary) or line (ASCII), detail = the start of the message. */
-AC_API ac_status ac_fbx_parse(const unsigned char *data, size_t size, ac_fbx_table *table,
-                              ac_fbx_failure *failure, ac_error *err);
-
-/* The stored bytes of raw (encoding 0) binary array properties, one after the
-   other: properties[indices[i]] for i < n, copied from `data` (`size` bytes)
-   to `out`, whose `out_size` bytes must be their lengths' sum (a reader
-   joins the arrays of many records in one call). AC_ERR_VALUE (index = i)
-   for an index outside the `count` properties, a property that is not a raw
-   array ('f' 'd' 'l' 'i' 'b' with encoding 0), a span outside the data, or
-   lengths that do not sum to out_size; nothing is written then. */
-AC_API ac_status ac_fbx_gather(const unsigned char *data, size_t size,
-                               const ac_fbx_property *properties, size_t count,
-                               const int64_t *indices, size_t n, unsigned char *out,
-                               size_t out_size, ac_error *err);
-
-/* Per-key attributes of FBX animation curves from their attribute groups
-   (KeyAttrFlags, KeyAttrDataFloat, KeyAttrRefCount): group g, with flags[g]
-   and the four floats data[4 g .. 4 g + 3], applies to counts[g] keys in
-   turn, and the counts sum to `keys`. Writes per key: its flags, its right
-   and next-left slopes (the first two floats, as doubles), its right and
-   next-left weights (the two 4-digit decimal fixed-point numbers packed in
-   the bits of the third float, times 0.0001, where flags hold the bits
-   0x01000000 and 0x02000000; 1/3 otherwise) and the first three floats as
-   doubles (`attributes`, keys x 3). AC_ERR_VALUE (index = g) for a negative
-   count or counts that do not sum to `keys`; nothing is written then. */
-AC_API ac_status ac_fbx_key_attributes(const int64_t *flags, const float *data,
-                                       const int64_t *counts, size_t groups, size_t keys,
-                                       int64_t *key_flags, double *right_slopes,
-                                       double *next_left_slopes, double *right_weights,
-                                       double *next_left_weights, double *attributes,
-                                       ac_error *err);
 
 #ifdef __cplusplus
 }

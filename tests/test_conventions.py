@@ -170,6 +170,16 @@ def test_every_public_function_is_exported_named_and_ends_with_its_error():
         assert not re.search(r"\bint (jumps|rotations|absolute)\b", params), name
 
 
+def test_the_check_proofs_are_the_headers_last_section_and_nothing_else_is_in_it():
+    # an engine reads the API above the "Binding support" section and can stop there
+    text = (CSRC / "animcore.h").read_text()
+    above, binding = text.split("Binding support: read-only success proofs", 1)
+    names = lambda part: re.findall(r"\b(ac_\w+)\(", part)  # noqa: E731
+    assert not [n for n in names(above) if n.endswith("_check")]
+    declared = re.findall(r"^AC_API [^;(]*?\b(ac_\w+)\(", binding, re.M)
+    assert declared and all(n.endswith("_check") for n in declared), declared
+
+
 def test_flags_are_bool():
     text = (CSRC / "animcore.h").read_text()
     assert "#include <stdbool.h>" in text

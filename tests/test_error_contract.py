@@ -87,6 +87,9 @@ _Q2 = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8]])
      r"^Skeleton.world: \|rotation\| at index \(1, 1\) is 0.0 \(must be > 0"),
     (lambda: ac.decompose(np.stack([np.eye(4), np.zeros((4, 4))])),
      r"^decompose: matrix at index \(1,\) is 0.0 \(must be affine"),
+    (lambda: ac.decompose(np.stack([np.eye(4), np.array(np.eye(4)[[0, 1, 2, 0]])])),
+     r"^decompose: matrix at index \(1,\) is 1.0 \(must be affine: the last row must be "
+     r"0 0 0 1; this is its element \[3, 0\]\)$"),
     (lambda: ac.RootMotionCursor(ac.LoopTrack([0, 1], [0, 2]), [[0.0, 0.5]]).advance(
         [0.1, np.inf]), r"^RootMotionCursor.advance: dt at index \(0, 1\) is inf \(must be finite\)$"),
     (lambda: ac.collide(ac.Body([[1.0, 0], [1, 0]], 1.0), ac.Body([0.0, 0], 1.0),

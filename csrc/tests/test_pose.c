@@ -149,9 +149,50 @@ static void errors(void)
     ac_curve_destroy(curve);
 }
 
+/* Tracks that borrow key times from one array, some of them only its first
+   keys: each is located on its own keys (they share the array, not the
+   keys), and gives its own evaluation's values. */
+static void borrowed_prefixes(void)
+{
+    static const double times[5] = {0, 1, 2, 3, 4}, all[5] = {0, 10, 20, 30, 40};
+    static const double first[3] = {5, 6, 7};
+    static const double q[12] = {0, 0, 0, 1, 0, 0.6, 0, 0.8, 0, 0.8, 0, 0.6};
+    const double t[4] = {0.5, 1.5, 2.5, 3.5};
+    double out[3][16], own[16];
+    ac_curve *curves[2];
+    ac_quat_curve *rotation;
+    ac_error err;
+    for (int c = 0; c < 2; c++) {
+        ac_curve_spec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.channels = 1, spec.times = times, spec.borrow_keys = true;
+        spec.interpolation = AC_CURVE_LINEAR;
+        spec.keys = c ? 3 : 5, spec.values = c ? first : all;
+        CHECK(ac_curve_create(&curves[c], &spec, &err) == AC_OK);
+    }
+    CHECK(ac_quat_curve_borrow(times, q, NULL, NULL, 3, AC_CURVE_LINEAR, AC_EXTRAP_CLAMP,
+                               AC_EXTRAP_CLAMP, &rotation, NULL, &err) == AC_OK);
+    {
+        ac_pose_track tracks[3] = {{curves[0], NULL, out[0], 1}, {curves[1], NULL, out[1], 1},
+                                   {NULL, rotation, out[2], 4}};
+        CHECK(ac_pose_sample(tracks, 3, t, 4, &err) == AC_OK);
+    }
+    for (int c = 0; c < 2; c++) {
+        CHECK(ac_curve_eval(curves[c], t, 4, 0, own, &err) == AC_OK);
+        CHECK(same_bits(out[c], own, 4));
+    }
+    CHECK(ac_quat_curve_eval(rotation, NULL, t, 4, AC_SIDE_RIGHT, own, NULL, &err) == AC_OK);
+    CHECK(same_bits(out[2], own, 16));
+    CHECK(out[1][3] == 7.0); /* held after the prefix's last key */
+    ac_curve_destroy(curves[0]);
+    ac_curve_destroy(curves[1]);
+    ac_quat_curve_destroy(rotation);
+}
+
 int main(void)
 {
     samples();
     errors();
+    borrowed_prefixes();
     TEST_DONE("test_pose");
 }

@@ -48,6 +48,9 @@ static void errors(void)
     CHECK(err.arg == AC_ARG_PARENTS && (err.index == 1 || err.index == 2));
     CHECK(ac_skeleton_create(range, 2, &sk, NULL, &err) == AC_ERR_VALUE && err.index == 1);
     CHECK(err.value == 2.0);
+    CHECK(ac_skeleton_create(NULL, 0, &sk, NULL, &err) == AC_OK && ac_skeleton_joints(sk) == 0);
+    ac_skeleton_destroy(sk);
+    sk = NULL;
     CHECK(ac_skeleton_create(self, 1, &sk, NULL, &err) == AC_ERR_VALUE && err.index == 0);
     CHECK(ac_skeleton_create(ok, 2, &sk, NULL, &err) == AC_OK);
     CHECK(ac_skeleton_world(sk, t, q, s, NULL, world, 1, &err) == AC_ERR_VALUE);
