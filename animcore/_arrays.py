@@ -222,6 +222,14 @@ def contiguous(array: np.ndarray) -> np.ndarray:
     return array.copy(order="C")
 
 
+def sealed_copy(array) -> np.ndarray:
+    """A read-only C-contiguous float64 copy that cannot be made writeable
+    again: its memory is an immutable bytes object's (an array that owns its
+    memory can have its flag set back), for arrays a C object reads in place."""
+    array = np.ascontiguousarray(array, dtype=np.float64)
+    return np.frombuffer(array.tobytes(), dtype=np.float64).reshape(array.shape)
+
+
 def check_out(func: str, out, count: int, shape) -> tuple:
     """Validates `out`: `count` arrays (one array when count is 1) of the
     result shape (or of one shape each, given a list of shapes) that float64

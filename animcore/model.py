@@ -1092,8 +1092,8 @@ def _sampler_of(curve):
         else:
             output = np.array(values)
     else:  # RotationCurve
-        if curve.interpolation == "cubic":
-            rows = np.stack([curve.in_tangents, curve.quaternions, curve.out_tangents], axis=1)
+        if curve.interpolation == "cubic":  # (keys as given: glTF splines them so)
+            rows = np.stack([curve.in_tangents, curve._given, curve.out_tangents], axis=1)
             output = rows.reshape(-1, 4)
         else:
             output = np.array(curve.quaternions)

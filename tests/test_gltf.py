@@ -6,6 +6,7 @@ import copy
 import csv
 import importlib.resources
 import json
+import math
 import os
 import pathlib
 import re
@@ -19,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import animcore
-from animcore import bake, gltf
+from animcore import Channel, Clip, RotationCurve, bake, gltf
 from gltf_writer import (BYTE, FLOAT, SHORT, UNSIGNED_BYTE, UNSIGNED_INT, UNSIGNED_SHORT,
                          Builder, axis_angle, glb, sample_builder)
 from reference import gltf_spec_sample
@@ -1264,6 +1265,22 @@ def test_save_refuses_a_rotation_key_that_is_zero_in_float32(tmp_path):
                                          r"node 0\) output at key 1 is \[0.0, 0.0, 0.0, 0.0\] in "
                                          r"glTF's float32 \(must not be a zero quaternion\)$"):
         gltf.save(tmp_path / "c.gltf", gltf.Clip("c", 1.0, (tiny,)))
+
+
+def test_save_writes_a_cubic_rotation_curves_keys_as_given(tmp_path):
+    # glTF splines a CUBICSPLINE rotation's stored values and normalizes only the
+    # result (Appendix C): a key of length 2 weighs twice in the spline
+    q = np.array([[0, 0, 0, 2.0], [0, 0, math.sqrt(0.5), math.sqrt(0.5)]])
+    tangents = np.zeros((2, 4))
+    curve = RotationCurve([0.0, 1.0], q, interpolation="cubic", in_tangents=tangents,
+                          out_tangents=tangents)
+    v = 0.5 * q[0] + 0.5 * q[1]  # at t = 0.5 both Hermite weights are 1/2
+    expected = v / np.linalg.norm(v)
+    path = tmp_path / "cubic.gltf"
+    gltf.save(path, Clip("a", 1.0, (Channel.from_curve(0, "rotation", curve),)))
+    back = gltf.load(path)[0].channels[0].curve
+    np.testing.assert_allclose(curve(0.5), expected, atol=1e-15)
+    np.testing.assert_allclose(back(0.5), expected, atol=1e-7)  # (float32 in the file)
 
 
 def test_save_refuses_a_target_animated_twice(tmp_path):

@@ -427,6 +427,11 @@ def test_a_curve_checks_its_keys_when_made_and_builds_its_c_curve_when_first_sam
     keys[:] = [0.0, 0.0, 0.0, 1.0]
     np.testing.assert_array_equal(curve(curve.times), expected)
     assert curve._capsule is not None
+    # the arrays the C curve reads in place stay read-only for good
+    for array in (curve.times, curve._given, curve.in_tangents):
+        if array is not None:
+            with pytest.raises(ValueError, match="WRITEABLE"):
+                array.flags.writeable = True
 
 
 def test_threads_sampling_a_curve_first_get_the_one_result():
