@@ -27,6 +27,7 @@ import re
 import sys
 import time
 import uuid
+from typing import Any, Callable
 
 import numpy as np
 
@@ -310,7 +311,7 @@ def _name(func) -> str:
     return getattr(func, "__qualname__", None) or getattr(func, "__name__", "apply")
 
 
-def apply(func, *args, trailing=0, **kwargs):
+def apply(func: Callable[..., Any], *args: Any, trailing: int = 0, **kwargs: Any) -> Any:
     """``func(*args, **kwargs)`` on dask arrays, lazily and chunk by chunk.
 
     Parameters

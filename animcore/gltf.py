@@ -44,6 +44,8 @@ import os
 import re
 import stat
 import struct
+import sys
+import typing
 import urllib.parse
 import warnings
 from dataclasses import replace
@@ -55,6 +57,12 @@ from ._objects import PicklableError
 from .model import (PATHS, Channel, Clip, Node, ReadError, Scene, Skin, Unsupported, _frozen,
                     _make_curve, _quote, _read_keys, frame_times)
 from .skeleton import _decompose
+
+if typing.TYPE_CHECKING:
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
 
 __all__ = ["Channel", "Clip", "GltfError", "GltfWarning", "Node", "PATHS", "Scene", "Skin",
            "Unsupported", "load", "load_bytes", "load_sample", "load_scene", "sample_path", "save"]
@@ -869,7 +877,7 @@ def load_bytes(data: bytes, *, base_dir=None, name: str = "<bytes>",
     return _load(bytes(data), base, name, None if allow_outside else base)
 
 
-def sample_path():
+def sample_path() -> "Traversable":
     """The built-in sample file as an ``importlib.resources`` Traversable."""
     from importlib.resources import files
 

@@ -485,7 +485,7 @@ class LayerStack(ByValue):
                          layer.source[(data_path, k)], t, "source time")
                 for j, k in enumerate(components) if (data_path, k) in layer.source}
 
-    def pose(self, scene, t):
+    def pose(self, scene: Scene, t: Any) -> Transforms:
         """The blended local pose of ``scene``'s nodes at times ``t``.
 
         Every layer's source is a :class:`~animcore.gltf.Clip` of the scene

@@ -1201,7 +1201,8 @@ class CompressedClip(ByValue):
     __slots__ = ("_data", "_opened", "raw_nbytes", "error", "nodes", "samples", "start", "rate")
     _fields = (("data", "raw_nbytes", "error"), ())
 
-    def __init__(self, data, *, raw_nbytes=None, _func="CompressedClip"):
+    def __init__(self, data: bytes, *, raw_nbytes: int | None = None,
+                 _func: str = "CompressedClip") -> None:
         self._data = _checked(_func, data)
         # the layout checked and opened once: sampling reads only its samples
         self._opened, self.nodes, self.samples, self.start, self.rate = _core._compressed_open(
