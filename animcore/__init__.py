@@ -7,7 +7,7 @@ per second, ``tangent`` per normalized segment parameter, ``duration`` and
 Every domain module's public names are available here, and so are
 :func:`load` (any supported file, by suffix, as a :class:`Scene`) and
 :func:`save` (glTF). The file formats (``animcore.gltf``, ``animcore.bvh``,
-``animcore.usd``), the data model (``animcore.model``) and the operations on
+``animcore.usd``, ``animcore.fbx``), the data model (``animcore.model``) and the operations on
 files (``animcore.bake``, ``animcore.dask``, ``animcore.blender``) are
 attributes too, imported on first use so that ``import animcore`` stays fast.
 """

@@ -18,7 +18,8 @@ interpolation: the one the data a class usually comes from is stored with.
 Rotation and root tracks come from glTF and BVH samplers, which store
 "linear" (slerp for rotations), so :class:`RotationCurve` and
 :class:`LoopTrack` default to "linear"; scalar curves are keyed by hand with
-smooth tangents, so :class:`Curve` defaults to "cubic". Extrapolation
+smooth tangents, so :class:`Curve` defaults to Blender's "bezier" with
+"auto_clamped" tangents (a hand-keyed curve in Blender). Extrapolation
 defaults to "clamp" (what glTF does outside the keys) and the side to
 "right" everywhere.
 """

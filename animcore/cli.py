@@ -171,7 +171,7 @@ def _run_bake(args, parser) -> int:
 
 def _add_reduce(commands) -> None:
     reduce = commands.add_parser(
-        "reduce", help="reduce the keys of every clip of a glTF, BVH or FBX file within a "
+        "reduce", help="reduce the keys of every clip of a glTF, BVH, FBX or USD file within a "
                        "tolerance and write glTF",
         description="Reads IN (animcore.load), reduces every clip with reduce_clip so that "
                     "ACL's object-space error (virtual points --shell from each node) stays "
@@ -182,7 +182,7 @@ def _add_reduce(commands) -> None:
                     "printed too. Lengths are in the file's units as loaded (glTF and FBX: "
                     "metres; BVH: the file's own, often centimetres: scale --tolerance and "
                     "--shell).")
-    reduce.add_argument("input", metavar="IN", help=".gltf, .glb, .bvh or .fbx file")
+    reduce.add_argument("input", metavar="IN", help=".gltf, .glb, .bvh, .fbx or USD file")
     reduce.add_argument("output", metavar="OUT", help=".gltf or .glb file to write")
     reduce.add_argument("--tolerance", type=_positive_float, default=1e-4,
                         help="largest error in scene units (default 1e-4: 0.1 mm in metres)")

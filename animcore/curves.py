@@ -899,8 +899,9 @@ class Curve(ByValue):
     jumps : bool
         Allow pairs of equal consecutive times, each a discontinuity: the left
         key ends the segment before it, the right key starts the one after
-        and wins at that time. Not at the first or last key; three equal times
-        are always an error.
+        and wins at that time. At the first or last key too (a key with two
+        values: see the module documentation); three equal times are always
+        an error.
     before_slope, after_slope : float or array_like (C,), optional
         Slopes (per second) of "sloped" extrapolation.
     ease : str or Easing, optional

@@ -205,8 +205,8 @@ def bake_many(paths, out_dir, *, fps: float = 30.0, client=None, clip=None,
         one row with its error (the other files, of its task too, complete).
         The same rows are in ``out_dir/manifest.csv`` and ``keys.csv``.
 
-    What travels: each task is a batch of input paths and the options (a few
-    hundred bytes); its worker reads the files, bakes every clip, writes the
+    What travels: each task is a batch of input paths and the options (about
+    200 bytes a file); its worker reads the files, bakes every clip, writes the
     outputs into ``out_dir`` itself and returns only their manifest rows. No
     array crosses the network, so on a cluster of several machines the
     inputs and ``out_dir`` must be on storage every worker sees under the

@@ -385,7 +385,8 @@ class RotationCurve(ByValue):
     do not apply to rotations (a ValueError says so). The default
     interpolation follows one rule for every class: the one its usual source
     stores; rotations come from glTF and BVH samplers, which store "linear"
-    (a scalar ``Curve``, keyed by hand, defaults to "cubic").
+    (a scalar ``Curve``, keyed by hand, defaults to Blender's "bezier" with
+    "auto_clamped" tangents).
 
     Sides: ``evaluate(t, side="right")`` (the default) gives, at a key time
     or a cycle seam, the rotation and angular velocity just after ``t``;
