@@ -42,7 +42,7 @@ from . import _core
 from ._arrays import as_float64, check_finite, index_text, positive_number
 from ._objects import ByValue
 from ._options import option
-from .model import Scene, _query_times
+from .model import _query_times, _scene_argument
 from .rotations import quaternion_input
 from .skeleton import Transforms
 
@@ -596,8 +596,8 @@ class BlendSpace(ByValue):
                              f"{w.shape})")
         tt = _query_times(func, t)
         used = [i for i in range(len(w)) if w[i] > 0.0]
-        if scene is not None and not isinstance(scene, Scene):
-            raise ValueError(f"{func}: scene is a {type(scene).__name__} (must be a Scene)")
+        if scene is not None:
+            _scene_argument(func, "scene", scene)
         for i in used if scene is None else ():
             if not callable(getattr(self.clips[i], "sample", None)):
                 raise ValueError(f"{func}: clips[{i}] is a {type(self.clips[i]).__name__} "

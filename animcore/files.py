@@ -11,7 +11,7 @@ import importlib
 import os
 
 from ._arrays import positive_number
-from .model import Scene
+from .model import Scene, _scene_argument
 
 __all__ = ["READERS", "load", "save"]
 
@@ -103,8 +103,7 @@ def save(path, scene: Scene, clips=None, **options):
     """
     from . import gltf
 
-    if not isinstance(scene, Scene):
-        raise ValueError(f"save: scene must be an animcore Scene, got {type(scene).__name__}")
+    _scene_argument("save", "scene", scene)
     convert = getattr(scene, "for_gltf", None)
     if convert is None:
         gltf.save(path, scene.clips if clips is None else clips, scene=scene, **options)

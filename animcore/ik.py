@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from . import _core
 from ._arrays import choice, integer, positive_number
-from .model import Channel, _representable
+from .model import Channel, _representable, _scene_argument
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import _decompose
 
@@ -271,7 +271,7 @@ def ik_two_bone_clip(scene, clip, start, mid, end, target: ArrayLike, *,
     """
 
     func = "ik_two_bone_clip"
-    clip = scene.clip(clip, func=func)
+    clip = _scene_argument(func, "scene", scene).clip(clip, func=func)
     joints = []
     for which, name in (("start", start), ("mid", mid), ("end", end)):
         joints.append(scene.node_index(name, func=func, argument=which))

@@ -61,7 +61,7 @@ from ._arrays import as_float64, check_finite, index_text, real_number
 from ._objects import ByValue
 from ._options import option
 from .blend import apply_additive, blend_poses, make_additive
-from .model import Clip, Scene, _query_times
+from .model import Clip, Scene, _query_times, _scene_argument
 from .skeleton import Transforms
 
 __all__ = ["BLEND_MODES", "EXTRAPOLATIONS", "Layer", "LayerStack", "Track"]
@@ -507,8 +507,7 @@ class LayerStack(ByValue):
             Shapes ``t.shape + (N, 3)``, ``(N, 4)``, ``(N, 3)``.
         """
         func = "LayerStack.pose"
-        if not isinstance(scene, Scene):
-            raise ValueError(f"{func}: scene is a {type(scene).__name__} (must be a Scene)")
+        _scene_argument(func, "scene", scene)
         tt = _query_times(func, t)
         shape = tt.shape
         flat = tt.reshape(-1)

@@ -95,6 +95,14 @@ def _closest_text(name: str, names) -> str:
     return f"its nodes are {shown}{more}" if unique else "it has no nodes"
 
 
+def _scene_argument(func: str, name: str, value) -> "Scene":
+    """``value`` when it is a Scene, else a ValueError naming ``func`` and the
+    argument (an operation's first use of it would raise an AttributeError)."""
+    if not isinstance(value, Scene):
+        raise ValueError(f"{func}: {name} must be a Scene, got {type(value).__name__}")
+    return value
+
+
 def _query_times(func: str, t) -> np.ndarray:
     t = as_float64(func, "t", t)
     check_finite(func, "t", t)
@@ -1185,6 +1193,7 @@ def extract_root_motion(scene, clip, joint, *, mode: str = "ground", up_axis: in
         rounding, 1e-9 relative). Between keys both interpolate linearly.
     """
     func = "extract_root_motion"
+    scene = _scene_argument(func, "scene", scene)
     mode = choice(func, "mode", mode, ("ground", "full"))
     up_axis = _up_axis(func, up_axis)
     clip = scene.clip(clip, func=func)

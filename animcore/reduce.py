@@ -33,7 +33,7 @@ from ._arrays import as_float64, check_finite, choice, index_text, positive_numb
 from .curves import Curve, _between, _ratio
 from .hermite import hermite
 from ._objects import ByValue
-from .model import Channel, Clip, Scene
+from .model import Channel, Clip, Scene, _scene_argument
 from .rotations import RotationCurve
 from .skeleton import Transforms
 
@@ -74,8 +74,7 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
 
 def _clip_error(func: str, scene: Scene, clip_a, clip_b, t, shell) -> np.ndarray:
     """:func:`clip_error`, its errors named by ``func``."""
-    if not isinstance(scene, Scene):
-        raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
+    _scene_argument(func, "scene", scene)
     shell = positive_number(func, "shell", shell)
     t = as_float64(func, "t", t)
     check_finite(func, "t", t)
@@ -458,8 +457,7 @@ def reduce_clip(scene: Scene, clip, tolerance=1e-4, *, shell=0.03,
 def _reduce_clip(func: str, scene: Scene, clip, tolerance, shell, interpolation) -> Clip:
     """:func:`reduce_clip`; ``interpolation`` None reduces each curve to its
     own segment kind (:func:`_own_kind`)."""
-    if not isinstance(scene, Scene):
-        raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
+    _scene_argument(func, "scene", scene)
     tolerance = positive_number(func, "tolerance", tolerance)
     shell = positive_number(func, "shell", shell)
     clip = scene._own_clip(func, clip)  # a clip of this scene's nodes, as posing checks it

@@ -16,7 +16,8 @@ import numpy as np
 
 from ._options import side_swaps
 from .curves import Curve
-from .model import Channel, Clip, Scene, _closest_text, _inverse, _representable
+from .model import (Channel, Clip, Scene, _closest_text, _inverse, _representable,
+                    _scene_argument)
 from .rootmotion import _up_axis
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import _decompose
@@ -129,6 +130,8 @@ def match_joints(source: Scene, target: Scene, mapping: Union[None, str, dict] =
 
 def _match_joints(func: str, source: Scene, target: Scene, mapping) -> dict:
     """:func:`match_joints`, with errors naming ``func`` (the public caller)."""
+    source = _scene_argument(func, "source", source)
+    target = _scene_argument(func, "target", target)
     src_names, tgt_names = _joint_names(source), _joint_names(target)
     if isinstance(mapping, dict):
         result = {}
@@ -346,6 +349,8 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     the lowest joint's depth), as the ``ik_retarget`` notebook does.
     """
     func = "retarget"
+    source = _scene_argument(func, "source", source)
+    target = _scene_argument(func, "target", target)
     clip = source.clip(clip, func=func)
     up_axis = _up_axis(func, up_axis)
     pairs = _match_joints(func, source, target, mapping)
@@ -404,7 +409,7 @@ def mirror_pairs(scene: Scene) -> dict:
     before a capital letter (``LHipJoint``), or by Left/Right and a trailing
     numeric index (``b_LeftLeg01_015`` and ``b_RightLeg01_019``).
     """
-    names = _joint_names(scene)
+    names = _joint_names(_scene_argument("mirror_pairs", "scene", scene))
     present = set(names)
 
     def base(n):
@@ -452,7 +457,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
         mirror onto themselves.
     """
     func = "mirror"
-    clip = scene.clip(clip, func=func)
+    clip = _scene_argument(func, "scene", scene).clip(clip, func=func)
     if axis not in ("x", "y", "z"):
         raise ValueError(f"{func}: axis is {axis!r} (must be 'x', 'y' or 'z')")
     names = _joint_names(scene)

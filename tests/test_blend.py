@@ -791,6 +791,5 @@ def test_blend_space_arguments_get_the_methods_names():
         BlendSpace([0.0, 1.0], ["a", "b"]).sample(0.5, 0.1)
     with pytest.raises(ValueError, match=r"^BlendSpace.sample: clip .* animates node"):
         space.sample(0.5, 0.1, scene=skin)
-    with pytest.raises(ValueError, match=r"^BlendSpace.sample: scene is a str \(must be a "
-                                         r"Scene"):
+    with pytest.raises(ValueError, match=r"^BlendSpace.sample: scene must be a Scene, got str$"):
         space.sample(0.5, 0.1, scene="fox")

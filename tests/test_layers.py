@@ -284,7 +284,7 @@ def test_pose_needs_clip_layers_of_the_scene():
         LayerStack([], action=_curve_layer(name="action")).pose(fox, 0.1)
     with pytest.raises(ValueError, match=r"^LayerStack.pose: clip .* animates node"):
         LayerStack([Track([Layer(fox.clips[0])])]).pose(skin, 0.1)
-    with pytest.raises(ValueError, match=r"^LayerStack.pose: scene is a str \(must be a Scene"):
+    with pytest.raises(ValueError, match=r"^LayerStack.pose: scene must be a Scene, got str"):
         LayerStack([Track([Layer(fox.clips[0])])]).pose("fox", 0.1)
 
 

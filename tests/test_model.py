@@ -126,7 +126,7 @@ def test_save_writes_gltf_that_loads_back(tmp_path):
     np.testing.assert_allclose(back.world(0, t), scene.world(clip, t), rtol=0, atol=1e-4)
     animcore.save(tmp_path / "none.gltf", scene, clips=[])
     assert animcore.load(tmp_path / "none.gltf").clips == ()
-    with pytest.raises(ValueError, match=r"^save: scene must be an animcore Scene, got list$"):
+    with pytest.raises(ValueError, match=r"^save: scene must be a Scene, got list$"):
         animcore.save(tmp_path / "x.glb", [clip])
 
 

@@ -73,6 +73,24 @@ def rotated_frames(scene, seed=0):
     return dataclasses.replace(scene, nodes=tuple(nodes), clips=())
 
 
+@pytest.mark.parametrize("call, func, argument", [
+    (lambda w: retarget(1, 0, w), "retarget", "source"),
+    (lambda w: retarget(w, 0, "rig.glb"), "retarget", "target"),
+    (lambda w: mirror([w], 0), "mirror", "scene"),
+    (lambda w: mirror_pairs(None), "mirror_pairs", "scene"),
+    (lambda w: match_joints(w, {}), "match_joints", "target"),
+    (lambda w: ac.ik_two_bone_clip(w.clips, 0, "a", "b", "c", [0, 0, 0]), "ik_two_bone_clip",
+     "scene"),
+    (lambda w: ac.extract_root_motion(1.5, 0, "Hips"), "extract_root_motion", "scene"),
+    (lambda w: ac.reduce_clip(w.nodes, 0, 1e-3), "reduce_clip", "scene"),
+])
+def test_an_operation_given_something_else_than_a_scene_names_it(walk, call, func, argument):
+    # (each one's first use of the scene raised AttributeError: 'int' object has no
+    # attribute 'clip')
+    with pytest.raises(ValueError, match=rf"^{func}: {argument} must be a Scene, got \w+$"):
+        call(walk[0])
+
+
 def test_retarget_onto_itself_is_identity(walk):
     scene, clip, times = walk
     out = retarget(scene, clip, scene)
