@@ -1023,8 +1023,11 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     rig's error at the samples stays within ``tolerance`` (per segment:
     segments are independent), then lowered one bit at a time, component by
     component and segment by segment, while the whole rig's error at the
-    samples there still fits. The result is checked with
-    :func:`clip_error`'s metric through the C decoder on 20 points per
+    samples there still fits. Samples are decoded linearly between them, so
+    a jump (step keys, a curve's jumps) is spread over a sample interval: a
+    clip whose jumps move a point by more than the tolerance cannot be
+    stored, and the error names its jumping channels. The result is checked
+    with :func:`clip_error`'s metric through the C decoder on 20 points per
     sample interval and at the clip's key times (a segment's budget is
     lowered when that check fails there). Morph weights are not stored.
     A scene read from FBX is refused (its world is FBX's transform formula,
@@ -1061,8 +1064,7 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     clips (ACL's is over the whole database).
     """
     func = "compress"
-    if not isinstance(scene, Scene):
-        raise ValueError(f"{func}: scene must be a Scene, got {type(scene).__name__}")
+    _scene_argument(func, "scene", scene)
     if _is_fbx(scene):
         raise ValueError(f"{func}: scene is an {type(scene).__name__}, whose world (FBX's "
                          "pivots, inherit types and axes and units conversion) is not the "
@@ -1097,6 +1099,14 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
     why = (f"; the rotation of {', '.join(map(repr, turning[:3]))} comes near 0 in every "
            f"component (a turn of about a full circle), and the layout rebuilds one component "
            f"of each rotation track from the other three" if turning else "")
+    # a jump (step keys, a curve's jumps) is decoded as a ramp over a sample interval
+    jumping = [f"{scene.joint_names[c.node]}/{c.path}" for c in clip.channels
+               if c.path != "weights" and (getattr(c.curve, "jumps", False) or "step" in (
+                   (c.curve.interpolation,) if isinstance(c.curve.interpolation, str)
+                   else c.curve.interpolation))]
+    why += (f"; channels {', '.join(map(repr, jumping[:3]))} jump (step keys or jumps), "
+            f"which the samples, decoded linearly between them, spread over a sample "
+            f"interval: reduce_clip keeps such keys" if jumping else "")
     raise ValueError(f"{func}: clip {clip.name!r} cannot be stored within tolerance="
                      f"{tolerance!r} (24 bits per component at {samples} samples miss it{why})")
 

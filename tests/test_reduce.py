@@ -7,6 +7,7 @@ interval and 10^4 random times) for the bound."""
 import pathlib
 import pickle
 import re
+import dataclasses
 import warnings
 
 import numpy as np
@@ -819,6 +820,25 @@ def test_compress_names_a_rotation_that_turns_a_full_circle():
                                          r"miss it; the rotation of 'Cube' comes near 0 in every "
                                          r"component"):
         compress(scene, clip, 1e-3)
+
+
+def test_compress_names_the_channels_that_jump():
+    # the built-in sample's hand scale is STEP keyed: linear decoding between
+    # samples ramps each step over a sample interval; without that channel
+    # the same clip compresses
+    scene = animcore.load(animcore.gltf.sample_path())
+    clip = scene.clip("walk")
+    with pytest.raises(ValueError, match=r"^compress: clip 'walk' cannot be stored within "
+                                         r"tolerance=0.001 \(24 bits per component at \d+ "
+                                         r"samples miss it; channels 'hand/scale' jump"):
+        compress(scene, clip, 1e-3)
+    assert [c.interpolation for c in clip.channels if c.path == "scale"] == ["STEP"]
+    smooth = dataclasses.replace(clip, channels=tuple(c for c in clip.channels
+                                                     if c.path != "scale"))
+    smooth_scene = dataclasses.replace(scene, clips=(smooth,))
+    packed = compress(smooth_scene, smooth, 1e-3)
+    t = np.linspace(0.0, smooth.duration, 97)
+    assert reference_clip_error_of(smooth_scene, smooth, packed, t, 0.03).max() <= 1e-3
 
 
 @pytest.fixture
