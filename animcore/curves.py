@@ -862,8 +862,8 @@ class Curve(ByValue):
         (alias "constant") holds the value of the segment's first key,
         "linear", "cubic", "bezier" (weighted handles), or an easing of the
         value (kind name, Ease or CubicBezier); see the module documentation.
-        The default is "bezier" under Blender's tangents (the default ones),
-        else "cubic".
+        The default is "bezier" under Blender's tangents (the default ones)
+        or with handle weights, else "cubic".
     tangents : {"auto_clamped", "catmull_rom", "catmull_rom_uniform", "pchip", "clamped", "flat", "natural", "explicit"}
         or Blender's "auto", "vector" and OpenUSD's "auto_ease" (per key too)
         How the key velocities (and, for Blender's rules, the handle
@@ -967,8 +967,9 @@ class Curve(ByValue):
                               ["auto_clamped", *_TANGENTS, "explicit", "auto", "vector",
                                "auto_ease", "free"], aliases_for(TANGENT_ALIASES, _TANGENTS),
                               {k: v for k, v in TANGENT_HINTS.items() if k != "auto"})
-        if interpolation is None:
-            interpolation = "bezier" if _handle_lengths(tangents) else "cubic"
+        if interpolation is None:  # (weights are handle lengths: bezier segments')
+            weighted = in_weights is not None or out_weights is not None
+            interpolation = "bezier" if weighted or _handle_lengths(tangents) else "cubic"
         policy = tangents
         if tangents is not None and not isinstance(tangents, (str, list, tuple)):
             raise ValueError(f"{func}: tangents is {tangents!r} (must be a name such as "

@@ -45,6 +45,11 @@ def test_bezier_weights_against_bernstein_reference():
     # any order of the queries gives the same bits
     perm = rng.permutation(t.size)
     np.testing.assert_array_equal(c(t[perm]), c(t)[perm])
+    # handle weights without an interpolation name make bezier segments
+    unnamed = Curve(times, values, in_velocities=vin, out_velocities=vout, in_weights=w_in,
+                    out_weights=w_out)
+    assert unnamed.interpolation == "bezier"
+    np.testing.assert_array_equal(unnamed(t), c(t))
 
 
 @pytest.mark.parametrize("w_out, w_in", [
