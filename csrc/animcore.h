@@ -1605,7 +1605,9 @@ AC_API ac_status ac_cleanup_quat_continuous(const double *q, double *out, size_t
    (radians, 2 acos(min(1, |dot|))) between target and the slerp of
    ac_quat_batch_slerp from start to end (quaternions (x, y, z, w)) at
    u = (t - t0) / (t1 - t0). steps[6] (t, target, t0, t1, start, end) as
-   above, target, start and end 4 values per point. AC_ERR_VALUE names the
+   above, target, start and end 4 values per point; target is taken as the
+   unit quaternion it must be (a curve's own samples), not normalized, while
+   start and end are normalized as the slerp does. AC_ERR_VALUE names the
    first non-finite t, target, t0 or t1 and ac_quat_batch_slerp's errors
    ("q0", "q1", "t" for start, end and u) its point. */
 AC_API ac_status ac_reduce_shell_error(const double *a, const double *b, const double *shell,
