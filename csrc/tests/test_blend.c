@@ -202,41 +202,34 @@ static void lanes_match_items(void)
 static void null_steps(void)
 {
     enum { N = 11 }; /* lanes and a scalar tail */
-    double a[10 * N], b[10 * N], w[N], t0[3 * N], r0[4 * N], s0[3 * N], t1[3 * N],
-        r1[4 * N], s1[3 * N];
+    double at[3 * N], ar[4 * N], as[3 * N], bt[3 * N], br[4 * N], bs[3 * N], w[N];
+    double t[2][3 * N], r[2][4 * N], s[2][3 * N];
     ac_error err;
     for (int i = 0; i < N; i++) {
-        double *pa = a + 10 * i, *pb = b + 10 * i, c = cos(0.1 * i), sn = sin(0.1 * i);
-        const double qa[10] = {i, 1, 2, 0, 0, sn, c, 1, 2, 1};
-        const double qb[10] = {3, -i, 1, sn, 0, 0, c, 2, 1, 3};
-        memcpy(pa, qa, sizeof qa);
-        memcpy(pb, qb, sizeof qb);
+        const double c = cos(0.1 * i), sn = sin(0.1 * i);
+        const double pa[10] = {i, 1, 2, 0, 0, sn, c, 1, 2, 1};
+        const double pb[10] = {3, -i, 1, sn, 0, 0, c, 2, 1, 3};
+        memcpy(at + 3 * i, pa, 24), memcpy(bt + 3 * i, pb, 24);
+        memcpy(ar + 4 * i, pa + 3, 32), memcpy(br + 4 * i, pb + 3, 32);
+        memcpy(as + 3 * i, pa + 7, 24), memcpy(bs + 3 * i, pb + 7, 24);
         w[i] = 0.1 * i;
     }
-    {
-        /* split into the separate arrays the kernels take */
-        double at[3 * N], ar[4 * N], as[3 * N], bt[3 * N], br[4 * N], bs[3 * N];
-        for (int i = 0; i < N; i++) {
-            memcpy(at + 3 * i, a + 10 * i, 3 * sizeof(double));
-            memcpy(ar + 4 * i, a + 10 * i + 3, 4 * sizeof(double));
-            memcpy(as + 3 * i, a + 10 * i + 7, 3 * sizeof(double));
-            memcpy(bt + 3 * i, b + 10 * i, 3 * sizeof(double));
-            memcpy(br + 4 * i, b + 10 * i + 3, 4 * sizeof(double));
-            memcpy(bs + 3 * i, b + 10 * i + 7, 3 * sizeof(double));
+    for (int kernel = 0; kernel < 3; kernel++) {
+        for (int k = 0; k < 2; k++) {
+            const size_t *steps = k ? NULL : all8;
+            ac_status st =
+                kernel == 0 ? ac_blend_poses(at, ar, as, bt, br, bs, w, NULL, steps, t[k], r[k],
+                                             s[k], N, &err)
+                : kernel == 1 ? ac_blend_make_additive(at, ar, as, bt, br, bs, steps,
+                                                       AC_BLEND_SCALE_MULTIPLY, t[k], r[k], s[k],
+                                                       N, &err)
+                              : ac_blend_apply_additive(at, ar, as, bt, br, bs, w, NULL, steps,
+                                                        AC_BLEND_SCALE_MULTIPLY, t[k], r[k], s[k],
+                                                        N, &err);
+            CHECK(st == AC_OK);
         }
-        CHECK(ac_blend_poses(at, ar, as, bt, br, bs, w, NULL, all8, t0, r0, s0, N, &err) == AC_OK);
-        CHECK(ac_blend_poses(at, ar, as, bt, br, bs, w, NULL, NULL, t1, r1, s1, N, &err) == AC_OK);
-        CHECK(!memcmp(t0, t1, sizeof t0) && !memcmp(r0, r1, sizeof r0) && !memcmp(s0, s1, sizeof s0));
-        CHECK(ac_blend_make_additive(at, ar, as, bt, br, bs, all8, AC_BLEND_SCALE_MULTIPLY, t0, r0,
-                                     s0, N, &err) == AC_OK);
-        CHECK(ac_blend_make_additive(at, ar, as, bt, br, bs, NULL, AC_BLEND_SCALE_MULTIPLY, t1, r1,
-                                     s1, N, &err) == AC_OK);
-        CHECK(!memcmp(t0, t1, sizeof t0) && !memcmp(r0, r1, sizeof r0) && !memcmp(s0, s1, sizeof s0));
-        CHECK(ac_blend_apply_additive(at, ar, as, bt, br, bs, w, NULL, all8,
-                                      AC_BLEND_SCALE_MULTIPLY, t0, r0, s0, N, &err) == AC_OK);
-        CHECK(ac_blend_apply_additive(at, ar, as, bt, br, bs, w, NULL, NULL,
-                                      AC_BLEND_SCALE_MULTIPLY, t1, r1, s1, N, &err) == AC_OK);
-        CHECK(!memcmp(t0, t1, sizeof t0) && !memcmp(r0, r1, sizeof r0) && !memcmp(s0, s1, sizeof s0));
+        CHECK(!memcmp(t[0], t[1], sizeof t[0]) && !memcmp(r[0], r[1], sizeof r[0]));
+        CHECK(!memcmp(s[0], s[1], sizeof s[0]));
     }
 }
 
