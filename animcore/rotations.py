@@ -224,9 +224,11 @@ def quat_from_matrix(matrix, *, out=None, workers: Optional[int] = None) -> np.n
 
     Shepperd's method (scipy's for orthogonal matrices): accurate at every
     angle, half turns included. A matrix with ``det <= 0`` (a mirror, or
-    singular) is a ValueError; a slightly non-orthogonal one (float32 data)
-    gives the quaternion of a nearby rotation. The sign of the result is
-    either one (``q`` and ``-q`` are the same rotation).
+    singular) is a ValueError, and so is one with a column whose length is
+    not 1 within 5e-4 (a scale: :func:`animcore.decompose` takes scaled
+    matrices); a slightly non-orthogonal one (float32 data) gives the
+    quaternion of a nearby rotation. The sign of the result is either one
+    (``q`` and ``-q`` are the same rotation).
 
     >>> quat_from_matrix([[0, -1, 0], [1, 0, 0], [0, 0, 1]]).round(6)
     array([0.      , 0.      , 0.707107, 0.707107])

@@ -208,9 +208,32 @@ static int finite_ok(const double *x, size_t count)
     return ac_all_within(x, count, -DBL_MAX, DBL_MAX);
 }
 
+/* The angle |r| of a finite rotation vector, scaled by its largest
+   component on the way (+inf when |r| itself is beyond the double range). */
+static AC_FORCE_INLINE double rotvec_angle(const double *r)
+{
+    double m = 0.0;
+    for (int k = 0; k < 3; k++)
+        m = fabs(r[k]) > m ? fabs(r[k]) : m;
+    if (!(m > 0.0))
+        return 0.0;
+    {
+        double x = r[0] / m, y = r[1] / m, z = r[2] / m;
+        return m * sqrt(x * x + y * y + z * z);
+    }
+}
+
+static int rotvecs_ok(const double *rotvec, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(rotvec_angle(rotvec + 3 * i) <= DBL_MAX))
+            return 0;
+    return 1;
+}
+
 bool ac_quat_batch_from_rotvec_check(const double *rotvec, size_t n)
 {
-    return finite_ok(rotvec, 3 * n);
+    return finite_ok(rotvec, 3 * n) && rotvecs_ok(rotvec, n);
 }
 
 ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_error *err)
@@ -1409,14 +1432,49 @@ static AC_FORCE_INLINE double det3(const double *a)
            a[2] * (a[3] * a[7] - a[4] * a[6]);
 }
 
+/* How far a rotation matrix's columns may be from unit length (their
+   squared lengths from 1): float32 data and chains of products leave them a
+   little off, a scale does not (Shepperd's method reads the matrix as a
+   rotation: 1 + trace). */
+#define ROTATION_COLUMN_TOLERANCE 1e-3
+
+/* The column of a whose squared length is farthest from 1, and that length
+   squared (+inf beyond the double range). */
+static AC_FORCE_INLINE int worst_column(const double *a, double *length2)
+{
+    int worst = 0;
+    double far = -1.0;
+    for (int c = 0; c < 3; c++) {
+        const double l2 = a[c] * a[c] + a[3 + c] * a[3 + c] + a[6 + c] * a[6 + c];
+        const double off = fabs(l2 - 1.0);
+        if (!(off <= far)) /* (NaN: never, the inputs are finite) */
+            worst = c, far = off, *length2 = l2;
+    }
+    return worst;
+}
+
+/* The length of column c of a, scaled by its largest component on the way
+   (no overflow: for the error's value). */
+static double column_length(const double *a, int c)
+{
+    double m = fmax(fabs(a[c]), fmax(fabs(a[3 + c]), fabs(a[6 + c])));
+    if (!(m > 0.0))
+        return 0.0;
+    return m * sqrt((a[c] / m) * (a[c] / m) + (a[3 + c] / m) * (a[3 + c] / m) +
+                    (a[6 + c] / m) * (a[6 + c] / m));
+}
+
 /* A finite matrix of positive determinant (the kernel's expression, so the
-   kernel's sign). */
+   kernel's sign) whose columns have unit length within the tolerance. */
 static AC_FORCE_INLINE int64_t rotation_matrix_at(const void *m, size_t i)
 {
     const double *a = (const double *)m + 9 * i;
     int64_t ok = det3(a) > 0.0;
     for (int k = 0; k < 9; k++)
         ok &= fabs(a[k]) <= DBL_MAX;
+    for (int c = 0; c < 3; c++)
+        ok &= fabs(a[c] * a[c] + a[3 + c] * a[3 + c] + a[6 + c] * a[6 + c] - 1.0) <=
+              ROTATION_COLUMN_TOLERANCE;
     return ok;
 }
 
@@ -1449,6 +1507,14 @@ ac_status ac_quat_batch_from_matrix(const double *m, double *out, size_t n, ac_e
         ac_status st = ac_check_finite(AC_ARG_MATRIX, a, 9, i, err);
         if (st)
             return st;
+        {
+            double length2;
+            int c = worst_column(a, &length2);
+            if (!(fabs(length2 - 1.0) <= ROTATION_COLUMN_TOLERANCE))
+                return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX, column_length(a, c),
+                               "column %d's length, which must be 1 within 5e-4 for a "
+                               "rotation; decompose takes scales", c);
+        }
         det = det3(a);
         if (!(det > 0.0))
             return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX_DET, det,
@@ -1625,16 +1691,15 @@ ac_status ac_quat_batch_from_rotvec(const double *v, double *out, size_t n, ac_e
 {
     for (size_t i = 0; i < n; i++) {
         const double *r = v + 3 * i;
-        double m = 0.0, angle = 0.0, angle2, scale;
+        double angle, angle2, scale;
         ac_status st = ac_check_finite(AC_ARG_ROTVEC, r, 3, i, err);
         if (st)
             return st;
-        for (int k = 0; k < 3; k++)
-            m = fabs(r[k]) > m ? fabs(r[k]) : m;
-        if (m > 0.0) { /* |r| scaled by its largest component: no overflow */
-            double x = r[0] / m, y = r[1] / m, z = r[2] / m;
-            angle = m * sqrt(x * x + y * y + z * z);
-        }
+        angle = rotvec_angle(r);
+        if (!(angle <= DBL_MAX))
+            return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_ROTVEC, angle,
+                           "is the angle |rotvec|, beyond the double range although the "
+                           "components are finite");
         angle2 = angle * angle;
         scale = angle <= 1e-3 ? 0.5 - angle2 / 48.0 + angle2 * angle2 / 3840.0
                               : sin(0.5 * angle) / angle;

@@ -773,8 +773,11 @@ AC_API ac_status ac_quat_curve_eval_located(const ac_quat_curve *curve, const do
    middle one in [0, pi] (proper sequences such as zxz) or [-pi/2, pi/2], and
    at the gimbal lock (middle angle within 1e-7 of its limits) the third angle
    is 0. Quaternion inputs are normalized first (zero: AC_ERR_VALUE "|q|");
-   from_matrix needs det(matrix) > 0 ("det(matrix)"), otherwise it takes the
-   matrix as given (Shepperd's method) and returns a unit quaternion. */
+   from_matrix needs columns of length 1 within 5e-4 ("matrix", the farthest
+   column's length: a scaled matrix is no rotation) and det(matrix) > 0
+   ("det(matrix)"), otherwise it takes the matrix as given (Shepperd's method) and
+   returns a unit quaternion; from_rotvec fails with AC_ERR_OVERFLOW "rotvec"
+   where the angle |rotvec| is beyond the double range. */
 AC_API ac_status ac_quat_batch_to_matrix(const double *q, double *matrix, size_t n, ac_error *err);
 AC_API ac_status ac_quat_batch_from_matrix(const double *matrix, double *q, size_t n,
                                     ac_error *err);

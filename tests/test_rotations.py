@@ -1,4 +1,5 @@
 import math
+import re
 import threading
 import warnings
 
@@ -843,6 +844,31 @@ def test_matrix_and_rotvec_match_scipy_and_round_trip():
         np.testing.assert_allclose(quat_from_rotvec(rotvec), Rotation.from_rotvec(rotvec).as_quat(),
                                    rtol=0, atol=1e-15)
     same_rotation(quat_from_rotvec(v), q, atol=1e-14)
+
+
+def test_a_scaled_matrix_is_no_rotation_and_an_overflowing_rotvec_is_an_error():
+    # Shepperd's method reads a matrix as a rotation (1 + trace): a scale gave
+    # another rotation (or NaN near the double range) without a word
+    q = random_quats(8)
+    m = quat_to_matrix(q)
+    float32 = m.astype(np.float32).astype(np.float64)  # a little off: accepted
+    same_rotation(quat_from_matrix(float32), Rotation.from_matrix(float32).as_quat(), atol=1e-6)
+    for scale in (2.0, 1e100, 1.5e308):
+        out = np.full((8, 4), 7.0)
+        bad = m.copy()
+        bad[5] *= scale
+        with pytest.raises(ValueError, match=rf"^quat_from_matrix: matrix at index \(5,\) is "
+                                             rf"{re.escape(repr(scale))} \(column \d's length, which must be 1 "
+                                             rf"within 5e-4 for a rotation"):
+            quat_from_matrix(bad, out=out)
+        np.testing.assert_array_equal(out, 7.0)  # untouched
+    # |rotvec| beyond the double range, its components finite: no angle to turn by
+    out = np.full((2, 4), 7.0)
+    with pytest.raises(OverflowError, match=r"^quat_from_rotvec: rotvec at index \(1,\) is inf"):
+        quat_from_rotvec([[0.0, 0.0, 1.0], [-1e308, 0.27, -1.67e308]], out=out)
+    np.testing.assert_array_equal(out, 7.0)
+    with pytest.raises(OverflowError, match=r"^quat_from_rotvec: rotvec at index \(1,\) is inf"):
+        quat_from_rotvec([[0.0, 0.0, 1.0], [-1e308, 0.27, -1.67e308]])
 
 
 def test_conversions_broadcast_take_any_layout_and_fill_out():
