@@ -420,10 +420,10 @@ class SnapshotTimeline(ByValue):
         None, mode S (uint8 :class:`SampleMode` values), left_tick and
         right_tick S (int64). A non-finite render tick raises ValueError
         naming its index. ``out``, a tuple of five arrays of those shapes
-        (None for the rotation without rotations; any float or integer dtype
-        the values cast to, any strides; any other None gets a fresh array),
-        receives the result and is returned; it is untouched if the call
-        raises.
+        (None for the rotation without rotations; a float dtype for the
+        floats, an integer dtype that holds every value of the integers',
+        any strides; any other None gets a fresh array), receives the result
+        and is returned; it is untouched if the call raises.
         """
         computed = _sample("SnapshotTimeline.sample_many", self, (render_ticks,), out)
         if type(computed[2]) is not np.ndarray:  # 0-d arrays, not scalars, as for any shape

@@ -1659,6 +1659,24 @@ def test_advance_in_place_on_its_inputs_in_any_layout_without_a_copy():
     assert peak < p.nbytes  # no copy of either input (each would be p.nbytes)
 
 
+def test_advance_refuses_a_bounce_count_out_that_cannot_hold_every_count():
+    # an int8 out received 1000 bounces as -24; an unsigned one was refused as
+    # "expected an integer dtype"
+    pos, vel = [[0.0, 0.5]], [[0.0, 100.0]]
+    planes = ([[0, 0.0], [0, 1.0]], [[0, 1.0], [0, -1.0]], [[0, 0.0], [0, 0.0]])
+    fresh = advance_projectiles(pos, vel, 1.0, 0.01, *planes, 1.0, max_bounces=1000)
+    for dtype in (np.int8, np.int16, np.uint32):
+        out = (np.zeros((1, 2)), np.zeros((1, 2)), np.full(1, 7, dtype))
+        with pytest.raises(ValueError, match=rf"^advance_projectiles: out\[2\] has dtype "
+                                             rf"{np.dtype(dtype)}, expected an integer dtype "
+                                             rf"that holds every int32 value$"):
+            advance_projectiles(pos, vel, 1.0, 0.01, *planes, 1.0, max_bounces=1000, out=out)
+        assert (out[0] == 0).all() and out[2][0] == 7
+    out = (np.zeros((1, 2)), np.zeros((1, 2)), np.zeros(1, np.int64))
+    advance_projectiles(pos, vel, 1.0, 0.01, *planes, 1.0, max_bounces=1000, out=out)
+    np.testing.assert_array_equal(out[2], fresh.bounces)
+
+
 def test_advance_workers_give_identical_results_and_errors():
     from animcore.bench import projectile_scene
     scene = projectile_scene(3000, seed=4)

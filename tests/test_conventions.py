@@ -561,7 +561,8 @@ def test_snapshot_timeline_sample_many_out():
     for o, k in zip(out, kept):
         np.testing.assert_array_equal(o, k)
     with pytest.raises(ValueError, match=r"^SnapshotTimeline.sample_many: out\[2\] has dtype "
-                                         r"float64, expected an integer dtype$"):
+                                         r"float64, expected an integer dtype that holds every uint8 "
+                                         r"value$"):
         timeline.sample_many(ticks, out=out[:2] + (np.zeros(3),) + out[3:])
 
 

@@ -517,7 +517,11 @@ def test_buffer_sample_out():
     ((np.empty((2, 2)), np.empty((2, 4)), np.empty(2, np.uint8), np.empty(2, np.int64),
       np.empty(2, np.int64)), r"out\[1\] must be None without rotations"),
     ((np.empty((2, 2)), None, np.empty(2), np.empty(2, np.int64), np.empty(2, np.int64)),
-     r"^SnapshotBuffer.sample: out\[2\] has dtype float64, expected an integer dtype$"),
+     r"^SnapshotBuffer.sample: out\[2\] has dtype float64, expected an integer dtype that "
+     r"holds every uint8 value$"),
+    ((np.empty((2, 2)), None, np.empty(2, np.uint8), np.empty(2, np.int16), np.empty(2, np.int64)),
+     r"^SnapshotBuffer.sample: out\[3\] has dtype int16, expected an integer dtype that holds "
+     r"every int64 value$"),  # (a tick of 100000 wrapped to -31072)
     ((np.empty((2, 2)), None, [0, 0], np.empty(2, np.int64), np.empty(2, np.int64)),
      r"^SnapshotBuffer.sample: out\[2\] must be a numpy array, got list$"),
     ((np.empty((4, 2))[::2], None, np.empty(2, np.uint8), np.empty(2, np.float64),

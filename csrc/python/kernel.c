@@ -723,17 +723,30 @@ static int check_out(const char *func, int i, PyObject *obj, int nd, const npy_i
                      want);
         return 0;
     }
+    /* floats: any float type (a narrower one rounds, as NumPy's ufuncs do);
+       integers: any integer type that holds every value of the result's (a
+       narrower one would wrap) */
     f64 = PyArray_DescrFromType(type);
-    castable = PyArray_CanCastTypeTo(f64, PyArray_DESCR(a), NPY_SAME_KIND_CASTING) &&
-               (type == NPY_DOUBLE || PyArray_ISINTEGER(a));
-    Py_DECREF(f64);
+    castable = type == NPY_DOUBLE
+                   ? PyArray_CanCastTypeTo(f64, PyArray_DESCR(a), NPY_SAME_KIND_CASTING)
+                   : PyArray_ISINTEGER(a) &&
+                         PyArray_CanCastTypeTo(f64, PyArray_DESCR(a), NPY_SAFE_CASTING);
     if (!castable) {
         PyObject *dtype = PyObject_Str((PyObject *)PyArray_DESCR(a));
-        PyErr_Format(PyExc_ValueError, "%s: out[%d] has dtype %S, expected %s dtype", func, i,
-                     dtype ? dtype : Py_None, type == NPY_DOUBLE ? "a float" : "an integer");
+        PyObject *result = PyObject_Str((PyObject *)f64);
+        if (type == NPY_DOUBLE)
+            PyErr_Format(PyExc_ValueError, "%s: out[%d] has dtype %S, expected a float dtype",
+                         func, i, dtype ? dtype : Py_None);
+        else
+            PyErr_Format(PyExc_ValueError, "%s: out[%d] has dtype %S, expected an integer dtype "
+                         "that holds every %S value", func, i, dtype ? dtype : Py_None,
+                         result ? result : Py_None);
         Py_XDECREF(dtype);
+        Py_XDECREF(result);
+        Py_DECREF(f64);
         return 0;
     }
+    Py_DECREF(f64);
     if (!PyArray_ISWRITEABLE(a)) {
         PyErr_Format(PyExc_ValueError, "%s: out[%d] is read-only", func, i);
         return 0;
