@@ -526,7 +526,7 @@ def test_buffer_sample_out():
      r"^SnapshotBuffer.sample: out\[2\] must be a numpy array, got list$"),
     ((np.empty((4, 2))[::2], None, np.empty(2, np.uint8), np.empty(2, np.float64),
       np.empty(2, np.int64)), r"^SnapshotBuffer.sample: out\[3\] has dtype float64, expected an "
-                              r"integer dtype$"),
+                              r"integer dtype that holds every int64 value$"),
 ])
 def test_buffer_bad_out(out, match):
     buf = SnapshotBuffer(2, 2)
