@@ -1438,17 +1438,16 @@ static AC_FORCE_INLINE double det3(const double *a)
    rotation: 1 + trace). */
 #define ROTATION_COLUMN_TOLERANCE 1e-3
 
-/* The column of a whose squared length is farthest from 1, and that length
-   squared (+inf beyond the double range). */
-static AC_FORCE_INLINE int worst_column(const double *a, double *length2)
+/* The column of a whose squared length is farthest from 1, and how far
+   (+inf beyond the double range). */
+static AC_FORCE_INLINE int worst_column(const double *a, double *off)
 {
     int worst = 0;
-    double far = -1.0;
+    *off = -1.0;
     for (int c = 0; c < 3; c++) {
         const double l2 = a[c] * a[c] + a[3 + c] * a[3 + c] + a[6 + c] * a[6 + c];
-        const double off = fabs(l2 - 1.0);
-        if (!(off <= far)) /* (NaN: never, the inputs are finite) */
-            worst = c, far = off, *length2 = l2;
+        if (fabs(l2 - 1.0) > *off)
+            worst = c, *off = fabs(l2 - 1.0);
     }
     return worst;
 }
@@ -1508,9 +1507,9 @@ ac_status ac_quat_batch_from_matrix(const double *m, double *out, size_t n, ac_e
         if (st)
             return st;
         {
-            double length2;
-            int c = worst_column(a, &length2);
-            if (!(fabs(length2 - 1.0) <= ROTATION_COLUMN_TOLERANCE))
+            double off;
+            int c = worst_column(a, &off);
+            if (!(off <= ROTATION_COLUMN_TOLERANCE))
                 return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX, column_length(a, c),
                                "column %d's length, which must be 1 within 5e-4 for a "
                                "rotation; decompose takes scales", c);

@@ -535,15 +535,15 @@ def test_buffer_bad_out(out, match):
 
 
 def test_buffer_sample_out_any_layout():
-    """Strided, misaligned and float32/int32 outputs are written like any
-    other function's out=, and left untouched on error."""
+    """Strided, misaligned and float32/wider integer outputs are written like
+    any other function's out=, and left untouched on error."""
     buf = SnapshotBuffer(2, 2, rotations=True)
     buf.push([0, 1], 4, 0, [[1, 2], [3, 4]], [0, 0, 0, 1])
     expected = buf.sample(5.0)
     raw = bytearray(2 * 4 * 8 + 1)
     misaligned = np.frombuffer(raw, np.float64, count=8, offset=1).reshape(2, 4)
     out = (np.zeros((2, 4))[:, ::2], misaligned, np.zeros(2, np.int16),
-           np.zeros(2, np.int32), np.zeros((2, 2), np.int64)[:, 0])
+           np.zeros((2, 3), np.int64)[:, 1], np.zeros((2, 2), np.int64)[:, 0])
     assert not misaligned.flags.aligned
     r = buf.sample(5.0, out=out)
     assert all(a is b for a, b in zip(r, out))
