@@ -525,7 +525,7 @@ def test_advance_projectiles_out():
     start = np.array([[0.0, 1.0], [0.0, 2.0]]), np.array([[1.0, -20.0], [0.0, 0.0]])
     planes = ([0.0, 0.0], [0.0, 1.0], [0.0, 0.0])
     expected = animcore.advance_projectiles(*start, 0.1, 0.1, *planes, 0.5)
-    out = (np.zeros((2, 2), np.float32), np.zeros((2, 4))[:, ::2], np.zeros(2, np.int16))
+    out = (np.zeros((2, 2), np.float32), np.zeros((2, 4))[:, ::2], np.zeros(2, np.int64))
     result = animcore.advance_projectiles(*start, 0.1, 0.1, *planes, 0.5, out=out)
     for r, o, e in zip(result, out, expected):
         assert r is o
