@@ -168,7 +168,9 @@ def shapes(func: str, **values) -> dict:
 def real_number(func: str, name: str, value) -> float:
     """`value` as a Python float, or an error naming the function and argument
     (OverflowError for an integer beyond float64, ValueError otherwise)."""
-    if isinstance(value, np.ndarray) and value.ndim:  # (NumPy < 2 converts size-1 arrays)
+    if (isinstance(value, np.ndarray) and value.ndim) or isinstance(value, np.complexfloating):
+        # (NumPy < 2 converts size-1 arrays; float() of a NumPy complex drops
+        # its imaginary part with a mere warning)
         raise ValueError(f"{func}: {name} must be a real number, got {value!r}")
     try:
         return float(value)

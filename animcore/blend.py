@@ -458,6 +458,8 @@ class BlendSpace(ByValue):
                 if keys[i] == keys[j]:
                     raise ValueError(f"{func}: points at index ({i},) repeats points at "
                                      f"index ({j},) (points must be distinct)")
+        p = np.array(p)  # (the caller's array may change; a triangulation is built from it)
+        p.flags.writeable = False
         self.points = p
         self.clips = list(clips)
         self.triangles = None

@@ -288,15 +288,6 @@ def _with_root(scene: Scene, clip: Clip, times: np.ndarray, root: int,
     return replace(clip, channels=(channel,) + clip.channels)
 
 
-def _node(func: str, scene: Scene, which: str, name) -> int:
-    try:
-        return scene.node_index(name)
-    except KeyError:
-        names = _joint_names(scene)
-        hint = "; " + _closest_text(name, names)
-        raise ValueError(f"{func}: {which} {name!r} is not a joint of the rig{hint}") from None
-
-
 def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, dict] = None,
              root=None, scale_root: bool = True, up_axis: int = 1,
              return_mapping: bool = False):
@@ -372,7 +363,8 @@ def retarget(source: Scene, clip, target: Scene, *, mapping: Union[None, str, di
     world = _world_rotations(target, tgt_nodes, deltas, tgt_rest_rot)
     local = _locals_from_world(func, target, world, tgt_rest)
     rotations = _rotation_clip(target, clip.name, times, local, tgt_nodes)
-    src_root = _default_root(source, clip) if root is None else _node(func, source, "root", root)
+    src_root = _default_root(source, clip) if root is None else source.node_index(
+        root, func=func, argument="root")
     result = rotations
     if src_root is not None:
         tgt_parents = target.skeleton.parents

@@ -618,6 +618,21 @@ def test_blend_space_samples_fox_clips():
     assert "2 clips, 1-D" in repr(space)
 
 
+def test_blend_space_keeps_its_own_points():
+    # it kept the caller's array and handed it out writeable: a change of
+    # either changed its weights
+    import animcore
+
+    walk = animcore.load(animcore.gltf.sample_path()).clips[0]
+    points = np.array([0.0, 1.0, 2.0])
+    space = BlendSpace(points, [walk] * 3)
+    before = space.weights(0.5)
+    points[1] = 10.0
+    np.testing.assert_array_equal(space.weights(0.5), before)
+    with pytest.raises(ValueError, match="read-only"):
+        space.points[1] = 10.0
+
+
 def test_blend_space_bad_input():
     with pytest.raises(ValueError, match=r"BlendSpace: points has shape \(2, 3\)"):
         BlendSpace(np.zeros((2, 3)), [0, 1])

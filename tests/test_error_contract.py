@@ -85,6 +85,10 @@ _Q2 = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8]])
      r"^quat_from_rotvec: rotvec at index \(1,\) is inf \(must be finite\)$"),
     (lambda: ac.Skeleton([-1, 0]).world(rotation=np.stack([_Q2[[0, 0]], [_Q2[0], 0 * _Q2[0]]])),
      r"^Skeleton.world: \|rotation\| at index \(1, 1\) is 0.0 \(must be > 0"),
+    (lambda: ac.HermiteSegment(0.0, 1.0, 0.5, 0.2, np.complex128(2 + 3j)),  # (not 2.0)
+     r"^HermiteSegment: duration must be a real number, got .*2\+3j\)?$"),
+    (lambda: ac.reduce_keys(ac.Curve([0, 1, 2], [0, 1, 0]), np.complex64(1e-3)),
+     r"^reduce_keys: tolerance must be a real number, got "),
     (lambda: ac.decompose(np.stack([np.eye(4), np.zeros((4, 4))])),
      r"^decompose: matrix at index \(1,\) is 0.0 \(must be affine"),
     (lambda: ac.decompose(np.stack([np.eye(4), np.array(np.eye(4)[[0, 1, 2, 0]])])),

@@ -226,9 +226,13 @@ def test_retarget_bad_input(walk):
         retarget(scene, clip, scene, mapping={"Lefleg": "LeftLeg"})
     with pytest.raises(ValueError, match=r"retarget: mapping is 'fuzzy'"):
         retarget(scene, clip, scene, mapping="fuzzy")
-    with pytest.raises(ValueError, match=r"retarget: root 'Hipz' is not a joint of the rig; "
+    with pytest.raises(ValueError, match=r"retarget: root 'Hipz' not in the scene; "
                                          r"closest: 'Hips'"):
         retarget(scene, clip, scene, root="Hipz")
+    for index in (-1, 99):  # (an AttributeError, from the closest-names hint)
+        with pytest.raises(ValueError, match=rf"^retarget: root {index} is not a node index in "
+                                             rf"\[0, {len(scene.nodes)}\) nor a node name$"):
+            retarget(scene, clip, scene, root=index)
     with pytest.raises(ValueError, match=r"retarget: root 'Hips' drives no target joint"):
         retarget(scene, clip, scene, mapping={"Spine": "Spine"}, root="Hips")
     with pytest.raises(ValueError, match=r"retarget: up_axis is 3"):
