@@ -1167,6 +1167,7 @@ class Curve(ByValue):
             raise ValueError(f"{func}: times must be (K,) and values (K,) or (K, C), got "
                              f"{t.shape} and {v.shape}")
         _first_bad(func, "times", t)
+        _first_bad(func, "values", v)
         k = t.size
         h = {}
         for name, handle in (("left", left), ("right", right)):

@@ -234,7 +234,7 @@ class Ease(ByValue, Easing):
             i = np.unravel_index(int(np.flatnonzero(bad)[0]), u.shape)
             where = f" at index {tuple(int(x) for x in i)}" if u.ndim else ""
             raise ValueError(f"{func}: u{where} is {float(u[i])!r} (must lie in [0, 1])")
-        return self._curve.evaluate(u, int(rate), out=out)
+        return self._curve._evaluate(func, u, (int(rate),), out)[0]  # (errors name func)
 
     _fields = (("kind", "overshoot", "amplitude", "period", "variant"), ())
 

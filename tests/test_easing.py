@@ -312,6 +312,15 @@ def test_bad_easing(bad):
         ease(bad, 0.5)
 
 
+def test_a_parameterized_ease_names_itself_in_out_errors():
+    # (its curve's evaluation named Curve.evaluate)
+    u = np.linspace(0, 1, 5)
+    with pytest.raises(ValueError, match=r"^Ease: out\[0\] has shape \(5, 1\), expected \(5,\)$"):
+        Ease("back_in", overshoot=2.0)(u, out=np.zeros((5, 1)))
+    with pytest.raises(ValueError, match=r"^ease: out\[0\] has dtype int64, expected a float"):
+        ease(Ease("elastic_out", amplitude=1.5, period=0.4), u, out=np.zeros(5, np.int64))
+
+
 def test_object_error_names_the_public_call():
     with pytest.raises(ValueError, match=r"^ease: u at index \(0,\) is 2.0"):
         ease(CubicBezier(0.25, 0.1, 0.25, 1.0), [2.0])

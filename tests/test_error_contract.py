@@ -85,6 +85,11 @@ _Q2 = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8]])
      r"^quat_from_rotvec: rotvec at index \(1,\) is inf \(must be finite\)$"),
     (lambda: ac.Skeleton([-1, 0]).world(rotation=np.stack([_Q2[[0, 0]], [_Q2[0], 0 * _Q2[0]]])),
      r"^Skeleton.world: \|rotation\| at index \(1, 1\) is 0.0 \(must be > 0"),
+    (lambda: ac.Curve.from_handles([0, 1, 2.0], [0, np.nan, 1], [[-0.3, 0], [0.7, 2], [1.7, 1]],
+                                   [[0.3, 0], [1.3, 2], [2.3, 1]]),  # (an OverflowError on left)
+     r"^Curve.from_handles: values at index \(1,\) is nan \(must be finite\)$"),
+    (lambda: ac.ik_chain([[0, 0, 0], [0, 1]], [0, 2, 0]),  # (NumPy's own message)
+     r"^ik_chain: positions is a ragged nested sequence"),
     (lambda: ac.HermiteSegment(0.0, 1.0, 0.5, 0.2, np.complex128(2 + 3j)),  # (not 2.0)
      r"^HermiteSegment: duration must be a real number, got .*2\+3j\)?$"),
     (lambda: ac.reduce_keys(ac.Curve([0, 1, 2], [0, 1, 0]), np.complex64(1e-3)),
