@@ -151,11 +151,22 @@ def _savgol(x: np.ndarray, window: int, order: int) -> np.ndarray:
     offsets = np.arange(-half, half + 1, dtype=np.float64)
     design = offsets[:, None] ** np.arange(order + 1)
     fit = design @ np.linalg.pinv(design)  # row k: the window's fit evaluated at point k
-    y = np.empty_like(x)
-    y[half:len(x) - half] = np.lib.stride_tricks.sliding_window_view(x, window, axis=0) @ fit[half]
-    y[:half] = np.tensordot(fit[:half], x[:window], axes=1)
-    y[len(x) - half:] = np.tensordot(fit[half + 1:], x[len(x) - window:], axes=1)
+    n, y = len(x), np.empty_like(x)
+    y[half:n - half] = _in_order(fit[half], [x[k:n - window + 1 + k] for k in range(window)])
+    for r in range(half):  # the first and last half windows
+        y[r] = _in_order(fit[r], x[:window])
+        y[n - half + r] = _in_order(fit[half + 1 + r], x[n - window:])
     return y
+
+
+def _in_order(weights: np.ndarray, terms) -> np.ndarray:
+    """The sum of weights[k] * terms[k] in the order k = 0, 1, ...: the same
+    bits for any memory layout and machine (a BLAS product sums in an order
+    of its own, which a strided input changed)."""
+    total = weights[0] * terms[0]
+    for weight, term in zip(weights[1:], terms[1:]):
+        total = total + weight * term
+    return total
 
 
 def _rotation_log(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
