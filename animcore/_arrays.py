@@ -119,15 +119,18 @@ def as_int64(func: str, name: str, value) -> np.ndarray:
             raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is "
                              f"{array.reshape(-1)[flat]} (must fit in int64)")
         return array.astype(np.int64)
-    if kind == "O":  # Python ints beyond int64
-        for flat, item in enumerate(array.reshape(-1)):
-            if isinstance(item, int):
-                raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is {item} "
-                                 f"(must fit in int64)")
-        try:
-            array, kind = array.astype(np.float64), "f"
-        except (TypeError, ValueError, OverflowError):
-            pass
+    if kind == "O":  # Python ints beyond int64, or numbers mixed with other objects
+        items = array.reshape(-1)
+        for flat, item in enumerate(items):
+            where = index_text(array.shape, flat)
+            if isinstance(item, (int, np.integer)):
+                if not -2**63 <= int(item) < 2**63:
+                    raise ValueError(f"{func}: {name}{where} is {item} (must fit in int64)")
+            elif not isinstance(item, (float, np.floating)):
+                raise ValueError(f"{func}: {name}{where} is {item!r} (must be an integer)")
+        if all(isinstance(item, (int, np.integer)) for item in items):
+            return np.array(items.tolist(), dtype=np.int64).reshape(array.shape)
+        array, kind = array.astype(np.float64), "f"
     if kind == "f":
         array = array.astype(np.float64, copy=False)  # float16 cannot hold 2**63
         with np.errstate(invalid="ignore"):

@@ -88,6 +88,11 @@ _Q2 = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8]])
     (lambda: ac.Curve.from_handles([0, 1, 2.0], [0, np.nan, 1], [[-0.3, 0], [0.7, 2], [1.7, 1]],
                                    [[0.3, 0], [1.3, 2], [2.3, 1]]),  # (an OverflowError on left)
      r"^Curve.from_handles: values at index \(1,\) is nan \(must be finite\)$"),
+    (lambda: ac.SnapshotTimeline(1).push_many([0, 1], [0, None], [0.0, 1.0]),  # (not "0 is big")
+     r"^SnapshotTimeline.push_many: segment at index \(1,\) is None \(must be an integer\)$"),
+    (lambda: ac.SnapshotTimeline(1).push_many([0, 2**70], [0, 0], [0.0, 1.0]),
+     r"^SnapshotTimeline.push_many: tick at index \(1,\) is 1180591620717411303424 \(must fit in "
+     r"int64\)$"),
     (lambda: ac.ik_chain([[0, 0, 0], [0, 1]], [0, 2, 0]),  # (NumPy's own message)
      r"^ik_chain: positions is a ragged nested sequence"),
     (lambda: ac.HermiteSegment(0.0, 1.0, 0.5, 0.2, np.complex128(2 + 3j)),  # (not 2.0)
