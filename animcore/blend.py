@@ -248,6 +248,8 @@ def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -
         accumulated weight is 0.
     """
     func = "blend_many"
+    if not isinstance(poses, Sequence) or isinstance(poses, str):
+        raise ValueError(f"{func}: poses must be a sequence of poses, got {type(poses).__name__}")
     poses = [_pose(func, f"poses[{i}]", p) for i, p in enumerate(poses)]
     if not poses:
         raise ValueError(f"{func}: poses is empty (must hold at least one pose)")
@@ -447,6 +449,9 @@ class BlendSpace(ByValue):
             raise ValueError(f"{func}: points has shape {p.shape} (must be (N,) or (N, 2) "
                              f"with N >= 2)")
         check_finite(func, "points", p)
+        if not isinstance(clips, Sequence) or isinstance(clips, str):
+            raise ValueError(f"{func}: clips must be a sequence of clips, got "
+                             f"{type(clips).__name__}")
         if len(clips) != len(p):
             raise ValueError(f"{func}: {len(clips)} clips for {len(p)} points (must be equal)")
         self.method = option(func, "method", method, BLEND_SPACE_METHODS,

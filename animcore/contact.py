@@ -242,10 +242,13 @@ class Collision(NamedTuple):
 def _body(func: str, name: str, body) -> Body:
     if isinstance(body, Body):
         return body
-    if isinstance(body, dict):
-        return Body(**body)
-    if isinstance(body, tuple):
-        return Body(*body)
+    try:
+        if isinstance(body, dict):
+            return Body(**body)
+        if isinstance(body, tuple):
+            return Body(*body)
+    except TypeError as error:  # a field missing or unknown: Body's own words
+        raise ValueError(f"{func}: {name}: {error}") from None
     raise ValueError(f"{func}: {name} must be a Body (or a tuple or dict of its fields), "
                      f"got {type(body).__name__}")
 

@@ -93,6 +93,13 @@ _Q2 = np.array([[0.0, 0.0, 0.0, 1.0], [0.0, 0.6, 0.0, 0.8]])
     (lambda: ac.SnapshotTimeline(1).push_many([0, 2**70], [0, 0], [0.0, 1.0]),
      r"^SnapshotTimeline.push_many: tick at index \(1,\) is 1180591620717411303424 \(must fit in "
      r"int64\)$"),
+    (lambda: ac.blend_many(None, [1.0]),  # (TypeErrors before)
+     r"^blend_many: poses must be a sequence of poses, got NoneType$"),
+    (lambda: ac.BlendSpace([0.0, 1.0], None),
+     r"^BlendSpace: clips must be a sequence of clips, got NoneType$"),
+    (lambda: ac.collide({"velocity": [0, 1.0], "mass": 2}, ac.Body([0.0, 0.0], 1.0), [0, 1.0],
+                        [0.0, 0.0], 0.5),
+     r"^collide: a: .*unexpected keyword argument 'mass'$"),
     (lambda: ac.ik_chain([[0, 0, 0], [0, 1]], [0, 2, 0]),  # (NumPy's own message)
      r"^ik_chain: positions is a ragged nested sequence"),
     (lambda: ac.HermiteSegment(0.0, 1.0, 0.5, 0.2, np.complex128(2 + 3j)),  # (not 2.0)
