@@ -186,6 +186,15 @@ def real_number(func: str, name: str, value) -> float:
         raise ValueError(f"{func}: {name} must be a real number, got {value!r}") from None
 
 
+def flag(func: str, name: str, value) -> bool:
+    """`value` as a bool (True, False, NumPy's bools, or the integers 0 and 1),
+    or a ValueError naming the function and argument: an array is no flag."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))
+                                               and value in (0, 1)):
+        return bool(value)
+    raise ValueError(f"{func}: {name} must be True or False, got {value!r}")
+
+
 def positive_number(func: str, name: str, value) -> float:
     """`value` as a finite Python float > 0, or an error naming the function and
     argument ("func: tolerance is 0.0 (must be a finite number > 0)")."""

@@ -14,8 +14,8 @@ from typing import Optional
 import numpy as np
 
 from . import _core
-from ._arrays import (as_float64, check_finite, choice, index_text, integer, positive_number,
-                      real_number)
+from ._arrays import (as_float64, check_finite, choice, flag, index_text, integer,
+                      positive_number, real_number)
 from .rotations import (_sequence, quat_conjugate, quat_from_rotvec, quat_multiply,
                         quaternion_input)
 
@@ -218,6 +218,7 @@ def smooth(values, fps, *, method: str = "butterworth", cutoff=None, order: int 
     func = "smooth"
     choice(func, "method", method, ("butterworth", "savgol"))
     rate = positive_number(func, "fps", fps)
+    rotation = flag(func, "rotation", rotation)
     x = as_float64(func, "values", quaternion_input(values) if rotation else values)
     if x.ndim == 0:
         raise ValueError(f"{func}: values must have a frame axis, got a scalar")

@@ -41,7 +41,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, broadcast_named, integer
+from ._arrays import as_float64, broadcast_named, flag, integer
 from ._arrays import shapes as _shapes
 
 __all__ = [
@@ -597,6 +597,7 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
                               spheres)
         arrays += [angular_velocity, inverse_inertia]
     # out: the first three results; the binding gives the others fresh arrays
+    events = flag(func, "events", events)
     fill = spinning + (4 if events else 0)
     computed = _ADVANCE[spinning, bool(events)](
         func, (dim, m, bounces_max), *arrays, None if out is None else out + (None,) * fill,

@@ -733,6 +733,8 @@ def _named_extrapolation(func: str, name: str, value):
     try:
         return _extrapolation(func, name, value)
     except ValueError:
+        if not isinstance(value, str):  # (an array would be compared below)
+            raise
         return value
 
 

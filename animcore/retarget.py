@@ -450,7 +450,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     """
     func = "mirror"
     clip = _scene_argument(func, "scene", scene).clip(clip, func=func)
-    if axis not in ("x", "y", "z"):
+    if not isinstance(axis, str) or axis not in ("x", "y", "z"):
         raise ValueError(f"{func}: axis is {axis!r} (must be 'x', 'y' or 'z')")
     names = _joint_names(scene)
     index = {n: j for j, n in enumerate(names)}

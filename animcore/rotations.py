@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, check_out, contiguous, results, sealed_copy
+from ._arrays import as_float64, check_out, contiguous, flag, results, sealed_copy
 from ._objects import ByValue
 from ._options import (EXTRAPOLATIONS, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
                        INTERPOLATIONS, check_fields, check_sorted, derivative_order,
@@ -247,7 +247,7 @@ def quat_to_rotvec(q, *, degrees: bool = False, out=None,
     array([0.      , 0.      , 1.570796])
     """
     func = "quat_to_rotvec"
-    if not degrees:
+    if not flag(func, "degrees", degrees):
         return _core._quat_to_rotvec(func, quaternion_input(q), out, workers)
     v = _core._quat_to_rotvec(func, quaternion_input(q), None, workers)
     return _finish_degrees(func, v, degrees, out)
@@ -262,7 +262,7 @@ def quat_from_rotvec(rotvec, *, degrees: bool = False, out=None,
     >>> quat_from_rotvec([0.0, 0.0, np.pi]).round(12)
     array([0., 0., 1., 0.])
     """
-    if degrees:
+    if flag("quat_from_rotvec", "degrees", degrees):
         rotvec = np.deg2rad(as_float64("quat_from_rotvec", "rotvec", rotvec))
     return _core._quat_from_rotvec("quat_from_rotvec", rotvec, out, workers)
 
@@ -295,7 +295,7 @@ def quat_to_euler(q, seq: str, *, degrees: bool = False, out=None,
     """
     func = "quat_to_euler"
     sequence = _sequence(func, seq)
-    if not degrees:
+    if not flag(func, "degrees", degrees):
         return _core._quat_to_euler(func, sequence, quaternion_input(q), out, workers)
     angles = _core._quat_to_euler(func, sequence, quaternion_input(q), None, workers)
     return _finish_degrees(func, angles, degrees, out)
@@ -315,7 +315,7 @@ def quat_from_euler(seq: str, angles, *, degrees: bool = False, out=None,
     """
     func = "quat_from_euler"
     sequence = _sequence(func, seq)
-    if degrees:
+    if flag(func, "degrees", degrees):
         angles = np.deg2rad(as_float64(func, "angles", angles))
     return _core._quat_from_euler(func, sequence, angles, out, workers)
 

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import broadcast_named, integer, real_number, shapes
+from ._arrays import broadcast_named, flag, integer, real_number, shapes
 from ._objects import ByValue
 from .rotations import quaternion_input
 
@@ -308,7 +308,7 @@ class SnapshotTimeline(ByValue):
         self._dim = _count(func, "dim", dim)
         self._capacity = _count(func, "capacity", capacity)
         self._window = _count(func, "reorder_window", reorder_window)
-        self._rotations = bool(rotations)
+        self._rotations = flag(func, "rotations", rotations)
         self._extrapolation = real_number(func, "max_extrapolation", max_extrapolation)
         _kernels(self, _core._snapshot_timeline_new(self._dim, self._capacity, self._rotations,
                                                     self._extrapolation, self._window),
@@ -520,7 +520,7 @@ class SnapshotBuffer(ByValue):
         self._entities = _count(func, "entities", entities)
         self._dim = _count(func, "dim", dim)
         self._capacity = _count(func, "capacity", capacity)
-        self._rotations = bool(rotations)
+        self._rotations = flag(func, "rotations", rotations)
         self._extrapolation = real_number(func, "max_extrapolation", max_extrapolation)
         _kernels(self, _core._snapshot_buffer_new(self._entities, self._dim, self._capacity,
                                                   self._rotations, self._extrapolation),
