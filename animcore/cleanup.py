@@ -62,7 +62,7 @@ def euler_filter(angles, order: str = "XYZ") -> np.ndarray:
            [0.    , 0.    , 3.1832]])
     """
     func = "euler_filter"
-    first, _, last, _ = _sequence(func, order)
+    first, _, last, _ = _sequence(func, order, "order")
     array = _series(func, "angles", angles, 3)
     return _core._euler_filter(func, (int(first == last), array.shape[-2]), array, None, None)
 

@@ -189,14 +189,15 @@ def quat_nlerp(q0: ArrayLike, q1: ArrayLike, t: ArrayLike, *,
 
 # -------------------------------------------------------------- conversions
 
-def _sequence(func: str, seq) -> tuple[int, int, int, bool]:
+def _sequence(func: str, seq, name: str = "seq") -> tuple[int, int, int, bool]:
     """scipy's Euler sequence: three of x, y, z, all lower case (extrinsic)
-    or all upper case (intrinsic), consecutive axes different."""
+    or all upper case (intrinsic), consecutive axes different (the argument
+    ``name`` of ``func``)."""
     ok = (isinstance(seq, str) and len(seq) == 3 and (set(seq) <= set("xyz")
                                                       or set(seq) <= set("XYZ"))
           and seq[0] != seq[1] and seq[1] != seq[2])
     if not ok:
-        raise ValueError(f"{func}: seq is {seq!r} (must be 3 axes from 'xyz' for rotations "
+        raise ValueError(f"{func}: {name} is {seq!r} (must be 3 axes from 'xyz' for rotations "
                          "about the fixed frame or 'XYZ' about the rotating frame, "
                          "consecutive axes different, e.g. 'xyz', 'ZXY', 'zxz')")
     axes = tuple("xyz".index(c) for c in seq.lower())

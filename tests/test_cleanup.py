@@ -73,7 +73,7 @@ def test_euler_filter_bad_input():
     bad[2, 1] = np.nan
     with pytest.raises(ValueError, match=r"euler_filter: angles at index \(2,\) is nan"):
         euler_filter(bad)
-    with pytest.raises(ValueError, match=r"euler_filter: seq is 'XYY'"):
+    with pytest.raises(ValueError, match=r"euler_filter: order is 'XYY'"):
         euler_filter(np.zeros((4, 3)), "XYY")
     with pytest.raises(ValueError, match=r"euler_filter: angles must have shape \(\.\.\., N, 3\)"):
         euler_filter(np.zeros((4, 4)))
