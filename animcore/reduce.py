@@ -30,6 +30,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_finite, choice, index_text, positive_number
+from ._options import INTERPOLATION_ALIASES, fold
 from .curves import Curve, _between, _ratio
 from .hermite import hermite
 from ._objects import ByValue
@@ -357,7 +358,16 @@ def _original_entry(curve, i: int):
 
 def _original_kind(curve, i: int) -> str:
     kind = _original_entry(curve, i)
+    if isinstance(kind, str):  # (a per-segment name is kept as given: "constant")
+        kind = INTERPOLATION_ALIASES.get(fold(kind), fold(kind))
     return kind if kind in ("step", "linear") else "cubic"
+
+
+def _jumps(curve) -> bool:
+    """Whether the curve's value jumps: at its jumps, or a step segment (by
+    any name)."""
+    return bool(getattr(curve, "jumps", False)) or any(
+        _original_kind(curve, i) == "step" for i in range(len(curve.times) - 1))
 
 
 def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):
@@ -1101,9 +1111,7 @@ def compress(scene: Scene, clip, tolerance=1e-4, *, shell=0.03) -> "CompressedCl
            f"of each rotation track from the other three" if turning else "")
     # a jump (step keys, a curve's jumps) is decoded as a ramp over a sample interval
     jumping = [f"{scene.joint_names[c.node]}/{c.path}" for c in clip.channels
-               if c.path != "weights" and (getattr(c.curve, "jumps", False) or "step" in (
-                   (c.curve.interpolation,) if isinstance(c.curve.interpolation, str)
-                   else c.curve.interpolation))]
+               if c.path != "weights" and _jumps(c.curve)]
     why += (f"; channels {', '.join(map(repr, jumping[:3]))} jump (step keys or jumps), "
             f"which the samples, decoded linearly between them, spread over a sample "
             f"interval: reduce_clip keeps such keys" if jumping else "")

@@ -208,25 +208,10 @@ static int finite_ok(const double *x, size_t count)
     return ac_all_within(x, count, -DBL_MAX, DBL_MAX);
 }
 
-/* The angle |r| of a finite rotation vector, scaled by its largest
-   component on the way (+inf when |r| itself is beyond the double range). */
-static AC_FORCE_INLINE double rotvec_angle(const double *r)
-{
-    double m = 0.0;
-    for (int k = 0; k < 3; k++)
-        m = fabs(r[k]) > m ? fabs(r[k]) : m;
-    if (!(m > 0.0))
-        return 0.0;
-    {
-        double x = r[0] / m, y = r[1] / m, z = r[2] / m;
-        return m * sqrt(x * x + y * y + z * z);
-    }
-}
-
 static int rotvecs_ok(const double *rotvec, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!(rotvec_angle(rotvec + 3 * i) <= DBL_MAX))
+        if (!(ac_length(rotvec + 3 * i, 3) <= DBL_MAX)) /* the angle |r| */
             return 0;
     return 1;
 }
@@ -1435,8 +1420,10 @@ static AC_FORCE_INLINE double det3(const double *a)
 /* How far a rotation matrix's columns may be from unit length (their
    squared lengths from 1): float32 data and chains of products leave them a
    little off, a scale does not (Shepperd's method reads the matrix as a
-   rotation: 1 + trace). */
-#define ROTATION_COLUMN_TOLERANCE 1e-3
+   rotation: 1 + trace). Compared on squared lengths: |l^2 - 1| = |l - 1| (l + 1),
+   about twice |l - 1|. */
+#define ROTATION_LENGTH_TOLERANCE 5e-4
+#define ROTATION_COLUMN_TOLERANCE (2.0 * ROTATION_LENGTH_TOLERANCE)
 
 /* The column of a whose squared length is farthest from 1, and how far
    (+inf beyond the double range). */
@@ -1452,15 +1439,11 @@ static AC_FORCE_INLINE int worst_column(const double *a, double *off)
     return worst;
 }
 
-/* The length of column c of a, scaled by its largest component on the way
-   (no overflow: for the error's value). */
+/* The length of column c of a (ac_length: no overflow; for the error). */
 static double column_length(const double *a, int c)
 {
-    double m = fmax(fabs(a[c]), fmax(fabs(a[3 + c]), fabs(a[6 + c])));
-    if (!(m > 0.0))
-        return 0.0;
-    return m * sqrt((a[c] / m) * (a[c] / m) + (a[3 + c] / m) * (a[3 + c] / m) +
-                    (a[6 + c] / m) * (a[6 + c] / m));
+    const double column[3] = {a[c], a[3 + c], a[6 + c]};
+    return ac_length(column, 3);
 }
 
 /* A finite matrix of positive determinant (the kernel's expression, so the
@@ -1511,8 +1494,9 @@ ac_status ac_quat_batch_from_matrix(const double *m, double *out, size_t n, ac_e
             int c = worst_column(a, &off);
             if (!(off <= ROTATION_COLUMN_TOLERANCE))
                 return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX, column_length(a, c),
-                               "column %d's length, which must be 1 within 5e-4 for a "
-                               "rotation; decompose takes scales", c);
+                               "column %d's length, which must be 1 within %g for a "
+                               "rotation; decompose takes scales", c,
+                               ROTATION_LENGTH_TOLERANCE);
         }
         det = det3(a);
         if (!(det > 0.0))
@@ -1694,7 +1678,7 @@ ac_status ac_quat_batch_from_rotvec(const double *v, double *out, size_t n, ac_e
         ac_status st = ac_check_finite(AC_ARG_ROTVEC, r, 3, i, err);
         if (st)
             return st;
-        angle = rotvec_angle(r);
+        angle = ac_length(r, 3);
         if (!(angle <= DBL_MAX))
             return ac_fail(err, AC_ERR_OVERFLOW, i, AC_ARG_ROTVEC, angle,
                            "is the angle |rotvec|, beyond the double range although the "

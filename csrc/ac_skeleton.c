@@ -660,16 +660,9 @@ ac_status ac_skeleton_decompose(const double *matrices, double *translation,
                                "must be affine: the last row must be 0 0 0 1; this is "
                                "its element [3, %d]", c);
         for (int c = 0; c < 3; c++) {
-            double big = 0.0;
-            for (int r2 = 0; r2 < 3; r2++) {
+            for (int r2 = 0; r2 < 3; r2++)
                 col[c][r2] = m[4 * r2 + c];
-                big = fabs(col[c][r2]) > big ? fabs(col[c][r2]) : big;
-            }
-            len[c] = 0.0;
-            if (big > 0.0) { /* scaled by the largest component: no overflow */
-                double x = col[c][0] / big, y = col[c][1] / big, z = col[c][2] / big;
-                len[c] = big * sqrt(x * x + y * y + z * z);
-            }
+            len[c] = ac_length(col[c], 3); /* (scaled by the largest component: no overflow) */
             if (!(len[c] > 0.0))
                 return ac_fail(err, AC_ERR_VALUE, i, AC_ARG_MATRIX, 0.0,
                                "has a zero column %d: a zero scale has no rotation", c);

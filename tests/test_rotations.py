@@ -858,7 +858,7 @@ def test_a_scaled_matrix_is_no_rotation_and_an_overflowing_rotvec_is_an_error():
         bad[5] *= scale
         with pytest.raises(ValueError, match=r"^quat_from_matrix: matrix at index \(5,\) is "
                                              r"\S+ \(column \d's length, which must be 1 "
-                                             r"within 5e-4 for a rotation") as error:
+                                             r"within 0.0005 for a rotation") as error:
             quat_from_matrix(bad, out=out)
         length = float(str(error.value).split(" is ")[1].split(" ")[0])
         assert length == pytest.approx(scale, rel=1e-15)

@@ -142,7 +142,8 @@ PyObject *acpy_raise_as(const char *func, const ac_error *err, const acpy_arg_er
    read exactly from any integer or bool array (floats holding integers are
    converted once, with a named error for any other value), never through
    float64; integer outputs are fresh arrays of that type or the caller's
-   arrays of any integer dtype. */
+   arrays of any integer dtype that holds every value of that type (a
+   safe cast: a narrower one would wrap). */
 
 /* One operand: its name in messages and its core shape, the number of values
    per element (1 for (), 3 for (3), 4 for (4)) or one of the ACPY_ kinds
