@@ -3,6 +3,7 @@
 _core and the private helpers, then the numeric domains, then the data model,
 then the file formats and the operations on scenes."""
 import ast
+import functools
 import os
 
 import animcore
@@ -10,7 +11,17 @@ import animcore
 PACKAGE = os.path.dirname(os.path.abspath(animcore.__file__))
 
 
+@functools.lru_cache(maxsize=None)  # (parsing every module is most of these tests' time)
+def _parsed_graph():
+    return _module_graph()
+
+
 def module_graph():
+    """{module: set of animcore modules it imports}, a copy the caller may change."""
+    return {module: set(targets) for module, targets in _parsed_graph().items()}
+
+
+def _module_graph():
     """{module: set of animcore modules it imports}, from the source with ast."""
     sources = {name[:-3] for name in os.listdir(PACKAGE) if name.endswith(".py")}
     modules = sources | {"_core"}  # the C extension: imports nothing of animcore
