@@ -1425,17 +1425,21 @@ static AC_FORCE_INLINE double det3(const double *a)
 #define ROTATION_LENGTH_TOLERANCE 5e-4
 #define ROTATION_COLUMN_TOLERANCE (2.0 * ROTATION_LENGTH_TOLERANCE)
 
-/* The column of a whose squared length is farthest from 1, and how far
-   (+inf beyond the double range). */
-static AC_FORCE_INLINE int worst_column(const double *a, double *off)
+/* How far column c of a's squared length is from 1 (+inf beyond the double
+   range). */
+static AC_FORCE_INLINE double column_off(const double *a, int c)
+{
+    return fabs(a[c] * a[c] + a[3 + c] * a[3 + c] + a[6 + c] * a[6 + c] - 1.0);
+}
+
+/* The column of a farthest from unit length, and how far (column_off). */
+static int worst_column(const double *a, double *off)
 {
     int worst = 0;
     *off = -1.0;
-    for (int c = 0; c < 3; c++) {
-        const double l2 = a[c] * a[c] + a[3 + c] * a[3 + c] + a[6 + c] * a[6 + c];
-        if (fabs(l2 - 1.0) > *off)
-            worst = c, *off = fabs(l2 - 1.0);
-    }
+    for (int c = 0; c < 3; c++)
+        if (column_off(a, c) > *off)
+            worst = c, *off = column_off(a, c);
     return worst;
 }
 
@@ -1455,8 +1459,7 @@ static AC_FORCE_INLINE int64_t rotation_matrix_at(const void *m, size_t i)
     for (int k = 0; k < 9; k++)
         ok &= fabs(a[k]) <= DBL_MAX;
     for (int c = 0; c < 3; c++)
-        ok &= fabs(a[c] * a[c] + a[3 + c] * a[3 + c] + a[6 + c] * a[6 + c] - 1.0) <=
-              ROTATION_COLUMN_TOLERANCE;
+        ok &= column_off(a, c) <= ROTATION_COLUMN_TOLERANCE;
     return ok;
 }
 
