@@ -120,15 +120,18 @@ def as_int64(func: str, name: str, value) -> np.ndarray:
                              f"{array.reshape(-1)[flat]} (must fit in int64)")
         return array.astype(np.int64)
     if kind == "O":  # Python ints beyond int64, or numbers mixed with other objects
-        items = array.reshape(-1)
+        items, integers = array.reshape(-1), True
         for flat, item in enumerate(items):
-            where = index_text(array.shape, flat)
             if isinstance(item, (int, np.integer)):
                 if not -2**63 <= int(item) < 2**63:
-                    raise ValueError(f"{func}: {name}{where} is {item} (must fit in int64)")
-            elif not isinstance(item, (float, np.floating)):
-                raise ValueError(f"{func}: {name}{where} is {item!r} (must be an integer)")
-        if all(isinstance(item, (int, np.integer)) for item in items):
+                    raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is {item} "
+                                     f"(must fit in int64)")
+            elif isinstance(item, (float, np.floating)):
+                integers = False
+            else:
+                raise ValueError(f"{func}: {name}{index_text(array.shape, flat)} is {item!r} "
+                                 f"(must be an integer)")
+        if integers:
             return np.array(items.tolist(), dtype=np.int64).reshape(array.shape)
         array, kind = array.astype(np.float64), "f"
     if kind == "f":
@@ -187,12 +190,11 @@ def real_number(func: str, name: str, value) -> float:
 
 
 def flag(func: str, name: str, value) -> bool:
-    """`value` as a bool (True, False, NumPy's bools, or the integers 0 and 1),
-    or a ValueError naming the function and argument: an array is no flag."""
-    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))
-                                               and value in (0, 1)):
-        return bool(value)
-    raise ValueError(f"{func}: {name} must be True or False, got {value!r}")
+    """`value` as a bool (True, False or NumPy's bools), or a ValueError naming
+    the function and argument (an array or a number is no flag)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{func}: {name} is {value!r} (must be True or False)")
+    return bool(value)
 
 
 def positive_number(func: str, name: str, value) -> float:

@@ -39,7 +39,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, index_text, positive_number
+from ._arrays import as_float64, broadcast_named, check_finite, index_text, positive_number
 from ._objects import ByValue
 from ._options import option
 from .model import _query_times, _scene_argument
@@ -169,11 +169,9 @@ def make_additive(pose, reference=None, *, convention: str = "local",
     pose = _pose(func, "pose", pose)
     if reference is None or isinstance(reference, (int, np.integer)):
         k = 0 if reference is None else int(reference)
-        try:  # (the properties' leading axes broadcast: one rotation for every frame)
-            lead = np.broadcast_shapes(*(a.shape[:-2] for a in pose))
-        except ValueError:
-            raise ValueError(f"{func}: pose's translation, rotation and scale have shapes "
-                             f"{[a.shape for a in pose]}, which do not broadcast") from None
+        # (the properties' leading axes broadcast: one rotation for every frame)
+        lead = broadcast_named(func, {f"pose.{part}": a.shape[:-2] for part, a in zip(
+            ("translation", "rotation", "scale"), pose)}, "the leading axes of ")
         frames = lead[0] if lead else 0
         if not -frames <= k < frames:
             raise ValueError(f"{func}: reference is frame {k} (pose has {frames} frames "
@@ -273,12 +271,10 @@ def blend_many(poses: Sequence, weights, *, rest=None, threshold: float = 0.1) -
     check_finite(func, "weights", w)
     if w.ndim == 1:
         w = w[:, None]  # one weight per pose, for every joint
-    try:
-        shape = np.broadcast_shapes(*(a.shape[:-1] for p in poses for a in p), w.shape[1:])
-    except ValueError:
-        raise ValueError(f"{func}: the poses' shapes "
-                         f"{[tuple(p.translation.shape) for p in poses]} and the weights' "
-                         f"{w.shape} do not broadcast (weights: (L,) or (L, ..., J))") from None
+    shapes = {f"poses[{i}].{part}": a.shape[:-1] for i, p in enumerate(poses)
+              for part, a in zip(("translation", "rotation", "scale"), p)}
+    shape = broadcast_named(func, {**shapes, "weights[0]": w.shape[1:]},
+                            "the per-joint axes of (weights: (L,) or (L, ..., J)) ")
     acc_t = np.zeros(shape + (3,))
     acc_s = np.zeros(shape + (3,))
     acc_q = np.zeros(shape + (4,))

@@ -93,7 +93,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arrays import as_float64
+from ._arrays import as_float64, flag
 from ._handles import _HANDLE_TYPES, _auto_handles
 from .curves import Curve
 from .easing import EASING_KINDS, Ease
@@ -306,8 +306,7 @@ def curve_from_keyframes(co, *, interpolation="BEZIER", easing="AUTO", handle_le
             raise ValueError(f"{func}: select_left_handle is {select_left_handle!r} (must be a "
                              f"bool or a sequence of {k} bools, one per key)")
         selected = [bool(v) for v in selected]
-    if not isinstance(float32, (bool, np.bool_)):
-        raise ValueError(f"{func}: float32 is {float32!r} (must be True or False)")
+    flag(func, "float32", float32)
     if float32:
         given, co = co, _as_float32(func, "co", co)
         same = np.flatnonzero(np.diff(co[:, 0]) <= 0)

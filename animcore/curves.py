@@ -165,7 +165,7 @@ from typing import Any, Iterator, NamedTuple, Optional
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, choice, contiguous, results, stretch_factor
+from ._arrays import as_float64, check_out, choice, contiguous, flag, results, stretch_factor
 from ._options import (EXTRAPOLATIONS, INTERPOLATION_ALIASES, INTERPOLATIONS, SIDES,
                        TANGENT_ALIASES, TANGENT_HINTS, aliases_for, check_fields, check_sorted,
                        derivative_order, extrapolation_option, interpolation_option, option)
@@ -786,13 +786,6 @@ def _handle_lengths(tangents) -> bool:
             and any(e != "auto_ease" for e in entries))
 
 
-def _flag(func: str, name: str, value) -> bool:
-    """``value`` as a bool, or a ValueError naming ``name``."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{func}: {name} is {value!r} (must be True or False)")
-    return bool(value)
-
-
 def _stored_tangents(func: str, name: str, value, resolved: bool):
     """The tangents a stored curve (pickled state or ``to_dict()``) names:
     None, a rule's name, or -- for velocities resolved by Blender's or
@@ -1044,8 +1037,7 @@ class Curve(ByValue):
         before = _extrapolation(func, "before", before)
         after = _extrapolation(func, "after", after)
         modes = [_EXTRAPOLATION[before], _EXTRAPOLATION[after]]
-        if not isinstance(jumps, (bool, np.bool_)):
-            raise ValueError(f"{func}: jumps is {jumps!r} (must be True or False)")
+        flag(func, "jumps", jumps)
         pending.append(lambda: check_sorted(func, "times", times, equal="allowed"))
         vin = vout = None
         if velocities is not None and (in_velocities is not None
@@ -1634,7 +1626,7 @@ class Curve(ByValue):
         if given is None and stored is None:
             tangents = None
         given = given or (None, None)
-        long_handles = _flag(func, "long_handles", state["long_handles"])
+        long_handles = flag(func, "long_handles", state["long_handles"])
         curve = cls.__new__(cls)
         curve._build(func, state["times"], state["values"], state["interpolation"],
                      tangents, None, given[0], given[1], state["before"], state["after"],
@@ -2190,7 +2182,7 @@ class Curve(ByValue):
                        after_slope=data.get("after_slope"))
         before, after = data.get("before", "clamp"), data.get("after", "clamp")
         jumps = data.get("jumps", False)
-        long_handles = _flag(func, "long_handles", data.get("long_handles", False))
+        long_handles = flag(func, "long_handles", data.get("long_handles", False))
         smoothing = _stored_smoothing(func, data.get("auto_smoothing"), tangents)
         if tangents == "auto_ease":
             curve = cls.__new__(cls)

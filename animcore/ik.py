@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, choice, integer, positive_number
+from ._arrays import choice, integer, positive_number, shapes
 from .model import Channel, _representable, _scene_argument
 from .rotations import RotationCurve, quat_conjugate, quat_multiply
 from .skeleton import _decompose
@@ -222,8 +222,7 @@ def ik_chain(positions: ArrayLike, target: ArrayLike, *, tolerance: float = 1e-6
     kind = _METHODS[choice(func, "method", method, tuple(_METHODS))]
     iterations = integer(func, "max_iterations", max_iterations, 0, 2**31 - 1)
     tol = positive_number(func, "tolerance", tolerance)
-    positions = as_float64(func, "positions", positions)  # (a ragged list: named)
-    shape = positions.shape
+    shape = shapes(func, positions=positions)["positions"]  # (a ragged list: named)
     if len(shape) < 2 or shape[-1] != 3 or shape[-2] < 1:
         raise ValueError(f"{func}: positions has shape {shape} (must be (..., K, 3), K >= 1)")
     k = shape[-2]

@@ -14,6 +14,7 @@ from typing import Optional, Union
 
 import numpy as np
 
+from ._arrays import choice
 from ._options import side_swaps
 from .curves import Curve
 from .model import (Channel, Clip, Scene, _closest_text, _inverse, _representable,
@@ -450,8 +451,7 @@ def mirror(scene: Scene, clip, *, axis: str = "x", pairs: Union[str, dict] = "au
     """
     func = "mirror"
     clip = _scene_argument(func, "scene", scene).clip(clip, func=func)
-    if not isinstance(axis, str) or axis not in ("x", "y", "z"):
-        raise ValueError(f"{func}: axis is {axis!r} (must be 'x', 'y' or 'z')")
+    choice(func, "axis", axis, ("x", "y", "z"))
     names = _joint_names(scene)
     index = {n: j for j, n in enumerate(names)}
     if isinstance(pairs, str) and pairs == "auto":

@@ -50,11 +50,13 @@ class Transforms(NamedTuple):
         return f"Transforms({shapes})"
 
     def __eq__(self, other) -> bool:
-        """By value, as every animcore object: the three arrays' shapes and
-        values equal (a tuple's comparison of arrays would raise)."""
+        """By value, as every animcore object (``same_value``'s rule: NaN
+        equals NaN in the same place): the three arrays' shapes and values
+        equal (a tuple's comparison of arrays would raise)."""
         if not isinstance(other, tuple):
             return NotImplemented
-        return len(other) == 3 and all(np.array_equal(a, b) for a, b in zip(self, other))
+        return len(other) == 3 and all(np.array_equal(a, b, equal_nan=True)
+                                       for a, b in zip(self, other))
 
     def __ne__(self, other) -> bool:
         """The negation of ``==``."""

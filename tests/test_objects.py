@@ -296,6 +296,8 @@ def test_transforms_compare_by_value():
     assert a != pose(2.0) and not a == pose(2.0)
     assert a != (1, 2) and a != "pose" and a != a[:2]
     assert a != animcore.Transforms(a.translation[:1], a.rotation[:1], a.scale[:1])
+    nan = pose(np.nan)  # NaN equals NaN in the same place, as for every object
+    assert nan == pickle.loads(pickle.dumps(nan, 5)) and nan != a
     with pytest.raises(TypeError, match=r"unhashable"):
         hash(a)
 
