@@ -73,8 +73,9 @@ def clip_error(scene: Scene, clip_a, clip_b, t, *, shell=0.03) -> np.ndarray:
     return _clip_error("clip_error", scene, clip_a, clip_b, t, shell)
 
 
-def _clip_error(func: str, scene: Scene, clip_a, clip_b, t, shell) -> np.ndarray:
-    """:func:`clip_error`, its errors named by ``func``."""
+def _clip_error(func: str, scene: Scene, clip_a, clip_b, t, shell, shells=None) -> np.ndarray:
+    """:func:`clip_error`, its errors named by ``func`` (``shells``: the
+    scene's :func:`_node_shells`, when the caller has them)."""
     _scene_argument(func, "scene", scene)
     shell = positive_number(func, "shell", shell)
     t = as_float64(func, "t", t)
@@ -88,7 +89,8 @@ def _clip_error(func: str, scene: Scene, clip_a, clip_b, t, shell) -> np.ndarray
                     raise ValueError(f"{func}: {name} animates node {c.node}, but the scene "
                                      f"has {len(scene.nodes)} nodes")
     out = _chunked_error(t.reshape(-1), len(scene.nodes), lambda c: scene.world(clip_a, c),
-                         lambda c: scene.world(clip_b, c), _node_shells(scene, shell), func)
+                         lambda c: scene.world(clip_b, c),
+                         _node_shells(scene, shell) if shells is None else shells, func)
     bad = np.flatnonzero(~np.isfinite(out))
     if bad.size:
         where = index_text(t.shape + (len(scene.nodes),), int(bad[0]))
@@ -492,6 +494,7 @@ def _reduce_clip(func: str, scene: Scene, clip, tolerance, shell, interpolation)
     weights = {k: _reduce_curve(c.curve, tolerance, kind(c.curve), func)
                for k, c in enumerate(clip.channels) if c.path == "weights"}
     check = _subdivided(frames, CHECK)
+    shells = _node_shells(scene, shell)  # (once for the passes below)
     factor = 1.0
     for _ in range(6):
         share = factor * tolerance / chain
@@ -511,7 +514,8 @@ def _reduce_clip(func: str, scene: Scene, clip, tolerance, shell, interpolation)
                 curve = _reduce_curve(c.curve, share / np.sqrt(3), kind(c.curve), func)
             channels.append(_channel_like(c, curve))
         reduced = Clip(clip.name, clip.duration, tuple(channels), clip.unsupported)
-        if _clip_error(func, scene, clip, reduced, check, shell).max(initial=0.0) <= tolerance:
+        if _clip_error(func, scene, clip, reduced, check, shell,
+                       shells).max(initial=0.0) <= tolerance:
             return reduced
         factor *= 0.5
     return clip  # no reduction met the bound: the original, which does
