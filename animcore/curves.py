@@ -1795,6 +1795,20 @@ class Curve(ByValue):
                                 f"easing's rate is infinite at u={end} and the curve moves")
         return slope
 
+    def _segment_kinds(self) -> np.ndarray:
+        """Each segment's kind as the curve evaluates it, a code of
+        _SEGMENT_KINDS or _EASED (an easing): the one reading of a
+        per-segment interpolation, whatever names it was given in."""
+        if self._kinds is None:
+            return np.full(max(self._times.size - 1, 0), _SEGMENT_KINDS[self._interpolation])
+        kinds = self._kinds.astype(int)
+        if isinstance(self._interpolation, _PerSegment):
+            # an entry "linear" among others is the linear easing: a line
+            per = self._interpolation
+            lines = [i for i, entry in enumerate(per.distinct) if entry == "linear"]
+            kinds[np.isin(per.places, lines)] = _SEGMENT_KINDS["linear"]
+        return kinds
+
     def overshoot(self) -> Overshoot:
         """Each segment's exact extreme values against its keys' value range.
 
@@ -1805,18 +1819,11 @@ class Curve(ByValue):
         Bezier segments, mixed per segment too; not eased segments.
         """
         t, v = self._times, self._values
-        if self._kinds is None:
-            kinds = np.full(max(t.size - 1, 0), _SEGMENT_KINDS[self._interpolation])
-        else:
-            kinds = self._kinds.astype(int)
-            given = _given(self._interpolation)
-            entries = given if isinstance(given, tuple) else (given,) * kinds.size
-            # (a "linear" entry among others is the linear easing: a line)
-            kinds[[e == "linear" for e in entries]] = _SEGMENT_KINDS["linear"]
-            if (kinds == _EASED).any():
-                raise ValueError("Curve.overshoot: exact extremes are computed for step, "
-                                 "linear, cubic and bezier segments, not "
-                                 f"interpolation={_interpolation_text(self._interpolation)}")
+        kinds = self._segment_kinds()
+        if (kinds == _EASED).any():
+            raise ValueError("Curve.overshoot: exact extremes are computed for step, "
+                             "linear, cubic and bezier segments, not "
+                             f"interpolation={_interpolation_text(self._interpolation)}")
         seg = np.flatnonzero(t[1:] > t[:-1])
         kinds = kinds[seg]
         t0, t1 = t[seg], t[seg + 1]

@@ -28,7 +28,7 @@ from ._arrays import as_float64, check_finite, choice, index_text, positive_numb
 from ._objects import ByValue, PicklableError
 from ._options import did_you_mean, suggest
 from .cleanup import quat_continuous
-from .curves import Curve
+from .curves import _SEGMENT_KINDS, Curve
 from .rootmotion import LoopTrack, _up_axis
 from .rotations import RotationCurve, quat_from_matrix, quat_to_matrix
 from .skeleton import (NodeLookupError, Skeleton, Transforms, _axis_matrices, _decompose,
@@ -1072,11 +1072,12 @@ def _sampler_of(curve):
     """(interpolation, output) of the glTF sampler that evaluates like
     ``curve``, or (None, None) when glTF cannot express it."""
     kind = curve.interpolation
-    # linear and cubic segments mixed (reduce_clip's results): glTF's
-    # CUBICSPLINE, a linear segment a Hermite one whose velocities at both
-    # ends are its slope (glTF keeps a key's in and out tangents apart)
-    mixed = (isinstance(curve, Curve) and isinstance(kind, tuple)
-             and all(isinstance(k, str) and k in ("linear", "cubic") for k in kind))
+    # linear and cubic segments mixed (reduce_clip's results), by any names:
+    # glTF's CUBICSPLINE, a linear segment a Hermite one whose velocities at
+    # both ends are its slope (glTF keeps a key's in and out tangents apart)
+    segments = curve._segment_kinds() if isinstance(curve, Curve) else None
+    mixed = isinstance(kind, tuple) and set(segments.tolist()) <= {_SEGMENT_KINDS["linear"],
+                                                                   _SEGMENT_KINDS["cubic"]}
     if not mixed and (not isinstance(kind, str) or kind not in _GLTF_NAMES):
         return None, None
     if isinstance(curve, Curve):
@@ -1091,7 +1092,7 @@ def _sampler_of(curve):
             v_out = np.array(curve.out_velocities, dtype=np.float64).reshape(values.shape)
             if mixed:
                 times = np.asarray(curve.times, dtype=np.float64)
-                linear = np.array([k == "linear" for k in kind])
+                linear = segments == _SEGMENT_KINDS["linear"]
                 slope = np.diff(values, axis=0) / np.diff(times)[:, None]
                 v_out[:-1][linear] = slope[linear]
                 v_in[1:][linear] = slope[linear]

@@ -30,8 +30,7 @@ import numpy as np
 
 from . import _core
 from ._arrays import as_float64, check_finite, choice, index_text, positive_number
-from ._options import INTERPOLATION_ALIASES, fold
-from .curves import Curve, _between, _ratio
+from .curves import _SEGMENT_KINDS, Curve, _between, _ratio
 from .hermite import hermite
 from ._objects import ByValue
 from .model import Channel, Clip, Scene, _scene_argument
@@ -177,8 +176,8 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
     # for linear and step originals the difference is piecewise linear between
     # the grid's key times, so its maximum is on the grid; for other originals
     # the grid's local maxima are refined (_refined_error)
-    piecewise_linear = ease is None and all(_original_kind(curve, k) != "cubic"
-                                            for k in range(len(times) - 1))
+    original = _original_kinds(curve)
+    piecewise_linear = ease is None and "cubic" not in original
 
     context = {kind: (code, values.shape[1]) for kind, code in _KINDS.items()}
 
@@ -196,7 +195,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
 
     # the keys a step segment of the original ends at, where the original
     # jumps: its value just before them is the key before's
-    jumps_at = np.array([k for k in range(1, len(times)) if _original_kind(curve, k - 1) == "step"],
+    jumps_at = np.array([k for k in range(1, len(times)) if original[k - 1] == "step"],
                         dtype=np.intp)
 
     def measured(kind, at, a, b):
@@ -238,7 +237,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         a, b = DENSE * i, DENSE * j
         if kind == "step":  # holds values[i] up to, not at, key j; where the
             # original is continuous at key j, its value there is the step's limit
-            end = b if _original_kind(curve, j - 1) == "step" else b + 1
+            end = b if original[j - 1] == "step" else b + 1
             return measured(kind, error_at(kind, i, j), a, end)
         if kind == "linear":
             return measured(kind, error_at(kind, i, j), a, b + 1)
@@ -358,18 +357,20 @@ def _original_entry(curve, i: int):
     return kind[i] if isinstance(kind, tuple) else kind
 
 
-def _original_kind(curve, i: int) -> str:
-    kind = _original_entry(curve, i)
-    if isinstance(kind, str):  # (a per-segment name is kept as given: "constant")
-        kind = INTERPOLATION_ALIASES.get(fold(kind), fold(kind))
-    return kind if kind in ("step", "linear") else "cubic"
+def _original_kinds(curve) -> list:
+    """Each segment's kind as the curve evaluates it: "step", "linear" or
+    "cubic" (any other: cubic, Bezier and eased segments)."""
+    if isinstance(curve, Curve):
+        names = {_SEGMENT_KINDS["step"]: "step", _SEGMENT_KINDS["linear"]: "linear"}
+        return [names.get(code, "cubic") for code in curve._segment_kinds().tolist()]
+    kind = curve.interpolation if curve.interpolation in ("step", "linear") else "cubic"
+    return [kind] * (len(curve.times) - 1)
 
 
 def _jumps(curve) -> bool:
     """Whether the curve's value jumps: at its jumps, or a step segment (by
     any name)."""
-    return bool(getattr(curve, "jumps", False)) or any(
-        _original_kind(curve, i) == "step" for i in range(len(curve.times) - 1))
+    return bool(getattr(curve, "jumps", False)) or "step" in _original_kinds(curve)
 
 
 def reduce_keys(curve, tolerance, *, interpolation: str = "auto"):

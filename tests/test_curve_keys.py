@@ -816,6 +816,31 @@ def test_per_segment_names_match_a_two_key_curve_per_segment():
         np.testing.assert_array_equal(c(t), one(t))
 
 
+@pytest.mark.parametrize("names", [("lerp", "hermite", "LINEAR", "spline"),
+                                   ("linear", "cubic", "linear", "cubic")])
+def test_per_segment_lines_and_cubics_by_any_name_have_a_gltf_form(names):
+    # linear and cubic segments mixed, spelled as the other tools spell them,
+    # are glTF's CUBICSPLINE keys, as the canonical names are (the glTF
+    # sampler evaluated on its own: Hermite segments of the written tangents)
+    from animcore.model import Channel
+    times = np.array([0.0, 0.5, 1.25, 2.0, 3.0])
+    values = np.array([0.0, 2.0, -1.0, 0.5, 0.25])
+    velocities = np.array([1.0, -2.0, 0.5, 0.0, 3.0])
+    curve = Curve(times, values, velocities=velocities, interpolation=list(names))
+    channel = Channel.from_curve(0, "weights", curve)
+    assert channel.interpolation == "CUBICSPLINE"
+    triplets = channel.output.reshape(len(times), 3)
+    t = np.linspace(0.0, 3.0, 241)
+    seg = np.clip(np.searchsorted(times, t, side="right") - 1, 0, len(times) - 2)
+    h = times[seg + 1] - times[seg]
+    u = (t - times[seg]) / h
+    p0, p1 = triplets[seg, 1], triplets[seg + 1, 1]
+    m0, m1 = h * triplets[seg, 2], h * triplets[seg + 1, 0]
+    hermite = ((2 * u**3 - 3 * u**2 + 1) * p0 + (u**3 - 2 * u**2 + u) * m0
+               + (-2 * u**3 + 3 * u**2) * p1 + (u**3 - u**2) * m1)
+    np.testing.assert_allclose(curve(t).ravel(), hermite, rtol=0, atol=1e-12)
+
+
 @pytest.mark.parametrize("bad, where", [("smooth", 5), ("", 0), ("linears", 9), (3.5, 7),
                                         (None, 2), ("quad_inn", 9)])
 def test_a_bad_name_in_a_per_segment_list_names_its_first_index(bad, where):
