@@ -238,12 +238,16 @@ def contiguous(array: np.ndarray) -> np.ndarray:
     return array.copy(order="C")
 
 
-def sealed_copy(array) -> np.ndarray:
-    """A read-only C-contiguous float64 copy that cannot be made writeable
-    again: its memory is an immutable bytes object's (an array that owns its
-    memory can have its flag set back), for arrays a C object reads in place."""
-    array = np.ascontiguousarray(array, dtype=np.float64)
-    return np.frombuffer(array.tobytes(), dtype=np.float64).reshape(array.shape)
+def frozen_copy(array, dtype=np.float64, *, sealed: bool = False) -> np.ndarray:
+    """A read-only C-contiguous copy of ``array`` as ``dtype``. ``sealed``: one
+    that cannot be made writeable again, its memory an immutable bytes
+    object's (an array that owns its memory can have its flag set back), for
+    arrays a C object reads in place."""
+    copy = np.array(array, dtype=dtype, order="C")
+    if sealed:
+        return np.frombuffer(copy.tobytes(), dtype=dtype).reshape(copy.shape)
+    copy.flags.writeable = False
+    return copy
 
 
 def check_out(func: str, out, count: int, shape) -> tuple:

@@ -165,7 +165,8 @@ from typing import Any, Iterator, NamedTuple, Optional
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_out, choice, contiguous, flag, results, stretch_factor
+from ._arrays import (as_float64, check_out, choice, contiguous, flag, frozen_copy, results,
+                      stretch_factor)
 from ._options import (EXTRAPOLATIONS, INTERPOLATION_ALIASES, INTERPOLATIONS, SIDES,
                        TANGENT_ALIASES, TANGENT_HINTS, aliases_for, check_fields, check_sorted,
                        derivative_order, extrapolation_option, interpolation_option, option)
@@ -426,13 +427,6 @@ def _interpolation_text(interpolation) -> str:
     names = [e if isinstance(e, str) else repr(e) for e in interpolation]
     counts = {n: names.count(n) for n in dict.fromkeys(names)}
     return "per segment (" + ", ".join(f"{n} x{c}" for n, c in counts.items()) + ")"
-
-
-def _frozen(array: np.ndarray) -> np.ndarray:
-    """A read-only C-contiguous float64 copy."""
-    array = np.array(array, dtype=np.float64, order="C")
-    array.flags.writeable = False
-    return array
 
 
 def _ease_row(easing) -> tuple:
@@ -1077,7 +1071,7 @@ class Curve(ByValue):
                     raise ValueError(f"{func}: {name} at index {tuple(int(x) for x in i)} is "
                                      f"{float(w[i])!r} (must be >= 0: a handle's time length "
                                      f"as a fraction of its segment)")
-                w = _frozen(w)
+                w = frozen_copy(w)
             weights.append(w)
         channels = 1 if values.ndim == 1 else values.shape[1]
         slopes = [_slope(func, "before_slope", before_slope, before, "before", channels),
@@ -1089,8 +1083,8 @@ class Curve(ByValue):
         if vin is not None and not stored:
             # else the curve keeps a copy of them, made first: the C curve
             # then reads that copy, just written, instead of the caller's
-            given_in = _frozen(vin)
-            vin, vout = given_in, given_in if vout is vin else _frozen(vout)
+            given_in = frozen_copy(vin)
+            vin, vout = given_in, given_in if vout is vin else frozen_copy(vout)
         if codes is None and all(x is None for x in weights + slopes) and not long_handles:
             # borrowed keys: read in place by the C curve, which the capsule keeps
             borrow = borrow and not (times.flags.writeable or values.flags.writeable)

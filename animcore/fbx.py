@@ -91,7 +91,7 @@ from typing import NamedTuple, Union
 import numpy as np
 
 from . import _core
-from ._arrays import choice, positive_number
+from ._arrays import choice, frozen_copy, positive_number
 from ._objects import ByValue, PicklableError
 from .curves import Curve
 from .model import (Channel, Clip, Node, Scene, Skin, Unsupported, _keyed_channel,
@@ -507,12 +507,6 @@ def _tangent_mode(flags: int) -> str:
         if flags & bits == bits:
             return name
     return "auto" if flags & _CUBIC else "none"
-
-
-def _frozen(a, dtype=np.float64) -> np.ndarray:
-    a = np.array(a, dtype=dtype)
-    a.flags.writeable = False
-    return a
 
 
 @dataclass(frozen=True, eq=False)
@@ -2190,8 +2184,8 @@ def _read_scene(f: _File, units: str, up: str, errors: str) -> FbxScene:
         clips = _read_takes(f, objects, index_of, nodes, pivots)
     roots = tuple(i for i, p in enumerate(parents) if p < 0)
     return FbxScene(tuple(nodes), (roots,), 0 if nodes else None, tuple(skins), tuple(clips),
-                    (), tuple(types), _frozen(conversion), tuple(pivots), int(f.version),
-                    _frozen(np.reshape(geometric, (-1, 4, 4))))
+                    (), tuple(types), frozen_copy(conversion), tuple(pivots), int(f.version),
+                    frozen_copy(np.reshape(geometric, (-1, 4, 4))))
 
 
 # the Model properties the node transforms are made of
@@ -2462,8 +2456,8 @@ def _key_times(layers) -> np.ndarray:
         else:  # the union of one increasing set of times
             if first.dtype == np.float64 and not first.flags.writeable:
                 return first  # (read-only already: shared, not copied)
-            return _frozen(first)
-    return _frozen(np.unique(np.concatenate(times)) if times else [])
+            return frozen_copy(first)
+    return frozen_copy(np.unique(np.concatenate(times)) if times else [])
 
 
 def _transform_channel(node: int, path: str, layers: list, nodes: list,

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, choice, index_text, positive_number, real_number
+from ._arrays import as_float64, check_finite, choice, frozen_copy, index_text, positive_number, real_number
 from ._objects import ByValue, PicklableError
 from ._options import did_you_mean, suggest
 from .cleanup import quat_continuous
@@ -504,14 +504,6 @@ def _keyed_channel(node: int, name, path: str, times, values, interpolation: str
                    name if target is None else target)
 
 
-def _frozen(values, shape=None) -> np.ndarray:
-    a = np.array(values, dtype=np.float64)
-    if shape is not None:
-        a = a.reshape(shape)
-    a.flags.writeable = False
-    return a
-
-
 @dataclass(frozen=True, eq=False)
 class Node(ByValue):
     """One node (joint) of a scene, with its rest transform (glTF's conventions).
@@ -541,7 +533,7 @@ class Node(ByValue):
         for key in ("translation", "rotation", "scale", "matrix", "weights"):
             value = getattr(self, key)
             if value is not None and (not isinstance(value, np.ndarray) or value.flags.writeable):
-                object.__setattr__(self, key, _frozen(value))
+                object.__setattr__(self, key, frozen_copy(value))
 
     _state, _from_state = _field_state, classmethod(_from_fields)
 
@@ -587,7 +579,7 @@ class Skin(ByValue):
         joints.flags.writeable = False
         object.__setattr__(self, "joints", joints)
         object.__setattr__(self, "inverse_bind_matrices",
-                           _frozen(self.inverse_bind_matrices, (len(joints), 4, 4)))
+                           frozen_copy(self.inverse_bind_matrices).reshape(len(joints), 4, 4))
 
     _state, _from_state = _field_state, classmethod(_from_fields)
 

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import _core
-from ._arrays import as_float64, check_out, contiguous, flag, results, sealed_copy
+from ._arrays import as_float64, check_out, contiguous, flag, frozen_copy, results
 from ._objects import ByValue
 from ._options import (EXTRAPOLATIONS, INTERPOLATION_ALIASES, INTERPOLATION_HINTS,
                        INTERPOLATIONS, check_fields, check_sorted, derivative_order,
@@ -479,7 +479,7 @@ class RotationCurve(ByValue):
                                  f"not {interpolation!r}")
             else:
                 tangents.append(_keys(func, name, value, k, copy))
-        t = sealed_copy(t) if copy else contiguous(t)
+        t = frozen_copy(t, sealed=True) if copy else contiguous(t)
         codes = _INTERP[interpolation], _EXTRAP[before], _EXTRAP[after]
         # every check the C curve makes, now; the curve itself (for linear keys,
         # an arc per segment) is built on first use: see _curve
@@ -742,4 +742,4 @@ def _keys(func: str, name: str, value, k: int, copy: bool = True) -> np.ndarray:
         raise ValueError(f"{func}: {name} must have shape ({k}, 4), one (x, y, z, w) per key "
                          f"time, got {a.shape}")
     # a private, contiguous copy; a reader's own array as it is (copied if strided)
-    return sealed_copy(a) if copy else contiguous(a)
+    return frozen_copy(a, sealed=True) if copy else contiguous(a)

@@ -118,6 +118,7 @@ from typing import Dict, Union
 import numpy as np
 
 from . import _core, model
+from ._arrays import frozen_copy
 from ._objects import PicklableError
 from .model import ReadError, _quote
 from .curves import Curve
@@ -658,10 +659,10 @@ def _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped):
     nodes = []
     for j in range(count):
         names = target_names if target_names is not None and j == roots[0] else None
-        weights = model._frozen(np.zeros(len(names))) if names else None
+        weights = frozen_copy(np.zeros(len(names))) if names else None
         nodes.append(model.Node(j, joints[j], parents[j], children[j],
-                               model._frozen(trs.translation[j]), model._frozen(trs.rotation[j]),
-                               model._frozen(trs.scale[j]), None, None, None, weights, names))
+                               frozen_copy(trs.translation[j]), frozen_copy(trs.rotation[j]),
+                               frozen_copy(trs.scale[j]), None, None, None, weights, names))
     skins = ()
     if bind is not None:
         inverse.flags.writeable = False

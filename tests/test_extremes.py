@@ -428,9 +428,7 @@ def _scene(translation, angle_sin, t1):
     """A two-joint Scene with one clip keyed at 0 and t1: the root moves by
     ``translation``, the arm turns by a quaternion with x = ``angle_sin``."""
     from animcore import model
-
-    def frozen(values):
-        return model._frozen(np.array(values, dtype=float))
+    from animcore._arrays import frozen_copy as frozen
 
     nodes = (model.Node(0, "Hips", -1, (1,), frozen([0, 1, 0]), frozen([0, 0, 0, 1]),
                         frozen([1, 1, 1])),
