@@ -152,11 +152,7 @@ def _reduce_curve(curve: Curve, tolerance: float, interpolation: str,
         raise ValueError(f"{func}: curve is played through a time remap (Curve.remap_time); "
                          f"reduce the curve before remapping it")
     one_d = np.asarray(curve.values).ndim == 1
-    grid = _subdivided(times)
-    dense = _evaluated(curve, grid, func).reshape(len(grid), -1)
-    # the last key as the last segment reaches it, not the extrapolation after
-    # it (a cycle starts over there)
-    dense[-1] = np.asarray(curve.values, dtype=np.float64).reshape(len(times), -1)[-1]
+    grid, dense = _on_grid(curve, times, func)
     values = dense[::DENSE]  # the curve at its keys (right side)
     vin = np.asarray(curve.in_velocities, dtype=np.float64).reshape(len(times), -1)
     vout = np.asarray(curve.out_velocities, dtype=np.float64).reshape(len(times), -1)
@@ -350,6 +346,18 @@ def _evaluated(curve, t: np.ndarray, func: str) -> np.ndarray:
     return np.asarray(curve._evaluate(func, t, (0,), None)[0], dtype=np.float64)
 
 
+def _on_grid(curve, times: np.ndarray, func: str) -> tuple:
+    """The check grid of the key times (_subdivided) and the curve's values
+    there, (points, width): the last point is the last key as the last
+    segment reaches it, not the extrapolation after it (a cycle starts over
+    there)."""
+    grid = _subdivided(times)
+    dense = _evaluated(curve, grid, func).reshape(len(grid), -1)
+    keys = curve._stored_keys() if isinstance(curve, RotationCurve) else curve.values
+    dense[-1] = np.asarray(keys, dtype=np.float64).reshape(len(times), -1)[-1]
+    return grid, dense
+
+
 def _original_entry(curve, i: int):
     """The interpolation of segment i as the curve was given it: a name or an
     easing."""
@@ -416,9 +424,7 @@ def _reduce_rotation(curve: RotationCurve, tolerance: float, func: str) -> Rotat
     times = np.asarray(curve.times, dtype=np.float64)
     if len(times) < 3:
         return curve
-    grid = _subdivided(times)
-    dense = _evaluated(curve, grid, func)
-    dense[-1] = curve._stored_keys()[-1]  # the last key, not a cycle's start after it
+    grid, dense = _on_grid(curve, times, func)
     keys = dense[::DENSE]
     limit = tolerance * (1 - 1e-9)
     step = curve.interpolation == "step"  # held between kept keys, as between its own
