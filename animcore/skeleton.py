@@ -98,21 +98,6 @@ def _decompose(func: str, matrices) -> Transforms:
     return Transforms(*_core._skeleton_decompose(func, matrices, None, None))
 
 
-def _workers(func: str, workers) -> int:
-    """The thread count of ``workers=`` (scipy.fft's meaning)."""
-    import os
-
-    if workers is None:
-        return 1
-    if isinstance(workers, (bool, np.bool_)) or not isinstance(workers, (int, np.integer)):
-        raise ValueError(f"{func}: workers must be an integer or None, got {workers!r}")
-    if workers == -1:
-        return os.cpu_count() or 1
-    if workers < 1:
-        raise ValueError(f"{func}: workers is {workers} (must be -1, None or >= 1)")
-    return int(workers)
-
-
 class Skeleton(ByValue):
     """A joint hierarchy with a rest pose.
 
@@ -269,14 +254,14 @@ class Skeleton(ByValue):
             for bit, and so is the error a bad input raises.
         """
         func = "Skeleton.world"
-        return self._world(func, translation, rotation, scale, out, _workers(func, workers))
+        return self._world(func, translation, rotation, scale, out, workers)
 
     def _world(self, func: str, translation=None, rotation=None, scale=None, out=None,
-               threads: int = 1) -> np.ndarray:
+               workers=None) -> np.ndarray:
         """:meth:`world`, with errors naming ``func`` (the public caller)."""
         return _core._skeleton_world(func, self._handle,
                                      *self._pose_or_rest(translation, rotation, scale), out,
-                                     threads)
+                                     workers)
 
     def skinning(self, translation=None, rotation=None, scale=None, *, bind, out=None,
                  workers=None) -> np.ndarray:
@@ -291,10 +276,9 @@ class Skeleton(ByValue):
         product beyond the double range an OverflowError, each naming the
         pose and joint."""
         func = "Skeleton.skinning"
-        threads = _workers(func, workers)
         return _core._skeleton_skin(func, self._handle,
                                     *self._pose_or_rest(translation, rotation, scale), bind, out,
-                                    threads)
+                                    workers)
 
     def _pose_or_rest(self, translation, rotation, scale) -> tuple:
         """The local pose as given, the rest pose's property where one is None."""

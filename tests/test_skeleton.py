@@ -327,10 +327,23 @@ def test_workers_give_the_same_bits_and_the_same_error():
     r[6, 2, 5] = np.nan
     with pytest.raises(ValueError, match=r"rotation at index \(6, 2, 5\) is nan"):
         skeleton.world(t, r, s, workers=4)
-    with pytest.raises(ValueError, match=r"Skeleton.world: workers is 0 \(must be -1, None or >= 1\)"):
+    with pytest.raises(ValueError, match=r"Skeleton.world: workers is 0 \(must be None, a "
+                                         r"positive count, or -k for all but k - 1 of the"):
         skeleton.world(t, workers=0)
-    with pytest.raises(ValueError, match=r"Skeleton.world: workers must be an integer or None"):
+    with pytest.raises(ValueError, match=r"Skeleton.world: workers must be None or an integer"):
         skeleton.world(t, workers=1.5)
+
+
+@pytest.mark.parametrize("workers", [np.int64(2), np.int8(-1), -2, 2**80])
+def test_workers_are_read_alike_by_every_function(workers):
+    # one reading of workers= (scipy.fft's: -k for all but k - 1 cores; any
+    # integer, NumPy's too), by the skeleton and the quaternion kernels alike
+    skeleton = Skeleton(PARENTS)
+    t, r, s = random_pose((7, 5), len(PARENTS))
+    np.testing.assert_array_equal(skeleton.world(t, r, s, workers=workers),
+                                  skeleton.world(t, r, s))
+    np.testing.assert_array_equal(animcore.quat_normalize(r, workers=workers),
+                                  animcore.quat_normalize(r))
 
 
 def test_out_receives_the_result_and_is_untouched_on_error():

@@ -590,21 +590,24 @@ static long cpu_count(void)
 
 int acpy_workers(const char *func, PyObject *arg, int *workers)
 {
+    PyObject *index;
     long n, cores = 0;
+    int overflow;
     if (arg == Py_None) {
         *workers = 1;
         return 1;
     }
-    if (!PyLong_Check(arg) || PyBool_Check(arg)) {
+    /* any integer (a NumPy one too), not a bool or a float */
+    if (PyBool_Check(arg) || !(index = PyNumber_Index(arg))) {
+        PyErr_Clear();
         PyErr_Format(PyExc_ValueError, "%s: workers must be None or an integer, got %R", func,
                      arg);
         return 0;
     }
-    n = PyLong_AsLong(arg);
-    if (n == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        n = 0;
-    }
+    n = PyLong_AsLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
+    if (overflow) /* beyond a long: as many threads as there may be, or none */
+        n = overflow > 0 ? LONG_MAX : 0;
     if (n < 0)
         n += (cores = cpu_count()) + 1;
     if (n < 1) {
