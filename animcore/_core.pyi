@@ -453,10 +453,13 @@ def _skeleton_multiply(
     func: str, a: ArrayLike, b: ArrayLike, out: _Out, workers: Optional[int],
 ) -> Any: ...
 
+# the thread count of workers=, as every kernel reads it
+def _workers(func: str, workers: Optional[int]) -> int: ...
+
 # a clip's curves sampled into pose arrays in one call
 def _pose_sample(
     func: str, curves: tuple[_Capsule, ...], slots: np.ndarray, t: np.ndarray,
-    outputs: tuple[np.ndarray, ...],
+    outputs: tuple[np.ndarray, ...], workers: Optional[int],
 ) -> bool: ...
 
 # exact state of snapshot buffers and timelines (pickling)

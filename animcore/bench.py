@@ -1298,6 +1298,16 @@ def bench_usdskel(scale: float, repeats: int) -> list:
                     "UsdSkel ComputeSkinningTransforms/frame",
                     lambda: [query.ComputeSkinningTransforms(c) for c in codes], repeats,
                     target=2),
+            # on every core (UsdSkel's calls are one thread's, frame by frame)
+            compare("usdskel Scene.world(workers=-1)", items,
+                    lambda: scene.world(clip, t, workers=-1),
+                    "UsdSkel ComputeJointWorldTransforms/frame",
+                    lambda: [query.ComputeJointWorldTransforms(UsdGeom.XformCache(c))
+                             for c in codes], repeats),
+            compare("usdskel Skin.joint_matrices(workers=-1)", items,
+                    lambda: skin.joint_matrices(scene, clip, t, workers=-1),
+                    "UsdSkel ComputeSkinningTransforms/frame",
+                    lambda: [query.ComputeSkinningTransforms(c) for c in codes], repeats),
             compare("usdskel usd.load + Scene.world", items, ours_loaded,
                     "Stage.Open + UsdSkel.Cache + queries", theirs_loaded,
                     max(1, min(repeats, 3)), target=1),

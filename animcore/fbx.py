@@ -86,7 +86,7 @@ import math
 import os
 import zlib
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple, Union
+from typing import NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -1417,19 +1417,21 @@ class FbxScene(Scene):
         """The node names, in node order."""
         return [n.name for n in self.nodes]
 
-    def world(self, clip=None, t=0.0, *, nodes=None) -> np.ndarray:
+    def world(self, clip=None, t=0.0, *, nodes=None, workers: Optional[int] = None) -> np.ndarray:
         """World matrices ``t.shape + (N, 4, 4)`` (row-major, column vectors)
-        in the requested units and axes; ``clip`` None is the rest pose."""
-        world = self._world("FbxScene.world", clip, t)
+        in the requested units and axes; ``clip`` None is the rest pose.
+        ``workers`` as :meth:`Scene.world`'s; it changes nothing for an FBX
+        clip, whose curves are sampled one by one."""
+        world = self._world("FbxScene.world", clip, t, workers)
         if nodes is not None:
             world = world[..., [self.node_index(n, func="FbxScene.world", argument="nodes")
                                 for n in nodes], :, :]
         return world
 
-    def _world(self, func: str, clip, t) -> np.ndarray:
+    def _world(self, func: str, clip, t, workers=None) -> np.ndarray:
         """:meth:`world` of every node, with errors naming ``func`` (the public caller)."""
         t = _query_times(func, t)
-        pose = self._pose(func, clip, t)
+        pose = self._pose(func, clip, t, workers)
         count = len(self.nodes)
         world = np.zeros(t.shape + (count, 4, 4))
         with np.errstate(over="ignore", invalid="ignore"):  # (an overflow is raised below)

@@ -594,7 +594,8 @@ class Skin(ByValue):
             ("joints", len(self.joints)),
             ("skeleton root", "none" if self.skeleton is None else self.skeleton)])
 
-    def joint_matrices(self, scene: "Scene", clip=None, t=0.0, *, node=None) -> np.ndarray:
+    def joint_matrices(self, scene: "Scene", clip=None, t=0.0, *, node=None,
+                       workers: Optional[int] = None) -> np.ndarray:
         """Skinning matrices at times ``t``: ``t.shape + (J, 4, 4)``.
 
         As the glTF specification defines the joint matrix:
@@ -610,7 +611,8 @@ class Skin(ByValue):
         (NumPy's ``@`` calls the BLAS, whose kernels differ by CPU; the mesh
         node's inverse is ``np.linalg.inv``'s). A mesh node whose world matrix
         has no inverse (a zero scale) is a ValueError naming it and the time's
-        index.
+        index. ``workers``: threads that share the times, as
+        :meth:`Scene.pose`'s.
         """
         func = "Skin.joint_matrices"
         if node is None:
@@ -623,9 +625,10 @@ class Skin(ByValue):
                 type(scene)._world is Scene._world:  # (not FBX's formula, with pivots)
             # the products made with the world matrices, which are never stored
             # (the same bits as the products below)
-            return _core._skeleton_skin(func, scene.skeleton._handle, *scene._pose(func, clip, t),
-                                        self.inverse_bind_matrices, None, None)
-        world = scene._world(func, clip, t)
+            return _core._skeleton_skin(func, scene.skeleton._handle,
+                                        *scene._pose(func, clip, t, workers),
+                                        self.inverse_bind_matrices, None, workers)
+        world = scene._world(func, clip, t, workers)
         if node is not None:  # (before world is overwritten below)
             node = scene.node_index(node, func=func)
             mesh_inverse = _inverse(func, f"the world matrix of mesh node {node} "
@@ -633,10 +636,12 @@ class Skin(ByValue):
         # a run of joints a view, others a copy; multiplied in place: no second
         # array of this size to allocate
         chosen = world[..., first:first + count, :, :] if run else world[..., self.joints, :, :]
-        joints = _core._skeleton_multiply(func, chosen, self.inverse_bind_matrices, chosen, None)
+        joints = _core._skeleton_multiply(func, chosen, self.inverse_bind_matrices, chosen,
+                                          workers)
         if node is None:
             return joints
-        return _core._skeleton_multiply(func, mesh_inverse[..., None, :, :], joints, joints, None)
+        return _core._skeleton_multiply(func, mesh_inverse[..., None, :, :], joints, joints,
+                                        workers)
 
 
 @dataclass(frozen=True, eq=False)
@@ -779,7 +784,8 @@ class Scene(ByValue):
 
     # -- posing ---------------------------------------------------------------
 
-    def pose(self, clip: Optional[Clip] = None, t: Any = 0.0) -> Transforms:
+    def pose(self, clip: Optional[Clip] = None, t: Any = 0.0, *,
+             workers: Optional[int] = None) -> Transforms:
         """Local translation, rotation and scale of every node at times ``t``.
 
         Returns :class:`animcore.Transforms` of shapes ``t.shape + (N, 3)``,
@@ -787,16 +793,21 @@ class Scene(ByValue):
         the node's rest value (glTF: untouched properties keep the node's
         values); ``clip`` None gives the rest pose at every time.
 
+        ``workers``: threads that share the times, with scipy.fft's meaning
+        (None or 1 for one, -1 for every core, -k for all but k - 1); the
+        result is the same bit for bit, and so is any error.
+
         A clip whose channels name nodes this scene does not have at their
         indices (a clip read from another file, for another rig) is a
         ValueError naming the clip and the node; channels without a node
         name are matched by index.
         """
-        return self._pose("Scene.pose", clip, t)
+        return self._pose("Scene.pose", clip, t, workers)
 
-    def _pose(self, func: str, clip, t) -> Transforms:
+    def _pose(self, func: str, clip, t, workers=None) -> Transforms:
         """:meth:`pose`, with errors naming ``func`` (the public caller)."""
         t = _query_times(func, t)
+        workers = _core._workers(func, workers)  # (checked whatever samples the clip)
         plan = _PosePlan.EMPTY if clip is None else _PosePlan.of(self._own_clip(func, clip))
         pose, rest = {}, self.skeleton.rest
         # one block of memory for the three arrays (each a contiguous part of it):
@@ -810,14 +821,15 @@ class Scene(ByValue):
             if plan.animated[path] != len(value):
                 part[...] = value  # the rest pose where no channel writes, whole rows
             pose[path] = part
-        for channel in plan.sample(func, t, pose):
+        for channel in plan.sample(func, t, pose, workers):
             channel._sample_into(t, pose[channel.path][..., channel.node, :])
         return Transforms(pose["translation"], pose["rotation"], pose["scale"])
 
-    def world(self, clip=None, t=0.0, *, nodes=None) -> np.ndarray:
+    def world(self, clip=None, t=0.0, *, nodes=None, workers: Optional[int] = None) -> np.ndarray:
         """World matrices of every node (or of ``nodes``, names or indices) at
         times ``t``: ``t.shape + (N, 4, 4)``, row-major, acting on column
-        vectors. Forward kinematics over the node hierarchy in C."""
+        vectors. Forward kinematics over the node hierarchy in C.
+        ``workers``: threads that share the times, as :meth:`pose`'s."""
         func = "Scene.world"
         if nodes is not None:
             if isinstance(nodes, (str, bytes)) or not isinstance(nodes, typing.Iterable) \
@@ -825,13 +837,13 @@ class Scene(ByValue):
                 raise ValueError(f"{func}: nodes must be a sequence of node names or indices, "
                                  f"got {_short_repr(nodes)}")
             nodes = [self.node_index(n, func=func, argument="nodes") for n in nodes]
-        world = self._world(func, clip, t)
+        world = self._world(func, clip, t, workers)
         return world if nodes is None else world[..., nodes, :, :]
 
-    def _world(self, func: str, clip, t) -> np.ndarray:
+    def _world(self, func: str, clip, t, workers=None) -> np.ndarray:
         """:meth:`world` of every node, with errors naming ``func`` (the public
         caller); a subclass with another transform formula (FbxScene) overrides it."""
-        return self.skeleton._world(func, *self._pose(func, clip, t))
+        return self.skeleton._world(func, *self._pose(func, clip, t, workers), workers=workers)
 
     # What sits above the roots' local matrices in the world (a subclass that
     # converts units or axes there, FbxScene, overrides it).
@@ -1043,7 +1055,7 @@ class _PosePlan:
             object.__setattr__(clip, "_pose_plan", plan)
         return plan
 
-    def sample(self, func: str, t: np.ndarray, pose: dict) -> list:
+    def sample(self, func: str, t: np.ndarray, pose: dict, workers=None) -> list:
         """Samples the curves the core takes into ``pose`` in one call (ozz's
         sampling job: all tracks per block of times, the GIL released), with
         the values each curve's own evaluation gives, to the bit. Returns the
@@ -1053,7 +1065,8 @@ class _PosePlan:
             return self.rest
         done = _core._pose_sample(func, self.curves, self.slots,
                                   np.ascontiguousarray(t).reshape(-1),
-                                  (pose["translation"], pose["rotation"], pose["scale"]))
+                                  (pose["translation"], pose["rotation"], pose["scale"]),
+                                  workers)
         return self.rest if done else self.channels
 
 

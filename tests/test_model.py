@@ -338,6 +338,51 @@ def test_pose_raises_the_error_of_the_curve_that_fails():
         scene.pose(edited, t)
 
 
+@pytest.mark.parametrize("name, scene", _SCENES, ids=[name for name, _ in _SCENES])
+def test_workers_give_the_same_poses_bit_for_bit(name, scene):
+    # 3000 times: enough work that the times are shared by two threads
+    clip = scene.clips[0]
+    t = np.linspace(-0.25, clip.duration + 0.25, 3000)
+    serial = scene.pose(clip, t)
+    for workers in (2, -1):
+        for got, expected in zip(scene.pose(clip, t, workers=workers), serial):
+            assert _same_bits(got, expected)
+    few = t[::10]
+    assert _same_bits(scene.world(clip, few, workers=2), scene.world(clip, few))
+    for skin in scene.skins:
+        assert _same_bits(skin.joint_matrices(scene, clip, few, workers=2),
+                          skin.joint_matrices(scene, clip, few))
+
+
+def test_workers_raise_the_error_of_the_curve_that_fails():
+    scene = animcore.load(RIGGED)
+    clip = scene.clips[0]
+    first = next(c for c in clip.channels if c.path == "rotation")
+    strict = animcore.RotationCurve(first.curve.times, first.curve.quaternions, after="error")
+    edited = model.Clip(clip.name, clip.duration, clip.channels + (
+        model.Channel.from_curve(first.node, "rotation", strict, node_name=first.node_name),))
+    t = np.append(np.linspace(0.0, clip.duration, 3000), clip.duration + 1.0)
+    with pytest.raises(ValueError) as expected:
+        strict(t)
+    for call in (lambda: scene.pose(edited, t, workers=2),
+                 lambda: scene.world(edited, t, workers=2),
+                 lambda: scene.skins[0].joint_matrices(scene, edited, t, workers=2)):
+        with pytest.raises(ValueError, match=re.escape(str(expected.value))):
+            call()
+    fbx = animcore.load(os.path.join(DATA, "fbx", "walk.fbx"))  # (its curves sampled in Python)
+    for func, call in (("Scene.pose", lambda w: scene.pose(clip, t, workers=w)),
+                       ("Scene.pose", lambda w: scene.pose(None, t, workers=w)),
+                       ("Scene.pose", lambda w: fbx.pose(fbx.clips[0], t, workers=w)),
+                       ("FbxScene.world", lambda w: fbx.world(fbx.clips[0], t, workers=w)),
+                       ("Scene.world", lambda w: scene.world(clip, t, workers=w)),
+                       ("Skin.joint_matrices",
+                        lambda w: scene.skins[0].joint_matrices(scene, clip, t, workers=w))):
+        with pytest.raises(ValueError, match=rf"^{func}: workers is 0 \(must be None"):
+            call(0)
+        with pytest.raises(ValueError, match=rf"^{func}: workers must be None or an integer"):
+            call(1.5)
+
+
 # -- the error contract of clip lookups, posing and skinning ---------------------------
 
 BVH1 = os.path.join(DATA, "bvh", "bvh_test1.bvh")

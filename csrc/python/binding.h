@@ -282,6 +282,27 @@ typedef struct acpy_kernel {
 /* Adds one entry point per declaration to the module. */
 int acpy_add_kernels(PyObject *module, const acpy_kernel *const *kernels, size_t count);
 
+/* Work on `total` items that threads can share (acpy_run_job, which
+   partitions the items and hands out chunks of them): `run` does items
+   [begin, end) in `scratch` (bytes of its own per thread, NULL when 0); on
+   a failure it sets *err and *err_flat, the flat index of the failing item,
+   and the call returns the failure with the lowest index, as one thread
+   would have found it. */
+typedef struct acpy_job {
+    ac_status (*run)(const void *ctx, void *scratch, npy_intp begin, npy_intp end,
+                     ac_error *err, npy_intp *err_flat);
+    const void *ctx;
+    size_t scratch;     /* bytes of scratch per thread (0: none) */
+    npy_intp work;      /* the work of one item, in values: a thread is started
+                           for each 65536 values of the whole job, up to workers */
+    npy_intp min_chunk; /* fewest items a thread takes at a time */
+} acpy_job;
+
+/* Runs `job` on `total` items with up to `workers` threads, this one
+   included. Called without the GIL. */
+ac_status acpy_run_job(const acpy_job *job, npy_intp total, int workers, ac_error *err,
+                       npy_intp *err_flat);
+
 /* The worker count of a `workers` argument: None -> 1, n > 0 -> n, -1 -> every
    core, -k -> all but k - 1; 0 with a ValueError naming func otherwise. */
 int acpy_workers(const char *func, PyObject *arg, int *workers);

@@ -59,7 +59,7 @@ typedef struct part {
 
 #define MAX_THREADS 64
 
-/* What the threads of one walk share: what is left of each thread's share of
+/* What the threads of one job share: what is left of each thread's share of
    the items, [front, back), and the failure with the lowest flat index found
    so far (stop == total when none). A thread takes chunks from the front of
    its own share, so that it writes one stretch of memory (threads writing
@@ -67,7 +67,7 @@ typedef struct part {
    then from the back of the share with the most left, so that a busy core
    holds back only its current chunk. Nothing at or past stop is taken. */
 typedef struct shared {
-    const walk *w;
+    const acpy_job *job;
     npy_intp chunk, stop;
     int count;
     npy_intp front[MAX_THREADS], back[MAX_THREADS];
@@ -414,36 +414,34 @@ static int next_chunk(shared *s, int t, npy_intp *begin, npy_intp *end)
 /* Thread t's work: chunks until none is left before the first failure. */
 static void run_chunks(shared *s, int t)
 {
-    const walk *w = s->w;
-    size_t values = 0;
-    part p;
-    for (int k = 0; k < w->nin + w->nout; k++)
-        values += (size_t)(w->op[k].held * w->op[k].width);
-    p.w = w;
-    p.scratch = malloc(values * sizeof *p.scratch);
-    while (next_chunk(s, t, &p.begin, &p.end)) {
-        if (p.scratch) {
-            walk_part(&p);
-        } else { /* fails at the chunk it cannot run */
-            p.status = p.err.status = AC_ERR_NOMEM;
-            p.err.index = 0;
-            p.err.arg = AC_ARG_SCRATCH;
-            p.err.value = (double)values;
-            p.err.reason = AC_REASON_NONE;
-            strcpy(p.err.detail, "could not be allocated");
-            p.err_flat = p.begin;
+    const acpy_job *job = s->job;
+    void *scratch = job->scratch ? malloc(job->scratch) : NULL;
+    npy_intp begin, end, err_flat = 0;
+    ac_error err;
+    ac_status st;
+    while (next_chunk(s, t, &begin, &end)) {
+        if (job->scratch && !scratch) { /* fails at the chunk it cannot run */
+            st = err.status = AC_ERR_NOMEM;
+            err.index = 0;
+            err.arg = AC_ARG_SCRATCH;
+            err.value = (double)job->scratch;
+            err.reason = AC_REASON_NONE;
+            strcpy(err.detail, "could not be allocated");
+            err_flat = begin;
+        } else {
+            st = job->run(job->ctx, scratch, begin, end, &err, &err_flat);
         }
-        if (p.status) {
+        if (st) {
             take(s->lock);
-            if (p.err_flat < s->stop) {
-                s->stop = p.err_flat;
-                s->status = p.status;
-                s->err = p.err;
+            if (err_flat < s->stop) {
+                s->stop = err_flat;
+                s->status = st;
+                s->err = err;
             }
             give(s->lock);
         }
     }
-    free(p.scratch);
+    free(scratch);
 }
 
 static void worker_main(void *arg)
@@ -453,19 +451,16 @@ static void worker_main(void *arg)
     PyThread_release_lock(k->done);
 }
 
-/* Runs the walk over all `total` items on `workers` threads (this one
-   included); returns the failure with the lowest flat index, as one thread
-   would have found it. Called without the GIL. */
-static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *err,
-                          npy_intp *err_flat)
+ac_status acpy_run_job(const acpy_job *job, npy_intp total, int workers, ac_error *err,
+                       npy_intp *err_flat)
 {
     worker threads[MAX_THREADS];
     shared s;
     int count = workers < MAX_THREADS ? workers : MAX_THREADS, started = 0;
-    npy_intp work = total * w->widest, least = MIN_SPLIT / 4 / w->widest;
+    npy_intp work = total * job->work, least = job->min_chunk;
     if (work < (npy_intp)count * MIN_SPLIT)
         count = (int)(work / MIN_SPLIT) > 1 ? (int)(work / MIN_SPLIT) : 1;
-    s.w = w;
+    s.job = job;
     s.stop = total;
     s.count = count;
     s.status = AC_OK;
@@ -507,6 +502,38 @@ static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *
     *err = s.err;
     *err_flat = s.stop;
     return s.status;
+}
+
+/* walk_part as an acpy_job's run */
+static ac_status walk_range(const void *ctx, void *scratch, npy_intp begin, npy_intp end,
+                            ac_error *err, npy_intp *err_flat)
+{
+    part p;
+    p.w = ctx;
+    p.begin = begin, p.end = end;
+    p.scratch = scratch;
+    walk_part(&p);
+    if (p.status)
+        *err = p.err, *err_flat = p.err_flat;
+    return p.status;
+}
+
+/* Runs the walk over all `total` items on `workers` threads (this one
+   included); returns the failure with the lowest flat index, as one thread
+   would have found it. Called without the GIL. */
+static ac_status walk_all(const walk *w, npy_intp total, int workers, ac_error *err,
+                          npy_intp *err_flat)
+{
+    size_t values = 0;
+    acpy_job job;
+    for (int k = 0; k < w->nin + w->nout; k++)
+        values += (size_t)(w->op[k].held * w->op[k].width);
+    job.run = walk_range;
+    job.ctx = w;
+    job.scratch = (values ? values : 1) * sizeof(double);
+    job.work = w->widest;
+    job.min_chunk = MIN_SPLIT / 4 / w->widest;
+    return acpy_run_job(&job, total, workers, err, err_flat);
 }
 
 /* ------------------------------------------------------------ arguments */

@@ -47,27 +47,60 @@ static ac_pose_track *make_tracks(const char *func, PyObject *curves, PyArrayObj
     return tracks;
 }
 
-/* _pose_sample(func, curves, slots, t, outputs) -> bool. curves: a tuple of
+/* The times a thread takes at a time: ac_pose_sample goes over every track
+   for each call, and locates the times of each block of 256 on each set of
+   key times once. */
+#define MIN_CHUNK 256
+
+/* A pose sampling shared by threads, each taking a range of the times. */
+typedef struct pose_job {
+    const ac_pose_track *tracks;
+    size_t count;
+    const double *t;
+} pose_job;
+
+/* Times [begin, end) of the job: its tracks, their outputs moved on to
+   `begin`, in the thread's scratch. */
+static ac_status sample_range(const void *ctx, void *scratch, npy_intp begin, npy_intp end,
+                              ac_error *err, npy_intp *err_flat)
+{
+    const pose_job *job = ctx;
+    ac_pose_track *tracks = scratch;
+    for (size_t i = 0; i < job->count; i++) {
+        tracks[i] = job->tracks[i];
+        tracks[i].out += (size_t)begin * tracks[i].stride;
+    }
+    *err_flat = begin; /* (the caller evaluates again to name a failure) */
+    return ac_pose_sample(tracks, job->count, job->t + begin, (size_t)(end - begin), err);
+}
+
+/* _pose_sample(func, curves, slots, t, outputs, workers) -> bool. curves: a tuple of
    curve capsules (_curve_create's or _quat_curve_create's); slots: int64
    (count, 2), each curve's output and node; t: float64 (n,); outputs: a
    tuple of float64 arrays, output o of shape (n, N_o, W_o) (any leading
    shape of n items), written where a curve's node is, W_o the curve's
-   width. Returns True, or False when a curve's own evaluation fails (a
-   time outside keys with 'error' extrapolation, an overflow): the caller
-   then evaluates the curves one by one, which raises that error. */
+   width; workers as every kernel's (threads share the times). Returns
+   True, or False when a curve's own evaluation fails (a time outside keys
+   with 'error' extrapolation, an overflow): the caller then evaluates the
+   curves one by one, which raises that error. */
 static PyObject *pose_sample(PyObject *self, PyObject *args)
 {
     const char *func;
-    PyObject *curves, *outputs;
+    PyObject *curves, *outputs, *workers_arg;
     PyArrayObject *slots, *times, *out[MAX_OUTPUTS];
-    npy_intp nodes[MAX_OUTPUTS], width[MAX_OUTPUTS], n, nout;
+    npy_intp nodes[MAX_OUTPUTS], width[MAX_OUTPUTS], n, nout, err_flat;
     double *base[MAX_OUTPUTS];
     ac_pose_track *tracks;
+    pose_job job;
+    acpy_job threads;
+    int workers;
     ac_status st;
     ac_error err;
     (void)self;
-    if (!PyArg_ParseTuple(args, "sO!O&O&O!:_pose_sample", &func, &PyTuple_Type, &curves,
-                          acpy_i64, &slots, acpy_f64, &times, &PyTuple_Type, &outputs))
+    if (!PyArg_ParseTuple(args, "sO!O&O&O!O:_pose_sample", &func, &PyTuple_Type, &curves,
+                          acpy_i64, &slots, acpy_f64, &times, &PyTuple_Type, &outputs,
+                          &workers_arg) ||
+        !acpy_workers(func, workers_arg, &workers))
         return NULL;
     n = PyArray_SIZE(times);
     nout = PyTuple_GET_SIZE(outputs);
@@ -91,19 +124,41 @@ static PyObject *pose_sample(PyObject *self, PyObject *args)
     }
     if (!(tracks = make_tracks(func, curves, slots, nout, base, nodes, width)))
         return NULL;
-    ACPY_RUN(n * PyTuple_GET_SIZE(curves),
-             st = ac_pose_sample(tracks, (size_t)PyTuple_GET_SIZE(curves), ACPY_F64(times),
-                                 (size_t)n, &err));
+    job.tracks = tracks;
+    job.count = (size_t)PyTuple_GET_SIZE(curves);
+    job.t = ACPY_F64(times);
+    threads.run = sample_range;
+    threads.ctx = &job;
+    threads.scratch = (job.count ? job.count : 1) * sizeof *tracks;
+    threads.work = 4 * (npy_intp)job.count; /* (values a time: at most 4 a track) */
+    threads.min_chunk = MIN_CHUNK;
+    ACPY_RUN(n * (npy_intp)job.count, st = acpy_run_job(&threads, n, workers, &err, &err_flat));
     PyMem_Free(tracks);
     if (st)
         Py_RETURN_FALSE;
     Py_RETURN_TRUE;
 }
 
+/* _workers(func, workers) -> int: the thread count, as every kernel reads
+   workers= (for the callers that check it before a kernel reads it). */
+static PyObject *workers_count(PyObject *self, PyObject *args)
+{
+    const char *func;
+    PyObject *arg;
+    int workers;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sO:_workers", &func, &arg) ||
+        !acpy_workers(func, arg, &workers))
+        return NULL;
+    return PyLong_FromLong(workers);
+}
+
 static PyMethodDef methods[] = {
+    {"_workers", workers_count, METH_VARARGS,
+     "_workers(func, workers) -> int: the thread count of workers=, as every kernel reads it"},
     {"_pose_sample", pose_sample, METH_VARARGS,
-     "_pose_sample(func, curves, slots, t, outputs) -> bool: every curve of a clip sampled "
-     "into pose arrays in one call"},
+     "_pose_sample(func, curves, slots, t, outputs, workers) -> bool: every curve of a clip "
+     "sampled into pose arrays in one call"},
     {NULL, NULL, 0, NULL},
 };
 
