@@ -102,8 +102,7 @@ def objects() -> dict[str, object]:
 
 def _scene(np, ac, model):
     """A two-joint Scene with one clip: a rotation and a translation channel."""
-    def frozen(values):
-        return model._frozen(np.array(values, dtype=float))
+    from animcore._arrays import frozen_copy as frozen
 
     nodes = (model.Node(0, "root", -1, (1,), frozen([0, 0, 0]), frozen([0, 0, 0, 1]),
                         frozen([1, 1, 1])),
