@@ -1083,8 +1083,9 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
                progress: ProgressOption = "never", stream=None,
                max_frames=None) -> list[BakeRow]:
     """Bakes many files with ``workers`` local processes (default: one per
-    core; 1 bakes in this process), without Dask. Same options, outputs and
-    manifest as :func:`animcore.dask.bake_many`."""
+    core; 1 bakes in this process, see :func:`start_method` for how the
+    others start), without Dask. Same options, outputs and manifest as
+    :func:`animcore.dask.bake_many`."""
     import concurrent.futures
     import multiprocessing
     import uuid
@@ -1106,9 +1107,9 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
             done[i] = bake_batch(jobs, out_dir, fps, **options)
             bar.update(len(jobs))
     else:
-        # fork where it exists: a worker needs no fresh interpreter to bake
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        context = multiprocessing.get_context(start_method())
+        if context.get_start_method() == "forkserver":  # (its children import no more)
+            context.set_forkserver_preload(["animcore.bake"])
         with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
             futures = {pool.submit(bake_batch, jobs, out_dir, fps, **options): i
                        for i, jobs in enumerate(work)}
@@ -1124,6 +1125,22 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
     remove_parts(out_dir, token)
     write_manifest(out_dir, rows, token)
     return rows
+
+
+def start_method(version: tuple = sys.version_info[:2]) -> Union[str, None]:
+    """How worker processes start (bake_local's, and on Linux animcore.dask's
+    cluster's): forked from this process before Python 3.12, so that a
+    worker needs no fresh interpreter to bake; from 3.12 on, which warns
+    that forking a process that runs threads (a BLAS's, a cluster's event
+    loop) may deadlock the child, forked from a server process that has
+    none ("forkserver"); where neither exists, the platform's default
+    (fresh interpreters)."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    if version < (3, 12) and "fork" in methods:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else None
 
 
 def is_many(patterns, workers=None, scheduler=None, out=None) -> bool:

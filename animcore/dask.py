@@ -70,11 +70,11 @@ def local_cluster(workers: int | None = None, **kwargs):
     """A :class:`distributed.LocalCluster` made for baking on this machine:
     ``workers`` single-threaded worker processes (default: one per core) on
     the loopback interface, no dashboard unless asked (``dashboard_address=
-    "127.0.0.1:8787"``, with ``bokeh`` installed). On Linux, workers are forked from this process, as
-    :func:`animcore.bake.bake_local`'s are, instead of started as fresh
-    interpreters: a worker is then ready in a few milliseconds rather than
-    a second or more, which a job of a few seconds needs. ``kwargs`` go to
-    LocalCluster.
+    "127.0.0.1:8787"``, with ``bokeh`` installed). On Linux, workers are forked, as
+    :func:`animcore.bake.bake_local`'s are (:func:`animcore.bake.start_method`),
+    instead of started as fresh interpreters: a worker is then ready in a few
+    milliseconds rather than a second or more, which a job of a few seconds
+    needs. ``kwargs`` go to LocalCluster.
 
     The periodic bookkeeping that feeds the dashboard and diagnostics is
     slowed down or off (see :data:`QUIET`): on a machine with as many cores
@@ -94,7 +94,7 @@ def local_cluster(workers: int | None = None, **kwargs):
     options.update(kwargs)
     config = dict(QUIET)
     if sys.platform.startswith("linux"):  # macOS's system libraries do not survive fork
-        config["distributed.worker.multiprocessing-method"] = "fork"
+        config["distributed.worker.multiprocessing-method"] = _bake.start_method()
     with dask.config.set(config):
         # a nanny hands its worker, and the one it restarts after a crash, the
         # configuration it was made with; a copy, as set() is undone in place

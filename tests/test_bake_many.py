@@ -133,6 +133,37 @@ def test_an_output_folder_that_is_a_file_is_refused(tmp_path, capsys):
         in stderr
 
 
+def test_workers_start_forked_before_python_3_12_and_from_a_fork_server_after():
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods:
+        assert bake.start_method((3, 11)) == "fork"
+    if "forkserver" in methods:  # (3.12+ warns that a fork of a process with threads may deadlock)
+        assert bake.start_method((3, 12)) == bake.start_method((3, 14)) == "forkserver"
+
+
+def test_workers_started_from_a_fork_server_bake_as_this_process(tmp_path, monkeypatch):
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork server on this platform")
+    monkeypatch.setattr(bake, "start_method", lambda: "forkserver")  # (Python 3.12+'s choice)
+    source = DATA / "Fox" / "Fox.glb"
+    inputs = [tmp_path / "a.glb", tmp_path / "b.glb"]  # two files: two processes
+    for path in inputs:
+        shutil.copy(source, path)
+    out = tmp_path / "out"
+    rows = bake.bake_local([str(p) for p in inputs], str(out), fps=10, workers=2)
+    assert [r.clip for r in rows] == ["Survey", "Walk", "Run"] * 2
+    assert not any(r.error for r in rows)
+    for row, clip in zip(rows, gltf.load(source) * 2):
+        expected = bake.bake([clip], 10)
+        with np.load(out / row.output) as saved:
+            for key in expected:
+                np.testing.assert_array_equal(saved[key], expected[key])
+
+
 def test_zero_workers_is_refused(tmp_path, capsys):
     status, stderr = refused(capsys, DATA / "Fox" / "Fox.glb", "--workers", 0, "--out", tmp_path)
     assert status == 2 and "bake: error: --workers is 0 (must be >= 1)" in stderr

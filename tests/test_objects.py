@@ -559,7 +559,9 @@ def load_broken(_):
 
 
 def test_a_pool_returns_curves_and_propagates_gltf_errors():
-    with multiprocessing.get_context("fork").Pool(1) as pool:
+    from animcore.bake import start_method
+
+    with multiprocessing.get_context(start_method()).Pool(1) as pool:
         curve = pool.apply_async(make_curve, (5,)).get(timeout=30)
         assert curve == make_curve(5)
         assert_same_behaviour(curve, make_curve(5))
