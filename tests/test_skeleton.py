@@ -334,6 +334,23 @@ def test_workers_give_the_same_bits_and_the_same_error():
         skeleton.world(t, workers=1.5)
 
 
+@pytest.mark.parametrize("workers", [True, np.True_, np.False_, 1.0, np.float64(2.0), "2"])
+def test_workers_that_are_not_integers_are_refused(workers):
+    # (NumPy 1's bools have __index__: they were read as 1 and 0)
+    skeleton = Skeleton(PARENTS)
+    with pytest.raises(ValueError, match=r"^Skeleton.world: workers must be None or an integer"):
+        skeleton.world(workers=workers)
+
+
+def test_an_error_reading_workers_is_raised_as_it_is():
+    class Failing:
+        def __index__(self):
+            raise MemoryError("from __index__")
+
+    with pytest.raises(MemoryError, match="from __index__"):
+        Skeleton(PARENTS).world(workers=Failing())
+
+
 @pytest.mark.parametrize("workers", [np.int64(2), np.int8(-1), -2, 2**80])
 def test_workers_are_read_alike_by_every_function(workers):
     # one reading of workers= (scipy.fft's: -k for all but k - 1 cores; any

@@ -411,7 +411,9 @@ static int next_chunk(shared *s, int t, npy_intp *begin, npy_intp *end)
     return left > 0;
 }
 
-/* Thread t's work: chunks until none is left before the first failure. */
+/* Thread t's work: chunks until none is left before the first failure. A
+   started thread without its scratch leaves its share to the others, which
+   take what is left of every share; the calling thread (last) fails then. */
 static void run_chunks(shared *s, int t)
 {
     const acpy_job *job = s->job;
@@ -419,6 +421,8 @@ static void run_chunks(shared *s, int t)
     npy_intp begin, end, err_flat = 0;
     ac_error err;
     ac_status st;
+    if (job->scratch && !scratch && t != s->count - 1)
+        return;
     while (next_chunk(s, t, &begin, &end)) {
         if (job->scratch && !scratch) { /* fails at the chunk it cannot run */
             st = err.status = AC_ERR_NOMEM;
@@ -624,8 +628,10 @@ int acpy_workers(const char *func, PyObject *arg, int *workers)
         *workers = 1;
         return 1;
     }
-    /* any integer (a NumPy one too), not a bool or a float */
-    if (PyBool_Check(arg) || !(index = PyNumber_Index(arg))) {
+    /* any integer (a NumPy one too), not a bool (NumPy 1's has __index__) or a float */
+    if (PyBool_Check(arg) || PyArray_IsScalar(arg, Bool) || !(index = PyNumber_Index(arg))) {
+        if (PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_TypeError))
+            return 0; /* (a MemoryError, an interrupt: as raised) */
         PyErr_Clear();
         PyErr_Format(PyExc_ValueError, "%s: workers must be None or an integer, got %R", func,
                      arg);
