@@ -64,16 +64,19 @@ def _vector_dim(func: str, shapes: dict, vectors, dim: int | None = None) -> tup
     """The vector length (2 or 3) the named vector inputs share (`dim` when
     given), and the broadcast of the leading axes of the vectors with the
     other inputs' shapes."""
+    first = None  # the vector that set dim
     for name in vectors:
         shape = shapes[name]
         if not shape or shape[-1] not in (2, 3):
             raise ValueError(f"{func}: {name} must have shape (..., 2) or (..., 3), "
                              f"got shape {shape}")
         if dim is None:
-            dim = shape[-1]
+            dim, first = shape[-1], name
         elif shape[-1] != dim:
-            raise ValueError(f"{func}: {name} has {shape[-1]} components, expected {dim} "
-                             f"like the other vectors")
+            # (which of the two is wrong, only the caller knows: both are named)
+            other = f"and {first} has {dim}" if first else f"expected {dim}"
+            raise ValueError(f"{func}: {name} has {shape[-1]} components, {other} (the "
+                             f"vectors must all be 2-D or all 3-D)")
     leading = _leading_shape(func, {name: shape[:-1] if name in vectors else shape
                                     for name, shape in shapes.items()})
     return dim, leading

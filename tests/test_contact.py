@@ -397,7 +397,8 @@ S = 0.5 ** 0.5
      r"bounce: velocity must have shape \(\.\.\., 2\) or \(\.\.\., 3\), got shape \(4,\)"),
     ((3.0, [2, 0], [1, 0], 0.5), {}, ValueError, r"velocity must have shape .* got shape \(\)"),
     (([-3, 4], [2, 0, 0], [1, 0], 0.5), {}, ValueError,
-     r"bounce: surface_velocity has 3 components, expected 2"),
+     r"bounce: surface_velocity has 3 components, and velocity has 2 \(the vectors must "
+     r"all be 2-D or all 3-D\)"),
     (([[-3, 4]] * 3, [2, 0], [1, 0], [0.5, 0.5]), {}, ValueError,
      r"bounce: cannot broadcast the leading axes of .*velocity \(3,\).*restitution \(2,\)"),
     (([-3, 4], [2, 0], [1, 0], "x"), {}, ValueError, r"bounce: restitution must be real numbers"),
@@ -427,7 +428,7 @@ def test_tangential_speed_beyond_1e154_with_friction():
     (([0, 0], 1.0, [[1, 0], [np.nan, 0]]), ValueError, r"contact_point_velocity: offset at index \(1,\) is nan"),
     (([0, 0], 1e308, [1e10, 0]), OverflowError, r"contact_point_velocity: result is inf"),
     (([0, 0, 0], 1.0, [1, 0, 0]), ValueError, r"angular_velocity must have shape \(\.\.\., 3\) in 3-D"),
-    (([0, 0, 0], [1.0, 0, 0], [1, 0]), ValueError, r"offset has 2 components, expected 3"),
+    (([0, 0, 0], [1.0, 0, 0], [1, 0]), ValueError, r"offset has 2 components, and linear_velocity has 3"),
 ])
 def test_contact_point_velocity_bad_input(args, exc, match):
     with pytest.raises(exc, match=match):
@@ -1328,7 +1329,7 @@ GOOD_B = dict(velocity=[1.0, 0.0, 0.0], inverse_mass=1.0, inverse_inertia=1.0,
      r"collide: normal_impulse is inf \(is not representable"),
     (dict(angular_velocity=1.0), {}, {}, ValueError,
      r"collide: a.angular_velocity must have shape \(\.\.\., 3\) in 3-D, got shape \(\)"),
-    (dict(center=[0.0, 0.0]), {}, {}, ValueError, r"collide: a.center has 2 components, expected 3"),
+    (dict(center=[0.0, 0.0]), {}, {}, ValueError, r"collide: a.center has 2 components, and a.velocity has 3"),
     (dict(velocity=[[-1.0, 0, 0]] * 3), {}, dict(restitution=[0.5, 0.5]), ValueError,
      r"collide: cannot broadcast the leading axes of .*a.velocity \(3,\).*restitution \(2,\)"),
     (dict(inverse_mass="heavy"), {}, {}, ValueError, r"collide: a.inverse_mass must be real numbers"),
