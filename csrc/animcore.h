@@ -89,7 +89,9 @@ typedef enum ac_status {
     AC_ERR_NOMEM = 3     /* an allocation failed */
 } ac_status;
 
-#define AC_DETAIL_SIZE 96
+/* Room for the longest detail the core writes, its numbers at their longest
+   (a test checks every message against it). */
+#define AC_DETAIL_SIZE 160
 
 /* What an error is about: every argument (or quantity derived from arguments,
    such as |q|) that the core reports, by id. ac_arg_name gives its C spelling;

@@ -3,6 +3,7 @@ and UndefinedBehaviorSanitizer, through `make test`, the command engine users
 run. It starts in the background when collection ends (see conftest.py); each
 test file is then its own pytest test, so a failure names its file."""
 import pathlib
+import re
 import shutil
 import subprocess
 
@@ -48,6 +49,28 @@ def test_c_core_under_sanitizers(source, make_test):
 @pytest.mark.slow
 def test_make_test_passes(make_test):
     assert make_test.returncode == 0, make_test.stdout
+
+
+def _longest_detail(text: str) -> int:
+    """The characters of an ac_fail message (its adjacent literals joined)
+    with every conversion at its longest: %zu 20, %d 11, %.15g 23, %s 20."""
+    widths = [(r"%(?:zu|llu|lld)", 20), (r"%[diu]", 11), (r"%(?:\.\d+)?g", 23), (r"%s", 20)]
+    for pattern, width in widths:
+        text = re.sub(pattern, "x" * width, text)
+    return len(text.replace("%%", "%"))
+
+
+def test_every_error_detail_fits_its_buffer():
+    size = int(re.search(r"#define AC_DETAIL_SIZE (\d+)", (CSRC / "animcore.h").read_text())[1])
+    found = 0
+    for source in CSRC.glob("*.c"):
+        for call in re.finditer(r"ac_fail\w*\((.*?)\);", source.read_text(), re.S):
+            literals = re.findall(r'"((?:[^"\\]|\\.)*)"', call[1])
+            # (a ternary's literals, joined, count as one longer message: an upper bound)
+            if literals:
+                found += 1
+                assert _longest_detail("".join(literals)) < size, (source.name, literals)
+    assert found > 100  # (the scan finds the core's messages)
 
 
 def test_core_includes_no_python():
