@@ -1084,7 +1084,7 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
                max_frames=None) -> list[BakeRow]:
     """Bakes many files with ``workers`` local processes (default: one per
     core; 1 bakes in this process, see :func:`start_method` for how the
-    others start), without Dask. Same options, outputs and manifest as
+    others start and what a script that calls this needs), without Dask. Same options, outputs and manifest as
     :func:`animcore.dask.bake_many`."""
     import concurrent.futures
     import multiprocessing
@@ -1108,8 +1108,6 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
             bar.update(len(jobs))
     else:
         context = multiprocessing.get_context(start_method())
-        if context.get_start_method() == "forkserver":  # (its children import no more)
-            context.set_forkserver_preload(["animcore.bake"])
         with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
             futures = {pool.submit(bake_batch, jobs, out_dir, fps, **options): i
                        for i, jobs in enumerate(work)}
@@ -1134,7 +1132,12 @@ def start_method(version: tuple = sys.version_info[:2]) -> Union[str, None]:
     that forking a process that runs threads (a BLAS's, a cluster's event
     loop) may deadlock the child, forked from a server process that has
     none ("forkserver"); where neither exists, the platform's default
-    (fresh interpreters)."""
+    (fresh interpreters).
+
+    With a fork server, as with fresh interpreters, a worker imports the
+    main script again: a script that starts workers keeps its top-level
+    work under ``if __name__ == "__main__":`` (``python -m animcore bake``
+    and notebooks need nothing)."""
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()

@@ -1582,8 +1582,12 @@ def _close_cluster_process(process) -> None:
 # forked from a process that has grown through the other cases.
 _POOL_PEAK_SCRIPT = """
 import resource, sys
+from multiprocessing import forkserver
 from animcore.bake import bake_local
 bake_local(sys.argv[2:], sys.argv[1], workers=2)
+# (workers started by a fork server, Python 3.12+, are its children: they
+# count here once it has stopped and been waited for)
+getattr(forkserver._forkserver, "_stop", lambda: None)()
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 

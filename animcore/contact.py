@@ -60,11 +60,11 @@ __all__ = [
 MAX_BOUNCES = 4096
 
 
-def _vector_dim(func: str, shapes: dict, vectors, dim: int | None = None) -> tuple:
+def _vector_dim(func: str, shapes: dict, vectors, dim: int | None = None,
+                first: str | None = None) -> tuple:
     """The vector length (2 or 3) the named vector inputs share (`dim` when
-    given), and the broadcast of the leading axes of the vectors with the
-    other inputs' shapes."""
-    first = None  # the vector that set dim
+    given: that of the vector named `first`), and the broadcast of the
+    leading axes of the vectors with the other inputs' shapes."""
     for name in vectors:
         shape = shapes[name]
         if not shape or shape[-1] not in (2, 3):
@@ -74,9 +74,8 @@ def _vector_dim(func: str, shapes: dict, vectors, dim: int | None = None) -> tup
             dim, first = shape[-1], name
         elif shape[-1] != dim:
             # (which of the two is wrong, only the caller knows: both are named)
-            other = f"and {first} has {dim}" if first else f"expected {dim}"
-            raise ValueError(f"{func}: {name} has {shape[-1]} components, {other} (the "
-                             f"vectors must all be 2-D or all 3-D)")
+            raise ValueError(f"{func}: {name} has {shape[-1]} components, and {first} has "
+                             f"{dim} (the vectors must all be 2-D or all 3-D)")
     leading = _leading_shape(func, {name: shape[:-1] if name in vectors else shape
                                     for name, shape in shapes.items()})
     return dim, leading
@@ -556,7 +555,7 @@ def advance_projectiles(position, velocity, radius, dt, plane_point, plane_norma
     dim, spheres = _vector_dim(func, found, ("position", "velocity"))
     planes = _shapes(func, plane_point=plane_point, plane_normal=plane_normal,
                      plane_velocity=plane_velocity)
-    _, plane_lead = _vector_dim(func, planes, tuple(planes), dim)
+    _, plane_lead = _vector_dim(func, planes, tuple(planes), dim, "position")
     if len(plane_lead) > 1:
         raise ValueError(f"{func}: planes must have shape (M, {dim}) or ({dim},), "
                          f"got leading shape {plane_lead}")

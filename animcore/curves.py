@@ -1964,9 +1964,11 @@ class Curve(ByValue):
         computes them from the new keys."""
         interpolation, policy = _given(self._interpolation), self._tangents
         if isinstance(interpolation, tuple):
+            kinds = _edited_segments(func, self._segment_kinds().tolist(), edit)
             interpolation = tuple(_edited_segments(func, list(interpolation), edit))
-            if velocities is not None and not any(e in ("cubic", "bezier")
-                                                  for e in interpolation):
+            if velocities is not None and not any(k in (_SEGMENT_KINDS["cubic"],
+                                                        _SEGMENT_KINDS["bezier"])
+                                                  for k in kinds):
                 velocities, policy = None, None  # no segment left that uses them
         weights = [None if w is None else _edited_keys(w, edit, 1 / 3)
                    for w in (self._in_weights, self._out_weights)]

@@ -2259,9 +2259,7 @@ def _node_transforms(props_of, names, parents, children) -> tuple:
                 append((float(x), float(y), float(z)))
             else:
                 append(default)
-        out = np.array(rows, dtype=np.float64).reshape(count, 3)
-        out.flags.writeable = False
-        return out
+        return frozen_copy(rows).reshape(count, 3)
 
     def frozen(q):
         q.flags.writeable = False

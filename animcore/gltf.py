@@ -1029,21 +1029,19 @@ def _scene(doc: dict, reader: _Reader, clips: list) -> Scene:
                 raise _Fault(f"{location}.joints[{j}]", f"must be a node index in [0, {count})")
         ibm_index = _field(skin, "inverseBindMatrices", location, "index", None)
         if ibm_index is None:
-            ibm = np.broadcast_to(_IDENTITY, (len(joints), 4, 4)).copy()
+            ibm = np.broadcast_to(_IDENTITY, (len(joints), 4, 4))
         else:
             where = _join(location, "inverseBindMatrices")
             stored = reader.accessor(ibm_index, where, "MAT4", len(joints),
                                      f"{len(joints)} matrices (one per joint)")
             _check_finite(stored, where, ibm_index)
-            ibm = stored.reshape(-1, 4, 4).transpose(0, 2, 1).copy()  # column-major
-        ibm.flags.writeable = False
+            ibm = stored.reshape(-1, 4, 4).transpose(0, 2, 1)  # column-major
         root = _field(skin, "skeleton", location, "index", None)
         if root is not None and root >= count:
             raise _Fault(_join(location, "skeleton"), f"index {root} out of range (the file "
                                                       f"has {count} nodes)")
-        joint_array = np.array(joints, dtype=np.int64).reshape(-1)
-        joint_array.flags.writeable = False
-        skins.append(Skin(k, _field(skin, "name", location, "str", None), joint_array, ibm,
+        # (a Skin keeps read-only copies of its joints and matrices)
+        skins.append(Skin(k, _field(skin, "name", location, "str", None), joints, ibm,
                           root))
     result = Scene(tuple(nodes), tuple(scenes), default, tuple(skins), tuple(clips))
     try:

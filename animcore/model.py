@@ -293,8 +293,7 @@ class Channel(ByValue):
         that name their own properties; the target is the node's name, else
         its index."""
         interpolation, output = _sampler_of(curve)
-        times = np.array(curve.times, dtype=np.float64)
-        times.flags.writeable = False
+        times = frozen_copy(curve.times)
         width = 4 if isinstance(curve, RotationCurve) else curve.channels
         return cls(int(node), node_name, path, interpolation, width, times, output, curve,
                    node_name if node_name is not None else int(node))
@@ -575,8 +574,7 @@ class Skin(ByValue):
     skeleton: Union[int, None] = None
 
     def __post_init__(self):  # read-only arrays, also after unpickling
-        joints = np.array(self.joints, dtype=np.int64).reshape(-1)
-        joints.flags.writeable = False
+        joints = frozen_copy(self.joints, np.int64).reshape(-1)
         object.__setattr__(self, "joints", joints)
         object.__setattr__(self, "inverse_bind_matrices",
                            frozen_copy(self.inverse_bind_matrices).reshape(len(joints), 4, 4))
@@ -1111,8 +1109,7 @@ def _sampler_of(curve):
             output = rows.reshape(-1, 4)
         else:
             output = np.array(curve.quaternions)
-    output = np.array(output, dtype=np.float64)
-    output.flags.writeable = False
+    output = frozen_copy(output)
     return _GLTF_NAMES["cubic" if mixed else curve.interpolation], output
 
 

@@ -149,6 +149,10 @@ def test_workers_started_from_a_fork_server_bake_as_this_process(tmp_path, monke
     if "forkserver" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork server on this platform")
     monkeypatch.setattr(bake, "start_method", lambda: "forkserver")  # (Python 3.12+'s choice)
+    from multiprocessing import forkserver
+
+    # the application's preload list is its own: the bake leaves it as it is
+    monkeypatch.setattr(forkserver._forkserver, "_preload_modules", ["__main__", "json"])
     source = DATA / "Fox" / "Fox.glb"
     inputs = [tmp_path / "a.glb", tmp_path / "b.glb"]  # two files: two processes
     for path in inputs:
@@ -162,6 +166,7 @@ def test_workers_started_from_a_fork_server_bake_as_this_process(tmp_path, monke
         with np.load(out / row.output) as saved:
             for key in expected:
                 np.testing.assert_array_equal(saved[key], expected[key])
+    assert forkserver._forkserver._preload_modules == ["__main__", "json"]
 
 
 def test_zero_workers_is_refused(tmp_path, capsys):

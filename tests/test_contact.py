@@ -684,7 +684,7 @@ def test_inputs_not_modified_and_per_sphere_parameters():
      r"advance_projectiles: max_bounces is 4097 \(must lie in \[0, 4096\]\)"),
     (dict(max_bounces=10**9), ValueError, r"max_bounces is 1000000000 \(must lie in"),
     (dict(position=[[0.0, 0.0, 0.0]], velocity=[[0.0, 0.0, 0.0]]), ValueError,
-     r"plane_point has 2 components, expected 3"),
+     r"plane_point has 2 components, and position has 3"),
     (dict(plane_point=np.zeros((2, 2, 2))), ValueError, r"planes must have shape \(M, 2\)"),
     (dict(restitution=[0.5, 0.5, 0.5]), ValueError, r"restitution of shape \(3,\) does not broadcast"),
     (dict(position=[[1e308, 0.0]], velocity=[[1e308, 0.0]]), OverflowError,

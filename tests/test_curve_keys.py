@@ -842,6 +842,20 @@ def test_per_segment_lines_and_cubics_by_any_name_have_a_gltf_form(names):
     np.testing.assert_allclose(curve(t).ravel(), hermite, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("names", [["cubic", "linear", "linear"], ["hermite", "linear", "linear"],
+                                   ["Cubic", "lerp", "lerp"]])
+def test_an_edit_keeps_the_velocities_of_cubic_segments_by_any_name(names):
+    # removing key 2 merges two linear segments; the cubic one keeps its
+    # given velocities (a Hermite segment evaluated here on its own)
+    t, v, vel = [0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 0.0, 2.0], [0.0, 5.0, -5.0, 0.0]
+    edited = Curve(t, v, velocities=vel, interpolation=names).without_key(2)
+    assert edited.tangents == "explicit"
+    u = 0.5
+    hermite = (2 * u**3 - 3 * u**2 + 1) * 0.0 + (u**3 - 2 * u**2 + u) * 0.0 \
+        + (-2 * u**3 + 3 * u**2) * 1.0 + (u**3 - u**2) * 5.0
+    assert edited(0.5) == pytest.approx(hermite, abs=1e-15)
+
+
 @pytest.mark.parametrize("bad, where", [("smooth", 5), ("", 0), ("linears", 9), (3.5, 7),
                                         (None, 2), ("quad_inn", 9)])
 def test_a_bad_name_in_a_per_segment_list_names_its_first_index(bad, where):
