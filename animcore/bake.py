@@ -1083,9 +1083,9 @@ def bake_local(patterns, out_dir, *, fps: float = 30.0, workers: int | None = No
                progress: ProgressOption = "never", stream=None,
                max_frames=None) -> list[BakeRow]:
     """Bakes many files with ``workers`` local processes (default: one per
-    core; 1 bakes in this process, see :func:`start_method` for how the
-    others start and what a script that calls this needs), without Dask. Same options, outputs and manifest as
-    :func:`animcore.dask.bake_many`."""
+    core; 1 bakes in this process), without Dask. Same options, outputs and
+    manifest as :func:`animcore.dask.bake_many`. How the processes start,
+    and what a script that calls this needs: :func:`start_method`."""
     import concurrent.futures
     import multiprocessing
     import uuid

@@ -70,12 +70,12 @@ def local_cluster(workers: int | None = None, **kwargs):
     """A :class:`distributed.LocalCluster` made for baking on this machine:
     ``workers`` single-threaded worker processes (default: one per core) on
     the loopback interface, no dashboard unless asked (``dashboard_address=
-    "127.0.0.1:8787"``, with ``bokeh`` installed). On Linux, workers are forked, as
-    :func:`animcore.bake.bake_local`'s are (:func:`animcore.bake.start_method`,
-    which says what a script that starts them needs), instead of started as
-    fresh interpreters: a worker is then ready in a few
-    milliseconds rather than a second or more, which a job of a few seconds
-    needs. ``kwargs`` go to LocalCluster.
+    "127.0.0.1:8787"``, with ``bokeh`` installed). On Linux, workers are
+    forked, as :func:`animcore.bake.bake_local`'s are
+    (:func:`animcore.bake.start_method`, which says what a script that
+    starts them needs), instead of started as fresh interpreters: a worker
+    is then ready in a few milliseconds rather than a second or more, which
+    a job of a few seconds needs. ``kwargs`` go to LocalCluster.
 
     The periodic bookkeeping that feeds the dashboard and diagnostics is
     slowed down or off (see :data:`QUIET`): on a machine with as many cores

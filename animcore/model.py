@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, check_finite, choice, frozen_copy, index_text, positive_number, real_number
+from ._arrays import (as_float64, check_finite, choice, frozen_copy, index_text, positive_number,
+                      real_number)
 from ._objects import ByValue, PicklableError
 from ._options import did_you_mean, suggest
 from .cleanup import quat_continuous
