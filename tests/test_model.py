@@ -324,13 +324,20 @@ def test_joint_matrices_are_world_times_inverse_bind(name, scene):
         np.testing.assert_allclose(got, by_blas, rtol=0, atol=1e-14 * scale)
 
 
-def test_pose_raises_the_error_of_the_curve_that_fails():
-    scene = animcore.load(RIGGED)
+def _with_a_strict_rotation(scene):
+    """(clip, its first rotation curve with after='error', the clip with that
+    curve added last)."""
     clip = scene.clips[0]
     first = next(c for c in clip.channels if c.path == "rotation")
     strict = animcore.RotationCurve(first.curve.times, first.curve.quaternions, after="error")
     edited = model.Clip(clip.name, clip.duration, clip.channels + (
         model.Channel.from_curve(first.node, "rotation", strict, node_name=first.node_name),))
+    return clip, strict, edited
+
+
+def test_pose_raises_the_error_of_the_curve_that_fails():
+    scene = animcore.load(RIGGED)
+    clip, strict, edited = _with_a_strict_rotation(scene)
     t = np.array([0.0, clip.duration, clip.duration + 1.0])
     with pytest.raises(ValueError) as expected:
         strict(t)
@@ -356,11 +363,7 @@ def test_workers_give_the_same_poses_bit_for_bit(name, scene):
 
 def test_workers_raise_the_error_of_the_curve_that_fails():
     scene = animcore.load(RIGGED)
-    clip = scene.clips[0]
-    first = next(c for c in clip.channels if c.path == "rotation")
-    strict = animcore.RotationCurve(first.curve.times, first.curve.quaternions, after="error")
-    edited = model.Clip(clip.name, clip.duration, clip.channels + (
-        model.Channel.from_curve(first.node, "rotation", strict, node_name=first.node_name),))
+    clip, strict, edited = _with_a_strict_rotation(scene)
     t = np.append(np.linspace(0.0, clip.duration, 3000), clip.duration + 1.0)
     with pytest.raises(ValueError) as expected:
         strict(t)
