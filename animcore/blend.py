@@ -39,7 +39,8 @@ from typing import Optional, Sequence
 import numpy as np
 
 from . import _core
-from ._arrays import as_float64, broadcast_named, check_finite, index_text, positive_number
+from ._arrays import (as_float64, broadcast_named, check_finite, frozen_copy, index_text,
+                      positive_number)
 from ._objects import ByValue
 from ._options import option
 from .model import _query_times, _scene_argument
@@ -459,9 +460,8 @@ class BlendSpace(ByValue):
                 if keys[i] == keys[j]:
                     raise ValueError(f"{func}: points at index ({i},) repeats points at "
                                      f"index ({j},) (points must be distinct)")
-        p = np.array(p)  # (the caller's array may change; a triangulation is built from it)
-        p.flags.writeable = False
-        self.points = p
+        # (the caller's array may change; a triangulation is built from it)
+        self.points = p = frozen_copy(p)
         self.clips = list(clips)
         self.triangles = None
         if p.ndim == 2 and self.method == "barycentric":

@@ -936,13 +936,12 @@ def _node_transform(node: dict, location: str):
         if len(matrix) != 16 or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
                                         and math.isfinite(v) for v in matrix):
             raise _Fault(where, "must be 16 finite numbers")
-        m = frozen_copy(matrix).reshape(4, 4).T.copy()  # stored column-major
-        m.flags.writeable = False
+        m = frozen_copy(np.reshape(matrix, (4, 4)).T)  # stored column-major
         try:
             trs = _decompose("load_scene", m)
         except ValueError as error:
             raise _Fault(where, f"cannot be posed: {error}") from None
-        return (frozen_copy(trs.translation), frozen_copy(trs.rotation), frozen_copy(trs.scale), m)
+        return (*(frozen_copy(part) for part in trs), m)
     values = []
     for key, default in (("translation", (0.0, 0.0, 0.0)), ("rotation", (0.0, 0.0, 0.0, 1.0)),
                          ("scale", (1.0, 1.0, 1.0))):

@@ -1079,9 +1079,9 @@ def _sampler_of(curve):
     # linear and cubic segments mixed (reduce_clip's results), by any names:
     # glTF's CUBICSPLINE, a linear segment a Hermite one whose velocities at
     # both ends are its slope (glTF keeps a key's in and out tangents apart)
-    segments = curve._segment_kinds() if isinstance(curve, Curve) else None
-    mixed = isinstance(kind, tuple) and set(segments.tolist()) <= {_SEGMENT_KINDS["linear"],
-                                                                   _SEGMENT_KINDS["cubic"]}
+    segments = curve._segment_kinds() if isinstance(kind, tuple) else None  # (Curves only)
+    mixed = segments is not None and set(segments.tolist()) <= {_SEGMENT_KINDS["linear"],
+                                                                _SEGMENT_KINDS["cubic"]}
     if not mixed and (not isinstance(kind, str) or kind not in _GLTF_NAMES):
         return None, None
     if isinstance(curve, Curve):
@@ -1103,14 +1103,14 @@ def _sampler_of(curve):
             rows = np.stack([v_in, values, v_out], axis=1)
             output = rows.reshape(-1, values.shape[1])
         else:
-            output = np.array(values)
+            output = values
     else:  # RotationCurve
         if curve.interpolation == "cubic":  # (keys as given: glTF splines them so)
             rows = np.stack([curve.in_tangents, curve._given, curve.out_tangents], axis=1)
             output = rows.reshape(-1, 4)
         else:
-            output = np.array(curve.quaternions)
-    output = frozen_copy(output)
+            output = curve.quaternions
+    output = frozen_copy(output)  # (one read-only copy, whatever the branch)
     return _GLTF_NAMES["cubic" if mixed else curve.interpolation], output
 
 
