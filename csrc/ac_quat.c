@@ -1437,9 +1437,11 @@ static int worst_column(const double *a, double *off)
 {
     int worst = 0;
     *off = -1.0;
-    for (int c = 0; c < 3; c++)
-        if (column_off(a, c) > *off)
-            worst = c, *off = column_off(a, c);
+    for (int c = 0; c < 3; c++) {
+        double off_c = column_off(a, c);
+        if (off_c > *off)
+            worst = c, *off = off_c;
+    }
     return worst;
 }
 
