@@ -1721,15 +1721,47 @@ static void eval_run(const ac_curve *cv, size_t j, const double *restrict t, siz
     }
 }
 
-/* ac_curve_eval_located: eval_run's expressions for C > 1
-   (u from the segment's inv_duration, the segment's polynomial per
-   channel), each query in its own segment. */
+/* ac_curve_eval_located: eval_run's expressions for C > 1 (u from the
+   segment's inv_duration, the segment's polynomial per channel), each query
+   in its own segment. A 3-channel curve goes a block at a time: the block's
+   keys read first, so that the arithmetic (poly_of's, branch-free) runs in a
+   loop that vectorizes. */
+AC_VECTORIZED
 static void located_any(const ac_curve *cv, const double *restrict t,
                         const size_t *restrict seg, size_t m, double *restrict out,
                         size_t stride)
 {
+    enum { BLOCK = 32 };
     const double *times = cv->times;
-    for (size_t r = 0; r < m; r++) {
+    const int keyed = cv->in_velocity != NULL;
+    size_t r = 0;
+    if (cv->c == 3)
+        for (; r + BLOCK <= m; r += BLOCK) {
+            double t0[BLOCK], t1[BLOCK], u[BLOCK], x[3][BLOCK];
+            double p0[3][BLOCK], p1[3][BLOCK], v0[3][BLOCK], v1[3][BLOCK];
+            int kind[BLOCK];
+            for (size_t l = 0; l < BLOCK; l++) {
+                const size_t j = seg[r + l];
+                t0[l] = times[j], t1[l] = times[j + 1], kind[l] = cv->kind[j];
+                u[l] = (t[r + l] - times[j]) * seg_inv(cv, j);
+                for (int ch = 0; ch < 3; ch++) {
+                    p0[ch][l] = cv->values[3 * j + ch], p1[ch][l] = cv->values[3 * j + 3 + ch];
+                    v0[ch][l] = keyed ? cv->out_velocity[3 * j + ch] : 0.0;
+                    v1[ch][l] = keyed ? cv->in_velocity[3 * j + 3 + ch] : 0.0;
+                }
+            }
+            for (int ch = 0; ch < 3; ch++)
+                for (size_t l = 0; l < BLOCK; l++) {
+                    double p[4], m0, m1;
+                    poly_of(kind[l], t0[l], t1[l], p0[ch][l], p1[ch][l], v0[ch][l], v1[ch][l],
+                            p, &m0, &m1);
+                    x[ch][l] = AC_CURVE_X(p[3], p[2], p[1], p[0], u[l]);
+                }
+            for (size_t l = 0; l < BLOCK; l++)
+                for (int ch = 0; ch < 3; ch++)
+                    out[(r + l) * stride + ch] = x[ch][l];
+        }
+    for (; r < m; r++) {
         const size_t j = seg[r];
         const double u = (t[r] - times[j]) * seg_inv(cv, j);
         for (size_t ch = 0; ch < cv->c; ch++) {

@@ -95,6 +95,25 @@ static size_t lane_items(size_t n, const size_t *s, int count)
     return 0;
 }
 
+/* Products of n contiguous items in a branch-free loop the compiler
+   vectorizes (AVX2 where the CPU has it, for CPUs without the lanes); 1 when
+   all are finite, which also means finite factors (see multiply_lanes). */
+AC_VECTORIZED
+static int multiply_items(const double *a, const double *b, double *out, size_t n)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        const double *x = a + 4 * i, *y = b + 4 * i;
+        double r[4];
+        ac_quat_mul(x, y, r);
+        for (int k = 0; k < 4; k++) {
+            ok &= ac_finite(r[k]);
+            out[4 * i + k] = r[k];
+        }
+    }
+    return ok != 0;
+}
+
 ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t steps[2],
                                  double *out, size_t n, ac_error *err)
 {
@@ -104,6 +123,8 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
     if (i && !multiply_lanes(a, b, s, out, i))
         i = 0; /* a bad value: the scalar loop finds the first */
 #endif
+    if (!i && s[0] == 1 && s[1] == 1 && multiply_items(a, b, out, n))
+        return AC_OK;
     for (; i < n; i++) {
         const double *x = a + 4 * i * s[0], *y = b + 4 * i * s[1];
         ac_status st;
@@ -1152,26 +1173,49 @@ static void linear_run(const ac_quat_curve *c, size_t j, const double *restrict 
     }
 }
 
-/* ac_quat_curve_eval_located: linear_run's slerp for
-   queries each in its own segment (the scalar loop: sample()'s u and the
-   arc at it); then, where u reached 1, the end key itself, as linear_run
-   picks it. */
+/* ac_quat_curve_eval_located: linear_run's slerp for queries each in its
+   own segment (sample()'s u and the arc at it), a block at a time: the
+   block's segments read first, so that the arithmetic, branch-free, runs in
+   a loop that vectorizes; then, where u reached 1, the end key itself, as
+   linear_run picks it. */
+AC_VECTORIZED_WIDE
 static void located_linear(const ac_quat_curve *c, const double *restrict t,
                            const size_t *restrict seg, size_t m, double *restrict q,
                            size_t stride)
 {
-    for (size_t r = 0; r < m; r++) {
-        const size_t j = seg[r];
-        const double t0 = c->times[j], dt = c->times[j + 1] - t0;
-        double u = (t[r] - t0) / dt;
-        ac_slerp_arc arc;
-        u = ac_pick(u < 0.0, 0.0, u);
-        u = ac_pick(u > 1.0, 1.0, u);
-        segment_arc(c->keys, c->angles, j, &arc);
-        if (u >= 1.0) /* the end key itself */
-            key_quat(c, j + 1, q + r * stride);
-        else
-            ac_slerp_arc_at(&arc, u, q + r * stride);
+    enum { BLOCK = 32 };
+    for (size_t r0 = 0; r0 < m; r0 += BLOCK) {
+        const size_t nb = m - r0 < BLOCK ? m - r0 : BLOCK;
+        double t0[BLOCK], t1[BLOCK], tr[BLOCK], w[BLOCK], inv[BLOCK], u[BLOCK];
+        double a[4][BLOCK], b[4][BLOCK], x[4][BLOCK];
+        for (size_t l = 0; l < nb; l++) {
+            const size_t j = seg[r0 + l];
+            t0[l] = c->times[j], t1[l] = c->times[j + 1], tr[l] = t[r0 + l];
+            w[l] = c->angles[2 * j], inv[l] = c->angles[2 * j + 1];
+            for (int k = 0; k < 4; k++)
+                a[k][l] = c->keys[4 * j + k], b[k][l] = c->keys[4 * j + 4 + k];
+        }
+        for (size_t l = 0; l < nb; l++) {
+            ac_slerp_arc arc;
+            double v = (tr[l] - t0[l]) / (t1[l] - t0[l]), ends[4];
+            v = ac_pick(v < 0.0, 0.0, v);
+            u[l] = ac_pick(v > 1.0, 1.0, v);
+            for (int k = 0; k < 4; k++)
+                arc.a[k] = a[k][l], ends[k] = b[k][l];
+            for (int k = 0; k < 4; k++) /* segment_arc */
+                arc.c[k] = ends[k] * ac_slerp_arc_sign(arc.a, ends);
+            arc.w = w[l], arc.inv = inv[l];
+            ac_slerp_arc_at(&arc, u[l], ends);
+            for (int k = 0; k < 4; k++)
+                x[k][l] = ends[k];
+        }
+        for (size_t l = 0; l < nb; l++) {
+            double *o = q + (r0 + l) * stride;
+            for (int k = 0; k < 4; k++)
+                o[k] = x[k][l];
+            if (u[l] >= 1.0) /* the end key itself */
+                key_quat(c, seg[r0 + l] + 1, o);
+        }
     }
 }
 
