@@ -95,24 +95,21 @@ static size_t lane_items(size_t n, const size_t *s, int count)
     return 0;
 }
 
-/* Products of n contiguous items in a branch-free loop the compiler
-   vectorizes (AVX2 where the CPU has it, for CPUs without the lanes); 1 when
+#ifdef AC_SIMD
+/* Products of n items (steps 0 or 1) with AVX2, one item per vector; 1 when
    all are finite, which also means finite factors (see multiply_lanes). */
-AC_VECTORIZED
-static int multiply_items(const double *a, const double *b, double *out, size_t n)
+AC_SIMD4_KERNEL int multiply_avx2(const double *a, const double *b, const size_t s[2],
+                                  double *out, size_t n)
 {
-    int64_t ok = 1;
+    __m256d ok = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
     for (size_t i = 0; i < n; i++) {
-        const double *x = a + 4 * i, *y = b + 4 * i;
-        double r[4];
-        ac_quat_mul(x, y, r);
-        for (int k = 0; k < 4; k++) {
-            ok &= ac_finite(r[k]);
-            out[4 * i + k] = r[k];
-        }
+        const __m256d r = ac_v4_quat_mul(a + 4 * i * s[0], _mm256_loadu_pd(b + 4 * i * s[1]));
+        _mm256_storeu_pd(out + 4 * i, r);
+        ok = _mm256_and_pd(ok, ac_v4_finite(r));
     }
-    return ok != 0;
+    return _mm256_movemask_pd(ok) == 0xF;
 }
+#endif
 
 ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t steps[2],
                                  double *out, size_t n, ac_error *err)
@@ -122,9 +119,10 @@ ac_status ac_quat_batch_multiply(const double *a, const double *b, const size_t 
 #ifdef AC_SIMD
     if (i && !multiply_lanes(a, b, s, out, i))
         i = 0; /* a bad value: the scalar loop finds the first */
+    if (!i && s[0] <= 1 && s[1] <= 1 && !ac_simd_available() && ac_simd4_available() &&
+        multiply_avx2(a, b, s, out, n))
+        return AC_OK; /* else a bad value: the scalar loop finds it */
 #endif
-    if (!i && s[0] == 1 && s[1] == 1 && multiply_items(a, b, out, n))
-        return AC_OK;
     for (; i < n; i++) {
         const double *x = a + 4 * i * s[0], *y = b + 4 * i * s[1];
         ac_status st;

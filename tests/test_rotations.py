@@ -75,6 +75,19 @@ def test_long_products_stream_exact_values_at_every_alignment():
         quat_multiply(a, b)
 
 
+def test_products_keep_the_c_order_bits_with_signed_zeros_and_a_shared_factor():
+    # every path (lanes of 8 or 4, one item at a time) does the C helper's
+    # operations in its order: the same bits, the signs of zeros included
+    values = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -2.0, 1e-300, -3e150])
+    rng = np.random.default_rng(11)
+    a = rng.choice(values, size=(1003, 4))
+    b = rng.choice(values, size=(1003, 4))
+    for x, y in ((a, b), (a[:1], b), (a, b[5:6]), (a[::2], b[::2])):
+        got, expected = quat_multiply(x, y), product_in_c_order(x, y)
+        assert np.array_equal(got, expected) and np.array_equal(np.signbit(got),
+                                                                np.signbit(expected))
+
+
 def test_multiply_identities():
     a, b, c = random_quats(20), random_quats(20), random_quats(20)
     np.testing.assert_allclose(quat_multiply(quat_multiply(a, b), c),
