@@ -347,6 +347,30 @@ AC_SIMD_KERNEL int rotate_lanes(const double *q, const double *v, const size_t s
 }
 #endif
 
+/* Rotations of n items (steps 0 or 1), unit_arg's normalization and
+   ac_quat_rotate per item in a branch-free loop the compiler vectorizes (for
+   CPUs without the lanes); 1 when every quaternion and vector was finite,
+   every quaternion non-zero and every result finite. */
+AC_VECTORIZED
+static int rotate_items(const double *q, const double *v, const size_t s[2], double *out,
+                        size_t n)
+{
+    int64_t ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        const double *x = q + 4 * i * s[0], *y = v + 3 * i * s[1];
+        double u[4], r[3];
+        for (int k = 0; k < 4; k++)
+            ok &= ac_finite(x[k]);
+        ok &= unit4(x, u);
+        ac_quat_rotate(u, y, r);
+        for (int k = 0; k < 3; k++) {
+            ok &= ac_finite(y[k]) & ac_finite(r[k]);
+            out[3 * i + k] = r[k];
+        }
+    }
+    return ok != 0;
+}
+
 ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t steps[2],
                                double *out, size_t n, ac_error *err)
 {
@@ -356,6 +380,8 @@ ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t st
     if (i && !rotate_lanes(q, v, s, out, i))
         i = 0; /* an error or an extreme length: the scalar loop decides */
 #endif
+    if (!i && s[0] <= 1 && s[1] <= 1 && rotate_items(q, v, s, out, n))
+        return AC_OK; /* else an error: the scalar loop finds the first */
     for (; i < n; i++) {
         double u[4];
         const double *x = v + 3 * i * s[1];
