@@ -347,26 +347,40 @@ AC_SIMD_KERNEL int rotate_lanes(const double *q, const double *v, const size_t s
 }
 #endif
 
-/* Rotations of n items (steps 0 or 1), unit_arg's normalization and
-   ac_quat_rotate per item in a branch-free loop the compiler vectorizes (for
-   CPUs without the lanes); 1 when every quaternion and vector was finite,
-   every quaternion non-zero and every result finite. */
+/* Rotations of n contiguous items, unit_arg's normalization and
+   ac_quat_rotate per item, for CPUs without the lanes: a block at a time,
+   its items read into one array per component first, so that the
+   arithmetic, branch-free, runs in a loop that vectorizes; 1 when every
+   quaternion and vector was finite, every quaternion non-zero and every
+   result finite. */
 AC_VECTORIZED
-static int rotate_items(const double *q, const double *v, const size_t s[2], double *out,
-                        size_t n)
+static int rotate_items(const double *q, const double *v, double *out, size_t n)
 {
+    enum { BLOCK = 64 };
     int64_t ok = 1;
-    for (size_t i = 0; i < n; i++) {
-        const double *x = q + 4 * i * s[0], *y = v + 3 * i * s[1];
-        double u[4], r[3];
-        for (int k = 0; k < 4; k++)
-            ok &= ac_finite(x[k]);
-        ok &= unit4(x, u);
-        ac_quat_rotate(u, y, r);
-        for (int k = 0; k < 3; k++) {
-            ok &= ac_finite(y[k]) & ac_finite(r[k]);
-            out[3 * i + k] = r[k];
+    for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
+        const size_t nb = n - i0 < BLOCK ? n - i0 : BLOCK;
+        double x[4][BLOCK], y[3][BLOCK], r[3][BLOCK];
+        for (size_t l = 0; l < nb; l++) {
+            for (int k = 0; k < 4; k++)
+                x[k][l] = q[4 * (i0 + l) + k];
+            for (int k = 0; k < 3; k++)
+                y[k][l] = v[3 * (i0 + l) + k];
         }
+        for (size_t l = 0; l < nb; l++) {
+            double a[4], b[3], u[4], c[3];
+            for (int k = 0; k < 4; k++)
+                a[k] = x[k][l], ok &= ac_finite(a[k]);
+            for (int k = 0; k < 3; k++)
+                b[k] = y[k][l], ok &= ac_finite(b[k]);
+            ok &= unit4(a, u);
+            ac_quat_rotate(u, b, c);
+            for (int k = 0; k < 3; k++)
+                r[k][l] = c[k], ok &= ac_finite(c[k]);
+        }
+        for (size_t l = 0; l < nb; l++)
+            for (int k = 0; k < 3; k++)
+                out[3 * (i0 + l) + k] = r[k][l];
     }
     return ok != 0;
 }
@@ -380,7 +394,7 @@ ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t st
     if (i && !rotate_lanes(q, v, s, out, i))
         i = 0; /* an error or an extreme length: the scalar loop decides */
 #endif
-    if (!i && s[0] <= 1 && s[1] <= 1 && rotate_items(q, v, s, out, n))
+    if (!i && s[0] == 1 && s[1] == 1 && rotate_items(q, v, out, n))
         return AC_OK; /* else an error: the scalar loop finds the first */
     for (; i < n; i++) {
         double u[4];

@@ -128,6 +128,34 @@ def test_rotate_matches_scipy():
                                [0, 1, 0], atol=1e-15)
 
 
+def rotation_in_c_order(q, v):
+    """quat_rotate with the C helpers' operations in their order (q made unit
+    as ac_normalize makes it), so with their bits."""
+    q, v = np.asarray(q, float), np.asarray(v, float)
+    m = np.abs(q).max(axis=-1, keepdims=True)
+    scaled = q / m
+    total = scaled[..., 0] * scaled[..., 0]
+    for k in range(1, 4):
+        total = total + scaled[..., k] * scaled[..., k]
+    x, y, z, w = np.moveaxis(scaled / np.sqrt(total)[..., None], -1, 0)
+    vx, vy, vz = np.moveaxis(v, -1, 0)
+    tx, ty, tz = 2.0 * (y * vz - z * vy), 2.0 * (z * vx - x * vz), 2.0 * (x * vy - y * vx)
+    return np.stack([vx + w * tx + (y * tz - z * ty), vy + w * ty + (z * tx - x * tz),
+                     vz + w * tz + (x * ty - y * tx)], -1)
+
+
+def test_long_rotations_keep_the_c_order_bits_and_name_a_late_bad_value():
+    rng = np.random.default_rng(12)
+    q, v = rng.normal(size=(10_007, 4)) * 3.0, rng.normal(size=(10_007, 3))
+    q[::7, 1] = -0.0
+    np.testing.assert_array_equal(quat_rotate(q, v), rotation_in_c_order(q, v))
+    q[9_999] = 0.0
+    out = np.full((10_007, 3), 5.0)
+    with pytest.raises(ValueError, match=r"quat_rotate: .*index \(9999,\)"):
+        quat_rotate(q, v, out=out)
+    assert (out == 5.0).all()
+
+
 # -- slerp and nlerp ----------------------------------------------------------------
 
 def test_slerp_matches_scipy_slerp():
