@@ -191,7 +191,7 @@ static ac_status bounce_careful(const double *v, const double *u, const double *
 
 /* The batch loop, branch-free so that it vectorizes: validity accumulated,
    diagnosed afterwards. Returns 1 when every element is valid. */
-static inline int bounce_loop(int dim, int frictionless, const double *v, const double *u,
+CONTACT_INLINE int bounce_loop(int dim, int frictionless, const double *v, const double *u,
                               const double *nrm, const double *rest, const double *fric,
                               const double *thr, const size_t s[6], double *restrict out,
                               size_t n)
