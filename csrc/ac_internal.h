@@ -619,26 +619,22 @@ static inline void ac_quat_slerp(const double a[4], const double b[4], double t,
 }
 
 /* The 3x3 rotation matrix (row-major) of q / |q| for a finite non-zero q,
-   without a square root: the entries scale by s = 2 / |q|^2. Returns 0 (and
-   leaves m unset) when |q|^2 is not finite or below 2^-960, where the
+   without a square root: the entries scale by s = 2 / |q|^2. Returns 0 (m
+   then holds garbage) when |q|^2 is not finite or below 2^-960, where the
    squares of its components lose bits as subnormals and s can overflow
-   (callers rescale such a q first). */
+   (callers rescale such a q first). Branch-free, so that loops of it
+   vectorize. */
 static inline int ac_quat_matrix3(const double q[4], double m[9])
 {
-    double n = ac_quat_dot4(q, q), s, xs, ys, zs;
-    if (!(n >= 0x1p-960 && n <= DBL_MAX))
-        return 0;
-    s = 2.0 / n;
-    xs = q[0] * s, ys = q[1] * s, zs = q[2] * s;
-    {
-        double wx = q[3] * xs, wy = q[3] * ys, wz = q[3] * zs;
-        double xx = q[0] * xs, xy = q[0] * ys, xz = q[0] * zs;
-        double yy = q[1] * ys, yz = q[1] * zs, zz = q[2] * zs;
-        m[0] = 1.0 - (yy + zz), m[1] = xy - wz, m[2] = xz + wy;
-        m[3] = xy + wz, m[4] = 1.0 - (xx + zz), m[5] = yz - wx;
-        m[6] = xz - wy, m[7] = yz + wx, m[8] = 1.0 - (xx + yy);
-    }
-    return 1;
+    const double n = ac_quat_dot4(q, q), s = 2.0 / n;
+    const double xs = q[0] * s, ys = q[1] * s, zs = q[2] * s;
+    const double wx = q[3] * xs, wy = q[3] * ys, wz = q[3] * zs;
+    const double xx = q[0] * xs, xy = q[0] * ys, xz = q[0] * zs;
+    const double yy = q[1] * ys, yz = q[1] * zs, zz = q[2] * zs;
+    m[0] = 1.0 - (yy + zz), m[1] = xy - wz, m[2] = xz + wy;
+    m[3] = xy + wz, m[4] = 1.0 - (xx + zz), m[5] = yz - wx;
+    m[6] = xz - wy, m[7] = yz + wx, m[8] = 1.0 - (xx + yy);
+    return (n >= 0x1p-960) & (n <= DBL_MAX);
 }
 
 

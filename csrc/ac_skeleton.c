@@ -175,10 +175,10 @@ static AC_FORCE_INLINE int world_pose_fast(size_t joints, const int64_t *parents
                                            const double *q, const double *s, double *w)
 {
     double nonfinite = 0.0;
+    int64_t plain = 1;
     for (size_t j = 0; j < joints; j++) {
         double r[9], *m = w + 16 * j;
-        if (!ac_quat_matrix3(q + 4 * j, r))
-            return 0;
+        plain &= ac_quat_matrix3(q + 4 * j, r);
         for (int row = 0; row < 3; row++) {
             m[4 * row + 0] = r[3 * row + 0] * s[3 * j + 0];
             m[4 * row + 1] = r[3 * row + 1] * s[3 * j + 1];
@@ -187,6 +187,8 @@ static AC_FORCE_INLINE int world_pose_fast(size_t joints, const int64_t *parents
         }
         m[12] = 0.0, m[13] = 0.0, m[14] = 0.0, m[15] = 1.0;
     }
+    if (!plain)
+        return 0;
     for (size_t k = 0; k < joints; k++) {
         size_t j = order[k];
         double *m = w + 16 * j;
