@@ -1252,17 +1252,18 @@ static void located_linear(const ac_quat_curve *c, const double *restrict t,
         }
         for (size_t l = 0; l < nb; l++) {
             ac_slerp_arc arc;
-            double v = (tr[l] - t0[l]) / (t1[l] - t0[l]), ends[4];
+            double v = (tr[l] - t0[l]) / (t1[l] - t0[l]), end[4], sign, o[4];
             v = ac_pick(v < 0.0, 0.0, v);
             u[l] = ac_pick(v > 1.0, 1.0, v);
             for (int k = 0; k < 4; k++)
-                arc.a[k] = a[k][l], ends[k] = b[k][l];
-            for (int k = 0; k < 4; k++) /* segment_arc */
-                arc.c[k] = ends[k] * ac_slerp_arc_sign(arc.a, ends);
-            arc.w = w[l], arc.inv = inv[l];
-            ac_slerp_arc_at(&arc, u[l], ends);
+                arc.a[k] = a[k][l], end[k] = b[k][l];
+            sign = ac_slerp_arc_sign(arc.a, end); /* segment_arc's */
             for (int k = 0; k < 4; k++)
-                x[k][l] = ends[k];
+                arc.c[k] = end[k] * sign;
+            arc.w = w[l], arc.inv = inv[l];
+            ac_slerp_arc_at(&arc, u[l], o);
+            for (int k = 0; k < 4; k++)
+                x[k][l] = o[k];
         }
         for (size_t l = 0; l < nb; l++) {
             double *o = q + (r0 + l) * stride;
