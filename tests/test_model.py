@@ -284,6 +284,33 @@ def test_pose_samples_every_clip_as_its_channels_do_one_by_one(name, scene):
                 assert _same_bits(got, expected), (name, clip.name, t)
 
 
+def test_pose_of_mixed_segment_kinds_and_linear_rotations_has_the_curves_bits():
+    # step, linear and cubic segments of 3-channel curves and linear rotation
+    # curves, many nodes sharing key times and a few not, at thousands of
+    # sorted times: the one-call sampler's blocks give each curve's own bits
+    rng = np.random.default_rng(21)
+    times = np.cumsum(rng.uniform(0.01, 0.2, 70))
+    kinds = ["step", "linear", "cubic"]
+    nodes, channels = [], []
+    for j in range(12):
+        keys = times if j % 4 else np.sort(rng.uniform(0.0, 8.0, 40))
+        nodes.append(model.Node(j, f"n{j}", -1, (), np.zeros(3), np.array([0.0, 0.0, 0.0, 1.0]),
+                                np.ones(3)))
+        move = animcore.Curve(keys, rng.normal(size=(keys.size, 3)),
+                              velocities=rng.normal(size=(keys.size, 3)),
+                              interpolation=[kinds[k % 3] for k in range(keys.size - 1)])
+        turn = animcore.RotationCurve(keys, rng.normal(size=(keys.size, 4)),
+                                      interpolation="linear")
+        size = animcore.Curve(keys, rng.uniform(0.5, 2.0, (keys.size, 3)), interpolation="linear")
+        for path, curve in (("translation", move), ("rotation", turn), ("scale", size)):
+            channels.append(model.Channel.from_curve(j, path, curve, node_name=f"n{j}"))
+    clip = model.Clip("mixed", float(times[-1]), tuple(channels))
+    scene = model.Scene(tuple(nodes), (tuple(range(12)),), 0, (), (clip,))
+    t = np.sort(np.concatenate([rng.uniform(-0.5, 9.0, 3001), times]))
+    for got, expected in zip(scene.pose(clip, t), _pose_channel_by_channel(scene, clip, t)):
+        assert _same_bits(got, expected)
+
+
 def test_pose_takes_curves_the_core_does_not_sample_and_repeated_channels_in_order():
     scene = animcore.load(RIGGED)
     clip = scene.clips[0]
