@@ -251,6 +251,73 @@ ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_err
     return AC_OK;
 }
 
+/* ---- the unit-quaternion kernels off the lanes: unit_arg's normalization
+   of n contiguous quaternions and, by `kind`, the unit quaternion itself
+   (4 values per item), its rotation matrix (9) or the vector of v it rotates
+   (3). A block at a time: its items read into one array per component
+   first, so that the arithmetic, branch-free, runs in a loop that
+   vectorizes. 1 when every quaternion (and vector) was finite, every
+   quaternion non-zero and every result finite. */
+enum { UNIT_NORMALIZE, UNIT_MATRIX, UNIT_ROTATE };
+
+static AC_FORCE_INLINE int unit_items(int kind, const double *q, const double *v, double *out,
+                                      size_t n)
+{
+    enum { BLOCK = 64 };
+    const int width = kind == UNIT_NORMALIZE ? 4 : kind == UNIT_MATRIX ? 9 : 3;
+    int64_t ok = 1;
+    for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
+        const size_t nb = n - i0 < BLOCK ? n - i0 : BLOCK;
+        double x[4][BLOCK], y[3][BLOCK], r[9][BLOCK];
+        for (size_t l = 0; l < nb; l++) {
+            for (int k = 0; k < 4; k++)
+                x[k][l] = q[4 * (i0 + l) + k];
+            for (int k = 0; kind == UNIT_ROTATE && k < 3; k++)
+                y[k][l] = v[3 * (i0 + l) + k];
+        }
+        for (size_t l = 0; l < nb; l++) {
+            double a[4], u[4], b[3], c[9];
+            for (int k = 0; k < 4; k++)
+                a[k] = x[k][l], ok &= ac_finite(a[k]);
+            ok &= unit4(a, u);
+            if (kind == UNIT_NORMALIZE)
+                for (int k = 0; k < 4; k++)
+                    c[k] = u[k];
+            else if (kind == UNIT_MATRIX)
+                ac_quat_matrix3(u, c);
+            else {
+                for (int k = 0; k < 3; k++)
+                    b[k] = y[k][l], ok &= ac_finite(b[k]);
+                ac_quat_rotate(u, b, c);
+            }
+            for (int k = 0; k < width; k++)
+                r[k][l] = c[k], ok &= ac_finite(c[k]);
+        }
+        for (size_t l = 0; l < nb; l++)
+            for (int k = 0; k < width; k++)
+                out[width * (i0 + l) + (size_t)k] = r[k][l];
+    }
+    return ok != 0;
+}
+
+AC_VECTORIZED
+static int normalize_items(const double *q, double *out, size_t n)
+{
+    return unit_items(UNIT_NORMALIZE, q, NULL, out, n);
+}
+
+AC_VECTORIZED
+static int matrix_items(const double *q, double *out, size_t n)
+{
+    return unit_items(UNIT_MATRIX, q, NULL, out, n);
+}
+
+AC_VECTORIZED
+static int rotate_items(const double *q, const double *v, double *out, size_t n)
+{
+    return unit_items(UNIT_ROTATE, q, v, out, n);
+}
+
 #ifdef AC_SIMD
 /* unit4 of the first n items, n a multiple of AC_LANES; 1 when every lane
    was in ac_vd_quat_normalize's range. */
@@ -284,6 +351,8 @@ ac_status ac_quat_batch_normalize(const double *q, double *out, size_t n, ac_err
     if (start && !normalize_lanes(q, out, start))
         start = 0; /* an error or an extreme length: the scalar loop decides */
 #endif
+    if (!start && normalize_items(q, out, n))
+        return AC_OK; /* else an error: the scalar loop finds the first */
     for (size_t i = start; i < n; i++) {
         ac_status st = unit_arg(AC_ARG_Q, AC_ARG_Q_NORM, q + 4 * i, out + 4 * i, i, err);
         if (st)
@@ -346,44 +415,6 @@ AC_SIMD_KERNEL int rotate_lanes(const double *q, const double *v, const size_t s
     return !ac_vm_any(~ok);
 }
 #endif
-
-/* Rotations of n contiguous items, unit_arg's normalization and
-   ac_quat_rotate per item, for CPUs without the lanes: a block at a time,
-   its items read into one array per component first, so that the
-   arithmetic, branch-free, runs in a loop that vectorizes; 1 when every
-   quaternion and vector was finite, every quaternion non-zero and every
-   result finite. */
-AC_VECTORIZED
-static int rotate_items(const double *q, const double *v, double *out, size_t n)
-{
-    enum { BLOCK = 64 };
-    int64_t ok = 1;
-    for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
-        const size_t nb = n - i0 < BLOCK ? n - i0 : BLOCK;
-        double x[4][BLOCK], y[3][BLOCK], r[3][BLOCK];
-        for (size_t l = 0; l < nb; l++) {
-            for (int k = 0; k < 4; k++)
-                x[k][l] = q[4 * (i0 + l) + k];
-            for (int k = 0; k < 3; k++)
-                y[k][l] = v[3 * (i0 + l) + k];
-        }
-        for (size_t l = 0; l < nb; l++) {
-            double a[4], b[3], u[4], c[3];
-            for (int k = 0; k < 4; k++)
-                a[k] = x[k][l], ok &= ac_finite(a[k]);
-            for (int k = 0; k < 3; k++)
-                b[k] = y[k][l], ok &= ac_finite(b[k]);
-            ok &= unit4(a, u);
-            ac_quat_rotate(u, b, c);
-            for (int k = 0; k < 3; k++)
-                r[k][l] = c[k], ok &= ac_finite(c[k]);
-        }
-        for (size_t l = 0; l < nb; l++)
-            for (int k = 0; k < 3; k++)
-                out[3 * (i0 + l) + k] = r[k][l];
-    }
-    return ok != 0;
-}
 
 ac_status ac_quat_batch_rotate(const double *q, const double *v, const size_t steps[2],
                                double *out, size_t n, ac_error *err)
@@ -1479,6 +1510,8 @@ static int euler_axes_ok(const int axes[3])
 
 ac_status ac_quat_batch_to_matrix(const double *q, double *out, size_t n, ac_error *err)
 {
+    if (matrix_items(q, out, n))
+        return AC_OK; /* else an error: the loop below finds the first */
     for (size_t i = 0; i < n; i++) {
         double u[4];
         ac_status st = unit_arg(AC_ARG_Q, AC_ARG_Q_NORM, q + 4 * i, u, i, err);

@@ -128,16 +128,33 @@ def test_rotate_matches_scipy():
                                [0, 1, 0], atol=1e-15)
 
 
-def rotation_in_c_order(q, v):
-    """quat_rotate with the C helpers' operations in their order (q made unit
-    as ac_normalize makes it), so with their bits."""
-    q, v = np.asarray(q, float), np.asarray(v, float)
-    m = np.abs(q).max(axis=-1, keepdims=True)
-    scaled = q / m
+def unit_in_c_order(q):
+    """q made unit with ac_normalize's operations in their order."""
+    q = np.asarray(q, float)
+    scaled = q / np.abs(q).max(axis=-1, keepdims=True)
     total = scaled[..., 0] * scaled[..., 0]
     for k in range(1, 4):
         total = total + scaled[..., k] * scaled[..., k]
-    x, y, z, w = np.moveaxis(scaled / np.sqrt(total)[..., None], -1, 0)
+    return scaled / np.sqrt(total)[..., None]
+
+
+def matrix_in_c_order(q):
+    """quat_to_matrix with the C helpers' operations in their order."""
+    x, y, z, w = np.moveaxis(unit_in_c_order(q), -1, 0)
+    s = 2.0 / (x * x + y * y + z * z + w * w)
+    xs, ys, zs = x * s, y * s, z * s
+    wx, wy, wz, xx, xy, xz = w * xs, w * ys, w * zs, x * xs, x * ys, x * zs
+    yy, yz, zz = y * ys, y * zs, z * zs
+    rows = [[1.0 - (yy + zz), xy - wz, xz + wy], [xy + wz, 1.0 - (xx + zz), yz - wx],
+            [xz - wy, yz + wx, 1.0 - (xx + yy)]]
+    return np.stack([np.stack(row, -1) for row in rows], -2)
+
+
+def rotation_in_c_order(q, v):
+    """quat_rotate with the C helpers' operations in their order (q made unit
+    as ac_normalize makes it), so with their bits."""
+    v = np.asarray(v, float)
+    x, y, z, w = np.moveaxis(unit_in_c_order(q), -1, 0)
     vx, vy, vz = np.moveaxis(v, -1, 0)
     tx, ty, tz = 2.0 * (y * vz - z * vy), 2.0 * (z * vx - x * vz), 2.0 * (x * vy - y * vx)
     return np.stack([vx + w * tx + (y * tz - z * ty), vy + w * ty + (z * tx - x * tz),
@@ -153,6 +170,22 @@ def test_long_rotations_keep_the_c_order_bits_and_name_a_late_bad_value():
     out = np.full((10_007, 3), 5.0)
     with pytest.raises(ValueError, match=r"quat_rotate: .*index \(9999,\)"):
         quat_rotate(q, v, out=out)
+    assert (out == 5.0).all()
+
+
+@pytest.mark.parametrize("kernel, expected", [(quat_normalize, unit_in_c_order),
+                                              (quat_to_matrix, matrix_in_c_order)])
+def test_unit_quaternion_kernels_keep_the_c_order_bits_and_name_a_late_bad_value(kernel,
+                                                                                 expected):
+    rng = np.random.default_rng(13)
+    q = rng.normal(size=(5_003, 4)) * 10.0 ** rng.integers(-150, 150, (5_003, 1))
+    q[::5, 2] = -0.0
+    got, want = kernel(q), expected(q)
+    assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))
+    q[4_321, 3] = np.inf
+    out = np.full(got.shape, 5.0)
+    with pytest.raises(ValueError, match=r"index \(4321,\)"):
+        kernel(q, out=out)
     assert (out == 5.0).all()
 
 
