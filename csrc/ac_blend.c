@@ -82,6 +82,7 @@ enum { BLOCK = 256 };
 /* 1 when every input of items [start, start + m) is valid (weights then in
    w): a branch-free pass that vectorizes; the careful per-item pass finds
    the error otherwise. bounded: the weight must lie in [0, 1]. */
+AC_VECTORIZED
 static int block_ok(const double *const p[6], const double *weight, const double *mask,
                     const size_t *s, size_t start, size_t m, int bounded, double *w)
 {
@@ -110,6 +111,7 @@ static int block_ok(const double *const p[6], const double *weight, const double
 
 /* out = (1 - w) a + w b for the 3-vectors of items [start, start + m); a
    flat loop over contiguous values when neither input is shared. */
+AC_VECTORIZED
 static void lerp3(const double *a, const double *b, size_t sa, size_t sb, const double *w,
                   size_t start, size_t m, double *out)
 {
