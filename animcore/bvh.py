@@ -36,7 +36,6 @@ import warnings
 import numpy as np
 
 from . import model
-from ._arrays import frozen_copy
 from ._objects import PicklableError
 from .model import _quote
 from .rotations import quat_from_axis_angle, quat_from_euler, quat_multiply
@@ -318,8 +317,8 @@ def load(path) -> "model.Scene":
             _joint_channels(index, joint, block, offset, times, channels)
         except (ValueError, OverflowError) as error:  # a curve refusing the file's frames
             raise BvhError(path, parser.time_line, f"{joint.name}: {error}") from None
-        frozen = [frozen_copy(a) for a in (offset, rest_rotation, (1.0, 1.0, 1.0))]
-        nodes.append(model.Node(index, joint.name, joint.parent, tuple(joint.children), *frozen))
+        nodes.append(model.Node(index, joint.name, joint.parent, tuple(joint.children), offset,
+                                rest_rotation, (1.0, 1.0, 1.0)))
     name = os.path.splitext(os.path.basename(path))[0]
     duration = float(times[-1]) if frames else 0.0
     clip = model.Clip(name, duration, tuple(channels))

@@ -52,7 +52,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ._arrays import choice, frozen_copy, positive_number
+from ._arrays import choice, positive_number
 from ._objects import PicklableError
 from .model import (PATHS, Channel, Clip, Node, ReadError, Scene, Skin, Unsupported,
                     _make_curve, _quote, _read_keys, frame_times)
@@ -936,12 +936,12 @@ def _node_transform(node: dict, location: str):
         if len(matrix) != 16 or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
                                         and math.isfinite(v) for v in matrix):
             raise _Fault(where, "must be 16 finite numbers")
-        m = frozen_copy(np.reshape(matrix, (4, 4)).T)  # stored column-major
+        m = np.reshape(np.asarray(matrix, dtype=np.float64), (4, 4)).T  # stored column-major
         try:
             trs = _decompose("load_scene", m)
         except ValueError as error:
             raise _Fault(where, f"cannot be posed: {error}") from None
-        return (*(frozen_copy(part) for part in trs), m)
+        return (*trs, m)  # (a Node keeps read-only copies)
     values = []
     for key, default in (("translation", (0.0, 0.0, 0.0)), ("rotation", (0.0, 0.0, 0.0, 1.0)),
                          ("scale", (1.0, 1.0, 1.0))):
@@ -957,7 +957,7 @@ def _node_transform(node: dict, location: str):
     norm = math.sqrt(sum(v * v for v in r))
     if norm == 0:
         raise _Fault(_join(location, "rotation"), "is a zero quaternion")
-    return frozen_copy(t), frozen_copy([v / norm for v in r]), frozen_copy(s), None
+    return t, [v / norm for v in r], s, None
 
 
 def _scene(doc: dict, reader: _Reader, clips: list) -> Scene:
@@ -1002,7 +1002,6 @@ def _scene(doc: dict, reader: _Reader, clips: list) -> Scene:
                        and math.isfinite(v) for v in weights):
                 raise _Fault(_join(location, "weights"), "must be finite numbers (the node's "
                              "or its mesh's default morph weights)")
-            weights = frozen_copy(weights)
         if skin is not None:
             _item(doc, "skins", skin, _join(location, "skin"))
         nodes.append(Node(i, _field(node, "name", location, "str", None), parents[i],

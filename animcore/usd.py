@@ -118,7 +118,6 @@ from typing import Dict, Union
 import numpy as np
 
 from . import _core, model
-from ._arrays import frozen_copy
 from ._objects import PicklableError
 from .model import ReadError, _quote
 from .curves import Curve
@@ -659,10 +658,9 @@ def _skeleton_scene(stage, UsdSkel, skel, interpolation, skipped):
     nodes = []
     for j in range(count):
         names = target_names if target_names is not None and j == roots[0] else None
-        weights = frozen_copy(np.zeros(len(names))) if names else None
-        nodes.append(model.Node(j, joints[j], parents[j], children[j],
-                               frozen_copy(trs.translation[j]), frozen_copy(trs.rotation[j]),
-                               frozen_copy(trs.scale[j]), None, None, None, weights, names))
+        weights = np.zeros(len(names)) if names else None
+        nodes.append(model.Node(j, joints[j], parents[j], children[j], trs.translation[j],
+                               trs.rotation[j], trs.scale[j], None, None, None, weights, names))
     skins = ()
     if bind is not None:
         inverse.flags.writeable = False
