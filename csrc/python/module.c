@@ -2,11 +2,32 @@
 #define ACPY_IMPORT_ARRAY
 #include "binding.h"
 
+/* _workers(func, workers) -> int: the thread count, as every kernel reads
+   workers= (for the callers that check it before a kernel reads it). */
+static PyObject *workers_count(PyObject *self, PyObject *args)
+{
+    const char *func;
+    PyObject *arg;
+    int workers;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "sO:_workers", &func, &arg) ||
+        !acpy_workers(func, arg, &workers))
+        return NULL;
+    return PyLong_FromLong(workers);
+}
+
+static PyMethodDef methods[] = {
+    {"_workers", workers_count, METH_VARARGS,
+     "_workers(func, workers) -> int: the thread count of workers=, as every kernel reads it"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "animcore._core",
     .m_doc = "Private binding of the animcore C core; use the animcore package.",
     .m_size = -1,
+    .m_methods = methods,
 };
 
 /* Each domain's binding adds its functions and types to the module. */

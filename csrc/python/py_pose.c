@@ -139,23 +139,7 @@ static PyObject *pose_sample(PyObject *self, PyObject *args)
     Py_RETURN_TRUE;
 }
 
-/* _workers(func, workers) -> int: the thread count, as every kernel reads
-   workers= (for the callers that check it before a kernel reads it). */
-static PyObject *workers_count(PyObject *self, PyObject *args)
-{
-    const char *func;
-    PyObject *arg;
-    int workers;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "sO:_workers", &func, &arg) ||
-        !acpy_workers(func, arg, &workers))
-        return NULL;
-    return PyLong_FromLong(workers);
-}
-
 static PyMethodDef methods[] = {
-    {"_workers", workers_count, METH_VARARGS,
-     "_workers(func, workers) -> int: the thread count of workers=, as every kernel reads it"},
     {"_pose_sample", pose_sample, METH_VARARGS,
      "_pose_sample(func, curves, slots, t, outputs, workers) -> bool: every curve of a clip "
      "sampled into pose arrays in one call"},
