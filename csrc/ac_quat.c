@@ -535,20 +535,6 @@ AC_SIMD_KERNEL int slerp_lanes(const double *q0, const double *q1, const double 
 }
 #endif
 
-/* unit4 of m contiguous items of x into u, in a loop that vectorizes; 1 when
-   every item was finite and non-zero. */
-AC_VECTORIZED
-static int units_of(const double *restrict x, double *restrict u, size_t m)
-{
-    int64_t ok = 1;
-    for (size_t i = 0; i < m; i++) {
-        for (int k = 0; k < 4; k++)
-            ok &= ac_finite(x[4 * i + k]);
-        ok &= unit4(x + 4 * i, u + 4 * i);
-    }
-    return ok != 0;
-}
-
 /* Items [start, start + m) of a slerp, m <= 256, off the lanes. */
 static ac_status slerp_items(const double *q0, const double *q1, const double *t,
                              const size_t s[3], double *out, size_t start, size_t m,
@@ -560,7 +546,7 @@ static ac_status slerp_items(const double *q0, const double *q1, const double *t
        (unit4), so every slerp of the package starts from the same unit
        quaternions; then the vectorized slerp of the block. */
     if (s[0] == 1 && s[1] == 1)
-        ok = units_of(q0 + 4 * start, a, m) & units_of(q1 + 4 * start, b, m);
+        ok = normalize_items(q0 + 4 * start, a, m) & normalize_items(q1 + 4 * start, b, m);
     else
         for (size_t i = 0; i < m; i++) {
             const double *x = q0 + 4 * (start + i) * s[0], *y = q1 + 4 * (start + i) * s[1];
