@@ -94,7 +94,9 @@ def hemisphere_chain(keys):
     return np.array(out)
 
 
-def _quat_mul(a, b):
+def quat_components_product(a, b):
+    """a * b from the components (x, y, z, w) of each, scalars or arrays, with
+    the C helper's operations in its order."""
     ax, ay, az, aw = a
     bx, by, bz, bw = b
     return (aw * bx + ax * bw + ay * bz - az * by,
@@ -109,7 +111,7 @@ def quat_power_slerp(a, b, t):
     1 (extrapolation)."""
     import math
     inv = (-a[0], -a[1], -a[2], a[3])
-    r = _quat_mul(inv, b)
+    r = quat_components_product(inv, b)
     if r[3] < 0:  # q and -q: take the short way round
         r = tuple(-c for c in r)
     s = math.sqrt(r[0] ** 2 + r[1] ** 2 + r[2] ** 2)
@@ -119,7 +121,7 @@ def quat_power_slerp(a, b, t):
     else:
         k = math.sin(t * half) / s
         p = (r[0] * k, r[1] * k, r[2] * k, math.cos(t * half))
-    q = _quat_mul(a, p)
+    q = quat_components_product(a, p)
     n = math.sqrt(sum(c * c for c in q))
     return tuple(c / n for c in q)
 
