@@ -27,9 +27,25 @@ def _missing_requirement(path):
 
 def _execute_runnable(folder):
     """Every runnable notebook, one kernel at a time: they run beside the
-    tests (see conftest.py), which a second kernel slowed more than it gained."""
+    tests (see conftest.py), which a second kernel slowed more than it gained.
+    Two probe notebooks in ``folder`` run last in the same kernel: the first
+    defines a name and draws a figure, the second must find neither."""
+    import nbformat
+
     runnable = [path for path in NOTEBOOKS if _missing_requirement(path) is None]
-    return _render().execute_all(runnable, workers=1)
+    probes = []
+    for name, source in PROBES.items():
+        probes.append(folder / f"{name}.ipynb")
+        nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)]),
+                       probes[-1])
+    return _render().execute_all(runnable + probes, workers=1)
+
+
+PROBES = {
+    "probe_defines": "import matplotlib.pyplot as plt\nleft_behind = plt.figure()",
+    "probe_finds": "import os, sys\nprint(os.getcwd(), 'left_behind' in dir(),\n"
+                   "      sys.modules['matplotlib.pyplot'].get_fignums())",
+}
 
 
 BACKGROUND_JOBS = {"notebooks": _execute_runnable}
@@ -40,6 +56,21 @@ def executed(background):
     pytest.importorskip("nbformat")
     pytest.importorskip("nbclient")
     return background.result("notebooks")
+
+
+@pytest.mark.slow
+def test_notebooks_sharing_a_kernel_start_from_an_empty_namespace(executed):
+    """The notebooks run in turn in one kernel (docs/render.py): a name or a
+    figure one leaves behind is not there for the next, whose working folder
+    is its own."""
+    probes = {path.stem: (path, notebook) for path, notebook in executed.items()
+              if path.stem.startswith("probe_")}
+    for path, notebook in probes.values():
+        assert not isinstance(notebook, BaseException), notebook
+    path, notebook = probes["probe_finds"]
+    printed = "".join(output["text"] for output in notebook.cells[0].outputs
+                      if output["output_type"] == "stream")
+    assert printed == f"{path.parent} False []\n"
 
 
 @pytest.mark.slow
