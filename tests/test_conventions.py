@@ -200,15 +200,18 @@ def test_version_macros_match_the_library_and_the_package():
 def _build_core_library(folder):
     """libanimcore.a alone, as an engine builds it: the Makefile's default flags
     (-O2, where the optimizer's warnings come from), warnings as errors; one
-    compiler at a time, beside the tests (see conftest.py)."""
-    built = subprocess.run(["make", "-C", str(CSRC), "-j1",
-                            f"BUILD={folder}"], capture_output=True, text=True, timeout=600)
-    return built, folder / "libanimcore.a"
+    compiler at a time, beside the tests (see conftest.py). In csrc/build, as
+    `make` builds it: a later run compiles only what changed."""
+    built = subprocess.run(["make", "-C", str(CSRC), "-j1"], capture_output=True, text=True,
+                           timeout=600)
+    return built, CSRC / "build" / "libanimcore.a"
 
 
 def _mypy_user_scripts(folder):
     """mypy --strict on both user scripts (one run: mypy's start, reading
-    animcore and NumPy, is most of its time), or None without mypy."""
+    animcore and NumPy, is most of its time), or None without mypy. Its cache
+    is the checkout's .mypy_cache: a later run reads only what changed (4 s
+    to 0.3 s)."""
     import importlib.util
 
     if importlib.util.find_spec("mypy") is None:
@@ -218,7 +221,8 @@ def _mypy_user_scripts(folder):
         shutil.copy(USER_SCRIPT.parent / script, folder / script)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", f"--cache-dir={folder / 'cache'}", *scripts],
+        [sys.executable, "-m", "mypy", "--strict", f"--cache-dir={CSRC.parent / '.mypy_cache'}",
+         *scripts],
         capture_output=True, text=True, cwd=folder, env=env, timeout=600)
 
 
