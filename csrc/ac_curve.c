@@ -276,12 +276,17 @@ void ac_curve_key_velocities(const ac_curve *curve, double *in_velocities,
 
 /* 1 / duration of segment j (0 for the zero-length segment of a jump; for
    keys more than DBL_MAX apart 1 / (duration / 2), see odd_at). */
-static AC_FORCE_INLINE double inv_duration(const double *times, size_t j)
+static AC_FORCE_INLINE double inv_between(double t0, double t1)
 {
-    const double t0 = times[j], t1 = times[j + 1], T = t1 - t0;
+    const double T = t1 - t0;
     const int64_t wide = !ac_finite(T), positive = T > 0.0;
     const double r = 1.0 / ac_pick(wide, 0.5 * t1 - 0.5 * t0, ac_pick(positive, T, 1.0));
     return ac_pick(wide | positive, r, 0.0); /* (selects, so that loops vectorize) */
+}
+
+static AC_FORCE_INLINE double inv_duration(const double *times, size_t j)
+{
+    return inv_between(times[j], times[j + 1]);
 }
 
 /* inv_duration of segment j, as the curve keeps it or made here. */
@@ -1739,21 +1744,39 @@ static void located_any(const ac_curve *cv, const double *restrict t,
         for (; r + BLOCK <= m; r += BLOCK) {
             double t0[BLOCK], t1[BLOCK], u[BLOCK], x[3][BLOCK];
             double p0[3][BLOCK], p1[3][BLOCK], v0[3][BLOCK], v1[3][BLOCK];
+            static const double still[3][BLOCK]; /* the velocities of a curve without */
+            const double(*w0)[BLOCK] = keyed ? (const double(*)[BLOCK])v0 : still;
+            const double(*w1)[BLOCK] = keyed ? (const double(*)[BLOCK])v1 : still;
             int kind[BLOCK];
+            /* the reads, each kind in a loop of its own (fewer live pointers);
+               u then in lanes: its division is the block's costliest step */
             for (size_t l = 0; l < BLOCK; l++) {
                 const size_t j = seg[r + l];
                 t0[l] = times[j], t1[l] = times[j + 1], kind[l] = cv->kind[j];
-                u[l] = (t[r + l] - times[j]) * seg_inv(cv, j);
-                for (int ch = 0; ch < 3; ch++) {
-                    p0[ch][l] = cv->values[3 * j + ch], p1[ch][l] = cv->values[3 * j + 3 + ch];
-                    v0[ch][l] = keyed ? cv->out_velocity[3 * j + ch] : 0.0;
-                    v1[ch][l] = keyed ? cv->in_velocity[3 * j + 3 + ch] : 0.0;
-                }
             }
+            for (size_t l = 0; l < BLOCK; l++) {
+                const double *p = cv->values + 3 * seg[r + l];
+                for (int ch = 0; ch < 3; ch++)
+                    p0[ch][l] = p[ch], p1[ch][l] = p[3 + ch];
+            }
+            if (keyed)
+                for (size_t l = 0; l < BLOCK; l++) {
+                    const size_t j = seg[r + l];
+                    for (int ch = 0; ch < 3; ch++) {
+                        v0[ch][l] = cv->out_velocity[3 * j + ch];
+                        v1[ch][l] = cv->in_velocity[3 * j + 3 + ch];
+                    }
+                }
+            if (cv->inv)
+                for (size_t l = 0; l < BLOCK; l++)
+                    u[l] = (t[r + l] - t0[l]) * cv->inv[seg[r + l]];
+            else
+                for (size_t l = 0; l < BLOCK; l++)
+                    u[l] = (t[r + l] - t0[l]) * inv_between(t0[l], t1[l]);
             for (int ch = 0; ch < 3; ch++)
                 for (size_t l = 0; l < BLOCK; l++) {
                     double p[4], m0, m1;
-                    poly_of(kind[l], t0[l], t1[l], p0[ch][l], p1[ch][l], v0[ch][l], v1[ch][l],
+                    poly_of(kind[l], t0[l], t1[l], p0[ch][l], p1[ch][l], w0[ch][l], w1[ch][l],
                             p, &m0, &m1);
                     x[ch][l] = AC_CURVE_X(p[3], p[2], p[1], p[0], u[l]);
                 }
