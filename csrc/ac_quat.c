@@ -253,18 +253,18 @@ ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_err
 
 /* ---- the unit-quaternion kernels off the lanes: unit_arg's normalization
    of n contiguous quaternions and, by `kind`, the unit quaternion itself
-   (4 values per item), its rotation matrix (9) or the vector of v it rotates
-   (3). A block at a time: its items read into one array per component
-   first, so that the arithmetic, branch-free, runs in a loop that
-   vectorizes. 1 when every quaternion (and vector) was finite, every
+   (4 values per item), its form as the slerp takes it (4), its rotation
+   matrix (9) or the vector of v it rotates (3). A block at a time: its
+   items read into one array per component first, so that the arithmetic,
+   branch-free, runs in a loop that vectorizes. 1 when every quaternion (and vector) was finite, every
    quaternion non-zero and every result finite. */
-enum { UNIT_NORMALIZE, UNIT_MATRIX, UNIT_ROTATE };
+enum { UNIT_NORMALIZE, UNIT_MATRIX, UNIT_ROTATE, UNIT_SLERP_FORM };
 
 static AC_FORCE_INLINE int unit_items(int kind, const double *q, const double *v, double *out,
                                       size_t n)
 {
     enum { BLOCK = 64 };
-    const int width = kind == UNIT_NORMALIZE ? 4 : kind == UNIT_MATRIX ? 9 : 3;
+    const int width = kind == UNIT_MATRIX ? 9 : kind == UNIT_ROTATE ? 3 : 4;
     int64_t ok = 1;
     for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
         const size_t nb = n - i0 < BLOCK ? n - i0 : BLOCK;
@@ -283,6 +283,8 @@ static AC_FORCE_INLINE int unit_items(int kind, const double *q, const double *v
             if (kind == UNIT_NORMALIZE)
                 for (int k = 0; k < 4; k++)
                     c[k] = u[k];
+            else if (kind == UNIT_SLERP_FORM)
+                ac_slerp_arc_unit(u, 1, c);
             else if (kind == UNIT_MATRIX)
                 ac_quat_matrix3(u, c);
             else {
@@ -304,6 +306,14 @@ AC_VECTORIZED
 static int normalize_items(const double *q, double *out, size_t n)
 {
     return unit_items(UNIT_NORMALIZE, q, NULL, out, n);
+}
+
+/* Each quaternion made unit and then as the slerp takes a unit key
+   (ac_slerp_arc_unit, after the unit4 that ac_slerp_arc_of does). */
+AC_VECTORIZED
+static int slerp_form_items(const double *q, double *out, size_t n)
+{
+    return unit_items(UNIT_SLERP_FORM, q, NULL, out, n);
 }
 
 AC_VECTORIZED
@@ -841,21 +851,18 @@ AC_SIMD_KERNEL int slerp_keys_lanes(const double *restrict quats, size_t n,
 /* n valid keys (ac_quat_curve_validate's) made unit (as unit_arg does,
    into u) and each as the slerp takes it (ac_slerp_arc_of's scaling of the
    unit key normalized as quat_slerp normalizes it; in range: a unit key's
-   |x|^2 is about 1), into keys. In vector lanes where the CPU has them. */
+   |x|^2 is about 1), into keys. In vector lanes where the CPU has them,
+   else in the block loops of quat_normalize (valid keys: no error). */
 static void slerp_keys(const double *restrict quats, size_t n, double *restrict u,
                        double *restrict keys)
 {
     size_t start = lane_items(n, all_arrays, 1);
 #ifdef AC_SIMD
     if (start && !slerp_keys_lanes(quats, start, u, keys))
-        start = 0; /* an extreme length: the scalar loop does them all */
+        start = 0; /* an extreme length: the loops below do them all */
 #endif
-    for (size_t i = start; i < n; i++) {
-        double x[4];
-        unit4(quats + 4 * i, u + 4 * i);
-        unit4(u + 4 * i, x);
-        ac_slerp_arc_unit(x, 1, keys + 4 * i);
-    }
+    normalize_items(quats + 4 * start, u + 4 * start, n - start);
+    slerp_form_items(u + 4 * start, keys + 4 * start, n - start);
 }
 
 /* The dot products of each unit key with the one before: dots[i] of u[i]

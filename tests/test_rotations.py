@@ -352,6 +352,29 @@ def test_linear_curve_matches_scipy_slerp():
     same_rotation(curve.evaluate(t), Slerp(times, Rotation.from_quat(keys))(t).as_quat(), atol=1e-12)
 
 
+def test_linear_curve_of_keys_of_any_length_is_quat_slerp_of_its_unit_keys():
+    """Inside a segment a linear RotationCurve is quat_slerp of its two keys
+    made unit, bit for bit up to the sign the curve gives each key (its
+    hemisphere continuity), for keys of lengths 1e-150 to 1e150 and more
+    keys than one block of the construction's loops."""
+    rng = np.random.default_rng(11)
+    k, n = 700, 3000
+    keys = rng.normal(size=(k, 4))
+    size = rng.random(k)
+    keys[size < 0.1] *= 1e-150
+    keys[(size > 0.1) & (size < 0.2)] *= 1e150
+    keys[(size > 0.2) & (size < 0.3)] *= 3.7
+    times = np.cumsum(rng.uniform(0.01, 1.0, k))
+    j = rng.integers(0, k - 1, n)
+    t = times[j] + rng.random(n) * (times[j + 1] - times[j])
+    t = np.where(t < times[j + 1], t, times[j])  # (a time rounded up to the next key)
+    got = RotationCurve(times, keys, interpolation="linear")(t)
+    unit = quat_normalize(keys)
+    expected = quat_slerp(unit[j], unit[j + 1], (t - times[j]) / (times[j + 1] - times[j]))
+    sign = np.where(np.sum(got * expected, axis=-1) < 0, -1.0, 1.0)[:, None]
+    np.testing.assert_array_equal((sign * expected).view(np.uint64), got.view(np.uint64))
+
+
 def test_linear_angular_velocity_exact():
     times, keys = uneven_keys(8)
     curve = RotationCurve(times, keys)
