@@ -1018,6 +1018,19 @@ def test_not_fbx():
 
 # ------------------------------------------------------------ glTF export
 
+@pytest.fixture(scope="module")
+def saved_as_gltf(tmp_path_factory):
+    """_saved of a file, made once for the module's tests (scenes are
+    immutable)."""
+    folder, made = tmp_path_factory.mktemp("saved"), {}
+
+    def of(name):
+        if name not in made:
+            made[name] = _saved(name, folder)
+        return made[name]
+    return of
+
+
 def _saved(name, tmp_path):
     """An FBX file saved by animcore.save and read back by the glTF reader."""
     import warnings
@@ -1039,11 +1052,11 @@ def _query_times(clip, rng):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_saved_gltf_world_matches_fbx_world(name, tmp_path):
+def test_saved_gltf_world_matches_fbx_world(name, saved_as_gltf):
     """save -> glTF reader -> Scene.world equals the FBX reader's world at key
     times and random times, within the deviation the report states for the
     clip (plus float32 rounding: glTF stores times and values as float32)."""
-    scene, saved, report = _saved(name, tmp_path)
+    scene, saved, report = saved_as_gltf(name)
     animated = [c for c in scene.clips if c.channels]
     assert [c.name for c in saved.clips] == [c.name for c in animated]
     assert saved.joint_names[:len(scene.nodes)] == tuple(scene.joint_names) or \
@@ -1080,10 +1093,10 @@ def test_saved_gltf_world_matches_fbx_world(name, tmp_path):
 
 
 @pytest.mark.parametrize("name", [n for n in NAMES if META["files"][n]["stacks"]])
-def test_keyed_channels_are_exact_to_float32(name, tmp_path):
+def test_keyed_channels_are_exact_to_float32(name, saved_as_gltf):
     """Channels the report lists as keys (no grid) give the FBX channel's
     values at any time, to float32 rounding of values and key times."""
-    scene, saved, report = _saved(name, tmp_path)
+    scene, saved, report = saved_as_gltf(name)
     rng = np.random.default_rng(7)
     for clip, written in zip([c for c in scene.clips if c.channels], saved.clips):
         for row in (r for r in report if r.clip == clip.name and r.fps is None and
@@ -1103,11 +1116,11 @@ def test_keyed_channels_are_exact_to_float32(name, tmp_path):
             assert row.deviation <= 1e-9 * scale
 
 
-def test_save_keeps_cubic_blend_shape_curves_and_samples_euler_rotations(tmp_path):
-    _, saved, report = _saved("maya_blend_shape_cube_7100_ascii.fbx", tmp_path)
+def test_save_keeps_cubic_blend_shape_curves_and_samples_euler_rotations(saved_as_gltf):
+    _, _, report = saved_as_gltf("maya_blend_shape_cube_7100_ascii.fbx")
     (row,) = [r for r in report if r.path == "weights"]
     assert row.interpolation == "CUBICSPLINE" and row.fps is None and row.reason == ""
-    _, _, report = _saved("walk.fbx", tmp_path)
+    _, _, report = saved_as_gltf("walk.fbx")
     rotations = [r for r in report if r.path == "rotation"]
     assert rotations and all(r.fps == 30.0 and r.interpolation == "LINEAR" and
                              "Euler" in r.reason for r in rotations)
