@@ -1018,9 +1018,12 @@ class Curve(ByValue):
         given = velocities is not None or in_velocities is not None or out_velocities is not None
         if tangents is None:
             tangents = "explicit" if given else "catmull_rom"
-        tangents = option(func, "tangents", tangents, list(_TANGENTS) + ["explicit"],
-                          aliases_for(TANGENT_ALIASES, _TANGENTS),
-                          {k: v for k, v in TANGENT_HINTS.items() if k != "auto"})
+        if not (isinstance(tangents, str) and (tangents in _TANGENTS or tangents == "explicit")):
+            # (an alias or a mistake: the canonical names, as readers pass them, skip building
+            # the alias and hint tables, a fifth of a small curve's construction)
+            tangents = option(func, "tangents", tangents, list(_TANGENTS) + ["explicit"],
+                              aliases_for(TANGENT_ALIASES, _TANGENTS),
+                              {k: v for k, v in TANGENT_HINTS.items() if k != "auto"})
         if tangents == "explicit" and not given:
             raise ValueError(f"{func}: tangents='explicit' needs the key velocities: give "
                              f"velocities= (or in_velocities= and out_velocities=)")
