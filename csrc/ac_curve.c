@@ -1744,7 +1744,7 @@ static void located_any(const ac_curve *cv, const double *restrict t,
         for (; r + BLOCK <= m; r += BLOCK) {
             double t0[BLOCK], t1[BLOCK], u[BLOCK], x[3][BLOCK];
             double p0[3][BLOCK], p1[3][BLOCK], v0[3][BLOCK], v1[3][BLOCK];
-            static const double still[3][BLOCK]; /* the velocities of a curve without */
+            static const double still[3][BLOCK]; /* zeros: a curve that keeps no velocities */
             const double(*w0)[BLOCK] = keyed ? (const double(*)[BLOCK])v0 : still;
             const double(*w1)[BLOCK] = keyed ? (const double(*)[BLOCK])v1 : still;
             int kind[BLOCK];

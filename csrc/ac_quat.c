@@ -256,8 +256,8 @@ ac_status ac_quat_batch_conjugate(const double *q, double *out, size_t n, ac_err
    (4 values per item), its form as the slerp takes it (4), its rotation
    matrix (9) or the vector of v it rotates (3). A block at a time: its
    items read into one array per component first, so that the arithmetic,
-   branch-free, runs in a loop that vectorizes. 1 when every quaternion (and vector) was finite, every
-   quaternion non-zero and every result finite. */
+   branch-free, runs in a loop that vectorizes. 1 when every quaternion (and
+   vector) was finite, every quaternion non-zero and every result finite. */
 enum { UNIT_NORMALIZE, UNIT_MATRIX, UNIT_ROTATE, UNIT_SLERP_FORM };
 
 static AC_FORCE_INLINE int unit_items(int kind, const double *q, const double *v, double *out,
