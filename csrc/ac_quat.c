@@ -701,17 +701,23 @@ void ac_quat_curve_destroy(ac_quat_curve *curve)
     ac_mem_release(&mem, curve);
 }
 
-/* The slerp arc of linear segment j, what ac_slerp_arc_of gives for its two
-   unit keys: the keys as the slerp takes them, the second one brought into
-   the first one's hemisphere, and the angle stored at create. */
-static AC_FORCE_INLINE void segment_arc(const double *keys, const double *angles, size_t j,
-                                        ac_slerp_arc *arc)
+/* The slerp arc of a linear segment from its keys a, c (as the slerp takes
+   them) and the angle w, inv stored at create: what ac_slerp_arc_of gives
+   for its two unit keys, c brought into a's hemisphere. */
+static AC_FORCE_INLINE void arc_of_keys(const double a[4], const double c[4], double w,
+                                        double inv, ac_slerp_arc *arc)
 {
-    const double *a = keys + 4 * j, *c = a + 4;
     const double sign = ac_slerp_arc_sign(a, c);
     for (int k = 0; k < 4; k++)
         arc->a[k] = a[k], arc->c[k] = c[k] * sign;
-    arc->w = angles[2 * j], arc->inv = angles[2 * j + 1];
+    arc->w = w, arc->inv = inv;
+}
+
+/* arc_of_keys of linear segment j. */
+static AC_FORCE_INLINE void segment_arc(const double *keys, const double *angles, size_t j,
+                                        ac_slerp_arc *arc)
+{
+    arc_of_keys(keys + 4 * j, keys + 4 * j + 4, angles[2 * j], angles[2 * j + 1], arc);
 }
 
 /* The constant angular velocity of a linear segment of duration dt:
@@ -1276,15 +1282,12 @@ static void located_linear(const ac_quat_curve *c, const double *restrict t,
         }
         for (size_t l = 0; l < nb; l++) {
             ac_slerp_arc arc;
-            double v = (tr[l] - t0[l]) / (t1[l] - t0[l]), end[4], sign, o[4];
+            double v = (tr[l] - t0[l]) / (t1[l] - t0[l]), start[4], end[4], o[4];
             v = ac_pick(v < 0.0, 0.0, v);
             u[l] = ac_pick(v > 1.0, 1.0, v);
             for (int k = 0; k < 4; k++)
-                arc.a[k] = a[k][l], end[k] = b[k][l];
-            sign = ac_slerp_arc_sign(arc.a, end); /* segment_arc's */
-            for (int k = 0; k < 4; k++)
-                arc.c[k] = end[k] * sign;
-            arc.w = w[l], arc.inv = inv[l];
+                start[k] = a[k][l], end[k] = b[k][l];
+            arc_of_keys(start, end, w[l], inv[l], &arc); /* segment_arc's */
             ac_slerp_arc_at(&arc, u[l], o);
             for (int k = 0; k < 4; k++)
                 x[k][l] = o[k];

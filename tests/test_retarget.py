@@ -12,6 +12,8 @@ import animcore as ac
 from animcore.gltf import Node, Scene
 from animcore.retarget import match_joints, mirror, mirror_pairs, retarget
 
+from reference import quat_components_product
+
 DATA = Path(__file__).parent / "data"
 
 
@@ -25,12 +27,8 @@ def walk():
 
 def qmul(a, b):
     """Hamilton product in plain NumPy (x, y, z, w)."""
-    ax, ay, az, aw = np.moveaxis(a, -1, 0)
-    bx, by, bz, bw = np.moveaxis(b, -1, 0)
-    return np.stack([aw * bx + ax * bw + ay * bz - az * by,
-                     aw * by - ax * bz + ay * bw + az * bx,
-                     aw * bz + ax * by - ay * bx + az * bw,
-                     aw * bw - ax * bx - ay * by - az * bz], -1)
+    a, b = (np.moveaxis(np.asarray(x, float), -1, 0) for x in (a, b))
+    return np.stack(quat_components_product(a, b), -1)
 
 
 def qconj(q):
