@@ -6,13 +6,21 @@ job}``; ``job(folder)`` gets an empty folder of its own, named after the job
 (so no spaces). Each job of a module whose collected tests use the
 ``background`` fixture starts in a thread as soon as collection ends, so that
 it runs on another core while the other tests run; the tests that use it run
-last, and ``background.result(name)`` waits for it and returns its result."""
+last, and ``background.result(name)`` waits for it and returns its result.
+
+With pytest-xdist (the suite's default, ``-n auto``) every worker collects
+every test: the workers share one folder, made by the controller, and a job
+runs in the first worker that claims it (its folder made there), which leaves
+its pickled result beside it for the others and waits for its jobs before it
+exits."""
 import os
 import pathlib
+import pickle
 import shutil
 import sys
 import tempfile
 import threading
+import time
 from concurrent.futures import Future
 
 import pytest
@@ -35,6 +43,10 @@ class Background:
     def __init__(self):
         self.futures = {}
         self.folder = None
+        self.shared = False  # the folder is the xdist run's, not this process's
+
+    def share(self, folder):
+        self.folder, self.shared = pathlib.Path(folder), True
 
     def start(self, name, job):
         if name in self.futures:
@@ -42,7 +54,10 @@ class Background:
         if self.folder is None:
             self.folder = pathlib.Path(tempfile.mkdtemp(prefix="animcore-tests-"))
         folder = self.folder / name
-        folder.mkdir()
+        try:
+            folder.mkdir()
+        except FileExistsError:  # another worker claimed it
+            return
         future = self.futures[name] = Future()
 
         def run():
@@ -51,14 +66,41 @@ class Background:
                 future.set_result(job(folder))
             except BaseException as error:  # handed to the test that asks
                 future.set_exception(error)
+            if self.shared:
+                self._publish(name, future)
 
         threading.Thread(target=run, name=f"background {name}", daemon=True).start()
 
-    def result(self, name):
-        return self.futures[name].result()
+    def _publish(self, name, future):
+        """The job's result (or error) pickled for the other workers."""
+        error = future.exception()
+        try:
+            data = pickle.dumps(("error", error) if error else ("ok", future.result()))
+        except Exception as failure:  # an unpicklable result or error: said as text
+            data = pickle.dumps(("error", RuntimeError(f"background job {name}: "
+                                                       f"{error or failure!r}")))
+        partial = self.folder / f"{name}.pickle.partial"
+        partial.write_bytes(data)
+        partial.replace(self.folder / f"{name}.pickle")
+
+    def result(self, name, timeout=900):
+        if name in self.futures:
+            return self.futures[name].result()
+        published, waited = self.folder / f"{name}.pickle", 0.0
+        while not published.exists():  # the worker that claimed it is running it
+            if waited > timeout:
+                raise TimeoutError(f"background job {name} gave no result in {timeout} s")
+            time.sleep(0.2)
+            waited += 0.2
+        kind, value = pickle.loads(published.read_bytes())
+        if kind == "error":
+            raise value
+        return value
 
     def close(self):
-        if self.folder is not None:
+        for future in self.futures.values():  # a worker waits for the jobs it runs
+            future.exception()
+        if self.folder is not None and not self.shared:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -93,8 +135,24 @@ def pytest_collection_finish(session):
             _BACKGROUND.start(name, job)
 
 
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):  # an xdist worker: the run's shared folder
+        _BACKGROUND.share(config.workerinput["animcore_background"])
+    elif getattr(config.option, "numprocesses", None) and not config.option.collectonly:
+        config.animcore_background = tempfile.mkdtemp(prefix="animcore-tests-")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """(xdist's controller) hands each worker the folder the jobs share."""
+    node.workerinput["animcore_background"] = node.config.animcore_background
+
+
 def pytest_unconfigure(config):
     _BACKGROUND.close()
+    shared = getattr(config, "animcore_background", None)
+    if shared:  # the controller, once every worker has ended
+        shutil.rmtree(shared, ignore_errors=True)
 
 
 @pytest.fixture

@@ -6,6 +6,14 @@ import pathlib
 
 import pytest
 
+# The notebooks run in a thread of a test process, and starting their kernel imports
+# IPython: imported here, at collection, no test meets it half-imported in sys.modules
+# (matplotlib reads sys.modules["IPython"] without importing it).
+try:
+    import IPython  # noqa: F401
+except ImportError:
+    pass
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
