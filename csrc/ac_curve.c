@@ -1138,10 +1138,10 @@ ac_status ac_curve_create(ac_curve **result, const ac_curve_spec *spec, ac_error
             a = bz[6 * C + ch], b = bz[5 * C + ch], c = bz[4 * C + ch];
             if (!(ac_finite(3.0 * a) && ac_finite(2.0 * b) && ac_finite(3.0 * a + 2.0 * b + c) &&
                   ac_finite(a + b + c))) {
+                const double value = cv->values[(j + 1) * C + ch]; /* (read before cv goes) */
                 ac_mem_release(&cv->mem, scratch);
                 ac_curve_destroy(cv);
-                return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, AC_ARG_VALUES,
-                               cv->values[(j + 1) * C + ch],
+                return ac_fail(err, AC_ERR_OVERFLOW, (j + 1) * C + ch, AC_ARG_VALUES, value,
                                "makes segment %zu's polynomial not representable", j);
             }
             bezier_table(bz, C, ch); /* needed by the key velocities */

@@ -789,6 +789,28 @@ static void short_segments(void)
     }
 }
 
+/* A CSS-eased segment whose polynomial overflows is refused, naming the
+   segment's end value (read before the curve is freed: ASan checks it). */
+static void eased_overflow(void)
+{
+    const double t[2] = {0, 1}, v[2] = {0, 1e308};
+    const int kinds[1] = {AC_CURVE_EASE};
+    ac_curve_ease ease;
+    ac_curve_spec spec;
+    ac_curve *curve = NULL;
+    ac_error err;
+    memset(&spec, 0, sizeof spec);
+    memset(&ease, 0, sizeof ease);
+    ease.kind = AC_CURVE_EASE_CUBIC_BEZIER;
+    ease.x1 = 0.2, ease.y1 = 0.0, ease.x2 = 0.8, ease.y2 = 1.0;
+    spec.keys = 2, spec.channels = 1, spec.times = t, spec.values = v;
+    spec.interpolation = AC_CURVE_LINEAR;
+    spec.segment_interpolation = kinds, spec.segment_ease = &ease;
+    CHECK(ac_curve_create(&curve, &spec, &err) == AC_ERR_OVERFLOW);
+    CHECK(curve == NULL);
+    CHECK(err.arg == AC_ARG_VALUES && err.index == 1 && err.value == 1e308);
+}
+
 int main(void)
 {
     short_segments();
@@ -802,5 +824,6 @@ int main(void)
     keyed_segments();
     ease_table();
     eval_check();
+    eased_overflow();
     TEST_DONE("test_curve");
 }
