@@ -23,6 +23,11 @@ import threading
 import time
 from concurrent.futures import Future
 
+try:
+    import fcntl
+except ImportError:  # Windows: a crashed worker's job is then waited on until the timeout
+    fcntl = None
+
 import pytest
 from hypothesis import settings
 
@@ -44,6 +49,7 @@ class Background:
         self.futures = {}
         self.folder = None
         self.shared = False  # the folder is the xdist run's, not this process's
+        self.held = []  # the locks on the jobs this process runs
 
     def share(self, folder):
         self.folder, self.shared = pathlib.Path(folder), True
@@ -58,6 +64,8 @@ class Background:
             folder.mkdir()
         except FileExistsError:  # another worker claimed it
             return
+        if self.shared:
+            self._hold(name)
         future = self.futures[name] = Future()
 
         def run():
@@ -70,6 +78,17 @@ class Background:
                 self._publish(name, future)
 
         threading.Thread(target=run, name=f"background {name}", daemon=True).start()
+
+    def _hold(self, name):
+        """A lock this process holds on {name}.owner while it lives (the system
+        drops it when the process ends, crashed or not), put in place locked."""
+        if fcntl is None:
+            return
+        path = self.folder / f"{name}.owner"
+        held = open(f"{path}.{os.getpid()}", "w")
+        fcntl.flock(held, fcntl.LOCK_EX)
+        os.replace(held.name, path)
+        self.held.append(held)
 
     def _publish(self, name, future):
         """The job's result (or error) pickled for the other workers."""
@@ -86,10 +105,14 @@ class Background:
     def result(self, name, timeout=900):
         if name in self.futures:
             return self.futures[name].result()
-        published, waited = self.folder / f"{name}.pickle", 0.0
+        published, owner = self.folder / f"{name}.pickle", self.folder / f"{name}.owner"
+        waited = 0.0
         while not published.exists():  # the worker that claimed it is running it
             if waited > timeout:
                 raise TimeoutError(f"background job {name} gave no result in {timeout} s")
+            if _abandoned(owner) and not published.exists():
+                raise RuntimeError(f"the test process running background job {name} ended "
+                                   f"without its result (it crashed: see its report)")
             time.sleep(0.2)
             waited += 0.2
         kind, value = pickle.loads(published.read_bytes())
@@ -102,6 +125,18 @@ class Background:
             future.exception()
         if self.folder is not None and not self.shared:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _abandoned(owner):
+    """Whether the process that locked `owner` has ended (its lock is free)."""
+    if fcntl is None or not owner.exists():
+        return False
+    with open(owner) as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+    return True
 
 
 def _yield_to_the_tests():
