@@ -721,7 +721,7 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
         _finite(location, "sample", values)
         _finite(location, "time sample", times)
         if path_name == "rotation":
-            length = np.linalg.norm(values, axis=-1)
+            length = np.sqrt(np.einsum("fjk,fjk->fj", values, values))  # (norm's is 3x slower)
             off = np.abs(length - 1.0) > 1e-3
             if off.any():
                 k, j = (int(i) for i in np.argwhere(off)[0])
@@ -736,7 +736,12 @@ def _animation(stage, anim, joints, skel_path, roots, interpolation):
             times = np.ascontiguousarray(times, dtype=np.float64)
             times.flags.writeable = False
             shared_times.append(times)
-        per_joint = np.ascontiguousarray(np.moveaxis(values, 1, 0))  # joint k: (F, width)
+        # joint k's (F, width) values: the (F, joints) grid of width-value items transposed
+        # as items (2.4x faster than np.moveaxis's copy, which moves one float at a time)
+        frames, count, width = values.shape
+        items = np.ascontiguousarray(values).view(np.dtype((np.void, values.itemsize * width)))
+        per_joint = np.ascontiguousarray(items[..., 0].T).view(values.dtype).reshape(
+            count, frames, width)
         for k, j in enumerate(index):
             channels.append(_channel(location, j, joints[j], path_name, times,
                                      per_joint[k], kind))
