@@ -697,6 +697,9 @@ def test_external_buffer_reads_only_byte_length_bytes(tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs resource.setrlimit (POSIX)")
+@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="AddressSanitizer's shadow memory needs more address space than "
+                           "the limit leaves (.ci/sanitized)")
 def test_external_buffer_declaring_more_than_the_file_holds_allocates_nothing_for_it(tmp_path):
     # a byteLength of 2^40 beside a small file: the read once asked the
     # allocator for 2^40 bytes first (a MemoryError; 3 GiB of address space)
