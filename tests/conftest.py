@@ -173,7 +173,7 @@ def pytest_collection_finish(session):
 def pytest_configure(config):
     if hasattr(config, "workerinput"):  # an xdist worker: the run's shared folder
         _BACKGROUND.share(config.workerinput["animcore_background"])
-    elif getattr(config.option, "numprocesses", None) and not config.option.collectonly:
+    elif getattr(config.option, "numprocesses", None):
         config.animcore_background = tempfile.mkdtemp(prefix="animcore-tests-")
 
 
