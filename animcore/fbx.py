@@ -1593,7 +1593,8 @@ def _componentwise(parent: np.ndarray, local: np.ndarray) -> np.ndarray:
     separately (scale along the child's axes, no shear)."""
     lin = parent[..., :3, :3]
     scale = np.linalg.norm(lin, axis=-2)
-    det = np.linalg.det(lin)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        det = np.linalg.det(lin)  # (only its sign: LAPACK's LU warns of a subnormal pivot)
     scale = scale * np.where(det < 0, -1.0, 1.0)[..., None] ** np.array([1, 0, 0])
     rot = lin / np.where(scale == 0, 1.0, scale)[..., None, :]
     out = np.empty(np.broadcast_shapes(parent.shape, local.shape))

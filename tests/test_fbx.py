@@ -700,6 +700,37 @@ Connections:  {
     assert np.all(np.isfinite(world))
 
 
+def test_a_parent_with_a_subnormal_scale_composes_componentwise_without_warnings():
+    # fuzz/fuzz_fbx.py (atheris) found a turned parent whose world matrix held a subnormal
+    # number: LAPACK's determinant (RrSs, InheritType 0, takes its sign) warned of a
+    # division by zero; the world matrices are finite, and so no error either
+    text = ASCII_HEADER + """Objects:  {
+    Model: 1, "Model::hip", "LimbNode" {
+        Properties70:  {
+            P: "Lcl Rotation", "Lcl Rotation", "", "A",0,0,90
+            P: "Lcl Scaling", "Lcl Scaling", "", "A",1e-320,1,1
+        }
+    }
+    Model: 2, "Model::knee", "LimbNode" {
+        Properties70:  {
+            P: "Lcl Translation", "Lcl Translation", "", "A",1,1,1
+        }
+    }
+}
+Connections:  {
+    C: "OO",2,1
+}
+"""
+    scene = fbx.load_bytes(text.encode(), units="cm")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        hip, knee = scene.world()
+    # the knee keeps no rotation or scale of its own: its frame is the hip's
+    np.testing.assert_allclose(knee[:3, :3], hip[:3, :3], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(knee[:3, 3], hip[:3, :3] @ [1.0, 1.0, 1.0] + hip[:3, 3],
+                               rtol=0, atol=1e-15)
+
+
 @pytest.mark.parametrize("up", ["y", "z"])
 def test_units_and_axes(up):
     # Blender's frame: Z up, -Y front, X right, in metres (UnitScaleFactor 100)
