@@ -121,9 +121,10 @@ class Background:
         return value
 
     def close(self):
-        for future in self.futures.values():  # a worker waits for the jobs it runs
-            future.exception()
-        if self.folder is not None and not self.shared:
+        if self.shared:  # an xdist worker waits for the jobs it runs: others may need them
+            for future in self.futures.values():
+                future.exception()
+        elif self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
