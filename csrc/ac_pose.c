@@ -14,9 +14,10 @@
 #include "ac_track.h"
 
 enum {
-    BLOCK = 256,   /* times per block: each track's keys are read in runs */
-    GROUPS = 4,    /* sets of key times located per block at a time */
-    SCRATCH = 1024 /* doubles of scratch for the public evaluation */
+    BLOCK = 256,    /* times per block: each track's keys are read in runs */
+    GROUPS = 4,     /* sets of key times located per block at a time */
+    SCRATCH = 1024, /* doubles of scratch for the public evaluation */
+    MEMO = 1024     /* tracks whose group is remembered from one block to the next */
 };
 
 /* A set of key times shared by tracks, and the times of the current block
@@ -130,6 +131,11 @@ ac_status ac_pose_sample(const ac_pose_track *tracks, size_t count, const double
                          size_t n, ac_error *err)
 {
     located groups[GROUPS];
+    /* track i's group in the last block and the key times that group then had:
+       while it has the same array (so the same values), the track's key times
+       need not be compared again (a 500-key track's are 4 KB a block) */
+    const double *memo_times[MEMO];
+    unsigned char memo_group[MEMO];
     size_t next = 0;
     int sorted;
     for (size_t i = 0; i < count; i++) {
@@ -144,6 +150,8 @@ ac_status ac_pose_sample(const ac_pose_track *tracks, size_t count, const double
     }
     for (int i = 0; i < GROUPS; i++)
         groups[i].times = NULL;
+    for (size_t i = 0; i < MEMO; i++)
+        memo_times[i] = NULL;
     sorted = n > 0 && ac_finite(t[0]) && ac_finite(t[n - 1]) && ac_track_sorted(t, n);
     for (size_t b = 0; b < n; b += BLOCK) {
         const size_t m = n - b < BLOCK ? n - b : BLOCK;
@@ -154,7 +162,12 @@ ac_status ac_pose_sample(const ac_pose_track *tracks, size_t count, const double
             located *g = NULL;
             ac_status st;
             if (sorted && k > 1) {
-                g = group_of(groups, &next, times, k);
+                const located *known = i < MEMO && memo_times[i] ? &groups[memo_group[i]] : NULL;
+                g = known && known->times == memo_times[i] && known->k == k
+                        ? &groups[memo_group[i]]
+                        : group_of(groups, &next, times, k);
+                if (i < MEMO)
+                    memo_times[i] = g->times, memo_group[i] = (unsigned char)(g - groups);
                 if (g->block != b) {
                     locate(g, t + b, m);
                     g->block = b;

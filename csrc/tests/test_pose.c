@@ -85,6 +85,65 @@ static void against_own_evaluation(const double *t, size_t n)
         ac_quat_curve_destroy(rotations[r]);
 }
 
+/* Tracks on key-time arrays `array` (of `keys[j]` keys each) sampled at M
+   sorted times, several blocks: every track's values to the bit those of its
+   own evaluation. The arrays borrow `times`, so tracks on one array share
+   its pointer. */
+enum { SETS = 6, M = 700 };
+static double set_times[2 * SETS][K];
+
+static void sets_against_own_evaluation(const int *array, const size_t *keys, size_t count)
+{
+    static double values[3 * K], out[M * 3 * 40], own[3 * M], t[M];
+    ac_curve *curves[40];
+    ac_pose_track tracks[40];
+    ac_error err;
+    for (size_t i = 0; i < K; i++)
+        for (size_t c = 0; c < 3; c++)
+            values[3 * i + c] = wave(i, c);
+    for (size_t i = 0; i < M; i++)
+        t[i] = -0.1 + 0.004 * (double)i;
+    for (size_t j = 0; j < count; j++) {
+        ac_curve_spec spec;
+        memset(&spec, 0, sizeof spec);
+        spec.keys = keys[j], spec.channels = 3, spec.values = values;
+        spec.times = set_times[array[j]], spec.borrow_keys = true;
+        spec.interpolation = AC_CURVE_LINEAR;
+        CHECK(ac_curve_create(&curves[j], &spec, &err) == AC_OK);
+        tracks[j].curve = curves[j], tracks[j].rotation = NULL;
+        tracks[j].out = out + 3 * j, tracks[j].stride = 3 * count;
+    }
+    CHECK(ac_pose_sample(tracks, count, t, M, &err) == AC_OK);
+    for (size_t j = 0; j < count; j++) {
+        CHECK(ac_curve_eval(curves[j], t, M, 0, own, &err) == AC_OK);
+        for (size_t q = 0; q < M; q++)
+            CHECK(same_bits(out + 3 * count * q + 3 * j, own + 3 * q, 3));
+        ac_curve_destroy(curves[j]);
+    }
+}
+
+/* More sets of key times than the sampler locates at a time (it takes their
+   groups over in turn, and remembers each track's group from one block to
+   the next): six sets, each in two arrays of the same values, tracks over
+   them in turn; then a track on a prefix of an array whose group the whole
+   array takes over at the end of every block. */
+static void many_key_sets(void)
+{
+    int array[36];
+    size_t keys[36];
+    for (size_t s = 0; s < 2 * SETS; s++)
+        for (size_t i = 0; i < K; i++) /* arrays s and s + SETS hold the same times */
+            set_times[s][i] = (0.05 + 0.01 * (double)(s % SETS)) * (double)i;
+    for (int j = 0; j < 36; j++)
+        array[j] = (j % SETS) + SETS * ((j / SETS) % 2), keys[j] = K;
+    sets_against_own_evaluation(array, keys, 36);
+    {
+        const int takeover[5] = {0, 1, 2, 3, 0}; /* four groups: the fifth takes the first's */
+        const size_t prefix[5] = {K / 2, K, K, K, K};
+        sets_against_own_evaluation(takeover, prefix, 5);
+    }
+}
+
 static void samples(void)
 {
     double t[N];
@@ -194,5 +253,6 @@ int main(void)
     samples();
     errors();
     borrowed_prefixes();
+    many_key_sets();
     TEST_DONE("test_pose");
 }
