@@ -156,7 +156,10 @@ def _guarded(function):
 class _NotNumpysDtypeState(pickle.UnpicklingError):
     """A dtype's pickled state that NumPy did not write: NumPy's own
     ``dtype.__setstate__`` crashes the process on some (numpy 2.4: a copied
-    float64 dtype given ``(3, '<', None, -1, -1, 0)``), so it never sees one."""
+    float64 dtype given ``(3, '<', None, -1, -1, 0)``), so it never sees one;
+    nor does ``ndarray.__setstate__`` see an object array's state (it crashes
+    on a list of fewer items than the shape holds), which animcore never
+    pickles."""
 
 
 def _build(self):
@@ -170,6 +173,9 @@ def _build(self):
         if not (isinstance(state, tuple) and len(state) == len(own) and state[0] == own[0]
                 and state[1] in ("<", ">", "|", "=") and state[2:] == own[2:]):
             raise _NotNumpysDtypeState(f"dtype state {state!r:.80}")
+    if isinstance(target, np.ndarray) and isinstance(state, tuple) and any(
+            isinstance(part, np.dtype) and part.hasobject for part in state):
+        raise _NotNumpysDtypeState(f"an object array's state {state!r:.80}")
     pickle._Unpickler.load_build(self)
 
 

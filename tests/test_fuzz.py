@@ -139,6 +139,19 @@ def test_the_pickle_check_catches_a_broken_restore(failures, monkeypatch):
         fuzz_pickle.mutation_run(0)
 
 
+def test_the_pickle_check_hands_numpy_no_object_array_state():
+    # atheris found a pickled LoopTrack whose positions were an object array of 15 items
+    # in a (8, 3) shape: NumPy's ndarray.__setstate__ crashed the process on it
+    import pickle
+
+    import numpy as np
+
+    with pytest.raises(pickle.UnpicklingError, match="an object array's state"):
+        fuzz_pickle.load(pickle.dumps(np.array([1.0, 2.0], dtype=object)))
+    np.testing.assert_array_equal(fuzz_pickle.load(pickle.dumps(np.array([1.0, 2.0]))),
+                                  [1.0, 2.0])
+
+
 def test_seed_corpora_are_committed():
     for name in ("bvh", "usd", "from_dict", "pickle"):
         assert harness.corpus_files(name), name
