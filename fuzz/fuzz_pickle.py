@@ -214,6 +214,21 @@ def load(data: bytes):
     return _SafeUnpickler(data).load()
 
 
+def _readable(data: bytes) -> bool:
+    """Whether the unpickler may read ``data`` without allocating far more than it
+    holds. A malformed opcode stream is the pickle module's business (and CPython's
+    reader leaks a buffer on some truncations); a memo index makes CPython's memo
+    grow to it, and a BYTEARRAY8 length is allocated before it is read: gigabytes
+    for a few bytes."""
+    try:
+        for op, arg, _ in pickletools.genops(data):  # (which checks every length)
+            if op.name in ("PUT", "BINPUT", "LONG_BINPUT") and int(arg) > len(data):
+                return False
+    except Exception:
+        return False
+    return True
+
+
 # ---------------------------------------------------------------- the contract
 
 _USE_ERRORS = (ValueError, OverflowError)
@@ -222,10 +237,9 @@ _USE_ERRORS = (ValueError, OverflowError)
 def check(data: bytes) -> None:
     """One pickle: restores an object that works, or its restoring call raises
     ValueError; anything else (from animcore) raises."""
-    try:  # a malformed opcode stream is the pickle module's business (and CPython's
-        for op, arg, _ in pickletools.genops(data):  # reader leaks a buffer on some truncations)
-            if op.name in ("PUT", "BINPUT", "LONG_BINPUT") and int(arg) > len(data):
-                return  # (CPython's memo grows to the index: gigabytes for 4 bytes)
+    if not _readable(data):
+        return
+    try:
         obj = _SafeUnpickler(data, _guarded).load()
     except _Refused:
         return
@@ -424,7 +438,7 @@ def _states(tree) -> list:
 
 def mutate(data: bytes, pool: list[bytes], rng: random.Random) -> bytes:
     """Edits the states inside a pickle (mostly), or its bytes."""
-    if rng.random() < 0.1:
+    if rng.random() < 0.1 or not _readable(data):
         return harness.mutate_bytes(data, pool, rng)
     try:
         tree = _Reader(data).load()
@@ -436,7 +450,9 @@ def mutate(data: bytes, pool: list[bytes], rng: random.Random) -> bytes:
     for _ in range(rng.randint(1, 2)):
         node = rng.choice(states)
         if rng.random() < 0.1:  # a state of another class
-            donor = rng.choice(_states(_Reader(rng.choice(pool)).load()) or [node])
+            donor_data = rng.choice(pool)
+            donors = _states(_Reader(donor_data).load()) if _readable(donor_data) else []
+            donor = rng.choice(donors or [node])
             node.args[1:] = copy.deepcopy(donor.args[1:])
         else:
             _mutate_tree(node, rng)

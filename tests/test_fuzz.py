@@ -152,6 +152,16 @@ def test_the_pickle_check_hands_numpy_no_object_array_state():
                                   [1.0, 2.0])
 
 
+def test_the_pickle_mutator_reads_no_pickle_that_claims_more_than_it_holds():
+    # atheris's runs grew to 2-4 GB: the mutator unpickled a 1 KB input whose BYTEARRAY8
+    # claimed 4 GB, which the unpickler allocates before it reads
+    import pickle
+
+    claims = b"\x80\x05\x96" + (2**32).to_bytes(8, "little") + b"abc."
+    assert not fuzz_pickle._readable(claims)
+    assert fuzz_pickle._readable(pickle.dumps(bytearray(b"abc"), protocol=5))
+
+
 def test_seed_corpora_are_committed():
     for name in ("bvh", "usd", "from_dict", "pickle"):
         assert harness.corpus_files(name), name
