@@ -674,6 +674,20 @@ class Scene(ByValue):
     clips: tuple
     skipped: tuple = ()
 
+    def __post_init__(self):  # its parts are of their kinds, made as after unpickling
+        func = type(self).__name__
+        for name, kind in (("nodes", Node), ("skins", Skin), ("clips", Clip),
+                           ("skipped", ReadError)):
+            items = getattr(self, name)
+            if not isinstance(items, (tuple, list)):
+                raise ValueError(f"{func}: {name} is {_short_repr(items)} (must be a tuple "
+                                 f"of {kind.__name__})")
+            for i, item in enumerate(items):
+                if not isinstance(item, kind):
+                    raise ValueError(f"{func}: {name} at index ({i},) is a "
+                                     f"{type(item).__name__} (must be a {kind.__name__})")
+            object.__setattr__(self, name, tuple(items))
+
     # -- lookup ---------------------------------------------------------------
 
     @property
@@ -918,17 +932,12 @@ class Scene(ByValue):
         return scene
 
     def _check_state(self) -> None:
-        """A restored scene: its nodes, scenes, skins and clips refer to each
-        other by indices in range (so that posing and drawing cannot fail on
-        them), and the hierarchy is a forest."""
+        """A restored scene (its parts' kinds checked on construction): its
+        nodes, scenes, skins and clips refer to each other by indices in range
+        (so that posing and drawing cannot fail on them), and the hierarchy is
+        a forest."""
         func = type(self).__name__
         count = len(self.nodes)
-        for name, kind, items in (("nodes", Node, self.nodes), ("skins", Skin, self.skins),
-                                  ("clips", Clip, self.clips), ("skipped", ReadError, self.skipped)):
-            for i, item in enumerate(items):
-                if not isinstance(item, kind):
-                    raise ValueError(f"{func}: a pickled state's {name} at index ({i},) is a "
-                                     f"{type(item).__name__} (must be a {kind.__name__})")
         for i, node in enumerate(self.nodes):
             if node.index != i or node.parent >= count or any(c >= count for c in node.children):
                 raise ValueError(f"{func}: a pickled state's node {i} ({node.name!r}) has index "

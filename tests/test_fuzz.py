@@ -242,8 +242,9 @@ def test_tampered_scene_states_are_value_errors():
     clip = state["clips"][0]
     with pytest.raises(ValueError, match=r"Clip: a pickled state's duration is 'x'"):
         _restore(type(clip), {**_state(clip), "duration": "x"})
-    with pytest.raises(ValueError, match=r"Scene: a pickled state's clips at index \(0,\) is a "
-                                         r"list"):
+    # (the parts' kinds are checked as the scene is made, restored or not)
+    with pytest.raises(ValueError, match=r"Scene: clips at index \(0,\) is a list \(must be "
+                                         r"a Clip\)"):
         _restore(ac.model.Scene, {**state, "clips": ([],)})
     node = state["nodes"][1]
     moved = _restore(type(node), {**_state(node), "parent": 7})

@@ -54,6 +54,26 @@ def rig(*names):
     return model.Scene(nodes, (), None, (), ())
 
 
+@pytest.mark.parametrize("field, value, message", [
+    ("nodes", "nodes", r"Scene: nodes is 'nodes' \(must be a tuple of Node\)"),
+    ("clips", ("walk",), r"Scene: clips at index \(0,\) is a str \(must be a Clip\)"),
+    ("skins", (None,), r"Scene: skins at index \(0,\) is a NoneType \(must be a Skin\)"),
+    ("skipped", (KeyError("x"),), r"Scene: skipped at index \(0,\) is a KeyError "
+                                  r"\(must be a ReadError\)"),
+])
+def test_a_scene_made_of_the_wrong_parts_is_a_value_error_naming_the_part(field, value,
+                                                                          message):
+    # fuzz/fuzz_pickle.py (atheris) found a pickle that called Scene with strings: the
+    # scene was made, and its repr raised AttributeError
+    fields = {"nodes": rig("a").nodes, "scenes": ((0,),), "scene": 0, "skins": (),
+              "clips": ()}
+    with pytest.raises(ValueError, match=message):
+        model.Scene(**{**fields, field: value})
+    # lists are taken as the tuples they stand for
+    scene = model.Scene(list(fields["nodes"]), ((0,),), 0, [], [])
+    assert scene == model.Scene(**fields) and isinstance(scene.nodes, tuple)
+
+
 def test_joint_names_are_one_string_per_node_and_fill_the_skeleton():
     scene = rig("mixamorig:Hips", None, "mixamorig:Spine", None)
     assert scene.joint_names == ("mixamorig:Hips", "node1", "mixamorig:Spine", "node3")
