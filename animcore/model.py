@@ -157,9 +157,10 @@ def _short_repr(value, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _field_check(owner: str, name: str, value, hint) -> None:
-    """A ValueError unless a restored field ``value`` has the annotated type
-    ``hint`` (int, float, str, tuple, ndarray, object or a Union of them)."""
+def _field_check(owner: str, name: str, value, hint, where: str = "a pickled state's ") -> None:
+    """A ValueError unless a field ``value`` (a restored one's: ``where``) has
+    the annotated type ``hint`` (int, float, str, tuple, ndarray, object or a
+    Union of them)."""
     options = getattr(hint, "__args__", None) if getattr(hint, "__origin__", None) is Union \
         else (hint,)
     for option in options:
@@ -177,8 +178,34 @@ def _field_check(owner: str, name: str, value, hint) -> None:
             return
     names = " or ".join("None" if o is type(None) else "finite number" if o is float
                         else "real array" if o is np.ndarray else o.__name__ for o in options)
-    raise ValueError(f"{owner}: a pickled state's {name} is {_short_repr(value)} "
-                     f"(must be a {names})")
+    raise ValueError(f"{owner}: {where}{name} is {_short_repr(value)} (must be a {names})")
+
+
+def _check_fields(self) -> None:
+    """Each field of a model value of its annotated type, as the value is made
+    (a restored value's fields were checked first, naming the pickled state).
+    A reader makes one per node and channel: the common values pass on their
+    exact type, the rest go through _field_check."""
+    for name, hint, plain, arrays in _field_plain_types(type(self)):
+        value = getattr(self, name)
+        kind = type(value)
+        if kind in plain or (arrays and kind is np.ndarray and value.dtype.kind in "iuf"):
+            continue
+        _field_check(type(self).__name__, name, value, hint, "")
+
+
+@functools.lru_cache(maxsize=None)
+def _field_plain_types(cls) -> tuple:
+    """(name, annotation, the exact types that always pass, whether a real
+    array does) of each field that is not annotated ``object``."""
+    hints, found = _field_types(cls), []
+    for f in fields(cls):
+        hint = hints[f.name]
+        options = hint.__args__ if getattr(hint, "__origin__", None) is Union else (hint,)
+        if object not in options:
+            plain = frozenset(o for o in options if o in (int, str, tuple, type(None)))
+            found.append((f.name, hint, plain, np.ndarray in options))
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=None)
@@ -241,6 +268,7 @@ class Channel(ByValue):
     curve: object = field(repr=False)
     target: Union[str, int, None] = None
 
+    __post_init__ = _check_fields
     _state, _from_state = _field_state, classmethod(_from_fields)
 
     def _check_state(self) -> None:
@@ -330,6 +358,7 @@ class Unsupported(ByValue):
     pointer: Union[str, None]
     keys: int
 
+    __post_init__ = _check_fields
     _state, _from_state = _field_state, classmethod(_from_fields)
 
     def __str__(self) -> str:
@@ -357,6 +386,7 @@ class Clip(ByValue):
     channels: tuple
     unsupported: tuple = ()
 
+    __post_init__ = _check_fields
     _state, _from_state = _field_state, classmethod(_from_fields)
 
     def _check_state(self) -> None:
@@ -529,11 +559,12 @@ class Node(ByValue):
     weights: Union[np.ndarray, None] = field(default=None, repr=False)
     target_names: Union[tuple, None] = None
 
-    def __post_init__(self):  # read-only float64 arrays, also after unpickling
+    def __post_init__(self):  # read-only float64 arrays, also after unpickling; checked
         for key in ("translation", "rotation", "scale", "matrix", "weights"):
             value = getattr(self, key)
             if value is not None and (not isinstance(value, np.ndarray) or value.flags.writeable):
                 object.__setattr__(self, key, frozen_copy(value))
+        _check_fields(self)
 
     _state, _from_state = _field_state, classmethod(_from_fields)
 
@@ -574,11 +605,12 @@ class Skin(ByValue):
     inverse_bind_matrices: np.ndarray = field(repr=False)
     skeleton: Union[int, None] = None
 
-    def __post_init__(self):  # read-only arrays, also after unpickling
+    def __post_init__(self):  # read-only arrays, also after unpickling; checked
         joints = frozen_copy(self.joints, np.int64).reshape(-1)
         object.__setattr__(self, "joints", joints)
         object.__setattr__(self, "inverse_bind_matrices",
                            frozen_copy(self.inverse_bind_matrices).reshape(len(joints), 4, 4))
+        _check_fields(self)
 
     _state, _from_state = _field_state, classmethod(_from_fields)
 

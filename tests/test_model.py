@@ -74,6 +74,27 @@ def test_a_scene_made_of_the_wrong_parts_is_a_value_error_naming_the_part(field,
     assert scene == model.Scene(**fields) and isinstance(scene.nodes, tuple)
 
 
+def test_model_values_check_their_fields_as_they_are_made():
+    # fuzz/fuzz_pickle.py (atheris) found a pickle that called Channel with node='node':
+    # the channel was made, and its own pickle did not load back
+    times, output = np.array([0.0, 1.0]), np.zeros((2, 3))
+    with pytest.raises(ValueError, match=r"Channel: node is 'node' \(must be a int\)"):
+        model.Channel("node", None, "translation", "LINEAR", 3, times, output, None)
+    with pytest.raises(ValueError, match=r"Channel: node is True \(must be a int\)"):
+        model.Channel(True, None, "translation", "LINEAR", 3, times, output, None)
+    with pytest.raises(ValueError, match=r"Channel: times is array\(\['a'\].* \(must be a "
+                                         r"real array\)"):
+        model.Channel(0, None, "translation", "LINEAR", 3, np.array(["a"]), output, None)
+    with pytest.raises(ValueError, match=r"Clip: duration is inf \(must be a finite number\)"):
+        model.Clip("walk", np.inf, ())
+    with pytest.raises(ValueError, match=r"Node: parent is '0' \(must be a int\)"):
+        model.Node(1, "arm", "0", (), [0, 0, 0], [0, 0, 0, 1], [1, 1, 1])
+    # NumPy integers and floats are numbers, lists of numbers arrays (as the readers pass them)
+    assert model.Channel(np.int64(0), None, "translation", "LINEAR", 3, times, output,
+                         None).node == 0
+    assert model.Clip("walk", np.float32(1.5), ()).duration == 1.5
+
+
 def test_joint_names_are_one_string_per_node_and_fill_the_skeleton():
     scene = rig("mixamorig:Hips", None, "mixamorig:Spine", None)
     assert scene.joint_names == ("mixamorig:Hips", "node1", "mixamorig:Spine", "node3")
