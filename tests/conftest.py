@@ -71,11 +71,15 @@ class Background:
         def run():
             _yield_to_the_tests()
             try:
-                future.set_result(job(folder))
+                outcome = ("ok", job(folder))
             except BaseException as error:  # handed to the test that asks
-                future.set_exception(error)
-            if self.shared:
-                self._publish(name, future)
+                outcome = ("error", error)
+            if self.shared:  # (before the job counts as done: see close)
+                self._publish(name, outcome)
+            if outcome[0] == "ok":
+                future.set_result(outcome[1])
+            else:
+                future.set_exception(outcome[1])
 
         threading.Thread(target=run, name=f"background {name}", daemon=True).start()
 
@@ -90,14 +94,13 @@ class Background:
         os.replace(held.name, path)
         self.held.append(held)
 
-    def _publish(self, name, future):
-        """The job's result (or error) pickled for the other workers."""
-        error = future.exception()
+    def _publish(self, name, outcome):
+        """The job's ("ok", result) or ("error", exception) pickled for the other workers."""
         try:
-            data = pickle.dumps(("error", error) if error else ("ok", future.result()))
+            data = pickle.dumps(outcome)
         except Exception as failure:  # an unpicklable result or error: said as text
-            data = pickle.dumps(("error", RuntimeError(f"background job {name}: "
-                                                       f"{error or failure!r}")))
+            what = outcome[1] if outcome[0] == "error" else failure
+            data = pickle.dumps(("error", RuntimeError(f"background job {name}: {what!r}")))
         partial = self.folder / f"{name}.pickle.partial"
         partial.write_bytes(data)
         partial.replace(self.folder / f"{name}.pickle")
@@ -124,6 +127,8 @@ class Background:
         if self.shared:  # an xdist worker waits for the jobs it runs: others may need them
             for future in self.futures.values():
                 future.exception()
+            for held in self.held:  # (each job's result is published: the locks may go)
+                held.close()
         elif self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
 

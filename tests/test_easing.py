@@ -455,7 +455,13 @@ def test_shapes_dtypes_views(u, easing, dtype, derivative):
     assert np.shape(got) == view.shape
     np.testing.assert_array_equal(got, expected)
     if isinstance(easing, str) and view.size and not derivative:
-        np.testing.assert_allclose(got, penner(easing, view.astype(np.float64)), rtol=0, atol=1e-14)
+        u64 = view.astype(np.float64)
+        atol = 1e-14
+        if easing.startswith("circ"):  # Penner's sqrt(1 - t^2) cancels near a vertical
+            # tangent, off by about eps / sqrt(d) a distance d from it (u = 1e-12: 1.6e-11)
+            tangent = {"circ_in": 1.0, "circ_out": 0.0, "circ_in_out": 0.5}[easing]
+            atol = 1e-14 + 1e-15 / np.sqrt(np.maximum(np.abs(u64 - tangent), 1e-300))
+        np.testing.assert_array_less(np.abs(got - penner(easing, u64)), atol)
 
 
 @given(hnp.arrays(np.float64, st.integers(0, 30), elements=st.floats(0, 1)),
