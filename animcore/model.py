@@ -157,12 +157,16 @@ def _short_repr(value, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def _hint_options(hint) -> tuple:
+    """The types an annotation allows: a Union's members, else the type itself."""
+    return hint.__args__ if getattr(hint, "__origin__", None) is Union else (hint,)
+
+
 def _field_check(owner: str, name: str, value, hint, where: str = "a pickled state's ") -> None:
     """A ValueError unless a field ``value`` (a restored one's: ``where``) has
     the annotated type ``hint`` (int, float, str, tuple, ndarray, object or a
     Union of them)."""
-    options = getattr(hint, "__args__", None) if getattr(hint, "__origin__", None) is Union \
-        else (hint,)
+    options = _hint_options(hint)
     for option in options:
         if option is object or (option is type(None) and value is None):
             return
@@ -201,7 +205,7 @@ def _field_plain_types(cls) -> tuple:
     hints, found = _field_types(cls), []
     for f in fields(cls):
         hint = hints[f.name]
-        options = hint.__args__ if getattr(hint, "__origin__", None) is Union else (hint,)
+        options = _hint_options(hint)
         if object not in options:
             plain = frozenset(o for o in options if o in (int, str, tuple, type(None)))
             found.append((f.name, hint, plain, np.ndarray in options))

@@ -150,7 +150,7 @@ ac_status ac_pose_sample(const ac_pose_track *tracks, size_t count, const double
     }
     for (int i = 0; i < GROUPS; i++)
         groups[i].times = NULL;
-    for (size_t i = 0; i < MEMO; i++)
+    for (size_t i = 0; i < count && i < MEMO; i++)
         memo_times[i] = NULL;
     sorted = n > 0 && ac_finite(t[0]) && ac_finite(t[n - 1]) && ac_track_sorted(t, n);
     for (size_t b = 0; b < n; b += BLOCK) {
